@@ -1,0 +1,1 @@
+"""The terminal client (installed as ``scopa_net.client``)."""

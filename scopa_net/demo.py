@@ -1,0 +1,45 @@
+"""A computer-versus-computer round printed as text: the engine on show, no network."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from scopa_net.cards import CARDS
+from scopa_net.match import Match
+from scopa_net.notation import Scheme, format_card
+from scopa_net.rules import RuleSet
+
+
+def play_demo_match(
+    rules: RuleSet, seed: int, out: Callable[[str], None], rounds: int = 1
+) -> Match:
+    """Play ``rounds`` rounds (or to the end of the match) with random legal plays."""
+    rng = random.Random(seed)
+    match = Match(rules, first_dealer=rng.randrange(rules.players))
+    out(f"Rules: {rules.describe()}")
+    while not match.over and len(match.results) < rounds:
+        deck = list(CARDS)
+        rng.shuffle(deck)
+        rnd = match.deal(deck)
+        table = " ".join(format_card(c, Scheme.NEUTRAL) for c in rnd.table_cards)
+        if rnd.void:
+            out(f"Void deal (three or more kings on the table: {table}); dealing again.")
+            continue
+        out(f"Round {len(match.results) + 1}, dealer seat {rnd.dealer}. Table: {table}")
+        while not rnd.finished:
+            seat = rnd.turn
+            plays = rnd.legal_plays()
+            record = match.play(plays[rng.randrange(len(plays))], seat, exact=True)
+            note = "  SCOPA!" if record.sweep else ""
+            out(f"  seat {seat}: {record.play}{note}")
+        if rnd.leftover:
+            left = " ".join(format_card(c) for c in rnd.leftover_cards)
+            out(f"  last capture takes the table: {left}")
+        result = match.results[-1]
+        for line in result.lines:
+            out(f"  {line.name:<11} figures {line.figures}  points {line.points}")
+        out(f"  match score by side: {tuple(match.scores)}")
+    if match.over:
+        out(f"Side {match.winner} wins the match.")
+    return match

@@ -1,0 +1,64 @@
+"""Plays as values: a card from the hand and the table cards it takes.
+
+Inside the engine a play is one integer, its *code*: the played card's index in the low six
+bits and the mask of captured table cards above them (``index | captured_mask << 6``). A code
+of a card that captures nothing is just the card's index. :class:`Play` is the readable
+form of the same thing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scopa_net.cards import CARDS, Card, cards_of, mask_of
+from scopa_net.notation import Scheme, format_card
+
+CARD_BITS = 6
+CARD_FIELD = (1 << CARD_BITS) - 1
+
+
+def play_code(card_index: int, captured_mask: int = 0) -> int:
+    return card_index | (captured_mask << CARD_BITS)
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A card played, and the table cards it takes (empty when it stays on the table)."""
+
+    card: Card
+    captured: tuple[Card, ...] = ()
+
+    def __post_init__(self) -> None:
+        ordered = tuple(sorted(set(self.captured), key=lambda c: c.index))
+        object.__setattr__(self, "captured", ordered)
+
+    @property
+    def code(self) -> int:
+        return play_code(self.card.index, mask_of(self.captured))
+
+    @property
+    def captured_mask(self) -> int:
+        return mask_of(self.captured)
+
+    @classmethod
+    def from_code(cls, code: int) -> Play:
+        return cls(CARDS[code & CARD_FIELD], cards_of(code >> CARD_BITS))
+
+    def text(self, scheme: Scheme = Scheme.NEUTRAL) -> str:
+        """``7d`` or ``7d x 5s+2b``; :func:`scopa_net.notation.parse_play` reads it back."""
+        played = format_card(self.card, scheme)
+        if not self.captured:
+            return played
+        return played + " x " + "+".join(format_card(c, scheme) for c in self.captured)
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+@dataclass(frozen=True, slots=True)
+class PlayRecord:
+    """A play as it happened: who made it, and whether it swept the table (a scopa)."""
+
+    seat: int
+    play: Play
+    sweep: bool

@@ -1,0 +1,1 @@
+"""The trio host (installed as ``scopa_net.server``)."""
