@@ -22,7 +22,17 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Sequence
 
-from scopa_net.cards import ACES_MASK, BIT, CARDS, KINGS_MASK, VALUE, VALUE_MASK, Card, cards_of
+from scopa_net.cards import (
+    ACES_MASK,
+    BIT,
+    CARDS,
+    FULL_MASK,
+    KINGS_MASK,
+    VALUE,
+    VALUE_MASK,
+    Card,
+    cards_of,
+)
 from scopa_net.dealing import TABLE, deal_plan
 from scopa_net.errors import (
     AmbiguousPlayError,
@@ -78,21 +88,9 @@ class Round:
     )
 
     def __init__(self, rules: RuleSet, dealer: int, deck: Sequence[Card]) -> None:
-        self.rules = rules
-        self.dealer = dealer
+        self._configure(rules, dealer)
         self.deck = check_deck(deck)
-        self._deals = deal_plan(rules, dealer)
-        self._side_of = tuple(rules.side_of(s) for s in range(rules.players))
-        self._apt = rules.has(Variant.ASSO_PIGLIA_TUTTO)
-        self._quindici = rules.has(Variant.QUINDICI)
-        self._sweep_on_last = rules.sweep_on_last_play
-        self._group_limit = QUINDICI_TOTAL - 1 if self._quindici else 10
-        # Every group of table cards (the empty one included) as (total, mask), for totals up
-        # to the most any played card can want. Kept up to date as cards come and go.
-        self.groups: list[tuple[int, int]] = [(0, 0)]
         self.hands: list[list[int]] = [[] for _ in range(rules.players)]
-        self.table: list[int] = []
-        self.table_mask = 0
         self.piles = [0] * rules.side_count
         self.sweeps = [0] * rules.side_count
         self.history: list[tuple[int, int, bool]] = []  # (seat, code, sweep)
@@ -103,6 +101,80 @@ class Round:
         self.turn = (dealer + 1) % rules.players
         self._deal()
         self.void = rules.opening_table_cards > 0 and is_void_opening(self.table_mask)
+
+    @classmethod
+    def from_position(
+        cls,
+        rules: RuleSet,
+        *,
+        dealer: int,
+        turn: int,
+        hands: Sequence[Sequence[int]],
+        table: Sequence[int],
+        stock: Sequence[int],
+        piles: Sequence[int],
+        sweeps: Sequence[int],
+        last_capturer: int | None,
+        history: Sequence[tuple[int, int, bool]] = (),
+    ) -> Round:
+        """A round rebuilt mid-play from where every card is (fast-path form: card indices
+        and pile masks). Computer players use it to play out guesses about hidden hands.
+
+        ``stock`` is the undealt cards in the order they will be dealt. The hands must be a
+        legal moment of play: seats after ``turn`` in this deal hold one card more than those
+        before it. Raises ValueError unless all 40 cards are placed exactly once.
+        """
+        placed = [*stock, *table]
+        for h in hands:
+            placed += h
+        pile_mask = 0
+        for p in piles:
+            if pile_mask & p:
+                raise ValueError("a card is in two piles")
+            pile_mask |= p
+        seen = 0
+        for c in placed:
+            seen |= BIT[c]
+        if len(set(placed)) != len(placed) or seen & pile_mask or seen | pile_mask != FULL_MASK:
+            raise ValueError("a position must place each of the 40 cards exactly once")
+        deals = deal_plan(rules, dealer)
+        stock_start = 40 - len(stock)
+        starts = [d.start for d in deals] + [40]
+        if stock_start not in starts[1:]:
+            raise ValueError(f"a stock of {len(stock)} cards is not left after any deal")
+        dealt = [c for c in range(40) if not BIT[c] & seen] + placed[len(stock) :]
+        rnd = cls.__new__(cls)
+        rnd._configure(rules, dealer)
+        rnd.deck = (*dealt[:stock_start], *stock)
+        rnd.hands = [list(h) for h in hands]
+        for c in table:
+            rnd._lay(c)
+        rnd.piles = list(piles)
+        rnd.sweeps = list(sweeps)
+        rnd.history = list(history)
+        rnd.last_capturer = last_capturer
+        rnd.leftover = 0
+        rnd.next_deal = starts.index(stock_start)
+        rnd.plays_left = len(stock) + sum(len(h) for h in hands)
+        rnd.turn = turn
+        rnd.void = False
+        return rnd
+
+    def _configure(self, rules: RuleSet, dealer: int) -> None:
+        """What every round of these rules needs, and an empty table."""
+        self.rules = rules
+        self.dealer = dealer
+        self._deals = deal_plan(rules, dealer)
+        self._side_of = tuple(rules.side_of(s) for s in range(rules.players))
+        self._apt = rules.has(Variant.ASSO_PIGLIA_TUTTO)
+        self._quindici = rules.has(Variant.QUINDICI)
+        self._sweep_on_last = rules.sweep_on_last_play
+        self._group_limit = QUINDICI_TOTAL - 1 if self._quindici else 10
+        self.table: list[int] = []
+        self.table_mask = 0
+        # Every group of table cards (the empty one included) as (total, mask), for totals up
+        # to the most any played card can want. Kept up to date as cards come and go.
+        self.groups: list[tuple[int, int]] = [(0, 0)]
 
     # --- dealing --------------------------------------------------------------------------
 
