@@ -57,7 +57,22 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=1)
     play.add_argument("--rounds", type=int, default=1)
     play.set_defaults(run=_cmd_demo)
+
+    for register in _subcommand_registrars():
+        register(sub)
     return parser
+
+
+def _subcommand_registrars() -> list:
+    """Subcommands that live beside the code they run: each module has ``register(sub)``,
+    which adds its parser to the subparsers object and sets ``run`` as its default."""
+    import importlib
+
+    return [importlib.import_module(name).register for name in SUBCOMMAND_MODULES]
+
+
+#: Modules that each add one subcommand. Add a line here for a new subcommand.
+SUBCOMMAND_MODULES: tuple[str, ...] = ()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
