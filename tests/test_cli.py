@@ -1,0 +1,53 @@
+"""The scopa-net command: --version, --help, the demo, and clear errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from scopa_net import __version__
+from scopa_net.cli import main
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "scopa_net", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_version_through_python_dash_m() -> None:
+    result = run("--version")
+    assert result.returncode == 0
+    assert result.stdout.strip() == f"scopa-net {__version__}"
+
+
+def test_help_lists_subcommands(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["--help"])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    assert "demo" in out and "play" in out
+
+
+def test_demo_prints_a_whole_round(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "Round 1" in out
+    assert "settebello" in out and "primiera" in out
+
+
+def test_five_players_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--players", "5"]) == 2
+    err = capsys.readouterr().err
+    assert "5 players cannot play" in err
+
+
+def test_unknown_variant_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--variant", "briscola"]) == 2
+    assert "unknown variant 'briscola'" in capsys.readouterr().err

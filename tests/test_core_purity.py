@@ -1,0 +1,54 @@
+"""The core does no I/O: importing it loads no event loop, terminal, socket or database."""
+
+from __future__ import annotations
+
+import json
+import pkgutil
+import subprocess
+import sys
+from pathlib import Path
+
+import scopa_net
+
+FORBIDDEN = {"trio", "asyncio", "prompt_toolkit", "socket", "selectors", "sqlite3"}
+# The command-line entry points are edges by design: they read files and print.
+EDGE_MODULES = {"scopa_net.cli", "scopa_net.__main__", "scopa_net.demo"}
+
+
+def core_modules() -> list[str]:
+    root = Path(scopa_net.__file__).parent
+    names = []
+    for info in pkgutil.walk_packages([str(root)], prefix="scopa_net."):
+        name = info.name
+        if (
+            name in EDGE_MODULES
+            or name.endswith("_cli")
+            or name.split(".")[1]
+            in {
+                "server",
+                "client",
+            }
+        ):
+            continue
+        names.append(name)
+    return names
+
+
+def test_core_modules_were_found() -> None:
+    names = core_modules()
+    for expected in ("scopa_net.round", "scopa_net.match", "scopa_net.view", "scopa_net.cards"):
+        assert expected in names
+
+
+def test_importing_the_core_loads_no_io_or_event_loop() -> None:
+    code = (
+        "import importlib, json, sys\n"
+        f"for name in {core_modules()!r}:\n"
+        "    importlib.import_module(name)\n"
+        "print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    ).stdout
+    loaded = set(json.loads(out))
+    assert not loaded & FORBIDDEN, f"the core imported {sorted(loaded & FORBIDDEN)}"
