@@ -1,0 +1,210 @@
+"""The host's committed deck, the seats' seed commitments, the joint seed and signatures.
+
+Host side: :meth:`HostDeck.derive` turns a 32-byte host seed and a round id into the secret
+order of the 40 cards, one 16-byte salt per place in that order, the salted hash of each card
+and the digest over the list. The host signs the digest with its long-lived Ed25519 key, bound
+to the round id, the round number, the previous round's chain hash and the rule set.
+
+Seat side: :func:`seat_commitment` before the reveal, :func:`joint_seed` after it, and
+:class:`ArrivalCheck` to check each card against the committed hashes the moment it arrives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+    Ed25519PrivateKey,
+    Ed25519PublicKey,
+)
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+from scopa_net.cards import CARDS
+from scopa_net.fair.errors import BadSignatureError, CardCheckError, CommitmentMismatchError
+from scopa_net.fair.hashing import (
+    HASH_SIZE,
+    PUBLIC_KEY_SIZE,
+    ROUND_ID_SIZE,
+    SALT_SIZE,
+    SEED_SIZE,
+    SIGNATURE_SIZE,
+    TAG_CARD,
+    TAG_COMMIT_SIG,
+    TAG_DIGEST,
+    TAG_FINGERPRINT,
+    TAG_JOINT_SEED,
+    TAG_REVEAL_SIG,
+    TAG_RULES,
+    TAG_SALT,
+    TAG_SEAT_COMMIT,
+    length_prefixed,
+    same_bytes,
+    tagged_hash,
+    u8,
+    u32,
+)
+from scopa_net.fair.shuffle import deck_permutation, host_order
+from scopa_net.rules import RuleSet
+
+ZERO_CHAIN = bytes(HASH_SIZE)
+"""The ``prev`` of the first round of a match."""
+
+
+def _check_size(name: str, value: bytes, size: int) -> None:
+    if not isinstance(value, bytes) or len(value) != size:
+        raise ValueError(f"{name} must be {size} bytes, not {value!r}")
+
+
+# --- the host's deck ----------------------------------------------------------------------
+
+
+def card_salt(host_seed: bytes, round_id: bytes, place: int) -> bytes:
+    """The salt of place ``place`` (0..39) of the host's committed list."""
+    return tagged_hash(TAG_SALT, round_id, host_seed, u8(place))[:SALT_SIZE]
+
+
+def card_hash(round_id: bytes, card: int, salt: bytes) -> bytes:
+    """The salted hash the host commits for one card."""
+    return tagged_hash(TAG_CARD, round_id, u8(card), salt)
+
+
+def deck_digest(round_id: bytes, card_hashes: Sequence[bytes]) -> bytes:
+    """One hash over the 40 committed card hashes, in list order."""
+    return tagged_hash(TAG_DIGEST, round_id, *card_hashes)
+
+
+@dataclass(frozen=True, slots=True)
+class HostDeck:
+    """Everything the host derives from its seed for one round (secret until the reveal)."""
+
+    round_id: bytes
+    host_seed: bytes
+    order: tuple[int, ...]
+    """``order[place]``: the card index at that place of the committed list."""
+    salts: tuple[bytes, ...]
+    card_hashes: tuple[bytes, ...]
+    digest: bytes
+
+    @classmethod
+    def derive(cls, host_seed: bytes, round_id: bytes) -> HostDeck:
+        _check_size("host seed", host_seed, SEED_SIZE)
+        _check_size("round id", round_id, ROUND_ID_SIZE)
+        order = host_order(host_seed, round_id)
+        salts = tuple(card_salt(host_seed, round_id, place) for place in range(40))
+        hashes = tuple(card_hash(round_id, c, s) for c, s in zip(order, salts, strict=True))
+        return cls(round_id, host_seed, order, salts, hashes, deck_digest(round_id, hashes))
+
+    def deck(self, perm: Sequence[int]) -> tuple[int, ...]:
+        """The deck order (card indices by position) that a public permutation gives."""
+        return tuple(self.order[place] for place in perm)
+
+    def dealt(self, perm: Sequence[int], pos: int) -> tuple[int, bytes]:
+        """The card and salt the host sends for deck position ``pos``."""
+        place = perm[pos]
+        return self.order[place], self.salts[place]
+
+
+# --- seats --------------------------------------------------------------------------------
+
+
+def seat_commitment(round_id: bytes, seat: int, seed: bytes) -> bytes:
+    """What a seat sends before revealing its seed."""
+    _check_size("seat seed", seed, SEED_SIZE)
+    return tagged_hash(TAG_SEAT_COMMIT, round_id, u8(seat), seed)
+
+
+def check_reveals(round_id: bytes, commits: Sequence[bytes], seeds: Sequence[bytes]) -> None:
+    """Raise :class:`CommitmentMismatchError` naming the first seat whose seed does not match
+    its commitment."""
+    if len(commits) != len(seeds):
+        raise CommitmentMismatchError(
+            f"{len(commits)} seed commitments but {len(seeds)} revealed seeds"
+        )
+    for seat, (commit, seed) in enumerate(zip(commits, seeds, strict=True)):
+        if len(seed) != SEED_SIZE or not same_bytes(seat_commitment(round_id, seat, seed), commit):
+            raise CommitmentMismatchError(
+                f"seat {seat}'s revealed seed {seed.hex()} does not match its commitment "
+                f"{commit.hex()}"
+            )
+
+
+def joint_seed(round_id: bytes, digest: bytes, seeds: Sequence[bytes]) -> bytes:
+    """The seed of the public shuffle: every seat's seed, in seat order, mixed by hashing."""
+    return tagged_hash(TAG_JOINT_SEED, round_id, digest, *seeds)
+
+
+# --- the rule set and the host's identity -------------------------------------------------
+
+
+def rules_hash(rules: RuleSet) -> bytes:
+    """The rule set as one hash: players, target, then the variant names in byte order."""
+    names = sorted(v.value.encode("ascii") for v in rules.variants)
+    return tagged_hash(TAG_RULES, u8(rules.players), u8(rules.target), *names)
+
+
+def public_key_bytes(key: Ed25519PrivateKey | Ed25519PublicKey) -> bytes:
+    public = key.public_key() if isinstance(key, Ed25519PrivateKey) else key
+    return public.public_bytes(Encoding.Raw, PublicFormat.Raw)
+
+
+def fingerprint(public_key: bytes) -> str:
+    """The host key as people compare it: the first 10 bytes of its tagged hash, in hex,
+    in five groups of four digits (``1a2b-3c4d-...``)."""
+    _check_size("host public key", public_key, PUBLIC_KEY_SIZE)
+    text = tagged_hash(TAG_FINGERPRINT, public_key)[:10].hex()
+    return "-".join(text[i : i + 4] for i in range(0, 20, 4))
+
+
+def commit_message(
+    round_id: bytes, round_no: int, prev: bytes, digest: bytes, rules_digest: bytes
+) -> bytes:
+    """The bytes the host signs in ``round_commit``."""
+    return length_prefixed(TAG_COMMIT_SIG, round_id, u32(round_no), prev, digest, rules_digest)
+
+
+def reveal_message(round_id: bytes, host_seed: bytes, chain: bytes) -> bytes:
+    """The bytes the host signs in ``round_reveal``: its seed and the whole public round."""
+    return length_prefixed(TAG_REVEAL_SIG, round_id, host_seed, chain)
+
+
+def sign(private_key: Ed25519PrivateKey, message: bytes) -> bytes:
+    return private_key.sign(message)
+
+
+def check_signature(public_key: bytes, signature: bytes, message: bytes, what: str) -> None:
+    """Raise :class:`BadSignatureError` (saying which signature) unless it verifies."""
+    try:
+        if len(public_key) != PUBLIC_KEY_SIZE or len(signature) != SIGNATURE_SIZE:
+            raise InvalidSignature
+        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, message)
+    except (InvalidSignature, ValueError):
+        raise BadSignatureError(
+            f"the host's signature on {what} does not verify under key "
+            f"{fingerprint(public_key) if len(public_key) == PUBLIC_KEY_SIZE else public_key!r}"
+        ) from None
+
+
+# --- checking cards on arrival ------------------------------------------------------------
+
+
+class ArrivalCheck:
+    """A seat's check of every card it receives, from the moment the joint seed is known."""
+
+    def __init__(self, round_id: bytes, card_hashes: Sequence[bytes], joint: bytes) -> None:
+        self.round_id = round_id
+        self.card_hashes = tuple(card_hashes)
+        self.perm = deck_permutation(joint, round_id)
+
+    def check(self, pos: int, card: int, salt: bytes) -> None:
+        """Raise :class:`CardCheckError` unless ``card`` with ``salt`` is the card committed
+        at the place of the list that the shuffle puts at deck position ``pos``."""
+        if not 0 <= pos < 40 or not 0 <= card < 40:
+            raise CardCheckError(f"no such deck position or card: pos {pos!r}, card {card!r}")
+        place = self.perm[pos]
+        if not same_bytes(card_hash(self.round_id, card, salt), self.card_hashes[place]):
+            raise CardCheckError(
+                f"deck position {pos}: {CARDS[card]} with salt {salt.hex()} does not match "
+                f"committed hash {place} ({self.card_hashes[place].hex()})"
+            )

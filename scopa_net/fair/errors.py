@@ -1,0 +1,76 @@
+"""What can be wrong with a fair deal or a transcript, one type per fault.
+
+Every type is a :class:`FairnessError` (a ``ValueError``) whose message says exactly what does
+not match. :class:`TranscriptFormatError` is a file that cannot be read at all; the others are
+a well-formed record that does not hold up.
+"""
+
+from __future__ import annotations
+
+
+class FairnessError(ValueError):
+    """Something in a deal or a transcript does not verify."""
+
+
+class TranscriptFormatError(FairnessError):
+    """A transcript file that is not a well-formed, canonically encoded transcript."""
+
+
+class HostSeedMismatchError(FairnessError):
+    """The revealed host seed does not reproduce the committed card hashes or digest."""
+
+
+class CommitmentMismatchError(FairnessError):
+    """A seat's revealed seed does not match the commitment it made."""
+
+
+class CardCheckError(FairnessError):
+    """A dealt or played card is not the one committed at its deck position."""
+
+
+class SwappedCardError(CardCheckError):
+    """A different card arrived than the one committed at that position."""
+
+
+class WrongSaltError(CardCheckError):
+    """The right card arrived with the wrong salt."""
+
+
+class MisroutedCardError(CardCheckError):
+    """A card was dealt to a seat or place the deal plan does not send that position to."""
+
+
+class ReplayedRoundError(FairnessError):
+    """A round id seen before in the same match."""
+
+
+class BrokenChainError(FairnessError):
+    """A round does not link to the round before it (chain hash or round number)."""
+
+
+class BadSignatureError(FairnessError):
+    """A host signature that does not verify under the host's key."""
+
+
+class IllegalPlayRecordedError(FairnessError):
+    """A recorded play that the rules do not allow at that point."""
+
+
+class ScoreMismatchError(FairnessError):
+    """A round score or match result that replaying the plays does not give."""
+
+
+class VoidMismatchError(FairnessError):
+    """A void round that should not be void, or a void deal that was played on."""
+
+
+class NotRevealedError(FairnessError):
+    """A round whose host seed or seat seeds were never revealed."""
+
+
+class DigestMismatchError(FairnessError):
+    """The committed card hashes do not hash to the committed digest."""
+
+
+class IncompleteRoundError(FairnessError):
+    """A revealed round whose plays stop before the round is over, or go on after it."""

@@ -1,0 +1,342 @@
+"""One seat's record of a whole match, its file format, and the chain from round to round.
+
+A transcript holds what the seat saw: the rule set, the host's public key, and for every round
+the public commit-reveal data, the seat's own hand cards with their salts, the opening table,
+every play, the void notice if any, the host's claimed score, and the host's reveal. The file is
+the canonical msgpack encoding of :meth:`Transcript.to_wire` (protocol.md section 6); a file
+that is not exactly that encoding is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import msgpack
+
+from scopa_net.errors import RuleSetError
+from scopa_net.fair.errors import TranscriptFormatError
+from scopa_net.fair.hashing import (
+    HASH_SIZE,
+    PUBLIC_KEY_SIZE,
+    ROUND_ID_SIZE,
+    SALT_SIZE,
+    SEED_SIZE,
+    SIGNATURE_SIZE,
+    TAG_CHAIN,
+    tagged_hash,
+    u8,
+    u32,
+    u64,
+)
+from scopa_net.rules import RuleSet
+
+FORMAT_NAME = "scopa-net transcript"
+FORMAT_VERSION = 1
+MAX_FILE_SIZE = 4 << 20
+VOID_KINGS = "kings"
+"""The void reason for three or more kings among the opening table cards."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealtCard:
+    """A card as it arrived: deck position, card index, salt."""
+
+    pos: int
+    card: int
+    salt: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class PlayEntry:
+    """A play as it was announced: the seat, the play code, and the played card's position and
+    salt."""
+
+    seat: int
+    code: int
+    pos: int
+    salt: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class VoidNotice:
+    reason: str
+    offender: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    round_id: bytes
+    round_no: int
+    prev: bytes
+    card_hashes: tuple[bytes, ...]
+    digest: bytes
+    sig: bytes
+    commits: tuple[bytes, ...] | None
+    seeds: tuple[bytes, ...] | None
+    hand: tuple[DealtCard, ...]
+    table: tuple[DealtCard, ...]
+    plays: tuple[PlayEntry, ...]
+    void: VoidNotice | None
+    score: tuple[int, ...] | None
+    host_seed: bytes | None
+    reveal_sig: bytes | None
+
+    def chain_hash(self) -> bytes:
+        """The hash of the public record of this round: the next round's ``prev``, and what
+        the host signs (with its seed) in ``round_reveal``. Hand cards are private and left
+        out, so every seat computes the same value."""
+        table = b"".join(u8(c.pos) + u8(c.card) + c.salt for c in self.table)
+        plays = b"".join(u8(p.seat) + u64(p.code) + u8(p.pos) + p.salt for p in self.plays)
+        return tagged_hash(
+            TAG_CHAIN,
+            self.round_id,
+            u32(self.round_no),
+            self.prev,
+            self.digest,
+            b"".join(self.commits or ()),
+            b"".join(self.seeds or ()),
+            table,
+            plays,
+            b"" if self.void is None else self.void.reason.encode("utf-8"),
+            b"" if self.void is None or self.void.offender is None else u8(self.void.offender),
+            self.host_seed or b"",
+        )
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "round_id": self.round_id,
+            "round_no": self.round_no,
+            "prev": self.prev,
+            "card_hashes": list(self.card_hashes),
+            "digest": self.digest,
+            "sig": self.sig,
+            "commits": None if self.commits is None else list(self.commits),
+            "seeds": None if self.seeds is None else list(self.seeds),
+            "hand": [[c.pos, c.card, c.salt] for c in self.hand],
+            "table": [[c.pos, c.card, c.salt] for c in self.table],
+            "plays": [[p.seat, p.code, p.pos, p.salt] for p in self.plays],
+            "void": None
+            if self.void is None
+            else {"reason": self.void.reason, "offender": self.void.offender},
+            "score": None if self.score is None else list(self.score),
+            "host_seed": self.host_seed,
+            "reveal_sig": self.reveal_sig,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """What the host announced last: match points by side, and the winning side if any."""
+
+    scores: tuple[int, ...]
+    winner: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Transcript:
+    rules: RuleSet
+    host_key: bytes
+    seat: int
+    rounds: tuple[RoundRecord, ...]
+    result: MatchResult
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT_NAME,
+            "version": FORMAT_VERSION,
+            "rules": {
+                "players": self.rules.players,
+                "target": self.rules.target,
+                "variants": sorted(v.value for v in self.rules.variants),
+            },
+            "host_key": self.host_key,
+            "seat": self.seat,
+            "rounds": [r.to_wire() for r in self.rounds],
+            "result": {"scores": list(self.result.scores), "winner": self.result.winner},
+        }
+
+    def encode(self) -> bytes:
+        return _pack(self.to_wire())
+
+
+def _pack(obj: Any) -> bytes:
+    return msgpack.packb(obj, use_bin_type=True)
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+class _Reader:
+    """Strict field access that names the path of whatever is wrong."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def fail(self, what: str, value: Any) -> TranscriptFormatError:
+        return TranscriptFormatError(f"invalid transcript: {self.path}: {what}, got {value!r}")
+
+    def map(self, value: Any, keys: tuple[str, ...]) -> dict[str, Any]:
+        if not isinstance(value, dict) or tuple(value) != keys:
+            shown = tuple(value) if isinstance(value, dict) else value
+            raise self.fail(f"expected a map with keys {keys}", shown)
+        return value
+
+    def at(self, key: str | int) -> _Reader:
+        return _Reader(f"{self.path}.{key}" if isinstance(key, str) else f"{self.path}[{key}]")
+
+    def int(self, value: Any, low: int, high: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise self.fail(f"expected an integer {low}..{high}", value)
+        return value
+
+    def opt_int(self, value: Any, low: int, high: int) -> int | None:
+        return None if value is None else self.int(value, low, high)
+
+    def bin(self, value: Any, size: int) -> bytes:
+        if not isinstance(value, bytes) or len(value) != size:
+            raise self.fail(f"expected {size} bytes", value)
+        return value
+
+    def opt_bin(self, value: Any, size: int) -> bytes | None:
+        return None if value is None else self.bin(value, size)
+
+    def array(self, value: Any, length: int | None = None) -> list[Any]:
+        if not isinstance(value, list) or (length is not None and len(value) != length):
+            raise self.fail(f"expected an array of {length or 'any number of'} items", value)
+        return value
+
+    def bins(self, value: Any, size: int, length: int | None = None) -> tuple[bytes, ...]:
+        items = self.array(value, length)
+        return tuple(self.at(i).bin(v, size) for i, v in enumerate(items))
+
+    def str(self, value: Any) -> str:
+        if not isinstance(value, str) or not value:
+            raise self.fail("expected a non-empty string", value)
+        return value
+
+
+_TOP_KEYS = ("format", "version", "rules", "host_key", "seat", "rounds", "result")
+_RULES_KEYS = ("players", "target", "variants")
+_ROUND_KEYS = (
+    "round_id",
+    "round_no",
+    "prev",
+    "card_hashes",
+    "digest",
+    "sig",
+    "commits",
+    "seeds",
+    "hand",
+    "table",
+    "plays",
+    "void",
+    "score",
+    "host_seed",
+    "reveal_sig",
+)
+MAX_CODE = (1 << 46) - 1
+
+
+def _dealt(r: _Reader, value: Any) -> tuple[DealtCard, ...]:
+    out = []
+    for i, item in enumerate(r.array(value)):
+        ri = r.at(i)
+        pos, card, salt = ri.array(item, 3)
+        out.append(DealtCard(ri.int(pos, 0, 39), ri.int(card, 0, 39), ri.bin(salt, SALT_SIZE)))
+    return tuple(out)
+
+
+def _round(r: _Reader, value: Any, players: int) -> RoundRecord:
+    m = r.map(value, _ROUND_KEYS)
+    plays = []
+    for i, item in enumerate(r.at("plays").array(m["plays"])):
+        ri = r.at("plays").at(i)
+        seat, code, pos, salt = ri.array(item, 4)
+        plays.append(
+            PlayEntry(
+                ri.int(seat, 0, players - 1),
+                ri.int(code, 0, MAX_CODE),
+                ri.int(pos, 0, 39),
+                ri.bin(salt, SALT_SIZE),
+            )
+        )
+    void = None
+    if m["void"] is not None:
+        rv = r.at("void")
+        v = rv.map(m["void"], ("reason", "offender"))
+        void = VoidNotice(rv.str(v["reason"]), rv.opt_int(v["offender"], 0, players - 1))
+    commits = None if m["commits"] is None else r.at("commits").bins(m["commits"], HASH_SIZE)
+    seeds = None if m["seeds"] is None else r.at("seeds").bins(m["seeds"], SEED_SIZE)
+    score = None
+    if m["score"] is not None:
+        rs = r.at("score")
+        score = tuple(rs.int(s, 0, 1 << 16) for s in rs.array(m["score"]))
+    return RoundRecord(
+        round_id=r.at("round_id").bin(m["round_id"], ROUND_ID_SIZE),
+        round_no=r.at("round_no").int(m["round_no"], 1, (1 << 32) - 1),
+        prev=r.at("prev").bin(m["prev"], HASH_SIZE),
+        card_hashes=r.at("card_hashes").bins(m["card_hashes"], HASH_SIZE, 40),
+        digest=r.at("digest").bin(m["digest"], HASH_SIZE),
+        sig=r.at("sig").bin(m["sig"], SIGNATURE_SIZE),
+        commits=commits,
+        seeds=seeds,
+        hand=_dealt(r.at("hand"), m["hand"]),
+        table=_dealt(r.at("table"), m["table"]),
+        plays=tuple(plays),
+        void=void,
+        score=score,
+        host_seed=r.at("host_seed").opt_bin(m["host_seed"], SEED_SIZE),
+        reveal_sig=r.at("reveal_sig").opt_bin(m["reveal_sig"], SIGNATURE_SIZE),
+    )
+
+
+def decode(data: bytes) -> Transcript:
+    """Read a transcript file; :class:`TranscriptFormatError` saying what is wrong if it is
+    not exactly the canonical encoding of a well-formed transcript."""
+    if len(data) > MAX_FILE_SIZE:
+        raise TranscriptFormatError(f"invalid transcript: {len(data)} bytes is over the limit")
+    try:
+        obj = msgpack.unpackb(data, raw=False, use_list=True, strict_map_key=True)
+    except (ValueError, TypeError, msgpack.UnpackException) as exc:
+        raise TranscriptFormatError(f"invalid transcript: not one msgpack value: {exc}") from None
+    r = _Reader("transcript")
+    top = r.map(obj, _TOP_KEYS)
+    if top["format"] != FORMAT_NAME:
+        raise r.at("format").fail(f"expected {FORMAT_NAME!r}", top["format"])
+    if top["version"] != FORMAT_VERSION or isinstance(top["version"], bool):
+        raise r.at("version").fail(f"expected version {FORMAT_VERSION}", top["version"])
+    rr = r.at("rules")
+    rules_map = rr.map(top["rules"], _RULES_KEYS)
+    variants = rr.at("variants").array(rules_map["variants"])
+    try:
+        rules = RuleSet.of(
+            rr.at("players").int(rules_map["players"], 0, 255),
+            rr.at("target").int(rules_map["target"], 0, 255),
+            [rr.at("variants").str(v) for v in variants],
+        )
+    except RuleSetError as exc:
+        raise TranscriptFormatError(f"invalid transcript: rules: {exc}") from None
+    result_map = r.at("result").map(top["result"], ("scores", "winner"))
+    rres = r.at("result")
+    result = MatchResult(
+        tuple(rres.int(s, 0, 1 << 16) for s in rres.array(result_map["scores"])),
+        rres.opt_int(result_map["winner"], 0, rules.side_count - 1),
+    )
+    rounds = tuple(
+        _round(r.at("rounds").at(i), v, rules.players)
+        for i, v in enumerate(r.at("rounds").array(top["rounds"]))
+    )
+    transcript = Transcript(
+        rules=rules,
+        host_key=r.at("host_key").bin(top["host_key"], PUBLIC_KEY_SIZE),
+        seat=r.at("seat").int(top["seat"], 0, rules.players - 1),
+        rounds=rounds,
+        result=result,
+    )
+    if transcript.encode() != data:
+        raise TranscriptFormatError(
+            "invalid transcript: the file is not the canonical encoding of what it holds "
+            "(re-encoding it gives different bytes)"
+        )
+    return transcript

@@ -1,0 +1,325 @@
+"""Check a whole transcript: every commitment, every card, every play, every score.
+
+For each round, in order: the chain (round number, link to the previous round, no repeated
+round id), the host's commit signature, the digest over the card hashes, the seats' seeds
+against their commitments, the revealed host seed against every committed hash, every card the
+seat saw against the deck the seeds give, where each card was sent, a replay of every play
+through the rules engine (``exact=True``: every play must be legal as recorded), the round's
+score, and the host's reveal signature over the whole public round. Then the match result.
+
+A failed round does not stop the others: later rounds still have their chain, signatures,
+commitments and cards checked, but the engine replay stops at the first failure, since the
+match state after it is unknown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from scopa_net.cards import CARDS
+from scopa_net.dealing import TABLE, deal_plan
+from scopa_net.errors import AmbiguousPlayError, IllegalPlayError
+from scopa_net.fair.commitments import (
+    ZERO_CHAIN,
+    ArrivalCheck,
+    HostDeck,
+    check_reveals,
+    check_signature,
+    commit_message,
+    deck_digest,
+    joint_seed,
+    reveal_message,
+    rules_hash,
+)
+from scopa_net.fair.errors import (
+    BrokenChainError,
+    DigestMismatchError,
+    FairnessError,
+    HostSeedMismatchError,
+    IllegalPlayRecordedError,
+    IncompleteRoundError,
+    MisroutedCardError,
+    NotRevealedError,
+    ReplayedRoundError,
+    ScoreMismatchError,
+    SwappedCardError,
+    VoidMismatchError,
+    WrongSaltError,
+)
+from scopa_net.fair.hashing import same_bytes
+from scopa_net.fair.shuffle import first_dealer
+from scopa_net.fair.transcript import VOID_KINGS, DealtCard, PlayEntry, RoundRecord, Transcript
+from scopa_net.match import Match
+from scopa_net.plays import CARD_FIELD, Play
+from scopa_net.rules import RuleSet
+
+
+@dataclass(frozen=True, slots=True)
+class RoundVerdict:
+    round_no: int
+    error: FairnessError | None
+    note: str
+    """What was checked, for a round without error ("verified", "void: ...")."""
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def text(self) -> str:
+        if self.error is not None:
+            return f"round {self.round_no}: FAILED: {type(self.error).__name__}: {self.error}"
+        return f"round {self.round_no}: {self.note}"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchVerdict:
+    rounds: tuple[RoundVerdict, ...]
+    result_error: FairnessError | None
+    result_note: str
+
+    @property
+    def ok(self) -> bool:
+        return self.result_error is None and all(r.ok for r in self.rounds)
+
+    @property
+    def failures(self) -> tuple[FairnessError, ...]:
+        found = [r.error for r in self.rounds if r.error is not None]
+        if self.result_error is not None:
+            found.append(self.result_error)
+        return tuple(found)
+
+    def lines(self) -> list[str]:
+        out = [r.text() for r in self.rounds]
+        if self.result_error is not None:
+            name = type(self.result_error).__name__
+            out.append(f"match result: FAILED: {name}: {self.result_error}")
+        else:
+            out.append(f"match result: {self.result_note}")
+        return out
+
+
+def verify_transcript(transcript: Transcript) -> MatchVerdict:
+    """Verify every round of ``transcript`` and its match result."""
+    return _Verifier(transcript).run()
+
+
+def seat_positions(rules: RuleSet, dealer: int, seat: int, *, first_deal_only: bool) -> list[int]:
+    """The deck positions dealt to ``seat`` (or to the table, for ``seat == TABLE``)."""
+    deals = deal_plan(rules, dealer)
+    if first_deal_only:
+        deals = deals[:1]
+    return [d.start + i for d in deals for i, t in enumerate(d.targets) if t == seat]
+
+
+class _Verifier:
+    def __init__(self, transcript: Transcript) -> None:
+        self.t = transcript
+        self.rules = transcript.rules
+        self.rules_digest = rules_hash(transcript.rules)
+        self.match: Match | None = None
+        self.replaying = True
+        self.stopped_at: int | None = None
+        self.seen_ids: set[bytes] = set()
+        self.prev = ZERO_CHAIN
+
+    def run(self) -> MatchVerdict:
+        verdicts = []
+        for expected_no, record in enumerate(self.t.rounds, 1):
+            try:
+                note = self.round(record, expected_no)
+                verdicts.append(RoundVerdict(record.round_no, None, note))
+            except FairnessError as exc:
+                verdicts.append(RoundVerdict(record.round_no, exc, ""))
+                if self.replaying:
+                    self.replaying = False
+                    self.stopped_at = record.round_no
+            self.prev = record.chain_hash()
+        try:
+            note = self.result()
+            return MatchVerdict(tuple(verdicts), None, note)
+        except FairnessError as exc:
+            return MatchVerdict(tuple(verdicts), exc, "")
+
+    # --- one round ------------------------------------------------------------------------
+
+    def round(self, r: RoundRecord, expected_no: int) -> str:
+        rules = self.rules
+        if r.round_no != expected_no:
+            raise BrokenChainError(f"round number {r.round_no} where {expected_no} was due")
+        if not same_bytes(r.prev, self.prev):
+            raise BrokenChainError(
+                f"prev {r.prev.hex()} is not the chain hash of the round before ({self.prev.hex()})"
+            )
+        if r.round_id in self.seen_ids:
+            raise ReplayedRoundError(f"round id {r.round_id.hex()} was already used")
+        self.seen_ids.add(r.round_id)
+        check_signature(
+            self.t.host_key,
+            r.sig,
+            commit_message(r.round_id, r.round_no, r.prev, r.digest, self.rules_digest),
+            f"round {r.round_no}'s commitment",
+        )
+        if not same_bytes(deck_digest(r.round_id, r.card_hashes), r.digest):
+            raise DigestMismatchError(
+                f"the 40 card hashes do not hash to the committed digest {r.digest.hex()}"
+            )
+        if r.commits is None or r.seeds is None:
+            return self.unshuffled_round(r)
+        if len(r.commits) != rules.players:
+            raise BrokenChainError(
+                f"{len(r.commits)} seed commitments at a {rules.players}-player table"
+            )
+        check_reveals(r.round_id, r.commits, r.seeds)
+        joint = joint_seed(r.round_id, r.digest, r.seeds)
+        arrival = ArrivalCheck(r.round_id, r.card_hashes, joint)
+        seen = [*r.hand, *r.table, *(self.played_card(n, p) for n, p in enumerate(r.plays, 1))]
+        if r.host_seed is None:
+            for c in seen:
+                arrival.check(c.pos, c.card, c.salt)
+            raise NotRevealedError(
+                f"the host has not revealed its seed; the {len(seen)} cards seen so far match "
+                "their commitments"
+            )
+        host = self.host_deck(r)
+        for c in seen:
+            self.check_card(host, arrival.perm, c)
+        deck = host.deck(arrival.perm)
+        if self.replaying:
+            note = self.replay(r, deck, joint)
+        else:
+            note = (
+                "commitments and cards verified; play not replayed "
+                f"(round {self.stopped_at} failed)"
+            )
+        self.check_reveal(r)
+        return note
+
+    @staticmethod
+    def played_card(n: int, p: PlayEntry) -> DealtCard:
+        card = p.code & CARD_FIELD
+        if card >= len(CARDS):
+            raise IllegalPlayRecordedError(f"play {n}: code {p.code} names no card")
+        return DealtCard(p.pos, card, p.salt)
+
+    def unshuffled_round(self, r: RoundRecord) -> str:
+        """A round voided before the seeds were all revealed: nothing dealt, nothing played."""
+        if r.void is None or r.void.reason == VOID_KINGS:
+            raise NotRevealedError(
+                "the seats' seeds were never all revealed, yet the round is not void for that"
+            )
+        if r.hand or r.table or r.plays or r.score is not None:
+            raise VoidMismatchError("cards were dealt or played in a round that was never shuffled")
+        if r.host_seed is not None:
+            self.host_deck(r)
+        self.check_reveal(r)
+        who = "" if r.void.offender is None else f", seat {r.void.offender}"
+        return f"void before the shuffle ({r.void.reason}{who}); commitments verified"
+
+    def host_deck(self, r: RoundRecord) -> HostDeck:
+        assert r.host_seed is not None
+        host = HostDeck.derive(r.host_seed, r.round_id)
+        for place, (ours, theirs) in enumerate(zip(host.card_hashes, r.card_hashes, strict=True)):
+            if not same_bytes(ours, theirs):
+                raise HostSeedMismatchError(
+                    f"the revealed host seed {r.host_seed.hex()} gives card hash {place} = "
+                    f"{ours.hex()}, but {theirs.hex()} was committed"
+                )
+        return host
+
+    @staticmethod
+    def check_card(host: HostDeck, perm: Sequence[int], c: DealtCard) -> None:
+        card, salt = host.dealt(perm, c.pos)
+        if c.card != card:
+            raise SwappedCardError(
+                f"deck position {c.pos} holds {CARDS[card]} (index {card}), but "
+                f"{CARDS[c.card]} (index {c.card}) arrived"
+            )
+        if not same_bytes(c.salt, salt):
+            raise WrongSaltError(
+                f"deck position {c.pos} ({CARDS[card]}) arrived with salt {c.salt.hex()}, "
+                f"committed salt is {salt.hex()}"
+            )
+
+    def check_reveal(self, r: RoundRecord) -> None:
+        if r.host_seed is None or r.reveal_sig is None:
+            raise NotRevealedError("the host has not revealed its seed for this round")
+        check_signature(
+            self.t.host_key,
+            r.reveal_sig,
+            reveal_message(r.round_id, r.host_seed, r.chain_hash()),
+            f"round {r.round_no}'s reveal",
+        )
+
+    # --- the engine replay ----------------------------------------------------------------
+
+    def replay(self, r: RoundRecord, deck: Sequence[int], joint: bytes) -> str:
+        rules = self.rules
+        if self.match is None:
+            self.match = Match(rules, first_dealer(joint, r.round_id, rules.players))
+        match = self.match
+        if not match.needs_deal:
+            raise IncompleteRoundError("a round was dealt after the match was over")
+        rnd = match.deal([CARDS[i] for i in deck])
+        self.check_routing(r, rnd.dealer, first_deal_only=rnd.void)
+        if rnd.void:
+            if r.void is None or r.void.reason != VOID_KINGS or r.plays or r.score is not None:
+                raise VoidMismatchError(
+                    "the opening table holds three or more kings, so the deal is void, but the "
+                    "round is not recorded as a void deal with no plays"
+                )
+            return f"void deal (kings on the table), dealer seat {rnd.dealer}; verified"
+        if r.void is not None:
+            raise VoidMismatchError(
+                f"the round is recorded void ({r.void.reason!r}) but the deal was good"
+            )
+        for n, p in enumerate(r.plays, 1):
+            if rnd.finished:
+                raise IncompleteRoundError(f"play {n} comes after the round was over")
+            try:
+                match.play(Play.from_code(p.code), p.seat, exact=True)
+            except (IllegalPlayError, AmbiguousPlayError) as exc:
+                raise IllegalPlayRecordedError(f"play {n} by seat {p.seat}: {exc}") from None
+        if not rnd.finished:
+            raise IncompleteRoundError(
+                f"the round was revealed after {len(r.plays)} plays, with {rnd.plays_left} "
+                "still to play"
+            )
+        totals = match.results[-1].totals
+        if r.score is None or tuple(r.score) != totals:
+            raise ScoreMismatchError(
+                f"the recorded round score {r.score} is not what the plays give: {totals}"
+            )
+        return f"verified (dealer seat {rnd.dealer}, {len(r.plays)} plays, score {totals})"
+
+    def check_routing(self, r: RoundRecord, dealer: int, *, first_deal_only: bool) -> None:
+        checks = (
+            ("your hand", self.t.seat, r.hand),
+            ("the table", TABLE, r.table),
+        )
+        for what, target, cards in checks:
+            want = seat_positions(self.rules, dealer, target, first_deal_only=first_deal_only)
+            got = [c.pos for c in cards]
+            if got != want:
+                raise MisroutedCardError(
+                    f"{what} received deck positions {got}; the deal plan with dealer seat "
+                    f"{dealer} gives it {want}"
+                )
+
+    # --- the end --------------------------------------------------------------------------
+
+    def result(self) -> str:
+        if not self.replaying:
+            return f"not checked (round {self.stopped_at} failed)"
+        match = self.match
+        scores = tuple(match.scores) if match is not None else (0,) * self.rules.side_count
+        winner = match.winner if match is not None else None
+        claimed = self.t.result
+        if tuple(claimed.scores) != scores or claimed.winner != winner:
+            raise ScoreMismatchError(
+                f"the recorded match result (scores {claimed.scores}, winner {claimed.winner}) "
+                f"is not what the plays give (scores {scores}, winner {winner})"
+            )
+        if winner is None:
+            return f"verified: scores {scores}, match not finished"
+        return f"verified: scores {scores}, side {winner} wins"
