@@ -1,0 +1,198 @@
+"""Duplicate-deal matches between two levels, and what they add up to.
+
+A *pair* is one sequence of deck orders played twice to the end of a match: first with level
+A on side 0 and level B on side 1, then with the sides swapped, the same decks dealt in the
+same order from the same first dealer. Luck of the cards then falls on both levels alike.
+Everything is seeded from the arena seed and the pair's number, so a pair plays the same
+wherever and whenever it runs; the caller supplies the clock that times the decisions, and
+runs pairs in parallel if it likes (see :mod:`scopa_net.arena_cli`).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from scopa_net.bots.levels import make_player
+from scopa_net.bots.stats import Estimate, mean_interval, wilson_interval
+from scopa_net.cards import CARDS
+from scopa_net.match import Match
+from scopa_net.rules import RuleSet
+
+#: A match that lasts this many deals is stopped (it cannot happen at sane targets).
+MAX_DEALS = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaConfig:
+    level_a: str
+    level_b: str
+    pairs: int
+    rules: RuleSet = field(default_factory=RuleSet)
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.rules.side_count != 2:
+            raise ValueError(
+                f"the arena needs two sides; {self.rules.players} players make "
+                f"{self.rules.side_count}"
+            )
+        if self.pairs < 1:
+            raise ValueError(f"pairs must be at least 1, not {self.pairs!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """One match: which side level A sat on, who won, points and rounds, think times."""
+
+    a_side: int
+    winner: int
+    points: tuple[int, int]
+    """Match points by side."""
+    rounds: int
+    think: tuple[tuple[float, ...], tuple[float, ...]]
+    """Seconds per decision, by side."""
+
+    @property
+    def a_won(self) -> bool:
+        return self.winner == self.a_side
+
+    @property
+    def a_points(self) -> int:
+        return self.points[self.a_side]
+
+    @property
+    def b_points(self) -> int:
+        return self.points[1 - self.a_side]
+
+
+def play_game(
+    config: ArenaConfig, pair: int, a_side: int, clock: Callable[[], float]
+) -> GameResult:
+    """One match of pair ``pair``, level A on side ``a_side``."""
+    rules = config.rules
+    decks = random.Random(f"decks|{config.seed}|{pair}")
+    first_dealer = decks.randrange(rules.players)
+    levels = (config.level_a, config.level_b) if a_side == 0 else (config.level_b, config.level_a)
+    players = [
+        make_player(levels[rules.side_of(s)], _bot_seed(config.seed, pair, a_side, s))
+        for s in range(rules.players)
+    ]
+    think: tuple[list[float], list[float]] = ([], [])
+    match = Match(rules, first_dealer)
+    deals = 0
+    while not match.over:
+        deals += 1
+        if deals > MAX_DEALS:
+            raise RuntimeError(f"pair {pair} lasted more than {MAX_DEALS} deals")
+        deck = list(CARDS)
+        decks.shuffle(deck)
+        rnd = match.deal(deck)
+        while not rnd.finished:
+            seat = rnd.turn
+            view = match.view_for(seat)
+            start = clock()
+            play = players[seat].choose(view)
+            think[rules.side_of(seat)].append(clock() - start)
+            match.play(play, seat, exact=True)
+    assert match.winner is not None
+    return GameResult(
+        a_side=a_side,
+        winner=match.winner,
+        points=(match.scores[0], match.scores[1]),
+        rounds=len(match.results),
+        think=(tuple(think[0]), tuple(think[1])),
+    )
+
+
+def play_pair(
+    config: ArenaConfig, pair: int, clock: Callable[[], float]
+) -> tuple[GameResult, GameResult]:
+    """Both matches of a pair: level A on side 0, then on side 1, on the same decks."""
+    return play_game(config, pair, 0, clock), play_game(config, pair, 1, clock)
+
+
+def _bot_seed(seed: int, pair: int, a_side: int, seat: int) -> int:
+    return random.Random(f"bot|{seed}|{pair}|{a_side}|{seat}").getrandbits(32)
+
+
+@dataclass(frozen=True, slots=True)
+class LevelFigures:
+    level: str
+    wins: int
+    win_rate: Estimate
+    points_per_round: float
+    think_median: float | None
+    think_max: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaReport:
+    matches: int
+    rounds: int
+    a: LevelFigures
+    b: LevelFigures
+    margin_per_round: Estimate
+    """Level A's points minus level B's, per round, with an interval over pairs."""
+
+
+def summarise(config: ArenaConfig, pairs: Iterable[tuple[GameResult, GameResult]]) -> ArenaReport:
+    games: list[GameResult] = []
+    pair_margins: list[float] = []
+    for first, second in pairs:
+        games += (first, second)
+        margin = first.a_points - first.b_points + second.a_points - second.b_points
+        pair_margins.append(margin / (first.rounds + second.rounds))
+    if not games:
+        raise ValueError("no games to summarise")
+    n = len(games)
+    rounds = sum(g.rounds for g in games)
+    a_wins = sum(g.a_won for g in games)
+    a_think = [t for g in games for t in g.think[g.a_side]]
+    b_think = [t for g in games for t in g.think[1 - g.a_side]]
+    a = LevelFigures(
+        config.level_a,
+        a_wins,
+        wilson_interval(a_wins, n),
+        sum(g.a_points for g in games) / rounds,
+        statistics.median(a_think) if a_think else None,
+        max(a_think, default=None),
+    )
+    b = LevelFigures(
+        config.level_b,
+        n - a_wins,
+        wilson_interval(n - a_wins, n),
+        sum(g.b_points for g in games) / rounds,
+        statistics.median(b_think) if b_think else None,
+        max(b_think, default=None),
+    )
+    if len(pair_margins) >= 2:
+        margin = mean_interval(pair_margins)
+    else:
+        value = pair_margins[0]
+        margin = Estimate(value, float("-inf"), float("inf"))
+    return ArenaReport(n, rounds, a, b, margin)
+
+
+def format_report(config: ArenaConfig, report: ArenaReport) -> str:
+    lines = [
+        f"{config.level_a} v {config.level_b}: {report.matches} matches "
+        f"({report.matches // 2} duplicate pairs), {report.rounds} rounds; "
+        f"{config.rules.describe()}; seed {config.seed}",
+        f"{'level':<8} {'wins':>5}  {'win rate [95% CI]':<24} {'pts/round':>9} "
+        f"{'think median':>13} {'think max':>10}",
+    ]
+    for fig in (report.a, report.b):
+        median = "-" if fig.think_median is None else f"{fig.think_median * 1000:.1f} ms"
+        worst = "-" if fig.think_max is None else f"{fig.think_max * 1000:.1f} ms"
+        lines.append(
+            f"{fig.level:<8} {fig.wins:>5}  {fig.win_rate.text():<24} "
+            f"{fig.points_per_round:>9.3f} {median:>13} {worst:>10}"
+        )
+    lines.append(
+        f"{config.level_a} minus {config.level_b}, points per round [95% CI over pairs]: "
+        f"{report.margin_per_round.text()}"
+    )
+    return "\n".join(lines)

@@ -1,0 +1,95 @@
+"""The strong player: card counting, guessed deals, and search to the end of the round.
+
+For each decision it deals the unseen cards out many times in ways that agree with what its
+seat has seen (:mod:`scopa_net.bots.sampling`), tries every legal play in each guessed deal,
+finishes the round (a playout, or an exact search once few plays are left) and keeps the play
+with the best total margin for its side: its own side's round points minus the best other
+side's, partners' captures counting as its own. Every play is tried on the same guesses, so
+their comparison is not blurred by luck of the sampling.
+
+The budget is ``playouts``, the number of (guess, play) pairs tried per decision: that makes
+a decision reproducible for a seed. ``clock`` and ``time_limit`` can add a wall-clock cap
+(the clock is the caller's; the player never reads one itself), at the price of
+reproducibility when the cap bites.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from scopa_net.bots.base import decision_rng
+from scopa_net.bots.observed import Observed
+from scopa_net.bots.sampling import is_certain, sample_world
+from scopa_net.bots.search import ExactSearch, Playouts
+from scopa_net.plays import Play
+from scopa_net.rules import RuleSet
+from scopa_net.view import SeatView
+
+DEFAULT_PLAYOUTS = 400
+DEFAULT_EXACT_PLAYS = 6
+MIN_GUESSES = 8
+
+
+class StrongPlayer:
+    """Determinized Monte Carlo search from the seat's view (see the module docstring)."""
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        playouts: int = DEFAULT_PLAYOUTS,
+        exact_plays: int = DEFAULT_EXACT_PLAYS,
+        clock: Callable[[], float] | None = None,
+        time_limit: float | None = None,
+    ) -> None:
+        if playouts < 1:
+            raise ValueError(f"playouts must be at least 1, not {playouts!r}")
+        if (clock is None) != (time_limit is None):
+            raise ValueError("give both clock and time_limit, or neither")
+        self.seed = seed
+        self.playouts = playouts
+        self.exact_plays = exact_plays
+        self.clock = clock
+        self.time_limit = time_limit
+        self._tools: dict[RuleSet, tuple[Playouts, ExactSearch | None]] = {}
+
+    def choose(self, view: SeatView) -> Play:
+        known = Observed.from_view(view)
+        codes = known.legal_codes()
+        if len(codes) == 1:
+            return Play.from_code(codes[0])
+        return Play.from_code(self.best_code(known, codes, decision_rng(self.seed, view)))
+
+    def best_code(self, known: Observed, codes: list[int], rng: random.Random) -> int:
+        """The code among ``codes`` with the best total margin over the guessed deals."""
+        playouts, exact = self._tools_for(known.rules)
+        side = known.side
+        use_exact = exact is not None and known.plays_left - 1 <= self.exact_plays
+        guesses = 1 if is_certain(known) else max(MIN_GUESSES, self.playouts // len(codes))
+        deadline = None
+        if self.clock is not None and self.time_limit is not None:
+            deadline = self.clock() + self.time_limit
+        totals = [0] * len(codes)
+        for g in range(guesses):
+            world = sample_world(known, rng)
+            root = known.position(world.hands, world.stock)
+            for i, code in enumerate(codes):
+                rnd = root.copy()
+                rnd.push_code(code)
+                if use_exact:
+                    assert exact is not None
+                    totals[i] += exact.value(rnd, side)
+                else:
+                    totals[i] += playouts.play_out(rnd, side, rng)
+            if deadline is not None and g and self.clock is not None and self.clock() > deadline:
+                break
+        best = max(totals)
+        return codes[totals.index(best)]
+
+    def _tools_for(self, rules: RuleSet) -> tuple[Playouts, ExactSearch | None]:
+        tools = self._tools.get(rules)
+        if tools is None:
+            exact = ExactSearch(rules) if rules.side_count == 2 else None
+            tools = self._tools[rules] = (Playouts(rules), exact)
+        return tools
