@@ -72,7 +72,7 @@ def _subcommand_registrars() -> list:
 
 
 #: Modules that each add one subcommand. Add a line here for a new subcommand.
-SUBCOMMAND_MODULES: tuple[str, ...] = ("scopa_net.arena_cli",)
+SUBCOMMAND_MODULES: tuple[str, ...] = ("scopa_net.arena_cli", "scopa_net.verify_cli")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
