@@ -1,0 +1,197 @@
+"""The host's SQLite journal: every table's accepted inputs, in order, crash-safe.
+
+A table is rebuilt after a restart by feeding its journal entries, in order, to a fresh
+:class:`scopa_net.server.table.Table`: every entry carries the random values it used (seeds,
+tokens), so replaying is deterministic. The journal runs in WAL mode with
+``synchronous=FULL``: once :meth:`Journal.append_many` returns, the entries survive a SIGKILL
+or a power cut, and only then does the host acknowledge or broadcast what they caused.
+
+This module is synchronous and does no waiting of its own; the host calls it from one writer
+task, in a worker thread, batching the entries of many tables into one transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import msgpack
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tables (
+    table_id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    settings BLOB NOT NULL,
+    finished REAL,
+    summary BLOB
+);
+CREATE TABLE IF NOT EXISTS entries (
+    table_id TEXT NOT NULL REFERENCES tables(table_id),
+    n INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    payload BLOB NOT NULL,
+    PRIMARY KEY (table_id, n)
+);
+"""
+
+
+class JournalError(RuntimeError):
+    """The journal file is unusable (another schema, corruption, a gap in a table's entries)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One accepted input of one table: its number (1, 2, ...), kind, and msgpack-able payload."""
+
+    table_id: str
+    n: int
+    kind: str
+    payload: dict
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    table_id: str
+    created: float
+    settings: dict
+    finished: float | None
+    summary: dict | None
+
+
+def _pack(value: object) -> bytes:
+    return msgpack.packb(value, use_bin_type=True)
+
+
+def _unpack(blob: bytes) -> dict:
+    return msgpack.unpackb(blob, raw=False, strict_map_key=False)
+
+
+class Journal:
+    """One SQLite database holding every table of one host."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(_SCHEMA)
+        version = self.get_meta("schema_version")
+        if version is None:
+            self.set_meta("schema_version", SCHEMA_VERSION)
+        elif version != SCHEMA_VERSION:
+            raise JournalError(
+                f"journal {self.path!r} has schema version {version!r}; "
+                f"this host speaks {SCHEMA_VERSION}"
+            )
+
+    def close(self) -> None:
+        self._db.close()
+
+    # --- host-wide values ---------------------------------------------------------------
+
+    def get_meta(self, key: str) -> object | None:
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else msgpack.unpackb(row[0], raw=False)
+
+    def set_meta(self, key: str, value: object) -> None:
+        self._db.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (key, _pack(value)),
+        )
+
+    # --- tables -------------------------------------------------------------------------
+
+    def create_table(self, table_id: str, created: float, settings: dict) -> None:
+        with self._transaction():
+            self._db.execute(
+                "INSERT INTO tables (table_id, created, settings) VALUES (?, ?, ?)",
+                (table_id, created, _pack(settings)),
+            )
+
+    def finish_table(self, table_id: str, finished: float, summary: dict) -> None:
+        with self._transaction():
+            self._db.execute(
+                "UPDATE tables SET finished = ?, summary = ? WHERE table_id = ?",
+                (finished, _pack(summary), table_id),
+            )
+
+    def tables(self, *, finished: bool | None = None) -> list[TableRecord]:
+        """Tables by creation time; only open (``False``) or finished (``True``) ones if asked."""
+        sql = "SELECT table_id, created, settings, finished, summary FROM tables"
+        if finished is True:
+            sql += " WHERE finished IS NOT NULL"
+        elif finished is False:
+            sql += " WHERE finished IS NULL"
+        rows = self._db.execute(sql + " ORDER BY created, table_id").fetchall()
+        return [
+            TableRecord(
+                table_id,
+                created,
+                _unpack(settings),
+                done,
+                None if summary is None else _unpack(summary),
+            )
+            for table_id, created, settings, done, summary in rows
+        ]
+
+    # --- entries ------------------------------------------------------------------------
+
+    def append_many(self, entries: Iterable[tuple[str, str, dict]]) -> list[Entry]:
+        """Append (table_id, kind, payload) entries in one durable transaction, in order."""
+        written: list[Entry] = []
+        with self._transaction():
+            next_n: dict[str, int] = {}
+            for table_id, kind, payload in entries:
+                if table_id not in next_n:
+                    row = self._db.execute(
+                        "SELECT COALESCE(MAX(n), 0) FROM entries WHERE table_id = ?", (table_id,)
+                    ).fetchone()
+                    next_n[table_id] = row[0] + 1
+                n = next_n[table_id]
+                next_n[table_id] = n + 1
+                self._db.execute(
+                    "INSERT INTO entries (table_id, n, kind, payload) VALUES (?, ?, ?, ?)",
+                    (table_id, n, kind, _pack(payload)),
+                )
+                written.append(Entry(table_id, n, kind, payload))
+        return written
+
+    def entries(self, table_id: str) -> Iterator[Entry]:
+        """A table's entries in order; :class:`JournalError` on a gap."""
+        rows = self._db.execute(
+            "SELECT n, kind, payload FROM entries WHERE table_id = ? ORDER BY n", (table_id,)
+        )
+        expected = 1
+        for n, kind, payload in rows:
+            if n != expected:
+                raise JournalError(f"table {table_id!r}: entry {expected} is missing")
+            expected += 1
+            yield Entry(table_id, n, kind, _unpack(payload))
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK if the block raises."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        self._db.execute("ROLLBACK" if exc_type else "COMMIT")

@@ -1,0 +1,73 @@
+"""The SQLite journal: durable ordered entries, per table, surviving a reopen."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from scopa_net.server.journal import Journal, JournalError
+
+
+def test_entries_come_back_in_order_per_table_after_reopening(tmp_path: Path) -> None:
+    path = tmp_path / "host.db"
+    journal = Journal(path)
+    journal.create_table("t1", 1.0, {"players": 2})
+    journal.create_table("t2", 2.0, {"players": 4})
+    written = journal.append_many(
+        [("t1", "join", {"seat": 0}), ("t2", "join", {"seat": 0}), ("t1", "play", {"c": 5})]
+    )
+    assert [(e.table_id, e.n) for e in written] == [("t1", 1), ("t2", 1), ("t1", 2)]
+    journal.append_many([("t1", "play", {"c": b"\x00\x01"})])
+    journal.close()
+
+    again = Journal(path)
+    entries = list(again.entries("t1"))
+    assert [(e.n, e.kind, e.payload) for e in entries] == [
+        (1, "join", {"seat": 0}),
+        (2, "play", {"c": 5}),
+        (3, "play", {"c": b"\x00\x01"}),
+    ]
+    assert [t.table_id for t in again.tables(finished=False)] == ["t1", "t2"]
+    again.finish_table("t2", 9.0, {"winner": 1})
+    assert [t.table_id for t in again.tables(finished=True)] == ["t2"]
+    assert again.tables(finished=True)[0].summary == {"winner": 1}
+
+
+def test_wal_and_full_sync_are_on(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "host.db")
+    db = journal._db
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_a_failed_batch_writes_nothing(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "host.db")
+    journal.create_table("t1", 1.0, {})
+    with pytest.raises(sqlite3.IntegrityError):
+        journal.append_many([("t1", "join", {}), ("no-such-table", "join", {})])
+    assert list(journal.entries("t1")) == []
+
+
+def test_a_gap_is_reported(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "host.db")
+    journal.create_table("t1", 1.0, {})
+    journal.append_many([("t1", "a", {}), ("t1", "b", {})])
+    journal._db.execute("DELETE FROM entries WHERE n = 1")
+    with pytest.raises(JournalError, match="entry 1 is missing"):
+        list(journal.entries("t1"))
+
+
+def test_another_schema_version_is_refused(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "host.db")
+    journal.set_meta("schema_version", 99)
+    journal.close()
+    with pytest.raises(JournalError, match="schema version 99"):
+        Journal(tmp_path / "host.db")
+
+
+def test_memory_journal_works() -> None:
+    journal = Journal(":memory:")
+    journal.create_table("t", 0.0, {})
+    assert journal.append_many([("t", "x", {})])[0].n == 1
