@@ -1,0 +1,117 @@
+"""msgpack with tight limits: messages to payload bytes and back.
+
+Decoding refuses, as :class:`RemoteProtocolError`: anything that is not one msgpack map
+(trailing bytes included), ext types, floats where no field takes them, maps with non-string
+or repeated keys, strings that are not UTF-8, containers over the size limits, nesting deeper
+than :data:`MAX_DEPTH`, a ``t`` naming no message, and any field that breaks its spec.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+
+from scopa_net.wire.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
+from scopa_net.wire.fields import FieldError
+from scopa_net.wire.framing import MAX_FRAME, frame
+from scopa_net.wire.records import CATALOGUE, Message
+
+MAX_DEPTH = 5
+"""Containers inside containers: the message map is depth 1; ``tables`` reaches 5."""
+MAX_ARRAY = 64
+MAX_MAP = 32
+MAX_STR_BYTES = 4096
+MAX_BIN = 64
+
+_UNPACK_LIMITS: dict[str, Any] = {
+    "raw": False,
+    "use_list": True,
+    "strict_map_key": True,
+    "max_str_len": MAX_STR_BYTES,
+    "max_bin_len": MAX_BIN,
+    "max_array_len": MAX_ARRAY,
+    "max_map_len": MAX_MAP,
+    "max_ext_len": 0,
+}
+
+
+class _RepeatedKeyError(ValueError):
+    pass
+
+
+def _unique_map(pairs: list[tuple[Any, Any]]) -> dict[Any, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise _RepeatedKeyError(f"a map repeats a key: {[k for k, _ in pairs]!r}")
+    return out
+
+
+def unpack_payload(payload: bytes) -> dict[str, Any]:
+    """The one msgpack map in ``payload``, checked for size, keys and nesting depth."""
+    if len(payload) > MAX_FRAME:
+        raise RemoteProtocolError(
+            ErrorCode.BAD_FRAME, f"payload of {len(payload)} bytes exceeds {MAX_FRAME}"
+        )
+    try:
+        obj = msgpack.unpackb(payload, object_pairs_hook=_unique_map, **_UNPACK_LIMITS)
+    except (ValueError, TypeError, OverflowError, msgpack.UnpackException) as e:
+        raise RemoteProtocolError(
+            ErrorCode.BAD_FRAME, f"not one valid msgpack value: {e} (payload {payload[:32]!r})"
+        ) from None
+    if type(obj) is not dict:
+        raise RemoteProtocolError(ErrorCode.BAD_FRAME, f"a frame must hold a map, not {obj!r:.80}")
+    check_depth(obj)
+    for key in obj:
+        if type(key) is not str:
+            raise RemoteProtocolError(ErrorCode.BAD_FRAME, f"map key {key!r} is not a str")
+    return obj
+
+
+def check_depth(obj: Any, limit: int = MAX_DEPTH) -> None:
+    """Refuse containers nested deeper than ``limit`` (the outer container is depth 1)."""
+    stack = [(obj, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if type(item) is dict:
+            children = item.values()
+        elif type(item) is list:
+            children = item
+        else:
+            continue
+        if depth > limit:
+            raise RemoteProtocolError(ErrorCode.BAD_FRAME, f"containers nested deeper than {limit}")
+        stack.extend((child, depth + 1) for child in children if type(child) in (dict, list))
+
+
+def message_from_map(raw: dict[str, Any]) -> Message:
+    """The message a decoded map describes; :class:`RemoteProtocolError` if it is not one."""
+    type_name = raw.get("t")
+    if type(type_name) is not str:
+        raise RemoteProtocolError(
+            ErrorCode.BAD_FRAME, f"message has no str `t` key: {type_name!r:.80}"
+        )
+    cls = CATALOGUE.get(type_name)
+    if cls is None:
+        raise RemoteProtocolError(ErrorCode.UNKNOWN_TYPE, f"unknown message type {type_name!r:.40}")
+    try:
+        return cls.from_fields(raw)
+    except FieldError as e:
+        raise RemoteProtocolError(ErrorCode.BAD_FIELD, f"{type_name}: {e}"[:500]) from None
+
+
+def decode(payload: bytes) -> Message:
+    """Payload bytes (one frame without its length prefix) to a message."""
+    return message_from_map(unpack_payload(payload))
+
+
+def encode_payload(msg: Message) -> bytes:
+    """The msgpack map for ``msg``: ``t`` first, then fields in catalogue order."""
+    if not isinstance(msg, Message):
+        raise LocalProtocolError(ErrorCode.UNKNOWN_TYPE, f"not a message: {msg!r}")
+    return msgpack.packb(msg.to_map(), use_bin_type=True)
+
+
+def encode(msg: Message) -> bytes:
+    """The whole frame for ``msg``: length prefix and payload."""
+    return frame(encode_payload(msg))

@@ -1,0 +1,320 @@
+"""Sans-IO connections: bytes in, messages out; messages in, bytes out. No sockets, no clock.
+
+One state machine describes a connection, seen the same way by both ends; a
+:class:`HostConnection` and a :class:`PlayerConnection` differ only in which side they are.
+Every message moves the connection along :data:`TRANSITIONS`, keyed by (state, sender,
+message type). A message with no entry is out of order: sending one raises
+:class:`LocalProtocolError` (nothing is sent, nothing changes); receiving one raises
+:class:`RemoteProtocolError` and breaks the connection.
+
+    state       sender  message                          next state
+    HELLO       player  hello                            WELCOME
+    WELCOME     host    welcome                          LOBBY
+    LOBBY       player  list_tables / create_table       LISTING / CREATING
+                player  join / resume                    JOINING / RESUMING
+    LISTING     host    tables                           LOBBY
+    CREATING    host    table_created                    LOBBY
+    JOINING     host    joined                           SYNCING
+    RESUMING    host    resumed                          SYNCING (snapshot) or SEATED (replay)
+    SYNCING     host    snapshot                         SEATED
+    SEATED      player  play, say, seed_commit, seed_reveal   SEATED
+                player  leave                            LEAVING
+                host    any table event, ack, reject     SEATED
+    LEAVING     host    any table event, ack, reject     LEAVING
+                host    left                             LOBBY
+    any but HELLO, WELCOME: host `error` answers the pending request (back to LOBBY from
+                LISTING, CREATING, JOINING, RESUMING) or stays where it is
+    any but HELLO, WELCOME: `ping` and `pong` from either side, state unchanged
+    any open state: `bye` from either side              CLOSED
+
+Beyond the table, the machine checks: the host speaks the client's protocol version; table
+events arrive numbered ``seq`` = previous + 1 (a snapshot may jump forward, never back); a
+``pong`` answers a ``ping`` still unanswered; at most :data:`MAX_PINGS` pings are unanswered;
+``joined`` and ``resumed`` name the table and seat asked for.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from scopa_net.wire import messages as m
+from scopa_net.wire.codec import decode, encode
+from scopa_net.wire.errors import (
+    ErrorCode,
+    LocalProtocolError,
+    ProtocolError,
+    RemoteProtocolError,
+)
+from scopa_net.wire.framing import END_OF_STREAM, MAX_FRAME, FrameReader
+from scopa_net.wire.records import CATALOGUE, Message, Sender
+
+MAX_PINGS = 4
+"""Unanswered pings allowed in each direction."""
+
+
+Fault = type[ProtocolError]
+"""The error to raise for a refused message: local when sending, remote when receiving."""
+
+
+class State(enum.Enum):
+    HELLO = "hello"
+    WELCOME = "welcome"
+    LOBBY = "lobby"
+    LISTING = "listing"
+    CREATING = "creating"
+    JOINING = "joining"
+    RESUMING = "resuming"
+    SYNCING = "syncing"
+    SEATED = "seated"
+    LEAVING = "leaving"
+    CLOSED = "closed"
+
+
+class Role(enum.Enum):
+    HOST = "host"
+    PLAYER = "player"
+
+
+H, P = Role.HOST, Role.PLAYER
+S = State
+TABLE_EVENTS = tuple(name for name, cls in CATALOGUE.items() if cls.SEQUENCED)
+_STREAM_EVENTS = (*(e for e in TABLE_EVENTS if e != "snapshot"), "ack", "reject", "snapshot")
+
+TRANSITIONS: dict[tuple[State, Role, str], State] = {
+    (S.HELLO, P, "hello"): S.WELCOME,
+    (S.WELCOME, H, "welcome"): S.LOBBY,
+    (S.LOBBY, P, "list_tables"): S.LISTING,
+    (S.LOBBY, P, "create_table"): S.CREATING,
+    (S.LOBBY, P, "join"): S.JOINING,
+    (S.LOBBY, P, "resume"): S.RESUMING,
+    (S.LISTING, H, "tables"): S.LOBBY,
+    (S.CREATING, H, "table_created"): S.LOBBY,
+    (S.JOINING, H, "joined"): S.SYNCING,
+    (S.RESUMING, H, "resumed"): S.SYNCING,  # or SEATED: see Connection._advance
+    (S.SYNCING, H, "snapshot"): S.SEATED,
+    (S.SEATED, P, "leave"): S.LEAVING,
+    (S.LEAVING, H, "left"): S.LOBBY,
+    **{(S.SEATED, P, name): S.SEATED for name in ("play", "say", "seed_commit", "seed_reveal")},
+    **{(S.SEATED, H, name): S.SEATED for name in _STREAM_EVENTS},
+    **{(S.LEAVING, H, name): S.LEAVING for name in _STREAM_EVENTS},
+    **{(s, H, "error"): s for s in (S.LOBBY, S.SYNCING, S.SEATED, S.LEAVING)},
+    **{(s, H, "error"): S.LOBBY for s in (S.LISTING, S.CREATING, S.JOINING, S.RESUMING)},
+    **{
+        (s, role, name): s
+        for s in State
+        if s not in (S.HELLO, S.WELCOME, S.CLOSED)
+        for role in Role
+        for name in ("ping", "pong")
+    },
+    **{(s, role, "bye"): S.CLOSED for s in State if s is not S.CLOSED for role in Role},
+}
+
+
+def _check_catalogue() -> None:
+    """Every message sender in the table agrees with the catalogue."""
+    for _, role, name in TRANSITIONS:
+        sender = CATALOGUE[name].SENDER
+        assert sender is Sender.EITHER or sender.value == role.value, name
+
+
+_check_catalogue()
+
+
+class NeedData:
+    """Returned by :meth:`Connection.next_event` when no whole message has arrived."""
+
+    def __repr__(self) -> str:
+        return "NEED_DATA"
+
+
+NEED_DATA = NeedData()
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectionClosed:
+    """The peer closed its side at a frame boundary; ``clean`` if it said ``bye`` first."""
+
+    clean: bool
+
+
+class Connection:
+    """One end of a connection. Use :class:`HostConnection` or :class:`PlayerConnection`."""
+
+    role: Role
+
+    def __init__(self, max_frame: int = MAX_FRAME) -> None:
+        self._reader = FrameReader(max_frame)
+        self.state = State.HELLO
+        self.last_seq: int | None = None
+        """Newest table event seq sent (host) or received (player); None until known."""
+        self.version: int | None = None
+        self._request: Message | None = None
+        self._pings: dict[Role, set[int]] = {Role.HOST: set(), Role.PLAYER: set()}
+        self._error: RemoteProtocolError | None = None
+
+    @property
+    def peer_role(self) -> Role:
+        return Role.PLAYER if self.role is Role.HOST else Role.HOST
+
+    @property
+    def buffered(self) -> int:
+        """Bytes held for a frame still arriving."""
+        return self._reader.buffered
+
+    @property
+    def broken(self) -> bool:
+        """The peer broke the protocol; only ``bye`` may still be sent."""
+        return self._error is not None
+
+    # --- receiving -----------------------------------------------------------------------
+
+    def receive_data(self, data: bytes) -> None:
+        """Feed bytes from the peer; ``b""`` means the peer closed its side."""
+        self._reader.receive_data(data)
+
+    def next_event(self) -> Message | NeedData | ConnectionClosed:
+        """The next message from the peer, :data:`NEED_DATA`, or :class:`ConnectionClosed`."""
+        if self._error is not None:
+            raise self._error
+        try:
+            payload = self._reader.next_frame()
+            if payload is None:
+                return NEED_DATA
+            if payload is END_OF_STREAM:
+                return ConnectionClosed(clean=self.state is State.CLOSED)
+            assert isinstance(payload, bytes)
+            if self.state is State.CLOSED:
+                raise RemoteProtocolError(ErrorCode.OUT_OF_ORDER, "a message after bye")
+            msg = decode(payload)
+            self._advance(msg, self.peer_role, RemoteProtocolError)
+        except RemoteProtocolError as e:
+            self._error = e
+            raise
+        return msg
+
+    # --- sending ---------------------------------------------------------------------------
+
+    def send(self, msg: Message) -> bytes:
+        """The bytes to write for ``msg``; :class:`LocalProtocolError` if it is out of order."""
+        if self._error is not None and not isinstance(msg, m.Bye):
+            raise LocalProtocolError(
+                ErrorCode.OUT_OF_ORDER, f"the peer broke the protocol; only bye may follow: {msg!r}"
+            )
+        data = encode(msg)
+        self._advance(msg, self.role, LocalProtocolError)
+        return data
+
+    # --- the machine -----------------------------------------------------------------------
+
+    def _advance(self, msg: Message, sender: Role, fault: Fault) -> None:
+        key = (self.state, sender, msg.TYPE)
+        target = TRANSITIONS.get(key)
+        if target is None:
+            raise fault(
+                ErrorCode.OUT_OF_ORDER,
+                f"{sender.value} may not send {msg.TYPE!r} in state {self.state.value}",
+            )
+        check = _CHECKS.get(msg.TYPE)
+        if check is not None:
+            target = check(self, msg, sender, fault, target)
+        if msg.TYPE in _REQUESTS:
+            self._request = msg
+        self.state = target
+
+    def _ping(self, msg: Message, sender: Role, fault: Fault, target: State) -> State:
+        assert isinstance(msg, m.Ping)
+        pending = self._pings[sender]
+        if len(pending) >= MAX_PINGS:
+            raise fault(ErrorCode.RATE_LIMITED, f"more than {MAX_PINGS} pings unanswered")
+        pending.add(msg.nonce)
+        return target
+
+    def _pong(self, msg: Message, sender: Role, fault: Fault, target: State) -> State:
+        assert isinstance(msg, m.Pong)
+        asker = Role.PLAYER if sender is Role.HOST else Role.HOST
+        pending = self._pings[asker]
+        if msg.nonce not in pending:
+            raise fault(ErrorCode.OUT_OF_ORDER, f"pong {msg.nonce} answers no ping")
+        pending.discard(msg.nonce)
+        return target
+
+    def _hello(self, msg: Message, sender: Role, fault: Fault, target: State) -> State:
+        assert isinstance(msg, m.Hello)
+        if msg.version != m.PROTOCOL_VERSION:
+            raise fault(
+                ErrorCode.BAD_VERSION,
+                f"client speaks protocol version {msg.version}; "
+                f"this end speaks version {m.PROTOCOL_VERSION}",
+            )
+        self.version = msg.version
+        return target
+
+    def _welcome(self, msg: Message, sender: Role, fault: Fault, target: State) -> State:
+        assert isinstance(msg, m.Welcome)
+        if msg.version != self.version:
+            raise fault(
+                ErrorCode.BAD_VERSION,
+                f"host answered with protocol version {msg.version}; "
+                f"the client asked for version {self.version}",
+            )
+        return target
+
+    def _seated(self, msg: Message, sender: Role, fault: Fault, target: State) -> State:
+        assert isinstance(msg, m.Joined | m.Resumed)
+        asked = self._request
+        assert isinstance(asked, m.Join | m.Resume)
+        seat_asked = asked.seat
+        if msg.table_id != asked.table_id or seat_asked not in (None, msg.seat):
+            raise fault(
+                ErrorCode.OUT_OF_ORDER,
+                f"{msg.TYPE} gives table {msg.table_id} seat {msg.seat}; "
+                f"asked for table {asked.table_id} seat {seat_asked}",
+            )
+        if isinstance(msg, m.Resumed):
+            assert isinstance(asked, m.Resume)
+            self.last_seq = asked.last_seq
+            if msg.catch_up == "replay":
+                return State.SEATED
+        else:
+            self.last_seq = None
+        return target
+
+    def _event(self, msg: Message, sender: Role, fault: Fault, target: State) -> State:
+        seq = msg.seq  # type: ignore[attr-defined]
+        last = self.last_seq
+        if isinstance(msg, m.Snapshot):
+            if last is not None and seq < last:
+                raise fault(ErrorCode.BAD_SEQ, f"snapshot at seq {seq} goes back from {last}")
+        elif last is None or seq != last + 1:
+            raise fault(ErrorCode.BAD_SEQ, f"{msg.TYPE} has seq {seq}; expected {_next(last)}")
+        self.last_seq = seq
+        return target
+
+
+def _next(last: int | None) -> str:
+    return "a snapshot first" if last is None else str(last + 1)
+
+
+_REQUESTS = frozenset({"join", "resume"})
+_CHECKS = {
+    "ping": Connection._ping,
+    "pong": Connection._pong,
+    "hello": Connection._hello,
+    "welcome": Connection._welcome,
+    "joined": Connection._seated,
+    "resumed": Connection._seated,
+    **{name: Connection._event for name in TABLE_EVENTS},
+}
+
+
+class HostConnection(Connection):
+    """The host's end of one player's connection."""
+
+    role = Role.HOST
+
+
+class PlayerConnection(Connection):
+    """A player's (or bot's, or verifier's) end of its connection to the host."""
+
+    role = Role.PLAYER

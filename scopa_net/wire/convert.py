@@ -1,0 +1,47 @@
+"""From engine values to wire records: rule sets, score sheets and a seat's view."""
+
+from __future__ import annotations
+
+from scopa_net.scoring import RoundScore
+from scopa_net.view import SeatView
+from scopa_net.wire.messages import PlayInfo, RulesInfo, ScoreLineInfo, Snapshot
+
+
+def score_lines(score: RoundScore) -> tuple[ScoreLineInfo, ...]:
+    """A round's score sheet, line by line, as ``round_end`` and ``snapshot`` carry it."""
+    return tuple(
+        ScoreLineInfo(name=line.name, figures=line.figures, points=line.points, winner=line.winner)
+        for line in score.lines
+    )
+
+
+def snapshot_of(view: SeatView, *, seq: int, table_id: int) -> Snapshot:
+    """The ``snapshot`` message for a seat's view, standing for its events up to ``seq``."""
+    return Snapshot(
+        seq=seq,
+        table_id=table_id,
+        seat=view.seat,
+        side=view.side,
+        rules=RulesInfo.of(view.rules),
+        dealer=view.dealer,
+        round_no=view.round_number,
+        to_move=view.to_move,
+        hand=tuple(c.index for c in view.hand),
+        table=tuple(c.index for c in view.table),
+        hand_counts=view.hand_counts,
+        stock=view.stock_count,
+        pile_counts=view.pile_counts,
+        sweeps=view.sweeps,
+        scores=view.scores,
+        plays=tuple(
+            PlayInfo(
+                seat=r.seat, card=r.play.card.index, captured=r.play.captured_mask, sweep=r.sweep
+            )
+            for r in view.plays
+        ),
+        void_deal=view.void_deal,
+        round_over=view.round_over,
+        leftover=tuple(c.index for c in view.leftover),
+        round_score=None if view.round_score is None else score_lines(view.round_score),
+        winner=view.winner,
+    )

@@ -1,0 +1,506 @@
+"""The message catalogue: every message of the scopa-net protocol, with its fields.
+
+Each class is a frozen, keyword-only dataclass; building one checks every field and raises
+:class:`~scopa_net.wire.errors.LocalProtocolError` on a bad value. protocol.md section 3 lists
+the same messages in words. Cards are ints 0..39 (``Card.index``), sets of cards are masks.
+"""
+
+from __future__ import annotations
+
+from scopa_net.errors import IllegalReason, RuleSetError
+from scopa_net.rules import PLAYER_COUNTS, RuleSet, Variant
+from scopa_net.scoring import (
+    CARDS_LINE,
+    COINS_LINE,
+    NAPOLA_LINE,
+    PRIMIERA_LINE,
+    RE_BELLO_LINE,
+    SETTEBELLO_LINE,
+    SWEEPS_LINE,
+)
+from scopa_net.wire.errors import REJECT_CODES, ErrorCode
+from scopa_net.wire.fields import Array, Bin, Bool, Choice, FieldError, Int, Nested, Nil, Str
+from scopa_net.wire.records import Message, Record, Sender, message, record, wire
+
+PROTOCOL_VERSION = 1
+
+U32 = (1 << 32) - 1
+MAX_SEAT = max(PLAYER_COUNTS) - 1
+MAX_SIDE = 2
+ALL_CARDS = (1 << 40) - 1
+NAME_LEN = 32
+TEXT_LEN = 200
+"""Longest human-readable message (error texts, chat as relayed)."""
+SAY_LEN = 1000
+"""Longest ``say`` the codec accepts; the host refuses more than :data:`TEXT_LEN` politely."""
+MAX_TABLES_LISTED = 64
+GRACE_MAX = 3600
+
+SEAT = Int(0, MAX_SEAT)
+SIDE = Int(0, MAX_SIDE)
+CARD = Int(0, 39)
+POS = Int(0, 39)
+MASK = Int(0, ALL_CARDS)
+SEQ = Int(1, U32)
+TABLE_ID = Int(1, U32)
+MOVE_ID = Int(1, U32)
+NONCE = Int(0, U32)
+ROUND_ID = Bin(16, 16)
+HASH = Bin(32, 32)
+SIG = Bin(64, 64)
+SALT = Bin(16, 16)
+TOKEN = Bin(16, 32)
+NAME = Str(1, NAME_LEN)
+TEXT = Str(0, TEXT_LEN)
+PASSWORD = Str(1, 64)
+SCORE = Int(0, 10_000)
+PER_SIDE = (2, MAX_SIDE + 1)
+PER_SEAT = (2, MAX_SEAT + 1)
+SEAT_KINDS = ("open", "human", "bot")
+LINE_NAMES = (
+    CARDS_LINE,
+    COINS_LINE,
+    SETTEBELLO_LINE,
+    PRIMIERA_LINE,
+    SWEEPS_LINE,
+    RE_BELLO_LINE,
+    NAPOLA_LINE,
+)
+ALL_CODES = tuple(c.value for c in ErrorCode)
+FATAL = tuple(c.value for c in ErrorCode if c.fatal)
+NOT_FATAL = tuple(c.value for c in ErrorCode if not c.fatal)
+REJECTS = tuple(c.value for c in ErrorCode if c in REJECT_CODES)
+ILLEGAL_REASONS = tuple(r.name.lower() for r in IllegalReason)
+PLAYER_REQUESTS = (
+    "list_tables",
+    "create_table",
+    "join",
+    "resume",
+    "leave",
+    "say",
+    "seed_commit",
+    "seed_reveal",
+)
+
+
+def _cards(lo: int, hi: int) -> Array:
+    return Array(CARD, lo, hi, unique=True)
+
+
+# --- nested records --------------------------------------------------------------------------
+
+
+@record
+class RulesInfo(Record):
+    """A rule set: the same three things as :class:`scopa_net.rules.RuleSet`."""
+
+    players: int = wire(Int(2, MAX_SEAT + 1), "2, 3, 4 or 6")
+    target: int = wire(Int(1, 99), "points that win the match")
+    variants: tuple[str, ...] = wire(
+        Array(Choice(tuple(v.value for v in Variant)), 0, len(Variant), unique=True),
+        "variant names (the values of `scopa_net.rules.Variant`)",
+    )
+
+    def check_fields(self) -> None:
+        try:
+            RuleSet.of(self.players, self.target, self.variants)
+        except RuleSetError as e:
+            raise FieldError("rules", str(e)) from None
+
+    @classmethod
+    def of(cls, rules: RuleSet) -> RulesInfo:
+        return cls(
+            players=rules.players,
+            target=rules.target,
+            variants=tuple(sorted(v.value for v in rules.variants)),
+        )
+
+    def to_rules(self) -> RuleSet:
+        return RuleSet.of(self.players, self.target, self.variants)
+
+
+@record
+class SeatInfo(Record):
+    kind: str = wire(Choice(SEAT_KINDS), "who holds the seat")
+    name: str | None = wire(Nil(NAME), "the player's or bot's name; nil when open")
+    connected: bool = wire(Bool(), "false while a person is away (and always for open seats)")
+
+    def check_fields(self) -> None:
+        if (self.kind == "open") != (self.name is None):
+            raise FieldError("name", f"{self.name!r} does not fit a seat that is {self.kind}")
+
+
+@record
+class TableInfo(Record):
+    id: int = wire(TABLE_ID, "table id, chosen by the host")
+    name: str = wire(NAME, "table name")
+    rules: RulesInfo = wire(Nested(RulesInfo), "the rule set")
+    password: bool = wire(Bool(), "whether joining needs a password")
+    seats: tuple[SeatInfo, ...] = wire(Array(Nested(SeatInfo), *PER_SEAT), "by seat number")
+    bot_level: int | None = wire(Nil(Int(1, 5)), "strength of the table's bots, nil if none")
+    started: bool = wire(Bool(), "whether the match has begun")
+
+    def check_fields(self) -> None:
+        if len(self.seats) != self.rules.players:
+            raise FieldError("seats", f"{len(self.seats)} seats for {self.rules.players} players")
+
+
+@record
+class DealtCard(Record):
+    pos: int = wire(POS, "the card's position in the deck order")
+    card: int = wire(CARD, "the card")
+    salt: bytes = wire(SALT, "its salt from the host's commitment")
+
+
+@record
+class PlayInfo(Record):
+    seat: int = wire(SEAT, "who played")
+    card: int = wire(CARD, "the card played")
+    captured: int = wire(MASK, "mask of the table cards taken, 0 if none")
+    sweep: bool = wire(Bool(), "whether it swept the table")
+
+
+@record
+class ScoreLineInfo(Record):
+    """One line of a score sheet, as :class:`scopa_net.scoring.ScoreLine`."""
+
+    name: str = wire(Choice(LINE_NAMES), "the line")
+    figures: tuple[int, ...] = wire(Array(Int(0, 1000), *PER_SIDE), "what each side showed")
+    points: tuple[int, ...] = wire(Array(Int(0, 40), *PER_SIDE), "what each side scored")
+    winner: int | None = wire(Nil(SIDE), "the side that took the line, or nil")
+
+    def check_fields(self) -> None:
+        if len(self.points) != len(self.figures):
+            raise FieldError("points", f"{self.points!r} and {self.figures!r} differ in length")
+
+
+def _check_dealt(cards: tuple[DealtCard, ...], path: str) -> None:
+    if len({c.pos for c in cards}) != len(cards) or len({c.card for c in cards}) != len(cards):
+        raise FieldError(path, "a deck position or a card appears twice")
+
+
+def _check_play(card: int, captured: int) -> None:
+    if captured >> card & 1:
+        raise FieldError("captured", f"mask {captured:#x} holds the played card {card}")
+
+
+# --- handshake and connection ----------------------------------------------------------------
+
+
+@message("hello", Sender.PLAYER)
+class Hello(Message):
+    version: int = wire(Int(1, 0xFFFF), "protocol version the client speaks")
+    client: str = wire(Str(1, 64), "client software name, for the host's log")
+
+
+@message("welcome", Sender.HOST)
+class Welcome(Message):
+    version: int = wire(Int(1, 0xFFFF), "protocol version, equal to the client's")
+    host_name: str = wire(Str(1, 64), "the host's name")
+    host_key: bytes = wire(Bin(32, 32), "the host's Ed25519 public key")
+
+
+@message("ping", Sender.EITHER)
+class Ping(Message):
+    nonce: int = wire(NONCE, "echoed in the `pong`")
+
+
+@message("pong", Sender.EITHER)
+class Pong(Message):
+    nonce: int = wire(NONCE, "the nonce of an unanswered `ping`")
+
+
+@message("error", Sender.HOST)
+class Error(Message):
+    code: str = wire(Choice(NOT_FATAL), "a code that leaves the connection open")
+    message: str = wire(TEXT, "for people")
+    ref: str | None = wire(Nil(Choice(PLAYER_REQUESTS)), "type of the request refused, or nil")
+
+
+@message("bye", Sender.EITHER)
+class Bye(Message):
+    reason: str = wire(Choice(FATAL), "why the connection ends")
+    message: str = wire(TEXT, "for people")
+
+
+# --- lobby -----------------------------------------------------------------------------------
+
+
+@message("list_tables", Sender.PLAYER)
+class ListTables(Message):
+    pass
+
+
+@message("tables", Sender.HOST)
+class Tables(Message):
+    tables: tuple[TableInfo, ...] = wire(
+        Array(Nested(TableInfo), 0, MAX_TABLES_LISTED), "open tables, at most 64"
+    )
+
+
+@message("create_table", Sender.PLAYER)
+class CreateTable(Message):
+    name: str = wire(NAME, "table name")
+    rules: RulesInfo = wire(Nested(RulesInfo), "the rule set")
+    password: str | None = wire(Nil(PASSWORD), "needed to join, or nil for none")
+    bots: int = wire(Int(0, MAX_SEAT), "seats given to bots at once (the highest numbers)")
+    bot_level: int = wire(Int(1, 5), "bot strength")
+
+    def check_fields(self) -> None:
+        if self.bots >= self.rules.players:
+            raise FieldError("bots", f"{self.bots} bots leave no seat of {self.rules.players}")
+
+
+@message("table_created", Sender.HOST)
+class TableCreated(Message):
+    table: TableInfo = wire(Nested(TableInfo), "the new table")
+
+
+@message("join", Sender.PLAYER)
+class Join(Message):
+    table_id: int = wire(TABLE_ID, "table to join")
+    seat: int | None = wire(Nil(SEAT), "seat wanted, or nil for any open seat")
+    name: str = wire(NAME, "the player's name")
+    password: str | None = wire(Nil(PASSWORD), "the table's password, or nil")
+
+
+@message("joined", Sender.HOST)
+class Joined(Message):
+    table_id: int = wire(TABLE_ID, "the table")
+    seat: int = wire(SEAT, "the seat given")
+    token: bytes = wire(TOKEN, "seat token for `resume`; keep it secret")
+    epoch: int = wire(Int(1, U32), "the seat's epoch, one more at every join or resume")
+
+
+@message("resume", Sender.PLAYER)
+class Resume(Message):
+    table_id: int = wire(TABLE_ID, "the table")
+    seat: int = wire(SEAT, "the seat held")
+    token: bytes = wire(TOKEN, "the newest token the host gave for this seat")
+    last_seq: int = wire(Int(0, U32), "the last seq received, 0 if none")
+
+
+@message("resumed", Sender.HOST)
+class Resumed(Message):
+    table_id: int = wire(TABLE_ID, "the table")
+    seat: int = wire(SEAT, "the seat")
+    token: bytes = wire(TOKEN, "a fresh token; the old one is dead")
+    epoch: int = wire(Int(1, U32), "the seat's new epoch")
+    catch_up: str = wire(Choice(("replay", "snapshot")), "how missed events follow")
+
+
+@message("leave", Sender.PLAYER)
+class Leave(Message):
+    pass
+
+
+@message("left", Sender.HOST)
+class Left(Message):
+    table_id: int = wire(TABLE_ID, "the table")
+    seat: int = wire(SEAT, "the seat given up")
+
+
+# --- moves and chat (player -> host) ---------------------------------------------------------
+
+
+@message("play", Sender.PLAYER)
+class Play(Message):
+    move_id: int = wire(MOVE_ID, "chosen by the client, new for each move")
+    after: int = wire(Int(0, U32), "the last seq the client had when it chose the move")
+    card: int = wire(CARD, "the card played")
+    captured: int = wire(MASK, "mask of the table cards taken, 0 to lay the card")
+
+    def check_fields(self) -> None:
+        _check_play(self.card, self.captured)
+
+
+@message("say", Sender.PLAYER)
+class Say(Message):
+    text: str = wire(Str(1, SAY_LEN), "chat text; the host refuses over 200 characters")
+
+
+@message("ack", Sender.HOST)
+class Ack(Message):
+    move_id: int = wire(MOVE_ID, "the move accepted")
+    seq: int = wire(SEQ, "seq of the `played` event it produced")
+    duplicate: bool = wire(Bool(), "true if this move id had already been applied")
+
+
+@message("reject", Sender.HOST)
+class Reject(Message):
+    move_id: int = wire(MOVE_ID, "the move refused")
+    code: str = wire(Choice(REJECTS), "why")
+    reason: str | None = wire(
+        Nil(Choice(ILLEGAL_REASONS)), "with `illegal_play`: which rule, else nil"
+    )
+    message: str = wire(TEXT, "for people")
+    current_seq: int | None = wire(
+        Nil(Int(0, U32)), "with `stale`: the host's newest seq for this seat, else nil"
+    )
+
+    def check_fields(self) -> None:
+        if (self.code == ErrorCode.ILLEGAL_PLAY.value) != (self.reason is not None):
+            raise FieldError("reason", f"{self.reason!r} does not fit code {self.code!r}")
+        if (self.code == ErrorCode.STALE.value) != (self.current_seq is not None):
+            raise FieldError("current_seq", f"{self.current_seq!r} does not fit {self.code!r}")
+
+
+# --- fair deals (player -> host) -------------------------------------------------------------
+
+
+@message("seed_commit", Sender.PLAYER)
+class SeedCommit(Message):
+    round_id: bytes = wire(ROUND_ID, "the round")
+    commit: bytes = wire(HASH, "commitment to the seat's seed")
+
+
+@message("seed_reveal", Sender.PLAYER)
+class SeedReveal(Message):
+    round_id: bytes = wire(ROUND_ID, "the round")
+    seed: bytes = wire(HASH, "the seat's seed")
+
+
+# --- table events (host -> seat, numbered) ---------------------------------------------------
+
+
+@message("seat_status", Sender.HOST, sequenced=True)
+class SeatStatus(Message):
+    seq: int = wire(SEQ, "per-seat sequence number")
+    seat: int = wire(SEAT, "the seat described")
+    kind: str = wire(Choice(SEAT_KINDS), "who holds it now")
+    name: str | None = wire(Nil(NAME), "nil when open")
+    connected: bool = wire(Bool(), "false while its player is away")
+    grace: int = wire(Int(0, GRACE_MAX), "seconds left before a bot stands in (0 if none)")
+    stand_in: bool = wire(Bool(), "whether a bot is playing for the absent player")
+
+    def check_fields(self) -> None:
+        if (self.kind == "open") != (self.name is None):
+            raise FieldError("name", f"{self.name!r} does not fit a seat that is {self.kind}")
+
+
+@message("chat", Sender.HOST, sequenced=True)
+class Chat(Message):
+    seq: int = wire(SEQ, "per-seat sequence number")
+    seat: int | None = wire(Nil(SEAT), "who spoke; nil for the host itself")
+    text: str = wire(Str(1, TEXT_LEN), "what was said")
+
+
+@message("round_commit", Sender.HOST, sequenced=True)
+class RoundCommit(Message):
+    seq: int = wire(SEQ, "per-seat sequence number")
+    round_id: bytes = wire(ROUND_ID, "fresh for every deal attempt")
+    round_no: int = wire(Int(1, U32), "round number in the match, from 1")
+    prev: bytes = wire(HASH, "link to the previous round's transcript")
+    card_hashes: tuple[bytes, ...] = wire(Array(HASH, 40, 40), "salted hash of each card")
+    digest: bytes = wire(HASH, "digest over the card hashes")
+    sig: bytes = wire(SIG, "the host's Ed25519 signature")
+
+
+@message("seed_commits", Sender.HOST, sequenced=True)
+class SeedCommits(Message):
+    seq: int = wire(SEQ, "per-seat sequence number")
+    round_id: bytes = wire(ROUND_ID, "the round")
+    commits: tuple[bytes, ...] = wire(Array(HASH, *PER_SEAT), "every seat's commitment, by seat")
+
+
+@message("seed_reveals", Sender.HOST, sequenced=True)
+class SeedReveals(Message):
+    seq: int = wire(SEQ, "per-seat sequence number")
+    round_id: bytes = wire(ROUND_ID, "the round")
+    seeds: tuple[bytes, ...] = wire(Array(HASH, *PER_SEAT), "every seat's seed, by seat")
+
+
+@message("round_void", Sender.HOST, sequenced=True)
+class RoundVoid(Message):
+    seq: int = wire(SEQ, "per-seat sequence number")
+    round_id: bytes = wire(ROUND_ID, "the round abandoned")
+    reason: str = wire(Str(1, TEXT_LEN), "why, for people")
+    offender: int | None = wire(Nil(SEAT), "the seat at fault, or nil")
+
+
+@message("deal", Sender.HOST, sequenced=True)
+class Deal(Message):
+    seq: int = wire(SEQ, "per-seat sequence number")
+    hand: tuple[DealtCard, ...] = wire(Array(Nested(DealtCard), 0, 10), "the seat's own cards")
+    table: tuple[DealtCard, ...] = wire(
+        Array(Nested(DealtCard), 0, 4), "cards laid face up (first deal only)"
+    )
+    stock: int = wire(Int(0, 40), "cards left undealt after this deal")
+
+    def check_fields(self) -> None:
+        _check_dealt(self.hand + self.table, "hand")
+
+
+@message("played", Sender.HOST, sequenced=True)
+class Played(Message):
+    seq: int = wire(SEQ, "per-seat sequence number")
+    seat: int = wire(SEAT, "who played")
+    card: int = wire(CARD, "the card")
+    captured: int = wire(MASK, "mask of the table cards taken")
+    sweep: bool = wire(Bool(), "whether it swept the table")
+    pos: int = wire(POS, "the card's deck position")
+    salt: bytes = wire(SALT, "its salt")
+
+    def check_fields(self) -> None:
+        _check_play(self.card, self.captured)
+
+
+@message("round_reveal", Sender.HOST, sequenced=True)
+class RoundReveal(Message):
+    seq: int = wire(SEQ, "per-seat sequence number")
+    round_id: bytes = wire(ROUND_ID, "the round")
+    host_seed: bytes = wire(HASH, "the host's secret seed")
+    sig: bytes = wire(SIG, "the host's signature")
+
+
+@message("round_end", Sender.HOST, sequenced=True)
+class RoundEnd(Message):
+    seq: int = wire(SEQ, "per-seat sequence number")
+    round_no: int = wire(Int(1, U32), "the round scored")
+    lines: tuple[ScoreLineInfo, ...] = wire(
+        Array(Nested(ScoreLineInfo), 1, len(LINE_NAMES)), "the score sheet"
+    )
+    leftover: tuple[int, ...] = wire(_cards(0, 40), "table cards the last capturer took")
+    scores: tuple[int, ...] = wire(Array(SCORE, *PER_SIDE), "match points by side, after it")
+
+
+@message("match_end", Sender.HOST, sequenced=True)
+class MatchEnd(Message):
+    seq: int = wire(SEQ, "per-seat sequence number")
+    scores: tuple[int, ...] = wire(Array(SCORE, *PER_SIDE), "final match points by side")
+    winner: int | None = wire(Nil(SIDE), "the winning side, nil if the match was abandoned")
+
+
+@message("snapshot", Sender.HOST, sequenced=True)
+class Snapshot(Message):
+    """Everything in :class:`scopa_net.view.SeatView`; it stands for every event up to seq."""
+
+    seq: int = wire(Int(0, U32), "the last event it includes; the next event is seq + 1")
+    table_id: int = wire(TABLE_ID, "the table")
+    seat: int = wire(SEAT, "the seat it is for")
+    side: int = wire(SIDE, "that seat's side")
+    rules: RulesInfo = wire(Nested(RulesInfo), "the rule set")
+    dealer: int = wire(SEAT, "dealer of the round in play (or of the next one)")
+    round_no: int = wire(Int(0, U32), "round number, 0 before the first deal")
+    to_move: int | None = wire(Nil(SEAT), "seat to play, or nil")
+    hand: tuple[int, ...] = wire(_cards(0, 10), "the seat's own cards")
+    table: tuple[int, ...] = wire(_cards(0, 40), "cards face up on the table")
+    hand_counts: tuple[int, ...] = wire(Array(Int(0, 10), *PER_SEAT), "cards in hand by seat")
+    stock: int = wire(Int(0, 40), "cards not yet dealt")
+    pile_counts: tuple[int, ...] = wire(Array(Int(0, 40), *PER_SIDE), "cards taken, by side")
+    sweeps: tuple[int, ...] = wire(Array(Int(0, 40), *PER_SIDE), "sweeps this round, by side")
+    scores: tuple[int, ...] = wire(Array(SCORE, *PER_SIDE), "match points before this round")
+    plays: tuple[PlayInfo, ...] = wire(Array(Nested(PlayInfo), 0, 40), "this round's plays")
+    void_deal: bool = wire(Bool(), "the opening table was void (three or more kings)")
+    round_over: bool = wire(Bool(), "the round has been scored")
+    leftover: tuple[int, ...] = wire(_cards(0, 40), "at round end, cards the last capturer took")
+    round_score: tuple[ScoreLineInfo, ...] | None = wire(
+        Nil(Array(Nested(ScoreLineInfo), 1, len(LINE_NAMES))), "the sheet once the round is over"
+    )
+    winner: int | None = wire(Nil(SIDE), "the side that won the match, or nil")
+
+    def check_fields(self) -> None:
+        if len(self.hand_counts) != self.rules.players:
+            raise FieldError("hand_counts", f"{len(self.hand_counts)} seats")
+        if self.seat >= self.rules.players:
+            raise FieldError("seat", f"{self.seat} is not a seat at a {self.rules.players} table")

@@ -1,0 +1,129 @@
+"""Records: frozen, keyword-only dataclasses whose fields carry wire specs.
+
+Declare a field with :func:`wire` and decorate the class with :func:`record` (a nested map) or
+:func:`message` (a top-level message with a ``t`` key, entered in :data:`CATALOGUE`). A record
+built in code is checked at once and raises :class:`LocalProtocolError`; one read from the wire
+raises :class:`FieldError`, which the codec reports as the peer's fault.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, TypeVar
+
+from scopa_net.wire.errors import ErrorCode, LocalProtocolError
+from scopa_net.wire.fields import FieldError, Spec, check_keys
+
+R = TypeVar("R", bound="Record")
+
+
+class Sender(enum.Enum):
+    """Who may send a message."""
+
+    HOST = "host"
+    PLAYER = "player"
+    EITHER = "either"
+
+
+def wire(spec: Spec, doc: str = "") -> Any:
+    """A dataclass field carrying its wire spec (and a line for protocol.md)."""
+    return field(metadata={"spec": spec, "doc": doc})
+
+
+class Record:
+    """Base of every record and message."""
+
+    __slots__ = ()
+    SPECS: ClassVar[tuple[tuple[str, Spec], ...]] = ()
+    KEYS: ClassVar[frozenset[str]] = frozenset()
+
+    def __post_init__(self) -> None:
+        try:
+            for name, spec in self.SPECS:
+                value = getattr(self, name)
+                checked = spec.check(value, name)
+                if checked is not value:
+                    object.__setattr__(self, name, checked)
+            self.check_fields()
+        except FieldError as e:
+            raise LocalProtocolError(ErrorCode.BAD_FIELD, f"{type(self).__name__}: {e}") from None
+
+    def check_fields(self) -> None:
+        """Checks across fields; override and raise :class:`FieldError`."""
+
+    @classmethod
+    def from_map(cls: type[R], raw: Any, path: str) -> R:
+        check_keys(raw, cls.KEYS, path)
+        obj = object.__new__(cls)
+        for name, spec in cls.SPECS:
+            object.__setattr__(obj, name, spec.from_wire(raw[name], f"{path}.{name}"))
+        obj.check_fields()
+        return obj
+
+    def to_map(self) -> dict[str, Any]:
+        return {name: spec.to_wire(getattr(self, name)) for name, spec in self.SPECS}
+
+
+class Message(Record):
+    """A top-level message: a map with ``t`` naming its type and the record's fields."""
+
+    __slots__ = ()
+    TYPE: ClassVar[str] = ""
+    SENDER: ClassVar[Sender]
+    SEQUENCED: ClassVar[bool] = False
+    """Table events sent to a seat carry a per-seat ``seq``."""
+
+    def to_map(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"t": self.TYPE}
+        for name, spec in self.SPECS:
+            out[name] = spec.to_wire(getattr(self, name))
+        return out
+
+    @classmethod
+    def from_fields(cls: type[R], raw: dict[str, Any]) -> R:
+        """Build from a decoded map whose ``t`` has been checked; raises :class:`FieldError`."""
+        check_keys(raw, cls.KEYS | {"t"}, cls.TYPE)
+        obj = object.__new__(cls)
+        for name, spec in cls.SPECS:
+            object.__setattr__(obj, name, spec.from_wire(raw[name], f"{cls.TYPE}.{name}"))
+        obj.check_fields()
+        return obj
+
+
+CATALOGUE: dict[str, type[Message]] = {}
+"""Every message type by its wire name."""
+
+
+def _finish(cls: type[R]) -> type[R]:
+    cls = dataclass(frozen=True, kw_only=True, slots=True)(cls)
+    cls.SPECS = tuple((f.name, f.metadata["spec"]) for f in fields(cls))  # type: ignore[arg-type]
+    cls.KEYS = frozenset(name for name, _ in cls.SPECS)
+    return cls
+
+
+def record(cls: type[R]) -> type[R]:
+    """Make ``cls`` a record (a nested map)."""
+    return _finish(cls)
+
+
+def message(
+    type_name: str, sender: Sender, *, sequenced: bool = False
+) -> Callable[[type[R]], type[R]]:
+    """Make ``cls`` a message called ``type_name`` on the wire, sent by ``sender``.
+
+    ``sequenced`` marks a table event: it has a ``seq`` field, numbered per seat.
+    """
+
+    def wrap(cls: type[R]) -> type[R]:
+        if type_name in CATALOGUE:
+            raise ValueError(f"message type {type_name!r} defined twice")
+        cls = _finish(cls)
+        cls.TYPE = type_name  # type: ignore[attr-defined]
+        cls.SENDER = sender  # type: ignore[attr-defined]
+        cls.SEQUENCED = sequenced  # type: ignore[attr-defined]
+        CATALOGUE[type_name] = cls  # type: ignore[assignment]
+        return cls
+
+    return wrap
