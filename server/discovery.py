@@ -1,0 +1,149 @@
+"""LAN discovery over DNS-SD/mDNS (python-zeroconf): hosts advertise, clients browse.
+
+A host is one ``_scopa-net._tcp.local.`` service whose TXT record says what a player needs to
+choose a table before connecting: the host's name, the protocol version, open seats, and
+whether any table asks for a password. Typing an address always works too; discovery only
+saves typing it.
+
+python-zeroconf runs its own threads; the blocking calls here are meant to be run with
+``trio.to_thread.run_sync`` by the host and the client.
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceListener, Zeroconf
+
+SERVICE_TYPE = "_scopa-net._tcp.local."
+
+
+@dataclass(frozen=True, slots=True)
+class HostAdvert:
+    """What a host says about itself on the LAN."""
+
+    name: str
+    port: int
+    protocol: int
+    open_seats: int
+    password: bool
+    addresses: tuple[str, ...] = ()
+
+    def properties(self) -> dict[str, str]:
+        return {
+            "name": self.name,
+            "proto": str(self.protocol),
+            "open": str(self.open_seats),
+            "pw": "1" if self.password else "0",
+        }
+
+    @classmethod
+    def from_properties(
+        cls, props: Mapping[bytes, bytes | None], port: int, addresses: tuple[str, ...]
+    ) -> HostAdvert:
+        """Read a TXT record; ValueError when it is not one of ours."""
+
+        def text(key: str) -> str:
+            value = props.get(key.encode())
+            if value is None:
+                raise ValueError(f"advert has no {key!r}")
+            return value.decode("utf-8", "replace")
+
+        return cls(
+            name=text("name"),
+            port=port,
+            protocol=int(text("proto")),
+            open_seats=int(text("open")),
+            password=text("pw") == "1",
+            addresses=addresses,
+        )
+
+
+def _instance_name(name: str) -> str:
+    safe = "".join(ch for ch in name if ch.isprintable() and ch != ".")[:40] or "scopa-net"
+    return f"{safe} ({socket.gethostname()[:20]}).{SERVICE_TYPE}"
+
+
+def _local_addresses(bind: str) -> list[str]:
+    if bind not in ("", "0.0.0.0", "::"):
+        return [bind]
+    found = set()
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.add(str(info[4][0]))
+    except OSError:
+        pass
+    return sorted(found) or ["127.0.0.1"]
+
+
+class LanAdvertiser:
+    """Advertise one host; :meth:`update` when seats open or fill; :meth:`close` at the end."""
+
+    def __init__(self, advert: HostAdvert, bind: str) -> None:
+        self._zeroconf = Zeroconf(ip_version=IPVersion.V4Only)
+        self._addresses = _local_addresses(bind)
+        self._info = self._service_info(_instance_name(advert.name), advert)
+        self._zeroconf.register_service(self._info, allow_name_change=True)
+
+    def _service_info(self, instance: str, advert: HostAdvert) -> ServiceInfo:
+        return ServiceInfo(
+            SERVICE_TYPE,
+            instance,
+            port=advert.port,
+            properties=advert.properties(),
+            parsed_addresses=self._addresses,
+            server=f"{socket.gethostname()}.local.",
+        )
+
+    def update(self, advert: HostAdvert) -> None:
+        self._info = self._service_info(self._info.name, advert)
+        self._zeroconf.update_service(self._info)
+
+    def close(self) -> None:
+        try:
+            self._zeroconf.unregister_service(self._info)
+        finally:
+            self._zeroconf.close()
+
+
+class _Collector(ServiceListener):
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def add_service(self, zc: Zeroconf, type_: str, name: str) -> None:
+        self.names.add(name)
+
+    def update_service(self, zc: Zeroconf, type_: str, name: str) -> None:
+        self.names.add(name)
+
+    def remove_service(self, zc: Zeroconf, type_: str, name: str) -> None:
+        self.names.discard(name)
+
+
+def browse_hosts(seconds: float = 2.0) -> list[HostAdvert]:
+    """Hosts seen on the LAN within ``seconds`` (blocking; run it in a thread)."""
+    zeroconf = Zeroconf(ip_version=IPVersion.V4Only)
+    try:
+        collector = _Collector()
+        browser = ServiceBrowser(zeroconf, SERVICE_TYPE, collector)
+        time.sleep(seconds)
+        browser.cancel()
+        found = []
+        for name in sorted(collector.names):
+            info = zeroconf.get_service_info(SERVICE_TYPE, name, timeout=1000)
+            if info is None or info.port is None:
+                continue
+            try:
+                found.append(
+                    HostAdvert.from_properties(
+                        info.properties, info.port, tuple(info.parsed_addresses())
+                    )
+                )
+            except ValueError:
+                continue
+        return found
+    finally:
+        zeroconf.close()
