@@ -77,7 +77,7 @@ def play_game(
     first_dealer = decks.randrange(rules.players)
     levels = (config.level_a, config.level_b) if a_side == 0 else (config.level_b, config.level_a)
     players = [
-        make_player(levels[rules.side_of(s)], _bot_seed(config.seed, pair, a_side, s))
+        make_player(levels[rules.side_of(s)], _bot_seed(config.seed, pair, s))
         for s in range(rules.players)
     ]
     think: tuple[list[float], list[float]] = ([], [])
@@ -114,8 +114,9 @@ def play_pair(
     return play_game(config, pair, 0, clock), play_game(config, pair, 1, clock)
 
 
-def _bot_seed(seed: int, pair: int, a_side: int, seat: int) -> int:
-    return random.Random(f"bot|{seed}|{pair}|{a_side}|{seat}").getrandbits(32)
+def _bot_seed(seed: int, pair: int, seat: int) -> int:
+    """A seat keeps its seed in both matches of a pair: only the level behind it changes."""
+    return random.Random(f"bot|{seed}|{pair}|{seat}").getrandbits(32)
 
 
 @dataclass(frozen=True, slots=True)

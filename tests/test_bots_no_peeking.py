@@ -1,0 +1,121 @@
+"""Players see only their seat's view: hidden cards cannot change what they do.
+
+Two matches are built that agree on everything one seat has seen (its hand, the table, every
+play so far) but place the cards it has not seen differently, in the other hands and in the
+stock. The views must be equal, and every level must make the same choice from them.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scopa_net.bots.greedy import GreedyPlayer
+from scopa_net.bots.observed import Observed
+from scopa_net.bots.random_player import RandomPlayer
+from scopa_net.bots.strong import StrongPlayer
+from scopa_net.cards import CARDS, Card
+from scopa_net.match import Match
+from scopa_net.rules import RuleSet
+
+RULES = [
+    RuleSet.of(2),
+    RuleSet.of(3),
+    RuleSet.of(4),
+    RuleSet.of(6),
+    RuleSet.of(4, 11, ["scopone_scientifico"]),
+]
+
+
+def advance(rules: RuleSet, deck: list[Card], codes: list[int]) -> Match:
+    match = Match(rules, 0)
+    match.deal(deck)
+    for code in codes:
+        match.push_code(code)
+    return match
+
+
+def twin_matches(rules: RuleSet, seed: int, plays: int) -> tuple[Match, Match] | None:
+    """Two matches after the same ``plays`` plays that differ only in cards the seat to move
+    has not seen; None when the round is over (or void) before then."""
+    rng = random.Random(seed)
+    deck = list(CARDS)
+    rng.shuffle(deck)
+    match = Match(rules, 0)
+    rnd = match.deal(deck)
+    if rnd.void:
+        return None
+    codes = []
+    for _ in range(plays):
+        legal = rnd.legal_codes()
+        if not legal or rnd.plays_left <= 1:
+            break
+        codes.append(legal[rng.randrange(len(legal))])
+        match.push_code(codes[-1])
+    seat = rnd.turn
+    hidden = set(Observed.from_view(match.view_for(seat)).unseen)
+    positions = [i for i, c in enumerate(deck) if c.index in hidden]
+    moved = [deck[i] for i in positions]
+    rng.shuffle(moved)
+    other = deck.copy()
+    for i, c in zip(positions, moved, strict=True):
+        other[i] = c
+    return advance(rules, deck, codes), advance(rules, other, codes)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    rules=st.sampled_from(RULES),
+    seed=st.integers(0, 10**6),
+    plays=st.integers(0, 30),
+)
+def test_hidden_cards_change_neither_the_view_nor_the_choice(
+    rules: RuleSet, seed: int, plays: int
+) -> None:
+    twins = twin_matches(rules, seed, plays)
+    if twins is None:
+        return
+    one, two = twins
+    assert one.round is not None and two.round is not None
+    seat = one.round.turn
+    view = one.view_for(seat)
+    assert view == two.view_for(seat)
+    for make in (RandomPlayer, GreedyPlayer, lambda s: StrongPlayer(s, playouts=24)):
+        assert make(seed).choose(view) == make(seed).choose(two.view_for(seat))
+
+
+def test_the_twins_really_differ_in_hidden_cards() -> None:
+    """The test above is only worth something if the hidden cards do move."""
+    differing = 0
+    for seed in range(20):
+        twins = twin_matches(RuleSet.of(2), seed, 3)
+        if twins is None:
+            continue
+        one, two = twins
+        assert one.round is not None and two.round is not None
+        seat = one.round.turn
+        hands_one, hands_two = (
+            [sorted(h) for s, h in enumerate(r.hands) if s != seat] for r in (one.round, two.round)
+        )
+        differing += hands_one != hands_two
+    assert differing >= 10
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.describe())
+def test_observed_unseen_cards_are_the_other_hands_and_the_stock(rules: RuleSet) -> None:
+    for seed in range(5):
+        twins = twin_matches(rules, seed, 7)
+        if twins is None:
+            continue
+        rnd = twins[0].round
+        assert rnd is not None
+        known = Observed.from_view(twins[0].view_for(rnd.turn))
+        hidden = [c for s, h in enumerate(rnd.hands) if s != rnd.turn for c in h]
+        hidden += rnd.deck[40 - rnd.stock_count :]
+        assert sorted(hidden) == list(known.unseen)
+        assert known.piles == tuple(rnd.piles)
+        assert known.last_capturer == rnd.last_capturer
+        assert known.legal_codes() == sorted(rnd.legal_codes())

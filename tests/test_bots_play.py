@@ -1,0 +1,100 @@
+"""Every level plays only legal moves, at every table size and in the variants."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from scopa_net.bots.greedy import GreedyPlayer
+from scopa_net.bots.observed import NotMyTurnError
+from scopa_net.bots.random_player import RandomPlayer
+from scopa_net.bots.strong import StrongPlayer
+from scopa_net.cards import CARDS
+from scopa_net.match import Match
+from scopa_net.rules import RuleSet
+
+TABLES = [
+    (2, ()),
+    (3, ()),
+    (4, ()),
+    (6, ()),
+    (6, ("six_as_three_pairs",)),
+    (4, ("scopone",)),
+    (4, ("scopone_scientifico", "asso_piglia_tutto", "napola")),
+    (2, ("asso_piglia_tutto",)),
+    (2, ("quindici", "re_bello")),
+    (3, ("quindici",)),
+    (2, ("napola", "primiera=sum", "court_prime=0")),
+]
+
+LEVELS = {
+    "random": RandomPlayer,
+    "greedy": GreedyPlayer,
+    "strong": lambda seed: StrongPlayer(seed, playouts=16),
+}
+
+
+def play_rounds(rules: RuleSet, make, seed: int, rounds: int) -> Match:
+    """Play ``rounds`` rounds with one player per seat, checking each play as the host would."""
+    rng = random.Random(seed)
+    match = Match(rules, rng.randrange(rules.players))
+    players = [make(seed * 10 + s) for s in range(rules.players)]
+    while not match.over and len(match.results) < rounds:
+        deck = list(CARDS)
+        rng.shuffle(deck)
+        rnd = match.deal(deck)
+        while not rnd.finished:
+            seat = rnd.turn
+            legal = rnd.legal_plays()
+            play = players[seat].choose(match.view_for(seat))
+            assert play in legal
+            match.play(play, seat, exact=True)
+    return match
+
+
+@pytest.mark.parametrize(("players", "variants"), TABLES)
+@pytest.mark.parametrize("level", ["random", "greedy"])
+def test_cheap_levels_play_legally(level: str, players: int, variants: tuple[str, ...]) -> None:
+    rules = RuleSet.of(players, 11, variants)
+    for seed in range(4):
+        match = play_rounds(rules, LEVELS[level], seed, rounds=3)
+        assert match.results
+
+
+@pytest.mark.parametrize(("players", "variants"), TABLES)
+def test_strong_plays_legally(players: int, variants: tuple[str, ...]) -> None:
+    rules = RuleSet.of(players, 11, variants)
+    match = play_rounds(rules, LEVELS["strong"], players, rounds=1)
+    assert match.results
+
+
+def test_a_player_refuses_a_view_where_it_is_not_to_move() -> None:
+    match = Match(RuleSet(), 0)
+    match.deal(CARDS)
+    with pytest.raises(NotMyTurnError, match="seat 0"):
+        GreedyPlayer().choose(match.view_for(0))
+
+
+def test_strong_refuses_a_budget_of_nothing() -> None:
+    with pytest.raises(ValueError, match="playouts"):
+        StrongPlayer(playouts=0)
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_a_seed_fixes_every_choice(level: str) -> None:
+    rules = RuleSet.of(2, 11)
+    first = play_rounds(rules, LEVELS[level], 7, rounds=2)
+    again = play_rounds(rules, LEVELS[level], 7, rounds=2)
+    assert [r.totals for r in first.results] == [r.totals for r in again.results]
+    assert first.round is not None and again.round is not None
+    assert first.round.history == again.round.history
+
+
+def test_random_level_uses_its_seed() -> None:
+    rules = RuleSet.of(2, 11)
+    histories = {
+        tuple(play_rounds(rules, lambda s, k=k: RandomPlayer(s + k), 1, 1).round.history)
+        for k in range(4)
+    }
+    assert len(histories) > 1
