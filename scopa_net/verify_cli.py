@@ -92,7 +92,7 @@ def _summary(
     hands: dict[int, dict[bytes, tuple[int, ...]]],
 ) -> None:
     out("== summary")
-    out(f"{files} files, {rounds_ok} rounds verified, {failures} failures")
+    out(f"files: {files}, rounds verified: {rounds_ok}, failures: {failures}")
     if not hands:
         return
     out("cards dealt to each seat in verified rounds, against fair deals (95% band):")

@@ -1,0 +1,91 @@
+"""``scopa-net verify``: verdicts, exit status and the multi-file summary."""
+
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scopa_net.cli import main
+from scopa_net.fair.simulate import simulate_match
+from scopa_net.rules import RuleSet
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    folder = tmp_path_factory.mktemp("transcripts")
+    sim = simulate_match(RuleSet.of(2), 4)
+    paths = []
+    for t in sim.transcripts:
+        path = folder / f"seat{t.seat}.sntr"
+        path.write_bytes(t.encode())
+        paths.append(path)
+    # Seat 1's file, with one salt of round 2 changed.
+    t = sim.transcripts[1]
+    rounds = list(t.rounds)
+    hand = list(rounds[1].hand)
+    hand[0] = dataclasses.replace(hand[0], salt=bytes(16))
+    rounds[1] = dataclasses.replace(rounds[1], hand=tuple(hand))
+    bad = folder / "tampered.sntr"
+    bad.write_bytes(dataclasses.replace(t, rounds=tuple(rounds)).encode())
+    paths.append(bad)
+    return paths
+
+
+def test_a_good_file_verifies(saved: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", str(saved[0])]) == 0
+    out = capsys.readouterr().out.splitlines()
+    rounds = [line for line in out if line.startswith("round ")]
+    assert rounds and all(": verified" in line for line in rounds)
+    assert out[0].startswith("seat 0, 2 players")
+    assert out[-1] == "VERIFIED"
+
+
+def test_a_tampered_file_says_which_round_and_why(
+    saved: list[Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["verify", str(saved[2])]) == 1
+    out = capsys.readouterr().out
+    assert "round 2: FAILED: WrongSaltError: deck position" in out
+    assert "round 1: verified" in out
+    assert out.splitlines()[-1] == "NOT VERIFIED"
+
+
+def test_an_unreadable_or_damaged_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    junk = tmp_path / "junk.sntr"
+    junk.write_bytes(b"\x81\xa1a\x01")
+    assert main(["verify", str(tmp_path / "missing.sntr")]) == 1
+    assert main(["verify", str(junk)]) == 1
+    out = capsys.readouterr().out
+    assert "missing.sntr: cannot read" in out
+    assert "invalid transcript" in out
+
+
+def test_several_files_end_with_a_summary(
+    saved: list[Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["verify", *map(str, saved[:2])]) == 0
+    out = capsys.readouterr().out
+    summary = out.split("== summary\n")[1].splitlines()
+    assert summary[0].startswith("files: 2, rounds verified: ")
+    assert summary[0].endswith(", failures: 0")
+    seat_lines = [line for line in summary if line.startswith("  seat ")]
+    assert [line.split(",")[0] for line in seat_lines] == ["  seat 0", "  seat 1"]
+    assert all("settebello" in line and "(expected " in line for line in seat_lines)
+    assert main(["verify", *map(str, saved)]) == 1
+    assert "failures: 1" in capsys.readouterr().out
+
+
+def test_the_installed_command(saved: list[Path]) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "scopa_net", "verify", str(saved[2])],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert "WrongSaltError" in result.stdout
