@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -96,7 +98,7 @@ def _feed(data: bytes, cuts: list[int]) -> tuple[list[bytes], type[Exception] | 
     frames: list[bytes] = []
     bounds = [0, *sorted({c for c in cuts if 0 < c < len(data)}), len(data)]
     try:
-        for lo, hi in zip(bounds, bounds[1:], strict=False):
+        for lo, hi in itertools.pairwise(bounds):
             reader.receive_data(data[lo:hi])
             assert reader.buffered <= MAX_FRAME + HEADER_SIZE
             while isinstance(item := reader.next_frame(), bytes):
