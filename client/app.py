@@ -1,0 +1,258 @@
+"""The terminal app: a prompt-toolkit prompt on asyncio, with the game on trio as its guest.
+
+One thread, one event loop. asyncio runs prompt-toolkit; trio runs as a *guest* on that same
+loop (:func:`trio.lowlevel.start_guest_run`), and holds the session and the controller. The
+two sides talk without polling:
+
+- typed lines go to trio through the trio token (``run_sync_soon``) into a memory channel;
+- text from trio is queued in a :class:`Printer`, which prints it above the prompt
+  (``in_terminal``) on the asyncio side, or directly when no prompt is up.
+
+Shutting down always goes the same way: cancel trio's scope, wait for trio's done callback,
+then take the prompt down, then print what is still queued (text queued in the last tick
+would otherwise be lost), and only then let asyncio finish.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import traceback
+from collections import deque
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager, suppress
+from typing import Any
+
+import trio
+from prompt_toolkit import PromptSession
+from prompt_toolkit.application import Application, in_terminal
+from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import Output, create_output
+from prompt_toolkit.renderer import print_formatted_text as render_fragments
+from prompt_toolkit.styles import BaseStyle
+
+from scopa_net.client.completion import PlayCompleter
+from scopa_net.client.controller import Asking, ClientState, Controller, Lines
+from scopa_net.client.keys import make_key_bindings
+from scopa_net.client.session import Session
+from scopa_net.client.style import Display
+from scopa_net.client.toolbar import make_toolbar
+
+LINE_BUFFER = 32
+
+SessionOpener = Callable[[], AbstractAsyncContextManager[Session]]
+
+
+class Printer:
+    """Lines queued from either side, printed above the prompt on the asyncio side.
+
+    Lines leave the queue only when they are written, so whatever is still queued when the
+    app closes is printed by the final :meth:`flush`.
+    """
+
+    def __init__(self, output: Output, style: BaseStyle, loop: asyncio.AbstractEventLoop) -> None:
+        self.output = output
+        self.style = style
+        self.app: Application[Any] | None = None
+        self._loop = loop
+        self._pending: deque[FormattedText] = deque()
+        self._scheduled = False
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def show(self, lines: Lines) -> None:
+        self._pending.extend(lines)
+        if not self._scheduled:
+            self._scheduled = True
+            self._loop.call_soon(self._drain)
+
+    def _drain(self) -> None:
+        self._scheduled = False
+        app = self.app
+        if app is not None and app.is_running and app.context is not None:
+            task = self._loop.create_task(self._print_above(), context=app.context.copy())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        else:
+            self.flush()
+
+    async def _print_above(self) -> None:
+        async with in_terminal():
+            self.flush()
+
+    def flush(self) -> None:
+        """Write every queued line now."""
+        while self._pending:
+            line = self._pending.popleft()
+            render_fragments(self.output, [*line, ("", "\n")], self.style)
+        self.output.flush()
+
+
+class ClientApp:
+    """Run one session in the terminal until the match ends or the player leaves."""
+
+    def __init__(
+        self,
+        open_session: SessionOpener,
+        display: Display,
+        *,
+        plain: bool = False,
+        input: Input | None = None,
+        output: Output | None = None,
+        on_state: Callable[[ClientState], None] | None = None,
+    ) -> None:
+        self._open_session = open_session
+        self.display = display
+        self.plain = plain
+        self._input = input
+        self._output = output
+        self._on_state = on_state
+        self.controller: Controller | None = None
+        self._token: trio.lowlevel.TrioToken | None = None
+        self._scope: trio.CancelScope | None = None
+        self._lines: trio.MemorySendChannel[str] | None = None
+        self._prompt: PromptSession[str] | None = None
+
+    # --- asyncio side -------------------------------------------------------------------------
+
+    async def run(self) -> int:
+        """Play until the end; the exit status (0, or 1 if the game side failed)."""
+        loop = asyncio.get_running_loop()
+        output = self._output or create_output()
+        self.printer = Printer(output, self.display.style(), loop)
+        done: asyncio.Future[Any] = loop.create_future()  # trio's Outcome
+        ready: asyncio.Future[None] = loop.create_future()
+        trio.lowlevel.start_guest_run(
+            self._trio_main,
+            ready,
+            run_sync_soon_threadsafe=loop.call_soon_threadsafe,
+            done_callback=done.set_result,
+            host_uses_signal_set_wakeup_fd=True,
+        )
+        prompt = loop.create_task(self._prompt_loop(ready, output))
+        try:
+            await asyncio.wait({prompt, done}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            # Trio first: ask it to stop and wait for its done callback, whatever happened.
+            if not done.done():
+                self._cancel_trio()
+                await asyncio.shield(done)
+            if not prompt.done():
+                self._stop_prompt(prompt)
+                with suppress(asyncio.CancelledError):
+                    await prompt
+            self.printer.app = None
+            self.printer.flush()
+        if not prompt.cancelled() and prompt.exception() is not None:
+            raise prompt.exception()  # type: ignore[misc]
+        try:
+            done.result().unwrap()
+        except KeyboardInterrupt:
+            return 130
+        except Exception as exc:
+            self.printer.show([FormattedText([("class:error", f"The game stopped: {exc!r}")])])
+            self.printer.flush()
+            traceback.print_exception(exc)
+            return 1
+        return 0
+
+    def _message(self) -> FormattedText:
+        assert self.controller is not None
+        state = self.controller.state
+        if state.asking is Asking.WHICH_GROUP:
+            return FormattedText([("class:prompt", f"which one (1-{len(state.choices)})? ")])
+        if state.asking is Asking.CONFIRM_QUIT:
+            return FormattedText([("class:prompt", "leave the match (y/n)? ")])
+        return FormattedText([("class:prompt", "scopa> ")])
+
+    async def _prompt_loop(self, ready: asyncio.Future[None], output: Output) -> None:
+        await ready
+        controller = self.controller
+        assert controller is not None
+        session: PromptSession[str] = PromptSession(
+            self._message,
+            completer=PlayCompleter(controller.state),
+            complete_while_typing=False,
+            key_bindings=make_key_bindings(self._request_board),
+            bottom_toolbar=None if self.plain else make_toolbar(controller.state),
+            style=self.display.style(),
+            include_default_pygments_style=False,
+            input=self._input,
+            output=output,
+        )
+        self._prompt = session
+        self.printer.app = session.app
+        controller.state.listeners.append(session.app.invalidate)
+        while True:
+            try:
+                line = await session.prompt_async()
+            except KeyboardInterrupt:
+                continue  # Ctrl-C as a signal: the same as the key, clear and ask again
+            except EOFError:
+                return
+            self._send_line(line)
+
+    def _stop_prompt(self, prompt: asyncio.Task[None]) -> None:
+        app = self._prompt.app if self._prompt is not None else None
+        if app is not None and app.is_running and not app.future.done():  # type: ignore[union-attr]
+            app.exit(exception=EOFError)
+        else:
+            prompt.cancel()
+
+    def _send_line(self, line: str) -> None:
+        if self._token is None:
+            return
+        with suppress(trio.RunFinishedError):
+            self._token.run_sync_soon(self._deliver_line, line)
+
+    def _request_board(self) -> None:
+        if self._token is not None and self.controller is not None:
+            with suppress(trio.RunFinishedError):
+                self._token.run_sync_soon(self.controller.show_board)
+
+    def _cancel_trio(self) -> None:
+        if self._token is None or self._scope is None:
+            return
+        with suppress(trio.RunFinishedError):
+            self._token.run_sync_soon(self._scope.cancel)
+
+    # --- trio side ----------------------------------------------------------------------------
+
+    def _deliver_line(self, line: str) -> None:
+        assert self._lines is not None
+        try:
+            self._lines.send_nowait(line)
+        except trio.WouldBlock:
+            self.printer.show(
+                [FormattedText([("class:error", f"too many lines at once, dropped: {line!r}")])]
+            )
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            pass
+
+    async def _trio_main(self, ready: asyncio.Future[None]) -> None:
+        self._token = trio.lowlevel.current_trio_token()
+        with trio.CancelScope() as scope:
+            self._scope = scope
+            async with self._open_session() as session:
+                controller = Controller(
+                    session, self.display, self.printer.show, scope.cancel, plain=self.plain
+                )
+                self.controller = controller
+                send, receive = trio.open_memory_channel[str](LINE_BUFFER)
+                self._lines = send
+                if self._on_state is not None:
+                    self._on_state(controller.state)
+                ready.set_result(None)
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(self._pump_lines, controller, receive)
+                    await self._pump_events(controller, session)
+                    scope.cancel()  # the session is over: the match has ended
+
+    @staticmethod
+    async def _pump_events(controller: Controller, session: Session) -> None:
+        async for event in session.events:
+            controller.handle_event(event)
+
+    @staticmethod
+    async def _pump_lines(controller: Controller, lines: trio.MemoryReceiveChannel[str]) -> None:
+        async for line in lines:
+            await controller.handle_line(line)

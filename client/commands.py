@@ -1,0 +1,88 @@
+"""What a typed line means: a play, a choice from a list, or one of the named commands.
+
+A line whose first word is a command name is that command; a line that is only a number picks
+from the choices last listed; anything else is read as a play in the player's notation
+(:func:`scopa_net.notation.parse_play`): ``7d``, ``7 coins``, ``settebello``, ``7d x 5s+2b``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scopa_net.cards import Card
+from scopa_net.errors import NotationError
+from scopa_net.notation import Scheme, parse_play
+
+
+class CommandError(ValueError):
+    """A line that is not a command or a play (the player's typing, not the game's rules)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayCard:
+    """Play ``card``, taking ``group`` (None: not said, let the client ask if it must)."""
+
+    card: Card
+    group: tuple[Card, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Choose:
+    """Pick choice ``number`` (1-based) from the list last shown."""
+
+    number: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Say:
+    text: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Simple:
+    """A command without arguments: ``help``, ``rules``, ``score``, ``last``, ``log``,
+    ``who``, ``quit``, ``board``."""
+
+    name: str
+
+
+Command = PlayCard | Choose | Say | Simple
+
+#: Command names and what they do, in the order ``help`` lists them.
+COMMANDS: dict[str, str] = {
+    "help": "this list",
+    "board": "show the table, your hand and the score again",
+    "rules": "the rules of this match",
+    "score": "the match score",
+    "last": "the last play of each player",
+    "log": "every play of this round",
+    "say": "say TEXT: a message to the table",
+    "who": "who is at the table",
+    "quit": "leave (asks first during a match)",
+}
+
+_ALIASES = {"?": "help", "h": "help", "exit": "quit", "q": "quit", "b": "board"}
+
+
+def parse_command(text: str, scheme: Scheme = Scheme.NEUTRAL) -> Command:
+    """The command a line names; :class:`CommandError` (quoting the line) when it names none."""
+    line = text.strip()
+    if not line:
+        raise CommandError("empty line: type a card to play it, or 'help'")
+    word, _, rest = line.partition(" ")
+    name = _ALIASES.get(word.lower(), word.lower())
+    if name == "say":
+        if not rest.strip():
+            raise CommandError(f"invalid command: {text!r}: say what? (say TEXT)")
+        return Say(text=rest.strip())
+    if name in COMMANDS:
+        if rest.strip():
+            raise CommandError(f"invalid command: {text!r}: {name!r} takes no arguments")
+        return Simple(name=name)
+    if line.isdigit():
+        return Choose(number=int(line))
+    try:
+        card, group = parse_play(line, scheme)
+    except NotationError as exc:
+        raise CommandError(f"{exc} (type 'help' for the commands)") from exc
+    return PlayCard(card=card, group=group)

@@ -1,0 +1,149 @@
+"""Client settings: a TOML file, then environment variables, then command-line flags.
+
+The file is ``$XDG_CONFIG_HOME/scopa-net/client.toml`` (``~/.config/scopa-net/client.toml``
+when ``XDG_CONFIG_HOME`` is unset). Every key is optional::
+
+    color = false        # or leave it out: colour unless NO_COLOR or TERM=dumb
+    ascii = true         # suit letters only, no glyphs
+    suits = "italian"    # english, italian or french: names on screen and letters typed
+    name = "Ada"
+    host = "192.168.1.20"
+
+Environment: ``NO_COLOR``, ``TERM=dumb``, ``SCOPA_NET_NAME``, ``SCOPA_NET_HOST``,
+``SCOPA_NET_SUITS``, ``SCOPA_NET_ASCII`` (``1``/``true``). Flags win over both.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from scopa_net.client.style import Display, SuitNames, color_wanted
+
+DEFAULT_NAME = "You"
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+class ConfigError(ValueError):
+    """A settings file or variable that cannot be used (the user's to fix)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    color: bool | None = None
+    """None: decide from the environment (``NO_COLOR``, ``TERM=dumb``)."""
+    ascii: bool = False
+    suits: SuitNames = SuitNames.ENGLISH
+    name: str = DEFAULT_NAME
+    host: str | None = None
+
+    def display(self, env: Mapping[str, str]) -> Display:
+        return Display(color=color_wanted(self.color, env), glyphs=not self.ascii, suits=self.suits)
+
+
+def config_path(env: Mapping[str, str]) -> Path:
+    base = env.get("XDG_CONFIG_HOME") or os.path.join(env.get("HOME", "~"), ".config")
+    return Path(base).expanduser() / "scopa-net" / "client.toml"
+
+
+def _bool(value: object, where: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+        return value.strip().lower() in _TRUE
+    raise ConfigError(f"invalid {where}: {value!r}; expected true or false")
+
+
+def _text(value: object, where: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"invalid {where}: {value!r}; expected non-empty text")
+    return value.strip()
+
+
+def _suits(value: object, where: str) -> SuitNames:
+    try:
+        return SuitNames.parse(_text(value, where))
+    except ValueError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
+
+
+def settings_from_table(table: Mapping[str, Any], where: str, base: Settings) -> Settings:
+    """``base`` with the keys of a parsed TOML table applied; unknown keys are refused."""
+    known = {"color", "ascii", "suits", "name", "host"}
+    unknown = sorted(set(table) - known)
+    if unknown:
+        raise ConfigError(f"{where}: unknown setting {unknown[0]!r}; known: {sorted(known)}")
+    s = base
+    if "color" in table:
+        s = replace(s, color=_bool(table["color"], f"{where}: color"))
+    if "ascii" in table:
+        s = replace(s, ascii=_bool(table["ascii"], f"{where}: ascii"))
+    if "suits" in table:
+        s = replace(s, suits=_suits(table["suits"], f"{where}: suits"))
+    if "name" in table:
+        s = replace(s, name=_text(table["name"], f"{where}: name"))
+    if "host" in table:
+        s = replace(s, host=_text(table["host"], f"{where}: host"))
+    return s
+
+
+def read_file(path: Path, base: Settings) -> Settings:
+    """``base`` updated from the TOML file at ``path``, if there is one."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return base
+    except OSError as exc:
+        raise ConfigError(f"cannot read settings file {str(path)!r}: {exc.strerror}") from None
+    try:
+        table = tomllib.loads(data.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"invalid settings file {str(path)!r}: {exc}") from None
+    return settings_from_table(table, str(path), base)
+
+
+def apply_env(env: Mapping[str, str], base: Settings) -> Settings:
+    """Environment overrides. (``NO_COLOR`` and ``TERM`` are read when colour is decided.)"""
+    s = base
+    if "SCOPA_NET_NAME" in env:
+        s = replace(s, name=_text(env["SCOPA_NET_NAME"], "SCOPA_NET_NAME"))
+    if "SCOPA_NET_HOST" in env:
+        s = replace(s, host=_text(env["SCOPA_NET_HOST"], "SCOPA_NET_HOST"))
+    if "SCOPA_NET_SUITS" in env:
+        s = replace(s, suits=_suits(env["SCOPA_NET_SUITS"], "SCOPA_NET_SUITS"))
+    if "SCOPA_NET_ASCII" in env:
+        s = replace(s, ascii=_bool(env["SCOPA_NET_ASCII"], "SCOPA_NET_ASCII"))
+    if env.get("NO_COLOR") and s.color:
+        s = replace(s, color=None)  # NO_COLOR beats a file's colour = true
+    return s
+
+
+def load_settings(
+    env: Mapping[str, str],
+    *,
+    color: bool | None = None,
+    ascii: bool | None = None,
+    suits: str | None = None,
+    name: str | None = None,
+    host: str | None = None,
+    path: Path | None = None,
+) -> Settings:
+    """Settings from the file, the environment and the flags given (None: not given)."""
+    s = read_file(path or config_path(env), Settings())
+    s = apply_env(env, s)
+    if color is not None:
+        s = replace(s, color=color)
+    if ascii is not None:
+        s = replace(s, ascii=ascii)
+    if suits is not None:
+        s = replace(s, suits=_suits(suits, "--suits"))
+    if name is not None:
+        s = replace(s, name=_text(name, "--name"))
+    if host is not None:
+        s = replace(s, host=_text(host, "--host"))
+    return s

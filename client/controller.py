@@ -1,0 +1,299 @@
+"""What the client does with a typed line and with each event from the session.
+
+The controller runs on the trio side. It keeps the :class:`ClientState` the prompt reads
+(current view, choices waiting for an answer, connection state), turns events into lines of
+text, and turns typed lines into plays and commands. It prints through a callback and never
+touches the terminal itself, so it can be tested without one.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from prompt_toolkit.formatted_text import FormattedText
+
+from scopa_net.client import render
+from scopa_net.client.commands import (
+    COMMANDS,
+    Choose,
+    CommandError,
+    PlayCard,
+    Say,
+    Simple,
+    parse_command,
+)
+from scopa_net.client.moves import resolve_play
+from scopa_net.client.scoresheet import match_summary, score_sheet
+from scopa_net.client.session import (
+    ConnectionChanged,
+    ConnectionState,
+    Event,
+    MatchOver,
+    Message,
+    RoundOver,
+    RoundStarted,
+    Session,
+    ViewChanged,
+    VoidDeal,
+)
+from scopa_net.client.style import Display
+from scopa_net.errors import AmbiguousPlayError, IllegalPlayError
+from scopa_net.plays import Play, PlayRecord
+from scopa_net.view import SeatView
+
+Lines = Sequence[FormattedText]
+
+
+class Asking(enum.Enum):
+    """What the next line answers, besides being a command."""
+
+    NOTHING = "nothing"
+    WHICH_GROUP = "which group"
+    CONFIRM_QUIT = "confirm quit"
+
+
+@dataclass(slots=True)
+class ClientState:
+    """What the prompt, the completer and the toolbar read. Written by the controller only."""
+
+    seat: int
+    names: tuple[str, ...]
+    display: Display
+    view: SeatView | None = None
+    connection: ConnectionState = ConnectionState.LOCAL
+    asking: Asking = Asking.NOTHING
+    choices: tuple[Play, ...] = ()
+    match_over: bool = False
+    listeners: list[Callable[[], None]] = field(default_factory=list)
+
+    def changed(self) -> None:
+        for listener in list(self.listeners):
+            listener()
+
+    @property
+    def in_match(self) -> bool:
+        return self.view is not None and not self.match_over
+
+
+def _text(text: str, style: str = "") -> FormattedText:
+    return FormattedText([(style, text)])
+
+
+class Controller:
+    """Lines in, events in; text out through ``show`` and a quit request through ``quit``."""
+
+    def __init__(
+        self,
+        session: Session,
+        display: Display,
+        show: Callable[[Lines], None],
+        quit: Callable[[], None],
+        *,
+        plain: bool = False,
+    ) -> None:
+        self.session = session
+        self.state = ClientState(seat=session.seat, names=session.names, display=display)
+        self.state.view = session.view
+        self.state.connection = session.connection
+        self._show = show
+        self._quit = quit
+        self._plain = plain
+        self.log: list[str] = []
+
+    # --- output -------------------------------------------------------------------------------
+
+    def _say(self, text: str, style: str = "") -> None:
+        self._show([_text(text, style)])
+
+    def _error(self, text: str) -> None:
+        self._say(text, "class:error")
+
+    def show_board(self) -> None:
+        view = self.state.view
+        if view is None:
+            self._say("No cards dealt yet.")
+        elif self._plain:
+            self._show([_text(t) for t in render.plain_board(view, self.state.names, self.display)])
+        else:
+            self._show(render.board_lines(view, self.state.names, self.display))
+
+    @property
+    def display(self) -> Display:
+        return self.state.display
+
+    def _record_line(self, view: SeatView, record: PlayRecord) -> FormattedText:
+        names = self.state.names
+        if self._plain:
+            return _text(render.play_words(record, view, names, self.display))
+        return render.record_line(record, view, names, self.display)
+
+    # --- events -------------------------------------------------------------------------------
+
+    def handle_event(self, event: Event) -> None:
+        """Update the state from one session event and print what the player should see."""
+        state = self.state
+        match event:
+            case ViewChanged(view=view, record=record):
+                state.view = view
+                self._forget_choices()
+                if record is not None:
+                    self._show([self._record_line(view, record)])
+                if view.my_turn:
+                    self.show_board()
+            case RoundStarted(view=view):
+                state.view = view
+                self._forget_choices()
+                self.show_board()
+            case VoidDeal(view=view):
+                state.view = view
+                table = ", ".join(render.card_text(c, self.display) for c in view.table)
+                self._say(
+                    f"Void deal: three or more kings on the table ({table}). Dealing again.",
+                    "class:notice",
+                )
+            case RoundOver(view=view, score=score, match_scores=scores):
+                state.view = view
+                self._forget_choices()
+                if view.leftover:
+                    left = ", ".join(render.card_text(c, self.display) for c in view.leftover)
+                    self._say(f"The last capture also takes the table: {left}.")
+                self._show(score_sheet(view, score, scores, state.names))
+            case MatchOver(winner=winner, match_scores=scores, rounds=rounds):
+                state.match_over = True
+                assert state.view is not None
+                self._show([match_summary(state.view, winner, scores, rounds, state.names)])
+            case Message(seat=seat, text=text):
+                who = "Host" if seat is None else state.names[seat]
+                self._say(f"{who}: {text}", "class:chat")
+            case ConnectionChanged(state=conn, detail=detail):
+                state.connection = conn
+                self._say(
+                    f"Connection: {conn.value}{f' ({detail})' if detail else ''}.", "class:notice"
+                )
+        state.changed()
+
+    def _forget_choices(self) -> None:
+        if self.state.asking is Asking.WHICH_GROUP:
+            self.state.asking = Asking.NOTHING
+        self.state.choices = ()
+
+    # --- typed lines --------------------------------------------------------------------------
+
+    async def handle_line(self, line: str) -> None:
+        """Act on one typed line. Refusals print why and change nothing."""
+        state = self.state
+        if not line.strip():
+            return
+        if state.asking is Asking.CONFIRM_QUIT:
+            state.asking = Asking.NOTHING
+            if line.strip().lower() in {"y", "yes"}:
+                self._say("Leaving the table.")
+                self._quit()
+            else:
+                self._say("Staying at the table.")
+            state.changed()
+            return
+        try:
+            command = parse_command(line, self.display.scheme)
+        except CommandError as exc:
+            self._error(str(exc))
+            return
+        match command:
+            case Choose(number=number):
+                await self._choose(number)
+            case PlayCard(card=card, group=group):
+                await self._play(Play(card, group or ()), group is None)
+            case Say(text=text):
+                await self.session.say(text)
+            case Simple(name=name):
+                self._simple(name)
+        state.changed()
+
+    async def _choose(self, number: int) -> None:
+        choices = self.state.choices
+        if not choices:
+            self._error(f"invalid choice: {number!r}: there is nothing to choose from")
+            return
+        if not 1 <= number <= len(choices):
+            self._error(f"invalid choice: {number!r}: choose 1 to {len(choices)}")
+            return
+        await self._submit(choices[number - 1])
+
+    async def _play(self, play: Play, bare: bool) -> None:
+        view = self.state.view
+        if view is None:
+            self._error(f"illegal play: {play.text(self.display.scheme)!r}: no cards dealt yet")
+            return
+        try:
+            resolved = resolve_play(view, play)
+        except AmbiguousPlayError as exc:
+            self._offer(exc.options)
+            return
+        except IllegalPlayError as exc:
+            self._error(str(exc))
+            return
+        await self._submit(resolved)
+
+    def _offer(self, options: Sequence[Play]) -> None:
+        state = self.state
+        state.choices = tuple(options)
+        state.asking = Asking.WHICH_GROUP
+        lines = [_text("That card can take more than one group. Which one?")]
+        for i, option in enumerate(options, 1):
+            if self._plain:
+                taken = render.words_of(option.captured, self.display)
+                lines.append(_text(f"{i}: take {taken}"))
+            else:
+                body = [("", f"  {i}) "), *render.play_fragments(option, self.display)]
+                lines.append(FormattedText(body))
+        lines.append(_text("Type the number, or the card with the group (such as 7d x 5s+2b)."))
+        self._show(lines)
+
+    async def _submit(self, play: Play) -> None:
+        self._forget_choices()
+        try:
+            await self.session.submit(play)
+        except IllegalPlayError as exc:
+            self._error(str(exc))
+
+    def _simple(self, name: str) -> None:
+        state = self.state
+        view = state.view
+        if name == "help":
+            lines = [_text("Type a card to play it: 7d, 7 coins, settebello, re bello...")]
+            lines.append(_text("Name the group after it when it can take several: 7d x 5s+2b."))
+            lines += [_text(f"  {cmd:<6} {what}") for cmd, what in COMMANDS.items()]
+            lines.append(_text("Tab completes; Ctrl-C clears the line; Ctrl-D leaves."))
+            self._show(lines)
+        elif name == "board":
+            self.show_board()
+        elif name == "quit":
+            if state.in_match:
+                state.asking = Asking.CONFIRM_QUIT
+                self._say("The match is not over. Really leave? (y/n)")
+            else:
+                self._quit()
+        elif view is None:
+            self._say("No cards dealt yet.")
+        elif name == "rules":
+            self._say(f"Rules: {view.rules.describe()}.")
+        elif name == "score":
+            parts = [
+                f"{render.side_label(side, view, state.names)} {points}"
+                for side, points in enumerate(view.scores)
+            ]
+            self._say(f"Score: {', '.join(parts)} (playing to {view.rules.target}).")
+        elif name in {"last", "log"}:
+            records = render.last_plays(view) if name == "last" else list(view.plays)
+            if not records:
+                self._say("No plays yet this round.")
+            self._show([self._record_line(view, r) for r in records])
+        elif name == "who":
+            lines = []
+            for seat, who in enumerate(state.names):
+                side = view.rules.side_of(seat)
+                you = " (you)" if seat == state.seat else ""
+                lines.append(_text(f"Seat {seat}: {who}{you}, side {side}"))
+            self._show(lines)

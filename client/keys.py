@@ -1,0 +1,38 @@
+"""Key bindings of the prompt."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+
+
+def make_key_bindings(show_board: Callable[[], None] | None = None) -> KeyBindings:
+    """Ctrl-C clears the line, Ctrl-D on an empty line leaves, Ctrl-L shows the board again."""
+    kb = KeyBindings()
+
+    @kb.add("c-c")
+    def _clear(event: KeyPressEvent) -> None:
+        """Clear the line being typed (it never interrupts the game)."""
+        event.current_buffer.reset()
+
+    @Condition
+    def _line_empty() -> bool:
+        from prompt_toolkit.application.current import get_app
+
+        return not get_app().current_buffer.text
+
+    @kb.add("c-d", filter=_line_empty)
+    def _leave(event: KeyPressEvent) -> None:
+        """Leave the table (end of input)."""
+        event.app.exit(exception=EOFError)
+
+    if show_board is not None:
+
+        @kb.add("c-l")
+        def _board(event: KeyPressEvent) -> None:
+            """Show the table, the hand and the score again."""
+            show_board()
+
+    return kb

@@ -1,0 +1,172 @@
+"""The game as lines of text: pure functions of a :class:`~scopa_net.view.SeatView`.
+
+Each line is a prompt-toolkit :class:`FormattedText` whose fragments carry ``class:`` style
+names only (never colours); :func:`plain` flattens lines to text for logs, tests and the
+``--plain`` mode. Every card is written as the letters a player types (``7d``), and, unless in
+ASCII mode, the suit glyph after it; colour, when on, only repeats the suit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from prompt_toolkit.formatted_text import FormattedText, StyleAndTextTuples
+from prompt_toolkit.formatted_text.utils import fragment_list_to_text
+
+from scopa_net.cards import Card
+from scopa_net.client.style import SUIT_CLASS, Display
+from scopa_net.notation import card_name, format_card
+from scopa_net.plays import Play, PlayRecord
+from scopa_net.view import SeatView
+
+Line = FormattedText
+
+
+def plain(lines: Iterable[StyleAndTextTuples]) -> str:
+    """Lines as text without styles, one per line."""
+    return "\n".join(fragment_list_to_text(line) for line in lines)
+
+
+def card_text(card: Card, display: Display) -> str:
+    return format_card(card, display.scheme) + display.glyph(card.suit)
+
+
+def card_fragment(card: Card, display: Display) -> tuple[str, str]:
+    return (SUIT_CLASS[card.suit], card_text(card, display))
+
+
+def cards_fragments(
+    cards: Sequence[Card], display: Display, *, values: bool = False
+) -> StyleAndTextTuples:
+    """Cards separated by two spaces; with ``values``, each followed by its capture value."""
+    if not cards:
+        return [("class:value", "(none)")]
+    out: StyleAndTextTuples = []
+    for i, card in enumerate(cards):
+        if i:
+            out.append(("", "  "))
+        out.append(card_fragment(card, display))
+        if values:
+            out.append(("class:value", f"={card.value}"))
+    return out
+
+
+def play_fragments(play: Play, display: Display) -> StyleAndTextTuples:
+    """``7d♦ x 5s♠+2b♣``: the card played and what it took."""
+    out: StyleAndTextTuples = [card_fragment(play.card, display)]
+    for i, card in enumerate(play.captured):
+        out.append(("", " x " if i == 0 else "+"))
+        out.append(card_fragment(card, display))
+    return out
+
+
+def seat_label(seat: int, view: SeatView, names: Sequence[str]) -> str:
+    return names[seat] if seat < len(names) else f"seat {seat}"
+
+
+def side_label(side: int, view: SeatView, names: Sequence[str]) -> str:
+    """A side named by its players: ``Ada``, or ``Ada & Bot 2`` for a partnership."""
+    return " & ".join(seat_label(s, view, names) for s in view.rules.seats_of(side))
+
+
+def record_line(record: PlayRecord, view: SeatView, names: Sequence[str], display: Display) -> Line:
+    """One play as it happened: who, what, and a sweep if it was one."""
+    who = seat_label(record.seat, view, names)
+    out: StyleAndTextTuples = [("class:you" if record.seat == view.seat else "", who)]
+    out.append(("", " plays "))
+    out += play_fragments(record.play, display)
+    if record.sweep:
+        out.append(("class:sweep", "  Scopa!"))
+    return FormattedText(out)
+
+
+def turn_text(view: SeatView, names: Sequence[str]) -> str:
+    if view.round_over or view.to_move is None:
+        return "The round is over."
+    if view.my_turn:
+        return "Your turn."
+    return f"Waiting for {seat_label(view.to_move, view, names)}."
+
+
+def last_plays(view: SeatView) -> list[PlayRecord]:
+    """The most recent play of each seat, in the order they were made."""
+    latest: dict[int, PlayRecord] = {}
+    for record in view.plays:
+        latest.pop(record.seat, None)
+        latest[record.seat] = record
+    return list(latest.values())
+
+
+def _row(label: str, body: StyleAndTextTuples) -> Line:
+    return FormattedText([("class:label", f"{label:<10}"), *body])
+
+
+def board_lines(view: SeatView, names: Sequence[str], display: Display) -> list[Line]:
+    """The whole screen of the game for ``view.seat``, top to bottom."""
+    rules = view.rules
+    variants = ", ".join(sorted(v.value for v in rules.variants)) or "none"
+    lines = [
+        FormattedText(
+            [
+                ("class:heading", f"Round {view.round_number}"),
+                ("", f"  dealer {seat_label(view.dealer, view, names)}"),
+                ("", f"  target {rules.target}  variants: {variants}"),
+            ]
+        )
+    ]
+    score: StyleAndTextTuples = []
+    for side, points in enumerate(view.scores):
+        if side:
+            score.append(("", "   "))
+        mine = "class:you" if side == view.side else ""
+        score.append((mine, f"{side_label(side, view, names)} {points}"))
+    lines.append(_row("Score", score))
+    lines.append(_row("Table", cards_fragments(view.table, display, values=True)))
+    lines.append(_row("Stock", [("", f"{view.stock_count} cards")]))
+    piles: StyleAndTextTuples = []
+    for side, count in enumerate(view.pile_counts):
+        if side:
+            piles.append(("", "   "))
+        sweeps = view.sweeps[side]
+        piles.append(("", f"{side_label(side, view, names)} {count} cards"))
+        piles.append(("class:sweep" if sweeps else "", f", {sweeps} sweep{'s' * (sweeps != 1)}"))
+    lines.append(_row("Captured", piles))
+    for record in last_plays(view):
+        lines.append(_row("Last", list(record_line(record, view, names, display))))
+    lines.append(_row("Your hand", cards_fragments(view.hand, display)))
+    lines.append(FormattedText([("class:turn" if view.my_turn else "", turn_text(view, names))]))
+    return lines
+
+
+# --- plain mode: one fact per line, long card names, nothing drawn twice ---------------------
+
+
+def card_words(card: Card, display: Display) -> str:
+    return card_name(card, display.scheme)
+
+
+def words_of(cards: Sequence[Card], display: Display) -> str:
+    return ", ".join(card_words(c, display) for c in cards) or "nothing"
+
+
+def play_words(record: PlayRecord, view: SeatView, names: Sequence[str], display: Display) -> str:
+    who = seat_label(record.seat, view, names)
+    text = f"{who} played {card_words(record.play.card, display)}"
+    if record.play.captured:
+        text += f", taking {words_of(record.play.captured, display)}"
+    return text + (". Scopa!" if record.sweep else ".")
+
+
+def plain_board(view: SeatView, names: Sequence[str], display: Display) -> list[str]:
+    """The board as short sentences, for a screen reader."""
+    table = ", ".join(f"{card_words(c, display)} ({c.value})" for c in view.table)
+    score = ", ".join(
+        f"{side_label(side, view, names)} {points}" for side, points in enumerate(view.scores)
+    )
+    return [
+        f"Round {view.round_number}, target {view.rules.target}. Score: {score}.",
+        f"Table: {table or 'empty'}.",
+        f"Stock: {view.stock_count} cards.",
+        f"Your hand: {words_of(view.hand, display)}.",
+        turn_text(view, names),
+    ]

@@ -1,0 +1,117 @@
+"""The one interface between the terminal app and a game, wherever the game is played.
+
+The app talks only to a :class:`Session`: it reads the current view, sends plays and chat,
+and receives :data:`Event` values from a memory channel. :mod:`scopa_net.client.local_session`
+plays in-process against computer players; a network session (a connection to a host) will
+implement the same protocol, so the app does not change when the host arrives.
+
+A session lives on the trio side. Refusals of a play come back as exceptions from
+:meth:`Session.submit` (the same ones the engine raises), never as events.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Protocol
+
+import trio
+
+from scopa_net.plays import Play, PlayRecord
+from scopa_net.scoring import RoundScore
+from scopa_net.view import SeatView
+
+
+class ConnectionState(enum.Enum):
+    LOCAL = "local game"
+    CONNECTING = "connecting"
+    CONNECTED = "connected"
+    RECONNECTING = "reconnecting"
+    CLOSED = "closed"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ViewChanged:
+    """The seat's view is now ``view``; ``record`` is the play that changed it, if one did."""
+
+    view: SeatView
+    record: PlayRecord | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundStarted:
+    view: SeatView
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VoidDeal:
+    """The opening table held three or more kings; the same dealer deals again."""
+
+    view: SeatView
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundOver:
+    """A round has been scored; ``view`` still shows its end (``view.round_score``)."""
+
+    view: SeatView
+    score: RoundScore
+    match_scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchOver:
+    winner: int
+    match_scores: tuple[int, ...]
+    rounds: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Message:
+    """Chat from a seat (``seat`` None: a notice from the host)."""
+
+    seat: int | None
+    text: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ConnectionChanged:
+    state: ConnectionState
+    detail: str = ""
+
+
+Event = ViewChanged | RoundStarted | VoidDeal | RoundOver | MatchOver | Message | ConnectionChanged
+
+
+class Session(Protocol):
+    """A seat at a table, seen from the trio side of the client."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Player names by seat."""
+        ...
+
+    @property
+    def view(self) -> SeatView | None:
+        """The latest view, or None before the first deal."""
+        ...
+
+    @property
+    def connection(self) -> ConnectionState: ...
+
+    @property
+    def events(self) -> trio.MemoryReceiveChannel[Event]:
+        """Events in order; the channel closes when the session ends."""
+        ...
+
+    async def submit(self, play: Play) -> PlayRecord:
+        """Make ``play`` for this seat, taken literally (captures as given); raises
+        :class:`~scopa_net.errors.IllegalPlayError` and changes nothing if it is refused."""
+        ...
+
+    async def say(self, text: str) -> None:
+        """Send a chat message to the table."""
+        ...

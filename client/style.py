@@ -1,0 +1,115 @@
+"""How cards look on screen: colour on or off, suit glyphs or ASCII, which suit names.
+
+Everything is chosen once into a :class:`Display` value; the renderers read only that. Colour
+lives in one style sheet keyed by ``class:`` names, so the rendered text is the same with
+colour on or off: the colour only repeats what the text already says.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from prompt_toolkit.styles import BaseStyle, DummyStyle, Style
+
+from scopa_net.cards import Suit
+from scopa_net.notation import Scheme
+
+
+class SuitNames(enum.Enum):
+    """Which names and letters the suits go by, on screen and in what the player types."""
+
+    ENGLISH = "english"
+    ITALIAN = "italian"
+    FRENCH = "french"
+
+    @classmethod
+    def parse(cls, text: str) -> SuitNames:
+        for names in cls:
+            if names.value == text.strip().lower():
+                return names
+        known = ", ".join(n.value for n in cls)
+        raise ValueError(f"invalid suit names: {text!r}; choose one of: {known}")
+
+    @property
+    def scheme(self) -> Scheme:
+        """The notation scheme that reads and writes cards under these names."""
+        return {
+            SuitNames.ENGLISH: Scheme.NEUTRAL,
+            SuitNames.ITALIAN: Scheme.ITALIAN,
+            SuitNames.FRENCH: Scheme.FRENCH,
+        }[self]
+
+    def name_of(self, suit: Suit) -> str:
+        if self is SuitNames.ITALIAN:
+            return suit.italian
+        if self is SuitNames.FRENCH:
+            return suit.french
+        return suit.name.lower()
+
+
+#: Style classes, one per suit: ``class:suit.coins`` and so on.
+SUIT_CLASS: Mapping[Suit, str] = {s: f"class:suit.{s.name.lower()}" for s in Suit}
+
+_ASCII_MARK = {Suit.COINS: "d", Suit.CUPS: "h", Suit.SWORDS: "s", Suit.CLUBS: "b"}
+
+
+@dataclass(frozen=True, slots=True)
+class Display:
+    """Presentation choices. ``glyphs`` adds the suit symbol after each card's letters."""
+
+    color: bool = True
+    glyphs: bool = True
+    suits: SuitNames = SuitNames.ENGLISH
+
+    @property
+    def scheme(self) -> Scheme:
+        return self.suits.scheme
+
+    def glyph(self, suit: Suit) -> str:
+        """The suit's symbol, or nothing in ASCII mode (the card's letter already says it)."""
+        return suit.glyph if self.glyphs else ""
+
+    def style(self) -> BaseStyle:
+        """The style sheet to render with: the colours, or none at all."""
+        return STYLE if self.color else DummyStyle()
+
+
+STYLE = Style.from_dict(
+    {
+        "suit.coins": "ansiyellow bold",
+        "suit.cups": "ansired",
+        "suit.swords": "ansiblue",
+        "suit.clubs": "ansigreen",
+        "heading": "bold",
+        "label": "bold",
+        "value": "",
+        "you": "bold",
+        "turn": "reverse",
+        "sweep": "ansimagenta bold",
+        "error": "ansired bold",
+        "notice": "ansicyan",
+        "chat": "italic",
+        "winner": "bold underline",
+        "prompt": "bold",
+        "bottom-toolbar": "noreverse bg:ansibrightblack fg:ansiwhite",
+        "toolbar.turn": "bold",
+        "toolbar.state": "",
+    }
+)
+
+
+def color_wanted(flag: bool | None, env: Mapping[str, str]) -> bool:
+    """Colour unless ``--no-color`` was given, ``NO_COLOR`` is set (to anything non-empty,
+    see no-color.org) or the terminal is ``TERM=dumb``. ``flag`` True forces colour on."""
+    if flag is not None:
+        return flag
+    if env.get("NO_COLOR"):
+        return False
+    return env.get("TERM", "") != "dumb"
+
+
+def ascii_mark(suit: Suit) -> str:
+    """A one-letter stand-in for the glyph, in the neutral letters."""
+    return _ASCII_MARK[suit]
