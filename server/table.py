@@ -1,0 +1,671 @@
+"""One authoritative table: seats, the fair-deal flow, the match, and every seat's event log.
+
+The table is a plain state machine with no I/O and no clock: the trio task that owns it
+(:mod:`scopa_net.server.table_task`) feeds it inputs and sends what it appends to the seats'
+logs. Every input that changes anything is an *entry* ``(kind, payload)``, collected in
+:attr:`Table.pending` for the journal. Entries carry every random value they use (seeds, token
+hashes), so a table rebuilt by :meth:`Table.replay` from its journal is the same table, with the
+same logs and sequence numbers.
+
+Public methods check an input and raise :class:`TableError` (changing nothing) or record and
+apply it. A seat's log holds exactly the events that seat may see: its own dealt cards, the
+public table and plays, never another hand.
+
+The phases of a table::
+
+    WAITING  seats are filling; when the last one fills the task starts a round
+    COMMIT   round_commit sent; waiting for every seat's seed commitment
+    REVEAL   commitments relayed; waiting for every seat's seed
+    PLAY     the round is dealt and played
+    BETWEEN  a round ended (or was void); the task starts the next one
+    OVER     the match is over
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from scopa_net.cards import CARDS
+from scopa_net.dealing import TABLE, deal_plan
+from scopa_net.errors import IllegalPlayError
+from scopa_net.fair.commitments import (
+    ZERO_CHAIN,
+    HostDeck,
+    commit_message,
+    joint_seed,
+    reveal_message,
+    rules_hash,
+    seat_commitment,
+    sign,
+)
+from scopa_net.fair.hashing import same_bytes
+from scopa_net.fair.shuffle import deck_permutation, first_dealer
+from scopa_net.fair.transcript import VOID_KINGS, DealtCard, PlayEntry, RoundRecord, VoidNotice
+from scopa_net.match import Match
+from scopa_net.plays import Play, play_code
+from scopa_net.rules import RuleSet
+from scopa_net.view import SeatView
+from scopa_net.wire import messages as m
+from scopa_net.wire.convert import score_lines, snapshot_of
+from scopa_net.wire.errors import ErrorCode
+
+MAX_OFFENCES = 3
+"""Rounds a seat may void (by not revealing its seed) before a bot takes its seat for good."""
+VOID_NO_COMMIT = "no_commit"
+VOID_NO_REVEAL = "no_reveal"
+VOID_BAD_REVEAL = "bad_reveal"
+
+
+class Phase(enum.Enum):
+    WAITING = "waiting"
+    COMMIT = "commit"
+    REVEAL = "reveal"
+    PLAY = "play"
+    BETWEEN = "between"
+    OVER = "over"
+
+
+class SeatKind(enum.Enum):
+    OPEN = "open"
+    HUMAN = "human"
+    BOT = "bot"
+
+
+class TableError(Exception):
+    """An input the table refuses; nothing changed. ``code`` travels on the wire."""
+
+    def __init__(
+        self,
+        code: ErrorCode,
+        message: str,
+        *,
+        reason: str | None = None,
+        current_seq: int | None = None,
+    ) -> None:
+        self.code = code
+        self.message = message
+        self.reason = reason
+        self.current_seq = current_seq
+        super().__init__(f"{code.value}: {message}")
+
+
+def token_hash(token: bytes) -> bytes:
+    """What the host keeps of a seat token: only its hash."""
+    return hashlib.sha256(b"scopa-net/seat-token\x00" + token).digest()
+
+
+@dataclass
+class Seat:
+    kind: SeatKind = SeatKind.OPEN
+    name: str | None = None
+    token_hash: bytes | None = None
+    epoch: int = 0
+    connected: bool = False
+    stand_in: bool = False
+    grace: int = 0
+    offences: int = 0
+    log: list[m.Message] = field(default_factory=list)
+    state_seq: int = 0
+    """Seq of the last event in the log that changed the game (a move chosen before it is
+    stale)."""
+    moves: dict[int, int] = field(default_factory=dict)
+    """move id -> seq of the ``played`` event it produced."""
+
+    @property
+    def seq(self) -> int:
+        return len(self.log)
+
+    @property
+    def automatic(self) -> bool:
+        """Whether the host plays this seat (a bot seat, or a bot standing in)."""
+        return self.kind is SeatKind.BOT or self.stand_in or self.kind is SeatKind.OPEN
+
+
+@dataclass
+class RoundState:
+    """The fair-deal record of the deal attempt in progress."""
+
+    record: RoundRecord
+    deck: HostDeck
+    commits: list[bytes | None]
+    seeds: list[bytes | None]
+    perm: tuple[int, ...] = ()
+    where: dict[int, int] = field(default_factory=dict)
+    """card index -> deck position, once the deck order is known."""
+
+
+class Table:
+    """The authoritative state of one table."""
+
+    def __init__(
+        self,
+        table_id: int,
+        name: str,
+        rules: RuleSet,
+        host_key: Ed25519PrivateKey,
+        *,
+        password: bool = False,
+        bots: int = 0,
+        bot_level: int | None = None,
+    ) -> None:
+        self.table_id = table_id
+        self.name = name
+        self.rules = rules
+        self.password = password
+        self.bot_level = bot_level
+        self._key = host_key
+        self._rules_digest = rules_hash(rules)
+        self.seats = [Seat() for _ in range(rules.players)]
+        for seat in range(rules.players - bots, rules.players):
+            self.seats[seat].kind = SeatKind.BOT
+            self.seats[seat].name = f"bot {seat}"
+        self.phase = Phase.WAITING
+        self.match: Match | None = None
+        self.round: RoundState | None = None
+        self.round_no = 0
+        self.chain = ZERO_CHAIN
+        self.seen_round_ids: set[bytes] = set()
+        self.last_played_seq = 0
+        self.history: list[tuple[RoundRecord, HostDeck, tuple[int, ...], int | None]] = []
+        """Every finished deal attempt: public record, the host's deck, the shuffle, dealer."""
+        self.pending: list[tuple[str, dict]] = []
+        """Entries applied since the owner last took them for the journal."""
+
+    # --- reading ------------------------------------------------------------------------
+
+    @property
+    def started(self) -> bool:
+        return self.phase is not Phase.WAITING
+
+    @property
+    def full(self) -> bool:
+        return all(s.kind is not SeatKind.OPEN for s in self.seats)
+
+    def info(self) -> m.TableInfo:
+        return m.TableInfo(
+            id=self.table_id,
+            name=self.name,
+            rules=m.RulesInfo.of(self.rules),
+            password=self.password,
+            seats=tuple(
+                m.SeatInfo(kind=s.kind.value, name=s.name, connected=s.connected)
+                for s in self.seats
+            ),
+            bot_level=self.bot_level,
+            started=self.started,
+        )
+
+    def view_for(self, seat: int) -> SeatView | None:
+        return None if self.match is None else self.match.view_for(seat)
+
+    def snapshot(self, seat: int) -> m.Snapshot:
+        """The seat's whole view as one message, standing for its log so far."""
+        seq = self.seats[seat].seq
+        view = self.view_for(seat)
+        if view is not None:
+            return snapshot_of(view, seq=seq, table_id=self.table_id)
+        sides = self.rules.side_count
+        return m.Snapshot(
+            seq=seq,
+            table_id=self.table_id,
+            seat=seat,
+            side=self.rules.side_of(seat),
+            rules=m.RulesInfo.of(self.rules),
+            dealer=0,
+            round_no=0,
+            to_move=None,
+            hand=(),
+            table=(),
+            hand_counts=(0,) * self.rules.players,
+            stock=0,
+            pile_counts=(0,) * sides,
+            sweeps=(0,) * sides,
+            scores=(0,) * sides,
+            plays=(),
+            void_deal=False,
+            round_over=False,
+            leftover=(),
+            round_score=None,
+            winner=None,
+        )
+
+    def to_act(self) -> list[tuple[int, str]]:
+        """(seat, what) for every seat the table waits on: 'commit', 'reveal' or 'play'."""
+        if self.phase is Phase.COMMIT and self.round:
+            return [(s, "commit") for s, c in enumerate(self.round.commits) if c is None]
+        if self.phase is Phase.REVEAL and self.round:
+            return [(s, "reveal") for s, c in enumerate(self.round.seeds) if c is None]
+        if self.phase is Phase.PLAY and self.match and self.match.round:
+            turn = self.match.round.to_move
+            return [] if turn is None else [(turn, "play")]
+        return []
+
+    @property
+    def needs_round(self) -> bool:
+        """Whether the owner should start a deal attempt now (with fresh randomness)."""
+        return (self.phase is Phase.WAITING and self.full) or self.phase is Phase.BETWEEN
+
+    def check_token(self, seat: int, token: bytes) -> None:
+        """Refuse a wrong, empty, expired or rotated token for ``seat``."""
+        if not 0 <= seat < len(self.seats):
+            raise TableError(ErrorCode.BAD_TOKEN, f"seat {seat} is not a seat at this table")
+        held = self.seats[seat]
+        if held.kind is not SeatKind.HUMAN or held.token_hash is None:
+            raise TableError(ErrorCode.BAD_TOKEN, f"seat {seat} has no player to resume")
+        if not token or not same_bytes(token_hash(token), held.token_hash):
+            raise TableError(
+                ErrorCode.BAD_TOKEN, f"that token does not hold seat {seat} (old or wrong)"
+            )
+
+    # --- inputs (checked, recorded, applied) --------------------------------------------
+
+    def join(self, seat: int | None, name: str, new_token_hash: bytes) -> int:
+        """Seat a new player; returns the seat number."""
+        if self.phase is Phase.OVER:
+            raise TableError(ErrorCode.TABLE_FULL, "the match at this table is over")
+        if seat is None:
+            free = [i for i, s in enumerate(self.seats) if s.kind is SeatKind.OPEN]
+            if not free:
+                raise TableError(ErrorCode.TABLE_FULL, f"table {self.table_id} has no open seat")
+            seat = free[0]
+        elif not 0 <= seat < len(self.seats):
+            raise TableError(ErrorCode.SEAT_TAKEN, f"seat {seat} is not a seat at this table")
+        elif self.seats[seat].kind is not SeatKind.OPEN:
+            raise TableError(ErrorCode.SEAT_TAKEN, f"seat {seat} is taken")
+        self._commit("join", {"seat": seat, "name": name, "token_hash": new_token_hash})
+        return seat
+
+    def resume(self, seat: int, new_token_hash: bytes) -> int:
+        """Rotate the seat's token after :meth:`check_token`; returns the new epoch."""
+        self._commit("resume", {"seat": seat, "token_hash": new_token_hash})
+        return self.seats[seat].epoch
+
+    def leave(self, seat: int) -> None:
+        self._commit("leave", {"seat": seat})
+
+    def set_status(self, seat: int, *, connected: bool, stand_in: bool, grace: int) -> None:
+        """A seat's player went away or came back, or a bot started or stopped standing in."""
+        s = self.seats[seat]
+        if (s.connected, s.stand_in, s.grace) == (connected, stand_in, grace):
+            return
+        self._commit(
+            "status", {"seat": seat, "connected": connected, "stand_in": stand_in, "grace": grace}
+        )
+
+    def start_round(self, round_id: bytes, host_seed: bytes) -> None:
+        if not self.needs_round:
+            raise TableError(ErrorCode.WRONG_PHASE, f"no round to start in phase {self.phase}")
+        if round_id in self.seen_round_ids:
+            raise ValueError(f"round id {round_id.hex()} was used before")
+        self._commit("round", {"round_id": round_id, "host_seed": host_seed})
+
+    def seed_commit(self, seat: int, round_id: bytes, commit: bytes) -> None:
+        rnd = self._current(round_id, Phase.COMMIT, "commit a seed")
+        if rnd.commits[seat] is not None:
+            raise TableError(ErrorCode.WRONG_PHASE, f"seat {seat} has already committed")
+        self._commit("seed_commit", {"seat": seat, "commit": commit})
+
+    def seed_reveal(self, seat: int, round_id: bytes, seed: bytes) -> None:
+        rnd = self._current(round_id, Phase.REVEAL, "reveal a seed")
+        if rnd.seeds[seat] is not None:
+            raise TableError(ErrorCode.WRONG_PHASE, f"seat {seat} has already revealed")
+        self._commit("seed_reveal", {"seat": seat, "seed": seed})
+
+    def void(self, reason: str, offender: int | None) -> None:
+        if self.phase not in (Phase.COMMIT, Phase.REVEAL):
+            raise TableError(ErrorCode.WRONG_PHASE, "only a deal in progress can be voided")
+        self._commit("void", {"reason": reason, "offender": offender})
+
+    def play(
+        self, seat: int, move_id: int | None, after: int, card: int, captured: int
+    ) -> tuple[int, bool]:
+        """Apply a move; returns (seq of its ``played`` event, whether it was a duplicate).
+
+        ``move_id`` is the client's id for the move (a repeat is acknowledged, not applied
+        again); None for moves the host makes for a bot.
+        """
+        s = self.seats[seat]
+        if move_id is not None and move_id in s.moves:
+            return s.moves[move_id], True
+        rnd = self.match.round if self.match else None
+        if self.phase is not Phase.PLAY or rnd is None:
+            raise TableError(ErrorCode.WRONG_PHASE, "there is no round in play")
+        if rnd.turn != seat:
+            raise TableError(ErrorCode.NOT_YOUR_TURN, f"it is seat {rnd.turn}'s turn")
+        if after < s.state_seq:
+            raise TableError(
+                ErrorCode.STALE,
+                f"the game moved on after seq {after}; catch up to {s.seq}",
+                current_seq=s.seq,
+            )
+        try:
+            rnd.resolve(Play.from_code(play_code(card, captured)), seat, exact=True)
+        except IllegalPlayError as exc:
+            raise TableError(
+                ErrorCode.ILLEGAL_PLAY, str(exc), reason=exc.reason.name.lower()
+            ) from None
+        self._commit("play", {"seat": seat, "move_id": move_id, "card": card, "captured": captured})
+        return self.last_played_seq, False
+
+    def say(self, seat: int | None, text: str) -> None:
+        if len(text) > m.TEXT_LEN:
+            raise TableError(ErrorCode.CHAT_TOO_LONG, f"chat is limited to {m.TEXT_LEN} characters")
+        if not text.strip():
+            raise TableError(ErrorCode.CHAT_TOO_LONG, "say something")
+        self._commit("say", {"seat": seat, "text": text})
+
+    # --- replay -------------------------------------------------------------------------
+
+    def replay(self, entries: Iterable[tuple[str, dict]]) -> None:
+        """Re-apply journaled entries to a fresh table."""
+        for kind, payload in entries:
+            self._apply(kind, payload)
+        self.pending.clear()
+
+    def take_pending(self) -> list[tuple[str, dict]]:
+        taken, self.pending = self.pending, []
+        return taken
+
+    # --- applying -----------------------------------------------------------------------
+
+    def _commit(self, kind: str, payload: dict) -> None:
+        self._apply(kind, payload)
+        self.pending.append((kind, payload))
+
+    def _apply(self, kind: str, payload: dict) -> None:
+        getattr(self, f"_apply_{kind}")(**payload)
+
+    def _apply_join(self, seat: int, name: str, token_hash: bytes) -> None:
+        s = self.seats[seat]
+        s.kind, s.name, s.token_hash = SeatKind.HUMAN, name, token_hash
+        s.epoch += 1
+        s.connected, s.stand_in, s.grace, s.offences = True, False, 0, 0
+        self._status_event(seat)
+
+    def _apply_resume(self, seat: int, token_hash: bytes) -> None:
+        s = self.seats[seat]
+        s.token_hash = token_hash
+        s.epoch += 1
+        changed = not s.connected or s.stand_in or s.grace
+        s.connected, s.stand_in, s.grace = True, False, 0
+        if changed:
+            self._status_event(seat)
+
+    def _apply_leave(self, seat: int) -> None:
+        s = self.seats[seat]
+        s.kind, s.name, s.token_hash = SeatKind.OPEN, None, None
+        s.connected, s.grace = False, 0
+        s.stand_in = self.started and self.phase is not Phase.OVER
+        self._status_event(seat)
+
+    def _apply_status(self, seat: int, connected: bool, stand_in: bool, grace: int) -> None:
+        s = self.seats[seat]
+        s.connected, s.stand_in, s.grace = connected, stand_in, grace
+        self._status_event(seat)
+
+    def _apply_say(self, seat: int | None, text: str) -> None:
+        self._broadcast(lambda seq, _: m.Chat(seq=seq, seat=seat, text=text))
+
+    def _apply_round(self, round_id: bytes, host_seed: bytes) -> None:
+        self.seen_round_ids.add(round_id)
+        self.round_no += 1
+        deck = HostDeck.derive(host_seed, round_id)
+        sig = sign(
+            self._key,
+            commit_message(round_id, self.round_no, self.chain, deck.digest, self._rules_digest),
+        )
+        record = RoundRecord(
+            round_id=round_id,
+            round_no=self.round_no,
+            prev=self.chain,
+            card_hashes=deck.card_hashes,
+            digest=deck.digest,
+            sig=sig,
+            commits=None,
+            seeds=None,
+            hand=(),
+            table=(),
+            plays=(),
+            void=None,
+            score=None,
+            host_seed=None,
+            reveal_sig=None,
+        )
+        n = self.rules.players
+        self.round = RoundState(record, deck, [None] * n, [None] * n)
+        self.phase = Phase.COMMIT
+        self._broadcast(
+            lambda seq, _: m.RoundCommit(
+                seq=seq,
+                round_id=round_id,
+                round_no=self.round_no,
+                prev=record.prev,
+                card_hashes=deck.card_hashes,
+                digest=deck.digest,
+                sig=sig,
+            ),
+            state=True,
+        )
+
+    def _apply_seed_commit(self, seat: int, commit: bytes) -> None:
+        rnd = self.round
+        assert rnd is not None
+        rnd.commits[seat] = commit
+        if all(c is not None for c in rnd.commits):
+            commits = tuple(c for c in rnd.commits if c is not None)
+            rnd.record = replace(rnd.record, commits=commits)
+            self.phase = Phase.REVEAL
+            round_id = rnd.record.round_id
+            self._broadcast(
+                lambda seq, _: m.SeedCommits(seq=seq, round_id=round_id, commits=commits),
+                state=True,
+            )
+
+    def _apply_seed_reveal(self, seat: int, seed: bytes) -> None:
+        rnd = self.round
+        assert rnd is not None
+        round_id = rnd.record.round_id
+        commit = rnd.commits[seat]
+        if commit is None or not same_bytes(seat_commitment(round_id, seat, seed), commit):
+            self._void(VOID_BAD_REVEAL, seat)
+            return
+        rnd.seeds[seat] = seed
+        if any(s is None for s in rnd.seeds):
+            return
+        seeds = tuple(s for s in rnd.seeds if s is not None)
+        rnd.record = replace(rnd.record, seeds=seeds)
+        self._broadcast(
+            lambda seq, _: m.SeedReveals(seq=seq, round_id=round_id, seeds=seeds), state=True
+        )
+        joint = joint_seed(round_id, rnd.deck.digest, seeds)
+        rnd.perm = deck_permutation(joint, round_id)
+        order = rnd.deck.deck(rnd.perm)
+        rnd.where = {card: pos for pos, card in enumerate(order)}
+        if self.match is None:
+            self.match = Match(self.rules, first_dealer(joint, round_id, self.rules.players))
+        dealt = self.match.deal([CARDS[i] for i in order])
+        self.phase = Phase.PLAY
+        self._deal_event(0, first=True)
+        if dealt.void:
+            rnd.record = replace(rnd.record, void=VoidNotice(VOID_KINGS, None))
+            self._broadcast(
+                lambda seq, _: m.RoundVoid(
+                    seq=seq, round_id=round_id, offender=None, reason=VOID_KINGS
+                ),
+                state=True,
+            )
+            self._reveal()
+            self.phase = Phase.BETWEEN
+
+    def _apply_void(self, reason: str, offender: int | None) -> None:
+        self._void(reason, offender)
+
+    def _void(self, reason: str, offender: int | None) -> None:
+        rnd = self.round
+        assert rnd is not None
+        round_id = rnd.record.round_id
+        rnd.record = replace(rnd.record, void=VoidNotice(reason, offender))
+        self._broadcast(
+            lambda seq, _: m.RoundVoid(
+                seq=seq, round_id=round_id, reason=reason, offender=offender
+            ),
+            state=True,
+        )
+        self._reveal()
+        self.phase = Phase.BETWEEN
+        if offender is not None:
+            s = self.seats[offender]
+            s.offences += 1
+            if s.offences >= MAX_OFFENCES and s.kind is SeatKind.HUMAN:
+                # The seat is forfeit: a bot plays it for the rest of the match.
+                s.kind, s.name, s.token_hash = SeatKind.BOT, f"bot {offender}", None
+                s.connected, s.stand_in, s.grace = False, False, 0
+                self._status_event(offender)
+
+    def _apply_play(self, seat: int, move_id: int | None, card: int, captured: int) -> None:
+        assert self.match is not None and self.match.round is not None and self.round
+        rnd, fair = self.match.round, self.round
+        deals_before = rnd.next_deal
+        code = play_code(card, captured)
+        sweep = self.match.push_code(code)
+        pos = fair.where[card]
+        salt = fair.deck.salts[fair.perm[pos]]
+        fair.record = replace(
+            fair.record, plays=(*fair.record.plays, PlayEntry(seat, code, pos, salt))
+        )
+        self._broadcast(
+            lambda seq, _: m.Played(
+                seq=seq, seat=seat, card=card, captured=captured, sweep=sweep, pos=pos, salt=salt
+            ),
+            state=True,
+        )
+        played_seq = self.seats[seat].seq
+        if move_id is not None:
+            self.seats[seat].moves[move_id] = played_seq
+        self.last_played_seq = played_seq
+        if rnd.finished:
+            self._end_round()
+        elif rnd.next_deal != deals_before:
+            self._deal_event(rnd.next_deal - 1, first=False)
+
+    # --- events -------------------------------------------------------------------------
+
+    def _broadcast(self, make: Callable[[int, int], m.Message], *, state: bool = False) -> None:
+        """Append an event to every seat's log; ``make(seq, seat)`` builds each copy."""
+        for seat, s in enumerate(self.seats):
+            s.log.append(make(s.seq + 1, seat))
+            if state:
+                s.state_seq = s.seq
+
+    def _status_event(self, seat: int) -> None:
+        s = self.seats[seat]
+        self._broadcast(
+            lambda seq, _: m.SeatStatus(
+                seq=seq,
+                seat=seat,
+                kind=s.kind.value,
+                name=s.name,
+                connected=s.connected,
+                grace=s.grace,
+                stand_in=s.stand_in,
+            )
+        )
+
+    def _deal_event(self, deal_index: int, *, first: bool) -> None:
+        """Each seat gets its own cards of deal ``deal_index``, and everyone the table cards."""
+        fair = self.round
+        assert fair is not None and self.match is not None and self.match.round is not None
+        deal = deal_plan(self.rules, self.match.round.dealer)[deal_index]
+
+        def cards_for(target: int) -> tuple[m.DealtCard, ...]:
+            out = []
+            for i, t in enumerate(deal.targets):
+                if t == target:
+                    pos = deal.start + i
+                    card, salt = fair.deck.dealt(fair.perm, pos)
+                    out.append(m.DealtCard(pos=pos, card=card, salt=salt))
+            return tuple(out)
+
+        table = cards_for(TABLE) if first else ()
+        if first:
+            fair.record = replace(
+                fair.record, table=tuple(DealtCard(c.pos, c.card, c.salt) for c in table)
+            )
+        stock = 40 - deal.stop
+        self._broadcast(
+            lambda seq, seat: m.Deal(seq=seq, hand=cards_for(seat), table=table, stock=stock),
+            state=True,
+        )
+
+    def _reveal(self) -> None:
+        """The host reveals its seed: the round's record is complete and joins the chain."""
+        fair = self.round
+        assert fair is not None
+        record = replace(fair.record, host_seed=fair.deck.host_seed)
+        chain = record.chain_hash()
+        sig = sign(self._key, reveal_message(record.round_id, record.host_seed, chain))
+        fair.record = replace(record, reveal_sig=sig)
+        self.chain = chain
+        dealer = None
+        if fair.perm and self.match is not None and self.match.round is not None:
+            dealer = self.match.round.dealer
+        self.history.append((fair.record, fair.deck, fair.perm, dealer))
+        self._broadcast(
+            lambda seq, _: m.RoundReveal(
+                seq=seq, round_id=record.round_id, host_seed=fair.deck.host_seed, sig=sig
+            ),
+            state=True,
+        )
+
+    def _end_round(self) -> None:
+        """Score sheet, then the host's reveal, then (if it is over) the match result."""
+        assert self.match is not None and self.match.round is not None
+        result = self.match.results[-1]
+        rnd = self.match.round
+        fair = self.round
+        assert fair is not None
+        fair.record = replace(fair.record, score=result.totals)
+        lines = score_lines(result)
+        leftover = tuple(c.index for c in rnd.leftover_cards)
+        scores = tuple(self.match.scores)
+        round_no = len(self.match.results)
+        self._broadcast(
+            lambda seq, _: m.RoundEnd(
+                seq=seq, round_no=round_no, lines=lines, leftover=leftover, scores=scores
+            ),
+            state=True,
+        )
+        self._reveal()
+        if self.match.over:
+            self.phase = Phase.OVER
+            winner = self.match.winner
+            self._broadcast(
+                lambda seq, _: m.MatchEnd(seq=seq, scores=scores, winner=winner), state=True
+            )
+        else:
+            self.phase = Phase.BETWEEN
+
+    def _current(self, round_id: bytes, phase: Phase, what: str) -> RoundState:
+        if self.phase is not phase or self.round is None:
+            raise TableError(ErrorCode.WRONG_PHASE, f"cannot {what} now ({self.phase.value})")
+        if not same_bytes(round_id, self.round.record.round_id):
+            raise TableError(
+                ErrorCode.STALE, f"round {round_id.hex()} is not the round in progress"
+            )
+        return self.round
+
+
+__all__ = [
+    "MAX_OFFENCES",
+    "Phase",
+    "Seat",
+    "SeatKind",
+    "Table",
+    "TableError",
+    "token_hash",
+]

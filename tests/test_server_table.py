@@ -1,0 +1,253 @@
+"""The host's table state machine, driven without sockets: whole matches, fair deals checked by
+every seat's witness, journal replay, refusals, and what each seat's log may contain."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from scopa_net.dealing import TABLE, deal_plan
+from scopa_net.fair.commitments import public_key_bytes
+from scopa_net.fair.errors import FairnessError
+from scopa_net.fair.verifier import verify_transcript
+from scopa_net.rules import RuleSet
+from scopa_net.server.table import (
+    MAX_OFFENCES,
+    Phase,
+    SeatKind,
+    Table,
+    TableError,
+    token_hash,
+)
+from scopa_net.wire import messages as m
+from scopa_net.wire.errors import ErrorCode
+from scopa_net.witness import DealWitness
+
+KEY = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
+
+
+def new_table(rules: RuleSet, bots: int = 0) -> Table:
+    return Table(1, "test", rules, KEY, bots=bots, bot_level=1 if bots else None)
+
+
+def fill(table: Table) -> None:
+    for seat, s in enumerate(table.seats):
+        if s.kind is SeatKind.OPEN:
+            table.join(seat, f"p{seat}", token_hash(bytes([seat]) * 16))
+
+
+class Driver:
+    """Plays every seat of a table at random, each seat watching its own log."""
+
+    def __init__(self, table: Table, seed: int) -> None:
+        self.table = table
+        self.rng = random.Random(seed)
+        players = table.rules.players
+        self.witnesses = [
+            DealWitness(table.rules, public_key_bytes(KEY), s) for s in range(players)
+        ]
+        self.read = [0] * players
+        self.seeds: dict[int, bytes] = {}
+
+    def catch_up(self) -> None:
+        for seat, witness in enumerate(self.witnesses):
+            log = self.table.seats[seat].log
+            for event in log[self.read[seat] :]:
+                witness.observe(event)
+            self.read[seat] = len(log)
+
+    def step(self) -> bool:
+        """One input; False when the match is over."""
+        table = self.table
+        self.catch_up()
+        if table.phase is Phase.OVER:
+            return False
+        if table.needs_round:
+            table.start_round(self.rng.randbytes(16), self.rng.randbytes(32))
+            return True
+        seat, what = table.to_act()[0]
+        round_id = table.round.record.round_id if table.round else b""
+        if what == "commit":
+            self.seeds[seat] = self.rng.randbytes(32)
+            table.seed_commit(seat, round_id, self.witnesses[seat].my_commitment(self.seeds[seat]))
+        elif what == "reveal":
+            table.seed_reveal(seat, round_id, self.seeds[seat])
+        else:
+            view = table.view_for(seat)
+            assert view is not None
+            plays = table.match.round.legal_plays()
+            play = plays[self.rng.randrange(len(plays))]
+            table.play(seat, self.rng.randrange(1, 2**31), self.read[seat], play.card.index,
+                       play.captured_mask)  # fmt: skip
+        return True
+
+    def run(self, limit: int = 20000) -> None:
+        for _ in range(limit):
+            if not self.step():
+                return
+        raise AssertionError("the match did not end")
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [RuleSet.of(2, 11), RuleSet.of(3, 5), RuleSet.of(4, 11), RuleSet.of(6, 4),
+     RuleSet.of(4, 5, ["scopone"])],
+    ids=lambda r: r.describe(),
+)  # fmt: skip
+def test_a_whole_match_verifies_for_every_seat(rules: RuleSet) -> None:
+    table = new_table(rules)
+    fill(table)
+    driver = Driver(table, 7)
+    driver.run()
+    assert table.phase is Phase.OVER and table.match is not None and table.match.over
+    for witness in driver.witnesses:
+        assert witness.verdicts and all(v.ok for v in witness.verdicts)
+        verdict = verify_transcript(witness.transcript())
+        assert verdict.ok, verdict.lines()
+        assert witness.result.winner == table.match.winner
+
+
+def test_replaying_the_journal_rebuilds_the_same_table() -> None:
+    table = new_table(RuleSet.of(2, 3))
+    fill(table)
+    driver = Driver(table, 3)
+    entries = list(table.take_pending())
+    for _ in range(150):
+        driver.step()
+        entries += table.take_pending()
+    twin = new_table(RuleSet.of(2, 3))
+    twin.replay(entries)
+    for a, b in zip(table.seats, twin.seats, strict=True):
+        assert a.log == b.log and a.moves == b.moves and a.epoch == b.epoch
+    assert twin.phase is table.phase and twin.chain == table.chain
+    assert twin.view_for(0) == table.view_for(0)
+
+
+def test_a_seat_is_dealt_only_its_own_cards() -> None:
+    rules = RuleSet.of(4, 3)
+    table = new_table(rules)
+    fill(table)
+    Driver(table, 11).run()
+    dealers = {record.round_id: dealer for record, _, _, dealer in table.history}
+    for seat, s in enumerate(table.seats):
+        round_id = b""
+        hands_seen = 0
+        for event in s.log:
+            if isinstance(event, m.RoundCommit):
+                round_id = event.round_id
+            elif isinstance(event, m.Deal):
+                plan = deal_plan(rules, dealers[round_id])
+                mine = {d.start + i for d in plan for i, t in enumerate(d.targets) if t == seat}
+                table_positions = {
+                    d.start + i for d in plan for i, t in enumerate(d.targets) if t == TABLE
+                }
+                assert {c.pos for c in event.hand} <= mine
+                assert {c.pos for c in event.table} <= table_positions
+                hands_seen += len(event.hand)
+        assert hands_seen > 0
+
+
+def test_duplicate_move_ids_are_acknowledged_and_applied_once() -> None:
+    table = new_table(RuleSet.of(2))
+    fill(table)
+    driver = Driver(table, 5)
+    while table.phase is not Phase.PLAY:
+        driver.step()
+    driver.catch_up()
+    seat = table.match.round.turn
+    play = table.match.round.legal_plays()[0]
+    after = table.seats[seat].seq
+    seq, dup = table.play(seat, 42, after, play.card.index, play.captured_mask)
+    assert not dup
+    history = len(table.match.round.history)
+    again, dup = table.play(seat, 42, after, play.card.index, play.captured_mask)
+    assert dup and again == seq and len(table.match.round.history) == history
+
+
+def test_refusals_change_nothing() -> None:
+    table = new_table(RuleSet.of(2))
+    fill(table)
+    driver = Driver(table, 5)
+    while table.phase is not Phase.PLAY:
+        driver.step()
+    table.take_pending()
+    rnd = table.match.round
+    seat, other = rnd.turn, 1 - rnd.turn
+    before = [list(s.log) for s in table.seats]
+    card = rnd.hands[other][0]
+    with pytest.raises(TableError) as info:
+        table.play(other, 1, 10**6, card, 0)
+    assert info.value.code is ErrorCode.NOT_YOUR_TURN
+    with pytest.raises(TableError) as info:
+        table.play(seat, 2, 0, rnd.hands[seat][0], 0)
+    assert info.value.code is ErrorCode.STALE and info.value.current_seq == table.seats[seat].seq
+    with pytest.raises(TableError) as info:
+        table.play(seat, 3, 10**6, rnd.hands[other][0], 0)
+    assert info.value.code is ErrorCode.ILLEGAL_PLAY and info.value.reason == "not_in_hand"
+    with pytest.raises(TableError) as info:
+        table.say(seat, "x" * 201)
+    assert info.value.code is ErrorCode.CHAT_TOO_LONG
+    assert [list(s.log) for s in table.seats] == before
+    assert table.take_pending() == []
+
+
+def test_tokens_wrong_empty_and_rotated_are_refused() -> None:
+    table = new_table(RuleSet.of(2))
+    table.join(0, "ann", token_hash(b"a" * 16))
+    table.check_token(0, b"a" * 16)
+    for bad in (b"", b"b" * 16, b"a" * 17):
+        with pytest.raises(TableError) as info:
+            table.check_token(0, bad)
+        assert info.value.code is ErrorCode.BAD_TOKEN
+    table.resume(0, token_hash(b"c" * 16))
+    with pytest.raises(TableError):
+        table.check_token(0, b"a" * 16)  # rotated
+    table.check_token(0, b"c" * 16)
+    with pytest.raises(TableError):
+        table.check_token(1, b"c" * 16)  # an open seat has no token
+    table.leave(0)
+    with pytest.raises(TableError):
+        table.check_token(0, b"c" * 16)  # expired with the seat
+
+
+def test_full_table_and_taken_seat() -> None:
+    table = new_table(RuleSet.of(2), bots=1)
+    table.join(None, "ann", token_hash(b"a" * 16))
+    with pytest.raises(TableError) as info:
+        table.join(None, "bob", token_hash(b"b" * 16))
+    assert info.value.code is ErrorCode.TABLE_FULL
+    with pytest.raises(TableError) as info:
+        table.join(1, "bob", token_hash(b"b" * 16))
+    assert info.value.code is ErrorCode.SEAT_TAKEN
+
+
+def test_a_seat_that_keeps_voiding_rounds_forfeits_to_a_bot() -> None:
+    table = new_table(RuleSet.of(2))
+    fill(table)
+    rng = random.Random(1)
+    for n in range(MAX_OFFENCES):
+        table.start_round(rng.randbytes(16), rng.randbytes(32))
+        table.void("no_reveal", 1)
+        assert table.phase is Phase.BETWEEN
+        events = [e for e in table.seats[0].log if isinstance(e, m.RoundVoid)]
+        assert len(events) == n + 1 and events[-1].offender == 1
+    assert table.seats[1].kind is SeatKind.BOT
+
+
+def test_a_witness_catches_a_card_that_was_not_committed() -> None:
+    table = new_table(RuleSet.of(2))
+    fill(table)
+    driver = Driver(table, 5)
+    while table.phase is not Phase.PLAY:
+        driver.step()
+    seat_log = table.seats[0].log
+    deal = next(e for e in seat_log if isinstance(e, m.Deal))
+    index = seat_log.index(deal)
+    forged = m.DealtCard(pos=deal.hand[0].pos, card=(deal.hand[0].card + 1) % 40,
+                         salt=deal.hand[0].salt)  # fmt: skip
+    seat_log[index] = m.Deal(seq=deal.seq, hand=(forged, *deal.hand[1:]), table=deal.table,
+                             stock=deal.stock)  # fmt: skip
+    with pytest.raises(FairnessError):
+        driver.catch_up()
