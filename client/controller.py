@@ -66,6 +66,8 @@ class ClientState:
     asking: Asking = Asking.NOTHING
     choices: tuple[Play, ...] = ()
     match_over: bool = False
+    scores: tuple[int, ...] = ()
+    """The match score by side, counting every round scored so far."""
     listeners: list[Callable[[], None]] = field(default_factory=list)
 
     def changed(self) -> None:
@@ -96,6 +98,8 @@ class Controller:
         self.session = session
         self.state = ClientState(seat=session.seat, names=session.names, display=display)
         self.state.view = session.view
+        if session.view is not None:
+            self.state.scores = session.view.scores
         self.state.connection = session.connection
         self._show = show
         self._quit = quit
@@ -137,6 +141,7 @@ class Controller:
         match event:
             case ViewChanged(view=view, record=record):
                 state.view = view
+                state.scores = view.scores
                 self._forget_choices()
                 if record is not None:
                     self._show([self._record_line(view, record)])
@@ -144,6 +149,7 @@ class Controller:
                     self.show_board()
             case RoundStarted(view=view):
                 state.view = view
+                state.scores = view.scores
                 self._forget_choices()
                 self.show_board()
             case VoidDeal(view=view):
@@ -155,6 +161,7 @@ class Controller:
                 )
             case RoundOver(view=view, score=score, match_scores=scores):
                 state.view = view
+                state.scores = scores
                 self._forget_choices()
                 if view.leftover:
                     left = ", ".join(render.card_text(c, self.display) for c in view.leftover)
@@ -162,6 +169,7 @@ class Controller:
                 self._show(score_sheet(view, score, scores, state.names))
             case MatchOver(winner=winner, match_scores=scores, rounds=rounds):
                 state.match_over = True
+                state.scores = scores
                 assert state.view is not None
                 self._show([match_summary(state.view, winner, scores, rounds, state.names)])
             case Message(seat=seat, text=text):
@@ -282,7 +290,7 @@ class Controller:
         elif name == "score":
             parts = [
                 f"{render.side_label(side, view, state.names)} {points}"
-                for side, points in enumerate(view.scores)
+                for side, points in enumerate(state.scores)
             ]
             self._say(f"Score: {', '.join(parts)} (playing to {view.rules.target}).")
         elif name in {"last", "log"}:

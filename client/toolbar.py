@@ -25,7 +25,8 @@ def toolbar_text(state: ClientState) -> FormattedText:
     else:
         turn = f"{seat_label(view.to_move, view, state.names)} to play"
     score = "  ".join(
-        f"{side_label(side, view, state.names)} {points}" for side, points in enumerate(view.scores)
+        f"{side_label(side, view, state.names)} {points}"
+        for side, points in enumerate(state.scores)
     )
     return FormattedText(
         [

@@ -1,0 +1,134 @@
+"""Typed lines into commands, and tab completion of what is legal now."""
+
+from __future__ import annotations
+
+import pytest
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
+from test_client_decks import match_dealt
+
+from scopa_net.client.commands import (
+    COMMANDS,
+    Choose,
+    CommandError,
+    PlayCard,
+    Say,
+    Simple,
+    parse_command,
+)
+from scopa_net.client.completion import PlayCompleter
+from scopa_net.client.controller import Asking, ClientState
+from scopa_net.client.style import Display, SuitNames
+from scopa_net.notation import Scheme, parse_card
+from scopa_net.view import SeatView
+
+
+def cards(text: str) -> tuple:
+    return tuple(parse_card(t) for t in text.split())
+
+
+@pytest.mark.parametrize(
+    ("line", "card", "group"),
+    [
+        ("7d", "7d", None),
+        ("7 coins", "7d", None),
+        ("  settebello ", "7d", None),
+        ("re di denari", "Kd", None),
+        ("7d x 5s+2b", "7d", "5s 2b"),
+        ("7 coins takes 5 swords, 2 clubs", "7d", "5s 2b"),
+        ("7d 5s 2b", "7d", "5s 2b"),
+    ],
+)
+def test_plays_in_any_notation(line: str, card: str, group: str | None) -> None:
+    expected = None if group is None else cards(group)
+    assert parse_command(line) == PlayCard(card=parse_card(card), group=expected)
+
+
+def test_suit_letters_follow_the_chosen_names() -> None:
+    assert parse_command("7c", Scheme.ITALIAN) == PlayCard(card=parse_card("7h"))
+    assert parse_command("7c", Scheme.FRENCH) == PlayCard(card=parse_card("7b"))
+    with pytest.raises(CommandError, match=r"'7c'.*cups \(coppe\) or clubs"):
+        parse_command("7c")
+
+
+@pytest.mark.parametrize("name", sorted(set(COMMANDS) - {"say"}))
+def test_named_commands(name: str) -> None:
+    assert parse_command(name) == Simple(name=name)
+    assert parse_command(name.upper()) == Simple(name=name)
+
+
+def test_say_keeps_the_text_as_typed() -> None:
+    assert parse_command("say  Buona Fortuna! ") == Say(text="Buona Fortuna!")
+
+
+def test_a_number_is_a_choice() -> None:
+    assert parse_command(" 2 ") == Choose(number=2)
+
+
+@pytest.mark.parametrize(
+    ("line", "quoted"),
+    [("8d", "'8d'"), ("zz", "'zz'"), ("say", "'say'"), ("score 3", "'score 3'"), ("7x", "'7x'")],
+)
+def test_errors_quote_the_line(line: str, quoted: str) -> None:
+    with pytest.raises(CommandError) as info:
+        parse_command(line)
+    assert quoted in str(info.value)
+
+
+def test_an_empty_line_is_refused() -> None:
+    with pytest.raises(CommandError, match="empty"):
+        parse_command("   ")
+
+
+# --- completion ----------------------------------------------------------------------------------
+
+
+def state_for(view: SeatView, suits: SuitNames = SuitNames.ENGLISH) -> ClientState:
+    return ClientState(
+        seat=view.seat, names=("You", "Bot 1"), display=Display(suits=suits), view=view
+    )
+
+
+def complete(state: ClientState, text: str) -> list[str]:
+    completer = PlayCompleter(state)
+    doc = Document(text, len(text))
+    return [
+        c.text for c in completer.get_completions(doc, CompleteEvent(completion_requested=True))
+    ]
+
+
+def test_completes_cards_in_hand_and_groups_on_my_turn() -> None:
+    match = match_dealt({0: "7d 3s Kb", 1: "2h 2s Jd"}, "5s 2b 3h 4h")
+    state = state_for(match.view_for(0))
+    sevens = complete(state, "7")
+    assert sevens[0] == "7d"
+    assert set(sevens[1:]) == {"7d x 2b+5s", "7d x 3h+4h"}
+    assert complete(state, "7d x 3") == ["7d x 3h+4h"]
+    assert complete(state, "k") == ["Kb"]
+    # Every command name, and nothing that is not a card in hand.
+    everything = complete(state, "")
+    assert set(COMMANDS) <= set(everything)
+    assert "Jd" not in everything and "2h" not in everything
+
+
+def test_completion_offers_no_cards_on_another_seats_turn() -> None:
+    match = match_dealt({0: "7d 3s Kb", 1: "2h 2s Jd"}, "5s 2b 3h 4h")
+    state = state_for(match.view_for(1))
+    assert complete(state, "") == list(COMMANDS)
+    assert complete(state, "7") == []
+    assert complete(state, "s") == ["score", "say"]
+
+
+def test_completion_uses_the_chosen_letters() -> None:
+    match = match_dealt({0: "7d 3s Kb", 1: "2h 2s Jd"}, "5s 2b 3h 4h")
+    state = state_for(match.view_for(0), SuitNames.ITALIAN)
+    assert "Rb" in complete(state, "r")
+    assert "7d x 3c+4c" in complete(state, "7d")
+
+
+def test_completion_offers_the_pending_choices() -> None:
+    match = match_dealt({0: "7d 3s Kb", 1: "2h 2s Jd"}, "5s 2b 3h 4h")
+    state = state_for(match.view_for(0))
+    state.asking = Asking.WHICH_GROUP
+    state.choices = tuple(p for p in match.round.legal_plays() if p.card == parse_card("7d"))
+    assert complete(state, "")[:2] == ["1", "2"]

@@ -1,0 +1,67 @@
+"""Settings: file, then environment, then flags; clear errors for bad values."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scopa_net.client.config import ConfigError, Settings, config_path, load_settings
+from scopa_net.client.style import SuitNames
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "client.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_defaults_without_a_file(tmp_path: Path) -> None:
+    assert load_settings({}, path=tmp_path / "missing.toml") == Settings()
+
+
+def test_the_file_sits_in_the_xdg_config_dir(tmp_path: Path) -> None:
+    assert config_path({"XDG_CONFIG_HOME": str(tmp_path)}) == tmp_path / "scopa-net/client.toml"
+    assert config_path({"HOME": str(tmp_path)}) == tmp_path / ".config/scopa-net/client.toml"
+
+
+def test_file_then_environment_then_flags(tmp_path: Path) -> None:
+    path = write(tmp_path, 'name = "Ada"\nsuits = "french"\nascii = true\nhost = "10.0.0.2"\n')
+    from_file = load_settings({}, path=path)
+    assert from_file == Settings(ascii=True, suits=SuitNames.FRENCH, name="Ada", host="10.0.0.2")
+    env = {"SCOPA_NET_NAME": "Bea", "SCOPA_NET_SUITS": "italian", "SCOPA_NET_ASCII": "0"}
+    from_env = load_settings(env, path=path)
+    assert (from_env.name, from_env.suits, from_env.ascii) == ("Bea", SuitNames.ITALIAN, False)
+    flags = load_settings(env, path=path, name="Cid", suits="english", ascii=True, color=False)
+    assert (flags.name, flags.suits, flags.ascii, flags.color) == (
+        "Cid",
+        SuitNames.ENGLISH,
+        True,
+        False,
+    )
+
+
+def test_no_color_beats_a_file_asking_for_colour(tmp_path: Path) -> None:
+    path = write(tmp_path, "color = true\n")
+    assert load_settings({}, path=path).display({}).color is True
+    assert load_settings({"NO_COLOR": "1"}, path=path).display({"NO_COLOR": "1"}).color is False
+
+
+@pytest.mark.parametrize(
+    ("text", "quoted"),
+    [
+        ('suits = "klingon"\n', "'klingon'"),
+        ("ascii = 3\n", "3"),
+        ('colour = "yes"\n', "'colour'"),
+        ("name = [1\n", "client.toml"),
+    ],
+)
+def test_bad_files_are_clear_errors(tmp_path: Path, text: str, quoted: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        load_settings({}, path=write(tmp_path, text))
+    assert quoted in str(info.value)
+
+
+def test_bad_environment_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"SCOPA_NET_ASCII.*'maybe'"):
+        load_settings({"SCOPA_NET_ASCII": "maybe"}, path=tmp_path / "none.toml")

@@ -1,0 +1,165 @@
+"""The controller: typed lines to plays and commands, events to text, refusals change nothing."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+from test_client_decks import match_dealt
+
+from scopa_net.client import render
+from scopa_net.client.controller import Asking, Controller
+from scopa_net.client.session import ConnectionState, Event, Message, RoundStarted, ViewChanged
+from scopa_net.client.style import Display
+from scopa_net.match import Match
+from scopa_net.notation import parse_card
+from scopa_net.plays import Play, PlayRecord
+from scopa_net.view import SeatView
+
+
+class TableSession:
+    """A session over a given match: the player's plays go straight to it."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+        self.seat = 0
+        self.names = ("Ada", "Bot 1")
+        self.connection = ConnectionState.LOCAL
+        self.submitted: list[Play] = []
+        self.said: list[str] = []
+        self._send, self.events = trio.open_memory_channel[Event](16)
+
+    @property
+    def view(self) -> SeatView:
+        return self.match.view_for(0)
+
+    async def submit(self, play: Play) -> PlayRecord:
+        record = self.match.play(play, 0, exact=True)
+        self.submitted.append(play)
+        return record
+
+    async def say(self, text: str) -> None:
+        self.said.append(text)
+
+
+class Screen:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def show(self, lines: object) -> None:
+        self.lines += render.plain(lines).splitlines()  # type: ignore[arg-type]
+
+    def take(self) -> str:
+        text = "\n".join(self.lines)
+        self.lines.clear()
+        return text
+
+
+Table = tuple[TableSession, Controller, Screen, list[str]]
+
+
+@pytest.fixture
+def table() -> Table:
+    session = TableSession(match_dealt({0: "7d 3s Kb", 1: "2h 2s Jd"}, "5s 2b 3h 4h"))
+    screen = Screen()
+    quits: list[str] = []
+    controller = Controller(session, Display(), screen.show, lambda: quits.append("quit"))
+    return session, controller, screen, quits
+
+
+async def test_a_bare_card_with_one_outcome_is_played(table: Table) -> None:
+    session, controller, _, _ = table
+    await controller.handle_line("king of clubs")
+    taken = (parse_card("2b"), parse_card("3h"), parse_card("5s"))
+    assert session.submitted == [Play(parse_card("Kb"), taken)]
+
+
+async def test_a_card_with_several_groups_asks_which(table: Table) -> None:
+    session, controller, screen, _ = table
+    await controller.handle_line("settebello")
+    text = screen.take()
+    assert "more than one group" in text
+    assert "1) 7d♦ x 3h♥+4h♥" in text and "2) 7d♦ x 2b♣+5s♠" in text
+    assert controller.state.asking is Asking.WHICH_GROUP
+    assert session.submitted == []
+    await controller.handle_line("2")
+    assert session.submitted == [Play(parse_card("7d"), (parse_card("2b"), parse_card("5s")))]
+    assert controller.state.asking is Asking.NOTHING
+
+
+async def test_the_group_can_be_typed_after_the_card(table: Table) -> None:
+    session, controller, _, _ = table
+    await controller.handle_line("7d x 4h 3h")
+    assert session.submitted == [Play(parse_card("7d"), (parse_card("3h"), parse_card("4h")))]
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("Jd", "illegal play: 'Jd': that card is not in your hand"),
+        ("7d x 5s+2s", "illegal play: '7d x 2s+5s': a card you named is not on the table"),
+        ("7d x 5s", "illegal play: '7d x 5s': those cards do not add up"),
+        ("8d", "invalid card: '8d'"),
+        ("frobnicate", "invalid card: 'frobnicate'"),
+        ("3", "invalid choice: 3: there is nothing to choose from"),
+    ],
+)
+async def test_refusals_say_why_and_change_nothing(table: Table, line: str, message: str) -> None:
+    session, controller, screen, _ = table
+    before = session.view
+    await controller.handle_line(line)
+    assert message in screen.take()
+    assert session.submitted == []
+    assert session.view == before
+
+
+async def test_quit_asks_first_during_a_match(table: Table) -> None:
+    _, controller, screen, quits = table
+    await controller.handle_line("quit")
+    assert "Really leave?" in screen.take()
+    await controller.handle_line("n")
+    assert quits == [] and controller.state.asking is Asking.NOTHING
+    await controller.handle_line("quit")
+    await controller.handle_line("yes")
+    assert quits == ["quit"]
+
+
+async def test_commands_report_the_game(table: Table) -> None:
+    session, controller, screen, _ = table
+    await controller.handle_line("score")
+    assert "Score: Ada 0, Bot 1 0 (playing to 11)." in screen.take()
+    await controller.handle_line("rules")
+    assert "Rules: 2 players, target 11, variants: none." in screen.take()
+    await controller.handle_line("who")
+    assert screen.take() == "Seat 0: Ada (you), side 0\nSeat 1: Bot 1, side 1"
+    await controller.handle_line("say ciao a tutti")
+    assert session.said == ["ciao a tutti"]
+    await controller.handle_line("help")
+    assert "settebello" in screen.take()
+
+
+async def test_events_print_plays_and_the_board_on_my_turn(table: Table) -> None:
+    session, controller, screen, _ = table
+    controller.handle_event(RoundStarted(view=session.view))
+    assert "Your turn." in screen.take()
+    record = session.match.play(parse_card("3s"), 0)
+    controller.handle_event(ViewChanged(view=session.view, record=record))
+    assert screen.take() == "Ada plays 3s♠ x 3h♥"
+    record = session.match.play(parse_card("2h"), 1)
+    controller.handle_event(ViewChanged(view=session.view, record=record))
+    text = screen.take()
+    assert text.startswith("Bot 1 plays 2h♥ x 2b♣")
+    assert text.endswith("Your turn.")
+    await controller.handle_line("last")
+    assert screen.take() == "Ada plays 3s♠ x 3h♥\nBot 1 plays 2h♥ x 2b♣"
+    controller.handle_event(Message(seat=1, text="buona fortuna"))
+    assert screen.take() == "Bot 1: buona fortuna"
+
+
+async def test_plain_mode_speaks_in_sentences(table: Table) -> None:
+    session, _, screen, _ = table
+    controller = Controller(
+        session, Display(color=False, glyphs=False), screen.show, list, plain=True
+    )
+    record = session.match.play(parse_card("3s"), 0)
+    controller.handle_event(ViewChanged(view=session.view, record=record))
+    assert screen.take() == "Ada played 3 of swords, taking 3 of cups."

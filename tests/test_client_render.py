@@ -1,0 +1,207 @@
+"""Rendering as pure functions of a view: text, styles, ASCII, suit names, the score sheet."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+
+import pytest
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.output.vt100 import Vt100_Output
+from prompt_toolkit.renderer import print_formatted_text as render_fragments
+from test_client_decks import match_dealt
+
+from scopa_net.cards import CARDS, Suit
+from scopa_net.client import render
+from scopa_net.client.controller import ClientState
+from scopa_net.client.scoresheet import LINE_TITLES, match_summary, score_sheet
+from scopa_net.client.style import SUIT_CLASS, Display, SuitNames, color_wanted
+from scopa_net.client.toolbar import toolbar_text
+from scopa_net.match import Match
+from scopa_net.notation import parse_card
+from scopa_net.rules import RuleSet
+
+NAMES = ("Ada", "Bot 1")
+GLYPHS = set("♦♥♠♣")
+
+
+def to_terminal(lines: list[FormattedText], display: Display) -> str:
+    """What a colour terminal would receive for these lines."""
+    buffer = io.StringIO()
+    out = Vt100_Output(buffer, lambda: Size(rows=24, columns=120), term="xterm-256color")
+    for line in lines:
+        render_fragments(out, [*line, ("", "\n")], display.style())
+    out.flush()
+    return buffer.getvalue()
+
+
+@pytest.fixture
+def match() -> Match:
+    return match_dealt({0: "7d 3s Kb", 1: "2h 2s Jd"}, "5s 2b 7h 4h")
+
+
+def test_board_shows_table_values_hand_turn_stock_and_score(match: Match) -> None:
+    text = render.plain(render.board_lines(match.view_for(0), NAMES, Display()))
+    assert "Table     2b♣=2  4h♥=4  5s♠=5  7h♥=7" in text
+    assert "Your hand 3s♠  7d♦  Kb♣" in text
+    assert "Stock     30 cards" in text
+    assert "Score     Ada 0   Bot 1 0" in text
+    assert text.splitlines()[-1] == "Your turn."
+    other = render.plain(render.board_lines(match.view_for(1), NAMES, Display()))
+    assert "Your hand 2h♥  2s♠  Jd♦" in other
+    assert other.splitlines()[-1] == "Waiting for Ada."
+
+
+def test_board_lists_the_last_play_of_each_seat(match: Match) -> None:
+    match.play(parse_card("7d"), 0)
+    match.play(parse_card("2h"), 1)
+    text = render.plain(render.board_lines(match.view_for(0), NAMES, Display()))
+    assert "Last      Ada plays 7d♦ x 7h♥" in text
+    assert "Last      Bot 1 plays 2h♥ x 2b♣" in text
+    assert "Captured  Ada 2 cards, 0 sweeps   Bot 1 2 cards, 0 sweeps" in text
+
+
+def test_ascii_mode_has_no_glyphs(match: Match) -> None:
+    text = render.plain(render.board_lines(match.view_for(0), NAMES, Display(glyphs=False)))
+    assert not GLYPHS & set(text)
+    assert "Your hand 3s  7d  Kb" in text
+
+
+@pytest.mark.parametrize(
+    ("suits", "hand", "table"),
+    [
+        (SuitNames.ENGLISH, "3s♠  7d♦  Kb♣", "2b♣=2  4h♥=4"),
+        (SuitNames.ITALIAN, "3s♠  7d♦  Rb♣", "2b♣=2  4c♥=4"),
+        (SuitNames.FRENCH, "3s♠  7d♦  Kc♣", "2c♣=2  4h♥=4"),
+    ],
+)
+def test_card_letters_follow_the_suit_names(
+    match: Match, suits: SuitNames, hand: str, table: str
+) -> None:
+    text = render.plain(render.board_lines(match.view_for(0), NAMES, Display(suits=suits)))
+    assert f"Your hand {hand}" in text
+    assert f"Table     {table}" in text
+
+
+def test_long_names_follow_the_suit_names() -> None:
+    king = parse_card("Kb")
+    assert render.card_words(king, Display(suits=SuitNames.ITALIAN)) == "re di bastoni"
+    assert render.card_words(king, Display(suits=SuitNames.FRENCH)) == "king of clubs"
+    assert render.card_words(king, Display()) == "king of clubs"
+    assert render.card_words(parse_card("5d"), Display(suits=SuitNames.FRENCH)) == ("5 of diamonds")
+
+
+def test_every_card_fragment_carries_its_suit_class(match: Match) -> None:
+    for line in render.board_lines(match.view_for(0), NAMES, Display()):
+        for style, text in line:
+            for suit in Suit:
+                if text.strip() and text.strip()[-1] == suit.glyph:
+                    assert style == SUIT_CLASS[suit]
+            assert "#" not in style and "ansi" not in style  # classes only, never colours
+
+
+def test_colour_only_repeats_the_text(match: Match) -> None:
+    lines = render.board_lines(match.view_for(0), NAMES, Display())
+    coloured = to_terminal(lines, Display(color=True))
+    bare = to_terminal(lines, Display(color=False))
+    assert "\x1b[" in coloured
+    assert "\x1b[3" not in bare  # no foreground colour codes at all
+    strip = re.compile(r"\x1b\[[0-9;?]*[a-zA-Z]")
+    assert strip.sub("", coloured) == strip.sub("", bare)
+
+
+@pytest.mark.parametrize(
+    ("flag", "env", "expected"),
+    [
+        (None, {}, True),
+        (None, {"NO_COLOR": "1"}, False),
+        (None, {"NO_COLOR": ""}, True),
+        (None, {"TERM": "dumb"}, False),
+        (False, {}, False),
+        (True, {"NO_COLOR": "1"}, True),
+    ],
+)
+def test_colour_choice(flag: bool | None, env: dict[str, str], expected: bool) -> None:
+    assert color_wanted(flag, env) is expected
+
+
+def test_plain_board_is_one_fact_per_line(match: Match) -> None:
+    lines = render.plain_board(match.view_for(0), NAMES, Display(color=False, glyphs=False))
+    assert lines == [
+        "Round 1, target 11. Score: Ada 0, Bot 1 0.",
+        "Table: 2 of clubs (2), 4 of cups (4), 5 of swords (5), 7 of cups (7).",
+        "Stock: 30 cards.",
+        "Your hand: 3 of swords, 7 of coins, king of clubs.",
+        "Your turn.",
+    ]
+
+
+def test_play_words_say_what_was_taken_and_the_sweep() -> None:
+    match = match_dealt({0: "7d 3s Kb", 1: "2h 2s Jd"}, "5s 2b 7h 4h")
+    record = match.play(parse_card("7d"), 0)
+    view = match.view_for(1)
+    assert render.play_words(record, view, NAMES, Display()) == (
+        "Ada played 7 of coins, taking 7 of cups."
+    )
+
+
+def finished_match(seed: int, rules: RuleSet) -> Match:
+    rng = random.Random(seed)
+    match = Match(rules, first_dealer=0)
+    while match.needs_deal:
+        deck = list(CARDS)
+        rng.shuffle(deck)
+        rnd = match.deal(deck)
+        while not rnd.finished:
+            match.play(rng.choice(rnd.legal_plays()), rnd.turn, exact=True)
+        if match.results:
+            return match
+    return match
+
+
+@pytest.mark.parametrize("variants", [(), ("re_bello", "napola")])
+def test_score_sheet_has_every_line_with_figures_and_totals(variants: tuple[str, ...]) -> None:
+    match = finished_match(5, RuleSet.of(2, 11, variants))
+    view = match.view_for(0)
+    result = match.results[-1]
+    sheet = render.plain(score_sheet(view, result, tuple(match.scores), NAMES)).splitlines()
+    assert sheet[0] == "Round 1 score sheet"
+    for line, row in zip(result.lines, sheet[2:], strict=False):
+        title = LINE_TITLES[line.name][0]
+        assert row.startswith(title)
+        figures = row[len(title) :].split()[: len(line.figures)]
+        assert figures == [str(f) for f in line.figures]
+    assert sheet[-2].split()[1:] == [str(t) for t in result.totals]
+    assert sheet[-1].split()[1:3] == [str(s) for s in match.scores]
+    assert len(sheet) == 2 + len(result.lines) + 2
+
+
+def test_score_sheet_names_who_took_each_point() -> None:
+    match = finished_match(5, RuleSet.of(2))
+    result = match.results[-1]
+    sheet = render.plain(score_sheet(match.view_for(0), result, tuple(match.scores), NAMES))
+    settebello = next(r for r in sheet.splitlines() if r.startswith("Settebello"))
+    holder = result.line("settebello").winner
+    assert settebello.endswith(NAMES[holder])
+
+
+def test_match_summary_names_the_winner() -> None:
+    match = finished_match(5, RuleSet.of(2))
+    view = match.view_for(0)
+    you = render.plain([match_summary(view, 0, (11, 7), 3, NAMES)])
+    assert you == "You win the match, 11 to 7, after 3 rounds."
+    them = render.plain([match_summary(view, 1, (4, 12), 1, NAMES)])
+    assert them == "Bot 1 wins the match, 12 to 4, after 1 round."
+
+
+def test_toolbar_shows_turn_score_stock_and_connection(match: Match) -> None:
+    state = ClientState(seat=0, names=NAMES, display=Display(), view=match.view_for(0))
+    state.scores = (3, 5)
+    text = render.plain([toolbar_text(state)])
+    assert "YOUR TURN" in text and "Ada 3  Bot 1 5 (to 11)" in text
+    assert "stock 30" in text and "local game" in text
+    assert all(style.startswith("class:") or not style for style, _ in toolbar_text(state))
+    state.view = match.view_for(1)
+    assert "Ada to play" in render.plain([toolbar_text(state)])
