@@ -197,7 +197,7 @@ def test_play_fields_are_checked(kwargs: dict[str, Any], field: str) -> None:
         (lambda: m.Say(text="x" * (m.SAY_LEN + 1)), "text"),
         (lambda: m.Say(text="\x1b[31mred"), "control character"),
         (lambda: m.Join(table_id=1, seat=None, name="a\nb", password=None), "control character"),
-        (lambda: m.Bye(reason="not_your_turn", message=""), "reason"),
+        (lambda: m.Bye(reason="see_you", message=""), "reason"),
         (lambda: m.Error(code="bad_frame", message="", ref=None), "code"),
         (lambda: m.Error(code="stale", message="", ref="hello"), "ref"),
         (

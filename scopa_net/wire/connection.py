@@ -51,6 +51,10 @@ from scopa_net.wire.records import CATALOGUE, Message, Sender
 
 MAX_PINGS = 4
 """Unanswered pings allowed in each direction."""
+PING_INTERVAL = 10
+"""Seconds: either side pings when it has sent nothing for this long."""
+SILENCE_TIMEOUT = 30
+"""Seconds: a peer heard nothing from for this long is gone (close with ``timeout``)."""
 
 
 Fault = type[ProtocolError]
@@ -306,6 +310,11 @@ _CHECKS = {
     "resumed": Connection._seated,
     **{name: Connection._event for name in TABLE_EVENTS},
 }
+
+
+def bye_for(error: ProtocolError) -> m.Bye:
+    """The ``bye`` that reports ``error`` to the peer before closing."""
+    return m.Bye(reason=error.code.value, message=error.message[: m.TEXT_LEN])
 
 
 class HostConnection(Connection):

@@ -67,7 +67,6 @@ LINE_NAMES = (
     NAPOLA_LINE,
 )
 ALL_CODES = tuple(c.value for c in ErrorCode)
-FATAL = tuple(c.value for c in ErrorCode if c.fatal)
 NOT_FATAL = tuple(c.value for c in ErrorCode if not c.fatal)
 REJECTS = tuple(c.value for c in ErrorCode if c in REJECT_CODES)
 ILLEGAL_REASONS = tuple(r.name.lower() for r in IllegalReason)
@@ -219,7 +218,7 @@ class Error(Message):
 
 @message("bye", Sender.EITHER)
 class Bye(Message):
-    reason: str = wire(Choice(FATAL), "why the connection ends")
+    reason: str = wire(Choice(ALL_CODES), "why the connection ends")
     message: str = wire(TEXT, "for people")
 
 
