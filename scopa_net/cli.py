@@ -50,14 +50,6 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--rounds", type=int, default=1, help="rounds to show")
     demo.set_defaults(run=_cmd_demo)
 
-    play = sub.add_parser(
-        "play", help="play now (for the moment: the demo, until the client lands)"
-    )
-    _add_rule_options(play)
-    play.add_argument("--seed", type=int, default=1)
-    play.add_argument("--rounds", type=int, default=1)
-    play.set_defaults(run=_cmd_demo)
-
     for register in _subcommand_registrars():
         register(sub)
     return parser
@@ -72,7 +64,11 @@ def _subcommand_registrars() -> list:
 
 
 #: Modules that each add one subcommand. Add a line here for a new subcommand.
-SUBCOMMAND_MODULES: tuple[str, ...] = ("scopa_net.arena_cli", "scopa_net.verify_cli")
+SUBCOMMAND_MODULES: tuple[str, ...] = (
+    "scopa_net.arena_cli",
+    "scopa_net.verify_cli",
+    "scopa_net.client.play_cli",
+)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
