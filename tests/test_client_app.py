@@ -1,0 +1,172 @@
+"""The whole app: prompt-toolkit on asyncio, trio as its guest, driven through a pipe."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+import trio
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from scopa_net.cards import CARDS
+from scopa_net.client.app import ClientApp
+from scopa_net.client.controller import ClientState
+from scopa_net.client.local_session import LocalSession, open_local_session
+from scopa_net.client.moves import legal_plays
+from scopa_net.client.session import Session
+from scopa_net.client.style import Display
+from scopa_net.rules import RuleSet
+
+#: A bound so that a broken app fails the test instead of hanging it (not a speed check).
+HANG_GUARD = 60
+
+
+class RecordingOutput(DummyOutput):
+    """A terminal that keeps the text written to it."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def write(self, data: str) -> None:
+        self.parts.append(data)
+
+    def write_raw(self, data: str) -> None:
+        self.parts.append(data)
+
+    @property
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
+Driver = Callable[[ClientState, PipeInput], Callable[[], None]]
+
+
+def run_app(
+    rules: RuleSet, driver: Driver, *, seed: int = 7, opener=None, plain: bool = False
+) -> tuple[int, str, ClientState]:
+    """Run the app to its end; ``driver`` types into it whenever the state changes."""
+    output = RecordingOutput()
+    states: list[ClientState] = []
+    with create_pipe_input() as pipe:
+
+        def on_state(state: ClientState) -> None:
+            states.append(state)
+            state.listeners.append(driver(state, pipe))
+
+        def open_session():
+            return open_local_session(rules, name="Ada", seed=seed, delay=0)
+
+        app = ClientApp(
+            opener or open_session,
+            Display(color=False),
+            plain=plain,
+            input=pipe,
+            output=output,
+            on_state=on_state,
+        )
+
+        async def main() -> int:
+            return await asyncio.wait_for(app.run(), HANG_GUARD)
+
+        status = asyncio.run(main())
+    return status, output.text, states[0] if states else None
+
+
+def playing(first_line: str | None = None) -> Driver:
+    """Type the first legal play on each turn (after ``first_line`` on the first turn)."""
+
+    def driver(state: ClientState, pipe: PipeInput) -> Callable[[], None]:
+        answered: set[tuple[int, int]] = set()
+
+        def on_change() -> None:
+            view = state.view
+            if view is None or not view.my_turn or state.match_over:
+                return
+            key = (view.round_number, len(view.plays))
+            if key in answered:
+                return
+            if not answered and first_line is not None:
+                pipe.send_text(first_line(view) if callable(first_line) else first_line)
+            answered.add(key)
+            pipe.send_text(legal_plays(view)[0].text() + "\r")
+
+        return on_change
+
+    return driver
+
+
+def test_a_whole_match_against_the_computer() -> None:
+    def not_in_hand(view) -> str:
+        card = next(c for c in CARDS if c not in view.hand)
+        return f"{card}\r"
+
+    status, text, state = run_app(RuleSet.of(2, target=1), playing(not_in_hand))
+    assert status == 0
+    assert "that card is not in your hand" in text
+    assert "Round 1 score sheet" in text and "Primiera" in text
+    assert re.search(r"(You win|Bot 1 wins) the match, \d+ to \d+, after \d+ rounds?\.", text)
+    assert state.match_over
+    # The refused line changed nothing: every play in the round is a legal one, in turn order.
+    assert state.view.round_over
+    assert "Ada plays" in text and "Bot 1 plays" in text
+
+
+def test_plain_mode_prints_sentences_and_no_toolbar() -> None:
+    status, text, state = run_app(RuleSet.of(2, target=1), playing(), plain=True)
+    assert status == 0
+    assert "Your hand: " in text and "Bot 1 played " in text
+    assert "local game" not in text  # the toolbar is off
+    assert state.match_over
+
+
+def test_ctrl_d_leaves_at_once() -> None:
+    status, text, state = run_app(RuleSet.of(2, target=11), playing("\x04"))
+    assert status == 0
+    assert not state.match_over
+    assert "score sheet" not in text
+
+
+def test_quit_needs_a_yes_during_the_match() -> None:
+    status, text, state = run_app(RuleSet.of(2, target=11), playing("quit\rno\rquit\ry\r"))
+    assert status == 0
+    assert "Really leave?" in text and "Staying at the table." in text
+    assert "Leaving the table." in text
+    assert not state.match_over
+
+
+def test_a_failing_game_side_takes_the_prompt_down() -> None:
+    class BrokenTableError(Exception):
+        pass
+
+    @asynccontextmanager
+    async def broken() -> AsyncIterator[Session]:
+        async with open_local_session(RuleSet.of(2), seed=1, delay=0) as session:
+            await trio.sleep(0)
+            raise BrokenTableError("the table fell over")
+            yield session
+
+    status, text, _ = run_app(RuleSet.of(2), playing(), opener=broken)
+    assert status == 1
+    assert "The game stopped" in text and "the table fell over" in text
+
+
+def test_a_crash_while_the_prompt_is_up_takes_it_down() -> None:
+    class Mute(LocalSession):
+        async def say(self, text: str) -> None:
+            raise RuntimeError(f"cannot say {text!r}")
+
+    @asynccontextmanager
+    async def mute() -> AsyncIterator[Session]:
+        session = Mute(RuleSet.of(2), seed=2, delay=0)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(session.run)
+            yield session
+            nursery.cancel_scope.cancel()
+
+    status, text, state = run_app(RuleSet.of(2), playing("say hello\r"), opener=mute)
+    assert status == 1
+    assert "cannot say 'hello'" in text
+    assert not state.match_over

@@ -1,0 +1,64 @@
+"""End to end in a real terminal: ``scopa-net play`` under tmux, typed at like a person.
+
+Skipped when tmux is not installed. The test reads the screen, types the first card of the
+hand at each "Your turn." and picks choice 1 when asked which group to take.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+#: Bound on the whole run so a broken client fails instead of hanging (not a speed check).
+HANG_GUARD = 90
+
+
+def tmux(socket: str, *args: str) -> str:
+    done = subprocess.run(
+        ["tmux", "-L", socket, *args], capture_output=True, text=True, check=True, timeout=10
+    )
+    return done.stdout
+
+
+def test_play_a_match_in_a_real_terminal() -> None:
+    socket = f"scopa-test-{uuid.uuid4().hex[:8]}"
+    args = [sys.executable, "-m", "scopa_net", "play", "--seed", "1", "--target", "1"]
+    args += ["--delay", "0", "--ascii", "--name", "Ada"]
+    command = " ".join(shlex.quote(a) for a in args)
+    env_prefix = "env -u NO_COLOR TERM=xterm-256color"
+    shell = f"{env_prefix} {command}; echo CLIENT-EXIT=$?; sleep 60"
+    tmux(socket, "new-session", "-d", "-s", "game", "-x", "120", "-y", "50", shell)
+    try:
+        answered_turns = answered_choices = 0
+        deadline = time.monotonic() + HANG_GUARD
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = tmux(socket, "capture-pane", "-p", "-J", "-S", "-5000", "-t", "game")
+            if "CLIENT-EXIT=" in screen:
+                break
+            turns = screen.count("Your turn.")
+            choices = screen.count("Which one?")
+            if choices > answered_choices:
+                answered_choices = choices
+                tmux(socket, "send-keys", "-t", "game", "1", "Enter")
+            elif turns > answered_turns:
+                hands = re.findall(r"^Your hand (\S+)", screen, re.MULTILINE)
+                answered_turns = turns
+                tmux(socket, "send-keys", "-t", "game", hands[-1], "Enter")
+            time.sleep(0.1)
+        assert "CLIENT-EXIT=0" in screen, screen[-3000:]
+        assert "Round 1 score sheet" in screen
+        assert re.search(r"(You win|Bot 1 wins) the match", screen)
+        assert "Ada plays" in screen
+        assert not set("♦♥♠♣") & set(screen)  # --ascii
+    finally:
+        subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True, check=False)
