@@ -12,6 +12,7 @@ from scopa_net.dealing import TABLE, deal_plan
 from scopa_net.fair.commitments import public_key_bytes
 from scopa_net.fair.errors import FairnessError
 from scopa_net.fair.verifier import verify_transcript
+from scopa_net.mirror import SeatMirror
 from scopa_net.rules import RuleSet
 from scopa_net.server.table import (
     MAX_OFFENCES,
@@ -50,13 +51,22 @@ class Driver:
         ]
         self.read = [0] * players
         self.seeds: dict[int, bytes] = {}
+        self.mirrors = [SeatMirror(table.snapshot(s)) for s in range(players)]
+        self.read = [mirror.seq for mirror in self.mirrors]
+        self.check_views = True
 
     def catch_up(self) -> None:
         for seat, witness in enumerate(self.witnesses):
             log = self.table.seats[seat].log
             for event in log[self.read[seat] :]:
                 witness.observe(event)
+                self.mirrors[seat].apply(event)
             self.read[seat] = len(log)
+            view = self.table.view_for(seat)
+            if self.check_views and view is not None:
+                # The view rebuilt from events equals the host's view, and equals a snapshot.
+                assert self.mirrors[seat].view == view
+                assert SeatMirror(self.table.snapshot(seat)).view == view
 
     def step(self) -> bool:
         """One input; False when the match is over."""
@@ -251,3 +261,43 @@ def test_a_witness_catches_a_card_that_was_not_committed() -> None:
                              stock=deal.stock)  # fmt: skip
     with pytest.raises(FairnessError):
         driver.catch_up()
+
+
+def void_round_values(players: int) -> tuple[bytes, bytes, list[bytes]]:
+    """Round id, host seed and seat seeds whose shuffle puts 3+ kings on the opening table."""
+    from scopa_net.fair.commitments import HostDeck, joint_seed
+    from scopa_net.fair.shuffle import deck_permutation
+
+    rng = random.Random(2024)
+    start = 3 * players
+    while True:
+        round_id, host_seed = rng.randbytes(16), rng.randbytes(32)
+        seeds = [rng.randbytes(32) for _ in range(players)]
+        deck = HostDeck.derive(host_seed, round_id)
+        perm = deck_permutation(joint_seed(round_id, deck.digest, seeds), round_id)
+        order = deck.deck(perm)
+        if sum(1 for c in order[start : start + 4] if c >= 36) >= 3:
+            return round_id, host_seed, seeds
+
+
+def test_a_void_deal_of_kings_is_redealt_and_verifies() -> None:
+    table = new_table(RuleSet.of(2, 3))
+    fill(table)
+    driver = Driver(table, 9)
+    round_id, host_seed, seeds = void_round_values(2)
+    table.start_round(round_id, host_seed)
+    driver.catch_up()
+    for seat in range(2):
+        commit = driver.witnesses[seat].my_commitment(seeds[seat])
+        table.seed_commit(seat, round_id, commit)
+    for seat in range(2):
+        table.seed_reveal(seat, round_id, seeds[seat])
+    driver.catch_up()
+    assert table.phase is Phase.BETWEEN and table.match.round.void
+    assert all(w.verdicts[-1].ok and "void" in w.verdicts[-1].note for w in driver.witnesses)
+    assert driver.mirrors[0].view.void_deal
+    dealer = table.match.dealer
+    driver.run()
+    assert table.history[1][3] == dealer  # the same dealer dealt again
+    for witness in driver.witnesses:
+        assert verify_transcript(witness.transcript()).ok

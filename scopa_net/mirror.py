@@ -1,0 +1,194 @@
+"""A seat's view, rebuilt on the player's side from the snapshot and the events it receives.
+
+The host sends a seat only what :class:`~scopa_net.view.SeatView` allows; :class:`SeatMirror`
+turns that stream back into a ``SeatView``, so the terminal client renders and the computer
+players decide from exactly the same value on both sides of the wire.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from scopa_net.cards import CARDS, cards_of
+from scopa_net.dealing import deal_plan
+from scopa_net.plays import Play, PlayRecord
+from scopa_net.rules import RuleSet
+from scopa_net.scoring import RoundScore, ScoreLine
+from scopa_net.view import SeatView
+from scopa_net.wire import messages as m
+
+
+def _round_score(lines: tuple[m.ScoreLineInfo, ...]) -> RoundScore:
+    return RoundScore(tuple(ScoreLine(x.name, x.figures, x.points, x.winner) for x in lines))
+
+
+def dealer_from_positions(rules: RuleSet, seat: int, positions: set[int]) -> int:
+    """The dealer whose first deal gives ``seat`` these deck positions."""
+    for dealer in range(rules.players):
+        first = deal_plan(rules, dealer)[0]
+        mine = {first.start + i for i, t in enumerate(first.targets) if t == seat}
+        if positions <= mine:
+            return dealer
+    raise ValueError(f"no dealer deals positions {sorted(positions)} to seat {seat}")
+
+
+class SeatMirror:
+    """The latest :class:`SeatView` of one seat, kept up to date event by event."""
+
+    def __init__(self, snapshot: m.Snapshot) -> None:
+        self.view = self._from_snapshot(snapshot)
+        self.seq = snapshot.seq
+        self._last_capturer = self._capturer_of(self.view)
+        self._first_deal_next = False
+
+    @staticmethod
+    def _capturer_of(view: SeatView) -> int | None:
+        """The side that captured last in the round so far."""
+        for record in reversed(view.plays):
+            if record.play.captured:
+                return view.rules.side_of(record.seat)
+        return None
+
+    @staticmethod
+    def _from_snapshot(s: m.Snapshot) -> SeatView:
+        rules = s.rules.to_rules()
+        return SeatView(
+            seat=s.seat,
+            side=s.side,
+            rules=rules,
+            dealer=s.dealer,
+            round_number=s.round_no,
+            to_move=s.to_move,
+            hand=tuple(sorted((CARDS[i] for i in s.hand), key=lambda c: c.index)),
+            table=tuple(sorted((CARDS[i] for i in s.table), key=lambda c: c.index)),
+            hand_counts=s.hand_counts,
+            stock_count=s.stock,
+            pile_counts=s.pile_counts,
+            sweeps=s.sweeps,
+            scores=s.scores,
+            plays=tuple(
+                PlayRecord(p.seat, Play(CARDS[p.card], cards_of(p.captured)), p.sweep)
+                for p in s.plays
+            ),
+            void_deal=s.void_deal,
+            round_over=s.round_over,
+            leftover=tuple(CARDS[i] for i in s.leftover),
+            round_score=None if s.round_score is None else _round_score(s.round_score),
+            winner=s.winner,
+        )
+
+    def apply(self, event: m.Message) -> SeatView:
+        """Take one event (or a fresh snapshot) into the view; returns the new view."""
+        if isinstance(event, m.Snapshot):
+            self.view = self._from_snapshot(event)
+            self._first_deal_next = False
+            self._last_capturer = self._capturer_of(self.view)
+        else:
+            handler = getattr(self, f"_on_{type(event).__name__}", None)
+            if handler is not None:
+                handler(event)
+        self.seq = getattr(event, "seq", self.seq)
+        return self.view
+
+    # --- events -------------------------------------------------------------------------
+
+    def _on_SeedReveals(self, e: m.SeedReveals) -> None:  # noqa: N802
+        self._first_deal_next = True
+
+    def _on_Deal(self, e: m.Deal) -> None:  # noqa: N802
+        v = self.view
+        rules = v.rules
+        hand = tuple(sorted((CARDS[c.card] for c in e.hand), key=lambda c: c.index))
+        if not self._first_deal_next:
+            self.view = replace(
+                v,
+                to_move=(v.dealer + 1) % rules.players,
+                hand=hand,
+                hand_counts=(rules.hand_size,) * rules.players,
+                stock_count=e.stock,
+            )
+            return
+        self._first_deal_next = False
+        dealer = dealer_from_positions(rules, v.seat, {c.pos for c in e.hand})
+        self._last_capturer = None
+        if v.round_over and v.round_score is not None:
+            scores = tuple(a + b for a, b in zip(v.scores, v.round_score.totals, strict=True))
+            rounds_scored = v.round_number
+        else:
+            scores = v.scores
+            rounds_scored = v.round_number - 1 if v.void_deal else v.round_number
+        self.view = replace(
+            v,
+            dealer=dealer,
+            round_number=rounds_scored + 1,
+            to_move=(dealer + 1) % rules.players,
+            hand=hand,
+            table=tuple(sorted((CARDS[c.card] for c in e.table), key=lambda c: c.index)),
+            hand_counts=(rules.hand_size,) * rules.players,
+            stock_count=e.stock,
+            pile_counts=(0,) * rules.side_count,
+            sweeps=(0,) * rules.side_count,
+            scores=scores,
+            plays=(),
+            void_deal=False,
+            round_over=False,
+            leftover=(),
+            round_score=None,
+        )
+
+    def _on_Played(self, e: m.Played) -> None:  # noqa: N802
+        v = self.view
+        rules = v.rules
+        card = CARDS[e.card]
+        taken = cards_of(e.captured)
+        hand = tuple(c for c in v.hand if c != card) if e.seat == v.seat else v.hand
+        pile_counts = v.pile_counts
+        if taken:
+            table = tuple(c for c in v.table if c not in taken)
+            side = rules.side_of(e.seat)
+            piles = list(v.pile_counts)
+            piles[side] += len(taken) + 1
+            pile_counts = tuple(piles)
+            self._last_capturer = side
+        else:
+            table = tuple(sorted((*v.table, card), key=lambda c: c.index))
+        sweeps = list(v.sweeps)
+        if e.sweep:
+            sweeps[rules.side_of(e.seat)] += 1
+        counts = list(v.hand_counts)
+        counts[e.seat] -= 1
+        self.view = replace(
+            v,
+            hand=hand,
+            table=table,
+            pile_counts=pile_counts,
+            sweeps=tuple(sweeps),
+            hand_counts=tuple(counts),
+            plays=(*v.plays, PlayRecord(e.seat, Play(card, taken), e.sweep)),
+            to_move=None if not any(counts) else (e.seat + 1) % rules.players,
+        )
+
+    def _on_RoundVoid(self, e: m.RoundVoid) -> None:  # noqa: N802
+        if e.reason == "kings":
+            self.view = replace(self.view, to_move=None, void_deal=True)
+
+    def _on_RoundEnd(self, e: m.RoundEnd) -> None:  # noqa: N802
+        v = self.view
+        leftover = tuple(CARDS[i] for i in e.leftover)
+        piles = list(v.pile_counts)
+        table = v.table
+        if leftover and self._last_capturer is not None:
+            piles[self._last_capturer] += len(leftover)
+            table = ()
+        self.view = replace(
+            v,
+            to_move=None,
+            table=table,
+            pile_counts=tuple(piles),
+            round_over=True,
+            leftover=leftover,
+            round_score=_round_score(e.lines),
+        )
+
+    def _on_MatchEnd(self, e: m.MatchEnd) -> None:  # noqa: N802
+        self.view = replace(self.view, winner=e.winner, to_move=None)

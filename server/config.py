@@ -1,0 +1,40 @@
+"""The host's settings and limits, each with the number protocol.md documents."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEFAULT_PORT = 7311
+
+
+@dataclass(frozen=True, slots=True)
+class HostConfig:
+    name: str = "scopa-net"
+    bind: str = "0.0.0.0"
+    port: int = DEFAULT_PORT
+    db: str = ":memory:"
+    advertise: bool = True
+    # Time limits, in seconds.
+    handshake_timeout: float = 10.0
+    """From accepting a connection to its ``hello``."""
+    heartbeat_interval: float = 10.0
+    """The host pings a connection that has sent nothing for this long."""
+    silence_timeout: float = 30.0
+    """A connection that sends nothing at all for this long is closed."""
+    send_timeout: float = 10.0
+    """A write that the peer does not take within this long closes the connection."""
+    grace: float = 60.0
+    """How long a seat waits for its player to come back before a bot stands in."""
+    seed_timeout: float = 30.0
+    """How long a connected player has to commit, and then to reveal, its seed."""
+    bot_delay: float = 0.0
+    """Pause before each computer move, so people can follow (0 for tests and load)."""
+    # Size limits.
+    max_lag: int = 512
+    """Events a connection may fall behind its seat's log before it is dropped (it resumes)."""
+    max_replies: int = 64
+    """Replies (acks, errors, listings) queued for one connection before it is dropped."""
+    max_connections_per_address: int = 32
+    max_tables: int = 1000
+    max_inbox: int = 256
+    """Requests queued for one table before senders wait."""

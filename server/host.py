@@ -1,0 +1,251 @@
+"""The host: accepts connections, keeps the lobby, runs one task per table.
+
+:meth:`Host.serve` opens the journal's tables again (a host killed and restarted on the same
+database resumes every table at its last committed entry), starts listening, and runs until
+cancelled. :meth:`Host.shutdown` stops accepting, says goodbye to every connection and lets the
+journal finish what it was writing.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import Counter
+
+import trio
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from scopa_net.fair.commitments import fingerprint, public_key_bytes
+from scopa_net.rules import RuleSet
+from scopa_net.server.config import HostConfig
+from scopa_net.server.journal import Journal
+from scopa_net.server.journal_writer import JournalWriter
+from scopa_net.server.outbox import Outbox
+from scopa_net.server.session import PlayerSession
+from scopa_net.server.table import Phase, SeatKind, Table
+from scopa_net.server.table_task import TableTask, password_hash
+from scopa_net.wire import messages as m
+from scopa_net.wire.errors import ErrorCode
+
+log = logging.getLogger("scopa_net.host")
+
+HOST_KEY = "host_key"
+
+
+def load_host_key(journal: Journal) -> Ed25519PrivateKey:
+    """The host's long-lived signing key, made and stored on first start."""
+    raw = journal.get_meta(HOST_KEY)
+    if isinstance(raw, bytes) and len(raw) == 32:
+        return Ed25519PrivateKey.from_private_bytes(raw)
+    key = Ed25519PrivateKey.generate()
+    journal.set_meta(HOST_KEY, key.private_bytes_raw())
+    return key
+
+
+class Host:
+    def __init__(self, config: HostConfig, journal: Journal | None = None) -> None:
+        self.config = config
+        self.journal = journal if journal is not None else Journal(config.db)
+        self.key = load_host_key(self.journal)
+        self.public_key = public_key_bytes(self.key)
+        self.writer = JournalWriter(self.journal)
+        self.tables: dict[int, TableTask] = {}
+        self._next_id = 1
+        self._per_address: Counter[str] = Counter()
+        self._sessions: set[PlayerSession] = set()
+        self._nursery: trio.Nursery | None = None
+        self._listen_scope = trio.CancelScope()
+        self.port: int | None = None
+        self.stopped = trio.Event()
+
+    # --- running ------------------------------------------------------------------------
+
+    async def serve(self, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+        """Run the host; reports the port it listens on once it accepts connections."""
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            nursery.start_soon(self.writer.run)
+            self._restore_tables()
+            listeners = await nursery.start(self._listen, nursery)
+            self.port = listeners[0].socket.getsockname()[1]
+            log.info(
+                "host %r listening on %s:%s, key %s",
+                self.config.name,
+                self.config.bind,
+                self.port,
+                fingerprint(self.public_key),
+            )
+            task_status.started(self.port)
+            await self.stopped.wait()
+            nursery.cancel_scope.cancel()
+
+    async def _listen(
+        self, nursery: trio.Nursery, *, task_status: trio.TaskStatus = trio.TASK_STATUS_IGNORED
+    ) -> None:
+        with self._listen_scope:
+            await trio.serve_tcp(
+                self._handle,
+                self.config.port,
+                host=self.config.bind,
+                handler_nursery=nursery,
+                task_status=task_status,
+            )
+
+    async def shutdown(self, grace: float = 2.0) -> None:
+        """Stop accepting, tell every connection, let writes finish, then stop."""
+        self._listen_scope.cancel()
+        for session in list(self._sessions):
+            session.outbox.close(
+                m.Bye(reason=ErrorCode.SHUTTING_DOWN.value, message="the host is shutting down")
+            )
+        with trio.move_on_after(grace):
+            while self._sessions:
+                await trio.sleep(0.05)
+        await self.writer.call(lambda journal: None)  # everything before this is on disk
+        self.stopped.set()
+
+    async def _handle(self, stream: trio.SocketStream) -> None:
+        try:
+            peer = stream.socket.getpeername()
+            address = str(peer[0])
+        except OSError:
+            await trio.aclose_forcefully(stream)
+            return
+        name = f"{address}:{peer[1]}"
+        session = PlayerSession(self, stream, name)
+        counted = False
+        try:
+            if self._per_address[address] >= self.config.max_connections_per_address:
+                log.info("connection %s refused: too many from %s", name, address)
+                session.outbox.close(
+                    m.Bye(
+                        reason=ErrorCode.TOO_MANY_CONNECTIONS.value,
+                        message=f"at most {self.config.max_connections_per_address} "
+                        "connections from one address",
+                    )
+                )
+                with trio.move_on_after(1.0):
+                    await session.run()
+                return
+            self._per_address[address] += 1
+            counted = True
+            self._sessions.add(session)
+            log.info("connection %s opened", name)
+            await session.run()
+        except Exception:
+            log.exception("connection %s failed", name)
+        finally:
+            self._sessions.discard(session)
+            if counted:
+                self._per_address[address] -= 1
+            log.info("connection %s closed", name)
+            await trio.aclose_forcefully(stream)
+
+    # --- the lobby ----------------------------------------------------------------------
+
+    def table_infos(self) -> tuple[m.TableInfo, ...]:
+        open_tables = [t for t in self.tables.values() if t.table.phase is not Phase.OVER]
+        return tuple(t.table.info() for t in open_tables[: m.MAX_TABLES_LISTED])
+
+    @property
+    def open_seats(self) -> int:
+        return sum(
+            1
+            for t in self.tables.values()
+            if t.table.phase is not Phase.OVER
+            for s in t.table.seats
+            if s.kind is SeatKind.OPEN
+        )
+
+    async def create_table_for(self, outbox: Outbox, msg: m.CreateTable) -> None:
+        try:
+            task = await self.create_table(
+                msg.name, msg.rules.to_rules(), msg.password, msg.bots, msg.bot_level
+            )
+        except TooManyTablesError as exc:
+            outbox.reply(
+                m.Error(code=ErrorCode.TOO_MANY_TABLES.value, message=str(exc), ref=msg.TYPE)
+            )
+            return
+        outbox.reply(m.TableCreated(table=task.table.info()))
+
+    async def create_table(
+        self,
+        name: str,
+        rules: RuleSet,
+        password: str | None = None,
+        bots: int = 0,
+        bot_level: int = 2,
+    ) -> TableTask:
+        live = sum(1 for t in self.tables.values() if t.table.phase is not Phase.OVER)
+        if live >= self.config.max_tables:
+            raise TooManyTablesError(f"this host already runs {live} tables")
+        table_id = self._next_id
+        self._next_id += 1
+        settings = {
+            "name": name,
+            "players": rules.players,
+            "target": rules.target,
+            "variants": sorted(v.value for v in rules.variants),
+            "password": None if password is None else password_hash(password),
+            "bots": bots,
+            "bot_level": bot_level,
+        }
+        created = time.time()
+        await self.writer.call(lambda j: j.create_table(str(table_id), created, settings))
+        task = self._start_table(table_id, settings)
+        log.info("table %s created: %r, %s", table_id, name, rules.describe())
+        return task
+
+    def _start_table(
+        self, table_id: int, settings: dict, entries: list[tuple[str, dict]] | None = None
+    ) -> TableTask:
+        rules = RuleSet.of(settings["players"], settings["target"], settings["variants"])
+        bots = settings["bots"]
+        table = Table(
+            table_id,
+            settings["name"],
+            rules,
+            self.key,
+            password=settings["password"] is not None,
+            bots=bots,
+            bot_level=settings["bot_level"] if bots else None,
+        )
+        restored = entries is not None
+        if entries:
+            table.replay(entries)
+        task = TableTask(table, self.config, self.writer, password_digest=settings["password"])
+        self.tables[table_id] = task
+        assert self._nursery is not None
+        self._nursery.start_soon(self._run_table, task, restored)
+        return task
+
+    async def _run_table(self, task: TableTask, restored: bool) -> None:
+        try:
+            if restored:
+                await task.start_after_restart()
+            await task.run()
+        except Exception:
+            log.exception("table %s failed", task.table.table_id)
+        finally:
+            self.tables.pop(task.table.table_id, None)
+
+    def _restore_tables(self) -> None:
+        records = self.journal.tables()
+        if records:
+            self._next_id = max(int(r.table_id) for r in records) + 1
+        for record in records:
+            if record.finished is not None:
+                continue
+            entries = [(e.kind, e.payload) for e in self.journal.entries(record.table_id)]
+            task = self._start_table(int(record.table_id), record.settings, entries)
+            log.info(
+                "table %s restored at round %s (%s)",
+                record.table_id,
+                task.table.round_no,
+                task.table.phase.value,
+            )
+
+
+class TooManyTablesError(Exception):
+    pass

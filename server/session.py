@@ -1,0 +1,186 @@
+"""One player connection on the host: a reader and a writer around a sans-IO HostConnection.
+
+The reader turns bytes into messages and hands table business to the table's task; the writer
+drains the connection's :class:`~scopa_net.server.outbox.Outbox`. Either ending ends both. Every
+wait on the peer is bounded: the handshake, silence (with pings in between), and each write.
+Whatever goes wrong stays inside this connection: it is logged and the connection is closed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import secrets
+from typing import TYPE_CHECKING
+
+import trio
+
+from scopa_net.server.outbox import Outbox
+from scopa_net.server.table_task import Request
+from scopa_net.wire import messages as m
+from scopa_net.wire.connection import NEED_DATA, ConnectionClosed, HostConnection, State
+from scopa_net.wire.errors import ErrorCode, ProtocolError
+
+if TYPE_CHECKING:
+    from scopa_net.server.host import Host
+
+log = logging.getLogger("scopa_net.host")
+
+RECEIVE_SIZE = 65536
+TABLE_REQUESTS = (m.Play, m.Say, m.SeedCommit, m.SeedReveal, m.Leave)
+
+
+class PlayerSession:
+    def __init__(self, host: Host, stream: trio.SocketStream, peer: str) -> None:
+        self.host = host
+        self.config = host.config
+        self.stream = stream
+        self.peer = peer
+        self.conn = HostConnection()
+        self.outbox = Outbox(max_replies=self.config.max_replies, max_lag=self.config.max_lag)
+        self.table_id: int | None = None
+        self._writer_done = trio.Event()
+
+    async def run(self) -> None:
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._write_then_stop, nursery.cancel_scope)
+                await self._read()
+                # The reader is done: let the writer send what is queued (a bye), briefly.
+                with trio.move_on_after(1.0):
+                    if self.outbox.closing is None:
+                        self.outbox.close(m.Bye(reason=ErrorCode.QUIT.value, message="goodbye"))
+                    await self._writer_done.wait()
+                nursery.cancel_scope.cancel()
+        finally:
+            await self._leave_table()
+
+    # --- reading ------------------------------------------------------------------------
+
+    async def _read(self) -> None:
+        silent_for = 0.0
+        while True:
+            handshaking = self.conn.state in (State.HELLO, State.WELCOME)
+            wait = self.config.handshake_timeout if handshaking else self.config.heartbeat_interval
+            with trio.move_on_after(wait) as scope:
+                try:
+                    data = await self.stream.receive_some(RECEIVE_SIZE)
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    return
+            if scope.cancelled_caught:
+                silent_for += wait
+                if handshaking or silent_for >= self.config.silence_timeout:
+                    self._bye(ErrorCode.TIMEOUT, f"nothing received for {silent_for:.0f} s")
+                    return
+                self._send_ping()
+                continue
+            silent_for = 0.0
+            if not data:
+                return
+            try:
+                self.conn.receive_data(data)
+                while True:
+                    event = self.conn.next_event()
+                    if event is NEED_DATA:
+                        break
+                    if isinstance(event, ConnectionClosed):
+                        return
+                    if isinstance(event, m.Bye):
+                        return
+                    await self._dispatch(event)
+            except ProtocolError as exc:
+                log.info("connection %s: %s", self.peer, exc)
+                self._bye(exc.code, exc.message)
+                return
+
+    def _bye(self, code: ErrorCode, message: str) -> None:
+        self.outbox.close(m.Bye(reason=code.value, message=message[: m.TEXT_LEN]))
+
+    def _send_ping(self) -> None:
+        if self.conn.state not in (State.HELLO, State.WELCOME, State.CLOSED):
+            self.outbox.reply(m.Ping(nonce=secrets.randbelow(2**32)))
+
+    async def _dispatch(self, msg: m.Message) -> None:
+        host = self.host
+        if isinstance(msg, m.Hello):
+            self.outbox.reply(
+                m.Welcome(
+                    version=m.PROTOCOL_VERSION, host_name=self.config.name, host_key=host.public_key
+                )
+            )
+        elif isinstance(msg, m.Ping):
+            self.outbox.reply(m.Pong(nonce=msg.nonce))
+        elif isinstance(msg, m.Pong):
+            pass
+        elif isinstance(msg, m.ListTables):
+            self.outbox.reply(m.Tables(tables=host.table_infos()))
+        elif isinstance(msg, m.CreateTable):
+            await host.create_table_for(self.outbox, msg)
+        elif isinstance(msg, m.Join | m.Resume):
+            task = host.tables.get(msg.table_id)
+            if task is None:
+                self.outbox.reply(
+                    m.Error(
+                        code=ErrorCode.NO_SUCH_TABLE.value,
+                        message=f"there is no table {msg.table_id}",
+                        ref=msg.TYPE,
+                    )
+                )
+                return
+            self.table_id = msg.table_id
+            await task.send.send(Request(self.outbox, msg))
+        elif isinstance(msg, TABLE_REQUESTS):
+            task = None if self.table_id is None else host.tables.get(self.table_id)
+            if task is not None:
+                await task.send.send(Request(self.outbox, msg))
+
+    async def _leave_table(self) -> None:
+        if self.table_id is None:
+            return
+        task = self.host.tables.get(self.table_id)
+        if task is not None:
+            with (
+                trio.CancelScope(shield=True),
+                trio.move_on_after(self.config.send_timeout),
+                contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError),
+            ):
+                await task.send.send(Request(self.outbox, None))
+
+    # --- writing ------------------------------------------------------------------------
+
+    async def _write_then_stop(self, scope: trio.CancelScope) -> None:
+        try:
+            await self._write()
+        except (trio.BrokenResourceError, trio.ClosedResourceError, trio.TooSlowError) as exc:
+            log.info("connection %s: write failed: %r", self.peer, exc)
+        except ProtocolError as exc:
+            log.error("connection %s: host sent out of order: %s", self.peer, exc)
+        finally:
+            self._writer_done.set()
+            scope.cancel()
+
+    async def _write(self) -> None:
+        outbox = self.outbox
+        while True:
+            batch = await outbox.next_batch()
+            data = b"".join(self.conn.send(msg) for msg in batch)
+            if data:
+                with trio.fail_after(self.config.send_timeout):
+                    await self.stream.send_all(data)
+            if outbox.overflowed:
+                log.info("connection %s: fell behind its seat, closing to resume", self.peer)
+                await self._send_final(
+                    m.Bye(reason=ErrorCode.TIMEOUT.value, message="too far behind; resume")
+                )
+                return
+            if outbox.closing is not None and not batch:
+                await self._send_final(outbox.closing)
+                return
+
+    async def _send_final(self, bye: m.Bye) -> None:
+        try:
+            data = self.conn.send(bye)
+        except ProtocolError:
+            return
+        with trio.move_on_after(self.config.send_timeout):
+            await self.stream.send_all(data)

@@ -1,0 +1,350 @@
+"""The one task that owns a table: it takes requests from an inbox, journals, then replies.
+
+Everything that happens at a table goes through :meth:`TableTask.run`, one request at a time:
+the table checks and applies it, the entries it produced are written to the journal, and only
+then are the replies queued and the seats' connections told that their logs grew. Timers (the
+grace period of a seat whose player dropped, the deadline for seeds) and the computer players
+(bot seats, and bots standing in) act from the same loop, so nothing else ever touches the
+table's state.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import math
+import secrets
+from dataclasses import dataclass
+
+import trio
+
+from scopa_net.bots.levels import make_player
+from scopa_net.fair.commitments import seat_commitment
+from scopa_net.server.config import HostConfig
+from scopa_net.server.journal_writer import JournalWriter
+from scopa_net.server.outbox import Outbox
+from scopa_net.server.table import (
+    VOID_NO_COMMIT,
+    VOID_NO_REVEAL,
+    Phase,
+    SeatKind,
+    Table,
+    TableError,
+    token_hash,
+)
+from scopa_net.wire import messages as m
+from scopa_net.wire.errors import ErrorCode
+
+log = logging.getLogger("scopa_net.host")
+
+REPLAY_LIMIT = 1000
+"""Missed events a resume replays; past this it gets a snapshot instead."""
+LINGER = 60.0
+"""How long a finished table stays up for its players to read the end."""
+BOT_LEVELS = {1: "random", 2: "greedy", 3: "strong", 4: "strong", 5: "strong"}
+TOKEN_BYTES = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A message from a connection for this table (or ``msg=None``: the connection is gone)."""
+
+    outbox: Outbox
+    msg: m.Message | None
+
+
+def password_hash(password: str) -> bytes:
+    return hmac.new(b"scopa-net/table-password", password.encode(), "sha256").digest()
+
+
+class TableTask:
+    def __init__(
+        self,
+        table: Table,
+        config: HostConfig,
+        writer: JournalWriter,
+        *,
+        password_digest: bytes | None = None,
+    ) -> None:
+        self.table = table
+        self.config = config
+        self.writer = writer
+        self.password_digest = password_digest
+        self.send, self._inbox = trio.open_memory_channel[Request](config.max_inbox)
+        self.attached: dict[int, Outbox] = {}
+        self._grace_until: dict[int, float] = {}
+        self._seed_deadline = math.inf
+        self._bot_due: float | None = None
+        self._bot_seeds: dict[int, bytes] = {}
+        self._players = {
+            seat: make_player(BOT_LEVELS.get(table.bot_level or 1, "random"), 1000 + seat)
+            for seat in range(table.rules.players)
+        }
+        self.finished = trio.Event()
+        self._over_time: float | None = None
+
+    # --- the loop -----------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Serve the table until its match is over and the linger time has passed."""
+        async with self._inbox:
+            while True:
+                await self._act()
+                deadline = self._next_deadline()
+                if self._over_time is not None:
+                    if trio.current_time() >= self._over_time + LINGER:
+                        return
+                    deadline = min(deadline, self._over_time + LINGER)
+                with trio.move_on_at(deadline):
+                    request = await self._inbox.receive()
+                    await self._handle(request)
+
+    async def start_after_restart(self) -> None:
+        """Every player is away after a restart: hold their seats for the grace period."""
+        now = trio.current_time()
+        for seat, s in enumerate(self.table.seats):
+            if s.kind is SeatKind.HUMAN and (s.connected or not s.stand_in):
+                self.table.set_status(
+                    seat, connected=False, stand_in=False, grace=int(self.config.grace)
+                )
+                self._grace_until[seat] = now + self.config.grace
+        await self._flush([])
+        if self.table.phase in (Phase.COMMIT, Phase.REVEAL):
+            self._seed_deadline = now + self.config.seed_timeout
+
+    async def _flush(self, replies: list[tuple[Outbox, m.Message]]) -> None:
+        """Journal what changed, then tell every connection, then send the replies."""
+        pending = self.table.take_pending()
+        if pending:
+            await self.writer.append(self.table.table_id, pending)
+            for outbox in self.attached.values():
+                outbox.notify()
+            if self.table.phase is Phase.OVER and self._over_time is None:
+                self._over_time = trio.current_time()
+                await self._record_finish()
+                self.finished.set()
+        for outbox, msg in replies:
+            outbox.reply(msg)
+
+    async def _record_finish(self) -> None:
+        match = self.table.match
+        summary = {
+            "name": self.table.name,
+            "players": [s.name for s in self.table.seats],
+            "scores": list(match.scores) if match else [],
+            "winner": match.winner if match else None,
+            "rules": self.table.rules.describe(),
+        }
+        table_id = str(self.table.table_id)
+        now = trio.current_time()
+        await self.writer.call(lambda j: j.finish_table(table_id, now, summary))
+        log.info("table %s finished: %s", table_id, summary)
+
+    # --- automatic actions: rounds, bots, deadlines --------------------------------------
+
+    def _next_deadline(self) -> float:
+        deadlines = [self._seed_deadline, *self._grace_until.values()]
+        if self._bot_due is not None:
+            deadlines.append(self._bot_due)
+        return min(deadlines)
+
+    async def _act(self) -> None:
+        """Do everything that is due now, until nothing is."""
+        table = self.table
+        while True:
+            now = trio.current_time()
+            for seat, until in list(self._grace_until.items()):
+                if now >= until:
+                    del self._grace_until[seat]
+                    s = table.seats[seat]
+                    if s.kind is SeatKind.HUMAN and not s.connected:
+                        table.set_status(seat, connected=False, stand_in=True, grace=0)
+                        log.info("table %s seat %s: a bot stands in", table.table_id, seat)
+            if table.needs_round:
+                phase_before = table.phase
+                table.start_round(secrets.token_bytes(16), secrets.token_bytes(32))
+                self._bot_seeds.clear()
+                self._seed_deadline = now + self.config.seed_timeout
+                log.debug("table %s: round %s (%s)", table.table_id, table.round_no, phase_before)
+            elif table.phase in (Phase.COMMIT, Phase.REVEAL) and now >= self._seed_deadline:
+                self._void_for_missing_seeds()
+            elif not self._bots_act(now):
+                await self._flush([])
+                return
+            await self._flush([])
+
+    def _void_for_missing_seeds(self) -> None:
+        waiting = [seat for seat, _ in self.table.to_act()]
+        # A seat whose player is away within its grace period holds the deadline open.
+        held = [s for s in waiting if s in self._grace_until]
+        if held:
+            self._seed_deadline = max(self._grace_until[s] for s in held)
+            return
+        offender = next((s for s in waiting if not self._automatic(s)), None)
+        reason = VOID_NO_COMMIT if self.table.phase is Phase.COMMIT else VOID_NO_REVEAL
+        self.table.void(reason, offender)
+        log.info("table %s: round void (%s, seat %s)", self.table.table_id, reason, offender)
+        self._seed_deadline = math.inf
+
+    def _automatic(self, seat: int) -> bool:
+        s = self.table.seats[seat]
+        return s.kind is not SeatKind.HUMAN or s.stand_in
+
+    def _bots_act(self, now: float) -> bool:
+        """Let one computer seat act if it is due; True if something was done."""
+        table = self.table
+        for seat, what in table.to_act():
+            if not self._automatic(seat):
+                continue
+            if what == "play":
+                if self._bot_due is None:
+                    self._bot_due = now + self.config.bot_delay
+                if now < self._bot_due:
+                    return False
+                self._bot_due = None
+                view = table.view_for(seat)
+                assert view is not None
+                play = self._players[seat].choose(view)
+                table.play(seat, None, table.seats[seat].seq, play.card.index, play.captured_mask)
+                return True
+            assert table.round is not None
+            round_id = table.round.record.round_id
+            if what == "commit":
+                seed = secrets.token_bytes(32)
+                self._bot_seeds[seat] = seed
+                table.seed_commit(seat, round_id, seat_commitment(round_id, seat, seed))
+                return True
+            seed = self._bot_seeds.get(seat)
+            if seed is None:
+                # The seat committed while its player was here; without the player's seed
+                # the round cannot go on, so it is void (and not the player's offence).
+                table.void(VOID_NO_REVEAL, None)
+                self._seed_deadline = math.inf
+                return True
+            table.seed_reveal(seat, round_id, seed)
+            return True
+        if table.phase is Phase.PLAY:
+            self._seed_deadline = math.inf
+        return False
+
+    # --- requests -----------------------------------------------------------------------
+
+    async def _handle(self, request: Request) -> None:
+        replies: list[tuple[Outbox, m.Message]] = []
+        outbox, msg = request.outbox, request.msg
+        try:
+            if msg is None:
+                self._gone(outbox)
+            elif isinstance(msg, m.Join):
+                self._join(outbox, msg, replies)
+            elif isinstance(msg, m.Resume):
+                self._resume(outbox, msg, replies)
+            else:
+                seat = outbox.seat
+                if seat is None or self.attached.get(seat) is not outbox:
+                    raise TableError(ErrorCode.WRONG_PHASE, "this connection holds no seat here")
+                self._seated(outbox, seat, msg, replies)
+        except TableError as exc:
+            replies.append((outbox, self._refusal(msg, exc)))
+        await self._flush(replies)
+
+    def _refusal(self, msg: m.Message | None, exc: TableError) -> m.Message:
+        if isinstance(msg, m.Play):
+            return m.Reject(
+                move_id=msg.move_id,
+                code=exc.code.value,
+                reason=exc.reason,
+                message=exc.message[: m.TEXT_LEN],
+                current_seq=exc.current_seq,
+            )
+        ref = None if msg is None else type(msg).TYPE
+        return m.Error(code=exc.code.value, message=exc.message[: m.TEXT_LEN], ref=ref)
+
+    def _join(self, outbox: Outbox, msg: m.Join, replies: list) -> None:
+        if self.password_digest is not None and (
+            msg.password is None
+            or not hmac.compare_digest(password_hash(msg.password), self.password_digest)
+        ):
+            raise TableError(ErrorCode.BAD_PASSWORD, "wrong or missing password for this table")
+        token = secrets.token_bytes(TOKEN_BYTES)
+        seat = self.table.join(msg.seat, msg.name, token_hash(token))
+        s = self.table.seats[seat]
+        replies.append(
+            (outbox, m.Joined(table_id=self.table.table_id, seat=seat, token=token, epoch=s.epoch))
+        )
+        replies.append((outbox, self.table.snapshot(seat)))
+        self._attach(outbox, seat, s.seq)
+        self._grace_until.pop(seat, None)
+        log.info("table %s seat %s: %r joined", self.table.table_id, seat, msg.name)
+
+    def _resume(self, outbox: Outbox, msg: m.Resume, replies: list) -> None:
+        table = self.table
+        table.check_token(msg.seat, msg.token)
+        s = table.seats[msg.seat]
+        token = secrets.token_bytes(TOKEN_BYTES)
+        epoch = table.resume(msg.seat, token_hash(token))
+        replay = msg.last_seq <= s.seq and s.seq - msg.last_seq <= REPLAY_LIMIT
+        old = self.attached.get(msg.seat)
+        if old is not None and old is not outbox:
+            old.detach()
+            old.close(
+                m.Bye(reason=ErrorCode.SUPERSEDED.value, message="this seat resumed elsewhere")
+            )
+        replies.append(
+            (
+                outbox,
+                m.Resumed(
+                    table_id=table.table_id,
+                    seat=msg.seat,
+                    token=token,
+                    epoch=epoch,
+                    catch_up="replay" if replay else "snapshot",
+                ),
+            )
+        )
+        if replay:
+            cursor = msg.last_seq
+        else:
+            replies.append((outbox, table.snapshot(msg.seat)))
+            cursor = s.seq
+        self._attach(outbox, msg.seat, cursor)
+        self._grace_until.pop(msg.seat, None)
+        log.info("table %s seat %s: resumed (epoch %s)", table.table_id, msg.seat, epoch)
+
+    def _attach(self, outbox: Outbox, seat: int, cursor: int) -> None:
+        self.attached[seat] = outbox
+        s = self.table.seats[seat]
+        outbox.attach(s.log, cursor, seat, s.epoch)
+
+    def _gone(self, outbox: Outbox) -> None:
+        seat = outbox.seat
+        if seat is None or self.attached.get(seat) is not outbox:
+            return  # a late close from a connection already replaced: harmless
+        del self.attached[seat]
+        outbox.detach()
+        s = self.table.seats[seat]
+        if s.kind is SeatKind.HUMAN and self.table.phase is not Phase.OVER:
+            grace = self.config.grace
+            self.table.set_status(seat, connected=False, stand_in=False, grace=math.ceil(grace))
+            self._grace_until[seat] = trio.current_time() + grace
+            log.info("table %s seat %s: player away, grace %ss", self.table.table_id, seat, grace)
+
+    def _seated(self, outbox: Outbox, seat: int, msg: m.Message, replies: list) -> None:
+        table = self.table
+        if isinstance(msg, m.Play):
+            seq, duplicate = table.play(seat, msg.move_id, msg.after, msg.card, msg.captured)
+            replies.append((outbox, m.Ack(move_id=msg.move_id, seq=seq, duplicate=duplicate)))
+        elif isinstance(msg, m.Say):
+            table.say(seat, msg.text)
+        elif isinstance(msg, m.SeedCommit):
+            table.seed_commit(seat, msg.round_id, msg.commit)
+        elif isinstance(msg, m.SeedReveal):
+            table.seed_reveal(seat, msg.round_id, msg.seed)
+        elif isinstance(msg, m.Leave):
+            table.leave(seat)
+            del self.attached[seat]
+            outbox.detach()
+            replies.append((outbox, m.Left(table_id=table.table_id, seat=seat)))
+            log.info("table %s seat %s: left", table.table_id, seat)
+        else:
+            raise TableError(ErrorCode.WRONG_PHASE, f"{type(msg).TYPE} is not for a table")
