@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from prompt_toolkit.application.current import get_app
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
@@ -19,8 +20,6 @@ def make_key_bindings(show_board: Callable[[], None] | None = None) -> KeyBindin
 
     @Condition
     def _line_empty() -> bool:
-        from prompt_toolkit.application.current import get_app
-
         return not get_app().current_buffer.text
 
     @kb.add("c-d", filter=_line_empty)

@@ -52,8 +52,6 @@ class SuitNames(enum.Enum):
 #: Style classes, one per suit: ``class:suit.coins`` and so on.
 SUIT_CLASS: Mapping[Suit, str] = {s: f"class:suit.{s.name.lower()}" for s in Suit}
 
-_ASCII_MARK = {Suit.COINS: "d", Suit.CUPS: "h", Suit.SWORDS: "s", Suit.CLUBS: "b"}
-
 
 @dataclass(frozen=True, slots=True)
 class Display:
@@ -108,8 +106,3 @@ def color_wanted(flag: bool | None, env: Mapping[str, str]) -> bool:
     if env.get("NO_COLOR"):
         return False
     return env.get("TERM", "") != "dumb"
-
-
-def ascii_mark(suit: Suit) -> str:
-    """A one-letter stand-in for the glyph, in the neutral letters."""
-    return _ASCII_MARK[suit]

@@ -170,3 +170,10 @@ def test_a_crash_while_the_prompt_is_up_takes_it_down() -> None:
     assert status == 1
     assert "cannot say 'hello'" in text
     assert not state.match_over
+
+
+def test_ctrl_c_clears_the_line_and_the_game_goes_on() -> None:
+    status, text, state = run_app(RuleSet.of(2, target=1), playing("zzz\x03"))
+    assert status == 0
+    assert "'zzz'" not in text  # the cleared line was never sent
+    assert state.match_over

@@ -1,0 +1,98 @@
+"""The in-process session: seeded deals, computer turns, refusals, and the event stream."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+
+from scopa_net.client.keys import make_key_bindings
+from scopa_net.client.local_session import (
+    LocalSession,
+    RandomChooser,
+    bot_levels,
+    make_chooser,
+    open_local_session,
+)
+from scopa_net.client.moves import legal_plays
+from scopa_net.client.session import MatchOver, RoundOver, RoundStarted, ViewChanged
+from scopa_net.errors import IllegalPlayError, IllegalReason
+from scopa_net.plays import Play
+from scopa_net.rules import RuleSet
+
+
+async def first_turn(session: LocalSession) -> None:
+    async for event in session.events:
+        if isinstance(event, (RoundStarted, ViewChanged)) and event.view.my_turn:
+            return
+
+
+async def test_a_seed_repeats_the_deal(autojump_clock: trio.abc.Clock) -> None:
+    views = []
+    for _ in range(2):
+        async with open_local_session(RuleSet.of(2), seed=11) as session:
+            await first_turn(session)
+            views.append(session.view)
+    assert views[0] == views[1]
+    async with open_local_session(RuleSet.of(2), seed=12) as session:
+        await first_turn(session)
+        assert session.view != views[0]
+
+
+async def test_refused_plays_change_nothing(autojump_clock: trio.abc.Clock) -> None:
+    async with open_local_session(RuleSet.of(3), seed=5) as session:
+        await first_turn(session)
+        before = session.view
+        with pytest.raises(IllegalPlayError) as info:
+            await session.submit(Play(before.table[0]))
+        assert info.value.reason is IllegalReason.NOT_IN_HAND
+        assert session.view == before
+
+
+async def test_a_match_plays_to_the_end(autojump_clock: trio.abc.Clock) -> None:
+    rounds = 0
+    async with open_local_session(RuleSet.of(2, target=1), seed=3, level="random") as session:
+        async for event in session.events:
+            if isinstance(event, (RoundStarted, ViewChanged)) and event.view.my_turn:
+                await session.submit(legal_plays(event.view)[-1])
+            elif isinstance(event, RoundOver):
+                rounds += 1
+                assert event.view.round_over
+                assert sum(event.match_scores) >= sum(event.view.scores)
+            elif isinstance(event, MatchOver):
+                assert event.rounds == rounds
+                assert max(event.match_scores) >= 1
+    assert session.view.winner is not None
+
+
+async def test_computer_turns_wait_the_delay(autojump_clock: trio.abc.Clock) -> None:
+    async with open_local_session(RuleSet.of(2), seed=1, delay=2.5) as session:
+        start = trio.current_time()
+        async for event in session.events:
+            if isinstance(event, ViewChanged) and event.record.seat != session.seat:
+                assert trio.current_time() - start >= 2.5
+                break
+            if isinstance(event, RoundStarted) and event.view.my_turn:
+                await session.submit(legal_plays(event.view)[0])
+                start = trio.current_time()
+
+
+def test_bad_options_are_refused() -> None:
+    with pytest.raises(ValueError, match="invalid delay: 60"):
+        LocalSession(RuleSet.of(2), delay=60)
+    with pytest.raises(ValueError, match="invalid seat: 4"):
+        LocalSession(RuleSet.of(2), seat=4)
+    with pytest.raises(ValueError, match="'genius'"):
+        make_chooser("genius", 1)
+
+
+def test_levels_include_random() -> None:
+    assert "random" in bot_levels()
+    assert isinstance(RandomChooser(1), RandomChooser)
+
+
+def test_every_key_binding_says_what_it_does() -> None:
+    bindings = make_key_bindings(lambda: None).bindings
+    assert {b.keys[0].value for b in bindings} == {"c-c", "c-d", "c-l"}
+    for binding in bindings:
+        doc = binding.handler.__doc__ or ""
+        assert doc.strip() and "\n" not in doc.strip()
