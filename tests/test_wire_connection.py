@@ -28,6 +28,7 @@ from scopa_net.wire.connection import (
     PlayerConnection,
     Role,
     State,
+    bye_for,
 )
 from scopa_net.wire.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
 from scopa_net.wire.framing import HEADER_SIZE, MAX_FRAME, frame
@@ -325,7 +326,7 @@ def _fit(msg: Message, conn: Connection, draw: Any) -> Message:
     """Nudge a random message toward one the state machine accepts, most of the time."""
     if not draw(st.integers(0, 9)):
         return msg
-    if msg.SEQUENCED and conn.last_seq is not None:
+    if msg.SEQUENCED and conn.last_seq is not None and conn.last_seq < m.U32:
         return dataclasses.replace(msg, seq=conn.last_seq + 1)  # type: ignore[call-arg]
     request = conn._request
     if isinstance(msg, m.Joined | m.Resumed) and request is not None:
@@ -397,6 +398,8 @@ def _run(conn: Connection, data: bytes, sizes: list[int]) -> tuple[list[Any], An
         conn.receive_data(b"")
         events.append(conn.next_event())
     except RemoteProtocolError as e:
+        bye = bye_for(e)  # every remote error can be reported to the peer
+        assert bye.reason == e.code.value
         return events, e.code
     return events, None
 

@@ -7,6 +7,7 @@ message type is covered as soon as it is declared; other wire tests import them.
 from __future__ import annotations
 
 import dataclasses
+import random
 from typing import Any
 
 import msgpack
@@ -14,9 +15,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scopa_net.cards import CARDS
+from scopa_net.match import Match
 from scopa_net.rules import Variant
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import decode, encode, encode_payload
+from scopa_net.wire.convert import snapshot_of
 from scopa_net.wire.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
 from scopa_net.wire.fields import Array, Bin, Bool, Choice, Int, Nested, Nil, Spec, Str
 from scopa_net.wire.records import CATALOGUE, Message, Record
@@ -87,19 +91,57 @@ def _seat_info(draw: st.DrawFn) -> m.SeatInfo:
 
 
 @st.composite
-def _rules_sized(draw: st.DrawFn, cls: type[Record]) -> Record:
-    """Records with a per-seat array that must match the rule set's player count."""
+def _table_info(draw: st.DrawFn) -> m.TableInfo:
+    """A table whose seat list matches its rule set's player count."""
     rules = draw(record_strategy(m.RulesInfo))
-    n = rules.players
-    sized = {"rules", "seats", "seat", "hand_counts"}
-    values = {name: draw(spec_strategy(spec)) for name, spec in cls.SPECS if name not in sized}
-    values["rules"] = rules
-    if cls is m.TableInfo:
-        values["seats"] = tuple(draw(st.lists(_seat_info(), min_size=n, max_size=n)))
-    else:
-        values["seat"] = draw(st.integers(0, n - 1))
-        values["hand_counts"] = tuple(draw(st.lists(st.integers(0, 10), min_size=n, max_size=n)))
-    return cls(**values)
+    values = {
+        n: draw(spec_strategy(s)) for n, s in m.TableInfo.SPECS if n not in ("rules", "seats")
+    }
+    seats = draw(st.lists(_seat_info(), min_size=rules.players, max_size=rules.players))
+    return m.TableInfo(rules=rules, seats=tuple(seats), **values)
+
+
+@st.composite
+def _snapshot(draw: st.DrawFn) -> m.Snapshot:
+    """The snapshot of a real position: a match played at random for a while."""
+    rules = draw(record_strategy(m.RulesInfo)).to_rules()
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    match = Match(rules, first_dealer=rng.randrange(rules.players))
+    for _ in range(draw(st.integers(0, 80))):
+        if match.over:
+            break
+        if match.needs_deal:
+            deck = list(CARDS)
+            rng.shuffle(deck)
+            match.deal(deck)
+            continue
+        codes = match.round.legal_codes()  # type: ignore[union-attr]
+        match.push_code(codes[rng.randrange(len(codes))])
+    seat = draw(st.integers(0, rules.players - 1))
+    return snapshot_of(match.view_for(seat), seq=draw(st.integers(0, m.U32)), table_id=1)
+
+
+@st.composite
+def _round_end(draw: st.DrawFn) -> m.RoundEnd:
+    sides = draw(st.integers(*m.PER_SIDE))
+    names = draw(st.lists(st.sampled_from(m.LINE_NAMES), min_size=1, unique=True))
+    per_side = st.lists(st.integers(0, 40), min_size=sides, max_size=sides).map(tuple)
+    lines = tuple(
+        m.ScoreLineInfo(
+            name=name,
+            figures=draw(per_side),
+            points=draw(per_side),
+            winner=draw(st.none() | st.integers(0, sides - 1)),
+        )
+        for name in names
+    )
+    return m.RoundEnd(
+        seq=draw(st.integers(1, m.U32)),
+        round_no=draw(st.integers(1, m.U32)),
+        lines=lines,
+        leftover=draw(spec_strategy(m.RoundEnd.SPECS[3][1])),
+        scores=draw(per_side),
+    )
 
 
 @st.composite
@@ -124,8 +166,12 @@ def record_strategy(cls: type[Record]) -> st.SearchStrategy[Any]:
         return _rules_info()
     if cls is m.SeatInfo:
         return _seat_info()
-    if cls in (m.TableInfo, m.Snapshot):
-        return _rules_sized(cls)
+    if cls is m.TableInfo:
+        return _table_info()
+    if cls is m.Snapshot:
+        return _snapshot()
+    if cls is m.RoundEnd:
+        return _round_end()
     if cls is m.Deal:
         return _deal()
     fields = {name: spec_strategy(spec) for name, spec in cls.SPECS}

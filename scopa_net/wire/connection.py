@@ -36,6 +36,7 @@ events arrive numbered ``seq`` = previous + 1 (a snapshot may jump forward, neve
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
 
 from scopa_net.wire import messages as m
@@ -49,6 +50,7 @@ from scopa_net.wire.errors import (
 from scopa_net.wire.framing import END_OF_STREAM, MAX_FRAME, FrameReader
 from scopa_net.wire.records import CATALOGUE, Message, Sender
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 MAX_PINGS = 4
 """Unanswered pings allowed in each direction."""
 PING_INTERVAL = 10
@@ -314,7 +316,8 @@ _CHECKS = {
 
 def bye_for(error: ProtocolError) -> m.Bye:
     """The ``bye`` that reports ``error`` to the peer before closing."""
-    return m.Bye(reason=error.code.value, message=error.message[: m.TEXT_LEN])
+    text = _CONTROL.sub("?", error.message)[: m.TEXT_LEN]
+    return m.Bye(reason=error.code.value, message=text)
 
 
 class HostConnection(Connection):

@@ -178,6 +178,14 @@ def _check_dealt(cards: tuple[DealtCard, ...], path: str) -> None:
         raise FieldError(path, "a deck position or a card appears twice")
 
 
+def _check_sheet(lines: tuple[ScoreLineInfo, ...], scores: tuple[int, ...], path: str) -> None:
+    """Every line of a score sheet covers as many sides as the scores do, each line once."""
+    if any(len(line.points) != len(scores) for line in lines):
+        raise FieldError(path, f"a line does not have one entry per side ({len(scores)})")
+    if len({line.name for line in lines}) != len(lines):
+        raise FieldError(path, "a line appears twice")
+
+
 def _check_play(card: int, captured: int) -> None:
     if captured >> card & 1:
         raise FieldError("captured", f"mask {captured:#x} holds the played card {card}")
@@ -462,6 +470,9 @@ class RoundEnd(Message):
     leftover: tuple[int, ...] = wire(_cards(0, 40), "table cards the last capturer took")
     scores: tuple[int, ...] = wire(Array(SCORE, *PER_SIDE), "match points by side, after it")
 
+    def check_fields(self) -> None:
+        _check_sheet(self.lines, self.scores, "lines")
+
 
 @message("match_end", Sender.HOST, sequenced=True)
 class MatchEnd(Message):
@@ -499,7 +510,21 @@ class Snapshot(Message):
     winner: int | None = wire(Nil(SIDE), "the side that won the match, or nil")
 
     def check_fields(self) -> None:
-        if len(self.hand_counts) != self.rules.players:
-            raise FieldError("hand_counts", f"{len(self.hand_counts)} seats")
-        if self.seat >= self.rules.players:
-            raise FieldError("seat", f"{self.seat} is not a seat at a {self.rules.players} table")
+        rules = self.rules.to_rules()
+        if self.seat >= rules.players:
+            raise FieldError("seat", f"{self.seat} is not a seat at a {rules.players} table")
+        if self.side != rules.side_of(self.seat):
+            raise FieldError("side", f"seat {self.seat} is on side {rules.side_of(self.seat)}")
+        seats = [self.dealer, *(p.seat for p in self.plays)]
+        if self.to_move is not None:
+            seats.append(self.to_move)
+        if max(seats) >= rules.players:
+            raise FieldError("seat", f"{max(seats)} is not a seat at a {rules.players} table")
+        if self.winner is not None and self.winner >= rules.side_count:
+            raise FieldError("winner", f"{self.winner} is not a side of {rules.side_count}")
+        if len(self.hand_counts) != rules.players:
+            raise FieldError("hand_counts", f"{self.hand_counts!r} is not one count per seat")
+        for name in ("pile_counts", "sweeps", "scores"):
+            if len(getattr(self, name)) != rules.side_count:
+                raise FieldError(name, f"{getattr(self, name)!r} is not one entry per side")
+        _check_sheet(self.round_score or (), self.scores, "round_score")
