@@ -53,6 +53,8 @@ class StrongPlayer:
         self.clock = clock
         self.time_limit = time_limit
         self._tools: dict[RuleSet, tuple[Playouts, ExactSearch | None]] = {}
+        self.evaluations = 0
+        """(guess, play) pairs finished so far, by playout or exact search: for benchmarks."""
 
     def choose(self, view: SeatView) -> Play:
         known = Observed.from_view(view)
@@ -82,6 +84,7 @@ class StrongPlayer:
                     totals[i] += exact.value(rnd, side)
                 else:
                     totals[i] += playouts.play_out(rnd, side, rng)
+            self.evaluations += len(codes)
             if deadline is not None and g and self.clock is not None and self.clock() > deadline:
                 break
         best = max(totals)
