@@ -40,6 +40,8 @@ class SeatMirror:
         self.seq = snapshot.seq
         self._last_capturer = self._capturer_of(self.view)
         self._first_deal_next = False
+        self.started_round = False
+        """Whether the last event applied was the first deal of a round."""
 
     @staticmethod
     def _capturer_of(view: SeatView) -> int | None:
@@ -79,6 +81,7 @@ class SeatMirror:
 
     def apply(self, event: m.Message) -> SeatView:
         """Take one event (or a fresh snapshot) into the view; returns the new view."""
+        self.started_round = False
         if isinstance(event, m.Snapshot):
             self.view = self._from_snapshot(event)
             self._first_deal_next = False
@@ -109,6 +112,7 @@ class SeatMirror:
             )
             return
         self._first_deal_next = False
+        self.started_round = True
         dealer = dealer_from_positions(rules, v.seat, {c.pos for c in e.hand})
         self._last_capturer = None
         if v.round_over and v.round_score is not None:

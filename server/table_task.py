@@ -113,18 +113,22 @@ class TableTask:
             self._seed_deadline = now + self.config.seed_timeout
 
     async def _flush(self, replies: list[tuple[Outbox, m.Message]]) -> None:
-        """Journal what changed, then tell every connection, then send the replies."""
+        """Journal what changed, then queue the replies, then tell every connection.
+
+        Replies go first so that an ``ack`` reaches its player before the events it caused.
+        """
         pending = self.table.take_pending()
         if pending:
             await self.writer.append(self.table.table_id, pending)
+        for outbox, msg in replies:
+            outbox.reply(msg)
+        if pending:
             for outbox in self.attached.values():
                 outbox.notify()
             if self.table.phase is Phase.OVER and self._over_time is None:
                 self._over_time = trio.current_time()
                 await self._record_finish()
                 self.finished.set()
-        for outbox, msg in replies:
-            outbox.reply(msg)
 
     async def _record_finish(self) -> None:
         match = self.table.match

@@ -1,0 +1,589 @@
+"""A seat at a table on a host, over TCP: the network implementation of the client's Session.
+
+It speaks the protocol through a sans-IO :class:`~scopa_net.wire.PlayerConnection`, takes part
+in every fair deal (commits and reveals a fresh seed), checks each card on arrival with a
+:class:`~scopa_net.witness.DealWitness`, keeps the seat's view with a
+:class:`~scopa_net.mirror.SeatMirror`, and saves the transcript after every round. When the
+connection drops it says so, reconnects with backoff and resumes with its seat token, resending
+any move the host had not acknowledged; the player loses nothing but time.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import secrets
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass
+from pathlib import Path
+
+import trio
+
+from scopa_net.client.session import (
+    ConnectionChanged,
+    ConnectionState,
+    Event,
+    MatchOver,
+    Message,
+    RoundOver,
+    RoundStarted,
+    ViewChanged,
+    VoidDeal,
+)
+from scopa_net.errors import IllegalPlayError, IllegalReason
+from scopa_net.fair.commitments import fingerprint
+from scopa_net.fair.errors import FairnessError
+from scopa_net.mirror import SeatMirror
+from scopa_net.plays import Play, PlayRecord
+from scopa_net.rules import RuleSet
+from scopa_net.view import SeatView
+from scopa_net.wire import messages as m
+from scopa_net.wire.connection import NEED_DATA, ConnectionClosed, PlayerConnection
+from scopa_net.wire.errors import ErrorCode, ProtocolError
+from scopa_net.witness import DealWitness
+
+log = logging.getLogger("scopa_net.client")
+
+CONNECT_TIMEOUT = 10.0
+REQUEST_TIMEOUT = 15.0
+SILENCE_TIMEOUT = 35.0
+"""The host pings every 10 s; this long without a byte means the connection is dead."""
+BACKOFF = (0.2, 0.5, 1.0, 2.0, 4.0, 8.0)
+RECONNECT_FOR = 300.0
+"""How long to keep trying to get back to the host before giving up."""
+CLIENT_NAME = "scopa-net"
+
+
+class SessionError(Exception):
+    """The host refused us (no such table, bad password, full...) or went away for good."""
+
+
+class UnexpectedReplyError(SessionError):
+    """The host answered a join with something other than the seat's snapshot."""
+
+
+class HostKeyChangedError(SessionError):
+    """The host at this address signs with a different key than the one pinned."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableChoice:
+    """Which table to sit at: an existing one (``table_id``) or a new one (``create``)."""
+
+    table_id: int | None = None
+    seat: int | None = None
+    password: str | None = None
+    create: m.CreateTable | None = None
+
+
+class KnownHosts:
+    """Host keys pinned on first use, by address, in a small text file."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+
+    def check(self, address: str, key: bytes) -> str | None:
+        """Pin a new host; returns a warning if a pinned host's key changed."""
+        if self.path is None:
+            return None
+        pins = {}
+        if self.path.exists():
+            for line in self.path.read_text(encoding="utf-8").splitlines():
+                where, _, hexkey = line.partition(" ")
+                if hexkey:
+                    pins[where] = hexkey
+        pinned = pins.get(address)
+        if pinned is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self.path.open("a", encoding="utf-8") as f:
+                f.write(f"{address} {key.hex()}\n")
+            return None
+        if pinned != key.hex():
+            return (
+                f"WARNING: the host at {address} now has key {fingerprint(key)}, but it had "
+                f"{fingerprint(bytes.fromhex(pinned))} when you first played there. It may be "
+                "a different host. Deals are still checked against the key it uses now."
+            )
+        return None
+
+
+class _Link:
+    """One TCP connection to the host."""
+
+    def __init__(self, stream: trio.abc.Stream) -> None:
+        self.stream = stream
+        self.conn = PlayerConnection()
+        self._pending: list[m.Message] = []
+
+    async def send(self, msg: m.Message) -> None:
+        await self.stream.send_all(self.conn.send(msg))
+
+    async def receive(self) -> m.Message:
+        """The next message; raises on silence, a closed stream or a protocol error."""
+        while True:
+            if self._pending:
+                return self._pending.pop(0)
+            event = self.conn.next_event()
+            if event is NEED_DATA:
+                with trio.fail_after(SILENCE_TIMEOUT):
+                    data = await self.stream.receive_some(65536)
+                self.conn.receive_data(data)
+                continue
+            if isinstance(event, ConnectionClosed):
+                raise trio.BrokenResourceError("the host closed the connection")
+            return event
+
+    async def request(self, msg: m.Message, *answers: type[m.Message]) -> m.Message:
+        """Send a request and wait for its answer, answering pings meanwhile."""
+        await self.send(msg)
+        with trio.fail_after(REQUEST_TIMEOUT):
+            while True:
+                reply = await self.receive()
+                if isinstance(reply, answers):
+                    return reply
+                if isinstance(reply, m.Ping):
+                    await self.send(m.Pong(nonce=reply.nonce))
+                elif isinstance(reply, m.Error):
+                    raise SessionError(f"{reply.code}: {reply.message}")
+                elif isinstance(reply, m.Bye):
+                    raise SessionError(f"the host closed the connection: {reply.message}")
+                else:
+                    self._pending.append(reply)
+
+    async def expect(self, kind: type[m.Message]) -> m.Message:
+        """Wait for the next message of ``kind`` (answering pings; others are kept)."""
+        with trio.fail_after(REQUEST_TIMEOUT):
+            while True:
+                msg = await self.receive()
+                if isinstance(msg, kind):
+                    return msg
+                if isinstance(msg, m.Ping):
+                    await self.send(m.Pong(nonce=msg.nonce))
+                else:
+                    self._pending.append(msg)
+                    raise UnexpectedReplyError(f"expected {kind.TYPE}, got {msg.TYPE}")
+
+    async def aclose(self) -> None:
+        await trio.aclose_forcefully(self.stream)
+
+
+async def connect(host: str, port: int) -> tuple[_Link, m.Welcome]:
+    """Open a connection and say hello."""
+    with trio.fail_after(CONNECT_TIMEOUT):
+        stream = await trio.open_tcp_stream(host, port)
+    link = _Link(stream)
+    try:
+        welcome = await link.request(
+            m.Hello(version=m.PROTOCOL_VERSION, client=CLIENT_NAME), m.Welcome
+        )
+    except BaseException:
+        await link.aclose()
+        raise
+    assert isinstance(welcome, m.Welcome)
+    return link, welcome
+
+
+async def list_tables(host: str, port: int) -> tuple[m.TableInfo, ...]:
+    link, _ = await connect(host, port)
+    try:
+        reply = await link.request(m.ListTables(), m.Tables)
+        assert isinstance(reply, m.Tables)
+        return reply.tables
+    finally:
+        await link.aclose()
+
+
+class NetworkSession:
+    """A seat at a table on a host; see the module docstring."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        choice: TableChoice,
+        *,
+        name: str,
+        data_dir: Path | None = None,
+        on_transcript: Callable[[bytes], None] | None = None,
+    ) -> None:
+        self.host, self.port = host, port
+        self.choice = choice
+        self.name = name
+        self.data_dir = data_dir
+        self.on_transcript = on_transcript
+        self._send_events, self._events = trio.open_memory_channel[Event](256)
+        self._state = ConnectionState.CONNECTING
+        self._link: _Link | None = None
+        self.table_id: int | None = None
+        self._seat: int | None = None
+        self._token: bytes | None = None
+        self.host_key: bytes | None = None
+        self.mirror: SeatMirror | None = None
+        self.witness: DealWitness | None = None
+        self.rules: RuleSet | None = None
+        self._names: list[str] = []
+        self._move_ids = itertools.count(secrets.randbelow(2**30) + 1)
+        self._unacked: dict[int, tuple[m.Play, trio.Event]] = {}
+        self._answers: dict[int, m.Ack | m.Reject] = {}
+        self._seed: bytes | None = None
+        self._stop = False
+        self.connected = trio.Event()
+        self._seq_changed = trio.Event()
+        self.verdict_failures: list[str] = []
+        self.rounds_verified = 0
+
+    # --- the Session protocol -----------------------------------------------------------
+
+    @property
+    def seat(self) -> int:
+        assert self._seat is not None
+        return self._seat
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self._names)
+
+    @property
+    def view(self) -> SeatView | None:
+        if self.mirror is None or self.mirror.view.round_number == 0:
+            return None
+        return self.mirror.view
+
+    @property
+    def connection(self) -> ConnectionState:
+        return self._state
+
+    @property
+    def events(self) -> trio.MemoryReceiveChannel[Event]:
+        return self._events
+
+    async def submit(self, play: Play) -> PlayRecord:
+        assert self.mirror is not None
+        move_id = next(self._move_ids)
+        msg = m.Play(
+            move_id=move_id,
+            after=self.mirror.seq,
+            card=play.card.index,
+            captured=play.captured_mask,
+        )
+        done = trio.Event()
+        self._unacked[move_id] = (msg, done)
+        await self._send_quietly(msg)
+        await done.wait()
+        answer = self._answers.pop(move_id, None)
+        if answer is None:
+            raise SessionError("the session ended before the host answered that move")
+        if isinstance(answer, m.Reject):
+            reason = IllegalReason.NOT_YOUR_TURN
+            if answer.reason is not None:
+                reason = IllegalReason[answer.reason.upper()]
+            elif answer.code == ErrorCode.WRONG_PHASE.value:
+                reason = IllegalReason.ROUND_OVER
+            raise IllegalPlayError(reason, play.text())
+        # The ack can arrive before the event it acknowledges: wait for that event.
+        while self.mirror.seq < answer.seq and self._state is not ConnectionState.CLOSED:
+            await self._seq_changed.wait()
+        for record in reversed(self.mirror.view.plays):
+            if record.seat == self.seat and record.play == play:
+                return record
+        return PlayRecord(self.seat, play, False)
+
+    async def say(self, text: str) -> None:
+        await self._send_quietly(m.Say(text=text))
+
+    async def leave(self) -> None:
+        """Give up the seat and end the session."""
+        self._stop = True
+        if self._link is not None:
+            await self._send_quietly(m.Leave())
+
+    # --- running ------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Connect, sit down, and keep the seat until the match ends or we are stopped."""
+        try:
+            await self._sit_down()
+            await self._serve_until_over()
+        finally:
+            self._set_state(ConnectionState.CLOSED)
+            for _, done in self._unacked.values():
+                done.set()  # no answer will come now
+            self._seq_changed.set()
+            if self._link is not None:
+                await self._link.aclose()
+            self._send_events.close()
+
+    async def _sit_down(self) -> None:
+        link, welcome = await connect(self.host, self.port)
+        self._link = link
+        self._welcome(welcome)
+        choice = self.choice
+        table_id = choice.table_id
+        password = choice.password
+        if choice.create is not None:
+            password = password or choice.create.password
+            created = await link.request(choice.create, m.TableCreated)
+            assert isinstance(created, m.TableCreated)
+            table_id = created.table.id
+        if table_id is None:
+            raise SessionError("no table chosen")
+        joined = await link.request(
+            m.Join(table_id=table_id, seat=choice.seat, name=self.name, password=password),
+            m.Joined,
+        )
+        assert isinstance(joined, m.Joined)
+        self.table_id, self._seat, self._token = joined.table_id, joined.seat, joined.token
+        snapshot = await link.expect(m.Snapshot)
+        assert isinstance(snapshot, m.Snapshot)
+        self._start_seat(snapshot)
+        self._set_state(ConnectionState.CONNECTED)
+
+    def _welcome(self, welcome: m.Welcome) -> None:
+        if self.host_key is not None and welcome.host_key != self.host_key:
+            raise HostKeyChangedError("the host's key changed while we were playing")
+        self.host_key = welcome.host_key
+        known = KnownHosts(None if self.data_dir is None else self.data_dir / "known_hosts")
+        warning = known.check(f"{self.host}:{self.port}", welcome.host_key)
+        if warning:
+            self._emit(Message(seat=None, text=warning))
+
+    def _start_seat(self, snapshot: m.Snapshot) -> None:
+        self.rules = snapshot.rules.to_rules()
+        self.mirror = SeatMirror(snapshot)
+        assert self.host_key is not None
+        self.witness = DealWitness(self.rules, self.host_key, snapshot.seat)
+        self._names = [f"seat {s}" for s in range(self.rules.players)]
+        if snapshot.round_no:
+            self._emit(ViewChanged(view=self.mirror.view))
+
+    async def _serve_until_over(self) -> None:
+        deadline = trio.current_time() + RECONNECT_FOR
+        attempt = 0
+        while not self._stop:
+            try:
+                await self._pump()
+                return
+            except (OSError, trio.BrokenResourceError, trio.TooSlowError, ProtocolError) as exc:
+                if self._stop:
+                    return
+                log.info("connection lost: %r", exc)
+            if self._link is not None:
+                await self._link.aclose()
+                self._link = None
+            self._set_state(ConnectionState.RECONNECTING, "connection lost; reconnecting")
+            while not self._stop:
+                if trio.current_time() > deadline:
+                    raise SessionError("could not get back to the host")
+                await trio.sleep(BACKOFF[min(attempt, len(BACKOFF) - 1)])
+                attempt += 1
+                try:
+                    await self._resume()
+                    attempt = 0
+                    deadline = trio.current_time() + RECONNECT_FOR
+                    break
+                except (OSError, trio.BrokenResourceError, trio.TooSlowError, ProtocolError):
+                    continue
+
+    async def _resume(self) -> None:
+        assert self.table_id is not None and self._token is not None and self.mirror is not None
+        link, welcome = await connect(self.host, self.port)
+        try:
+            self._welcome(welcome)
+            resumed = await link.request(
+                m.Resume(
+                    table_id=self.table_id,
+                    seat=self.seat,
+                    token=self._token,
+                    last_seq=self.mirror.seq,
+                ),
+                m.Resumed,
+            )
+        except BaseException:
+            await link.aclose()
+            raise
+        assert isinstance(resumed, m.Resumed)
+        self._token = resumed.token
+        self._link = link
+        self._set_state(ConnectionState.CONNECTED, "back at the table")
+        # Whatever the host had not acknowledged goes again; a repeat is applied once.
+        for msg, _ in list(self._unacked.values()):
+            await link.send(msg)
+        await self._resend_seed()
+
+    async def _resend_seed(self) -> None:
+        """After a resume, the host may still wait for this seat's commitment or seed."""
+        w = self.witness
+        if w is None or w.current is None or self._seed is None or self._link is None:
+            return
+        if w.current.commits is None:
+            commit = w.my_commitment(self._seed)
+            await self._link.send(m.SeedCommit(round_id=w.current.round_id, commit=commit))
+        elif w.current.seeds is None:
+            await self._link.send(m.SeedReveal(round_id=w.current.round_id, seed=self._seed))
+
+    async def _pump(self) -> None:
+        """Handle messages until the match is over (returns) or the connection fails."""
+        assert self._link is not None
+        link = self._link
+        while True:
+            msg = await link.receive()
+            if isinstance(msg, m.Ping):
+                await link.send(m.Pong(nonce=msg.nonce))
+            elif isinstance(msg, m.Ack | m.Reject):
+                self._answer(msg)
+            elif isinstance(msg, m.Bye):
+                if msg.reason in (ErrorCode.SUPERSEDED.value, ErrorCode.QUIT.value):
+                    self._stop = True
+                    self._emit(Message(seat=None, text=f"disconnected: {msg.message}"))
+                    return
+                raise trio.BrokenResourceError(f"the host said goodbye: {msg.message}")
+            elif isinstance(msg, m.Snapshot):
+                assert self.mirror is not None
+                self.mirror.apply(msg)
+                self._emit(ViewChanged(view=self.mirror.view))
+            elif isinstance(msg, m.Left):
+                return
+            elif isinstance(msg, m.Error):
+                self._emit(Message(seat=None, text=f"the host refused: {msg.message}"))
+            elif msg.SEQUENCED and await self._table_event(msg):
+                return
+
+    def _answer(self, msg: m.Ack | m.Reject) -> None:
+        pending = self._unacked.pop(msg.move_id, None)
+        if pending is not None:
+            self._answers[msg.move_id] = msg
+            pending[1].set()
+
+    async def _table_event(self, e: m.Message) -> bool:
+        """Take one numbered event; True when the match is over."""
+        assert self.mirror is not None and self.witness is not None and self._link is not None
+        if e.seq <= self.mirror.seq:  # type: ignore[attr-defined]
+            return False  # already seen (a replay overlapping what we had)
+        view = self.mirror.apply(e)
+        self._seq_changed.set()
+        self._seq_changed = trio.Event()
+        try:
+            verdict = self.witness.observe(e)
+        except FairnessError as exc:
+            text = f"DEAL CHECK FAILED: {type(exc).__name__}: {exc}"
+            self.verdict_failures.append(text)
+            self._emit(Message(seat=None, text=text))
+            verdict = None
+        if verdict is not None:
+            self.rounds_verified += 1
+            self._emit(Message(seat=None, text=f"deal verified: {verdict.note}"))
+            self._save_transcript()
+        if isinstance(e, m.RoundCommit):
+            self._seed = secrets.token_bytes(32)
+            commit = self.witness.my_commitment(self._seed)
+            await self._link.send(m.SeedCommit(round_id=e.round_id, commit=commit))
+        elif isinstance(e, m.SeedCommits) and self._seed is not None:
+            await self._link.send(m.SeedReveal(round_id=e.round_id, seed=self._seed))
+        elif isinstance(e, m.Deal):
+            if self.mirror.started_round:
+                self._emit(RoundStarted(view=view))
+            else:
+                self._emit(ViewChanged(view=view))
+        elif isinstance(e, m.Played):
+            self._emit(ViewChanged(view=view, record=view.plays[-1]))
+        elif isinstance(e, m.RoundVoid):
+            if e.reason == "kings":
+                self._emit(VoidDeal(view=view))
+            else:
+                who = "" if e.offender is None else f" (seat {e.offender})"
+                self._emit(Message(seat=None, text=f"deal abandoned: {e.reason}{who}"))
+        elif isinstance(e, m.RoundEnd):
+            assert view.round_score is not None
+            self._emit(RoundOver(view=view, score=view.round_score, match_scores=tuple(e.scores)))
+        elif isinstance(e, m.MatchEnd):
+            self._save_transcript()  # now with the match result
+            rounds = view.round_number
+            self._emit(MatchOver(winner=e.winner or 0, match_scores=tuple(e.scores), rounds=rounds))
+            return True
+        elif isinstance(e, m.Chat):
+            self._emit(Message(seat=e.seat, text=e.text))
+        elif isinstance(e, m.SeatStatus):
+            self._seat_status(e)
+        return False
+
+    def _seat_status(self, e: m.SeatStatus) -> None:
+        if e.name is not None and e.seat < len(self._names):
+            self._names[e.seat] = e.name
+        if e.seat == self._seat:
+            return
+        who = e.name or f"seat {e.seat}"
+        if not e.connected and e.kind == "human" and e.grace:
+            text = f"{who} lost the connection; a computer plays for them in {e.grace} s"
+        elif e.stand_in:
+            text = f"a computer is playing for {who}"
+        elif e.connected and e.kind == "human":
+            text = f"{who} is at the table"
+        else:
+            return
+        self._emit(Message(seat=None, text=text))
+
+    def _save_transcript(self) -> None:
+        assert self.witness is not None
+        data = self.witness.transcript().encode()
+        if self.on_transcript is not None:
+            self.on_transcript(data)
+        if self.data_dir is None or self.host_key is None:
+            return
+        folder = self.data_dir / "transcripts"
+        folder.mkdir(parents=True, exist_ok=True)
+        fp = fingerprint(self.host_key).replace("-", "")[:12]
+        (folder / f"{fp}-table{self.table_id}-seat{self._seat}.scopa").write_bytes(data)
+
+    # --- helpers ------------------------------------------------------------------------
+
+    def _emit(self, event: Event) -> None:
+        try:
+            self._send_events.send_nowait(event)
+        except trio.WouldBlock:
+            log.warning("client event queue full; dropping %s", type(event).__name__)
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            pass
+
+    def _set_state(self, state: ConnectionState, detail: str = "") -> None:
+        if state is not self._state:
+            self._state = state
+            self._emit(ConnectionChanged(state=state, detail=detail))
+        if state is ConnectionState.CONNECTED:
+            self.connected.set()
+
+    async def _send_quietly(self, msg: m.Message) -> None:
+        """Send if connected; a lost connection is the reconnect loop's business."""
+        if self._link is None:
+            return
+        with suppress(OSError, trio.BrokenResourceError, trio.ClosedResourceError, ProtocolError):
+            await self._link.send(msg)
+
+
+@asynccontextmanager
+async def open_network_session(
+    host: str, port: int, choice: TableChoice, **options: object
+) -> AsyncIterator[NetworkSession]:
+    """A running :class:`NetworkSession`, seated; leaving the block ends it."""
+    session = NetworkSession(host, port, choice, **options)  # type: ignore[arg-type]
+    async with trio.open_nursery() as nursery:
+        failed: list[BaseException] = []
+
+        async def run() -> None:
+            try:
+                await session.run()
+            except Exception as exc:
+                if session.connected.is_set():
+                    raise
+                failed.append(exc)
+                session.connected.set()
+
+        nursery.start_soon(run)
+        await session.connected.wait()
+        if not failed:
+            try:
+                yield session
+            finally:
+                nursery.cancel_scope.cancel()
+    if failed:
+        raise failed[0]

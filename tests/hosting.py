@@ -1,0 +1,30 @@
+"""Start a real host on loopback for end-to-end tests."""
+
+from __future__ import annotations
+
+import trio
+
+from scopa_net.rules import RuleSet
+from scopa_net.server.config import HostConfig
+from scopa_net.server.host import Host
+from scopa_net.server.journal import Journal
+from scopa_net.wire import messages as m
+
+
+async def start_host(nursery: trio.Nursery, db: str = ":memory:", **options: object) -> Host:
+    config = HostConfig(bind="127.0.0.1", port=0, advertise=False, db=db, **options)  # type: ignore[arg-type]
+    host = Host(config, Journal(db))
+    await nursery.start(host.serve)
+    return host
+
+
+def create(
+    rules: RuleSet, bots: int = 0, level: int = 1, password: str | None = None
+) -> m.CreateTable:
+    return m.CreateTable(
+        name="test table",
+        rules=m.RulesInfo.of(rules),
+        password=password,
+        bots=bots,
+        bot_level=level,
+    )

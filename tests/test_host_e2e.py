@@ -1,0 +1,86 @@
+"""Whole matches over real loopback TCP: a host, network clients, computer players."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+from hosting import create, start_host
+
+from scopa_net.bots.levels import make_player
+from scopa_net.client.bot_client import play_as_bot
+from scopa_net.client.network_session import SessionError, TableChoice, open_network_session
+from scopa_net.fair.transcript import decode
+from scopa_net.fair.verifier import verify_transcript
+from scopa_net.rules import RuleSet
+
+
+async def test_one_player_against_host_bots_plays_a_whole_verified_match(tmp_path) -> None:
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery)
+        rules = RuleSet.of(2, 5)
+        choice = TableChoice(create=create(rules, bots=1))
+        saved: list[bytes] = []
+        with trio.fail_after(60):
+            async with open_network_session(
+                "127.0.0.1", host.port, choice, name="ann", data_dir=tmp_path,
+                on_transcript=saved.append,
+            ) as session:  # fmt: skip
+                result = await play_as_bot(session, make_player("random", 1))
+        assert result is not None and result.winner in (0, 1)
+        assert session.verdict_failures == []
+        assert session.rounds_verified >= 1
+        transcript = session.witness.transcript()
+        assert verify_transcript(transcript).ok
+        assert len(transcript.rounds) == session.rounds_verified
+        files = list((tmp_path / "transcripts").iterdir())
+        assert len(files) == 1 and files[0].read_bytes() == saved[-1]
+        assert verify_transcript(decode(files[0].read_bytes())).ok
+        nursery.cancel_scope.cancel()
+
+
+async def test_four_network_players_play_each_other() -> None:
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery)
+        rules = RuleSet.of(4, 3)
+        results = []
+
+        async def player(n: int, choice: TableChoice) -> None:
+            async with open_network_session(
+                "127.0.0.1", host.port, choice, name=f"p{n}"
+            ) as session:
+                results.append((session, await play_as_bot(session, make_player("greedy", n))))
+
+        with trio.fail_after(90):
+            async with open_network_session(
+                "127.0.0.1", host.port, TableChoice(create=create(rules)), name="p0"
+            ) as first:
+                table_id = first.table_id
+                async with trio.open_nursery() as players:
+                    for n in (1, 2, 3):
+                        players.start_soon(player, n, TableChoice(table_id=table_id))
+                    results.append((first, await play_as_bot(first, make_player("greedy", 0))))
+        assert len(results) == 4
+        winners = {r.winner for _, r in results}
+        assert len(winners) == 1
+        for session, _ in results:
+            assert session.verdict_failures == [] and session.rounds_verified >= 1
+        nursery.cancel_scope.cancel()
+
+
+async def test_wrong_password_and_missing_table_are_clear_errors() -> None:
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery)
+        choice = TableChoice(create=create(RuleSet.of(2), bots=0, password="sesame"))
+        async with open_network_session("127.0.0.1", host.port, choice, name="ann") as first:
+            with pytest.raises(SessionError, match="bad_password"):
+                async with open_network_session(
+                    "127.0.0.1", host.port,
+                    TableChoice(table_id=first.table_id, password="wrong"), name="bob",
+                ):  # fmt: skip
+                    pass
+            with pytest.raises(SessionError, match="no_such_table"):
+                async with open_network_session(
+                    "127.0.0.1", host.port, TableChoice(table_id=999), name="bob"
+                ):
+                    pass
+        nursery.cancel_scope.cancel()
