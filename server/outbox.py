@@ -1,5 +1,8 @@
 """What one connection has yet to send: direct replies, then its seat's log from a cursor.
 
+Only the part of the log already in the journal is sent (``Seat.committed``): nothing reaches a
+player that a crash could take back.
+
 Table events are never copied into per-connection queues: a connection reads its seat's log
 (owned by the table) from its own cursor, so a broadcast cannot be dropped and a slow reader
 cannot stall the table. A connection that falls more than ``max_lag`` events behind, or lets
@@ -13,6 +16,7 @@ from collections import deque
 
 import trio
 
+from scopa_net.server.table import Seat
 from scopa_net.wire import messages as m
 
 
@@ -21,7 +25,7 @@ class Outbox:
         self.max_replies = max_replies
         self.max_lag = max_lag
         self._replies: deque[m.Message] = deque()
-        self._log: list[m.Message] | None = None
+        self._seat: Seat | None = None
         self._cursor = 0
         self._wake = trio.Event()
         self.overflowed = False
@@ -38,17 +42,17 @@ class Outbox:
             self._replies.append(msg)
         self._wake.set()
 
-    def attach(self, log: list[m.Message], cursor: int, seat: int, epoch: int) -> None:
+    def attach(self, seat_state: Seat, cursor: int, seat: int, epoch: int) -> None:
         """Follow a seat's log from ``cursor`` (the last seq the player has)."""
-        self._log, self._cursor, self.seat, self.epoch = log, cursor, seat, epoch
+        self._seat, self._cursor, self.seat, self.epoch = seat_state, cursor, seat, epoch
         self._wake.set()
 
     def detach(self) -> None:
-        self._log, self.seat = None, None
+        self._seat, self.seat = None, None
 
     def notify(self) -> None:
-        """New events may be in the log."""
-        if self._log is not None and len(self._log) - self._cursor > self.max_lag:
+        """More of the seat's log is committed to the journal and may be sent."""
+        if self._seat is not None and self._seat.committed - self._cursor > self.max_lag:
             self.overflowed = True
         self._wake.set()
 
@@ -65,8 +69,10 @@ class Outbox:
             batch: list[m.Message] = []
             while self._replies and len(batch) < limit:
                 batch.append(self._replies.popleft())
-            if self._log is not None and self._cursor < len(self._log):
-                take = self._log[self._cursor : self._cursor + limit - len(batch)]
+            seat = self._seat
+            if seat is not None and self._cursor < seat.committed:
+                end = min(seat.committed, self._cursor + limit - len(batch))
+                take = seat.log[self._cursor : end]
                 self._cursor += len(take)
                 batch += take
             if batch or self.closing is not None or self.overflowed:

@@ -115,6 +115,8 @@ class Seat:
     stale)."""
     moves: dict[int, int] = field(default_factory=dict)
     """move id -> seq of the ``played`` event it produced."""
+    committed: int = 0
+    """How much of the log is in the journal: only that much may be sent."""
 
     @property
     def seq(self) -> int:
@@ -366,6 +368,12 @@ class Table:
         for kind, payload in entries:
             self._apply(kind, payload)
         self.pending.clear()
+        self.mark_committed()
+
+    def mark_committed(self) -> None:
+        """Everything applied so far is in the journal: every seat's log may be sent."""
+        for s in self.seats:
+            s.committed = len(s.log)
 
     def take_pending(self) -> list[tuple[str, dict]]:
         taken, self.pending = self.pending, []

@@ -120,6 +120,7 @@ class TableTask:
         pending = self.table.take_pending()
         if pending:
             await self.writer.append(self.table.table_id, pending)
+            self.table.mark_committed()
         for outbox, msg in replies:
             outbox.reply(msg)
         if pending:
@@ -318,7 +319,7 @@ class TableTask:
     def _attach(self, outbox: Outbox, seat: int, cursor: int) -> None:
         self.attached[seat] = outbox
         s = self.table.seats[seat]
-        outbox.attach(s.log, cursor, seat, s.epoch)
+        outbox.attach(s, cursor, seat, s.epoch)
 
     def _gone(self, outbox: Outbox) -> None:
         seat = outbox.seat
