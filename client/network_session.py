@@ -321,11 +321,17 @@ class NetworkSession:
         choice = self.choice
         table_id = choice.table_id
         password = choice.password
+        info: m.TableInfo | None = None
         if choice.create is not None:
             password = password or choice.create.password
             created = await link.request(choice.create, m.TableCreated)
             assert isinstance(created, m.TableCreated)
-            table_id = created.table.id
+            info = created.table
+            table_id = info.id
+        elif table_id is not None:
+            listing = await link.request(m.ListTables(), m.Tables)
+            assert isinstance(listing, m.Tables)
+            info = next((t for t in listing.tables if t.id == table_id), None)
         if table_id is None:
             raise SessionError("no table chosen")
         joined = await link.request(
@@ -337,6 +343,11 @@ class NetworkSession:
         snapshot = await link.expect(m.Snapshot)
         assert isinstance(snapshot, m.Snapshot)
         self._start_seat(snapshot)
+        if info is not None:
+            for seat, seat_info in enumerate(info.seats):
+                if seat_info.name is not None and seat < len(self._names):
+                    self._names[seat] = seat_info.name
+        self._names[joined.seat] = self.name
         self._set_state(ConnectionState.CONNECTED)
 
     def _welcome(self, welcome: m.Welcome) -> None:

@@ -12,9 +12,11 @@ from prompt_toolkit.patch_stdout import patch_stdout
 
 from scopa_net.client.app import ClientApp
 from scopa_net.client.config import ConfigError, load_settings
+from scopa_net.client.embedded import open_embedded_game
 from scopa_net.client.local_session import DEFAULT_DELAY, bot_levels, open_local_session
 from scopa_net.client.session import Session
 from scopa_net.client.style import SuitNames
+from scopa_net.paths import data_dir
 from scopa_net.rules import PLAYER_COUNTS, RuleSet, Variant
 
 
@@ -23,9 +25,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     levels = bot_levels()
     p = subparsers.add_parser(
         "play",
-        help="play a match in this terminal (for now: against computer players)",
-        description="Play Scopa in this terminal. For now the other seats are computer "
-        "players running in this process.",
+        help="play a match in this terminal against computer players",
+        description="Play Scopa in this terminal: a host starts inside this process with "
+        "computer players at the table, and every deal is checked as it arrives. With --lan "
+        "friends can join the same table from their terminals.",
     )
     p.add_argument("--players", type=int, default=2, help=f"players at the table: {PLAYER_COUNTS}")
     p.add_argument("--target", type=int, default=11, help="points to win (1-99)")
@@ -41,7 +44,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         choices=levels,
         help="strength of the computer players",
     )
-    p.add_argument("--seed", type=int, default=None, help="repeat the same deals and plays")
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="practice offline with repeatable deals (no host, no fair-deal flow)",
+    )
+    p.add_argument(
+        "--lan",
+        action="store_true",
+        help="open the table to the LAN (announced) so friends can `scopa-net join` it",
+    )
+    p.add_argument("--port", type=int, default=0, help="port for --lan (default: any free one)")
+    p.add_argument("--password", default=None, help="with --lan: needed to join your table")
+    p.add_argument(
+        "--humans",
+        type=int,
+        default=1,
+        help="with --lan: seats left for people (you included); the rest are computers",
+    )
     p.add_argument("--name", default=None, help="your name at the table")
     p.add_argument(
         "--delay",
@@ -80,9 +101,25 @@ def run(args: argparse.Namespace) -> int:
         return 2
     rules = RuleSet.of(args.players, args.target, args.variant or ())
 
+    if not 1 <= args.humans <= rules.players:
+        print(f"scopa-net: --humans must be 1..{rules.players}", file=sys.stderr)
+        return 2
+
     def open_session() -> AbstractAsyncContextManager[Session]:
-        return open_local_session(
-            rules, name=settings.name, level=args.bot_level, seed=args.seed, delay=args.delay
+        if args.seed is not None:
+            return open_local_session(
+                rules, name=settings.name, level=args.bot_level, seed=args.seed, delay=args.delay
+            )
+        return open_embedded_game(
+            rules,
+            name=settings.name,
+            level=args.bot_level,
+            delay=args.delay,
+            lan=args.lan,
+            port=args.port,
+            password=args.password,
+            humans=args.humans,
+            data_dir=data_dir(os.environ),
         )
 
     display = settings.display(os.environ)

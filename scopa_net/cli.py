@@ -68,6 +68,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "scopa_net.arena_cli",
     "scopa_net.verify_cli",
     "scopa_net.client.play_cli",
+    "scopa_net.server.host_cli",
 )
 
 

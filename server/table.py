@@ -38,6 +38,7 @@ from scopa_net.fair.commitments import (
     HostDeck,
     commit_message,
     joint_seed,
+    public_key_bytes,
     reveal_message,
     rules_hash,
     seat_commitment,
@@ -45,7 +46,16 @@ from scopa_net.fair.commitments import (
 )
 from scopa_net.fair.hashing import same_bytes
 from scopa_net.fair.shuffle import deck_permutation, first_dealer
-from scopa_net.fair.transcript import VOID_KINGS, DealtCard, PlayEntry, RoundRecord, VoidNotice
+from scopa_net.fair.transcript import (
+    VOID_KINGS,
+    DealtCard,
+    MatchResult,
+    PlayEntry,
+    RoundRecord,
+    Transcript,
+    VoidNotice,
+)
+from scopa_net.fair.verifier import seat_positions
 from scopa_net.match import Match
 from scopa_net.plays import Play, play_code
 from scopa_net.rules import RuleSet
@@ -374,6 +384,23 @@ class Table:
         """Everything applied so far is in the journal: every seat's log may be sent."""
         for s in self.seats:
             s.committed = len(s.log)
+
+    def transcript_for(self, seat: int) -> Transcript:
+        """What ``seat`` could have recorded of every finished deal attempt (for export)."""
+        rounds = []
+        for record, deck, perm, dealer in self.history:
+            hand: tuple[DealtCard, ...] = ()
+            if perm and dealer is not None:
+                void = record.void is not None
+                positions = seat_positions(self.rules, dealer, seat, first_deal_only=void)
+                hand = tuple(DealtCard(p, *deck.dealt(perm, p)) for p in positions)
+            rounds.append(replace(record, hand=hand))
+        match = self.match
+        result = MatchResult(
+            tuple(match.scores) if match else (0,) * self.rules.side_count,
+            match.winner if match else None,
+        )
+        return Transcript(self.rules, public_key_bytes(self._key), seat, tuple(rounds), result)
 
     def take_pending(self) -> list[tuple[str, dict]]:
         taken, self.pending = self.pending, []

@@ -1,0 +1,66 @@
+"""``scopa-net play`` without a host elsewhere: a host inside this process, and us at its table.
+
+The embedded host is a real host (the same code as ``scopa-net host``) listening on loopback, or
+on the LAN with ``--lan`` so friends can ``scopa-net join`` the table you are sitting at; the
+client reaches it over TCP like any other, so every deal is checked the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import trio
+
+from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
+from scopa_net.rules import RuleSet
+from scopa_net.server.config import HostConfig
+from scopa_net.server.host import Host
+from scopa_net.server.host_cli import advertise
+from scopa_net.server.journal import Journal
+from scopa_net.wire import messages as m
+
+LEVEL_NUMBERS = {"random": 1, "greedy": 2, "strong": 3}
+
+
+@asynccontextmanager
+async def open_embedded_game(
+    rules: RuleSet,
+    *,
+    name: str,
+    level: str = "greedy",
+    delay: float = 0.8,
+    lan: bool = False,
+    port: int = 0,
+    password: str | None = None,
+    humans: int = 1,
+    data_dir: Path | None = None,
+) -> AsyncIterator[NetworkSession]:
+    """Start a host, open a table with computer players in all but ``humans`` seats, sit down."""
+    config = HostConfig(
+        name=f"{name}'s table",
+        bind="0.0.0.0" if lan else "127.0.0.1",
+        port=port,
+        db=":memory:",
+        advertise=lan,
+        bot_delay=delay,
+    )
+    host = Host(config, Journal(":memory:"))
+    async with trio.open_nursery() as nursery:
+        bound = await nursery.start(host.serve)
+        if lan:
+            nursery.start_soon(advertise, host)
+        create = m.CreateTable(
+            name=f"{name}'s table"[: m.NAME_LEN],
+            rules=m.RulesInfo.of(rules),
+            password=password,
+            bots=rules.players - humans,
+            bot_level=LEVEL_NUMBERS.get(level, 2),
+        )
+        async with open_network_session(
+            "127.0.0.1", bound, TableChoice(create=create), name=name, data_dir=data_dir
+        ) as session:
+            session.embedded_port = bound  # type: ignore[attr-defined]
+            yield session
+        nursery.cancel_scope.cancel()
