@@ -69,6 +69,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "scopa_net.verify_cli",
     "scopa_net.client.play_cli",
     "scopa_net.server.host_cli",
+    "scopa_net.client.join_cli",
 )
 
 

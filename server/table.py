@@ -114,6 +114,9 @@ class Seat:
     kind: SeatKind = SeatKind.OPEN
     name: str | None = None
     token_hash: bytes | None = None
+    prev_token_hash: bytes | None = None
+    """The token before the last rotation: still good until the new one is used, so a player
+    whose ``resumed`` reply was lost can try again."""
     epoch: int = 0
     connected: bool = False
     stand_in: bool = False
@@ -262,17 +265,24 @@ class Table:
         """Whether the owner should start a deal attempt now (with fresh randomness)."""
         return (self.phase is Phase.WAITING and self.full) or self.phase is Phase.BETWEEN
 
-    def check_token(self, seat: int, token: bytes) -> None:
-        """Refuse a wrong, empty, expired or rotated token for ``seat``."""
+    def check_token(self, seat: int, token: bytes) -> bool:
+        """Refuse a wrong, empty, expired or rotated token for ``seat``.
+
+        Returns True when it is the previous token (the newest one was never used).
+        """
         if not 0 <= seat < len(self.seats):
             raise TableError(ErrorCode.BAD_TOKEN, f"seat {seat} is not a seat at this table")
         held = self.seats[seat]
         if held.kind is not SeatKind.HUMAN or held.token_hash is None:
             raise TableError(ErrorCode.BAD_TOKEN, f"seat {seat} has no player to resume")
-        if not token or not same_bytes(token_hash(token), held.token_hash):
-            raise TableError(
-                ErrorCode.BAD_TOKEN, f"that token does not hold seat {seat} (old or wrong)"
-            )
+        presented = token_hash(token)
+        if token and same_bytes(presented, held.token_hash):
+            return False
+        if token and held.prev_token_hash and same_bytes(presented, held.prev_token_hash):
+            return True
+        raise TableError(
+            ErrorCode.BAD_TOKEN, f"that token does not hold seat {seat} (old or wrong)"
+        )
 
     # --- inputs (checked, recorded, applied) --------------------------------------------
 
@@ -292,9 +302,14 @@ class Table:
         self._commit("join", {"seat": seat, "name": name, "token_hash": new_token_hash})
         return seat
 
-    def resume(self, seat: int, new_token_hash: bytes) -> int:
-        """Rotate the seat's token after :meth:`check_token`; returns the new epoch."""
-        self._commit("resume", {"seat": seat, "token_hash": new_token_hash})
+    def resume(self, seat: int, new_token_hash: bytes, *, with_previous: bool = False) -> int:
+        """Rotate the seat's token after :meth:`check_token`; returns the new epoch.
+
+        ``with_previous``: the player presented the previous token (what check_token said).
+        """
+        self._commit(
+            "resume", {"seat": seat, "token_hash": new_token_hash, "with_previous": with_previous}
+        )
         return self.seats[seat].epoch
 
     def leave(self, seat: int) -> None:
@@ -418,12 +433,16 @@ class Table:
     def _apply_join(self, seat: int, name: str, token_hash: bytes) -> None:
         s = self.seats[seat]
         s.kind, s.name, s.token_hash = SeatKind.HUMAN, name, token_hash
+        s.prev_token_hash = None
         s.epoch += 1
         s.connected, s.stand_in, s.grace, s.offences = True, False, 0, 0
         self._status_event(seat)
 
-    def _apply_resume(self, seat: int, token_hash: bytes) -> None:
+    def _apply_resume(self, seat: int, token_hash: bytes, with_previous: bool) -> None:
         s = self.seats[seat]
+        if not with_previous:
+            # The newest token was used, so the one before it is dead now.
+            s.prev_token_hash = s.token_hash
         s.token_hash = token_hash
         s.epoch += 1
         changed = not s.connected or s.stand_in or s.grace
@@ -433,7 +452,7 @@ class Table:
 
     def _apply_leave(self, seat: int) -> None:
         s = self.seats[seat]
-        s.kind, s.name, s.token_hash = SeatKind.OPEN, None, None
+        s.kind, s.name, s.token_hash, s.prev_token_hash = SeatKind.OPEN, None, None, None
         s.connected, s.grace = False, 0
         s.stand_in = self.started and self.phase is not Phase.OVER
         self._status_event(seat)
@@ -558,7 +577,8 @@ class Table:
             s.offences += 1
             if s.offences >= MAX_OFFENCES and s.kind is SeatKind.HUMAN:
                 # The seat is forfeit: a bot plays it for the rest of the match.
-                s.kind, s.name, s.token_hash = SeatKind.BOT, f"bot {offender}", None
+                s.kind, s.name = SeatKind.BOT, f"bot {offender}"
+                s.token_hash = s.prev_token_hash = None
                 s.connected, s.stand_in, s.grace = False, False, 0
                 self._status_event(offender)
 

@@ -82,6 +82,7 @@ class TableTask:
         }
         self.finished = trio.Event()
         self._over_time: float | None = None
+        self._attaching: list[tuple[Outbox, int, int]] = []
 
     # --- the loop -----------------------------------------------------------------------
 
@@ -115,7 +116,9 @@ class TableTask:
     async def _flush(self, replies: list[tuple[Outbox, m.Message]]) -> None:
         """Journal what changed, then queue the replies, then tell every connection.
 
-        Replies go first so that an ``ack`` reaches its player before the events it caused.
+        Replies go first so that an ``ack`` reaches its player before the events it caused,
+        and a connection starts following its seat's log only after its ``joined`` or
+        ``resumed`` is queued.
         """
         pending = self.table.take_pending()
         if pending:
@@ -123,6 +126,10 @@ class TableTask:
             self.table.mark_committed()
         for outbox, msg in replies:
             outbox.reply(msg)
+        attaching, self._attaching = self._attaching, []
+        for outbox, seat, cursor in attaching:
+            if self.attached.get(seat) is outbox:
+                outbox.attach(self.table.seats[seat], cursor, seat, self.table.seats[seat].epoch)
         if pending:
             for outbox in self.attached.values():
                 outbox.notify()
@@ -284,10 +291,10 @@ class TableTask:
 
     def _resume(self, outbox: Outbox, msg: m.Resume, replies: list) -> None:
         table = self.table
-        table.check_token(msg.seat, msg.token)
+        previous = table.check_token(msg.seat, msg.token)
         s = table.seats[msg.seat]
         token = secrets.token_bytes(TOKEN_BYTES)
-        epoch = table.resume(msg.seat, token_hash(token))
+        epoch = table.resume(msg.seat, token_hash(token), with_previous=previous)
         replay = msg.last_seq <= s.seq and s.seq - msg.last_seq <= REPLAY_LIMIT
         old = self.attached.get(msg.seat)
         if old is not None and old is not outbox:
@@ -317,9 +324,10 @@ class TableTask:
         log.info("table %s seat %s: resumed (epoch %s)", table.table_id, msg.seat, epoch)
 
     def _attach(self, outbox: Outbox, seat: int, cursor: int) -> None:
+        """Give the seat to this connection; it follows the log once its reply is queued."""
         self.attached[seat] = outbox
-        s = self.table.seats[seat]
-        outbox.attach(s, cursor, seat, s.epoch)
+        outbox.seat = seat
+        self._attaching.append((outbox, seat, cursor))
 
     def _gone(self, outbox: Outbox) -> None:
         seat = outbox.seat

@@ -212,14 +212,25 @@ def test_tokens_wrong_empty_and_rotated_are_refused() -> None:
             table.check_token(0, bad)
         assert info.value.code is ErrorCode.BAD_TOKEN
     table.resume(0, token_hash(b"c" * 16))
+    # The previous token stays good until the new one is used (a lost `resumed` reply).
+    assert table.check_token(0, b"a" * 16) is True
+    assert table.check_token(0, b"c" * 16) is False
+    table.resume(0, token_hash(b"d" * 16))
     with pytest.raises(TableError):
-        table.check_token(0, b"a" * 16)  # rotated
+        table.check_token(0, b"a" * 16)  # rotated twice: dead
     table.check_token(0, b"c" * 16)
+    table.resume(0, token_hash(b"e" * 16), with_previous=True)  # "d" was never received
+    with pytest.raises(TableError):
+        table.check_token(0, b"d" * 16)
+    table.check_token(0, b"e" * 16)
+    table.resume(0, token_hash(b"f" * 16))
+    with pytest.raises(TableError):
+        table.check_token(0, b"c" * 16)
     with pytest.raises(TableError):
         table.check_token(1, b"c" * 16)  # an open seat has no token
     table.leave(0)
     with pytest.raises(TableError):
-        table.check_token(0, b"c" * 16)  # expired with the seat
+        table.check_token(0, b"f" * 16)  # expired with the seat
 
 
 def test_full_table_and_taken_seat() -> None:

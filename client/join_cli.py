@@ -1,0 +1,185 @@
+"""``scopa-net join [HOST[:PORT]]``: find a host, pick or create a table, and play there."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import os
+import sys
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
+
+import trio
+from prompt_toolkit.patch_stdout import patch_stdout
+
+from scopa_net.client.app import ClientApp
+from scopa_net.client.config import ConfigError, load_settings
+from scopa_net.client.embedded import LEVEL_NUMBERS
+from scopa_net.client.network_session import TableChoice, list_tables, open_network_session
+from scopa_net.client.session import Session
+from scopa_net.client.style import SuitNames
+from scopa_net.errors import RuleSetError
+from scopa_net.paths import data_dir
+from scopa_net.rules import PLAYER_COUNTS, RuleSet, Variant
+from scopa_net.server.config import DEFAULT_PORT
+from scopa_net.wire import messages as m
+
+BROWSE_SECONDS = 2.0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "join",
+        help="join a table on a host (found on the LAN, or at an address)",
+        description="Join a scopa-net host. Without an address, hosts announced on the LAN are "
+        "listed to choose from.",
+    )
+    p.add_argument("address", nargs="?", help=f"HOST or HOST:PORT (default port {DEFAULT_PORT})")
+    p.add_argument("--table", type=int, default=None, help="table id (skip the list)")
+    p.add_argument("--seat", type=int, default=None, help="seat wanted (default: any open one)")
+    p.add_argument("--password", default=None, help="the table's password, if it has one")
+    p.add_argument("--name", default=None, help="your name at the table")
+    p.add_argument("--create", action="store_true", help="open a new table instead")
+    p.add_argument("--players", type=int, default=2, help=f"with --create: {PLAYER_COUNTS}")
+    p.add_argument("--target", type=int, default=11, help="with --create: points to win")
+    p.add_argument("--variant", action="append", metavar="NAME",
+                   help="with --create, repeatable: " + ", ".join(v.value for v in Variant))  # fmt: skip
+    p.add_argument("--bots", type=int, default=0, help="with --create: computer players")
+    p.add_argument("--bot-level", default="greedy", choices=tuple(LEVEL_NUMBERS))
+    p.add_argument("--no-color", action="store_true", help="no colour (also NO_COLOR, TERM=dumb)")
+    p.add_argument("--ascii", action="store_true", help="suit letters only, no suit glyphs")
+    p.add_argument("--suits", choices=[s.value for s in SuitNames], default=None)
+    p.add_argument("--plain", action="store_true", help="for screen readers")
+    p.set_defaults(run=run)
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``host``, ``host:port`` or ``[v6]:port``; ValueError with the reason."""
+    text = text.strip()
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        port_text = rest.removeprefix(":") or str(DEFAULT_PORT)
+    elif text.count(":") == 1:
+        host, port_text = text.split(":")
+    else:
+        host, port_text = text, str(DEFAULT_PORT)
+    if not host:
+        raise ValueError(f"no host in {text!r}")
+    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        raise ValueError(f"bad port in {text!r}")
+    return host, int(port_text)
+
+
+def _choose(prompt: str, count: int, ask: Callable[[str], str]) -> int | None:
+    """A number from 1..count typed by the user (None for 'n' or an empty line)."""
+    while True:
+        answer = ask(prompt).strip().lower()
+        if answer in ("", "n", "new"):
+            return None
+        if answer.isdigit() and 1 <= int(answer) <= count:
+            return int(answer) - 1
+        print(f"type a number from 1 to {count}, or n")
+
+
+def describe_table(t: m.TableInfo) -> str:
+    open_seats = sum(1 for s in t.seats if s.kind == "open")
+    people = ", ".join(s.name or "(open)" for s in t.seats)
+    variants = ", ".join(t.rules.variants) or "no variants"
+    lock = "  [password]" if t.password else ""
+    state = "playing" if t.started else "waiting"
+    return (f"table {t.id} {t.name!r}: {t.rules.players} players to {t.rules.target}, "
+            f"{variants}; {open_seats} open ({people}); {state}{lock}")  # fmt: skip
+
+
+def run(args: argparse.Namespace, ask: Callable[[str], str] = input) -> int:
+    try:
+        settings = load_settings(
+            os.environ,
+            color=False if args.no_color else None,
+            ascii=True if args.ascii else None,
+            suits=args.suits,
+            name=args.name,
+        )
+    except ConfigError as exc:
+        print(f"scopa-net: {exc}", file=sys.stderr)
+        return 2
+    if args.address:
+        try:
+            host, port = parse_address(args.address)
+        except ValueError as exc:
+            print(f"scopa-net: {exc}", file=sys.stderr)
+            return 2
+    else:
+        from scopa_net.server.discovery import browse_hosts
+
+        print(f"looking for hosts on the LAN for {BROWSE_SECONDS:.0f} s...")
+        found = browse_hosts(BROWSE_SECONDS)
+        if not found:
+            print("no host found; give an address: scopa-net join HOST[:PORT]", file=sys.stderr)
+            return 1
+        for i, h in enumerate(found, 1):
+            lock = ", password" if h.password else ""
+            where = h.addresses[0] if h.addresses else "?"
+            print(f"{i}. {h.name} at {where}:{h.port} ({h.open_seats} open seats{lock})")
+        pick = _choose("host number: ", len(found), ask)
+        if pick is None:
+            return 1
+        chosen = found[pick]
+        host, port = (chosen.addresses[0] if chosen.addresses else "127.0.0.1"), chosen.port
+    choice = _table_choice(args, host, port, ask)
+    if choice is None:
+        return 1
+
+    def open_session() -> AbstractAsyncContextManager[Session]:
+        return open_network_session(
+            host, port, choice, name=settings.name, data_dir=data_dir(os.environ)
+        )
+
+    display = settings.display(os.environ)
+    if args.plain:
+        display = type(display)(color=False, glyphs=False, suits=display.suits)
+    app = ClientApp(open_session, display, plain=args.plain)
+    with patch_stdout(raw=True):
+        return asyncio.run(app.run())
+
+
+def _table_choice(
+    args: argparse.Namespace, host: str, port: int, ask: Callable[[str], str]
+) -> TableChoice | None:
+    if args.create:
+        try:
+            rules = RuleSet.of(args.players, args.target, args.variant or ())
+        except RuleSetError as exc:
+            print(f"scopa-net: {exc}", file=sys.stderr)
+            return None
+        create = m.CreateTable(
+            name=f"{args.name or 'a'}'s table"[: m.NAME_LEN],
+            rules=m.RulesInfo.of(rules),
+            password=args.password,
+            bots=max(0, min(args.bots, rules.players - 1)),
+            bot_level=LEVEL_NUMBERS[args.bot_level],
+        )
+        return TableChoice(create=create)
+    if args.table is not None:
+        return TableChoice(table_id=args.table, seat=args.seat, password=args.password)
+    try:
+        tables = trio.run(list_tables, host, port)
+    except (OSError, trio.TooSlowError) as exc:
+        print(f"scopa-net: cannot reach {host}:{port}: {exc}", file=sys.stderr)
+        return None
+    joinable = [t for t in tables if any(s.kind == "open" for s in t.seats)]
+    if not joinable:
+        print("no table has an open seat; open one with: scopa-net join --create "
+              f"{host}:{port}")  # fmt: skip
+        return None
+    for i, t in enumerate(joinable, 1):
+        print(f"{i}. {describe_table(t)}")
+    pick = _choose("table number: ", len(joinable), ask)
+    if pick is None:
+        return None
+    table = joinable[pick]
+    password = args.password
+    if table.password and password is None:
+        password = getpass.getpass("table password: ")
+    return TableChoice(table_id=table.id, seat=args.seat, password=password)
