@@ -43,8 +43,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--create", action="store_true", help="open a new table instead")
     p.add_argument("--players", type=int, default=2, help=f"with --create: {PLAYER_COUNTS}")
     p.add_argument("--target", type=int, default=11, help="with --create: points to win")
-    p.add_argument("--variant", action="append", metavar="NAME",
-                   help="with --create, repeatable: " + ", ".join(v.value for v in Variant))  # fmt: skip
+    p.add_argument(
+        "--variant",
+        action="append",
+        metavar="NAME",
+        help="with --create, repeatable: " + ", ".join(v.value for v in Variant),
+    )
     p.add_argument("--bots", type=int, default=0, help="with --create: computer players")
     p.add_argument("--bot-level", default="greedy", choices=tuple(LEVEL_NUMBERS))
     p.add_argument("--no-color", action="store_true", help="no colour (also NO_COLOR, TERM=dumb)")
@@ -88,8 +92,10 @@ def describe_table(t: m.TableInfo) -> str:
     variants = ", ".join(t.rules.variants) or "no variants"
     lock = "  [password]" if t.password else ""
     state = "playing" if t.started else "waiting"
-    return (f"table {t.id} {t.name!r}: {t.rules.players} players to {t.rules.target}, "
-            f"{variants}; {open_seats} open ({people}); {state}{lock}")  # fmt: skip
+    return (
+        f"table {t.id} {t.name!r}: {t.rules.players} players to {t.rules.target}, "
+        f"{variants}; {open_seats} open ({people}); {state}{lock}"
+    )
 
 
 def run(args: argparse.Namespace, ask: Callable[[str], str] = input) -> int:
@@ -170,8 +176,7 @@ def _table_choice(
         return None
     joinable = [t for t in tables if any(s.kind == "open" for s in t.seats)]
     if not joinable:
-        print("no table has an open seat; open one with: scopa-net join --create "
-              f"{host}:{port}")  # fmt: skip
+        print(f"no table has an open seat; open one with: scopa-net join --create {host}:{port}")
         return None
     for i, t in enumerate(joinable, 1):
         print(f"{i}. {describe_table(t)}")

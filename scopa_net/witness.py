@@ -102,10 +102,22 @@ class DealWitness:
         self.my_seed = None
         self._check = None
         self.current = RoundRecord(
-            round_id=e.round_id, round_no=e.round_no, prev=e.prev, card_hashes=e.card_hashes,
-            digest=e.digest, sig=e.sig, commits=None, seeds=None, hand=(), table=(), plays=(),
-            void=None, score=None, host_seed=None, reveal_sig=None,
-        )  # fmt: skip
+            round_id=e.round_id,
+            round_no=e.round_no,
+            prev=e.prev,
+            card_hashes=e.card_hashes,
+            digest=e.digest,
+            sig=e.sig,
+            commits=None,
+            seeds=None,
+            hand=(),
+            table=(),
+            plays=(),
+            void=None,
+            score=None,
+            host_seed=None,
+            reveal_sig=None,
+        )
 
     def _on_SeedCommits(self, e: m.SeedCommits) -> None:  # noqa: N802
         rec = self._open(e.round_id)

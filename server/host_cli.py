@@ -32,27 +32,45 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="host tables on this machine for players on the LAN",
         description="Run a scopa-net host. With --players it also opens a table at once.",
     )
-    p.add_argument("--host", dest="bind", default="0.0.0.0",
-                   help="address to listen on (default 0.0.0.0: the whole LAN; "
-                   "127.0.0.1 for this machine only)")  # fmt: skip
+    p.add_argument(
+        "--host",
+        dest="bind",
+        default="0.0.0.0",
+        help="address to listen on (default 0.0.0.0: the whole LAN; "
+        "127.0.0.1 for this machine only)",
+    )
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}")
     p.add_argument("--name", default=os.uname().nodename, help="the host's name on the LAN")
-    p.add_argument("--db", default=None,
-                   help="journal database (default: the user's data directory; ':memory:' "
-                   "keeps nothing)")  # fmt: skip
+    p.add_argument(
+        "--db",
+        default=None,
+        help="journal database (default: the user's data directory; ':memory:' keeps nothing)",
+    )
     p.add_argument("--no-advertise", action="store_true", help="do not announce on the LAN")
-    p.add_argument("--log-level", default="INFO",
-                   choices=["DEBUG", "INFO", "WARNING", "ERROR"])  # fmt: skip
-    p.add_argument("--grace", type=float, default=60.0,
-                   help="seconds a dropped player's seat waits before a bot stands in")  # fmt: skip
+    p.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+    p.add_argument(
+        "--grace",
+        type=float,
+        default=60.0,
+        help="seconds a dropped player's seat waits before a bot stands in",
+    )
     table = p.add_argument_group("a table to open at start")
     table.add_argument("--players", type=int, default=None, help=f"one of {PLAYER_COUNTS}")
     table.add_argument("--target", type=int, default=11)
-    table.add_argument("--variant", action="append", metavar="NAME",
-                       help="repeat for more: " + ", ".join(v.value for v in Variant))  # fmt: skip
+    table.add_argument(
+        "--variant",
+        action="append",
+        metavar="NAME",
+        help="repeat for more: " + ", ".join(v.value for v in Variant),
+    )
     table.add_argument("--bots", type=int, default=0, help="seats given to computer players")
-    table.add_argument("--bot-level", type=int, default=2, choices=range(1, 6),
-                       help="1 random, 2 greedy, 3-5 strong")  # fmt: skip
+    table.add_argument(
+        "--bot-level",
+        type=int,
+        default=2,
+        choices=range(1, 6),
+        help="1 random, 2 greedy, 3-5 strong",
+    )
     table.add_argument("--password", default=None, help="needed to join the table")
     table.add_argument("--table-name", default="table 1")
     p.set_defaults(run=run_host)
@@ -86,8 +104,10 @@ def run_host(args: argparse.Namespace) -> int:
             print(f"scopa-net: {exc}", file=sys.stderr)
             return 2
         if not 0 <= args.bots < args.players:
-            print(f"scopa-net: --bots must leave a seat for a person (0..{args.players - 1})",
-                  file=sys.stderr)  # fmt: skip
+            print(
+                f"scopa-net: --bots must leave a seat for a person (0..{args.players - 1})",
+                file=sys.stderr,
+            )
             return 2
     config = HostConfig(
         name=args.name[:64] or "scopa-net",
@@ -116,8 +136,11 @@ async def serve_until_signalled(
     host = Host(config, journal)
     async with trio.open_nursery() as nursery:
         port = await nursery.start(host.serve)
-        print(f"scopa-net host {config.name!r} on port {port}; players join with "
-              f"`scopa-net join HOST:{port}`", file=sys.stderr)  # fmt: skip
+        print(
+            f"scopa-net host {config.name!r} on port {port}; players join with "
+            f"`scopa-net join HOST:{port}`",
+            file=sys.stderr,
+        )
         if rules is not None:
             task = await host.create_table(
                 args.table_name, rules, args.password, args.bots, args.bot_level
@@ -181,8 +204,10 @@ def run_history(args: argparse.Namespace) -> int:
             s = record.summary or {}
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.finished or 0))
             players = ", ".join(str(p) for p in s.get("players", []))
-            print(f"table {record.table_id}  {when}  {s.get('rules', '')}  players: {players}  "
-                  f"scores {s.get('scores')}  winner: side {s.get('winner')}")  # fmt: skip
+            print(
+                f"table {record.table_id}  {when}  {s.get('rules', '')}  players: {players}  "
+                f"scores {s.get('scores')}  winner: side {s.get('winner')}"
+            )
         return 0
     finally:
         journal.close()
@@ -201,8 +226,9 @@ def _export(journal: Journal, args: argparse.Namespace) -> int:
         return 2
     from scopa_net.server.host import load_host_key
 
-    table = Table(int(record.table_id), settings["name"], rules, load_host_key(journal),
-                  bots=settings["bots"])  # fmt: skip
+    table = Table(
+        int(record.table_id), settings["name"], rules, load_host_key(journal), bots=settings["bots"]
+    )
     table.replay((e.kind, e.payload) for e in journal.entries(record.table_id))
     out = args.out or Path(f"table{args.export}-seat{args.seat}.scopa")
     out.write_bytes(table.transcript_for(args.seat).encode())

@@ -22,9 +22,13 @@ async def test_one_player_against_host_bots_plays_a_whole_verified_match(tmp_pat
         saved: list[bytes] = []
         with trio.fail_after(60):
             async with open_network_session(
-                "127.0.0.1", host.port, choice, name="ann", data_dir=tmp_path,
+                "127.0.0.1",
+                host.port,
+                choice,
+                name="ann",
+                data_dir=tmp_path,
                 on_transcript=saved.append,
-            ) as session:  # fmt: skip
+            ) as session:
                 result = await play_as_bot(session, make_player("random", 1))
         assert result is not None and result.winner in (0, 1)
         assert session.verdict_failures == []
@@ -74,9 +78,11 @@ async def test_wrong_password_and_missing_table_are_clear_errors() -> None:
         async with open_network_session("127.0.0.1", host.port, choice, name="ann") as first:
             with pytest.raises(SessionError, match="bad_password"):
                 async with open_network_session(
-                    "127.0.0.1", host.port,
-                    TableChoice(table_id=first.table_id, password="wrong"), name="bob",
-                ):  # fmt: skip
+                    "127.0.0.1",
+                    host.port,
+                    TableChoice(table_id=first.table_id, password="wrong"),
+                    name="bob",
+                ):
                     pass
             with pytest.raises(SessionError, match="no_such_table"):
                 async with open_network_session(

@@ -89,8 +89,13 @@ class Driver:
             assert view is not None
             plays = table.match.round.legal_plays()
             play = plays[self.rng.randrange(len(plays))]
-            table.play(seat, self.rng.randrange(1, 2**31), self.read[seat], play.card.index,
-                       play.captured_mask)  # fmt: skip
+            table.play(
+                seat,
+                self.rng.randrange(1, 2**31),
+                self.read[seat],
+                play.card.index,
+                play.captured_mask,
+            )
         return True
 
     def run(self, limit: int = 20000) -> None:
@@ -102,10 +107,15 @@ class Driver:
 
 @pytest.mark.parametrize(
     "rules",
-    [RuleSet.of(2, 11), RuleSet.of(3, 5), RuleSet.of(4, 11), RuleSet.of(6, 4),
-     RuleSet.of(4, 5, ["scopone"])],
+    [
+        RuleSet.of(2, 11),
+        RuleSet.of(3, 5),
+        RuleSet.of(4, 11),
+        RuleSet.of(6, 4),
+        RuleSet.of(4, 5, ["scopone"]),
+    ],
     ids=lambda r: r.describe(),
-)  # fmt: skip
+)
 def test_a_whole_match_verifies_for_every_seat(rules: RuleSet) -> None:
     table = new_table(rules)
     fill(table)
@@ -266,10 +276,12 @@ def test_a_witness_catches_a_card_that_was_not_committed() -> None:
     seat_log = table.seats[0].log
     deal = next(e for e in seat_log if isinstance(e, m.Deal))
     index = seat_log.index(deal)
-    forged = m.DealtCard(pos=deal.hand[0].pos, card=(deal.hand[0].card + 1) % 40,
-                         salt=deal.hand[0].salt)  # fmt: skip
-    seat_log[index] = m.Deal(seq=deal.seq, hand=(forged, *deal.hand[1:]), table=deal.table,
-                             stock=deal.stock)  # fmt: skip
+    forged = m.DealtCard(
+        pos=deal.hand[0].pos, card=(deal.hand[0].card + 1) % 40, salt=deal.hand[0].salt
+    )
+    seat_log[index] = m.Deal(
+        seq=deal.seq, hand=(forged, *deal.hand[1:]), table=deal.table, stock=deal.stock
+    )
     with pytest.raises(FairnessError):
         driver.catch_up()
 
