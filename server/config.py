@@ -21,6 +21,8 @@ class HostConfig:
     """The host pings a connection that has sent nothing for this long."""
     silence_timeout: float = 30.0
     """A connection that sends nothing at all for this long is closed."""
+    frame_timeout: float = 10.0
+    """A frame whose first byte has arrived must be complete within this long."""
     send_timeout: float = 10.0
     """A write that the peer does not take within this long closes the connection."""
     grace: float = 60.0

@@ -48,7 +48,7 @@ class Host:
         self.journal = journal if journal is not None else Journal(config.db)
         self.key = load_host_key(self.journal)
         self.public_key = public_key_bytes(self.key)
-        self.writer = JournalWriter(self.journal)
+        self.writer = JournalWriter(self.journal, threaded=self.journal.path != ":memory:")
         self.tables: dict[int, TableTask] = {}
         self._next_id = 1
         self._per_address: Counter[str] = Counter()
@@ -60,12 +60,23 @@ class Host:
 
     # --- running ------------------------------------------------------------------------
 
-    async def serve(self, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
-        """Run the host; reports the port it listens on once it accepts connections."""
+    async def serve(
+        self, *, listen: bool = True, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED
+    ) -> None:
+        """Run the host; reports the port it listens on once it accepts connections.
+
+        Without ``listen`` it runs its tables only; connections come in by
+        :meth:`handle_stream` (tests over memory streams do this).
+        """
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             nursery.start_soon(self.writer.run)
             self._restore_tables()
+            if not listen:
+                task_status.started(0)
+                await self.stopped.wait()
+                nursery.cancel_scope.cancel()
+                return
             listeners = await nursery.start(self._listen, nursery)
             self.port = listeners[0].socket.getsockname()[1]
             log.info(
@@ -107,11 +118,13 @@ class Host:
     async def _handle(self, stream: trio.SocketStream) -> None:
         try:
             peer = stream.socket.getpeername()
-            address = str(peer[0])
         except OSError:
             await trio.aclose_forcefully(stream)
             return
-        name = f"{address}:{peer[1]}"
+        await self.handle_stream(stream, str(peer[0]), f"{peer[0]}:{peer[1]}")
+
+    async def handle_stream(self, stream: trio.abc.Stream, address: str, name: str) -> None:
+        """Serve one connection (a TCP stream, or any stream in tests); never raises."""
         session = PlayerSession(self, stream, name)
         counted = False
         try:

@@ -25,8 +25,11 @@ class _Job:
 
 
 class JournalWriter:
-    def __init__(self, journal: Journal) -> None:
+    def __init__(self, journal: Journal, *, threaded: bool = True) -> None:
+        """``threaded``: write in a worker thread (a file on disk, whose fsync may take a
+        while); an in-memory journal is written inline."""
         self.journal = journal
+        self.threaded = threaded
         self._send, self._receive = trio.open_memory_channel[_Job](math.inf)
 
     async def append(self, table_id: int, entries: list[tuple[str, dict]]) -> None:
@@ -54,7 +57,10 @@ class JournalWriter:
                         jobs.append(self._receive.receive_nowait())
                     except trio.WouldBlock:
                         break
-                await trio.to_thread.run_sync(self._write, jobs)
+                if self.threaded:
+                    await trio.to_thread.run_sync(self._write, jobs)
+                else:
+                    self._write(jobs)
                 for j in jobs:
                     j.done.set()
 

@@ -58,40 +58,64 @@ class PlayerSession:
     # --- reading ------------------------------------------------------------------------
 
     async def _read(self) -> None:
-        silent_for = 0.0
+        """Read until the peer leaves or misbehaves. Bounded waits: the whole handshake must
+        finish within ``handshake_timeout``; after it, a ping goes out after
+        ``heartbeat_interval`` of silence and the connection closes after ``silence_timeout``;
+        a frame begun must be finished within ``frame_timeout`` (no byte-a-second peers)."""
+        config = self.config
+        handshake_deadline = trio.current_time() + config.handshake_timeout
+        last_heard = trio.current_time()
+        next_ping = last_heard + config.heartbeat_interval
+        frame_started: float | None = None
         while True:
-            handshaking = self.conn.state in (State.HELLO, State.WELCOME)
-            wait = self.config.handshake_timeout if handshaking else self.config.heartbeat_interval
-            with trio.move_on_after(wait) as scope:
+            now = trio.current_time()
+            if self.conn.state in (State.HELLO, State.WELCOME):
+                deadline = handshake_deadline
+            else:
+                deadline = min(next_ping, last_heard + config.silence_timeout)
+                if frame_started is not None:
+                    deadline = min(deadline, frame_started + config.frame_timeout)
+            with trio.move_on_at(deadline) as scope:
                 try:
                     data = await self.stream.receive_some(RECEIVE_SIZE)
                 except (trio.BrokenResourceError, trio.ClosedResourceError):
                     return
+            now = trio.current_time()
             if scope.cancelled_caught:
-                silent_for += wait
-                if handshaking or silent_for >= self.config.silence_timeout:
-                    self._bye(ErrorCode.TIMEOUT, f"nothing received for {silent_for:.0f} s")
+                if self.conn.state in (State.HELLO, State.WELCOME):
+                    self._bye(ErrorCode.TIMEOUT, "no hello in time")
                     return
-                self._send_ping()
+                if frame_started is not None and now >= frame_started + config.frame_timeout:
+                    self._bye(ErrorCode.TIMEOUT, "a frame took too long to arrive")
+                    return
+                if now >= last_heard + config.silence_timeout:
+                    self._bye(ErrorCode.TIMEOUT, f"nothing received for {now - last_heard:.0f} s")
+                    return
+                if now >= next_ping:
+                    self._send_ping()
+                    next_ping = now + config.heartbeat_interval
                 continue
-            silent_for = 0.0
             if not data:
                 return
+            last_heard = now
+            next_ping = now + config.heartbeat_interval
             try:
                 self.conn.receive_data(data)
                 while True:
                     event = self.conn.next_event()
                     if event is NEED_DATA:
                         break
-                    if isinstance(event, ConnectionClosed):
-                        return
-                    if isinstance(event, m.Bye):
+                    if isinstance(event, ConnectionClosed | m.Bye):
                         return
                     await self._dispatch(event)
             except ProtocolError as exc:
                 log.info("connection %s: %s", self.peer, exc)
                 self._bye(exc.code, exc.message)
                 return
+            if self.conn.buffered:
+                frame_started = frame_started if frame_started is not None else now
+            else:
+                frame_started = None
 
     def _bye(self, code: ErrorCode, message: str) -> None:
         self.outbox.close(m.Bye(reason=code.value, message=message[: m.TEXT_LEN]))
