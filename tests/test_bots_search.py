@@ -200,3 +200,23 @@ def test_playouts_finish_the_round_and_agree_with_the_engine_score() -> None:
         value = playouts.play_out(rnd, 1, rng)
         assert rnd.finished
         assert value == margin(rnd.score().totals, 1)
+
+
+def test_a_wall_clock_cap_stops_the_search_early() -> None:
+    rules = RuleSet.of(2)
+    match = position_after(rules, 5, 1)
+    rnd = match.round
+    assert rnd is not None
+    view = match.view_for(rnd.turn)
+    codes = Observed.from_view(view).legal_codes()
+    ticks = iter(range(1000))
+    capped = StrongPlayer(1, playouts=400, clock=lambda: float(next(ticks)), time_limit=1.5)
+    capped.choose(view)
+    # The deadline is tick 0 + 1.5. The first guess always runs; the clock then reads 1
+    # after the second guess and 2 after the third, which stops the search.
+    assert capped.evaluations == 3 * len(codes)
+    free = StrongPlayer(1, playouts=400)
+    free.choose(view)
+    assert free.evaluations == max(8, 400 // len(codes)) * len(codes)
+    with pytest.raises(ValueError, match="clock"):
+        StrongPlayer(clock=lambda: 0.0)
