@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import logging
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -168,10 +168,19 @@ class _Link:
         await trio.aclose_forcefully(self.stream)
 
 
-async def connect(host: str, port: int) -> tuple[_Link, m.Welcome]:
+Connector = Callable[[], Awaitable[trio.abc.Stream]]
+"""Opens a byte stream to the host (TCP by default; tests pass memory streams)."""
+
+
+async def connect(
+    host: str, port: int, connector: Connector | None = None
+) -> tuple[_Link, m.Welcome]:
     """Open a connection and say hello."""
     with trio.fail_after(CONNECT_TIMEOUT):
-        stream = await trio.open_tcp_stream(host, port)
+        if connector is not None:
+            stream = await connector()
+        else:
+            stream = await trio.open_tcp_stream(host, port)
     link = _Link(stream)
     try:
         welcome = await link.request(
@@ -206,8 +215,10 @@ class NetworkSession:
         name: str,
         data_dir: Path | None = None,
         on_transcript: Callable[[bytes], None] | None = None,
+        connector: Connector | None = None,
     ) -> None:
         self.host, self.port = host, port
+        self.connector = connector
         self.choice = choice
         self.name = name
         self.data_dir = data_dir
@@ -310,12 +321,13 @@ class NetworkSession:
             for _, done in self._unacked.values():
                 done.set()  # no answer will come now
             self._seq_changed.set()
-            if self._link is not None:
-                await self._link.aclose()
             self._send_events.close()
+            if self._link is not None:
+                with trio.CancelScope(shield=True):
+                    await self._link.aclose()
 
     async def _sit_down(self) -> None:
-        link, welcome = await connect(self.host, self.port)
+        link, welcome = await connect(self.host, self.port, self.connector)
         self._link = link
         self._welcome(welcome)
         choice = self.choice
@@ -394,11 +406,14 @@ class NetworkSession:
                     deadline = trio.current_time() + RECONNECT_FOR
                     break
                 except (OSError, trio.BrokenResourceError, trio.TooSlowError, ProtocolError):
+                    if self._link is not None:  # it resumed, then broke at once
+                        await self._link.aclose()
+                        self._link = None
                     continue
 
     async def _resume(self) -> None:
         assert self.table_id is not None and self._token is not None and self.mirror is not None
-        link, welcome = await connect(self.host, self.port)
+        link, welcome = await connect(self.host, self.port, self.connector)
         try:
             self._welcome(welcome)
             resumed = await link.request(
@@ -444,7 +459,8 @@ class NetworkSession:
             elif isinstance(msg, m.Ack | m.Reject):
                 self._answer(msg)
             elif isinstance(msg, m.Bye):
-                if msg.reason in (ErrorCode.SUPERSEDED.value, ErrorCode.QUIT.value):
+                if msg.reason == ErrorCode.SUPERSEDED.value:
+                    # Our seat was resumed from another client: that one plays now.
                     self._stop = True
                     self._emit(Message(seat=None, text=f"disconnected: {msg.message}"))
                     return

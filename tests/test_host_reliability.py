@@ -1,0 +1,460 @@
+"""The host under bad networks and bad peers, over real loopback TCP (RELIABILITY.md).
+
+Each test states its pass criterion in its docstring. The CI runs a few seeds; ``--runslow``
+runs many more.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+
+import msgpack
+import pytest
+import trio
+from faultproxy import FaultProxy
+from hosting import create, start_host
+
+from scopa_net.bots.levels import make_player
+from scopa_net.client.bot_client import play_as_bot
+from scopa_net.client.network_session import (
+    NetworkSession,
+    SessionError,
+    TableChoice,
+    connect,
+    open_network_session,
+)
+from scopa_net.client.session import MatchOver
+from scopa_net.dealing import TABLE, deal_plan
+from scopa_net.fair.verifier import verify_transcript
+from scopa_net.rules import RuleSet
+from scopa_net.server.table import SeatKind
+from scopa_net.wire import messages as m
+from scopa_net.wire.codec import decode, encode
+from scopa_net.wire.errors import ErrorCode, LocalProtocolError
+from scopa_net.wire.framing import FrameReader
+
+FAST = {
+    "handshake_timeout": 0.5,
+    "frame_timeout": 0.5,
+    "heartbeat_interval": 0.3,
+    "silence_timeout": 1.0,
+    "send_timeout": 0.5,
+    "max_lag": 40,
+}
+
+
+def seeds(request: pytest.FixtureRequest, short: int, long: int) -> range:
+    return range(long if request.config.getoption("--runslow") else short)
+
+
+class RecordingBot:
+    """Plays a seat with a computer player and remembers every move the host acknowledged."""
+
+    def __init__(self, session: NetworkSession, level: str, seed: int) -> None:
+        self.session = session
+        self.player = make_player(level, seed)
+        self.acked: list[tuple[int, int]] = []  # (round number, card index)
+
+    async def run(self) -> MatchOver | None:
+        session = self.session
+        original = session.submit
+
+        async def submit(play: object) -> object:
+            view = session.view
+            record = await original(play)  # type: ignore[arg-type]
+            assert view is not None
+            self.acked.append((view.round_number, record.play.card.index))
+            return record
+
+        session.submit = submit  # type: ignore[method-assign]
+        return await play_as_bot(session, self.player)
+
+
+def plays_by_round(session: NetworkSession) -> dict[int, list[int]]:
+    """Card indices each non-void round's transcript shows played, by round number."""
+    assert session.witness is not None
+    out: dict[int, list[int]] = {}
+    number = 0
+    for record in session.witness.transcript().rounds:
+        if record.plays:
+            number += 1
+            out[number] = [p.code & 63 for p in record.plays]
+    return out
+
+
+async def test_connections_cut_at_random_points_lose_and_repeat_nothing(
+    request: pytest.FixtureRequest,
+) -> None:
+    """Pass: every game finishes; each client's final view equals the host's; every
+    acknowledged move is in the record exactly once; every round verifies."""
+    for seed in seeds(request, 3, 25):
+        rng = random.Random(seed)
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0.005)
+            proxy = FaultProxy(host.port, seed=seed)
+            await nursery.start(proxy.serve)
+            rules = RuleSet.of(2, 3)
+            choice = TableChoice(create=create(rules, bots=1))
+
+            async def chaos(
+                session: NetworkSession, proxy: FaultProxy = proxy, rng: random.Random = rng
+            ) -> None:
+                """Cut every connection after a random number (1-12) of new events."""
+                while True:
+                    start = session.mirror.seq if session.mirror else 0
+                    wait_for = rng.randint(1, 12)
+                    while (session.mirror.seq if session.mirror else 0) < start + wait_for:
+                        await trio.sleep(0.002)
+                    proxy.cut_all()
+
+            with trio.fail_after(60):
+                async with open_network_session(
+                    "127.0.0.1", proxy.port, choice, name="ann"
+                ) as session:
+                    nursery.start_soon(chaos, session)
+                    bot = RecordingBot(session, "greedy", seed)
+                    result = await bot.run()
+            assert result is not None
+            assert proxy.cuts > 0
+            table = host.tables[session.table_id].table
+            assert session.mirror is not None
+            assert session.mirror.view == table.view_for(session.seat)
+            played = plays_by_round(session)
+            for round_no, card in bot.acked:
+                assert played[round_no].count(card) == 1
+            assert verify_transcript(session.witness.transcript()).ok
+            assert session.verdict_failures == []
+            nursery.cancel_scope.cancel()
+
+
+async def test_a_match_through_a_proxy_that_slices_frames_into_pieces() -> None:
+    """Pass: frames cut into 1-7 byte pieces give a whole match that verifies, as unsliced."""
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery)
+        proxy = FaultProxy(host.port, slice_bytes=True, seed=3)
+        await nursery.start(proxy.serve)
+        with trio.fail_after(60):
+            async with open_network_session(
+                "127.0.0.1",
+                proxy.port,
+                TableChoice(create=create(RuleSet.of(2, 3), bots=1)),
+                name="ann",
+            ) as session:
+                result = await play_as_bot(session, make_player("random", 3))
+        assert result is not None and session.verdict_failures == []
+        assert verify_transcript(session.witness.transcript()).ok
+        nursery.cancel_scope.cancel()
+
+
+async def test_no_client_ever_receives_another_seats_hidden_card() -> None:
+    """Pass: across whole 4-player matches, every byte each client received is decoded, and
+    no card reaches a seat before it is its own or public (dealt face up, or played)."""
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery)
+        proxy = FaultProxy(host.port, capture=True)
+        await nursery.start(proxy.serve)
+        rules = RuleSet.of(4, 4)
+        sessions: list[NetworkSession] = []
+
+        async def player(n: int, choice: TableChoice) -> None:
+            async with open_network_session("127.0.0.1", proxy.port, choice, name=f"p{n}") as s:
+                sessions.append(s)
+                await play_as_bot(s, make_player("greedy", n))
+
+        with trio.fail_after(90):
+            async with open_network_session(
+                "127.0.0.1", proxy.port, TableChoice(create=create(rules)), name="p0"
+            ) as first:
+                sessions.append(first)
+                async with trio.open_nursery() as players:
+                    for n in (1, 2, 3):
+                        players.start_soon(player, n, TableChoice(table_id=first.table_id))
+                    await play_as_bot(first, make_player("greedy", 0))
+        nursery.cancel_scope.cancel()
+    checked = 0
+    for stream in proxy.captured:
+        reader = FrameReader()
+        reader.receive_data(bytes(stream))
+        messages = []
+        while isinstance(payload := reader.next_frame(), bytes):
+            messages.append(decode(payload))
+        checked += check_no_hidden_cards(rules, messages)
+    assert checked >= 4
+
+
+def check_no_hidden_cards(rules: RuleSet, messages: list[m.Message]) -> int:
+    """Replay one client's messages; returns 1 if it was a seated client, else 0."""
+    seat = next((x.seat for x in messages if isinstance(x, m.Joined)), None)
+    if seat is None:
+        return 0
+    known: set[int] = set()
+    for msg in messages:
+        if isinstance(msg, m.RoundCommit):
+            known = set()
+            dealer = None
+        elif isinstance(msg, m.Deal):
+            if msg.table:  # the first deal of a round tells us the dealer
+                dealer = next(
+                    d
+                    for d in range(rules.players)
+                    if {c.pos for c in msg.hand} <= set(_positions(rules, d, seat))
+                )
+            assert dealer is not None
+            assert {c.pos for c in msg.hand} <= set(_positions(rules, dealer, seat))
+            assert {c.pos for c in msg.table} <= set(_positions(rules, dealer, TABLE))
+            known |= {c.card for c in msg.hand} | {c.card for c in msg.table}
+        elif isinstance(msg, m.Played):
+            taken = {i for i in range(40) if msg.captured >> i & 1}
+            assert taken <= known, "a capture named cards this seat never saw on the table"
+            if msg.seat == seat:
+                assert msg.card in known
+            known.add(msg.card)
+        elif isinstance(msg, m.Snapshot):
+            known |= set(msg.hand) | set(msg.table)
+    return 1
+
+
+def _positions(rules: RuleSet, dealer: int, target: int) -> list[int]:
+    return [
+        d.start + i
+        for d in deal_plan(rules, dealer)
+        for i, t in enumerate(d.targets)
+        if t == target
+    ]
+
+
+async def test_two_resumes_racing_for_one_seat() -> None:
+    """Pass: both racing resumes are answered in turn; the newer holds the seat and the older
+    is told it was superseded and closed; no move from the stale connection is applied."""
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery)
+        choice = TableChoice(create=create(RuleSet.of(2, 5), bots=1))
+        session = NetworkSession("127.0.0.1", host.port, choice, name="ann")
+        nursery.start_soon(session.run)
+        await session.connected.wait()
+        task = host.tables[session.table_id]
+        token, seat = session._token, session.seat
+        links = []
+        for _ in range(2):
+            link, _ = await connect("127.0.0.1", host.port)
+            links.append(link)
+        resume = m.Resume(table_id=session.table_id, seat=seat, token=token, last_seq=0)
+        async with trio.open_nursery() as racing:
+            for link in links:
+                racing.start_soon(link.send, resume)
+        answers = []
+        for link in links:
+            with trio.fail_after(5):
+                while True:
+                    msg = await link.receive()
+                    if isinstance(msg, m.Resumed | m.Error | m.Bye):
+                        answers.append(msg)
+                        break
+        resumed = [a for a in answers if isinstance(a, m.Resumed)]
+        assert resumed, answers
+        # The newer resume (higher epoch) holds the seat.
+        winner = max(
+            (i for i in (0, 1) if isinstance(answers[i], m.Resumed)),
+            key=lambda i: answers[i].epoch,  # type: ignore[union-attr]
+        )
+        loser = links[1 - winner]
+        if isinstance(answers[1 - winner], m.Resumed):
+            with trio.fail_after(5):
+                while not isinstance(msg := await loser.receive(), m.Bye):
+                    pass
+            assert msg.reason == ErrorCode.SUPERSEDED.value
+        assert task.attached[seat] is not None
+        history = list(task.table.match.round.history) if task.table.match else []
+        # The stale connection tries a move anyway (raw bytes: our codec would refuse to).
+        hand = task.table.match.round.hands[seat] if task.table.match else [0]
+        stale = encode(m.Play(move_id=7, after=10**6, card=hand[0], captured=0))
+        with trio.move_on_after(0.5), contextlib.suppress(trio.BrokenResourceError):
+            await loser.stream.send_all(stale)
+        await trio.sleep(0.2)
+        if task.table.match:
+            assert [h for h in task.table.match.round.history if h not in history] == []
+        for link in links:
+            await link.aclose()
+        nursery.cancel_scope.cancel()
+
+
+async def test_bad_tokens_are_refused_and_never_seat_anyone() -> None:
+    """Pass: wrong, expired and already-rotated tokens get `bad_token`, an empty one closes
+    the connection as a bad field; the table's seats are unchanged by all of them."""
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery)
+        choice = TableChoice(create=create(RuleSet.of(3, 5), bots=1))
+        async with open_network_session("127.0.0.1", host.port, choice, name="ann") as session:
+            table = host.tables[session.table_id].table
+            before = [(s.kind, s.name) for s in table.seats]
+            first_token = session._token
+
+            async def resume(token: bytes, seat: int) -> m.Message:
+                link, _ = await connect("127.0.0.1", host.port)
+                try:
+                    await link.send(
+                        m.Resume(table_id=session.table_id, seat=seat, token=token, last_seq=0)
+                    )
+                    with trio.fail_after(5):
+                        while True:
+                            msg = await link.receive()
+                            if isinstance(msg, m.Resumed | m.Error | m.Bye):
+                                return msg
+                finally:
+                    await link.aclose()
+
+            wrong = await resume(b"\x00" * 16, session.seat)
+            assert isinstance(wrong, m.Error) and wrong.code == "bad_token"
+            open_seat = await resume(first_token, 1)
+            assert isinstance(open_seat, m.Error) and open_seat.code == "bad_token"
+            # Rotate twice: the first token is then dead.
+            for _ in range(2):
+                ok = await resume(session._token if _ else first_token, session.seat)
+                assert isinstance(ok, m.Resumed)
+                session._token = ok.token
+            rotated = await resume(first_token, session.seat)
+            assert isinstance(rotated, m.Error) and rotated.code == "bad_token"
+            # An empty token cannot even be sent through our codec; send it raw.
+            link, _ = await connect("127.0.0.1", host.port)
+            raw = msgpack.packb(
+                {
+                    "t": "resume",
+                    "table_id": session.table_id,
+                    "seat": 0,
+                    "token": b"",
+                    "last_seq": 0,
+                }
+            )
+            await link.stream.send_all(len(raw).to_bytes(4, "big") + raw)
+            with trio.fail_after(5):
+                bye = await link.receive()
+            await link.aclose()
+            assert isinstance(bye, m.Bye) and bye.reason == "bad_field"
+            assert [(s.kind, s.name) for s in table.seats] == before
+        nursery.cancel_scope.cancel()
+
+
+async def _expect_closed(
+    port: int, payload: bytes, *, drip: float = 0.0, within: float = 3.0
+) -> str:
+    """Send ``payload`` (a byte at a time every ``drip`` seconds) while reading; returns the
+    reason of the host's ``bye`` (or "reset"/"closed"), and fails unless the host ends the
+    connection within ``within`` seconds."""
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    received = bytearray()
+    reset = False
+
+    async def send() -> None:
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+            if drip:
+                for b in payload:
+                    await stream.send_all(bytes([b]))
+                    await trio.sleep(drip)
+            else:
+                await stream.send_all(payload)
+
+    try:
+        with trio.fail_after(within):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(send)
+                while True:
+                    try:
+                        data = await stream.receive_some(65536)
+                    except trio.BrokenResourceError:
+                        reset, data = True, b""
+                    if not data:
+                        break
+                    received += data
+                nursery.cancel_scope.cancel()
+    finally:
+        await trio.aclose_forcefully(stream)
+    reader = FrameReader()
+    reader.receive_data(bytes(received))
+    last = "reset" if reset else "closed"
+    while isinstance(frame := reader.next_frame(), bytes):
+        msg = decode(frame)
+        if isinstance(msg, m.Bye):
+            last = msg.reason
+    return last
+
+
+async def test_hostile_peers_are_closed_within_their_limits_while_tables_play_on() -> None:
+    """Pass: silence, a byte-a-second hello, a 2^31 length prefix, deep nesting and garbage
+    are each closed within their limit, and a bot match at another table finishes meanwhile."""
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, **FAST)
+        port = host.port
+        results: list[object] = []
+
+        async def honest_match() -> None:
+            async with open_network_session(
+                "127.0.0.1", port, TableChoice(create=create(RuleSet.of(2, 3), bots=1)), name="ok"
+            ) as session:
+                results.append(await play_as_bot(session, make_player("random", 1)))
+
+        hello = m.Hello(version=m.PROTOCOL_VERSION, client="slow")
+
+        async with trio.open_nursery() as attacks:
+            attacks.start_soon(honest_match)
+            outcomes = {}
+
+            async def attack(name: str, payload: bytes, drip: float = 0.0) -> None:
+                outcomes[name] = await _expect_closed(port, payload, drip=drip)
+
+            attacks.start_soon(attack, "silent", b"")
+            attacks.start_soon(attack, "drip", encode(hello), 0.2)
+            attacks.start_soon(attack, "huge", (2**31).to_bytes(4, "big"))
+            deep = b"\x91" * 20000 + b"\x00"
+            attacks.start_soon(attack, "deep", len(deep).to_bytes(4, "big") + deep)
+            attacks.start_soon(attack, "garbage", b"\x00\x00\x00\x05\xc1\xc1\xc1\xc1\xc1")
+        assert outcomes["silent"] == "timeout"
+        # The host closes with unread dribble in its buffer, so TCP may reset before the bye.
+        assert outcomes["drip"] in ("timeout", "reset")
+        assert outcomes["huge"] == "bad_frame"
+        assert outcomes["deep"] in ("bad_frame", "bad_field")
+        assert outcomes["garbage"] in ("bad_frame", "bad_field")
+        assert results and results[0] is not None
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_client_that_stops_reading_is_dropped_and_its_table_goes_on() -> None:
+    """Pass: a seated client that never reads falls behind (chat floods its seat) and is
+    disconnected; the other player at its table is never stalled and keeps receiving."""
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, **FAST)
+        rules = RuleSet.of(2, 3)
+        async with open_network_session(
+            "127.0.0.1", host.port, TableChoice(create=create(rules)), name="talker"
+        ) as talker:
+            task = host.tables[talker.table_id]
+            link, _ = await connect("127.0.0.1", host.port)
+            await link.send(m.Join(table_id=talker.table_id, seat=None, name="mute", password=None))
+            # ...and never read again.
+            with trio.fail_after(10):
+                for i in range(200):
+                    await talker.say(f"message {i} " + "x" * 150)
+                    await trio.sleep(0.005)
+                    if 1 not in task.attached:
+                        break
+            assert 1 not in task.attached, "the silent reader was never dropped"
+            assert task.table.seats[1].kind is SeatKind.HUMAN and not task.table.seats[1].connected
+            await link.aclose()
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_full_table_and_five_players_get_clear_errors() -> None:
+    """Pass: joining a full table says so; a five-player table cannot even be asked for."""
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery)
+        async with open_network_session(
+            "127.0.0.1", host.port, TableChoice(create=create(RuleSet.of(2), bots=1)), name="a"
+        ) as first:
+            with pytest.raises(SessionError, match="table_full"):
+                async with open_network_session(
+                    "127.0.0.1", host.port, TableChoice(table_id=first.table_id), name="b"
+                ):
+                    pass
+        with pytest.raises(LocalProtocolError, match="5 players"):
+            m.RulesInfo(players=5, target=11, variants=())
+        nursery.cancel_scope.cancel()
