@@ -284,6 +284,11 @@ class NetworkSession:
         await done.wait()
         answer = self._answers.pop(move_id, None)
         if answer is None:
+            # The session ended (the match is over) before the ack came back; the events
+            # it caused may have arrived all the same.
+            for record in reversed(self.mirror.view.plays):
+                if record.seat == self.seat and record.play == play:
+                    return record
             raise SessionError("the session ended before the host answered that move")
         if isinstance(answer, m.Reject):
             reason = IllegalReason.NOT_YOUR_TURN
