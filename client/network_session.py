@@ -53,6 +53,14 @@ BACKOFF = (0.2, 0.5, 1.0, 2.0, 4.0, 8.0)
 RECONNECT_FOR = 300.0
 """How long to keep trying to get back to the host before giving up."""
 CLIENT_NAME = "scopa-net"
+LINK_ERRORS = (
+    OSError,
+    trio.BrokenResourceError,
+    trio.ClosedResourceError,
+    trio.TooSlowError,
+    ProtocolError,
+)
+"""What a lost or broken connection raises; the session reconnects."""
 
 
 class SessionError(Exception):
@@ -392,7 +400,7 @@ class NetworkSession:
             try:
                 await self._pump()
                 return
-            except (OSError, trio.BrokenResourceError, trio.TooSlowError, ProtocolError) as exc:
+            except LINK_ERRORS as exc:
                 if self._stop:
                     return
                 log.info("connection lost: %r", exc)
@@ -410,7 +418,7 @@ class NetworkSession:
                     attempt = 0
                     deadline = trio.current_time() + RECONNECT_FOR
                     break
-                except (OSError, trio.BrokenResourceError, trio.TooSlowError, ProtocolError):
+                except LINK_ERRORS:
                     if self._link is not None:  # it resumed, then broke at once
                         await self._link.aclose()
                         self._link = None

@@ -155,10 +155,15 @@ class TableTask:
     # --- automatic actions: rounds, bots, deadlines --------------------------------------
 
     def _next_deadline(self) -> float:
-        deadlines = [self._seed_deadline, *self._grace_until.values()]
-        if self._bot_due is not None:
+        """The next moment something is due: a grace period's end, the seed deadline (while
+        seeds are awaited), a computer player's move (while a round is played)."""
+        phase = self.table.phase
+        deadlines = list(self._grace_until.values())
+        if phase in (Phase.COMMIT, Phase.REVEAL):
+            deadlines.append(self._seed_deadline)
+        if phase is Phase.PLAY and self._bot_due is not None:
             deadlines.append(self._bot_due)
-        return min(deadlines)
+        return min(deadlines, default=math.inf)
 
     async def _act(self) -> None:
         """Do everything that is due now, until nothing is."""

@@ -1,0 +1,92 @@
+"""Grace periods and stand-ins, in virtual time (trio's autojump clock, memory streams)."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import trio
+import trio.testing
+from hosting import create
+
+from scopa_net.client.network_session import NetworkSession, TableChoice
+from scopa_net.rules import RuleSet
+from scopa_net.server.config import HostConfig
+from scopa_net.server.host import Host
+from scopa_net.server.journal import Journal
+
+GRACE = 60.0
+
+
+class Network:
+    """Memory-stream connections to an in-process host, with a switch to cut them all."""
+
+    def __init__(self, host: Host, nursery: trio.Nursery) -> None:
+        self.host = host
+        self.nursery = nursery
+        self.up = True
+        self.client_ends: list[trio.abc.Stream] = []
+
+    async def connect(self) -> trio.abc.Stream:
+        if not self.up:
+            raise OSError("network is down")
+        client, server = trio.testing.memory_stream_pair()
+        self.nursery.start_soon(self.host.handle_stream, server, "mem", "mem")
+        self.client_ends.append(client)
+        return client
+
+    async def go_down(self) -> None:
+        self.up = False
+        for end in self.client_ends:
+            await trio.aclose_forcefully(end)
+        self.client_ends.clear()
+
+
+async def test_a_drop_on_your_turn_waits_out_the_grace_then_a_bot_stands_in(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """Pass: the turn waits through the whole grace period, a bot then plays for the absent
+    player, and the player resumes later with nothing lost; everyone sees the countdown."""
+    async with trio.open_nursery() as nursery:
+        config = HostConfig(db=":memory:", advertise=False, grace=GRACE, bot_delay=1.0)
+        host = Host(config, Journal(":memory:"))
+        await nursery.start(partial(host.serve, listen=False))
+        net = Network(host, nursery)
+        session = NetworkSession(
+            "mem",
+            0,
+            TableChoice(create=create(RuleSet.of(2, 11), bots=1)),
+            name="ann",
+            connector=net.connect,
+        )
+        nursery.start_soon(session.run)
+        await session.connected.wait()
+        table = host.tables[session.table_id].table
+        while session.view is None or session.view.to_move != session.seat:
+            await trio.sleep(0.1)
+        rnd = table.match.round
+        plays_before = len(rnd.history)
+
+        await net.go_down()
+        dropped_at = trio.current_time()
+        await trio.sleep(GRACE - 1)
+        seat = table.seats[session.seat]
+        assert not seat.connected and not seat.stand_in
+        assert len(rnd.history) == plays_before, "the turn did not wait"
+        statuses = [e for e in table.seats[1].log if type(e).__name__ == "SeatStatus"]
+        assert statuses[-1].grace == GRACE and not statuses[-1].connected
+
+        await trio.sleep(2)
+        assert seat.stand_in
+        assert len(rnd.history) > plays_before and rnd.history[plays_before][0] == session.seat
+        assert trio.current_time() - dropped_at >= GRACE
+
+        net.up = True
+        with trio.fail_after(60):
+            while not seat.connected:
+                await trio.sleep(0.5)
+        assert not seat.stand_in
+        with trio.fail_after(60):
+            while session.mirror.seq < seat.committed:
+                await trio.sleep(0.1)
+        assert session.mirror.view == table.view_for(session.seat)
+        nursery.cancel_scope.cancel()
