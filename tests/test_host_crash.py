@@ -1,0 +1,120 @@
+"""A host process killed with SIGKILL at random points and restarted on the same database.
+
+Pass: the table resumes at its last committed entry every time, the client resumes with the
+token it holds, the match finishes with every round verified, the journal agrees with what the
+client saw, and a final SIGTERM shuts the host down cleanly (exit 0).
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import trio
+
+from scopa_net.bots.levels import make_player
+from scopa_net.client.bot_client import play_as_bot
+from scopa_net.client.network_session import NetworkSession, TableChoice
+from scopa_net.fair.verifier import verify_transcript
+from scopa_net.server.journal import Journal
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def start_host(db: Path, port: int, *, first: bool) -> trio.Process:
+    args = [
+        sys.executable,
+        "-m",
+        "scopa_net",
+        "host",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--db",
+        str(db),
+        "--no-advertise",
+        "--log-level",
+        "WARNING",
+    ]
+    if first:
+        args += ["--players", "2", "--bots", "1", "--bot-level", "1", "--target", "4"]
+    proc = await trio.lowlevel.open_process(args, stderr=subprocess.DEVNULL)
+    with trio.fail_after(20):
+        while True:
+            try:
+                stream = await trio.open_tcp_stream("127.0.0.1", port)
+            except OSError:
+                await trio.sleep(0.05)
+                continue
+            await stream.aclose()
+            return proc
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+async def test_host_killed_and_restarted_resumes_every_table(seed: int, tmp_path: Path) -> None:
+    await _kill_and_resume(seed, kills=2, tmp_path=tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(2, 12))
+async def test_host_killed_many_times(seed: int, tmp_path: Path) -> None:
+    await _kill_and_resume(seed, kills=6, tmp_path=tmp_path)
+
+
+async def _kill_and_resume(seed: int, kills: int, tmp_path: Path) -> None:
+    rng = random.Random(seed)
+    db = tmp_path / "host.db"
+    port = free_port()
+    proc = await start_host(db, port, first=True)
+    restarts = 0
+    try:
+        session = NetworkSession("127.0.0.1", port, TableChoice(table_id=1), name="ann")
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(session.run)
+            with trio.fail_after(30):
+                await session.connected.wait()
+
+            async def killer() -> None:
+                nonlocal proc, restarts
+                for _ in range(kills):
+                    start = session.mirror.seq if session.mirror else 0
+                    target = start + rng.randint(2, 25)
+                    while (session.mirror.seq if session.mirror else 0) < target:
+                        await trio.sleep(0.005)
+                    proc.kill()  # SIGKILL: no goodbye, no flush
+                    await proc.wait()
+                    proc = await start_host(db, port, first=False)
+                    restarts += 1
+
+            nursery.start_soon(killer)
+            with trio.fail_after(120):
+                result = await play_as_bot(session, make_player("greedy", seed))
+            nursery.cancel_scope.cancel()
+        assert result is not None
+        assert restarts >= 1
+        assert session.verdict_failures == []
+        transcript = session.witness.transcript()
+        assert verify_transcript(transcript).ok
+        proc.send_signal(signal.SIGTERM)
+        with trio.fail_after(20):
+            code = await proc.wait()
+        assert code == 0
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    journal = Journal(db)
+    finished = journal.tables(finished=True)
+    assert [t.table_id for t in finished] == ["1"]
+    assert finished[0].summary["scores"] == list(result.match_scores)
+    journal.close()
