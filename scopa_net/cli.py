@@ -70,6 +70,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "scopa_net.client.play_cli",
     "scopa_net.server.host_cli",
     "scopa_net.client.join_cli",
+    "scopa_net.client.bots_cli",
 )
 
 

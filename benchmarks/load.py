@@ -1,0 +1,217 @@
+"""Host load: many 4-player tables of network bots against one host process on loopback.
+
+The host runs as its own process (``scopa-net host``, journal on disk, WAL with
+synchronous=FULL); the bots are real TCP clients in this process (``scopa-net bots``'s code,
+deal checks off so one process can play thousands of seats). It prints: tables, moves per
+second, move-to-broadcast latency (a move sent until its ``played`` event is back) p50/p99, host
+memory per table, and for reference the round trip of a bare trio echo over the same loopback,
+measured in this run.
+
+    python benchmarks/load.py [--tables 500] [--think 1.0] [--duration 30]
+
+Talks only to 127.0.0.1, and stops by itself after ``--duration`` seconds of play.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+import trio
+
+from scopa_net.client.bots_cli import BotPlan, BotStats, run_bots
+from scopa_net.rules import RuleSet
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time a process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+async def echo_rtt(rounds: int = 2000) -> float:
+    """Median round trip of 32 bytes through a bare trio echo server on loopback, seconds."""
+
+    async def echo(stream: trio.SocketStream) -> None:
+        async for data in stream:
+            await stream.send_all(data)
+
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(partial(trio.serve_tcp, echo, 0, host="127.0.0.1"))
+        port = listeners[0].socket.getsockname()[1]
+        stream = await trio.open_tcp_stream("127.0.0.1", port)
+        times = []
+        payload = b"x" * 32
+        for _ in range(rounds):
+            start = time.perf_counter()
+            await stream.send_all(payload)
+            got = 0
+            while got < len(payload):
+                got += len(await stream.receive_some(64))
+            times.append(time.perf_counter() - start)
+        await stream.aclose()
+        nursery.cancel_scope.cancel()
+    return statistics.median(times)
+
+
+async def wait_for_port(port: int, limit: float = 20.0) -> None:
+    with trio.fail_after(limit):
+        while True:
+            try:
+                stream = await trio.open_tcp_stream("127.0.0.1", port)
+            except OSError:
+                await trio.sleep(0.05)
+                continue
+            await stream.aclose()
+            return
+
+
+@dataclass(frozen=True)
+class Window:
+    """What the measured window saw."""
+
+    moves: int
+    latencies: list[float]
+    failures: list[str]
+    seconds: float
+    peak_kib: int
+    host_cpu: float
+    bots_cpu: float
+
+
+async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
+    """Seat everyone, warm up, then measure ``duration`` seconds of play; returns the stats
+    of the measured window only, the peak host RSS and the window's length."""
+    stats = BotStats()
+    peak = 0
+    plan = BotPlan(level="random", think=args.think, check=False)
+    rules = RuleSet.of(4, 99)  # long matches: nobody finishes inside the window
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(
+            partial(
+                run_bots,
+                "127.0.0.1",
+                port,
+                args.tables * 4,
+                plan,
+                create=rules,
+                seed=1,
+                stats=stats,
+            )
+        )
+        await trio.sleep(args.warmup)
+        first_move, first_latency = stats.moves, len(stats.latencies)
+        window_start = trio.current_time()
+        cpu_start = cpu_seconds(host_pid), time.process_time()
+        deadline = window_start + args.duration
+        while trio.current_time() < deadline:
+            await trio.sleep(1.0)
+            peak = max(peak, rss_kib(host_pid))
+        elapsed = trio.current_time() - window_start
+        window = Window(
+            moves=stats.moves - first_move,
+            latencies=stats.latencies[first_latency:],
+            failures=list(stats.failures),
+            seconds=elapsed,
+            peak_kib=peak,
+            host_cpu=(cpu_seconds(host_pid) - cpu_start[0]) / elapsed,
+            bots_cpu=(time.process_time() - cpu_start[1]) / elapsed,
+        )
+        nursery.cancel_scope.cancel()
+    return window
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--tables", type=int, default=500)
+    parser.add_argument("--think", type=float, default=1.0, help="mean seconds per move")
+    parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
+    parser.add_argument("--warmup", type=float, default=15.0, help="seconds before measuring")
+    parser.add_argument(
+        "--gc-threshold", type=int, default=50000, help="gen-0 GC threshold of the bots process"
+    )
+    args = parser.parse_args()
+
+    if args.gc_threshold:
+        import gc
+
+        gc.set_threshold(args.gc_threshold, 50, 100)
+    rtt = trio.run(echo_rtt)
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        host = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "scopa_net",
+                "host",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--db",
+                str(Path(tmp) / "load.db"),
+                "--no-advertise",
+                "--log-level",
+                "WARNING",
+                "--max-per-address",
+                str(args.tables * 4 + 10),
+            ],
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            trio.run(wait_for_port, port)
+            idle = rss_kib(host.pid)
+            window = trio.run(load, args, port, host.pid)
+        finally:
+            host.terminate()
+            host.wait(timeout=30)
+    lat = sorted(x * 1000 for x in window.latencies)
+    p50 = statistics.median(lat) if lat else float("nan")
+    p99 = lat[max(0, int(len(lat) * 0.99) - 1)] if lat else float("nan")
+    print(
+        f"load benchmark: {args.tables} four-player tables ({args.tables * 4} TCP clients), "
+        f"think {args.think} s, measured {window.seconds:.0f} s after {args.warmup:.0f} s warm-up"
+    )
+    print(
+        f"moves: {window.moves} ({window.moves / window.seconds:,.0f} per second), "
+        f"failures: {len(window.failures)}"
+    )
+    print(f"move-to-broadcast latency: p50 {p50:.2f} ms, p99 {p99:.2f} ms")
+    print(f"CPU: host process {window.host_cpu:.0%} of a core, bots {window.bots_cpu:.0%}")
+    print(
+        f"host memory: idle {idle / 1024:.1f} MiB, peak {window.peak_kib / 1024:.1f} MiB, "
+        f"{(window.peak_kib - idle) / max(1, args.tables):.0f} KiB per table"
+    )
+    print(
+        f"baseline: bare trio echo round trip on loopback {rtt * 1000:.3f} ms; "
+        f"p50 latency is {p50 / (rtt * 1000):.0f}x that"
+    )
+    for failure in window.failures[:5]:
+        print(f"failure: {failure}")
+
+
+if __name__ == "__main__":
+    main()
