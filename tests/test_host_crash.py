@@ -91,9 +91,13 @@ async def _kill_and_resume(seed: int, kills: int, tmp_path: Path) -> None:
                     target = start + rng.randint(2, 25)
                     while (session.mirror.seq if session.mirror else 0) < target:
                         await trio.sleep(0.005)
-                    proc.kill()  # SIGKILL: no goodbye, no flush
-                    await proc.wait()
-                    proc = await start_host(db, port, first=False)
+                    if session.mirror and session.mirror.view.winner is not None:
+                        return  # the match is over: nothing left to interrupt
+                    # A kill and its restart happen together, even if the match ends meanwhile.
+                    with trio.CancelScope(shield=True):
+                        proc.kill()  # SIGKILL: no goodbye, no flush
+                        await proc.wait()
+                        proc = await start_host(db, port, first=False)
                     restarts += 1
 
             nursery.start_soon(killer)
