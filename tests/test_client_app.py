@@ -8,14 +8,18 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 import trio
+from faultproxy import FaultProxy
+from hosting import create, start_host
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from scopa_net.cards import CARDS
 from scopa_net.client.app import ClientApp
 from scopa_net.client.controller import ClientState
+from scopa_net.client.embedded import open_embedded_game
 from scopa_net.client.local_session import LocalSession, open_local_session
 from scopa_net.client.moves import legal_plays
+from scopa_net.client.network_session import TableChoice, open_network_session
 from scopa_net.client.session import Session
 from scopa_net.client.style import Display
 from scopa_net.rules import RuleSet
@@ -177,3 +181,55 @@ def test_ctrl_c_clears_the_line_and_the_game_goes_on() -> None:
     assert status == 0
     assert "'zzz'" not in text  # the cleared line was never sent
     assert state.match_over
+
+
+def test_a_whole_match_through_the_embedded_host_checks_every_deal() -> None:
+    """The path `scopa-net play` takes: a host in-process, the client over loopback TCP."""
+
+    def opener():
+        return open_embedded_game(RuleSet.of(2, target=1), name="Ada", level="random", delay=0)
+
+    status, text, state = run_app(RuleSet.of(2, target=1), playing(), opener=opener)
+    assert status == 0
+    assert state.match_over
+    assert "deal verified" in text
+    assert "DEAL CHECK FAILED" not in text
+    assert "Round 1 score sheet" in text
+
+
+def test_a_dropped_connection_mid_round_resumes_by_itself() -> None:
+    """The connection is cut in the middle of a round; the client says so, resumes with its
+    token, and the match goes on to its end with every deal still verified."""
+    proxies: list[FaultProxy] = []
+
+    @asynccontextmanager
+    async def opener() -> AsyncIterator[Session]:
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery)
+            proxy = FaultProxy(host.port)
+            await nursery.start(proxy.serve)
+            proxies.append(proxy)
+            choice = TableChoice(create=create(RuleSet.of(2, 1), bots=1))
+            async with open_network_session("127.0.0.1", proxy.port, choice, name="Ada") as session:
+                yield session
+            nursery.cancel_scope.cancel()
+
+    base = playing()
+
+    def cutting(state: ClientState, pipe: PipeInput) -> Callable[[], None]:
+        inner = base(state, pipe)
+
+        def on_change() -> None:
+            view = state.view
+            if view is not None and len(view.plays) >= 5 and proxies and not proxies[0].cuts:
+                proxies[0].cut_all()
+            inner()
+
+        return on_change
+
+    status, text, state = run_app(RuleSet.of(2, target=1), cutting, opener=opener)
+    assert status == 0
+    assert proxies[0].cuts >= 1
+    assert "reconnecting" in text and "back at the table" in text
+    assert state.match_over
+    assert "deal verified" in text and "DEAL CHECK FAILED" not in text

@@ -11,8 +11,10 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
+from pathlib import Path
 
 import pytest
 
@@ -31,10 +33,12 @@ def tmux(socket: str, *args: str) -> str:
 
 def test_play_a_match_in_a_real_terminal() -> None:
     socket = f"scopa-test-{uuid.uuid4().hex[:8]}"
-    args = [sys.executable, "-m", "scopa_net", "play", "--seed", "1", "--target", "1"]
+    # No --seed: the real path, an embedded host on loopback with every deal checked.
+    args = [sys.executable, "-m", "scopa_net", "play", "--target", "1"]
     args += ["--delay", "0", "--ascii", "--name", "Ada"]
     command = " ".join(shlex.quote(a) for a in args)
-    env_prefix = "env -u NO_COLOR TERM=xterm-256color"
+    data = tempfile.mkdtemp(prefix="scopa-tmux-")
+    env_prefix = f"env -u NO_COLOR TERM=xterm-256color XDG_DATA_HOME={shlex.quote(data)}"
     shell = f"{env_prefix} {command}; echo CLIENT-EXIT=$?; sleep 60"
     tmux(socket, "new-session", "-d", "-s", "game", "-x", "120", "-y", "50", shell)
     try:
@@ -57,7 +61,9 @@ def test_play_a_match_in_a_real_terminal() -> None:
             time.sleep(0.1)
         assert "CLIENT-EXIT=0" in screen, screen[-3000:]
         assert "Round 1 score sheet" in screen
-        assert re.search(r"(You win|Bot 1 wins) the match", screen)
+        assert re.search(r"(You win|[Bb]ot 1 wins) the match", screen)
+        assert "deal verified" in screen and "DEAL CHECK FAILED" not in screen
+        assert list(Path(data, "scopa-net", "transcripts").iterdir())
         assert "Ada plays" in screen
         assert not set("♦♥♠♣") & set(screen)  # --ascii
     finally:
