@@ -30,6 +30,8 @@ from scopa_net.wire.errors import ErrorCode
 log = logging.getLogger("scopa_net.host")
 
 HOST_KEY = "host_key"
+RESTORE_FINISHED_FOR = 600.0
+"""Seconds after its end that a finished match is still restored after a restart."""
 
 
 def load_host_key(journal: Journal) -> Ed25519PrivateKey:
@@ -211,7 +213,12 @@ class Host:
         return task
 
     def _start_table(
-        self, table_id: int, settings: dict, entries: list[tuple[str, dict]] | None = None
+        self,
+        table_id: int,
+        settings: dict,
+        entries: list[tuple[str, dict]] | None = None,
+        *,
+        finish_recorded: bool = False,
     ) -> TableTask:
         rules = RuleSet.of(settings["players"], settings["target"], settings["variants"])
         bots = settings["bots"]
@@ -230,13 +237,13 @@ class Host:
         task = TableTask(table, self.config, self.writer, password_digest=settings["password"])
         self.tables[table_id] = task
         assert self._nursery is not None
-        self._nursery.start_soon(self._run_table, task, restored)
+        self._nursery.start_soon(self._run_table, task, restored, finish_recorded)
         return task
 
-    async def _run_table(self, task: TableTask, restored: bool) -> None:
+    async def _run_table(self, task: TableTask, restored: bool, finish_recorded: bool) -> None:
         try:
             if restored:
-                await task.start_after_restart()
+                await task.start_after_restart(finish_recorded=finish_recorded)
             await task.run()
         except Exception:
             log.exception("table %s failed", task.table.table_id)
@@ -247,11 +254,19 @@ class Host:
         records = self.journal.tables()
         if records:
             self._next_id = max(int(r.table_id) for r in records) + 1
+        now = time.time()
         for record in records:
-            if record.finished is not None:
+            # A match that ended just before a crash comes back for a while, so its players
+            # can still resume and read the end.
+            if record.finished is not None and now - record.finished > RESTORE_FINISHED_FOR:
                 continue
             entries = [(e.kind, e.payload) for e in self.journal.entries(record.table_id)]
-            task = self._start_table(int(record.table_id), record.settings, entries)
+            task = self._start_table(
+                int(record.table_id),
+                record.settings,
+                entries,
+                finish_recorded=record.finished is not None,
+            )
             log.info(
                 "table %s restored at round %s (%s)",
                 record.table_id,

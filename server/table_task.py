@@ -14,6 +14,7 @@ import hmac
 import logging
 import math
 import secrets
+import time
 from dataclasses import dataclass
 
 import trio
@@ -100,8 +101,10 @@ class TableTask:
                     request = await self._inbox.receive()
                     await self._handle(request)
 
-    async def start_after_restart(self) -> None:
-        """Every player is away after a restart: hold their seats for the grace period."""
+    async def start_after_restart(self, *, finish_recorded: bool) -> None:
+        """Every player is away after a restart: hold their seats for the grace period.
+
+        ``finish_recorded``: the journal already marks the match finished."""
         now = trio.current_time()
         for seat, s in enumerate(self.table.seats):
             if s.kind is SeatKind.HUMAN and (s.connected or not s.stand_in):
@@ -112,6 +115,11 @@ class TableTask:
         await self._flush([])
         if self.table.phase in (Phase.COMMIT, Phase.REVEAL):
             self._seed_deadline = now + self.config.seed_timeout
+        if self.table.phase is Phase.OVER and self._over_time is None:
+            self._over_time = now  # linger so that late players can resume and read the end
+            if not finish_recorded:
+                await self._record_finish()
+            self.finished.set()
 
     async def _flush(self, replies: list[tuple[Outbox, m.Message]]) -> None:
         """Journal what changed, then queue the replies, then tell every connection.
@@ -148,7 +156,7 @@ class TableTask:
             "rules": self.table.rules.describe(),
         }
         table_id = str(self.table.table_id)
-        now = trio.current_time()
+        now = time.time()
         await self.writer.call(lambda j: j.finish_table(table_id, now, summary))
         log.info("table %s finished: %s", table_id, summary)
 
