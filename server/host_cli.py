@@ -107,7 +107,6 @@ benchmarks/load.py."""
 
 
 def run_host(args: argparse.Namespace) -> int:
-    gc.set_threshold(*GC_THRESHOLDS)
     logging.basicConfig(
         level=args.log_level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(message)s"
     )
@@ -138,6 +137,7 @@ def run_host(args: argparse.Namespace) -> int:
     except (JournalError, OSError) as exc:
         print(f"scopa-net: cannot open the journal {config.db!r}: {exc}", file=sys.stderr)
         return 2
+    gc.set_threshold(*GC_THRESHOLDS)
     try:
         trio.run(serve_until_signalled, config, journal, rules, args)
     except OSError as exc:

@@ -90,3 +90,65 @@ async def test_wrong_password_and_missing_table_are_clear_errors() -> None:
                 ):
                     pass
         nursery.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        RuleSet.of(3, 3),
+        RuleSet.of(6, 3),
+        RuleSet.of(6, 3, ["six_as_three_pairs"]),
+        RuleSet.of(4, 3, ["scopone"]),
+        RuleSet.of(4, 3, ["scopone_scientifico", "asso_piglia_tutto", "napola"]),
+        RuleSet.of(2, 3, ["quindici", "re_bello"]),
+    ],
+    ids=lambda r: r.describe(),
+)
+async def test_every_table_size_and_variant_plays_to_the_end_verified(rules: RuleSet) -> None:
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery)
+        choice = TableChoice(create=create(rules, bots=rules.players - 1, level=2))
+        with trio.fail_after(60):
+            async with open_network_session("127.0.0.1", host.port, choice, name="ann") as session:
+                result = await play_as_bot(session, make_player("greedy", 5))
+        assert result is not None
+        assert session.verdict_failures == [] and session.rounds_verified >= 1
+        assert verify_transcript(session.witness.transcript()).ok
+        nursery.cancel_scope.cancel()
+
+
+async def test_network_bots_fill_tables_they_open() -> None:
+    from scopa_net.client.bots_cli import BotPlan, run_bots
+
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery)
+        with trio.fail_after(60):
+            stats = await run_bots(
+                "127.0.0.1", host.port, 8, BotPlan(level="random"), create=RuleSet.of(4, 2)
+            )
+        assert stats.failures == []
+        assert stats.matches == 8 and stats.moves > 0
+        nursery.cancel_scope.cancel()
+
+
+async def test_connections_per_address_and_tables_per_host_are_limited() -> None:
+    from scopa_net.client.network_session import connect, list_tables
+
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, max_connections_per_address=3, max_tables=1)
+        links = [(await connect("127.0.0.1", host.port))[0] for _ in range(3)]
+        with pytest.raises((SessionError, trio.BrokenResourceError)):
+            await connect("127.0.0.1", host.port)
+        for link in links:
+            await link.aclose()
+        await trio.sleep(0.1)
+        assert await list_tables("127.0.0.1", host.port) == ()
+        async with open_network_session(
+            "127.0.0.1", host.port, TableChoice(create=create(RuleSet.of(2))), name="a"
+        ):
+            with pytest.raises(SessionError, match="too_many_tables"):
+                async with open_network_session(
+                    "127.0.0.1", host.port, TableChoice(create=create(RuleSet.of(2))), name="b"
+                ):
+                    pass
+        nursery.cancel_scope.cancel()

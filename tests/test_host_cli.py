@@ -1,0 +1,66 @@
+"""The host's commands: history lists finished matches; an exported transcript verifies."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import trio
+from hosting import create, start_host
+
+from scopa_net.bots.levels import make_player
+from scopa_net.cli import main
+from scopa_net.client.bot_client import play_as_bot
+from scopa_net.client.network_session import KnownHosts, TableChoice, open_network_session
+from scopa_net.fair.commitments import fingerprint
+from scopa_net.rules import RuleSet
+
+
+async def play_one_match(db: Path) -> None:
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, db=str(db))
+        choice = TableChoice(create=create(RuleSet.of(2, 2), bots=1))
+        async with open_network_session("127.0.0.1", host.port, choice, name="ann") as session:
+            await play_as_bot(session, make_player("random", 2))
+        await host.shutdown()
+        nursery.cancel_scope.cancel()
+    host.journal.close()
+
+
+def test_history_lists_the_match_and_its_export_verifies(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "host.db"
+    trio.run(play_one_match, db)
+    assert main(["history", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "table 1" in out and "ann" in out and "winner: side" in out
+    target = tmp_path / "t1.scopa"
+    assert (
+        main(["history", "--db", str(db), "--export", "1", "--seat", "0", "--out", str(target)])
+        == 0
+    )
+    assert target.exists()
+    capsys.readouterr()
+    assert main(["verify", str(target)]) == 0
+    assert "verified" in capsys.readouterr().out
+    assert main(["history", "--db", str(db), "--export", "9"]) == 2
+    assert main(["history", "--db", str(tmp_path / "none.db")]) == 2
+
+
+def test_a_changed_host_key_is_a_loud_warning(tmp_path: Path) -> None:
+    known = KnownHosts(tmp_path / "known_hosts")
+    first, second = bytes(range(32)), bytes(range(1, 33))
+    assert known.check("host:7311", first) is None  # pinned on first use
+    assert known.check("host:7311", first) is None
+    warning = known.check("host:7311", second)
+    assert warning is not None and "WARNING" in warning
+    assert fingerprint(second) in warning and fingerprint(first) in warning
+    assert known.check("other:7311", second) is None
+
+
+def test_host_refuses_five_players_and_bad_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["host", "--players", "5", "--db", ":memory:", "--no-advertise"]) == 2
+    assert "5 players cannot play" in capsys.readouterr().err
+    assert main(["host", "--players", "2", "--bots", "2", "--db", ":memory:"]) == 2
+    assert "--bots must leave a seat" in capsys.readouterr().err
