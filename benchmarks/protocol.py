@@ -15,8 +15,10 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import msgpack
 
@@ -114,6 +116,12 @@ def main() -> None:
             f"{label:8} {n / t_ours:>12,.0f} f/s {n / t_raw:>10,.0f} f/s "
             f"{t_ours / t_raw:>6.1f}x slower"
         )
+    # The other half of the protocol's cost: one round's fair-deal work (benchmarks/fairness.py).
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from fairness import bench
+
+    for rules in (RuleSet.of(2), RuleSet.of(4)):
+        bench(rules)
 
 
 if __name__ == "__main__":
