@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import getpass
 import os
 import sys
@@ -11,14 +10,12 @@ from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 
 import trio
-from prompt_toolkit.patch_stdout import patch_stdout
 
-from scopa_net.client.app import ClientApp
-from scopa_net.client.config import ConfigError, load_settings
+from scopa_net.client.config import ConfigError
 from scopa_net.client.embedded import LEVEL_NUMBERS
+from scopa_net.client.launch import add_display_options, run_game_screen, settings_from
 from scopa_net.client.network_session import TableChoice, list_tables, open_network_session
 from scopa_net.client.session import Session
-from scopa_net.client.style import SuitNames
 from scopa_net.errors import RuleSetError
 from scopa_net.paths import data_dir
 from scopa_net.rules import PLAYER_COUNTS, RuleSet, Variant
@@ -39,7 +36,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--table", type=int, default=None, help="table id (skip the list)")
     p.add_argument("--seat", type=int, default=None, help="seat wanted (default: any open one)")
     p.add_argument("--password", default=None, help="the table's password, if it has one")
-    p.add_argument("--name", default=None, help="your name at the table")
     p.add_argument("--create", action="store_true", help="open a new table instead")
     p.add_argument("--players", type=int, default=2, help=f"with --create: {PLAYER_COUNTS}")
     p.add_argument("--target", type=int, default=11, help="with --create: points to win")
@@ -51,10 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--bots", type=int, default=0, help="with --create: computer players")
     p.add_argument("--bot-level", default="greedy", choices=tuple(LEVEL_NUMBERS))
-    p.add_argument("--no-color", action="store_true", help="no colour (also NO_COLOR, TERM=dumb)")
-    p.add_argument("--ascii", action="store_true", help="suit letters only, no suit glyphs")
-    p.add_argument("--suits", choices=[s.value for s in SuitNames], default=None)
-    p.add_argument("--plain", action="store_true", help="for screen readers")
+    add_display_options(p)
     p.set_defaults(run=run)
 
 
@@ -100,13 +93,7 @@ def describe_table(t: m.TableInfo) -> str:
 
 def run(args: argparse.Namespace, ask: Callable[[str], str] = input) -> int:
     try:
-        settings = load_settings(
-            os.environ,
-            color=False if args.no_color else None,
-            ascii=True if args.ascii else None,
-            suits=args.suits,
-            name=args.name,
-        )
+        settings = settings_from(args)
     except ConfigError as exc:
         print(f"scopa-net: {exc}", file=sys.stderr)
         return 2
@@ -142,12 +129,7 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] = input) -> int:
             host, port, choice, name=settings.name, data_dir=data_dir(os.environ)
         )
 
-    display = settings.display(os.environ)
-    if args.plain:
-        display = type(display)(color=False, glyphs=False, suits=display.suits)
-    app = ClientApp(open_session, display, plain=args.plain)
-    with patch_stdout(raw=True):
-        return asyncio.run(app.run())
+    return run_game_screen(open_session, settings, plain=args.plain)
 
 
 def _table_choice(

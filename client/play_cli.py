@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
 from contextlib import AbstractAsyncContextManager
 
-from prompt_toolkit.patch_stdout import patch_stdout
-
-from scopa_net.client.app import ClientApp
-from scopa_net.client.config import ConfigError, load_settings
+from scopa_net.client.config import ConfigError
 from scopa_net.client.embedded import open_embedded_game
+from scopa_net.client.launch import add_display_options, run_game_screen, settings_from
 from scopa_net.client.local_session import DEFAULT_DELAY, bot_levels, open_local_session
 from scopa_net.client.session import Session
-from scopa_net.client.style import SuitNames
 from scopa_net.paths import data_dir
 from scopa_net.rules import PLAYER_COUNTS, RuleSet, Variant
 
@@ -63,39 +59,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=1,
         help="with --lan: seats left for people (you included); the rest are computers",
     )
-    p.add_argument("--name", default=None, help="your name at the table")
     p.add_argument(
         "--delay",
         type=float,
         default=DEFAULT_DELAY,
         help=f"seconds before each computer play (default {DEFAULT_DELAY})",
     )
-    p.add_argument("--no-color", action="store_true", help="no colour (also NO_COLOR, TERM=dumb)")
-    p.add_argument("--ascii", action="store_true", help="suit letters only, no suit glyphs")
-    p.add_argument(
-        "--suits",
-        choices=[s.value for s in SuitNames],
-        default=None,
-        help="suit names on screen and the letters you type",
-    )
-    p.add_argument(
-        "--plain",
-        action="store_true",
-        help="for screen readers: one fact per line, no toolbar, nothing redrawn",
-    )
+    add_display_options(p)
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Start the match; the exit status."""
     try:
-        settings = load_settings(
-            os.environ,
-            color=False if args.no_color else None,
-            ascii=True if args.ascii else None,
-            suits=args.suits,
-            name=args.name,
-        )
+        settings = settings_from(args)
     except ConfigError as exc:
         print(f"scopa-net: {exc}", file=sys.stderr)
         return 2
@@ -122,9 +99,4 @@ def run(args: argparse.Namespace) -> int:
             data_dir=data_dir(os.environ),
         )
 
-    display = settings.display(os.environ)
-    if args.plain:
-        display = type(display)(color=False, glyphs=False, suits=display.suits)
-    app = ClientApp(open_session, display, plain=args.plain)
-    with patch_stdout(raw=True):
-        return asyncio.run(app.run())
+    return run_game_screen(open_session, settings, plain=args.plain)

@@ -101,22 +101,13 @@ class DealWitness:
         self._seen_ids.add(e.round_id)
         self.my_seed = None
         self._check = None
-        self.current = RoundRecord(
+        self.current = RoundRecord.opened(
             round_id=e.round_id,
             round_no=e.round_no,
             prev=e.prev,
             card_hashes=e.card_hashes,
             digest=e.digest,
             sig=e.sig,
-            commits=None,
-            seeds=None,
-            hand=(),
-            table=(),
-            plays=(),
-            void=None,
-            score=None,
-            host_seed=None,
-            reveal_sig=None,
         )
 
     def _on_SeedCommits(self, e: m.SeedCommits) -> None:  # noqa: N802

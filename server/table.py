@@ -473,22 +473,13 @@ class Table:
             self._key,
             commit_message(round_id, self.round_no, self.chain, deck.digest, self._rules_digest),
         )
-        record = RoundRecord(
+        record = RoundRecord.opened(
             round_id=round_id,
             round_no=self.round_no,
             prev=self.chain,
             card_hashes=deck.card_hashes,
             digest=deck.digest,
             sig=sig,
-            commits=None,
-            seeds=None,
-            hand=(),
-            table=(),
-            plays=(),
-            void=None,
-            score=None,
-            host_seed=None,
-            reveal_sig=None,
         )
         n = self.rules.players
         self.round = RoundState(record, deck, [None] * n, [None] * n)

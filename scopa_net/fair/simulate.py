@@ -86,22 +86,17 @@ def simulate_match(
         sig = sign(key, commit_message(round_id, round_no, prev, host.digest, rules_digest))
         seeds = [rng.randbytes(32) for _ in range(players)]
         commits = tuple(seat_commitment(round_id, s, seed) for s, seed in enumerate(seeds))
-        public = RoundRecord(
-            round_id=round_id,
-            round_no=round_no,
-            prev=prev,
-            card_hashes=host.card_hashes,
-            digest=host.digest,
-            sig=sig,
+        public = dataclasses.replace(
+            RoundRecord.opened(
+                round_id=round_id,
+                round_no=round_no,
+                prev=prev,
+                card_hashes=host.card_hashes,
+                digest=host.digest,
+                sig=sig,
+            ),
             commits=commits,
-            seeds=None,
-            hand=(),
-            table=(),
-            plays=(),
-            void=None,
-            score=None,
             host_seed=host.host_seed,
-            reveal_sig=None,
         )
         hands: list[tuple[DealtCard, ...]] = [() for _ in range(players)]
         if round_no in no_reveal:

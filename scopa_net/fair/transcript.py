@@ -82,6 +82,36 @@ class RoundRecord:
     host_seed: bytes | None
     reveal_sig: bytes | None
 
+    @classmethod
+    def opened(
+        cls,
+        *,
+        round_id: bytes,
+        round_no: int,
+        prev: bytes,
+        card_hashes: tuple[bytes, ...],
+        digest: bytes,
+        sig: bytes,
+    ) -> RoundRecord:
+        """A round as its ``round_commit`` announces it, before anything else is known."""
+        return cls(
+            round_id=round_id,
+            round_no=round_no,
+            prev=prev,
+            card_hashes=tuple(card_hashes),
+            digest=digest,
+            sig=sig,
+            commits=None,
+            seeds=None,
+            hand=(),
+            table=(),
+            plays=(),
+            void=None,
+            score=None,
+            host_seed=None,
+            reveal_sig=None,
+        )
+
     def chain_hash(self) -> bytes:
         """The hash of the public record of this round: the next round's ``prev``, and what
         the host signs (with its seed) in ``round_reveal``. Hand cards are private and left
