@@ -64,3 +64,38 @@ def test_host_refuses_five_players_and_bad_bots(capsys: pytest.CaptureFixture[st
     assert "5 players cannot play" in capsys.readouterr().err
     assert main(["host", "--players", "2", "--bots", "2", "--db", ":memory:"]) == 2
     assert "--bots must leave a seat" in capsys.readouterr().err
+
+
+def test_join_parses_addresses() -> None:
+    from scopa_net.client.join_cli import parse_address
+
+    assert parse_address("kitchen") == ("kitchen", 7311)
+    assert parse_address("10.0.0.2:9000") == ("10.0.0.2", 9000)
+    assert parse_address("[::1]:9000") == ("::1", 9000)
+    for bad in (":9000", "host:0", "host:99999", "host:x"):
+        with pytest.raises(ValueError, match="in"):
+            parse_address(bad)
+
+
+def test_join_lists_tables_and_takes_the_number_typed(capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+
+    from scopa_net.client.join_cli import _table_choice
+
+    async def scenario() -> None:
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery)
+            await host.create_table("one", RuleSet.of(2), None, 1, 1)
+            await host.create_table("two", RuleSet.of(4), "pw", 2, 1)
+            args = argparse.Namespace(create=False, table=None, seat=None, password="pw")
+            answers = iter(["9", "2"])
+            choice = await trio.to_thread.run_sync(
+                _table_choice, args, "127.0.0.1", host.port, lambda _: next(answers)
+            )
+            assert choice is not None and choice.table_id == 2 and choice.password == "pw"
+            nursery.cancel_scope.cancel()
+
+    trio.run(scenario)
+    out = capsys.readouterr().out
+    assert "1. table 1 'one'" in out and "[password]" in out
+    assert "type a number from 1 to 2" in out

@@ -152,3 +152,38 @@ async def test_connections_per_address_and_tables_per_host_are_limited() -> None
                 ):
                     pass
         nursery.cancel_scope.cancel()
+
+
+async def test_chat_reaches_every_seat_and_overlong_lines_are_refused() -> None:
+    from scopa_net.client.session import Message
+
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery)
+        async with (
+            open_network_session(
+                "127.0.0.1",
+                host.port,
+                TableChoice(create=create(RuleSet.of(3, 5), bots=1)),
+                name="a",
+            ) as first,
+            open_network_session(
+                "127.0.0.1", host.port, TableChoice(table_id=first.table_id), name="b"
+            ) as second,
+        ):
+            await first.say("buona fortuna")
+            await first.say("x" * 500)
+            heard: list[Message] = []
+            with trio.fail_after(10):
+                async for event in second.events:
+                    if isinstance(event, Message) and event.seat == 0:
+                        heard.append(event)
+                        break
+            assert heard[0].text == "buona fortuna"
+            refused: list[Message] = []
+            with trio.fail_after(10):
+                async for event in first.events:
+                    if isinstance(event, Message) and "refused" in event.text:
+                        refused.append(event)
+                        break
+            assert "200 characters" in refused[0].text
+        nursery.cancel_scope.cancel()

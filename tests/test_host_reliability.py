@@ -403,12 +403,15 @@ async def test_hostile_peers_are_closed_within_their_limits_while_tables_play_on
                 outcomes[name] = await _expect_closed(port, payload, drip=drip)
 
             attacks.start_soon(attack, "silent", b"")
+            # Says hello, then nothing: never answers a ping.
+            attacks.start_soon(attack, "mute", encode(hello))
             attacks.start_soon(attack, "drip", encode(hello), 0.2)
             attacks.start_soon(attack, "huge", (2**31).to_bytes(4, "big"))
             deep = b"\x91" * 20000 + b"\x00"
             attacks.start_soon(attack, "deep", len(deep).to_bytes(4, "big") + deep)
             attacks.start_soon(attack, "garbage", b"\x00\x00\x00\x05\xc1\xc1\xc1\xc1\xc1")
         assert outcomes["silent"] == "timeout"
+        assert outcomes["mute"] == "timeout"
         # The host closes with unread dribble in its buffer, so TCP may reset before the bye.
         assert outcomes["drip"] in ("timeout", "reset")
         assert outcomes["huge"] == "bad_frame"
