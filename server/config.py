@@ -38,5 +38,12 @@ class HostConfig:
     """Replies (acks, errors, listings) queued for one connection before it is dropped."""
     max_connections_per_address: int = 32
     max_tables: int = 1000
+    request_rate: float = 20.0
+    """Requests a connection may send per second on average (pings and pongs aside)..."""
+    request_burst: int = 60
+    """...and at once; past that it gets ``rate_limited`` refusals."""
+    chat_lines: int = 5
+    chat_window: float = 5.0
+    """At most ``chat_lines`` lines of chat per seat in any ``chat_window`` seconds."""
     max_inbox: int = 256
     """Requests queued for one table before senders wait."""

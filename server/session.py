@@ -40,6 +40,8 @@ class PlayerSession:
         self.outbox = Outbox(max_replies=self.config.max_replies, max_lag=self.config.max_lag)
         self.table_id: int | None = None
         self._writer_done = trio.Event()
+        self._tokens = float(self.config.request_burst)
+        self._tokens_at = trio.current_time()
 
     async def run(self) -> None:
         try:
@@ -124,8 +126,42 @@ class PlayerSession:
         if self.conn.state not in (State.HELLO, State.WELCOME, State.CLOSED):
             self.outbox.reply(m.Ping(nonce=secrets.randbelow(2**32)))
 
+    def _within_rate(self) -> bool:
+        """A token bucket: ``request_rate`` per second, ``request_burst`` at once."""
+        now = trio.current_time()
+        config = self.config
+        self._tokens = min(
+            float(config.request_burst),
+            self._tokens + (now - self._tokens_at) * config.request_rate,
+        )
+        self._tokens_at = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
+
+    def _refuse_rate(self, msg: m.Message) -> None:
+        text = "too many requests; slow down"
+        if isinstance(msg, m.Play):
+            self.outbox.reply(
+                m.Reject(
+                    move_id=msg.move_id,
+                    code=ErrorCode.RATE_LIMITED.value,
+                    reason=None,
+                    message=text,
+                    current_seq=None,
+                )
+            )
+        elif msg.TYPE in m.PLAYER_REQUESTS:
+            self.outbox.reply(
+                m.Error(code=ErrorCode.RATE_LIMITED.value, message=text, ref=msg.TYPE)
+            )
+
     async def _dispatch(self, msg: m.Message) -> None:
         host = self.host
+        if not isinstance(msg, m.Ping | m.Pong | m.Hello) and not self._within_rate():
+            self._refuse_rate(msg)
+            return
         if isinstance(msg, m.Hello):
             self.outbox.reply(
                 m.Welcome(

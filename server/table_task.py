@@ -84,6 +84,7 @@ class TableTask:
         self.finished = trio.Event()
         self._over_time: float | None = None
         self._attaching: list[tuple[Outbox, int, int]] = []
+        self._chat_times: dict[int, list[float]] = {}
 
     # --- the loop -----------------------------------------------------------------------
 
@@ -361,7 +362,17 @@ class TableTask:
             seq, duplicate = table.play(seat, msg.move_id, msg.after, msg.card, msg.captured)
             replies.append((outbox, m.Ack(move_id=msg.move_id, seq=seq, duplicate=duplicate)))
         elif isinstance(msg, m.Say):
+            now = trio.current_time()
+            recent = [
+                t for t in self._chat_times.get(seat, []) if now - t < self.config.chat_window
+            ]
+            if len(recent) >= self.config.chat_lines:
+                raise TableError(
+                    ErrorCode.RATE_LIMITED,
+                    f"at most {self.config.chat_lines} lines in {self.config.chat_window:.0f} s",
+                )
             table.say(seat, msg.text)
+            self._chat_times[seat] = [*recent, now]
         elif isinstance(msg, m.SeedCommit):
             table.seed_commit(seat, msg.round_id, msg.commit)
         elif isinstance(msg, m.SeedReveal):

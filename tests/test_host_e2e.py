@@ -187,3 +187,20 @@ async def test_chat_reaches_every_seat_and_overlong_lines_are_refused() -> None:
                         break
             assert "200 characters" in refused[0].text
         nursery.cancel_scope.cancel()
+
+
+async def test_chat_and_requests_faster_than_allowed_are_refused_not_dropped() -> None:
+    from scopa_net.client.session import Message
+
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, chat_lines=3, chat_window=60.0)
+        async with open_network_session(
+            "127.0.0.1", host.port, TableChoice(create=create(RuleSet.of(2), bots=1)), name="a"
+        ) as session:
+            for n in range(4):
+                await session.say(f"line {n}")
+            with trio.fail_after(10):
+                async for event in session.events:
+                    if isinstance(event, Message) and "at most 3 lines" in event.text:
+                        break
+        nursery.cancel_scope.cancel()

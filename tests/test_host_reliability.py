@@ -12,6 +12,7 @@ import random
 import msgpack
 import pytest
 import trio
+import trio.testing
 from faultproxy import FaultProxy
 from hosting import create, start_host
 
@@ -21,6 +22,7 @@ from scopa_net.client.network_session import (
     NetworkSession,
     SessionError,
     TableChoice,
+    _Link,
     connect,
     open_network_session,
 )
@@ -28,7 +30,6 @@ from scopa_net.client.session import MatchOver
 from scopa_net.dealing import TABLE, deal_plan
 from scopa_net.fair.verifier import verify_transcript
 from scopa_net.rules import RuleSet
-from scopa_net.server.table import SeatKind
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import decode, encode
 from scopa_net.wire.errors import ErrorCode, LocalProtocolError
@@ -422,27 +423,45 @@ async def test_hostile_peers_are_closed_within_their_limits_while_tables_play_on
 
 
 async def test_a_client_that_stops_reading_is_dropped_and_its_table_goes_on() -> None:
-    """Pass: a seated client that never reads falls behind (chat floods its seat) and is
-    disconnected; the other player at its table is never stalled and keeps receiving."""
+    """Pass: a seated client that stops reading (but keeps sending pings, so it is not silent)
+    is disconnected once a write to it stalls, while its table goes on and the other player
+    keeps receiving every event. The reader is on a lockstep stream (a write waits until the
+    peer reads) so the stall comes at once instead of after the kernel's buffers fill."""
     async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, **FAST)
+        host = await start_host(nursery, **{**FAST, "chat_lines": 10_000, "silence_timeout": 30})
         rules = RuleSet.of(2, 3)
         async with open_network_session(
             "127.0.0.1", host.port, TableChoice(create=create(rules)), name="talker"
         ) as talker:
             task = host.tables[talker.table_id]
-            link, _ = await connect("127.0.0.1", host.port)
-            await link.send(m.Join(table_id=talker.table_id, seat=None, name="mute", password=None))
-            # ...and never read again.
+            client_end, host_end = trio.testing.lockstep_stream_pair()
+            nursery.start_soon(host.handle_stream, host_end, "mute", "mute")
+            mute = _Link(client_end)
+            await mute.request(m.Hello(version=m.PROTOCOL_VERSION, client="mute"), m.Welcome)
+            await mute.request(
+                m.Join(table_id=talker.table_id, seat=None, name="mute", password=None), m.Joined
+            )
+            await mute.expect(m.Snapshot)
+
+            async def keep_pinging() -> None:  # alive, but never reading again
+                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                    for n in range(1000):
+                        await mute.stream.send_all(encode(m.Ping(nonce=n)))
+                        await trio.sleep(0.1)
+
+            nursery.start_soon(keep_pinging)
             with trio.fail_after(10):
                 for i in range(200):
-                    await talker.say(f"message {i} " + "x" * 150)
-                    await trio.sleep(0.005)
+                    await talker.say(f"message {i}")
+                    await trio.sleep(0.01)
                     if 1 not in task.attached:
                         break
-            assert 1 not in task.attached, "the silent reader was never dropped"
-            assert task.table.seats[1].kind is SeatKind.HUMAN and not task.table.seats[1].connected
-            await link.aclose()
+            assert 1 not in task.attached, "the stalled reader was never dropped"
+            assert not task.table.seats[1].connected
+            # The talker was never held up: it has every event of its seat.
+            with trio.fail_after(5):
+                while talker.mirror.seq < len(task.table.seats[0].log):
+                    await trio.sleep(0.01)
         nursery.cancel_scope.cancel()
 
 
