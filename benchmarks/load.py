@@ -176,6 +176,8 @@ def main() -> None:
                 "--no-advertise",
                 "--log-level",
                 "WARNING",
+                "--bot-delay",
+                "0",
                 "--max-per-address",
                 str(args.tables * 4 + 10),
             ],

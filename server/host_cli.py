@@ -50,6 +50,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--no-advertise", action="store_true", help="do not announce on the LAN")
     p.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     p.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.8,
+        help="seconds a computer player waits before each move, so people can follow",
+    )
+    p.add_argument(
         "--max-per-address",
         type=int,
         default=HostConfig().max_connections_per_address,
@@ -131,6 +137,7 @@ def run_host(args: argparse.Namespace) -> int:
         advertise=not args.no_advertise,
         grace=args.grace,
         max_connections_per_address=args.max_per_address,
+        bot_delay=max(0.0, args.bot_delay),
     )
     try:
         journal = Journal(config.db)

@@ -43,6 +43,8 @@ async def start_host(db: Path, port: int, *, first: bool) -> trio.Process:
         "--db",
         str(db),
         "--no-advertise",
+        "--bot-delay",
+        "0",
         "--log-level",
         "WARNING",
     ]
