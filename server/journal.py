@@ -86,6 +86,8 @@ class Journal:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SCHEMA)
+        self._next_n: dict[str, int] = {}
+        """The next entry number of each table written through this object."""
         version = self.get_meta("schema_version")
         if version is None:
             self.set_meta("schema_version", SCHEMA_VERSION)
@@ -151,22 +153,27 @@ class Journal:
     def append_many(self, entries: Iterable[tuple[str, str, dict]]) -> list[Entry]:
         """Append (table_id, kind, payload) entries in one durable transaction, in order."""
         written: list[Entry] = []
+        rows: list[tuple[str, int, str, bytes]] = []
+        next_n: dict[str, int] = {}
+        for table_id, kind, payload in entries:
+            if table_id not in next_n:
+                next_n[table_id] = self._next_n.get(table_id) or self._last_n(table_id) + 1
+            n = next_n[table_id]
+            next_n[table_id] = n + 1
+            rows.append((table_id, n, kind, _pack(payload)))
+            written.append(Entry(table_id, n, kind, payload))
         with self._transaction():
-            next_n: dict[str, int] = {}
-            for table_id, kind, payload in entries:
-                if table_id not in next_n:
-                    row = self._db.execute(
-                        "SELECT COALESCE(MAX(n), 0) FROM entries WHERE table_id = ?", (table_id,)
-                    ).fetchone()
-                    next_n[table_id] = row[0] + 1
-                n = next_n[table_id]
-                next_n[table_id] = n + 1
-                self._db.execute(
-                    "INSERT INTO entries (table_id, n, kind, payload) VALUES (?, ?, ?, ?)",
-                    (table_id, n, kind, _pack(payload)),
-                )
-                written.append(Entry(table_id, n, kind, payload))
+            self._db.executemany(
+                "INSERT INTO entries (table_id, n, kind, payload) VALUES (?, ?, ?, ?)", rows
+            )
+        self._next_n.update(next_n)  # only once the transaction is committed
         return written
+
+    def _last_n(self, table_id: str) -> int:
+        row = self._db.execute(
+            "SELECT COALESCE(MAX(n), 0) FROM entries WHERE table_id = ?", (table_id,)
+        ).fetchone()
+        return int(row[0])
 
     def entries(self, table_id: str) -> Iterator[Entry]:
         """A table's entries in order; :class:`JournalError` on a gap."""

@@ -186,6 +186,7 @@ class Table:
         self.chain = ZERO_CHAIN
         self.seen_round_ids: set[bytes] = set()
         self.last_played_seq = 0
+        self._info: m.TableInfo | None = None
         self.history: list[tuple[RoundRecord, HostDeck, tuple[int, ...], int | None]] = []
         """Every finished deal attempt: public record, the host's deck, the shuffle, dealer."""
         self.pending: list[tuple[str, dict]] = []
@@ -202,6 +203,12 @@ class Table:
         return all(s.kind is not SeatKind.OPEN for s in self.seats)
 
     def info(self) -> m.TableInfo:
+        """The table as the lobby lists it (kept until the next event changes it)."""
+        if self._info is None:
+            self._info = self._make_info()
+        return self._info
+
+    def _make_info(self) -> m.TableInfo:
         return m.TableInfo(
             id=self.table_id,
             name=self.name,
@@ -601,12 +608,27 @@ class Table:
 
     # --- events -------------------------------------------------------------------------
 
-    def _broadcast(self, make: Callable[[int, int], m.Message], *, state: bool = False) -> None:
-        """Append an event to every seat's log; ``make(seq, seat)`` builds each copy."""
+    def _broadcast(
+        self,
+        make: Callable[[int, int], m.Message],
+        *,
+        state: bool = False,
+        per_seat: bool = False,
+    ) -> None:
+        """Append an event to every seat's log. ``make(seq, seat)`` builds it: once, then
+        renumbered for each seat, or (``per_seat``, for what differs by seat) once per seat."""
+        first: m.Message | None = None
         for seat, s in enumerate(self.seats):
-            s.log.append(make(s.seq + 1, seat))
+            if per_seat:
+                event = make(s.seq + 1, seat)
+            elif first is None:
+                event = first = make(s.seq + 1, seat)
+            else:
+                event = first.with_seq(s.seq + 1)
+            s.log.append(event)
             if state:
                 s.state_seq = s.seq
+        self._info = None
 
     def _status_event(self, seat: int) -> None:
         s = self.seats[seat]
@@ -646,6 +668,7 @@ class Table:
         self._broadcast(
             lambda seq, seat: m.Deal(seq=seq, hand=cards_for(seat), table=table, stock=stock),
             state=True,
+            per_seat=True,
         )
 
     def _reveal(self) -> None:

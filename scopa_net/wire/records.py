@@ -75,6 +75,21 @@ class Message(Record):
     SEQUENCED: ClassVar[bool] = False
     """Table events sent to a seat carry a per-seat ``seq``."""
 
+    def with_seq(self: R, seq: int) -> R:
+        """The same table event numbered ``seq`` (the copy another seat gets). The other
+        fields were checked when this one was built; only ``seq`` is checked again."""
+        if not self.SEQUENCED:
+            raise LocalProtocolError(ErrorCode.BAD_FIELD, f"{self.TYPE} is not numbered")
+        try:
+            seq = dict(self.SPECS)["seq"].check(seq, "seq")
+        except FieldError as e:
+            raise LocalProtocolError(ErrorCode.BAD_FIELD, f"{self.TYPE}: {e}") from None
+        copy = object.__new__(type(self))
+        for name, _ in self.SPECS:
+            object.__setattr__(copy, name, getattr(self, name))
+        object.__setattr__(copy, "seq", seq)
+        return copy
+
     def to_map(self) -> dict[str, Any]:
         out: dict[str, Any] = {"t": self.TYPE}
         for name, spec in self.SPECS:
