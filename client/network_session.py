@@ -520,7 +520,7 @@ class NetworkSession:
             verdict = None
         if verdict is not None:
             self.rounds_verified += 1
-            self._emit(Message(seat=None, text=f"deal verified: {verdict.note}"))
+            self._emit(Message(seat=None, text=f"deal check: {verdict.note}"))
             self._save_transcript()
         if isinstance(e, m.RoundCommit):
             self._seed = secrets.token_bytes(32)
