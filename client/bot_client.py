@@ -7,6 +7,7 @@ a :class:`~scopa_net.client.network_session.NetworkSession` like any person's cl
 from __future__ import annotations
 
 from scopa_net.bots.base import Player
+from scopa_net.errors import IllegalPlayError
 from scopa_net.client.session import MatchOver, Session
 
 
@@ -23,4 +24,9 @@ async def play_as_bot(session: Session, player: Player) -> MatchOver | None:
 async def _move_if_turn(session: Session, player: Player) -> None:
     view = session.view
     if view is not None and view.to_move == session.seat and not view.round_over:
-        await session.submit(player.choose(view))
+        try:
+            await session.submit(player.choose(view))
+        except IllegalPlayError:
+            # The host had moved on (a void deal, say) before our view did: the events on
+            # their way will show the new position, and we decide again then.
+            return
