@@ -7,8 +7,8 @@ a :class:`~scopa_net.client.network_session.NetworkSession` like any person's cl
 from __future__ import annotations
 
 from scopa_net.bots.base import Player
-from scopa_net.errors import IllegalPlayError
 from scopa_net.client.session import MatchOver, Session
+from scopa_net.errors import IllegalPlayError
 
 
 async def play_as_bot(session: Session, player: Player) -> MatchOver | None:
