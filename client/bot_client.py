@@ -6,27 +6,40 @@ a :class:`~scopa_net.client.network_session.NetworkSession` like any person's cl
 
 from __future__ import annotations
 
+import math
+
+import trio
+
 from scopa_net.bots.base import Player
 from scopa_net.client.session import MatchOver, Session
 from scopa_net.errors import IllegalPlayError
 
+RETRY_AFTER = 0.5
+"""After a refused move, decide again on the next event, or after this long at the latest."""
+
 
 async def play_as_bot(session: Session, player: Player) -> MatchOver | None:
     """Play the seat until the match ends; returns the match result (None if cut short)."""
-    await _move_if_turn(session, player)
-    async for event in session.events:
-        if isinstance(event, MatchOver):
-            return event
-        await _move_if_turn(session, player)
-    return None
+    while True:
+        refused = await _move_if_turn(session, player)
+        with trio.move_on_after(RETRY_AFTER if refused else math.inf):
+            try:
+                event = await session.events.receive()
+            except trio.EndOfChannel:
+                return None
+            if isinstance(event, MatchOver):
+                return event
 
 
-async def _move_if_turn(session: Session, player: Player) -> None:
+async def _move_if_turn(session: Session, player: Player) -> bool:
+    """Move if it is this seat's turn; True if the host refused the move."""
     view = session.view
-    if view is not None and view.to_move == session.seat and not view.round_over:
-        try:
-            await session.submit(player.choose(view))
-        except IllegalPlayError:
-            # The host had moved on (a void deal, say) before our view did: the events on
-            # their way will show the new position, and we decide again then.
-            return
+    if view is None or view.to_move != session.seat or view.round_over:
+        return False
+    try:
+        await session.submit(player.choose(view))
+    except IllegalPlayError:
+        # The host had moved on before our view did (a void deal, say), or asked us to
+        # slow down: decide again with what comes next.
+        return True
+    return False

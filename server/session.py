@@ -28,6 +28,9 @@ log = logging.getLogger("scopa_net.host")
 
 RECEIVE_SIZE = 65536
 TABLE_REQUESTS = (m.Play, m.Say, m.SeedCommit, m.SeedReveal, m.Leave)
+PACED_BY_THE_GAME = (m.Ping, m.Pong, m.Hello, m.Play, m.SeedCommit, m.SeedReveal)
+"""Messages the request rate limit leaves alone: the game itself paces them (a move is taken
+only on the seat's turn, a seed once a round), and a fast bot must not be slowed."""
 
 
 class PlayerSession:
@@ -159,7 +162,7 @@ class PlayerSession:
 
     async def _dispatch(self, msg: m.Message) -> None:
         host = self.host
-        if not isinstance(msg, m.Ping | m.Pong | m.Hello) and not self._within_rate():
+        if not isinstance(msg, PACED_BY_THE_GAME) and not self._within_rate():
             self._refuse_rate(msg)
             return
         if isinstance(msg, m.Hello):

@@ -204,3 +204,22 @@ async def test_chat_and_requests_faster_than_allowed_are_refused_not_dropped() -
                     if isinstance(event, Message) and "at most 3 lines" in event.text:
                         break
         nursery.cancel_scope.cancel()
+
+
+async def test_a_flood_of_lobby_requests_is_refused_with_rate_limited() -> None:
+    from scopa_net.client.network_session import connect
+    from scopa_net.wire import messages as m
+
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, request_rate=5.0, request_burst=10)
+        link, _ = await connect("127.0.0.1", host.port)
+        answers = []
+        with trio.fail_after(10):
+            for _ in range(30):
+                await link.send(m.ListTables())
+                answers.append(await link.receive())
+        refused = [a for a in answers if isinstance(a, m.Error)]
+        assert refused and all(a.code == "rate_limited" for a in refused)
+        assert sum(isinstance(a, m.Tables) for a in answers) >= 10
+        await link.aclose()
+        nursery.cancel_scope.cancel()
