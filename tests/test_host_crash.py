@@ -19,7 +19,7 @@ import trio
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
-from scopa_net.client.network_session import NetworkSession, TableChoice
+from scopa_net.client.network_session import NetworkSession, TableChoice, list_tables
 from scopa_net.fair.verifier import verify_transcript
 from scopa_net.server.journal import Journal
 
@@ -59,7 +59,11 @@ async def start_host(db: Path, port: int, *, first: bool) -> trio.Process:
                 await trio.sleep(0.05)
                 continue
             await stream.aclose()
-            return proc
+            break
+        # The host listens before it opens its first table: wait until the table is there.
+        while first and not await list_tables("127.0.0.1", port):
+            await trio.sleep(0.05)
+    return proc
 
 
 @pytest.mark.parametrize("seed", [0, 1])
