@@ -79,6 +79,28 @@ def _choose(prompt: str, count: int, ask: Callable[[str], str]) -> int | None:
         print(f"type a number from 1 to {count}, or n")
 
 
+def choose_lan_host(
+    ask: Callable[[str], str], seconds: float = BROWSE_SECONDS
+) -> tuple[str, int] | None:
+    """Browse the LAN for hosts, list them, and return the (address, port) picked."""
+    from scopa_net.server.discovery import browse_hosts
+
+    print(f"looking for hosts on the LAN for {seconds:.0f} s...")
+    found = browse_hosts(seconds)
+    if not found:
+        print("no host found; give an address: scopa-net join HOST[:PORT]", file=sys.stderr)
+        return None
+    for i, h in enumerate(found, 1):
+        lock = ", password" if h.password else ""
+        where = h.addresses[0] if h.addresses else "?"
+        print(f"{i}. {h.name} at {where}:{h.port} ({h.open_seats} open seats{lock})")
+    pick = _choose("host number: ", len(found), ask)
+    if pick is None:
+        return None
+    chosen = found[pick]
+    return (chosen.addresses[0] if chosen.addresses else "127.0.0.1"), chosen.port
+
+
 def describe_table(t: m.TableInfo) -> str:
     open_seats = sum(1 for s in t.seats if s.kind == "open")
     people = ", ".join(s.name or "(open)" for s in t.seats)
@@ -104,22 +126,10 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] = input) -> int:
             print(f"scopa-net: {exc}", file=sys.stderr)
             return 2
     else:
-        from scopa_net.server.discovery import browse_hosts
-
-        print(f"looking for hosts on the LAN for {BROWSE_SECONDS:.0f} s...")
-        found = browse_hosts(BROWSE_SECONDS)
-        if not found:
-            print("no host found; give an address: scopa-net join HOST[:PORT]", file=sys.stderr)
+        found = choose_lan_host(ask)
+        if found is None:
             return 1
-        for i, h in enumerate(found, 1):
-            lock = ", password" if h.password else ""
-            where = h.addresses[0] if h.addresses else "?"
-            print(f"{i}. {h.name} at {where}:{h.port} ({h.open_seats} open seats{lock})")
-        pick = _choose("host number: ", len(found), ask)
-        if pick is None:
-            return 1
-        chosen = found[pick]
-        host, port = (chosen.addresses[0] if chosen.addresses else "127.0.0.1"), chosen.port
+        host, port = found
     choice = _table_choice(args, host, port, ask)
     if choice is None:
         return 1

@@ -99,3 +99,27 @@ def test_join_lists_tables_and_takes_the_number_typed(capsys: pytest.CaptureFixt
     out = capsys.readouterr().out
     assert "1. table 1 'one'" in out and "[password]" in out
     assert "type a number from 1 to 2" in out
+
+
+def test_join_finds_an_announced_host_on_the_lan(capsys: pytest.CaptureFixture[str]) -> None:
+    from scopa_net.client.join_cli import choose_lan_host
+    from scopa_net.server.discovery import HostAdvert, LanAdvertiser
+
+    advertiser = LanAdvertiser(HostAdvert("lan table", 47399, 1, 2, True), "127.0.0.1")
+    try:
+        picked = None
+        for _ in range(3):
+            listed: list[str] = []
+
+            def ask(prompt: str, listed: list[str] = listed) -> str:
+                listed.append(capsys.readouterr().out)
+                lines = [x for x in listed[-1].splitlines() if "lan table" in x]
+                return lines[0].split(".")[0] if lines else "n"
+
+            picked = choose_lan_host(ask, seconds=1.5)
+            if picked is not None:
+                break
+        assert picked is not None and picked[1] == 47399
+        assert "2 open seats, password" in listed[-1]
+    finally:
+        advertiser.close()
