@@ -396,7 +396,17 @@ class NetworkSession:
         self.rules = snapshot.rules.to_rules()
         self.mirror = SeatMirror(snapshot)
         assert self.host_key is not None
-        self.witness = DealWitness(self.rules, self.host_key, snapshot.seat)
+        self.witness = DealWitness(
+            self.rules, self.host_key, snapshot.seat, mid_match=snapshot.round_no > 0
+        )
+        if snapshot.round_no > 0:
+            self._emit(
+                Message(
+                    seat=None,
+                    text="you took a seat in a match under way: each card is checked from "
+                    "the next round on, and no transcript is saved for this match",
+                )
+            )
         self._names = [f"seat {s}" for s in range(self.rules.players)]
         if snapshot.round_no:
             self._emit(ViewChanged(view=self.mirror.view))
@@ -576,6 +586,8 @@ class NetworkSession:
 
     def _save_transcript(self) -> None:
         assert self.witness is not None
+        if self.witness.mid_match:
+            return  # a transcript must start at the match's first round to be verified
         data = self.witness.transcript().encode()
         if self.on_transcript is not None:
             self.on_transcript(data)

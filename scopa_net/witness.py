@@ -51,7 +51,14 @@ from scopa_net.wire import messages as m
 class DealWitness:
     """What one seat saw of every round, checked as it arrived."""
 
-    def __init__(self, rules: RuleSet, host_key: bytes, seat: int) -> None:
+    def __init__(
+        self, rules: RuleSet, host_key: bytes, seat: int, *, mid_match: bool = False
+    ) -> None:
+        """``mid_match``: the seat was taken in a match already under way. The earlier rounds
+        were never seen, so the chain starts at the first round opened from here, events of
+        the round in progress are let pass, and each round is checked card by card and by
+        signature but not replayed (the match before it is unknown)."""
+        self.mid_match = mid_match
         self.rules = rules
         self.host_key = host_key
         self.seat = seat
@@ -60,7 +67,7 @@ class DealWitness:
         self.current: RoundRecord | None = None
         self._check: ArrivalCheck | None = None
         self._seen_ids: set[bytes] = set()
-        self._chain = ZERO_CHAIN
+        self._chain: bytes | None = None if mid_match else ZERO_CHAIN
         self.my_seed: bytes | None = None
         self.result = MatchResult((0,) * rules.side_count, None)
         self.verdicts: list[RoundVerdict] = []
@@ -80,12 +87,17 @@ class DealWitness:
     def observe(self, event: m.Message) -> RoundVerdict | None:
         """Check one event; returns the round's verdict when the host reveals its seed."""
         handler = getattr(self, f"_on_{type(event).__name__}", None)
-        return None if handler is None else handler(event)
+        if handler is None:
+            return None
+        opens = isinstance(event, m.RoundCommit | m.MatchEnd)
+        if self.mid_match and self.current is None and not opens:
+            return None  # the tail of a round that began before this seat was taken
+        return handler(event)
 
     def _on_RoundCommit(self, e: m.RoundCommit) -> None:  # noqa: N802
         if e.round_id in self._seen_ids:
             raise ReplayedRoundError(f"round id {e.round_id.hex()} was used before")
-        if not same_bytes(e.prev, self._chain):
+        if self._chain is not None and not same_bytes(e.prev, self._chain):
             raise BrokenChainError(
                 f"round {e.round_no} links to {e.prev.hex()}, not to the previous round "
                 f"{self._chain.hex()}"
@@ -167,6 +179,14 @@ class DealWitness:
         self.rounds.append(dataclasses.replace(rec, reveal_sig=e.sig))
         self.current = None
         self._chain = chain
+        if self.mid_match:
+            verdict = RoundVerdict(
+                rec.round_no,
+                None,
+                "cards and signatures checked (seat taken mid-match: the round is not replayed)",
+            )
+            self.verdicts.append(verdict)
+            return verdict
         verdict = verify_transcript(self.transcript()).rounds[-1]
         self.verdicts.append(verdict)
         if verdict.error is not None:

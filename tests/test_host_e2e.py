@@ -223,3 +223,36 @@ async def test_a_flood_of_lobby_requests_is_refused_with_rate_limited() -> None:
         assert sum(isinstance(a, m.Tables) for a in answers) >= 10
         await link.aclose()
         nursery.cancel_scope.cancel()
+
+
+async def test_a_seat_taken_mid_match_checks_cards_without_false_alarms() -> None:
+
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01)
+        choice = TableChoice(create=create(RuleSet.of(2, 6), bots=1))
+        async with open_network_session("127.0.0.1", host.port, choice, name="ann") as first:
+            table_id = first.table_id
+            with trio.fail_after(20):
+                while first.view is None or first.view.round_number < 2:
+                    await play_one_move_if_turn(first)
+            await first.leave()
+        with trio.fail_after(60):
+            async with open_network_session(
+                "127.0.0.1", host.port, TableChoice(table_id=table_id), name="bob"
+            ) as second:
+                assert second.witness is not None and second.witness.mid_match
+                result = await play_as_bot(second, make_player("random", 3))
+        assert result is not None
+        assert second.verdict_failures == []
+        assert second.witness.verdicts and all(v.ok for v in second.witness.verdicts)
+        nursery.cancel_scope.cancel()
+
+
+async def play_one_move_if_turn(session) -> None:
+    view = session.view
+    if view is not None and view.my_turn:
+        from scopa_net.client.moves import legal_plays
+
+        await session.submit(legal_plays(view)[0])
+    else:
+        await trio.sleep(0.005)
