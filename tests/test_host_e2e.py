@@ -229,7 +229,8 @@ async def test_a_seat_taken_mid_match_checks_cards_without_false_alarms() -> Non
 
     async with trio.open_nursery() as nursery:
         host = await start_host(nursery, bot_delay=0.01)
-        choice = TableChoice(create=create(RuleSet.of(2, 6), bots=1))
+        # Target 21: the match outlasts the round in which bob sits down.
+        choice = TableChoice(create=create(RuleSet.of(2, 21), bots=1))
         async with open_network_session("127.0.0.1", host.port, choice, name="ann") as first:
             table_id = first.table_id
             with trio.fail_after(20):
