@@ -55,3 +55,14 @@ def deal_plan(rules: RuleSet, dealer: int) -> tuple[Deal, ...]:
         start += len(targets)
     assert start == 40, "a rule set's deals must use the whole pack"
     return tuple(deals)
+
+
+def seat_positions(
+    rules: RuleSet, dealer: int, seat: int, *, first_deal_only: bool = False
+) -> list[int]:
+    """The deck positions dealt to ``seat`` (or to the table, for ``seat == TABLE``) in a
+    round, or in its first deal only."""
+    deals = deal_plan(rules, dealer)
+    if first_deal_only:
+        deals = deals[:1]
+    return [d.start + i for d in deals for i, t in enumerate(d.targets) if t == seat]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from scopa_net.cards import CARDS, cards_of
-from scopa_net.dealing import deal_plan
+from scopa_net.dealing import seat_positions
 from scopa_net.plays import Play, PlayRecord
 from scopa_net.rules import RuleSet
 from scopa_net.scoring import RoundScore, ScoreLine
@@ -25,9 +25,7 @@ def _round_score(lines: tuple[m.ScoreLineInfo, ...]) -> RoundScore:
 def dealer_from_positions(rules: RuleSet, seat: int, positions: set[int]) -> int:
     """The dealer whose first deal gives ``seat`` these deck positions."""
     for dealer in range(rules.players):
-        first = deal_plan(rules, dealer)[0]
-        mine = {first.start + i for i, t in enumerate(first.targets) if t == seat}
-        if positions <= mine:
+        if positions <= set(seat_positions(rules, dealer, seat, first_deal_only=True)):
             return dealer
     raise ValueError(f"no dealer deals positions {sorted(positions)} to seat {seat}")
 

@@ -73,7 +73,6 @@ class PlayerSession:
         next_ping = last_heard + config.heartbeat_interval
         frame_started: float | None = None
         while True:
-            now = trio.current_time()
             if self.conn.state in (State.HELLO, State.WELCOME):
                 deadline = handshake_deadline
             else:

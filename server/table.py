@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from scopa_net.cards import CARDS
-from scopa_net.dealing import TABLE, deal_plan
+from scopa_net.dealing import TABLE, deal_plan, seat_positions
 from scopa_net.errors import IllegalPlayError
 from scopa_net.fair.commitments import (
     ZERO_CHAIN,
@@ -55,7 +55,6 @@ from scopa_net.fair.transcript import (
     Transcript,
     VoidNotice,
 )
-from scopa_net.fair.verifier import seat_positions
 from scopa_net.match import Match
 from scopa_net.plays import Play, play_code
 from scopa_net.rules import RuleSet

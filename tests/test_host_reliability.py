@@ -27,8 +27,9 @@ from scopa_net.client.network_session import (
     open_network_session,
 )
 from scopa_net.client.session import MatchOver
-from scopa_net.dealing import TABLE, deal_plan
+from scopa_net.dealing import TABLE, seat_positions
 from scopa_net.fair.verifier import verify_transcript
+from scopa_net.mirror import dealer_from_positions
 from scopa_net.rules import RuleSet
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import decode, encode
@@ -196,14 +197,10 @@ def check_no_hidden_cards(rules: RuleSet, messages: list[m.Message]) -> int:
             dealer = None
         elif isinstance(msg, m.Deal):
             if msg.table:  # the first deal of a round tells us the dealer
-                dealer = next(
-                    d
-                    for d in range(rules.players)
-                    if {c.pos for c in msg.hand} <= set(_positions(rules, d, seat))
-                )
+                dealer = dealer_from_positions(rules, seat, {c.pos for c in msg.hand})
             assert dealer is not None
-            assert {c.pos for c in msg.hand} <= set(_positions(rules, dealer, seat))
-            assert {c.pos for c in msg.table} <= set(_positions(rules, dealer, TABLE))
+            assert {c.pos for c in msg.hand} <= set(seat_positions(rules, dealer, seat))
+            assert {c.pos for c in msg.table} <= set(seat_positions(rules, dealer, TABLE))
             known |= {c.card for c in msg.hand} | {c.card for c in msg.table}
         elif isinstance(msg, m.Played):
             taken = {i for i in range(40) if msg.captured >> i & 1}
@@ -214,15 +211,6 @@ def check_no_hidden_cards(rules: RuleSet, messages: list[m.Message]) -> int:
         elif isinstance(msg, m.Snapshot):
             known |= set(msg.hand) | set(msg.table)
     return 1
-
-
-def _positions(rules: RuleSet, dealer: int, target: int) -> list[int]:
-    return [
-        d.start + i
-        for d in deal_plan(rules, dealer)
-        for i, t in enumerate(d.targets)
-        if t == target
-    ]
 
 
 async def test_two_resumes_racing_for_one_seat() -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from scopa_net.dealing import TABLE
+from scopa_net.dealing import TABLE, seat_positions
 from scopa_net.fair.commitments import (
     HostDeck,
     commit_message,
@@ -24,7 +24,6 @@ from scopa_net.fair.commitments import (
 )
 from scopa_net.fair.hashing import LABEL_DECK_SHUFFLE
 from scopa_net.fair.shuffle import RandomStream, deck_permutation, first_dealer
-from scopa_net.fair.verifier import seat_positions
 from scopa_net.rules import RuleSet
 
 PROTOCOL = Path(__file__).resolve().parent.parent / "protocol.md"

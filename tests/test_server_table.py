@@ -8,7 +8,7 @@ import random
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from scopa_net.dealing import TABLE, deal_plan
+from scopa_net.dealing import TABLE, seat_positions
 from scopa_net.fair.commitments import public_key_bytes
 from scopa_net.fair.errors import FairnessError
 from scopa_net.fair.verifier import verify_transcript
@@ -158,13 +158,9 @@ def test_a_seat_is_dealt_only_its_own_cards() -> None:
             if isinstance(event, m.RoundCommit):
                 round_id = event.round_id
             elif isinstance(event, m.Deal):
-                plan = deal_plan(rules, dealers[round_id])
-                mine = {d.start + i for d in plan for i, t in enumerate(d.targets) if t == seat}
-                table_positions = {
-                    d.start + i for d in plan for i, t in enumerate(d.targets) if t == TABLE
-                }
-                assert {c.pos for c in event.hand} <= mine
-                assert {c.pos for c in event.table} <= table_positions
+                dealer = dealers[round_id]
+                assert {c.pos for c in event.hand} <= set(seat_positions(rules, dealer, seat))
+                assert {c.pos for c in event.table} <= set(seat_positions(rules, dealer, TABLE))
                 hands_seen += len(event.hand)
         assert hands_seen > 0
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from scopa_net.cards import CARDS
-from scopa_net.dealing import TABLE
+from scopa_net.dealing import TABLE, seat_positions
 from scopa_net.fair.commitments import (
     ZERO_CHAIN,
     ArrivalCheck,
@@ -40,7 +40,6 @@ from scopa_net.fair.transcript import (
     Transcript,
     VoidNotice,
 )
-from scopa_net.fair.verifier import seat_positions
 from scopa_net.match import Match
 from scopa_net.plays import CARD_FIELD
 from scopa_net.round import Round

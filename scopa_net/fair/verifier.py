@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scopa_net.cards import CARDS
-from scopa_net.dealing import TABLE, deal_plan
+from scopa_net.dealing import TABLE, seat_positions
 from scopa_net.errors import AmbiguousPlayError, IllegalPlayError
 from scopa_net.fair.commitments import (
     ZERO_CHAIN,
@@ -52,7 +52,6 @@ from scopa_net.fair.shuffle import first_dealer
 from scopa_net.fair.transcript import VOID_KINGS, DealtCard, PlayEntry, RoundRecord, Transcript
 from scopa_net.match import Match
 from scopa_net.plays import CARD_FIELD, Play
-from scopa_net.rules import RuleSet
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,14 +101,6 @@ class MatchVerdict:
 def verify_transcript(transcript: Transcript) -> MatchVerdict:
     """Verify every round of ``transcript`` and its match result."""
     return _Verifier(transcript).run()
-
-
-def seat_positions(rules: RuleSet, dealer: int, seat: int, *, first_deal_only: bool) -> list[int]:
-    """The deck positions dealt to ``seat`` (or to the table, for ``seat == TABLE``)."""
-    deals = deal_plan(rules, dealer)
-    if first_deal_only:
-        deals = deals[:1]
-    return [d.start + i for d in deals for i, t in enumerate(d.targets) if t == seat]
 
 
 class _Verifier:
