@@ -158,19 +158,16 @@ class Host:
 
     # --- the lobby ----------------------------------------------------------------------
 
+    def _live_tables(self) -> list[Table]:
+        """Tables whose match is not over (a finished one lingers, but is not listed)."""
+        return [t.table for t in self.tables.values() if t.table.phase is not Phase.OVER]
+
     def table_infos(self) -> tuple[m.TableInfo, ...]:
-        open_tables = [t for t in self.tables.values() if t.table.phase is not Phase.OVER]
-        return tuple(t.table.info() for t in open_tables[: m.MAX_TABLES_LISTED])
+        return tuple(t.info() for t in self._live_tables()[: m.MAX_TABLES_LISTED])
 
     @property
     def open_seats(self) -> int:
-        return sum(
-            1
-            for t in self.tables.values()
-            if t.table.phase is not Phase.OVER
-            for s in t.table.seats
-            if s.kind is SeatKind.OPEN
-        )
+        return sum(1 for t in self._live_tables() for s in t.seats if s.kind is SeatKind.OPEN)
 
     async def create_table_for(self, outbox: Outbox, msg: m.CreateTable) -> None:
         try:
@@ -192,7 +189,7 @@ class Host:
         bots: int = 0,
         bot_level: int = 2,
     ) -> TableTask:
-        live = sum(1 for t in self.tables.values() if t.table.phase is not Phase.OVER)
+        live = len(self._live_tables())
         if live >= self.config.max_tables:
             raise TooManyTablesError(f"this host already runs {live} tables")
         table_id = self._next_id
