@@ -29,7 +29,7 @@ from pathlib import Path
 
 import trio
 
-from scopa_net.client.bots_cli import BotPlan, BotStats, run_bots
+from scopa_net.commands.bots import BotPlan, BotStats, run_bots
 from scopa_net.rules import RuleSet
 
 

@@ -15,9 +15,9 @@ import trio
 
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
 from scopa_net.rules import RuleSet
+from scopa_net.server.announce import advertise
 from scopa_net.server.config import HostConfig
 from scopa_net.server.host import Host
-from scopa_net.server.host_cli import advertise
 from scopa_net.server.journal import Journal
 from scopa_net.wire import messages as m
 

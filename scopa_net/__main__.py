@@ -1,5 +1,5 @@
 """``python -m scopa_net`` is the ``scopa-net`` command."""
 
-from scopa_net.cli import main
+from scopa_net.commands.main import main
 
 raise SystemExit(main())

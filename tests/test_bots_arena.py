@@ -7,11 +7,11 @@ from dataclasses import replace
 
 import pytest
 
-from scopa_net.arena_cli import run_pairs
 from scopa_net.bots.arena import ArenaConfig, GameResult, play_game, summarise
 from scopa_net.bots.levels import make_player
 from scopa_net.bots.stats import Z95, mean_interval, wilson_interval
-from scopa_net.cli import main
+from scopa_net.commands.arena import run_pairs
+from scopa_net.commands.main import main
 from scopa_net.rules import RuleSet
 
 

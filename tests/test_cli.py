@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from scopa_net import __version__
-from scopa_net.cli import main
+from scopa_net.commands.main import main
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

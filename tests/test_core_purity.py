@@ -11,8 +11,8 @@ from pathlib import Path
 import scopa_net
 
 FORBIDDEN = {"trio", "asyncio", "prompt_toolkit", "socket", "selectors", "sqlite3"}
-# The command-line entry points are edges by design: they read files and print.
-EDGE_MODULES = {"scopa_net.cli", "scopa_net.__main__", "scopa_net.demo"}
+# ``python -m scopa_net`` is an edge by design: it runs the command line.
+EDGE_MODULES = {"scopa_net.__main__"}
 
 
 def core_modules() -> list[str]:
@@ -20,15 +20,7 @@ def core_modules() -> list[str]:
     names = []
     for info in pkgutil.walk_packages([str(root)], prefix="scopa_net."):
         name = info.name
-        if (
-            name in EDGE_MODULES
-            or name.endswith("_cli")
-            or name.split(".")[1]
-            in {
-                "server",
-                "client",
-            }
-        ):
+        if name in EDGE_MODULES or name.split(".")[1] in {"server", "client", "commands"}:
             continue
         names.append(name)
     return names

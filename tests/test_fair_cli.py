@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scopa_net.cli import main
+from scopa_net.commands.main import main
 from scopa_net.fair.simulate import simulate_match
 from scopa_net.rules import RuleSet
 

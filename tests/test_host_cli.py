@@ -9,9 +9,9 @@ import trio
 from hosting import create, start_host
 
 from scopa_net.bots.levels import make_player
-from scopa_net.cli import main
 from scopa_net.client.bot_client import play_as_bot
 from scopa_net.client.network_session import KnownHosts, TableChoice, open_network_session
+from scopa_net.commands.main import main
 from scopa_net.fair.commitments import fingerprint
 from scopa_net.rules import RuleSet
 
@@ -67,7 +67,7 @@ def test_host_refuses_five_players_and_bad_bots(capsys: pytest.CaptureFixture[st
 
 
 def test_join_parses_addresses() -> None:
-    from scopa_net.client.join_cli import parse_address
+    from scopa_net.commands.join import parse_address
 
     assert parse_address("kitchen") == ("kitchen", 7311)
     assert parse_address("10.0.0.2:9000") == ("10.0.0.2", 9000)
@@ -80,7 +80,7 @@ def test_join_parses_addresses() -> None:
 def test_join_lists_tables_and_takes_the_number_typed(capsys: pytest.CaptureFixture[str]) -> None:
     import argparse
 
-    from scopa_net.client.join_cli import _table_choice
+    from scopa_net.commands.join import _table_choice
 
     async def scenario() -> None:
         async with trio.open_nursery() as nursery:
@@ -102,7 +102,7 @@ def test_join_lists_tables_and_takes_the_number_typed(capsys: pytest.CaptureFixt
 
 
 def test_join_finds_an_announced_host_on_the_lan(capsys: pytest.CaptureFixture[str]) -> None:
-    from scopa_net.client.join_cli import choose_lan_host
+    from scopa_net.commands.join import choose_lan_host
     from scopa_net.server.discovery import HostAdvert, LanAdvertiser
 
     advertiser = LanAdvertiser(HostAdvert("lan table", 47399, 1, 2, True), "127.0.0.1")

@@ -118,7 +118,7 @@ async def test_every_table_size_and_variant_plays_to_the_end_verified(rules: Rul
 
 
 async def test_network_bots_fill_tables_they_open() -> None:
-    from scopa_net.client.bots_cli import BotPlan, run_bots
+    from scopa_net.commands.bots import BotPlan, run_bots
 
     async with trio.open_nursery() as nursery:
         host = await start_host(nursery)

@@ -5,7 +5,7 @@ A on side 0 and level B on side 1, then with the sides swapped, the same decks d
 same order from the same first dealer. Luck of the cards then falls on both levels alike.
 Everything is seeded from the arena seed and the pair's number, so a pair plays the same
 wherever and whenever it runs; the caller supplies the clock that times the decisions, and
-runs pairs in parallel if it likes (see :mod:`scopa_net.arena_cli`).
+runs pairs in parallel if it likes (see :mod:`scopa_net.commands.arena`).
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ def _add_rule_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from scopa_net.demo import play_demo_match
+    from scopa_net.commands.demo import play_demo_match
 
     play_demo_match(_rules_from(args), args.seed, print, rounds=args.rounds)
     return 0
@@ -65,12 +65,12 @@ def _subcommand_registrars() -> list:
 
 #: Modules that each add one subcommand. Add a line here for a new subcommand.
 SUBCOMMAND_MODULES: tuple[str, ...] = (
-    "scopa_net.arena_cli",
-    "scopa_net.verify_cli",
-    "scopa_net.client.play_cli",
-    "scopa_net.server.host_cli",
-    "scopa_net.client.join_cli",
-    "scopa_net.client.bots_cli",
+    "scopa_net.commands.arena",
+    "scopa_net.commands.verify",
+    "scopa_net.commands.play",
+    "scopa_net.commands.host",
+    "scopa_net.commands.join",
+    "scopa_net.commands.bots",
 )
 
 

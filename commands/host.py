@@ -13,18 +13,16 @@ from pathlib import Path
 
 import trio
 
+from scopa_net.commands.paths import default_host_db
 from scopa_net.errors import RuleSetError
-from scopa_net.paths import default_host_db
 from scopa_net.rules import PLAYER_COUNTS, RuleSet, Variant
+from scopa_net.server.announce import advertise
 from scopa_net.server.config import DEFAULT_PORT, HostConfig
 from scopa_net.server.host import Host
 from scopa_net.server.journal import Journal, JournalError
 from scopa_net.server.table import Table
-from scopa_net.wire import messages as m
 
 log = logging.getLogger("scopa_net.host")
-
-ADVERT_REFRESH = 5.0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -178,37 +176,6 @@ async def serve_until_signalled(
         await host.shutdown()
         nursery.cancel_scope.cancel()
     journal.close()
-
-
-async def advertise(host: Host) -> None:
-    """Announce the host on the LAN while it runs; keep the open-seat count fresh."""
-    from scopa_net.server.discovery import HostAdvert, LanAdvertiser
-
-    def advert() -> HostAdvert:
-        return HostAdvert(
-            name=host.config.name,
-            port=host.port or host.config.port,
-            protocol=m.PROTOCOL_VERSION,
-            open_seats=host.open_seats,
-            password=any(t.password_digest is not None for t in host.tables.values()),
-        )
-
-    current = advert()
-    try:
-        advertiser = await trio.to_thread.run_sync(LanAdvertiser, current, host.config.bind)
-    except OSError as exc:
-        log.warning("LAN discovery is off: %s", exc)
-        return
-    try:
-        while True:
-            await trio.sleep(ADVERT_REFRESH)
-            fresh = advert()
-            if fresh != current:
-                current = fresh
-                await trio.to_thread.run_sync(advertiser.update, fresh)
-    finally:
-        with trio.CancelScope(shield=True):
-            await trio.to_thread.run_sync(advertiser.close)
 
 
 def run_history(args: argparse.Namespace) -> int:

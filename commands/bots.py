@@ -23,7 +23,6 @@ import trio
 from scopa_net.bots.levels import LEVELS, make_player
 from scopa_net.client.bot_client import play_as_bot
 from scopa_net.client.embedded import LEVEL_NUMBERS
-from scopa_net.client.join_cli import parse_address
 from scopa_net.client.network_session import (
     NetworkSession,
     SessionError,
@@ -31,6 +30,7 @@ from scopa_net.client.network_session import (
     list_tables,
     open_network_session,
 )
+from scopa_net.commands.join import parse_address
 from scopa_net.plays import Play
 from scopa_net.rules import RuleSet
 from scopa_net.wire import messages as m

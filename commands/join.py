@@ -16,8 +16,8 @@ from scopa_net.client.embedded import LEVEL_NUMBERS
 from scopa_net.client.launch import add_display_options, run_game_screen, settings_from
 from scopa_net.client.network_session import TableChoice, list_tables, open_network_session
 from scopa_net.client.session import Session
+from scopa_net.commands.paths import data_dir
 from scopa_net.errors import RuleSetError
-from scopa_net.paths import data_dir
 from scopa_net.rules import PLAYER_COUNTS, RuleSet, Variant
 from scopa_net.server.config import DEFAULT_PORT
 from scopa_net.wire import messages as m

@@ -12,7 +12,7 @@ from scopa_net.client.embedded import open_embedded_game
 from scopa_net.client.launch import add_display_options, run_game_screen, settings_from
 from scopa_net.client.local_session import DEFAULT_DELAY, bot_levels, open_local_session
 from scopa_net.client.session import Session
-from scopa_net.paths import data_dir
+from scopa_net.commands.paths import data_dir
 from scopa_net.rules import PLAYER_COUNTS, RuleSet, Variant
 
 

@@ -1,0 +1,46 @@
+"""Announcing a running host on the LAN (mDNS), kept fresh while it runs."""
+
+from __future__ import annotations
+
+import logging
+
+import trio
+
+from scopa_net.server.discovery import HostAdvert, LanAdvertiser
+from scopa_net.server.host import Host
+from scopa_net.wire import messages as m
+
+log = logging.getLogger("scopa_net.host")
+
+#: Seconds between checks of what the advertisement says (open seats, password).
+ADVERT_REFRESH = 5.0
+
+
+async def advertise(host: Host) -> None:
+    """Announce the host on the LAN while it runs; keep the open-seat count fresh."""
+
+    def advert() -> HostAdvert:
+        return HostAdvert(
+            name=host.config.name,
+            port=host.port or host.config.port,
+            protocol=m.PROTOCOL_VERSION,
+            open_seats=host.open_seats,
+            password=any(t.password_digest is not None for t in host.tables.values()),
+        )
+
+    current = advert()
+    try:
+        advertiser = await trio.to_thread.run_sync(LanAdvertiser, current, host.config.bind)
+    except OSError as exc:
+        log.warning("LAN discovery is off: %s", exc)
+        return
+    try:
+        while True:
+            await trio.sleep(ADVERT_REFRESH)
+            fresh = advert()
+            if fresh != current:
+                current = fresh
+                await trio.to_thread.run_sync(advertiser.update, fresh)
+    finally:
+        with trio.CancelScope(shield=True):
+            await trio.to_thread.run_sync(advertiser.close)
