@@ -26,6 +26,7 @@ from scopa_net.commands.options import (
     variants_epilog,
 )
 from scopa_net.commands.paths import default_host_db
+from scopa_net.commands.progress import Progress
 from scopa_net.rules import RuleSet
 from scopa_net.server.config import DEFAULT_PORT, HostConfig
 
@@ -57,6 +58,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="journal database (default: host.db in the data directory; ':memory:' keeps nothing)",
     )
     p.add_argument("--no-advertise", action="store_true", help="do not announce on the LAN")
+    p.add_argument(
+        "--quiet", action="store_true", help="no progress line while restoring the journal"
+    )
     p.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     p.add_argument(
         "--max-per-address",
@@ -286,6 +290,16 @@ async def serve_until_signalled(
     from scopa_net.server.host import Host
 
     host = Host(config, journal)
+    restoring: list[Progress] = []
+
+    def restored(done: int, total: int) -> None:
+        if not restoring:
+            restoring.append(Progress("restoring", total, "tables", quiet=args.quiet))
+        restoring[0].advance()
+        if done == total:
+            restoring[0].close()
+
+    host.on_restored = restored
     async with trio.open_nursery() as nursery:
         port = await nursery.start(host.serve)
         print(
