@@ -172,9 +172,12 @@ class Controller:
                 state.scores = scores
                 assert state.view is not None
                 self._show([match_summary(state.view, winner, scores, rounds, state.names)])
-            case Message(seat=seat, text=text):
-                who = "Host" if seat is None else state.names[seat]
-                self._say(f"{who}: {text}", "class:chat")
+            case Message(seat=seat, text=text, local=local):
+                if local:  # this client's own words (its deal check), not the host's
+                    self._say(text, "class:notice")
+                else:
+                    who = "Host" if seat is None else state.names[seat]
+                    self._say(f"{who}: {text}", "class:chat")
             case ConnectionChanged(state=conn, detail=detail):
                 state.connection = conn
                 self._say(
