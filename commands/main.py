@@ -71,6 +71,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "scopa_net.commands.host",
     "scopa_net.commands.join",
     "scopa_net.commands.bots",
+    "scopa_net.commands.tally",
 )
 
 
