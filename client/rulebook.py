@@ -45,6 +45,18 @@ MATCH = "Winning the match"
 VARIANTS = "Variants and rule options"
 TIPS_HEADING = "Strategy tips"
 _BRIEF = (("Capture", CAPTURING), ("Sweeps", SWEEPS), ("Scoring", SCORING), ("Winning", MATCH))
+# Which of those sections each variant changes, so the summary can say so beside it.
+_CHANGES: dict[Variant, tuple[str, ...]] = {
+    Variant.ASSO_PIGLIA_TUTTO: (CAPTURING, SWEEPS),
+    Variant.QUINDICI: (CAPTURING,),
+    Variant.SCOPONE_SCIENTIFICO: (SWEEPS,),
+    Variant.RE_BELLO: (SCORING,),
+    Variant.NAPOLA: (SCORING,),
+    Variant.PRIMIERA_SUM: (SCORING,),
+    Variant.COURT_PRIME_0: (SCORING,),
+    Variant.SIX_AS_THREE_PAIRS: (SCORING,),
+    Variant.CAPPOTTO: (MATCH,),
+}
 
 _HEADING = re.compile(r"^(#{1,6}) +(.*?) *$", re.MULTILINE)
 
@@ -190,11 +202,15 @@ def brief(rules: RuleSet | None, width: int | None = None) -> list[str]:
         out = _wrap("Rules: not known yet (no cards dealt).", width)
     else:
         out = _wrap(f"Rules: {rules.describe()}.", width)
+    active = sorted(rules.variants, key=lambda v: v.value) if rules is not None else []
     for label, heading in _BRIEF:
+        changed = [v.value for v in active if heading in _CHANGES.get(v, ())]
+        if changed:
+            label += f" (changed by {' and '.join(changed)}, below)"
         out += _wrap(f"{label}: {lead(find(doc, heading))}", width, rest="  ")
     if rules is not None:
         out += _wrap(f"This table plays to {rules.target}.", width, rest="  ")
-        for variant in sorted(rules.variants, key=lambda v: v.value):
+        for variant in active:
             out += _wrap(
                 f"{variant.value}: {lead(find(doc, variant.value, VARIANTS))}", width, rest="  "
             )

@@ -53,8 +53,8 @@ async def test_rules_explains_the_rules_in_play_briefly() -> None:
     assert "Capture: On your turn you play one card" in flat
     assert "A card that can capture must capture." in flat
     assert "Sweeps: A capture that leaves the table empty is a sweep" in flat
-    assert "Scoring: At the end of a round each side scores a point for most cards" in flat
-    assert "Winning: A match is played to a target" in flat
+    assert "Scoring (changed by napola, below): At the end of a round each side scores" in flat
+    assert "Winning (changed by cappotto, below): A match is played to a target" in flat
     assert "This table plays to 21." in flat
     assert "napola: Adds the score line napola" in flat
     assert "cappotto: A side that has 7 or more match points" in flat
@@ -141,3 +141,10 @@ def test_completion_offers_the_rules_topics() -> None:
     assert {f"rules {v.value}" for v in Variant} <= set(everything)
     # The topics are not offered before the command is typed.
     assert "rules napola" not in complete("r")
+
+
+def test_the_summary_says_which_variants_change_a_rule() -> None:
+    flat = " ".join(" ".join(rulebook.brief(RuleSet.of(2, 11, ["quindici", "cappotto"]))).split())
+    assert "Capture (changed by quindici, below): On your turn" in flat
+    assert "Winning (changed by cappotto, below):" in flat
+    assert "Sweeps: A capture" in flat and "Scoring: At the end" in flat
