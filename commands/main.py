@@ -35,6 +35,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "scopa_net.commands.bots",
     "scopa_net.commands.verify",
     "scopa_net.commands.arena",
+    "scopa_net.commands.tally",
 )
 
 
