@@ -15,7 +15,15 @@ from pathlib import Path
 import pytest
 
 HEAVY = ("trio", "prompt_toolkit", "msgpack", "cryptography", "zeroconf", "sqlite3", "asyncio")
-HEAVY_OURS = ("scopa_net.server.host", "scopa_net.client", "scopa_net.bots", "scopa_net.fair")
+HEAVY_OURS = (
+    "scopa_net.server.host",
+    "scopa_net.client.app",
+    "scopa_net.client.config",
+    "scopa_net.client.network_session",
+    "scopa_net.client.tally_app",
+    "scopa_net.bots",
+    "scopa_net.fair",
+)
 
 PROGRAM = """
 import contextlib, io, json, sys
@@ -38,6 +46,7 @@ print(json.dumps({"status": status, "modules": sorted(sys.modules)}))
         ["verify", "--help"],
         ["arena", "--help"],
         ["history", "--help"],
+        ["tally", "--help"],
     ],
 )
 def test_help_and_version_import_nothing_heavy(argv: list[str], tmp_path: Path) -> None:
