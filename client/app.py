@@ -16,6 +16,7 @@ would otherwise be lost), and only then let asyncio finish.
 from __future__ import annotations
 
 import asyncio
+import os
 import traceback
 from collections import deque
 from collections.abc import Callable
@@ -35,6 +36,7 @@ from scopa_net.client.completion import PlayCompleter
 from scopa_net.client.controller import Asking, ClientState, Controller, Lines
 from scopa_net.client.keys import make_key_bindings
 from scopa_net.client.network_session import SessionError
+from scopa_net.client.render import wrap_line
 from scopa_net.client.session import Session
 from scopa_net.client.style import Display
 from scopa_net.client.toolbar import make_toolbar
@@ -82,10 +84,25 @@ class Printer:
 
     def flush(self) -> None:
         """Write every queued line now."""
+        width = self.columns()
         while self._pending:
-            line = self._pending.popleft()
-            render_fragments(self.output, [*line, ("", "\n")], self.style)
+            for part in wrap_line(self._pending.popleft(), width):
+                render_fragments(self.output, [*part, ("", "\n")], self.style)
         self.output.flush()
+
+    def columns(self) -> int:
+        """The terminal's width (lines are cut between words to fit it); 0 if not a terminal."""
+        return self.size()[0]
+
+    def size(self) -> tuple[int, int]:
+        """The terminal's (columns, rows); (0, 0) when the output is not a terminal."""
+        try:
+            if not os.isatty(self.output.fileno()):
+                return 0, 0
+            size = self.output.get_size()
+        except (OSError, NotImplementedError, ValueError):
+            return 0, 0
+        return size.columns, size.rows
 
 
 class ClientApp:
@@ -237,7 +254,12 @@ class ClientApp:
             self._scope = scope
             async with self._open_session() as session:
                 controller = Controller(
-                    session, self.display, self.printer.show, scope.cancel, plain=self.plain
+                    session,
+                    self.display,
+                    self.printer.show,
+                    scope.cancel,
+                    plain=self.plain,
+                    screen=self.printer.size,
                 )
                 self.controller = controller
                 send, receive = trio.open_memory_channel[str](LINE_BUFFER)
