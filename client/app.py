@@ -192,7 +192,7 @@ class ClientApp:
             self._message,
             completer=PlayCompleter(controller.state),
             complete_while_typing=False,
-            key_bindings=make_key_bindings(self._request_board),
+            key_bindings=make_key_bindings(self._request_board, self._interrupt),
             bottom_toolbar=None if self.plain else make_toolbar(controller.state),
             style=self.display.style(),
             include_default_pygments_style=False,
@@ -214,6 +214,7 @@ class ClientApp:
     def _stop_prompt(self, prompt: asyncio.Task[None]) -> None:
         app = self._prompt.app if self._prompt is not None else None
         if app is not None and app.is_running and not app.future.done():  # type: ignore[union-attr]
+            app.erase_when_done = True  # the game is over: leave no empty prompt behind
             app.exit(exception=EOFError)
         else:
             prompt.cancel()
@@ -228,6 +229,11 @@ class ClientApp:
         if self._token is not None and self.controller is not None:
             with suppress(trio.RunFinishedError):
                 self._token.run_sync_soon(self.controller.show_board)
+
+    def _interrupt(self) -> None:
+        if self._token is not None and self.controller is not None:
+            with suppress(trio.RunFinishedError):
+                self._token.run_sync_soon(self.controller.interrupt)
 
     def _cancel_trio(self) -> None:
         if self._token is None or self._scope is None:

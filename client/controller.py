@@ -228,6 +228,19 @@ class Controller:
                 )
         state.changed()
 
+    def interrupt(self) -> None:
+        """Ctrl-C: drop the question being asked (which group, leave or stay)."""
+        state = self.state
+        if state.asking is Asking.WHICH_GROUP:
+            self._forget_choices()
+            self._say("Choice dropped: type a card to play.")
+        elif state.asking is Asking.CONFIRM_QUIT:
+            state.asking = Asking.NOTHING
+            self._say("Staying at the table.")
+        else:
+            return
+        state.changed()
+
     def _forget_choices(self) -> None:
         if self.state.asking is Asking.WHICH_GROUP:
             self.state.asking = Asking.NOTHING

@@ -336,15 +336,16 @@ def run_history(args: argparse.Namespace) -> int:
         if not finished:
             print("no finished matches")
         for record in finished:
-            print(describe_finished(record.table_id, record.finished, record.summary or {}))
+            print(describe_finished(record.table_id, record.created, record.summary or {}))
         return 0
     finally:
         journal.close()
 
 
-def describe_finished(table_id: str, finished: float | None, summary: dict) -> str:
-    """One finished match: when it ended, its rules, who played, the score and the winner."""
-    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(finished)) if finished else "?"
+def describe_finished(table_id: str, started: float | None, summary: dict) -> str:
+    """One finished match: when it started (the journal's own time, never a restart's), who
+    played, the score, the winner and the rules."""
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(started)) if started else "?"
     players = [str(p) for p in summary.get("players", [])]
     scores = list(summary.get("scores") or [])
     winner = summary.get("winner")
@@ -360,7 +361,7 @@ def describe_finished(table_id: str, finished: float | None, summary: dict) -> s
         else ""
     )
     rules = summary.get("rules", "")
-    return f"table {table_id}, ended {when}: {score}{won} ({rules})"
+    return f"table {table_id}, started {when}: {score}{won} ({rules})"
 
 
 def _export(journal: Journal, args: argparse.Namespace) -> int:

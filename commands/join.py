@@ -98,6 +98,20 @@ def _choose(prompt: str, count: int, ask: Callable[[str], str]) -> int | None:
         print(f"type a number from 1 to {count}, or press Enter to stop")
 
 
+def _choose_table(tables: list[m.TableInfo], ask: Callable[[str], str]) -> m.TableInfo | None:
+    """The table whose number the user types (the numbers listed), None for Enter or 'n'."""
+    ids = [t.id for t in tables]
+    shown = ", ".join(map(str, ids[:8])) + (", ..." if len(ids) > 8 else "")
+    while True:
+        answer = ask(f"table number ({shown}; Enter to stop): ").strip().lower()
+        answer = answer.removeprefix("table").strip()
+        if answer in ("", "n", "no", "q", "quit"):
+            return None
+        if answer.isdigit() and int(answer) in ids:
+            return tables[ids.index(int(answer))]
+        print(f"type one of the table numbers listed ({shown}), or press Enter to stop")
+
+
 def choose_lan_host(
     ask: Callable[[str], str], seconds: float = BROWSE_SECONDS
 ) -> tuple[str, int] | None:
@@ -291,13 +305,12 @@ def _table_choice(
                 f"no table has an open seat; open one with: scopa-net join --create {host}:{port}",
                 EXIT_REFUSED,
             )
-        for i, t in enumerate(joinable, 1):
-            print(f"{i}. {describe_table(t)}")
-        prompt = f"table number (1-{len(joinable)}, Enter to stop): "
-        pick = _choose(prompt, len(joinable), ask)
-        if pick is None:
+        for t in joinable:
+            print(describe_table(t))
+        picked = _choose_table(joinable, ask)
+        if picked is None:
             return None
-        table = joinable[pick]
+        table = picked
     password = args.password
     if table.password and password is None:
         password = getpass.getpass(f"password for table {table.id}: ")

@@ -35,7 +35,7 @@ def test_history_lists_the_match_and_its_export_verifies(
     trio.run(play_one_match, db)
     assert main(["history", "--db", str(db)]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"table 1, ended \d{4}-\d\d-\d\d \d\d:\d\d: ann \d+ - bot 1 \d+; .* won", out)
+    assert re.search(r"table 1, started \d{4}-\d\d-\d\d \d\d:\d\d: ann \d+ - bot 1 \d+; .* won", out)
     target = tmp_path / "t1.scopa"
     assert (
         main(["history", "--db", str(db), "--export", "1", "--seat", "0", "--out", str(target)])
@@ -104,8 +104,8 @@ def test_join_lists_tables_and_takes_the_number_typed(
 
     trio.run(scenario)
     out = capsys.readouterr().out
-    assert "1. table 1 'one'" in out and "[password]" in out
-    assert "type a number from 1 to 2, or press Enter to stop" in out
+    assert "table 1 'one'" in out and "[password]" in out
+    assert "type one of the table numbers listed (1, 2), or press Enter to stop" in out
 
 
 def test_join_finds_an_announced_host_on_the_lan(capsys: pytest.CaptureFixture[str]) -> None:
