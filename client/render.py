@@ -42,17 +42,21 @@ def wrap_line(line: StyleAndTextTuples, width: int) -> list[FormattedText]:
     indent = indent if indent <= width // 2 else 0
     rows: list[list[tuple[str, str]]] = [[]]
 
+    def new_row(piece: list[tuple[str, str]]) -> None:
+        # Under the label's text, unless the word only fits a whole line.
+        rows.append([("", " ")] * (indent if len(piece) <= width - indent else 0))
+
     def place(piece: list[tuple[str, str]], gap: int) -> None:
-        start = indent if len(rows) > 1 else 0
-        if len(rows[-1]) > start and len(rows[-1]) + gap + len(piece) > width:
-            rows.append([("", " ")] * indent)
-        elif len(rows[-1]) > start:
+        filled = any(ch != " " for _, ch in rows[-1])
+        if filled and len(rows[-1]) + gap + len(piece) > width:
+            new_row(piece)
+        elif filled:
             rows[-1].extend([("", " ")] * gap)
         while len(rows[-1]) + len(piece) > width:  # a word longer than a line: cut it
             cut = width - len(rows[-1])
             rows[-1].extend(piece[:cut])
             piece = piece[cut:]
-            rows.append([("", " ")] * indent)
+            new_row(piece)
         rows[-1].extend(piece)
 
     text = "".join(ch for _, ch in chars)

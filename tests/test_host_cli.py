@@ -35,7 +35,8 @@ def test_history_lists_the_match_and_its_export_verifies(
     trio.run(play_one_match, db)
     assert main(["history", "--db", str(db)]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"table 1, started \d{4}-\d\d-\d\d \d\d:\d\d: ann \d+ - bot 1 \d+; .* won", out)
+    when = r"\d{4}-\d\d-\d\d \d\d:\d\d"
+    assert re.search(rf"table 1, started {when}: ann \d+ - bot 1 \d+; .* won", out)
     target = tmp_path / "t1.scopa"
     assert (
         main(["history", "--db", str(db), "--export", "1", "--seat", "0", "--out", str(target)])
