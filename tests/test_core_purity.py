@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import ast
 import json
-import os
 import pkgutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from helpers import env_without_coverage
 
 import scopa_net
 
@@ -44,9 +44,7 @@ def test_importing_the_core_loads_no_io_or_event_loop() -> None:
         "    importlib.import_module(name)\n"
         "print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))\n"
     )
-    # Coverage measurement, when the suite runs under it, loads sqlite3 into every subprocess:
-    # the import check runs in a plain interpreter.
-    env = {k: v for k, v in os.environ.items() if not k.startswith("COVERAGE_")}
+    env = env_without_coverage()
     out = subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,
