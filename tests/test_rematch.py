@@ -1,0 +1,191 @@
+"""Playing again after a match (protocol.md 3.11), over loopback TCP: network clients and a
+computer player agree, a new match begins with a fresh chain; a decline, a leave or the end of
+the linger time closes the table and sends every seated connection back to the lobby."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+from hosting import create, start_host
+from rawseat import RawSeat
+
+from scopa_net.bots.levels import make_player
+from scopa_net.client.bot_client import play_as_bot
+from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
+from scopa_net.client.session import Message, RoundStarted
+from scopa_net.fair.commitments import ZERO_CHAIN
+from scopa_net.fair.transcript import decode
+from scopa_net.fair.verifier import verify_transcript
+from scopa_net.rules import RuleSet
+from scopa_net.server import table_task
+from scopa_net.wire import messages as m
+
+SHORT = RuleSet.of(2, 1)
+"""A match to 1 point: over after a round or two."""
+
+
+async def heard(session: NetworkSession, text: str) -> None:
+    with trio.fail_after(20):
+        async for event in session.events:
+            if isinstance(event, Message) and text in event.text:
+                return
+    raise AssertionError(f"the session ended before {text!r}")
+
+
+async def test_a_player_and_a_computer_play_again_with_a_fresh_chain(tmp_path) -> None:
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01)
+        choice = TableChoice(create=create(SHORT, bots=1))
+        async with open_network_session(
+            "127.0.0.1", host.port, choice, name="ann", data_dir=tmp_path
+        ) as session:
+            first = await play_as_bot(session, make_player("random", 1))
+            assert first is not None
+            first_witness = session.witness
+            await session.rematch(True)
+            # The bot agreed from the start: one answer is enough.
+            await heard(session, "a new match begins")
+            assert session.match_no == 2
+            assert session.view is None  # nothing dealt yet in the new match
+            with trio.fail_after(20):
+                async for event in session.events:
+                    if isinstance(event, RoundStarted):
+                        break
+            view = session.view
+            assert view is not None and view.round_number == 1 and view.scores == (0, 0)
+            assert session.witness is not first_witness
+            assert session.witness.current is not None
+            assert session.witness.current.round_no == 1
+            assert session.witness.current.prev == ZERO_CHAIN
+            second = await play_as_bot(session, make_player("random", 2))
+            assert second is not None
+            assert session.verdict_failures == []
+            await session.rematch(False)
+            await heard(session, "no rematch")
+        files = sorted(p.name for p in (tmp_path / "transcripts").iterdir())
+        assert len(files) == 2 and files[0].endswith("-match2.scopa")
+        for name in files:
+            assert verify_transcript(decode((tmp_path / "transcripts" / name).read_bytes())).ok
+        nursery.cancel_scope.cancel()
+
+
+async def _two_players_to_the_end(port: int) -> tuple[RawSeat, RawSeat]:
+    """Two bare clients at a table of two, played to ``match_end`` by the computer players'
+    rules: each plays its first legal play whenever it is its turn."""
+    a = await RawSeat.connect(port)
+    table_id = await a.create(create(SHORT))
+    await a.join(table_id, 0, name="ann")
+    b = await RawSeat.connect(port)
+    await b.join(table_id, 1, name="bob")
+    move = 0
+    with trio.fail_after(60):
+        while not all(any(isinstance(e, m.MatchEnd) for e in c.received) for c in (a, b)):
+            for raw in (a, b):
+                if raw.mirror is not None and raw.view.my_turn and raw.my_plays():
+                    move += 1
+                    await raw.play(move, raw.my_plays()[0])
+            async with trio.open_nursery() as drain:
+                for raw in (a, b):
+                    drain.start_soon(_drain, raw)
+    return a, b
+
+
+async def _drain(raw: RawSeat) -> None:
+    """Read whatever arrives in the next moment."""
+    with trio.move_on_after(0.05):
+        while True:
+            await raw.receive()
+
+
+def status(raw: RawSeat) -> m.RematchStatus:
+    last = [e for e in raw.received if isinstance(e, m.RematchStatus)][-1]
+    return last
+
+
+async def test_two_players_agree_and_play_a_second_match() -> None:
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery)
+        a, b = await _two_players_to_the_end(host.port)
+        # Before the match ends a rematch is refused; now it opens a vote.
+        await a.send(m.Rematch(agree=True))
+        opened = await b.until(lambda e: isinstance(e, m.RematchStatus))
+        assert isinstance(opened, m.RematchStatus)
+        assert (opened.state, opened.votes, opened.match_no) == ("open", ("yes", "waiting"), 1)
+        assert 0 < opened.seconds <= 60
+        await b.send(m.Rematch(agree=True))
+        agreed = await a.until(lambda e: isinstance(e, m.RematchStatus) and e.state != "open")
+        assert (agreed.state, agreed.votes, agreed.seconds) == ("agreed", ("yes", "yes"), 0)
+        commit = await a.until(lambda e: isinstance(e, m.RoundCommit))
+        assert commit.round_no == 1 and commit.prev == ZERO_CHAIN
+        async with trio.open_nursery() as both:  # each must read to send its seeds
+            for raw in (a, b):
+                both.start_soon(raw.until, lambda e: isinstance(e, m.Deal))
+        assert a.view.round_number == b.view.round_number == 1
+        assert a.view.scores == b.view.scores == (0, 0)
+        # The table is full and in play again: not listed.
+        lobby = await RawSeat.connect(host.port)
+        await lobby.send(m.ListTables())
+        listing = await lobby.until(lambda e: isinstance(e, m.Tables))
+        assert listing.tables == ()
+        for raw in (a, b, lobby):
+            await raw.aclose()
+        nursery.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize("how", ["decline", "leave"])
+async def test_a_decline_or_a_leave_closes_the_table(how: str) -> None:
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery)
+        a, b = await _two_players_to_the_end(host.port)
+        await a.send(m.Rematch(agree=True))
+        await b.until(lambda e: isinstance(e, m.RematchStatus))
+        if how == "decline":
+            await b.send(m.Rematch(agree=False))
+        else:
+            await b.send(m.Leave())
+            await b.until(lambda e: isinstance(e, m.Left))
+        declined = await a.until(lambda e: isinstance(e, m.RematchStatus) and e.state != "open")
+        assert (declined.state, declined.votes) == ("declined", ("yes", "no"))
+        # The table closes: a is sent back to the lobby, after every event of its seat.
+        left = await a.until(lambda e: isinstance(e, m.Left))
+        assert left == m.Left(table_id=a.table_id, seat=0)
+        assert a.received[-1] is left
+        assert a.received.index(declined) < len(a.received) - 1
+        # Back in the lobby: the connection can ask for tables; the table is gone.
+        await a.send(m.ListTables())
+        await a.until(lambda e: isinstance(e, m.Tables))
+        await a.send(m.Resume(table_id=a.table_id, seat=0, token=a.token, last_seq=a.seq))
+        error = await a.until(lambda e: isinstance(e, m.Error))
+        assert error.code == "no_such_table"
+        for raw in (a, b):
+            await raw.aclose()
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_rematch_is_refused_before_the_match_ends() -> None:
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery)
+        raw = await RawSeat.connect(host.port)
+        table_id = await raw.create(create(SHORT, bots=1))
+        await raw.join(table_id, 0)
+        await raw.send(m.Rematch(agree=True))
+        error = await raw.until(lambda e: isinstance(e, m.Error))
+        assert (error.code, error.ref) == ("wrong_phase", "rematch")
+        await raw.aclose()
+        nursery.cancel_scope.cancel()
+
+
+async def test_an_unanswered_vote_expires_and_the_table_closes(monkeypatch) -> None:
+    monkeypatch.setattr(table_task, "LINGER", 3.0)
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery)
+        a, b = await _two_players_to_the_end(host.port)
+        await a.send(m.Rematch(agree=True))
+        await b.until(lambda e: isinstance(e, m.RematchStatus))
+        expired = await a.until(lambda e: isinstance(e, m.RematchStatus) and e.state != "open")
+        assert (expired.state, expired.votes) == ("declined", ("yes", "waiting"))
+        for raw in (a, b):
+            left = await raw.until(lambda e: isinstance(e, m.Left))
+            assert left.seat == raw.seat
+            await raw.aclose()
+        nursery.cancel_scope.cancel()
