@@ -253,3 +253,71 @@ async def test_a_started_table_with_a_seat_left_open_is_listed() -> None:
         ]
         await raw.aclose()
         nursery.cancel_scope.cancel()
+
+
+# --- the table itself: snapshot fields and the rematch, without sockets -------------------
+
+
+def test_snapshot_fields_mean_what_the_document_says() -> None:
+    """3.9 snapshot: dealer 0 while round_no is 0; ``scores`` stay the points before the round
+    even when ``round_over`` (the round's points are in ``round_score``); hand, table and
+    leftover in ascending card index. (Every step also checks snapshot == the seat's view.)"""
+    from test_server_table import Driver, fill, new_table
+
+    table = new_table(RuleSet.of(2, 11))
+    fill(table)
+    start = table.snapshot(1)
+    assert (start.round_no, start.dealer, start.scores, start.to_move) == (0, 0, (0, 0), None)
+    driver = Driver(table, 5)
+    checked = 0
+    while checked < 3 and driver.step():
+        for seat in (0, 1):
+            snap = table.snapshot(seat)
+            for cards in (snap.hand, snap.table, snap.leftover):
+                assert list(cards) == sorted(cards)
+            log = table.seats[seat].log
+            round_end = next((e for e in reversed(log) if isinstance(e, m.RoundEnd)), None)
+            if not snap.round_over or round_end is None:
+                continue
+            assert snap.round_score is not None and snap.round_no == round_end.round_no
+            after = [
+                before + sum(line.points[side] for line in snap.round_score)
+                for side, before in enumerate(snap.scores)
+            ]
+            assert tuple(after) == round_end.scores
+            checked += seat == 1
+    assert checked == 3
+
+
+def test_a_rematch_starts_a_fresh_match_that_verifies_and_replays() -> None:
+    """3.11 at the table: every seat agrees, the new match has round 1 with a zero ``prev``,
+    every seat's witness verifies it from scratch, and the journal rebuilds it all."""
+    from test_server_table import Driver, fill, new_table
+
+    from scopa_net.fair.commitments import ZERO_CHAIN
+    from scopa_net.server.table import Phase
+
+    table = new_table(RuleSet.of(2, 1))
+    fill(table)
+    entries = list(table.take_pending())
+    Driver(table, 2).run()
+    table.rematch(0, True, 30)
+    assert table.rematch_state == "open" and table.phase is Phase.OVER
+    table.rematch(1, True, 20)
+    assert table.phase is Phase.WAITING and table.match_no == 2
+    status = table.seats[0].log[-1]
+    assert status == m.RematchStatus(
+        seq=status.seq, match_no=1, state="agreed", votes=("yes", "yes"), seconds=0
+    )
+    second = Driver(table, 3)
+    second.run()
+    commits = [e for e in table.seats[0].log[status.seq :] if isinstance(e, m.RoundCommit)]
+    assert commits[0].round_no == 1 and commits[0].prev == ZERO_CHAIN
+    for witness in second.witnesses:
+        assert witness.verdicts and all(v.ok for v in witness.verdicts)
+    entries += table.take_pending()
+    twin = new_table(RuleSet.of(2, 1))
+    twin.replay(entries)
+    for a, b in zip(table.seats, twin.seats, strict=True):
+        assert a.log == b.log
+    assert (twin.match_no, twin.phase, twin.chain) == (2, Phase.OVER, table.chain)
