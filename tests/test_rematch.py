@@ -189,3 +189,35 @@ async def test_an_unanswered_vote_expires_and_the_table_closes(monkeypatch) -> N
             assert left.seat == raw.seat
             await raw.aclose()
         nursery.cancel_scope.cancel()
+
+
+async def test_two_network_clients_play_again_and_then_stop() -> None:
+    """The client's side of 3.11 with two people: each is told who the vote waits for, both
+    agree, both play the second match with every deal verified, and one "no" ends both."""
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery)
+        choice = TableChoice(create=create(SHORT))
+        async with (
+            open_network_session("127.0.0.1", host.port, choice, name="ann") as ann,
+            open_network_session(
+                "127.0.0.1", host.port, TableChoice(table_id=ann.table_id), name="bob"
+            ) as bob,
+        ):
+            for match in (1, 2):
+                async with trio.open_nursery() as both:
+                    for n, session in enumerate((ann, bob)):
+                        both.start_soon(play_as_bot, session, make_player("random", n))
+                assert ann.match_no == bob.match_no == match
+                if match == 1:
+                    await ann.rematch(True)
+                    await heard(bob, "rematch: waiting for bob")
+                    await bob.rematch(True)
+                    for session in (ann, bob):
+                        await heard(session, "a new match begins")
+            await bob.rematch(False)
+            for session in (ann, bob):
+                await heard(session, "no rematch")
+            for session in (ann, bob):
+                assert session.verdict_failures == []
+                assert session.rounds_verified >= 2
+        nursery.cancel_scope.cancel()
