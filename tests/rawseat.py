@@ -25,7 +25,7 @@ from scopa_net.wire.convert import opening_snapshot
 
 
 class RawSeat:
-    def __init__(self, stream: trio.SocketStream, *, auto_seeds: bool = True) -> None:
+    def __init__(self, stream: trio.abc.Stream, *, auto_seeds: bool = True) -> None:
         self.stream = stream
         self.conn = PlayerConnection()
         self.auto_seeds = auto_seeds
@@ -40,6 +40,11 @@ class RawSeat:
     @classmethod
     async def connect(cls, port: int, *, auto_seeds: bool = True) -> RawSeat:
         stream = await trio.open_tcp_stream("127.0.0.1", port)
+        return await cls.over(stream, auto_seeds=auto_seeds)
+
+    @classmethod
+    async def over(cls, stream: trio.abc.Stream, *, auto_seeds: bool = True) -> RawSeat:
+        """Say hello over an open stream (a memory stream, in virtual-time tests)."""
         seat = cls(stream, auto_seeds=auto_seeds)
         await seat.send(m.Hello(version=m.PROTOCOL_VERSION, client="contract-test"))
         await seat.until(lambda msg: isinstance(msg, m.Welcome))

@@ -4,8 +4,12 @@ the linger time closes the table and sends every seated connection back to the l
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from functools import partial
+
 import pytest
 import trio
+import trio.testing
 from hosting import create, start_host
 from rawseat import RawSeat
 
@@ -17,7 +21,9 @@ from scopa_net.fair.commitments import ZERO_CHAIN
 from scopa_net.fair.transcript import decode
 from scopa_net.fair.verifier import verify_transcript
 from scopa_net.rules import RuleSet
-from scopa_net.server import table_task
+from scopa_net.server.config import HostConfig
+from scopa_net.server.host import Host
+from scopa_net.server.journal import Journal
 from scopa_net.wire import messages as m
 
 SHORT = RuleSet.of(2, 1)
@@ -69,13 +75,16 @@ async def test_a_player_and_a_computer_play_again_with_a_fresh_chain(tmp_path) -
         nursery.cancel_scope.cancel()
 
 
-async def _two_players_to_the_end(port: int) -> tuple[RawSeat, RawSeat]:
-    """Two bare clients at a table of two, played to ``match_end`` by the computer players'
-    rules: each plays its first legal play whenever it is its turn."""
-    a = await RawSeat.connect(port)
+async def _two_players_to_the_end(
+    port: int, connect: Callable[[], Awaitable[RawSeat]] | None = None
+) -> tuple[RawSeat, RawSeat]:
+    """Two bare clients at a table of two, each playing its first legal play on its turn,
+    until both have ``match_end``. ``connect`` opens a client (TCP to ``port`` by default)."""
+    connect = connect or partial(RawSeat.connect, port)
+    a = await connect()
     table_id = await a.create(create(SHORT))
     await a.join(table_id, 0, name="ann")
-    b = await RawSeat.connect(port)
+    b = await connect()
     await b.join(table_id, 1, name="bob")
     move = 0
     with trio.fail_after(60):
@@ -95,11 +104,6 @@ async def _drain(raw: RawSeat) -> None:
     with trio.move_on_after(0.05):
         while True:
             await raw.receive()
-
-
-def status(raw: RawSeat) -> m.RematchStatus:
-    last = [e for e in raw.received if isinstance(e, m.RematchStatus)][-1]
-    return last
 
 
 async def test_two_players_agree_and_play_a_second_match() -> None:
@@ -175,19 +179,35 @@ async def test_a_rematch_is_refused_before_the_match_ends() -> None:
         nursery.cancel_scope.cancel()
 
 
-async def test_an_unanswered_vote_expires_and_the_table_closes(monkeypatch) -> None:
-    monkeypatch.setattr(table_task, "LINGER", 3.0)
+async def test_an_unanswered_vote_expires_and_the_table_closes(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """In virtual time: the vote stays open for the rest of the 60 s linger time, then is
+    declined with the missing answer still ``waiting``, and both connections get ``left``."""
     async with trio.open_nursery() as nursery:
-        host = await start_host(nursery)
-        a, b = await _two_players_to_the_end(host.port)
+        config = HostConfig(db=":memory:", advertise=False)
+        host = Host(config, Journal(":memory:"))
+        await nursery.start(partial(host.serve, listen=False))
+
+        async def connect() -> RawSeat:
+            client, server = trio.testing.memory_stream_pair()
+            nursery.start_soon(host.handle_stream, server, "mem", "mem")
+            return await RawSeat.over(client)
+
+        a, b = await _two_players_to_the_end(0, connect)
+        ended = trio.current_time()
+        await trio.sleep(20)
         await a.send(m.Rematch(agree=True))
-        await b.until(lambda e: isinstance(e, m.RematchStatus))
-        expired = await a.until(lambda e: isinstance(e, m.RematchStatus) and e.state != "open")
-        assert (expired.state, expired.votes) == ("declined", ("yes", "waiting"))
+        opened = await b.until(lambda e: isinstance(e, m.RematchStatus))
+        assert opened.state == "open" and 38 <= opened.seconds <= 41
+        async with trio.open_nursery() as both:  # both keep reading (and answering pings)
+            for raw in (a, b):
+                both.start_soon(partial(raw.until, lambda e: isinstance(e, m.Left), timeout=120))
         for raw in (a, b):
-            left = await raw.until(lambda e: isinstance(e, m.Left))
-            assert left.seat == raw.seat
-            await raw.aclose()
+            assert raw.received[-1] == m.Left(table_id=raw.table_id, seat=raw.seat)
+            expired = [e for e in raw.received if isinstance(e, m.RematchStatus)][-1]
+            assert (expired.state, expired.votes) == ("declined", ("yes", "waiting"))
+        assert 59 <= trio.current_time() - ended <= 61
         nursery.cancel_scope.cancel()
 
 
