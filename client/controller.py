@@ -60,6 +60,7 @@ class Asking(enum.Enum):
     NOTHING = "nothing"
     WHICH_GROUP = "which group"
     CONFIRM_QUIT = "confirm quit"
+    REMATCH = "rematch"
 
 
 @dataclass(slots=True)
@@ -187,6 +188,9 @@ class Controller:
                 if view.my_turn:
                     self.show_board()
             case RoundStarted(view=view):
+                if state.match_over:  # a rematch: a new match has begun
+                    state.match_over = False
+                    state.asking = Asking.NOTHING
                 state.view = view
                 state.scores = view.scores
                 self._forget_choices()
@@ -215,6 +219,9 @@ class Controller:
                 state.scores = scores
                 assert state.view is not None
                 self._show([match_summary(state.view, winner, scores, rounds, state.names)])
+                if hasattr(self.session, "rematch"):
+                    state.asking = Asking.REMATCH
+                    self._say("Play again with the same players? (y/n)")
             case Message(seat=seat, text=text, local=local):
                 if local:  # this client's own words (its deal check), not the host's
                     self._say(text, "class:notice")
@@ -263,6 +270,13 @@ class Controller:
                 self._quit()
             else:
                 self._say("Staying at the table.")
+            state.changed()
+            return
+        if state.asking is Asking.REMATCH and line.strip().lower() in {"y", "yes", "n", "no"}:
+            state.asking = Asking.NOTHING
+            agree = line.strip().lower() in {"y", "yes"}
+            await self.session.rematch(agree)  # type: ignore[attr-defined]
+            self._say("Waiting for the others to answer." if agree else "No rematch.")
             state.changed()
             return
         if await self._bare_rank(line.strip()):
