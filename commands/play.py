@@ -7,10 +7,11 @@ import os
 import sys
 from contextlib import AbstractAsyncContextManager
 
-from scopa_net.client.config import ConfigError
+from scopa_net.client.config import ConfigError, Settings
 from scopa_net.client.embedded import open_embedded_game
 from scopa_net.client.launch import add_display_options, run_game_screen, settings_from
 from scopa_net.client.local_session import DEFAULT_DELAY, bot_levels, open_local_session
+from scopa_net.client.pass_and_play import open_pass_and_play, run_pass_and_play_screen
 from scopa_net.client.session import Session
 from scopa_net.commands.paths import data_dir
 from scopa_net.rules import PLAYER_COUNTS, RuleSet, Variant
@@ -56,8 +57,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--humans",
         type=int,
-        default=1,
-        help="with --lan: seats left for people (you included); the rest are computers",
+        default=None,
+        help="seats for people (you included); the rest are computers. With --lan friends "
+        "join from their terminals; without it the people share this one (pass and play)",
+    )
+    p.add_argument(
+        "--pass-and-play",
+        action="store_true",
+        help="several people at this terminal (--humans, default 2): each sees their hand "
+        "only on their turn, the screen is cleared between turns",
+    )
+    p.add_argument(
+        "--names",
+        default=None,
+        metavar="A,B",
+        help="for pass and play: the people's names, comma-separated",
     )
     p.add_argument(
         "--delay",
@@ -78,9 +92,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     rules = RuleSet.of(args.players, args.target, args.variant or ())
 
-    if not 1 <= args.humans <= rules.players:
+    humans = args.humans if args.humans is not None else (2 if args.pass_and_play else 1)
+    if not 1 <= humans <= rules.players:
         print(f"scopa-net: --humans must be 1..{rules.players}", file=sys.stderr)
         return 2
+    if args.pass_and_play or (humans > 1 and not args.lan):
+        return run_pass_and_play(args, settings, rules, humans)
 
     def open_session() -> AbstractAsyncContextManager[Session]:
         if args.seed is not None:
@@ -95,8 +112,45 @@ def run(args: argparse.Namespace) -> int:
             lan=args.lan,
             port=args.port,
             password=args.password,
-            humans=args.humans,
+            humans=humans,
             data_dir=data_dir(os.environ),
         )
 
     return run_game_screen(open_session, settings, plain=args.plain)
+
+
+def run_pass_and_play(
+    args: argparse.Namespace, settings: Settings, rules: RuleSet, humans: int
+) -> int:
+    """Several people at this terminal, on the embedded host; the exit status."""
+    problem = pass_and_play_problem(args, humans)
+    if problem:
+        print(f"scopa-net: {problem}", file=sys.stderr)
+        return 2
+    names = [n.strip() for n in args.names.split(",")] if args.names else []
+    names = names or [f"Player {n}" for n in range(1, humans + 1)]
+    if len(names) != humans or not all(names) or len({n.lower() for n in names}) != humans:
+        print(
+            f"scopa-net: --names needs {humans} different names, comma-separated "
+            "(such as --names Ada,Bruno)",
+            file=sys.stderr,
+        )
+        return 2
+
+    def open_sessions() -> AbstractAsyncContextManager[list[Session]]:
+        return open_pass_and_play(
+            rules, names, level=args.bot_level, delay=args.delay, data_dir=data_dir(os.environ)
+        )
+
+    return run_pass_and_play_screen(open_sessions, settings, plain=args.plain)
+
+
+def pass_and_play_problem(args: argparse.Namespace, humans: int) -> str:
+    """Why these flags cannot make a pass-and-play match, or "" if they can."""
+    if args.lan:
+        return "--pass-and-play is for one terminal; with --lan friends join from theirs"
+    if args.seed is not None:
+        return "--seed practice is for one player; pass and play uses the embedded host"
+    if humans < 2:
+        return "pass and play needs --humans 2 or more"
+    return ""
