@@ -41,7 +41,7 @@ class Say:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Simple:
     """A command without arguments: ``help``, ``rules``, ``score``, ``last``, ``log``,
-    ``who``, ``quit``, ``board``."""
+    ``who``, ``quit``, ``board``, ``hint``."""
 
     name: str
 
@@ -52,6 +52,7 @@ Command = PlayCard | Choose | Say | Simple
 COMMANDS: dict[str, str] = {
     "help": "this list",
     "board": "show the table, your hand and the score again",
+    "hint": "the play the strongest computer player would make, and why",
     "rules": "the rules of this match",
     "score": "the match score",
     "last": "the last play of each player",

@@ -39,7 +39,7 @@ from scopa_net.client.app import LINE_BUFFER, Printer
 from scopa_net.client.commands import COMMANDS, Choose, CommandError, PlayCard, parse_command
 from scopa_net.client.completion import PlayCompleter
 from scopa_net.client.config import Settings
-from scopa_net.client.controller import Controller, Lines
+from scopa_net.client.controller import Asking, Controller, Lines
 from scopa_net.client.embedded import open_embedded_game
 from scopa_net.client.keys import make_key_bindings
 from scopa_net.client.network_session import TableChoice, open_network_session
@@ -142,7 +142,9 @@ class PassAndPlayApp:
         input: Input | None = None,
         output: Output | None = None,
         on_screen: Callable[[PassAndPlayApp], None] | None = None,
+        coach: bool = False,
     ) -> None:
+        self.coach = coach
         self._open_sessions = open_sessions
         self.display = display
         self.plain = plain
@@ -213,6 +215,8 @@ class PassAndPlayApp:
             return FormattedText([("class:prompt", f"{who}: press Enter ")])
         if self.active is not None:
             state = self.seats[self.active].state
+            if state.asking is Asking.CONFIRM_PLAY:
+                return FormattedText([("class:prompt", "play it anyway (y/n)? ")])
             if state.choices:
                 return FormattedText([("class:prompt", f"which one (1-{len(state.choices)})? ")])
             return FormattedText([("class:prompt", f"{state.names[state.seat]}> ")])
@@ -323,6 +327,7 @@ class PassAndPlayApp:
                             self._show_for(index),
                             scope.cancel,
                             plain=self.plain,
+                            coach=self.coach,
                             on_played=lambda index=index: self._played(index),
                         )
                     )
@@ -539,13 +544,13 @@ async def open_pass_and_play(
 
 
 def run_pass_and_play_screen(
-    open_sessions: SessionsOpener, settings: Settings, *, plain: bool
+    open_sessions: SessionsOpener, settings: Settings, *, plain: bool, coach: bool = False
 ) -> int:
     """Run pass and play in this terminal until the match ends; the exit status."""
     display = settings.display(os.environ)
     if plain:
         display = Display(color=False, glyphs=False, suits=display.suits)
     escapes = os.environ.get("TERM", "") != "dumb"
-    app = PassAndPlayApp(open_sessions, display, plain=plain, escapes=escapes)
+    app = PassAndPlayApp(open_sessions, display, plain=plain, escapes=escapes, coach=coach)
     with patch_stdout(raw=True):
         return asyncio.run(app.run())

@@ -79,6 +79,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=DEFAULT_DELAY,
         help=f"seconds before each computer play (default {DEFAULT_DELAY})",
     )
+    p.add_argument(
+        "--coach",
+        action="store_true",
+        help="warn before a play that leaves an easy sweep, gives away the settebello or "
+        "passes up a seven, and ask first (also coach = true in client.toml)",
+    )
     add_display_options(p)
     p.set_defaults(run=run)
 
@@ -116,7 +122,8 @@ def run(args: argparse.Namespace) -> int:
             data_dir=data_dir(os.environ),
         )
 
-    return run_game_screen(open_session, settings, plain=args.plain)
+    coach = args.coach or settings.coach
+    return run_game_screen(open_session, settings, plain=args.plain, coach=coach)
 
 
 def run_pass_and_play(
@@ -142,7 +149,8 @@ def run_pass_and_play(
             rules, names, level=args.bot_level, delay=args.delay, data_dir=data_dir(os.environ)
         )
 
-    return run_pass_and_play_screen(open_sessions, settings, plain=args.plain)
+    coach = args.coach or settings.coach
+    return run_pass_and_play_screen(open_sessions, settings, plain=args.plain, coach=coach)
 
 
 def pass_and_play_problem(args: argparse.Namespace, humans: int) -> str:

@@ -72,10 +72,12 @@ def test_two_people_share_a_terminal_and_never_see_each_others_hand() -> None:
                 hand = re.findall(r"^Your hand +(.+)$", screen, re.MULTILINE)
                 if hand:
                     cards = seen_hands[playing[1]].setdefault(round_of(screen), set())
-                    cards.update(hand[-1].split())
+                    cards.update(cards_in(hand[-1]))
                     plays[playing[1]] += 1
                     last_action = f"play {screen}"
-                    tmux(socket, "send-keys", "-t", "game", hand[-1].split()[0], "Enter")
+                    first = re.match(r"\w+", hand[-1])
+                    assert first is not None
+                    tmux(socket, "send-keys", "-t", "game", first[0], "Enter")
             elif prompt.startswith("which one"):
                 tmux(socket, "send-keys", "-t", "game", "1", "Enter")
             time.sleep(0.15)
@@ -105,10 +107,15 @@ def check_screen(screen: str, seen_hands: dict[str, dict[int, set[str]]]) -> Non
         turn = screen.rfind(f"{owner}'s turn: press Enter when {owner} has the keyboard")
         assert 0 <= turn < screen.find("Your hand"), screen
         # Cards never pass from hand to hand: nothing here was in the other's hand this round.
-        held = set(hands[0].split())
+        held = cards_in(hands[0])
         for other, shown in seen_hands.items():
             if other != owner:
                 assert not held & shown.get(round_of(screen), set()), screen
+
+
+def cards_in(hand: str) -> set[str]:
+    """The cards of a "Your hand" line (each written like 7d=7, marked 7d=7* if it must take)."""
+    return set(re.findall(r"([A2-7JQK][dhsb])=", hand))
 
 
 def round_of(screen: str) -> int:
