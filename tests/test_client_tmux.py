@@ -63,7 +63,7 @@ def test_play_a_match_in_a_real_terminal(tmp_path: Path) -> None:
                 answered_choices = choices
                 tmux(socket, "send-keys", "-t", "game", "1", "Enter")
             elif turns > answered_turns:
-                hands = re.findall(r"^Your hand (\S+)", screen, re.MULTILINE)
+                hands = re.findall(r"^Your hand (\w+)", screen, re.MULTILINE)
                 answered_turns = turns
                 tmux(socket, "send-keys", "-t", "game", hands[-1], "Enter")
             time.sleep(0.1)
