@@ -34,6 +34,7 @@ from prompt_toolkit.styles import BaseStyle
 from scopa_net.client.completion import PlayCompleter
 from scopa_net.client.controller import Asking, ClientState, Controller, Lines
 from scopa_net.client.keys import make_key_bindings
+from scopa_net.client.network_session import DealCheckFailedError
 from scopa_net.client.session import Session
 from scopa_net.client.style import Display
 from scopa_net.client.toolbar import make_toolbar
@@ -148,6 +149,11 @@ class ClientApp:
             done.result().unwrap()
         except KeyboardInterrupt:
             return 130
+        except DealCheckFailedError as exc:
+            # One banner, no traceback: the check that failed, the round, the evidence.
+            self.printer.show([FormattedText([("class:error", exc.banner)])])
+            self.printer.flush()
+            return exc.exit_status
         except Exception as exc:
             self.printer.show([FormattedText([("class:error", f"The game stopped: {exc!r}")])])
             self.printer.flush()

@@ -14,6 +14,12 @@ from scopa_net.fair.simulate import simulate_match
 from scopa_net.rules import RuleSet
 
 
+@pytest.fixture(autouse=True)
+def no_real_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """verify reads the client's pinned keys: never the real ones."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+
+
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     folder = tmp_path_factory.mktemp("transcripts")
