@@ -112,6 +112,7 @@ class ClientApp:
         self._scope: trio.CancelScope | None = None
         self._lines: trio.MemorySendChannel[str] | None = None
         self._prompt: PromptSession[str] | None = None
+        self._session: Session | None = None
 
     # --- asyncio side -------------------------------------------------------------------------
 
@@ -145,15 +146,16 @@ class ClientApp:
             self.printer.flush()
         if not prompt.cancelled() and prompt.exception() is not None:
             raise prompt.exception()  # type: ignore[misc]
+        failure: DealCheckFailedError | None = getattr(self._session, "deal_failure", None)
+        if failure is not None:
+            # One banner, no traceback: the check that failed, the round, the evidence.
+            self.printer.show([FormattedText([("class:error", failure.banner)])])
+            self.printer.flush()
+            return failure.exit_status
         try:
             done.result().unwrap()
         except KeyboardInterrupt:
             return 130
-        except DealCheckFailedError as exc:
-            # One banner, no traceback: the check that failed, the round, the evidence.
-            self.printer.show([FormattedText([("class:error", exc.banner)])])
-            self.printer.flush()
-            return exc.exit_status
         except Exception as exc:
             self.printer.show([FormattedText([("class:error", f"The game stopped: {exc!r}")])])
             self.printer.flush()
@@ -239,6 +241,7 @@ class ClientApp:
         with trio.CancelScope() as scope:
             self._scope = scope
             async with self._open_session() as session:
+                self._session = session
                 controller = Controller(
                     session, self.display, self.printer.show, scope.cancel, plain=self.plain
                 )

@@ -274,6 +274,8 @@ class NetworkSession:
         self.connected = trio.Event()
         self._seq_changed = trio.Event()
         self.verdict_failures: list[str] = []
+        self.deal_failure: DealCheckFailedError | None = None
+        """Set when a fair-deal check failed and the seat stopped."""
         self.rounds_verified = 0
 
     # --- the Session protocol -----------------------------------------------------------
@@ -629,7 +631,8 @@ class NetworkSession:
             )
             with suppress(*LINK_ERRORS), trio.move_on_after(2):
                 await self._link.send(bye)
-        raise DealCheckFailedError("\n".join(lines), path)
+        self.deal_failure = DealCheckFailedError("\n".join(lines), path)
+        raise self.deal_failure
 
     def _save_file(self, data: bytes, suffix: str = "") -> Path | None:
         """Write a transcript where the player keeps them; the path, or None if nowhere."""
@@ -687,6 +690,10 @@ async def open_network_session(
         async def run() -> None:
             try:
                 await session.run()
+            except DealCheckFailedError:
+                # The seat stopped on a failed check: end the block; raised below, unwrapped.
+                session.connected.set()
+                nursery.cancel_scope.cancel()
             except Exception as exc:
                 if session.connected.is_set():
                     raise
@@ -695,10 +702,17 @@ async def open_network_session(
 
         nursery.start_soon(run)
         await session.connected.wait()
-        if not failed:
+        if not failed and session.deal_failure is None:
             try:
                 yield session
+            except Exception:
+                # Whatever the block was doing when the seat stopped (waiting for an answer
+                # that will not come) matters less than why it stopped.
+                if session.deal_failure is None:
+                    raise
             finally:
                 nursery.cancel_scope.cancel()
+    if session.deal_failure is not None:
+        raise session.deal_failure
     if failed:
         raise failed[0]

@@ -219,6 +219,9 @@ class DealWitness:
         if rec.commits is None or rec.seeds is not None:
             raise BrokenChainError(f"round {rec.round_no}: seeds relayed out of turn")
         self._per_seat(e.seeds, "seeds")
+        # Kept before any check, so that evidence shows what the host published.
+        rec = dataclasses.replace(rec, seeds=tuple(e.seeds), excluded=tuple(e.excluded))
+        self.current = rec
         mine, reason = e.seeds[self.seat], e.excluded[self.seat]
         if self.my_seed is not None and mine is not None and not same_bytes(mine, self.my_seed):
             raise CommitmentMismatchError("the host relayed a seed that is not ours")
@@ -235,8 +238,6 @@ class DealWitness:
                 "signed a receipt for it; the receipt is kept in your transcript as proof"
             )
         counted = counted_seats(rec.round_id, rec.commits, e.seeds, e.excluded)
-        rec = dataclasses.replace(rec, seeds=tuple(e.seeds), excluded=tuple(e.excluded))
-        self.current = rec
         self._tell_exclusions(rec, counted)
         joint = joint_seed(rec.round_id, rec.digest, [e.seeds[s] for s in counted])
         self._check = ArrivalCheck(rec.round_id, rec.card_hashes, joint)

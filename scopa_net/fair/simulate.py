@@ -26,6 +26,7 @@ from scopa_net.fair.commitments import (
     end_message,
     joint_seed,
     public_key_bytes,
+    receipt_message,
     reveal_message,
     rules_hash,
     seat_commitment,
@@ -37,6 +38,7 @@ from scopa_net.fair.transcript import (
     DealtCard,
     MatchResult,
     PlayEntry,
+    Receipt,
     RoundRecord,
     Transcript,
     VoidNotice,
@@ -181,6 +183,9 @@ def reseal(transcript: Transcript, key: Ed25519PrivateKey) -> Transcript:
     for r in transcript.rounds:
         message = commit_message(r.round_id, r.round_no, prev, r.digest, rules_digest)
         r = dataclasses.replace(r, prev=prev, sig=sign(key, message))
+        if r.receipt is not None:
+            signed = receipt_message(r.round_id, transcript.seat, r.receipt.seed_hash)
+            r = dataclasses.replace(r, receipt=Receipt(r.receipt.seed_hash, sign(key, signed)))
         if r.host_seed is not None:
             chain = r.chain_hash()
             r = dataclasses.replace(
