@@ -18,20 +18,22 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from scopa_net.commands.options import add_command
 from scopa_net.commands.paths import data_dir
-from scopa_net.fair.commitments import fingerprint
-from scopa_net.fair.errors import FairnessError
-from scopa_net.fair.stats import seat_tallies
-from scopa_net.fair.transcript import Transcript, decode
-from scopa_net.fair.verifier import MatchVerdict, verify_transcript
+
+if TYPE_CHECKING:
+    from scopa_net.fair.transcript import Transcript
+    from scopa_net.fair.verifier import MatchVerdict
 
 EXIT_OK = 0
 EXIT_FAILED = 1
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "verify",
         help="check saved match transcripts: every deal, card, play and score",
         description="Re-derive every deal of saved transcripts from the revealed seeds, check "
@@ -66,6 +68,8 @@ def _normal(text: str) -> str:
 
 def pinned_fingerprints(path: Path) -> set[str]:
     """The fingerprints of every host key a client pinned (``address hexkey`` lines)."""
+    from scopa_net.fair.commitments import fingerprint
+
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError:
@@ -103,6 +107,9 @@ def verify_files(
     pins: set[str] | None = None,
     pinned_from: str = "--pin",
 ) -> int:
+    from scopa_net.fair.errors import FairnessError
+    from scopa_net.fair.transcript import decode
+
     several = len(paths) > 1
     all_ok = True
     summary = _Summary()
@@ -143,6 +150,9 @@ def _verify_one(
     pins: set[str],
     pinned_from: str,
 ) -> bool:
+    from scopa_net.fair.commitments import fingerprint
+    from scopa_net.fair.verifier import verify_transcript
+
     fp = fingerprint(transcript.host_key)
     out(f"seat {transcript.seat}, {transcript.rules.describe()}, host key {fp}")
     if pins and _normal(fp) not in pins:
@@ -204,6 +214,8 @@ def _summary(out: Callable[[str], None], s: _Summary) -> None:
         out("seeds left out: none")
     if not s.hands:
         return
+    from scopa_net.fair.stats import seat_tallies
+
     out("cards dealt to each seat in verified rounds, against fair deals (95% band):")
     for seat in sorted(s.hands):
         rounds = s.hands[seat]
