@@ -591,6 +591,7 @@ class Table:
     def _apply_close_seeds(self) -> None:
         if self.phase is Phase.COMMIT:
             self._relay_commits()
+            self._advance_seeds()  # no seat committed: nothing to wait for
         elif self.phase is Phase.REVEAL:
             self._deal_round()
 

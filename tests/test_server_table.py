@@ -299,6 +299,19 @@ def test_a_missing_reveal_is_shown_not_punished() -> None:
     assert any("seat 1's seed is left out" in n for n in driver.witnesses[0].take_notices())
 
 
+def test_commitments_that_never_come_are_shown_and_the_round_is_dealt_at_once() -> None:
+    table = new_table(RuleSet.of(2, 11))
+    fill(table)
+    driver = Driver(table, 6)
+    table.start_round(bytes(range(16)), bytes(32))
+    table.close_seeds()  # the commit deadline: nobody committed, so nothing else to wait for
+    assert table.phase is Phase.PLAY
+    reveals = [e for e in table.seats[0].log if isinstance(e, m.SeedReveals)][-1]
+    assert reveals.excluded == ("no_commit", "no_commit") and reveals.seeds == (None, None)
+    driver.catch_up()
+    assert any("not fair-checked" in n for n in driver.witnesses[0].take_notices())
+
+
 def test_computer_players_send_no_seed_and_a_round_without_people_is_not_fair_checked() -> None:
     table = new_table(RuleSet.of(2, 1), bots=1)
     fill(table)
