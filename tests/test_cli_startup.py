@@ -38,6 +38,7 @@ print(json.dumps({"status": status, "modules": sorted(sys.modules)}))
         ["verify", "--help"],
         ["arena", "--help"],
         ["history", "--help"],
+        ["tally", "--help"],
     ],
 )
 def test_help_and_version_import_nothing_heavy(argv: list[str], tmp_path: Path) -> None:
