@@ -517,6 +517,18 @@ class NetworkSession:
                 raise trio.BrokenResourceError(f"the host said goodbye: {msg.message}")
             elif isinstance(msg, m.Snapshot):
                 assert self.mirror is not None
+                if self.witness is not None and msg.seq > self.mirror.seq:
+                    # Caught up by snapshot: the events skipped (commitments, seeds, cards)
+                    # were never seen, so checking resumes with the next round.
+                    self.witness.resynced()
+                    self._emit(
+                        Message(
+                            seat=None,
+                            text="the host caught this seat up with a snapshot: cards are "
+                            "checked again from the next round, and no transcript is saved "
+                            "for this match",
+                        )
+                    )
                 self.mirror.apply(msg)
                 self._emit(ViewChanged(view=self.mirror.view))
             elif isinstance(msg, m.Left):

@@ -128,6 +128,18 @@ class DealWitness:
             and rec.receipt is None
         )
 
+    def resynced(self) -> None:
+        """The seat was caught up by a snapshot and missed events: forget the round under way
+        and check again from the next ``round_commit``, as a seat taken mid-match does (the
+        chain can no longer be followed, so no transcript of this match will verify)."""
+        self.mid_match = True
+        self.current = None
+        self._check = None
+        self._placement = None
+        self._chain = None
+        self.dealer = None
+        self.my_seed = None
+
     def take_notices(self) -> list[str]:
         """What the player should be told that is not a failed check (then forgotten)."""
         out, self._notices = self._notices, []
@@ -161,7 +173,7 @@ class DealWitness:
             commit_message(e.round_id, e.round_no, e.prev, e.digest, self._rules_digest),
             f"round {e.round_no}'s commitment",
         )
-        if self.rounds and e.round_no != self.rounds[-1].round_no + 1:
+        if self._chain is not None and self.rounds and e.round_no != self.rounds[-1].round_no + 1:
             raise BrokenChainError(
                 f"round {e.round_no} follows round {self.rounds[-1].round_no}; numbers go up by one"
             )

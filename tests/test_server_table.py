@@ -386,3 +386,16 @@ def test_a_void_deal_of_kings_is_redealt_and_verifies() -> None:
     assert table.history[1][3] == dealer  # the same dealer dealt again
     for witness in driver.witnesses:
         assert verify_transcript(witness.transcript()).ok
+    # One round numbering: the void is round 1, the redeal round 2, and every score sheet,
+    # snapshot and view carries the number of its round_commit.
+    last_commit = 0
+    ends = []
+    for event in table.seats[0].log:
+        if isinstance(event, m.RoundCommit):
+            last_commit = event.round_no
+        elif isinstance(event, m.RoundEnd):
+            assert event.round_no == last_commit
+            ends.append(event.round_no)
+    assert ends[0] == 2
+    assert table.snapshot(0).round_no == table.dealt_round_no == last_commit
+    assert driver.mirrors[0].view.round_number == last_commit
