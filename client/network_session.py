@@ -67,8 +67,9 @@ class SessionError(Exception):
     """The host refused us (no such table, bad password, full...) or went away for good."""
 
 
-EXIT_DEAL_FAILED = 3
-"""The exit status of a client that stopped because a fair-deal check failed."""
+EXIT_DEAL_FAILED = 6
+"""The exit status of a client that stopped because a fair-deal check failed (the same as
+``scopa_net.commands.options.EXIT_DEAL_FAILED``, which the command line documents)."""
 
 
 class DealCheckFailedError(SessionError):

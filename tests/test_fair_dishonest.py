@@ -417,7 +417,11 @@ async def test_an_empty_transcript_and_a_table_that_never_started_are_refused(
 
 
 def test_the_exit_status_of_a_failed_check_is_its_own() -> None:
-    assert EXIT_DEAL_FAILED not in (0, 1, 2, 130)
+    from scopa_net.commands.options import EXIT_DEAL_FAILED as DOCUMENTED
+    from scopa_net.commands.options import EXIT_STATUSES
+
+    assert EXIT_DEAL_FAILED == DOCUMENTED
+    assert [code for code, _ in EXIT_STATUSES].count(EXIT_DEAL_FAILED) == 1
 
 
 # --- what the person at the terminal sees ----------------------------------------------------
