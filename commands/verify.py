@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from scopa_net.commands.options import add_command
 from scopa_net.commands.paths import data_dir
+from scopa_net.commands.progress import Progress
 
 if TYPE_CHECKING:
     from scopa_net.fair.transcript import Transcript
@@ -50,6 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "0510-a4a7-ee55-e70c-497d); may be given more than once. Without it, the keys this "
         "client pinned when it played are used",
     )
+    parser.add_argument("--quiet", action="store_true", help="no progress line")
     parser.set_defaults(run=run)
 
 
@@ -59,7 +61,15 @@ def run(args: argparse.Namespace) -> int:
     if not pins:
         pins = pinned_fingerprints(data_dir(os.environ) / "known_hosts")
         pinned_from = "this client's known_hosts"
-    return verify_files(args.files, print, pins=pins, pinned_from=pinned_from)
+    if len(args.files) == 1:
+        return verify_files(args.files, print, pins=pins, pinned_from=pinned_from)
+    with Progress("verify", len(args.files), "files", quiet=args.quiet) as progress:
+
+        def out(line: str) -> None:
+            progress.clear()
+            print(line, flush=progress.terminal)
+
+        return verify_files(args.files, out, progress.advance, pins=pins, pinned_from=pinned_from)
 
 
 def _normal(text: str) -> str:
@@ -103,44 +113,68 @@ class _Summary:
 def verify_files(
     paths: list[Path],
     out: Callable[[str], None],
+    done: Callable[[], None] = lambda: None,
     *,
     pins: set[str] | None = None,
     pinned_from: str = "--pin",
 ) -> int:
-    from scopa_net.fair.errors import FairnessError
-    from scopa_net.fair.transcript import decode
-
+    """Verify each file, telling ``out`` every line and ``done`` after each file."""
     several = len(paths) > 1
     all_ok = True
     summary = _Summary()
     seen: dict[str, Path] = {}
     for path in paths:
-        if several:
-            out(f"== {path}")
         try:
-            data = path.read_bytes()
-        except OSError as exc:
-            out(f"{path}: cannot read: {exc.strerror or exc}")
-            all_ok = False
-            summary.failures += 1
-            continue
-        digest = hashlib.sha256(data).hexdigest()
-        if digest in seen:
-            out(f"the same transcript as {seen[digest]}: counted once")
-            continue
-        seen[digest] = path
-        summary.files += 1
-        try:
-            transcript = decode(data)
-        except FairnessError as exc:
-            out(f"{path}: {exc}")
-            all_ok = False
-            summary.failures += 1
-            continue
-        all_ok &= _verify_one(transcript, out, summary, pins or set(), pinned_from)
+            all_ok &= _one_file(
+                path,
+                out,
+                summary,
+                seen=seen,
+                several=several,
+                pins=pins or set(),
+                pinned_from=pinned_from,
+            )
+        finally:
+            done()
     if several:
         _summary(out, summary)
     return EXIT_OK if all_ok else EXIT_FAILED
+
+
+def _one_file(
+    path: Path,
+    out: Callable[[str], None],
+    summary: _Summary,
+    *,
+    seen: dict[str, Path],
+    several: bool,
+    pins: set[str],
+    pinned_from: str,
+) -> bool:
+    from scopa_net.fair.errors import FairnessError
+    from scopa_net.fair.transcript import decode
+
+    if several:
+        out(f"== {path}")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        out(f"{path}: cannot read: {exc.strerror or exc}")
+        summary.failures += 1
+        return False
+    digest = hashlib.sha256(data).hexdigest()
+    if digest in seen:
+        out(f"the same transcript as {seen[digest]}: counted once")
+        return True
+    seen[digest] = path
+    summary.files += 1
+    try:
+        transcript = decode(data)
+    except FairnessError as exc:
+        out(f"{path}: {exc}")
+        summary.failures += 1
+        return False
+    return _verify_one(transcript, out, summary, pins, pinned_from)
 
 
 def _verify_one(
