@@ -199,10 +199,21 @@ async def test_chat_and_requests_faster_than_allowed_are_refused_not_dropped() -
         ) as session:
             for n in range(4):
                 await session.say(f"line {n}")
+            said: list[Message] = []
             with trio.fail_after(10):
                 async for event in session.events:
-                    if isinstance(event, Message) and "at most 3 lines" in event.text:
-                        break
+                    if isinstance(event, Message):
+                        said.append(event)
+                        if "at most 3 lines" in event.text:
+                            break
+            # The first three lines reach the table (the sender hears them too), the fourth is
+            # refused with a reason, not dropped in silence.
+            assert said == [
+                Message(seat=0, text="line 0"),
+                Message(seat=0, text="line 1"),
+                Message(seat=0, text="line 2"),
+                Message(seat=None, text="the host refused: at most 3 lines in 60 s"),
+            ]
         nursery.cancel_scope.cancel()
 
 
