@@ -30,7 +30,9 @@ from scopa_net.client.session import MatchOver
 from scopa_net.dealing import TABLE, seat_positions
 from scopa_net.fair.verifier import verify_transcript
 from scopa_net.mirror import dealer_from_positions
+from scopa_net.plays import Play
 from scopa_net.rules import RuleSet
+from scopa_net.server.table import Phase
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import decode, encode
 from scopa_net.wire.errors import ErrorCode, LocalProtocolError
@@ -215,7 +217,8 @@ def check_no_hidden_cards(rules: RuleSet, messages: list[m.Message]) -> int:
 
 async def test_two_resumes_racing_for_one_seat() -> None:
     """Pass: both racing resumes are answered in turn; the newer holds the seat and the older
-    is told it was superseded and closed; no move from the stale connection is applied."""
+    is told it was superseded and closed; a legal move sent from the stale connection is not
+    applied, while the same move from the connection holding the seat is."""
     async with trio.open_nursery() as nursery:
         host = await start_host(nursery)
         choice = TableChoice(create=create(RuleSet.of(2, 5), bots=1))
@@ -224,6 +227,15 @@ async def test_two_resumes_racing_for_one_seat() -> None:
         await session.connected.wait()
         task = host.tables[session.table_id]
         token, seat = session._token, session.seat
+        # Wait for ann's turn in play, so that a move from her seat would be legal.
+        with trio.fail_after(20):
+            while not (
+                task.table.phase is Phase.PLAY
+                and task.table.match is not None
+                and task.table.match.round is not None
+                and task.table.match.round.turn == seat
+            ):
+                await trio.sleep(0.01)
         links = []
         for _ in range(2):
             link, _ = await connect("127.0.0.1", host.port)
@@ -240,29 +252,40 @@ async def test_two_resumes_racing_for_one_seat() -> None:
                     if isinstance(msg, m.Resumed | m.Error | m.Bye):
                         answers.append(msg)
                         break
-        resumed = [a for a in answers if isinstance(a, m.Resumed)]
-        assert resumed, answers
-        # The newer resume (higher epoch) holds the seat.
-        winner = max(
-            (i for i in (0, 1) if isinstance(answers[i], m.Resumed)),
-            key=lambda i: answers[i].epoch,  # type: ignore[union-attr]
-        )
+        # The token presented was the newest, and its successor unused when the second
+        # resume came: both are answered, each with its own epoch.
+        assert [type(a) for a in answers] == [m.Resumed, m.Resumed], answers
+        epochs = [a.epoch for a in answers]  # type: ignore[attr-defined]
+        assert len(set(epochs)) == 2
+        winner = epochs.index(max(epochs))
         loser = links[1 - winner]
-        if isinstance(answers[1 - winner], m.Resumed):
-            with trio.fail_after(5):
-                while not isinstance(msg := await loser.receive(), m.Bye):
-                    pass
-            assert msg.reason == ErrorCode.SUPERSEDED.value
-        assert task.attached[seat] is not None
-        history = list(task.table.match.round.history) if task.table.match else []
-        # The stale connection tries a move anyway (raw bytes: our codec would refuse to).
-        hand = task.table.match.round.hands[seat] if task.table.match else [0]
-        stale = encode(m.Play(move_id=7, after=10**6, card=hand[0], captured=0))
+        with trio.fail_after(5):
+            while not isinstance(msg := await loser.receive(), m.Bye):
+                pass
+        assert msg.reason == ErrorCode.SUPERSEDED.value
+        rnd = task.table.match.round
+        history = list(rnd.history)
+        assert rnd.turn == seat
+        play = Play.from_code(rnd.legal_codes()[0])
+        move = {"after": task.table.seats[seat].seq, "card": play.card.index}
+        move["captured"] = play.captured_mask
+        # The stale connection sends a legal move anyway (raw bytes: our codec would refuse to).
+        stale = encode(m.Play(move_id=7, **move))
         with trio.move_on_after(0.5), contextlib.suppress(trio.BrokenResourceError):
             await loser.stream.send_all(stale)
-        await trio.sleep(0.2)
-        if task.table.match:
-            assert [h for h in task.table.match.round.history if h not in history] == []
+        # The same move from the connection holding the seat is accepted: the stale one was
+        # not applied before it, and cannot be after it (the turn has passed).
+        await links[winner].send(m.Play(move_id=8, **move))
+        with trio.fail_after(5):
+            while not isinstance(reply := await links[winner].receive(), m.Ack | m.Reject):
+                pass
+        assert isinstance(reply, m.Ack) and reply.move_id == 8 and not reply.duplicate, reply
+        # Exactly one move of this seat was applied (the bot may have answered it since).
+        new = [h for h in rnd.history if h not in history]
+        assert [h[:2] for h in new if h[0] == seat] == [(seat, play.code)], new
+        assert new[0][:2] == (seat, play.code)
+        assert task.table.seats[seat].moves.keys() >= {8}
+        assert 7 not in task.table.seats[seat].moves
         for link in links:
             await link.aclose()
         nursery.cancel_scope.cancel()
