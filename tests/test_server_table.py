@@ -8,9 +8,10 @@ import random
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from scopa_net.cards import CARDS
 from scopa_net.dealing import TABLE, seat_positions
 from scopa_net.fair.commitments import public_key_bytes
-from scopa_net.fair.errors import FairnessError
+from scopa_net.fair.errors import CardCheckError
 from scopa_net.fair.verifier import verify_transcript
 from scopa_net.mirror import SeatMirror
 from scopa_net.rules import RuleSet
@@ -222,21 +223,25 @@ def test_tokens_wrong_empty_and_rotated_are_refused() -> None:
     assert table.check_token(0, b"a" * 16) == token_hash(b"a" * 16)
     assert table.check_token(0, b"c" * 16) == token_hash(b"c" * 16)
     table.resume(0, token_hash(b"d" * 16))
-    with pytest.raises(TableError):
+    with pytest.raises(TableError, match="token") as info:
         table.check_token(0, b"a" * 16)  # its successor "c" was used: dead
+    assert info.value.code is ErrorCode.BAD_TOKEN
     table.check_token(0, b"c" * 16)
     table.resume(0, token_hash(b"e" * 16), presented=token_hash(b"c" * 16))  # "d" was lost
     table.check_token(0, b"d" * 16)  # never used, nor its successor "e": still good
     table.check_token(0, b"e" * 16)
     table.resume(0, token_hash(b"f" * 16))
     for dead in (b"c", b"d"):
-        with pytest.raises(TableError):
+        with pytest.raises(TableError) as info:
             table.check_token(0, dead * 16)
-    with pytest.raises(TableError):
+        assert info.value.code is ErrorCode.BAD_TOKEN
+    with pytest.raises(TableError) as info:
         table.check_token(1, b"c" * 16)  # an open seat has no token
+    assert info.value.code is ErrorCode.BAD_TOKEN
     table.leave(0)
-    with pytest.raises(TableError):
+    with pytest.raises(TableError) as info:
         table.check_token(0, b"f" * 16)  # expired with the seat
+    assert info.value.code is ErrorCode.BAD_TOKEN
 
 
 def test_full_table_and_taken_seat() -> None:
@@ -278,8 +283,13 @@ def test_a_witness_catches_a_card_that_was_not_committed() -> None:
     seat_log[index] = m.Deal(
         seq=deal.seq, hand=(forged, *deal.hand[1:]), table=deal.table, stock=deal.stock
     )
-    with pytest.raises(FairnessError):
+    with pytest.raises(CardCheckError) as info:
         driver.catch_up()
+    assert type(info.value) is CardCheckError
+    assert str(info.value).startswith(
+        f"deck position {forged.pos}: {CARDS[forged.card]} with salt {forged.salt.hex()} "
+        "does not match committed hash"
+    )
 
 
 def void_round_values(players: int) -> tuple[bytes, bytes, list[bytes]]:
