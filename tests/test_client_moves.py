@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import match_dealt
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_client_decks import match_dealt
 
 from scopa_net.cards import CARDS
 from scopa_net.client.moves import legal_plays, resolve_play

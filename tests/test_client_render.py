@@ -7,11 +7,11 @@ import random
 import re
 
 import pytest
+from helpers import match_dealt
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.renderer import print_formatted_text as render_fragments
-from test_client_decks import match_dealt
 
 from scopa_net.cards import CARDS, Suit
 from scopa_net.client import render
