@@ -3,13 +3,29 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
+from pathlib import Path
 
 from scopa_net.cards import CARDS, Card
 from scopa_net.dealing import TABLE, deal_plan
 from scopa_net.match import Match
 from scopa_net.notation import parse_card
 from scopa_net.rules import RuleSet
+
+PROTOCOL = Path(__file__).resolve().parent.parent / "protocol.md"
+
+
+def protocol_section(heading: str, *, nested: bool = True) -> str:
+    """The text of protocol.md under the heading line that starts with ``heading`` (``"### 8.1"``
+    or a whole title), up to the next heading of the same or a higher level; with ``nested``
+    false, up to the next heading of any level (the section's own text, without subsections)."""
+    text = PROTOCOL.read_text(encoding="utf-8")
+    found = re.search(rf"^{re.escape(heading)}.*\n", text, re.MULTILINE)
+    assert found, f"protocol.md has no heading {heading!r}"
+    level = len(heading.split(" ", maxsplit=1)[0])
+    stop = re.compile(rf"^#{{1,{level if nested else 6}}} ", re.MULTILINE).search(text, found.end())
+    return text[found.end() : stop.start() if stop else len(text)]
 
 
 def env_without_coverage() -> dict[str, str]:
