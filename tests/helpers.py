@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -11,7 +12,55 @@ from scopa_net.cards import CARDS, Card
 from scopa_net.dealing import TABLE, deal_plan
 from scopa_net.match import Match
 from scopa_net.notation import parse_card
+from scopa_net.round import Round
 from scopa_net.rules import RuleSet
+
+#: The rule sets the engine's tests run under: every player count, and each variant that changes
+#: how play or scoring goes, alone and with those it interacts with.
+RULE_SETS = [
+    RuleSet.of(2),
+    RuleSet.of(3),
+    RuleSet.of(4),
+    RuleSet.of(6),
+    RuleSet.of(6, 11, ["six_as_three_pairs"]),
+    RuleSet.of(4, 11, ["scopone"]),
+    RuleSet.of(4, 11, ["scopone_scientifico"]),
+    RuleSet.of(2, 11, ["asso_piglia_tutto"]),
+    RuleSet.of(4, 11, ["scopone_scientifico", "asso_piglia_tutto"]),
+    RuleSet.of(4, 11, ["scopone_scientifico", "asso_piglia_tutto", "napola"]),
+    RuleSet.of(2, 11, ["quindici"]),
+    RuleSet.of(2, 11, ["quindici", "re_bello"]),
+    RuleSet.of(4, 11, ["quindici", "scopone"]),
+    RuleSet.of(3, 11, ["primiera=sum", "court_prime=0", "cappotto"]),
+]
+
+
+def shuffled_deck(rng: random.Random) -> list[Card]:
+    """The 40 cards in an order drawn from ``rng``."""
+    deck = list(CARDS)
+    rng.shuffle(deck)
+    return deck
+
+
+def random_round(rules: RuleSet, seed: int) -> Round:
+    """The first round that is not void among decks shuffled from ``seed``, dealer at random."""
+    rng = random.Random(seed)
+    while True:
+        deck = shuffled_deck(rng)
+        rnd = Round(rules, rng.randrange(rules.players), deck)
+        if not rnd.void:
+            return rnd
+
+
+def play_randomly(rnd: Round, rng: random.Random, plays: int | None = None) -> Round:
+    """Make ``plays`` random legal plays in ``rnd`` (all of them if None), fewer if the round
+    ends first; returns ``rnd``."""
+    while not rnd.finished and (plays is None or plays > 0):
+        codes = rnd.legal_codes()
+        rnd.push_code(codes[rng.randrange(len(codes))])
+        plays = None if plays is None else plays - 1
+    return rnd
+
 
 PROTOCOL = Path(__file__).resolve().parent.parent / "protocol.md"
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from helpers import shuffled_deck
 from hypothesis import strategies as st
 
-from scopa_net.cards import CARDS
 from scopa_net.match import Match
 from scopa_net.rules import Variant
 from scopa_net.wire import messages as m
@@ -101,8 +101,7 @@ def _snapshot(draw: st.DrawFn) -> m.Snapshot:
         if match.over:
             break
         if match.needs_deal:
-            deck = list(CARDS)
-            rng.shuffle(deck)
+            deck = shuffled_deck(rng)
             match.deal(deck)
             continue
         codes = match.round.legal_codes()  # type: ignore[union-attr]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import shuffled_deck
 
 from scopa_net.bots.greedy import GreedyPlayer
 from scopa_net.bots.observed import NotMyTurnError
@@ -41,8 +42,7 @@ def play_rounds(rules: RuleSet, make, seed: int, rounds: int) -> Match:
     match = Match(rules, rng.randrange(rules.players))
     players = [make(seed * 10 + s) for s in range(rules.players)]
     while not match.over and len(match.results) < rounds:
-        deck = list(CARDS)
-        rng.shuffle(deck)
+        deck = shuffled_deck(rng)
         rnd = match.deal(deck)
         while not rnd.finished:
             seat = rnd.turn
