@@ -48,8 +48,9 @@ FAST = {
 }
 
 
-def seeds(request: pytest.FixtureRequest, short: int, long: int) -> range:
-    return range(long if request.config.getoption("--runslow") else short)
+def seed_cases(short: int, long: int) -> list:
+    """Seeds 0..long-1 as test cases; those from ``short`` on run only with ``--runslow``."""
+    return [*range(short), *(pytest.param(s, marks=pytest.mark.slow) for s in range(short, long))]
 
 
 class RecordingBot:
@@ -87,49 +88,45 @@ def plays_by_round(session: NetworkSession) -> dict[int, list[int]]:
     return out
 
 
-async def test_connections_cut_at_random_points_lose_and_repeat_nothing(
-    request: pytest.FixtureRequest,
-) -> None:
+@pytest.mark.parametrize("seed", seed_cases(3, 25))
+async def test_connections_cut_at_random_points_lose_and_repeat_nothing(seed: int) -> None:
     """Pass: every game finishes; each client's final view equals the host's; every
     acknowledged move is in the record exactly once; every round verifies."""
-    for seed in seeds(request, 3, 25):
-        rng = random.Random(seed)
-        async with trio.open_nursery() as nursery:
-            host = await start_host(nursery, bot_delay=0.005)
-            proxy = FaultProxy(host.port, seed=seed)
-            await nursery.start(proxy.serve)
-            rules = RuleSet.of(2, 3)
-            choice = TableChoice(create=create(rules, bots=1))
+    rng = random.Random(seed)
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.005)
+        proxy = FaultProxy(host.port, seed=seed)
+        await nursery.start(proxy.serve)
+        rules = RuleSet.of(2, 3)
+        choice = TableChoice(create=create(rules, bots=1))
 
-            async def chaos(
-                session: NetworkSession, proxy: FaultProxy = proxy, rng: random.Random = rng
-            ) -> None:
-                """Cut every connection after a random number (1-12) of new events."""
-                while True:
-                    start = session.mirror.seq if session.mirror else 0
-                    wait_for = rng.randint(1, 12)
-                    while (session.mirror.seq if session.mirror else 0) < start + wait_for:
-                        await trio.sleep(0.002)
-                    proxy.cut_all()
+        async def chaos(
+            session: NetworkSession, proxy: FaultProxy = proxy, rng: random.Random = rng
+        ) -> None:
+            """Cut every connection after a random number (1-12) of new events."""
+            while True:
+                start = session.mirror.seq if session.mirror else 0
+                wait_for = rng.randint(1, 12)
+                while (session.mirror.seq if session.mirror else 0) < start + wait_for:
+                    await trio.sleep(0.002)
+                proxy.cut_all()
 
-            with trio.fail_after(60):
-                async with open_network_session(
-                    "127.0.0.1", proxy.port, choice, name="ann"
-                ) as session:
-                    nursery.start_soon(chaos, session)
-                    bot = RecordingBot(session, "greedy", seed)
-                    result = await bot.run()
-            assert result is not None
-            assert proxy.cuts > 0
-            table = host.tables[session.table_id].table
-            assert session.mirror is not None
-            assert session.mirror.view == table.view_for(session.seat)
-            played = plays_by_round(session)
-            for round_no, card in bot.acked:
-                assert played[round_no].count(card) == 1
-            assert verify_transcript(session.witness.transcript()).ok
-            assert session.verdict_failures == []
-            nursery.cancel_scope.cancel()
+        with trio.fail_after(60):
+            async with open_network_session("127.0.0.1", proxy.port, choice, name="ann") as session:
+                nursery.start_soon(chaos, session)
+                bot = RecordingBot(session, "greedy", seed)
+                result = await bot.run()
+        assert result is not None
+        assert proxy.cuts > 0
+        table = host.tables[session.table_id].table
+        assert session.mirror is not None
+        assert session.mirror.view == table.view_for(session.seat)
+        played = plays_by_round(session)
+        for round_no, card in bot.acked:
+            assert played[round_no].count(card) == 1
+        assert verify_transcript(session.witness.transcript()).ok
+        assert session.verdict_failures == []
+        nursery.cancel_scope.cancel()
 
 
 async def test_a_match_through_a_proxy_that_slices_frames_into_pieces() -> None:
