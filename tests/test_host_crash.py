@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 import signal
 import socket
-import subprocess
 import sys
 from pathlib import Path
 
@@ -30,7 +29,8 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-async def start_host(db: Path, port: int, *, first: bool) -> trio.Process:
+async def start_host(db: Path, port: int, *, first: bool, log: Path) -> trio.Process:
+    """Start ``scopa-net host`` on ``db``; its stderr is appended to ``log``."""
     args = [
         sys.executable,
         "-m",
@@ -49,8 +49,9 @@ async def start_host(db: Path, port: int, *, first: bool) -> trio.Process:
         "WARNING",
     ]
     if first:
-        args += ["--players", "2", "--bots", "1", "--bot-level", "1", "--target", "4"]
-    proc = await trio.lowlevel.open_process(args, stderr=subprocess.DEVNULL)
+        args += ["--players", "2", "--bots", "1", "--bot-level", "easy", "--target", "4"]
+    with log.open("ab") as stderr:
+        proc = await trio.lowlevel.open_process(args, stderr=stderr)
     with trio.fail_after(20):
         while True:
             try:
@@ -78,10 +79,21 @@ async def test_host_killed_many_times(seed: int, tmp_path: Path) -> None:
 
 
 async def _kill_and_resume(seed: int, kills: int, tmp_path: Path) -> None:
+    """Run the scenario; on failure, print what the host processes wrote to stderr."""
+    log = tmp_path / "host-stderr.log"
+    try:
+        await _scenario(seed, kills, tmp_path, log)
+    except BaseException:
+        text = log.read_text(errors="replace") if log.exists() else "(none)"
+        print(f"--- stderr of the host processes ({log}) ---\n{text}")
+        raise
+
+
+async def _scenario(seed: int, kills: int, tmp_path: Path, log: Path) -> None:
     rng = random.Random(seed)
     db = tmp_path / "host.db"
     port = free_port()
-    proc = await start_host(db, port, first=True)
+    proc = await start_host(db, port, first=True, log=log)
     restarts = 0
     try:
         session = NetworkSession("127.0.0.1", port, TableChoice(table_id=1), name="ann")
@@ -103,7 +115,7 @@ async def _kill_and_resume(seed: int, kills: int, tmp_path: Path) -> None:
                     with trio.CancelScope(shield=True):
                         proc.kill()  # SIGKILL: no goodbye, no flush
                         await proc.wait()
-                        proc = await start_host(db, port, first=False)
+                        proc = await start_host(db, port, first=False, log=log)
                     restarts += 1
 
             nursery.start_soon(killer)
