@@ -15,11 +15,13 @@ from pathlib import Path
 
 import pytest
 import trio
+from hosting import create
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
 from scopa_net.client.network_session import NetworkSession, TableChoice, list_tables
 from scopa_net.fair.verifier import verify_transcript
+from scopa_net.rules import RuleSet
 from scopa_net.server.journal import Journal
 
 
@@ -140,3 +142,70 @@ async def _scenario(seed: int, kills: int, tmp_path: Path, log: Path) -> None:
     assert [t.table_id for t in finished] == ["1"]
     assert finished[0].summary["scores"] == list(result.match_scores)
     journal.close()
+
+
+async def test_a_killed_host_restores_every_table(tmp_path: Path) -> None:
+    """Pass: three tables of different sizes and options, each with a match under way, are
+    listed alike after a SIGKILL and a restart, and each player resumes and finishes a
+    verified match."""
+    log = tmp_path / "host-stderr.log"
+    db = tmp_path / "host.db"
+    port = free_port()
+    tables = [
+        create(RuleSet.of(2, 1), bots=1),
+        create(RuleSet.of(3, 1), bots=2, password="pw"),
+        create(RuleSet.of(4, 1, ["scopone"]), bots=3),
+    ]
+    proc = await start_host(db, port, first=False, log=log)
+    try:
+        sessions = [
+            NetworkSession("127.0.0.1", port, TableChoice(create=t, password=t.password), name=n)
+            for t, n in zip(tables, ("ann", "bea", "cid"), strict=True)
+        ]
+        results: list[object] = []
+        listed: dict[str, tuple] = {}
+
+        async def play(session: NetworkSession, seed: int) -> None:
+            results.append(await play_as_bot(session, make_player("greedy", seed)))
+
+        async def kill_once() -> None:
+            nonlocal proc
+            # Every table has a match under way (a few events in), then the host dies.
+            while not all(s.mirror and s.mirror.seq >= 4 for s in sessions):
+                await trio.sleep(0.005)
+            listed["before"] = await list_tables("127.0.0.1", port)
+            with trio.CancelScope(shield=True):
+                proc.kill()
+                await proc.wait()
+                proc = await start_host(db, port, first=False, log=log)
+            listed["after"] = await list_tables("127.0.0.1", port)
+
+        with trio.fail_after(150):
+            async with trio.open_nursery() as nursery:
+                for session in sessions:
+                    nursery.start_soon(session.run)
+                    await session.connected.wait()
+                nursery.start_soon(kill_once)
+                async with trio.open_nursery() as players:
+                    for seed, session in enumerate(sessions):
+                        players.start_soon(play, session, seed)
+                nursery.cancel_scope.cancel()
+        assert len(listed["before"]) == 3
+        assert all(t.started for t in listed["before"])
+        assert [(t.id, t.name, t.rules, t.password, t.bot_level) for t in listed["after"]] == [
+            (t.id, t.name, t.rules, t.password, t.bot_level) for t in listed["before"]
+        ]
+        assert [[s.name for s in t.seats] for t in listed["after"]] == [
+            [s.name for s in t.seats] for t in listed["before"]
+        ]
+        assert len(results) == 3 and None not in results
+        for session in sessions:
+            assert session.verdict_failures == []
+            assert verify_transcript(session.witness.transcript()).ok
+    except BaseException:
+        print(f"--- stderr of the host processes ---\n{log.read_text(errors='replace')}")
+        raise
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
