@@ -5,8 +5,13 @@ from __future__ import annotations
 import os
 import random
 import re
+import socket
+import struct
+import uuid
 from collections.abc import Mapping
 from pathlib import Path
+
+import pytest
 
 from scopa_net.cards import CARDS, Card
 from scopa_net.dealing import TABLE, deal_plan
@@ -118,3 +123,58 @@ def match_dealt(
     match = Match(rules, first_dealer=dealer)
     match.deal(deck_dealing(rules, dealer, hands, table))
     return match
+
+
+# --- loopback ports and LAN discovery -----------------------------------------------------
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def unique_name(prefix: str) -> str:
+    """``prefix`` and a random suffix: an mDNS name no other run (or test) announces."""
+    return f"{prefix} {uuid.uuid4().hex[:8]}"
+
+
+MDNS_GROUP = "224.0.0.251"
+LOOPBACK = socket.inet_aton("127.0.0.1")
+
+
+def multicast_loops_back(timeout: float = 1.0) -> bool:
+    """Whether a datagram sent to the mDNS group through the loopback interface comes back (it
+    does not in some sandboxes and containers)."""
+    try:
+        with (
+            socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as rx,
+            socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as tx,
+        ):
+            rx.bind(("", 0))
+            port = rx.getsockname()[1]
+            membership = struct.pack("4s4s", socket.inet_aton(MDNS_GROUP), LOOPBACK)
+            rx.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, membership)
+            rx.settimeout(timeout)
+            # The probe leaves through the loopback interface only: nothing goes on the LAN.
+            tx.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, LOOPBACK)
+            tx.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 1)
+            tx.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 1)
+            probe = uuid.uuid4().bytes
+            tx.sendto(probe, (MDNS_GROUP, port))
+            while True:
+                data, _ = rx.recvfrom(64)
+                if data == probe:
+                    return True
+    except OSError:
+        return False
+
+
+def require_multicast() -> None:
+    """Skip the calling test, saying why, where multicast does not loop back."""
+    if not multicast_loops_back():
+        pytest.skip(
+            f"multicast to {MDNS_GROUP} does not come back on this machine (no multicast "
+            "route?): LAN discovery cannot be tested here"
+        )
