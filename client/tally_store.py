@@ -19,7 +19,6 @@ from pathlib import Path
 from scopa_net.tally import Tally, TallyError, sheet_rows
 
 TALLY_DIR = "tallies"
-EXPORT_FORMATS = ("markdown", "csv")
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,18 +7,16 @@ import os
 import sys
 from datetime import datetime
 
-from scopa_net.client.config import ConfigError, load_settings
-from scopa_net.client.style import Display
-from scopa_net.client.tally_app import TallyController, run_tally
-from scopa_net.client.tally_store import EXPORT_FORMATS, TallyStore, export, summary
+from scopa_net.commands.options import add_command
 from scopa_net.commands.paths import data_dir
-from scopa_net.tally import SCORING_VARIANTS, Tally, TallyError
+from scopa_net.tally import EXPORT_FORMATS, SCORING_VARIANTS, Tally, TallyError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``tally`` subcommand."""
     options = ", ".join(v.value for v in SCORING_VARIANTS)
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "tally",
         help="keep the score of a game played with real cards",
         description="A score keeper for Scopa played with a real pack: quick points, typed "
@@ -66,6 +64,12 @@ def _fail(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    # The screen's modules (prompt-toolkit) load only when a tally runs, not for --help.
+    from scopa_net.client.config import ConfigError, load_settings
+    from scopa_net.client.style import Display
+    from scopa_net.client.tally_app import TallyController, run_tally
+    from scopa_net.client.tally_store import TallyStore, export, summary
+
     store = TallyStore(data_dir(os.environ))
     if args.list:
         entries = store.saved()

@@ -38,6 +38,8 @@ from scopa_net.scoring import (
 )
 
 FORMAT_VERSION = 1
+#: The formats a finished tally can be exported in.
+EXPORT_FORMATS = ("markdown", "csv")
 MAX_HAND_POINTS = 99
 """The most one side may be given in one hand (a typed total or quick points)."""
 NAME_LEN = 20

@@ -16,7 +16,15 @@ import pytest
 from helpers import env_without_coverage
 
 HEAVY = ("trio", "prompt_toolkit", "msgpack", "cryptography", "zeroconf", "sqlite3", "asyncio")
-HEAVY_OURS = ("scopa_net.server.host", "scopa_net.client", "scopa_net.bots", "scopa_net.fair")
+HEAVY_OURS = (
+    "scopa_net.server.host",
+    "scopa_net.client.app",
+    "scopa_net.client.config",
+    "scopa_net.client.network_session",
+    "scopa_net.client.tally_app",
+    "scopa_net.bots",
+    "scopa_net.fair",
+)
 
 PROGRAM = """
 import contextlib, io, json, sys
@@ -39,6 +47,7 @@ print(json.dumps({"status": status, "modules": sorted(sys.modules)}))
         ["verify", "--help"],
         ["arena", "--help"],
         ["history", "--help"],
+        ["tally", "--help"],
     ],
 )
 def test_help_and_version_import_nothing_heavy(argv: list[str], tmp_path: Path) -> None:

@@ -63,14 +63,14 @@ def test_play_a_match_in_a_real_terminal(tmp_path: Path) -> None:
                 answered_choices = choices
                 tmux(socket, "send-keys", "-t", "game", "1", "Enter")
             elif turns > answered_turns:
-                hands = re.findall(r"^Your hand (\S+)", screen, re.MULTILINE)
+                hands = re.findall(r"^Your hand (\w+)", screen, re.MULTILINE)
                 answered_turns = turns
                 tmux(socket, "send-keys", "-t", "game", hands[-1], "Enter")
             time.sleep(0.1)
         assert "CLIENT-EXIT=0" in screen, screen[-3000:]
         assert "Round 1 score sheet" in screen
         assert re.search(r"(You win|[Bb]ot 1 wins) the match", screen)
-        assert "deal check: verified" in screen and "DEAL CHECK FAILED" not in screen
+        assert "Deal check: verified" in screen and "DEAL CHECK FAILED" not in screen
         assert list(Path(data, "scopa-net", "transcripts").iterdir())
         assert "Ada plays" in screen
         assert not set("♦♥♠♣") & set(screen)  # --ascii
