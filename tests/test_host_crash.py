@@ -145,9 +145,9 @@ async def _scenario(seed: int, kills: int, tmp_path: Path, log: Path) -> None:
 
 
 async def test_a_killed_host_restores_every_table(tmp_path: Path) -> None:
-    """Pass: three tables of different sizes and options, each with a match under way, are
-    listed alike after a SIGKILL and a restart, and each player resumes and finishes a
-    verified match."""
+    """Pass: after a SIGKILL and a restart, three tables of different sizes and options, each
+    with a match under way, go on: each player resumes and finishes a verified match; a fourth
+    table, waiting for a player, is listed as before."""
     log = tmp_path / "host-stderr.log"
     db = tmp_path / "host.db"
     port = free_port()
@@ -164,13 +164,17 @@ async def test_a_killed_host_restores_every_table(tmp_path: Path) -> None:
         ]
         results: list[object] = []
         listed: dict[str, tuple] = {}
+        waiting = create(RuleSet.of(3, 5), bots=1, password="pw")
+        waiter = NetworkSession(
+            "127.0.0.1", port, TableChoice(create=waiting, password="pw"), name="dee"
+        )
 
         async def play(session: NetworkSession, seed: int) -> None:
             results.append(await play_as_bot(session, make_player("greedy", seed)))
 
         async def kill_once() -> None:
             nonlocal proc
-            # Every table has a match under way (a few events in), then the host dies.
+            # Every match is under way (a few events in), then the host dies.
             while not all(s.mirror and s.mirror.seq >= 4 for s in sessions):
                 await trio.sleep(0.005)
             listed["before"] = await list_tables("127.0.0.1", port)
@@ -182,7 +186,7 @@ async def test_a_killed_host_restores_every_table(tmp_path: Path) -> None:
 
         with trio.fail_after(150):
             async with trio.open_nursery() as nursery:
-                for session in sessions:
+                for session in [*sessions, waiter]:
                     nursery.start_soon(session.run)
                     await session.connected.wait()
                 nursery.start_soon(kill_once)
@@ -190,14 +194,16 @@ async def test_a_killed_host_restores_every_table(tmp_path: Path) -> None:
                     for seed, session in enumerate(sessions):
                         players.start_soon(play, session, seed)
                 nursery.cancel_scope.cancel()
-        assert len(listed["before"]) == 3
-        assert all(t.started for t in listed["before"])
+        # Only the waiting table has an open seat, so only it is listed, before and after.
+        assert [t.id for t in listed["before"]] == [waiter.table_id]
         assert [(t.id, t.name, t.rules, t.password, t.bot_level) for t in listed["after"]] == [
             (t.id, t.name, t.rules, t.password, t.bot_level) for t in listed["before"]
         ]
-        assert [[s.name for s in t.seats] for t in listed["after"]] == [
-            [s.name for s in t.seats] for t in listed["before"]
+        assert [[(s.kind, s.name) for s in t.seats] for t in listed["after"]] == [
+            [(s.kind, s.name) for s in t.seats] for t in listed["before"]
         ]
+        kinds = sorted(s.kind for s in listed["before"][0].seats)
+        assert kinds == ["bot", "human", "open"] and not listed["before"][0].started
         assert len(results) == 3 and None not in results
         for session in sessions:
             assert session.verdict_failures == []

@@ -269,7 +269,11 @@ async def test_two_resumes_racing_for_one_seat(host: Host, nursery: trio.Nursery
     with trio.move_on_after(0.5), contextlib.suppress(trio.BrokenResourceError):
         await loser.stream.send_all(stale)
     # The same move from the connection holding the seat is accepted: the stale one was
-    # not applied before it, and cannot be after it (the turn has passed).
+    # not applied before it, and cannot be after it (the turn has passed). The holder first
+    # reads the events replayed to it, as a client does before it chooses a move.
+    with trio.fail_after(5):
+        while getattr(await links[winner].receive(), "seq", -1) < move["after"]:
+            pass
     await links[winner].send(m.Play(move_id=8, **move))
     with trio.fail_after(5):
         while not isinstance(reply := await links[winner].receive(), m.Ack | m.Reject):
