@@ -1,6 +1,6 @@
 """What the subcommands promise in their help, run from the command line: the host's table and
 limits flags, SIGINT, history's empty journal, seat range and default file name, demo --rounds
-and arena --variant."""
+and arena --variant; join --create."""
 
 from __future__ import annotations
 
@@ -21,7 +21,9 @@ from scopa_net.client.network_session import (
     open_network_session,
 )
 from scopa_net.commands.main import main
+from scopa_net.commands.options import LEVEL_WIRE_NUMBERS
 from scopa_net.rules import RuleSet
+from scopa_net.server.host import Host
 from scopa_net.server.journal import Journal
 
 
@@ -162,3 +164,35 @@ def test_arena_plays_the_variant_asked_for(capsys: pytest.CaptureFixture[str]) -
     assert main(argv) == 0
     captured = capsys.readouterr()
     assert "2 players, target 11, variants: quindici" in captured.out + captured.err
+
+
+async def test_join_create_asks_the_host_for_the_table_the_flags_describe(
+    host: Host, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from scopa_net.commands.join import _table_choice
+    from scopa_net.commands.main import build_parser
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    argv = ["join", f"127.0.0.1:{host.port}", "--create", "--players", "4", "--target", "5"]
+    argv += ["--variant", "scopone", "--bots", "2", "--bot-level", "hard"]
+    argv += ["--password", "pw", "--name", "Ada"]
+    args = build_parser().parse_args(argv)
+
+    def never_asked(prompt: str) -> str:
+        raise AssertionError(f"--create asked {prompt!r}")
+
+    with trio.fail_after(30):
+        choice = await trio.to_thread.run_sync(
+            _table_choice, args, "127.0.0.1", host.port, never_asked
+        )
+    assert choice is not None and choice.create is not None
+    create = choice.create
+    assert create.name == "Ada's table" and create.password == "pw"
+    assert create.rules.to_rules() == RuleSet.of(4, 5, ["scopone"])
+    assert create.bots == 2 and create.bot_level == LEVEL_WIRE_NUMBERS["hard"]
+    # The host takes that request as it is: the table is opened as described.
+    async with open_network_session("127.0.0.1", host.port, choice, name="Ada") as session:
+        (listed,) = await list_tables("127.0.0.1", host.port)
+        assert listed.id == session.table_id and listed.name == "Ada's table"
+        assert listed.password and listed.rules.to_rules() == RuleSet.of(4, 5, ["scopone"])
+        assert sorted(s.kind for s in listed.seats) == ["bot", "bot", "human", "open"]
