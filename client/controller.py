@@ -422,6 +422,7 @@ class Controller:
             lines = [_text("Type a card to play it: 7d, 7 coins, settebello, re bello...")]
             lines.append(_text("Name the group after it when it can take several: 7d x 5s+2b."))
             lines += [_text(f"  {cmd:<6} {what}") for cmd, what in COMMANDS.items()]
+            lines.append(_text("A rank alone (7, K) plays your only card of that rank."))
             lines.append(_text("Tab completes; Ctrl-C clears the line; Ctrl-D leaves."))
             self._show(lines)
         elif name == "board":
