@@ -117,8 +117,10 @@ class ClientApp:
         input: Input | None = None,
         output: Output | None = None,
         on_state: Callable[[ClientState], None] | None = None,
+        coach: bool = False,
     ) -> None:
         self._open_session = open_session
+        self.coach = coach
         self.display = display
         self.plain = plain
         self._input = input
@@ -182,6 +184,8 @@ class ClientApp:
             return FormattedText([("class:prompt", f"which one (1-{len(state.choices)})? ")])
         if state.asking is Asking.CONFIRM_QUIT:
             return FormattedText([("class:prompt", "leave the match (y/n)? ")])
+        if state.asking is Asking.CONFIRM_PLAY:
+            return FormattedText([("class:prompt", "play it anyway (y/n)? ")])
         return FormattedText([("class:prompt", "scopa> ")])
 
     async def _prompt_loop(self, ready: asyncio.Future[None], output: Output) -> None:
@@ -266,6 +270,7 @@ class ClientApp:
                     scope.cancel,
                     plain=self.plain,
                     screen=self.printer.size,
+                    coach=self.coach,
                 )
                 self.controller = controller
                 send, receive = trio.open_memory_channel[str](LINE_BUFFER)

@@ -12,10 +12,11 @@ import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+import trio
 from prompt_toolkit.formatted_text import FormattedText
 
 from scopa_net.cards import CARDS
-from scopa_net.client import render, rulebook
+from scopa_net.client import hints, render, rulebook
 from scopa_net.client.commands import (
     COMMANDS,
     Choose,
@@ -60,6 +61,8 @@ class Asking(enum.Enum):
     NOTHING = "nothing"
     WHICH_GROUP = "which group"
     CONFIRM_QUIT = "confirm quit"
+    REMATCH = "rematch"
+    CONFIRM_PLAY = "confirm play"
 
 
 @dataclass(slots=True)
@@ -105,11 +108,14 @@ class Controller:
         *,
         plain: bool = False,
         screen: Callable[[], tuple[int, int]] | None = None,
+        coach: bool = False,
     ) -> None:
         """``screen`` gives the terminal's (columns, rows), 0 when not known: the score sheet
         is laid out for the width, and on a short terminal it waits for Enter before the
         next round's board pushes it off the screen."""
         self.session = session
+        self.coach = coach
+        self._coached: Play | None = None
         self.state = ClientState(seat=session.seat, names=session.names, display=display)
         self.state.view = session.view
         if session.view is not None:
@@ -213,6 +219,9 @@ class Controller:
                 if view.my_turn:
                     self._draw_board()
             case RoundStarted(view=view):
+                if state.match_over:  # a rematch: a new match has begun
+                    state.match_over = False
+                    state.asking = Asking.NOTHING
                 state.view = view
                 state.scores = view.scores
                 self._forget_choices()
@@ -241,6 +250,9 @@ class Controller:
                 state.scores = scores
                 assert state.view is not None
                 self._show([match_summary(state.view, winner, scores, rounds, state.names)])
+                if hasattr(self.session, "rematch"):
+                    state.asking = Asking.REMATCH
+                    self._say("Play again with the same players? (y/n)")
             case Message(seat=seat, text=text, local=local):
                 if local:  # this client's own words (its deal check), not the host's
                     self._print([_text(text, "class:notice")])  # with the sheet, not held
@@ -282,6 +294,10 @@ class Controller:
             state.changed()
         if not line.strip():
             return
+        if state.asking is Asking.CONFIRM_PLAY:
+            await self._confirm_play(line)
+            state.changed()
+            return
         if state.asking is Asking.CONFIRM_QUIT:
             state.asking = Asking.NOTHING
             if line.strip().lower() in {"y", "yes"}:
@@ -289,6 +305,13 @@ class Controller:
                 self._quit()
             else:
                 self._say("Staying at the table.")
+            state.changed()
+            return
+        if state.asking is Asking.REMATCH and line.strip().lower() in {"y", "yes", "n", "no"}:
+            state.asking = Asking.NOTHING
+            agree = line.strip().lower() in {"y", "yes"}
+            await self.session.rematch(agree)  # type: ignore[attr-defined]
+            self._say("Waiting for the others to answer." if agree else "No rematch.")
             state.changed()
             return
         if await self._bare_rank(line.strip()):
@@ -306,6 +329,8 @@ class Controller:
                 await self._play(Play(card, group or ()), group is None)
             case Say(text=text):
                 await self.session.say(text)
+            case Simple(name="hint"):
+                await self._hint()
             case Simple(name=name):
                 self._simple(name)
             case Rules(topic=topic):
@@ -339,7 +364,7 @@ class Controller:
         if not 1 <= number <= len(choices):
             self._error(f"invalid choice: {number!r}: choose 1 to {len(choices)}")
             return
-        await self._submit(choices[number - 1])
+        await self._consider(choices[number - 1])
 
     async def _play(self, play: Play, bare: bool) -> None:
         view = self.state.view
@@ -354,7 +379,7 @@ class Controller:
         except IllegalPlayError as exc:
             self._error(str(exc))
             return
-        await self._submit(resolved)
+        await self._consider(resolved)
 
     def _offer(self, options: Sequence[Play]) -> None:
         state = self.state
@@ -370,6 +395,42 @@ class Controller:
                 lines.append(FormattedText(body))
         lines.append(_text("Type the number, or the card with the group (such as 7d x 5s+2b)."))
         self._show(lines)
+
+    async def _consider(self, play: Play) -> None:
+        """Submit ``play``, unless the coach is on and has a warning: then ask first."""
+        view = self.state.view
+        warnings = []
+        if self.coach and view is not None:
+            warnings = hints.coach_warnings(view, play, self.display.scheme)
+        if not warnings:
+            await self._submit(play)
+            return
+        self._forget_choices()
+        self._coached = play
+        self.state.asking = Asking.CONFIRM_PLAY
+        shown = play.text(self.display.scheme)
+        lines = [_text(f"Coach: before you play {shown}:", "class:notice")]
+        lines += [_text(f"  - {w}", "class:notice") for w in warnings]
+        lines.append(_text("Play it anyway? (y/n)"))
+        self._show(lines)
+
+    async def _confirm_play(self, line: str) -> None:
+        play, self._coached = self._coached, None
+        self.state.asking = Asking.NOTHING
+        if play is not None and line.strip().lower() in {"y", "yes"}:
+            await self._submit(play)
+        else:
+            self._say("Not played; choose again ('hint' suggests a play).")
+
+    async def _hint(self) -> None:
+        view = self.state.view
+        if view is None or not view.my_turn or view.round_over:
+            self._say("A hint is for your turn.")
+            return
+        hint = await trio.to_thread.run_sync(hints.hint_for, view)
+        if self.state.view is not view:
+            return  # the game moved on while thinking
+        self._say(f"Hint: {hint.play.text(self.display.scheme)}. {hint.reason}.", "class:notice")
 
     async def _submit(self, play: Play) -> None:
         self._forget_choices()

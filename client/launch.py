@@ -87,12 +87,14 @@ async def _until_terminated(app: ClientApp) -> int:
         loop.remove_signal_handler(signal.SIGTERM)
 
 
-def run_game_screen(open_session: SessionOpener, settings: Settings, *, plain: bool) -> int:
+def run_game_screen(
+    open_session: SessionOpener, settings: Settings, *, plain: bool, coach: bool = False
+) -> int:
     """Run the terminal app on this session until the match ends; the exit status."""
     display = settings.display(os.environ)
     if plain:
         display = type(display)(color=False, glyphs=False, suits=display.suits)
-    app = ClientApp(open_session, display, plain=plain)
+    app = ClientApp(open_session, display, plain=plain, coach=coach)
     try:
         with patch_stdout(raw=True):
             return asyncio.run(_until_terminated(app))

@@ -41,6 +41,7 @@ from scopa_net.rules import RuleSet
 from scopa_net.view import SeatView
 from scopa_net.wire import messages as m
 from scopa_net.wire.connection import NEED_DATA, ConnectionClosed, PlayerConnection
+from scopa_net.wire.convert import opening_snapshot
 from scopa_net.wire.errors import ErrorCode, ProtocolError
 from scopa_net.witness import DealWitness
 
@@ -285,6 +286,8 @@ class NetworkSession:
         self._seq_changed = trio.Event()
         self.verdict_failures: list[str] = []
         self.rounds_verified = 0
+        self.match_no = 1
+        """Which match at this table the seat plays (one more after each agreed rematch)."""
 
     # --- the Session protocol -----------------------------------------------------------
 
@@ -349,6 +352,10 @@ class NetworkSession:
 
     async def say(self, text: str) -> None:
         await self._send_quietly(m.Say(text=text))
+
+    async def rematch(self, agree: bool) -> None:
+        """Answer, after the match, whether to play again with the same seats and rules."""
+        await self._send_quietly(m.Rematch(agree=agree))
 
     async def leave(self) -> None:
         """Give up the seat and end the session."""
@@ -594,11 +601,30 @@ class NetworkSession:
                 self._emit(Message(seat=None, text=f"Transcript saved: {where}", local=True))
                 text = f"Check it any time with: scopa-net verify {where}"
                 self._emit(Message(seat=None, text=text, local=True))
-            return True
+        elif isinstance(e, m.RematchStatus):
+            return self._rematch_status(e)
         elif isinstance(e, m.Chat):
             self._emit(Message(seat=e.seat, text=e.text))
         elif isinstance(e, m.SeatStatus):
             self._seat_status(e)
+        return False
+
+    def _rematch_status(self, e: m.RematchStatus) -> bool:
+        """Take the state of a rematch vote; True when there will be none (the session ends)."""
+        assert self.rules is not None and self.host_key is not None
+        if e.state == "declined":
+            self._emit(Message(seat=None, text="no rematch: the table is closing"))
+            return True
+        if e.state == "agreed":
+            self.match_no = e.match_no + 1
+            assert self.table_id is not None
+            start = opening_snapshot(self.rules, seat=self.seat, seq=e.seq, table_id=self.table_id)
+            self.mirror = SeatMirror(start)
+            self.witness = DealWitness(self.rules, self.host_key, self.seat)
+            self._emit(Message(seat=None, text="everyone agreed: a new match begins"))
+            return False
+        waiting = [self._names[s] for s, v in enumerate(e.votes) if v == "waiting"]
+        self._emit(Message(seat=None, text=f"rematch: waiting for {', '.join(waiting)}"))
         return False
 
     def _seat_status(self, e: m.SeatStatus) -> None:
@@ -630,7 +656,8 @@ class NetworkSession:
         folder = self.data_dir / "transcripts"
         folder.mkdir(parents=True, exist_ok=True)
         fp = fingerprint(self.host_key).replace("-", "")[:12]
-        path = folder / f"{fp}-table{self.table_id}-seat{self._seat}.scopa"
+        match = "" if self.match_no == 1 else f"-match{self.match_no}"
+        path = folder / f"{fp}-table{self.table_id}-seat{self._seat}{match}.scopa"
         path.write_bytes(data)
         return path
 

@@ -14,6 +14,7 @@ from prompt_toolkit.formatted_text import FormattedText, StyleAndTextTuples
 from prompt_toolkit.formatted_text.utils import fragment_list_to_text
 
 from scopa_net.cards import Card
+from scopa_net.client.moves import legal_plays
 from scopa_net.client.style import SUIT_CLASS, Display
 from scopa_net.notation import card_name, format_card
 from scopa_net.plays import Play, PlayRecord
@@ -128,6 +129,32 @@ def cards_fragments(
     return out
 
 
+def capturing_cards(view: SeatView) -> frozenset[Card]:
+    """The cards in hand that would capture if played now (a card that can, must)."""
+    return frozenset(play.card for play in legal_plays(view) if play.captured)
+
+
+#: After a card in the hand: it must capture if played. Text, so it shows without colour too.
+MUST_CAPTURE = "*"
+
+
+def hand_fragments(view: SeatView, display: Display) -> StyleAndTextTuples:
+    """The hand with capture values like the table's, ``*`` on the cards that must capture."""
+    takers = capturing_cards(view)
+    out = cards_fragments(view.hand, display, values=True)
+    if not takers:
+        return out
+    marked: StyleAndTextTuples = []
+    for style, text in out:
+        marked.append((style, text))
+        if style == "class:value" and text.startswith("="):
+            card = view.hand[sum(1 for s, t in marked if s == "class:value") - 1]
+            if card in takers:
+                marked.append(("class:sweep", MUST_CAPTURE))
+    marked.append(("class:value", f"   ({MUST_CAPTURE} must capture)"))
+    return marked
+
+
 def play_fragments(play: Play, display: Display) -> StyleAndTextTuples:
     """``7d♦ x 5s♠+2b♣``: the card played and what it took."""
     out: StyleAndTextTuples = [card_fragment(play.card, display)]
@@ -210,7 +237,7 @@ def board_lines(view: SeatView, names: Sequence[str], display: Display) -> list[
     lines.append(_row("Captured", piles))
     for record in last_plays(view):
         lines.append(_row("Last", list(record_line(record, view, names, display))))
-    lines.append(_row("Your hand", cards_fragments(view.hand, display)))
+    lines.append(_row("Your hand", hand_fragments(view, display)))
     lines.append(FormattedText([("class:turn" if view.my_turn else "", turn_text(view, names))]))
     return lines
 
@@ -234,6 +261,16 @@ def play_words(record: PlayRecord, view: SeatView, names: Sequence[str], display
     return text + (". Scopa!" if record.sweep else ".")
 
 
+def hand_words(view: SeatView, display: Display) -> str:
+    """The hand for a screen reader: each card with its value, and whether it must capture."""
+    takers = capturing_cards(view)
+    words = [
+        f"{card_words(c, display)} ({c.value}{', must capture' if c in takers else ''})"
+        for c in view.hand
+    ]
+    return ", ".join(words) or "nothing"
+
+
 def plain_board(view: SeatView, names: Sequence[str], display: Display) -> list[str]:
     """The board as short sentences, for a screen reader."""
     table = ", ".join(f"{card_words(c, display)} ({c.value})" for c in view.table)
@@ -244,6 +281,6 @@ def plain_board(view: SeatView, names: Sequence[str], display: Display) -> list[
         f"Round {view.round_number}, target {view.rules.target}. Score: {score}.",
         f"Table: {table or 'empty'}.",
         f"Stock: {view.stock_count} cards.",
-        f"Your hand: {words_of(view.hand, display)}.",
+        f"Your hand: {hand_words(view, display)}.",
         turn_text(view, names),
     ]

@@ -166,7 +166,9 @@ class Host:
         return [t.table for t in self.tables.values() if t.table.phase is not Phase.OVER]
 
     def table_infos(self) -> tuple[m.TableInfo, ...]:
-        return tuple(t.info() for t in self._live_tables()[: m.MAX_TABLES_LISTED])
+        """The tables a newcomer can join: still in play, with a seat open."""
+        joinable = [t for t in self._live_tables() if not t.full]
+        return tuple(t.info() for t in joinable[: m.MAX_TABLES_LISTED])
 
     @property
     def open_seats(self) -> int:

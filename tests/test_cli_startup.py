@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import env_without_coverage
 
 HEAVY = ("trio", "prompt_toolkit", "msgpack", "cryptography", "zeroconf", "sqlite3", "asyncio")
 HEAVY_OURS = (
@@ -56,6 +57,7 @@ def test_help_and_version_import_nothing_heavy(argv: list[str], tmp_path: Path) 
         text=True,
         cwd=tmp_path,  # not the checkout, whose scopa_net/ would shadow the installed mapping
         check=True,
+        env=env_without_coverage(),
     )
     report = json.loads(result.stdout.splitlines()[-1])
     assert report["status"] == 0

@@ -18,13 +18,14 @@ from scopa_net.rules import RuleSet
 
 
 async def play_one_match(db: Path) -> None:
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, db=str(db))
-        choice = TableChoice(create=create(RuleSet.of(2, 2), bots=1))
-        async with open_network_session("127.0.0.1", host.port, choice, name="ann") as session:
-            await play_as_bot(session, make_player("random", 2))
-        await host.shutdown()
-        nursery.cancel_scope.cancel()
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, db=str(db))
+            choice = TableChoice(create=create(RuleSet.of(2, 2), bots=1))
+            async with open_network_session("127.0.0.1", host.port, choice, name="ann") as s:
+                await play_as_bot(s, make_player("random", 2))
+            await host.shutdown()
+            nursery.cancel_scope.cancel()
     host.journal.close()
 
 
@@ -89,19 +90,20 @@ def test_join_lists_tables_and_takes_the_number_typed(
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
 
     async def scenario() -> None:
-        async with trio.open_nursery() as nursery:
-            host = await start_host(nursery)
-            await host.create_table("one", RuleSet.of(2), None, 1, 1)
-            await host.create_table("two", RuleSet.of(4), "pw", 2, 1)
-            args = argparse.Namespace(
-                create=False, table=None, seat=None, password="pw", accept_new_key=False
-            )
-            answers = iter(["9", "2"])
-            choice = await trio.to_thread.run_sync(
-                _table_choice, args, "127.0.0.1", host.port, lambda _: next(answers)
-            )
-            assert choice is not None and choice.table_id == 2 and choice.password == "pw"
-            nursery.cancel_scope.cancel()
+        with trio.fail_after(60):
+            async with trio.open_nursery() as nursery:
+                host = await start_host(nursery)
+                await host.create_table("one", RuleSet.of(2), None, 1, 1)
+                await host.create_table("two", RuleSet.of(4), "pw", 2, 1)
+                args = argparse.Namespace(
+                    create=False, table=None, seat=None, password="pw", accept_new_key=False
+                )
+                answers = iter(["9", "2"])
+                choice = await trio.to_thread.run_sync(
+                    _table_choice, args, "127.0.0.1", host.port, lambda _: next(answers)
+                )
+                assert choice is not None and choice.table_id == 2 and choice.password == "pw"
+                nursery.cancel_scope.cancel()
 
     trio.run(scenario)
     out = capsys.readouterr().out
