@@ -353,8 +353,8 @@ class PassAndPlayApp:
         seat = self.seats[index]
         name = seat.state.names[seat.state.seat]
         match event:
-            case Message(seat=None, text=text) if text.startswith("deal check: "):
-                line = f"{name}'s deal check: {text.removeprefix('deal check: ')}"
+            case Message(seat=None, text=text) if text.lower().startswith("deal check: "):
+                line = f"{name}'s deal check: {text[len('deal check: ') :]}"
                 self._public([FormattedText([("class:notice", line)])], carry=True)
                 return
             case Message() if index != 0:
