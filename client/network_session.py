@@ -628,12 +628,13 @@ class NetworkSession:
             self._emit(RoundOver(view=view, score=view.round_score, match_scores=tuple(e.scores)))
         elif isinstance(e, m.MatchEnd):
             saved = self._save_transcript()  # now with the match result
-            if saved is not None:
-                where = shlex.quote(str(saved))
-                text = f"Transcript saved to {where}; check it any time: scopa-net verify {where}"
-                self._emit(Message(seat=None, text=text, local=True))
             rounds = view.round_number
             self._emit(MatchOver(winner=e.winner or 0, match_scores=tuple(e.scores), rounds=rounds))
+            if saved is not None:
+                where = _shown_path(saved)
+                self._emit(Message(seat=None, text=f"Transcript saved: {where}", local=True))
+                text = f"Check it any time with: scopa-net verify {where}"
+                self._emit(Message(seat=None, text=text, local=True))
         elif isinstance(e, m.RematchStatus):
             return self._rematch_status(e)
         elif isinstance(e, m.Chat):
@@ -749,6 +750,17 @@ class NetworkSession:
             return
         with suppress(OSError, trio.BrokenResourceError, trio.ClosedResourceError, ProtocolError):
             await self._link.send(msg)
+
+
+def _shown_path(path: Path) -> str:
+    """``path`` as a person can paste it into a shell: ``~/...`` under the home directory."""
+    quoted = shlex.quote(str(path))
+    try:
+        inside = path.relative_to(Path.home())
+    except ValueError:
+        return quoted
+    short = f"~/{inside}"
+    return short if shlex.quote(str(inside)) == str(inside) else quoted
 
 
 @asynccontextmanager

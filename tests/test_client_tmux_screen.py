@@ -81,6 +81,7 @@ def wait_for(term: Terminal, pattern: str) -> str:
 def play_until(term: Terminal, done: str) -> str:
     """Type the first card of the hand at each turn (1 at each question) until ``done``."""
     turns = choices = 0
+    answered_again = False
     deadline = time.monotonic() + HANG_GUARD
     while time.monotonic() < deadline:
         seen = term.history()
@@ -88,6 +89,9 @@ def play_until(term: Terminal, done: str) -> str:
             return seen
         if "Press Enter for the next round." in seen.rsplit("score sheet", 1)[-1]:
             term.type("Enter")
+        if "Play again" in seen and not answered_again:
+            answered_again = True
+            term.type("n", "Enter")
         if seen.count("Which one?") > choices:
             choices = seen.count("Which one?")
             term.type("1", "Enter")
