@@ -202,7 +202,7 @@ def test_a_whole_match_through_the_embedded_host_checks_every_deal() -> None:
     status, text, state = run_app(RuleSet.of(2, target=1), playing(), opener=opener)
     assert status == 0
     assert state.match_over
-    assert "deal check: verified" in text
+    assert "Deal check: verified" in text and "Host: Deal check" not in text
     assert "DEAL CHECK FAILED" not in text
     assert "Round 1 score sheet" in text
 
@@ -259,4 +259,4 @@ def test_a_dropped_connection_mid_round_resumes_by_itself() -> None:
     assert proxies[0].cuts >= 1
     assert "reconnecting" in text and "back at the table" in text
     assert state.match_over
-    assert "deal check: verified" in text and "DEAL CHECK FAILED" not in text
+    assert "Deal check: verified" in text and "DEAL CHECK FAILED" not in text
