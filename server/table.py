@@ -564,7 +564,8 @@ class Table:
         """Same seats and rules, a fresh match: scores, round numbers and the chain restart."""
         self.match_no += 1
         self.match, self.round = None, None
-        self.round_no, self.chain = 0, ZERO_CHAIN
+        self.round_no, self.dealt_round_no, self.chain = 0, 0, ZERO_CHAIN
+        self.end_sig = None
         self.history = []
         self.votes, self.rematch_state = None, None
         for s in self.seats:

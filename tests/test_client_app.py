@@ -141,7 +141,9 @@ def test_the_client_offers_to_play_again_and_a_yes_starts_a_new_match() -> None:
     agrees) starts a new match with scores from 0; n at the next question ends the game."""
 
     def opener():
-        return open_embedded_game(RuleSet.of(2, target=1), name="Ada", level="random", delay=0)
+        return open_embedded_game(
+            RuleSet.of(2, target=1), name="Ada", level="random", delay=0, offer_rematch=True
+        )
 
     status, text, state = run_app(RuleSet.of(2, target=1), playing(rematch=("y",)), opener=opener)
     assert status == 0
