@@ -47,5 +47,7 @@ class HostConfig:
     chat_lines: int = 5
     chat_window: float = 5.0
     """At most ``chat_lines`` lines of chat per seat in any ``chat_window`` seconds."""
+    journal_check: float = 5.0
+    """How often the host checks that its journal file is still there."""
     max_inbox: int = 256
     """Requests queued for one table before senders wait."""

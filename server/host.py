@@ -9,10 +9,13 @@ journal finish what it was writing.
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections import Counter
+from pathlib import Path
 
 import trio
+from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from scopa_net.fair.commitments import fingerprint, public_key_bytes
@@ -34,14 +37,60 @@ RESTORE_FINISHED_FOR = 600.0
 """Seconds after its end that a finished match is still restored after a restart."""
 
 
+def host_key_path(journal_path: str) -> Path:
+    """The host key's own file, beside the journal (``host.db`` -> ``host.key``)."""
+    return Path(journal_path).with_suffix(".key")
+
+
 def load_host_key(journal: Journal) -> Ed25519PrivateKey:
-    """The host's long-lived signing key, made and stored on first start."""
-    raw = journal.get_meta(HOST_KEY)
-    if isinstance(raw, bytes) and len(raw) == 32:
-        return Ed25519PrivateKey.from_private_bytes(raw)
-    key = Ed25519PrivateKey.generate()
-    journal.set_meta(HOST_KEY, key.private_bytes_raw())
+    """The host's long-lived signing key, made on first start.
+
+    Players pin it, so it lives in a file of its own beside the journal (PEM, readable by
+    its owner only) and survives a journal that is lost or deleted. A journal from before
+    the key had a file holds it: it is copied out to the file. ``:memory:`` keeps it in the
+    journal only."""
+    stored = journal.get_meta(HOST_KEY)
+    from_journal = None
+    if isinstance(stored, bytes) and len(stored) == 32:
+        from_journal = Ed25519PrivateKey.from_private_bytes(stored)
+    if journal.path == ":memory:":
+        key = from_journal or Ed25519PrivateKey.generate()
+        journal.set_meta(HOST_KEY, key.private_bytes_raw())
+        return key
+    path = host_key_path(journal.path)
+    if path.exists():
+        key = serialization.load_pem_private_key(path.read_bytes(), password=None)
+        if not isinstance(key, Ed25519PrivateKey):
+            raise ValueError(f"{path} does not hold an Ed25519 key")
+        return key
+    key = from_journal or Ed25519PrivateKey.generate()
+    _write_private(
+        path,
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        ),
+    )
     return key
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    """Write a file only its owner can read, whole or not at all."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(partial, path)
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
 
 
 class Host:
@@ -50,7 +99,9 @@ class Host:
         self.journal = journal if journal is not None else Journal(config.db)
         self.key = load_host_key(self.journal)
         self.public_key = public_key_bytes(self.key)
-        self.writer = JournalWriter(self.journal, threaded=self.journal.path != ":memory:")
+        self.writer = JournalWriter(
+            self.journal, threaded=self.journal.path != ":memory:", on_trouble=self._storage_trouble
+        )
         self.tables: dict[int, TableTask] = {}
         self._next_id = 1
         self._per_address: Counter[str] = Counter()
@@ -73,6 +124,7 @@ class Host:
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             nursery.start_soon(self.writer.run)
+            nursery.start_soon(self._watch_journal_file)
             self._restore_tables()
             if not listen:
                 task_status.started(0)
@@ -114,7 +166,10 @@ class Host:
         with trio.move_on_after(grace):
             while self._sessions:
                 await trio.sleep(0.05)
-        await self.writer.call(lambda journal: None)  # everything before this is on disk
+        with trio.move_on_after(grace if self.writer.failing else 60.0):
+            await self.writer.call(lambda journal: None)  # everything before this is on disk
+        if self.writer.failing is not None:
+            log.error("stopping with journal writes still refused: the last moves are lost")
         self.stopped.set()
 
     async def _handle(self, stream: trio.SocketStream) -> None:
@@ -155,6 +210,64 @@ class Host:
                 self._per_address[address] -= 1
             log.info("connection %s closed", name)
             await trio.aclose_forcefully(stream)
+
+    # --- storage ------------------------------------------------------------------------
+
+    def _storage_trouble(self, fault: BaseException | None) -> None:
+        """The journal cannot be written (``fault``), or can again (None): tell the players.
+
+        While it fails, every table waits for its write; each seated player is told once, and
+        requests that would need a write are refused with ``storage`` (3.8) until it is back,
+        when each table says so in its chat."""
+        if fault is not None:
+            text = (
+                "the host cannot save the game (its disk refuses writes); play waits and "
+                "nothing is lost; it carries on when it can save again"
+            )
+            for session in list(self._sessions):
+                if session.seated:
+                    session.outbox.reply(
+                        m.Error(code=ErrorCode.STORAGE.value, message=text[: m.TEXT_LEN], ref=None)
+                    )
+            return
+        for task in list(self.tables.values()):
+            task.notice("the host can save the game again; play on")
+
+    async def _watch_journal_file(self) -> None:
+        """Every ``journal_check`` seconds: is the journal file still where it was opened?
+
+        A journal deleted under a running host would take every table with it at the next
+        start: the host says so and writes a fresh copy from the database it still has open."""
+        if self.journal.path == ":memory:":
+            return
+        failed: list[Exception] = []
+
+        def write_again(journal: Journal) -> None:
+            try:
+                journal.write_again()
+            except Exception as exc:  # reported below; the journal stays as it was
+                failed.append(exc)
+
+        while True:
+            await trio.sleep(self.config.journal_check)
+            if not self.journal.file_missing():
+                continue
+            if not failed:
+                log.error(
+                    "journal %s was deleted or replaced while the host runs; writing it "
+                    "again from the open database",
+                    self.journal.path,
+                )
+            reported = len(failed)
+            await self.writer.call(write_again)
+            if len(failed) > reported:
+                if reported == 0:
+                    log.error(
+                        "journal %s: cannot write it again: %s", self.journal.path, failed[-1]
+                    )
+                continue
+            failed.clear()
+            log.warning("journal %s: written again; nothing was lost", self.journal.path)
 
     # --- the lobby ----------------------------------------------------------------------
 

@@ -28,6 +28,8 @@ log = logging.getLogger("scopa_net.host")
 
 RECEIVE_SIZE = 65536
 TABLE_REQUESTS = (m.Play, m.Say, m.SeedCommit, m.SeedReveal, m.Leave)
+NEEDS_THE_JOURNAL = (m.CreateTable, m.Join, m.Resume, *TABLE_REQUESTS)
+"""Requests that change a table, refused while the journal cannot be written."""
 PACED_BY_THE_GAME = (m.Ping, m.Pong, m.Hello, m.Play, m.SeedCommit, m.SeedReveal)
 """Messages the request rate limit leaves alone: the game itself paces them (a move is taken
 only on the seat's turn, a seed once a round), and a fast bot must not be slowed."""
@@ -143,26 +145,40 @@ class PlayerSession:
         return True
 
     def _refuse_rate(self, msg: m.Message) -> None:
-        text = "too many requests; slow down"
+        self._refuse(msg, ErrorCode.RATE_LIMITED, "too many requests; slow down")
+
+    def _refuse(self, msg: m.Message, code: ErrorCode, text: str) -> None:
+        """Answer a request the host will not pass on: ``reject`` for a move, else ``error``."""
         if isinstance(msg, m.Play):
             self.outbox.reply(
                 m.Reject(
                     move_id=msg.move_id,
-                    code=ErrorCode.RATE_LIMITED.value,
+                    code=code.value,
                     reason=None,
-                    message=text,
+                    message=text[: m.TEXT_LEN],
                     current_seq=None,
                 )
             )
         elif msg.TYPE in m.PLAYER_REQUESTS:
-            self.outbox.reply(
-                m.Error(code=ErrorCode.RATE_LIMITED.value, message=text, ref=msg.TYPE)
-            )
+            self.outbox.reply(m.Error(code=code.value, message=text[: m.TEXT_LEN], ref=msg.TYPE))
+
+    @property
+    def seated(self) -> bool:
+        """Whether this connection plays a seat now (its table's events reach it)."""
+        return self.outbox.seat is not None and self.conn.state is State.SEATED
 
     async def _dispatch(self, msg: m.Message) -> None:
         host = self.host
         if not isinstance(msg, PACED_BY_THE_GAME) and not self._within_rate():
             self._refuse_rate(msg)
+            return
+        if host.writer.failing is not None and isinstance(msg, NEEDS_THE_JOURNAL):
+            self._refuse(
+                msg,
+                ErrorCode.STORAGE,
+                "the host cannot save the game just now (its disk refuses writes); "
+                "try again in a moment",
+            )
             return
         if isinstance(msg, m.Hello):
             self.outbox.reply(

@@ -10,6 +10,7 @@ table's state.
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import logging
 import math
@@ -42,14 +43,24 @@ LINGER = 60.0
 """How long a finished table stays up for its players to read the end."""
 BOT_LEVELS = {1: "random", 2: "greedy", 3: "strong", 4: "strong", 5: "strong"}
 TOKEN_BYTES = 16
+OUTAGE = 1.0
+"""A journal write that kept the table waiting this long (seconds) extends its timers."""
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A line the host itself says at the table (in its chat, seat nil)."""
+
+    text: str
 
 
 @dataclass(frozen=True, slots=True)
 class Request:
-    """A message from a connection for this table (or ``msg=None``: the connection is gone)."""
+    """A message from a connection for this table (or ``msg=None``: the connection is gone),
+    or a :class:`Notice` from the host (``outbox=None``)."""
 
-    outbox: Outbox
-    msg: m.Message | None
+    outbox: Outbox | None
+    msg: m.Message | Notice | None
 
 
 def password_hash(password: str) -> bytes:
@@ -104,6 +115,11 @@ class TableTask:
                 if request is not None:
                     await self._handle(request)
 
+    def notice(self, text: str) -> None:
+        """Say ``text`` at the table as the host (dropped if the table's inbox is full)."""
+        with contextlib.suppress(trio.WouldBlock, trio.ClosedResourceError):
+            self.send.send_nowait(Request(None, Notice(text)))
+
     async def start_after_restart(self, *, finish_recorded: bool) -> None:
         """Every player is away after a restart: hold their seats for the grace period.
 
@@ -133,8 +149,10 @@ class TableTask:
         """
         pending = self.table.take_pending()
         if pending:
+            began = trio.current_time()
             await self.writer.append(self.table.table_id, pending)
             self.table.mark_committed()
+            self._extend_timers(trio.current_time() - began)
         for outbox, msg in replies:
             outbox.reply(msg)
         attaching, self._attaching = self._attaching, []
@@ -148,6 +166,15 @@ class TableTask:
                 self._over_time = trio.current_time()
                 await self._record_finish()
                 self.finished.set()
+
+    def _extend_timers(self, waited: float) -> None:
+        """A write that took long (the disk refused it for a while) held the table: players
+        could not act meanwhile, so their grace periods and seed deadline move on by as much."""
+        if waited < OUTAGE:
+            return
+        self._seed_deadline += waited
+        for seat in self._grace_until:
+            self._grace_until[seat] += waited
 
     async def _record_finish(self) -> None:
         match = self.table.match
@@ -264,6 +291,11 @@ class TableTask:
     async def _handle(self, request: Request) -> None:
         replies: list[tuple[Outbox, m.Message]] = []
         outbox, msg = request.outbox, request.msg
+        if isinstance(msg, Notice):
+            self.table.say(None, msg.text)
+            await self._flush(replies)
+            return
+        assert outbox is not None
         try:
             if msg is None:
                 self._gone(outbox)
