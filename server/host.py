@@ -8,6 +8,8 @@ journal finish what it was writing.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import logging
 import os
 import time
@@ -17,6 +19,11 @@ from pathlib import Path
 import trio
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+try:
+    import resource
+except ImportError:  # Windows: no descriptor limit to read or raise
+    resource = None  # type: ignore[assignment]
 
 from scopa_net.fair.commitments import fingerprint, public_key_bytes
 from scopa_net.rules import RuleSet
@@ -28,6 +35,7 @@ from scopa_net.server.session import PlayerSession
 from scopa_net.server.table import Phase, SeatKind, Table
 from scopa_net.server.table_task import TableTask, password_hash
 from scopa_net.wire import messages as m
+from scopa_net.wire.codec import encode
 from scopa_net.wire.errors import ErrorCode
 
 log = logging.getLogger("scopa_net.host")
@@ -35,6 +43,27 @@ log = logging.getLogger("scopa_net.host")
 HOST_KEY = "host_key"
 RESTORE_FINISHED_FOR = 600.0
 """Seconds after its end that a finished match is still restored after a restart."""
+SPARE_DESCRIPTORS = 64
+"""File descriptors kept back from connections: the journal, its worker, the listeners, the
+LAN announcement, and one to accept a connection with and refuse it."""
+OUT_OF_DESCRIPTORS = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
+
+
+def connection_cap(configured: int | None) -> int:
+    """How many connections the host serves at once: ``configured``, or else what the file
+    descriptor limit allows, after raising its soft limit to the hard one where allowed."""
+    if resource is None:
+        return configured or 1000
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        wanted = 65536 if hard == resource.RLIM_INFINITY else hard
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        except (ValueError, OSError):
+            pass
+    derived = max(8, soft - SPARE_DESCRIPTORS)
+    return derived if configured is None else min(configured, derived)
 
 
 def host_key_path(journal_path: str) -> Path:
@@ -105,6 +134,12 @@ class Host:
         self.tables: dict[int, TableTask] = {}
         self._next_id = 1
         self._per_address: Counter[str] = Counter()
+        self.max_connections = connection_cap(config.max_connections)
+        self._tables_of: Counter[str] = Counter()
+        """Live tables each address created (its quota)."""
+        self._owner: dict[int, str] = {}
+        self._reserved = 0
+        """Tables being created (their journal write under way), counted against the limit."""
         self._sessions: set[PlayerSession] = set()
         self._nursery: trio.Nursery | None = None
         self._listen_scope = trio.CancelScope()
@@ -148,13 +183,36 @@ class Host:
         self, nursery: trio.Nursery, *, task_status: trio.TaskStatus = trio.TASK_STATUS_IGNORED
     ) -> None:
         with self._listen_scope:
-            await trio.serve_tcp(
-                self._handle,
-                self.config.port,
-                host=self.config.bind,
-                handler_nursery=nursery,
-                task_status=task_status,
-            )
+            listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.bind)
+            task_status.started(listeners)
+            async with trio.open_nursery() as accepting:
+                for listener in listeners:
+                    accepting.start_soon(self._accept, listener, nursery)
+
+    async def _accept(self, listener: trio.SocketListener, nursery: trio.Nursery) -> None:
+        """Accept connections; out of file descriptors, wait and say so once per burst."""
+        refused = 0
+        async with listener:
+            while True:
+                try:
+                    stream = await listener.accept()
+                except OSError as exc:
+                    if exc.errno not in OUT_OF_DESCRIPTORS:
+                        raise
+                    if refused == 0:
+                        log.error(
+                            "cannot accept connections (%s) with %s open; waiting for some "
+                            "to close",
+                            os.strerror(exc.errno or 0),
+                            len(self._sessions),
+                        )
+                    refused += 1
+                    await trio.sleep(0.1)
+                    continue
+                if refused:
+                    log.warning("accepting connections again (after %s tries)", refused)
+                    refused = 0
+                nursery.start_soon(self._handle, stream)
 
     async def shutdown(self, grace: float = 2.0) -> None:
         """Stop accepting, tell every connection, let writes finish, then stop."""
@@ -182,21 +240,19 @@ class Host:
 
     async def handle_stream(self, stream: trio.abc.Stream, address: str, name: str) -> None:
         """Serve one connection (a TCP stream, or any stream in tests); never raises."""
-        session = PlayerSession(self, stream, name)
+        refusal = None
+        if len(self._sessions) >= self.max_connections:
+            refusal = f"the host is full ({self.max_connections} connections); try later"
+        elif self._per_address[address] >= self.config.max_connections_per_address:
+            refusal = (
+                f"at most {self.config.max_connections_per_address} connections from one address"
+            )
+        if refusal is not None:
+            await self._refuse(stream, name, refusal)
+            return
+        session = PlayerSession(self, stream, name, address=address)
         counted = False
         try:
-            if self._per_address[address] >= self.config.max_connections_per_address:
-                log.info("connection %s refused: too many from %s", name, address)
-                session.outbox.close(
-                    m.Bye(
-                        reason=ErrorCode.TOO_MANY_CONNECTIONS.value,
-                        message=f"at most {self.config.max_connections_per_address} "
-                        "connections from one address",
-                    )
-                )
-                with trio.move_on_after(1.0):
-                    await session.run()
-                return
             self._per_address[address] += 1
             counted = True
             self._sessions.add(session)
@@ -210,6 +266,15 @@ class Host:
                 self._per_address[address] -= 1
             log.info("connection %s closed", name)
             await trio.aclose_forcefully(stream)
+
+    async def _refuse(self, stream: trio.abc.Stream, name: str, why: str) -> None:
+        """Say ``bye too_many_connections`` before anything else (no ``welcome``) and close."""
+        log.info("connection %s refused: %s", name, why)
+        bye = m.Bye(reason=ErrorCode.TOO_MANY_CONNECTIONS.value, message=why[: m.TEXT_LEN])
+        with trio.move_on_after(1.0):
+            with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                await stream.send_all(encode(bye))
+        await trio.aclose_forcefully(stream)
 
     # --- storage ------------------------------------------------------------------------
 
@@ -282,10 +347,17 @@ class Host:
     def open_seats(self) -> int:
         return sum(1 for t in self._live_tables() for s in t.seats if s.kind is SeatKind.OPEN)
 
-    async def create_table_for(self, outbox: Outbox, msg: m.CreateTable) -> None:
+    async def create_table_for(
+        self, outbox: Outbox, msg: m.CreateTable, address: str | None = None
+    ) -> None:
         try:
             task = await self.create_table(
-                msg.name, msg.rules.to_rules(), msg.password, msg.bots, msg.bot_level
+                msg.name,
+                msg.rules.to_rules(),
+                msg.password,
+                msg.bots,
+                msg.bot_level,
+                owner=address,
             )
         except TooManyTablesError as exc:
             outbox.reply(
@@ -301,12 +373,26 @@ class Host:
         password: str | None = None,
         bots: int = 0,
         bot_level: int = 2,
+        *,
+        owner: str | None = None,
     ) -> TableTask:
-        live = len(self._live_tables())
+        """Open a table. ``owner``: the address asking, held to its quota of tables (None for
+        the host's own). The limits are checked and the place reserved before any wait, so
+        requests at once cannot overshoot them."""
+        live = len(self._live_tables()) + self._reserved
         if live >= self.config.max_tables:
             raise TooManyTablesError(f"this host already runs {live} tables")
+        quota = self.config.max_tables_per_address
+        if owner is not None and self._tables_of[owner] >= quota:
+            raise TooManyTablesError(
+                f"at most {quota} tables from one address; finish or leave one first"
+            )
         table_id = self._next_id
         self._next_id += 1
+        self._reserved += 1
+        if owner is not None:
+            self._tables_of[owner] += 1
+            self._owner[table_id] = owner
         settings = {
             "name": name,
             "players": rules.players,
@@ -317,8 +403,14 @@ class Host:
             "bot_level": bot_level,
         }
         created = time.time()
-        await self.writer.call(lambda j: j.create_table(str(table_id), created, settings))
-        task = self._start_table(table_id, settings)
+        try:
+            await self.writer.call(lambda j: j.create_table(str(table_id), created, settings))
+        except BaseException:
+            self._table_gone(table_id)
+            raise
+        finally:
+            self._reserved -= 1
+        task = self._start_table(table_id, settings, expires=owner is not None)
         log.info("table %s created: %r, %s", table_id, name, rules.describe())
         return task
 
@@ -329,6 +421,7 @@ class Host:
         entries: list[tuple[str, dict]] | None = None,
         *,
         finish_recorded: bool = False,
+        expires: bool = True,
     ) -> TableTask:
         rules = RuleSet.of(settings["players"], settings["target"], settings["variants"])
         bots = settings["bots"]
@@ -344,7 +437,13 @@ class Host:
         restored = entries is not None
         if entries:
             table.replay(entries)
-        task = TableTask(table, self.config, self.writer, password_digest=settings["password"])
+        task = TableTask(
+            table,
+            self.config,
+            self.writer,
+            password_digest=settings["password"],
+            expires=expires,
+        )
         self.tables[table_id] = task
         assert self._nursery is not None
         self._nursery.start_soon(self._run_table, task, restored, finish_recorded)
@@ -359,6 +458,14 @@ class Host:
             log.exception("table %s failed", task.table.table_id)
         finally:
             self.tables.pop(task.table.table_id, None)
+            self._table_gone(task.table.table_id)
+
+    def _table_gone(self, table_id: int) -> None:
+        owner = self._owner.pop(table_id, None)
+        if owner is not None:
+            self._tables_of[owner] -= 1
+            if self._tables_of[owner] <= 0:
+                del self._tables_of[owner]
 
     def _restore_tables(self) -> None:
         records = self.journal.tables()
@@ -369,6 +476,8 @@ class Host:
             # A match that ended just before a crash comes back for a while, so its players
             # can still resume and read the end.
             if record.finished is not None and now - record.finished > RESTORE_FINISHED_FOR:
+                continue
+            if record.summary and record.summary.get("abandoned"):
                 continue
             entries = [(e.kind, e.payload) for e in self.journal.entries(record.table_id)]
             task = self._start_table(

@@ -36,11 +36,15 @@ only on the seat's turn, a seed once a round), and a fast bot must not be slowed
 
 
 class PlayerSession:
-    def __init__(self, host: Host, stream: trio.SocketStream, peer: str) -> None:
+    def __init__(
+        self, host: Host, stream: trio.abc.Stream, peer: str, *, address: str | None = None
+    ) -> None:
         self.host = host
         self.config = host.config
         self.stream = stream
         self.peer = peer
+        self.address = address
+        """The peer's address (tables it creates count against its quota)."""
         self.conn = HostConnection()
         self.outbox = Outbox(max_replies=self.config.max_replies, max_lag=self.config.max_lag)
         self.table_id: int | None = None
@@ -193,7 +197,7 @@ class PlayerSession:
         elif isinstance(msg, m.ListTables):
             self.outbox.reply(m.Tables(tables=host.table_infos()))
         elif isinstance(msg, m.CreateTable):
-            await host.create_table_for(self.outbox, msg)
+            await host.create_table_for(self.outbox, msg, self.address)
         elif isinstance(msg, m.Join | m.Resume):
             task = host.tables.get(msg.table_id)
             if task is None:

@@ -75,8 +75,12 @@ class TableTask:
         writer: JournalWriter,
         *,
         password_digest: bytes | None = None,
+        expires: bool = True,
     ) -> None:
+        """``expires``: the table closes when left alone (see :meth:`_abandoned`); the host's
+        own tables (opened at its start) stay."""
         self.table = table
+        self.expires = expires
         self.config = config
         self.writer = writer
         self.password_digest = password_digest
@@ -94,6 +98,11 @@ class TableTask:
         self._over_time: float | None = None
         self._attaching: list[tuple[Outbox, int, int]] = []
         self._chat_times: dict[int, list[float]] = {}
+        self._chat_lines = 0
+        self._resume_times: dict[int, list[float]] = {}
+        self._unattended_since: float | None = trio.current_time()
+        """Since when no connection has held a seat here (None: someone is here)."""
+        self._paused_at: float | None = None
 
     # --- the loop -----------------------------------------------------------------------
 
@@ -101,8 +110,16 @@ class TableTask:
         """Serve the table until its match is over and the linger time has passed."""
         async with self._inbox:
             while True:
-                await self._act()
-                deadline = self._next_deadline()
+                now = trio.current_time()
+                if self._abandoned(now):
+                    await self._close_abandoned(now)
+                    return
+                if self._paused_at is None:
+                    await self._act()
+                    deadline = self._next_deadline()
+                else:
+                    deadline = math.inf
+                deadline = min(deadline, self._attendance_deadline())
                 if self._over_time is not None:
                     if trio.current_time() >= self._over_time + LINGER:
                         return
@@ -114,6 +131,59 @@ class TableTask:
                     request = await self._inbox.receive()
                 if request is not None:
                     await self._handle(request)
+
+    # --- nobody here: pause, then close -------------------------------------------------
+
+    def _abandoned(self, now: float) -> bool:
+        """Keep track of whether anyone is here; True when the table has been left alone
+        too long and should close. After ``pause_after`` alone its computer players pause
+        (nobody watches them), and play picks up with the clocks moved on when someone is
+        back."""
+        if self.attached or self.table.phase is Phase.OVER:
+            if self._paused_at is not None:
+                self._shift_timers(now - self._paused_at)
+                log.info("table %s: a player is back; play goes on", self.table.table_id)
+                self._paused_at = None
+            self._unattended_since = None
+            return False
+        if self._unattended_since is None:
+            self._unattended_since = now
+        alone = now - self._unattended_since
+        if alone >= self._close_after():
+            return True
+        if self._paused_at is None and alone >= self.config.pause_after:
+            self._paused_at = now
+            log.info(
+                "table %s: nobody here for %.0f s; its computer players pause",
+                self.table.table_id,
+                alone,
+            )
+        return False
+
+    def _close_after(self) -> float:
+        """A table with no player seated closes sooner than one whose players are away."""
+        if not self.expires:
+            return math.inf
+        if any(s.kind is SeatKind.HUMAN for s in self.table.seats):
+            return self.config.abandon_after
+        return self.config.pause_after
+
+    def _attendance_deadline(self) -> float:
+        since = self._unattended_since
+        if since is None:
+            return math.inf
+        close = since + self._close_after()
+        return close if self._paused_at is not None else min(close, since + self.config.pause_after)
+
+    async def _close_abandoned(self, now: float) -> None:
+        assert self._unattended_since is not None
+        log.info(
+            "table %s: nobody here for %.0f s; closing it",
+            self.table.table_id,
+            now - self._unattended_since,
+        )
+        await self._record_finish(abandoned=True)
+        self.finished.set()
 
     def notice(self, text: str) -> None:
         """Say ``text`` at the table as the host (dropped if the table's inbox is full)."""
@@ -152,7 +222,10 @@ class TableTask:
             began = trio.current_time()
             await self.writer.append(self.table.table_id, pending)
             self.table.mark_committed()
-            self._extend_timers(trio.current_time() - began)
+            waited = trio.current_time() - began
+            if waited >= OUTAGE:
+                self._shift_timers(waited)
+            self._trim_logs()
         for outbox, msg in replies:
             outbox.reply(msg)
         attaching, self._attaching = self._attaching, []
@@ -167,16 +240,24 @@ class TableTask:
                 await self._record_finish()
                 self.finished.set()
 
-    def _extend_timers(self, waited: float) -> None:
-        """A write that took long (the disk refused it for a while) held the table: players
-        could not act meanwhile, so their grace periods and seed deadline move on by as much."""
-        if waited < OUTAGE:
-            return
-        self._seed_deadline += waited
-        for seat in self._grace_until:
-            self._grace_until[seat] += waited
+    def _trim_logs(self) -> None:
+        """Keep of each seat's log what a resume may still be replayed (``replay_limit``)
+        and what its connection has yet to send; older events live on in the journal."""
+        limit = self.config.replay_limit
+        for seat, s in enumerate(self.table.seats):
+            if len(s.log) > 2 * limit:
+                outbox = self.attached.get(seat)
+                unsent = 0 if outbox is None else s.seq - outbox.cursor
+                s.trim(max(limit, unsent))
 
-    async def _record_finish(self) -> None:
+    def _shift_timers(self, by: float) -> None:
+        """The table was held (a journal write the disk refused for a while, or a pause):
+        players could not act meanwhile, so grace periods and the seed deadline move on."""
+        self._seed_deadline += by
+        for seat in self._grace_until:
+            self._grace_until[seat] += by
+
+    async def _record_finish(self, *, abandoned: bool = False) -> None:
         match = self.table.match
         summary = {
             "name": self.table.name,
@@ -184,7 +265,10 @@ class TableTask:
             "scores": list(match.scores) if match else [],
             "winner": match.winner if match else None,
             "rules": self.table.rules.describe(),
+            "events": sum(s.seq for s in self.table.seats),
         }
+        if abandoned:
+            summary["abandoned"] = True
         table_id = str(self.table.table_id)
         now = time.time()
         await self.writer.call(lambda j: j.finish_table(table_id, now, summary))
@@ -345,6 +429,16 @@ class TableTask:
         table = self.table
         presented = table.check_token(msg.seat, msg.token)
         s = table.seats[msg.seat]
+        now = trio.current_time()
+        recent = [
+            t for t in self._resume_times.get(msg.seat, []) if now - t < self.config.resume_window
+        ]
+        if len(recent) >= self.config.resume_burst:
+            raise TableError(
+                ErrorCode.RATE_LIMITED,
+                f"at most {self.config.resume_burst} resumes of a seat in "
+                f"{self.config.resume_window:.0f} s; wait a moment",
+            )
         if msg.last_seq > s.seq:
             # Checked before a token is issued: a refused resume burns nothing.
             raise TableError(
@@ -352,9 +446,10 @@ class TableTask:
                 f"last_seq {msg.last_seq} is beyond this seat's newest event {s.seq}; "
                 "resume with the newest seq received",
             )
+        self._resume_times[msg.seat] = [*recent, now]
         token = secrets.token_bytes(TOKEN_BYTES)
         epoch = table.resume(msg.seat, token_hash(token), presented=presented)
-        replay = s.seq - msg.last_seq <= self.config.replay_limit
+        replay = msg.last_seq >= s.base and s.seq - msg.last_seq <= self.config.replay_limit
         old = self.attached.get(msg.seat)
         if old is not None and old is not outbox:
             old.detach()
@@ -416,7 +511,13 @@ class TableTask:
                     ErrorCode.RATE_LIMITED,
                     f"at most {self.config.chat_lines} lines in {self.config.chat_window:.0f} s",
                 )
+            if self._chat_lines >= self.config.max_chat_lines:
+                raise TableError(
+                    ErrorCode.RATE_LIMITED,
+                    f"this table has had its {self.config.max_chat_lines} lines of chat",
+                )
             table.say(seat, msg.text)
+            self._chat_lines += 1
             self._chat_times[seat] = [*recent, now]
         elif isinstance(msg, m.SeedCommit):
             table.seed_commit(seat, msg.round_id, msg.commit)
