@@ -74,6 +74,8 @@ class JournalWriter:
         self.on_trouble = on_trouble
         self.failing: BaseException | None = None
         """The error that keeps the journal from being written, while it lasts."""
+        self.writing = False
+        """Whether a write is under way (in the worker thread, when threaded)."""
         self.outages = 0
         """How many times writes have failed and then recovered (or are failing now)."""
         self._send, self._receive = trio.open_memory_channel[_Job](math.inf)
@@ -108,10 +110,14 @@ class JournalWriter:
                 jobs = [job, *self._queued()]
                 pause = RETRY_FIRST
                 while jobs:
-                    if self.threaded:
-                        done, fault = await trio.to_thread.run_sync(self._write, jobs)
-                    else:
-                        done, fault = self._write(jobs)
+                    self.writing = True
+                    try:
+                        if self.threaded:
+                            done, fault = await trio.to_thread.run_sync(self._write, jobs)
+                        else:
+                            done, fault = self._write(jobs)
+                    finally:
+                        self.writing = False
                     for j in jobs[:done]:
                         j.done.set()
                     jobs = jobs[done:]
