@@ -34,6 +34,7 @@ from prompt_toolkit.styles import BaseStyle
 from scopa_net.client.completion import PlayCompleter
 from scopa_net.client.controller import Asking, ClientState, Controller, Lines
 from scopa_net.client.keys import make_key_bindings
+from scopa_net.client.network_session import SessionError
 from scopa_net.client.session import Session
 from scopa_net.client.style import Display
 from scopa_net.client.toolbar import make_toolbar
@@ -148,6 +149,8 @@ class ClientApp:
             done.result().unwrap()
         except KeyboardInterrupt:
             return 130
+        except SessionError:
+            raise  # the host refused us or went away: the command says so in one line
         except Exception as exc:
             self.printer.show([FormattedText([("class:error", f"The game stopped: {exc!r}")])])
             self.printer.flush()
