@@ -31,7 +31,7 @@ from scopa_net.server.config import HostConfig
 from scopa_net.server.journal import Journal
 from scopa_net.server.journal_writer import JournalWriter
 from scopa_net.server.outbox import Outbox
-from scopa_net.server.session import PlayerSession
+from scopa_net.server.session import PlayerSession, drain
 from scopa_net.server.table import Phase, SeatKind, Table
 from scopa_net.server.table_task import TableTask, password_hash
 from scopa_net.wire import messages as m
@@ -274,6 +274,7 @@ class Host:
         with trio.move_on_after(1.0):
             with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
                 await stream.send_all(encode(bye))
+        await drain(stream, 0.25)  # briefly: a flood of refusals must not hold descriptors
         await trio.aclose_forcefully(stream)
 
     # --- storage ------------------------------------------------------------------------

@@ -27,12 +27,33 @@ if TYPE_CHECKING:
 log = logging.getLogger("scopa_net.host")
 
 RECEIVE_SIZE = 65536
+DRAIN_TIME = 1.0
+DRAIN_BYTES = 1 << 20
+"""How long, and how much, the host reads from a peer after its last frame before closing."""
 TABLE_REQUESTS = (m.Play, m.Say, m.SeedCommit, m.SeedReveal, m.Leave)
 NEEDS_THE_JOURNAL = (m.CreateTable, m.Join, m.Resume, *TABLE_REQUESTS)
 """Requests that change a table, refused while the journal cannot be written."""
 PACED_BY_THE_GAME = (m.Ping, m.Pong, m.Hello, m.Play, m.SeedCommit, m.SeedReveal)
 """Messages the request rate limit leaves alone: the game itself paces them (a move is taken
 only on the seat's turn, a seed once a round), and a fast bot must not be slowed."""
+
+
+async def drain(stream: trio.abc.Stream, seconds: float = DRAIN_TIME) -> None:
+    """After the last frame: close our side and read (and drop) what the peer still sends,
+    briefly, so that closing with its bytes unread does not reset the connection and throw
+    away the ``bye`` on its way."""
+    if not isinstance(stream, trio.abc.HalfCloseableStream):
+        return
+    with (
+        trio.move_on_after(seconds),
+        contextlib.suppress(
+            trio.BrokenResourceError, trio.ClosedResourceError, trio.BusyResourceError
+        ),
+    ):
+        await stream.send_eof()
+        left = DRAIN_BYTES
+        while left > 0 and (data := await stream.receive_some(RECEIVE_SIZE)):
+            left -= len(data)
 
 
 class PlayerSession:
@@ -63,6 +84,7 @@ class PlayerSession:
                         self.outbox.close(m.Bye(reason=ErrorCode.QUIT.value, message="goodbye"))
                     await self._writer_done.wait()
                 nursery.cancel_scope.cancel()
+            await drain(self.stream)
         finally:
             await self._leave_table()
 
