@@ -65,6 +65,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="connections allowed from one address (raise it for load tests)",
     )
     p.add_argument(
+        "--max-tables-per-address",
+        type=at_least(1),
+        default=HostConfig().max_tables_per_address,
+        help="tables one address may have open at once (raise it for load tests)",
+    )
+    p.add_argument(
         "--grace",
         type=seconds,
         default=60.0,
@@ -250,6 +256,7 @@ def run_host(args: argparse.Namespace) -> int:
         advertise=not args.no_advertise,
         grace=args.grace,
         max_connections_per_address=args.max_per_address,
+        max_tables_per_address=args.max_tables_per_address,
         bot_delay=args.bot_delay,
     )
     check_db_path(db, create=True)

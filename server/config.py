@@ -61,6 +61,8 @@ class HostConfig:
     (and one with no player seated at all closes)."""
     abandon_after: float = 1800.0
     """A table whose players have all been away this long closes."""
+    memory_trim_interval: float = 60.0
+    """How often the host hands freed heap memory back to the system."""
     journal_check: float = 5.0
     """How often the host checks that its journal file is still there."""
     max_inbox: int = 256

@@ -9,11 +9,14 @@ journal finish what it was writing.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
 import errno
 import logging
 import os
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import trio
@@ -160,6 +163,7 @@ class Host:
             self._nursery = nursery
             nursery.start_soon(self.writer.run)
             nursery.start_soon(self._watch_journal_file)
+            nursery.start_soon(self._give_back_memory)
             self._restore_tables()
             if not listen:
                 task_status.started(0)
@@ -335,6 +339,21 @@ class Host:
             failed.clear()
             log.warning("journal %s: written again; nothing was lost", self.journal.path)
 
+    # --- memory -------------------------------------------------------------------------
+
+    async def _give_back_memory(self) -> None:
+        """Return freed heap to the system now and then (glibc keeps it otherwise).
+
+        A burst of connections or a flood of frames leaves the C heap high after Python has
+        freed everything: after 1500 hostile connections the host's RSS went from 48 to 61 MB
+        with nothing of ours still held, and back to 57 MB after ``malloc_trim``."""
+        trim = _malloc_trim()
+        if trim is None:
+            return
+        while True:
+            await trio.sleep(self.config.memory_trim_interval)
+            trim(0)
+
     # --- the lobby ----------------------------------------------------------------------
 
     def _live_tables(self) -> list[Table]:
@@ -493,6 +512,14 @@ class Host:
                 task.table.round_no,
                 task.table.phase.value,
             )
+
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, or None elsewhere."""
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        return None
 
 
 class TooManyTablesError(Exception):
