@@ -464,6 +464,7 @@ class Host:
             password_digest=settings["password"],
             expires=expires,
         )
+        task.journal_entries = len(entries or ())
         self.tables[table_id] = task
         assert self._nursery is not None
         self._nursery.start_soon(self._run_table, task, restored, finish_recorded)

@@ -99,6 +99,8 @@ class TableTask:
         self._attaching: list[tuple[Outbox, int, int]] = []
         self._chat_times: dict[int, list[float]] = {}
         self._chat_lines = 0
+        self.journal_entries = 0
+        """Journal entries this table has written (reported when it finishes)."""
         self._resume_times: dict[int, list[float]] = {}
         self._unattended_since: float | None = trio.current_time()
         """Since when no connection has held a seat here (None: someone is here)."""
@@ -222,6 +224,7 @@ class TableTask:
             began = trio.current_time()
             await self.writer.append(self.table.table_id, pending)
             self.table.mark_committed()
+            self.journal_entries += len(pending)
             waited = trio.current_time() - began
             if waited >= OUTAGE:
                 self._shift_timers(waited)
@@ -266,6 +269,7 @@ class TableTask:
             "winner": match.winner if match else None,
             "rules": self.table.rules.describe(),
             "events": sum(s.seq for s in self.table.seats),
+            "journal_entries": self.journal_entries,
         }
         if abandoned:
             summary["abandoned"] = True

@@ -313,6 +313,7 @@ async def test_empty_and_abandoned_tables_pause_then_close(
         assert player.table_id not in host.tables
         record = next(r for r in host.journal.tables() if r.table_id == str(player.table_id))
         assert record.summary and record.summary.get("abandoned")
+        assert record.summary["journal_entries"] > 10  # reported with the finish
         nursery.cancel_scope.cancel()
 
 
