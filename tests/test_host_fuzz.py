@@ -6,7 +6,7 @@ cut short, garbage, deep nesting; a known ping closes each run. Pass: every conn
 one of two ways only: the host answers that last ping (nothing fatal was sent, and every
 request before it was answered), or its last frame is a `bye` whose reason is a code of
 protocol.md 3.8; never a silent close, a reset, or an ERROR in the host's log. CI runs a few
-thousand frames; ``--runslow`` runs 100,000.
+thousand frames; ``--runslow`` runs about 100,000 (two seeds).
 """
 
 from __future__ import annotations
@@ -226,7 +226,7 @@ async def test_every_hostile_connection_ends_answered_or_with_a_bye(
 ) -> None:
     caplog.set_level(logging.INFO, logger="scopa_net.host")
     slow = request.config.getoption("--runslow")
-    connections = 2500 if slow else 150
+    connections = 3000 if slow else 150
     rng = random.Random(seed)
     outcomes: dict[str, int] = {}
     failures: list[str] = []
@@ -234,7 +234,7 @@ async def test_every_hostile_connection_ends_answered_or_with_a_bye(
     async with trio.open_nursery() as nursery:
         host = await start_host(
             nursery,
-            frame_timeout=0.3,
+            frame_timeout=1.0,
             max_connections_per_address=10_000,
             max_tables_per_address=10_000,
             request_burst=10_000,
@@ -251,7 +251,9 @@ async def test_every_hostile_connection_ends_answered_or_with_a_bye(
             frames = benign_run(local, length) if benign else hostile_run(local, length)
             frames_sent += len(frames)
             async with limiter:
-                how, detail = await one_connection(host.port, frames, sliced=i % 5 == 0)
+                how, detail = await one_connection(
+                    host.port, frames, sliced=not benign and i % 5 == 1
+                )
             outcomes[how] = outcomes.get(how, 0) + 1
             if how not in ("pong", "bye") or (how == "bye" and detail not in CODES):
                 failures.append(f"connection {i}: {how} {detail}")
@@ -262,6 +264,7 @@ async def test_every_hostile_connection_ends_answered_or_with_a_bye(
             for i in range(connections):
                 runs.start_soon(run, i)
         nursery.cancel_scope.cancel()
+    print(f"seed {seed}: {connections} connections, {frames_sent} frames: {outcomes}")
     assert not failures, (outcomes, failures[:5])
     assert outcomes.get("bye", 0) > connections // 2 and outcomes.get("pong", 0) > 0, outcomes
     errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
