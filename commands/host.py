@@ -353,6 +353,8 @@ def describe_finished(table_id: str, finished: float | None, summary: dict) -> s
         else ""
     )
     rules = summary.get("rules", "")
+    if summary.get("abandoned"):
+        won = "; closed unfinished, everyone had left"
     return f"table {table_id}, ended {when}: {score}{won} ({rules})"
 
 

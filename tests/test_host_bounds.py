@@ -20,6 +20,7 @@ from hosting import create, start_host
 from rawplayer import RawPlayer, answer, close_links, close_opened, memory_connector, open_link
 
 from scopa_net.client.network_session import _Link
+from scopa_net.commands.host import describe_finished
 from scopa_net.rules import RuleSet
 from scopa_net.server.config import HostConfig
 from scopa_net.server.host import Host
@@ -314,6 +315,8 @@ async def test_empty_and_abandoned_tables_pause_then_close(
         record = next(r for r in host.journal.tables() if r.table_id == str(player.table_id))
         assert record.summary and record.summary.get("abandoned")
         assert record.summary["journal_entries"] > 10  # reported with the finish
+        shown = describe_finished(record.table_id, record.finished, record.summary)
+        assert "closed unfinished, everyone had left" in shown  # `scopa-net history`
         nursery.cancel_scope.cancel()
 
 
