@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import logging
 import secrets
+import shlex
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
@@ -40,6 +41,7 @@ from scopa_net.rules import RuleSet
 from scopa_net.view import SeatView
 from scopa_net.wire import messages as m
 from scopa_net.wire.connection import NEED_DATA, ConnectionClosed, PlayerConnection
+from scopa_net.wire.convert import opening_snapshot
 from scopa_net.wire.errors import ErrorCode, ProtocolError
 from scopa_net.witness import DealWitness
 
@@ -67,6 +69,23 @@ class SessionError(Exception):
     """The host refused us (no such table, bad password, full...) or went away for good."""
 
 
+EXIT_DEAL_FAILED = 7
+"""The exit status of a client that stopped because a fair-deal check failed (the same as
+``scopa_net.commands.options.EXIT_DEAL_FAILED``, which the command line documents)."""
+
+
+class DealCheckFailedError(SessionError):
+    """A fair-deal check failed: the seat stopped playing. ``banner`` is what the player reads
+    (the check, the round, where the evidence is); ``evidence`` is the saved transcript."""
+
+    exit_status = EXIT_DEAL_FAILED
+
+    def __init__(self, banner: str, evidence: Path | None) -> None:
+        super().__init__(banner)
+        self.banner = banner
+        self.evidence = evidence
+
+
 class UnexpectedReplyError(SessionError):
     """The host answered a join with something other than the seat's snapshot."""
 
@@ -91,29 +110,51 @@ class KnownHosts:
     def __init__(self, path: Path | None) -> None:
         self.path = path
 
-    def check(self, address: str, key: bytes) -> str | None:
-        """Pin a new host; returns a warning if a pinned host's key changed."""
-        if self.path is None:
-            return None
+    def _pins(self) -> dict[str, str]:
         pins = {}
-        if self.path.exists():
+        if self.path is not None and self.path.exists():
             for line in self.path.read_text(encoding="utf-8").splitlines():
                 where, _, hexkey = line.partition(" ")
                 if hexkey:
                     pins[where] = hexkey
-        pinned = pins.get(address)
+        return pins
+
+    def pinned(self, address: str) -> bytes | None:
+        """The key pinned for ``address``, if one is."""
+        hexkey = self._pins().get(address)
+        return None if hexkey is None else bytes.fromhex(hexkey)
+
+    def pin(self, address: str, key: bytes) -> None:
+        """Pin ``key`` for ``address``, replacing the key pinned before (the user accepts it)."""
+        if self.path is None:
+            return
+        pins = self._pins()
+        pins[address] = key.hex()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.write_text("".join(f"{a} {k}\n" for a, k in pins.items()), encoding="utf-8")
+
+    def check(self, address: str, key: bytes) -> str | None:
+        """Pin a new host; returns a warning if a pinned host's key changed."""
+        if self.path is None:
+            return None
+        pinned = self.pinned(address)
         if pinned is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with self.path.open("a", encoding="utf-8") as f:
                 f.write(f"{address} {key.hex()}\n")
             return None
-        if pinned != key.hex():
-            return (
-                f"WARNING: the host at {address} now has key {fingerprint(key)}, but it had "
-                f"{fingerprint(bytes.fromhex(pinned))} when you first played there. It may be "
-                "a different host. Deals are still checked against the key it uses now."
-            )
+        if pinned != key:
+            return self.changed_warning(address, key, pinned)
         return None
+
+    def changed_warning(self, address: str, key: bytes, pinned: bytes) -> str:
+        """What a person reads when the host at ``address`` signs with another key."""
+        return (
+            f"WARNING: the host at {address} now has key {fingerprint(key)}, but it had "
+            f"{fingerprint(pinned)} when you first played there. It may be a different host. "
+            f"The key you trusted is pinned in {self.path}. If the host was reinstalled and "
+            f"you trust it, accept its new key with: scopa-net join {address} --accept-new-key"
+        )
 
 
 class _Link:
@@ -229,12 +270,15 @@ class NetworkSession:
         on_transcript: Callable[[bytes], None] | None = None,
         connector: Connector | None = None,
         check_deals: bool = True,
+        pin_host: bool = True,
     ) -> None:
         """``check_deals=False`` skips checking cards and verifying rounds (a load generator
-        with thousands of seats in one process); a person's client always checks."""
+        with thousands of seats in one process); a person's client always checks.
+        ``pin_host=False`` does not pin the host's key (a throwaway host in this process)."""
         self.host, self.port = host, port
         self.connector = connector
         self.check_deals = check_deals
+        self.pin_host = pin_host
         self.choice = choice
         self.name = name
         self.data_dir = data_dir
@@ -258,7 +302,11 @@ class NetworkSession:
         self.connected = trio.Event()
         self._seq_changed = trio.Event()
         self.verdict_failures: list[str] = []
+        self.deal_failure: DealCheckFailedError | None = None
+        """Set when a fair-deal check failed and the seat stopped."""
         self.rounds_verified = 0
+        self.match_no = 1
+        """Which match at this table the seat plays (one more after each agreed rematch)."""
 
     # --- the Session protocol -----------------------------------------------------------
 
@@ -324,6 +372,10 @@ class NetworkSession:
     async def say(self, text: str) -> None:
         await self._send_quietly(m.Say(text=text))
 
+    async def rematch(self, agree: bool) -> None:
+        """Answer, after the match, whether to play again with the same seats and rules."""
+        await self._send_quietly(m.Rematch(agree=agree))
+
     async def leave(self) -> None:
         """Give up the seat and end the session."""
         self._stop = True
@@ -387,10 +439,11 @@ class NetworkSession:
         if self.host_key is not None and welcome.host_key != self.host_key:
             raise HostKeyChangedError("the host's key changed while we were playing")
         self.host_key = welcome.host_key
-        known = KnownHosts(None if self.data_dir is None else self.data_dir / "known_hosts")
+        pins = None if self.data_dir is None or not self.pin_host else self.data_dir / "known_hosts"
+        known = KnownHosts(pins)
         warning = known.check(f"{self.host}:{self.port}", welcome.host_key)
         if warning:
-            self._emit(Message(seat=None, text=warning))
+            self._emit(Message(seat=None, text=warning, local=True))
 
     def _start_seat(self, snapshot: m.Snapshot) -> None:
         self.rules = snapshot.rules.to_rules()
@@ -403,8 +456,9 @@ class NetworkSession:
             self._emit(
                 Message(
                     seat=None,
-                    text="you took a seat in a match under way: each card is checked from "
-                    "the next round on, and no transcript is saved for this match",
+                    text="You took a seat in a match under way: each card is checked from "
+                    "the next round on, and no transcript is saved for this match.",
+                    local=True,
                 )
             )
         self._names = [f"seat {s}" for s in range(self.rules.players)]
@@ -476,7 +530,8 @@ class NetworkSession:
         if w.current.commits is None:
             commit = w.my_commitment(self._seed)
             await self._link.send(m.SeedCommit(round_id=w.current.round_id, commit=commit))
-        elif w.current.seeds is None:
+        elif w.should_reveal():
+            w.revealed = True
             await self._link.send(m.SeedReveal(round_id=w.current.round_id, seed=self._seed))
 
     async def _pump(self) -> None:
@@ -498,6 +553,18 @@ class NetworkSession:
                 raise trio.BrokenResourceError(f"the host said goodbye: {msg.message}")
             elif isinstance(msg, m.Snapshot):
                 assert self.mirror is not None
+                if self.witness is not None and msg.seq > self.mirror.seq:
+                    # Caught up by snapshot: the events skipped (commitments, seeds, cards)
+                    # were never seen, so checking resumes with the next round.
+                    self.witness.resynced()
+                    self._emit(
+                        Message(
+                            seat=None,
+                            text="the host caught this seat up with a snapshot: cards are "
+                            "checked again from the next round, and no transcript is saved "
+                            "for this match",
+                        )
+                    )
                 self.mirror.apply(msg)
                 self._emit(ViewChanged(view=self.mirror.view))
             elif isinstance(msg, m.Left):
@@ -518,19 +585,20 @@ class NetworkSession:
         assert self.mirror is not None and self.witness is not None and self._link is not None
         if e.seq <= self.mirror.seq:  # type: ignore[attr-defined]
             return False  # already seen (a replay overlapping what we had)
-        view = self.mirror.apply(e)
-        self._seq_changed.set()
-        self._seq_changed = trio.Event()
+        # Every check comes before the event is shown: a card that fails never reaches the
+        # screen, and nothing ("Your turn.") follows a failed check.
         try:
             verdict = self.witness.observe(e) if self.check_deals else None
         except FairnessError as exc:
-            text = f"DEAL CHECK FAILED: {type(exc).__name__}: {exc}"
-            self.verdict_failures.append(text)
-            self._emit(Message(seat=None, text=text))
-            verdict = None
+            await self._deal_failed(exc)
+        for notice in self.witness.take_notices():
+            self._emit(Message(seat=None, text=notice, local=True))
+        view = self.mirror.apply(e)
+        self._seq_changed.set()
+        self._seq_changed = trio.Event()
         if verdict is not None:
             self.rounds_verified += 1
-            self._emit(Message(seat=None, text=f"deal check: {verdict.note}"))
+            self._emit(Message(seat=None, text=f"Deal check: {verdict.note}", local=True))
             self._save_transcript()
         if isinstance(e, m.RoundCommit):
             self._seed = secrets.token_bytes(32)
@@ -540,6 +608,11 @@ class NetworkSession:
                 commit = seat_commitment(e.round_id, self.seat, self._seed)
             await self._link.send(m.SeedCommit(round_id=e.round_id, commit=commit))
         elif isinstance(e, m.SeedCommits) and self._seed is not None:
+            if self.check_deals and not self.witness.should_reveal():
+                return False  # the host did not relay our commitment: our seed is out
+            if not self.check_deals and e.commits[self.seat] is None:
+                return False
+            self.witness.revealed = True
             await self._link.send(m.SeedReveal(round_id=e.round_id, seed=self._seed))
         elif isinstance(e, m.Deal):
             if self.mirror.started_round:
@@ -549,23 +622,42 @@ class NetworkSession:
         elif isinstance(e, m.Played):
             self._emit(ViewChanged(view=view, record=view.plays[-1]))
         elif isinstance(e, m.RoundVoid):
-            if e.reason == "kings":
-                self._emit(VoidDeal(view=view))
-            else:
-                who = "" if e.offender is None else f" (seat {e.offender})"
-                self._emit(Message(seat=None, text=f"deal abandoned: {e.reason}{who}"))
+            self._emit(VoidDeal(view=view))  # kings: the only void (any other fails a check)
         elif isinstance(e, m.RoundEnd):
             assert view.round_score is not None
             self._emit(RoundOver(view=view, score=view.round_score, match_scores=tuple(e.scores)))
         elif isinstance(e, m.MatchEnd):
-            self._save_transcript()  # now with the match result
+            saved = self._save_transcript()  # now with the match result
+            if saved is not None:
+                where = shlex.quote(str(saved))
+                text = f"Transcript saved to {where}; check it any time: scopa-net verify {where}"
+                self._emit(Message(seat=None, text=text, local=True))
             rounds = view.round_number
             self._emit(MatchOver(winner=e.winner or 0, match_scores=tuple(e.scores), rounds=rounds))
-            return True
+        elif isinstance(e, m.RematchStatus):
+            return self._rematch_status(e)
         elif isinstance(e, m.Chat):
             self._emit(Message(seat=e.seat, text=e.text))
         elif isinstance(e, m.SeatStatus):
             self._seat_status(e)
+        return False
+
+    def _rematch_status(self, e: m.RematchStatus) -> bool:
+        """Take the state of a rematch vote; True when there will be none (the session ends)."""
+        assert self.rules is not None and self.host_key is not None
+        if e.state == "declined":
+            self._emit(Message(seat=None, text="no rematch: the table is closing"))
+            return True
+        if e.state == "agreed":
+            self.match_no = e.match_no + 1
+            assert self.table_id is not None
+            start = opening_snapshot(self.rules, seat=self.seat, seq=e.seq, table_id=self.table_id)
+            self.mirror = SeatMirror(start)
+            self.witness = DealWitness(self.rules, self.host_key, self.seat)
+            self._emit(Message(seat=None, text="everyone agreed: a new match begins"))
+            return False
+        waiting = [self._names[s] for s, v in enumerate(e.votes) if v == "waiting"]
+        self._emit(Message(seat=None, text=f"rematch: waiting for {', '.join(waiting)}"))
         return False
 
     def _seat_status(self, e: m.SeatStatus) -> None:
@@ -584,19 +676,55 @@ class NetworkSession:
             return
         self._emit(Message(seat=None, text=text))
 
-    def _save_transcript(self) -> None:
+    async def _deal_failed(self, exc: FairnessError) -> None:
+        """Stop at once: keep the evidence, tell the host why we leave, end the session."""
         assert self.witness is not None
-        if self.witness.mid_match:
-            return  # a transcript must start at the match's first round to be verified
-        data = self.witness.transcript().encode()
+        round_no = self.witness.round_no
+        check = type(exc).__name__
+        self.verdict_failures.append(f"{check}: {exc}")
+        evidence = self.witness.evidence(exc)
+        try:
+            path = self._save_file(evidence.encode(), "-FAILED")
+        except OSError as err:
+            log.warning("could not save the evidence: %s", err)
+            path = None
+        lines = [
+            f"DEAL CHECK FAILED in round {round_no}: {check}: {exc}",
+            "The game stops here: this host's deal cannot be trusted.",
+        ]
+        if path is not None:
+            lines.append(f"Evidence saved to {path} (check it with: scopa-net verify {path})")
+        self._stop = True
+        if self._link is not None:
+            bye = m.Bye(
+                reason=ErrorCode.DEAL_FAILED.value,
+                message=f"round {round_no}: {check}"[: m.TEXT_LEN],
+            )
+            with suppress(*LINK_ERRORS), trio.move_on_after(2):
+                await self._link.send(bye)
+        self.deal_failure = DealCheckFailedError("\n".join(lines), path)
+        raise self.deal_failure
+
+    def _save_file(self, data: bytes, suffix: str = "") -> Path | None:
+        """Write a transcript where the player keeps them; the path, or None if nowhere."""
         if self.on_transcript is not None:
             self.on_transcript(data)
         if self.data_dir is None or self.host_key is None:
-            return
+            return None
         folder = self.data_dir / "transcripts"
         folder.mkdir(parents=True, exist_ok=True)
         fp = fingerprint(self.host_key).replace("-", "")[:12]
-        (folder / f"{fp}-table{self.table_id}-seat{self._seat}.scopa").write_bytes(data)
+        match = "" if self.match_no == 1 else f"-match{self.match_no}"
+        path = folder / f"{fp}-table{self.table_id}-seat{self._seat}{match}{suffix}.scopa"
+        path.write_bytes(data)
+        return path
+
+    def _save_transcript(self) -> Path | None:
+        """Write the match's transcript so far; the file written, if one was."""
+        assert self.witness is not None
+        if self.witness.mid_match:
+            return None  # a transcript must start at the match's first round to be verified
+        return self._save_file(self.witness.transcript().encode())
 
     # --- helpers ------------------------------------------------------------------------
 
@@ -635,6 +763,10 @@ async def open_network_session(
         async def run() -> None:
             try:
                 await session.run()
+            except DealCheckFailedError:
+                # The seat stopped on a failed check: end the block; raised below, unwrapped.
+                session.connected.set()
+                nursery.cancel_scope.cancel()
             except Exception as exc:
                 if session.connected.is_set():
                     raise
@@ -643,10 +775,17 @@ async def open_network_session(
 
         nursery.start_soon(run)
         await session.connected.wait()
-        if not failed:
+        if not failed and session.deal_failure is None:
             try:
                 yield session
+            except Exception:
+                # Whatever the block was doing when the seat stopped (waiting for an answer
+                # that will not come) matters less than why it stopped.
+                if session.deal_failure is None:
+                    raise
             finally:
                 nursery.cancel_scope.cancel()
+    if session.deal_failure is not None:
+        raise session.deal_failure
     if failed:
         raise failed[0]

@@ -30,7 +30,7 @@ RECEIVE_SIZE = 65536
 DRAIN_TIME = 1.0
 DRAIN_BYTES = 1 << 20
 """How long, and how much, the host reads from a peer after its last frame before closing."""
-TABLE_REQUESTS = (m.Play, m.Say, m.SeedCommit, m.SeedReveal, m.Leave)
+TABLE_REQUESTS = (m.Play, m.Say, m.SeedCommit, m.SeedReveal, m.Leave, m.Rematch)
 NEEDS_THE_JOURNAL = (m.CreateTable, m.Join, m.Resume, *TABLE_REQUESTS)
 """Requests that change a table, refused while the journal cannot be written."""
 PACED_BY_THE_GAME = (m.Ping, m.Pong, m.Hello, m.Play, m.SeedCommit, m.SeedReveal)
@@ -137,6 +137,8 @@ class PlayerSession:
                     event = self.conn.next_event()
                     if event is NEED_DATA:
                         break
+                    if isinstance(event, m.Bye) and event.reason == ErrorCode.DEAL_FAILED.value:
+                        await self._dispatch(event)  # the table tells the others why
                     if isinstance(event, ConnectionClosed | m.Bye):
                         return
                     await self._dispatch(event)
@@ -233,7 +235,7 @@ class PlayerSession:
                 return
             self.table_id = msg.table_id
             await task.send.send(Request(self.outbox, msg))
-        elif isinstance(msg, TABLE_REQUESTS):
+        elif isinstance(msg, (*TABLE_REQUESTS, m.Bye)):
             task = None if self.table_id is None else host.tables.get(self.table_id)
             if task is not None:
                 await task.send.send(Request(self.outbox, msg))

@@ -27,6 +27,7 @@ class ErrorCode(enum.Enum):
     SHUTTING_DOWN = "shutting_down"
     QUIT = "quit"
     INTERNAL = "internal"
+    DEAL_FAILED = "deal_failed"
     # Not fatal: the connection carries on (they travel in ``error`` or ``reject``).
     NOT_YOUR_TURN = "not_your_turn"
     ILLEGAL_PLAY = "illegal_play"
@@ -41,6 +42,7 @@ class ErrorCode(enum.Enum):
     CHAT_TOO_LONG = "chat_too_long"
     RATE_LIMITED = "rate_limited"
     STORAGE = "storage"
+    MOVE_ID_TAKEN = "move_id_taken"
 
     @property
     def fatal(self) -> bool:
@@ -62,6 +64,7 @@ FATAL_CODES = frozenset(
         ErrorCode.SHUTTING_DOWN,
         ErrorCode.QUIT,
         ErrorCode.INTERNAL,
+        ErrorCode.DEAL_FAILED,
     }
 )
 
@@ -73,6 +76,7 @@ REJECT_CODES = frozenset(
         ErrorCode.WRONG_PHASE,
         ErrorCode.RATE_LIMITED,
         ErrorCode.STORAGE,
+        ErrorCode.MOVE_ID_TAKEN,
     }
 )
 """The codes a ``reject`` (the answer to a refused ``play``) may carry."""
