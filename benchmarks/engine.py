@@ -2,7 +2,10 @@
 
 Each figure is the median of several runs in this one process (one core), printed beside the
 same measurement of the naive reference engine in ``tests/reference_engine.py`` (a plain, clear
-implementation) and the ratio between them. Two paths are measured:
+implementation) and the ratio between them. Times are this process's CPU time
+(``time.process_time``), so that other work on a shared machine slows the figures less, and
+the naive engine runs in turn with the others within each run: each ratio is the median of the
+per-run ratios. Two paths are measured:
 
 - the fast path (``legal_codes``/``push_code``), what the computer players simulate with;
 - the checked path (``legal_plays``/``play``), what a local table and the host run for every
@@ -121,10 +124,21 @@ def naive_rounds(rules: RuleSet, deck_list: list[list], seed: int) -> int:
 def median_rate(work: Callable[[], int], runs: int) -> float:
     rates = []
     for _ in range(runs):
-        start = time.perf_counter()
+        start = time.process_time()
         count = work()
-        rates.append(count / (time.perf_counter() - start))
+        rates.append(count / (time.process_time() - start))
     return statistics.median(rates)
+
+
+def interleaved_rates(works: dict[str, Callable[[], int]], runs: int) -> dict[str, list[float]]:
+    """Each work's rate in each of ``runs`` runs, the works taking turns within a run."""
+    rates: dict[str, list[float]] = {name: [] for name in works}
+    for _ in range(runs):
+        for name, work in works.items():
+            start = time.process_time()
+            count = work()
+            rates[name].append(count / (time.process_time() - start))
+    return rates
 
 
 def crowded_tables(count: int, seed: int) -> list[tuple[Round, list]]:
@@ -171,10 +185,10 @@ def witness_round_end(runs: int, repeats: int) -> None:
     def timed(work: Callable[[], object]) -> float:
         samples = []
         for _ in range(runs):
-            start = time.perf_counter()
+            start = time.process_time()
             for _ in range(repeats):
                 work()
-            samples.append((time.perf_counter() - start) / repeats * 1000)
+            samples.append((time.process_time() - start) / repeats * 1000)
         return statistics.median(samples)
 
     whole = timed(lambda: verify_transcript(transcript))
@@ -198,24 +212,24 @@ def main() -> None:
         rules = RuleSet(players)
         fast_decks = decks(args.rounds, players)
         naive_decks = fast_decks[: max(1, args.rounds // 10)]
-        fast = median_rate(lambda: fast_rounds(rules, fast_decks, 7), args.runs)  # noqa: B023
-        naive = median_rate(lambda: naive_rounds(rules, naive_decks, 7), args.runs)  # noqa: B023
         checked_decks = fast_decks[: max(1, args.rounds // 4)]
         records = recorded_rounds(rules, checked_decks, 7)
-        checked = median_rate(lambda: checked_rounds(rules, checked_decks, 7), args.runs)  # noqa: B023
-        replay = median_rate(lambda: replayed_rounds(rules, records), args.runs)  # noqa: B023
-        print(
-            f"{players}-player random rounds/s, fast path:    {fast:10,.0f}   naive baseline "
-            f"{naive:8,.0f}   ratio {fast / naive:5.1f}x"
+        rates = interleaved_rates(
+            {
+                "naive": lambda: naive_rounds(rules, naive_decks, 7),  # noqa: B023
+                "fast path": lambda: fast_rounds(rules, fast_decks, 7),  # noqa: B023
+                "checked path": lambda: checked_rounds(rules, checked_decks, 7),  # noqa: B023
+                "checked replay": lambda: replayed_rounds(rules, records),  # noqa: B023
+            },
+            args.runs,
         )
-        print(
-            f"{players}-player random rounds/s, checked path: {checked:10,.0f}   naive baseline "
-            f"{naive:8,.0f}   ratio {checked / naive:5.1f}x"
-        )
-        print(
-            f"{players}-player recorded rounds replayed checked/s: {replay:10,.0f}   naive "
-            f"baseline {naive:8,.0f}   ratio {replay / naive:5.1f}x"
-        )
+        naive = rates.pop("naive")
+        for name, rate in rates.items():
+            ratio = statistics.median(r / n for r, n in zip(rate, naive, strict=True))
+            print(
+                f"{players}-player random rounds/s, {name + ':':15} {statistics.median(rate):8,.0f}"
+                f"   naive baseline {statistics.median(naive):6,.0f}   ratio {ratio:5.1f}x"
+            )
     tables = crowded_tables(args.tables, 3)
     rules = RuleSet()
 

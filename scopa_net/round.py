@@ -241,33 +241,40 @@ class Round:
         if self.plays_left == 0 or self.void:
             return []
         hand = self.hands[self.turn]
-        table_mask = self.table_mask
-        if not table_mask:
+        if not self.table_mask:
             return list(hand)
-        if self._quindici:
-            return self._quindici_codes(hand)
         codes: list[int] = []
         for c in hand:
-            v = VALUE[c]
-            # Rank: a table card of the same value; the player picks which one.
-            same = table_mask & VALUE_MASK[v]
-            if same:
-                while same:
-                    low = same & -same
-                    codes.append(c | (low << CARD_BITS))
-                    same ^= low
-                continue
-            # Asso piglia tutto: with no ace on the table, an ace takes the whole table.
-            if v == 1 and self._apt:
-                codes.append(c | (table_mask << CARD_BITS))
-                continue
-            # Sum: any group of two or more table cards adding up to the card's value.
-            takes = [m for s, m in self.groups if s == v]
-            if takes:
-                codes += [c | (m << CARD_BITS) for m in takes]
-            else:
-                codes.append(c)
+            codes += self._codes_for(c)
         return codes
+
+    def _codes_for(self, c: int) -> list[int]:
+        """Every legal play of card ``c`` on the current table, as play codes."""
+        table_mask = self.table_mask
+        if not table_mask:
+            return [c]
+        v = VALUE[c]
+        if self._quindici:
+            # Quindici: one or more table cards that make 15 with the card played.
+            want = QUINDICI_TOTAL - v
+            takes = [m for s, m in self.groups if s == want]
+            return [c | (m << CARD_BITS) for m in takes] if takes else [c]
+        # Rank: a table card of the same value; the player picks which one.
+        same = table_mask & VALUE_MASK[v]
+        if same:
+            codes = []
+            while same:
+                low = same & -same
+                codes.append(c | (low << CARD_BITS))
+                same ^= low
+            return codes
+        # Asso piglia tutto: with no ace on the table, an ace takes the whole table.
+        if v == 1 and self._apt:
+            return [c | (table_mask << CARD_BITS)]
+        # Sum: any group of two or more table cards adding up to the card's value (no single
+        # card has that value, or the rank rule above would have applied).
+        takes = [m for s, m in self.groups if s == v]
+        return [c | (m << CARD_BITS) for m in takes] if takes else [c]
 
     def _lay(self, c: int) -> None:
         """Put card ``c`` face up on the table."""
@@ -279,20 +286,9 @@ class Round:
             b = BIT[c]
             self.groups += [(s + v, m | b) for s, m in self.groups if s <= room]
 
-    def _quindici_codes(self, hand: list[int]) -> list[int]:
-        """Quindici: take one or more table cards that make 15 with the card played."""
-        codes: list[int] = []
-        for c in hand:
-            want = QUINDICI_TOTAL - VALUE[c]
-            takes = [m for s, m in self.groups if s == want]
-            if takes:
-                codes += [c | (m << CARD_BITS) for m in takes]
-            else:
-                codes.append(c)
-        return codes
-
     def legal_plays(self) -> list[Play]:
-        return [Play.from_code(code) for code in self.legal_codes()]
+        from_code = Play.from_code
+        return [from_code(code) for code in self.legal_codes()]
 
     # --- making a play --------------------------------------------------------------------
 
@@ -352,26 +348,25 @@ class Round:
         """The legal code for ``play``, or the error saying why there is none."""
         if isinstance(play, Card):
             play = Play(play)
-        text = str(play)
         if self.finished:
-            raise IllegalPlayError(IllegalReason.ROUND_OVER, text)
+            raise IllegalPlayError(IllegalReason.ROUND_OVER, str(play))
         if seat is not None and seat != self.turn:
-            raise IllegalPlayError(IllegalReason.NOT_YOUR_TURN, text)
+            raise IllegalPlayError(IllegalReason.NOT_YOUR_TURN, str(play))
         c = play.card.index
         if c not in self.hands[self.turn]:
-            raise IllegalPlayError(IllegalReason.NOT_IN_HAND, text)
-        options = [code for code in self.legal_codes() if code & CARD_FIELD == c]
+            raise IllegalPlayError(IllegalReason.NOT_IN_HAND, str(play))
+        options = self._codes_for(c)
         wanted = play.captured_mask
-        if not wanted and exact and c not in options:
-            raise IllegalPlayError(IllegalReason.MUST_CAPTURE, text)
         if not wanted:
+            if exact and c not in options:
+                raise IllegalPlayError(IllegalReason.MUST_CAPTURE, str(play))
             if len(options) == 1:
                 return options[0]
-            raise AmbiguousPlayError(text, [Play.from_code(o) for o in options])
+            raise AmbiguousPlayError(str(play), [Play.from_code(o) for o in options])
         code = play_code(c, wanted)
         if code in options:
             return code
-        raise IllegalPlayError(self._why_not(c, wanted, options), text)
+        raise IllegalPlayError(self._why_not(c, wanted, options), str(play))
 
     def _why_not(self, c: int, wanted: int, options: list[int]) -> IllegalReason:
         if wanted & ~self.table_mask:
