@@ -240,41 +240,37 @@ class Round:
         """Every legal play for the seat to move, as play codes (see :mod:`scopa_net.plays`)."""
         if self.plays_left == 0 or self.void:
             return []
-        hand = self.hands[self.turn]
-        if not self.table_mask:
-            return list(hand)
-        codes: list[int] = []
-        for c in hand:
-            codes += self._codes_for(c)
-        return codes
+        return self._codes_of(self.hands[self.turn])
 
-    def _codes_for(self, c: int) -> list[int]:
-        """Every legal play of card ``c`` on the current table, as play codes."""
+    def _codes_of(self, cards: Sequence[int]) -> list[int]:
+        """Every legal play of each of ``cards`` on the current table, as play codes."""
         table_mask = self.table_mask
         if not table_mask:
-            return [c]
-        v = VALUE[c]
+            return list(cards)
         if self._quindici:
-            # Quindici: one or more table cards that make 15 with the card played.
-            want = QUINDICI_TOTAL - v
-            takes = [m for s, m in self.groups if s == want]
-            return [c | (m << CARD_BITS) for m in takes] if takes else [c]
-        # Rank: a table card of the same value; the player picks which one.
-        same = table_mask & VALUE_MASK[v]
-        if same:
-            codes = []
-            while same:
-                low = same & -same
-                codes.append(c | (low << CARD_BITS))
-                same ^= low
-            return codes
-        # Asso piglia tutto: with no ace on the table, an ace takes the whole table.
-        if v == 1 and self._apt:
-            return [c | (table_mask << CARD_BITS)]
-        # Sum: any group of two or more table cards adding up to the card's value (no single
-        # card has that value, or the rank rule above would have applied).
-        takes = [m for s, m in self.groups if s == v]
-        return [c | (m << CARD_BITS) for m in takes] if takes else [c]
+            return self._quindici_codes(cards)
+        codes: list[int] = []
+        for c in cards:
+            v = VALUE[c]
+            # Rank: a table card of the same value; the player picks which one.
+            same = table_mask & VALUE_MASK[v]
+            if same:
+                while same:
+                    low = same & -same
+                    codes.append(c | (low << CARD_BITS))
+                    same ^= low
+                continue
+            # Asso piglia tutto: with no ace on the table, an ace takes the whole table.
+            if v == 1 and self._apt:
+                codes.append(c | (table_mask << CARD_BITS))
+                continue
+            # Sum: any group of two or more table cards adding up to the card's value.
+            takes = [m for s, m in self.groups if s == v]
+            if takes:
+                codes += [c | (m << CARD_BITS) for m in takes]
+            else:
+                codes.append(c)
+        return codes
 
     def _lay(self, c: int) -> None:
         """Put card ``c`` face up on the table."""
@@ -285,6 +281,18 @@ class Round:
         if room >= 0:
             b = BIT[c]
             self.groups += [(s + v, m | b) for s, m in self.groups if s <= room]
+
+    def _quindici_codes(self, cards: Sequence[int]) -> list[int]:
+        """Quindici: take one or more table cards that make 15 with the card played."""
+        codes: list[int] = []
+        for c in cards:
+            want = QUINDICI_TOTAL - VALUE[c]
+            takes = [m for s, m in self.groups if s == want]
+            if takes:
+                codes += [c | (m << CARD_BITS) for m in takes]
+            else:
+                codes.append(c)
+        return codes
 
     def legal_plays(self) -> list[Play]:
         from_code = Play.from_code
@@ -355,7 +363,7 @@ class Round:
         c = play.card.index
         if c not in self.hands[self.turn]:
             raise IllegalPlayError(IllegalReason.NOT_IN_HAND, str(play))
-        options = self._codes_for(c)
+        options = self._codes_of((c,))
         wanted = play.captured_mask
         if not wanted:
             if exact and c not in options:
