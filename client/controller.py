@@ -250,7 +250,7 @@ class Controller:
                 state.scores = scores
                 assert state.view is not None
                 self._show([match_summary(state.view, winner, scores, rounds, state.names)])
-                if hasattr(self.session, "rematch"):
+                if getattr(self.session, "offer_rematch", False):
                     state.asking = Asking.REMATCH
                     self._say("Play again with the same players? (y/n)")
             case Message(seat=seat, text=text, local=local):

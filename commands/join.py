@@ -185,7 +185,12 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
 
     def open_session() -> AbstractAsyncContextManager[Session]:
         return open_network_session(
-            host, port, choice, name=settings.name, data_dir=data_dir(os.environ)
+            host,
+            port,
+            choice,
+            name=settings.name,
+            data_dir=data_dir(os.environ),
+            offer_rematch=True,  # the screen asks "play again?" after the match
         )
 
     return run_game_screen(open_session, settings, plain=args.plain)
