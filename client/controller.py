@@ -282,12 +282,18 @@ class Controller:
         if not warnings:
             await self._submit(play)
             return
+        scheme = self.display.scheme
+        assert view is not None
+        best = await trio.to_thread.run_sync(hints.hint_for, view, scheme)
+        if best.play == play:  # the strongest play takes that risk: nothing better to say
+            await self._submit(play)
+            return
         self._forget_choices()
         self._coached = play
         self.state.asking = Asking.CONFIRM_PLAY
-        shown = play.text(self.display.scheme)
-        lines = [_text(f"Coach: before you play {shown}:", "class:notice")]
+        lines = [_text(f"Coach: before you play {play.text(scheme)}:", "class:notice")]
         lines += [_text(f"  - {w}", "class:notice") for w in warnings]
+        lines.append(_text(f"  The hint would be {best.play.text(scheme)}: {best.reason}."))
         lines.append(_text("Play it anyway? (y/n)"))
         self._show(lines)
 
@@ -304,7 +310,7 @@ class Controller:
         if view is None or not view.my_turn or view.round_over:
             self._say("A hint is for your turn.")
             return
-        hint = await trio.to_thread.run_sync(hints.hint_for, view)
+        hint = await trio.to_thread.run_sync(hints.hint_for, view, self.display.scheme)
         if self.state.view is not view:
             return  # the game moved on while thinking
         self._say(f"Hint: {hint.play.text(self.display.scheme)}. {hint.reason}.", "class:notice")
