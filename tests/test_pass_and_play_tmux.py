@@ -43,7 +43,7 @@ def prompt_of(screen: str) -> str:
 def test_two_people_share_a_terminal_and_never_see_each_others_hand() -> None:
     socket = f"scopa-test-{uuid.uuid4().hex[:8]}"
     args = [sys.executable, "-m", "scopa_net", "play", "--pass-and-play", "--names", "Ada,Bruno"]
-    args += ["--target", "1", "--delay", "0", "--ascii"]
+    args += ["--target", "1", "--bot-delay", "0", "--ascii"]
     command = " ".join(shlex.quote(a) for a in args)
     data = tempfile.mkdtemp(prefix="scopa-tmux-")
     env_prefix = f"env -u NO_COLOR TERM=xterm-256color XDG_DATA_HOME={shlex.quote(data)}"
