@@ -276,16 +276,15 @@ class Controller:
     async def _consider(self, play: Play) -> None:
         """Submit ``play``, unless the coach is on and has a warning: then ask first."""
         view = self.state.view
-        warnings = []
-        if self.coach and view is not None:
-            warnings = hints.coach_warnings(view, play, self.display.scheme)
-        if not warnings:
-            await self._submit(play)
-            return
         scheme = self.display.scheme
-        assert view is not None
-        best = await trio.to_thread.run_sync(hints.hint_for, view, scheme)
-        if best.play == play:  # the strongest play takes that risk: nothing better to say
+        try:
+            warnings = hints.coach_warnings(view, play, scheme) if self.coach and view else []
+            if warnings:
+                assert view is not None
+                best = await trio.to_thread.run_sync(hints.hint_for, view, scheme)
+        except ValueError:  # a view the coach cannot rebuild: say nothing rather than guess
+            warnings = []
+        if not warnings or best.play == play:  # the strongest play takes the risk: let it be
             await self._submit(play)
             return
         self._forget_choices()
@@ -310,7 +309,11 @@ class Controller:
         if view is None or not view.my_turn or view.round_over:
             self._say("A hint is for your turn.")
             return
-        hint = await trio.to_thread.run_sync(hints.hint_for, view, self.display.scheme)
+        try:
+            hint = await trio.to_thread.run_sync(hints.hint_for, view, self.display.scheme)
+        except ValueError as exc:
+            self._say(f"No hint now: {exc}.")
+            return
         if self.state.view is not view:
             return  # the game moved on while thinking
         self._say(f"Hint: {hint.play.text(self.display.scheme)}. {hint.reason}.", "class:notice")
