@@ -537,6 +537,7 @@ async def open_pass_and_play(
                     TableChoice(table_id=first.table_id),
                     name=name,
                     data_dir=data_dir,
+                    pin_host=False,  # the embedded host's key is new each time
                 )
             )
             sessions.append(session)
