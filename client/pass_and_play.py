@@ -53,6 +53,7 @@ from scopa_net.view import SeatView
 
 #: Home the cursor, erase the display, erase the scrollback (xterm's ED 3; tmux, VTE, iTerm).
 CLEAR_SCREEN = "\x1b[H\x1b[2J\x1b[3J"
+REMATCH_QUESTION = "Play again, all of you at this terminal, with the same players? (y/n)"
 #: Where escapes do nothing (TERM=dumb), blank lines push the last hand off the screen.
 BLANK_LINES = 60
 
@@ -158,6 +159,8 @@ class PassAndPlayApp:
         self.waiting: int | None = None
         """The person whose turn it is, until they press Enter."""
         self._carry: list[FormattedText] = []
+        self.asking_rematch = False
+        """The match is over and "play again?" is waiting for y or n."""
         self._token: trio.lowlevel.TrioToken | None = None
         self._scope: trio.CancelScope | None = None
         self._lines: trio.MemorySendChannel[str] | None = None
@@ -210,6 +213,8 @@ class PassAndPlayApp:
         return 0
 
     def _message(self) -> FormattedText:
+        if self.asking_rematch:
+            return FormattedText([("class:prompt", "play again (y/n)? ")])
         if self.waiting is not None:
             who = self.seats[self.waiting].state.names[self.seats[self.waiting].state.seat]
             return FormattedText([("class:prompt", f"{who}: press Enter ")])
@@ -353,9 +358,14 @@ class PassAndPlayApp:
         seat = self.seats[index]
         name = seat.state.names[seat.state.seat]
         match event:
-            case Message(seat=None, text=text) if text.startswith("deal check: "):
-                line = f"{name}'s deal check: {text.removeprefix('deal check: ')}"
-                self._public([FormattedText([("class:notice", line)])], carry=True)
+            case Message(seat=None, text=text, local=True):
+                # Each seat's own client speaking: its deal check, its transcript, a warning.
+                if text.lower().startswith("deal check: "):
+                    line = f"{name}'s deal check: {text[len('deal check: ') :]}"
+                else:
+                    line = f"{name}: {text}"
+                style = "class:error" if "FAILED" in text else "class:notice"
+                self._public([FormattedText([(style, line)])], carry=True)
                 return
             case Message() if index != 0:
                 return  # chat and the host's notices: printed once, by the first seat
@@ -371,6 +381,9 @@ class PassAndPlayApp:
                 seat.state.scores = scores
                 if index == 0 and seat.state.view is not None:
                     self._public([_match_line(seat.state.view, winner, scores, rounds, seat)])
+                    if hasattr(seat.session, "rematch"):
+                        self.asking_rematch = True
+                        self._public([FormattedText([("", REMATCH_QUESTION)])])
                 return
         seat.handle_event(event)
 
@@ -435,6 +448,15 @@ class PassAndPlayApp:
             self._changed()
 
     async def _line(self, line: str) -> None:
+        if self.asking_rematch and line.strip().lower() in {"y", "yes", "n", "no"}:
+            self.asking_rematch = False
+            agree = line.strip().lower() in {"y", "yes"}
+            for seat in self.seats:  # everyone at this terminal answers together
+                await seat.session.rematch(agree)  # type: ignore[attr-defined]
+            self.printer.show(
+                [FormattedText([("", "Waiting for the host." if agree else "No rematch.")])]
+            )
+            return
         if self.waiting is not None:
             if not line.strip():
                 self._reveal()

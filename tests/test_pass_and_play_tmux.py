@@ -78,6 +78,9 @@ def test_two_people_share_a_terminal_and_never_see_each_others_hand() -> None:
                     first = re.match(r"\w+", hand[-1])
                     assert first is not None
                     tmux(socket, "send-keys", "-t", "game", first[0], "Enter")
+            elif prompt.startswith("play again") and last_action != "rematch":
+                last_action = "rematch"
+                tmux(socket, "send-keys", "-t", "game", "n", "Enter")
             elif prompt.startswith("which one"):
                 tmux(socket, "send-keys", "-t", "game", "1", "Enter")
             time.sleep(0.15)
