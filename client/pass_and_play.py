@@ -60,6 +60,10 @@ BLANK_LINES = 60
 SessionsOpener = Callable[[], AbstractAsyncContextManager[list[Session]]]
 
 
+DEAL_CHECK = "deal check: "
+"""How a seat's own deal-check message starts (any case); shown with the seat's name."""
+
+
 class _Clear(FormattedText):
     """The marker for "clear the screen here" in the printer's queue."""
 
@@ -360,8 +364,8 @@ class PassAndPlayApp:
         match event:
             case Message(seat=None, text=text, local=True):
                 # Each seat's own client speaking: its deal check, its transcript, a warning.
-                if text.lower().startswith("deal check: "):
-                    line = f"{name}'s deal check: {text[len('deal check: ') :]}"
+                if text.lower().startswith(DEAL_CHECK):
+                    line = f"{name}'s deal check: {text[len(DEAL_CHECK) :]}"
                 else:
                     line = f"{name}: {text}"
                 style = "class:error" if "FAILED" in text else "class:notice"

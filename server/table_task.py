@@ -405,6 +405,10 @@ class TableTask:
             self.table.set_status(seat, connected=False, stand_in=False, grace=math.ceil(grace))
             self._grace_until[seat] = trio.current_time() + grace
             log.info("table %s seat %s: player away, grace %ss", self.table.table_id, seat, grace)
+        elif s.kind is SeatKind.HUMAN:
+            # After the match: nothing to stand in for, but the others see the player went
+            # (it may still resume and answer a rematch, 3.11).
+            self.table.set_status(seat, connected=False, stand_in=False, grace=0)
 
     def _seated(self, outbox: Outbox, seat: int, msg: m.Message, replies: list) -> None:
         table = self.table

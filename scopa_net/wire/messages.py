@@ -507,7 +507,7 @@ class Snapshot(Message):
     seat: int = wire(SEAT, "the seat it is for")
     side: int = wire(SIDE, "that seat's side")
     rules: RulesInfo = wire(Nested(RulesInfo), "the rule set")
-    dealer: int = wire(SEAT, "dealer of the round in play (or of the next one)")
+    dealer: int = wire(SEAT, "dealer of the round in play or just over; 0 while round_no is 0")
     round_no: int = wire(Int(0, U32), "round number, 0 before the first deal")
     to_move: int | None = wire(Nil(SEAT), "seat to play, or nil")
     hand: tuple[int, ...] = wire(_cards(0, 10), "the seat's own cards")
@@ -516,7 +516,9 @@ class Snapshot(Message):
     stock: int = wire(Int(0, 40), "cards not yet dealt")
     pile_counts: tuple[int, ...] = wire(Array(Int(0, 40), *PER_SIDE), "cards taken, by side")
     sweeps: tuple[int, ...] = wire(Array(Int(0, 40), *PER_SIDE), "sweeps this round, by side")
-    scores: tuple[int, ...] = wire(Array(SCORE, *PER_SIDE), "match points before this round")
+    scores: tuple[int, ...] = wire(
+        Array(SCORE, *PER_SIDE), "match points before this round, even once it is over"
+    )
     plays: tuple[PlayInfo, ...] = wire(Array(Nested(PlayInfo), 0, 40), "this round's plays")
     void_deal: bool = wire(Bool(), "the opening table was void (three or more kings)")
     round_over: bool = wire(Bool(), "the round has been scored")
