@@ -165,6 +165,7 @@ class PassAndPlayApp:
         self._carry: list[FormattedText] = []
         self.asking_rematch = False
         """The match is over and "play again?" is waiting for y or n."""
+        self.matches_over = 0
         self._token: trio.lowlevel.TrioToken | None = None
         self._scope: trio.CancelScope | None = None
         self._lines: trio.MemorySendChannel[str] | None = None
@@ -385,6 +386,7 @@ class PassAndPlayApp:
                 seat.state.scores = scores
                 if index == 0 and seat.state.view is not None:
                     self._public([_match_line(seat.state.view, winner, scores, rounds, seat)])
+                    self.matches_over += 1
                     if hasattr(seat.session, "rematch"):
                         self.asking_rematch = True
                         self._public([FormattedText([("", REMATCH_QUESTION)])])

@@ -111,10 +111,10 @@ def test_between_clears_only_the_person_at_the_keyboard_sees_a_hand(
     with create_pipe_input() as pipe:
 
         def on_screen(app: PassAndPlayApp) -> None:
-            matches = sum(1 for key in sent if isinstance(key, str))
-            if app.asking_rematch and f"rematch {matches}" not in sent and matches < len(answers):
-                sent.add(f"rematch {matches}")
-                pipe.send_text(f"{answers[matches]}\r")
+            matches = app.matches_over
+            if app.asking_rematch and matches not in sent and matches <= len(answers):
+                sent.add(matches)  # one answer to each match's "play again?"
+                pipe.send_text(f"{answers[matches - 1]}\r")
             elif app.waiting is not None:
                 view = app.seats[app.waiting].session.view
                 assert view is not None
