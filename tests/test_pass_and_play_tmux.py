@@ -122,5 +122,6 @@ def cards_in(hand: str) -> set[str]:
 
 
 def round_of(screen: str) -> int:
-    found = re.search(r"Round (\d+)", screen)
-    return int(found[1]) if found else 0
+    """The round of the board on screen (a carried score sheet may name the one before)."""
+    found = re.findall(r"^Round (\d+)  dealer", screen, re.MULTILINE)
+    return int(found[-1]) if found else 0
