@@ -317,9 +317,10 @@ class PassAndPlayApp:
         if carry:
             self._carry.extend(lines)
 
-    def _clear(self) -> None:
-        """Clear the screen and scrollback, then print again what must not be missed."""
-        self.printer.show([CLEAR])
+    def _clear(self, first: Lines = ()) -> None:
+        """Clear the screen and scrollback, print ``first``, then print again what must not be
+        missed (a score sheet, the deal checks, the match's result)."""
+        self.printer.show([CLEAR, *first])
         carried, self._carry = self._carry, []
         if carried:
             self.printer.show(carried)
@@ -385,11 +386,13 @@ class PassAndPlayApp:
                 seat.state.match_over = True
                 seat.state.scores = scores
                 if index == 0 and seat.state.view is not None:
-                    self._public([_match_line(seat.state.view, winner, scores, rounds, seat)])
+                    # Carried: the last play's clear may come just after these lines.
+                    result = _match_line(seat.state.view, winner, scores, rounds, seat)
+                    self._public([result], carry=True)
                     self.matches_over += 1
                     if hasattr(seat.session, "rematch"):
                         self.asking_rematch = True
-                        self._public([FormattedText([("", REMATCH_QUESTION)])])
+                        self._public([FormattedText([("", REMATCH_QUESTION)])], carry=True)
                 return
         seat.handle_event(event)
 
@@ -433,9 +436,8 @@ class PassAndPlayApp:
         seat.revealed = False
         if self.active == index:
             self.active = None
-        self._clear()
         name = seat.state.names[seat.state.seat]
-        self.printer.show([FormattedText([("", f"{name} has played. Pass the keyboard on.")])])
+        self._clear([FormattedText([("", f"{name} has played. Pass the keyboard on.")])])
         self._check_turns()
         self._changed()
 
