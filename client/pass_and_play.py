@@ -390,7 +390,7 @@ class PassAndPlayApp:
                     result = _match_line(seat.state.view, winner, scores, rounds, seat)
                     self._public([result], carry=True)
                     self.matches_over += 1
-                    if hasattr(seat.session, "rematch"):
+                    if getattr(seat.session, "offer_rematch", False):
                         self.asking_rematch = True
                         self._public([FormattedText([("", REMATCH_QUESTION)])], carry=True)
                 return
@@ -556,6 +556,7 @@ async def open_pass_and_play(
                 delay=delay,
                 humans=len(names),
                 data_dir=data_dir,
+                offer_rematch=True,  # the screen asks "play again?" after the match
             )
         )
         sessions: list[Session] = [first]
@@ -568,6 +569,7 @@ async def open_pass_and_play(
                     name=name,
                     data_dir=data_dir,
                     pin_host=False,  # the embedded host's key is new each time
+                    offer_rematch=True,
                 )
             )
             sessions.append(session)
