@@ -101,14 +101,13 @@ def check_screen(screen: str, seen_hands: dict[str, dict[int, set[str]]]) -> Non
     assert screen.count("press Enter when") <= 1, screen  # the scrollback was cleared
     hands = re.findall(r"^Your hand +(.+)$", screen, re.MULTILINE)
     assert len(hands) <= 1, screen
-    waiting = re.match(r"(\w+): press Enter", prompt)
-    if waiting:
-        assert not hands, f"a hand is on screen while waiting for {waiting[1]}:\n{screen}"
-    playing = re.match(r"(\w+)> *$", prompt)
-    if playing and hands:
-        owner = playing[1]
+    # The prompt names whose turn it is ("Ada: press Enter" before the hand, "Ada>" after;
+    # the prompt may be redrawn a moment after the hand is printed, so both count).
+    person = re.match(r"(\w+)(?:: press Enter|> *$)", prompt)
+    if person and hands:
+        owner = person[1]
         turn = screen.rfind(f"{owner}'s turn: press Enter when {owner} has the keyboard")
-        assert 0 <= turn < screen.find("Your hand"), screen
+        assert 0 <= turn < screen.find("Your hand"), f"not {owner}'s hand:\n{screen}"
         # Cards never pass from hand to hand: nothing here was in the other's hand this round.
         held = cards_in(hands[0])
         for other, shown in seen_hands.items():
