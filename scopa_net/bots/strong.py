@@ -30,6 +30,8 @@ from scopa_net.view import SeatView
 DEFAULT_PLAYOUTS = 400
 DEFAULT_EXACT_PLAYS = 6
 MIN_GUESSES = 8
+#: A cap on guesses per decision (a clock normally stops the search long before).
+MAX_GUESSES = 100_000
 
 
 class StrongPlayer:
@@ -44,6 +46,7 @@ class StrongPlayer:
         clock: Callable[[], float] | None = None,
         time_limit: float | None = None,
         inference: bool = True,
+        halving: bool = True,
         sharpness: float = DEFAULT_SHARPNESS,
     ) -> None:
         if playouts < 1:
@@ -56,6 +59,7 @@ class StrongPlayer:
         self.clock = clock
         self.time_limit = time_limit
         self.inference = inference
+        self.halving = halving
         self.sharpness = sharpness
         self._tools: dict[RuleSet, tuple[Playouts, ExactSearch | None, ChoiceModel]] = {}
         self.evaluations = 0
@@ -74,7 +78,6 @@ class StrongPlayer:
         side = known.side
         use_exact = exact is not None and known.plays_left - 1 <= self.exact_plays
         certain = is_certain(known)
-        guesses = 1 if certain else max(MIN_GUESSES, self.playouts // len(codes))
         reading = None
         if self.inference and not certain:
             reading = Inference(known, model)
@@ -84,30 +87,45 @@ class StrongPlayer:
         if self.clock is not None and self.time_limit is not None:
             deadline = self.clock() + self.time_limit
         totals = [0.0] * len(codes)
+        alive = list(range(len(codes)))
+        budget = max(MIN_GUESSES * len(codes), self.playouts)
+        spent = 0
         clock = self.clock
-        for g in range(guesses):
+        g = 0
+        while g < (1 if certain else MAX_GUESSES):
+            if self.halving and g >= MIN_GUESSES and g & (g - 1) == 0 and len(alive) > 2:
+                # Every 2**k guesses the worse half of the plays still in the running drop out:
+                # the budget goes to telling the good ones apart.
+                alive.sort(key=lambda i: -totals[i])
+                alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
             world = sample_world(known, rng)
             w = 1.0 if reading is None else reading.weight(world)
             root = known.position(world.hands, world.stock)
+            # Common random numbers: every play's playout on this guess draws the same
+            # random sequence, so their difference is the plays', not the dice's.
+            dice = rng.getrandbits(64)
             values = []
-            for code in codes:
+            for i in alive:
                 rnd = root.copy()
-                rnd.push_code(code)
+                rnd.push_code(codes[i])
                 if use_exact:
                     assert exact is not None
                     values.append(exact.value(rnd, side))
                 else:
-                    values.append(playouts.play_out(rnd, side, rng))
+                    values.append(playouts.play_out(rnd, side, random.Random(dice)))
                 if g and deadline is not None and clock is not None and clock() > deadline:
                     break  # out of time: this guess is not finished for every play, drop it
             else:
-                for i, v in enumerate(values):
+                for i, v in zip(alive, values, strict=True):
                     totals[i] += w * v
-                self.evaluations += len(codes)
+                self.evaluations += len(alive)
+                spent += len(alive)
+                g += 1
+                if deadline is None and spent + len(alive) > budget and g >= MIN_GUESSES:
+                    break
                 continue
             break
-        best = max(totals)
-        return codes[totals.index(best)]
+        return codes[max(alive, key=lambda i: totals[i])]
 
     def _tools_for(self, rules: RuleSet) -> tuple[Playouts, ExactSearch | None, ChoiceModel]:
         tools = self._tools.get(rules)
