@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import logging
 import secrets
+import shlex
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
@@ -40,6 +41,7 @@ from scopa_net.rules import RuleSet
 from scopa_net.view import SeatView
 from scopa_net.wire import messages as m
 from scopa_net.wire.connection import NEED_DATA, ConnectionClosed, PlayerConnection
+from scopa_net.wire.convert import opening_snapshot
 from scopa_net.wire.errors import ErrorCode, ProtocolError
 from scopa_net.witness import DealWitness
 
@@ -91,29 +93,51 @@ class KnownHosts:
     def __init__(self, path: Path | None) -> None:
         self.path = path
 
-    def check(self, address: str, key: bytes) -> str | None:
-        """Pin a new host; returns a warning if a pinned host's key changed."""
-        if self.path is None:
-            return None
+    def _pins(self) -> dict[str, str]:
         pins = {}
-        if self.path.exists():
+        if self.path is not None and self.path.exists():
             for line in self.path.read_text(encoding="utf-8").splitlines():
                 where, _, hexkey = line.partition(" ")
                 if hexkey:
                     pins[where] = hexkey
-        pinned = pins.get(address)
+        return pins
+
+    def pinned(self, address: str) -> bytes | None:
+        """The key pinned for ``address``, if one is."""
+        hexkey = self._pins().get(address)
+        return None if hexkey is None else bytes.fromhex(hexkey)
+
+    def pin(self, address: str, key: bytes) -> None:
+        """Pin ``key`` for ``address``, replacing the key pinned before (the user accepts it)."""
+        if self.path is None:
+            return
+        pins = self._pins()
+        pins[address] = key.hex()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.write_text("".join(f"{a} {k}\n" for a, k in pins.items()), encoding="utf-8")
+
+    def check(self, address: str, key: bytes) -> str | None:
+        """Pin a new host; returns a warning if a pinned host's key changed."""
+        if self.path is None:
+            return None
+        pinned = self.pinned(address)
         if pinned is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with self.path.open("a", encoding="utf-8") as f:
                 f.write(f"{address} {key.hex()}\n")
             return None
-        if pinned != key.hex():
-            return (
-                f"WARNING: the host at {address} now has key {fingerprint(key)}, but it had "
-                f"{fingerprint(bytes.fromhex(pinned))} when you first played there. It may be "
-                "a different host. Deals are still checked against the key it uses now."
-            )
+        if pinned != key:
+            return self.changed_warning(address, key, pinned)
         return None
+
+    def changed_warning(self, address: str, key: bytes, pinned: bytes) -> str:
+        """What a person reads when the host at ``address`` signs with another key."""
+        return (
+            f"WARNING: the host at {address} now has key {fingerprint(key)}, but it had "
+            f"{fingerprint(pinned)} when you first played there. It may be a different host. "
+            f"The key you trusted is pinned in {self.path}. If the host was reinstalled and "
+            f"you trust it, accept its new key with: scopa-net join {address} --accept-new-key"
+        )
 
 
 class _Link:
@@ -229,12 +253,15 @@ class NetworkSession:
         on_transcript: Callable[[bytes], None] | None = None,
         connector: Connector | None = None,
         check_deals: bool = True,
+        pin_host: bool = True,
     ) -> None:
         """``check_deals=False`` skips checking cards and verifying rounds (a load generator
-        with thousands of seats in one process); a person's client always checks."""
+        with thousands of seats in one process); a person's client always checks.
+        ``pin_host=False`` does not pin the host's key (a throwaway host in this process)."""
         self.host, self.port = host, port
         self.connector = connector
         self.check_deals = check_deals
+        self.pin_host = pin_host
         self.choice = choice
         self.name = name
         self.data_dir = data_dir
@@ -259,6 +286,8 @@ class NetworkSession:
         self._seq_changed = trio.Event()
         self.verdict_failures: list[str] = []
         self.rounds_verified = 0
+        self.match_no = 1
+        """Which match at this table the seat plays (one more after each agreed rematch)."""
 
     # --- the Session protocol -----------------------------------------------------------
 
@@ -324,6 +353,10 @@ class NetworkSession:
     async def say(self, text: str) -> None:
         await self._send_quietly(m.Say(text=text))
 
+    async def rematch(self, agree: bool) -> None:
+        """Answer, after the match, whether to play again with the same seats and rules."""
+        await self._send_quietly(m.Rematch(agree=agree))
+
     async def leave(self) -> None:
         """Give up the seat and end the session."""
         self._stop = True
@@ -387,10 +420,11 @@ class NetworkSession:
         if self.host_key is not None and welcome.host_key != self.host_key:
             raise HostKeyChangedError("the host's key changed while we were playing")
         self.host_key = welcome.host_key
-        known = KnownHosts(None if self.data_dir is None else self.data_dir / "known_hosts")
+        pins = None if self.data_dir is None or not self.pin_host else self.data_dir / "known_hosts"
+        known = KnownHosts(pins)
         warning = known.check(f"{self.host}:{self.port}", welcome.host_key)
         if warning:
-            self._emit(Message(seat=None, text=warning))
+            self._emit(Message(seat=None, text=warning, local=True))
 
     def _start_seat(self, snapshot: m.Snapshot) -> None:
         self.rules = snapshot.rules.to_rules()
@@ -403,8 +437,9 @@ class NetworkSession:
             self._emit(
                 Message(
                     seat=None,
-                    text="you took a seat in a match under way: each card is checked from "
-                    "the next round on, and no transcript is saved for this match",
+                    text="You took a seat in a match under way: each card is checked from "
+                    "the next round on, and no transcript is saved for this match.",
+                    local=True,
                 )
             )
         self._names = [f"seat {s}" for s in range(self.rules.players)]
@@ -526,11 +561,11 @@ class NetworkSession:
         except FairnessError as exc:
             text = f"DEAL CHECK FAILED: {type(exc).__name__}: {exc}"
             self.verdict_failures.append(text)
-            self._emit(Message(seat=None, text=text))
+            self._emit(Message(seat=None, text=text, local=True))
             verdict = None
         if verdict is not None:
             self.rounds_verified += 1
-            self._emit(Message(seat=None, text=f"deal check: {verdict.note}"))
+            self._emit(Message(seat=None, text=f"Deal check: {verdict.note}", local=True))
             self._save_transcript()
         if isinstance(e, m.RoundCommit):
             self._seed = secrets.token_bytes(32)
@@ -558,14 +593,37 @@ class NetworkSession:
             assert view.round_score is not None
             self._emit(RoundOver(view=view, score=view.round_score, match_scores=tuple(e.scores)))
         elif isinstance(e, m.MatchEnd):
-            self._save_transcript()  # now with the match result
+            saved = self._save_transcript()  # now with the match result
+            if saved is not None:
+                where = shlex.quote(str(saved))
+                text = f"Transcript saved to {where}; check it any time: scopa-net verify {where}"
+                self._emit(Message(seat=None, text=text, local=True))
             rounds = view.round_number
             self._emit(MatchOver(winner=e.winner or 0, match_scores=tuple(e.scores), rounds=rounds))
-            return True
+        elif isinstance(e, m.RematchStatus):
+            return self._rematch_status(e)
         elif isinstance(e, m.Chat):
             self._emit(Message(seat=e.seat, text=e.text))
         elif isinstance(e, m.SeatStatus):
             self._seat_status(e)
+        return False
+
+    def _rematch_status(self, e: m.RematchStatus) -> bool:
+        """Take the state of a rematch vote; True when there will be none (the session ends)."""
+        assert self.rules is not None and self.host_key is not None
+        if e.state == "declined":
+            self._emit(Message(seat=None, text="no rematch: the table is closing"))
+            return True
+        if e.state == "agreed":
+            self.match_no = e.match_no + 1
+            assert self.table_id is not None
+            start = opening_snapshot(self.rules, seat=self.seat, seq=e.seq, table_id=self.table_id)
+            self.mirror = SeatMirror(start)
+            self.witness = DealWitness(self.rules, self.host_key, self.seat)
+            self._emit(Message(seat=None, text="everyone agreed: a new match begins"))
+            return False
+        waiting = [self._names[s] for s, v in enumerate(e.votes) if v == "waiting"]
+        self._emit(Message(seat=None, text=f"rematch: waiting for {', '.join(waiting)}"))
         return False
 
     def _seat_status(self, e: m.SeatStatus) -> None:
@@ -584,19 +642,23 @@ class NetworkSession:
             return
         self._emit(Message(seat=None, text=text))
 
-    def _save_transcript(self) -> None:
+    def _save_transcript(self) -> Path | None:
+        """Write the match's transcript so far; the file written, if one was."""
         assert self.witness is not None
         if self.witness.mid_match:
-            return  # a transcript must start at the match's first round to be verified
+            return None  # a transcript must start at the match's first round to be verified
         data = self.witness.transcript().encode()
         if self.on_transcript is not None:
             self.on_transcript(data)
         if self.data_dir is None or self.host_key is None:
-            return
+            return None
         folder = self.data_dir / "transcripts"
         folder.mkdir(parents=True, exist_ok=True)
         fp = fingerprint(self.host_key).replace("-", "")[:12]
-        (folder / f"{fp}-table{self.table_id}-seat{self._seat}.scopa").write_bytes(data)
+        match = "" if self.match_no == 1 else f"-match{self.match_no}"
+        path = folder / f"{fp}-table{self.table_id}-seat{self._seat}{match}.scopa"
+        path.write_bytes(data)
+        return path
 
     # --- helpers ------------------------------------------------------------------------
 

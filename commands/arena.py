@@ -20,6 +20,7 @@ from scopa_net.commands.options import (
     seconds,
     variants_epilog,
 )
+from scopa_net.commands.progress import Progress
 from scopa_net.rules import RuleSet
 
 if TYPE_CHECKING:
@@ -85,6 +86,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--jobs", type=at_least(1), default=os.cpu_count() or 1, help="worker processes"
     )
+    parser.add_argument("--quiet", action="store_true", help="no progress line, only the report")
     parser.set_defaults(run=run)
 
 
@@ -106,7 +108,8 @@ def run(args: argparse.Namespace) -> int:
         think_b=think_b if b == "expert" else None,
     )
     started = time.perf_counter()
-    report = summarise(config, run_pairs(config, args.jobs))
+    with Progress("arena", 2 * config.pairs, "matches", quiet=args.quiet) as progress:
+        report = summarise(config, _counted(run_pairs(config, args.jobs), progress))
     print(format_report(config, report))
     print(f"wall time {time.perf_counter() - started:.1f} s on {args.jobs} job(s)")
     return 0
@@ -114,6 +117,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _player(level: str) -> str:
     return level if level in ARENA_ONLY_LEVELS else player_for(level)
+
+
+def _counted(
+    pairs: Iterator[tuple[GameResult, GameResult]], progress: Progress
+) -> Iterator[tuple[GameResult, GameResult]]:
+    for pair in pairs:
+        progress.advance(2)
+        yield pair
 
 
 def run_pairs(config: ArenaConfig, jobs: int) -> Iterator[tuple[GameResult, GameResult]]:
