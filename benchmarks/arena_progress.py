@@ -3,7 +3,7 @@ far (same figures and intervals as ``scopa-net arena``) is written to ``--out``,
 short by the clock still leaves the largest finished sample and its interval.
 
     nice -n 19 python benchmarks/arena_progress.py hard medium --matches 1000 \\
-        --out arena-hard-medium.txt [--players 4] [--variant scopone_scientifico] \\
+        [--out arena-hard-medium.txt] [--players 4] [--variant scopone_scientifico] \\
         [--think 1.0] [--seed 1]
 
 Levels are those of ``scopa-net arena`` (including the measurement-only ``oracle``). One
@@ -32,7 +32,7 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--every", type=int, default=5)
-    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--out", type=Path, help="file rewritten with the report so far")
     args = parser.parse_args()
     a, b = _player(args.level_a), _player(args.level_b)
     config = ArenaConfig(
@@ -46,15 +46,19 @@ def main() -> None:
     )
     started = time.perf_counter()
     done = []
+    text = ""
     for pair in range(config.pairs):
         done.append(play_pair(config, pair, time.perf_counter))
         if len(done) % args.every == 0 or len(done) == config.pairs:
-            text = format_report(config, summarise(config, done))
             state = "finished" if len(done) == config.pairs else "in progress"
             elapsed = time.perf_counter() - started
-            args.out.write_text(
-                f"{text}\n{state}: {len(done)} of {config.pairs} pairs, {elapsed:.0f} s\n"
+            text = (
+                f"{format_report(config, summarise(config, done))}\n"
+                f"{state}: {len(done)} of {config.pairs} pairs, {elapsed:.0f} s"
             )
+            if args.out is not None:
+                args.out.write_text(text + "\n")
+    print(text)
 
 
 if __name__ == "__main__":
