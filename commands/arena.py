@@ -53,7 +53,10 @@ def think_seconds(text: str) -> float:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    levels = "{" + ",".join((*BOT_LEVELS, *ARENA_ONLY_LEVELS)) + "}"
+    levels = (
+        "{" + ",".join(BOT_LEVELS) + "} or the arena's own expert (thinks --think seconds) "
+        "and oracle (sees every hidden card: a ceiling, for measurement)"
+    )
     parser = add_command(
         subparsers,
         "arena",
