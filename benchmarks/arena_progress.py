@@ -48,7 +48,7 @@ def main() -> None:
     done = []
     text = ""
     for pair in range(config.pairs):
-        done.append(play_pair(config, pair, time.perf_counter))
+        done.append(play_pair(config, pair, time.perf_counter, time.process_time))
         if len(done) % args.every == 0 or len(done) == config.pairs:
             state = "finished" if len(done) == config.pairs else "in progress"
             elapsed = time.perf_counter() - started

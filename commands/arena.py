@@ -75,7 +75,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=think_seconds,
         default=DEFAULT_THINK,
         metavar="SECONDS",
-        help="time budget per move of an expert side (default %(default)s)",
+        help="time budget per move of an expert side, in CPU seconds (default %(default)s)",
     )
     parser.add_argument(
         "--think-b",
@@ -134,7 +134,8 @@ def run_pairs(config: ArenaConfig, jobs: int) -> Iterator[tuple[GameResult, Game
     """Every pair's results in pair order, computed on ``jobs`` processes."""
     from scopa_net.bots.arena import play_pair
 
-    play = partial(play_pair, config, clock=time.perf_counter)
+    # Budgets are kept in CPU seconds of the worker, so other load does not starve a side.
+    play = partial(play_pair, config, clock=time.perf_counter, think_clock=time.process_time)
     if jobs == 1:
         yield from map(play, range(config.pairs))
         return

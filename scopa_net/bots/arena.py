@@ -74,9 +74,18 @@ class GameResult:
 
 
 def play_game(
-    config: ArenaConfig, pair: int, a_side: int, clock: Callable[[], float]
+    config: ArenaConfig,
+    pair: int,
+    a_side: int,
+    clock: Callable[[], float],
+    think_clock: Callable[[], float] | None = None,
 ) -> GameResult:
-    """One match of pair ``pair``, level A on side ``a_side``."""
+    """One match of pair ``pair``, level A on side ``a_side``.
+
+    ``clock`` times the decisions for the report; ``think_clock`` (``clock`` if None) is the
+    one thinking levels keep their budget by. The command passes the process's CPU time
+    there, so a budget buys the same search however busy the machine is.
+    """
     rules = config.rules
     decks = random.Random(f"decks|{config.seed}|{pair}")
     first_dealer = decks.randrange(rules.players)
@@ -84,7 +93,9 @@ def play_game(
     if a_side == 1:
         sides.reverse()
     players = [
-        _seat_player(*sides[rules.side_of(s)], _bot_seed(config.seed, pair, s), clock)
+        _seat_player(
+            *sides[rules.side_of(s)], _bot_seed(config.seed, pair, s), think_clock or clock
+        )
         for s in range(rules.players)
     ]
     think: tuple[list[float], list[float]] = ([], [])
@@ -126,10 +137,16 @@ def _seat_player(
 
 
 def play_pair(
-    config: ArenaConfig, pair: int, clock: Callable[[], float]
+    config: ArenaConfig,
+    pair: int,
+    clock: Callable[[], float],
+    think_clock: Callable[[], float] | None = None,
 ) -> tuple[GameResult, GameResult]:
     """Both matches of a pair: level A on side 0, then on side 1, on the same decks."""
-    return play_game(config, pair, 0, clock), play_game(config, pair, 1, clock)
+    return (
+        play_game(config, pair, 0, clock, think_clock),
+        play_game(config, pair, 1, clock, think_clock),
+    )
 
 
 def _bot_seed(seed: int, pair: int, seat: int) -> int:
