@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from helpers import free_port, require_multicast, unique_name
 from hosting import create, start_host
 
 from scopa_net.bots.levels import make_player
@@ -30,8 +31,9 @@ async def play_one_match(db: Path) -> None:
 
 
 def test_history_lists_the_match_and_its_export_verifies(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # no real pinned keys
     db = tmp_path / "host.db"
     trio.run(play_one_match, db)
     assert main(["history", "--db", str(db)]) == 0
@@ -115,21 +117,20 @@ def test_join_finds_an_announced_host_on_the_lan(capsys: pytest.CaptureFixture[s
     from scopa_net.commands.join import choose_lan_host
     from scopa_net.server.discovery import HostAdvert, LanAdvertiser
 
-    advertiser = LanAdvertiser(HostAdvert("lan table", 47399, 1, 2, True), "127.0.0.1")
+    require_multicast()
+    name, port = unique_name("lan table"), free_port()
+    advertiser = LanAdvertiser(HostAdvert(name, port, 1, 2, True), "127.0.0.1")
     try:
-        picked = None
-        for _ in range(3):
-            listed: list[str] = []
+        listed: list[str] = []
 
-            def ask(prompt: str, listed: list[str] = listed) -> str:
-                listed.append(capsys.readouterr().out)
-                lines = [x for x in listed[-1].splitlines() if "lan table" in x]
-                return lines[0].split(".")[0] if lines else "n"
+        def ask(prompt: str) -> str:
+            listed.append(capsys.readouterr().out)
+            lines = [x for x in listed[-1].splitlines() if name in x]
+            assert lines, f"{name!r} was advertised but not listed: {listed[-1]}"
+            return lines[0].split(".")[0]
 
-            picked = choose_lan_host(ask, seconds=1.5)
-            if picked is not None:
-                break
-        assert picked is not None and picked[1] == 47399
-        assert "2 open seats, password" in listed[-1]
+        picked = choose_lan_host(ask, seconds=3.0)
+        assert picked == ("127.0.0.1", port)
+        assert f"{name} at 127.0.0.1:{port} (2 open seats, password)" in listed[-1]
     finally:
         advertiser.close()
