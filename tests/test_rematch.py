@@ -43,7 +43,7 @@ async def test_a_player_and_a_computer_play_again_with_a_fresh_chain(tmp_path) -
         host = await start_host(nursery, bot_delay=0.01)
         choice = TableChoice(create=create(SHORT, bots=1))
         async with open_network_session(
-            "127.0.0.1", host.port, choice, name="ann", data_dir=tmp_path
+            "127.0.0.1", host.port, choice, name="ann", data_dir=tmp_path, offer_rematch=True
         ) as session:
             first = await play_as_bot(session, make_player("random", 1))
             assert first is not None
@@ -218,9 +218,15 @@ async def test_two_network_clients_play_again_and_then_stop() -> None:
         host = await start_host(nursery)
         choice = TableChoice(create=create(SHORT))
         async with (
-            open_network_session("127.0.0.1", host.port, choice, name="ann") as ann,
             open_network_session(
-                "127.0.0.1", host.port, TableChoice(table_id=ann.table_id), name="bob"
+                "127.0.0.1", host.port, choice, name="ann", offer_rematch=True
+            ) as ann,
+            open_network_session(
+                "127.0.0.1",
+                host.port,
+                TableChoice(table_id=ann.table_id),
+                name="bob",
+                offer_rematch=True,
             ) as bob,
         ):
             for match in (1, 2):
@@ -262,4 +268,26 @@ async def test_a_player_who_drops_after_the_match_is_shown_away_and_can_still_an
         assert agreed.state == "agreed"
         for raw in (a, back):
             await raw.aclose()
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_client_that_offers_no_rematch_declines_at_once() -> None:
+    """A program that plays one match (a bot client, say) declines when the match ends, so the
+    person at the table is told at once instead of waiting out the minute."""
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery)
+        choice = TableChoice(create=create(SHORT))
+        async with (
+            open_network_session(
+                "127.0.0.1", host.port, choice, name="ann", offer_rematch=True
+            ) as ann,
+            open_network_session(
+                "127.0.0.1", host.port, TableChoice(table_id=ann.table_id), name="bot"
+            ) as bot,
+        ):
+            async with trio.open_nursery() as both:
+                for n, session in enumerate((ann, bot)):
+                    both.start_soon(play_as_bot, session, make_player("random", n))
+            with trio.fail_after(5):
+                await heard(ann, "no rematch")
         nursery.cancel_scope.cancel()
