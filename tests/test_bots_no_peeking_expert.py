@@ -1,8 +1,9 @@
 """The expert and the inference behind it see only the seat's view, at every player count.
 
-The twins of ``test_bots_no_peeking`` agree on everything the seat to move has seen and
-differ in the cards it has not: the expert (which reads the other seats' choices) and the
-hard level with inference must choose alike from both, and weigh any guess alike.
+The twins of ``twins.py`` (as in ``test_bots_no_peeking``) agree on everything the seat to
+move has seen and differ in the cards it has not: the expert (which reads the other seats'
+choices) and the hard level with inference must choose alike from both, and weigh any guess
+alike.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_bots_no_peeking import RULES, twin_matches
+from twins import RULES, twin_matches
 
 from scopa_net.bots.expert import ExpertPlayer
 from scopa_net.bots.inference import ChoiceModel, Inference
