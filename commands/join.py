@@ -130,7 +130,7 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] = input) -> int:
         if found is None:
             return 1
         host, port = found
-    choice = _table_choice(args, host, port, ask)
+    choice = _table_choice(args, settings.name, host, port, ask)
     if choice is None:
         return 1
 
@@ -143,7 +143,7 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] = input) -> int:
 
 
 def _table_choice(
-    args: argparse.Namespace, host: str, port: int, ask: Callable[[str], str]
+    args: argparse.Namespace, name: str, host: str, port: int, ask: Callable[[str], str]
 ) -> TableChoice | None:
     if args.create:
         try:
@@ -152,7 +152,7 @@ def _table_choice(
             print(f"scopa-net: {exc}", file=sys.stderr)
             return None
         create = m.CreateTable(
-            name=f"{args.name or 'a'}'s table"[: m.NAME_LEN],
+            name=f"{name}'s table"[: m.NAME_LEN],
             rules=m.RulesInfo.of(rules),
             password=args.password,
             bots=max(0, min(args.bots, rules.players - 1)),

@@ -56,6 +56,7 @@ from scopa_net.fair.transcript import (
     VoidNotice,
 )
 from scopa_net.match import Match
+from scopa_net.names import clean_chat, clean_name, unique_name
 from scopa_net.plays import Play, play_code
 from scopa_net.rules import RuleSet
 from scopa_net.view import SeatView
@@ -120,6 +121,8 @@ class Seat:
     connected: bool = False
     stand_in: bool = False
     grace: int = 0
+    away: bool = False
+    """The player stepped away on purpose (``leave`` with ``away``); the seat is held."""
     offences: int = 0
     log: list[m.Message] = field(default_factory=list)
     state_seq: int = 0
@@ -229,7 +232,7 @@ class Table:
         seq = self.seats[seat].seq
         view = self.view_for(seat)
         if view is not None:
-            return snapshot_of(view, seq=seq, table_id=self.table_id)
+            return snapshot_of(view, seq=seq, table_id=self.table_id, seats=self.info().seats)
         sides = self.rules.side_count
         return m.Snapshot(
             seq=seq,
@@ -253,6 +256,7 @@ class Table:
             leftover=(),
             round_score=None,
             winner=None,
+            seats=self.info().seats,
         )
 
     def to_act(self) -> list[tuple[int, str]]:
@@ -305,8 +309,16 @@ class Table:
             raise TableError(ErrorCode.SEAT_TAKEN, f"seat {seat} is not a seat at this table")
         elif self.seats[seat].kind is not SeatKind.OPEN:
             raise TableError(ErrorCode.SEAT_TAKEN, f"seat {seat} is taken")
+        name = self.seat_name(seat, name)
         self._commit("join", {"seat": seat, "name": name, "token_hash": new_token_hash})
         return seat
+
+    def seat_name(self, seat: int, wanted: str) -> str:
+        """The name ``seat`` will show: ``wanted`` made safe (:mod:`scopa_net.names`), and
+        told apart from the other seats' names."""
+        name = clean_name(wanted) or f"Player {seat + 1}"
+        others = [s.name for i, s in enumerate(self.seats) if i != seat and s.name is not None]
+        return unique_name(name, others)
 
     def resume(self, seat: int, new_token_hash: bytes, *, with_previous: bool = False) -> int:
         """Rotate the seat's token after :meth:`check_token`; returns the new epoch.
@@ -319,7 +331,13 @@ class Table:
         return self.seats[seat].epoch
 
     def leave(self, seat: int) -> None:
+        """The player gives the seat up for good: it opens, and a bot plays it meanwhile."""
         self._commit("leave", {"seat": seat})
+
+    def step_away(self, seat: int) -> None:
+        """The player steps away: the seat stays theirs (their token still holds it) and a
+        bot plays for them until they resume."""
+        self._commit("away", {"seat": seat})
 
     def set_status(self, seat: int, *, connected: bool, stand_in: bool, grace: int) -> None:
         """A seat's player went away or came back, or a bot started or stopped standing in."""
@@ -388,7 +406,8 @@ class Table:
     def say(self, seat: int | None, text: str) -> None:
         if len(text) > m.TEXT_LEN:
             raise TableError(ErrorCode.CHAT_TOO_LONG, f"chat is limited to {m.TEXT_LEN} characters")
-        if not text.strip():
+        text = clean_chat(text)
+        if not text:
             raise TableError(ErrorCode.CHAT_TOO_LONG, "say something")
         self._commit("say", {"seat": seat, "text": text})
 
@@ -442,6 +461,7 @@ class Table:
         s.prev_token_hash = None
         s.epoch += 1
         s.connected, s.stand_in, s.grace, s.offences = True, False, 0, 0
+        s.away = False
         self._status_event(seat)
 
     def _apply_resume(self, seat: int, token_hash: bytes, with_previous: bool) -> None:
@@ -452,15 +472,22 @@ class Table:
         s.token_hash = token_hash
         s.epoch += 1
         changed = not s.connected or s.stand_in or s.grace
-        s.connected, s.stand_in, s.grace = True, False, 0
+        changed = changed or s.away
+        s.connected, s.stand_in, s.grace, s.away = True, False, 0, False
         if changed:
             self._status_event(seat)
 
     def _apply_leave(self, seat: int) -> None:
         s = self.seats[seat]
         s.kind, s.name, s.token_hash, s.prev_token_hash = SeatKind.OPEN, None, None, None
-        s.connected, s.grace = False, 0
+        s.connected, s.grace, s.away = False, 0, False
         s.stand_in = self.started and self.phase is not Phase.OVER
+        self._status_event(seat)
+
+    def _apply_away(self, seat: int) -> None:
+        s = self.seats[seat]
+        s.connected, s.grace, s.away = False, 0, True
+        s.stand_in = self.phase is not Phase.OVER
         self._status_event(seat)
 
     def _apply_status(self, seat: int, connected: bool, stand_in: bool, grace: int) -> None:
@@ -640,6 +667,7 @@ class Table:
                 connected=s.connected,
                 grace=s.grace,
                 stand_in=s.stand_in,
+                away=s.away,
             )
         )
 

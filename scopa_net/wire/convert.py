@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from scopa_net.scoring import RoundScore
 from scopa_net.view import SeatView
-from scopa_net.wire.messages import PlayInfo, RulesInfo, ScoreLineInfo, Snapshot
+from scopa_net.wire.messages import PlayInfo, RulesInfo, ScoreLineInfo, SeatInfo, Snapshot
 
 
 def score_lines(score: RoundScore) -> tuple[ScoreLineInfo, ...]:
@@ -15,8 +15,11 @@ def score_lines(score: RoundScore) -> tuple[ScoreLineInfo, ...]:
     )
 
 
-def snapshot_of(view: SeatView, *, seq: int, table_id: int) -> Snapshot:
-    """The ``snapshot`` message for a seat's view, standing for its events up to ``seq``."""
+def snapshot_of(
+    view: SeatView, *, seq: int, table_id: int, seats: tuple[SeatInfo, ...] = ()
+) -> Snapshot:
+    """The ``snapshot`` message for a seat's view, standing for its events up to ``seq``;
+    ``seats`` says who holds each seat."""
     return Snapshot(
         seq=seq,
         table_id=table_id,
@@ -44,4 +47,5 @@ def snapshot_of(view: SeatView, *, seq: int, table_id: int) -> Snapshot:
         leftover=tuple(c.index for c in view.leftover),
         round_score=None if view.round_score is None else score_lines(view.round_score),
         winner=view.winner,
+        seats=seats,
     )
