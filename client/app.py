@@ -34,6 +34,7 @@ from prompt_toolkit.styles import BaseStyle
 from scopa_net.client.completion import PlayCompleter
 from scopa_net.client.controller import Asking, ClientState, Controller, Lines
 from scopa_net.client.keys import make_key_bindings
+from scopa_net.client.network_session import SessionError
 from scopa_net.client.session import Session
 from scopa_net.client.style import Display
 from scopa_net.client.toolbar import make_toolbar
@@ -111,6 +112,7 @@ class ClientApp:
         self._scope: trio.CancelScope | None = None
         self._lines: trio.MemorySendChannel[str] | None = None
         self._prompt: PromptSession[str] | None = None
+        self._closing = False
 
     # --- asyncio side -------------------------------------------------------------------------
 
@@ -148,6 +150,12 @@ class ClientApp:
             done.result().unwrap()
         except KeyboardInterrupt:
             return 130
+        except (SessionError, OSError, trio.TooSlowError) as exc:
+            # The host refused us or cannot be reached: one line, no traceback.
+            why = str(exc) or "no answer in time"
+            self.printer.show([FormattedText([("class:error", f"scopa-net: {why}")])])
+            self.printer.flush()
+            return 1
         except Exception as exc:
             self.printer.show([FormattedText([("class:error", f"The game stopped: {exc!r}")])])
             self.printer.flush()
@@ -162,6 +170,8 @@ class ClientApp:
             return FormattedText([("class:prompt", f"which one (1-{len(state.choices)})? ")])
         if state.asking is Asking.CONFIRM_QUIT:
             return FormattedText([("class:prompt", "leave the match (y/n)? ")])
+        if state.asking is Asking.LEAVE_OR_AWAY:
+            return FormattedText([("class:prompt", "leave, away or stay? ")])
         return FormattedText([("class:prompt", "scopa> ")])
 
     async def _prompt_loop(self, ready: asyncio.Future[None], output: Output) -> None:
@@ -188,10 +198,18 @@ class ClientApp:
             except KeyboardInterrupt:
                 continue  # Ctrl-C as a signal: the same as the key, clear and ask again
             except EOFError:
-                return
+                at_a_host = hasattr(controller.session, "leave")
+                if self._closing or not controller.state.in_match or not at_a_host:
+                    return
+                # Ctrl-D during a match asks the same question as quit; at the question,
+                # it steps away (the seat is kept).
+                asked = controller.state.asking is Asking.LEAVE_OR_AWAY
+                self._send_line("away" if asked else "quit")
+                continue
             self._send_line(line)
 
     def _stop_prompt(self, prompt: asyncio.Task[None]) -> None:
+        self._closing = True
         app = self._prompt.app if self._prompt is not None else None
         if app is not None and app.is_running and not app.future.done():  # type: ignore[union-attr]
             app.exit(exception=EOFError)

@@ -40,6 +40,7 @@ from scopa_net.client.session import (
 )
 from scopa_net.client.style import Display
 from scopa_net.errors import AmbiguousPlayError, IllegalPlayError
+from scopa_net.names import clean_chat, clean_name
 from scopa_net.plays import Play, PlayRecord
 from scopa_net.view import SeatView
 
@@ -52,6 +53,13 @@ class Asking(enum.Enum):
     NOTHING = "nothing"
     WHICH_GROUP = "which group"
     CONFIRM_QUIT = "confirm quit"
+    LEAVE_OR_AWAY = "leave or step away"
+
+
+LEAVE_QUESTION = (
+    "Leave for good (a computer player takes your seat) or step away (your seat is kept "
+    "for you; `scopa-net join` takes it back)? Type leave, away, or stay."
+)
 
 
 @dataclass(slots=True)
@@ -138,6 +146,7 @@ class Controller:
     def handle_event(self, event: Event) -> None:
         """Update the state from one session event and print what the player should see."""
         state = self.state
+        state.names = tuple(clean_name(n) or f"seat {i}" for i, n in enumerate(self.session.names))
         match event:
             case ViewChanged(view=view, record=record):
                 state.view = view
@@ -173,8 +182,12 @@ class Controller:
                 assert state.view is not None
                 self._show([match_summary(state.view, winner, scores, rounds, state.names)])
             case Message(seat=seat, text=text):
-                who = "Host" if seat is None else state.names[seat]
-                self._say(f"{who}: {text}", "class:chat")
+                # Chat is "<name> text" on one line: it can never look like a notice.
+                if seat is None:
+                    self._say(f"Host: {clean_chat(text)}", "class:notice")
+                else:
+                    who = state.names[seat] if seat < len(state.names) else f"seat {seat}"
+                    self._say(f"<{who}> {clean_chat(text)}", "class:chat")
             case ConnectionChanged(state=conn, detail=detail):
                 state.connection = conn
                 self._say(
@@ -193,6 +206,10 @@ class Controller:
         """Act on one typed line. Refusals print why and change nothing."""
         state = self.state
         if not line.strip():
+            return
+        if state.asking is Asking.LEAVE_OR_AWAY:
+            await self._answer_leave(line)
+            state.changed()
             return
         if state.asking is Asking.CONFIRM_QUIT:
             state.asking = Asking.NOTHING
@@ -266,6 +283,60 @@ class Controller:
         except IllegalPlayError as exc:
             self._error(str(exc))
 
+    def ask_to_leave(self) -> None:
+        """``quit`` (or Ctrl-D): during a match at a host, ask once whether to leave for good
+        or step away; elsewhere, confirm or just leave."""
+        state = self.state
+        if not state.in_match:
+            self._quit()
+        elif hasattr(self.session, "leave"):
+            state.asking = Asking.LEAVE_OR_AWAY
+            self._say(LEAVE_QUESTION)
+        else:
+            state.asking = Asking.CONFIRM_QUIT
+            self._say("The match is not over. Really leave? (y/n)")
+        state.changed()
+
+    async def _answer_leave(self, line: str) -> None:
+        state = self.state
+        answer = line.strip().lower()
+        leave = self.session.leave  # type: ignore[attr-defined]
+        if answer in {"leave", "l", "quit", "for good"}:
+            state.asking = Asking.NOTHING
+            self._say("Leaving the table for good; a computer player takes your seat.")
+            await leave(away=False)
+            self._quit()
+        elif answer in {"away", "a", "step away", "s", "step"}:
+            state.asking = Asking.NOTHING
+            where = getattr(self.session, "address", "HOST")
+            self._say(
+                f"Stepping away; your seat is kept. Take it back with: scopa-net join {where}"
+            )
+            await leave(away=True)
+            self._quit()
+        elif answer in {"stay", "n", "no", "cancel", "c"}:
+            state.asking = Asking.NOTHING
+            self._say("Staying at the table.")
+        else:
+            self._say("Type leave, away, or stay.")
+
+    def _who(self) -> None:
+        """Every seat by name, with its side and whether its player is away; and, for the
+        player hosting, where friends join."""
+        state = self.state
+        view = state.view
+        notes = getattr(self.session, "seat_notes", ())
+        lines = []
+        for seat, who in enumerate(state.names):
+            parts = [f"Seat {seat}: {who}" + (" (you)" if seat == state.seat else "")]
+            if view is not None:
+                parts.append(f"side {view.rules.side_of(seat)}")
+            if seat < len(notes) and notes[seat]:
+                parts.append(notes[seat])
+            lines.append(_text(", ".join(parts)))
+        lines += [_text(line) for line in getattr(self.session, "where_to_join", ())]
+        self._show(lines)
+
     def _simple(self, name: str) -> None:
         state = self.state
         view = state.view
@@ -277,12 +348,10 @@ class Controller:
             self._show(lines)
         elif name == "board":
             self.show_board()
+        elif name == "who":
+            self._who()
         elif name == "quit":
-            if state.in_match:
-                state.asking = Asking.CONFIRM_QUIT
-                self._say("The match is not over. Really leave? (y/n)")
-            else:
-                self._quit()
+            self.ask_to_leave()
         elif view is None:
             self._say("No cards dealt yet.")
         elif name == "rules":
@@ -298,10 +367,3 @@ class Controller:
             if not records:
                 self._say("No plays yet this round.")
             self._show([self._record_line(view, r) for r in records])
-        elif name == "who":
-            lines = []
-            for seat, who in enumerate(state.names):
-                side = view.rules.side_of(seat)
-                you = " (you)" if seat == state.seat else ""
-                lines.append(_text(f"Seat {seat}: {who}{you}, side {side}"))
-            self._show(lines)

@@ -311,7 +311,8 @@ class NetworkSession:
         """Taking a seat back from disk: the host replays the match; show only the end."""
         self.end_note: str | None = None
         """The last line for the player when the session ends on its own (host gone...)."""
-        self.lan_addresses: tuple[str, ...] = ()
+        self.where_to_join: tuple[str, ...] = ()
+        """For the player hosting (``play --lan``): how friends join; ``who`` shows it."""
 
     # --- the Session protocol -----------------------------------------------------------
 
@@ -408,6 +409,10 @@ class NetworkSession:
 
     async def say(self, text: str) -> None:
         await self._send_quietly(m.Say(text=text))
+
+    def notice(self, text: str) -> None:
+        """Show the player a line from this client (such as how friends can join)."""
+        self._emit(Message(seat=None, text=text))
 
     async def leave(self, away: bool = False) -> None:
         """Give up the seat for good, or (``away``) step away and keep it; ends the session.

@@ -11,10 +11,11 @@ from contextlib import AbstractAsyncContextManager
 
 import trio
 
-from scopa_net.client.config import ConfigError
+from scopa_net.client.config import ConfigError, Settings
 from scopa_net.client.embedded import LEVEL_NUMBERS
 from scopa_net.client.launch import add_display_options, run_game_screen, settings_from
 from scopa_net.client.network_session import TableChoice, list_tables, open_network_session
+from scopa_net.client.seat_store import SeatRecord, SeatStore
 from scopa_net.client.session import Session
 from scopa_net.commands.paths import data_dir
 from scopa_net.errors import RuleSetError
@@ -47,6 +48,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--bots", type=int, default=0, help="with --create: computer players")
     p.add_argument("--bot-level", default="greedy", choices=tuple(LEVEL_NUMBERS))
+    resume = p.add_mutually_exclusive_group()
+    resume.add_argument(
+        "--resume",
+        action="store_true",
+        help="take back a seat this client kept (asks which if there are several)",
+    )
+    resume.add_argument(
+        "--no-resume",
+        action="store_true",
+        help="sit down anew even if a seat is kept for you",
+    )
     add_display_options(p)
     p.set_defaults(run=run)
 
@@ -113,18 +125,61 @@ def describe_table(t: m.TableInfo) -> str:
     )
 
 
+def describe_seat(record: SeatRecord) -> str:
+    """A kept seat, for the question which one to take back."""
+    table = f" {record.table_name!r}" if record.table_name else ""
+    how = "you stepped away" if record.away else "your client stopped"
+    return (
+        f"resume your seat at table {record.table_id}{table} on {record.address} "
+        f"(seat {record.seat}, as {record.name}; {how})"
+    )
+
+
+def choose_kept_seat(
+    kept: list[SeatRecord], ask: Callable[[str], str], *, must: bool
+) -> SeatRecord | None:
+    """The seat to take back: the only one without asking, else the one picked."""
+    if len(kept) == 1:
+        print(f"{describe_seat(kept[0]).capitalize()}.")
+        return kept[0]
+    for i, record in enumerate(kept, 1):
+        print(f"{i}. {describe_seat(record)}")
+    prompt = "seat number: " if must else "seat number (or n for a new seat): "
+    while True:
+        pick = _choose(prompt, len(kept), ask)
+        if pick is not None:
+            return kept[pick]
+        if not must:
+            return None
+
+
 def run(args: argparse.Namespace, ask: Callable[[str], str] = input) -> int:
     try:
         settings = settings_from(args)
     except ConfigError as exc:
         print(f"scopa-net: {exc}", file=sys.stderr)
         return 2
+    store = SeatStore(data_dir(os.environ))
+    address: tuple[str, int] | None = None
     if args.address:
         try:
-            host, port = parse_address(args.address)
+            address = parse_address(args.address)
         except ValueError as exc:
             print(f"scopa-net: {exc}", file=sys.stderr)
             return 2
+    new_seat_asked = args.create or args.table is not None
+    kept: list[SeatRecord] = []
+    if args.resume or not (args.no_resume or new_seat_asked):
+        kept = store.for_address(*address) if address else store.records()
+    if args.resume and not kept:
+        where = f" at {args.address}" if args.address else ""
+        print(f"scopa-net: no seat is kept for you{where}; join without --resume", file=sys.stderr)
+        return 1
+    record = choose_kept_seat(kept, ask, must=args.resume) if kept else None
+    if record is not None:
+        return _take_back(record, store, settings, args)
+    if address is not None:
+        host, port = address
     else:
         found = choose_lan_host(ask)
         if found is None:
@@ -136,7 +191,24 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] = input) -> int:
 
     def open_session() -> AbstractAsyncContextManager[Session]:
         return open_network_session(
-            host, port, choice, name=settings.name, data_dir=data_dir(os.environ)
+            host, port, choice, name=settings.name, data_dir=store.folder.parent, store=store
+        )
+
+    return run_game_screen(open_session, settings, plain=args.plain)
+
+
+def _take_back(
+    record: SeatRecord, store: SeatStore, settings: Settings, args: argparse.Namespace
+) -> int:
+    def open_session() -> AbstractAsyncContextManager[Session]:
+        return open_network_session(
+            record.host,
+            record.port,
+            TableChoice(table_id=record.table_id, seat=record.seat),
+            name=record.name,
+            data_dir=store.folder.parent,
+            store=store,
+            resume_from=record,
         )
 
     return run_game_screen(open_session, settings, plain=args.plain)

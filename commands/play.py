@@ -14,6 +14,7 @@ from scopa_net.client.local_session import DEFAULT_DELAY, bot_levels, open_local
 from scopa_net.client.session import Session
 from scopa_net.commands.paths import data_dir
 from scopa_net.rules import PLAYER_COUNTS, RuleSet, Variant
+from scopa_net.server.config import DEFAULT_PORT
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -51,7 +52,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="open the table to the LAN (announced) so friends can `scopa-net join` it",
     )
-    p.add_argument("--port", type=int, default=0, help="port for --lan (default: any free one)")
+    p.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=f"port for --lan (default {DEFAULT_PORT}, or any free one if it is taken)",
+    )
     p.add_argument("--password", default=None, help="with --lan: needed to join your table")
     p.add_argument(
         "--humans",
@@ -93,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
             level=args.bot_level,
             delay=args.delay,
             lan=args.lan,
-            port=args.port,
+            port=args.port if args.lan else 0,
             password=args.password,
             humans=args.humans,
             data_dir=data_dir(os.environ),
