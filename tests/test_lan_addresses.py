@@ -86,7 +86,7 @@ def test_join_address_brackets_ipv6() -> None:
 
 
 def test_play_lan_lines_say_when_the_port_moved(monkeypatch: pytest.MonkeyPatch) -> None:
-    import scopa_net.client.embedded as embedded
+    from scopa_net.client import embedded
 
     monkeypatch.setattr(embedded, "lan_addresses", lambda bind: ["192.168.1.20"])
     assert lan_join_lines("0.0.0.0", 7311, 7311) == (
