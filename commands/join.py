@@ -140,7 +140,8 @@ def choose_kept_seat(
 ) -> SeatRecord | None:
     """The seat to take back: the only one without asking, else the one picked."""
     if len(kept) == 1:
-        print(f"{describe_seat(kept[0]).capitalize()}.")
+        text = describe_seat(kept[0])
+        print(f"{text[0].upper()}{text[1:]}.")
         return kept[0]
     for i, record in enumerate(kept, 1):
         print(f"{i}. {describe_seat(record)}")
@@ -167,10 +168,11 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] = input) -> int:
         except ValueError as exc:
             print(f"scopa-net: {exc}", file=sys.stderr)
             return 2
-    new_seat_asked = args.create or args.table is not None
     kept: list[SeatRecord] = []
-    if args.resume or not (args.no_resume or new_seat_asked):
+    if args.resume or not (args.no_resume or args.create):
         kept = store.for_address(*address) if address else store.records()
+        if args.table is not None:
+            kept = [r for r in kept if r.table_id == args.table]
     if args.resume and not kept:
         where = f" at {args.address}" if args.address else ""
         print(f"scopa-net: no seat is kept for you{where}; join without --resume", file=sys.stderr)

@@ -221,6 +221,10 @@ class TableTask:
         table = self.table
         for seat, what in table.to_act():
             if not self._automatic(seat):
+                if what == "play":
+                    # Its player is back (a stand-in was due to move): the bot's time is
+                    # over, and a past deadline left here would spin this loop.
+                    self._bot_due = None
                 continue
             if what == "play":
                 if self._bot_due is None:

@@ -274,3 +274,26 @@ async def test_stepping_away_keeps_the_seat_and_coming_back_hands_it_back(
                         if isinstance(event, Message) and "Ada is back" in event.text:
                             break
         nursery.cancel_scope.cancel()
+
+
+async def test_coming_back_while_the_stand_in_was_about_to_move(tmp_path: Path) -> None:
+    """The stand-in's move was due when its player came back: the table must not spin on
+    that stale deadline (it did, and answered nothing more)."""
+    store = SeatStore(tmp_path)
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.5, grace=600)
+        choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
+        async with open_network_session(
+            "127.0.0.1", host.port, choice, name="Ada", data_dir=tmp_path, store=store
+        ) as first:
+            await wait_my_turn(first)
+            await first.leave(away=True)  # the stand-in's move is now due in 0.5 s
+        async with take_back(host.port, only_record(store), store, tmp_path) as again:
+            await until(caught_up(again))
+            await wait_my_turn(again)
+            await trio.sleep(0.8)  # the stand-in's due time passes while it is our turn
+            with trio.fail_after(5):
+                await again.submit(legal_plays(again.view)[0])
+                await again.leave(away=False)
+        assert host.tables[again.table_id].table.seats[0].kind is SeatKind.OPEN
+        nursery.cancel_scope.cancel()
