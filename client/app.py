@@ -150,12 +150,8 @@ class ClientApp:
             done.result().unwrap()
         except KeyboardInterrupt:
             return 130
-        except (SessionError, OSError, trio.TooSlowError) as exc:
-            # The host refused us or cannot be reached: one line, no traceback.
-            why = str(exc) or "no answer in time"
-            self.printer.show([FormattedText([("class:error", f"scopa-net: {why}")])])
-            self.printer.flush()
-            return 1
+        except (SessionError, OSError, trio.TooSlowError):
+            raise  # the host refused us or cannot be reached: the command says so in one line
         except Exception as exc:
             self.printer.show([FormattedText([("class:error", f"The game stopped: {exc!r}")])])
             self.printer.flush()

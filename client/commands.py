@@ -40,19 +40,26 @@ class Say:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Simple:
-    """A command without arguments: ``help``, ``rules``, ``score``, ``last``, ``log``,
-    ``who``, ``quit``, ``board``."""
+    """A command without arguments: ``help``, ``score``, ``last``, ``log``, ``who``,
+    ``quit``, ``board``."""
 
     name: str
 
 
-Command = PlayCard | Choose | Say | Simple
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rules:
+    """``rules``: the rules in play; ``rules TOPIC``: one variant or score line, or ``tips``."""
+
+    topic: str = ""
+
+
+Command = PlayCard | Choose | Say | Simple | Rules
 
 #: Command names and what they do, in the order ``help`` lists them.
 COMMANDS: dict[str, str] = {
     "help": "this list",
     "board": "show the table, your hand and the score again",
-    "rules": "the rules of this match",
+    "rules": "the rules in play; rules VARIANT explains one; rules tips",
     "score": "the match score",
     "last": "the last play of each player",
     "log": "every play of this round",
@@ -75,6 +82,8 @@ def parse_command(text: str, scheme: Scheme = Scheme.NEUTRAL) -> Command:
         if not rest.strip():
             raise CommandError(f"invalid command: {text!r}: say what? (say TEXT)")
         return Say(text=rest.strip())
+    if name == "rules":
+        return Rules(topic=rest.strip().lower())
     if name in COMMANDS:
         if rest.strip():
             raise CommandError(f"invalid command: {text!r}: {name!r} takes no arguments")

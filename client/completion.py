@@ -2,7 +2,8 @@
 
 On the player's turn: the cards in hand (each legal play's card), and, for a card that can
 take more than one group, each full play (``7d x 5s+2b``). While a choice is pending: its
-numbers. Always: the command names. Matching is by prefix, ignoring case.
+numbers. Always: the command names; after ``rules``, what it explains. Matching is by prefix,
+ignoring case.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
+from scopa_net.client import rulebook
 from scopa_net.client.commands import COMMANDS
 from scopa_net.client.controller import Asking, ClientState
 from scopa_net.client.moves import legal_plays
@@ -60,7 +62,10 @@ class PlayCompleter(Completer):
         typed = document.text_before_cursor.lstrip()
         prefix = typed.lower()
         seen: set[str] = set()
-        for text, meta in self.candidates():
+        candidates = self.candidates()
+        if prefix.startswith("rules "):
+            candidates = ((f"rules {t}", "rules") for t in rulebook.topics())
+        for text, meta in candidates:
             if text in seen or not text.lower().startswith(prefix):
                 continue
             seen.add(text)

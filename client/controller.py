@@ -14,12 +14,13 @@ from dataclasses import dataclass, field
 
 from prompt_toolkit.formatted_text import FormattedText
 
-from scopa_net.client import render
+from scopa_net.client import render, rulebook
 from scopa_net.client.commands import (
     COMMANDS,
     Choose,
     CommandError,
     PlayCard,
+    Rules,
     Say,
     Simple,
     parse_command,
@@ -234,6 +235,8 @@ class Controller:
                 await self.session.say(text)
             case Simple(name=name):
                 self._simple(name)
+            case Rules(topic=topic):
+                self._rules(topic)
         state.changed()
 
     async def _choose(self, number: int) -> None:
@@ -337,6 +340,20 @@ class Controller:
         lines += [_text(line) for line in getattr(self.session, "where_to_join", ())]
         self._show(lines)
 
+    def _rules(self, topic: str) -> None:
+        """``rules`` and ``rules TOPIC``, from the rules document."""
+        if topic:
+            try:
+                lines = rulebook.explain(topic)
+            except rulebook.UnknownTopicError as exc:
+                self._error(str(exc))
+                return
+        else:
+            view = self.state.view
+            rules = view.rules if view is not None else getattr(self.session, "rules", None)
+            lines = rulebook.brief(rules)
+        self._show([_text(line) for line in lines])
+
     def _simple(self, name: str) -> None:
         state = self.state
         view = state.view
@@ -354,8 +371,6 @@ class Controller:
             self.ask_to_leave()
         elif view is None:
             self._say("No cards dealt yet.")
-        elif name == "rules":
-            self._say(f"Rules: {view.rules.describe()}.")
         elif name == "score":
             parts = [
                 f"{render.side_label(side, view, state.names)} {points}"

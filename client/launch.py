@@ -6,31 +6,44 @@ import argparse
 import asyncio
 import os
 
+import trio
 from prompt_toolkit.patch_stdout import patch_stdout
 
 from scopa_net.client.app import ClientApp, SessionOpener
 from scopa_net.client.config import Settings, load_settings
-from scopa_net.client.style import SuitNames
+from scopa_net.client.network_session import HostKeyChangedError, SeatLostError, SessionError
+from scopa_net.commands.options import (
+    EXIT_FAILED,
+    EXIT_REFUSED,
+    EXIT_UNREACHABLE,
+    CommandError,
+)
+
+REFUSALS = {
+    "bad_password": "wrong password for that table; ask its host for it, and give --password",
+    "no_such_table": "that table is not on the host (any more); `scopa-net join HOST` lists them",
+    "seat_taken": "that seat is taken; leave out --seat to take any open one",
+    "table_full": "that table is full; `scopa-net join HOST` lists tables with open seats",
+    "too_many_tables": "the host has as many tables as it allows; join one of them instead",
+    "too_many_connections": "the host has too many connections from this address; try later",
+    "bad_version": "the host speaks another version of the protocol; update scopa-net",
+}
+"""What a person reads when the host refuses a join, by the error code it sent."""
 
 
-def add_display_options(parser: argparse.ArgumentParser) -> None:
-    """The flags every command that opens the game screen takes."""
-    parser.add_argument("--name", default=None, help="your name at the table")
-    parser.add_argument(
-        "--no-color", action="store_true", help="no colour (also NO_COLOR, TERM=dumb)"
-    )
-    parser.add_argument("--ascii", action="store_true", help="suit letters only, no suit glyphs")
-    parser.add_argument(
-        "--suits",
-        choices=[s.value for s in SuitNames],
-        default=None,
-        help="suit names on screen and the letters you type",
-    )
-    parser.add_argument(
-        "--plain",
-        action="store_true",
-        help="for screen readers: one fact per line, no toolbar, nothing redrawn",
-    )
+def session_failure(exc: SessionError) -> CommandError:
+    """One line for a session the host refused or lost, and the exit status."""
+    text = str(exc)
+    code, _, detail = text.partition(": ")
+    if code in REFUSALS:
+        return CommandError(REFUSALS[code], EXIT_REFUSED)
+    if isinstance(exc, HostKeyChangedError):
+        return CommandError(text, EXIT_FAILED)
+    if isinstance(exc, SeatLostError):
+        return CommandError(text, EXIT_REFUSED)
+    if "could not get back" in text:
+        return CommandError("lost the host and could not get back to it", EXIT_UNREACHABLE)
+    return CommandError(f"the host stopped the session: {detail or text}", EXIT_FAILED)
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
@@ -50,5 +63,13 @@ def run_game_screen(open_session: SessionOpener, settings: Settings, *, plain: b
     if plain:
         display = type(display)(color=False, glyphs=False, suits=display.suits)
     app = ClientApp(open_session, display, plain=plain)
-    with patch_stdout(raw=True):
-        return asyncio.run(app.run())
+    try:
+        with patch_stdout(raw=True):
+            return asyncio.run(app.run())
+    except SessionError as exc:
+        raise session_failure(exc) from None
+    except trio.TooSlowError:
+        raise CommandError("no answer from the host in time", EXIT_UNREACHABLE) from None
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        raise CommandError(f"cannot reach the host: {why}", EXIT_UNREACHABLE) from None

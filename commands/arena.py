@@ -4,50 +4,58 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from functools import partial
+from typing import TYPE_CHECKING
 
-from scopa_net.bots.arena import ArenaConfig, GameResult, format_report, play_pair, summarise
-from scopa_net.bots.levels import LEVELS
+from scopa_net.commands.options import (
+    BOT_LEVELS,
+    CommandError,
+    add_command,
+    add_rule_options,
+    at_least,
+    bot_level,
+    player_for,
+    variants_epilog,
+)
 from scopa_net.rules import RuleSet
+
+if TYPE_CHECKING:
+    from scopa_net.bots.arena import ArenaConfig, GameResult
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
+    levels = "{" + ",".join(BOT_LEVELS) + "}"
+    parser = add_command(
+        subparsers,
         "arena",
         help="play computer levels against each other and report win rates",
         description="Play LEVEL_A against LEVEL_B to the target on duplicate deals: each "
         "sequence of decks is played twice with the sides swapped. Reproducible for a seed.",
+        epilog=variants_epilog(),
     )
-    parser.add_argument("level_a", metavar="LEVEL_A", choices=sorted(LEVELS))
-    parser.add_argument("level_b", metavar="LEVEL_B", choices=sorted(LEVELS))
+    parser.add_argument("level_a", metavar="LEVEL_A", type=bot_level, help=f"one of {levels}")
+    parser.add_argument("level_b", metavar="LEVEL_B", type=bot_level, help=f"one of {levels}")
     parser.add_argument(
-        "--matches", type=int, default=100, help="matches to play (rounded up to even)"
+        "--matches", type=at_least(1), default=100, help="matches to play (rounded up to even)"
     )
-    parser.add_argument("--players", type=int, choices=(2, 4), default=2)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--target", type=int, default=11, help="points to win (1-99)")
+    add_rule_options(parser)
+    parser.add_argument("--seed", type=int, default=1, help="seed for the decks")
     parser.add_argument(
-        "--variant", action="append", metavar="NAME", help="a named variant (repeatable)"
-    )
-    parser.add_argument(
-        "--jobs", type=int, default=os.cpu_count() or 1, help="worker processes (default: cores)"
+        "--jobs", type=at_least(1), default=os.cpu_count() or 1, help="worker processes"
     )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.matches < 1:
-        print(f"scopa-net arena: --matches must be at least 1, not {args.matches}", file=sys.stderr)
-        return 2
-    if args.jobs < 1:
-        print(f"scopa-net arena: --jobs must be at least 1, not {args.jobs}", file=sys.stderr)
-        return 2
+    from scopa_net.bots.arena import ArenaConfig, format_report, summarise
+
     rules = RuleSet.of(args.players, args.target, args.variant or ())
-    config = ArenaConfig(args.level_a, args.level_b, (args.matches + 1) // 2, rules, args.seed)
+    if rules.players not in (2, 4):
+        raise CommandError("arena plays 2 or 4 players")
+    a, b = player_for(args.level_a), player_for(args.level_b)
+    config = ArenaConfig(a, b, (args.matches + 1) // 2, rules, args.seed)
     started = time.perf_counter()
     report = summarise(config, run_pairs(config, args.jobs))
     print(format_report(config, report))
@@ -57,9 +65,13 @@ def run(args: argparse.Namespace) -> int:
 
 def run_pairs(config: ArenaConfig, jobs: int) -> Iterator[tuple[GameResult, GameResult]]:
     """Every pair's results in pair order, computed on ``jobs`` processes."""
+    from scopa_net.bots.arena import play_pair
+
     play = partial(play_pair, config, clock=time.perf_counter)
     if jobs == 1:
         yield from map(play, range(config.pairs))
         return
+    from concurrent.futures import ProcessPoolExecutor
+
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         yield from pool.map(play, range(config.pairs), chunksize=1)

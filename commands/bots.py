@@ -14,26 +14,32 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
+from typing import TYPE_CHECKING, Any
 
-import trio
-
-from scopa_net.bots.levels import LEVELS, make_player
-from scopa_net.client.bot_client import play_as_bot
-from scopa_net.client.embedded import LEVEL_NUMBERS
-from scopa_net.client.network_session import (
-    NetworkSession,
-    SessionError,
-    TableChoice,
-    list_tables,
-    open_network_session,
-)
 from scopa_net.commands.join import parse_address
-from scopa_net.plays import Play
+from scopa_net.commands.options import (
+    BOT_LEVELS,
+    EXIT_FAILED,
+    EXIT_UNREACHABLE,
+    LEVEL_WIRE_NUMBERS,
+    CommandError,
+    add_bot_options,
+    add_command,
+    add_old_spelling,
+    at_least,
+    bot_level,
+    player_for,
+    seconds,
+)
 from scopa_net.rules import RuleSet
-from scopa_net.wire import messages as m
+
+if TYPE_CHECKING:
+    from scopa_net.client.network_session import NetworkSession, TableChoice
+    from scopa_net.plays import Play
+    from scopa_net.wire import messages as m
 
 
 @dataclass
@@ -47,60 +53,83 @@ class BotStats:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "bots",
         help="send computer players to a host, as network clients",
-        description="Computer players that join a scopa-net host over the network.",
+        description="Computer players that join a scopa-net host over the network, like any "
+        "person's client: they take the open seats at its tables, or with --create open tables "
+        "of their own. Each one says when it sits down, how each round ends and who won.",
     )
     p.add_argument("address", help="HOST or HOST:PORT")
-    p.add_argument("--count", type=int, default=1, help="how many bots (default 1)")
-    p.add_argument("--level", default="greedy", choices=tuple(LEVELS))
+    p.add_argument("--count", type=at_least(1), default=1, help="how many bots")
+    add_bot_options(
+        p,
+        level_help="strength of the computer players",
+        delay_help="seconds a bot waits before each move (on average)",
+    )
+    p.set_defaults(bot_delay=0.0)
+    add_old_spelling(p, "--level", "--bot-level", "bot_level", bot_level)
+    add_old_spelling(p, "--think", "--bot-delay", "bot_delay", seconds)
     p.add_argument("--create", action="store_true", help="open tables for the bots to fill")
     p.add_argument("--players", type=int, default=2, help="with --create: seats per table")
     p.add_argument("--target", type=int, default=11, help="with --create: points to win")
-    p.add_argument("--think", type=float, default=0.0, help="seconds to wait before each move")
     p.add_argument("--no-check", action="store_true", help="skip checking deals (load tests)")
-    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--seed", type=int, default=None, help="seed for the bots' choices")
+    p.add_argument(
+        "--stats", action="store_true", help="print move counts and round-trip times at the end"
+    )
+    p.add_argument("--quiet", action="store_true", help="print only failures and the summary")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    import trio
+
+    from scopa_net.client.network_session import SessionError
+    from scopa_net.commands.join import probe
+
     try:
         host, port = parse_address(args.address)
-        rules = RuleSet.of(args.players, args.target)
     except ValueError as exc:
-        print(f"scopa-net: {exc}", file=sys.stderr)
-        return 2
-    if args.count < 1:
-        print("scopa-net: --count must be at least 1", file=sys.stderr)
-        return 2
+        raise CommandError(str(exc)) from None
+    rules = RuleSet.of(args.players, args.target)
+    probe(host, port)  # one clear line if there is no host there
     started = time.perf_counter()
-    plan = BotPlan(level=args.level, think=args.think, check=not args.no_check)
-    stats = trio.run(
-        partial(
-            run_bots,
-            host,
-            port,
-            args.count,
-            plan,
-            create=rules if args.create else None,
-            seed=args.seed,
+    plan = BotPlan(level=player_for(args.bot_level), think=args.bot_delay, check=not args.no_check)
+    report = None if args.quiet else _print_now
+    try:
+        stats = trio.run(
+            partial(
+                run_bots,
+                host,
+                port,
+                args.count,
+                plan,
+                create=rules if args.create else None,
+                seed=args.seed,
+                report=report,
+            )
         )
-    )
+    except (OSError, SessionError) as exc:
+        raise CommandError(f"lost {host}:{port}: {exc}", EXIT_UNREACHABLE) from None
     elapsed = time.perf_counter() - started
-    print(
-        f"{args.count} bots, {stats.matches} matches finished, {stats.moves} moves "
-        f"in {elapsed:.1f} s"
-    )
-    if stats.latencies:
-        ms = sorted(x * 1000 for x in stats.latencies)
-        print(
-            f"move round trip: median {statistics.median(ms):.1f} ms, "
-            f"p99 {ms[int(len(ms) * 0.99) - 1]:.1f} ms"
-        )
+    print(f"{args.count} bots: {stats.matches} matches finished in {elapsed:.0f} s")
+    if args.stats:
+        print(f"{stats.moves} moves")
+        if stats.latencies:
+            ms = sorted(x * 1000 for x in stats.latencies)
+            print(
+                f"move round trip: median {statistics.median(ms):.1f} ms, "
+                f"p99 {ms[int(len(ms) * 0.99) - 1]:.1f} ms"
+            )
     for failure in stats.failures[:10]:
         print(f"failure: {failure}", file=sys.stderr)
-    return 1 if stats.failures else 0
+    return EXIT_FAILED if stats.failures else 0
+
+
+def _print_now(line: str) -> None:
+    print(line, flush=True)
 
 
 @dataclass(frozen=True)
@@ -121,11 +150,18 @@ async def run_bots(
     create: RuleSet | None = None,
     seed: int | None = None,
     stats: BotStats | None = None,
+    report: Callable[[str], None] | None = None,
 ) -> BotStats:
     """Run ``count`` bots until their matches end; with ``create``, on tables they open.
 
     ``stats`` (made if not given) fills as they play, so a caller can read it while they run.
+    ``report``, if given, is told in a line when a bot sits down, a round ends, a match ends.
     """
+    import trio
+
+    from scopa_net.client.network_session import TableChoice, list_tables
+    from scopa_net.wire import messages as m
+
     stats = stats if stats is not None else BotStats()
     rng = random.Random(seed)
     names = (f"bot-{i}" for i in itertools.count(1))
@@ -139,19 +175,27 @@ async def run_bots(
                     rules=m.RulesInfo.of(create),
                     password=None,
                     bots=per_table - seats,
-                    bot_level=LEVEL_NUMBERS.get(plan.level, 2),
+                    bot_level=_WIRE_NUMBER_OF_PLAYER.get(plan.level, 2),
                 )
                 crowd = _Crowd(host, port, plan, stats, names=names, seed=rng.random())
+                crowd.report = report
                 nursery.start_soon(crowd.fill_table, request, seats)
         else:
             tables = await list_tables(host, port)
             free = [
                 (t.id, s) for t in tables for s, info in enumerate(t.seats) if info.kind == "open"
             ]
+            if report is not None and len(free) < count:
+                report(f"{len(free)} open seats at {host}:{port}; sending {len(free)} bots")
             for table_id, seat in free[:count]:
                 crowd = _Crowd(host, port, plan, stats, names=names, seed=rng.random())
+                crowd.report = report
                 nursery.start_soon(crowd.one_bot, TableChoice(table_id=table_id, seat=seat), 0)
     return stats
+
+
+_WIRE_NUMBER_OF_PLAYER = {BOT_LEVELS[name]: n for name, n in LEVEL_WIRE_NUMBERS.items()}
+"""The ``create_table`` level number for each computer player (``random`` is 1)."""
 
 
 class _Crowd:
@@ -170,22 +214,28 @@ class _Crowd:
         self.host, self.port, self.plan, self.stats = host, port, plan, stats
         self.names = names
         self.seed = seed
+        self.report: Callable[[str], None] | None = None
 
     async def fill_table(self, request: m.CreateTable, seats: int) -> None:
+        import trio
+
+        from scopa_net.client.network_session import TableChoice, open_network_session
+
         opened = trio.Event()
         table: list[int] = []
 
         async def creator() -> None:
+            name = next(self.names)
             async with open_network_session(
                 self.host,
                 self.port,
                 TableChoice(create=request),
-                name=next(self.names),
+                name=name,
                 check_deals=self.plan.check,
             ) as session:
                 table.append(session.table_id)
                 opened.set()
-                await self._play(session, 0)
+                await self._play(session, 0, name)
 
         async with trio.open_nursery() as nursery:
             nursery.start_soon(creator)
@@ -194,16 +244,23 @@ class _Crowd:
                 nursery.start_soon(self.one_bot, TableChoice(table_id=table[0], seat=n), n)
 
     async def one_bot(self, choice: TableChoice, n: int) -> None:
+        from scopa_net.client.network_session import SessionError, open_network_session
+
         name = next(self.names)
         try:
             async with open_network_session(
                 self.host, self.port, choice, name=name, check_deals=self.plan.check
             ) as session:
-                await self._play(session, n)
+                await self._play(session, n, name)
         except (SessionError, OSError) as exc:
             self.stats.failures.append(f"{name}: {exc}")
 
-    async def _play(self, session: NetworkSession, n: int) -> None:
+    async def _play(self, session: NetworkSession, n: int, name: str) -> None:
+        import trio
+
+        from scopa_net.bots.levels import make_player
+        from scopa_net.client.bot_client import play_as_bot
+
         plan, stats = self.plan, self.stats
         player = make_player(plan.level, int(self.seed * 2**31) + n)
         rng = random.Random(self.seed + n)
@@ -219,8 +276,46 @@ class _Crowd:
             return record
 
         session.submit = timed_submit  # type: ignore[method-assign]
-        result = await play_as_bot(session, player)
+        where = f"table {session.table_id} seat {session.seat}"
+        if self.report is not None:
+            self.report(f"{name}: seated at {where}")
+            watched: Any = _Reporting(session, partial(self._say, f"{name} ({where})"))
+        else:
+            watched = session
+        result = await play_as_bot(watched, player)
         if result is not None:
             stats.matches += 1
         if session.verdict_failures:
             stats.failures.extend(session.verdict_failures)
+
+    def _say(self, who: str, text: str) -> None:
+        if self.report is not None:
+            self.report(f"{who}: {text}")
+
+
+class _Reporting:
+    """A session whose round and match results are told in a line as they arrive."""
+
+    def __init__(self, session: NetworkSession, say: Callable[[str], None]) -> None:
+        self._session = session
+        self._say = say
+        self.events = self
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._session, name)
+
+    async def receive(self) -> object:
+        from scopa_net.client.session import MatchOver, RoundOver
+
+        event = await self._session.events.receive()
+        seat = self._session.seat
+        if isinstance(event, RoundOver):
+            scores = "-".join(map(str, event.match_scores))
+            self._say(f"round over, match {scores}")
+        elif isinstance(event, MatchOver):
+            rules = self._session.rules
+            mine = rules.side_of(seat) if rules is not None else seat
+            outcome = "won" if event.winner == mine else "lost"
+            scores = "-".join(map(str, event.match_scores))
+            self._say(f"match over after {event.rounds} rounds, {outcome} {scores}")
+        return event

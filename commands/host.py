@@ -3,91 +3,90 @@
 from __future__ import annotations
 
 import argparse
-import gc
+import errno
 import logging
 import os
-import signal
+import socket
 import sys
 import time
 from pathlib import Path
+from typing import IO, TYPE_CHECKING
 
-import trio
-
+from scopa_net.commands.options import (
+    EXIT_LOCAL,
+    EXIT_USAGE,
+    LEVEL_WIRE_NUMBERS,
+    CommandError,
+    add_bot_options,
+    add_command,
+    add_rule_options,
+    at_least,
+    port_number,
+    seconds,
+    variants_epilog,
+)
 from scopa_net.commands.paths import default_host_db
-from scopa_net.errors import RuleSetError
-from scopa_net.rules import PLAYER_COUNTS, RuleSet, Variant
-from scopa_net.server.announce import advertise
+from scopa_net.rules import RuleSet
 from scopa_net.server.config import DEFAULT_PORT, HostConfig
-from scopa_net.server.discovery import join_address, lan_addresses
-from scopa_net.server.host import Host
-from scopa_net.server.journal import Journal, JournalError
-from scopa_net.server.table import Table
+
+if TYPE_CHECKING:
+    from scopa_net.server.journal import Journal
 
 log = logging.getLogger("scopa_net.host")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "host",
         help="host tables on this machine for players on the LAN",
         description="Run a scopa-net host. With --players it also opens a table at once.",
+        epilog=variants_epilog(),
     )
     p.add_argument(
         "--host",
         dest="bind",
         default="0.0.0.0",
-        help="address to listen on (default 0.0.0.0: the whole LAN; "
-        "127.0.0.1 for this machine only)",
+        help="address to listen on: 0.0.0.0 is the whole LAN, 127.0.0.1 this machine only",
     )
-    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}")
+    p.add_argument("--port", type=port_number, default=DEFAULT_PORT, help="port to listen on")
     p.add_argument("--name", default=os.uname().nodename, help="the host's name on the LAN")
     p.add_argument(
         "--db",
         default=None,
-        help="journal database (default: the user's data directory; ':memory:' keeps nothing)",
+        help="journal database (default: host.db in the data directory; ':memory:' keeps nothing)",
     )
     p.add_argument("--no-advertise", action="store_true", help="do not announce on the LAN")
     p.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     p.add_argument(
-        "--bot-delay",
-        type=float,
-        default=0.8,
-        help="seconds a computer player waits before each move, so people can follow",
-    )
-    p.add_argument(
         "--max-per-address",
-        type=int,
+        type=at_least(1),
         default=HostConfig().max_connections_per_address,
         help="connections allowed from one address (raise it for load tests)",
     )
     p.add_argument(
         "--grace",
-        type=float,
+        type=seconds,
         default=60.0,
         help="seconds a dropped player's seat waits before a bot stands in",
     )
+    p.add_argument(
+        "--bot-delay",
+        type=seconds,
+        default=0.8,
+        metavar="SECONDS",
+        help="seconds a computer player waits before each move, so people can follow",
+    )
     table = p.add_argument_group("a table to open at start")
-    table.add_argument("--players", type=int, default=None, help=f"one of {PLAYER_COUNTS}")
-    table.add_argument("--target", type=int, default=11)
-    table.add_argument(
-        "--variant",
-        action="append",
-        metavar="NAME",
-        help="repeat for more: " + ", ".join(v.value for v in Variant),
-    )
+    add_rule_options(table, players=None, when="opens a table: ")
     table.add_argument("--bots", type=int, default=0, help="seats given to computer players")
-    table.add_argument(
-        "--bot-level",
-        type=int,
-        default=2,
-        choices=range(1, 6),
-        help="1 random, 2 greedy, 3-5 strong",
-    )
+    add_bot_options(table, level_help="strength of the computer players")
     table.add_argument("--password", default=None, help="needed to join the table")
-    table.add_argument("--table-name", default="table 1")
+    table.add_argument("--table-name", default="table 1", help="the table's name in listings")
     p.set_defaults(run=run_host)
 
-    h = subparsers.add_parser(
+    h = add_command(
+        subparsers,
         "history",
         help="finished matches on this host; export a seat's transcript",
         description="List finished matches in a host's journal, or export one seat's "
@@ -95,8 +94,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     h.add_argument("--db", default=None, help="journal database (default: the data directory)")
     h.add_argument("--export", type=int, metavar="TABLE", help="table to export")
-    h.add_argument("--seat", type=int, default=0, help="whose transcript (default 0)")
-    h.add_argument("--out", type=Path, help="file to write (default: TABLE-seatN.scopa)")
+    h.add_argument("--seat", type=int, default=0, help="whose transcript")
+    h.add_argument("--out", type=Path, help="file to write (default: tableTABLE-seatN.scopa)")
     h.set_defaults(run=run_history)
 
 
@@ -111,50 +110,181 @@ for half a second (p99 move latency 514 ms at 500 tables); with these, 50 ms. Me
 benchmarks/load.py."""
 
 
+def check_address(bind: str, port: int) -> None:
+    """Refuse an address this machine cannot listen on, with what to do instead."""
+    try:
+        infos = socket.getaddrinfo(bind, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError):
+        raise CommandError(
+            f"--host {bind}: not an address of this machine; use 0.0.0.0 (the whole LAN) "
+            "or 127.0.0.1 (this machine only)"
+        ) from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise CommandError(_bind_failure(bind, port, exc), EXIT_LOCAL) from None
+
+
+def _bind_failure(bind: str, port: int, exc: OSError) -> str:
+    if exc.errno == errno.EADDRINUSE:
+        return (
+            f"port {port} is already in use on {bind} (another host?); stop it, "
+            "or pick another port with --port N (0: any free one)"
+        )
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return (
+            f"--host {bind}: not an address of this machine; use 0.0.0.0 (the whole LAN) "
+            "or 127.0.0.1 (this machine only)"
+        )
+    if exc.errno == errno.EACCES:
+        return f"port {port} needs administrator rights; pick one above 1023 with --port N"
+    return f"cannot listen on {bind}:{port}: {exc.strerror or exc}"
+
+
+def open_journal(path: str, *, create: bool) -> Journal:
+    """The host's journal at ``path``; CommandError (one line) if it cannot be used."""
+    check_db_path(path, create=create)
+    return _journal(path)
+
+
+def check_db_path(path: str, *, create: bool) -> None:
+    """Refuse a --db that is a directory, missing (unless created), or in a missing directory."""
+    if path != ":memory:":
+        where = Path(path)
+        if where.is_dir():
+            raise CommandError(f"--db {path}: that is a directory; give a file name", EXIT_USAGE)
+        if not create and not where.exists():
+            raise CommandError(f"no journal at {path}; give the host's --db", EXIT_USAGE)
+        if not where.parent.is_dir():
+            raise CommandError(
+                f"--db {path}: the directory {where.parent} does not exist; create it first",
+                EXIT_USAGE,
+            )
+
+
+def _journal(path: str) -> Journal:
+    import sqlite3
+
+    from scopa_net.server.journal import Journal, JournalError
+
+    try:
+        journal = Journal(path)
+        journal.tables()  # reads the file: a file that is not a database fails here
+    except (sqlite3.DatabaseError, JournalError) as exc:
+        raise CommandError(
+            f"--db {path}: not a scopa-net journal ({exc}); give another file", EXIT_LOCAL
+        ) from None
+    except OSError as exc:
+        raise CommandError(
+            f"--db {path}: cannot open it: {exc.strerror or exc}", EXIT_LOCAL
+        ) from None
+    return journal
+
+
+class JournalLock:
+    """Only one host at a time on a journal: a lock file beside it, held while the host runs."""
+
+    def __init__(self, db: str) -> None:
+        self.db = db
+        self.path = Path(f"{db}.lock")
+        self._file: IO[str] | None = None
+
+    def __enter__(self) -> JournalLock:
+        if self.db == ":memory:":
+            return self
+        try:
+            import fcntl
+        except ImportError:  # not on this system: no lock
+            return self
+        self._file = self.path.open("a+", encoding="utf-8")
+        try:
+            fcntl.flock(self._file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self._file.seek(0)
+            pid = self._file.read().strip() or "?"
+            self._file.close()
+            raise CommandError(
+                f"another host is using the journal {self.db} (process {pid}); "
+                "stop it first, or give this one its own --db",
+                EXIT_LOCAL,
+            ) from None
+        self._file.seek(0)
+        self._file.truncate()
+        self._file.write(f"{os.getpid()}\n")
+        self._file.flush()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._file is not None:
+            self._file.close()
+            self.path.unlink(missing_ok=True)
+
+
 def run_host(args: argparse.Namespace) -> int:
+    import gc
+
+    import trio
+
+    rules = None
+    if args.players is not None:
+        rules = RuleSet.of(args.players, args.target, args.variant or ())
+        if not 0 <= args.bots < args.players:
+            raise CommandError(f"--bots must leave a seat for a person (0..{args.players - 1})")
+    elif args.bots or args.password is not None or args.variant:
+        raise CommandError("--bots, --password and --variant open a table: give --players too")
+    check_address(args.bind, args.port)
+    db = _db_path(args.db)
+    if args.db is None:
+        Path(db).parent.mkdir(parents=True, exist_ok=True)
     logging.basicConfig(
         level=args.log_level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(message)s"
     )
-    rules = None
-    if args.players is not None:
-        try:
-            rules = RuleSet.of(args.players, args.target, args.variant or ())
-        except RuleSetError as exc:
-            print(f"scopa-net: {exc}", file=sys.stderr)
-            return 2
-        if not 0 <= args.bots < args.players:
-            print(
-                f"scopa-net: --bots must leave a seat for a person (0..{args.players - 1})",
-                file=sys.stderr,
-            )
-            return 2
     config = HostConfig(
         name=args.name[:64] or "scopa-net",
         bind=args.bind,
         port=args.port,
-        db=_db_path(args.db),
+        db=db,
         advertise=not args.no_advertise,
         grace=args.grace,
         max_connections_per_address=args.max_per_address,
-        bot_delay=max(0.0, args.bot_delay),
+        bot_delay=args.bot_delay,
     )
-    try:
-        journal = Journal(config.db)
-    except (JournalError, OSError) as exc:
-        print(f"scopa-net: cannot open the journal {config.db!r}: {exc}", file=sys.stderr)
-        return 2
-    gc.set_threshold(*GC_THRESHOLDS)
-    try:
-        trio.run(serve_until_signalled, config, journal, rules, args)
-    except OSError as exc:
-        print(f"scopa-net: cannot listen on {args.bind}:{args.port}: {exc}", file=sys.stderr)
-        return 1
+    check_db_path(db, create=True)
+    with JournalLock(db):
+        journal = open_journal(db, create=True)
+        gc.set_threshold(*GC_THRESHOLDS)
+        try:
+            trio.run(serve_until_signalled, config, journal, rules, args)
+        except OSError as exc:
+            raise CommandError(_bind_failure(args.bind, args.port, exc), EXIT_LOCAL) from None
+        except BaseExceptionGroup as group:
+            matched, _ = group.split(OSError)
+            if matched is None:
+                raise
+            first = _first_leaf(matched)
+            raise CommandError(_bind_failure(args.bind, args.port, first), EXIT_LOCAL) from None
     return 0
+
+
+def _first_leaf(group: BaseExceptionGroup) -> OSError:
+    while isinstance(group, BaseExceptionGroup):
+        group = group.exceptions[0]
+    return group  # type: ignore[return-value]
 
 
 async def serve_until_signalled(
     config: HostConfig, journal: Journal, rules: RuleSet | None, args: argparse.Namespace
 ) -> None:
+    import signal
+
+    import trio
+
+    from scopa_net.server.announce import advertise
+    from scopa_net.server.host import Host
+
     host = Host(config, journal)
     async with trio.open_nursery() as nursery:
         port = await nursery.start(host.serve)
@@ -162,7 +292,11 @@ async def serve_until_signalled(
             print(line, file=sys.stderr)
         if rules is not None:
             task = await host.create_table(
-                args.table_name, rules, args.password, args.bots, args.bot_level
+                args.table_name,
+                rules,
+                args.password,
+                args.bots,
+                LEVEL_WIRE_NUMBERS[args.bot_level],
             )
             log.info("table %s is open: %s", task.table.table_id, rules.describe())
         if config.advertise:
@@ -178,6 +312,8 @@ async def serve_until_signalled(
 
 def where_to_join(bind: str, port: int, *, announced: bool) -> list[str]:
     """What the host says at start: the exact command for each address players can use."""
+    from scopa_net.server.discovery import join_address, lan_addresses
+
     addresses = lan_addresses(bind)
     if not addresses:
         return [
@@ -193,11 +329,7 @@ def where_to_join(bind: str, port: int, *, announced: bool) -> list[str]:
 
 
 def run_history(args: argparse.Namespace) -> int:
-    path = _db_path(args.db)
-    if path != ":memory:" and not Path(path).exists():
-        print(f"scopa-net: no journal at {path!r}", file=sys.stderr)
-        return 2
-    journal = Journal(path)
+    journal = open_journal(_db_path(args.db), create=False)
     try:
         if args.export is not None:
             return _export(journal, args)
@@ -205,16 +337,31 @@ def run_history(args: argparse.Namespace) -> int:
         if not finished:
             print("no finished matches")
         for record in finished:
-            s = record.summary or {}
-            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.finished or 0))
-            players = ", ".join(str(p) for p in s.get("players", []))
-            print(
-                f"table {record.table_id}  {when}  {s.get('rules', '')}  players: {players}  "
-                f"scores {s.get('scores')}  winner: side {s.get('winner')}"
-            )
+            print(describe_finished(record.table_id, record.finished, record.summary or {}))
         return 0
     finally:
         journal.close()
+
+
+def describe_finished(table_id: str, finished: float | None, summary: dict) -> str:
+    """One finished match: when it ended, its rules, who played, the score and the winner."""
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(finished)) if finished else "?"
+    players = [str(p) for p in summary.get("players", [])]
+    scores = list(summary.get("scores") or [])
+    winner = summary.get("winner")
+    sides = len(scores)
+    names = [" & ".join(players[side::sides]) if sides else "" for side in range(sides)]
+    score = " - ".join(
+        f"{name or f'side {i}'} {points}"
+        for i, (name, points) in enumerate(zip(names, scores, strict=False))
+    )
+    won = (
+        f"; {names[winner] or f'side {winner}'} won"
+        if isinstance(winner, int) and winner < sides
+        else ""
+    )
+    rules = summary.get("rules", "")
+    return f"table {table_id}, ended {when}: {score}{won} ({rules})"
 
 
 def _export(journal: Journal, args: argparse.Namespace) -> int:
@@ -229,6 +376,7 @@ def _export(journal: Journal, args: argparse.Namespace) -> int:
         print(f"scopa-net: seat {args.seat} is not a seat at table {args.export}", file=sys.stderr)
         return 2
     from scopa_net.server.host import load_host_key
+    from scopa_net.server.table import Table
 
     table = Table(
         int(record.table_id), settings["name"], rules, load_host_key(journal), bots=settings["bots"]

@@ -3,51 +3,65 @@
 from __future__ import annotations
 
 import argparse
-import getpass
+import errno
 import os
+import socket
 import sys
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
+from typing import TYPE_CHECKING
 
-import trio
-
-from scopa_net.client.config import ConfigError, Settings
-from scopa_net.client.embedded import LEVEL_NUMBERS
-from scopa_net.client.launch import add_display_options, run_game_screen, settings_from
-from scopa_net.client.network_session import TableChoice, list_tables, open_network_session
-from scopa_net.client.seat_store import SeatRecord, SeatStore
-from scopa_net.client.session import Session
+from scopa_net.commands.options import (
+    EXIT_CANCELLED,
+    EXIT_REFUSED,
+    EXIT_UNREACHABLE,
+    EXIT_USAGE,
+    LEVEL_WIRE_NUMBERS,
+    CommandError,
+    add_bot_options,
+    add_command,
+    add_display_options,
+    add_rule_options,
+    variants_epilog,
+)
 from scopa_net.commands.paths import data_dir
-from scopa_net.errors import RuleSetError
-from scopa_net.rules import PLAYER_COUNTS, RuleSet, Variant
+from scopa_net.rules import RuleSet
 from scopa_net.server.config import DEFAULT_PORT
-from scopa_net.wire import messages as m
+
+if TYPE_CHECKING:
+    from scopa_net.client.config import Settings
+    from scopa_net.client.network_session import TableChoice
+    from scopa_net.client.seat_store import SeatRecord, SeatStore
+    from scopa_net.client.session import Session
+    from scopa_net.wire import messages as m
 
 BROWSE_SECONDS = 2.0
+PROBE_SECONDS = 5.0
+"""How long to wait for a host to connect and answer before saying it does not."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "join",
         help="join a table on a host (found on the LAN, or at an address)",
         description="Join a scopa-net host. Without an address, hosts announced on the LAN are "
         "listed to choose from.",
+        epilog=variants_epilog(),
     )
-    p.add_argument("address", nargs="?", help=f"HOST or HOST:PORT (default port {DEFAULT_PORT})")
-    p.add_argument("--table", type=int, default=None, help="table id (skip the list)")
+    p.add_argument(
+        "address",
+        nargs="?",
+        help=f"HOST or HOST:PORT (default port {DEFAULT_PORT}; default host: the 'host' "
+        "setting, else the LAN is searched)",
+    )
+    p.add_argument("--table", type=int, default=None, help="table number (skip the list)")
     p.add_argument("--seat", type=int, default=None, help="seat wanted (default: any open one)")
     p.add_argument("--password", default=None, help="the table's password, if it has one")
     p.add_argument("--create", action="store_true", help="open a new table instead")
-    p.add_argument("--players", type=int, default=2, help=f"with --create: {PLAYER_COUNTS}")
-    p.add_argument("--target", type=int, default=11, help="with --create: points to win")
-    p.add_argument(
-        "--variant",
-        action="append",
-        metavar="NAME",
-        help="with --create, repeatable: " + ", ".join(v.value for v in Variant),
-    )
+    add_rule_options(p, when="with --create: ")
     p.add_argument("--bots", type=int, default=0, help="with --create: computer players")
-    p.add_argument("--bot-level", default="greedy", choices=tuple(LEVEL_NUMBERS))
+    add_bot_options(p, level_help="with --create: strength of the computer players")
     resume = p.add_mutually_exclusive_group()
     resume.add_argument(
         "--resume",
@@ -88,7 +102,7 @@ def _choose(prompt: str, count: int, ask: Callable[[str], str]) -> int | None:
             return None
         if answer.isdigit() and 1 <= int(answer) <= count:
             return int(answer) - 1
-        print(f"type a number from 1 to {count}, or n")
+        print(f"type a number from 1 to {count}, or press Enter to stop")
 
 
 def choose_lan_host(
@@ -100,13 +114,16 @@ def choose_lan_host(
     print(f"looking for hosts on the LAN for {seconds:.0f} s...")
     found = browse_hosts(seconds)
     if not found:
-        print("no host found; give an address: scopa-net join HOST[:PORT]", file=sys.stderr)
-        return None
+        raise CommandError(
+            "no host found on the LAN; give an address: scopa-net join HOST[:PORT]",
+            EXIT_UNREACHABLE,
+        )
     for i, h in enumerate(found, 1):
         lock = ", password" if h.password else ""
         where = h.addresses[0] if h.addresses else "?"
-        print(f"{i}. {h.name} at {where}:{h.port} ({h.open_seats} open seats{lock})")
-    pick = _choose("host number: ", len(found), ask)
+        seats = "1 open seat" if h.open_seats == 1 else f"{h.open_seats} open seats"
+        print(f"{i}. {h.name} at {where}:{h.port} ({seats}{lock})")
+    pick = _choose(f"host number (1-{len(found)}, Enter to stop): ", len(found), ask)
     if pick is None:
         return None
     chosen = found[pick]
@@ -119,9 +136,10 @@ def describe_table(t: m.TableInfo) -> str:
     variants = ", ".join(t.rules.variants) or "no variants"
     lock = "  [password]" if t.password else ""
     state = "playing" if t.started else "waiting"
+    seats = "1 open seat" if open_seats == 1 else f"{open_seats} open seats"
     return (
         f"table {t.id} {t.name!r}: {t.rules.players} players to {t.rules.target}, "
-        f"{variants}; {open_seats} open ({people}); {state}{lock}"
+        f"{variants}; {seats} ({people}); {state}{lock}"
     )
 
 
@@ -145,7 +163,7 @@ def choose_kept_seat(
         return kept[0]
     for i, record in enumerate(kept, 1):
         print(f"{i}. {describe_seat(record)}")
-    prompt = "seat number: " if must else "seat number (or n for a new seat): "
+    prompt = "seat number: " if must else "seat number (Enter for a new seat): "
     while True:
         pick = _choose(prompt, len(kept), ask)
         if pick is not None:
@@ -154,42 +172,63 @@ def choose_kept_seat(
             return None
 
 
-def run(args: argparse.Namespace, ask: Callable[[str], str] = input) -> int:
+def kept_seats(
+    store: SeatStore, args: argparse.Namespace, address: tuple[str, int] | None
+) -> list[SeatRecord]:
+    """The seats this client keeps that this command may take back: at the address given
+    (any, without one) and at the table given; none with --create or --no-resume."""
+    if args.no_resume or (args.create and not args.resume):
+        return []
+    kept = store.for_address(*address) if address else store.records()
+    if args.table is not None:
+        kept = [r for r in kept if r.table_id == args.table]
+    return kept
+
+
+def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> int:
+    from scopa_net.client.config import ConfigError
+    from scopa_net.client.launch import run_game_screen, settings_from
+    from scopa_net.client.network_session import open_network_session
+    from scopa_net.client.seat_store import SeatStore
+
+    ask = ask or input
     try:
         settings = settings_from(args)
     except ConfigError as exc:
         print(f"scopa-net: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     store = SeatStore(data_dir(os.environ))
-    address: tuple[str, int] | None = None
-    if args.address:
-        try:
-            address = parse_address(args.address)
-        except ValueError as exc:
-            print(f"scopa-net: {exc}", file=sys.stderr)
-            return 2
-    kept: list[SeatRecord] = []
-    if args.resume or not (args.no_resume or args.create):
-        kept = store.for_address(*address) if address else store.records()
-        if args.table is not None:
-            kept = [r for r in kept if r.table_id == args.table]
-    if args.resume and not kept:
-        where = f" at {args.address}" if args.address else ""
-        print(f"scopa-net: no seat is kept for you{where}; join without --resume", file=sys.stderr)
-        return 1
-    record = choose_kept_seat(kept, ask, must=args.resume) if kept else None
-    if record is not None:
-        return _take_back(record, store, settings, args)
-    if address is not None:
-        host, port = address
-    else:
-        found = choose_lan_host(ask)
-        if found is None:
-            return 1
-        host, port = found
-    choice = _table_choice(args, settings.name, host, port, ask)
+    try:
+        address = args.address or settings.host
+        parsed: tuple[str, int] | None = None
+        if address:
+            try:
+                parsed = parse_address(address)
+            except ValueError as exc:
+                raise CommandError(str(exc)) from None
+        kept = kept_seats(store, args, parsed if args.address else None)
+        if args.resume and not kept:
+            where = f" at {args.address}" if args.address else ""
+            raise CommandError(
+                f"no seat is kept for you{where}; join without --resume", EXIT_REFUSED
+            )
+        record = choose_kept_seat(kept, ask, must=args.resume) if kept else None
+        if record is not None:
+            return _take_back(record, store, settings, args)
+        if parsed is not None:
+            host, port = parsed
+        else:
+            found = choose_lan_host(ask)
+            if found is None:
+                return EXIT_CANCELLED
+            host, port = found
+        choice = _table_choice(args, host, port, ask, player=settings.name)
+    except (KeyboardInterrupt, EOFError):
+        print()
+        print("scopa-net: stopped; nothing joined", file=sys.stderr)
+        return EXIT_CANCELLED
     if choice is None:
-        return 1
+        return EXIT_CANCELLED
 
     def open_session() -> AbstractAsyncContextManager[Session]:
         return open_network_session(
@@ -202,6 +241,10 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] = input) -> int:
 def _take_back(
     record: SeatRecord, store: SeatStore, settings: Settings, args: argparse.Namespace
 ) -> int:
+    """Play on in a seat kept on disk (the host replays the match to it)."""
+    from scopa_net.client.launch import run_game_screen
+    from scopa_net.client.network_session import TableChoice, open_network_session
+
     def open_session() -> AbstractAsyncContextManager[Session]:
         return open_network_session(
             record.host,
@@ -213,44 +256,168 @@ def _take_back(
             resume_from=record,
         )
 
-    return run_game_screen(open_session, settings, plain=args.plain)
+    try:
+        return run_game_screen(open_session, settings, plain=args.plain)
+    except CommandError as exc:
+        if exc.status != EXIT_UNREACHABLE:
+            raise
+        raise CommandError(
+            f"{exc} ({record.address}); your seat is still kept: "
+            f"`scopa-net join {record.address}` tries again",
+            EXIT_UNREACHABLE,
+        ) from None
+
+
+def probe(host: str, port: int, seconds: float | None = None) -> tuple[m.TableInfo, ...]:
+    """The host's tables, asked once; CommandError saying plainly why if there is no host."""
+    import trio
+
+    from scopa_net.client.network_session import SessionError, connect
+    from scopa_net.wire import messages as m
+    from scopa_net.wire.errors import ProtocolError
+
+    where = f"{host}:{port}"
+    seconds = PROBE_SECONDS if seconds is None else seconds
+    connected = False
+
+    async def ask() -> tuple[m.TableInfo, ...]:
+        nonlocal connected
+        with trio.fail_after(seconds):
+            stream = await trio.open_tcp_stream(host, port)
+        connected = True
+
+        async def opened() -> trio.abc.Stream:
+            return stream
+
+        with trio.fail_after(seconds):
+            link, _ = await connect(host, port, connector=opened)
+            try:
+                reply = await link.request(m.ListTables(), m.Tables)
+            finally:
+                await link.aclose()
+        assert isinstance(reply, m.Tables)
+        return reply.tables
+
+    not_scopa = (
+        f"{where} is not a scopa-net host: something listens there but does not speak "
+        "scopa-net; check the port"
+    )
+    try:
+        return trio.run(ask)
+    except trio.TooSlowError:
+        if connected:
+            raise CommandError(
+                f"{not_scopa} (no answer within {seconds:.0f} s)", EXIT_UNREACHABLE
+            ) from None
+        raise CommandError(
+            f"no answer from {where} within {seconds:.0f} s; is the machine on, "
+            "and the address right?",
+            EXIT_UNREACHABLE,
+        ) from None
+    except (ProtocolError, SessionError, trio.BrokenResourceError):
+        raise CommandError(not_scopa, EXIT_UNREACHABLE) from None
+    except OSError as exc:
+        if connected:
+            raise CommandError(not_scopa, EXIT_UNREACHABLE) from None
+        raise CommandError(_connect_failure(where, exc), EXIT_UNREACHABLE) from None
+
+
+def _connect_failure(where: str, exc: OSError) -> str:
+    """Why a connection failed, in words, from the errors of every address tried."""
+    causes: list[BaseException] = [exc]
+    seen = exc.__cause__ or exc.__context__
+    if isinstance(seen, BaseExceptionGroup):
+        causes = list(seen.exceptions)
+    elif seen is not None:
+        causes.append(seen)
+    codes = {getattr(c, "errno", None) for c in causes}
+    if isinstance(exc, socket.gaierror) or any(isinstance(c, socket.gaierror) for c in causes):
+        return f"cannot find a machine called {where.rsplit(':', 1)[0]}; check the name"
+    if errno.ECONNREFUSED in codes:
+        return (
+            f"{where} refused the connection: no host is listening on that port "
+            "(start one with `scopa-net host`, or check the port)"
+        )
+    if codes & {errno.ENETUNREACH, errno.EHOSTUNREACH}:
+        return f"cannot reach {where}: no route to that machine; check the address"
+    if errno.ETIMEDOUT in codes:
+        return f"no answer from {where}; is the machine on, and the address right?"
+    reason = next((c.strerror for c in causes if getattr(c, "strerror", None)), str(exc))
+    return f"cannot connect to {where}: {reason}"
 
 
 def _table_choice(
-    args: argparse.Namespace, name: str, host: str, port: int, ask: Callable[[str], str]
+    args: argparse.Namespace,
+    host: str,
+    port: int,
+    ask: Callable[[str], str],
+    *,
+    player: str | None = None,
 ) -> TableChoice | None:
+    import getpass
+
+    from scopa_net.client.network_session import TableChoice
+    from scopa_net.wire import messages as m
+
     if args.create:
-        try:
-            rules = RuleSet.of(args.players, args.target, args.variant or ())
-        except RuleSetError as exc:
-            print(f"scopa-net: {exc}", file=sys.stderr)
-            return None
+        rules = RuleSet.of(args.players, args.target, args.variant or ())
+        probe(host, port)
         create = m.CreateTable(
-            name=f"{name}'s table"[: m.NAME_LEN],
+            name=f"{player or args.name or 'a'}'s table"[: m.NAME_LEN],
             rules=m.RulesInfo.of(rules),
             password=args.password,
             bots=max(0, min(args.bots, rules.players - 1)),
-            bot_level=LEVEL_NUMBERS[args.bot_level],
+            bot_level=LEVEL_WIRE_NUMBERS[args.bot_level],
         )
         return TableChoice(create=create)
+    tables = probe(host, port)
     if args.table is not None:
-        return TableChoice(table_id=args.table, seat=args.seat, password=args.password)
-    try:
-        tables = trio.run(list_tables, host, port)
-    except (OSError, trio.TooSlowError) as exc:
-        print(f"scopa-net: cannot reach {host}:{port}: {exc}", file=sys.stderr)
-        return None
-    joinable = [t for t in tables if any(s.kind == "open" for s in t.seats)]
-    if not joinable:
-        print(f"no table has an open seat; open one with: scopa-net join --create {host}:{port}")
-        return None
-    for i, t in enumerate(joinable, 1):
-        print(f"{i}. {describe_table(t)}")
-    pick = _choose("table number: ", len(joinable), ask)
-    if pick is None:
-        return None
-    table = joinable[pick]
+        table = _named_table(tables, args.table, args.seat, f"{host}:{port}")
+    else:
+        joinable = [t for t in tables if any(s.kind == "open" for s in t.seats)]
+        if not joinable:
+            raise CommandError(
+                f"no table has an open seat; open one with: scopa-net join --create {host}:{port}",
+                EXIT_REFUSED,
+            )
+        for i, t in enumerate(joinable, 1):
+            print(f"{i}. {describe_table(t)}")
+        prompt = f"table number (1-{len(joinable)}, Enter to stop): "
+        pick = _choose(prompt, len(joinable), ask)
+        if pick is None:
+            return None
+        table = joinable[pick]
     password = args.password
     if table.password and password is None:
-        password = getpass.getpass("table password: ")
+        password = getpass.getpass(f"password for table {table.id}: ")
     return TableChoice(table_id=table.id, seat=args.seat, password=password)
+
+
+def _named_table(
+    tables: tuple[m.TableInfo, ...], table_id: int, seat: int | None, where: str
+) -> m.TableInfo:
+    """The table asked for with --table, if it has the seat asked for; else CommandError."""
+    table = next((t for t in tables if t.id == table_id), None)
+    if table is None:
+        ids = ", ".join(str(t.id) for t in tables) or "none"
+        raise CommandError(
+            f"{where} has no table {table_id} (its tables: {ids}); "
+            f"`scopa-net join {where}` lists them",
+            EXIT_REFUSED,
+        )
+    open_seats = [i for i, s in enumerate(table.seats) if s.kind == "open"]
+    if seat is not None and not 0 <= seat < len(table.seats):
+        raise CommandError(
+            f"table {table_id} has seats 0 to {len(table.seats) - 1}, not {seat}", EXIT_USAGE
+        )
+    if seat is not None and seat not in open_seats:
+        who = table.seats[seat].name or "someone"
+        free = ", ".join(map(str, open_seats)) or "none"
+        raise CommandError(
+            f"seat {seat} at table {table_id} is taken by {who} (open seats: {free}); "
+            "leave out --seat to take any open one",
+            EXIT_REFUSED,
+        )
+    if not open_seats:
+        raise CommandError(f"table {table_id} has no open seat", EXIT_REFUSED)
+    return table

@@ -1,87 +1,109 @@
-"""The ``scopa-net`` command and its subcommands."""
+"""The ``scopa-net`` command and its subcommands.
+
+Building the parser imports only the light modules (the rules and the option helpers); each
+subcommand imports what it runs on (trio, prompt-toolkit, the host) inside its ``run``, so
+``--help`` and ``--version`` answer at once.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 
 from scopa_net import __version__
+from scopa_net.commands.options import (
+    EXIT_CANCELLED,
+    EXIT_STATUSES,
+    EXIT_USAGE,
+    ArgumentParser,
+    CommandError,
+    HelpFormatter,
+    add_command,
+    add_rule_options,
+    say,
+    variants_epilog,
+)
 from scopa_net.errors import RuleSetError
-from scopa_net.rules import PLAYER_COUNTS, RuleSet, Variant
 
-
-def _rules_from(args: argparse.Namespace) -> RuleSet:
-    return RuleSet.of(args.players, args.target, args.variant or ())
-
-
-def _add_rule_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--players", type=int, default=2, help=f"players at the table: {PLAYER_COUNTS}"
-    )
-    parser.add_argument("--target", type=int, default=11, help="points to win (1-99)")
-    parser.add_argument(
-        "--variant",
-        action="append",
-        metavar="NAME",
-        help="a named variant (repeat for more): " + ", ".join(v.value for v in Variant),
-    )
+#: Modules that each add one subcommand with ``register(subparsers)``, which sets ``run``.
+SUBCOMMAND_MODULES: tuple[str, ...] = (
+    "scopa_net.commands.play",
+    "scopa_net.commands.join",
+    "scopa_net.commands.host",
+    "scopa_net.commands.bots",
+    "scopa_net.commands.verify",
+    "scopa_net.commands.arena",
+    "scopa_net.commands.tally",
+)
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
     from scopa_net.commands.demo import play_demo_match
+    from scopa_net.rules import RuleSet
 
-    play_demo_match(_rules_from(args), args.seed, print, rounds=args.rounds)
+    rules = RuleSet.of(args.players, args.target, args.variant or ())
+    play_demo_match(rules, args.seed, print, rounds=args.rounds)
     return 0
 
 
+def _epilog() -> str:
+    statuses = "\n".join(f"  {code:>3}  {meaning}" for code, meaning in EXIT_STATUSES)
+    return f"Run `scopa-net COMMAND --help` for a command's options.\n\nexit status:\n{statuses}"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="scopa-net",
         description="Scopa, the Italian card game, between terminals on a LAN, "
         "with deals every player can verify.",
+        epilog=_epilog(),
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"scopa-net {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    demo = sub.add_parser("demo", help="watch computer players play a round, as text")
-    _add_rule_options(demo)
+    for name in SUBCOMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+
+    demo = add_command(
+        sub,
+        "demo",
+        help="watch computer players play a round, as text",
+        epilog=variants_epilog(),
+    )
+    add_rule_options(demo)
     demo.add_argument("--seed", type=int, default=1, help="seed for the deck and the plays")
     demo.add_argument("--rounds", type=int, default=1, help="rounds to show")
     demo.set_defaults(run=_cmd_demo)
-
-    for register in _subcommand_registrars():
-        register(sub)
     return parser
 
 
-def _subcommand_registrars() -> list:
-    """Subcommands that live beside the code they run: each module has ``register(sub)``,
-    which adds its parser to the subparsers object and sets ``run`` as its default."""
-    import importlib
-
-    return [importlib.import_module(name).register for name in SUBCOMMAND_MODULES]
-
-
-#: Modules that each add one subcommand. Add a line here for a new subcommand.
-SUBCOMMAND_MODULES: tuple[str, ...] = (
-    "scopa_net.commands.arena",
-    "scopa_net.commands.verify",
-    "scopa_net.commands.play",
-    "scopa_net.commands.host",
-    "scopa_net.commands.join",
-    "scopa_net.commands.bots",
-)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; the exit status (documented in ``scopa-net --help``)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            # Report an unknown flag against the subcommand it was given to.
+            (getattr(args, "command_parser", None) or parser).error(
+                f"unrecognized arguments: {' '.join(extra)}"
+            )
+    except SystemExit as exc:  # --help, --version, or a usage error already reported
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     if not getattr(args, "run", None):
-        parser.print_help()
-        return 0
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
     try:
         return args.run(args)
+    except CommandError as exc:
+        say(str(exc))
+        return exc.status
     except RuleSetError as exc:
-        print(f"scopa-net: {exc}", file=sys.stderr)
-        return 2
+        say(str(exc))
+        return EXIT_USAGE
+    except (KeyboardInterrupt, EOFError):
+        print(file=sys.stderr)
+        say("stopped")
+        return EXIT_CANCELLED

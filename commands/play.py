@@ -6,40 +6,45 @@ import argparse
 import os
 import sys
 from contextlib import AbstractAsyncContextManager
+from typing import TYPE_CHECKING
 
-from scopa_net.client.config import ConfigError
-from scopa_net.client.embedded import open_embedded_game
-from scopa_net.client.launch import add_display_options, run_game_screen, settings_from
-from scopa_net.client.local_session import DEFAULT_DELAY, bot_levels, open_local_session
-from scopa_net.client.session import Session
+from scopa_net.commands.options import (
+    EXIT_USAGE,
+    CommandError,
+    add_bot_options,
+    add_command,
+    add_display_options,
+    add_old_spelling,
+    add_rule_options,
+    player_for,
+    port_number,
+    seconds,
+    variants_epilog,
+)
 from scopa_net.commands.paths import data_dir
-from scopa_net.rules import PLAYER_COUNTS, RuleSet, Variant
+from scopa_net.rules import RuleSet
 from scopa_net.server.config import DEFAULT_PORT
+
+if TYPE_CHECKING:
+    from scopa_net.client.session import Session
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``play`` subcommand."""
-    levels = bot_levels()
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "play",
         help="play a match in this terminal against computer players",
         description="Play Scopa in this terminal: a host starts inside this process with "
         "computer players at the table, and every deal is checked as it arrives. With --lan "
         "friends can join the same table from their terminals.",
+        epilog=variants_epilog(),
     )
-    p.add_argument("--players", type=int, default=2, help=f"players at the table: {PLAYER_COUNTS}")
-    p.add_argument("--target", type=int, default=11, help="points to win (1-99)")
-    p.add_argument(
-        "--variant",
-        action="append",
-        metavar="NAME",
-        help="a named variant (repeat for more): " + ", ".join(v.value for v in Variant),
-    )
-    p.add_argument(
-        "--bot-level",
-        default="greedy" if "greedy" in levels else levels[0],
-        choices=levels,
-        help="strength of the computer players",
+    add_rule_options(p)
+    add_bot_options(
+        p,
+        level_help="strength of the computer players",
+        delay_help="seconds a computer player waits before each move",
     )
     p.add_argument(
         "--seed",
@@ -54,9 +59,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--port",
-        type=int,
-        default=DEFAULT_PORT,
-        help=f"port for --lan (default {DEFAULT_PORT}, or any free one if it is taken)",
+        type=port_number,
+        default=None,
+        help=f"with --lan: the port (default {DEFAULT_PORT}, or any free one if it is taken)",
     )
     p.add_argument("--password", default=None, help="with --lan: needed to join your table")
     p.add_argument(
@@ -65,41 +70,53 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=1,
         help="with --lan: seats left for people (you included); the rest are computers",
     )
-    p.add_argument(
-        "--delay",
-        type=float,
-        default=DEFAULT_DELAY,
-        help=f"seconds before each computer play (default {DEFAULT_DELAY})",
-    )
+    add_old_spelling(p, "--delay", "--bot-delay", "bot_delay", seconds)
     add_display_options(p)
     p.set_defaults(run=run)
 
 
+def check_flags(args: argparse.Namespace) -> None:
+    """Refuse combinations that cannot mean anything; CommandError says which."""
+    if not args.lan:
+        for flag, value in (("--port", args.port), ("--password", args.password)):
+            if value is not None:
+                raise CommandError(f"{flag} needs --lan (it is for friends joining your table)")
+    if args.seed is not None and args.lan:
+        raise CommandError("--seed practices offline: it cannot be used with --lan")
+
+
 def run(args: argparse.Namespace) -> int:
     """Start the match; the exit status."""
+    from scopa_net.client.config import ConfigError
+    from scopa_net.client.embedded import open_embedded_game
+    from scopa_net.client.launch import run_game_screen, settings_from
+    from scopa_net.client.local_session import open_local_session
+
+    check_flags(args)
     try:
         settings = settings_from(args)
     except ConfigError as exc:
         print(f"scopa-net: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     rules = RuleSet.of(args.players, args.target, args.variant or ())
+    level = player_for(args.bot_level)
 
     if not 1 <= args.humans <= rules.players:
         print(f"scopa-net: --humans must be 1..{rules.players}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
 
     def open_session() -> AbstractAsyncContextManager[Session]:
         if args.seed is not None:
             return open_local_session(
-                rules, name=settings.name, level=args.bot_level, seed=args.seed, delay=args.delay
+                rules, name=settings.name, level=level, seed=args.seed, delay=args.bot_delay
             )
         return open_embedded_game(
             rules,
             name=settings.name,
-            level=args.bot_level,
-            delay=args.delay,
+            level=level,
+            delay=args.bot_delay,
             lan=args.lan,
-            port=args.port if args.lan else 0,
+            port=args.port if args.port is not None else (DEFAULT_PORT if args.lan else 0),
             password=args.password,
             humans=args.humans,
             data_dir=data_dir(os.environ),

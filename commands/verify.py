@@ -11,19 +11,21 @@ import argparse
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from scopa_net.fair.commitments import fingerprint
-from scopa_net.fair.errors import FairnessError
-from scopa_net.fair.stats import seat_tallies
-from scopa_net.fair.transcript import Transcript, decode
-from scopa_net.fair.verifier import MatchVerdict, verify_transcript
+from scopa_net.commands.options import add_command
+
+if TYPE_CHECKING:
+    from scopa_net.fair.transcript import Transcript
+    from scopa_net.fair.verifier import MatchVerdict
 
 EXIT_OK = 0
 EXIT_FAILED = 1
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "verify",
         help="check saved match transcripts: every deal, card, play and score",
         description="Re-derive every deal of saved transcripts from the revealed seeds, check "
@@ -38,6 +40,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def verify_files(paths: list[Path], out: Callable[[str], None]) -> int:
+    from scopa_net.fair.commitments import fingerprint
+    from scopa_net.fair.errors import FairnessError
+    from scopa_net.fair.transcript import decode
+    from scopa_net.fair.verifier import verify_transcript
+
     several = len(paths) > 1
     all_ok = True
     rounds_ok = failures = 0
@@ -91,6 +98,8 @@ def _summary(
     failures: int,
     hands: dict[int, dict[bytes, tuple[int, ...]]],
 ) -> None:
+    from scopa_net.fair.stats import seat_tallies
+
     out("== summary")
     out(f"files: {files}, rounds verified: {rounds_ok}, failures: {failures}")
     if not hands:

@@ -28,6 +28,11 @@ class Variant(enum.Enum):
     CAPPOTTO = "cappotto"
     SIX_AS_THREE_PAIRS = "six_as_three_pairs"
 
+    @property
+    def summary(self) -> str:
+        """What the variant changes, in one line (for ``--help`` and listings)."""
+        return _VARIANT_SUMMARIES[self]
+
     @classmethod
     def parse(cls, name: str) -> Variant:
         """The variant called ``name``; :class:`RuleSetError` naming the known ones if none."""
@@ -37,6 +42,19 @@ class Variant(enum.Enum):
         known = ", ".join(v.value for v in cls)
         raise RuleSetError(f"unknown variant {name!r}; known variants: {known}")
 
+
+_VARIANT_SUMMARIES = {
+    Variant.SCOPONE: "4 players, nine cards each, four to the table, no stock",
+    Variant.SCOPONE_SCIENTIFICO: "4 players, ten cards each, empty table; a last-play sweep counts",
+    Variant.ASSO_PIGLIA_TUTTO: "an ace takes the whole table and counts as a scopa",
+    Variant.QUINDICI: "capture cards that with the card played add up to 15",
+    Variant.RE_BELLO: "one more point for the king of coins",
+    Variant.NAPOLA: "ace, two and three of coins score the length of the run of coins",
+    Variant.PRIMIERA_SUM: "primiera: a missing suit counts 0 and the totals are compared",
+    Variant.COURT_PRIME_0: "primiera: court cards count 0",
+    Variant.CAPPOTTO: "7 or more points while every other side has 0 wins at once",
+    Variant.SIX_AS_THREE_PAIRS: "6 players as three teams of two, partners opposite",
+}
 
 PLAYER_COUNTS = (2, 3, 4, 6)
 MIN_TARGET, MAX_TARGET = 1, 99

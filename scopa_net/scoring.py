@@ -137,24 +137,50 @@ def napola_run(pile: int) -> int:
 
 def score_round(rules: RuleSet, piles: Sequence[int], sweeps: Sequence[int]) -> RoundScore:
     """Score a finished round from each side's captured pile (a card mask) and sweeps."""
-    cards = [p.bit_count() for p in piles]
-    coins = [(p & COINS_MASK).bit_count() for p in piles]
-    settebello = [int(bool(p & SETTEBELLO.bit)) for p in piles]
-    primiera = [primiera_key(p, rules) for p in piles]
+    return score_figures(
+        rules,
+        cards=[p.bit_count() for p in piles],
+        coins=[(p & COINS_MASK).bit_count() for p in piles],
+        settebello=_holder(piles, SETTEBELLO.bit),
+        primiera=[primiera_key(p, rules) for p in piles],
+        sweeps=sweeps,
+        re_bello=_holder(piles, RE_BELLO.bit),
+        napola=[napola_run(p) for p in piles],
+    )
+
+
+def _holder(piles: Sequence[int], bit: int) -> int | None:
+    return next((i for i, p in enumerate(piles) if p & bit), None)
+
+
+def score_figures(
+    rules: RuleSet,
+    *,
+    cards: Sequence[int],
+    coins: Sequence[int],
+    settebello: int | None,
+    primiera: Sequence[tuple[int, ...]],
+    sweeps: Sequence[int],
+    re_bello: int | None = None,
+    napola: Sequence[int] = (),
+) -> RoundScore:
+    """Score a round from what each side showed: card and coin counts, the settebello's
+    holder, primiera keys (:func:`primiera_key`), sweeps, and the variant figures (the re
+    bello's holder, napola runs). Used for a played round and for a hand counted by people."""
+    sides = len(cards)
+    settebello_held = [int(i == settebello) for i in range(sides)]
     lines = [
         _one_point_line(CARDS_LINE, cards, strict_leader(cards)),
         _one_point_line(COINS_LINE, coins, strict_leader(coins)),
-        _one_point_line(
-            SETTEBELLO_LINE, settebello, settebello.index(1) if 1 in settebello else None
-        ),
+        _one_point_line(SETTEBELLO_LINE, settebello_held, settebello),
         _one_point_line(PRIMIERA_LINE, [key[-1] for key in primiera], strict_leader(primiera)),
         ScoreLine(SWEEPS_LINE, tuple(sweeps), tuple(sweeps), None),
     ]
     if rules.has(Variant.RE_BELLO):
-        held = [int(bool(p & RE_BELLO.bit)) for p in piles]
-        lines.append(_one_point_line(RE_BELLO_LINE, held, held.index(1) if 1 in held else None))
+        held = [int(i == re_bello) for i in range(sides)]
+        lines.append(_one_point_line(RE_BELLO_LINE, held, re_bello))
     if rules.has(Variant.NAPOLA):
-        runs = tuple(napola_run(p) for p in piles)
+        runs = tuple(napola) or (0,) * sides
         holder = next((i for i, r in enumerate(runs) if r), None)
         lines.append(ScoreLine(NAPOLA_LINE, runs, runs, holder))
     return RoundScore(tuple(lines))

@@ -34,6 +34,8 @@ class HostConfig:
     # Size limits.
     max_lag: int = 512
     """Events a connection may fall behind its seat's log before it is dropped (it resumes)."""
+    replay_limit: int = 1000
+    """Missed events a resume gets replayed; further behind, it gets a snapshot instead."""
     max_replies: int = 64
     """Replies (acks, errors, listings) queued for one connection before it is dropped."""
     max_connections_per_address: int = 32

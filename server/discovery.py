@@ -138,8 +138,12 @@ class NothingToAnnounceError(OSError):
 class LanAdvertiser:
     """Advertise one host; :meth:`update` when seats open or fill; :meth:`close` at the end."""
 
-    def __init__(self, advert: HostAdvert, bind: str) -> None:
-        self._addresses = lan_addresses(bind)
+    def __init__(
+        self, advert: HostAdvert, bind: str, addresses: Iterable[str] | None = None
+    ) -> None:
+        """``addresses``: announce these instead of :func:`lan_addresses` (tests on one
+        machine announce a loopback address this way; a host never does)."""
+        self._addresses = lan_addresses(bind) if addresses is None else list(addresses)
         if not self._addresses:
             raise NothingToAnnounceError(
                 f"the host listens on {bind or 'no address'} and this machine has no LAN "

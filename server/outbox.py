@@ -7,7 +7,8 @@ Table events are never copied into per-connection queues: a connection reads its
 (owned by the table) from its own cursor, so a broadcast cannot be dropped and a slow reader
 cannot stall the table. A connection that falls more than ``max_lag`` events behind, or lets
 ``max_replies`` replies pile up, is marked overflowed; its writer closes it and the player
-resumes from its last sequence number.
+resumes from its last sequence number. The events a resume replays are not counted as lag:
+only what the table added since the connection attached and it has not yet sent.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ class Outbox:
         self._replies: deque[m.Message] = deque()
         self._seat: Seat | None = None
         self._cursor = 0
+        self._backlog_end = 0
         self._wake = trio.Event()
         self.overflowed = False
         self.closing: m.Bye | None = None
@@ -45,6 +47,7 @@ class Outbox:
     def attach(self, seat_state: Seat, cursor: int, seat: int, epoch: int) -> None:
         """Follow a seat's log from ``cursor`` (the last seq the player has)."""
         self._seat, self._cursor, self.seat, self.epoch = seat_state, cursor, seat, epoch
+        self._backlog_end = seat_state.committed
         self._wake.set()
 
     def detach(self) -> None:
@@ -52,7 +55,11 @@ class Outbox:
 
     def notify(self) -> None:
         """More of the seat's log is committed to the journal and may be sent."""
-        if self._seat is not None and self._seat.committed - self._cursor > self.max_lag:
+        seat = self._seat
+        if (
+            seat is not None
+            and seat.committed - max(self._cursor, self._backlog_end) > self.max_lag
+        ):
             self.overflowed = True
         self._wake.set()
 

@@ -116,7 +116,7 @@ class PlayerSession:
                 log.info("connection %s: %s", self.peer, exc)
                 self._bye(exc.code, exc.message)
                 return
-            if self.conn.buffered:
+            if self.conn.mid_frame:
                 frame_started = frame_started if frame_started is not None else now
             else:
                 frame_started = None
@@ -225,6 +225,13 @@ class PlayerSession:
         outbox = self.outbox
         while True:
             batch = await outbox.next_batch()
+            if self.conn.broken:
+                # The peer broke the protocol: what was queued before (a reply to an earlier
+                # request) may no longer go, but the bye saying why still does.
+                if outbox.closing is not None:
+                    await self._send_final(outbox.closing)
+                    return
+                batch = []
             data = b"".join(self.conn.send(msg) for msg in batch)
             if data:
                 with trio.fail_after(self.config.send_timeout):

@@ -69,6 +69,8 @@ MAX_OFFENCES = 3
 VOID_NO_COMMIT = "no_commit"
 VOID_NO_REVEAL = "no_reveal"
 VOID_BAD_REVEAL = "bad_reveal"
+MAX_LIVE_TOKENS = 8
+"""Tokens that may hold one seat at once (the newest issued and up to seven before it)."""
 
 
 class Phase(enum.Enum):
@@ -114,9 +116,12 @@ class Seat:
     kind: SeatKind = SeatKind.OPEN
     name: str | None = None
     token_hash: bytes | None = None
-    prev_token_hash: bytes | None = None
-    """The token before the last rotation: still good until the new one is used, so a player
-    whose ``resumed`` reply was lost can try again."""
+    """The newest token issued for the seat (its hash)."""
+    older_tokens: tuple[bytes, ...] = ()
+    """Older tokens that still hold the seat, oldest first: the last one a ``resume``
+    presented, then those issued after it. A token is good until its successor (the next one
+    issued) has been used once, so a player whose ``resumed`` reply was lost can try again,
+    and an old token replayed by someone else dies as soon as the player uses a newer one."""
     epoch: int = 0
     connected: bool = False
     stand_in: bool = False
@@ -275,21 +280,18 @@ class Table:
         """Whether the owner should start a deal attempt now (with fresh randomness)."""
         return (self.phase is Phase.WAITING and self.full) or self.phase is Phase.BETWEEN
 
-    def check_token(self, seat: int, token: bytes) -> bool:
-        """Refuse a wrong, empty, expired or rotated token for ``seat``.
-
-        Returns True when it is the previous token (the newest one was never used).
-        """
+    def check_token(self, seat: int, token: bytes) -> bytes:
+        """Refuse a wrong, empty, expired or rotated token for ``seat``; returns its hash."""
         if not 0 <= seat < len(self.seats):
             raise TableError(ErrorCode.BAD_TOKEN, f"seat {seat} is not a seat at this table")
         held = self.seats[seat]
         if held.kind is not SeatKind.HUMAN or held.token_hash is None:
             raise TableError(ErrorCode.BAD_TOKEN, f"seat {seat} has no player to resume")
         presented = token_hash(token)
-        if token and same_bytes(presented, held.token_hash):
-            return False
-        if token and held.prev_token_hash and same_bytes(presented, held.prev_token_hash):
-            return True
+        live = (*held.older_tokens, held.token_hash)
+        # Compare with every live hash (no early exit), in constant time each.
+        if token and sum(same_bytes(presented, h) for h in live):
+            return presented
         raise TableError(
             ErrorCode.BAD_TOKEN, f"that token does not hold seat {seat} (old or wrong)"
         )
@@ -320,15 +322,16 @@ class Table:
         others = [s.name for i, s in enumerate(self.seats) if i != seat and s.name is not None]
         return unique_name(name, others)
 
-    def resume(self, seat: int, new_token_hash: bytes, *, with_previous: bool = False) -> int:
-        """Rotate the seat's token after :meth:`check_token`; returns the new epoch.
+    def resume(self, seat: int, new_token_hash: bytes, *, presented: bytes | None = None) -> int:
+        """Issue a new token after :meth:`check_token`; returns the new epoch.
 
-        ``with_previous``: the player presented the previous token (what check_token said).
+        ``presented``: the hash of the token the player showed (what check_token returned);
+        None for the newest. Tokens issued before it are dead from now on.
         """
-        self._commit(
-            "resume", {"seat": seat, "token_hash": new_token_hash, "with_previous": with_previous}
-        )
-        return self.seats[seat].epoch
+        s = self.seats[seat]
+        presented = s.token_hash if presented is None else presented
+        self._commit("resume", {"seat": seat, "token_hash": new_token_hash, "presented": presented})
+        return s.epoch
 
     def leave(self, seat: int) -> None:
         """The player gives the seat up for good: it opens, and a bot plays it meanwhile."""
@@ -458,17 +461,31 @@ class Table:
     def _apply_join(self, seat: int, name: str, token_hash: bytes) -> None:
         s = self.seats[seat]
         s.kind, s.name, s.token_hash = SeatKind.HUMAN, name, token_hash
-        s.prev_token_hash = None
+        s.older_tokens = ()
         s.epoch += 1
         s.connected, s.stand_in, s.grace, s.offences = True, False, 0, 0
         s.away = False
         self._status_event(seat)
 
-    def _apply_resume(self, seat: int, token_hash: bytes, with_previous: bool) -> None:
+    def _apply_resume(
+        self,
+        seat: int,
+        token_hash: bytes,
+        presented: bytes | None = None,
+        with_previous: bool = False,
+    ) -> None:
         s = self.seats[seat]
-        if not with_previous:
-            # The newest token was used, so the one before it is dead now.
-            s.prev_token_hash = s.token_hash
+        assert s.token_hash is not None
+        live = [*s.older_tokens, s.token_hash]
+        if presented is None:  # a journal entry from before presented tokens were recorded
+            presented = live[0] if with_previous else s.token_hash
+        start = next((i for i, h in enumerate(live) if h == presented), len(live) - 1)
+        # The presented token has been used: every token issued before it is dead. It stays
+        # good itself until the new one is used, as do those issued after it.
+        kept = live[start:]
+        if len(kept) >= MAX_LIVE_TOKENS:
+            kept = [kept[0], *kept[len(kept) - MAX_LIVE_TOKENS + 2 :]]
+        s.older_tokens = tuple(kept)
         s.token_hash = token_hash
         s.epoch += 1
         changed = not s.connected or s.stand_in or s.grace
@@ -479,7 +496,7 @@ class Table:
 
     def _apply_leave(self, seat: int) -> None:
         s = self.seats[seat]
-        s.kind, s.name, s.token_hash, s.prev_token_hash = SeatKind.OPEN, None, None, None
+        s.kind, s.name, s.token_hash, s.older_tokens = SeatKind.OPEN, None, None, ()
         s.connected, s.grace, s.away = False, 0, False
         s.stand_in = self.started and self.phase is not Phase.OVER
         self._status_event(seat)
@@ -602,7 +619,7 @@ class Table:
             if s.offences >= MAX_OFFENCES and s.kind is SeatKind.HUMAN:
                 # The seat is forfeit: a bot plays it for the rest of the match.
                 s.kind, s.name = SeatKind.BOT, f"bot {offender}"
-                s.token_hash = s.prev_token_hash = None
+                s.token_hash, s.older_tokens = None, ()
                 s.connected, s.stand_in, s.grace = False, False, 0
                 self._status_event(offender)
 

@@ -38,8 +38,6 @@ from scopa_net.wire.errors import ErrorCode
 
 log = logging.getLogger("scopa_net.host")
 
-REPLAY_LIMIT = 1000
-"""Missed events a resume replays; past this it gets a snapshot instead."""
 LINGER = 60.0
 """How long a finished table stays up for its players to read the end."""
 BOT_LEVELS = {1: "random", 2: "greedy", 3: "strong", 4: "strong", 5: "strong"}
@@ -98,8 +96,12 @@ class TableTask:
                     if trio.current_time() >= self._over_time + LINGER:
                         return
                     deadline = min(deadline, self._over_time + LINGER)
+                # Only the wait is cut short by a timer: a request once taken is handled to
+                # the end (applied, journaled, answered) before any timer is looked at.
+                request: Request | None = None
                 with trio.move_on_at(deadline):
                     request = await self._inbox.receive()
+                if request is not None:
                     await self._handle(request)
 
     async def start_after_restart(self, *, finish_recorded: bool) -> None:
@@ -222,8 +224,8 @@ class TableTask:
         for seat, what in table.to_act():
             if not self._automatic(seat):
                 if what == "play":
-                    # Its player is back (a stand-in was due to move): the bot's time is
-                    # over, and a past deadline left here would spin this loop.
+                    # A person has the turn (perhaps back from a stand-in that was about to
+                    # move): no computer move is due.
                     self._bot_due = None
                 continue
             if what == "play":
@@ -309,11 +311,18 @@ class TableTask:
 
     def _resume(self, outbox: Outbox, msg: m.Resume, replies: list) -> None:
         table = self.table
-        previous = table.check_token(msg.seat, msg.token)
+        presented = table.check_token(msg.seat, msg.token)
         s = table.seats[msg.seat]
+        if msg.last_seq > s.seq:
+            # Checked before a token is issued: a refused resume burns nothing.
+            raise TableError(
+                ErrorCode.STALE,
+                f"last_seq {msg.last_seq} is beyond this seat's newest event {s.seq}; "
+                "resume with the newest seq received",
+            )
         token = secrets.token_bytes(TOKEN_BYTES)
-        epoch = table.resume(msg.seat, token_hash(token), with_previous=previous)
-        replay = msg.last_seq <= s.seq and s.seq - msg.last_seq <= REPLAY_LIMIT
+        epoch = table.resume(msg.seat, token_hash(token), presented=presented)
+        replay = s.seq - msg.last_seq <= self.config.replay_limit
         old = self.attached.get(msg.seat)
         if old is not None and old is not outbox:
             old.detach()

@@ -64,9 +64,9 @@ def test_this_machine_whose_name_resolves_to_loopback() -> None:
 def test_the_host_prints_the_exact_join_command_for_each_address(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import scopa_net.commands.host as host_cmd
+    from scopa_net.server import discovery
 
-    monkeypatch.setattr(host_cmd, "lan_addresses", lambda bind: ["192.168.1.20", "fd00::20"])
+    monkeypatch.setattr(discovery, "lan_addresses", lambda bind: ["192.168.1.20", "fd00::20"])
     lines = where_to_join("::", 7311, announced=True)
     assert lines[0] == "scopa-net host listening on port 7311; players join with:"
     assert "  scopa-net join 192.168.1.20:7311" in lines

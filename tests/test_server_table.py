@@ -219,19 +219,19 @@ def test_tokens_wrong_empty_and_rotated_are_refused() -> None:
         assert info.value.code is ErrorCode.BAD_TOKEN
     table.resume(0, token_hash(b"c" * 16))
     # The previous token stays good until the new one is used (a lost `resumed` reply).
-    assert table.check_token(0, b"a" * 16) is True
-    assert table.check_token(0, b"c" * 16) is False
+    assert table.check_token(0, b"a" * 16) == token_hash(b"a" * 16)
+    assert table.check_token(0, b"c" * 16) == token_hash(b"c" * 16)
     table.resume(0, token_hash(b"d" * 16))
     with pytest.raises(TableError):
-        table.check_token(0, b"a" * 16)  # rotated twice: dead
+        table.check_token(0, b"a" * 16)  # its successor "c" was used: dead
     table.check_token(0, b"c" * 16)
-    table.resume(0, token_hash(b"e" * 16), with_previous=True)  # "d" was never received
-    with pytest.raises(TableError):
-        table.check_token(0, b"d" * 16)
+    table.resume(0, token_hash(b"e" * 16), presented=token_hash(b"c" * 16))  # "d" was lost
+    table.check_token(0, b"d" * 16)  # never used, nor its successor "e": still good
     table.check_token(0, b"e" * 16)
     table.resume(0, token_hash(b"f" * 16))
-    with pytest.raises(TableError):
-        table.check_token(0, b"c" * 16)
+    for dead in (b"c", b"d"):
+        with pytest.raises(TableError):
+            table.check_token(0, dead * 16)
     with pytest.raises(TableError):
         table.check_token(1, b"c" * 16)  # an open seat has no token
     table.leave(0)

@@ -169,6 +169,11 @@ class Connection:
         return self._reader.buffered
 
     @property
+    def mid_frame(self) -> bool:
+        """A frame from the peer has begun (even only its length) and is not complete."""
+        return self._reader.mid_frame
+
+    @property
     def broken(self) -> bool:
         """The peer broke the protocol; only ``bye`` may still be sent."""
         return self._error is not None

@@ -54,6 +54,11 @@ class FrameReader:
         """Bytes held for the frame still arriving (never more than ``max_frame + 4``)."""
         return len(self._partial)
 
+    @property
+    def mid_frame(self) -> bool:
+        """Whether a frame has begun and is not complete (its length bytes count)."""
+        return bool(self._partial) or self._body_size is not None
+
     def receive_data(self, data: bytes) -> None:
         if self._ended:
             if data:

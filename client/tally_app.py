@@ -1,0 +1,564 @@
+"""The score keeper's prompt: typed lines in, lines of text out, the tally saved after each change.
+
+:class:`TallyController` holds no terminal: it takes a line and returns what to print, so it is
+tested without one. :func:`run_tally` puts it behind a prompt-toolkit prompt with the game
+client's conventions: tab completion, history (Up/Down), ``help``, one-line errors, Ctrl-C
+clears the line, Ctrl-D leaves, a bottom toolbar unless ``--plain``.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import Output
+from prompt_toolkit.shortcuts import print_formatted_text
+
+from scopa_net.client.keys import make_key_bindings
+from scopa_net.client.style import Display
+from scopa_net.client.tally_store import TallyStore, export
+from scopa_net.rules import USUAL_TARGETS, Variant
+from scopa_net.tally import (
+    SCORING_VARIANTS,
+    Ask,
+    Guide,
+    Hand,
+    Tally,
+    TallyError,
+    sheet_rows,
+)
+
+Lines = list[FormattedText]
+
+#: What can be typed at the tally prompt, in the order ``help`` lists it.
+TALLY_HELP: dict[str, str] = {
+    "+1 NAME": "quick points for NAME's side this hand (+1, +2, +3 or more)",
+    "NAME 4": "NAME's side made 4 points this hand (a typed total)",
+    "count": "count the hand line by line: cards, coins, settebello, primiera, sweeps",
+    "done": "score the hand entered (shows it and asks first)",
+    "undo": "take back the last entry (a step of this hand, else the last hand)",
+    "standings": "the score, ordered, with points to go",
+    "hands": "every hand scored so far",
+    "export": "export markdown|csv: write the tally as a file",
+    "rules": "the target and the scoring options in play",
+    "help": "this list",
+    "quit": "leave (the tally is saved; `scopa-net tally --resume` goes on)",
+}
+COMMAND_WORDS = ("count", "done", "undo", "standings", "hands", "export", "rules", "help", "quit")
+_ALIASES = {
+    "?": "help",
+    "h": "help",
+    "exit": "quit",
+    "q": "quit",
+    "score": "standings",
+    "s": "standings",
+}
+_YES, _NO = {"y", "yes"}, {"n", "no"}
+
+
+class Mode(enum.Enum):
+    NAMES = "names"
+    TARGET = "target"
+    OPTIONS = "options"
+    ENTER = "enter"
+    COUNT = "count"
+    CONFIRM = "confirm"
+    LEFT = "left"
+
+
+def _t(text: str, style: str = "") -> FormattedText:
+    return FormattedText([(style, text)])
+
+
+class TallyController:
+    """The tally's state machine: setup questions, then hands, then the end."""
+
+    def __init__(
+        self,
+        tally: Tally | None,
+        *,
+        store: TallyStore | None,
+        display: Display | None = None,
+        now: Callable[[], datetime] = datetime.now,
+        target: int | None = None,
+        variants: Sequence[str] | None = None,
+    ) -> None:
+        self.tally = tally
+        self.store = store
+        self.display = display or Display(color=False)
+        self._now = now
+        self._names: tuple[str, ...] = ()
+        self._target = target
+        self._variants = variants
+        self.guide: Guide | None = None
+        self._answers: list[str] = []
+        self._pending: Hand | None = None
+        self.mode = Mode.ENTER if tally is not None else Mode.NAMES
+
+    # --- what the prompt shows -----------------------------------------------------------
+
+    def prompt(self) -> str:
+        if self.mode is Mode.NAMES:
+            return "names> "
+        if self.mode is Mode.TARGET:
+            return "target> "
+        if self.mode is Mode.OPTIONS:
+            return "options> "
+        if self.mode is Mode.COUNT:
+            return "count> "
+        if self.mode is Mode.CONFIRM:
+            return "score it (y/n)? "
+        return "tally (over)> " if self.tally and self.tally.over else "tally> "
+
+    def opening(self) -> Lines:
+        """What to print before the first prompt."""
+        if self.tally is None:
+            return [
+                _t("Scopa score keeper.", "class:heading"),
+                _t("Who is playing? Names in seating order round the table, 2, 3, 4 or 6 of"),
+                _t("them (partners sit opposite: at 4, the 1st and 3rd play the 2nd and 4th):"),
+            ]
+        return [
+            _t(f"Scopa score keeper: {' v '.join(self.tally.labels)}.", "class:heading"),
+            *self._standings(),
+            _t("Type 'help' for what you can type."),
+        ]
+
+    def toolbar(self) -> FormattedText:
+        tally = self.tally
+        if tally is None:
+            return FormattedText([("", " setting up ")])
+        parts = "  ".join(
+            f"{r.label} {r.points}" + (f" ({r.to_go} to go)" if r.to_go else "")
+            for r in tally.standings()
+        )
+        draft = ""
+        if tally.draft:
+            draft = " | this hand: " + ", ".join(
+                f"{label} {p}" for label, p in zip(tally.labels, tally.draft_points, strict=True)
+            )
+        where = "game over" if tally.over else f"hand {tally.hand_number}"
+        return FormattedText([("class:toolbar.turn", f" {where} "), ("", f"| {parts}{draft} ")])
+
+    # --- lines in ------------------------------------------------------------------------
+
+    def handle(self, line: str) -> Lines:
+        """Act on one typed line; what to print. A refusal is one line and changes nothing."""
+        text = line.strip()
+        try:
+            if self.mode is Mode.NAMES:
+                return self._setup_names(text)
+            if self.mode is Mode.TARGET:
+                return self._setup_target(text)
+            if self.mode is Mode.OPTIONS:
+                return self._setup_options(text)
+            if self.mode is Mode.COUNT:
+                return self._count(text)
+            if self.mode is Mode.CONFIRM:
+                return self._confirm(text)
+            return self._command(text)
+        except TallyError as exc:
+            return [_t(str(exc), "class:error")]
+
+    def leave(self) -> Lines:
+        self.mode = Mode.LEFT
+        if self.tally is None:
+            return [_t("Nothing saved: the tally had not started.")]
+        return [_t(f"Saved as {self.tally.id}; `scopa-net tally --resume` carries on.")]
+
+    @property
+    def finished(self) -> bool:
+        return self.mode is Mode.LEFT
+
+    # --- setup ---------------------------------------------------------------------------
+
+    def _setup_names(self, text: str) -> Lines:
+        names = tuple(text.replace(",", " ").split())
+        if len(names) not in (2, 3, 4, 6):
+            raise TallyError(f"{len(names)} names: Scopa is for 2, 3, 4 or 6 players")
+        Tally.new(names)  # checks the names
+        self._names = names
+        if self._target is None:
+            self.mode = Mode.TARGET
+            usual = ", ".join(str(t) for t in USUAL_TARGETS[:3])
+            return [_t(f"Target: {usual}, or any 1 to 99 (Enter for 11):")]
+        return self._after_target()
+
+    def _setup_target(self, text: str) -> Lines:
+        if not text:
+            text = "11"
+        if not text.isdigit() or not 1 <= int(text) <= 99:
+            raise TallyError(f"invalid target: {text!r}; a whole number from 1 to 99")
+        self._target = int(text)
+        return self._after_target()
+
+    def _after_target(self) -> Lines:
+        if self._variants is None:
+            self.mode = Mode.OPTIONS
+            names = ", ".join(v.value for v in self._scoring_variants())
+            return [_t(f"Scoring options, if any ({names}; Enter for none):")]
+        return self._start(self._variants)
+
+    def _scoring_variants(self) -> list[Variant]:
+        return [
+            v
+            for v in SCORING_VARIANTS
+            if v is not Variant.SIX_AS_THREE_PAIRS or len(self._names) == 6
+        ]
+
+    def _setup_options(self, text: str) -> Lines:
+        words = text.replace(",", " ").split()
+        allowed = {v.value for v in self._scoring_variants()}
+        for word in words:
+            if word.lower() not in allowed:
+                raise TallyError(f"unknown option {word!r}; options: {', '.join(sorted(allowed))}")
+        return self._start([w.lower() for w in words])
+
+    def _start(self, variants: Sequence[str]) -> Lines:
+        assert self._target is not None
+        now = self._now()
+        tally_id = self.store.new_id(self._names, now) if self.store else "unsaved"
+        self.tally = Tally.new(
+            self._names,
+            target=self._target,
+            variants=variants,
+            started=f"{now:%Y-%m-%d %H:%M}",
+            id=tally_id,
+        )
+        self.mode = Mode.ENTER
+        out = [_t(f"New tally: {' v '.join(self.tally.labels)}.", "class:heading")]
+        out.append(_t(f"Rules: {self._rules_words()}."))
+        out += self._save()
+        out.append(_t("Type '+1 NAME', 'NAME 3' or 'count' for each hand; 'help' for more."))
+        return out
+
+    # --- the hand ------------------------------------------------------------------------
+
+    def _command(self, text: str) -> Lines:
+        tally = self.tally
+        assert tally is not None
+        if not text:
+            return []
+        words = text.replace("=", " = ").split()
+        first = _ALIASES.get(words[0].lower(), words[0].lower())
+        if first in COMMAND_WORDS:
+            return self._named(first, words[1:], text)
+        if first.startswith("+"):  # +2 Ada
+            if len(words) != 2:
+                raise TallyError(f"invalid entry: {text!r}; quick points are like '+2 Ada'")
+            return self._quick(words[0], words[1])
+        rest = [w for w in words[1:] if w != "="]
+        if len(rest) == 1 and rest[0].startswith("+"):  # Ada +2
+            return self._quick(rest[0], words[0])
+        if len(rest) == 1:  # Ada 4, Ada = 4
+            side = tally.side_named(words[0])
+            points = _whole(rest[0], text)
+            return self._update(tally.set_total(side, points))
+        raise TallyError(f"invalid entry: {text!r}; type '+1 NAME', 'NAME 3', 'count' or 'help'")
+
+    def _quick(self, plus: str, who: str) -> Lines:
+        tally = self.tally
+        assert tally is not None
+        points = _whole(plus[1:], plus)
+        return self._update(tally.add(tally.side_named(who), points))
+
+    def _update(self, tally: Tally) -> Lines:
+        self.tally = tally
+        out = self._save()
+        points = ", ".join(
+            f"{label} {p}" for label, p in zip(tally.labels, tally.draft_points, strict=True)
+        )
+        out.append(_t(f"Hand {tally.hand_number} so far: {points}. 'done' scores it."))
+        return out
+
+    def _named(self, name: str, args: list[str], text: str) -> Lines:
+        tally = self.tally
+        assert tally is not None
+        if name != "export" and args:
+            raise TallyError(f"invalid command: {text!r}: {name!r} takes nothing after it")
+        if name == "help":
+            rows = [_t(f"  {what:<9} {why}") for what, why in TALLY_HELP.items()]
+            return [
+                *rows,
+                _t("A name can be cut short (Ad for Ada); a side can be named by either partner."),
+                _t("Tab completes; Up recalls a line; Ctrl-C clears the line; Ctrl-D leaves."),
+            ]
+        if name == "quit":
+            return self.leave()
+        if name == "standings":
+            return self._standings()
+        if name == "rules":
+            return [_t(f"Rules: {self._rules_words()}.")]
+        if name == "hands":
+            return self._hands()
+        if name == "export":
+            return self._export(args)
+        if name == "undo":
+            tally, said = tally.undo()
+            self.tally = tally
+            return [_t(f"Undone: {said}.", "class:notice"), *self._save(), *self._standings()]
+        if name == "count":
+            tally._open()
+            if tally.draft:
+                raise TallyError("this hand has points entered already: 'done' or 'undo' first")
+            self.guide = Guide(tally, self.display.scheme)
+            self._answers = []
+            self.mode = Mode.COUNT
+            return [
+                _t(
+                    f"Counting hand {tally.hand_number}; 'undo' goes back one question, "
+                    "'cancel' stops."
+                ),
+                _t(self.guide.question, "class:prompt"),
+            ]
+        # done
+        hand = tally.draft_hand()
+        tally._open()
+        return self._ask_confirm(hand)
+
+    def _ask_confirm(self, hand: Hand) -> Lines:
+        self._pending = hand
+        self.mode = Mode.CONFIRM
+        return self._sheet(hand)
+
+    def _confirm(self, text: str) -> Lines:
+        tally = self.tally
+        assert tally is not None and self._pending is not None
+        answer = text.lower()
+        if answer in _NO:
+            self.mode = Mode.ENTER
+            self._pending = None
+            if tally.draft:
+                return [_t("Not scored; the points entered stay ('undo' takes them back).")]
+            return [_t("Not scored; 'count' starts the count again.")]
+        if answer not in _YES:
+            raise TallyError("answer y to score the hand, or n to go back")
+        self.tally = tally.commit(self._pending)
+        self._pending = None
+        self.mode = Mode.ENTER
+        out = [*self._save(), *self._standings()]
+        if self.tally.over:
+            out.append(_t("'export markdown' or 'export csv' writes the sheet; 'undo' reopens."))
+        return out
+
+    def _count(self, text: str) -> Lines:
+        guide = self.guide
+        assert guide is not None and self.tally is not None
+        word = text.lower()
+        if word in {"quit", "exit"}:
+            return [_t("The count is dropped."), *self.leave()]
+        if word in {"help", "?"}:
+            return [
+                _t("Answer the question; 'undo' goes back one, 'cancel' stops the count."),
+                _t(guide.question, "class:prompt"),
+            ]
+        if word == "cancel":
+            self.mode = Mode.ENTER
+            self.guide = None
+            return [_t("Count stopped; nothing was scored.")]
+        if word in {"undo", "back"}:
+            if not self._answers:
+                raise TallyError("this is the first question; 'cancel' stops the count")
+            self._answers.pop()
+            self.guide = Guide(self.tally, self.display.scheme)
+            for answer in self._answers:
+                self.guide.answer(answer)
+            return [_t(self.guide.question, "class:prompt")]
+        said = guide.answer(text)
+        self._answers.append(text)
+        if not guide.done:
+            return [_t(said), _t(guide.question, "class:prompt")]
+        self.guide = None
+        return [_t(said), *self._ask_confirm(guide.hand())]
+
+    # --- showing -------------------------------------------------------------------------
+
+    def _sheet(self, hand: Hand) -> Lines:
+        tally = self.tally
+        assert tally is not None
+        labels = tally.labels
+        out = [_t(f"Hand {tally.hand_number}:", "class:heading")]
+        if hand.sheet is not None:
+            width = max(8, *(len(label) for label in labels))
+            head = "".join(f"{label:>{width + 2}}" for label in labels)
+            out.append(_t(f"  {'':<11}{head}"))
+            for name, figures, who in sheet_rows(tally, hand.sheet):
+                cells = "".join(f"{f:>{width + 2}}" for f in figures)
+                out.append(_t(f"  {name:<11}{cells}   {who}"))
+            cells = "".join(f"{p:>{width + 2}}" for p in hand.points)
+            out.append(_t(f"  {'Points':<11}{cells}", "class:label"))
+        else:
+            out.append(
+                _t("  " + ", ".join(f"{lb} {p}" for lb, p in zip(labels, hand.points, strict=True)))
+            )
+        after = [s + p for s, p in zip(tally.scores, hand.points, strict=True)]
+        total = ", ".join(f"{lb} {p}" for lb, p in zip(labels, after, strict=True))
+        out.append(_t(f"After it: {total}. Score this hand (y/n)?", "class:prompt"))
+        return out
+
+    def _standings(self) -> Lines:
+        tally = self.tally
+        assert tally is not None
+        played = len(tally.hands)
+        head = f"Standings after hand {played}" if played else "Standings"
+        out = [_t(f"{head} (playing to {tally.rules.target}):", "class:heading")]
+        width = max(len(r.label) for r in tally.standings())
+        for place, row in enumerate(tally.standings(), 1):
+            to_go = f"{row.to_go} to go" if row.to_go else "target reached"
+            out.append(_t(f"  {place}. {row.label:<{width}} {row.points:>3}   {to_go}"))
+        style = "class:winner" if tally.over else ""
+        out.append(_t(tally.status(), style))
+        return out
+
+    def _hands(self) -> Lines:
+        tally = self.tally
+        assert tally is not None
+        if not tally.hands:
+            return [_t("No hands scored yet.")]
+        out = []
+        for i, hand in enumerate(tally.hands, 1):
+            points = ", ".join(f"{lb} {p}" for lb, p in zip(tally.labels, hand.points, strict=True))
+            out.append(_t(f"  Hand {i}: {points} ({hand.how.value})"))
+        return out
+
+    def _rules_words(self) -> str:
+        tally = self.tally
+        assert tally is not None
+        rules = tally.rules
+        options = ", ".join(sorted(v.value for v in rules.variants)) or "no scoring options"
+        sides = " v ".join(tally.labels)
+        return f"{sides}; playing to {rules.target}; {options}"
+
+    def _export(self, args: list[str]) -> Lines:
+        tally = self.tally
+        assert tally is not None
+        if len(args) != 1:
+            raise TallyError("export what? 'export markdown' or 'export csv'")
+        text = export(tally, args[0])
+        if self.store is None:
+            return [_t(line) for line in text.splitlines()]
+        suffix = ".csv" if args[0].lower() == "csv" else ".md"
+        path = self.store.path_of(tally.id).with_suffix(suffix)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise TallyError(f"cannot write {path}: {exc.strerror}") from None
+        return [_t(f"Wrote {path}.")]
+
+    def _save(self) -> Lines:
+        if self.store is None or self.tally is None:
+            return []
+        try:
+            self.store.save(self.tally)
+        except OSError as exc:
+            return [
+                _t(
+                    f"Could not save the tally ({exc.strerror}); it is kept in memory.",
+                    "class:error",
+                )
+            ]
+        return []
+
+    # --- completion ----------------------------------------------------------------------
+
+    def candidates(self, before: str) -> Iterable[tuple[str, str]]:
+        """(text, description) for what can be typed now, given the line so far."""
+        tally = self.tally
+        words = before.split()
+        fresh = before.endswith(" ") or not before
+        if self.mode is Mode.OPTIONS:
+            for v in self._scoring_variants():
+                yield v.value, "scoring option"
+            return
+        if self.mode is Mode.CONFIRM:
+            yield from (("y", "score it"), ("n", "go back"))
+            return
+        if tally is None:
+            return
+        names = [(n, "player") for n in tally.names]
+        if self.mode is Mode.COUNT:
+            assert self.guide is not None
+            ask, _ = self.guide.asking
+            if ask in (Ask.SETTEBELLO, Ask.RE_BELLO):
+                yield from [*names, ("nobody", "nobody took it")]
+            yield from (("undo", "back one question"), ("cancel", "stop the count"))
+            return
+        if len(words) == 0 or (len(words) == 1 and not fresh):
+            for cmd in COMMAND_WORDS:
+                yield cmd, TALLY_HELP.get(cmd, "")
+            for n in (1, 2, 3):
+                yield f"+{n}", "quick points"
+            yield from names
+        elif words[0].startswith("+") or (words[0] == "export"):
+            if words[0] == "export":
+                yield from (("markdown", "a Markdown table"), ("csv", "a CSV file"))
+            else:
+                yield from names
+
+
+def _whole(text: str, said: str) -> int:
+    if not text.isdigit():
+        raise TallyError(f"invalid points: {said!r}; points are whole numbers")
+    return int(text)
+
+
+class TallyCompleter(Completer):
+    def __init__(self, controller: TallyController) -> None:
+        self.controller = controller
+
+    def get_completions(
+        self, document: Document, complete_event: CompleteEvent
+    ) -> Iterable[Completion]:
+        before = document.text_before_cursor
+        word = document.get_word_before_cursor(WORD=True)
+        seen: set[str] = set()
+        for text, meta in self.controller.candidates(before[: len(before) - len(word)] + word):
+            if text in seen or not text.lower().startswith(word.lower()):
+                continue
+            seen.add(text)
+            yield Completion(text, start_position=-len(word), display_meta=meta)
+
+
+def run_tally(
+    controller: TallyController,
+    display: Display,
+    *,
+    plain: bool = False,
+    input: Input | None = None,
+    output: Output | None = None,
+) -> int:
+    """Run the score keeper at a prompt until the person leaves; the exit status."""
+    style = display.style()
+    session: PromptSession[str] = PromptSession(
+        completer=TallyCompleter(controller),
+        complete_while_typing=False,
+        key_bindings=make_key_bindings(None),
+        bottom_toolbar=None if plain else controller.toolbar,
+        style=style,
+        include_default_pygments_style=False,
+        input=input,
+        output=output,
+    )
+
+    def show(lines: Lines) -> None:
+        for line in lines:
+            print_formatted_text(line, style=style, output=session.output)
+
+    show(controller.opening())
+    while not controller.finished:
+        try:
+            line = session.prompt(FormattedText([("class:prompt", controller.prompt())]))
+        except KeyboardInterrupt:
+            continue
+        except EOFError:
+            show(controller.leave())
+            break
+        show(controller.handle(line))
+    return 0

@@ -1,0 +1,156 @@
+"""Tallies on disk: one JSON file each in ``<data dir>/tallies/``, written after every change.
+
+A file is replaced whole and atomically (written beside it, then renamed), so a crash or a
+full disk leaves the previous state, never half a tally. The exports (Markdown and CSV) are
+pure functions of a :class:`~scopa_net.tally.Tally`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from scopa_net.tally import Tally, TallyError, sheet_rows
+
+TALLY_DIR = "tallies"
+
+
+@dataclass(frozen=True, slots=True)
+class Saved:
+    """A tally found on disk (or the reason it could not be read)."""
+
+    path: Path
+    tally: Tally | None
+    problem: str = ""
+
+
+class TallyStore:
+    """The folder of saved tallies."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.folder = data_dir / TALLY_DIR
+
+    def new_id(self, names: tuple[str, ...], now: datetime) -> str:
+        """``20261201-0412-ada-bruno``, with a counter if that file exists already."""
+        slug = "-".join(re.sub(r"[^a-z0-9]", "", n.lower()) or "x" for n in names)[:40]
+        base = f"{now:%Y%m%d-%H%M}-{slug}"
+        candidate, n = base, 1
+        while (self.folder / f"{candidate}.json").exists():
+            n += 1
+            candidate = f"{base}-{n}"
+        return candidate
+
+    def path_of(self, tally_id: str) -> Path:
+        return self.folder / f"{tally_id}.json"
+
+    def save(self, tally: Tally) -> Path:
+        """Write the tally (atomically); OSError is the caller's to report."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        path = self.path_of(tally.id)
+        temp = path.with_suffix(".json.tmp")
+        temp.write_text(json.dumps(tally.to_dict(), indent=1) + "\n", encoding="utf-8")
+        os.replace(temp, path)
+        return path
+
+    def load(self, tally_id: str) -> Tally:
+        """The saved tally called ``tally_id`` (or the number it has in :meth:`saved`)."""
+        entries = self.saved()
+        if tally_id.isdigit() and 1 <= int(tally_id) <= len(entries):
+            entry = entries[int(tally_id) - 1]
+        else:
+            matches = [e for e in entries if e.path.stem == tally_id]
+            if not matches:
+                raise TallyError(
+                    f"no saved tally {tally_id!r}; `scopa-net tally --list` shows them"
+                )
+            entry = matches[0]
+        if entry.tally is None:
+            raise TallyError(f"cannot read {entry.path}: {entry.problem}")
+        return entry.tally
+
+    def saved(self) -> list[Saved]:
+        """Every tally file, newest first."""
+        try:
+            paths = sorted(self.folder.glob("*.json"), reverse=True)
+        except OSError:
+            return []
+        out = []
+        for path in paths:
+            try:
+                tally = Tally.from_dict(json.loads(path.read_text(encoding="utf-8")))
+            except (OSError, ValueError) as exc:
+                out.append(Saved(path, None, str(exc)))
+            else:
+                out.append(Saved(path, tally))
+        return out
+
+    def latest_unfinished(self) -> Tally | None:
+        return next((e.tally for e in self.saved() if e.tally and not e.tally.over), None)
+
+
+def summary(tally: Tally) -> str:
+    """``Ada 12, Bruno 7 (to 11), 4 hands: Ada wins, 12-7.``"""
+    scores = ", ".join(f"{label} {p}" for label, p in zip(tally.labels, tally.scores, strict=True))
+    hands = len(tally.hands)
+    return f"{scores} (to {tally.rules.target}), {hands} hand{'s' * (hands != 1)}: {tally.status()}"
+
+
+# --- exports ---------------------------------------------------------------------------------
+
+
+def _details(tally: Tally, index: int) -> str:
+    hand = tally.hands[index]
+    if hand.sheet is None:
+        return ""
+    parts = []
+    for name, figures, who in sheet_rows(tally, hand.sheet):
+        if name == "Sweeps" or any(f != "0" for f in figures):
+            parts.append(f"{name.lower()} {'-'.join(figures)}: {who}")
+    return "; ".join(parts)
+
+
+def to_markdown(tally: Tally) -> str:
+    labels = tally.labels
+    rules = tally.rules
+    variants = ", ".join(sorted(v.value for v in rules.variants)) or "none"
+    lines = [
+        f"# Scopa tally: {' v '.join(labels)}",
+        "",
+        f"Started {tally.started or 'unknown'}; playing to {rules.target}; variants: {variants}.",
+        f"{tally.status()}",
+        "",
+        "| hand | " + " | ".join(labels) + " | how | details |",
+        "|---:|" + "---:|" * len(labels) + "---|---|",
+    ]
+    for i, hand in enumerate(tally.hands):
+        points = " | ".join(str(p) for p in hand.points)
+        lines.append(f"| {i + 1} | {points} | {hand.how.value} | {_details(tally, i)} |")
+    totals = " | ".join(f"**{p}**" for p in tally.scores)
+    lines.append(f"| total | {totals} | | |")
+    return "\n".join(lines) + "\n"
+
+
+def to_csv(tally: Tally) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["hand", *tally.labels, "how", "details"])
+    for i, hand in enumerate(tally.hands):
+        writer.writerow([i + 1, *hand.points, hand.how.value, _details(tally, i)])
+    writer.writerow(["total", *tally.scores, "", tally.status()])
+    return out.getvalue()
+
+
+def export(tally: Tally, fmt: str) -> str:
+    """The tally as ``markdown`` (or ``md``) or ``csv`` text."""
+    fmt = {"md": "markdown"}.get(fmt.lower(), fmt.lower())
+    if fmt == "markdown":
+        return to_markdown(tally)
+    if fmt == "csv":
+        return to_csv(tally)
+    raise TallyError(f"invalid format: {fmt!r}; choose markdown or csv")

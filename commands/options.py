@@ -1,0 +1,268 @@
+"""What every subcommand shares: exit statuses, one-line errors, and one spelling of each flag.
+
+This module is imported to build the parser, so ``--help`` and ``--version`` stay fast: it
+imports nothing heavier than the rules (no trio, no prompt-toolkit, no host).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from scopa_net.rules import PLAYER_COUNTS, Variant
+
+# Exit statuses, documented in ``scopa-net --help`` and the README.
+EXIT_OK = 0
+EXIT_FAILED = 1
+"""The work ran and failed: a transcript did not verify, a match stopped, a bot failed."""
+EXIT_USAGE = 2
+"""A bad flag, value or combination of flags."""
+EXIT_UNREACHABLE = 3
+"""No scopa-net host at that address: refused, no answer, unknown name, or not scopa-net."""
+EXIT_REFUSED = 4
+"""The host said no: no such table, seat taken, wrong password, table full."""
+EXIT_LOCAL = 5
+"""This machine cannot do it: port in use, address not here, database unusable or locked."""
+EXIT_CANCELLED = 130
+"""You stopped it: Ctrl-C, or Ctrl-D at a question."""
+
+EXIT_STATUSES = (
+    (EXIT_OK, "done"),
+    (EXIT_FAILED, "the work failed (a transcript did not verify, a bot failed, a match stopped)"),
+    (EXIT_USAGE, "a bad flag, value or combination of flags"),
+    (EXIT_UNREACHABLE, "no scopa-net host there (refused, no answer, unknown name, not one)"),
+    (EXIT_REFUSED, "the host said no (no such table, seat taken, wrong password, full)"),
+    (EXIT_LOCAL, "this machine cannot (port in use, address not here, database unusable)"),
+    (EXIT_CANCELLED, "you stopped it (Ctrl-C, or Ctrl-D at a question)"),
+)
+
+
+class CommandError(Exception):
+    """A person's mistake or an unreachable peer: one line on stderr, and an exit status."""
+
+    def __init__(self, message: str, status: int = EXIT_USAGE) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def say(message: str) -> None:
+    """A note on stderr, prefixed with the program's name."""
+    print(f"scopa-net: {message}", file=sys.stderr)
+
+
+# --- the parser ---------------------------------------------------------------------------------
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Every option's default in its help (unless it has none worth showing); a description
+    or epilog with line breaks is printed as written, one without is wrapped."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if "\n" in text:
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if (
+            "%(default)" in text
+            or not action.option_strings
+            or default in (None, False, argparse.SUPPRESS)
+            or text == argparse.SUPPRESS
+            or isinstance(action, argparse._VersionAction)
+        ):
+            return action.help
+        return f"{text} (default: %(default)s)"
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """A parser whose usage errors are one line naming the command and where its help is."""
+
+    def error(self, message: str) -> NoReturn:
+        message = (
+            message.replace("argument ", "", 1) if message.startswith("argument ") else message
+        )
+        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see `{self.prog} --help`)\n")
+
+
+def add_command(
+    subparsers: argparse._SubParsersAction, name: str, **kwargs: Any
+) -> argparse.ArgumentParser:
+    """A subcommand's parser, with the shared help format; it knows itself for error messages."""
+    parser = subparsers.add_parser(name, formatter_class=HelpFormatter, **kwargs)
+    parser.set_defaults(command_parser=parser)
+    return parser
+
+
+def variants_epilog() -> str:
+    """The named variants, one line each, for the epilog of the commands that take them."""
+    width = max(len(v.value) for v in Variant)
+    lines = [f"  {v.value:<{width}}  {v.summary}" for v in Variant]
+    return "variants (--variant NAME, repeat for more):\n" + "\n".join(lines)
+
+
+# --- value checks ---------------------------------------------------------------------------------
+
+
+def port_number(text: str) -> int:
+    """A TCP port, 0 to 65535 (0: any free one)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: use 0 to 65535")
+    return port
+
+
+def seconds(text: str) -> float:
+    """A duration in seconds, zero or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} seconds: use 0 or more")
+    return value
+
+
+def at_least(low: int) -> Any:
+    """A whole number no smaller than ``low``."""
+
+    def check(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{value}: use {low} or more")
+        return value
+
+    return check
+
+
+# --- the computer players: one flag name and one set of values everywhere ------------------------
+
+BOT_LEVELS: dict[str, str] = {"easy": "random", "medium": "greedy", "hard": "strong"}
+"""Level names people type, and the computer player each one is (``scopa_net.bots.levels``)."""
+DEFAULT_BOT_LEVEL = "medium"
+DEFAULT_BOT_DELAY = 0.8
+"""Seconds a computer player waits before each move, so people can follow the play."""
+LEVEL_WIRE_NUMBERS: dict[str, int] = {"easy": 1, "medium": 2, "hard": 3}
+"""The ``bot_level`` number of ``create_table`` for each level name (protocol.md)."""
+_OLD_LEVELS = {
+    "random": "easy",
+    "greedy": "medium",
+    "strong": "hard",
+    "1": "easy",
+    "2": "medium",
+    "3": "hard",
+    "4": "hard",
+    "5": "hard",
+}
+
+
+def bot_level(text: str) -> str:
+    """A level name; the old names and numbers are taken, with a note."""
+    name = text.strip().lower()
+    if name in BOT_LEVELS:
+        return name
+    if name in _OLD_LEVELS:
+        say(f"note: bot level {text!r} is now called {_OLD_LEVELS[name]!r}")
+        return _OLD_LEVELS[name]
+    raise argparse.ArgumentTypeError(f"{text!r} is not a level: use one of {', '.join(BOT_LEVELS)}")
+
+
+def player_for(level: str) -> str:
+    """The computer player (``scopa_net.bots.levels`` name) behind a level name."""
+    return BOT_LEVELS[level]
+
+
+class _OldSpelling(argparse.Action):
+    """An old flag name, still taken: it stores into the new one's place with a note."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, new: str, **kwargs: Any) -> None:
+        self.new = new
+        super().__init__(option_strings, dest, help=argparse.SUPPRESS, **kwargs)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        say(f"note: {option_string} is now {self.new}")
+        setattr(namespace, self.dest, values)
+
+
+def add_old_spelling(
+    parser: argparse.ArgumentParser, old: str, new: str, dest: str, type: Any
+) -> None:
+    """Accept ``old`` as ``new`` (hidden from --help, with a note when used)."""
+    parser.add_argument(
+        old, dest=dest, action=_OldSpelling, new=new, type=type, default=argparse.SUPPRESS
+    )
+
+
+def add_bot_options(
+    parser: argparse.ArgumentParser | Any, *, level_help: str, delay_help: str | None = None
+) -> None:
+    """``--bot-level`` and (unless ``delay_help`` is None) ``--bot-delay``."""
+    parser.add_argument(
+        "--bot-level",
+        type=bot_level,
+        default=DEFAULT_BOT_LEVEL,
+        metavar="{" + ",".join(BOT_LEVELS) + "}",
+        help=level_help,
+    )
+    if delay_help is not None:
+        parser.add_argument(
+            "--bot-delay",
+            type=seconds,
+            default=DEFAULT_BOT_DELAY,
+            metavar="SECONDS",
+            help=delay_help,
+        )
+
+
+def add_rule_options(
+    parser: argparse.ArgumentParser | Any, *, players: int | None = 2, when: str = ""
+) -> None:
+    """``--players``, ``--target`` and ``--variant``: the rules of a table."""
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=players,
+        help=f"{when}players at the table, one of {', '.join(map(str, PLAYER_COUNTS))}",
+    )
+    parser.add_argument("--target", type=int, default=11, help=f"{when}points to win (1-99)")
+    parser.add_argument(
+        "--variant",
+        action="append",
+        metavar="NAME",
+        help=f"{when}a named variant, repeat for more (listed below)",
+    )
+
+
+def add_display_options(parser: argparse.ArgumentParser) -> None:
+    """The flags every command that opens the game screen takes."""
+    parser.add_argument("--name", default=None, help="your name at the table")
+    parser.add_argument(
+        "--no-color", action="store_true", help="no colour (also NO_COLOR, TERM=dumb)"
+    )
+    parser.add_argument("--ascii", action="store_true", help="suit letters only, no suit glyphs")
+    parser.add_argument(
+        "--suits",
+        choices=("english", "italian", "french"),
+        default=None,
+        help="suit names on screen and the letters you type (default: english)",
+    )
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="for screen readers: one fact per line, no toolbar, nothing redrawn",
+    )

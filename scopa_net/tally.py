@@ -1,0 +1,656 @@
+"""Keeping score of a game played with real cards: the tally, its hands, and how it ends.
+
+A :class:`Tally` is a value: the rule set (players, target, the variants that change scoring),
+the players' names, the hands scored so far, and the hand being entered (the *draft*). Every
+change returns a new tally, so undo is taking the previous one back and a saved tally is
+exactly its dict (:meth:`Tally.to_dict`).
+
+A hand is entered three ways: quick points (``+2`` for a side), a typed total for a side, or a
+guided count (:class:`Guide`): cards, coins, settebello, primiera, sweeps and the variant
+lines, scored by :func:`scopa_net.scoring.score_figures`, the same code that scores a round
+played on the engine. The match ends as :func:`scopa_net.match.match_winner` says: target
+reached and strictly ahead, sides level at the top play on, cappotto where it is on.
+
+No I/O and no clock: the caller stores the dict and stamps the date.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from scopa_net.cards import COINS_MASK, RE_BELLO, SETTEBELLO, Card, Suit, mask_of
+from scopa_net.errors import NotationError, RuleSetError
+from scopa_net.match import match_winner
+from scopa_net.notation import Scheme, format_card, parse_card
+from scopa_net.rules import RuleSet, Variant
+from scopa_net.scoring import (
+    NAPOLA_LINE,
+    PRIMIERA_LINE,
+    RoundScore,
+    ScoreLine,
+    prime_value,
+    primiera_key,
+    primiera_total,
+    score_figures,
+)
+
+FORMAT_VERSION = 1
+#: The formats a finished tally can be exported in.
+EXPORT_FORMATS = ("markdown", "csv")
+MAX_HAND_POINTS = 99
+"""The most one side may be given in one hand (a typed total or quick points)."""
+NAME_LEN = 20
+#: Words a name may not be, because they are commands at the tally prompt.
+RESERVED_NAMES = frozenset(
+    {"nobody", "none", "help", "undo", "done", "quit", "count", "export", "hands", "rules"}
+    | {"standings", "score", "y", "n", "yes", "no"}
+)
+#: The variants that change how a hand is scored (the others change only how it is played).
+SCORING_VARIANTS = (
+    Variant.CAPPOTTO,
+    Variant.RE_BELLO,
+    Variant.NAPOLA,
+    Variant.PRIMIERA_SUM,
+    Variant.COURT_PRIME_0,
+    Variant.SIX_AS_THREE_PAIRS,
+)
+
+
+class TallyError(ValueError):
+    """A request the tally refuses (the person's to fix); the message says what to do."""
+
+
+class How(enum.Enum):
+    """How a side's points for a hand were given."""
+
+    QUICK = "quick"
+    TOTAL = "total"
+    COUNTED = "counted"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One entry in the hand being entered: ``QUICK`` adds ``points``, ``TOTAL`` sets them."""
+
+    side: int
+    points: int
+    how: How
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """A scored hand: points by side, and the score sheet when it was counted line by line."""
+
+    points: tuple[int, ...]
+    how: How
+    sheet: RoundScore | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    side: int
+    label: str
+    points: int
+    to_go: int
+
+
+def check_names(names: Sequence[str]) -> tuple[str, ...]:
+    """The names, cleaned; :class:`TallyError` for an empty, duplicate or reserved one."""
+    out: list[str] = []
+    for raw in names:
+        name = raw.strip()
+        if not name:
+            raise TallyError("a name is empty; give each player a name")
+        if not re.fullmatch(rf"[^\s+=,]{{1,{NAME_LEN}}}", name):
+            raise TallyError(
+                f"invalid name: {name!r}; one word of 1 to {NAME_LEN} letters, no + = or ,"
+            )
+        if name.isdigit():
+            raise TallyError(f"invalid name: {name!r}; a name cannot be a number")
+        if name.lower() in RESERVED_NAMES:
+            raise TallyError(f"invalid name: {name!r} is a word the tally uses; choose another")
+        if name.lower() in (n.lower() for n in out):
+            raise TallyError(f"two players are called {name!r}; names must differ")
+        out.append(name)
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """A game's score, hand by hand. Methods return a new tally and never change this one."""
+
+    rules: RuleSet
+    names: tuple[str, ...]
+    hands: tuple[Hand, ...] = ()
+    draft: tuple[Step, ...] = ()
+    started: str = ""
+    """When the tally began, as the caller wrote it (an ISO date, say)."""
+    id: str = ""
+
+    def __post_init__(self) -> None:
+        names = check_names(self.names)
+        if len(names) != self.rules.players:
+            raise TallyError(
+                f"{len(names)} names for {self.rules.players} players; "
+                "give one name per player, in seating order"
+            )
+        object.__setattr__(self, "names", names)
+
+    @classmethod
+    def new(
+        cls,
+        names: Sequence[str],
+        *,
+        target: int = 11,
+        variants: Sequence[str | Variant] = (),
+        started: str = "",
+        id: str = "",
+    ) -> Tally:
+        """A tally for these players (2, 3, 4 or 6, in seating order); TallyError if not."""
+        names = check_names(names)
+        try:
+            rules = RuleSet.of(len(names), target, variants)
+        except RuleSetError as exc:
+            raise TallyError(str(exc)) from None
+        return cls(rules, names, started=started, id=id)
+
+    # --- sides ---------------------------------------------------------------------------
+
+    @property
+    def side_count(self) -> int:
+        return self.rules.side_count
+
+    def label(self, side: int) -> str:
+        """A side named by its players: ``Ada``, or ``Ada & Carla`` for a partnership."""
+        return " & ".join(self.names[s] for s in self.rules.seats_of(side))
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return tuple(self.label(side) for side in range(self.side_count))
+
+    def side_named(self, text: str) -> int:
+        """The side a word names: a player's name (or the start of one), or its number."""
+        word = text.strip().lower()
+        if word.isdigit() and 1 <= int(word) <= self.side_count:
+            return int(word) - 1
+        exact = [s for s, n in enumerate(self.names) if n.lower() == word]
+        seats = exact or [s for s, n in enumerate(self.names) if n.lower().startswith(word)]
+        sides = sorted({self.rules.side_of(s) for s in seats})
+        if word and len(sides) == 1:
+            return sides[0]
+        if len(sides) > 1:
+            which = " or ".join(self.names[s] for s in seats)
+            raise TallyError(f"{text.strip()!r} could be {which}; type more of the name")
+        raise TallyError(f"nobody here is called {text.strip()!r}; players: {self.player_list}")
+
+    @property
+    def player_list(self) -> str:
+        return ", ".join(self.names)
+
+    # --- the score -----------------------------------------------------------------------
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        totals = [0] * self.side_count
+        for hand in self.hands:
+            totals = [t + p for t, p in zip(totals, hand.points, strict=True)]
+        return tuple(totals)
+
+    @property
+    def winner(self) -> int | None:
+        """The side that has won, by the rules of the match, or None while play goes on."""
+        return match_winner(self.rules, self.scores) if self.hands else None
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def hand_number(self) -> int:
+        """The number of the hand being entered (1 for the first)."""
+        return len(self.hands) + 1
+
+    def standings(self) -> list[Standing]:
+        """Sides from most points to fewest (seating order among equals), with points to go."""
+        target = self.rules.target
+        rows = [
+            Standing(side, self.label(side), points, max(0, target - points))
+            for side, points in enumerate(self.scores)
+        ]
+        return sorted(rows, key=lambda r: (-r.points, r.side))
+
+    def status(self) -> str:
+        """One sentence: who won, or what the next hand is for."""
+        scores = self.scores
+        winner = self.winner
+        if winner is not None:
+            others = [p for s, p in enumerate(scores) if s != winner]
+            how = " by cappotto" if self._cappotto(winner) else ""
+            score = "-".join(str(p) for p in [scores[winner], *others])
+            return f"{self.label(winner)} {self._verb(winner)}{how}, {score}."
+        top = max(scores)
+        if top >= self.rules.target:
+            level = [self.label(s) for s, p in enumerate(scores) if p == top]
+            return f"{' and '.join(level)} are level at {top}: one more hand."
+        return f"Hand {self.hand_number} next; playing to {self.rules.target}."
+
+    def _verb(self, side: int) -> str:
+        return "win" if len(self.rules.seats_of(side)) > 1 else "wins"
+
+    def _cappotto(self, side: int) -> bool:
+        scores = self.scores
+        return (
+            self.rules.has(Variant.CAPPOTTO)
+            and scores[side] < self.rules.target
+            and all(p == 0 for s, p in enumerate(scores) if s != side)
+        )
+
+    # --- entering a hand -----------------------------------------------------------------
+
+    @property
+    def draft_points(self) -> tuple[int, ...]:
+        points = [0] * self.side_count
+        for step in self.draft:
+            if step.how is How.QUICK:
+                points[step.side] += step.points
+            else:
+                points[step.side] = step.points
+        return tuple(points)
+
+    def _open(self) -> None:
+        if self.over:
+            raise TallyError(f"the game is over: {self.status()} 'undo' takes back the last hand")
+
+    def _check_side(self, side: int) -> None:
+        if not 0 <= side < self.side_count:
+            raise TallyError(f"no side {side + 1}; sides are 1 to {self.side_count}")
+
+    def add(self, side: int, points: int) -> Tally:
+        """Quick points: ``points`` more for ``side`` in the hand being entered."""
+        self._open()
+        self._check_side(side)
+        if points < 1:
+            raise TallyError(f"invalid points: {points}; quick points are +1 or more")
+        if self.draft_points[side] + points > MAX_HAND_POINTS:
+            raise TallyError(f"more than {MAX_HAND_POINTS} points in one hand is not Scopa")
+        return replace(self, draft=(*self.draft, Step(side, points, How.QUICK)))
+
+    def set_total(self, side: int, points: int) -> Tally:
+        """A typed total: ``side`` made ``points`` this hand (replacing what was entered)."""
+        self._open()
+        self._check_side(side)
+        if not 0 <= points <= MAX_HAND_POINTS:
+            raise TallyError(f"invalid total: {points}; a hand's points are 0 to {MAX_HAND_POINTS}")
+        return replace(self, draft=(*self.draft, Step(side, points, How.TOTAL)))
+
+    def draft_hand(self) -> Hand:
+        """The hand being entered, as it would be scored."""
+        if not self.draft:
+            raise TallyError("nothing entered for this hand yet: '+1 NAME', 'NAME 3' or 'count'")
+        hows = {step.how for step in self.draft}
+        return Hand(self.draft_points, How.TOTAL if How.TOTAL in hows else How.QUICK)
+
+    def commit(self, hand: Hand | None = None) -> Tally:
+        """Score ``hand`` (by default the one being entered) and start the next."""
+        self._open()
+        hand = hand if hand is not None else self.draft_hand()
+        if len(hand.points) != self.side_count or any(p < 0 for p in hand.points):
+            raise TallyError("a hand needs points (0 or more) for every side")
+        return replace(self, hands=(*self.hands, hand), draft=())
+
+    def undo(self) -> tuple[Tally, str]:
+        """Take back the last entry: a step of the hand being entered, else the last hand."""
+        if self.draft:
+            step = self.draft[-1]
+            word = f"+{step.points}" if step.how is How.QUICK else f"total {step.points}"
+            said = f"took back {word} for {self.label(step.side)}"
+            return replace(self, draft=self.draft[:-1]), said
+        if self.hands:
+            hand = self.hands[-1]
+            points = ", ".join(f"{self.label(s)} {p}" for s, p in enumerate(hand.points))
+            said = f"took back hand {len(self.hands)} ({points})"
+            return replace(self, hands=self.hands[:-1]), said
+        raise TallyError("nothing to undo")
+
+    # --- saving --------------------------------------------------------------------------
+
+    def to_dict(self) -> dict:
+        return {
+            "version": FORMAT_VERSION,
+            "id": self.id,
+            "started": self.started,
+            "players": self.rules.players,
+            "target": self.rules.target,
+            "variants": sorted(v.value for v in self.rules.variants),
+            "names": list(self.names),
+            "hands": [_hand_dict(h) for h in self.hands],
+            "draft": [[s.side, s.points, s.how.value] for s in self.draft],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Tally:
+        """The tally a :meth:`to_dict` made; TallyError if the data is not one."""
+        try:
+            if data["version"] != FORMAT_VERSION:
+                raise TallyError(f"tally format {data['version']!r} is not one this version reads")
+            rules = RuleSet.of(int(data["players"]), int(data["target"]), data["variants"])
+            tally = cls(
+                rules,
+                tuple(data["names"]),
+                started=str(data.get("started", "")),
+                id=str(data.get("id", "")),
+            )
+            sides = tally.side_count
+            hands = tuple(_hand_from(h, sides) for h in data["hands"])
+            draft = tuple(Step(int(s), int(p), How(h)) for s, p, h in data["draft"])
+        except (KeyError, TypeError, ValueError, RuleSetError) as exc:
+            if isinstance(exc, TallyError):
+                raise
+            raise TallyError(f"not a saved tally ({exc})") from None
+        return replace(tally, hands=hands, draft=draft)
+
+
+def _hand_dict(hand: Hand) -> dict:
+    out: dict = {"points": list(hand.points), "how": hand.how.value}
+    if hand.sheet is not None:
+        out["sheet"] = [
+            [line.name, list(line.figures), list(line.points), line.winner]
+            for line in hand.sheet.lines
+        ]
+    return out
+
+
+def _hand_from(data: dict, sides: int) -> Hand:
+    points = tuple(int(p) for p in data["points"])
+    if len(points) != sides or any(p < 0 for p in points):
+        raise ValueError("a hand with the wrong number of sides")
+    sheet = None
+    if "sheet" in data:
+        sheet = RoundScore(
+            tuple(
+                ScoreLine(str(n), tuple(map(int, f)), tuple(map(int, p)), w)
+                for n, f, p, w in data["sheet"]
+            )
+        )
+    return Hand(points, How(data["how"]), sheet)
+
+
+# --- counting a hand line by line ----------------------------------------------------------
+
+
+class Ask(enum.Enum):
+    """The guided count's questions, in the order they are asked."""
+
+    CARDS = "cards"
+    COINS = "coins"
+    SETTEBELLO = "settebello"
+    PRIMIERA = "primiera"
+    SWEEPS = "sweeps"
+    RE_BELLO = "re_bello"
+    NAPOLA = "napola"
+
+
+@dataclass(frozen=True, slots=True)
+class PrimieraCount:
+    """One side's primiera as the calculator worked it out."""
+
+    best: tuple[Card, ...]
+    """The best card of each suit held, in suit order."""
+    suits: int
+    total: int
+    key: tuple[int, ...]
+
+
+def primiera_count(cards: Sequence[Card], rules: RuleSet) -> PrimieraCount:
+    """The primiera of a side that took ``cards`` (or just its best card per suit)."""
+    mask = mask_of(cards)
+    suits, total = primiera_total(mask, rules)
+    best = []
+    for suit in Suit:
+        held = [c for c in cards if c.suit == suit]
+        if held:
+            best.append(max(held, key=lambda c: (prime_value(c.rank, rules), -c.value)))
+    return PrimieraCount(tuple(best), suits, total, primiera_key(mask, rules))
+
+
+def primiera_words(count: PrimieraCount, rules: RuleSet, scheme: Scheme = Scheme.NEUTRAL) -> str:
+    """``7d 21 + 6h 18 + As 16 = 55, 3 suits``."""
+    if not count.best:
+        return "no cards: 0, no suits"
+    parts = " + ".join(f"{format_card(c, scheme)} {prime_value(c.rank, rules)}" for c in count.best)
+    return f"{parts} = {count.total}, {count.suits} suit{'s' * (count.suits != 1)}"
+
+
+_NOBODY = {"nobody", "none", "-", "0", "no one", "neither"}
+
+
+class Guide:
+    """The guided count of one hand: a question at a time, each answer checked as it comes.
+
+    ``question`` is what to ask now; :meth:`answer` takes the reply (TallyError, and nothing
+    changes, when it cannot be used); when ``done``, :meth:`hand` is the scored hand.
+    """
+
+    def __init__(self, tally: Tally, scheme: Scheme = Scheme.NEUTRAL) -> None:
+        self.tally = tally
+        self.rules = tally.rules
+        self.scheme = scheme
+        self.sides = tally.side_count
+        self.labels = tally.labels
+        asks = [Ask.CARDS, Ask.COINS, Ask.SETTEBELLO]
+        self._plan: list[tuple[Ask, int | None]] = [(a, None) for a in asks]
+        self._plan += [(Ask.PRIMIERA, side) for side in range(self.sides)]
+        self._plan.append((Ask.SWEEPS, None))
+        if self.rules.has(Variant.RE_BELLO):
+            self._plan.append((Ask.RE_BELLO, None))
+        if self.rules.has(Variant.NAPOLA):
+            self._plan.append((Ask.NAPOLA, None))
+        self._at = 0
+        self.cards: tuple[int, ...] = ()
+        self.coins: tuple[int, ...] = ()
+        self.settebello: int | None = None
+        self.primiera: list[PrimieraCount] = []
+        self._primiera_cards: list[tuple[Card, ...]] = []
+        self.sweeps: tuple[int, ...] = ()
+        self.re_bello: int | None = None
+        self.napola: tuple[int, ...] = ()
+
+    @property
+    def done(self) -> bool:
+        return self._at >= len(self._plan)
+
+    @property
+    def asking(self) -> tuple[Ask, int | None]:
+        return self._plan[self._at]
+
+    @property
+    def question(self) -> str:
+        ask, side = self.asking
+        order = ", ".join(self.labels)
+        example = " ".join(str(n) for n in (22, 18, 0)[: self.sides])
+        rest = "; one number: the rest go to the other side" * (self.sides == 2)
+        if ask is Ask.CARDS:
+            return f"Cards taken by {order} (e.g. {example}{rest}):"
+        if ask is Ask.COINS:
+            return f"Coins taken by {order} (e.g. {' '.join(['5'] * self.sides)}{rest}):"
+        if ask is Ask.SETTEBELLO:
+            return f"Who took the settebello (7 of coins)? ({self._who_choices()}):"
+        if ask is Ask.PRIMIERA:
+            assert side is not None
+            return (
+                f"Primiera for {self.labels[side]}: best card of each suit, or all cards taken "
+                "(7d 6h As Kb; - for none):"
+            )
+        if ask is Ask.SWEEPS:
+            return f"Sweeps (scope) by {order} (e.g. {' '.join(['0'] * self.sides)}):"
+        if ask is Ask.RE_BELLO:
+            return f"Who took the re bello (king of coins)? ({self._who_choices()}):"
+        return f"Napola, the run of coins from the ace (0, or 3 to 10), by {order}:"
+
+    def _who_choices(self) -> str:
+        return ", ".join([*self.tally.names, "nobody"])
+
+    def answer(self, text: str) -> str:
+        """Take the reply to the current question; a line saying what was understood."""
+        if self.done:
+            raise TallyError("the count is complete")
+        ask, side = self.asking
+        said = self._answer(ask, side, text.strip())
+        self._at += 1
+        return said
+
+    def _answer(self, ask: Ask, side: int | None, text: str) -> str:
+        if ask is Ask.CARDS:
+            self.cards = self._numbers(text, "cards", 40, complement=True)
+            return f"Cards: {self._by_side(self.cards)}."
+        if ask is Ask.COINS:
+            coins = self._numbers(text, "coins", 10, complement=True)
+            for s, (n, c) in enumerate(zip(coins, self.cards, strict=True)):
+                if n > c:
+                    raise TallyError(f"{self.labels[s]} took {c} cards, so not {n} coins")
+            self.coins = coins
+            return f"Coins: {self._by_side(self.coins)}."
+        if ask is Ask.SETTEBELLO:
+            self.settebello = self._holder(text, "the settebello")
+            return f"Settebello: {self._name(self.settebello)}."
+        if ask is Ask.PRIMIERA:
+            assert side is not None
+            cards = self._cards(text, side)
+            count = primiera_count(cards, self.rules)
+            self._primiera_cards.append(cards)
+            self.primiera.append(count)
+            words = primiera_words(count, self.rules, self.scheme)
+            return f"Primiera, {self.labels[side]}: {words}."
+        if ask is Ask.SWEEPS:
+            self.sweeps = self._numbers(text, "sweeps", 40, complement=False)
+            return f"Sweeps: {self._by_side(self.sweeps)}."
+        if ask is Ask.RE_BELLO:
+            re_bello = self._holder(text, "the re bello")
+            for other, taken in enumerate(self._primiera_cards):
+                if RE_BELLO in taken and other != re_bello:
+                    raise TallyError(f"Kd is among {self.labels[other]}'s cards")
+            self.re_bello = re_bello
+            return f"Re bello: {self._name(self.re_bello)}."
+        runs = self._numbers(text, "napola", 10, complement=False)
+        if sum(1 for r in runs if r) > 1:
+            raise TallyError("only one side can hold the ace of coins, so only one napola")
+        for s, run in enumerate(runs):
+            if run and not 3 <= run <= 10:
+                raise TallyError(f"a napola is a run of 3 to 10 coins, not {run}")
+            if run > self.coins[s]:
+                raise TallyError(f"{self.labels[s]} took {self.coins[s]} coins, so no run of {run}")
+        self.napola = runs
+        return f"Napola: {self._by_side(self.napola)}."
+
+    def _by_side(self, figures: Sequence[int]) -> str:
+        return ", ".join(f"{label} {n}" for label, n in zip(self.labels, figures, strict=True))
+
+    def _name(self, side: int | None) -> str:
+        return "nobody" if side is None else self.labels[side]
+
+    def _numbers(self, text: str, what: str, whole: int, *, complement: bool) -> tuple[int, ...]:
+        words = text.replace(",", " ").split()
+        if not words or not all(w.isdigit() for w in words):
+            raise TallyError(f"invalid {what}: {text!r}; type {self.sides} whole numbers")
+        numbers = [int(w) for w in words]
+        if complement and self.sides == 2 and len(numbers) == 1 and numbers[0] <= whole:
+            numbers.append(whole - numbers[0])
+        if len(numbers) != self.sides:
+            raise TallyError(
+                f"invalid {what}: {text!r}; type {self.sides} numbers, one per side in order "
+                f"({', '.join(self.labels)})"
+            )
+        if sum(numbers) > whole:
+            raise TallyError(f"invalid {what}: {text!r}; there are only {whole} in the pack")
+        return tuple(numbers)
+
+    def _holder(self, text: str, what: str) -> int | None:
+        if text.lower() in _NOBODY:
+            return None
+        if not text:
+            raise TallyError(f"who took {what}? type a name, or 'nobody'")
+        side = self.tally.side_named(text)
+        if not self.coins[side]:
+            raise TallyError(f"{self.labels[side]} took no coins, so not {what}")
+        return side
+
+    def _cards(self, text: str, side: int) -> tuple[Card, ...]:
+        if text.lower() in _NOBODY:
+            return ()
+        cards: list[Card] = []
+        for word in text.replace(",", " ").replace("+", " ").split():
+            try:
+                c = parse_card(word, self.scheme)
+            except NotationError as exc:
+                raise TallyError(f"{exc}; type cards such as 7d 6h As Kb") from None
+            if c in cards:
+                raise TallyError(f"{format_card(c, self.scheme)} is named twice")
+            for other, taken in enumerate(self._primiera_cards):
+                if c in taken:
+                    raise TallyError(
+                        f"{format_card(c, self.scheme)} went to {self.labels[other]} already"
+                    )
+            cards.append(c)
+        if not cards:
+            raise TallyError("type the cards, or '-' for none")
+        label = self.labels[side]
+        holder = self.settebello
+        if SETTEBELLO in cards and holder is not None and holder != side:
+            raise TallyError(f"{self.labels[holder]} took the settebello, not {label}")
+        if SETTEBELLO in cards and holder is None:
+            raise TallyError(f"you said nobody took the settebello; {label} has it here")
+        coins = mask_of(cards) & COINS_MASK
+        if len(cards) > self.cards[side]:
+            raise TallyError(f"{label} took {self.cards[side]} cards, not {len(cards)}")
+        if coins.bit_count() > self.coins[side]:
+            raise TallyError(f"{label} took {self.coins[side]} coins, not {coins.bit_count()}")
+        return tuple(cards)
+
+    def sheet(self) -> RoundScore:
+        """The hand scored line by line, by the game's own scoring."""
+        if not self.done:
+            raise TallyError("the count is not finished")
+        return score_figures(
+            self.rules,
+            cards=self.cards,
+            coins=self.coins,
+            settebello=self.settebello,
+            primiera=[p.key for p in self.primiera],
+            sweeps=self.sweeps,
+            re_bello=self.re_bello,
+            napola=self.napola,
+        )
+
+    def hand(self) -> Hand:
+        sheet = self.sheet()
+        return Hand(sheet.totals, How.COUNTED, sheet)
+
+
+#: Names of the sheet's lines as a person reads them.
+LINE_NAMES = {
+    "cards": "Cards",
+    "coins": "Coins",
+    "settebello": "Settebello",
+    PRIMIERA_LINE: "Primiera",
+    "sweeps": "Sweeps",
+    "re_bello": "Re bello",
+    NAPOLA_LINE: "Napola",
+}
+
+
+def sheet_rows(tally: Tally, sheet: RoundScore) -> list[tuple[str, list[str], str]]:
+    """(line, figures by side, who scored) for each line of a counted hand."""
+    rows = []
+    for line in sheet.lines:
+        figures = [str(f) for f in line.figures]
+        if line.winner is not None and sum(line.points) == 1:
+            who = f"{tally.label(line.winner)} +1"
+        elif any(line.points):
+            who = ", ".join(f"{tally.label(s)} +{p}" for s, p in enumerate(line.points) if p)
+        else:
+            who = "nobody" + (" (tied)" if any(line.figures) else "")
+        rows.append((LINE_NAMES.get(line.name, line.name), figures, who))
+    return rows

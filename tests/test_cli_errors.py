@@ -1,0 +1,345 @@
+"""A person's mistakes on the command line: each ends in one line on stderr and a documented
+status, never a traceback (issue 15). Every case runs the real command against real sockets,
+files and a real host on loopback."""
+
+from __future__ import annotations
+
+import builtins
+import http.server
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+import trio
+from hosting import start_host
+
+from scopa_net.commands import join as join_command
+from scopa_net.commands.main import main
+from scopa_net.commands.options import (
+    EXIT_CANCELLED,
+    EXIT_LOCAL,
+    EXIT_REFUSED,
+    EXIT_STATUSES,
+    EXIT_UNREACHABLE,
+    EXIT_USAGE,
+)
+from scopa_net.rules import RuleSet
+
+HOST = ["host", "--no-advertise", "--log-level", "ERROR"]
+
+
+@dataclass
+class Place:
+    """What the cases point at: a running host, a silent port, files."""
+
+    tmp: Path
+    host: str = ""
+    http: str = ""
+    silent: str = ""
+    refused: str = ""
+    busy_port: int = 0
+    not_a_db: str = ""
+    locked_db: str = ""
+    closers: list[Callable[[], None]] = field(default_factory=list)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _host_in_thread(place: Place) -> None:
+    """A real host on loopback: table 1 has a password, table 2 a bot in seat 1."""
+    started = threading.Event()
+    stop: list[trio.lowlevel.TrioToken] = []
+    scopes: list[trio.CancelScope] = []
+
+    async def serve() -> None:
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery)
+            await host.create_table("locked", RuleSet.of(2), "pw", 0, 1)
+            await host.create_table("with a bot", RuleSet.of(2), None, 1, 1)
+            place.host = f"127.0.0.1:{host.port}"
+            stop.append(trio.lowlevel.current_trio_token())
+            scopes.append(nursery.cancel_scope)
+            started.set()
+
+    thread = threading.Thread(target=trio.run, args=(serve,), daemon=True)
+    thread.start()
+    assert started.wait(20)
+    place.closers.append(lambda: stop[0].run_sync_soon(scopes[0].cancel))
+
+
+def _http_server(place: Place) -> None:
+    httpd = http.server.HTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    httpd.RequestHandlerClass.log_message = lambda *a: None  # type: ignore[method-assign]
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    place.http = f"127.0.0.1:{httpd.server_address[1]}"
+    place.closers.append(httpd.shutdown)
+    place.closers.append(httpd.server_close)
+
+
+def _locked_db(place: Place) -> None:
+    """A second host on a journal another host is using: the first runs in its own process."""
+    db = place.tmp / "shared.db"
+    env = dict(os.environ, XDG_DATA_HOME=str(place.tmp / "data"))
+    first = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "scopa_net",
+            *HOST,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--db",
+            str(db),
+        ],
+        env=env,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while not Path(f"{db}.lock").exists() or not Path(f"{db}.lock").read_text().strip():
+        assert first.poll() is None and time.monotonic() < deadline
+        time.sleep(0.1)
+    place.locked_db = str(db)
+
+    def stop() -> None:
+        first.terminate()
+        first.wait(10)
+
+    place.closers.append(stop)
+
+
+@pytest.fixture(scope="module")
+def place(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Place]:
+    place = Place(tmp_path_factory.mktemp("errors"))
+    _host_in_thread(place)
+    _http_server(place)
+    # A port whose queue of connections is full: a new connection gets no answer at all.
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(0)
+    place.silent = f"127.0.0.1:{silent.getsockname()[1]}"
+    fillers = []
+    for _ in range(2):
+        filler = socket.socket()
+        filler.setblocking(False)
+        filler.connect_ex(silent.getsockname())
+        fillers.append(filler)
+    place.closers.extend(f.close for f in fillers)
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen(1)
+    place.busy_port = busy.getsockname()[1]
+    place.refused = f"127.0.0.1:{_free_port()}"
+    not_a_db = place.tmp / "notes.db"
+    not_a_db.write_text("shopping list\n" * 200)
+    place.not_a_db = str(not_a_db)
+    _locked_db(place)
+    yield place
+    for close in place.closers:
+        close()
+    silent.close()
+    busy.close()
+
+
+def _fake_lan(monkeypatch: pytest.MonkeyPatch, place: Place) -> None:
+    """The LAN search finds our loopback host (the prompt is what is tested here)."""
+    from scopa_net.server import discovery
+
+    address, port = place.host.split(":")
+    found = SimpleNamespace(
+        name="kitchen", port=int(port), open_seats=1, password=False, addresses=(address,)
+    )
+    monkeypatch.setattr(discovery, "browse_hosts", lambda seconds: [found])
+
+
+def _typing(*answers: str | type[BaseException]) -> Callable[..., str]:
+    """``input`` that types these answers, or presses Ctrl-C / Ctrl-D (the exception)."""
+    queue = list(answers)
+
+    def ask(prompt: str = "") -> str:
+        answer = queue.pop(0)
+        if isinstance(answer, str):
+            return answer
+        raise answer
+
+    return ask
+
+
+# (case, argv with {placeholders}, keys typed at prompts, expected status, words in the line)
+CASES = [
+    ("bare scopa-net", [], (), EXIT_USAGE, "usage: scopa-net"),
+    ("play --bogus", ["play", "--bogus"], (), EXIT_USAGE, "scopa-net play: unrecognized"),
+    ("unknown command", ["bogus"], (), EXIT_USAGE, "invalid choice"),
+    (
+        "Ctrl-C at table number",
+        ["join", "{host}"],
+        (KeyboardInterrupt,),
+        EXIT_CANCELLED,
+        "stopped",
+    ),
+    ("Ctrl-D at table number", ["join", "{host}"], (EOFError,), EXIT_CANCELLED, "stopped"),
+    ("Ctrl-C at host number", ["join"], (KeyboardInterrupt,), EXIT_CANCELLED, "stopped"),
+    ("Ctrl-D at host number", ["join"], (EOFError,), EXIT_CANCELLED, "stopped"),
+    (
+        "Ctrl-C at the password",
+        ["join", "{host}", "--table", "1"],
+        (KeyboardInterrupt,),
+        EXIT_CANCELLED,
+        "stopped",
+    ),
+    (
+        "wrong password",
+        ["join", "{host}", "--table", "1", "--password", "nope"],
+        (),
+        EXIT_REFUSED,
+        "wrong password",
+    ),
+    ("no such --table", ["join", "{host}", "--table", "9"], (), EXIT_REFUSED, "no table 9"),
+    (
+        "--seat taken",
+        ["join", "{host}", "--table", "2", "--seat", "1"],
+        (),
+        EXIT_REFUSED,
+        "seat 1 at table 2 is taken",
+    ),
+    (
+        "--seat out of range",
+        ["join", "{host}", "--table", "2", "--seat", "7"],
+        (),
+        EXIT_USAGE,
+        "seats 0 to 1",
+    ),
+    ("bad join address", ["join", "kitchen:99999"], (), EXIT_USAGE, "bad port"),
+    ("HTTP server", ["join", "{http}"], (), EXIT_UNREACHABLE, "is not a scopa-net host"),
+    ("silent port", ["join", "{silent}"], (), EXIT_UNREACHABLE, "no answer from"),
+    ("refused", ["join", "{refused}"], (), EXIT_UNREACHABLE, "refused the connection"),
+    ("unknown name", ["join", "no-such-host.invalid"], (), EXIT_UNREACHABLE, "cannot find"),
+    (
+        "port in use",
+        [*HOST, "--host", "127.0.0.1", "--port", "{busy_port}", "--db", ":memory:"],
+        (),
+        EXIT_LOCAL,
+        "already in use",
+    ),
+    ("--host 999.1.1.1", [*HOST, "--host", "999.1.1.1"], (), EXIT_USAGE, "not an address"),
+    (
+        "--host not on this machine",
+        [*HOST, "--host", "192.0.2.7", "--port", "0", "--db", ":memory:"],
+        (),
+        EXIT_LOCAL,
+        "not an address of this machine",
+    ),
+    ("--port -1", [*HOST, "--port", "-1"], (), EXIT_USAGE, "not a port"),
+    ("--port 99999", [*HOST, "--port", "99999"], (), EXIT_USAGE, "not a port"),
+    (
+        "--db not a database",
+        [*HOST, "--host", "127.0.0.1", "--port", "0", "--db", "{not_a_db}"],
+        (),
+        EXIT_LOCAL,
+        "not a scopa-net journal",
+    ),
+    (
+        "history --db not a database",
+        ["history", "--db", "{not_a_db}"],
+        (),
+        EXIT_LOCAL,
+        "not a scopa-net journal",
+    ),
+    (
+        "--db in a missing directory",
+        [*HOST, "--host", "127.0.0.1", "--port", "0", "--db", "{tmp}/no/such/host.db"],
+        (),
+        EXIT_USAGE,
+        "does not exist",
+    ),
+    (
+        "second host on the same --db",
+        [*HOST, "--host", "127.0.0.1", "--port", "0", "--db", "{locked_db}"],
+        (),
+        EXIT_LOCAL,
+        "another host is using the journal",
+    ),
+    ("play --port without --lan", ["play", "--port", "7000"], (), EXIT_USAGE, "needs --lan"),
+    ("play --password without --lan", ["play", "--password", "x"], (), EXIT_USAGE, "needs --lan"),
+    ("play --bot-delay -1", ["play", "--bot-delay", "-1"], (), EXIT_USAGE, "use 0 or more"),
+    ("play --delay -1 (old name)", ["play", "--delay", "-1"], (), EXIT_USAGE, "use 0 or more"),
+    ("host --bot-delay -1", [*HOST, "--bot-delay", "-1"], (), EXIT_USAGE, "use 0 or more"),
+    ("bots --think -1 (old name)", ["bots", "x", "--think", "-1"], (), EXIT_USAGE, "0 or more"),
+    ("--bot-level bogus", ["play", "--bot-level", "bogus"], (), EXIT_USAGE, "not a level"),
+    ("5 players", ["play", "--players", "5"], (), EXIT_USAGE, "5 players cannot play"),
+    ("arena 6 players", ["arena", "easy", "hard", "--players", "6"], (), EXIT_USAGE, "2 or 4"),
+]
+
+
+@pytest.mark.parametrize("case", [pytest.param(case, id=case[0]) for case in CASES])
+def test_a_mistake_is_one_line_and_a_documented_status(
+    place: Place,
+    capfd: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    case: tuple,
+) -> None:
+    _, argv, keys, status, words = case
+    monkeypatch.setenv("XDG_DATA_HOME", str(place.tmp / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(place.tmp / "config"))
+    monkeypatch.setattr(join_command, "PROBE_SECONDS", 1.0)
+    monkeypatch.setattr(builtins, "input", _typing(*keys))
+    monkeypatch.setattr("getpass.getpass", _typing(*keys))
+    _fake_lan(monkeypatch, place)
+    args = [a.format(**vars(place)) for a in argv]
+
+    assert main(args) == status
+    err = capfd.readouterr().err
+    assert "Traceback" not in err
+    assert words in err
+    assert status in dict(EXIT_STATUSES)
+    lines = [line for line in err.splitlines() if line.strip()]
+    if args:
+        assert len(lines) == 1, lines
+    else:  # bare scopa-net: the help, on stderr, then status 2
+        assert "exit status:" in err and "COMMAND" in err
+
+
+def test_old_spellings_still_work_with_a_note(capfd: pytest.CaptureFixture[str]) -> None:
+    from scopa_net.commands.main import build_parser
+
+    args = build_parser().parse_args(["play", "--delay", "0.1", "--bot-level", "strong"])
+    assert (args.bot_delay, args.bot_level) == (0.1, "hard")
+    args = build_parser().parse_args(["host", "--bot-level", "1"])
+    assert args.bot_level == "easy"
+    args = build_parser().parse_args(["bots", "h", "--level", "greedy", "--think", "2"])
+    assert (args.bot_level, args.bot_delay) == ("medium", 2.0)
+    args = build_parser().parse_args(["arena", "random", "hard"])
+    assert (args.level_a, args.level_b) == ("easy", "hard")
+    err = capfd.readouterr().err
+    assert "--delay is now --bot-delay" in err and "--think is now --bot-delay" in err
+    assert "--level is now --bot-level" in err
+    assert "'strong' is now called 'hard'" in err and "'1' is now called 'easy'" in err
+
+
+@pytest.mark.parametrize("command", ["play", "join", "host", "bots", "arena"])
+def test_one_name_for_each_concept_and_defaults_in_help(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([command, "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "--bot-level {easy,medium,hard}" in out or "{easy,medium,hard}" in out
+    for old in ("--delay ", "--think", "--level ", "random,greedy"):
+        assert old not in out
+    if command not in {"join", "arena"}:
+        assert "--bot-delay SECONDS" in out
+    if command in ("play", "join", "host"):
+        assert "scopone_scientifico  4 players, ten cards each" in out
+    assert "(default: " in out

@@ -1,0 +1,196 @@
+"""The score keeper at its prompt, typed at through a pipe, and the ``scopa-net tally`` command."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from scopa_net.client.style import Display
+from scopa_net.client.tally_app import TallyController, run_tally
+from scopa_net.client.tally_store import TallyStore
+from scopa_net.commands.main import main
+from scopa_net.tally import Tally
+
+NOON = datetime(2026, 12, 1, 12, 0)
+
+
+class RecordingOutput(DummyOutput):
+    """A terminal that keeps the text written to it."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def write(self, data: str) -> None:
+        self.parts.append(data)
+
+    def write_raw(self, data: str) -> None:
+        self.parts.append(data)
+
+    @property
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
+def type_into(controller: TallyController, lines: list[str], *, plain: bool = True) -> str:
+    """Run the prompt with ``lines`` typed, one Enter each; what the terminal showed."""
+    output = RecordingOutput()
+    with create_pipe_input() as pipe:
+        pipe.send_text("".join(f"{line}\r" for line in lines))
+        status = run_tally(controller, Display(color=False), plain=plain, input=pipe, output=output)
+    assert status == 0
+    assert controller.finished  # every run below ends with quit
+    return output.text
+
+
+def test_a_four_hand_game_with_a_counted_hand_an_undo_and_a_resume(tmp_path: Path) -> None:
+    store = TallyStore(tmp_path)
+    first = TallyController(None, store=store, now=lambda: NOON)
+    screen = type_into(
+        first,
+        [
+            "Ada Bruno",
+            "",  # target: 11
+            "",  # no scoring options
+            "+3 ada",
+            "bruno 1",
+            "done",
+            "y",
+            "count",
+            "22",  # cards: Bruno has the other 18
+            "6",  # coins
+            "zed",  # refused, and asked again
+            "ada",
+            "7d 6h As Kb",
+            "6d 7h 7s",
+            "1 0",
+            "y",
+            "+2 bruno",
+            "undo",
+            "bruno 3",
+            "done",
+            "y",
+            "undo",
+            "quit",
+        ],
+    )
+    assert "New tally: Ada v Bruno." in screen
+    assert "Primiera, Ada: 7d 21 + 6h 18 + As 16 + Kb 10 = 65, 4 suits." in screen
+    assert "Primiera, Bruno: 6d 18 + 7h 21 + 7s 21 = 60, 3 suits." in screen
+    assert "nobody here is called 'zed'; players: Ada, Bruno" in screen
+    # The sheet of the counted hand, shown before it is scored.
+    assert "After it: Ada 8, Bruno 1. Score this hand (y/n)?" in screen
+    sheet = screen[screen.index("Hand 2:") : screen.index("After it: Ada 8")]
+    assert re.search(r"Primiera +65 +60 +Ada \+1", sheet)
+    assert re.search(r"Sweeps +1 +0 +Ada \+1", sheet)
+    assert re.search(r"Points +5 +0", sheet)
+    assert "Undone: took back +2 for Bruno." in screen
+    assert "Undone: took back hand 3 (Ada 0, Bruno 3)." in screen
+    assert "Saved as 20261201-1200-ada-bruno" in screen
+
+    saved = store.latest_unfinished()
+    assert saved is not None and saved.scores == (8, 1) and len(saved.hands) == 2
+
+    # `scopa-net tally --resume`: the same tally, where it was left.
+    again = TallyController(saved, store=store)
+    screen = type_into(
+        again,
+        ["ada 1", "bruno 2", "done", "y", "+2 ada", "done", "y", "+1 ada", "export markdown", "q"],
+    )
+    assert re.search(r"1\. Ada +8 +3 to go", screen)
+    assert "Ada wins, 11-3." in screen
+    assert "the game is over: Ada wins, 11-3. 'undo' takes back the last hand" in screen
+    done = store.load("20261201-1200-ada-bruno")
+    assert done.over and len(done.hands) == 4 and done.scores == (11, 3)
+    markdown = (tmp_path / "tallies" / "20261201-1200-ada-bruno.md").read_text()
+    assert "| 2 | 5 | 0 | counted | cards 22-18: Ada +1;" in markdown
+    assert "| total | **11** | **3** | | |" in markdown
+
+
+def test_setup_refusals_are_one_line_and_ask_again(tmp_path: Path) -> None:
+    controller = TallyController(None, store=TallyStore(tmp_path), now=lambda: NOON)
+    screen = type_into(
+        controller,
+        [
+            "Ada",
+            "A B C D E",
+            "Ada ada",
+            "Ada Bruno Carla Dino",
+            "200",
+            "21",
+            "scopone",
+            "cappotto",
+            "help",
+            "carla +2",
+            "+2 x",
+            "done",
+            "y",
+            "quit",
+        ],
+        plain=False,
+    )
+    assert "1 names: Scopa is for 2, 3, 4 or 6 players" in screen
+    assert "5 names: Scopa is for 2, 3, 4 or 6 players" in screen
+    assert "two players are called 'ada'; names must differ" in screen
+    assert "invalid target: '200'; a whole number from 1 to 99" in screen
+    assert "unknown option 'scopone'" in screen
+    assert "New tally: Ada & Carla v Bruno & Dino." in screen
+    assert "count the hand line by line" in screen  # help
+    assert "Hand 1 so far: Ada & Carla 2, Bruno & Dino 0." in screen
+    assert "nobody here is called 'x'" in screen
+    tally = controller.tally
+    assert tally is not None and tally.scores == (2, 0) and tally.rules.target == 21
+    assert "Traceback" not in screen
+
+
+def test_completion_offers_what_can_be_typed_now(tmp_path: Path) -> None:
+    tally = Tally.new(["Ada", "Bruno"], id="t")
+    controller = TallyController(tally, store=None)
+    first = [text for text, _ in controller.candidates("")]
+    assert {"count", "done", "undo", "+1", "+2", "+3", "Ada", "Bruno"} <= set(first)
+    assert [text for text, _ in controller.candidates("+2 ")] == ["Ada", "Bruno"]
+    controller.handle("count")
+    controller.handle("20")
+    controller.handle("5")
+    assert {"Ada", "Bruno", "nobody"} <= {text for text, _ in controller.candidates("")}
+
+
+def write_tally(tmp_path: Path, tally: Tally) -> None:
+    folder = tmp_path / "scopa-net" / "tallies"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{tally.id}.json").write_text(json.dumps(tally.to_dict()))
+
+
+def test_the_command_lists_and_exports_saved_tallies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert main(["tally", "--list"]) == 0
+    assert "No saved tallies" in capsys.readouterr().out
+    tally = Tally.new(["Ada", "Bruno"], id="20261201-1200-ada-bruno", started="2026-12-01 12:00")
+    tally = tally.set_total(0, 11).commit()
+    write_tally(tmp_path, tally)
+    (tmp_path / "scopa-net" / "tallies" / "broken.json").write_text("{")
+    assert main(["tally", "--list"]) == 0
+    out = capsys.readouterr().out
+    assert "20261201-1200-ada-bruno  2026-12-01 12:00  Ada 11, Bruno 0 (to 11), 1 hand" in out
+    assert "broken: unreadable" in out
+    assert main(["tally", "--export", "20261201-1200-ada-bruno", "--format", "csv"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "hand,Ada,Bruno,how,details",
+        "1,11,0,total,",
+        'total,11,0,,"Ada wins, 11-0."',
+    ]
+    assert main(["tally", "--export", "nope"]) == 2
+    assert "no saved tally 'nope'" in capsys.readouterr().err
+    assert main(["tally", "--resume"]) == 2  # the only tally is finished
+    assert "no unfinished tally to resume" in capsys.readouterr().err
+    assert main(["tally", "Ada", "Bruno", "--variant", "scopone"]) == 2
+    assert "changes how the game is played, not how it is scored" in capsys.readouterr().err
+    assert main(["tally", "Ada"]) == 2
+    assert "1 players is not a Scopa table" in capsys.readouterr().err
