@@ -19,7 +19,8 @@ def test_a_record_that_is_not_ours_is_refused() -> None:
 
 
 def test_advertised_host_is_found_and_updates_are_seen() -> None:
-    advertiser = LanAdvertiser(HostAdvert("discovery test", 47311, 1, 3, False), "127.0.0.1")
+    advert = HostAdvert("discovery test", 47311, 1, 3, False)
+    advertiser = LanAdvertiser(advert, "127.0.0.1", addresses=["127.0.0.1"])
     try:
         advertiser.update(HostAdvert("discovery test", 47311, 1, 1, True))
         found: list[HostAdvert] = []
