@@ -102,6 +102,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=2000)
+    parser.add_argument("--tables", type=int, default=500, help="crowded tables for legal plays")
     args = parser.parse_args()
     version = sys.version.split()[0]
     print(f"engine benchmark, median of {args.runs} runs, one core, Python {version}")
@@ -115,7 +116,7 @@ def main() -> None:
             f"{players}-player random rounds/s: {fast:10,.0f}   naive baseline {naive:8,.0f}"
             f"   ratio {fast / naive:5.1f}x"
         )
-    tables = crowded_tables(500, 3)
+    tables = crowded_tables(args.tables, 3)
     rules = RuleSet()
 
     def fast_legal() -> int:

@@ -8,11 +8,13 @@ from its transcript (host seed, commitments, signatures, every card, and a repla
 ``exact=True``). The baselines, measured in the same run: the engine replay of the same round
 alone (dealing it and making every play checked), and bare SHA-256 of the transcript's bytes.
 
-Run: ``python benchmarks/fairness.py``. Prints medians over many repetitions, in milliseconds.
+Run: ``python benchmarks/fairness.py [--runs 7] [--repeats 200]``. Prints medians over many
+repetitions, in milliseconds.
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import statistics
 import time
@@ -39,18 +41,18 @@ REPEATS = 200
 RUNS = 7
 
 
-def median_ms(work: Callable[[], object]) -> float:
-    """Median over RUNS runs of the mean time of one call, each run REPEATS calls."""
+def median_ms(work: Callable[[], object], runs: int, repeats: int) -> float:
+    """Median over ``runs`` runs of the mean time of one call, each run ``repeats`` calls."""
     samples = []
-    for _ in range(RUNS):
+    for _ in range(runs):
         start = time.perf_counter()
-        for _ in range(REPEATS):
+        for _ in range(repeats):
             work()
-        samples.append((time.perf_counter() - start) / REPEATS * 1000)
+        samples.append((time.perf_counter() - start) / repeats * 1000)
     return statistics.median(samples)
 
 
-def bench(rules: RuleSet) -> None:
+def bench(rules: RuleSet, runs: int = RUNS, repeats: int = REPEATS) -> None:
     sim = simulate_match(rules, 1, max_rounds=1)
     transcripts = sim.transcripts
     record = transcripts[0].rounds[0]
@@ -88,16 +90,24 @@ def bench(rules: RuleSet) -> None:
             rnd.play(Play.from_code(p.code), p.seat, exact=True)
         rnd.score()
 
-    fair = median_ms(fairness_round)
-    replay = median_ms(engine_replay)
-    sha = median_ms(lambda: hashlib.sha256(data).digest())
+    fair = median_ms(fairness_round, runs, repeats)
+    replay = median_ms(engine_replay, runs, repeats)
+    sha = median_ms(lambda: hashlib.sha256(data).digest(), runs, repeats)
     print(
-        f"{rules.describe()}: fair-deal work per round {fair:.2f} ms (median of {RUNS} runs of "
-        f"{REPEATS}); engine replay alone {replay:.3f} ms (ratio {fair / replay:.1f}x); "
+        f"{rules.describe()}: fair-deal work per round {fair:.2f} ms (median of {runs} runs of "
+        f"{repeats}); engine replay alone {replay:.3f} ms (ratio {fair / replay:.1f}x); "
         f"SHA-256 of the {len(data)}-byte transcript {sha:.4f} ms (ratio {fair / sha:.0f}x)"
     )
 
 
-if __name__ == "__main__":
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=RUNS)
+    parser.add_argument("--repeats", type=int, default=REPEATS, help="calls timed in each run")
+    args = parser.parse_args()
     for rules in (RuleSet.of(2), RuleSet.of(4)):
-        bench(rules)
+        bench(rules, args.runs, args.repeats)
+
+
+if __name__ == "__main__":
+    main()

@@ -219,6 +219,8 @@ def main() -> None:
     )
     for failure in window.failures[:5]:
         print(f"failure: {failure}")
+    if window.failures or not window.moves:
+        sys.exit("load benchmark: the bots' play failed (see above)")
 
 
 if __name__ == "__main__":

@@ -75,6 +75,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--frames", type=int, default=20_000)
+    parser.add_argument(
+        "--repeats", type=int, default=200, help="calls of the fair-deal work timed in each run"
+    )
     args = parser.parse_args()
 
     msgs = sample_messages(args.frames, seed=1)
@@ -121,7 +124,7 @@ def main() -> None:
     from fairness import bench
 
     for rules in (RuleSet.of(2), RuleSet.of(4)):
-        bench(rules)
+        bench(rules, args.runs, args.repeats)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ would otherwise be lost), and only then let asyncio finish.
 from __future__ import annotations
 
 import asyncio
+import os
 import traceback
 from collections import deque
 from collections.abc import Callable
@@ -35,6 +36,7 @@ from scopa_net.client.completion import PlayCompleter
 from scopa_net.client.controller import Asking, ClientState, Controller, Lines
 from scopa_net.client.keys import make_key_bindings
 from scopa_net.client.network_session import SessionError
+from scopa_net.client.render import wrap_line
 from scopa_net.client.session import Session
 from scopa_net.client.style import Display
 from scopa_net.client.toolbar import make_toolbar
@@ -82,10 +84,25 @@ class Printer:
 
     def flush(self) -> None:
         """Write every queued line now."""
+        width = self.columns()
         while self._pending:
-            line = self._pending.popleft()
-            render_fragments(self.output, [*line, ("", "\n")], self.style)
+            for part in wrap_line(self._pending.popleft(), width):
+                render_fragments(self.output, [*part, ("", "\n")], self.style)
         self.output.flush()
+
+    def columns(self) -> int:
+        """The terminal's width (lines are cut between words to fit it); 0 if not a terminal."""
+        return self.size()[0]
+
+    def size(self) -> tuple[int, int]:
+        """The terminal's (columns, rows); (0, 0) when the output is not a terminal."""
+        try:
+            if not os.isatty(self.output.fileno()):
+                return 0, 0
+            size = self.output.get_size()
+        except (OSError, NotImplementedError, ValueError):
+            return 0, 0
+        return size.columns, size.rows
 
 
 class ClientApp:
@@ -100,8 +117,10 @@ class ClientApp:
         input: Input | None = None,
         output: Output | None = None,
         on_state: Callable[[ClientState], None] | None = None,
+        coach: bool = False,
     ) -> None:
         self._open_session = open_session
+        self.coach = coach
         self.display = display
         self.plain = plain
         self._input = input
@@ -168,6 +187,8 @@ class ClientApp:
             return FormattedText([("class:prompt", "leave the match (y/n)? ")])
         if state.asking is Asking.LEAVE_OR_AWAY:
             return FormattedText([("class:prompt", "leave, away or stay? ")])
+        if state.asking is Asking.CONFIRM_PLAY:
+            return FormattedText([("class:prompt", "play it anyway (y/n)? ")])
         return FormattedText([("class:prompt", "scopa> ")])
 
     async def _prompt_loop(self, ready: asyncio.Future[None], output: Output) -> None:
@@ -178,7 +199,7 @@ class ClientApp:
             self._message,
             completer=PlayCompleter(controller.state),
             complete_while_typing=False,
-            key_bindings=make_key_bindings(self._request_board),
+            key_bindings=make_key_bindings(self._request_board, self._interrupt),
             bottom_toolbar=None if self.plain else make_toolbar(controller.state),
             style=self.display.style(),
             include_default_pygments_style=False,
@@ -208,6 +229,7 @@ class ClientApp:
         self._closing = True
         app = self._prompt.app if self._prompt is not None else None
         if app is not None and app.is_running and not app.future.done():  # type: ignore[union-attr]
+            app.erase_when_done = True  # the game is over: leave no empty prompt behind
             app.exit(exception=EOFError)
         else:
             prompt.cancel()
@@ -222,6 +244,11 @@ class ClientApp:
         if self._token is not None and self.controller is not None:
             with suppress(trio.RunFinishedError):
                 self._token.run_sync_soon(self.controller.show_board)
+
+    def _interrupt(self) -> None:
+        if self._token is not None and self.controller is not None:
+            with suppress(trio.RunFinishedError):
+                self._token.run_sync_soon(self.controller.interrupt)
 
     def _cancel_trio(self) -> None:
         if self._token is None or self._scope is None:
@@ -248,7 +275,13 @@ class ClientApp:
             self._scope = scope
             async with self._open_session() as session:
                 controller = Controller(
-                    session, self.display, self.printer.show, scope.cancel, plain=self.plain
+                    session,
+                    self.display,
+                    self.printer.show,
+                    scope.cancel,
+                    plain=self.plain,
+                    screen=self.printer.size,
+                    coach=self.coach,
                 )
                 self.controller = controller
                 send, receive = trio.open_memory_channel[str](LINE_BUFFER)

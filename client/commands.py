@@ -41,7 +41,7 @@ class Say:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Simple:
     """A command without arguments: ``help``, ``score``, ``last``, ``log``, ``who``,
-    ``quit``, ``board``."""
+    ``quit``, ``board``, ``hint``."""
 
     name: str
 
@@ -59,6 +59,7 @@ Command = PlayCard | Choose | Say | Simple | Rules
 COMMANDS: dict[str, str] = {
     "help": "this list",
     "board": "show the table, your hand and the score again",
+    "hint": "the play the strongest computer player would make, and why",
     "rules": "the rules in play; rules VARIANT explains one; rules tips",
     "score": "the match score",
     "last": "the last play of each player",

@@ -8,6 +8,7 @@ when ``XDG_CONFIG_HOME`` is unset). Every key is optional::
     suits = "italian"    # english, italian or french: names on screen and letters typed
     name = "Ada"
     host = "192.168.1.20"
+    coach = true         # warn before a play that gives something away (play --coach)
 
 Without a ``name`` anywhere, the player is called by their operating-system user name (what
 others see must be a real name, never "You").
@@ -46,6 +47,7 @@ class Settings:
     suits: SuitNames = SuitNames.ENGLISH
     name: str = DEFAULT_NAME
     host: str | None = None
+    coach: bool = False
 
     def display(self, env: Mapping[str, str]) -> Display:
         return Display(color=color_wanted(self.color, env), glyphs=not self.ascii, suits=self.suits)
@@ -92,7 +94,7 @@ def _suits(value: object, where: str) -> SuitNames:
 
 def settings_from_table(table: Mapping[str, Any], where: str, base: Settings) -> Settings:
     """``base`` with the keys of a parsed TOML table applied; unknown keys are refused."""
-    known = {"color", "ascii", "suits", "name", "host"}
+    known = {"color", "ascii", "suits", "name", "host", "coach"}
     unknown = sorted(set(table) - known)
     if unknown:
         raise ConfigError(f"{where}: unknown setting {unknown[0]!r}; known: {sorted(known)}")
@@ -107,6 +109,8 @@ def settings_from_table(table: Mapping[str, Any], where: str, base: Settings) ->
         s = replace(s, name=_text(table["name"], f"{where}: name"))
     if "host" in table:
         s = replace(s, host=_text(table["host"], f"{where}: host"))
+    if "coach" in table:
+        s = replace(s, coach=_bool(table["coach"], f"{where}: coach"))
     return s
 
 

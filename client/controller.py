@@ -12,9 +12,11 @@ import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+import trio
 from prompt_toolkit.formatted_text import FormattedText
 
-from scopa_net.client import render, rulebook
+from scopa_net.cards import CARDS
+from scopa_net.client import hints, render, rulebook
 from scopa_net.client.commands import (
     COMMANDS,
     Choose,
@@ -26,7 +28,7 @@ from scopa_net.client.commands import (
     parse_command,
 )
 from scopa_net.client.moves import resolve_play
-from scopa_net.client.scoresheet import match_summary, score_sheet
+from scopa_net.client.scoresheet import SHEET_WIDTH, match_summary, score_sheet
 from scopa_net.client.session import (
     ConnectionChanged,
     ConnectionState,
@@ -41,11 +43,17 @@ from scopa_net.client.session import (
 )
 from scopa_net.client.style import Display
 from scopa_net.errors import AmbiguousPlayError, IllegalPlayError
+from scopa_net.match import match_winner
 from scopa_net.names import clean_chat, clean_name
+from scopa_net.notation import format_card
 from scopa_net.plays import Play, PlayRecord
+from scopa_net.scoring import RoundScore
 from scopa_net.view import SeatView
 
 Lines = Sequence[FormattedText]
+
+BOARD_ROWS = 10
+"""Rows the board takes (with the prompt and the toolbar): a sheet needs this many more."""
 
 
 class Asking(enum.Enum):
@@ -55,6 +63,8 @@ class Asking(enum.Enum):
     WHICH_GROUP = "which group"
     CONFIRM_QUIT = "confirm quit"
     LEAVE_OR_AWAY = "leave or step away"
+    REMATCH = "rematch"
+    CONFIRM_PLAY = "confirm play"
 
 
 LEAVE_QUESTION = (
@@ -103,19 +113,53 @@ class Controller:
         quit: Callable[[], None],
         *,
         plain: bool = False,
+        screen: Callable[[], tuple[int, int]] | None = None,
+        coach: bool = False,
     ) -> None:
+        """``screen`` gives the terminal's (columns, rows), 0 when not known: the score sheet
+        is laid out for the width, and on a short terminal it waits for Enter before the
+        next round's board pushes it off the screen."""
         self.session = session
+        self.coach = coach
+        self._coached: Play | None = None
         self.state = ClientState(seat=session.seat, names=session.names, display=display)
         self.state.view = session.view
         if session.view is not None:
             self.state.scores = session.view.scores
         self.state.connection = session.connection
-        self._show = show
+        self._print = show
+        self._show = self._out
         self._quit = quit
         self._plain = plain
+        self._screen = screen or (lambda: (0, 0))
+        self._held: list[FormattedText] | None = None
+        """Lines kept back while a score sheet waits to be read (a short terminal)."""
+        self._last_round: tuple[SeatView, RoundScore, tuple[int, ...]] | None = None
         self.log: list[str] = []
 
     # --- output -------------------------------------------------------------------------------
+
+    def _out(self, lines: Lines) -> None:
+        if self._held is not None:
+            self._held.extend(lines)
+        else:
+            self._print(lines)
+
+    def _hold_after_sheet(self, sheet_rows: int, match_scores: tuple[int, ...]) -> None:
+        """On a terminal too short for the sheet and the next board, wait for Enter."""
+        rows = self._screen()[1]
+        view = self.state.view
+        if self._plain or not rows or view is None or rows >= sheet_rows + BOARD_ROWS + 2:
+            return
+        if match_winner(view.rules, match_scores) is not None:
+            return  # the match is over: nothing comes after the sheet but the result
+        self._say("Press Enter for the next round.", "class:notice")
+        self._held = []
+
+    def _release(self) -> None:
+        held, self._held = self._held, None
+        if held:
+            self._print(held)
 
     def _say(self, text: str, style: str = "") -> None:
         self._show([_text(text, style)])
@@ -158,6 +202,9 @@ class Controller:
                 if view.my_turn:
                     self.show_board()
             case RoundStarted(view=view):
+                if state.match_over:  # a rematch: a new match has begun
+                    state.match_over = False
+                    state.asking = Asking.NOTHING
                 state.view = view
                 state.scores = view.scores
                 self._forget_choices()
@@ -176,15 +223,24 @@ class Controller:
                 if view.leftover:
                     left = ", ".join(render.card_text(c, self.display) for c in view.leftover)
                     self._say(f"The last capture also takes the table: {left}.")
-                self._show(score_sheet(view, score, scores, state.names))
+                self._last_round = (view, score, tuple(scores))
+                sheet = self._sheet()
+                self._show(sheet)
+                self._hold_after_sheet(len(sheet), tuple(scores))
             case MatchOver(winner=winner, match_scores=scores, rounds=rounds):
+                self._release()
                 state.match_over = True
                 state.scores = scores
                 assert state.view is not None
                 self._show([match_summary(state.view, winner, scores, rounds, state.names)])
-            case Message(seat=seat, text=text):
+                if hasattr(self.session, "rematch"):
+                    state.asking = Asking.REMATCH
+                    self._say("Play again with the same players? (y/n)")
+            case Message(seat=seat, text=text, local=local):
                 # Chat is "<name> text" on one line: it can never look like a notice.
-                if seat is None:
+                if local:  # this client's own words (its deal check), not the host's
+                    self._say(clean_chat(text), "class:notice")
+                elif seat is None:
                     self._say(f"Host: {clean_chat(text)}", "class:notice")
                 else:
                     who = state.names[seat] if seat < len(state.names) else f"seat {seat}"
@@ -194,6 +250,19 @@ class Controller:
                 self._say(
                     f"Connection: {conn.value}{f' ({detail})' if detail else ''}.", "class:notice"
                 )
+        state.changed()
+
+    def interrupt(self) -> None:
+        """Ctrl-C: drop the question being asked (which group, leave or stay)."""
+        state = self.state
+        if state.asking is Asking.WHICH_GROUP:
+            self._forget_choices()
+            self._say("Choice dropped: type a card to play.")
+        elif state.asking is Asking.CONFIRM_QUIT:
+            state.asking = Asking.NOTHING
+            self._say("Staying at the table.")
+        else:
+            return
         state.changed()
 
     def _forget_choices(self) -> None:
@@ -206,10 +275,15 @@ class Controller:
     async def handle_line(self, line: str) -> None:
         """Act on one typed line. Refusals print why and change nothing."""
         state = self.state
+        if self._held is not None:
+            self._release()  # Enter after a score sheet: on to the next round
+            state.changed()
         if not line.strip():
             return
         if state.asking is Asking.LEAVE_OR_AWAY:
             await self._answer_leave(line)
+        if state.asking is Asking.CONFIRM_PLAY:
+            await self._confirm_play(line)
             state.changed()
             return
         if state.asking is Asking.CONFIRM_QUIT:
@@ -219,6 +293,16 @@ class Controller:
                 self._quit()
             else:
                 self._say("Staying at the table.")
+            state.changed()
+            return
+        if state.asking is Asking.REMATCH and line.strip().lower() in {"y", "yes", "n", "no"}:
+            state.asking = Asking.NOTHING
+            agree = line.strip().lower() in {"y", "yes"}
+            await self.session.rematch(agree)  # type: ignore[attr-defined]
+            self._say("Waiting for the others to answer." if agree else "No rematch.")
+            state.changed()
+            return
+        if await self._bare_rank(line.strip()):
             state.changed()
             return
         try:
@@ -233,11 +317,32 @@ class Controller:
                 await self._play(Play(card, group or ()), group is None)
             case Say(text=text):
                 await self.session.say(text)
+            case Simple(name="hint"):
+                await self._hint()
             case Simple(name=name):
                 self._simple(name)
             case Rules(topic=topic):
                 self._rules(topic)
         state.changed()
+
+    async def _bare_rank(self, token: str) -> bool:
+        """A rank alone (``7``, ``K``): the card of that rank in hand, if there is one only.
+        True when the line was taken as such (played, or answered with why not)."""
+        view = self.state.view
+        if self.state.choices or view is None or not view.hand or len(token) > 2:
+            return False
+        scheme = self.display.scheme
+        if token.upper() not in {format_card(c, scheme)[:-1].upper() for c in CARDS}:
+            return False
+        same = [c for c in view.hand if format_card(c, scheme)[:-1].upper() == token.upper()]
+        if len(same) == 1:
+            await self._play(Play(same[0], ()), True)
+        elif same:
+            held = " and ".join(render.card_text(c, self.display) for c in same)
+            self._error(f"You hold {held}: type the one to play.")
+        else:
+            self._error(f"You hold no card of rank {token}.")
+        return True
 
     async def _choose(self, number: int) -> None:
         choices = self.state.choices
@@ -247,7 +352,7 @@ class Controller:
         if not 1 <= number <= len(choices):
             self._error(f"invalid choice: {number!r}: choose 1 to {len(choices)}")
             return
-        await self._submit(choices[number - 1])
+        await self._consider(choices[number - 1])
 
     async def _play(self, play: Play, bare: bool) -> None:
         view = self.state.view
@@ -262,7 +367,7 @@ class Controller:
         except IllegalPlayError as exc:
             self._error(str(exc))
             return
-        await self._submit(resolved)
+        await self._consider(resolved)
 
     def _offer(self, options: Sequence[Play]) -> None:
         state = self.state
@@ -278,6 +383,42 @@ class Controller:
                 lines.append(FormattedText(body))
         lines.append(_text("Type the number, or the card with the group (such as 7d x 5s+2b)."))
         self._show(lines)
+
+    async def _consider(self, play: Play) -> None:
+        """Submit ``play``, unless the coach is on and has a warning: then ask first."""
+        view = self.state.view
+        warnings = []
+        if self.coach and view is not None:
+            warnings = hints.coach_warnings(view, play, self.display.scheme)
+        if not warnings:
+            await self._submit(play)
+            return
+        self._forget_choices()
+        self._coached = play
+        self.state.asking = Asking.CONFIRM_PLAY
+        shown = play.text(self.display.scheme)
+        lines = [_text(f"Coach: before you play {shown}:", "class:notice")]
+        lines += [_text(f"  - {w}", "class:notice") for w in warnings]
+        lines.append(_text("Play it anyway? (y/n)"))
+        self._show(lines)
+
+    async def _confirm_play(self, line: str) -> None:
+        play, self._coached = self._coached, None
+        self.state.asking = Asking.NOTHING
+        if play is not None and line.strip().lower() in {"y", "yes"}:
+            await self._submit(play)
+        else:
+            self._say("Not played; choose again ('hint' suggests a play).")
+
+    async def _hint(self) -> None:
+        view = self.state.view
+        if view is None or not view.my_turn or view.round_over:
+            self._say("A hint is for your turn.")
+            return
+        hint = await trio.to_thread.run_sync(hints.hint_for, view)
+        if self.state.view is not view:
+            return  # the game moved on while thinking
+        self._say(f"Hint: {hint.play.text(self.display.scheme)}. {hint.reason}.", "class:notice")
 
     async def _submit(self, play: Play) -> None:
         self._forget_choices()
@@ -323,23 +464,6 @@ class Controller:
         else:
             self._say("Type leave, away, or stay.")
 
-    def _who(self) -> None:
-        """Every seat by name, with its side and whether its player is away; and, for the
-        player hosting, where friends join."""
-        state = self.state
-        view = state.view
-        notes = getattr(self.session, "seat_notes", ())
-        lines = []
-        for seat, who in enumerate(state.names):
-            parts = [f"Seat {seat}: {who}" + (" (you)" if seat == state.seat else "")]
-            if view is not None:
-                parts.append(f"side {view.rules.side_of(seat)}")
-            if seat < len(notes) and notes[seat]:
-                parts.append(notes[seat])
-            lines.append(_text(", ".join(parts)))
-        lines += [_text(line) for line in getattr(self.session, "where_to_join", ())]
-        self._show(lines)
-
     def _rules(self, topic: str) -> None:
         """``rules`` and ``rules TOPIC``, from the rules document."""
         if topic:
@@ -353,6 +477,33 @@ class Controller:
             rules = view.rules if view is not None else getattr(self.session, "rules", None)
             lines = rulebook.brief(rules)
         self._show([_text(line) for line in lines])
+
+    def _sheet(self) -> list[FormattedText]:
+        """The last round's score sheet, laid out for the terminal's width."""
+        assert self._last_round is not None
+        view, score, scores = self._last_round
+        width = self._screen()[0] or SHEET_WIDTH
+        return score_sheet(view, score, scores, self.state.names, width)
+
+    def _who(self) -> None:
+        """Who sits where, and on which side; before the deal too; who is away."""
+        state = self.state
+        notes = getattr(self.session, "seat_notes", ())
+        view = state.view
+        rules = view.rules if view is not None else getattr(self.session, "rules", None)
+        lines = []
+        for seat, who in enumerate(state.names):
+            you = " (you)" if seat == state.seat else ""
+            if rules is None:
+                lines.append(_text(f"Seat {seat}: {who}{you}"))
+                continue
+            partners = [state.names[s] for s in rules.seats_of(rules.side_of(seat)) if s != seat]
+            team = f", with {' & '.join(partners)}" if partners else ""
+            note = f"; {notes[seat]}" if seat < len(notes) and notes[seat] else ""
+            lines.append(_text(f"Seat {seat}: {who}{you}{team}{note}"))
+        # For the player hosting with play --lan: where friends join.
+        lines += [_text(line) for line in getattr(self.session, "where_to_join", ())]
+        self._show(lines)
 
     def _simple(self, name: str) -> None:
         state = self.state
@@ -372,11 +523,13 @@ class Controller:
         elif view is None:
             self._say("No cards dealt yet.")
         elif name == "score":
+            if self._last_round is not None:
+                self._show(self._sheet())
             parts = [
                 f"{render.side_label(side, view, state.names)} {points}"
                 for side, points in enumerate(state.scores)
             ]
-            self._say(f"Score: {', '.join(parts)} (playing to {view.rules.target}).")
+            self._say(f"Match score: {', '.join(parts)} (playing to {view.rules.target}).")
         elif name in {"last", "log"}:
             records = render.last_plays(view) if name == "last" else list(view.plays)
             if not records:

@@ -83,7 +83,12 @@ async def open_embedded_game(
             bot_level=LEVEL_NUMBERS.get(level, 2),
         )
         async with open_network_session(
-            "127.0.0.1", bound, TableChoice(create=create), name=name, data_dir=data_dir
+            "127.0.0.1",
+            bound,
+            TableChoice(create=create),
+            name=name,
+            data_dir=data_dir,
+            pin_host=False,  # a throwaway host with a new key each time: nothing to pin
         ) as session:
             session.embedded_port = bound  # type: ignore[attr-defined]
             if lan:

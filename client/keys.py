@@ -5,18 +5,28 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from prompt_toolkit.application.current import get_app
-from prompt_toolkit.filters import Condition
+from prompt_toolkit.filters import Condition, is_searching
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.search import stop_search
 
 
-def make_key_bindings(show_board: Callable[[], None] | None = None) -> KeyBindings:
-    """Ctrl-C clears the line, Ctrl-D on an empty line leaves, Ctrl-L shows the board again."""
+def make_key_bindings(
+    show_board: Callable[[], None] | None = None,
+    interrupt: Callable[[], None] | None = None,
+) -> KeyBindings:
+    """Ctrl-C clears the line (and leaves a history search, and drops a question being
+    asked, through ``interrupt``), Ctrl-D on an empty line leaves, Ctrl-L shows the board."""
     kb = KeyBindings()
 
     @kb.add("c-c")
     def _clear(event: KeyPressEvent) -> None:
         """Clear the line being typed (it never interrupts the game)."""
-        event.current_buffer.reset()
+        if is_searching():
+            # Leave Ctrl-R search without taking what it found: what is typed next runs.
+            stop_search()
+        event.app.current_buffer.reset()
+        if interrupt is not None:
+            interrupt()
 
     @Condition
     def _line_empty() -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import signal
 
 import trio
 from prompt_toolkit.patch_stdout import patch_stdout
@@ -57,15 +58,49 @@ def settings_from(args: argparse.Namespace) -> Settings:
     )
 
 
-def run_game_screen(open_session: SessionOpener, settings: Settings, *, plain: bool) -> int:
+EXIT_TERMINATED = 143
+"""The status after SIGTERM (128 + 15), as a shell reports it."""
+
+
+async def _until_terminated(app: ClientApp) -> int:
+    """Run the app; SIGTERM ends it the orderly way (the prompt and toolbar taken down, the
+    terminal given back as it was), not mid-draw."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    assert task is not None
+    terminated = False
+
+    def terminate() -> None:
+        nonlocal terminated
+        terminated = True
+        task.cancel()
+
+    try:
+        loop.add_signal_handler(signal.SIGTERM, terminate)
+    except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or Windows
+        return await app.run()
+    try:
+        return await app.run()
+    except asyncio.CancelledError:
+        if not terminated:
+            raise
+        task.uncancel()
+        return EXIT_TERMINATED
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+
+
+def run_game_screen(
+    open_session: SessionOpener, settings: Settings, *, plain: bool, coach: bool = False
+) -> int:
     """Run the terminal app on this session until the match ends; the exit status."""
     display = settings.display(os.environ)
     if plain:
         display = type(display)(color=False, glyphs=False, suits=display.suits)
-    app = ClientApp(open_session, display, plain=plain)
+    app = ClientApp(open_session, display, plain=plain, coach=coach)
     try:
         with patch_stdout(raw=True):
-            return asyncio.run(app.run())
+            return asyncio.run(_until_terminated(app))
     except SessionError as exc:
         raise session_failure(exc) from None
     except trio.TooSlowError:

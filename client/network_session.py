@@ -14,6 +14,7 @@ import itertools
 import logging
 import math
 import secrets
+import shlex
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, replace
@@ -43,6 +44,7 @@ from scopa_net.rules import RuleSet
 from scopa_net.view import SeatView
 from scopa_net.wire import messages as m
 from scopa_net.wire.connection import NEED_DATA, ConnectionClosed, PlayerConnection
+from scopa_net.wire.convert import opening_snapshot
 from scopa_net.wire.errors import ErrorCode, ProtocolError
 from scopa_net.witness import DealWitness
 
@@ -113,29 +115,51 @@ class KnownHosts:
     def __init__(self, path: Path | None) -> None:
         self.path = path
 
-    def check(self, address: str, key: bytes) -> str | None:
-        """Pin a new host; returns a warning if a pinned host's key changed."""
-        if self.path is None:
-            return None
+    def _pins(self) -> dict[str, str]:
         pins = {}
-        if self.path.exists():
+        if self.path is not None and self.path.exists():
             for line in self.path.read_text(encoding="utf-8").splitlines():
                 where, _, hexkey = line.partition(" ")
                 if hexkey:
                     pins[where] = hexkey
-        pinned = pins.get(address)
+        return pins
+
+    def pinned(self, address: str) -> bytes | None:
+        """The key pinned for ``address``, if one is."""
+        hexkey = self._pins().get(address)
+        return None if hexkey is None else bytes.fromhex(hexkey)
+
+    def pin(self, address: str, key: bytes) -> None:
+        """Pin ``key`` for ``address``, replacing the key pinned before (the user accepts it)."""
+        if self.path is None:
+            return
+        pins = self._pins()
+        pins[address] = key.hex()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.write_text("".join(f"{a} {k}\n" for a, k in pins.items()), encoding="utf-8")
+
+    def check(self, address: str, key: bytes) -> str | None:
+        """Pin a new host; returns a warning if a pinned host's key changed."""
+        if self.path is None:
+            return None
+        pinned = self.pinned(address)
         if pinned is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with self.path.open("a", encoding="utf-8") as f:
                 f.write(f"{address} {key.hex()}\n")
             return None
-        if pinned != key.hex():
-            return (
-                f"WARNING: the host at {address} now has key {fingerprint(key)}, but it had "
-                f"{fingerprint(bytes.fromhex(pinned))} when you first played there. It may be "
-                "a different host. Deals are still checked against the key it uses now."
-            )
+        if pinned != key:
+            return self.changed_warning(address, key, pinned)
         return None
+
+    def changed_warning(self, address: str, key: bytes, pinned: bytes) -> str:
+        """What a person reads when the host at ``address`` signs with another key."""
+        return (
+            f"WARNING: the host at {address} now has key {fingerprint(key)}, but it had "
+            f"{fingerprint(pinned)} when you first played there. It may be a different host. "
+            f"The key you trusted is pinned in {self.path}. If the host was reinstalled and "
+            f"you trust it, accept its new key with: scopa-net join {address} --accept-new-key"
+        )
 
 
 class _Link:
@@ -261,11 +285,13 @@ class NetworkSession:
         on_transcript: Callable[[bytes], None] | None = None,
         connector: Connector | None = None,
         check_deals: bool = True,
+        pin_host: bool = True,
         store: SeatStore | None = None,
         resume_from: SeatRecord | None = None,
     ) -> None:
         """``check_deals=False`` skips checking cards and verifying rounds (a load generator
         with thousands of seats in one process); a person's client always checks.
+        ``pin_host=False`` does not pin the host's key (a throwaway host in this process).
 
         ``store`` keeps the seat on disk so that it outlives this process
         (:mod:`~scopa_net.client.seat_store`); ``resume_from`` takes back a seat kept there
@@ -273,6 +299,7 @@ class NetworkSession:
         self.host, self.port = host, port
         self.connector = connector
         self.check_deals = check_deals
+        self.pin_host = pin_host
         self.choice = choice
         self.name = name
         self.data_dir = data_dir
@@ -307,12 +334,18 @@ class NetworkSession:
         self._seed_lost_round: bytes | None = None
         self._resumed_at = -math.inf
         self._left = trio.Event()
+        self._to_resend: list[int] = []
+        self._finished: SeatRecord | None = None
+        """The seat's record while a match just ended (kept in memory for a rematch)."""
+        """Unacknowledged moves to send again once the catch-up reaches their ``after``."""
         self._replaying = False
         """Taking a seat back from disk: the host replays the match; show only the end."""
         self.end_note: str | None = None
         """The last line for the player when the session ends on its own (host gone...)."""
         self.where_to_join: tuple[str, ...] = ()
         """For the player hosting (``play --lan``): how friends join; ``who`` shows it."""
+        self.match_no = 1
+        """Which match at this table the seat plays (one more after each agreed rematch)."""
 
     # --- the Session protocol -----------------------------------------------------------
 
@@ -380,6 +413,7 @@ class NetworkSession:
                     seat=None,
                     text=f"queued: {play.text()} goes to the host as soon as the connection "
                     "is back",
+                    local=True,
                 )
             )
         await self._send_quietly(msg)
@@ -412,7 +446,11 @@ class NetworkSession:
 
     def notice(self, text: str) -> None:
         """Show the player a line from this client (such as how friends can join)."""
-        self._emit(Message(seat=None, text=text))
+        self._emit(Message(seat=None, text=text, local=True))
+
+    async def rematch(self, agree: bool) -> None:
+        """Answer, after the match, whether to play again with the same seats and rules."""
+        await self._send_quietly(m.Rematch(agree=agree))
 
     async def leave(self, away: bool = False) -> None:
         """Give up the seat for good, or (``away``) step away and keep it; ends the session.
@@ -493,10 +531,11 @@ class NetworkSession:
         if self.host_key is not None and welcome.host_key != self.host_key:
             raise HostKeyChangedError("the host's key changed while we were playing")
         self.host_key = welcome.host_key
-        known = KnownHosts(None if self.data_dir is None else self.data_dir / "known_hosts")
+        pins = None if self.data_dir is None or not self.pin_host else self.data_dir / "known_hosts"
+        known = KnownHosts(pins)
         warning = known.check(f"{self.host}:{self.port}", welcome.host_key)
         if warning:
-            self._emit(Message(seat=None, text=warning))
+            self._emit(Message(seat=None, text=warning, local=True))
 
     def _start_seat(self, snapshot: m.Snapshot, *, mid_match: bool | None = None) -> None:
         self.rules = snapshot.rules.to_rules()
@@ -509,8 +548,9 @@ class NetworkSession:
             self._emit(
                 Message(
                     seat=None,
-                    text="you took a seat in a match under way: each card is checked from "
-                    "the next round on, and no transcript is saved for this match",
+                    text="You took a seat in a match under way: each card is checked from "
+                    "the next round on, and no transcript is saved for this match.",
+                    local=True,
                 )
             )
         self._names = [f"seat {s}" for s in range(self.rules.players)]
@@ -582,7 +622,7 @@ class NetworkSession:
         else:
             note = why
         self.end_note = note
-        self._emit(Message(seat=None, text=note))
+        self._emit(Message(seat=None, text=note, local=True))
 
     @property
     def resume_command(self) -> str:
@@ -658,9 +698,20 @@ class NetworkSession:
         self._resumed_at = trio.current_time()
         self._seed_due = True
         self._set_state(ConnectionState.CONNECTED, "back at the table")
-        # Whatever the host had not acknowledged goes again; a repeat is applied once.
-        for msg, _ in list(self._unacked.values()):
-            await link.send(msg)
+        # Whatever the host had not acknowledged goes again (a repeat is applied once), as
+        # soon as this connection has caught up to the event each move was chosen after.
+        self._to_resend = list(self._unacked)
+        await self._resend_caught_up(link)
+
+    async def _resend_caught_up(self, link: _Link) -> None:
+        seq = 0 if self.mirror is None else self.mirror.seq
+        for move_id in list(self._to_resend):
+            pending = self._unacked.get(move_id)
+            if pending is None:
+                self._to_resend.remove(move_id)
+            elif pending[0].after <= seq:
+                self._to_resend.remove(move_id)
+                await link.send(pending[0])
 
     async def _send_seed_if_due(self) -> None:
         """Give the host this seat's commitment or seed if the round in play waits for it.
@@ -704,6 +755,8 @@ class NetworkSession:
         assert self._link is not None
         link = self._link
         while True:
+            if self._to_resend:
+                await self._resend_caught_up(link)
             await self._send_seed_when_quiet(link)
             msg = await link.receive()
             if isinstance(msg, m.Ping):
@@ -764,10 +817,14 @@ class NetworkSession:
                 seat=None,
                 text=f"Back in your seat at table {self.table_id} ({self.address}), "
                 f"round {view.round_number}{checked}.",
+                local=True,
             )
         )
         if view.round_number:
             self._emit(RoundStarted(view=view))
+        if view.winner is not None:
+            scores = view.scores
+            self._emit(MatchOver(winner=view.winner, match_scores=scores, rounds=view.round_number))
 
     def _caught_up_by_snapshot(self, msg: m.Snapshot) -> None:
         """A snapshot instead of the events: the board, but not the round's fair-deal record."""
@@ -809,11 +866,11 @@ class NetworkSession:
         except FairnessError as exc:
             text = f"DEAL CHECK FAILED: {type(exc).__name__}: {exc}"
             self.verdict_failures.append(text)
-            self._emit(Message(seat=None, text=text))
+            self._emit(Message(seat=None, text=text, local=True))
             verdict = None
         if verdict is not None:
             self.rounds_verified += 1
-            self._emit(Message(seat=None, text=f"deal check: {verdict.note}"))
+            self._emit(Message(seat=None, text=f"Deal check: {verdict.note}", local=True))
             self._save_transcript()
         if isinstance(e, m.RoundCommit) and not self.check_deals:
             self._seed = secrets.token_bytes(32)
@@ -847,17 +904,44 @@ class NetworkSession:
             assert view.round_score is not None
             self._emit(RoundOver(view=view, score=view.round_score, match_scores=tuple(e.scores)))
         elif isinstance(e, m.MatchEnd):
-            if self._replaying:
-                self._caught_up()
-            self._save_transcript()  # now with the match result
-            self._forget_record()  # nothing left to take back
+            saved = self._save_transcript()  # now with the match result
+            # The match is over: its seat is not kept on disk (a rematch keeps it again).
+            self._finished = self._record
+            self._forget_record()
+            if saved is not None:
+                where = shlex.quote(str(saved))
+                text = f"Transcript saved to {where}; check it any time: scopa-net verify {where}"
+                self._emit(Message(seat=None, text=text, local=True))
             rounds = view.round_number
             self._emit(MatchOver(winner=e.winner or 0, match_scores=tuple(e.scores), rounds=rounds))
-            return True
+        elif isinstance(e, m.RematchStatus):
+            return self._rematch_status(e)
         elif isinstance(e, m.Chat):
             self._emit(Message(seat=e.seat, text=e.text))
         elif isinstance(e, m.SeatStatus):
             self._seat_status(e)
+        return False
+
+    def _rematch_status(self, e: m.RematchStatus) -> bool:
+        """Take the state of a rematch vote; True when there will be none (the session ends)."""
+        assert self.rules is not None and self.host_key is not None
+        if e.state == "declined":
+            self._emit(Message(seat=None, text="no rematch: the table is closing"))
+            self._forget_record()  # nothing left to take back
+            return True
+        if e.state == "agreed":
+            if self._record is None and self._finished is not None:
+                self._record = replace(self._finished, seeds={})
+                self._save_record()
+            self.match_no = e.match_no + 1
+            assert self.table_id is not None
+            start = opening_snapshot(self.rules, seat=self.seat, seq=e.seq, table_id=self.table_id)
+            self.mirror = SeatMirror(start)
+            self.witness = DealWitness(self.rules, self.host_key, self.seat)
+            self._emit(Message(seat=None, text="everyone agreed: a new match begins"))
+            return False
+        waiting = [self._names[s] for s, v in enumerate(e.votes) if v == "waiting"]
+        self._emit(Message(seat=None, text=f"rematch: waiting for {', '.join(waiting)}"))
         return False
 
     def _seat_status(self, e: m.SeatStatus) -> None:
@@ -983,19 +1067,23 @@ class NetworkSession:
             self.store.delete(self._record)
         self._record = None
 
-    def _save_transcript(self) -> None:
+    def _save_transcript(self) -> Path | None:
+        """Write the match's transcript so far; the file written, if one was."""
         assert self.witness is not None
         if self.witness.mid_match:
-            return  # a transcript must start at the match's first round to be verified
+            return None  # a transcript must start at the match's first round to be verified
         data = self.witness.transcript().encode()
         if self.on_transcript is not None:
             self.on_transcript(data)
         if self.data_dir is None or self.host_key is None:
-            return
+            return None
         folder = self.data_dir / "transcripts"
         folder.mkdir(parents=True, exist_ok=True)
         fp = fingerprint(self.host_key).replace("-", "")[:12]
-        (folder / f"{fp}-table{self.table_id}-seat{self._seat}.scopa").write_bytes(data)
+        match = "" if self.match_no == 1 else f"-match{self.match_no}"
+        path = folder / f"{fp}-table{self.table_id}-seat{self._seat}{match}.scopa"
+        path.write_bytes(data)
+        return path
 
     # --- helpers ------------------------------------------------------------------------
 
@@ -1029,7 +1117,7 @@ def _hidden_in_replay(event: Event) -> bool:
     to it (alarms and the end of the match are always shown)."""
     if isinstance(event, Message):
         return not event.text.startswith(("DEAL CHECK FAILED", "This seat's seed"))
-    return isinstance(event, ViewChanged | RoundStarted | RoundOver | VoidDeal)
+    return isinstance(event, ViewChanged | RoundStarted | RoundOver | VoidDeal | MatchOver)
 
 
 def _duration(seconds: float) -> str:

@@ -14,6 +14,7 @@ from prompt_toolkit.formatted_text import FormattedText, StyleAndTextTuples
 from prompt_toolkit.formatted_text.utils import fragment_list_to_text
 
 from scopa_net.cards import Card
+from scopa_net.client.moves import legal_plays
 from scopa_net.client.style import SUIT_CLASS, Display
 from scopa_net.notation import card_name, format_card
 from scopa_net.plays import Play, PlayRecord
@@ -25,6 +26,83 @@ Line = FormattedText
 def plain(lines: Iterable[StyleAndTextTuples]) -> str:
     """Lines as text without styles, one per line."""
     return "\n".join(fragment_list_to_text(line) for line in lines)
+
+
+def wrap_line(line: StyleAndTextTuples, width: int) -> list[FormattedText]:
+    """``line`` cut into lines of at most ``width`` columns, never inside a word.
+
+    A row's parts are separated by two spaces or more (the sides of a score, the cards on
+    the table): it breaks between parts first, and between the words of a part only when the
+    part does not fit a line alone. Lines after the first are indented under the text after a
+    label (``Table``, ``Captured``...), so a row still reads as a row.
+    """
+    chars = [(style, ch) for style, text, *_ in line for ch in text]
+    if width <= 0 or len(chars) <= width:
+        return [FormattedText(line)]
+    indent = len(line[0][1]) if line[0][0] == "class:label" else 0
+    indent = indent if indent <= width // 2 else 0
+    rows: list[list[tuple[str, str]]] = [[]]
+
+    def new_row(piece: list[tuple[str, str]]) -> None:
+        # Under the label's text, unless the word only fits a whole line.
+        rows.append([("", " ")] * (indent if len(piece) <= width - indent else 0))
+
+    def place(piece: list[tuple[str, str]], gap: int) -> None:
+        filled = any(ch != " " for _, ch in rows[-1])
+        if filled and len(rows[-1]) + gap + len(piece) > width:
+            new_row(piece)
+        elif filled:
+            rows[-1].extend([("", " ")] * gap)
+        while len(rows[-1]) + len(piece) > width:  # a word longer than a line: cut it
+            cut = width - len(rows[-1])
+            rows[-1].extend(piece[:cut])
+            piece = piece[cut:]
+            new_row(piece)
+        rows[-1].extend(piece)
+
+    text = "".join(ch for _, ch in chars)
+    for start, end, gap in _runs(text, 0, len(text), min_gap=2):
+        part = chars[start:end]
+        fresh = width - indent if len(rows) > 1 or rows[-1] else width
+        room = width - len(rows[-1]) - (gap if rows[-1] else 0)
+        if len(part) <= room or len(part) > fresh:
+            words = [(chars[s:e], g) for s, e, g in _runs(text, start, end, min_gap=1)]
+            if len(part) <= room:
+                words = [(part, gap)]
+            for k, (word, g) in enumerate(words):
+                place(word, gap if k == 0 else g)
+        else:
+            place(part, gap)
+    return [_fragments(row) for row in rows]
+
+
+def _runs(text: str, start: int, end: int, *, min_gap: int) -> list[tuple[int, int, int]]:
+    """Pieces of ``text[start:end]`` split at ``min_gap`` spaces or more: (start, end, gap)."""
+    out: list[tuple[int, int, int]] = []
+    i = start
+    while i < end:
+        gap_from = i
+        while i < end and text[i] == " ":
+            i += 1
+        gap = i - gap_from
+        piece = i
+        while i < end:
+            if text[i] == " " and text[i : i + min_gap] == " " * min_gap:
+                break
+            i += 1
+        if piece < i:
+            out.append((piece, i, gap))
+    return out
+
+
+def _fragments(chars: list[tuple[str, str]]) -> FormattedText:
+    out: StyleAndTextTuples = []
+    for style, ch in chars:
+        if out and out[-1][0] == style:
+            out[-1] = (style, out[-1][1] + ch)
+        else:
+            out.append((style, ch))
+    return FormattedText(out)
 
 
 def card_text(card: Card, display: Display) -> str:
@@ -51,6 +129,32 @@ def cards_fragments(
     return out
 
 
+def capturing_cards(view: SeatView) -> frozenset[Card]:
+    """The cards in hand that would capture if played now (a card that can, must)."""
+    return frozenset(play.card for play in legal_plays(view) if play.captured)
+
+
+#: After a card in the hand: it must capture if played. Text, so it shows without colour too.
+MUST_CAPTURE = "*"
+
+
+def hand_fragments(view: SeatView, display: Display) -> StyleAndTextTuples:
+    """The hand with capture values like the table's, ``*`` on the cards that must capture."""
+    takers = capturing_cards(view)
+    out = cards_fragments(view.hand, display, values=True)
+    if not takers:
+        return out
+    marked: StyleAndTextTuples = []
+    for style, text in out:
+        marked.append((style, text))
+        if style == "class:value" and text.startswith("="):
+            card = view.hand[sum(1 for s, t in marked if s == "class:value") - 1]
+            if card in takers:
+                marked.append(("class:sweep", MUST_CAPTURE))
+    marked.append(("class:value", f"   ({MUST_CAPTURE} must capture)"))
+    return marked
+
+
 def play_fragments(play: Play, display: Display) -> StyleAndTextTuples:
     """``7d♦ x 5s♠+2b♣``: the card played and what it took."""
     out: StyleAndTextTuples = [card_fragment(play.card, display)]
@@ -73,7 +177,7 @@ def record_line(record: PlayRecord, view: SeatView, names: Sequence[str], displa
     """One play as it happened: who, what, and a sweep if it was one."""
     who = seat_label(record.seat, view, names)
     out: StyleAndTextTuples = [("class:you" if record.seat == view.seat else "", who)]
-    out.append(("", " plays "))
+    out.append(("", " play " if who == "You" else " plays "))  # "You play", "Ada plays"
     out += play_fragments(record.play, display)
     if record.sweep:
         out.append(("class:sweep", "  Scopa!"))
@@ -133,7 +237,7 @@ def board_lines(view: SeatView, names: Sequence[str], display: Display) -> list[
     lines.append(_row("Captured", piles))
     for record in last_plays(view):
         lines.append(_row("Last", list(record_line(record, view, names, display))))
-    lines.append(_row("Your hand", cards_fragments(view.hand, display)))
+    lines.append(_row("Your hand", hand_fragments(view, display)))
     lines.append(FormattedText([("class:turn" if view.my_turn else "", turn_text(view, names))]))
     return lines
 
@@ -151,10 +255,20 @@ def words_of(cards: Sequence[Card], display: Display) -> str:
 
 def play_words(record: PlayRecord, view: SeatView, names: Sequence[str], display: Display) -> str:
     who = seat_label(record.seat, view, names)
-    text = f"{who} played {card_words(record.play.card, display)}"
+    text = f"{who} played {card_words(record.play.card, display)}"  # past tense: any person
     if record.play.captured:
         text += f", taking {words_of(record.play.captured, display)}"
     return text + (". Scopa!" if record.sweep else ".")
+
+
+def hand_words(view: SeatView, display: Display) -> str:
+    """The hand for a screen reader: each card with its value, and whether it must capture."""
+    takers = capturing_cards(view)
+    words = [
+        f"{card_words(c, display)} ({c.value}{', must capture' if c in takers else ''})"
+        for c in view.hand
+    ]
+    return ", ".join(words) or "nothing"
 
 
 def plain_board(view: SeatView, names: Sequence[str], display: Display) -> list[str]:
@@ -167,6 +281,6 @@ def plain_board(view: SeatView, names: Sequence[str], display: Display) -> list[
         f"Round {view.round_number}, target {view.rules.target}. Score: {score}.",
         f"Table: {table or 'empty'}.",
         f"Stock: {view.stock_count} cards.",
-        f"Your hand: {words_of(view.hand, display)}.",
+        f"Your hand: {hand_words(view, display)}.",
         turn_text(view, names),
     ]

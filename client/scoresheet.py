@@ -26,57 +26,82 @@ LINE_TITLES: dict[str, tuple[str, str]] = {
     COINS_LINE: ("Coins", "coins taken"),
     SETTEBELLO_LINE: ("Settebello", "holds the 7 of coins"),
     PRIMIERA_LINE: ("Primiera", "best card per suit, summed"),
-    SWEEPS_LINE: ("Sweeps", "scope"),
+    SWEEPS_LINE: ("Sweeps", "scope: a point for each"),
     RE_BELLO_LINE: ("Re bello", "holds the king of coins"),
     NAPOLA_LINE: ("Napola", "run of coins from the ace"),
 }
 
 _LABEL = 12
-_COL = 9
+_GAP = 3
+SHEET_WIDTH = 80
+"""The width a sheet is laid out for unless told the terminal's."""
 
 
-def _taker(line: ScoreLine, view: SeatView, names: Sequence[str]) -> str:
+def _taker(line: ScoreLine, sides: Sequence[str]) -> str:
+    """Who took the line's point(s): a side's name, or each scoring side with ``+points``."""
     scored = [side for side, p in enumerate(line.points) if p]
     if not scored:
-        return "nobody" if line.name != SWEEPS_LINE else "none"
-    if line.winner is not None and len(scored) == 1:
-        return side_label(line.winner, view, names)
-    return ", ".join(f"{side_label(s, view, names)} {line.points[s]}" for s in scored)
-
-
-def _cells(values: Sequence[int | str]) -> str:
-    return "".join(f"{v!s:>{_COL}}" for v in values)
+        return "nobody"
+    if line.winner is not None and len(scored) == 1 and line.points[scored[0]] == 1:
+        return sides[scored[0]]
+    return ", ".join(f"{sides[s]} +{line.points[s]}" for s in scored)
 
 
 def score_sheet(
-    view: SeatView, score: RoundScore, match_scores: Sequence[int], names: Sequence[str]
+    view: SeatView,
+    score: RoundScore,
+    match_scores: Sequence[int],
+    names: Sequence[str],
+    width: int = SHEET_WIDTH,
 ) -> list[FormattedText]:
     """The sheet for a finished round: one line per scoring line with each side's figure, who
-    took the point, the round totals and the running match score."""
-    sides = [side_label(s, view, names) for s in range(len(score.totals))]
-    header = [f"{s[: _COL - 1]}" for s in sides]
+    took the point, the round totals and the running match score.
+
+    The sides are headed by their full names when the sheet fits ``width`` with them; when it
+    does not, by letters (A, B, C) named on a line of their own, so no name is cut short.
+    """
+    full = [side_label(s, view, names) for s in range(len(score.totals))]
+    takers = [_taker(line, full) for line in score.lines]
+    col = max(6, *(len(n) + _GAP for n in full))
+    fits = _LABEL + col * len(full) + _GAP + max(map(len, takers), default=0) <= width
+    if fits:
+        sides, legend = full, []
+    else:
+        sides = [chr(ord("A") + s) for s in range(len(full))]
+        col = 6
+        takers = [_taker(line, sides) for line in score.lines]
+        legend = [
+            FormattedText(
+                [("", "   ".join(f"{k} = {n}" for k, n in zip(sides, full, strict=True)))]
+            )
+        ]
+
+    def cells(values: Sequence[int | str]) -> str:
+        return "".join(f"{v!s:>{col}}" for v in values)
+
     lines = [
         FormattedText([("class:heading", f"Round {view.round_number} score sheet")]),
-        FormattedText([("class:label", f"{'':<{_LABEL}}{_cells(header)}   point to")]),
+        *legend,
+        FormattedText([("class:label", f"{'':<{_LABEL}}{cells(sides)}{' ' * _GAP}points to")]),
     ]
-    for line in score.lines:
+    for line, taker in zip(score.lines, takers, strict=True):
         title = LINE_TITLES.get(line.name, (line.name, ""))[0]
         body: StyleAndTextTuples = [
             ("class:label", f"{title:<{_LABEL}}"),
-            ("", _cells(line.figures)),
-            ("", "   "),
-            ("class:winner" if any(line.points) else "", _taker(line, view, names)),
+            ("", cells(line.figures)),
+            ("", " " * _GAP),
+            ("class:winner" if any(line.points) else "", taker),
         ]
         lines.append(FormattedText(body))
     lines.append(
-        FormattedText([("class:label", f"{'Round':<{_LABEL}}"), ("", _cells(score.totals))])
+        FormattedText([("class:label", f"{'Round':<{_LABEL}}"), ("", cells(score.totals))])
     )
     lines.append(
         FormattedText(
             [
                 ("class:label", f"{'Match':<{_LABEL}}"),
-                ("class:heading", _cells(match_scores)),
-                ("", f"   playing to {view.rules.target}"),
+                ("class:heading", cells(match_scores)),
+                ("", f"{' ' * _GAP}playing to {view.rules.target}"),
             ]
         )
     )

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from scopa_net.rules import RuleSet
 from scopa_net.wire import messages as m
+from scopa_net.wire.convert import opening_snapshot
 
 SEATS_DIR = "seats"
 MAX_TOKENS = 2
@@ -168,27 +169,4 @@ def starting_snapshot(record: SeatRecord) -> m.Snapshot:
     """The seat's view before anything happened at the table (seq 0): a client taking a seat
     back from disk starts here and has the host replay every event since."""
     rules = RuleSet.of(record.players, record.target, record.variants)
-    sides = rules.side_count
-    return m.Snapshot(
-        seq=0,
-        table_id=record.table_id,
-        seat=record.seat,
-        side=rules.side_of(record.seat),
-        rules=m.RulesInfo.of(rules),
-        dealer=0,
-        round_no=0,
-        to_move=None,
-        hand=(),
-        table=(),
-        hand_counts=(0,) * rules.players,
-        stock=0,
-        pile_counts=(0,) * sides,
-        sweeps=(0,) * sides,
-        scores=(0,) * sides,
-        plays=(),
-        void_deal=False,
-        round_over=False,
-        leftover=(),
-        round_score=None,
-        winner=None,
-    )
+    return opening_snapshot(rules, seat=record.seat, seq=0, table_id=record.table_id)

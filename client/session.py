@@ -68,10 +68,12 @@ class MatchOver:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Message:
-    """Chat from a seat (``seat`` None: a notice from the host)."""
+    """Chat from a seat (``seat`` None: a notice from the host, or with ``local`` from this
+    client itself: its own deal check, where it saved a transcript, a key warning)."""
 
     seat: int | None
     text: str
+    local: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

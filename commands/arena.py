@@ -19,6 +19,7 @@ from scopa_net.commands.options import (
     player_for,
     variants_epilog,
 )
+from scopa_net.commands.progress import Progress
 from scopa_net.rules import RuleSet
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--jobs", type=at_least(1), default=os.cpu_count() or 1, help="worker processes"
     )
+    parser.add_argument("--quiet", action="store_true", help="no progress line, only the report")
     parser.set_defaults(run=run)
 
 
@@ -57,10 +59,19 @@ def run(args: argparse.Namespace) -> int:
     a, b = player_for(args.level_a), player_for(args.level_b)
     config = ArenaConfig(a, b, (args.matches + 1) // 2, rules, args.seed)
     started = time.perf_counter()
-    report = summarise(config, run_pairs(config, args.jobs))
+    with Progress("arena", 2 * config.pairs, "matches", quiet=args.quiet) as progress:
+        report = summarise(config, _counted(run_pairs(config, args.jobs), progress))
     print(format_report(config, report))
     print(f"wall time {time.perf_counter() - started:.1f} s on {args.jobs} job(s)")
     return 0
+
+
+def _counted(
+    pairs: Iterator[tuple[GameResult, GameResult]], progress: Progress
+) -> Iterator[tuple[GameResult, GameResult]]:
+    for pair in pairs:
+        progress.advance(2)
+        yield pair
 
 
 def run_pairs(config: ArenaConfig, jobs: int) -> Iterator[tuple[GameResult, GameResult]]:

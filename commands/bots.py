@@ -186,7 +186,8 @@ async def run_bots(
                 (t.id, s) for t in tables for s, info in enumerate(t.seats) if info.kind == "open"
             ]
             if report is not None and len(free) < count:
-                report(f"{len(free)} open seats at {host}:{port}; sending {len(free)} bots")
+                seats = "1 open seat" if len(free) == 1 else f"{len(free)} open seats"
+                report(f"{seats} at {host}:{port}; sending {len(free)} bots")
             for table_id, seat in free[:count]:
                 crowd = _Crowd(host, port, plan, stats, names=names, seed=rng.random())
                 crowd.report = report

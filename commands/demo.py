@@ -39,7 +39,8 @@ def play_demo_match(
         result = match.results[-1]
         for line in result.lines:
             out(f"  {line.name:<11} figures {line.figures}  points {line.points}")
-        out(f"  match score by side: {tuple(match.scores)}")
+        score = ", ".join(f"side {side} {points}" for side, points in enumerate(match.scores))
+        out(f"  match score: {score}")
     if match.over:
         out(f"Side {match.winner} wins the match.")
     return match

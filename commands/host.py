@@ -26,6 +26,7 @@ from scopa_net.commands.options import (
     variants_epilog,
 )
 from scopa_net.commands.paths import default_host_db
+from scopa_net.commands.progress import Progress
 from scopa_net.rules import RuleSet
 from scopa_net.server.config import DEFAULT_PORT, HostConfig
 
@@ -57,6 +58,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="journal database (default: host.db in the data directory; ':memory:' keeps nothing)",
     )
     p.add_argument("--no-advertise", action="store_true", help="do not announce on the LAN")
+    p.add_argument(
+        "--quiet", action="store_true", help="no progress line while restoring the journal"
+    )
     p.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     p.add_argument(
         "--max-per-address",
@@ -286,6 +290,16 @@ async def serve_until_signalled(
     from scopa_net.server.host import Host
 
     host = Host(config, journal)
+    restoring: list[Progress] = []
+
+    def restored(done: int, total: int) -> None:
+        if not restoring:
+            restoring.append(Progress("restoring", total, "tables", quiet=args.quiet))
+        restoring[0].advance()
+        if done == total:
+            restoring[0].close()
+
+    host.on_restored = restored
     async with trio.open_nursery() as nursery:
         port = await nursery.start(host.serve)
         for line in where_to_join(config.bind, port, announced=config.advertise):
@@ -337,15 +351,16 @@ def run_history(args: argparse.Namespace) -> int:
         if not finished:
             print("no finished matches")
         for record in finished:
-            print(describe_finished(record.table_id, record.finished, record.summary or {}))
+            print(describe_finished(record.table_id, record.created, record.summary or {}))
         return 0
     finally:
         journal.close()
 
 
-def describe_finished(table_id: str, finished: float | None, summary: dict) -> str:
-    """One finished match: when it ended, its rules, who played, the score and the winner."""
-    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(finished)) if finished else "?"
+def describe_finished(table_id: str, started: float | None, summary: dict) -> str:
+    """One finished match: when it started (the journal's own time, never a restart's), who
+    played, the score, the winner and the rules."""
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(started)) if started else "?"
     players = [str(p) for p in summary.get("players", [])]
     scores = list(summary.get("scores") or [])
     winner = summary.get("winner")
@@ -361,7 +376,7 @@ def describe_finished(table_id: str, finished: float | None, summary: dict) -> s
         else ""
     )
     rules = summary.get("rules", "")
-    return f"table {table_id}, ended {when}: {score}{won} ({rules})"
+    return f"table {table_id}, started {when}: {score}{won} ({rules})"
 
 
 def _export(journal: Journal, args: argparse.Namespace) -> int:

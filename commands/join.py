@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from scopa_net.commands.options import (
     EXIT_CANCELLED,
+    EXIT_KEY_CHANGED,
     EXIT_REFUSED,
     EXIT_UNREACHABLE,
     EXIT_USAGE,
@@ -73,6 +74,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="sit down anew even if a seat is kept for you",
     )
+    p.add_argument(
+        "--accept-new-key",
+        action="store_true",
+        help="trust the host's new key when it changed (after a reinstall, say)",
+    )
     add_display_options(p)
     p.set_defaults(run=run)
 
@@ -103,6 +109,20 @@ def _choose(prompt: str, count: int, ask: Callable[[str], str]) -> int | None:
         if answer.isdigit() and 1 <= int(answer) <= count:
             return int(answer) - 1
         print(f"type a number from 1 to {count}, or press Enter to stop")
+
+
+def _choose_table(tables: list[m.TableInfo], ask: Callable[[str], str]) -> m.TableInfo | None:
+    """The table whose number the user types (the numbers listed), None for Enter or 'n'."""
+    ids = [t.id for t in tables]
+    shown = ", ".join(map(str, ids[:8])) + (", ..." if len(ids) > 8 else "")
+    while True:
+        answer = ask(f"table number ({shown}; Enter to stop): ").strip().lower()
+        answer = answer.removeprefix("table").strip()
+        if answer in ("", "n", "no", "q", "quit"):
+            return None
+        if answer.isdigit() and int(answer) in ids:
+            return tables[ids.index(int(answer))]
+        print(f"type one of the table numbers listed ({shown}), or press Enter to stop")
 
 
 def choose_lan_host(
@@ -270,6 +290,13 @@ def _take_back(
 
 def probe(host: str, port: int, seconds: float | None = None) -> tuple[m.TableInfo, ...]:
     """The host's tables, asked once; CommandError saying plainly why if there is no host."""
+    return ask_host(host, port, seconds)[0]
+
+
+def ask_host(
+    host: str, port: int, seconds: float | None = None
+) -> tuple[tuple[m.TableInfo, ...], bytes]:
+    """The host's tables and its key, asked once; CommandError saying why if there is none."""
     import trio
 
     from scopa_net.client.network_session import SessionError, connect
@@ -280,7 +307,7 @@ def probe(host: str, port: int, seconds: float | None = None) -> tuple[m.TableIn
     seconds = PROBE_SECONDS if seconds is None else seconds
     connected = False
 
-    async def ask() -> tuple[m.TableInfo, ...]:
+    async def ask() -> tuple[tuple[m.TableInfo, ...], bytes]:
         nonlocal connected
         with trio.fail_after(seconds):
             stream = await trio.open_tcp_stream(host, port)
@@ -290,13 +317,13 @@ def probe(host: str, port: int, seconds: float | None = None) -> tuple[m.TableIn
             return stream
 
         with trio.fail_after(seconds):
-            link, _ = await connect(host, port, connector=opened)
+            link, welcome = await connect(host, port, connector=opened)
             try:
                 reply = await link.request(m.ListTables(), m.Tables)
             finally:
                 await link.aclose()
         assert isinstance(reply, m.Tables)
-        return reply.tables
+        return reply.tables, welcome.host_key
 
     not_scopa = (
         f"{where} is not a scopa-net host: something listens there but does not speak "
@@ -361,7 +388,8 @@ def _table_choice(
 
     if args.create:
         rules = RuleSet.of(args.players, args.target, args.variant or ())
-        probe(host, port)
+        _, key = ask_host(host, port)
+        check_host_key(host, port, key, accept=args.accept_new_key)
         create = m.CreateTable(
             name=f"{player or args.name or 'a'}'s table"[: m.NAME_LEN],
             rules=m.RulesInfo.of(rules),
@@ -370,7 +398,8 @@ def _table_choice(
             bot_level=LEVEL_WIRE_NUMBERS[args.bot_level],
         )
         return TableChoice(create=create)
-    tables = probe(host, port)
+    tables, key = ask_host(host, port)
+    check_host_key(host, port, key, accept=args.accept_new_key)
     if args.table is not None:
         table = _named_table(tables, args.table, args.seat, f"{host}:{port}")
     else:
@@ -380,17 +409,34 @@ def _table_choice(
                 f"no table has an open seat; open one with: scopa-net join --create {host}:{port}",
                 EXIT_REFUSED,
             )
-        for i, t in enumerate(joinable, 1):
-            print(f"{i}. {describe_table(t)}")
-        prompt = f"table number (1-{len(joinable)}, Enter to stop): "
-        pick = _choose(prompt, len(joinable), ask)
-        if pick is None:
+        for t in joinable:
+            print(describe_table(t))
+        picked = _choose_table(joinable, ask)
+        if picked is None:
             return None
-        table = joinable[pick]
+        table = picked
     password = args.password
     if table.password and password is None:
         password = getpass.getpass(f"password for table {table.id}: ")
     return TableChoice(table_id=table.id, seat=args.seat, password=password)
+
+
+def check_host_key(host: str, port: int, key: bytes, *, accept: bool) -> None:
+    """Stop before choosing a table if the host's key is not the one pinned for it (unless
+    ``accept``: then pin the new one). A host met for the first time is pinned when joined."""
+    from scopa_net.client.network_session import KnownHosts
+    from scopa_net.fair.commitments import fingerprint
+
+    known = KnownHosts(data_dir(os.environ) / "known_hosts")
+    address = f"{host}:{port}"
+    pinned = known.pinned(address)
+    if pinned is None or pinned == key:
+        return
+    if accept:
+        known.pin(address, key)
+        print(f"pinned the new key {fingerprint(key)} for {address} in {known.path}")
+        return
+    raise CommandError(known.changed_warning(address, key, pinned), EXIT_KEY_CHANGED)
 
 
 def _named_table(

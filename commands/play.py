@@ -26,6 +26,7 @@ from scopa_net.rules import RuleSet
 from scopa_net.server.config import DEFAULT_PORT
 
 if TYPE_CHECKING:
+    from scopa_net.client.config import Settings
     from scopa_net.client.session import Session
 
 
@@ -67,8 +68,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--humans",
         type=int,
-        default=1,
-        help="with --lan: seats left for people (you included); the rest are computers",
+        default=None,
+        help="seats for people (you included; default 1, or 2 with --pass-and-play); the "
+        "rest are computers. With --lan friends join from their terminals; without it the "
+        "people share this one (pass and play)",
+    )
+    p.add_argument(
+        "--pass-and-play",
+        action="store_true",
+        help="several people at this terminal (--humans): each sees their hand only on "
+        "their turn, and the screen is cleared between turns",
+    )
+    p.add_argument(
+        "--names",
+        default=None,
+        metavar="A,B",
+        help="for pass and play: the people's names, comma-separated",
+    )
+    p.add_argument(
+        "--coach",
+        action="store_true",
+        help="warn before a play that leaves an easy sweep, gives away the settebello or "
+        "passes up a seven, and ask first (also coach = true in client.toml)",
     )
     add_old_spelling(p, "--delay", "--bot-delay", "bot_delay", seconds)
     add_display_options(p)
@@ -101,9 +122,13 @@ def run(args: argparse.Namespace) -> int:
     rules = RuleSet.of(args.players, args.target, args.variant or ())
     level = player_for(args.bot_level)
 
-    if not 1 <= args.humans <= rules.players:
+    humans = args.humans if args.humans is not None else (2 if args.pass_and_play else 1)
+    if not 1 <= humans <= rules.players:
         print(f"scopa-net: --humans must be 1..{rules.players}", file=sys.stderr)
         return EXIT_USAGE
+    coach = args.coach or settings.coach
+    if args.pass_and_play or (humans > 1 and not args.lan):
+        return run_pass_and_play(args, settings, rules, level, humans, coach=coach)
 
     def open_session() -> AbstractAsyncContextManager[Session]:
         if args.seed is not None:
@@ -118,8 +143,49 @@ def run(args: argparse.Namespace) -> int:
             lan=args.lan,
             port=args.port if args.port is not None else (DEFAULT_PORT if args.lan else 0),
             password=args.password,
-            humans=args.humans,
+            humans=humans,
             data_dir=data_dir(os.environ),
         )
 
-    return run_game_screen(open_session, settings, plain=args.plain)
+    return run_game_screen(open_session, settings, plain=args.plain, coach=coach)
+
+
+def run_pass_and_play(
+    args: argparse.Namespace,
+    settings: Settings,
+    rules: RuleSet,
+    level: str,
+    humans: int,
+    *,
+    coach: bool,
+) -> int:
+    """Several people at this terminal, on the embedded host; the exit status."""
+    from scopa_net.client.pass_and_play import open_pass_and_play, run_pass_and_play_screen
+
+    problem = pass_and_play_problem(args, humans)
+    if problem:
+        raise CommandError(problem)
+    names = [n.strip() for n in args.names.split(",")] if args.names else []
+    names = names or [f"Player {n}" for n in range(1, humans + 1)]
+    if len(names) != humans or not all(names) or len({n.lower() for n in names}) != humans:
+        raise CommandError(
+            f"--names needs {humans} different names, comma-separated (such as --names Ada,Bruno)"
+        )
+
+    def open_sessions() -> AbstractAsyncContextManager[list[Session]]:
+        return open_pass_and_play(
+            rules, names, level=level, delay=args.bot_delay, data_dir=data_dir(os.environ)
+        )
+
+    return run_pass_and_play_screen(open_sessions, settings, plain=args.plain, coach=coach)
+
+
+def pass_and_play_problem(args: argparse.Namespace, humans: int) -> str:
+    """Why these flags cannot make a pass-and-play match, or "" if they can."""
+    if args.lan:
+        return "--pass-and-play is for one terminal; with --lan friends join from theirs"
+    if args.seed is not None:
+        return "--seed practice is for one player; pass and play uses the embedded host"
+    if humans < 2:
+        return "pass and play needs --humans 2 or more"
+    return ""

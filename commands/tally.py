@@ -7,6 +7,7 @@ import os
 import sys
 from datetime import datetime
 
+from scopa_net.commands.options import add_command
 from scopa_net.commands.paths import data_dir
 from scopa_net.tally import EXPORT_FORMATS, SCORING_VARIANTS, Tally, TallyError
 
@@ -14,7 +15,8 @@ from scopa_net.tally import EXPORT_FORMATS, SCORING_VARIANTS, Tally, TallyError
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``tally`` subcommand."""
     options = ", ".join(v.value for v in SCORING_VARIANTS)
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "tally",
         help="keep the score of a game played with real cards",
         description="A score keeper for Scopa played with a real pack: quick points, typed "

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from scopa_net.commands.options import add_command
+from scopa_net.commands.progress import Progress
 
 if TYPE_CHECKING:
     from scopa_net.fair.transcript import Transcript
@@ -32,14 +33,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "every card, replay every play and check every score.",
     )
     parser.add_argument("files", nargs="+", metavar="FILE", type=Path, help="transcript files")
+    parser.add_argument("--quiet", action="store_true", help="no progress line")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    return verify_files(args.files, print)
+    if len(args.files) == 1:
+        return verify_files(args.files, print)
+    with Progress("verify", len(args.files), "files", quiet=args.quiet) as progress:
+
+        def out(line: str) -> None:
+            progress.clear()
+            print(line, flush=progress.terminal)
+
+        return verify_files(args.files, out, progress.advance)
 
 
-def verify_files(paths: list[Path], out: Callable[[str], None]) -> int:
+def verify_files(
+    paths: list[Path], out: Callable[[str], None], done: Callable[[], None] = lambda: None
+) -> int:
+    """Verify each file, telling ``out`` every line and ``done`` after each file."""
     from scopa_net.fair.commitments import fingerprint
     from scopa_net.fair.errors import FairnessError
     from scopa_net.fair.transcript import decode
@@ -50,33 +63,36 @@ def verify_files(paths: list[Path], out: Callable[[str], None]) -> int:
     rounds_ok = failures = 0
     hands: dict[int, dict[bytes, tuple[int, ...]]] = defaultdict(dict)
     for path in paths:
-        if several:
-            out(f"== {path}")
         try:
-            transcript = decode(path.read_bytes())
-        except OSError as exc:
-            out(f"{path}: cannot read: {exc.strerror or exc}")
-            all_ok = False
-            failures += 1
-            continue
-        except FairnessError as exc:
-            out(f"{path}: {exc}")
-            all_ok = False
-            failures += 1
-            continue
-        verdict = verify_transcript(transcript)
-        out(
-            f"seat {transcript.seat}, {transcript.rules.describe()}, "
-            f"host key {fingerprint(transcript.host_key)}"
-        )
-        for line in verdict.lines():
-            out(line)
-        out("VERIFIED" if verdict.ok else "NOT VERIFIED")
-        all_ok &= verdict.ok
-        rounds_ok += sum(r.ok for r in verdict.rounds)
-        failures += len(verdict.failures)
-        for round_id, hand in _verified_hands(transcript, verdict):
-            hands[transcript.seat][round_id] = hand
+            if several:
+                out(f"== {path}")
+            try:
+                transcript = decode(path.read_bytes())
+            except OSError as exc:
+                out(f"{path}: cannot read: {exc.strerror or exc}")
+                all_ok = False
+                failures += 1
+                continue
+            except FairnessError as exc:
+                out(f"{path}: {exc}")
+                all_ok = False
+                failures += 1
+                continue
+            verdict = verify_transcript(transcript)
+            out(
+                f"seat {transcript.seat}, {transcript.rules.describe()}, "
+                f"host key {fingerprint(transcript.host_key)}"
+            )
+            for line in verdict.lines():
+                out(line)
+            out("VERIFIED" if verdict.ok else "NOT VERIFIED")
+            all_ok &= verdict.ok
+            rounds_ok += sum(r.ok for r in verdict.rounds)
+            failures += len(verdict.failures)
+            for round_id, hand in _verified_hands(transcript, verdict):
+                hands[transcript.seat][round_id] = hand
+        finally:
+            done()
     if several:
         _summary(out, len(paths), rounds_ok, failures, hands)
     return EXIT_OK if all_ok else EXIT_FAILED

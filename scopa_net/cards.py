@@ -95,14 +95,17 @@ class Card:
         return PRIME_VALUE[self.rank]
 
     def __str__(self) -> str:
-        # Imported here: notation depends on this module, not the other way round.
-        from scopa_net.notation import format_card
-
-        return format_card(self)
+        """The canonical short form, e.g. ``7d`` (``scopa_net.notation`` has the others)."""
+        return CANONICAL_RANK_LETTERS[self.rank - 1] + CANONICAL_SUIT_LETTERS[self.suit]
 
     def __repr__(self) -> str:
         return f"Card({self.rank.name}, {self.suit.name})"
 
+
+CANONICAL_RANK_LETTERS = "A234567JQK"
+"""Rank letters of the canonical notation, ace to king."""
+CANONICAL_SUIT_LETTERS = "dhsb"
+"""Suit letters of the canonical notation, in :class:`Suit` order: coins, cups, swords, clubs."""
 
 #: All 40 cards, ``CARDS[i].index == i``.
 CARDS: tuple[Card, ...] = tuple(Card(Rank(i // 4 + 1), Suit(i % 4)) for i in range(40))

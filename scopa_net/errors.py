@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Generic, TypeVar
 
-if TYPE_CHECKING:
-    from scopa_net.plays import Play
+Option = TypeVar("Option")
+"""What an ambiguous play could mean: a ``scopa_net.plays.Play`` (kept generic so that this
+module, which every other one imports, imports none of them)."""
 
 
 class NotationError(ValueError):
@@ -55,10 +56,10 @@ class IllegalPlayError(ValueError):
         super().__init__(f"illegal play: {text!r}: {reason.value}")
 
 
-class AmbiguousPlayError(ValueError):
+class AmbiguousPlayError(ValueError, Generic[Option]):
     """A card that can capture in more than one way, played without saying which."""
 
-    def __init__(self, text: str, options: Sequence[Play]) -> None:
+    def __init__(self, text: str, options: Sequence[Option]) -> None:
         self.text = text
         self.options = tuple(options)
         listed = "; ".join(str(p) for p in self.options)

@@ -18,7 +18,7 @@ from scopa_net.plays import Play, PlayRecord
 from scopa_net.round import Round
 from scopa_net.rules import RuleSet, Variant
 from scopa_net.scoring import RoundScore, strict_leader
-from scopa_net.view import SeatView, view_of
+from scopa_net.view import SeatView
 
 CAPPOTTO_POINTS = 7
 
@@ -117,3 +117,59 @@ def match_winner(rules: RuleSet, scores: Sequence[int]) -> int | None:
     if leader is not None and scores[leader] >= rules.target:
         return leader
     return None
+
+
+def view_of(match: Match, seat: int) -> SeatView:
+    rules = match.rules
+    if not 0 <= seat < rules.players:
+        raise ValueError(f"seat {seat!r} is not a seat at this table")
+    rnd = match.round
+    side = rules.side_of(seat)
+    if rnd is None:
+        return SeatView(
+            seat=seat,
+            side=side,
+            rules=rules,
+            dealer=match.dealer,
+            round_number=0,
+            to_move=None,
+            hand=(),
+            table=(),
+            hand_counts=(0,) * rules.players,
+            stock_count=0,
+            pile_counts=(0,) * rules.side_count,
+            sweeps=(0,) * rules.side_count,
+            scores=tuple(match.scores),
+            plays=(),
+            void_deal=False,
+            round_over=False,
+            leftover=(),
+            round_score=None,
+            winner=match.winner,
+        )
+    over = rnd.finished and not rnd.void
+    scores = tuple(match.scores)
+    if over and match.results:
+        # The match score already includes this round's result; show it as before the round.
+        scores = tuple(s - t for s, t in zip(scores, match.results[-1].totals, strict=True))
+    return SeatView(
+        seat=seat,
+        side=side,
+        rules=rules,
+        dealer=rnd.dealer,
+        round_number=len(match.results) + (0 if over else 1),
+        to_move=rnd.to_move,
+        hand=rnd.hand(seat),
+        table=rnd.table_cards,
+        hand_counts=tuple(len(h) for h in rnd.hands),
+        stock_count=rnd.stock_count,
+        pile_counts=tuple(p.bit_count() for p in rnd.piles),
+        sweeps=tuple(rnd.sweeps),
+        scores=scores,
+        plays=rnd.plays,
+        void_deal=rnd.void,
+        round_over=over,
+        leftover=rnd.leftover_cards,
+        round_score=match.results[-1] if over else None,
+        winner=match.winner,
+    )

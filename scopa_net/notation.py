@@ -20,7 +20,16 @@ from __future__ import annotations
 import enum
 import re
 
-from scopa_net.cards import RE_BELLO, SETTEBELLO, Card, Rank, Suit, card
+from scopa_net.cards import (
+    CANONICAL_RANK_LETTERS,
+    CANONICAL_SUIT_LETTERS,
+    RE_BELLO,
+    SETTEBELLO,
+    Card,
+    Rank,
+    Suit,
+    card,
+)
 from scopa_net.errors import AmbiguousNotationError, NotationError
 
 
@@ -123,12 +132,12 @@ _NICKNAMES: dict[str, Card] = {
 }
 
 _SHORT_RANK: dict[Scheme, str] = {
-    Scheme.NEUTRAL: "A234567JQK",
+    Scheme.NEUTRAL: CANONICAL_RANK_LETTERS,
     Scheme.FRENCH: "A234567JQK",
     Scheme.ITALIAN: "A234567FCR",
 }
 _SHORT_SUIT: dict[Scheme, str] = {
-    Scheme.NEUTRAL: "dhsb",
+    Scheme.NEUTRAL: CANONICAL_SUIT_LETTERS,
     Scheme.FRENCH: "dhsc",
     Scheme.ITALIAN: "dcsb",
 }

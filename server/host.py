@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import Counter
+from collections.abc import Callable
 
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -59,6 +60,8 @@ class Host:
         self._listen_scope = trio.CancelScope()
         self.port: int | None = None
         self.stopped = trio.Event()
+        self.on_restored: Callable[[int, int], None] | None = None
+        """Told (tables restored, tables to restore) as a restart restores its tables."""
 
     # --- running ------------------------------------------------------------------------
 
@@ -163,7 +166,9 @@ class Host:
         return [t.table for t in self.tables.values() if t.table.phase is not Phase.OVER]
 
     def table_infos(self) -> tuple[m.TableInfo, ...]:
-        return tuple(t.info() for t in self._live_tables()[: m.MAX_TABLES_LISTED])
+        """The tables a newcomer can join: still in play, with a seat open."""
+        joinable = [t for t in self._live_tables() if not t.full]
+        return tuple(t.info() for t in joinable[: m.MAX_TABLES_LISTED])
 
     @property
     def open_seats(self) -> int:
@@ -252,11 +257,12 @@ class Host:
         if records:
             self._next_id = max(int(r.table_id) for r in records) + 1
         now = time.time()
-        for record in records:
-            # A match that ended just before a crash comes back for a while, so its players
-            # can still resume and read the end.
-            if record.finished is not None and now - record.finished > RESTORE_FINISHED_FOR:
-                continue
+        # A match that ended just before a crash comes back for a while, so its players can
+        # still resume and read the end.
+        records = [
+            r for r in records if r.finished is None or now - r.finished <= RESTORE_FINISHED_FOR
+        ]
+        for done, record in enumerate(records, 1):
             entries = [(e.kind, e.payload) for e in self.journal.entries(record.table_id)]
             task = self._start_table(
                 int(record.table_id),
@@ -264,12 +270,15 @@ class Host:
                 entries,
                 finish_recorded=record.finished is not None,
             )
-            log.info(
+            log.log(
+                logging.DEBUG if self.on_restored else logging.INFO,
                 "table %s restored at round %s (%s)",
                 record.table_id,
                 task.table.round_no,
                 task.table.phase.value,
             )
+            if self.on_restored is not None:
+                self.on_restored(done, len(records))
 
 
 class TooManyTablesError(Exception):

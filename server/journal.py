@@ -129,6 +129,11 @@ class Journal:
                 (finished, _pack(summary), table_id),
             )
 
+    def reopen_table(self, table_id: str) -> None:
+        """The table plays another match (a rematch): it is in play again."""
+        with self._transaction():
+            self._db.execute("UPDATE tables SET finished = NULL WHERE table_id = ?", (table_id,))
+
     def tables(self, *, finished: bool | None = None) -> list[TableRecord]:
         """Tables by creation time; only open (``False``) or finished (``True``) ones if asked."""
         sql = "SELECT table_id, created, settings, finished, summary FROM tables"

@@ -32,6 +32,7 @@ class Outbox:
         self._wake = trio.Event()
         self.overflowed = False
         self.closing: m.Bye | None = None
+        self._last_word: m.Message | None = None
         self.seat: int | None = None
         self.epoch = 0
 
@@ -63,6 +64,13 @@ class Outbox:
             self.overflowed = True
         self._wake.set()
 
+    def finish(self, last_word: m.Message) -> None:
+        """Send ``last_word`` after the seat's log (what is committed of it), then stop
+        following the seat: a ``left`` when the table closes."""
+        self._last_word = last_word
+        self.seat = None
+        self._wake.set()
+
     def close(self, bye: m.Bye) -> None:
         """Send ``bye`` after what is queued, then end the connection."""
         self.closing = bye
@@ -82,6 +90,10 @@ class Outbox:
                 take = seat.log[self._cursor : end]
                 self._cursor += len(take)
                 batch += take
+            caught_up = seat is None or self._cursor >= seat.committed
+            if self._last_word is not None and caught_up and len(batch) < limit:
+                batch.append(self._last_word)
+                self._last_word, self._seat = None, None
             if batch or self.closing is not None or self.overflowed:
                 return batch
             self._wake = trio.Event()

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("scopa_net.host")
 
 RECEIVE_SIZE = 65536
-TABLE_REQUESTS = (m.Play, m.Say, m.SeedCommit, m.SeedReveal, m.Leave)
+TABLE_REQUESTS = (m.Play, m.Say, m.SeedCommit, m.SeedReveal, m.Leave, m.Rematch)
 PACED_BY_THE_GAME = (m.Ping, m.Pong, m.Hello, m.Play, m.SeedCommit, m.SeedReveal)
 """Messages the request rate limit leaves alone: the game itself paces them (a move is taken
 only on the seat's turn, a seed once a round), and a fast bot must not be slowed."""

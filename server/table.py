@@ -61,7 +61,7 @@ from scopa_net.plays import Play, play_code
 from scopa_net.rules import RuleSet
 from scopa_net.view import SeatView
 from scopa_net.wire import messages as m
-from scopa_net.wire.convert import score_lines, snapshot_of
+from scopa_net.wire.convert import opening_snapshot, score_lines, snapshot_of
 from scopa_net.wire.errors import ErrorCode
 
 MAX_OFFENCES = 3
@@ -186,6 +186,7 @@ class Table:
         for seat in range(rules.players - bots, rules.players):
             self.seats[seat].kind = SeatKind.BOT
             self.seats[seat].name = f"bot {seat}"
+            self.seats[seat].connected = True  # a computer player is always at the table
         self.phase = Phase.WAITING
         self.match: Match | None = None
         self.round: RoundState | None = None
@@ -193,6 +194,12 @@ class Table:
         self.chain = ZERO_CHAIN
         self.seen_round_ids: set[bytes] = set()
         self.last_played_seq = 0
+        self.match_no = 1
+        """Which match this is at the table: one more at every rematch."""
+        self.votes: list[str] | None = None
+        """After a match: each seat's answer to a rematch (``m.REMATCH_VOTES``), once asked."""
+        self.rematch_state: str | None = None
+        """None until someone answers; then ``open``, ``agreed`` or ``declined``."""
         self._info: m.TableInfo | None = None
         self.history: list[tuple[RoundRecord, HostDeck, tuple[int, ...], int | None]] = []
         """Every finished deal attempt: public record, the host's deck, the shuffle, dealer."""
@@ -238,30 +245,8 @@ class Table:
         view = self.view_for(seat)
         if view is not None:
             return snapshot_of(view, seq=seq, table_id=self.table_id, seats=self.info().seats)
-        sides = self.rules.side_count
-        return m.Snapshot(
-            seq=seq,
-            table_id=self.table_id,
-            seat=seat,
-            side=self.rules.side_of(seat),
-            rules=m.RulesInfo.of(self.rules),
-            dealer=0,
-            round_no=0,
-            to_move=None,
-            hand=(),
-            table=(),
-            hand_counts=(0,) * self.rules.players,
-            stock=0,
-            pile_counts=(0,) * sides,
-            sweeps=(0,) * sides,
-            scores=(0,) * sides,
-            plays=(),
-            void_deal=False,
-            round_over=False,
-            leftover=(),
-            round_score=None,
-            winner=None,
-            seats=self.info().seats,
+        return opening_snapshot(
+            self.rules, seat=seat, seq=seq, table_id=self.table_id, seats=self.info().seats
         )
 
     def to_act(self) -> list[tuple[int, str]]:
@@ -385,18 +370,19 @@ class Table:
         """
         s = self.seats[seat]
         if move_id is not None and move_id in s.moves:
-            return s.moves[move_id], True
-        rnd = self.match.round if self.match else None
-        if self.phase is not Phase.PLAY or rnd is None:
-            raise TableError(ErrorCode.WRONG_PHASE, "there is no round in play")
-        if rnd.turn != seat:
-            raise TableError(ErrorCode.NOT_YOUR_TURN, f"it is seat {rnd.turn}'s turn")
+            return self._repeated_move(s, move_id, card, captured), True
+        # The checks in the order protocol.md section 3.5 gives them.
         if after < s.state_seq:
             raise TableError(
                 ErrorCode.STALE,
                 f"the game moved on after seq {after}; catch up to {s.seq}",
                 current_seq=s.seq,
             )
+        rnd = self.match.round if self.match else None
+        if self.phase is not Phase.PLAY or rnd is None:
+            raise TableError(ErrorCode.WRONG_PHASE, "there is no round in play")
+        if rnd.turn != seat:
+            raise TableError(ErrorCode.NOT_YOUR_TURN, f"it is seat {rnd.turn}'s turn")
         try:
             rnd.resolve(Play.from_code(play_code(card, captured)), seat, exact=True)
         except IllegalPlayError as exc:
@@ -405,6 +391,32 @@ class Table:
             ) from None
         self._commit("play", {"seat": seat, "move_id": move_id, "card": card, "captured": captured})
         return self.last_played_seq, False
+
+    @staticmethod
+    def _repeated_move(s: Seat, move_id: int, card: int, captured: int) -> int:
+        """The seq of the move already applied under ``move_id``, if it is the same play."""
+        seq = s.moves[move_id]
+        played = s.log[seq - 1]
+        assert isinstance(played, m.Played)
+        if (played.card, played.captured) != (card, captured):
+            raise TableError(
+                ErrorCode.MOVE_ID_TAKEN,
+                f"move {move_id} was a different play (seq {seq}); use a new move id",
+            )
+        return seq
+
+    def rematch(self, seat: int, agree: bool, seconds: int) -> None:
+        """A seat's answer to playing again; ``seconds`` left to answer (for the event)."""
+        if self.phase is not Phase.OVER:
+            raise TableError(ErrorCode.WRONG_PHASE, "a rematch comes after the match is over")
+        if self.rematch_state not in (None, "open"):
+            raise TableError(ErrorCode.WRONG_PHASE, f"the rematch was {self.rematch_state}")
+        self._commit("rematch", {"seat": seat, "agree": agree, "seconds": seconds})
+
+    def rematch_expire(self) -> None:
+        """Time is up for an open rematch vote: it is declined."""
+        if self.phase is Phase.OVER and self.rematch_state == "open":
+            self._commit("rematch_expire", {})
 
     def say(self, seat: int | None, text: str) -> None:
         if len(text) > m.TEXT_LEN:
@@ -465,6 +477,7 @@ class Table:
         s.epoch += 1
         s.connected, s.stand_in, s.grace, s.offences = True, False, 0, 0
         s.away = False
+        s.moves.clear()  # move ids are the player's own: a newcomer may count from 1 again
         self._status_event(seat)
 
     def _apply_resume(
@@ -511,6 +524,45 @@ class Table:
         s = self.seats[seat]
         s.connected, s.stand_in, s.grace = connected, stand_in, grace
         self._status_event(seat)
+
+    def _apply_rematch(self, seat: int, agree: bool, seconds: int) -> None:
+        if self.votes is None:
+            # A computer player always agrees; an open seat (its player left) declines.
+            self.votes = [
+                "yes" if s.kind is SeatKind.BOT else "no" if s.kind is SeatKind.OPEN else "waiting"
+                for s in self.seats
+            ]
+        self.votes[seat] = "yes" if agree else "no"
+        if "no" in self.votes:
+            self._rematch_event("declined", 0)
+        elif all(v == "yes" for v in self.votes):
+            self._rematch_event("agreed", 0)
+            self._new_match()
+        else:
+            self._rematch_event("open", seconds)
+
+    def _apply_rematch_expire(self) -> None:
+        self._rematch_event("declined", 0)
+
+    def _rematch_event(self, state: str, seconds: int) -> None:
+        self.rematch_state = state
+        votes, match_no = tuple(self.votes or ()), self.match_no
+        self._broadcast(
+            lambda seq, _: m.RematchStatus(
+                seq=seq, match_no=match_no, state=state, votes=votes, seconds=seconds
+            )
+        )
+
+    def _new_match(self) -> None:
+        """Same seats and rules, a fresh match: scores, round numbers and the chain restart."""
+        self.match_no += 1
+        self.match, self.round = None, None
+        self.round_no, self.chain = 0, ZERO_CHAIN
+        self.history = []
+        self.votes, self.rematch_state = None, None
+        for s in self.seats:
+            s.offences = 0
+        self.phase = Phase.WAITING
 
     def _apply_say(self, seat: int | None, text: str) -> None:
         self._broadcast(lambda seq, _: m.Chat(seq=seq, seat=seat, text=text))
@@ -620,7 +672,7 @@ class Table:
                 # The seat is forfeit: a bot plays it for the rest of the match.
                 s.kind, s.name = SeatKind.BOT, f"bot {offender}"
                 s.token_hash, s.older_tokens = None, ()
-                s.connected, s.stand_in, s.grace = False, False, 0
+                s.connected, s.stand_in, s.grace = True, False, 0
                 self._status_event(offender)
 
     def _apply_play(self, seat: int, move_id: int | None, card: int, captured: int) -> None:
@@ -768,7 +820,7 @@ class Table:
             raise TableError(ErrorCode.WRONG_PHASE, f"cannot {what} now ({self.phase.value})")
         if not same_bytes(round_id, self.round.record.round_id):
             raise TableError(
-                ErrorCode.STALE, f"round {round_id.hex()} is not the round in progress"
+                ErrorCode.WRONG_PHASE, f"round {round_id.hex()} is not the round in progress"
             )
         return self.round
 

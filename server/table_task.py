@@ -90,12 +90,16 @@ class TableTask:
         """Serve the table until its match is over and the linger time has passed."""
         async with self._inbox:
             while True:
+                if self._over_time is not None and self.table.phase is not Phase.OVER:
+                    await self._rematch_begins()
                 await self._act()
                 deadline = self._next_deadline()
                 if self._over_time is not None:
-                    if trio.current_time() >= self._over_time + LINGER:
+                    closes_at = self._over_time + LINGER
+                    if trio.current_time() >= closes_at or self.table.rematch_state == "declined":
+                        await self._close()
                         return
-                    deadline = min(deadline, self._over_time + LINGER)
+                    deadline = min(deadline, closes_at)
                 # Only the wait is cut short by a timer: a request once taken is handled to
                 # the end (applied, journaled, answered) before any timer is looked at.
                 request: Request | None = None
@@ -148,6 +152,39 @@ class TableTask:
                 self._over_time = trio.current_time()
                 await self._record_finish()
                 self.finished.set()
+
+    async def _rematch_begins(self) -> None:
+        """Everyone agreed to play again: the table is in play once more."""
+        self._over_time = None
+        self.finished = trio.Event()
+        self._grace_until.clear()
+        now = trio.current_time()
+        for seat, s in enumerate(self.table.seats):
+            if s.kind is SeatKind.HUMAN and seat not in self.attached:
+                # Agreed, then dropped before the new match: away, with a grace period.
+                grace = self.config.grace
+                self.table.set_status(seat, connected=False, stand_in=False, grace=math.ceil(grace))
+                self._grace_until[seat] = now + grace
+        table_id = str(self.table.table_id)
+        await self.writer.call(lambda j: j.reopen_table(table_id))
+        log.info("table %s: rematch agreed, match %s", table_id, self.table.match_no)
+
+    async def _close(self) -> None:
+        """The match is over and no rematch is coming: every seated connection gets ``left``
+        (after the events it has yet to read) and goes back to the lobby."""
+        self.table.rematch_expire()
+        await self._flush([])
+        for seat, outbox in list(self.attached.items()):
+            outbox.finish(m.Left(table_id=self.table.table_id, seat=seat))
+        self.attached.clear()
+        log.info("table %s closed", self.table.table_id)
+
+    def _rematch_seconds(self) -> int:
+        """Seconds left to answer a rematch (the rest of the linger time)."""
+        if self._over_time is None:
+            return 0
+        left = self._over_time + LINGER - trio.current_time()
+        return max(0, min(m.GRACE_MAX, math.ceil(left)))
 
     async def _record_finish(self) -> None:
         match = self.table.match
@@ -390,7 +427,11 @@ class TableTask:
             table.seed_commit(seat, msg.round_id, msg.commit)
         elif isinstance(msg, m.SeedReveal):
             table.seed_reveal(seat, msg.round_id, msg.seed)
+        elif isinstance(msg, m.Rematch):
+            table.rematch(seat, msg.agree, self._rematch_seconds())
         elif isinstance(msg, m.Leave):
+            if table.rematch_state == "open":
+                table.rematch(seat, False, 0)  # leaving declines a rematch under way
             if msg.away and table.phase is not Phase.OVER:
                 table.step_away(seat)
             else:

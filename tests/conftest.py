@@ -1,8 +1,14 @@
-"""Shared pytest options: ``--runslow`` runs the long forms of the fault and soak tests."""
+"""Shared pytest options: ``--runslow`` runs the long forms of the fault and soak tests; every
+async test runs under a hang guard."""
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Awaitable, Callable
+
 import pytest
+import trio
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -18,3 +24,33 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+#: Bound on any one async test (real time): a test stalled on the network fails with
+#: ``trio.TooSlowError`` and its traceback instead of hanging the suite. Not a speed check: the
+#: slowest async test takes a few seconds on an idle machine. ``faulthandler_timeout`` (60 s, in
+#: pyproject.toml) prints every thread's stack first.
+ASYNC_TEST_LIMIT = 180.0
+
+
+def guarded(test: Callable[..., Awaitable[object]]) -> Callable[..., Awaitable[object]]:
+    """The async test ``test`` run under ``trio.fail_after(ASYNC_TEST_LIMIT)``."""
+
+    @functools.wraps(test)
+    async def run_guarded(**kwargs: object) -> object:
+        with trio.fail_after(ASYNC_TEST_LIMIT):
+            return await test(**kwargs)
+
+    return run_guarded
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Put every async test under the hang guard, except those in virtual time (there a stall
+    makes the autojump clock jump, and a long virtual wait is the point of the test)."""
+    if not isinstance(item, pytest.Function) or not inspect.iscoroutinefunction(item.obj):
+        return
+    if {"autojump_clock", "mock_clock"} & set(item.fixturenames):
+        return
+    if hasattr(item.obj, "hypothesis"):
+        return
+    item.obj = guarded(item.obj)

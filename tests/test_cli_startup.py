@@ -13,9 +13,18 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import env_without_coverage
 
 HEAVY = ("trio", "prompt_toolkit", "msgpack", "cryptography", "zeroconf", "sqlite3", "asyncio")
-HEAVY_OURS = ("scopa_net.server.host", "scopa_net.client", "scopa_net.bots", "scopa_net.fair")
+HEAVY_OURS = (
+    "scopa_net.server.host",
+    "scopa_net.client.app",
+    "scopa_net.client.config",
+    "scopa_net.client.network_session",
+    "scopa_net.client.tally_app",
+    "scopa_net.bots",
+    "scopa_net.fair",
+)
 
 PROGRAM = """
 import contextlib, io, json, sys
@@ -48,6 +57,7 @@ def test_help_and_version_import_nothing_heavy(argv: list[str], tmp_path: Path) 
         text=True,
         cwd=tmp_path,  # not the checkout, whose scopa_net/ would shadow the installed mapping
         check=True,
+        env=env_without_coverage(),
     )
     report = json.loads(result.stdout.splitlines()[-1])
     assert report["status"] == 0

@@ -15,7 +15,7 @@ from prompt_toolkit.output import DummyOutput
 
 from scopa_net.cards import CARDS
 from scopa_net.client.app import ClientApp
-from scopa_net.client.controller import ClientState
+from scopa_net.client.controller import Asking, ClientState
 from scopa_net.client.embedded import open_embedded_game
 from scopa_net.client.local_session import LocalSession, open_local_session
 from scopa_net.client.moves import legal_plays
@@ -79,13 +79,23 @@ def run_app(
     return status, output.text, states[0] if states else None
 
 
-def playing(first_line: str | None = None) -> Driver:
-    """Type the first legal play on each turn (after ``first_line`` on the first turn)."""
+def playing(first_line: str | None = None, rematch: tuple[str, ...] = ()) -> Driver:
+    """Type the first legal play on each turn (after ``first_line`` on the first turn); at
+    each "play again?" answer the next of ``rematch``, then "n"."""
 
     def driver(state: ClientState, pipe: PipeInput) -> Callable[[], None]:
         answered: set[tuple[int, int]] = set()
+        answers = list(rematch)
+        typed: list[bool] = [False]  # whether the question on screen is answered
 
         def on_change() -> None:
+            if state.asking is not Asking.REMATCH:
+                typed[0] = False
+            elif not typed[0]:
+                typed[0] = True
+                answered.clear()  # a new match counts its rounds from 1 again
+                pipe.send_text((answers.pop(0) if answers else "n") + "\r")
+                return
             view = state.view
             if view is None or not view.my_turn or state.match_over:
                 return
@@ -192,9 +202,26 @@ def test_a_whole_match_through_the_embedded_host_checks_every_deal() -> None:
     status, text, state = run_app(RuleSet.of(2, target=1), playing(), opener=opener)
     assert status == 0
     assert state.match_over
-    assert "deal check: verified" in text
+    assert "Deal check: verified" in text and "Host: Deal check" not in text
     assert "DEAL CHECK FAILED" not in text
     assert "Round 1 score sheet" in text
+
+
+def test_the_client_offers_to_play_again_and_a_yes_starts_a_new_match() -> None:
+    """After the match the client asks "play again? (y/n)"; y (the computer player always
+    agrees) starts a new match with scores from 0; n at the next question ends the game."""
+
+    def opener():
+        return open_embedded_game(RuleSet.of(2, target=1), name="Ada", level="random", delay=0)
+
+    status, text, state = run_app(RuleSet.of(2, target=1), playing(rematch=("y",)), opener=opener)
+    assert status == 0
+    assert text.count("Play again with the same players? (y/n)") == 2
+    assert "Waiting for the others to answer." in text
+    assert "everyone agreed: a new match begins" in text
+    assert text.count("Round 1 score sheet") == 2
+    assert "No rematch." in text and "no rematch: the table is closing" in text
+    assert state.match_over
 
 
 def test_a_dropped_connection_mid_round_resumes_by_itself() -> None:
@@ -232,4 +259,4 @@ def test_a_dropped_connection_mid_round_resumes_by_itself() -> None:
     assert proxies[0].cuts >= 1
     assert "reconnecting" in text and "back at the table" in text
     assert state.match_over
-    assert "deal check: verified" in text and "DEAL CHECK FAILED" not in text
+    assert "Deal check: verified" in text and "DEAL CHECK FAILED" not in text

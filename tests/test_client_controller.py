@@ -100,7 +100,8 @@ async def test_the_group_can_be_typed_after_the_card(table: Table) -> None:
         ("7d x 5s", "illegal play: '7d x 5s': those cards do not add up"),
         ("8d", "invalid card: '8d'"),
         ("frobnicate", "invalid card: 'frobnicate'"),
-        ("3", "invalid choice: 3: there is nothing to choose from"),
+        ("4", "You hold no card of rank 4."),
+        ("9", "invalid choice: 9: there is nothing to choose from"),
     ],
 )
 async def test_refusals_say_why_and_change_nothing(table: Table, line: str, message: str) -> None:
@@ -126,11 +127,11 @@ async def test_quit_asks_first_during_a_match(table: Table) -> None:
 async def test_commands_report_the_game(table: Table) -> None:
     session, controller, screen, _ = table
     await controller.handle_line("score")
-    assert "Score: Ada 0, Bot 1 0 (playing to 11)." in screen.take()
+    assert "Match score: Ada 0, Bot 1 0 (playing to 11)." in screen.take()
     await controller.handle_line("rules")
     assert "Rules: 2 players, target 11, variants: none." in screen.take()
     await controller.handle_line("who")
-    assert screen.take() == "Seat 0: Ada (you), side 0\nSeat 1: Bot 1, side 1"
+    assert screen.take() == "Seat 0: Ada (you)\nSeat 1: Bot 1"
     await controller.handle_line("say ciao a tutti")
     assert session.said == ["ciao a tutti"]
     await controller.handle_line("help")

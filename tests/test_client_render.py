@@ -45,12 +45,12 @@ def match() -> Match:
 def test_board_shows_table_values_hand_turn_stock_and_score(match: Match) -> None:
     text = render.plain(render.board_lines(match.view_for(0), NAMES, Display()))
     assert "Table     2b♣=2  4h♥=4  5s♠=5  7h♥=7" in text
-    assert "Your hand 3s♠  7d♦  Kb♣" in text
+    assert "Your hand 3s♠=3  7d♦=7*  Kb♣=10   (* must capture)" in text
     assert "Stock     30 cards" in text
     assert "Score     Ada 0   Bot 1 0" in text
     assert text.splitlines()[-1] == "Your turn."
     other = render.plain(render.board_lines(match.view_for(1), NAMES, Display()))
-    assert "Your hand 2h♥  2s♠  Jd♦" in other
+    assert "Your hand 2h♥=2  2s♠=2  Jd♦=8\n" in other  # marks only on your turn
     assert other.splitlines()[-1] == "Waiting for Ada."
 
 
@@ -66,15 +66,15 @@ def test_board_lists_the_last_play_of_each_seat(match: Match) -> None:
 def test_ascii_mode_has_no_glyphs(match: Match) -> None:
     text = render.plain(render.board_lines(match.view_for(0), NAMES, Display(glyphs=False)))
     assert not GLYPHS & set(text)
-    assert "Your hand 3s  7d  Kb" in text
+    assert "Your hand 3s=3  7d=7*  Kb=10" in text
 
 
 @pytest.mark.parametrize(
     ("suits", "hand", "table"),
     [
-        (SuitNames.ENGLISH, "3s♠  7d♦  Kb♣", "2b♣=2  4h♥=4"),
-        (SuitNames.ITALIAN, "3s♠  7d♦  Rb♣", "2b♣=2  4c♥=4"),
-        (SuitNames.FRENCH, "3s♠  7d♦  Kc♣", "2c♣=2  4h♥=4"),
+        (SuitNames.ENGLISH, "3s♠=3  7d♦=7*  Kb♣=10", "2b♣=2  4h♥=4"),
+        (SuitNames.ITALIAN, "3s♠=3  7d♦=7*  Rb♣=10", "2b♣=2  4c♥=4"),
+        (SuitNames.FRENCH, "3s♠=3  7d♦=7*  Kc♣=10", "2c♣=2  4h♥=4"),
     ],
 )
 def test_card_letters_follow_the_suit_names(
@@ -133,7 +133,7 @@ def test_plain_board_is_one_fact_per_line(match: Match) -> None:
         "Round 1, target 11. Score: Ada 0, Bot 1 0.",
         "Table: 2 of clubs (2), 4 of cups (4), 5 of swords (5), 7 of cups (7).",
         "Stock: 30 cards.",
-        "Your hand: 3 of swords, 7 of coins, king of clubs.",
+        "Your hand: 3 of swords (3), 7 of coins (7, must capture), king of clubs (10).",
         "Your turn.",
     ]
 

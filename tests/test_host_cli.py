@@ -18,13 +18,14 @@ from scopa_net.rules import RuleSet
 
 
 async def play_one_match(db: Path) -> None:
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, db=str(db))
-        choice = TableChoice(create=create(RuleSet.of(2, 2), bots=1))
-        async with open_network_session("127.0.0.1", host.port, choice, name="ann") as session:
-            await play_as_bot(session, make_player("random", 2))
-        await host.shutdown()
-        nursery.cancel_scope.cancel()
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, db=str(db))
+            choice = TableChoice(create=create(RuleSet.of(2, 2), bots=1))
+            async with open_network_session("127.0.0.1", host.port, choice, name="ann") as s:
+                await play_as_bot(s, make_player("random", 2))
+            await host.shutdown()
+            nursery.cancel_scope.cancel()
     host.journal.close()
 
 
@@ -35,7 +36,8 @@ def test_history_lists_the_match_and_its_export_verifies(
     trio.run(play_one_match, db)
     assert main(["history", "--db", str(db)]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"table 1, ended \d{4}-\d\d-\d\d \d\d:\d\d: ann \d+ - bot 1 \d+; .* won", out)
+    when = r"\d{4}-\d\d-\d\d \d\d:\d\d"
+    assert re.search(rf"table 1, started {when}: ann \d+ - bot 1 \d+; .* won", out)
     target = tmp_path / "t1.scopa"
     assert (
         main(["history", "--db", str(db), "--export", "1", "--seat", "0", "--out", str(target)])
@@ -78,28 +80,35 @@ def test_join_parses_addresses() -> None:
             parse_address(bad)
 
 
-def test_join_lists_tables_and_takes_the_number_typed(capsys: pytest.CaptureFixture[str]) -> None:
+def test_join_lists_tables_and_takes_the_number_typed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import argparse
 
     from scopa_net.commands.join import _table_choice
 
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+
     async def scenario() -> None:
-        async with trio.open_nursery() as nursery:
-            host = await start_host(nursery)
-            await host.create_table("one", RuleSet.of(2), None, 1, 1)
-            await host.create_table("two", RuleSet.of(4), "pw", 2, 1)
-            args = argparse.Namespace(create=False, table=None, seat=None, password="pw")
-            answers = iter(["9", "2"])
-            choice = await trio.to_thread.run_sync(
-                _table_choice, args, "127.0.0.1", host.port, lambda _: next(answers)
-            )
-            assert choice is not None and choice.table_id == 2 and choice.password == "pw"
-            nursery.cancel_scope.cancel()
+        with trio.fail_after(60):
+            async with trio.open_nursery() as nursery:
+                host = await start_host(nursery)
+                await host.create_table("one", RuleSet.of(2), None, 1, 1)
+                await host.create_table("two", RuleSet.of(4), "pw", 2, 1)
+                args = argparse.Namespace(
+                    create=False, table=None, seat=None, password="pw", accept_new_key=False
+                )
+                answers = iter(["9", "2"])
+                choice = await trio.to_thread.run_sync(
+                    _table_choice, args, "127.0.0.1", host.port, lambda _: next(answers)
+                )
+                assert choice is not None and choice.table_id == 2 and choice.password == "pw"
+                nursery.cancel_scope.cancel()
 
     trio.run(scenario)
     out = capsys.readouterr().out
-    assert "1. table 1 'one'" in out and "[password]" in out
-    assert "type a number from 1 to 2" in out
+    assert "table 1 'one'" in out and "[password]" in out
+    assert "type one of the table numbers listed (1, 2), or press Enter to stop" in out
 
 
 def test_join_finds_an_announced_host_on_the_lan(capsys: pytest.CaptureFixture[str]) -> None:

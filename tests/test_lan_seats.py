@@ -10,6 +10,7 @@ import random
 import stat
 from pathlib import Path
 
+import pytest
 import trio
 from hosting import create, start_host
 
@@ -224,11 +225,9 @@ async def test_after_leaving_for_good_nothing_is_kept(tmp_path: Path) -> None:
         seat = host.tables[record.table_id].table.seats[0]
         assert seat.kind is SeatKind.OPEN and seat.stand_in  # the computer plays it
         # The old token is dead too.
-        try:
+        with pytest.raises(SeatLostError, match="no longer holds seat 0"):
             async with take_back(host.port, record, store, tmp_path):
                 raise AssertionError("a seat given up was taken back")
-        except SeatLostError as exc:
-            assert "no longer holds seat 0" in str(exc)
         nursery.cancel_scope.cancel()
 
 

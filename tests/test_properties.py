@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -224,10 +225,29 @@ def _cards_in(obj: object) -> list:
     return found
 
 
-def test_ambiguous_only_for_bare_cards() -> None:
-    rnd = new_round(RuleSet(), 3)
-    for code in rnd.legal_codes():
-        try:
-            rnd.copy().play(Play.from_code(code).card)
-        except AmbiguousPlayError as exc:
-            assert Play.from_code(code) in exc.options
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.describe())
+def test_a_bare_card_is_ambiguous_exactly_when_it_has_several_outcomes(rules: RuleSet) -> None:
+    """At every position of a few random rounds, each card in the hand played bare: with one
+    legal outcome it is that play; with several, the error lists exactly those outcomes and the
+    round is unchanged. The test counts the ambiguous cases it met, so it cannot pass vacuously."""
+    ambiguous = 0
+    for seed in range(8):
+        rng = random.Random(seed)
+        rnd = new_round(rules, seed)
+        while not rnd.finished:
+            legal = [Play.from_code(code) for code in rnd.legal_codes()]
+            for card in {p.card for p in legal}:
+                outcomes = {p for p in legal if p.card == card}
+                twin = rnd.copy()
+                if len(outcomes) == 1:
+                    assert {twin.play(card).play} == outcomes
+                    continue
+                before = state_of(twin)
+                with pytest.raises(AmbiguousPlayError) as refused:
+                    twin.play(card)
+                assert set(refused.value.options) == outcomes
+                assert len(refused.value.options) == len(outcomes)
+                assert state_of(twin) == before
+                ambiguous += 1
+            rnd.push_code(rng.choice(rnd.legal_codes()))
+    assert ambiguous >= 3, f"only {ambiguous} ambiguous bare cards met: pick more seeds"

@@ -398,10 +398,12 @@ def _run(conn: Connection, data: bytes, sizes: list[int]) -> tuple[list[Any], An
         conn.receive_data(b"")
         events.append(conn.next_event())
     except RemoteProtocolError as e:
-        bye = bye_for(e)  # every remote error can be reported to the peer
-        assert bye.reason == e.code.value
-        return events, e.code
-    return events, None
+        error = e
+    else:
+        return events, None
+    bye = bye_for(error)  # every remote error can be reported to the peer
+    assert bye.reason == error.code.value
+    return events, error.code
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -82,10 +82,14 @@ def test_message_vectors(case: dict[str, str]) -> None:
 def test_refused_vectors(case: dict[str, str]) -> None:
     reader = FrameReader()
     reader.receive_data(bytes.fromhex(case["frame"].replace(" ", "")))
-    with pytest.raises(RemoteProtocolError) as info:
+
+    def read_message() -> object:
         payload = reader.next_frame()
         assert isinstance(payload, bytes)
-        decode(payload)
+        return decode(payload)
+
+    with pytest.raises(RemoteProtocolError) as info:
+        read_message()
     assert info.value.code.value == case["refused"]
 
 

@@ -281,7 +281,8 @@ class _Verifier:
             raise ScoreMismatchError(
                 f"the recorded round score {r.score} is not what the plays give: {totals}"
             )
-        return f"verified (dealer seat {rnd.dealer}, {len(r.plays)} plays, score {totals})"
+        score = "-".join(map(str, totals))
+        return f"verified (dealer seat {rnd.dealer}, {len(r.plays)} plays, round score {score})"
 
     def check_routing(self, r: RoundRecord, dealer: int, *, first_deal_only: bool) -> None:
         checks = (

@@ -30,7 +30,8 @@ message type). A message with no entry is out of order: sending one raises
 Beyond the table, the machine checks: the host speaks the client's protocol version; table
 events arrive numbered ``seq`` = previous + 1 (a snapshot may jump forward, never back); a
 ``pong`` answers a ``ping`` still unanswered; at most :data:`MAX_PINGS` pings are unanswered;
-``joined`` and ``resumed`` name the table and seat asked for.
+``joined`` and ``resumed`` name the table and seat asked for; a ``play`` is not chosen ``after``
+an event newer than any the connection carried.
 """
 
 from __future__ import annotations
@@ -101,7 +102,11 @@ TRANSITIONS: dict[tuple[State, Role, str], State] = {
     (S.SYNCING, H, "snapshot"): S.SEATED,
     (S.SEATED, P, "leave"): S.LEAVING,
     (S.LEAVING, H, "left"): S.LOBBY,
-    **{(S.SEATED, P, name): S.SEATED for name in ("play", "say", "seed_commit", "seed_reveal")},
+    (S.SEATED, H, "left"): S.LOBBY,  # the table closed after its match (3.3)
+    **{
+        (S.SEATED, P, name): S.SEATED
+        for name in ("play", "say", "seed_commit", "seed_reveal", "rematch")
+    },
     **{(S.SEATED, H, name): S.SEATED for name in _STREAM_EVENTS},
     **{(S.LEAVING, H, name): S.LEAVING for name in _STREAM_EVENTS},
     **{(s, H, "error"): s for s in (S.LOBBY, S.SYNCING, S.SEATED, S.LEAVING)},
@@ -291,6 +296,16 @@ class Connection:
             self.last_seq = None
         return target
 
+    def _play(self, msg: Message, sender: Role, fault: Fault, target: State) -> State:
+        assert isinstance(msg, m.Play)
+        newest = self.last_seq or 0
+        if msg.after > newest:
+            raise fault(
+                ErrorCode.OUT_OF_ORDER,
+                f"play chosen after seq {msg.after}, but the newest event sent is {newest}",
+            )
+        return target
+
     def _event(self, msg: Message, sender: Role, fault: Fault, target: State) -> State:
         seq = msg.seq  # type: ignore[attr-defined]
         last = self.last_seq
@@ -315,6 +330,7 @@ _CHECKS = {
     "welcome": Connection._welcome,
     "joined": Connection._seated,
     "resumed": Connection._seated,
+    "play": Connection._play,
     **{name: Connection._event for name in TABLE_EVENTS},
 }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from scopa_net.rules import RuleSet
 from scopa_net.scoring import RoundScore
 from scopa_net.view import SeatView
 from scopa_net.wire.messages import PlayInfo, RulesInfo, ScoreLineInfo, SeatInfo, Snapshot
@@ -47,5 +48,38 @@ def snapshot_of(
         leftover=tuple(c.index for c in view.leftover),
         round_score=None if view.round_score is None else score_lines(view.round_score),
         winner=view.winner,
+        seats=seats,
+    )
+
+
+def opening_snapshot(
+    rules: RuleSet, *, seat: int, seq: int, table_id: int, seats: tuple[SeatInfo, ...] = ()
+) -> Snapshot:
+    """A seat's view before the first deal of a match: nothing dealt, no points, dealer 0
+    (none is drawn yet). A host sends it before the first round; a client that agreed to a
+    rematch starts the new match from it."""
+    sides = rules.side_count
+    return Snapshot(
+        seq=seq,
+        table_id=table_id,
+        seat=seat,
+        side=rules.side_of(seat),
+        rules=RulesInfo.of(rules),
+        dealer=0,
+        round_no=0,
+        to_move=None,
+        hand=(),
+        table=(),
+        hand_counts=(0,) * rules.players,
+        stock=0,
+        pile_counts=(0,) * sides,
+        sweeps=(0,) * sides,
+        scores=(0,) * sides,
+        plays=(),
+        void_deal=False,
+        round_over=False,
+        leftover=(),
+        round_score=None,
+        winner=None,
         seats=seats,
     )

@@ -40,6 +40,7 @@ class ErrorCode(enum.Enum):
     TOO_MANY_TABLES = "too_many_tables"
     CHAT_TOO_LONG = "chat_too_long"
     RATE_LIMITED = "rate_limited"
+    MOVE_ID_TAKEN = "move_id_taken"
 
     @property
     def fatal(self) -> bool:
@@ -71,6 +72,7 @@ REJECT_CODES = frozenset(
         ErrorCode.STALE,
         ErrorCode.WRONG_PHASE,
         ErrorCode.RATE_LIMITED,
+        ErrorCode.MOVE_ID_TAKEN,
     }
 )
 """The codes a ``reject`` (the answer to a refused ``play``) may carry."""

@@ -11,10 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from scopa_net.wire.records import Record
+from typing import Any, Protocol
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
@@ -179,11 +176,20 @@ class Array(Spec):
         return f"array of {size} ({self.item.describe()}{extra})"
 
 
+class RecordClass(Protocol):
+    """What :class:`Nested` needs of a record class (every ``records.Record`` is one); named
+    here so that fields need not import records, which is built on fields."""
+
+    __name__: str
+
+    def from_map(self, raw: Any, path: str) -> Any: ...
+
+
 @dataclass(frozen=True)
 class Nested(Spec):
     """A map holding one record (such as a dealt card or a rule set)."""
 
-    record: type[Record]
+    record: RecordClass
 
     def check(self, value: Any, path: str) -> Any:
         if type(value) is not self.record:

@@ -79,7 +79,10 @@ PLAYER_REQUESTS = (
     "say",
     "seed_commit",
     "seed_reveal",
+    "rematch",
 )
+REMATCH_STATES = ("open", "agreed", "declined")
+REMATCH_VOTES = ("yes", "no", "waiting")
 
 
 def _cards(lo: int, hi: int) -> Array:
@@ -371,6 +374,11 @@ class SeedReveal(Message):
     seed: bytes = wire(HASH, "the seat's seed")
 
 
+@message("rematch", Sender.PLAYER)
+class Rematch(Message):
+    agree: bool = wire(Bool(), "true to play again with the same seats and rules, false to decline")
+
+
 # --- table events (host -> seat, numbered) ---------------------------------------------------
 
 
@@ -486,6 +494,15 @@ class MatchEnd(Message):
     seq: int = wire(SEQ, "per-seat sequence number")
     scores: tuple[int, ...] = wire(Array(SCORE, *PER_SIDE), "final match points by side")
     winner: int | None = wire(Nil(SIDE), "the winning side, nil if the match was abandoned")
+
+
+@message("rematch_status", Sender.HOST, sequenced=True)
+class RematchStatus(Message):
+    seq: int = wire(SEQ, "per-seat sequence number")
+    match_no: int = wire(Int(1, U32), "the match just over, counting from 1 at this table")
+    state: str = wire(Choice(REMATCH_STATES), "where the vote stands")
+    votes: tuple[str, ...] = wire(Array(Choice(REMATCH_VOTES), *PER_SEAT), "each seat's answer")
+    seconds: int = wire(Int(0, GRACE_MAX), "seconds left to answer while open, else 0")
 
 
 @message("snapshot", Sender.HOST, sequenced=True)

@@ -1,0 +1,142 @@
+"""Help that teaches: the strongest computer player's advice, and a coach that warns.
+
+Both work from the seat's own view (:class:`~scopa_net.view.SeatView`) and nothing else: the
+cards still unseen are counted, never looked at.
+
+- :func:`hint_for`: the play the strong player would make now, with one line saying why in a
+  person's words ("7c takes 3s+4d and leaves 15 on the table: no single card can sweep it").
+- :func:`coach_warnings`: before a play, what it gives away that another play would not: an
+  easy sweep, the settebello, or a seven left on the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from scopa_net.bots.observed import Observed
+from scopa_net.bots.strong import StrongPlayer
+from scopa_net.bots.tactics import sweeping_values
+from scopa_net.cards import COINS_MASK, SETTEBELLO, VALUE, Card, Rank, mask_of
+from scopa_net.client.moves import legal_plays
+from scopa_net.notation import Scheme, format_card
+from scopa_net.plays import Play
+from scopa_net.view import SeatView
+
+#: The strong player's budget for a hint: enough to choose well, quick enough to wait for.
+HINT_PLAYOUTS = 300
+HINT_SEED = 0
+SETTEBELLO_WARNING = "it leaves the settebello on the table for the next player"
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    play: Play
+    reason: str
+
+
+def _cards(cards: Sequence[Card], scheme: Scheme) -> str:
+    return "+".join(format_card(c, scheme) for c in cards)
+
+
+def _table_after(view: SeatView, play: Play) -> int:
+    table = mask_of(view.table)
+    if play.captured:
+        return table & ~play.captured_mask
+    return table | play.card.bit
+
+
+def _sweepers(view: SeatView, after: int) -> tuple[frozenset[int], int]:
+    """The card values that would sweep a table ``after``, and how many such cards are unseen."""
+    values = sweeping_values(view.rules, after)
+    unseen = Observed.from_view(view).unseen
+    return values, sum(1 for c in unseen if VALUE[c] in values)
+
+
+def _last_play(view: SeatView) -> bool:
+    return Observed.from_view(view).plays_left == 1
+
+
+def explain(view: SeatView, play: Play, scheme: Scheme = Scheme.NEUTRAL) -> str:
+    """One line on what ``play`` does and what it leaves the next player."""
+    card = format_card(play.card, scheme)
+    after = _table_after(view, play)
+    taken = play.captured
+    if taken:
+        text = f"{card} takes {_cards(taken, scheme)}"
+        prizes = []
+        won = (*taken, play.card)
+        if SETTEBELLO in won:
+            prizes.append("the settebello")
+        sevens = sum(1 for c in won if c.rank == Rank.SEVEN and c != SETTEBELLO)
+        if sevens:
+            prizes.append("a seven for the primiera" if sevens == 1 else f"{sevens} sevens")
+        coins = (mask_of(won) & COINS_MASK & ~SETTEBELLO.bit).bit_count()
+        if coins:
+            prizes.append(f"{coins} coin{'s' * (coins != 1)}")
+        if prizes:
+            text += f" ({', '.join(prizes)})"
+    else:
+        text = f"{card} takes nothing"
+    if not after:
+        if taken and not _last_play(view):
+            return f"{text}: a sweep, a point"
+        return f"{text} and clears the table"
+    total = sum(VALUE[c.index] for c in view.table if after & c.bit)
+    total += play.card.value if not taken else 0
+    if _last_play(view):
+        return f"{text}; it is the last card of the round"
+    values, unseen = _sweepers(view, after)
+    if not values:
+        return f"{text} and leaves {total} on the table: no single card can sweep it"
+    value = min(values)
+    if not unseen:
+        return f"{text} and leaves {total} on the table: the cards that could sweep it are gone"
+    return (
+        f"{text} and leaves {total} on the table: a {value} would sweep it, {unseen} still unseen"
+    )
+
+
+def hint_for(view: SeatView, *, playouts: int = HINT_PLAYOUTS) -> Hint:
+    """The play the strong player would make from this view, and why. ValueError when it is
+    not this seat's turn."""
+    if not view.my_turn or view.round_over:
+        raise ValueError("it is not your turn")
+    play = StrongPlayer(HINT_SEED, playouts=playouts).choose(view)
+    return Hint(play, explain(view, play))
+
+
+def coach_warnings(view: SeatView, play: Play, scheme: Scheme = Scheme.NEUTRAL) -> list[str]:
+    """What ``play`` gives away that some other legal play would not; empty when nothing."""
+    options = legal_plays(view)
+    if len(options) < 2 or _last_play(view):
+        return []
+    warnings = []
+    after = _table_after(view, play)
+    values, unseen = _sweepers(view, after)
+    if values and unseen:
+
+        def safe(other: Play) -> bool:
+            left = _table_after(view, other)
+            return not left or not _sweepers(view, left)[1]
+
+        if any(safe(o) for o in options):
+            total = sum(c.value for c in view.table if after & c.bit)
+            total += 0 if play.captured else play.card.value
+            warnings.append(
+                f"it leaves {total} on the table: an easy sweep for a {min(values)} "
+                f"({unseen} still unseen)"
+            )
+    if after & SETTEBELLO.bit and any(not _table_after(view, o) & SETTEBELLO.bit for o in options):
+        warnings.append(SETTEBELLO_WARNING)
+    sevens = [o for o in options if any(c.rank == Rank.SEVEN for c in o.captured)]
+    if (
+        sevens
+        and SETTEBELLO_WARNING not in warnings
+        and not any(c.rank == Rank.SEVEN for c in play.captured)
+    ):
+        best = sevens[0]
+        warnings.append(
+            f"it passes up a seven: {best.text(scheme)} would take {_cards(best.captured, scheme)}"
+        )
+    return warnings

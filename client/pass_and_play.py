@@ -1,0 +1,556 @@
+"""Pass-and-play: several people at one terminal, each at a seat of their own.
+
+Each person has a real seat on the embedded host (a session of its own, with its own deal
+check and transcript); one prompt serves them all. Whoever has the keyboard sees their hand
+only while it is their turn:
+
+- when a person's turn comes, the screen and the terminal's scrollback are cleared, and only
+  the public table is shown with "Bruno's turn: press Enter when Bruno has the keyboard";
+- Enter shows Bruno's hand and lets Bruno play (hint, board, help... work as in ``play``);
+- as soon as Bruno's play is accepted, the screen and scrollback are cleared again.
+
+Everything public (plays, score sheets, every seat's deal check, the match result) is printed
+once; what was printed since the last clear and still matters (a score sheet, the deal checks)
+is printed again after it, so no one misses it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import traceback
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager, suppress
+from pathlib import Path
+from typing import Any
+
+import trio
+from prompt_toolkit import PromptSession
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import Output, create_output
+from prompt_toolkit.patch_stdout import patch_stdout
+from prompt_toolkit.renderer import print_formatted_text as render_fragments
+
+from scopa_net.client import render
+from scopa_net.client.app import LINE_BUFFER, Printer
+from scopa_net.client.commands import COMMANDS, Choose, CommandError, PlayCard, parse_command
+from scopa_net.client.completion import PlayCompleter
+from scopa_net.client.config import Settings
+from scopa_net.client.controller import Asking, Controller, Lines
+from scopa_net.client.embedded import open_embedded_game
+from scopa_net.client.keys import make_key_bindings
+from scopa_net.client.network_session import TableChoice, open_network_session
+from scopa_net.client.scoresheet import score_sheet
+from scopa_net.client.session import Event, MatchOver, Message, RoundOver, Session, VoidDeal
+from scopa_net.client.style import Display
+from scopa_net.errors import IllegalPlayError
+from scopa_net.plays import Play
+from scopa_net.rules import RuleSet
+from scopa_net.view import SeatView
+
+#: Home the cursor, erase the display, erase the scrollback (xterm's ED 3; tmux, VTE, iTerm).
+CLEAR_SCREEN = "\x1b[H\x1b[2J\x1b[3J"
+#: Where escapes do nothing (TERM=dumb), blank lines push the last hand off the screen.
+BLANK_LINES = 60
+
+SessionsOpener = Callable[[], AbstractAsyncContextManager[list[Session]]]
+
+
+class _Clear(FormattedText):
+    """The marker for "clear the screen here" in the printer's queue."""
+
+
+CLEAR = _Clear()
+
+
+class ScreenPrinter(Printer):
+    """The app's printer, which can also clear the screen and the scrollback between lines."""
+
+    def __init__(self, *args: Any, escapes: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.escapes = escapes
+
+    def flush(self) -> None:
+        while self._pending:
+            line = self._pending.popleft()
+            if line is CLEAR:
+                self._clear()
+            else:
+                render_fragments(self.output, [*line, ("", "\n")], self.style)
+        self.output.flush()
+
+    def _clear(self) -> None:
+        if self.escapes:
+            self.output.write_raw(CLEAR_SCREEN)
+        else:
+            self.output.write_raw("\n" * BLANK_LINES + "-" * 40 + " (screen cleared)\n")
+        self.output.flush()
+
+
+def public_board(view: SeatView, names: Sequence[str], display: Display, *, plain: bool) -> Lines:
+    """The table as everyone may see it: the board without the hand and without "Your turn"."""
+    if plain:
+        rows = render.plain_board(view, names, display)[:-1]
+        return [FormattedText([("", r)]) for r in rows if not r.startswith("Your hand")]
+    rows = render.board_lines(view, names, display)[:-1]
+    return [r for r in rows if not (r and r[0][1].startswith("Your hand"))]
+
+
+class SeatController(Controller):
+    """A person's controller: their hand is on screen only while ``revealed``."""
+
+    def __init__(self, *args: Any, on_played: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.revealed = False
+        self._on_played = on_played
+
+    def show_board(self) -> None:
+        """The board with the hand while revealed; otherwise nothing (the app shows the
+        public table when a turn is handed over, and for ``board``)."""
+        if self.revealed:
+            super().show_board()
+
+    async def _submit(self, play: Play) -> None:
+        self._forget_choices()
+        try:
+            await self.session.submit(play)
+        except IllegalPlayError as exc:
+            self._error(str(exc))
+            return
+        self._on_played()
+
+    @property
+    def my_turn(self) -> bool:
+        """From the session's latest view (the state's may not have seen the last event)."""
+        view = self.session.view
+        return view is not None and view.my_turn and not view.round_over
+
+
+class PassAndPlayApp:
+    """Run several seats' sessions behind one prompt until the match ends or they leave."""
+
+    def __init__(
+        self,
+        open_sessions: SessionsOpener,
+        display: Display,
+        *,
+        plain: bool = False,
+        escapes: bool = True,
+        input: Input | None = None,
+        output: Output | None = None,
+        on_screen: Callable[[PassAndPlayApp], None] | None = None,
+        coach: bool = False,
+    ) -> None:
+        self.coach = coach
+        self._open_sessions = open_sessions
+        self.display = display
+        self.plain = plain
+        self.escapes = escapes
+        self._input = input
+        self._output = output
+        self._on_screen = on_screen
+        self.seats: list[SeatController] = []
+        self.active: int | None = None
+        """The person whose hand is on screen (an index into ``seats``)."""
+        self.waiting: int | None = None
+        """The person whose turn it is, until they press Enter."""
+        self._carry: list[FormattedText] = []
+        self._token: trio.lowlevel.TrioToken | None = None
+        self._scope: trio.CancelScope | None = None
+        self._lines: trio.MemorySendChannel[str] | None = None
+        self._prompt: PromptSession[str] | None = None
+        self._listeners: list[Callable[[], None]] = []
+
+    # --- asyncio side (as in ClientApp) -------------------------------------------------------
+
+    async def run(self) -> int:
+        loop = asyncio.get_running_loop()
+        output = self._output or create_output()
+        self.printer = ScreenPrinter(output, self.display.style(), loop, escapes=self.escapes)
+        done: asyncio.Future[Any] = loop.create_future()
+        ready: asyncio.Future[None] = loop.create_future()
+        trio.lowlevel.start_guest_run(
+            self._trio_main,
+            ready,
+            run_sync_soon_threadsafe=loop.call_soon_threadsafe,
+            done_callback=done.set_result,
+            host_uses_signal_set_wakeup_fd=True,
+        )
+        prompt = loop.create_task(self._prompt_loop(ready, output))
+        try:
+            await asyncio.wait({prompt, done}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if not done.done():
+                self._call_trio(self._cancel)
+                await asyncio.shield(done)
+            if not prompt.done():
+                app = self._prompt.app if self._prompt is not None else None
+                if app is not None and app.is_running and not app.future.done():  # type: ignore[union-attr]
+                    app.exit(exception=EOFError)
+                else:
+                    prompt.cancel()
+                with suppress(asyncio.CancelledError):
+                    await prompt
+            self.printer.app = None
+            self.printer.flush()
+        if not prompt.cancelled() and prompt.exception() is not None:
+            raise prompt.exception()  # type: ignore[misc]
+        try:
+            done.result().unwrap()
+        except KeyboardInterrupt:
+            return 130
+        except Exception as exc:
+            self.printer.show([FormattedText([("class:error", f"The game stopped: {exc!r}")])])
+            self.printer.flush()
+            traceback.print_exception(exc)
+            return 1
+        return 0
+
+    def _message(self) -> FormattedText:
+        if self.waiting is not None:
+            who = self.seats[self.waiting].state.names[self.seats[self.waiting].state.seat]
+            return FormattedText([("class:prompt", f"{who}: press Enter ")])
+        if self.active is not None:
+            state = self.seats[self.active].state
+            if state.asking is Asking.CONFIRM_PLAY:
+                return FormattedText([("class:prompt", "play it anyway (y/n)? ")])
+            if state.choices:
+                return FormattedText([("class:prompt", f"which one (1-{len(state.choices)})? ")])
+            return FormattedText([("class:prompt", f"{state.names[state.seat]}> ")])
+        return FormattedText([("class:prompt", "scopa> ")])
+
+    def _toolbar(self) -> FormattedText:
+        lead = self.seats[0].state
+        view = lead.view
+        if view is None:
+            return FormattedText([("", " waiting for the deal ")])
+        if lead.match_over:
+            turn = "match over"
+        elif view.round_over or view.to_move is None:
+            turn = "round over"
+        else:
+            turn = f"{render.seat_label(view.to_move, view, lead.names)} to play"
+        score = "  ".join(
+            f"{render.side_label(side, view, lead.names)} {points}"
+            for side, points in enumerate(lead.scores)
+        )
+        return FormattedText(
+            [
+                ("", f" Round {view.round_number} | "),
+                ("class:toolbar.turn", turn),
+                ("", f" | {score} (to {view.rules.target}) | stock {view.stock_count} "),
+            ]
+        )
+
+    async def _prompt_loop(self, ready: asyncio.Future[None], output: Output) -> None:
+        await ready
+        session: PromptSession[str] = PromptSession(
+            self._message,
+            completer=_ActiveCompleter(self),
+            complete_while_typing=False,
+            key_bindings=make_key_bindings(lambda: self._call_trio(self._show_board)),
+            bottom_toolbar=None if self.plain else self._toolbar,
+            style=self.display.style(),
+            include_default_pygments_style=False,
+            input=self._input,
+            output=output,
+        )
+        self._prompt = session
+        self.printer.app = session.app
+        self._listeners.append(session.app.invalidate)
+        while True:
+            try:
+                line = await session.prompt_async()
+            except KeyboardInterrupt:
+                continue
+            except EOFError:
+                return
+            self._call_trio(self._deliver_line, line)
+
+    def _call_trio(self, fn: Callable[..., object], *args: object) -> None:
+        if self._token is not None:
+            with suppress(trio.RunFinishedError):
+                self._token.run_sync_soon(fn, *args)
+
+    # --- trio side ----------------------------------------------------------------------------
+
+    def _cancel(self) -> None:
+        if self._scope is not None:
+            self._scope.cancel()
+
+    def _deliver_line(self, line: str) -> None:
+        assert self._lines is not None
+        with suppress(trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
+            self._lines.send_nowait(line)
+
+    def _changed(self) -> None:
+        for listener in list(self._listeners):
+            listener()
+        if self._on_screen is not None:
+            self._on_screen(self)
+
+    def _show_for(self, index: int) -> Callable[[Lines], None]:
+        """Seat ``index``'s output: the first seat prints what is public (its board is the
+        public one unless revealed), the others only while they have the keyboard."""
+
+        def show(lines: Lines) -> None:
+            if index == self.active or (index == 0 and self.active is None):
+                self.printer.show(lines)
+
+        return show
+
+    def _public(self, lines: Lines, *, carry: bool = False) -> None:
+        self.printer.show(lines)
+        if carry:
+            self._carry.extend(lines)
+
+    def _clear(self) -> None:
+        """Clear the screen and scrollback, then print again what must not be missed."""
+        self.printer.show([CLEAR])
+        carried, self._carry = self._carry, []
+        if carried:
+            self.printer.show(carried)
+
+    async def _trio_main(self, ready: asyncio.Future[None]) -> None:
+        self._token = trio.lowlevel.current_trio_token()
+        with trio.CancelScope() as scope:
+            self._scope = scope
+            async with self._open_sessions() as sessions:
+                for index, session in enumerate(sessions):
+                    self.seats.append(
+                        SeatController(
+                            session,
+                            self.display,
+                            self._show_for(index),
+                            scope.cancel,
+                            plain=self.plain,
+                            coach=self.coach,
+                            on_played=lambda index=index: self._played(index),
+                        )
+                    )
+                send, receive = trio.open_memory_channel[str](LINE_BUFFER)
+                self._lines = send
+                ready.set_result(None)
+                names = ", ".join(s.state.names[s.state.seat] for s in self.seats)
+                self._public([FormattedText([("class:heading", f"Pass and play: {names}.")])])
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(self._pump_lines, receive)
+                    async with trio.open_nursery() as pumps:
+                        for index, session in enumerate(sessions):
+                            pumps.start_soon(self._pump_events, index, session)
+                    scope.cancel()
+
+    async def _pump_events(self, index: int, session: Session) -> None:
+        async for event in session.events:
+            self._event(index, event)
+            self._check_turns()
+            self._changed()
+
+    def _event(self, index: int, event: Event) -> None:
+        seat = self.seats[index]
+        name = seat.state.names[seat.state.seat]
+        match event:
+            case Message(seat=None, text=text) if text.startswith("deal check: "):
+                line = f"{name}'s deal check: {text.removeprefix('deal check: ')}"
+                self._public([FormattedText([("class:notice", line)])], carry=True)
+                return
+            case Message() if index != 0:
+                return  # chat and the host's notices: printed once, by the first seat
+            case RoundOver(view=view, score=score, match_scores=scores) if index == 0:
+                seat.handle_event(event)
+                self._carry.extend(score_sheet(view, score, scores, seat.state.names))
+                return
+            case VoidDeal() if index == 0:
+                seat.handle_event(event)
+                return
+            case MatchOver(winner=winner, match_scores=scores, rounds=rounds):
+                seat.state.match_over = True
+                seat.state.scores = scores
+                if index == 0 and seat.state.view is not None:
+                    self._public([_match_line(seat.state.view, winner, scores, rounds, seat)])
+                return
+        seat.handle_event(event)
+
+    def _check_turns(self) -> None:
+        """Start a handover when a person's turn has come and nobody holds the keyboard."""
+        if self.active is not None or self.waiting is not None:
+            return
+        for index, seat in enumerate(self.seats):
+            if seat.my_turn and not seat.state.match_over:
+                self._hand_over(index)
+                return
+
+    def _hand_over(self, index: int) -> None:
+        seat = self.seats[index]
+        view = seat.session.view
+        assert view is not None
+        self.waiting = index
+        name = seat.state.names[seat.state.seat]
+        self._clear()
+        self.printer.show(public_board(view, seat.state.names, self.display, plain=self.plain))
+        self.printer.show(
+            [
+                FormattedText(
+                    [("class:turn", f"{name}'s turn: press Enter when {name} has the keyboard.")]
+                )
+            ]
+        )
+
+    def _reveal(self) -> None:
+        index = self.waiting
+        assert index is not None
+        self.waiting = None
+        self.active = index
+        seat = self.seats[index]
+        seat.revealed = True
+        seat.show_board()
+
+    def _played(self, index: int) -> None:
+        """The person's play is in: hide their hand at once."""
+        seat = self.seats[index]
+        seat.revealed = False
+        if self.active == index:
+            self.active = None
+        self._clear()
+        name = seat.state.names[seat.state.seat]
+        self.printer.show([FormattedText([("", f"{name} has played. Pass the keyboard on.")])])
+        self._check_turns()
+        self._changed()
+
+    def _show_board(self) -> None:
+        if self.active is not None:
+            self.seats[self.active].show_board()
+        elif self.seats and self.seats[0].state.view is not None:
+            lead = self.seats[0]
+            self.printer.show(
+                public_board(lead.state.view, lead.state.names, self.display, plain=self.plain)  # type: ignore[arg-type]
+            )
+
+    async def _pump_lines(self, lines: trio.MemoryReceiveChannel[str]) -> None:
+        async for line in lines:
+            await self._line(line)
+            self._changed()
+
+    async def _line(self, line: str) -> None:
+        if self.waiting is not None:
+            if not line.strip():
+                self._reveal()
+                return
+            if _is_play(line, self.display):
+                who = self.seats[self.waiting].state
+                name = who.names[who.seat]
+                self._error(f"It is {name}'s turn: press Enter when {name} has the keyboard.")
+                return
+        if self.active is not None:
+            await self.seats[self.active].handle_line(line)
+            return
+        if not line.strip():
+            return
+        if _is_play(line, self.display):
+            self._error("Nobody here is to play now: wait for your turn.")
+            return
+        if line.strip().lower() in {"board", "b"}:
+            self._show_board()
+            return
+        await self.seats[0].handle_line(line)
+
+    def _error(self, text: str) -> None:
+        self.printer.show([FormattedText([("class:error", text)])])
+
+
+def _is_play(line: str, display: Display) -> bool:
+    try:
+        command = parse_command(line, display.scheme)
+    except CommandError:
+        return False
+    return isinstance(command, PlayCard | Choose)
+
+
+def _match_line(
+    view: SeatView, winner: int, scores: Sequence[int], rounds: int, seat: Controller
+) -> FormattedText:
+    who = render.side_label(winner, view, seat.state.names)
+    verb = "win" if " & " in who else "wins"
+    final = " to ".join(str(s) for s in sorted(scores, reverse=True))
+    plural = "s" if rounds != 1 else ""
+    return FormattedText(
+        [
+            ("class:winner", f"{who} {verb} the match"),
+            ("", f", {final}, after {rounds} round{plural}."),
+        ]
+    )
+
+
+class _ActiveCompleter(Completer):
+    """The active person's completions; only the command names while nobody holds the keys."""
+
+    def __init__(self, app: PassAndPlayApp) -> None:
+        self.app = app
+        self._completers: dict[int, PlayCompleter] = {}
+
+    def get_completions(
+        self, document: Document, complete_event: CompleteEvent
+    ) -> Iterable[Completion]:
+        index = self.app.active
+        if index is not None:
+            if index not in self._completers:
+                self._completers[index] = PlayCompleter(self.app.seats[index].state)
+            yield from self._completers[index].get_completions(document, complete_event)
+            return
+        typed = document.text_before_cursor.lstrip().lower()
+        for name, meta in COMMANDS.items():
+            if name.startswith(typed):
+                yield Completion(name, start_position=-len(typed), display_meta=meta)
+
+
+@asynccontextmanager
+async def open_pass_and_play(
+    rules: RuleSet,
+    names: Sequence[str],
+    *,
+    level: str = "greedy",
+    delay: float = 0.8,
+    data_dir: Path | None = None,
+) -> AsyncIterator[list[Session]]:
+    """An embedded host on loopback with a table for ``len(names)`` people and computer
+    players in the other seats, and one seated session per person."""
+    async with AsyncExitStack() as stack:
+        first = await stack.enter_async_context(
+            open_embedded_game(
+                rules,
+                name=names[0],
+                level=level,
+                delay=delay,
+                humans=len(names),
+                data_dir=data_dir,
+            )
+        )
+        sessions: list[Session] = [first]
+        for name in names[1:]:
+            session = await stack.enter_async_context(
+                open_network_session(
+                    "127.0.0.1",
+                    first.embedded_port,  # type: ignore[attr-defined]
+                    TableChoice(table_id=first.table_id),
+                    name=name,
+                    data_dir=data_dir,
+                )
+            )
+            sessions.append(session)
+        yield sessions
+
+
+def run_pass_and_play_screen(
+    open_sessions: SessionsOpener, settings: Settings, *, plain: bool, coach: bool = False
+) -> int:
+    """Run pass and play in this terminal until the match ends; the exit status."""
+    display = settings.display(os.environ)
+    if plain:
+        display = Display(color=False, glyphs=False, suits=display.suits)
+    escapes = os.environ.get("TERM", "") != "dumb"
+    app = PassAndPlayApp(open_sessions, display, plain=plain, escapes=escapes, coach=coach)
+    with patch_stdout(raw=True):
+        return asyncio.run(app.run())

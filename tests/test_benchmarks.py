@@ -1,0 +1,51 @@
+"""Every benchmark runs to the end with tiny parameters, so a broken benchmark is caught.
+
+These are not speed checks: the figures are not read, only that each benchmark finishes and
+prints its figures and its baseline.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+TINY = {
+    "bots.py": ["--rounds", "1", "--runs", "1", "--positions", "5"],
+    "client.py": ["--runs", "1", "--positions", "5"],
+    "engine.py": ["--runs", "1", "--rounds", "10", "--tables", "5"],
+    "fairness.py": ["--runs", "1", "--repeats", "1"],
+    "protocol.py": ["--runs", "1", "--frames", "50", "--repeats", "1"],
+    "load.py": ["--tables", "2", "--think", "0.05", "--duration", "1", "--warmup", "0.5"],
+}
+
+#: What each one prints once it has measured its figures and its baseline.
+LAST_WORDS = {
+    "bots.py": "full rounds per second",
+    "client.py": "render the whole board",
+    "engine.py": "legal-play generation",
+    "fairness.py": "4 players",
+    "protocol.py": "4 players",
+    "load.py": "baseline: bare trio echo",
+}
+
+
+def test_every_benchmark_has_a_tiny_run() -> None:
+    assert sorted(p.name for p in BENCHMARKS.glob("*.py")) == sorted(TINY)
+
+
+@pytest.mark.parametrize("name", sorted(TINY))
+def test_benchmark_runs_with_tiny_parameters(name: str) -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / name), *TINY[name]],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert LAST_WORDS[name] in done.stdout, done.stdout

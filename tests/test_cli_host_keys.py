@@ -1,0 +1,120 @@
+"""Host keys and saved files as a person meets them (issue 15): a changed key stops `join`
+before any table is chosen and says how to accept it; solo `play` pins nothing; at the end of
+a match the client says where the transcript is and how to check it."""
+
+from __future__ import annotations
+
+import builtins
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+from hosting import start_host
+
+from scopa_net.bots.levels import make_player
+from scopa_net.client.bot_client import play_as_bot
+from scopa_net.client.embedded import open_embedded_game
+from scopa_net.client.session import Message
+from scopa_net.commands.main import main
+from scopa_net.commands.options import EXIT_CANCELLED, EXIT_KEY_CHANGED
+from scopa_net.fair.commitments import fingerprint
+from scopa_net.rules import RuleSet
+
+
+@pytest.fixture
+def host_address() -> Iterator[tuple[str, bytes]]:
+    ready = threading.Event()
+    found: list[Any] = []
+
+    async def serve() -> None:
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery)
+            await host.create_table("one", RuleSet.of(2), None, 0, 1)
+            found.extend(
+                [f"127.0.0.1:{host.port}", host.public_key, trio.lowlevel.current_trio_token()]
+            )
+            found.append(nursery.cancel_scope)
+            ready.set()
+
+    thread = threading.Thread(target=trio.run, args=(serve,), daemon=True)
+    thread.start()
+    assert ready.wait(20)
+    yield found[0], found[1]
+    found[2].run_sync_soon(found[3].cancel)
+    thread.join(10)
+
+
+def test_a_changed_key_stops_join_before_any_table_is_chosen(
+    host_address: tuple[str, bytes],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    address, key = host_address
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    pins = tmp_path / "scopa-net" / "known_hosts"
+    pins.parent.mkdir(parents=True)
+    old = bytes(32)
+    pins.write_text(f"other:7311 {bytes(range(32)).hex()}\n{address} {old.hex()}\n")
+
+    def no_question(prompt: str = "") -> str:
+        raise AssertionError(f"asked {prompt!r} before the key warning")
+
+    monkeypatch.setattr(builtins, "input", no_question)
+    assert main(["join", address]) == EXIT_KEY_CHANGED
+    err = capfd.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert f"now has key {fingerprint(key)}" in err and fingerprint(old) in err
+    assert str(pins) in err and f"scopa-net join {address} --accept-new-key" in err
+
+    def ctrl_d(prompt: str = "") -> str:
+        raise EOFError
+
+    monkeypatch.setattr(builtins, "input", ctrl_d)
+    assert main(["join", address, "--accept-new-key"]) == EXIT_CANCELLED
+    out = capfd.readouterr().out
+    assert f"pinned the new key {fingerprint(key)} for {address}" in out
+    assert "table 1 'one'" in out  # the tables come after the key is settled
+    assert pins.read_text().splitlines() == [
+        f"other:7311 {bytes(range(32)).hex()}",
+        f"{address} {key.hex()}",
+    ]
+
+
+def test_solo_play_pins_nothing_and_says_where_the_transcript_is(tmp_path: Path) -> None:
+    notices: list[str] = []
+
+    class Watched:
+        """The session, with its notices noted as the bot reads its events."""
+
+        def __init__(self, session: Any) -> None:
+            self._session = session
+            self.events = self
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self._session, name)
+
+        async def receive(self) -> object:
+            event = await self._session.events.receive()
+            if isinstance(event, Message) and event.local:
+                notices.append(event.text)
+            return event
+
+    async def play() -> None:
+        rules = RuleSet.of(2, target=1)
+        game = open_embedded_game(rules, name="Ada", level="random", delay=0, data_dir=tmp_path)
+        async with game as session:
+            await play_as_bot(Watched(session), make_player("random", 5))
+
+    trio.run(play)
+    assert not (tmp_path / "known_hosts").exists()
+    saved = list((tmp_path / "transcripts").iterdir())
+    assert len(saved) == 1
+    assert f"Transcript saved to {saved[0]}; check it any time: scopa-net verify {saved[0]}" in (
+        notices
+    )
+    assert any(n.startswith("Deal check: verified") for n in notices)
+    assert main(["verify", str(saved[0])]) == 0

@@ -1,0 +1,133 @@
+"""Long work shows progress: a redrawn line on a terminal, plain lines otherwise, nothing with
+--quiet; ``bots`` tells what its players do (issue 15)."""
+
+from __future__ import annotations
+
+import io
+import re
+import threading
+from pathlib import Path
+
+import pytest
+import trio
+from hosting import start_host
+
+from scopa_net.commands.main import main
+from scopa_net.commands.progress import Progress, format_duration
+from scopa_net.rules import RuleSet
+from scopa_net.server.config import HostConfig
+from scopa_net.server.host import Host
+from scopa_net.server.journal import Journal
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_plain_lines_at_every_tenth_with_rate_and_time_left() -> None:
+    out, clock = io.StringIO(), Clock()
+    progress = Progress("arena", 100, "matches", stream=out, terminal=False, clock=clock)
+    for _ in range(100):
+        clock.now += 0.5
+        progress.advance()
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 10
+    assert lines[0] == "arena  10/100 matches  10%  2.0/s  about 45 s left"
+    assert lines[-1] == "arena  100/100 matches  100%  2.0/s  took 50 s"
+
+
+def test_a_terminal_gets_one_redrawn_line_and_quiet_gets_nothing() -> None:
+    out, clock = io.StringIO(), Clock()
+    with Progress("verify", 4, "files", stream=out, terminal=True, clock=clock) as progress:
+        for _ in range(4):
+            clock.now += 1
+            progress.advance()
+    text = out.getvalue()
+    assert text.count("\r\x1b[K") == 4 and text.endswith("\n") and text.count("\n") == 1
+    assert "[#####...............]  25%  1.0/s  about 3 s left" in text
+    quiet = io.StringIO()
+    with Progress("x", 3, "things", stream=quiet, quiet=True, terminal=True) as progress:
+        progress.advance(3)
+    assert quiet.getvalue() == ""
+
+
+def test_durations_read_as_people_say_them() -> None:
+    assert [format_duration(s) for s in (4.4, 185, 3720)] == ["4 s", "3 min 05 s", "1 h 02 min"]
+
+
+def test_arena_shows_progress_unless_quiet(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "easy", "medium", "--matches", "4", "--jobs", "1"]) == 0
+    captured = capsys.readouterr()
+    assert re.search(r"arena  4/4 matches  100%  .*took", captured.err)
+    assert "win" in captured.out.lower()
+    assert main(["arena", "easy", "medium", "--matches", "2", "--jobs", "1", "--quiet"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_host_restoring_its_journal_reports_each_table(tmp_path: Path) -> None:
+    db = str(tmp_path / "host.db")
+
+    async def open_tables() -> None:
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, db=db)
+            for n in range(3):
+                await host.create_table(f"t{n}", RuleSet.of(2), None, 1, 1)
+            await host.shutdown()
+            nursery.cancel_scope.cancel()
+        host.journal.close()
+
+    async def restart() -> list[tuple[int, int]]:
+        seen: list[tuple[int, int]] = []
+        config = HostConfig(bind="127.0.0.1", port=0, advertise=False, db=db)
+        host = Host(config, Journal(db))
+        host.on_restored = lambda done, total: seen.append((done, total))
+        async with trio.open_nursery() as nursery:
+            await nursery.start(host.serve)
+            await host.shutdown()
+            nursery.cancel_scope.cancel()
+        host.journal.close()
+        return seen
+
+    trio.run(open_tables)
+    assert trio.run(restart) == [(1, 3), (2, 3), (3, 3)]
+
+
+def test_bots_say_what_they_do_not_benchmark_figures(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    ready = threading.Event()
+    address: list[str] = []
+    stop: list[tuple[trio.lowlevel.TrioToken, trio.CancelScope]] = []
+
+    async def serve() -> None:
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery)
+            address.append(f"127.0.0.1:{host.port}")
+            stop.append((trio.lowlevel.current_trio_token(), nursery.cancel_scope))
+            ready.set()
+
+    thread = threading.Thread(target=trio.run, args=(serve,), daemon=True)
+    thread.start()
+    assert ready.wait(20)
+    try:
+        argv = ["bots", address[0], "--create", "--count", "2", "--target", "1", "--seed", "3"]
+        assert main(argv) == 0
+        out = capsys.readouterr().out
+        assert "bot-1: seated at table 1 seat 0" in out
+        assert "bot-2: seated at table 1 seat 1" in out
+        assert re.search(r"bot-1 \(table 1 seat 0\): round over, match \d+-\d+", out)
+        assert re.search(r"match over after \d+ rounds?, (won|lost) \d+-\d+", out)
+        assert "2 bots: 1 matches finished" in out or "2 bots: 2 matches finished" in out
+        assert "round trip" not in out
+        assert main([*argv, "--stats", "--quiet"]) == 0
+        out = capsys.readouterr().out
+        assert "seated" not in out and "move round trip: median" in out
+    finally:
+        token, scope = stop[0]
+        token.run_sync_soon(scope.cancel)
+        thread.join(10)

@@ -1,0 +1,215 @@
+"""The board as a person reads it (issue 15): it fits the terminal without cutting words, the
+sheets name every side in full, the score sheet can be seen again and is not scrolled away on
+a short terminal, and the keys do what they say."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from prompt_toolkit import PromptSession
+from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.history import InMemoryHistory
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from test_client_controller import Screen, TableSession
+from test_client_decks import match_dealt
+
+from scopa_net.cards import CARDS
+from scopa_net.client import render
+from scopa_net.client.controller import Asking, ClientState, Controller
+from scopa_net.client.keys import make_key_bindings
+from scopa_net.client.scoresheet import score_sheet
+from scopa_net.client.session import RoundOver, RoundStarted
+from scopa_net.client.style import Display
+from scopa_net.client.toolbar import toolbar_text
+from scopa_net.match import Match
+from scopa_net.notation import parse_card
+from scopa_net.plays import Play, PlayRecord
+from scopa_net.rules import RuleSet
+
+WORD = st.text(alphabet="abcdefghij,&=0123456789", min_size=1, max_size=14)
+
+
+@given(
+    parts=st.lists(st.lists(WORD, min_size=1, max_size=5), min_size=1, max_size=6),
+    width=st.integers(min_value=20, max_value=100),
+)
+def test_wrapping_never_cuts_a_word_and_keeps_every_word(
+    parts: list[list[str]], width: int
+) -> None:
+    text = "   ".join(" ".join(words) for words in parts)
+    line = FormattedText([("class:label", "Captured  "), ("", text)])
+    rows = [render.plain([row]) for row in render.wrap_line(line, width)]
+    assert all(len(row) <= width for row in rows)
+    assert " ".join(rows).split() == ["Captured", *text.split()]
+    for row in rows[1:]:  # under the label's text, unless a word needs the whole line
+        assert row.startswith(" " * 10) or len(row.split()[0]) > width - 10
+
+
+def finished_round(players: int, variants: tuple[str, ...] = (), seed: int = 3) -> Match:
+    rng = random.Random(seed)
+    match = Match(RuleSet.of(players, 11, variants), first_dealer=0)
+    while not match.results:
+        deck = list(CARDS)
+        rng.shuffle(deck)
+        rnd = match.deal(deck)
+        while not rnd.finished:
+            match.play(rng.choice(rnd.legal_plays()), rnd.turn, exact=True)
+    return match
+
+
+def names_for(players: int) -> tuple[str, ...]:
+    return ("You", *(f"bot {i}" for i in range(1, players)))
+
+
+@pytest.mark.parametrize(
+    ("players", "variants"), [(4, ()), (6, ()), (6, ("six_as_three_pairs",)), (3, ())]
+)
+def test_sheets_name_every_side_in_full_at_80_and_fit_60(
+    players: int, variants: tuple[str, ...]
+) -> None:
+    match = finished_round(players, variants)
+    view, names = match.view_for(0), names_for(players)
+    sides = [render.side_label(s, view, names) for s in range(view.rules.side_count)]
+    for width in (80, 60):
+        sheet = render.plain(score_sheet(view, match.results[-1], match.scores, names, width))
+        assert all(len(row) <= width for row in sheet.splitlines()), sheet
+        for side in sides:
+            assert side in sheet  # never "You & bo"
+    sheet = render.plain(score_sheet(view, match.results[-1], match.scores, names, 80))
+    header = sheet.splitlines()[1]
+    if players == 4:
+        assert header.split("   ")[1:3] == ["You & bot 2", "bot 1 & bot 3"] or all(
+            s in header for s in sides
+        )
+
+
+def test_the_board_and_toolbar_fit_60_columns() -> None:
+    match = match_dealt(
+        {0: "7d 3s Kb", 1: "2h 2s Jd", 2: "Ad Ah As", 3: "4d 4s 4b"},
+        "5s 2b 7h 4h",
+        players=4,
+        dealer=3,
+    )
+    view, names = match.view_for(0), names_for(4)
+    for line in render.board_lines(view, names, Display(glyphs=False)):
+        for row in render.wrap_line(line, 60):
+            assert len(render.plain([row])) <= 60
+    captured = next(
+        line for line in render.board_lines(view, names, Display()) if line[0][1] == "Captured  "
+    )
+    rows = [render.plain([r]) for r in render.wrap_line(captured, 60)]
+    assert rows == [
+        "Captured  You & bot 2 0 cards, 0 sweeps",
+        "          bot 1 & bot 3 0 cards, 0 sweeps",
+    ]
+    state = ClientState(seat=0, names=names, display=Display(), view=view, scores=(0, 0))
+    wide = render.plain([toolbar_text(state, 200)])
+    assert "You & bot 2 0  bot 1 & bot 3 0 (to 11)" in wide and "stock" in wide
+    for width in (80, 60, 40, 25):
+        bar = render.plain([toolbar_text(state, width)])
+        assert len(bar) < width and "YOUR TURN" in bar, (width, bar)
+
+
+def test_you_play_and_others_play() -> None:
+    match = match_dealt({0: "7d 3s Kb", 1: "2h 2s Jd"}, "5s 2b 3h 4h")
+    view = match.view_for(0)
+    mine = PlayRecord(0, Play(parse_card("3s"), (parse_card("3h"),)), False)
+    theirs = PlayRecord(1, Play(parse_card("2h"), (parse_card("2b"),)), False)
+    assert render.plain(
+        [render.record_line(mine, view, ("You", "Ann"), Display(glyphs=False))]
+    ) == ("You play 3s x 3h")
+    line = render.record_line(theirs, view, ("You", "Ann"), Display(glyphs=False))
+    assert render.plain([line]) == "Ann plays 2h x 2b"
+
+
+async def _round_over(session: TableSession, controller: Controller) -> None:
+    rng = random.Random(1)
+    match = session.match
+    rnd = match.round
+    assert rnd is not None
+    while not rnd.finished:
+        match.play(rng.choice(rnd.legal_plays()), rnd.turn, exact=True)
+    view = match.view_for(0)
+    controller.handle_event(
+        RoundOver(view=view, score=match.results[-1], match_scores=tuple(match.scores))
+    )
+
+
+@pytest.mark.parametrize(("rows", "held"), [(15, True), (60, False)])
+async def test_a_short_terminal_keeps_the_sheet_until_enter(rows: int, held: bool) -> None:
+    session = TableSession(match_dealt({0: "7d 3s Kb", 1: "2h 2s Jd"}, "5s 2b 7h 4h"))
+    screen = Screen()
+    controller = Controller(
+        session, Display(), screen.show, lambda: None, screen=lambda: (80, rows)
+    )
+    await _round_over(session, controller)
+    sheet = screen.take()
+    assert "Round 1 score sheet" in sheet
+    assert ("Press Enter for the next round." in sheet) is held
+    deck = list(CARDS)
+    random.Random(2).shuffle(deck)
+    session.match.deal(deck)
+    controller.handle_event(RoundStarted(view=session.match.view_for(0)))
+    board = screen.take()
+    assert ("Round 2" in board) is not held
+    await controller.handle_line("")
+    if held:
+        assert "Round 2" in screen.take()
+    await controller.handle_line("score")
+    again = screen.take()
+    assert "Round 1 score sheet" in again and "Match score: Ada" in again
+
+
+async def test_who_before_the_deal_and_a_bare_rank_plays_the_only_card() -> None:
+    session = TableSession(match_dealt({0: "7d 3s Kb", 1: "2h 2s Jd"}, "5s 2b 3h 4h"))
+    screen = Screen()
+    controller = Controller(session, Display(), screen.show, lambda: None)
+    controller.state.view = None
+    await controller.handle_line("who")
+    assert screen.take() == "Seat 0: Ada (you)\nSeat 1: Bot 1"
+    controller.state.view = session.view
+    await controller.handle_line("K")
+    assert session.submitted == [
+        Play(parse_card("Kb"), (parse_card("2b"), parse_card("3h"), parse_card("5s")))
+    ]
+
+
+async def test_ctrl_c_drops_the_question() -> None:
+    session = TableSession(match_dealt({0: "7d 3s Kb", 1: "2h 2s Jd"}, "5s 2b 3h 4h"))
+    screen = Screen()
+    controller = Controller(session, Display(), screen.show, lambda: None)
+    await controller.handle_line("settebello")
+    assert controller.state.asking is Asking.WHICH_GROUP
+    controller.interrupt()
+    assert controller.state.asking is Asking.NOTHING and controller.state.choices == ()
+    assert "Choice dropped" in screen.take()
+    await controller.handle_line("1")
+    assert session.submitted == []
+
+
+def test_ctrl_c_leaves_history_search_and_the_typed_line_runs() -> None:
+    interrupted: list[str] = []
+
+    async def prompt() -> str:
+        with create_pipe_input() as pipe:
+            history = InMemoryHistory()
+            for old in ("rules", "score"):
+                history.append_string(old)
+            session: PromptSession[str] = PromptSession(
+                history=history,
+                key_bindings=make_key_bindings(interrupt=lambda: interrupted.append("^C")),
+                input=pipe,
+                output=DummyOutput(),
+            )
+            pipe.send_text("\x12ru")  # Ctrl-R, search for "ru": finds "rules"
+            pipe.send_text("\x03")  # Ctrl-C
+            pipe.send_text("Ks\r")
+            return await session.prompt_async("scopa> ")
+
+    assert asyncio.run(prompt()) == "Ks"
+    assert interrupted == ["^C"]

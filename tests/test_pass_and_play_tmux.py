@@ -1,0 +1,123 @@
+"""Pass and play in a real terminal: two people, one keyboard, driven under tmux.
+
+Skipped when tmux is not installed. At every screen the test checks, with the scrollback
+included (``capture-pane -S -``), that one person's hand is never there while the other's
+prompt is shown, and that each turn starts on a cleared screen.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+#: Bound on the whole run so a broken client fails instead of hanging (not a speed check).
+HANG_GUARD = 120
+NAMES = ("Ada", "Bruno")
+
+
+def tmux(socket: str, *args: str) -> str:
+    done = subprocess.run(
+        ["tmux", "-L", socket, *args], capture_output=True, text=True, check=True, timeout=10
+    )
+    return done.stdout
+
+
+def prompt_of(screen: str) -> str:
+    """The prompt line: the last line that is not blank and not the toolbar."""
+    lines = [line for line in screen.splitlines() if line.strip()]
+    lines = [line for line in lines if not line.startswith(" Round ")]
+    return lines[-1] if lines else ""
+
+
+def test_two_people_share_a_terminal_and_never_see_each_others_hand() -> None:
+    socket = f"scopa-test-{uuid.uuid4().hex[:8]}"
+    args = [sys.executable, "-m", "scopa_net", "play", "--pass-and-play", "--names", "Ada,Bruno"]
+    args += ["--target", "1", "--delay", "0", "--ascii"]
+    command = " ".join(shlex.quote(a) for a in args)
+    data = tempfile.mkdtemp(prefix="scopa-tmux-")
+    env_prefix = f"env -u NO_COLOR TERM=xterm-256color XDG_DATA_HOME={shlex.quote(data)}"
+    shell = f"{env_prefix} {command}; echo CLIENT-EXIT=$?; sleep 60"
+    tmux(socket, "new-session", "-d", "-s", "game", "-x", "110", "-y", "40", shell)
+    try:
+        seen_hands: dict[str, dict[int, set[str]]] = {name: {} for name in NAMES}
+        handovers = {name: 0 for name in NAMES}
+        plays = {name: 0 for name in NAMES}
+        last_action = ""
+        deadline = time.monotonic() + HANG_GUARD
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = tmux(socket, "capture-pane", "-p", "-J", "-S", "-", "-t", "game")
+            if "CLIENT-EXIT=" in screen:
+                break
+            check_screen(screen, seen_hands)
+            prompt = prompt_of(screen)
+            waiting = re.match(r"(\w+): press Enter", prompt)
+            playing = re.match(r"(\w+)> *$", prompt)
+            if waiting and last_action != f"enter {screen}":
+                handovers[waiting[1]] += 1
+                last_action = f"enter {screen}"
+                tmux(socket, "send-keys", "-t", "game", "Enter")
+            elif playing and playing[1] in NAMES and last_action != f"play {screen}":
+                hand = re.findall(r"^Your hand +(.+)$", screen, re.MULTILINE)
+                if hand:
+                    cards = seen_hands[playing[1]].setdefault(round_of(screen), set())
+                    cards.update(cards_in(hand[-1]))
+                    plays[playing[1]] += 1
+                    last_action = f"play {screen}"
+                    first = re.match(r"\w+", hand[-1])
+                    assert first is not None
+                    tmux(socket, "send-keys", "-t", "game", first[0], "Enter")
+            elif prompt.startswith("which one"):
+                tmux(socket, "send-keys", "-t", "game", "1", "Enter")
+            time.sleep(0.15)
+        assert "CLIENT-EXIT=0" in screen, screen[-3000:]
+        assert re.search(r"(Ada|Bruno) wins the match", screen), screen[-3000:]
+        for name in NAMES:
+            assert plays[name] >= 1 and handovers[name] >= 1
+            assert f"{name}'s deal check: verified" in screen, screen[-3000:]
+        transcripts = sorted(p.name for p in Path(data, "scopa-net", "transcripts").iterdir())
+        assert [t.rsplit("-", 1)[-1] for t in transcripts] == ["seat0.scopa", "seat1.scopa"]
+    finally:
+        subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True, check=False)
+
+
+def check_screen(screen: str, seen_hands: dict[str, dict[int, set[str]]]) -> None:
+    """No hand but the prompted person's, and nothing from before the last turn's clear."""
+    prompt = prompt_of(screen)
+    assert screen.count("press Enter when") <= 1, screen  # the scrollback was cleared
+    hands = re.findall(r"^Your hand +(.+)$", screen, re.MULTILINE)
+    assert len(hands) <= 1, screen
+    waiting = re.match(r"(\w+): press Enter", prompt)
+    if waiting:
+        assert not hands, f"a hand is on screen while waiting for {waiting[1]}:\n{screen}"
+    playing = re.match(r"(\w+)> *$", prompt)
+    if playing and hands:
+        owner = playing[1]
+        turn = screen.rfind(f"{owner}'s turn: press Enter when {owner} has the keyboard")
+        assert 0 <= turn < screen.find("Your hand"), screen
+        # Cards never pass from hand to hand: nothing here was in the other's hand this round.
+        held = cards_in(hands[0])
+        for other, shown in seen_hands.items():
+            if other != owner:
+                assert not held & shown.get(round_of(screen), set()), screen
+
+
+def cards_in(hand: str) -> set[str]:
+    """The cards of a "Your hand" line (each written like 7d=7, marked 7d=7* if it must take)."""
+    return set(re.findall(r"([A2-7JQK][dhsb])=", hand))
+
+
+def round_of(screen: str) -> int:
+    found = re.search(r"Round (\d+)", screen)
+    return int(found[1]) if found else 0

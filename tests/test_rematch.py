@@ -1,0 +1,243 @@
+"""Playing again after a match (protocol.md 3.11), over loopback TCP: network clients and a
+computer player agree, a new match begins with a fresh chain; a decline, a leave or the end of
+the linger time closes the table and sends every seated connection back to the lobby."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from functools import partial
+
+import pytest
+import trio
+import trio.testing
+from hosting import create, start_host
+from rawseat import RawSeat
+
+from scopa_net.bots.levels import make_player
+from scopa_net.client.bot_client import play_as_bot
+from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
+from scopa_net.client.session import Message, RoundStarted
+from scopa_net.fair.commitments import ZERO_CHAIN
+from scopa_net.fair.transcript import decode
+from scopa_net.fair.verifier import verify_transcript
+from scopa_net.rules import RuleSet
+from scopa_net.server.config import HostConfig
+from scopa_net.server.host import Host
+from scopa_net.server.journal import Journal
+from scopa_net.wire import messages as m
+
+SHORT = RuleSet.of(2, 1)
+"""A match to 1 point: over after a round or two."""
+
+
+async def heard(session: NetworkSession, text: str) -> None:
+    with trio.fail_after(20):
+        async for event in session.events:
+            if isinstance(event, Message) and text in event.text:
+                return
+    raise AssertionError(f"the session ended before {text!r}")
+
+
+async def test_a_player_and_a_computer_play_again_with_a_fresh_chain(tmp_path) -> None:
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01)
+        choice = TableChoice(create=create(SHORT, bots=1))
+        async with open_network_session(
+            "127.0.0.1", host.port, choice, name="ann", data_dir=tmp_path
+        ) as session:
+            first = await play_as_bot(session, make_player("random", 1))
+            assert first is not None
+            first_witness = session.witness
+            await session.rematch(True)
+            # The bot agreed from the start: one answer is enough.
+            await heard(session, "a new match begins")
+            assert session.match_no == 2
+            assert session.view is None  # nothing dealt yet in the new match
+            with trio.fail_after(20):
+                async for event in session.events:
+                    if isinstance(event, RoundStarted):
+                        break
+            view = session.view
+            assert view is not None and view.round_number == 1 and view.scores == (0, 0)
+            assert session.witness is not first_witness
+            assert session.witness.current is not None
+            assert session.witness.current.round_no == 1
+            assert session.witness.current.prev == ZERO_CHAIN
+            second = await play_as_bot(session, make_player("random", 2))
+            assert second is not None
+            assert session.verdict_failures == []
+            await session.rematch(False)
+            await heard(session, "no rematch")
+        files = sorted(p.name for p in (tmp_path / "transcripts").iterdir())
+        assert len(files) == 2 and files[0].endswith("-match2.scopa")
+        for name in files:
+            assert verify_transcript(decode((tmp_path / "transcripts" / name).read_bytes())).ok
+        nursery.cancel_scope.cancel()
+
+
+async def _two_players_to_the_end(
+    port: int, connect: Callable[[], Awaitable[RawSeat]] | None = None
+) -> tuple[RawSeat, RawSeat]:
+    """Two bare clients at a table of two, each playing its first legal play on its turn,
+    until both have ``match_end``. ``connect`` opens a client (TCP to ``port`` by default)."""
+    connect = connect or partial(RawSeat.connect, port)
+    a = await connect()
+    table_id = await a.create(create(SHORT))
+    await a.join(table_id, 0, name="ann")
+    b = await connect()
+    await b.join(table_id, 1, name="bob")
+    move = 0
+    with trio.fail_after(60):
+        while not all(any(isinstance(e, m.MatchEnd) for e in c.received) for c in (a, b)):
+            for raw in (a, b):
+                if raw.mirror is not None and raw.view.my_turn and raw.my_plays():
+                    move += 1
+                    await raw.play(move, raw.my_plays()[0])
+            async with trio.open_nursery() as drain:
+                for raw in (a, b):
+                    drain.start_soon(_drain, raw)
+    return a, b
+
+
+async def _drain(raw: RawSeat) -> None:
+    """Read whatever arrives in the next moment."""
+    with trio.move_on_after(0.05):
+        while True:
+            await raw.receive()
+
+
+async def test_two_players_agree_and_play_a_second_match() -> None:
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery)
+        a, b = await _two_players_to_the_end(host.port)
+        # Before the match ends a rematch is refused; now it opens a vote.
+        await a.send(m.Rematch(agree=True))
+        opened = await b.until(lambda e: isinstance(e, m.RematchStatus))
+        assert isinstance(opened, m.RematchStatus)
+        assert (opened.state, opened.votes, opened.match_no) == ("open", ("yes", "waiting"), 1)
+        assert 0 < opened.seconds <= 60
+        await b.send(m.Rematch(agree=True))
+        agreed = await a.until(lambda e: isinstance(e, m.RematchStatus) and e.state != "open")
+        assert (agreed.state, agreed.votes, agreed.seconds) == ("agreed", ("yes", "yes"), 0)
+        commit = await a.until(lambda e: isinstance(e, m.RoundCommit))
+        assert commit.round_no == 1 and commit.prev == ZERO_CHAIN
+        async with trio.open_nursery() as both:  # each must read to send its seeds
+            for raw in (a, b):
+                both.start_soon(raw.until, lambda e: isinstance(e, m.Deal))
+        assert a.view.round_number == b.view.round_number == 1
+        assert a.view.scores == b.view.scores == (0, 0)
+        # The table is full and in play again: not listed.
+        lobby = await RawSeat.connect(host.port)
+        await lobby.send(m.ListTables())
+        listing = await lobby.until(lambda e: isinstance(e, m.Tables))
+        assert listing.tables == ()
+        for raw in (a, b, lobby):
+            await raw.aclose()
+        nursery.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize("how", ["decline", "leave"])
+async def test_a_decline_or_a_leave_closes_the_table(how: str) -> None:
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery)
+        a, b = await _two_players_to_the_end(host.port)
+        await a.send(m.Rematch(agree=True))
+        await b.until(lambda e: isinstance(e, m.RematchStatus))
+        if how == "decline":
+            await b.send(m.Rematch(agree=False))
+        else:
+            await b.send(m.Leave())
+            await b.until(lambda e: isinstance(e, m.Left))
+        declined = await a.until(lambda e: isinstance(e, m.RematchStatus) and e.state != "open")
+        assert (declined.state, declined.votes) == ("declined", ("yes", "no"))
+        # The table closes: a is sent back to the lobby, after every event of its seat.
+        left = await a.until(lambda e: isinstance(e, m.Left))
+        assert left == m.Left(table_id=a.table_id, seat=0)
+        assert a.received[-1] is left
+        assert a.received.index(declined) < len(a.received) - 1
+        # Back in the lobby: the connection can ask for tables; the table is gone.
+        await a.send(m.ListTables())
+        await a.until(lambda e: isinstance(e, m.Tables))
+        await a.send(m.Resume(table_id=a.table_id, seat=0, token=a.token, last_seq=a.seq))
+        error = await a.until(lambda e: isinstance(e, m.Error))
+        assert error.code == "no_such_table"
+        for raw in (a, b):
+            await raw.aclose()
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_rematch_is_refused_before_the_match_ends() -> None:
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery)
+        raw = await RawSeat.connect(host.port)
+        table_id = await raw.create(create(SHORT, bots=1))
+        await raw.join(table_id, 0)
+        await raw.send(m.Rematch(agree=True))
+        error = await raw.until(lambda e: isinstance(e, m.Error))
+        assert (error.code, error.ref) == ("wrong_phase", "rematch")
+        await raw.aclose()
+        nursery.cancel_scope.cancel()
+
+
+async def test_an_unanswered_vote_expires_and_the_table_closes(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """In virtual time: the vote stays open for the rest of the 60 s linger time, then is
+    declined with the missing answer still ``waiting``, and both connections get ``left``."""
+    async with trio.open_nursery() as nursery:
+        config = HostConfig(db=":memory:", advertise=False)
+        host = Host(config, Journal(":memory:"))
+        await nursery.start(partial(host.serve, listen=False))
+
+        async def connect() -> RawSeat:
+            client, server = trio.testing.memory_stream_pair()
+            nursery.start_soon(host.handle_stream, server, "mem", "mem")
+            return await RawSeat.over(client)
+
+        a, b = await _two_players_to_the_end(0, connect)
+        ended = trio.current_time()
+        await trio.sleep(20)
+        await a.send(m.Rematch(agree=True))
+        opened = await b.until(lambda e: isinstance(e, m.RematchStatus))
+        assert opened.state == "open" and 38 <= opened.seconds <= 41
+        async with trio.open_nursery() as both:  # both keep reading (and answering pings)
+            for raw in (a, b):
+                both.start_soon(partial(raw.until, lambda e: isinstance(e, m.Left), timeout=120))
+        for raw in (a, b):
+            assert raw.received[-1] == m.Left(table_id=raw.table_id, seat=raw.seat)
+            expired = [e for e in raw.received if isinstance(e, m.RematchStatus)][-1]
+            assert (expired.state, expired.votes) == ("declined", ("yes", "waiting"))
+        assert 59 <= trio.current_time() - ended <= 61
+        nursery.cancel_scope.cancel()
+
+
+async def test_two_network_clients_play_again_and_then_stop() -> None:
+    """The client's side of 3.11 with two people: each is told who the vote waits for, both
+    agree, both play the second match with every deal verified, and one "no" ends both."""
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery)
+        choice = TableChoice(create=create(SHORT))
+        async with (
+            open_network_session("127.0.0.1", host.port, choice, name="ann") as ann,
+            open_network_session(
+                "127.0.0.1", host.port, TableChoice(table_id=ann.table_id), name="bob"
+            ) as bob,
+        ):
+            for match in (1, 2):
+                async with trio.open_nursery() as both:
+                    for n, session in enumerate((ann, bob)):
+                        both.start_soon(play_as_bot, session, make_player("random", n))
+                assert ann.match_no == bob.match_no == match
+                if match == 1:
+                    await ann.rematch(True)
+                    await heard(bob, "rematch: waiting for bob")
+                    await bob.rematch(True)
+                    for session in (ann, bob):
+                        await heard(session, "a new match begins")
+            await bob.rematch(False)
+            for session in (ann, bob):
+                await heard(session, "no rematch")
+            for session in (ann, bob):
+                assert session.verdict_failures == []
+                assert session.rounds_verified >= 2
+        nursery.cancel_scope.cancel()
