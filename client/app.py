@@ -35,7 +35,7 @@ from prompt_toolkit.styles import BaseStyle
 from scopa_net.client.completion import PlayCompleter
 from scopa_net.client.controller import Asking, ClientState, Controller, Lines
 from scopa_net.client.keys import make_key_bindings
-from scopa_net.client.network_session import SessionError
+from scopa_net.client.network_session import DealCheckFailedError, SessionError
 from scopa_net.client.render import wrap_line
 from scopa_net.client.session import Session
 from scopa_net.client.style import Display
@@ -132,6 +132,7 @@ class ClientApp:
         self._lines: trio.MemorySendChannel[str] | None = None
         self._prompt: PromptSession[str] | None = None
         self._closing = False
+        self._session: Session | None = None
 
     # --- asyncio side -------------------------------------------------------------------------
 
@@ -165,6 +166,12 @@ class ClientApp:
             self.printer.flush()
         if not prompt.cancelled() and prompt.exception() is not None:
             raise prompt.exception()  # type: ignore[misc]
+        failure: DealCheckFailedError | None = getattr(self._session, "deal_failure", None)
+        if failure is not None:
+            # One banner, no traceback: the check that failed, the round, the evidence.
+            self.printer.show([FormattedText([("class:error", failure.banner)])])
+            self.printer.flush()
+            return failure.exit_status
         try:
             done.result().unwrap()
         except KeyboardInterrupt:
@@ -274,6 +281,7 @@ class ClientApp:
         with trio.CancelScope() as scope:
             self._scope = scope
             async with self._open_session() as session:
+                self._session = session
                 controller = Controller(
                     session,
                     self.display,

@@ -91,6 +91,23 @@ class SeatLostError(SessionError):
     """The host no longer holds the seat for us (the match ended, or it was given up)."""
 
 
+EXIT_DEAL_FAILED = 7
+"""The exit status of a client that stopped because a fair-deal check failed (the same as
+``scopa_net.commands.options.EXIT_DEAL_FAILED``, which the command line documents)."""
+
+
+class DealCheckFailedError(SessionError):
+    """A fair-deal check failed: the seat stopped playing. ``banner`` is what the player reads
+    (the check, the round, where the evidence is); ``evidence`` is the saved transcript."""
+
+    exit_status = EXIT_DEAL_FAILED
+
+    def __init__(self, banner: str, evidence: Path | None) -> None:
+        super().__init__(banner)
+        self.banner = banner
+        self.evidence = evidence
+
+
 class UnexpectedReplyError(SessionError):
     """The host answered a join with something other than the seat's snapshot."""
 
@@ -324,6 +341,8 @@ class NetworkSession:
         self.connected = trio.Event()
         self._seq_changed = trio.Event()
         self.verdict_failures: list[str] = []
+        self.deal_failure: DealCheckFailedError | None = None
+        """Set when a fair-deal check failed and the seat stopped."""
         self.rounds_verified = 0
         self.store = store
         self._record: SeatRecord | None = resume_from
@@ -731,11 +750,16 @@ class NetworkSession:
                 self._keep_seed(current.round_id, self._seed)
             commit = w.my_commitment(self._seed)
             await self._link.send(m.SeedCommit(round_id=current.round_id, commit=commit))
-        elif current.seeds is None:
-            if self._seed is None:
-                self._round_unchecked(current.round_id, current.round_no)
-                return
+        elif w.should_reveal():
+            w.revealed = True
             await self._link.send(m.SeedReveal(round_id=current.round_id, seed=self._seed))
+        elif (
+            current.seeds is None
+            and current.commits[self.seat] is not None
+            and self._seed is None
+            and not w.mid_match
+        ):
+            self._round_unchecked(current.round_id, current.round_no)
 
     def _round_unchecked(self, round_id: bytes, round_no: int) -> None:
         if self._seed_lost_round == round_id:
@@ -747,6 +771,7 @@ class NetworkSession:
                 text=f"This seat's seed for round {round_no} was lost with the client that "
                 "chose it, so this seat cannot check that round: its own seed cannot be "
                 "confirmed among those the host relays. Every round after it is checked.",
+                local=True,
             )
         )
 
@@ -827,22 +852,26 @@ class NetworkSession:
             self._emit(MatchOver(winner=view.winner, match_scores=scores, rounds=view.round_number))
 
     def _caught_up_by_snapshot(self, msg: m.Snapshot) -> None:
-        """A snapshot instead of the events: the board, but not the round's fair-deal record."""
-        assert self.mirror is not None and self.rules is not None and self.host_key is not None
+        """A snapshot instead of the events: the board and who sits where, but not the round's
+        fair-deal record."""
+        assert self.mirror is not None
+        if self.witness is not None and msg.seq > self.mirror.seq:
+            # Caught up by snapshot: the events skipped (commitments, seeds, cards)
+            # were never seen, so checking resumes with the next round.
+            self.witness.resynced()
+            self._emit(
+                Message(
+                    seat=None,
+                    text="the host caught this seat up with a snapshot: this round cannot be "
+                    "checked by this seat; cards are checked again from the next round, and "
+                    "no transcript is saved for this match",
+                    local=True,
+                )
+            )
         self.mirror.apply(msg)
         self._take_seats(msg.seats)
         self._seq_changed.set()
         self._seq_changed = trio.Event()
-        if msg.round_no and self.check_deals:
-            self.witness = DealWitness(self.rules, self.host_key, self.seat, mid_match=True)
-            self._emit(
-                Message(
-                    seat=None,
-                    text=f"The host sent the board of round {msg.round_no} without its "
-                    "fair-deal record, so this seat cannot check this round; every card is "
-                    "checked again from the next round.",
-                )
-            )
         self._save_record()
         self._emit(ViewChanged(view=self.mirror.view))
 
@@ -858,16 +887,17 @@ class NetworkSession:
         assert self.mirror is not None and self.witness is not None and self._link is not None
         if e.seq <= self.mirror.seq:  # type: ignore[attr-defined]
             return False  # already seen (a replay overlapping what we had)
-        view = self.mirror.apply(e)
-        self._seq_changed.set()
-        self._seq_changed = trio.Event()
+        # Every check comes before the event is shown: a card that fails never reaches the
+        # screen, and nothing ("Your turn.") follows a failed check.
         try:
             verdict = self.witness.observe(e) if self.check_deals else None
         except FairnessError as exc:
-            text = f"DEAL CHECK FAILED: {type(exc).__name__}: {exc}"
-            self.verdict_failures.append(text)
-            self._emit(Message(seat=None, text=text, local=True))
-            verdict = None
+            await self._deal_failed(exc)
+        for notice in self.witness.take_notices():
+            self._emit(Message(seat=None, text=notice, local=True))
+        view = self.mirror.apply(e)
+        self._seq_changed.set()
+        self._seq_changed = trio.Event()
         if verdict is not None:
             self.rounds_verified += 1
             self._emit(Message(seat=None, text=f"Deal check: {verdict.note}", local=True))
@@ -877,6 +907,8 @@ class NetworkSession:
             commit = seat_commitment(e.round_id, self.seat, self._seed)
             await self._link.send(m.SeedCommit(round_id=e.round_id, commit=commit))
         elif isinstance(e, m.SeedCommits) and not self.check_deals and self._seed is not None:
+            if e.commits[self.seat] is None:
+                return False
             await self._link.send(m.SeedReveal(round_id=e.round_id, seed=self._seed))
         elif isinstance(e, m.RoundCommit):
             # A seed chosen for this round before (by this client or one that died) is the
@@ -895,11 +927,7 @@ class NetworkSession:
         elif isinstance(e, m.Played):
             self._emit(ViewChanged(view=view, record=view.plays[-1]))
         elif isinstance(e, m.RoundVoid):
-            if e.reason == "kings":
-                self._emit(VoidDeal(view=view))
-            else:
-                who = "" if e.offender is None else f" (seat {e.offender})"
-                self._emit(Message(seat=None, text=f"deal abandoned: {e.reason}{who}"))
+            self._emit(VoidDeal(view=view))  # kings: the only void (any other fails a check)
         elif isinstance(e, m.RoundEnd):
             assert view.round_score is not None
             self._emit(RoundOver(view=view, score=view.round_score, match_scores=tuple(e.scores)))
@@ -1067,12 +1095,37 @@ class NetworkSession:
             self.store.delete(self._record)
         self._record = None
 
-    def _save_transcript(self) -> Path | None:
-        """Write the match's transcript so far; the file written, if one was."""
+    async def _deal_failed(self, exc: FairnessError) -> None:
+        """Stop at once: keep the evidence, tell the host why we leave, end the session."""
         assert self.witness is not None
-        if self.witness.mid_match:
-            return None  # a transcript must start at the match's first round to be verified
-        data = self.witness.transcript().encode()
+        round_no = self.witness.round_no
+        check = type(exc).__name__
+        self.verdict_failures.append(f"{check}: {exc}")
+        evidence = self.witness.evidence(exc)
+        try:
+            path = self._save_file(evidence.encode(), "-FAILED")
+        except OSError as err:
+            log.warning("could not save the evidence: %s", err)
+            path = None
+        lines = [
+            f"DEAL CHECK FAILED in round {round_no}: {check}: {exc}",
+            "The game stops here: this host's deal cannot be trusted.",
+        ]
+        if path is not None:
+            lines.append(f"Evidence saved to {path} (check it with: scopa-net verify {path})")
+        self._stop = True
+        if self._link is not None:
+            bye = m.Bye(
+                reason=ErrorCode.DEAL_FAILED.value,
+                message=f"round {round_no}: {check}"[: m.TEXT_LEN],
+            )
+            with suppress(*LINK_ERRORS), trio.move_on_after(2):
+                await self._link.send(bye)
+        self.deal_failure = DealCheckFailedError("\n".join(lines), path)
+        raise self.deal_failure
+
+    def _save_file(self, data: bytes, suffix: str = "") -> Path | None:
+        """Write a transcript where the player keeps them; the path, or None if nowhere."""
         if self.on_transcript is not None:
             self.on_transcript(data)
         if self.data_dir is None or self.host_key is None:
@@ -1081,9 +1134,16 @@ class NetworkSession:
         folder.mkdir(parents=True, exist_ok=True)
         fp = fingerprint(self.host_key).replace("-", "")[:12]
         match = "" if self.match_no == 1 else f"-match{self.match_no}"
-        path = folder / f"{fp}-table{self.table_id}-seat{self._seat}{match}.scopa"
+        path = folder / f"{fp}-table{self.table_id}-seat{self._seat}{match}{suffix}.scopa"
         path.write_bytes(data)
         return path
+
+    def _save_transcript(self) -> Path | None:
+        """Write the match's transcript so far; the file written, if one was."""
+        assert self.witness is not None
+        if self.witness.mid_match:
+            return None  # a transcript must start at the match's first round to be verified
+        return self._save_file(self.witness.transcript().encode())
 
     # --- helpers ------------------------------------------------------------------------
 
@@ -1139,6 +1199,10 @@ async def open_network_session(
         async def run() -> None:
             try:
                 await session.run()
+            except DealCheckFailedError:
+                # The seat stopped on a failed check: end the block; raised below, unwrapped.
+                session.connected.set()
+                nursery.cancel_scope.cancel()
             except Exception as exc:
                 if session.connected.is_set():
                     raise
@@ -1147,10 +1211,17 @@ async def open_network_session(
 
         nursery.start_soon(run)
         await session.connected.wait()
-        if not failed:
+        if not failed and session.deal_failure is None:
             try:
                 yield session
+            except Exception:
+                # Whatever the block was doing when the seat stopped (waiting for an answer
+                # that will not come) matters less than why it stopped.
+                if session.deal_failure is None:
+                    raise
             finally:
                 nursery.cancel_scope.cancel()
+    if session.deal_failure is not None:
+        raise session.deal_failure
     if failed:
         raise failed[0]

@@ -59,6 +59,10 @@ BLANK_LINES = 60
 SessionsOpener = Callable[[], AbstractAsyncContextManager[list[Session]]]
 
 
+DEAL_CHECK = "deal check: "
+"""How a seat's own deal-check message starts (any case); shown with the seat's name."""
+
+
 class _Clear(FormattedText):
     """The marker for "clear the screen here" in the printer's queue."""
 
@@ -353,8 +357,8 @@ class PassAndPlayApp:
         seat = self.seats[index]
         name = seat.state.names[seat.state.seat]
         match event:
-            case Message(seat=None, text=text) if text.startswith("deal check: "):
-                line = f"{name}'s deal check: {text.removeprefix('deal check: ')}"
+            case Message(seat=None, text=text, local=True) if text.lower().startswith(DEAL_CHECK):
+                line = f"{name}'s deal check: {text[len(DEAL_CHECK) :]}"
                 self._public([FormattedText([("class:notice", line)])], carry=True)
                 return
             case Message() if index != 0:

@@ -397,6 +397,13 @@ def _export(journal: Journal, args: argparse.Namespace) -> int:
         int(record.table_id), settings["name"], rules, load_host_key(journal), bots=settings["bots"]
     )
     table.replay((e.kind, e.payload) for e in journal.entries(record.table_id))
+    if not table.history:
+        print(
+            f"scopa-net: table {args.export} never finished a round: there is no transcript "
+            "to export",
+            file=sys.stderr,
+        )
+        return 1
     out = args.out or Path(f"table{args.export}-seat{args.seat}.scopa")
     out.write_bytes(table.transcript_for(args.seat).encode())
     print(f"wrote {out} ({len(table.history)} rounds); check it with `scopa-net verify {out}`")

@@ -27,6 +27,8 @@ EXIT_LOCAL = 5
 """This machine cannot do it: port in use, address not here, database unusable or locked."""
 EXIT_KEY_CHANGED = 6
 """The host's key is not the one pinned for its address: it may be another host."""
+EXIT_DEAL_FAILED = 7
+"""A fair-deal check failed at this seat: the client stopped and saved the evidence."""
 EXIT_CANCELLED = 130
 """You stopped it: Ctrl-C, or Ctrl-D at a question."""
 
@@ -38,6 +40,7 @@ EXIT_STATUSES = (
     (EXIT_REFUSED, "the host said no (no such table, seat taken, wrong password, full)"),
     (EXIT_LOCAL, "this machine cannot (port in use, address not here, database unusable)"),
     (EXIT_KEY_CHANGED, "the host's key changed since you pinned it (it may be another host)"),
+    (EXIT_DEAL_FAILED, "a deal check failed: the client stopped and saved the evidence"),
     (EXIT_CANCELLED, "you stopped it (Ctrl-C, or Ctrl-D at a question)"),
 )
 

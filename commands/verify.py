@@ -1,19 +1,27 @@
-"""``scopa-net verify FILE [FILE...]``: check saved transcripts offline.
+"""``scopa-net verify [--pin FINGERPRINT] FILE [FILE...]``: check saved transcripts offline.
 
-One verdict line per round, then the match result; exit status 0 only when every file verifies.
-With several files, a summary follows: rounds verified, failures, and for each seat how often it
-was dealt the settebello, sevens and coins against what fair deals give.
+One verdict line per round, then the match result; exit status 0 only when every file verifies
+completely (an unfinished match, with no signed end, does not). The host key must be one the
+player trusts: a ``--pin`` given, or else one this client pinned when it played (its
+``known_hosts``), so a file re-signed whole under another key is refused, not just shown.
+With several files, a summary follows: rounds verified, failures, seeds left out by reason and
+by seat, rounds not fair-checked, and for each seat how often it was dealt the settebello,
+sevens and coins against what fair deals give. The same transcript given twice counts once.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections import defaultdict
+import hashlib
+import os
+from collections import Counter, defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from scopa_net.commands.options import add_command
+from scopa_net.commands.paths import data_dir
 from scopa_net.commands.progress import Progress
 
 if TYPE_CHECKING:
@@ -30,99 +38,221 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "verify",
         help="check saved match transcripts: every deal, card, play and score",
         description="Re-derive every deal of saved transcripts from the revealed seeds, check "
-        "every card, replay every play and check every score.",
+        "every card, replay every play and check every score. The host key must be pinned: "
+        "by --pin, or by this client's known_hosts.",
     )
     parser.add_argument("files", nargs="+", metavar="FILE", type=Path, help="transcript files")
+    parser.add_argument(
+        "--pin",
+        action="append",
+        default=[],
+        metavar="FINGERPRINT",
+        help="the host key fingerprint to accept (as the host shows it, e.g. "
+        "0510-a4a7-ee55-e70c-497d); may be given more than once. Without it, the keys this "
+        "client pinned when it played are used",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress line")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    pins = {_normal(p) for p in args.pin}
+    pinned_from = "--pin"
+    if not pins:
+        pins = pinned_fingerprints(data_dir(os.environ) / "known_hosts")
+        pinned_from = "this client's known_hosts"
     if len(args.files) == 1:
-        return verify_files(args.files, print)
+        return verify_files(args.files, print, pins=pins, pinned_from=pinned_from)
     with Progress("verify", len(args.files), "files", quiet=args.quiet) as progress:
 
         def out(line: str) -> None:
             progress.clear()
             print(line, flush=progress.terminal)
 
-        return verify_files(args.files, out, progress.advance)
+        return verify_files(args.files, out, progress.advance, pins=pins, pinned_from=pinned_from)
+
+
+def _normal(text: str) -> str:
+    return text.strip().lower().replace("-", "").replace(":", "")
+
+
+def pinned_fingerprints(path: Path) -> set[str]:
+    """The fingerprints of every host key a client pinned (``address hexkey`` lines)."""
+    from scopa_net.fair.commitments import fingerprint
+
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return set()
+    out = set()
+    for line in lines:
+        _, _, hexkey = line.partition(" ")
+        try:
+            key = bytes.fromhex(hexkey.strip())
+        except ValueError:
+            continue
+        if len(key) == 32:
+            out.add(_normal(fingerprint(key)))
+    return out
+
+
+@dataclass
+class _Summary:
+    files: int = 0
+    rounds_ok: int = 0
+    failures: int = 0
+    hands: dict[int, dict[bytes, tuple[int, ...]]] = field(
+        default_factory=lambda: defaultdict(dict)
+    )
+    exclusions: dict[bytes, tuple[tuple[int, str], ...]] = field(default_factory=dict)
+    """round id -> (seat, reason) left out, each round once however many files hold it."""
+    unchecked: set[bytes] = field(default_factory=set)
+    """Round ids dealt with no person's seed."""
 
 
 def verify_files(
-    paths: list[Path], out: Callable[[str], None], done: Callable[[], None] = lambda: None
+    paths: list[Path],
+    out: Callable[[str], None],
+    done: Callable[[], None] = lambda: None,
+    *,
+    pins: set[str] | None = None,
+    pinned_from: str = "--pin",
 ) -> int:
     """Verify each file, telling ``out`` every line and ``done`` after each file."""
-    from scopa_net.fair.commitments import fingerprint
-    from scopa_net.fair.errors import FairnessError
-    from scopa_net.fair.transcript import decode
-    from scopa_net.fair.verifier import verify_transcript
-
     several = len(paths) > 1
     all_ok = True
-    rounds_ok = failures = 0
-    hands: dict[int, dict[bytes, tuple[int, ...]]] = defaultdict(dict)
+    summary = _Summary()
+    seen: dict[str, Path] = {}
     for path in paths:
         try:
-            if several:
-                out(f"== {path}")
-            try:
-                transcript = decode(path.read_bytes())
-            except OSError as exc:
-                out(f"{path}: cannot read: {exc.strerror or exc}")
-                all_ok = False
-                failures += 1
-                continue
-            except FairnessError as exc:
-                out(f"{path}: {exc}")
-                all_ok = False
-                failures += 1
-                continue
-            verdict = verify_transcript(transcript)
-            out(
-                f"seat {transcript.seat}, {transcript.rules.describe()}, "
-                f"host key {fingerprint(transcript.host_key)}"
+            all_ok &= _one_file(
+                path,
+                out,
+                summary,
+                seen=seen,
+                several=several,
+                pins=pins or set(),
+                pinned_from=pinned_from,
             )
-            for line in verdict.lines():
-                out(line)
-            out("VERIFIED" if verdict.ok else "NOT VERIFIED")
-            all_ok &= verdict.ok
-            rounds_ok += sum(r.ok for r in verdict.rounds)
-            failures += len(verdict.failures)
-            for round_id, hand in _verified_hands(transcript, verdict):
-                hands[transcript.seat][round_id] = hand
         finally:
             done()
     if several:
-        _summary(out, len(paths), rounds_ok, failures, hands)
+        _summary(out, summary)
     return EXIT_OK if all_ok else EXIT_FAILED
 
 
-def _verified_hands(t: Transcript, verdict: MatchVerdict) -> list[tuple[bytes, tuple[int, ...]]]:
-    """The seat's hands in verified rounds that were dealt and played (void ones left out)."""
-    return [
-        (r.round_id, tuple(c.card for c in r.hand))
-        for r, v in zip(t.rounds, verdict.rounds, strict=True)
-        if v.ok and r.void is None and r.hand
-    ]
-
-
-def _summary(
+def _one_file(
+    path: Path,
     out: Callable[[str], None],
-    files: int,
-    rounds_ok: int,
-    failures: int,
-    hands: dict[int, dict[bytes, tuple[int, ...]]],
-) -> None:
+    summary: _Summary,
+    *,
+    seen: dict[str, Path],
+    several: bool,
+    pins: set[str],
+    pinned_from: str,
+) -> bool:
+    from scopa_net.fair.errors import FairnessError
+    from scopa_net.fair.transcript import decode
+
+    if several:
+        out(f"== {path}")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        out(f"{path}: cannot read: {exc.strerror or exc}")
+        summary.failures += 1
+        return False
+    digest = hashlib.sha256(data).hexdigest()
+    if digest in seen:
+        out(f"the same transcript as {seen[digest]}: counted once")
+        return True
+    seen[digest] = path
+    summary.files += 1
+    try:
+        transcript = decode(data)
+    except FairnessError as exc:
+        out(f"{path}: {exc}")
+        summary.failures += 1
+        return False
+    return _verify_one(transcript, out, summary, pins, pinned_from)
+
+
+def _verify_one(
+    transcript: Transcript,
+    out: Callable[[str], None],
+    summary: _Summary,
+    pins: set[str],
+    pinned_from: str,
+) -> bool:
+    from scopa_net.fair.commitments import fingerprint
+    from scopa_net.fair.verifier import verify_transcript
+
+    fp = fingerprint(transcript.host_key)
+    out(f"seat {transcript.seat}, {transcript.rules.describe()}, host key {fp}")
+    if pins and _normal(fp) not in pins:
+        out(
+            f"REFUSED: host key {fp} is not a key pinned by {pinned_from}; if you trust this "
+            f"host, give --pin {fp}"
+        )
+        summary.failures += 1
+        return False
+    if not pins:
+        out("no pinned host key to compare with: check the fingerprint with the host's, or --pin")
+    if transcript.stopped is not None:
+        s = transcript.stopped
+        out(f"saved as evidence when the client stopped: round {s.round_no}, {s.check}: {s.detail}")
+    verdict = verify_transcript(transcript)
+    for line in verdict.lines():
+        out(line)
+    unchecked = verdict.not_fair_checked
+    if verdict.ok:
+        extra = f", but {unchecked} round(s) not fair-checked: no player seed" if unchecked else ""
+        out(f"VERIFIED{extra}")
+    elif not verdict.finished and not verdict.failures:
+        out("UNFINISHED: the match has no signed end, so it is not verified")
+    else:
+        out("NOT VERIFIED")
+    summary.rounds_ok += sum(r.ok for r in verdict.rounds)
+    summary.failures += len(verdict.failures)
+    _tally(transcript, verdict, summary)
+    return verdict.ok
+
+
+def _tally(t: Transcript, verdict: MatchVerdict, summary: _Summary) -> None:
+    for r, v in zip(t.rounds, verdict.rounds, strict=False):
+        left = tuple((seat, why) for seat, why in enumerate(r.excluded or ()) if why is not None)
+        if left:
+            summary.exclusions[r.round_id] = left
+        if v.ok and not v.fair_checked:
+            summary.unchecked.add(r.round_id)
+        elif v.ok and r.void is None and r.hand:
+            summary.hands[t.seat][r.round_id] = tuple(c.card for c in r.hand)
+
+
+def _summary(out: Callable[[str], None], s: _Summary) -> None:
+    out("== summary")
+    out(f"files: {s.files}, rounds verified: {s.rounds_ok}, failures: {s.failures}")
+    out(f"rounds not fair-checked (no player seed): {len(s.unchecked)}")
+    by_reason = Counter(why for left in s.exclusions.values() for _, why in left)
+    by_seat: dict[int, Counter[str]] = defaultdict(Counter)
+    for left in s.exclusions.values():
+        for seat, why in left:
+            by_seat[seat][why] += 1
+    if by_reason:
+        reasons = ", ".join(f"{why} {n}" for why, n in sorted(by_reason.items()))
+        out(f"seeds left out, in {len(s.exclusions)} rounds: {reasons}")
+        for seat in sorted(by_seat):
+            counts = ", ".join(f"{why} {n}" for why, n in sorted(by_seat[seat].items()))
+            out(f"  seat {seat}: {counts}")
+    else:
+        out("seeds left out: none")
+    if not s.hands:
+        return
     from scopa_net.fair.stats import seat_tallies
 
-    out("== summary")
-    out(f"files: {files}, rounds verified: {rounds_ok}, failures: {failures}")
-    if not hands:
-        return
     out("cards dealt to each seat in verified rounds, against fair deals (95% band):")
-    for seat in sorted(hands):
-        rounds = hands[seat]
+    for seat in sorted(s.hands):
+        rounds = s.hands[seat]
         parts = []
         for tally in seat_tallies(rounds.values()):
             low, high = tally.band

@@ -38,6 +38,8 @@ class SeatMirror:
         self.seq = snapshot.seq
         self._last_capturer = self._capturer_of(self.view)
         self._first_deal_next = False
+        self._round_no_next = snapshot.round_no
+        """The number of the round the next first deal starts (from its ``round_commit``)."""
         self.started_round = False
         """Whether the last event applied was the first deal of a round."""
 
@@ -93,6 +95,9 @@ class SeatMirror:
 
     # --- events -------------------------------------------------------------------------
 
+    def _on_RoundCommit(self, e: m.RoundCommit) -> None:  # noqa: N802
+        self._round_no_next = e.round_no
+
     def _on_SeedReveals(self, e: m.SeedReveals) -> None:  # noqa: N802
         self._first_deal_next = True
 
@@ -115,14 +120,12 @@ class SeatMirror:
         self._last_capturer = None
         if v.round_over and v.round_score is not None:
             scores = tuple(a + b for a, b in zip(v.scores, v.round_score.totals, strict=True))
-            rounds_scored = v.round_number
         else:
             scores = v.scores
-            rounds_scored = v.round_number - 1 if v.void_deal else v.round_number
         self.view = replace(
             v,
             dealer=dealer,
-            round_number=rounds_scored + 1,
+            round_number=self._round_no_next,
             to_move=(dealer + 1) % rules.players,
             hand=hand,
             table=tuple(sorted((CARDS[c.card] for c in e.table), key=lambda c: c.index)),

@@ -5,7 +5,10 @@ receives, in order. The witness checks the host's commitment and signature when 
 each card against the committed hashes the moment it arrives, the seat's own seed in the
 relayed lists, and at the host's reveal it verifies the whole round by re-deriving the deck and
 replaying every play through the rules engine (:func:`scopa_net.fair.verifier.verify_transcript`).
-Problems raise :class:`~scopa_net.fair.errors.FairnessError` at once, naming what does not match.
+Problems raise :class:`~scopa_net.fair.errors.FairnessError` at once, naming what does not match;
+the seat must then stop (:meth:`DealWitness.evidence` is the transcript to keep). What is worth
+telling the player but proves nothing against the host (a seed left out, a round no person's
+seed shuffled, a receipt that never came) is queued as a notice (:meth:`take_notices`).
 
 :meth:`DealWitness.transcript` is what ``scopa-net verify`` checks offline.
 """
@@ -20,25 +23,36 @@ from scopa_net.fair.commitments import (
     ArrivalCheck,
     check_signature,
     commit_message,
+    counted_seats,
     deck_digest,
+    end_message,
     joint_seed,
+    receipt_message,
     reveal_message,
     rules_hash,
     seat_commitment,
 )
 from scopa_net.fair.errors import (
+    BadReceiptError,
     BrokenChainError,
     CommitmentMismatchError,
     DigestMismatchError,
     FairnessError,
+    HostLiedError,
     ReplayedRoundError,
+    VoidMismatchError,
 )
 from scopa_net.fair.hashing import same_bytes
+from scopa_net.fair.placement import Placement
+from scopa_net.fair.shuffle import first_dealer
 from scopa_net.fair.transcript import (
+    VOID_KINGS,
     DealtCard,
     MatchResult,
     PlayEntry,
+    Receipt,
     RoundRecord,
+    Stopped,
     Transcript,
     VoidNotice,
 )
@@ -69,6 +83,12 @@ class DealWitness:
         self._seen_ids: set[bytes] = set()
         self._chain: bytes | None = None if mid_match else ZERO_CHAIN
         self.my_seed: bytes | None = None
+        self.revealed = False
+        """Whether this seat has sent its seed for the round under way."""
+        self.dealer: int | None = None
+        """The dealer of the round under way (or the next), once known."""
+        self._placement: Placement | None = None
+        self._notices: list[str] = []
         self.result = MatchResult((0,) * rules.side_count, None)
         self.verdicts: list[RoundVerdict] = []
         self.on_verdict: Callable[[RoundVerdict], None] | None = None
@@ -81,6 +101,49 @@ class DealWitness:
             raise ValueError("no round is open to commit to")
         self.my_seed = seed
         return seat_commitment(self.current.round_id, self.seat, seed)
+
+    def seed_in_play(self) -> tuple[bytes, bytes] | None:
+        """(round id, seed) of this seat's seed for the round under way, until the seeds are
+        out: what a client keeps so that a restarted client reveals the same seed."""
+        rec = self.current
+        if rec is None or self.my_seed is None or rec.seeds is not None:
+            return None
+        return rec.round_id, self.my_seed
+
+    def restore_seed(self, round_id: bytes, seed: bytes) -> None:
+        """Take back a seed kept by :meth:`seed_in_play` (after the round's ``round_commit``
+        was seen again)."""
+        if self.current is not None and same_bytes(self.current.round_id, round_id):
+            self.my_seed = seed
+
+    def should_reveal(self) -> bool:
+        """Whether the host relayed this seat's commitment and still waits for its seed."""
+        rec = self.current
+        return (
+            rec is not None
+            and self.my_seed is not None
+            and rec.commits is not None
+            and rec.commits[self.seat] is not None
+            and rec.seeds is None
+            and rec.receipt is None
+        )
+
+    def resynced(self) -> None:
+        """The seat was caught up by a snapshot and missed events: forget the round under way
+        and check again from the next ``round_commit``, as a seat taken mid-match does (the
+        chain can no longer be followed, so no transcript of this match will verify)."""
+        self.mid_match = True
+        self.current = None
+        self._check = None
+        self._placement = None
+        self._chain = None
+        self.dealer = None
+        self.my_seed = None
+
+    def take_notices(self) -> list[str]:
+        """What the player should be told that is not a failed check (then forgotten)."""
+        out, self._notices = self._notices, []
+        return out
 
     # --- events -------------------------------------------------------------------------
 
@@ -110,9 +173,15 @@ class DealWitness:
             commit_message(e.round_id, e.round_no, e.prev, e.digest, self._rules_digest),
             f"round {e.round_no}'s commitment",
         )
+        if self._chain is not None and self.rounds and e.round_no != self.rounds[-1].round_no + 1:
+            raise BrokenChainError(
+                f"round {e.round_no} follows round {self.rounds[-1].round_no}; numbers go up by one"
+            )
         self._seen_ids.add(e.round_id)
         self.my_seed = None
+        self.revealed = False
         self._check = None
+        self._placement = None
         self.current = RoundRecord.opened(
             round_id=e.round_id,
             round_no=e.round_no,
@@ -124,29 +193,109 @@ class DealWitness:
 
     def _on_SeedCommits(self, e: m.SeedCommits) -> None:  # noqa: N802
         rec = self._open(e.round_id)
+        if rec.commits is not None:
+            raise BrokenChainError(f"round {rec.round_no}: the commitments were relayed twice")
+        self._per_seat(e.commits, "commitments")
+        relayed = e.commits[self.seat]
         if self.my_seed is not None:
             mine = seat_commitment(rec.round_id, self.seat, self.my_seed)
-            if not same_bytes(e.commits[self.seat], mine):
+            if relayed is None:
+                self._notices.append(
+                    f"round {rec.round_no}: the host says your seed commitment did not arrive "
+                    "in time; your seed is left out of this round"
+                )
+            elif not same_bytes(relayed, mine):
                 raise CommitmentMismatchError("the host relayed a commitment that is not ours")
         self.current = dataclasses.replace(rec, commits=tuple(e.commits))
 
+    def _on_SeedReceipt(self, e: m.SeedReceipt) -> None:  # noqa: N802
+        rec = self._open(e.round_id)
+        if e.seat != self.seat:
+            raise BadReceiptError(f"a receipt for seat {e.seat} reached seat {self.seat}")
+        check_signature(
+            self.host_key,
+            e.sig,
+            receipt_message(rec.round_id, e.seat, e.seed_hash),
+            f"round {rec.round_no}'s seed receipt",
+        )
+        if self.my_seed is not None:
+            mine = seat_commitment(rec.round_id, self.seat, self.my_seed)
+            if not same_bytes(e.seed_hash, mine):
+                raise BadReceiptError(
+                    f"round {rec.round_no}: the host acknowledged a seed other than ours"
+                )
+        self.current = dataclasses.replace(rec, receipt=Receipt(e.seed_hash, e.sig))
+
     def _on_SeedReveals(self, e: m.SeedReveals) -> None:  # noqa: N802
         rec = self._open(e.round_id)
-        if self.my_seed is not None and not same_bytes(e.seeds[self.seat], self.my_seed):
+        if rec.commits is None or rec.seeds is not None:
+            raise BrokenChainError(f"round {rec.round_no}: seeds relayed out of turn")
+        self._per_seat(e.seeds, "seeds")
+        # Kept before any check, so that evidence shows what the host published.
+        rec = dataclasses.replace(rec, seeds=tuple(e.seeds), excluded=tuple(e.excluded))
+        self.current = rec
+        mine, reason = e.seeds[self.seat], e.excluded[self.seat]
+        if self.my_seed is not None and mine is not None and not same_bytes(mine, self.my_seed):
             raise CommitmentMismatchError("the host relayed a seed that is not ours")
-        commits = rec.commits or ()
-        for seat, (commit, seed) in enumerate(zip(commits, e.seeds, strict=True)):
-            if not same_bytes(seat_commitment(rec.round_id, seat, seed), commit):
-                raise CommitmentMismatchError(f"seat {seat}'s seed does not match its commitment")
-        self.current = dataclasses.replace(rec, seeds=tuple(e.seeds))
-        self._check = ArrivalCheck(
-            rec.round_id, rec.card_hashes, joint_seed(rec.round_id, rec.digest, e.seeds)
-        )
+        own_commit = rec.commits[self.seat]
+        receipt = rec.receipt
+        if (
+            reason is not None
+            and receipt is not None
+            and own_commit is not None
+            and same_bytes(receipt.seed_hash, own_commit)
+        ):
+            raise HostLiedError(
+                f"round {rec.round_no}: the host left your seed out ({reason}) although it "
+                "signed a receipt for it; the receipt is kept in your transcript as proof"
+            )
+        counted = counted_seats(rec.round_id, rec.commits, e.seeds, e.excluded)
+        self._tell_exclusions(rec, counted)
+        joint = joint_seed(rec.round_id, rec.digest, [e.seeds[s] for s in counted])
+        self._check = ArrivalCheck(rec.round_id, rec.card_hashes, joint)
+        if self.dealer is None and not self.mid_match and not self.rounds:
+            self.dealer = first_dealer(joint, rec.round_id, self.rules.players)
+
+    def _tell_exclusions(self, rec: RoundRecord, counted: tuple[int, ...]) -> None:
+        assert rec.excluded is not None
+        if self.revealed and rec.excluded[self.seat] is not None and rec.receipt is None:
+            self._notices.append(
+                f"round {rec.round_no}: you revealed your seed, but the host says it never came "
+                "and sent no receipt for it"
+            )
+        for seat, reason in enumerate(rec.excluded):
+            if reason is not None:
+                who = "your" if seat == self.seat else f"seat {seat}'s"
+                self._notices.append(
+                    f"round {rec.round_no}: {who} seed is left out ({reason.replace('_', ' ')})"
+                )
+        if not counted:
+            self._notices.append(
+                f"round {rec.round_no}: not fair-checked: no player seed (the host alone "
+                "chose this deal)"
+            )
+
+    def _per_seat(self, values: tuple, what: str) -> None:
+        if len(values) != self.rules.players:
+            raise BrokenChainError(f"{len(values)} {what} at a {self.rules.players}-player table")
+
+    def _placed(self) -> Placement:
+        if self._placement is None:
+            if self.dealer is None:
+                raise FairnessError("cards arrived before the dealer of the round was known")
+            self._placement = Placement(self.rules, self.seat, self.dealer)
+        return self._placement
 
     def _on_Deal(self, e: m.Deal) -> None:  # noqa: N802
         rec, check = self._open(), self._arrivals()
         for c in (*e.hand, *e.table):
             check.check(c.pos, c.card, c.salt)
+        if self.dealer is None and self.mid_match:
+            # Seated mid-match: the dealer is the one whose first deal gives these positions.
+            from scopa_net.mirror import dealer_from_positions
+
+            self.dealer = dealer_from_positions(self.rules, self.seat, {c.pos for c in e.hand})
+        self._placed().deal(((c.pos, c.card) for c in e.hand), ((c.pos, c.card) for c in e.table))
         hand = tuple(DealtCard(c.pos, c.card, c.salt) for c in e.hand)
         table = tuple(DealtCard(c.pos, c.card, c.salt) for c in e.table)
         self.current = dataclasses.replace(rec, hand=rec.hand + hand, table=rec.table + table)
@@ -154,18 +303,31 @@ class DealWitness:
     def _on_Played(self, e: m.Played) -> None:  # noqa: N802
         rec, check = self._open(), self._arrivals()
         check.check(e.pos, e.card, e.salt)
+        self._placed().play(e.seat, e.pos, e.card)
         entry = PlayEntry(e.seat, play_code(e.card, e.captured), e.pos, e.salt)
         self.current = dataclasses.replace(rec, plays=(*rec.plays, entry))
 
     def _on_RoundVoid(self, e: m.RoundVoid) -> None:  # noqa: N802
         rec = self._open(e.round_id)
-        self.current = dataclasses.replace(rec, void=VoidNotice(e.reason, e.offender))
+        kings = sum(1 for c in rec.table if c.card >= 36)
+        if e.reason != VOID_KINGS or kings < 3 or rec.plays:
+            raise VoidMismatchError(
+                f"round {rec.round_no} was called void ({e.reason}) with {kings} kings on the "
+                "opening table; the only void is three or more kings, before any play"
+            )
+        self.current = dataclasses.replace(rec, void=VoidNotice(e.reason, None))
 
     def _on_RoundEnd(self, e: m.RoundEnd) -> None:  # noqa: N802
         rec = self._open()
+        if e.round_no != rec.round_no:
+            raise BrokenChainError(
+                f"the score sheet is for round {e.round_no}, but round {rec.round_no} is in play"
+            )
         totals = tuple(sum(line.points[side] for line in e.lines) for side in range(len(e.scores)))
         self.current = dataclasses.replace(rec, score=totals)
         self.result = MatchResult(tuple(e.scores), None)
+        if self.dealer is not None:
+            self.dealer = (self.dealer + 1) % self.rules.players  # the deal passes on
 
     def _on_RoundReveal(self, e: m.RoundReveal) -> RoundVerdict:  # noqa: N802
         rec = dataclasses.replace(self._open(e.round_id), host_seed=e.host_seed)
@@ -194,7 +356,16 @@ class DealWitness:
         return verdict
 
     def _on_MatchEnd(self, e: m.MatchEnd) -> None:  # noqa: N802
-        self.result = MatchResult(tuple(e.scores), e.winner)
+        if self.current is not None:
+            raise BrokenChainError("the match ended while a round was still open")
+        if self._chain is not None:
+            check_signature(
+                self.host_key,
+                e.sig,
+                end_message(self._chain, e.scores, e.winner),
+                "the match end",
+            )
+        self.result = MatchResult(tuple(e.scores), e.winner, e.sig)
 
     # --- helpers ------------------------------------------------------------------------
 
@@ -216,3 +387,20 @@ class DealWitness:
     def transcript(self) -> Transcript:
         """Everything this seat can prove about the match so far (finished rounds only)."""
         return Transcript(self.rules, self.host_key, self.seat, tuple(self.rounds), self.result)
+
+    def evidence(self, error: FairnessError) -> Transcript:
+        """The transcript to keep after a failed check: every round so far, the round under
+        way as far as it got (with this seat's receipt, if any), and what failed."""
+        rounds = tuple(self.rounds) + (() if self.current is None else (self.current,))
+        round_no = self.current.round_no if self.current is not None else len(self.rounds)
+        stopped = Stopped(round_no, type(error).__name__, str(error)[:1000] or "-")
+        return Transcript(
+            self.rules, self.host_key, self.seat, rounds, self.result, stopped=stopped
+        )
+
+    @property
+    def round_no(self) -> int:
+        """The number of the round under way (or the last one), 0 before the first."""
+        if self.current is not None:
+            return self.current.round_no
+        return self.rounds[-1].round_no if self.rounds else 0

@@ -109,6 +109,8 @@ class PlayerSession:
                     event = self.conn.next_event()
                     if event is NEED_DATA:
                         break
+                    if isinstance(event, m.Bye) and event.reason == ErrorCode.DEAL_FAILED.value:
+                        await self._dispatch(event)  # the table tells the others why
                     if isinstance(event, ConnectionClosed | m.Bye):
                         return
                     await self._dispatch(event)
@@ -191,7 +193,7 @@ class PlayerSession:
                 return
             self.table_id = msg.table_id
             await task.send.send(Request(self.outbox, msg))
-        elif isinstance(msg, TABLE_REQUESTS):
+        elif isinstance(msg, (*TABLE_REQUESTS, m.Bye)):
             task = None if self.table_id is None else host.tables.get(self.table_id)
             if task is not None:
                 await task.send.send(Request(self.outbox, msg))

@@ -14,11 +14,17 @@ public table and plays, never another hand.
 The phases of a table::
 
     WAITING  seats are filling; when the last one fills the task starts a round
-    COMMIT   round_commit sent; waiting for every seat's seed commitment
-    REVEAL   commitments relayed; waiting for every seat's seed
+    COMMIT   round_commit sent; waiting for the seed commitment of every seat a person plays
+    REVEAL   commitments relayed; waiting for the seed of every seat that committed
     PLAY     the round is dealt and played
-    BETWEEN  a round ended (or was void); the task starts the next one
+    BETWEEN  a round ended (or was void for kings); the task starts the next one
     OVER     the match is over
+
+No re-roll: once any seed has reached the host, the round is dealt. A seat whose seed did not
+come in time, or did not open its commitment, is left out of the joint seed (and the record
+says so); the only void left is three or more kings on the opening table, which anyone can
+check. Computer players (bot seats, and bots standing in) send no seed: the host would choose
+it. Every seed received is acknowledged to its seat alone with a signed ``seed_receipt``.
 """
 
 from __future__ import annotations
@@ -34,11 +40,16 @@ from scopa_net.cards import CARDS
 from scopa_net.dealing import TABLE, deal_plan, seat_positions
 from scopa_net.errors import IllegalPlayError
 from scopa_net.fair.commitments import (
+    BAD_REVEAL,
+    NO_COMMIT,
+    NO_REVEAL,
     ZERO_CHAIN,
     HostDeck,
     commit_message,
+    end_message,
     joint_seed,
     public_key_bytes,
+    receipt_message,
     reveal_message,
     rules_hash,
     seat_commitment,
@@ -65,10 +76,8 @@ from scopa_net.wire.convert import opening_snapshot, score_lines, snapshot_of
 from scopa_net.wire.errors import ErrorCode
 
 MAX_OFFENCES = 3
-"""Rounds a seat may void (by not revealing its seed) before a bot takes its seat for good."""
-VOID_NO_COMMIT = "no_commit"
-VOID_NO_REVEAL = "no_reveal"
-VOID_BAD_REVEAL = "bad_reveal"
+"""Bad reveals (seeds that do not open their commitment: proven by the record) a seat may make
+before a bot takes its seat for good. A seed that never came is shown, not counted."""
 MAX_LIVE_TOKENS = 8
 """Tokens that may hold one seat at once (the newest issued and up to seven before it)."""
 
@@ -156,6 +165,7 @@ class RoundState:
     deck: HostDeck
     commits: list[bytes | None]
     seeds: list[bytes | None]
+    """The seed each seat sent, as received (a bad one included, to be published)."""
     perm: tuple[int, ...] = ()
     where: dict[int, int] = field(default_factory=dict)
     """card index -> deck position, once the deck order is known."""
@@ -191,6 +201,11 @@ class Table:
         self.match: Match | None = None
         self.round: RoundState | None = None
         self.round_no = 0
+        """The number of the last round opened (``round_commit``), kings voids included: the
+        one round numbering of protocol.md section 5.2."""
+        self.dealt_round_no = 0
+        """The number of the last round dealt: what views and snapshots show."""
+        self.end_sig: bytes | None = None
         self.chain = ZERO_CHAIN
         self.seen_round_ids: set[bytes] = set()
         self.last_played_seq = 0
@@ -237,7 +252,9 @@ class Table:
         )
 
     def view_for(self, seat: int) -> SeatView | None:
-        return None if self.match is None else self.match.view_for(seat)
+        if self.match is None:
+            return None
+        return replace(self.match.view_for(seat), round_number=self.dealt_round_no)
 
     def snapshot(self, seat: int) -> m.Snapshot:
         """The seat's whole view as one message, standing for its log so far."""
@@ -250,11 +267,20 @@ class Table:
         )
 
     def to_act(self) -> list[tuple[int, str]]:
-        """(seat, what) for every seat the table waits on: 'commit', 'reveal' or 'play'."""
-        if self.phase is Phase.COMMIT and self.round:
-            return [(s, "commit") for s, c in enumerate(self.round.commits) if c is None]
-        if self.phase is Phase.REVEAL and self.round:
-            return [(s, "reveal") for s, c in enumerate(self.round.seeds) if c is None]
+        """(seat, what) for every seat the table waits on: 'commit', 'reveal' or 'play'.
+
+        Only seats a person plays commit and reveal; a computer player sends no seed."""
+        rnd = self.round
+        if self.phase is Phase.COMMIT and rnd:
+            return [
+                (s, "commit") for s, c in enumerate(rnd.commits) if c is None and self._person(s)
+            ]
+        if self.phase is Phase.REVEAL and rnd:
+            return [
+                (s, "reveal")
+                for s, (c, x) in enumerate(zip(rnd.commits, rnd.seeds, strict=True))
+                if c is not None and x is None and self._person(s)
+            ]
         if self.phase is Phase.PLAY and self.match and self.match.round:
             turn = self.match.round.to_move
             return [] if turn is None else [(turn, "play")]
@@ -345,20 +371,26 @@ class Table:
 
     def seed_commit(self, seat: int, round_id: bytes, commit: bytes) -> None:
         rnd = self._current(round_id, Phase.COMMIT, "commit a seed")
+        if self.seats[seat].kind is not SeatKind.HUMAN:
+            raise TableError(ErrorCode.WRONG_PHASE, f"seat {seat} is not played by a person")
         if rnd.commits[seat] is not None:
             raise TableError(ErrorCode.WRONG_PHASE, f"seat {seat} has already committed")
         self._commit("seed_commit", {"seat": seat, "commit": commit})
 
     def seed_reveal(self, seat: int, round_id: bytes, seed: bytes) -> None:
         rnd = self._current(round_id, Phase.REVEAL, "reveal a seed")
+        if rnd.commits[seat] is None:
+            raise TableError(ErrorCode.WRONG_PHASE, f"seat {seat} has no commitment this round")
         if rnd.seeds[seat] is not None:
             raise TableError(ErrorCode.WRONG_PHASE, f"seat {seat} has already revealed")
         self._commit("seed_reveal", {"seat": seat, "seed": seed})
 
-    def void(self, reason: str, offender: int | None) -> None:
+    def close_seeds(self) -> None:
+        """The deadline passed: relay the commitments that came (COMMIT), or deal with the
+        seeds that came, leaving out the seats whose seed did not (REVEAL)."""
         if self.phase not in (Phase.COMMIT, Phase.REVEAL):
-            raise TableError(ErrorCode.WRONG_PHASE, "only a deal in progress can be voided")
-        self._commit("void", {"reason": reason, "offender": offender})
+            raise TableError(ErrorCode.WRONG_PHASE, "no seeds are awaited")
+        self._commit("close_seeds", {})
 
     def play(
         self, seat: int, move_id: int | None, after: int, card: int, captured: int
@@ -454,6 +486,7 @@ class Table:
         result = MatchResult(
             tuple(match.scores) if match else (0,) * self.rules.side_count,
             match.winner if match else None,
+            self.end_sig,
         )
         return Transcript(self.rules, public_key_bytes(self._key), seat, tuple(rounds), result)
 
@@ -513,6 +546,7 @@ class Table:
         s.connected, s.grace, s.away = False, 0, False
         s.stand_in = self.started and self.phase is not Phase.OVER
         self._status_event(seat)
+        self._advance_seeds()  # a seat nobody plays sends no seed
 
     def _apply_away(self, seat: int) -> None:
         s = self.seats[seat]
@@ -524,6 +558,7 @@ class Table:
         s = self.seats[seat]
         s.connected, s.stand_in, s.grace = connected, stand_in, grace
         self._status_event(seat)
+        self._advance_seeds()  # a seat a bot stands in for sends no seed
 
     def _apply_rematch(self, seat: int, agree: bool, seconds: int) -> None:
         if self.votes is None:
@@ -598,37 +633,91 @@ class Table:
             ),
             state=True,
         )
+        self._advance_seeds()
+
+    def _person(self, seat: int) -> bool:
+        """Whether a person plays this seat now (and so sends seeds)."""
+        s = self.seats[seat]
+        return s.kind is SeatKind.HUMAN and not s.stand_in
+
+    def _advance_seeds(self) -> None:
+        """Move on as soon as no seat that sends seeds is still awaited."""
+        if self.phase is Phase.COMMIT and not self.to_act():
+            self._relay_commits()
+        if self.phase is Phase.REVEAL and not self.to_act():
+            self._deal_round()
 
     def _apply_seed_commit(self, seat: int, commit: bytes) -> None:
         rnd = self.round
         assert rnd is not None
         rnd.commits[seat] = commit
-        if all(c is not None for c in rnd.commits):
-            commits = tuple(c for c in rnd.commits if c is not None)
-            rnd.record = replace(rnd.record, commits=commits)
-            self.phase = Phase.REVEAL
-            round_id = rnd.record.round_id
-            self._broadcast(
-                lambda seq, _: m.SeedCommits(seq=seq, round_id=round_id, commits=commits),
-                state=True,
-            )
+        self._advance_seeds()
 
     def _apply_seed_reveal(self, seat: int, seed: bytes) -> None:
+        """Keep the seed as received and acknowledge it to its seat alone, good or bad."""
         rnd = self.round
         assert rnd is not None
         round_id = rnd.record.round_id
-        commit = rnd.commits[seat]
-        if commit is None or not same_bytes(seat_commitment(round_id, seat, seed), commit):
-            self._void(VOID_BAD_REVEAL, seat)
-            return
         rnd.seeds[seat] = seed
-        if any(s is None for s in rnd.seeds):
-            return
-        seeds = tuple(s for s in rnd.seeds if s is not None)
-        rnd.record = replace(rnd.record, seeds=seeds)
-        self._broadcast(
-            lambda seq, _: m.SeedReveals(seq=seq, round_id=round_id, seeds=seeds), state=True
+        seed_hash = seat_commitment(round_id, seat, seed)
+        sig = sign(self._key, receipt_message(round_id, seat, seed_hash))
+        s = self.seats[seat]
+        s.log.append(
+            m.SeedReceipt(seq=s.seq + 1, round_id=round_id, seat=seat, seed_hash=seed_hash, sig=sig)
         )
+        self._advance_seeds()
+
+    def _apply_close_seeds(self) -> None:
+        if self.phase is Phase.COMMIT:
+            self._relay_commits()
+            self._advance_seeds()  # no seat committed: nothing to wait for
+        elif self.phase is Phase.REVEAL:
+            self._deal_round()
+
+    def _relay_commits(self) -> None:
+        rnd = self.round
+        assert rnd is not None
+        commits = tuple(rnd.commits)
+        rnd.record = replace(rnd.record, commits=commits)
+        self.phase = Phase.REVEAL
+        round_id = rnd.record.round_id
+        self._broadcast(
+            lambda seq, _: m.SeedCommits(seq=seq, round_id=round_id, commits=commits), state=True
+        )
+
+    def _exclusion(self, seat: int) -> str | None:
+        """Why ``seat``'s seed does not count this round, or None (counted, or a computer
+        player that never sends one)."""
+        rnd = self.round
+        assert rnd is not None
+        commit, seed = rnd.commits[seat], rnd.seeds[seat]
+        if commit is None:
+            return NO_COMMIT if self.seats[seat].kind is SeatKind.HUMAN else None
+        if seed is None:
+            return NO_REVEAL
+        if not same_bytes(seat_commitment(rnd.record.round_id, seat, seed), commit):
+            return BAD_REVEAL
+        return None
+
+    def _deal_round(self) -> None:
+        """Publish every seed received and every exclusion, then shuffle and deal with the
+        seeds that count. Nothing from here on can lead to a reshuffle but kings."""
+        rnd = self.round
+        assert rnd is not None
+        round_id = rnd.record.round_id
+        excluded = tuple(self._exclusion(seat) for seat in range(self.rules.players))
+        seeds_shown = tuple(rnd.seeds)
+        rnd.record = replace(rnd.record, seeds=seeds_shown, excluded=excluded)
+        self._broadcast(
+            lambda seq, _: m.SeedReveals(
+                seq=seq, round_id=round_id, seeds=seeds_shown, excluded=excluded
+            ),
+            state=True,
+        )
+        for seat, reason in enumerate(excluded):
+            if reason == BAD_REVEAL:
+                self._offence(seat)
+        seeds = [x for x, why in zip(rnd.seeds, excluded, strict=True) if x and why is None]
         joint = joint_seed(round_id, rnd.deck.digest, seeds)
         rnd.perm = deck_permutation(joint, round_id)
         order = rnd.deck.deck(rnd.perm)
@@ -636,44 +725,28 @@ class Table:
         if self.match is None:
             self.match = Match(self.rules, first_dealer(joint, round_id, self.rules.players))
         dealt = self.match.deal([CARDS[i] for i in order])
+        self.dealt_round_no = self.round_no
         self.phase = Phase.PLAY
         self._deal_event(0, first=True)
         if dealt.void:
             rnd.record = replace(rnd.record, void=VoidNotice(VOID_KINGS, None))
             self._broadcast(
-                lambda seq, _: m.RoundVoid(
-                    seq=seq, round_id=round_id, offender=None, reason=VOID_KINGS
-                ),
+                lambda seq, _: m.RoundVoid(seq=seq, round_id=round_id, reason=VOID_KINGS),
                 state=True,
             )
             self._reveal()
             self.phase = Phase.BETWEEN
 
-    def _apply_void(self, reason: str, offender: int | None) -> None:
-        self._void(reason, offender)
-
-    def _void(self, reason: str, offender: int | None) -> None:
-        rnd = self.round
-        assert rnd is not None
-        round_id = rnd.record.round_id
-        rnd.record = replace(rnd.record, void=VoidNotice(reason, offender))
-        self._broadcast(
-            lambda seq, _: m.RoundVoid(
-                seq=seq, round_id=round_id, reason=reason, offender=offender
-            ),
-            state=True,
-        )
-        self._reveal()
-        self.phase = Phase.BETWEEN
-        if offender is not None:
-            s = self.seats[offender]
-            s.offences += 1
-            if s.offences >= MAX_OFFENCES and s.kind is SeatKind.HUMAN:
-                # The seat is forfeit: a bot plays it for the rest of the match.
-                s.kind, s.name = SeatKind.BOT, f"bot {offender}"
-                s.token_hash, s.older_tokens = None, ()
-                s.connected, s.stand_in, s.grace = True, False, 0
-                self._status_event(offender)
+    def _offence(self, seat: int) -> None:
+        """A bad reveal, proven by the published record; the third forfeits the seat."""
+        s = self.seats[seat]
+        s.offences += 1
+        if s.offences >= MAX_OFFENCES and s.kind is SeatKind.HUMAN:
+            # The seat is forfeit: a bot plays it for the rest of the match.
+            s.kind, s.name = SeatKind.BOT, f"bot {seat}"
+            s.token_hash, s.older_tokens = None, ()
+            s.connected, s.stand_in, s.grace = True, False, 0
+            self._status_event(seat)
 
     def _apply_play(self, seat: int, move_id: int | None, card: int, captured: int) -> None:
         assert self.match is not None and self.match.round is not None and self.round
@@ -798,7 +871,7 @@ class Table:
         lines = score_lines(result)
         leftover = tuple(c.index for c in rnd.leftover_cards)
         scores = tuple(self.match.scores)
-        round_no = len(self.match.results)
+        round_no = self.round_no
         self._broadcast(
             lambda seq, _: m.RoundEnd(
                 seq=seq, round_no=round_no, lines=lines, leftover=leftover, scores=scores
@@ -809,8 +882,11 @@ class Table:
         if self.match.over:
             self.phase = Phase.OVER
             winner = self.match.winner
+            end_sig = sign(self._key, end_message(self.chain, scores, winner))
+            self.end_sig = end_sig
             self._broadcast(
-                lambda seq, _: m.MatchEnd(seq=seq, scores=scores, winner=winner), state=True
+                lambda seq, _: m.MatchEnd(seq=seq, scores=scores, winner=winner, sig=end_sig),
+                state=True,
             )
         else:
             self.phase = Phase.BETWEEN

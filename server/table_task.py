@@ -20,13 +20,10 @@ from dataclasses import dataclass
 import trio
 
 from scopa_net.bots.levels import make_player
-from scopa_net.fair.commitments import seat_commitment
 from scopa_net.server.config import HostConfig
 from scopa_net.server.journal_writer import JournalWriter
 from scopa_net.server.outbox import Outbox
 from scopa_net.server.table import (
-    VOID_NO_COMMIT,
-    VOID_NO_REVEAL,
     Phase,
     SeatKind,
     Table,
@@ -74,7 +71,6 @@ class TableTask:
         self._grace_until: dict[int, float] = {}
         self._seed_deadline = math.inf
         self._bot_due: float | None = None
-        self._bot_seeds: dict[int, bytes] = {}
         self._players = {
             seat: make_player(BOT_LEVELS.get(table.bot_level or 1, "random"), 1000 + seat)
             for seat in range(table.rules.players)
@@ -228,28 +224,36 @@ class TableTask:
             if table.needs_round:
                 phase_before = table.phase
                 table.start_round(secrets.token_bytes(16), secrets.token_bytes(32))
-                self._bot_seeds.clear()
                 self._seed_deadline = now + self.config.seed_timeout
                 log.debug("table %s: round %s (%s)", table.table_id, table.round_no, phase_before)
             elif table.phase in (Phase.COMMIT, Phase.REVEAL) and now >= self._seed_deadline:
-                self._void_for_missing_seeds()
+                self._close_seeds(now)
             elif not self._bots_act(now):
                 await self._flush([])
                 return
             await self._flush([])
 
-    def _void_for_missing_seeds(self) -> None:
+    def _close_seeds(self, now: float) -> None:
+        """The seed deadline passed: go on without the seeds that did not come (never a void:
+        the host may already know some seeds, so a fresh shuffle would be its choice)."""
         waiting = [seat for seat, _ in self.table.to_act()]
         # A seat whose player is away within its grace period holds the deadline open.
         held = [s for s in waiting if s in self._grace_until]
         if held:
             self._seed_deadline = max(self._grace_until[s] for s in held)
             return
-        offender = next((s for s in waiting if not self._automatic(s)), None)
-        reason = VOID_NO_COMMIT if self.table.phase is Phase.COMMIT else VOID_NO_REVEAL
-        self.table.void(reason, offender)
-        log.info("table %s: round void (%s, seat %s)", self.table.table_id, reason, offender)
-        self._seed_deadline = math.inf
+        phase = self.table.phase
+        self.table.close_seeds()
+        log.info("table %s: %s closed without seats %s", self.table.table_id, phase.value, waiting)
+        self._seed_deadline = (
+            now + self.config.seed_timeout
+            if self.table.phase
+            in (
+                Phase.COMMIT,
+                Phase.REVEAL,
+            )
+            else math.inf
+        )
 
     def _automatic(self, seat: int) -> bool:
         s = self.table.seats[seat]
@@ -259,38 +263,22 @@ class TableTask:
         """Let one computer seat act if it is due; True if something was done."""
         table = self.table
         for seat, what in table.to_act():
+            if what != "play":
+                continue  # computer players send no seed; people send their own
             if not self._automatic(seat):
-                if what == "play":
-                    # A person has the turn (perhaps back from a stand-in that was about to
-                    # move): no computer move is due.
-                    self._bot_due = None
-                continue
-            if what == "play":
-                if self._bot_due is None:
-                    self._bot_due = now + self.config.bot_delay
-                if now < self._bot_due:
-                    return False
+                # A person has the turn (perhaps back from a stand-in that was about to
+                # move): no computer move is due.
                 self._bot_due = None
-                view = table.view_for(seat)
-                assert view is not None
-                play = self._players[seat].choose(view)
-                table.play(seat, None, table.seats[seat].seq, play.card.index, play.captured_mask)
-                return True
-            assert table.round is not None
-            round_id = table.round.record.round_id
-            if what == "commit":
-                seed = secrets.token_bytes(32)
-                self._bot_seeds[seat] = seed
-                table.seed_commit(seat, round_id, seat_commitment(round_id, seat, seed))
-                return True
-            seed = self._bot_seeds.get(seat)
-            if seed is None:
-                # The seat committed while its player was here; without the player's seed
-                # the round cannot go on, so it is void (and not the player's offence).
-                table.void(VOID_NO_REVEAL, None)
-                self._seed_deadline = math.inf
-                return True
-            table.seed_reveal(seat, round_id, seed)
+                continue
+            if self._bot_due is None:
+                self._bot_due = now + self.config.bot_delay
+            if now < self._bot_due:
+                return False
+            self._bot_due = None
+            view = table.view_for(seat)
+            assert view is not None
+            play = self._players[seat].choose(view)
+            table.play(seat, None, table.seats[seat].seq, play.card.index, play.captured_mask)
             return True
         if table.phase is Phase.PLAY:
             self._seed_deadline = math.inf
@@ -405,6 +393,10 @@ class TableTask:
             self.table.set_status(seat, connected=False, stand_in=False, grace=math.ceil(grace))
             self._grace_until[seat] = trio.current_time() + grace
             log.info("table %s seat %s: player away, grace %ss", self.table.table_id, seat, grace)
+        elif s.kind is SeatKind.HUMAN:
+            # After the match: nothing to stand in for, but the others see the player went
+            # (it may still resume and answer a rematch, 3.11).
+            self.table.set_status(seat, connected=False, stand_in=False, grace=0)
 
     def _seated(self, outbox: Outbox, seat: int, msg: m.Message, replies: list) -> None:
         table = self.table
@@ -427,6 +419,12 @@ class TableTask:
             table.seed_commit(seat, msg.round_id, msg.commit)
         elif isinstance(msg, m.SeedReveal):
             table.seed_reveal(seat, msg.round_id, msg.seed)
+        elif isinstance(msg, m.Bye):
+            # The player's client stopped on a failed fair-deal check: tell the table why.
+            who = table.seats[seat].name or f"seat {seat}"
+            notice = f"{who} left: the deal check failed at their seat ({msg.message})"
+            table.say(None, notice[: m.TEXT_LEN])
+            log.warning("table %s seat %s: %s", table.table_id, seat, notice)
         elif isinstance(msg, m.Rematch):
             table.rematch(seat, msg.agree, self._rematch_seconds())
         elif isinstance(msg, m.Leave):

@@ -93,7 +93,7 @@ def play_until(term: Terminal, done: str) -> str:
             term.type("1", "Enter")
         elif seen.count("Your turn.") > turns:
             turns = seen.count("Your turn.")
-            hand = re.findall(r"^Your hand +(\S+)", seen, re.MULTILINE)[-1]
+            hand = re.findall(r"^Your hand +([^\s=]+)", seen, re.MULTILINE)[-1]
             term.type(hand, "Enter")
         time.sleep(0.1)
     raise AssertionError(f"no {done!r} on the screen:\n{term.history()[-3000:]}")

@@ -14,6 +14,12 @@ from scopa_net.fair.simulate import simulate_match
 from scopa_net.rules import RuleSet
 
 
+@pytest.fixture(autouse=True)
+def no_real_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """verify reads the client's pinned keys: never the real ones."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+
+
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     folder = tmp_path_factory.mktemp("transcripts")
@@ -89,3 +95,33 @@ def test_the_installed_command(saved: list[Path]) -> None:
     )
     assert result.returncode == 1
     assert "WrongSaltError" in result.stdout
+
+
+def test_the_summary_counts_seeds_left_out_once_per_round(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sim = simulate_match(RuleSet.of(3, 1), 8, no_reveal={1: 2})
+    paths = []
+    for t in sim.transcripts[:2]:
+        path = tmp_path / f"seat{t.seat}.scopa"
+        path.write_bytes(t.encode())
+        paths.append(str(path))
+    assert main(["verify", *paths]) == 0
+    out = capsys.readouterr().out
+    summary = out.split("== summary\n")[1]
+    assert "seeds left out, in 1 rounds: no_reveal 1" in summary  # two files, one round
+    assert "  seat 2: no_reveal 1" in summary
+    assert "rounds not fair-checked (no player seed): 0" in summary
+
+
+def test_a_pin_is_compared_whatever_its_spelling(
+    saved: list[Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scopa_net.fair.commitments import fingerprint
+    from scopa_net.fair.transcript import decode
+
+    fp = fingerprint(decode(saved[0].read_bytes()).host_key)
+    assert main(["verify", "--pin", fp.upper().replace("-", ":"), str(saved[0])]) == 0
+    assert main(["verify", "--pin", "0000-0000-0000-0000-0000", str(saved[0])]) == 1
+    out = capsys.readouterr().out
+    assert f"REFUSED: host key {fp} is not a key pinned by --pin" in out

@@ -18,6 +18,7 @@ from scopa_net.fair.errors import (
     BrokenChainError,
     CardCheckError,
     CommitmentMismatchError,
+    ExclusionMismatchError,
     FairnessError,
     HostSeedMismatchError,
     IllegalPlayRecordedError,
@@ -83,16 +84,23 @@ def test_every_seat_of_a_simulated_match_verifies(players: int, variants: tuple[
         assert verdict.lines()[-1].endswith(f"side {sim.match.winner} wins")
 
 
-def test_rounds_voided_before_the_shuffle_verify_and_keep_the_dealer() -> None:
+def test_a_seed_left_out_is_published_and_the_round_goes_on() -> None:
     sim = simulate_match(RuleSet.of(4), 3, no_reveal={1: 2, 3: 0})
     t = sim.transcripts[1]
-    assert t.rounds[0].void == VoidNotice(VOID_NO_REVEAL, 2)
-    assert t.rounds[0].seeds is None
+    r = t.rounds[0]
+    assert r.void is None and r.plays and r.excluded == (None, None, VOID_NO_REVEAL, None)
+    assert r.seeds is not None and r.seeds[2] is None and r.commits is not None
     verdict = verify_transcript(t)
     assert verdict.ok, verdict.lines()
-    assert verdict.rounds[0].note.startswith("void before the shuffle")
-    dealer_2, dealer_4 = (verdict.rounds[i].note.split("dealer seat ")[1][0] for i in (1, 3))
-    assert int(dealer_4) == (int(dealer_2) + 1) % 4  # round 3's void does not pass the deal
+    assert "seeds left out: seat 2 no_reveal" in verdict.rounds[0].note
+    # An exclusion the record does not prove is refused: a seed that opens its commitment
+    # cannot be "no_reveal", and a missing seed cannot pass as counted.
+    seeds = list(r.seeds)
+    seeds[2] = bytes(32)
+    forged = reseal(replace_round(t, 0, seeds=tuple(seeds)), sim.host_private_key)
+    assert not verify_transcript(forged).rounds[0].ok
+    included = reseal(replace_round(t, 0, excluded=(None,) * 4), sim.host_private_key)
+    only_failure(verify_transcript(included), 0, ExclusionMismatchError)
 
 
 def test_a_void_deal_for_kings_verifies_and_cannot_be_faked() -> None:
@@ -240,6 +248,11 @@ def test_wrong_scores() -> None:
     result = dataclasses.replace(t.result, winner=1 - (t.result.winner or 0))
     verdict = verify_transcript(dataclasses.replace(t, result=result))
     assert all(v.ok for v in verdict.rounds)
+    assert isinstance(verdict.result_error, BadSignatureError)  # the end is signed
+    # Re-signed by the host itself, the end still has to be what the plays give.
+    resigned = reseal(dataclasses.replace(t, result=result), sim.host_private_key)
+    verdict = verify_transcript(resigned)
+    assert all(v.ok for v in verdict.rounds)
     assert isinstance(verdict.result_error, ScoreMismatchError)
 
 
@@ -263,7 +276,7 @@ def test_a_failed_round_does_not_hide_later_ones() -> None:
 
 @cache
 def small_file() -> bytes:
-    sim = simulate_match(RuleSet.of(2), 21, max_rounds=2, no_reveal={1: 0})
+    sim = simulate_match(RuleSet.of(2, 1), 21, no_reveal={1: 0})
     return sim.transcripts[1].encode()
 
 
@@ -290,8 +303,8 @@ def test_truncated_padded_and_non_canonical_files_are_refused() -> None:
     for bad in (data[:-1], data + b"\x00", b"", b"\xc1"):
         with pytest.raises(TranscriptFormatError):
             decode(bad)
-    # The same value spelt with a wider integer is refused, too: "version": 1 as uint8.
-    wide = data.replace(b"\xa7version\x01", b"\xa7version\xcc\x01", 1)
+    # The same value spelt with a wider integer is refused, too: "version": 2 as uint8.
+    wide = data.replace(b"\xa7version\x02", b"\xa7version\xcc\x02", 1)
     assert wide != data
     with pytest.raises(TranscriptFormatError, match="canonical"):
         decode(wide)

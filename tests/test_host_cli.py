@@ -30,8 +30,9 @@ async def play_one_match(db: Path) -> None:
 
 
 def test_history_lists_the_match_and_its_export_verifies(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # no real pinned keys
     db = tmp_path / "host.db"
     trio.run(play_one_match, db)
     assert main(["history", "--db", str(db)]) == 0

@@ -6,6 +6,7 @@ case of ``key: value`` lines, recomputed from its inputs.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -16,14 +17,18 @@ from scopa_net.dealing import TABLE, seat_positions
 from scopa_net.fair.commitments import (
     HostDeck,
     commit_message,
+    counted_seats,
+    end_message,
     fingerprint,
     joint_seed,
     public_key_bytes,
+    receipt_message,
     rules_hash,
     seat_commitment,
 )
 from scopa_net.fair.hashing import LABEL_DECK_SHUFFLE
 from scopa_net.fair.shuffle import RandomStream, deck_permutation, first_dealer
+from scopa_net.fair.transcript import DealtCard, RoundRecord
 from scopa_net.rules import RuleSet
 
 PROTOCOL = Path(__file__).resolve().parent.parent / "protocol.md"
@@ -57,7 +62,7 @@ def ints(text: str) -> list[int]:
 
 
 def test_the_document_has_the_fair_deal_cases() -> None:
-    assert {"host", "signature", "deal-2", "deal-4"} <= set(CASES)
+    assert {"host", "signature", "deal-2", "deal-4", "receipt", "exclusion-3", "end"} <= set(CASES)
 
 
 def test_host_commitment_vectors() -> None:
@@ -120,3 +125,75 @@ def test_deal_vectors(name: str) -> None:
     for target, key in [*((s, f"hand.{s}") for s in range(players)), (TABLE, "table")]:
         positions = seat_positions(rules, dealer, target, first_deal_only=False)
         assert [deck[p] for p in positions] == ints(case[key])
+
+
+def key_of(case: dict[str, str]) -> Ed25519PrivateKey:
+    return Ed25519PrivateKey.from_private_bytes(bytes.fromhex(case["host_key_seed"]))
+
+
+def test_receipt_vectors() -> None:
+    case = CASES["receipt"]
+    key = key_of(case)
+    round_id, seat = bytes.fromhex(case["round_id"]), int(case["seat"])
+    seed_hash = seat_commitment(round_id, seat, bytes.fromhex(case["seed"]))
+    assert seed_hash.hex() == case["seed_hash"] == CASES["deal-2"]["commit.1"]
+    message = receipt_message(round_id, seat, seed_hash)
+    assert message.hex() == case["receipt_msg"]
+    assert key.sign(message).hex() == case["receipt_sig"]
+    bad_hash = seat_commitment(round_id, seat, bytes.fromhex(case["bad_seed"]))
+    assert bad_hash.hex() == case["bad_seed_hash"]
+    assert key.sign(receipt_message(round_id, seat, bad_hash)).hex() == case["bad_receipt_sig"]
+
+
+def nil_or_hex(text: str) -> bytes | None:
+    return None if text == "nil" else bytes.fromhex(text)
+
+
+def test_exclusion_vectors() -> None:
+    case = CASES["exclusion-3"]
+    players = int(case["players"])
+    rules = RuleSet.of(players)
+    round_id = bytes.fromhex(case["round_id"])
+    host = HostDeck.derive(bytes.fromhex(case["host_seed"]), round_id)
+    commits = [bytes.fromhex(case[f"commit.{s}"]) for s in range(players)]
+    seeds = [nil_or_hex(case[f"seed.{s}"]) for s in range(players)]
+    excluded = [None if x == "-" else x for x in case["excluded"].split()]
+    counted = counted_seats(round_id, commits, seeds, excluded)
+    assert list(counted) == ints(case["counted"])
+    joint = joint_seed(round_id, host.digest, [seeds[s] for s in counted])
+    assert joint.hex() == case["joint_seed"]
+    assert joint_seed(round_id, host.digest, []).hex() == case["joint_seed_no_player"]
+    perm = deck_permutation(joint, round_id)
+    assert list(perm) == ints(case["permutation"])
+    deck = host.deck(perm)
+    assert list(deck) == ints(case["deck"])
+    dealer = first_dealer(joint, round_id, players)
+    assert dealer == int(case["first_dealer"])
+    for target, key in [*((s, f"hand.{s}") for s in range(players)), (TABLE, "table")]:
+        assert [deck[p] for p in seat_positions(rules, dealer, target)] == ints(case[key])
+    table = tuple(DealtCard(p, *host.dealt(perm, p)) for p in seat_positions(rules, dealer, TABLE))
+    record = RoundRecord.opened(
+        round_id=round_id,
+        round_no=1,
+        prev=bytes(32),
+        card_hashes=host.card_hashes,
+        digest=host.digest,
+        sig=bytes(64),
+    )
+    record = dataclasses.replace(
+        record,
+        commits=tuple(commits),
+        seeds=tuple(seeds),
+        excluded=tuple(excluded),
+        table=table,
+        host_seed=host.host_seed,
+    )
+    assert record.chain_hash().hex() == case["chain"]
+
+
+def test_end_vectors() -> None:
+    case = CASES["end"]
+    message = end_message(bytes.fromhex(case["chain"]), ints(case["scores"]), int(case["winner"]))
+    assert message.hex() == case["end_msg"]
+    assert key_of(case).sign(message).hex() == case["end_sig"]
+    assert case["chain"] == CASES["exclusion-3"]["chain"]

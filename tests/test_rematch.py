@@ -241,3 +241,25 @@ async def test_two_network_clients_play_again_and_then_stop() -> None:
                 assert session.verdict_failures == []
                 assert session.rounds_verified >= 2
         nursery.cancel_scope.cancel()
+
+
+async def test_a_player_who_drops_after_the_match_is_shown_away_and_can_still_answer() -> None:
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery)
+        a, b = await _two_players_to_the_end(host.port)
+        table_id, token, last = b.table_id, b.token, b.seq
+        await b.aclose()
+        away = await a.until(lambda e: isinstance(e, m.SeatStatus) and e.seat == 1)
+        assert (away.kind, away.connected, away.grace, away.stand_in) == ("human", False, 0, False)
+        await a.send(m.Rematch(agree=True))
+        opened = await a.until(lambda e: isinstance(e, m.RematchStatus))
+        assert (opened.state, opened.votes) == ("open", ("yes", "waiting"))
+        back = await RawSeat.connect(host.port)
+        await back.send(m.Resume(table_id=table_id, seat=1, token=token, last_seq=last))
+        await back.until(lambda e: isinstance(e, m.RematchStatus))  # replayed: the vote is open
+        await back.send(m.Rematch(agree=True))
+        agreed = await a.until(lambda e: isinstance(e, m.RematchStatus) and e.state != "open")
+        assert agreed.state == "agreed"
+        for raw in (a, back):
+            await raw.aclose()
+        nursery.cancel_scope.cancel()

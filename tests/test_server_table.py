@@ -250,17 +250,83 @@ def test_full_table_and_taken_seat() -> None:
     assert info.value.code is ErrorCode.SEAT_TAKEN
 
 
-def test_a_seat_that_keeps_voiding_rounds_forfeits_to_a_bot() -> None:
-    table = new_table(RuleSet.of(2))
+def test_a_bad_reveal_is_excluded_published_and_counted_and_the_round_goes_on() -> None:
+    table = new_table(RuleSet.of(2, 21))
     fill(table)
-    rng = random.Random(1)
+    driver = Driver(table, 1)
     for n in range(MAX_OFFENCES):
-        table.start_round(rng.randbytes(16), rng.randbytes(32))
-        table.void("no_reveal", 1)
-        assert table.phase is Phase.BETWEEN
-        events = [e for e in table.seats[0].log if isinstance(e, m.RoundVoid)]
-        assert len(events) == n + 1 and events[-1].offender == 1
+        while not (table.phase is Phase.COMMIT and table.to_act()):
+            driver.step()
+        driver.catch_up()
+        round_id = table.round.record.round_id
+        table.seed_commit(0, round_id, driver.witnesses[0].my_commitment(b"\x01" * 32))
+        table.seed_commit(1, round_id, driver.witnesses[1].my_commitment(b"\x02" * 32))
+        driver.witnesses[1].my_seed = None  # this seat lies about its seed: no self-check
+        table.seed_reveal(0, round_id, b"\x01" * 32)
+        table.seed_reveal(1, round_id, b"\x03" * 32)  # not the seed it committed to
+        assert table.phase is Phase.PLAY  # no void, no re-roll
+        reveals = [e for e in table.seats[0].log if isinstance(e, m.SeedReveals)][-1]
+        assert reveals.excluded == (None, "bad_reveal") and reveals.seeds[1] == b"\x03" * 32
+        # Each seat got a receipt for what it sent, and only its own.
+        receipts = [e for e in table.seats[1].log if isinstance(e, m.SeedReceipt)]
+        assert receipts[-1].seat == 1 and len(receipts) == n + 1
+        assert table.seats[1].offences == n + 1
+        driver.catch_up()  # every witness accepts the exclusion the record proves
     assert table.seats[1].kind is SeatKind.BOT
+    driver.run()
+    for seat in (0, 1):
+        verdict = verify_transcript(driver.witnesses[seat].transcript())
+        assert verdict.ok, verdict.lines()
+
+
+def test_a_missing_reveal_is_shown_not_punished() -> None:
+    table = new_table(RuleSet.of(3, 11))
+    fill(table)
+    driver = Driver(table, 4)
+    table.start_round(bytes(range(16)), bytes(32))
+    driver.catch_up()
+    round_id = table.round.record.round_id
+    for seat in range(3):
+        table.seed_commit(seat, round_id, driver.witnesses[seat].my_commitment(bytes([seat]) * 32))
+    table.seed_reveal(0, round_id, bytes(32))
+    assert table.phase is Phase.REVEAL
+    table.close_seeds()  # the deadline: seats 1 and 2 never revealed
+    assert table.phase is Phase.PLAY
+    reveals = [e for e in table.seats[0].log if isinstance(e, m.SeedReveals)][-1]
+    assert reveals.excluded == (None, "no_reveal", "no_reveal")
+    assert [s.offences for s in table.seats] == [0, 0, 0]
+    driver.catch_up()
+    assert any("seat 1's seed is left out" in n for n in driver.witnesses[0].take_notices())
+
+
+def test_commitments_that_never_come_are_shown_and_the_round_is_dealt_at_once() -> None:
+    table = new_table(RuleSet.of(2, 11))
+    fill(table)
+    driver = Driver(table, 6)
+    table.start_round(bytes(range(16)), bytes(32))
+    table.close_seeds()  # the commit deadline: nobody committed, so nothing else to wait for
+    assert table.phase is Phase.PLAY
+    reveals = [e for e in table.seats[0].log if isinstance(e, m.SeedReveals)][-1]
+    assert reveals.excluded == ("no_commit", "no_commit") and reveals.seeds == (None, None)
+    driver.catch_up()
+    assert any("not fair-checked" in n for n in driver.witnesses[0].take_notices())
+
+
+def test_computer_players_send_no_seed_and_a_round_without_people_is_not_fair_checked() -> None:
+    table = new_table(RuleSet.of(2, 1), bots=1)
+    fill(table)
+    driver = Driver(table, 3)
+    table.start_round(bytes(range(16)), bytes(32))
+    assert table.to_act() == [(0, "commit")]  # the bot seat is not asked
+    table.set_status(0, connected=False, stand_in=True, grace=0)  # the person is gone
+    assert table.phase is Phase.PLAY  # nobody to wait for: dealt from the host's list alone
+    driver.catch_up()
+    notices = driver.witnesses[1].take_notices()
+    assert any("not fair-checked: no player seed" in n for n in notices)
+    driver.run()
+    verdict = verify_transcript(driver.witnesses[1].transcript())
+    assert verdict.ok and verdict.not_fair_checked >= 1
+    assert verdict.rounds[0].note.startswith("not fair-checked: no player seed")
 
 
 def test_a_witness_catches_a_card_that_was_not_committed() -> None:
@@ -320,3 +386,16 @@ def test_a_void_deal_of_kings_is_redealt_and_verifies() -> None:
     assert table.history[1][3] == dealer  # the same dealer dealt again
     for witness in driver.witnesses:
         assert verify_transcript(witness.transcript()).ok
+    # One round numbering: the void is round 1, the redeal round 2, and every score sheet,
+    # snapshot and view carries the number of its round_commit.
+    last_commit = 0
+    ends = []
+    for event in table.seats[0].log:
+        if isinstance(event, m.RoundCommit):
+            last_commit = event.round_no
+        elif isinstance(event, m.RoundEnd):
+            assert event.round_no == last_commit
+            ends.append(event.round_no)
+    assert ends[0] == 2
+    assert table.snapshot(0).round_no == table.dealt_round_no == last_commit
+    assert driver.mirrors[0].view.round_number == last_commit

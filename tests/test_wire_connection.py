@@ -121,7 +121,11 @@ def test_a_whole_conversation() -> None:
     relay(player, host, m.SeedCommit(round_id=RID, commit=bytes(32)))
     relay(host, player, m.SeedCommits(seq=2, round_id=RID, commits=(bytes(32),) * 2))
     relay(player, host, m.SeedReveal(round_id=RID, seed=bytes(32)))
-    relay(host, player, m.SeedReveals(seq=3, round_id=RID, seeds=(bytes(32),) * 2))
+    relay(
+        host,
+        player,
+        m.SeedReveals(seq=3, round_id=RID, seeds=(bytes(32), None), excluded=(None, None)),
+    )
     dealt = tuple(m.DealtCard(pos=i, card=i, salt=bytes(16)) for i in range(3))
     relay(host, player, m.Deal(seq=4, hand=dealt, table=(), stock=33))
     relay(player, host, m.Play(move_id=1, after=4, card=0, captured=0))
@@ -151,7 +155,7 @@ def test_a_whole_conversation() -> None:
 
 def test_host_refuses_another_version_naming_both() -> None:
     host, player = HostConnection(), PlayerConnection()
-    hello = m.Hello(version=2, client="future")
+    hello = m.Hello(version=9, client="future")
     with pytest.raises(LocalProtocolError) as local:
         player.send(hello)
     assert local.value.code is ErrorCode.BAD_VERSION
@@ -159,7 +163,7 @@ def test_host_refuses_another_version_naming_both() -> None:
     with pytest.raises(RemoteProtocolError) as remote:
         host.next_event()
     assert remote.value.code is ErrorCode.BAD_VERSION
-    assert "version 2" in str(remote.value)
+    assert "version 9" in str(remote.value)
     assert f"version {m.PROTOCOL_VERSION}" in str(remote.value)
     assert host.broken
     with pytest.raises(LocalProtocolError):
@@ -172,8 +176,8 @@ def test_host_refuses_another_version_naming_both() -> None:
 
 def test_player_refuses_a_welcome_in_another_version() -> None:
     host, player = HostConnection(), PlayerConnection()
-    relay(player, host, m.Hello(version=1, client="c"))
-    player.receive_data(encode(m.Welcome(version=3, host_name="h", host_key=KEY)))
+    relay(player, host, m.Hello(version=m.PROTOCOL_VERSION, client="c"))
+    player.receive_data(encode(m.Welcome(version=9, host_name="h", host_key=KEY)))
     with pytest.raises(RemoteProtocolError) as info:
         player.next_event()
     assert info.value.code is ErrorCode.BAD_VERSION

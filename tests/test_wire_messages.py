@@ -267,6 +267,16 @@ def test_play_fields_are_checked(kwargs: dict[str, Any], field: str) -> None:
             "commits",
         ),
         (
+            lambda: m.SeedReveals(
+                seq=1, round_id=bytes(16), seeds=(bytes(32), None), excluded=(None,) * 3
+            ),
+            "excluded",
+        ),
+        (
+            lambda: m.RoundVoid(seq=1, round_id=bytes(16), reason="no_reveal"),
+            "reason",
+        ),
+        (
             lambda: m.RoundCommit(
                 seq=1,
                 round_id=bytes(16),
@@ -307,7 +317,9 @@ def test_bad_fields_are_refused_when_built(build: Any, needle: str) -> None:
 
 
 def test_lists_become_tuples_and_messages_are_frozen() -> None:
-    msg = m.SeedReveals(seq=1, round_id=bytes(16), seeds=[bytes(32), bytes(32)])
+    msg = m.SeedReveals(
+        seq=1, round_id=bytes(16), seeds=[bytes(32), bytes(32)], excluded=[None, None]
+    )
     assert msg.seeds == (bytes(32), bytes(32))
     with pytest.raises(dataclasses.FrozenInstanceError):
         msg.seq = 2  # type: ignore[misc]

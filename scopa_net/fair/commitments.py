@@ -22,7 +22,12 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from scopa_net.cards import CARDS
-from scopa_net.fair.errors import BadSignatureError, CardCheckError, CommitmentMismatchError
+from scopa_net.fair.errors import (
+    BadSignatureError,
+    CardCheckError,
+    CommitmentMismatchError,
+    ExclusionMismatchError,
+)
 from scopa_net.fair.hashing import (
     HASH_SIZE,
     PUBLIC_KEY_SIZE,
@@ -33,8 +38,10 @@ from scopa_net.fair.hashing import (
     TAG_CARD,
     TAG_COMMIT_SIG,
     TAG_DIGEST,
+    TAG_END_SIG,
     TAG_FINGERPRINT,
     TAG_JOINT_SEED,
+    TAG_RECEIPT_SIG,
     TAG_REVEAL_SIG,
     TAG_RULES,
     TAG_SALT,
@@ -131,8 +138,92 @@ def check_reveals(round_id: bytes, commits: Sequence[bytes], seeds: Sequence[byt
 
 
 def joint_seed(round_id: bytes, digest: bytes, seeds: Sequence[bytes]) -> bytes:
-    """The seed of the public shuffle: every seat's seed, in seat order, mixed by hashing."""
+    """The seed of the public shuffle: the seeds that count (those of the seats not excluded),
+    in seat order, mixed by hashing. No seeds at all is allowed: the round is then dealt from
+    the host's list alone and is not fair-checked."""
     return tagged_hash(TAG_JOINT_SEED, round_id, digest, *seeds)
+
+
+NO_COMMIT = "no_commit"
+"""A person's seat that sent no seed commitment in time (left out before any seed was seen)."""
+NO_REVEAL = "no_reveal"
+"""A seat that committed but whose seed did not reach the host in time."""
+BAD_REVEAL = "bad_reveal"
+"""A seat that revealed a seed that does not open its commitment (published, so anyone can
+check)."""
+EXCLUSION_REASONS = (NO_COMMIT, NO_REVEAL, BAD_REVEAL)
+EXCLUSION_CODES = {None: 0, NO_COMMIT: 1, NO_REVEAL: 2, BAD_REVEAL: 3}
+"""How the chain hash writes each seat's exclusion (protocol.md section 5.7)."""
+
+
+def counted_seats(
+    round_id: bytes,
+    commits: Sequence[bytes | None],
+    seeds: Sequence[bytes | None],
+    excluded: Sequence[str | None],
+) -> tuple[int, ...]:
+    """The seats whose seeds count in the joint seed, after checking that every exclusion is
+    the one the public record proves. Raises :class:`ExclusionMismatchError` (or
+    :class:`CommitmentMismatchError` for a counted seed that does not open its commitment).
+
+    Per seat: no commitment and no seed: not counted (a computer player, or ``no_commit``);
+    a commitment and no seed: ``no_reveal``; a seed that opens the commitment: counted, never
+    excluded; a seed that does not: ``bad_reveal``.
+    """
+    if not len(commits) == len(seeds) == len(excluded):
+        raise ExclusionMismatchError(
+            f"{len(commits)} commitments, {len(seeds)} seeds and {len(excluded)} exclusion "
+            "entries: one of each per seat is due"
+        )
+    counted = []
+    for seat, (commit, seed, reason) in enumerate(zip(commits, seeds, excluded, strict=True)):
+        if reason is not None and reason not in EXCLUSION_REASONS:
+            raise ExclusionMismatchError(f"seat {seat}: no such exclusion reason {reason!r}")
+        if commit is None:
+            if seed is not None or reason not in (None, NO_COMMIT):
+                raise ExclusionMismatchError(
+                    f"seat {seat} sent no commitment, yet the record shows a seed or the "
+                    f"exclusion {reason!r}"
+                )
+            continue
+        if seed is None:
+            if reason != NO_REVEAL:
+                raise ExclusionMismatchError(
+                    f"seat {seat} committed and no seed is published, so it must be excluded "
+                    f"as no_reveal, not {reason!r}"
+                )
+            continue
+        opens = len(seed) == SEED_SIZE and same_bytes(seat_commitment(round_id, seat, seed), commit)
+        if opens and reason is not None:
+            raise ExclusionMismatchError(
+                f"seat {seat}'s published seed opens its commitment, yet it is excluded ({reason})"
+            )
+        if not opens:
+            if reason != BAD_REVEAL:
+                raise CommitmentMismatchError(
+                    f"seat {seat}'s revealed seed {seed.hex()} does not match its commitment "
+                    f"{commit.hex()}"
+                )
+            continue
+        counted.append(seat)
+    return tuple(counted)
+
+
+def receipt_message(round_id: bytes, seat: int, seed_hash: bytes) -> bytes:
+    """The bytes the host signs in ``seed_receipt``. ``seed_hash`` is the commitment that the
+    seed it received opens (:func:`seat_commitment` of that seed)."""
+    return length_prefixed(TAG_RECEIPT_SIG, round_id, u8(seat), seed_hash)
+
+
+def end_message(chain: bytes, scores: Sequence[int], winner: int | None) -> bytes:
+    """The bytes the host signs in ``match_end``: the chain hash of the last round, the final
+    match points by side (4 bytes each) and the winning side (1 byte, or nothing)."""
+    return length_prefixed(
+        TAG_END_SIG,
+        chain,
+        b"".join(u32(s) for s in scores),
+        b"" if winner is None else u8(winner),
+    )
 
 
 # --- the rule set and the host's identity -------------------------------------------------

@@ -74,3 +74,27 @@ class DigestMismatchError(FairnessError):
 
 class IncompleteRoundError(FairnessError):
     """A revealed round whose plays stop before the round is over, or go on after it."""
+
+
+class ExclusionMismatchError(FairnessError):
+    """A seat left out of the joint seed (or kept in it) against what the record shows."""
+
+
+class HostLiedError(ExclusionMismatchError):
+    """The host signed a receipt for a seat's good seed, then left that seed out."""
+
+
+class BadReceiptError(FairnessError):
+    """A seed receipt that does not verify, or that names another round, seat or seed."""
+
+
+class DuplicateCardError(CardCheckError):
+    """A deck position or a card that arrived a second time in one round."""
+
+
+class UnfinishedMatchError(FairnessError):
+    """A match end that is missing its signature, or a result that claims an end unsigned."""
+
+
+class EmptyTranscriptError(FairnessError):
+    """A transcript with no rounds: there is nothing in it to verify."""

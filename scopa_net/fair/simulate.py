@@ -23,8 +23,10 @@ from scopa_net.fair.commitments import (
     ArrivalCheck,
     HostDeck,
     commit_message,
+    end_message,
     joint_seed,
     public_key_bytes,
+    receipt_message,
     reveal_message,
     rules_hash,
     seat_commitment,
@@ -36,6 +38,7 @@ from scopa_net.fair.transcript import (
     DealtCard,
     MatchResult,
     PlayEntry,
+    Receipt,
     RoundRecord,
     Transcript,
     VoidNotice,
@@ -46,7 +49,7 @@ from scopa_net.round import Round
 from scopa_net.rules import RuleSet
 
 VOID_NO_REVEAL = "no_reveal"
-"""The void reason for a seat that did not reveal its seed in time."""
+"""The exclusion of a seat that did not reveal its seed in time (the round goes on)."""
 MAX_ROUNDS = 500
 
 
@@ -67,7 +70,8 @@ def simulate_match(
     no_reveal: Mapping[int, int] | None = None,
 ) -> SimulatedMatch:
     """Play a match to its end (or ``max_rounds`` rounds, void ones included) with random legal
-    plays. ``no_reveal`` maps round numbers to a seat that fails to reveal its seed there."""
+    plays. ``no_reveal`` maps round numbers to a seat that fails to reveal its seed there: it
+    is excluded from that round's joint seed and the round is played all the same."""
     rng = random.Random(seed)
     no_reveal = no_reveal or {}
     key = Ed25519PrivateKey.from_private_bytes(rng.randbytes(32))
@@ -97,25 +101,22 @@ def simulate_match(
             commits=commits,
             host_seed=host.host_seed,
         )
-        hands: list[tuple[DealtCard, ...]] = [() for _ in range(players)]
-        if round_no in no_reveal:
-            public = dataclasses.replace(
-                public, void=VoidNotice(VOID_NO_REVEAL, no_reveal[round_no])
-            )
-        else:
-            joint = joint_seed(round_id, host.digest, seeds)
-            checks = [ArrivalCheck(round_id, host.card_hashes, joint) for _ in range(players)]
-            if match is None:
-                match = Match(rules, first_dealer(joint, round_id, players))
-            plays, hands, table, rnd = _deal_and_play(rules, match, host, checks, rng)
-            public = dataclasses.replace(
-                public,
-                seeds=tuple(seeds),
-                table=table,
-                plays=plays,
-                void=VoidNotice(VOID_KINGS, None) if rnd.void else None,
-                score=None if rnd.void else match.results[-1].totals,
-            )
+        left_out = no_reveal.get(round_no)
+        shown = tuple(None if s == left_out else seed for s, seed in enumerate(seeds))
+        joint = joint_seed(round_id, host.digest, [x for x in shown if x is not None])
+        checks = [ArrivalCheck(round_id, host.card_hashes, joint) for _ in range(players)]
+        if match is None:
+            match = Match(rules, first_dealer(joint, round_id, players))
+        plays, hands, table, rnd = _deal_and_play(rules, match, host, checks, rng)
+        public = dataclasses.replace(
+            public,
+            seeds=shown,
+            excluded=tuple(VOID_NO_REVEAL if s == left_out else None for s in range(players)),
+            table=table,
+            plays=plays,
+            void=VoidNotice(VOID_KINGS, None) if rnd.void else None,
+            score=None if rnd.void else match.results[-1].totals,
+        )
         chain = public.chain_hash()
         public = dataclasses.replace(
             public, reveal_sig=sign(key, reveal_message(round_id, host.host_seed, chain))
@@ -125,7 +126,10 @@ def simulate_match(
             rounds[seat].append(dataclasses.replace(public, hand=hands[seat]))
     if match is None:
         match = Match(rules)
-    result = MatchResult(tuple(match.scores), match.winner)
+    end_sig = None
+    if match.over:
+        end_sig = sign(key, end_message(prev, match.scores, match.winner))
+    result = MatchResult(tuple(match.scores), match.winner, end_sig)
     host_key = public_key_bytes(key)
     transcripts = tuple(
         Transcript(rules, host_key, seat, tuple(rounds[seat]), result) for seat in range(players)
@@ -179,6 +183,9 @@ def reseal(transcript: Transcript, key: Ed25519PrivateKey) -> Transcript:
     for r in transcript.rounds:
         message = commit_message(r.round_id, r.round_no, prev, r.digest, rules_digest)
         r = dataclasses.replace(r, prev=prev, sig=sign(key, message))
+        if r.receipt is not None:
+            signed = receipt_message(r.round_id, transcript.seat, r.receipt.seed_hash)
+            r = dataclasses.replace(r, receipt=Receipt(r.receipt.seed_hash, sign(key, signed)))
         if r.host_seed is not None:
             chain = r.chain_hash()
             r = dataclasses.replace(
@@ -186,4 +193,11 @@ def reseal(transcript: Transcript, key: Ed25519PrivateKey) -> Transcript:
             )
         prev = r.chain_hash()
         rounds.append(r)
-    return dataclasses.replace(transcript, host_key=public_key_bytes(key), rounds=tuple(rounds))
+    result = transcript.result
+    if result.sig is not None or result.winner is not None:
+        result = dataclasses.replace(
+            result, sig=sign(key, end_message(prev, result.scores, result.winner))
+        )
+    return dataclasses.replace(
+        transcript, host_key=public_key_bytes(key), rounds=tuple(rounds), result=result
+    )

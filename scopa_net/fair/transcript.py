@@ -15,6 +15,7 @@ from typing import Any
 import msgpack
 
 from scopa_net.errors import RuleSetError
+from scopa_net.fair.commitments import EXCLUSION_CODES, EXCLUSION_REASONS
 from scopa_net.fair.errors import TranscriptFormatError
 from scopa_net.fair.hashing import (
     HASH_SIZE,
@@ -32,7 +33,7 @@ from scopa_net.fair.hashing import (
 from scopa_net.rules import RuleSet
 
 FORMAT_NAME = "scopa-net transcript"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 MAX_FILE_SIZE = 4 << 20
 VOID_KINGS = "kings"
 """The void reason for three or more kings among the opening table cards."""
@@ -65,6 +66,24 @@ class VoidNotice:
 
 
 @dataclass(frozen=True, slots=True)
+class Receipt:
+    """The host's signed acknowledgement of a seat's seed: the commitment the seed it received
+    opens, and its signature (protocol.md section 5.4)."""
+
+    seed_hash: bytes
+    sig: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Stopped:
+    """Why a client stopped playing: the failed check, saved with the transcript as evidence."""
+
+    round_no: int
+    check: str
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
 class RoundRecord:
     round_id: bytes
     round_no: int
@@ -72,8 +91,13 @@ class RoundRecord:
     card_hashes: tuple[bytes, ...]
     digest: bytes
     sig: bytes
-    commits: tuple[bytes, ...] | None
-    seeds: tuple[bytes, ...] | None
+    commits: tuple[bytes | None, ...] | None
+    seeds: tuple[bytes | None, ...] | None
+    excluded: tuple[str | None, ...] | None
+    """By seat: why its seed does not count (``no_commit``, ``no_reveal``, ``bad_reveal``), or
+    None; from ``seed_reveals``."""
+    receipt: Receipt | None
+    """This seat's receipt for its own seed, if the host sent one."""
     hand: tuple[DealtCard, ...]
     table: tuple[DealtCard, ...]
     plays: tuple[PlayEntry, ...]
@@ -103,6 +127,8 @@ class RoundRecord:
             sig=sig,
             commits=None,
             seeds=None,
+            excluded=None,
+            receipt=None,
             hand=(),
             table=(),
             plays=(),
@@ -124,8 +150,11 @@ class RoundRecord:
             u32(self.round_no),
             self.prev,
             self.digest,
-            b"".join(self.commits or ()),
-            b"".join(self.seeds or ()),
+            _slots(self.commits),
+            _slots(self.seeds),
+            b""
+            if self.excluded is None
+            else b"".join(u8(EXCLUSION_CODES[x]) for x in self.excluded),
             table,
             plays,
             b"" if self.void is None else self.void.reason.encode("utf-8"),
@@ -143,6 +172,10 @@ class RoundRecord:
             "sig": self.sig,
             "commits": None if self.commits is None else list(self.commits),
             "seeds": None if self.seeds is None else list(self.seeds),
+            "excluded": None if self.excluded is None else list(self.excluded),
+            "receipt": None
+            if self.receipt is None
+            else {"seed_hash": self.receipt.seed_hash, "sig": self.receipt.sig},
             "hand": [[c.pos, c.card, c.salt] for c in self.hand],
             "table": [[c.pos, c.card, c.salt] for c in self.table],
             "plays": [[p.seat, p.code, p.pos, p.salt] for p in self.plays],
@@ -161,6 +194,8 @@ class MatchResult:
 
     scores: tuple[int, ...]
     winner: int | None
+    sig: bytes | None = None
+    """The host's signature from ``match_end``; None until the match has ended."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +205,8 @@ class Transcript:
     seat: int
     rounds: tuple[RoundRecord, ...]
     result: MatchResult
+    stopped: Stopped | None = None
+    """Set when the client stopped on a failed check and saved this as evidence."""
 
     def to_wire(self) -> dict[str, Any]:
         return {
@@ -183,7 +220,18 @@ class Transcript:
             "host_key": self.host_key,
             "seat": self.seat,
             "rounds": [r.to_wire() for r in self.rounds],
-            "result": {"scores": list(self.result.scores), "winner": self.result.winner},
+            "result": {
+                "scores": list(self.result.scores),
+                "winner": self.result.winner,
+                "sig": self.result.sig,
+            },
+            "stopped": None
+            if self.stopped is None
+            else {
+                "round_no": self.stopped.round_no,
+                "check": self.stopped.check,
+                "detail": self.stopped.detail,
+            },
         }
 
     def encode(self) -> bytes:
@@ -240,13 +288,18 @@ class _Reader:
         items = self.array(value, length)
         return tuple(self.at(i).bin(v, size) for i, v in enumerate(items))
 
+    def choice(self, value: Any, choices: tuple[str, ...]) -> str:
+        if value not in choices:
+            raise self.fail(f"expected one of {choices}", value)
+        return value
+
     def str(self, value: Any) -> str:
         if not isinstance(value, str) or not value:
             raise self.fail("expected a non-empty string", value)
         return value
 
 
-_TOP_KEYS = ("format", "version", "rules", "host_key", "seat", "rounds", "result")
+_TOP_KEYS = ("format", "version", "rules", "host_key", "seat", "rounds", "result", "stopped")
 _RULES_KEYS = ("players", "target", "variants")
 _ROUND_KEYS = (
     "round_id",
@@ -257,6 +310,8 @@ _ROUND_KEYS = (
     "sig",
     "commits",
     "seeds",
+    "excluded",
+    "receipt",
     "hand",
     "table",
     "plays",
@@ -266,6 +321,24 @@ _ROUND_KEYS = (
     "reveal_sig",
 )
 MAX_CODE = (1 << 46) - 1
+
+
+def _slots_of(r: _Reader, value: Any, size: int, players: int) -> tuple[bytes | None, ...] | None:
+    """An array by seat of byte strings or nil, or nil."""
+    if value is None:
+        return None
+    return tuple(
+        None if v is None else r.at(i).bin(v, size) for i, v in enumerate(r.array(value, players))
+    )
+
+
+def _slots(values: tuple[bytes | None, ...] | None) -> bytes:
+    """Commitments or seeds by seat as the chain hash writes them: nothing when the list was
+    never sent; else the number of seats, then per seat a 0 byte (nil) or a 1 byte and the
+    32 bytes."""
+    if values is None:
+        return b""
+    return u8(len(values)) + b"".join(b"\x00" if v is None else b"\x01" + v for v in values)
 
 
 def _dealt(r: _Reader, value: Any) -> tuple[DealtCard, ...]:
@@ -296,8 +369,23 @@ def _round(r: _Reader, value: Any, players: int) -> RoundRecord:
         rv = r.at("void")
         v = rv.map(m["void"], ("reason", "offender"))
         void = VoidNotice(rv.str(v["reason"]), rv.opt_int(v["offender"], 0, players - 1))
-    commits = None if m["commits"] is None else r.at("commits").bins(m["commits"], HASH_SIZE)
-    seeds = None if m["seeds"] is None else r.at("seeds").bins(m["seeds"], SEED_SIZE)
+    commits = _slots_of(r.at("commits"), m["commits"], HASH_SIZE, players)
+    seeds = _slots_of(r.at("seeds"), m["seeds"], SEED_SIZE, players)
+    excluded = None
+    if m["excluded"] is not None:
+        rx = r.at("excluded")
+        excluded = tuple(
+            None if x is None else rx.at(i).choice(x, EXCLUSION_REASONS)
+            for i, x in enumerate(rx.array(m["excluded"], players))
+        )
+    receipt = None
+    if m["receipt"] is not None:
+        rr = r.at("receipt")
+        rm = rr.map(m["receipt"], ("seed_hash", "sig"))
+        receipt = Receipt(
+            rr.at("seed_hash").bin(rm["seed_hash"], HASH_SIZE),
+            rr.at("sig").bin(rm["sig"], SIGNATURE_SIZE),
+        )
     score = None
     if m["score"] is not None:
         rs = r.at("score")
@@ -311,6 +399,8 @@ def _round(r: _Reader, value: Any, players: int) -> RoundRecord:
         sig=r.at("sig").bin(m["sig"], SIGNATURE_SIZE),
         commits=commits,
         seeds=seeds,
+        excluded=excluded,
+        receipt=receipt,
         hand=_dealt(r.at("hand"), m["hand"]),
         table=_dealt(r.at("table"), m["table"]),
         plays=tuple(plays),
@@ -347,12 +437,22 @@ def decode(data: bytes) -> Transcript:
         )
     except RuleSetError as exc:
         raise TranscriptFormatError(f"invalid transcript: rules: {exc}") from None
-    result_map = r.at("result").map(top["result"], ("scores", "winner"))
+    result_map = r.at("result").map(top["result"], ("scores", "winner", "sig"))
     rres = r.at("result")
     result = MatchResult(
         tuple(rres.int(s, 0, 1 << 16) for s in rres.array(result_map["scores"])),
         rres.opt_int(result_map["winner"], 0, rules.side_count - 1),
+        rres.at("sig").opt_bin(result_map["sig"], SIGNATURE_SIZE),
     )
+    stopped = None
+    if top["stopped"] is not None:
+        rst = r.at("stopped")
+        sm = rst.map(top["stopped"], ("round_no", "check", "detail"))
+        stopped = Stopped(
+            rst.at("round_no").int(sm["round_no"], 0, (1 << 32) - 1),
+            rst.at("check").str(sm["check"]),
+            rst.at("detail").str(sm["detail"]),
+        )
     rounds = tuple(
         _round(r.at("rounds").at(i), v, rules.players)
         for i, v in enumerate(r.at("rounds").array(top["rounds"]))
@@ -363,6 +463,7 @@ def decode(data: bytes) -> Transcript:
         seat=r.at("seat").int(top["seat"], 0, rules.players - 1),
         rounds=rounds,
         result=result,
+        stopped=stopped,
     )
     if transcript.encode() != data:
         raise TranscriptFormatError(

@@ -24,18 +24,24 @@ from scopa_net.fair.commitments import (
     ZERO_CHAIN,
     ArrivalCheck,
     HostDeck,
-    check_reveals,
     check_signature,
     commit_message,
+    counted_seats,
     deck_digest,
+    end_message,
     joint_seed,
+    receipt_message,
     reveal_message,
     rules_hash,
+    seat_commitment,
 )
 from scopa_net.fair.errors import (
+    BadReceiptError,
     BrokenChainError,
     DigestMismatchError,
+    EmptyTranscriptError,
     FairnessError,
+    HostLiedError,
     HostSeedMismatchError,
     IllegalPlayRecordedError,
     IncompleteRoundError,
@@ -44,6 +50,7 @@ from scopa_net.fair.errors import (
     ReplayedRoundError,
     ScoreMismatchError,
     SwappedCardError,
+    UnfinishedMatchError,
     VoidMismatchError,
     WrongSaltError,
 )
@@ -60,6 +67,8 @@ class RoundVerdict:
     error: FairnessError | None
     note: str
     """What was checked, for a round without error ("verified", "void: ...")."""
+    fair_checked: bool = True
+    """False when no person's seed counted in the joint seed: the host alone chose the deck."""
 
     @property
     def ok(self) -> bool:
@@ -76,10 +85,18 @@ class MatchVerdict:
     rounds: tuple[RoundVerdict, ...]
     result_error: FairnessError | None
     result_note: str
+    finished: bool = True
+    """Whether the transcript ends with the host's signed match end."""
 
     @property
     def ok(self) -> bool:
-        return self.result_error is None and all(r.ok for r in self.rounds)
+        """Every round and the signed result verify (an unfinished match is not verified)."""
+        return self.result_error is None and self.finished and all(r.ok for r in self.rounds)
+
+    @property
+    def not_fair_checked(self) -> int:
+        """Rounds dealt with no person's seed in the joint seed."""
+        return sum(1 for r in self.rounds if r.ok and not r.fair_checked)
 
     @property
     def failures(self) -> tuple[FairnessError, ...]:
@@ -115,11 +132,16 @@ class _Verifier:
         self.prev = ZERO_CHAIN
 
     def run(self) -> MatchVerdict:
+        if not self.t.rounds:
+            return MatchVerdict(
+                (), EmptyTranscriptError("the transcript holds no rounds: nothing to verify"), ""
+            )
         verdicts = []
         for expected_no, record in enumerate(self.t.rounds, 1):
+            self.fair_checked = True
             try:
                 note = self.round(record, expected_no)
-                verdicts.append(RoundVerdict(record.round_no, None, note))
+                verdicts.append(RoundVerdict(record.round_no, None, note, self.fair_checked))
             except FairnessError as exc:
                 verdicts.append(RoundVerdict(record.round_no, exc, ""))
                 if self.replaying:
@@ -128,9 +150,9 @@ class _Verifier:
             self.prev = record.chain_hash()
         try:
             note = self.result()
-            return MatchVerdict(tuple(verdicts), None, note)
+            return MatchVerdict(tuple(verdicts), None, note, self.t.result.sig is not None)
         except FairnessError as exc:
-            return MatchVerdict(tuple(verdicts), exc, "")
+            return MatchVerdict(tuple(verdicts), exc, "", self.t.result.sig is not None)
 
     # --- one round ------------------------------------------------------------------------
 
@@ -155,14 +177,21 @@ class _Verifier:
             raise DigestMismatchError(
                 f"the 40 card hashes do not hash to the committed digest {r.digest.hex()}"
             )
-        if r.commits is None or r.seeds is None:
-            return self.unshuffled_round(r)
-        if len(r.commits) != rules.players:
-            raise BrokenChainError(
-                f"{len(r.commits)} seed commitments at a {rules.players}-player table"
+        if r.void is not None and r.void.reason != VOID_KINGS:
+            raise VoidMismatchError(
+                f"the round is void for {r.void.reason!r}; once seeds are out the only void "
+                "is three or more kings on the opening table"
             )
-        check_reveals(r.round_id, r.commits, r.seeds)
-        joint = joint_seed(r.round_id, r.digest, r.seeds)
+        if r.commits is None or r.seeds is None or r.excluded is None:
+            raise NotRevealedError("the seats' seeds were never relayed for this round")
+        if not len(r.commits) == len(r.seeds) == len(r.excluded) == rules.players:
+            raise BrokenChainError(
+                f"seed lists of the wrong length at a {rules.players}-player table"
+            )
+        counted = counted_seats(r.round_id, r.commits, r.seeds, r.excluded)
+        self.check_receipt(r)
+        self.fair_checked = bool(counted)
+        joint = joint_seed(r.round_id, r.digest, [r.seeds[s] for s in counted])
         arrival = ArrivalCheck(r.round_id, r.card_hashes, joint)
         seen = [*r.hand, *r.table, *(self.played_card(n, p) for n, p in enumerate(r.plays, 1))]
         if r.host_seed is None:
@@ -184,7 +213,47 @@ class _Verifier:
                 f"(round {self.stopped_at} failed)"
             )
         self.check_reveal(r)
+        if not counted:
+            return f"not fair-checked: no player seed (the host alone chose the deck); {note}"
+        left_out = [f"seat {s} {x}" for s, x in enumerate(r.excluded) if x is not None]
+        if left_out:
+            note += f"; seeds left out: {', '.join(left_out)}"
         return note
+
+    def check_receipt(self, r: RoundRecord) -> None:
+        """This seat's receipt, if it holds one: signed by the host, and consistent with what
+        the record says became of the seed."""
+        receipt = r.receipt
+        if receipt is None:
+            return
+        seat = self.t.seat
+        check_signature(
+            self.t.host_key,
+            receipt.sig,
+            receipt_message(r.round_id, seat, receipt.seed_hash),
+            f"round {r.round_no}'s seed receipt",
+        )
+        assert r.commits is not None and r.seeds is not None and r.excluded is not None
+        commit, seed, reason = r.commits[seat], r.seeds[seat], r.excluded[seat]
+        if commit is None:
+            raise BadReceiptError("a receipt for a seed whose commitment was never relayed")
+        if same_bytes(receipt.seed_hash, commit):
+            if reason is not None:
+                raise HostLiedError(
+                    f"the host signed a receipt for this seat's seed, which opens its "
+                    f"commitment, then left it out of the joint seed ({reason})"
+                )
+            return
+        published = None if seed is None else seat_commitment(r.round_id, seat, seed)
+        if (
+            reason != "bad_reveal"
+            or published is None
+            or not same_bytes(published, receipt.seed_hash)
+        ):
+            raise HostLiedError(
+                "the host's receipt names a seed other than the one the record publishes "
+                "for this seat"
+            )
 
     @staticmethod
     def played_card(n: int, p: PlayEntry) -> DealtCard:
@@ -192,20 +261,6 @@ class _Verifier:
         if card >= len(CARDS):
             raise IllegalPlayRecordedError(f"play {n}: code {p.code} names no card")
         return DealtCard(p.pos, card, p.salt)
-
-    def unshuffled_round(self, r: RoundRecord) -> str:
-        """A round voided before the seeds were all revealed: nothing dealt, nothing played."""
-        if r.void is None or r.void.reason == VOID_KINGS:
-            raise NotRevealedError(
-                "the seats' seeds were never all revealed, yet the round is not void for that"
-            )
-        if r.hand or r.table or r.plays or r.score is not None:
-            raise VoidMismatchError("cards were dealt or played in a round that was never shuffled")
-        if r.host_seed is not None:
-            self.host_deck(r)
-        self.check_reveal(r)
-        who = "" if r.void.offender is None else f", seat {r.void.offender}"
-        return f"void before the shuffle ({r.void.reason}{who}); commitments verified"
 
     def host_deck(self, r: RoundRecord) -> HostDeck:
         assert r.host_seed is not None
@@ -300,13 +355,37 @@ class _Verifier:
 
     # --- the end --------------------------------------------------------------------------
 
+    def check_end_signature(self) -> None:
+        claimed = self.t.result
+        assert claimed.sig is not None
+        check_signature(
+            self.t.host_key,
+            claimed.sig,
+            end_message(self.prev, claimed.scores, claimed.winner),
+            "the match end",
+        )
+
     def result(self) -> str:
         if not self.replaying:
+            if self.t.result.sig is not None:
+                self.check_end_signature()
             return f"not checked (round {self.stopped_at} failed)"
         match = self.match
         scores = tuple(match.scores) if match is not None else (0,) * self.rules.side_count
         winner = match.winner if match is not None else None
         claimed = self.t.result
+        if claimed.sig is None:
+            if claimed.winner is not None:
+                raise UnfinishedMatchError(
+                    f"the result names side {claimed.winner} the winner, but carries no signed "
+                    "match end"
+                )
+            if tuple(claimed.scores) != scores:
+                raise ScoreMismatchError(
+                    f"the scores so far {claimed.scores} are not what the plays give: {scores}"
+                )
+            return f"UNFINISHED: no signed match end; scores so far {scores}"
+        self.check_end_signature()
         if tuple(claimed.scores) != scores or claimed.winner != winner:
             raise ScoreMismatchError(
                 f"the recorded match result (scores {claimed.scores}, winner {claimed.winner}) "

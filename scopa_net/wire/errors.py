@@ -27,6 +27,7 @@ class ErrorCode(enum.Enum):
     SHUTTING_DOWN = "shutting_down"
     QUIT = "quit"
     INTERNAL = "internal"
+    DEAL_FAILED = "deal_failed"
     # Not fatal: the connection carries on (they travel in ``error`` or ``reject``).
     NOT_YOUR_TURN = "not_your_turn"
     ILLEGAL_PLAY = "illegal_play"
@@ -62,6 +63,7 @@ FATAL_CODES = frozenset(
         ErrorCode.SHUTTING_DOWN,
         ErrorCode.QUIT,
         ErrorCode.INTERNAL,
+        ErrorCode.DEAL_FAILED,
     }
 )
 

@@ -22,7 +22,7 @@ from scopa_net.wire.errors import REJECT_CODES, ErrorCode
 from scopa_net.wire.fields import Array, Bin, Bool, Choice, FieldError, Int, Nested, Nil, Str
 from scopa_net.wire.records import Message, Record, Sender, message, record, wire
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 
 U32 = (1 << 32) - 1
 MAX_SEAT = max(PLAYER_COUNTS) - 1
@@ -70,6 +70,8 @@ ALL_CODES = tuple(c.value for c in ErrorCode)
 NOT_FATAL = tuple(c.value for c in ErrorCode if not c.fatal)
 REJECTS = tuple(c.value for c in ErrorCode if c in REJECT_CODES)
 ILLEGAL_REASONS = tuple(r.name.lower() for r in IllegalReason)
+EXCLUSIONS = ("no_commit", "no_reveal", "bad_reveal")
+VOID_REASONS = ("kings",)
 PLAYER_REQUESTS = (
     "list_tables",
     "create_table",
@@ -422,22 +424,42 @@ class RoundCommit(Message):
 class SeedCommits(Message):
     seq: int = wire(SEQ, "per-seat sequence number")
     round_id: bytes = wire(ROUND_ID, "the round")
-    commits: tuple[bytes, ...] = wire(Array(HASH, *PER_SEAT), "every seat's commitment, by seat")
+    commits: tuple[bytes | None, ...] = wire(
+        Array(Nil(HASH), *PER_SEAT), "by seat: its commitment, nil if it sent none (5.4)"
+    )
 
 
 @message("seed_reveals", Sender.HOST, sequenced=True)
 class SeedReveals(Message):
     seq: int = wire(SEQ, "per-seat sequence number")
     round_id: bytes = wire(ROUND_ID, "the round")
-    seeds: tuple[bytes, ...] = wire(Array(HASH, *PER_SEAT), "every seat's seed, by seat")
+    seeds: tuple[bytes | None, ...] = wire(
+        Array(Nil(HASH), *PER_SEAT), "by seat: the seed the host received, or nil"
+    )
+    excluded: tuple[str | None, ...] = wire(
+        Array(Nil(Choice(EXCLUSIONS)), *PER_SEAT),
+        "by seat: why its seed does not count, or nil (5.4)",
+    )
+
+    def check_fields(self) -> None:
+        if len(self.excluded) != len(self.seeds):
+            raise FieldError("excluded", f"{len(self.excluded)} entries for {len(self.seeds)}")
+
+
+@message("seed_receipt", Sender.HOST, sequenced=True)
+class SeedReceipt(Message):
+    seq: int = wire(SEQ, "per-seat sequence number")
+    round_id: bytes = wire(ROUND_ID, "the round")
+    seat: int = wire(SEAT, "the seat whose seed arrived (the receiving seat)")
+    seed_hash: bytes = wire(HASH, "the commitment the seed received opens (5.4)")
+    sig: bytes = wire(SIG, "the host's signature on the receipt")
 
 
 @message("round_void", Sender.HOST, sequenced=True)
 class RoundVoid(Message):
     seq: int = wire(SEQ, "per-seat sequence number")
     round_id: bytes = wire(ROUND_ID, "the round abandoned")
-    reason: str = wire(Str(1, TEXT_LEN), "why, for people")
-    offender: int | None = wire(Nil(SEAT), "the seat at fault, or nil")
+    reason: str = wire(Choice(VOID_REASONS), "why: three or more kings on the opening table")
 
 
 @message("deal", Sender.HOST, sequenced=True)
@@ -494,6 +516,7 @@ class MatchEnd(Message):
     seq: int = wire(SEQ, "per-seat sequence number")
     scores: tuple[int, ...] = wire(Array(SCORE, *PER_SIDE), "final match points by side")
     winner: int | None = wire(Nil(SIDE), "the winning side, nil if the match was abandoned")
+    sig: bytes = wire(SIG, "the host's signature on the end (5.9)")
 
 
 @message("rematch_status", Sender.HOST, sequenced=True)
@@ -514,7 +537,7 @@ class Snapshot(Message):
     seat: int = wire(SEAT, "the seat it is for")
     side: int = wire(SIDE, "that seat's side")
     rules: RulesInfo = wire(Nested(RulesInfo), "the rule set")
-    dealer: int = wire(SEAT, "dealer of the round in play (or of the next one)")
+    dealer: int = wire(SEAT, "dealer of the round in play or just over; 0 while round_no is 0")
     round_no: int = wire(Int(0, U32), "round number, 0 before the first deal")
     to_move: int | None = wire(Nil(SEAT), "seat to play, or nil")
     hand: tuple[int, ...] = wire(_cards(0, 10), "the seat's own cards")
@@ -523,7 +546,9 @@ class Snapshot(Message):
     stock: int = wire(Int(0, 40), "cards not yet dealt")
     pile_counts: tuple[int, ...] = wire(Array(Int(0, 40), *PER_SIDE), "cards taken, by side")
     sweeps: tuple[int, ...] = wire(Array(Int(0, 40), *PER_SIDE), "sweeps this round, by side")
-    scores: tuple[int, ...] = wire(Array(SCORE, *PER_SIDE), "match points before this round")
+    scores: tuple[int, ...] = wire(
+        Array(SCORE, *PER_SIDE), "match points before this round, even once it is over"
+    )
     plays: tuple[PlayInfo, ...] = wire(Array(Nested(PlayInfo), 0, 40), "this round's plays")
     void_deal: bool = wire(Bool(), "the opening table was void (three or more kings)")
     round_over: bool = wire(Bool(), "the round has been scored")
