@@ -17,6 +17,7 @@ import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from scopa_net.fair.commitments import fingerprint, public_key_bytes
+from scopa_net.names import clean_name
 from scopa_net.rules import RuleSet
 from scopa_net.server.config import HostConfig
 from scopa_net.server.journal import Journal
@@ -199,6 +200,7 @@ class Host:
             raise TooManyTablesError(f"this host already runs {live} tables")
         table_id = self._next_id
         self._next_id += 1
+        name = clean_name(name) or f"table {table_id}"  # shown in every lobby listing
         settings = {
             "name": name,
             "players": rules.players,
