@@ -9,6 +9,9 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 import trio
+from hosting import MakeHost, start_host
+
+from scopa_net.server.host import Host
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -54,3 +57,20 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     if hasattr(item.obj, "hypothesis"):
         return
     item.obj = guarded(item.obj)
+
+
+@pytest.fixture
+async def host(nursery: trio.Nursery) -> Host:
+    """A host with default settings on 127.0.0.1 (any free port), journal in memory; it stops
+    when the test ends."""
+    return await start_host(nursery)
+
+
+@pytest.fixture
+def make_host(nursery: trio.Nursery) -> MakeHost:
+    """``await make_host(**options)``: a host with those HostConfig options, as ``host``."""
+
+    async def make(**options: object) -> Host:
+        return await start_host(nursery, **options)
+
+    return make

@@ -3,6 +3,83 @@
 from __future__ import annotations
 
 import os
+import random
+import re
+import socket
+import struct
+import uuid
+from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
+
+from scopa_net.cards import CARDS, Card
+from scopa_net.dealing import TABLE, deal_plan
+from scopa_net.match import Match
+from scopa_net.notation import parse_card
+from scopa_net.round import Round
+from scopa_net.rules import RuleSet
+
+#: The rule sets the engine's tests run under: every player count, and each variant that changes
+#: how play or scoring goes, alone and with those it interacts with.
+RULE_SETS = [
+    RuleSet.of(2),
+    RuleSet.of(3),
+    RuleSet.of(4),
+    RuleSet.of(6),
+    RuleSet.of(6, 11, ["six_as_three_pairs"]),
+    RuleSet.of(4, 11, ["scopone"]),
+    RuleSet.of(4, 11, ["scopone_scientifico"]),
+    RuleSet.of(2, 11, ["asso_piglia_tutto"]),
+    RuleSet.of(4, 11, ["scopone_scientifico", "asso_piglia_tutto"]),
+    RuleSet.of(4, 11, ["scopone_scientifico", "asso_piglia_tutto", "napola"]),
+    RuleSet.of(2, 11, ["quindici"]),
+    RuleSet.of(2, 11, ["quindici", "re_bello"]),
+    RuleSet.of(4, 11, ["quindici", "scopone"]),
+    RuleSet.of(3, 11, ["primiera=sum", "court_prime=0", "cappotto"]),
+]
+
+
+def shuffled_deck(rng: random.Random) -> list[Card]:
+    """The 40 cards in an order drawn from ``rng``."""
+    deck = list(CARDS)
+    rng.shuffle(deck)
+    return deck
+
+
+def random_round(rules: RuleSet, seed: int) -> Round:
+    """The first round that is not void among decks shuffled from ``seed``, dealer at random."""
+    rng = random.Random(seed)
+    while True:
+        deck = shuffled_deck(rng)
+        rnd = Round(rules, rng.randrange(rules.players), deck)
+        if not rnd.void:
+            return rnd
+
+
+def play_randomly(rnd: Round, rng: random.Random, plays: int | None = None) -> Round:
+    """Make ``plays`` random legal plays in ``rnd`` (all of them if None), fewer if the round
+    ends first; returns ``rnd``."""
+    while not rnd.finished and (plays is None or plays > 0):
+        codes = rnd.legal_codes()
+        rnd.push_code(codes[rng.randrange(len(codes))])
+        plays = None if plays is None else plays - 1
+    return rnd
+
+
+PROTOCOL = Path(__file__).resolve().parent.parent / "protocol.md"
+
+
+def protocol_section(heading: str, *, nested: bool = True) -> str:
+    """The text of protocol.md under the heading line that starts with ``heading`` (``"### 8.1"``
+    or a whole title), up to the next heading of the same or a higher level; with ``nested``
+    false, up to the next heading of any level (the section's own text, without subsections)."""
+    text = PROTOCOL.read_text(encoding="utf-8")
+    found = re.search(rf"^{re.escape(heading)}.*\n", text, re.MULTILINE)
+    assert found, f"protocol.md has no heading {heading!r}"
+    level = len(heading.split(" ", maxsplit=1)[0])
+    stop = re.compile(rf"^#{{1,{level if nested else 6}}} ", re.MULTILINE).search(text, found.end())
+    return text[found.end() : stop.start() if stop else len(text)]
 
 
 def env_without_coverage() -> dict[str, str]:
@@ -10,3 +87,94 @@ def env_without_coverage() -> dict[str, str]:
     not measured, for tests that check which modules a fresh interpreter imports (coverage
     itself imports sqlite3)."""
     return {k: v for k, v in os.environ.items() if not k.startswith("COVERAGE_")}
+
+
+# --- decks that deal chosen cards -------------------------------------------------------
+
+
+def named(text: str) -> list[Card]:
+    return [parse_card(t) for t in text.split()]
+
+
+def deck_dealing(
+    rules: RuleSet, dealer: int, hands: Mapping[int, str], table: str = ""
+) -> list[Card]:
+    """A deck whose first deal gives ``hands[seat]`` (all of each hand) and lays ``table``;
+    every other card fills the remaining positions in index order."""
+    first = deal_plan(rules, dealer)[0]
+    wanted: dict[int, list[Card]] = {seat: named(text) for seat, text in hands.items()}
+    wanted[TABLE] = named(table)
+    used = {c for cards in wanted.values() for c in cards}
+    spare = [c for c in CARDS if c not in used]
+    deck: list[Card] = []
+    for target in first.targets:
+        pool = wanted.get(target)
+        deck.append(pool.pop(0) if pool else spare.pop(0))
+    deck += spare
+    assert len(set(deck)) == 40
+    return deck
+
+
+def match_dealt(
+    hands: Mapping[int, str], table: str, *, players: int = 2, target: int = 11, dealer: int = 1
+) -> Match:
+    """A match whose first round is dealt as asked; seat ``dealer + 1`` moves first."""
+    rules = RuleSet.of(players, target)
+    match = Match(rules, first_dealer=dealer)
+    match.deal(deck_dealing(rules, dealer, hands, table))
+    return match
+
+
+# --- loopback ports and LAN discovery -----------------------------------------------------
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def unique_name(prefix: str) -> str:
+    """``prefix`` and a random suffix: an mDNS name no other run (or test) announces."""
+    return f"{prefix} {uuid.uuid4().hex[:8]}"
+
+
+MDNS_GROUP = "224.0.0.251"
+LOOPBACK = socket.inet_aton("127.0.0.1")
+
+
+def multicast_loops_back(timeout: float = 1.0) -> bool:
+    """Whether a datagram sent to the mDNS group through the loopback interface comes back (it
+    does not in some sandboxes and containers)."""
+    try:
+        with (
+            socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as rx,
+            socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as tx,
+        ):
+            rx.bind(("", 0))
+            port = rx.getsockname()[1]
+            membership = struct.pack("4s4s", socket.inet_aton(MDNS_GROUP), LOOPBACK)
+            rx.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, membership)
+            rx.settimeout(timeout)
+            # The probe leaves through the loopback interface only: nothing goes on the LAN.
+            tx.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, LOOPBACK)
+            tx.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 1)
+            tx.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 1)
+            probe = uuid.uuid4().bytes
+            tx.sendto(probe, (MDNS_GROUP, port))
+            while True:
+                data, _ = rx.recvfrom(64)
+                if data == probe:
+                    return True
+    except OSError:
+        return False
+
+
+def require_multicast() -> None:
+    """Skip the calling test, saying why, where multicast does not loop back."""
+    if not multicast_loops_back():
+        pytest.skip(
+            f"multicast to {MDNS_GROUP} does not come back on this machine (no multicast "
+            "route?): LAN discovery cannot be tested here"
+        )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 import trio
 
 from scopa_net.rules import RuleSet
@@ -9,6 +11,9 @@ from scopa_net.server.config import HostConfig
 from scopa_net.server.host import Host
 from scopa_net.server.journal import Journal
 from scopa_net.wire import messages as m
+
+#: The ``make_host`` fixture's type: ``await make_host(**options)`` starts a host.
+MakeHost = Callable[..., Awaitable[Host]]
 
 
 async def start_host(nursery: trio.Nursery, db: str = ":memory:", **options: object) -> Host:

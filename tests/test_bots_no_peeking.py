@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import shuffled_deck
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,7 +18,7 @@ from scopa_net.bots.greedy import GreedyPlayer
 from scopa_net.bots.observed import Observed
 from scopa_net.bots.random_player import RandomPlayer
 from scopa_net.bots.strong import StrongPlayer
-from scopa_net.cards import CARDS, Card
+from scopa_net.cards import Card
 from scopa_net.match import Match
 from scopa_net.rules import RuleSet
 
@@ -42,8 +43,7 @@ def twin_matches(rules: RuleSet, seed: int, plays: int) -> tuple[Match, Match] |
     """Two matches after the same ``plays`` plays that differ only in cards the seat to move
     has not seen; None when the round is over (or void) before then."""
     rng = random.Random(seed)
-    deck = list(CARDS)
-    rng.shuffle(deck)
+    deck = shuffled_deck(rng)
     match = Match(rules, 0)
     rnd = match.deal(deck)
     if rnd.void:

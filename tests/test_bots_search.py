@@ -7,6 +7,7 @@ import random
 from collections import Counter
 
 import pytest
+from helpers import shuffled_deck
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +17,7 @@ from scopa_net.bots.sampling import is_certain, sample_world
 from scopa_net.bots.search import ExactSearch, Playouts
 from scopa_net.bots.strong import StrongPlayer
 from scopa_net.bots.tactics import holds_any, sweeping_values
-from scopa_net.cards import CARDS, VALUE
+from scopa_net.cards import VALUE
 from scopa_net.match import Match
 from scopa_net.round import Round
 from scopa_net.rules import RuleSet, Variant
@@ -108,8 +109,7 @@ def test_holds_any_is_the_hypergeometric_chance(unseen: int, wanted: int, hand: 
 
 def position_after(rules: RuleSet, seed: int, plays: int) -> Match:
     rng = random.Random(seed)
-    deck = list(CARDS)
-    rng.shuffle(deck)
+    deck = shuffled_deck(rng)
     match = Match(rules, 0)
     rnd = match.deal(deck)
     for _ in range(plays):

@@ -22,6 +22,7 @@ from scopa_net.client.moves import legal_plays
 from scopa_net.client.network_session import TableChoice, open_network_session
 from scopa_net.client.session import Session
 from scopa_net.client.style import Display
+from scopa_net.round import Round
 from scopa_net.rules import RuleSet
 
 #: A bound so that a broken app fails the test instead of hanging it (not a speed check).
@@ -117,14 +118,33 @@ def test_a_whole_match_against_the_computer() -> None:
         card = next(c for c in CARDS if c not in view.hand)
         return f"{card}\r"
 
-    status, text, state = run_app(RuleSet.of(2, target=1), playing(not_in_hand))
+    rules = RuleSet.of(2, target=1)
+    sessions: list[LocalSession] = []
+
+    @asynccontextmanager
+    async def opener() -> AsyncIterator[LocalSession]:
+        async with open_local_session(rules, name="Ada", seed=7, delay=0) as session:
+            sessions.append(session)
+            yield session
+
+    status, text, state = run_app(rules, playing(not_in_hand), opener=opener)
     assert status == 0
     assert "that card is not in your hand" in text
     assert "Round 1 score sheet" in text and "Primiera" in text
     assert re.search(r"(You win|Bot 1 wins) the match, \d+ to \d+, after \d+ rounds?\.", text)
     assert state.match_over
-    # The refused line changed nothing: every play in the round is a legal one, in turn order.
-    assert state.view.round_over
+    # The refused line changed nothing: every play of the last round, as the client showed it,
+    # is a legal one, in turn order, when replayed on that round's deck.
+    view = state.view
+    assert view.round_over
+    dealt = sessions[0]._match.round
+    assert dealt is not None
+    replay = Round(rules, view.dealer, [CARDS[i] for i in dealt.deck])
+    assert len(view.plays) == 40 - rules.opening_table_cards
+    for n, record in enumerate(view.plays):
+        assert record.seat == (view.dealer + 1 + n) % rules.players
+        replay.play(record.play, record.seat, exact=True)
+    assert replay.finished
     assert "Ada plays" in text and "Bot 1 plays" in text
 
 

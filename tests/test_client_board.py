@@ -8,6 +8,8 @@ import asyncio
 import random
 
 import pytest
+from client_fakes import Screen, TableSession
+from helpers import match_dealt
 from hypothesis import given
 from hypothesis import strategies as st
 from prompt_toolkit import PromptSession
@@ -15,8 +17,6 @@ from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
-from test_client_controller import Screen, TableSession
-from test_client_decks import match_dealt
 
 from scopa_net.cards import CARDS
 from scopa_net.client import render

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from helpers import match_dealt
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
-from test_client_decks import match_dealt
 
 from scopa_net.client.commands import (
     COMMANDS,

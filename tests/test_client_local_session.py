@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 import trio
 
+from scopa_net.cards import CARDS
 from scopa_net.client.keys import make_key_bindings
 from scopa_net.client.local_session import (
     LocalSession,
@@ -16,6 +19,7 @@ from scopa_net.client.local_session import (
 from scopa_net.client.moves import legal_plays
 from scopa_net.client.session import MatchOver, RoundOver, RoundStarted, ViewChanged
 from scopa_net.errors import IllegalPlayError, IllegalReason
+from scopa_net.match import Match
 from scopa_net.plays import Play
 from scopa_net.rules import RuleSet
 
@@ -87,7 +91,28 @@ def test_bad_options_are_refused() -> None:
 
 def test_levels_include_random() -> None:
     assert "random" in bot_levels()
-    assert isinstance(RandomChooser(1), RandomChooser)
+
+
+def test_the_random_chooser_plays_legally_and_its_seed_repeats_it() -> None:
+    """Through whole rounds: every choice is legal, a seed repeats the choices, and where
+    there is a choice to make the chooser does not always take the same option."""
+    varied = 0
+    for seed in range(3):
+        match = Match(RuleSet.of(2), first_dealer=0)
+        deck = list(CARDS)
+        random.Random(seed).shuffle(deck)
+        rnd = match.deal(deck)
+        first, again = RandomChooser(seed), RandomChooser(seed)
+        while not rnd.finished:
+            view = match.view_for(rnd.turn)
+            options = legal_plays(view)
+            play = first(view)
+            assert play in options
+            assert again(view) == play
+            if len(options) > 1:
+                varied += len({RandomChooser(n)(view) for n in range(20)}) > 1
+            match.play(play, rnd.turn, exact=True)
+    assert varied > 10
 
 
 def test_every_key_binding_says_what_it_does() -> None:

@@ -5,11 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import RULE_SETS, match_dealt, shuffled_deck
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_client_decks import match_dealt
 
-from scopa_net.cards import CARDS
 from scopa_net.client.moves import legal_plays, resolve_play
 from scopa_net.errors import AmbiguousPlayError, IllegalPlayError, IllegalReason
 from scopa_net.match import Match
@@ -17,22 +16,13 @@ from scopa_net.notation import parse_card, parse_play
 from scopa_net.plays import Play
 from scopa_net.rules import RuleSet
 
-RULE_SETS = [
-    RuleSet.of(2),
-    RuleSet.of(3),
-    RuleSet.of(4, variants=["scopone_scientifico", "asso_piglia_tutto"]),
-    RuleSet.of(2, variants=["quindici"]),
-    RuleSet.of(6),
-]
-
 
 @settings(max_examples=25, deadline=None)
 @given(rules=st.sampled_from(RULE_SETS), seed=st.integers(0, 2**32))
 def test_legal_plays_from_the_view_match_the_engine(rules: RuleSet, seed: int) -> None:
     rng = random.Random(seed)
     match = Match(rules, first_dealer=rng.randrange(rules.players))
-    deck = list(CARDS)
-    rng.shuffle(deck)
+    deck = shuffled_deck(rng)
     rnd = match.deal(deck)
     while not rnd.finished:
         mover = rnd.turn

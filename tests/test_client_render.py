@@ -7,13 +7,13 @@ import random
 import re
 
 import pytest
+from helpers import match_dealt, shuffled_deck
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.renderer import print_formatted_text as render_fragments
-from test_client_decks import match_dealt
 
-from scopa_net.cards import CARDS, Suit
+from scopa_net.cards import Suit
 from scopa_net.client import render
 from scopa_net.client.controller import ClientState
 from scopa_net.client.scoresheet import LINE_TITLES, match_summary, score_sheet
@@ -151,8 +151,7 @@ def finished_match(seed: int, rules: RuleSet) -> Match:
     rng = random.Random(seed)
     match = Match(rules, first_dealer=0)
     while match.needs_deal:
-        deck = list(CARDS)
-        rng.shuffle(deck)
+        deck = shuffled_deck(rng)
         rnd = match.deal(deck)
         while not rnd.finished:
             match.play(rng.choice(rnd.legal_plays()), rnd.turn, exact=True)

@@ -4,10 +4,10 @@ drawn from the rules document, and completion of what ``rules`` can explain."""
 from __future__ import annotations
 
 import pytest
+from client_fakes import Screen, TableSession
+from helpers import deck_dealing
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
-from test_client_controller import Screen, TableSession
-from test_client_decks import deck_dealing
 
 from scopa_net.client import rulebook
 from scopa_net.client.commands import Rules, parse_command

@@ -3,20 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from helpers import RULE_SETS
 
 from scopa_net.cards import CARDS
 from scopa_net.dealing import TABLE, deal_plan
 from scopa_net.round import Round
 from scopa_net.rules import RuleSet
-
-RULE_SETS = [
-    RuleSet.of(2),
-    RuleSet.of(3),
-    RuleSet.of(4),
-    RuleSet.of(6),
-    RuleSet.of(4, 11, ["scopone"]),
-    RuleSet.of(4, 11, ["scopone_scientifico"]),
-]
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.describe())

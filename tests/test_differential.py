@@ -4,36 +4,21 @@ from __future__ import annotations
 
 import random
 
+from helpers import RULE_SETS, shuffled_deck
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference_engine import NaiveRound
 
-from scopa_net.cards import CARDS
 from scopa_net.plays import Play
 from scopa_net.round import Round
 from scopa_net.rules import RuleSet
-
-RULE_SETS = [
-    RuleSet.of(2),
-    RuleSet.of(3),
-    RuleSet.of(4),
-    RuleSet.of(6),
-    RuleSet.of(6, 11, ["six_as_three_pairs"]),
-    RuleSet.of(4, 11, ["scopone"]),
-    RuleSet.of(4, 11, ["scopone_scientifico"]),
-    RuleSet.of(2, 11, ["asso_piglia_tutto"]),
-    RuleSet.of(4, 11, ["scopone_scientifico", "asso_piglia_tutto"]),
-    RuleSet.of(2, 11, ["quindici"]),
-    RuleSet.of(4, 11, ["quindici", "scopone"]),
-]
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(RULE_SETS), st.integers(0, 2**32 - 1))
 def test_engine_matches_the_naive_rules(rules: RuleSet, seed: int) -> None:
     rng = random.Random(seed)
-    deck = list(CARDS)
-    rng.shuffle(deck)
+    deck = shuffled_deck(rng)
     dealer = rng.randrange(rules.players)
     fast = Round(rules, dealer, deck)
     if fast.void:

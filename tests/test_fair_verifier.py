@@ -220,12 +220,17 @@ def test_bad_signature() -> None:
     only_failure(verify_transcript(forged), 0, BadSignatureError)
 
 
-def test_plays_altered_after_the_fact_break_the_reveal_signature() -> None:
+def test_plays_swapped_after_the_fact_are_caught() -> None:
+    """Two plays swapped in a saved transcript: the replay refuses the first out of turn, and
+    the next round's link to this one breaks (the chain hash covers the plays)."""
     t = simulated().transcripts[0]
     plays = list(t.rounds[0].plays)
     plays[0], plays[1] = plays[1], plays[0]
     verdict = verify_transcript(replace_round(t, 0, plays=tuple(plays)))
-    assert not verdict.ok
+    message = only_failure(verdict, 0, IllegalPlayRecordedError)
+    assert message.startswith(f"play 1 by seat {plays[0].seat}: ")
+    assert "it is not your turn" in message
+    assert type(verdict.rounds[1].error) is BrokenChainError, verdict.lines()
 
 
 def test_illegal_play() -> None:

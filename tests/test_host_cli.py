@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from helpers import free_port, require_multicast, unique_name
 from hosting import create, start_host
 
 from scopa_net.bots.levels import make_player
@@ -116,22 +117,22 @@ def test_join_finds_an_announced_host_on_the_lan(capsys: pytest.CaptureFixture[s
     from scopa_net.commands.join import choose_lan_host
     from scopa_net.server.discovery import HostAdvert, LanAdvertiser
 
-    advert = HostAdvert("lan table", 47399, 1, 2, True)
-    advertiser = LanAdvertiser(advert, "127.0.0.1", addresses=["127.0.0.1"])
+    require_multicast()
+    name, port = unique_name("lan table"), free_port()
+    advertiser = LanAdvertiser(
+        HostAdvert(name, port, 1, 2, True), "127.0.0.1", addresses=["127.0.0.1"]
+    )
     try:
-        picked = None
-        for _ in range(3):
-            listed: list[str] = []
+        listed: list[str] = []
 
-            def ask(prompt: str, listed: list[str] = listed) -> str:
-                listed.append(capsys.readouterr().out)
-                lines = [x for x in listed[-1].splitlines() if "lan table" in x]
-                return lines[0].split(".")[0] if lines else "n"
+        def ask(prompt: str) -> str:
+            listed.append(capsys.readouterr().out)
+            lines = [x for x in listed[-1].splitlines() if name in x]
+            assert lines, f"{name!r} was advertised but not listed: {listed[-1]}"
+            return lines[0].split(".")[0]
 
-            picked = choose_lan_host(ask, seconds=1.5)
-            if picked is not None:
-                break
-        assert picked is not None and picked[1] == 47399
-        assert "2 open seats, password" in listed[-1]
+        picked = choose_lan_host(ask, seconds=3.0)
+        assert picked == ("127.0.0.1", port)
+        assert f"{name} at 127.0.0.1:{port} (2 open seats, password)" in listed[-1]
     finally:
         advertiser.close()

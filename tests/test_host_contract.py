@@ -262,7 +262,7 @@ def test_snapshot_fields_mean_what_the_document_says() -> None:
     """3.9 snapshot: dealer 0 while round_no is 0; ``scores`` stay the points before the round
     even when ``round_over`` (the round's points are in ``round_score``); hand, table and
     leftover in ascending card index. (Every step also checks snapshot == the seat's view.)"""
-    from test_server_table import Driver, fill, new_table
+    from table_driver import Driver, fill, new_table
 
     table = new_table(RuleSet.of(2, 11))
     fill(table)
@@ -292,7 +292,7 @@ def test_snapshot_fields_mean_what_the_document_says() -> None:
 def test_a_rematch_starts_a_fresh_match_that_verifies_and_replays() -> None:
     """3.11 at the table: every seat agrees, the new match has round 1 with a zero ``prev``,
     every seat's witness verifies it from scratch, and the journal rebuilds it all."""
-    from test_server_table import Driver, fill, new_table
+    from table_driver import Driver, fill, new_table
 
     from scopa_net.fair.commitments import ZERO_CHAIN
     from scopa_net.server.table import Phase

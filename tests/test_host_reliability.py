@@ -14,7 +14,7 @@ import pytest
 import trio
 import trio.testing
 from faultproxy import FaultProxy
-from hosting import create, start_host
+from hosting import MakeHost, create, start_host
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
@@ -30,7 +30,10 @@ from scopa_net.client.session import MatchOver
 from scopa_net.dealing import TABLE, seat_positions
 from scopa_net.fair.verifier import verify_transcript
 from scopa_net.mirror import dealer_from_positions
+from scopa_net.plays import Play
 from scopa_net.rules import RuleSet
+from scopa_net.server.host import Host
+from scopa_net.server.table import Phase
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import decode, encode
 from scopa_net.wire.errors import ErrorCode, LocalProtocolError
@@ -46,8 +49,9 @@ FAST = {
 }
 
 
-def seeds(request: pytest.FixtureRequest, short: int, long: int) -> range:
-    return range(long if request.config.getoption("--runslow") else short)
+def seed_cases(short: int, long: int) -> list:
+    """Seeds 0..long-1 as test cases; those from ``short`` on run only with ``--runslow``."""
+    return [*range(short), *(pytest.param(s, marks=pytest.mark.slow) for s in range(short, long))]
 
 
 class RecordingBot:
@@ -85,68 +89,63 @@ def plays_by_round(session: NetworkSession) -> dict[int, list[int]]:
     return out
 
 
+@pytest.mark.parametrize("seed", seed_cases(3, 25))
 async def test_connections_cut_at_random_points_lose_and_repeat_nothing(
-    request: pytest.FixtureRequest,
+    seed: int, make_host: MakeHost, nursery: trio.Nursery
 ) -> None:
     """Pass: every game finishes; each client's final view equals the host's; every
     acknowledged move is in the record exactly once; every round verifies."""
-    for seed in seeds(request, 3, 25):
-        rng = random.Random(seed)
-        async with trio.open_nursery() as nursery:
-            host = await start_host(nursery, bot_delay=0.005)
-            proxy = FaultProxy(host.port, seed=seed)
-            await nursery.start(proxy.serve)
-            rules = RuleSet.of(2, 3)
-            choice = TableChoice(create=create(rules, bots=1))
+    rng = random.Random(seed)
+    host = await make_host(bot_delay=0.005)
+    proxy = FaultProxy(host.port, seed=seed)
+    await nursery.start(proxy.serve)
+    rules = RuleSet.of(2, 3)
+    choice = TableChoice(create=create(rules, bots=1))
 
-            async def chaos(
-                session: NetworkSession, proxy: FaultProxy = proxy, rng: random.Random = rng
-            ) -> None:
-                """Cut every connection after a random number (1-12) of new events."""
-                while True:
-                    start = session.mirror.seq if session.mirror else 0
-                    wait_for = rng.randint(1, 12)
-                    while (session.mirror.seq if session.mirror else 0) < start + wait_for:
-                        await trio.sleep(0.002)
-                    proxy.cut_all()
+    async def chaos(
+        session: NetworkSession, proxy: FaultProxy = proxy, rng: random.Random = rng
+    ) -> None:
+        """Cut every connection after a random number (1-12) of new events."""
+        while True:
+            start = session.mirror.seq if session.mirror else 0
+            wait_for = rng.randint(1, 12)
+            while (session.mirror.seq if session.mirror else 0) < start + wait_for:
+                await trio.sleep(0.002)
+            proxy.cut_all()
 
-            with trio.fail_after(60):
-                async with open_network_session(
-                    "127.0.0.1", proxy.port, choice, name="ann"
-                ) as session:
-                    nursery.start_soon(chaos, session)
-                    bot = RecordingBot(session, "greedy", seed)
-                    result = await bot.run()
-            assert result is not None
-            assert proxy.cuts > 0
-            table = host.tables[session.table_id].table
-            assert session.mirror is not None
-            assert session.mirror.view == table.view_for(session.seat)
-            played = plays_by_round(session)
-            for round_no, card in bot.acked:
-                assert played[round_no].count(card) == 1
-            assert verify_transcript(session.witness.transcript()).ok
-            assert session.verdict_failures == []
-            nursery.cancel_scope.cancel()
+    with trio.fail_after(60):
+        async with open_network_session("127.0.0.1", proxy.port, choice, name="ann") as session:
+            nursery.start_soon(chaos, session)
+            bot = RecordingBot(session, "greedy", seed)
+            result = await bot.run()
+    assert result is not None
+    assert proxy.cuts > 0
+    table = host.tables[session.table_id].table
+    assert session.mirror is not None
+    assert session.mirror.view == table.view_for(session.seat)
+    played = plays_by_round(session)
+    for round_no, card in bot.acked:
+        assert played[round_no].count(card) == 1
+    assert verify_transcript(session.witness.transcript()).ok
+    assert session.verdict_failures == []
 
 
-async def test_a_match_through_a_proxy_that_slices_frames_into_pieces() -> None:
+async def test_a_match_through_a_proxy_that_slices_frames_into_pieces(
+    host: Host, nursery: trio.Nursery
+) -> None:
     """Pass: frames cut into 1-7 byte pieces give a whole match that verifies, as unsliced."""
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery)
-        proxy = FaultProxy(host.port, slice_bytes=True, seed=3)
-        await nursery.start(proxy.serve)
-        with trio.fail_after(60):
-            async with open_network_session(
-                "127.0.0.1",
-                proxy.port,
-                TableChoice(create=create(RuleSet.of(2, 3), bots=1)),
-                name="ann",
-            ) as session:
-                result = await play_as_bot(session, make_player("random", 3))
-        assert result is not None and session.verdict_failures == []
-        assert verify_transcript(session.witness.transcript()).ok
-        nursery.cancel_scope.cancel()
+    proxy = FaultProxy(host.port, slice_bytes=True, seed=3)
+    await nursery.start(proxy.serve)
+    with trio.fail_after(60):
+        async with open_network_session(
+            "127.0.0.1",
+            proxy.port,
+            TableChoice(create=create(RuleSet.of(2, 3), bots=1)),
+            name="ann",
+        ) as session:
+            result = await play_as_bot(session, make_player("random", 3))
+    assert result is not None and session.verdict_failures == []
+    assert verify_transcript(session.witness.transcript()).ok
 
 
 async def test_no_client_ever_receives_another_seats_hidden_card() -> None:
@@ -213,115 +212,134 @@ def check_no_hidden_cards(rules: RuleSet, messages: list[m.Message]) -> int:
     return 1
 
 
-async def test_two_resumes_racing_for_one_seat() -> None:
+async def test_two_resumes_racing_for_one_seat(host: Host, nursery: trio.Nursery) -> None:
     """Pass: both racing resumes are answered in turn; the newer holds the seat and the older
-    is told it was superseded and closed; no move from the stale connection is applied."""
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery)
-        choice = TableChoice(create=create(RuleSet.of(2, 5), bots=1))
-        session = NetworkSession("127.0.0.1", host.port, choice, name="ann")
-        nursery.start_soon(session.run)
-        await session.connected.wait()
-        task = host.tables[session.table_id]
-        token, seat = session._token, session.seat
-        links = []
-        for _ in range(2):
-            link, _ = await connect("127.0.0.1", host.port)
-            links.append(link)
-        resume = m.Resume(table_id=session.table_id, seat=seat, token=token, last_seq=0)
-        async with trio.open_nursery() as racing:
-            for link in links:
-                racing.start_soon(link.send, resume)
-        answers = []
+    is told it was superseded and closed; a legal move sent from the stale connection is not
+    applied, while the same move from the connection holding the seat is."""
+    choice = TableChoice(create=create(RuleSet.of(2, 5), bots=1))
+    session = NetworkSession("127.0.0.1", host.port, choice, name="ann")
+    nursery.start_soon(session.run)
+    await session.connected.wait()
+    task = host.tables[session.table_id]
+    token, seat = session._token, session.seat
+    # Wait for ann's turn in play, so that a move from her seat would be legal.
+    with trio.fail_after(20):
+        while not (
+            task.table.phase is Phase.PLAY
+            and task.table.match is not None
+            and task.table.match.round is not None
+            and task.table.match.round.turn == seat
+        ):
+            await trio.sleep(0.01)
+    links = []
+    for _ in range(2):
+        link, _ = await connect("127.0.0.1", host.port)
+        links.append(link)
+    resume = m.Resume(table_id=session.table_id, seat=seat, token=token, last_seq=0)
+    async with trio.open_nursery() as racing:
         for link in links:
-            with trio.fail_after(5):
-                while True:
-                    msg = await link.receive()
-                    if isinstance(msg, m.Resumed | m.Error | m.Bye):
-                        answers.append(msg)
-                        break
-        resumed = [a for a in answers if isinstance(a, m.Resumed)]
-        assert resumed, answers
-        # The newer resume (higher epoch) holds the seat.
-        winner = max(
-            (i for i in (0, 1) if isinstance(answers[i], m.Resumed)),
-            key=lambda i: answers[i].epoch,  # type: ignore[union-attr]
-        )
-        loser = links[1 - winner]
-        if isinstance(answers[1 - winner], m.Resumed):
-            with trio.fail_after(5):
-                while not isinstance(msg := await loser.receive(), m.Bye):
-                    pass
-            assert msg.reason == ErrorCode.SUPERSEDED.value
-        assert task.attached[seat] is not None
-        history = list(task.table.match.round.history) if task.table.match else []
-        # The stale connection tries a move anyway (raw bytes: our codec would refuse to).
-        hand = task.table.match.round.hands[seat] if task.table.match else [0]
-        stale = encode(m.Play(move_id=7, after=10**6, card=hand[0], captured=0))
-        with trio.move_on_after(0.5), contextlib.suppress(trio.BrokenResourceError):
-            await loser.stream.send_all(stale)
-        await trio.sleep(0.2)
-        if task.table.match:
-            assert [h for h in task.table.match.round.history if h not in history] == []
-        for link in links:
-            await link.aclose()
-        nursery.cancel_scope.cancel()
+            racing.start_soon(link.send, resume)
+    answers = []
+    for link in links:
+        with trio.fail_after(5):
+            while True:
+                msg = await link.receive()
+                if isinstance(msg, m.Resumed | m.Error | m.Bye):
+                    answers.append(msg)
+                    break
+    # The token presented was the newest, and its successor unused when the second
+    # resume came: both are answered, each with its own epoch.
+    assert [type(a) for a in answers] == [m.Resumed, m.Resumed], answers
+    epochs = [a.epoch for a in answers]  # type: ignore[attr-defined]
+    assert len(set(epochs)) == 2
+    winner = epochs.index(max(epochs))
+    loser = links[1 - winner]
+    with trio.fail_after(5):
+        while not isinstance(msg := await loser.receive(), m.Bye):
+            pass
+    assert msg.reason == ErrorCode.SUPERSEDED.value
+    rnd = task.table.match.round
+    history = list(rnd.history)
+    assert rnd.turn == seat
+    play = Play.from_code(rnd.legal_codes()[0])
+    move = {"after": task.table.seats[seat].seq, "card": play.card.index}
+    move["captured"] = play.captured_mask
+    # The stale connection sends a legal move anyway (raw bytes: our codec would refuse to).
+    stale = encode(m.Play(move_id=7, **move))
+    with trio.move_on_after(0.5), contextlib.suppress(trio.BrokenResourceError):
+        await loser.stream.send_all(stale)
+    # The same move from the connection holding the seat is accepted: the stale one was
+    # not applied before it, and cannot be after it (the turn has passed). The holder first
+    # reads the events replayed to it, as a client does before it chooses a move.
+    with trio.fail_after(5):
+        while getattr(await links[winner].receive(), "seq", -1) < move["after"]:
+            pass
+    await links[winner].send(m.Play(move_id=8, **move))
+    with trio.fail_after(5):
+        while not isinstance(reply := await links[winner].receive(), m.Ack | m.Reject):
+            pass
+    assert isinstance(reply, m.Ack) and reply.move_id == 8 and not reply.duplicate, reply
+    # Exactly one move of this seat was applied (the bot may have answered it since).
+    new = [h for h in rnd.history if h not in history]
+    assert [h[:2] for h in new if h[0] == seat] == [(seat, play.code)], new
+    assert new[0][:2] == (seat, play.code)
+    assert task.table.seats[seat].moves.keys() >= {8}
+    assert 7 not in task.table.seats[seat].moves
+    for link in links:
+        await link.aclose()
 
 
-async def test_bad_tokens_are_refused_and_never_seat_anyone() -> None:
+async def test_bad_tokens_are_refused_and_never_seat_anyone(host: Host) -> None:
     """Pass: wrong, expired and already-rotated tokens get `bad_token`, an empty one closes
     the connection as a bad field; the table's seats are unchanged by all of them."""
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery)
-        choice = TableChoice(create=create(RuleSet.of(3, 5), bots=1))
-        async with open_network_session("127.0.0.1", host.port, choice, name="ann") as session:
-            table = host.tables[session.table_id].table
-            before = [(s.kind, s.name) for s in table.seats]
-            first_token = session._token
+    choice = TableChoice(create=create(RuleSet.of(3, 5), bots=1))
+    async with open_network_session("127.0.0.1", host.port, choice, name="ann") as session:
+        table = host.tables[session.table_id].table
+        before = [(s.kind, s.name) for s in table.seats]
+        first_token = session._token
 
-            async def resume(token: bytes, seat: int) -> m.Message:
-                link, _ = await connect("127.0.0.1", host.port)
-                try:
-                    await link.send(
-                        m.Resume(table_id=session.table_id, seat=seat, token=token, last_seq=0)
-                    )
-                    with trio.fail_after(5):
-                        while True:
-                            msg = await link.receive()
-                            if isinstance(msg, m.Resumed | m.Error | m.Bye):
-                                return msg
-                finally:
-                    await link.aclose()
-
-            wrong = await resume(b"\x00" * 16, session.seat)
-            assert isinstance(wrong, m.Error) and wrong.code == "bad_token"
-            open_seat = await resume(first_token, 1)
-            assert isinstance(open_seat, m.Error) and open_seat.code == "bad_token"
-            # Rotate twice: the first token is then dead.
-            for _ in range(2):
-                ok = await resume(session._token if _ else first_token, session.seat)
-                assert isinstance(ok, m.Resumed)
-                session._token = ok.token
-            rotated = await resume(first_token, session.seat)
-            assert isinstance(rotated, m.Error) and rotated.code == "bad_token"
-            # An empty token cannot even be sent through our codec; send it raw.
+        async def resume(token: bytes, seat: int) -> m.Message:
             link, _ = await connect("127.0.0.1", host.port)
-            raw = msgpack.packb(
-                {
-                    "t": "resume",
-                    "table_id": session.table_id,
-                    "seat": 0,
-                    "token": b"",
-                    "last_seq": 0,
-                }
-            )
-            await link.stream.send_all(len(raw).to_bytes(4, "big") + raw)
-            with trio.fail_after(5):
-                bye = await link.receive()
-            await link.aclose()
-            assert isinstance(bye, m.Bye) and bye.reason == "bad_field"
-            assert [(s.kind, s.name) for s in table.seats] == before
-        nursery.cancel_scope.cancel()
+            try:
+                await link.send(
+                    m.Resume(table_id=session.table_id, seat=seat, token=token, last_seq=0)
+                )
+                with trio.fail_after(5):
+                    while True:
+                        msg = await link.receive()
+                        if isinstance(msg, m.Resumed | m.Error | m.Bye):
+                            return msg
+            finally:
+                await link.aclose()
+
+        wrong = await resume(b"\x00" * 16, session.seat)
+        assert isinstance(wrong, m.Error) and wrong.code == "bad_token"
+        open_seat = await resume(first_token, 1)
+        assert isinstance(open_seat, m.Error) and open_seat.code == "bad_token"
+        # Rotate twice: the first token is then dead.
+        for _ in range(2):
+            ok = await resume(session._token if _ else first_token, session.seat)
+            assert isinstance(ok, m.Resumed)
+            session._token = ok.token
+        rotated = await resume(first_token, session.seat)
+        assert isinstance(rotated, m.Error) and rotated.code == "bad_token"
+        # An empty token cannot even be sent through our codec; send it raw.
+        link, _ = await connect("127.0.0.1", host.port)
+        raw = msgpack.packb(
+            {
+                "t": "resume",
+                "table_id": session.table_id,
+                "seat": 0,
+                "token": b"",
+                "last_seq": 0,
+            }
+        )
+        await link.stream.send_all(len(raw).to_bytes(4, "big") + raw)
+        with trio.fail_after(5):
+            bye = await link.receive()
+        await link.aclose()
+        assert isinstance(bye, m.Bye) and bye.reason == "bad_field"
+        assert [(s.kind, s.name) for s in table.seats] == before
 
 
 async def _expect_closed(
@@ -368,103 +386,100 @@ async def _expect_closed(
     return last
 
 
-async def test_hostile_peers_are_closed_within_their_limits_while_tables_play_on() -> None:
+async def test_hostile_peers_are_closed_within_their_limits_while_tables_play_on(
+    make_host: MakeHost,
+) -> None:
     """Pass: silence, a byte-a-second hello, a 2^31 length prefix, deep nesting and garbage
     are each closed within their limit, and a bot match at another table finishes meanwhile."""
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, **FAST)
-        port = host.port
-        results: list[object] = []
+    host = await make_host(**FAST)
+    port = host.port
+    results: list[object] = []
 
-        async def honest_match() -> None:
-            async with open_network_session(
-                "127.0.0.1", port, TableChoice(create=create(RuleSet.of(2, 3), bots=1)), name="ok"
-            ) as session:
-                results.append(await play_as_bot(session, make_player("random", 1)))
+    async def honest_match() -> None:
+        async with open_network_session(
+            "127.0.0.1", port, TableChoice(create=create(RuleSet.of(2, 3), bots=1)), name="ok"
+        ) as session:
+            results.append(await play_as_bot(session, make_player("random", 1)))
 
-        hello = m.Hello(version=m.PROTOCOL_VERSION, client="slow")
+    hello = m.Hello(version=m.PROTOCOL_VERSION, client="slow")
 
-        async with trio.open_nursery() as attacks:
-            attacks.start_soon(honest_match)
-            outcomes = {}
+    async with trio.open_nursery() as attacks:
+        attacks.start_soon(honest_match)
+        outcomes = {}
 
-            async def attack(name: str, payload: bytes, drip: float = 0.0) -> None:
-                outcomes[name] = await _expect_closed(port, payload, drip=drip)
+        async def attack(name: str, payload: bytes, drip: float = 0.0) -> None:
+            outcomes[name] = await _expect_closed(port, payload, drip=drip)
 
-            attacks.start_soon(attack, "silent", b"")
-            # Says hello, then nothing: never answers a ping.
-            attacks.start_soon(attack, "mute", encode(hello))
-            attacks.start_soon(attack, "drip", encode(hello), 0.2)
-            attacks.start_soon(attack, "huge", (2**31).to_bytes(4, "big"))
-            deep = b"\x91" * 20000 + b"\x00"
-            attacks.start_soon(attack, "deep", len(deep).to_bytes(4, "big") + deep)
-            attacks.start_soon(attack, "garbage", b"\x00\x00\x00\x05\xc1\xc1\xc1\xc1\xc1")
-        assert outcomes["silent"] == "timeout"
-        assert outcomes["mute"] == "timeout"
-        # The host closes with unread dribble in its buffer, so TCP may reset before the bye.
-        assert outcomes["drip"] in ("timeout", "reset")
-        assert outcomes["huge"] == "bad_frame"
-        assert outcomes["deep"] in ("bad_frame", "bad_field")
-        assert outcomes["garbage"] in ("bad_frame", "bad_field")
-        assert results and results[0] is not None
-        nursery.cancel_scope.cancel()
+        attacks.start_soon(attack, "silent", b"")
+        # Says hello, then nothing: never answers a ping.
+        attacks.start_soon(attack, "mute", encode(hello))
+        attacks.start_soon(attack, "drip", encode(hello), 0.2)
+        attacks.start_soon(attack, "huge", (2**31).to_bytes(4, "big"))
+        deep = b"\x91" * 20000 + b"\x00"
+        attacks.start_soon(attack, "deep", len(deep).to_bytes(4, "big") + deep)
+        attacks.start_soon(attack, "garbage", b"\x00\x00\x00\x05\xc1\xc1\xc1\xc1\xc1")
+    assert outcomes["silent"] == "timeout"
+    assert outcomes["mute"] == "timeout"
+    # The host closes with unread dribble in its buffer, so TCP may reset before the bye.
+    assert outcomes["drip"] in ("timeout", "reset")
+    assert outcomes["huge"] == "bad_frame"
+    assert outcomes["deep"] in ("bad_frame", "bad_field")
+    assert outcomes["garbage"] in ("bad_frame", "bad_field")
+    assert results and results[0] is not None
 
 
-async def test_a_client_that_stops_reading_is_dropped_and_its_table_goes_on() -> None:
+async def test_a_client_that_stops_reading_is_dropped_and_its_table_goes_on(
+    make_host: MakeHost, nursery: trio.Nursery
+) -> None:
     """Pass: a seated client that stops reading (but keeps sending pings, so it is not silent)
     is disconnected once a write to it stalls, while its table goes on and the other player
     keeps receiving every event. The reader is on a lockstep stream (a write waits until the
     peer reads) so the stall comes at once instead of after the kernel's buffers fill."""
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, **{**FAST, "chat_lines": 10_000, "silence_timeout": 30})
-        rules = RuleSet.of(2, 3)
-        async with open_network_session(
-            "127.0.0.1", host.port, TableChoice(create=create(rules)), name="talker"
-        ) as talker:
-            task = host.tables[talker.table_id]
-            client_end, host_end = trio.testing.lockstep_stream_pair()
-            nursery.start_soon(host.handle_stream, host_end, "mute", "mute")
-            mute = _Link(client_end)
-            await mute.request(m.Hello(version=m.PROTOCOL_VERSION, client="mute"), m.Welcome)
-            await mute.request(
-                m.Join(table_id=talker.table_id, seat=None, name="mute", password=None), m.Joined
-            )
-            await mute.expect(m.Snapshot)
+    host = await make_host(**{**FAST, "chat_lines": 10000, "silence_timeout": 30})
+    rules = RuleSet.of(2, 3)
+    async with open_network_session(
+        "127.0.0.1", host.port, TableChoice(create=create(rules)), name="talker"
+    ) as talker:
+        task = host.tables[talker.table_id]
+        client_end, host_end = trio.testing.lockstep_stream_pair()
+        nursery.start_soon(host.handle_stream, host_end, "mute", "mute")
+        mute = _Link(client_end)
+        await mute.request(m.Hello(version=m.PROTOCOL_VERSION, client="mute"), m.Welcome)
+        await mute.request(
+            m.Join(table_id=talker.table_id, seat=None, name="mute", password=None), m.Joined
+        )
+        await mute.expect(m.Snapshot)
 
-            async def keep_pinging() -> None:  # alive, but never reading again
-                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
-                    for n in range(1000):
-                        await mute.stream.send_all(encode(m.Ping(nonce=n)))
-                        await trio.sleep(0.1)
+        async def keep_pinging() -> None:  # alive, but never reading again
+            with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                for n in range(1000):
+                    await mute.stream.send_all(encode(m.Ping(nonce=n)))
+                    await trio.sleep(0.1)
 
-            nursery.start_soon(keep_pinging)
-            with trio.fail_after(10):
-                for i in range(200):
-                    await talker.say(f"message {i}")
-                    await trio.sleep(0.01)
-                    if 1 not in task.attached:
-                        break
-            assert 1 not in task.attached, "the stalled reader was never dropped"
-            assert not task.table.seats[1].connected
-            # The talker was never held up: it has every event of its seat.
-            with trio.fail_after(5):
-                while talker.mirror.seq < len(task.table.seats[0].log):
-                    await trio.sleep(0.01)
-        nursery.cancel_scope.cancel()
+        nursery.start_soon(keep_pinging)
+        with trio.fail_after(10):
+            for i in range(200):
+                await talker.say(f"message {i}")
+                await trio.sleep(0.01)
+                if 1 not in task.attached:
+                    break
+        assert 1 not in task.attached, "the stalled reader was never dropped"
+        assert not task.table.seats[1].connected
+        # The talker was never held up: it has every event of its seat.
+        with trio.fail_after(5):
+            while talker.mirror.seq < len(task.table.seats[0].log):
+                await trio.sleep(0.01)
 
 
-async def test_a_full_table_and_five_players_get_clear_errors() -> None:
+async def test_a_full_table_and_five_players_get_clear_errors(host: Host) -> None:
     """Pass: joining a full table says so; a five-player table cannot even be asked for."""
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery)
-        async with open_network_session(
-            "127.0.0.1", host.port, TableChoice(create=create(RuleSet.of(2), bots=1)), name="a"
-        ) as first:
-            with pytest.raises(SessionError, match="table_full"):
-                async with open_network_session(
-                    "127.0.0.1", host.port, TableChoice(table_id=first.table_id), name="b"
-                ):
-                    pass
-        with pytest.raises(LocalProtocolError, match="5 players"):
-            m.RulesInfo(players=5, target=11, variants=())
-        nursery.cancel_scope.cancel()
+    async with open_network_session(
+        "127.0.0.1", host.port, TableChoice(create=create(RuleSet.of(2), bots=1)), name="a"
+    ) as first:
+        with pytest.raises(SessionError, match="table_full"):
+            async with open_network_session(
+                "127.0.0.1", host.port, TableChoice(table_id=first.table_id), name="b"
+            ):
+                pass
+    with pytest.raises(LocalProtocolError, match="5 players"):
+        m.RulesInfo(players=5, target=11, variants=())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import shuffled_deck
 
 from scopa_net.cards import CARDS
 from scopa_net.errors import IllegalPlayError
@@ -12,14 +13,8 @@ from scopa_net.match import Match, match_winner
 from scopa_net.rules import RuleSet
 
 
-def shuffled(rng: random.Random) -> list:
-    deck = list(CARDS)
-    rng.shuffle(deck)
-    return deck
-
-
 def play_round_randomly(match: Match, rng: random.Random) -> None:
-    rnd = match.deal(shuffled(rng))
+    rnd = match.deal(shuffled_deck(rng))
     while not rnd.finished:
         plays = rnd.legal_plays()
         match.play(plays[rng.randrange(len(plays))], rnd.turn, exact=True)

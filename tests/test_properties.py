@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import RULE_SETS, play_randomly, random_round
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,19 +15,6 @@ from scopa_net.match import Match
 from scopa_net.plays import Play
 from scopa_net.round import Round
 from scopa_net.rules import RuleSet
-
-RULE_SETS = [
-    RuleSet.of(2),
-    RuleSet.of(3),
-    RuleSet.of(4),
-    RuleSet.of(6),
-    RuleSet.of(6, 11, ["six_as_three_pairs"]),
-    RuleSet.of(4, 11, ["scopone"]),
-    RuleSet.of(4, 11, ["scopone_scientifico", "asso_piglia_tutto", "napola"]),
-    RuleSet.of(2, 11, ["asso_piglia_tutto"]),
-    RuleSet.of(2, 11, ["quindici", "re_bello"]),
-    RuleSet.of(3, 11, ["primiera=sum", "court_prime=0", "cappotto"]),
-]
 
 rule_sets = st.sampled_from(RULE_SETS)
 seeds = st.integers(0, 2**32 - 1)
@@ -68,21 +56,11 @@ def all_cards_accounted_for(rnd: Round) -> bool:
     )
 
 
-def new_round(rules: RuleSet, seed: int) -> Round:
-    rng = random.Random(seed)
-    while True:
-        deck = list(CARDS)
-        rng.shuffle(deck)
-        rnd = Round(rules, rng.randrange(rules.players), deck)
-        if not rnd.void:
-            return rnd
-
-
 @settings(max_examples=60, deadline=None)
 @given(rule_sets, seeds)
 def test_every_card_is_accounted_for_after_every_play(rules: RuleSet, seed: int) -> None:
     rng = random.Random(seed)
-    rnd = new_round(rules, seed)
+    rnd = random_round(rules, seed)
     assert all_cards_accounted_for(rnd)
     while not rnd.finished:
         codes = rnd.legal_codes()
@@ -98,7 +76,7 @@ def test_a_random_playthrough_ends_with_a_complete_consistent_score(
     rules: RuleSet, seed: int
 ) -> None:
     rng = random.Random(seed)
-    rnd = new_round(rules, seed)
+    rnd = random_round(rules, seed)
     while not rnd.finished:
         plays = rnd.legal_plays()
         rnd.play(plays[rng.randrange(len(plays))], exact=True)
@@ -122,13 +100,9 @@ def test_legal_plays_apply_and_every_other_play_is_refused_unchanged(
     rules: RuleSet, seed: int, data: st.DataObject
 ) -> None:
     rng = random.Random(seed)
-    rnd = new_round(rules, seed)
+    rnd = random_round(rules, seed)
     steps = data.draw(st.integers(0, 35))
-    for _ in range(steps):
-        if rnd.finished:
-            return
-        codes = rnd.legal_codes()
-        rnd.push_code(codes[rng.randrange(len(codes))])
+    play_randomly(rnd, rng, steps)
     if rnd.finished:
         return
     legal = set(rnd.legal_codes())
@@ -157,12 +131,8 @@ def test_view_is_identical_for_states_differing_only_in_hidden_cards(
     rules: RuleSet, seed: int, steps: int
 ) -> None:
     rng = random.Random(seed)
-    rnd = new_round(rules, seed)
-    for _ in range(steps):
-        if rnd.finished:
-            break
-        codes = rnd.legal_codes()
-        rnd.push_code(codes[rng.randrange(len(codes))])
+    rnd = random_round(rules, seed)
+    play_randomly(rnd, rng, steps)
     seat = rng.randrange(rules.players)
     # Shuffle every card the seat cannot see among the other hands and the stock.
     stock = list(rnd.deck[40 - rnd.stock_count :])
@@ -195,7 +165,7 @@ def test_view_is_identical_for_states_differing_only_in_hidden_cards(
 @settings(max_examples=30, deadline=None)
 @given(rule_sets, seeds)
 def test_view_shows_only_the_seats_own_hand(rules: RuleSet, seed: int) -> None:
-    rnd = new_round(rules, seed)
+    rnd = random_round(rules, seed)
     match = Match(rules, rnd.dealer)
     match.round = rnd
     for seat in range(rules.players):
@@ -233,7 +203,7 @@ def test_a_bare_card_is_ambiguous_exactly_when_it_has_several_outcomes(rules: Ru
     ambiguous = 0
     for seed in range(8):
         rng = random.Random(seed)
-        rnd = new_round(rules, seed)
+        rnd = random_round(rules, seed)
         while not rnd.finished:
             legal = [Play.from_code(code) for code in rnd.legal_codes()]
             for card in {p.card for p in legal}:

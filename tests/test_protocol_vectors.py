@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from helpers import protocol_section
 
 from scopa_net.dealing import TABLE, seat_positions
 from scopa_net.fair.commitments import (
@@ -31,19 +31,9 @@ from scopa_net.fair.shuffle import RandomStream, deck_permutation, first_dealer
 from scopa_net.fair.transcript import DealtCard, RoundRecord
 from scopa_net.rules import RuleSet
 
-PROTOCOL = Path(__file__).resolve().parent.parent / "protocol.md"
-
-
-def section(text: str, heading: str) -> str:
-    """The body of a markdown section, up to the next heading of the same or higher level."""
-    level = heading.split(" ", maxsplit=1)[0]
-    start = text.index(heading + "\n") + len(heading)
-    stop = re.compile(rf"^#{{1,{len(level)}}} ", re.MULTILINE).search(text, start)
-    return text[start : stop.start() if stop else len(text)]
-
 
 def fair_vector_cases() -> dict[str, dict[str, str]]:
-    body = section(PROTOCOL.read_text(encoding="utf-8"), "### 8.2 Fair deals")
+    body = protocol_section("### 8.2 Fair deals")
     cases = {}
     for block in re.findall(r"^```vectors\n(.*?)^```", body, re.MULTILINE | re.DOTALL):
         fields = {}

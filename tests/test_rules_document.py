@@ -13,6 +13,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from helpers import protocol_section
 
 from scopa_net.cards import PRIME_VALUE, Rank
 from scopa_net.client import rulebook
@@ -34,13 +35,6 @@ DOC = rulebook.sections(RULES_TEXT)
 
 def headings_under(parent: str) -> set[str]:
     return {s.title for s in DOC if s.parent == parent}
-
-
-def protocol_section(heading: str) -> str:
-    """The text under a protocol.md heading, up to the next heading of any level."""
-    start = PROTOCOL_TEXT.index(heading + "\n") + len(heading)
-    stop = re.compile(r"^#{1,6} ", re.MULTILINE).search(PROTOCOL_TEXT, start)
-    return PROTOCOL_TEXT[start : stop.start() if stop else len(PROTOCOL_TEXT)]
 
 
 def first_column(table_text: str) -> list[str]:
@@ -83,38 +77,38 @@ def test_the_readme_and_protocol_point_to_it() -> None:
 def test_every_variant_has_its_section_and_its_protocol_row(variant: str) -> None:
     assert variant in headings_under(rulebook.VARIANTS)
     assert rulebook.lead(rulebook.find(DOC, variant, rulebook.VARIANTS))
-    assert variant in first_column(protocol_section("#### Variant names"))
+    assert variant in first_column(protocol_section("#### Variant names", nested=False))
 
 
 def test_no_variant_is_documented_that_the_code_does_not_know() -> None:
     documented = headings_under(rulebook.VARIANTS) - {"Combining variants"}
     assert documented == {v.value for v in Variant}
-    assert set(first_column(protocol_section("#### Variant names"))) == documented
+    assert set(first_column(protocol_section("#### Variant names", nested=False))) == documented
 
 
 @pytest.mark.parametrize("reason", [r.name.lower() for r in IllegalReason])
 def test_every_refusal_reason_is_documented(reason: str) -> None:
     assert reason in ILLEGAL_REASONS
     assert f"`{reason}`" in RULES_TEXT
-    assert reason in first_column(protocol_section("### 3.5 Moves"))
+    assert reason in first_column(protocol_section("### 3.5 Moves", nested=False))
 
 
 def test_the_protocol_lists_no_refusal_reason_the_code_lacks() -> None:
-    listed = first_column(protocol_section("### 3.5 Moves"))
+    listed = first_column(protocol_section("### 3.5 Moves", nested=False))
     assert sorted(listed) == sorted(r.name.lower() for r in IllegalReason)
 
 
 @pytest.mark.parametrize("line", LINE_NAMES)
 def test_every_score_line_has_its_section_and_its_protocol_row(line: str) -> None:
     assert line in headings_under(rulebook.SCORING)
-    assert line in first_column(protocol_section("#### Score lines"))
+    assert line in first_column(protocol_section("#### Score lines", nested=False))
     assert line in rulebook.SCORE_LINES
 
 
 def test_the_score_lines_are_listed_in_sheet_order() -> None:
     documented = [s.title for s in DOC if s.parent == rulebook.SCORING and s.level == 3]
     assert documented[: len(LINE_NAMES)] == list(LINE_NAMES)
-    assert first_column(protocol_section("#### Score lines")) == list(LINE_NAMES)
+    assert first_column(protocol_section("#### Score lines", nested=False)) == list(LINE_NAMES)
 
 
 def test_the_brief_sections_exist() -> None:
@@ -221,7 +215,7 @@ def test_the_combination_the_document_gives_as_allowed_is_allowed() -> None:
 
 
 def play_code_vectors() -> list[dict[str, str]]:
-    body = protocol_section("## 2. Cards and plays on the wire")
+    body = protocol_section("## 2. Cards and plays on the wire", nested=False)
     cases = []
     for block in re.findall(r"^```vectors\n(.*?)^```", body, re.MULTILINE | re.DOTALL):
         for chunk in re.split(r"\n\s*\n", block.strip()):

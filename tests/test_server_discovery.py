@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from helpers import free_port, require_multicast, unique_name
 
 from scopa_net.server.discovery import HostAdvert, LanAdvertiser, browse_hosts
 
@@ -19,17 +20,17 @@ def test_a_record_that_is_not_ours_is_refused() -> None:
 
 
 def test_advertised_host_is_found_and_updates_are_seen() -> None:
-    advert = HostAdvert("discovery test", 47311, 1, 3, False)
-    advertiser = LanAdvertiser(advert, "127.0.0.1", addresses=["127.0.0.1"])
+    require_multicast()
+    name, port = unique_name("discovery test"), free_port()
+    advertiser = LanAdvertiser(
+        HostAdvert(name, port, 1, 3, False), "127.0.0.1", addresses=["127.0.0.1"]
+    )
     try:
-        advertiser.update(HostAdvert("discovery test", 47311, 1, 1, True))
-        found: list[HostAdvert] = []
-        for _ in range(3):
-            found = [h for h in browse_hosts(1.5) if h.port == 47311]
-            if found and found[0].open_seats == 1:
-                break
-        assert found, "the advertised host was not found"
-        assert found[0].name == "discovery test"
-        assert found[0].open_seats == 1 and found[0].password
+        advertiser.update(HostAdvert(name, port, 1, 1, True))
+        seen = browse_hosts(3.0)
+        found = [h for h in seen if h.name == name]
+        assert found, f"{name!r} was advertised but not found; seen: {seen}"
+        assert found == [HostAdvert(name, port, 1, 1, True, found[0].addresses)]
+        assert "127.0.0.1" in found[0].addresses
     finally:
         advertiser.close()

@@ -6,103 +6,22 @@ from __future__ import annotations
 import random
 
 import pytest
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from table_driver import Driver, fill, new_table
 
+from scopa_net.cards import CARDS
 from scopa_net.dealing import TABLE, seat_positions
-from scopa_net.fair.commitments import public_key_bytes
-from scopa_net.fair.errors import FairnessError
+from scopa_net.fair.errors import CardCheckError
 from scopa_net.fair.verifier import verify_transcript
-from scopa_net.mirror import SeatMirror
 from scopa_net.rules import RuleSet
 from scopa_net.server.table import (
     MAX_OFFENCES,
     Phase,
     SeatKind,
-    Table,
     TableError,
     token_hash,
 )
 from scopa_net.wire import messages as m
 from scopa_net.wire.errors import ErrorCode
-from scopa_net.witness import DealWitness
-
-KEY = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
-
-
-def new_table(rules: RuleSet, bots: int = 0) -> Table:
-    return Table(1, "test", rules, KEY, bots=bots, bot_level=1 if bots else None)
-
-
-def fill(table: Table) -> None:
-    for seat, s in enumerate(table.seats):
-        if s.kind is SeatKind.OPEN:
-            table.join(seat, f"p{seat}", token_hash(bytes([seat]) * 16))
-
-
-class Driver:
-    """Plays every seat of a table at random, each seat watching its own log."""
-
-    def __init__(self, table: Table, seed: int) -> None:
-        self.table = table
-        self.rng = random.Random(seed)
-        players = table.rules.players
-        self.witnesses = [
-            DealWitness(table.rules, public_key_bytes(KEY), s) for s in range(players)
-        ]
-        self.read = [0] * players
-        self.seeds: dict[int, bytes] = {}
-        self.mirrors = [SeatMirror(table.snapshot(s)) for s in range(players)]
-        self.read = [mirror.seq for mirror in self.mirrors]
-        self.check_views = True
-
-    def catch_up(self) -> None:
-        for seat, witness in enumerate(self.witnesses):
-            log = self.table.seats[seat].log
-            for event in log[self.read[seat] :]:
-                witness.observe(event)
-                self.mirrors[seat].apply(event)
-            self.read[seat] = len(log)
-            view = self.table.view_for(seat)
-            if self.check_views and view is not None:
-                # The view rebuilt from events equals the host's view, and equals a snapshot.
-                assert self.mirrors[seat].view == view
-                assert SeatMirror(self.table.snapshot(seat)).view == view
-
-    def step(self) -> bool:
-        """One input; False when the match is over."""
-        table = self.table
-        self.catch_up()
-        if table.phase is Phase.OVER:
-            return False
-        if table.needs_round:
-            table.start_round(self.rng.randbytes(16), self.rng.randbytes(32))
-            return True
-        seat, what = table.to_act()[0]
-        round_id = table.round.record.round_id if table.round else b""
-        if what == "commit":
-            self.seeds[seat] = self.rng.randbytes(32)
-            table.seed_commit(seat, round_id, self.witnesses[seat].my_commitment(self.seeds[seat]))
-        elif what == "reveal":
-            table.seed_reveal(seat, round_id, self.seeds[seat])
-        else:
-            view = table.view_for(seat)
-            assert view is not None
-            plays = table.match.round.legal_plays()
-            play = plays[self.rng.randrange(len(plays))]
-            table.play(
-                seat,
-                self.rng.randrange(1, 2**31),
-                self.read[seat],
-                play.card.index,
-                play.captured_mask,
-            )
-        return True
-
-    def run(self, limit: int = 20000) -> None:
-        for _ in range(limit):
-            if not self.step():
-                return
-        raise AssertionError("the match did not end")
 
 
 @pytest.mark.parametrize(
@@ -222,21 +141,25 @@ def test_tokens_wrong_empty_and_rotated_are_refused() -> None:
     assert table.check_token(0, b"a" * 16) == token_hash(b"a" * 16)
     assert table.check_token(0, b"c" * 16) == token_hash(b"c" * 16)
     table.resume(0, token_hash(b"d" * 16))
-    with pytest.raises(TableError):
+    with pytest.raises(TableError, match="token") as info:
         table.check_token(0, b"a" * 16)  # its successor "c" was used: dead
+    assert info.value.code is ErrorCode.BAD_TOKEN
     table.check_token(0, b"c" * 16)
     table.resume(0, token_hash(b"e" * 16), presented=token_hash(b"c" * 16))  # "d" was lost
     table.check_token(0, b"d" * 16)  # never used, nor its successor "e": still good
     table.check_token(0, b"e" * 16)
     table.resume(0, token_hash(b"f" * 16))
     for dead in (b"c", b"d"):
-        with pytest.raises(TableError):
+        with pytest.raises(TableError) as info:
             table.check_token(0, dead * 16)
-    with pytest.raises(TableError):
+        assert info.value.code is ErrorCode.BAD_TOKEN
+    with pytest.raises(TableError) as info:
         table.check_token(1, b"c" * 16)  # an open seat has no token
+    assert info.value.code is ErrorCode.BAD_TOKEN
     table.leave(0)
-    with pytest.raises(TableError):
+    with pytest.raises(TableError) as info:
         table.check_token(0, b"f" * 16)  # expired with the seat
+    assert info.value.code is ErrorCode.BAD_TOKEN
 
 
 def test_full_table_and_taken_seat() -> None:
@@ -344,8 +267,13 @@ def test_a_witness_catches_a_card_that_was_not_committed() -> None:
     seat_log[index] = m.Deal(
         seq=deal.seq, hand=(forged, *deal.hand[1:]), table=deal.table, stock=deal.stock
     )
-    with pytest.raises(FairnessError):
+    with pytest.raises(CardCheckError) as info:
         driver.catch_up()
+    assert type(info.value) is CardCheckError
+    assert str(info.value).startswith(
+        f"deck position {forged.pos}: {CARDS[forged.card]} with salt {forged.salt.hex()} "
+        "does not match committed hash"
+    )
 
 
 def void_round_values(players: int) -> tuple[bytes, bytes, list[bytes]]:

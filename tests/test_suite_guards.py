@@ -1,6 +1,10 @@
-"""The suite's own guards work: a stalled async test fails instead of hanging."""
+"""The suite's own guards work: a stalled async test fails instead of hanging; test modules do
+not import each other."""
 
 from __future__ import annotations
+
+import ast
+from pathlib import Path
 
 import pytest
 import trio
@@ -23,3 +27,20 @@ async def test_the_hang_guard_passes_results_through(autojump_clock: trio.abc.Cl
         return value
 
     assert await guarded(answer)(value=7) == 7
+
+
+def test_no_test_module_imports_another() -> None:
+    """Shared code lives in helpers.py, hosting.py, strategies.py and the like, never in a test
+    module: importing one runs its tests' module code twice and hides the dependency."""
+    found = []
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("test_"):
+                found.append(f"{path.name}:{node.lineno} imports {node.module}")
+            elif isinstance(node, ast.Import):
+                found += [
+                    f"{path.name}:{node.lineno} imports {a.name}"
+                    for a in node.names
+                    if a.name.startswith("test_")
+                ]
+    assert found == []

@@ -9,7 +9,7 @@ import msgpack
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_wire_messages import any_message
+from strategies import any_message
 
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import (

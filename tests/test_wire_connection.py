@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_wire_messages import any_message, record_strategy
+from strategies import any_message, record_strategy
 
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import encode

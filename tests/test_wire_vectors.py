@@ -9,24 +9,17 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import fields
-from pathlib import Path
 from typing import Any
 
 import msgpack
 import pytest
+from helpers import protocol_section
 
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import decode, encode, message_from_map
 from scopa_net.wire.errors import RemoteProtocolError
 from scopa_net.wire.framing import FrameReader
 from scopa_net.wire.records import CATALOGUE, Record
-
-PROTOCOL = Path(__file__).resolve().parent.parent / "protocol.md"
-
-
-def section(start: str, end: str) -> str:
-    text = PROTOCOL.read_text(encoding="utf-8")
-    return text[text.index(start) : text.index(end, text.index(start))]
 
 
 def parse_cases(text: str) -> list[dict[str, str]]:
@@ -52,7 +45,7 @@ def parse_cases(text: str) -> list[dict[str, str]]:
     return cases
 
 
-VECTORS = parse_cases(section("### 8.1", "### 8.2"))
+VECTORS = parse_cases(protocol_section("### 8.1"))
 GOOD = [c for c in VECTORS if "message" in c]
 BAD = [c for c in VECTORS if "refused" in c]
 
@@ -102,7 +95,7 @@ def field_tables(text: str) -> dict[str, list[tuple[str, str]]]:
     return tables
 
 
-DOC_TABLES = field_tables(section("### 3.9", "## 4."))
+DOC_TABLES = field_tables(protocol_section("### 3.9") + protocol_section("### 3.10"))
 RECORDS: dict[str, type[Record]] = {
     **CATALOGUE,
     **{
