@@ -24,7 +24,7 @@ import pytest
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
-HANG_GUARD = 60
+HANG_GUARD = 90
 """Bound on each wait so a broken client fails instead of hanging (not a speed check)."""
 
 
@@ -155,15 +155,19 @@ def test_kill_the_client_mid_round_and_run_the_same_command_again(tmp_path: Path
         second = tmux.start(command)
         tmux.wait_for(second, r"^Resume your seat at table 1 .*on 127\.0\.0\.1")
         back = tmux.wait_for(second, r"^Back in your seat at table 1")
-        time.sleep(1.0)
+        # The play typed before the kill shows up (replayed, or applied now), then `log`
+        # lists the round's plays: it is there exactly once.
+        tmux.wait_for(second, rf"Ada plays {re.escape(card)}\b", back.start())
         tmux.type(second, "log")
-        log_at = tmux.wait_for(second, r"^Ada plays", back.end()).start()
-        time.sleep(0.5)
+        tmux.type(second, "who")
+        end = tmux.wait_for(second, r"^Seat 0: Ada \(you\)", back.end()).start()
         screen = tmux.screen(second)
+        log_at = screen.index("log", back.end())
         board_hand = re.findall(r"^Your hand\s+(.*)$", screen[back.end() :], re.MULTILINE)
         assert board_hand and {c.split("=")[0] for c in board_hand[0].split()} <= set(hand)
-        played = re.findall(rf"^Ada plays {re.escape(card)}\b", screen[log_at:], re.MULTILINE)
-        assert len(played) == 1, screen[log_at:]
+        listing = screen[log_at:end]
+        played = re.findall(rf"^Ada plays {re.escape(card)}\b", listing, re.MULTILINE)
+        assert len(played) == 1, listing
         # Play on to the end of the round: its deal check passes with the kept seed.
         screen = play_turns(tmux, second, r"^(Host: )?[Dd]eal check")
         assert "DEAL CHECK FAILED" not in screen
