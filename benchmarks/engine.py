@@ -2,7 +2,18 @@
 
 Each figure is the median of several runs in this one process (one core), printed beside the
 same measurement of the naive reference engine in ``tests/reference_engine.py`` (a plain, clear
-implementation) and the ratio between them.
+implementation) and the ratio between them. Times are this process's CPU time
+(``time.process_time``), so that other work on a shared machine slows the figures less, and
+the naive engine runs in turn with the others within each run: each ratio is the median of the
+per-run ratios. Two paths are measured:
+
+- the fast path (``legal_codes``/``push_code``), what the computer players simulate with;
+- the checked path (``legal_plays``/``play``), what a local table and the host run for every
+  move, and its replay form (every recorded play checked with ``exact=True``), what a seat's
+  witness runs at the end of each round.
+
+Last, the witness's whole round-end check of a 2-player round (``verify_transcript``: deck,
+cards, signatures and the replay), in milliseconds, beside the engine replay alone.
 
     python benchmarks/engine.py [--runs 5] [--rounds 2000]
 """
@@ -22,6 +33,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from reference_engine import NaiveRound, capture_options
 
 from scopa_net.cards import CARDS
+from scopa_net.fair.simulate import simulate_match
+from scopa_net.fair.verifier import verify_transcript
+from scopa_net.match import Match
+from scopa_net.plays import Play
 from scopa_net.round import Round
 from scopa_net.rules import RuleSet
 
@@ -51,6 +66,49 @@ def fast_rounds(rules: RuleSet, deck_list: list[list], seed: int) -> int:
     return done
 
 
+def checked_rounds(rules: RuleSet, deck_list: list[list], seed: int) -> int:
+    rng = random.Random(seed)
+    done = 0
+    for deck in deck_list:
+        rnd = Round(rules, 0, deck)
+        if rnd.void:
+            continue
+        while not rnd.finished:
+            plays = rnd.legal_plays()
+            rnd.play(plays[rng.randrange(len(plays))], rnd.turn, exact=True)
+        rnd.score()
+        done += 1
+    return done
+
+
+def recorded_rounds(rules: RuleSet, deck_list: list[list], seed: int) -> list[tuple]:
+    """Random rounds as the witness receives them: the deck and every play's seat and code."""
+    rng = random.Random(seed)
+    out = []
+    for deck in deck_list:
+        rnd = Round(rules, 0, deck)
+        if rnd.void:
+            continue
+        plays = []
+        while rnd.plays_left:
+            codes = rnd.legal_codes()
+            code = codes[rng.randrange(len(codes))]
+            plays.append((rnd.turn, code))
+            rnd.push_code(code)
+        out.append((0, deck, plays))
+    return out
+
+
+def replayed_rounds(rules: RuleSet, records: list[tuple]) -> int:
+    """Replay recorded rounds as the witness does: a match, every play checked exactly."""
+    for dealer, deck, plays in records:
+        match = Match(rules, dealer)
+        match.deal(deck)
+        for seat, code in plays:
+            match.play(Play.from_code(code), seat, exact=True)
+    return len(records)
+
+
 def naive_rounds(rules: RuleSet, deck_list: list[list], seed: int) -> int:
     rng = random.Random(seed)
     done = 0
@@ -66,10 +124,21 @@ def naive_rounds(rules: RuleSet, deck_list: list[list], seed: int) -> int:
 def median_rate(work: Callable[[], int], runs: int) -> float:
     rates = []
     for _ in range(runs):
-        start = time.perf_counter()
+        start = time.process_time()
         count = work()
-        rates.append(count / (time.perf_counter() - start))
+        rates.append(count / (time.process_time() - start))
     return statistics.median(rates)
+
+
+def interleaved_rates(works: dict[str, Callable[[], int]], runs: int) -> dict[str, list[float]]:
+    """Each work's rate in each of ``runs`` runs, the works taking turns within a run."""
+    rates: dict[str, list[float]] = {name: [] for name in works}
+    for _ in range(runs):
+        for name, work in works.items():
+            start = time.process_time()
+            count = work()
+            rates[name].append(count / (time.process_time() - start))
+    return rates
 
 
 def crowded_tables(count: int, seed: int) -> list[tuple[Round, list]]:
@@ -98,11 +167,44 @@ def crowded_tables(count: int, seed: int) -> list[tuple[Round, list]]:
     return out
 
 
+def witness_round_end(runs: int, repeats: int) -> None:
+    """The witness's round-end check of a 2-player round, and the engine replay inside it."""
+    rules = RuleSet(2)
+    seed = 1
+    while True:  # the first match seed whose first deal is good
+        sim = simulate_match(rules, seed, max_rounds=1)
+        if sim.match.round is not None and not sim.match.round.void:
+            break
+        seed += 1
+    transcript = sim.transcripts[0]
+    played = sim.match.round
+    plays = [(p.seat, p.code) for p in transcript.rounds[0].plays]
+    records = [(played.dealer, [CARDS[i] for i in played.deck], plays)]
+    assert all(r.ok for r in verify_transcript(transcript).rounds)
+
+    def timed(work: Callable[[], object]) -> float:
+        samples = []
+        for _ in range(runs):
+            start = time.process_time()
+            for _ in range(repeats):
+                work()
+            samples.append((time.process_time() - start) / repeats * 1000)
+        return statistics.median(samples)
+
+    whole = timed(lambda: verify_transcript(transcript))
+    replay = timed(lambda: replayed_rounds(rules, records))
+    print(
+        f"witness round-end check, 2 players, {len(plays)} plays: "
+        f"verify_transcript {whole:.3f} ms, of which the engine replay {replay:.3f} ms"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=2000)
     parser.add_argument("--tables", type=int, default=500, help="crowded tables for legal plays")
+    parser.add_argument("--repeats", type=int, default=200, help="round-end checks timed per run")
     args = parser.parse_args()
     version = sys.version.split()[0]
     print(f"engine benchmark, median of {args.runs} runs, one core, Python {version}")
@@ -110,12 +212,24 @@ def main() -> None:
         rules = RuleSet(players)
         fast_decks = decks(args.rounds, players)
         naive_decks = fast_decks[: max(1, args.rounds // 10)]
-        fast = median_rate(lambda: fast_rounds(rules, fast_decks, 7), args.runs)  # noqa: B023
-        naive = median_rate(lambda: naive_rounds(rules, naive_decks, 7), args.runs)  # noqa: B023
-        print(
-            f"{players}-player random rounds/s: {fast:10,.0f}   naive baseline {naive:8,.0f}"
-            f"   ratio {fast / naive:5.1f}x"
+        checked_decks = fast_decks[: max(1, args.rounds // 4)]
+        records = recorded_rounds(rules, checked_decks, 7)
+        rates = interleaved_rates(
+            {
+                "naive": lambda: naive_rounds(rules, naive_decks, 7),  # noqa: B023
+                "fast path": lambda: fast_rounds(rules, fast_decks, 7),  # noqa: B023
+                "checked path": lambda: checked_rounds(rules, checked_decks, 7),  # noqa: B023
+                "checked replay": lambda: replayed_rounds(rules, records),  # noqa: B023
+            },
+            args.runs,
         )
+        naive = rates.pop("naive")
+        for name, rate in rates.items():
+            ratio = statistics.median(r / n for r, n in zip(rate, naive, strict=True))
+            print(
+                f"{players}-player random rounds/s, {name + ':':15} {statistics.median(rate):8,.0f}"
+                f"   naive baseline {statistics.median(naive):6,.0f}   ratio {ratio:5.1f}x"
+            )
     tables = crowded_tables(args.tables, 3)
     rules = RuleSet()
 
@@ -136,6 +250,7 @@ def main() -> None:
         f"legal-play generation, 10-14 table cards, calls/s: {fast:10,.0f}   "
         f"naive baseline {naive:8,.0f}   ratio {fast / naive:5.1f}x"
     )
+    witness_round_end(args.runs, args.repeats)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,9 @@ synchronous=FULL); the bots are real TCP clients in this process (``scopa-net bo
 deal checks off so one process can play thousands of seats). It prints: tables, moves per
 second, move-to-broadcast latency (a move sent until its ``played`` event is back) p50/p99, host
 memory per table, and for reference the round trip of a bare trio echo over the same loopback,
-measured in this run.
+measured in this run. It also prints how busy the machine was during the measured window and
+who made it busy (the host, the load generator, other processes), and says to discard the
+figures when the load generator was saturated or something else was using the machine.
 
     python benchmarks/load.py [--tables 500] [--think 1.0] [--duration 30]
 
@@ -43,6 +45,15 @@ def cpu_seconds(pid: int) -> float:
     """User plus system CPU time a process has used so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine so far, all cores (from /proc/stat)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+    total = sum(fields[:8])  # user nice system idle iowait irq softirq steal
+    tick = os.sysconf("SC_CLK_TCK")
+    return (total - idle) / tick, total / tick
 
 
 def rss_kib(pid: int) -> int:
@@ -100,6 +111,8 @@ class Window:
     peak_kib: int
     host_cpu: float
     bots_cpu: float
+    machine_cpu: float
+    """Cores' worth of CPU the whole machine was busy with during the window."""
 
 
 async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
@@ -125,7 +138,7 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
         await trio.sleep(args.warmup)
         first_move, first_latency = stats.moves, len(stats.latencies)
         window_start = trio.current_time()
-        cpu_start = cpu_seconds(host_pid), time.process_time()
+        cpu_start = cpu_seconds(host_pid), time.process_time(), machine_busy()[0]
         deadline = window_start + args.duration
         while trio.current_time() < deadline:
             await trio.sleep(1.0)
@@ -139,9 +152,38 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
             peak_kib=peak,
             host_cpu=(cpu_seconds(host_pid) - cpu_start[0]) / elapsed,
             bots_cpu=(time.process_time() - cpu_start[1]) / elapsed,
+            machine_cpu=(machine_busy()[0] - cpu_start[2]) / elapsed,
         )
         nursery.cancel_scope.cancel()
     return window
+
+
+GENERATOR_SATURATED = 0.85
+"""The load generator is one process on one core: busier than this, its own delays show in
+the latencies it measures."""
+OTHERS_BUSY = 0.25
+"""Cores' worth of CPU taken by other processes during the window past which the machine was
+busy with something else and the figures say more about it than about the host."""
+
+
+def trust(window: Window) -> str:
+    """Whether the window's figures can be trusted: the machine's load, and who made it."""
+    cores = os.cpu_count() or 1
+    others = max(0.0, window.machine_cpu - window.host_cpu - window.bots_cpu)
+    line = (
+        f"machine: {cores} cores, busy {window.machine_cpu:.2f} of them during the window "
+        f"(host {window.host_cpu:.2f}, load generator {window.bots_cpu:.2f}, "
+        f"other processes {others:.2f})"
+    )
+    doubts = []
+    if window.bots_cpu >= GENERATOR_SATURATED:
+        doubts.append("the load generator was saturated")
+    if others >= OTHERS_BUSY:
+        doubts.append("other processes were busy")
+    if window.machine_cpu >= 0.9 * cores:
+        doubts.append("the machine was near full")
+    verdict = "DISCARD these figures: " + "; ".join(doubts) if doubts else "figures trustworthy"
+    return f"{line}\n{verdict}"
 
 
 def main() -> None:
@@ -186,6 +228,8 @@ def main() -> None:
                 "0",
                 "--max-per-address",
                 str(args.tables * 4 + 10),
+                "--max-tables-per-address",
+                str(args.tables + 10),
             ],
             stderr=subprocess.DEVNULL,
         )
@@ -208,7 +252,11 @@ def main() -> None:
         f"failures: {len(window.failures)}"
     )
     print(f"move-to-broadcast latency: p50 {p50:.2f} ms, p99 {p99:.2f} ms")
-    print(f"CPU: host process {window.host_cpu:.0%} of a core, bots {window.bots_cpu:.0%}")
+    print(
+        f"CPU: host process {window.host_cpu:.0%} of a core, load generator (the bots, this "
+        f"process) {window.bots_cpu:.0%}"
+    )
+    print(trust(window))
     print(
         f"host memory: idle {idle / 1024:.1f} MiB, peak {window.peak_kib / 1024:.1f} MiB, "
         f"{(window.peak_kib - idle) / max(1, args.tables):.0f} KiB per table"

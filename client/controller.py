@@ -87,6 +87,8 @@ class ClientState:
     match_over: bool = False
     scores: tuple[int, ...] = ()
     """The match score by side, counting every round scored so far."""
+    paused: bool = False
+    """A score sheet is waiting to be read: the next round shows after Enter."""
     listeners: list[Callable[[], None]] = field(default_factory=list)
 
     def changed(self) -> None:
@@ -134,6 +136,7 @@ class Controller:
         self._screen = screen or (lambda: (0, 0))
         self._held: list[FormattedText] | None = None
         """Lines kept back while a score sheet waits to be read (a short terminal)."""
+        self._board_due = False
         self._last_round: tuple[SeatView, RoundScore, tuple[int, ...]] | None = None
         self.log: list[str] = []
 
@@ -146,20 +149,33 @@ class Controller:
             self._print(lines)
 
     def _hold_after_sheet(self, sheet_rows: int, match_scores: tuple[int, ...]) -> None:
-        """On a terminal too short for the sheet and the next board, wait for Enter."""
+        """On a terminal too short to keep the sheet in sight while the next round starts (its
+        board, the first plays, the board again at your turn), wait for Enter."""
         rows = self._screen()[1]
         view = self.state.view
-        if self._plain or not rows or view is None or rows >= sheet_rows + BOARD_ROWS + 2:
+        if self._plain or not rows or view is None:
+            return
+        if rows >= sheet_rows + 2 * BOARD_ROWS + view.rules.players + 2:
             return
         if match_winner(view.rules, match_scores) is not None:
             return  # the match is over: nothing comes after the sheet but the result
         self._say("Press Enter for the next round.", "class:notice")
         self._held = []
+        self._board_due = False
+        self.state.paused = True
 
-    def _release(self) -> None:
+    def _release(self) -> bool:
+        """Show what was kept back, and the board once (not each board drawn meanwhile);
+        True if the board was drawn."""
         held, self._held = self._held, None
+        due, self._board_due = self._board_due, False
+        self.state.paused = False
         if held:
             self._print(held)
+        if held is not None and due:
+            self.show_board()
+            return True
+        return False
 
     def _say(self, text: str, style: str = "") -> None:
         self._show([_text(text, style)])
@@ -167,7 +183,17 @@ class Controller:
     def _error(self, text: str) -> None:
         self._say(text, "class:error")
 
+    def _draw_board(self) -> None:
+        """The board, as the game goes on: kept for later while a score sheet is being read."""
+        if self._held is not None:
+            self._board_due = True  # drawn once, when the player has read the sheet
+        else:
+            self.show_board()
+
     def show_board(self) -> None:
+        """The board, now (the player asked: Ctrl-L, ``board``)."""
+        if self._held is not None and self._release():
+            return  # the board came with what was kept back
         view = self.state.view
         if view is None:
             self._say("No cards dealt yet.")
@@ -200,7 +226,7 @@ class Controller:
                 if record is not None:
                     self._show([self._record_line(view, record)])
                 if view.my_turn:
-                    self.show_board()
+                    self._draw_board()
             case RoundStarted(view=view):
                 if state.match_over:  # a rematch: a new match has begun
                     state.match_over = False
@@ -208,7 +234,7 @@ class Controller:
                 state.view = view
                 state.scores = view.scores
                 self._forget_choices()
-                self.show_board()
+                self._draw_board()
             case VoidDeal(view=view):
                 state.view = view
                 table = ", ".join(render.card_text(c, self.display) for c in view.table)
@@ -233,13 +259,13 @@ class Controller:
                 state.scores = scores
                 assert state.view is not None
                 self._show([match_summary(state.view, winner, scores, rounds, state.names)])
-                if hasattr(self.session, "rematch"):
+                if getattr(self.session, "offer_rematch", False):
                     state.asking = Asking.REMATCH
                     self._say("Play again with the same players? (y/n)")
             case Message(seat=seat, text=text, local=local):
                 # Chat is "<name> text" on one line: it can never look like a notice.
                 if local:  # this client's own words (its deal check), not the host's
-                    self._say(clean_chat(text), "class:notice")
+                    self._print([_text(clean_chat(text), "class:notice")])  # with the sheet
                 elif seat is None:
                     self._say(f"Host: {clean_chat(text)}", "class:notice")
                 else:
@@ -512,6 +538,7 @@ class Controller:
             lines = [_text("Type a card to play it: 7d, 7 coins, settebello, re bello...")]
             lines.append(_text("Name the group after it when it can take several: 7d x 5s+2b."))
             lines += [_text(f"  {cmd:<6} {what}") for cmd, what in COMMANDS.items()]
+            lines.append(_text("A rank alone (7, K) plays your only card of that rank."))
             lines.append(_text("Tab completes; Ctrl-C clears the line; Ctrl-D leaves."))
             self._show(lines)
         elif name == "board":

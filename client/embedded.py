@@ -49,8 +49,10 @@ async def open_embedded_game(
     password: str | None = None,
     humans: int = 1,
     data_dir: Path | None = None,
+    offer_rematch: bool = False,
 ) -> AsyncIterator[NetworkSession]:
     """Start a host, open a table with computer players in all but ``humans`` seats, sit down.
+    ``offer_rematch``: the session stays after the match for a vote on playing again.
 
     With ``lan`` the host listens on every interface, on ``port`` if it is free (else on any
     free port), and the session's ``where_to_join`` says how friends reach it."""
@@ -89,6 +91,7 @@ async def open_embedded_game(
             name=name,
             data_dir=data_dir,
             pin_host=False,  # a throwaway host with a new key each time: nothing to pin
+            offer_rematch=offer_rematch,
         ) as session:
             session.embedded_port = bound  # type: ignore[attr-defined]
             if lan:

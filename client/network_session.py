@@ -303,12 +303,15 @@ class NetworkSession:
         connector: Connector | None = None,
         check_deals: bool = True,
         pin_host: bool = True,
+        offer_rematch: bool = False,
         store: SeatStore | None = None,
         resume_from: SeatRecord | None = None,
     ) -> None:
         """``check_deals=False`` skips checking cards and verifying rounds (a load generator
         with thousands of seats in one process); a person's client always checks.
         ``pin_host=False`` does not pin the host's key (a throwaway host in this process).
+        ``offer_rematch``: after the match, stay for a vote on playing again (:meth:`rematch`;
+        a person's game screen asks); otherwise decline at once and end the session.
 
         ``store`` keeps the seat on disk so that it outlives this process
         (:mod:`~scopa_net.client.seat_store`); ``resume_from`` takes back a seat kept there
@@ -317,6 +320,7 @@ class NetworkSession:
         self.connector = connector
         self.check_deals = check_deals
         self.pin_host = pin_host
+        self.offer_rematch = offer_rematch
         self.choice = choice
         self.name = name
         self.data_dir = data_dir
@@ -936,12 +940,16 @@ class NetworkSession:
             # The match is over: its seat is not kept on disk (a rematch keeps it again).
             self._finished = self._record
             self._forget_record()
-            if saved is not None:
-                where = shlex.quote(str(saved))
-                text = f"Transcript saved to {where}; check it any time: scopa-net verify {where}"
-                self._emit(Message(seat=None, text=text, local=True))
             rounds = view.round_number
             self._emit(MatchOver(winner=e.winner or 0, match_scores=tuple(e.scores), rounds=rounds))
+            if saved is not None:
+                where = _shown_path(saved)
+                self._emit(Message(seat=None, text=f"Transcript saved: {where}", local=True))
+                text = f"Check it any time with: scopa-net verify {where}"
+                self._emit(Message(seat=None, text=text, local=True))
+            if not self.offer_rematch:
+                await self._send_quietly(m.Rematch(agree=False))  # say so: nobody waits for us
+                return True
         elif isinstance(e, m.RematchStatus):
             return self._rematch_status(e)
         elif isinstance(e, m.Chat):
@@ -1185,6 +1193,17 @@ def _duration(seconds: float) -> str:
     if seconds < 90:
         return f"{seconds} s"
     return f"{seconds // 60} min {seconds % 60:02d} s" if seconds % 60 else f"{seconds // 60} min"
+
+
+def _shown_path(path: Path) -> str:
+    """``path`` as a person can paste it into a shell: ``~/...`` under the home directory."""
+    quoted = shlex.quote(str(path))
+    try:
+        inside = path.relative_to(Path.home())
+    except ValueError:
+        return quoted
+    short = f"~/{inside}"
+    return short if shlex.quote(str(inside)) == str(inside) else quoted
 
 
 @asynccontextmanager

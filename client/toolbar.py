@@ -22,6 +22,8 @@ def _turn(state: ClientState) -> str:
     assert view is not None
     if state.match_over:
         return "match over"
+    if state.paused:
+        return "Enter: next round"
     if view.round_over or view.to_move is None:
         return "round over"
     if view.my_turn:

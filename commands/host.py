@@ -69,6 +69,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="connections allowed from one address (raise it for load tests)",
     )
     p.add_argument(
+        "--max-tables-per-address",
+        type=at_least(1),
+        default=HostConfig().max_tables_per_address,
+        help="tables one address may have open at once (raise it for load tests)",
+    )
+    p.add_argument(
         "--grace",
         type=seconds,
         default=60.0,
@@ -254,6 +260,7 @@ def run_host(args: argparse.Namespace) -> int:
         advertise=not args.no_advertise,
         grace=args.grace,
         max_connections_per_address=args.max_per_address,
+        max_tables_per_address=args.max_tables_per_address,
         bot_delay=args.bot_delay,
     )
     check_db_path(db, create=True)
@@ -376,6 +383,8 @@ def describe_finished(table_id: str, started: float | None, summary: dict) -> st
         else ""
     )
     rules = summary.get("rules", "")
+    if summary.get("abandoned"):
+        won = "; closed unfinished, everyone had left"
     return f"table {table_id}, started {when}: {score}{won} ({rules})"
 
 

@@ -38,7 +38,9 @@ if TYPE_CHECKING:
 
 BROWSE_SECONDS = 2.0
 PROBE_SECONDS = 5.0
-"""How long to wait for a host to connect and answer before saying it does not."""
+"""How long to wait for a connection to a host before saying there is no answer."""
+WELCOME_SECONDS = 3.0
+"""How long a connected host has to answer hello (a scopa-net host answers at once)."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -254,7 +256,13 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
 
     def open_session() -> AbstractAsyncContextManager[Session]:
         return open_network_session(
-            host, port, choice, name=settings.name, data_dir=store.folder.parent, store=store
+            host,
+            port,
+            choice,
+            name=settings.name,
+            data_dir=store.folder.parent,
+            store=store,
+            offer_rematch=True,  # the screen asks "play again?" after the match
         )
 
     return run_game_screen(open_session, settings, plain=args.plain)
@@ -276,6 +284,7 @@ def _take_back(
             data_dir=store.folder.parent,
             store=store,
             resume_from=record,
+            offer_rematch=True,
         )
 
     try:
@@ -318,7 +327,7 @@ def ask_host(
         async def opened() -> trio.abc.Stream:
             return stream
 
-        with trio.fail_after(seconds):
+        with trio.fail_after(min(seconds, WELCOME_SECONDS)):
             link, welcome = await connect(host, port, connector=opened)
             try:
                 reply = await link.request(m.ListTables(), m.Tables)
@@ -335,8 +344,9 @@ def ask_host(
         return trio.run(ask)
     except trio.TooSlowError:
         if connected:
+            wait = min(seconds, WELCOME_SECONDS)
             raise CommandError(
-                f"{not_scopa} (no answer within {seconds:.0f} s)", EXIT_UNREACHABLE
+                f"{not_scopa} (no answer in {wait:.0f} s)", EXIT_UNREACHABLE
             ) from None
         raise CommandError(
             f"no answer from {where} within {seconds:.0f} s; is the machine on, "

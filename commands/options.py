@@ -76,8 +76,9 @@ class HelpFormatter(argparse.HelpFormatter):
         if (
             "%(default)" in text
             or not action.option_strings
-            or default in (None, False, argparse.SUPPRESS)
-            or text == argparse.SUPPRESS
+            or default is None
+            or default is False
+            or argparse.SUPPRESS in (default, text)
             or isinstance(action, argparse._VersionAction)
         ):
             return action.help

@@ -145,6 +145,7 @@ def run(args: argparse.Namespace) -> int:
             password=args.password,
             humans=humans,
             data_dir=data_dir(os.environ),
+            offer_rematch=True,  # the screen asks "play again?" after the match
         )
 
     return run_game_screen(open_session, settings, plain=args.plain, coach=coach)

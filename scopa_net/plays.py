@@ -9,6 +9,7 @@ form of the same thing.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from scopa_net.cards import CARDS, Card, cards_of, mask_of
 from scopa_net.notation import Scheme, format_card
@@ -42,7 +43,7 @@ class Play:
 
     @classmethod
     def from_code(cls, code: int) -> Play:
-        return cls(CARDS[code & CARD_FIELD], cards_of(code >> CARD_BITS))
+        return play_of_code(code)
 
     def text(self, scheme: Scheme = Scheme.NEUTRAL) -> str:
         """``7d`` or ``7d x 5s+2b``; :func:`scopa_net.notation.parse_play` reads it back."""
@@ -53,6 +54,13 @@ class Play:
 
     def __str__(self) -> str:
         return self.text()
+
+
+@lru_cache(maxsize=4096)
+def play_of_code(code: int) -> Play:
+    """The :class:`Play` of a code. Plays are values, so each is built once and shared: the
+    checked path asks for the same few plays again and again."""
+    return Play(CARDS[code & CARD_FIELD], cards_of(code >> CARD_BITS))
 
 
 @dataclass(frozen=True, slots=True)

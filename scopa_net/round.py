@@ -240,14 +240,17 @@ class Round:
         """Every legal play for the seat to move, as play codes (see :mod:`scopa_net.plays`)."""
         if self.plays_left == 0 or self.void:
             return []
-        hand = self.hands[self.turn]
+        return self._codes_of(self.hands[self.turn])
+
+    def _codes_of(self, cards: Sequence[int]) -> list[int]:
+        """Every legal play of each of ``cards`` on the current table, as play codes."""
         table_mask = self.table_mask
         if not table_mask:
-            return list(hand)
+            return list(cards)
         if self._quindici:
-            return self._quindici_codes(hand)
+            return self._quindici_codes(cards)
         codes: list[int] = []
-        for c in hand:
+        for c in cards:
             v = VALUE[c]
             # Rank: a table card of the same value; the player picks which one.
             same = table_mask & VALUE_MASK[v]
@@ -279,10 +282,10 @@ class Round:
             b = BIT[c]
             self.groups += [(s + v, m | b) for s, m in self.groups if s <= room]
 
-    def _quindici_codes(self, hand: list[int]) -> list[int]:
+    def _quindici_codes(self, cards: Sequence[int]) -> list[int]:
         """Quindici: take one or more table cards that make 15 with the card played."""
         codes: list[int] = []
-        for c in hand:
+        for c in cards:
             want = QUINDICI_TOTAL - VALUE[c]
             takes = [m for s, m in self.groups if s == want]
             if takes:
@@ -292,7 +295,8 @@ class Round:
         return codes
 
     def legal_plays(self) -> list[Play]:
-        return [Play.from_code(code) for code in self.legal_codes()]
+        from_code = Play.from_code
+        return [from_code(code) for code in self.legal_codes()]
 
     # --- making a play --------------------------------------------------------------------
 
@@ -352,26 +356,25 @@ class Round:
         """The legal code for ``play``, or the error saying why there is none."""
         if isinstance(play, Card):
             play = Play(play)
-        text = str(play)
         if self.finished:
-            raise IllegalPlayError(IllegalReason.ROUND_OVER, text)
+            raise IllegalPlayError(IllegalReason.ROUND_OVER, str(play))
         if seat is not None and seat != self.turn:
-            raise IllegalPlayError(IllegalReason.NOT_YOUR_TURN, text)
+            raise IllegalPlayError(IllegalReason.NOT_YOUR_TURN, str(play))
         c = play.card.index
         if c not in self.hands[self.turn]:
-            raise IllegalPlayError(IllegalReason.NOT_IN_HAND, text)
-        options = [code for code in self.legal_codes() if code & CARD_FIELD == c]
+            raise IllegalPlayError(IllegalReason.NOT_IN_HAND, str(play))
+        options = self._codes_of((c,))
         wanted = play.captured_mask
-        if not wanted and exact and c not in options:
-            raise IllegalPlayError(IllegalReason.MUST_CAPTURE, text)
         if not wanted:
+            if exact and c not in options:
+                raise IllegalPlayError(IllegalReason.MUST_CAPTURE, str(play))
             if len(options) == 1:
                 return options[0]
-            raise AmbiguousPlayError(text, [Play.from_code(o) for o in options])
+            raise AmbiguousPlayError(str(play), [Play.from_code(o) for o in options])
         code = play_code(c, wanted)
         if code in options:
             return code
-        raise IllegalPlayError(self._why_not(c, wanted, options), text)
+        raise IllegalPlayError(self._why_not(c, wanted, options), str(play))
 
     def _why_not(self, c: int, wanted: int, options: list[int]) -> IllegalReason:
         if wanted & ~self.table_mask:

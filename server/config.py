@@ -39,7 +39,11 @@ class HostConfig:
     max_replies: int = 64
     """Replies (acks, errors, listings) queued for one connection before it is dropped."""
     max_connections_per_address: int = 32
+    max_connections: int | None = None
+    """Connections served at once; None: what the file descriptor limit allows."""
     max_tables: int = 1000
+    max_tables_per_address: int = 16
+    """Live tables one address may have created."""
     request_rate: float = 20.0
     """Requests a connection may send per second on average (pings and pongs aside)..."""
     request_burst: int = 60
@@ -47,5 +51,19 @@ class HostConfig:
     chat_lines: int = 5
     chat_window: float = 5.0
     """At most ``chat_lines`` lines of chat per seat in any ``chat_window`` seconds."""
+    resume_burst: int = 20
+    resume_window: float = 10.0
+    """At most ``resume_burst`` resumes of one seat in any ``resume_window`` seconds."""
+    max_chat_lines: int = 2000
+    """Chat lines one table takes in all (a bound on its journal and memory)."""
+    pause_after: float = 120.0
+    """A table where no connection holds a seat for this long pauses its computer players
+    (and one with no player seated at all closes)."""
+    abandon_after: float = 1800.0
+    """A table whose players have all been away this long closes."""
+    memory_trim_interval: float = 60.0
+    """How often the host hands freed heap memory back to the system."""
+    journal_check: float = 5.0
+    """How often the host checks that its journal file is still there."""
     max_inbox: int = 256
     """Requests queued for one table before senders wait."""

@@ -12,6 +12,8 @@ task, in a worker thread, batching the entries of many tables into one transacti
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -79,13 +81,10 @@ class Journal:
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db = self._open()
         self._db.executescript(_SCHEMA)
+        self.identity = self.file_identity()
+        """(device, inode) of the file opened, to notice it deleted or replaced."""
         self._next_n: dict[str, int] = {}
         """The next entry number of each table written through this object."""
         version = self.get_meta("schema_version")
@@ -97,8 +96,61 @@ class Journal:
                 f"this host speaks {SCHEMA_VERSION}"
             )
 
+    def _open(self) -> sqlite3.Connection:
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+        return db
+
     def close(self) -> None:
         self._db.close()
+
+    # --- the file -----------------------------------------------------------------------
+
+    def file_identity(self) -> tuple[int, int] | None:
+        """(device, inode) of the file now at the journal's path; None if there is none."""
+        if self.path == ":memory:":
+            return None
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return None
+        return st.st_dev, st.st_ino
+
+    def file_missing(self) -> bool:
+        """Whether the file this journal writes to is no longer at its path (deleted, or
+        another file put there): what it writes would then be lost at the next start."""
+        return self.path != ":memory:" and self.file_identity() != self.identity
+
+    def write_again(self) -> None:
+        """Put a fresh copy of the whole journal at its path, from the database still open
+        (a deleted file lives on while it is open), and go on writing there. Another file
+        found at the path is kept beside it with the suffix ``.replaced``."""
+        path = Path(self.path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        copy = path.with_name(path.name + ".restoring")
+        copy.unlink(missing_ok=True)
+        target = sqlite3.connect(copy)
+        try:
+            self._db.backup(target)
+        finally:
+            target.close()
+        self._db.close()  # checkpoints into the old file and removes its -wal and -shm
+        if path.exists():
+            os.replace(path, path.with_name(path.name + ".replaced"))
+        for leftover in ("-wal", "-shm"):
+            path.with_name(path.name + leftover).unlink(missing_ok=True)
+        os.replace(copy, path)
+        fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        self._db = self._open()
+        self.identity = self.file_identity()
 
     # --- host-wide values ---------------------------------------------------------------
 
@@ -206,4 +258,9 @@ class _Transaction:
         self._db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        self._db.execute("ROLLBACK" if exc_type else "COMMIT")
+        if not exc_type:
+            self._db.execute("COMMIT")
+        elif self._db.in_transaction:
+            # After some failures (a full disk, an I/O error) SQLite has rolled back already.
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")

@@ -3,17 +3,51 @@
 A table task awaits :meth:`JournalWriter.append` and goes on only once its entries are on disk.
 The writer gathers whatever has queued up meanwhile from all tables into one transaction, so
 an fsync is shared by every table that was waiting for it.
+
+When the disk refuses a write (full, read-only, an I/O error), nothing is dropped: the writer
+keeps the jobs it could not write, in order, and tries them again with a growing pause until
+the disk takes them; the tables wait meanwhile. It tells its owner once when the trouble starts
+and once when it is over (``on_trouble``), and logs each of those once, not once per write.
 """
 
 from __future__ import annotations
 
+import logging
 import math
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import trio
 
 from scopa_net.server.journal import Journal
+
+log = logging.getLogger("scopa_net.host")
+
+RETRY_FIRST = 0.25
+RETRY_MAX = 5.0
+"""The pause before the first retry of a refused write, doubling up to this."""
+STORAGE_ERRORS = (
+    "SQLITE_IOERR",
+    "SQLITE_FULL",
+    "SQLITE_READONLY",
+    "SQLITE_CANTOPEN",
+    "SQLITE_BUSY",
+    "SQLITE_LOCKED",
+)
+
+
+def storage_fault(exc: BaseException) -> bool:
+    """Whether ``exc`` is the disk refusing a write (worth retrying), not a bug of ours."""
+    if isinstance(exc, OSError):
+        return True
+    if isinstance(exc, sqlite3.OperationalError):
+        name = getattr(exc, "sqlite_errorname", "") or ""
+        text = str(exc)
+        return name.startswith(STORAGE_ERRORS) or any(
+            words in text for words in ("disk", "readonly", "read-only", "unable to open")
+        )
+    return False
 
 
 @dataclass
@@ -25,15 +59,29 @@ class _Job:
 
 
 class JournalWriter:
-    def __init__(self, journal: Journal, *, threaded: bool = True) -> None:
+    def __init__(
+        self,
+        journal: Journal,
+        *,
+        threaded: bool = True,
+        on_trouble: Callable[[BaseException | None], None] | None = None,
+    ) -> None:
         """``threaded``: write in a worker thread (a file on disk, whose fsync may take a
-        while); an in-memory journal is written inline."""
+        while); an in-memory journal is written inline. ``on_trouble(error)`` is called when
+        writes start failing, and ``on_trouble(None)`` when they succeed again."""
         self.journal = journal
         self.threaded = threaded
+        self.on_trouble = on_trouble
+        self.failing: BaseException | None = None
+        """The error that keeps the journal from being written, while it lasts."""
+        self.writing = False
+        """Whether a write is under way (in the worker thread, when threaded)."""
+        self.outages = 0
+        """How many times writes have failed and then recovered (or are failing now)."""
         self._send, self._receive = trio.open_memory_channel[_Job](math.inf)
 
     async def append(self, table_id: int, entries: list[tuple[str, dict]]) -> None:
-        """Write a table's entries durably, in order."""
+        """Write a table's entries durably, in order (waiting out a disk that refuses)."""
         if entries:
             key = str(table_id)
             await self._run(_Job(entries=[(key, kind, payload) for kind, payload in entries]))
@@ -48,41 +96,78 @@ class JournalWriter:
         if job.error is not None:
             raise job.error
 
+    def _queued(self) -> list[_Job]:
+        jobs = []
+        while True:
+            try:
+                jobs.append(self._receive.receive_nowait())
+            except trio.WouldBlock:
+                return jobs
+
     async def run(self) -> None:
         async with self._receive:
             async for job in self._receive:
-                jobs = [job]
-                while True:
+                jobs = [job, *self._queued()]
+                pause = RETRY_FIRST
+                while jobs:
+                    self.writing = True
                     try:
-                        jobs.append(self._receive.receive_nowait())
-                    except trio.WouldBlock:
+                        if self.threaded:
+                            done, fault = await trio.to_thread.run_sync(self._write, jobs)
+                        else:
+                            done, fault = self._write(jobs)
+                    finally:
+                        self.writing = False
+                    for j in jobs[:done]:
+                        j.done.set()
+                    jobs = jobs[done:]
+                    if fault is None:
                         break
-                if self.threaded:
-                    await trio.to_thread.run_sync(self._write, jobs)
-                else:
-                    self._write(jobs)
-                for j in jobs:
-                    j.done.set()
+                    self._trouble(fault)
+                    await trio.sleep(pause)
+                    pause = min(pause * 2, RETRY_MAX)
+                    jobs += self._queued()
+                if self.failing is not None:
+                    self._trouble(None)
 
-    def _write(self, jobs: list[_Job]) -> None:
-        """Run the jobs in order; consecutive appends share one transaction."""
-        run: list[_Job] = []
-        for j in [*jobs, None]:
-            if j is not None and j.other is None:
+    def _trouble(self, fault: BaseException | None) -> None:
+        if fault is None:
+            log.warning("journal %s: writable again; the tables carry on", self.journal.path)
+        elif self.failing is None:
+            self.outages += 1
+            log.error(
+                "journal %s: cannot write (%s); the tables wait, retrying every %.0f s at most",
+                self.journal.path,
+                fault,
+                RETRY_MAX,
+            )
+        else:
+            log.debug("journal %s: still cannot write (%s)", self.journal.path, fault)
+            return
+        self.failing = fault
+        if self.on_trouble is not None:
+            self.on_trouble(fault)
+
+    def _write(self, jobs: list[_Job]) -> tuple[int, BaseException | None]:
+        """Run the jobs in order, consecutive appends in one transaction. Returns how many
+        are done (a job whose error is not the disk's is done, with its error) and, if the
+        disk refused the next one, why."""
+        done = 0
+        while done < len(jobs):
+            run = []
+            for j in jobs[done:]:
+                if j.other is not None:
+                    break
                 run.append(j)
-                continue
-            if run:
-                self._append(run)
-                run = []
-            if j is not None and j.other is not None:
-                try:
-                    j.other(self.journal)
-                except Exception as exc:
+            try:
+                if run:
+                    self.journal.append_many([e for j in run for e in j.entries])
+                else:
+                    jobs[done].other(self.journal)  # type: ignore[misc]
+            except Exception as exc:
+                if storage_fault(exc):
+                    return done, exc
+                for j in run or [jobs[done]]:
                     j.error = exc
-
-    def _append(self, jobs: list[_Job]) -> None:
-        try:
-            self.journal.append_many([e for j in jobs for e in j.entries])
-        except Exception as exc:  # the host cannot go on without its journal
-            for j in jobs:
-                j.error = exc
+            done += len(run) or 1
+        return done, None

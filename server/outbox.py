@@ -36,6 +36,11 @@ class Outbox:
         self.seat: int | None = None
         self.epoch = 0
 
+    @property
+    def cursor(self) -> int:
+        """The seq of the last log event this connection has taken to send."""
+        return self._cursor
+
     # --- the table side (sync) ----------------------------------------------------------
 
     def reply(self, msg: m.Message) -> None:
@@ -85,9 +90,11 @@ class Outbox:
             while self._replies and len(batch) < limit:
                 batch.append(self._replies.popleft())
             seat = self._seat
-            if seat is not None and self._cursor < seat.committed:
+            if seat is not None and self._cursor < seat.base:
+                self.overflowed = True  # what it still needs is no longer kept: resume
+            elif seat is not None and self._cursor < seat.committed:
                 end = min(seat.committed, self._cursor + limit - len(batch))
-                take = seat.log[self._cursor : end]
+                take = seat.log[self._cursor - seat.base : end - seat.base]
                 self._cursor += len(take)
                 batch += take
             caught_up = seat is None or self._cursor >= seat.committed

@@ -27,18 +27,45 @@ if TYPE_CHECKING:
 log = logging.getLogger("scopa_net.host")
 
 RECEIVE_SIZE = 65536
+DRAIN_TIME = 1.0
+DRAIN_BYTES = 1 << 20
+"""How long, and how much, the host reads from a peer after its last frame before closing."""
 TABLE_REQUESTS = (m.Play, m.Say, m.SeedCommit, m.SeedReveal, m.Leave, m.Rematch)
+NEEDS_THE_JOURNAL = (m.CreateTable, m.Join, m.Resume, *TABLE_REQUESTS)
+"""Requests that change a table, refused while the journal cannot be written."""
 PACED_BY_THE_GAME = (m.Ping, m.Pong, m.Hello, m.Play, m.SeedCommit, m.SeedReveal)
 """Messages the request rate limit leaves alone: the game itself paces them (a move is taken
 only on the seat's turn, a seed once a round), and a fast bot must not be slowed."""
 
 
+async def drain(stream: trio.abc.Stream, seconds: float = DRAIN_TIME) -> None:
+    """After the last frame: close our side and read (and drop) what the peer still sends,
+    briefly, so that closing with its bytes unread does not reset the connection and throw
+    away the ``bye`` on its way."""
+    if not isinstance(stream, trio.abc.HalfCloseableStream):
+        return
+    with (
+        trio.move_on_after(seconds),
+        contextlib.suppress(
+            trio.BrokenResourceError, trio.ClosedResourceError, trio.BusyResourceError
+        ),
+    ):
+        await stream.send_eof()
+        left = DRAIN_BYTES
+        while left > 0 and (data := await stream.receive_some(RECEIVE_SIZE)):
+            left -= len(data)
+
+
 class PlayerSession:
-    def __init__(self, host: Host, stream: trio.SocketStream, peer: str) -> None:
+    def __init__(
+        self, host: Host, stream: trio.abc.Stream, peer: str, *, address: str | None = None
+    ) -> None:
         self.host = host
         self.config = host.config
         self.stream = stream
         self.peer = peer
+        self.address = address
+        """The peer's address (tables it creates count against its quota)."""
         self.conn = HostConnection()
         self.outbox = Outbox(max_replies=self.config.max_replies, max_lag=self.config.max_lag)
         self.table_id: int | None = None
@@ -57,6 +84,7 @@ class PlayerSession:
                         self.outbox.close(m.Bye(reason=ErrorCode.QUIT.value, message="goodbye"))
                     await self._writer_done.wait()
                 nursery.cancel_scope.cancel()
+            await drain(self.stream)
         finally:
             await self._leave_table()
 
@@ -145,26 +173,40 @@ class PlayerSession:
         return True
 
     def _refuse_rate(self, msg: m.Message) -> None:
-        text = "too many requests; slow down"
+        self._refuse(msg, ErrorCode.RATE_LIMITED, "too many requests; slow down")
+
+    def _refuse(self, msg: m.Message, code: ErrorCode, text: str) -> None:
+        """Answer a request the host will not pass on: ``reject`` for a move, else ``error``."""
         if isinstance(msg, m.Play):
             self.outbox.reply(
                 m.Reject(
                     move_id=msg.move_id,
-                    code=ErrorCode.RATE_LIMITED.value,
+                    code=code.value,
                     reason=None,
-                    message=text,
+                    message=text[: m.TEXT_LEN],
                     current_seq=None,
                 )
             )
         elif msg.TYPE in m.PLAYER_REQUESTS:
-            self.outbox.reply(
-                m.Error(code=ErrorCode.RATE_LIMITED.value, message=text, ref=msg.TYPE)
-            )
+            self.outbox.reply(m.Error(code=code.value, message=text[: m.TEXT_LEN], ref=msg.TYPE))
+
+    @property
+    def seated(self) -> bool:
+        """Whether this connection plays a seat now (its table's events reach it)."""
+        return self.outbox.seat is not None and self.conn.state is State.SEATED
 
     async def _dispatch(self, msg: m.Message) -> None:
         host = self.host
         if not isinstance(msg, PACED_BY_THE_GAME) and not self._within_rate():
             self._refuse_rate(msg)
+            return
+        if host.writer.failing is not None and isinstance(msg, NEEDS_THE_JOURNAL):
+            self._refuse(
+                msg,
+                ErrorCode.STORAGE,
+                "the host cannot save the game just now (its disk refuses writes); "
+                "try again in a moment",
+            )
             return
         if isinstance(msg, m.Hello):
             self.outbox.reply(
@@ -179,7 +221,7 @@ class PlayerSession:
         elif isinstance(msg, m.ListTables):
             self.outbox.reply(m.Tables(tables=host.table_infos()))
         elif isinstance(msg, m.CreateTable):
-            await host.create_table_for(self.outbox, msg)
+            await host.create_table_for(self.outbox, msg, self.address)
         elif isinstance(msg, m.Join | m.Resume):
             task = host.tables.get(msg.table_id)
             if task is None:

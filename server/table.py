@@ -139,6 +139,9 @@ class Seat:
     """The player stepped away on purpose (``leave`` with ``away``); the seat is held."""
     offences: int = 0
     log: list[m.Message] = field(default_factory=list)
+    """The seat's newest events: ``log[i]`` has seq ``base + i + 1``."""
+    base: int = 0
+    """Events trimmed from the front of the log (too old for a resume to ask for)."""
     state_seq: int = 0
     """Seq of the last event in the log that changed the game (a move chosen before it is
     stale)."""
@@ -149,7 +152,14 @@ class Seat:
 
     @property
     def seq(self) -> int:
-        return len(self.log)
+        return self.base + len(self.log)
+
+    def trim(self, keep: int) -> None:
+        """Forget all but the newest ``keep`` events (only ones already in the journal)."""
+        drop = min(len(self.log) - keep, self.committed - self.base)
+        if drop > 0:
+            del self.log[:drop]
+            self.base += drop
 
     @property
     def automatic(self) -> bool:
@@ -470,7 +480,7 @@ class Table:
     def mark_committed(self) -> None:
         """Everything applied so far is in the journal: every seat's log may be sent."""
         for s in self.seats:
-            s.committed = len(s.log)
+            s.committed = s.seq
 
     def transcript_for(self, seat: int) -> Transcript:
         """What ``seat`` could have recorded of every finished deal attempt (for export)."""
@@ -592,7 +602,8 @@ class Table:
         """Same seats and rules, a fresh match: scores, round numbers and the chain restart."""
         self.match_no += 1
         self.match, self.round = None, None
-        self.round_no, self.chain = 0, ZERO_CHAIN
+        self.round_no, self.dealt_round_no, self.chain = 0, 0, ZERO_CHAIN
+        self.end_sig = None
         self.history = []
         self.votes, self.rematch_state = None, None
         for s in self.seats:

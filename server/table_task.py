@@ -10,6 +10,7 @@ table's state.
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import logging
 import math
@@ -39,14 +40,24 @@ LINGER = 60.0
 """How long a finished table stays up for its players to read the end."""
 BOT_LEVELS = {1: "random", 2: "greedy", 3: "strong", 4: "strong", 5: "strong"}
 TOKEN_BYTES = 16
+OUTAGE = 1.0
+"""A journal write that kept the table waiting this long (seconds) extends its timers."""
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A line the host itself says at the table (in its chat, seat nil)."""
+
+    text: str
 
 
 @dataclass(frozen=True, slots=True)
 class Request:
-    """A message from a connection for this table (or ``msg=None``: the connection is gone)."""
+    """A message from a connection for this table (or ``msg=None``: the connection is gone),
+    or a :class:`Notice` from the host (``outbox=None``)."""
 
-    outbox: Outbox
-    msg: m.Message | None
+    outbox: Outbox | None
+    msg: m.Message | Notice | None
 
 
 def password_hash(password: str) -> bytes:
@@ -61,8 +72,12 @@ class TableTask:
         writer: JournalWriter,
         *,
         password_digest: bytes | None = None,
+        expires: bool = True,
     ) -> None:
+        """``expires``: the table closes when left alone (see :meth:`_abandoned`); the host's
+        own tables (opened at its start) stay."""
         self.table = table
+        self.expires = expires
         self.config = config
         self.writer = writer
         self.password_digest = password_digest
@@ -79,6 +94,13 @@ class TableTask:
         self._over_time: float | None = None
         self._attaching: list[tuple[Outbox, int, int]] = []
         self._chat_times: dict[int, list[float]] = {}
+        self._chat_lines = 0
+        self.journal_entries = 0
+        """Journal entries this table has written (reported when it finishes)."""
+        self._resume_times: dict[int, list[float]] = {}
+        self._unattended_since: float | None = trio.current_time()
+        """Since when no connection has held a seat here (None: someone is here)."""
+        self._paused_at: float | None = None
 
     # --- the loop -----------------------------------------------------------------------
 
@@ -86,13 +108,21 @@ class TableTask:
         """Serve the table until its match is over and the linger time has passed."""
         async with self._inbox:
             while True:
+                now = trio.current_time()
+                if self._abandoned(now):
+                    await self._close_abandoned(now)
+                    return
                 if self._over_time is not None and self.table.phase is not Phase.OVER:
                     await self._rematch_begins()
-                await self._act()
-                deadline = self._next_deadline()
+                if self._paused_at is None:
+                    await self._act()
+                    deadline = self._next_deadline()
+                else:
+                    deadline = math.inf
+                deadline = min(deadline, self._attendance_deadline())
                 if self._over_time is not None:
                     closes_at = self._over_time + LINGER
-                    if trio.current_time() >= closes_at or self.table.rematch_state == "declined":
+                    if trio.current_time() >= closes_at:
                         await self._close()
                         return
                     deadline = min(deadline, closes_at)
@@ -103,6 +133,64 @@ class TableTask:
                     request = await self._inbox.receive()
                 if request is not None:
                     await self._handle(request)
+
+    # --- nobody here: pause, then close -------------------------------------------------
+
+    def _abandoned(self, now: float) -> bool:
+        """Keep track of whether anyone is here; True when the table has been left alone
+        too long and should close. After ``pause_after`` alone its computer players pause
+        (nobody watches them), and play picks up with the clocks moved on when someone is
+        back."""
+        if self.attached or self.table.phase is Phase.OVER:
+            if self._paused_at is not None:
+                self._shift_timers(now - self._paused_at)
+                log.info("table %s: a player is back; play goes on", self.table.table_id)
+                self._paused_at = None
+            self._unattended_since = None
+            return False
+        if self._unattended_since is None:
+            self._unattended_since = now
+        alone = now - self._unattended_since
+        if alone >= self._close_after():
+            return True
+        if self._paused_at is None and alone >= self.config.pause_after:
+            self._paused_at = now
+            log.info(
+                "table %s: nobody here for %.0f s; its computer players pause",
+                self.table.table_id,
+                alone,
+            )
+        return False
+
+    def _close_after(self) -> float:
+        """A table with no player seated closes sooner than one whose players are away."""
+        if not self.expires:
+            return math.inf
+        if any(s.kind is SeatKind.HUMAN for s in self.table.seats):
+            return self.config.abandon_after
+        return self.config.pause_after
+
+    def _attendance_deadline(self) -> float:
+        since = self._unattended_since
+        if since is None:
+            return math.inf
+        close = since + self._close_after()
+        return close if self._paused_at is not None else min(close, since + self.config.pause_after)
+
+    async def _close_abandoned(self, now: float) -> None:
+        assert self._unattended_since is not None
+        log.info(
+            "table %s: nobody here for %.0f s; closing it",
+            self.table.table_id,
+            now - self._unattended_since,
+        )
+        await self._record_finish(abandoned=True)
+        self.finished.set()
+
+    def notice(self, text: str) -> None:
+        """Say ``text`` at the table as the host (dropped if the table's inbox is full)."""
+        with contextlib.suppress(trio.WouldBlock, trio.ClosedResourceError):
+            self.send.send_nowait(Request(None, Notice(text)))
 
     async def start_after_restart(self, *, finish_recorded: bool) -> None:
         """Every player is away after a restart: hold their seats for the grace period.
@@ -133,8 +221,14 @@ class TableTask:
         """
         pending = self.table.take_pending()
         if pending:
+            began = trio.current_time()
             await self.writer.append(self.table.table_id, pending)
             self.table.mark_committed()
+            self.journal_entries += len(pending)
+            waited = trio.current_time() - began
+            if waited >= OUTAGE:
+                self._shift_timers(waited)
+            self._trim_logs()
         for outbox, msg in replies:
             outbox.reply(msg)
         attaching, self._attaching = self._attaching, []
@@ -148,6 +242,23 @@ class TableTask:
                 self._over_time = trio.current_time()
                 await self._record_finish()
                 self.finished.set()
+
+    def _trim_logs(self) -> None:
+        """Keep of each seat's log what a resume may still be replayed (``replay_limit``)
+        and what its connection has yet to send; older events live on in the journal."""
+        limit = self.config.replay_limit
+        for seat, s in enumerate(self.table.seats):
+            if len(s.log) > 2 * limit:
+                outbox = self.attached.get(seat)
+                unsent = 0 if outbox is None else s.seq - outbox.cursor
+                s.trim(max(limit, unsent))
+
+    def _shift_timers(self, by: float) -> None:
+        """The table was held (a journal write the disk refused for a while, or a pause):
+        players could not act meanwhile, so grace periods and the seed deadline move on."""
+        self._seed_deadline += by
+        for seat in self._grace_until:
+            self._grace_until[seat] += by
 
     async def _rematch_begins(self) -> None:
         """Everyone agreed to play again: the table is in play once more."""
@@ -182,7 +293,7 @@ class TableTask:
         left = self._over_time + LINGER - trio.current_time()
         return max(0, min(m.GRACE_MAX, math.ceil(left)))
 
-    async def _record_finish(self) -> None:
+    async def _record_finish(self, *, abandoned: bool = False) -> None:
         match = self.table.match
         summary = {
             "name": self.table.name,
@@ -190,7 +301,11 @@ class TableTask:
             "scores": list(match.scores) if match else [],
             "winner": match.winner if match else None,
             "rules": self.table.rules.describe(),
+            "events": sum(s.seq for s in self.table.seats),
+            "journal_entries": self.journal_entries,
         }
+        if abandoned:
+            summary["abandoned"] = True
         table_id = str(self.table.table_id)
         now = time.time()
         await self.writer.call(lambda j: j.finish_table(table_id, now, summary))
@@ -289,6 +404,11 @@ class TableTask:
     async def _handle(self, request: Request) -> None:
         replies: list[tuple[Outbox, m.Message]] = []
         outbox, msg = request.outbox, request.msg
+        if isinstance(msg, Notice):
+            self.table.say(None, msg.text)
+            await self._flush(replies)
+            return
+        assert outbox is not None
         try:
             if msg is None:
                 self._gone(outbox)
@@ -338,6 +458,16 @@ class TableTask:
         table = self.table
         presented = table.check_token(msg.seat, msg.token)
         s = table.seats[msg.seat]
+        now = trio.current_time()
+        recent = [
+            t for t in self._resume_times.get(msg.seat, []) if now - t < self.config.resume_window
+        ]
+        if len(recent) >= self.config.resume_burst:
+            raise TableError(
+                ErrorCode.RATE_LIMITED,
+                f"at most {self.config.resume_burst} resumes of a seat in "
+                f"{self.config.resume_window:.0f} s; wait a moment",
+            )
         if msg.last_seq > s.seq:
             # Checked before a token is issued: a refused resume burns nothing.
             raise TableError(
@@ -345,9 +475,10 @@ class TableTask:
                 f"last_seq {msg.last_seq} is beyond this seat's newest event {s.seq}; "
                 "resume with the newest seq received",
             )
+        self._resume_times[msg.seat] = [*recent, now]
         token = secrets.token_bytes(TOKEN_BYTES)
         epoch = table.resume(msg.seat, token_hash(token), presented=presented)
-        replay = s.seq - msg.last_seq <= self.config.replay_limit
+        replay = msg.last_seq >= s.base and s.seq - msg.last_seq <= self.config.replay_limit
         old = self.attached.get(msg.seat)
         if old is not None and old is not outbox:
             old.detach()
@@ -413,7 +544,13 @@ class TableTask:
                     ErrorCode.RATE_LIMITED,
                     f"at most {self.config.chat_lines} lines in {self.config.chat_window:.0f} s",
                 )
+            if self._chat_lines >= self.config.max_chat_lines:
+                raise TableError(
+                    ErrorCode.RATE_LIMITED,
+                    f"this table has had its {self.config.max_chat_lines} lines of chat",
+                )
             table.say(seat, msg.text)
+            self._chat_lines += 1
             self._chat_times[seat] = [*recent, now]
         elif isinstance(msg, m.SeedCommit):
             table.seed_commit(seat, msg.round_id, msg.commit)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 import trio
+import trio.testing
 
 from scopa_net.rules import RuleSet
 from scopa_net.server.config import HostConfig
@@ -33,3 +34,27 @@ def create(
         bots=bots,
         bot_level=level,
     )
+
+
+class Network:
+    """Memory-stream connections to an in-process host, with a switch to cut them all."""
+
+    def __init__(self, host: Host, nursery: trio.Nursery) -> None:
+        self.host = host
+        self.nursery = nursery
+        self.up = True
+        self.client_ends: list[trio.abc.Stream] = []
+
+    async def connect(self) -> trio.abc.Stream:
+        if not self.up:
+            raise OSError("network is down")
+        client, server = trio.testing.memory_stream_pair()
+        self.nursery.start_soon(self.host.handle_stream, server, "mem", "mem")
+        self.client_ends.append(client)
+        return client
+
+    async def go_down(self) -> None:
+        self.up = False
+        for end in self.client_ends:
+            await trio.aclose_forcefully(end)
+        self.client_ends.clear()

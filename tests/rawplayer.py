@@ -48,11 +48,8 @@ async def close_links() -> None:
 
 
 def close_opened() -> None:
-    """Close the sockets of every link still open (a sync teardown)."""
-    while OPENED:
-        socket = getattr(OPENED.pop().stream, "socket", None)
-        if socket is not None:
-            socket.close()
+    """Forget the links a failed test left open (their sockets close with the test's run)."""
+    OPENED.clear()
 
 
 async def answer(link: _Link, kinds: tuple[type[m.Message], ...], within: float = 5.0) -> m.Message:
@@ -129,3 +126,25 @@ class RawPlayer:
     def new_move_id(self) -> int:
         self._move_id += 1
         return self._move_id
+
+
+def my_turn(player: RawPlayer, table: object) -> Callable[[], bool]:
+    """Whether it is ``player``'s turn at the host's ``table`` and it has every event."""
+
+    def check() -> bool:
+        seat = table.seats[player.seat]  # type: ignore[attr-defined]
+        return table.to_act() == [(player.seat, "play")] and player.seq == seat.seq  # type: ignore[attr-defined]
+
+    return check
+
+
+async def play_turn(player: RawPlayer, table: object, chooser: object) -> m.Message:
+    """Wait for the player's turn, play what ``chooser`` picks; returns the host's answer."""
+    await player.until(my_turn(player, table))
+    assert player.mirror is not None
+    play = chooser.choose(player.mirror.view)  # type: ignore[attr-defined]
+    move_id = player.new_move_id()
+    await player.link.send(
+        m.Play(move_id=move_id, after=player.seq, card=play.card.index, captured=play.captured_mask)
+    )
+    return await answer(player.link, (m.Ack, m.Reject))

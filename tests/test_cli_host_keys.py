@@ -107,14 +107,28 @@ def test_solo_play_pins_nothing_and_says_where_the_transcript_is(tmp_path: Path)
         rules = RuleSet.of(2, target=1)
         game = open_embedded_game(rules, name="Ada", level="random", delay=0, data_dir=tmp_path)
         async with game as session:
-            await play_as_bot(Watched(session), make_player("random", 5))
+            watched = Watched(session)
+            await play_as_bot(watched, make_player("random", 5))
+            with trio.move_on_after(5):  # what follows the result: where the transcript is
+                while len(notices) < 2 or not notices[-1].startswith("Check it"):
+                    await watched.receive()
 
     trio.run(play)
     assert not (tmp_path / "known_hosts").exists()
     saved = list((tmp_path / "transcripts").iterdir())
     assert len(saved) == 1
-    assert f"Transcript saved to {saved[0]}; check it any time: scopa-net verify {saved[0]}" in (
-        notices
-    )
+    assert notices[-2:] == [
+        f"Transcript saved: {saved[0]}",
+        f"Check it any time with: scopa-net verify {saved[0]}",
+    ]
     assert any(n.startswith("Deal check: verified") for n in notices)
     assert main(["verify", str(saved[0])]) == 0
+
+
+def test_a_saved_file_is_shown_as_it_can_be_pasted(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scopa_net.client.network_session import _shown_path
+
+    monkeypatch.setenv("HOME", "/home/ada")
+    assert _shown_path(Path("/home/ada/.local/share/t.scopa")) == "~/.local/share/t.scopa"
+    assert _shown_path(Path("/home/ada/my files/t.scopa")) == "'/home/ada/my files/t.scopa'"
+    assert _shown_path(Path("/srv/t.scopa")) == "/srv/t.scopa"

@@ -151,15 +151,20 @@ async def test_a_short_terminal_keeps_the_sheet_until_enter(rows: int, held: boo
     sheet = screen.take()
     assert "Round 1 score sheet" in sheet
     assert ("Press Enter for the next round." in sheet) is held
+    assert controller.state.paused is held
+    assert ("Enter: next round" in render.plain([toolbar_text(controller.state)])) is held
     deck = list(CARDS)
     random.Random(2).shuffle(deck)
     session.match.deal(deck)
     controller.handle_event(RoundStarted(view=session.match.view_for(0)))
     board = screen.take()
     assert ("Round 2" in board) is not held
+    controller.handle_event(RoundStarted(view=session.match.view_for(0)))  # drawn again
+    assert ("Round 2" in screen.take()) is not held
     await controller.handle_line("")
+    assert not controller.state.paused
     if held:
-        assert "Round 2" in screen.take()
+        assert screen.take().count("Round 2") == 1  # the board once, not once per redraw
     await controller.handle_line("score")
     again = screen.take()
     assert "Round 1 score sheet" in again and "Match score: Ada" in again

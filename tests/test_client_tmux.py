@@ -51,6 +51,7 @@ def test_play_a_match_in_a_real_terminal(tmp_path: Path) -> None:
     tmux(socket, "new-session", "-d", "-s", "game", "-x", "120", "-y", "50", shell)
     try:
         answered_turns = answered_choices = 0
+        declined = False
         deadline = time.monotonic() + HANG_GUARD
         screen = ""
         while time.monotonic() < deadline:
@@ -59,7 +60,10 @@ def test_play_a_match_in_a_real_terminal(tmp_path: Path) -> None:
                 break
             turns = screen.count("Your turn.")
             choices = screen.count("Which one?")
-            if choices > answered_choices:
+            if "Play again with the same players? (y/n)" in screen and not declined:
+                declined = True
+                tmux(socket, "send-keys", "-t", "game", "n", "Enter")
+            elif choices > answered_choices:
                 answered_choices = choices
                 tmux(socket, "send-keys", "-t", "game", "1", "Enter")
             elif turns > answered_turns:

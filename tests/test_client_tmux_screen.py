@@ -79,8 +79,9 @@ def wait_for(term: Terminal, pattern: str) -> str:
 
 
 def play_until(term: Terminal, done: str) -> str:
-    """Type the first card of the hand at each turn (1 at each question) until ``done``."""
-    turns = choices = 0
+    """Type the first card of the hand at each turn (1 at each question, n to playing
+    again) until ``done``."""
+    turns = choices = rematches = 0
     deadline = time.monotonic() + HANG_GUARD
     while time.monotonic() < deadline:
         seen = term.history()
@@ -88,7 +89,10 @@ def play_until(term: Terminal, done: str) -> str:
             return seen
         if "Press Enter for the next round." in seen.rsplit("score sheet", 1)[-1]:
             term.type("Enter")
-        if seen.count("Which one?") > choices:
+        if seen.count("Play again with the same players? (y/n)") > rematches:
+            rematches += 1
+            term.type("n", "Enter")
+        elif seen.count("Which one?") > choices:
             choices = seen.count("Which one?")
             term.type("1", "Enter")
         elif seen.count("Your turn.") > turns:

@@ -441,7 +441,7 @@ def test_the_terminal_shows_one_banner_and_exits_with_its_own_status(
     cheat: Callable[[pytest.MonkeyPatch], None],
     check: str,
 ) -> None:
-    from test_client_app import playing, run_app
+    from app_driver import playing, run_app
 
     cheat(monkeypatch)
 

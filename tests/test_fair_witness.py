@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from test_server_table import KEY, Driver, fill, new_table
+from table_driver import KEY, Driver, fill, new_table
 
 from scopa_net.fair.commitments import public_key_bytes, receipt_message, sign
 from scopa_net.fair.errors import (

@@ -6,7 +6,7 @@ from functools import partial
 
 import trio
 import trio.testing
-from hosting import create
+from hosting import Network, create
 
 from scopa_net.client.network_session import NetworkSession, TableChoice
 from scopa_net.rules import RuleSet
@@ -15,30 +15,6 @@ from scopa_net.server.host import Host
 from scopa_net.server.journal import Journal
 
 GRACE = 60.0
-
-
-class Network:
-    """Memory-stream connections to an in-process host, with a switch to cut them all."""
-
-    def __init__(self, host: Host, nursery: trio.Nursery) -> None:
-        self.host = host
-        self.nursery = nursery
-        self.up = True
-        self.client_ends: list[trio.abc.Stream] = []
-
-    async def connect(self) -> trio.abc.Stream:
-        if not self.up:
-            raise OSError("network is down")
-        client, server = trio.testing.memory_stream_pair()
-        self.nursery.start_soon(self.host.handle_stream, server, "mem", "mem")
-        self.client_ends.append(client)
-        return client
-
-    async def go_down(self) -> None:
-        self.up = False
-        for end in self.client_ends:
-            await trio.aclose_forcefully(end)
-        self.client_ends.clear()
 
 
 async def test_a_drop_on_your_turn_waits_out_the_grace_then_a_bot_stands_in(

@@ -390,7 +390,11 @@ async def test_hostile_peers_are_closed_within_their_limits_while_tables_play_on
     make_host: MakeHost,
 ) -> None:
     """Pass: silence, a byte-a-second hello, a 2^31 length prefix, deep nesting and garbage
-    are each closed within their limit, and a bot match at another table finishes meanwhile."""
+    are each closed within their limit, and a bot match at another table finishes meanwhile.
+
+    The smoke test over real TCP, with shrunk limits and a generous bound; the exact moment
+    each peer is closed, at the host's real settings, is checked in virtual time in
+    test_host_limits_virtual.py."""
     host = await make_host(**FAST)
     port = host.port
     results: list[object] = []

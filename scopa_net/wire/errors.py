@@ -41,6 +41,7 @@ class ErrorCode(enum.Enum):
     TOO_MANY_TABLES = "too_many_tables"
     CHAT_TOO_LONG = "chat_too_long"
     RATE_LIMITED = "rate_limited"
+    STORAGE = "storage"
     MOVE_ID_TAKEN = "move_id_taken"
 
     @property
@@ -74,6 +75,7 @@ REJECT_CODES = frozenset(
         ErrorCode.STALE,
         ErrorCode.WRONG_PHASE,
         ErrorCode.RATE_LIMITED,
+        ErrorCode.STORAGE,
         ErrorCode.MOVE_ID_TAKEN,
     }
 )

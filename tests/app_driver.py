@@ -1,0 +1,104 @@
+"""Drive the whole client app (prompt-toolkit on asyncio, trio as its guest) through a pipe,
+recording what it writes: for the app's tests and the fair-deal alarm tests."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from scopa_net.client.app import ClientApp
+from scopa_net.client.controller import Asking, ClientState
+from scopa_net.client.local_session import open_local_session
+from scopa_net.client.moves import legal_plays
+from scopa_net.client.style import Display
+from scopa_net.rules import RuleSet
+
+#: A bound so that a broken app fails the test instead of hanging it (not a speed check).
+HANG_GUARD = 60
+
+
+class RecordingOutput(DummyOutput):
+    """A terminal that keeps the text written to it."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def write(self, data: str) -> None:
+        self.parts.append(data)
+
+    def write_raw(self, data: str) -> None:
+        self.parts.append(data)
+
+    @property
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
+Driver = Callable[[ClientState, PipeInput], Callable[[], None]]
+
+
+def run_app(
+    rules: RuleSet, driver: Driver, *, seed: int = 7, opener=None, plain: bool = False
+) -> tuple[int, str, ClientState]:
+    """Run the app to its end; ``driver`` types into it whenever the state changes."""
+    output = RecordingOutput()
+    states: list[ClientState] = []
+    with create_pipe_input() as pipe:
+
+        def on_state(state: ClientState) -> None:
+            states.append(state)
+            state.listeners.append(driver(state, pipe))
+
+        def open_session():
+            return open_local_session(rules, name="Ada", seed=seed, delay=0)
+
+        app = ClientApp(
+            opener or open_session,
+            Display(color=False),
+            plain=plain,
+            input=pipe,
+            output=output,
+            on_state=on_state,
+        )
+
+        async def main() -> int:
+            return await asyncio.wait_for(app.run(), HANG_GUARD)
+
+        status = asyncio.run(main())
+    return status, output.text, states[0] if states else None
+
+
+def playing(first_line: str | None = None, rematch: tuple[str, ...] = ()) -> Driver:
+    """Type the first legal play on each turn (after ``first_line`` on the first turn); at
+    each "play again?" answer the next of ``rematch``, then "n"."""
+
+    def driver(state: ClientState, pipe: PipeInput) -> Callable[[], None]:
+        answered: set[tuple[int, int]] = set()
+        answers = list(rematch)
+        typed: list[bool] = [False]  # whether the question on screen is answered
+
+        def on_change() -> None:
+            if state.asking is not Asking.REMATCH:
+                typed[0] = False
+            elif not typed[0]:
+                typed[0] = True
+                answered.clear()  # a new match counts its rounds from 1 again
+                pipe.send_text((answers.pop(0) if answers else "n") + "\r")
+                return
+            view = state.view
+            if view is None or not view.my_turn or state.match_over:
+                return
+            key = (view.round_number, len(view.plays))
+            if key in answered:
+                return
+            if not answered and first_line is not None:
+                pipe.send_text(first_line(view) if callable(first_line) else first_line)
+            answered.add(key)
+            pipe.send_text(legal_plays(view)[0].text() + "\r")
+
+        return on_change
+
+    return driver

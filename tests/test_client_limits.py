@@ -1,0 +1,120 @@
+"""The network client's limits, in virtual time over memory streams: it gives up, saying so,
+when the host stays away past the reconnect window, and a full event queue drops events with a
+warning without losing the state of the game."""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+
+import pytest
+import trio
+import trio.testing
+from hosting import Network, create
+
+from scopa_net.client.network_session import (
+    RECONNECT_FOR,
+    NetworkSession,
+    SessionError,
+    TableChoice,
+)
+from scopa_net.client.session import ConnectionChanged, ConnectionState, Message
+from scopa_net.rules import RuleSet
+from scopa_net.server.config import HostConfig
+from scopa_net.server.host import Host
+from scopa_net.server.journal import Journal
+
+
+async def start_memory_host(nursery: trio.Nursery, **options: object) -> tuple[Host, Network]:
+    config = HostConfig(db=":memory:", advertise=False, **options)  # type: ignore[arg-type]
+    host = Host(config, Journal(":memory:"))
+    await nursery.start(partial(host.serve, listen=False))
+    return host, Network(host, nursery)
+
+
+async def test_the_client_gives_up_after_the_reconnect_window(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    async with trio.open_nursery() as nursery:
+        _, net = await start_memory_host(nursery)
+        session = NetworkSession(
+            "mem",
+            0,
+            TableChoice(create=create(RuleSet.of(2), bots=1)),
+            name="ann",
+            connector=net.connect,
+        )
+
+        async def cut_for_good() -> None:
+            await session.connected.wait()
+            await net.go_down()
+            nonlocal cut_at
+            cut_at = trio.current_time()
+
+        cut_at = 0.0
+        nursery.start_soon(cut_for_good)
+        with pytest.raises(SessionError, match=r"^could not get back to the host$"):
+            await session.run()
+        waited = trio.current_time() - cut_at
+        # It kept trying for the whole window (and at most one more backoff step after it).
+        assert RECONNECT_FOR <= waited <= RECONNECT_FOR + 10
+        states = []
+        while True:
+            try:
+                event = session.events.receive_nowait()
+            except (trio.WouldBlock, trio.EndOfChannel):
+                break
+            if isinstance(event, ConnectionChanged):
+                states.append(event.state)
+        # Connected, then reconnecting until it gave up: never back in between.
+        assert states[-2:] == [ConnectionState.RECONNECTING, ConnectionState.CLOSED]
+        assert ConnectionState.CONNECTED not in states[states.index(ConnectionState.RECONNECTING) :]
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_full_event_queue_drops_events_with_a_warning_and_keeps_the_game(
+    autojump_clock: trio.testing.MockClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with trio.open_nursery() as nursery:
+        host, net = await start_memory_host(nursery, chat_lines=10_000)
+        session = NetworkSession(
+            "mem",
+            0,
+            TableChoice(create=create(RuleSet.of(2), bots=1)),
+            name="ann",
+            connector=net.connect,
+        )
+        nursery.start_soon(session.run)
+        await session.connected.wait()
+        table = host.tables[session.table_id].table
+        # Nobody reads the events: 400 chat lines come back to the sender.
+        with caplog.at_level(logging.WARNING):
+            for n in range(400):
+                await session.say(f"line {n}")
+            with trio.fail_after(60):
+                while session.mirror is None or session.mirror.seq < len(
+                    table.seats[session.seat].log
+                ):
+                    await trio.sleep(0.1)
+                await trio.sleep(1)
+        dropped = [r for r in caplog.records if "client event queue full" in r.getMessage()]
+        assert dropped, "no warning for the dropped events"
+        assert "dropping Message" in dropped[0].getMessage()
+        # The queue holds what fits, in order; the game state is whole all the same.
+        queued = []
+        while True:
+            try:
+                queued.append(session.events.receive_nowait())
+            except trio.WouldBlock:
+                break
+        assert len(queued) == 256
+        lines = [e.text for e in queued if isinstance(e, Message) and e.seat == session.seat]
+        assert lines == [f"line {n}" for n in range(len(lines))]
+        assert session.mirror.view == table.view_for(session.seat)
+        # Once read, events flow again.
+        await session.say("after")
+        with trio.fail_after(10):
+            async for event in session.events:
+                if isinstance(event, Message) and event.text == "after":
+                    break
+        nursery.cancel_scope.cancel()

@@ -1,0 +1,198 @@
+"""What the subcommands promise in their help, run from the command line: the host's table and
+limits flags, SIGINT, history's empty journal, seat range and default file name, demo --rounds
+and arena --variant; join --create."""
+
+from __future__ import annotations
+
+import re
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+import trio
+from helpers import free_port
+from hosting import create
+
+from scopa_net.client.network_session import (
+    SessionError,
+    TableChoice,
+    list_tables,
+    open_network_session,
+)
+from scopa_net.commands.main import main
+from scopa_net.commands.options import LEVEL_WIRE_NUMBERS
+from scopa_net.rules import RuleSet
+from scopa_net.server.host import Host
+from scopa_net.server.journal import Journal
+
+
+def host_command(tmp_path: Path, port: int, *flags: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "scopa_net",
+        "host",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--db",
+        str(tmp_path / "host.db"),
+        "--no-advertise",
+        "--log-level",
+        "WARNING",
+        *flags,
+    ]
+
+
+async def wait_until_listed(port: int) -> tuple:
+    with trio.fail_after(30):
+        while True:
+            try:
+                tables = await list_tables("127.0.0.1", port)
+            except (OSError, SessionError, trio.BrokenResourceError):
+                await trio.sleep(0.05)
+                continue
+            if tables:
+                return tables
+            await trio.sleep(0.05)
+
+
+async def test_host_flags_open_the_table_and_set_the_limits_and_sigint_stops_it(
+    tmp_path: Path,
+) -> None:
+    port = free_port()
+    flags = ["--players", "3", "--bots", "1", "--bot-level", "hard", "--target", "5"]
+    flags += ["--variant", "napola", "--password", "pw", "--table-name", "kitchen"]
+    flags += ["--grace", "7", "--bot-delay", "0"]
+    err = tmp_path / "stderr.txt"
+    with err.open("wb") as stderr:
+        proc = await trio.lowlevel.open_process(host_command(tmp_path, port, *flags), stderr=stderr)
+    try:
+        (table,) = await wait_until_listed(port)
+        assert table.name == "kitchen" and table.password
+        assert table.rules.to_rules() == RuleSet.of(3, 5, ["napola"])
+        assert sorted(s.kind for s in table.seats) == ["bot", "open", "open"]
+        # --password: a wrong one is refused; the right one seats the player.
+        with trio.fail_after(30):
+            with pytest.raises(SessionError, match="bad_password"):
+                async with open_network_session(
+                    "127.0.0.1", port, TableChoice(table_id=table.id, password="no"), name="x"
+                ):
+                    pass
+            async with open_network_session(
+                "127.0.0.1", port, TableChoice(table_id=table.id, password="pw"), name="ann"
+            ) as session:
+                assert session.seat is not None
+        # SIGINT (Ctrl-C in the host's terminal) shuts it down cleanly.
+        proc.send_signal(signal.SIGINT)
+        with trio.fail_after(30):
+            code = await proc.wait()
+        assert code == 0, err.read_text()
+        assert "Traceback" not in err.read_text()
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    journal = Journal(str(tmp_path / "host.db"))
+    try:
+        (record,) = journal.tables()
+        assert record.settings["name"] == "kitchen"
+        assert record.settings["variants"] == ["napola"]
+    finally:
+        journal.close()
+
+
+def test_history_of_an_empty_journal_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    Journal(str(tmp_path / "host.db")).close()
+    assert main(["history", "--db", str(tmp_path / "host.db")]) == 0
+    assert capsys.readouterr().out == "no finished matches\n"
+
+
+async def play_one_match(db: Path) -> None:
+    """One 2-player match to 1 point against a host bot, journalled in ``db``."""
+    from scopa_net.bots.levels import make_player
+    from scopa_net.client.bot_client import play_as_bot
+    from scopa_net.server.config import HostConfig
+    from scopa_net.server.host import Host
+
+    config = HostConfig(bind="127.0.0.1", port=0, advertise=False, db=str(db), bot_delay=0)
+    host = Host(config, Journal(str(db)))
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            await nursery.start(host.serve)
+            choice = TableChoice(create=create(RuleSet.of(2, 1), bots=1))
+            async with open_network_session("127.0.0.1", host.port, choice, name="ann") as s:
+                await play_as_bot(s, make_player("random", 2))
+            await host.shutdown()
+            nursery.cancel_scope.cancel()
+    host.journal.close()
+
+
+def test_history_export_checks_the_seat_and_names_the_file_as_its_help_says(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "host.db"
+    trio.run(play_one_match, db)
+    base = ["history", "--db", str(db), "--export", "1"]
+    assert main([*base, "--seat", "2"]) == 2
+    assert capsys.readouterr().err == "scopa-net: seat 2 is not a seat at table 1\n"
+    assert main([*base, "--seat", "-1"]) == 2
+    assert "seat -1 is not a seat at table 1" in capsys.readouterr().err
+    # Without --out: tableTABLE-seatN.scopa in the current folder, as --help says.
+    monkeypatch.chdir(tmp_path)
+    assert main([*base, "--seat", "1"]) == 0
+    assert "wrote table1-seat1.scopa" in capsys.readouterr().out
+    assert (tmp_path / "table1-seat1.scopa").is_file()
+    assert main(["history", "--help"]) == 0
+    assert "tableTABLE-seatN.scopa" in capsys.readouterr().out
+    assert main(["verify", "table1-seat1.scopa"]) == 0
+
+
+def test_demo_rounds_shows_that_many_rounds(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--rounds", "2", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert re.findall(r"^Round (\d+), dealer seat \d", out, re.MULTILINE) == ["1", "2"]
+
+
+def test_arena_plays_the_variant_asked_for(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["arena", "easy", "medium", "--matches", "2", "--variant", "quindici", "--quiet"]
+    argv += ["--jobs", "1"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert "2 players, target 11, variants: quindici" in captured.out + captured.err
+
+
+async def test_join_create_asks_the_host_for_the_table_the_flags_describe(
+    host: Host, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from scopa_net.commands.join import _table_choice
+    from scopa_net.commands.main import build_parser
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    argv = ["join", f"127.0.0.1:{host.port}", "--create", "--players", "4", "--target", "5"]
+    argv += ["--variant", "scopone", "--bots", "2", "--bot-level", "hard"]
+    argv += ["--password", "pw", "--name", "Ada"]
+    args = build_parser().parse_args(argv)
+
+    def never_asked(prompt: str) -> str:
+        raise AssertionError(f"--create asked {prompt!r}")
+
+    with trio.fail_after(30):
+        choice = await trio.to_thread.run_sync(
+            _table_choice, args, "127.0.0.1", host.port, never_asked
+        )
+    assert choice is not None and choice.create is not None
+    create = choice.create
+    assert create.name == "Ada's table" and create.password == "pw"
+    assert create.rules.to_rules() == RuleSet.of(4, 5, ["scopone"])
+    assert create.bots == 2 and create.bot_level == LEVEL_WIRE_NUMBERS["hard"]
+    # The host takes that request as it is: the table is opened as described.
+    async with open_network_session("127.0.0.1", host.port, choice, name="Ada") as session:
+        (listed,) = await list_tables("127.0.0.1", host.port)
+        assert listed.id == session.table_id and listed.name == "Ada's table"
+        assert listed.password and listed.rules.to_rules() == RuleSet.of(4, 5, ["scopone"])
+        assert sorted(s.kind for s in listed.seats) == ["bot", "bot", "human", "open"]
