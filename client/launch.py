@@ -43,7 +43,9 @@ def session_failure(exc: SessionError) -> CommandError:
     if isinstance(exc, SeatLostError):
         return CommandError(text, EXIT_REFUSED)
     if "could not get back" in text:
-        return CommandError("lost the host and could not get back to it", EXIT_UNREACHABLE)
+        hint = getattr(exc, "hint", "")
+        why = "lost the host and could not get back to it" + (f"; {hint}" if hint else "")
+        return CommandError(why, EXIT_UNREACHABLE)
     return CommandError(f"the host stopped the session: {detail or text}", EXIT_FAILED)
 
 

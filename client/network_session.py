@@ -87,6 +87,15 @@ class RefusedError(SessionError):
         self.message = message
 
 
+class HostLostError(SessionError):
+    """No answer from the host for the whole reconnect window; ``hint`` says how to come
+    back (the seat is kept on disk)."""
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.hint = hint
+
+
 class SeatLostError(SessionError):
     """The host no longer holds the seat for us (the match ended, or it was given up)."""
 
@@ -608,7 +617,10 @@ class NetworkSession:
                         f"No answer from the host at {self.address} for "
                         f"{_duration(waited)}; stopped trying."
                     )
-                    return
+                    hint = ""
+                    if self._record is not None:
+                        hint = f"your seat is kept: {self.resume_command} takes it back"
+                    raise HostLostError("could not get back to the host", hint)
                 if reports and waited >= reports[0]:
                     reports.pop(0)
                     self._emit(
