@@ -94,6 +94,11 @@ def start_host(tmp: Path) -> tuple[subprocess.Popen[bytes], int]:
     raise AssertionError("the host never said where to join")
 
 
+def cards_in(hand_line: str) -> list[str]:
+    """The cards of a "Your hand" line: "7d=7*  2b=2   (* must capture)" -> ["7d", "2b"]."""
+    return re.findall(r"(\S+?)=\d+", hand_line)
+
+
 def kept_seats(data: Path) -> list[dict]:
     folder = data / "scopa-net" / "seats"
     if not folder.is_dir():
@@ -115,8 +120,8 @@ def play_turns(tmux: Tmux, name: str, until: str) -> str:
             tmux.type(name, "1")
         elif turns > answered_turns:
             answered_turns = turns
-            card = re.findall(r"^Your hand\s+(\S+)", screen, re.MULTILINE)[-1]
-            tmux.type(name, card.split("=")[0])
+            line = re.findall(r"^Your hand\s+(.*)$", screen, re.MULTILINE)[-1]
+            tmux.type(name, cards_in(line)[0])
         time.sleep(0.1)
     raise AssertionError(f"never saw {until!r}:\n{tmux.screen(name)[-3000:]}")
 
@@ -135,7 +140,7 @@ def test_kill_the_client_mid_round_and_run_the_same_command_again(tmp_path: Path
         pid = int(tmux.wait_for(first, r"^PID=(\d+)").group(1))
         tmux.wait_for(first, r"^Your turn\.")
         hand_line = re.findall(r"^Your hand\s+(.*)$", tmux.screen(first), re.MULTILINE)[-1]
-        hand = [c.split("=")[0] for c in hand_line.split()]  # "7d=7": the card and its value
+        hand = cards_in(hand_line)
         card = hand[0]
         os.kill(host.pid, signal.SIGSTOP)
         try:
@@ -164,7 +169,7 @@ def test_kill_the_client_mid_round_and_run_the_same_command_again(tmp_path: Path
         screen = tmux.screen(second)
         log_at = screen.index("log", back.end())
         board_hand = re.findall(r"^Your hand\s+(.*)$", screen[back.end() :], re.MULTILINE)
-        assert board_hand and {c.split("=")[0] for c in board_hand[0].split()} <= set(hand)
+        assert board_hand and set(cards_in(board_hand[0])) <= set(hand)
         listing = screen[log_at:end]
         played = re.findall(rf"^Ada plays {re.escape(card)}\b", listing, re.MULTILINE)
         assert len(played) == 1, listing
@@ -191,7 +196,7 @@ def test_kill_the_client_mid_round_and_run_the_same_command_again(tmp_path: Path
         tmux.wait_for(third, r"Type leave, away, or\s+stay\.")
         tmux.type(third, "leave")
         tmux.wait_for(third, r"^CLIENT-EXIT=0")
-        assert kept_seats(data) == []
+        assert kept_seats(data) == [], tmux.screen(third)[-1500:]
         fourth = tmux.start(f"{env} {shlex.join([*join[:5], '--ascii', '--name', 'Ada'])}")
         shown = tmux.wait_for(fourth, r"^(table number|1\. table 1|no table)").group(1)
         assert shown != "no table", (tmp_path / "host.log").read_text()[-3000:]
