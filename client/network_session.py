@@ -63,6 +63,9 @@ CATCH_UP_QUIET = 0.3
 """Just after a resume, how long the line must stay quiet before the client picks a new seed
 for a round whose start it saw in the catch-up (the rest of the replay may still be coming)."""
 CATCH_UP_WINDOW = 5.0
+RECEIPT_WAIT = 10.0
+"""How long after revealing its seed a seat waits for the host's signed receipt before it tells
+its player that none came (the host signs one as soon as it takes the seed: protocol.md 5.4)."""
 CLIENT_NAME = "scopa-net"
 LINK_ERRORS = (
     OSError,
@@ -350,6 +353,10 @@ class NetworkSession:
         self._unacked: dict[int, tuple[m.Play, trio.Event]] = {}
         self._answers: dict[int, m.Ack | m.Reject] = {}
         self._seed: bytes | None = None
+        self._receipt_due = math.inf
+        """When the receipt for the seed this seat revealed is overdue (inf: none awaited)."""
+        self._receipt_round: bytes | None = None
+        """The round whose seed that receipt is for."""
         self._stop = False
         self.connected = trio.Event()
         self._seq_changed = trio.Event()
@@ -769,6 +776,7 @@ class NetworkSession:
         elif w.should_reveal():
             w.revealed = True
             await self._link.send(m.SeedReveal(round_id=current.round_id, seed=self._seed))
+            self._await_receipt(current.round_id)
         elif (
             current.seeds is None
             and current.commits[self.seat] is not None
@@ -799,7 +807,11 @@ class NetworkSession:
             if self._to_resend:
                 await self._resend_caught_up(link)
             await self._send_seed_when_quiet(link)
-            msg = await link.receive()
+            with trio.move_on_at(self._receipt_due) as waiting:
+                msg = await link.receive()  # cancel-safe: bytes read stay in the codec
+            if waiting.cancelled_caught:
+                self._receipt_overdue()
+                continue
             if isinstance(msg, m.Ping):
                 await link.send(m.Pong(nonce=msg.nonce))
             elif isinstance(msg, m.Ack | m.Reject):
@@ -891,6 +903,30 @@ class NetworkSession:
         self._save_record()
         self._emit(ViewChanged(view=self.mirror.view))
 
+    def _await_receipt(self, round_id: bytes) -> None:
+        self._receipt_due = trio.current_time() + RECEIPT_WAIT
+        self._receipt_round = round_id
+
+    def _receipt_overdue(self) -> None:
+        """The seed went out RECEIPT_WAIT ago and neither its receipt nor the round's seeds
+        came back: say so once (a host that later leaves the seed out cannot claim it never
+        arrived, and a host that stalls is named)."""
+        self._receipt_due = math.inf
+        w = self.witness
+        if w is None or w.current is None or w.current.round_id != self._receipt_round:
+            return  # that round is over: its receipt (or the lack of one) was judged with it
+        if w.current.receipt is not None or w.current.seeds is not None:
+            return  # the receipt came, or the seeds are out and the witness judged them
+        self._emit(
+            Message(
+                seat=None,
+                text=f"You revealed your seed for round {w.current.round_no} "
+                f"{RECEIPT_WAIT:g} s ago and the host has not signed a receipt for it; "
+                "if your seed is left out of this round, the host is to blame",
+                local=True,
+            )
+        )
+
     def _answer(self, msg: m.Ack | m.Reject) -> None:
         pending = self._unacked.pop(msg.move_id, None)
         if pending is not None:
@@ -926,6 +962,7 @@ class NetworkSession:
             if e.commits[self.seat] is None:
                 return False
             await self._link.send(m.SeedReveal(round_id=e.round_id, seed=self._seed))
+            self._await_receipt(e.round_id)
         elif isinstance(e, m.RoundCommit):
             # A seed chosen for this round before (by this client or one that died) is the
             # one to use: the host may already hold its commitment.
