@@ -131,6 +131,7 @@ class ClientApp:
         self._scope: trio.CancelScope | None = None
         self._lines: trio.MemorySendChannel[str] | None = None
         self._prompt: PromptSession[str] | None = None
+        self._closing = False
         self._session: Session | None = None
 
     # --- asyncio side -------------------------------------------------------------------------
@@ -175,8 +176,8 @@ class ClientApp:
             done.result().unwrap()
         except KeyboardInterrupt:
             return 130
-        except SessionError:
-            raise  # the host refused us or went away: the command says so in one line
+        except (SessionError, OSError, trio.TooSlowError):
+            raise  # the host refused us or cannot be reached: the command says so in one line
         except Exception as exc:
             self.printer.show([FormattedText([("class:error", f"The game stopped: {exc!r}")])])
             self.printer.flush()
@@ -191,6 +192,8 @@ class ClientApp:
             return FormattedText([("class:prompt", f"which one (1-{len(state.choices)})? ")])
         if state.asking is Asking.CONFIRM_QUIT:
             return FormattedText([("class:prompt", "leave the match (y/n)? ")])
+        if state.asking is Asking.LEAVE_OR_AWAY:
+            return FormattedText([("class:prompt", "leave, away or stay? ")])
         if state.asking is Asking.CONFIRM_PLAY:
             return FormattedText([("class:prompt", "play it anyway (y/n)? ")])
         return FormattedText([("class:prompt", "scopa> ")])
@@ -219,10 +222,18 @@ class ClientApp:
             except KeyboardInterrupt:
                 continue  # Ctrl-C as a signal: the same as the key, clear and ask again
             except EOFError:
-                return
+                at_a_host = hasattr(controller.session, "leave")
+                if self._closing or not controller.state.in_match or not at_a_host:
+                    return
+                # Ctrl-D during a match asks the same question as quit; at the question,
+                # it steps away (the seat is kept).
+                asked = controller.state.asking is Asking.LEAVE_OR_AWAY
+                self._send_line("away" if asked else "quit")
+                continue
             self._send_line(line)
 
     def _stop_prompt(self, prompt: asyncio.Task[None]) -> None:
+        self._closing = True
         app = self._prompt.app if self._prompt is not None else None
         if app is not None and app.is_running and not app.future.done():  # type: ignore[union-attr]
             app.erase_when_done = True  # the game is over: leave no empty prompt behind

@@ -10,12 +10,16 @@ when ``XDG_CONFIG_HOME`` is unset). Every key is optional::
     host = "192.168.1.20"
     coach = true         # warn before a play that gives something away (play --coach)
 
+Without a ``name`` anywhere, the player is called by their operating-system user name (what
+others see must be a real name, never "You").
+
 Environment: ``NO_COLOR``, ``TERM=dumb``, ``SCOPA_NET_NAME``, ``SCOPA_NET_HOST``,
 ``SCOPA_NET_SUITS``, ``SCOPA_NET_ASCII`` (``1``/``true``). Flags win over both.
 """
 
 from __future__ import annotations
 
+import getpass
 import os
 import tomllib
 from collections.abc import Mapping
@@ -25,7 +29,8 @@ from typing import Any
 
 from scopa_net.client.style import Display, SuitNames, color_wanted
 
-DEFAULT_NAME = "You"
+DEFAULT_NAME = "Player"
+"""The name when neither the settings nor the operating system give one."""
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 
@@ -46,6 +51,19 @@ class Settings:
 
     def display(self, env: Mapping[str, str]) -> Display:
         return Display(color=color_wanted(self.color, env), glyphs=not self.ascii, suits=self.suits)
+
+
+def os_user_name(env: Mapping[str, str]) -> str:
+    """The operating-system user name (``LOGNAME``, ``USER``... as getpass reads them), or
+    :data:`DEFAULT_NAME` when there is none."""
+    for key in ("LOGNAME", "USER", "LNAME", "USERNAME"):
+        value = env.get(key, "").strip()
+        if value:
+            return value
+    try:
+        return getpass.getuser().strip() or DEFAULT_NAME
+    except (OSError, KeyError):
+        return DEFAULT_NAME
 
 
 def config_path(env: Mapping[str, str]) -> Path:
@@ -138,7 +156,7 @@ def load_settings(
     path: Path | None = None,
 ) -> Settings:
     """Settings from the file, the environment and the flags given (None: not given)."""
-    s = read_file(path or config_path(env), Settings())
+    s = read_file(path or config_path(env), Settings(name=""))  # "": not named yet
     s = apply_env(env, s)
     if color is not None:
         s = replace(s, color=color)
@@ -150,4 +168,6 @@ def load_settings(
         s = replace(s, name=_text(name, "--name"))
     if host is not None:
         s = replace(s, host=_text(host, "--host"))
+    if not s.name:
+        s = replace(s, name=os_user_name(env))
     return s

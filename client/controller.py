@@ -44,6 +44,7 @@ from scopa_net.client.session import (
 from scopa_net.client.style import Display
 from scopa_net.errors import AmbiguousPlayError, IllegalPlayError
 from scopa_net.match import match_winner
+from scopa_net.names import clean_chat, clean_name
 from scopa_net.notation import format_card
 from scopa_net.plays import Play, PlayRecord
 from scopa_net.scoring import RoundScore
@@ -61,8 +62,15 @@ class Asking(enum.Enum):
     NOTHING = "nothing"
     WHICH_GROUP = "which group"
     CONFIRM_QUIT = "confirm quit"
+    LEAVE_OR_AWAY = "leave or step away"
     REMATCH = "rematch"
     CONFIRM_PLAY = "confirm play"
+
+
+LEAVE_QUESTION = (
+    "Leave for good (a computer player takes your seat) or step away (your seat is kept "
+    "for you; `scopa-net join` takes it back)? Type leave, away, or stay."
+)
 
 
 @dataclass(slots=True)
@@ -209,6 +217,7 @@ class Controller:
     def handle_event(self, event: Event) -> None:
         """Update the state from one session event and print what the player should see."""
         state = self.state
+        state.names = tuple(clean_name(n) or f"seat {i}" for i, n in enumerate(self.session.names))
         match event:
             case ViewChanged(view=view, record=record):
                 state.view = view
@@ -254,11 +263,14 @@ class Controller:
                     state.asking = Asking.REMATCH
                     self._say("Play again with the same players? (y/n)")
             case Message(seat=seat, text=text, local=local):
+                # Chat is "<name> text" on one line: it can never look like a notice.
                 if local:  # this client's own words (its deal check), not the host's
-                    self._print([_text(text, "class:notice")])  # with the sheet, not held
+                    self._print([_text(clean_chat(text), "class:notice")])  # with the sheet
+                elif seat is None:
+                    self._say(f"Host: {clean_chat(text)}", "class:notice")
                 else:
-                    who = "Host" if seat is None else state.names[seat]
-                    self._say(f"{who}: {text}", "class:chat")
+                    who = state.names[seat] if seat < len(state.names) else f"seat {seat}"
+                    self._say(f"<{who}> {clean_chat(text)}", "class:chat")
             case ConnectionChanged(state=conn, detail=detail):
                 state.connection = conn
                 self._say(
@@ -294,6 +306,8 @@ class Controller:
             state.changed()
         if not line.strip():
             return
+        if state.asking is Asking.LEAVE_OR_AWAY:
+            await self._answer_leave(line)
         if state.asking is Asking.CONFIRM_PLAY:
             await self._confirm_play(line)
             state.changed()
@@ -448,6 +462,43 @@ class Controller:
         except IllegalPlayError as exc:
             self._error(str(exc))
 
+    def ask_to_leave(self) -> None:
+        """``quit`` (or Ctrl-D): during a match at a host, ask once whether to leave for good
+        or step away; elsewhere, confirm or just leave."""
+        state = self.state
+        if not state.in_match:
+            self._quit()
+        elif hasattr(self.session, "leave"):
+            state.asking = Asking.LEAVE_OR_AWAY
+            self._say(LEAVE_QUESTION)
+        else:
+            state.asking = Asking.CONFIRM_QUIT
+            self._say("The match is not over. Really leave? (y/n)")
+        state.changed()
+
+    async def _answer_leave(self, line: str) -> None:
+        state = self.state
+        answer = line.strip().lower()
+        leave = self.session.leave  # type: ignore[attr-defined]
+        if answer in {"leave", "l", "quit", "for good"}:
+            state.asking = Asking.NOTHING
+            self._say("Leaving the table for good; a computer player takes your seat.")
+            await leave(away=False)
+            self._quit()
+        elif answer in {"away", "a", "step away", "s", "step"}:
+            state.asking = Asking.NOTHING
+            where = getattr(self.session, "address", "HOST")
+            self._say(
+                f"Stepping away; your seat is kept. Take it back with: scopa-net join {where}"
+            )
+            await leave(away=True)
+            self._quit()
+        elif answer in {"stay", "n", "no", "cancel", "c"}:
+            state.asking = Asking.NOTHING
+            self._say("Staying at the table.")
+        else:
+            self._say("Type leave, away, or stay.")
+
     def _rules(self, topic: str) -> None:
         """``rules`` and ``rules TOPIC``, from the rules document."""
         if topic:
@@ -470,8 +521,9 @@ class Controller:
         return score_sheet(view, score, scores, self.state.names, width)
 
     def _who(self) -> None:
-        """Who sits where, and on which side; before the deal too."""
+        """Who sits where, and on which side; before the deal too; who is away."""
         state = self.state
+        notes = getattr(self.session, "seat_notes", ())
         view = state.view
         rules = view.rules if view is not None else getattr(self.session, "rules", None)
         lines = []
@@ -482,7 +534,10 @@ class Controller:
                 continue
             partners = [state.names[s] for s in rules.seats_of(rules.side_of(seat)) if s != seat]
             team = f", with {' & '.join(partners)}" if partners else ""
-            lines.append(_text(f"Seat {seat}: {who}{you}{team}"))
+            note = f"; {notes[seat]}" if seat < len(notes) and notes[seat] else ""
+            lines.append(_text(f"Seat {seat}: {who}{you}{team}{note}"))
+        # For the player hosting with play --lan: where friends join.
+        lines += [_text(line) for line in getattr(self.session, "where_to_join", ())]
         self._show(lines)
 
     def _simple(self, name: str) -> None:
@@ -497,14 +552,10 @@ class Controller:
             self._show(lines)
         elif name == "board":
             self.show_board()
-        elif name == "quit":
-            if state.in_match:
-                state.asking = Asking.CONFIRM_QUIT
-                self._say("The match is not over. Really leave? (y/n)")
-            else:
-                self._quit()
         elif name == "who":
             self._who()
+        elif name == "quit":
+            self.ask_to_leave()
         elif view is None:
             self._say("No cards dealt yet.")
         elif name == "score":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 
 import trio
@@ -17,11 +18,23 @@ from scopa_net.client.network_session import NetworkSession, TableChoice, open_n
 from scopa_net.rules import RuleSet
 from scopa_net.server.announce import advertise
 from scopa_net.server.config import HostConfig
+from scopa_net.server.discovery import join_address, lan_addresses
 from scopa_net.server.host import Host
 from scopa_net.server.journal import Journal
 from scopa_net.wire import messages as m
 
 LEVEL_NUMBERS = {"random": 1, "greedy": 2, "strong": 3}
+
+
+def lan_join_lines(bind: str, bound: int, wanted: int) -> tuple[str, ...]:
+    """How friends join a table opened with ``play --lan``, for the screen and ``who``."""
+    addresses = lan_addresses(bind)
+    moved = f" (port {wanted} was taken)" if wanted and bound != wanted else ""
+    if not addresses:
+        return (f"This machine has no LAN address: friends cannot join. Port {bound}{moved}.",)
+    lines = [f"Friends join this table on port {bound}{moved} with:"]
+    lines += [f"  scopa-net join {join_address(a, bound)}" for a in addresses]
+    return tuple(lines)
 
 
 @asynccontextmanager
@@ -39,7 +52,10 @@ async def open_embedded_game(
     offer_rematch: bool = False,
 ) -> AsyncIterator[NetworkSession]:
     """Start a host, open a table with computer players in all but ``humans`` seats, sit down.
-    ``offer_rematch``: the session stays after the match for a vote on playing again."""
+    ``offer_rematch``: the session stays after the match for a vote on playing again.
+
+    With ``lan`` the host listens on every interface, on ``port`` if it is free (else on any
+    free port), and the session's ``where_to_join`` says how friends reach it."""
     config = HostConfig(
         name=f"{name}'s table",
         bind="0.0.0.0" if lan else "127.0.0.1",
@@ -48,9 +64,17 @@ async def open_embedded_game(
         advertise=lan,
         bot_delay=delay,
     )
-    host = Host(config, Journal(":memory:"))
     async with trio.open_nursery() as nursery:
-        bound = await nursery.start(host.serve)
+        host = Host(config, Journal(":memory:"))
+        try:
+            bound = await nursery.start(host.serve)
+        except (OSError, ExceptionGroup) as exc:
+            taken = isinstance(exc, OSError) or exc.subgroup(OSError) is not None
+            if not port or not taken:
+                raise
+            config = replace(config, port=0)  # the port is taken: any free one will do
+            host = Host(config, Journal(":memory:"))
+            bound = await nursery.start(host.serve)
         if lan:
             nursery.start_soon(advertise, host)
         create = m.CreateTable(
@@ -70,5 +94,9 @@ async def open_embedded_game(
             offer_rematch=offer_rematch,
         ) as session:
             session.embedded_port = bound  # type: ignore[attr-defined]
+            if lan:
+                session.where_to_join = lan_join_lines(config.bind, bound, port)
+                for line in session.where_to_join:
+                    session.notice(line)
             yield session
         nursery.cancel_scope.cancel()

@@ -7,11 +7,12 @@ import asyncio
 import os
 import signal
 
+import trio
 from prompt_toolkit.patch_stdout import patch_stdout
 
 from scopa_net.client.app import ClientApp, SessionOpener
 from scopa_net.client.config import Settings, load_settings
-from scopa_net.client.network_session import HostKeyChangedError, SessionError
+from scopa_net.client.network_session import HostKeyChangedError, SeatLostError, SessionError
 from scopa_net.commands.options import (
     EXIT_FAILED,
     EXIT_REFUSED,
@@ -39,8 +40,12 @@ def session_failure(exc: SessionError) -> CommandError:
         return CommandError(REFUSALS[code], EXIT_REFUSED)
     if isinstance(exc, HostKeyChangedError):
         return CommandError(text, EXIT_FAILED)
+    if isinstance(exc, SeatLostError):
+        return CommandError(text, EXIT_REFUSED)
     if "could not get back" in text:
-        return CommandError("lost the host and could not get back to it", EXIT_UNREACHABLE)
+        hint = getattr(exc, "hint", "")
+        why = "lost the host and could not get back to it" + (f"; {hint}" if hint else "")
+        return CommandError(why, EXIT_UNREACHABLE)
     return CommandError(f"the host stopped the session: {detail or text}", EXIT_FAILED)
 
 
@@ -100,3 +105,8 @@ def run_game_screen(
             return asyncio.run(_until_terminated(app))
     except SessionError as exc:
         raise session_failure(exc) from None
+    except trio.TooSlowError:
+        raise CommandError("no answer from the host in time", EXIT_UNREACHABLE) from None
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        raise CommandError(f"cannot reach the host: {why}", EXIT_UNREACHABLE) from None

@@ -17,11 +17,12 @@ import secrets
 import shlex
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import trio
 
+from scopa_net.client.seat_store import PendingMove, SeatRecord, SeatStore, starting_snapshot
 from scopa_net.client.session import (
     ConnectionChanged,
     ConnectionState,
@@ -37,6 +38,7 @@ from scopa_net.errors import IllegalPlayError, IllegalReason
 from scopa_net.fair.commitments import fingerprint, seat_commitment
 from scopa_net.fair.errors import FairnessError
 from scopa_net.mirror import SeatMirror
+from scopa_net.names import clean_name
 from scopa_net.plays import Play, PlayRecord
 from scopa_net.rules import RuleSet
 from scopa_net.view import SeatView
@@ -55,6 +57,12 @@ SILENCE_TIMEOUT = 35.0
 BACKOFF = (0.2, 0.5, 1.0, 2.0, 4.0, 8.0)
 RECONNECT_FOR = 300.0
 """How long to keep trying to get back to the host before giving up."""
+REPORT_AFTER = (5.0, 15.0, 30.0, 60.0, 120.0, 240.0)
+"""Seconds without the host at which the client says again that it is still trying."""
+CATCH_UP_QUIET = 0.3
+"""Just after a resume, how long the line must stay quiet before the client picks a new seed
+for a round whose start it saw in the catch-up (the rest of the replay may still be coming)."""
+CATCH_UP_WINDOW = 5.0
 RECEIPT_WAIT = 10.0
 """How long after revealing its seed a seat waits for the host's signed receipt before it tells
 its player that none came (the host signs one as soon as it takes the seed: protocol.md 5.4)."""
@@ -71,6 +79,28 @@ LINK_ERRORS = (
 
 class SessionError(Exception):
     """The host refused us (no such table, bad password, full...) or went away for good."""
+
+
+class RefusedError(SessionError):
+    """The host answered a request with ``error``; ``code`` says why."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class HostLostError(SessionError):
+    """No answer from the host for the whole reconnect window; ``hint`` says how to come
+    back (the seat is kept on disk)."""
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.hint = hint
+
+
+class SeatLostError(SessionError):
+    """The host no longer holds the seat for us (the match ended, or it was given up)."""
 
 
 EXIT_DEAL_FAILED = 7
@@ -202,7 +232,7 @@ class _Link:
                 if isinstance(reply, m.Ping):
                     await self.send(m.Pong(nonce=reply.nonce))
                 elif isinstance(reply, m.Error):
-                    raise SessionError(f"{reply.code}: {reply.message}")
+                    raise RefusedError(reply.code, reply.message)
                 elif isinstance(reply, m.Bye):
                     raise SessionError(f"the host closed the connection: {reply.message}")
                 else:
@@ -220,6 +250,16 @@ class _Link:
                 else:
                     self._pending.append(msg)
                     raise UnexpectedReplyError(f"expected {kind.TYPE}, got {msg.TYPE}")
+
+    def has_more(self) -> bool:
+        """Whether a whole message is already here, waiting to be read."""
+        if self._pending:
+            return True
+        event = self.conn.next_event()
+        if event is NEED_DATA:
+            return False
+        self._pending.append(event)  # type: ignore[arg-type]
+        return True
 
     async def aclose(self) -> None:
         await trio.aclose_forcefully(self.stream)
@@ -276,12 +316,18 @@ class NetworkSession:
         check_deals: bool = True,
         pin_host: bool = True,
         offer_rematch: bool = False,
+        store: SeatStore | None = None,
+        resume_from: SeatRecord | None = None,
     ) -> None:
         """``check_deals=False`` skips checking cards and verifying rounds (a load generator
         with thousands of seats in one process); a person's client always checks.
         ``pin_host=False`` does not pin the host's key (a throwaway host in this process).
         ``offer_rematch``: after the match, stay for a vote on playing again (:meth:`rematch`;
-        a person's game screen asks); otherwise decline at once and end the session."""
+        a person's game screen asks); otherwise decline at once and end the session.
+
+        ``store`` keeps the seat on disk so that it outlives this process
+        (:mod:`~scopa_net.client.seat_store`); ``resume_from`` takes back a seat kept there
+        instead of sitting down anew."""
         self.host, self.port = host, port
         self.connector = connector
         self.check_deals = check_deals
@@ -302,6 +348,7 @@ class NetworkSession:
         self.witness: DealWitness | None = None
         self.rules: RuleSet | None = None
         self._names: list[str] = []
+        self._stand_ins: dict[int, bool] = {}
         self._move_ids = itertools.count(secrets.randbelow(2**30) + 1)
         self._unacked: dict[int, tuple[m.Play, trio.Event]] = {}
         self._answers: dict[int, m.Ack | m.Reject] = {}
@@ -317,6 +364,25 @@ class NetworkSession:
         self.deal_failure: DealCheckFailedError | None = None
         """Set when a fair-deal check failed and the seat stopped."""
         self.rounds_verified = 0
+        self.store = store
+        self._record: SeatRecord | None = resume_from
+        self._resume_tokens: tuple[bytes, ...] = ()
+        self._seats: list[m.SeatInfo] = []
+        self._away_names: dict[int, str] = {}
+        self._seed_due = False
+        self._seed_lost_round: bytes | None = None
+        self._resumed_at = -math.inf
+        self._left = trio.Event()
+        self._to_resend: list[int] = []
+        self._finished: SeatRecord | None = None
+        """The seat's record while a match just ended (kept in memory for a rematch)."""
+        """Unacknowledged moves to send again once the catch-up reaches their ``after``."""
+        self._replaying = False
+        """Taking a seat back from disk: the host replays the match; show only the end."""
+        self.end_note: str | None = None
+        """The last line for the player when the session ends on its own (host gone...)."""
+        self.where_to_join: tuple[str, ...] = ()
+        """For the player hosting (``play --lan``): how friends join; ``who`` shows it."""
         self.match_no = 1
         """Which match at this table the seat plays (one more after each agreed rematch)."""
 
@@ -330,6 +396,29 @@ class NetworkSession:
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(self._names)
+
+    @property
+    def seat_notes(self) -> tuple[str, ...]:
+        """A few words on each seat for ``who``: away, a computer standing in..."""
+        notes = []
+        for seat, info in enumerate(self._seats):
+            if info.kind == "bot":
+                notes.append("computer player")
+            elif info.kind == "open":
+                notes.append("open seat, a computer plays it" if self.view else "open seat")
+            elif not info.connected and seat != self._seat:
+                notes.append("away, a computer plays for them" if self._stand_in(seat) else "away")
+            else:
+                notes.append("")
+        return tuple(notes)
+
+    def _stand_in(self, seat: int) -> bool:
+        return self._stand_ins.get(seat, False)
+
+    @property
+    def address(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{host}:{self.port}"
 
     @property
     def view(self) -> SeatView | None:
@@ -356,6 +445,16 @@ class NetworkSession:
         )
         done = trio.Event()
         self._unacked[move_id] = (msg, done)
+        self._save_record()
+        if self._link is None:
+            self._emit(
+                Message(
+                    seat=None,
+                    text=f"queued: {play.text()} goes to the host as soon as the connection "
+                    "is back",
+                    local=True,
+                )
+            )
         await self._send_quietly(msg)
         await done.wait()
         answer = self._answers.pop(move_id, None)
@@ -384,22 +483,40 @@ class NetworkSession:
     async def say(self, text: str) -> None:
         await self._send_quietly(m.Say(text=text))
 
+    def notice(self, text: str) -> None:
+        """Show the player a line from this client (such as how friends can join)."""
+        self._emit(Message(seat=None, text=text, local=True))
+
     async def rematch(self, agree: bool) -> None:
         """Answer, after the match, whether to play again with the same seats and rules."""
         await self._send_quietly(m.Rematch(agree=agree))
 
-    async def leave(self) -> None:
-        """Give up the seat and end the session."""
+    async def leave(self, away: bool = False) -> None:
+        """Give up the seat for good, or (``away``) step away and keep it; ends the session.
+
+        Waits briefly for the host's ``left``. Stepping away keeps the seat on disk for
+        ``scopa-net join`` to take back; leaving for good forgets it."""
         self._stop = True
-        if self._link is not None:
-            await self._send_quietly(m.Leave())
+        if self._link is not None and self._state is ConnectionState.CONNECTED:
+            await self._send_quietly(m.Leave(away=away))
+            with trio.move_on_after(REQUEST_TIMEOUT / 3):
+                await self._left.wait()
+        if self._record is not None:
+            if away or self._link is None:
+                self._record = replace(self._record, away=True)
+                self._save_record()
+            else:
+                self._forget_record()
 
     # --- running ------------------------------------------------------------------------
 
     async def run(self) -> None:
         """Connect, sit down, and keep the seat until the match ends or we are stopped."""
         try:
-            await self._sit_down()
+            if self._record is not None:
+                await self._take_back()
+            else:
+                await self._sit_down()
             await self._serve_until_over()
         finally:
             self._set_state(ConnectionState.CLOSED)
@@ -440,11 +557,13 @@ class NetworkSession:
         snapshot = await link.expect(m.Snapshot)
         assert isinstance(snapshot, m.Snapshot)
         self._start_seat(snapshot)
-        if info is not None:
+        if info is not None and not snapshot.seats:
             for seat, seat_info in enumerate(info.seats):
                 if seat_info.name is not None and seat < len(self._names):
-                    self._names[seat] = seat_info.name
-        self._names[joined.seat] = self.name
+                    self._names[seat] = clean_name(seat_info.name) or f"seat {seat}"
+        if not snapshot.seats:
+            self._names[joined.seat] = self.name
+        self._keep_seat(joined.token, joined.epoch, snapshot, info)
         self._set_state(ConnectionState.CONNECTED)
 
     def _welcome(self, welcome: m.Welcome) -> None:
@@ -457,13 +576,13 @@ class NetworkSession:
         if warning:
             self._emit(Message(seat=None, text=warning, local=True))
 
-    def _start_seat(self, snapshot: m.Snapshot) -> None:
+    def _start_seat(self, snapshot: m.Snapshot, *, mid_match: bool | None = None) -> None:
         self.rules = snapshot.rules.to_rules()
         self.mirror = SeatMirror(snapshot)
         assert self.host_key is not None
-        self.witness = DealWitness(
-            self.rules, self.host_key, snapshot.seat, mid_match=snapshot.round_no > 0
-        )
+        if mid_match is None:
+            mid_match = snapshot.round_no > 0
+        self.witness = DealWitness(self.rules, self.host_key, snapshot.seat, mid_match=mid_match)
         if snapshot.round_no > 0:
             self._emit(
                 Message(
@@ -474,11 +593,11 @@ class NetworkSession:
                 )
             )
         self._names = [f"seat {s}" for s in range(self.rules.players)]
+        self._take_seats(snapshot.seats)
         if snapshot.round_no:
             self._emit(ViewChanged(view=self.mirror.view))
 
     async def _serve_until_over(self) -> None:
-        deadline = trio.current_time() + RECONNECT_FOR
         attempt = 0
         while not self._stop:
             try:
@@ -491,67 +610,203 @@ class NetworkSession:
             if self._link is not None:
                 await self._link.aclose()
                 self._link = None
-            self._set_state(ConnectionState.RECONNECTING, "connection lost; reconnecting")
+            lost_at = trio.current_time()
+            reports = list(REPORT_AFTER)
+            self._set_state(
+                ConnectionState.RECONNECTING,
+                "the connection to the host was lost; trying to get back. Your seat is kept: "
+                "type quit to stop trying",
+            )
             while not self._stop:
-                if trio.current_time() > deadline:
-                    raise SessionError("could not get back to the host")
+                waited = trio.current_time() - lost_at
+                if waited > RECONNECT_FOR:
+                    self._give_up(
+                        f"No answer from the host at {self.address} for "
+                        f"{_duration(waited)}; stopped trying."
+                    )
+                    hint = ""
+                    if self._record is not None:
+                        hint = f"your seat is kept: {self.resume_command} takes it back"
+                    raise HostLostError("could not get back to the host", hint)
+                if reports and waited >= reports[0]:
+                    reports.pop(0)
+                    self._emit(
+                        ConnectionChanged(
+                            state=ConnectionState.RECONNECTING,
+                            detail=f"no answer from the host for {_duration(waited)}; still "
+                            f"trying for up to {_duration(RECONNECT_FOR)}. Type quit to stop "
+                            "(your seat is kept)",
+                        )
+                    )
                 await trio.sleep(BACKOFF[min(attempt, len(BACKOFF) - 1)])
                 attempt += 1
                 try:
                     await self._resume()
                     attempt = 0
-                    deadline = trio.current_time() + RECONNECT_FOR
                     break
+                except SeatLostError as exc:
+                    self._forget_record()
+                    self._emit(Message(seat=None, text=str(exc)))
+                    self.end_note = str(exc)
+                    return
                 except LINK_ERRORS:
                     if self._link is not None:  # it resumed, then broke at once
                         await self._link.aclose()
                         self._link = None
                     continue
 
+    def _give_up(self, why: str) -> None:
+        """End the session without the host: the seat stays on disk to be taken back."""
+        self._stop = True
+        if self._record is not None:
+            self._save_record()
+            note = f"{why} Your seat is saved: {self.resume_command} takes it back."
+        else:
+            note = why
+        self.end_note = note
+        self._emit(Message(seat=None, text=note, local=True))
+
+    @property
+    def resume_command(self) -> str:
+        return f"`scopa-net join {self.address}`"
+
+    async def _take_back(self) -> None:
+        """Sit down again in a seat kept on disk by an earlier client (see seat_store)."""
+        record = self._record
+        assert record is not None
+        self.table_id, self._seat = record.table_id, record.seat
+        self.host_key = bytes.fromhex(record.host_key)
+        self._start_seat(starting_snapshot(record), mid_match=record.mid_match)
+        for seat, name in enumerate(record.names[: len(self._names)]):
+            self._names[seat] = clean_name(name) or self._names[seat]
+        for p in record.pending:
+            msg = m.Play(move_id=p.move_id, after=p.after, card=p.card, captured=p.captured)
+            self._unacked[p.move_id] = (msg, trio.Event())
+        try:
+            await self._resume()
+            self._replaying = True
+        except SeatLostError:
+            self._forget_record()
+            raise
+
+    def _tokens(self) -> list[bytes]:
+        """Tokens to try, newest first (the host honours the one before until the newest
+        is used)."""
+        tokens = [] if self._token is None else [self._token]
+        if self._record is not None:
+            tokens += [bytes.fromhex(t) for t in self._record.tokens]
+        return list(dict.fromkeys(tokens))
+
     async def _resume(self) -> None:
-        assert self.table_id is not None and self._token is not None and self.mirror is not None
+        assert self.table_id is not None and self.mirror is not None
         link, welcome = await connect(self.host, self.port, self.connector)
         try:
             self._welcome(welcome)
-            resumed = await link.request(
-                m.Resume(
-                    table_id=self.table_id,
-                    seat=self.seat,
-                    token=self._token,
-                    last_seq=self.mirror.seq,
-                ),
-                m.Resumed,
-            )
+            resumed = None
+            refusal: RefusedError | None = None
+            for token in self._tokens():
+                try:
+                    resumed = await link.request(
+                        m.Resume(
+                            table_id=self.table_id,
+                            seat=self.seat,
+                            token=token,
+                            last_seq=self.mirror.seq,
+                        ),
+                        m.Resumed,
+                    )
+                    break
+                except RefusedError as exc:
+                    refusal = exc
+                    if exc.code not in ("bad_token",):
+                        break
+            if resumed is None:
+                why = (
+                    "the match there is over"
+                    if refusal and refusal.code in ("no_such_table",)
+                    else "the seat was given up or the match ended"
+                )
+                raise SeatLostError(
+                    f"The host at {self.address} no longer holds seat {self.seat} at table "
+                    f"{self.table_id} for you ({why})."
+                )
         except BaseException:
             await link.aclose()
             raise
         assert isinstance(resumed, m.Resumed)
         self._token = resumed.token
+        self._keep_token(resumed.token, resumed.epoch)
         self._link = link
+        self._resumed_at = trio.current_time()
+        self._seed_due = True
         self._set_state(ConnectionState.CONNECTED, "back at the table")
-        # Whatever the host had not acknowledged goes again; a repeat is applied once.
-        for msg, _ in list(self._unacked.values()):
-            await link.send(msg)
-        await self._resend_seed()
+        # Whatever the host had not acknowledged goes again (a repeat is applied once), as
+        # soon as this connection has caught up to the event each move was chosen after.
+        self._to_resend = list(self._unacked)
+        await self._resend_caught_up(link)
 
-    async def _resend_seed(self) -> None:
-        """After a resume, the host may still wait for this seat's commitment or seed."""
+    async def _resend_caught_up(self, link: _Link) -> None:
+        seq = 0 if self.mirror is None else self.mirror.seq
+        for move_id in list(self._to_resend):
+            pending = self._unacked.get(move_id)
+            if pending is None:
+                self._to_resend.remove(move_id)
+            elif pending[0].after <= seq:
+                self._to_resend.remove(move_id)
+                await link.send(pending[0])
+
+    async def _send_seed_if_due(self) -> None:
+        """Give the host this seat's commitment or seed if the round in play waits for it.
+
+        Called when every message that has arrived is handled, so that a catch-up replay
+        is read to its end before the client decides what the host still waits for."""
         w = self.witness
-        if w is None or w.current is None or self._seed is None or self._link is None:
+        if not self._seed_due or w is None or self._link is None:
             return
-        if w.current.commits is None:
+        self._seed_due = False
+        current = w.current
+        if current is None:
+            return
+        if current.commits is None:
+            if self._seed is None:
+                self._seed = secrets.token_bytes(32)
+                self._keep_seed(current.round_id, self._seed)
             commit = w.my_commitment(self._seed)
-            await self._link.send(m.SeedCommit(round_id=w.current.round_id, commit=commit))
+            await self._link.send(m.SeedCommit(round_id=current.round_id, commit=commit))
         elif w.should_reveal():
             w.revealed = True
-            await self._link.send(m.SeedReveal(round_id=w.current.round_id, seed=self._seed))
-            self._await_receipt(w.current.round_id)
+            await self._link.send(m.SeedReveal(round_id=current.round_id, seed=self._seed))
+            self._await_receipt(current.round_id)
+        elif (
+            current.seeds is None
+            and current.commits[self.seat] is not None
+            and self._seed is None
+            and not w.mid_match
+        ):
+            self._round_unchecked(current.round_id, current.round_no)
+
+    def _round_unchecked(self, round_id: bytes, round_no: int) -> None:
+        if self._seed_lost_round == round_id:
+            return
+        self._seed_lost_round = round_id
+        self._emit(
+            Message(
+                seat=None,
+                text=f"This seat's seed for round {round_no} was lost with the client that "
+                "chose it, so this seat cannot check that round: its own seed cannot be "
+                "confirmed among those the host relays. Every round after it is checked.",
+                local=True,
+            )
+        )
 
     async def _pump(self) -> None:
         """Handle messages until the match is over (returns) or the connection fails."""
         assert self._link is not None
         link = self._link
         while True:
+            if self._to_resend:
+                await self._resend_caught_up(link)
+            await self._send_seed_when_quiet(link)
             with trio.move_on_at(self._receipt_due) as waiting:
                 msg = await link.receive()  # cancel-safe: bytes read stay in the codec
             if waiting.cancelled_caught:
@@ -567,29 +822,86 @@ class NetworkSession:
                     self._stop = True
                     self._emit(Message(seat=None, text=f"disconnected: {msg.message}"))
                     return
+                if msg.reason == ErrorCode.SHUTTING_DOWN.value:
+                    self._give_up(f"The host shut down ({msg.message}).")
+                    return
                 raise trio.BrokenResourceError(f"the host said goodbye: {msg.message}")
             elif isinstance(msg, m.Snapshot):
-                assert self.mirror is not None
-                if self.witness is not None and msg.seq > self.mirror.seq:
-                    # Caught up by snapshot: the events skipped (commitments, seeds, cards)
-                    # were never seen, so checking resumes with the next round.
-                    self.witness.resynced()
-                    self._emit(
-                        Message(
-                            seat=None,
-                            text="the host caught this seat up with a snapshot: cards are "
-                            "checked again from the next round, and no transcript is saved "
-                            "for this match",
-                        )
-                    )
-                self.mirror.apply(msg)
-                self._emit(ViewChanged(view=self.mirror.view))
+                self._caught_up_by_snapshot(msg)
             elif isinstance(msg, m.Left):
+                self._left.set()
                 return
             elif isinstance(msg, m.Error):
-                self._emit(Message(seat=None, text=f"the host refused: {msg.message}"))
+                if msg.ref in ("seed_commit", "seed_reveal"):
+                    # A seed sent again after a resume that the host already had.
+                    log.info("host refused %s: %s", msg.ref, msg.message)
+                else:
+                    self._emit(Message(seat=None, text=f"the host refused: {msg.message}"))
             elif msg.SEQUENCED and await self._table_event(msg):
                 return
+
+    async def _send_seed_when_quiet(self, link: _Link) -> None:
+        """Send a due seed once every message already here is handled (just after a resume,
+        once the line has also been quiet for a moment: the replay may not be over)."""
+        if not (self._seed_due or self._replaying) or link.has_more():
+            return
+        if trio.current_time() - self._resumed_at < CATCH_UP_WINDOW:
+            with trio.move_on_after(CATCH_UP_QUIET):
+                while not link.has_more():
+                    data = await link.stream.receive_some(65536)
+                    if not data:
+                        break
+                    link.conn.receive_data(data)
+            if link.has_more():
+                return
+        if self._replaying:
+            self._caught_up()
+        await self._send_seed_if_due()
+
+    def _caught_up(self) -> None:
+        """The replay of a seat taken back from disk is over: show where the match stands."""
+        self._replaying = False
+        assert self.mirror is not None
+        view = self.mirror.view
+        done = self.rounds_verified
+        checked = f"; {done} finished rounds checked" if done else ""
+        self._emit(
+            Message(
+                seat=None,
+                text=f"Back in your seat at table {self.table_id} ({self.address}), "
+                f"round {view.round_number}{checked}.",
+                local=True,
+            )
+        )
+        if view.round_number:
+            self._emit(RoundStarted(view=view))
+        if view.winner is not None:
+            scores = view.scores
+            self._emit(MatchOver(winner=view.winner, match_scores=scores, rounds=view.round_number))
+
+    def _caught_up_by_snapshot(self, msg: m.Snapshot) -> None:
+        """A snapshot instead of the events: the board and who sits where, but not the round's
+        fair-deal record."""
+        assert self.mirror is not None
+        if self.witness is not None and msg.seq > self.mirror.seq:
+            # Caught up by snapshot: the events skipped (commitments, seeds, cards)
+            # were never seen, so checking resumes with the next round.
+            self.witness.resynced()
+            self._emit(
+                Message(
+                    seat=None,
+                    text="the host caught this seat up with a snapshot: this round cannot be "
+                    "checked by this seat; cards are checked again from the next round, and "
+                    "no transcript is saved for this match",
+                    local=True,
+                )
+            )
+        self.mirror.apply(msg)
+        self._take_seats(msg.seats)
+        self._seq_changed.set()
+        self._seq_changed = trio.Event()
+        self._save_record()
+        self._emit(ViewChanged(view=self.mirror.view))
 
     def _await_receipt(self, round_id: bytes) -> None:
         self._receipt_due = trio.current_time() + RECEIPT_WAIT
@@ -620,6 +932,7 @@ class NetworkSession:
         if pending is not None:
             self._answers[msg.move_id] = msg
             pending[1].set()
+            self._save_record()
 
     async def _table_event(self, e: m.Message) -> bool:
         """Take one numbered event; True when the match is over."""
@@ -641,21 +954,24 @@ class NetworkSession:
             self.rounds_verified += 1
             self._emit(Message(seat=None, text=f"Deal check: {verdict.note}", local=True))
             self._save_transcript()
-        if isinstance(e, m.RoundCommit):
+        if isinstance(e, m.RoundCommit) and not self.check_deals:
             self._seed = secrets.token_bytes(32)
-            if self.check_deals:
-                commit = self.witness.my_commitment(self._seed)
-            else:
-                commit = seat_commitment(e.round_id, self.seat, self._seed)
+            commit = seat_commitment(e.round_id, self.seat, self._seed)
             await self._link.send(m.SeedCommit(round_id=e.round_id, commit=commit))
-        elif isinstance(e, m.SeedCommits) and self._seed is not None:
-            if self.check_deals and not self.witness.should_reveal():
-                return False  # the host did not relay our commitment: our seed is out
-            if not self.check_deals and e.commits[self.seat] is None:
+        elif isinstance(e, m.SeedCommits) and not self.check_deals and self._seed is not None:
+            if e.commits[self.seat] is None:
                 return False
-            self.witness.revealed = True
             await self._link.send(m.SeedReveal(round_id=e.round_id, seed=self._seed))
             self._await_receipt(e.round_id)
+        elif isinstance(e, m.RoundCommit):
+            # A seed chosen for this round before (by this client or one that died) is the
+            # one to use: the host may already hold its commitment.
+            self._seed = self._kept_seed(e.round_id)
+            if self._seed is not None and self.witness.current is not None:
+                self.witness.my_commitment(self._seed)
+            self._seed_due = True
+        elif isinstance(e, m.SeedCommits):
+            self._seed_due = True
         elif isinstance(e, m.Deal):
             if self.mirror.started_round:
                 self._emit(RoundStarted(view=view))
@@ -670,6 +986,9 @@ class NetworkSession:
             self._emit(RoundOver(view=view, score=view.round_score, match_scores=tuple(e.scores)))
         elif isinstance(e, m.MatchEnd):
             saved = self._save_transcript()  # now with the match result
+            # The match is over: its seat is not kept on disk (a rematch keeps it again).
+            self._finished = self._record
+            self._forget_record()
             rounds = view.round_number
             self._emit(MatchOver(winner=e.winner or 0, match_scores=tuple(e.scores), rounds=rounds))
             if saved is not None:
@@ -693,8 +1012,12 @@ class NetworkSession:
         assert self.rules is not None and self.host_key is not None
         if e.state == "declined":
             self._emit(Message(seat=None, text="no rematch: the table is closing"))
+            self._forget_record()  # nothing left to take back
             return True
         if e.state == "agreed":
+            if self._record is None and self._finished is not None:
+                self._record = replace(self._finished, seeds={})
+                self._save_record()
             self.match_no = e.match_no + 1
             assert self.table_id is not None
             start = opening_snapshot(self.rules, seat=self.seat, seq=e.seq, table_id=self.table_id)
@@ -707,20 +1030,127 @@ class NetworkSession:
         return False
 
     def _seat_status(self, e: m.SeatStatus) -> None:
-        if e.name is not None and e.seat < len(self._names):
-            self._names[e.seat] = e.name
+        if e.seat >= len(self._names):
+            return
+        before = self._seats[e.seat] if e.seat < len(self._seats) else None
+        was = self._names[e.seat]
+        info = m.SeatInfo(kind=e.kind, name=e.name, connected=e.connected)
+        if e.seat < len(self._seats):
+            self._seats[e.seat] = info
+        self._stand_ins[e.seat] = e.stand_in
+        if e.name is not None:
+            self._names[e.seat] = clean_name(e.name) or f"seat {e.seat}"
+        self._save_record()
         if e.seat == self._seat:
             return
-        who = e.name or f"seat {e.seat}"
-        if not e.connected and e.kind == "human" and e.grace:
+        who = self._names[e.seat]
+        if e.kind == "open":
+            if before is not None and before.kind == "human":
+                if e.stand_in:
+                    text = f"{was} left the table; a computer player takes the seat"
+                else:
+                    text = f"{was} left the table"
+            else:
+                return
+        elif e.kind == "bot" and before is not None and before.kind == "human":
+            text = f"{was} gave up the seat; a computer player takes it"
+        elif e.kind != "human":
+            return
+        elif e.away:
+            text = f"{who} stepped away; a computer plays for them until they are back"
+        elif not e.connected and e.grace:
             text = f"{who} lost the connection; a computer plays for them in {e.grace} s"
-        elif e.stand_in:
-            text = f"a computer is playing for {who}"
-        elif e.connected and e.kind == "human":
-            text = f"{who} is at the table"
+        elif not e.connected and e.stand_in:
+            text = f"a computer is playing for {who} until they are back"
+        elif e.connected and before is not None and before.kind == "human":
+            text = f"{who} is back at the table"
+        elif e.connected:
+            text = f"{who} sat down at the table"
         else:
             return
         self._emit(Message(seat=None, text=text))
+
+    def _take_seats(self, seats: tuple[m.SeatInfo, ...]) -> None:
+        """Who holds each seat, from a snapshot."""
+        if self.rules is None or len(seats) != self.rules.players:
+            if self.rules is not None and not self._seats:
+                self._seats = [
+                    m.SeatInfo(kind="open", name=None, connected=False)
+                    for _ in range(self.rules.players)
+                ]
+            return
+        self._seats = list(seats)
+        for seat, info in enumerate(seats):
+            if info.name is not None:
+                self._names[seat] = clean_name(info.name) or f"seat {seat}"
+
+    # --- the seat on disk ---------------------------------------------------------------
+
+    def _keep_seat(
+        self, token: bytes, epoch: int, snapshot: m.Snapshot, info: m.TableInfo | None
+    ) -> None:
+        """Write the new seat to the store before anything else happens at it."""
+        if self.store is None or self.host_key is None or self.rules is None:
+            return
+        rules = self.rules
+        self._record = SeatRecord(
+            host=self.host,
+            port=self.port,
+            host_key=self.host_key.hex(),
+            table_id=snapshot.table_id,
+            seat=snapshot.seat,
+            name=self.name,
+            players=rules.players,
+            target=rules.target,
+            variants=tuple(sorted(v.value for v in rules.variants)),
+            table_name="" if info is None else info.name,
+            mid_match=self.witness is not None and self.witness.mid_match,
+            epoch=epoch,
+        ).with_token(token)
+        self._save_record()
+
+    def _keep_token(self, token: bytes, epoch: int) -> None:
+        if self._record is not None:
+            self._record = replace(self._record.with_token(token), epoch=epoch, away=False)
+            self._save_record()
+
+    def _keep_seed(self, round_id: bytes, seed: bytes) -> None:
+        """Put the seat's seed on disk before its commitment leaves: a client that dies
+        later reveals the same seed."""
+        if self._record is not None:
+            seeds = {**self._record.seeds, round_id.hex(): seed.hex()}
+            self._record = replace(self._record, seeds=seeds)
+            self._save_record()
+
+    def _kept_seed(self, round_id: bytes) -> bytes | None:
+        if self._record is None:
+            return None
+        seed = self._record.seeds.get(round_id.hex())
+        return None if seed is None else bytes.fromhex(seed)
+
+    def _save_record(self) -> None:
+        if self.store is None or self._record is None:
+            return
+        pending = tuple(
+            PendingMove(msg.move_id, msg.after, msg.card, msg.captured)
+            for msg, _ in self._unacked.values()
+        )
+        record = replace(
+            self._record,
+            pending=pending,
+            names=tuple(self._names),
+            last_seq=0 if self.mirror is None else self.mirror.seq,
+        )
+        try:
+            self._record = self.store.save(record)
+        except OSError as exc:
+            log.warning("cannot save the seat: %s", exc)
+            self._record = record
+
+    def _forget_record(self) -> None:
+        if self.store is not None and self._record is not None:
+            self.store.delete(self._record)
+        self._record = None
 
     async def _deal_failed(self, exc: FairnessError) -> None:
         """Stop at once: keep the evidence, tell the host why we leave, end the session."""
@@ -775,6 +1205,8 @@ class NetworkSession:
     # --- helpers ------------------------------------------------------------------------
 
     def _emit(self, event: Event) -> None:
+        if self._replaying and _hidden_in_replay(event):
+            return
         try:
             self._send_events.send_nowait(event)
         except trio.WouldBlock:
@@ -795,6 +1227,21 @@ class NetworkSession:
             return
         with suppress(OSError, trio.BrokenResourceError, trio.ClosedResourceError, ProtocolError):
             await self._link.send(msg)
+
+
+def _hidden_in_replay(event: Event) -> bool:
+    """What a client taking its seat back does not show again while the match is replayed
+    to it (alarms and the end of the match are always shown)."""
+    if isinstance(event, Message):
+        return not event.text.startswith(("DEAL CHECK FAILED", "This seat's seed"))
+    return isinstance(event, ViewChanged | RoundStarted | RoundOver | VoidDeal | MatchOver)
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(seconds)
+    if seconds < 90:
+        return f"{seconds} s"
+    return f"{seconds // 60} min {seconds % 60:02d} s" if seconds % 60 else f"{seconds // 60} min"
 
 
 def _shown_path(path: Path) -> str:

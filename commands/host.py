@@ -309,11 +309,8 @@ async def serve_until_signalled(
     host.on_restored = restored
     async with trio.open_nursery() as nursery:
         port = await nursery.start(host.serve)
-        print(
-            f"scopa-net host {config.name!r} on port {port}; players join with "
-            f"`scopa-net join HOST:{port}`",
-            file=sys.stderr,
-        )
+        for line in where_to_join(config.bind, port, announced=config.advertise):
+            print(line, file=sys.stderr)
         if rules is not None:
             task = await host.create_table(
                 args.table_name,
@@ -332,6 +329,24 @@ async def serve_until_signalled(
         await host.shutdown()
         nursery.cancel_scope.cancel()
     journal.close()
+
+
+def where_to_join(bind: str, port: int, *, announced: bool) -> list[str]:
+    """What the host says at start: the exact command for each address players can use."""
+    from scopa_net.server.discovery import join_address, lan_addresses
+
+    addresses = lan_addresses(bind)
+    if not addresses:
+        return [
+            f"scopa-net host listening on {join_address(bind, port)}, this machine only: not "
+            "announced on the LAN (use --host 0.0.0.0 to let others join)",
+            f"players on this machine join with: scopa-net join {join_address(bind, port)}",
+        ]
+    lines = [f"scopa-net host listening on port {port}; players join with:"]
+    lines += [f"  scopa-net join {join_address(a, port)}" for a in addresses]
+    if announced:
+        lines.append("  (or just `scopa-net join`: the host is announced on the LAN)")
+    return lines
 
 
 def run_history(args: argparse.Namespace) -> int:

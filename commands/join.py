@@ -30,7 +30,9 @@ from scopa_net.rules import RuleSet
 from scopa_net.server.config import DEFAULT_PORT
 
 if TYPE_CHECKING:
+    from scopa_net.client.config import Settings
     from scopa_net.client.network_session import TableChoice
+    from scopa_net.client.seat_store import SeatRecord, SeatStore
     from scopa_net.client.session import Session
     from scopa_net.wire import messages as m
 
@@ -63,6 +65,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_rule_options(p, when="with --create: ")
     p.add_argument("--bots", type=int, default=0, help="with --create: computer players")
     add_bot_options(p, level_help="with --create: strength of the computer players")
+    resume = p.add_mutually_exclusive_group()
+    resume.add_argument(
+        "--resume",
+        action="store_true",
+        help="take back a seat this client kept (asks which if there are several)",
+    )
+    resume.add_argument(
+        "--no-resume",
+        action="store_true",
+        help="sit down anew even if a seat is kept for you",
+    )
     p.add_argument(
         "--accept-new-key",
         action="store_true",
@@ -140,22 +153,67 @@ def choose_lan_host(
 
 
 def describe_table(t: m.TableInfo) -> str:
+    from scopa_net.names import clean_name
+
     open_seats = sum(1 for s in t.seats if s.kind == "open")
-    people = ", ".join(s.name or "(open)" for s in t.seats)
+    people = ", ".join(clean_name(s.name or "") or "(open)" for s in t.seats)
     variants = ", ".join(t.rules.variants) or "no variants"
     lock = "  [password]" if t.password else ""
     state = "playing" if t.started else "waiting"
     seats = "1 open seat" if open_seats == 1 else f"{open_seats} open seats"
     return (
-        f"table {t.id} {t.name!r}: {t.rules.players} players to {t.rules.target}, "
+        f"table {t.id} {clean_name(t.name)!r}: {t.rules.players} players to {t.rules.target}, "
         f"{variants}; {seats} ({people}); {state}{lock}"
     )
+
+
+def describe_seat(record: SeatRecord) -> str:
+    """A kept seat, for the question which one to take back."""
+    table = f" {record.table_name!r}" if record.table_name else ""
+    how = "you stepped away" if record.away else "your client stopped"
+    return (
+        f"resume your seat at table {record.table_id}{table} on {record.address} "
+        f"(seat {record.seat}, as {record.name}; {how})"
+    )
+
+
+def choose_kept_seat(
+    kept: list[SeatRecord], ask: Callable[[str], str], *, must: bool
+) -> SeatRecord | None:
+    """The seat to take back: the only one without asking, else the one picked."""
+    if len(kept) == 1:
+        text = describe_seat(kept[0])
+        print(f"{text[0].upper()}{text[1:]}.")
+        return kept[0]
+    for i, record in enumerate(kept, 1):
+        print(f"{i}. {describe_seat(record)}")
+    prompt = "seat number: " if must else "seat number (Enter for a new seat): "
+    while True:
+        pick = _choose(prompt, len(kept), ask)
+        if pick is not None:
+            return kept[pick]
+        if not must:
+            return None
+
+
+def kept_seats(
+    store: SeatStore, args: argparse.Namespace, address: tuple[str, int] | None
+) -> list[SeatRecord]:
+    """The seats this client keeps that this command may take back: at the address given
+    (any, without one) and at the table given; none with --create or --no-resume."""
+    if args.no_resume or (args.create and not args.resume):
+        return []
+    kept = store.for_address(*address) if address else store.records()
+    if args.table is not None:
+        kept = [r for r in kept if r.table_id == args.table]
+    return kept
 
 
 def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> int:
     from scopa_net.client.config import ConfigError
     from scopa_net.client.launch import run_game_screen, settings_from
     from scopa_net.client.network_session import open_network_session
+    from scopa_net.client.seat_store import SeatStore
 
     ask = ask or input
     try:
@@ -163,19 +221,32 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
     except ConfigError as exc:
         print(f"scopa-net: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    store = SeatStore(data_dir(os.environ))
     try:
         address = args.address or settings.host
+        parsed: tuple[str, int] | None = None
         if address:
             try:
-                host, port = parse_address(address)
+                parsed = parse_address(address)
             except ValueError as exc:
                 raise CommandError(str(exc)) from None
+        kept = kept_seats(store, args, parsed if args.address else None)
+        if args.resume and not kept:
+            where = f" at {args.address}" if args.address else ""
+            raise CommandError(
+                f"no seat is kept for you{where}; join without --resume", EXIT_REFUSED
+            )
+        record = choose_kept_seat(kept, ask, must=args.resume) if kept else None
+        if record is not None:
+            return _take_back(record, store, settings, args)
+        if parsed is not None:
+            host, port = parsed
         else:
             found = choose_lan_host(ask)
             if found is None:
                 return EXIT_CANCELLED
             host, port = found
-        choice = _table_choice(args, host, port, ask)
+        choice = _table_choice(args, host, port, ask, player=settings.name)
     except (KeyboardInterrupt, EOFError):
         print()
         print("scopa-net: stopped; nothing joined", file=sys.stderr)
@@ -189,11 +260,43 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
             port,
             choice,
             name=settings.name,
-            data_dir=data_dir(os.environ),
+            data_dir=store.folder.parent,
+            store=store,
             offer_rematch=True,  # the screen asks "play again?" after the match
         )
 
     return run_game_screen(open_session, settings, plain=args.plain)
+
+
+def _take_back(
+    record: SeatRecord, store: SeatStore, settings: Settings, args: argparse.Namespace
+) -> int:
+    """Play on in a seat kept on disk (the host replays the match to it)."""
+    from scopa_net.client.launch import run_game_screen
+    from scopa_net.client.network_session import TableChoice, open_network_session
+
+    def open_session() -> AbstractAsyncContextManager[Session]:
+        return open_network_session(
+            record.host,
+            record.port,
+            TableChoice(table_id=record.table_id, seat=record.seat),
+            name=record.name,
+            data_dir=store.folder.parent,
+            store=store,
+            resume_from=record,
+            offer_rematch=True,
+        )
+
+    try:
+        return run_game_screen(open_session, settings, plain=args.plain)
+    except CommandError as exc:
+        if exc.status != EXIT_UNREACHABLE:
+            raise
+        raise CommandError(
+            f"{exc} ({record.address}); your seat is still kept: "
+            f"`scopa-net join {record.address}` tries again",
+            EXIT_UNREACHABLE,
+        ) from None
 
 
 def probe(host: str, port: int, seconds: float | None = None) -> tuple[m.TableInfo, ...]:
@@ -283,7 +386,12 @@ def _connect_failure(where: str, exc: OSError) -> str:
 
 
 def _table_choice(
-    args: argparse.Namespace, host: str, port: int, ask: Callable[[str], str]
+    args: argparse.Namespace,
+    host: str,
+    port: int,
+    ask: Callable[[str], str],
+    *,
+    player: str | None = None,
 ) -> TableChoice | None:
     import getpass
 
@@ -295,7 +403,7 @@ def _table_choice(
         _, key = ask_host(host, port)
         check_host_key(host, port, key, accept=args.accept_new_key)
         create = m.CreateTable(
-            name=f"{args.name or 'a'}'s table"[: m.NAME_LEN],
+            name=f"{player or args.name or 'a'}'s table"[: m.NAME_LEN],
             rules=m.RulesInfo.of(rules),
             password=args.password,
             bots=max(0, min(args.bots, rules.players - 1)),

@@ -23,6 +23,7 @@ from scopa_net.commands.options import (
 )
 from scopa_net.commands.paths import data_dir
 from scopa_net.rules import RuleSet
+from scopa_net.server.config import DEFAULT_PORT
 
 if TYPE_CHECKING:
     from scopa_net.client.config import Settings
@@ -61,7 +62,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--port",
         type=port_number,
         default=None,
-        help="with --lan: the port (default: any free one)",
+        help=f"with --lan: the port (default {DEFAULT_PORT}, or any free one if it is taken)",
     )
     p.add_argument("--password", default=None, help="with --lan: needed to join your table")
     p.add_argument(
@@ -140,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
             level=level,
             delay=args.bot_delay,
             lan=args.lan,
-            port=args.port or 0,
+            port=args.port if args.port is not None else (DEFAULT_PORT if args.lan else 0),
             password=args.password,
             humans=humans,
             data_dir=data_dir(os.environ),

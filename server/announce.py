@@ -6,7 +6,7 @@ import logging
 
 import trio
 
-from scopa_net.server.discovery import HostAdvert, LanAdvertiser
+from scopa_net.server.discovery import HostAdvert, LanAdvertiser, lan_addresses
 from scopa_net.server.host import Host
 from scopa_net.wire import messages as m
 
@@ -29,6 +29,11 @@ async def advertise(host: Host) -> None:
         )
 
     current = advert()
+    if not lan_addresses(host.config.bind):
+        log.warning(
+            "the host listens on %s only: not announced on the LAN", host.config.bind or "?"
+        )
+        return
     try:
         advertiser = await trio.to_thread.run_sync(LanAdvertiser, current, host.config.bind)
     except OSError as exc:

@@ -11,11 +11,14 @@ python-zeroconf runs its own threads; the blocking calls here are meant to be ru
 
 from __future__ import annotations
 
+import ipaddress
 import socket
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
+import ifaddr
 from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceListener, Zeroconf
 
 SERVICE_TYPE = "_scopa-net._tcp.local."
@@ -67,24 +70,87 @@ def _instance_name(name: str) -> str:
     return f"{safe} ({socket.gethostname()[:20]}).{SERVICE_TYPE}"
 
 
-def _local_addresses(bind: str) -> list[str]:
-    if bind not in ("", "0.0.0.0", "::"):
-        return [bind]
-    found = set()
+WILDCARD_V4 = ("0.0.0.0",)
+WILDCARD_ANY = ("", "::")
+"""Binding to ``::`` listens on IPv6 and (on the usual dual-stack systems) IPv4 too."""
+
+
+def interface_is_up(name: str) -> bool:
+    """Whether a network interface is up (Linux reads its flags; elsewhere assume it is)."""
     try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            found.add(str(info[4][0]))
-    except OSError:
-        pass
-    return sorted(found) or ["127.0.0.1"]
+        flags = int(Path(f"/sys/class/net/{name}/flags").read_text().strip(), 16)
+    except (OSError, ValueError):
+        return True
+    return bool(flags & 0x1)  # IFF_UP
+
+
+def _usable(address: str) -> bool:
+    """An address another machine on the LAN can reach us at: not loopback, not an IPv6
+    link-local address (a client would need our interface's scope to use it), not
+    unspecified or multicast."""
+    ip = ipaddress.ip_address(address)
+    if ip.is_loopback or ip.is_unspecified or ip.is_multicast:
+        return False
+    return not (ip.version == 6 and ip.is_link_local)
+
+
+def lan_addresses(
+    bind: str, adapters: Iterable[ifaddr.Adapter] | None = None, up: object = interface_is_up
+) -> list[str]:
+    """The addresses to give the LAN for a host listening on ``bind``: every non-loopback
+    address of every up interface it listens on, IPv4 first. Empty when it listens on
+    loopback only (it must not be announced at all).
+
+    Never the address the machine's name resolves to: on stock Debian and Ubuntu that is
+    127.0.1.1, a loopback address, and announcing it sends other machines to themselves.
+    """
+    if bind not in WILDCARD_V4 + WILDCARD_ANY:
+        try:
+            return [bind] if _usable(bind) else []
+        except ValueError:  # a name, not an address
+            return [bind]
+    want_v6 = bind in WILDCARD_ANY
+    found: list[str] = []
+    for adapter in ifaddr.get_adapters() if adapters is None else adapters:
+        if not up(adapter.name):  # type: ignore[operator]
+            continue
+        for ip in adapter.ips:
+            if isinstance(ip.ip, tuple):
+                if not want_v6:
+                    continue
+                address = ip.ip[0]
+            else:
+                address = ip.ip
+            if _usable(address) and address not in found:
+                found.append(address)
+    return sorted(found, key=lambda a: (":" in a, a))
+
+
+def join_address(address: str, port: int) -> str:
+    """What to type after ``scopa-net join`` to reach ``address``."""
+    return f"[{address}]:{port}" if ":" in address else f"{address}:{port}"
+
+
+class NothingToAnnounceError(OSError):
+    """The host listens on loopback only (or the machine has no LAN address)."""
 
 
 class LanAdvertiser:
     """Advertise one host; :meth:`update` when seats open or fill; :meth:`close` at the end."""
 
-    def __init__(self, advert: HostAdvert, bind: str) -> None:
-        self._zeroconf = Zeroconf(ip_version=IPVersion.V4Only)
-        self._addresses = _local_addresses(bind)
+    def __init__(
+        self, advert: HostAdvert, bind: str, addresses: Iterable[str] | None = None
+    ) -> None:
+        """``addresses``: announce these instead of :func:`lan_addresses` (tests on one
+        machine announce a loopback address this way; a host never does)."""
+        self._addresses = lan_addresses(bind) if addresses is None else list(addresses)
+        if not self._addresses:
+            raise NothingToAnnounceError(
+                f"the host listens on {bind or 'no address'} and this machine has no LAN "
+                "address there; nothing to announce"
+            )
+        v6 = any(":" in a for a in self._addresses)
+        self._zeroconf = Zeroconf(ip_version=IPVersion.All if v6 else IPVersion.V4Only)
         self._info = self._service_info(_instance_name(advert.name), advert)
         self._zeroconf.register_service(self._info, allow_name_change=True)
 

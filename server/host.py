@@ -29,6 +29,7 @@ except ImportError:  # Windows: no descriptor limit to read or raise
     resource = None  # type: ignore[assignment]
 
 from scopa_net.fair.commitments import fingerprint, public_key_bytes
+from scopa_net.names import clean_name
 from scopa_net.rules import RuleSet
 from scopa_net.server.config import HostConfig
 from scopa_net.server.journal import Journal
@@ -413,6 +414,7 @@ class Host:
             )
         table_id = self._next_id
         self._next_id += 1
+        name = clean_name(name) or f"table {table_id}"  # shown in every lobby listing
         self._reserved += 1
         if owner is not None:
             self._tables_of[owner] += 1

@@ -67,6 +67,7 @@ from scopa_net.fair.transcript import (
     VoidNotice,
 )
 from scopa_net.match import Match
+from scopa_net.names import clean_chat, clean_name, unique_name
 from scopa_net.plays import Play, play_code
 from scopa_net.rules import RuleSet
 from scopa_net.view import SeatView
@@ -134,6 +135,8 @@ class Seat:
     connected: bool = False
     stand_in: bool = False
     grace: int = 0
+    away: bool = False
+    """The player stepped away on purpose (``leave`` with ``away``); the seat is held."""
     offences: int = 0
     log: list[m.Message] = field(default_factory=list)
     """The seat's newest events: ``log[i]`` has seq ``base + i + 1``."""
@@ -268,8 +271,10 @@ class Table:
         seq = self.seats[seat].seq
         view = self.view_for(seat)
         if view is not None:
-            return snapshot_of(view, seq=seq, table_id=self.table_id)
-        return opening_snapshot(self.rules, seat=seat, seq=seq, table_id=self.table_id)
+            return snapshot_of(view, seq=seq, table_id=self.table_id, seats=self.info().seats)
+        return opening_snapshot(
+            self.rules, seat=seat, seq=seq, table_id=self.table_id, seats=self.info().seats
+        )
 
     def to_act(self) -> list[tuple[int, str]]:
         """(seat, what) for every seat the table waits on: 'commit', 'reveal' or 'play'.
@@ -327,8 +332,16 @@ class Table:
             raise TableError(ErrorCode.SEAT_TAKEN, f"seat {seat} is not a seat at this table")
         elif self.seats[seat].kind is not SeatKind.OPEN:
             raise TableError(ErrorCode.SEAT_TAKEN, f"seat {seat} is taken")
+        name = self.seat_name(seat, name)
         self._commit("join", {"seat": seat, "name": name, "token_hash": new_token_hash})
         return seat
+
+    def seat_name(self, seat: int, wanted: str) -> str:
+        """The name ``seat`` will show: ``wanted`` made safe (:mod:`scopa_net.names`), and
+        told apart from the other seats' names."""
+        name = clean_name(wanted) or f"Player {seat + 1}"
+        others = [s.name for i, s in enumerate(self.seats) if i != seat and s.name is not None]
+        return unique_name(name, others)
 
     def resume(self, seat: int, new_token_hash: bytes, *, presented: bytes | None = None) -> int:
         """Issue a new token after :meth:`check_token`; returns the new epoch.
@@ -342,7 +355,13 @@ class Table:
         return s.epoch
 
     def leave(self, seat: int) -> None:
+        """The player gives the seat up for good: it opens, and a bot plays it meanwhile."""
         self._commit("leave", {"seat": seat})
+
+    def step_away(self, seat: int) -> None:
+        """The player steps away: the seat stays theirs (their token still holds it) and a
+        bot plays for them until they resume."""
+        self._commit("away", {"seat": seat})
 
     def set_status(self, seat: int, *, connected: bool, stand_in: bool, grace: int) -> None:
         """A seat's player went away or came back, or a bot started or stopped standing in."""
@@ -444,7 +463,8 @@ class Table:
     def say(self, seat: int | None, text: str) -> None:
         if len(text) > m.TEXT_LEN:
             raise TableError(ErrorCode.CHAT_TOO_LONG, f"chat is limited to {m.TEXT_LEN} characters")
-        if not text.strip():
+        text = clean_chat(text)
+        if not text:
             raise TableError(ErrorCode.CHAT_TOO_LONG, "say something")
         self._commit("say", {"seat": seat, "text": text})
 
@@ -499,6 +519,7 @@ class Table:
         s.older_tokens = ()
         s.epoch += 1
         s.connected, s.stand_in, s.grace, s.offences = True, False, 0, 0
+        s.away = False
         s.moves.clear()  # move ids are the player's own: a newcomer may count from 1 again
         self._status_event(seat)
 
@@ -524,17 +545,24 @@ class Table:
         s.token_hash = token_hash
         s.epoch += 1
         changed = not s.connected or s.stand_in or s.grace
-        s.connected, s.stand_in, s.grace = True, False, 0
+        changed = changed or s.away
+        s.connected, s.stand_in, s.grace, s.away = True, False, 0, False
         if changed:
             self._status_event(seat)
 
     def _apply_leave(self, seat: int) -> None:
         s = self.seats[seat]
         s.kind, s.name, s.token_hash, s.older_tokens = SeatKind.OPEN, None, None, ()
-        s.connected, s.grace = False, 0
+        s.connected, s.grace, s.away = False, 0, False
         s.stand_in = self.started and self.phase is not Phase.OVER
         self._status_event(seat)
         self._advance_seeds()  # a seat nobody plays sends no seed
+
+    def _apply_away(self, seat: int) -> None:
+        s = self.seats[seat]
+        s.connected, s.grace, s.away = False, 0, True
+        s.stand_in = self.phase is not Phase.OVER
+        self._status_event(seat)
 
     def _apply_status(self, seat: int, connected: bool, stand_in: bool, grace: int) -> None:
         s = self.seats[seat]
@@ -792,6 +820,7 @@ class Table:
                 connected=s.connected,
                 grace=s.grace,
                 stand_in=s.stand_in,
+                away=s.away,
             )
         )
 

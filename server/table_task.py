@@ -567,10 +567,14 @@ class TableTask:
         elif isinstance(msg, m.Leave):
             if table.rematch_state == "open":
                 table.rematch(seat, False, 0)  # leaving declines a rematch under way
-            table.leave(seat)
+            if msg.away and table.phase is not Phase.OVER:
+                table.step_away(seat)
+            else:
+                table.leave(seat)
             del self.attached[seat]
+            self._grace_until.pop(seat, None)
             outbox.detach()
             replies.append((outbox, m.Left(table_id=table.table_id, seat=seat)))
-            log.info("table %s seat %s: left", table.table_id, seat)
+            log.info("table %s seat %s: %s", table.table_id, seat, "away" if msg.away else "left")
         else:
             raise TableError(ErrorCode.WRONG_PHASE, f"{type(msg).TYPE} is not for a table")

@@ -6,7 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from scopa_net.client.config import ConfigError, Settings, config_path, load_settings
+from scopa_net.client.config import (
+    ConfigError,
+    Settings,
+    config_path,
+    load_settings,
+    os_user_name,
+)
 from scopa_net.client.style import SuitNames
 
 
@@ -17,7 +23,8 @@ def write(tmp_path: Path, text: str) -> Path:
 
 
 def test_defaults_without_a_file(tmp_path: Path) -> None:
-    assert load_settings({}, path=tmp_path / "missing.toml") == Settings()
+    defaults = load_settings({}, path=tmp_path / "missing.toml")
+    assert defaults == Settings(name=os_user_name({}))
 
 
 def test_the_file_sits_in_the_xdg_config_dir(tmp_path: Path) -> None:

@@ -111,7 +111,7 @@ async def test_events_print_plays_and_the_board_on_my_turn(table: Table) -> None
     await controller.handle_line("last")
     assert screen.take() == "Ada plays 3s♠ x 3h♥\nBot 1 plays 2h♥ x 2b♣"
     controller.handle_event(Message(seat=1, text="buona fortuna"))
-    assert screen.take() == "Bot 1: buona fortuna"
+    assert screen.take() == "<Bot 1> buona fortuna"
 
 
 async def test_plain_mode_speaks_in_sentences(table: Table) -> None:

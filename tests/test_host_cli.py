@@ -119,7 +119,9 @@ def test_join_finds_an_announced_host_on_the_lan(capsys: pytest.CaptureFixture[s
 
     require_multicast()
     name, port = unique_name("lan table"), free_port()
-    advertiser = LanAdvertiser(HostAdvert(name, port, 1, 2, True), "127.0.0.1")
+    advertiser = LanAdvertiser(
+        HostAdvert(name, port, 1, 2, True), "127.0.0.1", addresses=["127.0.0.1"]
+    )
     try:
         listed: list[str] = []
 

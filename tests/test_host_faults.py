@@ -372,7 +372,7 @@ async def test_a_resume_far_behind_gets_a_snapshot_equal_to_replaying_the_log() 
         assert resumed.catch_up == "snapshot"
         snap = await player.step()
         assert isinstance(snap, m.Snapshot) and snap.seq == seq
-        assert snap == snapshot_of(replayed, seq=seq, table_id=table_id)
+        assert snap == snapshot_of(replayed, seq=seq, table_id=table_id, seats=table.info().seats)
         assert SeatMirror(snap).view == replayed
         move_id = player.new_move_id()
         play = chooser.choose(replayed)

@@ -22,7 +22,9 @@ def test_a_record_that_is_not_ours_is_refused() -> None:
 def test_advertised_host_is_found_and_updates_are_seen() -> None:
     require_multicast()
     name, port = unique_name("discovery test"), free_port()
-    advertiser = LanAdvertiser(HostAdvert(name, port, 1, 3, False), "127.0.0.1")
+    advertiser = LanAdvertiser(
+        HostAdvert(name, port, 1, 3, False), "127.0.0.1", addresses=["127.0.0.1"]
+    )
     try:
         advertiser.update(HostAdvert(name, port, 1, 1, True))
         seen = browse_hosts(3.0)

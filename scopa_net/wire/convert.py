@@ -5,7 +5,7 @@ from __future__ import annotations
 from scopa_net.rules import RuleSet
 from scopa_net.scoring import RoundScore
 from scopa_net.view import SeatView
-from scopa_net.wire.messages import PlayInfo, RulesInfo, ScoreLineInfo, Snapshot
+from scopa_net.wire.messages import PlayInfo, RulesInfo, ScoreLineInfo, SeatInfo, Snapshot
 
 
 def score_lines(score: RoundScore) -> tuple[ScoreLineInfo, ...]:
@@ -16,8 +16,11 @@ def score_lines(score: RoundScore) -> tuple[ScoreLineInfo, ...]:
     )
 
 
-def snapshot_of(view: SeatView, *, seq: int, table_id: int) -> Snapshot:
-    """The ``snapshot`` message for a seat's view, standing for its events up to ``seq``."""
+def snapshot_of(
+    view: SeatView, *, seq: int, table_id: int, seats: tuple[SeatInfo, ...] = ()
+) -> Snapshot:
+    """The ``snapshot`` message for a seat's view, standing for its events up to ``seq``;
+    ``seats`` says who holds each seat."""
     return Snapshot(
         seq=seq,
         table_id=table_id,
@@ -45,10 +48,13 @@ def snapshot_of(view: SeatView, *, seq: int, table_id: int) -> Snapshot:
         leftover=tuple(c.index for c in view.leftover),
         round_score=None if view.round_score is None else score_lines(view.round_score),
         winner=view.winner,
+        seats=seats,
     )
 
 
-def opening_snapshot(rules: RuleSet, *, seat: int, seq: int, table_id: int) -> Snapshot:
+def opening_snapshot(
+    rules: RuleSet, *, seat: int, seq: int, table_id: int, seats: tuple[SeatInfo, ...] = ()
+) -> Snapshot:
     """A seat's view before the first deal of a match: nothing dealt, no points, dealer 0
     (none is drawn yet). A host sends it before the first round; a client that agreed to a
     rematch starts the new match from it."""
@@ -75,4 +81,5 @@ def opening_snapshot(rules: RuleSet, *, seat: int, seq: int, table_id: int) -> S
         leftover=(),
         round_score=None,
         winner=None,
+        seats=seats,
     )

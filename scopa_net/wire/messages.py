@@ -303,7 +303,11 @@ class Resumed(Message):
 
 @message("leave", Sender.PLAYER)
 class Leave(Message):
-    pass
+    away: bool = wire(
+        Bool(),
+        "true: step away, the seat is held; false: give the seat up for good",
+        default=False,
+    )
 
 
 @message("left", Sender.HOST)
@@ -389,6 +393,9 @@ class SeatStatus(Message):
     connected: bool = wire(Bool(), "false while its player is away")
     grace: int = wire(Int(0, GRACE_MAX), "seconds left before a bot stands in (0 if none)")
     stand_in: bool = wire(Bool(), "whether a bot is playing for the absent player")
+    away: bool = wire(
+        Bool(), "the player stepped away on purpose (not a dropped connection)", default=False
+    )
 
     def check_fields(self) -> None:
         if (self.kind == "open") != (self.name is None):
@@ -550,9 +557,16 @@ class Snapshot(Message):
         Nil(Array(Nested(ScoreLineInfo), 1, len(LINE_NAMES))), "the sheet once the round is over"
     )
     winner: int | None = wire(Nil(SIDE), "the side that won the match, or nil")
+    seats: tuple[SeatInfo, ...] = wire(
+        Array(Nested(SeatInfo), 0, MAX_SEAT + 1),
+        "who holds each seat, by seat (names included); empty if the host does not say",
+        default=(),
+    )
 
     def check_fields(self) -> None:
         rules = self.rules.to_rules()
+        if self.seats and len(self.seats) != rules.players:
+            raise FieldError("seats", f"{len(self.seats)} entries for {rules.players} seats")
         if self.seat >= rules.players:
             raise FieldError("seat", f"{self.seat} is not a seat at a {rules.players} table")
         if self.side != rules.side_of(self.seat):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar, TypeVar
 
 from scopa_net.wire.errors import ErrorCode, LocalProtocolError
@@ -27,9 +27,10 @@ class Sender(enum.Enum):
     EITHER = "either"
 
 
-def wire(spec: Spec, doc: str = "") -> Any:
-    """A dataclass field carrying its wire spec (and a line for protocol.md)."""
-    return field(metadata={"spec": spec, "doc": doc})
+def wire(spec: Spec, doc: str = "", *, default: Any = MISSING) -> Any:
+    """A dataclass field carrying its wire spec (and a line for protocol.md). A ``default``
+    only spares Python callers from passing it: on the wire the key is always present."""
+    return field(default=default, metadata={"spec": spec, "doc": doc})
 
 
 class Record:

@@ -1,0 +1,172 @@
+"""Seats that outlive the client: what it takes to sit down again, kept on disk.
+
+A player's seat at a table is held by a token only the player has. If the client dies, is
+closed, or the player steps away, the seat is worth nothing without that token, so the client
+keeps one small file per seat in ``$XDG_DATA_HOME/scopa-net/seats/`` with everything needed to
+take the seat back: the host's address and key, the table and seat, the tokens, the seeds the
+seat chose for its fair deals, and the moves sent but not yet acknowledged.
+
+Files are private (mode 0600 in a 0700 folder) and written atomically: a temporary file is
+written and flushed to disk, then renamed over the old one, so a crash at any instant leaves
+either the old record or the new one, never half of each.
+
+Tokens rotate at every resume, and the host honours the previous token until the newest one
+has been used once. So a record keeps the newest token first and the one before it second: a
+client killed after the host rotated but before the new token reached the disk still holds the
+old one, which still works, and a client killed after writing the new one tries it first.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import time
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+
+from scopa_net.rules import RuleSet
+from scopa_net.wire import messages as m
+from scopa_net.wire.convert import opening_snapshot
+
+SEATS_DIR = "seats"
+MAX_TOKENS = 2
+
+
+@dataclass(frozen=True, slots=True)
+class PendingMove:
+    """A ``play`` sent (or queued) whose ``ack`` or ``reject`` has not arrived."""
+
+    move_id: int
+    after: int
+    card: int
+    captured: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """Everything needed to take a seat back."""
+
+    host: str
+    port: int
+    host_key: str
+    """The host's public key, hex: a resume goes only to the same host."""
+    table_id: int
+    seat: int
+    name: str
+    players: int
+    target: int
+    variants: tuple[str, ...] = ()
+    table_name: str = ""
+    tokens: tuple[str, ...] = ()
+    """Hex tokens, newest first (at most two: see the module docstring)."""
+    epoch: int = 0
+    last_seq: int = 0
+    mid_match: bool = False
+    """The seat was taken in a match already under way."""
+    seeds: dict[str, str] = field(default_factory=dict)
+    """round id (hex) -> this seat's seed (hex) for that round."""
+    pending: tuple[PendingMove, ...] = ()
+    names: tuple[str, ...] = ()
+    away: bool = False
+    """The player stepped away on purpose (rather than the client stopping)."""
+    updated: float = 0.0
+
+    @property
+    def key(self) -> str:
+        """The file name (without folder) of this seat's record."""
+        host = "".join(ch if ch.isalnum() or ch in ".-" else "_" for ch in self.host)
+        return f"{self.host_key[:16]}-{host}-{self.port}-table{self.table_id}-seat{self.seat}"
+
+    @property
+    def address(self) -> str:
+        return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
+
+    def with_token(self, token: bytes) -> SeatRecord:
+        """The record after the host issued ``token``: newest first, the one before kept."""
+        new = token.hex()
+        older = tuple(t for t in self.tokens if t != new)
+        return replace(self, tokens=(new, *older)[:MAX_TOKENS])
+
+    def to_json(self) -> str:
+        data = asdict(self)
+        data["pending"] = [asdict(p) for p in self.pending]
+        return json.dumps(data, indent=1, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> SeatRecord:
+        data = json.loads(text)
+        data["variants"] = tuple(data.get("variants", ()))
+        data["tokens"] = tuple(data.get("tokens", ()))
+        data["names"] = tuple(data.get("names", ()))
+        data["pending"] = tuple(PendingMove(**p) for p in data.get("pending", ()))
+        return cls(**data)
+
+
+class SeatStore:
+    """The seat records in one data directory."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.folder = data_dir / SEATS_DIR
+
+    def path(self, record: SeatRecord) -> Path:
+        return self.folder / f"{record.key}.json"
+
+    def save(self, record: SeatRecord) -> SeatRecord:
+        """Write ``record`` atomically and durably; returns it as written."""
+        record = replace(record, updated=time.time())
+        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        with contextlib.suppress(OSError):
+            os.chmod(self.folder, 0o700)
+        target = self.path(record)
+        temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.write(fd, record.to_json().encode("utf-8"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temp, target)
+        _sync_folder(self.folder)
+        return record
+
+    def delete(self, record: SeatRecord) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            self.path(record).unlink()
+            _sync_folder(self.folder)
+
+    def records(self) -> list[SeatRecord]:
+        """Every seat kept, newest first (unreadable files are skipped)."""
+        found = []
+        if not self.folder.is_dir():
+            return []
+        for path in self.folder.glob("*.json"):
+            try:
+                found.append(SeatRecord.from_json(path.read_text(encoding="utf-8")))
+            except (OSError, ValueError, TypeError, KeyError):
+                continue
+        return sorted(found, key=lambda r: r.updated, reverse=True)
+
+    def for_address(self, host: str, port: int) -> list[SeatRecord]:
+        return [r for r in self.records() if (r.host, r.port) == (host, port)]
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make a rename in ``folder`` durable (where the platform allows it)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def starting_snapshot(record: SeatRecord) -> m.Snapshot:
+    """The seat's view before anything happened at the table (seq 0): a client taking a seat
+    back from disk starts here and has the host replay every event since."""
+    rules = RuleSet.of(record.players, record.target, record.variants)
+    return opening_snapshot(rules, seat=record.seat, seq=0, table_id=record.table_id)

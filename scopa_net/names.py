@@ -1,0 +1,169 @@
+"""Player names and chat text made safe to show on another person's terminal.
+
+The codec already refuses C0 and C1 control characters, so no escape sequence ever travels.
+What is left are characters that are legal text but lie about what a line says: bidi overrides
+and isolates (``U+202E`` turns ``Host`` into ``tsoH``), zero-width and other invisible
+characters (a name of 32 zero-width spaces looks like nobody), line and paragraph separators
+(``U+2028`` starts a new line inside a chat message, which could then pass for a notice), tag
+and private-use characters, piles of combining marks that paint over neighbouring lines, and
+names so wide they push everything else off the screen.
+
+The rule, applied by the host to every name and chat line before anyone else sees it (and again
+by the client before it prints, in case a host does not):
+
+- text is put in Unicode NFC form;
+- any kind of space (line and paragraph separators included) becomes one ordinary space,
+  runs of spaces become one, and the ends are trimmed;
+- kept: letters, digits, punctuation, symbols (emoji included, with the emoji variation
+  selector and a zero-width joiner between two symbols), and at most :data:`MAX_MARKS`
+  combining marks after each letter;
+- dropped: every other format or control character (bidi controls, zero-width characters,
+  tags), private-use, unassigned and surrogate code points, and characters that draw nothing
+  (the Hangul fillers, the braille blank);
+- a name also loses ``<`` and ``>`` (chat is shown as ``<name> text``, so no name can close
+  its own brackets), must start with a letter, digit or symbol, must show at least one, and is
+  cut to :data:`NAME_COLUMNS` terminal columns.
+
+Everything here is pure: str in, str out.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+from wcwidth import wcwidth
+
+NAME_COLUMNS = 20
+"""Widest name, in terminal columns (a CJK character or an emoji takes two)."""
+NAME_CHARS = 32
+"""Longest name in code points (the wire's limit for a name)."""
+MAX_MARKS = 2
+"""Combining marks kept after one base character (enough for any real script)."""
+ZWJ = "\u200d"
+EMOJI_VARIATION = "\ufe0f"
+TEXT_VARIATION = "\ufe0e"
+INVISIBLE = frozenset(
+    "\u115f\u1160\u3164\uffa0"  # Hangul fillers (letters that draw nothing)
+    "\u2800"  # braille pattern blank
+    "\u034f"  # combining grapheme joiner
+    "\u17b4\u17b5"  # Khmer inherent vowels
+    "\u180e"  # Mongolian vowel separator
+)
+NAME_FORBIDDEN = frozenset("<>")
+_SPACES = re.compile(r" {2,}")
+
+
+def _category(ch: str) -> str:
+    return unicodedata.category(ch)
+
+
+def _is_space(ch: str) -> bool:
+    return _category(ch) in ("Zs", "Zl", "Zp") or ch in "\t\n\r\x0b\x0c"
+
+
+def _visible(ch: str) -> bool:
+    """Letters, digits and symbols: what a name must start with and show at least one of."""
+    return _category(ch)[0] in "LNS" and ch not in INVISIBLE
+
+
+def clean_text(text: str) -> str:
+    """``text`` with everything that is not plain visible text removed (see the module)."""
+    text = unicodedata.normalize("NFC", text)
+    out: list[str] = []
+    marks = 0
+    for i, ch in enumerate(text):
+        cat = _category(ch)
+        if _is_space(ch):
+            out.append(" ")
+            marks = 0
+            continue
+        if ch in INVISIBLE or cat in ("Cc", "Co", "Cn", "Cs"):
+            continue
+        if cat == "Cf":
+            if ch == ZWJ and out and _category(out[-1])[0] == "S":
+                nxt = text[i + 1] if i + 1 < len(text) else ""
+                if nxt and _category(nxt)[0] == "S":
+                    out.append(ch)
+            continue
+        if cat[0] == "M":
+            if ch in (EMOJI_VARIATION, TEXT_VARIATION):
+                if out and _category(out[-1])[0] == "S":
+                    out.append(ch)
+                continue
+            if not out or out[-1] == " " or marks >= MAX_MARKS:
+                continue
+            marks += 1
+            out.append(ch)
+            continue
+        marks = 0
+        out.append(ch)
+    return unicodedata.normalize("NFC", _SPACES.sub(" ", "".join(out)).strip())
+
+
+def display_width(text: str) -> int:
+    """Terminal columns ``text`` takes (characters of unknown width count as one)."""
+    total = 0
+    for ch in text:
+        w = wcwidth(ch)
+        total += max(w, 0) if _category(ch)[0] == "M" else max(w, 1)
+    return total
+
+
+def _cut_to_width(text: str, columns: int, chars: int = NAME_CHARS) -> str:
+    """The longest start of ``text`` within ``columns`` and ``chars`` code points, never
+    leaving a joiner or a space at the end."""
+    width = 0
+    end = 0
+    for i, ch in enumerate(text):
+        w = display_width(ch)
+        if width + w > columns or i >= chars:
+            break
+        width += w
+        end = i + 1
+    cut = text[:end]
+    while cut and (cut[-1] == ZWJ or cut[-1] == " "):
+        cut = cut[:-1]
+    return cut
+
+
+def clean_name(name: str) -> str:
+    """A name as others will see it; empty when nothing showable is left."""
+    text = "".join(ch for ch in clean_text(name) if ch not in NAME_FORBIDDEN)
+    text = _SPACES.sub(" ", text).strip()
+    start = next((i for i, ch in enumerate(text) if _visible(ch)), None)
+    if start is None:
+        return ""
+    return _cut_to_width(text[start:], NAME_COLUMNS)
+
+
+def unique_name(name: str, taken: Iterable[str]) -> str:
+    """``name``, or ``name (2)``, ``name (3)``... so that no two seats show the same name
+    (compared without case)."""
+    used = {t.casefold() for t in taken}
+    if name.casefold() not in used:
+        return name
+    n = 2
+    while True:
+        suffix = f" ({n})"
+        candidate = _cut_to_width(name, NAME_COLUMNS - len(suffix), NAME_CHARS - len(suffix))
+        candidate += suffix
+        if candidate.casefold() not in used:
+            return candidate
+        n += 1
+
+
+def clean_chat(text: str) -> str:
+    """A chat line as others will see it; empty when nothing is left to say."""
+    return clean_text(text)
+
+
+__all__ = [
+    "NAME_COLUMNS",
+    "clean_chat",
+    "clean_name",
+    "clean_text",
+    "display_width",
+    "unique_name",
+]

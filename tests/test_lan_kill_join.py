@@ -1,0 +1,207 @@
+"""A real ``scopa-net join`` process, killed with SIGKILL mid-round and started again.
+
+Under tmux (skipped without it), against a real host process on loopback, typed at like a
+person: the same command takes the seat back with the same hand, the play typed just before
+the kill is applied exactly once, and the round's deal check still passes; stepping away and
+joining again does the same; after leaving for good, ``join`` offers no seat to take back.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+HANG_GUARD = 90
+"""Bound on each wait so a broken client fails instead of hanging (not a speed check)."""
+
+
+class Tmux:
+    def __init__(self) -> None:
+        self.socket = f"scopa-kill-{uuid.uuid4().hex[:8]}"
+        self.count = 0
+
+    def run(self, *args: str) -> str:
+        done = subprocess.run(
+            ["tmux", "-L", self.socket, *args],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=10,
+        )
+        return done.stdout
+
+    def start(self, command: str) -> str:
+        self.count += 1
+        name = f"w{self.count}"
+        shell = f"echo PID=$$; exec {command}"
+        wrapped = f"sh -c {shlex.quote(shell)}; echo CLIENT-EXIT=$?; sleep 60"
+        self.run("new-session", "-d", "-s", name, "-x", "150", "-y", "50", wrapped)
+        return name
+
+    def screen(self, name: str) -> str:
+        return self.run("capture-pane", "-p", "-J", "-S", "-5000", "-t", name)
+
+    def type(self, name: str, text: str) -> None:
+        self.run("send-keys", "-t", name, text, "Enter")
+
+    def wait_for(self, name: str, pattern: str, after: int = 0) -> re.Match[str]:
+        deadline = time.monotonic() + HANG_GUARD
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = self.screen(name)
+            found = re.compile(pattern, re.MULTILINE).search(screen, after)
+            if found:
+                return found
+            time.sleep(0.1)
+        raise AssertionError(f"no {pattern!r} on the screen:\n{screen[-3000:]}")
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, check=False)
+
+
+def start_host(tmp: Path) -> tuple[subprocess.Popen[bytes], int]:
+    log = (tmp / "host.log").open("wb")
+    host = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "scopa_net", "host", "--host", "127.0.0.1", "--port", "0"),
+            *("--db", str(tmp / "host.db"), "--no-advertise", "--players", "2", "--bots", "1"),
+            *("--bot-delay", "0.2", "--grace", "120", "--log-level", "INFO"),
+        ],
+        stderr=log,
+    )
+    log.close()
+    deadline = time.monotonic() + HANG_GUARD
+    while time.monotonic() < deadline:
+        text = (tmp / "host.log").read_text(errors="replace")
+        found = re.search(r"join with: scopa-net join 127\.0\.0\.1:(\d+)", text)
+        if found:
+            return host, int(found.group(1))
+        time.sleep(0.05)
+    host.kill()
+    raise AssertionError("the host never said where to join")
+
+
+def cards_in(hand_line: str) -> list[str]:
+    """The cards of a "Your hand" line: "7d=7*  2b=2   (* must capture)" -> ["7d", "2b"]."""
+    return re.findall(r"(\S+?)=\d+", hand_line)
+
+
+def kept_seats(data: Path) -> list[dict]:
+    folder = data / "scopa-net" / "seats"
+    if not folder.is_dir():
+        return []
+    return [json.loads(p.read_text()) for p in folder.glob("*.json")]
+
+
+def play_turns(tmux: Tmux, name: str, until: str) -> str:
+    """Type the first card of the hand at every "Your turn." until ``until`` shows."""
+    answered_turns = answered_choices = 0
+    deadline = time.monotonic() + HANG_GUARD * 2
+    while time.monotonic() < deadline:
+        screen = tmux.screen(name)
+        if re.search(until, screen, re.MULTILINE):
+            return screen
+        turns, choices = screen.count("Your turn."), screen.count("Which one?")
+        if choices > answered_choices:
+            answered_choices = choices
+            tmux.type(name, "1")
+        elif turns > answered_turns:
+            answered_turns = turns
+            line = re.findall(r"^Your hand\s+(.*)$", screen, re.MULTILINE)[-1]
+            tmux.type(name, cards_in(line)[0])
+        time.sleep(0.1)
+    raise AssertionError(f"never saw {until!r}:\n{tmux.screen(name)[-3000:]}")
+
+
+def test_kill_the_client_mid_round_and_run_the_same_command_again(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    host, port = start_host(tmp_path)
+    env = f"env -u NO_COLOR TERM=xterm-256color XDG_DATA_HOME={shlex.quote(str(data))}"
+    env += f" XDG_CONFIG_HOME={shlex.quote(str(tmp_path / 'config'))}"
+    join = [sys.executable, "-m", "scopa_net", "join", f"127.0.0.1:{port}", "--table", "1"]
+    command = f"{env} {shlex.join([*join, '--ascii', '--name', 'Ada'])}"
+    tmux = Tmux()
+    try:
+        # 1. Sit down, and at our turn type a card while the host is frozen: no answer comes.
+        first = tmux.start(command)
+        pid = int(tmux.wait_for(first, r"^PID=(\d+)").group(1))
+        tmux.wait_for(first, r"^Your turn\.")
+        hand_line = re.findall(r"^Your hand\s+(.*)$", tmux.screen(first), re.MULTILINE)[-1]
+        hand = cards_in(hand_line)
+        card = hand[0]
+        os.kill(host.pid, signal.SIGSTOP)
+        try:
+            tmux.type(first, card)
+            deadline = time.monotonic() + HANG_GUARD
+            while not any(s["pending"] for s in kept_seats(data)):
+                assert time.monotonic() < deadline, tmux.screen(first)[-2000:]
+                time.sleep(0.05)
+            os.kill(pid, signal.SIGKILL)
+        finally:
+            os.kill(host.pid, signal.SIGCONT)
+        (record,) = kept_seats(data)
+        assert record["seeds"] and record["tokens"]
+        assert oct((data / "scopa-net" / "seats").stat().st_mode & 0o777) == "0o700"
+
+        # 2. The same command again: the seat comes back, with the hand as it was.
+        second = tmux.start(command)
+        tmux.wait_for(second, r"^Resume your seat at table 1 .*on 127\.0\.0\.1")
+        back = tmux.wait_for(second, r"^Back in your seat at table 1")
+        # The play typed before the kill shows up (replayed, or applied now), then `log`
+        # lists the round's plays: it is there exactly once.
+        tmux.wait_for(second, rf"Ada plays {re.escape(card)}\b", back.start())
+        tmux.type(second, "log")
+        tmux.type(second, "who")
+        end = tmux.wait_for(second, r"^Seat 0: Ada \(you\)", back.end()).start()
+        screen = tmux.screen(second)
+        log_at = screen.index("log", back.end())
+        board_hand = re.findall(r"^Your hand\s+(.*)$", screen[back.end() :], re.MULTILINE)
+        assert board_hand and set(cards_in(board_hand[0])) <= set(hand)
+        listing = screen[log_at:end]
+        played = re.findall(rf"^Ada plays {re.escape(card)}\b", listing, re.MULTILINE)
+        assert len(played) == 1, listing
+        # Play on to the end of the round: its deal check passes with the kept seed.
+        screen = play_turns(tmux, second, r"^(Host: )?[Dd]eal check")
+        assert "DEAL CHECK FAILED" not in screen
+        assert "This seat's seed" not in screen
+
+        # 3. quit -> step away; the same command takes the seat back again.
+        tmux.type(second, "quit")
+        tmux.wait_for(second, r"Type leave, away, or\s+stay\.")
+        tmux.type(second, "away")
+        tmux.wait_for(second, r"^CLIENT-EXIT=0")
+        assert "Take it back with: scopa-net join 127.0.0.1:" in tmux.screen(second)
+        (record,) = kept_seats(data)
+        assert record["away"]
+        third = tmux.start(command)
+        tmux.wait_for(third, r"^Resume your seat at table 1 .*you stepped away")
+        tmux.wait_for(third, r"^Back in your seat at table 1")
+        assert "DEAL CHECK FAILED" not in tmux.screen(third)
+
+        # 4. quit -> leave for good: nothing is kept, and join offers no seat back.
+        tmux.type(third, "quit")
+        tmux.wait_for(third, r"Type leave, away, or\s+stay\.")
+        tmux.type(third, "leave")
+        tmux.wait_for(third, r"^CLIENT-EXIT=0")
+        assert kept_seats(data) == [], tmux.screen(third)[-1500:]
+        fourth = tmux.start(f"{env} {shlex.join([*join[:5], '--ascii', '--name', 'Ada'])}")
+        shown = tmux.wait_for(fourth, r"^(table number|1\. table 1|no table)").group(1)
+        assert shown != "no table", (tmp_path / "host.log").read_text()[-3000:]
+        assert "Resume your seat" not in tmux.screen(fourth)
+    finally:
+        tmux.close()
+        host.kill()
+        host.wait()

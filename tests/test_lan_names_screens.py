@@ -1,0 +1,186 @@
+"""Everyone named on every screen, and names and chat that cannot lie (over loopback TCP).
+
+Each player is a real network session with the terminal client's controller in front of it;
+the tests read what each controller prints, as a person would.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+import trio
+from hosting import create, start_host
+from prompt_toolkit.output.plain_text import PlainTextOutput
+from prompt_toolkit.renderer import print_formatted_text as render_fragments
+from prompt_toolkit.styles import Style
+
+from scopa_net.client import render
+from scopa_net.client.controller import Controller
+from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
+from scopa_net.client.style import Display
+from scopa_net.rules import RuleSet
+from scopa_net.wire import messages as m
+from scopa_net.wire.errors import LocalProtocolError
+
+
+class Screen:
+    """What a controller printed: as text, and as the bytes a terminal would receive."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.raw = io.StringIO()
+        self._output = PlainTextOutput(self.raw)  # type: ignore[arg-type]
+
+    def show(self, lines: object) -> None:
+        for line in lines:  # type: ignore[attr-defined]
+            render_fragments(self._output, [*line, ("", "\n")], Style([]))
+        self._output.flush()
+        self.lines += render.plain(lines).splitlines()  # type: ignore[arg-type]
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+class Player:
+    def __init__(self, session: NetworkSession) -> None:
+        self.session = session
+        self.screen = Screen()
+        self.controller = Controller(session, Display(), self.screen.show, lambda: None)
+
+    async def pump(self) -> None:
+        async for event in self.session.events:
+            self.controller.handle_event(event)
+
+    async def who(self) -> list[str]:
+        before = len(self.screen.lines)
+        await self.controller.handle_line("who")
+        return self.screen.lines[before:]
+
+
+async def until(predicate, seconds: float = 15) -> None:
+    with trio.fail_after(seconds):
+        while not predicate():
+            await trio.sleep(0.01)
+
+
+async def test_four_players_arrive_one_by_one_and_every_screen_names_every_seat() -> None:
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01, grace=30)
+        rules = RuleSet.of(4, 11)
+        players: list[Player] = []
+        names = ["Ada", "Bruno", "Ada", "Dario"]  # the third is a second Ada
+        shown = ["Ada", "Bruno", "Ada (2)", "Dario"]
+        async with trio.open_nursery() as seats:
+            for n, name in enumerate(names):
+                choice = (
+                    TableChoice(create=create(rules))
+                    if n == 0
+                    else TableChoice(table_id=players[0].session.table_id)
+                )
+                cm = open_network_session("127.0.0.1", host.port, choice, name=name)
+                session = await seats.start(_hold, cm)
+                player = Player(session)
+                players.append(player)
+                seats.start_soon(player.pump)
+                # Everyone already seated hears of the arrival, by the name the host gave.
+                for earlier in players[:-1]:
+                    await until(lambda p=earlier, n=n: f"{shown[n]} sat down" in p.screen.text)
+                # The newcomer knows everyone already there, from the snapshot.
+                assert player.session.names[: n + 1] == tuple(shown[: n + 1])
+                for p in players:
+                    listed = await p.who()
+                    for seat in range(n + 1):
+                        assert any(
+                            line.startswith(f"Seat {seat}: {shown[seat]}") for line in listed
+                        )
+            # All four seated: the deal comes, and the board names both sides in full.
+            await until(lambda: all(p.controller.state.view is not None for p in players))
+            for p in players:
+                p.controller.show_board()
+                board = p.screen.text
+                assert "Ada & Ada (2)" in board and "Bruno & Dario" in board
+                assert "You" not in board.replace("Your", "")
+            # Dario's client drops: every other screen says so, by name.
+            players[3].session._stop = True
+            await players[3].session._link.aclose()  # type: ignore[union-attr]
+            for p in players[:3]:
+                await until(lambda p=p: "Dario lost the connection" in p.screen.text)
+                listed = await p.who()
+                assert any(
+                    line.startswith("Seat 3: Dario") and "away" in line for line in listed
+                ), listed
+            seats.cancel_scope.cancel()
+        nursery.cancel_scope.cancel()
+
+
+async def _hold(cm, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+    async with cm as session:
+        task_status.started(session)
+        await trio.sleep_forever()
+
+
+HOSTILE_NAME = "\u202etsoH\u200b\u2066"
+HOSTILE_CHAT = [
+    "LS-1\u2028Host: fake notice",
+    "\u202eevil reversed",
+    "zero\u200bwidth\u2060joiner\ufeff",
+    "marks a" + "\u0301" * 30,
+    "tags \U000e0041\U000e0042 and private \ue000",
+    "wide " + "\uff37" * 60,
+]
+NEVER_WRITTEN = (
+    "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"  # bidi
+    "\u200b\u2060\ufeff"  # zero width
+    "\u2028\u2029"  # line and paragraph separators
+    "\ue000\U000e0041\x1b"  # private use, tags, escape
+)
+
+
+async def test_hostile_names_and_chat_reach_the_other_terminal_as_plain_visible_text() -> None:
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01)
+        async with trio.open_nursery() as seats:
+            ada = Player(
+                await seats.start(
+                    _hold,
+                    open_network_session(
+                        "127.0.0.1",
+                        host.port,
+                        TableChoice(create=create(RuleSet.of(2, 11))),
+                        name="Ada",
+                    ),
+                )
+            )
+            seats.start_soon(ada.pump)
+            eve = await seats.start(
+                _hold,
+                open_network_session(
+                    "127.0.0.1",
+                    host.port,
+                    TableChoice(table_id=ada.session.table_id),
+                    name=HOSTILE_NAME,
+                ),
+            )
+            await until(lambda: "sat down" in ada.screen.text)
+            for text in HOSTILE_CHAT:
+                await eve.say(text)
+                await trio.sleep(1.1)  # within the host's chat rate limit
+            await until(lambda: ada.screen.text.count("<tsoH>") == len(HOSTILE_CHAT))
+            # Escape sequences never leave the sender: the codec refuses control characters.
+            with pytest.raises(LocalProtocolError, match="bad_field"):
+                m.Say(text="\x1b[2J\x1b]52;c;aGk=\x07")
+            seats.cancel_scope.cancel()
+        written = ada.screen.raw.getvalue()
+        assert not set(NEVER_WRITTEN) & set(written), [c for c in written if c in NEVER_WRITTEN]
+        chat = [line for line in ada.screen.lines if line.startswith("<tsoH> ")]
+        assert len(chat) == len(HOSTILE_CHAT), chat
+        assert not [line for line in ada.screen.lines if line.startswith("tsoH")]
+        # No line can pass for a notice: the only "Host:" lines are the host's own.
+        fakes = [line for line in ada.screen.lines if "fake notice" in line]
+        assert fakes == ["<tsoH> LS-1 Host: fake notice"]
+        assert all(line.count("\u0301") <= 2 for line in ada.screen.lines)
+        wide = next(line for line in ada.screen.lines if line.startswith("<tsoH> wide"))
+        assert len(wide) <= len("<tsoH> ") + m.TEXT_LEN
+        nursery.cancel_scope.cancel()

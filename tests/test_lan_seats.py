@@ -1,0 +1,298 @@
+"""Seats that outlive the client, over real loopback TCP: kept on disk, taken back, rotated.
+
+A "crash" here is the client's session cancelled where it stands (no ``leave``, nothing
+flushed beyond what it already wrote); a new session then takes the seat back from disk.
+"""
+
+from __future__ import annotations
+
+import random
+import stat
+from pathlib import Path
+
+import pytest
+import trio
+from hosting import create, start_host
+
+from scopa_net.bots.levels import make_player
+from scopa_net.client.bot_client import play_as_bot
+from scopa_net.client.moves import legal_plays
+from scopa_net.client.network_session import (
+    NetworkSession,
+    SeatLostError,
+    TableChoice,
+    open_network_session,
+)
+from scopa_net.client.seat_store import PendingMove, SeatRecord, SeatStore
+from scopa_net.client.session import Message
+from scopa_net.rules import RuleSet
+from scopa_net.server.table import SeatKind
+
+
+def only_record(store: SeatStore) -> SeatRecord:
+    records = store.records()
+    assert len(records) == 1, records
+    return records[0]
+
+
+async def until(predicate, seconds: float = 20) -> None:
+    with trio.fail_after(seconds):
+        while not predicate():
+            await trio.sleep(0.01)
+
+
+async def wait_my_turn(session: NetworkSession) -> None:
+    await until(lambda: session.view is not None and session.view.my_turn)
+
+
+def take_back(host_port: int, record: SeatRecord, store: SeatStore, tmp: Path, **kw):
+    return open_network_session(
+        "127.0.0.1",
+        host_port,
+        TableChoice(table_id=record.table_id, seat=record.seat),
+        name=record.name,
+        data_dir=tmp,
+        store=store,
+        resume_from=record,
+        **kw,
+    )
+
+
+def test_a_record_is_private_and_written_whole(tmp_path: Path) -> None:
+    store = SeatStore(tmp_path)
+    record = SeatRecord(
+        host="127.0.0.1",
+        port=1,
+        host_key="ab" * 32,
+        table_id=3,
+        seat=1,
+        name="Ada",
+        players=2,
+        target=11,
+    ).with_token(b"\x01" * 16)
+    store.save(record)
+    path = store.path(record)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(store.folder.stat().st_mode) == 0o700
+    assert not [p for p in store.folder.iterdir() if p.name.endswith(".tmp")]
+    rotated = record.with_token(b"\x02" * 16).with_token(b"\x03" * 16)
+    assert rotated.tokens == ("03" * 16, "02" * 16)  # the newest, and the one before
+    store.save(rotated)
+    assert only_record(store).tokens == rotated.tokens
+    store.delete(rotated)
+    assert store.records() == []
+
+
+async def test_a_crashed_client_takes_its_seat_back_with_the_same_hand(tmp_path: Path) -> None:
+    store = SeatStore(tmp_path)
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01, grace=600)
+        choice = TableChoice(create=create(RuleSet.of(2, 3), bots=1))
+        async with open_network_session(
+            "127.0.0.1", host.port, choice, name="Ada", data_dir=tmp_path, store=store
+        ) as first:
+            await wait_my_turn(first)
+            await first.submit(legal_plays(first.view)[0])
+            await wait_my_turn(first)
+            hand, seq = first.view.hand, first.mirror.seq
+            # A move typed just before the crash: on disk, never answered.
+            move = legal_plays(first.view)[0]
+        record = only_record(store)
+        assert record.seeds, "the round's seed is on disk before its commitment left"
+        pending = PendingMove(424242, seq, move.card.index, move.captured_mask)
+        store.save(_with_pending(record, pending))
+        record = only_record(store)
+
+        async with take_back(host.port, record, store, tmp_path) as second:
+            await until(lambda: second.mirror.seq >= seq and not second._replaying)
+            # The board as it stood, then the queued move applied exactly once.
+            await until(lambda: any(p.play == move for p in second.view.plays if p.seat == 0))
+            mine = [p for p in second.view.plays if p.seat == 0 and p.play == move]
+            assert len(mine) == 1
+            assert set(hand) - {move.card} == set(second.view.hand) - {move.card}
+            assert second.names == ("Ada", "bot 1")
+            # The seat goes on to the end of the match, every round checked.
+            result = await play_as_bot(second, make_player("random", 5))
+        assert result is not None
+        assert second.verdict_failures == []
+        assert second.rounds_verified >= 1
+        assert store.records() == []  # a finished match's token is deleted
+        table = host.tables[record.table_id].table
+        assert 424242 in table.seats[0].moves
+        nursery.cancel_scope.cancel()
+
+
+def caught_up(session: NetworkSession):
+    return lambda: session.view is not None and not session._replaying
+
+
+def _with_pending(record: SeatRecord, move: PendingMove) -> SeatRecord:
+    from dataclasses import replace
+
+    return replace(record, pending=(move,))
+
+
+async def test_a_move_answered_but_not_written_is_not_applied_twice(tmp_path: Path) -> None:
+    store = SeatStore(tmp_path)
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01, grace=600)
+        choice = TableChoice(create=create(RuleSet.of(2, 3), bots=1))
+        async with open_network_session(
+            "127.0.0.1", host.port, choice, name="Ada", data_dir=tmp_path, store=store
+        ) as first:
+            await wait_my_turn(first)
+            seq = first.mirror.seq
+            move = legal_plays(first.view)[0]
+            record = only_record(store)
+            await first.submit(move)
+        # The host applied it; the disk still says it was waiting for the answer.
+        move_id = max(host.tables[record.table_id].table.seats[0].moves)
+        store.save(
+            _with_pending(
+                only_record(store), PendingMove(move_id, seq, move.card.index, move.captured_mask)
+            )
+        )
+        async with take_back(host.port, only_record(store), store, tmp_path) as second:
+            await until(lambda: not second._replaying and not second._unacked)
+            round_plays = [p for p in second.view.plays if p.seat == 0]
+            assert round_plays.count(next(p for p in round_plays if p.play == move)) == 1
+        nursery.cancel_scope.cancel()
+
+
+async def test_crashes_at_random_points_of_token_rotation_always_resume(tmp_path: Path) -> None:
+    """Between receiving a new token and writing it (the write is lost), and between writing
+    it and the host seeing it used (the next resume is the first use): every time, the next
+    client gets the seat back."""
+    rng = random.Random(9)
+    store = SeatStore(tmp_path)
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01, grace=600)
+        choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
+        async with open_network_session(
+            "127.0.0.1", host.port, choice, name="Ada", data_dir=tmp_path, store=store
+        ) as first:
+            await wait_my_turn(first)
+        lost = 0
+        for attempt in range(8):
+            lose_the_write = rng.random() < 0.5
+
+            class Crashing(NetworkSession):
+                lose = lose_the_write
+
+                def _keep_token(self, token: bytes, epoch: int) -> None:
+                    if not self.lose:
+                        super()._keep_token(token, epoch)
+
+            record = only_record(store)
+            session = Crashing(
+                "127.0.0.1",
+                host.port,
+                TableChoice(table_id=record.table_id, seat=record.seat),
+                name="Ada",
+                data_dir=tmp_path,
+                store=store,
+                resume_from=record,
+            )
+            async with trio.open_nursery() as inner:
+                inner.start_soon(session.run)
+                await until(session.connected.is_set)
+                if rng.random() < 0.5:
+                    await until(caught_up(session))
+                inner.cancel_scope.cancel()  # the crash
+            assert session.table_id == record.table_id, attempt
+            lost += lose_the_write
+        assert 0 < lost < 8  # both kinds of crash happened
+        assert host.tables[record.table_id].table.seats[0].kind is SeatKind.HUMAN
+        # And a last, ordinary client plays on from there.
+        async with take_back(host.port, only_record(store), store, tmp_path) as last:
+            await until(lambda: last.view is not None and not last._replaying)
+            assert last.verdict_failures == []
+        nursery.cancel_scope.cancel()
+
+
+async def test_after_leaving_for_good_nothing_is_kept(tmp_path: Path) -> None:
+    store = SeatStore(tmp_path)
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01, grace=600)
+        choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
+        async with open_network_session(
+            "127.0.0.1", host.port, choice, name="Ada", data_dir=tmp_path, store=store
+        ) as first:
+            await wait_my_turn(first)
+            record = only_record(store)
+            await first.leave(away=False)
+        assert store.records() == []
+        seat = host.tables[record.table_id].table.seats[0]
+        assert seat.kind is SeatKind.OPEN and seat.stand_in  # the computer plays it
+        # The old token is dead too.
+        with pytest.raises(SeatLostError, match="no longer holds seat 0"):
+            async with take_back(host.port, record, store, tmp_path):
+                raise AssertionError("a seat given up was taken back")
+        nursery.cancel_scope.cancel()
+
+
+async def test_stepping_away_keeps_the_seat_and_coming_back_hands_it_back(
+    tmp_path: Path,
+) -> None:
+    store = SeatStore(tmp_path)
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01, grace=600)
+        rules = RuleSet.of(2, 11)
+        async with (
+            open_network_session(
+                "127.0.0.1",
+                host.port,
+                TableChoice(create=create(rules)),
+                name="Ada",
+                data_dir=tmp_path / "ada",
+                store=store,
+            ) as ada,
+            open_network_session(
+                "127.0.0.1", host.port, TableChoice(table_id=ada.table_id), name="Bruno"
+            ) as bruno,
+        ):
+            await until(lambda: ada.view is not None)
+            await ada.leave(away=True)
+            texts = []
+            with trio.fail_after(10):
+                async for event in bruno.events:
+                    if isinstance(event, Message):
+                        texts.append(event.text)
+                        if "stepped away" in event.text:
+                            break
+            assert "Ada stepped away; a computer plays for them until they are back" in texts
+            record = only_record(store)
+            assert record.away
+            seat = host.tables[record.table_id].table.seats[0]
+            assert seat.kind is SeatKind.HUMAN and seat.stand_in and seat.away
+            async with take_back(host.port, record, store, tmp_path / "ada") as again:
+                await until(lambda: again.view is not None and not again._replaying)
+                assert not seat.stand_in and seat.connected
+                with trio.fail_after(10):
+                    async for event in bruno.events:
+                        if isinstance(event, Message) and "Ada is back" in event.text:
+                            break
+        nursery.cancel_scope.cancel()
+
+
+async def test_coming_back_while_the_stand_in_was_about_to_move(tmp_path: Path) -> None:
+    """The stand-in's move was due when its player came back: the table must not spin on
+    that stale deadline (it did, and answered nothing more)."""
+    store = SeatStore(tmp_path)
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.5, grace=600)
+        choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
+        async with open_network_session(
+            "127.0.0.1", host.port, choice, name="Ada", data_dir=tmp_path, store=store
+        ) as first:
+            await wait_my_turn(first)
+            await first.leave(away=True)  # the stand-in's move is now due in 0.5 s
+        async with take_back(host.port, only_record(store), store, tmp_path) as again:
+            await until(caught_up(again))
+            await wait_my_turn(again)
+            await trio.sleep(0.8)  # the stand-in's due time passes while it is our turn
+            with trio.fail_after(5):
+                await again.submit(legal_plays(again.view)[0])
+                await again.leave(away=False)
+        assert host.tables[again.table_id].table.seats[0].kind is SeatKind.OPEN
+        nursery.cancel_scope.cancel()

@@ -1,0 +1,114 @@
+"""Names and chat made safe for another person's terminal (scopa_net.names)."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scopa_net.names import (
+    NAME_CHARS,
+    NAME_COLUMNS,
+    clean_chat,
+    clean_name,
+    display_width,
+    unique_name,
+)
+
+NEVER = set(
+    "\u202a\u202b\u202c\u202d\u202e"  # bidi embeddings and overrides
+    "\u2066\u2067\u2068\u2069"  # bidi isolates
+    "\u200e\u200f\u061c"  # bidi marks
+    "\u200b\u200c\u2060\ufeff"  # zero-width characters
+    "\u2028\u2029"  # line and paragraph separators
+    "\u3164\u115f\u2800"  # characters that draw nothing
+)
+
+
+def _bad(ch: str) -> bool:
+    cat = unicodedata.category(ch)
+    tag = 0xE0000 <= ord(ch) <= 0xE007F
+    return ch in NEVER or tag or cat in ("Cc", "Co", "Cn", "Cs", "Zl", "Zp")
+
+
+any_text = st.text(
+    alphabet=st.one_of(
+        st.characters(),
+        st.sampled_from([*sorted(NEVER), "\u0301", "\U000e0041", "\ue000", " ", "<", "\u200d"]),
+    ),
+    max_size=80,
+)
+
+
+@given(any_text)
+def test_cleaned_text_holds_nothing_that_hides_or_moves_text(text: str) -> None:
+    for cleaned in (clean_chat(text), clean_name(text)):
+        assert not any(_bad(ch) for ch in cleaned), ascii(cleaned)
+        assert "  " not in cleaned and cleaned == cleaned.strip()
+        assert unicodedata.is_normalized("NFC", cleaned)
+
+
+@given(any_text)
+def test_cleaning_twice_changes_nothing(text: str) -> None:
+    assert clean_chat(clean_chat(text)) == clean_chat(text)
+    assert clean_name(clean_name(text)) == clean_name(text)
+
+
+@given(any_text)
+def test_a_name_is_bounded_and_starts_visibly(text: str) -> None:
+    name = clean_name(text)
+    assert display_width(name) <= NAME_COLUMNS
+    assert len(name) <= NAME_CHARS
+    assert "<" not in name and ">" not in name
+    if name:
+        assert unicodedata.category(name[0])[0] in "LNS"
+
+
+@given(any_text)
+def test_combining_marks_never_pile_up(text: str) -> None:
+    run = 0
+    for ch in clean_chat(text):
+        run = run + 1 if unicodedata.category(ch)[0] == "M" and ch not in "\ufe0e\ufe0f" else 0
+        assert run <= 2
+
+
+def test_the_names_from_the_issue() -> None:
+    assert clean_name("\u202etsoH") == "tsoH"
+    assert clean_name("\u200b" * 32) == ""
+    assert clean_name(" ") == ""
+    assert clean_name("W" * 64) == "W" * 20
+    assert clean_name("漢" * 30) == "漢" * 10
+    assert clean_name("  Ada   Lovelace ") == "Ada Lovelace"
+    assert clean_name("<Host>") == "Host"
+    assert clean_name("Zoë") == "Zoë"
+    assert clean_name("José María") == "José María"
+    assert clean_name("\U0001f468\u200d\U0001f469\u200d\U0001f467") == (
+        "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    )
+
+
+def test_a_line_separator_cannot_start_a_new_line() -> None:
+    assert clean_chat("LS-1\u2028Host: fake notice") == "LS-1 Host: fake notice"
+    assert clean_chat("a\u2029b") == "a b"
+
+
+def test_letters_with_their_accents_survive() -> None:
+    assert clean_chat("e\u0301") == "\u00e9"  # NFC
+    assert clean_chat("a\u0301\u0302\u0303\u0304") == "\u00e1\u0302\u0303"
+
+
+@given(st.lists(st.sampled_from(["Ada", "ada", "Bruno", "Ada (2)"]), max_size=6))
+def test_unique_names_never_collide(taken: list[str]) -> None:
+    seats: list[str] = []
+    for name in taken:
+        seats.append(unique_name(name, seats))
+    assert len({s.casefold() for s in seats}) == len(seats)
+
+
+def test_duplicates_are_numbered() -> None:
+    assert unique_name("Ada", ["Bruno"]) == "Ada"
+    assert unique_name("Ada", ["ada"]) == "Ada (2)"
+    assert unique_name("Ada", ["Ada", "Ada (2)"]) == "Ada (3)"
+    long = "W" * 20
+    assert unique_name(long, [long]) == "W" * 16 + " (2)"
