@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import math
 import secrets
 import shlex
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -54,6 +55,9 @@ SILENCE_TIMEOUT = 35.0
 BACKOFF = (0.2, 0.5, 1.0, 2.0, 4.0, 8.0)
 RECONNECT_FOR = 300.0
 """How long to keep trying to get back to the host before giving up."""
+RECEIPT_WAIT = 10.0
+"""How long after revealing its seed a seat waits for the host's signed receipt before it tells
+its player that none came (the host signs one as soon as it takes the seed: protocol.md 5.4)."""
 CLIENT_NAME = "scopa-net"
 LINK_ERRORS = (
     OSError,
@@ -302,6 +306,10 @@ class NetworkSession:
         self._unacked: dict[int, tuple[m.Play, trio.Event]] = {}
         self._answers: dict[int, m.Ack | m.Reject] = {}
         self._seed: bytes | None = None
+        self._receipt_due = math.inf
+        """When the receipt for the seed this seat revealed is overdue (inf: none awaited)."""
+        self._receipt_round: bytes | None = None
+        """The round whose seed that receipt is for."""
         self._stop = False
         self.connected = trio.Event()
         self._seq_changed = trio.Event()
@@ -537,13 +545,18 @@ class NetworkSession:
         elif w.should_reveal():
             w.revealed = True
             await self._link.send(m.SeedReveal(round_id=w.current.round_id, seed=self._seed))
+            self._await_receipt(w.current.round_id)
 
     async def _pump(self) -> None:
         """Handle messages until the match is over (returns) or the connection fails."""
         assert self._link is not None
         link = self._link
         while True:
-            msg = await link.receive()
+            with trio.move_on_at(self._receipt_due) as waiting:
+                msg = await link.receive()  # cancel-safe: bytes read stay in the codec
+            if waiting.cancelled_caught:
+                self._receipt_overdue()
+                continue
             if isinstance(msg, m.Ping):
                 await link.send(m.Pong(nonce=msg.nonce))
             elif isinstance(msg, m.Ack | m.Reject):
@@ -577,6 +590,30 @@ class NetworkSession:
                 self._emit(Message(seat=None, text=f"the host refused: {msg.message}"))
             elif msg.SEQUENCED and await self._table_event(msg):
                 return
+
+    def _await_receipt(self, round_id: bytes) -> None:
+        self._receipt_due = trio.current_time() + RECEIPT_WAIT
+        self._receipt_round = round_id
+
+    def _receipt_overdue(self) -> None:
+        """The seed went out RECEIPT_WAIT ago and neither its receipt nor the round's seeds
+        came back: say so once (a host that later leaves the seed out cannot claim it never
+        arrived, and a host that stalls is named)."""
+        self._receipt_due = math.inf
+        w = self.witness
+        if w is None or w.current is None or w.current.round_id != self._receipt_round:
+            return  # that round is over: its receipt (or the lack of one) was judged with it
+        if w.current.receipt is not None or w.current.seeds is not None:
+            return  # the receipt came, or the seeds are out and the witness judged them
+        self._emit(
+            Message(
+                seat=None,
+                text=f"You revealed your seed for round {w.current.round_no} "
+                f"{RECEIPT_WAIT:g} s ago and the host has not signed a receipt for it; "
+                "if your seed is left out of this round, the host is to blame",
+                local=True,
+            )
+        )
 
     def _answer(self, msg: m.Ack | m.Reject) -> None:
         pending = self._unacked.pop(msg.move_id, None)
@@ -618,6 +655,7 @@ class NetworkSession:
                 return False
             self.witness.revealed = True
             await self._link.send(m.SeedReveal(round_id=e.round_id, seed=self._seed))
+            self._await_receipt(e.round_id)
         elif isinstance(e, m.Deal):
             if self.mirror.started_round:
                 self._emit(RoundStarted(view=view))

@@ -107,12 +107,12 @@ def check_flags(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Start the match; the exit status."""
+    check_flags(args)  # before loading the screen's libraries: a mistake is told at once
     from scopa_net.client.config import ConfigError
     from scopa_net.client.embedded import open_embedded_game
     from scopa_net.client.launch import run_game_screen, settings_from
     from scopa_net.client.local_session import open_local_session
 
-    check_flags(args)
     try:
         settings = settings_from(args)
     except ConfigError as exc:

@@ -122,7 +122,7 @@ class TableTask:
                 deadline = min(deadline, self._attendance_deadline())
                 if self._over_time is not None:
                     closes_at = self._over_time + LINGER
-                    if trio.current_time() >= closes_at or self.table.rematch_state == "declined":
+                    if trio.current_time() >= closes_at:
                         await self._close()
                         return
                     deadline = min(deadline, closes_at)

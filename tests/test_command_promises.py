@@ -1,6 +1,6 @@
 """What the subcommands promise in their help, run from the command line: the host's table and
 limits flags, SIGINT, history's empty journal, seat range and default file name, demo --rounds
-and arena --variant; join --create."""
+and arena --variant; join --create; play --seed."""
 
 from __future__ import annotations
 
@@ -196,3 +196,42 @@ async def test_join_create_asks_the_host_for_the_table_the_flags_describe(
         assert listed.id == session.table_id and listed.name == "Ada's table"
         assert listed.password and listed.rules.to_rules() == RuleSet.of(4, 5, ["scopone"])
         assert sorted(s.kind for s in listed.seats) == ["bot", "bot", "human", "open"]
+
+
+def first_deal_of_play(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[str, ...]:
+    """Run ``scopa-net play ARGV`` with the screen replaced by a reader of the first deal:
+    the session is the real one the command opens; returns the hand and table dealt."""
+    from scopa_net.client import launch
+    from scopa_net.client.local_session import LocalSession
+    from scopa_net.client.session import RoundStarted
+
+    dealt: list[tuple[str, ...]] = []
+
+    def first_deal(open_session, settings, **options: object) -> int:
+        async def read() -> None:
+            with trio.fail_after(30):
+                async with open_session() as session:
+                    assert isinstance(session, LocalSession)
+                    async for event in session.events:
+                        if isinstance(event, RoundStarted):
+                            view = event.view
+                            dealt.append(tuple(map(str, (*view.hand, "|", *view.table))))
+                            return
+
+        trio.run(read)
+        return 0
+
+    monkeypatch.setattr(launch, "run_game_screen", first_deal)
+    assert main(["play", "--bot-delay", "0", *argv]) == 0
+    return dealt[0]
+
+
+def test_play_seed_repeats_the_deal_offline(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    first = first_deal_of_play(["--seed", "5"], monkeypatch)
+    assert first == first_deal_of_play(["--seed", "5"], monkeypatch)
+    assert first != first_deal_of_play(["--seed", "6"], monkeypatch)
+    assert len(first) == 3 + 1 + 4  # three cards in hand, four on the table

@@ -136,11 +136,37 @@ async def test_two_players_agree_and_play_a_second_match() -> None:
         nursery.cancel_scope.cancel()
 
 
+async def _memory_host(nursery: trio.Nursery) -> Callable[[], Awaitable[RawSeat]]:
+    """An in-process host whose connections are memory streams (for virtual time)."""
+    host = Host(HostConfig(db=":memory:", advertise=False), Journal(":memory:"))
+    await nursery.start(partial(host.serve, listen=False))
+
+    async def connect() -> RawSeat:
+        client, server = trio.testing.memory_stream_pair()
+        nursery.start_soon(host.handle_stream, server, "mem", "mem")
+        return await RawSeat.over(client)
+
+    return connect
+
+
+async def _until_left(*raws: RawSeat) -> None:
+    """Every client reads (answering pings) until the host sends it ``left``."""
+    async with trio.open_nursery() as both:
+        for raw in raws:
+            both.start_soon(partial(raw.until, lambda e: isinstance(e, m.Left), timeout=120))
+
+
 @pytest.mark.parametrize("how", ["decline", "leave"])
-async def test_a_decline_or_a_leave_closes_the_table(how: str) -> None:
+async def test_a_decline_or_a_leave_ends_the_vote_and_the_table_closes_on_time(
+    how: str, autojump_clock: trio.testing.MockClock
+) -> None:
+    """In virtual time: a "no" (or a leave) declines at once; the table still lingers for the
+    rest of its 60 s, then every seated connection gets ``left``, after every event of its
+    seat, and is back in the lobby, where the table is gone."""
     async with trio.open_nursery() as nursery:
-        host = await start_host(nursery)
-        a, b = await _two_players_to_the_end(host.port)
+        connect = await _memory_host(nursery)
+        a, b = await _two_players_to_the_end(0, connect)
+        ended = trio.current_time()
         await a.send(m.Rematch(agree=True))
         await b.until(lambda e: isinstance(e, m.RematchStatus))
         if how == "decline":
@@ -150,19 +176,21 @@ async def test_a_decline_or_a_leave_closes_the_table(how: str) -> None:
             await b.until(lambda e: isinstance(e, m.Left))
         declined = await a.until(lambda e: isinstance(e, m.RematchStatus) and e.state != "open")
         assert (declined.state, declined.votes) == ("declined", ("yes", "no"))
-        # The table closes: a is sent back to the lobby, after every event of its seat.
-        left = await a.until(lambda e: isinstance(e, m.Left))
-        assert left == m.Left(table_id=a.table_id, seat=0)
-        assert a.received[-1] is left
-        assert a.received.index(declined) < len(a.received) - 1
+        assert trio.current_time() - ended < 5
+        await a.send(m.Rematch(agree=True))  # the vote is over: no second one
+        refused = await a.until(lambda e: isinstance(e, m.Error))
+        assert (refused.code, refused.ref) == ("wrong_phase", "rematch")
+        seated = (a, b) if how == "decline" else (a,)  # b left already
+        await _until_left(*seated)
+        assert 59 <= trio.current_time() - ended <= 61
+        for raw in seated:
+            assert raw.received[-1] == m.Left(table_id=raw.table_id, seat=raw.seat)
         # Back in the lobby: the connection can ask for tables; the table is gone.
         await a.send(m.ListTables())
         await a.until(lambda e: isinstance(e, m.Tables))
         await a.send(m.Resume(table_id=a.table_id, seat=0, token=a.token, last_seq=a.seq))
         error = await a.until(lambda e: isinstance(e, m.Error))
         assert error.code == "no_such_table"
-        for raw in (a, b):
-            await raw.aclose()
         nursery.cancel_scope.cancel()
 
 
@@ -185,24 +213,14 @@ async def test_an_unanswered_vote_expires_and_the_table_closes(
     """In virtual time: the vote stays open for the rest of the 60 s linger time, then is
     declined with the missing answer still ``waiting``, and both connections get ``left``."""
     async with trio.open_nursery() as nursery:
-        config = HostConfig(db=":memory:", advertise=False)
-        host = Host(config, Journal(":memory:"))
-        await nursery.start(partial(host.serve, listen=False))
-
-        async def connect() -> RawSeat:
-            client, server = trio.testing.memory_stream_pair()
-            nursery.start_soon(host.handle_stream, server, "mem", "mem")
-            return await RawSeat.over(client)
-
+        connect = await _memory_host(nursery)
         a, b = await _two_players_to_the_end(0, connect)
         ended = trio.current_time()
         await trio.sleep(20)
         await a.send(m.Rematch(agree=True))
         opened = await b.until(lambda e: isinstance(e, m.RematchStatus))
         assert opened.state == "open" and 38 <= opened.seconds <= 41
-        async with trio.open_nursery() as both:  # both keep reading (and answering pings)
-            for raw in (a, b):
-                both.start_soon(partial(raw.until, lambda e: isinstance(e, m.Left), timeout=120))
+        await _until_left(a, b)
         for raw in (a, b):
             assert raw.received[-1] == m.Left(table_id=raw.table_id, seat=raw.seat)
             expired = [e for e in raw.received if isinstance(e, m.RematchStatus)][-1]
