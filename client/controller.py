@@ -413,18 +413,23 @@ class Controller:
     async def _consider(self, play: Play) -> None:
         """Submit ``play``, unless the coach is on and has a warning: then ask first."""
         view = self.state.view
-        warnings = []
-        if self.coach and view is not None:
-            warnings = hints.coach_warnings(view, play, self.display.scheme)
-        if not warnings:
+        scheme = self.display.scheme
+        try:
+            warnings = hints.coach_warnings(view, play, scheme) if self.coach and view else []
+            if warnings:
+                assert view is not None
+                best = await trio.to_thread.run_sync(hints.hint_for, view, scheme)
+        except ValueError:  # a view the coach cannot rebuild: say nothing rather than guess
+            warnings = []
+        if not warnings or best.play == play:  # the strongest play takes the risk: let it be
             await self._submit(play)
             return
         self._forget_choices()
         self._coached = play
         self.state.asking = Asking.CONFIRM_PLAY
-        shown = play.text(self.display.scheme)
-        lines = [_text(f"Coach: before you play {shown}:", "class:notice")]
+        lines = [_text(f"Coach: before you play {play.text(scheme)}:", "class:notice")]
         lines += [_text(f"  - {w}", "class:notice") for w in warnings]
+        lines.append(_text(f"  The hint would be {best.play.text(scheme)}: {best.reason}."))
         lines.append(_text("Play it anyway? (y/n)"))
         self._show(lines)
 
@@ -441,7 +446,11 @@ class Controller:
         if view is None or not view.my_turn or view.round_over:
             self._say("A hint is for your turn.")
             return
-        hint = await trio.to_thread.run_sync(hints.hint_for, view)
+        try:
+            hint = await trio.to_thread.run_sync(hints.hint_for, view, self.display.scheme)
+        except ValueError as exc:
+            self._say(f"No hint now: {exc}.")
+            return
         if self.state.view is not view:
             return  # the game moved on while thinking
         self._say(f"Hint: {hint.play.text(self.display.scheme)}. {hint.reason}.", "class:notice")

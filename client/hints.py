@@ -76,8 +76,10 @@ def explain(view: SeatView, play: Play, scheme: Scheme = Scheme.NEUTRAL) -> str:
             prizes.append(f"{coins} coin{'s' * (coins != 1)}")
         if prizes:
             text += f" ({', '.join(prizes)})"
-    else:
+    elif any(o.captured for o in legal_plays(view)) or not view.my_turn:
         text = f"{card} takes nothing"
+    else:
+        text = f"No card of yours can take anything: {card} takes nothing"
     if not after:
         if taken and not _last_play(view):
             return f"{text}: a sweep, a point"
@@ -97,13 +99,15 @@ def explain(view: SeatView, play: Play, scheme: Scheme = Scheme.NEUTRAL) -> str:
     )
 
 
-def hint_for(view: SeatView, *, playouts: int = HINT_PLAYOUTS) -> Hint:
+def hint_for(
+    view: SeatView, scheme: Scheme = Scheme.NEUTRAL, *, playouts: int = HINT_PLAYOUTS
+) -> Hint:
     """The play the strong player would make from this view, and why. ValueError when it is
     not this seat's turn."""
     if not view.my_turn or view.round_over:
         raise ValueError("it is not your turn")
     play = StrongPlayer(HINT_SEED, playouts=playouts).choose(view)
-    return Hint(play, explain(view, play))
+    return Hint(play, explain(view, play, scheme))
 
 
 def coach_warnings(view: SeatView, play: Play, scheme: Scheme = Scheme.NEUTRAL) -> list[str]:

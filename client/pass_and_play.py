@@ -53,6 +53,7 @@ from scopa_net.view import SeatView
 
 #: Home the cursor, erase the display, erase the scrollback (xterm's ED 3; tmux, VTE, iTerm).
 CLEAR_SCREEN = "\x1b[H\x1b[2J\x1b[3J"
+REMATCH_QUESTION = "Play again, all of you at this terminal, with the same players? (y/n)"
 #: Where escapes do nothing (TERM=dumb), blank lines push the last hand off the screen.
 BLANK_LINES = 60
 
@@ -162,6 +163,9 @@ class PassAndPlayApp:
         self.waiting: int | None = None
         """The person whose turn it is, until they press Enter."""
         self._carry: list[FormattedText] = []
+        self.asking_rematch = False
+        """The match is over and "play again?" is waiting for y or n."""
+        self.matches_over = 0
         self._token: trio.lowlevel.TrioToken | None = None
         self._scope: trio.CancelScope | None = None
         self._lines: trio.MemorySendChannel[str] | None = None
@@ -214,6 +218,8 @@ class PassAndPlayApp:
         return 0
 
     def _message(self) -> FormattedText:
+        if self.asking_rematch:
+            return FormattedText([("class:prompt", "play again (y/n)? ")])
         if self.waiting is not None:
             who = self.seats[self.waiting].state.names[self.seats[self.waiting].state.seat]
             return FormattedText([("class:prompt", f"{who}: press Enter ")])
@@ -311,9 +317,10 @@ class PassAndPlayApp:
         if carry:
             self._carry.extend(lines)
 
-    def _clear(self) -> None:
-        """Clear the screen and scrollback, then print again what must not be missed."""
-        self.printer.show([CLEAR])
+    def _clear(self, first: Lines = ()) -> None:
+        """Clear the screen and scrollback, print ``first``, then print again what must not be
+        missed (a score sheet, the deal checks, the match's result)."""
+        self.printer.show([CLEAR, *first])
         carried, self._carry = self._carry, []
         if carried:
             self.printer.show(carried)
@@ -357,9 +364,14 @@ class PassAndPlayApp:
         seat = self.seats[index]
         name = seat.state.names[seat.state.seat]
         match event:
-            case Message(seat=None, text=text, local=True) if text.lower().startswith(DEAL_CHECK):
-                line = f"{name}'s deal check: {text[len(DEAL_CHECK) :]}"
-                self._public([FormattedText([("class:notice", line)])], carry=True)
+            case Message(seat=None, text=text, local=True):
+                # Each seat's own client speaking: its deal check, its transcript, a warning.
+                if text.lower().startswith(DEAL_CHECK):
+                    line = f"{name}'s deal check: {text[len(DEAL_CHECK) :]}"
+                else:
+                    line = f"{name}: {text}"
+                style = "class:error" if "FAILED" in text else "class:notice"
+                self._public([FormattedText([(style, line)])], carry=True)
                 return
             case Message() if index != 0:
                 return  # chat and the host's notices: printed once, by the first seat
@@ -374,7 +386,13 @@ class PassAndPlayApp:
                 seat.state.match_over = True
                 seat.state.scores = scores
                 if index == 0 and seat.state.view is not None:
-                    self._public([_match_line(seat.state.view, winner, scores, rounds, seat)])
+                    # Carried: the last play's clear may come just after these lines.
+                    result = _match_line(seat.state.view, winner, scores, rounds, seat)
+                    self._public([result], carry=True)
+                    self.matches_over += 1
+                    if getattr(seat.session, "offer_rematch", False):
+                        self.asking_rematch = True
+                        self._public([FormattedText([("", REMATCH_QUESTION)])], carry=True)
                 return
         seat.handle_event(event)
 
@@ -418,9 +436,8 @@ class PassAndPlayApp:
         seat.revealed = False
         if self.active == index:
             self.active = None
-        self._clear()
         name = seat.state.names[seat.state.seat]
-        self.printer.show([FormattedText([("", f"{name} has played. Pass the keyboard on.")])])
+        self._clear([FormattedText([("", f"{name} has played. Pass the keyboard on.")])])
         self._check_turns()
         self._changed()
 
@@ -439,6 +456,15 @@ class PassAndPlayApp:
             self._changed()
 
     async def _line(self, line: str) -> None:
+        if self.asking_rematch and line.strip().lower() in {"y", "yes", "n", "no"}:
+            self.asking_rematch = False
+            agree = line.strip().lower() in {"y", "yes"}
+            for seat in self.seats:  # everyone at this terminal answers together
+                await seat.session.rematch(agree)  # type: ignore[attr-defined]
+            self.printer.show(
+                [FormattedText([("", "Waiting for the host." if agree else "No rematch.")])]
+            )
+            return
         if self.waiting is not None:
             if not line.strip():
                 self._reveal()
@@ -530,6 +556,7 @@ async def open_pass_and_play(
                 delay=delay,
                 humans=len(names),
                 data_dir=data_dir,
+                offer_rematch=True,  # the screen asks "play again?" after the match
             )
         )
         sessions: list[Session] = [first]
@@ -541,6 +568,8 @@ async def open_pass_and_play(
                     TableChoice(table_id=first.table_id),
                     name=name,
                     data_dir=data_dir,
+                    pin_host=False,  # the embedded host's key is new each time
+                    offer_rematch=True,
                 )
             )
             sessions.append(session)

@@ -130,8 +130,13 @@ def cards_fragments(
 
 
 def capturing_cards(view: SeatView) -> frozenset[Card]:
-    """The cards in hand that would capture if played now (a card that can, must)."""
-    return frozenset(play.card for play in legal_plays(view) if play.captured)
+    """The cards in hand that would capture if played now (a card that can, must); none
+    marked when it is not this seat's turn, or the view cannot be rebuilt into a position."""
+    try:
+        plays = legal_plays(view) if view.my_turn and not view.round_over else []
+    except ValueError:
+        return frozenset()
+    return frozenset(play.card for play in plays if play.captured)
 
 
 #: After a card in the hand: it must capture if played. Text, so it shows without colour too.

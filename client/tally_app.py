@@ -170,6 +170,8 @@ class TallyController:
         self.mode = Mode.LEFT
         if self.tally is None:
             return [_t("Nothing saved: the tally had not started.")]
+        if self.tally.over:
+            return [_t(f"Saved as {self.tally.id}; `scopa-net tally --export ID` prints it.")]
         return [_t(f"Saved as {self.tally.id}; `scopa-net tally --resume` carries on.")]
 
     @property

@@ -17,6 +17,7 @@ from scopa_net.commands.options import (
     at_least,
     bot_level,
     player_for,
+    seconds,
     variants_epilog,
 )
 from scopa_net.commands.progress import Progress
@@ -26,8 +27,36 @@ if TYPE_CHECKING:
     from scopa_net.bots.arena import ArenaConfig, GameResult
 
 
+#: Levels only the arena offers: ``expert`` thinks ``--think`` seconds a move, and the
+#: ``oracle`` sees every hidden card (a ceiling for measurement, never a player at a table).
+ARENA_ONLY_LEVELS = ("expert", "oracle")
+DEFAULT_THINK = 1.0
+
+
+def arena_level(text: str) -> str:
+    """A level for the arena: a table level (old names taken) or one of the arena's own."""
+    name = text.strip().lower()
+    if name in ARENA_ONLY_LEVELS:
+        return name
+    try:
+        return bot_level(text)
+    except argparse.ArgumentTypeError:
+        every = ", ".join((*BOT_LEVELS, *ARENA_ONLY_LEVELS))
+        raise argparse.ArgumentTypeError(f"{text!r} is not a level: use one of {every}") from None
+
+
+def think_seconds(text: str) -> float:
+    value = seconds(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text} seconds: the budget must be more than 0")
+    return value
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
-    levels = "{" + ",".join(BOT_LEVELS) + "}"
+    levels = (
+        "{" + ",".join(BOT_LEVELS) + "} or the arena's own expert (thinks --think seconds) "
+        "and oracle (sees every hidden card: a ceiling, for measurement)"
+    )
     parser = add_command(
         subparsers,
         "arena",
@@ -36,10 +65,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "sequence of decks is played twice with the sides swapped. Reproducible for a seed.",
         epilog=variants_epilog(),
     )
-    parser.add_argument("level_a", metavar="LEVEL_A", type=bot_level, help=f"one of {levels}")
-    parser.add_argument("level_b", metavar="LEVEL_B", type=bot_level, help=f"one of {levels}")
+    parser.add_argument("level_a", metavar="LEVEL_A", type=arena_level, help=f"one of {levels}")
+    parser.add_argument("level_b", metavar="LEVEL_B", type=arena_level, help=f"one of {levels}")
     parser.add_argument(
         "--matches", type=at_least(1), default=100, help="matches to play (rounded up to even)"
+    )
+    parser.add_argument(
+        "--think",
+        type=think_seconds,
+        default=DEFAULT_THINK,
+        metavar="SECONDS",
+        help="time budget per move of an expert side, in CPU seconds (default %(default)s)",
+    )
+    parser.add_argument(
+        "--think-b",
+        type=think_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="LEVEL_B's budget when it differs from LEVEL_A's (expert v expert)",
     )
     add_rule_options(parser)
     parser.add_argument("--seed", type=int, default=1, help="seed for the decks")
@@ -56,8 +99,17 @@ def run(args: argparse.Namespace) -> int:
     rules = RuleSet.of(args.players, args.target, args.variant or ())
     if rules.players not in (2, 4):
         raise CommandError("arena plays 2 or 4 players")
-    a, b = player_for(args.level_a), player_for(args.level_b)
-    config = ArenaConfig(a, b, (args.matches + 1) // 2, rules, args.seed)
+    a, b = _player(args.level_a), _player(args.level_b)
+    think_b = args.think if args.think_b is None else args.think_b
+    config = ArenaConfig(
+        a,
+        b,
+        (args.matches + 1) // 2,
+        rules,
+        args.seed,
+        think_a=args.think if a == "expert" else None,
+        think_b=think_b if b == "expert" else None,
+    )
     started = time.perf_counter()
     with Progress("arena", 2 * config.pairs, "matches", quiet=args.quiet) as progress:
         report = summarise(config, _counted(run_pairs(config, args.jobs), progress))
@@ -65,6 +117,10 @@ def run(args: argparse.Namespace) -> int:
     print(format_report(config, report))
     print(f"wall time {time.perf_counter() - started:.1f} s on {args.jobs} job(s)")
     return 0
+
+
+def _player(level: str) -> str:
+    return level if level in ARENA_ONLY_LEVELS else player_for(level)
 
 
 def _counted(
@@ -79,7 +135,8 @@ def run_pairs(config: ArenaConfig, jobs: int) -> Iterator[tuple[GameResult, Game
     """Every pair's results in pair order, computed on ``jobs`` processes."""
     from scopa_net.bots.arena import play_pair
 
-    play = partial(play_pair, config, clock=time.perf_counter)
+    # Budgets are kept in CPU seconds of the worker, so other load does not starve a side.
+    play = partial(play_pair, config, clock=time.perf_counter, think_clock=time.process_time)
     if jobs == 1:
         yield from map(play, range(config.pairs))
         return

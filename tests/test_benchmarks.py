@@ -15,6 +15,7 @@ import pytest
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 TINY = {
+    "arena_progress.py": ["expert", "medium", "--matches", "2", "--target", "1", "--think", "0.01"],
     "bots.py": ["--rounds", "1", "--runs", "1", "--positions", "5"],
     "client.py": ["--runs", "1", "--positions", "5"],
     "engine.py": ["--runs", "1", "--rounds", "10", "--tables", "5"],
@@ -25,6 +26,7 @@ TINY = {
 
 #: What each one prints once it has measured its figures and its baseline.
 LAST_WORDS = {
+    "arena_progress.py": "finished: 1 of 1 pairs",
     "bots.py": "full rounds per second",
     "client.py": "render the whole board",
     "engine.py": "legal-play generation",

@@ -7,63 +7,16 @@ stock. The views must be equal, and every level must make the same choice from t
 
 from __future__ import annotations
 
-import random
-
 import pytest
-from helpers import shuffled_deck
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from twins import RULES, twin_matches
 
 from scopa_net.bots.greedy import GreedyPlayer
 from scopa_net.bots.observed import Observed
 from scopa_net.bots.random_player import RandomPlayer
 from scopa_net.bots.strong import StrongPlayer
-from scopa_net.cards import Card
-from scopa_net.match import Match
 from scopa_net.rules import RuleSet
-
-RULES = [
-    RuleSet.of(2),
-    RuleSet.of(3),
-    RuleSet.of(4),
-    RuleSet.of(6),
-    RuleSet.of(4, 11, ["scopone_scientifico"]),
-]
-
-
-def advance(rules: RuleSet, deck: list[Card], codes: list[int]) -> Match:
-    match = Match(rules, 0)
-    match.deal(deck)
-    for code in codes:
-        match.push_code(code)
-    return match
-
-
-def twin_matches(rules: RuleSet, seed: int, plays: int) -> tuple[Match, Match] | None:
-    """Two matches after the same ``plays`` plays that differ only in cards the seat to move
-    has not seen; None when the round is over (or void) before then."""
-    rng = random.Random(seed)
-    deck = shuffled_deck(rng)
-    match = Match(rules, 0)
-    rnd = match.deal(deck)
-    if rnd.void:
-        return None
-    codes = []
-    for _ in range(plays):
-        legal = rnd.legal_codes()
-        if not legal or rnd.plays_left <= 1:
-            break
-        codes.append(legal[rng.randrange(len(legal))])
-        match.push_code(codes[-1])
-    seat = rnd.turn
-    hidden = set(Observed.from_view(match.view_for(seat)).unseen)
-    positions = [i for i, c in enumerate(deck) if c.index in hidden]
-    moved = [deck[i] for i in positions]
-    rng.shuffle(moved)
-    other = deck.copy()
-    for i, c in zip(positions, moved, strict=True):
-        other[i] = c
-    return advance(rules, deck, codes), advance(rules, other, codes)
 
 
 @settings(max_examples=25, deadline=None)

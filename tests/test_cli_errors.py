@@ -336,7 +336,10 @@ def test_one_name_for_each_concept_and_defaults_in_help(
     assert main([command, "--help"]) == 0
     out = capsys.readouterr().out
     assert "--bot-level {easy,medium,hard}" in out or "{easy,medium,hard}" in out
-    for old in ("--delay ", "--think", "--level ", "random,greedy"):
+    # In the arena --think is the expert's time budget per move (issue 14); the table
+    # commands take it only as the old spelling of --bot-delay, hidden from their help.
+    olds = ("--delay ", "--level ", "random,greedy")
+    for old in olds if command == "arena" else (*olds, "--think"):
         assert old not in out
     if command not in {"join", "arena"}:
         assert "--bot-delay SECONDS" in out

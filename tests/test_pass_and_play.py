@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
+from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from scopa_net.cards import CARDS
-from scopa_net.client.pass_and_play import CLEAR, CLEAR_SCREEN, ScreenPrinter, public_board
+from scopa_net.client.moves import legal_plays
+from scopa_net.client.pass_and_play import (
+    CLEAR,
+    CLEAR_SCREEN,
+    PassAndPlayApp,
+    ScreenPrinter,
+    open_pass_and_play,
+    public_board,
+)
 from scopa_net.client.render import plain
 from scopa_net.client.style import Display
 from scopa_net.commands.main import main
@@ -75,3 +85,84 @@ def test_clearing_erases_the_display_and_the_scrollback(escapes: bool) -> None:
         assert CLEAR_SCREEN in text and "\x1b[3J" in text
     else:  # TERM=dumb: push the last hand off the screen instead
         assert text.count("\n") >= 60 and "\x1b" not in text
+
+
+class RecordingTerminal(DummyOutput):
+    """Keeps everything written, escapes included."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def write(self, data: str) -> None:
+        self.parts.append(data)
+
+    def write_raw(self, data: str) -> None:
+        self.parts.append(data)
+
+
+@pytest.mark.parametrize("answers", [("n",), ("y", "n")])
+def test_between_clears_only_the_person_at_the_keyboard_sees_a_hand(
+    answers: tuple[str, ...],
+) -> None:
+    """A whole two-person match through a pipe: after every clear, the only hand shown is
+    that of the person whose turn was announced and confirmed with Enter."""
+    output = RecordingTerminal()
+    sent: set[object] = set()
+    with create_pipe_input() as pipe:
+
+        def on_screen(app: PassAndPlayApp) -> None:
+            matches = app.matches_over
+            if app.asking_rematch and matches not in sent and matches <= len(answers):
+                sent.add(matches)  # one answer to each match's "play again?"
+                pipe.send_text(f"{answers[matches - 1]}\r")
+            elif app.waiting is not None:
+                view = app.seats[app.waiting].session.view
+                assert view is not None
+                key: tuple[object, ...] = (
+                    "enter",
+                    matches,
+                    app.waiting,
+                    view.round_number,
+                    len(view.plays),
+                )
+                if key not in sent:
+                    sent.add(key)
+                    pipe.send_text("\r")
+            elif app.active is not None:
+                seat = app.seats[app.active]
+                view = seat.session.view
+                key = ("play", matches, app.active, view.round_number, len(view.plays))  # type: ignore[union-attr]
+                if seat.my_turn and key not in sent:
+                    sent.add(key)
+                    pipe.send_text(legal_plays(view)[0].text() + "\r")  # type: ignore[arg-type]
+
+        app = PassAndPlayApp(
+            lambda: open_pass_and_play(RuleSet.of(2, target=1), ["Ada", "Bruno"], delay=0),
+            Display(color=False, glyphs=False),
+            input=pipe,
+            output=output,
+            on_screen=on_screen,
+        )
+
+        async def main() -> int:
+            return await asyncio.wait_for(app.run(), 60)
+
+        assert asyncio.run(main()) == 0
+    text = "".join(output.parts)
+    screens = text.split(CLEAR_SCREEN)
+    assert len(screens) > 10
+    hands_shown = 0
+    for screen in screens:
+        flat = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen)
+        hands = flat.count("Your hand")
+        assert hands <= 1, flat
+        if hands:
+            hands_shown += 1
+            turn = re.search(r"(\w+)'s turn: press Enter when \1 has the keyboard", flat)
+            assert turn is not None and turn.start() < flat.index("Your hand"), flat
+            assert f"{turn[1]}> " in flat[flat.index("Your hand") :] or "which one" in flat
+    assert hands_shown >= 4
+    assert "Ada's deal check: verified" in text and "Bruno's deal check: verified" in text
+    assert "Play again, all of you at this terminal" in text and "No rematch." in text
+    assert app.matches_over == len(answers)
+    assert "wins the match" in screens[-1]  # the result stays on the last screen

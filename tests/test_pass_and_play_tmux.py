@@ -43,7 +43,7 @@ def prompt_of(screen: str) -> str:
 def test_two_people_share_a_terminal_and_never_see_each_others_hand() -> None:
     socket = f"scopa-test-{uuid.uuid4().hex[:8]}"
     args = [sys.executable, "-m", "scopa_net", "play", "--pass-and-play", "--names", "Ada,Bruno"]
-    args += ["--target", "1", "--delay", "0", "--ascii"]
+    args += ["--target", "1", "--bot-delay", "0", "--ascii"]
     command = " ".join(shlex.quote(a) for a in args)
     data = tempfile.mkdtemp(prefix="scopa-tmux-")
     env_prefix = f"env -u NO_COLOR TERM=xterm-256color XDG_DATA_HOME={shlex.quote(data)}"
@@ -78,6 +78,9 @@ def test_two_people_share_a_terminal_and_never_see_each_others_hand() -> None:
                     first = re.match(r"\w+", hand[-1])
                     assert first is not None
                     tmux(socket, "send-keys", "-t", "game", first[0], "Enter")
+            elif prompt.startswith("play again") and last_action != "rematch":
+                last_action = "rematch"
+                tmux(socket, "send-keys", "-t", "game", "n", "Enter")
             elif prompt.startswith("which one"):
                 tmux(socket, "send-keys", "-t", "game", "1", "Enter")
             time.sleep(0.15)
@@ -98,14 +101,13 @@ def check_screen(screen: str, seen_hands: dict[str, dict[int, set[str]]]) -> Non
     assert screen.count("press Enter when") <= 1, screen  # the scrollback was cleared
     hands = re.findall(r"^Your hand +(.+)$", screen, re.MULTILINE)
     assert len(hands) <= 1, screen
-    waiting = re.match(r"(\w+): press Enter", prompt)
-    if waiting:
-        assert not hands, f"a hand is on screen while waiting for {waiting[1]}:\n{screen}"
-    playing = re.match(r"(\w+)> *$", prompt)
-    if playing and hands:
-        owner = playing[1]
+    # The prompt names whose turn it is ("Ada: press Enter" before the hand, "Ada>" after;
+    # the prompt may be redrawn a moment after the hand is printed, so both count).
+    person = re.match(r"(\w+)(?:: press Enter|> *$)", prompt)
+    if person and hands:
+        owner = person[1]
         turn = screen.rfind(f"{owner}'s turn: press Enter when {owner} has the keyboard")
-        assert 0 <= turn < screen.find("Your hand"), screen
+        assert 0 <= turn < screen.find("Your hand"), f"not {owner}'s hand:\n{screen}"
         # Cards never pass from hand to hand: nothing here was in the other's hand this round.
         held = cards_in(hands[0])
         for other, shown in seen_hands.items():
@@ -119,5 +121,6 @@ def cards_in(hand: str) -> set[str]:
 
 
 def round_of(screen: str) -> int:
-    found = re.search(r"Round (\d+)", screen)
-    return int(found[1]) if found else 0
+    """The round of the board on screen (a carried score sheet may name the one before)."""
+    found = re.findall(r"^Round (\d+)  dealer", screen, re.MULTILINE)
+    return int(found[-1]) if found else 0

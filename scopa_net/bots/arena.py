@@ -15,7 +15,9 @@ import statistics
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from scopa_net.bots.base import Player
 from scopa_net.bots.levels import make_player
+from scopa_net.bots.oracle import ORACLE, Oracle
 from scopa_net.bots.stats import Estimate, mean_interval, wilson_interval
 from scopa_net.cards import CARDS
 from scopa_net.match import Match
@@ -32,6 +34,9 @@ class ArenaConfig:
     pairs: int
     rules: RuleSet = field(default_factory=RuleSet)
     seed: int = 0
+    think_a: float | None = None
+    """Level A's time budget per move in seconds (thinking levels only; None: the default)."""
+    think_b: float | None = None
 
     def __post_init__(self) -> None:
         if self.rules.side_count != 2:
@@ -69,15 +74,28 @@ class GameResult:
 
 
 def play_game(
-    config: ArenaConfig, pair: int, a_side: int, clock: Callable[[], float]
+    config: ArenaConfig,
+    pair: int,
+    a_side: int,
+    clock: Callable[[], float],
+    think_clock: Callable[[], float] | None = None,
 ) -> GameResult:
-    """One match of pair ``pair``, level A on side ``a_side``."""
+    """One match of pair ``pair``, level A on side ``a_side``.
+
+    ``clock`` times the decisions for the report; ``think_clock`` (``clock`` if None) is the
+    one thinking levels keep their budget by. The command passes the process's CPU time
+    there, so a budget buys the same search however busy the machine is.
+    """
     rules = config.rules
     decks = random.Random(f"decks|{config.seed}|{pair}")
     first_dealer = decks.randrange(rules.players)
-    levels = (config.level_a, config.level_b) if a_side == 0 else (config.level_b, config.level_a)
+    sides = [(config.level_a, config.think_a), (config.level_b, config.think_b)]
+    if a_side == 1:
+        sides.reverse()
     players = [
-        make_player(levels[rules.side_of(s)], _bot_seed(config.seed, pair, s))
+        _seat_player(
+            *sides[rules.side_of(s)], _bot_seed(config.seed, pair, s), think_clock or clock
+        )
         for s in range(rules.players)
     ]
     think: tuple[list[float], list[float]] = ([], [])
@@ -93,8 +111,10 @@ def play_game(
         while not rnd.finished:
             seat = rnd.turn
             view = match.view_for(seat)
+            player = players[seat]
             start = clock()
-            play = players[seat].choose(view)
+            seeing = isinstance(player, Oracle)
+            play = player.choose_seeing(rnd) if seeing else player.choose(view)
             think[rules.side_of(seat)].append(clock() - start)
             match.play(play, seat, exact=True)
     assert match.winner is not None
@@ -107,11 +127,26 @@ def play_game(
     )
 
 
+def _seat_player(
+    level: str, think: float | None, seed: int, clock: Callable[[], float]
+) -> Player | Oracle:
+    """The player behind one seat; the oracle (measurement only) is built here and only here."""
+    if level == ORACLE:
+        return Oracle(seed)
+    return make_player(level, seed, think=think, clock=clock)
+
+
 def play_pair(
-    config: ArenaConfig, pair: int, clock: Callable[[], float]
+    config: ArenaConfig,
+    pair: int,
+    clock: Callable[[], float],
+    think_clock: Callable[[], float] | None = None,
 ) -> tuple[GameResult, GameResult]:
     """Both matches of a pair: level A on side 0, then on side 1, on the same decks."""
-    return play_game(config, pair, 0, clock), play_game(config, pair, 1, clock)
+    return (
+        play_game(config, pair, 0, clock, think_clock),
+        play_game(config, pair, 1, clock, think_clock),
+    )
 
 
 def _bot_seed(seed: int, pair: int, seat: int) -> int:
@@ -185,6 +220,13 @@ def format_report(config: ArenaConfig, report: ArenaReport) -> str:
         f"{'level':<8} {'wins':>5}  {'win rate [95% CI]':<24} {'pts/round':>9} "
         f"{'think median':>13} {'think max':>10}",
     ]
+    budgets = [
+        f"{level} thinks {think:g} s a move"
+        for level, think in ((config.level_a, config.think_a), (config.level_b, config.think_b))
+        if think is not None
+    ]
+    if budgets:
+        lines.insert(1, "; ".join(budgets))
     for fig in (report.a, report.b):
         median = "-" if fig.think_median is None else f"{fig.think_median * 1000:.1f} ms"
         worst = "-" if fig.think_max is None else f"{fig.think_max * 1000:.1f} ms"

@@ -19,6 +19,7 @@ import random
 from collections.abc import Callable
 
 from scopa_net.bots.base import decision_rng
+from scopa_net.bots.inference import DEFAULT_SHARPNESS, ChoiceModel, Inference
 from scopa_net.bots.observed import Observed
 from scopa_net.bots.sampling import is_certain, sample_world
 from scopa_net.bots.search import ExactSearch, Playouts
@@ -29,6 +30,8 @@ from scopa_net.view import SeatView
 DEFAULT_PLAYOUTS = 400
 DEFAULT_EXACT_PLAYS = 6
 MIN_GUESSES = 8
+#: A cap on guesses per decision (a clock normally stops the search long before).
+MAX_GUESSES = 100_000
 
 
 class StrongPlayer:
@@ -42,6 +45,9 @@ class StrongPlayer:
         exact_plays: int = DEFAULT_EXACT_PLAYS,
         clock: Callable[[], float] | None = None,
         time_limit: float | None = None,
+        inference: bool = True,
+        halving: bool = True,
+        sharpness: float = DEFAULT_SHARPNESS,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts!r}")
@@ -52,7 +58,10 @@ class StrongPlayer:
         self.exact_plays = exact_plays
         self.clock = clock
         self.time_limit = time_limit
-        self._tools: dict[RuleSet, tuple[Playouts, ExactSearch | None]] = {}
+        self.inference = inference
+        self.halving = halving
+        self.sharpness = sharpness
+        self._tools: dict[RuleSet, tuple[Playouts, ExactSearch | None, ChoiceModel]] = {}
         self.evaluations = 0
         """(guess, play) pairs finished so far, by playout or exact search: for benchmarks."""
 
@@ -65,34 +74,63 @@ class StrongPlayer:
 
     def best_code(self, known: Observed, codes: list[int], rng: random.Random) -> int:
         """The code among ``codes`` with the best total margin over the guessed deals."""
-        playouts, exact = self._tools_for(known.rules)
+        playouts, exact, model = self._tools_for(known.rules)
         side = known.side
         use_exact = exact is not None and known.plays_left - 1 <= self.exact_plays
-        guesses = 1 if is_certain(known) else max(MIN_GUESSES, self.playouts // len(codes))
+        certain = is_certain(known)
+        reading = None
+        if self.inference and not certain:
+            reading = Inference(known, model)
+            if not reading.informative:
+                reading = None
         deadline = None
         if self.clock is not None and self.time_limit is not None:
             deadline = self.clock() + self.time_limit
-        totals = [0] * len(codes)
-        for g in range(guesses):
+        totals = [0.0] * len(codes)
+        alive = list(range(len(codes)))
+        budget = max(MIN_GUESSES * len(codes), self.playouts)
+        spent = 0
+        clock = self.clock
+        g = 0
+        while g < (1 if certain else MAX_GUESSES):
+            if self.halving and g >= MIN_GUESSES and g & (g - 1) == 0 and len(alive) > 2:
+                # Every 2**k guesses the worse half of the plays still in the running drop out:
+                # the budget goes to telling the good ones apart.
+                alive.sort(key=lambda i: -totals[i])
+                alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
             world = sample_world(known, rng)
+            w = 1.0 if reading is None else reading.weight(world)
             root = known.position(world.hands, world.stock)
-            for i, code in enumerate(codes):
+            # Common random numbers: every play's playout on this guess draws the same
+            # random sequence, so their difference is the plays', not the dice's.
+            dice = rng.getrandbits(64)
+            values = []
+            for i in alive:
                 rnd = root.copy()
-                rnd.push_code(code)
+                rnd.push_code(codes[i])
                 if use_exact:
                     assert exact is not None
-                    totals[i] += exact.value(rnd, side)
+                    values.append(exact.value(rnd, side))
                 else:
-                    totals[i] += playouts.play_out(rnd, side, rng)
-            self.evaluations += len(codes)
-            if deadline is not None and g and self.clock is not None and self.clock() > deadline:
-                break
-        best = max(totals)
-        return codes[totals.index(best)]
+                    values.append(playouts.play_out(rnd, side, random.Random(dice)))
+                if g and deadline is not None and clock is not None and clock() > deadline:
+                    break  # out of time: this guess is not finished for every play, drop it
+            else:
+                for i, v in zip(alive, values, strict=True):
+                    totals[i] += w * v
+                self.evaluations += len(alive)
+                spent += len(alive)
+                g += 1
+                if deadline is None and spent + len(alive) > budget and g >= MIN_GUESSES:
+                    break
+                continue
+            break
+        return codes[max(alive, key=lambda i: totals[i])]
 
-    def _tools_for(self, rules: RuleSet) -> tuple[Playouts, ExactSearch | None]:
+    def _tools_for(self, rules: RuleSet) -> tuple[Playouts, ExactSearch | None, ChoiceModel]:
         tools = self._tools.get(rules)
         if tools is None:
             exact = ExactSearch(rules) if rules.side_count == 2 else None
-            tools = self._tools[rules] = (Playouts(rules), exact)
+            model = ChoiceModel(rules, self.sharpness)
+            tools = self._tools[rules] = (Playouts(rules), exact, model)
         return tools

@@ -1,0 +1,55 @@
+"""The expert player: the strong player's method with a time budget per move.
+
+``think`` is the budget in seconds. The core reads no clock: the caller (the arena, the play
+command) hands in its clock, and the player searches guessed deals until the budget is spent,
+so more time means more guesses and a sharper choice. Without a clock the budget is turned
+into a fixed number of playouts (:data:`PLAYOUTS_PER_SECOND`), which keeps a decision
+reproducible for a seed, as the no-peeking test needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from scopa_net.bots.strong import StrongPlayer
+
+DEFAULT_THINK = 1.0
+"""Seconds per move unless told otherwise (``--think``)."""
+PLAYOUTS_PER_SECOND = 6000
+"""Playouts a second of thought buys when no clock is given (a rough figure for one core)."""
+#: Share of the budget spent searching, leaving room for the last guess to finish.
+SPEND = 0.8
+#: A cap on guesses per move when a clock decides, so a fast machine still stops.
+MAX_PLAYOUTS = 10**7
+
+
+def exact_plays_for(think: float) -> int:
+    """Plays left at which the search turns exact: earlier when there is more time."""
+    if think >= 0.5:
+        return 8
+    if think >= 0.1:
+        return 7
+    return 6
+
+
+class ExpertPlayer(StrongPlayer):
+    """Determinized search with inference, spending ``think`` seconds a move."""
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        think: float = DEFAULT_THINK,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        if not think > 0:
+            raise ValueError(f"think must be a positive number of seconds, not {think!r}")
+        budget = max(1, int(think * PLAYOUTS_PER_SECOND))
+        super().__init__(
+            seed,
+            playouts=MAX_PLAYOUTS if clock is not None else budget,
+            exact_plays=exact_plays_for(think),
+            clock=clock,
+            time_limit=think * SPEND if clock is not None else None,
+        )
+        self.think = think

@@ -1,0 +1,61 @@
+"""The oracle: a player that sees every hidden card. For measurement only.
+
+It states the ceiling in the arena: how much a perfect reader of the table could gain over
+``greedy``, so the figure of a fair level can be read as a share of that value. It is not a
+:class:`~scopa_net.bots.base.Player`: it has no ``choose(view)``, it needs the whole
+:class:`~scopa_net.round.Round` (every hand and the stock in dealing order), and no level
+name, command option or wire number leads to it. Only the arena core builds it, for the
+measurement-only level name :data:`ORACLE`; ``tests/test_bots_oracle.py`` proves it cannot be
+reached from the network or from the play, host, join and bots commands.
+"""
+
+from __future__ import annotations
+
+import random
+
+from scopa_net.bots.search import ExactSearch, Playouts
+from scopa_net.plays import Play
+from scopa_net.round import Round
+from scopa_net.rules import RuleSet
+
+#: The arena's name for the oracle. Deliberately not in :data:`scopa_net.bots.levels.LEVELS`.
+ORACLE = "oracle"
+#: Plays left (after the one chosen) at which the oracle searches exactly to the end.
+ORACLE_EXACT_PLAYS = 8
+#: Playouts per legal play before that.
+ORACLE_PLAYOUTS = 40
+
+
+class Oracle:
+    """Search on the true deal: exact near the end of the round, playouts before."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self._tools: dict[RuleSet, tuple[Playouts, ExactSearch | None]] = {}
+
+    def choose_seeing(self, rnd: Round) -> Play:
+        """The best play for the seat to move in ``rnd``, knowing every card in it."""
+        codes = sorted(rnd.legal_codes())
+        if len(codes) == 1:
+            return Play.from_code(codes[0])
+        rules = rnd.rules
+        tools = self._tools.get(rules)
+        if tools is None:
+            exact = ExactSearch(rules) if rules.side_count == 2 else None
+            tools = self._tools[rules] = (Playouts(rules), exact)
+        playouts, exact = tools
+        side = rules.side_of(rnd.turn)
+        history = ",".join(str(code) for _, code, _ in rnd.history)
+        rng = random.Random(f"oracle|{self.seed}|{rnd.dealer}|{rnd.table_mask}|{history}")
+        values: list[float] = []
+        for code in codes:
+            child = rnd.copy()
+            child.push_code(code)
+            if exact is not None and child.plays_left <= ORACLE_EXACT_PLAYS:
+                values.append(exact.value(child, side))
+                continue
+            total = 0
+            for _ in range(ORACLE_PLAYOUTS):
+                total += playouts.play_out(child.copy(), side, rng)
+            values.append(total / ORACLE_PLAYOUTS)
+        return Play.from_code(codes[values.index(max(values))])
