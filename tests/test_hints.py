@@ -6,8 +6,8 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import replace
 
+from app_driver import RecordingOutput
 from prompt_toolkit.input import PipeInput, create_pipe_input
-from prompt_toolkit.output import DummyOutput
 
 from scopa_net.cards import CARDS
 from scopa_net.client import render
@@ -110,17 +110,6 @@ def test_the_hand_shows_values_and_marks_the_cards_that_must_capture() -> None:
     assert "Your hand: 7 of cups (7, must capture), 4 of swords (4), 3 of clubs (3)." in words
 
 
-class RecordingOutput(DummyOutput):
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-
-    def write(self, data: str) -> None:
-        self.parts.append(data)
-
-    def write_raw(self, data: str) -> None:
-        self.parts.append(data)
-
-
 def run_coached(answer: str, *, first: str = "hint\r") -> tuple[str, ClientState]:
     """A match with --coach on in which Ada plays her first legal play each turn, asks for a
     hint on the first turn, and answers the coach's question with ``answer``."""
@@ -176,7 +165,7 @@ def run_coached(answer: str, *, first: str = "hint\r") -> tuple[str, ClientState
             return await asyncio.wait_for(app.run(), HANG_GUARD)
 
         assert asyncio.run(main()) == 0
-    return "".join(output.parts), states[0]
+    return output.text, states[0]
 
 
 def test_a_coached_match_with_a_hint() -> None:

@@ -6,8 +6,8 @@ import asyncio
 import re
 
 import pytest
+from app_driver import RecordingOutput
 from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
 
 from scopa_net.cards import CARDS
 from scopa_net.client.moves import legal_plays
@@ -57,20 +57,9 @@ def test_the_public_board_has_no_hand_in_either_mode() -> None:
         assert "Table" in lines
 
 
-class Recording(DummyOutput):
-    def __init__(self) -> None:
-        self.raw: list[str] = []
-
-    def write(self, data: str) -> None:
-        self.raw.append(data)
-
-    def write_raw(self, data: str) -> None:
-        self.raw.append(data)
-
-
 @pytest.mark.parametrize("escapes", [True, False])
 def test_clearing_erases_the_display_and_the_scrollback(escapes: bool) -> None:
-    out = Recording()
+    out = RecordingOutput()
 
     async def run() -> None:
         printer = ScreenPrinter(
@@ -80,24 +69,11 @@ def test_clearing_erases_the_display_and_the_scrollback(escapes: bool) -> None:
         printer.flush()
 
     asyncio.run(run())
-    text = "".join(out.raw)
+    text = out.text
     if escapes:
         assert CLEAR_SCREEN in text and "\x1b[3J" in text
     else:  # TERM=dumb: push the last hand off the screen instead
         assert text.count("\n") >= 60 and "\x1b" not in text
-
-
-class RecordingTerminal(DummyOutput):
-    """Keeps everything written, escapes included."""
-
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-
-    def write(self, data: str) -> None:
-        self.parts.append(data)
-
-    def write_raw(self, data: str) -> None:
-        self.parts.append(data)
 
 
 @pytest.mark.parametrize("answers", [("n",), ("y", "n")])
@@ -106,7 +82,7 @@ def test_between_clears_only_the_person_at_the_keyboard_sees_a_hand(
 ) -> None:
     """A whole two-person match through a pipe: after every clear, the only hand shown is
     that of the person whose turn was announced and confirmed with Enter."""
-    output = RecordingTerminal()
+    output = RecordingOutput()
     sent: set[object] = set()
     with create_pipe_input() as pipe:
 
@@ -148,7 +124,7 @@ def test_between_clears_only_the_person_at_the_keyboard_sees_a_hand(
             return await asyncio.wait_for(app.run(), 60)
 
         assert asyncio.run(main()) == 0
-    text = "".join(output.parts)
+    text = output.text
     screens = text.split(CLEAR_SCREEN)
     assert len(screens) > 10
     hands_shown = 0

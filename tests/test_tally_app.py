@@ -8,8 +8,8 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from app_driver import RecordingOutput
 from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
 
 from scopa_net.client.style import Display
 from scopa_net.client.tally_app import TallyController, run_tally
@@ -18,23 +18,6 @@ from scopa_net.commands.main import main
 from scopa_net.tally import Tally
 
 NOON = datetime(2026, 12, 1, 12, 0)
-
-
-class RecordingOutput(DummyOutput):
-    """A terminal that keeps the text written to it."""
-
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-
-    def write(self, data: str) -> None:
-        self.parts.append(data)
-
-    def write_raw(self, data: str) -> None:
-        self.parts.append(data)
-
-    @property
-    def text(self) -> str:
-        return "".join(self.parts)
 
 
 def type_into(controller: TallyController, lines: list[str], *, plain: bool = True) -> str:
