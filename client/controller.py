@@ -308,6 +308,8 @@ class Controller:
             return
         if state.asking is Asking.LEAVE_OR_AWAY:
             await self._answer_leave(line)
+            state.changed()
+            return
         if state.asking is Asking.CONFIRM_PLAY:
             await self._confirm_play(line)
             state.changed()

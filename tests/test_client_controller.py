@@ -122,3 +122,31 @@ async def test_plain_mode_speaks_in_sentences(table: Table) -> None:
     record = session.match.play(parse_card("3s"), 0)
     controller.handle_event(ViewChanged(view=session.view, record=record))
     assert screen.take() == "Ada played 3 of swords, taking 3 of cups."
+
+
+class LeavingSession(TableSession):
+    """A table session at a host: it can leave for good or step away."""
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args)  # type: ignore[arg-type]
+        self.left: list[bool] = []
+
+    async def leave(self, *, away: bool) -> None:
+        self.left.append(away)
+
+
+@pytest.mark.parametrize(("answer", "away"), [("leave", False), ("away", True)])
+async def test_the_leave_question_is_answered_once_and_nothing_else(
+    answer: str, away: bool
+) -> None:
+    session = LeavingSession(match_dealt({0: "7d 3s Kb", 1: "2h 2s Jd"}, "5s 2b 3h 4h"))
+    screen = Screen()
+    quits: list[str] = []
+    controller = Controller(session, Display(), screen.show, lambda: quits.append("quit"))
+    await controller.handle_line("quit")
+    assert "Type leave, away, or stay." in screen.take()
+    await controller.handle_line(answer)
+    text = screen.take()
+    # The answer is taken as the answer, not as a card as well.
+    assert "invalid card" not in text
+    assert session.left == [away] and quits == ["quit"] and session.submitted == []
