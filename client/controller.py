@@ -470,7 +470,7 @@ class Controller:
         state = self.state
         if not state.in_match:
             self._quit()
-        elif hasattr(self.session, "leave"):
+        elif getattr(self.session, "can_step_away", False):
             state.asking = Asking.LEAVE_OR_AWAY
             self._say(LEAVE_QUESTION)
         else:

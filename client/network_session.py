@@ -491,6 +491,12 @@ class NetworkSession:
         """Answer, after the match, whether to play again with the same seats and rules."""
         await self._send_quietly(m.Rematch(agree=agree))
 
+    @property
+    def can_step_away(self) -> bool:
+        """Whether this seat is kept on disk, so that stepping away can be undone by
+        ``scopa-net join`` (a game against this process's own host keeps nothing)."""
+        return self.store is not None
+
     async def leave(self, away: bool = False) -> None:
         """Give up the seat for good, or (``away``) step away and keep it; ends the session.
 

@@ -130,6 +130,7 @@ class LeavingSession(TableSession):
     def __init__(self, *args: object) -> None:
         super().__init__(*args)  # type: ignore[arg-type]
         self.left: list[bool] = []
+        self.can_step_away = True
 
     async def leave(self, *, away: bool) -> None:
         self.left.append(away)
@@ -150,3 +151,11 @@ async def test_the_leave_question_is_answered_once_and_nothing_else(
     # The answer is taken as the answer, not as a card as well.
     assert "invalid card" not in text
     assert session.left == [away] and quits == ["quit"] and session.submitted == []
+
+
+async def test_without_a_kept_seat_quit_only_confirms(table: Table) -> None:
+    """Against this process's own host nothing is kept on disk: no 'step away' is offered."""
+    _, controller, screen, _ = table
+    await controller.handle_line("quit")
+    text = screen.take()
+    assert "Really leave? (y/n)" in text and "away" not in text
