@@ -34,6 +34,7 @@ from prompt_toolkit.styles import BaseStyle
 
 from scopa_net.client.completion import PlayCompleter
 from scopa_net.client.controller import Asking, ClientState, Controller, Lines
+from scopa_net.client.guest import run_beside_prompt
 from scopa_net.client.keys import make_key_bindings
 from scopa_net.client.network_session import DealCheckFailedError, SessionError
 from scopa_net.client.render import wrap_line
@@ -141,27 +142,14 @@ class ClientApp:
         loop = asyncio.get_running_loop()
         output = self._output or create_output()
         self.printer = Printer(output, self.display.style(), loop)
-        done: asyncio.Future[Any] = loop.create_future()  # trio's Outcome
-        ready: asyncio.Future[None] = loop.create_future()
-        trio.lowlevel.start_guest_run(
-            self._trio_main,
-            ready,
-            run_sync_soon_threadsafe=loop.call_soon_threadsafe,
-            done_callback=done.set_result,
-            host_uses_signal_set_wakeup_fd=True,
-        )
-        prompt = loop.create_task(self._prompt_loop(ready, output))
         try:
-            await asyncio.wait({prompt, done}, return_when=asyncio.FIRST_COMPLETED)
+            done, prompt = await run_beside_prompt(
+                self._trio_main,
+                lambda ready: self._prompt_loop(ready, output),
+                cancel_trio=self._cancel_trio,
+                stop_prompt=self._stop_prompt,
+            )
         finally:
-            # Trio first: ask it to stop and wait for its done callback, whatever happened.
-            if not done.done():
-                self._cancel_trio()
-                await asyncio.shield(done)
-            if not prompt.done():
-                self._stop_prompt(prompt)
-                with suppress(asyncio.CancelledError):
-                    await prompt
             self.printer.app = None
             self.printer.flush()
         if not prompt.cancelled() and prompt.exception() is not None:

@@ -41,6 +41,7 @@ from scopa_net.client.completion import PlayCompleter
 from scopa_net.client.config import Settings
 from scopa_net.client.controller import Asking, Controller, Lines
 from scopa_net.client.embedded import open_embedded_game
+from scopa_net.client.guest import run_beside_prompt
 from scopa_net.client.keys import make_key_bindings
 from scopa_net.client.network_session import TableChoice, open_network_session
 from scopa_net.client.scoresheet import score_sheet
@@ -174,34 +175,25 @@ class PassAndPlayApp:
 
     # --- asyncio side (as in ClientApp) -------------------------------------------------------
 
+    def _stop_prompt(self, prompt: asyncio.Task[None]) -> None:
+        app = self._prompt.app if self._prompt is not None else None
+        if app is not None and app.is_running and not app.future.done():  # type: ignore[union-attr]
+            app.exit(exception=EOFError)
+        else:
+            prompt.cancel()
+
     async def run(self) -> int:
         loop = asyncio.get_running_loop()
         output = self._output or create_output()
         self.printer = ScreenPrinter(output, self.display.style(), loop, escapes=self.escapes)
-        done: asyncio.Future[Any] = loop.create_future()
-        ready: asyncio.Future[None] = loop.create_future()
-        trio.lowlevel.start_guest_run(
-            self._trio_main,
-            ready,
-            run_sync_soon_threadsafe=loop.call_soon_threadsafe,
-            done_callback=done.set_result,
-            host_uses_signal_set_wakeup_fd=True,
-        )
-        prompt = loop.create_task(self._prompt_loop(ready, output))
         try:
-            await asyncio.wait({prompt, done}, return_when=asyncio.FIRST_COMPLETED)
+            done, prompt = await run_beside_prompt(
+                self._trio_main,
+                lambda ready: self._prompt_loop(ready, output),
+                cancel_trio=lambda: self._call_trio(self._cancel),
+                stop_prompt=self._stop_prompt,
+            )
         finally:
-            if not done.done():
-                self._call_trio(self._cancel)
-                await asyncio.shield(done)
-            if not prompt.done():
-                app = self._prompt.app if self._prompt is not None else None
-                if app is not None and app.is_running and not app.future.done():  # type: ignore[union-attr]
-                    app.exit(exception=EOFError)
-                else:
-                    prompt.cancel()
-                with suppress(asyncio.CancelledError):
-                    await prompt
             self.printer.app = None
             self.printer.flush()
         if not prompt.cancelled() and prompt.exception() is not None:
