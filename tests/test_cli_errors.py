@@ -5,6 +5,7 @@ files and a real host on loopback."""
 from __future__ import annotations
 
 import builtins
+import contextlib
 import http.server
 import os
 import socket
@@ -18,8 +19,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-import trio
-from hosting import start_host
+from hosting import host_in_thread
 
 from scopa_net.commands import join as join_command
 from scopa_net.commands.main import main
@@ -59,24 +59,12 @@ def _free_port() -> int:
 
 def _host_in_thread(place: Place) -> None:
     """A real host on loopback: table 1 has a password, table 2 a bot in seat 1."""
-    started = threading.Event()
-    stop: list[trio.lowlevel.TrioToken] = []
-    scopes: list[trio.CancelScope] = []
-
-    async def serve() -> None:
-        async with trio.open_nursery() as nursery:
-            host = await start_host(nursery)
-            await host.create_table("locked", RuleSet.of(2), "pw", 0, 1)
-            await host.create_table("with a bot", RuleSet.of(2), None, 1, 1)
-            place.host = f"127.0.0.1:{host.port}"
-            stop.append(trio.lowlevel.current_trio_token())
-            scopes.append(nursery.cancel_scope)
-            started.set()
-
-    thread = threading.Thread(target=trio.run, args=(serve,), daemon=True)
-    thread.start()
-    assert started.wait(20)
-    place.closers.append(lambda: stop[0].run_sync_soon(scopes[0].cancel))
+    stack = contextlib.ExitStack()
+    host = stack.enter_context(host_in_thread())
+    place.closers.append(stack.close)
+    host.call(host.host.create_table, "locked", RuleSet.of(2), "pw", 0, 1)
+    host.call(host.host.create_table, "with a bot", RuleSet.of(2), None, 1, 1)
+    place.host = host.address
 
 
 def _http_server(place: Place) -> None:

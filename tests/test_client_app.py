@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 import trio
 from app_driver import playing, run_app
 from faultproxy import FaultProxy
-from hosting import create, start_host
+from hosting import HostThread, create
 from prompt_toolkit.input import PipeInput
 
 from scopa_net.cards import CARDS
@@ -155,7 +155,7 @@ def test_the_client_offers_to_play_again_and_a_yes_starts_a_new_match() -> None:
     assert state.match_over
 
 
-def test_a_dropped_connection_mid_round_resumes_by_itself() -> None:
+def test_a_dropped_connection_mid_round_resumes_by_itself(threaded_host: HostThread) -> None:
     """The connection is cut in the middle of a round; the client says so, resumes with its
     token, and the match goes on to its end with every deal still verified."""
     proxies: list[FaultProxy] = []
@@ -163,8 +163,7 @@ def test_a_dropped_connection_mid_round_resumes_by_itself() -> None:
     @asynccontextmanager
     async def opener() -> AsyncIterator[Session]:
         async with trio.open_nursery() as nursery:
-            host = await start_host(nursery)
-            proxy = FaultProxy(host.port)
+            proxy = FaultProxy(threaded_host.port)
             await nursery.start(proxy.serve)
             proxies.append(proxy)
             choice = TableChoice(create=create(RuleSet.of(2, 1), bots=1))
