@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from cheats import leave_out_after_its_receipt
 from hosting import create, start_host
 
 from scopa_net.bots.levels import make_player
@@ -66,18 +67,6 @@ def cheat_after(monkeypatch: pytest.MonkeyPatch, name: str, after: Callable[[Tab
         after(self)
 
     monkeypatch.setattr(Table, name, cheating)
-
-
-def leave_out_after_its_receipt(monkeypatch: pytest.MonkeyPatch, seat: int) -> None:
-    """The host takes the seat's good seed (and signs the receipt), then deals without it."""
-    original = Table._deal_round
-
-    def cheating(self: Table) -> None:
-        if self.round is not None and self.round_no == 1:
-            self.round.seeds[seat] = None  # "it never came"
-        original(self)
-
-    monkeypatch.setattr(Table, "_deal_round", cheating)
 
 
 def void_after_the_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
