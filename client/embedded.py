@@ -75,8 +75,6 @@ async def open_embedded_game(
             config = replace(config, port=0)  # the port is taken: any free one will do
             host = Host(config, Journal(":memory:"))
             bound = await nursery.start(host.serve)
-        if lan:
-            nursery.start_soon(advertise, host)
         create = m.CreateTable(
             name=f"{name}'s table"[: m.NAME_LEN],
             rules=m.RulesInfo.of(rules),
@@ -95,6 +93,9 @@ async def open_embedded_game(
         ) as session:
             session.embedded_port = bound  # type: ignore[attr-defined]
             if lan:
+                # Announced once the table is open, so the first announcement already counts
+                # its open seats (before it, a friend searching saw "0 open seats").
+                nursery.start_soon(advertise, host)
                 session.where_to_join = lan_join_lines(config.bind, bound, port)
                 for line in session.where_to_join:
                     session.notice(line)

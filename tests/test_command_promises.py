@@ -16,6 +16,7 @@ from cheats import leave_out_after_its_receipt
 from helpers import free_port
 from hosting import HostThread, create, host_in_thread
 from rawseat import RawSeat
+from reading_screen import FirstDeal, reading_screen
 
 from scopa_net.client.network_session import (
     SessionError,
@@ -171,10 +172,13 @@ async def test_host_grace_and_max_per_address_take_effect_from_the_command_line(
 
 
 def test_history_of_an_empty_journal_says_so(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    Journal(str(tmp_path / "host.db")).close()
-    assert main(["history", "--db", str(tmp_path / "host.db")]) == 0
+    """``scopa-net history`` reads the journal in the data folder, as the host keeps it."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    (tmp_path / "scopa-net").mkdir()
+    Journal(str(tmp_path / "scopa-net" / "host.db")).close()
+    assert main(["history"]) == 0
     assert capsys.readouterr().out == "no finished matches\n"
 
 
@@ -268,28 +272,12 @@ def first_deal_of_play(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> tupl
     """Run ``scopa-net play ARGV`` with the screen replaced by a reader of the first deal:
     the session is the real one the command opens; returns the hand and table dealt."""
     from scopa_net.client import launch
-    from scopa_net.client.local_session import LocalSession
-    from scopa_net.client.session import RoundStarted
 
-    dealt: list[tuple[str, ...]] = []
-
-    def first_deal(open_session, settings, **options: object) -> int:
-        async def read() -> None:
-            with trio.fail_after(30):
-                async with open_session() as session:
-                    assert isinstance(session, LocalSession)
-                    async for event in session.events:
-                        if isinstance(event, RoundStarted):
-                            view = event.view
-                            dealt.append(tuple(map(str, (*view.hand, "|", *view.table))))
-                            return
-
-        trio.run(read)
-        return 0
-
-    monkeypatch.setattr(launch, "run_game_screen", first_deal)
+    seen: list[FirstDeal] = []
+    monkeypatch.setattr(launch, "run_game_screen", reading_screen(seen))
     assert main(["play", "--bot-delay", "0", *argv]) == 0
-    return dealt[0]
+    (dealt,) = seen
+    return (*dealt.hand, "|", *dealt.table)
 
 
 def test_play_seed_repeats_the_deal_offline(
