@@ -73,7 +73,7 @@ RUN_BY: dict[str, tuple[str, str]] = {
     ),
     "scopa-net play --lan --players 4 --humans 2": (
         "test_readme_commands.py",
-        "test_play_lan_and_a_friends_join_that_finds_it_on_the_lan",
+        "test_play_lan_host_and_a_friends_join_that_finds_them_on_the_lan",
     ),
     "scopa-net play --pass-and-play --names Ada,Bruno": (
         "test_pass_and_play_tmux.py",
@@ -81,7 +81,7 @@ RUN_BY: dict[str, tuple[str, str]] = {
     ),
     "scopa-net join": (
         "test_readme_commands.py",
-        "test_play_lan_and_a_friends_join_that_finds_it_on_the_lan",
+        "test_play_lan_host_and_a_friends_join_that_finds_them_on_the_lan",
     ),
     "scopa-net join 192.168.1.20": (
         "test_readme_commands.py",
@@ -96,8 +96,8 @@ RUN_BY: dict[str, tuple[str, str]] = {
         "test_host_flags_open_the_table_and_set_the_limits_and_sigint_stops_it",
     ),
     "scopa-net host --players 2 --bots 1": (
-        "test_command_promises.py",
-        "test_host_flags_open_the_table_and_set_the_limits_and_sigint_stops_it",
+        "test_readme_commands.py",
+        "test_play_lan_host_and_a_friends_join_that_finds_them_on_the_lan",
     ),
     "scopa-net bots HOST --count 3 --bot-level hard": (
         "test_command_promises.py",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import builtins
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -60,17 +61,24 @@ def homes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     return dirs
 
 
-def test_play_lan_and_a_friends_join_that_finds_it_on_the_lan(homes: dict[str, str]) -> None:
-    """``scopa-net play --lan --players 4 --humans 2`` opens a table with two computer seats
-    and announces it; a friend's ``scopa-net join`` finds it on the LAN with its open seat,
-    takes the numbers typed (the host, then the table) and sits down; both get their first
-    deal, and the player at ``play`` is told the command friends type."""
+def test_play_lan_host_and_a_friends_join_that_finds_them_on_the_lan(
+    homes: dict[str, str],
+) -> None:
+    """``scopa-net play --lan --players 4 --humans 2`` (here with ``--port`` and ``--password``
+    too) opens a table with two computer seats and announces it; a friend's ``scopa-net
+    join`` finds it on the LAN with its open seat and password, takes the numbers typed (the
+    host, then the table) and the password asked for, and sits down; both get their first
+    deal, and the player at ``play`` is told the command friends type. Then ``scopa-net host
+    --players 2 --bots 1`` is announced too (the host's own path), the same ``join`` finds it
+    and sits down, and SIGINT stops the host cleanly."""
     problem = private_lan_problem()
     if problem is not None:
-        pytest.skip(f"no private LAN to run play --lan and join on: {problem}")
-    play = ["play", "--lan", "--players", "4", "--humans", "2", "--name", "Ada"]
-    join = ["join", "--name", "Bruno"]
-    script = f"exec {sys.executable} {TESTS / 'lan_scenario.py'} '{json.dumps([play, join])}'"
+        pytest.skip(f"no private LAN to run play --lan, host and join on: {problem}")
+    play = ["play", "--lan", "--players", "4", "--humans", "2"]
+    play += ["--port", "7400", "--password", "pw", "--name", "Ada"]
+    host = ["host", "--players", "2", "--bots", "1", "--db", f"{homes['XDG_DATA_HOME']}/h.db"]
+    lines = {"play": play, "join": ["join", "--name", "Bruno"], "host": host}
+    script = f"exec {sys.executable} {TESTS / 'lan_scenario.py'} '{json.dumps(lines)}'"
     done = subprocess.run(
         ["unshare", "-rn", "sh", "-c", f"{PRIVATE_LAN} && {script}"],
         capture_output=True,
@@ -82,19 +90,29 @@ def test_play_lan_and_a_friends_join_that_finds_it_on_the_lan(homes: dict[str, s
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Traceback" not in done.stderr, done.stderr
     *printed, last = done.stdout.splitlines()
-    result = json.loads(last)
-    assert result["statuses"] == {"play": 0, "join": 0}
-    assert "1. Ada's table at 10.77.0.1:7311 (1 open seat)" in printed
-    assert result["asked"] == [
+    report = json.loads(last)
+    assert report["asked"] == [
+        "host number (1-1, Enter to stop): ",
+        "table number (1; Enter to stop): ",
+        "password for table 1: ",
+        "--- host",
         "host number (1-1, Enter to stop): ",
         "table number (1; Enter to stop): ",
     ]
-    ada, bruno = sorted((FirstDeal(**s) for s in result["seen"]), key=lambda s: s.seat)
+    # play --lan, and the friend who found it.
+    assert report["play"]["statuses"] == {"play": 0, "join": 0}
+    assert "1. Ada's table at 10.77.0.1:7400 (1 open seat, password)" in printed
+    ada, bruno = sorted((FirstDeal(**s) for s in report["play"]["seen"]), key=lambda s: s.seat)
     assert (ada.seat, bruno.seat) == (0, 1)
     assert ada.players == bruno.players == 4
     assert ada.names == bruno.names == ["Ada", "Bruno", "bot 2", "bot 3"]
     assert ada.table == bruno.table and not set(ada.hand) & set(bruno.hand)
-    assert "  scopa-net join 10.77.0.1:7311" in ada.notices
+    assert "  scopa-net join 10.77.0.1:7400" in ada.notices
+    # host, and the same friend.
+    assert report["host"]["statuses"] == {"host": 0, "join": 0}
+    assert re.search(r"^1\. .* at 10\.77\.0\.1:7311 \(1 open seat\)$", "\n".join(printed), re.M)
+    (seated,) = (FirstDeal(**s) for s in report["host"]["seen"])
+    assert seated.players == 2 and seated.names[seated.seat] == "Bruno"
 
 
 def test_join_at_an_address_lists_the_tables_and_seats_the_number_typed(
