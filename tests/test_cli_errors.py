@@ -98,7 +98,8 @@ def _locked_db(place: Place) -> None:
     )
     deadline = time.monotonic() + 30
     while not Path(f"{db}.lock").exists() or not Path(f"{db}.lock").read_text().strip():
-        assert first.poll() is None and time.monotonic() < deadline
+        assert first.poll() is None
+        assert time.monotonic() < deadline
         time.sleep(0.1)
     place.locked_db = str(db)
 
@@ -297,7 +298,8 @@ def test_a_mistake_is_one_line_and_a_documented_status(
     if args:
         assert len(lines) == 1, lines
     else:  # bare scopa-net: the help, on stderr, then status 2
-        assert "exit status:" in err and "COMMAND" in err
+        assert "exit status:" in err
+        assert "COMMAND" in err
 
 
 def test_old_spellings_still_work_with_a_note(capfd: pytest.CaptureFixture[str]) -> None:
@@ -312,9 +314,11 @@ def test_old_spellings_still_work_with_a_note(capfd: pytest.CaptureFixture[str])
     args = build_parser().parse_args(["arena", "random", "hard"])
     assert (args.level_a, args.level_b) == ("easy", "hard")
     err = capfd.readouterr().err
-    assert "--delay is now --bot-delay" in err and "--think is now --bot-delay" in err
+    assert "--delay is now --bot-delay" in err
+    assert "--think is now --bot-delay" in err
     assert "--level is now --bot-level" in err
-    assert "'strong' is now called 'hard'" in err and "'1' is now called 'easy'" in err
+    assert "'strong' is now called 'hard'" in err
+    assert "'1' is now called 'easy'" in err
 
 
 @pytest.mark.parametrize("command", ["play", "join", "host", "bots", "arena"])

@@ -49,8 +49,10 @@ def test_a_changed_key_stops_join_before_any_table_is_chosen(
     assert main(["join", address]) == EXIT_KEY_CHANGED
     err = capfd.readouterr().err.strip()
     assert len(err.splitlines()) == 1
-    assert f"now has key {fingerprint(key)}" in err and fingerprint(old) in err
-    assert str(pins) in err and f"scopa-net join {address} --accept-new-key" in err
+    assert f"now has key {fingerprint(key)}" in err
+    assert fingerprint(old) in err
+    assert str(pins) in err
+    assert f"scopa-net join {address} --accept-new-key" in err
 
     def ctrl_d(prompt: str = "") -> str:
         raise EOFError

@@ -46,7 +46,9 @@ def test_a_terminal_gets_one_redrawn_line_and_quiet_gets_nothing() -> None:
             clock.now += 1
             progress.advance()
     text = out.getvalue()
-    assert text.count("\r\x1b[K") == 4 and text.endswith("\n") and text.count("\n") == 1
+    assert text.count("\r\x1b[K") == 4
+    assert text.endswith("\n")
+    assert text.count("\n") == 1
     assert "[#####...............]  25%  1.0/s  about 3 s left" in text
     quiet = io.StringIO()
     with Progress("x", 3, "things", stream=quiet, quiet=True, terminal=True) as progress:
@@ -114,4 +116,5 @@ def test_bots_say_what_they_do_not_benchmark_figures(
     assert "round trip" not in out
     assert main([*argv, "--stats", "--quiet"]) == 0
     out = capsys.readouterr().out
-    assert "seated" not in out and "move round trip: median" in out
+    assert "seated" not in out
+    assert "move round trip: median" in out

@@ -76,7 +76,8 @@ async def test_host_flags_open_the_table_and_set_the_limits_and_sigint_stops_it(
         proc = await trio.lowlevel.open_process(host_command(tmp_path, port, *flags), stderr=stderr)
     try:
         (table,) = await wait_until_listed(port)
-        assert table.name == "kitchen" and table.password
+        assert table.name == "kitchen"
+        assert table.password
         assert table.rules.to_rules() == RuleSet.of(3, 5, ["napola"])
         assert sorted(s.kind for s in table.seats) == ["bot", "open", "open"]
         # --password: a wrong one is refused; the right one seats the player.
@@ -161,7 +162,8 @@ async def test_host_grace_and_max_per_address_take_effect_from_the_command_line(
             lambda msg: isinstance(msg, m.SeatStatus) and msg.seat == bob.seat and msg.stand_in
         )
         assert trio.current_time() - started >= 1.5  # a lower bound: load only lengthens it
-        assert isinstance(stood_in, m.SeatStatus) and not stood_in.connected
+        assert isinstance(stood_in, m.SeatStatus)
+        assert not stood_in.connected
         # One connection of two has gone: a new one is welcomed again.
         await (await welcomed(port)).aclose()
         await ann.aclose()
@@ -255,16 +257,21 @@ async def test_join_create_asks_the_host_for_the_table_the_flags_describe(
         choice = await trio.to_thread.run_sync(
             _table_choice, args, "127.0.0.1", host.port, never_asked
         )
-    assert choice is not None and choice.create is not None
+    assert choice is not None
+    assert choice.create is not None
     create = choice.create
-    assert create.name == "Ada's table" and create.password == "pw"
+    assert create.name == "Ada's table"
+    assert create.password == "pw"
     assert create.rules.to_rules() == RuleSet.of(4, 5, ["scopone"])
-    assert create.bots == 2 and create.bot_level == LEVEL_WIRE_NUMBERS["hard"]
+    assert create.bots == 2
+    assert create.bot_level == LEVEL_WIRE_NUMBERS["hard"]
     # The host takes that request as it is: the table is opened as described.
     async with open_network_session("127.0.0.1", host.port, choice, name="Ada") as session:
         (listed,) = await list_tables("127.0.0.1", host.port)
-        assert listed.id == session.table_id and listed.name == "Ada's table"
-        assert listed.password and listed.rules.to_rules() == RuleSet.of(4, 5, ["scopone"])
+        assert listed.id == session.table_id
+        assert listed.name == "Ada's table"
+        assert listed.password
+        assert listed.rules.to_rules() == RuleSet.of(4, 5, ["scopone"])
         assert sorted(s.kind for s in listed.seats) == ["bot", "bot", "human", "open"]
 
 

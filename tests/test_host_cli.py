@@ -59,8 +59,10 @@ def test_a_changed_host_key_is_a_loud_warning(tmp_path: Path) -> None:
     assert known.check("host:7311", first) is None  # pinned on first use
     assert known.check("host:7311", first) is None
     warning = known.check("host:7311", second)
-    assert warning is not None and "WARNING" in warning
-    assert fingerprint(second) in warning and fingerprint(first) in warning
+    assert warning is not None
+    assert "WARNING" in warning
+    assert fingerprint(second) in warning
+    assert fingerprint(first) in warning
     assert known.check("other:7311", second) is None
 
 
@@ -101,9 +103,12 @@ def test_join_lists_tables_and_takes_the_number_typed(
     )
     answers = iter(["9", "2"])
     choice = _table_choice(args, "127.0.0.1", host.port, lambda _: next(answers))
-    assert choice is not None and choice.table_id == 2 and choice.password == "pw"
+    assert choice is not None
+    assert choice.table_id == 2
+    assert choice.password == "pw"
     out = capsys.readouterr().out
-    assert "table 1 'one'" in out and "[password]" in out
+    assert "table 1 'one'" in out
+    assert "[password]" in out
     assert "type one of the table numbers listed (1, 2), or press Enter to stop" in out
 
 

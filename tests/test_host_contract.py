@@ -126,7 +126,8 @@ async def test_a_move_id_reused_for_another_play_is_refused(make_host: MakeHost)
         raw = await _my_turn_first(host.port)
     first = raw.my_plays()[0]
     ack = await raw.play(7, first)
-    assert isinstance(ack, m.Ack) and not ack.duplicate
+    assert isinstance(ack, m.Ack)
+    assert not ack.duplicate
     await raw.until(lambda msg: isinstance(msg, m.Played) and msg.seq == ack.seq)
     seq_before = raw.seq
     other = Play(raw.view.hand[0], ())  # another card than the one move 7 played
@@ -157,9 +158,11 @@ async def test_a_refused_move_id_may_be_used_again(make_host: MakeHost) -> None:
     raw = await _my_turn_first(host.port)
     hand = raw.view.hand
     refused = await raw.play(5, Play(hand[0], ()), after=0)
-    assert isinstance(refused, m.Reject) and refused.code == "stale"
+    assert isinstance(refused, m.Reject)
+    assert refused.code == "stale"
     ack = await raw.play(5, raw.my_plays()[0])
-    assert isinstance(ack, m.Ack) and not ack.duplicate
+    assert isinstance(ack, m.Ack)
+    assert not ack.duplicate
     await raw.aclose()
 
 
@@ -183,7 +186,8 @@ async def test_a_newcomer_to_a_seat_starts_its_own_move_ids(make_host: MakeHost)
             await second.receive()
     play = second.my_plays()[0]
     answer = await second.play(1, play)
-    assert isinstance(answer, m.Ack) and not answer.duplicate
+    assert isinstance(answer, m.Ack)
+    assert not answer.duplicate
     played = await second.until(lambda msg: isinstance(msg, m.Played) and msg.seq == answer.seq)
     assert (played.seat, played.card) == (0, play.card.index)
     await second.aclose()
@@ -198,7 +202,8 @@ async def test_the_lobby_lists_joinable_tables_and_bots_are_connected(make_host:
     await raw.send(m.ListTables())
     listing = await raw.until(lambda msg: isinstance(msg, m.Tables))
     (info,) = listing.tables
-    assert info.id == table_id and not info.started
+    assert info.id == table_id
+    assert not info.started
     assert [(s.kind, s.connected) for s in info.seats] == [
         ("open", False),
         ("open", False),
@@ -228,7 +233,8 @@ async def test_a_started_table_with_a_seat_left_open_is_listed(make_host: MakeHo
     await raw.send(m.ListTables())
     listing = await raw.until(lambda msg: isinstance(msg, m.Tables))
     (info,) = listing.tables
-    assert info.id == table_id and info.started
+    assert info.id == table_id
+    assert info.started
     assert [(s.kind, s.connected) for s in info.seats] == [
         ("open", False),
         ("bot", True),
@@ -261,7 +267,8 @@ def test_snapshot_fields_mean_what_the_document_says() -> None:
             round_end = next((e for e in reversed(log) if isinstance(e, m.RoundEnd)), None)
             if not snap.round_over or round_end is None:
                 continue
-            assert snap.round_score is not None and snap.round_no == round_end.round_no
+            assert snap.round_score is not None
+            assert snap.round_no == round_end.round_no
             after = [
                 before + sum(line.points[side] for line in snap.round_score)
                 for side, before in enumerate(snap.scores)
@@ -284,9 +291,11 @@ def test_a_rematch_starts_a_fresh_match_that_verifies_and_replays() -> None:
     entries = list(table.take_pending())
     Driver(table, 2).run()
     table.rematch(0, True, 30)
-    assert table.rematch_state == "open" and table.phase is Phase.OVER
+    assert table.rematch_state == "open"
+    assert table.phase is Phase.OVER
     table.rematch(1, True, 20)
-    assert table.phase is Phase.WAITING and table.match_no == 2
+    assert table.phase is Phase.WAITING
+    assert table.match_no == 2
     status = table.seats[0].log[-1]
     assert status == m.RematchStatus(
         seq=status.seq, match_no=1, state="agreed", votes=("yes", "yes"), seconds=0
@@ -294,9 +303,11 @@ def test_a_rematch_starts_a_fresh_match_that_verifies_and_replays() -> None:
     second = Driver(table, 3)
     second.run()
     commits = [e for e in table.seats[0].log[status.seq :] if isinstance(e, m.RoundCommit)]
-    assert commits[0].round_no == 1 and commits[0].prev == ZERO_CHAIN
+    assert commits[0].round_no == 1
+    assert commits[0].prev == ZERO_CHAIN
     for witness in second.witnesses:
-        assert witness.verdicts and all(v.ok for v in witness.verdicts)
+        assert witness.verdicts
+        assert all(v.ok for v in witness.verdicts)
     entries += table.take_pending()
     twin = new_table(RuleSet.of(2, 1))
     twin.replay(entries)

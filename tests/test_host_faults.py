@@ -106,7 +106,8 @@ async def test_a_timer_due_during_a_journal_write_loses_no_reply(
         # The replay follows, in order (our connection checks every seq), up to the seeds
         # relayed without the ones that never came (the round goes on: no void, no re-roll).
         reveals = await answer(fresh, (m.SeedReveals,), within=10)
-        assert isinstance(reveals, m.SeedReveals) and reveals.excluded == ("no_commit",) * 2
+        assert isinstance(reveals, m.SeedReveals)
+        assert reveals.excluded == ("no_commit",) * 2
         # And the other seat can leave, its `left` delivered though a round starts meanwhile.
         await links[1].send(m.Leave())
         left = await answer(links[1], (m.Left,), within=10)
@@ -154,7 +155,8 @@ async def _drop_and_resume_around_the_stand_in(offset: float, seed: int) -> None
                 )
             )
             reply = await answer(player.link, (m.Ack, m.Reject), within=10)
-            assert isinstance(reply, m.Ack) and reply.move_id == move_id, reply
+            assert isinstance(reply, m.Ack), reply
+            assert reply.move_id == move_id, reply
             if table.phase is Phase.OVER:
                 break
         # A resume on a third connection is answered too.
@@ -209,23 +211,27 @@ async def test_a_stolen_old_token_dies_once_its_holder_uses_a_newer_one(host: Ho
 
     t2 = await resume(t1)
     t3 = await resume(t1)
-    assert isinstance(t2, m.Resumed) and isinstance(t3, m.Resumed)
+    assert isinstance(t2, m.Resumed)
+    assert isinstance(t3, m.Resumed)
     t4 = await resume(t2.token)
     assert isinstance(t4, m.Resumed), t4
     for dead in (t1, t1):  # replayed: refused every time
         refused = await resume(dead)
-        assert isinstance(refused, m.Error) and refused.code == "bad_token", refused
+        assert isinstance(refused, m.Error), refused
+        assert refused.code == "bad_token", refused
     t5 = await resume(t4.token)
     assert isinstance(t5, m.Resumed)
     refused = await resume(t3.token)
-    assert isinstance(refused, m.Error) and refused.code == "bad_token", refused
+    assert isinstance(refused, m.Error), refused
+    assert refused.code == "bad_token", refused
     # A resume whose reply was lost: the token presented stays good until its successor
     # is used, however many times the reply is lost.
     lost = [await resume(t5.token) for _ in range(3)]
     assert all(isinstance(r, m.Resumed) for r in lost)
     assert isinstance(await resume(lost[1].token), m.Resumed)  # type: ignore[attr-defined]
     refused = await resume(t5.token)
-    assert isinstance(refused, m.Error) and refused.code == "bad_token"
+    assert isinstance(refused, m.Error)
+    assert refused.code == "bad_token"
     await lobby.aclose()
     await close_links()
 
@@ -262,7 +268,8 @@ async def _exchange(port: int, payload: bytes, within: float) -> list[m.Message 
     out: list[m.Message | str] = []
     while isinstance(frame := reader.next_frame(), bytes):
         out.append(decode(frame))
-    assert out and isinstance(out[0], m.Welcome), out
+    assert out, out
+    assert isinstance(out[0], m.Welcome), out
     return [*out[1:], end]
 
 
@@ -277,7 +284,8 @@ async def test_a_fatal_frame_after_a_queued_reply_still_gets_its_bye(host: Host)
     payload = encode(m.ListTables()) + raw_frame({"t": "ping", "nonce": -1})
     got = await _exchange(host.port, payload, within=5)
     byes = [g for g in got if isinstance(g, m.Bye)]
-    assert byes and byes[-1].reason == "bad_field", got
+    assert byes, got
+    assert byes[-1].reason == "bad_field", got
     assert got[-2] is byes[-1]
     await close_links()
 
@@ -298,7 +306,8 @@ async def test_a_resume_beyond_the_log_gets_stale_and_burns_no_token(host: Host)
         m.Resume(table_id=table_id, seat=player.seat, token=player.token, last_seq=newest + 1000)
     )
     refused = await answer(link, (m.Resumed, m.Error, m.Bye))
-    assert isinstance(refused, m.Error) and refused.code == "stale", refused
+    assert isinstance(refused, m.Error), refused
+    assert refused.code == "stale", refused
     assert "beyond" in refused.message
     await link.send(m.ListTables())  # still open
     assert isinstance(await answer(link, (m.Tables,)), m.Tables)
@@ -347,7 +356,8 @@ async def test_a_resume_far_behind_gets_a_snapshot_equal_to_replaying_the_log(
     resumed = await player.resume(await open_link(port=host.port))
     assert resumed.catch_up == "snapshot"
     snap = await player.step()
-    assert isinstance(snap, m.Snapshot) and snap.seq == seq
+    assert isinstance(snap, m.Snapshot)
+    assert snap.seq == seq
     assert snap == snapshot_of(replayed, seq=seq, table_id=table_id, seats=table.info().seats)
     assert SeatMirror(snap).view == replayed
     move_id = player.new_move_id()
@@ -356,7 +366,8 @@ async def test_a_resume_far_behind_gets_a_snapshot_equal_to_replaying_the_log(
         m.Play(move_id=move_id, after=seq, card=play.card.index, captured=play.captured_mask)
     )
     ack = await answer(player.link, (m.Ack,))
-    assert isinstance(ack, m.Ack) and ack.move_id == move_id
+    assert isinstance(ack, m.Ack)
+    assert ack.move_id == move_id
     await close_links()
 
 

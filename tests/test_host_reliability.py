@@ -143,7 +143,8 @@ async def test_a_match_through_a_proxy_that_slices_frames_into_pieces(
             name="ann",
         ) as session:
             result = await play_as_bot(session, make_player("random", 3))
-    assert result is not None and session.verdict_failures == []
+    assert result is not None
+    assert session.verdict_failures == []
     assert verify_transcript(session.witness.transcript()).ok
 
 
@@ -277,7 +278,9 @@ async def test_two_resumes_racing_for_one_seat(host: Host, nursery: trio.Nursery
     with trio.fail_after(5):
         while not isinstance(reply := await links[winner].receive(), m.Ack | m.Reject):
             pass
-    assert isinstance(reply, m.Ack) and reply.move_id == 8 and not reply.duplicate, reply
+    assert isinstance(reply, m.Ack), reply
+    assert reply.move_id == 8, reply
+    assert not reply.duplicate, reply
     # Exactly one move of this seat was applied (the bot may have answered it since).
     new = [h for h in rnd.history if h not in history]
     assert [h[:2] for h in new if h[0] == seat] == [(seat, play.code)], new
@@ -312,16 +315,19 @@ async def test_bad_tokens_are_refused_and_never_seat_anyone(host: Host) -> None:
                 await link.aclose()
 
         wrong = await resume(b"\x00" * 16, session.seat)
-        assert isinstance(wrong, m.Error) and wrong.code == "bad_token"
+        assert isinstance(wrong, m.Error)
+        assert wrong.code == "bad_token"
         open_seat = await resume(first_token, 1)
-        assert isinstance(open_seat, m.Error) and open_seat.code == "bad_token"
+        assert isinstance(open_seat, m.Error)
+        assert open_seat.code == "bad_token"
         # Rotate twice: the first token is then dead.
         for _ in range(2):
             ok = await resume(session._token if _ else first_token, session.seat)
             assert isinstance(ok, m.Resumed)
             session._token = ok.token
         rotated = await resume(first_token, session.seat)
-        assert isinstance(rotated, m.Error) and rotated.code == "bad_token"
+        assert isinstance(rotated, m.Error)
+        assert rotated.code == "bad_token"
         # An empty token cannot even be sent through our codec; send it raw.
         link, _ = await connect("127.0.0.1", host.port)
         raw = msgpack.packb(
@@ -337,7 +343,8 @@ async def test_bad_tokens_are_refused_and_never_seat_anyone(host: Host) -> None:
         with trio.fail_after(5):
             bye = await link.receive()
         await link.aclose()
-        assert isinstance(bye, m.Bye) and bye.reason == "bad_field"
+        assert isinstance(bye, m.Bye)
+        assert bye.reason == "bad_field"
         assert [(s.kind, s.name) for s in table.seats] == before
 
 
@@ -428,7 +435,8 @@ async def test_hostile_peers_are_closed_within_their_limits_while_tables_play_on
     assert outcomes["huge"] == "bad_frame"
     assert outcomes["deep"] in ("bad_frame", "bad_field")
     assert outcomes["garbage"] in ("bad_frame", "bad_field")
-    assert results and results[0] is not None
+    assert results
+    assert results[0] is not None
 
 
 async def test_a_full_table_and_five_players_get_clear_errors(host: Host) -> None:

@@ -106,13 +106,15 @@ def test_play_lan_host_and_a_friends_join_that_finds_them_on_the_lan(
     assert (ada.seat, bruno.seat) == (0, 1)
     assert ada.players == bruno.players == 4
     assert ada.names == bruno.names == ["Ada", "Bruno", "bot 2", "bot 3"]
-    assert ada.table == bruno.table and not set(ada.hand) & set(bruno.hand)
+    assert ada.table == bruno.table
+    assert not set(ada.hand) & set(bruno.hand)
     assert "  scopa-net join 10.77.0.1:7400" in ada.notices
     # host, and the same friend.
     assert report["host"]["statuses"] == {"host": 0, "join": 0}
     assert re.search(r"^1\. .* at 10\.77\.0\.1:7311 \(1 open seat\)$", "\n".join(printed), re.M)
     (seated,) = (FirstDeal(**s) for s in report["host"]["seen"])
-    assert seated.players == 2 and seated.names[seated.seat] == "Bruno"
+    assert seated.players == 2
+    assert seated.names[seated.seat] == "Bruno"
 
 
 def test_join_at_an_address_lists_the_tables_and_seats_the_number_typed(
@@ -152,7 +154,8 @@ def test_join_create_opens_the_table_asked_for_and_sits_down(
     argv = ["join", threaded_host.address, "--create", "--players", "4", "--bots", "3"]
     assert main([*argv, "--name", "Ada"]) == 0
     (dealt,) = seen
-    assert dealt.players == 4 and dealt.names[dealt.seat] == "Ada"
+    assert dealt.players == 4
+    assert dealt.names[dealt.seat] == "Ada"
 
 
 def test_play_coach_from_the_flag_or_the_settings_file(

@@ -59,7 +59,9 @@ async def test_a_player_and_a_computer_play_again_with_a_fresh_chain(
                 if isinstance(event, RoundStarted):
                     break
         view = session.view
-        assert view is not None and view.round_number == 1 and view.scores == (0, 0)
+        assert view is not None
+        assert view.round_number == 1
+        assert view.scores == (0, 0)
         assert session.witness is not first_witness
         assert session.witness.current is not None
         assert session.witness.current.round_no == 1
@@ -70,7 +72,8 @@ async def test_a_player_and_a_computer_play_again_with_a_fresh_chain(
         await session.rematch(False)
         await heard(session, "no rematch")
     files = sorted(p.name for p in (tmp_path / "transcripts").iterdir())
-    assert len(files) == 2 and files[0].endswith("-match2.scopa")
+    assert len(files) == 2
+    assert files[0].endswith("-match2.scopa")
     for name in files:
         assert verify_transcript(decode((tmp_path / "transcripts" / name).read_bytes())).ok
 
@@ -118,7 +121,8 @@ async def test_two_players_agree_and_play_a_second_match(host: Host, nursery: tr
     agreed = await a.until(lambda e: isinstance(e, m.RematchStatus) and e.state != "open")
     assert (agreed.state, agreed.votes, agreed.seconds) == ("agreed", ("yes", "yes"), 0)
     commit = await a.until(lambda e: isinstance(e, m.RoundCommit))
-    assert commit.round_no == 1 and commit.prev == ZERO_CHAIN
+    assert commit.round_no == 1
+    assert commit.prev == ZERO_CHAIN
     async with trio.open_nursery() as both:  # each must read to send its seeds
         for raw in (a, b):
             both.start_soon(raw.until, lambda e: isinstance(e, m.Deal))
@@ -213,7 +217,8 @@ async def test_an_unanswered_vote_expires_and_the_table_closes(
         await trio.sleep(20)
         await a.send(m.Rematch(agree=True))
         opened = await b.until(lambda e: isinstance(e, m.RematchStatus))
-        assert opened.state == "open" and 38 <= opened.seconds <= 41
+        assert opened.state == "open"
+        assert 38 <= opened.seconds <= 41
         await _until_left(a, b)
         for raw in (a, b):
             assert raw.received[-1] == m.Left(table_id=raw.table_id, seat=raw.seat)
