@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 from scopa_net.bots.base import decision_rng
 from scopa_net.bots.inference import DEFAULT_SHARPNESS, ChoiceModel, Inference
+from scopa_net.bots.lookahead import DEFAULT_MAX_PLIES, DealSearch
 from scopa_net.bots.observed import Observed
 from scopa_net.bots.sampling import is_certain, sample_world
 from scopa_net.bots.search import ExactSearch, Playouts
@@ -29,6 +30,8 @@ from scopa_net.view import SeatView
 
 DEFAULT_PLAYOUTS = 400
 DEFAULT_EXACT_PLAYS = 6
+#: Search nodes per decision for the deal search (the budget when ``lookahead``).
+DEFAULT_NODES = 4000
 MIN_GUESSES = 8
 #: A cap on guesses per decision (a clock normally stops the search long before).
 MAX_GUESSES = 100_000
@@ -48,6 +51,9 @@ class StrongPlayer:
         inference: bool = True,
         halving: bool = True,
         sharpness: float = DEFAULT_SHARPNESS,
+        lookahead: bool = False,
+        nodes: int = DEFAULT_NODES,
+        max_plies: int = DEFAULT_MAX_PLIES,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts!r}")
@@ -61,6 +67,10 @@ class StrongPlayer:
         self.inference = inference
         self.halving = halving
         self.sharpness = sharpness
+        self.lookahead = lookahead
+        self.nodes = nodes
+        self.max_plies = max_plies
+        self._deal_search: dict[RuleSet, DealSearch] = {}
         self._tools: dict[RuleSet, tuple[Playouts, ExactSearch | None, ChoiceModel]] = {}
         self.evaluations = 0
         """(guess, play) pairs finished so far, by playout or exact search: for benchmarks."""
@@ -75,6 +85,13 @@ class StrongPlayer:
     def best_code(self, known: Observed, codes: list[int], rng: random.Random) -> int:
         """The code among ``codes`` with the best total margin over the guessed deals."""
         playouts, exact, model = self._tools_for(known.rules)
+        deal_search = None
+        if self.lookahead and known.rules.side_count == 2:
+            deal_search = self._deal_search.get(known.rules)
+            if deal_search is None:
+                deal_search = DealSearch(known.rules, self.max_plies)
+                self._deal_search[known.rules] = deal_search
+            start_nodes = deal_search.nodes
         side = known.side
         use_exact = exact is not None and known.plays_left - 1 <= self.exact_plays
         certain = is_certain(known)
@@ -105,10 +122,13 @@ class StrongPlayer:
             # random sequence, so their difference is the plays', not the dice's.
             dice = rng.getrandbits(64)
             values = []
+            deal = root.next_deal
             for i in alive:
                 rnd = root.copy()
                 rnd.push_code(codes[i])
-                if use_exact:
+                if deal_search is not None:
+                    values.append(deal_search.value(rnd, side, dice, deal, self.max_plies - 1))
+                elif use_exact:
                     assert exact is not None
                     values.append(exact.value(rnd, side))
                 else:
@@ -121,8 +141,13 @@ class StrongPlayer:
                 self.evaluations += len(alive)
                 spent += len(alive)
                 g += 1
-                if deadline is None and spent + len(alive) > budget and g >= MIN_GUESSES:
-                    break
+                if deadline is None and g >= MIN_GUESSES:
+                    if deal_search is not None:
+                        used = deal_search.nodes - start_nodes
+                        if used + used / g > self.nodes:
+                            break
+                    elif spent + len(alive) > budget:
+                        break
                 continue
             break
         return codes[max(alive, key=lambda i: totals[i])]
