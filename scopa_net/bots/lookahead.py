@@ -30,8 +30,13 @@ from scopa_net.rules import RuleSet, Variant
 
 #: Share of the next seat's best capture (in card weights) its side is credited at a leaf.
 CAPTURE_SHARE = 0.5
-#: Plies searched before the leaf when the hands last longer (four players, scopone).
-DEFAULT_MAX_PLIES = 6
+#: Plies searched at most before the leaf: a whole deal with two players; once round the
+#: table with four (a deal lasts 12 plays there, and scopone's one deal 40).
+DEFAULT_MAX_PLIES = {2: 6, 4: 4}
+
+
+def max_plies_for(rules: RuleSet) -> int:
+    return DEFAULT_MAX_PLIES.get(rules.players, 4)
 
 
 @cache
@@ -140,13 +145,13 @@ class DealSearch:
 
     __slots__ = ("_deal", "_side_of", "_split", "leaf", "max_plies", "nodes", "scorer")
 
-    def __init__(self, rules: RuleSet, max_plies: int = DEFAULT_MAX_PLIES) -> None:
+    def __init__(self, rules: RuleSet, max_plies: int | None = None) -> None:
         if rules.side_count != 2:
             raise ValueError(f"deal search needs two sides, not {rules.side_count!r}")
         self.leaf = Leaf(rules)
         self.scorer = self.leaf.scorer
         self._side_of = tuple(rules.side_of(s) for s in range(rules.players))
-        self.max_plies = max_plies
+        self.max_plies = max_plies_for(rules) if max_plies is None else max_plies
         self.nodes = 0
         self._split = 0
         self._deal = 0

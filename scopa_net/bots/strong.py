@@ -1,16 +1,20 @@
-"""The strong player: card counting, guessed deals, and search to the end of the round.
+"""The strong player (the ``hard`` level): card counting, guessed deals, and search.
 
 For each decision it deals the unseen cards out many times in ways that agree with what its
-seat has seen (:mod:`scopa_net.bots.sampling`), tries every legal play in each guessed deal,
-finishes the round (a playout, or an exact search once few plays are left) and keeps the play
-with the best total margin for its side: its own side's round points minus the best other
-side's, partners' captures counting as its own. Every play is tried on the same guesses, so
-their comparison is not blurred by luck of the sampling.
+seat has seen (:mod:`scopa_net.bots.sampling`), weighted by how likely the other seats' plays
+were with each guessed hand (:mod:`scopa_net.bots.inference`), and tries every legal play in
+each guessed deal. With two sides (two players, two pairs, scopone) each try is searched with
+alpha-beta to the end of the hands in play, partners maximising together, and the position
+then left is judged by the expected margin of the round's score lines
+(:mod:`scopa_net.bots.lookahead`); on the last deal that search is exact. With three sides
+(three and six players) the round is finished by a playout, or an exact search once few plays
+are left. The play with the best total for its side wins; every play is tried on the same
+guesses, so their comparison is not blurred by luck of the sampling.
 
-The budget is ``playouts``, the number of (guess, play) pairs tried per decision: that makes
-a decision reproducible for a seed. ``clock`` and ``time_limit`` can add a wall-clock cap
-(the clock is the caller's; the player never reads one itself), at the price of
-reproducibility when the cap bites.
+The budget is ``nodes`` of search (``playouts``, the number of (guess, play) pairs, for the
+playout method) per decision: that makes a decision reproducible for a seed. ``clock`` and
+``time_limit`` can add a cap (the clock is the caller's; the player never reads one itself),
+at the price of reproducibility when the cap bites.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from collections.abc import Callable
 
 from scopa_net.bots.base import decision_rng
 from scopa_net.bots.inference import DEFAULT_SHARPNESS, ChoiceModel, Inference
-from scopa_net.bots.lookahead import DEFAULT_MAX_PLIES, DealSearch
+from scopa_net.bots.lookahead import DealSearch
 from scopa_net.bots.observed import Observed
 from scopa_net.bots.sampling import is_certain, sample_world
 from scopa_net.bots.search import ExactSearch, Playouts
@@ -51,9 +55,9 @@ class StrongPlayer:
         inference: bool = True,
         halving: bool = True,
         sharpness: float = DEFAULT_SHARPNESS,
-        lookahead: bool = False,
+        lookahead: bool = True,
         nodes: int = DEFAULT_NODES,
-        max_plies: int = DEFAULT_MAX_PLIES,
+        max_plies: int | None = None,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts!r}")
@@ -127,7 +131,9 @@ class StrongPlayer:
                 rnd = root.copy()
                 rnd.push_code(codes[i])
                 if deal_search is not None:
-                    values.append(deal_search.value(rnd, side, dice, deal, self.max_plies - 1))
+                    values.append(
+                        deal_search.value(rnd, side, dice, deal, deal_search.max_plies - 1)
+                    )
                 elif use_exact:
                     assert exact is not None
                     values.append(exact.value(rnd, side))
