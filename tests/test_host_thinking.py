@@ -57,11 +57,11 @@ async def test_other_tables_answer_while_an_expert_thinks(make_host: MakeHost, m
             choice = TableChoice(create=create(RuleSet.of(2, 1), bots=1, level=1))
             async with open_network_session("127.0.0.1", host.port, choice, name="bob") as bob:
                 seated = trio.current_time() - started
-                result = await play_as_bot(bob, make_player("random", 2))  # a one-round match
+                result = await play_as_bot(bob, make_player("random", 2))  # a short match
                 played = trio.current_time() - started
                 assert not thought.is_set()  # all of it while the expert was still thinking
             assert result is not None
-            assert bob.rounds_verified == 1
+            assert bob.rounds_verified >= 1
             assert seated < 3.0 and played < 15.0
             nursery.cancel_scope.cancel()
 
