@@ -9,7 +9,7 @@ measured in this run. It also prints how busy the machine was during the measure
 who made it busy (the host, the load generator, other processes), and says to discard the
 figures when the load generator was saturated or something else was using the machine.
 
-    python benchmarks/load.py [--tables 500] [--think 1.0] [--duration 30]
+    python benchmarks/load.py [--tables 500] [--bot-delay 1.0] [--duration 30]
 
 Talks only to 127.0.0.1, and stops by itself after ``--duration`` seconds of play.
 """
@@ -120,7 +120,7 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
     of the measured window only, the peak host RSS and the window's length."""
     stats = BotStats()
     peak = 0
-    plan = BotPlan(level="random", think=args.think, check=False)
+    plan = BotPlan(level="random", delay=args.bot_delay, check=False)
     rules = RuleSet.of(4, 99)  # long matches: nobody finishes inside the window
     async with trio.open_nursery() as nursery:
         nursery.start_soon(
@@ -189,7 +189,9 @@ def trust(window: Window) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tables", type=int, default=500)
-    parser.add_argument("--think", type=float, default=1.0, help="mean seconds per move")
+    parser.add_argument(
+        "--bot-delay", type=float, default=1.0, help="mean seconds a bot waits before a move"
+    )
     parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
     parser.add_argument("--warmup", type=float, default=15.0, help="seconds before measuring")
     parser.add_argument(
@@ -245,7 +247,8 @@ def main() -> None:
     p99 = lat[max(0, int(len(lat) * 0.99) - 1)] if lat else float("nan")
     print(
         f"load benchmark: {args.tables} four-player tables ({args.tables * 4} TCP clients), "
-        f"think {args.think} s, measured {window.seconds:.0f} s after {args.warmup:.0f} s warm-up"
+        f"bot delay {args.bot_delay} s, "
+        f"measured {window.seconds:.0f} s after {args.warmup:.0f} s warm-up"
     )
     print(
         f"moves: {window.moves} ({window.moves / window.seconds:,.0f} per second), "
