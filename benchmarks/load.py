@@ -58,10 +58,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time a process has used so far."""
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """(user, system) CPU time a process has used so far, seconds."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def machine_busy() -> tuple[float, float]:
@@ -373,6 +374,8 @@ class Window:
     seconds: float
     peak_kib: int
     host_cpu: float
+    host_system: float
+    """Of ``host_cpu``, the part spent in the kernel (sends, receives, fsync)."""
     bots_cpu: float
     machine_cpu: float
     """Cores' worth of CPU the whole machine was busy with during the window."""
@@ -415,7 +418,8 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
         first_move, first_latency = stats.moves, len(stats.latencies)
         window_start = trio.current_time()
         load_start = os.getloadavg()[0]
-        cpu_start = cpu_seconds(host_pid), time.process_time(), machine_busy()[0]
+        host_start = cpu_seconds(host_pid)
+        cpu_start = time.process_time(), machine_busy()[0]
         deadline = window_start + args.duration
         peak = 0
         while trio.current_time() < deadline:
@@ -428,9 +432,10 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
             failures=list(stats.failures),
             seconds=elapsed,
             peak_kib=peak,
-            host_cpu=(cpu_seconds(host_pid) - cpu_start[0]) / elapsed,
-            bots_cpu=(time.process_time() - cpu_start[1]) / elapsed,
-            machine_cpu=(machine_busy()[0] - cpu_start[2]) / elapsed,
+            host_cpu=(sum(cpu_seconds(host_pid)) - sum(host_start)) / elapsed,
+            host_system=(cpu_seconds(host_pid)[1] - host_start[1]) / elapsed,
+            bots_cpu=(time.process_time() - cpu_start[0]) / elapsed,
+            machine_cpu=(machine_busy()[0] - cpu_start[1]) / elapsed,
             load=(load_start, os.getloadavg()[0]),
             memory=(idle, connected, created),
         )
@@ -485,6 +490,11 @@ def main() -> None:
         default=0,
         help="gen-0 GC threshold of the load generator (default: its collector is off)",
     )
+    parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="run the host under cProfile and write its stats to FILE (slows the host down)",
+    )
     args = parser.parse_args()
 
     if args.gc_threshold:
@@ -500,6 +510,7 @@ def main() -> None:
         host = subprocess.Popen(
             [
                 sys.executable,
+                *(["-m", "cProfile", "-o", args.profile] if args.profile else []),
                 "-m",
                 "scopa_net",
                 "host",
@@ -550,9 +561,11 @@ def report(args: argparse.Namespace, window: Window, rtt: float, commit: float) 
     )
     print(f"move-to-broadcast latency: p50 {p50:.2f} ms, p99 {p99:.2f} ms")
     per_move = window.host_cpu * window.seconds / max(1, window.moves)
+    system = window.host_system * window.seconds / max(1, window.moves)
     print(
-        f"CPU: host process {window.host_cpu:.0%} of a core ({per_move * 1000:.3f} ms per move), "
-        f"load generator (this process) {window.bots_cpu:.0%}"
+        f"CPU: host process {window.host_cpu:.0%} of a core ({per_move * 1000:.3f} ms per move, "
+        f"of which {system * 1000:.3f} ms in the kernel), load generator (this process) "
+        f"{window.bots_cpu:.0%}"
     )
     print(trust(window))
     idle, connected, created = window.memory
