@@ -77,6 +77,11 @@ class PlayerSession:
         self._fd = stream.socket.fileno() if isinstance(stream, trio.SocketStream) else None
         """The socket's descriptor for direct writes (None: not a TCP stream)."""
         self._direct_writes = 0
+        self._leftover = b""
+        """Bytes the outbox's sink could not write at once; the writer sends them first."""
+        self._sink_error: Exception | None = None
+        if self._fd is not None:
+            self.outbox.sink = self._write_now
         self._tokens = float(self.config.request_burst)
         self._tokens_at = trio.current_time()
 
@@ -276,6 +281,11 @@ class PlayerSession:
         outbox = self.outbox
         while True:
             batch = await outbox.next_batch()
+            if self._sink_error is not None:
+                error = self._sink_error
+                if isinstance(error, OSError):
+                    raise trio.BrokenResourceError(f"write failed: {error}") from error
+                raise error
             if self.conn.broken:
                 # The peer broke the protocol: what was queued before (a reply to an earlier
                 # request) may no longer go, but the bye saying why still does.
@@ -284,6 +294,8 @@ class PlayerSession:
                     return
                 batch = []
             data = b"".join([self.conn.send(msg) for msg in batch])
+            if self._leftover:
+                data, self._leftover = self._leftover + data, b""
             if data:
                 await self._send(data)
             if outbox.overflowed:
@@ -295,6 +307,26 @@ class PlayerSession:
             if outbox.closing is not None and not batch:
                 await self._send_final(outbox.closing)
                 return
+
+    def _write_now(self, batch: list[m.Message]) -> None:
+        """The outbox's sink: encode and write ``batch`` without waiting (called by a table's
+        task while this connection's writer is idle). Whatever the socket does not take at
+        once, and any error, is left to the writer task."""
+        if self.conn.broken:
+            return  # as the writer does: only the bye saying why may still go
+        try:
+            data = b"".join([self.conn.send(msg) for msg in batch])
+            try:
+                sent = os.write(self._fd, data)  # type: ignore[arg-type]
+            except BlockingIOError:
+                sent = 0
+        except (ProtocolError, OSError) as exc:
+            self._sink_error = exc
+            self.outbox.kick()
+            return
+        if sent < len(data):
+            self._leftover = data[sent:]
+            self.outbox.kick()
 
     async def _send(self, data: bytes) -> None:
         """Write ``data``, waiting at most ``send_timeout`` for the peer to take it.
