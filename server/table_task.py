@@ -233,7 +233,7 @@ class TableTask:
                 self._shift_timers(waited)
             self._trim_logs()
         for outbox, msg in replies:
-            outbox.reply(msg)
+            outbox.reply(msg, push=False)
         attaching, self._attaching = self._attaching, []
         for outbox, seat, cursor in attaching:
             if self.attached.get(seat) is outbox:
@@ -241,10 +241,12 @@ class TableTask:
         if pending:
             for outbox in self.attached.values():
                 outbox.notify()
-            if self.table.phase is Phase.OVER and self._over_time is None:
-                self._over_time = trio.current_time()
-                await self._record_finish()
-                self.finished.set()
+        for outbox, _ in replies:
+            outbox.push()  # a reply leaves with the events it goes with, if any
+        if pending and self.table.phase is Phase.OVER and self._over_time is None:
+            self._over_time = trio.current_time()
+            await self._record_finish()
+            self.finished.set()
 
     def _trim_logs(self) -> None:
         """Keep of each seat's log what a resume may still be replayed (``replay_limit``)
