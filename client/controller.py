@@ -22,6 +22,7 @@ from scopa_net.client.commands import (
     Choose,
     CommandError,
     PlayCard,
+    Rename,
     Rules,
     Say,
     Simple,
@@ -262,10 +263,12 @@ class Controller:
                 if getattr(self.session, "offer_rematch", False):
                     state.asking = Asking.REMATCH
                     self._say("Play again with the same players? (y/n)")
-            case Message(seat=seat, text=text, local=local):
+            case Message(seat=seat, text=text, local=local, table=table):
                 # Chat is "<name> text" on one line: it can never look like a notice.
                 if local:  # this client's own words (its deal check), not the host's
                     self._print([_text(clean_chat(text), "class:notice")])  # with the sheet
+                elif table:  # what happened at the table (names in it come from players)
+                    self._say(f"Table: {clean_chat(text)}", "class:notice")
                 elif seat is None:
                     self._say(f"Host: {clean_chat(text)}", "class:notice")
                 else:
@@ -345,6 +348,8 @@ class Controller:
                 await self._play(Play(card, group or ()), group is None)
             case Say(text=text):
                 await self.session.say(text)
+            case Rename(name=name):
+                await self._rename(name)
             case Simple(name="hint"):
                 await self._hint()
             case Simple(name=name):
@@ -500,6 +505,27 @@ class Controller:
             self._say("Staying at the table.")
         else:
             self._say("Type leave, away, or stay.")
+
+    async def _rename(self, wanted: str) -> None:
+        """``name NEW``: ask the host to call this seat NEW; ``name`` alone says the name."""
+        state = self.state
+        mine = state.names[state.seat] if state.seat < len(state.names) else ""
+        rename = getattr(self.session, "rename", None)
+        if not wanted:
+            self._say(f"You are {mine} at this table. To change it: name NEW NAME")
+            return
+        if rename is None:
+            self._error("Names are fixed in this game.")
+            return
+        name = clean_name(wanted)
+        if not name:
+            self._error(f"invalid name: {wanted!r}: a name needs a letter, a digit or a symbol")
+            return
+        if name == mine:
+            self._say(f"You are {mine} already.")
+            return
+        if not await rename(name):
+            self._error("Not connected: change your name once the connection is back.")
 
     def _rules(self, topic: str) -> None:
         """``rules`` and ``rules TOPIC``, from the rules document."""
