@@ -70,7 +70,7 @@ class Asking(enum.Enum):
 
 LEAVE_QUESTION = (
     "Leave for good (a computer player takes your seat) or step away (your seat is kept "
-    "for you; `scopa-net join` takes it back)? Type leave, away, or stay."
+    "for you; {again} takes it back)? Type leave, away, or stay."
 )
 
 
@@ -477,7 +477,8 @@ class Controller:
             self._quit()
         elif getattr(self.session, "can_step_away", False):
             state.asking = Asking.LEAVE_OR_AWAY
-            self._say(LEAVE_QUESTION)
+            again = getattr(self.session, "take_back_with", None) or "`scopa-net join`"
+            self._say(LEAVE_QUESTION.format(again=again))
         else:
             state.asking = Asking.CONFIRM_QUIT
             self._say("The match is not over. Really leave? (y/n)")
@@ -494,10 +495,8 @@ class Controller:
             self._quit()
         elif answer in {"away", "a", "step away", "s", "step"}:
             state.asking = Asking.NOTHING
-            where = getattr(self.session, "address", "HOST")
-            self._say(
-                f"Stepping away; your seat is kept. Take it back with: scopa-net join {where}"
-            )
+            again = getattr(self.session, "resume_command", "`scopa-net join`").strip("`")
+            self._say(f"Stepping away; your seat is kept. Take it back with: {again}")
             await leave(away=True)
             self._quit()
         elif answer in {"stay", "n", "no", "cancel", "c"}:

@@ -385,6 +385,8 @@ class NetworkSession:
         """For the player hosting (``play --lan``): how friends join; ``who`` shows it."""
         self.match_no = 1
         """Which match at this table the seat plays (one more after each agreed rematch)."""
+        self.take_back_with: str | None = None
+        """The command that takes the seat back, where it is not ``join`` (``play --lan``)."""
 
     # --- the Session protocol -----------------------------------------------------------
 
@@ -682,7 +684,8 @@ class NetworkSession:
 
     @property
     def resume_command(self) -> str:
-        return f"`scopa-net join {self.address}`"
+        """The command that takes this seat back once this client is gone."""
+        return self.take_back_with or f"`scopa-net join {self.address}`"
 
     async def _take_back(self) -> None:
         """Sit down again in a seat kept on disk by an earlier client (see seat_store)."""
