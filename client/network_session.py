@@ -513,9 +513,12 @@ class NetworkSession:
         Waits briefly for the host's ``left``. Stepping away keeps the seat on disk for
         ``scopa-net join`` to take back; leaving for good forgets it."""
         self._stop = True
-        if self._link is not None and self._state is ConnectionState.CONNECTED:
-            await self._send_quietly(m.Leave(away=away))
-            with trio.move_on_after(REQUEST_TIMEOUT / 3):
+        # The host's ``left`` ends the session, and the screen stops everything when it ends:
+        # that must not cut this short before the seat on disk is dealt with (shielded, and
+        # bounded in time).
+        with trio.CancelScope(shield=True), trio.move_on_after(REQUEST_TIMEOUT / 3):
+            if self._link is not None and self._state is ConnectionState.CONNECTED:
+                await self._send_quietly(m.Leave(away=away))
                 await self._left.wait()
         if self._record is not None:
             if away or self._link is None:
