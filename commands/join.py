@@ -128,13 +128,22 @@ def _choose_table(tables: list[m.TableInfo], ask: Callable[[str], str]) -> m.Tab
 
 
 def choose_lan_host(
-    ask: Callable[[str], str], seconds: float = BROWSE_SECONDS
+    ask: Callable[[str], str], seconds: float = BROWSE_SECONDS, interfaces: list[str] | None = None
 ) -> tuple[str, int] | None:
-    """Browse the LAN for hosts, list them, and return the (address, port) picked."""
-    from scopa_net.server.discovery import browse_hosts
+    """Browse the LAN for hosts, list them, and return the (address, port) picked.
+    ``interfaces``: search through these addresses' interfaces only (by default every up
+    interface but loopback)."""
+    from scopa_net.server.discovery import browse_hosts, browse_interfaces
 
-    print(f"looking for hosts on the LAN for {seconds:.0f} s...")
-    found = browse_hosts(seconds)
+    where = browse_interfaces() if interfaces is None else interfaces
+    if not where:
+        raise CommandError(
+            "this machine has no LAN address (no network interface is up but loopback), so "
+            "there is no LAN to search; give an address: scopa-net join HOST[:PORT]",
+            EXIT_UNREACHABLE,
+        )
+    print(f"looking for hosts on the LAN ({', '.join(where)}) for {seconds:.0f} s...")
+    found = browse_hosts(seconds, where)
     if not found:
         raise CommandError(
             "no host found on the LAN; give an address: scopa-net join HOST[:PORT]",

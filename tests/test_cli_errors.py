@@ -162,7 +162,8 @@ def _fake_lan(monkeypatch: pytest.MonkeyPatch, place: Place) -> None:
     found = SimpleNamespace(
         name="kitchen", port=int(port), open_seats=1, password=False, addresses=(address,)
     )
-    monkeypatch.setattr(discovery, "browse_hosts", lambda seconds: [found])
+    monkeypatch.setattr(discovery, "browse_hosts", lambda seconds, interfaces: [found])
+    monkeypatch.setattr(discovery, "browse_interfaces", lambda: ["192.0.2.1"])
 
 
 def _typing(*answers: str | type[BaseException]) -> Callable[..., str]:
