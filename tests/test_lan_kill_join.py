@@ -144,10 +144,15 @@ def test_kill_the_client_mid_round_and_run_the_same_command_again(tmp_path: Path
         card = hand[0]
         os.kill(host.pid, signal.SIGSTOP)
         try:
+            typed_at = len(tmux.screen(first).rstrip())
             tmux.type(first, card)
             deadline = time.monotonic() + HANG_GUARD
+            chosen = False
             while not any(s["pending"] for s in kept_seats(data)):
                 assert time.monotonic() < deadline, tmux.screen(first)[-2000:]
+                if not chosen and "Which one?" in tmux.screen(first)[typed_at:]:
+                    tmux.type(first, "1")  # the card can take two groups: the first
+                    chosen = True
                 time.sleep(0.05)
             os.kill(pid, signal.SIGKILL)
         finally:
