@@ -494,8 +494,11 @@ class NetworkSession:
         return True
 
     def notice(self, text: str) -> None:
-        """Show the player a line from this client (such as how friends can join)."""
+        """Show the player a line from this client (such as how friends can join), at once,
+        even while a seat taken back from disk is being replayed."""
+        replaying, self._replaying = self._replaying, False
         self._emit(Message(seat=None, text=text, local=True))
+        self._replaying = replaying
 
     async def rematch(self, agree: bool) -> None:
         """Answer, after the match, whether to play again with the same seats and rules."""

@@ -176,26 +176,28 @@ def describe_table(t: m.TableInfo) -> str:
     )
 
 
-def describe_seat(record: SeatRecord) -> str:
-    """A kept seat, for the question which one to take back."""
+def describe_seat(record: SeatRecord, *, address: bool = True) -> str:
+    """A kept seat, for the question which one to take back (``address``: say where the
+    host is; not for ``play --lan``, whose host is this machine)."""
     table = f" {record.table_name!r}" if record.table_name else ""
+    where = f" on {record.address}" if address else ""
     how = "you stepped away" if record.away else "your client stopped"
     return (
-        f"resume your seat at table {record.table_id}{table} on {record.address} "
+        f"resume your seat at table {record.table_id}{table}{where} "
         f"(seat {record.seat}, as {record.name}; {how})"
     )
 
 
 def choose_kept_seat(
-    kept: list[SeatRecord], ask: Callable[[str], str], *, must: bool
+    kept: list[SeatRecord], ask: Callable[[str], str], *, must: bool, address: bool = True
 ) -> SeatRecord | None:
     """The seat to take back: the only one without asking, else the one picked."""
     if len(kept) == 1:
-        text = describe_seat(kept[0])
+        text = describe_seat(kept[0], address=address)
         print(f"{text[0].upper()}{text[1:]}.")
         return kept[0]
     for i, record in enumerate(kept, 1):
-        print(f"{i}. {describe_seat(record)}")
+        print(f"{i}. {describe_seat(record, address=address)}")
     prompt = "seat number: " if must else "seat number (Enter for a new seat): "
     while True:
         pick = _choose(prompt, len(kept), ask)

@@ -205,7 +205,11 @@ def run_lan(
                     EXIT_REFUSED,
                 )
             try:
-                record = choose_kept_seat(kept, ask or input, must=args.resume) if kept else None
+                record = (
+                    choose_kept_seat(kept, ask or input, must=args.resume, address=False)
+                    if kept
+                    else None
+                )
             except (KeyboardInterrupt, EOFError):
                 print()
                 print("scopa-net: stopped; no table opened", file=sys.stderr)
