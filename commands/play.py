@@ -115,14 +115,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def check_flags(args: argparse.Namespace) -> None:
     """Refuse combinations that cannot mean anything; CommandError says which."""
     if not args.lan:
-        for flag, value in (
-            ("--port", args.port),
-            ("--password", args.password),
-            ("--resume", args.resume or None),
-            ("--no-resume", args.no_resume or None),
+        friends = "it is for friends joining your table"
+        kept = "only a table opened with --lan is kept to come back to"
+        for flag, value, why in (
+            ("--port", args.port, friends),
+            ("--password", args.password, friends),
+            ("--resume", args.resume or None, kept),
+            ("--no-resume", args.no_resume or None, kept),
         ):
             if value is not None:
-                raise CommandError(f"{flag} needs --lan (it is for friends joining your table)")
+                raise CommandError(f"{flag} needs --lan ({why})")
     if args.seed is not None and args.lan:
         raise CommandError("--seed practices offline: it cannot be used with --lan")
 

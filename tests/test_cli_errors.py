@@ -275,6 +275,7 @@ CASES = [
     ),
     ("play --port without --lan", ["play", "--port", "7000"], (), EXIT_USAGE, "needs --lan"),
     ("play --password without --lan", ["play", "--password", "x"], (), EXIT_USAGE, "needs --lan"),
+    ("play --resume without --lan", ["play", "--resume"], (), EXIT_USAGE, "--resume needs --lan"),
     ("play --bot-delay -1", ["play", "--bot-delay", "-1"], (), EXIT_USAGE, "use 0 or more"),
     ("play --delay -1 (old name)", ["play", "--delay", "-1"], (), EXIT_USAGE, "use 0 or more"),
     ("host --bot-delay -1", [*HOST, "--bot-delay", "-1"], (), EXIT_USAGE, "use 0 or more"),
