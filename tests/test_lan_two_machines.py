@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from netns import TwoMachines, why_not
-from test_lan_kill_join import HANG_GUARD, Tmux, cards_in, kept_seats, play_turns
+from tmux_player import HANG_GUARD, Tmux, cards_in, kept_seats, play_turns
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
