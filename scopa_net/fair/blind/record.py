@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from scopa_net.fair.blind.deck import Deck, deck_bytes
 from scopa_net.fair.blind.party_secrets import PartyKey
@@ -16,6 +17,26 @@ from scopa_net.fair.blind.tags import TAG_CHAIN, TAG_FIRST_DEALER, TAG_ROUND, TA
 from scopa_net.fair.hashing import LABEL_FIRST_DEALER, length_prefixed, tagged_hash, u8, u32, u64
 from scopa_net.fair.shuffle import RandomStream
 from scopa_net.fair.transcript import VoidNotice
+
+ROUND_KEYS = (
+    "round_id",
+    "round_no",
+    "prev",
+    "dealer",
+    "people",
+    "keys",
+    "sig",
+    "decks",
+    "deck_sigs",
+    "deals",
+    "hand",
+    "table",
+    "plays",
+    "void",
+    "score",
+    "seeds",
+    "reveal_sig",
+)
 
 VOID_ABSENT = "absent"
 """The void of a round whose person stayed away past their grace period (protocol.md 9.7)."""
@@ -78,6 +99,35 @@ class BlindRound:
     @property
     def host_seed(self) -> bytes | None:
         return None if self.seeds is None else self.seeds[0]
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "round_id": self.round_id,
+            "round_no": self.round_no,
+            "prev": self.prev,
+            "dealer": self.dealer,
+            "people": list(self.people),
+            "keys": [[k.point, k.proof, k.sign_key] for k in self.keys],
+            "sig": self.sig,
+            "decks": [[c.to_bytes() for c in deck] for deck in self.decks],
+            "deck_sigs": list(self.deck_sigs),
+            "deals": [
+                {
+                    "shares": [None if s is None else list(s) for s in d.shares],
+                    "sigs": list(d.sigs),
+                }
+                for d in self.deals
+            ],
+            "hand": [[c.pos, c.card] for c in self.hand],
+            "table": [[c.pos, c.card] for c in self.table],
+            "plays": [[p.seat, p.code, p.pos, p.proof] for p in self.plays],
+            "void": None
+            if self.void is None
+            else {"reason": self.void.reason, "offender": self.void.offender},
+            "score": None if self.score is None else list(self.score),
+            "seeds": None if self.seeds is None else list(self.seeds),
+            "reveal_sig": self.reveal_sig,
+        }
 
     def chain_hash(self) -> bytes:
         deals = b""
