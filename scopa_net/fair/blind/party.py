@@ -35,6 +35,7 @@ from scopa_net.fair.blind.plan import check_people, owner, read_positions, share
 from scopa_net.fair.blind.proofs import check_dleq, prove_dleq
 from scopa_net.fair.blind.record import (
     VOID_ABSENT,
+    VOID_FAILED_CHECK,
     BlindPlay,
     BlindRound,
     DealShares,
@@ -384,6 +385,9 @@ class BlindParty:
         elif reason == VOID_ABSENT:
             if offender not in self.people or self.played_out:
                 raise BlindCheckError(checks.BAD_VOID, f"seat {offender} cannot be void as absent")
+        elif reason == VOID_FAILED_CHECK:
+            if offender is not None and not 0 <= offender < self.rules.players:
+                raise BlindCheckError(checks.BAD_VOID, f"no seat {offender} stopped the round")
         else:
             raise BlindCheckError(checks.BAD_VOID, f"no such void reason {reason!r}")
         self.void_notice = VoidNotice(reason, offender)

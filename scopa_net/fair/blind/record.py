@@ -40,6 +40,9 @@ ROUND_KEYS = (
 
 VOID_ABSENT = "absent"
 """The void of a round whose person stayed away past their grace period (protocol.md 9.7)."""
+VOID_FAILED_CHECK = "failed_check"
+"""The void of a round a seat stopped on a failed check (protocol.md 9.6); the reveal then names
+the party at fault, or the seat that stopped without cause."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,12 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from scopa_net.cards import CARDS
 from scopa_net.fair.blind.party import BlindParty
 from scopa_net.fair.blind.plan import owner
-from scopa_net.fair.blind.record import BlindRound, blind_digest, blind_first_dealer
+from scopa_net.fair.blind.record import (
+    VOID_FAILED_CHECK,
+    BlindRound,
+    blind_digest,
+    blind_first_dealer,
+)
 from scopa_net.fair.commitments import (
     ZERO_CHAIN,
     commit_message,
@@ -105,6 +110,11 @@ class BlindTable:
         proof = by.prove_play(pos, code & CARD_FIELD)
         for party in self.parties:
             party.take_play(seat, pos, code, proof)
+
+    def stop(self, seat: int | None) -> None:
+        """A seat stopped on a failed check: every party voids the round, so all may reveal."""
+        for party in self.parties:
+            party.void(VOID_FAILED_CHECK, seat)
 
     def reveal(self) -> tuple[int, ...] | None:
         seeds = [p.reveal() for p in self.parties]

@@ -20,7 +20,13 @@ from scopa_net.fair.blind.party import check_party_signature, play_context
 from scopa_net.fair.blind.party_secrets import key_proof_ok
 from scopa_net.fair.blind.plan import owner, shared_positions
 from scopa_net.fair.blind.proofs import check_dleq
-from scopa_net.fair.blind.record import VOID_ABSENT, BlindRound, blind_first_dealer, shares_message
+from scopa_net.fair.blind.record import (
+    VOID_ABSENT,
+    VOID_FAILED_CHECK,
+    BlindRound,
+    blind_first_dealer,
+    shares_message,
+)
 from scopa_net.fair.blind.reveal import check_revealed
 from scopa_net.fair.commitments import check_signature, commit_message
 from scopa_net.fair.errors import (
@@ -63,7 +69,7 @@ class _BlindVerifier(_Verifier):
             commit_message(r.round_id, r.round_no, r.prev, r.digest, self.rules_digest),
             f"round {r.round_no}'s commitment",
         )
-        if r.void is not None and r.void.reason not in (VOID_KINGS, VOID_ABSENT):
+        if r.void is not None and r.void.reason not in (VOID_KINGS, VOID_ABSENT, VOID_FAILED_CHECK):
             raise VoidMismatchError(f"the round is void for {r.void.reason!r}")
         if len(r.keys) != r.parties:
             raise NotRevealedError("the parties' keys were never relayed for this round")
@@ -102,8 +108,22 @@ class _BlindVerifier(_Verifier):
                 f"void: seat {r.void.offender} absent; {len(r.plays)} plays before the void "
                 "checked against their proofs, not replayed"
             )
+        missing = [p for p, s in enumerate(r.seeds) if s is None]
+        if r.void is not None and r.void.reason == VOID_FAILED_CHECK:
+            if missing:
+                raise NotRevealedError(
+                    f"a seat stopped on a failed check and parties {missing} never revealed "
+                    "their seeds, so the round cannot say who was at fault"
+                )
+            stopper = r.void.offender
+            raise BlindCheckError(
+                checks.BAD_VOID,
+                f"seat {stopper} stopped the round on a failed check, but every party's part "
+                "checks out against its seed",
+                None if stopper is None else owner(stopper, r.people),
+            )
         if deck is None:
-            raise NotRevealedError("a party's seed is missing")
+            raise NotRevealedError(f"the seeds of parties {missing} are missing")
         if self.replaying:
             note = self.replay(r, deck, b"")
         else:
