@@ -76,7 +76,10 @@ def test_dleq_proof_accepts_the_truth_only() -> None:
 
 
 @settings(max_examples=15, deadline=None)
-@given(st.lists(st.integers(0, 2**32 - 1), min_size=1, max_size=6), st.randoms(use_true_random=False))
+@given(
+    st.lists(st.integers(0, 2**32 - 1), min_size=1, max_size=6),
+    st.randoms(use_true_random=False),
+)
 def test_shares_open_a_card_in_any_order(secrets: list[int], rnd: random.Random) -> None:
     """Opening is additive: every party's share comes off in any order, and one share
     missing leaves no card."""
@@ -125,5 +128,5 @@ def test_party_secrets_are_a_function_of_seed_round_and_party() -> None:
     assert sorted(a.perm) == list(range(40))
     assert key_proof_ok(bytes(16), 1, a.key)
     assert not key_proof_ok(bytes(16), 2, a.key)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="32 bytes"):
         PartySecrets(bytes(31), bytes(16), 0)
