@@ -198,3 +198,26 @@ def simulate_blind_match(
         for seat in people
     )
     return BlindMatch(rules, key, transcripts, match)
+
+
+def reseal_blind(transcript: Transcript, key: Ed25519PrivateKey) -> Transcript:
+    """Re-link and re-sign every blind round, as a dishonest host signing what it altered
+    would, so a test sees an alteration caught by its own check, not by a broken signature."""
+    rules_digest = rules_hash(transcript.rules)
+    prev = ZERO_CHAIN
+    rounds = []
+    for r in transcript.rounds:
+        assert isinstance(r, BlindRound)
+        message = commit_message(r.round_id, r.round_no, prev, r.digest, rules_digest)
+        r = dataclasses.replace(r, prev=prev, sig=sign(key, message))
+        if r.seeds is not None and r.seeds[0] is not None:
+            signed = reveal_message(r.round_id, r.seeds[0], r.chain_hash())
+            r = dataclasses.replace(r, reveal_sig=sign(key, signed))
+        prev = r.chain_hash()
+        rounds.append(r)
+    result = transcript.result
+    if result.sig is not None:
+        result = dataclasses.replace(
+            result, sig=sign(key, end_message(prev, result.scores, result.winner))
+        )
+    return dataclasses.replace(transcript, rounds=tuple(rounds), result=result)
