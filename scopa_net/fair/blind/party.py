@@ -24,7 +24,6 @@ from scopa_net.fair.blind.deck import (
     Deck,
     deck_message,
     joint_key,
-    open_deck,
     parse_deck,
     shuffle_deck,
 )
@@ -139,7 +138,7 @@ class BlindParty:
         if keys[self.party] != self.key:
             raise BlindCheckError(checks.BAD_KEY, "this party's own key was relayed altered")
         for p, key in enumerate(keys):
-            if not key_proof_ok(self.round_id, p, key):
+            if p != self.party and not key_proof_ok(self.round_id, p, key):
                 raise BlindCheckError(checks.BAD_KEY, "the key proof does not verify", p)
         self.keys = keys
         self.joint = joint_key([k.point for k in keys])
@@ -164,8 +163,7 @@ class BlindParty:
                 checks.OUT_OF_TURN,
                 f"party {self.party} shuffles after {self.party} decks, not {len(self.decks)}",
             )
-        source = open_deck(joint) if not self.decks else self.decks[-1]
-        deck = shuffle_deck(source, self.secrets, joint)
+        deck = shuffle_deck(self.decks[-1] if self.decks else None, self.secrets, joint)
         sig = self.secrets.sign(deck_message(self.round_id, self.party, deck))
         self.decks.append(deck)
         self.deck_sigs.append(sig)
