@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from scopa_net.cards import CARDS
+from scopa_net.fair.blind.errors import BlindCheckError
 from scopa_net.fair.blind.party import BlindParty
 from scopa_net.fair.blind.plan import owner
 from scopa_net.fair.blind.record import (
@@ -119,7 +120,15 @@ class BlindTable:
     def reveal(self, absent: Sequence[int] = ()) -> tuple[int, ...] | None:
         """Every party's seed (None for the parties in ``absent``) to every present party."""
         seeds = [None if p.party in absent else p.reveal() for p in self.parties]
-        decks = [p.take_reveals(seeds) for p in self.parties if p.party not in absent]
+        decks, errors = [], []
+        for party in self.parties:
+            if party.party not in absent:
+                try:
+                    decks.append(party.take_reveals(seeds))
+                except BlindCheckError as exc:  # every party gets the seeds; the first fault
+                    errors.append(exc)
+        if errors:
+            raise errors[0]
         return decks[0]
 
     def transcript(self, key: Ed25519PrivateKey, seat: int) -> Transcript:
