@@ -302,10 +302,14 @@ def test_relayed_messages_cannot_be_altered() -> None:
     with pytest.raises(BlindCheckError) as caught:
         table.parties[1].take_deck(0, deck, signed.sig)
     assert (caught.value.check, caught.value.party) == (checks.BAD_SIGNATURE, 0)
-    forged = list(keys)
-    forged[1] = table.parties[0].key
-    with pytest.raises(BlindCheckError):
-        table.parties[1].take_keys(forged)
+    # A seat's client holds the host key the signed blind_round committed.
+    seat = BlindParty(table.rules, table.round_id, 1, table.people, bytes(32), host_key=keys[0])
+    with pytest.raises(BlindCheckError, match="own key was relayed altered"):
+        seat.take_keys([keys[0], table.parties[2].key, table.parties[2].key])
+    with pytest.raises(BlindCheckError, match="not the one it committed"):
+        seat.take_keys([table.parties[2].key, seat.key, table.parties[2].key])
+    with pytest.raises(BlindCheckError, match=r"bad key \(party 2\): the key proof does not"):
+        seat.take_keys([keys[0], seat.key, table.parties[1].key])
 
 
 @settings(max_examples=6, deadline=None)

@@ -88,8 +88,17 @@ class BlindParty:
     """One party's view of one blind round, and its secrets."""
 
     def __init__(
-        self, rules: RuleSet, round_id: bytes, party: int, people: Sequence[int], seed: bytes
+        self,
+        rules: RuleSet,
+        round_id: bytes,
+        party: int,
+        people: Sequence[int],
+        seed: bytes,
+        *,
+        host_key: PartyKey | None = None,
     ) -> None:
+        """``host_key``: the host party's key as the signed ``blind_round`` committed it (a
+        seat's client passes it; ``blind_keys`` must then carry exactly that key for party 0)."""
         self.rules = rules
         self.round_id = round_id
         self.people = check_people(people, rules.players)
@@ -97,6 +106,7 @@ class BlindParty:
             raise ValueError(f"party {party} is not one of the {len(self.people) + 1} parties")
         self.party = party
         self.secrets = PartySecrets(seed, round_id, party)
+        self.host_key = self.secrets.key if party == 0 else host_key
         self.keys: tuple[PartyKey, ...] | None = None
         self.joint: bytes | None = None
         self.decks: list[Deck] = []
@@ -137,6 +147,8 @@ class BlindParty:
             raise BlindCheckError(checks.BAD_KEY, f"{len(keys)} keys for {self.parties} parties")
         if keys[self.party] != self.key:
             raise BlindCheckError(checks.BAD_KEY, "this party's own key was relayed altered")
+        if self.host_key is not None and keys[0] != self.host_key:
+            raise BlindCheckError(checks.BAD_KEY, "the host's key is not the one it committed", 0)
         for p, key in enumerate(keys):
             if p != self.party and not key_proof_ok(self.round_id, p, key):
                 raise BlindCheckError(checks.BAD_KEY, "the key proof does not verify", p)
@@ -430,7 +442,11 @@ class BlindParty:
             prev=prev,
             dealer=self.dealer,
             people=self.people,
-            keys=self.keys if self.keys is not None else (self.key,) if self.party == 0 else (),
+            keys=self.keys
+            if self.keys is not None
+            else ()
+            if self.host_key is None
+            else (self.host_key,),
             sig=sig,
             decks=tuple(self.decks),
             deck_sigs=tuple(self.deck_sigs),
