@@ -115,6 +115,8 @@ class BlindParty:
         self.plan: tuple[Deal, ...] = ()
         self.deals: list[DealShares] = []
         self._sent: dict[int, tuple[bytes, ...]] = {}
+        self._proofs: dict[int, bytes] = {}
+        """deck position -> the proof this party made to play it."""
         self._published: dict[int, list[bytes]] = {}
         """deck position -> every share published for it so far."""
         self.owned: dict[int, int] = {}
@@ -336,7 +338,9 @@ class BlindParty:
             )
         u = self.deck[pos].u
         context = play_context(self.round_id, self.party, pos, card)
-        return prove_dleq(self.secrets.x, self.secrets.public, u, mul(self.secrets.x, u), context)
+        proof = prove_dleq(self.secrets.x, self.secrets.public, u, mul(self.secrets.x, u), context)
+        self._proofs[pos] = proof
+        return proof
 
     def take_play(self, seat: int, pos: int, code: int, proof: bytes) -> int:
         """A play, announced: the position is one the plan dealt to ``seat`` so far and not
@@ -359,6 +363,10 @@ class BlindParty:
             if self.owned.get(pos) != card:
                 raise BlindCheckError(
                     checks.BAD_PLAY, f"position {pos} does not hold card {card}", by
+                )
+            if self._proofs.get(pos) != proof:
+                raise BlindCheckError(
+                    checks.BAD_PLAY, f"this party's own play of position {pos} came back altered"
                 )
         else:
             u, v = self.deck[pos]
