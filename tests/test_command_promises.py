@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import signal
-import sys
 import time
 from pathlib import Path
 
@@ -14,7 +13,7 @@ import pytest
 import trio
 from cheats import leave_out_after_its_receipt
 from helpers import free_port
-from hosting import HostThread, create, host_in_thread
+from hosting import HostThread, create, host_command, host_in_thread
 from rawseat import RawSeat
 from reading_screen import FirstDeal, reading_screen
 
@@ -30,25 +29,6 @@ from scopa_net.rules import RuleSet
 from scopa_net.server.host import Host
 from scopa_net.server.journal import Journal
 from scopa_net.wire import messages as m
-
-
-def host_command(tmp_path: Path, port: int, *flags: str) -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "scopa_net",
-        "host",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--db",
-        str(tmp_path / "host.db"),
-        "--no-advertise",
-        "--log-level",
-        "WARNING",
-        *flags,
-    ]
 
 
 async def wait_until_listed(port: int) -> tuple:
@@ -73,7 +53,9 @@ async def test_host_flags_open_the_table_and_set_the_limits_and_sigint_stops_it(
     flags += ["--grace", "7", "--bot-delay", "0"]
     err = tmp_path / "stderr.txt"
     with err.open("wb") as stderr:
-        proc = await trio.lowlevel.open_process(host_command(tmp_path, port, *flags), stderr=stderr)
+        proc = await trio.lowlevel.open_process(
+            host_command(tmp_path / "host.db", port, *flags), stderr=stderr
+        )
     try:
         (table,) = await wait_until_listed(port)
         assert table.name == "kitchen"
@@ -137,7 +119,9 @@ async def test_host_grace_and_max_per_address_take_effect_from_the_command_line(
     flags = ["--players", "2", "--grace", "2", "--max-per-address", "2", "--bot-delay", "0"]
     err = tmp_path / "stderr.txt"
     with err.open("wb") as stderr:
-        proc = await trio.lowlevel.open_process(host_command(tmp_path, port, *flags), stderr=stderr)
+        proc = await trio.lowlevel.open_process(
+            host_command(tmp_path / "host.db", port, *flags), stderr=stderr
+        )
     try:
         (table,) = await wait_until_listed(port)
         ann = await seated(port, table.id, "ann")
