@@ -23,7 +23,7 @@ from scopa_net.server.host import Host
 from scopa_net.server.journal import Journal
 from scopa_net.wire import messages as m
 
-LEVEL_NUMBERS = {"random": 1, "greedy": 2, "strong": 3}
+LEVEL_NUMBERS = {"random": 1, "greedy": 2, "strong": 3, "expert": 4}
 
 
 def lan_join_lines(bind: str, bound: int, wanted: int) -> tuple[str, ...]:
@@ -44,6 +44,7 @@ async def open_embedded_game(
     name: str,
     level: str = "greedy",
     delay: float = 0.8,
+    think: float = 1.0,
     lan: bool = False,
     port: int = 0,
     password: str | None = None,
@@ -53,6 +54,7 @@ async def open_embedded_game(
 ) -> AsyncIterator[NetworkSession]:
     """Start a host, open a table with computer players in all but ``humans`` seats, sit down.
     ``offer_rematch``: the session stays after the match for a vote on playing again.
+    ``think``: seconds an ``expert`` computer player thinks about each move.
 
     With ``lan`` the host listens on every interface, on ``port`` if it is free (else on any
     free port), and the session's ``where_to_join`` says how friends reach it."""
@@ -63,6 +65,7 @@ async def open_embedded_game(
         db=":memory:",
         advertise=lan,
         bot_delay=delay,
+        think=think,
     )
     async with trio.open_nursery() as nursery:
         host = Host(config, Journal(":memory:"))

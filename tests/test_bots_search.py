@@ -218,7 +218,7 @@ def test_a_wall_clock_cap_stops_the_search_early() -> None:
     # each play of the second guess (1, then 2), which stops the search and drops that
     # half-finished guess, so plays are only ever compared on the same guesses.
     assert capped.evaluations == len(codes)
-    free = StrongPlayer(1, playouts=400, halving=False)
+    free = StrongPlayer(1, playouts=400, halving=False, lookahead=False)
     free.choose(view)
     assert free.evaluations == max(8, 400 // len(codes)) * len(codes)
     with pytest.raises(ValueError, match="clock"):

@@ -245,7 +245,10 @@ CASES = [
     ("play --bot-delay -1", ["play", "--bot-delay", "-1"], (), EXIT_USAGE, "use 0 or more"),
     ("play --delay -1 (old name)", ["play", "--delay", "-1"], (), EXIT_USAGE, "use 0 or more"),
     ("host --bot-delay -1", [*HOST, "--bot-delay", "-1"], (), EXIT_USAGE, "use 0 or more"),
-    ("bots --think -1 (old name)", ["bots", "x", "--think", "-1"], (), EXIT_USAGE, "0 or more"),
+    ("bots --bot-delay -1", ["bots", "x", "--bot-delay", "-1"], (), EXIT_USAGE, "0 or more"),
+    ("play --think 0", ["play", "--think", "0"], (), EXIT_USAGE, "think more than 0"),
+    ("bots --think -1", ["bots", "x", "--think", "-1"], (), EXIT_USAGE, "use 0 or more"),
+    ("host --think 61", [*HOST, "--think", "61"], (), EXIT_USAGE, "at most 60"),
     ("--bot-level bogus", ["play", "--bot-level", "bogus"], (), EXIT_USAGE, "not a level"),
     ("5 players", ["play", "--players", "5"], (), EXIT_USAGE, "5 players cannot play"),
     ("arena 6 players", ["arena", "easy", "hard", "--players", "6"], (), EXIT_USAGE, "2 or 4"),
@@ -288,13 +291,12 @@ def test_old_spellings_still_work_with_a_note(capfd: pytest.CaptureFixture[str])
     assert (args.bot_delay, args.bot_level) == (0.1, "hard")
     args = build_parser().parse_args(["host", "--bot-level", "1"])
     assert args.bot_level == "easy"
-    args = build_parser().parse_args(["bots", "h", "--level", "greedy", "--think", "2"])
+    args = build_parser().parse_args(["bots", "h", "--level", "greedy", "--bot-delay", "2"])
     assert (args.bot_level, args.bot_delay) == ("medium", 2.0)
     args = build_parser().parse_args(["arena", "random", "hard"])
     assert (args.level_a, args.level_b) == ("easy", "hard")
     err = capfd.readouterr().err
     assert "--delay is now --bot-delay" in err
-    assert "--think is now --bot-delay" in err
     assert "--level is now --bot-level" in err
     assert "'strong' is now called 'hard'" in err
     assert "'1' is now called 'easy'" in err
@@ -306,12 +308,13 @@ def test_one_name_for_each_concept_and_defaults_in_help(
 ) -> None:
     assert main([command, "--help"]) == 0
     out = capsys.readouterr().out
-    assert "--bot-level {easy,medium,hard}" in out or "{easy,medium,hard}" in out
-    # In the arena --think is the expert's time budget per move (issue 14); the table
-    # commands take it only as the old spelling of --bot-delay, hidden from their help.
-    olds = ("--delay ", "--level ", "random,greedy")
-    for old in olds if command == "arena" else (*olds, "--think"):
+    assert "{easy,medium,hard,expert}" in out
+    # --think is the expert's time budget per move everywhere (issue 14): the table
+    # commands no longer take it as the old spelling of --bot-delay.
+    for old in ("--delay ", "--level ", "random,greedy"):
         assert old not in out
+    if command != "join":  # join --create: the host's --think decides
+        assert "--think SECONDS" in out
     if command not in {"join", "arena"}:
         assert "--bot-delay SECONDS" in out
     if command in ("play", "join", "host"):
