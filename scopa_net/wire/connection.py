@@ -18,6 +18,7 @@ message type). A message with no entry is out of order: sending one raises
     RESUMING    host    resumed                          SYNCING (snapshot) or SEATED (replay)
     SYNCING     host    snapshot                         SEATED
     SEATED      player  play, say, seed_commit, seed_reveal   SEATED
+                player  blind_key, blind_shuffle, blind_shares, blind_reveal   SEATED
                 player  leave                            LEAVING
                 host    any table event, ack, reject     SEATED
     LEAVING     host    any table event, ack, reject     LEAVING
@@ -105,7 +106,17 @@ TRANSITIONS: dict[tuple[State, Role, str], State] = {
     (S.SEATED, H, "left"): S.LOBBY,  # the table closed after its match (3.3)
     **{
         (S.SEATED, P, name): S.SEATED
-        for name in ("play", "say", "seed_commit", "seed_reveal", "rematch")
+        for name in (
+            "play",
+            "say",
+            "seed_commit",
+            "seed_reveal",
+            "rematch",
+            "blind_key",
+            "blind_shuffle",
+            "blind_shares",
+            "blind_reveal",
+        )
     },
     **{(S.SEATED, H, name): S.SEATED for name in _STREAM_EVENTS},
     **{(S.LEAVING, H, name): S.LEAVING for name in _STREAM_EVENTS},
