@@ -90,6 +90,8 @@ class BlindWitness:
         reconnection (the host refuses a repeat quietly)."""
         self.result = MatchResult((0,) * rules.side_count, None)
         self.verdicts: list[RoundVerdict] = []
+        self.people: tuple[int, ...] = ()
+        """The seats people play in the round under way (or the last): parties 1.."""
         self.on_seed: Callable[[bytes, bytes], None] | None = None
         """Called with (round_id, seed) when a round's seed is chosen, to keep it on disk."""
 
@@ -258,6 +260,7 @@ class BlindWitness:
                 "round (you were away when it began); the round is not checked here"
             )
         self.current = _Round(e.round_id, e.round_no, e.prev, e.sig, e.people, host, party)
+        self.people = e.people
 
     def _round_over(self) -> None:
         cur = self.current

@@ -25,7 +25,12 @@ async def start_host(nursery: trio.Nursery, db: str = ":memory:", **options: obj
 
 
 def create(
-    rules: RuleSet, bots: int = 0, level: int = 1, password: str | None = None
+    rules: RuleSet,
+    bots: int = 0,
+    level: int = 1,
+    password: str | None = None,
+    *,
+    blind: bool = False,
 ) -> m.CreateTable:
     return m.CreateTable(
         name="test table",
@@ -33,6 +38,7 @@ def create(
         password=password,
         bots=bots,
         bot_level=level,
+        blind=blind,
     )
 
 
