@@ -139,7 +139,12 @@ class BlindTable(Table):
             return [(people[due - 1], "shuffle")] if 1 <= due <= len(people) else []
         if self.phase is Phase.OPEN:
             return [(s, "shares") for p, s in enumerate(people, 1) if p not in b.shares]
-        return [(s, "reveal") for p, s in enumerate(people, 1) if b.seeds[p] is None]
+        # A person away past their grace period is not waited for: their seed stays secret.
+        return [
+            (s, "reveal")
+            for p, s in enumerate(people, 1)
+            if b.seeds[p] is None and not self.seats[s].stand_in
+        ]
 
     def snapshot(self, seat: int) -> m.Snapshot:
         """As any table's, but a person's own cards are theirs to open: the host does not

@@ -301,3 +301,69 @@ async def test_verify_reads_a_blind_transcript_and_refuses_a_tampered_one(
     bad = tmp_path / "tampered.scopa"
     bad.write_bytes(tampered.encode())
     assert cli_main(["verify", str(bad)]) != 0
+
+
+async def test_a_person_who_drops_mid_round_voids_it_by_name_and_their_cards_stay_secret(
+    tmp_path, make_host, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """9.7: the table waits out the grace period, then voids the round naming the seat; the
+    absent person's seed is never revealed, so nobody (the host included) reads their cards;
+    from the next round a computer player holds the seat for the host, and the match goes on
+    to a verified end."""
+    watch = HostWatch(monkeypatch)
+    host = await make_host(grace=0.5)
+    rules = RuleSet.of(3, 3)
+    sessions = watch.sessions
+    dropped: list[NetworkSession] = []
+
+    async def dropper(table_id: int) -> None:
+        player = make_player("random", 7)
+        with trio.CancelScope() as scope:
+            async with open_network_session(
+                "127.0.0.1", host.port, TableChoice(table_id=table_id), name="bea"
+            ) as session:
+                sessions.append(session)
+                dropped.append(session)
+                played = 0
+                while True:
+                    view = session.view
+                    if view is not None and view.to_move == session.seat and not view.round_over:
+                        await session.submit(player.choose(view))
+                        played += 1
+                        if played == 2:
+                            scope.cancel()  # the connection drops, mid-round, for good
+                    await session.events.receive()
+
+    async def stayer(started: trio.Event) -> None:
+        async with open_network_session(
+            "127.0.0.1",
+            host.port,
+            TableChoice(create=create(rules, bots=1, blind=True)),
+            name="ann",
+            data_dir=tmp_path / "ann",
+        ) as session:
+            sessions.append(session)
+            started.set()
+            await play_as_bot(session, make_player("random", 1))
+
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            started = trio.Event()
+            nursery.start_soon(stayer, started)
+            await started.wait()
+            nursery.start_soon(dropper, sessions[0].table_id)
+
+    ann = sessions[0]
+    transcript = ann.witness.transcript()
+    void = transcript.rounds[0].void
+    assert void is not None and (void.reason, void.offender) == ("absent", dropped[0].seat)
+    assert transcript.rounds[0].seeds[2] is None  # bea's seed: never revealed
+    assert all(r.people == (ann.seat,) for r in transcript.rounds[1:])  # a computer holds hers
+    verdict = verify_any(transcript)
+    assert verdict.ok and transcript.result.winner is not None
+    assert any(f"seat {dropped[0].seat}" in line and "absent" in line for line in verdict.lines())
+    bea = dropped[0].witness.party  # her round-1 secrets, from her own client
+    assert bea is not None and bea.round_id == transcript.rounds[0].round_id
+    held = b"".join(reachable_bytes(host.tables[ann.table_id].table))
+    assert bea.secrets.seed not in held and bea.secrets.x not in held
+    assert watch.checks > 0
