@@ -50,6 +50,7 @@ async def open_embedded_game(
     humans: int = 1,
     data_dir: Path | None = None,
     offer_rematch: bool = False,
+    blind: bool = False,
 ) -> AsyncIterator[NetworkSession]:
     """Start a host, open a table with computer players in all but ``humans`` seats, sit down.
     ``offer_rematch``: the session stays after the match for a vote on playing again.
@@ -83,6 +84,7 @@ async def open_embedded_game(
             password=password,
             bots=rules.players - humans,
             bot_level=LEVEL_NUMBERS.get(level, 2),
+            blind=blind,
         )
         async with open_network_session(
             "127.0.0.1",

@@ -961,6 +961,14 @@ class NetworkSession:
         # screen, and nothing ("Your turn.") follows a failed check.
         if isinstance(e, m.BlindRound) and not isinstance(self.witness, BlindWitness):
             self.witness = self._blind_witness(self.witness.mid_match)
+            self._emit(
+                Message(
+                    seat=None,
+                    text="A blind table: your cards are opened only here, with your own key; "
+                    "not even the host sees them before you play them.",
+                    local=True,
+                )
+            )
         try:
             if isinstance(self.witness, BlindWitness):
                 # At a blind table the seat takes part in every round (check_deals or not):

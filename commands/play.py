@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from scopa_net.commands.options import (
     EXIT_USAGE,
     CommandError,
+    add_blind_option,
     add_bot_options,
     add_command,
     add_display_options,
@@ -65,6 +66,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=f"with --lan: the port (default {DEFAULT_PORT}, or any free one if it is taken)",
     )
     p.add_argument("--password", default=None, help="with --lan: needed to join your table")
+    add_blind_option(p, when="with --lan: ")
     p.add_argument(
         "--humans",
         type=int,
@@ -102,6 +104,11 @@ def check_flags(args: argparse.Namespace) -> None:
         for flag, value in (("--port", args.port), ("--password", args.password)):
             if value is not None:
                 raise CommandError(f"{flag} needs --lan (it is for friends joining your table)")
+    if args.blind and not args.lan:
+        raise CommandError(
+            "--blind needs --lan (alone against computer players nobody is there to hide "
+            "cards from)"
+        )
     if args.seed is not None and args.lan:
         raise CommandError("--seed practices offline: it cannot be used with --lan")
 
@@ -144,6 +151,7 @@ def run(args: argparse.Namespace) -> int:
             port=args.port if args.port is not None else (DEFAULT_PORT if args.lan else 0),
             password=args.password,
             humans=humans,
+            blind=args.blind,
             data_dir=data_dir(os.environ),
             offer_rematch=True,  # the screen asks "play again?" after the match
         )

@@ -31,7 +31,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-async def start_host(db: Path, port: int, *, first: bool, log: Path) -> trio.Process:
+async def start_host(
+    db: Path, port: int, *, first: bool, log: Path, extra: tuple[str, ...] = ()
+) -> trio.Process:
     """Start ``scopa-net host`` on ``db``; its stderr is appended to ``log``."""
     args = [
         sys.executable,
@@ -51,7 +53,7 @@ async def start_host(db: Path, port: int, *, first: bool, log: Path) -> trio.Pro
         "WARNING",
     ]
     if first:
-        args += ["--players", "2", "--bots", "1", "--bot-level", "easy", "--target", "4"]
+        args += ["--players", "2", "--bots", "1", "--bot-level", "easy", "--target", "4", *extra]
     with log.open("ab") as stderr:
         proc = await trio.lowlevel.open_process(args, stderr=stderr)
     with trio.fail_after(20):
