@@ -767,7 +767,14 @@ class NetworkSession:
                 self._to_resend.remove(move_id)
             elif pending[0].after <= seq:
                 self._to_resend.remove(move_id)
-                await link.send(pending[0])
+                msg = pending[0]
+                if msg.proof is None and isinstance(self.witness, BlindWitness):
+                    # Kept on disk without its proof: the party, rebuilt, proves it again.
+                    with suppress(FairnessError):
+                        pos, proof = self.witness.play_proof(msg.card)
+                        msg = replace(msg, pos=pos, proof=proof)
+                        self._unacked[move_id] = (msg, pending[1])
+                await link.send(msg)
 
     async def _send_seed_if_due(self) -> None:
         """Give the host this seat's commitment or seed if the round in play waits for it.

@@ -367,3 +367,62 @@ async def test_a_person_who_drops_mid_round_voids_it_by_name_and_their_cards_sta
     held = b"".join(reachable_bytes(host.tables[ann.table_id].table))
     assert bea.secrets.seed not in held and bea.secrets.x not in held
     assert watch.checks > 0
+
+
+async def test_a_crashed_client_takes_its_blind_seat_back_and_goes_on(tmp_path) -> None:
+    """The seat's party seed is on disk with the seat before its key leaves: a new client
+    rebuilds the round's party from it and the host's replay, and plays on (a move typed
+    just before the crash included), every round verified."""
+    from dataclasses import replace
+
+    from hosting import start_host
+
+    from scopa_net.client.moves import legal_plays
+    from scopa_net.client.seat_store import PendingMove, SeatStore
+
+    store = SeatStore(tmp_path)
+
+    async def until(predicate) -> None:
+        with trio.fail_after(20):
+            while not predicate():
+                await trio.sleep(0.01)
+
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01, grace=600)
+        choice = TableChoice(create=create(RuleSet.of(2, 3), bots=1, blind=True))
+        async with open_network_session(
+            "127.0.0.1", host.port, choice, name="Ada", data_dir=tmp_path, store=store
+        ) as first:
+            await until(lambda: first.view is not None and first.view.my_turn)
+            await first.submit(legal_plays(first.view)[0])
+            await until(lambda: first.view is not None and first.view.my_turn)
+            hand, seq = first.view.hand, first.mirror.seq
+            move = legal_plays(first.view)[0]
+            round_id = first.witness.party.round_id
+        (record,) = store.records()
+        assert round_id.hex() in record.seeds  # the party seed, kept with the seat
+        store.save(
+            replace(record, pending=(PendingMove(4242, seq, move.card.index, move.captured_mask),))
+        )
+        (record,) = store.records()
+        async with open_network_session(
+            "127.0.0.1",
+            host.port,
+            TableChoice(table_id=record.table_id, seat=record.seat),
+            name="Ada",
+            data_dir=tmp_path,
+            store=store,
+            resume_from=record,
+        ) as second:
+            await until(
+                lambda: (
+                    second.view is not None
+                    and any(p.play == move for p in second.view.plays if p.seat == 0)
+                )
+            )
+            assert set(hand) - {move.card} == set(second.view.hand) - {move.card}
+            result = await play_as_bot(second, make_player("random", 5))
+        assert result is not None
+        assert second.verdict_failures == [] and second.rounds_verified >= 1
+        assert verify_any(second.witness.transcript()).ok
+        nursery.cancel_scope.cancel()
