@@ -7,6 +7,8 @@ import random
 from collections.abc import Sequence
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scopa_net.cards import CARDS
 from scopa_net.dealing import TABLE
@@ -41,7 +43,7 @@ def play_out(table: BlindTable, seed: int) -> Match:
 
 @pytest.mark.parametrize(
     ("players", "people"),
-    [(2, (0, 1)), (3, (0, 2)), (4, (0, 1, 2, 3)), (6, (1, 4)), (4, ())],
+    [(2, (0, 1)), (3, (0, 2)), (4, (0, 1, 2, 3)), (6, (1, 4)), (6, tuple(range(6))), (4, ())],
 )
 def test_an_honest_round_deals_checks_and_reveals(players: int, people: tuple[int, ...]) -> None:
     """Every party reads exactly its own seats' cards and the table, every play is proven,
@@ -300,7 +302,26 @@ def test_relayed_messages_cannot_be_altered() -> None:
     with pytest.raises(BlindCheckError) as caught:
         table.parties[1].take_deck(0, deck, signed.sig)
     assert (caught.value.check, caught.value.party) == (checks.BAD_SIGNATURE, 0)
-    forged = list(keys)
-    forged[1] = table.parties[0].key
-    with pytest.raises(BlindCheckError):
-        table.parties[1].take_keys(forged)
+    # A seat's client holds the host key the signed blind_round committed.
+    seat = BlindParty(table.rules, table.round_id, 1, table.people, bytes(32), host_key=keys[0])
+    with pytest.raises(BlindCheckError, match="own key was relayed altered"):
+        seat.take_keys([keys[0], table.parties[2].key, table.parties[2].key])
+    with pytest.raises(BlindCheckError, match="not the one it committed"):
+        seat.take_keys([table.parties[2].key, seat.key, table.parties[2].key])
+    with pytest.raises(BlindCheckError, match=r"bad key \(party 2\): the key proof does not"):
+        seat.take_keys([keys[0], seat.key, table.parties[1].key])
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.sampled_from([2, 3, 4, 6]), st.data())
+def test_any_set_of_people_plays_and_reveals(players: int, data: st.DataObject) -> None:
+    """Whoever the people are (none, some, all), each party reads only its own seats' cards,
+    every play is proven and the reveal gives the deck the harness dealt."""
+    people = sorted(data.draw(st.sets(st.integers(0, players - 1))))
+    table = new_table(players, data.draw(st.integers(0, 1000)), people)
+    play_out(table, 2)
+    assert table.reveal() == table.deck
+    for party in table.parties:
+        owned_seats = {s for s in range(players) if owner(s, people) == party.party}
+        dealt = party._targets_so_far(len(party.plan))
+        assert {dealt[pos] for pos in party.owned} <= owned_seats

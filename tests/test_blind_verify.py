@@ -5,13 +5,25 @@ are reported."""
 from __future__ import annotations
 
 import dataclasses
+import random
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from scopa_net.commands.verify import verify_files
-from scopa_net.fair.blind.record import BlindPlay, BlindRound
-from scopa_net.fair.blind.simulate import reseal_blind, simulate_blind_match
+from scopa_net.fair.blind.cards import card_of
+from scopa_net.fair.blind.errors import BlindCheckError
+from scopa_net.fair.blind.group import sub
+from scopa_net.fair.blind.party import BlindParty, SignedShares
+from scopa_net.fair.blind.plan import owner
+from scopa_net.fair.blind.record import (
+    BlindPlay,
+    BlindRound,
+    blind_first_dealer,
+    shares_message,
+)
+from scopa_net.fair.blind.simulate import BlindTable, reseal_blind, simulate_blind_match
 from scopa_net.fair.blind.verifier import verify_any
 from scopa_net.fair.blind.wire import decode_any
 from scopa_net.fair.commitments import fingerprint
@@ -120,3 +132,77 @@ def test_the_command_verifies_blind_files_and_reports_two_tables(match, tmp_path
     lines = []
     assert verify_files([a, b], lines.append, pins={pin.replace("-", "")}) == 1
     assert any(line.startswith("HOST EQUIVOCATED: round ") for line in lines), lines
+
+
+def one_round(seed: int, **kw) -> tuple[BlindTable, Ed25519PrivateKey]:
+    rng = random.Random(seed)
+    key = Ed25519PrivateKey.from_private_bytes(rng.randbytes(32))
+    table = BlindTable(RuleSet.of(2), rng, (0, 1), **kw)
+    keys = [p.key for p in table.parties]
+    table.keys_and_shuffle(blind_first_dealer(table.round_id, keys, 2))
+    table.trace_deck()
+    table.open_deal(1)
+    return table, key
+
+
+def test_a_seat_that_stops_without_cause_is_named() -> None:
+    table, key = one_round(1)
+    table.stop(1)
+    table.reveal()
+    verdict = verify_any(table.transcript(key, 0))
+    error = verdict.rounds[0].error
+    assert isinstance(error, BlindCheckError)
+    assert (error.check, error.party) == ("bad void", 2)
+    assert "seat 1 stopped the round" in str(error)
+
+
+def test_a_stop_for_a_wrong_share_names_the_sharer() -> None:
+    class WrongShare(BlindParty):
+        def open_deal(self, k: int) -> SignedShares:
+            honest = super().open_deal(k)
+            shares = (honest.shares[1], honest.shares[0], *honest.shares[2:])
+            self._sent[k] = shares
+            message = shares_message(self.round_id, self.party, k, shares)
+            return SignedShares(shares, self.secrets.sign(message))
+
+    rng = random.Random(2)
+    key = Ed25519PrivateKey.from_private_bytes(rng.randbytes(32))
+    table = BlindTable(RuleSet.of(2), rng, (0, 1), make={0: WrongShare})
+    table.keys_and_shuffle(blind_first_dealer(table.round_id, [p.key for p in table.parties], 2))
+    signed = [p.open_deal(1) for p in table.parties]
+    found = []
+    for p in table.parties:  # each seat reading a swapped position finds no card there
+        try:
+            p.take_deal(1, [s.shares for s in signed], [s.sig for s in signed])
+        except BlindCheckError as exc:
+            found.append((p.party, exc.check))
+    assert found == [(1, "no card"), (2, "no card")]  # the host reads only the table
+    # The seat that stopped reveals first; the round is void and every seed comes out.
+    table.stop(0)
+    with pytest.raises(BlindCheckError, match=r"bad share \(party 0\)"):
+        table.reveal()
+    verdict = verify_any(table.transcript(key, 1))
+    error = verdict.rounds[0].error
+    assert isinstance(error, BlindCheckError)
+    assert (error.check, error.party) == ("bad share", 0)
+
+
+def test_an_absent_void_keeps_the_absent_cards_secret_and_verifies() -> None:
+    table, key = one_round(3)
+    for p in table.parties:
+        p.void("absent", 1)
+    absent = owner(1, table.people)
+    table.reveal(absent=[absent])
+    t = table.transcript(key, 0)
+    verdict = verify_any(t)
+    assert verdict.rounds[0].ok, verdict.lines()
+    assert verdict.rounds[0].note.startswith("void: seat 1 absent")
+    # Even with every other seed out, the absent seat's cards open to no card.
+    host = table.host
+    for pos, target in host._targets_so_far(1).items():
+        if target == 1:
+            v = host.deck[pos].v
+            point = v
+            for share in host._published[pos]:
+                point = sub(point, share)
+            assert card_of(point) is None

@@ -12,7 +12,16 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from scopa_net.fair.blind.cards import CARD_POINTS, DECK_SIZE
-from scopa_net.fair.blind.group import BASE, POINT_SIZE, add, base_mul, is_valid_point, mul
+from scopa_net.fair.blind.group import (
+    BASE,
+    ONE,
+    POINT_SIZE,
+    add,
+    base_mul,
+    is_valid_point,
+    mul,
+    scalar_add,
+)
 from scopa_net.fair.blind.party_secrets import PartySecrets
 from scopa_net.fair.blind.tags import TAG_DECK_SIG
 from scopa_net.fair.hashing import length_prefixed, u8
@@ -53,13 +62,19 @@ def open_deck(joint: bytes) -> Deck:
     return tuple(Ciphertext(BASE, add(CARD_POINTS[c], joint)) for c in range(DECK_SIZE))
 
 
-def shuffle_deck(deck: Deck, secrets: PartySecrets, joint: bytes) -> Deck:
-    """One party's shuffle: permute by its ``perm``, re-randomize every card with its ``r[i]``."""
+def shuffle_deck(deck: Deck | None, secrets: PartySecrets, joint: bytes) -> Deck:
+    """One party's shuffle: permute by its ``perm``, re-randomize every card with its ``r[i]``.
+    ``deck`` None is the open deck, shuffled with one operation less a card: there
+    ``U + r*B = (1 + r)*B`` and ``V + r*Y = P[c] + (1 + r)*Y``."""
     out = []
     for i, j in enumerate(secrets.perm):
         r = secrets.rerandomizer(i)
-        u, v = deck[j]
-        out.append(Ciphertext(add(u, base_mul(r)), add(v, mul(r, joint))))
+        if deck is None:
+            r1 = scalar_add(r, ONE)
+            out.append(Ciphertext(base_mul(r1), add(CARD_POINTS[j], mul(r1, joint))))
+        else:
+            u, v = deck[j]
+            out.append(Ciphertext(add(u, base_mul(r)), add(v, mul(r, joint))))
     return tuple(out)
 
 
@@ -75,4 +90,6 @@ def deck_message(round_id: bytes, party: int, deck: Sequence[Ciphertext]) -> byt
 def parse_deck(items: Sequence[bytes]) -> Deck:
     if len(items) != DECK_SIZE:
         raise ValueError(f"a deck holds {DECK_SIZE} ciphertexts, not {len(items)}")
-    return tuple(Ciphertext.from_bytes(item) for item in items)
+    if not all(isinstance(item, bytes) and len(item) == CIPHERTEXT_SIZE for item in items):
+        raise ValueError(f"a ciphertext is {CIPHERTEXT_SIZE} bytes")
+    return tuple(Ciphertext(item[:POINT_SIZE], item[POINT_SIZE:]) for item in items)

@@ -24,7 +24,6 @@ from scopa_net.fair.blind.deck import (
     Deck,
     deck_message,
     joint_key,
-    open_deck,
     parse_deck,
     shuffle_deck,
 )
@@ -89,8 +88,17 @@ class BlindParty:
     """One party's view of one blind round, and its secrets."""
 
     def __init__(
-        self, rules: RuleSet, round_id: bytes, party: int, people: Sequence[int], seed: bytes
+        self,
+        rules: RuleSet,
+        round_id: bytes,
+        party: int,
+        people: Sequence[int],
+        seed: bytes,
+        *,
+        host_key: PartyKey | None = None,
     ) -> None:
+        """``host_key``: the host party's key as the signed ``blind_round`` committed it (a
+        seat's client passes it; ``blind_keys`` must then carry exactly that key for party 0)."""
         self.rules = rules
         self.round_id = round_id
         self.people = check_people(people, rules.players)
@@ -98,6 +106,7 @@ class BlindParty:
             raise ValueError(f"party {party} is not one of the {len(self.people) + 1} parties")
         self.party = party
         self.secrets = PartySecrets(seed, round_id, party)
+        self.host_key = self.secrets.key if party == 0 else host_key
         self.keys: tuple[PartyKey, ...] | None = None
         self.joint: bytes | None = None
         self.decks: list[Deck] = []
@@ -106,6 +115,8 @@ class BlindParty:
         self.plan: tuple[Deal, ...] = ()
         self.deals: list[DealShares] = []
         self._sent: dict[int, tuple[bytes, ...]] = {}
+        self._proofs: dict[int, bytes] = {}
+        """deck position -> the proof this party made to play it."""
         self._published: dict[int, list[bytes]] = {}
         """deck position -> every share published for it so far."""
         self.owned: dict[int, int] = {}
@@ -138,8 +149,10 @@ class BlindParty:
             raise BlindCheckError(checks.BAD_KEY, f"{len(keys)} keys for {self.parties} parties")
         if keys[self.party] != self.key:
             raise BlindCheckError(checks.BAD_KEY, "this party's own key was relayed altered")
+        if self.host_key is not None and keys[0] != self.host_key:
+            raise BlindCheckError(checks.BAD_KEY, "the host's key is not the one it committed", 0)
         for p, key in enumerate(keys):
-            if not key_proof_ok(self.round_id, p, key):
+            if p != self.party and not key_proof_ok(self.round_id, p, key):
                 raise BlindCheckError(checks.BAD_KEY, "the key proof does not verify", p)
         self.keys = keys
         self.joint = joint_key([k.point for k in keys])
@@ -164,8 +177,7 @@ class BlindParty:
                 checks.OUT_OF_TURN,
                 f"party {self.party} shuffles after {self.party} decks, not {len(self.decks)}",
             )
-        source = open_deck(joint) if not self.decks else self.decks[-1]
-        deck = shuffle_deck(source, self.secrets, joint)
+        deck = shuffle_deck(self.decks[-1] if self.decks else None, self.secrets, joint)
         sig = self.secrets.sign(deck_message(self.round_id, self.party, deck))
         self.decks.append(deck)
         self.deck_sigs.append(sig)
@@ -326,7 +338,9 @@ class BlindParty:
             )
         u = self.deck[pos].u
         context = play_context(self.round_id, self.party, pos, card)
-        return prove_dleq(self.secrets.x, self.secrets.public, u, mul(self.secrets.x, u), context)
+        proof = prove_dleq(self.secrets.x, self.secrets.public, u, mul(self.secrets.x, u), context)
+        self._proofs[pos] = proof
+        return proof
 
     def take_play(self, seat: int, pos: int, code: int, proof: bytes) -> int:
         """A play, announced: the position is one the plan dealt to ``seat`` so far and not
@@ -349,6 +363,10 @@ class BlindParty:
             if self.owned.get(pos) != card:
                 raise BlindCheckError(
                     checks.BAD_PLAY, f"position {pos} does not hold card {card}", by
+                )
+            if self._proofs.get(pos) != proof:
+                raise BlindCheckError(
+                    checks.BAD_PLAY, f"this party's own play of position {pos} came back altered"
                 )
         else:
             u, v = self.deck[pos]
@@ -432,7 +450,11 @@ class BlindParty:
             prev=prev,
             dealer=self.dealer,
             people=self.people,
-            keys=self.keys if self.keys is not None else (self.key,) if self.party == 0 else (),
+            keys=self.keys
+            if self.keys is not None
+            else ()
+            if self.host_key is None
+            else (self.host_key,),
             sig=sig,
             decks=tuple(self.decks),
             deck_sigs=tuple(self.deck_sigs),

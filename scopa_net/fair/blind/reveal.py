@@ -61,7 +61,7 @@ def check_shuffles(
         own = secrets[p]
         if own is not None:
             if full:
-                expected = shuffle_deck(source, own, joint)
+                expected = shuffle_deck(None if p == 0 else source, own, joint)
             else:
                 expected = tuple(
                     Ciphertext(add(source[j].u, base_mul(own.rerandomizer(i))), deck[i].v)

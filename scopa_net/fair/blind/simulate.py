@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from scopa_net.cards import CARDS
+from scopa_net.fair.blind.errors import BlindCheckError
 from scopa_net.fair.blind.party import BlindParty
 from scopa_net.fair.blind.plan import owner
 from scopa_net.fair.blind.record import (
@@ -116,10 +117,34 @@ class BlindTable:
         for party in self.parties:
             party.void(VOID_FAILED_CHECK, seat)
 
-    def reveal(self) -> tuple[int, ...] | None:
-        seeds = [p.reveal() for p in self.parties]
-        decks = [p.take_reveals(seeds) for p in self.parties]
+    def reveal(self, absent: Sequence[int] = ()) -> tuple[int, ...] | None:
+        """Every party's seed (None for the parties in ``absent``) to every present party."""
+        seeds = [None if p.party in absent else p.reveal() for p in self.parties]
+        decks, errors = [], []
+        for party in self.parties:
+            if party.party not in absent:
+                try:
+                    decks.append(party.take_reveals(seeds))
+                except BlindCheckError as exc:  # every party gets the seeds; the first fault
+                    errors.append(exc)
+        if errors:
+            raise errors[0]
         return decks[0]
+
+    def transcript(self, key: Ed25519PrivateKey, seat: int) -> Transcript:
+        """A one-round transcript of this table for ``seat``, signed by ``key`` as the host."""
+        host = self.host
+        rules_digest = rules_hash(self.rules)
+        digest = blind_digest(self.round_id, self.people, host.key)
+        sig = sign(key, commit_message(self.round_id, 1, ZERO_CHAIN, digest, rules_digest))
+        party = self.parties[owner(seat, self.people)]
+        record = party.public_round(round_no=1, sig=sig, hand_seat=seat)
+        if record.seeds is not None and record.seeds[0] is not None:
+            chain = record.chain_hash()
+            signed = sign(key, reveal_message(self.round_id, record.seeds[0], chain))
+            record = dataclasses.replace(record, reveal_sig=signed)
+        result = MatchResult((0,) * self.rules.side_count, None, None)
+        return Transcript(self.rules, public_key_bytes(key), seat, (record,), result, blind=True)
 
 
 def play_round(table: BlindTable, match: Match, rng: random.Random) -> Round:
