@@ -4,7 +4,7 @@
 of section 5: the host runs the host party (:class:`~scopa_net.fair.blind.party.BlindParty`,
 index 0) for its own layer and its computer players, and relays every person's key, shuffled
 deck, shares and seed, checking each before it relays it. Its engine plays over a guessed deck
-(:mod:`scopa_net.server.hidden_deck`): it learns a person's card only when a play proves it.
+(:mod:`scopa_net.fair.blind.hidden`): it learns a person's card only when a play proves it.
 
 Every input is a journal entry, as at any table; the host party's seed is in the ``round``
 entry, so a table rebuilt from its journal holds the same party, decks and shares.
@@ -30,9 +30,11 @@ from dataclasses import dataclass, field, replace
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from scopa_net.cards import CARDS
 from scopa_net.errors import IllegalPlayError
 from scopa_net.fair.blind.deck import deck_message, parse_deck
 from scopa_net.fair.blind.errors import BlindCheckError
+from scopa_net.fair.blind.hidden import guessed_deck, learn
 from scopa_net.fair.blind.party import BlindParty, check_party_signature
 from scopa_net.fair.blind.party_secrets import PartyKey, key_proof_ok
 from scopa_net.fair.blind.plan import owner, shared_positions
@@ -48,7 +50,6 @@ from scopa_net.fair.transcript import VOID_KINGS
 from scopa_net.match import Match
 from scopa_net.plays import Play, play_code
 from scopa_net.rules import RuleSet
-from scopa_net.server.hidden_deck import fix, guessed_deck
 from scopa_net.server.table import Phase, Table, TableError
 from scopa_net.wire import messages as m
 from scopa_net.wire.convert import score_lines
@@ -87,8 +88,8 @@ class BlindState:
     opening: int = 0
     """The deal being opened (or last opened), from 1."""
     seeds: list[bytes | None] = field(default_factory=list)
-    known: set[int] = field(default_factory=set)
-    """Deck positions whose card the engine holds for certain."""
+    known: dict[int, int] = field(default_factory=dict)
+    """Deck position -> card, for the cards the engine holds for certain."""
     score: tuple[int, ...] | None = None
     public: BlindRound | None = None
     """The round's public record once it is revealed."""
@@ -267,7 +268,7 @@ class BlindTable(Table):
             raise TableError(ErrorCode.ILLEGAL_PLAY, str(exc), reason="not_in_hand") from None
         trial = rnd.copy()
         try:
-            fix(trial, pos, card, set(b.known))
+            learn(trial, dict(b.known), pos, card)
             trial.resolve(Play.from_code(code), seat, exact=True)
         except (IllegalPlayError, ValueError) as exc:
             reason = exc.reason.name.lower() if isinstance(exc, IllegalPlayError) else None
@@ -452,8 +453,8 @@ class BlindTable(Table):
         )
         known = {c.pos: c.card for c in (*opened.table, *opened.hand)}
         if k == 1:
-            dealt = self.match.deal(guessed_deck(known))
-            b.known = set(known)
+            dealt = self.match.deal([CARDS[c] for c in guessed_deck(known)])
+            b.known = dict(known)
             self.dealt_round_no = self.round_no
             if dealt.void:
                 b.party.void(VOID_KINGS)
@@ -466,7 +467,7 @@ class BlindTable(Table):
         else:
             assert self.match.round is not None
             for pos, card in known.items():
-                fix(self.match.round, pos, card, b.known)
+                learn(self.match.round, b.known, pos, card)
         self.phase = Phase.PLAY
 
     def _apply_play(
@@ -483,8 +484,11 @@ class BlindTable(Table):
         assert self.match is not None and self.match.round is not None and b is not None
         assert pos is not None and proof is not None
         code = play_code(card, captured)
+        if b.party_of(seat) == 0:  # a computer player's proof, made again (replaying the journal)
+            with contextlib.suppress(BlindCheckError):
+                b.party.prove_play(pos, card)
         b.party.take_play(seat, pos, code, proof)
-        fix(self.match.round, pos, card, b.known)
+        learn(self.match.round, b.known, pos, card)
         sweep = self.match.push_code(code)
         self._broadcast(
             lambda seq, _: m.Played(
