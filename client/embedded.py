@@ -23,7 +23,7 @@ from scopa_net.server.host import Host
 from scopa_net.server.journal import Journal
 from scopa_net.wire import messages as m
 
-LEVEL_NUMBERS = {"random": 1, "greedy": 2, "strong": 3}
+LEVEL_NUMBERS = {"random": 1, "greedy": 2, "strong": 3, "expert": 4}
 
 
 def lan_join_lines(bind: str, bound: int, wanted: int) -> tuple[str, ...]:
@@ -44,6 +44,7 @@ async def open_embedded_game(
     name: str,
     level: str = "greedy",
     delay: float = 0.8,
+    think: float = 1.0,
     lan: bool = False,
     port: int = 0,
     password: str | None = None,
@@ -54,6 +55,7 @@ async def open_embedded_game(
 ) -> AsyncIterator[NetworkSession]:
     """Start a host, open a table with computer players in all but ``humans`` seats, sit down.
     ``offer_rematch``: the session stays after the match for a vote on playing again.
+    ``think``: seconds an ``expert`` computer player thinks about each move.
 
     With ``lan`` the host listens on every interface, on ``port`` if it is free (else on any
     free port), and the session's ``where_to_join`` says how friends reach it."""
@@ -64,6 +66,7 @@ async def open_embedded_game(
         db=":memory:",
         advertise=lan,
         bot_delay=delay,
+        think=think,
     )
     async with trio.open_nursery() as nursery:
         host = Host(config, Journal(":memory:"))
@@ -76,8 +79,6 @@ async def open_embedded_game(
             config = replace(config, port=0)  # the port is taken: any free one will do
             host = Host(config, Journal(":memory:"))
             bound = await nursery.start(host.serve)
-        if lan:
-            nursery.start_soon(advertise, host)
         create = m.CreateTable(
             name=f"{name}'s table"[: m.NAME_LEN],
             rules=m.RulesInfo.of(rules),
@@ -97,6 +98,9 @@ async def open_embedded_game(
         ) as session:
             session.embedded_port = bound  # type: ignore[attr-defined]
             if lan:
+                # Announced once the table is open, so the first announcement already counts
+                # its open seats (before it, a friend searching saw "0 open seats").
+                nursery.start_soon(advertise, host)
                 session.where_to_join = lan_join_lines(config.bind, bound, port)
                 for line in session.where_to_join:
                     session.notice(line)

@@ -65,7 +65,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--create", action="store_true", help="open a new table instead")
     add_rule_options(p, when="with --create: ")
     p.add_argument("--bots", type=int, default=0, help="with --create: computer players")
-    add_bot_options(p, level_help="with --create: strength of the computer players")
+    add_bot_options(
+        p,
+        level_help="with --create: strength of the computer players (an expert thinks as "
+        "long as the host's --think says)",
+        think=False,
+    )
     add_blind_option(p, when="with --create: ")
     resume = p.add_mutually_exclusive_group()
     resume.add_argument(

@@ -140,13 +140,19 @@ def run(args: argparse.Namespace) -> int:
     def open_session() -> AbstractAsyncContextManager[Session]:
         if args.seed is not None:
             return open_local_session(
-                rules, name=settings.name, level=level, seed=args.seed, delay=args.bot_delay
+                rules,
+                name=settings.name,
+                level=level,
+                seed=args.seed,
+                delay=args.bot_delay,
+                think=args.think,
             )
         return open_embedded_game(
             rules,
             name=settings.name,
             level=level,
             delay=args.bot_delay,
+            think=args.think,
             lan=args.lan,
             port=args.port if args.port is not None else (DEFAULT_PORT if args.lan else 0),
             password=args.password,
@@ -183,7 +189,12 @@ def run_pass_and_play(
 
     def open_sessions() -> AbstractAsyncContextManager[list[Session]]:
         return open_pass_and_play(
-            rules, names, level=level, delay=args.bot_delay, data_dir=data_dir(os.environ)
+            rules,
+            names,
+            level=level,
+            delay=args.bot_delay,
+            think=args.think,
+            data_dir=data_dir(os.environ),
         )
 
     return run_pass_and_play_screen(open_sessions, settings, plain=args.plain, coach=coach)

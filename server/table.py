@@ -184,6 +184,8 @@ class RoundState:
     perm: tuple[int, ...] = ()
     where: dict[int, int] = field(default_factory=dict)
     """card index -> deck position, once the deck order is known."""
+    plays: list[PlayEntry] = field(default_factory=list)
+    """The round's plays so far (they join ``record`` when the round ends)."""
 
 
 class Table:
@@ -788,9 +790,7 @@ class Table:
         sweep = self.match.push_code(code)
         pos = fair.where[card]
         salt = fair.deck.salts[fair.perm[pos]]
-        fair.record = replace(
-            fair.record, plays=(*fair.record.plays, PlayEntry(seat, code, pos, salt))
-        )
+        fair.plays.append(PlayEntry(seat, code, pos, salt))
         self._broadcast(
             lambda seq, _: m.Played(
                 seq=seq, seat=seat, card=card, captured=captured, sweep=sweep, pos=pos, salt=salt
@@ -899,7 +899,7 @@ class Table:
         rnd = self.match.round
         fair = self.round
         assert fair is not None
-        fair.record = replace(fair.record, score=result.totals)
+        fair.record = replace(fair.record, plays=tuple(fair.plays), score=result.totals)
         lines = score_lines(result)
         leftover = tuple(c.index for c in rnd.leftover_cards)
         scores = tuple(self.match.scores)

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 
 import trio
 
-from scopa_net.bots.levels import make_player
 from scopa_net.server.blind_table import BlindTable
 from scopa_net.server.config import HostConfig
 from scopa_net.server.journal_writer import JournalWriter
@@ -32,6 +31,7 @@ from scopa_net.server.table import (
     TableError,
     token_hash,
 )
+from scopa_net.server.thinking import choose_off_loop, table_player
 from scopa_net.wire import messages as m
 from scopa_net.wire.errors import ErrorCode
 
@@ -41,7 +41,9 @@ BLIND_REQUESTS = (m.BlindKey, m.BlindShuffle, m.BlindShares, m.BlindReveal)
 
 LINGER = 60.0
 """How long a finished table stays up for its players to read the end."""
-BOT_LEVELS = {1: "random", 2: "greedy", 3: "strong", 4: "strong", 5: "strong"}
+BOT_LEVELS = {1: "random", 2: "greedy", 3: "strong", 4: "expert", 5: "strong"}
+"""The computer player behind each wire ``bot_level`` (protocol.md): 4 is ``expert``, which
+thinks ``HostConfig.think`` seconds a move on a worker thread (:mod:`.thinking`)."""
 TOKEN_BYTES = 16
 OUTAGE = 1.0
 """A journal write that kept the table waiting this long (seconds) extends its timers."""
@@ -90,8 +92,9 @@ class TableTask:
         self._seed_deadline = math.inf
         self._stage: object = None
         self._bot_due: float | None = None
+        level = BOT_LEVELS.get(table.bot_level or 1, "random")
         self._players = {
-            seat: make_player(BOT_LEVELS.get(table.bot_level or 1, "random"), 1000 + seat)
+            seat: table_player(level, 1000 + seat, config.think)
             for seat in range(table.rules.players)
         }
         self.finished = trio.Event()
@@ -234,7 +237,7 @@ class TableTask:
                 self._shift_timers(waited)
             self._trim_logs()
         for outbox, msg in replies:
-            outbox.reply(msg)
+            outbox.reply(msg, push=False)
         attaching, self._attaching = self._attaching, []
         for outbox, seat, cursor in attaching:
             if self.attached.get(seat) is outbox:
@@ -242,10 +245,12 @@ class TableTask:
         if pending:
             for outbox in self.attached.values():
                 outbox.notify()
-            if self.table.phase is Phase.OVER and self._over_time is None:
-                self._over_time = trio.current_time()
-                await self._record_finish()
-                self.finished.set()
+        for outbox, _ in replies:
+            outbox.push()  # a reply leaves with the events it goes with, if any
+        if pending and self.table.phase is Phase.OVER and self._over_time is None:
+            self._over_time = trio.current_time()
+            await self._record_finish()
+            self.finished.set()
 
     def _trim_logs(self) -> None:
         """Keep of each seat's log what a resume may still be replayed (``replay_limit``)
@@ -351,7 +356,7 @@ class TableTask:
                 log.debug("table %s: round %s (%s)", table.table_id, table.round_no, phase_before)
             elif table.waits_on_seats and now >= self._seed_deadline:
                 self._close_seeds(now)
-            elif not self._bots_act(now):
+            elif not await self._bots_act(now):
                 await self._flush([])
                 return
             await self._flush([])
@@ -376,7 +381,7 @@ class TableTask:
         s = self.table.seats[seat]
         return s.kind is not SeatKind.HUMAN or s.stand_in
 
-    def _bots_act(self, now: float) -> bool:
+    async def _bots_act(self, now: float) -> bool:
         """Let one computer seat act if it is due; True if something was done."""
         table = self.table
         for seat, what in table.to_act():
@@ -388,13 +393,19 @@ class TableTask:
                 self._bot_due = None
                 continue
             if self._bot_due is None:
-                self._bot_due = now + self.config.bot_delay
+                # A thinking player's thought is part of the pause people follow it by.
+                thinking = self._players[seat][1] is not None
+                delay = self.config.bot_delay
+                self._bot_due = now + (max(0.0, delay - self.config.think) if thinking else delay)
             if now < self._bot_due:
                 return False
             self._bot_due = None
             view = table.view_for(seat)
             assert view is not None
-            play = self._players[seat].choose(view)
+            player, clock = self._players[seat]
+            # A thinking level decides on a worker thread: other tables go on meanwhile.
+            # Nothing else touches this table until it is back (this task owns it).
+            play = await choose_off_loop(player, view, clock)
             table.play(seat, None, table.seats[seat].seq, play.card.index, play.captured_mask)
             return True
         if table.phase is Phase.PLAY:

@@ -56,7 +56,8 @@ def test_a_guessed_round_ends_as_the_true_one(
             for pos, card in opened(deals).items():
                 learn(host, known, pos, card)
             deals += 1
-        assert host.table == real.table and host.piles == real.piles
+        assert host.table == real.table
+        assert host.piles == real.piles
         for seat in bots:
             assert sorted(host.hands[seat]) == sorted(real.hands[seat])
     assert host.finished

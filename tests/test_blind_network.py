@@ -265,7 +265,8 @@ async def test_a_whole_blind_match_the_host_never_reads_a_persons_card(
     watch = HostWatch(monkeypatch)
     rules = RuleSet.of(players, 3)
     sessions, taps = await blind_match(host, tmp_path, rules, people, sessions=watch.sessions)
-    assert watch.checks > 0 and watch.controls > 0
+    assert watch.checks > 0
+    assert watch.controls > 0
     assert len(sessions) == people
     results = set()
     for session in sessions:
@@ -273,7 +274,8 @@ async def test_a_whole_blind_match_the_host_never_reads_a_persons_card(
         assert session.deal_failure is None
         assert session.rounds_verified >= 1
         transcript = session.witness.transcript()
-        assert transcript.blind and transcript.result.winner is not None
+        assert transcript.blind
+        assert transcript.result.winner is not None
         assert verify_any(transcript).ok
         results.add(transcript.result)
         (saved,) = (tmp_path / f"p{sessions.index(session)}" / "transcripts").iterdir()
@@ -356,16 +358,20 @@ async def test_a_person_who_drops_mid_round_voids_it_by_name_and_their_cards_sta
     ann = sessions[0]
     transcript = ann.witness.transcript()
     void = transcript.rounds[0].void
-    assert void is not None and (void.reason, void.offender) == ("absent", dropped[0].seat)
+    assert void is not None
+    assert (void.reason, void.offender) == ("absent", dropped[0].seat)
     assert transcript.rounds[0].seeds[2] is None  # bea's seed: never revealed
     assert all(r.people == (ann.seat,) for r in transcript.rounds[1:])  # a computer holds hers
     verdict = verify_any(transcript)
-    assert verdict.ok and transcript.result.winner is not None
+    assert verdict.ok
+    assert transcript.result.winner is not None
     assert any(f"seat {dropped[0].seat}" in line and "absent" in line for line in verdict.lines())
     bea = dropped[0].witness.party  # her round-1 secrets, from her own client
-    assert bea is not None and bea.round_id == transcript.rounds[0].round_id
+    assert bea is not None
+    assert bea.round_id == transcript.rounds[0].round_id
     held = b"".join(reachable_bytes(host.tables[ann.table_id].table))
-    assert bea.secrets.seed not in held and bea.secrets.x not in held
+    assert bea.secrets.seed not in held
+    assert bea.secrets.x not in held
     assert watch.checks > 0
 
 
@@ -423,6 +429,7 @@ async def test_a_crashed_client_takes_its_blind_seat_back_and_goes_on(tmp_path) 
             assert set(hand) - {move.card} == set(second.view.hand) - {move.card}
             result = await play_as_bot(second, make_player("random", 5))
         assert result is not None
-        assert second.verdict_failures == [] and second.rounds_verified >= 1
+        assert second.verdict_failures == []
+        assert second.rounds_verified >= 1
         assert verify_any(second.witness.transcript()).ok
         nursery.cancel_scope.cancel()

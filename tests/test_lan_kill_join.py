@@ -153,7 +153,8 @@ def test_kill_the_client_mid_round_and_run_the_same_command_again(tmp_path: Path
         finally:
             os.kill(host.pid, signal.SIGCONT)
         (record,) = kept_seats(data)
-        assert record["seeds"] and record["tokens"]
+        assert record["seeds"]
+        assert record["tokens"]
         assert oct((data / "scopa-net" / "seats").stat().st_mode & 0o777) == "0o700"
 
         # 2. The same command again: the seat comes back, with the hand as it was.
@@ -169,7 +170,8 @@ def test_kill_the_client_mid_round_and_run_the_same_command_again(tmp_path: Path
         screen = tmux.screen(second)
         log_at = screen.index("log", back.end())
         board_hand = re.findall(r"^Your hand\s+(.*)$", screen[back.end() :], re.MULTILINE)
-        assert board_hand and set(cards_in(board_hand[0])) <= set(hand)
+        assert board_hand
+        assert set(cards_in(board_hand[0])) <= set(hand)
         listing = screen[log_at:end]
         played = re.findall(rf"^Ada plays {re.escape(card)}\b", listing, re.MULTILINE)
         assert len(played) == 1, listing

@@ -100,7 +100,8 @@ async def test_four_players_arrive_one_by_one_and_every_screen_names_every_seat(
             for p in players:
                 p.controller.show_board()
                 board = p.screen.text
-                assert "Ada & Ada (2)" in board and "Bruno & Dario" in board
+                assert "Ada & Ada (2)" in board
+                assert "Bruno & Dario" in board
                 assert "You" not in board.replace("Your", "")
             # Dario's client drops: every other screen says so, by name.
             players[3].session._stop = True
