@@ -1242,7 +1242,12 @@ class NetworkSession:
     def _blind_witness(self, mid_match: bool) -> BlindWitness:
         assert self.rules is not None and self.host_key is not None
         w = BlindWitness(
-            self.rules, self.host_key, self.seat, mid_match=mid_match, seed_for=self._kept_seed
+            self.rules,
+            self.host_key,
+            self.seat,
+            new_seed=lambda: secrets.token_bytes(32),
+            mid_match=mid_match,
+            seed_for=self._kept_seed,
         )
         w.on_seed = self._keep_seed  # on disk before the key leaves: a new client goes on
         return w

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import secrets
 from collections.abc import Callable
 
 from scopa_net.fair.blind.errors import BlindCheckError
@@ -69,16 +68,19 @@ class BlindWitness:
         host_key: bytes,
         seat: int,
         *,
+        new_seed: Callable[[], bytes],
         mid_match: bool = False,
         seed_for: Callable[[bytes], bytes | None] | None = None,
     ) -> None:
-        """``seed_for(round_id)``: a seed kept on disk for that round (a client taking its seat
+        """``new_seed()``: a fresh 32-byte party seed (the client's own randomness).
+        ``seed_for(round_id)``: a seed kept on disk for that round (a client taking its seat
         back continues the round with the same party secrets), or None for a fresh one."""
         self.rules = rules
         self.host_key = host_key
         self.seat = seat
         self.mid_match = mid_match
         self.seed_for = seed_for
+        self.new_seed = new_seed
         self._rules_digest = rules_hash(rules)
         self.rounds: list[BlindRound] = []
         self.current: _Round | None = None
@@ -246,7 +248,7 @@ class BlindWitness:
         if self.seat in e.people:
             seed = self.seed_for(e.round_id) if self.seed_for is not None else None
             if seed is None:
-                seed = secrets.token_bytes(32)
+                seed = self.new_seed()
             index = e.people.index(self.seat) + 1
             party = BlindParty(self.rules, e.round_id, index, e.people, seed, host_key=host)
             if self.on_seed is not None:

@@ -31,7 +31,10 @@ class BlindDriver:
         for seat in self.people:
             table.join(seat, f"p{seat}", token_hash(bytes([seat]) * 16))
         host_key = public_key_bytes(KEY)
-        self.witnesses = {s: BlindWitness(table.rules, host_key, s) for s in self.people}
+        self.witnesses = {
+            s: BlindWitness(table.rules, host_key, s, new_seed=lambda: self.rng.randbytes(32))
+            for s in self.people
+        }
         self.mirrors = {s: SeatMirror(table.snapshot(s)) for s in self.people}
         self.read = {s: self.mirrors[s].seq for s in self.people}
         self.verdicts: list[tuple[int, str]] = []

@@ -65,7 +65,7 @@ class Record:
         return obj
 
     def to_map(self) -> dict[str, Any]:
-        return dict(_written_fields(self))
+        return dict(written_fields(self))
 
 
 class Message(Record):
@@ -94,7 +94,7 @@ class Message(Record):
 
     def to_map(self) -> dict[str, Any]:
         out: dict[str, Any] = {"t": self.TYPE}
-        out.update(_written_fields(self))
+        out.update(written_fields(self))
         return out
 
     @classmethod
@@ -107,7 +107,7 @@ class Message(Record):
         return obj
 
 
-def _written_fields(record: Record) -> list[tuple[str, Any]]:
+def written_fields(record: Record) -> list[tuple[str, Any]]:
     """The (key, wire value) pairs of ``record`` in field order, less optional keys left out."""
     out = []
     for name, spec in record.SPECS:
