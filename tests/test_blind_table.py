@@ -96,3 +96,23 @@ def test_the_host_refuses_a_play_whose_proof_names_another_card() -> None:
     assert info.value.code is ErrorCode.ILLEGAL_PLAY
     played = [e for e in table.seats[seat].log if isinstance(e, m.Played)]
     assert played == []
+
+
+def test_a_blind_event_encoded_once_for_every_seat_is_the_plain_encoding() -> None:
+    """The host encodes a table event once for all seats: optional keys are left out there
+    exactly as in the message's own map (a blind ``played`` carries a proof, no salt)."""
+    import msgpack
+
+    from scopa_net.wire.codec import decode, encode
+
+    for event in (
+        m.Played(seq=3, seat=1, card=5, captured=0, sweep=False, pos=9, salt=None, proof=b"p" * 64),
+        m.Played(seq=3, seat=1, card=5, captured=0, sweep=False, pos=9, salt=b"s" * 16),
+        m.RoundVoid(seq=4, round_id=bytes(16), reason="absent", offender=0),
+        m.RoundVoid(seq=4, round_id=bytes(16), reason="kings"),
+    ):
+        for seq in (3, 300):
+            msg = event.with_seq(seq)
+            frame = encode(msg)
+            assert frame[4:] == msgpack.packb(msg.to_map(), use_bin_type=True)
+            assert decode(frame[4:]) == msg
