@@ -17,8 +17,10 @@ message type). A message with no entry is out of order: sending one raises
     JOINING     host    joined                           SYNCING
     RESUMING    host    resumed                          SYNCING (snapshot) or SEATED (replay)
     SYNCING     host    snapshot                         SEATED
-    SEATED      player  play, say, seed_commit, seed_reveal   SEATED
-                player  blind_key, blind_shuffle, blind_shares, blind_reveal   SEATED
+    SEATED      player  play, say, rename, seed_commit,  SEATED
+                        seed_reveal, rematch
+                player  blind_key, blind_shuffle, blind_shares,  SEATED
+                        blind_reveal
                 player  leave                            LEAVING
                 host    any table event, ack, reject     SEATED
     LEAVING     host    any table event, ack, reject     LEAVING
@@ -109,6 +111,7 @@ TRANSITIONS: dict[tuple[State, Role, str], State] = {
         for name in (
             "play",
             "say",
+            "rename",
             "seed_commit",
             "seed_reveal",
             "rematch",
