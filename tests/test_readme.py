@@ -83,10 +83,6 @@ RUN_BY: dict[str, tuple[str, str]] = {
         "test_readme_commands.py",
         "test_play_lan_host_and_a_friends_join_that_finds_them_on_the_lan",
     ),
-    "scopa-net play --bot-level expert --think 2": (
-        "test_readme_commands.py",
-        "test_play_against_experts_with_a_think_budget",
-    ),
     "scopa-net play --pass-and-play --names Ada,Bruno": (
         "test_pass_and_play_tmux.py",
         "test_two_people_share_a_terminal_and_never_see_each_others_hand",
