@@ -151,6 +151,8 @@ class Stats:
     failures: list[str] = field(default_factory=list)
     connected: int = 0
     created: int = 0
+    playing: int = 0
+    """Players whose first move has come back."""
 
 
 def pack(msg: dict) -> bytes:
@@ -258,6 +260,8 @@ class RawPlayer:
                     self.stats.latencies.append(trio.current_time() - self.sent_at)
                     self.stats.moves += 1
                     self.sent_at = None
+                    if self.move_id == 1:
+                        self.stats.playing += 1
                 self.hand.remove(card)
             if captured:
                 self.table = [t for t in self.table if not BIT[t] & captured]
@@ -304,6 +308,24 @@ class RawPlayer:
                         raise RuntimeError(f"{msg['t']}: {reply}")
 
 
+async def idle(players: list[RawPlayer], until: trio.Event) -> None:
+    """Wait for ``until``, answering the host's pings meanwhile (what else comes is kept)."""
+
+    async def answer(player: RawPlayer) -> None:
+        while True:
+            for msg in await player.receive():
+                if msg["t"] == "ping":
+                    await player.stream.send_all(pack({"t": "pong", "nonce": msg["nonce"]}))
+                else:
+                    player.backlog.append(msg)
+
+    async with trio.open_nursery() as nursery:
+        for player in players:
+            nursery.start_soon(answer, player)
+        await until.wait()
+        nursery.cancel_scope.cancel()
+
+
 async def raw_table(
     n: int,
     port: int,
@@ -324,7 +346,7 @@ async def raw_table(
                 await player.request(hello, "welcome")
                 players.append(player)
         stats.connected += RULES.players
-        await go.create.wait()
+        await idle(players, go.create)
         rules = {"players": RULES.players, "target": RULES.target, "variants": []}
         create = {
             "t": "create_table",
@@ -336,7 +358,7 @@ async def raw_table(
         }
         table_id = (await players[0].request(create, "table_created"))["table"]["id"]
         stats.created += 1
-        await go.join.wait()
+        await idle(players, go.join)
         for seat, player in enumerate(players):
             player.seat = seat
             join = {"t": "join", "table_id": table_id, "seat": seat, "name": f"p{seat}"}
@@ -414,6 +436,9 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
             await trio.sleep(0.5)
             created = rss_kib(host_pid)
             go.join.set()
+            # Seating everyone and the first fair deals take a while with thousands of tables:
+            # the warm-up starts once nearly every player has made a move.
+            await until(lambda: stats.playing >= 0.95 * 4 * args.tables, 300)
         await trio.sleep(args.warmup)
         first_move, first_latency = stats.moves, len(stats.latencies)
         window_start = trio.current_time()
