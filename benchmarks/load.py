@@ -395,6 +395,8 @@ class Window:
     failures: list[str]
     seconds: float
     peak_kib: int
+    rss_kib: list[int]
+    """The host's RSS once a second through the window."""
     host_cpu: float
     host_system: float
     """Of ``host_cpu``, the part spent in the kernel (sends, receives, fsync)."""
@@ -446,17 +448,18 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
         host_start = cpu_seconds(host_pid)
         cpu_start = time.process_time(), machine_busy()[0]
         deadline = window_start + args.duration
-        peak = 0
+        samples: list[int] = []
         while trio.current_time() < deadline:
             await trio.sleep(min(1.0, args.duration))
-            peak = max(peak, rss_kib(host_pid))
+            samples.append(rss_kib(host_pid))
         elapsed = trio.current_time() - window_start
         window = Window(
             moves=stats.moves - first_move,
             latencies=stats.latencies[first_latency:],
             failures=list(stats.failures),
             seconds=elapsed,
-            peak_kib=peak,
+            peak_kib=max(samples, default=0),
+            rss_kib=samples,
             host_cpu=(sum(cpu_seconds(host_pid)) - sum(host_start)) / elapsed,
             host_system=(cpu_seconds(host_pid)[1] - host_start[1]) / elapsed,
             bots_cpu=(time.process_time() - cpu_start[0]) / elapsed,
@@ -599,6 +602,16 @@ def report(args: argparse.Namespace, window: Window, rtt: float, commit: float) 
         f"host memory: idle {idle / 1024:.1f} MiB, peak {window.peak_kib / 1024:.1f} MiB; "
         f"{(window.peak_kib - idle) / max(1, args.tables):.0f} KiB per table in play"
     )
+    if len(window.rss_kib) >= 10:
+        # Growth: the last tenth of the window against the first tenth (medians).
+        tenth = len(window.rss_kib) // 10
+        first = statistics.median(window.rss_kib[:tenth])
+        last = statistics.median(window.rss_kib[-tenth:])
+        minutes = (len(window.rss_kib) - tenth) / 60
+        print(
+            f"host memory through the window: {first / 1024:.1f} MiB at the start, "
+            f"{last / 1024:.1f} MiB at the end ({(last - first) / minutes:+.0f} KiB per minute)"
+        )
     if args.client == "raw":
         print(
             f"host memory: {(connected - idle) / clients:.1f} KiB per connection, "
