@@ -277,6 +277,7 @@ class RawPlayer:
                 self.to_move = (dealer + 1) % self.rules.players
         elif kind in ("round_end", "round_void"):
             self.hand, self.table, self.to_move = [], [], None
+            self.due = math.inf  # a void deal takes back the turn it gave
         elif kind == "round_commit":
             seed = secrets.token_bytes(32)
             self.seeds = {msg["round_id"]: seed}
