@@ -305,6 +305,8 @@ class RawPlayer:
                     if reply["t"] == answer:
                         self.backlog += frames[i + 1 :]
                         return reply
+                    if reply["t"] == "ping":  # a busy host may take a while to answer
+                        await self.stream.send_all(pack({"t": "pong", "nonce": reply["nonce"]}))
                     if reply["t"] in ("error", "bye"):
                         raise RuntimeError(f"{msg['t']}: {reply}")
 
