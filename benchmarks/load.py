@@ -14,7 +14,7 @@ prints how busy the machine was during the measured window (the load average too
 it busy (the host, the load generator, other processes), and says to discard the figures when
 the load generator was saturated or something else was using the machine.
 
-    python benchmarks/load.py [--tables 500] [--think 1.0] [--duration 30]
+    python benchmarks/load.py [--tables 500] [--bot-delay 1.0] [--duration 30]
 
 Talks only to 127.0.0.1, and stops by itself after ``--duration`` seconds of play.
 """
@@ -344,7 +344,7 @@ async def raw_table(
         async with limiter:
             for _ in range(RULES.players):
                 stream = await trio.open_tcp_stream("127.0.0.1", port)
-                player = RawPlayer(stream, RULES, stats, args.think)
+                player = RawPlayer(stream, RULES, stats, args.bot_delay)
                 hello = {"t": "hello", "version": PROTOCOL_VERSION, "client": "load"}
                 await player.request(hello, "welcome")
                 players.append(player)
@@ -423,7 +423,7 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
         if args.client == "bots":
             from scopa_net.commands.bots import BotPlan, run_bots
 
-            plan = BotPlan(level="random", think=args.think, check=False)
+            plan = BotPlan(level="random", delay=args.bot_delay, check=False)
             run = partial(run_bots, "127.0.0.1", port, args.tables * 4, plan, create=RULES, seed=1)
             nursery.start_soon(partial(run, stats=stats))  # type: ignore[arg-type]
             connected = created = idle
@@ -506,7 +506,9 @@ def trust(window: Window) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tables", type=int, default=500)
-    parser.add_argument("--think", type=float, default=1.0, help="mean seconds per move")
+    parser.add_argument(
+        "--bot-delay", type=float, default=1.0, help="mean seconds a player waits before a move"
+    )
     parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
     parser.add_argument("--warmup", type=float, default=15.0, help="seconds before measuring")
     parser.add_argument(
@@ -583,7 +585,7 @@ def report(args: argparse.Namespace, window: Window, rtt: float, commit: float) 
     players = "raw-frame players" if args.client == "raw" else "network bots"
     print(
         f"load benchmark: {args.tables} four-player tables ({args.tables * 4} TCP clients, "
-        f"{players}), think {args.think} s, measured {window.seconds:.0f} s after "
+        f"{players}), bot delay {args.bot_delay} s, measured {window.seconds:.0f} s after "
         f"{args.warmup:.0f} s warm-up"
     )
     print(

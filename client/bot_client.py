@@ -13,15 +13,21 @@ import trio
 from scopa_net.bots.base import Player
 from scopa_net.client.session import MatchOver, Session
 from scopa_net.errors import IllegalPlayError
+from scopa_net.server.thinking import ThinkClock, choose_off_loop
 
 RETRY_AFTER = 0.5
 """After a refused move, decide again on the next event, or after this long at the latest."""
 
 
-async def play_as_bot(session: Session, player: Player) -> MatchOver | None:
-    """Play the seat until the match ends; returns the match result (None if cut short)."""
+async def play_as_bot(
+    session: Session, player: Player, clock: ThinkClock | None = None
+) -> MatchOver | None:
+    """Play the seat until the match ends; returns the match result (None if cut short).
+
+    A thinking player (one built with ``clock``, see :func:`~scopa_net.server.thinking.
+    table_player`) decides on a worker thread, so the other bots of this process play on."""
     while True:
-        refused = await _move_if_turn(session, player)
+        refused = await _move_if_turn(session, player, clock)
         with trio.move_on_after(RETRY_AFTER if refused else math.inf):
             try:
                 event = await session.events.receive()
@@ -31,13 +37,13 @@ async def play_as_bot(session: Session, player: Player) -> MatchOver | None:
                 return event
 
 
-async def _move_if_turn(session: Session, player: Player) -> bool:
+async def _move_if_turn(session: Session, player: Player, clock: ThinkClock | None) -> bool:
     """Move if it is this seat's turn; True if the host refused the move."""
     view = session.view
     if view is None or view.to_move != session.seat or view.round_over:
         return False
     try:
-        await session.submit(player.choose(view))
+        await session.submit(await choose_off_loop(player, view, clock))
     except IllegalPlayError:
         # The host had moved on before our view did (a void deal, say), or asked us to
         # slow down: decide again with what comes next.

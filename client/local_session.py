@@ -59,15 +59,26 @@ def bot_levels() -> tuple[str, ...]:
     return tuple(LEVELS)
 
 
-def make_chooser(level: str, seed: int) -> Chooser:
-    """A computer player of ``level``; ValueError naming the levels if there is none."""
+def make_chooser(level: str, seed: int, think: float | None = None) -> Chooser:
+    """A computer player of ``level``; ValueError naming the levels if there is none.
+
+    A thinking level (``expert``) gets no clock here: its ``think`` seconds become a fixed
+    amount of search, so a seeded practice match stays repeatable."""
     try:
         from scopa_net.bots.levels import make_player
     except ImportError:
         if level != "random":
             raise ValueError(f"unknown level {level!r}; levels: random") from None
         return RandomChooser(seed)
-    return make_player(level, seed).choose
+    return make_player(level, seed, think=think).choose
+
+
+def _thinks(level: str) -> bool:
+    try:
+        from scopa_net.bots.levels import THINKING_LEVELS
+    except ImportError:
+        return False
+    return level in THINKING_LEVELS
 
 
 class LocalSession:
@@ -83,6 +94,7 @@ class LocalSession:
         level: str = "random",
         seed: int | None = None,
         delay: float = DEFAULT_DELAY,
+        think: float | None = None,
     ) -> None:
         if not 0 <= seat < rules.players:
             raise ValueError(f"invalid seat: {seat!r}; this table has seats 0-{rules.players - 1}")
@@ -93,8 +105,9 @@ class LocalSession:
         self._rng: random.Random = random.SystemRandom() if seed is None else random.Random(seed)
         bot_seed = self._rng.randrange(2**32)
         self._bots: dict[int, Chooser] = {
-            s: make_chooser(level, bot_seed + s) for s in range(rules.players) if s != seat
+            s: make_chooser(level, bot_seed + s, think) for s in range(rules.players) if s != seat
         }
+        self._thinks = _thinks(level)
         self._names = tuple(name if s == seat else f"Bot {s}" for s in range(rules.players))
         self._delay = delay
         self._match = Match(rules, first_dealer=self._rng.randrange(rules.players))
@@ -145,6 +158,15 @@ class LocalSession:
     async def _emit_play(self, record: PlayRecord) -> None:
         await self._send.send(ViewChanged(view=self._match.view_for(self._seat), record=record))
 
+    async def _choose(self, seat: int, view: SeatView) -> Play:
+        """A computer seat's play; a thinking level decides on a worker thread, so the screen
+        stays responsive meanwhile."""
+        if not self._thinks:
+            return self._bots[seat](view)
+        from scopa_net.server.thinking import ABANDON_ON_CANCEL
+
+        return await trio.to_thread.run_sync(self._bots[seat], view, **{ABANDON_ON_CANCEL: True})
+
     async def run(self) -> None:
         """Deal and play rounds until a side wins; the event channel closes at the end."""
         async with self._send:
@@ -163,7 +185,7 @@ class LocalSession:
                         await self._played.wait()
                         continue
                     await trio.sleep(self._delay)
-                    choice = self._bots[seat](match.view_for(seat))
+                    choice = await self._choose(seat, match.view_for(seat))
                     await self._emit_play(match.play(choice, seat, exact=True))
                 result = match.results[-1]
                 await self._send.send(

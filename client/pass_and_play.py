@@ -535,6 +535,7 @@ async def open_pass_and_play(
     *,
     level: str = "greedy",
     delay: float = 0.8,
+    think: float = 1.0,
     data_dir: Path | None = None,
 ) -> AsyncIterator[list[Session]]:
     """An embedded host on loopback with a table for ``len(names)`` people and computer
@@ -546,6 +547,7 @@ async def open_pass_and_play(
                 name=names[0],
                 level=level,
                 delay=delay,
+                think=think,
                 humans=len(names),
                 data_dir=data_dir,
                 offer_rematch=True,  # the screen asks "play again?" after the match

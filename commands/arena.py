@@ -11,13 +11,14 @@ from typing import TYPE_CHECKING
 
 from scopa_net.commands.options import (
     BOT_LEVELS,
+    DEFAULT_THINK,
     CommandError,
     add_command,
     add_rule_options,
     at_least,
     bot_level,
     player_for,
-    seconds,
+    think_seconds,
     variants_epilog,
 )
 from scopa_net.commands.progress import Progress
@@ -27,10 +28,9 @@ if TYPE_CHECKING:
     from scopa_net.bots.arena import ArenaConfig, GameResult
 
 
-#: Levels only the arena offers: ``expert`` thinks ``--think`` seconds a move, and the
-#: ``oracle`` sees every hidden card (a ceiling for measurement, never a player at a table).
-ARENA_ONLY_LEVELS = ("expert", "oracle")
-DEFAULT_THINK = 1.0
+#: The level only the arena offers: the ``oracle`` sees every hidden card (a ceiling for
+#: measurement, never a player at a table).
+ARENA_ONLY_LEVELS = ("oracle",)
 
 
 def arena_level(text: str) -> str:
@@ -45,17 +45,10 @@ def arena_level(text: str) -> str:
         raise argparse.ArgumentTypeError(f"{text!r} is not a level: use one of {every}") from None
 
 
-def think_seconds(text: str) -> float:
-    value = seconds(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text} seconds: the budget must be more than 0")
-    return value
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     levels = (
-        "{" + ",".join(BOT_LEVELS) + "} or the arena's own expert (thinks --think seconds) "
-        "and oracle (sees every hidden card: a ceiling, for measurement)"
+        "{" + ",".join(BOT_LEVELS) + "} (expert thinks --think seconds a move) or the "
+        "arena's own oracle (sees every hidden card: a ceiling, for measurement)"
     )
     parser = add_command(
         subparsers,

@@ -32,7 +32,6 @@ from scopa_net.commands.options import (
     at_least,
     bot_level,
     player_for,
-    seconds,
 )
 from scopa_net.rules import RuleSet
 
@@ -70,7 +69,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.set_defaults(bot_delay=0.0)
     add_old_spelling(p, "--level", "--bot-level", "bot_level", bot_level)
-    add_old_spelling(p, "--think", "--bot-delay", "bot_delay", seconds)
     p.add_argument("--create", action="store_true", help="open tables for the bots to fill")
     p.add_argument("--players", type=int, default=2, help="with --create: seats per table")
     p.add_argument("--target", type=int, default=11, help="with --create: points to win")
@@ -96,7 +94,12 @@ def run(args: argparse.Namespace) -> int:
     rules = RuleSet.of(args.players, args.target)
     probe(host, port)  # one clear line if there is no host there
     started = time.perf_counter()
-    plan = BotPlan(level=player_for(args.bot_level), think=args.bot_delay, check=not args.no_check)
+    plan = BotPlan(
+        level=player_for(args.bot_level),
+        delay=args.bot_delay,
+        think=args.think,
+        check=not args.no_check,
+    )
     report = None if args.quiet else _print_now
     try:
         stats = trio.run(
@@ -134,10 +137,12 @@ def _print_now(line: str) -> None:
 
 @dataclass(frozen=True)
 class BotPlan:
-    """How each bot plays: level, think time before a move, whether it checks the deals."""
+    """How each bot plays: level, pause before a move, an expert's time to think about it,
+    whether it checks the deals."""
 
     level: str = "greedy"
-    think: float = 0.0
+    delay: float = 0.0
+    think: float = 1.0
     check: bool = True
 
 
@@ -220,28 +225,39 @@ class _Crowd:
     async def fill_table(self, request: m.CreateTable, seats: int) -> None:
         import trio
 
-        from scopa_net.client.network_session import TableChoice, open_network_session
+        from scopa_net.client.network_session import (
+            SessionError,
+            TableChoice,
+            open_network_session,
+        )
 
         opened = trio.Event()
         table: list[int] = []
 
         async def creator() -> None:
             name = next(self.names)
-            async with open_network_session(
-                self.host,
-                self.port,
-                TableChoice(create=request),
-                name=name,
-                check_deals=self.plan.check,
-            ) as session:
-                table.append(session.table_id)
-                opened.set()
-                await self._play(session, 0, name)
+            try:
+                async with open_network_session(
+                    self.host,
+                    self.port,
+                    TableChoice(create=request),
+                    name=name,
+                    check_deals=self.plan.check,
+                ) as session:
+                    table.append(session.table_id)
+                    opened.set()
+                    await self._play(session, 0, name)
+            except (SessionError, OSError) as exc:
+                # A failure is counted, as the other bots' are (a failed deal check, a refused
+                # table), not raised through the nursery as a traceback.
+                self.stats.failures.append(f"{name}: {exc}")
+            finally:
+                opened.set()  # the others stop waiting if the table was never opened
 
         async with trio.open_nursery() as nursery:
             nursery.start_soon(creator)
             await opened.wait()
-            for n in range(1, seats):
+            for n in range(1, seats if table else 0):
                 nursery.start_soon(self.one_bot, TableChoice(table_id=table[0], seat=n), n)
 
     async def one_bot(self, choice: TableChoice, n: int) -> None:
@@ -259,17 +275,17 @@ class _Crowd:
     async def _play(self, session: NetworkSession, n: int, name: str) -> None:
         import trio
 
-        from scopa_net.bots.levels import make_player
         from scopa_net.client.bot_client import play_as_bot
+        from scopa_net.server.thinking import table_player
 
         plan, stats = self.plan, self.stats
-        player = make_player(plan.level, int(self.seed * 2**31) + n)
+        player, clock = table_player(plan.level, int(self.seed * 2**31) + n, plan.think)
         rng = random.Random(self.seed + n)
         original = session.submit
 
         async def timed_submit(play: Play) -> object:
-            if plan.think:
-                await trio.sleep(rng.uniform(0.5 * plan.think, 1.5 * plan.think))
+            if plan.delay:
+                await trio.sleep(rng.uniform(0.5 * plan.delay, 1.5 * plan.delay))
             started = trio.current_time()
             record = await original(play)
             stats.latencies.append(trio.current_time() - started)
@@ -283,7 +299,7 @@ class _Crowd:
             watched: Any = _Reporting(session, partial(self._say, f"{name} ({where})"))
         else:
             watched = session
-        result = await play_as_bot(watched, player)
+        result = await play_as_bot(watched, player, clock)
         if result is not None:
             stats.matches += 1
         if session.verdict_failures:

@@ -20,6 +20,7 @@ from scopa_net.commands.options import (
     add_bot_options,
     add_command,
     add_rule_options,
+    add_think_option,
     at_least,
     port_number,
     seconds,
@@ -93,10 +94,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="SECONDS",
         help="seconds a computer player waits before each move, so people can follow",
     )
+    add_think_option(p)
     table = p.add_argument_group("a table to open at start")
     add_rule_options(table, players=None, when="opens a table: ")
     table.add_argument("--bots", type=int, default=0, help="seats given to computer players")
-    add_bot_options(table, level_help="strength of the computer players")
+    add_bot_options(table, level_help="strength of the computer players", think=False)
     table.add_argument("--password", default=None, help="needed to join the table")
     table.add_argument("--table-name", default="table 1", help="the table's name in listings")
     p.set_defaults(run=run_host)
@@ -269,6 +271,7 @@ def run_host(args: argparse.Namespace) -> int:
         max_tables_per_address=args.max_tables_per_address,
         max_tables=args.max_tables,
         bot_delay=args.bot_delay,
+        think=args.think,
     )
     check_db_path(db, create=True)
     with JournalLock(db):

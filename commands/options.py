@@ -136,6 +136,19 @@ def seconds(text: str) -> float:
     return value
 
 
+MAX_THINK = 60.0
+
+
+def think_seconds(text: str) -> float:
+    """A thinking budget: more than 0 seconds, at most a minute."""
+    value = seconds(text)
+    if not 0 < value <= MAX_THINK:
+        raise argparse.ArgumentTypeError(
+            f"{text} seconds: think more than 0 and at most {MAX_THINK:g}"
+        )
+    return value
+
+
 def at_least(low: int) -> Any:
     """A whole number no smaller than ``low``."""
 
@@ -153,12 +166,19 @@ def at_least(low: int) -> Any:
 
 # --- the computer players: one flag name and one set of values everywhere ------------------------
 
-BOT_LEVELS: dict[str, str] = {"easy": "random", "medium": "greedy", "hard": "strong"}
+BOT_LEVELS: dict[str, str] = {
+    "easy": "random",
+    "medium": "greedy",
+    "hard": "strong",
+    "expert": "expert",
+}
 """Level names people type, and the computer player each one is (``scopa_net.bots.levels``)."""
 DEFAULT_BOT_LEVEL = "medium"
 DEFAULT_BOT_DELAY = 0.8
 """Seconds a computer player waits before each move, so people can follow the play."""
-LEVEL_WIRE_NUMBERS: dict[str, int] = {"easy": 1, "medium": 2, "hard": 3}
+DEFAULT_THINK = 1.0
+"""Seconds an ``expert`` computer player thinks about each move (``--think``)."""
+LEVEL_WIRE_NUMBERS: dict[str, int] = {"easy": 1, "medium": 2, "hard": 3, "expert": 4}
 """The ``bot_level`` number of ``create_table`` for each level name (protocol.md)."""
 _OLD_LEVELS = {
     "random": "easy",
@@ -216,9 +236,14 @@ def add_old_spelling(
 
 
 def add_bot_options(
-    parser: argparse.ArgumentParser | Any, *, level_help: str, delay_help: str | None = None
+    parser: argparse.ArgumentParser | Any,
+    *,
+    level_help: str,
+    delay_help: str | None = None,
+    think: bool = True,
 ) -> None:
-    """``--bot-level`` and (unless ``delay_help`` is None) ``--bot-delay``."""
+    """``--bot-level``, ``--think`` (unless ``think`` is False: the host decides it) and
+    (unless ``delay_help`` is None) ``--bot-delay``."""
     parser.add_argument(
         "--bot-level",
         type=bot_level,
@@ -226,6 +251,8 @@ def add_bot_options(
         metavar="{" + ",".join(BOT_LEVELS) + "}",
         help=level_help,
     )
+    if think:
+        add_think_option(parser)
     if delay_help is not None:
         parser.add_argument(
             "--bot-delay",
@@ -234,6 +261,17 @@ def add_bot_options(
             metavar="SECONDS",
             help=delay_help,
         )
+
+
+def add_think_option(parser: argparse.ArgumentParser | Any) -> None:
+    """``--think SECONDS``: the expert level's time budget per move."""
+    parser.add_argument(
+        "--think",
+        type=think_seconds,
+        default=DEFAULT_THINK,
+        metavar="SECONDS",
+        help="seconds an expert computer player thinks about each move (default %(default)s)",
+    )
 
 
 def add_rule_options(

@@ -31,6 +31,8 @@ class HostConfig:
     """How long a connected player has to commit, and then to reveal, its seed."""
     bot_delay: float = 0.0
     """Pause before each computer move, so people can follow (0 for tests and load)."""
+    think: float = 1.0
+    """Seconds an ``expert`` computer player thinks about each move (``--think``)."""
     # Size limits.
     max_lag: int = 512
     """Events a connection may fall behind its seat's log before it is dropped (it resumes)."""

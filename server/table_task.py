@@ -20,7 +20,6 @@ from dataclasses import dataclass
 
 import trio
 
-from scopa_net.bots.levels import make_player
 from scopa_net.server.config import HostConfig
 from scopa_net.server.journal_writer import JournalWriter
 from scopa_net.server.outbox import Outbox
@@ -31,6 +30,7 @@ from scopa_net.server.table import (
     TableError,
     token_hash,
 )
+from scopa_net.server.thinking import choose_off_loop, table_player
 from scopa_net.wire import messages as m
 from scopa_net.wire.errors import ErrorCode
 
@@ -38,8 +38,13 @@ log = logging.getLogger("scopa_net.host")
 
 LINGER = 60.0
 """How long a finished table stays up for its players to read the end."""
-BOT_LEVELS = {1: "random", 2: "greedy", 3: "strong", 4: "strong", 5: "strong"}
+BOT_LEVELS = {1: "random", 2: "greedy", 3: "strong", 4: "expert", 5: "strong"}
+"""The computer player behind each wire ``bot_level`` (protocol.md): 4 is ``expert``, which
+thinks ``HostConfig.think`` seconds a move on a worker thread (:mod:`.thinking`)."""
 TOKEN_BYTES = 16
+RENAMES = 3
+RENAME_WINDOW = 60.0
+"""A seat may change its name this many times in this many seconds."""
 OUTAGE = 1.0
 """A journal write that kept the table waiting this long (seconds) extends its timers."""
 
@@ -86,8 +91,9 @@ class TableTask:
         self._grace_until: dict[int, float] = {}
         self._seed_deadline = math.inf
         self._bot_due: float | None = None
+        level = BOT_LEVELS.get(table.bot_level or 1, "random")
         self._players = {
-            seat: make_player(BOT_LEVELS.get(table.bot_level or 1, "random"), 1000 + seat)
+            seat: table_player(level, 1000 + seat, config.think)
             for seat in range(table.rules.players)
         }
         self.finished = trio.Event()
@@ -98,6 +104,7 @@ class TableTask:
         self.journal_entries = 0
         """Journal entries this table has written (reported when it finishes)."""
         self._resume_times: dict[int, list[float]] = {}
+        self._rename_times: dict[int, list[float]] = {}
         self._unattended_since: float | None = trio.current_time()
         """Since when no connection has held a seat here (None: someone is here)."""
         self._paused_at: float | None = None
@@ -345,7 +352,7 @@ class TableTask:
                 log.debug("table %s: round %s (%s)", table.table_id, table.round_no, phase_before)
             elif table.phase in (Phase.COMMIT, Phase.REVEAL) and now >= self._seed_deadline:
                 self._close_seeds(now)
-            elif not self._bots_act(now):
+            elif not await self._bots_act(now):
                 await self._flush([])
                 return
             await self._flush([])
@@ -376,7 +383,7 @@ class TableTask:
         s = self.table.seats[seat]
         return s.kind is not SeatKind.HUMAN or s.stand_in
 
-    def _bots_act(self, now: float) -> bool:
+    async def _bots_act(self, now: float) -> bool:
         """Let one computer seat act if it is due; True if something was done."""
         table = self.table
         for seat, what in table.to_act():
@@ -388,13 +395,19 @@ class TableTask:
                 self._bot_due = None
                 continue
             if self._bot_due is None:
-                self._bot_due = now + self.config.bot_delay
+                # A thinking player's thought is part of the pause people follow it by.
+                thinking = self._players[seat][1] is not None
+                delay = self.config.bot_delay
+                self._bot_due = now + (max(0.0, delay - self.config.think) if thinking else delay)
             if now < self._bot_due:
                 return False
             self._bot_due = None
             view = table.view_for(seat)
             assert view is not None
-            play = self._players[seat].choose(view)
+            player, clock = self._players[seat]
+            # A thinking level decides on a worker thread: other tables go on meanwhile.
+            # Nothing else touches this table until it is back (this task owns it).
+            play = await choose_off_loop(player, view, clock)
             table.play(seat, None, table.seats[seat].seq, play.card.index, play.captured_mask)
             return True
         if table.phase is Phase.PLAY:
@@ -554,6 +567,16 @@ class TableTask:
             table.say(seat, msg.text)
             self._chat_lines += 1
             self._chat_times[seat] = [*recent, now]
+        elif isinstance(msg, m.Rename):
+            now = trio.current_time()
+            recent = [t for t in self._rename_times.get(seat, []) if now - t < RENAME_WINDOW]
+            if len(recent) >= RENAMES:
+                raise TableError(
+                    ErrorCode.RATE_LIMITED,
+                    f"at most {RENAMES} changes of name in {RENAME_WINDOW:.0f} s",
+                )
+            if table.rename(seat, msg.name) is not None:
+                self._rename_times[seat] = [*recent, now]
         elif isinstance(msg, m.SeedCommit):
             table.seed_commit(seat, msg.round_id, msg.commit)
         elif isinstance(msg, m.SeedReveal):

@@ -21,7 +21,7 @@ TINY = {
     "engine.py": ["--runs", "1", "--rounds", "10", "--tables", "5"],
     "fairness.py": ["--runs", "1", "--repeats", "1"],
     "protocol.py": ["--runs", "1", "--frames", "50", "--repeats", "1"],
-    "load.py": ["--tables", "2", "--think", "0.05", "--duration", "1", "--warmup", "0.5"],
+    "load.py": ["--tables", "2", "--bot-delay", "0.05", "--duration", "1", "--warmup", "0.5"],
 }
 
 #: What each one prints once it has measured its figures and its baseline.

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from twins import RULES, twin_matches
 
 from scopa_net.bots.greedy import GreedyPlayer
+from scopa_net.bots.levels import LEVELS, THINKING_LEVELS, make_player
 from scopa_net.bots.observed import Observed
 from scopa_net.bots.random_player import RandomPlayer
 from scopa_net.bots.strong import StrongPlayer
@@ -32,7 +33,8 @@ def test_hidden_cards_change_neither_the_view_nor_the_choice(
     if twins is None:
         return
     one, two = twins
-    assert one.round is not None and two.round is not None
+    assert one.round is not None
+    assert two.round is not None
     seat = one.round.turn
     view = one.view_for(seat)
     assert view == two.view_for(seat)
@@ -48,7 +50,8 @@ def test_the_twins_really_differ_in_hidden_cards() -> None:
         if twins is None:
             continue
         one, two = twins
-        assert one.round is not None and two.round is not None
+        assert one.round is not None
+        assert two.round is not None
         seat = one.round.turn
         hands_one, hands_two = (
             [sorted(h) for s, h in enumerate(r.hands) if s != seat] for r in (one.round, two.round)
@@ -72,3 +75,28 @@ def test_observed_unseen_cards_are_the_other_hands_and_the_stock(rules: RuleSet)
         assert known.piles == tuple(rnd.piles)
         assert known.last_capturer == rnd.last_capturer
         assert known.legal_codes() == sorted(rnd.legal_codes())
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    rules=st.sampled_from(RULES),
+    seed=st.integers(0, 10**6),
+    plays=st.integers(0, 30),
+)
+def test_every_level_by_name_sees_only_its_view(rules: RuleSet, seed: int, plays: int) -> None:
+    """Each level as the host and the commands build it (``make_player``), expert included,
+    at every player count: a level added later is covered without touching this test."""
+    twins = twin_matches(rules, seed, plays)
+    if twins is None:
+        return
+    one, two = twins
+    assert one.round is not None
+    seat = one.round.turn
+    view, twin_view = one.view_for(seat), two.view_for(seat)
+    assert view == twin_view
+    for level in LEVELS:
+        # No clock: an expert's budget is then a fixed amount of search, so equal views must
+        # give equal choices (a small budget keeps the test quick).
+        think = 0.01 if level in THINKING_LEVELS else None
+        choices = [make_player(level, seed, think=think).choose(v) for v in (view, twin_view)]
+        assert choices[0] == choices[1], level

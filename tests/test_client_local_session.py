@@ -120,4 +120,5 @@ def test_every_key_binding_says_what_it_does() -> None:
     assert {b.keys[0].value for b in bindings} == {"c-c", "c-d", "c-l"}
     for binding in bindings:
         doc = binding.handler.__doc__ or ""
-        assert doc.strip() and "\n" not in doc.strip()
+        assert doc.strip()
+        assert "\n" not in doc.strip()

@@ -8,6 +8,7 @@ per simulated round.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from scopa_net.cards import (
     CARDS,
@@ -22,6 +23,7 @@ from scopa_net.rules import RuleSet, Variant
 from scopa_net.scoring import napola_run, prime_value
 
 
+@cache
 def _best_prime_table(suit_mask: int, rules: RuleSet) -> dict[int, int]:
     """For every subset of one suit (as a 40-bit mask), its best prime value."""
     cards = list(indices_of(suit_mask))

@@ -17,6 +17,10 @@ DEFAULT_THINK = 1.0
 """Seconds per move unless told otherwise (``--think``)."""
 PLAYOUTS_PER_SECOND = 6000
 """Playouts a second of thought buys when no clock is given (a rough figure for one core)."""
+NODES_PER_SECOND = 60_000
+"""Deal-search nodes a second of thought buys when no clock is given (likewise)."""
+#: Whether the expert searches each guessed deal to the end of the hands in play (two sides).
+LOOKAHEAD = True
 #: Share of the budget spent searching, leaving room for the last guess to finish.
 SPEND = 0.8
 #: A cap on guesses per move when a clock decides, so a fast machine still stops.
@@ -45,11 +49,14 @@ class ExpertPlayer(StrongPlayer):
         if not think > 0:
             raise ValueError(f"think must be a positive number of seconds, not {think!r}")
         budget = max(1, int(think * PLAYOUTS_PER_SECOND))
+        nodes = max(1, int(think * NODES_PER_SECOND))
         super().__init__(
             seed,
             playouts=MAX_PLAYOUTS if clock is not None else budget,
+            nodes=MAX_PLAYOUTS if clock is not None else nodes,
             exact_plays=exact_plays_for(think),
             clock=clock,
             time_limit=think * SPEND if clock is not None else None,
+            lookahead=LOOKAHEAD,
         )
         self.think = think

@@ -1,16 +1,20 @@
-"""The strong player: card counting, guessed deals, and search to the end of the round.
+"""The strong player (the ``hard`` level): card counting, guessed deals, and search.
 
 For each decision it deals the unseen cards out many times in ways that agree with what its
-seat has seen (:mod:`scopa_net.bots.sampling`), tries every legal play in each guessed deal,
-finishes the round (a playout, or an exact search once few plays are left) and keeps the play
-with the best total margin for its side: its own side's round points minus the best other
-side's, partners' captures counting as its own. Every play is tried on the same guesses, so
-their comparison is not blurred by luck of the sampling.
+seat has seen (:mod:`scopa_net.bots.sampling`), weighted by how likely the other seats' plays
+were with each guessed hand (:mod:`scopa_net.bots.inference`), and tries every legal play in
+each guessed deal. With two sides (two players, two pairs, scopone) each try is searched with
+alpha-beta to the end of the hands in play, partners maximising together, and the position
+then left is judged by the expected margin of the round's score lines
+(:mod:`scopa_net.bots.lookahead`); on the last deal that search is exact. With three sides
+(three and six players) the round is finished by a playout, or an exact search once few plays
+are left. The play with the best total for its side wins; every play is tried on the same
+guesses, so their comparison is not blurred by luck of the sampling.
 
-The budget is ``playouts``, the number of (guess, play) pairs tried per decision: that makes
-a decision reproducible for a seed. ``clock`` and ``time_limit`` can add a wall-clock cap
-(the clock is the caller's; the player never reads one itself), at the price of
-reproducibility when the cap bites.
+The budget is ``nodes`` of search (``playouts``, the number of (guess, play) pairs, for the
+playout method) per decision: that makes a decision reproducible for a seed. ``clock`` and
+``time_limit`` can add a cap (the clock is the caller's; the player never reads one itself),
+at the price of reproducibility when the cap bites.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from collections.abc import Callable
 
 from scopa_net.bots.base import decision_rng
 from scopa_net.bots.inference import DEFAULT_SHARPNESS, ChoiceModel, Inference
+from scopa_net.bots.lookahead import DealSearch
 from scopa_net.bots.observed import Observed
 from scopa_net.bots.sampling import is_certain, sample_world
 from scopa_net.bots.search import ExactSearch, Playouts
@@ -29,6 +34,8 @@ from scopa_net.view import SeatView
 
 DEFAULT_PLAYOUTS = 400
 DEFAULT_EXACT_PLAYS = 6
+#: Search nodes per decision for the deal search (the budget when ``lookahead``).
+DEFAULT_NODES = 4000
 MIN_GUESSES = 8
 #: A cap on guesses per decision (a clock normally stops the search long before).
 MAX_GUESSES = 100_000
@@ -48,6 +55,9 @@ class StrongPlayer:
         inference: bool = True,
         halving: bool = True,
         sharpness: float = DEFAULT_SHARPNESS,
+        lookahead: bool = True,
+        nodes: int = DEFAULT_NODES,
+        max_plies: int | None = None,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts!r}")
@@ -61,6 +71,10 @@ class StrongPlayer:
         self.inference = inference
         self.halving = halving
         self.sharpness = sharpness
+        self.lookahead = lookahead
+        self.nodes = nodes
+        self.max_plies = max_plies
+        self._deal_search: dict[RuleSet, DealSearch] = {}
         self._tools: dict[RuleSet, tuple[Playouts, ExactSearch | None, ChoiceModel]] = {}
         self.evaluations = 0
         """(guess, play) pairs finished so far, by playout or exact search: for benchmarks."""
@@ -75,6 +89,13 @@ class StrongPlayer:
     def best_code(self, known: Observed, codes: list[int], rng: random.Random) -> int:
         """The code among ``codes`` with the best total margin over the guessed deals."""
         playouts, exact, model = self._tools_for(known.rules)
+        deal_search = None
+        if self.lookahead and known.rules.side_count == 2:
+            deal_search = self._deal_search.get(known.rules)
+            if deal_search is None:
+                deal_search = DealSearch(known.rules, self.max_plies)
+                self._deal_search[known.rules] = deal_search
+            start_nodes = deal_search.nodes
         side = known.side
         use_exact = exact is not None and known.plays_left - 1 <= self.exact_plays
         certain = is_certain(known)
@@ -105,10 +126,15 @@ class StrongPlayer:
             # random sequence, so their difference is the plays', not the dice's.
             dice = rng.getrandbits(64)
             values = []
+            deal = root.next_deal
             for i in alive:
                 rnd = root.copy()
                 rnd.push_code(codes[i])
-                if use_exact:
+                if deal_search is not None:
+                    values.append(
+                        deal_search.value(rnd, side, dice, deal, deal_search.max_plies - 1)
+                    )
+                elif use_exact:
                     assert exact is not None
                     values.append(exact.value(rnd, side))
                 else:
@@ -121,8 +147,13 @@ class StrongPlayer:
                 self.evaluations += len(alive)
                 spent += len(alive)
                 g += 1
-                if deadline is None and spent + len(alive) > budget and g >= MIN_GUESSES:
-                    break
+                if deadline is None and g >= MIN_GUESSES:
+                    if deal_search is not None:
+                        used = deal_search.nodes - start_nodes
+                        if used + used / g > self.nodes:
+                            break
+                    elif spent + len(alive) > budget:
+                        break
                 continue
             break
         return codes[max(alive, key=lambda i: totals[i])]

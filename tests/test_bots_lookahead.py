@@ -1,0 +1,106 @@
+"""The deal search and its leaf: exact where nothing is left to guess, sound odds elsewhere."""
+
+from __future__ import annotations
+
+import random
+from math import comb
+
+import pytest
+from helpers import shuffled_deck
+
+from scopa_net.bots.evaluation import margin
+from scopa_net.bots.lookahead import DealSearch, Leaf, lead_odds
+from scopa_net.bots.search import ExactSearch
+from scopa_net.match import Match
+from scopa_net.plays import CARD_BITS
+from scopa_net.round import Round
+from scopa_net.rules import RuleSet
+
+
+def position_after(rules: RuleSet, seed: int, plays: int) -> Round:
+    rng = random.Random(seed)
+    match = Match(rules, 0)
+    rnd = match.deal(shuffled_deck(rng))
+    for _ in range(plays):
+        if rnd.finished:
+            break
+        codes = rnd.legal_codes()
+        match.push_code(codes[rng.randrange(len(codes))])
+    return rnd
+
+
+@pytest.mark.parametrize("remaining", [0, 1, 2, 7, 20])
+@pytest.mark.parametrize("behind", [-3, -1, 0, 1, 2, 5])
+def test_lead_odds_are_the_binomial_tails(remaining: int, behind: int) -> None:
+    ahead = sum(comb(remaining, x) for x in range(remaining + 1) if 2 * x > remaining + behind)
+    back = sum(comb(remaining, x) for x in range(remaining + 1) if 2 * x < remaining + behind)
+    assert lead_odds(remaining, behind) == pytest.approx((ahead - back) / 2**remaining)
+    assert lead_odds(remaining, -behind) == pytest.approx(-lead_odds(remaining, behind))
+
+
+def test_lead_odds_at_the_edges() -> None:
+    assert lead_odds(0, 0) == 0  # level, nothing left: nobody takes the line
+    assert lead_odds(0, -1) == 1
+    assert lead_odds(3, 4) == -1  # three cards cannot close a gap of four
+    assert lead_odds(10, 0) == 0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_last_deal_is_searched_exactly(seed: int) -> None:
+    """Two players, stock gone: the deal search reaches the end and agrees with exact search."""
+    rules = RuleSet.of(2)
+    rnd = position_after(rules, seed, 30)
+    assert rnd.stock_count == 0
+    assert rnd.plays_left == 6
+    search = DealSearch(rules)
+    exact = ExactSearch(rules)
+    for side in (0, 1):
+        got = search.value(rnd.copy(), side, split=0, deal=rnd.next_deal, plies=6)
+        assert got == exact.value(rnd.copy(), side)
+
+
+def test_a_finished_round_is_valued_by_its_score() -> None:
+    rules = RuleSet.of(2)
+    rnd = position_after(rules, 1, 40)
+    assert rnd.finished
+    leaf = Leaf(rules)
+    assert leaf.value(rnd, split=0) == margin(rnd.score().totals, 0)
+
+
+def test_the_leaf_is_the_same_seen_from_either_side() -> None:
+    """Swapping the sides' piles and sweeps (and the random split) negates the value, as long
+    as no seat to move has a capture to credit."""
+    rules = RuleSet.of(2)
+    for seed in range(20):
+        rnd = position_after(rules, seed, 12)
+        if rnd.finished or any(code >> CARD_BITS for code in rnd.legal_codes()):
+            continue
+        leaf = Leaf(rules)
+        mirror = rnd.copy()
+        mirror.piles = rnd.piles[::-1]
+        mirror.sweeps = rnd.sweeps[::-1]
+        split = random.Random(seed).getrandbits(40)
+        rest = ((1 << 40) - 1) & ~(rnd.piles[0] | rnd.piles[1])
+        assert leaf.value(rnd, split) == pytest.approx(-leaf.value(mirror, rest & ~split))
+
+
+def test_a_sweep_threat_costs_the_side_that_leaves_it() -> None:
+    """A leaf where the seat to move can sweep is worth a point more to its side."""
+    rules = RuleSet.of(2)
+    leaf = Leaf(rules)
+    found = 0
+    for seed in range(200):
+        rnd = position_after(rules, seed, 7)
+        if rnd.finished:
+            continue
+        table = rnd.table_mask
+        sweeps = [c for c in rnd.legal_codes() if table and c >> CARD_BITS == table]
+        if not sweeps:
+            continue
+        found += 1
+        quiet = rnd.copy()
+        quiet.hands[quiet.turn] = []  # nothing to play: no threat
+        mover = rnd.side_of(rnd.turn)
+        gap = leaf.value(rnd, 0) - leaf.value(quiet, 0)
+        assert (gap if mover == 0 else -gap) >= 1.0
+    assert found
