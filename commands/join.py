@@ -23,6 +23,7 @@ from scopa_net.commands.options import (
     add_command,
     add_display_options,
     add_rule_options,
+    think_seconds,
     variants_epilog,
 )
 from scopa_net.commands.paths import data_dir
@@ -70,6 +71,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "long as the host's --think says)",
         think=False,
     )
+    # Taken only to say where it belongs: the host spends its own CPU on its experts.
+    p.add_argument("--think", type=think_seconds, default=None, help=argparse.SUPPRESS)
     resume = p.add_mutually_exclusive_group()
     resume.add_argument(
         "--resume",
@@ -221,6 +224,11 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
     from scopa_net.client.seat_store import SeatStore
 
     ask = ask or input
+    if args.think is not None:
+        raise CommandError(
+            "how long an expert thinks is the host's setting: start the host with "
+            "`scopa-net host --think SECONDS`"
+        )
     try:
         settings = settings_from(args)
     except ConfigError as exc:
