@@ -1,13 +1,18 @@
-"""Host load: many 4-player tables of network bots against one host process on loopback.
+"""Host load: many 4-player tables against one host process on loopback.
 
 The host runs as its own process (``scopa-net host``, journal on disk, WAL with
-synchronous=FULL); the bots are real TCP clients in this process (``scopa-net bots``'s code,
-deal checks off so one process can play thousands of seats). It prints: tables, moves per
-second, move-to-broadcast latency (a move sent until its ``played`` event is back) p50/p99, host
-memory per table, and for reference the round trip of a bare trio echo over the same loopback,
-measured in this run. It also prints how busy the machine was during the measured window and
-who made it busy (the host, the load generator, other processes), and says to discard the
-figures when the load generator was saturated or something else was using the machine.
+synchronous=FULL). The load generator is this process: by default a raw-frame player per seat
+(it decodes the host's msgpack maps without checking them, follows its hand and the table from
+``deal`` and ``played``, takes part in the fair deal and plays the first legal card), cheap
+enough not to be what limits the run; ``--client bots`` uses ``scopa-net bots``'s full client
+stack instead. It prints: tables, moves per second, move-to-broadcast latency (a move sent
+until its ``played`` event is back) p50/p99, the host's CPU per move, the host's memory per
+connection and per idle table, and as baselines measured in this run: the round trip of a bare
+trio echo over the same loopback, and one durable journal commit (SQLite WAL,
+synchronous=FULL) in the directory the journal is in, which every move waits for. It also
+prints how busy the machine was during the measured window (the load average too) and who made
+it busy (the host, the load generator, other processes), and says to discard the figures when
+the load generator was saturated or something else was using the machine.
 
     python benchmarks/load.py [--tables 500] [--bot-delay 1.0] [--duration 30]
 
@@ -18,21 +23,33 @@ from __future__ import annotations
 
 import argparse
 import gc
+import math
 import os
+import random
+import secrets
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+import msgpack
 import trio
 
-from scopa_net.commands.bots import BotPlan, BotStats, run_bots
+from scopa_net.cards import BIT, VALUE
+from scopa_net.fair.commitments import seat_commitment
+from scopa_net.mirror import dealer_from_positions
 from scopa_net.rules import RuleSet
+from scopa_net.wire.messages import PROTOCOL_VERSION
+
+RULES = RuleSet.of(4, 99)
+"""Long matches: nobody finishes inside the window."""
 
 
 def free_port() -> int:
@@ -41,10 +58,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time a process has used so far."""
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """(user, system) CPU time a process has used so far, seconds."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def machine_busy() -> tuple[float, float]:
@@ -88,6 +106,27 @@ async def echo_rtt(rounds: int = 2000) -> float:
     return statistics.median(times)
 
 
+def commit_time(directory: str, commits: int = 50) -> float:
+    """Median time of one durable commit (one small row, WAL, synchronous=FULL) in
+    ``directory``: what the journal costs every move at the least, seconds."""
+    path = Path(directory) / "commit.db"
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("CREATE TABLE t (n INTEGER, payload BLOB)")
+        times = []
+        for n in range(commits):
+            start = time.perf_counter()
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("INSERT INTO t VALUES (?, ?)", (n, b"x" * 40))
+            db.execute("COMMIT")
+            times.append(time.perf_counter() - start)
+    finally:
+        db.close()
+    return statistics.median(times)
+
+
 async def wait_for_port(port: int, limit: float = 20.0) -> None:
     with trio.fail_after(limit):
         while True:
@@ -100,6 +139,231 @@ async def wait_for_port(port: int, limit: float = 20.0) -> None:
             return
 
 
+# --- the load generator: raw frames, no client stack -------------------------------------
+
+
+@dataclass
+class Stats:
+    """What the raw players saw, read by the measuring loop while they play."""
+
+    moves: int = 0
+    latencies: list[float] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    connected: int = 0
+    created: int = 0
+
+
+def pack(msg: dict) -> bytes:
+    payload = msgpack.packb(msg, use_bin_type=True)
+    return len(payload).to_bytes(4, "big") + payload
+
+
+def choose(hand: list[int], table: list[int]) -> tuple[int, int]:
+    """A legal play of the first card in hand (standard rules): (card, captured mask)."""
+    card = hand[0]
+    value = VALUE[card]
+    for t in table:
+        if VALUE[t] == value:
+            return card, BIT[t]
+    # No card of that value: a group of two or more adding up to it must be taken.
+    stack = [(0, 0, 0, 0)]  # (next table index, total, mask, size)
+    while stack:
+        i, total, mask, size = stack.pop()
+        if total == value and size >= 2:
+            return card, mask
+        for j in range(i, len(table)):
+            if total + VALUE[table[j]] <= value:
+                stack.append((j + 1, total + VALUE[table[j]], mask | BIT[table[j]], size + 1))
+    return card, 0
+
+
+class RawPlayer:
+    """One seat played over raw frames: it decodes the host's msgpack maps without checking
+    them, follows its hand and the table from ``deal`` and ``played``, takes part in the
+    fair deal, and plays the first legal card after a random think time."""
+
+    def __init__(self, stream: trio.SocketStream, rules: RuleSet, stats: Stats, think: float):
+        self.stream, self.rules, self.stats, self.think = stream, rules, stats, think
+        self.rng = random.Random()
+        self.buffer = b""
+        self.seat = -1
+        self.seq = 0
+        self.hand: list[int] = []
+        self.table: list[int] = []
+        self.to_move: int | None = None
+        self.due = math.inf
+        self.sent_at: float | None = None
+        self.move_id = 0
+        self.seeds: dict[bytes, bytes] = {}
+        self.out: list[bytes] = []
+        self.backlog: list[dict] = []
+        """What came in after the answer to a request, to handle first in play."""
+
+    async def receive(self, until: float = math.inf) -> list[dict]:
+        """The whole messages that arrive before ``until`` (none if it passed)."""
+        with trio.move_on_at(until):
+            while True:
+                data = await self.stream.receive_some(65536)
+                if not data:
+                    raise trio.BrokenResourceError("the host closed the connection")
+                buffer = self.buffer + data
+                frames, start = [], 0
+                while len(buffer) - start >= 4:
+                    size = int.from_bytes(buffer[start : start + 4], "big")
+                    if len(buffer) - start - 4 < size:
+                        break
+                    frames.append(msgpack.unpackb(buffer[start + 4 : start + 4 + size]))
+                    start += 4 + size
+                self.buffer = buffer[start:]
+                if frames:
+                    return frames
+        return []
+
+    async def play(self) -> None:
+        """Answer and play until cancelled."""
+        for msg in self.backlog:
+            self.handle(msg)
+        self.backlog = []
+        while True:
+            for msg in await self.receive(self.due):
+                self.handle(msg)
+            if trio.current_time() >= self.due:
+                card, captured = choose(self.hand, self.table)
+                self.move_id += 1
+                self.out.append(
+                    pack(
+                        {
+                            "t": "play",
+                            "move_id": self.move_id,
+                            "after": self.seq,
+                            "card": card,
+                            "captured": captured,
+                        }
+                    )
+                )
+                self.due, self.to_move = math.inf, None
+                self.sent_at = trio.current_time()
+            if self.out:
+                data, self.out = b"".join(self.out), []
+                await self.stream.send_all(data)
+
+    def handle(self, msg: dict) -> None:
+        kind = msg["t"]
+        if "seq" in msg:
+            self.seq = msg["seq"]
+        if kind == "played":
+            seat, card, captured = msg["seat"], msg["card"], msg["captured"]
+            if seat == self.seat:
+                if self.sent_at is not None:
+                    self.stats.latencies.append(trio.current_time() - self.sent_at)
+                    self.stats.moves += 1
+                    self.sent_at = None
+                self.hand.remove(card)
+            if captured:
+                self.table = [t for t in self.table if not BIT[t] & captured]
+            else:
+                self.table.append(card)
+            self.to_move = (seat + 1) % self.rules.players
+        elif kind == "deal":
+            self.hand += [c["card"] for c in msg["hand"]]
+            if msg["table"]:  # the first deal of a round
+                self.table = [c["card"] for c in msg["table"]]
+                positions = {c["pos"] for c in msg["hand"]}
+                dealer = dealer_from_positions(self.rules, self.seat, positions)
+                self.to_move = (dealer + 1) % self.rules.players
+        elif kind in ("round_end", "round_void"):
+            self.hand, self.table, self.to_move = [], [], None
+        elif kind == "round_commit":
+            seed = secrets.token_bytes(32)
+            self.seeds = {msg["round_id"]: seed}
+            commit = seat_commitment(msg["round_id"], self.seat, seed)
+            self.out.append(
+                pack({"t": "seed_commit", "round_id": msg["round_id"], "commit": commit})
+            )
+        elif kind == "seed_commits" and msg["round_id"] in self.seeds:
+            seed = self.seeds[msg["round_id"]]
+            self.out.append(pack({"t": "seed_reveal", "round_id": msg["round_id"], "seed": seed}))
+        elif kind == "ping":
+            self.out.append(pack({"t": "pong", "nonce": msg["nonce"]}))
+        elif kind in ("reject", "error", "bye"):
+            self.stats.failures.append(f"seat {self.seat}: {msg}")
+        if self.to_move == self.seat and self.hand and self.due == math.inf:
+            self.due = trio.current_time() + self.rng.uniform(0.5, 1.5) * self.think
+
+    async def request(self, msg: dict, answer: str) -> dict:
+        """Send ``msg`` and wait for its ``answer``; what came after it is kept for play."""
+        await self.stream.send_all(pack(msg))
+        with trio.fail_after(60):
+            while True:
+                frames = await self.receive()
+                for i, reply in enumerate(frames):
+                    if reply["t"] == answer:
+                        self.backlog += frames[i + 1 :]
+                        return reply
+                    if reply["t"] in ("error", "bye"):
+                        raise RuntimeError(f"{msg['t']}: {reply}")
+
+
+async def raw_table(
+    n: int,
+    port: int,
+    args: argparse.Namespace,
+    *,
+    stats: Stats,
+    go: Phases,
+    limiter: trio.CapacityLimiter,
+) -> None:
+    """Four raw players: connect, wait; create the table, wait; join it and play."""
+    players: list[RawPlayer] = []
+    try:
+        async with limiter:
+            for _ in range(RULES.players):
+                stream = await trio.open_tcp_stream("127.0.0.1", port)
+                player = RawPlayer(stream, RULES, stats, args.bot_delay)
+                hello = {"t": "hello", "version": PROTOCOL_VERSION, "client": "load"}
+                await player.request(hello, "welcome")
+                players.append(player)
+        stats.connected += RULES.players
+        await go.create.wait()
+        rules = {"players": RULES.players, "target": RULES.target, "variants": []}
+        create = {
+            "t": "create_table",
+            "name": f"load {n}",
+            "rules": rules,
+            "password": None,
+            "bots": 0,
+            "bot_level": 1,
+        }
+        table_id = (await players[0].request(create, "table_created"))["table"]["id"]
+        stats.created += 1
+        await go.join.wait()
+        for seat, player in enumerate(players):
+            player.seat = seat
+            join = {"t": "join", "table_id": table_id, "seat": seat, "name": f"p{seat}"}
+            snapshot = await player.request({**join, "password": None}, "snapshot")
+            player.seq = snapshot["seq"]
+        async with trio.open_nursery() as nursery:
+            for player in players:
+                nursery.start_soon(player.play)
+    except (OSError, RuntimeError, trio.BrokenResourceError, trio.TooSlowError) as exc:
+        stats.failures.append(f"table {n}: {exc!r}")
+    finally:
+        for player in players:
+            await trio.aclose_forcefully(player.stream)
+
+
+@dataclass
+class Phases:
+    create: trio.Event = field(default_factory=trio.Event)
+    join: trio.Event = field(default_factory=trio.Event)
+
+
+async def until(condition: Callable[[], bool], limit: float) -> None:
+    with trio.move_on_after(limit):
+        while not condition():
+            await trio.sleep(0.1)
+
+
 @dataclass(frozen=True)
 class Window:
     """What the measured window saw."""
@@ -110,38 +374,56 @@ class Window:
     seconds: float
     peak_kib: int
     host_cpu: float
+    host_system: float
+    """Of ``host_cpu``, the part spent in the kernel (sends, receives, fsync)."""
     bots_cpu: float
     machine_cpu: float
     """Cores' worth of CPU the whole machine was busy with during the window."""
+    load: tuple[float, float]
+    """The 1-minute load average at the start and at the end of the window."""
+    memory: tuple[int, int, int]
+    """Host RSS (KiB): before any connection, with every connection open, with every table
+    created (nobody seated yet)."""
 
 
 async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
-    """Seat everyone, warm up, then measure ``duration`` seconds of play; returns the stats
-    of the measured window only, the peak host RSS and the window's length."""
-    stats = BotStats()
-    peak = 0
-    plan = BotPlan(level="random", delay=args.bot_delay, check=False)
-    rules = RuleSet.of(4, 99)  # long matches: nobody finishes inside the window
+    """Connect everyone, create the tables, seat everyone, warm up, then measure
+    ``duration`` seconds of play; returns the stats of the measured window only."""
+    stats = Stats()
+    go = Phases()
+    idle = rss_kib(host_pid)
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(
-            partial(
-                run_bots,
-                "127.0.0.1",
-                port,
-                args.tables * 4,
-                plan,
-                create=rules,
-                seed=1,
-                stats=stats,
-            )
-        )
+        if args.client == "bots":
+            from scopa_net.commands.bots import BotPlan, run_bots
+
+            plan = BotPlan(level="random", delay=args.bot_delay, check=False)
+            run = partial(run_bots, "127.0.0.1", port, args.tables * 4, plan, create=RULES, seed=1)
+            nursery.start_soon(partial(run, stats=stats))  # type: ignore[arg-type]
+            connected = created = idle
+        else:
+            limiter = trio.CapacityLimiter(50)
+            for n in range(args.tables):
+                nursery.start_soon(
+                    partial(raw_table, n, port, args, stats=stats, go=go, limiter=limiter)
+                )
+            await until(lambda: stats.connected >= 4 * args.tables, 120)
+            await trio.sleep(0.5)
+            connected = rss_kib(host_pid)
+            go.create.set()
+            await until(lambda: stats.created >= args.tables, 120)
+            await trio.sleep(0.5)
+            created = rss_kib(host_pid)
+            go.join.set()
         await trio.sleep(args.warmup)
         first_move, first_latency = stats.moves, len(stats.latencies)
         window_start = trio.current_time()
-        cpu_start = cpu_seconds(host_pid), time.process_time(), machine_busy()[0]
+        load_start = os.getloadavg()[0]
+        host_start = cpu_seconds(host_pid)
+        cpu_start = time.process_time(), machine_busy()[0]
         deadline = window_start + args.duration
+        peak = 0
         while trio.current_time() < deadline:
-            await trio.sleep(1.0)
+            await trio.sleep(min(1.0, args.duration))
             peak = max(peak, rss_kib(host_pid))
         elapsed = trio.current_time() - window_start
         window = Window(
@@ -150,9 +432,12 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
             failures=list(stats.failures),
             seconds=elapsed,
             peak_kib=peak,
-            host_cpu=(cpu_seconds(host_pid) - cpu_start[0]) / elapsed,
-            bots_cpu=(time.process_time() - cpu_start[1]) / elapsed,
-            machine_cpu=(machine_busy()[0] - cpu_start[2]) / elapsed,
+            host_cpu=(sum(cpu_seconds(host_pid)) - sum(host_start)) / elapsed,
+            host_system=(cpu_seconds(host_pid)[1] - host_start[1]) / elapsed,
+            bots_cpu=(time.process_time() - cpu_start[0]) / elapsed,
+            machine_cpu=(machine_busy()[0] - cpu_start[1]) / elapsed,
+            load=(load_start, os.getloadavg()[0]),
+            memory=(idle, connected, created),
         )
         nursery.cancel_scope.cancel()
     return window
@@ -171,6 +456,7 @@ def trust(window: Window) -> str:
     cores = os.cpu_count() or 1
     others = max(0.0, window.machine_cpu - window.host_cpu - window.bots_cpu)
     line = (
+        f"load average {window.load[0]:.2f} at the start, {window.load[1]:.2f} at the end; "
         f"machine: {cores} cores, busy {window.machine_cpu:.2f} of them during the window "
         f"(host {window.host_cpu:.2f}, load generator {window.bots_cpu:.2f}, "
         f"other processes {others:.2f})"
@@ -190,30 +476,43 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tables", type=int, default=500)
     parser.add_argument(
-        "--bot-delay", type=float, default=1.0, help="mean seconds a bot waits before a move"
+        "--bot-delay", type=float, default=1.0, help="mean seconds a player waits before a move"
     )
     parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
     parser.add_argument("--warmup", type=float, default=15.0, help="seconds before measuring")
     parser.add_argument(
+        "--client",
+        choices=("raw", "bots"),
+        default="raw",
+        help="raw-frame players (default), or the full client stack of `scopa-net bots`",
+    )
+    parser.add_argument(
         "--gc-threshold",
         type=int,
         default=0,
-        help="gen-0 GC threshold of the bots process (default: its collector is off)",
+        help="gen-0 GC threshold of the load generator (default: its collector is off)",
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="run the host under cProfile and write its stats to FILE (slows the host down)",
     )
     args = parser.parse_args()
 
     if args.gc_threshold:
         gc.set_threshold(args.gc_threshold, 50, 100)
     else:
-        # The bots are the measuring instrument: keep their collector from pausing them
+        # The load generator is the measuring instrument: keep its collector from pausing it
         # (a young collection of 2,000 sessions took up to 140 ms, which is not the host's).
         gc.disable()
     rtt = trio.run(echo_rtt)
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
+        commit = commit_time(tmp)
         host = subprocess.Popen(
             [
                 sys.executable,
+                *(["-m", "cProfile", "-o", args.profile] if args.profile else []),
                 "-m",
                 "scopa_net",
                 "host",
@@ -232,46 +531,68 @@ def main() -> None:
                 str(args.tables * 4 + 10),
                 "--max-tables-per-address",
                 str(args.tables + 10),
+                "--max-tables",
+                str(max(1000, args.tables + 10)),
             ],
             stderr=subprocess.DEVNULL,
         )
         try:
             trio.run(wait_for_port, port)
-            idle = rss_kib(host.pid)
             window = trio.run(load, args, port, host.pid)
         finally:
             host.terminate()
             host.wait(timeout=30)
+    report(args, window, rtt, commit)
+    if window.failures or not window.moves:
+        sys.exit("load benchmark: the play failed (see above)")
+
+
+def report(args: argparse.Namespace, window: Window, rtt: float, commit: float) -> None:
     lat = sorted(x * 1000 for x in window.latencies)
     p50 = statistics.median(lat) if lat else float("nan")
     p99 = lat[max(0, int(len(lat) * 0.99) - 1)] if lat else float("nan")
+    players = "raw-frame players" if args.client == "raw" else "network bots"
     print(
-        f"load benchmark: {args.tables} four-player tables ({args.tables * 4} TCP clients), "
-        f"bot delay {args.bot_delay} s, "
-        f"measured {window.seconds:.0f} s after {args.warmup:.0f} s warm-up"
+        f"load benchmark: {args.tables} four-player tables ({args.tables * 4} TCP clients, "
+        f"{players}), bot delay {args.bot_delay} s, measured {window.seconds:.0f} s after "
+        f"{args.warmup:.0f} s warm-up"
     )
     print(
         f"moves: {window.moves} ({window.moves / window.seconds:,.0f} per second), "
         f"failures: {len(window.failures)}"
     )
     print(f"move-to-broadcast latency: p50 {p50:.2f} ms, p99 {p99:.2f} ms")
+    per_move = window.host_cpu * window.seconds / max(1, window.moves)
+    system = window.host_system * window.seconds / max(1, window.moves)
     print(
-        f"CPU: host process {window.host_cpu:.0%} of a core, load generator (the bots, this "
-        f"process) {window.bots_cpu:.0%}"
+        f"CPU: host process {window.host_cpu:.0%} of a core ({per_move * 1000:.3f} ms per move, "
+        f"of which {system * 1000:.3f} ms in the kernel), load generator (this process) "
+        f"{window.bots_cpu:.0%}"
     )
     print(trust(window))
+    idle, connected, created = window.memory
+    clients = args.tables * 4
     print(
-        f"host memory: idle {idle / 1024:.1f} MiB, peak {window.peak_kib / 1024:.1f} MiB, "
-        f"{(window.peak_kib - idle) / max(1, args.tables):.0f} KiB per table"
+        f"host memory: idle {idle / 1024:.1f} MiB, peak {window.peak_kib / 1024:.1f} MiB; "
+        f"{(window.peak_kib - idle) / max(1, args.tables):.0f} KiB per table in play"
+    )
+    if args.client == "raw":
+        print(
+            f"host memory: {(connected - idle) / clients:.1f} KiB per connection, "
+            f"{(created - connected) / args.tables:.1f} KiB per idle table (created, nobody "
+            "seated)"
+        )
+    print(
+        f"durability: one journal commit (WAL, synchronous=FULL) takes {commit * 1000:.3f} ms "
+        f"here (median of 50); p50 latency less one commit: {p50 - commit * 1000:.2f} ms"
     )
     print(
         f"baseline: bare trio echo round trip on loopback {rtt * 1000:.3f} ms; "
-        f"p50 latency is {p50 / (rtt * 1000):.0f}x that"
+        f"p50 latency is {p50 / (rtt * 1000):.0f}x that, less one commit "
+        f"{(p50 - commit * 1000) / (rtt * 1000):.1f}x"
     )
     for failure in window.failures[:5]:
         print(f"failure: {failure}")
-    if window.failures or not window.moves:
-        sys.exit("load benchmark: the bots' play failed (see above)")
 
 
 if __name__ == "__main__":

@@ -225,28 +225,39 @@ class _Crowd:
     async def fill_table(self, request: m.CreateTable, seats: int) -> None:
         import trio
 
-        from scopa_net.client.network_session import TableChoice, open_network_session
+        from scopa_net.client.network_session import (
+            SessionError,
+            TableChoice,
+            open_network_session,
+        )
 
         opened = trio.Event()
         table: list[int] = []
 
         async def creator() -> None:
             name = next(self.names)
-            async with open_network_session(
-                self.host,
-                self.port,
-                TableChoice(create=request),
-                name=name,
-                check_deals=self.plan.check,
-            ) as session:
-                table.append(session.table_id)
-                opened.set()
-                await self._play(session, 0, name)
+            try:
+                async with open_network_session(
+                    self.host,
+                    self.port,
+                    TableChoice(create=request),
+                    name=name,
+                    check_deals=self.plan.check,
+                ) as session:
+                    table.append(session.table_id)
+                    opened.set()
+                    await self._play(session, 0, name)
+            except (SessionError, OSError) as exc:
+                # A failure is counted, as the other bots' are (a failed deal check, a refused
+                # table), not raised through the nursery as a traceback.
+                self.stats.failures.append(f"{name}: {exc}")
+            finally:
+                opened.set()  # the others stop waiting if the table was never opened
 
         async with trio.open_nursery() as nursery:
             nursery.start_soon(creator)
             await opened.wait()
-            for n in range(1, seats):
+            for n in range(1, seats if table else 0):
                 nursery.start_soon(self.one_bot, TableChoice(table_id=table[0], seat=n), n)
 
     async def one_bot(self, choice: TableChoice, n: int) -> None:

@@ -76,6 +76,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="tables one address may have open at once (raise it for load tests)",
     )
     p.add_argument(
+        "--max-tables",
+        type=at_least(1),
+        default=HostConfig().max_tables,
+        help="tables the host serves at once (raise it for load tests)",
+    )
+    p.add_argument(
         "--grace",
         type=seconds,
         default=60.0,
@@ -263,6 +269,7 @@ def run_host(args: argparse.Namespace) -> int:
         grace=args.grace,
         max_connections_per_address=args.max_per_address,
         max_tables_per_address=args.max_tables_per_address,
+        max_tables=args.max_tables,
         bot_delay=args.bot_delay,
         think=args.think,
     )

@@ -56,7 +56,7 @@ from scopa_net.fair.transcript import (
     Transcript,
     VoidNotice,
 )
-from scopa_net.fair.verifier import RoundVerdict, verify_transcript
+from scopa_net.fair.verifier import RoundByRoundVerifier, RoundVerdict
 from scopa_net.plays import play_code
 from scopa_net.rules import RuleSet
 from scopa_net.wire import messages as m
@@ -92,6 +92,8 @@ class DealWitness:
         self.result = MatchResult((0,) * rules.side_count, None)
         self.verdicts: list[RoundVerdict] = []
         self.on_verdict: Callable[[RoundVerdict], None] | None = None
+        self._verifier: RoundByRoundVerifier | None = None
+        """Checks each round once, as it ends, carrying the match on."""
 
     # --- the seat's own seed ------------------------------------------------------------
 
@@ -349,7 +351,11 @@ class DealWitness:
             )
             self.verdicts.append(verdict)
             return verdict
-        verdict = verify_transcript(self.transcript()).rounds[-1]
+        if self._verifier is None:
+            self._verifier = RoundByRoundVerifier(self.rules, self.host_key, self.seat)
+            for earlier in self.rounds[:-1]:
+                self._verifier.add(earlier)
+        verdict = self._verifier.add(self.rounds[-1])
         self.verdicts.append(verdict)
         if verdict.error is not None:
             raise verdict.error

@@ -9,11 +9,17 @@ cannot stall the table. A connection that falls more than ``max_lag`` events beh
 ``max_replies`` replies pile up, is marked overflowed; its writer closes it and the player
 resumes from its last sequence number. The events a resume replays are not counted as lag:
 only what the table added since the connection attached and it has not yet sent.
+
+A connection may also give its outbox a *sink*: a function that writes a batch at once,
+without waiting. While the connection's writer task is idle, :meth:`Outbox.push` hands what
+is ready straight to the sink, so a table's move reaches its seats without waking one writer
+task per seat; the writer takes over whenever the sink cannot finish a write.
 """
 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 
 import trio
 
@@ -35,6 +41,12 @@ class Outbox:
         self._last_word: m.Message | None = None
         self.seat: int | None = None
         self.epoch = 0
+        self.sink: Callable[[list[m.Message]], None] | None = None
+        """Writes a batch at once (see the module's docstring); it calls :meth:`kick` when
+        it could not write all of it."""
+        self._parked = False
+        """Whether the writer task waits for something to send (and holds nothing)."""
+        self._kicked = False
 
     @property
     def cursor(self) -> int:
@@ -43,12 +55,15 @@ class Outbox:
 
     # --- the table side (sync) ----------------------------------------------------------
 
-    def reply(self, msg: m.Message) -> None:
+    def reply(self, msg: m.Message, *, push: bool = True) -> None:
+        """Queue a direct reply; ``push=False`` leaves sending it to a later :meth:`push`
+        (so that a reply and the events it goes with leave together)."""
         if len(self._replies) >= self.max_replies:
             self.overflowed = True
         else:
             self._replies.append(msg)
-        self._wake.set()
+        if push:
+            self._wake.set()
 
     def attach(self, seat_state: Seat, cursor: int, seat: int, epoch: int) -> None:
         """Follow a seat's log from ``cursor`` (the last seq the player has)."""
@@ -67,7 +82,38 @@ class Outbox:
             and seat.committed - max(self._cursor, self._backlog_end) > self.max_lag
         ):
             self.overflowed = True
+        self.push()
+
+    def push(self) -> None:
+        """Send what is ready: through the sink while the writer is idle, else by waking it."""
+        if (
+            self._parked
+            and self.sink is not None
+            and self.closing is None
+            and self._last_word is None
+            and not self.overflowed
+        ):
+            batch = self._take(64)
+            if batch:
+                self.sink(batch)
+            if not self._ready_more():
+                return
         self._wake.set()
+
+    def kick(self) -> None:
+        """The sink could not finish: the writer task takes over (its next batch may be
+        empty, with bytes of the sink's still to write)."""
+        self._kicked = True
+        self._wake.set()
+
+    def _ready_more(self) -> bool:
+        seat = self._seat
+        return bool(
+            self._replies
+            or self.overflowed
+            or self._kicked
+            or (seat is not None and self._cursor < seat.committed)
+        )
 
     def finish(self, last_word: m.Message) -> None:
         """Send ``last_word`` after the seat's log (what is committed of it), then stop
@@ -84,24 +130,34 @@ class Outbox:
     # --- the writer side ----------------------------------------------------------------
 
     async def next_batch(self, limit: int = 64) -> list[m.Message]:
-        """Replies first, then log events; waits until there is something (or a close)."""
+        """Replies first, then log events; waits until there is something (or a close, or a
+        :meth:`kick`)."""
         while True:
-            batch: list[m.Message] = []
-            while self._replies and len(batch) < limit:
-                batch.append(self._replies.popleft())
-            seat = self._seat
-            if seat is not None and self._cursor < seat.base:
-                self.overflowed = True  # what it still needs is no longer kept: resume
-            elif seat is not None and self._cursor < seat.committed:
-                end = min(seat.committed, self._cursor + limit - len(batch))
-                take = seat.log[self._cursor - seat.base : end - seat.base]
-                self._cursor += len(take)
-                batch += take
-            caught_up = seat is None or self._cursor >= seat.committed
-            if self._last_word is not None and caught_up and len(batch) < limit:
-                batch.append(self._last_word)
-                self._last_word, self._seat = None, None
-            if batch or self.closing is not None or self.overflowed:
+            batch = self._take(limit)
+            if batch or self.closing is not None or self.overflowed or self._kicked:
+                self._kicked = False
                 return batch
             self._wake = trio.Event()
-            await self._wake.wait()
+            self._parked = True
+            try:
+                await self._wake.wait()
+            finally:
+                self._parked = False
+
+    def _take(self, limit: int) -> list[m.Message]:
+        batch: list[m.Message] = []
+        while self._replies and len(batch) < limit:
+            batch.append(self._replies.popleft())
+        seat = self._seat
+        if seat is not None and self._cursor < seat.base:
+            self.overflowed = True  # what it still needs is no longer kept: resume
+        elif seat is not None and self._cursor < seat.committed:
+            end = min(seat.committed, self._cursor + limit - len(batch))
+            take = seat.log[self._cursor - seat.base : end - seat.base]
+            self._cursor += len(take)
+            batch += take
+        caught_up = seat is None or self._cursor >= seat.committed
+        if self._last_word is not None and caught_up and len(batch) < limit:
+            batch.append(self._last_word)
+            self._last_word, self._seat = None, None
+        return batch

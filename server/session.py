@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import secrets
 from typing import TYPE_CHECKING
 
@@ -30,9 +31,12 @@ RECEIVE_SIZE = 65536
 DRAIN_TIME = 1.0
 DRAIN_BYTES = 1 << 20
 """How long, and how much, the host reads from a peer after its last frame before closing."""
-TABLE_REQUESTS = (m.Play, m.Say, m.SeedCommit, m.SeedReveal, m.Leave, m.Rematch)
+TABLE_REQUESTS = (m.Play, m.Say, m.Rename, m.SeedCommit, m.SeedReveal, m.Leave, m.Rematch)
 NEEDS_THE_JOURNAL = (m.CreateTable, m.Join, m.Resume, *TABLE_REQUESTS)
 """Requests that change a table, refused while the journal cannot be written."""
+FAIRNESS_WRITES = 16
+"""A writer whose writes all go straight to the socket yields to the other tasks after this
+many of them (a write through the scheduler yields every time)."""
 PACED_BY_THE_GAME = (m.Ping, m.Pong, m.Hello, m.Play, m.SeedCommit, m.SeedReveal)
 """Messages the request rate limit leaves alone: the game itself paces them (a move is taken
 only on the seat's turn, a seed once a round), and a fast bot must not be slowed."""
@@ -70,6 +74,14 @@ class PlayerSession:
         self.outbox = Outbox(max_replies=self.config.max_replies, max_lag=self.config.max_lag)
         self.table_id: int | None = None
         self._writer_done = trio.Event()
+        self._fd = stream.socket.fileno() if isinstance(stream, trio.SocketStream) else None
+        """The socket's descriptor for direct writes (None: not a TCP stream)."""
+        self._direct_writes = 0
+        self._leftover = b""
+        """Bytes the outbox's sink could not write at once; the writer sends them first."""
+        self._sink_error: Exception | None = None
+        if self._fd is not None:
+            self.outbox.sink = self._write_now
         self._tokens = float(self.config.request_burst)
         self._tokens_at = trio.current_time()
 
@@ -269,6 +281,11 @@ class PlayerSession:
         outbox = self.outbox
         while True:
             batch = await outbox.next_batch()
+            if self._sink_error is not None:
+                error = self._sink_error
+                if isinstance(error, OSError):
+                    raise trio.BrokenResourceError(f"write failed: {error}") from error
+                raise error
             if self.conn.broken:
                 # The peer broke the protocol: what was queued before (a reply to an earlier
                 # request) may no longer go, but the bye saying why still does.
@@ -276,10 +293,11 @@ class PlayerSession:
                     await self._send_final(outbox.closing)
                     return
                 batch = []
-            data = b"".join(self.conn.send(msg) for msg in batch)
+            data = b"".join([self.conn.send(msg) for msg in batch])
+            if self._leftover:
+                data, self._leftover = self._leftover + data, b""
             if data:
-                with trio.fail_after(self.config.send_timeout):
-                    await self.stream.send_all(data)
+                await self._send(data)
             if outbox.overflowed:
                 log.info("connection %s: fell behind its seat, closing to resume", self.peer)
                 await self._send_final(
@@ -289,6 +307,48 @@ class PlayerSession:
             if outbox.closing is not None and not batch:
                 await self._send_final(outbox.closing)
                 return
+
+    def _write_now(self, batch: list[m.Message]) -> None:
+        """The outbox's sink: encode and write ``batch`` without waiting (called by a table's
+        task while this connection's writer is idle). Whatever the socket does not take at
+        once, and any error, is left to the writer task."""
+        if self.conn.broken:
+            return  # as the writer does: only the bye saying why may still go
+        try:
+            data = b"".join([self.conn.send(msg) for msg in batch])
+            try:
+                sent = os.write(self._fd, data)  # type: ignore[arg-type]
+            except BlockingIOError:
+                sent = 0
+        except (ProtocolError, OSError) as exc:
+            self._sink_error = exc
+            self.outbox.kick()
+            return
+        if sent < len(data):
+            self._leftover = data[sent:]
+            self.outbox.kick()
+
+    async def _send(self, data: bytes) -> None:
+        """Write ``data``, waiting at most ``send_timeout`` for the peer to take it.
+
+        Over TCP the bytes are first offered to the socket directly: almost always the
+        kernel takes them all at once, and the write costs no trip through the scheduler.
+        What it does not take is sent the ordinary way, bounded by the timeout."""
+        if self._fd is not None:
+            try:
+                sent = os.write(self._fd, data)
+            except BlockingIOError:
+                sent = 0
+            except OSError as exc:
+                raise trio.BrokenResourceError(f"write failed: {exc}") from exc
+            self._direct_writes += 1
+            if sent == len(data):
+                if self._direct_writes % FAIRNESS_WRITES == 0:
+                    await trio.lowlevel.checkpoint()  # let the other tasks run now and then
+                return
+            data = data[sent:]
+        with trio.fail_after(self.config.send_timeout):
+            await self.stream.send_all(data)
 
     async def _send_final(self, bye: m.Bye) -> None:
         try:

@@ -179,6 +179,8 @@ class RoundState:
     perm: tuple[int, ...] = ()
     where: dict[int, int] = field(default_factory=dict)
     """card index -> deck position, once the deck order is known."""
+    plays: list[PlayEntry] = field(default_factory=list)
+    """The round's plays so far (they join ``record`` when the round ends)."""
 
 
 class Table:
@@ -342,6 +344,18 @@ class Table:
         name = clean_name(wanted) or f"Player {seat + 1}"
         others = [s.name for i, s in enumerate(self.seats) if i != seat and s.name is not None]
         return unique_name(name, others)
+
+    def rename(self, seat: int, wanted: str) -> str | None:
+        """The player at ``seat`` takes another name, made safe and told apart as at
+        :meth:`join`; returns the name settled on, None if the seat has that name already."""
+        s = self.seats[seat]
+        if s.kind is not SeatKind.HUMAN:
+            raise TableError(ErrorCode.WRONG_PHASE, f"seat {seat} is not played by a person")
+        name = self.seat_name(seat, wanted)
+        if name == s.name:
+            return None
+        self._commit("rename", {"seat": seat, "name": name})
+        return name
 
     def resume(self, seat: int, new_token_hash: bytes, *, presented: bytes | None = None) -> int:
         """Issue a new token after :meth:`check_token`; returns the new epoch.
@@ -558,6 +572,10 @@ class Table:
         self._status_event(seat)
         self._advance_seeds()  # a seat nobody plays sends no seed
 
+    def _apply_rename(self, seat: int, name: str) -> None:
+        self.seats[seat].name = name
+        self._status_event(seat)
+
     def _apply_away(self, seat: int) -> None:
         s = self.seats[seat]
         s.connected, s.grace, s.away = False, 0, True
@@ -767,9 +785,7 @@ class Table:
         sweep = self.match.push_code(code)
         pos = fair.where[card]
         salt = fair.deck.salts[fair.perm[pos]]
-        fair.record = replace(
-            fair.record, plays=(*fair.record.plays, PlayEntry(seat, code, pos, salt))
-        )
+        fair.plays.append(PlayEntry(seat, code, pos, salt))
         self._broadcast(
             lambda seq, _: m.Played(
                 seq=seq, seat=seat, card=card, captured=captured, sweep=sweep, pos=pos, salt=salt
@@ -878,7 +894,7 @@ class Table:
         rnd = self.match.round
         fair = self.round
         assert fair is not None
-        fair.record = replace(fair.record, score=result.totals)
+        fair.record = replace(fair.record, plays=tuple(fair.plays), score=result.totals)
         lines = score_lines(result)
         leftover = tuple(c.index for c in rnd.leftover_cards)
         scores = tuple(self.match.scores)

@@ -42,6 +42,9 @@ BOT_LEVELS = {1: "random", 2: "greedy", 3: "strong", 4: "expert", 5: "strong"}
 """The computer player behind each wire ``bot_level`` (protocol.md): 4 is ``expert``, which
 thinks ``HostConfig.think`` seconds a move on a worker thread (:mod:`.thinking`)."""
 TOKEN_BYTES = 16
+RENAMES = 3
+RENAME_WINDOW = 60.0
+"""A seat may change its name this many times in this many seconds."""
 OUTAGE = 1.0
 """A journal write that kept the table waiting this long (seconds) extends its timers."""
 
@@ -101,6 +104,7 @@ class TableTask:
         self.journal_entries = 0
         """Journal entries this table has written (reported when it finishes)."""
         self._resume_times: dict[int, list[float]] = {}
+        self._rename_times: dict[int, list[float]] = {}
         self._unattended_since: float | None = trio.current_time()
         """Since when no connection has held a seat here (None: someone is here)."""
         self._paused_at: float | None = None
@@ -233,7 +237,7 @@ class TableTask:
                 self._shift_timers(waited)
             self._trim_logs()
         for outbox, msg in replies:
-            outbox.reply(msg)
+            outbox.reply(msg, push=False)
         attaching, self._attaching = self._attaching, []
         for outbox, seat, cursor in attaching:
             if self.attached.get(seat) is outbox:
@@ -241,10 +245,12 @@ class TableTask:
         if pending:
             for outbox in self.attached.values():
                 outbox.notify()
-            if self.table.phase is Phase.OVER and self._over_time is None:
-                self._over_time = trio.current_time()
-                await self._record_finish()
-                self.finished.set()
+        for outbox, _ in replies:
+            outbox.push()  # a reply leaves with the events it goes with, if any
+        if pending and self.table.phase is Phase.OVER and self._over_time is None:
+            self._over_time = trio.current_time()
+            await self._record_finish()
+            self.finished.set()
 
     def _trim_logs(self) -> None:
         """Keep of each seat's log what a resume may still be replayed (``replay_limit``)
@@ -561,6 +567,16 @@ class TableTask:
             table.say(seat, msg.text)
             self._chat_lines += 1
             self._chat_times[seat] = [*recent, now]
+        elif isinstance(msg, m.Rename):
+            now = trio.current_time()
+            recent = [t for t in self._rename_times.get(seat, []) if now - t < RENAME_WINDOW]
+            if len(recent) >= RENAMES:
+                raise TableError(
+                    ErrorCode.RATE_LIMITED,
+                    f"at most {RENAMES} changes of name in {RENAME_WINDOW:.0f} s",
+                )
+            if table.rename(seat, msg.name) is not None:
+                self._rename_times[seat] = [*recent, now]
         elif isinstance(msg, m.SeedCommit):
             table.seed_commit(seat, msg.round_id, msg.commit)
         elif isinstance(msg, m.SeedReveal):

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 
 import pytest
 import trio
-from hosting import MakeHost, start_host
+from hosting import HostThread, MakeHost, host_in_thread, start_host
 
 from scopa_net.server.host import Host
 
@@ -74,3 +74,12 @@ def make_host(nursery: trio.Nursery) -> MakeHost:
         return await start_host(nursery, **options)
 
     return make
+
+
+@pytest.fixture
+def threaded_host() -> Iterator[HostThread]:
+    """A host with default settings on 127.0.0.1 (any free port), journal in memory, in a
+    thread of its own: for a test that runs a command (which calls ``trio.run`` itself).
+    ``threaded_host.call(host.create_table, ...)`` reaches it from the test."""
+    with host_in_thread() as running:
+        yield running

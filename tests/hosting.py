@@ -1,8 +1,16 @@
-"""Start a real host on loopback for end-to-end tests."""
+"""Start a real host on loopback for end-to-end tests: in the test's own trio run
+(``start_host``; the ``host`` and ``make_host`` fixtures), on memory streams for virtual time
+(``start_memory_host``), or in a thread of its own for a test that runs a command, which
+calls ``trio.run`` itself (``host_in_thread``; the ``threaded_host`` fixture)."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import contextlib
+import threading
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
 
 import trio
 import trio.testing
@@ -22,6 +30,77 @@ async def start_host(nursery: trio.Nursery, db: str = ":memory:", **options: obj
     host = Host(config, Journal(db))
     await nursery.start(host.serve)
     return host
+
+
+async def start_memory_host(nursery: trio.Nursery, **options: object) -> tuple[Host, Network]:
+    """A host that listens on no socket, journal in memory, and the ``Network`` of memory
+    streams that reaches it: for tests in virtual time (trio's autojump clock)."""
+    config = HostConfig(db=":memory:", advertise=False, **options)  # type: ignore[arg-type]
+    host = Host(config, Journal(":memory:"))
+    await nursery.start(partial(host.serve, listen=False))
+    return host, Network(host, nursery)
+
+
+@dataclass(frozen=True)
+class HostThread:
+    """A host running in a thread of its own (see ``host_in_thread``)."""
+
+    host: Host
+    token: trio.lowlevel.TrioToken
+
+    @property
+    def port(self) -> int:
+        return self.host.port
+
+    @property
+    def address(self) -> str:
+        """``127.0.0.1:PORT``, as a person types it after ``scopa-net join``."""
+        return f"127.0.0.1:{self.host.port}"
+
+    def call(self, function: Callable[..., Awaitable[Any]], *args: object) -> Any:
+        """``await function(*args)`` in the host's thread (its trio run), from this one."""
+        return trio.from_thread.run(function, *args, trio_token=self.token)
+
+
+@contextlib.contextmanager
+def host_in_thread(db: str = ":memory:", **options: object) -> Iterator[HostThread]:
+    """A host on 127.0.0.1 (any free port) in a thread of its own, as ``start_host`` makes it;
+    it stops (and its thread ends) when the block ends."""
+    ready = threading.Event()
+    started: list[HostThread] = []
+    stop = threading.Event()
+    failure: list[BaseException] = []
+
+    async def serve() -> None:
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, db, **options)
+            started.append(HostThread(host, trio.lowlevel.current_trio_token()))
+            ready.set()
+            await trio.to_thread.run_sync(stop.wait, abandon_on_cancel=True)
+            nursery.cancel_scope.cancel()
+        host.journal.close()
+
+    def run() -> None:
+        try:
+            trio.run(serve)
+        except BaseException as exc:  # told to the test below, not lost in the thread
+            failure.append(exc)
+        finally:
+            ready.set()
+
+    thread = threading.Thread(target=run, name="host", daemon=True)
+    thread.start()
+    try:
+        assert ready.wait(30), "the host did not start within 30 s"
+        if failure:
+            raise failure[0]
+        yield started[0]
+    finally:
+        stop.set()
+        thread.join(30)
+    assert not thread.is_alive(), "the host's thread did not end within 30 s"
+    if failure:
+        raise failure[0]
 
 
 def create(

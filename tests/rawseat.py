@@ -94,7 +94,8 @@ class RawSeat:
         elif isinstance(msg, m.RematchStatus) and msg.state == "agreed" and self.mirror:
             # A new match: its events start from nothing, as a snapshot at round 0 would.
             rules = self.view.rules
-            assert self.seat is not None and self.table_id is not None
+            assert self.seat is not None
+            assert self.table_id is not None
             start = opening_snapshot(rules, seat=self.seat, seq=msg.seq, table_id=self.table_id)
             self.mirror = SeatMirror(start)
         elif msg.SEQUENCED and self.mirror is not None:

@@ -62,7 +62,8 @@ def test_summary_of_known_games() -> None:
     report = summarise(config, pairs)
     assert report.matches == 4
     assert report.rounds == 12
-    assert report.a.wins == 3 and report.b.wins == 1
+    assert report.a.wins == 3
+    assert report.b.wins == 1
     assert report.a.win_rate == wilson_interval(3, 4)
     assert report.a.points_per_round == pytest.approx((12 + 9 + 11 + 13) / 12)
     assert report.b.points_per_round == pytest.approx((5 + 11 + 2 + 3) / 12)

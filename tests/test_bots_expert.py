@@ -86,7 +86,8 @@ def test_a_seed_fixes_the_expert_without_a_clock() -> None:
 def test_make_player_passes_the_budget_to_thinking_levels_only() -> None:
     assert {"expert"} == THINKING_LEVELS
     expert = make_player("expert", 1, think=0.25)
-    assert isinstance(expert, ExpertPlayer) and expert.think == 0.25
+    assert isinstance(expert, ExpertPlayer)
+    assert expert.think == 0.25
     assert make_player("expert", 1).think == 1.0
     assert not isinstance(make_player("strong", 1, think=0.25), ExpertPlayer)
     with pytest.raises(ValueError, match="think"):
@@ -137,7 +138,8 @@ def test_arena_pits_expert_budgets_against_each_other(capsys: pytest.CaptureFixt
 def test_arena_refuses_a_bad_think_budget(bad: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "expert", "medium", "--think", bad]) == 2
     err = capsys.readouterr().err
-    assert "seconds" in err and "Traceback" not in err
+    assert "seconds" in err
+    assert "Traceback" not in err
 
 
 def test_arena_report_names_the_budget() -> None:

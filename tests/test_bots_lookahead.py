@@ -50,7 +50,8 @@ def test_the_last_deal_is_searched_exactly(seed: int) -> None:
     """Two players, stock gone: the deal search reaches the end and agrees with exact search."""
     rules = RuleSet.of(2)
     rnd = position_after(rules, seed, 30)
-    assert rnd.stock_count == 0 and rnd.plays_left == 6
+    assert rnd.stock_count == 0
+    assert rnd.plays_left == 6
     search = DealSearch(rules)
     exact = ExactSearch(rules)
     for side in (0, 1):

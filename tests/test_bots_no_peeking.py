@@ -33,7 +33,8 @@ def test_hidden_cards_change_neither_the_view_nor_the_choice(
     if twins is None:
         return
     one, two = twins
-    assert one.round is not None and two.round is not None
+    assert one.round is not None
+    assert two.round is not None
     seat = one.round.turn
     view = one.view_for(seat)
     assert view == two.view_for(seat)
@@ -49,7 +50,8 @@ def test_the_twins_really_differ_in_hidden_cards() -> None:
         if twins is None:
             continue
         one, two = twins
-        assert one.round is not None and two.round is not None
+        assert one.round is not None
+        assert two.round is not None
         seat = one.round.turn
         hands_one, hands_two = (
             [sorted(h) for s, h in enumerate(r.hands) if s != seat] for r in (one.round, two.round)

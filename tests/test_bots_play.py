@@ -89,7 +89,8 @@ def test_a_seed_fixes_every_choice(level: str) -> None:
     first = play_rounds(rules, LEVELS[level], 7, rounds=2)
     again = play_rounds(rules, LEVELS[level], 7, rounds=2)
     assert [r.totals for r in first.results] == [r.totals for r in again.results]
-    assert first.round is not None and again.round is not None
+    assert first.round is not None
+    assert again.round is not None
     assert first.round.history == again.round.history
 
 

@@ -124,7 +124,8 @@ def test_guessed_deals_keep_the_counts_and_spread_cards_evenly() -> None:
     rules = RuleSet.of(4)
     match = position_after(rules, 3, 5)
     rnd = match.round
-    assert rnd is not None and not rnd.finished
+    assert rnd is not None
+    assert not rnd.finished
     known = Observed.from_view(match.view_for(rnd.turn))
     rng = random.Random(0)
     counts: Counter[int] = Counter()
@@ -177,7 +178,8 @@ def test_strong_plays_perfectly_when_nothing_is_hidden(seed: int) -> None:
     rules = RuleSet.of(2)
     match = position_after(rules, seed, 34)
     rnd = match.round
-    assert rnd is not None and not rnd.finished
+    assert rnd is not None
+    assert not rnd.finished
     view = match.view_for(rnd.turn)
     assert is_certain(Observed.from_view(view))
     side = rnd.side_of(rnd.turn)

@@ -30,14 +30,16 @@ def test_version_through_python_dash_m() -> None:
 def test_help_lists_subcommands(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--help"]) == 0
     out = capsys.readouterr().out
-    assert "demo" in out and "play" in out
+    assert "demo" in out
+    assert "play" in out
 
 
 def test_demo_prints_a_whole_round(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "Round 1" in out
-    assert "settebello" in out and "primiera" in out
+    assert "settebello" in out
+    assert "primiera" in out
 
 
 def test_five_players_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:

@@ -5,6 +5,7 @@ files and a real host on loopback."""
 from __future__ import annotations
 
 import builtins
+import contextlib
 import http.server
 import os
 import socket
@@ -18,8 +19,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-import trio
-from hosting import start_host
+from hosting import host_in_thread
 
 from scopa_net.commands import join as join_command
 from scopa_net.commands.main import main
@@ -59,24 +59,12 @@ def _free_port() -> int:
 
 def _host_in_thread(place: Place) -> None:
     """A real host on loopback: table 1 has a password, table 2 a bot in seat 1."""
-    started = threading.Event()
-    stop: list[trio.lowlevel.TrioToken] = []
-    scopes: list[trio.CancelScope] = []
-
-    async def serve() -> None:
-        async with trio.open_nursery() as nursery:
-            host = await start_host(nursery)
-            await host.create_table("locked", RuleSet.of(2), "pw", 0, 1)
-            await host.create_table("with a bot", RuleSet.of(2), None, 1, 1)
-            place.host = f"127.0.0.1:{host.port}"
-            stop.append(trio.lowlevel.current_trio_token())
-            scopes.append(nursery.cancel_scope)
-            started.set()
-
-    thread = threading.Thread(target=trio.run, args=(serve,), daemon=True)
-    thread.start()
-    assert started.wait(20)
-    place.closers.append(lambda: stop[0].run_sync_soon(scopes[0].cancel))
+    stack = contextlib.ExitStack()
+    host = stack.enter_context(host_in_thread())
+    place.closers.append(stack.close)
+    host.call(host.host.create_table, "locked", RuleSet.of(2), "pw", 0, 1)
+    host.call(host.host.create_table, "with a bot", RuleSet.of(2), None, 1, 1)
+    place.host = host.address
 
 
 def _http_server(place: Place) -> None:
@@ -110,7 +98,8 @@ def _locked_db(place: Place) -> None:
     )
     deadline = time.monotonic() + 30
     while not Path(f"{db}.lock").exists() or not Path(f"{db}.lock").read_text().strip():
-        assert first.poll() is None and time.monotonic() < deadline
+        assert first.poll() is None
+        assert time.monotonic() < deadline
         time.sleep(0.1)
     place.locked_db = str(db)
 
@@ -162,7 +151,8 @@ def _fake_lan(monkeypatch: pytest.MonkeyPatch, place: Place) -> None:
     found = SimpleNamespace(
         name="kitchen", port=int(port), open_seats=1, password=False, addresses=(address,)
     )
-    monkeypatch.setattr(discovery, "browse_hosts", lambda seconds: [found])
+    monkeypatch.setattr(discovery, "browse_hosts", lambda seconds, interfaces: [found])
+    monkeypatch.setattr(discovery, "browse_interfaces", lambda: ["192.0.2.1"])
 
 
 def _typing(*answers: str | type[BaseException]) -> Callable[..., str]:
@@ -274,6 +264,7 @@ CASES = [
     ),
     ("play --port without --lan", ["play", "--port", "7000"], (), EXIT_USAGE, "needs --lan"),
     ("play --password without --lan", ["play", "--password", "x"], (), EXIT_USAGE, "needs --lan"),
+    ("play --resume without --lan", ["play", "--resume"], (), EXIT_USAGE, "--resume needs --lan"),
     ("play --bot-delay -1", ["play", "--bot-delay", "-1"], (), EXIT_USAGE, "use 0 or more"),
     ("play --delay -1 (old name)", ["play", "--delay", "-1"], (), EXIT_USAGE, "use 0 or more"),
     ("host --bot-delay -1", [*HOST, "--bot-delay", "-1"], (), EXIT_USAGE, "use 0 or more"),
@@ -313,7 +304,8 @@ def test_a_mistake_is_one_line_and_a_documented_status(
     if args:
         assert len(lines) == 1, lines
     else:  # bare scopa-net: the help, on stderr, then status 2
-        assert "exit status:" in err and "COMMAND" in err
+        assert "exit status:" in err
+        assert "COMMAND" in err
 
 
 def test_old_spellings_still_work_with_a_note(capfd: pytest.CaptureFixture[str]) -> None:
@@ -330,7 +322,8 @@ def test_old_spellings_still_work_with_a_note(capfd: pytest.CaptureFixture[str])
     err = capfd.readouterr().err
     assert "--delay is now --bot-delay" in err
     assert "--level is now --bot-level" in err
-    assert "'strong' is now called 'hard'" in err and "'1' is now called 'easy'" in err
+    assert "'strong' is now called 'hard'" in err
+    assert "'1' is now called 'easy'" in err
 
 
 @pytest.mark.parametrize("command", ["play", "join", "host", "bots", "arena"])

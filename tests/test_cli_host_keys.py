@@ -5,14 +5,12 @@ a match the client says where the transcript is and how to check it."""
 from __future__ import annotations
 
 import builtins
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
-from hosting import start_host
+from hosting import HostThread
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
@@ -25,26 +23,10 @@ from scopa_net.rules import RuleSet
 
 
 @pytest.fixture
-def host_address() -> Iterator[tuple[str, bytes]]:
-    ready = threading.Event()
-    found: list[Any] = []
-
-    async def serve() -> None:
-        async with trio.open_nursery() as nursery:
-            host = await start_host(nursery)
-            await host.create_table("one", RuleSet.of(2), None, 0, 1)
-            found.extend(
-                [f"127.0.0.1:{host.port}", host.public_key, trio.lowlevel.current_trio_token()]
-            )
-            found.append(nursery.cancel_scope)
-            ready.set()
-
-    thread = threading.Thread(target=trio.run, args=(serve,), daemon=True)
-    thread.start()
-    assert ready.wait(20)
-    yield found[0], found[1]
-    found[2].run_sync_soon(found[3].cancel)
-    thread.join(10)
+def host_address(threaded_host: HostThread) -> tuple[str, bytes]:
+    """A host with one open table: its address and its public key."""
+    threaded_host.call(threaded_host.host.create_table, "one", RuleSet.of(2), None, 0, 1)
+    return threaded_host.address, threaded_host.host.public_key
 
 
 def test_a_changed_key_stops_join_before_any_table_is_chosen(
@@ -67,8 +49,10 @@ def test_a_changed_key_stops_join_before_any_table_is_chosen(
     assert main(["join", address]) == EXIT_KEY_CHANGED
     err = capfd.readouterr().err.strip()
     assert len(err.splitlines()) == 1
-    assert f"now has key {fingerprint(key)}" in err and fingerprint(old) in err
-    assert str(pins) in err and f"scopa-net join {address} --accept-new-key" in err
+    assert f"now has key {fingerprint(key)}" in err
+    assert fingerprint(old) in err
+    assert str(pins) in err
+    assert f"scopa-net join {address} --accept-new-key" in err
 
     def ctrl_d(prompt: str = "") -> str:
         raise EOFError

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import io
 import re
-import threading
 from pathlib import Path
 
 import pytest
 import trio
-from hosting import start_host
+from hosting import HostThread, start_host
 
 from scopa_net.commands.main import main
 from scopa_net.commands.progress import Progress, format_duration
@@ -47,7 +46,9 @@ def test_a_terminal_gets_one_redrawn_line_and_quiet_gets_nothing() -> None:
             clock.now += 1
             progress.advance()
     text = out.getvalue()
-    assert text.count("\r\x1b[K") == 4 and text.endswith("\n") and text.count("\n") == 1
+    assert text.count("\r\x1b[K") == 4
+    assert text.endswith("\n")
+    assert text.count("\n") == 1
     assert "[#####...............]  25%  1.0/s  about 3 s left" in text
     quiet = io.StringIO()
     with Progress("x", 3, "things", stream=quiet, quiet=True, terminal=True) as progress:
@@ -97,37 +98,23 @@ def test_host_restoring_its_journal_reports_each_table(tmp_path: Path) -> None:
 
 
 def test_bots_say_what_they_do_not_benchmark_figures(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    threaded_host: HostThread,
 ) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    ready = threading.Event()
-    address: list[str] = []
-    stop: list[tuple[trio.lowlevel.TrioToken, trio.CancelScope]] = []
-
-    async def serve() -> None:
-        async with trio.open_nursery() as nursery:
-            host = await start_host(nursery)
-            address.append(f"127.0.0.1:{host.port}")
-            stop.append((trio.lowlevel.current_trio_token(), nursery.cancel_scope))
-            ready.set()
-
-    thread = threading.Thread(target=trio.run, args=(serve,), daemon=True)
-    thread.start()
-    assert ready.wait(20)
-    try:
-        argv = ["bots", address[0], "--create", "--count", "2", "--target", "1", "--seed", "3"]
-        assert main(argv) == 0
-        out = capsys.readouterr().out
-        assert "bot-1: seated at table 1 seat 0" in out
-        assert "bot-2: seated at table 1 seat 1" in out
-        assert re.search(r"bot-1 \(table 1 seat 0\): round over, match \d+-\d+", out)
-        assert re.search(r"match over after \d+ rounds?, (won|lost) \d+-\d+", out)
-        assert "2 bots: 1 matches finished" in out or "2 bots: 2 matches finished" in out
-        assert "round trip" not in out
-        assert main([*argv, "--stats", "--quiet"]) == 0
-        out = capsys.readouterr().out
-        assert "seated" not in out and "move round trip: median" in out
-    finally:
-        token, scope = stop[0]
-        token.run_sync_soon(scope.cancel)
-        thread.join(10)
+    argv = ["bots", threaded_host.address, "--create", "--count", "2", "--target", "1"]
+    argv += ["--seed", "3"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "bot-1: seated at table 1 seat 0" in out
+    assert "bot-2: seated at table 1 seat 1" in out
+    assert re.search(r"bot-1 \(table 1 seat 0\): round over, match \d+-\d+", out)
+    assert re.search(r"match over after \d+ rounds?, (won|lost) \d+-\d+", out)
+    assert "2 bots: 1 matches finished" in out or "2 bots: 2 matches finished" in out
+    assert "round trip" not in out
+    assert main([*argv, "--stats", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "seated" not in out
+    assert "move round trip: median" in out

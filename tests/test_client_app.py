@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 import trio
 from app_driver import playing, run_app
 from faultproxy import FaultProxy
-from hosting import create, start_host
+from hosting import HostThread, create
 from prompt_toolkit.input import PipeInput
 
 from scopa_net.cards import CARDS
@@ -39,7 +39,8 @@ def test_a_whole_match_against_the_computer() -> None:
     status, text, state = run_app(rules, playing(not_in_hand), opener=opener)
     assert status == 0
     assert "that card is not in your hand" in text
-    assert "Round 1 score sheet" in text and "Primiera" in text
+    assert "Round 1 score sheet" in text
+    assert "Primiera" in text
     assert re.search(r"(You win|Bot 1 wins) the match, \d+ to \d+, after \d+ rounds?\.", text)
     assert state.match_over
     # The refused line changed nothing: every play of the last round, as the client showed it,
@@ -54,13 +55,15 @@ def test_a_whole_match_against_the_computer() -> None:
         assert record.seat == (view.dealer + 1 + n) % rules.players
         replay.play(record.play, record.seat, exact=True)
     assert replay.finished
-    assert "Ada plays" in text and "Bot 1 plays" in text
+    assert "Ada plays" in text
+    assert "Bot 1 plays" in text
 
 
 def test_plain_mode_prints_sentences_and_no_toolbar() -> None:
     status, text, state = run_app(RuleSet.of(2, target=1), playing(), plain=True)
     assert status == 0
-    assert "Your hand: " in text and "Bot 1 played " in text
+    assert "Your hand: " in text
+    assert "Bot 1 played " in text
     assert "local game" not in text  # the toolbar is off
     assert state.match_over
 
@@ -75,7 +78,8 @@ def test_ctrl_d_leaves_at_once() -> None:
 def test_quit_needs_a_yes_during_the_match() -> None:
     status, text, state = run_app(RuleSet.of(2, target=11), playing("quit\rno\rquit\ry\r"))
     assert status == 0
-    assert "Really leave?" in text and "Staying at the table." in text
+    assert "Really leave?" in text
+    assert "Staying at the table." in text
     assert "Leaving the table." in text
     assert not state.match_over
 
@@ -93,7 +97,8 @@ def test_a_failing_game_side_takes_the_prompt_down() -> None:
 
     status, text, _ = run_app(RuleSet.of(2), playing(), opener=broken)
     assert status == 1
-    assert "The game stopped" in text and "the table fell over" in text
+    assert "The game stopped" in text
+    assert "the table fell over" in text
 
 
 def test_a_crash_while_the_prompt_is_up_takes_it_down() -> None:
@@ -131,7 +136,8 @@ def test_a_whole_match_through_the_embedded_host_checks_every_deal() -> None:
     status, text, state = run_app(RuleSet.of(2, target=1), playing(), opener=opener)
     assert status == 0
     assert state.match_over
-    assert "Deal check: verified" in text and "Host: Deal check" not in text
+    assert "Deal check: verified" in text
+    assert "Host: Deal check" not in text
     assert "DEAL CHECK FAILED" not in text
     assert "Round 1 score sheet" in text
 
@@ -151,11 +157,12 @@ def test_the_client_offers_to_play_again_and_a_yes_starts_a_new_match() -> None:
     assert "Waiting for the others to answer." in text
     assert "everyone agreed: a new match begins" in text
     assert text.count("Round 1 score sheet") == 2
-    assert "No rematch." in text and "no rematch: the table is closing" in text
+    assert "No rematch." in text
+    assert "no rematch: the table is closing" in text
     assert state.match_over
 
 
-def test_a_dropped_connection_mid_round_resumes_by_itself() -> None:
+def test_a_dropped_connection_mid_round_resumes_by_itself(threaded_host: HostThread) -> None:
     """The connection is cut in the middle of a round; the client says so, resumes with its
     token, and the match goes on to its end with every deal still verified."""
     proxies: list[FaultProxy] = []
@@ -163,8 +170,7 @@ def test_a_dropped_connection_mid_round_resumes_by_itself() -> None:
     @asynccontextmanager
     async def opener() -> AsyncIterator[Session]:
         async with trio.open_nursery() as nursery:
-            host = await start_host(nursery)
-            proxy = FaultProxy(host.port)
+            proxy = FaultProxy(threaded_host.port)
             await nursery.start(proxy.serve)
             proxies.append(proxy)
             choice = TableChoice(create=create(RuleSet.of(2, 1), bots=1))
@@ -188,6 +194,8 @@ def test_a_dropped_connection_mid_round_resumes_by_itself() -> None:
     status, text, state = run_app(RuleSet.of(2, target=1), cutting, opener=opener)
     assert status == 0
     assert proxies[0].cuts >= 1
-    assert "reconnecting" in text and "back at the table" in text
+    assert "reconnecting" in text
+    assert "back at the table" in text
     assert state.match_over
-    assert "Deal check: verified" in text and "DEAL CHECK FAILED" not in text
+    assert "Deal check: verified" in text
+    assert "DEAL CHECK FAILED" not in text

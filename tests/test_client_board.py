@@ -109,10 +109,12 @@ def test_the_board_and_toolbar_fit_60_columns() -> None:
     ]
     state = ClientState(seat=0, names=names, display=Display(), view=view, scores=(0, 0))
     wide = render.plain([toolbar_text(state, 200)])
-    assert "You & bot 2 0  bot 1 & bot 3 0 (to 11)" in wide and "stock" in wide
+    assert "You & bot 2 0  bot 1 & bot 3 0 (to 11)" in wide
+    assert "stock" in wide
     for width in (80, 60, 40, 25):
         bar = render.plain([toolbar_text(state, width)])
-        assert len(bar) < width and "YOUR TURN" in bar, (width, bar)
+        assert len(bar) < width, (width, bar)
+        assert "YOUR TURN" in bar, (width, bar)
 
 
 def test_you_play_and_others_play() -> None:
@@ -167,7 +169,8 @@ async def test_a_short_terminal_keeps_the_sheet_until_enter(rows: int, held: boo
         assert screen.take().count("Round 2") == 1  # the board once, not once per redraw
     await controller.handle_line("score")
     again = screen.take()
-    assert "Round 1 score sheet" in again and "Match score: Ada" in again
+    assert "Round 1 score sheet" in again
+    assert "Match score: Ada" in again
 
 
 async def test_who_before_the_deal_and_a_bare_rank_plays_the_only_card() -> None:
@@ -191,7 +194,8 @@ async def test_ctrl_c_drops_the_question() -> None:
     await controller.handle_line("settebello")
     assert controller.state.asking is Asking.WHICH_GROUP
     controller.interrupt()
-    assert controller.state.asking is Asking.NOTHING and controller.state.choices == ()
+    assert controller.state.asking is Asking.NOTHING
+    assert controller.state.choices == ()
     assert "Choice dropped" in screen.take()
     await controller.handle_line("1")
     assert session.submitted == []

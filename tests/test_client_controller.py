@@ -36,7 +36,8 @@ async def test_a_card_with_several_groups_asks_which(table: Table) -> None:
     await controller.handle_line("settebello")
     text = screen.take()
     assert "more than one group" in text
-    assert "1) 7d♦ x 3h♥+4h♥" in text and "2) 7d♦ x 2b♣+5s♠" in text
+    assert "1) 7d♦ x 3h♥+4h♥" in text
+    assert "2) 7d♦ x 2b♣+5s♠" in text
     assert controller.state.asking is Asking.WHICH_GROUP
     assert session.submitted == []
     await controller.handle_line("2")
@@ -76,7 +77,8 @@ async def test_quit_asks_first_during_a_match(table: Table) -> None:
     await controller.handle_line("quit")
     assert "Really leave?" in screen.take()
     await controller.handle_line("n")
-    assert quits == [] and controller.state.asking is Asking.NOTHING
+    assert quits == []
+    assert controller.state.asking is Asking.NOTHING
     await controller.handle_line("quit")
     await controller.handle_line("yes")
     assert quits == ["quit"]
@@ -150,7 +152,9 @@ async def test_the_leave_question_is_answered_once_and_nothing_else(
     text = screen.take()
     # The answer is taken as the answer, not as a card as well.
     assert "invalid card" not in text
-    assert session.left == [away] and quits == ["quit"] and session.submitted == []
+    assert session.left == [away]
+    assert quits == ["quit"]
+    assert session.submitted == []
 
 
 async def test_without_a_kept_seat_quit_only_confirms(table: Table) -> None:
@@ -158,4 +162,5 @@ async def test_without_a_kept_seat_quit_only_confirms(table: Table) -> None:
     _, controller, screen, _ = table
     await controller.handle_line("quit")
     text = screen.take()
-    assert "Really leave? (y/n)" in text and "away" not in text
+    assert "Really leave? (y/n)" in text
+    assert "away" not in text

@@ -120,7 +120,8 @@ def test_every_key_binding_says_what_it_does() -> None:
     assert {b.keys[0].value for b in bindings} == {"c-c", "c-d", "c-l"}
     for binding in bindings:
         doc = binding.handler.__doc__ or ""
-        assert doc.strip() and "\n" not in doc.strip()
+        assert doc.strip()
+        assert "\n" not in doc.strip()
 
 
 async def test_an_expert_practice_match_is_repeatable_and_thinks_off_the_loop() -> None:
@@ -154,5 +155,7 @@ async def test_an_expert_practice_match_is_repeatable_and_thinks_off_the_loop() 
                     elif isinstance(event, RoundOver):
                         break
             plays.append(seen)
-    assert plays[0] == plays[1] and plays[0]
-    assert threads and threading.get_ident() not in threads
+    assert plays[0] == plays[1]
+    assert plays[0]
+    assert threads
+    assert threading.get_ident() not in threads

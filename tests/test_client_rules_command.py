@@ -59,8 +59,11 @@ async def test_rules_explains_the_rules_in_play_briefly() -> None:
     assert "napola: Adds the score line napola" in flat
     assert "cappotto: A side that has 7 or more match points" in flat
     # Only the variants at this table, and no markdown on screen.
-    assert "quindici:" not in flat and "scopone:" not in flat
-    assert "`" not in text and "**" not in text and "*sweep*" not in text
+    assert "quindici:" not in flat
+    assert "scopone:" not in flat
+    assert "`" not in text
+    assert "**" not in text
+    assert "*sweep*" not in text
     assert "'rules tips'" in flat
     assert len(text.splitlines()) <= 40
 
@@ -114,7 +117,8 @@ async def test_an_unknown_topic_says_what_is_known() -> None:
     await controller.handle_line("rules frobnicate")
     flat = " ".join(screen.take().split())
     assert "unknown rules topic: 'frobnicate'" in flat
-    assert "scopone_scientifico" in flat and "tips" in flat
+    assert "scopone_scientifico" in flat
+    assert "tips" in flat
 
 
 def test_the_text_fits_a_narrow_terminal_without_breaking_words() -> None:
@@ -147,4 +151,5 @@ def test_the_summary_says_which_variants_change_a_rule() -> None:
     flat = " ".join(" ".join(rulebook.brief(RuleSet.of(2, 11, ["quindici", "cappotto"]))).split())
     assert "Capture (changed by quindici, below): On your turn" in flat
     assert "Winning (changed by cappotto, below):" in flat
-    assert "Sweeps: A capture" in flat and "Scoring: At the end" in flat
+    assert "Sweeps: A capture" in flat
+    assert "Scoring: At the end" in flat

@@ -108,14 +108,17 @@ def test_a_match_at_60_columns_fits_and_ends_clean(terminal: Terminal) -> None:
     time.sleep(0.3)
     screen = terminal.screen().rstrip("\n").splitlines()
     toolbar = screen[-1]
-    assert "YOUR TURN" in toolbar and toolbar.rstrip().endswith("connected"), toolbar
+    assert "YOUR TURN" in toolbar, toolbar
+    assert toolbar.rstrip().endswith("connected"), toolbar
     seen = play_until(terminal, r"EXIT=\d+")
     assert "EXIT=0" in seen
-    assert "Round 1 score sheet" in seen and "bot 1 & bot 3" in seen
+    assert "Round 1 score sheet" in seen
+    assert "bot 1 & bot 3" in seen
     for line in seen.splitlines():
         assert len(line) <= COLUMNS, line  # the terminal never had to wrap a line
     ending = seen.split("Connection: closed.")[-1]
-    assert "scopa>" not in ending and "| stock" not in ending
+    assert "scopa>" not in ending
+    assert "| stock" not in ending
 
 
 def test_sigterm_gives_the_terminal_back_clean(terminal: Terminal) -> None:
@@ -125,5 +128,7 @@ def test_sigterm_gives_the_terminal_back_clean(terminal: Terminal) -> None:
     seen = wait_for(terminal, r"EXIT=\d+")
     assert "EXIT=143" in seen
     after = seen.split("Your turn.")[-1]
-    assert "scopa>" not in after and "YOUR TURN" not in after and "| stock" not in after
+    assert "scopa>" not in after
+    assert "YOUR TURN" not in after
+    assert "| stock" not in after
     assert "Traceback" not in seen

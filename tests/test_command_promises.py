@@ -7,12 +7,16 @@ from __future__ import annotations
 import re
 import signal
 import sys
+import time
 from pathlib import Path
 
 import pytest
 import trio
+from cheats import leave_out_after_its_receipt
 from helpers import free_port
-from hosting import create
+from hosting import HostThread, create, host_in_thread
+from rawseat import RawSeat
+from reading_screen import FirstDeal, reading_screen
 
 from scopa_net.client.network_session import (
     SessionError,
@@ -21,10 +25,11 @@ from scopa_net.client.network_session import (
     open_network_session,
 )
 from scopa_net.commands.main import main
-from scopa_net.commands.options import LEVEL_WIRE_NUMBERS
+from scopa_net.commands.options import EXIT_FAILED, LEVEL_WIRE_NUMBERS, player_for
 from scopa_net.rules import RuleSet
 from scopa_net.server.host import Host
 from scopa_net.server.journal import Journal
+from scopa_net.wire import messages as m
 
 
 def host_command(tmp_path: Path, port: int, *flags: str) -> list[str]:
@@ -71,7 +76,8 @@ async def test_host_flags_open_the_table_and_set_the_limits_and_sigint_stops_it(
         proc = await trio.lowlevel.open_process(host_command(tmp_path, port, *flags), stderr=stderr)
     try:
         (table,) = await wait_until_listed(port)
-        assert table.name == "kitchen" and table.password
+        assert table.name == "kitchen"
+        assert table.password
         assert table.rules.to_rules() == RuleSet.of(3, 5, ["napola"])
         assert sorted(s.kind for s in table.seats) == ["bot", "open", "open"]
         # --password: a wrong one is refused; the right one seats the player.
@@ -104,11 +110,77 @@ async def test_host_flags_open_the_table_and_set_the_limits_and_sigint_stops_it(
         journal.close()
 
 
-def test_history_of_an_empty_journal_says_so(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+async def welcomed(port: int) -> RawSeat:
+    """A raw client past ``welcome``; a connection the host is still closing may count against
+    the per-address limit for a moment, so a refusal is tried again (for 10 s)."""
+    with trio.fail_after(10):
+        while True:
+            try:
+                return await RawSeat.connect(port)
+            except EOFError:
+                await trio.sleep(0.05)
+
+
+async def seated(port: int, table_id: int, name: str) -> RawSeat:
+    seat = await welcomed(port)
+    await seat.join(table_id, name=name)
+    return seat
+
+
+async def test_host_grace_and_max_per_address_take_effect_from_the_command_line(
+    tmp_path: Path,
 ) -> None:
-    Journal(str(tmp_path / "host.db")).close()
-    assert main(["history", "--db", str(tmp_path / "host.db")]) == 0
+    """``--max-per-address 2``: with two players seated from 127.0.0.1 a third connection is
+    told why it is refused, and is let in once one has gone. ``--grace 2``: the seat of the
+    player who dropped waits 2 s (its status says so), then a bot stands in."""
+    port = free_port()
+    flags = ["--players", "2", "--grace", "2", "--max-per-address", "2", "--bot-delay", "0"]
+    err = tmp_path / "stderr.txt"
+    with err.open("wb") as stderr:
+        proc = await trio.lowlevel.open_process(host_command(tmp_path, port, *flags), stderr=stderr)
+    try:
+        (table,) = await wait_until_listed(port)
+        ann = await seated(port, table.id, "ann")
+        bob = await seated(port, table.id, "bob")
+        with trio.fail_after(10):
+            third = RawSeat(await trio.open_tcp_stream("127.0.0.1", port))
+            await third.send(m.Hello(version=m.PROTOCOL_VERSION, client="third"))
+            bye = await third.until(lambda msg: isinstance(msg, m.Bye))
+        assert bye == m.Bye(
+            reason="too_many_connections", message="at most 2 connections from one address"
+        )
+        await third.aclose()
+
+        await bob.aclose()
+        dropped = await ann.until(
+            lambda msg: isinstance(msg, m.SeatStatus) and msg.seat == bob.seat and not msg.connected
+        )
+        started = trio.current_time()
+        assert isinstance(dropped, m.SeatStatus)
+        assert (dropped.connected, dropped.grace, dropped.stand_in) == (False, 2, False)
+        stood_in = await ann.until(
+            lambda msg: isinstance(msg, m.SeatStatus) and msg.seat == bob.seat and msg.stand_in
+        )
+        assert trio.current_time() - started >= 1.5  # a lower bound: load only lengthens it
+        assert isinstance(stood_in, m.SeatStatus)
+        assert not stood_in.connected
+        # One connection of two has gone: a new one is welcomed again.
+        await (await welcomed(port)).aclose()
+        await ann.aclose()
+    finally:
+        proc.kill()
+        await proc.wait()
+    assert "Traceback" not in err.read_text()
+
+
+def test_history_of_an_empty_journal_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``scopa-net history`` reads the journal in the data folder, as the host keeps it."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    (tmp_path / "scopa-net").mkdir()
+    Journal(str(tmp_path / "scopa-net" / "host.db")).close()
+    assert main(["history"]) == 0
     assert capsys.readouterr().out == "no finished matches\n"
 
 
@@ -185,16 +257,21 @@ async def test_join_create_asks_the_host_for_the_table_the_flags_describe(
         choice = await trio.to_thread.run_sync(
             _table_choice, args, "127.0.0.1", host.port, never_asked
         )
-    assert choice is not None and choice.create is not None
+    assert choice is not None
+    assert choice.create is not None
     create = choice.create
-    assert create.name == "Ada's table" and create.password == "pw"
+    assert create.name == "Ada's table"
+    assert create.password == "pw"
     assert create.rules.to_rules() == RuleSet.of(4, 5, ["scopone"])
-    assert create.bots == 2 and create.bot_level == LEVEL_WIRE_NUMBERS["hard"]
+    assert create.bots == 2
+    assert create.bot_level == LEVEL_WIRE_NUMBERS["hard"]
     # The host takes that request as it is: the table is opened as described.
     async with open_network_session("127.0.0.1", host.port, choice, name="Ada") as session:
         (listed,) = await list_tables("127.0.0.1", host.port)
-        assert listed.id == session.table_id and listed.name == "Ada's table"
-        assert listed.password and listed.rules.to_rules() == RuleSet.of(4, 5, ["scopone"])
+        assert listed.id == session.table_id
+        assert listed.name == "Ada's table"
+        assert listed.password
+        assert listed.rules.to_rules() == RuleSet.of(4, 5, ["scopone"])
         assert sorted(s.kind for s in listed.seats) == ["bot", "bot", "human", "open"]
 
 
@@ -202,28 +279,12 @@ def first_deal_of_play(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> tupl
     """Run ``scopa-net play ARGV`` with the screen replaced by a reader of the first deal:
     the session is the real one the command opens; returns the hand and table dealt."""
     from scopa_net.client import launch
-    from scopa_net.client.local_session import LocalSession
-    from scopa_net.client.session import RoundStarted
 
-    dealt: list[tuple[str, ...]] = []
-
-    def first_deal(open_session, settings, **options: object) -> int:
-        async def read() -> None:
-            with trio.fail_after(30):
-                async with open_session() as session:
-                    assert isinstance(session, LocalSession)
-                    async for event in session.events:
-                        if isinstance(event, RoundStarted):
-                            view = event.view
-                            dealt.append(tuple(map(str, (*view.hand, "|", *view.table))))
-                            return
-
-        trio.run(read)
-        return 0
-
-    monkeypatch.setattr(launch, "run_game_screen", first_deal)
+    seen: list[FirstDeal] = []
+    monkeypatch.setattr(launch, "run_game_screen", reading_screen(seen))
     assert main(["play", "--bot-delay", "0", *argv]) == 0
-    return dealt[0]
+    (dealt,) = seen
+    return (*dealt.hand, "|", *dealt.table)
 
 
 def test_play_seed_repeats_the_deal_offline(
@@ -235,3 +296,106 @@ def test_play_seed_repeats_the_deal_offline(
     assert first == first_deal_of_play(["--seed", "5"], monkeypatch)
     assert first != first_deal_of_play(["--seed", "6"], monkeypatch)
     assert len(first) == 3 + 1 + 4  # three cards in hand, four on the table
+
+
+def bots_seated(out: str) -> list[int]:
+    """The seats the ``bots`` command says its bots sat down at, in order."""
+    return [int(n) for n in re.findall(r"^bot-\d+: seated at table \d+ seat (\d)$", out, re.M)]
+
+
+def test_bots_take_the_open_seats_at_the_level_asked_for(
+    threaded_host: HostThread,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """The README's ``scopa-net bots HOST --count 3 --bot-level hard``, at a 4-seat table to 1
+    point with a bot of the host's: three bots take the three open seats, each plays as the
+    hard computer player, and all three see the match to its end. Asked for more bots than
+    there are open seats, the command says so and sends as many as fit."""
+    from scopa_net.bots import levels
+    from scopa_net.server import thinking
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    made: list[str] = []
+    real_make_player = levels.make_player
+
+    def recording_make_player(level: str, seed: int, **budget: object) -> object:
+        made.append(level)
+        return real_make_player(level, seed, **budget)
+
+    # The table commands build their players through server/thinking.py's table_player.
+    monkeypatch.setattr(thinking, "make_player", recording_make_player)
+    host = threaded_host.host
+    threaded_host.call(host.create_table, "kitchen", RuleSet.of(4, 1), None, 1, 1)
+    (listed,) = trio.run(list_tables, "127.0.0.1", host.port)
+    open_seats = [n for n, seat in enumerate(listed.seats) if seat.kind == "open"]
+    assert len(open_seats) == 3
+    assert main(["bots", threaded_host.address, "--count", "3", "--bot-level", "hard"]) == 0
+    out = capsys.readouterr().out
+    assert sorted(bots_seated(out)) == open_seats
+    # The host's own bot (level 1, random) is built through the same function.
+    assert [level for level in made if level != player_for("easy")] == [player_for("hard")] * 3
+    assert len(re.findall(r"^bot-\d+ \(table 1 seat \d\): match over after", out, re.M)) == 3
+    assert "3 bots: 3 matches finished" in out
+
+    threaded_host.call(host.create_table, "two", RuleSet.of(2, 1), None, 1, 1)
+    made.clear()
+    assert main(["bots", threaded_host.address, "--count", "3", "--bot-level", "easy"]) == 0
+    out = capsys.readouterr().out
+    assert f"1 open seat at {threaded_host.address}; sending 1 bots" in out
+    assert len(bots_seated(out)) == 1
+    assert made == [player_for("easy")]
+
+
+def test_bots_create_open_tables_of_the_size_asked_for_and_wait_between_moves(
+    threaded_host: HostThread, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """``--create --players 4 --target 1 --count 3``: the bots open one 4-seat table to 1
+    point, take three seats and leave the fourth to a host bot. ``--bot-delay``: each move
+    waits at least half the delay (a lower bound on the time, so load cannot break it)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    argv = ["bots", threaded_host.address, "--create", "--players", "4", "--target", "1"]
+    assert main([*argv, "--count", "3", "--bot-level", "easy"]) == 0
+    out = capsys.readouterr().out
+    assert sorted(bots_seated(out)) == [0, 1, 2]
+
+    async def tables() -> list[dict]:
+        return [record.settings for record in threaded_host.host.journal.tables()]
+
+    (settings,) = threaded_host.call(tables)
+    assert (settings["players"], settings["target"], settings["bots"]) == (4, 1, 1)
+
+    delay = 0.05
+    argv = ["bots", threaded_host.address, "--create", "--count", "2", "--target", "1"]
+    started = time.perf_counter()
+    assert main([*argv, "--bot-delay", str(delay), "--stats", "--quiet"]) == 0
+    elapsed = time.perf_counter() - started
+    out = capsys.readouterr().out
+    moves = int(re.search(r"^(\d+) moves$", out, re.M)[1])  # type: ignore[index]
+    assert moves >= 36  # at least one whole round of two players: 40 cards less 4 on the table
+    assert elapsed >= moves * delay / 2
+
+
+def test_bots_check_every_deal_unless_told_not_to(
+    capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A host that deals round 1 without a seed it signed a receipt for: the bots catch it,
+    the command lists the failure in one line per bot and ends with status 1 (no traceback);
+    with ``--no-check`` the same bots play the match through and end with 0."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    leave_out_after_its_receipt(monkeypatch, seat=0)
+    argv = ["bots", "", "--create", "--count", "2", "--target", "1"]
+    with host_in_thread(grace=0.2) as running:
+        argv[1] = running.address
+        assert main(argv) == EXIT_FAILED
+        err = capfd.readouterr().err
+        assert "failure: bot-1: DEAL CHECK FAILED in round 1: HostLiedError" in err
+        assert "Traceback" not in err
+    with host_in_thread(grace=0.2) as running:
+        argv[1] = running.address
+        assert main([*argv, "--no-check"]) == 0
+        captured = capfd.readouterr()
+        assert "2 bots: 2 matches finished" in captured.out
+        assert "failure" not in captured.err

@@ -120,7 +120,8 @@ def core_sources() -> dict[str, str]:
 
 def test_the_core_has_no_clock_and_no_global_randomness() -> None:
     sources = core_sources()
-    assert "scopa_net.round" in sources and "scopa_net.bots.strong" in sources
+    assert "scopa_net.round" in sources
+    assert "scopa_net.bots.strong" in sources
     found = {name: bad for name, source in sources.items() if (bad := impurities(source))}
     assert not found, f"the core reads a clock or unseeded randomness: {found}"
 

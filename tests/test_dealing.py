@@ -27,7 +27,8 @@ def test_one_card_at_a_time_starting_right_of_the_dealer() -> None:
     first = plan[0].targets
     assert first[:12] == (3, 0, 1, 2) * 3
     assert first[12:] == (TABLE,) * 4
-    assert plan[1].start == 16 and plan[1].targets == (3, 0, 1, 2) * 3
+    assert plan[1].start == 16
+    assert plan[1].targets == (3, 0, 1, 2) * 3
 
 
 def test_the_round_deals_by_the_plan() -> None:

@@ -45,7 +45,8 @@ def test_a_good_file_verifies(saved: list[Path], capsys: pytest.CaptureFixture[s
     assert main(["verify", str(saved[0])]) == 0
     out = capsys.readouterr().out.splitlines()
     rounds = [line for line in out if line.startswith("round ")]
-    assert rounds and all(": verified" in line for line in rounds)
+    assert rounds
+    assert all(": verified" in line for line in rounds)
     assert out[0].startswith("seat 0, 2 players")
     assert out[-1] == "VERIFIED"
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from cheats import leave_out_after_its_receipt
 from hosting import create, start_host
 
 from scopa_net.bots.levels import make_player
@@ -68,18 +69,6 @@ def cheat_after(monkeypatch: pytest.MonkeyPatch, name: str, after: Callable[[Tab
     monkeypatch.setattr(Table, name, cheating)
 
 
-def leave_out_after_its_receipt(monkeypatch: pytest.MonkeyPatch, seat: int) -> None:
-    """The host takes the seat's good seed (and signs the receipt), then deals without it."""
-    original = Table._deal_round
-
-    def cheating(self: Table) -> None:
-        if self.round is not None and self.round_no == 1:
-            self.round.seeds[seat] = None  # "it never came"
-        original(self)
-
-    monkeypatch.setattr(Table, "_deal_round", cheating)
-
-
 def void_after_the_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
     """The host sees the deal it got and throws it away, calling it a kings void."""
 
@@ -99,7 +88,8 @@ def swap_the_hands_of_seats_0_and_1(monkeypatch: pytest.MonkeyPatch) -> None:
 
     def after(self: Table) -> None:
         a, b = self.seats[0].log[-1], self.seats[1].log[-1]
-        assert isinstance(a, m.Deal) and isinstance(b, m.Deal)
+        assert isinstance(a, m.Deal)
+        assert isinstance(b, m.Deal)
         self.seats[0].log[-1] = dataclasses.replace(a, hand=b.hand)
         self.seats[1].log[-1] = dataclasses.replace(b, hand=a.hand)
 
@@ -154,7 +144,8 @@ async def victim_stops(host: Host, data_home: Path, rules: RuleSet, bots: int) -
 
 def evidence_of(error: Exception) -> Path:
     assert isinstance(error, DealCheckFailedError)
-    assert error.evidence is not None and error.evidence.name.endswith("-FAILED.scopa")
+    assert error.evidence is not None
+    assert error.evidence.name.endswith("-FAILED.scopa")
     return error.evidence
 
 
@@ -199,7 +190,8 @@ async def test_a_seed_left_out_after_its_receipt_is_proof_and_the_others_are_tol
     # The evidence holds the receipt, and verify finds the lie.
     path = evidence_of(error)
     evidence = decode(path.read_bytes())
-    assert evidence.stopped is not None and evidence.stopped.check == "HostLiedError"
+    assert evidence.stopped is not None
+    assert evidence.stopped.check == "HostLiedError"
     assert evidence.rounds[-1].receipt is not None
     assert evidence.rounds[-1].excluded == (None, "no_reveal")
     capsys.readouterr()
@@ -230,7 +222,8 @@ async def test_swapped_hands_are_caught_on_arrival(
     assert "DEAL CHECK FAILED in round 1: MisroutedCardError: deal 1: your hand" in str(error)
     evidence = decode(evidence_of(error).read_bytes())
     assert evidence.rounds[-1].hand == ()  # the bad cards were never taken in
-    assert evidence.stopped is not None and evidence.stopped.round_no == 1
+    assert evidence.stopped is not None
+    assert evidence.stopped.round_no == 1
 
 
 async def test_a_card_played_twice_is_caught_on_arrival(
@@ -282,8 +275,10 @@ async def test_a_bad_seed_is_left_out_published_and_checkable_and_the_round_goes
     assert ann.verdict_failures == []
     t = ann.witness.transcript()
     first = t.rounds[0]
-    assert first.excluded == (None, "bad_reveal") and first.plays  # played all the same
-    assert first.seeds is not None and first.seeds[1] == bytes(32)
+    assert first.excluded == (None, "bad_reveal")
+    assert first.plays
+    assert first.seeds is not None
+    assert first.seeds[1] == bytes(32)
     assert first.commits is not None
     # Anyone can check the exclusion: the published seed does not open the commitment.
     assert seat_commitment(first.round_id, 1, bytes(32)) != first.commits[1]
@@ -319,7 +314,8 @@ async def test_a_seat_that_drops_after_committing_is_left_out_and_the_round_goes
     notes = [v.note for v in ann.witness.verdicts]
     t = ann.witness.transcript()
     first = t.rounds[0]
-    assert first.excluded == (None, "no_reveal") and first.plays
+    assert first.excluded == (None, "no_reveal")
+    assert first.plays
     assert verify_transcript(t).ok
     assert "seeds left out: seat 1 no_reveal" in notes[0]
     assert table.seats[1].offences == 0  # shown, not punished
@@ -349,7 +345,8 @@ async def test_a_rewritten_end_or_a_new_key_is_refused(
     assert main(["verify", str(path)]) == 0  # the client's own pinned key is accepted
     assert capsys.readouterr().out.splitlines()[-1] == "VERIFIED"
     t = decode(path.read_bytes())
-    assert len(t.rounds) >= 2 and t.result.sig is not None
+    assert len(t.rounds) >= 2
+    assert t.result.sig is not None
 
     def verify(transcript: object, *flags: str) -> tuple[int, str]:
         out = tmp_path / "doctored.scopa"
@@ -365,29 +362,36 @@ async def test_a_rewritten_end_or_a_new_key_is_refused(
         scores, winner, sign(host.key, end_message(kept[-1].chain_hash(), scores, winner))
     )
     status, out = verify(dataclasses.replace(t, rounds=kept, result=resigned))
-    assert status == 1 and "match result: FAILED: ScoreMismatchError" in out
+    assert status == 1
+    assert "match result: FAILED: ScoreMismatchError" in out
     # ... or leaves the end unsigned: refused, or shown as unfinished (never verified).
     status, out = verify(
         dataclasses.replace(t, rounds=kept, result=MatchResult(scores, winner, None))
     )
-    assert status == 1 and "UnfinishedMatchError" in out
+    assert status == 1
+    assert "UnfinishedMatchError" in out
     status, out = verify(dataclasses.replace(t, rounds=kept, result=MatchResult(scores, None)))
-    assert status == 1 and out.splitlines()[-1].startswith("UNFINISHED")
+    assert status == 1
+    assert out.splitlines()[-1].startswith("UNFINISHED")
     # A whole file re-signed under another key: refused by the pinned keys and by --pin.
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     other = reseal(t, Ed25519PrivateKey.generate())
     assert verify_transcript(other).ok  # consistent in itself...
     status, out = verify(other)
-    assert status == 1 and "REFUSED: host key" in out and "known_hosts" in out
+    assert status == 1
+    assert "REFUSED: host key" in out
+    assert "known_hosts" in out
     status, out = verify(other, "--pin", fingerprint(t.host_key))
-    assert status == 1 and "REFUSED" in out
+    assert status == 1
+    assert "REFUSED" in out
     status, out = verify(t, "--pin", fingerprint(t.host_key).replace("-", ""))
     assert status == 0
     # The same file twice counts once; the summary counts exclusions and unchecked rounds.
     assert main(["verify", str(path), str(path)]) == 0
     out = capsys.readouterr().out
-    assert "counted once" in out and "files: 1," in out
+    assert "counted once" in out
+    assert "files: 1," in out
     assert "rounds not fair-checked (no player seed): 0" in out
 
 
@@ -459,6 +463,8 @@ def test_the_terminal_shows_one_banner_and_exits_with_its_own_status(
     assert text.count("DEAL CHECK FAILED") == 1
     banner = text[text.index("DEAL CHECK FAILED") :]
     assert banner.startswith(f"DEAL CHECK FAILED in round 1: {check}")
-    assert "Evidence saved to" in banner and "-FAILED.scopa" in banner
+    assert "Evidence saved to" in banner
+    assert "-FAILED.scopa" in banner
     assert "Your turn" not in banner  # nothing after the banner asks for a move
-    assert "Traceback" not in text and "The game stopped" not in text
+    assert "Traceback" not in text
+    assert "The game stopped" not in text

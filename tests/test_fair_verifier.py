@@ -33,7 +33,7 @@ from scopa_net.fair.errors import (
 )
 from scopa_net.fair.simulate import VOID_NO_REVEAL, SimulatedMatch, reseal, simulate_match
 from scopa_net.fair.transcript import VOID_KINGS, Transcript, VoidNotice, decode
-from scopa_net.fair.verifier import MatchVerdict, verify_transcript
+from scopa_net.fair.verifier import MatchVerdict, RoundByRoundVerifier, verify_transcript
 from scopa_net.rules import RuleSet
 
 
@@ -88,8 +88,12 @@ def test_a_seed_left_out_is_published_and_the_round_goes_on() -> None:
     sim = simulate_match(RuleSet.of(4), 3, no_reveal={1: 2, 3: 0})
     t = sim.transcripts[1]
     r = t.rounds[0]
-    assert r.void is None and r.plays and r.excluded == (None, None, VOID_NO_REVEAL, None)
-    assert r.seeds is not None and r.seeds[2] is None and r.commits is not None
+    assert r.void is None
+    assert r.plays
+    assert r.excluded == (None, None, VOID_NO_REVEAL, None)
+    assert r.seeds is not None
+    assert r.seeds[2] is None
+    assert r.commits is not None
     verdict = verify_transcript(t)
     assert verdict.ok, verdict.lines()
     assert "seeds left out: seat 2 no_reveal" in verdict.rounds[0].note
@@ -274,6 +278,29 @@ def test_a_failed_round_does_not_hide_later_ones() -> None:
     verdict = verify_transcript(replace_round(t, 0, hand=hand))
     assert [v.ok for v in verdict.rounds] == [False] + [True] * (len(t.rounds) - 1)
     assert "play not replayed (round 1 failed)" in verdict.rounds[1].note
+
+
+@pytest.mark.parametrize("damaged", [None, 0, 1])
+def test_checking_round_by_round_gives_the_whole_transcripts_verdicts(damaged: int | None) -> None:
+    """The witness checks each round once as it ends; each verdict is the one the whole
+    transcript up to that round gets (a damaged round included, and the rounds after it)."""
+    t = simulated(4, 3).transcripts[2]
+    if damaged is not None:
+        hand = t.rounds[damaged].hand
+        t = replace_round(
+            t, damaged, hand=(dataclasses.replace(hand[0], salt=bytes(16)), *hand[1:])
+        )
+    assert len(t.rounds) >= 3
+    checker = RoundByRoundVerifier(t.rules, t.host_key, t.seat)
+    for n, record in enumerate(t.rounds, 1):
+        whole = verify_transcript(dataclasses.replace(t, rounds=t.rounds[:n])).rounds[-1]
+        one = checker.add(record)
+        assert (one.text(), one.fair_checked, type(one.error)) == (
+            whole.text(),
+            whole.fair_checked,
+            type(whole.error),
+        )
+    assert checker.checked == len(t.rounds)
 
 
 # --- the file -----------------------------------------------------------------------------

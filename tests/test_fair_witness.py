@@ -69,7 +69,8 @@ def test_a_receipt_for_another_seat_or_seed_is_refused() -> None:
     with pytest.raises(BadReceiptError, match="other than ours"):
         witness.observe(dataclasses.replace(receipt, seed_hash=bytes(32), sig=signed_other))
     witness.observe(receipt)
-    assert witness.current is not None and witness.current.receipt is not None
+    assert witness.current is not None
+    assert witness.current.receipt is not None
 
 
 def test_a_catch_up_by_snapshot_mid_round_raises_no_false_alarm() -> None:
@@ -89,6 +90,7 @@ def test_a_catch_up_by_snapshot_mid_round_raises_no_false_alarm() -> None:
     witness.resynced()
     for event in log[plays[6] :]:
         witness.observe(event)
-    assert witness.verdicts and all(v.ok for v in witness.verdicts)
+    assert witness.verdicts
+    assert all(v.ok for v in witness.verdicts)
     assert "not replayed" in witness.verdicts[-1].note
     assert witness.verdicts[0].round_no == 2

@@ -93,7 +93,8 @@ def test_the_hint_is_a_legal_play_and_hidden_cards_do_not_change_it() -> None:
     deck[i], deck[j] = deck[j], deck[i]
     second = Match(rules, first_dealer=1)
     second.deal(deck)
-    assert second.round is not None and second.round.hand(1) != rnd.hand(1)
+    assert second.round is not None
+    assert second.round.hand(1) != rnd.hand(1)
     view = first.view_for(0)
     assert second.view_for(0) == view
     hint = hint_for(view, playouts=60)
@@ -171,7 +172,8 @@ def run_coached(answer: str, *, first: str = "hint\r") -> tuple[str, ClientState
 def test_a_coached_match_with_a_hint() -> None:
     text, state = run_coached("y")
     assert "Hint: " in text
-    assert "Coach: before you play" in text and "Play it anyway? (y/n)" in text
+    assert "Coach: before you play" in text
+    assert "Play it anyway? (y/n)" in text
     assert "The hint would be " in text
     assert state.match_over
 

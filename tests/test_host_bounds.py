@@ -71,7 +71,8 @@ async def test_refused_connections_get_bye_before_any_welcome() -> None:
         held = [await open_link(port=host.port) for _ in range(2)]
         for _ in range(8):
             first = await first_answer(host.port)
-            assert isinstance(first, m.Bye) and first.reason == "too_many_connections", first
+            assert isinstance(first, m.Bye), first
+            assert first.reason == "too_many_connections", first
             assert "one address" in first.message
         await held.pop().aclose()
         with trio.fail_after(5):
@@ -85,7 +86,8 @@ async def test_refused_connections_get_bye_before_any_welcome() -> None:
         held = [await open_link(port=host.port) for _ in range(4)]
         for _ in range(8):
             first = await first_answer(host.port)
-            assert isinstance(first, m.Bye) and first.reason == "too_many_connections", first
+            assert isinstance(first, m.Bye), first
+            assert first.reason == "too_many_connections", first
             assert "full" in first.message
         await close_links()
         nursery.cancel_scope.cancel()
@@ -132,7 +134,8 @@ async def test_the_connection_cap_follows_the_descriptor_limit() -> None:
             links.append(await open_link(port=port))
         for _ in range(5):
             first = await first_answer(port)
-            assert isinstance(first, m.Bye) and first.reason == "too_many_connections", first
+            assert isinstance(first, m.Bye), first
+            assert first.reason == "too_many_connections", first
         await links.pop().aclose()
         with trio.fail_after(5):
             while not isinstance(await first_answer(port), m.Welcome):
@@ -188,7 +191,8 @@ async def test_out_of_descriptors_is_logged_once_per_burst(
         with trio.fail_after(30):
             await served.wait()
         errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
-        assert len(errors) == 1 and errors[0].exc_info is None, errors
+        assert len(errors) == 1, errors
+        assert errors[0].exc_info is None, errors
         assert "cannot accept" in errors[0].getMessage()
         assert any("accepting connections again" in r.getMessage() for r in caplog.records)
         nursery.cancel_scope.cancel()
@@ -249,8 +253,10 @@ async def test_the_table_limit_holds_under_concurrent_creates(
                 asking.start_soon(ask, link)
         made = [a for a in answers if isinstance(a, m.TableCreated)]
         refused = [a for a in answers if isinstance(a, m.Error)]
-        assert len(made) == 5 and len(host.tables) == 5
-        assert len(refused) == 7 and all(r.code == "too_many_tables" for r in refused)
+        assert len(made) == 5
+        assert len(host.tables) == 5
+        assert len(refused) == 7
+        assert all(r.code == "too_many_tables" for r in refused)
         nursery.cancel_scope.cancel()
 
 
@@ -266,7 +272,8 @@ async def test_one_address_has_a_quota_of_tables(clock: trio.testing.MockClock) 
             assert isinstance(await answer(flood, (m.TableCreated,)), m.TableCreated)
         await flood.send(create(RuleSet.of(2, 11), bots=1))
         refused = await answer(flood, (m.Error,))
-        assert refused.code == "too_many_tables" and "one address" in refused.message  # type: ignore[attr-defined]
+        assert refused.code == "too_many_tables"
+        assert "one address" in refused.message
         other = await open_link(addressed(host, nursery, "10.0.0.10"))
         await other.send(create(RuleSet.of(2, 11), bots=1))
         assert isinstance(await answer(other, (m.TableCreated,)), m.TableCreated)
@@ -313,7 +320,8 @@ async def test_empty_and_abandoned_tables_pause_then_close(
         await trio.sleep(50)
         assert player.table_id not in host.tables
         record = next(r for r in host.journal.tables() if r.table_id == str(player.table_id))
-        assert record.summary and record.summary.get("abandoned")
+        assert record.summary
+        assert record.summary.get("abandoned")
         assert record.summary["journal_entries"] > 10  # reported with the finish
         shown = describe_finished(record.table_id, record.finished, record.summary)
         assert "closed unfinished, everyone had left" in shown  # `scopa-net history`
@@ -367,7 +375,8 @@ async def test_resumes_of_one_seat_are_rate_limited(clock: trio.testing.MockCloc
             m.Resume(table_id=player.table_id, seat=player.seat, token=player.token, last_seq=0)
         )
         refused = await answer(link, (m.Error, m.Resumed))
-        assert isinstance(refused, m.Error) and refused.code == "rate_limited", refused
+        assert isinstance(refused, m.Error), refused
+        assert refused.code == "rate_limited", refused
         await trio.sleep(10)
         await player.resume(link)
         nursery.cancel_scope.cancel()
@@ -413,7 +422,8 @@ async def test_a_seats_log_keeps_only_what_a_resume_can_ask_for(
         resumed = await player.resume(await open_link(connector))
         assert resumed.catch_up == "snapshot"
         snap = await player.step()
-        assert isinstance(snap, m.Snapshot) and snap.seq >= newest
+        assert isinstance(snap, m.Snapshot)
+        assert snap.seq >= newest
         newest = snap.seq
         player.seq = newest - 10
         resumed = await player.resume(await open_link(connector))

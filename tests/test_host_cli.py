@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import trio
 from helpers import free_port, require_multicast, unique_name
-from hosting import create, start_host
+from hosting import HostThread, create, start_host
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
@@ -59,8 +59,10 @@ def test_a_changed_host_key_is_a_loud_warning(tmp_path: Path) -> None:
     assert known.check("host:7311", first) is None  # pinned on first use
     assert known.check("host:7311", first) is None
     warning = known.check("host:7311", second)
-    assert warning is not None and "WARNING" in warning
-    assert fingerprint(second) in warning and fingerprint(first) in warning
+    assert warning is not None
+    assert "WARNING" in warning
+    assert fingerprint(second) in warning
+    assert fingerprint(first) in warning
     assert known.check("other:7311", second) is None
 
 
@@ -83,33 +85,30 @@ def test_join_parses_addresses() -> None:
 
 
 def test_join_lists_tables_and_takes_the_number_typed(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    threaded_host: HostThread,
 ) -> None:
     import argparse
 
     from scopa_net.commands.join import _table_choice
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-
-    async def scenario() -> None:
-        with trio.fail_after(60):
-            async with trio.open_nursery() as nursery:
-                host = await start_host(nursery)
-                await host.create_table("one", RuleSet.of(2), None, 1, 1)
-                await host.create_table("two", RuleSet.of(4), "pw", 2, 1)
-                args = argparse.Namespace(
-                    create=False, table=None, seat=None, password="pw", accept_new_key=False
-                )
-                answers = iter(["9", "2"])
-                choice = await trio.to_thread.run_sync(
-                    _table_choice, args, "127.0.0.1", host.port, lambda _: next(answers)
-                )
-                assert choice is not None and choice.table_id == 2 and choice.password == "pw"
-                nursery.cancel_scope.cancel()
-
-    trio.run(scenario)
+    host = threaded_host.host
+    threaded_host.call(host.create_table, "one", RuleSet.of(2), None, 1, 1)
+    threaded_host.call(host.create_table, "two", RuleSet.of(4), "pw", 2, 1)
+    args = argparse.Namespace(
+        create=False, table=None, seat=None, password="pw", accept_new_key=False
+    )
+    answers = iter(["9", "2"])
+    choice = _table_choice(args, "127.0.0.1", host.port, lambda _: next(answers))
+    assert choice is not None
+    assert choice.table_id == 2
+    assert choice.password == "pw"
     out = capsys.readouterr().out
-    assert "table 1 'one'" in out and "[password]" in out
+    assert "table 1 'one'" in out
+    assert "[password]" in out
     assert "type one of the table numbers listed (1, 2), or press Enter to stop" in out
 
 
@@ -131,7 +130,7 @@ def test_join_finds_an_announced_host_on_the_lan(capsys: pytest.CaptureFixture[s
             assert lines, f"{name!r} was advertised but not listed: {listed[-1]}"
             return lines[0].split(".")[0]
 
-        picked = choose_lan_host(ask, seconds=3.0)
+        picked = choose_lan_host(ask, seconds=3.0, interfaces=["127.0.0.1"])  # loopback only
         assert picked == ("127.0.0.1", port)
         assert f"{name} at 127.0.0.1:{port} (2 open seats, password)" in listed[-1]
     finally:

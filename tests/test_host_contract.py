@@ -9,11 +9,12 @@ from __future__ import annotations
 import secrets
 
 import trio
-from hosting import create, start_host
+from hosting import MakeHost, create
 from rawseat import RawSeat
 
 from scopa_net.plays import Play
 from scopa_net.rules import RuleSet
+from scopa_net.server.host import Host
 from scopa_net.wire import messages as m
 
 SLOW_BOT = 30.0
@@ -28,28 +29,25 @@ async def seated(port: int, *, auto_seeds: bool = True, players: int = 2) -> Raw
     return raw
 
 
-async def test_seeds_for_another_round_get_wrong_phase() -> None:
+async def test_seeds_for_another_round_get_wrong_phase(host: Host) -> None:
     """3.8: a seed_commit or seed_reveal naming another round id is wrong_phase (was stale)."""
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery)
-        raw = await seated(host.port, auto_seeds=False)
-        commit = await raw.until(lambda msg: isinstance(msg, m.RoundCommit))
-        assert isinstance(commit, m.RoundCommit)
-        other = secrets.token_bytes(16)
-        seed = secrets.token_bytes(32)
-        await raw.send(m.SeedCommit(round_id=other, commit=secrets.token_bytes(32)))
-        error = await raw.until(lambda msg: isinstance(msg, m.Error))
-        assert (error.code, error.ref) == ("wrong_phase", "seed_commit")
-        await raw.send(m.SeedCommit(round_id=commit.round_id, commit=_commit(commit, seed)))
-        await raw.until(lambda msg: isinstance(msg, m.SeedCommits))
-        await raw.send(m.SeedReveal(round_id=other, seed=seed))
-        error = await raw.until(lambda msg: isinstance(msg, m.Error))
-        assert (error.code, error.ref) == ("wrong_phase", "seed_reveal")
-        # The right seed still goes through: nothing was spoiled by the refusals.
-        await raw.send(m.SeedReveal(round_id=commit.round_id, seed=seed))
-        await raw.until(lambda msg: isinstance(msg, m.SeedReveals))
-        await raw.aclose()
-        nursery.cancel_scope.cancel()
+    raw = await seated(host.port, auto_seeds=False)
+    commit = await raw.until(lambda msg: isinstance(msg, m.RoundCommit))
+    assert isinstance(commit, m.RoundCommit)
+    other = secrets.token_bytes(16)
+    seed = secrets.token_bytes(32)
+    await raw.send(m.SeedCommit(round_id=other, commit=secrets.token_bytes(32)))
+    error = await raw.until(lambda msg: isinstance(msg, m.Error))
+    assert (error.code, error.ref) == ("wrong_phase", "seed_commit")
+    await raw.send(m.SeedCommit(round_id=commit.round_id, commit=_commit(commit, seed)))
+    await raw.until(lambda msg: isinstance(msg, m.SeedCommits))
+    await raw.send(m.SeedReveal(round_id=other, seed=seed))
+    error = await raw.until(lambda msg: isinstance(msg, m.Error))
+    assert (error.code, error.ref) == ("wrong_phase", "seed_reveal")
+    # The right seed still goes through: nothing was spoiled by the refusals.
+    await raw.send(m.SeedReveal(round_id=commit.round_id, seed=seed))
+    await raw.until(lambda msg: isinstance(msg, m.SeedReveals))
+    await raw.aclose()
 
 
 def _commit(commit: m.RoundCommit, seed: bytes) -> bytes:
@@ -58,49 +56,45 @@ def _commit(commit: m.RoundCommit, seed: bytes) -> bytes:
     return seat_commitment(commit.round_id, 0, seed)
 
 
-async def test_staleness_is_checked_before_the_turn() -> None:
+async def test_staleness_is_checked_before_the_turn(make_host: MakeHost) -> None:
     """3.5: a play on another seat's turn whose ``after`` predates the newest position event
     is ``stale`` (with current_seq), not ``not_your_turn``."""
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, bot_delay=SLOW_BOT)
-        raw = await seated(host.port)
-        await raw.dealt()
-        before_deal = raw.seq - 1
-        if raw.view.my_turn:
-            ack = await raw.play(1, raw.my_plays()[0])
-            assert isinstance(ack, m.Ack)
-            await raw.until(lambda msg: isinstance(msg, m.Played))
-        assert not raw.view.my_turn
-        card = raw.view.hand[0]
-        answer = await raw.play(2, Play(card, ()), after=before_deal)
-        assert isinstance(answer, m.Reject)
-        assert (answer.code, answer.reason, answer.current_seq) == ("stale", None, raw.seq)
-        await raw.aclose()
-        nursery.cancel_scope.cancel()
+    host = await make_host(bot_delay=SLOW_BOT)
+    raw = await seated(host.port)
+    await raw.dealt()
+    before_deal = raw.seq - 1
+    if raw.view.my_turn:
+        ack = await raw.play(1, raw.my_plays()[0])
+        assert isinstance(ack, m.Ack)
+        await raw.until(lambda msg: isinstance(msg, m.Played))
+    assert not raw.view.my_turn
+    card = raw.view.hand[0]
+    answer = await raw.play(2, Play(card, ()), after=before_deal)
+    assert isinstance(answer, m.Reject)
+    assert (answer.code, answer.reason, answer.current_seq) == ("stale", None, raw.seq)
+    await raw.aclose()
 
 
-async def test_turn_and_phase_refusals_use_codes_not_reasons() -> None:
+async def test_turn_and_phase_refusals_use_codes_not_reasons(make_host: MakeHost) -> None:
     """3.5: out of turn is the code ``not_your_turn`` (reason nil); no round in play is the code
     ``wrong_phase``. The reasons of the same names are never sent."""
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, bot_delay=SLOW_BOT)
-        raw = await seated(host.port, auto_seeds=False)
-        await raw.until(lambda msg: isinstance(msg, m.RoundCommit))
-        answer = await raw.play(1, _any_play())
-        assert isinstance(answer, m.Reject)
-        assert (answer.code, answer.reason, answer.current_seq) == ("wrong_phase", None, None)
-        await raw.aclose()
+    host = await make_host(bot_delay=SLOW_BOT)
+    raw = await seated(host.port, auto_seeds=False)
+    await raw.until(lambda msg: isinstance(msg, m.RoundCommit))
+    answer = await raw.play(1, _any_play())
+    assert isinstance(answer, m.Reject)
+    assert (answer.code, answer.reason, answer.current_seq) == ("wrong_phase", None, None)
+    await raw.aclose()
 
-        raw = await seated(host.port)
-        await raw.dealt()
-        if raw.view.my_turn:
-            await raw.play(2, raw.my_plays()[0])
-            await raw.until(lambda msg: isinstance(msg, m.Played))
-        answer = await raw.play(3, Play(raw.view.hand[0], ()))
-        assert isinstance(answer, m.Reject)
-        assert (answer.code, answer.reason, answer.current_seq) == ("not_your_turn", None, None)
-        await raw.aclose()
-        nursery.cancel_scope.cancel()
+    raw = await seated(host.port)
+    await raw.dealt()
+    if raw.view.my_turn:
+        await raw.play(2, raw.my_plays()[0])
+        await raw.until(lambda msg: isinstance(msg, m.Played))
+    answer = await raw.play(3, Play(raw.view.hand[0], ()))
+    assert isinstance(answer, m.Reject)
+    assert (answer.code, answer.reason, answer.current_seq) == ("not_your_turn", None, None)
+    await raw.aclose()
 
 
 def _any_play() -> Play:
@@ -109,46 +103,43 @@ def _any_play() -> Play:
     return Play(CARDS[0], ())
 
 
-async def test_a_play_after_a_seq_never_sent_ends_the_connection() -> None:
+async def test_a_play_after_a_seq_never_sent_ends_the_connection(make_host: MakeHost) -> None:
     """3.1: ``after`` above the newest seq the connection carried is ``out_of_order``."""
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, bot_delay=SLOW_BOT)
-        raw = await seated(host.port)
-        await raw.dealt()
-        await raw.send_unchecked(m.Play(move_id=1, after=raw.seq + 1000, card=0, captured=0))
-        bye = await raw.until(lambda msg: isinstance(msg, m.Bye))
-        assert bye.reason == "out_of_order"
-        assert "after seq" in bye.message
-        await raw.aclose()
-        nursery.cancel_scope.cancel()
+    host = await make_host(bot_delay=SLOW_BOT)
+    raw = await seated(host.port)
+    await raw.dealt()
+    await raw.send_unchecked(m.Play(move_id=1, after=raw.seq + 1000, card=0, captured=0))
+    bye = await raw.until(lambda msg: isinstance(msg, m.Bye))
+    assert bye.reason == "out_of_order"
+    assert "after seq" in bye.message
+    await raw.aclose()
 
 
-async def test_a_move_id_reused_for_another_play_is_refused() -> None:
+async def test_a_move_id_reused_for_another_play_is_refused(make_host: MakeHost) -> None:
     """3.5: an applied move id sent again with the same play gets ``ack duplicate``; with
     another card or capture it gets ``reject move_id_taken`` and nothing happens."""
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, bot_delay=SLOW_BOT)
-        raw = await seated(host.port)
-        await raw.dealt()
-        if not raw.view.my_turn:
-            await raw.aclose()
-            raw = await _my_turn_first(host.port)
-        first = raw.my_plays()[0]
-        ack = await raw.play(7, first)
-        assert isinstance(ack, m.Ack) and not ack.duplicate
-        await raw.until(lambda msg: isinstance(msg, m.Played) and msg.seq == ack.seq)
-        seq_before = raw.seq
-        other = Play(raw.view.hand[0], ())  # another card than the one move 7 played
-        refused = await raw.play(7, other)
-        assert isinstance(refused, m.Reject)
-        assert (refused.code, refused.reason, refused.current_seq) == ("move_id_taken", None, None)
-        again = await raw.play(7, first, after=0)
-        assert again == m.Ack(move_id=7, seq=ack.seq, duplicate=True)
-        with trio.move_on_after(0.3):
-            await raw.until(lambda msg: msg.SEQUENCED)
-        assert raw.seq == seq_before  # nothing was played twice
+    host = await make_host(bot_delay=SLOW_BOT)
+    raw = await seated(host.port)
+    await raw.dealt()
+    if not raw.view.my_turn:
         await raw.aclose()
-        nursery.cancel_scope.cancel()
+        raw = await _my_turn_first(host.port)
+    first = raw.my_plays()[0]
+    ack = await raw.play(7, first)
+    assert isinstance(ack, m.Ack)
+    assert not ack.duplicate
+    await raw.until(lambda msg: isinstance(msg, m.Played) and msg.seq == ack.seq)
+    seq_before = raw.seq
+    other = Play(raw.view.hand[0], ())  # another card than the one move 7 played
+    refused = await raw.play(7, other)
+    assert isinstance(refused, m.Reject)
+    assert (refused.code, refused.reason, refused.current_seq) == ("move_id_taken", None, None)
+    again = await raw.play(7, first, after=0)
+    assert again == m.Ack(move_id=7, seq=ack.seq, duplicate=True)
+    with trio.move_on_after(0.3):
+        await raw.until(lambda msg: msg.SEQUENCED)
+    assert raw.seq == seq_before  # nothing was played twice
+    await raw.aclose()
 
 
 async def _my_turn_first(port: int) -> RawSeat:
@@ -161,98 +152,95 @@ async def _my_turn_first(port: int) -> RawSeat:
         await raw.aclose()
 
 
-async def test_a_refused_move_id_may_be_used_again() -> None:
+async def test_a_refused_move_id_may_be_used_again(make_host: MakeHost) -> None:
     """3.5: the host remembers only applied moves; a refused id is free."""
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, bot_delay=SLOW_BOT)
-        raw = await _my_turn_first(host.port)
-        hand = raw.view.hand
-        refused = await raw.play(5, Play(hand[0], ()), after=0)
-        assert isinstance(refused, m.Reject) and refused.code == "stale"
-        ack = await raw.play(5, raw.my_plays()[0])
-        assert isinstance(ack, m.Ack) and not ack.duplicate
-        await raw.aclose()
-        nursery.cancel_scope.cancel()
+    host = await make_host(bot_delay=SLOW_BOT)
+    raw = await _my_turn_first(host.port)
+    hand = raw.view.hand
+    refused = await raw.play(5, Play(hand[0], ()), after=0)
+    assert isinstance(refused, m.Reject)
+    assert refused.code == "stale"
+    ack = await raw.play(5, raw.my_plays()[0])
+    assert isinstance(ack, m.Ack)
+    assert not ack.duplicate
+    await raw.aclose()
 
 
-async def test_a_newcomer_to_a_seat_starts_its_own_move_ids() -> None:
+async def test_a_newcomer_to_a_seat_starts_its_own_move_ids(make_host: MakeHost) -> None:
     """3.5: move ids belong to the player: someone taking a seat another player left may count
     from 1 again, and is not told its first move was a duplicate."""
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, bot_delay=0.05)
-        first = await _my_turn_first(host.port)
-        table_id = first.table_id
-        assert table_id is not None
-        ack = await first.play(1, first.my_plays()[0])
-        assert isinstance(ack, m.Ack)
-        await first.send(m.Leave())
-        await first.until(lambda msg: isinstance(msg, m.Left))
-        await first.aclose()
+    host = await make_host(bot_delay=0.05)
+    first = await _my_turn_first(host.port)
+    table_id = first.table_id
+    assert table_id is not None
+    ack = await first.play(1, first.my_plays()[0])
+    assert isinstance(ack, m.Ack)
+    await first.send(m.Leave())
+    await first.until(lambda msg: isinstance(msg, m.Left))
+    await first.aclose()
 
-        second = await RawSeat.connect(host.port)
-        await second.join(table_id, 0, name="newcomer")
-        with trio.fail_after(20):
-            while not (second.view.my_turn and second.my_plays()):
-                await second.receive()
-        play = second.my_plays()[0]
-        answer = await second.play(1, play)
-        assert isinstance(answer, m.Ack) and not answer.duplicate
-        played = await second.until(lambda msg: isinstance(msg, m.Played) and msg.seq == answer.seq)
-        assert (played.seat, played.card) == (0, play.card.index)
-        await second.aclose()
-        nursery.cancel_scope.cancel()
+    second = await RawSeat.connect(host.port)
+    await second.join(table_id, 0, name="newcomer")
+    with trio.fail_after(20):
+        while not (second.view.my_turn and second.my_plays()):
+            await second.receive()
+    play = second.my_plays()[0]
+    answer = await second.play(1, play)
+    assert isinstance(answer, m.Ack)
+    assert not answer.duplicate
+    played = await second.until(lambda msg: isinstance(msg, m.Played) and msg.seq == answer.seq)
+    assert (played.seat, played.card) == (0, play.card.index)
+    await second.aclose()
 
 
-async def test_the_lobby_lists_joinable_tables_and_bots_are_connected() -> None:
+async def test_the_lobby_lists_joinable_tables_and_bots_are_connected(make_host: MakeHost) -> None:
     """3.3 and SeatInfo: ``tables`` lists tables with an open seat, so a started, full table
     is not there; a computer player's seat is always ``connected``."""
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, bot_delay=SLOW_BOT)
-        raw = await RawSeat.connect(host.port)
-        table_id = await raw.create(create(RuleSet.of(3, 11), bots=1))
-        await raw.send(m.ListTables())
-        listing = await raw.until(lambda msg: isinstance(msg, m.Tables))
-        (info,) = listing.tables
-        assert info.id == table_id and not info.started
-        assert [(s.kind, s.connected) for s in info.seats] == [
-            ("open", False),
-            ("open", False),
-            ("bot", True),
-        ]
-        await raw.join(table_id, 0)
-        other = await RawSeat.connect(host.port)
-        await other.join(table_id, 1)
-        await raw.until(lambda msg: isinstance(msg, m.RoundCommit))
-        lobby = await RawSeat.connect(host.port)
-        await lobby.send(m.ListTables())
-        listing = await lobby.until(lambda msg: isinstance(msg, m.Tables))
-        assert listing.tables == ()
-        for conn in (raw, other, lobby):
-            await conn.aclose()
-        nursery.cancel_scope.cancel()
+    host = await make_host(bot_delay=SLOW_BOT)
+    raw = await RawSeat.connect(host.port)
+    table_id = await raw.create(create(RuleSet.of(3, 11), bots=1))
+    await raw.send(m.ListTables())
+    listing = await raw.until(lambda msg: isinstance(msg, m.Tables))
+    (info,) = listing.tables
+    assert info.id == table_id
+    assert not info.started
+    assert [(s.kind, s.connected) for s in info.seats] == [
+        ("open", False),
+        ("open", False),
+        ("bot", True),
+    ]
+    await raw.join(table_id, 0)
+    other = await RawSeat.connect(host.port)
+    await other.join(table_id, 1)
+    await raw.until(lambda msg: isinstance(msg, m.RoundCommit))
+    lobby = await RawSeat.connect(host.port)
+    await lobby.send(m.ListTables())
+    listing = await lobby.until(lambda msg: isinstance(msg, m.Tables))
+    assert listing.tables == ()
+    for conn in (raw, other, lobby):
+        await conn.aclose()
 
 
-async def test_a_started_table_with_a_seat_left_open_is_listed() -> None:
+async def test_a_started_table_with_a_seat_left_open_is_listed(make_host: MakeHost) -> None:
     """3.3: a player who leaves a match under way opens the seat (a computer stands in until
     someone takes it), so the started table is listed again, the open seat not connected."""
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, bot_delay=SLOW_BOT)
-        raw = await seated(host.port, players=3)
-        table_id = raw.table_id
-        await raw.until(lambda msg: isinstance(msg, m.RoundCommit))
-        await raw.send(m.Leave())
-        await raw.until(lambda msg: isinstance(msg, m.Left))
-        await raw.send(m.ListTables())
-        listing = await raw.until(lambda msg: isinstance(msg, m.Tables))
-        (info,) = listing.tables
-        assert info.id == table_id and info.started
-        assert [(s.kind, s.connected) for s in info.seats] == [
-            ("open", False),
-            ("bot", True),
-            ("bot", True),
-        ]
-        await raw.aclose()
-        nursery.cancel_scope.cancel()
+    host = await make_host(bot_delay=SLOW_BOT)
+    raw = await seated(host.port, players=3)
+    table_id = raw.table_id
+    await raw.until(lambda msg: isinstance(msg, m.RoundCommit))
+    await raw.send(m.Leave())
+    await raw.until(lambda msg: isinstance(msg, m.Left))
+    await raw.send(m.ListTables())
+    listing = await raw.until(lambda msg: isinstance(msg, m.Tables))
+    (info,) = listing.tables
+    assert info.id == table_id
+    assert info.started
+    assert [(s.kind, s.connected) for s in info.seats] == [
+        ("open", False),
+        ("bot", True),
+        ("bot", True),
+    ]
+    await raw.aclose()
 
 
 # --- the table itself: snapshot fields and the rematch, without sockets -------------------
@@ -279,7 +267,8 @@ def test_snapshot_fields_mean_what_the_document_says() -> None:
             round_end = next((e for e in reversed(log) if isinstance(e, m.RoundEnd)), None)
             if not snap.round_over or round_end is None:
                 continue
-            assert snap.round_score is not None and snap.round_no == round_end.round_no
+            assert snap.round_score is not None
+            assert snap.round_no == round_end.round_no
             after = [
                 before + sum(line.points[side] for line in snap.round_score)
                 for side, before in enumerate(snap.scores)
@@ -302,9 +291,11 @@ def test_a_rematch_starts_a_fresh_match_that_verifies_and_replays() -> None:
     entries = list(table.take_pending())
     Driver(table, 2).run()
     table.rematch(0, True, 30)
-    assert table.rematch_state == "open" and table.phase is Phase.OVER
+    assert table.rematch_state == "open"
+    assert table.phase is Phase.OVER
     table.rematch(1, True, 20)
-    assert table.phase is Phase.WAITING and table.match_no == 2
+    assert table.phase is Phase.WAITING
+    assert table.match_no == 2
     status = table.seats[0].log[-1]
     assert status == m.RematchStatus(
         seq=status.seq, match_no=1, state="agreed", votes=("yes", "yes"), seconds=0
@@ -312,9 +303,11 @@ def test_a_rematch_starts_a_fresh_match_that_verifies_and_replays() -> None:
     second = Driver(table, 3)
     second.run()
     commits = [e for e in table.seats[0].log[status.seq :] if isinstance(e, m.RoundCommit)]
-    assert commits[0].round_no == 1 and commits[0].prev == ZERO_CHAIN
+    assert commits[0].round_no == 1
+    assert commits[0].prev == ZERO_CHAIN
     for witness in second.witnesses:
-        assert witness.verdicts and all(v.ok for v in witness.verdicts)
+        assert witness.verdicts
+        assert all(v.ok for v in witness.verdicts)
     entries += table.take_pending()
     twin = new_table(RuleSet.of(2, 1))
     twin.replay(entries)

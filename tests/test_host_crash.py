@@ -203,8 +203,10 @@ async def test_a_killed_host_restores_every_table(tmp_path: Path) -> None:
             [(s.kind, s.name) for s in t.seats] for t in listed["before"]
         ]
         kinds = sorted(s.kind for s in listed["before"][0].seats)
-        assert kinds == ["bot", "human", "open"] and not listed["before"][0].started
-        assert len(results) == 3 and None not in results
+        assert kinds == ["bot", "human", "open"]
+        assert not listed["before"][0].started
+        assert len(results) == 3
+        assert None not in results
         for session in sessions:
             assert session.verdict_failures == []
             assert verify_transcript(session.witness.transcript()).ok

@@ -15,7 +15,7 @@ import msgpack
 import pytest
 import trio
 import trio.testing
-from hosting import create, start_host
+from hosting import MakeHost, create
 from rawplayer import RawPlayer, answer, close_links, close_opened, memory_connector, open_link
 
 from scopa_net.bots.levels import make_player
@@ -106,7 +106,8 @@ async def test_a_timer_due_during_a_journal_write_loses_no_reply(
         # The replay follows, in order (our connection checks every seq), up to the seeds
         # relayed without the ones that never came (the round goes on: no void, no re-roll).
         reveals = await answer(fresh, (m.SeedReveals,), within=10)
-        assert isinstance(reveals, m.SeedReveals) and reveals.excluded == ("no_commit",) * 2
+        assert isinstance(reveals, m.SeedReveals)
+        assert reveals.excluded == ("no_commit",) * 2
         # And the other seat can leave, its `left` delivered though a round starts meanwhile.
         await links[1].send(m.Leave())
         left = await answer(links[1], (m.Left,), within=10)
@@ -154,7 +155,8 @@ async def _drop_and_resume_around_the_stand_in(offset: float, seed: int) -> None
                 )
             )
             reply = await answer(player.link, (m.Ack, m.Reject), within=10)
-            assert isinstance(reply, m.Ack) and reply.move_id == move_id, reply
+            assert isinstance(reply, m.Ack), reply
+            assert reply.move_id == move_id, reply
             if table.phase is Phase.OVER:
                 break
         # A resume on a third connection is answered too.
@@ -171,14 +173,14 @@ async def test_a_resume_just_before_the_stand_in_moves_keeps_the_table_going(
     await _drop_and_resume_around_the_stand_in(1.15, 1)
 
 
+@pytest.mark.parametrize(
+    "case", [*range(8), *(pytest.param(n, marks=pytest.mark.slow) for n in range(8, 40))]
+)
 async def test_resumes_at_many_timings_around_the_stand_in_never_hang_the_table(
-    clock: trio.testing.MockClock, request: pytest.FixtureRequest
+    clock: trio.testing.MockClock, case: int
 ) -> None:
-    """Pass: the same at random offsets from 0.6 s to 1.8 s (40 with --runslow)."""
-    rng = random.Random(16)
-    count = 40 if request.config.getoption("--runslow") else 8
-    for i in range(count):
-        await _drop_and_resume_around_the_stand_in(rng.uniform(0.6, 1.8), i)
+    """Pass: the same at a random offset from 0.6 s to 1.8 s (8 cases; 40 with --runslow)."""
+    await _drop_and_resume_around_the_stand_in(random.Random(case).uniform(0.6, 1.8), case)
 
 
 # --- 2. tokens -------------------------------------------------------------------------------
@@ -193,44 +195,45 @@ async def _resume_with(port: int, table_id: int, seat: int, token: bytes) -> m.M
         await link.aclose()
 
 
-async def test_a_stolen_old_token_dies_once_its_holder_uses_a_newer_one() -> None:
+async def test_a_stolen_old_token_dies_once_its_holder_uses_a_newer_one(host: Host) -> None:
     """Pass (issue 16 item 2): join gives T1; the owner resumes with T1 (T2); someone replays
     T1 (T3); the owner's T2 still works (T4), and from then on T1 is refused; once the owner
     uses T4, the thief's T3 is refused too."""
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery)
-        lobby = await open_link(port=host.port)
-        table_id = await new_table(lobby, RuleSet.of(2, 11), bots=1)
-        await lobby.send(m.Join(table_id=table_id, seat=None, name="ann", password=None))
-        joined = await answer(lobby, (m.Joined,))
-        assert isinstance(joined, m.Joined)
-        seat, t1 = joined.seat, joined.token
+    lobby = await open_link(port=host.port)
+    table_id = await new_table(lobby, RuleSet.of(2, 11), bots=1)
+    await lobby.send(m.Join(table_id=table_id, seat=None, name="ann", password=None))
+    joined = await answer(lobby, (m.Joined,))
+    assert isinstance(joined, m.Joined)
+    seat, t1 = joined.seat, joined.token
 
-        async def resume(token: bytes) -> m.Message:
-            return await _resume_with(host.port, table_id, seat, token)
+    async def resume(token: bytes) -> m.Message:
+        return await _resume_with(host.port, table_id, seat, token)
 
-        t2 = await resume(t1)
-        t3 = await resume(t1)
-        assert isinstance(t2, m.Resumed) and isinstance(t3, m.Resumed)
-        t4 = await resume(t2.token)
-        assert isinstance(t4, m.Resumed), t4
-        for dead in (t1, t1):  # replayed: refused every time
-            refused = await resume(dead)
-            assert isinstance(refused, m.Error) and refused.code == "bad_token", refused
-        t5 = await resume(t4.token)
-        assert isinstance(t5, m.Resumed)
-        refused = await resume(t3.token)
-        assert isinstance(refused, m.Error) and refused.code == "bad_token", refused
-        # A resume whose reply was lost: the token presented stays good until its successor
-        # is used, however many times the reply is lost.
-        lost = [await resume(t5.token) for _ in range(3)]
-        assert all(isinstance(r, m.Resumed) for r in lost)
-        assert isinstance(await resume(lost[1].token), m.Resumed)  # type: ignore[attr-defined]
-        refused = await resume(t5.token)
-        assert isinstance(refused, m.Error) and refused.code == "bad_token"
-        await lobby.aclose()
-        await close_links()
-        nursery.cancel_scope.cancel()
+    t2 = await resume(t1)
+    t3 = await resume(t1)
+    assert isinstance(t2, m.Resumed)
+    assert isinstance(t3, m.Resumed)
+    t4 = await resume(t2.token)
+    assert isinstance(t4, m.Resumed), t4
+    for dead in (t1, t1):  # replayed: refused every time
+        refused = await resume(dead)
+        assert isinstance(refused, m.Error), refused
+        assert refused.code == "bad_token", refused
+    t5 = await resume(t4.token)
+    assert isinstance(t5, m.Resumed)
+    refused = await resume(t3.token)
+    assert isinstance(refused, m.Error), refused
+    assert refused.code == "bad_token", refused
+    # A resume whose reply was lost: the token presented stays good until its successor
+    # is used, however many times the reply is lost.
+    lost = [await resume(t5.token) for _ in range(3)]
+    assert all(isinstance(r, m.Resumed) for r in lost)
+    assert isinstance(await resume(lost[1].token), m.Resumed)  # type: ignore[attr-defined]
+    refused = await resume(t5.token)
+    assert isinstance(refused, m.Error)
+    assert refused.code == "bad_token"
+    await lobby.aclose()
+    await close_links()
 
 
 # --- 3, 4. fatal frames ----------------------------------------------------------------------
@@ -265,7 +268,8 @@ async def _exchange(port: int, payload: bytes, within: float) -> list[m.Message 
     out: list[m.Message | str] = []
     while isinstance(frame := reader.next_frame(), bytes):
         out.append(decode(frame))
-    assert out and isinstance(out[0], m.Welcome), out
+    assert out, out
+    assert isinstance(out[0], m.Welcome), out
     return [*out[1:], end]
 
 
@@ -274,136 +278,116 @@ def raw_frame(fields: dict) -> bytes:
     return len(body).to_bytes(4, "big") + body
 
 
-async def test_a_fatal_frame_after_a_queued_reply_still_gets_its_bye() -> None:
+async def test_a_fatal_frame_after_a_queued_reply_still_gets_its_bye(host: Host) -> None:
     """Pass (issue 16 item 3): `list_tables` and a `ping` with nonce -1 in one write: the host
     ends with `bye bad_field` (the listing may or may not come first)."""
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery)
-        payload = encode(m.ListTables()) + raw_frame({"t": "ping", "nonce": -1})
-        got = await _exchange(host.port, payload, within=5)
-        byes = [g for g in got if isinstance(g, m.Bye)]
-        assert byes and byes[-1].reason == "bad_field", got
-        assert got[-2] is byes[-1]
-        await close_links()
-        nursery.cancel_scope.cancel()
-
-
-async def test_a_frame_cut_after_its_length_lives_only_the_frame_deadline() -> None:
-    """Pass (issue 16 item 4): after `hello`, four length bytes and nothing more: `bye timeout`
-    after the frame deadline (here 0.5 s), though silence would be allowed 30 s."""
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, frame_timeout=0.5, silence_timeout=30.0)
-        started = trio.current_time()
-        got = await _exchange(host.port, (16).to_bytes(4, "big"), within=5)
-        assert trio.current_time() - started < 5
-        assert isinstance(got[-2], m.Bye) and got[-2].reason == "timeout", got
-        await close_links()
-        nursery.cancel_scope.cancel()
+    payload = encode(m.ListTables()) + raw_frame({"t": "ping", "nonce": -1})
+    got = await _exchange(host.port, payload, within=5)
+    byes = [g for g in got if isinstance(g, m.Bye)]
+    assert byes, got
+    assert byes[-1].reason == "bad_field", got
+    assert got[-2] is byes[-1]
+    await close_links()
 
 
 # --- 5. catch-up ------------------------------------------------------------------------------
 
 
-async def test_a_resume_beyond_the_log_gets_stale_and_burns_no_token() -> None:
+async def test_a_resume_beyond_the_log_gets_stale_and_burns_no_token(host: Host) -> None:
     """Pass (issue 11 item 1): `last_seq` beyond the seat's newest event gets `error stale` on a
     connection that stays open; the same token then resumes with the next epoch."""
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery)
-        lobby = await open_link(port=host.port)
-        table_id = await new_table(lobby, RuleSet.of(2, 11), bots=1)
-        player = RawPlayer(lobby, table_id)
-        joined = await player.join()
-        link = await open_link(port=host.port)
-        newest = host.tables[table_id].table.seats[player.seat].seq
-        await link.send(
-            m.Resume(
-                table_id=table_id, seat=player.seat, token=player.token, last_seq=newest + 1000
-            )
-        )
-        refused = await answer(link, (m.Resumed, m.Error, m.Bye))
-        assert isinstance(refused, m.Error) and refused.code == "stale", refused
-        assert "beyond" in refused.message
-        await link.send(m.ListTables())  # still open
-        assert isinstance(await answer(link, (m.Tables,)), m.Tables)
-        resumed = await player.resume(link)
-        assert resumed.epoch == joined.epoch + 1
-        await close_links()
-        nursery.cancel_scope.cancel()
+    lobby = await open_link(port=host.port)
+    table_id = await new_table(lobby, RuleSet.of(2, 11), bots=1)
+    player = RawPlayer(lobby, table_id)
+    joined = await player.join()
+    link = await open_link(port=host.port)
+    newest = host.tables[table_id].table.seats[player.seat].seq
+    await link.send(
+        m.Resume(table_id=table_id, seat=player.seat, token=player.token, last_seq=newest + 1000)
+    )
+    refused = await answer(link, (m.Resumed, m.Error, m.Bye))
+    assert isinstance(refused, m.Error), refused
+    assert refused.code == "stale", refused
+    assert "beyond" in refused.message
+    await link.send(m.ListTables())  # still open
+    assert isinstance(await answer(link, (m.Tables,)), m.Tables)
+    resumed = await player.resume(link)
+    assert resumed.epoch == joined.epoch + 1
+    await close_links()
 
 
-async def test_a_resume_far_behind_gets_a_snapshot_equal_to_replaying_the_log() -> None:
+async def test_a_resume_far_behind_gets_a_snapshot_equal_to_replaying_the_log(
+    make_host: MakeHost,
+) -> None:
     """Pass (issue 16 item 5, issue 11 snapshot): with the replay limit at 5, a resume from
     seq 0 in mid-match gets `catch_up: snapshot` and one `snapshot` at the seat's newest seq,
     equal field by field to what replaying every event gives, and play goes on from it."""
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, replay_limit=5)
-        lobby = await open_link(port=host.port)
-        table_id = await new_table(lobby, RuleSet.of(2, 11), bots=1)
-        player = RawPlayer(lobby, table_id)
-        await player.join()
-        table = host.tables[table_id].table
-        chooser = make_player("random", 3)
+    host = await make_host(replay_limit=5)
+    lobby = await open_link(port=host.port)
+    table_id = await new_table(lobby, RuleSet.of(2, 11), bots=1)
+    player = RawPlayer(lobby, table_id)
+    await player.join()
+    table = host.tables[table_id].table
+    chooser = make_player("random", 3)
 
-        def my_turn() -> bool:
-            return (
-                table.to_act() == [(player.seat, "play")]
-                and player.seq == table.seats[player.seat].seq
-            )
+    def my_turn() -> bool:
+        return (
+            table.to_act() == [(player.seat, "play")] and player.seq == table.seats[player.seat].seq
+        )
 
-        for _ in range(3):  # a few moves in, so the view has plays, piles and a hand
-            await player.until(my_turn)
-            assert player.mirror is not None
-            play = chooser.choose(player.mirror.view)
-            await player.link.send(
-                m.Play(
-                    move_id=player.new_move_id(),
-                    after=player.seq,
-                    card=play.card.index,
-                    captured=play.captured_mask,
-                )
-            )
-            await answer(player.link, (m.Ack,))
+    for _ in range(3):  # a few moves in, so the view has plays, piles and a hand
         await player.until(my_turn)
         assert player.mirror is not None
-        replayed = player.mirror.view
-        seq = player.seq
-        player.seq = 0  # as a player that lost everything
-        resumed = await player.resume(await open_link(port=host.port))
-        assert resumed.catch_up == "snapshot"
-        snap = await player.step()
-        assert isinstance(snap, m.Snapshot) and snap.seq == seq
-        assert snap == snapshot_of(replayed, seq=seq, table_id=table_id, seats=table.info().seats)
-        assert SeatMirror(snap).view == replayed
-        move_id = player.new_move_id()
-        play = chooser.choose(replayed)
+        play = chooser.choose(player.mirror.view)
         await player.link.send(
-            m.Play(move_id=move_id, after=seq, card=play.card.index, captured=play.captured_mask)
+            m.Play(
+                move_id=player.new_move_id(),
+                after=player.seq,
+                card=play.card.index,
+                captured=play.captured_mask,
+            )
         )
-        ack = await answer(player.link, (m.Ack,))
-        assert isinstance(ack, m.Ack) and ack.move_id == move_id
-        await close_links()
-        nursery.cancel_scope.cancel()
+        await answer(player.link, (m.Ack,))
+    await player.until(my_turn)
+    assert player.mirror is not None
+    replayed = player.mirror.view
+    seq = player.seq
+    player.seq = 0  # as a player that lost everything
+    resumed = await player.resume(await open_link(port=host.port))
+    assert resumed.catch_up == "snapshot"
+    snap = await player.step()
+    assert isinstance(snap, m.Snapshot)
+    assert snap.seq == seq
+    assert snap == snapshot_of(replayed, seq=seq, table_id=table_id, seats=table.info().seats)
+    assert SeatMirror(snap).view == replayed
+    move_id = player.new_move_id()
+    play = chooser.choose(replayed)
+    await player.link.send(
+        m.Play(move_id=move_id, after=seq, card=play.card.index, captured=play.captured_mask)
+    )
+    ack = await answer(player.link, (m.Ack,))
+    assert isinstance(ack, m.Ack)
+    assert ack.move_id == move_id
+    await close_links()
 
 
-async def test_a_replay_longer_than_the_lag_limit_is_delivered_whole() -> None:
+async def test_a_replay_longer_than_the_lag_limit_is_delivered_whole(make_host: MakeHost) -> None:
     """Pass (issue 16 item 5): with `max_lag` 10 and a replay of more events than that, the
     resumed connection gets every event and is not closed as too far behind when the table's
     next event comes."""
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, max_lag=10, chat_lines=1000)
-        lobby = await open_link(port=host.port)
-        table_id = await new_table(lobby, RuleSet.of(2, 11), bots=1)
-        player = RawPlayer(lobby, table_id)
-        await player.join()
-        for i in range(30):
-            await player.link.send(m.Say(text=f"line {i}"))
-        await player.until(lambda: player.seq >= 30)
-        player.seq = 1
-        resumed = await player.resume(await open_link(port=host.port))
-        assert resumed.catch_up == "replay"
-        await player.link.send(m.Say(text="one more"))
-        with trio.fail_after(5):
-            while not (isinstance(msg := await player.step(), m.Chat) and msg.text == "one more"):
-                assert not isinstance(msg, m.Bye), msg
-        await close_links()
-        nursery.cancel_scope.cancel()
+    host = await make_host(max_lag=10, chat_lines=1000)
+    lobby = await open_link(port=host.port)
+    table_id = await new_table(lobby, RuleSet.of(2, 11), bots=1)
+    player = RawPlayer(lobby, table_id)
+    await player.join()
+    for i in range(30):
+        await player.link.send(m.Say(text=f"line {i}"))
+    await player.until(lambda: player.seq >= 30)
+    player.seq = 1
+    resumed = await player.resume(await open_link(port=host.port))
+    assert resumed.catch_up == "replay"
+    await player.link.send(m.Say(text="one more"))
+    with trio.fail_after(5):
+        while not (isinstance(msg := await player.step(), m.Chat) and msg.text == "one more"):
+            assert not isinstance(msg, m.Bye), msg
+    await close_links()

@@ -22,7 +22,6 @@ from scopa_net.client.network_session import (
     NetworkSession,
     SessionError,
     TableChoice,
-    _Link,
     connect,
     open_network_session,
 )
@@ -96,7 +95,9 @@ async def test_connections_cut_at_random_points_lose_and_repeat_nothing(
     """Pass: every game finishes; each client's final view equals the host's; every
     acknowledged move is in the record exactly once; every round verifies."""
     rng = random.Random(seed)
-    host = await make_host(bot_delay=0.005)
+    # The chaos below resumes the seat every 1-12 events, which a fast host gets through
+    # more than resume_burst times in resume_window: this test is about cuts, not that limit.
+    host = await make_host(bot_delay=0.005, resume_burst=1000)
     proxy = FaultProxy(host.port, seed=seed)
     await nursery.start(proxy.serve)
     rules = RuleSet.of(2, 3)
@@ -144,7 +145,8 @@ async def test_a_match_through_a_proxy_that_slices_frames_into_pieces(
             name="ann",
         ) as session:
             result = await play_as_bot(session, make_player("random", 3))
-    assert result is not None and session.verdict_failures == []
+    assert result is not None
+    assert session.verdict_failures == []
     assert verify_transcript(session.witness.transcript()).ok
 
 
@@ -278,7 +280,9 @@ async def test_two_resumes_racing_for_one_seat(host: Host, nursery: trio.Nursery
     with trio.fail_after(5):
         while not isinstance(reply := await links[winner].receive(), m.Ack | m.Reject):
             pass
-    assert isinstance(reply, m.Ack) and reply.move_id == 8 and not reply.duplicate, reply
+    assert isinstance(reply, m.Ack), reply
+    assert reply.move_id == 8, reply
+    assert not reply.duplicate, reply
     # Exactly one move of this seat was applied (the bot may have answered it since).
     new = [h for h in rnd.history if h not in history]
     assert [h[:2] for h in new if h[0] == seat] == [(seat, play.code)], new
@@ -313,16 +317,19 @@ async def test_bad_tokens_are_refused_and_never_seat_anyone(host: Host) -> None:
                 await link.aclose()
 
         wrong = await resume(b"\x00" * 16, session.seat)
-        assert isinstance(wrong, m.Error) and wrong.code == "bad_token"
+        assert isinstance(wrong, m.Error)
+        assert wrong.code == "bad_token"
         open_seat = await resume(first_token, 1)
-        assert isinstance(open_seat, m.Error) and open_seat.code == "bad_token"
+        assert isinstance(open_seat, m.Error)
+        assert open_seat.code == "bad_token"
         # Rotate twice: the first token is then dead.
         for _ in range(2):
             ok = await resume(session._token if _ else first_token, session.seat)
             assert isinstance(ok, m.Resumed)
             session._token = ok.token
         rotated = await resume(first_token, session.seat)
-        assert isinstance(rotated, m.Error) and rotated.code == "bad_token"
+        assert isinstance(rotated, m.Error)
+        assert rotated.code == "bad_token"
         # An empty token cannot even be sent through our codec; send it raw.
         link, _ = await connect("127.0.0.1", host.port)
         raw = msgpack.packb(
@@ -338,7 +345,8 @@ async def test_bad_tokens_are_refused_and_never_seat_anyone(host: Host) -> None:
         with trio.fail_after(5):
             bye = await link.receive()
         await link.aclose()
-        assert isinstance(bye, m.Bye) and bye.reason == "bad_field"
+        assert isinstance(bye, m.Bye)
+        assert bye.reason == "bad_field"
         assert [(s.kind, s.name) for s in table.seats] == before
 
 
@@ -394,7 +402,7 @@ async def test_hostile_peers_are_closed_within_their_limits_while_tables_play_on
 
     The smoke test over real TCP, with shrunk limits and a generous bound; the exact moment
     each peer is closed, at the host's real settings, is checked in virtual time in
-    test_host_limits_virtual.py."""
+    test_host_limits_virtual.py (with the client that stops reading)."""
     host = await make_host(**FAST)
     port = host.port
     results: list[object] = []
@@ -429,50 +437,8 @@ async def test_hostile_peers_are_closed_within_their_limits_while_tables_play_on
     assert outcomes["huge"] == "bad_frame"
     assert outcomes["deep"] in ("bad_frame", "bad_field")
     assert outcomes["garbage"] in ("bad_frame", "bad_field")
-    assert results and results[0] is not None
-
-
-async def test_a_client_that_stops_reading_is_dropped_and_its_table_goes_on(
-    make_host: MakeHost, nursery: trio.Nursery
-) -> None:
-    """Pass: a seated client that stops reading (but keeps sending pings, so it is not silent)
-    is disconnected once a write to it stalls, while its table goes on and the other player
-    keeps receiving every event. The reader is on a lockstep stream (a write waits until the
-    peer reads) so the stall comes at once instead of after the kernel's buffers fill."""
-    host = await make_host(**{**FAST, "chat_lines": 10000, "silence_timeout": 30})
-    rules = RuleSet.of(2, 3)
-    async with open_network_session(
-        "127.0.0.1", host.port, TableChoice(create=create(rules)), name="talker"
-    ) as talker:
-        task = host.tables[talker.table_id]
-        client_end, host_end = trio.testing.lockstep_stream_pair()
-        nursery.start_soon(host.handle_stream, host_end, "mute", "mute")
-        mute = _Link(client_end)
-        await mute.request(m.Hello(version=m.PROTOCOL_VERSION, client="mute"), m.Welcome)
-        await mute.request(
-            m.Join(table_id=talker.table_id, seat=None, name="mute", password=None), m.Joined
-        )
-        await mute.expect(m.Snapshot)
-
-        async def keep_pinging() -> None:  # alive, but never reading again
-            with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
-                for n in range(1000):
-                    await mute.stream.send_all(encode(m.Ping(nonce=n)))
-                    await trio.sleep(0.1)
-
-        nursery.start_soon(keep_pinging)
-        with trio.fail_after(10):
-            for i in range(200):
-                await talker.say(f"message {i}")
-                await trio.sleep(0.01)
-                if 1 not in task.attached:
-                    break
-        assert 1 not in task.attached, "the stalled reader was never dropped"
-        assert not task.table.seats[1].connected
-        # The talker was never held up: it has every event of its seat.
-        with trio.fail_after(5):
-            while talker.mirror.seq < len(task.table.seats[0].log):
-                await trio.sleep(0.01)
+    assert results
+    assert results[0] is not None
 
 
 async def test_a_full_table_and_five_players_get_clear_errors(host: Host) -> None:

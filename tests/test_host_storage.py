@@ -56,7 +56,8 @@ async def _until_storage_fails(player: RawPlayer) -> int:
             while True:
                 msg = await player.step()
                 if isinstance(msg, m.Error):
-                    assert msg.code == "storage" and msg.ref is None, msg
+                    assert msg.code == "storage", msg
+                    assert msg.ref is None, msg
                     return sent
                 if isinstance(msg, m.Chat) and msg.text.startswith(f"{sent - 1:04d}"):
                     break
@@ -82,12 +83,14 @@ async def _storage_round_trip(
     # New work is refused at once, with a reason a person can read; the lobby still answers.
     await player.link.send(m.Say(text="anyone?"))
     refused = await answer(player.link, (m.Error,))
-    assert refused.code == "storage" and refused.ref == "say", refused  # type: ignore[attr-defined]
+    assert refused.code == "storage", refused  # type: ignore[attr-defined]
+    assert refused.ref == "say", refused  # type: ignore[attr-defined]
     assert "cannot save" in refused.message  # type: ignore[attr-defined]
     other = await open_link(port=host.port)
     await other.send(create(RuleSet.of(2, 11), bots=1))
     refused = await answer(other, (m.Error, m.TableCreated))
-    assert isinstance(refused, m.Error) and refused.code == "storage", refused
+    assert isinstance(refused, m.Error), refused
+    assert refused.code == "storage", refused
     await other.send(m.ListTables())
     assert isinstance(await answer(other, (m.Tables,)), m.Tables)
     await trio.sleep(2.0)  # several retries
@@ -222,7 +225,8 @@ def test_the_host_key_lives_beside_the_journal_and_survives_losing_it(tmp_path: 
     first = Host(HostConfig(db=str(path), advertise=False), Journal(path))
     first.journal.close()
     key_file = host_key_path(str(path))
-    assert key_file.exists() and key_file.stat().st_mode & 0o077 == 0
+    assert key_file.exists()
+    assert key_file.stat().st_mode & 0o077 == 0
     path.unlink()
     second = Host(HostConfig(db=str(path), advertise=False), Journal(path))
     second.journal.close()
@@ -236,4 +240,5 @@ def test_the_host_key_lives_beside_the_journal_and_survives_losing_it(tmp_path: 
     third.journal.close()
     fourth = Host(HostConfig(db=str(path), advertise=False), Journal(path))
     fourth.journal.close()
-    assert key_file.exists() and third.public_key == fourth.public_key != first.public_key
+    assert key_file.exists()
+    assert third.public_key == fourth.public_key != first.public_key

@@ -39,10 +39,14 @@ def test_a_void_deal_is_dealt_again_by_the_same_dealer() -> None:
     void_deck = rest[:6] + kings + rest[6:]
     match = Match(RuleSet(), first_dealer=1)
     rnd = match.deal(void_deck)
-    assert rnd.void and match.needs_deal and match.dealer == 1 and match.void_deals == 1
+    assert rnd.void
+    assert match.needs_deal
+    assert match.dealer == 1
+    assert match.void_deals == 1
     assert match.results == []
     rnd = match.deal(CARDS)
-    assert not rnd.void and rnd.dealer == 1
+    assert not rnd.void
+    assert rnd.dealer == 1
 
 
 def test_cannot_deal_while_a_round_is_in_play() -> None:
@@ -93,5 +97,6 @@ def test_copy_is_independent() -> None:
     rnd = match.deal(CARDS)
     twin = match.copy()
     match.push_code(rnd.legal_codes()[0])
-    assert twin.round is not None and len(twin.round.history) == 0
+    assert twin.round is not None
+    assert len(twin.round.history) == 0
     assert len(rnd.history) == 1

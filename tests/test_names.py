@@ -45,7 +45,8 @@ any_text = st.text(
 def test_cleaned_text_holds_nothing_that_hides_or_moves_text(text: str) -> None:
     for cleaned in (clean_chat(text), clean_name(text)):
         assert not any(_bad(ch) for ch in cleaned), ascii(cleaned)
-        assert "  " not in cleaned and cleaned == cleaned.strip()
+        assert "  " not in cleaned
+        assert cleaned == cleaned.strip()
         assert unicodedata.is_normalized("NFC", cleaned)
 
 
@@ -60,7 +61,8 @@ def test_a_name_is_bounded_and_starts_visibly(text: str) -> None:
     name = clean_name(text)
     assert display_width(name) <= NAME_COLUMNS
     assert len(name) <= NAME_CHARS
-    assert "<" not in name and ">" not in name
+    assert "<" not in name
+    assert ">" not in name
     if name:
         assert unicodedata.category(name[0])[0] in "LNS"
 

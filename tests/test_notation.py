@@ -85,7 +85,8 @@ def test_bare_c_is_refused_as_ambiguous_unless_a_scheme_says() -> None:
 def test_bad_notation_names_the_problem_and_quotes_the_input(text: str, why: str) -> None:
     with pytest.raises(NotationError) as info:
         parse_card(text)
-    assert why in str(info.value) and repr(text) in str(info.value)
+    assert why in str(info.value)
+    assert repr(text) in str(info.value)
 
 
 @pytest.mark.parametrize("scheme", list(Scheme))
@@ -115,7 +116,8 @@ def test_canonical_form_avoids_the_letter_c() -> None:
 def test_play_forms(text: str) -> None:
     played, group = parse_play(text)
     assert played == SEVEN_COINS
-    assert group is not None and set(group) == {card(5, Suit.SWORDS), card(2, Suit.CLUBS)}
+    assert group is not None
+    assert set(group) == {card(5, Suit.SWORDS), card(2, Suit.CLUBS)}
 
 
 def test_play_without_a_group_and_bad_groups() -> None:

@@ -42,7 +42,8 @@ def test_flags_that_cannot_make_a_match_say_why_in_one_line(
 ) -> None:
     assert main(["play", *argv]) == 2
     err = capsys.readouterr().err
-    assert words in err and len(err.strip().splitlines()) == 1
+    assert words in err
+    assert len(err.strip().splitlines()) == 1
 
 
 def test_the_public_board_has_no_hand_in_either_mode() -> None:
@@ -53,7 +54,8 @@ def test_the_public_board_has_no_hand_in_either_mode() -> None:
     assert hand
     for mode in (False, True):
         lines = plain(public_board(view, ("Ada", "Bruno"), Display(color=False), plain=mode))
-        assert "hand" not in lines.lower() and "Your turn" not in lines
+        assert "hand" not in lines.lower()
+        assert "Your turn" not in lines
         assert "Table" in lines
 
 
@@ -71,9 +73,11 @@ def test_clearing_erases_the_display_and_the_scrollback(escapes: bool) -> None:
     asyncio.run(run())
     text = out.text
     if escapes:
-        assert CLEAR_SCREEN in text and "\x1b[3J" in text
+        assert CLEAR_SCREEN in text
+        assert "\x1b[3J" in text
     else:  # TERM=dumb: push the last hand off the screen instead
-        assert text.count("\n") >= 60 and "\x1b" not in text
+        assert text.count("\n") >= 60
+        assert "\x1b" not in text
 
 
 @pytest.mark.parametrize("answers", [("n",), ("y", "n")])
@@ -135,10 +139,13 @@ def test_between_clears_only_the_person_at_the_keyboard_sees_a_hand(
         if hands:
             hands_shown += 1
             turn = re.search(r"(\w+)'s turn: press Enter when \1 has the keyboard", flat)
-            assert turn is not None and turn.start() < flat.index("Your hand"), flat
+            assert turn is not None, flat
+            assert turn.start() < flat.index("Your hand"), flat
             assert f"{turn[1]}> " in flat[flat.index("Your hand") :] or "which one" in flat
     assert hands_shown >= 4
-    assert "Ada's deal check: verified" in text and "Bruno's deal check: verified" in text
-    assert "Play again, all of you at this terminal" in text and "No rematch." in text
+    assert "Ada's deal check: verified" in text
+    assert "Bruno's deal check: verified" in text
+    assert "Play again, all of you at this terminal" in text
+    assert "No rematch." in text
     assert app.matches_over == len(answers)
     assert "wins the match" in screens[-1]  # the result stays on the last screen

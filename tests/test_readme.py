@@ -3,6 +3,7 @@ documents every client setting (issue 15)."""
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import dataclasses
 import io
@@ -16,7 +17,8 @@ from scopa_net.client.config import Settings
 from scopa_net.commands.main import build_parser
 from scopa_net.commands.options import EXIT_STATUSES
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+TESTS = Path(__file__).resolve().parent
+README = (TESTS.parent / "README.md").read_text(encoding="utf-8")
 PYTHON_BLOCKS = re.findall(r"```python\n(.*?)```", README, re.S)
 
 
@@ -57,3 +59,124 @@ def test_every_client_setting_and_exit_status_is_documented() -> None:
         assert f"| `{key}` |" in README, key
     for status, _ in EXIT_STATUSES:
         assert f"| {status} |" in README, status
+
+
+#: Each command line in the README, and the test that runs it (a short form where the real one
+#: is long: fewer matches, a lower target, an address on loopback, a screen that reads the
+#: first deal instead of showing it). A new line in the README needs a test and a line here.
+RUN_BY: dict[str, tuple[str, str]] = {
+    "scopa-net --help": ("test_cli.py", "test_help_lists_subcommands"),
+    "scopa-net play": ("test_client_tmux.py", "test_play_a_match_in_a_real_terminal"),
+    "scopa-net play --coach": (
+        "test_readme_commands.py",
+        "test_play_coach_from_the_flag_or_the_settings_file",
+    ),
+    "scopa-net play --lan --players 4 --humans 2": (
+        "test_readme_commands.py",
+        "test_play_lan_host_and_a_friends_join_that_finds_them_on_the_lan",
+    ),
+    "scopa-net play --lan": (
+        "test_readme_commands.py",
+        "test_play_lan_host_and_a_friends_join_that_finds_them_on_the_lan",
+    ),
+    "scopa-net play --bot-level expert --think 2": (
+        "test_readme_commands.py",
+        "test_play_against_experts_with_a_think_budget",
+    ),
+    "scopa-net play --pass-and-play --names Ada,Bruno": (
+        "test_pass_and_play_tmux.py",
+        "test_two_people_share_a_terminal_and_never_see_each_others_hand",
+    ),
+    "scopa-net join": (
+        "test_readme_commands.py",
+        "test_play_lan_host_and_a_friends_join_that_finds_them_on_the_lan",
+    ),
+    "scopa-net join 192.168.1.20": (
+        "test_readme_commands.py",
+        "test_join_at_an_address_lists_the_tables_and_seats_the_number_typed",
+    ),
+    "scopa-net join HOST --create --players 4": (
+        "test_readme_commands.py",
+        "test_join_create_opens_the_table_asked_for_and_sits_down",
+    ),
+    "scopa-net host": (
+        "test_command_promises.py",
+        "test_host_flags_open_the_table_and_set_the_limits_and_sigint_stops_it",
+    ),
+    "scopa-net host --players 2 --bots 1": (
+        "test_readme_commands.py",
+        "test_play_lan_host_and_a_friends_join_that_finds_them_on_the_lan",
+    ),
+    "scopa-net bots HOST --count 3 --bot-level hard": (
+        "test_command_promises.py",
+        "test_bots_take_the_open_seats_at_the_level_asked_for",
+    ),
+    "scopa-net history": ("test_command_promises.py", "test_history_of_an_empty_journal_says_so"),
+    "scopa-net history --export 1": (
+        "test_command_promises.py",
+        "test_history_export_checks_the_seat_and_names_the_file_as_its_help_says",
+    ),
+    "scopa-net history --export 1 --seat 0": (
+        "test_host_cli.py",
+        "test_history_lists_the_match_and_its_export_verifies",
+    ),
+    "scopa-net verify FILE": ("test_fair_cli.py", "test_a_good_file_verifies"),
+    "scopa-net verify ~/.local/share/scopa-net/transcripts/*": (
+        "test_fair_cli.py",
+        "test_several_files_end_with_a_summary",
+    ),
+    "scopa-net arena hard medium --matches 200": (
+        "test_cli_progress.py",
+        "test_arena_shows_progress_unless_quiet",
+    ),
+    "scopa-net arena expert hard --think 0.5": (
+        "test_bots_expert.py",
+        "test_arena_pits_expert_budgets_against_each_other",
+    ),
+    "scopa-net tally": (
+        "test_readme_commands.py",
+        "test_a_tally_started_resumed_listed_and_exported",
+    ),
+    "scopa-net tally Ada Bruno Carla Dino --target 21": (
+        "test_readme_commands.py",
+        "test_a_tally_started_resumed_listed_and_exported",
+    ),
+    "scopa-net tally --resume": (
+        "test_readme_commands.py",
+        "test_a_tally_started_resumed_listed_and_exported",
+    ),
+    "scopa-net tally --list": (
+        "test_readme_commands.py",
+        "test_a_tally_started_resumed_listed_and_exported",
+    ),
+    "scopa-net tally --export 1 --format csv": (
+        "test_readme_commands.py",
+        "test_a_tally_started_resumed_listed_and_exported",
+    ),
+}
+
+
+def test_every_readme_command_line_runs_in_a_test() -> None:
+    """Every command line in the README is in RUN_BY, named with a test that exists, in a
+    module that spells the subcommand and every flag of the line (as an argv word)."""
+    readme = set(_commands())
+    missing = sorted(readme - RUN_BY.keys())
+    assert not missing, (
+        f"README command lines no test runs (add a test and a RUN_BY line): {missing}"
+    )
+    gone = sorted(RUN_BY.keys() - readme)
+    assert not gone, f"RUN_BY lines no longer in the README: {gone}"
+    for line, (module, name) in RUN_BY.items():
+        where = f"{module}::{name}"
+        source = (TESTS / module).read_text(encoding="utf-8")
+        tests = {
+            node.name
+            for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        }
+        assert name in tests, f"{line!r}: no test {where}"
+        words = shlex.split(line)[1:]
+        for word in [w for w in words[:1] if not w.startswith("-")] + [
+            w for w in words if w.startswith("--")
+        ]:
+            assert f'"{word}"' in source, f"{line!r}: {module} never says {word!r}"

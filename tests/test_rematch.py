@@ -10,7 +10,7 @@ from functools import partial
 import pytest
 import trio
 import trio.testing
-from hosting import create, start_host
+from hosting import MakeHost, create
 from rawseat import RawSeat
 
 from scopa_net.bots.levels import make_player
@@ -38,41 +38,44 @@ async def heard(session: NetworkSession, text: str) -> None:
     raise AssertionError(f"the session ended before {text!r}")
 
 
-async def test_a_player_and_a_computer_play_again_with_a_fresh_chain(tmp_path) -> None:
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, bot_delay=0.01)
-        choice = TableChoice(create=create(SHORT, bots=1))
-        async with open_network_session(
-            "127.0.0.1", host.port, choice, name="ann", data_dir=tmp_path, offer_rematch=True
-        ) as session:
-            first = await play_as_bot(session, make_player("random", 1))
-            assert first is not None
-            first_witness = session.witness
-            await session.rematch(True)
-            # The bot agreed from the start: one answer is enough.
-            await heard(session, "a new match begins")
-            assert session.match_no == 2
-            assert session.view is None  # nothing dealt yet in the new match
-            with trio.fail_after(20):
-                async for event in session.events:
-                    if isinstance(event, RoundStarted):
-                        break
-            view = session.view
-            assert view is not None and view.round_number == 1 and view.scores == (0, 0)
-            assert session.witness is not first_witness
-            assert session.witness.current is not None
-            assert session.witness.current.round_no == 1
-            assert session.witness.current.prev == ZERO_CHAIN
-            second = await play_as_bot(session, make_player("random", 2))
-            assert second is not None
-            assert session.verdict_failures == []
-            await session.rematch(False)
-            await heard(session, "no rematch")
-        files = sorted(p.name for p in (tmp_path / "transcripts").iterdir())
-        assert len(files) == 2 and files[0].endswith("-match2.scopa")
-        for name in files:
-            assert verify_transcript(decode((tmp_path / "transcripts" / name).read_bytes())).ok
-        nursery.cancel_scope.cancel()
+async def test_a_player_and_a_computer_play_again_with_a_fresh_chain(
+    tmp_path, make_host: MakeHost
+) -> None:
+    host = await make_host(bot_delay=0.01)
+    choice = TableChoice(create=create(SHORT, bots=1))
+    async with open_network_session(
+        "127.0.0.1", host.port, choice, name="ann", data_dir=tmp_path, offer_rematch=True
+    ) as session:
+        first = await play_as_bot(session, make_player("random", 1))
+        assert first is not None
+        first_witness = session.witness
+        await session.rematch(True)
+        # The bot agreed from the start: one answer is enough.
+        await heard(session, "a new match begins")
+        assert session.match_no == 2
+        assert session.view is None  # nothing dealt yet in the new match
+        with trio.fail_after(20):
+            async for event in session.events:
+                if isinstance(event, RoundStarted):
+                    break
+        view = session.view
+        assert view is not None
+        assert view.round_number == 1
+        assert view.scores == (0, 0)
+        assert session.witness is not first_witness
+        assert session.witness.current is not None
+        assert session.witness.current.round_no == 1
+        assert session.witness.current.prev == ZERO_CHAIN
+        second = await play_as_bot(session, make_player("random", 2))
+        assert second is not None
+        assert session.verdict_failures == []
+        await session.rematch(False)
+        await heard(session, "no rematch")
+    files = sorted(p.name for p in (tmp_path / "transcripts").iterdir())
+    assert len(files) == 2
+    assert files[0].endswith("-match2.scopa")
+    for name in files:
+        assert verify_transcript(decode((tmp_path / "transcripts" / name).read_bytes())).ok
 
 
 async def _two_players_to_the_end(
@@ -106,34 +109,32 @@ async def _drain(raw: RawSeat) -> None:
             await raw.receive()
 
 
-async def test_two_players_agree_and_play_a_second_match() -> None:
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery)
-        a, b = await _two_players_to_the_end(host.port)
-        # Before the match ends a rematch is refused; now it opens a vote.
-        await a.send(m.Rematch(agree=True))
-        opened = await b.until(lambda e: isinstance(e, m.RematchStatus))
-        assert isinstance(opened, m.RematchStatus)
-        assert (opened.state, opened.votes, opened.match_no) == ("open", ("yes", "waiting"), 1)
-        assert 0 < opened.seconds <= 60
-        await b.send(m.Rematch(agree=True))
-        agreed = await a.until(lambda e: isinstance(e, m.RematchStatus) and e.state != "open")
-        assert (agreed.state, agreed.votes, agreed.seconds) == ("agreed", ("yes", "yes"), 0)
-        commit = await a.until(lambda e: isinstance(e, m.RoundCommit))
-        assert commit.round_no == 1 and commit.prev == ZERO_CHAIN
-        async with trio.open_nursery() as both:  # each must read to send its seeds
-            for raw in (a, b):
-                both.start_soon(raw.until, lambda e: isinstance(e, m.Deal))
-        assert a.view.round_number == b.view.round_number == 1
-        assert a.view.scores == b.view.scores == (0, 0)
-        # The table is full and in play again: not listed.
-        lobby = await RawSeat.connect(host.port)
-        await lobby.send(m.ListTables())
-        listing = await lobby.until(lambda e: isinstance(e, m.Tables))
-        assert listing.tables == ()
-        for raw in (a, b, lobby):
-            await raw.aclose()
-        nursery.cancel_scope.cancel()
+async def test_two_players_agree_and_play_a_second_match(host: Host, nursery: trio.Nursery) -> None:
+    a, b = await _two_players_to_the_end(host.port)
+    # Before the match ends a rematch is refused; now it opens a vote.
+    await a.send(m.Rematch(agree=True))
+    opened = await b.until(lambda e: isinstance(e, m.RematchStatus))
+    assert isinstance(opened, m.RematchStatus)
+    assert (opened.state, opened.votes, opened.match_no) == ("open", ("yes", "waiting"), 1)
+    assert 0 < opened.seconds <= 60
+    await b.send(m.Rematch(agree=True))
+    agreed = await a.until(lambda e: isinstance(e, m.RematchStatus) and e.state != "open")
+    assert (agreed.state, agreed.votes, agreed.seconds) == ("agreed", ("yes", "yes"), 0)
+    commit = await a.until(lambda e: isinstance(e, m.RoundCommit))
+    assert commit.round_no == 1
+    assert commit.prev == ZERO_CHAIN
+    async with trio.open_nursery() as both:  # each must read to send its seeds
+        for raw in (a, b):
+            both.start_soon(raw.until, lambda e: isinstance(e, m.Deal))
+    assert a.view.round_number == b.view.round_number == 1
+    assert a.view.scores == b.view.scores == (0, 0)
+    # The table is full and in play again: not listed.
+    lobby = await RawSeat.connect(host.port)
+    await lobby.send(m.ListTables())
+    listing = await lobby.until(lambda e: isinstance(e, m.Tables))
+    assert listing.tables == ()
+    for raw in (a, b, lobby):
+        await raw.aclose()
 
 
 async def _memory_host(nursery: trio.Nursery) -> Callable[[], Awaitable[RawSeat]]:
@@ -194,17 +195,14 @@ async def test_a_decline_or_a_leave_ends_the_vote_and_the_table_closes_on_time(
         nursery.cancel_scope.cancel()
 
 
-async def test_a_rematch_is_refused_before_the_match_ends() -> None:
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery)
-        raw = await RawSeat.connect(host.port)
-        table_id = await raw.create(create(SHORT, bots=1))
-        await raw.join(table_id, 0)
-        await raw.send(m.Rematch(agree=True))
-        error = await raw.until(lambda e: isinstance(e, m.Error))
-        assert (error.code, error.ref) == ("wrong_phase", "rematch")
-        await raw.aclose()
-        nursery.cancel_scope.cancel()
+async def test_a_rematch_is_refused_before_the_match_ends(host: Host) -> None:
+    raw = await RawSeat.connect(host.port)
+    table_id = await raw.create(create(SHORT, bots=1))
+    await raw.join(table_id, 0)
+    await raw.send(m.Rematch(agree=True))
+    error = await raw.until(lambda e: isinstance(e, m.Error))
+    assert (error.code, error.ref) == ("wrong_phase", "rematch")
+    await raw.aclose()
 
 
 async def test_an_unanswered_vote_expires_and_the_table_closes(
@@ -219,7 +217,8 @@ async def test_an_unanswered_vote_expires_and_the_table_closes(
         await trio.sleep(20)
         await a.send(m.Rematch(agree=True))
         opened = await b.until(lambda e: isinstance(e, m.RematchStatus))
-        assert opened.state == "open" and 38 <= opened.seconds <= 41
+        assert opened.state == "open"
+        assert 38 <= opened.seconds <= 41
         await _until_left(a, b)
         for raw in (a, b):
             assert raw.received[-1] == m.Left(table_id=raw.table_id, seat=raw.seat)
@@ -229,83 +228,76 @@ async def test_an_unanswered_vote_expires_and_the_table_closes(
         nursery.cancel_scope.cancel()
 
 
-async def test_two_network_clients_play_again_and_then_stop() -> None:
+async def test_two_network_clients_play_again_and_then_stop(
+    host: Host, nursery: trio.Nursery
+) -> None:
     """The client's side of 3.11 with two people: each is told who the vote waits for, both
     agree, both play the second match with every deal verified, and one "no" ends both."""
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery)
-        choice = TableChoice(create=create(SHORT))
-        async with (
-            open_network_session(
-                "127.0.0.1", host.port, choice, name="ann", offer_rematch=True
-            ) as ann,
-            open_network_session(
-                "127.0.0.1",
-                host.port,
-                TableChoice(table_id=ann.table_id),
-                name="bob",
-                offer_rematch=True,
-            ) as bob,
-        ):
-            for match in (1, 2):
-                async with trio.open_nursery() as both:
-                    for n, session in enumerate((ann, bob)):
-                        both.start_soon(play_as_bot, session, make_player("random", n))
-                assert ann.match_no == bob.match_no == match
-                if match == 1:
-                    await ann.rematch(True)
-                    await heard(bob, "rematch: waiting for bob")
-                    await bob.rematch(True)
-                    for session in (ann, bob):
-                        await heard(session, "a new match begins")
-            await bob.rematch(False)
-            for session in (ann, bob):
-                await heard(session, "no rematch")
-            for session in (ann, bob):
-                assert session.verdict_failures == []
-                assert session.rounds_verified >= 2
-        nursery.cancel_scope.cancel()
+    choice = TableChoice(create=create(SHORT))
+    async with (
+        open_network_session("127.0.0.1", host.port, choice, name="ann", offer_rematch=True) as ann,
+        open_network_session(
+            "127.0.0.1",
+            host.port,
+            TableChoice(table_id=ann.table_id),
+            name="bob",
+            offer_rematch=True,
+        ) as bob,
+    ):
+        for match in (1, 2):
+            async with trio.open_nursery() as both:
+                for n, session in enumerate((ann, bob)):
+                    both.start_soon(play_as_bot, session, make_player("random", n))
+            assert ann.match_no == bob.match_no == match
+            if match == 1:
+                await ann.rematch(True)
+                await heard(bob, "rematch: waiting for bob")
+                await bob.rematch(True)
+                for session in (ann, bob):
+                    await heard(session, "a new match begins")
+        await bob.rematch(False)
+        for session in (ann, bob):
+            await heard(session, "no rematch")
+        for session in (ann, bob):
+            assert session.verdict_failures == []
+            assert session.rounds_verified >= 2
 
 
-async def test_a_player_who_drops_after_the_match_is_shown_away_and_can_still_answer() -> None:
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery)
-        a, b = await _two_players_to_the_end(host.port)
-        table_id, token, last = b.table_id, b.token, b.seq
-        await b.aclose()
-        away = await a.until(lambda e: isinstance(e, m.SeatStatus) and e.seat == 1)
-        assert (away.kind, away.connected, away.grace, away.stand_in) == ("human", False, 0, False)
-        await a.send(m.Rematch(agree=True))
-        opened = await a.until(lambda e: isinstance(e, m.RematchStatus))
-        assert (opened.state, opened.votes) == ("open", ("yes", "waiting"))
-        back = await RawSeat.connect(host.port)
-        await back.send(m.Resume(table_id=table_id, seat=1, token=token, last_seq=last))
-        await back.until(lambda e: isinstance(e, m.RematchStatus))  # replayed: the vote is open
-        await back.send(m.Rematch(agree=True))
-        agreed = await a.until(lambda e: isinstance(e, m.RematchStatus) and e.state != "open")
-        assert agreed.state == "agreed"
-        for raw in (a, back):
-            await raw.aclose()
-        nursery.cancel_scope.cancel()
+async def test_a_player_who_drops_after_the_match_is_shown_away_and_can_still_answer(
+    host: Host,
+) -> None:
+    a, b = await _two_players_to_the_end(host.port)
+    table_id, token, last = b.table_id, b.token, b.seq
+    await b.aclose()
+    away = await a.until(lambda e: isinstance(e, m.SeatStatus) and e.seat == 1)
+    assert (away.kind, away.connected, away.grace, away.stand_in) == ("human", False, 0, False)
+    await a.send(m.Rematch(agree=True))
+    opened = await a.until(lambda e: isinstance(e, m.RematchStatus))
+    assert (opened.state, opened.votes) == ("open", ("yes", "waiting"))
+    back = await RawSeat.connect(host.port)
+    await back.send(m.Resume(table_id=table_id, seat=1, token=token, last_seq=last))
+    await back.until(lambda e: isinstance(e, m.RematchStatus))  # replayed: the vote is open
+    await back.send(m.Rematch(agree=True))
+    agreed = await a.until(lambda e: isinstance(e, m.RematchStatus) and e.state != "open")
+    assert agreed.state == "agreed"
+    for raw in (a, back):
+        await raw.aclose()
 
 
-async def test_a_client_that_offers_no_rematch_declines_at_once() -> None:
+async def test_a_client_that_offers_no_rematch_declines_at_once(
+    host: Host, nursery: trio.Nursery
+) -> None:
     """A program that plays one match (a bot client, say) declines when the match ends, so the
     person at the table is told at once instead of waiting out the minute."""
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery)
-        choice = TableChoice(create=create(SHORT))
-        async with (
-            open_network_session(
-                "127.0.0.1", host.port, choice, name="ann", offer_rematch=True
-            ) as ann,
-            open_network_session(
-                "127.0.0.1", host.port, TableChoice(table_id=ann.table_id), name="bot"
-            ) as bot,
-        ):
-            async with trio.open_nursery() as both:
-                for n, session in enumerate((ann, bot)):
-                    both.start_soon(play_as_bot, session, make_player("random", n))
-            with trio.fail_after(5):
-                await heard(ann, "no rematch")
-        nursery.cancel_scope.cancel()
+    choice = TableChoice(create=create(SHORT))
+    async with (
+        open_network_session("127.0.0.1", host.port, choice, name="ann", offer_rematch=True) as ann,
+        open_network_session(
+            "127.0.0.1", host.port, TableChoice(table_id=ann.table_id), name="bot"
+        ) as bot,
+    ):
+        async with trio.open_nursery() as both:
+            for n, session in enumerate((ann, bot)):
+                both.start_soon(play_as_bot, session, make_player("random", n))
+        with trio.fail_after(5):
+            await heard(ann, "no rematch")

@@ -58,7 +58,8 @@ def test_a_card_that_can_capture_must_capture() -> None:
         rnd.play(play_of("6s"), exact=True)
     assert info.value.reason is IllegalReason.MUST_CAPTURE
     assert rnd.legal_codes() == before.legal_codes()
-    assert rnd.table == before.table and rnd.hands == before.hands
+    assert rnd.table == before.table
+    assert rnd.hands == before.hands
 
 
 def test_a_card_that_cannot_capture_stays_on_the_table() -> None:
@@ -98,7 +99,8 @@ def test_card_not_in_hand_and_not_your_turn() -> None:
 def test_sweep_scores_for_the_side() -> None:
     rnd = make_round(TWO, {0: "7s", 1: "2b"}, "5d 2h", stock=6)
     record = rnd.play(play_of("7s", "5d 2h"))
-    assert record.sweep and rnd.sweeps == [1, 0]
+    assert record.sweep
+    assert rnd.sweeps == [1, 0]
 
 
 def test_sweep_on_the_next_to_last_play_counts() -> None:
@@ -110,7 +112,9 @@ def test_sweep_on_the_next_to_last_play_counts() -> None:
 def test_no_sweep_on_the_last_play_of_the_round() -> None:
     rnd = make_round(TWO, {1: "7s"}, "5d 2h", stock=0, turn=1, last_capturer=0)
     record = rnd.play(play_of("7s", "5d 2h"))
-    assert not record.sweep and rnd.sweeps == [0, 0] and rnd.finished
+    assert not record.sweep
+    assert rnd.sweeps == [0, 0]
+    assert rnd.finished
 
 
 def test_scopone_scientifico_counts_a_sweep_on_the_last_play() -> None:
@@ -134,7 +138,8 @@ def test_leftover_counts_for_nobody_when_nobody_captured() -> None:
     rnd = make_round(TWO, {0: "5s", 1: "Kb"}, "4d 3h", stock=0)
     rnd.play(play_of("5s"))
     rnd.play(play_of("Kb"))
-    assert rnd.finished and rnd.leftover == 0
+    assert rnd.finished
+    assert rnd.leftover == 0
     assert not rnd.piles[0] & parse_card("5s").bit
     assert not rnd.piles[1] & parse_card("5s").bit
 
@@ -147,7 +152,8 @@ def test_play_order_runs_to_the_next_seat_and_the_next_deal_comes_when_hands_emp
         seen.append(rnd.turn)
         rnd.push_code(rnd.legal_codes()[0])
     assert seen == [2, 0, 1] * 3
-    assert rnd.turn == 2 and [len(h) for h in rnd.hands] == [3, 3, 3]
+    assert rnd.turn == 2
+    assert [len(h) for h in rnd.hands] == [3, 3, 3]
     assert rnd.stock_count == 40 - 4 - 18
 
 
@@ -158,7 +164,9 @@ def test_void_deal_with_three_kings_on_the_table() -> None:
     rest = [c for c in deck if c not in kings]
     deck = rest[:6] + kings + rest[6:]
     rnd = Round(TWO, 0, deck)
-    assert rnd.void and rnd.finished and rnd.legal_codes() == []
+    assert rnd.void
+    assert rnd.finished
+    assert rnd.legal_codes() == []
     with pytest.raises(IllegalPlayError) as info:
         rnd.play(rnd.hand(1)[0])
     assert info.value.reason is IllegalReason.ROUND_OVER
@@ -176,7 +184,9 @@ def test_scopone_scientifico_deal_has_no_table_so_is_never_void() -> None:
     rules = RuleSet(4, variants=frozenset({Variant.SCOPONE_SCIENTIFICO}))
     kings_first = sorted(CARDS, key=lambda c: -c.rank)
     rnd = Round(rules, 0, kings_first)
-    assert not rnd.void and rnd.table == [] and [len(h) for h in rnd.hands] == [10] * 4
+    assert not rnd.void
+    assert rnd.table == []
+    assert [len(h) for h in rnd.hands] == [10] * 4
 
 
 def test_deck_must_hold_each_card_once() -> None:

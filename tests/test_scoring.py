@@ -71,8 +71,10 @@ def test_cards_coins_settebello_and_sweeps() -> None:
     side0 = pile("Ad 2d 3d 4d 5d 6d 7h 7s 7b Ah As Ab Jd Jh Js Jb Qd Qh Qs Qb Kb")  # 21 cards
     side1 = (1 << 40) - 1 - side0
     score = score_round(TWO, [side0, side1], [2, 1])
-    assert score.line("cards").figures == (21, 19) and score.line("cards").points == (1, 0)
-    assert score.line("coins").figures == (8, 2) and score.line("coins").points == (1, 0)
+    assert score.line("cards").figures == (21, 19)
+    assert score.line("cards").points == (1, 0)
+    assert score.line("coins").figures == (8, 2)
+    assert score.line("coins").points == (1, 0)
     assert score.line("settebello").points == (0, 1)
     assert score.line("sweeps").points == (2, 1)
     assert score.totals == tuple(sum(line.points[s] for line in score.lines) for s in range(2))
@@ -96,7 +98,8 @@ def test_three_players_need_a_strict_plurality() -> None:
     assert score.line("coins").winner is None
     d = pile("Ab 2b 3b 4b 5b 6b")
     score = score_round(three, [a, b, d], [0, 0, 0])
-    assert score.line("cards").winner == 2 and score.line("cards").points == (0, 0, 1)
+    assert score.line("cards").winner == 2
+    assert score.line("cards").points == (0, 0, 1)
 
 
 def test_settebello_uncaptured_scores_for_nobody() -> None:

@@ -40,9 +40,12 @@ def test_a_whole_match_verifies_for_every_seat(rules: RuleSet) -> None:
     fill(table)
     driver = Driver(table, 7)
     driver.run()
-    assert table.phase is Phase.OVER and table.match is not None and table.match.over
+    assert table.phase is Phase.OVER
+    assert table.match is not None
+    assert table.match.over
     for witness in driver.witnesses:
-        assert witness.verdicts and all(v.ok for v in witness.verdicts)
+        assert witness.verdicts
+        assert all(v.ok for v in witness.verdicts)
         verdict = verify_transcript(witness.transcript())
         assert verdict.ok, verdict.lines()
         assert witness.result.winner == table.match.winner
@@ -59,8 +62,11 @@ def test_replaying_the_journal_rebuilds_the_same_table() -> None:
     twin = new_table(RuleSet.of(2, 3))
     twin.replay(entries)
     for a, b in zip(table.seats, twin.seats, strict=True):
-        assert a.log == b.log and a.moves == b.moves and a.epoch == b.epoch
-    assert twin.phase is table.phase and twin.chain == table.chain
+        assert a.log == b.log
+        assert a.moves == b.moves
+        assert a.epoch == b.epoch
+    assert twin.phase is table.phase
+    assert twin.chain == table.chain
     assert twin.view_for(0) == table.view_for(0)
 
 
@@ -98,7 +104,9 @@ def test_duplicate_move_ids_are_acknowledged_and_applied_once() -> None:
     assert not dup
     history = len(table.match.round.history)
     again, dup = table.play(seat, 42, after, play.card.index, play.captured_mask)
-    assert dup and again == seq and len(table.match.round.history) == history
+    assert dup
+    assert again == seq
+    assert len(table.match.round.history) == history
 
 
 def test_refusals_change_nothing() -> None:
@@ -117,10 +125,12 @@ def test_refusals_change_nothing() -> None:
     assert info.value.code is ErrorCode.NOT_YOUR_TURN
     with pytest.raises(TableError) as info:
         table.play(seat, 2, 0, rnd.hands[seat][0], 0)
-    assert info.value.code is ErrorCode.STALE and info.value.current_seq == table.seats[seat].seq
+    assert info.value.code is ErrorCode.STALE
+    assert info.value.current_seq == table.seats[seat].seq
     with pytest.raises(TableError) as info:
         table.play(seat, 3, 10**6, rnd.hands[other][0], 0)
-    assert info.value.code is ErrorCode.ILLEGAL_PLAY and info.value.reason == "not_in_hand"
+    assert info.value.code is ErrorCode.ILLEGAL_PLAY
+    assert info.value.reason == "not_in_hand"
     with pytest.raises(TableError) as info:
         table.say(seat, "x" * 201)
     assert info.value.code is ErrorCode.CHAT_TOO_LONG
@@ -189,10 +199,12 @@ def test_a_bad_reveal_is_excluded_published_and_counted_and_the_round_goes_on() 
         table.seed_reveal(1, round_id, b"\x03" * 32)  # not the seed it committed to
         assert table.phase is Phase.PLAY  # no void, no re-roll
         reveals = [e for e in table.seats[0].log if isinstance(e, m.SeedReveals)][-1]
-        assert reveals.excluded == (None, "bad_reveal") and reveals.seeds[1] == b"\x03" * 32
+        assert reveals.excluded == (None, "bad_reveal")
+        assert reveals.seeds[1] == b"\x03" * 32
         # Each seat got a receipt for what it sent, and only its own.
         receipts = [e for e in table.seats[1].log if isinstance(e, m.SeedReceipt)]
-        assert receipts[-1].seat == 1 and len(receipts) == n + 1
+        assert receipts[-1].seat == 1
+        assert len(receipts) == n + 1
         assert table.seats[1].offences == n + 1
         driver.catch_up()  # every witness accepts the exclusion the record proves
     assert table.seats[1].kind is SeatKind.BOT
@@ -230,7 +242,8 @@ def test_commitments_that_never_come_are_shown_and_the_round_is_dealt_at_once() 
     table.close_seeds()  # the commit deadline: nobody committed, so nothing else to wait for
     assert table.phase is Phase.PLAY
     reveals = [e for e in table.seats[0].log if isinstance(e, m.SeedReveals)][-1]
-    assert reveals.excluded == ("no_commit", "no_commit") and reveals.seeds == (None, None)
+    assert reveals.excluded == ("no_commit", "no_commit")
+    assert reveals.seeds == (None, None)
     driver.catch_up()
     assert any("not fair-checked" in n for n in driver.witnesses[0].take_notices())
 
@@ -248,7 +261,8 @@ def test_computer_players_send_no_seed_and_a_round_without_people_is_not_fair_ch
     assert any("not fair-checked: no player seed" in n for n in notices)
     driver.run()
     verdict = verify_transcript(driver.witnesses[1].transcript())
-    assert verdict.ok and verdict.not_fair_checked >= 1
+    assert verdict.ok
+    assert verdict.not_fair_checked >= 1
     assert verdict.rounds[0].note.startswith("not fair-checked: no player seed")
 
 
@@ -306,7 +320,8 @@ def test_a_void_deal_of_kings_is_redealt_and_verifies() -> None:
     for seat in range(2):
         table.seed_reveal(seat, round_id, seeds[seat])
     driver.catch_up()
-    assert table.phase is Phase.BETWEEN and table.match.round.void
+    assert table.phase is Phase.BETWEEN
+    assert table.match.round.void
     assert all(w.verdicts[-1].ok and "void" in w.verdicts[-1].note for w in driver.witnesses)
     assert driver.mirrors[0].view.void_deal
     dealer = table.match.dealer
@@ -327,3 +342,27 @@ def test_a_void_deal_of_kings_is_redealt_and_verifies() -> None:
     assert ends[0] == 2
     assert table.snapshot(0).round_no == table.dealt_round_no == last_commit
     assert driver.mirrors[0].view.round_number == last_commit
+
+
+def test_a_rename_is_made_safe_told_apart_told_to_every_seat_and_replayed() -> None:
+    table = new_table(RuleSet.of(3, 11), bots=1)
+    table.join(0, "Ada", token_hash(b"a" * 16))
+    table.join(1, "Bruno", token_hash(b"b" * 16))
+    entries = list(table.take_pending())
+    assert table.rename(1, "\u202eada\u200b ") == "ada (2)"  # cleaned, then told apart
+    assert table.rename(1, "ada (2)") is None  # the name it has: nothing happens
+    assert table.rename(0, "Carla") == "Carla"
+    entries += table.take_pending()
+    assert [e[0] for e in entries].count("rename") == 2
+    for s in table.seats:
+        renames = [e for e in s.log if isinstance(e, m.SeatStatus) and e.kind == "human"]
+        assert [(e.seat, e.name) for e in renames[-2:]] == [(1, "ada (2)"), (0, "Carla")]
+        assert all(e.connected and not e.stand_in for e in renames[-2:])
+    assert table.snapshot(2).seats[0].name == "Carla"
+    with pytest.raises(TableError) as refused:
+        table.rename(2, "Robot")  # the bot's seat
+    assert refused.value.code is ErrorCode.WRONG_PHASE
+    twin = new_table(RuleSet.of(3, 11), bots=1)
+    twin.replay(entries)
+    assert [s.name for s in twin.seats] == ["Carla", "ada (2)", table.seats[2].name]
+    assert [s.log for s in twin.seats] == [s.log for s in table.seats]

@@ -281,10 +281,12 @@ def test_cappotto_ends_the_game_only_where_it_is_on() -> None:
 def test_partners_and_names() -> None:
     tally = new(4)
     assert tally.labels == ("Ada & Carla", "Bruno & Dino")
-    assert tally.side_named("carla") == 0 and tally.side_named("Din") == 1
+    assert tally.side_named("carla") == 0
+    assert tally.side_named("Din") == 1
     assert tally.side_named("2") == 1
     six = new(6)
-    assert six.side_count == 2 and six.label(0) == "A & C & E"
+    assert six.side_count == 2
+    assert six.label(0) == "A & C & E"
     pairs = Tally.new(["A", "B", "C", "D", "E", "F"], variants=["six_as_three_pairs"])
     assert pairs.labels == ("A & D", "B & E", "C & F")
     with pytest.raises(TallyError, match="could be"):

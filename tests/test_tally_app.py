@@ -77,7 +77,9 @@ def test_a_four_hand_game_with_a_counted_hand_an_undo_and_a_resume(tmp_path: Pat
     assert "Saved as 20261201-1200-ada-bruno" in screen
 
     saved = store.latest_unfinished()
-    assert saved is not None and saved.scores == (8, 1) and len(saved.hands) == 2
+    assert saved is not None
+    assert saved.scores == (8, 1)
+    assert len(saved.hands) == 2
 
     # `scopa-net tally --resume`: the same tally, where it was left.
     again = TallyController(saved, store=store)
@@ -89,7 +91,9 @@ def test_a_four_hand_game_with_a_counted_hand_an_undo_and_a_resume(tmp_path: Pat
     assert "Ada wins, 11-3." in screen
     assert "the game is over: Ada wins, 11-3. 'undo' takes back the last hand" in screen
     done = store.load("20261201-1200-ada-bruno")
-    assert done.over and len(done.hands) == 4 and done.scores == (11, 3)
+    assert done.over
+    assert len(done.hands) == 4
+    assert done.scores == (11, 3)
     markdown = (tmp_path / "tallies" / "20261201-1200-ada-bruno.md").read_text()
     assert "| 2 | 5 | 0 | counted | cards 22-18: Ada +1;" in markdown
     assert "| total | **11** | **3** | | |" in markdown
@@ -127,7 +131,9 @@ def test_setup_refusals_are_one_line_and_ask_again(tmp_path: Path) -> None:
     assert "Hand 1 so far: Ada & Carla 2, Bruno & Dino 0." in screen
     assert "nobody here is called 'x'" in screen
     tally = controller.tally
-    assert tally is not None and tally.scores == (2, 0) and tally.rules.target == 21
+    assert tally is not None
+    assert tally.scores == (2, 0)
+    assert tally.rules.target == 21
     assert "Traceback" not in screen
 
 

@@ -21,13 +21,15 @@ def rules_with(*names: str, players: int = 2) -> RuleSet:
 def test_scopone_deals_nine_each_and_four_to_the_table_with_no_stock() -> None:
     rnd = Round(rules_with("scopone", players=4), 0, CARDS)
     assert [len(h) for h in rnd.hands] == [9, 9, 9, 9]
-    assert len(rnd.table) == 4 and rnd.stock_count == 0
+    assert len(rnd.table) == 4
+    assert rnd.stock_count == 0
 
 
 def test_scopone_scientifico_deals_ten_each_and_an_empty_table() -> None:
     rnd = Round(rules_with("scopone_scientifico", players=4), 0, CARDS)
     assert [len(h) for h in rnd.hands] == [10, 10, 10, 10]
-    assert rnd.table == [] and rnd.stock_count == 0
+    assert rnd.table == []
+    assert rnd.stock_count == 0
     # The opening player can only feed the table.
     assert all(code < 64 for code in rnd.legal_codes())
 
@@ -36,7 +38,8 @@ def test_asso_piglia_tutto_ace_takes_the_whole_table_as_a_sweep() -> None:
     rnd = make_round(rules_with("asso_piglia_tutto"), {0: "Ad", 1: "2b"}, "5s 7d Kh", stock=6)
     assert options(rnd, "Ad") == {frozenset({"5s", "7d", "Kh"})}
     assert rnd.play(parse_card("Ad")).sweep
-    assert rnd.table == [] and rnd.sweeps == [1, 0]
+    assert rnd.table == []
+    assert rnd.sweeps == [1, 0]
 
 
 def test_asso_piglia_tutto_with_an_ace_on_the_table_pairs_by_rank() -> None:
@@ -56,7 +59,8 @@ def test_asso_piglia_tutto_ace_on_an_empty_table_just_lies_there() -> None:
 def test_asso_piglia_tutto_is_no_sweep_on_the_last_play() -> None:
     rules = rules_with("asso_piglia_tutto")
     rnd = make_round(rules, {1: "Ad"}, "5s 7d", stock=0, turn=1)
-    assert not rnd.play(parse_card("Ad")).sweep and rnd.sweeps == [0, 0]
+    assert not rnd.play(parse_card("Ad")).sweep
+    assert rnd.sweeps == [0, 0]
 
 
 def test_asso_piglia_tutto_refuses_a_part_of_the_table() -> None:
@@ -108,16 +112,19 @@ def test_six_players_default_two_teams_of_three_alternating() -> None:
 def test_six_as_three_pairs_partners_opposite() -> None:
     rules = rules_with("six_as_three_pairs", players=6)
     assert rules.side_count == 3
-    assert rules.seats_of(0) == (0, 3) and rules.seats_of(1) == (1, 4)
+    assert rules.seats_of(0) == (0, 3)
+    assert rules.seats_of(1) == (1, 4)
 
 
 def test_four_players_partners_opposite() -> None:
-    assert RuleSet(4).seats_of(0) == (0, 2) and RuleSet(4).seats_of(1) == (1, 3)
+    assert RuleSet(4).seats_of(0) == (0, 2)
+    assert RuleSet(4).seats_of(1) == (1, 3)
 
 
 def test_variants_combine_where_they_make_sense() -> None:
     rules = rules_with("scopone_scientifico", "asso_piglia_tutto", "napola", players=4)
-    assert rules.has(Variant.NAPOLA) and rules.hand_size == 10
+    assert rules.has(Variant.NAPOLA)
+    assert rules.hand_size == 10
 
 
 @pytest.mark.parametrize(

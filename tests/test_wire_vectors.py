@@ -40,7 +40,8 @@ def parse_cases(text: str) -> list[dict[str, str]]:
                 assert current is not None, line
                 current[key] = value
             else:
-                assert current is not None and key == "frame", line
+                assert current is not None, line
+                assert key == "frame", line
                 current[key] += line.strip()
     return cases
 

@@ -56,9 +56,17 @@ from scopa_net.fair.errors import (
 )
 from scopa_net.fair.hashing import same_bytes
 from scopa_net.fair.shuffle import first_dealer
-from scopa_net.fair.transcript import VOID_KINGS, DealtCard, PlayEntry, RoundRecord, Transcript
+from scopa_net.fair.transcript import (
+    VOID_KINGS,
+    DealtCard,
+    MatchResult,
+    PlayEntry,
+    RoundRecord,
+    Transcript,
+)
 from scopa_net.match import Match
 from scopa_net.plays import CARD_FIELD, Play
+from scopa_net.rules import RuleSet
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +125,27 @@ class MatchVerdict:
 
 def verify_transcript(transcript: Transcript) -> MatchVerdict:
     """Verify every round of ``transcript`` and its match result."""
+    if transcript.blind:
+        raise ValueError("a blind transcript: use scopa_net.fair.blind.verifier.verify_any")
     return _Verifier(transcript).run()
+
+
+class RoundByRoundVerifier:
+    """A match's rounds checked one at a time as they end, each once: what a seat's witness
+    does at every round's end. The verdict of the n-th round added is the one
+    :func:`verify_transcript` gives it in a transcript of those n rounds, and it costs the
+    same at round 1 as at round 10 (the match state is carried on, not replayed again)."""
+
+    def __init__(self, rules: RuleSet, host_key: bytes, seat: int) -> None:
+        empty = Transcript(rules, host_key, seat, (), MatchResult((0,) * rules.side_count, None))
+        self._verifier = _Verifier(empty)
+        self.checked = 0
+        """Rounds checked so far."""
+
+    def add(self, record: RoundRecord) -> RoundVerdict:
+        """Check the round that follows those added before."""
+        self.checked += 1
+        return self._verifier.verify_round(record, self.checked)
 
 
 class _Verifier:
@@ -136,23 +164,29 @@ class _Verifier:
             return MatchVerdict(
                 (), EmptyTranscriptError("the transcript holds no rounds: nothing to verify"), ""
             )
-        verdicts = []
-        for expected_no, record in enumerate(self.t.rounds, 1):
-            self.fair_checked = True
-            try:
-                note = self.round(record, expected_no)
-                verdicts.append(RoundVerdict(record.round_no, None, note, self.fair_checked))
-            except FairnessError as exc:
-                verdicts.append(RoundVerdict(record.round_no, exc, ""))
-                if self.replaying:
-                    self.replaying = False
-                    self.stopped_at = record.round_no
-            self.prev = record.chain_hash()
+        verdicts = [
+            self.verify_round(record, expected_no)
+            for expected_no, record in enumerate(self.t.rounds, 1)
+        ]
         try:
             note = self.result()
             return MatchVerdict(tuple(verdicts), None, note, self.t.result.sig is not None)
         except FairnessError as exc:
             return MatchVerdict(tuple(verdicts), exc, "", self.t.result.sig is not None)
+
+    def verify_round(self, record: RoundRecord, expected_no: int) -> RoundVerdict:
+        """Check the next round (the ``expected_no``-th) after those checked before it."""
+        self.fair_checked = True
+        try:
+            note = self.round(record, expected_no)
+            verdict = RoundVerdict(record.round_no, None, note, self.fair_checked)
+        except FairnessError as exc:
+            verdict = RoundVerdict(record.round_no, exc, "")
+            if self.replaying:
+                self.replaying = False
+                self.stopped_at = record.round_no
+        self.prev = record.chain_hash()
+        return verdict
 
     # --- one round ------------------------------------------------------------------------
 

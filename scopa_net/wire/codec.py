@@ -8,6 +8,7 @@ than :data:`MAX_DEPTH`, a ``t`` naming no message, and any field that breaks its
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import msgpack
@@ -105,11 +106,46 @@ def decode(payload: bytes) -> Message:
     return message_from_map(unpack_payload(payload))
 
 
+PER_SEAT_EVENTS = frozenset({"deal", "seed_receipt", "snapshot"})
+"""Table events whose content differs from seat to seat (never encoded twice alike)."""
+SHARED_TAILS_KEPT = 4096
+_shared_tails: dict[tuple[Any, ...], tuple[bytes, bytes]] = {}
+_getters: dict[type[Message], Any] = {}
+_SMALL_INTS = [bytes([n]) for n in range(128)]
+"""A positive fixint is the number itself in one byte."""
+
+
 def encode_payload(msg: Message) -> bytes:
     """The msgpack map for ``msg``: ``t`` first, then fields in catalogue order."""
     if not isinstance(msg, Message):
         raise LocalProtocolError(ErrorCode.UNKNOWN_TYPE, f"not a message: {msg!r}")
+    if msg.SEQUENCED and msg.TYPE not in PER_SEAT_EVENTS:
+        return _encode_shared(msg)
     return msgpack.packb(msg.to_map(), use_bin_type=True)
+
+
+def _encode_shared(msg: Message) -> bytes:
+    """A table event every seat gets alike but for its ``seq`` (the first field): the bytes
+    before and after the seq are made once and kept, so the same event sent to four seats
+    is encoded once. The bytes are exactly those of :func:`msgpack.packb` of the whole map."""
+    cls = type(msg)
+    values = _getters.get(cls)
+    if values is None:
+        values = _getters[cls] = operator.attrgetter("TYPE", *(n for n, _ in cls.SPECS[1:]))
+    key = values(msg)
+    parts = _shared_tails.get(key)
+    if parts is None:
+        specs = msg.SPECS
+        pack = msgpack.Packer(use_bin_type=True)
+        rest = {name: spec.to_wire(getattr(msg, name)) for name, spec in specs[1:]}
+        head = pack.pack_map_header(len(specs) + 1) + pack.pack("t") + pack.pack(msg.TYPE)
+        tail = b"".join(pack.pack(k) + pack.pack(v) for k, v in rest.items())
+        parts = head + pack.pack("seq"), tail
+        if len(_shared_tails) >= SHARED_TAILS_KEPT:
+            _shared_tails.clear()
+        _shared_tails[key] = parts
+    seq = msg.seq  # type: ignore[attr-defined]
+    return parts[0] + (_SMALL_INTS[seq] if seq < 128 else msgpack.packb(seq)) + parts[1]
 
 
 def encode(msg: Message) -> bytes:

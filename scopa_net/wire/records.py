@@ -82,7 +82,7 @@ class Message(Record):
         if not self.SEQUENCED:
             raise LocalProtocolError(ErrorCode.BAD_FIELD, f"{self.TYPE} is not numbered")
         try:
-            seq = dict(self.SPECS)["seq"].check(seq, "seq")
+            seq = self.SPECS[0][1].check(seq, "seq")  # seq is an event's first field
         except FieldError as e:
             raise LocalProtocolError(ErrorCode.BAD_FIELD, f"{self.TYPE}: {e}") from None
         copy = object.__new__(type(self))
@@ -136,6 +136,8 @@ def message(
         if type_name in CATALOGUE:
             raise ValueError(f"message type {type_name!r} defined twice")
         cls = _finish(cls)
+        if sequenced and cls.SPECS[0][0] != "seq":
+            raise ValueError(f"table event {type_name!r} must have seq as its first field")
         cls.TYPE = type_name  # type: ignore[attr-defined]
         cls.SENDER = sender  # type: ignore[attr-defined]
         cls.SEQUENCED = sequenced  # type: ignore[attr-defined]
