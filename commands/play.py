@@ -180,7 +180,6 @@ def run(args: argparse.Namespace) -> int:
             delay=args.bot_delay,
             think=args.think,
             humans=humans,
-            blind=args.blind,
             data_dir=data_dir(os.environ),
             offer_rematch=True,  # the screen asks "play again?" after the match
         )
@@ -250,6 +249,7 @@ def run_lan(
                     data_dir=where,
                     offer_rematch=True,
                     resume_from=record,
+                    blind=args.blind,
                 )
 
             return run_game_screen(open_session, settings, plain=args.plain, coach=coach)
