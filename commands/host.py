@@ -23,6 +23,7 @@ from scopa_net.commands.options import (
     add_rule_options,
     add_think_option,
     at_least,
+    blind_table,
     port_number,
     seconds,
     variants_epilog,
@@ -330,7 +331,7 @@ async def serve_until_signalled(
                 args.password,
                 args.bots,
                 LEVEL_WIRE_NUMBERS[args.bot_level],
-                blind=args.blind,
+                blind=blind_table(args.blind, rules.players - args.bots),
             )
             log.info("table %s is open: %s", task.table.table_id, rules.describe())
         if config.advertise:

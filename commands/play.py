@@ -20,6 +20,7 @@ from scopa_net.commands.options import (
     add_display_options,
     add_old_spelling,
     add_rule_options,
+    blind_table,
     player_for,
     port_number,
     seconds,
@@ -249,7 +250,7 @@ def run_lan(
                     data_dir=where,
                     offer_rematch=True,
                     resume_from=record,
-                    blind=args.blind,
+                    blind=blind_table(args.blind, humans),
                 )
 
             return run_game_screen(open_session, settings, plain=args.plain, coach=coach)

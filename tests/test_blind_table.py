@@ -162,3 +162,30 @@ def test_play_lan_blind_opens_a_blind_table_and_the_list_says_so(
     (table,) = listed
     assert table.blind
     assert "[blind]" in describe_table(table)
+
+
+@pytest.mark.parametrize(
+    ("flags", "blind"),
+    [
+        ((), True),  # four people: blind by default
+        (("--bots", "3"), False),  # one person against computers: nothing to hide from
+        (("--no-blind",), False),
+        (("--bots", "3", "--blind"), True),
+    ],
+)
+def test_join_create_is_blind_by_default_when_more_than_one_person_plays(
+    monkeypatch: pytest.MonkeyPatch, flags: tuple[str, ...], blind: bool
+) -> None:
+    import argparse
+
+    from scopa_net.commands import join
+
+    monkeypatch.setattr(join, "ask_host", lambda host, port: ((), b"k" * 32))
+    monkeypatch.setattr(join, "check_host_key", lambda *a, **kw: None)
+    parser = argparse.ArgumentParser()
+    join.register(parser.add_subparsers())
+    args = parser.parse_args(["join", "h", "--create", "--players", "4", *flags])
+    choice = join._table_choice(args, "h", 1, input)
+    assert choice is not None
+    assert choice.create is not None
+    assert choice.create.blind is blind
