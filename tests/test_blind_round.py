@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scopa_net.cards import CARDS
+from scopa_net.cards import CARDS, KINGS_MASK
 from scopa_net.dealing import TABLE
 from scopa_net.fair.blind import errors as checks
 from scopa_net.fair.blind.cards import CARD_POINTS, card_of
@@ -376,3 +376,46 @@ def test_a_rebuild_refuses_a_record_that_does_not_hold() -> None:
     swapped = dataclasses.replace(record, decks=(record.decks[0], tuple(deck), *record.decks[2:]))
     with pytest.raises(BlindCheckError, match=r"bad party signature \(party 1\)"):
         BlindParty.rebuild(table.rules, swapped, 0, host.secrets.seed)
+
+
+def test_a_void_is_taken_only_as_the_record_allows() -> None:
+    table = new_table(2, 101, (0, 1))
+    table.keys_and_shuffle(0)
+    table.trace_deck()
+    party = table.parties[1]
+    with pytest.raises(BlindCheckError, match="only after the round"):
+        party.reveal()
+    table.open_deal(1)
+    kings = sum(1 for c in party.table if (1 << c.card) & KINGS_MASK)
+    assert kings < 3, "this seed's table is not a kings void"
+    with pytest.raises(BlindCheckError, match=f"a kings void with {kings} kings"):
+        party.void("kings")
+    with pytest.raises(BlindCheckError, match="cannot be void as absent"):
+        party.void("absent", 5)
+    with pytest.raises(BlindCheckError, match="no such void reason"):
+        party.void("bored")
+    party.void("absent", 0)
+    with pytest.raises(BlindCheckError, match="the round is void"):
+        party.open_deal(2)
+    assert len(party.reveal()) == 32
+
+
+def test_check_play_records_nothing_and_hands_out_says_when_a_deal_is_due() -> None:
+    table = new_table(2, 111, (0, 1))
+    table.keys_and_shuffle(0)
+    deck = table.trace_deck()
+    table.open_deal(1)
+    host = table.host
+    assert not host.hands_out()
+    deal = host.plan[0]
+    firsts = [(deal.targets[i], deal.start + i) for i in range(2)]
+    for seat, pos in firsts:
+        by = table.parties[owner(seat, table.people)]
+        proof = by.prove_play(pos, deck[pos])
+        assert host.check_play(seat, pos, deck[pos], proof) == deck[pos]
+        assert host.check_play(seat, pos, deck[pos], proof) == deck[pos]  # nothing recorded
+        assert pos not in {p.pos for p in host.plays}
+    for i, seat in enumerate(deal.targets):
+        if seat != TABLE:
+            table.play(seat, deck[deal.start + i])
+    assert host.hands_out()
