@@ -25,7 +25,6 @@ and a person whose grace period ends while the round needs them, void the round 
 from __future__ import annotations
 
 import contextlib
-import copy
 from dataclasses import dataclass, field, replace
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -56,14 +55,6 @@ from scopa_net.wire.convert import score_lines
 from scopa_net.wire.errors import ErrorCode
 
 BLIND_WAITS = (Phase.KEYS, Phase.SHUFFLE, Phase.OPEN, Phase.SEEDS)
-
-
-def _trial(party: BlindParty) -> BlindParty:
-    """A copy of ``party`` to check a play on without taking it (take_play records it)."""
-    trial = copy.copy(party)
-    trial.plays = list(party.plays)
-    trial.seen = dict(party.seen)
-    return trial
 
 
 def key_info(key: PartyKey) -> m.KeyInfo:
@@ -263,7 +254,7 @@ class BlindTable(Table):
             raise TableError(ErrorCode.BAD_FIELD, "a play at a blind table needs pos and proof")
         code = play_code(card, captured)
         try:
-            _trial(b.party).take_play(seat, pos, code, proof)
+            b.party.check_play(seat, pos, code, proof)
         except BlindCheckError as exc:
             raise TableError(ErrorCode.ILLEGAL_PLAY, str(exc), reason="not_in_hand") from None
         trial = rnd.copy()
@@ -509,7 +500,7 @@ class BlindTable(Table):
         self.last_played_seq = played_seq
         if b.party.played_out:
             self._end_round()
-        elif b.party._hands_played_out(len(b.party.deals)):
+        elif b.party.hands_out():
             self._open_deal(len(b.party.deals) + 1)
 
     def _end_round(self) -> None:
