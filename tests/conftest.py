@@ -1,11 +1,14 @@
 """Shared pytest options: ``--runslow`` runs the long forms of the fault and soak tests; every
-async test runs under a hang guard."""
+test runs under a hang guard (async tests in trio's ``fail_after``, the others under SIGALRM)."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
-from collections.abc import Awaitable, Callable, Iterator
+import signal
+import threading
+from collections.abc import Awaitable, Callable, Generator, Iterator
 
 import pytest
 import trio
@@ -45,6 +48,45 @@ def guarded(test: Callable[..., Awaitable[object]]) -> Callable[..., Awaitable[o
             return await test(**kwargs)
 
     return run_guarded
+
+
+class HangError(Exception):
+    """A test still running at its hang guard's limit."""
+
+
+@contextlib.contextmanager
+def alarm_after(seconds: float) -> Iterator[None]:
+    """Raise ``HangError`` in the main thread if the block is still running after ``seconds``
+    (real time): a sync test that waits on a command (``trio.run``, a thread, a pipe) fails
+    with its traceback instead of hanging the suite. Only in the main thread on POSIX (where
+    SIGALRM exists); elsewhere the block runs unguarded."""
+    if (
+        not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        yield
+        return
+
+    def on_alarm(signum: int, frame: object) -> None:
+        raise HangError(f"still running after {seconds:.0f} s: a hang (see the stack above)")
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
+    """Put every sync test under ``alarm_after(ASYNC_TEST_LIMIT)``: the async ones have theirs
+    (``guarded``, or virtual time)."""
+    if isinstance(item, pytest.Function) and inspect.iscoroutinefunction(item.obj):
+        return (yield)
+    with alarm_after(ASYNC_TEST_LIMIT):
+        return (yield)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

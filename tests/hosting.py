@@ -6,6 +6,7 @@ calls ``trio.run`` itself (``host_in_thread``; the ``threaded_host`` fixture).""
 from __future__ import annotations
 
 import contextlib
+import sys
 import threading
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
@@ -101,6 +102,15 @@ def host_in_thread(db: str = ":memory:", **options: object) -> Iterator[HostThre
     assert not thread.is_alive(), "the host's thread did not end within 30 s"
     if failure:
         raise failure[0]
+
+
+def host_command(db: object, port: int, *flags: str) -> list[str]:
+    """The argv of a ``scopa-net host`` process on 127.0.0.1:``port`` with its journal in
+    ``db``, not announced on the LAN, logging warnings only, with ``flags`` after."""
+    return [
+        *(sys.executable, "-m", "scopa_net", "host", "--host", "127.0.0.1", "--port", str(port)),
+        *("--db", str(db), "--no-advertise", "--log-level", "WARNING", *flags),
+    ]
 
 
 def create(

@@ -10,7 +10,6 @@ import http.server
 import os
 import socket
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -19,7 +18,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from hosting import host_in_thread
+from helpers import free_port
+from hosting import host_command, host_in_thread
 
 from scopa_net.commands import join as join_command
 from scopa_net.commands.main import main
@@ -51,12 +51,6 @@ class Place:
     closers: list[Callable[[], None]] = field(default_factory=list)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _host_in_thread(place: Place) -> None:
     """A real host on loopback: table 1 has a password, table 2 a bot in seat 1."""
     stack = contextlib.ExitStack()
@@ -80,22 +74,7 @@ def _locked_db(place: Place) -> None:
     """A second host on a journal another host is using: the first runs in its own process."""
     db = place.tmp / "shared.db"
     env = dict(os.environ, XDG_DATA_HOME=str(place.tmp / "data"))
-    first = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "scopa_net",
-            *HOST,
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--db",
-            str(db),
-        ],
-        env=env,
-        stderr=subprocess.DEVNULL,
-    )
+    first = subprocess.Popen(host_command(db, 0), env=env, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while not Path(f"{db}.lock").exists() or not Path(f"{db}.lock").read_text().strip():
         assert first.poll() is None
@@ -131,7 +110,7 @@ def place(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Place]:
     busy.bind(("127.0.0.1", 0))
     busy.listen(1)
     place.busy_port = busy.getsockname()[1]
-    place.refused = f"127.0.0.1:{_free_port()}"
+    place.refused = f"127.0.0.1:{free_port()}"
     not_a_db = place.tmp / "notes.db"
     not_a_db.write_text("shopping list\n" * 200)
     place.not_a_db = str(not_a_db)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import signal
-import sys
 import time
 from pathlib import Path
 
@@ -14,7 +13,7 @@ import pytest
 import trio
 from cheats import leave_out_after_its_receipt
 from helpers import free_port
-from hosting import HostThread, create, host_in_thread
+from hosting import HostThread, create, host_command, host_in_thread
 from rawseat import RawSeat
 from reading_screen import FirstDeal, reading_screen
 
@@ -30,25 +29,6 @@ from scopa_net.rules import RuleSet
 from scopa_net.server.host import Host
 from scopa_net.server.journal import Journal
 from scopa_net.wire import messages as m
-
-
-def host_command(tmp_path: Path, port: int, *flags: str) -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "scopa_net",
-        "host",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--db",
-        str(tmp_path / "host.db"),
-        "--no-advertise",
-        "--log-level",
-        "WARNING",
-        *flags,
-    ]
 
 
 async def wait_until_listed(port: int) -> tuple:
@@ -73,7 +53,9 @@ async def test_host_flags_open_the_table_and_set_the_limits_and_sigint_stops_it(
     flags += ["--grace", "7", "--bot-delay", "0"]
     err = tmp_path / "stderr.txt"
     with err.open("wb") as stderr:
-        proc = await trio.lowlevel.open_process(host_command(tmp_path, port, *flags), stderr=stderr)
+        proc = await trio.lowlevel.open_process(
+            host_command(tmp_path / "host.db", port, *flags), stderr=stderr
+        )
     try:
         (table,) = await wait_until_listed(port)
         assert table.name == "kitchen"
@@ -137,7 +119,9 @@ async def test_host_grace_and_max_per_address_take_effect_from_the_command_line(
     flags = ["--players", "2", "--grace", "2", "--max-per-address", "2", "--bot-delay", "0"]
     err = tmp_path / "stderr.txt"
     with err.open("wb") as stderr:
-        proc = await trio.lowlevel.open_process(host_command(tmp_path, port, *flags), stderr=stderr)
+        proc = await trio.lowlevel.open_process(
+            host_command(tmp_path / "host.db", port, *flags), stderr=stderr
+        )
     try:
         (table,) = await wait_until_listed(port)
         ann = await seated(port, table.id, "ann")
@@ -313,19 +297,17 @@ def test_bots_take_the_open_seats_at_the_level_asked_for(
     point with a bot of the host's: three bots take the three open seats, each plays as the
     hard computer player, and all three see the match to its end. Asked for more bots than
     there are open seats, the command says so and sends as many as fit."""
-    from scopa_net.bots import levels
     from scopa_net.server import thinking
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     made: list[str] = []
-    real_make_player = levels.make_player
+    real_table_player = thinking.table_player
 
-    def recording_make_player(level: str, seed: int, **budget: object) -> object:
+    def recording_table_player(level: str, seed: int, think: float) -> object:
         made.append(level)
-        return real_make_player(level, seed, **budget)
+        return real_table_player(level, seed, think)
 
-    # The table commands build their players through server/thinking.py's table_player.
-    monkeypatch.setattr(thinking, "make_player", recording_make_player)
+    monkeypatch.setattr(thinking, "table_player", recording_table_player)
     host = threaded_host.host
     threaded_host.call(host.create_table, "kitchen", RuleSet.of(4, 1), None, 1, 1)
     (listed,) = trio.run(list_tables, "127.0.0.1", host.port)
@@ -334,8 +316,7 @@ def test_bots_take_the_open_seats_at_the_level_asked_for(
     assert main(["bots", threaded_host.address, "--count", "3", "--bot-level", "hard"]) == 0
     out = capsys.readouterr().out
     assert sorted(bots_seated(out)) == open_seats
-    # The host's own bot (level 1, random) is built through the same function.
-    assert [level for level in made if level != player_for("easy")] == [player_for("hard")] * 3
+    assert made == [player_for("hard")] * 3
     assert len(re.findall(r"^bot-\d+ \(table 1 seat \d\): match over after", out, re.M)) == 3
     assert "3 bots: 3 matches finished" in out
 

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import random
 import signal
-import socket
-import sys
 from pathlib import Path
 
 import pytest
 import trio
-from hosting import create
+from helpers import free_port
+from hosting import create, host_command
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
@@ -25,33 +24,11 @@ from scopa_net.rules import RuleSet
 from scopa_net.server.journal import Journal
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 async def start_host(
     db: Path, port: int, *, first: bool, log: Path, extra: tuple[str, ...] = ()
 ) -> trio.Process:
     """Start ``scopa-net host`` on ``db``; its stderr is appended to ``log``."""
-    args = [
-        sys.executable,
-        "-m",
-        "scopa_net",
-        "host",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--db",
-        str(db),
-        "--no-advertise",
-        "--bot-delay",
-        "0",
-        "--log-level",
-        "WARNING",
-    ]
+    args = host_command(db, port, "--bot-delay", "0")
     if first:
         args += ["--players", "2", "--bots", "1", "--bot-level", "easy", "--target", "4", *extra]
     with log.open("ab") as stderr:

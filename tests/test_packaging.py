@@ -1,9 +1,18 @@
-"""The wheel ships every package of the source tree, under the one top-level name."""
+"""The wheel ships every package of the source tree, under the one top-level name, and the
+README's install line gives a working command."""
 
 from __future__ import annotations
 
+import functools
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
 import tomllib
 from pathlib import Path
+
+from helpers import env_without_coverage
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -23,3 +32,41 @@ def test_every_subpackage_is_listed_for_the_wheel() -> None:
             found.add(".".join([name, *rel.parts]) if rel.parts else name)
     assert found <= listed, f"not shipped: {sorted(found - listed)}"
     assert all(name.startswith("scopa_net") for name in listed)
+
+
+def test_the_readme_install_line_gives_a_working_command(tmp_path: Path) -> None:
+    """The README's ``python -m pip install . && scopa-net play``, short of a terminal: a copy
+    of the source tree builds into a wheel, the wheel installs (its dependencies are this
+    environment's), and the installed ``scopa-net`` runs from the installed package, not from
+    the source tree: its help, and a demo round through the core, host-free."""
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md", "RULES.md"):
+        shutil.copy(ROOT / name, source / name)
+    unwanted = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for folder in ("scopa_net", "server", "client", "commands"):
+        shutil.copytree(ROOT / folder, source / folder, ignore=unwanted)
+    pip = [sys.executable, "-m", "pip", "--quiet", "--disable-pip-version-check"]
+    run = functools.partial(
+        subprocess.run, capture_output=True, text=True, timeout=300, env=env_without_coverage()
+    )
+    built = run([*pip, "wheel", "--no-deps", "--wheel-dir", str(tmp_path / "dist"), str(source)])
+    assert built.returncode == 0, built.stderr
+    (wheel,) = (tmp_path / "dist").glob("scopa_net-*.whl")
+    site = tmp_path / "site"
+    installed = run([*pip, "install", "--no-deps", "--target", str(site), str(wheel)])
+    assert installed.returncode == 0, installed.stderr
+    # -S: no .pth files, so not this checkout's editable install; the dependencies come from
+    # this environment's site-packages, put on the path by hand.
+    libraries = os.pathsep.join([str(site), sysconfig.get_paths()["purelib"]])
+    env = {**env_without_coverage(), "PYTHONPATH": libraries}
+    run = functools.partial(run, cwd=tmp_path)  # not the checkout, whose folders would shadow
+    command = [sys.executable, "-S", str(site / "bin" / "scopa-net")]
+    where = run([*command[:2], "-c", "import scopa_net.commands as c; print(c.__file__)"], env=env)
+    assert where.stdout.strip().startswith(str(site)), where
+    helped = run([*command, "--help"], env=env)
+    assert helped.returncode == 0, helped.stderr
+    assert "play" in helped.stdout
+    demo = run([*command, "demo", "--rounds", "1", "--seed", "1"], env=env)
+    assert demo.returncode == 0, demo.stderr
+    assert "Round 1, dealer seat" in demo.stdout

@@ -1,14 +1,16 @@
-"""The suite's own guards work: a stalled async test fails instead of hanging; test modules do
-not import each other."""
+"""The suite's own guards work: a stalled test, async or not, fails instead of hanging; test
+modules do not import each other."""
 
 from __future__ import annotations
 
 import ast
+import threading
+import time
 from pathlib import Path
 
 import pytest
 import trio
-from conftest import ASYNC_TEST_LIMIT, guarded
+from conftest import ASYNC_TEST_LIMIT, HangError, alarm_after, guarded
 
 
 async def test_the_hang_guard_fails_a_stalled_test(autojump_clock: trio.abc.Clock) -> None:
@@ -27,6 +29,22 @@ async def test_the_hang_guard_passes_results_through(autojump_clock: trio.abc.Cl
         return value
 
     assert await guarded(answer)(value=7) == 7
+
+
+def test_the_sync_hang_guard_stops_a_wait_that_never_ends() -> None:
+    """A sync test stuck on a wait (here an event nobody sets) fails at the limit."""
+    never = threading.Event()
+    start = time.monotonic()
+    with pytest.raises(HangError, match="still running after 0 s"), alarm_after(0.2):
+        never.wait(30)
+    assert time.monotonic() - start < 10
+
+
+def test_the_sync_hang_guard_lets_a_quick_block_finish() -> None:
+    with alarm_after(5):
+        value = 7
+    time.sleep(0.05)  # the alarm is off: nothing goes off later
+    assert value == 7
 
 
 def test_no_test_module_imports_another() -> None:
