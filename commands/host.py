@@ -23,6 +23,7 @@ from scopa_net.commands.options import (
     add_rule_options,
     add_think_option,
     at_least,
+    blind_table,
     port_number,
     seconds,
     variants_epilog,
@@ -330,7 +331,7 @@ async def serve_until_signalled(
                 args.password,
                 args.bots,
                 LEVEL_WIRE_NUMBERS[args.bot_level],
-                blind=args.blind,
+                blind=blind_table(args.blind, rules.players - args.bots),
             )
             log.info("table %s is open: %s", task.table.table_id, rules.describe())
         if config.advertise:
@@ -412,14 +413,16 @@ def _export(journal: Journal, args: argparse.Namespace) -> int:
     if not 0 <= args.seat < rules.players:
         print(f"scopa-net: seat {args.seat} is not a seat at table {args.export}", file=sys.stderr)
         return 2
+    from scopa_net.server.blind_table import BlindTable
     from scopa_net.server.host import load_host_key
     from scopa_net.server.table import Table
 
-    table = Table(
+    kind = BlindTable if settings.get("blind") else Table
+    table = kind(
         int(record.table_id), settings["name"], rules, load_host_key(journal), bots=settings["bots"]
     )
     table.replay((e.kind, e.payload) for e in journal.entries(record.table_id))
-    if not table.history:
+    if not table.history and not getattr(table, "blind_history", None):
         print(
             f"scopa-net: table {args.export} never finished a round: there is no transcript "
             "to export",
@@ -428,5 +431,6 @@ def _export(journal: Journal, args: argparse.Namespace) -> int:
         return 1
     out = args.out or Path(f"table{args.export}-seat{args.seat}.scopa")
     out.write_bytes(table.transcript_for(args.seat).encode())
-    print(f"wrote {out} ({len(table.history)} rounds); check it with `scopa-net verify {out}`")
+    rounds = len(getattr(table, "blind_history", None) or table.history)
+    print(f"wrote {out} ({rounds} rounds); check it with `scopa-net verify {out}`")
     return 0

@@ -24,6 +24,7 @@ from scopa_net.commands.options import (
     add_command,
     add_display_options,
     add_rule_options,
+    blind_table,
     think_seconds,
     variants_epilog,
 )
@@ -238,9 +239,10 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
     from scopa_net.client.seat_store import SeatStore
 
     ask = ask or input
-    if args.blind and not args.create:
+    if args.blind is not None and not args.create:
+        flag = "--blind" if args.blind else "--no-blind"
         raise CommandError(
-            "--blind opens a blind table with --create; a table's listing says if it is blind"
+            f"{flag} is for a table you open with --create; a table's listing says if it is blind"
         )
     if args.think is not None:
         raise CommandError(
@@ -439,7 +441,9 @@ def _table_choice(
             password=args.password,
             bots=max(0, min(args.bots, rules.players - 1)),
             bot_level=LEVEL_WIRE_NUMBERS[args.bot_level],
-            blind=args.blind,
+            blind=blind_table(
+                args.blind, rules.players - max(0, min(args.bots, rules.players - 1))
+            ),
         )
         return TableChoice(create=create)
     tables, key = ask_host(host, port)

@@ -268,11 +268,19 @@ def add_blind_option(parser: argparse.ArgumentParser | Any, *, when: str = "") -
     parser.add_argument(
         "--blind",
         action=argparse.BooleanOptionalAction,
-        default=False,
+        default=None,
         help=f"{when}a blind table: every card is encrypted by every player's client and the "
         "host, so not even the host sees a card before it is dealt to you or played "
-        "(protocol.md section 9)",
+        "(protocol.md section 9). The default when more than one person plays; --no-blind "
+        "for an ordinary table",
     )
+
+
+def blind_table(flag: bool | None, people: int) -> bool:
+    """Whether a table is blind: as ``--blind`` / ``--no-blind`` say, else when more than one
+    person plays at it (alone against computer players, nobody's cards are the host's to
+    hide)."""
+    return people > 1 if flag is None else flag
 
 
 def add_think_option(parser: argparse.ArgumentParser | Any) -> None:

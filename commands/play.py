@@ -20,6 +20,7 @@ from scopa_net.commands.options import (
     add_display_options,
     add_old_spelling,
     add_rule_options,
+    blind_table,
     player_for,
     port_number,
     seconds,
@@ -180,7 +181,6 @@ def run(args: argparse.Namespace) -> int:
             delay=args.bot_delay,
             think=args.think,
             humans=humans,
-            blind=args.blind,
             data_dir=data_dir(os.environ),
             offer_rematch=True,  # the screen asks "play again?" after the match
         )
@@ -250,6 +250,7 @@ def run_lan(
                     data_dir=where,
                     offer_rematch=True,
                     resume_from=record,
+                    blind=blind_table(args.blind, humans),
                 )
 
             return run_game_screen(open_session, settings, plain=args.plain, coach=coach)

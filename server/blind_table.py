@@ -25,12 +25,12 @@ and a person whose grace period ends while the round needs them, void the round 
 from __future__ import annotations
 
 import contextlib
-import copy
 from dataclasses import dataclass, field, replace
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from scopa_net.cards import CARDS
+from scopa_net.dealing import deal_plan
 from scopa_net.errors import IllegalPlayError
 from scopa_net.fair.blind.deck import deck_message, parse_deck
 from scopa_net.fair.blind.errors import BlindCheckError
@@ -41,12 +41,19 @@ from scopa_net.fair.blind.plan import owner, shared_positions
 from scopa_net.fair.blind.record import (
     VOID_ABSENT,
     BlindRound,
+    OpenCard,
     blind_digest,
     blind_first_dealer,
     shares_message,
 )
-from scopa_net.fair.commitments import commit_message, end_message, reveal_message, sign
-from scopa_net.fair.transcript import VOID_KINGS
+from scopa_net.fair.commitments import (
+    commit_message,
+    end_message,
+    public_key_bytes,
+    reveal_message,
+    sign,
+)
+from scopa_net.fair.transcript import VOID_KINGS, MatchResult, Transcript
 from scopa_net.match import Match
 from scopa_net.plays import Play, play_code
 from scopa_net.rules import RuleSet
@@ -58,12 +65,18 @@ from scopa_net.wire.errors import ErrorCode
 BLIND_WAITS = (Phase.KEYS, Phase.SHUFFLE, Phase.OPEN, Phase.SEEDS)
 
 
-def _trial(party: BlindParty) -> BlindParty:
-    """A copy of ``party`` to check a play on without taking it (take_play records it)."""
-    trial = copy.copy(party)
-    trial.plays = list(party.plays)
-    trial.seen = dict(party.seen)
-    return trial
+def _hand(
+    r: BlindRound, deck: tuple[int, ...] | None, seat: int, rules: RuleSet
+) -> tuple[OpenCard, ...]:
+    """The cards dealt to ``seat`` in the deals a finished round opened, once revealed."""
+    if deck is None or r.dealer is None:
+        return ()
+    return tuple(
+        OpenCard(d.start + i, deck[d.start + i])
+        for d in deal_plan(rules, r.dealer)[: len(r.deals)]
+        for i, target in enumerate(d.targets)
+        if target == seat
+    )
 
 
 def key_info(key: PartyKey) -> m.KeyInfo:
@@ -113,6 +126,9 @@ class BlindTable(Table):
         super().__init__(table_id, name, rules, host_key, **kw)  # type: ignore[arg-type]
         self.blind_round: BlindState | None = None
         self.blind_history: list[BlindRound] = []
+        self.blind_decks: list[tuple[int, ...] | None] = []
+        """Each finished round's cards by position, once every seed was revealed (None: a
+        person's seed never came, so their cards stay unknown to the host for good)."""
 
     # --- reading ------------------------------------------------------------------------
 
@@ -263,7 +279,7 @@ class BlindTable(Table):
             raise TableError(ErrorCode.BAD_FIELD, "a play at a blind table needs pos and proof")
         code = play_code(card, captured)
         try:
-            _trial(b.party).take_play(seat, pos, code, proof)
+            b.party.check_play(seat, pos, code, proof)
         except BlindCheckError as exc:
             raise TableError(ErrorCode.ILLEGAL_PLAY, str(exc), reason="not_in_hand") from None
         trial = rnd.copy()
@@ -509,7 +525,7 @@ class BlindTable(Table):
         self.last_played_seq = played_seq
         if b.party.played_out:
             self._end_round()
-        elif b.party._hands_played_out(len(b.party.deals)):
+        elif b.party.hands_out():
             self._open_deal(len(b.party.deals) + 1)
 
     def _end_round(self) -> None:
@@ -568,8 +584,9 @@ class BlindTable(Table):
             lambda seq, _: m.BlindReveals(seq=seq, round_id=round_id, seeds=seeds), state=True
         )
         # A bad seed: the record (seeds kept) names the party at fault; every seat checks it.
+        deck: tuple[int, ...] | None = None
         with contextlib.suppress(BlindCheckError):
-            b.party.take_reveals(seeds)
+            deck = b.party.take_reveals(seeds)
         public = b.party.public_round(
             round_no=b.round_no, prev=b.prev, sig=b.sig, score=b.score, hand_seat=-1
         )
@@ -579,6 +596,7 @@ class BlindTable(Table):
         sig = sign(self._key, reveal_message(round_id, host_seed, chain))
         b.public = replace(public, reveal_sig=sig)
         self.blind_history.append(b.public)
+        self.blind_decks.append(deck)
         self.chain = chain
         self._broadcast(
             lambda seq, _: m.RoundReveal(seq=seq, round_id=round_id, host_seed=host_seed, sig=sig),
@@ -597,7 +615,30 @@ class BlindTable(Table):
         else:
             self.phase = Phase.BETWEEN
 
+    def transcript_for(self, seat: int) -> Transcript:
+        """Every finished round's public record, as any seat has it (for export), with the
+        seat's hand as the revealed seeds show it (left out of a round whose seeds did not all
+        come: nobody but the seat ever read it)."""
+        match = self.match
+        result = MatchResult(
+            tuple(match.scores) if match else (0,) * self.rules.side_count,
+            match.winner if match else None,
+            self.end_sig,
+        )
+        return Transcript(
+            self.rules,
+            public_key_bytes(self._key),
+            seat,
+            tuple(
+                replace(r, hand=_hand(r, deck, seat, self.rules))
+                for r, deck in zip(self.blind_history, self.blind_decks, strict=True)
+            ),
+            result,
+            blind=True,
+        )
+
     def _new_match(self) -> None:
         super()._new_match()
         self.blind_round = None
         self.blind_history = []
+        self.blind_decks = []

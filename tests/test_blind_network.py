@@ -257,7 +257,7 @@ async def blind_match(
 
 
 @pytest.mark.parametrize(
-    ("players", "people"), [(2, 2), (3, 2), (4, 2), (6, 2)], ids=["2p", "3p", "4p", "6p"]
+    ("players", "people"), [(2, 2), (3, 3), (4, 4), (6, 3)], ids=["2p", "3p", "4p", "6p"]
 )
 async def test_a_whole_blind_match_the_host_never_reads_a_persons_card(
     tmp_path, host: Host, monkeypatch: pytest.MonkeyPatch, players: int, people: int
@@ -281,6 +281,9 @@ async def test_a_whole_blind_match_the_host_never_reads_a_persons_card(
         (saved,) = (tmp_path / f"p{sessions.index(session)}" / "transcripts").iterdir()
         assert verify_any(decode_any(saved.read_bytes())).ok
     assert len(results) == 1  # every seat saw the same signed end
+    exported = host.tables[sessions[0].table_id].table.transcript_for(0)
+    assert exported.blind
+    assert verify_any(exported).ok  # the host's own export of the match verifies too
     assert check_frames(taps, rules) > 0
 
 
@@ -433,3 +436,37 @@ async def test_a_crashed_client_takes_its_blind_seat_back_and_goes_on(tmp_path) 
         assert second.rounds_verified >= 1
         assert verify_any(second.witness.transcript()).ok
         nursery.cancel_scope.cancel()
+
+
+async def test_a_host_that_alters_its_shares_is_named_on_the_deal_check_failed_banner(
+    tmp_path, host: Host, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A host relaying deal 1 with one of its own shares changed: the seat's check of the
+    host party's signature fails at once, the seat stops with DEAL CHECK FAILED naming the
+    host, and the evidence it saves is a blind transcript."""
+    from scopa_net.client.network_session import DealCheckFailedError
+
+    original = BlindTable._broadcast
+
+    def altered(table: BlindTable, make, **kw: object) -> None:
+        def make_bad(seq: int, seat: int) -> m.Message:
+            event = make(seq, seat)
+            if isinstance(event, m.BlindDeal) and event.deal == 1:
+                mine = (event.shares[0][-1], *event.shares[0][1:])
+                event = dataclasses.replace(event, shares=(mine, *event.shares[1:]))
+            return event
+
+        original(table, make_bad, **kw)
+
+    monkeypatch.setattr(BlindTable, "_broadcast", altered)
+    choice = TableChoice(create=create(RuleSet.of(2, 3), bots=1, blind=True))
+    with trio.fail_after(30), pytest.raises(DealCheckFailedError) as info:
+        async with open_network_session(
+            "127.0.0.1", host.port, choice, name="ann", data_dir=tmp_path
+        ) as session:
+            await play_as_bot(session, make_player("random", 1))
+    banner = str(info.value)
+    assert banner.startswith("DEAL CHECK FAILED in round 1: BlindCheckError")
+    assert "At fault: the host (party 0)." in banner
+    assert info.value.evidence is not None
+    assert decode_any(info.value.evidence.read_bytes()).blind

@@ -17,6 +17,7 @@ import trio
 from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
 from scopa_net.client.network_session import NetworkSession, TableChoice, list_tables
+from scopa_net.commands.main import main as cli_main
 from scopa_net.fair.blind.verifier import verify_any
 
 
@@ -90,6 +91,11 @@ async def test_a_blind_table_resumes_after_its_host_is_killed(tmp_path: Path) ->
         proc.send_signal(signal.SIGTERM)
         with trio.fail_after(20):
             assert await proc.wait() == 0
+        # The journal exports the blind match too, and the export verifies.
+        out = tmp_path / "export.scopa"
+        args = ["history", "--db", str(db), "--export", "1", "--seat", "0", "--out", str(out)]
+        assert cli_main(args) == 0
+        assert cli_main(["verify", str(out)]) == 0
     except BaseException:
         print(log.read_text(errors="replace") if log.exists() else "(no host log)")
         raise

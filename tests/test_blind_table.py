@@ -116,3 +116,76 @@ def test_a_blind_event_encoded_once_for_every_seat_is_the_plain_encoding() -> No
             frame = encode(msg)
             assert frame[4:] == msgpack.packb(msg.to_map(), use_bin_type=True)
             assert decode(frame[4:]) == msg
+
+
+def test_play_lan_blind_opens_a_blind_table_and_the_list_says_so(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``play --lan --blind --humans 2`` asks the embedded host for a blind table; that table
+    is blind, and ``join``'s table list marks it [blind]. (The embedded game here listens on
+    loopback only and announces nothing: tests send nothing to the LAN.)"""
+    import argparse
+
+    import trio
+
+    from scopa_net.client import embedded
+    from scopa_net.client.network_session import list_tables
+    from scopa_net.commands import play
+    from scopa_net.commands.join import describe_table
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    asked: list[dict] = []
+    real = embedded.open_embedded_game
+
+    def on_loopback(rules, **kw):
+        asked.append(kw)
+        return real(rules, **{**kw, "lan": False, "port": 0})
+
+    monkeypatch.setattr(embedded, "open_embedded_game", on_loopback)
+    listed: list[m.TableInfo] = []
+
+    def screen(open_session, settings, **_: object) -> int:
+        async def look() -> None:
+            async with open_session() as session:
+                listed.extend(await list_tables("127.0.0.1", session.embedded_port))
+
+        trio.run(look)
+        return 0
+
+    monkeypatch.setattr("scopa_net.client.launch.run_game_screen", screen)
+    parser = argparse.ArgumentParser()
+    play.register(parser.add_subparsers())
+    args = parser.parse_args(["play", "--lan", "--blind", "--humans", "2"])
+    settings = argparse.Namespace(name="Ada")
+    assert play.run_lan(args, settings, RuleSet.of(2, 11), "random", 2, coach=False) == 0
+    assert asked[0]["blind"] is True
+    (table,) = listed
+    assert table.blind
+    assert "[blind]" in describe_table(table)
+
+
+@pytest.mark.parametrize(
+    ("flags", "blind"),
+    [
+        ((), True),  # four people: blind by default
+        (("--bots", "3"), False),  # one person against computers: nothing to hide from
+        (("--no-blind",), False),
+        (("--bots", "3", "--blind"), True),
+    ],
+)
+def test_join_create_is_blind_by_default_when_more_than_one_person_plays(
+    monkeypatch: pytest.MonkeyPatch, flags: tuple[str, ...], blind: bool
+) -> None:
+    import argparse
+
+    from scopa_net.commands import join
+
+    monkeypatch.setattr(join, "ask_host", lambda host, port: ((), b"k" * 32))
+    monkeypatch.setattr(join, "check_host_key", lambda *a, **kw: None)
+    parser = argparse.ArgumentParser()
+    join.register(parser.add_subparsers())
+    args = parser.parse_args(["join", "h", "--create", "--players", "4", *flags])
+    choice = join._table_choice(args, "h", 1, input)
+    assert choice is not None
+    assert choice.create is not None
+    assert choice.create.blind is blind

@@ -249,7 +249,7 @@ CASES = [
         ["join", "127.0.0.1:1", "--blind"],
         (),
         EXIT_USAGE,
-        "--blind opens a blind table with --create",
+        "--blind is for a table you open with --create",
     ),
     ("play --resume without --lan", ["play", "--resume"], (), EXIT_USAGE, "--resume needs --lan"),
     ("play --bot-delay -1", ["play", "--bot-delay", "-1"], (), EXIT_USAGE, "use 0 or more"),
