@@ -8,19 +8,38 @@ from its transcript (host seed, commitments, signatures, every card, and a repla
 ``exact=True``). The baselines, measured in the same run: the engine replay of the same round
 alone (dealing it and making every play checked), and bare SHA-256 of the transcript's bytes.
 
-Run: ``python benchmarks/fairness.py [--runs 7] [--repeats 200]``. Prints medians over many
-repetitions, in milliseconds.
+Blind tables (protocol.md section 9), beside it, for a table where every seat is a person
+(so one party per seat plus the host): the *blind-dealing work* of one round, all parties
+together (keys and key proofs checked by every party, every shuffle and its signature checked
+by every other party, every deal's shares made, relayed and opened by every party), the *play
+work* (every play proven by its owner and checked by every other party), the *reveal* (every
+party re-deriving the round from the seeds), and one play proof checked alone. The blind
+figures are this process's CPU time (the machine is shared, and a wall clock there counts the
+other programs too), beside the CPU time of one scalar multiplication, the unit all the blind
+work is made of; the ratio is to today's fair-deal work per round, in CPU time, in the same
+run.
+
+Run: ``python benchmarks/fairness.py [--runs 7] [--repeats 200] [--blind-runs 5]``. Prints
+medians over many repetitions, in milliseconds.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import random
 import statistics
 import time
 from collections.abc import Callable
 
 from scopa_net.cards import CARDS
+from scopa_net.dealing import TABLE
+from scopa_net.fair.blind.cards import CARD_POINTS
+from scopa_net.fair.blind.group import hash_to_scalar, mul, sub
+from scopa_net.fair.blind.party import play_context
+from scopa_net.fair.blind.plan import owner
+from scopa_net.fair.blind.proofs import check_dleq
+from scopa_net.fair.blind.simulate import BlindTable
 from scopa_net.fair.commitments import (
     ArrivalCheck,
     HostDeck,
@@ -41,18 +60,90 @@ REPEATS = 200
 RUNS = 7
 
 
-def median_ms(work: Callable[[], object], runs: int, repeats: int) -> float:
+def median_ms(
+    work: Callable[[], object],
+    runs: int,
+    repeats: int,
+    clock: Callable[[], float] = time.perf_counter,
+) -> float:
     """Median over ``runs`` runs of the mean time of one call, each run ``repeats`` calls."""
     samples = []
     for _ in range(runs):
-        start = time.perf_counter()
+        start = clock()
         for _ in range(repeats):
             work()
-        samples.append((time.perf_counter() - start) / repeats * 1000)
+        samples.append((clock() - start) / repeats * 1000)
     return statistics.median(samples)
 
 
-def bench(rules: RuleSet, runs: int = RUNS, repeats: int = REPEATS) -> None:
+BLIND_RUNS = 5
+CHECKS = 20
+
+
+def blind_round_ms(rules: RuleSet, seed: int) -> dict[str, float]:
+    """One blind round, every party in this process, timed phase by phase (milliseconds).
+    Every card is played in deal order: a proof costs the same whatever the order."""
+    table = BlindTable(rules, random.Random(seed), tuple(range(rules.players)))
+    clock = time.process_time
+    start = clock()
+    table.keys_and_shuffle(seed % rules.players)
+    deal_ms = clock() - start
+    plays_ms = 0.0
+    deck = table.trace_deck()
+    for k, deal in enumerate(table.host.plan, 1):
+        start = clock()
+        table.open_deal(k)
+        deal_ms += clock() - start
+        start = clock()
+        for i, seat in enumerate(deal.targets):
+            if seat != TABLE:
+                table.play(seat, deck[deal.start + i])
+        plays_ms += clock() - start
+    start = clock()
+    table.reveal()
+    reveal_ms = clock() - start
+    host = table.host
+    play = host.plays[-1]
+    by = owner(play.seat, table.people)
+    u, v = host.deck[play.pos]
+    card = deck[play.pos]
+    context = play_context(host.round_id, by, play.pos, card)
+    start = clock()
+    for _ in range(CHECKS):
+        d = sub(sub(v, host._share_sum(play.pos)), CARD_POINTS[card])
+        assert check_dleq(host.keys[by].point, u, d, play.proof, context)
+    check_ms = (clock() - start) / CHECKS
+    return {
+        "deal": deal_ms * 1000,
+        "plays": plays_ms * 1000,
+        "reveal": reveal_ms * 1000,
+        "one play check": check_ms * 1000,
+    }
+
+
+def scalar_mult_ms(runs: int) -> float:
+    """One libsodium scalar multiplication, the unit all the blind work is made of: the same
+    figure on a quiet machine and a busy one says how loaded this run was."""
+    point, scalar = CARD_POINTS[0], hash_to_scalar(b"benchmark", b"1")
+    return median_ms(lambda: mul(scalar, point), runs, 200, time.process_time)
+
+
+def bench_blind(rules: RuleSet, fair: float, runs: int) -> None:
+    samples = [blind_round_ms(rules, seed) for seed in range(runs)]
+    median = {k: statistics.median(s[k] for s in samples) for k in samples[0]}
+    unit = scalar_mult_ms(max(runs, 3))
+    parties = rules.players + 1
+    print(
+        f"blind, {rules.describe()}, {parties} parties (median of {runs} rounds, CPU time): "
+        f"blind-dealing work {median['deal']:.1f} ms ({median['deal'] / fair:.0f}x today's "
+        f"fair-deal work); plays {median['plays']:.1f} ms (all {40 - 4} proven and checked "
+        f"by {parties - 1} parties each); reveal {median['reveal']:.1f} ms (every party); one "
+        f"play proof checked {median['one play check']:.2f} ms; one scalar multiplication "
+        f"{unit:.3f} ms in this run (dealing = {median['deal'] / unit:.0f} of them)"
+    )
+
+
+def bench(rules: RuleSet, runs: int = RUNS, repeats: int = REPEATS) -> float:
     sim = simulate_match(rules, 1, max_rounds=1)
     transcripts = sim.transcripts
     record = transcripts[0].rounds[0]
@@ -92,6 +183,7 @@ def bench(rules: RuleSet, runs: int = RUNS, repeats: int = REPEATS) -> None:
         rnd.score()
 
     fair = median_ms(fairness_round, runs, repeats)
+    fair_cpu = median_ms(fairness_round, runs, repeats, time.process_time)
     replay = median_ms(engine_replay, runs, repeats)
     sha = median_ms(lambda: hashlib.sha256(data).digest(), runs, repeats)
     print(
@@ -99,15 +191,18 @@ def bench(rules: RuleSet, runs: int = RUNS, repeats: int = REPEATS) -> None:
         f"{repeats}); engine replay alone {replay:.3f} ms (ratio {fair / replay:.1f}x); "
         f"SHA-256 of the {len(data)}-byte transcript {sha:.4f} ms (ratio {fair / sha:.0f}x)"
     )
+    return fair_cpu
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=RUNS)
     parser.add_argument("--repeats", type=int, default=REPEATS, help="calls timed in each run")
+    parser.add_argument("--blind-runs", type=int, default=BLIND_RUNS, help="blind rounds timed")
     args = parser.parse_args()
     for rules in (RuleSet.of(2), RuleSet.of(4)):
-        bench(rules, args.runs, args.repeats)
+        fair = bench(rules, args.runs, args.repeats)
+        bench_blind(rules, fair, args.blind_runs)
 
 
 if __name__ == "__main__":

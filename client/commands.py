@@ -39,6 +39,13 @@ class Say:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Rename:
+    """``name NEW``: be called NEW at this table (``name`` alone: say what you are called)."""
+
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Simple:
     """A command without arguments: ``help``, ``score``, ``last``, ``log``, ``who``,
     ``quit``, ``board``, ``hint``."""
@@ -53,7 +60,7 @@ class Rules:
     topic: str = ""
 
 
-Command = PlayCard | Choose | Say | Simple | Rules
+Command = PlayCard | Choose | Say | Rename | Simple | Rules
 
 #: Command names and what they do, in the order ``help`` lists them.
 COMMANDS: dict[str, str] = {
@@ -66,10 +73,18 @@ COMMANDS: dict[str, str] = {
     "log": "every play of this round",
     "say": "say TEXT: a message to the table",
     "who": "who is at the table",
+    "name": "name NEW: be called NEW at this table from now on",
     "quit": "leave (asks first during a match)",
 }
 
-_ALIASES = {"?": "help", "h": "help", "exit": "quit", "q": "quit", "b": "board"}
+_ALIASES = {
+    "?": "help",
+    "h": "help",
+    "exit": "quit",
+    "q": "quit",
+    "b": "board",
+    "rename": "name",
+}
 
 
 def parse_command(text: str, scheme: Scheme = Scheme.NEUTRAL) -> Command:
@@ -83,6 +98,8 @@ def parse_command(text: str, scheme: Scheme = Scheme.NEUTRAL) -> Command:
         if not rest.strip():
             raise CommandError(f"invalid command: {text!r}: say what? (say TEXT)")
         return Say(text=rest.strip())
+    if name == "name":
+        return Rename(name=rest.strip())
     if name == "rules":
         return Rules(topic=rest.strip().lower())
     if name in COMMANDS:

@@ -22,6 +22,7 @@ from scopa_net.client.commands import (
     Choose,
     CommandError,
     PlayCard,
+    Rename,
     Rules,
     Say,
     Simple,
@@ -69,7 +70,7 @@ class Asking(enum.Enum):
 
 LEAVE_QUESTION = (
     "Leave for good (a computer player takes your seat) or step away (your seat is kept "
-    "for you; `scopa-net join` takes it back)? Type leave, away, or stay."
+    "for you; {again} takes it back)? Type leave, away, or stay."
 )
 
 
@@ -262,10 +263,12 @@ class Controller:
                 if getattr(self.session, "offer_rematch", False):
                     state.asking = Asking.REMATCH
                     self._say("Play again with the same players? (y/n)")
-            case Message(seat=seat, text=text, local=local):
+            case Message(seat=seat, text=text, local=local, table=table):
                 # Chat is "<name> text" on one line: it can never look like a notice.
                 if local:  # this client's own words (its deal check), not the host's
                     self._print([_text(clean_chat(text), "class:notice")])  # with the sheet
+                elif table:  # what happened at the table (names in it come from players)
+                    self._say(f"Table: {clean_chat(text)}", "class:notice")
                 elif seat is None:
                     self._say(f"Host: {clean_chat(text)}", "class:notice")
                 else:
@@ -345,6 +348,8 @@ class Controller:
                 await self._play(Play(card, group or ()), group is None)
             case Say(text=text):
                 await self.session.say(text)
+            case Rename(name=name):
+                await self._rename(name)
             case Simple(name="hint"):
                 await self._hint()
             case Simple(name=name):
@@ -472,7 +477,8 @@ class Controller:
             self._quit()
         elif getattr(self.session, "can_step_away", False):
             state.asking = Asking.LEAVE_OR_AWAY
-            self._say(LEAVE_QUESTION)
+            again = getattr(self.session, "take_back_with", None) or "`scopa-net join`"
+            self._say(LEAVE_QUESTION.format(again=again))
         else:
             state.asking = Asking.CONFIRM_QUIT
             self._say("The match is not over. Really leave? (y/n)")
@@ -489,10 +495,8 @@ class Controller:
             self._quit()
         elif answer in {"away", "a", "step away", "s", "step"}:
             state.asking = Asking.NOTHING
-            where = getattr(self.session, "address", "HOST")
-            self._say(
-                f"Stepping away; your seat is kept. Take it back with: scopa-net join {where}"
-            )
+            again = getattr(self.session, "resume_command", "`scopa-net join`").strip("`")
+            self._say(f"Stepping away; your seat is kept. Take it back with: {again}")
             await leave(away=True)
             self._quit()
         elif answer in {"stay", "n", "no", "cancel", "c"}:
@@ -500,6 +504,27 @@ class Controller:
             self._say("Staying at the table.")
         else:
             self._say("Type leave, away, or stay.")
+
+    async def _rename(self, wanted: str) -> None:
+        """``name NEW``: ask the host to call this seat NEW; ``name`` alone says the name."""
+        state = self.state
+        mine = state.names[state.seat] if state.seat < len(state.names) else ""
+        rename = getattr(self.session, "rename", None)
+        if not wanted:
+            self._say(f"You are {mine} at this table. To change it: name NEW NAME")
+            return
+        if rename is None:
+            self._error("Names are fixed in this game.")
+            return
+        name = clean_name(wanted)
+        if not name:
+            self._error(f"invalid name: {wanted!r}: a name needs a letter, a digit or a symbol")
+            return
+        if name == mine:
+            self._say(f"You are {mine} already.")
+            return
+        if not await rename(name):
+            self._error("Not connected: change your name once the connection is back.")
 
     def _rules(self, topic: str) -> None:
         """``rules`` and ``rules TOPIC``, from the rules document."""

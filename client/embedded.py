@@ -3,11 +3,19 @@
 The embedded host is a real host (the same code as ``scopa-net host``) listening on loopback, or
 on the LAN with ``--lan`` so friends can ``scopa-net join`` the table you are sitting at; the
 client reaches it over TCP like any other, so every deal is checked the same way.
+
+With ``--lan`` the host keeps its journal (and its key) on disk, in ``play-lan/`` under the
+data directory, and the player's seat is kept there too: a ``play --lan`` closed mid-match and
+run again restarts the host from its journal and takes the seat back, and friends take theirs
+back with ``scopa-net join`` as after any host restart. Without ``--lan`` nothing is kept: the
+host lives and dies with the game.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import contextlib
+import time
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -15,15 +23,93 @@ from pathlib import Path
 import trio
 
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
+from scopa_net.client.seat_store import SeatRecord, SeatStore
+from scopa_net.fair.commitments import public_key_bytes
 from scopa_net.rules import RuleSet
 from scopa_net.server.announce import advertise
 from scopa_net.server.config import HostConfig
 from scopa_net.server.discovery import join_address, lan_addresses
-from scopa_net.server.host import Host
+from scopa_net.server.host import Host, load_host_key
 from scopa_net.server.journal import Journal
 from scopa_net.wire import messages as m
 
 LEVEL_NUMBERS = {"random": 1, "greedy": 2, "strong": 3, "expert": 4}
+LAN_DIR = "play-lan"
+"""Under the data directory: the journal, key and kept seat of ``play --lan``'s own host."""
+
+
+class LanTableBusyError(Exception):
+    """Another ``play --lan`` of this user is running: its host owns the journal."""
+
+
+def lan_folder(data_dir: Path) -> Path:
+    return data_dir / LAN_DIR
+
+
+def lan_store(data_dir: Path) -> SeatStore:
+    """Where ``play --lan`` keeps the player's own seat (apart from the seats ``join`` keeps:
+    ``join`` never offers this one, whose host runs only inside ``play --lan``)."""
+    return SeatStore(lan_folder(data_dir))
+
+
+def _journal_path(data_dir: Path) -> Path:
+    return lan_folder(data_dir) / "host.db"
+
+
+@contextlib.contextmanager
+def lan_table_lock(data_dir: Path) -> Iterator[None]:
+    """Hold ``play --lan``'s folder for this process; :class:`LanTableBusyError` if another
+    ``play --lan`` holds it (two hosts must never share one journal)."""
+    folder = lan_folder(data_dir)
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    try:
+        import fcntl
+    except ImportError:  # no advisory locks here: go on without
+        yield
+        return
+    with open(folder / "lock", "a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise LanTableBusyError(str(folder)) from None
+        yield
+
+
+def kept_lan_seats(data_dir: Path) -> list[SeatRecord]:
+    """The player's seats at ``play --lan``'s own host that a re-run can take back: kept on
+    disk, by this host's key, at a table whose match its journal has not finished."""
+    path = _journal_path(data_dir)
+    kept = lan_store(data_dir).records()
+    if not kept or not path.exists():
+        return []
+    journal = Journal(path)
+    try:
+        key = public_key_bytes(load_host_key(journal)).hex()
+        unfinished = {int(t.table_id) for t in journal.tables(finished=False)}
+    finally:
+        journal.close()
+    return [r for r in kept if r.host_key == key and r.table_id in unfinished]
+
+
+def close_lan_tables(data_dir: Path) -> list[int]:
+    """A new ``play --lan`` table instead of the old ones: every match the journal has not
+    finished is closed (not restored at the host's start), and the seats kept there are
+    forgotten. Returns the numbers of the tables closed."""
+    store = lan_store(data_dir)
+    for record in store.records():
+        store.delete(record)
+    path = _journal_path(data_dir)
+    if not path.exists():
+        return []
+    journal = Journal(path)
+    try:
+        closed = [t.table_id for t in journal.tables(finished=False)]
+        for table_id in closed:
+            summary = {"abandoned": True, "closed": "play --lan opened a new table"}
+            journal.finish_table(table_id, time.time(), summary)
+    finally:
+        journal.close()
+    return [int(t) for t in closed]
 
 
 def lan_join_lines(bind: str, bound: int, wanted: int) -> tuple[str, ...]:
@@ -51,50 +137,72 @@ async def open_embedded_game(
     humans: int = 1,
     data_dir: Path | None = None,
     offer_rematch: bool = False,
+    resume_from: SeatRecord | None = None,
+    bind: str | None = None,
 ) -> AsyncIterator[NetworkSession]:
     """Start a host, open a table with computer players in all but ``humans`` seats, sit down.
     ``offer_rematch``: the session stays after the match for a vote on playing again.
     ``think``: seconds an ``expert`` computer player thinks about each move.
 
     With ``lan`` the host listens on every interface, on ``port`` if it is free (else on any
-    free port), and the session's ``where_to_join`` says how friends reach it."""
+    free port), and the session's ``where_to_join`` says how friends reach it. With ``lan``
+    and a ``data_dir`` the host's journal and the player's seat are kept on disk (the caller
+    holds :func:`lan_table_lock`), and ``resume_from`` (from :func:`kept_lan_seats`) takes
+    that seat back instead of opening a new table. ``bind``: the address to listen on (by
+    default every interface with ``lan``, else loopback)."""
+    kept = lan and data_dir is not None
+    db = str(_journal_path(data_dir)) if kept and data_dir is not None else ":memory:"
     config = HostConfig(
         name=f"{name}'s table",
-        bind="0.0.0.0" if lan else "127.0.0.1",
+        bind=bind or ("0.0.0.0" if lan else "127.0.0.1"),
         port=port,
-        db=":memory:",
+        db=db,
         advertise=lan,
         bot_delay=delay,
         think=think,
     )
     async with trio.open_nursery() as nursery:
-        host = Host(config, Journal(":memory:"))
+        host = Host(config, Journal(db))
         try:
             bound = await nursery.start(host.serve)
         except (OSError, ExceptionGroup) as exc:
             taken = isinstance(exc, OSError) or exc.subgroup(OSError) is not None
             if not port or not taken:
                 raise
+            host.journal.close()
             config = replace(config, port=0)  # the port is taken: any free one will do
-            host = Host(config, Journal(":memory:"))
+            host = Host(config, Journal(db))
             bound = await nursery.start(host.serve)
-        create = m.CreateTable(
-            name=f"{name}'s table"[: m.NAME_LEN],
-            rules=m.RulesInfo.of(rules),
-            password=password,
-            bots=rules.players - humans,
-            bot_level=LEVEL_NUMBERS.get(level, 2),
-        )
+        store = lan_store(data_dir) if kept and data_dir is not None else None
+        if resume_from is not None and store is not None:
+            # The host may listen on another port this time: the record follows it.
+            store.delete(resume_from)
+            resume_from = store.save(replace(resume_from, host="127.0.0.1", port=bound))
+            choice = TableChoice(table_id=resume_from.table_id, seat=resume_from.seat)
+        else:
+            resume_from = None
+            create = m.CreateTable(
+                name=f"{name}'s table"[: m.NAME_LEN],
+                rules=m.RulesInfo.of(rules),
+                password=password,
+                bots=rules.players - humans,
+                bot_level=LEVEL_NUMBERS.get(level, 2),
+            )
+            choice = TableChoice(create=create)
         async with open_network_session(
             "127.0.0.1",
             bound,
-            TableChoice(create=create),
-            name=name,
+            choice,
+            name=name if resume_from is None else resume_from.name,
             data_dir=data_dir,
-            pin_host=False,  # a throwaway host with a new key each time: nothing to pin
+            pin_host=False,  # this process's own host: nothing to pin
             offer_rematch=offer_rematch,
+            store=store,
+            resume_from=resume_from,
         ) as session:
             session.embedded_port = bound  # type: ignore[attr-defined]
+            if store is not None:
+                session.take_back_with = "`scopa-net play --lan`"
             if lan:
                 # Announced once the table is open, so the first announcement already counts
                 # its open seats (before it, a friend searching saw "0 open seats").
@@ -103,4 +211,9 @@ async def open_embedded_game(
                 for line in session.where_to_join:
                     session.notice(line)
             yield session
+        if kept:
+            # Friends are told the host stopped and how to come back; the journal is flushed.
+            with trio.move_on_after(3):
+                await host.shutdown(grace=1.0)
         nursery.cancel_scope.cancel()
+    host.journal.close()

@@ -385,6 +385,8 @@ class NetworkSession:
         """For the player hosting (``play --lan``): how friends join; ``who`` shows it."""
         self.match_no = 1
         """Which match at this table the seat plays (one more after each agreed rematch)."""
+        self.take_back_with: str | None = None
+        """The command that takes the seat back, where it is not ``join`` (``play --lan``)."""
 
     # --- the Session protocol -----------------------------------------------------------
 
@@ -483,9 +485,20 @@ class NetworkSession:
     async def say(self, text: str) -> None:
         await self._send_quietly(m.Say(text=text))
 
+    async def rename(self, name: str) -> bool:
+        """Ask the host to call this seat ``name`` from now on (it tells every seat, this one
+        included, with a ``seat_status``); False when not connected (nothing was sent)."""
+        if self._link is None or self._state is not ConnectionState.CONNECTED:
+            return False
+        await self._send_quietly(m.Rename(name=name))
+        return True
+
     def notice(self, text: str) -> None:
-        """Show the player a line from this client (such as how friends can join)."""
+        """Show the player a line from this client (such as how friends can join), at once,
+        even while a seat taken back from disk is being replayed."""
+        replaying, self._replaying = self._replaying, False
         self._emit(Message(seat=None, text=text, local=True))
+        self._replaying = replaying
 
     async def rematch(self, agree: bool) -> None:
         """Answer, after the match, whether to play again with the same seats and rules."""
@@ -503,9 +516,12 @@ class NetworkSession:
         Waits briefly for the host's ``left``. Stepping away keeps the seat on disk for
         ``scopa-net join`` to take back; leaving for good forgets it."""
         self._stop = True
-        if self._link is not None and self._state is ConnectionState.CONNECTED:
-            await self._send_quietly(m.Leave(away=away))
-            with trio.move_on_after(REQUEST_TIMEOUT / 3):
+        # The host's ``left`` ends the session, and the screen stops everything when it ends:
+        # that must not cut this short before the seat on disk is dealt with (shielded, and
+        # bounded in time).
+        with trio.CancelScope(shield=True), trio.move_on_after(REQUEST_TIMEOUT / 3):
+            if self._link is not None and self._state is ConnectionState.CONNECTED:
+                await self._send_quietly(m.Leave(away=away))
                 await self._left.wait()
         if self._record is not None:
             if away or self._link is None:
@@ -652,7 +668,7 @@ class NetworkSession:
                     break
                 except SeatLostError as exc:
                     self._forget_record()
-                    self._emit(Message(seat=None, text=str(exc)))
+                    self._emit(Message(seat=None, text=str(exc), local=True))
                     self.end_note = str(exc)
                     return
                 except LINK_ERRORS:
@@ -674,7 +690,8 @@ class NetworkSession:
 
     @property
     def resume_command(self) -> str:
-        return f"`scopa-net join {self.address}`"
+        """The command that takes this seat back once this client is gone."""
+        return self.take_back_with or f"`scopa-net join {self.address}`"
 
     async def _take_back(self) -> None:
         """Sit down again in a seat kept on disk by an earlier client (see seat_store)."""
@@ -826,7 +843,7 @@ class NetworkSession:
                 if msg.reason == ErrorCode.SUPERSEDED.value:
                     # Our seat was resumed from another client: that one plays now.
                     self._stop = True
-                    self._emit(Message(seat=None, text=f"disconnected: {msg.message}"))
+                    self._emit(Message(seat=None, text=f"disconnected: {msg.message}", local=True))
                     return
                 if msg.reason == ErrorCode.SHUTTING_DOWN.value:
                     self._give_up(f"The host shut down ({msg.message}).")
@@ -842,7 +859,8 @@ class NetworkSession:
                     # A seed sent again after a resume that the host already had.
                     log.info("host refused %s: %s", msg.ref, msg.message)
                 else:
-                    self._emit(Message(seat=None, text=f"the host refused: {msg.message}"))
+                    text = f"the host refused: {msg.message}"
+                    self._emit(Message(seat=None, text=text, local=True))
             elif msg.SEQUENCED and await self._table_event(msg):
                 return
 
@@ -1017,7 +1035,7 @@ class NetworkSession:
         """Take the state of a rematch vote; True when there will be none (the session ends)."""
         assert self.rules is not None and self.host_key is not None
         if e.state == "declined":
-            self._emit(Message(seat=None, text="no rematch: the table is closing"))
+            self._emit(Message(seat=None, text="no rematch: the table is closing", table=True))
             self._forget_record()  # nothing left to take back
             return True
         if e.state == "agreed":
@@ -1029,10 +1047,12 @@ class NetworkSession:
             start = opening_snapshot(self.rules, seat=self.seat, seq=e.seq, table_id=self.table_id)
             self.mirror = SeatMirror(start)
             self.witness = DealWitness(self.rules, self.host_key, self.seat)
-            self._emit(Message(seat=None, text="everyone agreed: a new match begins"))
+            text = "everyone agreed: a new match begins"
+            self._emit(Message(seat=None, text=text, table=True))
             return False
         waiting = [self._names[s] for s, v in enumerate(e.votes) if v == "waiting"]
-        self._emit(Message(seat=None, text=f"rematch: waiting for {', '.join(waiting)}"))
+        text = f"rematch: waiting for {', '.join(waiting)}"
+        self._emit(Message(seat=None, text=text, table=True))
         return False
 
     def _seat_status(self, e: m.SeatStatus) -> None:
@@ -1046,11 +1066,20 @@ class NetworkSession:
         self._stand_ins[e.seat] = e.stand_in
         if e.name is not None:
             self._names[e.seat] = clean_name(e.name) or f"seat {e.seat}"
-        self._save_record()
-        if e.seat == self._seat:
-            return
         who = self._names[e.seat]
-        if e.kind == "open":
+        renamed = before is not None and before.kind == e.kind == "human" and before.name != e.name
+        if e.seat == self._seat:
+            if renamed:
+                self.name = who
+                if self._record is not None:
+                    self._record = replace(self._record, name=who)
+                self._emit(Message(seat=None, text=f"you are now called {who}", table=True))
+            self._save_record()
+            return
+        self._save_record()
+        if renamed:
+            text = f"{was} is now called {who}"
+        elif e.kind == "open":
             if before is not None and before.kind == "human":
                 if e.stand_in:
                     text = f"{was} left the table; a computer player takes the seat"
@@ -1074,7 +1103,7 @@ class NetworkSession:
             text = f"{who} sat down at the table"
         else:
             return
-        self._emit(Message(seat=None, text=text))
+        self._emit(Message(seat=None, text=text, table=True))
 
     def _take_seats(self, seats: tuple[m.SeatInfo, ...]) -> None:
         """Who holds each seat, from a snapshot."""

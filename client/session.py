@@ -68,12 +68,15 @@ class MatchOver:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Message:
-    """Chat from a seat (``seat`` None: a notice from the host, or with ``local`` from this
-    client itself: its own deal check, where it saved a transcript, a key warning)."""
+    """Chat from a seat (``seat`` None: a notice from the host; with ``local``, from this
+    client itself: its own deal check, where it saved a transcript, a key warning; with
+    ``table``, what happened at the table, in the table's own words: someone sat down, left,
+    came back or changed name, the rematch vote)."""
 
     seat: int | None
     text: str
     local: bool = False
+    table: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

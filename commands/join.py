@@ -133,13 +133,22 @@ def _choose_table(tables: list[m.TableInfo], ask: Callable[[str], str]) -> m.Tab
 
 
 def choose_lan_host(
-    ask: Callable[[str], str], seconds: float = BROWSE_SECONDS
+    ask: Callable[[str], str], seconds: float = BROWSE_SECONDS, interfaces: list[str] | None = None
 ) -> tuple[str, int] | None:
-    """Browse the LAN for hosts, list them, and return the (address, port) picked."""
-    from scopa_net.server.discovery import browse_hosts
+    """Browse the LAN for hosts, list them, and return the (address, port) picked.
+    ``interfaces``: search through these addresses' interfaces only (by default every up
+    interface but loopback)."""
+    from scopa_net.server.discovery import browse_hosts, browse_interfaces
 
-    print(f"looking for hosts on the LAN for {seconds:.0f} s...")
-    found = browse_hosts(seconds)
+    where = browse_interfaces() if interfaces is None else interfaces
+    if not where:
+        raise CommandError(
+            "this machine has no LAN address (no network interface is up but loopback), so "
+            "there is no LAN to search; give an address: scopa-net join HOST[:PORT]",
+            EXIT_UNREACHABLE,
+        )
+    print(f"looking for hosts on the LAN ({', '.join(where)}) for {seconds:.0f} s...")
+    found = browse_hosts(seconds, where)
     if not found:
         raise CommandError(
             "no host found on the LAN; give an address: scopa-net join HOST[:PORT]",
@@ -172,26 +181,28 @@ def describe_table(t: m.TableInfo) -> str:
     )
 
 
-def describe_seat(record: SeatRecord) -> str:
-    """A kept seat, for the question which one to take back."""
+def describe_seat(record: SeatRecord, *, address: bool = True) -> str:
+    """A kept seat, for the question which one to take back (``address``: say where the
+    host is; not for ``play --lan``, whose host is this machine)."""
     table = f" {record.table_name!r}" if record.table_name else ""
+    where = f" on {record.address}" if address else ""
     how = "you stepped away" if record.away else "your client stopped"
     return (
-        f"resume your seat at table {record.table_id}{table} on {record.address} "
+        f"resume your seat at table {record.table_id}{table}{where} "
         f"(seat {record.seat}, as {record.name}; {how})"
     )
 
 
 def choose_kept_seat(
-    kept: list[SeatRecord], ask: Callable[[str], str], *, must: bool
+    kept: list[SeatRecord], ask: Callable[[str], str], *, must: bool, address: bool = True
 ) -> SeatRecord | None:
     """The seat to take back: the only one without asking, else the one picked."""
     if len(kept) == 1:
-        text = describe_seat(kept[0])
+        text = describe_seat(kept[0], address=address)
         print(f"{text[0].upper()}{text[1:]}.")
         return kept[0]
     for i, record in enumerate(kept, 1):
-        print(f"{i}. {describe_seat(record)}")
+        print(f"{i}. {describe_seat(record, address=address)}")
     prompt = "seat number: " if must else "seat number (Enter for a new seat): "
     while True:
         pick = _choose(prompt, len(kept), ask)

@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING
 
 from scopa_net.commands.options import (
+    EXIT_CANCELLED,
+    EXIT_REFUSED,
     EXIT_USAGE,
     CommandError,
     add_bot_options,
@@ -65,6 +68,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=f"with --lan: the port (default {DEFAULT_PORT}, or any free one if it is taken)",
     )
     p.add_argument("--password", default=None, help="with --lan: needed to join your table")
+    resume = p.add_mutually_exclusive_group()
+    resume.add_argument(
+        "--resume",
+        action="store_true",
+        help="with --lan: take back your seat at the table a closed `play --lan` left "
+        "unfinished (the default when there is one)",
+    )
+    resume.add_argument(
+        "--no-resume",
+        action="store_true",
+        help="with --lan: open a new table even if one was left unfinished (that match is "
+        "closed: friends can no longer take their seats back)",
+    )
     p.add_argument(
         "--humans",
         type=int,
@@ -99,9 +115,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def check_flags(args: argparse.Namespace) -> None:
     """Refuse combinations that cannot mean anything; CommandError says which."""
     if not args.lan:
-        for flag, value in (("--port", args.port), ("--password", args.password)):
+        friends = "it is for friends joining your table"
+        kept = "only a table opened with --lan is kept to come back to"
+        for flag, value, why in (
+            ("--port", args.port, friends),
+            ("--password", args.password, friends),
+            ("--resume", args.resume or None, kept),
+            ("--no-resume", args.no_resume or None, kept),
+        ):
             if value is not None:
-                raise CommandError(f"{flag} needs --lan (it is for friends joining your table)")
+                raise CommandError(f"{flag} needs --lan ({why})")
     if args.seed is not None and args.lan:
         raise CommandError("--seed practices offline: it cannot be used with --lan")
 
@@ -130,6 +153,9 @@ def run(args: argparse.Namespace) -> int:
     if args.pass_and_play or (humans > 1 and not args.lan):
         return run_pass_and_play(args, settings, rules, level, humans, coach=coach)
 
+    if args.lan:
+        return run_lan(args, settings, rules, level, humans, coach=coach)
+
     def open_session() -> AbstractAsyncContextManager[Session]:
         if args.seed is not None:
             return open_local_session(
@@ -146,15 +172,85 @@ def run(args: argparse.Namespace) -> int:
             level=level,
             delay=args.bot_delay,
             think=args.think,
-            lan=args.lan,
-            port=args.port if args.port is not None else (DEFAULT_PORT if args.lan else 0),
-            password=args.password,
             humans=humans,
             data_dir=data_dir(os.environ),
             offer_rematch=True,  # the screen asks "play again?" after the match
         )
 
     return run_game_screen(open_session, settings, plain=args.plain, coach=coach)
+
+
+def run_lan(
+    args: argparse.Namespace,
+    settings: Settings,
+    rules: RuleSet,
+    level: str,
+    humans: int,
+    *,
+    coach: bool,
+    ask: Callable[[str], str] | None = None,
+) -> int:
+    """``play --lan``: the host keeps its table on disk, so a run after a closed one takes
+    the seat back (offered first, as ``join`` does); the exit status."""
+    from scopa_net.client.embedded import (
+        LanTableBusyError,
+        close_lan_tables,
+        kept_lan_seats,
+        lan_table_lock,
+        open_embedded_game,
+    )
+    from scopa_net.client.launch import run_game_screen
+    from scopa_net.commands.join import choose_kept_seat
+
+    where = data_dir(os.environ)
+    try:
+        with lan_table_lock(where):
+            kept = [] if args.no_resume else kept_lan_seats(where)
+            if args.resume and not kept:
+                raise CommandError(
+                    "no unfinished `play --lan` table keeps a seat for you; "
+                    "run `scopa-net play --lan` without --resume",
+                    EXIT_REFUSED,
+                )
+            try:
+                record = (
+                    choose_kept_seat(kept, ask or input, must=args.resume, address=False)
+                    if kept
+                    else None
+                )
+            except (KeyboardInterrupt, EOFError):
+                print()
+                print("scopa-net: stopped; no table opened", file=sys.stderr)
+                return EXIT_CANCELLED
+            if record is None:
+                closed = close_lan_tables(where)
+                if closed:
+                    tables = ", ".join(map(str, closed))
+                    print(f"The unfinished match at table {tables} is closed; a new table opens.")
+
+            def open_session() -> AbstractAsyncContextManager[Session]:
+                return open_embedded_game(
+                    rules,
+                    name=settings.name,
+                    level=level,
+                    delay=args.bot_delay,
+                    think=args.think,
+                    lan=True,
+                    port=args.port if args.port is not None else DEFAULT_PORT,
+                    password=args.password,
+                    humans=humans,
+                    data_dir=where,
+                    offer_rematch=True,
+                    resume_from=record,
+                )
+
+            return run_game_screen(open_session, settings, plain=args.plain, coach=coach)
+    except LanTableBusyError:
+        raise CommandError(
+            "another `scopa-net play --lan` of yours is running on this machine; finish "
+            "that one first (its table is kept in one place, for one host at a time)",
+            EXIT_REFUSED,
+        ) from None
 
 
 def run_pass_and_play(

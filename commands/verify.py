@@ -108,6 +108,12 @@ class _Summary:
     """round id -> (seat, reason) left out, each round once however many files hold it."""
     unchecked: set[bytes] = field(default_factory=set)
     """Round ids dealt with no person's seed."""
+    absent: dict[bytes, int] = field(default_factory=dict)
+    """Blind tables: round id -> the seat whose absence voided it."""
+    chains: dict[bytes, tuple[bytes, int]] = field(default_factory=dict)
+    """round id -> (chain hash, seat) of the first revealed copy seen of that round."""
+    split: set[bytes] = field(default_factory=set)
+    """Round ids whose revealed public record differs between two seats' files."""
 
 
 def verify_files(
@@ -138,7 +144,7 @@ def verify_files(
             done()
     if several:
         _summary(out, summary)
-    return EXIT_OK if all_ok else EXIT_FAILED
+    return EXIT_OK if all_ok and not summary.split else EXIT_FAILED
 
 
 def _one_file(
@@ -151,8 +157,8 @@ def _one_file(
     pins: set[str],
     pinned_from: str,
 ) -> bool:
+    from scopa_net.fair.blind.wire import decode_any as decode
     from scopa_net.fair.errors import FairnessError
-    from scopa_net.fair.transcript import decode
 
     if several:
         out(f"== {path}")
@@ -184,8 +190,8 @@ def _verify_one(
     pins: set[str],
     pinned_from: str,
 ) -> bool:
+    from scopa_net.fair.blind.verifier import verify_any as verify_transcript
     from scopa_net.fair.commitments import fingerprint
-    from scopa_net.fair.verifier import verify_transcript
 
     fp = fingerprint(transcript.host_key)
     out(f"seat {transcript.seat}, {transcript.rules.describe()}, host key {fp}")
@@ -220,7 +226,15 @@ def _verify_one(
 
 def _tally(t: Transcript, verdict: MatchVerdict, summary: _Summary) -> None:
     for r, v in zip(t.rounds, verdict.rounds, strict=False):
-        left = tuple((seat, why) for seat, why in enumerate(r.excluded or ()) if why is not None)
+        excluded = getattr(r, "excluded", None) or ()
+        left = tuple((seat, why) for seat, why in enumerate(excluded) if why is not None)
+        if r.void is not None and r.void.reason == "absent" and r.void.offender is not None:
+            summary.absent[r.round_id] = r.void.offender
+        if r.reveal_sig is not None:
+            chain = r.chain_hash()
+            first = summary.chains.setdefault(r.round_id, (chain, t.seat))
+            if first[0] != chain:
+                summary.split.add(r.round_id)
         if left:
             summary.exclusions[r.round_id] = left
         if v.ok and not v.fair_checked:
@@ -233,6 +247,15 @@ def _summary(out: Callable[[str], None], s: _Summary) -> None:
     out("== summary")
     out(f"files: {s.files}, rounds verified: {s.rounds_ok}, failures: {s.failures}")
     out(f"rounds not fair-checked (no player seed): {len(s.unchecked)}")
+    for round_id in sorted(s.split):
+        out(
+            f"HOST EQUIVOCATED: round {round_id.hex()} has two different public records, each "
+            "signed by the host, in these seats' files: the host showed them different tables"
+        )
+    if s.absent:
+        seats = Counter(s.absent.values())
+        listed = ", ".join(f"seat {seat} {n}" for seat, n in sorted(seats.items()))
+        out(f"blind rounds void for an absent player: {len(s.absent)} ({listed})")
     by_reason = Counter(why for left in s.exclusions.values() for _, why in left)
     by_seat: dict[int, Counter[str]] = defaultdict(Counter)
     for left in s.exclusions.values():

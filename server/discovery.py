@@ -19,7 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import ifaddr
-from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceListener, Zeroconf
+from zeroconf import (
+    InterfaceChoice,
+    IPVersion,
+    ServiceBrowser,
+    ServiceInfo,
+    ServiceListener,
+    Zeroconf,
+)
 
 SERVICE_TYPE = "_scopa-net._tcp.local."
 
@@ -135,6 +142,27 @@ class NothingToAnnounceError(OSError):
     """The host listens on loopback only (or the machine has no LAN address)."""
 
 
+def _interfaces(addresses: Iterable[str]) -> list[str] | InterfaceChoice:
+    """What python-zeroconf should send and listen on: the interfaces holding ``addresses``
+    (it takes IPv4 addresses as they are, and finds the interface of each IPv6 one), so
+    that mDNS stays off every other interface. A host bound to a name rather than an
+    address (rare) is announced on every interface."""
+    found = []
+    for address in addresses:
+        try:
+            ipaddress.ip_address(address)
+        except ValueError:
+            continue
+        found.append(address)
+    return found or InterfaceChoice.All
+
+
+def browse_interfaces() -> list[str]:
+    """The IPv4 addresses a browse listens and asks on: those of the up interfaces other than
+    loopback (empty on a machine with no LAN)."""
+    return lan_addresses(WILDCARD_V4[0])
+
+
 class LanAdvertiser:
     """Advertise one host; :meth:`update` when seats open or fill; :meth:`close` at the end."""
 
@@ -150,7 +178,10 @@ class LanAdvertiser:
                 "address there; nothing to announce"
             )
         v6 = any(":" in a for a in self._addresses)
-        self._zeroconf = Zeroconf(ip_version=IPVersion.All if v6 else IPVersion.V4Only)
+        self._zeroconf = Zeroconf(
+            interfaces=_interfaces(self._addresses),
+            ip_version=IPVersion.All if v6 else IPVersion.V4Only,
+        )
         self._info = self._service_info(_instance_name(advert.name), advert)
         self._zeroconf.register_service(self._info, allow_name_change=True)
 
@@ -189,9 +220,14 @@ class _Collector(ServiceListener):
         self.names.discard(name)
 
 
-def browse_hosts(seconds: float = 2.0) -> list[HostAdvert]:
-    """Hosts seen on the LAN within ``seconds`` (blocking; run it in a thread)."""
-    zeroconf = Zeroconf(ip_version=IPVersion.V4Only)
+def browse_hosts(seconds: float = 2.0, interfaces: list[str] | None = None) -> list[HostAdvert]:
+    """Hosts seen on the LAN within ``seconds`` (blocking; run it in a thread). It asks and
+    listens on the interfaces of ``interfaces`` (IPv4 addresses; by default
+    :func:`browse_interfaces`), and finds nothing where there are none."""
+    chosen = browse_interfaces() if interfaces is None else interfaces
+    if not chosen:
+        return []
+    zeroconf = Zeroconf(interfaces=_interfaces(chosen), ip_version=IPVersion.V4Only)
     try:
         collector = _Collector()
         browser = ServiceBrowser(zeroconf, SERVICE_TYPE, collector)

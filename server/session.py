@@ -31,7 +31,7 @@ RECEIVE_SIZE = 65536
 DRAIN_TIME = 1.0
 DRAIN_BYTES = 1 << 20
 """How long, and how much, the host reads from a peer after its last frame before closing."""
-TABLE_REQUESTS = (m.Play, m.Say, m.SeedCommit, m.SeedReveal, m.Leave, m.Rematch)
+TABLE_REQUESTS = (m.Play, m.Say, m.Rename, m.SeedCommit, m.SeedReveal, m.Leave, m.Rematch)
 NEEDS_THE_JOURNAL = (m.CreateTable, m.Join, m.Resume, *TABLE_REQUESTS)
 """Requests that change a table, refused while the journal cannot be written."""
 FAIRNESS_WRITES = 16

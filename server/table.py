@@ -345,6 +345,18 @@ class Table:
         others = [s.name for i, s in enumerate(self.seats) if i != seat and s.name is not None]
         return unique_name(name, others)
 
+    def rename(self, seat: int, wanted: str) -> str | None:
+        """The player at ``seat`` takes another name, made safe and told apart as at
+        :meth:`join`; returns the name settled on, None if the seat has that name already."""
+        s = self.seats[seat]
+        if s.kind is not SeatKind.HUMAN:
+            raise TableError(ErrorCode.WRONG_PHASE, f"seat {seat} is not played by a person")
+        name = self.seat_name(seat, wanted)
+        if name == s.name:
+            return None
+        self._commit("rename", {"seat": seat, "name": name})
+        return name
+
     def resume(self, seat: int, new_token_hash: bytes, *, presented: bytes | None = None) -> int:
         """Issue a new token after :meth:`check_token`; returns the new epoch.
 
@@ -559,6 +571,10 @@ class Table:
         s.stand_in = self.started and self.phase is not Phase.OVER
         self._status_event(seat)
         self._advance_seeds()  # a seat nobody plays sends no seed
+
+    def _apply_rename(self, seat: int, name: str) -> None:
+        self.seats[seat].name = name
+        self._status_event(seat)
 
     def _apply_away(self, seat: int) -> None:
         s = self.seats[seat]

@@ -42,6 +42,9 @@ BOT_LEVELS = {1: "random", 2: "greedy", 3: "strong", 4: "expert", 5: "strong"}
 """The computer player behind each wire ``bot_level`` (protocol.md): 4 is ``expert``, which
 thinks ``HostConfig.think`` seconds a move on a worker thread (:mod:`.thinking`)."""
 TOKEN_BYTES = 16
+RENAMES = 3
+RENAME_WINDOW = 60.0
+"""A seat may change its name this many times in this many seconds."""
 OUTAGE = 1.0
 """A journal write that kept the table waiting this long (seconds) extends its timers."""
 
@@ -101,6 +104,7 @@ class TableTask:
         self.journal_entries = 0
         """Journal entries this table has written (reported when it finishes)."""
         self._resume_times: dict[int, list[float]] = {}
+        self._rename_times: dict[int, list[float]] = {}
         self._unattended_since: float | None = trio.current_time()
         """Since when no connection has held a seat here (None: someone is here)."""
         self._paused_at: float | None = None
@@ -563,6 +567,16 @@ class TableTask:
             table.say(seat, msg.text)
             self._chat_lines += 1
             self._chat_times[seat] = [*recent, now]
+        elif isinstance(msg, m.Rename):
+            now = trio.current_time()
+            recent = [t for t in self._rename_times.get(seat, []) if now - t < RENAME_WINDOW]
+            if len(recent) >= RENAMES:
+                raise TableError(
+                    ErrorCode.RATE_LIMITED,
+                    f"at most {RENAMES} changes of name in {RENAME_WINDOW:.0f} s",
+                )
+            if table.rename(seat, msg.name) is not None:
+                self._rename_times[seat] = [*recent, now]
         elif isinstance(msg, m.SeedCommit):
             table.seed_commit(seat, msg.round_id, msg.commit)
         elif isinstance(msg, m.SeedReveal):

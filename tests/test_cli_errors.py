@@ -130,7 +130,8 @@ def _fake_lan(monkeypatch: pytest.MonkeyPatch, place: Place) -> None:
     found = SimpleNamespace(
         name="kitchen", port=int(port), open_seats=1, password=False, addresses=(address,)
     )
-    monkeypatch.setattr(discovery, "browse_hosts", lambda seconds: [found])
+    monkeypatch.setattr(discovery, "browse_hosts", lambda seconds, interfaces: [found])
+    monkeypatch.setattr(discovery, "browse_interfaces", lambda: ["192.0.2.1"])
 
 
 def _typing(*answers: str | type[BaseException]) -> Callable[..., str]:
@@ -242,6 +243,7 @@ CASES = [
     ),
     ("play --port without --lan", ["play", "--port", "7000"], (), EXIT_USAGE, "needs --lan"),
     ("play --password without --lan", ["play", "--password", "x"], (), EXIT_USAGE, "needs --lan"),
+    ("play --resume without --lan", ["play", "--resume"], (), EXIT_USAGE, "--resume needs --lan"),
     ("play --bot-delay -1", ["play", "--bot-delay", "-1"], (), EXIT_USAGE, "use 0 or more"),
     ("play --delay -1 (old name)", ["play", "--delay", "-1"], (), EXIT_USAGE, "use 0 or more"),
     ("host --bot-delay -1", [*HOST, "--bot-delay", "-1"], (), EXIT_USAGE, "use 0 or more"),

@@ -12,6 +12,7 @@ from scopa_net.client.commands import (
     Choose,
     CommandError,
     PlayCard,
+    Rename,
     Say,
     Simple,
     parse_command,
@@ -51,7 +52,7 @@ def test_suit_letters_follow_the_chosen_names() -> None:
         parse_command("7c")
 
 
-@pytest.mark.parametrize("name", sorted(set(COMMANDS) - {"say", "rules"}))
+@pytest.mark.parametrize("name", sorted(set(COMMANDS) - {"say", "rules", "name"}))
 def test_named_commands(name: str) -> None:
     assert parse_command(name) == Simple(name=name)
     assert parse_command(name.upper()) == Simple(name=name)
@@ -59,6 +60,12 @@ def test_named_commands(name: str) -> None:
 
 def test_say_keeps_the_text_as_typed() -> None:
     assert parse_command("say  Buona Fortuna! ") == Say(text="Buona Fortuna!")
+
+
+def test_name_and_rename_take_the_rest_of_the_line() -> None:
+    assert parse_command("name  Ada  Lovelace ") == Rename(name="Ada  Lovelace")
+    assert parse_command("rename Bruno") == Rename(name="Bruno")
+    assert parse_command("NAME") == Rename(name="")
 
 
 def test_a_number_is_a_choice() -> None:

@@ -130,7 +130,7 @@ def test_join_finds_an_announced_host_on_the_lan(capsys: pytest.CaptureFixture[s
             assert lines, f"{name!r} was advertised but not listed: {listed[-1]}"
             return lines[0].split(".")[0]
 
-        picked = choose_lan_host(ask, seconds=3.0)
+        picked = choose_lan_host(ask, seconds=3.0, interfaces=["127.0.0.1"])  # loopback only
         assert picked == ("127.0.0.1", port)
         assert f"{name} at 127.0.0.1:{port} (2 open seats, password)" in listed[-1]
     finally:

@@ -191,7 +191,7 @@ async def test_chat_and_requests_faster_than_allowed_are_refused_not_dropped(
     ) as session:
         for n in range(4):
             await session.say(f"line {n}")
-        refusal = Message(seat=None, text="the host refused: at most 3 lines in 60 s")
+        refusal = Message(seat=None, text="the host refused: at most 3 lines in 60 s", local=True)
         lines = [Message(seat=0, text=f"line {n}") for n in range(3)]
         said: list[Message] = []
         # The refusal is a reply and the lines are table events: they may arrive in either

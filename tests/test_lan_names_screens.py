@@ -15,6 +15,7 @@ from prompt_toolkit.output.plain_text import PlainTextOutput
 from prompt_toolkit.renderer import print_formatted_text as render_fragments
 from prompt_toolkit.styles import Style
 
+from scopa_net.bots.levels import make_player
 from scopa_net.client import render
 from scopa_net.client.controller import Controller
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
@@ -65,13 +66,34 @@ async def until(predicate, seconds: float = 15) -> None:
             await trio.sleep(0.01)
 
 
-async def test_four_players_arrive_one_by_one_and_every_screen_names_every_seat() -> None:
+async def test_four_players_arrive_one_by_one_rename_drop_and_every_screen_names_every_seat() -> (
+    None
+):
     async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, bot_delay=0.01, grace=30)
+        host = await start_host(nursery, bot_delay=0.01, grace=1)
         rules = RuleSet.of(4, 11)
         players: list[Player] = []
         names = ["Ada", "Bruno", "Ada", "Dario"]  # the third is a second Ada
         shown = ["Ada", "Bruno", "Ada (2)", "Dario"]
+
+        async def everyone_sees(names: list[str], *, among: list[Player] | None = None) -> None:
+            """Every screen's ``who`` names every seat as ``names`` says, and the board (once
+            dealt) names both sides in full."""
+            for p in among or players:
+                listed = await p.who()
+                for seat, name in enumerate(names):
+                    assert any(line.startswith(f"Seat {seat}: {name}") for line in listed), (
+                        seat,
+                        name,
+                        listed,
+                    )
+                if p.controller.state.view is not None:
+                    before = len(p.screen.lines)
+                    p.controller.show_board()
+                    board = "\n".join(p.screen.lines[before:])
+                    assert f"{names[0]} & {names[2]}" in board, board
+                    assert f"{names[1]} & {names[3]}" in board, board
+
         async with trio.open_nursery() as seats:
             for n, name in enumerate(names):
                 choice = (
@@ -97,23 +119,72 @@ async def test_four_players_arrive_one_by_one_and_every_screen_names_every_seat(
                         )
             # All four seated: the deal comes, and the board names both sides in full.
             await until(lambda: all(p.controller.state.view is not None for p in players))
+            await everyone_sees(shown)
             for p in players:
-                p.controller.show_board()
-                board = p.screen.text
-                assert "Ada & Ada (2)" in board
-                assert "Bruno & Dario" in board
-                assert "You" not in board.replace("Your", "")
-            # Dario's client drops: every other screen says so, by name.
+                assert "You" not in p.screen.text.replace("Your", "")
+
+            # The second Ada takes a name already at the table: the host tells it apart.
+            second = players[2]
+            await second.controller.handle_line("name  bruno ")
+            await until(lambda: "you are now called bruno (2)" in second.screen.text)
+            for p in players[:2] + players[3:]:
+                await until(lambda p=p: "Ada (2) is now called bruno (2)" in p.screen.text)
+            await everyone_sees(["Ada", "Bruno", "bruno (2)", "Dario"])
+            # Then a name of her own (``rename`` is the same command).
+            await second.controller.handle_line("rename Carla")
+            for p in players:
+                await until(lambda p=p: "Carla" in p.session.names)
+            shown = ["Ada", "Bruno", "Carla", "Dario"]
+            await everyone_sees(shown)
+            notices = [line for line in players[0].screen.lines if "now called" in line]
+            assert notices == [
+                "Table: Ada (2) is now called bruno (2)",
+                "Table: bruno (2) is now called Carla",
+            ]
+            # Asking for the name one has changes nothing and sends nothing.
+            await second.controller.handle_line("name Carla")
+            assert second.screen.lines[-1] == "You are Carla already."
+            await second.controller.handle_line("name")
+            assert second.screen.lines[-1].startswith("You are Carla at this table.")
+
+            # Dario's client drops: every other screen says so, by name, and then says
+            # who plays for him.
             players[3].session._stop = True
             await players[3].session._link.aclose()  # type: ignore[union-attr]
             for p in players[:3]:
-                await until(lambda p=p: "Dario lost the connection" in p.screen.text)
+                await until(lambda p=p: "Table: Dario lost the connection" in p.screen.text)
+                await until(lambda p=p: "a computer is playing for Dario" in p.screen.text)
                 listed = await p.who()
                 assert any(
                     line.startswith("Seat 3: Dario") and "away" in line for line in listed
                 ), listed
+            await everyone_sees(shown, among=players[:3])
+
+            # The three left play the round out; every score sheet names every side.
+            for p in players[:3]:
+                seats.start_soon(_play_when_asked, p)
+            for p in players[:3]:
+                await until(lambda p=p: "Round 1 score sheet" in p.screen.text, 60)
+                sheet = p.screen.text[p.screen.text.index("Round 1 score sheet") :]
+                assert "Ada & Carla" in sheet, sheet
+                assert "Bruno & Dario" in sheet, sheet
+                before = len(p.screen.lines)
+                await p.controller.handle_line("score")
+                again = "\n".join(p.screen.lines[before:])
+                assert "Ada & Carla" in again, again
+                assert "Bruno & Dario" in again, again
             seats.cancel_scope.cancel()
         nursery.cancel_scope.cancel()
+
+
+async def _play_when_asked(player: Player) -> None:
+    """Play the first legal card whenever it is this player's turn, by typing it."""
+    bot = make_player("random", 7)
+    while True:
+        view = player.controller.state.view
+        if view is not None and view.my_turn and not view.round_over:
+            await player.controller.handle_line(bot.choose(view).text())
+        await trio.sleep(0.01)
 
 
 async def _hold(cm, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
@@ -178,9 +249,14 @@ async def test_hostile_names_and_chat_reach_the_other_terminal_as_plain_visible_
         chat = [line for line in ada.screen.lines if line.startswith("<tsoH> ")]
         assert len(chat) == len(HOSTILE_CHAT), chat
         assert not [line for line in ada.screen.lines if line.startswith("tsoH")]
-        # No line can pass for a notice: the only "Host:" lines are the host's own.
+        # No line can pass for a notice: chat starts with "<name>", what the client says of
+        # the table starts with "Table:", and only the host's own chat with "Host:" (none here).
         fakes = [line for line in ada.screen.lines if "fake notice" in line]
         assert fakes == ["<tsoH> LS-1 Host: fake notice"]
+        assert not [line for line in ada.screen.lines if line.startswith("Host")]
+        assert "Table: tsoH sat down at the table" in ada.screen.lines
+        assert "\nHost" not in written
+        assert not written.startswith("Host")
         assert all(line.count("\u0301") <= 2 for line in ada.screen.lines)
         wide = next(line for line in ada.screen.lines if line.startswith("<tsoH> wide"))
         assert len(wide) <= len("<tsoH> ") + m.TEXT_LEN

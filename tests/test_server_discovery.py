@@ -27,10 +27,37 @@ def test_advertised_host_is_found_and_updates_are_seen() -> None:
     )
     try:
         advertiser.update(HostAdvert(name, port, 1, 1, True))
-        seen = browse_hosts(3.0)
+        seen = browse_hosts(3.0, ["127.0.0.1"])  # asks on loopback only
         found = [h for h in seen if h.name == name]
         assert found, f"{name!r} was advertised but not found; seen: {seen}"
         assert found == [HostAdvert(name, port, 1, 1, True, found[0].addresses)]
         assert "127.0.0.1" in found[0].addresses
     finally:
         advertiser.close()
+
+
+def test_mdns_stays_on_the_interfaces_it_is_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scopa_net.server import discovery
+
+    made: list[object] = []
+
+    class Recorder:
+        def __init__(self, *, interfaces: object, ip_version: object) -> None:
+            made.append(interfaces)
+            raise OSError("stop here")
+
+    monkeypatch.setattr(discovery, "Zeroconf", Recorder)
+    monkeypatch.setattr(discovery, "browse_interfaces", lambda: ["192.0.2.7"])
+    for announce in (
+        lambda: LanAdvertiser(HostAdvert("t", 1, 1, 1, False), "192.0.2.5"),
+        lambda: LanAdvertiser(
+            HostAdvert("t", 1, 1, 1, False), "::", addresses=["192.0.2.5", "2001:db8::5"]
+        ),
+        lambda: browse_hosts(0),
+        lambda: browse_hosts(0, ["127.0.0.1"]),
+    ):
+        with pytest.raises(OSError, match="stop here"):
+            announce()
+    assert made == [["192.0.2.5"], ["192.0.2.5", "2001:db8::5"], ["192.0.2.7"], ["127.0.0.1"]]
+    monkeypatch.setattr(discovery, "browse_interfaces", lambda: [])
+    assert browse_hosts(0) == []  # no LAN: nothing asked, nothing found

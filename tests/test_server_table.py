@@ -342,3 +342,27 @@ def test_a_void_deal_of_kings_is_redealt_and_verifies() -> None:
     assert ends[0] == 2
     assert table.snapshot(0).round_no == table.dealt_round_no == last_commit
     assert driver.mirrors[0].view.round_number == last_commit
+
+
+def test_a_rename_is_made_safe_told_apart_told_to_every_seat_and_replayed() -> None:
+    table = new_table(RuleSet.of(3, 11), bots=1)
+    table.join(0, "Ada", token_hash(b"a" * 16))
+    table.join(1, "Bruno", token_hash(b"b" * 16))
+    entries = list(table.take_pending())
+    assert table.rename(1, "\u202eada\u200b ") == "ada (2)"  # cleaned, then told apart
+    assert table.rename(1, "ada (2)") is None  # the name it has: nothing happens
+    assert table.rename(0, "Carla") == "Carla"
+    entries += table.take_pending()
+    assert [e[0] for e in entries].count("rename") == 2
+    for s in table.seats:
+        renames = [e for e in s.log if isinstance(e, m.SeatStatus) and e.kind == "human"]
+        assert [(e.seat, e.name) for e in renames[-2:]] == [(1, "ada (2)"), (0, "Carla")]
+        assert all(e.connected and not e.stand_in for e in renames[-2:])
+    assert table.snapshot(2).seats[0].name == "Carla"
+    with pytest.raises(TableError) as refused:
+        table.rename(2, "Robot")  # the bot's seat
+    assert refused.value.code is ErrorCode.WRONG_PHASE
+    twin = new_table(RuleSet.of(3, 11), bots=1)
+    twin.replay(entries)
+    assert [s.name for s in twin.seats] == ["Carla", "ada (2)", table.seats[2].name]
+    assert [s.log for s in twin.seats] == [s.log for s in table.seats]

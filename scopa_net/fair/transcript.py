@@ -9,6 +9,7 @@ that is not exactly that encoding is refused.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +35,8 @@ from scopa_net.rules import RuleSet
 
 FORMAT_NAME = "scopa-net transcript"
 FORMAT_VERSION = 2
+BLIND_FORMAT_VERSION = 3
+"""The version of a blind table's transcript (protocol.md 9.8): same file, blind rounds."""
 MAX_FILE_SIZE = 4 << 20
 VOID_KINGS = "kings"
 """The void reason for three or more kings among the opening table cards."""
@@ -204,14 +207,18 @@ class Transcript:
     host_key: bytes
     seat: int
     rounds: tuple[RoundRecord, ...]
+    """In order; :class:`~scopa_net.fair.blind.record.BlindRound` records when ``blind``."""
     result: MatchResult
     stopped: Stopped | None = None
     """Set when the client stopped on a failed check and saved this as evidence."""
+    blind: bool = False
+    """A blind table's transcript (version 3): its rounds are
+    :class:`~scopa_net.fair.blind.record.BlindRound` records."""
 
     def to_wire(self) -> dict[str, Any]:
         return {
             "format": FORMAT_NAME,
-            "version": FORMAT_VERSION,
+            "version": BLIND_FORMAT_VERSION if self.blind else FORMAT_VERSION,
             "rules": {
                 "players": self.rules.players,
                 "target": self.rules.target,
@@ -411,9 +418,12 @@ def _round(r: _Reader, value: Any, players: int) -> RoundRecord:
     )
 
 
-def decode(data: bytes) -> Transcript:
+def decode(
+    data: bytes, *, read_blind_round: Callable[[Any, Any, int], Any] | None = None
+) -> Transcript:
     """Read a transcript file; :class:`TranscriptFormatError` saying what is wrong if it is
-    not exactly the canonical encoding of a well-formed transcript."""
+    not exactly the canonical encoding of a well-formed transcript. Version 3 (a blind table's)
+    only with ``read_blind_round``: use :func:`scopa_net.fair.blind.wire.decode_any`."""
     if len(data) > MAX_FILE_SIZE:
         raise TranscriptFormatError(f"invalid transcript: {len(data)} bytes is over the limit")
     try:
@@ -424,8 +434,14 @@ def decode(data: bytes) -> Transcript:
     top = r.map(obj, _TOP_KEYS)
     if top["format"] != FORMAT_NAME:
         raise r.at("format").fail(f"expected {FORMAT_NAME!r}", top["format"])
-    if top["version"] != FORMAT_VERSION or isinstance(top["version"], bool):
-        raise r.at("version").fail(f"expected version {FORMAT_VERSION}", top["version"])
+    versions = (FORMAT_VERSION,) if read_blind_round is None else (2, BLIND_FORMAT_VERSION)
+    if top["version"] not in versions or isinstance(top["version"], bool):
+        wanted = " or ".join(map(str, versions))
+        raise r.at("version").fail(f"expected version {wanted}", top["version"])
+    blind = top["version"] == BLIND_FORMAT_VERSION
+    read_round: Callable[[_Reader, Any, int], Any] = _round
+    if blind and read_blind_round is not None:
+        read_round = read_blind_round
     rr = r.at("rules")
     rules_map = rr.map(top["rules"], _RULES_KEYS)
     variants = rr.at("variants").array(rules_map["variants"])
@@ -454,7 +470,7 @@ def decode(data: bytes) -> Transcript:
             rst.at("detail").str(sm["detail"]),
         )
     rounds = tuple(
-        _round(r.at("rounds").at(i), v, rules.players)
+        read_round(r.at("rounds").at(i), v, rules.players)
         for i, v in enumerate(r.at("rounds").array(top["rounds"]))
     )
     transcript = Transcript(
@@ -464,6 +480,7 @@ def decode(data: bytes) -> Transcript:
         rounds=rounds,
         result=result,
         stopped=stopped,
+        blind=blind,
     )
     if transcript.encode() != data:
         raise TranscriptFormatError(

@@ -125,6 +125,8 @@ class MatchVerdict:
 
 def verify_transcript(transcript: Transcript) -> MatchVerdict:
     """Verify every round of ``transcript`` and its match result."""
+    if transcript.blind:
+        raise ValueError("a blind transcript: use scopa_net.fair.blind.verifier.verify_any")
     return _Verifier(transcript).run()
 
 

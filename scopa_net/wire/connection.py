@@ -17,7 +17,8 @@ message type). A message with no entry is out of order: sending one raises
     JOINING     host    joined                           SYNCING
     RESUMING    host    resumed                          SYNCING (snapshot) or SEATED (replay)
     SYNCING     host    snapshot                         SEATED
-    SEATED      player  play, say, seed_commit, seed_reveal   SEATED
+    SEATED      player  play, say, rename, seed_commit,  SEATED
+                        seed_reveal, rematch
                 player  leave                            LEAVING
                 host    any table event, ack, reject     SEATED
     LEAVING     host    any table event, ack, reject     LEAVING
@@ -105,7 +106,7 @@ TRANSITIONS: dict[tuple[State, Role, str], State] = {
     (S.SEATED, H, "left"): S.LOBBY,  # the table closed after its match (3.3)
     **{
         (S.SEATED, P, name): S.SEATED
-        for name in ("play", "say", "seed_commit", "seed_reveal", "rematch")
+        for name in ("play", "say", "rename", "seed_commit", "seed_reveal", "rematch")
     },
     **{(S.SEATED, H, name): S.SEATED for name in _STREAM_EVENTS},
     **{(S.LEAVING, H, name): S.LEAVING for name in _STREAM_EVENTS},

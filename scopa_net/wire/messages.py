@@ -79,6 +79,7 @@ PLAYER_REQUESTS = (
     "resume",
     "leave",
     "say",
+    "rename",
     "seed_commit",
     "seed_reveal",
     "rematch",
@@ -333,6 +334,11 @@ class Play(Message):
 @message("say", Sender.PLAYER)
 class Say(Message):
     text: str = wire(Str(1, SAY_LEN), "chat text; the host refuses over 200 characters")
+
+
+@message("rename", Sender.PLAYER)
+class Rename(Message):
+    name: str = wire(NAME, "the name wanted; the host makes it safe and tells every seat")
 
 
 @message("ack", Sender.HOST)

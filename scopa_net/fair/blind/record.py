@@ -1,0 +1,182 @@
+"""The public record of one blind round, as a transcript keeps it, and its chain hash.
+
+Everything here is public: the keys, every deck, every share, the cards opened on the table and
+in plays, the revealed seeds. The seat's own hand is in the record too (a transcript is one
+seat's), but left out of the chain hash so every seat computes the same chain (protocol.md 9.8).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scopa_net.fair.blind.deck import Deck, deck_bytes
+from scopa_net.fair.blind.party_secrets import PartyKey
+from scopa_net.fair.blind.tags import TAG_CHAIN, TAG_FIRST_DEALER, TAG_ROUND, TAG_SHARES_SIG
+from scopa_net.fair.hashing import LABEL_FIRST_DEALER, length_prefixed, tagged_hash, u8, u32, u64
+from scopa_net.fair.shuffle import RandomStream
+from scopa_net.fair.transcript import VoidNotice
+
+ROUND_KEYS = (
+    "round_id",
+    "round_no",
+    "prev",
+    "dealer",
+    "people",
+    "keys",
+    "sig",
+    "decks",
+    "deck_sigs",
+    "deals",
+    "hand",
+    "table",
+    "plays",
+    "void",
+    "score",
+    "seeds",
+    "reveal_sig",
+)
+
+VOID_ABSENT = "absent"
+"""The void of a round whose person stayed away past their grace period (protocol.md 9.7)."""
+VOID_FAILED_CHECK = "failed_check"
+"""The void of a round a seat stopped on a failed check (protocol.md 9.6); the reveal then names
+the party at fault, or the seat that stopped without cause."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealShares:
+    """One deal's shares as the host relayed them: by party, its shares in position order and
+    its signature (None for a party whose shares never came)."""
+
+    shares: tuple[tuple[bytes, ...] | None, ...]
+    sigs: tuple[bytes | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class OpenCard:
+    pos: int
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class BlindPlay:
+    """A play as announced: the seat, the play code, the deck position and the play proof."""
+
+    seat: int
+    code: int
+    pos: int
+    proof: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class BlindRound:
+    round_id: bytes
+    round_no: int
+    prev: bytes
+    dealer: int | None
+    people: tuple[int, ...]
+    keys: tuple[PartyKey, ...]
+    """By party; only the host's (party 0) until ``blind_keys`` came."""
+    sig: bytes
+    decks: tuple[Deck, ...]
+    deck_sigs: tuple[bytes, ...]
+    deals: tuple[DealShares, ...]
+    hand: tuple[OpenCard, ...]
+    table: tuple[OpenCard, ...]
+    plays: tuple[BlindPlay, ...]
+    void: VoidNotice | None
+    score: tuple[int, ...] | None
+    seeds: tuple[bytes | None, ...] | None
+    reveal_sig: bytes | None
+
+    @property
+    def parties(self) -> int:
+        return len(self.people) + 1
+
+    @property
+    def digest(self) -> bytes:
+        return blind_digest(self.round_id, self.people, self.keys[0])
+
+    @property
+    def host_seed(self) -> bytes | None:
+        return None if self.seeds is None else self.seeds[0]
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "round_id": self.round_id,
+            "round_no": self.round_no,
+            "prev": self.prev,
+            "dealer": self.dealer,
+            "people": list(self.people),
+            "keys": [[k.point, k.proof, k.sign_key] for k in self.keys],
+            "sig": self.sig,
+            "decks": [[c.to_bytes() for c in deck] for deck in self.decks],
+            "deck_sigs": list(self.deck_sigs),
+            "deals": [
+                {
+                    "shares": [None if s is None else list(s) for s in d.shares],
+                    "sigs": list(d.sigs),
+                }
+                for d in self.deals
+            ],
+            "hand": [[c.pos, c.card] for c in self.hand],
+            "table": [[c.pos, c.card] for c in self.table],
+            "plays": [[p.seat, p.code, p.pos, p.proof] for p in self.plays],
+            "void": None
+            if self.void is None
+            else {"reason": self.void.reason, "offender": self.void.offender},
+            "score": None if self.score is None else list(self.score),
+            "seeds": None if self.seeds is None else list(self.seeds),
+            "reveal_sig": self.reveal_sig,
+        }
+
+    def chain_hash(self) -> bytes:
+        deals = b""
+        for deal in self.deals:
+            for shares, sig in zip(deal.shares, deal.sigs, strict=True):
+                if shares is None or sig is None:
+                    deals += b"\x00"
+                else:
+                    deals += b"\x01" + b"".join(shares) + sig
+        return tagged_hash(
+            TAG_CHAIN,
+            self.round_id,
+            u32(self.round_no),
+            self.prev,
+            b"" if self.dealer is None else u8(self.dealer),
+            self.digest,
+            b"".join(k.to_bytes() for k in self.keys),
+            b"".join(deck_bytes(d) + s for d, s in zip(self.decks, self.deck_sigs, strict=True)),
+            deals,
+            b"".join(u8(c.pos) + u8(c.card) for c in self.table),
+            b"".join(u8(p.seat) + u64(p.code) + u8(p.pos) + p.proof for p in self.plays),
+            b"" if self.void is None else self.void.reason.encode("utf-8"),
+            b"" if self.void is None or self.void.offender is None else u8(self.void.offender),
+            _slots(self.seeds),
+        )
+
+
+def _slots(values: Sequence[bytes | None] | None) -> bytes:
+    if values is None:
+        return b""
+    return u8(len(values)) + b"".join(b"\x00" if v is None else b"\x01" + v for v in values)
+
+
+def blind_digest(round_id: bytes, people: Sequence[int], host_key: PartyKey) -> bytes:
+    """What the host's commit signature covers in place of 5.2's deck digest."""
+    return tagged_hash(
+        TAG_ROUND, round_id, bytes(people), host_key.point, host_key.proof, host_key.sign_key
+    )
+
+
+def shares_message(round_id: bytes, party: int, deal: int, shares: Sequence[bytes]) -> bytes:
+    """What a party signs over its shares of deal ``deal`` (numbered from 1)."""
+    return length_prefixed(TAG_SHARES_SIG, round_id, u8(party), u8(deal), b"".join(shares))
+
+
+def blind_first_dealer(round_id: bytes, keys: Sequence[PartyKey], players: int) -> int:
+    """The first dealer of a blind match, from round 1's keys."""
+    seed = tagged_hash(TAG_FIRST_DEALER, round_id, *(k.point for k in keys))
+    return RandomStream(seed, LABEL_FIRST_DEALER, round_id).below(players)

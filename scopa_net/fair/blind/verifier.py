@@ -1,0 +1,198 @@
+"""Check a blind table's transcript (version 3): protocol.md 9.9, round by round.
+
+The chain, the host's commit signature over the blind digest, every key and its proof, every
+deck (valid points, signed by its party), every deal's signed shares, every table card and play
+proof against the shares, then with the revealed seeds the whole round re-derived (naming the
+party at fault), the deck replayed through the rules, and the host's reveal signature. The
+match result is checked as for any transcript.
+"""
+
+from __future__ import annotations
+
+from scopa_net.cards import CARDS
+from scopa_net.dealing import TABLE, deal_plan
+from scopa_net.fair.blind import errors as checks
+from scopa_net.fair.blind.cards import CARD_POINTS, card_of
+from scopa_net.fair.blind.deck import deck_message
+from scopa_net.fair.blind.errors import BlindCheckError
+from scopa_net.fair.blind.group import GroupError, add, is_valid_point, sub
+from scopa_net.fair.blind.party import check_party_signature, play_context
+from scopa_net.fair.blind.party_secrets import key_proof_ok
+from scopa_net.fair.blind.plan import owner, shared_positions
+from scopa_net.fair.blind.proofs import check_dleq
+from scopa_net.fair.blind.record import (
+    VOID_ABSENT,
+    VOID_FAILED_CHECK,
+    BlindRound,
+    blind_first_dealer,
+    shares_message,
+)
+from scopa_net.fair.blind.reveal import check_revealed
+from scopa_net.fair.commitments import check_signature, commit_message
+from scopa_net.fair.errors import (
+    BrokenChainError,
+    NotRevealedError,
+    ReplayedRoundError,
+    VoidMismatchError,
+)
+from scopa_net.fair.hashing import same_bytes
+from scopa_net.fair.transcript import VOID_KINGS, Transcript
+from scopa_net.fair.verifier import MatchVerdict, _Verifier, verify_transcript
+from scopa_net.match import Match
+from scopa_net.plays import CARD_FIELD
+
+
+def verify_any(transcript: Transcript) -> MatchVerdict:
+    """Verify a transcript of either kind: an ordinary table's or a blind one's."""
+    if transcript.blind:
+        return _BlindVerifier(transcript).run()
+    return verify_transcript(transcript)
+
+
+class _BlindVerifier(_Verifier):
+    def round(self, r: BlindRound, expected_no: int) -> str:  # type: ignore[override]
+        rules = self.rules
+        if r.round_no != expected_no:
+            raise BrokenChainError(f"round number {r.round_no} where {expected_no} was due")
+        if not same_bytes(r.prev, self.prev):
+            raise BrokenChainError(
+                f"prev {r.prev.hex()} is not the chain hash of the round before ({self.prev.hex()})"
+            )
+        if r.round_id in self.seen_ids:
+            raise ReplayedRoundError(f"round id {r.round_id.hex()} was already used")
+        self.seen_ids.add(r.round_id)
+        if not r.keys:
+            raise NotRevealedError("the round holds no host key")
+        check_signature(
+            self.t.host_key,
+            r.sig,
+            commit_message(r.round_id, r.round_no, r.prev, r.digest, self.rules_digest),
+            f"round {r.round_no}'s commitment",
+        )
+        if r.void is not None and r.void.reason not in (VOID_KINGS, VOID_ABSENT, VOID_FAILED_CHECK):
+            raise VoidMismatchError(f"the round is void for {r.void.reason!r}")
+        if len(r.keys) != r.parties:
+            raise NotRevealedError("the parties' keys were never relayed for this round")
+        for p, key in enumerate(r.keys):
+            if not is_valid_point(key.point) or not key_proof_ok(r.round_id, p, key):
+                raise BlindCheckError(checks.BAD_KEY, "its key or key proof is not valid", p)
+        for p, (deck, sig) in enumerate(zip(r.decks, r.deck_sigs, strict=True)):
+            if not all(c.valid() for c in deck):
+                raise BlindCheckError(checks.BAD_DECK, "its deck holds an invalid point", p)
+            if not check_party_signature(r.keys[p], sig, deck_message(r.round_id, p, deck)):
+                raise BlindCheckError(checks.BAD_SIGNATURE, "its deck is not signed", p)
+        if r.dealer is None:
+            raise NotRevealedError("the round never reached its deal")
+        self.check_deals(r)
+        if self.replaying:
+            if self.match is None:
+                self.match = Match(rules, blind_first_dealer(r.round_id, r.keys, rules.players))
+            if r.dealer != self.match.dealer:
+                raise BrokenChainError(
+                    f"the round was dealt by seat {r.dealer}, but seat {self.match.dealer} deals"
+                )
+        if r.seeds is None:
+            raise NotRevealedError("the parties' seeds were never revealed for this round")
+        deck = check_revealed(r, rules)
+        if r.void is not None and r.void.reason == VOID_ABSENT:
+            if r.void.offender not in r.people:
+                raise VoidMismatchError(f"seat {r.void.offender} was not a person's party")
+            missing = [p for p, s in enumerate(r.seeds) if s is None]
+            if missing != [owner(r.void.offender, r.people)]:
+                raise NotRevealedError(
+                    f"an absent void of seat {r.void.offender} with the seeds of parties "
+                    f"{missing} missing"
+                )
+            self.check_reveal(r)
+            return (
+                f"void: seat {r.void.offender} absent; {len(r.plays)} plays before the void "
+                "checked against their proofs, not replayed"
+            )
+        missing = [p for p, s in enumerate(r.seeds) if s is None]
+        if r.void is not None and r.void.reason == VOID_FAILED_CHECK:
+            if missing:
+                raise NotRevealedError(
+                    f"a seat stopped on a failed check and parties {missing} never revealed "
+                    "their seeds, so the round cannot say who was at fault"
+                )
+            stopper = r.void.offender
+            raise BlindCheckError(
+                checks.BAD_VOID,
+                f"seat {stopper} stopped the round on a failed check, but every party's part "
+                "checks out against its seed",
+                None if stopper is None else owner(stopper, r.people),
+            )
+        if deck is None:
+            raise NotRevealedError(f"the seeds of parties {missing} are missing")
+        if self.replaying:
+            note = self.replay(r, deck, b"")
+        else:
+            note = (
+                "keys, decks, shares and cards verified; play not replayed "
+                f"(round {self.stopped_at} failed)"
+            )
+        self.check_reveal(r)
+        return f"{note}; blind: {r.parties} parties"
+
+    def check_deals(self, r: BlindRound) -> None:
+        """Each deal's shares signed by their parties; the table cards open to the recorded
+        cards; every play proof against the shares."""
+        plan = deal_plan(self.rules, r.dealer)
+        if len(r.deals) > len(plan) or (r.deals and len(r.decks) != r.parties):
+            raise BlindCheckError(checks.BAD_SHARES, f"{len(r.deals)} deals recorded")
+        deck = r.decks[-1] if r.decks else ()
+        published: dict[int, list[bytes]] = {}
+        targets: dict[int, int] = {}
+        for k, deal in enumerate(r.deals, 1):
+            laid = plan[k - 1]
+            targets.update({laid.start + i: t for i, t in enumerate(laid.targets)})
+            for p, (shares, sig) in enumerate(zip(deal.shares, deal.sigs, strict=True)):
+                if shares is None or sig is None:
+                    continue
+                positions = shared_positions(laid, r.people, p)
+                message = shares_message(r.round_id, p, k, shares)
+                if len(shares) != len(positions) or not check_party_signature(
+                    r.keys[p], sig, message
+                ):
+                    raise BlindCheckError(checks.BAD_SIGNATURE, f"deal {k}: bad shares", p)
+                for pos, share in zip(positions, shares, strict=True):
+                    published.setdefault(pos, []).append(share)
+
+        def unshared(pos: int) -> bytes:
+            """``V`` less every share published for ``pos``."""
+            total = published[pos][0]
+            for share in published[pos][1:]:
+                total = add(total, share)
+            return sub(deck[pos].v, total)
+
+        for c in r.table:
+            try:
+                opened = card_of(unshared(c.pos))
+            except (GroupError, KeyError, IndexError):
+                opened = None
+            if targets.get(c.pos) != TABLE or opened != c.card:
+                raise BlindCheckError(
+                    checks.NO_CARD,
+                    f"table card at deck position {c.pos} does not open to {CARDS[c.card]}",
+                )
+        for n, p in enumerate(r.plays, 1):
+            card = p.code & CARD_FIELD
+            by = owner(p.seat, r.people)
+            try:
+                d = sub(unshared(p.pos), CARD_POINTS[card])
+                ok = targets.get(p.pos) == p.seat and check_dleq(
+                    r.keys[by].point,
+                    deck[p.pos].u,
+                    d,
+                    p.proof,
+                    play_context(r.round_id, by, p.pos, card),
+                )
+            except (GroupError, KeyError, IndexError):
+                ok = False
+            if not ok:
+                raise BlindCheckError(
+                    checks.BAD_PLAY,
+                    f"play {n}: seat {p.seat}'s proof does not show card "
+                    f"{card} at deck position {p.pos}",
+                    by,
+                )

@@ -1,0 +1,328 @@
+"""Blind rounds played in one process: honest tables of every size, and dishonest parties,
+each caught by the check that should catch it and named by the record."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scopa_net.cards import CARDS
+from scopa_net.dealing import TABLE
+from scopa_net.fair.blind import errors as checks
+from scopa_net.fair.blind.cards import CARD_POINTS, card_of
+from scopa_net.fair.blind.deck import Ciphertext, deck_message
+from scopa_net.fair.blind.errors import BlindCheckError
+from scopa_net.fair.blind.group import add, base_mul, hash_to_scalar, mul, sub
+from scopa_net.fair.blind.party import BlindParty, SignedDeck, SignedShares, play_context
+from scopa_net.fair.blind.plan import owner
+from scopa_net.fair.blind.proofs import prove_dleq
+from scopa_net.fair.blind.record import shares_message
+from scopa_net.fair.blind.simulate import BlindTable, play_round
+from scopa_net.match import Match
+from scopa_net.rules import RuleSet
+
+
+def new_table(players: int, seed: int, people: Sequence[int] | None = None, **kw) -> BlindTable:
+    rng = random.Random(seed)
+    people = tuple(range(players)) if people is None else tuple(people)
+    return BlindTable(RuleSet.of(players), rng, people, **kw)
+
+
+def play_out(table: BlindTable, seed: int) -> Match:
+    match = Match(table.rules, 0)
+    rnd = play_round(table, match, random.Random(seed))
+    if rnd.void:
+        return match
+    assert rnd.finished
+    return match
+
+
+@pytest.mark.parametrize(
+    ("players", "people"),
+    [(2, (0, 1)), (3, (0, 2)), (4, (0, 1, 2, 3)), (6, (1, 4)), (6, tuple(range(6))), (4, ())],
+)
+def test_an_honest_round_deals_checks_and_reveals(players: int, people: tuple[int, ...]) -> None:
+    """Every party reads exactly its own seats' cards and the table, every play is proven,
+    and the reveal gives every party the same deck, matching what was played."""
+    table = new_table(players, players * 7 + len(people), people)
+    play_out(table, 1)
+    deck = table.reveal()
+    assert deck == table.deck
+    assert sorted(deck) == list(range(40))
+    for party in table.parties:
+        for pos, card in party.owned.items():
+            assert deck[pos] == card
+        dealt = party._targets_so_far(len(party.plan))
+        mine = {pos for pos, t in dealt.items() if t != TABLE and owner(t, people) == party.party}
+        assert set(party.owned) == mine
+    # Every card was played or laid on the table, and every party saw each exactly once.
+    for party in table.parties:
+        assert sorted(party.seen.values()) == list(range(40))
+    chains = {p.public_round().chain_hash() for p in table.parties}
+    assert len(chains) == 1, "every party holds the same public record"
+
+
+def test_no_party_can_open_a_card_it_must_not_know() -> None:
+    """Mid-round, each party tries to open every position with everything it holds: only its
+    own seats' cards, the table and the cards played open. The host's state holds no other
+    party's secret."""
+    table = new_table(4, 11, (0, 2))  # seats 1 and 3 are computer players, owned by the host
+    match = Match(table.rules, 0)
+    table.keys_and_shuffle(0)
+    rnd = match.deal([CARDS[i] for i in table.trace_deck()])
+    table.open_deal(1)
+    for _ in range(3):  # a few plays into the first deal
+        code = rnd.legal_codes()[0]
+        table.play(rnd.turn, code)
+        match.push_code(code)
+    for party in table.parties:
+        x = party.secrets.x
+        readable = set()
+        for pos in range(40):
+            u, v = party.deck[pos]
+            published = party._published.get(pos, [])
+            for extra in ([], [mul(x, u)]):
+                point = v
+                for share in [*published, *extra]:
+                    point = sub(point, share)
+                if card_of(point) is not None:
+                    readable.add(pos)
+        # Played cards are known from the play and its proof; no share opens them.
+        assert readable == set(party.owned) | {c.pos for c in party.table}
+        others = [p for p in table.parties if p is not party]
+        held = _all_bytes(vars(party) | {"secrets": vars(party.secrets)})
+        for other in others:
+            assert other.secrets.seed not in held
+            assert other.secrets.x not in held
+    host = table.parties[0]
+    played = {p.pos for p in host.plays}
+    unplayed = [p for p, t in host._targets_so_far(1).items() if t in (0, 2) and p not in played]
+    assert unplayed
+    assert not set(unplayed) & (set(host.owned) | set(host.seen))
+
+
+def _all_bytes(obj: object, depth: int = 0) -> set[bytes]:
+    out: set[bytes] = set()
+    if isinstance(obj, bytes):
+        out.add(obj)
+    elif isinstance(obj, dict) and depth < 6:
+        for v in obj.values():
+            out |= _all_bytes(v, depth + 1)
+    elif isinstance(obj, (list, tuple, set)) and depth < 6:
+        for v in obj:
+            out |= _all_bytes(v, depth + 1)
+    elif hasattr(obj, "__slots__") and depth < 6:
+        for name in getattr(obj, "__slots__", ()):
+            out |= _all_bytes(getattr(obj, name, None), depth + 1)
+    return out
+
+
+def test_no_deal_opens_early_and_no_owned_position_is_shared() -> None:
+    table = new_table(2, 5)
+    table.keys_and_shuffle(0)
+    with pytest.raises(BlindCheckError, match="not due"):
+        table.parties[1].open_deal(2)
+    shares = table.parties[1].open_deal(1)
+    deal = table.parties[1].plan[0]
+    mine = [deal.start + i for i, t in enumerate(deal.targets) if t == 0]
+    assert len(shares.shares) == len(deal.targets) - len(mine)
+    signed = [p.open_deal(1) for p in table.parties]
+    for p in table.parties:
+        p.take_deal(1, [s.shares for s in signed], [s.sig for s in signed])
+    with pytest.raises(BlindCheckError, match="before the hands are out"):
+        table.parties[1].open_deal(2)
+
+
+# --- dishonest parties -----------------------------------------------------------------
+
+
+class Resigning(BlindParty):
+    """A party that alters its own deck after shuffling and signs what it altered."""
+
+    def alter(self, deck: list[Ciphertext]) -> None:
+        raise NotImplementedError
+
+    def my_deck(self) -> SignedDeck:
+        super().my_deck()
+        deck = list(self.decks[-1])
+        self.alter(deck)
+        self.decks[-1] = tuple(deck)
+        sig = self.secrets.sign(deck_message(self.round_id, self.party, deck))
+        self.deck_sigs[-1] = sig
+        return SignedDeck(tuple(c.to_bytes() for c in deck), sig)
+
+
+class Substituting(Resigning):
+    """Plants a fresh encryption of the settebello (a card it then knows) at position 0."""
+
+    def alter(self, deck: list[Ciphertext]) -> None:
+        r = hash_to_scalar(b"plant", b"1")
+        settebello = next(c.index for c in CARDS if str(c) == "7d")
+        deck[0] = Ciphertext(base_mul(r), add(CARD_POINTS[settebello], mul(r, self.joint)))
+
+
+class Duplicating(Resigning):
+    """Copies position 1's card over position 2, re-randomized so the copy looks new."""
+
+    def alter(self, deck: list[Ciphertext]) -> None:
+        r = hash_to_scalar(b"copy", b"1")
+        u, v = deck[1]
+        deck[2] = Ciphertext(add(u, base_mul(r)), add(v, mul(r, self.joint)))
+
+
+class WrongShare(BlindParty):
+    """Sends (and signs) a wrong share for the first position it shares in deal 1."""
+
+    def open_deal(self, k: int) -> SignedShares:
+        honest = super().open_deal(k)
+        if k != 1:
+            return honest
+        shares = (mul(hash_to_scalar(b"x", b"2"), honest.shares[0]), *honest.shares[1:])
+        self._sent[k] = shares
+        sig = self.secrets.sign(shares_message(self.round_id, self.party, k, shares))
+        return SignedShares(shares, sig)
+
+
+class WrongSecret(BlindParty):
+    def reveal(self) -> bytes:
+        super().reveal()
+        return bytes(32)
+
+
+def open_every_card(table: BlindTable) -> None:
+    """Deal every deal and play every hand card its owner read, in position order (no rules:
+    the harness cannot know the cards a dishonest shuffle put in place), so every party sees
+    every card."""
+    table.keys_and_shuffle(0)
+    for k in range(1, len(table.host.plan) + 1):
+        table.open_deal(k)
+        deal = table.host.plan[k - 1]
+        for i, target in enumerate(deal.targets):
+            if target == TABLE:
+                continue
+            pos = deal.start + i
+            by = table.parties[owner(target, table.people)]
+            card = by.owned[pos]
+            proof = by.prove_play(pos, card)
+            for party in table.parties:
+                party.take_play(target, pos, card, proof)
+
+
+def run_until_caught(table: BlindTable) -> BlindCheckError:
+    with pytest.raises(BlindCheckError) as caught:
+        open_every_card(table)
+    return caught.value
+
+
+@pytest.mark.parametrize("cheat", [Substituting, Duplicating])
+@pytest.mark.parametrize("who", [0, 2])
+def test_a_card_substituted_or_duplicated_in_a_shuffle_is_caught_and_named(
+    cheat: type[BlindParty], who: int
+) -> None:
+    table = new_table(3, 21 + who, make={who: cheat})
+    caught = run_until_caught(table)
+    assert caught.check in (checks.DUPLICATED_CARD, checks.NO_CARD)
+    table.stop(0)
+    with pytest.raises(BlindCheckError) as named:
+        table.reveal()
+    assert named.value.check == checks.SUBSTITUTED_CARD
+    assert named.value.party == who
+
+
+def test_a_wrong_share_is_caught_on_arrival_and_named_at_the_reveal() -> None:
+    table = new_table(2, 31, make={1: WrongShare})
+    caught = run_until_caught(table)
+    assert caught.check == checks.NO_CARD
+    table.stop(1)
+    with pytest.raises(BlindCheckError) as named:
+        table.reveal()
+    assert (named.value.check, named.value.party) == (checks.BAD_SHARE, 1)
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_player_claiming_another_card_is_refused_at_play_time_and_named(seat: int) -> None:
+    """The owner of a hand card names another card (one not seen yet) with the best proof it
+    can make: every other party refuses the play and names it."""
+    table = new_table(2, 41)
+    table.keys_and_shuffle(0)
+    table.trace_deck()
+    table.open_deal(1)
+    liar = table.parties[owner(seat, table.people)]
+    pos = min(liar.owned)
+    lie = next(c for c in range(40) if c not in liar.seen.values())
+    u = liar.deck[pos].u
+    forged = prove_dleq(
+        liar.secrets.x,
+        liar.secrets.public,
+        u,
+        mul(liar.secrets.x, u),
+        play_context(table.round_id, liar.party, pos, lie),
+    )
+    for party in table.parties:
+        if party is liar:
+            continue
+        with pytest.raises(BlindCheckError) as caught:
+            party.take_play(seat, pos, lie, forged)
+        assert (caught.value.check, caught.value.party) == (checks.BAD_PLAY, liar.party)
+        # The honest proof of the real card is accepted.
+        party.take_play(seat, pos, liar.owned[pos], liar.prove_play(pos, liar.owned[pos]))
+
+
+def test_a_wrong_secret_at_the_reveal_is_named() -> None:
+    table = new_table(3, 51, make={1: WrongSecret})
+    play_out(table, 4)
+    with pytest.raises(BlindCheckError) as named:
+        table.reveal()
+    assert (named.value.check, named.value.party) == (checks.WRONG_SECRET, 1)
+
+
+def test_a_seat_that_stops_without_cause_is_named_by_the_verifier() -> None:
+    """Covered end to end in test_blind_verify; here the parties accept the void and reveal,
+    and every part checks out."""
+    table = new_table(2, 61)
+    table.keys_and_shuffle(0)
+    table.trace_deck()
+    table.open_deal(1)
+    table.stop(1)
+    assert table.reveal() == table.deck
+
+
+def test_relayed_messages_cannot_be_altered() -> None:
+    table = new_table(2, 71)
+    keys = [p.key for p in table.parties]
+    for p in table.parties:
+        p.take_keys(keys)
+        p.start(0)
+    signed = table.parties[0].my_deck()
+    deck = list(signed.deck)
+    deck[0], deck[1] = deck[1], deck[0]
+    with pytest.raises(BlindCheckError) as caught:
+        table.parties[1].take_deck(0, deck, signed.sig)
+    assert (caught.value.check, caught.value.party) == (checks.BAD_SIGNATURE, 0)
+    # A seat's client holds the host key the signed blind_round committed.
+    seat = BlindParty(table.rules, table.round_id, 1, table.people, bytes(32), host_key=keys[0])
+    with pytest.raises(BlindCheckError, match="own key was relayed altered"):
+        seat.take_keys([keys[0], table.parties[2].key, table.parties[2].key])
+    with pytest.raises(BlindCheckError, match="not the one it committed"):
+        seat.take_keys([table.parties[2].key, seat.key, table.parties[2].key])
+    with pytest.raises(BlindCheckError, match=r"bad key \(party 2\): the key proof does not"):
+        seat.take_keys([keys[0], seat.key, table.parties[1].key])
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.sampled_from([2, 3, 4, 6]), st.data())
+def test_any_set_of_people_plays_and_reveals(players: int, data: st.DataObject) -> None:
+    """Whoever the people are (none, some, all), each party reads only its own seats' cards,
+    every play is proven and the reveal gives the deck the harness dealt."""
+    people = sorted(data.draw(st.sets(st.integers(0, players - 1))))
+    table = new_table(players, data.draw(st.integers(0, 1000)), people)
+    play_out(table, 2)
+    assert table.reveal() == table.deck
+    for party in table.parties:
+        owned_seats = {s for s in range(players) if owner(s, people) == party.party}
+        dealt = party._targets_so_far(len(party.plan))
+        assert {dealt[pos] for pos in party.owned} <= owned_seats

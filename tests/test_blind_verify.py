@@ -1,0 +1,208 @@
+"""``scopa-net verify`` on blind transcripts (version 3): whole matches verify, every kind of
+tampering is refused with the check that catches it, and two seats shown different tables
+are reported."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from scopa_net.commands.verify import verify_files
+from scopa_net.fair.blind.cards import card_of
+from scopa_net.fair.blind.errors import BlindCheckError
+from scopa_net.fair.blind.group import sub
+from scopa_net.fair.blind.party import BlindParty, SignedShares
+from scopa_net.fair.blind.plan import owner
+from scopa_net.fair.blind.record import (
+    BlindPlay,
+    BlindRound,
+    blind_first_dealer,
+    shares_message,
+)
+from scopa_net.fair.blind.simulate import BlindTable, reseal_blind, simulate_blind_match
+from scopa_net.fair.blind.verifier import verify_any
+from scopa_net.fair.blind.wire import decode_any
+from scopa_net.fair.commitments import fingerprint
+from scopa_net.fair.errors import TranscriptFormatError
+from scopa_net.fair.transcript import Transcript, decode
+from scopa_net.rules import RuleSet
+
+
+@pytest.fixture(scope="module")
+def match():
+    """A whole blind match to 1 point between two people and the host."""
+    return simulate_blind_match(RuleSet.of(2, 1), 5)
+
+
+@pytest.fixture(scope="module")
+def bots_match():
+    """Two rounds at a 4-player table: seats 0 and 2 people, 1 and 3 computer players."""
+    return simulate_blind_match(RuleSet.of(4), 8, people=(0, 2), max_rounds=2)
+
+
+def test_a_blind_match_verifies_for_every_seat(match) -> None:
+    assert match.match.over
+    for t in match.transcripts:
+        assert t.blind
+        data = t.encode()
+        assert decode_any(data) == t
+        verdict = verify_any(t)
+        assert verdict.ok, verdict.lines()
+        assert all("blind: 3 parties" in r.note for r in verdict.rounds)
+
+
+def test_a_version_2_reader_refuses_a_blind_file_by_name(match) -> None:
+    with pytest.raises(TranscriptFormatError, match="expected version 2"):
+        decode(match.transcripts[0].encode())
+
+
+def test_computer_players_seats_are_owned_by_the_host(bots_match) -> None:
+    for t in bots_match.transcripts:
+        assert [r.people for r in t.rounds] == [(0, 2), (0, 2)]
+        verdict = verify_any(t)
+        assert all(r.ok for r in verdict.rounds), verdict.lines()
+        assert not verdict.finished
+
+
+def altered(t: Transcript, key, **changes) -> Transcript:
+    first = dataclasses.replace(t.rounds[0], **changes)
+    return reseal_blind(dataclasses.replace(t, rounds=(first, *t.rounds[1:])), key)
+
+
+def first_failure(t: Transcript) -> str:
+    verdict = verify_any(t)
+    assert not verdict.ok
+    return verdict.failures[0].args[0]
+
+
+def test_tampered_blind_transcripts_are_refused_naming_the_fault(match) -> None:
+    t, key = match.transcripts[0], match.host_private_key
+    r: BlindRound = t.rounds[0]
+    play = r.plays[0]
+    other = next(c for c in range(40) if c != play.code & 63)
+    lie = BlindPlay(play.seat, other, play.pos, play.proof)
+    assert first_failure(altered(t, key, plays=(lie, *r.plays[1:]))).startswith("bad play proof")
+    decks = list(r.decks)
+    decks[1] = (decks[1][1], decks[1][0], *decks[1][2:])
+    assert "bad party signature (party 1)" in first_failure(altered(t, key, decks=tuple(decks)))
+    seeds = (r.seeds[0], bytes(32), *r.seeds[2:])
+    assert "wrong secret (party 1)" in first_failure(altered(t, key, seeds=seeds))
+    table = (dataclasses.replace(r.table[0], card=(r.table[0].card + 1) % 40), *r.table[1:])
+    assert first_failure(altered(t, key, table=table)).startswith("no card")
+    assert "score" in first_failure(altered(t, key, score=(9, 9)))
+    # Not resealed: the host's commit signature catches a changed host key.
+    keys = (r.keys[1], *r.keys[1:])
+    unsigned = dataclasses.replace(t, rounds=(dataclasses.replace(r, keys=keys), *t.rounds[1:]))
+    assert "signature on round 1's commitment" in first_failure(unsigned)
+
+
+def test_a_changed_byte_is_refused(match, tmp_path: Path) -> None:
+    data = bytearray(match.transcripts[0].encode())
+    data[len(data) // 2] ^= 1
+    path = tmp_path / "t.msgpack"
+    path.write_bytes(bytes(data))
+    lines: list[str] = []
+    assert verify_files([path], lines.append) == 1
+    assert lines[-1] == "NOT VERIFIED" or "invalid transcript" in lines[-1]
+
+
+def test_the_command_verifies_blind_files_and_reports_two_tables(match, tmp_path: Path) -> None:
+    a, b = (tmp_path / f"seat{s}.msgpack" for s in (0, 1))
+    a.write_bytes(match.transcripts[0].encode())
+    b.write_bytes(match.transcripts[1].encode())
+    pin = fingerprint(match.transcripts[0].host_key)
+    lines: list[str] = []
+    assert verify_files([a, b], lines.append, pins={pin.replace("-", "")}) == 0, lines
+    assert lines.count("VERIFIED") == 2
+    assert not any("EQUIVOCATED" in line for line in lines)
+    # The host shows seat 1 a round 1 without its first play, and signs that record too.
+    t1 = match.transcripts[1]
+    r = t1.rounds[0]
+    t1 = altered(t1, match.host_private_key, score=r.score)  # same record, re-signed
+    assert t1.rounds[0].chain_hash() == match.transcripts[0].rounds[0].chain_hash()
+    other = dataclasses.replace(r, plays=r.plays[:1] + r.plays[2:])
+    split = reseal_blind(
+        dataclasses.replace(t1, rounds=(other, *t1.rounds[1:])), match.host_private_key
+    )
+    b.write_bytes(split.encode())
+    lines = []
+    assert verify_files([a, b], lines.append, pins={pin.replace("-", "")}) == 1
+    assert any(line.startswith("HOST EQUIVOCATED: round ") for line in lines), lines
+
+
+def one_round(seed: int, **kw) -> tuple[BlindTable, Ed25519PrivateKey]:
+    rng = random.Random(seed)
+    key = Ed25519PrivateKey.from_private_bytes(rng.randbytes(32))
+    table = BlindTable(RuleSet.of(2), rng, (0, 1), **kw)
+    keys = [p.key for p in table.parties]
+    table.keys_and_shuffle(blind_first_dealer(table.round_id, keys, 2))
+    table.trace_deck()
+    table.open_deal(1)
+    return table, key
+
+
+def test_a_seat_that_stops_without_cause_is_named() -> None:
+    table, key = one_round(1)
+    table.stop(1)
+    table.reveal()
+    verdict = verify_any(table.transcript(key, 0))
+    error = verdict.rounds[0].error
+    assert isinstance(error, BlindCheckError)
+    assert (error.check, error.party) == ("bad void", 2)
+    assert "seat 1 stopped the round" in str(error)
+
+
+def test_a_stop_for_a_wrong_share_names_the_sharer() -> None:
+    class WrongShare(BlindParty):
+        def open_deal(self, k: int) -> SignedShares:
+            honest = super().open_deal(k)
+            shares = (honest.shares[1], honest.shares[0], *honest.shares[2:])
+            self._sent[k] = shares
+            message = shares_message(self.round_id, self.party, k, shares)
+            return SignedShares(shares, self.secrets.sign(message))
+
+    rng = random.Random(2)
+    key = Ed25519PrivateKey.from_private_bytes(rng.randbytes(32))
+    table = BlindTable(RuleSet.of(2), rng, (0, 1), make={0: WrongShare})
+    table.keys_and_shuffle(blind_first_dealer(table.round_id, [p.key for p in table.parties], 2))
+    signed = [p.open_deal(1) for p in table.parties]
+    found = []
+    for p in table.parties:  # each seat reading a swapped position finds no card there
+        try:
+            p.take_deal(1, [s.shares for s in signed], [s.sig for s in signed])
+        except BlindCheckError as exc:
+            found.append((p.party, exc.check))
+    assert found == [(1, "no card"), (2, "no card")]  # the host reads only the table
+    # The seat that stopped reveals first; the round is void and every seed comes out.
+    table.stop(0)
+    with pytest.raises(BlindCheckError, match=r"bad share \(party 0\)"):
+        table.reveal()
+    verdict = verify_any(table.transcript(key, 1))
+    error = verdict.rounds[0].error
+    assert isinstance(error, BlindCheckError)
+    assert (error.check, error.party) == ("bad share", 0)
+
+
+def test_an_absent_void_keeps_the_absent_cards_secret_and_verifies() -> None:
+    table, key = one_round(3)
+    for p in table.parties:
+        p.void("absent", 1)
+    absent = owner(1, table.people)
+    table.reveal(absent=[absent])
+    t = table.transcript(key, 0)
+    verdict = verify_any(t)
+    assert verdict.rounds[0].ok, verdict.lines()
+    assert verdict.rounds[0].note.startswith("void: seat 1 absent")
+    # Even with every other seed out, the absent seat's cards open to no card.
+    host = table.host
+    for pos, target in host._targets_so_far(1).items():
+        if target == 1:
+            v = host.deck[pos].v
+            point = v
+            for share in host._published[pos]:
+                point = sub(point, share)
+            assert card_of(point) is None

@@ -1,0 +1,148 @@
+"""``play --lan`` run again after it was closed mid-match takes the table and the seat back.
+
+The embedded host keeps its journal and the player's seat under the data directory
+(``play-lan/``). These tests run it bound to loopback (so nothing is announced on the LAN)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+import trio
+
+from scopa_net.bots.levels import make_player
+from scopa_net.client.embedded import (
+    LanTableBusyError,
+    close_lan_tables,
+    kept_lan_seats,
+    lan_store,
+    lan_table_lock,
+    open_embedded_game,
+)
+from scopa_net.client.session import Message
+from scopa_net.commands import play
+from scopa_net.commands.options import CommandError
+from scopa_net.rules import RuleSet
+
+
+def open_game(data_dir: Path, **options: object):
+    return open_embedded_game(
+        RuleSet.of(2, 11),
+        name="Ada",
+        level="random",
+        delay=0,
+        lan=True,
+        bind="127.0.0.1",
+        port=0,
+        data_dir=data_dir,
+        **options,  # type: ignore[arg-type]
+    )
+
+
+async def _heard(session, words: str, seconds: float = 10) -> list[str]:
+    said: list[str] = []
+    with trio.fail_after(seconds):
+        async for event in session.events:
+            if isinstance(event, Message):
+                said.append(event.text)
+                if words in event.text:
+                    return said
+    raise AssertionError(f"the session ended without {words!r}: {said}")
+
+
+async def test_closed_mid_round_then_run_again_takes_the_table_and_seat_back(
+    tmp_path: Path,
+) -> None:
+    with lan_table_lock(tmp_path):
+        # The first run: a table is opened, and the round gets under way.
+        with trio.CancelScope() as closed:
+            async with open_game(tmp_path) as session:
+                with trio.fail_after(10):
+                    while session.view is None or not session.view.my_turn:
+                        await trio.sleep(0.01)
+                hand = session.view.hand
+                await session.submit(make_player("random", 1).choose(session.view))
+                table_id, seat = session.table_id, session.seat
+                with trio.fail_after(10):
+                    while session.view.hand == hand or not session.view.my_turn:
+                        await trio.sleep(0.01)
+                hand, plays = session.view.hand, len(session.view.plays)
+                closed.cancel()  # the terminal is closed: no goodbye to anyone
+        kept = kept_lan_seats(tmp_path)
+        assert [(r.table_id, r.seat, r.name) for r in kept] == [(table_id, seat, "Ada")]
+        # The second run takes that seat back: the same table, the same hand, the plays made.
+        async with open_game(tmp_path, resume_from=kept[0]) as again:
+            said = await _heard(again, "Back in your seat")
+            assert again.table_id == table_id
+            assert again.seat == seat
+            assert again.view is not None
+            assert again.view.hand == hand
+            assert len(again.view.plays) == plays, said
+            assert again.resume_command == "`scopa-net play --lan`"
+            # How friends join is said again at once, not hidden with the replayed match.
+            assert any("friends cannot join" in text for text in said[:2]), said
+        # It left normally: the seat is still kept (the match is not over) for a third run.
+        assert [r.table_id for r in kept_lan_seats(tmp_path)] == [table_id]
+        # A new table instead (--no-resume): the old match is closed and its seat forgotten.
+        assert close_lan_tables(tmp_path) == [table_id]
+        assert kept_lan_seats(tmp_path) == []
+        assert lan_store(tmp_path).records() == []
+        async with open_game(tmp_path) as fresh:
+            with trio.fail_after(10):
+                while fresh.table_id is None:
+                    await trio.sleep(0.01)
+            assert fresh.table_id != table_id
+
+
+def test_a_second_play_lan_is_refused_while_one_runs(tmp_path: Path) -> None:
+    with lan_table_lock(tmp_path), pytest.raises(LanTableBusyError), lan_table_lock(tmp_path):
+        pass
+
+
+def _args(*flags: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    play.register(parser.add_subparsers())
+    return parser.parse_args(["play", "--lan", *flags])
+
+
+def test_run_again_offers_the_kept_seat_first_and_no_resume_opens_a_new_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    data = tmp_path / "scopa-net"
+    opened: list[object] = []
+
+    def screen(open_session, settings, **_: object) -> int:
+        opened.append(open_session)
+        return 0
+
+    monkeypatch.setattr("scopa_net.client.launch.run_game_screen", screen)
+
+    async def first_run() -> None:
+        with trio.CancelScope() as closed:
+            async with open_game(data) as session:
+                with trio.fail_after(10):
+                    while session.view is None:
+                        await trio.sleep(0.01)
+                closed.cancel()
+
+    with lan_table_lock(data):
+        trio.run(first_run)
+    rules = RuleSet.of(2, 11)
+    settings = argparse.Namespace(name="Ada")
+    assert play.run_lan(_args(), settings, rules, "random", 1, coach=False) == 0
+    out = capsys.readouterr().out
+    assert (
+        out == 'Resume your seat at table 1 "Ada\'s table" (seat 0, as Ada; your client stopped).\n'
+    )
+
+    # --no-resume: the old match is closed, and the screen opens a new table.
+    assert play.run_lan(_args("--no-resume"), settings, rules, "random", 1, coach=False) == 0
+    assert (
+        capsys.readouterr().out == "The unfinished match at table 1 is closed; a new table opens.\n"
+    )
+    assert kept_lan_seats(data) == []
+    # --resume with nothing kept says so.
+    with pytest.raises(CommandError, match="no unfinished `play --lan` table"):
+        play.run_lan(_args("--resume"), settings, rules, "random", 1, coach=False)
