@@ -137,6 +137,7 @@ async def open_embedded_game(
     humans: int = 1,
     data_dir: Path | None = None,
     offer_rematch: bool = False,
+    blind: bool = False,
     resume_from: SeatRecord | None = None,
     bind: str | None = None,
 ) -> AsyncIterator[NetworkSession]:
@@ -187,6 +188,7 @@ async def open_embedded_game(
                 password=password,
                 bots=rules.players - humans,
                 bot_level=LEVEL_NUMBERS.get(level, 2),
+                blind=blind,
             )
             choice = TableChoice(create=create)
         async with open_network_session(

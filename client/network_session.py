@@ -22,6 +22,7 @@ from pathlib import Path
 
 import trio
 
+from scopa_net.blind_witness import BlindWitness
 from scopa_net.client.seat_store import PendingMove, SeatRecord, SeatStore, starting_snapshot
 from scopa_net.client.session import (
     ConnectionChanged,
@@ -37,6 +38,7 @@ from scopa_net.client.session import (
 from scopa_net.errors import IllegalPlayError, IllegalReason
 from scopa_net.fair.commitments import fingerprint, seat_commitment
 from scopa_net.fair.errors import FairnessError
+from scopa_net.fair.transcript import VOID_KINGS
 from scopa_net.mirror import SeatMirror
 from scopa_net.names import clean_name
 from scopa_net.plays import Play, PlayRecord
@@ -345,7 +347,7 @@ class NetworkSession:
         self._token: bytes | None = None
         self.host_key: bytes | None = None
         self.mirror: SeatMirror | None = None
-        self.witness: DealWitness | None = None
+        self.witness: DealWitness | BlindWitness | None = None
         self.rules: RuleSet | None = None
         self._names: list[str] = []
         self._stand_ins: dict[int, bool] = {}
@@ -439,11 +441,17 @@ class NetworkSession:
     async def submit(self, play: Play) -> PlayRecord:
         assert self.mirror is not None
         move_id = next(self._move_ids)
+        pos = proof = None
+        if isinstance(self.witness, BlindWitness):
+            # A blind table: the play carries its deck position and the proof (9.4).
+            pos, proof = self.witness.play_proof(play.card.index)
         msg = m.Play(
             move_id=move_id,
             after=self.mirror.seq,
             card=play.card.index,
             captured=play.captured_mask,
+            pos=pos,
+            proof=proof,
         )
         done = trio.Event()
         self._unacked[move_id] = (msg, done)
@@ -776,7 +784,14 @@ class NetworkSession:
                 self._to_resend.remove(move_id)
             elif pending[0].after <= seq:
                 self._to_resend.remove(move_id)
-                await link.send(pending[0])
+                msg = pending[0]
+                if msg.proof is None and isinstance(self.witness, BlindWitness):
+                    # Kept on disk without its proof: the party, rebuilt, proves it again.
+                    with suppress(FairnessError):
+                        pos, proof = self.witness.play_proof(msg.card)
+                        msg = replace(msg, pos=pos, proof=proof)
+                        self._unacked[move_id] = (msg, pending[1])
+                await link.send(msg)
 
     async def _send_seed_if_due(self) -> None:
         """Give the host this seat's commitment or seed if the round in play waits for it.
@@ -787,6 +802,10 @@ class NetworkSession:
         if not self._seed_due or w is None or self._link is None:
             return
         self._seed_due = False
+        if isinstance(w, BlindWitness):
+            if w.owed is not None:  # what the blind round waits on from us, once more
+                await self._link.send(w.owed)
+            return
         current = w.current
         if current is None:
             return
@@ -855,7 +874,7 @@ class NetworkSession:
                 self._left.set()
                 return
             elif isinstance(msg, m.Error):
-                if msg.ref in ("seed_commit", "seed_reveal"):
+                if msg.ref in ("seed_commit", "seed_reveal", *BLIND_SENDS):
                     # A seed sent again after a resume that the host already had.
                     log.info("host refused %s: %s", msg.ref, msg.message)
                 else:
@@ -965,12 +984,31 @@ class NetworkSession:
             return False  # already seen (a replay overlapping what we had)
         # Every check comes before the event is shown: a card that fails never reaches the
         # screen, and nothing ("Your turn.") follows a failed check.
+        if isinstance(e, m.BlindRound) and not isinstance(self.witness, BlindWitness):
+            self.witness = self._blind_witness(self.witness.mid_match)
+            self._emit(
+                Message(
+                    seat=None,
+                    text="A blind table: your cards are opened only here, with your own key; "
+                    "not even the host sees them before you play them.",
+                    local=True,
+                )
+            )
         try:
-            verdict = self.witness.observe(e) if self.check_deals else None
+            if isinstance(self.witness, BlindWitness):
+                # At a blind table the seat takes part in every round (check_deals or not):
+                # a blind_deal opens its cards, shown as the deal they are.
+                verdict, opened = self.witness.observe(e)
+                e = opened or e
+            else:
+                verdict = self.witness.observe(e) if self.check_deals else None
         except FairnessError as exc:
             await self._deal_failed(exc)
         for notice in self.witness.take_notices():
             self._emit(Message(seat=None, text=notice, local=True))
+        if isinstance(self.witness, BlindWitness):
+            for out in self.witness.take_outgoing():
+                await self._send_quietly(out)
         view = self.mirror.apply(e)
         self._seq_changed.set()
         self._seq_changed = trio.Event()
@@ -1003,8 +1041,19 @@ class NetworkSession:
                 self._emit(ViewChanged(view=view))
         elif isinstance(e, m.Played):
             self._emit(ViewChanged(view=view, record=view.plays[-1]))
+        elif isinstance(e, m.RoundVoid) and e.reason != VOID_KINGS:
+            who = "a seat" if e.offender is None else self._names[e.offender]
+            why = "was away past their grace period" if e.reason == "absent" else "stopped"
+            self._emit(
+                Message(
+                    seat=None,
+                    text=f"Round {self.witness.round_no} is void: {who} {why}. Nobody saw "
+                    "their cards; the same dealer deals again.",
+                    local=True,
+                )
+            )
         elif isinstance(e, m.RoundVoid):
-            self._emit(VoidDeal(view=view))  # kings: the only void (any other fails a check)
+            self._emit(VoidDeal(view=view))  # kings (any other void is a blind table's)
         elif isinstance(e, m.RoundEnd):
             assert view.round_score is not None
             self._emit(RoundOver(view=view, score=view.round_score, match_scores=tuple(e.scores)))
@@ -1203,6 +1252,9 @@ class NetworkSession:
             f"DEAL CHECK FAILED in round {round_no}: {check}: {exc}",
             "The game stops here: this host's deal cannot be trusted.",
         ]
+        culprit = self._blind_culprit(exc)
+        if culprit is not None:
+            lines.insert(1, f"At fault: {culprit}.")
         if path is not None:
             lines.append(f"Evidence saved to {path} (check it with: scopa-net verify {path})")
         self._stop = True
@@ -1215,6 +1267,33 @@ class NetworkSession:
                 await self._link.send(bye)
         self.deal_failure = DealCheckFailedError("\n".join(lines), path)
         raise self.deal_failure
+
+    def _blind_witness(self, mid_match: bool) -> BlindWitness:
+        assert self.rules is not None and self.host_key is not None
+        w = BlindWitness(
+            self.rules,
+            self.host_key,
+            self.seat,
+            new_seed=lambda: secrets.token_bytes(32),
+            mid_match=mid_match,
+            seed_for=self._kept_seed,
+        )
+        w.on_seed = self._keep_seed  # on disk before the key leaves: a new client goes on
+        return w
+
+    def _blind_culprit(self, exc: FairnessError) -> str | None:
+        """Who a failed blind check names: the host, or a person's seat."""
+        w = self.witness
+        party = getattr(exc, "party", None)
+        if not isinstance(w, BlindWitness) or party is None:
+            return None
+        if party == 0:
+            return "the host (party 0)"
+        people = w.people
+        if not 0 < party <= len(people):
+            return f"party {party}"
+        seat = people[party - 1]
+        return f"{self._names[seat]} (seat {seat}, party {party})"
 
     def _save_file(self, data: bytes, suffix: str = "") -> Path | None:
         """Write a transcript where the player keeps them; the path, or None if nowhere."""
@@ -1262,6 +1341,10 @@ class NetworkSession:
             return
         with suppress(OSError, trio.BrokenResourceError, trio.ClosedResourceError, ProtocolError):
             await self._link.send(msg)
+
+
+BLIND_SENDS = ("blind_key", "blind_shuffle", "blind_shares", "blind_reveal")
+"""What a seat sends at a blind table; a repeat after a reconnection is refused quietly."""
 
 
 def _hidden_in_replay(event: Event) -> bool:

@@ -220,6 +220,7 @@ def board_lines(view: SeatView, names: Sequence[str], display: Display) -> list[
                 ("class:heading", f"Round {view.round_number}"),
                 ("", f"  dealer {seat_label(view.dealer, view, names)}"),
                 ("", f"  target {rules.target}  variants: {variants}"),
+                *([("class:heading", "  blind")] if view.blind else []),
             ]
         )
     ]
@@ -283,7 +284,8 @@ def plain_board(view: SeatView, names: Sequence[str], display: Display) -> list[
         f"{side_label(side, view, names)} {points}" for side, points in enumerate(view.scores)
     )
     return [
-        f"Round {view.round_number}, target {view.rules.target}. Score: {score}.",
+        f"Round {view.round_number}, target {view.rules.target}"
+        f"{', a blind table' if view.blind else ''}. Score: {score}.",
         f"Table: {table or 'empty'}.",
         f"Stock: {view.stock_count} cards.",
         f"Your hand: {hand_words(view, display)}.",

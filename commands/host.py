@@ -17,6 +17,7 @@ from scopa_net.commands.options import (
     EXIT_USAGE,
     LEVEL_WIRE_NUMBERS,
     CommandError,
+    add_blind_option,
     add_bot_options,
     add_command,
     add_rule_options,
@@ -100,6 +101,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     table.add_argument("--bots", type=int, default=0, help="seats given to computer players")
     add_bot_options(table, level_help="strength of the computer players", think=False)
     table.add_argument("--password", default=None, help="needed to join the table")
+    add_blind_option(table, when="opens a table: ")
     table.add_argument("--table-name", default="table 1", help="the table's name in listings")
     p.set_defaults(run=run_host)
 
@@ -328,6 +330,7 @@ async def serve_until_signalled(
                 args.password,
                 args.bots,
                 LEVEL_WIRE_NUMBERS[args.bot_level],
+                blind=args.blind,
             )
             log.info("table %s is open: %s", task.table.table_id, rules.describe())
         if config.advertise:

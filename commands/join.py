@@ -19,6 +19,7 @@ from scopa_net.commands.options import (
     EXIT_USAGE,
     LEVEL_WIRE_NUMBERS,
     CommandError,
+    add_blind_option,
     add_bot_options,
     add_command,
     add_display_options,
@@ -70,6 +71,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "long as the host's --think says)",
         think=False,
     )
+    add_blind_option(p, when="with --create: ")
     resume = p.add_mutually_exclusive_group()
     resume.add_argument(
         "--resume",
@@ -173,6 +175,7 @@ def describe_table(t: m.TableInfo) -> str:
     people = ", ".join(clean_name(s.name or "") or "(open)" for s in t.seats)
     variants = ", ".join(t.rules.variants) or "no variants"
     lock = "  [password]" if t.password else ""
+    lock += "  [blind]" if t.blind else ""
     state = "playing" if t.started else "waiting"
     seats = "1 open seat" if open_seats == 1 else f"{open_seats} open seats"
     return (
@@ -232,6 +235,10 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
     from scopa_net.client.seat_store import SeatStore
 
     ask = ask or input
+    if args.blind and not args.create:
+        raise CommandError(
+            "--blind opens a blind table with --create; a table's listing says if it is blind"
+        )
     try:
         settings = settings_from(args)
     except ConfigError as exc:
@@ -424,6 +431,7 @@ def _table_choice(
             password=args.password,
             bots=max(0, min(args.bots, rules.players - 1)),
             bot_level=LEVEL_WIRE_NUMBERS[args.bot_level],
+            blind=args.blind,
         )
         return TableChoice(create=create)
     tables, key = ask_host(host, port)

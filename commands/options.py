@@ -263,6 +263,18 @@ def add_bot_options(
         )
 
 
+def add_blind_option(parser: argparse.ArgumentParser | Any, *, when: str = "") -> None:
+    """``--blind`` / ``--no-blind``: a table where not even the host sees the cards."""
+    parser.add_argument(
+        "--blind",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help=f"{when}a blind table: every card is encrypted by every player's client and the "
+        "host, so not even the host sees a card before it is dealt to you or played "
+        "(protocol.md section 9)",
+    )
+
+
 def add_think_option(parser: argparse.ArgumentParser | Any) -> None:
     """``--think SECONDS``: the expert level's time budget per move."""
     parser.add_argument(

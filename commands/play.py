@@ -14,6 +14,7 @@ from scopa_net.commands.options import (
     EXIT_REFUSED,
     EXIT_USAGE,
     CommandError,
+    add_blind_option,
     add_bot_options,
     add_command,
     add_display_options,
@@ -68,6 +69,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=f"with --lan: the port (default {DEFAULT_PORT}, or any free one if it is taken)",
     )
     p.add_argument("--password", default=None, help="with --lan: needed to join your table")
+    add_blind_option(p, when="with --lan: ")
     resume = p.add_mutually_exclusive_group()
     resume.add_argument(
         "--resume",
@@ -125,6 +127,11 @@ def check_flags(args: argparse.Namespace) -> None:
         ):
             if value is not None:
                 raise CommandError(f"{flag} needs --lan ({why})")
+    if args.blind and not args.lan:
+        raise CommandError(
+            "--blind needs --lan (alone against computer players nobody is there to hide "
+            "cards from)"
+        )
     if args.seed is not None and args.lan:
         raise CommandError("--seed practices offline: it cannot be used with --lan")
 
@@ -173,6 +180,7 @@ def run(args: argparse.Namespace) -> int:
             delay=args.bot_delay,
             think=args.think,
             humans=humans,
+            blind=args.blind,
             data_dir=data_dir(os.environ),
             offer_rematch=True,  # the screen asks "play again?" after the match
         )

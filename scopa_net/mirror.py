@@ -83,7 +83,7 @@ class SeatMirror:
         """Take one event (or a fresh snapshot) into the view; returns the new view."""
         self.started_round = False
         if isinstance(event, m.Snapshot):
-            self.view = self._from_snapshot(event)
+            self.view = replace(self._from_snapshot(event), blind=self.view.blind)
             self._first_deal_next = False
             self._last_capturer = self._capturer_of(self.view)
         else:
@@ -100,6 +100,13 @@ class SeatMirror:
 
     def _on_SeedReveals(self, e: m.SeedReveals) -> None:  # noqa: N802
         self._first_deal_next = True
+
+    def _on_BlindRound(self, e: m.BlindRound) -> None:  # noqa: N802
+        self._round_no_next = e.round_no
+        self.view = replace(self.view, blind=True)
+
+    def _on_BlindKeys(self, e: m.BlindKeys) -> None:  # noqa: N802
+        self._first_deal_next = True  # a blind table's next deal is the round's first
 
     def _on_Deal(self, e: m.Deal) -> None:  # noqa: N802
         v = self.view
@@ -176,6 +183,8 @@ class SeatMirror:
     def _on_RoundVoid(self, e: m.RoundVoid) -> None:  # noqa: N802
         if e.reason == "kings":
             self.view = replace(self.view, to_move=None, void_deal=True)
+        else:  # a blind table's round abandoned (protocol.md 9.6, 9.7): nothing more to play
+            self.view = replace(self.view, to_move=None)
 
     def _on_RoundEnd(self, e: m.RoundEnd) -> None:  # noqa: N802
         v = self.view

@@ -42,6 +42,8 @@ class SeatView:
     """At the end of a round, the cards the last capturer took from the table."""
     round_score: RoundScore | None
     winner: int | None
+    blind: bool = False
+    """A blind table (protocol.md 9): not even the host sees this seat's cards."""
 
     @property
     def my_turn(self) -> bool:

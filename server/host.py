@@ -31,6 +31,7 @@ except ImportError:  # Windows: no descriptor limit to read or raise
 from scopa_net.fair.commitments import fingerprint, public_key_bytes
 from scopa_net.names import clean_name
 from scopa_net.rules import RuleSet
+from scopa_net.server.blind_table import BlindTable
 from scopa_net.server.config import HostConfig
 from scopa_net.server.journal import Journal
 from scopa_net.server.journal_writer import JournalWriter
@@ -383,6 +384,7 @@ class Host:
                 msg.bots,
                 msg.bot_level,
                 owner=address,
+                blind=msg.blind,
             )
         except TooManyTablesError as exc:
             outbox.reply(
@@ -400,6 +402,7 @@ class Host:
         bot_level: int = 2,
         *,
         owner: str | None = None,
+        blind: bool = False,
     ) -> TableTask:
         """Open a table. ``owner``: the address asking, held to its quota of tables (None for
         the host's own). The limits are checked and the place reserved before any wait, so
@@ -428,6 +431,8 @@ class Host:
             "bots": bots,
             "bot_level": bot_level,
         }
+        if blind:
+            settings["blind"] = True  # a blind table (protocol.md 9); absent: an ordinary one
         created = time.time()
         try:
             await self.writer.call(lambda j: j.create_table(str(table_id), created, settings))
@@ -451,7 +456,8 @@ class Host:
     ) -> TableTask:
         rules = RuleSet.of(settings["players"], settings["target"], settings["variants"])
         bots = settings["bots"]
-        table = Table(
+        kind = BlindTable if settings.get("blind") else Table
+        table = kind(
             table_id,
             settings["name"],
             rules,

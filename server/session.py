@@ -31,13 +31,31 @@ RECEIVE_SIZE = 65536
 DRAIN_TIME = 1.0
 DRAIN_BYTES = 1 << 20
 """How long, and how much, the host reads from a peer after its last frame before closing."""
-TABLE_REQUESTS = (m.Play, m.Say, m.Rename, m.SeedCommit, m.SeedReveal, m.Leave, m.Rematch)
+BLIND_REQUESTS = (m.BlindKey, m.BlindShuffle, m.BlindShares, m.BlindReveal)
+TABLE_REQUESTS = (
+    m.Play,
+    m.Say,
+    m.Rename,
+    m.SeedCommit,
+    m.SeedReveal,
+    m.Leave,
+    m.Rematch,
+    *BLIND_REQUESTS,
+)
 NEEDS_THE_JOURNAL = (m.CreateTable, m.Join, m.Resume, *TABLE_REQUESTS)
 """Requests that change a table, refused while the journal cannot be written."""
 FAIRNESS_WRITES = 16
 """A writer whose writes all go straight to the socket yields to the other tasks after this
 many of them (a write through the scheduler yields every time)."""
-PACED_BY_THE_GAME = (m.Ping, m.Pong, m.Hello, m.Play, m.SeedCommit, m.SeedReveal)
+PACED_BY_THE_GAME = (
+    m.Ping,
+    m.Pong,
+    m.Hello,
+    m.Play,
+    m.SeedCommit,
+    m.SeedReveal,
+    *BLIND_REQUESTS,
+)
 """Messages the request rate limit leaves alone: the game itself paces them (a move is taken
 only on the seat's turn, a seed once a round), and a fast bot must not be slowed."""
 

@@ -89,6 +89,11 @@ class Phase(enum.Enum):
     PLAY = "play"
     BETWEEN = "between"
     OVER = "over"
+    # A blind table's phases (server/blind_table.py, protocol.md 9.5):
+    KEYS = "keys"
+    SHUFFLE = "shuffle"
+    OPEN = "open"
+    SEEDS = "seeds"
 
 
 class SeatKind(enum.Enum):
@@ -186,6 +191,9 @@ class RoundState:
 class Table:
     """The authoritative state of one table."""
 
+    blind = False
+    """A blind table (:class:`~scopa_net.server.blind_table.BlindTable`) says so."""
+
     def __init__(
         self,
         table_id: int,
@@ -261,6 +269,7 @@ class Table:
             ),
             bot_level=self.bot_level,
             started=self.started,
+            blind=self.blind,
         )
 
     def view_for(self, seat: int) -> SeatView | None:
@@ -297,6 +306,18 @@ class Table:
             turn = self.match.round.to_move
             return [] if turn is None else [(turn, "play")]
         return []
+
+    @property
+    def waits_on_seats(self) -> bool:
+        """Whether the table waits on seats' seeds (or a blind table's keys, decks, shares
+        and seeds), under the seed deadline."""
+        return self.phase in (Phase.COMMIT, Phase.REVEAL)
+
+    @property
+    def wait_stage(self) -> object:
+        """A blind table's stage of waiting on seats (each new one gets a fresh deadline);
+        None at an ordinary table, whose seed deadline runs from the round's start."""
+        return None
 
     @property
     def needs_round(self) -> bool:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import trio
 
+from scopa_net.server.blind_table import BlindTable
 from scopa_net.server.config import HostConfig
 from scopa_net.server.journal_writer import JournalWriter
 from scopa_net.server.outbox import Outbox
@@ -35,6 +36,8 @@ from scopa_net.wire import messages as m
 from scopa_net.wire.errors import ErrorCode
 
 log = logging.getLogger("scopa_net.host")
+
+BLIND_REQUESTS = (m.BlindKey, m.BlindShuffle, m.BlindShares, m.BlindReveal)
 
 LINGER = 60.0
 """How long a finished table stays up for its players to read the end."""
@@ -90,6 +93,7 @@ class TableTask:
         self.attached: dict[int, Outbox] = {}
         self._grace_until: dict[int, float] = {}
         self._seed_deadline = math.inf
+        self._stage: object = None
         self._bot_due: float | None = None
         level = BOT_LEVELS.get(table.bot_level or 1, "random")
         self._players = {
@@ -211,7 +215,7 @@ class TableTask:
                 )
                 self._grace_until[seat] = now + self.config.grace
         await self._flush([])
-        if self.table.phase in (Phase.COMMIT, Phase.REVEAL):
+        if self.table.waits_on_seats:
             self._seed_deadline = now + self.config.seed_timeout
         if self.table.phase is Phase.OVER and self._over_time is None:
             self._over_time = now  # linger so that late players can resume and read the end
@@ -327,7 +331,7 @@ class TableTask:
         seeds are awaited), a computer player's move (while a round is played)."""
         phase = self.table.phase
         deadlines = list(self._grace_until.values())
-        if phase in (Phase.COMMIT, Phase.REVEAL):
+        if self.table.waits_on_seats:
             deadlines.append(self._seed_deadline)
         if phase is Phase.PLAY and self._bot_due is not None:
             deadlines.append(self._bot_due)
@@ -345,12 +349,16 @@ class TableTask:
                     if s.kind is SeatKind.HUMAN and not s.connected:
                         table.set_status(seat, connected=False, stand_in=True, grace=0)
                         log.info("table %s seat %s: a bot stands in", table.table_id, seat)
+            stage = table.wait_stage
+            if stage is not None and table.waits_on_seats and stage != self._stage:
+                self._stage = stage  # a blind table waits on seats for something new
+                self._seed_deadline = now + self.config.seed_timeout
             if table.needs_round:
                 phase_before = table.phase
                 table.start_round(secrets.token_bytes(16), secrets.token_bytes(32))
                 self._seed_deadline = now + self.config.seed_timeout
                 log.debug("table %s: round %s (%s)", table.table_id, table.round_no, phase_before)
-            elif table.phase in (Phase.COMMIT, Phase.REVEAL) and now >= self._seed_deadline:
+            elif table.waits_on_seats and now >= self._seed_deadline:
                 self._close_seeds(now)
             elif not await self._bots_act(now):
                 await self._flush([])
@@ -370,13 +378,7 @@ class TableTask:
         self.table.close_seeds()
         log.info("table %s: %s closed without seats %s", self.table.table_id, phase.value, waiting)
         self._seed_deadline = (
-            now + self.config.seed_timeout
-            if self.table.phase
-            in (
-                Phase.COMMIT,
-                Phase.REVEAL,
-            )
-            else math.inf
+            now + self.config.seed_timeout if self.table.waits_on_seats else math.inf
         )
 
     def _automatic(self, seat: int) -> bool:
@@ -544,10 +546,36 @@ class TableTask:
             # (it may still resume and answer a rematch, 3.11).
             self.table.set_status(seat, connected=False, stand_in=False, grace=0)
 
+    def _blind_request(self, seat: int, msg: m.Message) -> None:
+        table = self.table
+        if not isinstance(table, BlindTable):
+            raise TableError(ErrorCode.WRONG_PHASE, f"{type(msg).TYPE} is for blind tables")
+        if isinstance(msg, m.BlindKey):
+            table.blind_key(seat, msg.round_id, msg.key)
+        elif isinstance(msg, m.BlindShuffle):
+            table.blind_shuffle(seat, msg.round_id, msg.deck, msg.sig)
+        elif isinstance(msg, m.BlindShares):
+            table.blind_shares(seat, msg.round_id, msg.deal, msg.shares, msg.sig)
+        elif isinstance(msg, m.BlindReveal):
+            table.blind_reveal(seat, msg.round_id, msg.seed)
+
     def _seated(self, outbox: Outbox, seat: int, msg: m.Message, replies: list) -> None:
         table = self.table
         if isinstance(msg, m.Play):
-            seq, duplicate = table.play(seat, msg.move_id, msg.after, msg.card, msg.captured)
+            if table.blind:
+                seq, duplicate = table.play(  # type: ignore[call-arg]
+                    seat,
+                    msg.move_id,
+                    msg.after,
+                    msg.card,
+                    msg.captured,
+                    pos=msg.pos,
+                    proof=msg.proof,
+                )
+            elif msg.pos is not None:
+                raise TableError(ErrorCode.BAD_FIELD, "pos and proof are for blind tables")
+            else:
+                seq, duplicate = table.play(seat, msg.move_id, msg.after, msg.card, msg.captured)
             replies.append((outbox, m.Ack(move_id=msg.move_id, seq=seq, duplicate=duplicate)))
         elif isinstance(msg, m.Say):
             now = trio.current_time()
@@ -581,6 +609,8 @@ class TableTask:
             table.seed_commit(seat, msg.round_id, msg.commit)
         elif isinstance(msg, m.SeedReveal):
             table.seed_reveal(seat, msg.round_id, msg.seed)
+        elif isinstance(msg, BLIND_REQUESTS):
+            self._blind_request(seat, msg)
         elif isinstance(msg, m.Bye):
             # The player's client stopped on a failed fair-deal check: tell the table why.
             who = table.seats[seat].name or f"seat {seat}"

@@ -114,7 +114,12 @@ def host_command(db: object, port: int, *flags: str) -> list[str]:
 
 
 def create(
-    rules: RuleSet, bots: int = 0, level: int = 1, password: str | None = None
+    rules: RuleSet,
+    bots: int = 0,
+    level: int = 1,
+    password: str | None = None,
+    *,
+    blind: bool = False,
 ) -> m.CreateTable:
     return m.CreateTable(
         name="test table",
@@ -122,6 +127,7 @@ def create(
         password=password,
         bots=bots,
         bot_level=level,
+        blind=blind,
     )
 
 

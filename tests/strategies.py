@@ -14,7 +14,7 @@ from scopa_net.rules import Variant
 from scopa_net.wire import messages as m
 from scopa_net.wire.convert import snapshot_of
 from scopa_net.wire.errors import LocalProtocolError
-from scopa_net.wire.fields import Array, Bin, Bool, Choice, Int, Nested, Nil, Spec, Str
+from scopa_net.wire.fields import Absent, Array, Bin, Bool, Choice, Int, Nested, Nil, Spec, Str
 from scopa_net.wire.records import CATALOGUE, Message, Record
 
 _TEXT = st.characters(blacklist_categories=("Cc", "Cs"))
@@ -41,6 +41,8 @@ def spec_strategy(spec: Spec) -> st.SearchStrategy[Any]:
         ).map(tuple)
     if isinstance(spec, Nested):
         return record_strategy(spec.record)
+    if isinstance(spec, Absent):
+        return st.just(spec.default) | spec_strategy(spec.inner)
     raise AssertionError(f"no strategy for {spec!r}")
 
 

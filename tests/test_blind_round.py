@@ -3,6 +3,7 @@ each caught by the check that should catch it and named by the record."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scopa_net.cards import CARDS
+from scopa_net.cards import CARDS, KINGS_MASK
 from scopa_net.dealing import TABLE
 from scopa_net.fair.blind import errors as checks
 from scopa_net.fair.blind.cards import CARD_POINTS, card_of
@@ -326,3 +327,74 @@ def test_any_set_of_people_plays_and_reveals(players: int, data: st.DataObject) 
         owned_seats = {s for s in range(players) if owner(s, people) == party.party}
         dealt = party._targets_so_far(len(party.plan))
         assert {dealt[pos] for pos in party.owned} <= owned_seats
+
+
+@pytest.mark.parametrize("plays", [0, 5, 13])
+def test_a_party_rebuilt_from_its_seed_and_the_record_carries_on(plays: int) -> None:
+    """A client or host that restarts mid-round rebuilds its party from its seed and the
+    public record (every item checked again) and plays on to the reveal."""
+    table = new_table(2, 81 + plays, (0, 1))
+    match = Match(table.rules, 0)
+    table.keys_and_shuffle(0)
+    rnd = match.deal([CARDS[i] for i in table.trace_deck()])
+    table.open_deal(1)
+    deals = 1
+    rng = random.Random(plays)
+
+    def play_one() -> None:
+        nonlocal deals
+        code = rnd.legal_codes()[rng.randrange(len(rnd.legal_codes()))]
+        table.play(rnd.turn, code)
+        match.push_code(code)
+        if not rnd.finished and table.host._hands_played_out(deals):
+            deals += 1
+            table.open_deal(deals)
+
+    for _ in range(plays):
+        play_one()
+    before = [p.public_round(hand_seat=None).chain_hash() for p in table.parties]
+    table.parties = [
+        BlindParty.rebuild(table.rules, p.public_round(), p.party, p.secrets.seed)
+        for p in table.parties
+    ]
+    assert [p.public_round().chain_hash() for p in table.parties] == before
+    while not rnd.finished:
+        play_one()
+    assert table.reveal() == table.deck
+
+
+def test_a_rebuild_refuses_a_record_that_does_not_hold() -> None:
+    table = new_table(2, 91, (0, 1))
+    table.keys_and_shuffle(0)
+    table.open_deal(1)
+    host = table.host
+    record = host.public_round()
+    with pytest.raises(BlindCheckError, match="own key was relayed altered"):
+        BlindParty.rebuild(table.rules, record, 0, bytes(32))  # not its seed
+    deck = list(record.decks[1])
+    deck[0], deck[1] = deck[1], deck[0]
+    swapped = dataclasses.replace(record, decks=(record.decks[0], tuple(deck), *record.decks[2:]))
+    with pytest.raises(BlindCheckError, match=r"bad party signature \(party 1\)"):
+        BlindParty.rebuild(table.rules, swapped, 0, host.secrets.seed)
+
+
+def test_a_void_is_taken_only_as_the_record_allows() -> None:
+    table = new_table(2, 101, (0, 1))
+    table.keys_and_shuffle(0)
+    table.trace_deck()
+    party = table.parties[1]
+    with pytest.raises(BlindCheckError, match="only after the round"):
+        party.reveal()
+    table.open_deal(1)
+    kings = sum(1 for c in party.table if (1 << c.card) & KINGS_MASK)
+    assert kings < 3, "this seed's table is not a kings void"
+    with pytest.raises(BlindCheckError, match=f"a kings void with {kings} kings"):
+        party.void("kings")
+    with pytest.raises(BlindCheckError, match="cannot be void as absent"):
+        party.void("absent", 5)
+    with pytest.raises(BlindCheckError, match="no such void reason"):
+        party.void("bored")
+    party.void("absent", 0)
+    with pytest.raises(BlindCheckError, match="the round is void"):
+        party.open_deal(2)
+    assert len(party.reveal()) == 32

@@ -206,3 +206,18 @@ def test_an_absent_void_keeps_the_absent_cards_secret_and_verifies() -> None:
             for share in host._published[pos]:
                 point = sub(point, share)
             assert card_of(point) is None
+
+
+def test_no_changed_byte_verifies(match) -> None:
+    """Flip one byte anywhere in a blind transcript: it is refused, as unreadable or as a
+    round or result that does not verify, never verified."""
+    data = match.transcripts[1].encode()
+    rng = random.Random(7)
+    for offset in rng.sample(range(len(data)), 12):
+        changed = bytearray(data)
+        changed[offset] ^= 1 << rng.randrange(8)
+        try:
+            t = decode_any(bytes(changed))
+        except TranscriptFormatError:
+            continue
+        assert not verify_any(t).ok, offset

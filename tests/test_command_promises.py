@@ -297,19 +297,17 @@ def test_bots_take_the_open_seats_at_the_level_asked_for(
     point with a bot of the host's: three bots take the three open seats, each plays as the
     hard computer player, and all three see the match to its end. Asked for more bots than
     there are open seats, the command says so and sends as many as fit."""
-    from scopa_net.bots import levels
     from scopa_net.server import thinking
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     made: list[str] = []
-    real_make_player = levels.make_player
+    real_table_player = thinking.table_player
 
-    def recording_make_player(level: str, seed: int, **budget: object) -> object:
+    def recording_table_player(level: str, seed: int, think: float) -> object:
         made.append(level)
-        return real_make_player(level, seed, **budget)
+        return real_table_player(level, seed, think)
 
-    # The table commands build their players through server/thinking.py's table_player.
-    monkeypatch.setattr(thinking, "make_player", recording_make_player)
+    monkeypatch.setattr(thinking, "table_player", recording_table_player)
     host = threaded_host.host
     threaded_host.call(host.create_table, "kitchen", RuleSet.of(4, 1), None, 1, 1)
     (listed,) = trio.run(list_tables, "127.0.0.1", host.port)
@@ -318,8 +316,7 @@ def test_bots_take_the_open_seats_at_the_level_asked_for(
     assert main(["bots", threaded_host.address, "--count", "3", "--bot-level", "hard"]) == 0
     out = capsys.readouterr().out
     assert sorted(bots_seated(out)) == open_seats
-    # The host's own bot (level 1, random) is built through the same function.
-    assert [level for level in made if level != player_for("easy")] == [player_for("hard")] * 3
+    assert made == [player_for("hard")] * 3
     assert len(re.findall(r"^bot-\d+ \(table 1 seat \d\): match over after", out, re.M)) == 3
     assert "3 bots: 3 matches finished" in out
 

@@ -24,11 +24,13 @@ from scopa_net.rules import RuleSet
 from scopa_net.server.journal import Journal
 
 
-async def start_host(db: Path, port: int, *, first: bool, log: Path) -> trio.Process:
+async def start_host(
+    db: Path, port: int, *, first: bool, log: Path, extra: tuple[str, ...] = ()
+) -> trio.Process:
     """Start ``scopa-net host`` on ``db``; its stderr is appended to ``log``."""
     args = host_command(db, port, "--bot-delay", "0")
     if first:
-        args += ["--players", "2", "--bots", "1", "--bot-level", "easy", "--target", "4"]
+        args += ["--players", "2", "--bots", "1", "--bot-level", "easy", "--target", "4", *extra]
     with log.open("ab") as stderr:
         proc = await trio.lowlevel.open_process(args, stderr=stderr)
     with trio.fail_after(20):

@@ -71,6 +71,10 @@ RUN_BY: dict[str, tuple[str, str]] = {
         "test_readme_commands.py",
         "test_play_coach_from_the_flag_or_the_settings_file",
     ),
+    "scopa-net play --bot-level expert --think 2": (
+        "test_readme_commands.py",
+        "test_play_against_the_expert_thinking_as_long_as_asked",
+    ),
     "scopa-net play --lan --players 4 --humans 2": (
         "test_readme_commands.py",
         "test_play_lan_host_and_a_friends_join_that_finds_them_on_the_lan",
@@ -78,10 +82,6 @@ RUN_BY: dict[str, tuple[str, str]] = {
     "scopa-net play --lan": (
         "test_readme_commands.py",
         "test_play_lan_host_and_a_friends_join_that_finds_them_on_the_lan",
-    ),
-    "scopa-net play --bot-level expert --think 2": (
-        "test_readme_commands.py",
-        "test_play_against_experts_with_a_think_budget",
     ),
     "scopa-net play --pass-and-play --names Ada,Bruno": (
         "test_pass_and_play_tmux.py",

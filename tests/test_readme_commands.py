@@ -182,6 +182,30 @@ def test_play_coach_from_the_flag_or_the_settings_file(
     assert len(seen) == 3
 
 
+def test_play_against_the_expert_thinking_as_long_as_asked(
+    homes: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``scopa-net play --bot-level expert --think 2`` (here 0.05 s): the table's computer player
+    is the expert, given that budget a move."""
+    from scopa_net.server import table_task
+
+    made: list[tuple[str, float]] = []
+    real_table_player = table_task.table_player
+
+    def recording_table_player(level: str, seed: int, think: float) -> object:
+        made.append((level, think))
+        return real_table_player(level, seed, think)
+
+    monkeypatch.setattr(table_task, "table_player", recording_table_player)
+    seen: list[FirstDeal] = []
+    monkeypatch.setattr(launch, "run_game_screen", reading_screen(seen))
+    argv = ["play", "--bot-level", "expert", "--think", "0.05", "--bot-delay", "0"]
+    assert main(argv) == 0
+    assert made  # the host made its computer player...
+    assert set(made) == {("expert", 0.05)}  # ...as the flags asked, every time
+    assert len(seen) == 1
+
+
 def test_a_tally_started_resumed_listed_and_exported(
     homes: dict[str, str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -218,27 +242,3 @@ def test_a_tally_started_resumed_listed_and_exported(
         "1,3,0,quick,",
         "2,0,2,quick,",
     ]
-
-
-def test_play_against_experts_with_a_think_budget(
-    homes: dict[str, str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """``scopa-net play --bot-level expert --think 2`` (short form: 0.05 s a move): the table's
-    computer player is an expert, given that budget for each move."""
-    from scopa_net.server import thinking
-
-    made: list[tuple[str, object]] = []
-    real_make_player = thinking.make_player
-
-    def recording_make_player(level: str, seed: int, **budget: object) -> object:
-        made.append((level, budget.get("think")))
-        return real_make_player(level, seed, **budget)
-
-    monkeypatch.setattr(thinking, "make_player", recording_make_player)
-    seen: list[FirstDeal] = []
-    monkeypatch.setattr(launch, "run_game_screen", reading_screen(seen))
-    assert main(["play", "--bot-level", "expert", "--think", "0.05", "--bot-delay", "0"]) == 0
-    assert len(seen) == 1
-    # The opponent (and the stand-in the host keeps for a seat whose player drops).
-    assert made
-    assert set(made) == {("expert", 0.05)}

@@ -101,7 +101,15 @@ RECORDS: dict[str, type[Record]] = {
     **CATALOGUE,
     **{
         r.__name__: r
-        for r in (m.RulesInfo, m.TableInfo, m.SeatInfo, m.DealtCard, m.PlayInfo, m.ScoreLineInfo)
+        for r in (
+            m.RulesInfo,
+            m.TableInfo,
+            m.SeatInfo,
+            m.DealtCard,
+            m.PlayInfo,
+            m.ScoreLineInfo,
+            m.KeyInfo,
+        )
     },
 }
 

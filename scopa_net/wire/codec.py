@@ -16,7 +16,7 @@ import msgpack
 from scopa_net.wire.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
 from scopa_net.wire.fields import FieldError
 from scopa_net.wire.framing import MAX_FRAME, frame
-from scopa_net.wire.records import CATALOGUE, Message
+from scopa_net.wire.records import CATALOGUE, Message, written_fields
 
 MAX_DEPTH = 5
 """Containers inside containers: the message map is depth 1; ``tables`` reaches 5."""
@@ -135,10 +135,9 @@ def _encode_shared(msg: Message) -> bytes:
     key = values(msg)
     parts = _shared_tails.get(key)
     if parts is None:
-        specs = msg.SPECS
         pack = msgpack.Packer(use_bin_type=True)
-        rest = {name: spec.to_wire(getattr(msg, name)) for name, spec in specs[1:]}
-        head = pack.pack_map_header(len(specs) + 1) + pack.pack("t") + pack.pack(msg.TYPE)
+        rest = dict(written_fields(msg)[1:])  # optional keys left out as to_map leaves them
+        head = pack.pack_map_header(len(rest) + 2) + pack.pack("t") + pack.pack(msg.TYPE)
         tail = b"".join(pack.pack(k) + pack.pack(v) for k, v in rest.items())
         parts = head + pack.pack("seq"), tail
         if len(_shared_tails) >= SHARED_TAILS_KEPT:

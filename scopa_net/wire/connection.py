@@ -19,6 +19,8 @@ message type). A message with no entry is out of order: sending one raises
     SYNCING     host    snapshot                         SEATED
     SEATED      player  play, say, rename, seed_commit,  SEATED
                         seed_reveal, rematch
+                player  blind_key, blind_shuffle, blind_shares,  SEATED
+                        blind_reveal
                 player  leave                            LEAVING
                 host    any table event, ack, reject     SEATED
     LEAVING     host    any table event, ack, reject     LEAVING
@@ -106,7 +108,18 @@ TRANSITIONS: dict[tuple[State, Role, str], State] = {
     (S.SEATED, H, "left"): S.LOBBY,  # the table closed after its match (3.3)
     **{
         (S.SEATED, P, name): S.SEATED
-        for name in ("play", "say", "rename", "seed_commit", "seed_reveal", "rematch")
+        for name in (
+            "play",
+            "say",
+            "rename",
+            "seed_commit",
+            "seed_reveal",
+            "rematch",
+            "blind_key",
+            "blind_shuffle",
+            "blind_shares",
+            "blind_reveal",
+        )
     },
     **{(S.SEATED, H, name): S.SEATED for name in _STREAM_EVENTS},
     **{(S.LEAVING, H, name): S.LEAVING for name in _STREAM_EVENTS},

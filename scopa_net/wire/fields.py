@@ -140,6 +140,35 @@ class Nil(Spec):
 
 
 @dataclass(frozen=True)
+class Absent(Spec):
+    """An optional key: the inner spec, or the key left out, which reads as ``default``.
+
+    A value equal to ``default`` is never written, so a message that does not use the field is
+    byte for byte the message it was before the field existed (blind tables, protocol.md 9)."""
+
+    inner: Spec
+    default: Any
+
+    def check(self, value: Any, path: str) -> Any:
+        return value if value == self.default else self.inner.check(value, path)
+
+    def from_wire(self, raw: Any, path: str) -> Any:
+        if raw == self.default and type(raw) is type(self.default):
+            raise FieldError(path, f"{raw!r} is written by leaving the key out")
+        return self.inner.from_wire(raw, path)
+
+    def to_wire(self, value: Any) -> Any:
+        return self.inner.to_wire(value)
+
+    def describe(self) -> str:
+        return f"{self.inner.describe()}; key left out when {_shown(self.default)}"
+
+
+def _shown(value: Any) -> str:
+    return {None: "nil", False: "false", True: "true"}.get(value, repr(value))
+
+
+@dataclass(frozen=True)
 class Array(Spec):
     """An array of ``lo..hi`` items; a tuple in Python. ``unique`` refuses repeated items."""
 
@@ -206,12 +235,16 @@ class Nested(Spec):
         return f"map `{self.record.__name__}`"
 
 
-def check_keys(raw: Any, expected: Collection[str], path: str) -> None:
-    """``raw`` must be a map whose keys are exactly ``expected``."""
+def check_keys(
+    raw: Any, expected: Collection[str], path: str, optional: Collection[str] = ()
+) -> None:
+    """``raw`` must be a map whose keys are exactly ``expected``, less any of ``optional``."""
     if type(raw) is not dict:
         raise FieldError(path, f"expected a map, got {raw!r}")
-    if raw.keys() != expected:
-        missing = sorted(set(expected) - raw.keys())
+    if raw.keys() != expected and not (
+        raw.keys() <= set(expected) and set(expected) - raw.keys() <= set(optional)
+    ):
+        missing = sorted(set(expected) - raw.keys() - set(optional))
         extra = sorted(repr(k) for k in raw.keys() - set(expected))
         parts = []
         if missing:

@@ -19,7 +19,19 @@ from scopa_net.scoring import (
     SWEEPS_LINE,
 )
 from scopa_net.wire.errors import REJECT_CODES, ErrorCode
-from scopa_net.wire.fields import Array, Bin, Bool, Choice, FieldError, Int, Nested, Nil, Str
+from scopa_net.wire.fields import (
+    Absent,
+    Array,
+    Bin,
+    Bool,
+    Choice,
+    FieldError,
+    Int,
+    Nested,
+    Nil,
+    Spec,
+    Str,
+)
 from scopa_net.wire.records import Message, Record, Sender, message, record, wire
 
 PROTOCOL_VERSION = 2
@@ -71,7 +83,8 @@ NOT_FATAL = tuple(c.value for c in ErrorCode if not c.fatal)
 REJECTS = tuple(c.value for c in ErrorCode if c in REJECT_CODES)
 ILLEGAL_REASONS = tuple(r.name.lower() for r in IllegalReason)
 EXCLUSIONS = ("no_commit", "no_reveal", "bad_reveal")
-VOID_REASONS = ("kings",)
+VOID_REASONS = ("kings", "absent", "failed_check")
+"""``absent`` and ``failed_check`` happen only at blind tables (protocol.md 9.7, 9.6)."""
 PLAYER_REQUESTS = (
     "list_tables",
     "create_table",
@@ -83,9 +96,27 @@ PLAYER_REQUESTS = (
     "seed_commit",
     "seed_reveal",
     "rematch",
+    "blind_key",
+    "blind_shuffle",
+    "blind_shares",
+    "blind_reveal",
 )
 REMATCH_STATES = ("open", "agreed", "declined")
 REMATCH_VOTES = ("yes", "no", "waiting")
+
+
+POINT = Bin(32, 32)
+PROOF = Bin(64, 64)
+CIPHERTEXT = Bin(64, 64)
+MAX_PARTIES = MAX_SEAT + 2
+"""The host's party and one per seat: blind tables (protocol.md 9.1)."""
+PER_PARTY = (2, MAX_PARTIES)
+DEAL_NO = Int(1, 40)
+
+
+def optional(spec: Spec, default: object, doc: str) -> object:
+    """A field whose key is left out when it holds ``default`` (blind-table fields)."""
+    return wire(Absent(spec, default), doc, default=default)
 
 
 def _cards(lo: int, hi: int) -> Array:
@@ -144,6 +175,7 @@ class TableInfo(Record):
     seats: tuple[SeatInfo, ...] = wire(Array(Nested(SeatInfo), *PER_SEAT), "by seat number")
     bot_level: int | None = wire(Nil(Int(1, 5)), "strength of the table's bots, nil if none")
     started: bool = wire(Bool(), "whether the match has begun")
+    blind: bool = optional(Bool(), False, "a blind table: not even the host sees the cards (9)")
 
     def check_fields(self) -> None:
         if len(self.seats) != self.rules.players:
@@ -258,6 +290,7 @@ class CreateTable(Message):
     password: str | None = wire(Nil(PASSWORD), "needed to join, or nil for none")
     bots: int = wire(Int(0, MAX_SEAT), "seats given to bots at once (the highest numbers)")
     bot_level: int = wire(Int(1, 5), "bot strength")
+    blind: bool = optional(Bool(), False, "a blind table (protocol.md 9)")
 
     def check_fields(self) -> None:
         if self.bots >= self.rules.players:
@@ -326,9 +359,13 @@ class Play(Message):
     after: int = wire(Int(0, U32), "the last seq the client had when it chose the move")
     card: int = wire(CARD, "the card played")
     captured: int = wire(MASK, "mask of the table cards taken, 0 to lay the card")
+    pos: int | None = optional(Nil(POS), None, "blind tables: the card's deck position")
+    proof: bytes | None = optional(Nil(PROOF), None, "blind tables: the play proof (9.4)")
 
     def check_fields(self) -> None:
         _check_play(self.card, self.captured)
+        if (self.pos is None) != (self.proof is None):
+            raise FieldError("proof", "a blind play has both pos and proof, any other neither")
 
 
 @message("say", Sender.PLAYER)
@@ -465,7 +502,10 @@ class SeedReceipt(Message):
 class RoundVoid(Message):
     seq: int = wire(SEQ, "per-seat sequence number")
     round_id: bytes = wire(ROUND_ID, "the round abandoned")
-    reason: str = wire(Choice(VOID_REASONS), "why: three or more kings on the opening table")
+    reason: str = wire(
+        Choice(VOID_REASONS), "why: kings on the opening table; blind tables also 9.6, 9.7"
+    )
+    offender: int | None = optional(Nil(SEAT), None, "the seat absent, or that stopped")
 
 
 @message("deal", Sender.HOST, sequenced=True)
@@ -489,10 +529,13 @@ class Played(Message):
     captured: int = wire(MASK, "mask of the table cards taken")
     sweep: bool = wire(Bool(), "whether it swept the table")
     pos: int = wire(POS, "the card's deck position")
-    salt: bytes = wire(SALT, "its salt")
+    salt: bytes | None = wire(Nil(SALT), "its salt; nil at a blind table")
+    proof: bytes | None = optional(Nil(PROOF), None, "blind tables: the play proof (9.4)")
 
     def check_fields(self) -> None:
         _check_play(self.card, self.captured)
+        if (self.salt is None) == (self.proof is None):
+            raise FieldError("proof", "a play has a salt, or at a blind table a proof")
 
 
 @message("round_reveal", Sender.HOST, sequenced=True)
@@ -590,3 +633,110 @@ class Snapshot(Message):
             if len(getattr(self, name)) != rules.side_count:
                 raise FieldError(name, f"{getattr(self, name)!r} is not one entry per side")
         _check_sheet(self.round_score or (), self.scores, "round_score")
+
+
+# --- blind tables (protocol.md 9.5) ----------------------------------------------------------
+
+
+@record
+class KeyInfo(Record):
+    """A party's public key for one blind round (protocol.md 9.3, 9.4)."""
+
+    point: bytes = wire(POINT, "its public key X = x·B")
+    proof: bytes = wire(PROOF, "the key proof, e || z")
+    sign_key: bytes = wire(POINT, "the Ed25519 key that signs its decks and shares")
+
+
+@message("blind_round", Sender.HOST, sequenced=True)
+class BlindRound(Message):
+    """A blind table's ``round_commit`` (9.5.1)."""
+
+    seq: int = wire(SEQ, "per-seat sequence number")
+    round_id: bytes = wire(ROUND_ID, "fresh for every round")
+    round_no: int = wire(Int(1, U32), "round number in the match, from 1")
+    prev: bytes = wire(HASH, "link to the previous round's chain hash")
+    people: tuple[int, ...] = wire(
+        Array(SEAT, 1, MAX_SEAT + 1, unique=True), "the seats people play, in order: parties 1.."
+    )
+    key: KeyInfo = wire(Nested(KeyInfo), "the host party's key")
+    sig: bytes = wire(SIG, "the host's signature over the commit message with blind_digest")
+
+    def check_fields(self) -> None:
+        if list(self.people) != sorted(self.people):
+            raise FieldError("people", f"{self.people!r} is not in seat order")
+
+
+@message("blind_key", Sender.PLAYER)
+class BlindKey(Message):
+    round_id: bytes = wire(ROUND_ID, "the round")
+    key: KeyInfo = wire(Nested(KeyInfo), "this seat's party key")
+
+
+@message("blind_keys", Sender.HOST, sequenced=True)
+class BlindKeys(Message):
+    seq: int = wire(SEQ, "per-seat sequence number")
+    round_id: bytes = wire(ROUND_ID, "the round")
+    keys: tuple[KeyInfo, ...] = wire(Array(Nested(KeyInfo), *PER_PARTY), "by party")
+    dealer: int = wire(SEAT, "the round's dealer (round 1: from the keys, 9.5.5)")
+
+
+@message("blind_deck", Sender.HOST, sequenced=True)
+class BlindDeck(Message):
+    seq: int = wire(SEQ, "per-seat sequence number")
+    round_id: bytes = wire(ROUND_ID, "the round")
+    party: int = wire(Int(0, MAX_PARTIES - 1), "whose shuffle this is")
+    deck: tuple[bytes, ...] = wire(Array(CIPHERTEXT, 40, 40), "its output, U || V by position")
+    sig: bytes = wire(SIG, "that party's signature over it")
+
+
+@message("blind_shuffle", Sender.PLAYER)
+class BlindShuffle(Message):
+    round_id: bytes = wire(ROUND_ID, "the round")
+    deck: tuple[bytes, ...] = wire(Array(CIPHERTEXT, 40, 40), "this seat's shuffle")
+    sig: bytes = wire(SIG, "its party signature")
+
+
+@message("blind_open", Sender.HOST, sequenced=True)
+class BlindOpen(Message):
+    seq: int = wire(SEQ, "per-seat sequence number")
+    round_id: bytes = wire(ROUND_ID, "the round")
+    deal: int = wire(DEAL_NO, "the deal to open, from 1")
+
+
+@message("blind_shares", Sender.PLAYER)
+class BlindShares(Message):
+    round_id: bytes = wire(ROUND_ID, "the round")
+    deal: int = wire(DEAL_NO, "the deal")
+    shares: tuple[bytes, ...] = wire(Array(POINT, 0, 40), "x·U per position shared, in order")
+    sig: bytes = wire(SIG, "its party signature")
+
+
+@message("blind_deal", Sender.HOST, sequenced=True)
+class BlindDeal(Message):
+    seq: int = wire(SEQ, "per-seat sequence number")
+    round_id: bytes = wire(ROUND_ID, "the round")
+    deal: int = wire(DEAL_NO, "the deal")
+    shares: tuple[tuple[bytes, ...], ...] = wire(
+        Array(Array(POINT, 0, 40), *PER_PARTY), "by party: its shares"
+    )
+    sigs: tuple[bytes, ...] = wire(Array(SIG, *PER_PARTY), "by party: its signature")
+    stock: int = wire(Int(0, 40), "cards left undealt after this deal")
+
+    def check_fields(self) -> None:
+        if len(self.sigs) != len(self.shares):
+            raise FieldError("sigs", f"{len(self.sigs)} signatures for {len(self.shares)}")
+
+
+@message("blind_reveal", Sender.PLAYER)
+class BlindReveal(Message):
+    round_id: bytes = wire(ROUND_ID, "the round, over")
+    seed: bytes = wire(HASH, "this seat's party seed")
+
+
+@message("blind_reveals", Sender.HOST, sequenced=True)
+class BlindReveals(Message):
+    seq: int = wire(SEQ, "per-seat sequence number")
+    round_id: bytes = wire(ROUND_ID, "the round")
+    seeds: tuple[bytes | None, ...] = wire(
+        Array(Nil(HASH), *PER_PARTY), "by party: its seed, nil if it never came"
+    )

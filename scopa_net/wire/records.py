@@ -14,7 +14,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar, TypeVar
 
 from scopa_net.wire.errors import ErrorCode, LocalProtocolError
-from scopa_net.wire.fields import FieldError, Spec, check_keys
+from scopa_net.wire.fields import Absent, FieldError, Spec, check_keys
 
 R = TypeVar("R", bound="Record")
 
@@ -39,6 +39,8 @@ class Record:
     __slots__ = ()
     SPECS: ClassVar[tuple[tuple[str, Spec], ...]] = ()
     KEYS: ClassVar[frozenset[str]] = frozenset()
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset()
+    """Keys that may be left out (:class:`~scopa_net.wire.fields.Absent` fields)."""
 
     def __post_init__(self) -> None:
         try:
@@ -56,15 +58,14 @@ class Record:
 
     @classmethod
     def from_map(cls: type[R], raw: Any, path: str) -> R:
-        check_keys(raw, cls.KEYS, path)
+        check_keys(raw, cls.KEYS, path, cls.OPTIONAL)
         obj = object.__new__(cls)
-        for name, spec in cls.SPECS:
-            object.__setattr__(obj, name, spec.from_wire(raw[name], f"{path}.{name}"))
+        _read_fields(obj, cls.SPECS, raw, path)
         obj.check_fields()
         return obj
 
     def to_map(self) -> dict[str, Any]:
-        return {name: spec.to_wire(getattr(self, name)) for name, spec in self.SPECS}
+        return dict(written_fields(self))
 
 
 class Message(Record):
@@ -93,19 +94,38 @@ class Message(Record):
 
     def to_map(self) -> dict[str, Any]:
         out: dict[str, Any] = {"t": self.TYPE}
-        for name, spec in self.SPECS:
-            out[name] = spec.to_wire(getattr(self, name))
+        out.update(written_fields(self))
         return out
 
     @classmethod
     def from_fields(cls: type[R], raw: dict[str, Any]) -> R:
         """Build from a decoded map whose ``t`` has been checked; raises :class:`FieldError`."""
-        check_keys(raw, cls.KEYS | {"t"}, cls.TYPE)
+        check_keys(raw, cls.KEYS | {"t"}, cls.TYPE, cls.OPTIONAL)
         obj = object.__new__(cls)
-        for name, spec in cls.SPECS:
-            object.__setattr__(obj, name, spec.from_wire(raw[name], f"{cls.TYPE}.{name}"))
+        _read_fields(obj, cls.SPECS, raw, cls.TYPE)
         obj.check_fields()
         return obj
+
+
+def written_fields(record: Record) -> list[tuple[str, Any]]:
+    """The (key, wire value) pairs of ``record`` in field order, less optional keys left out."""
+    out = []
+    for name, spec in record.SPECS:
+        value = getattr(record, name)
+        if isinstance(spec, Absent) and value == spec.default:
+            continue
+        out.append((name, spec.to_wire(value)))
+    return out
+
+
+def _read_fields(obj: Record, specs: tuple[tuple[str, Spec], ...], raw: Any, path: str) -> None:
+    for name, spec in specs:
+        if name in raw:
+            value = spec.from_wire(raw[name], f"{path}.{name}")
+        else:
+            assert isinstance(spec, Absent)
+            value = spec.default
+        object.__setattr__(obj, name, value)
 
 
 CATALOGUE: dict[str, type[Message]] = {}
@@ -116,6 +136,7 @@ def _finish(cls: type[R]) -> type[R]:
     cls = dataclass(frozen=True, kw_only=True, slots=True)(cls)
     cls.SPECS = tuple((f.name, f.metadata["spec"]) for f in fields(cls))  # type: ignore[arg-type]
     cls.KEYS = frozenset(name for name, _ in cls.SPECS)
+    cls.OPTIONAL = frozenset(name for name, spec in cls.SPECS if isinstance(spec, Absent))
     return cls
 
 

@@ -128,6 +128,43 @@ class BlindParty:
         self.void_notice: VoidNotice | None = None
         self.seeds: tuple[bytes | None, ...] | None = None
 
+    @classmethod
+    def rebuild(cls, rules: RuleSet, record: BlindRound, party: int, seed: bytes) -> BlindParty:
+        """This party as it stood at the end of ``record``, from its own seed and the public
+        record: for a client or a host that restarts mid-round. Everything in the record is
+        taken again through the same checks, in the order it happened."""
+        if not record.keys:
+            raise ValueError("a blind record without the host's key cannot be rebuilt")
+        me = cls(rules, record.round_id, party, record.people, seed, host_key=record.keys[0])
+        if len(record.keys) != me.parties:
+            return me
+        me.take_keys(record.keys)
+        if record.dealer is not None:
+            me.start(record.dealer)
+        for p, (deck, sig) in enumerate(zip(record.decks, record.deck_sigs, strict=True)):
+            if p == party:
+                if me.my_deck().deck != tuple(c.to_bytes() for c in deck):
+                    raise BlindCheckError(checks.BAD_DECK, "the record holds another deck for it")
+            else:
+                me.take_deck(p, [c.to_bytes() for c in deck], sig)
+        plays = list(record.plays)
+        for k, deal in enumerate(record.deals, 1):
+            me.open_deal(k)
+            me.take_deal(k, deal.shares, deal.sigs)
+            laid = me.plan[k - 1]
+            while plays and laid.start <= plays[0].pos < laid.stop:
+                play = plays.pop(0)
+                if owner(play.seat, me.people) == party:
+                    me.prove_play(play.pos, play.code & CARD_FIELD)  # its own, made again
+                me.take_play(play.seat, play.pos, play.code, play.proof)
+        if plays:
+            raise BlindCheckError(checks.MISROUTED, f"{len(plays)} plays of no deal relayed")
+        if record.void is not None:
+            me.void(record.void.reason, record.void.offender)
+        if record.seeds is not None:
+            me.take_reveals(record.seeds)
+        return me
+
     # --- keys ---------------------------------------------------------------------------
 
     @property

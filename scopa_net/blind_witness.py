@@ -1,0 +1,355 @@
+"""One seat at a blind table (protocol.md section 9): its party, its checks, its transcript.
+
+The blind counterpart of :class:`~scopa_net.witness.DealWitness`, sans-IO. A client feeds
+:meth:`BlindWitness.observe` every table event its seat receives, in order; the witness runs the
+seat's :class:`~scopa_net.fair.blind.party.BlindParty` for each round (its key, its shuffle, its
+shares, its play proofs, its seed), checks everything the host relays as 9.6 says, and queues
+what the seat must send (:meth:`take_outgoing`). A ``blind_deal`` opens the seat's own cards:
+:meth:`for_mirror` turns it into the ``deal`` the seat's board is built from, so the rest of the
+client is the same as at any table. At each ``round_reveal`` the round is checked with the blind
+verifier; a failed check raises :class:`~scopa_net.fair.errors.FairnessError` naming the party.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+from collections.abc import Callable
+
+from scopa_net.fair.blind.errors import BlindCheckError
+from scopa_net.fair.blind.party import BlindParty
+from scopa_net.fair.blind.party_secrets import PartyKey
+from scopa_net.fair.blind.record import BlindRound, blind_digest, blind_first_dealer
+from scopa_net.fair.blind.verifier import verify_any
+from scopa_net.fair.commitments import (
+    ZERO_CHAIN,
+    check_signature,
+    commit_message,
+    end_message,
+    reveal_message,
+    rules_hash,
+)
+from scopa_net.fair.errors import BrokenChainError, FairnessError, ReplayedRoundError
+from scopa_net.fair.transcript import MatchResult, Stopped, Transcript
+from scopa_net.fair.verifier import RoundVerdict
+from scopa_net.plays import play_code
+from scopa_net.rules import RuleSet
+from scopa_net.wire import messages as m
+
+NO_SALT = bytes(16)
+"""The salt a blind table's cards show on the seat's board (there is none: 9)."""
+
+
+def party_key(info: m.KeyInfo) -> PartyKey:
+    return PartyKey(info.point, info.proof, info.sign_key)
+
+
+@dataclasses.dataclass
+class _Round:
+    round_id: bytes
+    round_no: int
+    prev: bytes
+    sig: bytes
+    people: tuple[int, ...]
+    host: PartyKey
+    """The host party's key, as the round's commitment carries it."""
+    party: BlindParty | None
+    """None when this seat is not a party this round (a computer played it for the host)."""
+    score: tuple[int, ...] | None = None
+    over: bool = False
+
+
+class BlindWitness:
+    """What one seat saw of every blind round, checked as it arrived."""
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        host_key: bytes,
+        seat: int,
+        *,
+        new_seed: Callable[[], bytes],
+        mid_match: bool = False,
+        seed_for: Callable[[bytes], bytes | None] | None = None,
+    ) -> None:
+        """``new_seed()``: a fresh 32-byte party seed (the client's own randomness).
+        ``seed_for(round_id)``: a seed kept on disk for that round (a client taking its seat
+        back continues the round with the same party secrets), or None for a fresh one."""
+        self.rules = rules
+        self.host_key = host_key
+        self.seat = seat
+        self.mid_match = mid_match
+        self.seed_for = seed_for
+        self.new_seed = new_seed
+        self._rules_digest = rules_hash(rules)
+        self.rounds: list[BlindRound] = []
+        self.current: _Round | None = None
+        self._seen_ids: set[bytes] = set()
+        self._chain: bytes | None = None if mid_match else ZERO_CHAIN
+        self._outgoing: list[m.Message] = []
+        self._notices: list[str] = []
+        self.owed: m.Message | None = None
+        """The last message this seat sent for the stage under way: sent again after a
+        reconnection (the host refuses a repeat quietly)."""
+        self.result = MatchResult((0,) * rules.side_count, None)
+        self.verdicts: list[RoundVerdict] = []
+        self.people: tuple[int, ...] = ()
+        """The seats people play in the round under way (or the last): parties 1.."""
+        self.on_seed: Callable[[bytes, bytes], None] | None = None
+        """Called with (round_id, seed) when a round's seed is chosen, to keep it on disk."""
+
+    # --- what the client reads --------------------------------------------------------
+
+    @property
+    def party(self) -> BlindParty | None:
+        return None if self.current is None else self.current.party
+
+    def take_outgoing(self) -> list[m.Message]:
+        out, self._outgoing = self._outgoing, []
+        return out
+
+    def take_notices(self) -> list[str]:
+        out, self._notices = self._notices, []
+        return out
+
+    def seed_in_play(self) -> tuple[bytes, bytes] | None:
+        if self.current is None or self.current.party is None:
+            return None
+        return self.current.round_id, self.current.party.secrets.seed
+
+    def play_proof(self, card: int) -> tuple[int, bytes]:
+        """The deck position of ``card`` in this seat's hand and the proof for playing it."""
+        party = self.party
+        if party is None:
+            raise FairnessError("no blind round is in play at this seat")
+        played = {p.pos for p in party.plays}
+        for pos, held in party.owned.items():
+            if held == card and pos not in played:
+                return pos, party.prove_play(pos, card)
+        raise FairnessError(f"card {card} is not in this seat's hand")
+
+    def resynced(self) -> None:
+        """Caught up by a snapshot: the round under way cannot be followed any more."""
+        self.mid_match = True
+        self.current = None
+        self._chain = None
+
+    @property
+    def round_no(self) -> int:
+        if self.current is not None:
+            return self.current.round_no
+        return self.rounds[-1].round_no if self.rounds else 0
+
+    # --- events -------------------------------------------------------------------------
+
+    def observe(self, event: m.Message) -> tuple[RoundVerdict | None, m.Deal | None]:
+        """Check one event. Returns the round's verdict at ``round_reveal``, and for a
+        ``blind_deal`` the ``deal`` it opened for this seat's board."""
+        return self._observe(event)
+
+    def _observe(self, e: m.Message) -> tuple[RoundVerdict | None, m.Deal | None]:
+        if isinstance(e, m.BlindRound):
+            self._on_round(e)
+            return None, None
+        if isinstance(e, m.MatchEnd):
+            self._on_match_end(e)
+            return None, None
+        cur = self.current
+        if cur is None or cur.party is None:
+            if isinstance(e, m.RoundReveal) and cur is not None:
+                self.current = None
+                self._chain = None  # a round this seat did not take part in
+            return None, None
+        party = cur.party
+        if isinstance(e, m.BlindKeys):
+            self._same_round(e.round_id)
+            keys = tuple(party_key(k) for k in e.keys)
+            party.take_keys(keys)  # refuses a host key other than the one committed
+            if cur.round_no == 1 and not self.mid_match:
+                first = blind_first_dealer(cur.round_id, keys, self.rules.players)
+                if e.dealer != first:
+                    raise BrokenChainError(
+                        f"round 1's dealer is seat {e.dealer}, the keys give seat {first}"
+                    )
+            party.start(e.dealer)
+        elif isinstance(e, m.BlindDeck):
+            self._same_round(e.round_id)
+            party.take_deck(e.party, e.deck, e.sig)
+            if e.party == party.party - 1:
+                signed = party.my_deck()
+                self._send(m.BlindShuffle(round_id=cur.round_id, deck=signed.deck, sig=signed.sig))
+        elif isinstance(e, m.BlindOpen):
+            self._same_round(e.round_id)
+            signed = party.open_deal(e.deal)
+            self._send(
+                m.BlindShares(
+                    round_id=cur.round_id, deal=e.deal, shares=signed.shares, sig=signed.sig
+                )
+            )
+        elif isinstance(e, m.BlindDeal):
+            self._same_round(e.round_id)
+            opened = party.take_deal(e.deal, e.shares, e.sigs)
+            hand = tuple(m.DealtCard(pos=c.pos, card=c.card, salt=NO_SALT) for c in opened.hand)
+            table = tuple(m.DealtCard(pos=c.pos, card=c.card, salt=NO_SALT) for c in opened.table)
+            return None, m.Deal(seq=e.seq, hand=hand, table=table, stock=e.stock)
+        elif isinstance(e, m.Played):
+            if e.proof is None:
+                raise BlindCheckError("bad play proof", "a play at a blind table without a proof")
+            if e.seat == self.seat:
+                # Our own play, perhaps chosen by a client before this one (a seat taken back
+                # from disk): the proof is deterministic, so make it here to compare.
+                with contextlib.suppress(BlindCheckError):
+                    party.prove_play(e.pos, e.card)
+            party.take_play(e.seat, e.pos, play_code(e.card, e.captured), e.proof)
+        elif isinstance(e, m.RoundVoid):
+            self._same_round(e.round_id)
+            party.void(e.reason, e.offender)
+            self._round_over()
+        elif isinstance(e, m.RoundEnd):
+            if e.round_no != cur.round_no:
+                raise BrokenChainError(
+                    f"the score sheet is for round {e.round_no}, but {cur.round_no} is in play"
+                )
+            cur.score = tuple(
+                sum(line.points[side] for line in e.lines) for side in range(len(e.scores))
+            )
+            self.result = MatchResult(tuple(e.scores), None)
+            self._round_over()
+        elif isinstance(e, m.BlindReveals):
+            self._same_round(e.round_id)
+            party.take_reveals(e.seeds)
+        elif isinstance(e, m.RoundReveal):
+            self._same_round(e.round_id)
+            return self._on_reveal(e), None
+        return None, None
+
+    def _on_round(self, e: m.BlindRound) -> None:
+        if self.current is not None and not self.mid_match:
+            raise BrokenChainError("a new round opened while the last one was still open")
+        if e.round_id in self._seen_ids:
+            raise ReplayedRoundError(f"round id {e.round_id.hex()} was used before")
+        if self._chain is not None:
+            expected_no = len(self.rounds) + 1
+            if e.round_no != expected_no or e.prev != self._chain:
+                raise BrokenChainError(
+                    f"round {e.round_no} does not follow the chain of the {len(self.rounds)} "
+                    "rounds before it"
+                )
+        host = party_key(e.key)
+        digest = blind_digest(e.round_id, e.people, host)
+        check_signature(
+            self.host_key,
+            e.sig,
+            commit_message(e.round_id, e.round_no, e.prev, digest, self._rules_digest),
+            f"round {e.round_no}'s commitment",
+        )
+        self._seen_ids.add(e.round_id)
+        party = None
+        if self.seat in e.people:
+            seed = self.seed_for(e.round_id) if self.seed_for is not None else None
+            if seed is None:
+                seed = self.new_seed()
+            index = e.people.index(self.seat) + 1
+            party = BlindParty(self.rules, e.round_id, index, e.people, seed, host_key=host)
+            if self.on_seed is not None:
+                self.on_seed(e.round_id, seed)
+            key = party.key
+            self._send(
+                m.BlindKey(
+                    round_id=e.round_id,
+                    key=m.KeyInfo(point=key.point, proof=key.proof, sign_key=key.sign_key),
+                )
+            )
+        else:
+            self._notices.append(
+                f"round {e.round_no}: a computer player holds this seat for the host this "
+                "round (you were away when it began); the round is not checked here"
+            )
+        self.current = _Round(e.round_id, e.round_no, e.prev, e.sig, e.people, host, party)
+        self.people = e.people
+
+    def _round_over(self) -> None:
+        cur = self.current
+        assert cur is not None and cur.party is not None
+        if not cur.over:
+            cur.over = True
+            self._send(m.BlindReveal(round_id=cur.round_id, seed=cur.party.reveal()))
+
+    def _on_reveal(self, e: m.RoundReveal) -> RoundVerdict:
+        cur = self.current
+        assert cur is not None and cur.party is not None
+        public = cur.party.public_round(
+            round_no=cur.round_no, prev=cur.prev, sig=cur.sig, score=cur.score, hand_seat=self.seat
+        )
+        chain = public.chain_hash()
+        check_signature(
+            self.host_key,
+            e.sig,
+            reveal_message(cur.round_id, e.host_seed, chain),
+            f"round {cur.round_no}'s reveal",
+        )
+        self.rounds.append(dataclasses.replace(public, reveal_sig=e.sig))
+        self.current = None
+        self.owed = None
+        if self._chain is None:
+            verdict = RoundVerdict(
+                cur.round_no, None, "cards and proofs checked (seat taken mid-match)"
+            )
+        else:
+            self._chain = chain
+            verdict = verify_any(self.transcript()).rounds[-1]
+        self.verdicts.append(verdict)
+        if verdict.error is not None:
+            raise verdict.error
+        return verdict
+
+    def _on_match_end(self, e: m.MatchEnd) -> None:
+        if self.current is not None:
+            raise BrokenChainError("the match ended while a round was still open")
+        if self._chain is not None:
+            check_signature(
+                self.host_key, e.sig, end_message(self._chain, e.scores, e.winner), "the match end"
+            )
+        self.result = MatchResult(tuple(e.scores), e.winner, e.sig)
+
+    def _same_round(self, round_id: bytes) -> None:
+        assert self.current is not None
+        if round_id != self.current.round_id:
+            raise FairnessError(
+                f"an event names round {round_id.hex()}, not the open round "
+                f"{self.current.round_id.hex()}"
+            )
+
+    def _send(self, msg: m.Message) -> None:
+        self._outgoing.append(msg)
+        self.owed = msg
+
+    # --- the record -----------------------------------------------------------------------
+
+    def transcript(self) -> Transcript:
+        return Transcript(
+            self.rules, self.host_key, self.seat, tuple(self.rounds), self.result, blind=True
+        )
+
+    def evidence(self, error: FairnessError) -> Transcript:
+        rounds = list(self.rounds)
+        cur = self.current
+        if cur is not None and cur.party is not None:
+            rounds.append(
+                cur.party.public_round(
+                    round_no=cur.round_no, prev=cur.prev, sig=cur.sig, hand_seat=self.seat
+                )
+            )
+        stopped = Stopped(self.round_no, type(error).__name__, str(error)[:1000] or "-")
+        return Transcript(
+            self.rules,
+            self.host_key,
+            self.seat,
+            tuple(rounds),
+            self.result,
+            stopped=stopped,
+            blind=True,
+        )
+
+
+__all__ = ["NO_SALT", "BlindWitness"]

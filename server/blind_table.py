@@ -1,0 +1,603 @@
+"""A blind table: the host deals without seeing the people's cards (protocol.md section 9).
+
+:class:`BlindTable` is a :class:`~scopa_net.server.table.Table` whose rounds follow 9.5 instead
+of section 5: the host runs the host party (:class:`~scopa_net.fair.blind.party.BlindParty`,
+index 0) for its own layer and its computer players, and relays every person's key, shuffled
+deck, shares and seed, checking each before it relays it. Its engine plays over a guessed deck
+(:mod:`scopa_net.fair.blind.hidden`): it learns a person's card only when a play proves it.
+
+Every input is a journal entry, as at any table; the host party's seed is in the ``round``
+entry, so a table rebuilt from its journal holds the same party, decks and shares.
+
+The phases of a blind round::
+
+    KEYS     blind_round sent; waiting for every person's key
+    SHUFFLE  blind_keys and the host's deck sent; waiting for each person's shuffle in turn
+    OPEN     blind_open sent for a deal; waiting for every person's shares
+    PLAY     the deal is out; plays until the hands are empty (then OPEN again, or the end)
+    SEEDS    the round is over (played out or void); waiting for every person's seed
+
+A person who does not act within the seed deadline, and is not away within their grace period,
+and a person whose grace period ends while the round needs them, void the round as ``absent``
+(9.7): no one may play a person's cards for them, and the host never has their secret.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+from dataclasses import dataclass, field, replace
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from scopa_net.cards import CARDS
+from scopa_net.errors import IllegalPlayError
+from scopa_net.fair.blind.deck import deck_message, parse_deck
+from scopa_net.fair.blind.errors import BlindCheckError
+from scopa_net.fair.blind.hidden import guessed_deck, learn
+from scopa_net.fair.blind.party import BlindParty, check_party_signature
+from scopa_net.fair.blind.party_secrets import PartyKey, key_proof_ok
+from scopa_net.fair.blind.plan import owner, shared_positions
+from scopa_net.fair.blind.record import (
+    VOID_ABSENT,
+    BlindRound,
+    blind_digest,
+    blind_first_dealer,
+    shares_message,
+)
+from scopa_net.fair.commitments import commit_message, end_message, reveal_message, sign
+from scopa_net.fair.transcript import VOID_KINGS
+from scopa_net.match import Match
+from scopa_net.plays import Play, play_code
+from scopa_net.rules import RuleSet
+from scopa_net.server.table import Phase, Table, TableError
+from scopa_net.wire import messages as m
+from scopa_net.wire.convert import score_lines
+from scopa_net.wire.errors import ErrorCode
+
+BLIND_WAITS = (Phase.KEYS, Phase.SHUFFLE, Phase.OPEN, Phase.SEEDS)
+
+
+def _trial(party: BlindParty) -> BlindParty:
+    """A copy of ``party`` to check a play on without taking it (take_play records it)."""
+    trial = copy.copy(party)
+    trial.plays = list(party.plays)
+    trial.seen = dict(party.seen)
+    return trial
+
+
+def key_info(key: PartyKey) -> m.KeyInfo:
+    return m.KeyInfo(point=key.point, proof=key.proof, sign_key=key.sign_key)
+
+
+def party_key(info: m.KeyInfo) -> PartyKey:
+    return PartyKey(info.point, info.proof, info.sign_key)
+
+
+@dataclass
+class BlindState:
+    """The round in progress at a blind table, as the host holds it."""
+
+    party: BlindParty
+    round_no: int
+    prev: bytes
+    sig: bytes
+    keys: list[PartyKey | None]
+    shares: dict[int, tuple[tuple[bytes, ...], bytes]] = field(default_factory=dict)
+    """party -> (shares, sig) for the deal being opened."""
+    opening: int = 0
+    """The deal being opened (or last opened), from 1."""
+    seeds: list[bytes | None] = field(default_factory=list)
+    known: dict[int, int] = field(default_factory=dict)
+    """Deck position -> card, for the cards the engine holds for certain."""
+    score: tuple[int, ...] | None = None
+    public: BlindRound | None = None
+    """The round's public record once it is revealed."""
+
+    @property
+    def people(self) -> tuple[int, ...]:
+        return self.party.people
+
+    def party_of(self, seat: int) -> int:
+        return owner(seat, self.people)
+
+
+class BlindTable(Table):
+    """A table whose rounds are dealt blind (protocol.md 9)."""
+
+    blind = True
+
+    def __init__(
+        self, table_id: int, name: str, rules: RuleSet, host_key: Ed25519PrivateKey, **kw: object
+    ) -> None:
+        super().__init__(table_id, name, rules, host_key, **kw)  # type: ignore[arg-type]
+        self.blind_round: BlindState | None = None
+        self.blind_history: list[BlindRound] = []
+
+    # --- reading ------------------------------------------------------------------------
+
+    @property
+    def waits_on_seats(self) -> bool:
+        return self.phase in BLIND_WAITS
+
+    @property
+    def wait_stage(self) -> tuple[int, str, int]:
+        """Changes whenever the table starts waiting on seats for something new."""
+        b = self.blind_round
+        return (self.round_no, self.phase.value, 0 if b is None else b.opening)
+
+    def to_act(self) -> list[tuple[int, str]]:
+        b = self.blind_round
+        if b is None or self.phase not in (*BLIND_WAITS, Phase.PLAY):
+            return []
+        if self.phase is Phase.PLAY:
+            return super().to_act()
+        people = b.people
+        if self.phase is Phase.KEYS:
+            return [(s, "key") for p, s in enumerate(people, 1) if b.keys[p] is None]
+        if self.phase is Phase.SHUFFLE:
+            due = len(b.party.decks)
+            return [(people[due - 1], "shuffle")] if 1 <= due <= len(people) else []
+        if self.phase is Phase.OPEN:
+            return [(s, "shares") for p, s in enumerate(people, 1) if p not in b.shares]
+        # A person away past their grace period is not waited for: their seed stays secret.
+        return [
+            (s, "reveal")
+            for p, s in enumerate(people, 1)
+            if b.seeds[p] is None and not self.seats[s].stand_in
+        ]
+
+    def snapshot(self, seat: int) -> m.Snapshot:
+        """As any table's, but a person's own cards are theirs to open: the host does not
+        know them (its engine holds guesses), so their snapshot leaves the hand empty."""
+        snap = super().snapshot(seat)
+        if self._person(seat) and not snap.round_over:
+            snap = replace(snap, hand=())
+        return snap
+
+    # --- inputs ---------------------------------------------------------------------------
+
+    def _round_for(self, round_id: bytes, phase: Phase, what: str) -> BlindState:
+        b = self.blind_round
+        if self.phase is not phase or b is None:
+            raise TableError(ErrorCode.WRONG_PHASE, f"cannot {what} now ({self.phase.value})")
+        if round_id != b.party.round_id:
+            raise TableError(
+                ErrorCode.WRONG_PHASE, f"round {round_id.hex()} is not the round in progress"
+            )
+        return b
+
+    def _party_for(self, b: BlindState, seat: int) -> int:
+        if seat not in b.people:
+            raise TableError(ErrorCode.WRONG_PHASE, f"seat {seat} is not a party this round")
+        return b.party_of(seat)
+
+    def blind_key(self, seat: int, round_id: bytes, key: m.KeyInfo) -> None:
+        b = self._round_for(round_id, Phase.KEYS, "take a key")
+        p = self._party_for(b, seat)
+        if b.keys[p] is not None:
+            raise TableError(ErrorCode.WRONG_PHASE, f"seat {seat} has sent its key")
+        if not key_proof_ok(round_id, p, party_key(key)):
+            raise TableError(ErrorCode.BAD_FIELD, "the key proof does not verify")
+        self._commit(
+            "blind_key",
+            {"seat": seat, "point": key.point, "proof": key.proof, "sign_key": key.sign_key},
+        )
+
+    def blind_shuffle(
+        self, seat: int, round_id: bytes, deck: tuple[bytes, ...], sig: bytes
+    ) -> None:
+        b = self._round_for(round_id, Phase.SHUFFLE, "take a shuffle")
+        p = self._party_for(b, seat)
+        if p != len(b.party.decks):
+            raise TableError(ErrorCode.WRONG_PHASE, f"it is not seat {seat}'s turn to shuffle")
+        key = b.keys[p]
+        assert key is not None
+        try:
+            parsed = parse_deck(deck)
+        except ValueError as exc:
+            raise TableError(ErrorCode.BAD_FIELD, f"not a deck: {exc}") from None
+        if not check_party_signature(key, sig, deck_message(round_id, p, parsed)):
+            raise TableError(ErrorCode.BAD_FIELD, "the deck is not signed by the seat's key")
+        self._commit("blind_shuffle", {"seat": seat, "deck": list(deck), "sig": sig})
+
+    def blind_shares(
+        self, seat: int, round_id: bytes, deal: int, shares: tuple[bytes, ...], sig: bytes
+    ) -> None:
+        b = self._round_for(round_id, Phase.OPEN, "take shares")
+        p = self._party_for(b, seat)
+        if deal != b.opening or p in b.shares:
+            raise TableError(ErrorCode.WRONG_PHASE, f"deal {deal}'s shares are not awaited")
+        due = shared_positions(b.party.plan[deal - 1], b.people, p)
+        key = b.keys[p]
+        assert key is not None
+        if len(shares) != len(due):
+            raise TableError(ErrorCode.BAD_FIELD, f"{len(due)} shares due, not {len(shares)}")
+        if not check_party_signature(key, sig, shares_message(round_id, p, deal, shares)):
+            raise TableError(ErrorCode.BAD_FIELD, "the shares are not signed by the seat's key")
+        self._commit(
+            "blind_shares", {"seat": seat, "deal": deal, "shares": list(shares), "sig": sig}
+        )
+
+    def blind_reveal(self, seat: int, round_id: bytes, seed: bytes) -> None:
+        b = self._round_for(round_id, Phase.SEEDS, "take a seed")
+        p = self._party_for(b, seat)
+        if b.seeds[p] is not None:
+            raise TableError(ErrorCode.WRONG_PHASE, f"seat {seat} has revealed")
+        self._commit("blind_reveal", {"seat": seat, "seed": seed})
+
+    def play(
+        self,
+        seat: int,
+        move_id: int | None,
+        after: int,
+        card: int,
+        captured: int,
+        *,
+        pos: int | None = None,
+        proof: bytes | None = None,
+    ) -> tuple[int, bool]:
+        """A person's play carries its deck position and proof; the host checks the proof
+        (the card is the one the position holds) before the rules."""
+        s = self.seats[seat]
+        if move_id is not None and move_id in s.moves:
+            return self._repeated_move(s, move_id, card, captured), True
+        if after < s.state_seq:
+            raise TableError(
+                ErrorCode.STALE,
+                f"the game moved on after seq {after}; catch up to {s.seq}",
+                current_seq=s.seq,
+            )
+        b = self.blind_round
+        rnd = self.match.round if self.match else None
+        if self.phase is not Phase.PLAY or rnd is None or b is None:
+            raise TableError(ErrorCode.WRONG_PHASE, "there is no round in play")
+        if rnd.turn != seat:
+            raise TableError(ErrorCode.NOT_YOUR_TURN, f"it is seat {rnd.turn}'s turn")
+        if b.party_of(seat) == 0 and pos is None:  # a computer player: the host plays it
+            pos = next((p for p, c in b.party.owned.items() if c == card), None)
+            if pos is None:
+                raise TableError(ErrorCode.ILLEGAL_PLAY, f"seat {seat} holds no card {card}")
+            proof = b.party.prove_play(pos, card)
+        if pos is None or proof is None:
+            raise TableError(ErrorCode.BAD_FIELD, "a play at a blind table needs pos and proof")
+        code = play_code(card, captured)
+        try:
+            _trial(b.party).take_play(seat, pos, code, proof)
+        except BlindCheckError as exc:
+            raise TableError(ErrorCode.ILLEGAL_PLAY, str(exc), reason="not_in_hand") from None
+        trial = rnd.copy()
+        try:
+            learn(trial, dict(b.known), pos, card)
+            trial.resolve(Play.from_code(code), seat, exact=True)
+        except (IllegalPlayError, ValueError) as exc:
+            reason = exc.reason.name.lower() if isinstance(exc, IllegalPlayError) else None
+            raise TableError(ErrorCode.ILLEGAL_PLAY, str(exc), reason=reason) from None
+        self._commit(
+            "play",
+            {
+                "seat": seat,
+                "move_id": move_id,
+                "card": card,
+                "captured": captured,
+                "pos": pos,
+                "proof": proof,
+            },
+        )
+        return self.last_played_seq, False
+
+    def close_seeds(self) -> None:
+        """The deadline passed with seats still owing: at the round's end, reveal with the
+        seeds that came; before it, the round is void, naming the first seat awaited."""
+        if not self.waits_on_seats:
+            raise TableError(ErrorCode.WRONG_PHASE, "nothing is awaited from the seats")
+        self._commit("close_seeds", {})
+
+    # --- applying ---------------------------------------------------------------------------
+
+    def _apply_round(self, round_id: bytes, host_seed: bytes) -> None:
+        self.seen_round_ids.add(round_id)
+        self.round_no += 1
+        people = tuple(s for s in range(self.rules.players) if self._person(s))
+        party = BlindParty(self.rules, round_id, 0, people, host_seed)
+        digest = blind_digest(round_id, people, party.key)
+        sig = sign(
+            self._key,
+            commit_message(round_id, self.round_no, self.chain, digest, self._rules_digest),
+        )
+        b = BlindState(party, self.round_no, self.chain, sig, [party.key] + [None] * len(people))
+        b.seeds = [None] * party.parties
+        self.blind_round = b
+        self.round = None
+        self.phase = Phase.KEYS
+        round_no, prev, key = self.round_no, self.chain, key_info(party.key)
+        self._broadcast(
+            lambda seq, _: m.BlindRound(
+                seq=seq,
+                round_id=round_id,
+                round_no=round_no,
+                prev=prev,
+                people=people,
+                key=key,
+                sig=sig,
+            ),
+            state=True,
+        )
+        self._advance_blind()
+
+    def _apply_blind_key(self, seat: int, point: bytes, proof: bytes, sign_key: bytes) -> None:
+        b = self.blind_round
+        assert b is not None
+        b.keys[b.party_of(seat)] = PartyKey(point, proof, sign_key)
+        self._advance_blind()
+
+    def _apply_blind_shuffle(self, seat: int, deck: list[bytes], sig: bytes) -> None:
+        b = self.blind_round
+        assert b is not None
+        p = b.party_of(seat)
+        b.party.take_deck(p, tuple(deck), sig)
+        self._deck_event(p, tuple(deck), sig)
+        self._advance_blind()
+
+    def _apply_blind_shares(self, seat: int, deal: int, shares: list[bytes], sig: bytes) -> None:
+        b = self.blind_round
+        assert b is not None
+        b.shares[b.party_of(seat)] = (tuple(shares), sig)
+        self._advance_blind()
+
+    def _apply_blind_reveal(self, seat: int, seed: bytes) -> None:
+        b = self.blind_round
+        assert b is not None
+        b.seeds[b.party_of(seat)] = seed
+        self._advance_blind()
+
+    def _apply_close_seeds(self) -> None:
+        b = self.blind_round
+        assert b is not None
+        if self.phase is Phase.SEEDS:
+            self._reveal_blind()
+            return
+        waiting = [seat for seat, _ in self.to_act()]
+        self._void_absent(waiting[0] if waiting else b.people[0])
+
+    def _apply_status(self, seat: int, connected: bool, stand_in: bool, grace: int) -> None:
+        """A person whose grace period ended (a computer stands in from now on) cannot be
+        played for in a blind round: the round in progress is void, naming them (9.7)."""
+        super()._apply_status(seat, connected, stand_in, grace)
+        b = self.blind_round
+        if stand_in and b is not None and seat in b.people and self._round_live():
+            self._void_absent(seat)
+
+    def _apply_leave(self, seat: int) -> None:
+        b = self.blind_round
+        live = b is not None and seat in b.people and self._round_live()
+        super()._apply_leave(seat)
+        if live:
+            self._void_absent(seat)
+
+    def _apply_away(self, seat: int) -> None:
+        b = self.blind_round
+        live = b is not None and seat in b.people and self._round_live()
+        super()._apply_away(seat)
+        if live:
+            self._void_absent(seat)
+
+    def _round_live(self) -> bool:
+        return self.phase in (Phase.KEYS, Phase.SHUFFLE, Phase.OPEN, Phase.PLAY)
+
+    def _advance_seeds(self) -> None:
+        """Section 5's seeds are not used at a blind table."""
+
+    def _advance_blind(self) -> None:
+        """Move on as soon as nothing is awaited from the people."""
+        b = self.blind_round
+        assert b is not None
+        if self.phase is Phase.KEYS and not self.to_act():
+            keys = tuple(k for k in b.keys if k is not None)
+            b.party.take_keys(keys)
+            infos = tuple(key_info(k) for k in keys)
+            round_id = b.party.round_id
+            if self.match is None:
+                first = blind_first_dealer(round_id, keys, self.rules.players)
+                self.match = Match(self.rules, first)
+            dealer = self.match.dealer
+            self._broadcast(
+                lambda seq, _: m.BlindKeys(seq=seq, round_id=round_id, keys=infos, dealer=dealer),
+                state=True,
+            )
+            b.party.start(dealer)
+            signed = b.party.my_deck()
+            self.phase = Phase.SHUFFLE
+            self._deck_event(0, signed.deck, signed.sig)
+        if self.phase is Phase.SHUFFLE and len(b.party.decks) == b.party.parties:
+            self._open_deal(1)
+        if self.phase is Phase.OPEN and not self.to_act():
+            self._deal_blind()
+        if self.phase is Phase.SEEDS and not self.to_act():
+            self._reveal_blind()
+
+    def _deck_event(self, party: int, deck: tuple[bytes, ...], sig: bytes) -> None:
+        round_id = self.blind_round.party.round_id  # type: ignore[union-attr]
+        self._broadcast(
+            lambda seq, _: m.BlindDeck(seq=seq, round_id=round_id, party=party, deck=deck, sig=sig),
+            state=True,
+        )
+
+    def _open_deal(self, k: int) -> None:
+        b = self.blind_round
+        assert b is not None
+        b.opening = k
+        own = b.party.open_deal(k)
+        b.shares = {0: (own.shares, own.sig)}
+        self.phase = Phase.OPEN
+        round_id = b.party.round_id
+        self._broadcast(lambda seq, _: m.BlindOpen(seq=seq, round_id=round_id, deal=k), state=True)
+
+    def _deal_blind(self) -> None:
+        """Every party's shares are in: relay them, read the table and the computer players'
+        cards, and deal the engine (the first deal) or correct its guesses (later ones)."""
+        b = self.blind_round
+        assert b is not None and self.match is not None
+        k = b.opening
+        parties = range(b.party.parties)
+        shares = tuple(b.shares[p][0] for p in parties)
+        sigs = tuple(b.shares[p][1] for p in parties)
+        opened = b.party.take_deal(k, shares, sigs)
+        stock = 40 - b.party.plan[k - 1].stop
+        round_id = b.party.round_id
+        self._broadcast(
+            lambda seq, _: m.BlindDeal(
+                seq=seq, round_id=round_id, deal=k, shares=shares, sigs=sigs, stock=stock
+            ),
+            state=True,
+        )
+        known = {c.pos: c.card for c in (*opened.table, *opened.hand)}
+        if k == 1:
+            dealt = self.match.deal([CARDS[c] for c in guessed_deck(known)])
+            b.known = dict(known)
+            self.dealt_round_no = self.round_no
+            if dealt.void:
+                b.party.void(VOID_KINGS)
+                self._broadcast(
+                    lambda seq, _: m.RoundVoid(seq=seq, round_id=round_id, reason=VOID_KINGS),
+                    state=True,
+                )
+                self._end_blind()
+                return
+        else:
+            assert self.match.round is not None
+            for pos, card in known.items():
+                learn(self.match.round, b.known, pos, card)
+        self.phase = Phase.PLAY
+
+    def _apply_play(
+        self,
+        seat: int,
+        move_id: int | None,
+        card: int,
+        captured: int,
+        *,
+        pos: int | None = None,
+        proof: bytes | None = None,
+    ) -> None:
+        b = self.blind_round
+        assert self.match is not None and self.match.round is not None and b is not None
+        assert pos is not None and proof is not None
+        code = play_code(card, captured)
+        if b.party_of(seat) == 0:  # a computer player's proof, made again (replaying the journal)
+            with contextlib.suppress(BlindCheckError):
+                b.party.prove_play(pos, card)
+        b.party.take_play(seat, pos, code, proof)
+        learn(self.match.round, b.known, pos, card)
+        sweep = self.match.push_code(code)
+        self._broadcast(
+            lambda seq, _: m.Played(
+                seq=seq,
+                seat=seat,
+                card=card,
+                captured=captured,
+                sweep=sweep,
+                pos=pos,
+                salt=None,
+                proof=proof,
+            ),
+            state=True,
+        )
+        played_seq = self.seats[seat].seq
+        if move_id is not None:
+            self.seats[seat].moves[move_id] = played_seq
+        self.last_played_seq = played_seq
+        if b.party.played_out:
+            self._end_round()
+        elif b.party._hands_played_out(len(b.party.deals)):
+            self._open_deal(len(b.party.deals) + 1)
+
+    def _end_round(self) -> None:
+        """The score sheet, then every party's seed (SEEDS), then the host's reveal."""
+        assert self.match is not None and self.match.round is not None
+        b = self.blind_round
+        assert b is not None
+        result = self.match.results[-1]
+        b.score = result.totals
+        lines = score_lines(result)
+        leftover = tuple(c.index for c in self.match.round.leftover_cards)
+        scores = tuple(self.match.scores)
+        round_no = self.round_no
+        self._broadcast(
+            lambda seq, _: m.RoundEnd(
+                seq=seq, round_no=round_no, lines=lines, leftover=leftover, scores=scores
+            ),
+            state=True,
+        )
+        self._end_blind()
+
+    def _void_absent(self, seat: int) -> None:
+        """Void the round in progress: ``seat``'s person is away past grace (9.7)."""
+        b = self.blind_round
+        assert b is not None
+        b.party.void(VOID_ABSENT, seat)
+        if (
+            self.match is not None
+            and self.match.round is not None
+            and not self.match.round.finished
+        ):
+            self.match.round.void = True  # abandoned: the same dealer deals the next round
+        round_id = b.party.round_id
+        self._broadcast(
+            lambda seq, _: m.RoundVoid(
+                seq=seq, round_id=round_id, reason=VOID_ABSENT, offender=seat
+            ),
+            state=True,
+        )
+        self._end_blind()
+
+    def _end_blind(self) -> None:
+        b = self.blind_round
+        assert b is not None
+        b.seeds[0] = b.party.reveal()
+        self.phase = Phase.SEEDS
+        self._advance_blind()
+
+    def _reveal_blind(self) -> None:
+        """Relay every seed that came, check the round with them, sign the reveal."""
+        b = self.blind_round
+        assert b is not None
+        seeds = tuple(b.seeds)
+        round_id = b.party.round_id
+        self._broadcast(
+            lambda seq, _: m.BlindReveals(seq=seq, round_id=round_id, seeds=seeds), state=True
+        )
+        # A bad seed: the record (seeds kept) names the party at fault; every seat checks it.
+        with contextlib.suppress(BlindCheckError):
+            b.party.take_reveals(seeds)
+        public = b.party.public_round(
+            round_no=b.round_no, prev=b.prev, sig=b.sig, score=b.score, hand_seat=-1
+        )
+        chain = public.chain_hash()
+        host_seed = seeds[0]
+        assert host_seed is not None
+        sig = sign(self._key, reveal_message(round_id, host_seed, chain))
+        b.public = replace(public, reveal_sig=sig)
+        self.blind_history.append(b.public)
+        self.chain = chain
+        self._broadcast(
+            lambda seq, _: m.RoundReveal(seq=seq, round_id=round_id, host_seed=host_seed, sig=sig),
+            state=True,
+        )
+        if self.match is not None and self.match.over:
+            self.phase = Phase.OVER
+            scores = tuple(self.match.scores)
+            winner = self.match.winner
+            end_sig = sign(self._key, end_message(self.chain, scores, winner))
+            self.end_sig = end_sig
+            self._broadcast(
+                lambda seq, _: m.MatchEnd(seq=seq, scores=scores, winner=winner, sig=end_sig),
+                state=True,
+            )
+        else:
+            self.phase = Phase.BETWEEN
+
+    def _new_match(self) -> None:
+        super()._new_match()
+        self.blind_round = None
+        self.blind_history = []

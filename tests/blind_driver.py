@@ -1,0 +1,127 @@
+"""A blind table of the host driven without sockets: each person's seat runs a
+:class:`~scopa_net.blind_witness.BlindWitness` on its own log and sends what it queues; people
+play at random from their own board (for the blind table tests)."""
+
+from __future__ import annotations
+
+import random
+
+from table_driver import KEY
+
+from scopa_net.blind_witness import BlindWitness
+from scopa_net.fair.commitments import public_key_bytes
+from scopa_net.mirror import SeatMirror
+from scopa_net.rules import RuleSet
+from scopa_net.server.blind_table import BlindTable
+from scopa_net.server.table import Phase, SeatKind, token_hash
+from scopa_net.wire import messages as m
+
+
+def new_blind_table(rules: RuleSet, bots: int = 0) -> BlindTable:
+    return BlindTable(1, "blind", rules, KEY, bots=bots, bot_level=1 if bots else None)
+
+
+class BlindDriver:
+    """Every open seat joined by a person, each watching its own log with a blind witness."""
+
+    def __init__(self, table: BlindTable, seed: int) -> None:
+        self.table = table
+        self.rng = random.Random(seed)
+        self.people = [s for s, info in enumerate(table.seats) if info.kind is SeatKind.OPEN]
+        for seat in self.people:
+            table.join(seat, f"p{seat}", token_hash(bytes([seat]) * 16))
+        host_key = public_key_bytes(KEY)
+        self.witnesses = {
+            s: BlindWitness(table.rules, host_key, s, new_seed=lambda: self.rng.randbytes(32))
+            for s in self.people
+        }
+        self.mirrors = {s: SeatMirror(table.snapshot(s)) for s in self.people}
+        self.read = {s: self.mirrors[s].seq for s in self.people}
+        self.verdicts: list[tuple[int, str]] = []
+        self.frames: list[m.Message] = []
+        """Everything the people sent the host."""
+        self.hold: set[int] = set()
+        """Seats whose messages are not delivered (a person gone)."""
+
+    def catch_up(self) -> None:
+        for seat, witness in self.witnesses.items():
+            log = self.table.seats[seat].log
+            base = self.table.seats[seat].base
+            for event in log[self.read[seat] - base :]:
+                verdict, opened = witness.observe(event)
+                self.mirrors[seat].apply(opened if opened is not None else event)
+                if verdict is not None:
+                    self.verdicts.append((seat, verdict.note))
+            self.read[seat] = self.table.seats[seat].seq
+
+    def deliver(self) -> bool:
+        sent = False
+        for seat, witness in self.witnesses.items():
+            if seat in self.hold:
+                continue
+            for msg in witness.take_outgoing():
+                self.frames.append(msg)
+                self.send(seat, msg)
+                sent = True
+        return sent
+
+    def send(self, seat: int, msg: m.Message) -> None:
+        t = self.table
+        if isinstance(msg, m.BlindKey):
+            t.blind_key(seat, msg.round_id, msg.key)
+        elif isinstance(msg, m.BlindShuffle):
+            t.blind_shuffle(seat, msg.round_id, msg.deck, msg.sig)
+        elif isinstance(msg, m.BlindShares):
+            t.blind_shares(seat, msg.round_id, msg.deal, msg.shares, msg.sig)
+        elif isinstance(msg, m.BlindReveal):
+            t.blind_reveal(seat, msg.round_id, msg.seed)
+        else:
+            raise AssertionError(msg)
+
+    def step(self) -> bool:
+        """One input; False when the match is over (or nothing can move)."""
+        table = self.table
+        self.catch_up()
+        if table.phase is Phase.OVER:
+            return False
+        if self.deliver():
+            return True
+        if table.needs_round:
+            table.start_round(self.rng.randbytes(16), self.rng.randbytes(32))
+            return True
+        acting = table.to_act()
+        if not acting:
+            return False
+        seat, what = acting[0]
+        assert what == "play", acting
+        if seat not in self.witnesses or table.seats[seat].stand_in:
+            view = table.view_for(seat)
+            assert view is not None
+            plays = table.match.round.legal_plays()  # the host's own computer player
+            play = plays[self.rng.randrange(len(plays))]
+            table.play(seat, None, table.seats[seat].seq, play.card.index, play.captured_mask)
+            return True
+        if seat in self.hold:
+            return False
+        view = self.mirrors[seat].view
+        from scopa_net.bots.levels import make_player
+
+        play = make_player("random", self.rng.randrange(1000)).choose(view)
+        pos, proof = self.witnesses[seat].play_proof(play.card.index)
+        msg = m.Play(
+            move_id=len(self.frames) + 1,
+            after=self.mirrors[seat].seq,
+            card=play.card.index,
+            captured=play.captured_mask,
+            pos=pos,
+            proof=proof,
+        )
+        self.frames.append(msg)
+        table.play(seat, msg.move_id, msg.after, msg.card, msg.captured, pos=pos, proof=proof)
+        return True
+
+    def run(self, limit: int = 5000) -> None:
+        for _ in range(limit):
+            if not self.step():
+                return
+        raise AssertionError("the match did not end")

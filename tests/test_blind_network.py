@@ -1,0 +1,435 @@
+"""Blind matches over real loopback TCP: a host, people as network sessions, computer players.
+
+How these tests show that the host never knows a person's card before it is played:
+
+- *The host's memory.* After every input the host's table applies, every value reachable from
+  the blind round it holds (its party, the keys, decks, shares and seeds it keeps) is searched
+  for each person's seed and secret key (taken from that person's client, in this process):
+  none is there until the round is over; and for every deck position a person owns that is
+  not yet played, the shares the host's party holds (its own included) do not open it to any
+  card.
+- *Every frame.* Each person's connection is tapped; every frame either way is decoded, and for
+  every position a person owns, all the shares for it in any frame (to the host, or from it to
+  any seat) are summed: the position still opens to no card. With the owner's secret, revealed
+  after the round, it opens to exactly the card played from it: so the one missing piece is the
+  owner's share, which no frame ever carries.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+
+import pytest
+import trio
+from hosting import create
+
+from scopa_net.bots.levels import make_player
+from scopa_net.client.bot_client import play_as_bot
+from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
+from scopa_net.commands.main import main as cli_main
+from scopa_net.dealing import TABLE, deal_plan
+from scopa_net.fair.blind.cards import card_of
+from scopa_net.fair.blind.deck import parse_deck
+from scopa_net.fair.blind.group import add, mul, sub
+from scopa_net.fair.blind.party_secrets import PartySecrets
+from scopa_net.fair.blind.plan import owner, shared_positions
+from scopa_net.fair.blind.verifier import verify_any
+from scopa_net.fair.blind.wire import decode_any
+from scopa_net.rules import RuleSet
+from scopa_net.server.blind_table import BlindTable
+from scopa_net.server.host import Host
+from scopa_net.server.table import Phase
+from scopa_net.wire import messages as m
+from scopa_net.wire.codec import decode
+from scopa_net.wire.framing import FrameReader
+
+
+class Tap(trio.abc.Stream):
+    """A connection that keeps a copy of every byte either way."""
+
+    def __init__(self, inner: trio.abc.Stream) -> None:
+        self.inner = inner
+        self.sent = bytearray()
+        self.got = bytearray()
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        self.sent += data
+        await self.inner.send_all(data)
+
+    async def wait_send_all_might_not_block(self) -> None:
+        await self.inner.wait_send_all_might_not_block()
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
+        data = await self.inner.receive_some(max_bytes)
+        self.got += data
+        return data
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+def frames(data: bytes) -> list[m.Message]:
+    reader = FrameReader()
+    reader.receive_data(bytes(data))
+    out = []
+    while isinstance(payload := reader.next_frame(), bytes):
+        out.append(decode(payload))
+    return out
+
+
+def reachable_bytes(obj: object, seen: set[int] | None = None) -> Iterator[bytes]:
+    """Every bytes value reachable from ``obj`` through attributes and containers."""
+    seen = set() if seen is None else seen
+    if id(obj) in seen:
+        return
+    seen.add(id(obj))
+    if isinstance(obj, bytes | bytearray):
+        yield bytes(obj)
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from reachable_bytes(k, seen)
+            yield from reachable_bytes(v, seen)
+    elif isinstance(obj, list | tuple | set | frozenset):
+        for v in obj:
+            yield from reachable_bytes(v, seen)
+    elif hasattr(obj, "__dict__") or hasattr(obj, "__slots__"):
+        names = list(getattr(obj, "__dict__", {}))
+        for cls in type(obj).__mro__:
+            names += list(getattr(cls, "__slots__", ()))
+        for name in names:
+            if hasattr(obj, name):
+                yield from reachable_bytes(getattr(obj, name), seen)
+
+
+class HostWatch:
+    """Checks the host's blind round after every input it applies (see the module doc)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.sessions: list[NetworkSession] = []
+        self.checks = 0
+        self.controls = 0
+        original = BlindTable._commit
+        watch = self
+
+        def commit(table: BlindTable, kind: str, payload: dict) -> None:
+            original(table, kind, payload)
+            watch.check(table)
+
+        monkeypatch.setattr(BlindTable, "_commit", commit)
+
+    def person_parties(self, round_id: bytes) -> dict[int, PartySecrets]:
+        """Each person's party secrets this round, by party, from their own clients."""
+        out = {}
+        for session in self.sessions:
+            party = getattr(session.witness, "party", None)
+            if party is not None and party.round_id == round_id:
+                out[party.party] = party.secrets
+        return out
+
+    def check(self, table: BlindTable) -> None:
+        b = table.blind_round
+        if b is None or table.phase in (Phase.SEEDS, Phase.BETWEEN, Phase.OVER):
+            return
+        party = b.party
+        secrets = self.person_parties(party.round_id)
+        held = b"".join(reachable_bytes(b))
+        for secret in secrets.values():
+            assert secret.seed not in held, "the host holds a person's seed before the reveal"
+            assert secret.x not in held, "the host holds a person's key before the reveal"
+        assert all(seed is None for seed in b.seeds[1:])
+        if len(party.decks) < party.parties:
+            return
+        played = {p.pos for p in party.plays}
+        for k, deal in enumerate(party.plan[: len(party.deals)], 1):
+            for i, target in enumerate(deal.targets):
+                pos = deal.start + i
+                if target == TABLE or owner(target, party.people) == 0 or pos in played:
+                    continue
+                u, v = party.deck[pos]
+                held_sum = party._share_sum(pos)
+                assert card_of(sub(v, held_sum)) is None, f"the host reads {pos} of deal {k}"
+                o = owner(target, party.people)
+                if o in secrets:  # the control: the owner's share is the one piece missing
+                    assert card_of(sub(v, add(held_sum, mul(secrets[o].x, u)))) is not None
+                    self.controls += 1
+                self.checks += 1
+
+
+def check_frames(taps: list[Tap], rules: RuleSet) -> int:
+    """Every position a person owns stays unreadable with every share in every frame, and
+    opens to the card played from it with the owner's revealed secret. Returns positions
+    checked."""
+    events = [f for tap in taps for f in frames(tap.got)]
+    rounds: dict[bytes, dict] = {}
+    for e in events:
+        rid = getattr(e, "round_id", None)
+        if rid is None:
+            continue
+        r = rounds.setdefault(rid, {"decks": {}, "shares": {}, "seeds": None, "plays": {}})
+        if isinstance(e, m.BlindRound):
+            r["people"] = e.people
+        elif isinstance(e, m.BlindKeys):
+            r["dealer"] = e.dealer
+        elif isinstance(e, m.BlindDeck):
+            r["decks"][e.party] = e.deck
+        elif isinstance(e, m.BlindDeal):
+            r["shares"][e.deal] = e.shares
+        elif isinstance(e, m.BlindReveals):
+            r["seeds"] = e.seeds
+    sent = [(tap, f) for tap in taps for f in frames(tap.sent)]
+    checked = 0
+    for rid, r in rounds.items():
+        if "dealer" not in r or len(r["decks"]) != len(r["people"]) + 1:
+            continue
+        people = r["people"]
+        deck = parse_deck(r["decks"][len(people)])
+        plan = deal_plan(rules, r["dealer"])
+        public: dict[int, list[bytes]] = {}
+        for k, by_party in r["shares"].items():
+            for p, shares in enumerate(by_party):
+                for pos, share in zip(
+                    shared_positions(plan[k - 1], people, p), shares, strict=True
+                ):
+                    public.setdefault(pos, []).append(share)
+        for _, f in sent:  # what the people sent the host
+            if isinstance(f, m.BlindShares) and f.round_id == rid:
+                for share in f.shares:
+                    assert share in {s for v in public.values() for s in v}
+        for k, deal in enumerate(plan[: len(r["shares"])], 1):
+            for i, target in enumerate(deal.targets):
+                pos = deal.start + i
+                o = 0 if target == TABLE else owner(target, people)
+                if o == 0:
+                    continue
+                total = public[pos][0]
+                for share in public[pos][1:]:
+                    total = add(total, share)
+                assert card_of(sub(deck[pos].v, total)) is None, (k, pos)
+                seed = r["seeds"][o] if r["seeds"] else None
+                if seed is not None:
+                    x = PartySecrets(seed, rid, o).x
+                    assert card_of(sub(deck[pos].v, add(total, mul(x, deck[pos].u)))) is not None
+                checked += 1
+    return checked
+
+
+async def blind_match(
+    host: Host,
+    tmp_path,
+    rules: RuleSet,
+    people: int,
+    *,
+    sessions: list[NetworkSession] | None = None,
+) -> tuple[list[NetworkSession], list[Tap]]:
+    """A whole blind match: ``people`` network sessions, computer players in the rest."""
+    sessions = [] if sessions is None else sessions
+    taps: list[Tap] = []
+
+    async def connector() -> trio.abc.Stream:
+        tap = Tap(await trio.open_tcp_stream("127.0.0.1", host.port))
+        taps.append(tap)
+        return tap
+
+    async def person(n: int, choice: TableChoice, started: trio.Event | None = None) -> None:
+        async with open_network_session(
+            "127.0.0.1",
+            host.port,
+            choice,
+            name=f"p{n}",
+            data_dir=tmp_path / f"p{n}",
+            connector=connector,
+        ) as session:
+            sessions.append(session)
+            if started is not None:
+                started.set()
+            await play_as_bot(session, make_player("random", n))
+
+    first = TableChoice(create=create(rules, bots=rules.players - people, blind=True))
+    with trio.fail_after(240):
+        async with trio.open_nursery() as nursery:
+            started = trio.Event()
+            nursery.start_soon(person, 0, first, started)
+            await started.wait()
+            for n in range(1, people):
+                nursery.start_soon(person, n, TableChoice(table_id=sessions[0].table_id))
+    return sessions, taps
+
+
+@pytest.mark.parametrize(
+    ("players", "people"), [(2, 2), (3, 2), (4, 2), (6, 2)], ids=["2p", "3p", "4p", "6p"]
+)
+async def test_a_whole_blind_match_the_host_never_reads_a_persons_card(
+    tmp_path, host: Host, monkeypatch: pytest.MonkeyPatch, players: int, people: int
+) -> None:
+    watch = HostWatch(monkeypatch)
+    rules = RuleSet.of(players, 3)
+    sessions, taps = await blind_match(host, tmp_path, rules, people, sessions=watch.sessions)
+    assert watch.checks > 0
+    assert watch.controls > 0
+    assert len(sessions) == people
+    results = set()
+    for session in sessions:
+        assert session.verdict_failures == []
+        assert session.deal_failure is None
+        assert session.rounds_verified >= 1
+        transcript = session.witness.transcript()
+        assert transcript.blind
+        assert transcript.result.winner is not None
+        assert verify_any(transcript).ok
+        results.add(transcript.result)
+        (saved,) = (tmp_path / f"p{sessions.index(session)}" / "transcripts").iterdir()
+        assert verify_any(decode_any(saved.read_bytes())).ok
+    assert len(results) == 1  # every seat saw the same signed end
+    assert check_frames(taps, rules) > 0
+
+
+async def test_verify_reads_a_blind_transcript_and_refuses_a_tampered_one(
+    tmp_path, host: Host, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rules = RuleSet.of(2, 1)
+    await blind_match(host, tmp_path, rules, 1)
+    (saved,) = (tmp_path / "p0" / "transcripts").iterdir()
+    assert cli_main(["verify", str(saved)]) == 0
+    good = capsys.readouterr().out
+    assert "blind" in good.lower() or "verified" in good.lower()
+    transcript = decode_any(saved.read_bytes())
+    first = transcript.rounds[0]
+    play = first.plays[0]
+    other = dataclasses.replace(play, code=play.code ^ 1)
+    tampered = dataclasses.replace(
+        transcript, rounds=(dataclasses.replace(first, plays=(other, *first.plays[1:])),)
+    )
+    bad = tmp_path / "tampered.scopa"
+    bad.write_bytes(tampered.encode())
+    assert cli_main(["verify", str(bad)]) != 0
+
+
+async def test_a_person_who_drops_mid_round_voids_it_by_name_and_their_cards_stay_secret(
+    tmp_path, make_host, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """9.7: the table waits out the grace period, then voids the round naming the seat; the
+    absent person's seed is never revealed, so nobody (the host included) reads their cards;
+    from the next round a computer player holds the seat for the host, and the match goes on
+    to a verified end."""
+    watch = HostWatch(monkeypatch)
+    host = await make_host(grace=0.5)
+    rules = RuleSet.of(3, 3)
+    sessions = watch.sessions
+    dropped: list[NetworkSession] = []
+
+    async def dropper(table_id: int) -> None:
+        player = make_player("random", 7)
+        with trio.CancelScope() as scope:
+            async with open_network_session(
+                "127.0.0.1", host.port, TableChoice(table_id=table_id), name="bea"
+            ) as session:
+                sessions.append(session)
+                dropped.append(session)
+                played = 0
+                while True:
+                    view = session.view
+                    if view is not None and view.to_move == session.seat and not view.round_over:
+                        await session.submit(player.choose(view))
+                        played += 1
+                        if played == 2:
+                            scope.cancel()  # the connection drops, mid-round, for good
+                    await session.events.receive()
+
+    async def stayer(started: trio.Event) -> None:
+        async with open_network_session(
+            "127.0.0.1",
+            host.port,
+            TableChoice(create=create(rules, bots=1, blind=True)),
+            name="ann",
+            data_dir=tmp_path / "ann",
+        ) as session:
+            sessions.append(session)
+            started.set()
+            await play_as_bot(session, make_player("random", 1))
+
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            started = trio.Event()
+            nursery.start_soon(stayer, started)
+            await started.wait()
+            nursery.start_soon(dropper, sessions[0].table_id)
+
+    ann = sessions[0]
+    transcript = ann.witness.transcript()
+    void = transcript.rounds[0].void
+    assert void is not None
+    assert (void.reason, void.offender) == ("absent", dropped[0].seat)
+    assert transcript.rounds[0].seeds[2] is None  # bea's seed: never revealed
+    assert all(r.people == (ann.seat,) for r in transcript.rounds[1:])  # a computer holds hers
+    verdict = verify_any(transcript)
+    assert verdict.ok
+    assert transcript.result.winner is not None
+    assert any(f"seat {dropped[0].seat}" in line and "absent" in line for line in verdict.lines())
+    bea = dropped[0].witness.party  # her round-1 secrets, from her own client
+    assert bea is not None
+    assert bea.round_id == transcript.rounds[0].round_id
+    held = b"".join(reachable_bytes(host.tables[ann.table_id].table))
+    assert bea.secrets.seed not in held
+    assert bea.secrets.x not in held
+    assert watch.checks > 0
+
+
+async def test_a_crashed_client_takes_its_blind_seat_back_and_goes_on(tmp_path) -> None:
+    """The seat's party seed is on disk with the seat before its key leaves: a new client
+    rebuilds the round's party from it and the host's replay, and plays on (a move typed
+    just before the crash included), every round verified."""
+    from dataclasses import replace
+
+    from hosting import start_host
+
+    from scopa_net.client.moves import legal_plays
+    from scopa_net.client.seat_store import PendingMove, SeatStore
+
+    store = SeatStore(tmp_path)
+
+    async def until(predicate) -> None:
+        with trio.fail_after(20):
+            while not predicate():
+                await trio.sleep(0.01)
+
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01, grace=600)
+        choice = TableChoice(create=create(RuleSet.of(2, 3), bots=1, blind=True))
+        async with open_network_session(
+            "127.0.0.1", host.port, choice, name="Ada", data_dir=tmp_path, store=store
+        ) as first:
+            await until(lambda: first.view is not None and first.view.my_turn)
+            await first.submit(legal_plays(first.view)[0])
+            await until(lambda: first.view is not None and first.view.my_turn)
+            hand, seq = first.view.hand, first.mirror.seq
+            move = legal_plays(first.view)[0]
+            round_id = first.witness.party.round_id
+        (record,) = store.records()
+        assert round_id.hex() in record.seeds  # the party seed, kept with the seat
+        store.save(
+            replace(record, pending=(PendingMove(4242, seq, move.card.index, move.captured_mask),))
+        )
+        (record,) = store.records()
+        async with open_network_session(
+            "127.0.0.1",
+            host.port,
+            TableChoice(table_id=record.table_id, seat=record.seat),
+            name="Ada",
+            data_dir=tmp_path,
+            store=store,
+            resume_from=record,
+        ) as second:
+            await until(
+                lambda: (
+                    second.view is not None
+                    and any(p.play == move for p in second.view.plays if p.seat == 0)
+                )
+            )
+            assert set(hand) - {move.card} == set(second.view.hand) - {move.card}
+            result = await play_as_bot(second, make_player("random", 5))
+        assert result is not None
+        assert second.verdict_failures == []
+        assert second.rounds_verified >= 1
+        assert verify_any(second.witness.transcript()).ok
+        nursery.cancel_scope.cancel()
