@@ -398,3 +398,24 @@ def test_a_void_is_taken_only_as_the_record_allows() -> None:
     with pytest.raises(BlindCheckError, match="the round is void"):
         party.open_deal(2)
     assert len(party.reveal()) == 32
+
+
+def test_check_play_records_nothing_and_hands_out_says_when_a_deal_is_due() -> None:
+    table = new_table(2, 111, (0, 1))
+    table.keys_and_shuffle(0)
+    deck = table.trace_deck()
+    table.open_deal(1)
+    host = table.host
+    assert not host.hands_out()
+    deal = host.plan[0]
+    firsts = [(deal.targets[i], deal.start + i) for i in range(2)]
+    for seat, pos in firsts:
+        by = table.parties[owner(seat, table.people)]
+        proof = by.prove_play(pos, deck[pos])
+        assert host.check_play(seat, pos, deck[pos], proof) == deck[pos]
+        assert host.check_play(seat, pos, deck[pos], proof) == deck[pos]  # nothing recorded
+        assert pos not in {p.pos for p in host.plays}
+    for i, seat in enumerate(deal.targets):
+        if seat != TABLE:
+            table.play(seat, deck[deal.start + i])
+    assert host.hands_out()

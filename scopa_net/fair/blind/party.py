@@ -253,6 +253,11 @@ class BlindParty:
     def _targets_so_far(self, deals: int) -> dict[int, int]:
         return {d.start + i: t for d in self.plan[:deals] for i, t in enumerate(d.targets)}
 
+    def hands_out(self) -> bool:
+        """Every hand card of the deals opened so far has been played: the next deal is due
+        (or, after the last deal, the round is played out)."""
+        return self._hands_played_out(len(self.deals))
+
     def _hands_played_out(self, deals: int) -> bool:
         played = {p.pos for p in self.plays}
         return all(t == TABLE or pos in played for pos, t in self._targets_so_far(deals).items())
@@ -356,6 +361,10 @@ class BlindParty:
         return card
 
     def _see(self, pos: int, card: int, what: str) -> None:
+        self._check_unseen(pos, card, what)
+        self.seen[pos] = card
+
+    def _check_unseen(self, pos: int, card: int, what: str) -> None:
         for other, seen in self.seen.items():
             if seen == card and other != pos:
                 raise BlindCheckError(
@@ -363,7 +372,6 @@ class BlindParty:
                     f"{what}: card {card} at deck position {pos} was already "
                     f"seen at position {other}",
                 )
-        self.seen[pos] = card
 
     # --- plays ----------------------------------------------------------------------------
 
@@ -380,8 +388,17 @@ class BlindParty:
         return proof
 
     def take_play(self, seat: int, pos: int, code: int, proof: bytes) -> int:
-        """A play, announced: the position is one the plan dealt to ``seat`` so far and not
-        played, the proof shows it holds the card named. Returns the card."""
+        """A play, announced: checked as :meth:`check_play` says, then recorded. Returns the
+        card."""
+        card = self.check_play(seat, pos, code, proof)
+        self._see(pos, card, f"seat {seat}'s play")
+        self.plays.append(BlindPlay(seat, code, pos, proof))
+        return card
+
+    def check_play(self, seat: int, pos: int, code: int, proof: bytes) -> int:
+        """Check a play without recording it (the host, before it applies one): the position
+        is one the plan dealt to ``seat`` so far and not played, the proof shows it holds the
+        card named, and that card was not seen elsewhere. Returns the card."""
         keys, _ = self._need_keys()
         card = code & CARD_FIELD
         if card >= DECK_SIZE:
@@ -419,8 +436,7 @@ class BlindParty:
                     "proof does not show that card there",
                     by,
                 )
-        self._see(pos, card, f"seat {seat}'s play")
-        self.plays.append(BlindPlay(seat, code, pos, proof))
+        self._check_unseen(pos, card, f"seat {seat}'s play")
         return card
 
     # --- the end --------------------------------------------------------------------------
