@@ -77,15 +77,13 @@ class RecordingBot:
 
 
 def plays_by_round(session: NetworkSession) -> dict[int, list[int]]:
-    """Card indices each non-void round's transcript shows played, by round number."""
+    """Card indices each round's transcript shows played, by the round's own number (a void
+    deal has a number too, so counting the rounds with plays would shift the ones after it)."""
     assert session.witness is not None
-    out: dict[int, list[int]] = {}
-    number = 0
-    for record in session.witness.transcript().rounds:
-        if record.plays:
-            number += 1
-            out[number] = [p.code & 63 for p in record.plays]
-    return out
+    return {
+        record.round_no: [p.code & 63 for p in record.plays]
+        for record in session.witness.transcript().rounds
+    }
 
 
 @pytest.mark.parametrize("seed", seed_cases(3, 25))
