@@ -8,6 +8,8 @@ short by the clock still leaves the largest finished sample and its interval.
 
 Levels are those of ``scopa-net arena`` (including the measurement-only ``oracle``). One
 process, pairs in order: the same pairs as ``scopa-net arena --jobs 1`` with the same seed.
+With ``--cpu-think`` the think times reported are the process's CPU seconds instead of wall
+seconds: on a shared machine wall time mostly measures the other load.
 """
 
 from __future__ import annotations
@@ -33,6 +35,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--every", type=int, default=5)
     parser.add_argument("--out", type=Path, help="file rewritten with the report so far")
+    parser.add_argument(
+        "--cpu-think", action="store_true", help="report think times in CPU seconds"
+    )
     args = parser.parse_args()
     a, b = _player(args.level_a), _player(args.level_b)
     config = ArenaConfig(
@@ -48,12 +53,14 @@ def main() -> None:
     done = []
     text = ""
     for pair in range(config.pairs):
-        done.append(play_pair(config, pair, time.perf_counter, time.process_time))
+        timer = time.process_time if args.cpu_think else time.perf_counter
+        done.append(play_pair(config, pair, timer, time.process_time))
         if len(done) % args.every == 0 or len(done) == config.pairs:
             state = "finished" if len(done) == config.pairs else "in progress"
             elapsed = time.perf_counter() - started
+            unit = "think times in CPU seconds\n" if args.cpu_think else ""
             text = (
-                f"{format_report(config, summarise(config, done))}\n"
+                f"{unit}{format_report(config, summarise(config, done))}\n"
                 f"{state}: {len(done)} of {config.pairs} pairs, {elapsed:.0f} s"
             )
             if args.out is not None:

@@ -26,6 +26,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -34,7 +35,7 @@ from reference_engine import NaiveRound, capture_options
 
 from scopa_net.cards import CARDS
 from scopa_net.fair.simulate import simulate_match
-from scopa_net.fair.verifier import verify_transcript
+from scopa_net.fair.verifier import RoundByRoundVerifier, verify_transcript
 from scopa_net.match import Match
 from scopa_net.plays import Play
 from scopa_net.round import Round
@@ -196,6 +197,35 @@ def witness_round_end(runs: int, repeats: int) -> None:
     print(
         f"witness round-end check, 2 players, {len(plays)} plays: "
         f"verify_transcript {whole:.3f} ms, of which the engine replay {replay:.3f} ms"
+    )
+    # The witness checks each round once as it ends: the check at round 10 should cost what
+    # the one at round 1 does (checking the whole transcript again grows with the match).
+    long_match = simulate_match(RuleSet.of(2, 99), 5, max_rounds=10).transcripts[0]
+    rounds = long_match.rounds
+
+    def round_end(n: int) -> Callable[[], object]:
+        def check() -> object:
+            checker = RoundByRoundVerifier(long_match.rules, long_match.host_key, 0)
+            for record in rounds[: n - 1]:
+                checker.add(record)
+            start = time.process_time()
+            checker.add(rounds[n - 1])
+            return time.process_time() - start
+
+        return check
+
+    def check_at(n: int) -> float:
+        samples = [
+            statistics.median(round_end(n)() for _ in range(max(1, repeats // 20))) * 1000
+            for _ in range(runs)
+        ]
+        return statistics.median(samples)
+
+    again = timed(lambda: verify_transcript(replace(long_match, rounds=rounds)))
+    print(
+        f"witness round-end check, round by round (2 players): at round 1 {check_at(1):.3f} ms, "
+        f"at round {len(rounds)} {check_at(len(rounds)):.3f} ms; the whole {len(rounds)}-round "
+        f"transcript checked again: {again:.3f} ms"
     )
 
 

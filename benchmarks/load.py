@@ -151,6 +151,8 @@ class Stats:
     failures: list[str] = field(default_factory=list)
     connected: int = 0
     created: int = 0
+    playing: int = 0
+    """Players whose first move has come back."""
 
 
 def pack(msg: dict) -> bytes:
@@ -258,6 +260,8 @@ class RawPlayer:
                     self.stats.latencies.append(trio.current_time() - self.sent_at)
                     self.stats.moves += 1
                     self.sent_at = None
+                    if self.move_id == 1:
+                        self.stats.playing += 1
                 self.hand.remove(card)
             if captured:
                 self.table = [t for t in self.table if not BIT[t] & captured]
@@ -273,6 +277,7 @@ class RawPlayer:
                 self.to_move = (dealer + 1) % self.rules.players
         elif kind in ("round_end", "round_void"):
             self.hand, self.table, self.to_move = [], [], None
+            self.due = math.inf  # a void deal takes back the turn it gave
         elif kind == "round_commit":
             seed = secrets.token_bytes(32)
             self.seeds = {msg["round_id"]: seed}
@@ -300,8 +305,28 @@ class RawPlayer:
                     if reply["t"] == answer:
                         self.backlog += frames[i + 1 :]
                         return reply
+                    if reply["t"] == "ping":  # a busy host may take a while to answer
+                        await self.stream.send_all(pack({"t": "pong", "nonce": reply["nonce"]}))
                     if reply["t"] in ("error", "bye"):
                         raise RuntimeError(f"{msg['t']}: {reply}")
+
+
+async def idle(players: list[RawPlayer], until: trio.Event) -> None:
+    """Wait for ``until``, answering the host's pings meanwhile (what else comes is kept)."""
+
+    async def answer(player: RawPlayer) -> None:
+        while True:
+            for msg in await player.receive():
+                if msg["t"] == "ping":
+                    await player.stream.send_all(pack({"t": "pong", "nonce": msg["nonce"]}))
+                else:
+                    player.backlog.append(msg)
+
+    async with trio.open_nursery() as nursery:
+        for player in players:
+            nursery.start_soon(answer, player)
+        await until.wait()
+        nursery.cancel_scope.cancel()
 
 
 async def raw_table(
@@ -324,7 +349,7 @@ async def raw_table(
                 await player.request(hello, "welcome")
                 players.append(player)
         stats.connected += RULES.players
-        await go.create.wait()
+        await idle(players, go.create)
         rules = {"players": RULES.players, "target": RULES.target, "variants": []}
         create = {
             "t": "create_table",
@@ -336,7 +361,7 @@ async def raw_table(
         }
         table_id = (await players[0].request(create, "table_created"))["table"]["id"]
         stats.created += 1
-        await go.join.wait()
+        await idle(players, go.join)
         for seat, player in enumerate(players):
             player.seat = seat
             join = {"t": "join", "table_id": table_id, "seat": seat, "name": f"p{seat}"}
@@ -373,6 +398,8 @@ class Window:
     failures: list[str]
     seconds: float
     peak_kib: int
+    rss_kib: list[int]
+    """The host's RSS once a second through the window."""
     host_cpu: float
     host_system: float
     """Of ``host_cpu``, the part spent in the kernel (sends, receives, fsync)."""
@@ -414,6 +441,9 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
             await trio.sleep(0.5)
             created = rss_kib(host_pid)
             go.join.set()
+            # Seating everyone and the first fair deals take a while with thousands of tables:
+            # the warm-up starts once nearly every player has made a move.
+            await until(lambda: stats.playing >= 0.95 * 4 * args.tables, 300)
         await trio.sleep(args.warmup)
         first_move, first_latency = stats.moves, len(stats.latencies)
         window_start = trio.current_time()
@@ -421,17 +451,18 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
         host_start = cpu_seconds(host_pid)
         cpu_start = time.process_time(), machine_busy()[0]
         deadline = window_start + args.duration
-        peak = 0
+        samples: list[int] = []
         while trio.current_time() < deadline:
             await trio.sleep(min(1.0, args.duration))
-            peak = max(peak, rss_kib(host_pid))
+            samples.append(rss_kib(host_pid))
         elapsed = trio.current_time() - window_start
         window = Window(
             moves=stats.moves - first_move,
             latencies=stats.latencies[first_latency:],
             failures=list(stats.failures),
             seconds=elapsed,
-            peak_kib=peak,
+            peak_kib=max(samples, default=0),
+            rss_kib=samples,
             host_cpu=(sum(cpu_seconds(host_pid)) - sum(host_start)) / elapsed,
             host_system=(cpu_seconds(host_pid)[1] - host_start[1]) / elapsed,
             bots_cpu=(time.process_time() - cpu_start[0]) / elapsed,
@@ -576,6 +607,16 @@ def report(args: argparse.Namespace, window: Window, rtt: float, commit: float) 
         f"host memory: idle {idle / 1024:.1f} MiB, peak {window.peak_kib / 1024:.1f} MiB; "
         f"{(window.peak_kib - idle) / max(1, args.tables):.0f} KiB per table in play"
     )
+    if len(window.rss_kib) >= 10:
+        # Growth: the last tenth of the window against the first tenth (medians).
+        tenth = len(window.rss_kib) // 10
+        first = statistics.median(window.rss_kib[:tenth])
+        last = statistics.median(window.rss_kib[-tenth:])
+        minutes = (len(window.rss_kib) - tenth) / 60
+        print(
+            f"host memory through the window: {first / 1024:.1f} MiB at the start, "
+            f"{last / 1024:.1f} MiB at the end ({(last - first) / minutes:+.0f} KiB per minute)"
+        )
     if args.client == "raw":
         print(
             f"host memory: {(connected - idle) / clients:.1f} KiB per connection, "

@@ -25,6 +25,7 @@ from scopa_net.commands.options import (
     add_display_options,
     add_rule_options,
     blind_table,
+    think_seconds,
     variants_epilog,
 )
 from scopa_net.commands.paths import data_dir
@@ -73,6 +74,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         think=False,
     )
     add_blind_option(p, when="with --create: ")
+    # Taken only to say where it belongs: the host spends its own CPU on its experts.
+    p.add_argument("--think", type=think_seconds, default=None, help=argparse.SUPPRESS)
     resume = p.add_mutually_exclusive_group()
     resume.add_argument(
         "--resume",
@@ -240,6 +243,11 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
         flag = "--blind" if args.blind else "--no-blind"
         raise CommandError(
             f"{flag} is for a table you open with --create; a table's listing says if it is blind"
+        )
+    if args.think is not None:
+        raise CommandError(
+            "how long an expert thinks is the host's setting: start the host with "
+            "`scopa-net host --think SECONDS`"
         )
     try:
         settings = settings_from(args)

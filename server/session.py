@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import trio
 
 from scopa_net.server.outbox import Outbox
-from scopa_net.server.table_task import Request
+from scopa_net.server.table_task import Request, TableTask
 from scopa_net.wire import messages as m
 from scopa_net.wire.connection import NEED_DATA, ConnectionClosed, HostConnection, State
 from scopa_net.wire.errors import ErrorCode, ProtocolError
@@ -139,7 +139,7 @@ class PlayerSession:
                     deadline = min(deadline, frame_started + config.frame_timeout)
             with trio.move_on_at(deadline) as scope:
                 try:
-                    data = await self.stream.receive_some(RECEIVE_SIZE)
+                    data = await self._receive()
                 except (trio.BrokenResourceError, trio.ClosedResourceError):
                     return
             now = trio.current_time()
@@ -180,6 +180,22 @@ class PlayerSession:
                 frame_started = frame_started if frame_started is not None else now
             else:
                 frame_started = None
+
+    async def _receive(self) -> bytes:
+        """The next bytes from the peer (``b""`` once it closed its side). Over TCP the socket
+        is read directly once it is readable, which saves a trip through the scheduler per
+        read; other streams are read the ordinary way."""
+        fd = self._fd
+        if fd is None:
+            return await self.stream.receive_some(RECEIVE_SIZE)
+        while True:
+            await trio.lowlevel.wait_readable(fd)
+            try:
+                return os.read(fd, RECEIVE_SIZE)
+            except BlockingIOError:
+                continue  # woken with nothing to read after all
+            except OSError as exc:
+                raise trio.BrokenResourceError(f"read failed: {exc}") from exc
 
     def _bye(self, code: ErrorCode, message: str) -> None:
         self.outbox.close(m.Bye(reason=code.value, message=message[: m.TEXT_LEN]))
@@ -264,11 +280,19 @@ class PlayerSession:
                 )
                 return
             self.table_id = msg.table_id
-            await task.send.send(Request(self.outbox, msg))
+            await self._to_table(task, msg)
         elif isinstance(msg, (*TABLE_REQUESTS, m.Bye)):
             task = None if self.table_id is None else host.tables.get(self.table_id)
             if task is not None:
-                await task.send.send(Request(self.outbox, msg))
+                await self._to_table(task, msg)
+
+    async def _to_table(self, task: TableTask, msg: m.Message) -> None:
+        """Hand ``msg`` to the table's task: at once while its inbox has room, else wait."""
+        request = Request(self.outbox, msg)
+        try:
+            task.send.send_nowait(request)
+        except trio.WouldBlock:
+            await task.send.send(request)
 
     async def _leave_table(self) -> None:
         if self.table_id is None:

@@ -832,13 +832,16 @@ class Table:
         per_seat: bool = False,
     ) -> None:
         """Append an event to every seat's log. ``make(seq, seat)`` builds it: once, then
-        renumbered for each seat, or (``per_seat``, for what differs by seat) once per seat."""
+        renumbered for each seat whose seq differs, or (``per_seat``, for what differs by
+        seat) once per seat."""
         first: m.Message | None = None
         for seat, s in enumerate(self.seats):
             if per_seat:
                 event = make(s.seq + 1, seat)
             elif first is None:
                 event = first = make(s.seq + 1, seat)
+            elif first.seq == s.seq + 1:  # type: ignore[attr-defined]
+                event = first  # the same value: the seats share it
             else:
                 event = first.with_seq(s.seq + 1)
             s.log.append(event)

@@ -259,6 +259,7 @@ CASES = [
     ("play --think 0", ["play", "--think", "0"], (), EXIT_USAGE, "think more than 0"),
     ("bots --think -1", ["bots", "x", "--think", "-1"], (), EXIT_USAGE, "use 0 or more"),
     ("host --think 61", [*HOST, "--think", "61"], (), EXIT_USAGE, "at most 60"),
+    ("join --think", ["join", "h", "--create", "--think", "2"], (), EXIT_USAGE, "host --think"),
     ("--bot-level bogus", ["play", "--bot-level", "bogus"], (), EXIT_USAGE, "not a level"),
     ("5 players", ["play", "--players", "5"], (), EXIT_USAGE, "5 players cannot play"),
     ("arena 6 players", ["arena", "easy", "hard", "--players", "6"], (), EXIT_USAGE, "2 or 4"),

@@ -122,3 +122,40 @@ def test_every_key_binding_says_what_it_does() -> None:
         doc = binding.handler.__doc__ or ""
         assert doc.strip()
         assert "\n" not in doc.strip()
+
+
+async def test_an_expert_practice_match_is_repeatable_and_thinks_off_the_loop() -> None:
+    """``play --seed N --bot-level expert``: the expert decides on a worker thread (the screen
+    stays live) from a fixed amount of search, so the same seed plays the same match."""
+    import threading
+
+    from scopa_net.bots.expert import ExpertPlayer
+
+    threads: set[int] = set()
+    real = ExpertPlayer.choose
+
+    def spy(self: ExpertPlayer, view):  # type: ignore[no-untyped-def]
+        threads.add(threading.get_ident())
+        return real(self, view)
+
+    plays = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ExpertPlayer, "choose", spy)
+        for _ in range(2):
+            seen = []
+            rules = RuleSet.of(2, target=1)
+            async with open_local_session(
+                rules, seed=4, level="expert", think=0.005, delay=0
+            ) as session:
+                async for event in session.events:
+                    if isinstance(event, ViewChanged) and event.record is not None:
+                        seen.append(event.record)
+                    if isinstance(event, (RoundStarted, ViewChanged)) and event.view.my_turn:
+                        await session.submit(legal_plays(event.view)[0])
+                    elif isinstance(event, RoundOver):
+                        break
+            plays.append(seen)
+    assert plays[0] == plays[1]
+    assert plays[0]
+    assert threads
+    assert threading.get_ident() not in threads

@@ -31,11 +31,15 @@ from scopa_net.rules import RuleSet, Variant
 #: Share of the next seat's best capture (in card weights) its side is credited at a leaf.
 CAPTURE_SHARE = 0.5
 #: Plies searched at most before the leaf: a whole deal with two players; once round the
-#: table with four (a deal lasts 12 plays there, and scopone's one deal 40).
+#: table with four (a deal lasts 12 plays there); three in scopone, whose ten-card hands
+#: branch too much for more within the budget.
 DEFAULT_MAX_PLIES = {2: 6, 4: 4}
+LONG_HANDS_MAX_PLIES = 3
 
 
 def max_plies_for(rules: RuleSet) -> int:
+    if rules.hand_size > 3:
+        return LONG_HANDS_MAX_PLIES
     return DEFAULT_MAX_PLIES.get(rules.players, 4)
 
 
