@@ -217,7 +217,12 @@ class BlindWitness:
             self._round_over()
         elif isinstance(e, m.BlindReveals):
             self._same_round(e.round_id)
-            party.take_reveals(e.seeds)
+            if party.keys is not None:
+                party.take_reveals(e.seeds)
+            elif len(e.seeds) != party.parties or e.seeds[party.party] != party.secrets.seed:
+                raise BlindCheckError("wrong secret", "this party's own seed was relayed altered")
+            else:  # void before every key came: nothing was dealt, nothing to check
+                party.seeds = tuple(e.seeds)
         elif isinstance(e, m.RoundReveal):
             self._same_round(e.round_id)
             return self._on_reveal(e), None
@@ -295,6 +300,10 @@ class BlindWitness:
             verdict = RoundVerdict(
                 cur.round_no, None, "cards and proofs checked (seat taken mid-match)"
             )
+        elif public.dealer is None and public.void is not None:
+            self._chain = chain  # void before the deal (9.7): signed and chained, nothing dealt
+            seat = public.void.offender
+            verdict = RoundVerdict(cur.round_no, None, f"void: seat {seat} absent before the deal")
         else:
             self._chain = chain
             verdict = verify_any(self.transcript()).rounds[-1]

@@ -13,7 +13,7 @@ from scopa_net.fair.commitments import public_key_bytes
 from scopa_net.mirror import SeatMirror
 from scopa_net.rules import RuleSet
 from scopa_net.server.blind_table import BlindTable
-from scopa_net.server.table import Phase, SeatKind, token_hash
+from scopa_net.server.table import Phase, SeatKind, TableError, token_hash
 from scopa_net.wire import messages as m
 
 
@@ -45,6 +45,8 @@ class BlindDriver:
 
     def catch_up(self) -> None:
         for seat, witness in self.witnesses.items():
+            if seat in self.hold:
+                continue  # gone: it reads nothing more
             log = self.table.seats[seat].log
             base = self.table.seats[seat].base
             for event in log[self.read[seat] - base :]:
@@ -61,7 +63,10 @@ class BlindDriver:
                 continue
             for msg in witness.take_outgoing():
                 self.frames.append(msg)
-                self.send(seat, msg)
+                try:
+                    self.send(seat, msg)
+                except TableError:
+                    continue  # stale (the round moved on, say void): refused, as by a host
                 sent = True
         return sent
 

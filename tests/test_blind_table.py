@@ -189,3 +189,38 @@ def test_join_create_is_blind_by_default_when_more_than_one_person_plays(
     assert choice is not None
     assert choice.create is not None
     assert choice.create.blind is blind
+
+
+@pytest.mark.parametrize("phase", [Phase.KEYS, Phase.SHUFFLE, Phase.OPEN, Phase.PLAY])
+def test_a_person_gone_past_grace_at_any_stage_voids_the_round_and_the_match_goes_on(
+    phase: Phase,
+) -> None:
+    """9.7 at every stage of a round: the person whose grace ended is named in an ``absent``
+    void, their seed never comes, the other person's seat accepts the void and the match
+    goes on with a computer holding the seat for the host."""
+    table = new_blind_table(RuleSet.of(3, 1), bots=1)
+    driver = BlindDriver(table, seed=4)
+    for _ in range(300):
+        driver.catch_up()
+        if table.phase is phase and (phase is Phase.KEYS or (1, "play") in table.to_act()):
+            break
+        if table.phase is phase and any(seat == 1 for seat, _ in table.to_act()):
+            break
+        driver.step()
+    assert table.phase is phase
+    driver.hold = {1}  # seat 1's client is gone: it reads and sends nothing more
+    driver.witnesses[1].take_outgoing()
+    driver.deliver()
+    driver.catch_up()
+    table.set_status(1, connected=False, stand_in=True, grace=0)
+    driver.run()
+    assert table.phase is Phase.OVER
+    first = table.blind_history[0]
+    assert first.void is not None
+    assert (first.void.reason, first.void.offender) == ("absent", 1)
+    assert first.seeds is not None
+    assert first.seeds[2] is None  # seat 1's party: its seed never revealed
+    assert all(r.people == (0,) for r in table.blind_history[1:])
+    notes = [note for seat, note in driver.verdicts if seat == 0]
+    assert notes[0].startswith("void: seat 1 absent")
+    assert all("verified" in note for note in notes[1:])
