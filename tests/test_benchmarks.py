@@ -22,6 +22,7 @@ TINY = {
     "fairness.py": ["--runs", "1", "--repeats", "1"],
     "protocol.py": ["--runs", "1", "--frames", "50", "--repeats", "1"],
     "load.py": ["--tables", "2", "--bot-delay", "0.05", "--duration", "1", "--warmup", "0.5"],
+    "round_duplicates.py": ["hard:nodes=200", "hard:lookahead=False,playouts=20", "--rounds", "2"],
 }
 
 #: What each one prints once it has measured its figures and its baseline.
@@ -33,6 +34,7 @@ LAST_WORDS = {
     "fairness.py": "4 players",
     "protocol.py": "4 players",
     "load.py": "baseline: bare trio echo",
+    "round_duplicates.py": "think per move, CPU",
 }
 
 
