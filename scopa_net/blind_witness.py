@@ -6,8 +6,9 @@ seat's :class:`~scopa_net.fair.blind.party.BlindParty` for each round (its key, 
 shares, its play proofs, its seed), checks everything the host relays as 9.6 says, and queues
 what the seat must send (:meth:`take_outgoing`). A ``blind_deal`` opens the seat's own cards:
 :meth:`for_mirror` turns it into the ``deal`` the seat's board is built from, so the rest of the
-client is the same as at any table. At each ``round_reveal`` the round is checked with the blind
-verifier; a failed check raises :class:`~scopa_net.fair.errors.FairnessError` naming the party.
+client is the same as at any table. At each ``round_reveal`` that round alone is checked with the
+blind verifier, the match state carried on from the rounds before (as the ordinary witness does);
+a failed check raises :class:`~scopa_net.fair.errors.FairnessError` naming the party.
 """
 
 from __future__ import annotations
@@ -20,13 +21,12 @@ from scopa_net.fair.blind.errors import BlindCheckError
 from scopa_net.fair.blind.party import BlindParty
 from scopa_net.fair.blind.party_secrets import PartyKey
 from scopa_net.fair.blind.record import BlindRound, blind_digest, blind_first_dealer
-from scopa_net.fair.blind.verifier import verify_any
+from scopa_net.fair.blind.verifier import BlindRoundByRoundVerifier
 from scopa_net.fair.commitments import (
     ZERO_CHAIN,
     check_signature,
     commit_message,
     end_message,
-    reveal_message,
     rules_hash,
 )
 from scopa_net.fair.errors import BrokenChainError, FairnessError, ReplayedRoundError
@@ -35,6 +35,7 @@ from scopa_net.fair.verifier import RoundVerdict
 from scopa_net.plays import play_code
 from scopa_net.rules import RuleSet
 from scopa_net.wire import messages as m
+from scopa_net.witness import revealed
 
 NO_SALT = bytes(16)
 """The salt a blind table's cards show on the seat's board (there is none: 9)."""
@@ -86,6 +87,9 @@ class BlindWitness:
         self.current: _Round | None = None
         self._seen_ids: set[bytes] = set()
         self._chain: bytes | None = None if mid_match else ZERO_CHAIN
+        self._verifier = None if mid_match else BlindRoundByRoundVerifier(rules, host_key, seat)
+        """Checks each round once at its reveal; None once the seat cannot follow the match
+        from its start (taken mid-match, caught up by a snapshot, or a round it sat out)."""
         self._outgoing: list[m.Message] = []
         self._notices: list[str] = []
         self.owed: m.Message | None = None
@@ -133,6 +137,7 @@ class BlindWitness:
         self.mid_match = True
         self.current = None
         self._chain = None
+        self._verifier = None
 
     @property
     def round_no(self) -> int:
@@ -159,17 +164,20 @@ class BlindWitness:
             if isinstance(e, m.RoundReveal) and cur is not None:
                 self.current = None
                 self._chain = None  # a round this seat did not take part in
+                self._verifier = None
             return None, None
         party = cur.party
         if isinstance(e, m.BlindKeys):
             self._same_round(e.round_id)
             keys = tuple(party_key(k) for k in e.keys)
             party.take_keys(keys)  # refuses a host key other than the one committed
-            if cur.round_no == 1 and not self.mid_match:
+            if self._verifier is not None and all(r.dealer is None for r in self.rounds):
+                # The match's first round to reach its deal draws the first dealer (9.5.5).
                 first = blind_first_dealer(cur.round_id, keys, self.rules.players)
                 if e.dealer != first:
                     raise BrokenChainError(
-                        f"round 1's dealer is seat {e.dealer}, the keys give seat {first}"
+                        f"round {cur.round_no} is the match's first deal: its dealer is seat "
+                        f"{e.dealer}, the keys give seat {first}"
                     )
             party.start(e.dealer)
         elif isinstance(e, m.BlindDeck):
@@ -286,27 +294,17 @@ class BlindWitness:
         public = cur.party.public_round(
             round_no=cur.round_no, prev=cur.prev, sig=cur.sig, score=cur.score, hand_seat=self.seat
         )
-        chain = public.chain_hash()
-        check_signature(
-            self.host_key,
-            e.sig,
-            reveal_message(cur.round_id, e.host_seed, chain),
-            f"round {cur.round_no}'s reveal",
-        )
-        self.rounds.append(dataclasses.replace(public, reveal_sig=e.sig))
+        record, chain = revealed(self.host_key, public, e)
+        self.rounds.append(record)
         self.current = None
         self.owed = None
-        if self._chain is None:
+        if self._verifier is None:
             verdict = RoundVerdict(
                 cur.round_no, None, "cards and proofs checked (seat taken mid-match)"
             )
-        elif public.dealer is None and public.void is not None:
-            self._chain = chain  # void before the deal (9.7): signed and chained, nothing dealt
-            seat = public.void.offender
-            verdict = RoundVerdict(cur.round_no, None, f"void: seat {seat} absent before the deal")
-        else:
+        else:  # this round alone, the match state carried on from the rounds before (9.9)
             self._chain = chain
-            verdict = verify_any(self.transcript()).rounds[-1]
+            verdict = self._verifier.add(record)
         self.verdicts.append(verdict)
         if verdict.error is not None:
             raise verdict.error

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from scopa_net.fair.commitments import (
     ZERO_CHAIN,
@@ -60,6 +61,25 @@ from scopa_net.fair.verifier import RoundByRoundVerifier, RoundVerdict
 from scopa_net.plays import play_code
 from scopa_net.rules import RuleSet
 from scopa_net.wire import messages as m
+
+if TYPE_CHECKING:
+    from scopa_net.fair.blind.record import BlindRound
+
+
+Revealed = TypeVar("Revealed", RoundRecord, "BlindRound")
+
+
+def revealed(host_key: bytes, record: Revealed, e: m.RoundReveal) -> tuple[Revealed, bytes]:
+    """The finished round ``record`` with the host's ``round_reveal`` signature, checked over
+    the round's chain hash (5.7, 9.5.8), and that chain hash."""
+    chain = record.chain_hash()
+    check_signature(
+        host_key,
+        e.sig,
+        reveal_message(record.round_id, e.host_seed, chain),
+        f"round {record.round_no}'s reveal",
+    )
+    return dataclasses.replace(record, reveal_sig=e.sig), chain
 
 
 class DealWitness:
@@ -332,15 +352,10 @@ class DealWitness:
             self.dealer = (self.dealer + 1) % self.rules.players  # the deal passes on
 
     def _on_RoundReveal(self, e: m.RoundReveal) -> RoundVerdict:  # noqa: N802
-        rec = dataclasses.replace(self._open(e.round_id), host_seed=e.host_seed)
-        chain = rec.chain_hash()
-        check_signature(
-            self.host_key,
-            e.sig,
-            reveal_message(rec.round_id, e.host_seed, chain),
-            f"round {rec.round_no}'s reveal",
+        rec, chain = revealed(
+            self.host_key, dataclasses.replace(self._open(e.round_id), host_seed=e.host_seed), e
         )
-        self.rounds.append(dataclasses.replace(rec, reveal_sig=e.sig))
+        self.rounds.append(rec)
         self.current = None
         self._chain = chain
         if self.mid_match:

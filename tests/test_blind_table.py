@@ -5,10 +5,28 @@ from __future__ import annotations
 
 import dataclasses
 
+import msgpack
 import pytest
 from blind_driver import BlindDriver, new_blind_table
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from table_driver import KEY
 
+from scopa_net.blind_witness import BlindWitness
+from scopa_net.fair.blind.errors import BlindCheckError
+from scopa_net.fair.blind.record import blind_first_dealer
+from scopa_net.fair.blind.simulate import reseal_blind
+from scopa_net.fair.blind.verifier import BlindRoundByRoundVerifier, verify_any
+from scopa_net.fair.blind.wire import decode_any
+from scopa_net.fair.commitments import fingerprint, public_key_bytes, reveal_message, sign
+from scopa_net.fair.errors import (
+    BadSignatureError,
+    BrokenChainError,
+    FairnessError,
+    NotRevealedError,
+    TranscriptFormatError,
+    VoidMismatchError,
+)
+from scopa_net.fair.transcript import Transcript, VoidNotice
 from scopa_net.rules import RuleSet
 from scopa_net.server.blind_table import BlindTable
 from scopa_net.server.table import Phase, TableError
@@ -191,13 +209,9 @@ def test_join_create_is_blind_by_default_when_more_than_one_person_plays(
     assert choice.create.blind is blind
 
 
-@pytest.mark.parametrize("phase", [Phase.KEYS, Phase.SHUFFLE, Phase.OPEN, Phase.PLAY])
-def test_a_person_gone_past_grace_at_any_stage_voids_the_round_and_the_match_goes_on(
-    phase: Phase,
-) -> None:
-    """9.7 at every stage of a round: the person whose grace ended is named in an ``absent``
-    void, their seed never comes, the other person's seat accepts the void and the match
-    goes on with a computer holding the seat for the host."""
+def gone_past_grace(phase: Phase) -> tuple[BlindTable, BlindDriver]:
+    """A match at three seats (people 0 and 1, a computer at 2) in which seat 1's person goes
+    for good at ``phase`` of round 1 and their grace period ends at once."""
     table = new_blind_table(RuleSet.of(3, 1), bots=1)
     driver = BlindDriver(table, seed=4)
     for _ in range(300):
@@ -214,13 +228,188 @@ def test_a_person_gone_past_grace_at_any_stage_voids_the_round_and_the_match_goe
     driver.catch_up()
     table.set_status(1, connected=False, stand_in=True, grace=0)
     driver.run()
+    return table, driver
+
+
+@pytest.mark.parametrize("phase", [Phase.KEYS, Phase.SHUFFLE, Phase.OPEN, Phase.PLAY])
+def test_a_person_gone_past_grace_at_any_stage_voids_the_round_and_the_match_goes_on(
+    phase: Phase,
+) -> None:
+    """9.7 at every stage of a round: the person whose grace ended is named in an ``absent``
+    void, their seed never comes, the other person's seat accepts the void and the match
+    goes on with a computer holding the seat for the host. Every transcript of the match (the
+    present person's, and the host's export for every seat, also read back from its file)
+    verifies: the void round passes (9.9; before the keys, as *void before the keys*) and every
+    later round is replayed through the rules to the signed result."""
+    table, driver = gone_past_grace(phase)
     assert table.phase is Phase.OVER
     first = table.blind_history[0]
     assert first.void is not None
     assert (first.void.reason, first.void.offender) == ("absent", 1)
     assert first.seeds is not None
     assert first.seeds[2] is None  # seat 1's party: its seed never revealed
+    assert (first.dealer is None) is (phase is Phase.KEYS)
     assert all(r.people == (0,) for r in table.blind_history[1:])
     notes = [note for seat, note in driver.verdicts if seat == 0]
     assert notes[0].startswith("void: seat 1 absent")
     assert all("verified" in note for note in notes[1:])
+    transcripts = [driver.witnesses[0].transcript()]  # seat 1's client read nothing more
+    transcripts += [table.transcript_for(seat) for seat in range(table.rules.players)]
+    for t in transcripts:
+        for again in (t, decode_any(t.encode())):
+            verdict = verify_any(again)
+            assert verdict.ok, verdict.lines()
+            assert len(verdict.rounds) == len(table.blind_history) >= 2
+            void, *later = verdict.rounds
+            assert void.note.startswith("void: seat 1 absent")
+            assert ("before every key came" in void.note) is (phase is Phase.KEYS)
+            assert all(r.note.startswith("verified (dealer seat") for r in later), verdict.lines()
+            assert verdict.result_note.startswith("verified: scores")
+
+
+@pytest.fixture(scope="module")
+def void_before_keys() -> Transcript:
+    """The host's export of a match whose round 1 was void before every key came."""
+    table, _ = gone_past_grace(Phase.KEYS)
+    return table.transcript_for(0)
+
+
+def first_round_error(t: Transcript, *, linked: bool = True) -> FairnessError:
+    """Round 1's failure; with ``linked`` (round 1's chain hash unchanged, or re-linked by
+    the test), every later round still verifies."""
+    verdict = verify_any(t)
+    first, *later = verdict.rounds
+    assert first.error is not None, verdict.lines()
+    assert all(r.ok for r in later) is linked, verdict.lines()
+    return first.error
+
+
+def resealed(t: Transcript, **changes: object) -> Transcript:
+    """Round 1 changed, and every round re-linked and re-signed by the host's own key (a
+    dishonest host signing what it altered): the void's own check must catch it."""
+    first = dataclasses.replace(t.rounds[0], **changes)
+    return reseal_blind(dataclasses.replace(t, rounds=(first, *t.rounds[1:])), KEY)
+
+
+def test_a_void_before_the_keys_naming_a_present_person_or_a_computer_is_refused(
+    void_before_keys: Transcript,
+) -> None:
+    """The seat named absent must be a person's whose seed alone never came (9.9)."""
+    t = void_before_keys
+    assert verify_any(resealed(t)).ok  # re-signing alone changes nothing
+    present = resealed(t, void=VoidNotice("absent", 0))  # seat 0 revealed its seed
+    error = first_round_error(present)
+    assert isinstance(error, NotRevealedError)
+    assert "parties [2] missing" in str(error)
+    computer = resealed(t, void=VoidNotice("absent", 2))  # seat 2 is the host's computer
+    assert isinstance(first_round_error(computer), VoidMismatchError)
+    kings = resealed(t, void=VoidNotice("kings", None))
+    assert "kings void before anything was dealt" in str(first_round_error(kings))
+    stopped = resealed(t, void=VoidNotice("failed_check", 0))
+    error = first_round_error(stopped)
+    assert isinstance(error, NotRevealedError)
+    assert "failed check" in str(error)
+
+
+def test_a_void_before_the_keys_without_the_hosts_signature_is_refused(
+    void_before_keys: Transcript,
+) -> None:
+    t = void_before_keys
+    first = t.rounds[0]
+    unsigned = dataclasses.replace(first, reveal_sig=None)
+    error = first_round_error(dataclasses.replace(t, rounds=(unsigned, *t.rounds[1:])))
+    assert isinstance(error, NotRevealedError)
+    other = Ed25519PrivateKey.from_private_bytes(bytes(32))
+    assert first.seeds is not None
+    assert first.seeds[0] is not None
+    forged = sign(other, reveal_message(first.round_id, first.seeds[0], first.chain_hash()))
+    wrong_key = dataclasses.replace(first, reveal_sig=forged)
+    error = first_round_error(dataclasses.replace(t, rounds=(wrong_key, *t.rounds[1:])))
+    assert isinstance(error, BadSignatureError)
+
+
+def test_a_tampered_void_before_the_keys_is_refused(void_before_keys: Transcript) -> None:
+    t = void_before_keys
+    first = t.rounds[0]
+    assert first.seeds is not None
+    # Not re-signed: the host's reveal signature covers every seed.
+    seeds = (first.seeds[0], bytes(32), None)
+    changed = dataclasses.replace(first, seeds=seeds)
+    tampered = dataclasses.replace(t, rounds=(changed, *t.rounds[1:]))
+    assert isinstance(first_round_error(tampered, linked=False), BadSignatureError)
+    # Re-signed: the host's seed must give the key it committed.
+    error = first_round_error(resealed(t, seeds=(bytes(32), *first.seeds[1:])))
+    assert isinstance(error, BlindCheckError)
+    assert (error.check, error.party) == ("wrong secret", 0)
+    # Re-signed: nothing may be recorded past the keys.
+    assert isinstance(first_round_error(resealed(t, score=(0, 0, 0))), BrokenChainError)
+    # Every byte of round 1 in the file, flipped: unreadable, or round 1 refused.
+    data = t.encode()
+    record = msgpack.packb(first.to_wire(), use_bin_type=True)
+    start = data.index(record)
+    for offset in range(start, start + len(record)):
+        flipped = bytearray(data)
+        flipped[offset] ^= 0x01
+        try:
+            again = decode_any(bytes(flipped))
+        except TranscriptFormatError:
+            continue
+        checker = BlindRoundByRoundVerifier(again.rules, again.host_key, again.seat)
+        assert not checker.add(again.rounds[0]).ok, offset
+
+
+def test_scopa_net_verify_reads_a_void_before_the_keys_as_a_passing_round(
+    void_before_keys: Transcript, tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What a person reads: round 1 void naming the seat, every later round verified."""
+    from scopa_net.commands.main import main as cli_main
+
+    path = tmp_path / "void-before-keys.scopa"
+    path.write_bytes(void_before_keys.encode())
+    pin = fingerprint(public_key_bytes(KEY))
+    assert cli_main(["verify", "--pin", pin, str(path)]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert "round 1: void: seat 1 absent before every key came; nothing dealt" in lines
+    assert any(line.startswith("round 2: verified (dealer seat") for line in lines), out
+    assert "FAILED" not in out
+    assert "NotRevealedError" not in out
+
+
+def test_the_first_deal_after_a_void_before_the_keys_draws_the_first_dealer() -> None:
+    """9.5.5: round 1 void before the keys draws no dealer; round 2, the match's first deal,
+    draws it from its own keys. Seat 0's whole log read again by a fresh witness (with the
+    seeds seat 0 used) verifies; the same log with round 2's dealer changed is refused."""
+    table, _ = gone_past_grace(Phase.KEYS)
+    history = table.blind_history
+    assert history[0].dealer is None
+    assert history[1].dealer == blind_first_dealer(
+        history[1].round_id, history[1].keys, table.rules.players
+    )
+    seeds = {r.round_id: r.seeds[1] for r in history if r.seeds is not None}
+    log = table.seats[0].log
+    assert table.seats[0].base == 0
+
+    def read(events: list[m.Message]) -> BlindWitness:
+        witness = BlindWitness(
+            table.rules, public_key_bytes(KEY), 0, new_seed=bytes, seed_for=seeds.get
+        )
+        for event in events:
+            witness.observe(event)
+        return witness
+
+    assert [v.note.split(";")[0] for v in read(log).verdicts][:2] == [
+        "void: seat 1 absent before every key came",
+        f"verified (dealer seat {history[1].dealer}, 36 plays, round score "
+        + "-".join(map(str, history[1].score or ()))
+        + ")",
+    ]
+    keys_at = next(
+        i
+        for i, e in enumerate(log)
+        if isinstance(e, m.BlindKeys) and e.round_id == history[1].round_id
+    )
+    other = (history[1].dealer + 1) % table.rules.players
+    lied = [*log[:keys_at], dataclasses.replace(log[keys_at], dealer=other)]
+    with pytest.raises(BrokenChainError, match="round 2 is the match's first deal"):
+        read(lied)

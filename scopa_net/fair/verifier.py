@@ -136,11 +136,20 @@ class RoundByRoundVerifier:
     :func:`verify_transcript` gives it in a transcript of those n rounds, and it costs the
     same at round 1 as at round 10 (the match state is carried on, not replayed again)."""
 
+    blind = False
+    """Whether the rounds are a blind table's (the blind verifier's subclass says so)."""
+
     def __init__(self, rules: RuleSet, host_key: bytes, seat: int) -> None:
-        empty = Transcript(rules, host_key, seat, (), MatchResult((0,) * rules.side_count, None))
-        self._verifier = _Verifier(empty)
+        empty = Transcript(
+            rules, host_key, seat, (), MatchResult((0,) * rules.side_count, None), blind=self.blind
+        )
+        self._verifier = self.checker(empty)
         self.checked = 0
         """Rounds checked so far."""
+
+    @staticmethod
+    def checker(transcript: Transcript) -> _Verifier:
+        return _Verifier(transcript)
 
     def add(self, record: RoundRecord) -> RoundVerdict:
         """Check the round that follows those added before."""

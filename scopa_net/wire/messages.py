@@ -677,7 +677,7 @@ class BlindKeys(Message):
     seq: int = wire(SEQ, "per-seat sequence number")
     round_id: bytes = wire(ROUND_ID, "the round")
     keys: tuple[KeyInfo, ...] = wire(Array(Nested(KeyInfo), *PER_PARTY), "by party")
-    dealer: int = wire(SEAT, "the round's dealer (round 1: from the keys, 9.5.5)")
+    dealer: int = wire(SEAT, "the round's dealer (the match's first deal: from the keys, 9.5.5)")
 
 
 @message("blind_deck", Sender.HOST, sequenced=True)

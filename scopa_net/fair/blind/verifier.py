@@ -17,7 +17,7 @@ from scopa_net.fair.blind.deck import deck_message
 from scopa_net.fair.blind.errors import BlindCheckError
 from scopa_net.fair.blind.group import GroupError, add, is_valid_point, sub
 from scopa_net.fair.blind.party import check_party_signature, play_context
-from scopa_net.fair.blind.party_secrets import key_proof_ok
+from scopa_net.fair.blind.party_secrets import PartySecrets, key_proof_ok
 from scopa_net.fair.blind.plan import owner, shared_positions
 from scopa_net.fair.blind.proofs import check_dleq
 from scopa_net.fair.blind.record import (
@@ -37,7 +37,12 @@ from scopa_net.fair.errors import (
 )
 from scopa_net.fair.hashing import same_bytes
 from scopa_net.fair.transcript import VOID_KINGS, Transcript
-from scopa_net.fair.verifier import MatchVerdict, _Verifier, verify_transcript
+from scopa_net.fair.verifier import (
+    MatchVerdict,
+    RoundByRoundVerifier,
+    _Verifier,
+    verify_transcript,
+)
 from scopa_net.match import Match
 from scopa_net.plays import CARD_FIELD
 
@@ -47,6 +52,17 @@ def verify_any(transcript: Transcript) -> MatchVerdict:
     if transcript.blind:
         return _BlindVerifier(transcript).run()
     return verify_transcript(transcript)
+
+
+class BlindRoundByRoundVerifier(RoundByRoundVerifier):
+    """A blind table's rounds checked one at a time as they end, each once (what a seat's
+    blind witness does at every round's end): the verdict :func:`verify_any` gives the round."""
+
+    blind = True
+
+    @staticmethod
+    def checker(transcript: Transcript) -> _Verifier:
+        return _BlindVerifier(transcript)
 
 
 class _BlindVerifier(_Verifier):
@@ -71,6 +87,8 @@ class _BlindVerifier(_Verifier):
         )
         if r.void is not None and r.void.reason not in (VOID_KINGS, VOID_ABSENT, VOID_FAILED_CHECK):
             raise VoidMismatchError(f"the round is void for {r.void.reason!r}")
+        if r.dealer is None and r.void is not None and len(r.keys) == 1 < r.parties:
+            return self.void_before_keys(r)
         if len(r.keys) != r.parties:
             raise NotRevealedError("the parties' keys were never relayed for this round")
         for p, key in enumerate(r.keys):
@@ -133,6 +151,55 @@ class _BlindVerifier(_Verifier):
             )
         self.check_reveal(r)
         return f"{note}; blind: {r.parties} parties"
+
+    def void_before_keys(self, r: BlindRound) -> str:
+        """A round void before every party's key came (9.9): only the host's key was relayed,
+        so nothing was shuffled, dealt or played and no dealer was drawn. What is left to check:
+        the record holds nothing past the keys, the void is ``absent`` naming a person's seat
+        whose seed alone is missing, the host's seed gives its committed key, and the host's
+        reveal signature over the chain hash. The match is not touched: its first dealer comes
+        from the first round whose keys all came."""
+        v = r.void
+        assert v is not None
+        if r.decks or r.deck_sigs or r.deals or r.table or r.plays or r.hand or r.score is not None:
+            raise BrokenChainError(
+                "the round records decks, deals or plays but its keys were never relayed"
+            )
+        if v.reason == VOID_KINGS:
+            raise VoidMismatchError("a kings void before anything was dealt")
+        if r.seeds is None:
+            raise NotRevealedError("the parties' seeds were never revealed for this round")
+        missing = [p for p, s in enumerate(r.seeds) if s is None]
+        if v.reason == VOID_FAILED_CHECK:
+            if missing:
+                raise NotRevealedError(
+                    f"a seat stopped on a failed check and parties {missing} never revealed "
+                    "their seeds"
+                )
+            raise BlindCheckError(
+                checks.BAD_VOID,
+                f"seat {v.offender} stopped the round on a failed check before the keys were "
+                "relayed, but the round's commitment checks out",
+                None if v.offender is None else owner(v.offender, r.people),
+            )
+        if v.offender not in r.people:
+            raise VoidMismatchError(f"seat {v.offender} was not a person's party")
+        if missing != [owner(v.offender, r.people)]:
+            raise NotRevealedError(
+                f"an absent void of seat {v.offender} with the seeds of parties {missing} missing"
+            )
+        host_seed = r.seeds[0]
+        assert host_seed is not None
+        try:
+            host_key = PartySecrets(host_seed, r.round_id, 0).key
+        except ValueError as exc:
+            raise BlindCheckError(checks.WRONG_SECRET, str(exc), 0) from None
+        if host_key != r.keys[0]:
+            raise BlindCheckError(
+                checks.WRONG_SECRET, "its revealed seed does not give the key it committed", 0
+            )
+        self.check_reveal(r)
+        return f"void: seat {v.offender} absent before every key came; nothing dealt"
 
     def check_deals(self, r: BlindRound) -> None:
         """Each deal's shares signed by their parties; the table cards open to the recorded
