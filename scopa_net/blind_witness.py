@@ -117,7 +117,7 @@ class BlindWitness:
         return out
 
     def seed_in_play(self) -> tuple[bytes, bytes] | None:
-        if self.current is None or self.current.party is None:
+        if self.current is None or self.current.party is None or self.current.party.observer:
             return None
         return self.current.round_id, self.current.party.secrets.seed
 
@@ -183,11 +183,13 @@ class BlindWitness:
         elif isinstance(e, m.BlindDeck):
             self._same_round(e.round_id)
             party.take_deck(e.party, e.deck, e.sig)
-            if e.party == party.party - 1:
+            if e.party == party.party - 1 and not party.observer:
                 signed = party.my_deck()
                 self._send(m.BlindShuffle(round_id=cur.round_id, deck=signed.deck, sig=signed.sig))
         elif isinstance(e, m.BlindOpen):
             self._same_round(e.round_id)
+            if party.observer:
+                return None, None
             signed = party.open_deal(e.deal)
             self._send(
                 m.BlindShares(
@@ -197,6 +199,8 @@ class BlindWitness:
         elif isinstance(e, m.BlindDeal):
             self._same_round(e.round_id)
             opened = party.take_deal(e.deal, e.shares, e.sigs)
+            if party.observer:
+                return None, None  # the seat's cards this round are the host's
             hand = tuple(m.DealtCard(pos=c.pos, card=c.card, salt=NO_SALT) for c in opened.hand)
             table = tuple(m.DealtCard(pos=c.pos, card=c.card, salt=NO_SALT) for c in opened.table)
             return None, m.Deal(seq=e.seq, hand=hand, table=table, stock=e.stock)
@@ -225,12 +229,7 @@ class BlindWitness:
             self._round_over()
         elif isinstance(e, m.BlindReveals):
             self._same_round(e.round_id)
-            if party.keys is not None:
-                party.take_reveals(e.seeds)
-            elif len(e.seeds) != party.parties or e.seeds[party.party] != party.secrets.seed:
-                raise BlindCheckError("wrong secret", "this party's own seed was relayed altered")
-            else:  # void before every key came: nothing was dealt, nothing to check
-                party.seeds = tuple(e.seeds)
+            party.take_reveals(e.seeds)
         elif isinstance(e, m.RoundReveal):
             self._same_round(e.round_id)
             return self._on_reveal(e), None
@@ -257,7 +256,6 @@ class BlindWitness:
             f"round {e.round_no}'s commitment",
         )
         self._seen_ids.add(e.round_id)
-        party = None
         if self.seat in e.people:
             seed = self.seed_for(e.round_id) if self.seed_for is not None else None
             if seed is None:
@@ -274,9 +272,12 @@ class BlindWitness:
                 )
             )
         else:
+            # The seat sits the round out: its client checks what every party relays.
+            observer = len(e.people) + 1
+            party = BlindParty(self.rules, e.round_id, observer, e.people, bytes(32), host_key=host)
             self._notices.append(
                 f"round {e.round_no}: a computer player holds this seat for the host this "
-                "round (you were away when it began); the round is not checked here"
+                "round (you were away when it began); the round is checked all the same"
             )
         self.current = _Round(e.round_id, e.round_no, e.prev, e.sig, e.people, host, party)
         self.people = e.people
@@ -286,6 +287,8 @@ class BlindWitness:
         assert cur is not None and cur.party is not None
         if not cur.over:
             cur.over = True
+            if cur.party.observer:
+                return
             self._send(m.BlindReveal(round_id=cur.round_id, seed=cur.party.reveal()))
 
     def _on_reveal(self, e: m.RoundReveal) -> RoundVerdict:

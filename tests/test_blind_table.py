@@ -413,3 +413,54 @@ def test_the_first_deal_after_a_void_before_the_keys_draws_the_first_dealer() ->
     lied = [*log[:keys_at], dataclasses.replace(log[keys_at], dealer=other)]
     with pytest.raises(BrokenChainError, match="round 2 is the match's first deal"):
         read(lied)
+
+
+@pytest.mark.parametrize("phase", [Phase.SHUFFLE, Phase.OPEN, Phase.PLAY])
+def test_the_absent_person_reading_their_seat_log_again_accepts_their_own_void(
+    phase: Phase,
+) -> None:
+    """The person named in an ``absent`` void comes back (a new client, the same seeds from
+    disk) and reads their seat's log from the start: their own seed was withheld on purpose
+    (9.7), so the reveal without it is not a seed "relayed altered", and the deck they made
+    but the host never relayed is not part of the round. The rounds a computer played in their
+    seat are checked from what every party relayed (an observer, 9.5), and the saved transcript
+    verifies to the signed end."""
+    table, driver = gone_past_grace(phase)
+    gone = driver.witnesses[1]
+    assert gone.party is not None
+    seeds = {gone.party.round_id: gone.party.secrets.seed}
+    witness = BlindWitness(
+        table.rules, public_key_bytes(KEY), 1, new_seed=bytes, seed_for=seeds.get
+    )
+    assert table.seats[1].base == 0
+    for event in table.seats[1].log:
+        witness.observe(event)
+    void, *later = [v.note for v in witness.verdicts]
+    assert void.startswith("void: seat 1 absent")
+    # The rounds after it, played by a computer for the host, are checked all the same.
+    assert len(later) == len(table.blind_history) - 1 >= 1
+    assert all(note.startswith("verified (dealer seat") for note in later), later
+    assert witness.result == driver.witnesses[0].result
+    verdict = verify_any(witness.transcript())
+    assert verdict.ok, verdict.lines()
+    assert verdict.result_note.startswith("verified: scores")
+
+
+def test_the_absent_person_back_before_the_keys_accepts_their_own_void() -> None:
+    """As above, for a person gone before sending their key: the void before the keys names
+    them, the reveal carries no seed of theirs, and their client reads it without alarm."""
+    table, driver = gone_past_grace(Phase.KEYS)
+    gone = driver.witnesses[1]
+    assert gone.party is not None
+    seeds = {gone.party.round_id: gone.party.secrets.seed}
+    witness = BlindWitness(
+        table.rules, public_key_bytes(KEY), 1, new_seed=bytes, seed_for=seeds.get
+    )
+    for event in table.seats[1].log:
+        witness.observe(event)
+    void, *later = [v.note for v in witness.verdicts]
+    assert void.startswith("void: seat 1 absent before every key came")
+    assert all(note.startswith("verified (dealer seat") for note in later), later
+    verdict = verify_any(witness.transcript())
+    assert verdict.ok, verdict.lines()
+    assert len(verdict.rounds) == len(table.blind_history)

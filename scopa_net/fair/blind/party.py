@@ -98,13 +98,17 @@ class BlindParty:
         host_key: PartyKey | None = None,
     ) -> None:
         """``host_key``: the host party's key as the signed ``blind_round`` committed it (a
-        seat's client passes it; ``blind_keys`` must then carry exactly that key for party 0)."""
+        seat's client passes it; ``blind_keys`` must then carry exactly that key for party 0).
+        ``party`` one past the last (``len(people) + 1``): an *observer*, the client of a seat
+        whose person sits the round out; it owns no card, sends nothing and checks what is
+        relayed (the table's cards, every play's proof) as every party does."""
         self.rules = rules
         self.round_id = round_id
         self.people = check_people(people, rules.players)
-        if not 0 <= party <= len(self.people):
+        if not 0 <= party <= len(self.people) + 1:
             raise ValueError(f"party {party} is not one of the {len(self.people) + 1} parties")
         self.party = party
+        self.observer = party == len(self.people) + 1
         self.secrets = PartySecrets(seed, round_id, party)
         self.host_key = self.secrets.key if party == 0 else host_key
         self.keys: tuple[PartyKey, ...] | None = None
@@ -115,6 +119,8 @@ class BlindParty:
         self.plan: tuple[Deal, ...] = ()
         self.deals: list[DealShares] = []
         self._sent: dict[int, tuple[bytes, ...]] = {}
+        self._own_deck_relayed = False
+        """Whether the host has relayed this party's own deck back (9.5.3)."""
         self._proofs: dict[int, bytes] = {}
         """deck position -> the proof this party made to play it."""
         self._published: dict[int, list[bytes]] = {}
@@ -175,6 +181,10 @@ class BlindParty:
     def key(self) -> PartyKey:
         return self.secrets.key
 
+    def _not_observer(self, what: str) -> None:
+        if self.observer:
+            raise BlindCheckError(checks.OUT_OF_TURN, f"an observer does not {what}")
+
     def take_keys(self, keys: Sequence[PartyKey]) -> None:
         """``blind_keys``: one key per party, this party's own as it sent it, every proof."""
         keys = tuple(keys)
@@ -184,7 +194,7 @@ class BlindParty:
             return
         if len(keys) != self.parties:
             raise BlindCheckError(checks.BAD_KEY, f"{len(keys)} keys for {self.parties} parties")
-        if keys[self.party] != self.key:
+        if not self.observer and keys[self.party] != self.key:
             raise BlindCheckError(checks.BAD_KEY, "this party's own key was relayed altered")
         if self.host_key is not None and keys[0] != self.host_key:
             raise BlindCheckError(checks.BAD_KEY, "the host's key is not the one it committed", 0)
@@ -208,6 +218,7 @@ class BlindParty:
 
     def my_deck(self) -> SignedDeck:
         """This party's shuffle of the deck before it: what it sends, signed."""
+        self._not_observer("shuffle")
         _, joint = self._need_keys()
         if len(self.decks) != self.party:
             raise BlindCheckError(
@@ -226,6 +237,7 @@ class BlindParty:
         if party < len(self.decks) and party == self.party:
             if tuple(c.to_bytes() for c in self.decks[party]) != tuple(deck):
                 raise BlindCheckError(checks.BAD_DECK, "this party's own deck was relayed altered")
+            self._own_deck_relayed = True
             return
         if party != len(self.decks) or party >= self.parties:
             raise BlindCheckError(
@@ -265,6 +277,7 @@ class BlindParty:
     def open_deal(self, k: int) -> SignedShares:
         """This party's shares for deal ``k`` (from 1): only once the deck is complete, deal
         ``k - 1`` has been relayed and its hands played out. Asked again, the same shares."""
+        self._not_observer("open a deal")
         if k in self._sent:
             shares = self._sent[k]
         else:
@@ -456,6 +469,11 @@ class BlindParty:
         elif reason == VOID_ABSENT:
             if offender not in self.people or self.played_out:
                 raise BlindCheckError(checks.BAD_VOID, f"seat {offender} cannot be void as absent")
+            if len(self.decks) == self.party + 1 and not self._own_deck_relayed:
+                # Made, but the host never relayed it (this party's person was gone by
+                # then): the round's record holds only the decks that were relayed.
+                self.decks.pop()
+                self.deck_sigs.pop()
         elif reason == VOID_FAILED_CHECK:
             if offender is not None and not 0 <= offender < self.rules.players:
                 raise BlindCheckError(checks.BAD_VOID, f"no seat {offender} stopped the round")
@@ -465,6 +483,7 @@ class BlindParty:
 
     def reveal(self) -> bytes:
         """This party's seed, once the round is over (played out, or void)."""
+        self._not_observer("reveal a seed")
         if self.void_notice is None and not self.played_out:
             raise BlindCheckError(checks.OUT_OF_TURN, "the seed is revealed only after the round")
         return self.secrets.seed
@@ -473,10 +492,33 @@ class BlindParty:
         """``blind_reveals``: every party's seed. Checks the whole round against them (naming
         the party at fault) and returns the deck (card by position) when every seed came."""
         seeds = tuple(seeds)
-        if len(seeds) != self.parties or seeds[self.party] != self.secrets.seed:
+        if self.observer:
+            own = self.secrets.seed if len(seeds) == self.parties else b""
+        else:
+            own = seeds[self.party] if len(seeds) == self.parties else b""
+        if own != self.secrets.seed and not (own is None and self._voided_as_absent()):
             raise BlindCheckError(checks.WRONG_SECRET, "this party's own seed was relayed altered")
         self.seeds = seeds
-        return check_revealed(self.public_round(), self.rules)
+        if self.keys is None:
+            return None  # void before every key came: nothing was dealt, nothing to check
+        deck = check_revealed(self.public_round(), self.rules)
+        if self.observer and deck is not None:
+            # Every seed came: the cards dealt to the seats (the sitting-out seat's stand-in
+            # included) are now public, and a seat's transcript records its own hand.
+            dealt = self._targets_so_far(len(self.deals))
+            self.owned = {pos: deck[pos] for pos, target in dealt.items() if target != TABLE}
+        return deck
+
+    def _voided_as_absent(self) -> bool:
+        """This party's person is the one an ``absent`` void named: their seed is withheld
+        (9.7), and they read the reveal without it when they come back."""
+        notice = self.void_notice
+        return (
+            notice is not None
+            and notice.reason == VOID_ABSENT
+            and 0 < self.party <= len(self.people)
+            and notice.offender == self.people[self.party - 1]
+        )
 
     # --- the record -----------------------------------------------------------------------
 
