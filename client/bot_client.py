@@ -40,7 +40,7 @@ async def play_as_bot(
 async def _move_if_turn(session: Session, player: Player, clock: ThinkClock | None) -> bool:
     """Move if it is this seat's turn; True if the host refused the move."""
     view = session.view
-    if view is None or view.to_move != session.seat or view.round_over:
+    if view is None or not view.my_turn or view.round_over:
         return False
     try:
         await session.submit(await choose_off_loop(player, view, clock))

@@ -194,6 +194,13 @@ def turn_text(view: SeatView, names: Sequence[str]) -> str:
         return "The round is over."
     if view.my_turn:
         return "Your turn."
+    if view.sitting_out:
+        now = (
+            "its turn now"
+            if view.to_move == view.seat
+            else f"waiting for {seat_label(view.to_move, view, names)}"
+        )
+        return f"A computer plays your seat this round ({now}); you play again from the next one."
     return f"Waiting for {seat_label(view.to_move, view, names)}."
 
 

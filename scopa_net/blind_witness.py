@@ -199,8 +199,7 @@ class BlindWitness:
         elif isinstance(e, m.BlindDeal):
             self._same_round(e.round_id)
             opened = party.take_deal(e.deal, e.shares, e.sigs)
-            if party.observer:
-                return None, None  # the seat's cards this round are the host's
+            # An observer opens only the table: the seat's cards this round are the host's.
             hand = tuple(m.DealtCard(pos=c.pos, card=c.card, salt=NO_SALT) for c in opened.hand)
             table = tuple(m.DealtCard(pos=c.pos, card=c.card, salt=NO_SALT) for c in opened.table)
             return None, m.Deal(seq=e.seq, hand=hand, table=table, stock=e.stock)

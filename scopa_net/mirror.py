@@ -39,6 +39,10 @@ class SeatMirror:
         self._last_capturer = self._capturer_of(self.view)
         self._first_deal_next = False
         self._round_no_next = snapshot.round_no
+        self._blind_dealer: int | None = None
+        """A blind round's dealer, from ``blind_keys`` (9.5.3)."""
+        self._sitting_out_next = False
+        """The blind round opened last has no party for this seat (9.7)."""
         """The number of the round the next first deal starts (from its ``round_commit``)."""
         self.started_round = False
         """Whether the last event applied was the first deal of a round."""
@@ -83,7 +87,11 @@ class SeatMirror:
         """Take one event (or a fresh snapshot) into the view; returns the new view."""
         self.started_round = False
         if isinstance(event, m.Snapshot):
-            self.view = replace(self._from_snapshot(event), blind=self.view.blind)
+            self.view = replace(
+                self._from_snapshot(event),
+                blind=self.view.blind,
+                sitting_out=self.view.sitting_out,
+            )
             self._first_deal_next = False
             self._last_capturer = self._capturer_of(self.view)
         else:
@@ -103,10 +111,12 @@ class SeatMirror:
 
     def _on_BlindRound(self, e: m.BlindRound) -> None:  # noqa: N802
         self._round_no_next = e.round_no
+        self._sitting_out_next = self.view.seat not in e.people
         self.view = replace(self.view, blind=True)
 
     def _on_BlindKeys(self, e: m.BlindKeys) -> None:  # noqa: N802
         self._first_deal_next = True  # a blind table's next deal is the round's first
+        self._blind_dealer = e.dealer
 
     def _on_Deal(self, e: m.Deal) -> None:  # noqa: N802
         v = self.view
@@ -123,7 +133,10 @@ class SeatMirror:
             return
         self._first_deal_next = False
         self.started_round = True
-        dealer = dealer_from_positions(rules, v.seat, {c.pos for c in e.hand})
+        if self._blind_dealer is not None:
+            dealer = self._blind_dealer  # also when the seat sits out, with no hand to tell
+        else:
+            dealer = dealer_from_positions(rules, v.seat, {c.pos for c in e.hand})
         self._last_capturer = None
         if v.round_over and v.round_score is not None:
             scores = tuple(a + b for a, b in zip(v.scores, v.round_score.totals, strict=True))
@@ -146,6 +159,7 @@ class SeatMirror:
             round_over=False,
             leftover=(),
             round_score=None,
+            sitting_out=self._sitting_out_next,
         )
 
     def _on_Played(self, e: m.Played) -> None:  # noqa: N802

@@ -44,7 +44,10 @@ class SeatView:
     winner: int | None
     blind: bool = False
     """A blind table (protocol.md 9): not even the host sees this seat's cards."""
+    sitting_out: bool = False
+    """A blind round this seat's person sits out: a computer plays the seat for the host, with
+    cards no one else sees (protocol.md 9.7), so ``hand`` is empty and it is never our turn."""
 
     @property
     def my_turn(self) -> bool:
-        return self.to_move == self.seat
+        return self.to_move == self.seat and not self.sitting_out

@@ -270,6 +270,12 @@ class BlindTable(Table):
             raise TableError(ErrorCode.WRONG_PHASE, "there is no round in play")
         if rnd.turn != seat:
             raise TableError(ErrorCode.NOT_YOUR_TURN, f"it is seat {rnd.turn}'s turn")
+        if b.party_of(seat) == 0 and move_id is not None:
+            raise TableError(
+                ErrorCode.NOT_YOUR_TURN,
+                "a computer plays this seat for the host this round (it began while you were "
+                "away); you play again from the next round",
+            )
         if b.party_of(seat) == 0 and pos is None:  # a computer player: the host plays it
             pos = next((p for p, c in b.party.owned.items() if c == card), None)
             if pos is None:
@@ -397,6 +403,13 @@ class BlindTable(Table):
         super()._apply_away(seat)
         if live:
             self._void_absent(seat)
+
+    def host_plays(self, seat: int) -> bool:
+        """Also a person's seat, back at the table, in a round that began without them: its
+        cards are the host's party's, so the computer plays the round out (9.7)."""
+        b = self.blind_round
+        sat_out = b is not None and seat not in b.people and self._round_live()
+        return sat_out or super().host_plays(seat)
 
     def _round_live(self) -> bool:
         return self.phase in (Phase.KEYS, Phase.SHUFFLE, Phase.OPEN, Phase.PLAY)

@@ -685,6 +685,11 @@ class Table:
         )
         self._advance_seeds()
 
+    def host_plays(self, seat: int) -> bool:
+        """Whether the host plays this seat now: a computer's seat, an open one, or a
+        person's seat a computer stands in for."""
+        return self.seats[seat].automatic
+
     def _person(self, seat: int) -> bool:
         """Whether a person plays this seat now (and so sends seeds)."""
         s = self.seats[seat]

@@ -382,8 +382,7 @@ class TableTask:
         )
 
     def _automatic(self, seat: int) -> bool:
-        s = self.table.seats[seat]
-        return s.kind is not SeatKind.HUMAN or s.stand_in
+        return self.table.host_plays(seat)
 
     async def _bots_act(self, now: float) -> bool:
         """Let one computer seat act if it is due; True if something was done."""

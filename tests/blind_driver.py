@@ -99,7 +99,7 @@ class BlindDriver:
             return False
         seat, what = acting[0]
         assert what == "play", acting
-        if seat not in self.witnesses or table.seats[seat].stand_in:
+        if seat not in self.witnesses or table.host_plays(seat):
             view = table.view_for(seat)
             assert view is not None
             plays = table.match.round.legal_plays()  # the host's own computer player

@@ -470,3 +470,82 @@ async def test_a_host_that_alters_its_shares_is_named_on_the_deal_check_failed_b
     assert "At fault: the host (party 0)." in banner
     assert info.value.evidence is not None
     assert decode_any(info.value.evidence.read_bytes()).blind
+
+
+async def test_a_person_voided_as_absent_comes_back_and_their_transcript_verifies(
+    tmp_path,
+) -> None:
+    """9.7: Bea drops mid-round and her grace ends, so round 1 is void naming her; she runs her
+    client again (her seat and round seed kept on disk), takes the seat back while a computer
+    holds it, and plays on to the match's end. Her client accepts her own void (her seed is
+    nil at the reveal by the rule), observes the rounds the computer played for her, and her
+    saved transcript verifies to the signed end."""
+    from hosting import start_host
+
+    from scopa_net.client.moves import legal_plays
+    from scopa_net.client.seat_store import SeatStore
+
+    store = SeatStore(tmp_path / "bea")
+
+    async def until(predicate) -> None:
+        with trio.fail_after(30):
+            while not predicate():
+                await trio.sleep(0.01)
+
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01, grace=0.5)
+        ready = trio.Event()
+        ann_sessions: list[NetworkSession] = []
+
+        async def ann() -> None:
+            choice = TableChoice(create=create(RuleSet.of(2, 11), bots=0, blind=True))
+            async with open_network_session(
+                "127.0.0.1", host.port, choice, name="Ann", data_dir=tmp_path / "ann"
+            ) as session:
+                ann_sessions.append(session)
+                ready.set()
+                await play_as_bot(session, make_player("random", 1))
+
+        nursery.start_soon(ann)
+        await ready.wait()
+        table_id = ann_sessions[0].table_id
+        async with open_network_session(
+            "127.0.0.1",
+            host.port,
+            TableChoice(table_id=table_id),
+            name="Bea",
+            data_dir=tmp_path / "bea",
+            store=store,
+        ) as first:
+            await until(lambda: first.view is not None and first.view.my_turn)
+            await first.submit(legal_plays(first.view)[0])
+        # Bea's client is gone; her grace ends and the round is void naming her seat.
+        await until(lambda: host.tables[table_id].table.blind_history)
+        void = host.tables[table_id].table.blind_history[0].void
+        assert void is not None
+        assert void.reason == "absent"
+        (record,) = store.records()
+        async with open_network_session(
+            "127.0.0.1",
+            host.port,
+            TableChoice(table_id=record.table_id, seat=record.seat),
+            name="Bea",
+            data_dir=tmp_path / "bea",
+            store=store,
+            resume_from=record,
+        ) as second:
+            assert void.offender == second.seat
+            result = await play_as_bot(second, make_player("random", 5))
+        assert result is not None
+        assert second.verdict_failures == []
+        transcript = second.witness.transcript()
+        assert transcript.rounds[0].void == void
+        # Round 2 began while she was away: a computer played it for the host. She is a
+        # party again from round 3.
+        assert transcript.rounds[1].people == (0,)
+        assert len(transcript.rounds) >= 3
+        assert all(r.people == (0, 1) for r in transcript.rounds[2:])
+        verdict = verify_any(transcript)
+        assert verdict.ok, verdict.lines()
+        assert verdict.result_note.startswith("verified: scores")
+        nursery.cancel_scope.cancel()

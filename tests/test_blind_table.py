@@ -231,6 +231,29 @@ def gone_past_grace(phase: Phase) -> tuple[BlindTable, BlindDriver]:
     return table, driver
 
 
+def test_a_person_back_in_a_round_that_began_without_them_cannot_play_it() -> None:
+    """9.7: the round began while seat 1's person was away, so its cards are the host's. The
+    person comes back during it: the host still plays the seat, and a play from the person is
+    refused with a message that says why."""
+    table = new_blind_table(RuleSet.of(3, 1), bots=1)
+    driver = BlindDriver(table, seed=4)
+    driver.hold = {1}
+    table.set_status(1, connected=False, stand_in=True, grace=0)
+    for _ in range(2000):
+        rnd = table.match.round if table.match else None
+        if table.phase is Phase.PLAY and rnd is not None and rnd.turn == 1:
+            break
+        assert driver.step()
+    assert table.blind_round is not None
+    assert table.blind_round.people == (0,)
+    table.set_status(1, connected=True, stand_in=False, grace=0)  # back, seat taken again
+    assert table.host_plays(1)
+    assert not table.host_plays(0)
+    with pytest.raises(TableError, match="a computer plays this seat for the host this round"):
+        table.play(1, 77, table.seats[1].seq, 0, 0, pos=0, proof=bytes(64))
+    assert (1, "play") in table.to_act()
+
+
 @pytest.mark.parametrize("phase", [Phase.KEYS, Phase.SHUFFLE, Phase.OPEN, Phase.PLAY])
 def test_a_person_gone_past_grace_at_any_stage_voids_the_round_and_the_match_goes_on(
     phase: Phase,

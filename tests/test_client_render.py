@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import random
 import re
@@ -52,6 +53,22 @@ def test_board_shows_table_values_hand_turn_stock_and_score(match: Match) -> Non
     other = render.plain(render.board_lines(match.view_for(1), NAMES, Display()))
     assert "Your hand 2h♥=2  2s♠=2  Jd♦=8\n" in other  # marks only on your turn
     assert other.splitlines()[-1] == "Waiting for Ada."
+
+
+def test_a_seat_sitting_out_a_blind_round_is_told_who_plays_it(match: Match) -> None:
+    """9.7: back at a blind table in a round that began without them, a person sees that a
+    computer plays their seat, and is never offered a move."""
+    view = dataclasses.replace(match.view_for(0), hand=(), blind=True, sitting_out=True)
+    assert not view.my_turn
+    text = render.plain(render.board_lines(view, NAMES, Display()))
+    assert text.splitlines()[-1] == (
+        "A computer plays your seat this round (its turn now); you play again from the next one."
+    )
+    later = dataclasses.replace(view, to_move=1)
+    assert render.plain(render.board_lines(later, NAMES, Display())).splitlines()[-1] == (
+        "A computer plays your seat this round (waiting for Bot 1); you play again from the "
+        "next one."
+    )
 
 
 def test_board_lists_the_last_play_of_each_seat(match: Match) -> None:
