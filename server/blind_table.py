@@ -48,7 +48,6 @@ from scopa_net.fair.blind.record import (
 )
 from scopa_net.fair.commitments import (
     commit_message,
-    end_message,
     public_key_bytes,
     reveal_message,
     sign,
@@ -59,7 +58,6 @@ from scopa_net.plays import Play, play_code
 from scopa_net.rules import RuleSet
 from scopa_net.server.table import Phase, Table, TableError
 from scopa_net.wire import messages as m
-from scopa_net.wire.convert import score_lines
 from scopa_net.wire.errors import ErrorCode
 
 BLIND_WAITS = (Phase.KEYS, Phase.SHUFFLE, Phase.OPEN, Phase.SEEDS)
@@ -533,18 +531,8 @@ class BlindTable(Table):
         assert self.match is not None and self.match.round is not None
         b = self.blind_round
         assert b is not None
-        result = self.match.results[-1]
-        b.score = result.totals
-        lines = score_lines(result)
-        leftover = tuple(c.index for c in self.match.round.leftover_cards)
-        scores = tuple(self.match.scores)
-        round_no = self.round_no
-        self._broadcast(
-            lambda seq, _: m.RoundEnd(
-                seq=seq, round_no=round_no, lines=lines, leftover=leftover, scores=scores
-            ),
-            state=True,
-        )
+        b.score = self.match.results[-1].totals
+        self._score_sheet()
         self._end_blind()
 
     def _void_absent(self, seat: int) -> None:
@@ -602,18 +590,7 @@ class BlindTable(Table):
             lambda seq, _: m.RoundReveal(seq=seq, round_id=round_id, host_seed=host_seed, sig=sig),
             state=True,
         )
-        if self.match is not None and self.match.over:
-            self.phase = Phase.OVER
-            scores = tuple(self.match.scores)
-            winner = self.match.winner
-            end_sig = sign(self._key, end_message(self.chain, scores, winner))
-            self.end_sig = end_sig
-            self._broadcast(
-                lambda seq, _: m.MatchEnd(seq=seq, scores=scores, winner=winner, sig=end_sig),
-                state=True,
-            )
-        else:
-            self.phase = Phase.BETWEEN
+        self._match_end_or_between()
 
     def transcript_for(self, seat: int) -> Transcript:
         """Every finished round's public record, as any seat has it (for export), with the
