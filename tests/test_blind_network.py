@@ -18,13 +18,17 @@ How these tests show that the host never knows a person's card before it is play
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import trio
 from hosting import create
 
+from scopa_net.blind_witness import BlindWitness
 from scopa_net.bots.levels import make_player
+from scopa_net.cards import KINGS_MASK
 from scopa_net.client.bot_client import play_as_bot
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
 from scopa_net.commands.main import main as cli_main
@@ -34,6 +38,8 @@ from scopa_net.fair.blind.deck import parse_deck
 from scopa_net.fair.blind.group import add, mul, sub
 from scopa_net.fair.blind.party_secrets import PartySecrets
 from scopa_net.fair.blind.plan import owner, shared_positions
+from scopa_net.fair.blind.record import blind_first_dealer
+from scopa_net.fair.blind.reveal import deck_cards
 from scopa_net.fair.blind.verifier import verify_any
 from scopa_net.fair.blind.wire import decode_any
 from scopa_net.rules import RuleSet
@@ -470,3 +476,68 @@ async def test_a_host_that_alters_its_shares_is_named_on_the_deal_check_failed_b
     assert "At fault: the host (party 0)." in banner
     assert info.value.evidence is not None
     assert decode_any(info.value.evidence.read_bytes()).blind
+
+
+def kings_on_the_table(rules: RuleSet) -> tuple[bytes, bytes, dict[int, bytes]]:
+    """A round id, a host seed and each person's seed (seats 0 and 1, both people) whose
+    shuffles, all together, lay three or more kings on round 1's opening table: found by
+    trying host seeds in turn (about one deal in 600 does; a fraction of a second)."""
+    rid = hashlib.sha256(b"kings void round").digest()[:16]
+    people = {s: hashlib.sha256(b"kings void person %d" % s).digest() for s in range(2)}
+    secrets = [PartySecrets(seed, rid, s + 1) for s, seed in people.items()]
+    for i in range(20_000):
+        host_seed = hashlib.sha256(b"kings void host %d" % i).digest()
+        parties = [PartySecrets(host_seed, rid, 0), *secrets]
+        dealer = blind_first_dealer(rid, [p.key for p in parties], rules.players)
+        first = deal_plan(rules, dealer)[0]
+        cards = deck_cards(parties)
+        table = [cards[first.start + j] for j, t in enumerate(first.targets) if t == TABLE]
+        if sum(1 for c in table if (1 << c) & KINGS_MASK) >= 3:
+            return rid, host_seed, people
+    raise AssertionError("no kings deal found")
+
+
+async def test_a_kings_void_at_a_blind_table_over_the_network(
+    tmp_path, host: Host, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 1's opening table holds three kings: the host voids the deal (``kings``), every
+    seat checks the void against the table it opened itself, the same dealer deals again and
+    the match goes on to its end; every transcript and the host's export verify, round 1 as a
+    void deal."""
+    rules = RuleSet.of(2, 1)
+    rid, host_seed, seeds = kings_on_the_table(rules)
+    start_round = BlindTable.start_round
+
+    def first_round_scripted(table: BlindTable, round_id: bytes, seed: bytes) -> None:
+        if table.round_no == 0:
+            round_id, seed = rid, host_seed
+        start_round(table, round_id, seed)
+
+    witness_init = BlindWitness.__init__
+
+    def scripted_seed(witness: BlindWitness, *args: object, **kw: Any) -> None:
+        fresh = kw["new_seed"]
+        first = [seeds[args[2]]]  # type: ignore[index]
+        kw["new_seed"] = lambda: first.pop() if first else fresh()
+        witness_init(witness, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(BlindTable, "start_round", first_round_scripted)
+    monkeypatch.setattr(BlindWitness, "__init__", scripted_seed)
+    sessions, _ = await blind_match(host, tmp_path, rules, 2)
+    table = host.tables[sessions[0].table_id].table
+    first, *later = table.blind_history
+    assert first.void is not None
+    assert (first.void.reason, first.round_id) == ("kings", rid)
+    assert later  # dealt again, and the match went on
+    assert later[0].dealer == first.dealer
+    assert table.phase is Phase.OVER
+    transcripts = [s.witness.transcript() for s in sessions]
+    transcripts += [table.transcript_for(seat) for seat in range(rules.players)]
+    for session in sessions:
+        assert session.verdict_failures == []
+        assert session.witness.verdicts[0].note.startswith("void deal (kings on the table)")
+    for t in transcripts:
+        verdict = verify_any(t)
+        assert verdict.ok, verdict.lines()
+        assert verdict.rounds[0].note.startswith("void deal (kings on the table)")
+        assert all(r.note.startswith("verified (dealer seat") for r in verdict.rounds[1:])
