@@ -127,6 +127,10 @@ class BlindTable(Table):
         self.blind_decks: list[tuple[int, ...] | None] = []
         """Each finished round's cards by position, once every seed was revealed (None: a
         person's seed never came, so their cards stay unknown to the host for good)."""
+        self.round_start: dict[int, tuple[int, m.Snapshot]] = {}
+        """Person's seat -> (seq, snapshot) as the round in play began: a party caught up by
+        snapshot starts there and has the round's events replayed, so its client can take up
+        its party again (9.7)."""
 
     # --- reading ------------------------------------------------------------------------
 
@@ -160,6 +164,12 @@ class BlindTable(Table):
             for p, s in enumerate(people, 1)
             if b.seeds[p] is None and not self.seats[s].stand_in
         ]
+
+    def catch_up_point(self, seat: int) -> tuple[int, m.Snapshot] | None:
+        b = self.blind_round
+        if b is None or b.public is not None or seat not in b.people:
+            return None  # no round in play, or not this seat's party
+        return self.round_start.get(seat)
 
     def snapshot(self, seat: int) -> m.Snapshot:
         """As any table's, but a person's own cards are theirs to open: the host does not
@@ -311,8 +321,9 @@ class BlindTable(Table):
 
     def _apply_round(self, round_id: bytes, host_seed: bytes) -> None:
         self.seen_round_ids.add(round_id)
-        self.round_no += 1
         people = tuple(s for s in range(self.rules.players) if self._person(s))
+        self.round_start = {s: (self.seats[s].seq, self.snapshot(s)) for s in people}
+        self.round_no += 1
         party = BlindParty(self.rules, round_id, 0, people, host_seed)
         digest = blind_digest(round_id, people, party.key)
         sig = sign(
@@ -619,3 +630,4 @@ class BlindTable(Table):
         self.blind_round = None
         self.blind_history = []
         self.blind_decks = []
+        self.round_start = {}

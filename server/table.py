@@ -287,6 +287,11 @@ class Table:
             self.rules, seat=seat, seq=seq, table_id=self.table_id, seats=self.info().seats
         )
 
+    def catch_up_point(self, seat: int) -> tuple[int, m.Snapshot] | None:
+        """Where a seat caught up by snapshot starts, when not now: a blind table's round in
+        play, from its start (protocol.md 9.7). None: a snapshot of now."""
+        return None
+
     def to_act(self) -> list[tuple[int, str]]:
         """(seat, what) for every seat the table waits on: 'commit', 'reveal' or 'play'.
 

@@ -541,3 +541,73 @@ async def test_a_kings_void_at_a_blind_table_over_the_network(
         assert verdict.ok, verdict.lines()
         assert verdict.rounds[0].note.startswith("void deal (kings on the table)")
         assert all(r.note.startswith("verified (dealer seat") for r in verdict.rounds[1:])
+
+
+async def test_a_party_caught_up_by_snapshot_mid_round_takes_up_the_round_from_its_start(
+    tmp_path,
+) -> None:
+    """9.7: a client taken back from disk asks for every event since the table opened; with
+    more missed than the host replays (here 3), a party of the blind round in play gets the
+    snapshot taken as that round began and the round's events after it. Its client rebuilds
+    its party from the seed kept on disk and plays the round on: no void, every round
+    checked, the match to its end."""
+    from hosting import start_host
+
+    from scopa_net.client.seat_store import SeatStore
+
+    store = SeatStore(tmp_path)
+    taps: list[Tap] = []
+
+    async def connector(port: int) -> trio.abc.Stream:
+        tap = Tap(await trio.open_tcp_stream("127.0.0.1", port))
+        taps.append(tap)
+        return tap
+
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01, grace=600, replay_limit=3)
+        choice = TableChoice(create=create(RuleSet.of(2, 4), bots=1, blind=True))
+        async with open_network_session(
+            "127.0.0.1", host.port, choice, name="Ada", data_dir=tmp_path, store=store
+        ) as first:
+            player = make_player("random", 2)
+            with trio.fail_after(60):
+                while not (
+                    first.view is not None
+                    and first.view.round_number >= 2
+                    and first.view.my_turn
+                    and first.witness.party is not None
+                    and first.witness.party.deals
+                ):
+                    view = first.view
+                    if view is not None and view.my_turn and not view.round_over:
+                        await first.submit(player.choose(view))
+                    await first.events.receive()
+            round_id = first.witness.party.round_id
+        table = host.tables[first.table_id].table
+        assert table.blind_round.party.round_id == round_id  # the client left mid-round
+        (record,) = store.records()
+        async with open_network_session(
+            "127.0.0.1",
+            host.port,
+            TableChoice(table_id=record.table_id, seat=record.seat),
+            name="Ada",
+            data_dir=tmp_path,
+            store=store,
+            resume_from=record,
+            connector=lambda: connector(host.port),
+        ) as second:
+            with trio.fail_after(60):
+                result = await play_as_bot(second, make_player("random", 5))
+        assert result is not None
+        assert second.verdict_failures == []
+        got = frames(taps[0].got)
+        (resumed,) = [f for f in got if isinstance(f, m.Resumed)]
+        assert resumed.catch_up == "snapshot"
+        snapshot = next(f for f in got if isinstance(f, m.Snapshot))
+        start = next(f for f in got if isinstance(f, m.BlindRound))
+        assert start.round_id == round_id  # the round in play, from its first event
+        assert start.seq == snapshot.seq + 1
+        taken_up = next(r for r in second.witness.rounds if r.round_id == round_id)
+        assert taken_up.void is None  # played out by the client that took the seat back
+        assert all(r.void is None for r in table.blind_history)
+        nursery.cancel_scope.cancel()
