@@ -158,12 +158,19 @@ class BlindTable(Table):
             return [(people[due - 1], "shuffle")] if 1 <= due <= len(people) else []
         if self.phase is Phase.OPEN:
             return [(s, "shares") for p, s in enumerate(people, 1) if p not in b.shares]
-        # A person away past their grace period is not waited for: their seed stays secret.
+        # A person away past their grace period, or named absent, is not waited for: their
+        # seed stays secret.
         return [
             (s, "reveal")
             for p, s in enumerate(people, 1)
-            if b.seeds[p] is None and not self.seats[s].stand_in
+            if b.seeds[p] is None and not self.seats[s].stand_in and s != self._absent(b)
         ]
+
+    @staticmethod
+    def _absent(b: BlindState) -> int | None:
+        """The seat the round in play is void ``absent`` for, if it is (9.7)."""
+        v = b.party.void_notice
+        return v.offender if v is not None and v.reason == VOID_ABSENT else None
 
     def catch_up_point(self, seat: int) -> tuple[int, m.Snapshot] | None:
         b = self.blind_round
@@ -248,6 +255,10 @@ class BlindTable(Table):
         p = self._party_for(b, seat)
         if b.seeds[p] is not None:
             raise TableError(ErrorCode.WRONG_PHASE, f"seat {seat} has revealed")
+        if seat == self._absent(b):
+            raise TableError(
+                ErrorCode.WRONG_PHASE, f"the round is void: seat {seat} absent; its seed stays out"
+            )
         self._commit("blind_reveal", {"seat": seat, "seed": seed})
 
     def play(

@@ -427,3 +427,47 @@ def test_the_first_deal_after_a_void_before_the_keys_draws_the_first_dealer() ->
     lied = [*log[:keys_at], dataclasses.replace(log[keys_at], dealer=other)]
     with pytest.raises(BrokenChainError, match="round 2 is the match's first deal"):
         read(lied)
+
+
+@pytest.mark.parametrize("phase", [Phase.KEYS, Phase.SHUFFLE])
+def test_a_seat_voided_absent_at_the_deadline_is_not_waited_for_and_its_late_seed_refused(
+    phase: Phase,
+) -> None:
+    """9.7: the host does not wait for the absent person's seed, and a seed that comes late
+    anyway (a person slow past the deadline, still connected) is refused: the record of an
+    ``absent`` void has exactly that party's seed missing, and every seat verifies it."""
+    table = new_blind_table(RuleSet.of(3, 1), bots=1)
+    driver = BlindDriver(table, seed=4)
+    for _ in range(300):
+        driver.catch_up()
+        if table.phase is phase and any(seat == 1 for seat, _ in table.to_act()):
+            break
+        driver.step()
+    driver.hold = {1}  # seat 1's client is slow: nothing of it reaches the host for now
+    driver.witnesses[1].take_outgoing()
+    driver.deliver()
+    driver.catch_up()
+    assert table.phase is phase
+    assert [seat for seat, _ in table.to_act()] == [1]
+    table.close_seeds()  # the deadline: the round is void, naming the seat awaited
+    void = table.blind_round.party.void_notice
+    assert void is not None
+    assert (void.reason, void.offender) == ("absent", 1)
+    assert table.phase is Phase.SEEDS
+    assert table.to_act() == [(0, "reveal")]  # seat 1 is not waited for
+    driver.hold = set()  # seat 1's messages come in now, its seed among them
+    driver.catch_up()
+    driver.witnesses[1].take_outgoing()
+    assert driver.witnesses[1].current is not None
+    seed = driver.witnesses[1].current.party.secrets.seed
+    with pytest.raises(TableError, match="absent"):
+        table.blind_reveal(1, void_round := table.blind_round.party.round_id, seed)
+    driver.run()
+    first = table.blind_history[0]
+    assert first.round_id == void_round
+    assert first.seeds is not None
+    assert first.seeds[2] is None
+    for t in (driver.witnesses[0].transcript(), table.transcript_for(0)):
+        verdict = verify_any(t)
+        assert verdict.ok, verdict.lines()
+        assert verdict.rounds[0].note.startswith("void: seat 1 absent")

@@ -463,6 +463,18 @@ class BlindParty:
             raise BlindCheckError(checks.BAD_VOID, f"no such void reason {reason!r}")
         self.void_notice = VoidNotice(reason, offender)
 
+    @property
+    def absent(self) -> bool:
+        """Whether the round is void ``absent`` naming this party's own seat (9.7): its seed
+        is then never revealed (the host takes none)."""
+        v = self.void_notice
+        return (
+            v is not None
+            and v.reason == VOID_ABSENT
+            and self.party >= 1
+            and v.offender == self.people[self.party - 1]
+        )
+
     def reveal(self) -> bytes:
         """This party's seed, once the round is over (played out, or void)."""
         if self.void_notice is None and not self.played_out:
@@ -473,7 +485,8 @@ class BlindParty:
         """``blind_reveals``: every party's seed. Checks the whole round against them (naming
         the party at fault) and returns the deck (card by position) when every seed came."""
         seeds = tuple(seeds)
-        if len(seeds) != self.parties or seeds[self.party] != self.secrets.seed:
+        own = None if self.absent else self.secrets.seed
+        if len(seeds) != self.parties or seeds[self.party] != own:
             raise BlindCheckError(checks.WRONG_SECRET, "this party's own seed was relayed altered")
         self.seeds = seeds
         return check_revealed(self.public_round(), self.rules)
