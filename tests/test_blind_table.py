@@ -323,6 +323,13 @@ def test_a_void_before_the_keys_naming_a_present_person_or_a_computer_is_refused
     error = first_round_error(stopped)
     assert isinstance(error, NotRevealedError)
     assert "failed check" in str(error)
+    seeds = t.rounds[0].seeds
+    assert seeds is not None
+    every_seed = resealed(t, void=VoidNotice("failed_check", 0), seeds=(*seeds[:2], bytes(32)))
+    error = first_round_error(every_seed)  # nothing wrong in the record: the stopper is named
+    assert isinstance(error, BlindCheckError)
+    assert (error.check, error.party) == ("bad void", 1)
+    assert isinstance(first_round_error(resealed(t, seeds=None)), NotRevealedError)
 
 
 def test_a_void_before_the_keys_without_the_hosts_signature_is_refused(
