@@ -58,6 +58,20 @@ class _Round:
     """None when this seat is not a party this round (a computer played it for the host)."""
     score: tuple[int, ...] | None = None
     over: bool = False
+    relayed_decks: int = 0
+    """Decks the host relayed (``blind_deck``): this party's own is in its record as soon as
+    it is made, but a round void before the host relayed it has it in nobody else's."""
+
+    def public(self, party: BlindParty, **kw: object) -> BlindRound:
+        """The round's public record, as the host relayed it."""
+        r = party.public_round(
+            round_no=self.round_no,
+            prev=self.prev,
+            sig=self.sig,
+            **kw,  # type: ignore[arg-type]
+        )
+        n = self.relayed_decks
+        return dataclasses.replace(r, decks=r.decks[:n], deck_sigs=r.deck_sigs[:n])
 
 
 class BlindWitness:
@@ -183,6 +197,7 @@ class BlindWitness:
         elif isinstance(e, m.BlindDeck):
             self._same_round(e.round_id)
             party.take_deck(e.party, e.deck, e.sig)
+            cur.relayed_decks = e.party + 1
             if e.party == party.party - 1 and not party.observer:
                 signed = party.my_deck()
                 self._send(m.BlindShuffle(round_id=cur.round_id, deck=signed.deck, sig=signed.sig))
@@ -286,16 +301,14 @@ class BlindWitness:
         assert cur is not None and cur.party is not None
         if not cur.over:
             cur.over = True
-            if cur.party.observer:
-                return
-            self._send(m.BlindReveal(round_id=cur.round_id, seed=cur.party.reveal()))
+            # An observer has no seed to give; the host takes none from the seat it voided.
+            if not cur.party.observer and not cur.party.absent:
+                self._send(m.BlindReveal(round_id=cur.round_id, seed=cur.party.reveal()))
 
     def _on_reveal(self, e: m.RoundReveal) -> RoundVerdict:
         cur = self.current
         assert cur is not None and cur.party is not None
-        public = cur.party.public_round(
-            round_no=cur.round_no, prev=cur.prev, sig=cur.sig, score=cur.score, hand_seat=self.seat
-        )
+        public = cur.public(cur.party, score=cur.score, hand_seat=self.seat)
         record, chain = revealed(self.host_key, public, e)
         self.rounds.append(record)
         self.current = None
@@ -344,11 +357,7 @@ class BlindWitness:
         rounds = list(self.rounds)
         cur = self.current
         if cur is not None and cur.party is not None:
-            rounds.append(
-                cur.party.public_round(
-                    round_no=cur.round_no, prev=cur.prev, sig=cur.sig, hand_seat=self.seat
-                )
-            )
+            rounds.append(cur.public(cur.party, hand_seat=self.seat))
         stopped = Stopped(self.round_no, type(error).__name__, str(error)[:1000] or "-")
         return Transcript(
             self.rules,

@@ -48,7 +48,6 @@ from scopa_net.fair.blind.record import (
 )
 from scopa_net.fair.commitments import (
     commit_message,
-    end_message,
     public_key_bytes,
     reveal_message,
     sign,
@@ -59,7 +58,6 @@ from scopa_net.plays import Play, play_code
 from scopa_net.rules import RuleSet
 from scopa_net.server.table import Phase, Table, TableError
 from scopa_net.wire import messages as m
-from scopa_net.wire.convert import score_lines
 from scopa_net.wire.errors import ErrorCode
 
 BLIND_WAITS = (Phase.KEYS, Phase.SHUFFLE, Phase.OPEN, Phase.SEEDS)
@@ -129,6 +127,10 @@ class BlindTable(Table):
         self.blind_decks: list[tuple[int, ...] | None] = []
         """Each finished round's cards by position, once every seed was revealed (None: a
         person's seed never came, so their cards stay unknown to the host for good)."""
+        self.round_start: dict[int, tuple[int, m.Snapshot]] = {}
+        """Person's seat -> (seq, snapshot) as the round in play began: a party caught up by
+        snapshot starts there and has the round's events replayed, so its client can take up
+        its party again (9.7)."""
 
     # --- reading ------------------------------------------------------------------------
 
@@ -156,12 +158,25 @@ class BlindTable(Table):
             return [(people[due - 1], "shuffle")] if 1 <= due <= len(people) else []
         if self.phase is Phase.OPEN:
             return [(s, "shares") for p, s in enumerate(people, 1) if p not in b.shares]
-        # A person away past their grace period is not waited for: their seed stays secret.
+        # A person away past their grace period, or named absent, is not waited for: their
+        # seed stays secret.
         return [
             (s, "reveal")
             for p, s in enumerate(people, 1)
-            if b.seeds[p] is None and not self.seats[s].stand_in
+            if b.seeds[p] is None and not self.seats[s].stand_in and s != self._absent(b)
         ]
+
+    @staticmethod
+    def _absent(b: BlindState) -> int | None:
+        """The seat the round in play is void ``absent`` for, if it is (9.7)."""
+        v = b.party.void_notice
+        return v.offender if v is not None and v.reason == VOID_ABSENT else None
+
+    def catch_up_point(self, seat: int) -> tuple[int, m.Snapshot] | None:
+        b = self.blind_round
+        if b is None or b.public is not None or seat not in b.people:
+            return None  # no round in play, or not this seat's party
+        return self.round_start.get(seat)
 
     def snapshot(self, seat: int) -> m.Snapshot:
         """As any table's, but a person's own cards are theirs to open: the host does not
@@ -240,6 +255,10 @@ class BlindTable(Table):
         p = self._party_for(b, seat)
         if b.seeds[p] is not None:
             raise TableError(ErrorCode.WRONG_PHASE, f"seat {seat} has revealed")
+        if seat == self._absent(b):
+            raise TableError(
+                ErrorCode.WRONG_PHASE, f"the round is void: seat {seat} absent; its seed stays out"
+            )
         self._commit("blind_reveal", {"seat": seat, "seed": seed})
 
     def play(
@@ -319,8 +338,9 @@ class BlindTable(Table):
 
     def _apply_round(self, round_id: bytes, host_seed: bytes) -> None:
         self.seen_round_ids.add(round_id)
-        self.round_no += 1
         people = tuple(s for s in range(self.rules.players) if self._person(s))
+        self.round_start = {s: (self.seats[s].seq, self.snapshot(s)) for s in people}
+        self.round_no += 1
         party = BlindParty(self.rules, round_id, 0, people, host_seed)
         digest = blind_digest(round_id, people, party.key)
         sig = sign(
@@ -546,18 +566,8 @@ class BlindTable(Table):
         assert self.match is not None and self.match.round is not None
         b = self.blind_round
         assert b is not None
-        result = self.match.results[-1]
-        b.score = result.totals
-        lines = score_lines(result)
-        leftover = tuple(c.index for c in self.match.round.leftover_cards)
-        scores = tuple(self.match.scores)
-        round_no = self.round_no
-        self._broadcast(
-            lambda seq, _: m.RoundEnd(
-                seq=seq, round_no=round_no, lines=lines, leftover=leftover, scores=scores
-            ),
-            state=True,
-        )
+        b.score = self.match.results[-1].totals
+        self._score_sheet()
         self._end_blind()
 
     def _void_absent(self, seat: int) -> None:
@@ -615,18 +625,7 @@ class BlindTable(Table):
             lambda seq, _: m.RoundReveal(seq=seq, round_id=round_id, host_seed=host_seed, sig=sig),
             state=True,
         )
-        if self.match is not None and self.match.over:
-            self.phase = Phase.OVER
-            scores = tuple(self.match.scores)
-            winner = self.match.winner
-            end_sig = sign(self._key, end_message(self.chain, scores, winner))
-            self.end_sig = end_sig
-            self._broadcast(
-                lambda seq, _: m.MatchEnd(seq=seq, scores=scores, winner=winner, sig=end_sig),
-                state=True,
-            )
-        else:
-            self.phase = Phase.BETWEEN
+        self._match_end_or_between()
 
     def transcript_for(self, seat: int) -> Transcript:
         """Every finished round's public record, as any seat has it (for export), with the
@@ -655,3 +654,4 @@ class BlindTable(Table):
         self.blind_round = None
         self.blind_history = []
         self.blind_decks = []
+        self.round_start = {}

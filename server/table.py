@@ -287,6 +287,11 @@ class Table:
             self.rules, seat=seat, seq=seq, table_id=self.table_id, seats=self.info().seats
         )
 
+    def catch_up_point(self, seat: int) -> tuple[int, m.Snapshot] | None:
+        """Where a seat caught up by snapshot starts, when not now: a blind table's round in
+        play, from its start (protocol.md 9.7). None: a snapshot of now."""
+        return None
+
     def to_act(self) -> list[tuple[int, str]]:
         """(seat, what) for every seat the table waits on: 'commit', 'reveal' or 'play'.
 
@@ -919,13 +924,20 @@ class Table:
     def _end_round(self) -> None:
         """Score sheet, then the host's reveal, then (if it is over) the match result."""
         assert self.match is not None and self.match.round is not None
-        result = self.match.results[-1]
-        rnd = self.match.round
         fair = self.round
         assert fair is not None
-        fair.record = replace(fair.record, plays=tuple(fair.plays), score=result.totals)
+        totals = self.match.results[-1].totals
+        fair.record = replace(fair.record, plays=tuple(fair.plays), score=totals)
+        self._score_sheet()
+        self._reveal()
+        self._match_end_or_between()
+
+    def _score_sheet(self) -> None:
+        """``round_end`` for the round just played out (any table's, blind or not)."""
+        assert self.match is not None and self.match.round is not None
+        result = self.match.results[-1]
         lines = score_lines(result)
-        leftover = tuple(c.index for c in rnd.leftover_cards)
+        leftover = tuple(c.index for c in self.match.round.leftover_cards)
         scores = tuple(self.match.scores)
         round_no = self.round_no
         self._broadcast(
@@ -934,9 +946,12 @@ class Table:
             ),
             state=True,
         )
-        self._reveal()
-        if self.match.over:
+
+    def _match_end_or_between(self) -> None:
+        """After a round's reveal: the signed match end if the match is over, else BETWEEN."""
+        if self.match is not None and self.match.over:
             self.phase = Phase.OVER
+            scores = tuple(self.match.scores)
             winner = self.match.winner
             end_sig = sign(self._key, end_message(self.chain, scores, winner))
             self.end_sig = end_sig

@@ -257,14 +257,16 @@ class TableTask:
             self.finished.set()
 
     def _trim_logs(self) -> None:
-        """Keep of each seat's log what a resume may still be replayed (``replay_limit``)
-        and what its connection has yet to send; older events live on in the journal."""
+        """Keep of each seat's log what a resume may still be replayed (``replay_limit``),
+        what its connection has yet to send, and for a party of a blind round in play every
+        event since that round began (9.7); older events live on in the journal."""
         limit = self.config.replay_limit
         for seat, s in enumerate(self.table.seats):
             if len(s.log) > 2 * limit:
                 outbox = self.attached.get(seat)
                 unsent = 0 if outbox is None else s.seq - outbox.cursor
-                s.trim(max(limit, unsent))
+                start = self.table.catch_up_point(seat)  # a blind round's party: all of it
+                s.trim(max(limit, unsent, 0 if start is None else s.seq - start[0]))
 
     def _shift_timers(self, by: float) -> None:
         """The table was held (a journal write the disk refused for a while, or a pause):
@@ -495,6 +497,11 @@ class TableTask:
         token = secrets.token_bytes(TOKEN_BYTES)
         epoch = table.resume(msg.seat, token_hash(token), presented=presented)
         replay = msg.last_seq >= s.base and s.seq - msg.last_seq <= self.config.replay_limit
+        start = None if replay else table.catch_up_point(msg.seat)
+        if start is not None and start[0] < s.base:
+            start = None  # the round's events are no longer kept (our host keeps them)
+        elif start is not None and start[0] <= msg.last_seq:
+            replay, start = True, None  # every event of the blind round in play is kept
         old = self.attached.get(msg.seat)
         if old is not None and old is not outbox:
             old.detach()
@@ -515,6 +522,9 @@ class TableTask:
         )
         if replay:
             cursor = msg.last_seq
+        elif start is not None:  # a party of the blind round in play: from the round's start
+            replies.append((outbox, start[1]))
+            cursor = start[0]
         else:
             replies.append((outbox, table.snapshot(msg.seat)))
             cursor = s.seq

@@ -11,11 +11,13 @@ import threading
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import trio
 import trio.testing
 
+from scopa_net.client.network_session import list_tables
 from scopa_net.rules import RuleSet
 from scopa_net.server.config import HostConfig
 from scopa_net.server.host import Host
@@ -111,6 +113,34 @@ def host_command(db: object, port: int, *flags: str) -> list[str]:
         *(sys.executable, "-m", "scopa_net", "host", "--host", "127.0.0.1", "--port", str(port)),
         *("--db", str(db), "--no-advertise", "--log-level", "WARNING", *flags),
     ]
+
+
+async def start_host_process(
+    db: Path, port: int, *, first: bool, log: Path, extra: tuple[str, ...] = ()
+) -> trio.Process:
+    """``scopa-net host`` as a process of its own on 127.0.0.1:``port`` (``host_command``), its
+    journal in ``db``, computer players moving at once, its stderr appended to ``log``. With
+    ``first`` it opens a table for one person and an easy computer player to 4 (with ``extra``
+    flags, such as ``--blind``) and returns once the table is listed; without, once the port
+    answers (a restart on the same journal)."""
+    args = host_command(db, port, "--bot-delay", "0")
+    if first:
+        args += ["--players", "2", "--bots", "1", "--bot-level", "easy", "--target", "4", *extra]
+    with log.open("ab") as stderr:
+        proc = await trio.lowlevel.open_process(args, stderr=stderr)
+    with trio.fail_after(20):
+        while True:
+            try:
+                stream = await trio.open_tcp_stream("127.0.0.1", port)
+            except OSError:
+                await trio.sleep(0.05)
+                continue
+            await stream.aclose()
+            break
+        # The host listens before it opens its first table: wait until the table is there.
+        while first and not await list_tables("127.0.0.1", port):
+            await trio.sleep(0.05)
+    return proc
 
 
 def create(

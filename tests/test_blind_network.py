@@ -18,13 +18,17 @@ How these tests show that the host never knows a person's card before it is play
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import trio
 from hosting import create
 
+from scopa_net.blind_witness import BlindWitness
 from scopa_net.bots.levels import make_player
+from scopa_net.cards import KINGS_MASK
 from scopa_net.client.bot_client import play_as_bot
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
 from scopa_net.commands.main import main as cli_main
@@ -34,6 +38,8 @@ from scopa_net.fair.blind.deck import parse_deck
 from scopa_net.fair.blind.group import add, mul, sub
 from scopa_net.fair.blind.party_secrets import PartySecrets
 from scopa_net.fair.blind.plan import owner, shared_positions
+from scopa_net.fair.blind.record import blind_first_dealer
+from scopa_net.fair.blind.reveal import deck_cards
 from scopa_net.fair.blind.verifier import verify_any
 from scopa_net.fair.blind.wire import decode_any
 from scopa_net.rules import RuleSet
@@ -470,6 +476,144 @@ async def test_a_host_that_alters_its_shares_is_named_on_the_deal_check_failed_b
     assert "At fault: the host (party 0)." in banner
     assert info.value.evidence is not None
     assert decode_any(info.value.evidence.read_bytes()).blind
+
+
+def kings_on_the_table(rules: RuleSet) -> tuple[bytes, bytes, dict[int, bytes]]:
+    """A round id, a host seed and each person's seed (seats 0 and 1, both people) whose
+    shuffles, all together, lay three or more kings on round 1's opening table: found by
+    trying host seeds in turn (about one deal in 600 does; a fraction of a second)."""
+    rid = hashlib.sha256(b"kings void round").digest()[:16]
+    people = {s: hashlib.sha256(b"kings void person %d" % s).digest() for s in range(2)}
+    secrets = [PartySecrets(seed, rid, s + 1) for s, seed in people.items()]
+    for i in range(20_000):
+        host_seed = hashlib.sha256(b"kings void host %d" % i).digest()
+        parties = [PartySecrets(host_seed, rid, 0), *secrets]
+        dealer = blind_first_dealer(rid, [p.key for p in parties], rules.players)
+        first = deal_plan(rules, dealer)[0]
+        cards = deck_cards(parties)
+        table = [cards[first.start + j] for j, t in enumerate(first.targets) if t == TABLE]
+        if sum(1 for c in table if (1 << c) & KINGS_MASK) >= 3:
+            return rid, host_seed, people
+    raise AssertionError("no kings deal found")
+
+
+async def test_a_kings_void_at_a_blind_table_over_the_network(
+    tmp_path, host: Host, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 1's opening table holds three kings: the host voids the deal (``kings``), every
+    seat checks the void against the table it opened itself, the same dealer deals again and
+    the match goes on to its end; every transcript and the host's export verify, round 1 as a
+    void deal."""
+    rules = RuleSet.of(2, 1)
+    rid, host_seed, seeds = kings_on_the_table(rules)
+    start_round = BlindTable.start_round
+
+    def first_round_scripted(table: BlindTable, round_id: bytes, seed: bytes) -> None:
+        if table.round_no == 0:
+            round_id, seed = rid, host_seed
+        start_round(table, round_id, seed)
+
+    witness_init = BlindWitness.__init__
+
+    def scripted_seed(witness: BlindWitness, *args: object, **kw: Any) -> None:
+        fresh = kw["new_seed"]
+        first = [seeds[args[2]]]  # type: ignore[index]
+        kw["new_seed"] = lambda: first.pop() if first else fresh()
+        witness_init(witness, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(BlindTable, "start_round", first_round_scripted)
+    monkeypatch.setattr(BlindWitness, "__init__", scripted_seed)
+    sessions, _ = await blind_match(host, tmp_path, rules, 2)
+    table = host.tables[sessions[0].table_id].table
+    first, *later = table.blind_history
+    assert first.void is not None
+    assert (first.void.reason, first.round_id) == ("kings", rid)
+    assert later  # dealt again, and the match went on
+    assert later[0].dealer == first.dealer
+    assert table.phase is Phase.OVER
+    transcripts = [s.witness.transcript() for s in sessions]
+    transcripts += [table.transcript_for(seat) for seat in range(rules.players)]
+    for session in sessions:
+        assert session.verdict_failures == []
+        assert session.witness.verdicts[0].note.startswith("void deal (kings on the table)")
+    for t in transcripts:
+        verdict = verify_any(t)
+        assert verdict.ok, verdict.lines()
+        assert verdict.rounds[0].note.startswith("void deal (kings on the table)")
+        assert all(r.note.startswith("verified (dealer seat") for r in verdict.rounds[1:])
+
+
+async def test_a_party_caught_up_by_snapshot_mid_round_takes_up_the_round_from_its_start(
+    tmp_path,
+) -> None:
+    """9.7: a client taken back from disk asks for every event since the table opened; with
+    more missed than the host replays (here 3), a party of the blind round in play gets the
+    snapshot taken as that round began and the round's events after it. Its client rebuilds
+    its party from the seed kept on disk and plays the round on: no void, every round
+    checked."""
+    from hosting import start_host
+
+    from scopa_net.client.seat_store import SeatStore
+
+    store = SeatStore(tmp_path)
+    taps: list[Tap] = []
+
+    async def connector(port: int) -> trio.abc.Stream:
+        tap = Tap(await trio.open_tcp_stream("127.0.0.1", port))
+        taps.append(tap)
+        return tap
+
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01, grace=600, replay_limit=3)
+        choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1, blind=True))
+        async with open_network_session(
+            "127.0.0.1", host.port, choice, name="Ada", data_dir=tmp_path, store=store
+        ) as first:  # to 11: no match ends in round 1
+            player = make_player("random", 2)
+            with trio.fail_after(60):
+                while not (
+                    first.view is not None
+                    and first.view.round_number >= 2
+                    and first.view.my_turn
+                    and first.witness.party is not None
+                    and first.witness.party.deals
+                ):
+                    view = first.view
+                    if view is not None and view.my_turn and not view.round_over:
+                        await first.submit(player.choose(view))
+                    await first.events.receive()
+            round_id = first.witness.party.round_id
+        table = host.tables[first.table_id].table
+        assert table.blind_round.party.round_id == round_id  # the client left mid-round
+        (record,) = store.records()
+        async with open_network_session(
+            "127.0.0.1",
+            host.port,
+            TableChoice(table_id=record.table_id, seat=record.seat),
+            name="Ada",
+            data_dir=tmp_path,
+            store=store,
+            resume_from=record,
+            connector=lambda: connector(host.port),
+        ) as second:
+            with trio.fail_after(60):
+                while not any(r.round_id == round_id for r in second.witness.rounds):
+                    view = second.view
+                    if view is not None and view.my_turn and not view.round_over:
+                        await second.submit(player.choose(view))
+                    await second.events.receive()
+        assert second.verdict_failures == []
+        got = frames(taps[0].got)
+        (resumed,) = [f for f in got if isinstance(f, m.Resumed)]
+        assert resumed.catch_up == "snapshot"
+        snapshot = next(f for f in got if isinstance(f, m.Snapshot))
+        start = next(f for f in got if isinstance(f, m.BlindRound))
+        assert start.round_id == round_id  # the round in play, from its first event
+        assert start.seq == snapshot.seq + 1
+        taken_up = next(r for r in second.witness.rounds if r.round_id == round_id)
+        assert taken_up.void is None  # played out by the client that took the seat back
+        assert all(r.void is None for r in table.blind_history)
+        nursery.cancel_scope.cancel()
 
 
 async def test_a_person_voided_as_absent_comes_back_and_their_transcript_verifies(

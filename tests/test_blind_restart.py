@@ -8,53 +8,24 @@ and the person's client, resuming with its token, carries on: every round verifi
 from __future__ import annotations
 
 import signal
-import socket
-import sys
 from pathlib import Path
 
 import trio
+from helpers import free_port
+from hosting import start_host_process
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
-from scopa_net.client.network_session import NetworkSession, TableChoice, list_tables
+from scopa_net.client.network_session import NetworkSession, TableChoice
 from scopa_net.commands.main import main as cli_main
 from scopa_net.fair.blind.verifier import verify_any
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-async def start_host(db: Path, port: int, *, first: bool, log: Path) -> trio.Process:
-    """``scopa-net host --blind`` on ``db`` (opening its blind table the first time)."""
-    args = [sys.executable, "-m", "scopa_net", "host", "--host", "127.0.0.1", "--port", str(port)]
-    args += ["--db", str(db), "--no-advertise", "--bot-delay", "0", "--log-level", "WARNING"]
-    if first:
-        args += ["--players", "2", "--bots", "1", "--bot-level", "easy", "--target", "4"]
-        args += ["--blind"]
-    with log.open("ab") as stderr:
-        proc = await trio.lowlevel.open_process(args, stderr=stderr)
-    with trio.fail_after(20):
-        while True:
-            try:
-                stream = await trio.open_tcp_stream("127.0.0.1", port)
-            except OSError:
-                await trio.sleep(0.05)
-                continue
-            await stream.aclose()
-            break
-        while first and not await list_tables("127.0.0.1", port):
-            await trio.sleep(0.05)
-    return proc
 
 
 async def test_a_blind_table_resumes_after_its_host_is_killed(tmp_path: Path) -> None:
     log = tmp_path / "host.log"
     db = tmp_path / "host.db"
     port = free_port()
-    proc = await start_host(db, port, first=True, log=log)
+    proc = await start_host_process(db, port, first=True, log=log, extra=("--blind",))
     kills = 0
     try:
         session = NetworkSession(
@@ -75,7 +46,7 @@ async def test_a_blind_table_resumes_after_its_host_is_killed(tmp_path: Path) ->
                     with trio.CancelScope(shield=True):
                         proc.kill()
                         await proc.wait()
-                        proc = await start_host(db, port, first=False, log=log)
+                        proc = await start_host_process(db, port, first=False, log=log)
                     kills += 1
 
             nursery.start_soon(killer)

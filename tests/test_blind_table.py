@@ -48,20 +48,34 @@ def test_a_blind_match_plays_to_its_end_and_every_seat_verifies_every_round(
     assert all("verified" in note for _, note in driver.verdicts)
 
 
-def test_a_blind_table_rebuilt_from_its_journal_is_the_same_table() -> None:
-    table = new_blind_table(RuleSet.of(3, 2), bots=1)
+@pytest.mark.parametrize(
+    "phase", [Phase.KEYS, Phase.SHUFFLE, Phase.OPEN, Phase.PLAY, Phase.SEEDS, Phase.BETWEEN]
+)
+def test_a_blind_table_rebuilt_from_its_journal_is_the_same_table(phase: Phase) -> None:
+    """A host restarted at any stage of a blind round (9.7): the table rebuilt from its journal
+    has the same per-seat logs, the same round in play and the same catch-up points, and the
+    round goes on with the seats' own witnesses: no void, every round verified."""
+    table = new_blind_table(RuleSet.of(3, 11), bots=1)
     driver = BlindDriver(table, seed=5)
-    for _ in range(60):  # into the first round's play
+    for _ in range(1500):  # into round 2, at ``phase``
+        if table.round_no >= 2 and table.phase is phase:
+            break
         driver.step()
+    assert table.phase is phase
     entries = list(table.pending)
     again = BlindTable(1, "blind", table.rules, KEY, bots=1, bot_level=1)
     again.replay(entries)
     assert [s.log for s in again.seats] == [s.log for s in table.seats]
     assert again.phase is table.phase
+    assert again.round_start == table.round_start
     # ... and plays on: the seats' witnesses carry on against the rebuilt table.
     driver.table = again
-    driver.run()
-    assert again.phase is Phase.OVER
+    while len(again.blind_history) < 3:
+        assert driver.step()
+    driver.catch_up()
+    assert all(r.void is None or r.void.reason == "kings" for r in again.blind_history)
+    assert len(driver.verdicts) == 3 * len(driver.people)
+    assert all("verified" in note for _, note in driver.verdicts)
 
 
 def started(seed: int = 1) -> tuple[BlindTable, BlindDriver]:
@@ -332,6 +346,13 @@ def test_a_void_before_the_keys_naming_a_present_person_or_a_computer_is_refused
     error = first_round_error(stopped)
     assert isinstance(error, NotRevealedError)
     assert "failed check" in str(error)
+    seeds = t.rounds[0].seeds
+    assert seeds is not None
+    every_seed = resealed(t, void=VoidNotice("failed_check", 0), seeds=(*seeds[:2], bytes(32)))
+    error = first_round_error(every_seed)  # nothing wrong in the record: the stopper is named
+    assert isinstance(error, BlindCheckError)
+    assert (error.check, error.party) == ("bad void", 1)
+    assert isinstance(first_round_error(resealed(t, seeds=None)), NotRevealedError)
 
 
 def test_a_void_before_the_keys_without_the_hosts_signature_is_refused(
@@ -487,3 +508,47 @@ def test_the_absent_person_back_before_the_keys_accepts_their_own_void() -> None
     verdict = verify_any(witness.transcript())
     assert verdict.ok, verdict.lines()
     assert len(verdict.rounds) == len(table.blind_history)
+
+
+@pytest.mark.parametrize("phase", [Phase.KEYS, Phase.SHUFFLE])
+def test_a_seat_voided_absent_at_the_deadline_is_not_waited_for_and_its_late_seed_refused(
+    phase: Phase,
+) -> None:
+    """9.7: the host does not wait for the absent person's seed, and a seed that comes late
+    anyway (a person slow past the deadline, still connected) is refused: the record of an
+    ``absent`` void has exactly that party's seed missing, and every seat verifies it."""
+    table = new_blind_table(RuleSet.of(3, 1), bots=1)
+    driver = BlindDriver(table, seed=4)
+    for _ in range(300):
+        driver.catch_up()
+        if table.phase is phase and any(seat == 1 for seat, _ in table.to_act()):
+            break
+        driver.step()
+    driver.hold = {1}  # seat 1's client is slow: nothing of it reaches the host for now
+    driver.witnesses[1].take_outgoing()
+    driver.deliver()
+    driver.catch_up()
+    assert table.phase is phase
+    assert [seat for seat, _ in table.to_act()] == [1]
+    table.close_seeds()  # the deadline: the round is void, naming the seat awaited
+    void = table.blind_round.party.void_notice
+    assert void is not None
+    assert (void.reason, void.offender) == ("absent", 1)
+    assert table.phase is Phase.SEEDS
+    assert table.to_act() == [(0, "reveal")]  # seat 1 is not waited for
+    driver.hold = set()  # seat 1's messages come in now, its seed among them
+    driver.catch_up()
+    driver.witnesses[1].take_outgoing()
+    assert driver.witnesses[1].current is not None
+    seed = driver.witnesses[1].current.party.secrets.seed
+    with pytest.raises(TableError, match="absent"):
+        table.blind_reveal(1, void_round := table.blind_round.party.round_id, seed)
+    driver.run()
+    first = table.blind_history[0]
+    assert first.round_id == void_round
+    assert first.seeds is not None
+    assert first.seeds[2] is None
+    for t in (driver.witnesses[0].transcript(), table.transcript_for(0)):
+        verdict = verify_any(t)
+        assert verdict.ok, verdict.lines()
+        assert verdict.rounds[0].note.startswith("void: seat 1 absent")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import trio
 from helpers import free_port
-from hosting import create, host_command
+from hosting import create, start_host_process
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
@@ -22,30 +22,6 @@ from scopa_net.client.network_session import NetworkSession, TableChoice, list_t
 from scopa_net.fair.verifier import verify_transcript
 from scopa_net.rules import RuleSet
 from scopa_net.server.journal import Journal
-
-
-async def start_host(
-    db: Path, port: int, *, first: bool, log: Path, extra: tuple[str, ...] = ()
-) -> trio.Process:
-    """Start ``scopa-net host`` on ``db``; its stderr is appended to ``log``."""
-    args = host_command(db, port, "--bot-delay", "0")
-    if first:
-        args += ["--players", "2", "--bots", "1", "--bot-level", "easy", "--target", "4", *extra]
-    with log.open("ab") as stderr:
-        proc = await trio.lowlevel.open_process(args, stderr=stderr)
-    with trio.fail_after(20):
-        while True:
-            try:
-                stream = await trio.open_tcp_stream("127.0.0.1", port)
-            except OSError:
-                await trio.sleep(0.05)
-                continue
-            await stream.aclose()
-            break
-        # The host listens before it opens its first table: wait until the table is there.
-        while first and not await list_tables("127.0.0.1", port):
-            await trio.sleep(0.05)
-    return proc
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -74,7 +50,7 @@ async def _scenario(seed: int, kills: int, tmp_path: Path, log: Path) -> None:
     rng = random.Random(seed)
     db = tmp_path / "host.db"
     port = free_port()
-    proc = await start_host(db, port, first=True, log=log)
+    proc = await start_host_process(db, port, first=True, log=log)
     restarts = 0
     try:
         session = NetworkSession("127.0.0.1", port, TableChoice(table_id=1), name="ann")
@@ -96,7 +72,7 @@ async def _scenario(seed: int, kills: int, tmp_path: Path, log: Path) -> None:
                     with trio.CancelScope(shield=True):
                         proc.kill()  # SIGKILL: no goodbye, no flush
                         await proc.wait()
-                        proc = await start_host(db, port, first=False, log=log)
+                        proc = await start_host_process(db, port, first=False, log=log)
                     restarts += 1
 
             nursery.start_soon(killer)
@@ -135,7 +111,7 @@ async def test_a_killed_host_restores_every_table(tmp_path: Path) -> None:
         create(RuleSet.of(3, 1), bots=2, password="pw"),
         create(RuleSet.of(4, 1, ["scopone"]), bots=3),
     ]
-    proc = await start_host(db, port, first=False, log=log)
+    proc = await start_host_process(db, port, first=False, log=log)
     try:
         sessions = [
             NetworkSession("127.0.0.1", port, TableChoice(create=t, password=t.password), name=n)
@@ -160,7 +136,7 @@ async def test_a_killed_host_restores_every_table(tmp_path: Path) -> None:
             with trio.CancelScope(shield=True):
                 proc.kill()
                 await proc.wait()
-                proc = await start_host(db, port, first=False, log=log)
+                proc = await start_host_process(db, port, first=False, log=log)
             listed["after"] = await list_tables("127.0.0.1", port)
 
         with trio.fail_after(150):

@@ -9,7 +9,7 @@ that is not exactly that encoding is refused.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -153,8 +153,8 @@ class RoundRecord:
             u32(self.round_no),
             self.prev,
             self.digest,
-            _slots(self.commits),
-            _slots(self.seeds),
+            slots_bytes(self.commits),
+            slots_bytes(self.seeds),
             b""
             if self.excluded is None
             else b"".join(u8(EXCLUSION_CODES[x]) for x in self.excluded),
@@ -339,7 +339,7 @@ def _slots_of(r: _Reader, value: Any, size: int, players: int) -> tuple[bytes | 
     )
 
 
-def _slots(values: tuple[bytes | None, ...] | None) -> bytes:
+def slots_bytes(values: Sequence[bytes | None] | None) -> bytes:
     """Commitments or seeds by seat as the chain hash writes them: nothing when the list was
     never sent; else the number of seats, then per seat a 0 byte (nil) or a 1 byte and the
     32 bytes."""
@@ -357,25 +357,48 @@ def _dealt(r: _Reader, value: Any) -> tuple[DealtCard, ...]:
     return tuple(out)
 
 
-def _round(r: _Reader, value: Any, players: int) -> RoundRecord:
-    m = r.map(value, _ROUND_KEYS)
-    plays = []
-    for i, item in enumerate(r.at("plays").array(m["plays"])):
-        ri = r.at("plays").at(i)
-        seat, code, pos, salt = ri.array(item, 4)
-        plays.append(
-            PlayEntry(
+def read_plays(
+    r: _Reader, value: Any, players: int, last_size: int
+) -> list[tuple[int, int, int, bytes]]:
+    """A round's ``plays`` (``r`` at the round): per play its seat, play code, deck position
+    and a byte string of ``last_size`` bytes (the card's salt, or at a blind table its proof)."""
+    rp = r.at("plays")
+    out = []
+    for i, item in enumerate(rp.array(value)):
+        ri = rp.at(i)
+        seat, code, pos, last = ri.array(item, 4)
+        out.append(
+            (
                 ri.int(seat, 0, players - 1),
                 ri.int(code, 0, MAX_CODE),
                 ri.int(pos, 0, 39),
-                ri.bin(salt, SALT_SIZE),
+                ri.bin(last, last_size),
             )
         )
-    void = None
-    if m["void"] is not None:
-        rv = r.at("void")
-        v = rv.map(m["void"], ("reason", "offender"))
-        void = VoidNotice(rv.str(v["reason"]), rv.opt_int(v["offender"], 0, players - 1))
+    return out
+
+
+def read_void(r: _Reader, value: Any, players: int) -> VoidNotice | None:
+    """A round's ``void`` (``r`` at the round): nil, or its reason and offender."""
+    if value is None:
+        return None
+    rv = r.at("void")
+    v = rv.map(value, ("reason", "offender"))
+    return VoidNotice(rv.str(v["reason"]), rv.opt_int(v["offender"], 0, players - 1))
+
+
+def read_score(r: _Reader, value: Any) -> tuple[int, ...] | None:
+    """A round's ``score`` (``r`` at the round): nil, or the points by side."""
+    if value is None:
+        return None
+    rs = r.at("score")
+    return tuple(rs.int(s, 0, 1 << 16) for s in rs.array(value))
+
+
+def _round(r: _Reader, value: Any, players: int) -> RoundRecord:
+    m = r.map(value, _ROUND_KEYS)
+    plays = [PlayEntry(*p) for p in read_plays(r, m["plays"], players, SALT_SIZE)]
+    void = read_void(r, m["void"], players)
     commits = _slots_of(r.at("commits"), m["commits"], HASH_SIZE, players)
     seeds = _slots_of(r.at("seeds"), m["seeds"], SEED_SIZE, players)
     excluded = None
@@ -393,10 +416,7 @@ def _round(r: _Reader, value: Any, players: int) -> RoundRecord:
             rr.at("seed_hash").bin(rm["seed_hash"], HASH_SIZE),
             rr.at("sig").bin(rm["sig"], SIGNATURE_SIZE),
         )
-    score = None
-    if m["score"] is not None:
-        rs = r.at("score")
-        score = tuple(rs.int(s, 0, 1 << 16) for s in rs.array(m["score"]))
+    score = read_score(r, m["score"])
     return RoundRecord(
         round_id=r.at("round_id").bin(m["round_id"], ROUND_ID_SIZE),
         round_no=r.at("round_no").int(m["round_no"], 1, (1 << 32) - 1),

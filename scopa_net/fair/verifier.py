@@ -199,8 +199,9 @@ class _Verifier:
 
     # --- one round ------------------------------------------------------------------------
 
-    def round(self, r: RoundRecord, expected_no: int) -> str:
-        rules = self.rules
+    def check_link(self, r: RoundRecord, expected_no: int) -> None:
+        """6.2.1 (and 9.9 step 1): the round number due, linked to the round before, with a
+        round id not used before in the match."""
         if r.round_no != expected_no:
             raise BrokenChainError(f"round number {r.round_no} where {expected_no} was due")
         if not same_bytes(r.prev, self.prev):
@@ -210,6 +211,10 @@ class _Verifier:
         if r.round_id in self.seen_ids:
             raise ReplayedRoundError(f"round id {r.round_id.hex()} was already used")
         self.seen_ids.add(r.round_id)
+
+    def round(self, r: RoundRecord, expected_no: int) -> str:
+        rules = self.rules
+        self.check_link(r, expected_no)
         check_signature(
             self.t.host_key,
             r.sig,

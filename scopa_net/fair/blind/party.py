@@ -119,8 +119,6 @@ class BlindParty:
         self.plan: tuple[Deal, ...] = ()
         self.deals: list[DealShares] = []
         self._sent: dict[int, tuple[bytes, ...]] = {}
-        self._own_deck_relayed = False
-        """Whether the host has relayed this party's own deck back (9.5.3)."""
         self._proofs: dict[int, bytes] = {}
         """deck position -> the proof this party made to play it."""
         self._published: dict[int, list[bytes]] = {}
@@ -237,7 +235,6 @@ class BlindParty:
         if party < len(self.decks) and party == self.party:
             if tuple(c.to_bytes() for c in self.decks[party]) != tuple(deck):
                 raise BlindCheckError(checks.BAD_DECK, "this party's own deck was relayed altered")
-            self._own_deck_relayed = True
             return
         if party != len(self.decks) or party >= self.parties:
             raise BlindCheckError(
@@ -469,17 +466,24 @@ class BlindParty:
         elif reason == VOID_ABSENT:
             if offender not in self.people or self.played_out:
                 raise BlindCheckError(checks.BAD_VOID, f"seat {offender} cannot be void as absent")
-            if len(self.decks) == self.party + 1 and not self._own_deck_relayed:
-                # Made, but the host never relayed it (this party's person was gone by
-                # then): the round's record holds only the decks that were relayed.
-                self.decks.pop()
-                self.deck_sigs.pop()
         elif reason == VOID_FAILED_CHECK:
             if offender is not None and not 0 <= offender < self.rules.players:
                 raise BlindCheckError(checks.BAD_VOID, f"no seat {offender} stopped the round")
         else:
             raise BlindCheckError(checks.BAD_VOID, f"no such void reason {reason!r}")
         self.void_notice = VoidNotice(reason, offender)
+
+    @property
+    def absent(self) -> bool:
+        """Whether the round is void ``absent`` naming this party's own seat (9.7): its seed
+        is then never revealed (the host takes none)."""
+        v = self.void_notice
+        return (
+            v is not None
+            and v.reason == VOID_ABSENT
+            and 1 <= self.party <= len(self.people)
+            and v.offender == self.people[self.party - 1]
+        )
 
     def reveal(self) -> bytes:
         """This party's seed, once the round is over (played out, or void)."""
@@ -493,10 +497,11 @@ class BlindParty:
         the party at fault) and returns the deck (card by position) when every seed came."""
         seeds = tuple(seeds)
         if self.observer:
-            own = self.secrets.seed if len(seeds) == self.parties else b""
+            relayed_right = len(seeds) == self.parties
         else:
-            own = seeds[self.party] if len(seeds) == self.parties else b""
-        if own != self.secrets.seed and not (own is None and self._voided_as_absent()):
+            own = None if self.absent else self.secrets.seed
+            relayed_right = len(seeds) == self.parties and seeds[self.party] == own
+        if not relayed_right:
             raise BlindCheckError(checks.WRONG_SECRET, "this party's own seed was relayed altered")
         self.seeds = seeds
         if self.keys is None:
@@ -508,17 +513,6 @@ class BlindParty:
             dealt = self._targets_so_far(len(self.deals))
             self.owned = {pos: deck[pos] for pos, target in dealt.items() if target != TABLE}
         return deck
-
-    def _voided_as_absent(self) -> bool:
-        """This party's person is the one an ``absent`` void named: their seed is withheld
-        (9.7), and they read the reveal without it when they come back."""
-        notice = self.void_notice
-        return (
-            notice is not None
-            and notice.reason == VOID_ABSENT
-            and 0 < self.party <= len(self.people)
-            and notice.offender == self.people[self.party - 1]
-        )
 
     # --- the record -----------------------------------------------------------------------
 

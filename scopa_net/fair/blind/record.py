@@ -16,7 +16,7 @@ from scopa_net.fair.blind.party_secrets import PartyKey
 from scopa_net.fair.blind.tags import TAG_CHAIN, TAG_FIRST_DEALER, TAG_ROUND, TAG_SHARES_SIG
 from scopa_net.fair.hashing import LABEL_FIRST_DEALER, length_prefixed, tagged_hash, u8, u32, u64
 from scopa_net.fair.shuffle import RandomStream
-from scopa_net.fair.transcript import VoidNotice
+from scopa_net.fair.transcript import VoidNotice, slots_bytes
 
 ROUND_KEYS = (
     "round_id",
@@ -154,14 +154,8 @@ class BlindRound:
             b"".join(u8(p.seat) + u64(p.code) + u8(p.pos) + p.proof for p in self.plays),
             b"" if self.void is None else self.void.reason.encode("utf-8"),
             b"" if self.void is None or self.void.offender is None else u8(self.void.offender),
-            _slots(self.seeds),
+            slots_bytes(self.seeds),
         )
-
-
-def _slots(values: Sequence[bytes | None] | None) -> bytes:
-    if values is None:
-        return b""
-    return u8(len(values)) + b"".join(b"\x00" if v is None else b"\x01" + v for v in values)
 
 
 def blind_digest(round_id: bytes, people: Sequence[int], host_key: PartyKey) -> bytes:

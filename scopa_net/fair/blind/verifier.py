@@ -32,10 +32,8 @@ from scopa_net.fair.commitments import check_signature, commit_message
 from scopa_net.fair.errors import (
     BrokenChainError,
     NotRevealedError,
-    ReplayedRoundError,
     VoidMismatchError,
 )
-from scopa_net.fair.hashing import same_bytes
 from scopa_net.fair.transcript import VOID_KINGS, Transcript
 from scopa_net.fair.verifier import (
     MatchVerdict,
@@ -68,15 +66,7 @@ class BlindRoundByRoundVerifier(RoundByRoundVerifier):
 class _BlindVerifier(_Verifier):
     def round(self, r: BlindRound, expected_no: int) -> str:  # type: ignore[override]
         rules = self.rules
-        if r.round_no != expected_no:
-            raise BrokenChainError(f"round number {r.round_no} where {expected_no} was due")
-        if not same_bytes(r.prev, self.prev):
-            raise BrokenChainError(
-                f"prev {r.prev.hex()} is not the chain hash of the round before ({self.prev.hex()})"
-            )
-        if r.round_id in self.seen_ids:
-            raise ReplayedRoundError(f"round id {r.round_id.hex()} was already used")
-        self.seen_ids.add(r.round_id)
+        self.check_link(r, expected_no)  # type: ignore[arg-type]
         if not r.keys:
             raise NotRevealedError("the round holds no host key")
         check_signature(

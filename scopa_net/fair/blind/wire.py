@@ -15,7 +15,7 @@ from scopa_net.fair.blind.party_secrets import PartyKey
 from scopa_net.fair.blind.proofs import PROOF_SIZE
 from scopa_net.fair.blind.record import ROUND_KEYS, BlindPlay, BlindRound, DealShares, OpenCard
 from scopa_net.fair.hashing import HASH_SIZE, ROUND_ID_SIZE, SEED_SIZE, SIGNATURE_SIZE
-from scopa_net.fair.transcript import MAX_CODE, Transcript, VoidNotice, decode
+from scopa_net.fair.transcript import Transcript, decode, read_plays, read_score, read_void
 
 MAX_PARTIES = 7
 
@@ -68,27 +68,9 @@ def round_from_wire(r: Any, value: Any, players: int) -> BlindRound:
             for j, s in enumerate(rg.array(d["sigs"], parties))
         )
         deals.append(DealShares(shares, sigs))
-    plays = []
-    for i, item in enumerate(r.at("plays").array(m["plays"])):
-        ri = r.at("plays").at(i)
-        seat, code, pos, proof = ri.array(item, 4)
-        plays.append(
-            BlindPlay(
-                ri.int(seat, 0, players - 1),
-                ri.int(code, 0, MAX_CODE),
-                ri.int(pos, 0, 39),
-                ri.bin(proof, PROOF_SIZE),
-            )
-        )
-    void = None
-    if m["void"] is not None:
-        rv = r.at("void")
-        v = rv.map(m["void"], ("reason", "offender"))
-        void = VoidNotice(rv.str(v["reason"]), rv.opt_int(v["offender"], 0, players - 1))
-    score = None
-    if m["score"] is not None:
-        rs = r.at("score")
-        score = tuple(rs.int(s, 0, 1 << 16) for s in rs.array(m["score"]))
+    plays = [BlindPlay(*p) for p in read_plays(r, m["plays"], players, PROOF_SIZE)]
+    void = read_void(r, m["void"], players)
+    score = read_score(r, m["score"])
     seeds = None
     if m["seeds"] is not None:
         rs = r.at("seeds")
