@@ -1,0 +1,229 @@
+"""What a played card may take from the table: the capture rules as bit-mask arithmetic.
+
+A table is a 40-bit mask of card indices (see :mod:`scopa_net.cards`), and so is every group of
+table cards a card can take. A :class:`CaptureRule` answers one question, for a card played on
+a table: which groups may it take? The answer follows RULES.md ("Capturing" and the variants):
+
+- **by default**, a table card of the same value, one at a time, when there is one; otherwise
+  every group of two or more table cards that adds up to the card's value;
+- **asso piglia tutto**: the same, except that an ace takes the whole table when no ace lies on
+  it;
+- **quindici**: every group of one or more table cards that, with the card played, makes 15.
+
+An empty answer means the card is laid on the table.
+
+The answer depends only on the part of the table that can take part in a capture: for the
+default rule, the cards of the played card's value when there are any, otherwise the cards of
+lower value (a higher card can be neither taken alone nor part of a sum). Each rule remembers
+its answers as play codes, keyed by the card played and that part of the table, so the engine
+finds most answers with one dictionary look-up. Groups that add up are found the same way
+(:func:`adding_up`): remembered by the cards they are drawn from and the total, each built from
+the answers for one card fewer.
+
+The order of the plays is part of the answer, because seeded simulations and the computer
+players pick among plays by their position: same-value cards come lowest card first, and groups
+that add up come in the order the engine has always listed them, by when their cards were laid
+(:func:`in_lay_order`). Where several groups add up, the answer is remembered in index order
+and put in lay order on each use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from scopa_net.cards import ACES_MASK, BIT, FULL_MASK, VALUE, VALUE_MASK, indices_of
+from scopa_net.plays import CARD_BITS
+from scopa_net.rules import RuleSet, Variant
+
+QUINDICI_TOTAL = 15
+
+#: UP_TO[v]: every card of capture value v or lower, for v from 0 (none) to 15.
+UP_TO: tuple[int, ...] = tuple(
+    sum(VALUE_MASK[u] for u in range(1, min(v, 10) + 1)) for v in range(QUINDICI_TOTAL + 1)
+)
+
+#: How many answers are remembered (each about 150 bytes) before the memory starts again.
+MEMORY_LIMIT = 100_000
+
+_ADDING_UP: dict[int, tuple[int, ...]] = {}
+_CARDS_OF_VALUE = tuple(tuple(indices_of(VALUE_MASK[v])) for v in range(11))
+_ALONE = tuple((c,) for c in range(40))
+"""_ALONE[c]: the one play of card c when it takes nothing (shared by every such answer)."""
+_SINGLES: dict[int, tuple[int, ...]] = {}
+
+
+def _singles(cards: int) -> tuple[int, ...]:
+    """Each of ``cards`` alone, lowest first (the same-value captures)."""
+    found = _SINGLES.get(cards)
+    if found is None:
+        found = _SINGLES[cards] = tuple(BIT[c] for c in indices_of(cards))
+    return found
+
+
+def adding_up(cards: int, total: int) -> tuple[int, ...]:
+    """Every group of ``cards`` (a mask of cards whose values are at most ``total``) whose
+    values add up to ``total``, as masks in ascending order (a single card included).
+
+    With ``h`` the highest card, the groups are those without it, then ``h`` joined to each
+    group of the others adding up to ``total`` less its value: each answer is built from two
+    smaller ones, and all are remembered.
+    """
+    key = cards | total << 40
+    found = _ADDING_UP.get(key)
+    if found is None:
+        if len(_ADDING_UP) >= MEMORY_LIMIT:
+            _ADDING_UP.clear()
+        found = _ADDING_UP[key] = _adding_up(cards, total)
+    return found
+
+
+def _adding_up(cards: int, total: int) -> tuple[int, ...]:
+    if not cards:
+        return ()
+    h = cards.bit_length() - 1
+    bit = BIT[h]
+    rest = cards ^ bit
+    if not rest:
+        return (bit,) if VALUE[h] == total else ()
+    without = adding_up(rest, total)
+    need = total - VALUE[h]
+    if need == 0:  # h alone: any other card would go past the total
+        return (*without, bit)
+    lowest = VALUE[(rest & -rest).bit_length() - 1]
+    if lowest > need:
+        return without
+    return (*without, *[g | bit for g in adding_up(rest & UP_TO[need], need)])
+
+
+def in_lay_order(codes: tuple[int, ...], laid: Sequence[int]) -> tuple[int, ...]:
+    """Play codes (in index order) put in the order the engine lists groups that add up.
+
+    Number the table cards by when they were laid (``laid``, earliest first): a group whose
+    latest card was laid later comes later, and groups sharing their latest card compare the
+    rest the same way. When the cards were laid lowest first this is the index order.
+    """
+    union = 0
+    for code in codes:
+        union |= code
+    union >>= CARD_BITS
+    order = [c for c in laid if BIT[c] & union]
+    if order == sorted(order):
+        return codes
+    weight = {c: 1 << i for i, c in enumerate(order)}
+    return tuple(
+        sorted(codes, key=lambda code: sum(weight[c] for c in indices_of(code >> CARD_BITS)))
+    )
+
+
+class CaptureRule:
+    """The default rule: the same value first, otherwise a sum of two or more cards."""
+
+    name = "default"
+
+    def __init__(self) -> None:
+        # The part of the table that decides what card c takes is
+        # ``table & first[c] or table & second[c]``.
+        self.first: tuple[int, ...] = tuple(self._first(c) for c in range(40))
+        self.second: tuple[int, ...] = tuple(self._second(c) for c in range(40))
+        #: known[c]: card c's plays by that part of the table, where their order is fixed.
+        self.known: tuple[dict[int, tuple[int, ...]], ...] = tuple({} for _ in range(40))
+        #: by_index[c]: the same where several groups add up (then in index order).
+        self.by_index: tuple[dict[int, tuple[int, ...]], ...] = tuple({} for _ in range(40))
+        self._size = 0
+
+    def _first(self, c: int) -> int:
+        return VALUE_MASK[VALUE[c]]
+
+    def _second(self, c: int) -> int:
+        return UP_TO[VALUE[c] - 1]
+
+    def takes(self, value: int, part: int) -> tuple[tuple[int, ...], bool]:
+        """The groups a card of ``value`` may take, given the part of the table that decides
+        it, and whether they are groups that add up."""
+        same = part & VALUE_MASK[value]
+        if same:
+            return _singles(same), False
+        if not part & (part - 1):  # one lower card, or none: no sum
+            return (), True
+        return adding_up(part, value), True
+
+    def codes(self, c: int, table: int, laid: Sequence[int]) -> tuple[int, ...]:
+        """Every legal play of card ``c`` on ``table`` as play codes (just ``c`` when it is
+        laid), in the engine's order; ``laid`` is the order the table cards were laid in."""
+        part = table & self.first[c] or table & self.second[c]
+        found = self.known[c].get(part)
+        if found is not None:
+            return found
+        found = self.by_index[c].get(part)
+        if found is None:
+            if self._size >= MEMORY_LIMIT:
+                for memory in (*self.known, *self.by_index):
+                    memory.clear()
+                self._size = 0
+            self._size += 1
+            groups, sums = self.takes(VALUE[c], part)
+            if not groups:
+                found = self.known[c][part] = _ALONE[c]
+                return found
+            found = tuple([c | m << CARD_BITS for m in groups])
+            if not sums or len(groups) == 1:
+                self.known[c][part] = found
+                return found
+            self.by_index[c][part] = found
+        return in_lay_order(found, laid)
+
+
+class AceTakesAll(CaptureRule):
+    """Asso piglia tutto: an ace takes the whole table when no ace lies on it."""
+
+    name = Variant.ASSO_PIGLIA_TUTTO.value
+
+    def _first(self, c: int) -> int:
+        return FULL_MASK if VALUE[c] == 1 else super()._first(c)
+
+    def takes(self, value: int, part: int) -> tuple[tuple[int, ...], bool]:
+        if value == 1 and part and not part & ACES_MASK:
+            return (part,), False
+        return super().takes(value, part & UP_TO[value])
+
+
+class Quindici(CaptureRule):
+    """Quindici: one or more table cards that make 15 with the card played; no same-value
+    step."""
+
+    name = Variant.QUINDICI.value
+
+    def _first(self, c: int) -> int:
+        return UP_TO[QUINDICI_TOTAL - VALUE[c]]
+
+    def _second(self, c: int) -> int:
+        return 0
+
+    def takes(self, value: int, part: int) -> tuple[tuple[int, ...], bool]:
+        return (adding_up(part, QUINDICI_TOTAL - value) if part else ()), True
+
+
+_RULES: dict[str, CaptureRule] = {}
+
+
+def forget() -> None:
+    """Empty every rule's memory (for benchmarks that start from nothing)."""
+    _ADDING_UP.clear()
+    for rule in _RULES.values():
+        for memory in (*rule.known, *rule.by_index):
+            memory.clear()
+        rule._size = 0
+
+
+def capture_rule(rules: RuleSet) -> CaptureRule:
+    """The capture rule of a rule set (one shared instance per rule, with its memory)."""
+    if rules.has(Variant.QUINDICI):
+        kind: type[CaptureRule] = Quindici
+    elif rules.has(Variant.ASSO_PIGLIA_TUTTO):
+        kind = AceTakesAll
+    else:
+        kind = CaptureRule
+    rule = _RULES.get(kind.name)
+    if rule is None:
+        rule = _RULES[kind.name] = kind()
+    return rule
