@@ -23,8 +23,8 @@ the answers for one card fewer.
 The order of the plays is part of the answer, because seeded simulations and the computer
 players pick among plays by their position: same-value cards come lowest card first, and groups
 that add up come in the order the engine has always listed them, by when their cards were laid
-(:func:`in_lay_order`). Where several groups add up, the answer is remembered in index order
-and put in lay order on each use.
+(:func:`in_lay_order`). Where several groups add up, the answer is remembered in index order,
+and in lay order for each order of their cards met.
 """
 
 from __future__ import annotations
@@ -41,6 +41,9 @@ QUINDICI_TOTAL = 15
 UP_TO: tuple[int, ...] = tuple(
     sum(VALUE_MASK[u] for u in range(1, min(v, 10) + 1)) for v in range(QUINDICI_TOTAL + 1)
 )
+
+_OF_VALUE = (*VALUE_MASK, *(0 for _ in range(11, QUINDICI_TOTAL + 1)))
+"""_OF_VALUE[v]: the cards of capture value v, for v from 0 to 15 (none above 10)."""
 
 #: How many answers are remembered (each about 150 bytes) before the memory starts again.
 MEMORY_LIMIT = 100_000
@@ -68,6 +71,11 @@ def adding_up(cards: int, total: int) -> tuple[int, ...]:
     group of the others adding up to ``total`` less its value: each answer is built from two
     smaller ones, and all are remembered.
     """
+    if cards:
+        # A card too high to join the lowest one can only make the total alone: leave out
+        # the others, so that more tables share an answer.
+        lowest = VALUE[(cards & -cards).bit_length() - 1]
+        cards &= UP_TO[total - lowest] | _OF_VALUE[total]
     key = cards | total << 40
     found = _ADDING_UP.get(key)
     if found is None:
@@ -95,21 +103,14 @@ def _adding_up(cards: int, total: int) -> tuple[int, ...]:
     return (*without, *[g | bit for g in adding_up(rest & UP_TO[need], need)])
 
 
-def in_lay_order(codes: tuple[int, ...], laid: Sequence[int]) -> tuple[int, ...]:
-    """Play codes (in index order) put in the order the engine lists groups that add up.
+def in_lay_order(codes: Sequence[int], laid: Sequence[int]) -> tuple[int, ...]:
+    """Play codes put in the order the engine lists groups that add up.
 
     Number the table cards by when they were laid (``laid``, earliest first): a group whose
     latest card was laid later comes later, and groups sharing their latest card compare the
     rest the same way. When the cards were laid lowest first this is the index order.
     """
-    union = 0
-    for code in codes:
-        union |= code
-    union >>= CARD_BITS
-    order = [c for c in laid if BIT[c] & union]
-    if order == sorted(order):
-        return codes
-    weight = {c: 1 << i for i, c in enumerate(order)}
+    weight = {c: 1 << i for i, c in enumerate(laid)}
     return tuple(
         sorted(codes, key=lambda code: sum(weight[c] for c in indices_of(code >> CARD_BITS)))
     )
@@ -127,8 +128,12 @@ class CaptureRule:
         self.second: tuple[int, ...] = tuple(self._second(c) for c in range(40))
         #: known[c]: card c's plays by that part of the table, where their order is fixed.
         self.known: tuple[dict[int, tuple[int, ...]], ...] = tuple({} for _ in range(40))
-        #: by_index[c]: the same where several groups add up (then in index order).
-        self.by_index: tuple[dict[int, tuple[int, ...]], ...] = tuple({} for _ in range(40))
+        #: by_index[c]: the same where several groups add up, in index order, with the cards
+        #: they are drawn from; lay_ordered: those put in lay order, by card, part and order.
+        self.by_index: tuple[dict[int, tuple[tuple[int, ...], int]], ...] = tuple(
+            {} for _ in range(40)
+        )
+        self.lay_ordered: dict[tuple[int, int, tuple[int, ...]], tuple[int, ...]] = {}
         self._size = 0
 
     def _first(self, c: int) -> int:
@@ -154,23 +159,44 @@ class CaptureRule:
         found = self.known[c].get(part)
         if found is not None:
             return found
-        found = self.by_index[c].get(part)
-        if found is None:
-            if self._size >= MEMORY_LIMIT:
-                for memory in (*self.known, *self.by_index):
-                    memory.clear()
-                self._size = 0
-            self._size += 1
-            groups, sums = self.takes(VALUE[c], part)
+        sums = self.by_index[c].get(part)
+        if sums is None:
+            self._count()
+            groups, adding = self.takes(VALUE[c], part)
             if not groups:
                 found = self.known[c][part] = _ALONE[c]
                 return found
             found = tuple([c | m << CARD_BITS for m in groups])
-            if not sums or len(groups) == 1:
+            if not adding or len(groups) == 1:
                 self.known[c][part] = found
                 return found
-            self.by_index[c][part] = found
-        return in_lay_order(found, laid)
+            union = 0
+            for m in groups:
+                union |= m
+            sums = self.by_index[c][part] = (found, union)
+        found, union = sums
+        order = tuple([x for x in laid if BIT[x] & union])
+        if order == tuple(sorted(order)):
+            return found
+        key = (c, part, order)
+        ordered = self.lay_ordered.get(key)
+        if ordered is None:
+            self._count()
+            ordered = self.lay_ordered[key] = in_lay_order(found, order)
+        return ordered
+
+    def _count(self) -> None:
+        """Count one more answer remembered; start again when there are too many."""
+        if self._size >= MEMORY_LIMIT:
+            self.forget()
+        self._size += 1
+
+    def forget(self) -> None:
+        """Empty this rule's memory."""
+        for memory in (*self.known, *self.by_index):
+            memory.clear()
+        self.lay_ordered.clear()
+        self._size = 0
 
 
 class AceTakesAll(CaptureRule):
@@ -210,9 +236,7 @@ def forget() -> None:
     """Empty every rule's memory (for benchmarks that start from nothing)."""
     _ADDING_UP.clear()
     for rule in _RULES.values():
-        for memory in (*rule.known, *rule.by_index):
-            memory.clear()
-        rule._size = 0
+        rule.forget()
 
 
 def capture_rule(rules: RuleSet) -> CaptureRule:

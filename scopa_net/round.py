@@ -249,8 +249,10 @@ class Round:
         for seat, part in seats:
             hands[seat] += deck[part]
         if table is not None:
-            for c in deck[table]:
-                self._lay(c)
+            laid = deck[table]
+            self.laid += laid
+            for c in laid:
+                self.table_mask |= BIT[c]
         self.next_deal += 1
 
     @property
@@ -423,7 +425,7 @@ class Round:
         """The legal code for ``play``, or the error saying why there is none."""
         if isinstance(play, Card):
             play = Play(play)
-        if self.finished:
+        if self.void or not self.plays_left:
             raise IllegalPlayError(IllegalReason.ROUND_OVER, str(play))
         if seat is not None and seat != self.turn:
             raise IllegalPlayError(IllegalReason.NOT_YOUR_TURN, str(play))
