@@ -45,8 +45,9 @@ UP_TO: tuple[int, ...] = tuple(
 _OF_VALUE = (*VALUE_MASK, *(0 for _ in range(11, QUINDICI_TOTAL + 1)))
 """_OF_VALUE[v]: the cards of capture value v, for v from 0 to 15 (none above 10)."""
 
-#: How many answers are remembered (each about 150 bytes) before the memory starts again.
-MEMORY_LIMIT = 100_000
+#: How many answers a rule remembers, and how many groups :func:`adding_up` remembers, before
+#: that memory starts again: about 150 bytes each, so at most some 7 MiB each.
+MEMORY_LIMIT = 50_000
 
 _ADDING_UP: dict[int, tuple[int, ...]] = {}
 _CARDS_OF_VALUE = tuple(tuple(indices_of(VALUE_MASK[v])) for v in range(11))
@@ -157,17 +158,27 @@ class CaptureRule:
         laid), in the engine's order; ``laid`` is the order the table cards were laid in."""
         part = table & self.first[c] or table & self.second[c]
         found = self.known[c].get(part)
-        if found is not None:
-            return found
+        if found is None:
+            found = self.work_out(c, part, laid)
+        return found
+
+    def work_out(self, c: int, part: int, laid: Sequence[int]) -> tuple[int, ...]:
+        """:meth:`codes` for an answer not in ``known``: from the other memories, or worked
+        out and remembered."""
         sums = self.by_index[c].get(part)
         if sums is None:
-            self._count()
+            if self._size >= MEMORY_LIMIT:
+                self.forget()
+            self._size += 1
             groups, adding = self.takes(VALUE[c], part)
             if not groups:
                 found = self.known[c][part] = _ALONE[c]
                 return found
+            if len(groups) == 1:
+                found = self.known[c][part] = (c | groups[0] << CARD_BITS,)
+                return found
             found = tuple([c | m << CARD_BITS for m in groups])
-            if not adding or len(groups) == 1:
+            if not adding:
                 self.known[c][part] = found
                 return found
             union = 0
@@ -181,15 +192,9 @@ class CaptureRule:
         key = (c, part, order)
         ordered = self.lay_ordered.get(key)
         if ordered is None:
-            self._count()
+            self._size += 1
             ordered = self.lay_ordered[key] = in_lay_order(found, order)
         return ordered
-
-    def _count(self) -> None:
-        """Count one more answer remembered; start again when there are too many."""
-        if self._size >= MEMORY_LIMIT:
-            self.forget()
-        self._size += 1
 
     def forget(self) -> None:
         """Empty this rule's memory."""

@@ -123,7 +123,7 @@ def _record_of(entry: tuple[int, int, bool]) -> PlayRecord:
     """The :class:`PlayRecord` of a history entry (records are values: each is built once)."""
     record = _RECORDS.get(entry)
     if record is None:
-        if len(_RECORDS) >= 50_000:
+        if len(_RECORDS) >= 10_000:
             _RECORDS.clear()
         seat, code, sweep = entry
         record = _RECORDS[entry] = PlayRecord(seat, play_of_code(code), sweep)
@@ -282,7 +282,7 @@ class Round:
         mask = self.table_mask
         found = _TABLE_LISTS.get(mask)
         if found is None:
-            if len(_TABLE_LISTS) >= 100_000:
+            if len(_TABLE_LISTS) >= 10_000:
                 _TABLE_LISTS.clear()
             found = _TABLE_LISTS[mask] = tuple(i for i in range(40) if BIT[i] & mask)
         return list(found)
@@ -349,16 +349,15 @@ class Round:
         for c in hand:
             # Remembered by the capture rule for the part of the table that decides it, or
             # worked out (and remembered) by the rule.
-            codes += known[c].get(table & first[c] or table & second[c]) or self._plan.rule.codes(
-                c, table, self.laid
-            )
+            part = table & first[c] or table & second[c]
+            codes += known[c].get(part) or self._plan.rule.work_out(c, part, self.laid)
         return codes
 
     def _codes_of(self, c: int) -> tuple[int, ...]:
         """Every legal play of card ``c`` on the current table, as play codes."""
         table = self.table_mask
-        known = self._known[c].get(table & self._first[c] or table & self._second[c])
-        return known or self._plan.rule.codes(c, table, self.laid)
+        part = table & self._first[c] or table & self._second[c]
+        return self._known[c].get(part) or self._plan.rule.work_out(c, part, self.laid)
 
     def _lay(self, c: int) -> None:
         """Put card ``c`` face up on the table."""
@@ -378,23 +377,24 @@ class Round:
         self.hands[seat].remove(c)
         left = self.plays_left - 1
         self.plays_left = left
-        sweep = False
+        plan = self._plan
         if taken:
             table = self.table_mask & ~taken
             self.table_mask = table
-            side = self._plan.side_of[seat]
+            side = plan.side_of[seat]
             self.piles[side] |= taken | BIT[c]
             self.last_capturer = side
             # A sweep counts, except on the very last play (unless scopone scientifico).
-            if not table and (left or self._plan.sweep_on_last):
+            sweep = not table and (left > 0 or plan.sweep_on_last)
+            if sweep:
                 self.sweeps[side] += 1
-                sweep = True
         else:
             self.table_mask |= BIT[c]
             self.laid.append(c)
+            sweep = False
         self.history.append((seat, code, sweep))
         if left:
-            seat = self.turn = self._plan.next_seat[seat]
+            seat = self.turn = plan.next_seat[seat]
             if not self.hands[seat]:
                 self._deal()
         else:
