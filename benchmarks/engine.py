@@ -12,6 +12,12 @@ per-run ratios. Two paths are measured:
   move, and its replay form (every recorded play checked with ``exact=True``), what a seat's
   witness runs at the end of each round.
 
+The loops are the same for every engine: deal, then a random pick among the legal plays until
+the round ends. The pick's own cost is printed apart. Scoring is left out of the fast and
+checked rates, because the naive engine does not score (``--with-score`` puts it in; its cost
+is printed apart too). The engine remembers the captures it has worked out, so every run plays
+new decks (repeating them would flatter it) and the first run starts from an empty memory.
+
 Last, the witness's whole round-end check of a 2-player round (``verify_transcript``: deck,
 cards, signatures and the replay), in milliseconds, beside the engine replay alone.
 
@@ -33,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from reference_engine import NaiveRound, capture_options
 
+from scopa_net.captures import forget
 from scopa_net.cards import CARDS
 from scopa_net.fair.simulate import simulate_match
 from scopa_net.fair.verifier import RoundByRoundVerifier, verify_transcript
@@ -52,7 +59,7 @@ def decks(count: int, seed: int) -> list[list]:
     return out
 
 
-def fast_rounds(rules: RuleSet, deck_list: list[list], seed: int) -> int:
+def fast_rounds(rules: RuleSet, deck_list: list[list], seed: int, score: bool = False) -> int:
     rng = random.Random(seed)
     done = 0
     for deck in deck_list:
@@ -62,12 +69,13 @@ def fast_rounds(rules: RuleSet, deck_list: list[list], seed: int) -> int:
         while rnd.plays_left:
             codes = rnd.legal_codes()
             rnd.push_code(codes[rng.randrange(len(codes))])
-        rnd.score()
+        if score:
+            rnd.score()
         done += 1
     return done
 
 
-def checked_rounds(rules: RuleSet, deck_list: list[list], seed: int) -> int:
+def checked_rounds(rules: RuleSet, deck_list: list[list], seed: int, score: bool = False) -> int:
     rng = random.Random(seed)
     done = 0
     for deck in deck_list:
@@ -77,25 +85,27 @@ def checked_rounds(rules: RuleSet, deck_list: list[list], seed: int) -> int:
         while not rnd.finished:
             plays = rnd.legal_plays()
             rnd.play(plays[rng.randrange(len(plays))], rnd.turn, exact=True)
-        rnd.score()
+        if score:
+            rnd.score()
         done += 1
     return done
 
 
 def recorded_rounds(rules: RuleSet, deck_list: list[list], seed: int) -> list[tuple]:
-    """Random rounds as the witness receives them: the deck and every play's seat and code."""
+    """Random rounds as the witness receives them: the deck and every play's seat and code.
+    The naive engine plays them, so that the engine replays tables it has not seen."""
     rng = random.Random(seed)
     out = []
     for deck in deck_list:
-        rnd = Round(rules, 0, deck)
-        if rnd.void:
+        if Round(rules, 0, deck).void:  # dealing asks nothing of the capture rules
             continue
+        rnd = NaiveRound(rules, 0, deck)
         plays = []
-        while rnd.plays_left:
-            codes = rnd.legal_codes()
-            code = codes[rng.randrange(len(codes))]
-            plays.append((rnd.turn, code))
-            rnd.push_code(code)
+        while not rnd.finished:
+            seat = rnd.turn
+            card, group = (legal := rnd.legal())[rng.randrange(len(legal))]
+            plays.append((seat, Play(card, group).code))
+            rnd.play(card, group)
         out.append((0, deck, plays))
     return out
 
@@ -229,56 +239,139 @@ def witness_round_end(runs: int, repeats: int) -> None:
     )
 
 
+def score_cost(runs: int) -> float:
+    """CPU microseconds :meth:`Round.score` takes on a finished 2-player round."""
+    rng = random.Random(2)
+    finished = []
+    for deck in decks(200, 11):
+        rnd = Round(RuleSet(2), 0, deck)
+        if rnd.void:
+            continue
+        while rnd.plays_left:
+            codes = rnd.legal_codes()
+            rnd.push_code(codes[rng.randrange(len(codes))])
+        finished.append(rnd)
+    samples = []
+    for _ in range(runs):
+        start = time.process_time()
+        for rnd in finished:
+            rnd.score()
+        samples.append((time.process_time() - start) / len(finished) * 1e6)
+    return statistics.median(samples)
+
+
+def choice_cost(runs: int) -> float:
+    """CPU microseconds one random pick among three plays costs (the benchmark's own
+    ``codes[rng.randrange(len(codes))]``, the same in every engine's loop)."""
+    rng = random.Random(1)
+    codes = [1, 2, 3]
+    count = 100_000
+    samples = []
+    for _ in range(runs):
+        start = time.process_time()
+        for _ in range(count):
+            codes[rng.randrange(len(codes))]
+        empty = time.process_time()
+        for _ in range(count):
+            pass
+        samples.append((2 * empty - start - time.process_time()) / count * 1e6)
+    return statistics.median(samples)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=2000)
     parser.add_argument("--tables", type=int, default=500, help="crowded tables for legal plays")
     parser.add_argument("--repeats", type=int, default=200, help="round-end checks timed per run")
+    parser.add_argument(
+        "--with-score",
+        action="store_true",
+        help="score every round in the fast and checked paths (the naive engine has no scoring)",
+    )
     args = parser.parse_args()
+    scored = args.with_score
     version = sys.version.split()[0]
     print(f"engine benchmark, median of {args.runs} runs, one core, Python {version}")
+    print("every run plays new decks; the first run of each table size starts from an empty memory")
+    pick = choice_cost(args.runs)
     for players in (2, 4):
         rules = RuleSet(players)
-        fast_decks = decks(args.rounds, players)
-        naive_decks = fast_decks[: max(1, args.rounds // 10)]
-        checked_decks = fast_decks[: max(1, args.rounds // 4)]
-        records = recorded_rounds(rules, checked_decks, 7)
-        rates = interleaved_rates(
-            {
-                "naive": lambda: naive_rounds(rules, naive_decks, 7),  # noqa: B023
-                "fast path": lambda: fast_rounds(rules, fast_decks, 7),  # noqa: B023
-                "checked path": lambda: checked_rounds(rules, checked_decks, 7),  # noqa: B023
-                "checked replay": lambda: replayed_rounds(rules, records),  # noqa: B023
-            },
-            args.runs,
-        )
-        naive = rates.pop("naive")
-        for name, rate in rates.items():
-            ratio = statistics.median(r / n for r, n in zip(rate, naive, strict=True))
+        per_run: dict[str, list[float]] = {
+            "naive": [],
+            "fast path": [],
+            "checked path": [],
+            "checked replay": [],
+        }
+        for run in range(args.runs):
+            # Every work has decks of its own, new in every run.
+            seed = players * 1000 + run * 10
+            fast_decks = decks(args.rounds, seed)
+            naive_decks = decks(max(1, args.rounds // 10), seed + 1)
+            checked_decks = decks(max(1, args.rounds // 4), seed + 2)
+            records = recorded_rounds(rules, decks(max(1, args.rounds // 4), seed + 3), 7)
+            if run == 0:
+                forget()
+            rates = interleaved_rates(
+                {
+                    "naive": lambda: naive_rounds(rules, naive_decks, 7),  # noqa: B023
+                    "fast path": lambda: fast_rounds(rules, fast_decks, 7, scored),  # noqa: B023
+                    "checked path": lambda: checked_rounds(rules, checked_decks, 7, scored),  # noqa: B023
+                    "checked replay": lambda: replayed_rounds(rules, records),  # noqa: B023
+                },
+                1,
+            )
+            for name, rate in rates.items():
+                per_run[name] += rate
+        naive = per_run.pop("naive")
+        for name, rate in per_run.items():
+            ratios = [r / n for r, n in zip(rate, naive, strict=True)]
             print(
                 f"{players}-player random rounds/s, {name + ':':15} {statistics.median(rate):8,.0f}"
-                f"   naive baseline {statistics.median(naive):6,.0f}   ratio {ratio:5.1f}x"
+                f"   naive baseline {statistics.median(naive):6,.0f}   ratio "
+                f"{statistics.median(ratios):5.1f}x   (first run {ratios[0]:4.1f}x)"
             )
-    tables = crowded_tables(args.tables, 3)
+    print(
+        f"the random pick among the plays, in every engine's loop: {pick:.2f} us a move "
+        f"(a 2-player round has 36 moves: {36 * pick:.1f} us)"
+    )
+    print(
+        f"scoring a round (Round.score), {'in' if scored else 'left out of'} the fast and "
+        f"checked rates (the naive engine has no scoring; --with-score): "
+        f"{score_cost(args.runs):.1f} us"
+    )
     rules = RuleSet()
+    table_sets = [crowded_tables(args.tables, 3 + run) for run in range(args.runs)]
+    forget()
 
-    def fast_legal() -> int:
+    def fast_legal(tables: list[tuple[Round, list]]) -> int:
         for rnd, _, _ in tables:
             rnd.legal_codes()
         return len(tables)
 
-    def naive_legal() -> int:
+    def naive_legal(tables: list[tuple[Round, list]]) -> int:
         for _, hand, table in tables:
             for card in hand:
                 capture_options(card, table, rules)
         return len(tables)
 
-    fast = median_rate(fast_legal, args.runs)
-    naive = median_rate(naive_legal, args.runs)
+    # New tables in every run, as for the rounds; each run asks about its tables twice, so
+    # the second time shows what remembering is worth.
+    fast_rates = interleaved_rates(
+        {str(run): lambda t=tables: fast_legal(t) for run, tables in enumerate(table_sets)}, 1
+    )
+    again_rates = interleaved_rates(
+        {str(run): lambda t=tables: fast_legal(t) for run, tables in enumerate(table_sets)}, 1
+    )
+    naive_rates = interleaved_rates(
+        {str(run): lambda t=tables: naive_legal(t) for run, tables in enumerate(table_sets)}, 1
+    )
+    fast = statistics.median(r for rates in fast_rates.values() for r in rates)
+    again = statistics.median(r for rates in again_rates.values() for r in rates)
+    naive = statistics.median(r for rates in naive_rates.values() for r in rates)
     print(
-        f"legal-play generation, 10-14 table cards, calls/s: {fast:10,.0f}   "
-        f"naive baseline {naive:8,.0f}   ratio {fast / naive:5.1f}x"
+        f"legal-play generation, 10-14 table cards, calls/s: {fast:10,.0f} (asked again "
+        f"{again:,.0f})   naive baseline {naive:8,.0f}   ratio {fast / naive:5.1f}x"
     )
     witness_round_end(args.runs, args.repeats)
 

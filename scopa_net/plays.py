@@ -8,7 +8,7 @@ form of the same thing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from scopa_net.cards import CARDS, Card, cards_of, mask_of
@@ -28,18 +28,17 @@ class Play:
 
     card: Card
     captured: tuple[Card, ...] = ()
+    code: int = field(init=False, repr=False, compare=False)
+    """The play's code (see the module's docstring)."""
 
     def __post_init__(self) -> None:
-        ordered = tuple(sorted(set(self.captured), key=lambda c: c.index))
-        object.__setattr__(self, "captured", ordered)
-
-    @property
-    def code(self) -> int:
-        return play_code(self.card.index, mask_of(self.captured))
+        taken = mask_of(self.captured)
+        object.__setattr__(self, "captured", cards_of(taken))
+        object.__setattr__(self, "code", play_code(self.card.index, taken))
 
     @property
     def captured_mask(self) -> int:
-        return mask_of(self.captured)
+        return self.code >> CARD_BITS
 
     @classmethod
     def from_code(cls, code: int) -> Play:

@@ -14,41 +14,32 @@ A turn, as the rules put it:
 
 A card that can capture must. Variants change step 1-2: *asso piglia tutto* (an ace takes the
 whole table unless an ace lies there) and *quindici* (take cards that, with the card played,
-make 15).
+make 15). :mod:`scopa_net.captures` holds those rules; the round asks it what a card may take.
 """
 
 from __future__ import annotations
 
-from bisect import insort
 from collections.abc import Sequence
+from operator import attrgetter
 
-from scopa_net.cards import (
-    ACES_MASK,
-    BIT,
-    CARDS,
-    FULL_MASK,
-    KINGS_MASK,
-    VALUE,
-    VALUE_MASK,
-    Card,
-    cards_of,
-)
+from scopa_net.captures import QUINDICI_TOTAL, AceTakesAll, Quindici, capture_rule
+from scopa_net.cards import ACES_MASK, BIT, CARDS, FULL_MASK, KINGS_MASK, VALUE, Card, cards_of
 from scopa_net.dealing import TABLE, deal_plan
 from scopa_net.errors import (
     AmbiguousPlayError,
     IllegalPlayError,
     IllegalReason,
 )
-from scopa_net.plays import CARD_BITS, CARD_FIELD, Play, PlayRecord, play_code
-from scopa_net.rules import RuleSet, Variant
+from scopa_net.plays import CARD_BITS, CARD_FIELD, Play, PlayRecord, play_of_code
+from scopa_net.rules import RuleSet
 from scopa_net.scoring import RoundScore, score_round
 
-QUINDICI_TOTAL = 15
+_index_of = attrgetter("index")
 
 
 def check_deck(deck: Sequence[Card]) -> tuple[int, ...]:
     """Card indices of a deck order; ValueError unless it holds each of the 40 cards once."""
-    indices = tuple(c.index for c in deck)
+    indices = tuple(map(_index_of, deck))
     if len(indices) != 40 or len(set(indices)) != 40:
         raise ValueError("a deck must hold each of the 40 cards exactly once")
     return indices
@@ -59,21 +50,99 @@ def is_void_opening(table_mask: int) -> bool:
     return (table_mask & KINGS_MASK).bit_count() >= 3
 
 
+class _Plan:
+    """What every round of one rule set with one dealer shares: the deals as slices of the
+    deck, who sits where, and the capture rule."""
+
+    __slots__ = (
+        "deals",
+        "first_seat",
+        "next_seat",
+        "opening",
+        "rule",
+        "rules",
+        "side_count",
+        "side_of",
+        "starts",
+        "sweep_on_last",
+    )
+
+    def __init__(self, rules: RuleSet, dealer: int) -> None:
+        self.rules = rules
+        plan = deal_plan(rules, dealer)
+        #: Per deal: (seat, the deck slice dealt to it) for each seat, and the table's slice.
+        self.deals = tuple(
+            (
+                tuple((seat, _slice_of(d.start, d.targets, seat)) for seat in range(rules.players)),
+                _slice_of(d.start, d.targets, TABLE),
+            )
+            for d in plan
+        )
+        self.starts = (*(d.start for d in plan), 40)
+        self.side_of = tuple(rules.side_of(s) for s in range(rules.players))
+        self.next_seat = tuple((s + 1) % rules.players for s in range(rules.players))
+        self.first_seat = self.next_seat[dealer]
+        self.side_count = rules.side_count
+        self.opening = rules.opening_table_cards
+        self.sweep_on_last = rules.sweep_on_last_play
+        self.rule = capture_rule(rules)
+
+
+def _slice_of(start: int, targets: tuple[int, ...], target: int) -> slice | None:
+    """The deck positions of a deal that go to ``target``, as one slice (they are evenly
+    spaced: one card each time round the table)."""
+    where = [start + i for i, t in enumerate(targets) if t == target]
+    if not where:
+        return None
+    step = where[1] - where[0] if len(where) > 1 else 1
+    part = slice(where[0], where[-1] + 1, step)
+    assert list(range(40)[part]) == where, "a deal's positions for one target are evenly spaced"
+    return part
+
+
+_PLANS: dict[tuple[int, int], _Plan] = {}
+
+
+def _plan_of(rules: RuleSet, dealer: int) -> _Plan:
+    """The plan for ``rules`` and ``dealer``, found by the rule set's identity (a rule set
+    hashes slowly, and a match asks with the same one every round)."""
+    plan = _PLANS.get((id(rules), dealer))
+    if plan is None or plan.rules is not rules:
+        if len(_PLANS) >= 1000:
+            _PLANS.clear()
+        plan = _PLANS[id(rules), dealer] = _Plan(rules, dealer)
+    return plan
+
+
+_TABLE_LISTS: dict[int, tuple[int, ...]] = {}
+
+_RECORDS: dict[tuple[int, int, bool], PlayRecord] = {}
+
+
+def _record_of(entry: tuple[int, int, bool]) -> PlayRecord:
+    """The :class:`PlayRecord` of a history entry (records are values: each is built once)."""
+    record = _RECORDS.get(entry)
+    if record is None:
+        if len(_RECORDS) >= 10_000:
+            _RECORDS.clear()
+        seat, code, sweep = entry
+        record = _RECORDS[entry] = PlayRecord(seat, play_of_code(code), sweep)
+    return record
+
+
 class Round:
     """The state of one round, from the first deal to the last capture."""
 
     __slots__ = (
-        "_apt",
-        "_deals",
-        "_group_limit",
-        "_quindici",
-        "_side_of",
-        "_sweep_on_last",
+        "_first",
+        "_known",
+        "_plan",
+        "_second",
         "dealer",
         "deck",
-        "groups",
         "hands",
         "history",
+        "laid",
         "last_capturer",
         "leftover",
         "next_deal",
@@ -81,7 +150,6 @@ class Round:
         "plays_left",
         "rules",
         "sweeps",
-        "table",
         "table_mask",
         "turn",
         "void",
@@ -89,18 +157,19 @@ class Round:
 
     def __init__(self, rules: RuleSet, dealer: int, deck: Sequence[Card]) -> None:
         self._configure(rules, dealer)
+        plan = self._plan
         self.deck = check_deck(deck)
-        self.hands: list[list[int]] = [[] for _ in range(rules.players)]
-        self.piles = [0] * rules.side_count
-        self.sweeps = [0] * rules.side_count
+        self.hands: list[list[int]] = [[] for _ in plan.next_seat]
+        self.piles = [0] * plan.side_count
+        self.sweeps = [0] * plan.side_count
         self.history: list[tuple[int, int, bool]] = []  # (seat, code, sweep)
         self.last_capturer: int | None = None
         self.leftover = 0
         self.next_deal = 0
-        self.plays_left = 40 - rules.opening_table_cards
-        self.turn = (dealer + 1) % rules.players
+        self.plays_left = 40 - plan.opening
+        self.turn = plan.first_seat
         self._deal()
-        self.void = rules.opening_table_cards > 0 and is_void_opening(self.table_mask)
+        self.void = plan.opening > 0 and is_void_opening(self.table_mask)
 
     @classmethod
     def from_position(
@@ -120,9 +189,10 @@ class Round:
         """A round rebuilt mid-play from where every card is (fast-path form: card indices
         and pile masks). Computer players use it to play out guesses about hidden hands.
 
-        ``stock`` is the undealt cards in the order they will be dealt. The hands must be a
-        legal moment of play: seats after ``turn`` in this deal hold one card more than those
-        before it. Raises ValueError unless all 40 cards are placed exactly once.
+        ``stock`` is the undealt cards in the order they will be dealt, ``table`` the table
+        cards in the order they were laid. The hands must be a legal moment of play: seats
+        after ``turn`` in this deal hold one card more than those before it. Raises ValueError
+        unless all 40 cards are placed exactly once.
         """
         placed = [*stock, *table]
         for h in hands:
@@ -137,14 +207,13 @@ class Round:
             seen |= BIT[c]
         if len(set(placed)) != len(placed) or seen & pile_mask or seen | pile_mask != FULL_MASK:
             raise ValueError("a position must place each of the 40 cards exactly once")
-        deals = deal_plan(rules, dealer)
+        rnd = cls.__new__(cls)
+        rnd._configure(rules, dealer)
+        starts = rnd._plan.starts
         stock_start = 40 - len(stock)
-        starts = [d.start for d in deals] + [40]
         if stock_start not in starts[1:]:
             raise ValueError(f"a stock of {len(stock)} cards is not left after any deal")
         dealt = [c for c in range(40) if not BIT[c] & seen] + placed[len(stock) :]
-        rnd = cls.__new__(cls)
-        rnd._configure(rules, dealer)
         rnd.deck = (*dealt[:stock_start], *stock)
         rnd.hands = [list(h) for h in hands]
         for c in table:
@@ -164,35 +233,31 @@ class Round:
         """What every round of these rules needs, and an empty table."""
         self.rules = rules
         self.dealer = dealer
-        self._deals = deal_plan(rules, dealer)
-        self._side_of = tuple(rules.side_of(s) for s in range(rules.players))
-        self._apt = rules.has(Variant.ASSO_PIGLIA_TUTTO)
-        self._quindici = rules.has(Variant.QUINDICI)
-        self._sweep_on_last = rules.sweep_on_last_play
-        self._group_limit = QUINDICI_TOTAL - 1 if self._quindici else 10
-        self.table: list[int] = []
+        plan = self._plan = _plan_of(rules, dealer)
+        self._known = plan.rule.known
+        self._first = plan.rule.first
+        self._second = plan.rule.second
         self.table_mask = 0
-        # Every group of table cards (the empty one included) as (total, mask), for totals up
-        # to the most any played card can want. Kept up to date as cards come and go.
-        self.groups: list[tuple[int, int]] = [(0, 0)]
+        self.laid: list[int] = []  # the cards put on the table, in order (taken ones included)
 
     # --- dealing --------------------------------------------------------------------------
 
     def _deal(self) -> None:
-        deal = self._deals[self.next_deal]
-        for position, target in enumerate(deal.targets, deal.start):
-            c = self.deck[position]
-            if target == TABLE:
-                self._lay(c)
-            else:
-                self.hands[target].append(c)
+        seats, table = self._plan.deals[self.next_deal]
+        deck = self.deck
+        hands = self.hands
+        for seat, part in seats:
+            hands[seat] += deck[part]
+        if table is not None:
+            laid = deck[table]
+            self.laid += laid
+            for c in laid:
+                self.table_mask |= BIT[c]
         self.next_deal += 1
 
     @property
     def stock_count(self) -> int:
-        if self.next_deal >= len(self._deals):
-            return 0
-        return 40 - self._deals[self.next_deal].start
+        return 40 - self._plan.starts[self.next_deal]
 
     # --- state ----------------------------------------------------------------------------
 
@@ -206,97 +271,101 @@ class Round:
         return None if self.finished else self.turn
 
     def side_of(self, seat: int) -> int:
-        return self._side_of[seat]
+        return self._plan.side_of[seat]
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         return tuple(CARDS[i] for i in sorted(self.hands[seat]))
 
     @property
+    def table(self) -> list[int]:
+        """The table cards' indices, lowest first (a new list)."""
+        mask = self.table_mask
+        found = _TABLE_LISTS.get(mask)
+        if found is None:
+            if len(_TABLE_LISTS) >= 10_000:
+                _TABLE_LISTS.clear()
+            found = _TABLE_LISTS[mask] = tuple(i for i in range(40) if BIT[i] & mask)
+        return list(found)
+
+    @property
     def table_cards(self) -> tuple[Card, ...]:
-        return tuple(CARDS[i] for i in self.table)
+        return cards_of(self.table_mask)
+
+    @property
+    def groups(self) -> list[tuple[int, int]]:
+        """Every group of table cards (the empty one included) with its total, for totals up
+        to the most a played card can want, in the order the engine lists groups that add up
+        (for tests and tools; play goes through :mod:`scopa_net.captures`)."""
+        limit = QUINDICI_TOTAL - 1 if isinstance(self._plan.rule, Quindici) else 10
+        groups = [(0, 0)]
+        for c in self.laid:
+            if BIT[c] & self.table_mask:
+                v, b = VALUE[c], BIT[c]
+                groups += [(s + v, m | b) for s, m in groups if s + v <= limit]
+        return groups
 
     @property
     def plays(self) -> tuple[PlayRecord, ...]:
-        return tuple(
-            PlayRecord(seat, Play.from_code(code), sweep) for seat, code, sweep in self.history
-        )
+        return tuple(map(_record_of, self.history))
 
     def copy(self) -> Round:
         """An independent copy (for search and for trying plays)."""
         other = Round.__new__(Round)
-        for name in Round.__slots__:
-            setattr(other, name, getattr(self, name))
+        other.rules = self.rules
+        other.dealer = self.dealer
+        other._plan = self._plan
+        other._known = self._known
+        other._first = self._first
+        other._second = self._second
+        other.deck = self.deck
         other.hands = [h.copy() for h in self.hands]
-        other.table = self.table.copy()
-        other.groups = self.groups.copy()
+        other.table_mask = self.table_mask
+        other.laid = self.laid.copy()
         other.piles = self.piles.copy()
         other.sweeps = self.sweeps.copy()
         other.history = self.history.copy()
+        other.last_capturer = self.last_capturer
+        other.leftover = self.leftover
+        other.next_deal = self.next_deal
+        other.plays_left = self.plays_left
+        other.turn = self.turn
+        other.void = self.void
         return other
 
     # --- legal plays ----------------------------------------------------------------------
 
     def legal_codes(self) -> list[int]:
         """Every legal play for the seat to move, as play codes (see :mod:`scopa_net.plays`)."""
-        if self.plays_left == 0 or self.void:
+        if self.void or not self.plays_left:
             return []
-        return self._codes_of(self.hands[self.turn])
-
-    def _codes_of(self, cards: Sequence[int]) -> list[int]:
-        """Every legal play of each of ``cards`` on the current table, as play codes."""
-        table_mask = self.table_mask
-        if not table_mask:
-            return list(cards)
-        if self._quindici:
-            return self._quindici_codes(cards)
+        hand = self.hands[self.turn]
+        table = self.table_mask
+        if not table:
+            return hand.copy()
+        known = self._known
+        first = self._first
+        second = self._second
         codes: list[int] = []
-        for c in cards:
-            v = VALUE[c]
-            # Rank: a table card of the same value; the player picks which one.
-            same = table_mask & VALUE_MASK[v]
-            if same:
-                while same:
-                    low = same & -same
-                    codes.append(c | (low << CARD_BITS))
-                    same ^= low
-                continue
-            # Asso piglia tutto: with no ace on the table, an ace takes the whole table.
-            if v == 1 and self._apt:
-                codes.append(c | (table_mask << CARD_BITS))
-                continue
-            # Sum: any group of two or more table cards adding up to the card's value.
-            takes = [m for s, m in self.groups if s == v]
-            if takes:
-                codes += [c | (m << CARD_BITS) for m in takes]
-            else:
-                codes.append(c)
+        for c in hand:
+            # Remembered by the capture rule for the part of the table that decides it, or
+            # worked out (and remembered) by the rule.
+            part = table & first[c] or table & second[c]
+            codes += known[c].get(part) or self._plan.rule.work_out(c, part, self.laid)
         return codes
+
+    def _codes_of(self, c: int) -> tuple[int, ...]:
+        """Every legal play of card ``c`` on the current table, as play codes."""
+        table = self.table_mask
+        part = table & self._first[c] or table & self._second[c]
+        return self._known[c].get(part) or self._plan.rule.work_out(c, part, self.laid)
 
     def _lay(self, c: int) -> None:
         """Put card ``c`` face up on the table."""
-        insort(self.table, c)
         self.table_mask |= BIT[c]
-        v = VALUE[c]
-        room = self._group_limit - v
-        if room >= 0:
-            b = BIT[c]
-            self.groups += [(s + v, m | b) for s, m in self.groups if s <= room]
-
-    def _quindici_codes(self, cards: Sequence[int]) -> list[int]:
-        """Quindici: take one or more table cards that make 15 with the card played."""
-        codes: list[int] = []
-        for c in cards:
-            want = QUINDICI_TOTAL - VALUE[c]
-            takes = [m for s, m in self.groups if s == want]
-            if takes:
-                codes += [c | (m << CARD_BITS) for m in takes]
-            else:
-                codes.append(c)
-        return codes
+        self.laid.append(c)
 
     def legal_plays(self) -> list[Play]:
-        from_code = Play.from_code
-        return [from_code(code) for code in self.legal_codes()]
+        return list(map(play_of_code, self.legal_codes()))
 
     # --- making a play --------------------------------------------------------------------
 
@@ -306,28 +375,30 @@ class Round:
         taken = code >> CARD_BITS
         seat = self.turn
         self.hands[seat].remove(c)
-        self.plays_left -= 1
-        sweep = False
+        left = self.plays_left - 1
+        self.plays_left = left
+        plan = self._plan
         if taken:
-            side = self._side_of[seat]
-            self.table = [t for t in self.table if not BIT[t] & taken]
-            self.table_mask &= ~taken
-            self.groups = [g for g in self.groups if not g[1] & taken]
+            table = self.table_mask & ~taken
+            self.table_mask = table
+            side = plan.side_of[seat]
             self.piles[side] |= taken | BIT[c]
             self.last_capturer = side
             # A sweep counts, except on the very last play (unless scopone scientifico).
-            if not self.table and (self.plays_left or self._sweep_on_last):
+            sweep = not table and (left > 0 or plan.sweep_on_last)
+            if sweep:
                 self.sweeps[side] += 1
-                sweep = True
         else:
-            self._lay(c)
+            self.table_mask |= BIT[c]
+            self.laid.append(c)
+            sweep = False
         self.history.append((seat, code, sweep))
-        if self.plays_left == 0:
-            self._end()
-        else:
-            self.turn = (seat + 1) % len(self.hands)
-            if not self.hands[self.turn]:
+        if left:
+            seat = self.turn = plan.next_seat[seat]
+            if not self.hands[seat]:
                 self._deal()
+        else:
+            self._end()
         return sweep
 
     def _end(self) -> None:
@@ -335,9 +406,7 @@ class Round:
         if self.last_capturer is not None and self.table_mask:
             self.leftover = self.table_mask
             self.piles[self.last_capturer] |= self.table_mask
-            self.table = []
             self.table_mask = 0
-            self.groups = [(0, 0)]
 
     def play(
         self, play: Play | Card, seat: int | None = None, *, exact: bool = False
@@ -349,41 +418,41 @@ class Round:
         one legal outcome, and :class:`AmbiguousPlayError` lists the outcomes when it has more.
         """
         code = self.resolve(play, seat, exact=exact)
-        sweep = self.push_code(code)
-        return PlayRecord(self.history[-1][0], Play.from_code(code), sweep)
+        self.push_code(code)
+        return _record_of(self.history[-1])
 
     def resolve(self, play: Play | Card, seat: int | None = None, *, exact: bool = False) -> int:
         """The legal code for ``play``, or the error saying why there is none."""
         if isinstance(play, Card):
             play = Play(play)
-        if self.finished:
+        if self.void or not self.plays_left:
             raise IllegalPlayError(IllegalReason.ROUND_OVER, str(play))
         if seat is not None and seat != self.turn:
             raise IllegalPlayError(IllegalReason.NOT_YOUR_TURN, str(play))
-        c = play.card.index
+        code = play.code
+        c = code & CARD_FIELD
         if c not in self.hands[self.turn]:
             raise IllegalPlayError(IllegalReason.NOT_IN_HAND, str(play))
-        options = self._codes_of((c,))
-        wanted = play.captured_mask
-        if not wanted:
+        options = self._codes_of(c)
+        if code in options:
+            return code
+        if code == c:  # no captures named
             if exact and c not in options:
                 raise IllegalPlayError(IllegalReason.MUST_CAPTURE, str(play))
             if len(options) == 1:
                 return options[0]
-            raise AmbiguousPlayError(str(play), [Play.from_code(o) for o in options])
-        code = play_code(c, wanted)
-        if code in options:
-            return code
-        raise IllegalPlayError(self._why_not(c, wanted, options), str(play))
+            raise AmbiguousPlayError(str(play), [play_of_code(o) for o in options])
+        raise IllegalPlayError(self._why_not(c, code >> CARD_BITS, options), str(play))
 
-    def _why_not(self, c: int, wanted: int, options: list[int]) -> IllegalReason:
+    def _why_not(self, c: int, wanted: int, options: Sequence[int]) -> IllegalReason:
+        rule = self._plan.rule
         if wanted & ~self.table_mask:
             return IllegalReason.NOT_ON_TABLE
-        if options == [c]:
+        if options == (c,):
             return IllegalReason.WRONG_SUM  # the card captures nothing; the group is not a take
-        if self._apt and VALUE[c] == 1 and not self.table_mask & ACES_MASK:
+        if isinstance(rule, AceTakesAll) and VALUE[c] == 1 and not self.table_mask & ACES_MASK:
             return IllegalReason.ACE_TAKES_ALL
-        if not self._quindici and wanted & (wanted - 1):
+        if not isinstance(rule, Quindici) and wanted & (wanted - 1):
             singles = [o for o in options if not (o >> CARD_BITS) & ((o >> CARD_BITS) - 1)]
             if singles:
                 return IllegalReason.SINGLE_CARD_MATCHES

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from scopa_net.cards import (
     COINS_MASK,
@@ -65,13 +66,24 @@ class RoundScore:
 def strict_leader(figures: Sequence[int | tuple[int, ...]]) -> int | None:
     """The one side whose figure beats every other side's, or None on a tie for the lead."""
     best = max(figures)
-    leaders = [i for i, f in enumerate(figures) if f == best]
-    return leaders[0] if len(leaders) == 1 else None
+    return figures.index(best) if figures.count(best) == 1 else None
 
 
 def _one_point_line(name: str, figures: Sequence[int], winner: int | None) -> ScoreLine:
+    return _line_of(name, tuple(figures), winner)
+
+
+@lru_cache(maxsize=4096)
+def _line_of(name: str, figures: tuple[int, ...], winner: int | None) -> ScoreLine:
+    """A one-point line; lines are values, and a round's lines are mostly the same few."""
     points = tuple(1 if i == winner else 0 for i in range(len(figures)))
-    return ScoreLine(name, tuple(figures), points, winner)
+    return ScoreLine(name, figures, points, winner)
+
+
+@lru_cache(maxsize=1024)
+def _paid_line(name: str, figures: tuple[int, ...], winner: int | None) -> ScoreLine:
+    """A line paying each side its figure (sweeps, napola)."""
+    return ScoreLine(name, figures, figures, winner)
 
 
 def prime_value(rank: Rank, rules: RuleSet) -> int:
@@ -99,18 +111,56 @@ _BEST_FIRST: tuple[tuple[tuple[int, Rank], ...], ...] = tuple(
 )
 
 
+_BEST_RANK: dict[int, Rank] = {}
+"""The best rank on the prime scale among cards of one suit, by their mask (filled as met)."""
+
+
+def _best_rank(held: int) -> Rank:
+    """The best rank on the prime scale among ``held``, cards of one suit (a non-empty mask)."""
+    rank = _BEST_RANK.get(held)
+    if rank is None:
+        suit = (held & -held).bit_length() - 1 & 3
+        rank = _BEST_RANK[held] = next(r for bit, r in _BEST_FIRST[suit] if held & bit)
+    return rank
+
+
+#: Prime values by rank (index 0 unused): courts 10, and courts 0 under ``court_prime=0``.
+_PRIME_SCALE = (0, *(PRIME_VALUE[rank] for rank in Rank))
+_PRIME_SCALE_COURTS_0 = tuple(0 if r >= Rank.KNAVE else v for r, v in enumerate(_PRIME_SCALE))
+
+
+def _options(rules: RuleSet) -> tuple[tuple[int, ...], bool, bool, bool]:
+    """What the variants change in scoring: the prime scale, whether primiera compares totals
+    alone, and whether the re bello and napola lines are scored."""
+    return _options_of(rules.variants)
+
+
+@lru_cache(maxsize=256)
+def _options_of(variants: frozenset[Variant]) -> tuple[tuple[int, ...], bool, bool, bool]:
+    return (
+        _PRIME_SCALE_COURTS_0 if Variant.COURT_PRIME_0 in variants else _PRIME_SCALE,
+        Variant.PRIMIERA_SUM in variants,
+        Variant.RE_BELLO in variants,
+        Variant.NAPOLA in variants,
+    )
+
+
 def primiera_total(pile: int, rules: RuleSet) -> tuple[int, int]:
     """(suits held, sum of the best prime value in each held suit) for a pile mask.
 
     A suit counts as held when the pile has any card of it, court cards included.
     """
+    return _primiera_total(pile, _options(rules)[0])
+
+
+def _primiera_total(pile: int, scale: tuple[int, ...]) -> tuple[int, int]:
     suits = 0
     total = 0
-    for suit_mask, best_first in zip(SUIT_MASK, _BEST_FIRST, strict=True):
-        if pile & suit_mask:
+    for suit_mask in SUIT_MASK:
+        held = pile & suit_mask
+        if held:
             suits += 1
-            rank = next(rank for bit, rank in best_first if pile & bit)
-            total += prime_value(rank, rules)
+            total += scale[_best_rank(held)]
     return suits, total
 
 
@@ -120,23 +170,22 @@ def primiera_key(pile: int, rules: RuleSet) -> tuple[int, ...]:
     By default a side holding more suits beats one holding fewer whatever the totals, and
     equal suit counts compare totals. Under ``primiera=sum`` a missing suit counts 0.
     """
-    suits, total = primiera_total(pile, rules)
-    return (total,) if rules.has(Variant.PRIMIERA_SUM) else (suits, total)
+    scale, by_sum, _, _ = _options(rules)
+    suits, total = _primiera_total(pile, scale)
+    return (total,) if by_sum else (suits, total)
 
 
 def napola_run(pile: int) -> int:
     """Length of the unbroken run of coins from the ace; 0 unless it reaches the three."""
     run = 0
-    for rank in Rank:
-        if pile & (1 << ((rank - 1) * 4)):  # coins are suit 0
-            run += 1
-        else:
-            break
+    while run < 10 and pile & (1 << (run * 4)):  # coins are suit 0: bits 0, 4, 8...
+        run += 1
     return run if run >= 3 else 0
 
 
 def score_round(rules: RuleSet, piles: Sequence[int], sweeps: Sequence[int]) -> RoundScore:
     """Score a finished round from each side's captured pile (a card mask) and sweeps."""
+    napola = _options(rules)[3]
     return score_figures(
         rules,
         cards=[p.bit_count() for p in piles],
@@ -145,12 +194,15 @@ def score_round(rules: RuleSet, piles: Sequence[int], sweeps: Sequence[int]) -> 
         primiera=[primiera_key(p, rules) for p in piles],
         sweeps=sweeps,
         re_bello=_holder(piles, RE_BELLO.bit),
-        napola=[napola_run(p) for p in piles],
+        napola=[napola_run(p) for p in piles] if napola else (),
     )
 
 
 def _holder(piles: Sequence[int], bit: int) -> int | None:
-    return next((i for i, p in enumerate(piles) if p & bit), None)
+    for i, p in enumerate(piles):
+        if p & bit:
+            return i
+    return None
 
 
 def score_figures(
@@ -174,13 +226,14 @@ def score_figures(
         _one_point_line(COINS_LINE, coins, strict_leader(coins)),
         _one_point_line(SETTEBELLO_LINE, settebello_held, settebello),
         _one_point_line(PRIMIERA_LINE, [key[-1] for key in primiera], strict_leader(primiera)),
-        ScoreLine(SWEEPS_LINE, tuple(sweeps), tuple(sweeps), None),
+        _paid_line(SWEEPS_LINE, tuple(sweeps), None),
     ]
-    if rules.has(Variant.RE_BELLO):
+    _, _, with_re_bello, with_napola = _options(rules)
+    if with_re_bello:
         held = [int(i == re_bello) for i in range(sides)]
         lines.append(_one_point_line(RE_BELLO_LINE, held, re_bello))
-    if rules.has(Variant.NAPOLA):
+    if with_napola:
         runs = tuple(napola) or (0,) * sides
         holder = next((i for i, r in enumerate(runs) if r), None)
-        lines.append(ScoreLine(NAPOLA_LINE, runs, runs, holder))
+        lines.append(_paid_line(NAPOLA_LINE, runs, holder))
     return RoundScore(tuple(lines))
