@@ -34,6 +34,29 @@ from scopa_net.rules import RuleSet
 WORD = st.text(alphabet="abcdefghij,&=0123456789", min_size=1, max_size=14)
 
 
+def test_a_message_of_several_lines_keeps_its_lines_when_cut_to_the_terminal() -> None:
+    """The DEAL CHECK FAILED banner is three sentences, one a line: at 120 columns it read
+    "The game stops" and "here: this host's deal ..." on two lines, its breaks taken for
+    letters. Each of its lines is now cut on its own."""
+    banner = (
+        "DEAL CHECK FAILED in round 2: BlindCheckError: wrong secret: this party's own seed "
+        "was relayed altered\n"
+        "The game stops here: this host's deal cannot be trusted.\n"
+        "Evidence saved to /data/transcripts/t1-FAILED.scopa (check it with: scopa-net verify "
+        "/data/transcripts/t1-FAILED.scopa)"
+    )
+    rows = [
+        render.plain([r]) for r in render.wrap_line(FormattedText([("class:error", banner)]), 120)
+    ]
+    assert rows == [
+        "DEAL CHECK FAILED in round 2: BlindCheckError: wrong secret: this party's own seed was "
+        "relayed altered",
+        "The game stops here: this host's deal cannot be trusted.",
+        "Evidence saved to /data/transcripts/t1-FAILED.scopa (check it with: scopa-net verify "
+        "/data/transcripts/t1-FAILED.scopa)",
+    ]
+
+
 @given(
     parts=st.lists(st.lists(WORD, min_size=1, max_size=5), min_size=1, max_size=6),
     width=st.integers(min_value=20, max_value=100),
