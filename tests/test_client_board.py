@@ -224,6 +224,43 @@ async def test_ctrl_c_drops_the_question() -> None:
     assert session.submitted == []
 
 
+class SteppingSession(TableSession):
+    """A seat at a host: it can step away, and records how it left."""
+
+    can_step_away = True
+
+    def __init__(self, match: Match) -> None:
+        super().__init__(match)
+        self.left: list[bool] = []
+
+    async def leave(self, *, away: bool) -> None:
+        self.left.append(away)
+
+
+async def test_ctrl_c_at_leave_or_away_stays_and_at_the_coach_plays_nothing() -> None:
+    """Ctrl-C at "leave, away or stay?" and at the coach's "play it anyway?" left the question
+    on screen, still waiting for its answer; it now answers "stay" and "no", in words."""
+    session = SteppingSession(match_dealt({0: "7h 4s 3b", 1: "2h 2s Jd"}, "7d Kb Qh Js"))
+    screen = Screen()
+    controller = Controller(session, Display(), screen.show, lambda: None, coach=True)
+    controller.state.view = session.view
+    await controller.handle_line("quit")
+    assert controller.state.asking is Asking.LEAVE_OR_AWAY
+    screen.take()
+    controller.interrupt()
+    assert controller.state.asking is Asking.NOTHING
+    assert screen.take() == "Staying at the table."
+    assert session.left == []
+    await controller.handle_line("4s")  # gives the settebello away: the coach asks first
+    assert controller.state.asking is Asking.CONFIRM_PLAY
+    screen.take()
+    controller.interrupt()
+    assert controller.state.asking is Asking.NOTHING
+    assert screen.take() == "Not played; choose again ('hint' suggests a play)."
+    await controller.handle_line("y")
+    assert session.submitted == []
+
+
 def test_ctrl_c_leaves_history_search_and_the_typed_line_runs() -> None:
     interrupted: list[str] = []
 
