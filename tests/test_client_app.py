@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
@@ -140,6 +142,30 @@ def test_a_whole_match_through_the_embedded_host_checks_every_deal() -> None:
     assert "Host: Deal check" not in text
     assert "DEAL CHECK FAILED" not in text
     assert "Round 1 score sheet" in text
+
+
+def test_the_embedded_hosts_log_stays_off_the_players_screen() -> None:
+    """`play --lan`'s host logged "table 1 seat 0: Ada left: the deal check failed at their
+    seat (...)" straight onto the player's screen (Python's last-resort handler), beside the
+    "Host: ..." notice saying the same. In a process of its own, as `scopa-net play` runs:
+    the host's warnings no longer reach the terminal; the client's own still do."""
+    script = """
+import logging, trio
+from scopa_net.client.embedded import open_embedded_game
+from scopa_net.rules import RuleSet
+
+async def main():
+    async with open_embedded_game(RuleSet.of(2, target=1), name="Ada", level="random", delay=0):
+        logging.getLogger("scopa_net.server.table_task").warning("table 1 seat 0: Ada left")
+        logging.getLogger("scopa_net.client.network_session").warning("cannot save the seat")
+
+trio.run(main)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert "Ada left" not in done.stderr
+    assert "cannot save the seat" in done.stderr
 
 
 def test_the_client_offers_to_play_again_and_a_yes_starts_a_new_match() -> None:
