@@ -223,7 +223,13 @@ def run_lan(
                 )
             try:
                 record = (
-                    choose_kept_seat(kept, ask or input, must=args.resume, address=False)
+                    choose_kept_seat(
+                        kept,
+                        ask or input,
+                        must=args.resume,
+                        address=False,
+                        instead="`scopa-net play --lan --no-resume` opens a new table",
+                    )
                     if kept
                     else None
                 )
