@@ -341,6 +341,25 @@ def test_old_spellings_still_work_with_a_note(capfd: pytest.CaptureFixture[str])
     assert "'1' is now called 'easy'" in err
 
 
+def test_a_level_number_means_the_same_on_the_command_line_and_on_the_wire(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """`--bot-level 4` was hard on the command line while a table opened with bot_level 4
+    got the expert: each number now names one level everywhere, and the note says which."""
+    from scopa_net.commands.main import build_parser
+    from scopa_net.commands.options import LEVEL_WIRE_NUMBERS, player_for
+    from scopa_net.server.table_task import BOT_LEVELS as ON_THE_WIRE
+
+    for number, player in ON_THE_WIRE.items():
+        for command in (["play"], ["host"], ["join", "h", "--create"], ["bots", "h"]):
+            args = build_parser().parse_args([*command, "--bot-level", str(number)])
+            assert player_for(args.bot_level) == player
+        assert ON_THE_WIRE[LEVEL_WIRE_NUMBERS[args.bot_level]] == player
+    err = capfd.readouterr().err
+    assert "note: bot level '4' is now called 'expert'" in err
+    assert "note: bot level '5' is now called 'hard'" in err
+
+
 @pytest.mark.parametrize("command", ["play", "join", "host", "bots", "arena"])
 def test_one_name_for_each_concept_and_defaults_in_help(
     command: str, capsys: pytest.CaptureFixture[str]
