@@ -355,6 +355,12 @@ class Controller:
                 await self.session.say(text)
             case Rename(name=name):
                 await self._rename(name)
+            case Simple(name="quit") if state.asking is Asking.REMATCH:
+                # Leaving is a no: the others are not kept waiting for an answer.
+                state.asking = Asking.NOTHING
+                await self.session.rematch(False)  # type: ignore[attr-defined]
+                self._say("No rematch; leaving the table.")
+                self._quit()
             case Simple(name="hint"):
                 await self._hint()
             case Simple(name=name):

@@ -188,6 +188,24 @@ def test_the_client_offers_to_play_again_and_a_yes_starts_a_new_match() -> None:
     assert state.match_over
 
 
+def test_ctrl_d_at_play_again_is_a_no_and_leaves() -> None:
+    """Ctrl-D at "Play again with the same players? (y/n)" closed the client without an
+    answer, keeping the others waiting; it now answers no, says so, and leaves."""
+
+    def opener():
+        return open_embedded_game(
+            RuleSet.of(2, target=1), name="Ada", level="random", delay=0, offer_rematch=True
+        )
+
+    status, text, state = run_app(
+        RuleSet.of(2, target=1), playing(rematch=("\x04",)), opener=opener
+    )
+    assert status == 0
+    assert text.count("Play again with the same players? (y/n)") == 1
+    assert "No rematch; leaving the table." in text
+    assert state.match_over
+
+
 def test_a_dropped_connection_mid_round_resumes_by_itself(threaded_host: HostThread) -> None:
     """The connection is cut in the middle of a round; the client says so, resumes with its
     token, and the match goes on to its end with every deal still verified."""

@@ -23,7 +23,7 @@ from scopa_net.client import render
 from scopa_net.client.controller import Asking, ClientState, Controller
 from scopa_net.client.keys import make_key_bindings
 from scopa_net.client.scoresheet import score_sheet
-from scopa_net.client.session import RoundOver, RoundStarted
+from scopa_net.client.session import MatchOver, RoundOver, RoundStarted
 from scopa_net.client.style import Display
 from scopa_net.client.toolbar import toolbar_text
 from scopa_net.match import Match
@@ -259,6 +259,37 @@ async def test_ctrl_c_at_leave_or_away_stays_and_at_the_coach_plays_nothing() ->
     assert screen.take() == "Not played; choose again ('hint' suggests a play)."
     await controller.handle_line("y")
     assert session.submitted == []
+
+
+class AskingAgainSession(SteppingSession):
+    """A seat at a host that asks "play again?" after the match."""
+
+    offer_rematch = True
+
+    def __init__(self, match: Match) -> None:
+        super().__init__(match)
+        self.rematches: list[bool] = []
+
+    async def rematch(self, agree: bool) -> None:
+        self.rematches.append(agree)
+
+
+async def test_quit_at_play_again_answers_no_before_leaving() -> None:
+    """`quit` (and Ctrl-D) at "Play again with the same players? (y/n)" left without an
+    answer, and the others read "rematch: waiting for Ada" for a minute; leaving now says
+    no first."""
+    session = AskingAgainSession(match_dealt({0: "7h 4s 3b", 1: "2h 2s Jd"}, "7d Kb Qh Js"))
+    screen = Screen()
+    quit_called: list[bool] = []
+    controller = Controller(session, Display(), screen.show, lambda: quit_called.append(True))
+    controller.state.view = session.view
+    controller.handle_event(MatchOver(winner=0, match_scores=(11, 4), rounds=3))
+    assert controller.state.asking is Asking.REMATCH
+    screen.take()
+    await controller.handle_line("quit")
+    assert session.rematches == [False]
+    assert screen.take() == "No rematch; leaving the table."
+    assert quit_called == [True]
 
 
 def test_ctrl_c_leaves_history_search_and_the_typed_line_runs() -> None:
