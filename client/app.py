@@ -211,6 +211,9 @@ class ClientApp:
                 continue  # Ctrl-C as a signal: the same as the key, clear and ask again
             except EOFError:
                 at_a_host = hasattr(controller.session, "leave")
+                if not self._closing and controller.state.asking is Asking.REMATCH:
+                    self._send_line("quit")  # a no to "play again?", then leave
+                    continue
                 if self._closing or not controller.state.in_match or not at_a_host:
                     return
                 # Ctrl-D during a match asks the same question as quit; at the question,

@@ -72,6 +72,7 @@ LEAVE_QUESTION = (
     "Leave for good (a computer player takes your seat) or step away (your seat is kept "
     "for you; {again} takes it back)? Type leave, away, or stay."
 )
+NOT_PLAYED = "Not played; choose again ('hint' suggests a play)."
 
 
 @dataclass(slots=True)
@@ -282,14 +283,18 @@ class Controller:
         state.changed()
 
     def interrupt(self) -> None:
-        """Ctrl-C: drop the question being asked (which group, leave or stay)."""
+        """Ctrl-C: drop the question being asked (which group, leave or stay, play it anyway)."""
         state = self.state
         if state.asking is Asking.WHICH_GROUP:
             self._forget_choices()
             self._say("Choice dropped: type a card to play.")
-        elif state.asking is Asking.CONFIRM_QUIT:
+        elif state.asking in (Asking.CONFIRM_QUIT, Asking.LEAVE_OR_AWAY):
             state.asking = Asking.NOTHING
             self._say("Staying at the table.")
+        elif state.asking is Asking.CONFIRM_PLAY:
+            self._coached = None
+            state.asking = Asking.NOTHING
+            self._say(NOT_PLAYED)
         else:
             return
         state.changed()
@@ -350,6 +355,12 @@ class Controller:
                 await self.session.say(text)
             case Rename(name=name):
                 await self._rename(name)
+            case Simple(name="quit") if state.asking is Asking.REMATCH:
+                # Leaving is a no: the others are not kept waiting for an answer.
+                state.asking = Asking.NOTHING
+                await self.session.rematch(False)  # type: ignore[attr-defined]
+                self._say("No rematch; leaving the table.")
+                self._quit()
             case Simple(name="hint"):
                 await self._hint()
             case Simple(name=name):
@@ -446,7 +457,7 @@ class Controller:
         if play is not None and line.strip().lower() in {"y", "yes"}:
             await self._submit(play)
         else:
-            self._say("Not played; choose again ('hint' suggests a play).")
+            self._say(NOT_PLAYED)
 
     async def _hint(self) -> None:
         view = self.state.view

@@ -14,6 +14,7 @@ host lives and dies with the game.
 from __future__ import annotations
 
 import contextlib
+import logging
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -123,6 +124,20 @@ def lan_join_lines(bind: str, bound: int, wanted: int) -> tuple[str, ...]:
     return tuple(lines)
 
 
+@contextlib.contextmanager
+def host_log_kept_off_the_screen() -> Iterator[None]:
+    """The embedded host's log lines go nowhere while it runs: with no handler set, Python
+    wrote its warnings to this terminal, through the game's screen (the player reads what
+    matters from the host's notices, ``Host: ...``)."""
+    logger = logging.getLogger("scopa_net.server")
+    quiet = logging.NullHandler()
+    logger.addHandler(quiet)
+    try:
+        yield
+    finally:
+        logger.removeHandler(quiet)
+
+
 @asynccontextmanager
 async def open_embedded_game(
     rules: RuleSet,
@@ -162,60 +177,61 @@ async def open_embedded_game(
         bot_delay=delay,
         think=think,
     )
-    async with trio.open_nursery() as nursery:
-        host = Host(config, Journal(db))
-        try:
-            bound = await nursery.start(host.serve)
-        except (OSError, ExceptionGroup) as exc:
-            taken = isinstance(exc, OSError) or exc.subgroup(OSError) is not None
-            if not port or not taken:
-                raise
-            host.journal.close()
-            config = replace(config, port=0)  # the port is taken: any free one will do
+    with host_log_kept_off_the_screen():
+        async with trio.open_nursery() as nursery:
             host = Host(config, Journal(db))
-            bound = await nursery.start(host.serve)
-        store = lan_store(data_dir) if kept and data_dir is not None else None
-        if resume_from is not None and store is not None:
-            # The host may listen on another port this time: the record follows it.
-            store.delete(resume_from)
-            resume_from = store.save(replace(resume_from, host="127.0.0.1", port=bound))
-            choice = TableChoice(table_id=resume_from.table_id, seat=resume_from.seat)
-        else:
-            resume_from = None
-            create = m.CreateTable(
-                name=f"{name}'s table"[: m.NAME_LEN],
-                rules=m.RulesInfo.of(rules),
-                password=password,
-                bots=rules.players - humans,
-                bot_level=LEVEL_NUMBERS.get(level, 2),
-                blind=blind,
-            )
-            choice = TableChoice(create=create)
-        async with open_network_session(
-            "127.0.0.1",
-            bound,
-            choice,
-            name=name if resume_from is None else resume_from.name,
-            data_dir=data_dir,
-            pin_host=False,  # this process's own host: nothing to pin
-            offer_rematch=offer_rematch,
-            store=store,
-            resume_from=resume_from,
-        ) as session:
-            session.embedded_port = bound  # type: ignore[attr-defined]
-            if store is not None:
-                session.take_back_with = "`scopa-net play --lan`"
-            if lan:
-                # Announced once the table is open, so the first announcement already counts
-                # its open seats (before it, a friend searching saw "0 open seats").
-                nursery.start_soon(advertise, host)
-                session.where_to_join = lan_join_lines(config.bind, bound, port)
-                for line in session.where_to_join:
-                    session.notice(line)
-            yield session
-        if kept:
-            # Friends are told the host stopped and how to come back; the journal is flushed.
-            with trio.move_on_after(3):
-                await host.shutdown(grace=1.0)
-        nursery.cancel_scope.cancel()
-    host.journal.close()
+            try:
+                bound = await nursery.start(host.serve)
+            except (OSError, ExceptionGroup) as exc:
+                taken = isinstance(exc, OSError) or exc.subgroup(OSError) is not None
+                if not port or not taken:
+                    raise
+                host.journal.close()
+                config = replace(config, port=0)  # the port is taken: any free one will do
+                host = Host(config, Journal(db))
+                bound = await nursery.start(host.serve)
+            store = lan_store(data_dir) if kept and data_dir is not None else None
+            if resume_from is not None and store is not None:
+                # The host may listen on another port this time: the record follows it.
+                store.delete(resume_from)
+                resume_from = store.save(replace(resume_from, host="127.0.0.1", port=bound))
+                choice = TableChoice(table_id=resume_from.table_id, seat=resume_from.seat)
+            else:
+                resume_from = None
+                create = m.CreateTable(
+                    name=f"{name}'s table"[: m.NAME_LEN],
+                    rules=m.RulesInfo.of(rules),
+                    password=password,
+                    bots=rules.players - humans,
+                    bot_level=LEVEL_NUMBERS.get(level, 2),
+                    blind=blind,
+                )
+                choice = TableChoice(create=create)
+            async with open_network_session(
+                "127.0.0.1",
+                bound,
+                choice,
+                name=name if resume_from is None else resume_from.name,
+                data_dir=data_dir,
+                pin_host=False,  # this process's own host: nothing to pin
+                offer_rematch=offer_rematch,
+                store=store,
+                resume_from=resume_from,
+            ) as session:
+                session.embedded_port = bound  # type: ignore[attr-defined]
+                if store is not None:
+                    session.take_back_with = "`scopa-net play --lan`"
+                if lan:
+                    # Announced once the table is open, so the first announcement already counts
+                    # its open seats (before it, a friend searching saw "0 open seats").
+                    nursery.start_soon(advertise, host)
+                    session.where_to_join = lan_join_lines(config.bind, bound, port)
+                    for line in session.where_to_join:
+                        session.notice(line)
+                yield session
+            if kept:
+                # Friends are told the host stopped and how to come back; the journal is flushed.
+                with trio.move_on_after(3):
+                    await host.shutdown(grace=1.0)
+            nursery.cancel_scope.cancel()
+        host.journal.close()

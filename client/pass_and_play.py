@@ -172,12 +172,15 @@ class PassAndPlayApp:
         self._lines: trio.MemorySendChannel[str] | None = None
         self._prompt: PromptSession[str] | None = None
         self._listeners: list[Callable[[], None]] = []
+        self._closing = False
 
     # --- asyncio side (as in ClientApp) -------------------------------------------------------
 
     def _stop_prompt(self, prompt: asyncio.Task[None]) -> None:
+        self._closing = True
         app = self._prompt.app if self._prompt is not None else None
         if app is not None and app.is_running and not app.future.done():  # type: ignore[union-attr]
+            app.erase_when_done = True  # the game is over: leave no empty prompt behind
             app.exit(exception=EOFError)
         else:
             prompt.cancel()
@@ -209,7 +212,13 @@ class PassAndPlayApp:
             return 1
         return 0
 
+    def _confirming_quit(self) -> bool:
+        """Whether "Really leave? (y/n)" waits for its answer."""
+        return any(seat.state.asking is Asking.CONFIRM_QUIT for seat in self.seats)
+
     def _message(self) -> FormattedText:
+        if self._confirming_quit():
+            return FormattedText([("class:prompt", "leave the match (y/n)? ")])
         if self.asking_rematch:
             return FormattedText([("class:prompt", "play again (y/n)? ")])
         if self.waiting is not None:
@@ -253,7 +262,10 @@ class PassAndPlayApp:
             self._message,
             completer=_ActiveCompleter(self),
             complete_while_typing=False,
-            key_bindings=make_key_bindings(lambda: self._call_trio(self._show_board)),
+            key_bindings=make_key_bindings(
+                lambda: self._call_trio(self._show_board),
+                lambda: self._call_trio(self._interrupt),
+            ),
             bottom_toolbar=None if self.plain else self._toolbar,
             style=self.display.style(),
             include_default_pygments_style=False,
@@ -269,7 +281,12 @@ class PassAndPlayApp:
             except KeyboardInterrupt:
                 continue
             except EOFError:
-                return
+                in_match = any(seat.state.in_match for seat in self.seats)
+                if self._closing or not in_match:
+                    return
+                # Ctrl-D during the match asks first, as quit does; at the question, it leaves.
+                self._call_trio(self._deliver_line, "y" if self._confirming_quit() else "quit")
+                continue
             self._call_trio(self._deliver_line, line)
 
     def _call_trio(self, fn: Callable[..., object], *args: object) -> None:
@@ -278,6 +295,14 @@ class PassAndPlayApp:
                 self._token.run_sync_soon(fn, *args)
 
     # --- trio side ----------------------------------------------------------------------------
+
+    def _interrupt(self) -> None:
+        """Ctrl-C: drop the question being asked (the person at the keyboard's, or the
+        table's "Really leave?" asked while nobody holds it)."""
+        seat = self.seats[self.active if self.active is not None else 0] if self.seats else None
+        if seat is not None:
+            seat.interrupt()
+            self._changed()
 
     def _cancel(self) -> None:
         if self._scope is not None:

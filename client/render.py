@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from prompt_toolkit.formatted_text import FormattedText, StyleAndTextTuples
-from prompt_toolkit.formatted_text.utils import fragment_list_to_text
+from prompt_toolkit.formatted_text.utils import fragment_list_to_text, split_lines
 
 from scopa_net.cards import Card
 from scopa_net.client.moves import legal_plays
@@ -34,8 +34,11 @@ def wrap_line(line: StyleAndTextTuples, width: int) -> list[FormattedText]:
     A row's parts are separated by two spaces or more (the sides of a score, the cards on
     the table): it breaks between parts first, and between the words of a part only when the
     part does not fit a line alone. Lines after the first are indented under the text after a
-    label (``Table``, ``Captured``...), so a row still reads as a row.
+    label (``Table``, ``Captured``...), so a row still reads as a row. A line break in the
+    text starts a new line, and each line is cut on its own.
     """
+    if any("\n" in text for _, text, *_ in line):
+        return [row for part in split_lines(line) for row in wrap_line(part, width)]
     chars = [(style, ch) for style, text, *_ in line for ch in text]
     if width <= 0 or len(chars) <= width:
         return [FormattedText(line)]

@@ -49,6 +49,14 @@ class BotStats:
     latencies: list[float] = field(default_factory=list)
     matches: int = 0
     failures: list[str] = field(default_factory=list)
+    sent: int = 0
+    """Bots that went to a seat (fewer than asked for when the host has fewer open seats)."""
+
+    def failed(self, name: str, exc: BaseException) -> None:
+        """One line for a bot that stopped: its name and the first line of why (a failed
+        deal check's banner goes on to say where the evidence is; a bot keeps none)."""
+        why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        self.failures.append(f"{name}: {why}")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -117,7 +125,11 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, SessionError) as exc:
         raise CommandError(f"lost {host}:{port}: {exc}", EXIT_UNREACHABLE) from None
     elapsed = time.perf_counter() - started
-    print(f"{args.count} bots: {stats.matches} matches finished in {elapsed:.0f} s")
+    its = "its" if stats.sent == 1 else "their"
+    print(
+        f"{plural(stats.sent, 'bot')} sent, {stats.matches} finished {its} match, "
+        f"in {elapsed:.0f} s"
+    )
     if args.stats:
         print(f"{stats.moves} moves")
         if stats.latencies:
@@ -129,6 +141,11 @@ def run(args: argparse.Namespace) -> int:
     for failure in stats.failures[:10]:
         print(f"failure: {failure}", file=sys.stderr)
     return EXIT_FAILED if stats.failures else 0
+
+
+def plural(n: int, thing: str) -> str:
+    """``1 bot``, ``3 bots``."""
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
 
 
 def _print_now(line: str) -> None:
@@ -192,7 +209,7 @@ async def run_bots(
             ]
             if report is not None and len(free) < count:
                 seats = "1 open seat" if len(free) == 1 else f"{len(free)} open seats"
-                report(f"{seats} at {host}:{port}; sending {len(free)} bots")
+                report(f"{seats} at {host}:{port}; sending {plural(len(free), 'bot')}")
             for table_id, seat in free[:count]:
                 crowd = _Crowd(host, port, plan, stats, names=names, seed=rng.random())
                 crowd.report = report
@@ -236,6 +253,7 @@ class _Crowd:
 
         async def creator() -> None:
             name = next(self.names)
+            self.stats.sent += 1
             try:
                 async with open_network_session(
                     self.host,
@@ -250,7 +268,7 @@ class _Crowd:
             except (SessionError, OSError) as exc:
                 # A failure is counted, as the other bots' are (a failed deal check, a refused
                 # table), not raised through the nursery as a traceback.
-                self.stats.failures.append(f"{name}: {exc}")
+                self.stats.failed(name, exc)
             finally:
                 opened.set()  # the others stop waiting if the table was never opened
 
@@ -264,13 +282,14 @@ class _Crowd:
         from scopa_net.client.network_session import SessionError, open_network_session
 
         name = next(self.names)
+        self.stats.sent += 1
         try:
             async with open_network_session(
                 self.host, self.port, choice, name=name, check_deals=self.plan.check
             ) as session:
                 await self._play(session, n, name)
         except (SessionError, OSError) as exc:
-            self.stats.failures.append(f"{name}: {exc}")
+            self.stats.failed(name, exc)
 
     async def _play(self, session: NetworkSession, n: int, name: str) -> None:
         import trio
@@ -302,8 +321,9 @@ class _Crowd:
         result = await play_as_bot(watched, player, clock)
         if result is not None:
             stats.matches += 1
-        if session.verdict_failures:
-            stats.failures.extend(session.verdict_failures)
+        if session.verdict_failures and session.deal_failure is None:
+            # (A failed deal check also ends the session: it is counted once, from there.)
+            stats.failures.extend(f"{name}: {f}" for f in session.verdict_failures)
 
     def _say(self, who: str, text: str) -> None:
         if self.report is not None:
@@ -334,5 +354,5 @@ class _Reporting:
             mine = rules.side_of(seat) if rules is not None else seat
             outcome = "won" if event.winner == mine else "lost"
             scores = "-".join(map(str, event.match_scores))
-            self._say(f"match over after {event.rounds} rounds, {outcome} {scores}")
+            self._say(f"match over after {plural(event.rounds, 'round')}, {outcome} {scores}")
         return event

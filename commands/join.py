@@ -201,12 +201,18 @@ def describe_seat(record: SeatRecord, *, address: bool = True) -> str:
 
 
 def choose_kept_seat(
-    kept: list[SeatRecord], ask: Callable[[str], str], *, must: bool, address: bool = True
+    kept: list[SeatRecord],
+    ask: Callable[[str], str],
+    *,
+    must: bool,
+    address: bool = True,
+    instead: str = "`scopa-net join --no-resume` sits down anew",
 ) -> SeatRecord | None:
-    """The seat to take back: the only one without asking, else the one picked."""
+    """The seat to take back: the only one without asking (saying so, and ``instead``: how
+    not to, unless ``must``), else the one picked."""
     if len(kept) == 1:
-        text = describe_seat(kept[0], address=address)
-        print(f"{text[0].upper()}{text[1:]}.")
+        text = describe_seat(kept[0], address=address).removeprefix("resume your seat")
+        print(f"Taking back your seat{text}" + ("." if must else f"; {instead} instead."))
         return kept[0]
     for i, record in enumerate(kept, 1):
         print(f"{i}. {describe_seat(record, address=address)}")
@@ -325,9 +331,10 @@ def _take_back(
     except CommandError as exc:
         if exc.status != EXIT_UNREACHABLE:
             raise
+        where = "" if record.address in str(exc) else f" ({record.address})"
         raise CommandError(
-            f"{exc} ({record.address}); your seat is still kept: "
-            f"`scopa-net join {record.address}` tries again",
+            f"{exc}{where}; your seat is still kept: `scopa-net join {record.address}` tries "
+            "again, `scopa-net join --no-resume` sits down anew",
             EXIT_UNREACHABLE,
         ) from None
 

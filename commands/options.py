@@ -184,10 +184,11 @@ _OLD_LEVELS = {
     "random": "easy",
     "greedy": "medium",
     "strong": "hard",
+    # The numbers mean what they mean on the wire (protocol.md, create_table's bot_level).
     "1": "easy",
     "2": "medium",
     "3": "hard",
-    "4": "hard",
+    "4": "expert",
     "5": "hard",
 }
 

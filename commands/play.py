@@ -128,10 +128,11 @@ def check_flags(args: argparse.Namespace) -> None:
         ):
             if value is not None:
                 raise CommandError(f"{flag} needs --lan ({why})")
-    if args.blind and not args.lan:
+    if args.blind is not None and not args.lan:
+        flag = "--blind" if args.blind else "--no-blind"
         raise CommandError(
-            "--blind needs --lan (alone against computer players nobody is there to hide "
-            "cards from)"
+            f"{flag} needs --lan: a game in this terminal is never blind (its host runs right "
+            "here, so there is nobody to hide the cards from)"
         )
     if args.seed is not None and args.lan:
         raise CommandError("--seed practices offline: it cannot be used with --lan")
@@ -222,7 +223,13 @@ def run_lan(
                 )
             try:
                 record = (
-                    choose_kept_seat(kept, ask or input, must=args.resume, address=False)
+                    choose_kept_seat(
+                        kept,
+                        ask or input,
+                        must=args.resume,
+                        address=False,
+                        instead="`scopa-net play --lan --no-resume` opens a new table",
+                    )
                     if kept
                     else None
                 )

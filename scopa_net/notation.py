@@ -146,7 +146,23 @@ _CONNECTORS = {"of", "di", "de", "del", "dei"}
 _COMPACT = re.compile(r"^(10|[0-9]|[a-z])(.+)$")
 
 
+_GLYPHS = frozenset("♦♢♥♡♠♤♣♧")
+
+
 def _suit(token: str, text: str, scheme: Scheme) -> Suit:
+    if len(token) > 1 and token[-1] in _GLYPHS:
+        # A letter and its symbol, as the screen shows a card (``7d♦``): both must agree,
+        # and the symbol settles a bare ``c`` (coppe or clubs).
+        shown, letters = _SUIT_WORDS[token[-1]], token[:-1]
+        if letters == "c" and scheme not in _SCHEME_C:
+            named = shown if shown in (Suit.CUPS, Suit.CLUBS) else None
+        else:
+            named = _suit(letters, text, scheme)
+        if named is not shown:
+            raise NotationError(
+                text, f"{letters!r} and {token[-1]!r} are different suits; type one of them"
+            )
+        return shown
     if token == "c":
         if scheme in _SCHEME_C:
             return _SCHEME_C[scheme]

@@ -10,6 +10,7 @@ import http.server
 import os
 import socket
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -243,7 +244,34 @@ CASES = [
     ),
     ("play --port without --lan", ["play", "--port", "7000"], (), EXIT_USAGE, "needs --lan"),
     ("play --password without --lan", ["play", "--password", "x"], (), EXIT_USAGE, "needs --lan"),
-    ("play --blind without --lan", ["play", "--blind"], (), EXIT_USAGE, "--blind needs --lan"),
+    (
+        "play --blind without --lan",
+        ["play", "--blind"],
+        (),
+        EXIT_USAGE,
+        "--blind needs --lan: a game in this terminal is never blind",
+    ),
+    (
+        "play --no-blind without --lan",
+        ["play", "--no-blind"],
+        (),
+        EXIT_USAGE,
+        "--no-blind needs --lan: a game in this terminal is never blind",
+    ),
+    (
+        "play --pass-and-play --no-blind",
+        ["play", "--pass-and-play", "--no-blind"],
+        (),
+        EXIT_USAGE,
+        "--no-blind needs --lan",
+    ),
+    (
+        "join --no-blind without --create",
+        ["join", "127.0.0.1:1", "--no-blind"],
+        (),
+        EXIT_USAGE,
+        "--no-blind is for a table you open with --create",
+    ),
     (
         "join --blind without --create",
         ["join", "127.0.0.1:1", "--blind"],
@@ -313,6 +341,25 @@ def test_old_spellings_still_work_with_a_note(capfd: pytest.CaptureFixture[str])
     assert "'1' is now called 'easy'" in err
 
 
+def test_a_level_number_means_the_same_on_the_command_line_and_on_the_wire(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """`--bot-level 4` was hard on the command line while a table opened with bot_level 4
+    got the expert: each number now names one level everywhere, and the note says which."""
+    from scopa_net.commands.main import build_parser
+    from scopa_net.commands.options import LEVEL_WIRE_NUMBERS, player_for
+    from scopa_net.server.table_task import BOT_LEVELS as ON_THE_WIRE
+
+    for number, player in ON_THE_WIRE.items():
+        for command in (["play"], ["host"], ["join", "h", "--create"], ["bots", "h"]):
+            args = build_parser().parse_args([*command, "--bot-level", str(number)])
+            assert player_for(args.bot_level) == player
+        assert ON_THE_WIRE[LEVEL_WIRE_NUMBERS[args.bot_level]] == player
+    err = capfd.readouterr().err
+    assert "note: bot level '4' is now called 'expert'" in err
+    assert "note: bot level '5' is now called 'hard'" in err
+
+
 @pytest.mark.parametrize("command", ["play", "join", "host", "bots", "arena"])
 def test_one_name_for_each_concept_and_defaults_in_help(
     command: str, capsys: pytest.CaptureFixture[str]
@@ -331,3 +378,51 @@ def test_one_name_for_each_concept_and_defaults_in_help(
     if command in ("play", "join", "host"):
         assert "scopone_scientifico  4 players, ten cards each" in out
     assert "(default: " in out
+
+
+def test_join_with_a_seat_kept_at_a_host_that_is_gone_says_what_it_does_and_how_not_to(
+    tmp_path: Path,
+) -> None:
+    """A bare `scopa-net join` with one seat kept at a host that is gone went to that host
+    without a word of choice ("Resume your seat at ...", read like an offer) and ended with
+    "... failed (127.0.0.1:N) (127.0.0.1:N)". Now it says it is taking the seat back and how
+    to sit down anew instead, and the failure names the address once and both ways on."""
+    from scopa_net.client.seat_store import SeatRecord, SeatStore
+
+    port = free_port()  # nothing listens there
+    record = SeatRecord(
+        host="127.0.0.1",
+        port=port,
+        host_key="ab" * 32,
+        table_id=3,
+        seat=1,
+        name="Ada",
+        players=2,
+        target=11,
+        table_name="sunday",
+    ).with_token(b"\x01" * 16)
+    SeatStore(tmp_path / "scopa-net").save(record)
+
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)}
+    done = subprocess.run(  # as a person runs it: in a process of its own
+        [sys.executable, "-m", "scopa_net", "join"],
+        capture_output=True,
+        text=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == EXIT_UNREACHABLE
+    out, err = done.stdout, done.stderr
+    assert out == (
+        f"Taking back your seat at table 3 'sunday' on 127.0.0.1:{port} (seat 1, as Ada; your "
+        "client stopped); `scopa-net join --no-resume` sits down anew instead.\n"
+    )
+    (line,) = err.splitlines()
+    assert line.startswith("scopa-net: ")
+    assert line.count(f"127.0.0.1:{port}") == 2, line
+    assert line.endswith(
+        f"; your seat is still kept: `scopa-net join 127.0.0.1:{port}` tries again, "
+        "`scopa-net join --no-resume` sits down anew"
+    )

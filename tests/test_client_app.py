@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
@@ -142,6 +144,30 @@ def test_a_whole_match_through_the_embedded_host_checks_every_deal() -> None:
     assert "Round 1 score sheet" in text
 
 
+def test_the_embedded_hosts_log_stays_off_the_players_screen() -> None:
+    """`play --lan`'s host logged "table 1 seat 0: Ada left: the deal check failed at their
+    seat (...)" straight onto the player's screen (Python's last-resort handler), beside the
+    "Host: ..." notice saying the same. In a process of its own, as `scopa-net play` runs:
+    the host's warnings no longer reach the terminal; the client's own still do."""
+    script = """
+import logging, trio
+from scopa_net.client.embedded import open_embedded_game
+from scopa_net.rules import RuleSet
+
+async def main():
+    async with open_embedded_game(RuleSet.of(2, target=1), name="Ada", level="random", delay=0):
+        logging.getLogger("scopa_net.server.table_task").warning("table 1 seat 0: Ada left")
+        logging.getLogger("scopa_net.client.network_session").warning("cannot save the seat")
+
+trio.run(main)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert "Ada left" not in done.stderr
+    assert "cannot save the seat" in done.stderr
+
+
 def test_the_client_offers_to_play_again_and_a_yes_starts_a_new_match() -> None:
     """After the match the client asks "play again? (y/n)"; y (the computer player always
     agrees) starts a new match with scores from 0; n at the next question ends the game."""
@@ -159,6 +185,24 @@ def test_the_client_offers_to_play_again_and_a_yes_starts_a_new_match() -> None:
     assert text.count("Round 1 score sheet") == 2
     assert "No rematch." in text
     assert "no rematch: the table is closing" in text
+    assert state.match_over
+
+
+def test_ctrl_d_at_play_again_is_a_no_and_leaves() -> None:
+    """Ctrl-D at "Play again with the same players? (y/n)" closed the client without an
+    answer, keeping the others waiting; it now answers no, says so, and leaves."""
+
+    def opener():
+        return open_embedded_game(
+            RuleSet.of(2, target=1), name="Ada", level="random", delay=0, offer_rematch=True
+        )
+
+    status, text, state = run_app(
+        RuleSet.of(2, target=1), playing(rematch=("\x04",)), opener=opener
+    )
+    assert status == 0
+    assert text.count("Play again with the same players? (y/n)") == 1
+    assert "No rematch; leaving the table." in text
     assert state.match_over
 
 

@@ -23,7 +23,7 @@ from scopa_net.client import render
 from scopa_net.client.controller import Asking, ClientState, Controller
 from scopa_net.client.keys import make_key_bindings
 from scopa_net.client.scoresheet import score_sheet
-from scopa_net.client.session import RoundOver, RoundStarted
+from scopa_net.client.session import MatchOver, RoundOver, RoundStarted
 from scopa_net.client.style import Display
 from scopa_net.client.toolbar import toolbar_text
 from scopa_net.match import Match
@@ -32,6 +32,29 @@ from scopa_net.plays import Play, PlayRecord
 from scopa_net.rules import RuleSet
 
 WORD = st.text(alphabet="abcdefghij,&=0123456789", min_size=1, max_size=14)
+
+
+def test_a_message_of_several_lines_keeps_its_lines_when_cut_to_the_terminal() -> None:
+    """The DEAL CHECK FAILED banner is three sentences, one a line: at 120 columns it read
+    "The game stops" and "here: this host's deal ..." on two lines, its breaks taken for
+    letters. Each of its lines is now cut on its own."""
+    banner = (
+        "DEAL CHECK FAILED in round 2: BlindCheckError: wrong secret: this party's own seed "
+        "was relayed altered\n"
+        "The game stops here: this host's deal cannot be trusted.\n"
+        "Evidence saved to /data/transcripts/t1-FAILED.scopa (check it with: scopa-net verify "
+        "/data/transcripts/t1-FAILED.scopa)"
+    )
+    rows = [
+        render.plain([r]) for r in render.wrap_line(FormattedText([("class:error", banner)]), 120)
+    ]
+    assert rows == [
+        "DEAL CHECK FAILED in round 2: BlindCheckError: wrong secret: this party's own seed was "
+        "relayed altered",
+        "The game stops here: this host's deal cannot be trusted.",
+        "Evidence saved to /data/transcripts/t1-FAILED.scopa (check it with: scopa-net verify "
+        "/data/transcripts/t1-FAILED.scopa)",
+    ]
 
 
 @given(
@@ -199,6 +222,74 @@ async def test_ctrl_c_drops_the_question() -> None:
     assert "Choice dropped" in screen.take()
     await controller.handle_line("1")
     assert session.submitted == []
+
+
+class SteppingSession(TableSession):
+    """A seat at a host: it can step away, and records how it left."""
+
+    can_step_away = True
+
+    def __init__(self, match: Match) -> None:
+        super().__init__(match)
+        self.left: list[bool] = []
+
+    async def leave(self, *, away: bool) -> None:
+        self.left.append(away)
+
+
+async def test_ctrl_c_at_leave_or_away_stays_and_at_the_coach_plays_nothing() -> None:
+    """Ctrl-C at "leave, away or stay?" and at the coach's "play it anyway?" left the question
+    on screen, still waiting for its answer; it now answers "stay" and "no", in words."""
+    session = SteppingSession(match_dealt({0: "7h 4s 3b", 1: "2h 2s Jd"}, "7d Kb Qh Js"))
+    screen = Screen()
+    controller = Controller(session, Display(), screen.show, lambda: None, coach=True)
+    controller.state.view = session.view
+    await controller.handle_line("quit")
+    assert controller.state.asking is Asking.LEAVE_OR_AWAY
+    screen.take()
+    controller.interrupt()
+    assert controller.state.asking is Asking.NOTHING
+    assert screen.take() == "Staying at the table."
+    assert session.left == []
+    await controller.handle_line("4s")  # gives the settebello away: the coach asks first
+    assert controller.state.asking is Asking.CONFIRM_PLAY
+    screen.take()
+    controller.interrupt()
+    assert controller.state.asking is Asking.NOTHING
+    assert screen.take() == "Not played; choose again ('hint' suggests a play)."
+    await controller.handle_line("y")
+    assert session.submitted == []
+
+
+class AskingAgainSession(SteppingSession):
+    """A seat at a host that asks "play again?" after the match."""
+
+    offer_rematch = True
+
+    def __init__(self, match: Match) -> None:
+        super().__init__(match)
+        self.rematches: list[bool] = []
+
+    async def rematch(self, agree: bool) -> None:
+        self.rematches.append(agree)
+
+
+async def test_quit_at_play_again_answers_no_before_leaving() -> None:
+    """`quit` (and Ctrl-D) at "Play again with the same players? (y/n)" left without an
+    answer, and the others read "rematch: waiting for Ada" for a minute; leaving now says
+    no first."""
+    session = AskingAgainSession(match_dealt({0: "7h 4s 3b", 1: "2h 2s Jd"}, "7d Kb Qh Js"))
+    screen = Screen()
+    quit_called: list[bool] = []
+    controller = Controller(session, Display(), screen.show, lambda: quit_called.append(True))
+    controller.state.view = session.view
+    controller.handle_event(MatchOver(winner=0, match_scores=(11, 4), rounds=3))
+    assert controller.state.asking is Asking.REMATCH
+    screen.take()
+    await controller.handle_line("quit")
+    assert session.rematches == [False]
+    assert screen.take() == "No rematch; leaving the table."
+    assert quit_called == [True]
 
 
 def test_ctrl_c_leaves_history_search_and_the_typed_line_runs() -> None:

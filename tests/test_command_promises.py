@@ -318,14 +318,17 @@ def test_bots_take_the_open_seats_at_the_level_asked_for(
     assert sorted(bots_seated(out)) == open_seats
     assert made == [player_for("hard")] * 3
     assert len(re.findall(r"^bot-\d+ \(table 1 seat \d\): match over after", out, re.M)) == 3
-    assert "3 bots: 3 matches finished" in out
+    assert "3 bots sent, 3 finished their match, in " in out
 
     threaded_host.call(host.create_table, "two", RuleSet.of(2, 1), None, 1, 1)
     made.clear()
     assert main(["bots", threaded_host.address, "--count", "3", "--bot-level", "easy"]) == 0
     out = capsys.readouterr().out
-    assert f"1 open seat at {threaded_host.address}; sending 1 bots" in out
+    # Before: "sending 1 bots" and "3 bots: 1 matches finished", for the one bot sent.
+    assert f"1 open seat at {threaded_host.address}; sending 1 bot\n" in out
     assert len(bots_seated(out)) == 1
+    assert re.search(r"^bot-\d+ \(table 2 seat \d\): match over after 1 round, ", out, re.M)
+    assert "\n1 bot sent, 1 finished its match, in " in out
     assert made == [player_for("easy")]
 
 
@@ -372,11 +375,16 @@ def test_bots_check_every_deal_unless_told_not_to(
         argv[1] = running.address
         assert main(argv) == EXIT_FAILED
         err = capfd.readouterr().err
-        assert "failure: bot-1: DEAL CHECK FAILED in round 1: HostLiedError" in err
         assert "Traceback" not in err
+        # One line per bot: before, a failed check came twice, once unnamed and once with
+        # the banner's second line ("The game stops here: ...") broken onto a line of its own.
+        failures = [line for line in err.splitlines() if line.strip()]
+        assert failures[0].startswith("failure: bot-1: DEAL CHECK FAILED in round 1: HostLiedError")
+        assert all(line.startswith("failure: bot-") for line in failures)
+        assert len(failures) == len({line.split(":")[1] for line in failures})
     with host_in_thread(grace=0.2) as running:
         argv[1] = running.address
         assert main([*argv, "--no-check"]) == 0
         captured = capfd.readouterr()
-        assert "2 bots: 2 matches finished" in captured.out
+        assert "2 bots sent, 2 finished their match, in " in captured.out
         assert "failure" not in captured.err

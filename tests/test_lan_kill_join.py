@@ -84,7 +84,7 @@ def test_kill_the_client_mid_round_and_run_the_same_command_again(tmp_path: Path
 
         # 2. The same command again: the seat comes back, with the hand as it was.
         second = tmux.start(command)
-        tmux.wait_for(second, r"^Resume your seat at table 1 .*on 127\.0\.0\.1")
+        tmux.wait_for(second, r"^Taking back your seat at table 1 .*on 127\.0\.0\.1")
         back = tmux.wait_for(second, r"^Back in your seat at table 1")
         # The play typed before the kill shows up (replayed, or applied now), then `log`
         # lists the round's plays: it is there exactly once.
@@ -114,7 +114,7 @@ def test_kill_the_client_mid_round_and_run_the_same_command_again(tmp_path: Path
         (record,) = kept_seats(data)
         assert record["away"]
         third = tmux.start(command)
-        tmux.wait_for(third, r"^Resume your seat at table 1 .*you stepped away")
+        tmux.wait_for(third, r"^Taking back your seat at table 1 .*you stepped away")
         tmux.wait_for(third, r"^Back in your seat at table 1")
         assert "DEAL CHECK FAILED" not in tmux.screen(third)
 
@@ -127,7 +127,7 @@ def test_kill_the_client_mid_round_and_run_the_same_command_again(tmp_path: Path
         fourth = tmux.start(f"{env} {shlex.join([*join[:5], '--ascii', '--name', 'Ada'])}")
         shown = tmux.wait_for(fourth, r"^(table number|1\. table 1|no table)").group(1)
         assert shown != "no table", (tmp_path / "host.log").read_text()[-3000:]
-        assert "Resume your seat" not in tmux.screen(fourth)
+        assert "Taking back your seat" not in tmux.screen(fourth)
     finally:
         tmux.close()
         host.kill()

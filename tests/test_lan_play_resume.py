@@ -133,8 +133,11 @@ def test_run_again_offers_the_kept_seat_first_and_no_resume_opens_a_new_table(
     settings = argparse.Namespace(name="Ada")
     assert play.run_lan(_args(), settings, rules, "random", 1, coach=False) == 0
     out = capsys.readouterr().out
-    assert (
-        out == 'Resume your seat at table 1 "Ada\'s table" (seat 0, as Ada; your client stopped).\n'
+    # It says what it does, and how not to: before, "Resume your seat at ..." read like an
+    # offer, and the seat was taken back without an answer.
+    assert out == (
+        'Taking back your seat at table 1 "Ada\'s table" (seat 0, as Ada; your client stopped); '
+        "`scopa-net play --lan --no-resume` opens a new table instead.\n"
     )
 
     # --no-resume: the old match is closed, and the screen opens a new table.

@@ -91,7 +91,7 @@ def test_join_finds_the_host_across_the_lan_and_a_killed_client_is_back_with_one
             # 3. The same command again: back in the seat, with the same hand.
             second = tmux.start(command)
             tmux.wait_for(
-                second, rf"^Resume your seat at table 1 .*on {re.escape(lan.a.address)}:7311"
+                second, rf"^Taking back your seat at table 1 .*on {re.escape(lan.a.address)}:7311"
             )
             back = tmux.wait_for(second, r"^Back in your seat at table 1")
             tmux.wait_for(second, r"^Your turn\.", back.end())

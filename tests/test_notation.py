@@ -70,6 +70,29 @@ def test_bare_c_is_refused_as_ambiguous_unless_a_scheme_says() -> None:
     assert parse_card("7 coppe") == card(7, Suit.CUPS)
 
 
+SCREEN_GLYPH = {Suit.COINS: "♦", Suit.CUPS: "♥", Suit.SWORDS: "♠", Suit.CLUBS: "♣"}
+"""The symbol the client writes after a card's letters (``Jd♦``)."""
+
+
+@pytest.mark.parametrize("scheme", list(Scheme))
+def test_a_card_copied_from_the_screen_parses_back(scheme: Scheme) -> None:
+    """`2d♦`, as the screen shows the card, was refused with "unknown suit 'd♦'"; the letter
+    and its symbol are now taken together, and they must agree."""
+    for c in CARDS:
+        shown = format_card(c, scheme) + SCREEN_GLYPH[c.suit]
+        assert parse_card(shown, scheme) == c
+    assert parse_play("2d♦ x 2s♠+Ab♣") == (
+        card(2, Suit.COINS),
+        (card(2, Suit.SWORDS), card(Rank.ACE, Suit.CLUBS)),
+    )
+    assert parse_card("7c♥") == card(7, Suit.CUPS)  # the symbol settles a bare c
+    assert parse_card("7c♣") == card(7, Suit.CLUBS)
+    with pytest.raises(NotationError, match=r"'7h♣': 'h' and '♣' are different suits"):
+        parse_card("7h♣")
+    with pytest.raises(NotationError, match="different suits"):
+        parse_card("7c♣", Scheme.ITALIAN)  # c is coppe there
+
+
 @pytest.mark.parametrize(
     ("text", "why"),
     [

@@ -149,3 +149,47 @@ def test_between_clears_only_the_person_at_the_keyboard_sees_a_hand(
     assert "No rematch." in text
     assert app.matches_over == len(answers)
     assert "wins the match" in screens[-1]  # the result stays on the last screen
+
+
+def test_ctrl_d_asks_before_leaving_and_ctrl_c_takes_the_question_back() -> None:
+    """Ctrl-D at a person's prompt ended the whole match for everyone at once, without a
+    word, and Ctrl-C at "Really leave? (y/n)" did nothing. Now Ctrl-D asks first, Ctrl-C
+    answers stay, and Ctrl-D at the question leaves."""
+    output = RecordingOutput()
+    keys = iter(["\x04", "\x03", "\x04", "\x04"])
+    prompts: list[str] = []
+    with create_pipe_input() as pipe:
+
+        def on_screen(app: PassAndPlayApp) -> None:
+            if app.waiting is not None and not prompts:
+                prompts.append("enter")
+                pipe.send_text("\r")
+            elif app.active is not None and len(prompts) == 1:
+                prompts.append("at the keyboard")
+                pipe.send_text(next(keys))
+
+        app = PassAndPlayApp(
+            lambda: open_pass_and_play(RuleSet.of(2, target=11), ["Ada", "Bruno"], delay=0),
+            Display(color=False, glyphs=False),
+            input=pipe,
+            output=output,
+            on_screen=on_screen,
+        )
+
+        async def main() -> int:
+            run = asyncio.ensure_future(app.run())
+            seen = 0
+            while not run.done():  # the next key once the last one has had its answer
+                await asyncio.sleep(0.05)
+                text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", output.text)
+                answers = text.count("Really leave?") + text.count("Staying at the table.")
+                if len(prompts) == 2 and answers > seen:
+                    seen = answers
+                    pipe.send_text(next(keys, ""))
+            return await asyncio.wait_for(run, 60)
+
+        assert asyncio.run(asyncio.wait_for(main(), 60)) == 0
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", output.text)
+    assert text.count("The match is not over. Really leave? (y/n)") == 2
+    assert "Staying at the table." in text
+    assert "Leaving the table." in text
