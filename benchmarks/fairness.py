@@ -19,6 +19,11 @@ other programs too), beside the CPU time of one scalar multiplication, the unit 
 work is made of; the ratio is to today's fair-deal work per round, in CPU time, in the same
 run.
 
+Last, a blind seat's round-end check (what its witness runs at each ``round_reveal``): the
+round alone, with the match state carried on from the rounds before, at round 1 and at round 10
+of one match, beside the whole transcript checked again (what the witness did before it checked
+round by round), in CPU time.
+
 Run: ``python benchmarks/fairness.py [--runs 7] [--repeats 200] [--blind-runs 5]``. Prints
 medians over many repetitions, in milliseconds.
 """
@@ -39,7 +44,8 @@ from scopa_net.fair.blind.group import hash_to_scalar, mul, sub
 from scopa_net.fair.blind.party import play_context
 from scopa_net.fair.blind.plan import owner
 from scopa_net.fair.blind.proofs import check_dleq
-from scopa_net.fair.blind.simulate import BlindTable
+from scopa_net.fair.blind.simulate import BlindTable, simulate_blind_match
+from scopa_net.fair.blind.verifier import BlindRoundByRoundVerifier, verify_any
 from scopa_net.fair.commitments import (
     ArrivalCheck,
     HostDeck,
@@ -143,6 +149,29 @@ def bench_blind(rules: RuleSet, fair: float, runs: int) -> None:
     )
 
 
+def bench_blind_witness(runs: int) -> None:
+    match = simulate_blind_match(RuleSet.of(2, 99), 5, max_rounds=10).transcripts[0]
+    rounds = match.rounds
+
+    def check_at(n: int) -> float:
+        def once() -> float:
+            checker = BlindRoundByRoundVerifier(match.rules, match.host_key, match.seat)
+            for record in rounds[: n - 1]:
+                checker.add(record)
+            start = time.process_time()
+            assert checker.add(rounds[n - 1]).ok
+            return time.process_time() - start
+
+        return statistics.median(once() for _ in range(runs)) * 1000
+
+    whole = median_ms(lambda: verify_any(match), runs, 1, time.process_time)
+    print(
+        f"blind witness round-end check, round by round (2 players, 3 parties, CPU time): at "
+        f"round 1 {check_at(1):.1f} ms, at round {len(rounds)} {check_at(len(rounds)):.1f} ms; "
+        f"the whole {len(rounds)}-round transcript checked again: {whole:.1f} ms"
+    )
+
+
 def bench(rules: RuleSet, runs: int = RUNS, repeats: int = REPEATS) -> float:
     sim = simulate_match(rules, 1, max_rounds=1)
     transcripts = sim.transcripts
@@ -200,6 +229,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=REPEATS, help="calls timed in each run")
     parser.add_argument("--blind-runs", type=int, default=BLIND_RUNS, help="blind rounds timed")
     args = parser.parse_args()
+    bench_blind_witness(args.blind_runs)
     for rules in (RuleSet.of(2), RuleSet.of(4)):
         fair = bench(rules, args.runs, args.repeats)
         bench_blind(rules, fair, args.blind_runs)
