@@ -50,7 +50,6 @@ _OF_VALUE = (*VALUE_MASK, *(0 for _ in range(11, QUINDICI_TOTAL + 1)))
 MEMORY_LIMIT = 50_000
 
 _ADDING_UP: dict[int, tuple[int, ...]] = {}
-_CARDS_OF_VALUE = tuple(tuple(indices_of(VALUE_MASK[v])) for v in range(11))
 _ALONE = tuple((c,) for c in range(40))
 """_ALONE[c]: the one play of card c when it takes nothing (shared by every such answer)."""
 _SINGLES: dict[int, tuple[int, ...]] = {}
