@@ -908,11 +908,12 @@ class NetworkSession:
         view = self.mirror.view
         done = self.rounds_verified
         checked = f"; {done} finished rounds checked" if done else ""
+        where = f"round {view.round_number}" if view.round_number else "waiting for the deal"
         self._emit(
             Message(
                 seat=None,
                 text=f"Back in your seat at table {self.table_id} ({self.address}), "
-                f"round {view.round_number}{checked}.",
+                f"{where}{checked}.",
                 local=True,
             )
         )

@@ -339,3 +339,29 @@ async def test_coming_back_while_the_stand_in_was_about_to_move(tmp_path: Path) 
                 await again.leave(away=False)
         assert host.tables[again.table_id].table.seats[0].kind is SeatKind.OPEN
         nursery.cancel_scope.cancel()
+
+
+async def test_a_seat_taken_back_before_the_deal_says_it_waits_for_the_deal(
+    tmp_path: Path,
+) -> None:
+    """Taken back at a table still waiting for its players, the seat said "Back in your seat
+    at table 1 (...), round 0."; it now says it is waiting for the deal."""
+    store = SeatStore(tmp_path)
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, **KEEPS_SEATS)
+        choice = TableChoice(create=create(RuleSet.of(2, 11)))  # waits for a second person
+        async with open_network_session(
+            "127.0.0.1", host.port, choice, name="Ada", data_dir=tmp_path, store=store
+        ) as first:
+            await until(lambda: first.table_id is not None and store.records() != [])
+        record = only_record(store)
+        async with take_back(host.port, record, store, tmp_path) as again:
+            with trio.fail_after(20):
+                async for event in again.events:
+                    if isinstance(event, Message) and event.text.startswith("Back in your seat"):
+                        break
+        assert event.text == (
+            f"Back in your seat at table {record.table_id} (127.0.0.1:{host.port}), "
+            "waiting for the deal."
+        )
+        nursery.cancel_scope.cancel()
