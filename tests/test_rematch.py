@@ -321,11 +321,19 @@ async def test_history_keeps_the_first_match_while_the_rematch_is_played_and_aft
         assert main(["history", "--db", str(db)]) == 0
         return capsys.readouterr().out.splitlines()
 
+    async def listed(count: int) -> list[str]:
+        """History once it lists ``count`` matches (the host writes the end a moment after
+        the players hear it)."""
+        with trio.fail_after(10):
+            while len(lines := [x for x in history() if x != "no finished matches"]) < count:
+                await trio.sleep(0.05)
+        return lines
+
     async with open_network_session(
         "127.0.0.1", host.port, choice, name="ann", offer_rematch=True
     ) as session:
         assert await play_as_bot(session, make_player("random", 1)) is not None
-        (first,) = history()
+        (first,) = await listed(1)
         assert first.startswith("table 1, started ")
         await session.rematch(True)
         await heard(session, "a new match begins")
@@ -337,9 +345,7 @@ async def test_history_keeps_the_first_match_while_the_rematch_is_played_and_aft
         assert await play_as_bot(session, make_player("random", 2)) is not None
         await session.rematch(False)
         await heard(session, "no rematch")
-    with trio.fail_after(10):
-        while len(after := history()) < 2:
-            await trio.sleep(0.05)
+    after = await listed(2)
     head, _, result = first.partition(": ")  # "table 1, started 2026-12-01 11:05", result
     assert after[0] == f"{head.replace(', started ', ', opened ')}, match 1: {result}"
     assert re.match(r"table 1, opened .*, match 2: ann \d+ - bot 1 \d+; \w[\w ]* won", after[1])
