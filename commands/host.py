@@ -178,7 +178,9 @@ def check_db_path(path: str, *, create: bool) -> None:
         if where.is_dir():
             raise CommandError(f"--db {path}: that is a directory; give a file name", EXIT_USAGE)
         if not create and not where.exists():
-            raise CommandError(f"no journal at {path}; give the host's --db", EXIT_USAGE)
+            lan = where.parent / "play-lan" / "host.db"
+            mine = f" (`play --lan` keeps its own: --db {lan})" if lan.exists() else ""
+            raise CommandError(f"no journal at {path}; give the host's --db{mine}", EXIT_USAGE)
         if not where.parent.is_dir():
             raise CommandError(
                 f"--db {path}: the directory {where.parent} does not exist; create it first",
@@ -412,10 +414,11 @@ def describe_finished(
         if isinstance(winner, int) and winner < sides
         else ""
     )
-    rules = summary.get("rules", "")
+    rules = f" ({summary['rules']})" if summary.get("rules") else ""
     if summary.get("abandoned"):
-        won = "; closed unfinished, everyone had left"
-    return f"{head or f'table {table_id}, started {when}'}: {score}{won} ({rules})"
+        why = summary.get("closed") or "everyone had left"
+        won = f"{'; ' if score else ''}closed unfinished: {why}"
+    return f"{head or f'table {table_id}, started {when}'}: {score}{won}{rules}"
 
 
 def _export(journal: Journal, args: argparse.Namespace) -> int:
