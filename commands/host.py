@@ -451,5 +451,6 @@ def _export(journal: Journal, args: argparse.Namespace) -> int:
     out = args.out or Path(f"table{args.export}-seat{args.seat}.scopa")
     out.write_bytes(table.transcript_for(args.seat).encode())
     rounds = len(getattr(table, "blind_history", None) or table.history)
-    print(f"wrote {out} ({rounds} rounds); check it with `scopa-net verify {out}`")
+    count = "1 round" if rounds == 1 else f"{rounds} rounds"
+    print(f"wrote {out} ({count}); check it with `scopa-net verify {out}`")
     return 0
