@@ -106,6 +106,48 @@ class Printer:
         return size.columns, size.rows
 
 
+def take_prompt_down(session: PromptSession[str] | None, prompt: asyncio.Task[None]) -> None:
+    """The game is over: end the prompt (its loop sees EOF) and leave no empty prompt
+    behind; cancel its task if it never got as far as asking."""
+    app = session.app if session is not None else None
+    if app is not None and app.is_running and not app.future.done():  # type: ignore[union-attr]
+        app.erase_when_done = True
+        app.exit(exception=EOFError)
+    else:
+        prompt.cancel()
+
+
+def exit_status(
+    done: Any,
+    prompt: asyncio.Task[None],
+    printer: Printer,
+    failure: DealCheckFailedError | None = None,
+) -> int:
+    """The command's status once the game side (``done``, trio's outcome) and the prompt
+    have ended: 0, 130 for Ctrl-C, the deal check's status (after its banner, no traceback),
+    or 1 with the error shown. A host that refused us or cannot be reached is raised, for
+    the command to say in one line."""
+    if not prompt.cancelled() and prompt.exception() is not None:
+        raise prompt.exception()  # type: ignore[misc]
+    if failure is not None:
+        # One banner, no traceback: the check that failed, the round, the evidence.
+        printer.show([FormattedText([("class:error", failure.banner)])])
+        printer.flush()
+        return failure.exit_status
+    try:
+        done.result().unwrap()
+    except KeyboardInterrupt:
+        return 130
+    except (SessionError, OSError, trio.TooSlowError):
+        raise  # the host refused us or cannot be reached: the command says so in one line
+    except Exception as exc:
+        printer.show([FormattedText([("class:error", f"The game stopped: {exc!r}")])])
+        printer.flush()
+        traceback.print_exception(exc)
+        return 1
+    return 0
+
+
 class ClientApp:
     """Run one session in the terminal until the match ends or the player leaves."""
 
@@ -152,26 +194,8 @@ class ClientApp:
         finally:
             self.printer.app = None
             self.printer.flush()
-        if not prompt.cancelled() and prompt.exception() is not None:
-            raise prompt.exception()  # type: ignore[misc]
         failure: DealCheckFailedError | None = getattr(self._session, "deal_failure", None)
-        if failure is not None:
-            # One banner, no traceback: the check that failed, the round, the evidence.
-            self.printer.show([FormattedText([("class:error", failure.banner)])])
-            self.printer.flush()
-            return failure.exit_status
-        try:
-            done.result().unwrap()
-        except KeyboardInterrupt:
-            return 130
-        except (SessionError, OSError, trio.TooSlowError):
-            raise  # the host refused us or cannot be reached: the command says so in one line
-        except Exception as exc:
-            self.printer.show([FormattedText([("class:error", f"The game stopped: {exc!r}")])])
-            self.printer.flush()
-            traceback.print_exception(exc)
-            return 1
-        return 0
+        return exit_status(done, prompt, self.printer, failure)
 
     def _message(self) -> FormattedText:
         assert self.controller is not None
@@ -225,12 +249,7 @@ class ClientApp:
 
     def _stop_prompt(self, prompt: asyncio.Task[None]) -> None:
         self._closing = True
-        app = self._prompt.app if self._prompt is not None else None
-        if app is not None and app.is_running and not app.future.done():  # type: ignore[union-attr]
-            app.erase_when_done = True  # the game is over: leave no empty prompt behind
-            app.exit(exception=EOFError)
-        else:
-            prompt.cancel()
+        take_prompt_down(self._prompt, prompt)
 
     def _send_line(self, line: str) -> None:
         if self._token is None:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import signal
+from collections.abc import Iterator
 
 import trio
 from prompt_toolkit.patch_stdout import patch_stdout
@@ -100,9 +102,16 @@ def run_game_screen(
     if plain:
         display = type(display)(color=False, glyphs=False, suits=display.suits)
     app = ClientApp(open_session, display, plain=plain, coach=coach)
+    with one_line_failures(), patch_stdout(raw=True):
+        return asyncio.run(_until_terminated(app))
+
+
+@contextlib.contextmanager
+def one_line_failures() -> Iterator[None]:
+    """A host that refused the session, or cannot be reached, as a :class:`CommandError`:
+    one line for the person, and the exit status."""
     try:
-        with patch_stdout(raw=True):
-            return asyncio.run(_until_terminated(app))
+        yield
     except SessionError as exc:
         raise session_failure(exc) from None
     except trio.TooSlowError:

@@ -140,6 +140,24 @@ class TableChoice:
     create: m.CreateTable | None = None
 
 
+OWN_HOSTS = "own_hosts"
+"""Under the data directory: the keys of the hosts that ran inside this client (``play``),
+one a line, so that ``scopa-net verify`` trusts their transcripts as it trusts pinned hosts."""
+
+
+def remember_own_host(data_dir: Path, key: bytes) -> None:
+    """Note the key of a host this process ran (once)."""
+    path = data_dir / OWN_HOSTS
+    try:
+        if key.hex() in path.read_text(encoding="utf-8").split():
+            return
+    except FileNotFoundError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="utf-8") as f:
+        f.write(f"{key.hex()}\n")
+
+
 class KnownHosts:
     """Host keys pinned on first use, by address, in a small text file."""
 
@@ -600,6 +618,11 @@ class NetworkSession:
         if self.host_key is not None and welcome.host_key != self.host_key:
             raise HostKeyChangedError("the host's key changed while we were playing")
         self.host_key = welcome.host_key
+        if self.data_dir is not None and not self.pin_host:
+            try:
+                remember_own_host(self.data_dir, welcome.host_key)  # for `scopa-net verify`
+            except OSError as exc:
+                log.warning("cannot note this host's key: %s", exc)
         pins = None if self.data_dir is None or not self.pin_host else self.data_dir / "known_hosts"
         known = KnownHosts(pins)
         warning = known.check(f"{self.host}:{self.port}", welcome.host_key)
@@ -908,11 +931,12 @@ class NetworkSession:
         view = self.mirror.view
         done = self.rounds_verified
         checked = f"; {done} finished rounds checked" if done else ""
+        where = f"round {view.round_number}" if view.round_number else "waiting for the deal"
         self._emit(
             Message(
                 seat=None,
                 text=f"Back in your seat at table {self.table_id} ({self.address}), "
-                f"round {view.round_number}{checked}.",
+                f"{where}{checked}.",
                 local=True,
             )
         )

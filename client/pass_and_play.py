@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import traceback
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager, suppress
 from pathlib import Path
@@ -35,7 +34,7 @@ from prompt_toolkit.patch_stdout import patch_stdout
 from prompt_toolkit.renderer import print_formatted_text as render_fragments
 
 from scopa_net.client import render
-from scopa_net.client.app import LINE_BUFFER, Printer
+from scopa_net.client.app import LINE_BUFFER, Printer, exit_status, take_prompt_down
 from scopa_net.client.commands import COMMANDS, Choose, CommandError, PlayCard, parse_command
 from scopa_net.client.completion import PlayCompleter
 from scopa_net.client.config import Settings
@@ -43,6 +42,7 @@ from scopa_net.client.controller import Asking, Controller, Lines
 from scopa_net.client.embedded import open_embedded_game
 from scopa_net.client.guest import run_beside_prompt
 from scopa_net.client.keys import make_key_bindings
+from scopa_net.client.launch import one_line_failures
 from scopa_net.client.network_session import TableChoice, open_network_session
 from scopa_net.client.scoresheet import score_sheet
 from scopa_net.client.session import Event, MatchOver, Message, RoundOver, Session, VoidDeal
@@ -178,12 +178,7 @@ class PassAndPlayApp:
 
     def _stop_prompt(self, prompt: asyncio.Task[None]) -> None:
         self._closing = True
-        app = self._prompt.app if self._prompt is not None else None
-        if app is not None and app.is_running and not app.future.done():  # type: ignore[union-attr]
-            app.erase_when_done = True  # the game is over: leave no empty prompt behind
-            app.exit(exception=EOFError)
-        else:
-            prompt.cancel()
+        take_prompt_down(self._prompt, prompt)
 
     async def run(self) -> int:
         loop = asyncio.get_running_loop()
@@ -199,18 +194,7 @@ class PassAndPlayApp:
         finally:
             self.printer.app = None
             self.printer.flush()
-        if not prompt.cancelled() and prompt.exception() is not None:
-            raise prompt.exception()  # type: ignore[misc]
-        try:
-            done.result().unwrap()
-        except KeyboardInterrupt:
-            return 130
-        except Exception as exc:
-            self.printer.show([FormattedText([("class:error", f"The game stopped: {exc!r}")])])
-            self.printer.flush()
-            traceback.print_exception(exc)
-            return 1
-        return 0
+        return exit_status(done, prompt, self.printer)
 
     def _confirming_quit(self) -> bool:
         """Whether "Really leave? (y/n)" waits for its answer."""
@@ -604,5 +588,5 @@ def run_pass_and_play_screen(
         display = Display(color=False, glyphs=False, suits=display.suits)
     escapes = os.environ.get("TERM", "") != "dumb"
     app = PassAndPlayApp(open_sessions, display, plain=plain, escapes=escapes, coach=coach)
-    with patch_stdout(raw=True):
+    with one_line_failures(), patch_stdout(raw=True):
         return asyncio.run(app.run())

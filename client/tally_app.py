@@ -183,7 +183,8 @@ class TallyController:
     def _setup_names(self, text: str) -> Lines:
         names = tuple(text.replace(",", " ").split())
         if len(names) not in (2, 3, 4, 6):
-            raise TallyError(f"{len(names)} names: Scopa is for 2, 3, 4 or 6 players")
+            given = "1 name" if len(names) == 1 else f"{len(names)} names"
+            raise TallyError(f"{given}: Scopa is for 2, 3, 4 or 6 players")
         Tally.new(names)  # checks the names
         self._names = names
         if self._target is None:

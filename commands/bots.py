@@ -23,6 +23,7 @@ from scopa_net.commands.join import parse_address
 from scopa_net.commands.options import (
     BOT_LEVELS,
     EXIT_FAILED,
+    EXIT_REFUSED,
     EXIT_UNREACHABLE,
     LEVEL_WIRE_NUMBERS,
     CommandError,
@@ -100,7 +101,13 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise CommandError(str(exc)) from None
     rules = RuleSet.of(args.players, args.target)
-    probe(host, port)  # one clear line if there is no host there
+    tables = probe(host, port)  # one clear line if there is no host there
+    if not args.create and not any(s.kind == "open" for t in tables for s in t.seats):
+        raise CommandError(
+            f"no table at {host}:{port} has an open seat; `scopa-net bots {args.address} "
+            "--create` opens tables for the bots",
+            EXIT_REFUSED,
+        )
     started = time.perf_counter()
     plan = BotPlan(
         level=player_for(args.bot_level),

@@ -34,7 +34,7 @@ from scopa_net.rules import RuleSet
 from scopa_net.server.config import DEFAULT_PORT, HostConfig
 
 if TYPE_CHECKING:
-    from scopa_net.server.journal import Journal
+    from scopa_net.server.journal import Journal, TableRecord
 
 log = logging.getLogger("scopa_net.host")
 
@@ -178,7 +178,9 @@ def check_db_path(path: str, *, create: bool) -> None:
         if where.is_dir():
             raise CommandError(f"--db {path}: that is a directory; give a file name", EXIT_USAGE)
         if not create and not where.exists():
-            raise CommandError(f"no journal at {path}; give the host's --db", EXIT_USAGE)
+            lan = where.parent / "play-lan" / "host.db"
+            mine = f" (`play --lan` keeps its own: --db {lan})" if lan.exists() else ""
+            raise CommandError(f"no journal at {path}; give the host's --db{mine}", EXIT_USAGE)
         if not where.parent.is_dir():
             raise CommandError(
                 f"--db {path}: the directory {where.parent} does not exist; create it first",
@@ -368,20 +370,36 @@ def run_history(args: argparse.Namespace) -> int:
     try:
         if args.export is not None:
             return _export(journal, args)
-        finished = journal.tables(finished=True)
-        if not finished:
-            print("no finished matches")
-        for record in finished:
-            print(describe_finished(record.table_id, record.created, record.summary or {}))
+        lines = [line for record in journal.tables() for line in finished_matches(record)]
+        print("\n".join(lines) if lines else "no finished matches")
         return 0
     finally:
         journal.close()
 
 
-def describe_finished(table_id: str, started: float | None, summary: dict) -> str:
+def finished_matches(record: TableRecord) -> list[str]:
+    """A line for each finished match of a table: the one just over, and those before a
+    rematch (kept while the next one is played, and after)."""
+    if not record.summary:
+        return []  # a match in play, none before it
+    summary = dict(record.summary)  # the last match over (while a rematch is played, too)
+    matches = [*summary.pop("earlier", []), summary]
+    if len(matches) == 1:
+        return [describe_finished(record.table_id, record.created, matches[0])]
+    return [
+        describe_finished(record.table_id, record.created, match, match_no=n)
+        for n, match in enumerate(matches, 1)
+    ]
+
+
+def describe_finished(
+    table_id: str, started: float | None, summary: dict, *, match_no: int | None = None
+) -> str:
     """One finished match: when it started (the journal's own time, never a restart's), who
-    played, the score, the winner and the rules."""
+    played, the score, the winner and the rules. ``match_no``: which match at a table that
+    played again (then the time is when the table opened)."""
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(started)) if started else "?"
+    head = f"table {table_id}, opened {when}, match {match_no}" if match_no else ""
     players = [str(p) for p in summary.get("players", [])]
     scores = list(summary.get("scores") or [])
     winner = summary.get("winner")
@@ -396,10 +414,11 @@ def describe_finished(table_id: str, started: float | None, summary: dict) -> st
         if isinstance(winner, int) and winner < sides
         else ""
     )
-    rules = summary.get("rules", "")
+    rules = f" ({summary['rules']})" if summary.get("rules") else ""
     if summary.get("abandoned"):
-        won = "; closed unfinished, everyone had left"
-    return f"table {table_id}, started {when}: {score}{won} ({rules})"
+        why = summary.get("closed") or "everyone had left"
+        won = f"{'; ' if score else ''}closed unfinished: {why}"
+    return f"{head or f'table {table_id}, started {when}'}: {score}{won}{rules}"
 
 
 def _export(journal: Journal, args: argparse.Namespace) -> int:

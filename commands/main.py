@@ -104,6 +104,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         say(str(exc))
         return EXIT_USAGE
     except (KeyboardInterrupt, EOFError):
-        print(file=sys.stderr)
-        say("stopped")
-        return EXIT_CANCELLED
+        return _stopped()
+    except BaseExceptionGroup as group:
+        # Ctrl-C inside a trio nursery (bots, arena...) comes wrapped in a group.
+        _, rest = group.split((KeyboardInterrupt, EOFError))
+        if rest is not None:
+            raise
+        return _stopped()
+
+
+def _stopped() -> int:
+    """Ctrl-C, or Ctrl-D at a question: one line, and the status that says so."""
+    print(file=sys.stderr)
+    say("stopped")
+    return EXIT_CANCELLED

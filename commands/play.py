@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from scopa_net.commands.options import (
     EXIT_CANCELLED,
@@ -142,7 +142,6 @@ def run(args: argparse.Namespace) -> int:
     """Start the match; the exit status."""
     check_flags(args)  # before loading the screen's libraries: a mistake is told at once
     from scopa_net.client.config import ConfigError
-    from scopa_net.client.embedded import open_embedded_game
     from scopa_net.client.launch import run_game_screen, settings_from
     from scopa_net.client.local_session import open_local_session
 
@@ -175,18 +174,34 @@ def run(args: argparse.Namespace) -> int:
                 delay=args.bot_delay,
                 think=args.think,
             )
-        return open_embedded_game(
-            rules,
-            name=settings.name,
-            level=level,
-            delay=args.bot_delay,
-            think=args.think,
-            humans=humans,
-            data_dir=data_dir(os.environ),
-            offer_rematch=True,  # the screen asks "play again?" after the match
-        )
+        return embedded_game(args, settings, rules, level, humans, data_dir=data_dir(os.environ))
 
     return run_game_screen(open_session, settings, plain=args.plain, coach=coach)
+
+
+def embedded_game(
+    args: argparse.Namespace,
+    settings: Settings,
+    rules: RuleSet,
+    level: str,
+    humans: int,
+    **more: Any,
+) -> AbstractAsyncContextManager[Session]:
+    """The game on this process's own host, with the flags' computer players and ``humans``
+    seats for people, asking "play again?" after the match; ``more``: the host's other
+    settings (``lan``, ``port``, ``data_dir``...)."""
+    from scopa_net.client.embedded import open_embedded_game
+
+    return open_embedded_game(
+        rules,
+        name=settings.name,
+        level=level,
+        delay=args.bot_delay,
+        think=args.think,
+        humans=humans,
+        offer_rematch=True,  # the screen asks "play again?" after the match
+        **more,
+    )
 
 
 def run_lan(
@@ -206,7 +221,6 @@ def run_lan(
         close_lan_tables,
         kept_lan_seats,
         lan_table_lock,
-        open_embedded_game,
     )
     from scopa_net.client.launch import run_game_screen
     from scopa_net.commands.join import choose_kept_seat
@@ -244,18 +258,16 @@ def run_lan(
                     print(f"The unfinished match at table {tables} is closed; a new table opens.")
 
             def open_session() -> AbstractAsyncContextManager[Session]:
-                return open_embedded_game(
+                return embedded_game(
+                    args,
+                    settings,
                     rules,
-                    name=settings.name,
-                    level=level,
-                    delay=args.bot_delay,
-                    think=args.think,
+                    level,
+                    humans,
                     lan=True,
                     port=args.port if args.port is not None else DEFAULT_PORT,
                     password=args.password,
-                    humans=humans,
                     data_dir=where,
-                    offer_rematch=True,
                     resume_from=record,
                     blind=blind_table(args.blind, humans),
                 )

@@ -3,7 +3,8 @@
 One verdict line per round, then the match result; exit status 0 only when every file verifies
 completely (an unfinished match, with no signed end, does not). The host key must be one the
 player trusts: a ``--pin`` given, or else one this client pinned when it played (its
-``known_hosts``), so a file re-signed whole under another key is refused, not just shown.
+``known_hosts``) or a host ``play`` ran in it (``own_hosts``), so a file re-signed whole under
+another key is refused, not just shown.
 With several files, a summary follows: rounds verified, failures, seeds left out by reason and
 by seat, rounds not fair-checked, and for each seat how often it was dealt the settebello,
 sevens and coins against what fair deals give. The same transcript given twice counts once.
@@ -39,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="check saved match transcripts: every deal, card, play and score",
         description="Re-derive every deal of saved transcripts from the revealed seeds, check "
         "every card, replay every play and check every score. The host key must be pinned: "
-        "by --pin, or by this client's known_hosts.",
+        "by --pin, or by this client's known_hosts (the hosts `play` ran are trusted too).",
     )
     parser.add_argument("files", nargs="+", metavar="FILE", type=Path, help="transcript files")
     parser.add_argument(
@@ -49,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="FINGERPRINT",
         help="the host key fingerprint to accept (as the host shows it, e.g. "
         "0510-a4a7-ee55-e70c-497d); may be given more than once. Without it, the keys this "
-        "client pinned when it played are used",
+        "client pinned when it played, and those of the hosts `play` ran, are used",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress line")
     parser.set_defaults(run=run)
@@ -59,8 +60,9 @@ def run(args: argparse.Namespace) -> int:
     pins = {_normal(p) for p in args.pin}
     pinned_from = "--pin"
     if not pins:
-        pins = pinned_fingerprints(data_dir(os.environ) / "known_hosts")
-        pinned_from = "this client's known_hosts"
+        here = data_dir(os.environ)
+        pins = pinned_fingerprints(here / "known_hosts") | pinned_fingerprints(here / "own_hosts")
+        pinned_from = "this client's known_hosts (or own_hosts: the hosts `play` ran)"
     if len(args.files) == 1:
         return verify_files(args.files, print, pins=pins, pinned_from=pinned_from)
     with Progress("verify", len(args.files), "files", quiet=args.quiet) as progress:
@@ -77,7 +79,8 @@ def _normal(text: str) -> str:
 
 
 def pinned_fingerprints(path: Path) -> set[str]:
-    """The fingerprints of every host key a client pinned (``address hexkey`` lines)."""
+    """The fingerprints of every host key in a client's ``known_hosts`` (``address hexkey``
+    lines) or ``own_hosts`` (``hexkey`` lines)."""
     from scopa_net.fair.commitments import fingerprint
 
     try:
@@ -86,7 +89,7 @@ def pinned_fingerprints(path: Path) -> set[str]:
         return set()
     out = set()
     for line in lines:
-        _, _, hexkey = line.partition(" ")
+        hexkey = line.split()[-1] if line.strip() else ""
         try:
             key = bytes.fromhex(hexkey.strip())
         except ValueError:

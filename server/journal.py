@@ -175,14 +175,23 @@ class Journal:
             )
 
     def finish_table(self, table_id: str, finished: float, summary: dict) -> None:
+        """The table's match is over. After a rematch, the matches before it stay in the
+        summary, oldest first, under ``earlier``."""
         with self._transaction():
+            row = self._db.execute(
+                "SELECT finished, summary FROM tables WHERE table_id = ?", (table_id,)
+            ).fetchone()
+            if row is not None and row[0] is None and row[1] is not None:  # reopened
+                before = _unpack(row[1])
+                summary = {**summary, "earlier": [*before.pop("earlier", []), before]}
             self._db.execute(
                 "UPDATE tables SET finished = ?, summary = ? WHERE table_id = ?",
                 (finished, _pack(summary), table_id),
             )
 
     def reopen_table(self, table_id: str) -> None:
-        """The table plays another match (a rematch): it is in play again."""
+        """The table plays another match (a rematch): it is in play again, and the summary of
+        the match before stays (``finish_table`` keeps it)."""
         with self._transaction():
             self._db.execute("UPDATE tables SET finished = NULL WHERE table_id = ?", (table_id,))
 

@@ -68,7 +68,14 @@ def test_a_changed_key_stops_join_before_any_table_is_chosen(
     ]
 
 
-def test_solo_play_pins_nothing_and_says_where_the_transcript_is(tmp_path: Path) -> None:
+def test_solo_play_pins_nothing_and_says_where_the_transcript_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Solo play pins no address, but notes its own host's key (own_hosts): the client says
+    "Check it any time with: scopa-net verify FILE", and once this client had pinned any
+    other host, that command said "REFUSED: host key ... is not a key pinned"."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    tmp_path = tmp_path / "scopa-net"  # the data directory, as the commands find it
     notices: list[str] = []
 
     class Watched:
@@ -107,6 +114,13 @@ def test_solo_play_pins_nothing_and_says_where_the_transcript_is(tmp_path: Path)
     ]
     assert any(n.startswith("Deal check: verified") for n in notices)
     assert main(["verify", str(saved[0])]) == 0
+    (own,) = (tmp_path / "own_hosts").read_text().split()
+    assert saved[0].name.startswith(fingerprint(bytes.fromhex(own)).replace("-", "")[:12])
+    # A friend's host pinned since: the file is still trusted, its host being this client's own.
+    (tmp_path / "known_hosts").write_text(f"other:7311 {bytes(range(32)).hex()}\n")
+    capsys.readouterr()
+    assert main(["verify", str(saved[0])]) == 0
+    assert "REFUSED" not in capsys.readouterr().out
 
 
 def test_a_saved_file_is_shown_as_it_can_be_pasted(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,75 +7,39 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 import shutil
 import signal
-import subprocess
-import sys
-import tempfile
 import time
-import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
+from tmux_player import HANG_GUARD, Tmux, scopa_net
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
-HANG_GUARD = 90
-"""Bound on a run so a broken client fails instead of hanging (not a speed check)."""
 COLUMNS, ROWS = 60, 20
 
 
+@dataclass
 class Terminal:
-    def __init__(self, socket: str) -> None:
-        self.socket = socket
+    """One 60-column terminal running ``scopa-net play`` on a 4-player table to 1 point."""
 
-    def tmux(self, *args: str) -> str:
-        done = subprocess.run(
-            ["tmux", "-L", self.socket, *args],
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=10,
-        )
-        return done.stdout
-
-    def screen(self) -> str:
-        """What is on the screen now, a line per row."""
-        return self.tmux("capture-pane", "-p", "-t", "game")
-
-    def history(self) -> str:
-        """Everything shown so far, lines the terminal wrapped joined back."""
-        return self.tmux("capture-pane", "-p", "-J", "-S", "-5000", "-t", "game")
-
-    def type(self, *keys: str) -> None:
-        self.tmux("send-keys", "-t", "game", *keys)
+    tmux: Tmux
+    name: str
 
 
 @pytest.fixture
-def terminal() -> Iterator[Terminal]:
-    term = Terminal(f"scopa-screen-{uuid.uuid4().hex[:8]}")
-    data = tempfile.mkdtemp(prefix="scopa-screen-")
-    args = [sys.executable, "-m", "scopa_net", "play", "--target", "1", "--bot-delay", "0"]
-    args += ["--ascii", "--players", "4"]
-    command = " ".join(shlex.quote(a) for a in args)
-    env = f"env -u NO_COLOR TERM=xterm-256color XDG_DATA_HOME={shlex.quote(data)}"
-    shell = f"sh -c 'echo PID=$$; exec {env} {command}'; echo EXIT=$?; sleep 60"
-    term.tmux("new-session", "-d", "-s", "game", "-x", str(COLUMNS), "-y", str(ROWS), shell)
-    try:
-        yield term
-    finally:
-        subprocess.run(["tmux", "-L", term.socket, "kill-server"], capture_output=True, check=False)
+def terminal(tmp_path: Path) -> Iterator[Terminal]:
+    args = ["play", "--target", "1", "--bot-delay", "0", "--ascii", "--players", "4"]
+    with Tmux() as tmux:
+        yield Terminal(tmux, tmux.start(scopa_net(tmp_path, *args), columns=COLUMNS, rows=ROWS))
 
 
 def wait_for(term: Terminal, pattern: str) -> str:
-    deadline = time.monotonic() + HANG_GUARD
-    while time.monotonic() < deadline:
-        seen = term.history()
-        if re.search(pattern, seen):
-            return seen
-        time.sleep(0.1)
-    raise AssertionError(f"no {pattern!r} on the screen:\n{term.history()[-3000:]}")
+    term.tmux.wait_for(term.name, pattern)
+    return term.tmux.screen(term.name)
 
 
 def play_until(term: Terminal, done: str) -> str:
@@ -84,29 +48,29 @@ def play_until(term: Terminal, done: str) -> str:
     turns = choices = rematches = 0
     deadline = time.monotonic() + HANG_GUARD
     while time.monotonic() < deadline:
-        seen = term.history()
+        seen = term.tmux.screen(term.name)
         if re.search(done, seen):
             return seen
         if "Press Enter for the next round." in seen.rsplit("score sheet", 1)[-1]:
-            term.type("Enter")
+            term.tmux.keys(term.name, "Enter")
         if seen.count("Play again with the same players? (y/n)") > rematches:
             rematches += 1
-            term.type("n", "Enter")
+            term.tmux.type(term.name, "n")
         elif seen.count("Which one?") > choices:
             choices = seen.count("Which one?")
-            term.type("1", "Enter")
+            term.tmux.type(term.name, "1")
         elif seen.count("Your turn.") > turns:
             turns = seen.count("Your turn.")
             hand = re.findall(r"^Your hand +([^\s=]+)", seen, re.MULTILINE)[-1]
-            term.type(hand, "Enter")
+            term.tmux.type(term.name, hand)
         time.sleep(0.1)
-    raise AssertionError(f"no {done!r} on the screen:\n{term.history()[-3000:]}")
+    raise AssertionError(f"no {done!r} on the screen:\n{term.tmux.screen(term.name)[-3000:]}")
 
 
 def test_a_match_at_60_columns_fits_and_ends_clean(terminal: Terminal) -> None:
     play_until(terminal, "Your turn.")
     time.sleep(0.3)
-    screen = terminal.screen().rstrip("\n").splitlines()
+    screen = terminal.tmux.visible(terminal.name).rstrip("\n").splitlines()
     toolbar = screen[-1]
     assert "YOUR TURN" in toolbar, toolbar
     assert toolbar.rstrip().endswith("connected"), toolbar

@@ -4,8 +4,11 @@ and arena --variant; join --create; play --seed."""
 
 from __future__ import annotations
 
+import os
 import re
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -24,7 +27,13 @@ from scopa_net.client.network_session import (
     open_network_session,
 )
 from scopa_net.commands.main import main
-from scopa_net.commands.options import EXIT_FAILED, LEVEL_WIRE_NUMBERS, player_for
+from scopa_net.commands.options import (
+    EXIT_CANCELLED,
+    EXIT_FAILED,
+    EXIT_REFUSED,
+    LEVEL_WIRE_NUMBERS,
+    player_for,
+)
 from scopa_net.rules import RuleSet
 from scopa_net.server.host import Host
 from scopa_net.server.journal import Journal
@@ -388,3 +397,41 @@ def test_bots_check_every_deal_unless_told_not_to(
         captured = capfd.readouterr()
         assert "2 bots sent, 2 finished their match, in " in captured.out
         assert "failure" not in captured.err
+
+
+def run_bots_command(address: str, data: Path, *argv: str) -> subprocess.Popen[str]:
+    """`scopa-net bots ADDRESS ARGV` in a process of its own, as a person runs it."""
+    command = [sys.executable, "-m", "scopa_net", "bots", address, *argv]
+    env = {**os.environ, "XDG_DATA_HOME": str(data)}
+    return subprocess.Popen(
+        command, env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+
+
+def test_bots_with_no_open_seat_are_refused_in_one_line(
+    threaded_host: HostThread, tmp_path: Path
+) -> None:
+    """`bots HOST` with no open seat said "0 open seats ...; sending 0 bots" and "0 bots sent"
+    with status 0; it is now refused in one line, with status 4 and the way on."""
+    full = run_bots_command(threaded_host.address, tmp_path)
+    _, err = full.communicate(timeout=60)
+    assert full.returncode == EXIT_REFUSED
+    assert err == (
+        f"scopa-net: no table at {threaded_host.address} has an open seat; "
+        f"`scopa-net bots {threaded_host.address} --create` opens tables for the bots\n"
+    )
+
+
+def test_ctrl_c_stops_the_bots_in_one_line(threaded_host: HostThread, tmp_path: Path) -> None:
+    """Ctrl-C while the bots wait at a table printed a traceback of trio's exception group;
+    now "scopa-net: stopped" and status 130."""
+    host = threaded_host.host
+    threaded_host.call(host.create_table, "two people", RuleSet.of(2, 1), None, 0, 1)
+    waiting = run_bots_command(threaded_host.address, tmp_path, "--count", "1")
+    assert waiting.stdout is not None
+    assert waiting.stdout.readline().startswith("bot-1: seated at table")  # waits for a second
+    waiting.send_signal(signal.SIGINT)
+    _, err = waiting.communicate(timeout=60)
+    assert waiting.returncode == EXIT_CANCELLED
+    assert "Traceback" not in err
+    assert err.strip() == "scopa-net: stopped"

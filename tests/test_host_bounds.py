@@ -324,7 +324,7 @@ async def test_empty_and_abandoned_tables_pause_then_close(
         assert record.summary.get("abandoned")
         assert record.summary["journal_entries"] > 10  # reported with the finish
         shown = describe_finished(record.table_id, record.finished, record.summary)
-        assert "closed unfinished, everyone had left" in shown  # `scopa-net history`
+        assert "closed unfinished: everyone had left" in shown  # `scopa-net history`
         nursery.cancel_scope.cancel()
 
 

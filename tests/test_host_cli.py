@@ -46,7 +46,8 @@ def test_history_lists_the_match_and_its_export_verifies(
         == 0
     )
     assert target.exists()
-    capsys.readouterr()
+    wrote = capsys.readouterr().out
+    assert re.match(rf"wrote {re.escape(str(target))} \((1 round|[2-9] rounds)\); check it", wrote)
     assert main(["verify", str(target)]) == 0
     assert "verified" in capsys.readouterr().out
     assert main(["history", "--db", str(db), "--export", "9"]) == 2

@@ -6,6 +6,7 @@ The embedded host keeps its journal and the player's seat under the data directo
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,8 @@ from scopa_net.client.embedded import (
 )
 from scopa_net.client.session import Message
 from scopa_net.commands import play
-from scopa_net.commands.options import CommandError
+from scopa_net.commands.main import main
+from scopa_net.commands.options import EXIT_USAGE, CommandError
 from scopa_net.rules import RuleSet
 
 
@@ -146,6 +148,15 @@ def test_run_again_offers_the_kept_seat_first_and_no_resume_opens_a_new_table(
         capsys.readouterr().out == "The unfinished match at table 1 is closed; a new table opens.\n"
     )
     assert kept_lan_seats(data) == []
+    # history: the default journal is not play --lan's, and the line says where that one is;
+    # the table closed reads as such (it read "; closed unfinished, everyone had left ()").
+    assert main(["history"]) == EXIT_USAGE
+    assert re.search(r"--db \S+/play-lan/host\.db\)$", capsys.readouterr().err)
+    assert main(["history", "--db", str(data / "play-lan" / "host.db")]) == 0
+    assert re.match(
+        r"table 1, started .*: closed unfinished: play --lan opened a new table$",
+        capsys.readouterr().out,
+    )
     # --resume with nothing kept says so.
     with pytest.raises(CommandError, match="no unfinished `play --lan` table"):
         play.run_lan(_args("--resume"), settings, rules, "random", 1, coach=False)

@@ -27,6 +27,7 @@ from scopa_net.client.network_session import (
 from scopa_net.client.seat_store import PendingMove, SeatRecord, SeatStore
 from scopa_net.client.session import Message
 from scopa_net.rules import RuleSet
+from scopa_net.server.host import Host
 from scopa_net.server.table import SeatKind
 
 
@@ -44,6 +45,19 @@ async def until(predicate, seconds: float = 20) -> None:
 
 async def wait_my_turn(session: NetworkSession) -> None:
     await until(lambda: session.view is not None and session.view.my_turn)
+
+
+KEEPS_SEATS = {"bot_delay": 0.01, "grace": 600}
+"""A host whose computer players move at once and that keeps a dropped seat ten minutes."""
+
+
+def sit_down(host: Host, tmp: Path, store: SeatStore, *, target: int = 11):
+    """Ada sits down at a new two-seat table to ``target`` points, with a computer player in
+    the other seat; her seat is kept in ``store``."""
+    choice = TableChoice(create=create(RuleSet.of(2, target), bots=1))
+    return open_network_session(
+        "127.0.0.1", host.port, choice, name="Ada", data_dir=tmp, store=store
+    )
 
 
 def take_back(host_port: int, record: SeatRecord, store: SeatStore, tmp: Path, **kw):
@@ -87,11 +101,8 @@ def test_a_record_is_private_and_written_whole(tmp_path: Path) -> None:
 async def test_a_crashed_client_takes_its_seat_back_with_the_same_hand(tmp_path: Path) -> None:
     store = SeatStore(tmp_path)
     async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, bot_delay=0.01, grace=600)
-        choice = TableChoice(create=create(RuleSet.of(2, 3), bots=1))
-        async with open_network_session(
-            "127.0.0.1", host.port, choice, name="Ada", data_dir=tmp_path, store=store
-        ) as first:
+        host = await start_host(nursery, **KEEPS_SEATS)
+        async with sit_down(host, tmp_path, store, target=3) as first:
             await wait_my_turn(first)
             await first.submit(legal_plays(first.view)[0])
             await wait_my_turn(first)
@@ -136,11 +147,8 @@ def _with_pending(record: SeatRecord, move: PendingMove) -> SeatRecord:
 async def test_a_move_answered_but_not_written_is_not_applied_twice(tmp_path: Path) -> None:
     store = SeatStore(tmp_path)
     async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, bot_delay=0.01, grace=600)
-        choice = TableChoice(create=create(RuleSet.of(2, 3), bots=1))
-        async with open_network_session(
-            "127.0.0.1", host.port, choice, name="Ada", data_dir=tmp_path, store=store
-        ) as first:
+        host = await start_host(nursery, **KEEPS_SEATS)
+        async with sit_down(host, tmp_path, store, target=3) as first:
             await wait_my_turn(first)
             seq = first.mirror.seq
             move = legal_plays(first.view)[0]
@@ -167,11 +175,8 @@ async def test_crashes_at_random_points_of_token_rotation_always_resume(tmp_path
     rng = random.Random(9)
     store = SeatStore(tmp_path)
     async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, bot_delay=0.01, grace=600)
-        choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
-        async with open_network_session(
-            "127.0.0.1", host.port, choice, name="Ada", data_dir=tmp_path, store=store
-        ) as first:
+        host = await start_host(nursery, **KEEPS_SEATS)
+        async with sit_down(host, tmp_path, store) as first:
             await wait_my_turn(first)
         lost = 0
         for attempt in range(2):
@@ -214,11 +219,8 @@ async def test_crashes_at_random_points_of_token_rotation_always_resume(tmp_path
 async def test_after_leaving_for_good_nothing_is_kept(tmp_path: Path) -> None:
     store = SeatStore(tmp_path)
     async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, bot_delay=0.01, grace=600)
-        choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
-        async with open_network_session(
-            "127.0.0.1", host.port, choice, name="Ada", data_dir=tmp_path, store=store
-        ) as first:
+        host = await start_host(nursery, **KEEPS_SEATS)
+        async with sit_down(host, tmp_path, store) as first:
             await wait_my_turn(first)
             record = only_record(store)
             await first.leave(away=False)
@@ -242,14 +244,11 @@ async def test_leaving_as_the_screen_does_when_the_session_ends_first(
     the leave must still forget (or keep) the seat on disk, even when the client was slow to
     come back from sending the ``leave`` (a loaded machine) and the answer was read first."""
     async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, bot_delay=0.01, grace=600)
+        host = await start_host(nursery, **KEEPS_SEATS)
         for attempt in range(8):
             store = SeatStore(tmp_path / str(attempt))
-            choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
             with trio.CancelScope() as screen:
-                async with open_network_session(
-                    "127.0.0.1", host.port, choice, name="Ada", data_dir=tmp_path, store=store
-                ) as session:
+                async with sit_down(host, tmp_path, store) as session:
                     await wait_my_turn(session)
                     assert len(store.records()) == 1
                     send = session._send_quietly
@@ -280,7 +279,7 @@ async def test_stepping_away_keeps_the_seat_and_coming_back_hands_it_back(
 ) -> None:
     store = SeatStore(tmp_path)
     async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, bot_delay=0.01, grace=600)
+        host = await start_host(nursery, **KEEPS_SEATS)
         rules = RuleSet.of(2, 11)
         async with (
             open_network_session(
@@ -328,10 +327,7 @@ async def test_coming_back_while_the_stand_in_was_about_to_move(tmp_path: Path) 
     store = SeatStore(tmp_path)
     async with trio.open_nursery() as nursery:
         host = await start_host(nursery, bot_delay=0.5, grace=600)
-        choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
-        async with open_network_session(
-            "127.0.0.1", host.port, choice, name="Ada", data_dir=tmp_path, store=store
-        ) as first:
+        async with sit_down(host, tmp_path, store) as first:
             await wait_my_turn(first)
             await first.leave(away=True)  # the stand-in's move is now due in 0.5 s
         async with take_back(host.port, only_record(store), store, tmp_path) as again:
@@ -342,4 +338,30 @@ async def test_coming_back_while_the_stand_in_was_about_to_move(tmp_path: Path) 
                 await again.submit(legal_plays(again.view)[0])
                 await again.leave(away=False)
         assert host.tables[again.table_id].table.seats[0].kind is SeatKind.OPEN
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_seat_taken_back_before_the_deal_says_it_waits_for_the_deal(
+    tmp_path: Path,
+) -> None:
+    """Taken back at a table still waiting for its players, the seat said "Back in your seat
+    at table 1 (...), round 0."; it now says it is waiting for the deal."""
+    store = SeatStore(tmp_path)
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, **KEEPS_SEATS)
+        choice = TableChoice(create=create(RuleSet.of(2, 11)))  # waits for a second person
+        async with open_network_session(
+            "127.0.0.1", host.port, choice, name="Ada", data_dir=tmp_path, store=store
+        ) as first:
+            await until(lambda: first.table_id is not None and store.records() != [])
+        record = only_record(store)
+        async with take_back(host.port, record, store, tmp_path) as again:
+            with trio.fail_after(20):
+                async for event in again.events:
+                    if isinstance(event, Message) and event.text.startswith("Back in your seat"):
+                        break
+        assert event.text == (
+            f"Back in your seat at table {record.table_id} (127.0.0.1:{host.port}), "
+            "waiting for the deal."
+        )
         nursery.cancel_scope.cancel()

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Callable
 
 import pytest
 from app_driver import RecordingOutput
-from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output import Output
 
 from scopa_net.cards import CARDS
 from scopa_net.client.moves import legal_plays
@@ -24,6 +26,19 @@ from scopa_net.client.style import Display
 from scopa_net.commands.main import main
 from scopa_net.match import Match
 from scopa_net.rules import RuleSet
+
+
+def ada_and_bruno(
+    pipe: PipeInput, output: Output, on_screen: Callable[[PassAndPlayApp], None], *, target: int
+) -> PassAndPlayApp:
+    """Ada and Bruno at this one terminal (a pipe) against a computer player, to ``target``."""
+    return PassAndPlayApp(
+        lambda: open_pass_and_play(RuleSet.of(2, target=target), ["Ada", "Bruno"], delay=0),
+        Display(color=False, glyphs=False),
+        input=pipe,
+        output=output,
+        on_screen=on_screen,
+    )
 
 
 @pytest.mark.parametrize(
@@ -116,13 +131,7 @@ def test_between_clears_only_the_person_at_the_keyboard_sees_a_hand(
                     sent.add(key)
                     pipe.send_text(legal_plays(view)[0].text() + "\r")  # type: ignore[arg-type]
 
-        app = PassAndPlayApp(
-            lambda: open_pass_and_play(RuleSet.of(2, target=1), ["Ada", "Bruno"], delay=0),
-            Display(color=False, glyphs=False),
-            input=pipe,
-            output=output,
-            on_screen=on_screen,
-        )
+        app = ada_and_bruno(pipe, output, on_screen, target=1)
 
         async def main() -> int:
             return await asyncio.wait_for(app.run(), 60)
@@ -168,13 +177,7 @@ def test_ctrl_d_asks_before_leaving_and_ctrl_c_takes_the_question_back() -> None
                 prompts.append("at the keyboard")
                 pipe.send_text(next(keys))
 
-        app = PassAndPlayApp(
-            lambda: open_pass_and_play(RuleSet.of(2, target=11), ["Ada", "Bruno"], delay=0),
-            Display(color=False, glyphs=False),
-            input=pipe,
-            output=output,
-            on_screen=on_screen,
-        )
+        app = ada_and_bruno(pipe, output, on_screen, target=11)
 
         async def main() -> int:
             run = asyncio.ensure_future(app.run())

@@ -8,29 +8,19 @@ prompt is shown, and that each turn starts on a cleared screen.
 from __future__ import annotations
 
 import re
-import shlex
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
-import uuid
 from pathlib import Path
 
 import pytest
+from tmux_player import Tmux, scopa_net
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 #: Bound on the whole run so a broken client fails instead of hanging (not a speed check).
 HANG_GUARD = 120
 NAMES = ("Ada", "Bruno")
-
-
-def tmux(socket: str, *args: str) -> str:
-    done = subprocess.run(
-        ["tmux", "-L", socket, *args], capture_output=True, text=True, check=True, timeout=10
-    )
-    return done.stdout
 
 
 def prompt_of(screen: str) -> str:
@@ -41,15 +31,11 @@ def prompt_of(screen: str) -> str:
 
 
 def test_two_people_share_a_terminal_and_never_see_each_others_hand() -> None:
-    socket = f"scopa-test-{uuid.uuid4().hex[:8]}"
-    args = [sys.executable, "-m", "scopa_net", "play", "--pass-and-play", "--names", "Ada,Bruno"]
+    args = ["play", "--pass-and-play", "--names", "Ada,Bruno"]
     args += ["--target", "1", "--bot-delay", "0", "--ascii"]
-    command = " ".join(shlex.quote(a) for a in args)
     data = tempfile.mkdtemp(prefix="scopa-tmux-")
-    env_prefix = f"env -u NO_COLOR TERM=xterm-256color XDG_DATA_HOME={shlex.quote(data)}"
-    shell = f"{env_prefix} {command}; echo CLIENT-EXIT=$?; sleep 60"
-    tmux(socket, "new-session", "-d", "-s", "game", "-x", "110", "-y", "40", shell)
-    try:
+    with Tmux() as tmux:
+        game = tmux.start(scopa_net(data, *args), columns=110, rows=40)
         seen_hands: dict[str, dict[int, set[str]]] = {name: {} for name in NAMES}
         handovers = {name: 0 for name in NAMES}
         plays = {name: 0 for name in NAMES}
@@ -57,7 +43,7 @@ def test_two_people_share_a_terminal_and_never_see_each_others_hand() -> None:
         deadline = time.monotonic() + HANG_GUARD
         screen = ""
         while time.monotonic() < deadline:
-            screen = tmux(socket, "capture-pane", "-p", "-J", "-S", "-", "-t", "game")
+            screen = tmux.screen(game)
             if "CLIENT-EXIT=" in screen:
                 break
             check_screen(screen, seen_hands)
@@ -67,7 +53,7 @@ def test_two_people_share_a_terminal_and_never_see_each_others_hand() -> None:
             if waiting and last_action != f"enter {screen}":
                 handovers[waiting[1]] += 1
                 last_action = f"enter {screen}"
-                tmux(socket, "send-keys", "-t", "game", "Enter")
+                tmux.keys(game, "Enter")
             elif playing and playing[1] in NAMES:
                 hand = re.findall(r"^Your hand +(.+)$", screen, re.MULTILINE)
                 # Once per hand shown: a screen redrawn (slowly, under load) before the play
@@ -81,12 +67,12 @@ def test_two_people_share_a_terminal_and_never_see_each_others_hand() -> None:
                     last_action = turn
                     first = re.match(r"\w+", hand[-1])
                     assert first is not None
-                    tmux(socket, "send-keys", "-t", "game", first[0], "Enter")
+                    tmux.type(game, first[0])
             elif prompt.startswith("play again") and last_action != "rematch":
                 last_action = "rematch"
-                tmux(socket, "send-keys", "-t", "game", "n", "Enter")
+                tmux.type(game, "n")
             elif prompt.startswith("which one"):
-                tmux(socket, "send-keys", "-t", "game", "1", "Enter")
+                tmux.type(game, "1")
             time.sleep(0.15)
         assert "CLIENT-EXIT=0" in screen, screen[-3000:]
         assert re.search(r"(Ada|Bruno) wins the match", screen), screen[-3000:]
@@ -96,8 +82,6 @@ def test_two_people_share_a_terminal_and_never_see_each_others_hand() -> None:
             assert f"{name}'s deal check: verified" in screen, screen[-3000:]
         transcripts = sorted(p.name for p in Path(data, "scopa-net", "transcripts").iterdir())
         assert [t.rsplit("-", 1)[-1] for t in transcripts] == ["seat0.scopa", "seat1.scopa"]
-    finally:
-        subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True, check=False)
 
 
 def check_screen(screen: str, seen_hands: dict[str, dict[int, set[str]]]) -> None:

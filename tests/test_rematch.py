@@ -4,6 +4,7 @@ the linger time closes the table and sends every seated connection back to the l
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from functools import partial
 
@@ -301,3 +302,50 @@ async def test_a_client_that_offers_no_rematch_declines_at_once(
                 both.start_soon(play_as_bot, session, make_player("random", n))
         with trio.fail_after(5):
             await heard(ann, "no rematch")
+
+
+async def test_history_keeps_the_first_match_while_the_rematch_is_played_and_after(
+    tmp_path, make_host: MakeHost, capsys: pytest.CaptureFixture[str], monkeypatch
+) -> None:
+    """`scopa-net history` lost the first match once the table played again (the rematch
+    marked the table in play), and showed only the second after it ended. Both matches are
+    listed now, by number, while the second is played and after it."""
+    from scopa_net.commands.main import main
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    db = tmp_path / "host.db"
+    host = await make_host(bot_delay=0.01, db=str(db))
+    choice = TableChoice(create=create(SHORT, bots=1))
+
+    def history() -> list[str]:
+        assert main(["history", "--db", str(db)]) == 0
+        return capsys.readouterr().out.splitlines()
+
+    async def listed(count: int) -> list[str]:
+        """History once it lists ``count`` matches (the host writes the end a moment after
+        the players hear it)."""
+        with trio.fail_after(10):
+            while len(lines := [x for x in history() if x != "no finished matches"]) < count:
+                await trio.sleep(0.05)
+        return lines
+
+    async with open_network_session(
+        "127.0.0.1", host.port, choice, name="ann", offer_rematch=True
+    ) as session:
+        assert await play_as_bot(session, make_player("random", 1)) is not None
+        (first,) = await listed(1)
+        assert first.startswith("table 1, started ")
+        await session.rematch(True)
+        await heard(session, "a new match begins")
+        with trio.fail_after(20):
+            async for event in session.events:
+                if isinstance(event, RoundStarted):
+                    break
+        assert history() == [first]  # before: "no finished matches"
+        assert await play_as_bot(session, make_player("random", 2)) is not None
+        await session.rematch(False)
+        await heard(session, "no rematch")
+    after = await listed(2)
+    head, _, result = first.partition(": ")  # "table 1, started 2026-12-01 11:05", result
+    assert after[0] == f"{head.replace(', started ', ', opened ')}, match 1: {result}"
+    assert re.match(r"table 1, opened .*, match 2: ann \d+ - bot 1 \d+; \w[\w ]* won", after[1])

@@ -121,7 +121,7 @@ def test_setup_refusals_are_one_line_and_ask_again(tmp_path: Path) -> None:
         ],
         plain=False,
     )
-    assert "1 names: Scopa is for 2, 3, 4 or 6 players" in screen
+    assert "1 name: Scopa is for 2, 3, 4 or 6 players" in screen  # was "1 names"
     assert "5 names: Scopa is for 2, 3, 4 or 6 players" in screen
     assert "two players are called 'ada'; names must differ" in screen
     assert "invalid target: '200'; a whole number from 1 to 99" in screen

@@ -1,5 +1,6 @@
 """Driving a real ``scopa-net`` client in a terminal (tmux) as a person would: start it, read
-the screen, type at it, and play the first card of the hand at each turn."""
+the screen, type at it, and play the first card of the hand at each turn. Every tmux test
+uses this one runner."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 import re
 import shlex
 import subprocess
+import sys
 import time
 import uuid
 from pathlib import Path
@@ -15,10 +17,28 @@ HANG_GUARD = 90
 """Bound on each wait so a broken client fails instead of hanging (not a speed check)."""
 
 
+def scopa_net(data: str | Path, *args: str, config: str | Path | None = None) -> str:
+    """The shell command a person types, ``scopa-net ARGS``, with its files under ``data``
+    (and its settings under ``config``), in a colour terminal."""
+    env = f"env -u NO_COLOR TERM=xterm-256color XDG_DATA_HOME={shlex.quote(str(data))}"
+    if config is not None:
+        env += f" XDG_CONFIG_HOME={shlex.quote(str(config))}"
+    return f"{env} {shlex.join([sys.executable, '-m', 'scopa_net', *args])}"
+
+
 class Tmux:
+    """A tmux server of our own: terminals that run a command, prefixed by ``PID=`` (the
+    command's process) and followed by ``CLIENT-EXIT=`` (its status). Use in a ``with``."""
+
     def __init__(self) -> None:
-        self.socket = f"scopa-kill-{uuid.uuid4().hex[:8]}"
+        self.socket = f"scopa-test-{uuid.uuid4().hex[:8]}"
         self.count = 0
+
+    def __enter__(self) -> Tmux:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def run(self, *args: str) -> str:
         done = subprocess.run(
@@ -30,19 +50,31 @@ class Tmux:
         )
         return done.stdout
 
-    def start(self, command: str) -> str:
+    def start(self, command: str, *, columns: int = 150, rows: int = 50) -> str:
+        """A new terminal of that size running ``command``; its name."""
         self.count += 1
         name = f"w{self.count}"
         shell = f"echo PID=$$; exec {command}"
         wrapped = f"sh -c {shlex.quote(shell)}; echo CLIENT-EXIT=$?; sleep 60"
-        self.run("new-session", "-d", "-s", name, "-x", "150", "-y", "50", wrapped)
+        self.run("new-session", "-d", "-s", name, "-x", str(columns), "-y", str(rows), wrapped)
         return name
 
     def screen(self, name: str) -> str:
-        return self.run("capture-pane", "-p", "-J", "-S", "-5000", "-t", name)
+        """Everything shown so far, the scrollback included, lines the terminal wrapped
+        joined back."""
+        return self.run("capture-pane", "-p", "-J", "-S", "-", "-t", name)
+
+    def visible(self, name: str) -> str:
+        """What is on the screen now, a line per row."""
+        return self.run("capture-pane", "-p", "-t", name)
+
+    def keys(self, name: str, *keys: str) -> None:
+        """Press these keys (tmux names: ``Enter``, ``C-c``...)."""
+        self.run("send-keys", "-t", name, *keys)
 
     def type(self, name: str, text: str) -> None:
-        self.run("send-keys", "-t", name, text, "Enter")
+        """Type a line and press Enter."""
+        self.keys(name, text, "Enter")
 
     def wait_for(self, name: str, pattern: str, after: int = 0) -> re.Match[str]:
         deadline = time.monotonic() + HANG_GUARD
