@@ -33,6 +33,7 @@ from scopa_net.commands.options import (
     at_least,
     bot_level,
     player_for,
+    plural,
 )
 from scopa_net.rules import RuleSet
 
@@ -148,11 +149,6 @@ def run(args: argparse.Namespace) -> int:
     for failure in stats.failures[:10]:
         print(f"failure: {failure}", file=sys.stderr)
     return EXIT_FAILED if stats.failures else 0
-
-
-def plural(n: int, thing: str) -> str:
-    """``1 bot``, ``3 bots``."""
-    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
 
 
 def _print_now(line: str) -> None:

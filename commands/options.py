@@ -95,6 +95,11 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: {message} (see `{self.prog} --help`)\n")
 
 
+def plural(n: int, thing: str) -> str:
+    """``1 round``, ``3 rounds``: a count in the words a person reads."""
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
+
+
 def add_command(
     subparsers: argparse._SubParsersAction, name: str, **kwargs: Any
 ) -> argparse.ArgumentParser:

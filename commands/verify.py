@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from scopa_net.commands.options import add_command
+from scopa_net.commands.options import add_command, plural
 from scopa_net.commands.paths import data_dir
 from scopa_net.commands.progress import Progress
 
@@ -266,7 +266,7 @@ def _summary(out: Callable[[str], None], s: _Summary) -> None:
             by_seat[seat][why] += 1
     if by_reason:
         reasons = ", ".join(f"{why} {n}" for why, n in sorted(by_reason.items()))
-        out(f"seeds left out, in {len(s.exclusions)} rounds: {reasons}")
+        out(f"seeds left out, in {plural(len(s.exclusions), 'round')}: {reasons}")
         for seat in sorted(by_seat):
             counts = ", ".join(f"{why} {n}" for why, n in sorted(by_seat[seat].items()))
             out(f"  seat {seat}: {counts}")
@@ -287,5 +287,5 @@ def _summary(out: Callable[[str], None], s: _Summary) -> None:
                 f"{tally.name} {tally.observed} (expected {tally.expected:.1f}, "
                 f"{low:.1f}-{high:.1f}){flag}"
             )
-        out(f"  seat {seat}, {len(rounds)} rounds: " + "; ".join(parts))
+        out(f"  seat {seat}, {plural(len(rounds), 'round')}: " + "; ".join(parts))
     out("A count outside its band happens by chance about one time in twenty per figure.")

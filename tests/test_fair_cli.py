@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -110,8 +111,10 @@ def test_the_summary_counts_seeds_left_out_once_per_round(
     assert main(["verify", *paths]) == 0
     out = capsys.readouterr().out
     summary = out.split("== summary\n")[1]
-    assert "seeds left out, in 1 rounds: no_reveal 1" in summary  # two files, one round
+    assert "seeds left out, in 1 round: no_reveal 1" in summary  # two files, one round
     assert "  seat 2: no_reveal 1" in summary
+    assert re.search(r"^  seat 0, \d+ rounds?: settebello", summary, re.MULTILINE)
+    assert "1 rounds" not in summary
     assert "rounds not fair-checked (no player seed): 0" in summary
 
 
