@@ -72,6 +72,16 @@ def test_an_unreadable_or_damaged_file(tmp_path: Path, capsys: pytest.CaptureFix
     assert "invalid transcript" in out
 
 
+def test_a_file_that_is_not_a_transcript_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("shopping: bread, milk\n")
+    assert main(["verify", str(notes)]) == 1
+    out = capsys.readouterr().out
+    assert f"{notes}: invalid transcript: not a scopa-net transcript file (" in out
+
+
 def test_several_files_end_with_a_summary(
     saved: list[Path], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -449,7 +449,9 @@ def decode(
     try:
         obj = msgpack.unpackb(data, raw=False, use_list=True, strict_map_key=True)
     except (ValueError, TypeError, msgpack.UnpackException) as exc:
-        raise TranscriptFormatError(f"invalid transcript: not one msgpack value: {exc}") from None
+        raise TranscriptFormatError(
+            f"invalid transcript: not a scopa-net transcript file (not one msgpack value: {exc})"
+        ) from None
     r = _Reader("transcript")
     top = r.map(obj, _TOP_KEYS)
     if top["format"] != FORMAT_NAME:
