@@ -9,22 +9,29 @@ import contextlib
 import hashlib
 import random
 
+import msgpack
 import pytest
 from blind_document_verifier import (
     CARD_POINTS,
+    CheckFailedError,
     Verdict,
     add,
     blind_digest,
+    chain_hash,
+    commit_message,
     deck_message,
     dleq_holds,
     dleq_proof,
     first_dealer,
     key_proof,
+    lp,
     mul,
     open_deck,
     owner_of,
     plan,
     play_context,
+    reveal_message,
+    rules_hash,
     secrets,
     shares_message,
     shuffled,
@@ -43,7 +50,8 @@ from scopa_net.fair.blind.record import shares_message as their_shares_message
 from scopa_net.fair.blind.simulate import BlindMatch, simulate_blind_match
 from scopa_net.fair.blind.simulate import BlindTable as SimTable
 from scopa_net.fair.blind.verifier import verify_any
-from scopa_net.fair.errors import NotRevealedError
+from scopa_net.fair.blind.wire import decode_any
+from scopa_net.fair.errors import NotRevealedError, TranscriptFormatError
 from scopa_net.fair.transcript import Transcript
 from scopa_net.fair.verifier import RoundVerdict as RoundVerdict_
 from scopa_net.rules import RuleSet
@@ -213,7 +221,7 @@ def test_a_two_player_match_verifies_for_both_seats(two: BlindMatch) -> None:
 
 
 def test_four_people_with_a_kings_void(four_kings: BlindMatch) -> None:
-    for t in four_kings.transcripts:
+    for t in four_kings.transcripts[::3]:  # seats 0 and 3
         verdict = same_verdict(t)
         assert [r.kind for r in verdict.rounds] == ["kings", "verified"]
         assert verdict.result == "unfinished"
@@ -221,7 +229,7 @@ def test_four_people_with_a_kings_void(four_kings: BlindMatch) -> None:
 
 def test_four_seats_two_of_them_computers() -> None:
     m = simulate_blind_match(RuleSet.of(4), 8, people=(0, 2), max_rounds=2)
-    for t in m.transcripts:
+    for t in m.transcripts[1:]:  # seat 2's
         assert [r.kind for r in same_verdict(t).rounds] == ["verified", "verified"]
 
 
@@ -248,11 +256,11 @@ def gone_at(phase: Phase) -> tuple[BlindTable, BlindDriver]:
     [(Phase.KEYS, "absent-before-keys"), (Phase.SHUFFLE, "absent"), (Phase.PLAY, "absent")],
 )
 def test_absent_voids_from_the_host_and_the_seats(phase: Phase, kind: str) -> None:
-    """The present person's own transcript, and the host's export for every seat (which
-    holds no hand in the void round: nobody but the seat read it)."""
+    """The present person's own transcript, and the host's export for a person's seat and
+    for the computer's (which hold no hand in the void round: nobody but the seat read it)."""
     table, driver = gone_at(phase)
     transcripts = [driver.witnesses[0].transcript()]
-    transcripts += [table.transcript_for(seat) for seat in range(3)]
+    transcripts += [table.transcript_for(seat) for seat in (1, 2)]
     for t in transcripts:
         verdict = same_verdict(t)
         assert verdict.ok
@@ -308,3 +316,157 @@ def test_a_wrong_share_is_named_at_the_reveal() -> None:
         error = verdict.rounds[0].error
         assert error is not None
         assert (error.check, error.party) == ("bad share", 0)
+
+
+# --- (c) tampered transcripts --------------------------------------------------------------------
+
+
+def reseal(t: dict, host_seed: bytes) -> bytes:
+    """Every round re-linked and re-signed with the host's key, as a dishonest host signing
+    what it altered would (written from 5.2, 5.7, 5.9 and 9.8, like the verifier)."""
+    rules = t["rules"]
+    rules_digest = rules_hash(rules["players"], rules["target"], rules["variants"])
+    prev = bytes(32)
+    for r in t["rounds"]:
+        r["prev"] = prev
+        digest = blind_digest(r["round_id"], r["people"], r["keys"][0])
+        r["sig"] = sign(
+            host_seed, commit_message(r["round_id"], r["round_no"], prev, digest, rules_digest)
+        )
+        prev = chain_hash(r, digest)
+        if r["seeds"] is not None and r["seeds"][0] is not None:
+            r["reveal_sig"] = sign(host_seed, reveal_message(r["round_id"], r["seeds"][0], prev))
+    result = t["result"]
+    if result["sig"] is not None:
+        scores = b"".join(s.to_bytes(4, "big") for s in result["scores"])
+        winner = b"" if result["winner"] is None else bytes([result["winner"]])
+        msg = lp(b"scopa-net/v1/match-end-signature") + lp(prev) + lp(scores) + lp(winner)
+        result["sig"] = sign(host_seed, msg)
+    return encode(t)
+
+
+def encode(t: dict) -> bytes:
+    return msgpack.packb(t, use_bin_type=True)
+
+
+def refused(data: bytes) -> str:
+    """The outsider's first failure on ``data``; scopa_net refuses it too."""
+    try:
+        theirs_ok = verify_any(decode_any(data)).ok
+    except TranscriptFormatError:
+        theirs_ok = False
+    assert not theirs_ok
+    try:
+        ours = verify(data)
+    except CheckFailedError as exc:
+        return str(exc)
+    assert not ours.ok
+    failed = [r for r in ours.rounds if r.error is not None]
+    return str(failed[0].error) if failed else ours.result
+
+
+@pytest.fixture
+def record(two: BlindMatch) -> tuple[dict, bytes]:
+    """Seat 1's transcript of ``two`` as plain msgpack, and the host's private key."""
+    t = msgpack.unpackb(two.transcripts[1].encode(), raw=False)
+    return t, two.host_private_key.private_bytes_raw()
+
+
+def test_the_untouched_record_verifies(record: tuple[dict, bytes]) -> None:
+    t, key = record
+    assert verify(reseal(t, key)).ok
+
+
+def test_a_changed_card_is_refused(record: tuple[dict, bytes]) -> None:
+    t, key = record
+    r = t["rounds"][0]
+    pos, card = r["table"][0]
+    r["table"][0] = [pos, (card + 1) % 40]
+    assert refused(reseal(t, key)) == f"swapped card: position {pos}"
+
+
+def test_a_changed_hand_card_is_refused(record: tuple[dict, bytes]) -> None:
+    t, _ = record
+    r = t["rounds"][0]
+    pos = r["hand"][0][0]
+    r["hand"][0] = [pos, r["table"][0][1]]  # the hand is in no hash: no resealing needed
+    assert refused(encode(t)).startswith("swapped card")
+
+
+def test_a_play_naming_another_card_is_refused(record: tuple[dict, bytes]) -> None:
+    t, key = record
+    play = t["rounds"][0]["plays"][0]
+    play[1] = (play[1] & ~63) | ((play[1] & 63) + 1) % 40
+    assert refused(reseal(t, key)).startswith("bad play proof")
+
+
+def test_a_changed_proof_is_refused(record: tuple[dict, bytes]) -> None:
+    t, key = record
+    play = t["rounds"][0]["plays"][3]
+    play[3] = play[3][:40] + bytes([play[3][40] ^ 1]) + play[3][41:]
+    assert refused(reseal(t, key)).startswith("bad play proof")
+
+
+def test_a_wrong_seed_is_refused_naming_its_party(record: tuple[dict, bytes]) -> None:
+    t, key = record
+    seeds = t["rounds"][0]["seeds"]
+    seeds[2] = bytes(32)
+    assert refused(reseal(t, key)) == "wrong secret: party 2"
+
+
+def test_a_wrong_share_signed_by_its_party_is_named_at_the_reveal(
+    record: tuple[dict, bytes],
+) -> None:
+    """With the seeds out anyone can sign as a party: the share is then checked against the
+    party's secret key."""
+    t, key = record
+    r = t["rounds"][0]
+    deal, party = r["deals"][1], 1
+    deal["shares"][party][0] = CARD_POINTS[0]
+    s = secrets(r["round_id"], party, r["seeds"][party])
+    deal["sigs"][party] = sign(
+        s.sign_seed, shares_message(r["round_id"], party, 2, deal["shares"][party])
+    )
+    assert refused(reseal(t, key)).startswith(f"bad share: party {party}")
+
+
+def test_a_substituted_card_signed_by_its_party_is_named(record: tuple[dict, bytes]) -> None:
+    t, key = record
+    r, party = t["rounds"][0], 2
+    deck = r["decks"][party]
+    deck[0], deck[1] = deck[1], deck[0]
+    s = secrets(r["round_id"], party, r["seeds"][party])
+    r["deck_sigs"][party] = sign(s.sign_seed, deck_message(r["round_id"], party, deck))
+    assert refused(reseal(t, key)) == "substituted card: party 2, positions [0, 1]"
+
+
+@pytest.mark.parametrize("field", ["sig", "reveal_sig", "deck_sigs", "deals"])
+def test_a_changed_signature_is_refused(record: tuple[dict, bytes], field: str) -> None:
+    t, _ = record
+    r = t["rounds"][0]
+    if field == "deck_sigs":
+        r[field][1] = bytes([r[field][1][0] ^ 1]) + r[field][1][1:]
+    elif field == "deals":
+        sig = r["deals"][0]["sigs"][2]
+        r["deals"][0]["sigs"][2] = bytes([sig[0] ^ 1]) + sig[1:]
+    else:
+        r[field] = bytes([r[field][0] ^ 1]) + r[field][1:]
+    assert "signature" in refused(encode(t))
+
+
+def test_no_flipped_byte_of_a_round_verifies(two: BlindMatch) -> None:
+    """One bit flipped anywhere in round 1's bytes: refused, as unreadable or as a round that
+    does not verify, by the outsider and by scopa_net alike."""
+    data = two.transcripts[0].encode()
+    t = msgpack.unpackb(data, raw=False)
+    first = msgpack.packb(t["rounds"][0], use_bin_type=True)
+    start = data.index(first)
+    rng = random.Random(11)
+    for offset in rng.sample(range(start, start + len(first)), 8):
+        changed = bytearray(data)
+        changed[offset] ^= 1 << rng.randrange(8)
+        try:
+            reason = refused(bytes(changed))
+        except (ValueError, msgpack.UnpackException, KeyError, TypeError, IndexError):
+            continue  # not even a transcript any more
+        assert reason, offset
