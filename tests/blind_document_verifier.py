@@ -56,6 +56,11 @@ def as_int(s: bytes) -> int:
     return int.from_bytes(s, "little")
 
 
+def canonical(k: bytes) -> bool:
+    """9.2: a scalar is 32 bytes little-endian, below ``l``."""
+    return len(k) == 32 and as_int(k) < L
+
+
 class RefusedError(Exception):
     """libsodium refused an operation (a zero scalar, a bad point): a failed check."""
 
@@ -136,6 +141,8 @@ def key_proof_holds(
     round_id: bytes, party: int, point: bytes, proof: bytes, sign_key: bytes
 ) -> bool:
     e, z = proof[:32], proof[32:]
+    if not canonical(e) or not canonical(z):
+        return False
     try:
         a = sub(mul_b(z), mul(e, point))
     except RefusedError:
@@ -152,6 +159,8 @@ def dleq_proof(x: bytes, point: bytes, ctx: bytes, u: bytes, d: bytes) -> bytes:
 
 def dleq_holds(point: bytes, ctx: bytes, u: bytes, d: bytes, proof: bytes) -> bool:
     e, z = proof[:32], proof[32:]
+    if not canonical(e) or not canonical(z):
+        return False
     try:
         a1 = sub(mul_b(z), mul(e, point))
         a2 = sub(mul(z, u), mul(e, d))
@@ -323,7 +332,7 @@ class RoundVerdict:
 
     @property
     def ok(self) -> bool:
-        return self.kind in ("verified", "kings", "absent", "absent-before-keys")
+        return self.kind in ("verified", "kings", "absent", "absent-before-keys", "not replayed")
 
 
 @dataclass
@@ -343,6 +352,7 @@ class Match:
     seat: int
     prev: bytes = bytes(32)
     round_no: int = 0
+    """Rounds checked so far."""
     seen: set[bytes] = field(default_factory=set)
     dealer: int | None = None
     """The next round's dealer; None until the match's first deal."""
@@ -413,19 +423,26 @@ def verify_result(match: Match, result: dict) -> tuple[str, bool]:
 
 
 def verify_round(match: Match, r: dict) -> RoundVerdict:
+    """One round; whatever its verdict, the next round links to its chain hash (6.2)."""
     no = r["round_no"]
+    check = RoundCheck(match, r)
     try:
-        kind, note = RoundCheck(match, r).run()
+        kind, note = check.run()
+        verdict = RoundVerdict(no, kind, note)
     except CheckFailedError as exc:
+        verdict = RoundVerdict(
+            no, "not revealed" if exc.check == "not revealed" else "failed", str(exc), exc
+        )
+    if not verdict.ok:
         match.replay_ok = False
-        return RoundVerdict(no, "failed", str(exc), exc)
-    if kind == "not revealed":
-        match.replay_ok = False
-    return RoundVerdict(no, kind, note)
+    match.round_no += 1
+    if r["keys"]:
+        match.prev = chain_hash(r, blind_digest(r["round_id"], r["people"], r["keys"][0]))
+    return verdict
 
 
 class RoundCheck:
-    """One round, in 9.9's order."""
+    """One round, in 9.9's order; each failure raises :class:`CheckFailedError`."""
 
     def __init__(self, match: Match, r: dict) -> None:
         self.m, self.r = match, r
@@ -433,52 +450,87 @@ class RoundCheck:
         self.people: list[int] = list(r["people"])
         self.parties = len(self.people) + 1
         self.void = r["void"]
+        self.published: dict[int, list[bytes | None]] = {}
 
-    # 9.9 step 1
-    def chain(self) -> bytes:
+    def run(self) -> tuple[str, str]:
+        r, void = self.r, self.void
+        digest = self.commitment()  # step 1
+        if len(r["keys"]) == 1 < self.parties and void is not None:
+            return self.before_keys(digest)
+        self.keys()  # step 2
+        self.decks()  # step 3
+        if r["dealer"] is None:
+            raise CheckFailedError("not revealed", "the round never reached its deal")
+        dealt = plan(self.m.table, r["dealer"])
+        self.deals(dealt)  # step 4
+        if self.m.replay_ok:  # step 5
+            self.dealer()
+        if r["seeds"] is None:  # step 6
+            raise CheckFailedError("not revealed", "the seeds were never revealed")
+        secrets = self.seeds()
+        self.shuffles(secrets)
+        self.shares(dealt, secrets)
+        cards = self.opened(dealt, secrets)
+        if void is not None and void["reason"] == "absent":  # step 7
+            return self.absent()
+        missing = [p for p, s in enumerate(r["seeds"]) if s is None]
+        if void is not None and void["reason"] == "failed_check":  # step 8
+            if missing:
+                raise CheckFailedError("not revealed", f"parties {missing} kept their seeds")
+            offender = void["offender"]
+            who = "the host's party" if offender is None else f"seat {offender}"
+            raise CheckFailedError(
+                "bad void",
+                f"{who} stopped the round, and every part checks out",
+                owner_of(offender, self.people),
+            )
+        if missing:
+            raise CheckFailedError("not revealed", f"the seeds of parties {missing} are missing")
+        if self.m.replay_ok:  # step 9
+            kind, note = self.replay(dealt, cards)
+        else:
+            kind, note = "not replayed", "checked; not replayed after an earlier failure"
+        self.reveal()  # step 10
+        return kind, note
+
+    # step 1
+    def commitment(self) -> bytes:
         m, r = self.m, self.r
         if r["round_no"] != m.round_no + 1 or r["prev"] != m.prev:
             raise CheckFailedError("broken chain", f"round {r['round_no']}")
         if self.round_id in m.seen:
             raise CheckFailedError("replayed round")
         m.seen.add(self.round_id)
-        m.round_no = r["round_no"]
         keys = r["keys"]
-        if not keys or len(keys[0]) != 3:
-            raise CheckFailedError("broken chain", "no host key")
+        if not keys:
+            raise CheckFailedError("not revealed", "the round holds no host key")
         digest = blind_digest(self.round_id, self.people, keys[0])
         msg = commit_message(self.round_id, r["round_no"], r["prev"], digest, m.rules_hash)
         if not signed(m.host_key, r["sig"], msg):
             raise CheckFailedError("bad signature", "on the round's commitment")
+        if self.void is not None and self.void["reason"] not in ("kings", "absent", "failed_check"):
+            raise CheckFailedError("void mismatch", f"reason {self.void['reason']!r}")
         return digest
 
+    # step 2
     def keys(self) -> None:
         keys = self.r["keys"]
         if len(keys) != self.parties:
-            raise CheckFailedError("broken chain", f"{len(keys)} keys for {self.parties} parties")
+            raise CheckFailedError("not revealed", "the parties' keys were never relayed")
         for p, (point, proof, sign_key) in enumerate(keys):
             if not valid(point) or not key_proof_holds(self.round_id, p, point, proof, sign_key):
-                raise CheckFailedError("bad key proof", f"party {p}", p)
+                raise CheckFailedError("bad key", f"party {p}", p)
         self.points = [k[0] for k in keys]
         self.joint = self.points[0]
         for point in self.points[1:]:
             self.joint = add(self.joint, point)
 
-    def dealer(self) -> int:
-        m, r = self.m, self.r
-        want = m.dealer
-        if want is None:
-            want = first_dealer(self.round_id, self.points, m.table.players)
-        if r["dealer"] != want:
-            raise CheckFailedError("broken chain", f"dealer {r['dealer']}, the match's is {want}")
-        return want
-
-    # 9.9 step 2
+    # step 3
     def decks(self) -> None:
         r = self.r
         decks, sigs = r["decks"], r["deck_sigs"]
         if len(decks) != len(sigs) or len(decks) > self.parties:
-            raise CheckFailedError("broken chain", "decks and signatures")
+            raise CheckFailedError("broken chain", "decks and their signatures")
         for p, (deck, sig) in enumerate(zip(decks, sigs, strict=True)):
             if len(deck) != 40 or not all(
                 isinstance(c, bytes) and len(c) == 64 and valid(c[:32]) and valid(c[32:])
@@ -488,19 +540,87 @@ class RoundCheck:
             if not signed(r["keys"][p][2], sig, deck_message(self.round_id, p, deck)):
                 raise CheckFailedError("bad party signature", f"party {p}'s deck", p)
 
-    # 9.9 step 3
+    # step 4
+    def deals(self, dealt: list[list[tuple[int, int | None]]]) -> None:
+        """Signed shares; the table cards and every play proof against them."""
+        r = self.r
+        if len(r["deals"]) > len(dealt) or (r["deals"] and len(r["decks"]) != self.parties):
+            raise CheckFailedError("bad shares", f"{len(r['deals'])} deals recorded")
+        targets: dict[int, int | None] = {}
+        for k, deal in enumerate(r["deals"], start=1):
+            targets.update(dealt[k - 1])
+            if len(deal["shares"]) != self.parties or len(deal["sigs"]) != self.parties:
+                raise CheckFailedError("broken chain", f"deal {k} by party")
+            for p in range(self.parties):
+                shares, sig = deal["shares"][p], deal["sigs"][p]
+                if shares is None or sig is None:
+                    continue
+                mine = [pos for pos, seat in dealt[k - 1] if owner_of(seat, self.people) != p]
+                if len(shares) != len(mine) or not signed(
+                    r["keys"][p][2], sig, shares_message(self.round_id, p, k, shares)
+                ):
+                    raise CheckFailedError(
+                        "bad party signature", f"party {p}'s shares of deal {k}", p
+                    )
+                for pos, share in zip(mine, shares, strict=True):
+                    self.published.setdefault(pos, [None] * self.parties)[p] = share
+        self.targets = targets
+        deck = r["decks"][-1] if r["decks"] else []
+        for pos, card in r["table"]:
+            if (
+                pos not in targets
+                or targets[pos] is not None
+                or self.unshared(pos) != CARD_POINTS[card]
+            ):
+                raise CheckFailedError("no card", f"table position {pos}")
+        for seat, code, pos, proof in r["plays"]:
+            card, o = code & 63, owner_of(seat, self.people)
+            assert o is not None
+            ok = targets.get(pos, -1) == seat
+            if ok:
+                d = self.unshared(pos)
+                ok = d is not None and dleq_holds(
+                    self.points[o],
+                    play_context(self.round_id, o, pos, card),
+                    deck[pos][:32],
+                    sub(d, CARD_POINTS[card]),
+                    proof,
+                )
+            if not ok:
+                raise CheckFailedError("bad play proof", f"seat {seat} at position {pos}", o)
+
+    def unshared(self, pos: int) -> bytes | None:
+        """``V`` less every share published for ``pos`` (None if a share is not a point)."""
+        point = self.r["decks"][-1][pos][32:]
+        for share in self.published.get(pos, []):
+            if share is not None:
+                if not valid(share):
+                    return None
+                point = sub(point, share)
+        return point
+
+    # step 5
+    def dealer(self) -> None:
+        m, r = self.m, self.r
+        want = m.dealer
+        if want is None:
+            want = first_dealer(self.round_id, self.points, m.table.players)
+            m.dealer = want
+        if r["dealer"] != want:
+            raise CheckFailedError("broken chain", f"dealer {r['dealer']}, the match's is {want}")
+
+    # step 6
     def seeds(self) -> list[Secrets | None]:
-        seeds = self.r["seeds"] or [None] * self.parties
+        seeds = self.r["seeds"]
         if len(seeds) != self.parties:
-            raise CheckFailedError("broken chain", "seeds by party")
+            raise CheckFailedError("wrong secret", f"{len(seeds)} seeds, {self.parties} parties")
         out: list[Secrets | None] = []
         for p, seed in enumerate(seeds):
             if seed is None:
                 out.append(None)
                 continue
             s = secrets(self.round_id, p, seed)
-            point, _, sign_key = self.r["keys"][p]
-            if (s.point, s.sign_key) != (point, sign_key):
+            if [s.point, key_proof(s, self.round_id, p), s.sign_key] != self.r["keys"][p]:
                 raise CheckFailedError("wrong secret", f"party {p}", p)
             out.append(s)
         return out
@@ -516,173 +636,93 @@ class RoundCheck:
                     raise CheckFailedError("substituted card", f"party {p}, positions {bad}", p)
             deck = out
 
-    # 9.9 step 4
-    def deals(self, dealt: list[list[tuple[int, int | None]]], secrets: list[Secrets | None]):
+    def shares(self, dealt: list[list[tuple[int, int | None]]], secrets: list[Secrets | None]):
         r = self.r
-        deck = r["decks"][-1]
-        published: dict[int, list[bytes | None]] = {}
-        if len(r["deals"]) > len(dealt):
-            raise CheckFailedError("broken chain", "more deals than the plan")
         for k, deal in enumerate(r["deals"], start=1):
-            if len(deal["shares"]) != self.parties or len(deal["sigs"]) != self.parties:
-                raise CheckFailedError("broken chain", f"deal {k} by party")
-            for p in range(self.parties):
-                shares, sig = deal["shares"][p], deal["sigs"][p]
-                mine = [pos for pos, seat in dealt[k - 1] if owner_of(seat, self.people) != p]
-                if shares is None:
-                    if sig is not None:
-                        raise CheckFailedError(
-                            "broken chain", f"deal {k}: a signature without shares"
-                        )
-                    for pos in mine:
-                        published.setdefault(pos, [None] * self.parties)
+            for p, shares in enumerate(deal["shares"]):
+                s = secrets[p]
+                if s is None or shares is None:
                     continue
-                if len(shares) != len(mine) or not signed(
-                    r["keys"][p][2], sig, shares_message(self.round_id, p, k, shares)
-                ):
-                    raise CheckFailedError(
-                        "bad party signature", f"party {p}'s shares of deal {k}", p
-                    )
-                s = secrets[p]
+                mine = [pos for pos, seat in dealt[k - 1] if owner_of(seat, self.people) != p]
                 for pos, share in zip(mine, shares, strict=True):
-                    if not valid(share):
+                    if mul(s.x, r["decks"][-1][pos][:32]) != share:
                         raise CheckFailedError("bad share", f"party {p}, position {pos}", p)
-                    if s is not None and mul(s.x, deck[pos][:32]) != share:
-                        raise CheckFailedError("bad share", f"party {p}, position {pos}", p)
-                    published.setdefault(pos, [None] * self.parties)[p] = share
-        self.published = published
 
-    def opened(self, pos: int, secrets: list[Secrets | None]) -> int | None:
-        """The card at ``pos`` from the published shares and, for the owner's, its seed."""
-        deck = self.r["decks"][-1]
-        point = deck[pos][32:]
-        shares = self.published.get(pos, [None] * self.parties)
-        for p in range(self.parties):
-            share = shares[p]
-            if share is None:
-                s = secrets[p]
-                if s is None:
-                    return None
-                share = mul(s.x, deck[pos][:32])
-            point = sub(point, share)
-        return CARD_OF.get(point, -1)
-
-    def run(self) -> tuple[str, str]:
-        r, m = self.r, self.m
-        digest = self.chain()
-        void = self.void
-        if void is not None and void["reason"] not in ("kings", "absent", "failed_check"):
-            raise CheckFailedError("void mismatch", f"reason {void['reason']!r}")
-        if len(r["keys"]) == 1 < self.parties and void is not None:
-            return self.before_keys(digest)
-        self.keys()
-        dealer = self.dealer()
-        self.decks()
-        secrets = self.seeds()
-        self.shuffles(secrets)
-        dealt = plan(m.table, dealer)
-        past_decks = r["deals"] or r["hand"] or r["table"] or r["plays"]
-        if past_decks and len(r["decks"]) != self.parties:
-            raise CheckFailedError("broken chain", "cards dealt before every deck came")
-        self.published: dict[int, list[bytes | None]] = {}
-        if r["decks"]:
-            self.deals(dealt, secrets)
-        revealed = r["seeds"] is not None and all(s is not None for s in r["seeds"])
-        cards = self.cards(dealt, dealer, secrets, revealed)
-        if void is not None and void["reason"] == "failed_check":
-            offender = void["offender"]
-            who = "the host's party" if offender is None else f"seat {offender}"
-            raise CheckFailedError(
-                "bad void",
-                f"{who} stopped the round, and every part checks out",
-                owner_of(offender, self.people),
-            )
-        if void is not None and void["reason"] == "absent":
-            return self.absent(digest, dealer)
-        if not revealed:
-            return "not revealed", "not revealed: the round's seeds did not all come"
-        note = self.replay(dealer, cards)
-        self.reveal(digest)
-        return note
-
-    # 9.9 step 5
-    def cards(self, dealt, dealer: int, secrets, revealed: bool) -> list[int | None]:
-        r, m = self.r, self.m
-        seat = m.seat
-        so_far = [pos_seat for deal in dealt[: len(r["deals"])] for pos_seat in deal]
-        targets = dict(so_far)
-        hand_positions = [pos for pos, s in so_far if s == seat]
-        table_positions = [pos for pos, s in dealt[0] if s is None] if r["deals"] else []
-        hand = [p for p, _ in r["hand"]]
-        if hand != hand_positions and (revealed or hand):
-            raise CheckFailedError("misrouted card", f"hand positions {hand}, not {hand_positions}")
-        if [p for p, _ in r["table"]] != table_positions:
-            raise CheckFailedError("misrouted card", "table positions")
-        deck = r["decks"][-1] if r["decks"] else None
-        known: dict[int, int] = {}
-        for pos, card in [*r["hand"], *r["table"]]:
-            got = self.opened(pos, secrets)
-            if got is None:
-                raise CheckFailedError("not revealed", f"position {pos} cannot be opened")
-            if got != card:
-                raise CheckFailedError(
-                    "no card" if got == -1 else "swapped card", f"position {pos}"
-                )
-            known[pos] = card
-        played_at: set[int] = set()
-        for s, code, pos, proof in r["plays"]:
-            card = code & 63
-            if targets.get(pos, -1) != s or pos in played_at:
-                raise CheckFailedError("misrouted card", f"play at position {pos} by seat {s}")
-            played_at.add(pos)
-            o = owner_of(s, self.people)
-            assert o is not None
-            assert deck is not None
-            u, v = deck[pos][:32], deck[pos][32:]
-            others = self.published.get(pos, [None] * self.parties)
-            total = v
-            for p in range(self.parties):
-                if p != o:
-                    share = others[p]
-                    if share is None:
-                        raise CheckFailedError("bad play proof", f"position {pos} was never shared")
-                    total = sub(total, share)
-            d = sub(total, CARD_POINTS[card])
-            ctx = play_context(self.round_id, o, pos, card)
-            if not dleq_holds(self.points[o], ctx, u, d, proof):
-                raise CheckFailedError("bad play proof", f"seat {s} at position {pos}", o)
-            if known.get(pos, card) != card:
-                raise CheckFailedError("swapped card", f"position {pos}")
-            known[pos] = card
-        if len(set(known.values())) != len(known):
-            raise CheckFailedError("duplicated card", "a card seen twice")
-        cards: list[int | None] = [None] * 40
-        if revealed and deck is not None:
-            for pos in range(40):
-                got = self.opened(pos, secrets)
-                if got is None or got == -1:
-                    raise CheckFailedError("no card", f"position {pos}")
-                cards[pos] = got
-            if len(set(cards)) != 40:
-                raise CheckFailedError("duplicated card", "the deck holds a card twice")
+    def opened(
+        self, dealt: list[list[tuple[int, int | None]]], secrets: list[Secrets | None]
+    ) -> list[int]:
+        """With every seed: the card at each position, traced back through the shuffles, and
+        every card the record shows opened (hand, table, plays) is that card."""
+        r = self.r
+        if any(s is None for s in secrets) or len(r["decks"]) != self.parties:
+            return []
+        cards = []
+        for pos in range(40):
+            i = pos
+            for s in reversed(secrets):
+                assert s is not None
+                i = s.perm[i]
+            cards.append(i)
+        shown = [*r["hand"], *r["table"], *([pos, code & 63] for _, code, pos, _ in r["plays"])]
+        for pos, card in shown:
+            if cards[pos] != card:
+                raise CheckFailedError("substituted card", f"position {pos} holds {cards[pos]}")
         return cards
 
-    # 9.9 step 6
-    def replay(self, dealer: int, cards: list[int | None]) -> tuple[str, str]:
+    # step 7
+    def absent(self) -> tuple[str, str]:
+        r = self.r
+        offender = self.void["offender"]
+        if offender not in self.people:
+            raise CheckFailedError("void mismatch", f"seat {offender} was not a person's party")
+        party = self.people.index(offender) + 1
+        if [s is None for s in r["seeds"]] != [p == party for p in range(self.parties)]:
+            raise CheckFailedError("not revealed", f"an absent void naming seat {offender}")
+        if r["score"] is not None:
+            raise CheckFailedError("void mismatch", "an absent void with a score")
+        self.hand_so_far()
+        self.reveal()
+        return "absent", f"void: seat {offender} absent"
+
+    def hand_so_far(self) -> None:
+        """An absent void's hand: empty (the host's export), or exactly the seat's positions
+        of the deals so far, each opening to its card with the seat's own seed."""
         r, m = self.r, self.m
-        if None in cards:
-            raise CheckFailedError("not revealed")
-        game = RoundReplay(m.table, dealer, [c for c in cards if c is not None])
+        hand = r["hand"]
+        if not hand:
+            return
+        own = owner_of(m.seat, self.people)
+        assert own is not None
+        seed = r["seeds"][own]
+        positions = [pos for pos, s in self.targets.items() if s == m.seat]
+        if [pos for pos, _ in hand] != sorted(positions) or seed is None:
+            raise CheckFailedError("misrouted card", "the hand of an absent void")
+        x = secrets(self.round_id, own, seed).x
+        for pos, card in hand:
+            point = self.unshared(pos)
+            if point is None or sub(point, mul(x, r["decks"][-1][pos][:32])) != CARD_POINTS[card]:
+                raise CheckFailedError("substituted card", f"hand position {pos}")
+
+    # step 9
+    def replay(
+        self, dealt: list[list[tuple[int, int | None]]], cards: list[int]
+    ) -> tuple[str, str]:
+        r, m = self.r, self.m
+        dealer = r["dealer"]
+        so_far = [pos for deal in dealt[: len(r["deals"])] for pos, s in deal if s == m.seat]
+        if [pos for pos, _ in r["hand"]] != so_far or [pos for pos, _ in r["table"]] != [
+            pos for pos, s in dealt[0] if s is None
+        ]:
+            raise CheckFailedError("misrouted card", "hand or table positions")
+        game = RoundReplay(m.table, dealer, cards)
         void = self.void
-        if game.void != (void is not None):
-            raise CheckFailedError("void mismatch", "kings")
-        if void is not None:
-            if void["offender"] is not None or r["plays"] or r["score"] is not None:
-                raise CheckFailedError("void mismatch", "a kings void with more")
-            if len(r["deals"]) != 1:
-                raise CheckFailedError("broken chain", "a kings void past its first deal")
+        if game.void:
+            if void is None or void["offender"] is not None or r["plays"]:
+                raise CheckFailedError("void mismatch", "kings on the table, and no kings void")
             m.dealer = dealer  # 5.6: the same dealer deals again
             return "kings", "void: kings on the opening table"
+        if void is not None:
+            raise CheckFailedError("void mismatch", "a kings void without the kings")
         try:
             for s, code, _, _ in r["plays"]:
                 game.play(s, code)
@@ -697,70 +737,49 @@ class RoundCheck:
         m.dealer = (dealer + 1) % m.table.players
         return "verified", f"verified (dealer seat {dealer}, {len(r['plays'])} plays)"
 
-    # 9.9 step 7
-    def reveal(self, digest: bytes) -> None:
+    # step 10
+    def reveal(self) -> None:
         r, m = self.r, self.m
-        seeds = r["seeds"]
-        if seeds is None or r["reveal_sig"] is None:
-            raise CheckFailedError("not revealed")
-        chain = chain_hash(r, digest)
-        if seeds[0] is None or not signed(
-            m.host_key, r["reveal_sig"], reveal_message(self.round_id, seeds[0], chain)
+        if r["seeds"][0] is None or r["reveal_sig"] is None:
+            raise CheckFailedError("not revealed", "no reveal")
+        chain = chain_hash(r, blind_digest(self.round_id, self.people, r["keys"][0]))
+        if not signed(
+            m.host_key, r["reveal_sig"], reveal_message(self.round_id, r["seeds"][0], chain)
         ):
             raise CheckFailedError("bad signature", "on the reveal")
-        m.prev = chain
-
-    def absent(self, digest: bytes, dealer: int) -> tuple[str, str]:
-        r = self.r
-        offender = self.void["offender"]
-        if offender not in self.people:
-            raise CheckFailedError("void mismatch", f"seat {offender} was not a person's party")
-        party = self.people.index(offender) + 1
-        seeds = r["seeds"]
-        if seeds is None or [s is None for s in seeds] != [p == party for p in range(self.parties)]:
-            raise CheckFailedError(
-                "not revealed", f"the seeds of an absent void naming seat {offender}"
-            )
-        if r["score"] is not None:
-            raise CheckFailedError("void mismatch", "an absent void with a score")
-        self.reveal(digest)
-        self.m.dealer = dealer
-        return "absent", f"void: seat {offender} absent"
 
     def before_keys(self, digest: bytes) -> tuple[str, str]:
         """9.9, *void before the keys*."""
-        r = self.r
-        if r["dealer"] is not None or any(
-            r[k] for k in ("decks", "deck_sigs", "deals", "hand", "table", "plays")
+        r, void = self.r, self.void
+        if (
+            r["dealer"] is not None
+            or r["score"] is not None
+            or any(r[k] for k in ("decks", "deck_sigs", "deals", "hand", "table", "plays"))
         ):
             raise CheckFailedError("broken chain", "recorded past the keys")
-        if r["score"] is not None:
-            raise CheckFailedError("broken chain", "a score before the keys")
-        void = self.void
         if void["reason"] == "kings":
             raise CheckFailedError("void mismatch", "a kings void before anything was dealt")
+        seeds = r["seeds"]
+        if seeds is None or len(seeds) != self.parties:
+            raise CheckFailedError("not revealed", "seeds of a void before the keys")
+        missing = [p for p, s in enumerate(seeds) if s is None]
+        offender = void["offender"]
         if void["reason"] == "failed_check":
-            offender = void["offender"]
+            if missing:
+                raise CheckFailedError("not revealed", f"parties {missing} kept their seeds")
             raise CheckFailedError(
                 "bad void",
                 f"seat {offender} stopped the round, and nothing was wrong",
                 owner_of(offender, self.people),
             )
-        offender = void["offender"]
-        if void["reason"] != "absent" or offender not in self.people:
-            raise CheckFailedError("void mismatch", f"seat {offender}")
-        party = self.people.index(offender) + 1
-        seeds = r["seeds"]
-        if (
-            seeds is None
-            or len(seeds) != self.parties
-            or [s is None for s in seeds] != [p == party for p in range(self.parties)]
-        ):
-            raise CheckFailedError("not revealed", "seeds of a void before the keys")
+        if offender not in self.people:
+            raise CheckFailedError("void mismatch", f"seat {offender} was not a person's party")
+        if missing != [self.people.index(offender) + 1]:
+            raise CheckFailedError("not revealed", f"parties {missing} kept their seeds")
         s = secrets(self.round_id, 0, seeds[0])
-        if (s.point, s.sign_key) != (r["keys"][0][0], r["keys"][0][2]):
+        if [s.point, key_proof(s, self.round_id, 0), s.sign_key] != r["keys"][0]:
             raise CheckFailedError("wrong secret", "party 0", 0)
-        self.reveal(digest)
+        self.reveal()
         return "absent-before-keys", (
             f"void: seat {offender} absent before every key came; nothing dealt"
         )
