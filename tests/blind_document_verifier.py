@@ -455,7 +455,7 @@ class RoundCheck:
     def run(self) -> tuple[str, str]:
         r, void = self.r, self.void
         digest = self.commitment()  # step 1
-        if len(r["keys"]) == 1 < self.parties and void is not None:
+        if r["dealer"] is None and len(r["keys"]) == 1 < self.parties and void is not None:
             return self.before_keys(digest)
         self.keys()  # step 2
         self.decks()  # step 3
@@ -717,7 +717,7 @@ class RoundCheck:
         game = RoundReplay(m.table, dealer, cards)
         void = self.void
         if game.void:
-            if void is None or void["offender"] is not None or r["plays"]:
+            if void is None or void["offender"] is not None or r["plays"] or len(r["deals"]) != 1:
                 raise CheckFailedError("void mismatch", "kings on the table, and no kings void")
             m.dealer = dealer  # 5.6: the same dealer deals again
             return "kings", "void: kings on the opening table"
@@ -751,10 +751,8 @@ class RoundCheck:
     def before_keys(self, digest: bytes) -> tuple[str, str]:
         """9.9, *void before the keys*."""
         r, void = self.r, self.void
-        if (
-            r["dealer"] is not None
-            or r["score"] is not None
-            or any(r[k] for k in ("decks", "deck_sigs", "deals", "hand", "table", "plays"))
+        if r["score"] is not None or any(
+            r[k] for k in ("decks", "deck_sigs", "deals", "hand", "table", "plays")
         ):
             raise CheckFailedError("broken chain", "recorded past the keys")
         if void["reason"] == "kings":
