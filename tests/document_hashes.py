@@ -15,10 +15,11 @@ from pathlib import Path
 DOC = (Path(__file__).resolve().parent.parent / "protocol.md").read_text(encoding="utf-8")
 
 
-def cases() -> dict[str, dict[str, str]]:
-    """Every vectors block by its ``case`` name (a name used twice keeps its last block)."""
+def cases(text: str = DOC) -> dict[str, dict[str, str]]:
+    """Every vectors block of ``text`` (the whole document unless told) by its ``case`` name;
+    a name used twice keeps its last block."""
     out = {}
-    for block in re.findall(r"^```vectors\n(.*?)^```", DOC, re.MULTILINE | re.DOTALL):
+    for block in re.findall(r"^```vectors\n(.*?)^```", text, re.MULTILINE | re.DOTALL):
         fields = {}
         for line in block.splitlines():
             key, _, value = line.partition(":")

@@ -44,11 +44,10 @@ from blind_driver import BlindDriver, new_blind_table
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from document_hashes import cases
 from document_referee import Table
+from helpers import SwappedSharesParty, drive_until_waiting_on, one_blind_round
 from table_driver import KEY
 
 from scopa_net.fair.blind.errors import BlindCheckError
-from scopa_net.fair.blind.party import BlindParty, SignedShares
-from scopa_net.fair.blind.record import shares_message as their_shares_message
 from scopa_net.fair.blind.simulate import BlindMatch, simulate_blind_match
 from scopa_net.fair.blind.simulate import BlindTable as SimTable
 from scopa_net.fair.blind.verifier import verify_any
@@ -241,12 +240,7 @@ def gone_at(phase: Phase) -> tuple[BlindTable, BlindDriver]:
     ``phase`` of round 1, their grace ending at once; the match is played to its end."""
     table = new_blind_table(RuleSet.of(3, 1), bots=1)
     driver = BlindDriver(table, seed=4)
-    for _ in range(300):
-        driver.catch_up()
-        if table.phase is phase and any(seat == 1 for seat, _ in table.to_act()):
-            break
-        driver.step()
-    assert table.phase is phase
+    drive_until_waiting_on(driver, phase, 1)
     driver.hold = {1}
     driver.witnesses[1].take_outgoing()
     table.set_status(1, connected=False, stand_in=True, grace=0)
@@ -271,19 +265,8 @@ def test_absent_voids_from_the_host_and_the_seats(phase: Phase, kind: str) -> No
         assert verdict.rounds[0].note.startswith("void: seat 1 absent")
 
 
-def dealt_round(seed: int, **kw: object) -> tuple[SimTable, Ed25519PrivateKey]:
-    """One 2-player blind round of two people, shuffled and its first deal opened."""
-    rng = random.Random(seed)
-    key = Ed25519PrivateKey.from_private_bytes(rng.randbytes(32))
-    table = SimTable(RuleSet.of(2), rng, (0, 1), **kw)
-    table.keys_and_shuffle(None)
-    table.trace_deck()
-    table.open_deal(1)
-    return table, key
-
-
 def test_a_seat_that_stops_without_cause_is_named() -> None:
-    table, key = dealt_round(1)
+    table, key = one_blind_round(1)
     table.stop(1)
     table.reveal()
     verdict = same_verdict(table.transcript(key, 0))
@@ -293,19 +276,11 @@ def test_a_seat_that_stops_without_cause_is_named() -> None:
 
 
 def test_a_wrong_share_is_named_at_the_reveal() -> None:
-    class WrongShare(BlindParty):
-        """The host's party: its first two shares of every deal swapped, and signed."""
-
-        def open_deal(self, k: int) -> SignedShares:
-            honest = super().open_deal(k)
-            shares = (honest.shares[1], honest.shares[0], *honest.shares[2:])
-            self._sent[k] = shares
-            message = their_shares_message(self.round_id, self.party, k, shares)
-            return SignedShares(shares, self.secrets.sign(message))
-
+    """The host's party swaps its first two shares of deal 1: the seats reading them find no
+    card and the round is void ``failed_check``; the reveal names party 0."""
     rng = random.Random(2)
     key = Ed25519PrivateKey.from_private_bytes(rng.randbytes(32))
-    table = SimTable(RuleSet.of(2), rng, (0, 1), make={0: WrongShare})
+    table = SimTable(RuleSet.of(2), rng, (0, 1), make={0: SwappedSharesParty})
     table.keys_and_shuffle(None)
     signed = [p.open_deal(1) for p in table.parties]
     for p in table.parties:  # a seat reading a swapped position finds no card there
