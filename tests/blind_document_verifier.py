@@ -369,7 +369,10 @@ TOP_KEYS = ["format", "version", "rules", "host_key", "seat", "rounds", "result"
 
 def read(data: bytes) -> dict:
     """6.1 and 9.8: one canonical msgpack value with the listed keys in order."""
-    value = msgpack.unpackb(data, raw=False, strict_map_key=False)
+    try:
+        value = msgpack.unpackb(data, raw=False, strict_map_key=False)
+    except (ValueError, msgpack.UnpackException) as exc:
+        raise CheckFailedError("invalid transcript", f"not msgpack: {exc}") from None
     if msgpack.packb(value, use_bin_type=True) != data:
         raise CheckFailedError("invalid transcript", "not the canonical encoding")
     if not isinstance(value, dict) or list(value) != TOP_KEYS:
@@ -382,9 +385,20 @@ def read(data: bytes) -> dict:
     return value
 
 
+MALFORMED = (KeyError, IndexError, TypeError, ValueError, AttributeError, RefusedError)
+"""What reading a field of the wrong shape raises (a short point, a list too short, ...)."""
+
+
 def verify(data: bytes) -> Verdict:
-    """Every round of a version 3 transcript, then the match end."""
-    t = read(data)
+    """Every round of a version 3 transcript, then the match end; a file that is not one is
+    :class:`CheckFailedError` ``invalid transcript``."""
+    try:
+        return verify_transcript(read(data))
+    except MALFORMED as exc:
+        raise CheckFailedError("invalid transcript", repr(exc)) from None
+
+
+def verify_transcript(t: dict) -> Verdict:
     rules = t["rules"]
     table = Table(rules["players"], rules["target"], frozenset(rules["variants"]))
     match = Match(
@@ -425,14 +439,16 @@ def verify_result(match: Match, result: dict) -> tuple[str, bool]:
 def verify_round(match: Match, r: dict) -> RoundVerdict:
     """One round; whatever its verdict, the next round links to its chain hash (6.2)."""
     no = r["round_no"]
-    check = RoundCheck(match, r)
     try:
-        kind, note = check.run()
+        kind, note = RoundCheck(match, r).run()
         verdict = RoundVerdict(no, kind, note)
     except CheckFailedError as exc:
         verdict = RoundVerdict(
             no, "not revealed" if exc.check == "not revealed" else "failed", str(exc), exc
         )
+    except MALFORMED as exc:
+        error = CheckFailedError("invalid transcript", f"round {no}: {exc!r}")
+        verdict = RoundVerdict(no, "failed", str(error), error)
     if not verdict.ok:
         match.replay_ok = False
     match.round_no += 1
@@ -636,7 +652,9 @@ class RoundCheck:
                     raise CheckFailedError("substituted card", f"party {p}, positions {bad}", p)
             deck = out
 
-    def shares(self, dealt: list[list[tuple[int, int | None]]], secrets: list[Secrets | None]):
+    def shares(
+        self, dealt: list[list[tuple[int, int | None]]], secrets: list[Secrets | None]
+    ) -> None:
         r = self.r
         for k, deal in enumerate(r["deals"], start=1):
             for p, shares in enumerate(deal["shares"]):

@@ -452,11 +452,7 @@ def test_no_flipped_byte_of_a_round_verifies(two: BlindMatch) -> None:
     for offset in rng.sample(range(start, start + len(first)), 8):
         changed = bytearray(data)
         changed[offset] ^= 1 << rng.randrange(8)
-        try:
-            reason = refused(bytes(changed))
-        except (ValueError, msgpack.UnpackException, KeyError, TypeError, IndexError):
-            continue  # not even a transcript any more
-        assert reason, offset
+        assert refused(bytes(changed)), offset
 
 
 @pytest.fixture(scope="module")
