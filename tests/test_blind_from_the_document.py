@@ -5,9 +5,11 @@ round, as scopa_net's verifier, and refuses tampered ones."""
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import hashlib
 import random
+from pathlib import Path
 
 import msgpack
 import pytest
@@ -61,6 +63,31 @@ from scopa_net.server.table import Phase, TableError
 from scopa_net.wire import messages as m
 
 CASES = cases()
+
+
+def test_the_outsider_imports_nothing_of_ours() -> None:
+    """The verifier and the modules it reads section 5 and the rules from import no scopa_net
+    module (nor one of our test modules that does)."""
+    here = Path(__file__).parent
+    outsiders = ("blind_document_verifier", "document_hashes", "document_referee")
+    for name in outsiders:
+        tree = ast.parse((here / f"{name}.py").read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                modules = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                modules = [node.module or ""]
+            else:
+                continue
+            for module in modules:
+                top = module.split(".")[0]
+                assert top in {*outsiders, *OUTSIDE_LIBRARIES}, f"{name} imports {module}"
+
+
+OUTSIDE_LIBRARIES = {
+    "__future__", "collections", "dataclasses", "hashlib", "hmac", "itertools", "re",
+    "pathlib", "msgpack", "nacl", "cryptography",
+}  # fmt: skip
 
 
 def ints(text: str) -> list[int]:
