@@ -10,15 +10,24 @@ import struct
 import uuid
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from scopa_net.cards import CARDS, Card
 from scopa_net.dealing import TABLE, deal_plan
+from scopa_net.fair.blind.party import BlindParty, SignedShares
+from scopa_net.fair.blind.record import shares_message
+from scopa_net.fair.blind.simulate import BlindTable as SimulatedBlindTable
 from scopa_net.match import Match
 from scopa_net.notation import parse_card
 from scopa_net.round import Round
 from scopa_net.rules import RuleSet
+from scopa_net.server.table import Phase
+
+if TYPE_CHECKING:
+    from blind_driver import BlindDriver
 
 #: The rule sets the engine's tests run under: every player count, and each variant that changes
 #: how play or scoring goes, alone and with those it interacts with.
@@ -178,3 +187,38 @@ def require_multicast() -> None:
             f"multicast to {MDNS_GROUP} does not come back on this machine (no multicast "
             "route?): LAN discovery cannot be tested here"
         )
+
+
+class SwappedSharesParty(BlindParty):
+    """A dishonest blind party: its first two shares of every deal swapped, and signed, so a
+    seat reading either position finds no card there (protocol.md 9.6, 9.9)."""
+
+    def open_deal(self, k: int) -> SignedShares:
+        honest = super().open_deal(k)
+        shares = (honest.shares[1], honest.shares[0], *honest.shares[2:])
+        self._sent[k] = shares
+        message = shares_message(self.round_id, self.party, k, shares)
+        return SignedShares(shares, self.secrets.sign(message))
+
+
+def drive_until_waiting_on(driver: BlindDriver, phase: Phase, seat: int) -> None:
+    """Step a blind table's driver until the table, in ``phase``, waits on ``seat``."""
+    table = driver.table
+    for _ in range(300):
+        driver.catch_up()
+        if table.phase is phase and any(s == seat for s, _ in table.to_act()):
+            return
+        driver.step()
+    raise AssertionError(f"the table never waited on seat {seat} in {phase}")
+
+
+def one_blind_round(seed: int) -> tuple[SimulatedBlindTable, Ed25519PrivateKey]:
+    """A 2-player blind round of two people in one process, shuffled and its first deal
+    opened, and the key that signs as its host."""
+    rng = random.Random(seed)
+    key = Ed25519PrivateKey.from_private_bytes(rng.randbytes(32))
+    table = SimulatedBlindTable(RuleSet.of(2), rng, (0, 1))
+    table.keys_and_shuffle(None)  # the dealer from the keys, as the match's first deal
+    table.trace_deck()
+    table.open_deal(1)
+    return table, key

@@ -9,6 +9,7 @@ import msgpack
 import pytest
 from blind_driver import BlindDriver, new_blind_table
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from helpers import drive_until_waiting_on
 from table_driver import KEY
 
 from scopa_net.blind_witness import BlindWitness
@@ -519,11 +520,7 @@ def test_a_seat_voided_absent_at_the_deadline_is_not_waited_for_and_its_late_see
     ``absent`` void has exactly that party's seed missing, and every seat verifies it."""
     table = new_blind_table(RuleSet.of(3, 1), bots=1)
     driver = BlindDriver(table, seed=4)
-    for _ in range(300):
-        driver.catch_up()
-        if table.phase is phase and any(seat == 1 for seat, _ in table.to_act()):
-            break
-        driver.step()
+    drive_until_waiting_on(driver, phase, 1)
     driver.hold = {1}  # seat 1's client is slow: nothing of it reaches the host for now
     driver.witnesses[1].take_outgoing()
     driver.deliver()

@@ -10,18 +10,17 @@ from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from helpers import SwappedSharesParty, one_blind_round
 
 from scopa_net.commands.verify import verify_files
 from scopa_net.fair.blind.cards import card_of
 from scopa_net.fair.blind.errors import BlindCheckError
 from scopa_net.fair.blind.group import sub
-from scopa_net.fair.blind.party import BlindParty, SignedShares
 from scopa_net.fair.blind.plan import owner
 from scopa_net.fair.blind.record import (
     BlindPlay,
     BlindRound,
     blind_first_dealer,
-    shares_message,
 )
 from scopa_net.fair.blind.simulate import BlindTable, reseal_blind, simulate_blind_match
 from scopa_net.fair.blind.verifier import verify_any
@@ -134,19 +133,8 @@ def test_the_command_verifies_blind_files_and_reports_two_tables(match, tmp_path
     assert any(line.startswith("HOST EQUIVOCATED: round ") for line in lines), lines
 
 
-def one_round(seed: int, **kw) -> tuple[BlindTable, Ed25519PrivateKey]:
-    rng = random.Random(seed)
-    key = Ed25519PrivateKey.from_private_bytes(rng.randbytes(32))
-    table = BlindTable(RuleSet.of(2), rng, (0, 1), **kw)
-    keys = [p.key for p in table.parties]
-    table.keys_and_shuffle(blind_first_dealer(table.round_id, keys, 2))
-    table.trace_deck()
-    table.open_deal(1)
-    return table, key
-
-
 def test_a_seat_that_stops_without_cause_is_named() -> None:
-    table, key = one_round(1)
+    table, key = one_blind_round(1)
     table.stop(1)
     table.reveal()
     verdict = verify_any(table.transcript(key, 0))
@@ -157,17 +145,9 @@ def test_a_seat_that_stops_without_cause_is_named() -> None:
 
 
 def test_a_stop_for_a_wrong_share_names_the_sharer() -> None:
-    class WrongShare(BlindParty):
-        def open_deal(self, k: int) -> SignedShares:
-            honest = super().open_deal(k)
-            shares = (honest.shares[1], honest.shares[0], *honest.shares[2:])
-            self._sent[k] = shares
-            message = shares_message(self.round_id, self.party, k, shares)
-            return SignedShares(shares, self.secrets.sign(message))
-
     rng = random.Random(2)
     key = Ed25519PrivateKey.from_private_bytes(rng.randbytes(32))
-    table = BlindTable(RuleSet.of(2), rng, (0, 1), make={0: WrongShare})
+    table = BlindTable(RuleSet.of(2), rng, (0, 1), make={0: SwappedSharesParty})
     table.keys_and_shuffle(blind_first_dealer(table.round_id, [p.key for p in table.parties], 2))
     signed = [p.open_deal(1) for p in table.parties]
     found = []
@@ -188,7 +168,7 @@ def test_a_stop_for_a_wrong_share_names_the_sharer() -> None:
 
 
 def test_an_absent_void_keeps_the_absent_cards_secret_and_verifies() -> None:
-    table, key = one_round(3)
+    table, key = one_blind_round(3)
     for p in table.parties:
         p.void("absent", 1)
     absent = owner(1, table.people)

@@ -2,72 +2,17 @@
 
 Nothing from scopa_net is imported: the hashes, the shuffle, the deal, the receipt, the joint
 seed over the seeds that count, the chain hash with its exclusions and the signed end are
-written here as the document states them, with hashlib, hmac and an Ed25519 library. If the
+written as the document states them (section 5.1 and 5.5 in ``document_hashes``), with
+hashlib, hmac and an Ed25519 library. If the
 document and the implementation ever disagree on a byte, a vector stops matching here.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import re
-from pathlib import Path
-
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-DOC = (Path(__file__).resolve().parent.parent / "protocol.md").read_text(encoding="utf-8")
-
-
-def cases() -> dict[str, dict[str, str]]:
-    out = {}
-    for block in re.findall(r"^```vectors\n(.*?)^```", DOC, re.MULTILINE | re.DOTALL):
-        fields = {}
-        for line in block.splitlines():
-            key, _, value = line.partition(":")
-            fields[key.strip()] = value.strip()
-        out[fields["case"]] = fields
-    return out
-
+from document_hashes import below, cases, h, lp, shuffle, words
 
 CASES = cases()
-
-
-# --- section 5.1 and 5.5 ----------------------------------------------------------------------
-
-
-def lp(x: bytes) -> bytes:
-    return len(x).to_bytes(4, "big") + x
-
-
-def h(tag: str, *fields: bytes) -> bytes:
-    return hashlib.sha256(lp(tag.encode()) + b"".join(lp(f) for f in fields)).digest()
-
-
-def words(key: bytes, label: str, round_id: bytes):
-    j = 0
-    while True:
-        block = hmac.new(key, lp(label.encode()) + lp(round_id) + j.to_bytes(4, "big"), "sha256")
-        data = block.digest()
-        for i in range(0, 32, 4):
-            yield int.from_bytes(data[i : i + 4], "big")
-        j += 1
-
-
-def shuffle(key: bytes, label: str, round_id: bytes) -> list[int]:
-    stream = words(key, label, round_id)
-
-    def below(n: int) -> int:
-        limit = 2**32 - (2**32 % n)
-        while True:
-            w = next(stream)
-            if w < limit:
-                return w % n
-
-    a = list(range(40))
-    for i in range(39, 0, -1):
-        j = below(i + 1)
-        a[i], a[j] = a[j], a[i]
-    return a
 
 
 # --- the cases --------------------------------------------------------------------------------
@@ -120,7 +65,7 @@ def test_exclusion_and_chain_from_the_document() -> None:
     perm = shuffle(joint, "scopa-net/v1/deck-shuffle", round_id)
     deck = [order[p] for p in perm]
     assert deck == [int(x) for x in c["deck"].split()]
-    dealer = next(iter(_below(joint, "scopa-net/v1/first-dealer", round_id, n)))
+    dealer = below(words(joint, "scopa-net/v1/first-dealer", round_id), n)
     assert dealer == int(c["first_dealer"])
     table_positions = range(3 * n, 3 * n + 4)  # after the first deal of three cards each
     assert [deck[p] for p in table_positions] == [int(x) for x in c["table"].split()]
@@ -149,16 +94,6 @@ def test_exclusion_and_chain_from_the_document() -> None:
         host_seed,
     )
     assert chain.hex() == c["chain"]
-
-
-def _below(key: bytes, label: str, round_id: bytes, n: int):
-    stream = words(key, label, round_id)
-    limit = 2**32 - (2**32 % n)
-    while True:
-        w = next(stream)
-        if w < limit:
-            yield w % n
-            return
 
 
 def test_signed_end_from_the_document() -> None:

@@ -7,10 +7,10 @@ case of ``key: value`` lines, recomputed from its inputs.
 from __future__ import annotations
 
 import dataclasses
-import re
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from document_hashes import cases as vector_cases
 from helpers import protocol_section
 
 from scopa_net.dealing import TABLE, seat_positions
@@ -33,15 +33,7 @@ from scopa_net.rules import RuleSet
 
 
 def fair_vector_cases() -> dict[str, dict[str, str]]:
-    body = protocol_section("### 8.2 Fair deals")
-    cases = {}
-    for block in re.findall(r"^```vectors\n(.*?)^```", body, re.MULTILINE | re.DOTALL):
-        fields = {}
-        for line in block.splitlines():
-            key, _, value = line.partition(":")
-            fields[key.strip()] = value.strip()
-        cases[fields["case"]] = fields
-    return cases
+    return vector_cases(protocol_section("### 8.2 Fair deals"))
 
 
 CASES = fair_vector_cases()

@@ -1,0 +1,801 @@
+"""An independent verifier of blind rounds, written from protocol.md section 9 alone.
+
+It imports nothing from scopa_net. The group arithmetic is libsodium's (through
+``nacl.bindings``), as 9.2 names it; signatures are Ed25519 from ``cryptography``; hashes,
+the random stream and the shuffle are section 5's, from ``document_hashes``;
+replaying the plays and scoring a round is ``document_referee``'s, written from RULES.md and
+protocol.md. A version 3 transcript (9.8) is read as plain msgpack, checked for its canonical
+encoding (6.1), and every round is checked in 9.9's order. ``test_blind_from_the_document.py``
+runs this against 9.11's vectors and against transcripts our own host and clients make.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import msgpack
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from document_hashes import below, h, lp, shuffle, words
+from document_referee import IllegalPlayError, RoundReplay, Table, deal_targets, match_winner
+from nacl import bindings as na
+from nacl.exceptions import RuntimeError as SodiumError
+
+# --- 9.2: group, encodings, hashes -------------------------------------------------------------
+
+L = 2**252 + 27742317777372353535851937790883648493
+B = bytes([0x58]) + bytes([0x66]) * 31
+TAG = "scopa-net/blind/v1/"
+
+
+def u8(n: int) -> bytes:
+    return bytes([n])
+
+
+def u32(n: int) -> bytes:
+    return n.to_bytes(4, "big")
+
+
+def u64(n: int) -> bytes:
+    return n.to_bytes(8, "big")
+
+
+def hs(tag: str, *fields: bytes) -> bytes:
+    """``Hs``: SHA-512 over the length-prefixed fields, read little-endian, mod l."""
+    digest = hashlib.sha512(lp(tag.encode()) + b"".join(lp(f) for f in fields)).digest()
+    return na.crypto_core_ed25519_scalar_reduce(digest)
+
+
+def scalar(n: int) -> bytes:
+    return (n % L).to_bytes(32, "little")
+
+
+def as_int(s: bytes) -> int:
+    return int.from_bytes(s, "little")
+
+
+def canonical(k: bytes) -> bool:
+    """9.2: a scalar is 32 bytes little-endian, below ``l``."""
+    return len(k) == 32 and as_int(k) < L
+
+
+class RefusedError(Exception):
+    """libsodium refused an operation (a zero scalar, a bad point): a failed check."""
+
+
+def mul(k: bytes, point: bytes) -> bytes:
+    try:
+        return na.crypto_scalarmult_ed25519_noclamp(k, point)
+    except (SodiumError, ValueError, TypeError) as exc:
+        raise RefusedError(str(exc)) from exc
+
+
+def mul_b(k: bytes) -> bytes:
+    try:
+        return na.crypto_scalarmult_ed25519_base_noclamp(k)
+    except (SodiumError, ValueError, TypeError) as exc:
+        raise RefusedError(str(exc)) from exc
+
+
+def add(a: bytes, b: bytes) -> bytes:
+    return na.crypto_core_ed25519_add(a, b)
+
+
+def sub(a: bytes, b: bytes) -> bytes:
+    return na.crypto_core_ed25519_sub(a, b)
+
+
+def valid(point: object) -> bool:
+    return (
+        isinstance(point, bytes)
+        and len(point) == 32
+        and bool(na.crypto_core_ed25519_is_valid_point(point))
+    )
+
+
+CARD_POINTS = [na.crypto_core_ed25519_from_uniform(h(TAG + "card-point", u8(c))) for c in range(40)]
+CARD_OF = {p: c for c, p in enumerate(CARD_POINTS)}
+
+
+# --- 9.3: a party's secrets ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Secrets:
+    x: bytes
+    point: bytes
+    sign_seed: bytes
+    sign_key: bytes
+    perm: list[int]
+    rerandomizers: list[bytes]
+
+
+def secrets(round_id: bytes, party: int, seed: bytes) -> Secrets:
+    x = hs(TAG + "key", round_id, u8(party), seed)
+    sign_seed = h(TAG + "sign", round_id, u8(party), seed)
+    sign_key = Ed25519PrivateKey.from_private_bytes(sign_seed).public_key().public_bytes_raw()
+    perm = shuffle(seed, TAG + "shuffle", round_id)
+    r = [hs(TAG + "rerandomize", round_id, u8(party), seed, u8(i)) for i in range(40)]
+    return Secrets(x, mul_b(x), sign_seed, sign_key, perm, r)
+
+
+# --- 9.4: proofs --------------------------------------------------------------------------------
+
+
+def key_context(round_id: bytes, party: int, sign_key: bytes) -> bytes:
+    """9.4: what a key proof is bound to, one field ``round_id || u8(p) || sign_key``."""
+    return round_id + u8(party) + sign_key
+
+
+def key_proof(s: Secrets, round_id: bytes, party: int) -> bytes:
+    ctx = key_context(round_id, party, s.sign_key)
+    w = hs(TAG + "key-proof-nonce", s.x, ctx)
+    a = mul_b(w)
+    e = hs(TAG + "key-proof", ctx, s.point, a)
+    return e + scalar(as_int(w) + as_int(e) * as_int(s.x))
+
+
+def key_proof_holds(
+    round_id: bytes, party: int, point: bytes, proof: bytes, sign_key: bytes
+) -> bool:
+    e, z = proof[:32], proof[32:]
+    if not canonical(e) or not canonical(z):
+        return False
+    try:
+        a = sub(mul_b(z), mul(e, point))
+    except RefusedError:
+        return False
+    return e == hs(TAG + "key-proof", key_context(round_id, party, sign_key), point, a)
+
+
+def dleq_proof(x: bytes, point: bytes, ctx: bytes, u: bytes, d: bytes) -> bytes:
+    w = hs(TAG + "dleq-nonce", x, ctx, u, d)
+    a1, a2 = mul_b(w), mul(w, u)
+    e = hs(TAG + "dleq", ctx, point, u, d, a1, a2)
+    return e + scalar(as_int(w) + as_int(e) * as_int(x))
+
+
+def dleq_holds(point: bytes, ctx: bytes, u: bytes, d: bytes, proof: bytes) -> bool:
+    e, z = proof[:32], proof[32:]
+    if not canonical(e) or not canonical(z):
+        return False
+    try:
+        a1 = sub(mul_b(z), mul(e, point))
+        a2 = sub(mul(z, u), mul(e, d))
+    except RefusedError:
+        return False
+    return e == hs(TAG + "dleq", ctx, point, u, d, a1, a2)
+
+
+def play_context(round_id: bytes, owner: int, pos: int, card: int) -> bytes:
+    return round_id + u8(owner) + u8(pos) + u8(card)
+
+
+# --- 9.5: the messages' bytes --------------------------------------------------------------------
+
+
+def rules_hash(players: int, target: int, variants: Sequence[str]) -> bytes:
+    names = sorted(v.encode() for v in variants)
+    return h("scopa-net/v1/rules", u8(players), u8(target), *names)
+
+
+def blind_digest(round_id: bytes, people: Sequence[int], key0: Sequence[bytes]) -> bytes:
+    return h(TAG + "round", round_id, bytes(people), *key0)
+
+
+def commit_message(
+    round_id: bytes, round_no: int, prev: bytes, digest: bytes, rules: bytes
+) -> bytes:
+    return (
+        lp(b"scopa-net/v1/round-commit-signature")
+        + lp(round_id)
+        + lp(u32(round_no))
+        + lp(prev)
+        + lp(digest)
+        + lp(rules)
+    )
+
+
+def deck_message(round_id: bytes, party: int, deck: Sequence[bytes]) -> bytes:
+    return (
+        lp(b"scopa-net/blind/v1/deck-signature") + lp(round_id) + lp(u8(party)) + lp(b"".join(deck))
+    )
+
+
+def shares_message(round_id: bytes, party: int, deal: int, shares: Sequence[bytes]) -> bytes:
+    return (
+        lp(b"scopa-net/blind/v1/shares-signature")
+        + lp(round_id)
+        + lp(u8(party))
+        + lp(u8(deal))
+        + lp(b"".join(shares))
+    )
+
+
+def reveal_message(round_id: bytes, host_seed: bytes, chain: bytes) -> bytes:
+    return lp(b"scopa-net/v1/round-reveal-signature") + lp(round_id) + lp(host_seed) + lp(chain)
+
+
+def open_deck(joint: bytes) -> list[bytes]:
+    """9.5.4: party 0's input, ``(B, P[c] + Y)`` for every card."""
+    return [B + add(CARD_POINTS[c], joint) for c in range(40)]
+
+
+def shuffled(deck: Sequence[bytes], s: Secrets, joint: bytes) -> list[bytes]:
+    """9.5.4: a party's output from its input."""
+    out = []
+    for i in range(40):
+        src = deck[s.perm[i]]
+        u, v = src[:32], src[32:]
+        out.append(add(u, mul_b(s.rerandomizers[i])) + add(v, mul(s.rerandomizers[i], joint)))
+    return out
+
+
+def first_dealer(round_id: bytes, points: Sequence[bytes], players: int) -> int:
+    """9.5.5: the first draw of ``below(players)`` from the keys' stream."""
+    key = h(TAG + "first-dealer", round_id, *points)
+    return below(words(key, "scopa-net/v1/first-dealer", round_id), players)
+
+
+def sign(seed: bytes, message: bytes) -> bytes:
+    return Ed25519PrivateKey.from_private_bytes(seed).sign(message)
+
+
+def signed(key: bytes, sig: object, message: bytes) -> bool:
+    if not isinstance(sig, bytes) or len(sig) != 64 or len(key) != 32:
+        return False
+    try:
+        Ed25519PublicKey.from_public_bytes(key).verify(sig, message)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+# --- 9.8: the blind chain hash -------------------------------------------------------------------
+
+
+def slots(values: Sequence[bytes | None]) -> bytes:
+    """5.7's way of writing seeds: the count, then ``00`` or ``01`` and the bytes."""
+    return u8(len(values)) + b"".join(b"\x00" if v is None else b"\x01" + v for v in values)
+
+
+def chain_hash(r: dict, digest: bytes) -> bytes:
+    dealer = b"" if r["dealer"] is None else u8(r["dealer"])
+    keys = b"".join(b"".join(k) for k in r["keys"])
+    decks = b"".join(b"".join(d) + s for d, s in zip(r["decks"], r["deck_sigs"], strict=True))
+    deals = b""
+    for deal in r["deals"]:
+        for shares, sig in zip(deal["shares"], deal["sigs"], strict=True):
+            deals += b"\x00" if shares is None else b"\x01" + b"".join(shares) + sig
+    table = b"".join(u8(pos) + u8(card) for pos, card in r["table"])
+    plays = b"".join(u8(s) + u64(code) + u8(pos) + proof for s, code, pos, proof in r["plays"])
+    void = r["void"]
+    reason = b"" if void is None else void["reason"].encode()
+    offender = b"" if void is None or void["offender"] is None else u8(void["offender"])
+    seeds = b"" if r["seeds"] is None else slots(r["seeds"])
+    return h(
+        TAG + "round-chain",
+        r["round_id"],
+        u32(r["round_no"]),
+        r["prev"],
+        dealer,
+        digest,
+        keys,
+        decks,
+        deals,
+        table,
+        plays,
+        reason,
+        offender,
+        seeds,
+    )
+
+
+# --- section 4 with 9.1's owners -----------------------------------------------------------------
+
+
+def owner_of(seat: int | None, people: Sequence[int]) -> int | None:
+    """9.1: the party owning a seat's cards (0 for a computer's); None for a table card."""
+    if seat is None:
+        return None
+    return people.index(seat) + 1 if seat in people else 0
+
+
+def plan(table: Table, dealer: int) -> list[list[tuple[int, int | None]]]:
+    """Per deal, ``(pos, seat or None)`` in position order (section 4)."""
+    out, pos = [], 0
+    for targets in deal_targets(table, dealer):
+        out.append([(pos + i, t) for i, t in enumerate(targets)])
+        pos += len(targets)
+    return out
+
+
+# --- 9.9: the verifier --------------------------------------------------------------------------
+
+
+class CheckFailedError(Exception):
+    """A round that does not verify: ``check`` is 9.9's or 6.2's name, ``party`` if named."""
+
+    def __init__(self, check: str, detail: str = "", party: int | None = None) -> None:
+        super().__init__(f"{check}: {detail}" if detail else check)
+        self.check, self.party = check, party
+
+
+@dataclass
+class RoundVerdict:
+    round_no: int
+    kind: str  # "verified", "kings", "absent", "absent-before-keys", "not revealed", "failed"
+    note: str
+    error: CheckFailedError | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.kind in ("verified", "kings", "absent", "absent-before-keys", "not replayed")
+
+
+@dataclass
+class Verdict:
+    rounds: list[RoundVerdict] = field(default_factory=list)
+    result: str = ""
+    ok: bool = False
+
+
+@dataclass
+class Match:
+    """What carries from round to round: the chain, the ids seen and the dealer."""
+
+    table: Table
+    rules_hash: bytes
+    host_key: bytes
+    seat: int
+    prev: bytes = bytes(32)
+    round_no: int = 0
+    """Rounds checked so far."""
+    seen: set[bytes] = field(default_factory=set)
+    dealer: int | None = None
+    """The next round's dealer; None until the match's first deal."""
+    scores: list[int] = field(default_factory=list)
+    replay_ok: bool = True
+
+
+ROUND_KEYS = [
+    "round_id", "round_no", "prev", "dealer", "people", "keys", "sig", "decks", "deck_sigs",
+    "deals", "hand", "table", "plays", "void", "score", "seeds", "reveal_sig",
+]  # fmt: skip
+TOP_KEYS = ["format", "version", "rules", "host_key", "seat", "rounds", "result", "stopped"]
+
+
+def read(data: bytes) -> dict:
+    """6.1 and 9.8: one canonical msgpack value with the listed keys in order."""
+    try:
+        value = msgpack.unpackb(data, raw=False, strict_map_key=False)
+    except (ValueError, msgpack.UnpackException) as exc:
+        raise CheckFailedError("invalid transcript", f"not msgpack: {exc}") from None
+    if msgpack.packb(value, use_bin_type=True) != data:
+        raise CheckFailedError("invalid transcript", "not the canonical encoding")
+    if not isinstance(value, dict) or list(value) != TOP_KEYS:
+        raise CheckFailedError("invalid transcript", "top-level keys")
+    if value["format"] != "scopa-net transcript" or value["version"] != 3:
+        raise CheckFailedError("invalid transcript", "not version 3")
+    for r in value["rounds"]:
+        if list(r) != ROUND_KEYS:
+            raise CheckFailedError("invalid transcript", f"round keys {list(r)}")
+    return value
+
+
+MALFORMED = (KeyError, IndexError, TypeError, ValueError, AttributeError, RefusedError)
+"""What reading a field of the wrong shape raises (a short point, a list too short, ...)."""
+
+
+def verify(data: bytes) -> Verdict:
+    """Every round of a version 3 transcript, then the match end; a file that is not one is
+    :class:`CheckFailedError` ``invalid transcript``."""
+    try:
+        return verify_transcript(read(data))
+    except MALFORMED as exc:
+        raise CheckFailedError("invalid transcript", repr(exc)) from None
+
+
+def verify_transcript(t: dict) -> Verdict:
+    rules = t["rules"]
+    table = Table(rules["players"], rules["target"], frozenset(rules["variants"]))
+    match = Match(
+        table, rules_hash(table.players, table.target, rules["variants"]), t["host_key"], t["seat"]
+    )
+    match.scores = [0] * table.sides
+    verdict = Verdict()
+    if not t["rounds"]:
+        verdict.result = "empty transcript"
+        return verdict
+    for r in t["rounds"]:
+        verdict.rounds.append(verify_round(match, r))
+    verdict.result, finished = verify_result(match, t["result"])
+    verdict.ok = finished and all(v.ok for v in verdict.rounds)
+    return verdict
+
+
+def verify_result(match: Match, result: dict) -> tuple[str, bool]:
+    """5.9 and 6.2: the signed end over the last chain hash, the scores and the winner."""
+    if result["sig"] is None:
+        if result["winner"] is not None:
+            return "unfinished match (a winner without a signature)", False
+        return "unfinished", False
+    scores = b"".join(u32(s) for s in result["scores"])
+    winner = b"" if result["winner"] is None else u8(result["winner"])
+    msg = lp(b"scopa-net/v1/match-end-signature") + lp(match.prev) + lp(scores) + lp(winner)
+    if not signed(match.host_key, result["sig"], msg):
+        return "bad signature on the match end", False
+    if not match.replay_ok:
+        return "not replayed", False
+    if list(result["scores"]) != match.scores:
+        return f"score mismatch: {result['scores']} != {match.scores}", False
+    if result["winner"] != match_winner(match.table, match.scores):
+        return "score mismatch: winner", False
+    return f"verified: scores {match.scores}", True
+
+
+def verify_round(match: Match, r: dict) -> RoundVerdict:
+    """One round; whatever its verdict, the next round links to its chain hash (6.2)."""
+    no = r["round_no"]
+    try:
+        kind, note = RoundCheck(match, r).run()
+        verdict = RoundVerdict(no, kind, note)
+    except CheckFailedError as exc:
+        verdict = RoundVerdict(
+            no, "not revealed" if exc.check == "not revealed" else "failed", str(exc), exc
+        )
+    except MALFORMED as exc:
+        error = CheckFailedError("invalid transcript", f"round {no}: {exc!r}")
+        verdict = RoundVerdict(no, "failed", str(error), error)
+    if not verdict.ok:
+        match.replay_ok = False
+    match.round_no += 1
+    if r["keys"]:
+        match.prev = chain_hash(r, blind_digest(r["round_id"], r["people"], r["keys"][0]))
+    return verdict
+
+
+class RoundCheck:
+    """One round, in 9.9's order; each failure raises :class:`CheckFailedError`."""
+
+    def __init__(self, match: Match, r: dict) -> None:
+        self.m, self.r = match, r
+        self.round_id: bytes = r["round_id"]
+        self.people: list[int] = list(r["people"])
+        self.parties = len(self.people) + 1
+        self.void = r["void"]
+        self.published: dict[int, list[bytes | None]] = {}
+
+    def run(self) -> tuple[str, str]:
+        r, void = self.r, self.void
+        digest = self.commitment()  # step 1
+        if r["dealer"] is None and len(r["keys"]) == 1 < self.parties and void is not None:
+            return self.before_keys(digest)
+        self.keys()  # step 2
+        self.decks()  # step 3
+        if r["dealer"] is None:
+            raise CheckFailedError("not revealed", "the round never reached its deal")
+        dealt = plan(self.m.table, r["dealer"])
+        self.deals(dealt)  # step 4
+        if self.m.replay_ok:  # step 5
+            self.dealer()
+        if r["seeds"] is None:  # step 6
+            raise CheckFailedError("not revealed", "the seeds were never revealed")
+        secrets = self.seeds()
+        self.shuffles(secrets)
+        self.shares(dealt, secrets)
+        cards = self.opened(dealt, secrets)
+        if void is not None and void["reason"] == "absent":  # step 7
+            return self.absent()
+        missing = [p for p, s in enumerate(r["seeds"]) if s is None]
+        if void is not None and void["reason"] == "failed_check":  # step 8
+            if missing:
+                raise CheckFailedError("not revealed", f"parties {missing} kept their seeds")
+            offender = void["offender"]
+            who = "the host's party" if offender is None else f"seat {offender}"
+            raise CheckFailedError(
+                "bad void",
+                f"{who} stopped the round, and every part checks out",
+                owner_of(offender, self.people),
+            )
+        if missing:
+            raise CheckFailedError("not revealed", f"the seeds of parties {missing} are missing")
+        if self.m.replay_ok:  # step 9
+            kind, note = self.replay(dealt, cards)
+        else:
+            kind, note = "not replayed", "checked; not replayed after an earlier failure"
+        self.reveal()  # step 10
+        return kind, note
+
+    # step 1
+    def commitment(self) -> bytes:
+        m, r = self.m, self.r
+        if r["round_no"] != m.round_no + 1 or r["prev"] != m.prev:
+            raise CheckFailedError("broken chain", f"round {r['round_no']}")
+        if self.round_id in m.seen:
+            raise CheckFailedError("replayed round")
+        m.seen.add(self.round_id)
+        keys = r["keys"]
+        if not keys:
+            raise CheckFailedError("not revealed", "the round holds no host key")
+        digest = blind_digest(self.round_id, self.people, keys[0])
+        msg = commit_message(self.round_id, r["round_no"], r["prev"], digest, m.rules_hash)
+        if not signed(m.host_key, r["sig"], msg):
+            raise CheckFailedError("bad signature", "on the round's commitment")
+        if self.void is not None and self.void["reason"] not in ("kings", "absent", "failed_check"):
+            raise CheckFailedError("void mismatch", f"reason {self.void['reason']!r}")
+        return digest
+
+    # step 2
+    def keys(self) -> None:
+        keys = self.r["keys"]
+        if len(keys) != self.parties:
+            raise CheckFailedError("not revealed", "the parties' keys were never relayed")
+        for p, (point, proof, sign_key) in enumerate(keys):
+            if not valid(point) or not key_proof_holds(self.round_id, p, point, proof, sign_key):
+                raise CheckFailedError("bad key", f"party {p}", p)
+        self.points = [k[0] for k in keys]
+        self.joint = self.points[0]
+        for point in self.points[1:]:
+            self.joint = add(self.joint, point)
+
+    # step 3
+    def decks(self) -> None:
+        r = self.r
+        decks, sigs = r["decks"], r["deck_sigs"]
+        if len(decks) != len(sigs) or len(decks) > self.parties:
+            raise CheckFailedError("broken chain", "decks and their signatures")
+        for p, (deck, sig) in enumerate(zip(decks, sigs, strict=True)):
+            if len(deck) != 40 or not all(
+                isinstance(c, bytes) and len(c) == 64 and valid(c[:32]) and valid(c[32:])
+                for c in deck
+            ):
+                raise CheckFailedError("bad deck", f"party {p}", p)
+            if not signed(r["keys"][p][2], sig, deck_message(self.round_id, p, deck)):
+                raise CheckFailedError("bad party signature", f"party {p}'s deck", p)
+
+    # step 4
+    def deals(self, dealt: list[list[tuple[int, int | None]]]) -> None:
+        """Signed shares; the table cards and every play proof against them."""
+        r = self.r
+        if len(r["deals"]) > len(dealt) or (r["deals"] and len(r["decks"]) != self.parties):
+            raise CheckFailedError("bad shares", f"{len(r['deals'])} deals recorded")
+        targets: dict[int, int | None] = {}
+        for k, deal in enumerate(r["deals"], start=1):
+            targets.update(dealt[k - 1])
+            if len(deal["shares"]) != self.parties or len(deal["sigs"]) != self.parties:
+                raise CheckFailedError("broken chain", f"deal {k} by party")
+            for p in range(self.parties):
+                shares, sig = deal["shares"][p], deal["sigs"][p]
+                if shares is None or sig is None:
+                    continue
+                mine = [pos for pos, seat in dealt[k - 1] if owner_of(seat, self.people) != p]
+                if len(shares) != len(mine) or not signed(
+                    r["keys"][p][2], sig, shares_message(self.round_id, p, k, shares)
+                ):
+                    raise CheckFailedError(
+                        "bad party signature", f"party {p}'s shares of deal {k}", p
+                    )
+                for pos, share in zip(mine, shares, strict=True):
+                    self.published.setdefault(pos, [None] * self.parties)[p] = share
+        self.targets = targets
+        deck = r["decks"][-1] if r["decks"] else []
+        for pos, card in r["table"]:
+            if (
+                pos not in targets
+                or targets[pos] is not None
+                or self.unshared(pos) != CARD_POINTS[card]
+            ):
+                raise CheckFailedError("no card", f"table position {pos}")
+        for seat, code, pos, proof in r["plays"]:
+            card, o = code & 63, owner_of(seat, self.people)
+            assert o is not None
+            ok = targets.get(pos, -1) == seat
+            if ok:
+                d = self.unshared(pos)
+                ok = d is not None and dleq_holds(
+                    self.points[o],
+                    play_context(self.round_id, o, pos, card),
+                    deck[pos][:32],
+                    sub(d, CARD_POINTS[card]),
+                    proof,
+                )
+            if not ok:
+                raise CheckFailedError("bad play proof", f"seat {seat} at position {pos}", o)
+
+    def unshared(self, pos: int) -> bytes | None:
+        """``V`` less every share published for ``pos`` (None if a share is not a point)."""
+        point = self.r["decks"][-1][pos][32:]
+        for share in self.published.get(pos, []):
+            if share is not None:
+                if not valid(share):
+                    return None
+                point = sub(point, share)
+        return point
+
+    # step 5
+    def dealer(self) -> None:
+        m, r = self.m, self.r
+        want = m.dealer
+        if want is None:
+            want = first_dealer(self.round_id, self.points, m.table.players)
+            m.dealer = want
+        if r["dealer"] != want:
+            raise CheckFailedError("broken chain", f"dealer {r['dealer']}, the match's is {want}")
+
+    # step 6
+    def seeds(self) -> list[Secrets | None]:
+        seeds = self.r["seeds"]
+        if len(seeds) != self.parties:
+            raise CheckFailedError("wrong secret", f"{len(seeds)} seeds, {self.parties} parties")
+        out: list[Secrets | None] = []
+        for p, seed in enumerate(seeds):
+            if seed is None:
+                out.append(None)
+                continue
+            s = secrets(self.round_id, p, seed)
+            if [s.point, key_proof(s, self.round_id, p), s.sign_key] != self.r["keys"][p]:
+                raise CheckFailedError("wrong secret", f"party {p}", p)
+            out.append(s)
+        return out
+
+    def shuffles(self, secrets: list[Secrets | None]) -> None:
+        deck = open_deck(self.joint)
+        for p, out in enumerate(self.r["decks"]):
+            s = secrets[p]
+            if s is not None:
+                want = shuffled(deck, s, self.joint)
+                bad = [i for i in range(40) if want[i] != out[i]]
+                if bad:
+                    raise CheckFailedError("substituted card", f"party {p}, positions {bad}", p)
+            deck = out
+
+    def shares(
+        self, dealt: list[list[tuple[int, int | None]]], secrets: list[Secrets | None]
+    ) -> None:
+        r = self.r
+        for k, deal in enumerate(r["deals"], start=1):
+            for p, shares in enumerate(deal["shares"]):
+                s = secrets[p]
+                if s is None or shares is None:
+                    continue
+                mine = [pos for pos, seat in dealt[k - 1] if owner_of(seat, self.people) != p]
+                for pos, share in zip(mine, shares, strict=True):
+                    if mul(s.x, r["decks"][-1][pos][:32]) != share:
+                        raise CheckFailedError("bad share", f"party {p}, position {pos}", p)
+
+    def opened(
+        self, dealt: list[list[tuple[int, int | None]]], secrets: list[Secrets | None]
+    ) -> list[int]:
+        """With every seed: the card at each position, traced back through the shuffles, and
+        every card the record shows opened (hand, table, plays) is that card."""
+        r = self.r
+        if any(s is None for s in secrets) or len(r["decks"]) != self.parties:
+            return []
+        cards = []
+        for pos in range(40):
+            i = pos
+            for s in reversed(secrets):
+                assert s is not None
+                i = s.perm[i]
+            cards.append(i)
+        shown = [*r["hand"], *r["table"], *([pos, code & 63] for _, code, pos, _ in r["plays"])]
+        for pos, card in shown:
+            if cards[pos] != card:
+                raise CheckFailedError("substituted card", f"position {pos} holds {cards[pos]}")
+        return cards
+
+    # step 7
+    def absent(self) -> tuple[str, str]:
+        r = self.r
+        offender = self.void["offender"]
+        if offender not in self.people:
+            raise CheckFailedError("void mismatch", f"seat {offender} was not a person's party")
+        party = self.people.index(offender) + 1
+        if [s is None for s in r["seeds"]] != [p == party for p in range(self.parties)]:
+            raise CheckFailedError("not revealed", f"an absent void naming seat {offender}")
+        if r["score"] is not None:
+            raise CheckFailedError("void mismatch", "an absent void with a score")
+        self.hand_so_far()
+        self.reveal()
+        return "absent", f"void: seat {offender} absent"
+
+    def hand_so_far(self) -> None:
+        """An absent void's hand: empty (the host's export), or exactly the seat's positions
+        of the deals so far, each opening to its card with the seat's own seed."""
+        r, m = self.r, self.m
+        hand = r["hand"]
+        if not hand:
+            return
+        own = owner_of(m.seat, self.people)
+        assert own is not None
+        seed = r["seeds"][own]
+        positions = [pos for pos, s in self.targets.items() if s == m.seat]
+        if [pos for pos, _ in hand] != sorted(positions) or seed is None:
+            raise CheckFailedError("misrouted card", "the hand of an absent void")
+        x = secrets(self.round_id, own, seed).x
+        for pos, card in hand:
+            point = self.unshared(pos)
+            if point is None or sub(point, mul(x, r["decks"][-1][pos][:32])) != CARD_POINTS[card]:
+                raise CheckFailedError("substituted card", f"hand position {pos}")
+
+    # step 9
+    def replay(
+        self, dealt: list[list[tuple[int, int | None]]], cards: list[int]
+    ) -> tuple[str, str]:
+        r, m = self.r, self.m
+        dealer = r["dealer"]
+        so_far = [pos for deal in dealt[: len(r["deals"])] for pos, s in deal if s == m.seat]
+        if [pos for pos, _ in r["hand"]] != so_far or [pos for pos, _ in r["table"]] != [
+            pos for pos, s in dealt[0] if s is None
+        ]:
+            raise CheckFailedError("misrouted card", "hand or table positions")
+        game = RoundReplay(m.table, dealer, cards)
+        void = self.void
+        if game.void:
+            if void is None or void["offender"] is not None or r["plays"] or len(r["deals"]) != 1:
+                raise CheckFailedError("void mismatch", "kings on the table, and no kings void")
+            m.dealer = dealer  # 5.6: the same dealer deals again
+            return "kings", "void: kings on the opening table"
+        if void is not None:
+            raise CheckFailedError("void mismatch", "a kings void without the kings")
+        try:
+            for s, code, _, _ in r["plays"]:
+                game.play(s, code)
+        except IllegalPlayError as exc:
+            raise CheckFailedError("illegal play", str(exc)) from exc
+        if not game.over:
+            raise CheckFailedError("incomplete round")
+        score = [sum(line.points[side] for line in game.score()) for side in range(m.table.sides)]
+        if r["score"] != score:
+            raise CheckFailedError("score mismatch", f"{r['score']} != {score}")
+        m.scores = [a + b for a, b in zip(m.scores, score, strict=True)]
+        m.dealer = (dealer + 1) % m.table.players
+        return "verified", f"verified (dealer seat {dealer}, {len(r['plays'])} plays)"
+
+    # step 10
+    def reveal(self) -> None:
+        r, m = self.r, self.m
+        if r["seeds"][0] is None or r["reveal_sig"] is None:
+            raise CheckFailedError("not revealed", "no reveal")
+        chain = chain_hash(r, blind_digest(self.round_id, self.people, r["keys"][0]))
+        if not signed(
+            m.host_key, r["reveal_sig"], reveal_message(self.round_id, r["seeds"][0], chain)
+        ):
+            raise CheckFailedError("bad signature", "on the reveal")
+
+    def before_keys(self, digest: bytes) -> tuple[str, str]:
+        """9.9, *void before the keys*."""
+        r, void = self.r, self.void
+        if r["score"] is not None or any(
+            r[k] for k in ("decks", "deck_sigs", "deals", "hand", "table", "plays")
+        ):
+            raise CheckFailedError("broken chain", "recorded past the keys")
+        if void["reason"] == "kings":
+            raise CheckFailedError("void mismatch", "a kings void before anything was dealt")
+        seeds = r["seeds"]
+        if seeds is None or len(seeds) != self.parties:
+            raise CheckFailedError("not revealed", "seeds of a void before the keys")
+        missing = [p for p, s in enumerate(seeds) if s is None]
+        offender = void["offender"]
+        if void["reason"] == "failed_check":
+            if missing:
+                raise CheckFailedError("not revealed", f"parties {missing} kept their seeds")
+            raise CheckFailedError(
+                "bad void",
+                f"seat {offender} stopped the round, and nothing was wrong",
+                owner_of(offender, self.people),
+            )
+        if offender not in self.people:
+            raise CheckFailedError("void mismatch", f"seat {offender} was not a person's party")
+        if missing != [self.people.index(offender) + 1]:
+            raise CheckFailedError("not revealed", f"parties {missing} kept their seeds")
+        s = secrets(self.round_id, 0, seeds[0])
+        if [s.point, key_proof(s, self.round_id, 0), s.sign_key] != r["keys"][0]:
+            raise CheckFailedError("wrong secret", "party 0", 0)
+        self.reveal()
+        return "absent-before-keys", (
+            f"void: seat {offender} absent before every key came; nothing dealt"
+        )

@@ -1,0 +1,592 @@
+"""protocol.md section 9, checked by an outsider: ``blind_document_verifier`` is written from
+the document alone and imports nothing from scopa_net. Here it rebuilds every vector of 9.11,
+accepts the blind transcripts our own host and clients make with the same verdict, round by
+round, as scopa_net's verifier, and refuses tampered ones."""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import hashlib
+import random
+from pathlib import Path
+
+import msgpack
+import pytest
+from blind_document_verifier import (
+    CARD_POINTS,
+    CheckFailedError,
+    L,
+    Verdict,
+    add,
+    blind_digest,
+    chain_hash,
+    commit_message,
+    deck_message,
+    dleq_holds,
+    dleq_proof,
+    first_dealer,
+    key_proof,
+    lp,
+    mul,
+    open_deck,
+    owner_of,
+    plan,
+    play_context,
+    reveal_message,
+    rules_hash,
+    secrets,
+    shares_message,
+    shuffled,
+    sign,
+    sub,
+    verify,
+)
+from blind_driver import BlindDriver, new_blind_table
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from document_hashes import cases
+from document_referee import Table
+from helpers import SwappedSharesParty, drive_until_waiting_on, one_blind_round
+from table_driver import KEY
+
+from scopa_net.fair.blind.errors import BlindCheckError
+from scopa_net.fair.blind.simulate import BlindMatch, simulate_blind_match
+from scopa_net.fair.blind.simulate import BlindTable as SimTable
+from scopa_net.fair.blind.verifier import verify_any
+from scopa_net.fair.blind.wire import decode_any
+from scopa_net.fair.errors import NotRevealedError, TranscriptFormatError
+from scopa_net.fair.transcript import Transcript
+from scopa_net.fair.verifier import RoundVerdict as RoundVerdict_
+from scopa_net.rules import RuleSet
+from scopa_net.server.blind_table import BlindTable
+from scopa_net.server.table import Phase, TableError
+from scopa_net.wire import messages as m
+
+CASES = cases()
+
+
+def test_the_outsider_imports_nothing_of_ours() -> None:
+    """The verifier and the modules it reads section 5 and the rules from import no scopa_net
+    module (nor one of our test modules that does)."""
+    here = Path(__file__).parent
+    outsiders = ("blind_document_verifier", "document_hashes", "document_referee")
+    for name in outsiders:
+        tree = ast.parse((here / f"{name}.py").read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                modules = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                modules = [node.module or ""]
+            else:
+                continue
+            for module in modules:
+                top = module.split(".")[0]
+                assert top in {*outsiders, *OUTSIDE_LIBRARIES}, f"{name} imports {module}"
+
+
+OUTSIDE_LIBRARIES = {
+    "__future__", "collections", "dataclasses", "hashlib", "hmac", "itertools", "re",
+    "pathlib", "msgpack", "nacl", "cryptography",
+}  # fmt: skip
+
+
+def ints(text: str) -> list[int]:
+    return [int(x) for x in text.split()]
+
+
+def pairs(text: str) -> list[tuple[int, int]]:
+    return [(int(a), int(b)) for a, b in (x.split(":") for x in text.split())]
+
+
+def test_card_points() -> None:
+    c = CASES["card-points"]
+    for name, value in c.items():
+        if name.startswith("point."):
+            assert CARD_POINTS[int(name.split(".")[1])].hex() == value
+    assert len(set(CARD_POINTS)) == 40
+
+
+def test_party_secrets() -> None:
+    c = CASES["party-secrets"]
+    round_id, party, seed = bytes.fromhex(c["round_id"]), int(c["party"]), bytes.fromhex(c["seed"])
+    s = secrets(round_id, party, seed)
+    assert s.x.hex() == c["secret_key"]
+    assert s.point.hex() == c["public_key"]
+    assert s.sign_key.hex() == c["sign_key"]
+    assert key_proof(s, round_id, party).hex() == c["key_proof"]
+    assert s.perm == ints(c["perm"])
+    assert s.rerandomizers[0].hex() == c["rerandomizer.0"]
+
+
+def test_dleq() -> None:
+    c = CASES["dleq"]
+    x, point = bytes.fromhex(c["secret_key"]), bytes.fromhex(c["public_key"])
+    u, d = bytes.fromhex(c["u"]), bytes.fromhex(c["d"])
+    assert u == CARD_POINTS[5]
+    assert mul(x, u) == d
+    assert dleq_proof(x, point, bytes.fromhex(c["context"]), u, d).hex() == c["proof"]
+
+
+def test_blind_2() -> None:
+    """9.11's two-player round, from the seeds: keys, decks, deal 1, the first play."""
+    c = CASES["blind-2"]
+    round_id = bytes.fromhex(c["round_id"])
+    table = Table(int(c["players"]), 11, frozenset())
+    people = ints(c["people"])
+    seeds = [bytes.fromhex(c[f"seed.{p}"]) for p in range(len(people) + 1)]
+    parties = [secrets(round_id, p, seed) for p, seed in enumerate(seeds)]
+    key0 = [parties[0].point, key_proof(parties[0], round_id, 0), parties[0].sign_key]
+    assert blind_digest(round_id, people, key0).hex() == c["blind_digest"]
+    joint = parties[0].point
+    for s in parties[1:]:
+        joint = add(joint, s.point)
+    assert joint.hex() == c["joint_key"]
+    deck = open_deck(joint)
+    assert deck[0].hex() == c["open_deck.0"]
+    for p, s in enumerate(parties):
+        deck = shuffled(deck, s, joint)
+        assert deck[0].hex() == c[f"deck.{p}.0"]
+        if p == 0:
+            assert sign(s.sign_seed, deck_message(round_id, 0, deck)).hex() == c["deck_sig.0"]
+    assert hashlib.sha256(b"".join(deck)).hexdigest() == c["deck_hash"]
+    dealer = first_dealer(round_id, [s.point for s in parties], table.players)
+    assert dealer == int(c["first_dealer"])
+
+    def open_with(pos: int, owners: list[int]) -> int:
+        point = deck[pos][32:]
+        for s in (parties[o] for o in owners):
+            point = sub(point, mul(s.x, deck[pos][:32]))
+        return CARD_POINTS.index(point)
+
+    everyone = list(range(len(parties)))
+    assert [open_with(pos, everyone) for pos in range(40)] == ints(c["cards"])
+    deal = plan(table, dealer)[0]
+    shares = {
+        p: [mul(s.x, deck[pos][:32]) for pos, seat in deal if owner_of(seat, people) != p]
+        for p, s in enumerate(parties)
+    }
+    assert " ".join(x.hex() for x in shares[0][:2]) == c["shares.0.deal.1"]
+    assert [pos for pos, seat in deal if owner_of(seat, people) != 0][:2] == [1, 3]
+    sig = sign(parties[1].sign_seed, shares_message(round_id, 1, 1, shares[1]))
+    assert sig.hex() == c["shares_sig.1.deal.1"]
+    for p in everyone:
+        hand = [
+            (pos, open_with(pos, everyone))
+            for pos, seat in deal
+            if seat is not None and owner_of(seat, people) == p
+        ]
+        assert hand == pairs(c[f"hand.{p}"])
+    table_cards = [(pos, open_with(pos, everyone)) for pos, seat in deal if seat is None]
+    assert table_cards == pairs(c["table"])
+    # The play proof: seat 1 (party 1) plays its first card.
+    pos, card = int(c["play_pos"]), int(c["play_card"])
+    owner = owner_of(1, people)
+    u, v = deck[pos][:32], deck[pos][32:]
+    others = [mul(parties[p].x, u) for p in everyone if p != owner]
+    d = v
+    for share in others:
+        d = sub(d, share)
+    d = sub(d, CARD_POINTS[card])
+    ctx = play_context(round_id, owner, pos, card)
+    proof = dleq_proof(parties[owner].x, parties[owner].point, ctx, u, d)
+    assert proof.hex() == c["play_proof"]
+    assert dleq_holds(parties[owner].point, ctx, u, d, proof)
+
+
+# --- (b) our own transcripts, read by the outsider ----------------------------------------------
+
+
+def their_kind(v: RoundVerdict_) -> str:
+    """scopa_net's round verdict in the outsider's words (``RoundVerdict.kind``)."""
+    if v.ok:
+        if "before every key came" in v.note:
+            return "absent-before-keys"
+        if v.note.startswith("void: seat"):
+            return "absent"
+        if v.note.startswith("void deal (kings"):
+            return "kings"
+        assert v.note.startswith("verified"), v.note
+        return "verified"
+    if isinstance(v.error, NotRevealedError):
+        return "not revealed"
+    return "failed"
+
+
+def same_verdict(t: Transcript) -> Verdict:
+    """The outsider's verdict on ``t``'s bytes, checked against ``verify_any``'s round by
+    round (and, for a failure, the party it names)."""
+    ours = verify(t.encode())
+    theirs = verify_any(t)
+    assert [r.kind for r in ours.rounds] == [their_kind(r) for r in theirs.rounds], (
+        [r.note for r in ours.rounds],
+        theirs.lines(),
+    )
+    for mine, their in zip(ours.rounds, theirs.rounds, strict=True):
+        if isinstance(their.error, BlindCheckError):
+            assert mine.error is not None
+            assert mine.error.party == their.error.party
+    assert ours.ok == theirs.ok
+    return ours
+
+
+@pytest.fixture(scope="module")
+def two() -> BlindMatch:
+    """A whole blind match to 1 point between two people and the host."""
+    return simulate_blind_match(RuleSet.of(2, 1), 5)
+
+
+@pytest.fixture(scope="module")
+def four_kings() -> BlindMatch:
+    """Four people; round 1 is void for kings (seed 714 was found by tracing the shuffles from
+    the seeds the simulation draws), round 2 is dealt by the same dealer."""
+    return simulate_blind_match(RuleSet.of(4), 714, max_rounds=2)
+
+
+def test_a_two_player_match_verifies_for_both_seats(two: BlindMatch) -> None:
+    for t in two.transcripts:
+        verdict = same_verdict(t)
+        assert verdict.ok
+        assert all(r.kind == "verified" for r in verdict.rounds)
+
+
+def test_four_people_with_a_kings_void(four_kings: BlindMatch) -> None:
+    for t in four_kings.transcripts[::3]:  # seats 0 and 3
+        verdict = same_verdict(t)
+        assert [r.kind for r in verdict.rounds] == ["kings", "verified"]
+        assert verdict.result == "unfinished"
+
+
+def test_four_seats_two_of_them_computers() -> None:
+    m = simulate_blind_match(RuleSet.of(4), 8, people=(0, 2), max_rounds=2)
+    for t in m.transcripts[1:]:  # seat 2's
+        assert [r.kind for r in same_verdict(t).rounds] == ["verified", "verified"]
+
+
+def gone_at(phase: Phase) -> tuple[BlindTable, BlindDriver]:
+    """Three seats (people 0 and 1, a computer at 2); seat 1's person goes for good at
+    ``phase`` of round 1, their grace ending at once; the match is played to its end."""
+    table = new_blind_table(RuleSet.of(3, 1), bots=1)
+    driver = BlindDriver(table, seed=4)
+    drive_until_waiting_on(driver, phase, 1)
+    driver.hold = {1}
+    driver.witnesses[1].take_outgoing()
+    table.set_status(1, connected=False, stand_in=True, grace=0)
+    driver.run()
+    return table, driver
+
+
+@pytest.mark.parametrize(
+    ("phase", "kind"),
+    [(Phase.KEYS, "absent-before-keys"), (Phase.SHUFFLE, "absent"), (Phase.PLAY, "absent")],
+)
+def test_absent_voids_from_the_host_and_the_seats(phase: Phase, kind: str) -> None:
+    """The present person's own transcript, and the host's export for a person's seat and
+    for the computer's (which hold no hand in the void round: nobody but the seat read it)."""
+    table, driver = gone_at(phase)
+    transcripts = [driver.witnesses[0].transcript()]
+    transcripts += [table.transcript_for(seat) for seat in (1, 2)]
+    for t in transcripts:
+        verdict = same_verdict(t)
+        assert verdict.ok
+        assert [r.kind for r in verdict.rounds] == [kind] + ["verified"] * (len(verdict.rounds) - 1)
+        assert verdict.rounds[0].note.startswith("void: seat 1 absent")
+
+
+def test_a_seat_that_stops_without_cause_is_named() -> None:
+    table, key = one_blind_round(1)
+    table.stop(1)
+    table.reveal()
+    verdict = same_verdict(table.transcript(key, 0))
+    error = verdict.rounds[0].error
+    assert error is not None
+    assert (error.check, error.party) == ("bad void", 2)
+
+
+def test_a_wrong_share_is_named_at_the_reveal() -> None:
+    """The host's party swaps its first two shares of deal 1: the seats reading them find no
+    card and the round is void ``failed_check``; the reveal names party 0."""
+    rng = random.Random(2)
+    key = Ed25519PrivateKey.from_private_bytes(rng.randbytes(32))
+    table = SimTable(RuleSet.of(2), rng, (0, 1), make={0: SwappedSharesParty})
+    table.keys_and_shuffle(None)
+    signed = [p.open_deal(1) for p in table.parties]
+    for p in table.parties:  # a seat reading a swapped position finds no card there
+        with contextlib.suppress(BlindCheckError):
+            p.take_deal(1, [s.shares for s in signed], [s.sig for s in signed])
+    table.stop(0)
+    with pytest.raises(BlindCheckError):
+        table.reveal()
+    for seat in (0, 1):
+        verdict = same_verdict(table.transcript(key, seat))
+        error = verdict.rounds[0].error
+        assert error is not None
+        assert (error.check, error.party) == ("bad share", 0)
+
+
+# --- (c) tampered transcripts --------------------------------------------------------------------
+
+
+def reseal(t: dict, host_seed: bytes) -> bytes:
+    """Every round re-linked and re-signed with the host's key, as a dishonest host signing
+    what it altered would (written from 5.2, 5.7, 5.9 and 9.8, like the verifier)."""
+    rules = t["rules"]
+    rules_digest = rules_hash(rules["players"], rules["target"], rules["variants"])
+    prev = bytes(32)
+    for r in t["rounds"]:
+        r["prev"] = prev
+        digest = blind_digest(r["round_id"], r["people"], r["keys"][0])
+        r["sig"] = sign(
+            host_seed, commit_message(r["round_id"], r["round_no"], prev, digest, rules_digest)
+        )
+        prev = chain_hash(r, digest)
+        if r["seeds"] is not None and r["seeds"][0] is not None:
+            r["reveal_sig"] = sign(host_seed, reveal_message(r["round_id"], r["seeds"][0], prev))
+    result = t["result"]
+    if result["sig"] is not None:
+        scores = b"".join(s.to_bytes(4, "big") for s in result["scores"])
+        winner = b"" if result["winner"] is None else bytes([result["winner"]])
+        msg = lp(b"scopa-net/v1/match-end-signature") + lp(prev) + lp(scores) + lp(winner)
+        result["sig"] = sign(host_seed, msg)
+    return encode(t)
+
+
+def encode(t: dict) -> bytes:
+    return msgpack.packb(t, use_bin_type=True)
+
+
+def refused(data: bytes) -> str:
+    """The outsider's first failure on ``data``; scopa_net refuses it too."""
+    try:
+        theirs = verify_any(decode_any(data))
+    except TranscriptFormatError:
+        theirs = None
+    try:
+        ours = verify(data)
+    except CheckFailedError as exc:
+        assert theirs is None or not theirs.ok
+        return str(exc)
+    assert not ours.ok
+    assert theirs is not None
+    assert not theirs.ok
+    failed = [r for r in ours.rounds if r.error is not None]
+    their_failed = [r for r in theirs.rounds if r.error is not None]
+    if failed and isinstance(their_failed[0].error, BlindCheckError):  # the same check named
+        assert (failed[0].error.check, failed[0].error.party) == (
+            their_failed[0].error.check,
+            their_failed[0].error.party,
+        )
+    return str(failed[0].error) if failed else ours.result
+
+
+@pytest.fixture
+def record(two: BlindMatch) -> tuple[dict, bytes]:
+    """Seat 1's transcript of ``two`` as plain msgpack, and the host's private key."""
+    t = msgpack.unpackb(two.transcripts[1].encode(), raw=False)
+    return t, two.host_private_key.private_bytes_raw()
+
+
+def test_the_untouched_record_verifies(record: tuple[dict, bytes]) -> None:
+    t, key = record
+    assert verify(reseal(t, key)).ok
+
+
+def test_a_changed_card_is_refused(record: tuple[dict, bytes]) -> None:
+    t, key = record
+    r = t["rounds"][0]
+    pos, card = r["table"][0]
+    r["table"][0] = [pos, (card + 1) % 40]
+    assert refused(reseal(t, key)) == f"no card: table position {pos}"
+
+
+def test_a_changed_hand_card_is_refused(record: tuple[dict, bytes]) -> None:
+    t, _ = record
+    r = t["rounds"][0]
+    pos = r["hand"][0][0]
+    r["hand"][0] = [pos, r["table"][0][1]]  # the hand is in no hash: no resealing needed
+    assert refused(encode(t)).startswith(f"substituted card: position {pos} holds")
+
+
+def test_a_play_naming_another_card_is_refused(record: tuple[dict, bytes]) -> None:
+    t, key = record
+    play = t["rounds"][0]["plays"][0]
+    play[1] = (play[1] & ~63) | ((play[1] & 63) + 1) % 40
+    assert refused(reseal(t, key)).startswith("bad play proof")
+
+
+def test_a_changed_proof_is_refused(record: tuple[dict, bytes]) -> None:
+    t, key = record
+    play = t["rounds"][0]["plays"][3]
+    play[3] = play[3][:40] + bytes([play[3][40] ^ 1]) + play[3][41:]
+    assert refused(reseal(t, key)).startswith("bad play proof")
+
+
+def test_a_wrong_seed_is_refused_naming_its_party(record: tuple[dict, bytes]) -> None:
+    t, key = record
+    seeds = t["rounds"][0]["seeds"]
+    seeds[2] = bytes(32)
+    assert refused(reseal(t, key)) == "wrong secret: party 2"
+
+
+def test_a_wrong_share_signed_by_its_party_is_refused(record: tuple[dict, bytes]) -> None:
+    """With the seeds out anyone can sign as a party. Every position of a round played out
+    was played, so the changed share breaks the proof of the play there (9.9 step 4, before
+    the shares are checked against the seeds): the play's party is the one named."""
+    t, key = record
+    r = t["rounds"][0]
+    deal, party = r["deals"][1], 1
+    deal["shares"][party][0] = CARD_POINTS[0]
+    s = secrets(r["round_id"], party, r["seeds"][party])
+    deal["sigs"][party] = sign(
+        s.sign_seed, shares_message(r["round_id"], party, 2, deal["shares"][party])
+    )
+    assert refused(reseal(t, key)).startswith("bad play proof")
+
+
+def test_a_substituted_card_signed_by_its_party_is_named(record: tuple[dict, bytes]) -> None:
+    """Party 1 (not the last shuffler) swaps two ciphertexts of its deck and signs it: the
+    final deck, every share and every proof are unchanged, and the reveal names party 1."""
+    t, key = record
+    r, party = t["rounds"][0], 1
+    deck = r["decks"][party]
+    deck[0], deck[1] = deck[1], deck[0]
+    s = secrets(r["round_id"], party, r["seeds"][party])
+    r["deck_sigs"][party] = sign(s.sign_seed, deck_message(r["round_id"], party, deck))
+    assert refused(reseal(t, key)) == "substituted card: party 1, positions [0, 1]"
+
+
+@pytest.mark.parametrize("field", ["sig", "reveal_sig", "deck_sigs", "deals"])
+def test_a_changed_signature_is_refused(record: tuple[dict, bytes], field: str) -> None:
+    t, _ = record
+    r = t["rounds"][0]
+    if field == "deck_sigs":
+        r[field][1] = bytes([r[field][1][0] ^ 1]) + r[field][1][1:]
+    elif field == "deals":
+        sig = r["deals"][0]["sigs"][2]
+        r["deals"][0]["sigs"][2] = bytes([sig[0] ^ 1]) + sig[1:]
+    else:
+        r[field] = bytes([r[field][0] ^ 1]) + r[field][1:]
+    assert "signature" in refused(encode(t))
+
+
+def test_no_flipped_byte_of_a_round_verifies(two: BlindMatch) -> None:
+    """One bit flipped anywhere in round 1's bytes: refused, as unreadable or as a round that
+    does not verify, by the outsider and by scopa_net alike."""
+    data = two.transcripts[0].encode()
+    t = msgpack.unpackb(data, raw=False)
+    first = msgpack.packb(t["rounds"][0], use_bin_type=True)
+    start = data.index(first)
+    rng = random.Random(11)
+    for offset in rng.sample(range(start, start + len(first)), 8):
+        changed = bytearray(data)
+        changed[offset] ^= 1 << rng.randrange(8)
+        assert refused(bytes(changed)), offset
+
+
+@pytest.fixture(scope="module")
+def before_keys() -> bytes:
+    """The host's export for seat 0 of a match whose round 1 was void before every key came
+    (seat 1 absent; seat 2 a computer)."""
+    table, _ = gone_at(Phase.KEYS)
+    return table.transcript_for(0).encode()
+
+
+@pytest.mark.parametrize(
+    ("change", "check"),
+    [
+        ({"void": {"reason": "absent", "offender": 0}}, "not revealed"),  # seat 0 revealed
+        ({"void": {"reason": "absent", "offender": 2}}, "void mismatch"),  # a computer's seat
+        ({"void": {"reason": "kings", "offender": None}}, "void mismatch"),
+        ({"void": {"reason": "failed_check", "offender": 1}}, "not revealed"),
+        ({"seeds": [bytes(32), None, None]}, "wrong secret"),
+        ({"score": [0, 0, 0]}, "broken chain"),
+        ({"reveal_sig": None}, "not revealed"),
+    ],
+)
+def test_a_tampered_void_before_the_keys_is_refused(
+    before_keys: bytes, change: dict, check: str
+) -> None:
+    t = msgpack.unpackb(before_keys, raw=False)
+    assert t["rounds"][0]["dealer"] is None
+    if "seeds" in change:
+        change["seeds"][1] = t["rounds"][0]["seeds"][1]  # seat 0 (party 1) keeps its seed
+    t["rounds"][0].update(change)
+    data = reseal(t, KEY.private_bytes_raw()) if "reveal_sig" not in change else encode(t)
+    assert refused(data).startswith(check)
+
+
+# --- where scopa_net does not do what the document says (reported to the lead) ------------------
+
+CODE_DEFECT = "code defect against protocol.md, reported by the outsider check: "
+
+
+@pytest.mark.xfail(
+    strict=True, reason=CODE_DEFECT + "9.2 says a scalar is below l; z + l is accepted"
+)
+def test_a_proof_whose_z_is_not_below_l_is_refused(record: tuple[dict, bytes]) -> None:
+    """A play proof ``e || z`` with ``z`` replaced by ``z + l`` proves the same thing, but its
+    bytes differ (so a relaying host can change a play's record without the player). The
+    outsider refuses it, as 9.2's scalar encoding says."""
+    t, key = record
+    play = t["rounds"][0]["plays"][0]
+    z = int.from_bytes(play[3][32:], "little")
+    play[3] = play[3][:32] + (z + L).to_bytes(32, "little")
+    data = reseal(t, key)
+    assert verify(data).rounds[0].error is not None
+    assert not verify_any(decode_any(data)).rounds[0].ok
+
+
+@pytest.fixture(scope="module")
+def absent_in_play() -> bytes:
+    """Seat 0's own transcript of a match whose round 1 was void with seat 1 absent after the
+    first deal (seat 0 holds its three cards of it)."""
+    _, driver = gone_at(Phase.PLAY)
+    return driver.witnesses[0].transcript().encode()
+
+
+@pytest.mark.xfail(
+    strict=True, reason=CODE_DEFECT + "9.9 step 7: an absent void's hand cards are not checked"
+)
+def test_a_changed_hand_card_in_an_absent_void_is_refused(absent_in_play: bytes) -> None:
+    t = msgpack.unpackb(absent_in_play, raw=False)
+    r = t["rounds"][0]
+    assert r["void"]["reason"] == "absent"
+    assert len(r["hand"]) == 3
+    r["hand"][0][1] = (r["hand"][0][1] + 1) % 40  # the hand is in no hash
+    data = encode(t)
+    assert verify(data).rounds[0].error is not None
+    assert not verify_any(decode_any(data)).rounds[0].ok
+
+
+@pytest.mark.xfail(
+    strict=True, reason=CODE_DEFECT + "6.1 and 9.8: an absent void holds no score; one is accepted"
+)
+def test_an_absent_void_with_a_score_is_refused(absent_in_play: bytes) -> None:
+    t = msgpack.unpackb(absent_in_play, raw=False)
+    t["rounds"][0]["score"] = [1, 0, 0]  # the score is in no hash
+    data = encode(t)
+    assert verify(data).rounds[0].error is not None
+    assert not verify_any(decode_any(data)).rounds[0].ok
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=TableError,
+    reason=CODE_DEFECT + "9.6: the host refuses the seed of a seat that stopped mid-round and "
+    "never voids a round as failed_check (a stopped seat is treated as absent)",
+)
+def test_a_seat_that_stops_sends_its_seed_and_the_host_voids_the_round_failed_check() -> None:
+    table = new_blind_table(RuleSet.of(3, 1), bots=1)
+    driver = BlindDriver(table, seed=4)
+    for _ in range(300):
+        driver.catch_up()
+        if table.phase is Phase.PLAY:
+            break
+        driver.step()
+    assert table.phase is Phase.PLAY
+    witness = driver.witnesses[1]
+    assert witness.current is not None
+    assert witness.current.party is not None
+    # 9.6: "A failed check stops the seat as in 5.10, but first it sends its seed".
+    table.blind_reveal(1, witness.current.round_id, witness.current.party.secrets.seed)
+    voids = [e for e in table.seats[0].log if isinstance(e, m.RoundVoid)]
+    assert [(v.reason, v.offender) for v in voids] == [("failed_check", 1)]
