@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from operator import attrgetter
 
-from scopa_net.captures import QUINDICI_TOTAL, AceTakesAll, Quindici, capture_rule
+from scopa_net.captures import QUINDICI_TOTAL, AceTakesAll, Quindici, capture_rule, value_counts
 from scopa_net.cards import ACES_MASK, BIT, CARDS, FULL_MASK, KINGS_MASK, VALUE, Card, cards_of
 from scopa_net.dealing import TABLE, deal_plan
 from scopa_net.errors import (
@@ -137,7 +137,10 @@ class Round:
         "_first",
         "_known",
         "_plan",
+        "_rule",
         "_second",
+        "_shapes",
+        "_tag",
         "dealer",
         "deck",
         "hands",
@@ -234,9 +237,12 @@ class Round:
         self.rules = rules
         self.dealer = dealer
         plan = self._plan = _plan_of(rules, dealer)
-        self._known = plan.rule.known
-        self._first = plan.rule.first
-        self._second = plan.rule.second
+        rule = self._rule = plan.rule
+        self._known = rule.known
+        self._first = rule.first
+        self._second = rule.second
+        self._shapes = rule.shapes
+        self._tag = rule.tag
         self.table_mask = 0
         self.laid: list[int] = []  # the cards put on the table, in order (taken ones included)
 
@@ -314,9 +320,12 @@ class Round:
         other.rules = self.rules
         other.dealer = self.dealer
         other._plan = self._plan
+        other._rule = self._rule
         other._known = self._known
         other._first = self._first
         other._second = self._second
+        other._shapes = self._shapes
+        other._tag = self._tag
         other.deck = self.deck
         other.hands = [h.copy() for h in self.hands]
         other.table_mask = self.table_mask
@@ -342,22 +351,36 @@ class Round:
         table = self.table_mask
         if not table:
             return hand.copy()
+        # CaptureRule.codes for each card, written out (see scopa_net.captures).
         known = self._known
         first = self._first
         second = self._second
+        shapes = self._shapes
+        tag = self._tag
         codes: list[int] = []
         for c in hand:
-            # Remembered by the capture rule for the part of the table that decides it, or
-            # worked out (and remembered) by the rule.
-            part = table & first[c] or table & second[c]
-            codes += known[c].get(part) or self._plan.rule.work_out(c, part, self.laid)
+            part = table & first[c]
+            if part:  # by the cards themselves
+                codes += known[c].get(part) or self._rule.work_out(c, part, self.laid)
+                continue
+            part = table & second[c]
+            if not part & (part - 1):  # fewer than two cards to add up
+                codes.append(c)
+                continue
+            shape = shapes.get(value_counts(part) | tag[c])  # by their values
+            if shape is None:
+                shape = self._rule.shape(c, value_counts(part))
+            if shape > 0:  # one group: every card of its values
+                codes.append(c | (part & shape) << CARD_BITS)
+            elif shape:
+                codes += self._rule.several(c, part, self.laid)
+            else:
+                codes.append(c)
         return codes
 
     def _codes_of(self, c: int) -> tuple[int, ...]:
         """Every legal play of card ``c`` on the current table, as play codes."""
-        table = self.table_mask
-        part = table & self._first[c] or table & self._second[c]
-        return self._known[c].get(part) or self._plan.rule.work_out(c, part, self.laid)
+        return self._rule.codes(c, self.table_mask, self.laid)
 
     def _lay(self, c: int) -> None:
         """Put card ``c`` face up on the table."""
