@@ -136,6 +136,8 @@ class Round:
     __slots__ = (
         "_first",
         "_known",
+        "_offered",
+        "_offered_at",
         "_plan",
         "_rule",
         "_second",
@@ -245,6 +247,9 @@ class Round:
         self._tag = rule.tag
         self.table_mask = 0
         self.laid: list[int] = []  # the cards put on the table, in order (taken ones included)
+        # The codes legal_plays last listed, and plays_left when it did (-1: none yet).
+        self._offered: list[int] = []
+        self._offered_at = -1
 
     # --- dealing --------------------------------------------------------------------------
 
@@ -339,6 +344,8 @@ class Round:
         other.plays_left = self.plays_left
         other.turn = self.turn
         other.void = self.void
+        other._offered = []
+        other._offered_at = -1
         return other
 
     # --- legal plays ----------------------------------------------------------------------
@@ -388,7 +395,10 @@ class Round:
         self.laid.append(c)
 
     def legal_plays(self) -> list[Play]:
-        return list(map(play_of_code, self.legal_codes()))
+        codes = self.legal_codes()
+        self._offered = codes  # kept for resolve: a play from this list needs no more checks
+        self._offered_at = self.plays_left
+        return list(map(play_of_code, codes))
 
     # --- making a play --------------------------------------------------------------------
 
@@ -441,8 +451,8 @@ class Round:
         one legal outcome, and :class:`AmbiguousPlayError` lists the outcomes when it has more.
         """
         code = self.resolve(play, seat, exact=exact)
-        self.push_code(code)
-        return _record_of(self.history[-1])
+        turn = self.turn
+        return _record_of((turn, code, self.push_code(code)))
 
     def resolve(self, play: Play | Card, seat: int | None = None, *, exact: bool = False) -> int:
         """The legal code for ``play``, or the error saying why there is none."""
@@ -453,6 +463,8 @@ class Round:
         if seat is not None and seat != self.turn:
             raise IllegalPlayError(IllegalReason.NOT_YOUR_TURN, str(play))
         code = play.code
+        if self._offered_at == self.plays_left and code in self._offered:
+            return code  # one of the plays legal_plays listed for this very turn
         c = code & CARD_FIELD
         if c not in self.hands[self.turn]:
             raise IllegalPlayError(IllegalReason.NOT_IN_HAND, str(play))
