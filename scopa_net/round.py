@@ -30,7 +30,7 @@ from scopa_net.errors import (
     IllegalPlayError,
     IllegalReason,
 )
-from scopa_net.plays import CARD_BITS, CARD_FIELD, Play, PlayRecord, play_of_code
+from scopa_net.plays import CARD_BITS, CARD_FIELD, Play, PlayRecord, play_of_code, plays_of_codes
 from scopa_net.rules import RuleSet
 from scopa_net.scoring import RoundScore, score_round
 
@@ -134,15 +134,11 @@ class Round:
     """The state of one round, from the first deal to the last capture."""
 
     __slots__ = (
-        "_first",
-        "_known",
+        "_lookup",
         "_offered",
         "_offered_at",
         "_plan",
         "_rule",
-        "_second",
-        "_shapes",
-        "_tag",
         "dealer",
         "deck",
         "hands",
@@ -240,11 +236,7 @@ class Round:
         self.dealer = dealer
         plan = self._plan = _plan_of(rules, dealer)
         rule = self._rule = plan.rule
-        self._known = rule.known
-        self._first = rule.first
-        self._second = rule.second
-        self._shapes = rule.shapes
-        self._tag = rule.tag
+        self._lookup = (rule.known, rule.first, rule.second, rule.shapes, rule.tag)
         self.table_mask = 0
         self.laid: list[int] = []  # the cards put on the table, in order (taken ones included)
         # The codes legal_plays last listed, and plays_left when it did (-1: none yet).
@@ -326,11 +318,7 @@ class Round:
         other.dealer = self.dealer
         other._plan = self._plan
         other._rule = self._rule
-        other._known = self._known
-        other._first = self._first
-        other._second = self._second
-        other._shapes = self._shapes
-        other._tag = self._tag
+        other._lookup = self._lookup
         other.deck = self.deck
         other.hands = [h.copy() for h in self.hands]
         other.table_mask = self.table_mask
@@ -359,11 +347,7 @@ class Round:
         if not table:
             return hand.copy()
         # CaptureRule.codes for each card, written out (see scopa_net.captures).
-        known = self._known
-        first = self._first
-        second = self._second
-        shapes = self._shapes
-        tag = self._tag
+        known, first, second, shapes, tag = self._lookup
         codes: list[int] = []
         for c in hand:
             part = table & first[c]
@@ -398,7 +382,7 @@ class Round:
         codes = self.legal_codes()
         self._offered = codes  # kept for resolve: a play from this list needs no more checks
         self._offered_at = self.plays_left
-        return list(map(play_of_code, codes))
+        return plays_of_codes(codes)
 
     # --- making a play --------------------------------------------------------------------
 
@@ -450,8 +434,17 @@ class Round:
         card goes to the table. Otherwise (typed input) a bare card is enough when it has only
         one legal outcome, and :class:`AmbiguousPlayError` lists the outcomes when it has more.
         """
-        code = self.resolve(play, seat, exact=exact)
         turn = self.turn
+        if (
+            type(play) is Play
+            and self._offered_at == self.plays_left
+            and play.code in self._offered
+            and (seat is None or seat == turn)
+            and not self.void
+        ):
+            code = play.code  # one of the plays legal_plays listed for this very turn
+        else:
+            code = self.resolve(play, seat, exact=exact)
         return _record_of((turn, code, self.push_code(code)))
 
     def resolve(self, play: Play | Card, seat: int | None = None, *, exact: bool = False) -> int:
