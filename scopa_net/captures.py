@@ -173,17 +173,25 @@ def _bits(cards: int) -> list[int]:
 
 def _ways(cards: int, total: int) -> tuple[int, tuple[tuple[int, ...], ...]]:
     """What :func:`adding_up` remembers for ``cards`` and ``total``: the shape of its answer,
-    and every group as positions among the cards."""
-    key = value_counts(cards) | total << 40
+    and, when several groups add up, every group as positions among the cards."""
+    return _ways_by_counts(value_counts(cards), total)
+
+
+def _ways_by_counts(counts: int, total: int) -> tuple[int, tuple[tuple[int, ...], ...]]:
+    """:func:`_ways` for cards with these :func:`value_counts`."""
+    key = counts | total << 40
     found = _ADDING_UP.get(key)
     if found is None:
         if len(_ADDING_UP) >= MEMORY_LIMIT:
             _ADDING_UP.clear()
-        like = lowest_suits(key & FULL_MASK)
+        like = lowest_suits(counts)
         groups = _lowest_adding_up(like, total)
-        position = {BIT[c]: i for i, c in enumerate(indices_of(like))}
-        ways = tuple(tuple(position[BIT[c]] for c in indices_of(g)) for g in groups)
-        found = _ADDING_UP[key] = (shape_of(groups), ways)
+        shape = shape_of(groups)
+        ways: tuple[tuple[int, ...], ...] = ()  # only needed when the shape does not say
+        if shape == SEVERAL_GROUPS:
+            position = {BIT[c]: i for i, c in enumerate(indices_of(like))}
+            ways = tuple(tuple(position[BIT[c]] for c in indices_of(g)) for g in groups)
+        found = _ADDING_UP[key] = (shape, ways)
     return found
 
 
@@ -326,12 +334,11 @@ class CaptureRule:
         first, and remembered."""
         if len(self.shapes) >= MEMORY_LIMIT:
             self.shapes.clear()
-        part = lowest_suits(counts)
         total = self.sum_total[c]
-        if total and not part & self.alike[c]:
-            found = _ways(part, total)[0]
+        if total and not counts & self.alike[c]:  # a value's counts lie where its cards do
+            found = _ways_by_counts(counts, total)[0]
         else:
-            found = shape_of(self.takes(VALUE[c], part))
+            found = shape_of(self.takes(VALUE[c], lowest_suits(counts)))
         self.shapes[counts | self.tag[c]] = found
         return found
 

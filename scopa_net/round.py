@@ -20,7 +20,6 @@ make 15). :mod:`scopa_net.captures` holds those rules; the round asks it what a 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import attrgetter
 
 from scopa_net.captures import QUINDICI_TOTAL, AceTakesAll, Quindici, capture_rule, value_counts
 from scopa_net.cards import ACES_MASK, BIT, CARDS, FULL_MASK, KINGS_MASK, VALUE, Card, cards_of
@@ -34,12 +33,10 @@ from scopa_net.plays import CARD_BITS, CARD_FIELD, Play, PlayRecord, play_of_cod
 from scopa_net.rules import RuleSet
 from scopa_net.scoring import RoundScore, score_round
 
-_index_of = attrgetter("index")
-
 
 def check_deck(deck: Sequence[Card]) -> tuple[int, ...]:
     """Card indices of a deck order; ValueError unless it holds each of the 40 cards once."""
-    indices = tuple(map(_index_of, deck))
+    indices = tuple([c.index for c in deck])
     if len(indices) != 40 or len(set(indices)) != 40:
         raise ValueError("a deck must hold each of the 40 cards exactly once")
     return indices
