@@ -366,10 +366,6 @@ class Round:
                 codes.append(c)
         return codes
 
-    def _codes_of(self, c: int) -> tuple[int, ...]:
-        """Every legal play of card ``c`` on the current table, as play codes."""
-        return self._rule.codes(c, self.table_mask, self.laid)
-
     def _lay(self, c: int) -> None:
         """Put card ``c`` face up on the table."""
         self.table_mask |= BIT[c]
@@ -442,7 +438,8 @@ class Round:
             code = play.code  # one of the plays legal_plays listed for this very turn
         else:
             code = self.resolve(play, seat, exact=exact)
-        return _record_of((turn, code, self.push_code(code)))
+        entry = (turn, code, self.push_code(code))
+        return _RECORDS.get(entry) or _record_of(entry)
 
     def resolve(self, play: Play | Card, seat: int | None = None, *, exact: bool = False) -> int:
         """The legal code for ``play``, or the error saying why there is none."""
@@ -458,7 +455,7 @@ class Round:
         c = code & CARD_FIELD
         if c not in self.hands[self.turn]:
             raise IllegalPlayError(IllegalReason.NOT_IN_HAND, str(play))
-        options = self._codes_of(c)
+        options = self._rule.codes(c, self.table_mask, self.laid)
         if code in options:
             return code
         if code == c:  # no captures named
