@@ -18,21 +18,24 @@ most cost one dictionary look-up.
 How it remembers, and why that is exact:
 
 1. **By values, not suits.** The rules look only at values, so what a card takes depends only
-   on how many table cards of each value lie there (:func:`value_counts`), and only of the
-   values that can take part: for the default rule, the card's own value when the table holds
-   any, otherwise the lower values. A card's ``first`` and ``second`` masks pick that part out
-   of a table and, because the four suits of a value are one group of four bits in both, out
-   of its value counts too. There are few such counts, and every new deal meets ones seen
-   before, where the exact tables (40-bit masks) are nearly all new.
+   on how many table cards of each value lie in the part of the table that decides it
+   (:func:`value_counts`). A card's ``first`` mask picks the cards it looks at first (by
+   default those of its own value, which it takes one at a time); when the table holds none of
+   them, its ``second`` mask picks the cards it can only take by adding up two or more of them
+   (by default the lower values; quindici has no second step). Answers for the first part are
+   remembered by those very cards (there are few such sets); answers for the second part by
+   their value counts (:meth:`CaptureRule.by_values`): there are few such counts, and every new
+   deal meets ones seen before, where the exact sets of lower cards are nearly all new.
 2. **One group is the table cards of its values.** When exactly one group may be taken, it
-   holds every table card of the values in it: had it left one out, the same group with that
-   card's suit swapped in would be legal too. So such an answer is remembered as the mask of
-   every card of those values (a *shape*), and the group on a given table is ``table & shape``.
-   A shape of :data:`NO_GROUP` means the card is laid; :data:`SEVERAL_GROUPS` means more than
-   one group may be taken.
-3. **Several groups** are worked out on the exact cards (:meth:`CaptureRule.several`): cards of
-   the same value one at a time are remembered by card and table part; groups that add up are
-   found by :func:`adding_up`, itself remembered by value counts as positions among the cards.
+   holds every card of the part of the values in it: had it left one out, the same group with
+   that card's suit swapped in would be legal too. So such an answer is remembered as the mask
+   of every card of those values (a *shape*), and the group in a given part is
+   ``part & shape``. A shape of :data:`NO_GROUP` means the card is laid; :data:`SEVERAL_GROUPS`
+   means more than one group may be taken.
+3. **Several groups** are worked out on the cards themselves (:meth:`CaptureRule.several`) and
+   remembered by them: groups that add up by the card and the part's cards in the order they
+   were laid, found by :func:`codes_adding_up` from :func:`adding_up`'s groups, themselves
+   remembered by value counts as positions among the cards.
 
 The order of the plays is part of the answer, because seeded simulations and the computer
 players pick among plays by their position: same-value cards come lowest card first, and groups
@@ -55,8 +58,8 @@ UP_TO: tuple[int, ...] = tuple(
     sum(VALUE_MASK[u] for u in range(1, min(v, 10) + 1)) for v in range(QUINDICI_TOTAL + 1)
 )
 
-#: How many answers each memory (a rule's shapes, its exact answers, the groups that add up,
-#: their lay orders) holds before it starts again: a few hundred bytes each at most.
+#: How many answers each memory (a rule's shapes, its answers by cards, the groups that add up)
+#: holds before it starts again: a few hundred bytes each at most.
 MEMORY_LIMIT = 50_000
 
 _ALONE = tuple((c,) for c in range(40))
@@ -88,10 +91,6 @@ def value_counts(cards: int) -> int:
     """
     pairs = cards - ((cards >> 1) & _ODD_BITS)
     return (pairs & _BIT_PAIRS) + ((pairs >> 2) & _BIT_PAIRS)
-
-
-#: ONE_OF_VALUE[c]: the :func:`value_counts` of card c alone.
-ONE_OF_VALUE: tuple[int, ...] = tuple(1 << 4 * (VALUE[c] - 1) for c in range(40))
 
 
 def lowest_suits(counts: int) -> int:
@@ -261,7 +260,8 @@ class CaptureRule:
         # holds none of alike[c], which it would take one at a time instead.
         self.sum_total: tuple[int, ...] = tuple(self._sum_total(c) for c in range(40))
         self.alike: tuple[int, ...] = tuple(self._alike(c) for c in range(40))
-        #: known[c]: card c's plays by the part of the table, where their order is fixed.
+        #: known[c]: card c's plays by the cards of first[c] on the table, or, where several
+        #: same-value cards may be taken, by the part of the table.
         self.known: tuple[dict[int, tuple[int, ...]], ...] = tuple({} for _ in range(40))
         #: shapes: the shape of a card's answer, by the part's value counts and the card's tag.
         self.shapes: dict[int, int] = {}
@@ -294,19 +294,18 @@ class CaptureRule:
 
     def codes(self, c: int, table: int, laid: Sequence[int]) -> tuple[int, ...]:
         """Every legal play of card ``c`` on ``table`` as play codes (just ``c`` when it is
-        laid), in the engine's order; ``laid`` is the order the table cards were laid in.
-
-        The table cards of ``first[c]``, when there are any, decide it, and the answer is
-        remembered by those cards (there are few such sets). Otherwise those of ``second[c]``
-        do, which it can only take by adding up two or more of them (none for quindici), and
-        the answer is found by their values (see the module's docstring).
-        """
+        laid), in the engine's order; ``laid`` is the order the table cards were laid in."""
         part = table & self.first[c]
         if part:
             return self.known[c].get(part) or self.work_out(c, part, laid)
         part = table & self.second[c]
         if not part & (part - 1):  # fewer than two cards to add up
             return _ALONE[c]
+        return self.by_values(c, part, laid)
+
+    def by_values(self, c: int, part: int, laid: Sequence[int]) -> tuple[int, ...]:
+        """:meth:`codes` when ``part`` is the part of the table that decides it: found by its
+        value counts (see the module's docstring)."""
         counts = value_counts(part)
         shape = self.shapes.get(counts | self.tag[c])
         if shape is None:
@@ -316,16 +315,12 @@ class CaptureRule:
         return (c | (part & shape) << CARD_BITS,) if shape else _ALONE[c]
 
     def work_out(self, c: int, part: int, laid: Sequence[int]) -> tuple[int, ...]:
-        """:meth:`codes` for a part of the table not in ``known``: from its shape, found by
-        its value counts, and remembered in ``known`` unless several groups add up."""
-        counts = value_counts(part)
-        shape = self.shapes.get(counts | self.tag[c])
-        if shape is None:
-            shape = self.shape(c, counts)
-        if shape == SEVERAL_GROUPS:
-            return self.several(c, part, laid)
-        self._count()
-        found = self.known[c][part] = (c | (part & shape) << CARD_BITS,) if shape else _ALONE[c]
+        """:meth:`by_values` for cards of ``first[c]`` not in ``known``, remembered there by
+        those cards (several plays are remembered by :meth:`several`)."""
+        found = self.by_values(c, part, laid)
+        if len(found) == 1:
+            self._count()
+            self.known[c][part] = found
         return found
 
     def shape(self, c: int, counts: int) -> int:

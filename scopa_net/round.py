@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from scopa_net.captures import QUINDICI_TOTAL, AceTakesAll, Quindici, capture_rule, value_counts
+from scopa_net.captures import QUINDICI_TOTAL, AceTakesAll, Quindici, capture_rule
 from scopa_net.cards import ACES_MASK, BIT, CARDS, FULL_MASK, KINGS_MASK, VALUE, Card, cards_of
 from scopa_net.dealing import TABLE, deal_plan
 from scopa_net.errors import (
@@ -233,7 +233,7 @@ class Round:
         self.dealer = dealer
         plan = self._plan = _plan_of(rules, dealer)
         rule = self._rule = plan.rule
-        self._lookup = (rule.known, rule.first, rule.second, rule.shapes, rule.tag)
+        self._lookup = (rule.known, rule.first, rule.second)
         self.table_mask = 0
         self.laid: list[int] = []  # the cards put on the table, in order (taken ones included)
         # The codes legal_plays last listed, and plays_left when it did (-1: none yet).
@@ -344,24 +344,16 @@ class Round:
         if not table:
             return hand.copy()
         # CaptureRule.codes for each card, written out (see scopa_net.captures).
-        known, first, second, shapes, tag = self._lookup
+        known, first, second = self._lookup
         codes: list[int] = []
         for c in hand:
             part = table & first[c]
-            if part:  # by the cards themselves
+            if part:  # remembered by these cards
                 codes += known[c].get(part) or self._rule.work_out(c, part, self.laid)
                 continue
             part = table & second[c]
-            if not part & (part - 1):  # fewer than two cards to add up
-                codes.append(c)
-                continue
-            shape = shapes.get(value_counts(part) | tag[c])  # by their values
-            if shape is None:
-                shape = self._rule.shape(c, value_counts(part))
-            if shape > 0:  # one group: every card of its values
-                codes.append(c | (part & shape) << CARD_BITS)
-            elif shape:
-                codes += self._rule.several(c, part, self.laid)
+            if part & (part - 1):  # two or more cards that may add up: found by their values
+                codes += self._rule.by_values(c, part, self.laid)
             else:
                 codes.append(c)
         return codes
