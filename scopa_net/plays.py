@@ -68,7 +68,13 @@ def play_of_code(code: int) -> Play:
     if play is None:
         if len(_PLAYS) >= PLAYS_LIMIT:
             _PLAYS.clear()
-        play = _PLAYS[code] = Play(CARDS[code & CARD_FIELD], cards_of(code >> CARD_BITS))
+        # The fields Play(card, captured) would work out, set directly: a code already holds
+        # them in their one order (half the time of the checks in __post_init__).
+        play = object.__new__(Play)
+        object.__setattr__(play, "card", CARDS[code & CARD_FIELD])
+        object.__setattr__(play, "captured", cards_of(code >> CARD_BITS))
+        object.__setattr__(play, "code", code)
+        _PLAYS[code] = play
     return play
 
 
