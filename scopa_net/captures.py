@@ -151,6 +151,14 @@ def codes_adding_up(c: int, cards: int, as_laid: Sequence[int], total: int) -> t
     if shape != SEVERAL_GROUPS:
         return (c | (cards & shape) << CARD_BITS,) if shape else (c,)
     by_index = sorted(as_laid)
+    if len(ways) == 2:  # most often: the group whose latest card not in the other came later
+        bits = [BIT[x] for x in by_index]
+        first, second = (sum(map(bits.__getitem__, way)) for way in ways)
+        for x in reversed(as_laid):
+            if BIT[x] & (first ^ second):
+                if BIT[x] & first:
+                    first, second = second, first
+                return (c | first << CARD_BITS, c | second << CARD_BITS)
     rank = {x: 1 << i for i, x in enumerate(as_laid)}
     weight = [rank[x] for x in by_index]  # by position among the cards, as in_lay_order
     taken = [BIT[x] << CARD_BITS for x in by_index]
