@@ -364,8 +364,7 @@ class Round:
         self.laid.append(c)
 
     def legal_plays(self) -> list[Play]:
-        codes = self.legal_codes()
-        self._offered = codes  # kept for resolve: a play from this list needs no more checks
+        codes = self._offered = self.legal_codes()  # kept: a play from this list is legal
         self._offered_at = self.plays_left
         return plays_of_codes(codes)
 
