@@ -22,11 +22,18 @@ Last, the witness's whole round-end check of a 2-player round (``verify_transcri
 cards, signatures and the replay), in milliseconds, beside the engine replay alone.
 
     python benchmarks/engine.py [--runs 5] [--rounds 2000]
+
+``--profile`` instead runs each path's loop once under cProfile (from an empty memory, on new
+decks, as the first run does) and prints the entries with the most time of their own.
+
+    python benchmarks/engine.py --profile [--rounds 2000] [--top 12]
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import pstats
 import random
 import statistics
 import sys
@@ -278,6 +285,28 @@ def choice_cost(runs: int) -> float:
     return statistics.median(samples)
 
 
+def profile(rounds: int, top: int) -> None:
+    """Each path's loop once under cProfile, from an empty memory, with its top entries."""
+    for players in (2, 4):
+        rules = RuleSet(players)
+        seed = players * 1000
+        fast_decks = decks(rounds, seed)
+        checked_decks = decks(rounds, seed + 2)
+        records = recorded_rounds(rules, decks(rounds, seed + 3), 7)
+        works = {
+            "fast path": lambda: fast_rounds(rules, fast_decks, 7),  # noqa: B023
+            "checked path": lambda: checked_rounds(rules, checked_decks, 7),  # noqa: B023
+            "checked replay": lambda: replayed_rounds(rules, records),  # noqa: B023
+        }
+        for name, work in works.items():
+            forget()
+            profiler = cProfile.Profile()
+            profiler.runcall(work)
+            print(f"--- {players}-player {name}, {rounds} rounds, under cProfile")
+            stats = pstats.Stats(profiler)
+            stats.sort_stats("tottime").print_stats(top)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
@@ -289,7 +318,12 @@ def main() -> None:
         action="store_true",
         help="score every round in the fast and checked paths (the naive engine has no scoring)",
     )
+    parser.add_argument("--profile", action="store_true", help="profile each path's loop instead")
+    parser.add_argument("--top", type=int, default=12, help="entries --profile prints")
     args = parser.parse_args()
+    if args.profile:
+        profile(args.rounds, args.top)
+        return
     scored = args.with_score
     version = sys.version.split()[0]
     print(f"engine benchmark, median of {args.runs} runs, one core, Python {version}")

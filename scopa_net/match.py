@@ -70,7 +70,7 @@ class Match:
         self, play: Play | Card, seat: int | None = None, *, exact: bool = False
     ) -> PlayRecord:
         """One checked play in the current round; scores the round when it ends."""
-        if self.round is None or self.over:
+        if self.round is None or self.winner is not None:
             raise IllegalPlayError(IllegalReason.ROUND_OVER, str(play))
         record = self.round.play(play, seat, exact=exact)
         if self.round.finished:

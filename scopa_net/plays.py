@@ -8,8 +8,8 @@ form of the same thing.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from scopa_net.cards import CARDS, Card, cards_of, mask_of
 from scopa_net.notation import Scheme, format_card
@@ -55,11 +55,35 @@ class Play:
         return self.text()
 
 
-@lru_cache(maxsize=4096)
+_PLAYS: dict[int, Play] = {}
+PLAYS_LIMIT = 16_384
+"""How many plays :func:`play_of_code` keeps before it starts again (some 4 MiB at most; a
+few thousand codes come up in ten thousand random rounds)."""
+
+
 def play_of_code(code: int) -> Play:
     """The :class:`Play` of a code. Plays are values, so each is built once and shared: the
     checked path asks for the same few plays again and again."""
-    return Play(CARDS[code & CARD_FIELD], cards_of(code >> CARD_BITS))
+    play = _PLAYS.get(code)
+    if play is None:
+        if len(_PLAYS) >= PLAYS_LIMIT:
+            _PLAYS.clear()
+        # The fields Play(card, captured) would work out, set directly: a code already holds
+        # them in their one order (half the time of the checks in __post_init__).
+        play = object.__new__(Play)
+        object.__setattr__(play, "card", CARDS[code & CARD_FIELD])
+        object.__setattr__(play, "captured", cards_of(code >> CARD_BITS))
+        object.__setattr__(play, "code", code)
+        _PLAYS[code] = play
+    return play
+
+
+def plays_of_codes(codes: Iterable[int]) -> list[Play]:
+    """:func:`play_of_code` of each code, in order."""
+    try:
+        return list(map(_PLAYS.__getitem__, codes))  # all built before: no call per code
+    except KeyError:
+        return list(map(play_of_code, codes))
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,6 @@ make 15). :mod:`scopa_net.captures` holds those rules; the round asks it what a 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import attrgetter
 
 from scopa_net.captures import QUINDICI_TOTAL, AceTakesAll, Quindici, capture_rule
 from scopa_net.cards import ACES_MASK, BIT, CARDS, FULL_MASK, KINGS_MASK, VALUE, Card, cards_of
@@ -30,16 +29,14 @@ from scopa_net.errors import (
     IllegalPlayError,
     IllegalReason,
 )
-from scopa_net.plays import CARD_BITS, CARD_FIELD, Play, PlayRecord, play_of_code
+from scopa_net.plays import CARD_BITS, CARD_FIELD, Play, PlayRecord, play_of_code, plays_of_codes
 from scopa_net.rules import RuleSet
 from scopa_net.scoring import RoundScore, score_round
-
-_index_of = attrgetter("index")
 
 
 def check_deck(deck: Sequence[Card]) -> tuple[int, ...]:
     """Card indices of a deck order; ValueError unless it holds each of the 40 cards once."""
-    indices = tuple(map(_index_of, deck))
+    indices = tuple([c.index for c in deck])
     if len(indices) != 40 or len(set(indices)) != 40:
         raise ValueError("a deck must hold each of the 40 cards exactly once")
     return indices
@@ -134,10 +131,11 @@ class Round:
     """The state of one round, from the first deal to the last capture."""
 
     __slots__ = (
-        "_first",
-        "_known",
+        "_lookup",
+        "_offered",
+        "_offered_at",
         "_plan",
-        "_second",
+        "_rule",
         "dealer",
         "deck",
         "hands",
@@ -234,11 +232,13 @@ class Round:
         self.rules = rules
         self.dealer = dealer
         plan = self._plan = _plan_of(rules, dealer)
-        self._known = plan.rule.known
-        self._first = plan.rule.first
-        self._second = plan.rule.second
+        rule = self._rule = plan.rule
+        self._lookup = (rule.known, rule.first, rule.second)
         self.table_mask = 0
         self.laid: list[int] = []  # the cards put on the table, in order (taken ones included)
+        # The codes legal_plays last listed, and plays_left when it did (-1: none yet).
+        self._offered: list[int] = []
+        self._offered_at = -1
 
     # --- dealing --------------------------------------------------------------------------
 
@@ -314,9 +314,8 @@ class Round:
         other.rules = self.rules
         other.dealer = self.dealer
         other._plan = self._plan
-        other._known = self._known
-        other._first = self._first
-        other._second = self._second
+        other._rule = self._rule
+        other._lookup = self._lookup
         other.deck = self.deck
         other.hands = [h.copy() for h in self.hands]
         other.table_mask = self.table_mask
@@ -330,6 +329,8 @@ class Round:
         other.plays_left = self.plays_left
         other.turn = self.turn
         other.void = self.void
+        other._offered = []
+        other._offered_at = -1
         return other
 
     # --- legal plays ----------------------------------------------------------------------
@@ -342,22 +343,20 @@ class Round:
         table = self.table_mask
         if not table:
             return hand.copy()
-        known = self._known
-        first = self._first
-        second = self._second
+        # CaptureRule.codes for each card, written out (see scopa_net.captures).
+        known, first, second = self._lookup
         codes: list[int] = []
         for c in hand:
-            # Remembered by the capture rule for the part of the table that decides it, or
-            # worked out (and remembered) by the rule.
-            part = table & first[c] or table & second[c]
-            codes += known[c].get(part) or self._plan.rule.work_out(c, part, self.laid)
+            part = table & first[c]
+            if part:  # remembered by these cards
+                codes += known[c].get(part) or self._rule.work_out(c, part, self.laid)
+                continue
+            part = table & second[c]
+            if part & (part - 1):  # two or more cards that may add up: found by their values
+                codes += self._rule.by_values(c, part, self.laid)
+            else:
+                codes.append(c)
         return codes
-
-    def _codes_of(self, c: int) -> tuple[int, ...]:
-        """Every legal play of card ``c`` on the current table, as play codes."""
-        table = self.table_mask
-        part = table & self._first[c] or table & self._second[c]
-        return self._known[c].get(part) or self._plan.rule.work_out(c, part, self.laid)
 
     def _lay(self, c: int) -> None:
         """Put card ``c`` face up on the table."""
@@ -365,7 +364,9 @@ class Round:
         self.laid.append(c)
 
     def legal_plays(self) -> list[Play]:
-        return list(map(play_of_code, self.legal_codes()))
+        codes = self._offered = self.legal_codes()  # kept: a play from this list is legal
+        self._offered_at = self.plays_left
+        return plays_of_codes(codes)
 
     # --- making a play --------------------------------------------------------------------
 
@@ -417,9 +418,19 @@ class Round:
         card goes to the table. Otherwise (typed input) a bare card is enough when it has only
         one legal outcome, and :class:`AmbiguousPlayError` lists the outcomes when it has more.
         """
-        code = self.resolve(play, seat, exact=exact)
-        self.push_code(code)
-        return _record_of(self.history[-1])
+        turn = self.turn
+        if (
+            type(play) is Play
+            and self._offered_at == self.plays_left
+            and play.code in self._offered
+            and (seat is None or seat == turn)
+            and not self.void
+        ):
+            code = play.code  # one of the plays legal_plays listed for this very turn
+        else:
+            code = self.resolve(play, seat, exact=exact)
+        entry = (turn, code, self.push_code(code))
+        return _RECORDS.get(entry) or _record_of(entry)
 
     def resolve(self, play: Play | Card, seat: int | None = None, *, exact: bool = False) -> int:
         """The legal code for ``play``, or the error saying why there is none."""
@@ -430,10 +441,12 @@ class Round:
         if seat is not None and seat != self.turn:
             raise IllegalPlayError(IllegalReason.NOT_YOUR_TURN, str(play))
         code = play.code
+        if self._offered_at == self.plays_left and code in self._offered:
+            return code  # one of the plays legal_plays listed for this very turn
         c = code & CARD_FIELD
         if c not in self.hands[self.turn]:
             raise IllegalPlayError(IllegalReason.NOT_IN_HAND, str(play))
-        options = self._codes_of(c)
+        options = self._rule.codes(c, self.table_mask, self.laid)
         if code in options:
             return code
         if code == c:  # no captures named
