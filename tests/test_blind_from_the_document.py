@@ -519,9 +519,6 @@ def test_a_tampered_void_before_the_keys_is_refused(
 CODE_DEFECT = "code defect against protocol.md, reported by the outsider check: "
 
 
-@pytest.mark.xfail(
-    strict=True, reason=CODE_DEFECT + "9.2 says a scalar is below l; z + l is accepted"
-)
 def test_a_proof_whose_z_is_not_below_l_is_refused(record: tuple[dict, bytes]) -> None:
     """A play proof ``e || z`` with ``z`` replaced by ``z + l`` proves the same thing, but its
     bytes differ (so a relaying host can change a play's record without the player). The

@@ -13,7 +13,9 @@ from helpers import drive_until_waiting_on
 from table_driver import KEY
 
 from scopa_net.blind_witness import BlindWitness
+from scopa_net.bots.levels import make_player
 from scopa_net.fair.blind.errors import BlindCheckError
+from scopa_net.fair.blind.group import ORDER
 from scopa_net.fair.blind.record import blind_first_dealer
 from scopa_net.fair.blind.simulate import reseal_blind
 from scopa_net.fair.blind.verifier import BlindRoundByRoundVerifier, verify_any
@@ -28,6 +30,7 @@ from scopa_net.fair.errors import (
     VoidMismatchError,
 )
 from scopa_net.fair.transcript import Transcript, VoidNotice
+from scopa_net.plays import play_code
 from scopa_net.rules import RuleSet
 from scopa_net.server.blind_table import BlindTable
 from scopa_net.server.table import Phase, TableError
@@ -129,6 +132,45 @@ def test_the_host_refuses_a_play_whose_proof_names_another_card() -> None:
     assert info.value.code is ErrorCode.ILLEGAL_PLAY
     played = [e for e in table.seats[seat].log if isinstance(e, m.Played)]
     assert played == []
+
+
+def test_a_play_proof_whose_e_or_z_is_raised_by_l_is_refused_by_the_host_and_every_seat() -> None:
+    """9.2: ``z + l`` proves the same play in other bytes; the host refuses it on arrival, and
+    so does every other seat's party (and the verifier, tests/test_blind_from_the_document.py),
+    so a relaying host cannot change a play's proof bytes."""
+    table = new_blind_table(RuleSet.of(2, 3))
+    driver = BlindDriver(table, seed=3)
+    while not (table.phase is Phase.PLAY and table.to_act()):
+        driver.step()
+    driver.catch_up()
+    seat = table.to_act()[0][0]
+    other = driver.witnesses[1 - seat].party
+    assert other is not None
+    play = make_player("random", 0).choose(driver.mirrors[seat].view)
+    pos, proof = driver.witnesses[seat].play_proof(play.card.index)
+    code = play_code(play.card.index, play.captured_mask)
+    for half in (0, 1):
+        scalars = [proof[:32], proof[32:]]
+        raised = int.from_bytes(scalars[half], "little") + ORDER
+        scalars[half] = raised.to_bytes(32, "little")
+        changed = b"".join(scalars)
+        with pytest.raises(TableError) as info:
+            table.play(
+                seat,
+                1,
+                table.seats[seat].seq,
+                play.card.index,
+                play.captured_mask,
+                pos=pos,
+                proof=changed,
+            )
+        assert info.value.code is ErrorCode.ILLEGAL_PLAY
+        with pytest.raises(BlindCheckError, match="proof does not show"):
+            other.check_play(seat, pos, code, changed)
+    assert other.check_play(seat, pos, code, proof) == play.card.index
+    table.play(
+        seat, 1, table.seats[seat].seq, play.card.index, play.captured_mask, pos=pos, proof=proof
+    )
 
 
 def test_a_blind_event_encoded_once_for_every_seat_is_the_plain_encoding() -> None:
