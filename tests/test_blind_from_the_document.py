@@ -554,9 +554,6 @@ def test_a_changed_hand_card_in_an_absent_void_is_refused(absent_in_play: bytes)
     assert not verify_any(decode_any(data)).rounds[0].ok
 
 
-@pytest.mark.xfail(
-    strict=True, reason=CODE_DEFECT + "6.1 and 9.8: an absent void holds no score; one is accepted"
-)
 def test_an_absent_void_with_a_score_is_refused(absent_in_play: bytes) -> None:
     t = msgpack.unpackb(absent_in_play, raw=False)
     t["rounds"][0]["score"] = [1, 0, 0]  # the score is in no hash

@@ -9,13 +9,16 @@ match result is checked as for any transcript.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from scopa_net.cards import CARDS
 from scopa_net.dealing import TABLE, deal_plan
 from scopa_net.fair.blind import errors as checks
 from scopa_net.fair.blind.cards import CARD_POINTS, card_of
-from scopa_net.fair.blind.deck import deck_message
+from scopa_net.fair.blind.deck import Ciphertext, deck_message
 from scopa_net.fair.blind.errors import BlindCheckError
-from scopa_net.fair.blind.group import GroupError, add, is_valid_point, sub
+from scopa_net.fair.blind.group import GroupError, add, is_valid_point, mul, sub
 from scopa_net.fair.blind.party import check_party_signature, play_context
 from scopa_net.fair.blind.party_secrets import PartySecrets, key_proof_ok
 from scopa_net.fair.blind.plan import owner, shared_positions
@@ -31,6 +34,7 @@ from scopa_net.fair.blind.reveal import check_revealed
 from scopa_net.fair.commitments import check_signature, commit_message
 from scopa_net.fair.errors import (
     BrokenChainError,
+    MisroutedCardError,
     NotRevealedError,
     VoidMismatchError,
 )
@@ -111,6 +115,8 @@ class _BlindVerifier(_Verifier):
                     f"an absent void of seat {r.void.offender} with the seeds of parties "
                     f"{missing} missing"
                 )
+            if r.score is not None:
+                raise VoidMismatchError("an absent void holds no score")
             self.check_reveal(r)
             return (
                 f"void: seat {r.void.offender} absent; {len(r.plays)} plays before the void "
@@ -191,9 +197,38 @@ class _BlindVerifier(_Verifier):
         self.check_reveal(r)
         return f"void: seat {v.offender} absent before every key came; nothing dealt"
 
-    def check_deals(self, r: BlindRound) -> None:
+    def check_hand_so_far(self, r: BlindRound, opened: _Opened) -> None:
+        """An absent void's hand (9.9 step 7): empty (the host's export), or exactly this
+        seat's positions of the deals recorded, each opening to its card with the published
+        shares and the share of the seat's own party, from its revealed seed."""
+        if not r.hand:
+            return
+        seat = self.t.seat
+        own = owner(seat, r.people)
+        seed = r.seeds[own] if r.seeds is not None else None
+        positions = sorted(pos for pos, target in opened.targets.items() if target == seat)
+        if [c.pos for c in r.hand] != positions or seed is None:
+            raise MisroutedCardError(
+                f"the hand of an absent void is not seat {seat}'s cards of the deals recorded"
+            )
+        x = PartySecrets(seed, r.round_id, own).x
+        for c in r.hand:
+            u = r.decks[-1][c.pos].u
+            try:
+                card = card_of(sub(opened.unshared(c.pos), mul(x, u)))
+            except (GroupError, KeyError, IndexError):
+                card = None
+            if card != c.card:
+                raise BlindCheckError(
+                    checks.SUBSTITUTED_CARD,
+                    f"hand: deck position {c.pos} does not open to {CARDS[c.card]} with "
+                    "the seat's own seed",
+                )
+
+    def check_deals(self, r: BlindRound) -> _Opened:
         """Each deal's shares signed by their parties; the table cards open to the recorded
-        cards; every play proof against the shares."""
+        cards; every play proof against the shares. Returns the positions dealt so far and
+        the shares published for them."""
         plan = deal_plan(self.rules, r.dealer)
         if len(r.deals) > len(plan) or (r.deals and len(r.decks) != r.parties):
             raise BlindCheckError(checks.BAD_SHARES, f"{len(r.deals)} deals recorded")
@@ -215,19 +250,14 @@ class _BlindVerifier(_Verifier):
                 for pos, share in zip(positions, shares, strict=True):
                     published.setdefault(pos, []).append(share)
 
-        def unshared(pos: int) -> bytes:
-            """``V`` less every share published for ``pos``."""
-            total = published[pos][0]
-            for share in published[pos][1:]:
-                total = add(total, share)
-            return sub(deck[pos].v, total)
-
+        opened = _Opened(deck, targets, published)
+        unshared = opened.unshared
         for c in r.table:
             try:
-                opened = card_of(unshared(c.pos))
+                card = card_of(unshared(c.pos))
             except (GroupError, KeyError, IndexError):
-                opened = None
-            if targets.get(c.pos) != TABLE or opened != c.card:
+                card = None
+            if targets.get(c.pos) != TABLE or card != c.card:
                 raise BlindCheckError(
                     checks.NO_CARD,
                     f"table card at deck position {c.pos} does not open to {CARDS[c.card]}",
@@ -253,3 +283,22 @@ class _BlindVerifier(_Verifier):
                     f"{card} at deck position {p.pos}",
                     by,
                 )
+        return opened
+
+
+@dataclass(frozen=True)
+class _Opened:
+    """What a round's deals recorded: the final deck, the seat (or ``TABLE``) each position
+    dealt so far went to, and every share published for it."""
+
+    deck: Sequence[Ciphertext]
+    targets: dict[int, int]
+    published: dict[int, list[bytes]]
+
+    def unshared(self, pos: int) -> bytes:
+        """``V`` less every share published for ``pos``."""
+        shares = self.published[pos]
+        total = shares[0]
+        for share in shares[1:]:
+            total = add(total, share)
+        return sub(self.deck[pos].v, total)
