@@ -7,6 +7,7 @@ import dataclasses
 
 import msgpack
 import pytest
+from blind_document_verifier import verify as document_verify
 from blind_driver import BlindDriver, new_blind_table
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from helpers import drive_until_waiting_on
@@ -531,6 +532,11 @@ def test_the_absent_person_reading_their_seat_log_again_accepts_their_own_void(
     verdict = verify_any(witness.transcript())
     assert verdict.ok, verdict.lines()
     assert verdict.result_note.startswith("verified: scores")
+    # 9.8: its seed is in no record, so the void round holds no hand of theirs, and a
+    # verifier written from the document alone accepts the file too.
+    assert witness.transcript().rounds[0].hand == ()
+    outsider = document_verify(witness.transcript().encode())
+    assert outsider.rounds[0].ok, outsider.rounds[0]
 
 
 def test_the_absent_person_back_before_the_keys_accepts_their_own_void() -> None:

@@ -527,11 +527,14 @@ class BlindParty:
         hand_seat: int | None = None,
     ) -> BlindRound:
         """The round as a transcript records it. ``hand_seat``: whose cards go in ``hand``
-        (default: every seat this party owns)."""
+        (default: every seat this party owns). A round void ``absent`` naming this party's
+        seat records no hand: its seed is in no record, so nothing could check those cards
+        (9.8)."""
         hand = tuple(
             OpenCard(pos, card)
             for pos, card in sorted(self.owned.items())
-            if hand_seat is None or self._targets_so_far(len(self.plan)).get(pos) == hand_seat
+            if not self.absent
+            and (hand_seat is None or self._targets_so_far(len(self.plan)).get(pos) == hand_seat)
         )
         return BlindRound(
             round_id=self.round_id,

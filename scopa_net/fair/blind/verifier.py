@@ -95,7 +95,7 @@ class _BlindVerifier(_Verifier):
                 raise BlindCheckError(checks.BAD_SIGNATURE, "its deck is not signed", p)
         if r.dealer is None:
             raise NotRevealedError("the round never reached its deal")
-        self.check_deals(r)
+        opened = self.check_deals(r)
         if self.replaying:
             if self.match is None:
                 self.match = Match(rules, blind_first_dealer(r.round_id, r.keys, rules.players))
@@ -117,6 +117,7 @@ class _BlindVerifier(_Verifier):
                 )
             if r.score is not None:
                 raise VoidMismatchError("an absent void holds no score")
+            self.check_hand_so_far(r, opened)
             self.check_reveal(r)
             return (
                 f"void: seat {r.void.offender} absent; {len(r.plays)} plays before the void "
