@@ -130,12 +130,15 @@ class _BlindVerifier(_Verifier):
                     f"a seat stopped on a failed check and parties {missing} never revealed "
                     "their seeds, so the round cannot say who was at fault"
                 )
-            stopper = r.void.offender
-            raise BlindCheckError(
-                checks.BAD_VOID,
-                f"seat {stopper} stopped the round on a failed check, but every party's part "
-                "checks out against its seed",
-                None if stopper is None else owner(stopper, r.people),
+            stopper = _stopper(r)
+            if r.score is not None:
+                raise VoidMismatchError("a failed_check void holds no score")
+            self.check_hand_so_far(r, opened)
+            self.check_reveal(r)
+            return (
+                f"void: {stopper} stopped without cause (every party's part checks out "
+                f"against its seed); {len(r.plays)} plays before the void checked against "
+                "their proofs, not replayed"
             )
         if deck is None:
             raise NotRevealedError(f"the seeds of parties {missing} are missing")
@@ -173,18 +176,16 @@ class _BlindVerifier(_Verifier):
                     f"a seat stopped on a failed check and parties {missing} never revealed "
                     "their seeds"
                 )
-            raise BlindCheckError(
-                checks.BAD_VOID,
-                f"seat {v.offender} stopped the round on a failed check before the keys were "
-                "relayed, but the round's commitment checks out",
-                None if v.offender is None else owner(v.offender, r.people),
-            )
-        if v.offender not in r.people:
-            raise VoidMismatchError(f"seat {v.offender} was not a person's party")
-        if missing != [owner(v.offender, r.people)]:
-            raise NotRevealedError(
-                f"an absent void of seat {v.offender} with the seeds of parties {missing} missing"
-            )
+            note = f"void: {_stopper(r)} stopped without cause before every key came"
+        else:
+            if v.offender not in r.people:
+                raise VoidMismatchError(f"seat {v.offender} was not a person's party")
+            if missing != [owner(v.offender, r.people)]:
+                raise NotRevealedError(
+                    f"an absent void of seat {v.offender} with the seeds of parties {missing} "
+                    "missing"
+                )
+            note = f"void: seat {v.offender} absent before every key came"
         host_seed = r.seeds[0]
         assert host_seed is not None
         try:
@@ -196,7 +197,7 @@ class _BlindVerifier(_Verifier):
                 checks.WRONG_SECRET, "its revealed seed does not give the key it committed", 0
             )
         self.check_reveal(r)
-        return f"void: seat {v.offender} absent before every key came; nothing dealt"
+        return f"{note}; nothing dealt"
 
     def check_hand_so_far(self, r: BlindRound, opened: _Opened) -> None:
         """An absent void's hand (9.9 step 7): empty (the host's export), or exactly this
@@ -285,6 +286,18 @@ class _BlindVerifier(_Verifier):
                     by,
                 )
         return opened
+
+
+def _stopper(r: BlindRound) -> str:
+    """Who stopped a ``failed_check`` void, by seat and party: a person's seat, or the host
+    (nil); a seat that is no person's is a *void mismatch*."""
+    assert r.void is not None
+    seat = r.void.offender
+    if seat is None:
+        return "the host (party 0)"
+    if seat not in r.people:
+        raise VoidMismatchError(f"seat {seat} was not a person's party: it cannot stop a round")
+    return f"seat {seat} (party {owner(seat, r.people)})"
 
 
 @dataclass(frozen=True)
