@@ -165,20 +165,29 @@ class BlindWitness:
 
     # --- a failed check -------------------------------------------------------------------
 
-    def stop(self) -> list[m.Message]:
-        """A check failed at this seat: it plays no more (5.10), but first (9.6) it gives its
-        seed for the round under way, if the host does not have it yet, so that the reveal can
-        name the party at fault. Returns what to send before leaving; after it, feed
-        :meth:`observe_stopped` what arrives, while :attr:`awaits_reveal`."""
+    def stop(self, failed: m.Message | None = None) -> list[m.Message]:
+        """A check failed at this seat (on the event ``failed``): it plays no more (5.10), but
+        first (9.6) it gives its seed for the round under way, if the host does not have it
+        yet, so that the reveal can name the party at fault. Returns what to send before
+        leaving; after it, feed :meth:`observe_stopped` what arrives, while
+        :attr:`awaits_reveal`."""
         self.stopped = True
         self._outgoing = []
         cur = self.current
         if cur is None or cur.party is None or cur.party.observer or cur.party.absent:
             return []
+        if isinstance(failed, m.Played):
+            self._record_play(failed)
         if cur.over:
             return []  # sent at the round's end already
         cur.over = True
         return [m.BlindReveal(round_id=cur.round_id, seed=cur.party.stop())]
+
+    def _record_play(self, e: m.Played) -> None:
+        party = self.party
+        assert party is not None
+        if e.proof is not None and all(p.pos != e.pos for p in party.plays):
+            party.record_play(e.seat, e.pos, play_code(e.card, e.captured), e.proof)
 
     @property
     def awaits_reveal(self) -> bool:
@@ -193,11 +202,13 @@ class BlindWitness:
         cur = self.current
         if cur is None or cur.party is None or not self.stopped:
             return
-        if getattr(e, "round_id", None) != cur.round_id:
+        if not isinstance(e, m.Played) and getattr(e, "round_id", None) != cur.round_id:
             return
         party = cur.party
         try:
-            if isinstance(e, m.RoundVoid):
+            if isinstance(e, m.Played):
+                self._record_play(e)
+            elif isinstance(e, m.RoundVoid):
                 party.void(e.reason, e.offender)
             elif isinstance(e, m.BlindReveals):
                 party.take_reveals(e.seeds)  # keeps the seeds even when it names a fault

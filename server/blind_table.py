@@ -345,9 +345,10 @@ class BlindTable(Table):
 
     def _apply_round(self, round_id: bytes, host_seed: bytes) -> None:
         self.seen_round_ids.add(round_id)
-        people = tuple(
-            s for s in range(self.rules.players) if self._person(s) and s not in self.stopped
-        )
+        persons = [s for s in range(self.rules.players) if self._person(s)]
+        # A seat that stopped on a failed check is a computer's from the next round (9.6),
+        # unless nobody else is a person: a blind round needs one, so it waits for them.
+        people = tuple(s for s in persons if s not in self.stopped) or tuple(persons)
         self.round_start = {s: (self.seats[s].seq, self.snapshot(s)) for s in people}
         self.round_no += 1
         party = BlindParty(self.rules, round_id, 0, people, host_seed)

@@ -13,11 +13,15 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from helpers import drive_until_waiting_on
 from table_driver import KEY
 
+from scopa_net import blind_witness
 from scopa_net.blind_witness import BlindWitness
 from scopa_net.bots.levels import make_player
+from scopa_net.dealing import TABLE
 from scopa_net.fair.blind.errors import BlindCheckError
-from scopa_net.fair.blind.group import ORDER
-from scopa_net.fair.blind.record import blind_first_dealer
+from scopa_net.fair.blind.group import BASE, ORDER, add
+from scopa_net.fair.blind.party import BlindParty, SignedShares
+from scopa_net.fair.blind.plan import shared_positions
+from scopa_net.fair.blind.record import blind_first_dealer, shares_message
 from scopa_net.fair.blind.simulate import reseal_blind
 from scopa_net.fair.blind.verifier import BlindRoundByRoundVerifier, verify_any
 from scopa_net.fair.blind.wire import decode_any
@@ -599,3 +603,99 @@ def test_a_seat_voided_absent_at_the_deadline_is_not_waited_for_and_its_late_see
         verdict = verify_any(t)
         assert verdict.ok, verdict.lines()
         assert verdict.rounds[0].note.startswith("void: seat 1 absent")
+
+
+def to_play(driver: BlindDriver) -> None:
+    table = driver.table
+    for _ in range(300):
+        driver.catch_up()
+        if table.phase is Phase.PLAY:
+            return
+        driver.step()
+    raise AssertionError("the round never reached its plays")
+
+
+def test_a_seat_that_stops_mid_round_voids_it_failed_check_and_the_match_goes_on() -> None:
+    """9.6: seat 1 stops (a check it imagined failing) and sends its seed; the host voids the
+    round ``failed_check`` naming seat 1, the other person reveals, every part checks out, so
+    the round passes naming seat 1 and a computer plays seat 1 from the next round. A host
+    rebuilt from its journal just after the stop is the same table."""
+    table = new_blind_table(RuleSet.of(3, 3), bots=1)
+    driver = BlindDriver(table, seed=4, stop_on_failure=True)
+    to_play(driver)
+    witness = driver.witnesses[1]
+    driver.stopped[1] = FairnessError("imagined")
+    (reveal,) = witness.stop()
+    assert isinstance(reveal, m.BlindReveal)
+    table.blind_reveal(1, reveal.round_id, reveal.seed)
+    assert table.phase is Phase.SEEDS
+    voids = [e for e in table.seats[0].log if isinstance(e, m.RoundVoid)]
+    assert [(v.reason, v.offender) for v in voids] == [("failed_check", 1)]
+    again = BlindTable(1, "blind", table.rules, KEY, bots=1, bot_level=1)
+    again.replay(list(table.pending))
+    assert [s.log for s in again.seats] == [s.log for s in table.seats]
+    assert (again.phase, again.stopped) == (table.phase, {1})
+    with pytest.raises(TableError):  # a second seed from the seat is refused
+        table.blind_reveal(1, reveal.round_id, reveal.seed)
+    driver.run()
+    assert table.phase is Phase.OVER
+    first, *later = table.blind_history
+    assert first.void == VoidNotice("failed_check", 1)
+    assert later
+    assert all(r.people == (0,) for r in later)
+    notes = [note for seat, note in driver.verdicts if seat == 0]
+    assert notes[0].startswith("void: seat 1 (party 2) stopped without cause")
+    assert all(note.startswith("verified") for note in notes[1:]), notes
+    # The stopped seat read the round's reveal: nothing named, and its record is the round.
+    assert witness.named is None
+    assert witness.rounds[0].chain_hash() == first.chain_hash()
+    for seat in (0, 1):
+        verdict = verify_any(table.transcript_for(seat))
+        assert verdict.ok, verdict.lines()
+        assert "stopped without cause" in verdict.rounds[0].note
+
+
+class WrongTableShare(BlindParty):
+    """Party 2 (seat 1's client), dishonest: its share for deal 1's first table card is its
+    honest share plus ``B``, signed, so that card opens to no card point."""
+
+    def open_deal(self, k: int) -> SignedShares:
+        honest = super().open_deal(k)
+        if self.party != 2 or k != 1 or getattr(self, "_altered", False):
+            return honest
+        self._altered = True
+        deal = self.plan[0]
+        positions = shared_positions(deal, self.people, 2)
+        i = next(i for i, p in enumerate(positions) if deal.targets[p - deal.start] == TABLE)
+        shares = list(honest.shares)
+        shares[i] = add(shares[i], BASE)
+        self._sent[k] = tuple(shares)
+        return SignedShares(
+            tuple(shares), self.secrets.sign(shares_message(self.round_id, 2, k, shares))
+        )
+
+
+def test_a_card_the_hosts_own_party_cannot_open_voids_the_round_naming_no_seat(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """9.6: a table card opens to no card point at the host too: it relays the deal, voids
+    the round ``failed_check`` with no offender, every seat (each stopping at that card)
+    gives its seed, and the reveal names party 2, whose share was wrong."""
+    monkeypatch.setattr(blind_witness, "BlindParty", WrongTableShare)
+    table = new_blind_table(RuleSet.of(3, 3), bots=1)
+    driver = BlindDriver(table, seed=4, stop_on_failure=True)
+    for _ in range(300):
+        if table.blind_history:
+            break
+        driver.step()
+    driver.catch_up()
+    (first,) = table.blind_history
+    assert first.void == VoidNotice("failed_check", None)
+    assert sorted(driver.stopped) == [0, 1]
+    for seat in (0, 1):
+        named = driver.witnesses[seat].named
+        assert isinstance(named, BlindCheckError)
+        assert (named.check, named.party) == ("bad share", 2)
+        error = verify_any(driver.witnesses[seat].transcript()).rounds[0].error
+        assert isinstance(error, BlindCheckError)
+        assert (error.check, error.party) == ("bad share", 2)

@@ -338,16 +338,25 @@ class BlindParty:
             for pos, share in zip(shared_positions(deal, self.people, p), items, strict=True):
                 self._published.setdefault(pos, []).append(share)
         hand, table = [], []
+        failed: BlindCheckError | None = None
         for pos in read_positions(deal, self.people, self.party):
             target = deal.targets[pos - deal.start]
             extra = () if target == TABLE else (mul(self.secrets.x, deck[pos].u),)
-            card = self._open(pos, extra, f"deal {k}")
+            try:
+                card = self._open(pos, extra, f"deal {k}")
+            except BlindCheckError as exc:
+                # Every other card of the deal is still opened, so that the record (whose
+                # table cards are in the chain hash) is the same at every party.
+                failed = failed or exc
+                continue
             if target == TABLE:
                 table.append(OpenCard(pos, card))
             else:
                 hand.append(OpenCard(pos, card))
                 self.owned[pos] = card
         self.table.extend(table)
+        if failed is not None:
+            raise failed
         return OpenedDeal(tuple(hand), tuple(table))
 
     def _share_sum(self, pos: int, extra: Sequence[bytes] = ()) -> bytes:
@@ -406,6 +415,12 @@ class BlindParty:
         self._see(pos, card, f"seat {seat}'s play")
         self.plays.append(BlindPlay(seat, code, pos, proof))
         return card
+
+    def record_play(self, seat: int, pos: int, code: int, proof: bytes) -> None:
+        """A play relayed once this party has stopped (9.6), or the one it stopped at: kept in
+        the record as relayed, so that the record is the one the host signs; the verifier
+        checks it."""
+        self.plays.append(BlindPlay(seat, code, pos, proof))
 
     def check_play(self, seat: int, pos: int, code: int, proof: bytes) -> int:
         """Check a play without recording it (the host, before it applies one): the position
@@ -476,7 +491,8 @@ class BlindParty:
                     checks.BAD_VOID, f"seat {offender} is no person's party: it cannot stop"
                 )
             own = None if self.party == 0 or self.observer else self.people[self.party - 1]
-            if self.stopped and offender != own:
+            if self.stopped and offender not in (own, None):
+                # (None: the host's own party stopped on the same fault, first)
                 raise BlindCheckError(
                     checks.BAD_VOID, f"this party stopped, but the void names seat {offender}"
                 )
