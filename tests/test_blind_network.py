@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 import trio
+from helpers import one_wrong_share
 from hosting import create
 
 from scopa_net.blind_witness import BlindWitness
@@ -40,11 +41,10 @@ from scopa_net.commands.main import main as cli_main
 from scopa_net.dealing import TABLE, deal_plan
 from scopa_net.fair.blind.cards import card_of
 from scopa_net.fair.blind.deck import parse_deck
-from scopa_net.fair.blind.group import BASE, add, mul, sub
-from scopa_net.fair.blind.party import BlindParty, SignedShares
+from scopa_net.fair.blind.group import add, mul, sub
 from scopa_net.fair.blind.party_secrets import PartySecrets
 from scopa_net.fair.blind.plan import owner, shared_positions
-from scopa_net.fair.blind.record import blind_first_dealer, shares_message
+from scopa_net.fair.blind.record import blind_first_dealer
 from scopa_net.fair.blind.reveal import deck_cards
 from scopa_net.fair.blind.verifier import verify_any
 from scopa_net.fair.blind.wire import decode_any
@@ -704,25 +704,6 @@ async def test_a_person_voided_as_absent_comes_back_and_their_transcript_verifie
         nursery.cancel_scope.cancel()
 
 
-class WrongShareHost(BlindParty):
-    """The host's party, dishonest: in deal 1 it signs a wrong share (its honest share plus
-    ``B``) for the first card it deals to seat 0, so that card opens to no card point."""
-
-    def open_deal(self, k: int) -> SignedShares:
-        honest = super().open_deal(k)
-        if self.party != 0 or k != 1 or getattr(self, "_altered", False):
-            return honest
-        self._altered = True
-        deal = self.plan[0]
-        positions = shared_positions(deal, self.people, 0)
-        pos = next(p for p in positions if deal.targets[p - deal.start] == 0)
-        shares = list(honest.shares)
-        shares[positions.index(pos)] = add(shares[positions.index(pos)], BASE)
-        self._sent[k] = tuple(shares)
-        sig = self.secrets.sign(shares_message(self.round_id, 0, k, shares))
-        return SignedShares(tuple(shares), sig)
-
-
 async def two_people(
     host: Host, tmp_path, rules: RuleSet
 ) -> tuple[list[NetworkSession], dict[int, DealCheckFailedError]]:
@@ -755,11 +736,12 @@ async def two_people(
 async def test_a_host_party_that_sends_a_person_a_wrong_share_is_named_by_everyone(
     tmp_path, host: Host, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """9.6 end to end: seat 0's card opens to no card point; its client sends its seed and
+    """9.6 end to end: the host's party signs a wrong share for seat 0's first card, which
+    opens to no card point; its client sends its seed and
     reads the reveal, which names the host (party 0) on its DEAL CHECK FAILED banner; the
     round is void ``failed_check`` naming seat 0; the other person's client checks the reveal
     and names the host too, and ``scopa-net verify`` on both seats' files names party 0."""
-    monkeypatch.setattr(blind_table, "BlindParty", WrongShareHost)
+    monkeypatch.setattr(blind_table, "BlindParty", one_wrong_share(0, 0))
     sessions, failed = await two_people(host, tmp_path, RuleSet.of(2, 3))
     table = host.tables[sessions[0].table_id].table
     assert isinstance(table, BlindTable)

@@ -10,7 +10,7 @@ import pytest
 from blind_document_verifier import verify as document_verify
 from blind_driver import BlindDriver, new_blind_table
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from helpers import drive_until_waiting_on
+from helpers import drive_until_waiting_on, one_wrong_share
 from table_driver import KEY
 
 from scopa_net import blind_witness
@@ -18,10 +18,8 @@ from scopa_net.blind_witness import BlindWitness
 from scopa_net.bots.levels import make_player
 from scopa_net.dealing import TABLE
 from scopa_net.fair.blind.errors import BlindCheckError
-from scopa_net.fair.blind.group import BASE, ORDER, add
-from scopa_net.fair.blind.party import BlindParty, SignedShares
-from scopa_net.fair.blind.plan import shared_positions
-from scopa_net.fair.blind.record import blind_first_dealer, shares_message
+from scopa_net.fair.blind.group import ORDER
+from scopa_net.fair.blind.record import blind_first_dealer
 from scopa_net.fair.blind.simulate import reseal_blind
 from scopa_net.fair.blind.verifier import BlindRoundByRoundVerifier, verify_any
 from scopa_net.fair.blind.wire import decode_any
@@ -121,12 +119,18 @@ def test_the_host_refuses_a_deck_or_shares_not_signed_by_the_seat() -> None:
     table.blind_shuffle(0, shuffle.round_id, shuffle.deck, shuffle.sig)
 
 
-def test_the_host_refuses_a_play_whose_proof_names_another_card() -> None:
+def at_a_play() -> tuple[BlindTable, BlindDriver]:
+    """A two-person blind table whose round waits on a person's play."""
     table = new_blind_table(RuleSet.of(2, 3))
     driver = BlindDriver(table, seed=3)
     while not (table.phase is Phase.PLAY and table.to_act()):
         driver.step()
     driver.catch_up()
+    return table, driver
+
+
+def test_the_host_refuses_a_play_whose_proof_names_another_card() -> None:
+    table, driver = at_a_play()
     seat = table.to_act()[0][0]
     witness = driver.witnesses[seat]
     hand = sorted(witness.party.owned.items())
@@ -143,11 +147,7 @@ def test_a_play_proof_whose_e_or_z_is_raised_by_l_is_refused_by_the_host_and_eve
     """9.2: ``z + l`` proves the same play in other bytes; the host refuses it on arrival, and
     so does every other seat's party (and the verifier, tests/test_blind_from_the_document.py),
     so a relaying host cannot change a play's proof bytes."""
-    table = new_blind_table(RuleSet.of(2, 3))
-    driver = BlindDriver(table, seed=3)
-    while not (table.phase is Phase.PLAY and table.to_act()):
-        driver.step()
-    driver.catch_up()
+    table, driver = at_a_play()
     seat = table.to_act()[0][0]
     other = driver.witnesses[1 - seat].party
     assert other is not None
@@ -655,33 +655,14 @@ def test_a_seat_that_stops_mid_round_voids_it_failed_check_and_the_match_goes_on
         assert "stopped without cause" in verdict.rounds[0].note
 
 
-class WrongTableShare(BlindParty):
-    """Party 2 (seat 1's client), dishonest: its share for deal 1's first table card is its
-    honest share plus ``B``, signed, so that card opens to no card point."""
-
-    def open_deal(self, k: int) -> SignedShares:
-        honest = super().open_deal(k)
-        if self.party != 2 or k != 1 or getattr(self, "_altered", False):
-            return honest
-        self._altered = True
-        deal = self.plan[0]
-        positions = shared_positions(deal, self.people, 2)
-        i = next(i for i, p in enumerate(positions) if deal.targets[p - deal.start] == TABLE)
-        shares = list(honest.shares)
-        shares[i] = add(shares[i], BASE)
-        self._sent[k] = tuple(shares)
-        return SignedShares(
-            tuple(shares), self.secrets.sign(shares_message(self.round_id, 2, k, shares))
-        )
-
-
 def test_a_card_the_hosts_own_party_cannot_open_voids_the_round_naming_no_seat(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """9.6: a table card opens to no card point at the host too: it relays the deal, voids
+    """9.6: party 2 (seat 1's client) signs a wrong share for a table card, which opens to
+    no card point at the host too: it relays the deal, voids
     the round ``failed_check`` with no offender, every seat (each stopping at that card)
     gives its seed, and the reveal names party 2, whose share was wrong."""
-    monkeypatch.setattr(blind_witness, "BlindParty", WrongTableShare)
+    monkeypatch.setattr(blind_witness, "BlindParty", one_wrong_share(2, TABLE))
     table = new_blind_table(RuleSet.of(3, 3), bots=1)
     driver = BlindDriver(table, seed=4, stop_on_failure=True)
     for _ in range(300):

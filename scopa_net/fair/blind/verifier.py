@@ -115,14 +115,7 @@ class _BlindVerifier(_Verifier):
                     f"an absent void of seat {r.void.offender} with the seeds of parties "
                     f"{missing} missing"
                 )
-            if r.score is not None:
-                raise VoidMismatchError("an absent void holds no score")
-            self.check_hand_so_far(r, opened)
-            self.check_reveal(r)
-            return (
-                f"void: seat {r.void.offender} absent; {len(r.plays)} plays before the void "
-                "checked against their proofs, not replayed"
-            )
+            return self.passing_void(r, opened, f"seat {r.void.offender} absent")
         missing = [p for p, s in enumerate(r.seeds) if s is None]
         if r.void is not None and r.void.reason == VOID_FAILED_CHECK:
             if missing:
@@ -130,15 +123,11 @@ class _BlindVerifier(_Verifier):
                     f"a seat stopped on a failed check and parties {missing} never revealed "
                     "their seeds, so the round cannot say who was at fault"
                 )
-            stopper = _stopper(r)
-            if r.score is not None:
-                raise VoidMismatchError("a failed_check void holds no score")
-            self.check_hand_so_far(r, opened)
-            self.check_reveal(r)
-            return (
-                f"void: {stopper} stopped without cause (every party's part checks out "
-                f"against its seed); {len(r.plays)} plays before the void checked against "
-                "their proofs, not replayed"
+            return self.passing_void(
+                r,
+                opened,
+                f"{_stopper(r)} stopped without cause (every party's part checks out against "
+                "its seed)",
             )
         if deck is None:
             raise NotRevealedError(f"the seeds of parties {missing} are missing")
@@ -198,6 +187,19 @@ class _BlindVerifier(_Verifier):
             )
         self.check_reveal(r)
         return f"{note}; nothing dealt"
+
+    def passing_void(self, r: BlindRound, opened: _Opened, what: str) -> str:
+        """The end of an ``absent`` or ``failed_check`` void's checks (9.9 steps 7 and 8): no
+        score, the hand, the reveal signature. Its note; the round is not replayed."""
+        assert r.void is not None
+        if r.score is not None:
+            raise VoidMismatchError(f"a {r.void.reason} void holds no score")
+        self.check_hand_so_far(r, opened)
+        self.check_reveal(r)
+        return (
+            f"void: {what}; {len(r.plays)} plays before the void checked against their "
+            "proofs, not replayed"
+        )
 
     def check_hand_so_far(self, r: BlindRound, opened: _Opened) -> None:
         """An absent void's hand (9.9 step 7): empty (the host's export), or exactly this
