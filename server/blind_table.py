@@ -19,7 +19,10 @@ The phases of a blind round::
 
 A person who does not act within the seed deadline, and is not away within their grace period,
 and a person whose grace period ends while the round needs them, void the round as ``absent``
-(9.7): no one may play a person's cards for them, and the host never has their secret.
+(9.7): no one may play a person's cards for them, and the host never has their secret. A
+person's seed before the round's end (their client stopped on a failed check), or a card the
+host's own party cannot open, voids it as ``failed_check`` (9.6); then every seed is collected
+as at any round's end, and the reveal names the party at fault.
 """
 
 from __future__ import annotations

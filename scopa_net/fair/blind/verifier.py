@@ -202,9 +202,10 @@ class _BlindVerifier(_Verifier):
         )
 
     def check_hand_so_far(self, r: BlindRound, opened: _Opened) -> None:
-        """An absent void's hand (9.9 step 7): empty (the host's export), or exactly this
-        seat's positions of the deals recorded, each opening to its card with the published
-        shares and the share of the seat's own party, from its revealed seed."""
+        """An ``absent`` or ``failed_check`` void's hand (9.9 steps 7 and 8): empty (the
+        host's export), or exactly this seat's positions of the deals recorded, each opening to
+        its card with the published shares and the share of the seat's own party, from its
+        revealed seed."""
         if not r.hand:
             return
         seat = self.t.seat
@@ -213,7 +214,7 @@ class _BlindVerifier(_Verifier):
         positions = sorted(pos for pos, target in opened.targets.items() if target == seat)
         if [c.pos for c in r.hand] != positions or seed is None:
             raise MisroutedCardError(
-                f"the hand of an absent void is not seat {seat}'s cards of the deals recorded"
+                f"the hand of a void round is not seat {seat}'s cards of the deals recorded"
             )
         x = PartySecrets(seed, r.round_id, own).x
         for c in r.hand:
