@@ -68,6 +68,9 @@ CATCH_UP_WINDOW = 5.0
 RECEIPT_WAIT = 10.0
 """How long after revealing its seed a seat waits for the host's signed receipt before it tells
 its player that none came (the host signs one as soon as it takes the seed: protocol.md 5.4)."""
+REVEAL_WAIT = 90.0
+"""How long a seat that stopped on a failed blind check waits for the round's reveal, which
+names the party at fault (protocol.md 9.6), before it leaves without it."""
 CLIENT_NAME = "scopa-net"
 LINK_ERRORS = (
     OSError,
@@ -1027,7 +1030,7 @@ class NetworkSession:
             else:
                 verdict = self.witness.observe(e) if self.check_deals else None
         except FairnessError as exc:
-            await self._deal_failed(exc)
+            await self._deal_failed(exc, e)
         for notice in self.witness.take_notices():
             self._emit(Message(seat=None, text=notice, local=True))
         if isinstance(self.witness, BlindWitness):
@@ -1066,8 +1069,12 @@ class NetworkSession:
         elif isinstance(e, m.Played):
             self._emit(ViewChanged(view=view, record=view.plays[-1]))
         elif isinstance(e, m.RoundVoid) and e.reason != VOID_KINGS:
-            who = "a seat" if e.offender is None else self._names[e.offender]
-            why = "was away past their grace period" if e.reason == "absent" else "stopped"
+            who = "the host" if e.offender is None else self._names[e.offender]
+            why = (
+                "was away past their grace period"
+                if e.reason == "absent"
+                else "stopped on a failed deal check (the reveal names who was at fault)"
+            )
             self._emit(
                 Message(
                     seat=None,
@@ -1260,12 +1267,16 @@ class NetworkSession:
             self.store.delete(self._record)
         self._record = None
 
-    async def _deal_failed(self, exc: FairnessError) -> None:
-        """Stop at once: keep the evidence, tell the host why we leave, end the session."""
+    async def _deal_failed(self, exc: FairnessError, event: m.Message | None = None) -> None:
+        """Stop at once (on ``event``): keep the evidence, tell the host why we leave, end the
+        session."""
         assert self.witness is not None
         round_no = self.witness.round_no
         check = type(exc).__name__
         self.verdict_failures.append(f"{check}: {exc}")
+        named = exc
+        if isinstance(self.witness, BlindWitness):
+            named = await self._blind_stop(exc, round_no, event)
         evidence = self.witness.evidence(exc)
         try:
             path = self._save_file(evidence.encode(), "-FAILED")
@@ -1276,7 +1287,9 @@ class NetworkSession:
             f"DEAL CHECK FAILED in round {round_no}: {check}: {exc}",
             "The game stops here: this host's deal cannot be trusted.",
         ]
-        culprit = self._blind_culprit(exc)
+        culprit = self._blind_culprit(named) or self._blind_culprit(exc)
+        if named is not exc:
+            lines.insert(1, f"The round's reveal: {type(named).__name__}: {named}")
         if culprit is not None:
             lines.insert(1, f"At fault: {culprit}.")
         if path is not None:
@@ -1291,6 +1304,40 @@ class NetworkSession:
                 await self._link.send(bye)
         self.deal_failure = DealCheckFailedError("\n".join(lines), path)
         raise self.deal_failure
+
+    async def _blind_stop(
+        self, exc: FairnessError, round_no: int, event: m.Message | None
+    ) -> FairnessError:
+        """Before a blind seat leaves (9.6): send its seed for the round under way, then read
+        that round's void and reveal (at most :data:`REVEAL_WAIT` seconds) for the party at
+        fault. Returns what names it: the reveal's finding, or ``exc`` itself."""
+        w = self.witness
+        assert isinstance(w, BlindWitness)
+        out = w.stop(event)
+        link = self._link
+        if link is None:
+            return exc
+        self._emit(
+            Message(
+                seat=None,
+                text=f"A deal check failed in round {round_no}: {type(exc).__name__}: {exc}. "
+                "Your seed for the round goes to the host, so that the round's reveal names "
+                f"the party at fault: waiting for it (at most {REVEAL_WAIT:g} s).",
+                local=True,
+            )
+        )
+        last = 0 if self.mirror is None else self.mirror.seq
+        with suppress(*LINK_ERRORS), trio.move_on_after(REVEAL_WAIT):
+            for msg in out:
+                await link.send(msg)
+            while w.awaits_reveal:
+                msg = await link.receive()
+                if isinstance(msg, m.Ping):
+                    await link.send(m.Pong(nonce=msg.nonce))
+                elif msg.SEQUENCED and msg.seq > last:  # type: ignore[attr-defined]
+                    last = msg.seq  # type: ignore[attr-defined]
+                    w.observe_stopped(msg)
+        return w.named or exc
 
     def _blind_witness(self, mid_match: bool) -> BlindWitness:
         assert self.rules is not None and self.host_key is not None

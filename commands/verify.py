@@ -113,6 +113,8 @@ class _Summary:
     """Round ids dealt with no person's seed."""
     absent: dict[bytes, int] = field(default_factory=dict)
     """Blind tables: round id -> the seat whose absence voided it."""
+    stopped: dict[bytes, int | None] = field(default_factory=dict)
+    """Blind tables: round id -> the seat (None: the host) that stopped it without cause."""
     chains: dict[bytes, tuple[bytes, int]] = field(default_factory=dict)
     """round id -> (chain hash, seat) of the first revealed copy seen of that round."""
     split: set[bytes] = field(default_factory=set)
@@ -233,6 +235,8 @@ def _tally(t: Transcript, verdict: MatchVerdict, summary: _Summary) -> None:
         left = tuple((seat, why) for seat, why in enumerate(excluded) if why is not None)
         if r.void is not None and r.void.reason == "absent" and r.void.offender is not None:
             summary.absent[r.round_id] = r.void.offender
+        if r.void is not None and r.void.reason == "failed_check" and v.ok:
+            summary.stopped[r.round_id] = r.void.offender  # every part checked out (9.9)
         if r.reveal_sig is not None:
             chain = r.chain_hash()
             first = summary.chains.setdefault(r.round_id, (chain, t.seat))
@@ -259,6 +263,10 @@ def _summary(out: Callable[[str], None], s: _Summary) -> None:
         seats = Counter(s.absent.values())
         listed = ", ".join(f"seat {seat} {n}" for seat, n in sorted(seats.items()))
         out(f"blind rounds void for an absent player: {len(s.absent)} ({listed})")
+    if s.stopped:
+        who = Counter("the host" if seat is None else f"seat {seat}" for seat in s.stopped.values())
+        listed = ", ".join(f"{name} {n}" for name, n in sorted(who.items()))
+        out(f"blind rounds void by a seat that stopped without cause: {len(s.stopped)} ({listed})")
     by_reason = Counter(why for left in s.exclusions.values() for _, why in left)
     by_seat: dict[int, Counter[str]] = defaultdict(Counter)
     for left in s.exclusions.values():

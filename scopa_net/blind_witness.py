@@ -115,6 +115,10 @@ class BlindWitness:
         """The seats people play in the round under way (or the last): parties 1.."""
         self.on_seed: Callable[[bytes, bytes], None] | None = None
         """Called with (round_id, seed) when a round's seed is chosen, to keep it on disk."""
+        self.stopped = False
+        """A check failed (:meth:`stop`): only the round's void and reveal are read now."""
+        self.named: FairnessError | None = None
+        """After :meth:`stop`: what the round's reveal found, naming the party at fault."""
 
     # --- what the client reads --------------------------------------------------------
 
@@ -158,6 +162,62 @@ class BlindWitness:
         if self.current is not None:
             return self.current.round_no
         return self.rounds[-1].round_no if self.rounds else 0
+
+    # --- a failed check -------------------------------------------------------------------
+
+    def stop(self, failed: m.Message | None = None) -> list[m.Message]:
+        """A check failed at this seat (on the event ``failed``): it plays no more (5.10), but
+        first (9.6) it gives its seed for the round under way, if the host does not have it
+        yet, so that the reveal can name the party at fault. Returns what to send before
+        leaving; after it, feed :meth:`observe_stopped` what arrives, while
+        :attr:`awaits_reveal`."""
+        self.stopped = True
+        self._outgoing = []
+        cur = self.current
+        if cur is None or cur.party is None or cur.party.observer or cur.party.absent:
+            return []
+        if isinstance(failed, m.Played):
+            self._record_play(failed)
+        if cur.over:
+            return []  # sent at the round's end already
+        cur.over = True
+        return [m.BlindReveal(round_id=cur.round_id, seed=cur.party.stop())]
+
+    def _record_play(self, e: m.Played) -> None:
+        party = self.party
+        assert party is not None
+        if e.proof is not None and all(p.pos != e.pos for p in party.plays):
+            party.record_play(e.seat, e.pos, play_code(e.card, e.captured), e.proof)
+
+    @property
+    def awaits_reveal(self) -> bool:
+        """Stopped in a round this seat is a party of, whose reveal has not come yet."""
+        cur = self.current
+        return self.stopped and cur is not None and cur.party is not None
+
+    def observe_stopped(self, e: m.Message) -> None:
+        """After :meth:`stop`: the round's ``round_void``, ``blind_reveals`` and
+        ``round_reveal``, checked as the verifier does (9.9); everything else is passed over.
+        What the reveal finds wrong, naming the party, goes in :attr:`named`."""
+        cur = self.current
+        if cur is None or cur.party is None or not self.stopped:
+            return
+        if not isinstance(e, m.Played) and getattr(e, "round_id", None) != cur.round_id:
+            return
+        party = cur.party
+        try:
+            if isinstance(e, m.Played):
+                self._record_play(e)
+            elif isinstance(e, m.RoundVoid):
+                party.void(e.reason, e.offender)
+            elif isinstance(e, m.BlindReveals):
+                party.take_reveals(e.seeds)  # keeps the seeds even when it names a fault
+            elif isinstance(e, m.RoundReveal):
+                self._on_reveal(e)
+        except FairnessError as exc:
+            self.named = self.named or exc
+        if isinstance(e, m.RoundReveal):
+            self.current = None  # the round's record is complete: nothing more to read
 
     # --- events -------------------------------------------------------------------------
 

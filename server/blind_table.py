@@ -19,7 +19,10 @@ The phases of a blind round::
 
 A person who does not act within the seed deadline, and is not away within their grace period,
 and a person whose grace period ends while the round needs them, void the round as ``absent``
-(9.7): no one may play a person's cards for them, and the host never has their secret.
+(9.7): no one may play a person's cards for them, and the host never has their secret. A
+person's seed before the round's end (their client stopped on a failed check), or a card the
+host's own party cannot open, voids it as ``failed_check`` (9.6); then every seed is collected
+as at any round's end, and the reveal names the party at fault.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from scopa_net.fair.blind.party_secrets import PartyKey, key_proof_ok
 from scopa_net.fair.blind.plan import owner, shared_positions
 from scopa_net.fair.blind.record import (
     VOID_ABSENT,
+    VOID_FAILED_CHECK,
     BlindRound,
     OpenCard,
     blind_digest,
@@ -127,6 +131,9 @@ class BlindTable(Table):
         self.blind_decks: list[tuple[int, ...] | None] = []
         """Each finished round's cards by position, once every seed was revealed (None: a
         person's seed never came, so their cards stay unknown to the host for good)."""
+        self.stopped: set[int] = set()
+        """Seats whose person stopped on a failed check (9.6): a computer plays them for the
+        host from the next round, as after ``absent``, until the person comes back."""
         self.round_start: dict[int, tuple[int, m.Snapshot]] = {}
         """Person's seat -> (seq, snapshot) as the round in play began: a party caught up by
         snapshot starts there and has the round's events replayed, so its client can take up
@@ -251,7 +258,10 @@ class BlindTable(Table):
         )
 
     def blind_reveal(self, seat: int, round_id: bytes, seed: bytes) -> None:
-        b = self._round_for(round_id, Phase.SEEDS, "take a seed")
+        """A person's seed: at the round's end, or before it from a seat that stopped on a
+        failed check (9.6), which voids the round ``failed_check`` naming that seat."""
+        phase = self.phase if self._round_live() else Phase.SEEDS
+        b = self._round_for(round_id, phase, "take a seed")
         p = self._party_for(b, seat)
         if b.seeds[p] is not None:
             raise TableError(ErrorCode.WRONG_PHASE, f"seat {seat} has revealed")
@@ -338,7 +348,10 @@ class BlindTable(Table):
 
     def _apply_round(self, round_id: bytes, host_seed: bytes) -> None:
         self.seen_round_ids.add(round_id)
-        people = tuple(s for s in range(self.rules.players) if self._person(s))
+        persons = [s for s in range(self.rules.players) if self._person(s)]
+        # A seat that stopped on a failed check is a computer's from the next round (9.6),
+        # unless nobody else is a person: a blind round needs one, so it waits for them.
+        people = tuple(s for s in persons if s not in self.stopped) or tuple(persons)
         self.round_start = {s: (self.seats[s].seq, self.snapshot(s)) for s in people}
         self.round_no += 1
         party = BlindParty(self.rules, round_id, 0, people, host_seed)
@@ -391,6 +404,10 @@ class BlindTable(Table):
         b = self.blind_round
         assert b is not None
         b.seeds[b.party_of(seat)] = seed
+        if self._round_live():  # the seat stopped on a failed check (9.6)
+            self.stopped.add(seat)
+            self._void(VOID_FAILED_CHECK, seat)
+            return
         self._advance_blind()
 
     def _apply_close_seeds(self) -> None:
@@ -409,6 +426,15 @@ class BlindTable(Table):
         b = self.blind_round
         if stand_in and b is not None and seat in b.people and self._round_live():
             self._void_absent(seat)
+
+    def _apply_join(self, seat: int, name: str, token_hash: bytes) -> None:
+        self.stopped.discard(seat)
+        super()._apply_join(seat, name, token_hash)
+
+    def _apply_resume(self, seat: int, token_hash: bytes, **kw: object) -> None:
+        """The person is back: from the next round they play their seat again."""
+        self.stopped.discard(seat)
+        super()._apply_resume(seat, token_hash, **kw)  # type: ignore[arg-type]
 
     def _apply_leave(self, seat: int) -> None:
         b = self.blind_round
@@ -491,7 +517,10 @@ class BlindTable(Table):
         parties = range(b.party.parties)
         shares = tuple(b.shares[p][0] for p in parties)
         sigs = tuple(b.shares[p][1] for p in parties)
-        opened = b.party.take_deal(k, shares, sigs)
+        try:
+            opened = b.party.take_deal(k, shares, sigs)
+        except BlindCheckError:
+            opened = None  # a card opens to no card point here: a person's share is wrong
         stock = 40 - b.party.plan[k - 1].stop
         round_id = b.party.round_id
         self._broadcast(
@@ -500,6 +529,11 @@ class BlindTable(Table):
             ),
             state=True,
         )
+        if opened is None:
+            # The host's own party stops (9.6): the deal is relayed all the same, so that the
+            # record holds the shares the reveal checks, and the round is void, naming no seat.
+            self._void(VOID_FAILED_CHECK, None)
+            return
         known = {c.pos: c.card for c in (*opened.table, *opened.hand)}
         if k == 1:
             dealt = self.match.deal([CARDS[c] for c in guessed_deck(known)])
@@ -572,9 +606,14 @@ class BlindTable(Table):
 
     def _void_absent(self, seat: int) -> None:
         """Void the round in progress: ``seat``'s person is away past grace (9.7)."""
+        self._void(VOID_ABSENT, seat)
+
+    def _void(self, reason: str, seat: int | None) -> None:
+        """Void the round in progress, ``absent`` (9.7) or ``failed_check`` (9.6), naming
+        ``seat`` (None: the host's own party found the fault), then collect the seeds."""
         b = self.blind_round
         assert b is not None
-        b.party.void(VOID_ABSENT, seat)
+        b.party.void(reason, seat)
         if (
             self.match is not None
             and self.match.round is not None
@@ -583,9 +622,7 @@ class BlindTable(Table):
             self.match.round.void = True  # abandoned: the same dealer deals the next round
         round_id = b.party.round_id
         self._broadcast(
-            lambda seq, _: m.RoundVoid(
-                seq=seq, round_id=round_id, reason=VOID_ABSENT, offender=seat
-            ),
+            lambda seq, _: m.RoundVoid(seq=seq, round_id=round_id, reason=reason, offender=seat),
             state=True,
         )
         self._end_blind()

@@ -326,13 +326,16 @@ class CheckFailedError(Exception):
 @dataclass
 class RoundVerdict:
     round_no: int
-    kind: str  # "verified", "kings", "absent", "absent-before-keys", "not revealed", "failed"
+    kind: str  # "verified", "kings", "absent", "absent-before-keys", "stopped",
+    # "not revealed", "failed"
     note: str
     error: CheckFailedError | None = None
 
     @property
     def ok(self) -> bool:
-        return self.kind in ("verified", "kings", "absent", "absent-before-keys", "not replayed")
+        return self.kind in (
+            "verified", "kings", "absent", "absent-before-keys", "stopped", "not replayed"
+        )  # fmt: skip
 
 
 @dataclass
@@ -493,13 +496,12 @@ class RoundCheck:
         if void is not None and void["reason"] == "failed_check":  # step 8
             if missing:
                 raise CheckFailedError("not revealed", f"parties {missing} kept their seeds")
-            offender = void["offender"]
-            who = "the host's party" if offender is None else f"seat {offender}"
-            raise CheckFailedError(
-                "bad void",
-                f"{who} stopped the round, and every part checks out",
-                owner_of(offender, self.people),
-            )
+            who = self.stopper()
+            if r["score"] is not None:
+                raise CheckFailedError("void mismatch", "a failed_check void with a score")
+            self.hand_so_far()
+            self.reveal()
+            return "stopped", f"void: {who} stopped without cause"
         if missing:
             raise CheckFailedError("not revealed", f"the seeds of parties {missing} are missing")
         if self.m.replay_ok:  # step 9
@@ -687,6 +689,15 @@ class RoundCheck:
                 raise CheckFailedError("substituted card", f"position {pos} holds {cards[pos]}")
         return cards
 
+    def stopper(self) -> str:
+        """Step 8: a failed_check void names a person's seat, or nil for the host."""
+        offender = self.void["offender"]
+        if offender is None:
+            return "the host (party 0)"
+        if offender not in self.people:
+            raise CheckFailedError("void mismatch", f"seat {offender} was not a person's party")
+        return f"seat {offender} (party {self.people.index(offender) + 1})"
+
     # step 7
     def absent(self) -> tuple[str, str]:
         r = self.r
@@ -783,19 +794,15 @@ class RoundCheck:
         if void["reason"] == "failed_check":
             if missing:
                 raise CheckFailedError("not revealed", f"parties {missing} kept their seeds")
-            raise CheckFailedError(
-                "bad void",
-                f"seat {offender} stopped the round, and nothing was wrong",
-                owner_of(offender, self.people),
-            )
-        if offender not in self.people:
-            raise CheckFailedError("void mismatch", f"seat {offender} was not a person's party")
-        if missing != [self.people.index(offender) + 1]:
-            raise CheckFailedError("not revealed", f"parties {missing} kept their seeds")
+            kind, note = "stopped", f"void: {self.stopper()} stopped without cause"
+        else:
+            if offender not in self.people:
+                raise CheckFailedError("void mismatch", f"seat {offender} was not a person's party")
+            if missing != [self.people.index(offender) + 1]:
+                raise CheckFailedError("not revealed", f"parties {missing} kept their seeds")
+            kind, note = "absent-before-keys", f"void: seat {offender} absent"
         s = secrets(self.round_id, 0, seeds[0])
         if [s.point, key_proof(s, self.round_id, 0), s.sign_key] != r["keys"][0]:
             raise CheckFailedError("wrong secret", "party 0", 0)
         self.reveal()
-        return "absent-before-keys", (
-            f"void: seat {offender} absent before every key came; nothing dealt"
-        )
+        return kind, f"{note} before every key came; nothing dealt"

@@ -10,6 +10,7 @@ from table_driver import KEY
 
 from scopa_net.blind_witness import BlindWitness
 from scopa_net.fair.commitments import public_key_bytes
+from scopa_net.fair.errors import FairnessError
 from scopa_net.mirror import SeatMirror
 from scopa_net.rules import RuleSet
 from scopa_net.server.blind_table import BlindTable
@@ -24,8 +25,13 @@ def new_blind_table(rules: RuleSet, bots: int = 0) -> BlindTable:
 class BlindDriver:
     """Every open seat joined by a person, each watching its own log with a blind witness."""
 
-    def __init__(self, table: BlindTable, seed: int) -> None:
+    def __init__(self, table: BlindTable, seed: int, *, stop_on_failure: bool = False) -> None:
+        """``stop_on_failure``: a seat whose check fails stops as our client does (9.6): it
+        sends its seed, then reads only the round's void and reveal (``stopped``)."""
         self.table = table
+        self.stop_on_failure = stop_on_failure
+        self.stopped: dict[int, FairnessError] = {}
+        """Seats that stopped on a failed check, and what failed."""
         self.rng = random.Random(seed)
         self.people = [s for s, info in enumerate(table.seats) if info.kind is SeatKind.OPEN]
         for seat in self.people:
@@ -44,22 +50,35 @@ class BlindDriver:
         """Seats whose messages are not delivered (a person gone)."""
 
     def catch_up(self) -> None:
+        stops: list[tuple[int, m.Message]] = []
         for seat, witness in self.witnesses.items():
             if seat in self.hold:
                 continue  # gone: it reads nothing more
             log = self.table.seats[seat].log
             base = self.table.seats[seat].base
             for event in log[self.read[seat] - base :]:
-                verdict, opened = witness.observe(event)
+                if seat in self.stopped:
+                    witness.observe_stopped(event)
+                    continue
+                try:
+                    verdict, opened = witness.observe(event)
+                except FairnessError as exc:
+                    if not self.stop_on_failure:
+                        raise
+                    self.stopped[seat] = exc
+                    stops += [(seat, msg) for msg in witness.stop(event)]
+                    continue
                 self.mirrors[seat].apply(opened if opened is not None else event)
                 if verdict is not None:
                     self.verdicts.append((seat, verdict.note))
             self.read[seat] = self.table.seats[seat].seq
+        for seat, msg in stops:  # sent once every seat has read what was there
+            self.send(seat, msg)
 
     def deliver(self) -> bool:
         sent = False
         for seat, witness in self.witnesses.items():
-            if seat in self.hold:
+            if seat in self.hold or seat in self.stopped:
                 continue
             for msg in witness.take_outgoing():
                 self.frames.append(msg)
@@ -106,7 +125,7 @@ class BlindDriver:
             play = plays[self.rng.randrange(len(plays))]
             table.play(seat, None, table.seats[seat].seq, play.card.index, play.captured_mask)
             return True
-        if seat in self.hold:
+        if seat in self.hold or seat in self.stopped:
             return False
         view = self.mirrors[seat].view
         from scopa_net.bots.levels import make_player

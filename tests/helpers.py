@@ -17,7 +17,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from scopa_net.cards import CARDS, Card
 from scopa_net.dealing import TABLE, deal_plan
+from scopa_net.fair.blind.group import BASE, add
 from scopa_net.fair.blind.party import BlindParty, SignedShares
+from scopa_net.fair.blind.plan import shared_positions
 from scopa_net.fair.blind.record import shares_message
 from scopa_net.fair.blind.simulate import BlindTable as SimulatedBlindTable
 from scopa_net.match import Match
@@ -199,6 +201,32 @@ class SwappedSharesParty(BlindParty):
         self._sent[k] = shares
         message = shares_message(self.round_id, self.party, k, shares)
         return SignedShares(shares, self.secrets.sign(message))
+
+
+def one_wrong_share(cheat: int, target: int) -> type[BlindParty]:
+    """A blind party class whose party ``cheat`` is dishonest: in deal 1 it signs, for the
+    first position it shares that goes to ``target`` (a seat, or ``TABLE``), its honest share
+    plus ``B``, so that card opens to no card point (protocol.md 9.6). Other parties are
+    honest."""
+
+    class OneWrongShare(BlindParty):
+        altered = False
+
+        def open_deal(self, k: int) -> SignedShares:
+            honest = super().open_deal(k)
+            if self.party != cheat or k != 1 or self.altered:
+                return honest
+            self.altered = True
+            deal = self.plan[0]
+            positions = shared_positions(deal, self.people, cheat)
+            i = next(i for i, p in enumerate(positions) if deal.targets[p - deal.start] == target)
+            shares = list(honest.shares)
+            shares[i] = add(shares[i], BASE)
+            self._sent[k] = tuple(shares)
+            sig = self.secrets.sign(shares_message(self.round_id, cheat, k, shares))
+            return SignedShares(tuple(shares), sig)
+
+    return OneWrongShare
 
 
 def drive_until_waiting_on(driver: BlindDriver, phase: Phase, seat: int) -> None:

@@ -12,6 +12,7 @@ from scopa_net.fair.blind.cards import CARD_POINTS, card_of
 from scopa_net.fair.blind.deck import joint_key, open_deck, shuffle_deck
 from scopa_net.fair.blind.group import (
     BASE,
+    ORDER,
     GroupError,
     add,
     base_mul,
@@ -73,6 +74,32 @@ def test_dleq_proof_accepts_the_truth_only() -> None:
     wrong = mul(scalar(4), u)
     assert not check_dleq(public, u, wrong, prove_dleq(x, public, u, wrong, b"ctx"), b"ctx")
     assert not check_dleq(public, u, SMALL_ORDER_POINT, proof, b"ctx")
+
+
+def plus_l(proof: bytes, half: int, times: int) -> bytes:
+    """``proof`` with its ``e`` (half 0) or ``z`` (half 1) raised by ``times * l``."""
+    scalars = [proof[:32], proof[32:]]
+    scalars[half] = (int.from_bytes(scalars[half], "little") + times * ORDER).to_bytes(32, "little")
+    return b"".join(scalars)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([0, 1]), st.integers(1, 15))
+def test_a_proof_with_a_scalar_not_below_l_fails(n: int, half: int, times: int) -> None:
+    """9.2: ``e`` and ``z`` are below l. ``z + l`` (or ``e + l``) proves the same statement in
+    other bytes, so both proofs refuse it: no one relaying a proof can change its bytes."""
+    x = scalar(n)
+    public = base_mul(x)
+    key_proof = prove_key(x, public, b"kctx")
+    if int.from_bytes(key_proof[32 * half :][:32], "little") + times * ORDER < 2**256:
+        assert not check_key_proof(public, plus_l(key_proof, half, times), b"kctx")
+    u = CARD_POINTS[n % 40]
+    d = mul(x, u)
+    dleq = prove_dleq(x, public, u, d, b"ctx")
+    if int.from_bytes(dleq[32 * half :][:32], "little") + times * ORDER < 2**256:
+        assert not check_dleq(public, u, d, plus_l(dleq, half, times), b"ctx")
+    assert check_key_proof(public, key_proof, b"kctx")
+    assert check_dleq(public, u, d, dleq, b"ctx")
 
 
 @settings(max_examples=15, deadline=None)

@@ -24,13 +24,19 @@ from typing import Any
 
 import pytest
 import trio
+from helpers import one_wrong_share
 from hosting import create
 
 from scopa_net.blind_witness import BlindWitness
 from scopa_net.bots.levels import make_player
 from scopa_net.cards import KINGS_MASK
 from scopa_net.client.bot_client import play_as_bot
-from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
+from scopa_net.client.network_session import (
+    DealCheckFailedError,
+    NetworkSession,
+    TableChoice,
+    open_network_session,
+)
 from scopa_net.commands.main import main as cli_main
 from scopa_net.dealing import TABLE, deal_plan
 from scopa_net.fair.blind.cards import card_of
@@ -42,7 +48,10 @@ from scopa_net.fair.blind.record import blind_first_dealer
 from scopa_net.fair.blind.reveal import deck_cards
 from scopa_net.fair.blind.verifier import verify_any
 from scopa_net.fair.blind.wire import decode_any
+from scopa_net.fair.errors import FairnessError
+from scopa_net.fair.transcript import VoidNotice
 from scopa_net.rules import RuleSet
+from scopa_net.server import blind_table
 from scopa_net.server.blind_table import BlindTable
 from scopa_net.server.host import Host
 from scopa_net.server.table import Phase
@@ -693,3 +702,102 @@ async def test_a_person_voided_as_absent_comes_back_and_their_transcript_verifie
         assert verdict.ok, verdict.lines()
         assert verdict.result_note.startswith("verified: scores")
         nursery.cancel_scope.cancel()
+
+
+async def two_people(
+    host: Host, tmp_path, rules: RuleSet
+) -> tuple[list[NetworkSession], dict[int, DealCheckFailedError]]:
+    """Seats 0 and 1 played by people over loopback TCP, to the end or to a failed check."""
+    sessions: list[NetworkSession] = []
+    failed: dict[int, DealCheckFailedError] = {}
+
+    async def person(n: int, choice: TableChoice, started: trio.Event | None = None) -> None:
+        try:
+            async with open_network_session(
+                "127.0.0.1", host.port, choice, name=f"p{n}", data_dir=tmp_path / f"p{n}"
+            ) as session:
+                sessions.append(session)
+                if started is not None:
+                    started.set()
+                await play_as_bot(session, make_player("random", n))
+        except DealCheckFailedError as exc:
+            failed[n] = exc
+
+    first = TableChoice(create=create(rules, bots=rules.players - 2, blind=True))
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            started = trio.Event()
+            nursery.start_soon(person, 0, first, started)
+            await started.wait()
+            nursery.start_soon(person, 1, TableChoice(table_id=sessions[0].table_id))
+    return sessions, failed
+
+
+async def test_a_host_party_that_sends_a_person_a_wrong_share_is_named_by_everyone(
+    tmp_path, host: Host, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """9.6 end to end: the host's party signs a wrong share for seat 0's first card, which
+    opens to no card point; its client sends its seed and
+    reads the reveal, which names the host (party 0) on its DEAL CHECK FAILED banner; the
+    round is void ``failed_check`` naming seat 0; the other person's client checks the reveal
+    and names the host too, and ``scopa-net verify`` on both seats' files names party 0."""
+    monkeypatch.setattr(blind_table, "BlindParty", one_wrong_share(0, 0))
+    sessions, failed = await two_people(host, tmp_path, RuleSet.of(2, 3))
+    table = host.tables[sessions[0].table_id].table
+    assert isinstance(table, BlindTable)
+    assert table.blind_history[0].void == VoidNotice("failed_check", 0)
+    assert sorted(failed) == [0, 1]
+    banner = str(failed[0])
+    assert banner.startswith("DEAL CHECK FAILED in round 1: BlindCheckError: no card")
+    for n in (0, 1):
+        assert "At fault: the host (party 0)." in str(failed[n]), str(failed[n])
+    paths = [failed[n].evidence for n in (0, 1)]
+    assert all(p is not None for p in paths)
+    capsys.readouterr()
+    assert cli_main(["verify", *map(str, paths)]) != 0
+    out = capsys.readouterr().out
+    assert out.count("round 1: FAILED: BlindCheckError: bad share (party 0)") == 2, out
+    for p in paths:
+        record = decode_any(p.read_bytes()).rounds[0]
+        assert record.void == VoidNotice("failed_check", 0)
+        assert record.seeds is not None
+        assert all(s is not None for s in record.seeds)
+
+
+async def test_a_seat_that_stops_without_cause_is_named_and_the_match_goes_on(
+    tmp_path, host: Host, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Seat 0's client stops at the first play it sees, though nothing is wrong: the round is
+    void ``failed_check``, every party's part checks out, so the other seat's client goes on
+    (a computer plays seat 0 from the next round) and ``scopa-net verify`` names seat 0."""
+    original = BlindWitness._observe
+
+    def nervous(self: BlindWitness, e: m.Message):  # type: ignore[no-untyped-def]
+        if self.seat == 0 and isinstance(e, m.Played) and not self.rounds:
+            raise FairnessError("imagined a fault")
+        return original(self, e)
+
+    monkeypatch.setattr(BlindWitness, "_observe", nervous)
+    sessions, failed = await two_people(host, tmp_path, RuleSet.of(2, 3))
+    assert sorted(failed) == [0]
+    assert "At fault" not in str(failed[0])
+    table = host.tables[sessions[0].table_id].table
+    assert table.blind_history[0].void == VoidNotice("failed_check", 0)
+    assert all(r.people == (1,) for r in table.blind_history[1:])
+    other = sessions[1]
+    assert other.deal_failure is None
+    assert other.verdict_failures == []
+    transcript = other.witness.transcript()
+    assert transcript.result.winner is not None
+    (saved,) = (tmp_path / "p1" / "transcripts").iterdir()
+    evidence = failed[0].evidence
+    assert evidence is not None
+    capsys.readouterr()
+    assert cli_main(["verify", str(saved)]) == 0
+    out = capsys.readouterr().out
+    assert "round 1: void: seat 0 (party 1) stopped without cause" in out, out
+    assert "VERIFIED" in out
+    cli_main(["verify", str(evidence), str(saved)])
+    out = capsys.readouterr().out
+    assert out.count("round 1: void: seat 0 (party 1) stopped without cause") == 2, out
+    assert "blind rounds void by a seat that stopped without cause: 1 (seat 0 1)" in out

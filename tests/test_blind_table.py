@@ -7,13 +7,18 @@ import dataclasses
 
 import msgpack
 import pytest
+from blind_document_verifier import verify as document_verify
 from blind_driver import BlindDriver, new_blind_table
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from helpers import drive_until_waiting_on
+from helpers import drive_until_waiting_on, one_wrong_share
 from table_driver import KEY
 
+from scopa_net import blind_witness
 from scopa_net.blind_witness import BlindWitness
+from scopa_net.bots.levels import make_player
+from scopa_net.dealing import TABLE
 from scopa_net.fair.blind.errors import BlindCheckError
+from scopa_net.fair.blind.group import ORDER
 from scopa_net.fair.blind.record import blind_first_dealer
 from scopa_net.fair.blind.simulate import reseal_blind
 from scopa_net.fair.blind.verifier import BlindRoundByRoundVerifier, verify_any
@@ -28,6 +33,7 @@ from scopa_net.fair.errors import (
     VoidMismatchError,
 )
 from scopa_net.fair.transcript import Transcript, VoidNotice
+from scopa_net.plays import play_code
 from scopa_net.rules import RuleSet
 from scopa_net.server.blind_table import BlindTable
 from scopa_net.server.table import Phase, TableError
@@ -113,12 +119,18 @@ def test_the_host_refuses_a_deck_or_shares_not_signed_by_the_seat() -> None:
     table.blind_shuffle(0, shuffle.round_id, shuffle.deck, shuffle.sig)
 
 
-def test_the_host_refuses_a_play_whose_proof_names_another_card() -> None:
+def at_a_play() -> tuple[BlindTable, BlindDriver]:
+    """A two-person blind table whose round waits on a person's play."""
     table = new_blind_table(RuleSet.of(2, 3))
     driver = BlindDriver(table, seed=3)
     while not (table.phase is Phase.PLAY and table.to_act()):
         driver.step()
     driver.catch_up()
+    return table, driver
+
+
+def test_the_host_refuses_a_play_whose_proof_names_another_card() -> None:
+    table, driver = at_a_play()
     seat = table.to_act()[0][0]
     witness = driver.witnesses[seat]
     hand = sorted(witness.party.owned.items())
@@ -129,6 +141,41 @@ def test_the_host_refuses_a_play_whose_proof_names_another_card() -> None:
     assert info.value.code is ErrorCode.ILLEGAL_PLAY
     played = [e for e in table.seats[seat].log if isinstance(e, m.Played)]
     assert played == []
+
+
+def test_a_play_proof_whose_e_or_z_is_raised_by_l_is_refused_by_the_host_and_every_seat() -> None:
+    """9.2: ``z + l`` proves the same play in other bytes; the host refuses it on arrival, and
+    so does every other seat's party (and the verifier, tests/test_blind_from_the_document.py),
+    so a relaying host cannot change a play's proof bytes."""
+    table, driver = at_a_play()
+    seat = table.to_act()[0][0]
+    other = driver.witnesses[1 - seat].party
+    assert other is not None
+    play = make_player("random", 0).choose(driver.mirrors[seat].view)
+    pos, proof = driver.witnesses[seat].play_proof(play.card.index)
+    code = play_code(play.card.index, play.captured_mask)
+    for half in (0, 1):
+        scalars = [proof[:32], proof[32:]]
+        raised = int.from_bytes(scalars[half], "little") + ORDER
+        scalars[half] = raised.to_bytes(32, "little")
+        changed = b"".join(scalars)
+        with pytest.raises(TableError) as info:
+            table.play(
+                seat,
+                1,
+                table.seats[seat].seq,
+                play.card.index,
+                play.captured_mask,
+                pos=pos,
+                proof=changed,
+            )
+        assert info.value.code is ErrorCode.ILLEGAL_PLAY
+        with pytest.raises(BlindCheckError, match="proof does not show"):
+            other.check_play(seat, pos, code, changed)
+    assert other.check_play(seat, pos, code, proof) == play.card.index
+    table.play(
+        seat, 1, table.seats[seat].seq, play.card.index, play.captured_mask, pos=pos, proof=proof
+    )
 
 
 def test_a_blind_event_encoded_once_for_every_seat_is_the_plain_encoding() -> None:
@@ -350,9 +397,11 @@ def test_a_void_before_the_keys_naming_a_present_person_or_a_computer_is_refused
     seeds = t.rounds[0].seeds
     assert seeds is not None
     every_seed = resealed(t, void=VoidNotice("failed_check", 0), seeds=(*seeds[:2], bytes(32)))
-    error = first_round_error(every_seed)  # nothing wrong in the record: the stopper is named
-    assert isinstance(error, BlindCheckError)
-    assert (error.check, error.party) == ("bad void", 1)
+    # Nothing wrong in the record: the round passes, naming the seat that stopped (9.9).
+    note = verify_any(every_seed).rounds[0].note
+    assert (
+        note == "void: seat 0 (party 1) stopped without cause before every key came; nothing dealt"
+    )
     assert isinstance(first_round_error(resealed(t, seeds=None)), NotRevealedError)
 
 
@@ -489,6 +538,11 @@ def test_the_absent_person_reading_their_seat_log_again_accepts_their_own_void(
     verdict = verify_any(witness.transcript())
     assert verdict.ok, verdict.lines()
     assert verdict.result_note.startswith("verified: scores")
+    # 9.8: its seed is in no record, so the void round holds no hand of theirs, and a
+    # verifier written from the document alone accepts the file too.
+    assert witness.transcript().rounds[0].hand == ()
+    outsider = document_verify(witness.transcript().encode())
+    assert outsider.rounds[0].ok, outsider.rounds[0]
 
 
 def test_the_absent_person_back_before_the_keys_accepts_their_own_void() -> None:
@@ -549,3 +603,80 @@ def test_a_seat_voided_absent_at_the_deadline_is_not_waited_for_and_its_late_see
         verdict = verify_any(t)
         assert verdict.ok, verdict.lines()
         assert verdict.rounds[0].note.startswith("void: seat 1 absent")
+
+
+def to_play(driver: BlindDriver) -> None:
+    table = driver.table
+    for _ in range(300):
+        driver.catch_up()
+        if table.phase is Phase.PLAY:
+            return
+        driver.step()
+    raise AssertionError("the round never reached its plays")
+
+
+def test_a_seat_that_stops_mid_round_voids_it_failed_check_and_the_match_goes_on() -> None:
+    """9.6: seat 1 stops (a check it imagined failing) and sends its seed; the host voids the
+    round ``failed_check`` naming seat 1, the other person reveals, every part checks out, so
+    the round passes naming seat 1 and a computer plays seat 1 from the next round. A host
+    rebuilt from its journal just after the stop is the same table."""
+    table = new_blind_table(RuleSet.of(3, 3), bots=1)
+    driver = BlindDriver(table, seed=4, stop_on_failure=True)
+    to_play(driver)
+    witness = driver.witnesses[1]
+    driver.stopped[1] = FairnessError("imagined")
+    (reveal,) = witness.stop()
+    assert isinstance(reveal, m.BlindReveal)
+    table.blind_reveal(1, reveal.round_id, reveal.seed)
+    assert table.phase is Phase.SEEDS
+    voids = [e for e in table.seats[0].log if isinstance(e, m.RoundVoid)]
+    assert [(v.reason, v.offender) for v in voids] == [("failed_check", 1)]
+    again = BlindTable(1, "blind", table.rules, KEY, bots=1, bot_level=1)
+    again.replay(list(table.pending))
+    assert [s.log for s in again.seats] == [s.log for s in table.seats]
+    assert (again.phase, again.stopped) == (table.phase, {1})
+    with pytest.raises(TableError):  # a second seed from the seat is refused
+        table.blind_reveal(1, reveal.round_id, reveal.seed)
+    driver.run()
+    assert table.phase is Phase.OVER
+    first, *later = table.blind_history
+    assert first.void == VoidNotice("failed_check", 1)
+    assert later
+    assert all(r.people == (0,) for r in later)
+    notes = [note for seat, note in driver.verdicts if seat == 0]
+    assert notes[0].startswith("void: seat 1 (party 2) stopped without cause")
+    assert all(note.startswith("verified") for note in notes[1:]), notes
+    # The stopped seat read the round's reveal: nothing named, and its record is the round.
+    assert witness.named is None
+    assert witness.rounds[0].chain_hash() == first.chain_hash()
+    for seat in (0, 1):
+        verdict = verify_any(table.transcript_for(seat))
+        assert verdict.ok, verdict.lines()
+        assert "stopped without cause" in verdict.rounds[0].note
+
+
+def test_a_card_the_hosts_own_party_cannot_open_voids_the_round_naming_no_seat(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """9.6: party 2 (seat 1's client) signs a wrong share for a table card, which opens to
+    no card point at the host too: it relays the deal, voids
+    the round ``failed_check`` with no offender, every seat (each stopping at that card)
+    gives its seed, and the reveal names party 2, whose share was wrong."""
+    monkeypatch.setattr(blind_witness, "BlindParty", one_wrong_share(2, TABLE))
+    table = new_blind_table(RuleSet.of(3, 3), bots=1)
+    driver = BlindDriver(table, seed=4, stop_on_failure=True)
+    for _ in range(300):
+        if table.blind_history:
+            break
+        driver.step()
+    driver.catch_up()
+    (first,) = table.blind_history
+    assert first.void == VoidNotice("failed_check", None)
+    assert sorted(driver.stopped) == [0, 1]
+    for seat in (0, 1):
+        named = driver.witnesses[seat].named
+        assert isinstance(named, BlindCheckError)
+        assert (named.check, named.party) == ("bad share", 2)
+        error = verify_any(driver.witnesses[seat].transcript()).rounds[0].error
+        assert isinstance(error, BlindCheckError)
+        assert (error.check, error.party) == ("bad share", 2)

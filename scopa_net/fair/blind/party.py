@@ -131,6 +131,8 @@ class BlindParty:
         self.plays: list[BlindPlay] = []
         self.void_notice: VoidNotice | None = None
         self.seeds: tuple[bytes | None, ...] | None = None
+        self.stopped = False
+        """Whether this party stopped on a failed check (9.6): its seed is out early."""
 
     @classmethod
     def rebuild(cls, rules: RuleSet, record: BlindRound, party: int, seed: bytes) -> BlindParty:
@@ -336,16 +338,25 @@ class BlindParty:
             for pos, share in zip(shared_positions(deal, self.people, p), items, strict=True):
                 self._published.setdefault(pos, []).append(share)
         hand, table = [], []
+        failed: BlindCheckError | None = None
         for pos in read_positions(deal, self.people, self.party):
             target = deal.targets[pos - deal.start]
             extra = () if target == TABLE else (mul(self.secrets.x, deck[pos].u),)
-            card = self._open(pos, extra, f"deal {k}")
+            try:
+                card = self._open(pos, extra, f"deal {k}")
+            except BlindCheckError as exc:
+                # Every other card of the deal is still opened, so that the record (whose
+                # table cards are in the chain hash) is the same at every party.
+                failed = failed or exc
+                continue
             if target == TABLE:
                 table.append(OpenCard(pos, card))
             else:
                 hand.append(OpenCard(pos, card))
                 self.owned[pos] = card
         self.table.extend(table)
+        if failed is not None:
+            raise failed
         return OpenedDeal(tuple(hand), tuple(table))
 
     def _share_sum(self, pos: int, extra: Sequence[bytes] = ()) -> bytes:
@@ -405,6 +416,12 @@ class BlindParty:
         self.plays.append(BlindPlay(seat, code, pos, proof))
         return card
 
+    def record_play(self, seat: int, pos: int, code: int, proof: bytes) -> None:
+        """A play relayed once this party has stopped (9.6), or the one it stopped at: kept in
+        the record as relayed, so that the record is the one the host signs; the verifier
+        checks it."""
+        self.plays.append(BlindPlay(seat, code, pos, proof))
+
     def check_play(self, seat: int, pos: int, code: int, proof: bytes) -> int:
         """Check a play without recording it (the host, before it applies one): the position
         is one the plan dealt to ``seat`` so far and not played, the proof shows it holds the
@@ -456,7 +473,9 @@ class BlindParty:
         return len(self.deals) == len(self.plan) > 0 and self._hands_played_out(len(self.plan))
 
     def void(self, reason: str, offender: int | None = None) -> None:
-        """``round_void``: kings on the opening table this party opened, or an absent person."""
+        """``round_void``: kings on the opening table this party opened, an absent person, or
+        a person's party (``offender``, its seat) or the host's (None) that stopped on a
+        failed check."""
         if reason == VOID_KINGS:
             kings = sum(1 for c in self.table if (1 << c.card) & KINGS_MASK)
             if len(self.deals) != 1 or self.plays or kings < 3 or offender is not None:
@@ -467,8 +486,16 @@ class BlindParty:
             if offender not in self.people or self.played_out:
                 raise BlindCheckError(checks.BAD_VOID, f"seat {offender} cannot be void as absent")
         elif reason == VOID_FAILED_CHECK:
-            if offender is not None and not 0 <= offender < self.rules.players:
-                raise BlindCheckError(checks.BAD_VOID, f"no seat {offender} stopped the round")
+            if offender is not None and offender not in self.people:
+                raise BlindCheckError(
+                    checks.BAD_VOID, f"seat {offender} is no person's party: it cannot stop"
+                )
+            own = None if self.party == 0 or self.observer else self.people[self.party - 1]
+            if self.stopped and offender not in (own, None):
+                # (None: the host's own party stopped on the same fault, first)
+                raise BlindCheckError(
+                    checks.BAD_VOID, f"this party stopped, but the void names seat {offender}"
+                )
         else:
             raise BlindCheckError(checks.BAD_VOID, f"no such void reason {reason!r}")
         self.void_notice = VoidNotice(reason, offender)
@@ -486,11 +513,19 @@ class BlindParty:
         )
 
     def reveal(self) -> bytes:
-        """This party's seed, once the round is over (played out, or void)."""
+        """This party's seed, once the round is over (played out, or void), or once it has
+        stopped on a failed check (:meth:`stop`)."""
         self._not_observer("reveal a seed")
-        if self.void_notice is None and not self.played_out:
+        if self.void_notice is None and not self.played_out and not self.stopped:
             raise BlindCheckError(checks.OUT_OF_TURN, "the seed is revealed only after the round")
         return self.secrets.seed
+
+    def stop(self) -> bytes:
+        """A check failed here mid-round (9.6): the round is dead for this party, so it gives
+        its seed at once, for the reveal to name the party at fault. Nothing more is sent."""
+        self._not_observer("stop a round")
+        self.stopped = True
+        return self.reveal()
 
     def take_reveals(self, seeds: Sequence[bytes | None]) -> tuple[int, ...] | None:
         """``blind_reveals``: every party's seed. Checks the whole round against them (naming
@@ -527,11 +562,14 @@ class BlindParty:
         hand_seat: int | None = None,
     ) -> BlindRound:
         """The round as a transcript records it. ``hand_seat``: whose cards go in ``hand``
-        (default: every seat this party owns)."""
+        (default: every seat this party owns). A round void ``absent`` naming this party's
+        seat records no hand: its seed is in no record, so nothing could check those cards
+        (9.8)."""
         hand = tuple(
             OpenCard(pos, card)
             for pos, card in sorted(self.owned.items())
-            if hand_seat is None or self._targets_so_far(len(self.plan)).get(pos) == hand_seat
+            if not self.absent
+            and (hand_seat is None or self._targets_so_far(len(self.plan)).get(pos) == hand_seat)
         )
         return BlindRound(
             round_id=self.round_id,

@@ -14,6 +14,7 @@ function of its inputs and has test vectors.
 from __future__ import annotations
 
 from scopa_net.fair.blind.group import (
+    ORDER,
     SCALAR_SIZE,
     GroupError,
     base_mul,
@@ -30,9 +31,22 @@ PROOF_SIZE = 64
 
 
 def _split(proof: bytes) -> tuple[bytes, bytes] | None:
+    """``e`` and ``z`` of a 64-byte proof, or None when it is malformed.
+
+    Both must be canonical scalars, below l (9.2): ``z + l`` would prove the same statement
+    with other bytes, so anyone relaying a proof could change it and keep it valid.
+    """
     if not isinstance(proof, bytes) or len(proof) != PROOF_SIZE:
         return None
-    return proof[:SCALAR_SIZE], proof[SCALAR_SIZE:]
+    e, z = proof[:SCALAR_SIZE], proof[SCALAR_SIZE:]
+    if not (is_canonical_scalar(e) and is_canonical_scalar(z)):
+        return None
+    return e, z
+
+
+def is_canonical_scalar(scalar: bytes) -> bool:
+    """A 32-byte little-endian scalar below l, the only encoding 9.2 accepts."""
+    return int.from_bytes(scalar, "little") < ORDER
 
 
 def prove_key(secret: bytes, public: bytes, context: bytes) -> bytes:

@@ -9,13 +9,16 @@ match result is checked as for any transcript.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from scopa_net.cards import CARDS
 from scopa_net.dealing import TABLE, deal_plan
 from scopa_net.fair.blind import errors as checks
 from scopa_net.fair.blind.cards import CARD_POINTS, card_of
-from scopa_net.fair.blind.deck import deck_message
+from scopa_net.fair.blind.deck import Ciphertext, deck_message
 from scopa_net.fair.blind.errors import BlindCheckError
-from scopa_net.fair.blind.group import GroupError, add, is_valid_point, sub
+from scopa_net.fair.blind.group import GroupError, add, is_valid_point, mul, sub
 from scopa_net.fair.blind.party import check_party_signature, play_context
 from scopa_net.fair.blind.party_secrets import PartySecrets, key_proof_ok
 from scopa_net.fair.blind.plan import owner, shared_positions
@@ -31,6 +34,7 @@ from scopa_net.fair.blind.reveal import check_revealed
 from scopa_net.fair.commitments import check_signature, commit_message
 from scopa_net.fair.errors import (
     BrokenChainError,
+    MisroutedCardError,
     NotRevealedError,
     VoidMismatchError,
 )
@@ -91,7 +95,7 @@ class _BlindVerifier(_Verifier):
                 raise BlindCheckError(checks.BAD_SIGNATURE, "its deck is not signed", p)
         if r.dealer is None:
             raise NotRevealedError("the round never reached its deal")
-        self.check_deals(r)
+        opened = self.check_deals(r)
         if self.replaying:
             if self.match is None:
                 self.match = Match(rules, blind_first_dealer(r.round_id, r.keys, rules.players))
@@ -111,11 +115,7 @@ class _BlindVerifier(_Verifier):
                     f"an absent void of seat {r.void.offender} with the seeds of parties "
                     f"{missing} missing"
                 )
-            self.check_reveal(r)
-            return (
-                f"void: seat {r.void.offender} absent; {len(r.plays)} plays before the void "
-                "checked against their proofs, not replayed"
-            )
+            return self.passing_void(r, opened, f"seat {r.void.offender} absent")
         missing = [p for p, s in enumerate(r.seeds) if s is None]
         if r.void is not None and r.void.reason == VOID_FAILED_CHECK:
             if missing:
@@ -123,12 +123,11 @@ class _BlindVerifier(_Verifier):
                     f"a seat stopped on a failed check and parties {missing} never revealed "
                     "their seeds, so the round cannot say who was at fault"
                 )
-            stopper = r.void.offender
-            raise BlindCheckError(
-                checks.BAD_VOID,
-                f"seat {stopper} stopped the round on a failed check, but every party's part "
-                "checks out against its seed",
-                None if stopper is None else owner(stopper, r.people),
+            return self.passing_void(
+                r,
+                opened,
+                f"{_stopper(r)} stopped without cause (every party's part checks out against "
+                "its seed)",
             )
         if deck is None:
             raise NotRevealedError(f"the seeds of parties {missing} are missing")
@@ -166,18 +165,16 @@ class _BlindVerifier(_Verifier):
                     f"a seat stopped on a failed check and parties {missing} never revealed "
                     "their seeds"
                 )
-            raise BlindCheckError(
-                checks.BAD_VOID,
-                f"seat {v.offender} stopped the round on a failed check before the keys were "
-                "relayed, but the round's commitment checks out",
-                None if v.offender is None else owner(v.offender, r.people),
-            )
-        if v.offender not in r.people:
-            raise VoidMismatchError(f"seat {v.offender} was not a person's party")
-        if missing != [owner(v.offender, r.people)]:
-            raise NotRevealedError(
-                f"an absent void of seat {v.offender} with the seeds of parties {missing} missing"
-            )
+            note = f"void: {_stopper(r)} stopped without cause before every key came"
+        else:
+            if v.offender not in r.people:
+                raise VoidMismatchError(f"seat {v.offender} was not a person's party")
+            if missing != [owner(v.offender, r.people)]:
+                raise NotRevealedError(
+                    f"an absent void of seat {v.offender} with the seeds of parties {missing} "
+                    "missing"
+                )
+            note = f"void: seat {v.offender} absent before every key came"
         host_seed = r.seeds[0]
         assert host_seed is not None
         try:
@@ -189,11 +186,54 @@ class _BlindVerifier(_Verifier):
                 checks.WRONG_SECRET, "its revealed seed does not give the key it committed", 0
             )
         self.check_reveal(r)
-        return f"void: seat {v.offender} absent before every key came; nothing dealt"
+        return f"{note}; nothing dealt"
 
-    def check_deals(self, r: BlindRound) -> None:
+    def passing_void(self, r: BlindRound, opened: _Opened, what: str) -> str:
+        """The end of an ``absent`` or ``failed_check`` void's checks (9.9 steps 7 and 8): no
+        score, the hand, the reveal signature. Its note; the round is not replayed."""
+        assert r.void is not None
+        if r.score is not None:
+            raise VoidMismatchError(f"a {r.void.reason} void holds no score")
+        self.check_hand_so_far(r, opened)
+        self.check_reveal(r)
+        return (
+            f"void: {what}; {len(r.plays)} plays before the void checked against their "
+            "proofs, not replayed"
+        )
+
+    def check_hand_so_far(self, r: BlindRound, opened: _Opened) -> None:
+        """An ``absent`` or ``failed_check`` void's hand (9.9 steps 7 and 8): empty (the
+        host's export), or exactly this seat's positions of the deals recorded, each opening to
+        its card with the published shares and the share of the seat's own party, from its
+        revealed seed."""
+        if not r.hand:
+            return
+        seat = self.t.seat
+        own = owner(seat, r.people)
+        seed = r.seeds[own] if r.seeds is not None else None
+        positions = sorted(pos for pos, target in opened.targets.items() if target == seat)
+        if [c.pos for c in r.hand] != positions or seed is None:
+            raise MisroutedCardError(
+                f"the hand of a void round is not seat {seat}'s cards of the deals recorded"
+            )
+        x = PartySecrets(seed, r.round_id, own).x
+        for c in r.hand:
+            u = r.decks[-1][c.pos].u
+            try:
+                card = card_of(sub(opened.unshared(c.pos), mul(x, u)))
+            except (GroupError, KeyError, IndexError):
+                card = None
+            if card != c.card:
+                raise BlindCheckError(
+                    checks.SUBSTITUTED_CARD,
+                    f"hand: deck position {c.pos} does not open to {CARDS[c.card]} with "
+                    "the seat's own seed",
+                )
+
+    def check_deals(self, r: BlindRound) -> _Opened:
         """Each deal's shares signed by their parties; the table cards open to the recorded
-        cards; every play proof against the shares."""
+        cards; every play proof against the shares. Returns the positions dealt so far and
+        the shares published for them."""
         plan = deal_plan(self.rules, r.dealer)
         if len(r.deals) > len(plan) or (r.deals and len(r.decks) != r.parties):
             raise BlindCheckError(checks.BAD_SHARES, f"{len(r.deals)} deals recorded")
@@ -215,19 +255,14 @@ class _BlindVerifier(_Verifier):
                 for pos, share in zip(positions, shares, strict=True):
                     published.setdefault(pos, []).append(share)
 
-        def unshared(pos: int) -> bytes:
-            """``V`` less every share published for ``pos``."""
-            total = published[pos][0]
-            for share in published[pos][1:]:
-                total = add(total, share)
-            return sub(deck[pos].v, total)
-
+        opened = _Opened(deck, targets, published)
+        unshared = opened.unshared
         for c in r.table:
             try:
-                opened = card_of(unshared(c.pos))
+                card = card_of(unshared(c.pos))
             except (GroupError, KeyError, IndexError):
-                opened = None
-            if targets.get(c.pos) != TABLE or opened != c.card:
+                card = None
+            if targets.get(c.pos) != TABLE or card != c.card:
                 raise BlindCheckError(
                     checks.NO_CARD,
                     f"table card at deck position {c.pos} does not open to {CARDS[c.card]}",
@@ -253,3 +288,34 @@ class _BlindVerifier(_Verifier):
                     f"{card} at deck position {p.pos}",
                     by,
                 )
+        return opened
+
+
+def _stopper(r: BlindRound) -> str:
+    """Who stopped a ``failed_check`` void, by seat and party: a person's seat, or the host
+    (nil); a seat that is no person's is a *void mismatch*."""
+    assert r.void is not None
+    seat = r.void.offender
+    if seat is None:
+        return "the host (party 0)"
+    if seat not in r.people:
+        raise VoidMismatchError(f"seat {seat} was not a person's party: it cannot stop a round")
+    return f"seat {seat} (party {owner(seat, r.people)})"
+
+
+@dataclass(frozen=True)
+class _Opened:
+    """What a round's deals recorded: the final deck, the seat (or ``TABLE``) each position
+    dealt so far went to, and every share published for it."""
+
+    deck: Sequence[Ciphertext]
+    targets: dict[int, int]
+    published: dict[int, list[bytes]]
+
+    def unshared(self, pos: int) -> bytes:
+        """``V`` less every share published for ``pos``."""
+        shares = self.published[pos]
+        total = shares[0]
+        for share in shares[1:]:
+            total = add(total, share)
+        return sub(self.deck[pos].v, total)
