@@ -3,7 +3,8 @@
 A round is the unit the players think in (they never look at the match score), so single
 rounds measure points a round with less noise per CPU second than whole matches do. Each
 player is a level name, optionally with the hard player's settings, such as
-``hard:lookahead=False`` (the playout method of before) or ``hard:nodes=16000``::
+``hard:lookahead=False`` (the playout method of before), ``hard:nodes=16000`` or
+``hard:leaf=1/1/1/1/1/0.5/1/0/0`` (the leaf's weights, :data:`scopa_net.bots.lookahead.FEATURES`)::
 
     nice -n 10 python benchmarks/round_duplicates.py hard hard:lookahead=False --rounds 200
     nice -n 10 python benchmarks/round_duplicates.py hard medium --players 4 --rounds 100
@@ -40,11 +41,13 @@ def build(spec: str, seed: int) -> Player:
         return make_player(level, seed)
     if level != "strong":
         raise SystemExit(f"settings are for hard only, not {name!r}")
-    settings: dict[str, bool | int | float] = {}
+    settings: dict[str, bool | int | float | tuple[float, ...]] = {}
     for part in rest.split(","):
         key, _, value = part.partition("=")
         if value in ("True", "False"):
             settings[key] = value == "True"
+        elif "/" in value:
+            settings[key] = tuple(float(v) for v in value.split("/"))
         else:
             number = float(value)
             settings[key] = int(number) if number.is_integer() else number
@@ -84,10 +87,6 @@ def play_deck(
     return sum(margins) / 2, think[0], think[1]
 
 
-def _bot_seed(seed: int, deck_no: int, seat: int) -> int:
-    return random.Random(f"bot|{seed}|{deck_no}|{seat}").getrandbits(32)
-
-
 def spread(times: list[float]) -> str:
     ordered = sorted(times)
     p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
@@ -105,6 +104,12 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--variant", action="append", default=[])
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--margins",
+        type=argparse.FileType("w"),
+        help="file that gets 'DECK MARGIN' a line as each deck finishes, so two runs on the "
+        "same seed can be compared deck by deck (see benchmarks/paired.py)",
+    )
     args = parser.parse_args()
     rules = RuleSet.of(args.players, 11, args.variant)
     margins: list[float] = []
@@ -116,6 +121,8 @@ def main() -> None:
         if played is None:
             continue  # a void deal: nothing was played
         margins.append(played[0])
+        if args.margins is not None:
+            print(deck_no, played[0], file=args.margins, flush=True)
         think_a += played[1]
         think_b += played[2]
         if len(margins) % EVERY == 0 and len(margins) < args.rounds:

@@ -9,7 +9,7 @@ import pytest
 from helpers import shuffled_deck
 
 from scopa_net.bots.evaluation import margin
-from scopa_net.bots.lookahead import DealSearch, Leaf, lead_odds
+from scopa_net.bots.lookahead import LAST_DEAL, DealSearch, Leaf, lead_odds
 from scopa_net.bots.search import ExactSearch
 from scopa_net.match import Match
 from scopa_net.plays import CARD_BITS
@@ -104,3 +104,17 @@ def test_a_sweep_threat_costs_the_side_that_leaves_it() -> None:
         gap = leaf.value(rnd, 0) - leaf.value(quiet, 0)
         assert (gap if mover == 0 else -gap) >= 1.0
     assert found
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_endgame_search_runs_through_the_last_deals_exactly(seed: int) -> None:
+    """Searched past the end of the deal (the endgame), a guessed position with cards still
+    in the stock is valued as exact search values it: the stock order is part of the guess."""
+    rules = RuleSet.of(2)
+    rnd = position_after(rules, seed, 24)
+    assert rnd.stock_count == 6
+    search = DealSearch(rules)
+    exact = ExactSearch(rules)
+    for side in (0, 1):
+        got = search.value(rnd.copy(), side, split=0, deal=LAST_DEAL, plies=rnd.plays_left)
+        assert got == exact.value(rnd.copy(), side)

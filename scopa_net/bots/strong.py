@@ -20,11 +20,11 @@ at the price of reproducibility when the cap bites.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from scopa_net.bots.base import decision_rng
 from scopa_net.bots.inference import DEFAULT_SHARPNESS, ChoiceModel, Inference
-from scopa_net.bots.lookahead import DealSearch
+from scopa_net.bots.lookahead import LAST_DEAL, DealSearch
 from scopa_net.bots.observed import Observed
 from scopa_net.bots.sampling import is_certain, sample_world
 from scopa_net.bots.search import ExactSearch, Playouts
@@ -60,6 +60,10 @@ class StrongPlayer:
         lookahead: bool = True,
         nodes: int = DEFAULT_NODES,
         max_plies: int | None = None,
+        endgame_stock: int = 0,
+        leaf: Sequence[float] | None = None,
+        caution: float = 1.0,
+        prime_splits: int = 1,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts!r}")
@@ -76,6 +80,10 @@ class StrongPlayer:
         self.lookahead = lookahead
         self.nodes = nodes
         self.max_plies = max_plies
+        self.endgame_stock = endgame_stock
+        self.leaf = None if leaf is None else tuple(leaf)
+        self.caution = caution
+        self.prime_splits = prime_splits
         self._deal_search: dict[RuleSet, DealSearch] = {}
         self._tools: dict[RuleSet, tuple[Playouts, ExactSearch | None, ChoiceModel]] = {}
         self.evaluations = 0
@@ -95,7 +103,9 @@ class StrongPlayer:
         if self.lookahead and known.rules.side_count == 2:
             deal_search = self._deal_search.get(known.rules)
             if deal_search is None:
-                deal_search = DealSearch(known.rules, self.max_plies)
+                deal_search = DealSearch(
+                    known.rules, self.max_plies, self.leaf, self.caution, self.prime_splits
+                )
                 self._deal_search[known.rules] = deal_search
             start_nodes = deal_search.nodes
         side = known.side
@@ -131,13 +141,16 @@ class StrongPlayer:
             dice = rng.getrandbits(64)
             values = []
             deal = root.next_deal
+            plies = 0 if deal_search is None else deal_search.max_plies - 1
+            if known.stock_count and known.stock_count <= self.endgame_stock:
+                # Few cards left in the stock: search this guess to the end of the round.
+                deal = LAST_DEAL
+                plies = known.plays_left
             for i in alive:
                 rnd = root.copy()
                 rnd.push_code(codes[i])
                 if deal_search is not None:
-                    values.append(
-                        deal_search.value(rnd, side, dice, deal, deal_search.max_plies - 1)
-                    )
+                    values.append(deal_search.value(rnd, side, dice, deal, plies))
                 elif use_exact:
                     assert exact is not None
                     values.append(exact.value(rnd, side))
