@@ -21,9 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from math import comb
+from math import comb, exp
 
 from scopa_net.bots.evaluation import FastScorer, card_weights, margin
+from scopa_net.bots.inference import ChoiceModel
 from scopa_net.cards import COINS_MASK, FULL_MASK, RE_BELLO, SETTEBELLO
 from scopa_net.plays import CARD_BITS, CARD_FIELD
 from scopa_net.round import Round
@@ -210,6 +211,7 @@ class DealSearch:
         "caution",
         "leaf",
         "max_plies",
+        "model",
         "nodes",
         "scorer",
     )
@@ -218,9 +220,11 @@ class DealSearch:
         self,
         rules: RuleSet,
         max_plies: int | None = None,
+        *,
         coefficients: Sequence[float] | None = None,
         caution: float = 1.0,
         prime_splits: int = 1,
+        model: ChoiceModel | None = None,
     ) -> None:
         if rules.side_count != 2:
             raise ValueError(f"deal search needs two sides, not {rules.side_count!r}")
@@ -232,6 +236,8 @@ class DealSearch:
         """How much the other side is taken to answer perfectly: 1 is plain minimax; below
         1 its value is ``caution * worst + (1 - caution) * average`` of its answers, as it
         does not see the searching seat's hand that the guess shows the search."""
+        self.model = model
+        """If given, that average is weighted by how likely the model finds each answer."""
         self.nodes = 0
         self._split = 0
         self._deal = 0
@@ -259,18 +265,25 @@ class DealSearch:
         if plies <= 0 or rnd.next_deal > self._deal:
             return self.leaf.value(rnd, self._split)
         codes = rnd.legal_codes()
+        mover = self._side_of[rnd.turn]
+        table = rnd.table_mask
         last = len(codes) - 1
         values = []
         for i, code in enumerate(codes):
-            child = rnd if i == last else rnd.copy()
+            child = rnd if i == last else rnd.copy()  # the last answer may change rnd itself
             child.push_code(code)
             values.append(self._search_wary(child, plies - 1))
-        mover = self._side_of[rnd.turn]
         best = max(values) if mover == 0 else min(values)
         if mover == self._side:
             return best
         c = self.caution
-        return c * best + (1.0 - c) * sum(values) / len(values)
+        model = self.model
+        if model is None:
+            return c * best + (1.0 - c) * sum(values) / len(values)
+        sharp = model.sharpness
+        odds = [exp(sharp * model.play_score(table, code)) for code in codes]
+        mean = sum(o * v for o, v in zip(odds, values, strict=True)) / sum(odds)
+        return c * best + (1.0 - c) * mean
 
     def _search(self, rnd: Round, plies: int, alpha: float, beta: float) -> float:
         """Side 0's value (side 0 maximises)."""

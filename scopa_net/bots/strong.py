@@ -64,6 +64,7 @@ class StrongPlayer:
         leaf: Sequence[float] | None = None,
         caution: float = 1.0,
         prime_splits: int = 1,
+        modelled: bool = False,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts!r}")
@@ -84,6 +85,7 @@ class StrongPlayer:
         self.leaf = None if leaf is None else tuple(leaf)
         self.caution = caution
         self.prime_splits = prime_splits
+        self.modelled = modelled
         self._deal_search: dict[RuleSet, DealSearch] = {}
         self._tools: dict[RuleSet, tuple[Playouts, ExactSearch | None, ChoiceModel]] = {}
         self.evaluations = 0
@@ -104,7 +106,12 @@ class StrongPlayer:
             deal_search = self._deal_search.get(known.rules)
             if deal_search is None:
                 deal_search = DealSearch(
-                    known.rules, self.max_plies, self.leaf, self.caution, self.prime_splits
+                    known.rules,
+                    self.max_plies,
+                    coefficients=self.leaf,
+                    caution=self.caution,
+                    prime_splits=self.prime_splits,
+                    model=model if self.modelled else None,
                 )
                 self._deal_search[known.rules] = deal_search
             start_nodes = deal_search.nodes
