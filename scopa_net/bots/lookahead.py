@@ -2,15 +2,16 @@
 
 Playing a guessed position to the end of the round with a cheap policy (a playout) spends
 most of its time on later deals whose cards were guessed anyway, and its result is noisy.
-:class:`DealSearch` instead searches the guessed hands exactly (alpha-beta, partners
-maximising together, opponents minimising) until the hands run out or a ply limit is reached,
-and then values the position with :class:`Leaf`: the expected margin of the round's score
-lines, given the captured piles and the cards still to be won.
+:class:`DealSearch` instead searches the guessed hands (partners maximising together,
+opponents minimising, by alpha-beta; or, with ``caution`` below 1, the opponents' answers
+blended with the ones a choice model expects, see :class:`DealSearch`) until the hands run out
+or a ply limit is reached, and then values the position with :class:`Leaf`: the expected
+margin of the round's score lines, given the captured piles and the cards still to be won.
 
 The leaf's model of the future: each card not yet captured goes to either side with even
 odds. Most cards and most coins are then binomial tails (exact, from a table); the settebello
 (and the variants' single cards) count half a point of nothing until taken; the primiera, whose
-key does not add up card by card, is read from one random split of the remaining cards drawn
+key does not add up card by card, is read from random splits of the remaining cards drawn
 per guessed deal (the same split for every candidate play, so it blurs none of their
 differences). On top of that, the seat to move next at the leaf threatens the table: if its
 hand (it is part of the guessed deal) can sweep, its side is credited the sweep, and its best
@@ -55,11 +56,6 @@ LONG_HANDS_MAX_PLIES = 3
 LAST_DEAL = 1000
 
 
-def leaf_weights_for(rules: RuleSet) -> tuple[float, ...]:
-    """The leaf's weights for these rules: fitted ones where there are, else the hand-set."""
-    return HAND_WEIGHTS
-
-
 def max_plies_for(rules: RuleSet) -> int:
     if rules.hand_size > 3:
         return LONG_HANDS_MAX_PLIES
@@ -85,8 +81,9 @@ def lead_odds(remaining: int, behind: int) -> float:
 class Leaf:
     """The expected round margin of an unfinished two-sided position (see module docstring).
 
-    The value is a weighted sum of :meth:`features`, with the weights fitted by
-    ``benchmarks/fit_leaf.py`` (:data:`FITTED_WEIGHTS`) or given.
+    The value is a weighted sum of :meth:`features`: :data:`HAND_WEIGHTS` unless given.
+    ``benchmarks/fit_leaf.py`` fits weights to self-play outcomes; those predict outcomes
+    better but decided worse (-0.15 points a round against ``greedy``), so they do not ship.
     """
 
     __slots__ = (
@@ -115,7 +112,7 @@ class Leaf:
         self._re_bello = rules.has(Variant.RE_BELLO)
         self._side_of = tuple(rules.side_of(s) for s in range(rules.players))
         self._weights = card_weights(rules)
-        self.coefficients = tuple(leaf_weights_for(rules) if coefficients is None else coefficients)
+        self.coefficients = tuple(HAND_WEIGHTS if coefficients is None else coefficients)
         if len(self.coefficients) != len(FEATURES):
             raise ValueError(f"a leaf needs {len(FEATURES)} weights, not {coefficients!r}")
 
@@ -243,13 +240,16 @@ class DealSearch:
         self._deal = 0
         self._side = 0
 
-    def value(self, rnd: Round, side: int, split: int, deal: int, plies: int) -> float:
+    def value(
+        self, rnd: Round, side: int, split: int, deal: int, plies: int, *, wary: bool = True
+    ) -> float:
         """``side``'s value of ``rnd`` (the candidate already played), searching at most
-        ``plies`` more plays and no further than deal number ``deal``."""
+        ``plies`` more plays and no further than deal number ``deal``; ``wary=False`` searches
+        plain minimax whatever the ``caution`` (for a position both sides can know fully)."""
         self._split = split
         self._deal = deal
         self._side = side
-        if self.caution < 1.0:
+        if wary and self.caution < 1.0:
             v = self._search_wary(rnd, plies)
         else:
             v = self._search(rnd, plies, -1000.0, 1000.0)
