@@ -11,7 +11,12 @@ player is a level name, optionally with the hard player's settings, such as
 
 It prints A's margin over B in points a round with a 95% interval over the decks, and each
 side's think time per move in CPU seconds (median, 99th percentile, maximum); every 20 decks
-it prints the figure so far, so a run cut short still says something.
+it prints the figure so far, so a run cut short still says something. ``--margins FILE`` keeps
+each deck's margin; a later run on the same seed and player B given ``--paired FILE`` also
+prints its difference from that run deck by deck, with less spread than either alone::
+
+    python benchmarks/round_duplicates.py hard medium --rounds 300 --margins old.m
+    python benchmarks/round_duplicates.py hard:caution=1 medium --rounds 300 --paired old.m
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import argparse
 import random
 import statistics
 import time
+from pathlib import Path
 
 from scopa_net.bots.base import Player
 from scopa_net.bots.levels import make_player
@@ -107,12 +113,18 @@ def main() -> None:
     parser.add_argument(
         "--margins",
         type=argparse.FileType("w"),
-        help="file that gets 'DECK MARGIN' a line as each deck finishes, so two runs on the "
-        "same seed can be compared deck by deck (see benchmarks/paired.py)",
+        help="file that gets 'DECK MARGIN' a line as each deck finishes",
+    )
+    parser.add_argument(
+        "--paired",
+        type=Path,
+        help="an earlier run's --margins file (same seed and player B): also print this run "
+        "minus that one, deck by deck",
     )
     args = parser.parse_args()
     rules = RuleSet.of(args.players, 11, args.variant)
     margins: list[float] = []
+    finished: list[tuple[int, float]] = []
     think_a: list[float] = []
     think_b: list[float] = []
     started = time.perf_counter()
@@ -121,6 +133,7 @@ def main() -> None:
         if played is None:
             continue  # a void deal: nothing was played
         margins.append(played[0])
+        finished.append((deck_no, played[0]))
         if args.margins is not None:
             print(deck_no, played[0], file=args.margins, flush=True)
         think_a += played[1]
@@ -134,6 +147,28 @@ def main() -> None:
     print(f"A minus B, points a round [95% CI over decks]: {figure}")
     print(f"think per move, CPU: A {spread(think_a)}; B {spread(think_b)}")
     print(f"wall time {elapsed:.0f} s")
+    if args.paired is not None:
+        print(paired_text(dict(finished), read_margins(args.paired)))
+
+
+def read_margins(path: Path) -> dict[int, float]:
+    """A ``--margins`` file: A's margin by deck number."""
+    margins = {}
+    for line in path.read_text().splitlines():
+        deck, margin = line.split()
+        margins[int(deck)] = float(margin)
+    return margins
+
+
+def paired_text(new: dict[int, float], old: dict[int, float]) -> str:
+    """This run minus an earlier one on the decks both finished. With the same decks and the
+    same player B, the luck of the cards cancels deck by deck, so the spread is far smaller
+    than either run's own."""
+    decks = sorted(new.keys() & old.keys())
+    if len(decks) < 2:
+        return f"paired: only {len(decks)} decks in both runs"
+    diff = mean_interval([new[d] - old[d] for d in decks]).text()
+    return f"this run minus the earlier one, {len(decks)} decks [95% CI over decks]: {diff}"
 
 
 if __name__ == "__main__":
