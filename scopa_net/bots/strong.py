@@ -60,7 +60,15 @@ MAX_GUESSES = 100_000
 
 
 class StrongPlayer:
-    """Determinized Monte Carlo search from the seat's view (see the module docstring)."""
+    """Determinized Monte Carlo search from the seat's view (see the module docstring).
+
+    Settings kept for measuring (``benchmarks/round_duplicates.py hard:KEY=VALUE``), with
+    what they measured against ``greedy`` at two players, points a round: ``endgame_stock``
+    (search each guess to the round's end once the stock is that small: 6 cards, -0.03),
+    ``leaf`` (the leaf's weights; fitted ones -0.15), ``prime_splits`` (random splits the
+    leaf's primiera figure averages: 8, -0.02), ``caution`` and ``modelled`` (the blend of the
+    other side's answers; None is the default for the player count).
+    """
 
     def __init__(
         self,
