@@ -256,15 +256,19 @@ class DealSearch:
             v = self._search(rnd, plies, -1000.0, 1000.0)
         return v if side == 0 else -v
 
+    def _settled(self, rnd: Round) -> float:
+        """Side 0's value where the search stops: the score if the round is over, else the
+        leaf's."""
+        if not rnd.plays_left:
+            return float(margin(self.scorer.totals(rnd.piles, rnd.sweeps), 0))
+        return self.leaf.value(rnd, self._split)
+
     def _search_wary(self, rnd: Round, plies: int) -> float:
         """Side 0's value with the other side's answers blended (see ``caution``); no
         pruning, as an average needs every answer's value."""
         self.nodes += 1
-        if not rnd.plays_left:
-            t = self.scorer.totals(rnd.piles, rnd.sweeps)
-            return float(margin(t, 0))
-        if plies <= 0 or rnd.next_deal > self._deal:
-            return self.leaf.value(rnd, self._split)
+        if not rnd.plays_left or plies <= 0 or rnd.next_deal > self._deal:
+            return self._settled(rnd)
         codes = rnd.legal_codes()
         mover = self._side_of[rnd.turn]
         table = rnd.table_mask
@@ -289,11 +293,8 @@ class DealSearch:
     def _search(self, rnd: Round, plies: int, alpha: float, beta: float) -> float:
         """Side 0's value (side 0 maximises)."""
         self.nodes += 1
-        if not rnd.plays_left:
-            t = self.scorer.totals(rnd.piles, rnd.sweeps)
-            return float(margin(t, 0))
-        if plies <= 0 or rnd.next_deal > self._deal:
-            return self.leaf.value(rnd, self._split)
+        if not rnd.plays_left or plies <= 0 or rnd.next_deal > self._deal:
+            return self._settled(rnd)
         codes = rnd.legal_codes()
         if len(codes) > 1:
             codes.sort(key=_capture_order)
