@@ -3,14 +3,20 @@
 A round is the unit the players think in (they never look at the match score), so single
 rounds measure points a round with less noise per CPU second than whole matches do. Each
 player is a level name, optionally with the hard player's settings, such as
-``hard:lookahead=False`` (the playout method of before) or ``hard:nodes=16000``::
+``hard:lookahead=False`` (the playout method of before), ``hard:nodes=16000`` or
+``hard:leaf=1/1/1/1/1/0.5/1/0/0`` (the leaf's weights, :data:`scopa_net.bots.lookahead.FEATURES`)::
 
     nice -n 10 python benchmarks/round_duplicates.py hard hard:lookahead=False --rounds 200
     nice -n 10 python benchmarks/round_duplicates.py hard medium --players 4 --rounds 100
 
 It prints A's margin over B in points a round with a 95% interval over the decks, and each
 side's think time per move in CPU seconds (median, 99th percentile, maximum); every 20 decks
-it prints the figure so far, so a run cut short still says something.
+it prints the figure so far, so a run cut short still says something. ``--margins FILE`` keeps
+each deck's margin; a later run on the same seed and player B given ``--paired FILE`` also
+prints its difference from that run deck by deck, with less spread than either alone::
+
+    python benchmarks/round_duplicates.py hard medium --rounds 300 --margins old.m
+    python benchmarks/round_duplicates.py hard:caution=1 medium --rounds 300 --paired old.m
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import argparse
 import random
 import statistics
 import time
+from pathlib import Path
 
 from scopa_net.bots.base import Player
 from scopa_net.bots.levels import make_player
@@ -40,11 +47,13 @@ def build(spec: str, seed: int) -> Player:
         return make_player(level, seed)
     if level != "strong":
         raise SystemExit(f"settings are for hard only, not {name!r}")
-    settings: dict[str, bool | int | float] = {}
+    settings: dict[str, bool | int | float | tuple[float, ...]] = {}
     for part in rest.split(","):
         key, _, value = part.partition("=")
         if value in ("True", "False"):
             settings[key] = value == "True"
+        elif "/" in value:
+            settings[key] = tuple(float(v) for v in value.split("/"))
         else:
             number = float(value)
             settings[key] = int(number) if number.is_integer() else number
@@ -84,10 +93,6 @@ def play_deck(
     return sum(margins) / 2, think[0], think[1]
 
 
-def _bot_seed(seed: int, deck_no: int, seat: int) -> int:
-    return random.Random(f"bot|{seed}|{deck_no}|{seat}").getrandbits(32)
-
-
 def spread(times: list[float]) -> str:
     ordered = sorted(times)
     p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
@@ -105,9 +110,21 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--variant", action="append", default=[])
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--margins",
+        type=argparse.FileType("w"),
+        help="file that gets 'DECK MARGIN' a line as each deck finishes",
+    )
+    parser.add_argument(
+        "--paired",
+        type=Path,
+        help="an earlier run's --margins file (same seed and player B): also print this run "
+        "minus that one, deck by deck",
+    )
     args = parser.parse_args()
     rules = RuleSet.of(args.players, 11, args.variant)
     margins: list[float] = []
+    finished: list[tuple[int, float]] = []
     think_a: list[float] = []
     think_b: list[float] = []
     started = time.perf_counter()
@@ -116,6 +133,9 @@ def main() -> None:
         if played is None:
             continue  # a void deal: nothing was played
         margins.append(played[0])
+        finished.append((deck_no, played[0]))
+        if args.margins is not None:
+            print(deck_no, played[0], file=args.margins, flush=True)
         think_a += played[1]
         think_b += played[2]
         if len(margins) % EVERY == 0 and len(margins) < args.rounds:
@@ -127,6 +147,28 @@ def main() -> None:
     print(f"A minus B, points a round [95% CI over decks]: {figure}")
     print(f"think per move, CPU: A {spread(think_a)}; B {spread(think_b)}")
     print(f"wall time {elapsed:.0f} s")
+    if args.paired is not None:
+        print(paired_text(dict(finished), read_margins(args.paired)))
+
+
+def read_margins(path: Path) -> dict[int, float]:
+    """A ``--margins`` file: A's margin by deck number."""
+    margins = {}
+    for line in path.read_text().splitlines():
+        deck, margin = line.split()
+        margins[int(deck)] = float(margin)
+    return margins
+
+
+def paired_text(new: dict[int, float], old: dict[int, float]) -> str:
+    """This run minus an earlier one on the decks both finished. With the same decks and the
+    same player B, the luck of the cards cancels deck by deck, so the spread is far smaller
+    than either run's own."""
+    decks = sorted(new.keys() & old.keys())
+    if len(decks) < 2:
+        return f"paired: only {len(decks)} decks in both runs"
+    diff = mean_interval([new[d] - old[d] for d in decks]).text()
+    return f"this run minus the earlier one, {len(decks)} decks [95% CI over decks]: {diff}"
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ import pytest
 from helpers import shuffled_deck
 
 from scopa_net.bots.evaluation import margin
-from scopa_net.bots.lookahead import DealSearch, Leaf, lead_odds
+from scopa_net.bots.inference import ChoiceModel
+from scopa_net.bots.lookahead import LAST_DEAL, DealSearch, Leaf, lead_odds
 from scopa_net.bots.search import ExactSearch
 from scopa_net.match import Match
 from scopa_net.plays import CARD_BITS
@@ -104,3 +105,41 @@ def test_a_sweep_threat_costs_the_side_that_leaves_it() -> None:
         gap = leaf.value(rnd, 0) - leaf.value(quiet, 0)
         assert (gap if mover == 0 else -gap) >= 1.0
     assert found
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_endgame_search_runs_through_the_last_deals_exactly(seed: int) -> None:
+    """Searched past the end of the deal (the endgame), a guessed position with cards still
+    in the stock is valued as exact search values it: the stock order is part of the guess."""
+    rules = RuleSet.of(2)
+    rnd = position_after(rules, seed, 24)
+    assert rnd.stock_count == 6
+    search = DealSearch(rules)
+    exact = ExactSearch(rules)
+    for side in (0, 1):
+        got = search.value(rnd.copy(), side, split=0, deal=LAST_DEAL, plies=rnd.plays_left)
+        assert got == exact.value(rnd.copy(), side)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_wary_search_blends_the_answers_between_worst_and_average(seed: int) -> None:
+    """With ``caution`` 1 the blended search is minimax; lower, the other side's answers
+    count by their average too, so the searching side's value can only rise."""
+    rules = RuleSet.of(2)
+    rnd = position_after(rules, seed, 13)
+    plain = DealSearch(rules)
+    nearly = DealSearch(rules, caution=1 - 1e-12)
+    trusting = DealSearch(rules, caution=0.0)
+    modelled = DealSearch(rules, caution=0.0, model=ChoiceModel(rules))
+    for side in (0, 1):
+        args = (side, 0, rnd.next_deal, 5)
+        minimax = plain.value(rnd.copy(), *args)
+        assert nearly.value(rnd.copy(), *args) == pytest.approx(minimax)
+        assert trusting.value(rnd.copy(), *args) >= minimax - 1e-9
+        assert modelled.value(rnd.copy(), *args) >= minimax - 1e-9
+        assert minimax != leaf_only(rules, rnd, side)  # the search did look ahead
+
+
+def leaf_only(rules: RuleSet, rnd: Round, side: int) -> float:
+    value = Leaf(rules).value(rnd.copy(), 0)
+    return value if side == 0 else -value

@@ -12,10 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scopa_net.bots.evaluation import FastScorer, margin
+from scopa_net.bots.inference import DEFAULT_SHARPNESS, Inference
 from scopa_net.bots.observed import Observed
 from scopa_net.bots.sampling import is_certain, sample_world
 from scopa_net.bots.search import ExactSearch, Playouts
-from scopa_net.bots.strong import StrongPlayer
+from scopa_net.bots.strong import LONG_HANDS_SHARPNESS, StrongPlayer
 from scopa_net.bots.tactics import holds_any, sweeping_values
 from scopa_net.cards import VALUE
 from scopa_net.match import Match
@@ -223,3 +224,22 @@ def test_a_wall_clock_cap_stops_the_search_early() -> None:
     assert free.evaluations == max(8, 400 // len(codes)) * len(codes)
     with pytest.raises(ValueError, match="clock"):
         StrongPlayer(clock=lambda: 0.0)
+
+
+def test_scopone_reads_the_table_with_a_tempered_model() -> None:
+    """Ten-card hands: the other seats' choices still weigh the guesses, but with the
+    tempered sharpness (at the usual one a few guesses took all the weight)."""
+    scopone = RuleSet.of(4, 11, ["scopone_scientifico"])
+    player = StrongPlayer(1)
+    _, _, model = player._tools_for(scopone)
+    assert model.sharpness == LONG_HANDS_SHARPNESS < DEFAULT_SHARPNESS
+    _, _, model = player._tools_for(RuleSet.of(4))
+    assert model.sharpness == DEFAULT_SHARPNESS
+    match = Match(scopone, 0)
+    rnd = match.deal(shuffled_deck(random.Random(3)))
+    for _ in range(6):
+        match.push_code(rnd.legal_codes()[0])
+    known = Observed.from_view(match.view_for(rnd.turn))
+    assert known.rules.hand_size > 3
+    assert player.inference_hand_size >= known.rules.hand_size
+    assert Inference(known, model).informative

@@ -2,15 +2,16 @@
 
 Playing a guessed position to the end of the round with a cheap policy (a playout) spends
 most of its time on later deals whose cards were guessed anyway, and its result is noisy.
-:class:`DealSearch` instead searches the guessed hands exactly (alpha-beta, partners
-maximising together, opponents minimising) until the hands run out or a ply limit is reached,
-and then values the position with :class:`Leaf`: the expected margin of the round's score
-lines, given the captured piles and the cards still to be won.
+:class:`DealSearch` instead searches the guessed hands (partners maximising together,
+opponents minimising, by alpha-beta; or, with ``caution`` below 1, the opponents' answers
+blended with the ones a choice model expects, see :class:`DealSearch`) until the hands run out
+or a ply limit is reached, and then values the position with :class:`Leaf`: the expected
+margin of the round's score lines, given the captured piles and the cards still to be won.
 
 The leaf's model of the future: each card not yet captured goes to either side with even
 odds. Most cards and most coins are then binomial tails (exact, from a table); the settebello
 (and the variants' single cards) count half a point of nothing until taken; the primiera, whose
-key does not add up card by card, is read from one random split of the remaining cards drawn
+key does not add up card by card, is read from random splits of the remaining cards drawn
 per guessed deal (the same split for every candidate play, so it blurs none of their
 differences). On top of that, the seat to move next at the leaf threatens the table: if its
 hand (it is part of the guessed deal) can sweep, its side is credited the sweep, and its best
@@ -19,22 +20,41 @@ capture is credited at a discount.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
-from math import comb
+from math import comb, exp
 
 from scopa_net.bots.evaluation import FastScorer, card_weights, margin
+from scopa_net.bots.inference import ChoiceModel
 from scopa_net.cards import COINS_MASK, FULL_MASK, RE_BELLO, SETTEBELLO
 from scopa_net.plays import CARD_BITS, CARD_FIELD
 from scopa_net.round import Round
 from scopa_net.rules import RuleSet, Variant
 
-#: Share of the next seat's best capture (in card weights) its side is credited at a leaf.
-CAPTURE_SHARE = 0.5
-#: Plies searched at most before the leaf: a whole deal with two players; once round the
-#: table with four (a deal lasts 12 plays there); three in scopone, whose ten-card hands
-#: branch too much for more within the budget.
-DEFAULT_MAX_PLIES = {2: 6, 4: 4}
+#: What :meth:`Leaf.features` returns, in order; each is side 0's edge.
+FEATURES = (
+    "sweeps",  # sweeps made so far, side 0's minus side 1's
+    "cards",  # P(side 0 ends with most cards) - P(side 1 does), cards left 50:50
+    "coins",  # the same for most coins
+    "singles",  # the settebello (and re bello) taken: +1 side 0's, -1 side 1's
+    "primiera",  # who wins the primiera if the cards left split as the random split says
+    "capture",  # the best capture (card weights) of the seat to move, + for side 0
+    "sweep",  # 1 if the seat to move can sweep the table, + for side 0
+    "tempo",  # +1 if side 0 is to move
+    "holder",  # +1 if side 0 captured last (it takes the table at the end), -1 if side 1
+)
+#: Bits each further split of the primiera figure is the previous one turned by.
+SPLIT_TURN = 7
+#: The hand-set weights of before (one point a line, half a capture, a sweep a point).
+HAND_WEIGHTS = (1.0, 1.0, 1.0, 1.0, 1.0, 0.5, 1.0, 0.0, 0.0)
+#: Plies searched at most before the leaf: a whole deal with two players; twice round the
+#: table with four (a deal lasts 12 plays there: 8 measured +0.21 [-0.12, 0.54] points a round
+#: better than 4, the whole deal 0.31 [0.03, 0.59] worse than 8); three in scopone, whose ten-card
+#: hands branch too much for more within the budget.
+DEFAULT_MAX_PLIES = {2: 6, 4: 8}
 LONG_HANDS_MAX_PLIES = 3
+#: A deal number past every round's last: searched to it, a guess is searched to the end.
+LAST_DEAL = 1000
 
 
 def max_plies_for(rules: RuleSet) -> int:
@@ -60,64 +80,86 @@ def lead_odds(remaining: int, behind: int) -> float:
 
 
 class Leaf:
-    """The expected round margin of an unfinished two-sided position (see module docstring)."""
+    """The expected round margin of an unfinished two-sided position (see module docstring).
+
+    The value is a weighted sum of :meth:`features`: :data:`HAND_WEIGHTS` unless given.
+    ``benchmarks/fit_leaf.py`` fits weights to self-play outcomes; those predict outcomes
+    better but decided worse (-0.15 points a round against ``greedy``), so they do not ship.
+    """
 
     __slots__ = (
         "_prime_sum",
         "_primes",
-        "_quindici",
         "_re_bello",
         "_side_of",
         "_weights",
+        "coefficients",
+        "prime_splits",
         "scorer",
     )
 
-    def __init__(self, rules: RuleSet) -> None:
+    def __init__(
+        self,
+        rules: RuleSet,
+        coefficients: Sequence[float] | None = None,
+        prime_splits: int = 1,
+    ) -> None:
+        self.prime_splits = prime_splits
+        """Random splits of the cards left that the primiera figure averages over (each the
+        last one turned by :data:`SPLIT_TURN` bits)."""
         self.scorer = FastScorer(rules)
         self._primes = self.scorer._primes
         self._prime_sum = rules.has(Variant.PRIMIERA_SUM)
         self._re_bello = rules.has(Variant.RE_BELLO)
-        self._quindici = rules.has(Variant.QUINDICI)
         self._side_of = tuple(rules.side_of(s) for s in range(rules.players))
         self._weights = card_weights(rules)
+        self.coefficients = tuple(HAND_WEIGHTS if coefficients is None else coefficients)
+        if len(self.coefficients) != len(FEATURES):
+            raise ValueError(f"a leaf needs {len(FEATURES)} weights, not {coefficients!r}")
 
     def value(self, rnd: Round, split: int) -> float:
         """Side 0's expected margin; ``split`` is the random split (a 40-bit mask: side 0's)."""
-        p0, p1 = rnd.piles
         if not rnd.plays_left:
             t = self.scorer.totals(rnd.piles, rnd.sweeps)
             return t[0] - t[1]
+        v = 0.0
+        for w, f in zip(self.coefficients, self.features(rnd, split), strict=True):
+            v += w * f
+        return v
+
+    def features(self, rnd: Round, split: int) -> tuple[float, ...]:
+        """The figures the value weighs, each as side 0's edge (see :data:`FEATURES`)."""
+        p0, p1 = rnd.piles
         rest = FULL_MASK & ~(p0 | p1)
-        v = float(rnd.sweeps[0] - rnd.sweeps[1])
-        v += lead_odds(rest.bit_count(), p1.bit_count() - p0.bit_count())
+        sweeps = float(rnd.sweeps[0] - rnd.sweeps[1])
+        cards = lead_odds(rest.bit_count(), p1.bit_count() - p0.bit_count())
         coins0 = (p0 & COINS_MASK).bit_count()
         coins1 = (p1 & COINS_MASK).bit_count()
-        v += lead_odds((rest & COINS_MASK).bit_count(), coins1 - coins0)
+        coins = lead_odds((rest & COINS_MASK).bit_count(), coins1 - coins0)
+        singles = 0.0
         bello = SETTEBELLO.bit
         if p0 & bello:
-            v += 1.0
+            singles += 1.0
         elif p1 & bello:
-            v -= 1.0
+            singles -= 1.0
         if self._re_bello:
             if p0 & RE_BELLO.bit:
-                v += 1.0
+                singles += 1.0
             elif p1 & RE_BELLO.bit:
-                v -= 1.0
-        q0 = p0 | (rest & split)
-        q1 = p1 | (rest & ~split)
-        k0 = self._prime_key(q0)
-        k1 = self._prime_key(q1)
-        if k0 > k1:
-            v += 1.0
-        elif k1 > k0:
-            v -= 1.0
+                singles -= 1.0
+        primiera = 0.0
+        for _ in range(self.prime_splits):
+            k0 = self._prime_key(p0 | (rest & split))
+            k1 = self._prime_key(p1 | (rest & ~split))
+            primiera += 1.0 if k0 > k1 else -1.0 if k1 > k0 else 0.0
+            split = (split >> SPLIT_TURN | split << (40 - SPLIT_TURN)) & FULL_MASK
+        primiera /= self.prime_splits
         # The seat to move threatens the table with the hand the guess gave it.
-        codes = rnd.legal_codes()
-        best = 0.0
+        capture = sweep = 0.0
         weights = self._weights
         table_mask = rnd.table_mask
         sweep_counts = rnd.plays_left > 1 or rnd.rules.sweep_on_last_play
-        for code in codes:
+        for code in rnd.legal_codes():
             taken = code >> CARD_BITS
             if not taken:
                 continue
@@ -127,11 +169,23 @@ class Leaf:
                 low = m & -m
                 gain += weights[low.bit_length() - 1]
                 m ^= low
-            gain *= CAPTURE_SHARE
+            capture = max(capture, gain)
             if taken == table_mask and sweep_counts:
-                gain += 1.0
-            best = max(best, gain)
-        return v + best if self._side_of[rnd.turn] == 0 else v - best
+                sweep = 1.0
+        sign = 1.0 if self._side_of[rnd.turn] == 0 else -1.0
+        last = rnd.last_capturer
+        holder = 0.0 if last is None or not table_mask else 1.0 if last == 0 else -1.0
+        return (
+            sweeps,
+            cards,
+            coins,
+            singles,
+            primiera,
+            sign * capture,
+            sign * sweep,
+            sign,
+            holder,
+        )
 
     def _prime_key(self, pile: int) -> int:
         suits = total = 0
@@ -147,35 +201,100 @@ class DealSearch:
     """Alpha-beta over a guessed position until the hands in play run out (or ``max_plies``),
     valued by :class:`Leaf`; exact to the end once the stock is gone. Two sides only."""
 
-    __slots__ = ("_deal", "_side_of", "_split", "leaf", "max_plies", "nodes", "scorer")
+    __slots__ = (
+        "_deal",
+        "_side",
+        "_side_of",
+        "_split",
+        "caution",
+        "leaf",
+        "max_plies",
+        "model",
+        "nodes",
+        "scorer",
+    )
 
-    def __init__(self, rules: RuleSet, max_plies: int | None = None) -> None:
+    def __init__(
+        self,
+        rules: RuleSet,
+        max_plies: int | None = None,
+        *,
+        coefficients: Sequence[float] | None = None,
+        caution: float = 1.0,
+        prime_splits: int = 1,
+        model: ChoiceModel | None = None,
+    ) -> None:
         if rules.side_count != 2:
             raise ValueError(f"deal search needs two sides, not {rules.side_count!r}")
-        self.leaf = Leaf(rules)
+        self.leaf = Leaf(rules, coefficients, prime_splits)
         self.scorer = self.leaf.scorer
         self._side_of = tuple(rules.side_of(s) for s in range(rules.players))
         self.max_plies = max_plies_for(rules) if max_plies is None else max_plies
+        self.caution = caution
+        """How much the other side is taken to answer perfectly: 1 is plain minimax; below
+        1 its value is ``caution * worst + (1 - caution) * average`` of its answers, as it
+        does not see the searching seat's hand that the guess shows the search."""
+        self.model = model
+        """If given, that average is weighted by how likely the model finds each answer."""
         self.nodes = 0
         self._split = 0
         self._deal = 0
+        self._side = 0
 
-    def value(self, rnd: Round, side: int, split: int, deal: int, plies: int) -> float:
+    def value(
+        self, rnd: Round, side: int, split: int, deal: int, plies: int, *, wary: bool = True
+    ) -> float:
         """``side``'s value of ``rnd`` (the candidate already played), searching at most
-        ``plies`` more plays and no further than deal number ``deal``."""
+        ``plies`` more plays and no further than deal number ``deal``; ``wary=False`` searches
+        plain minimax whatever the ``caution`` (for a position both sides can know fully)."""
         self._split = split
         self._deal = deal
-        v = self._search(rnd, plies, -1000.0, 1000.0)
+        self._side = side
+        if wary and self.caution < 1.0:
+            v = self._search_wary(rnd, plies)
+        else:
+            v = self._search(rnd, plies, -1000.0, 1000.0)
         return v if side == 0 else -v
+
+    def _settled(self, rnd: Round) -> float:
+        """Side 0's value where the search stops: the score if the round is over, else the
+        leaf's."""
+        if not rnd.plays_left:
+            return float(margin(self.scorer.totals(rnd.piles, rnd.sweeps), 0))
+        return self.leaf.value(rnd, self._split)
+
+    def _search_wary(self, rnd: Round, plies: int) -> float:
+        """Side 0's value with the other side's answers blended (see ``caution``); no
+        pruning, as an average needs every answer's value."""
+        self.nodes += 1
+        if not rnd.plays_left or plies <= 0 or rnd.next_deal > self._deal:
+            return self._settled(rnd)
+        codes = rnd.legal_codes()
+        mover = self._side_of[rnd.turn]
+        table = rnd.table_mask
+        last = len(codes) - 1
+        values = []
+        for i, code in enumerate(codes):
+            child = rnd if i == last else rnd.copy()  # the last answer may change rnd itself
+            child.push_code(code)
+            values.append(self._search_wary(child, plies - 1))
+        best = max(values) if mover == 0 else min(values)
+        if mover == self._side:
+            return best
+        c = self.caution
+        model = self.model
+        if model is None:
+            return c * best + (1.0 - c) * sum(values) / len(values)
+        sharp = model.sharpness
+        odds = [exp(sharp * model.play_score(table, code)) for code in codes]
+        mean = sum(o * v for o, v in zip(odds, values, strict=True)) / sum(odds)
+        return c * best + (1.0 - c) * mean
 
     def _search(self, rnd: Round, plies: int, alpha: float, beta: float) -> float:
         """Side 0's value (side 0 maximises)."""
         self.nodes += 1
-        if not rnd.plays_left:
-            t = self.scorer.totals(rnd.piles, rnd.sweeps)
-            return float(margin(t, 0))
-        if plies <= 0 or rnd.next_deal != self._deal:
-            return self.leaf.value(rnd, self._split)
+        if not rnd.plays_left or plies <= 0 or rnd.next_deal > self._deal:
+            return self._settled(rnd)
         codes = rnd.legal_codes()
         if len(codes) > 1:
             codes.sort(key=_capture_order)
