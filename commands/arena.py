@@ -106,8 +106,7 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     with Progress("arena", 2 * config.pairs, "matches", quiet=args.quiet) as progress:
         report = summarise(config, _counted(run_pairs(config, args.jobs), progress))
-    print(f"{args.level_a} ({a} player) against {args.level_b} ({b} player)")
-    print(format_report(config, report))
+    print(format_report(config, report, (args.level_a, args.level_b)))
     print(f"wall time {time.perf_counter() - started:.1f} s on {args.jobs} job(s)")
     return 0
 

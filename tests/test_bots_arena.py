@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import replace
 
 import pytest
@@ -131,10 +132,12 @@ def test_arena_command_end_to_end(capsys: pytest.CaptureFixture[str]) -> None:
     )
     out = capsys.readouterr().out
     assert status == 0
-    assert "greedy v random: 4 matches (2 duplicate pairs)" in out
+    # The report names the levels by their names today (the old names were given).
+    assert "medium v easy: 4 matches (2 duplicate pairs)" in out
+    assert "strong" not in out
     rows = [line.split() for line in out.splitlines()]
-    rows = [r for r in rows if len(r) > 1 and r[0] in ("greedy", "random") and r[1].isdigit()]
-    assert [r[0] for r in rows] == ["greedy", "random"]
+    rows = [r for r in rows if len(r) > 1 and r[0] in ("medium", "easy") and r[1].isdigit()]
+    assert [r[0] for r in rows] == ["medium", "easy"]
     assert int(rows[0][1]) + int(rows[1][1]) == 4
 
 
@@ -155,7 +158,12 @@ def test_arena_command_at_four_players(capsys: pytest.CaptureFixture[str]) -> No
         ]
     )
     assert status == 0
-    assert "4 players" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "4 players" in out
+    assert "easy v medium: 2 matches (1 duplicate pair)" in out
+    # One pair gives no interval: the margin is said as it is, not as [-inf, inf].
+    assert re.search(r"^easy minus medium, points per round: -?\d+\.\d{3} \(one pair\)$", out, re.M)
+    assert "inf" not in out
 
 
 def test_arena_command_refuses_no_matches(capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,6 +10,7 @@ runs pairs in parallel if it likes (see :mod:`scopa_net.commands.arena`).
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 from collections.abc import Callable, Iterable
@@ -212,30 +213,42 @@ def summarise(config: ArenaConfig, pairs: Iterable[tuple[GameResult, GameResult]
     return ArenaReport(n, rounds, a, b, margin)
 
 
-def format_report(config: ArenaConfig, report: ArenaReport) -> str:
+def format_report(
+    config: ArenaConfig, report: ArenaReport, names: tuple[str, str] | None = None
+) -> str:
+    """The report as printed; ``names`` are what to call the two sides (the level names a
+    person typed, such as ``hard``), by default the players' own names."""
+    name_a, name_b = names or (config.level_a, config.level_b)
     lines = [
-        f"{config.level_a} v {config.level_b}: {report.matches} matches "
-        f"({report.matches // 2} duplicate pairs), {report.rounds} rounds; "
+        f"{name_a} v {name_b}: {report.matches} matches "
+        f"({_count(report.matches // 2, 'duplicate pair')}), {report.rounds} rounds; "
         f"{config.rules.describe()}; seed {config.seed}",
         f"{'level':<8} {'wins':>5}  {'win rate [95% CI]':<24} {'pts/round':>9} "
         f"{'think median':>13} {'think max':>10}",
     ]
     budgets = [
         f"{level} thinks {think:g} s a move"
-        for level, think in ((config.level_a, config.think_a), (config.level_b, config.think_b))
+        for level, think in ((name_a, config.think_a), (name_b, config.think_b))
         if think is not None
     ]
     if budgets:
         lines.insert(1, "; ".join(budgets))
-    for fig in (report.a, report.b):
+    for name, fig in ((name_a, report.a), (name_b, report.b)):
         median = "-" if fig.think_median is None else f"{fig.think_median * 1000:.1f} ms"
         worst = "-" if fig.think_max is None else f"{fig.think_max * 1000:.1f} ms"
         lines.append(
-            f"{fig.level:<8} {fig.wins:>5}  {fig.win_rate.text():<24} "
+            f"{name:<8} {fig.wins:>5}  {fig.win_rate.text():<24} "
             f"{fig.points_per_round:>9.3f} {median:>13} {worst:>10}"
         )
-    lines.append(
-        f"{config.level_a} minus {config.level_b}, points per round [95% CI over pairs]: "
-        f"{report.margin_per_round.text()}"
-    )
+    margin = report.margin_per_round
+    if math.isinf(margin.low):
+        lines.append(f"{name_a} minus {name_b}, points per round: {margin.value:.3f} (one pair)")
+    else:
+        lines.append(
+            f"{name_a} minus {name_b}, points per round [95% CI over pairs]: {margin.text()}"
+        )
     return "\n".join(lines)
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
