@@ -27,6 +27,7 @@ import math
 import os
 import random
 import secrets
+import shutil
 import socket
 import sqlite3
 import statistics
@@ -34,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -66,12 +68,24 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
 
 
 def machine_busy() -> tuple[float, float]:
-    """(busy, total) CPU seconds of the whole machine so far, all cores (from /proc/stat)."""
+    """(busy, niced) CPU seconds of the whole machine so far, all cores (from /proc/stat):
+    ``niced`` is the part of ``busy`` spent by processes running at a positive nice value
+    (the second field)."""
     fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
     idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
     total = sum(fields[:8])  # user nice system idle iowait irq softirq steal
     tick = os.sysconf("SC_CLK_TCK")
-    return (total - idle) / tick, total / tick
+    return (total - idle) / tick, fields[1] / tick
+
+
+def autogroups() -> bool:
+    """Whether the kernel groups processes by session for scheduling (autogroup): then a
+    nice value counts only against processes of the same session, and niced work started in
+    another session takes its full share of the CPU from this benchmark all the same."""
+    try:
+        return Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip() == "1"
+    except OSError:
+        return False
 
 
 def rss_kib(pid: int) -> int:
@@ -406,6 +420,9 @@ class Window:
     bots_cpu: float
     machine_cpu: float
     """Cores' worth of CPU the whole machine was busy with during the window."""
+    niced_cpu: float
+    """Of ``machine_cpu``, the part run at a positive nice value (this benchmark's own
+    processes included when it runs niced)."""
     load: tuple[float, float]
     """The 1-minute load average at the start and at the end of the window."""
     memory: tuple[int, int, int]
@@ -448,8 +465,9 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
         first_move, first_latency = stats.moves, len(stats.latencies)
         window_start = trio.current_time()
         load_start = os.getloadavg()[0]
+        spy = start_py_spy(args.py_spy, host_pid, args.duration) if args.py_spy else None
         host_start = cpu_seconds(host_pid)
-        cpu_start = time.process_time(), machine_busy()[0]
+        cpu_start = time.process_time(), machine_busy()
         deadline = window_start + args.duration
         samples: list[int] = []
         while trio.current_time() < deadline:
@@ -466,12 +484,47 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
             host_cpu=(sum(cpu_seconds(host_pid)) - sum(host_start)) / elapsed,
             host_system=(cpu_seconds(host_pid)[1] - host_start[1]) / elapsed,
             bots_cpu=(time.process_time() - cpu_start[0]) / elapsed,
-            machine_cpu=(machine_busy()[0] - cpu_start[1]) / elapsed,
+            machine_cpu=(machine_busy()[0] - cpu_start[1][0]) / elapsed,
+            niced_cpu=(machine_busy()[1] - cpu_start[1][1]) / elapsed,
             load=(load_start, os.getloadavg()[0]),
             memory=(idle, connected, created),
         )
         nursery.cancel_scope.cancel()
+    if spy is not None:
+        spy.wait(timeout=60)
     return window
+
+
+def start_py_spy(path: str, pid: int, seconds: float) -> subprocess.Popen:
+    """Sample the host with py-spy for ``seconds`` (100 a second, without pausing it; a
+    thread waiting in the kernel is not sampled), its stacks written to ``path``."""
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    return subprocess.Popen(
+        [
+            *(spy, "record", "--pid", str(pid), "--duration", str(math.ceil(seconds))),
+            *("--rate", "100", "--nonblocking", "--function", "--format", "raw", "--output", path),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def top_entries(path: str, count: int = 15) -> list[tuple[float, float, str]]:
+    """The functions the py-spy samples in ``path`` (collapsed stacks) were most often in:
+    (self share, inclusive share, function), by self share."""
+    own: Counter[str] = Counter()
+    within: Counter[str] = Counter()
+    total = 0
+    for line in Path(path).read_text().splitlines():
+        stack, _, n = line.rpartition(" ")
+        if not stack:
+            continue
+        frames = stack.split(";")
+        total += int(n)
+        own[frames[-1]] += int(n)
+        for frame in set(frames):
+            within[frame] += int(n)
+    return [(k / total, within[f] / total, f) for f, k in own.most_common(count)]
 
 
 GENERATOR_SATURATED = 0.85
@@ -482,22 +535,40 @@ OTHERS_BUSY = 0.25
 busy with something else and the figures say more about it than about the host."""
 
 
-def trust(window: Window) -> str:
-    """Whether the window's figures can be trusted: the machine's load, and who made it."""
+def trust(window: Window, *, niced: bool | None = None, grouped: bool | None = None) -> str:
+    """Whether the window's figures can be trusted: the machine's load, and who made it.
+
+    Other processes' CPU is split into niced work (run at a positive nice value, which
+    yields to normal-priority work) and the rest; only the rest makes the figures doubtful,
+    unless the kernel schedules by autogroup, where niced work from another session does not
+    yield. ``niced``: whether this benchmark itself runs niced (then its own CPU is in the
+    machine's niced time); ``grouped``: whether autogroup is on (both read from the system
+    when not given)."""
     cores = os.cpu_count() or 1
-    others = max(0.0, window.machine_cpu - window.host_cpu - window.bots_cpu)
+    if niced is None:
+        niced = os.getpriority(os.PRIO_PROCESS, 0) > 0
+    if grouped is None:
+        grouped = autogroups()
+    ours = window.host_cpu + window.bots_cpu
+    others = max(0.0, window.machine_cpu - ours)
+    others_niced = min(others, max(0.0, window.niced_cpu - (ours if niced else 0.0)))
+    others_normal = others - others_niced
     line = (
         f"load average {window.load[0]:.2f} at the start, {window.load[1]:.2f} at the end; "
         f"machine: {cores} cores, busy {window.machine_cpu:.2f} of them during the window "
         f"(host {window.host_cpu:.2f}, load generator {window.bots_cpu:.2f}, "
-        f"other processes {others:.2f})"
+        f"other processes {others_normal:.2f} at normal priority and {others_niced:.2f} "
+        f"niced{'; the kernel schedules by autogroup' if grouped else ''})"
     )
     doubts = []
     if window.bots_cpu >= GENERATOR_SATURATED:
         doubts.append("the load generator was saturated")
-    if others >= OTHERS_BUSY:
+    if others_normal >= OTHERS_BUSY:
         doubts.append("other processes were busy")
-    if window.machine_cpu >= 0.9 * cores:
+    elif grouped and others_niced >= OTHERS_BUSY:
+        doubts.append("niced processes were busy (under autogroup they do not yield)")
+    contending = ours + others_normal + (others_niced if grouped else 0.0)
+    if contending >= 0.9 * cores:
         doubts.append("the machine was near full")
     verdict = "DISCARD these figures: " + "; ".join(doubts) if doubts else "figures trustworthy"
     return f"{line}\n{verdict}"
@@ -522,6 +593,12 @@ def main() -> None:
         type=int,
         default=0,
         help="gen-0 GC threshold of the load generator (default: its collector is off)",
+    )
+    parser.add_argument(
+        "--py-spy",
+        metavar="FILE",
+        help="sample the host with py-spy through the measured window, write the stacks to "
+        "FILE and print the top entries (py-spy must be installed)",
     )
     parser.add_argument(
         "--profile",
@@ -634,6 +711,10 @@ def report(args: argparse.Namespace, window: Window, rtt: float, commit: float) 
     )
     for failure in window.failures[:5]:
         print(f"failure: {failure}")
+    if args.py_spy and Path(args.py_spy).exists():
+        print("host profile (py-spy, samples while running): self %, inclusive %, function")
+        for own, within, function in top_entries(args.py_spy):
+            print(f"  {own:6.1%} {within:6.1%}  {function}")
 
 
 if __name__ == "__main__":
