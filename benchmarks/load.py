@@ -52,6 +52,9 @@ from scopa_net.wire.messages import PROTOCOL_VERSION
 
 RULES = RuleSet.of(4, 99)
 """Long matches: nobody finishes inside the window."""
+SOAK_RULES = RuleSet.of(4, 1)
+"""``--soak``: matches to 1 point, over in a round or two; the table is left and a new one
+made, so that finished tables close and the host's memory can be seen to stay level."""
 
 
 def free_port() -> int:
@@ -167,6 +170,8 @@ class Stats:
     created: int = 0
     playing: int = 0
     """Players whose first move has come back."""
+    matches: int = 0
+    """Matches played to their end (``--soak``)."""
 
 
 def pack(msg: dict) -> bytes:
@@ -214,6 +219,8 @@ class RawPlayer:
         self.out: list[bytes] = []
         self.backlog: list[dict] = []
         """What came in after the answer to a request, to handle first in play."""
+        self.over = False
+        """The match has ended (its ``match_end`` came)."""
 
     async def receive(self, until: float = math.inf) -> list[dict]:
         """The whole messages that arrive before ``until`` (none if it passed)."""
@@ -236,11 +243,13 @@ class RawPlayer:
         return []
 
     async def play(self) -> None:
-        """Answer and play until cancelled."""
+        """Answer and play until cancelled, or until the match is over and every answer is
+        sent."""
         for msg in self.backlog:
             self.handle(msg)
         self.backlog = []
-        while True:
+        self.over = False
+        while not (self.over and not self.out):
             for msg in await self.receive(self.due):
                 self.handle(msg)
             if trio.current_time() >= self.due:
@@ -292,6 +301,8 @@ class RawPlayer:
         elif kind in ("round_end", "round_void"):
             self.hand, self.table, self.to_move = [], [], None
             self.due = math.inf  # a void deal takes back the turn it gave
+        elif kind == "match_end":
+            self.over = True
         elif kind == "round_commit":
             seed = secrets.token_bytes(32)
             self.seeds = {msg["round_id"]: seed}
@@ -352,19 +363,21 @@ async def raw_table(
     go: Phases,
     limiter: trio.CapacityLimiter,
 ) -> None:
-    """Four raw players: connect, wait; create the table, wait; join it and play."""
+    """Four raw players: connect, wait; create the table, wait; join it and play. With
+    ``--soak``, once the match is over they leave, make a new table and play again."""
     players: list[RawPlayer] = []
+    rules_played = SOAK_RULES if args.soak else RULES
     try:
         async with limiter:
             for _ in range(RULES.players):
                 stream = await trio.open_tcp_stream("127.0.0.1", port)
-                player = RawPlayer(stream, RULES, stats, args.bot_delay)
+                player = RawPlayer(stream, rules_played, stats, args.bot_delay)
                 hello = {"t": "hello", "version": PROTOCOL_VERSION, "client": "load"}
                 await player.request(hello, "welcome")
                 players.append(player)
         stats.connected += RULES.players
         await idle(players, go.create)
-        rules = {"players": RULES.players, "target": RULES.target, "variants": []}
+        rules = {"players": rules_played.players, "target": rules_played.target, "variants": []}
         create = {
             "t": "create_table",
             "name": f"load {n}",
@@ -376,14 +389,21 @@ async def raw_table(
         table_id = (await players[0].request(create, "table_created"))["table"]["id"]
         stats.created += 1
         await idle(players, go.join)
-        for seat, player in enumerate(players):
-            player.seat = seat
-            join = {"t": "join", "table_id": table_id, "seat": seat, "name": f"p{seat}"}
-            snapshot = await player.request({**join, "password": None}, "snapshot")
-            player.seq = snapshot["seq"]
-        async with trio.open_nursery() as nursery:
+        while True:
+            for seat, player in enumerate(players):
+                player.seat = seat
+                join = {"t": "join", "table_id": table_id, "seat": seat, "name": f"p{seat}"}
+                snapshot = await player.request({**join, "password": None}, "snapshot")
+                player.seq = snapshot["seq"]
+            async with trio.open_nursery() as nursery:
+                for player in players:
+                    nursery.start_soon(player.play)
+            # Only a soak's matches end: leave the finished table for a new one.
+            stats.matches += 1
             for player in players:
-                nursery.start_soon(player.play)
+                await player.request({"t": "leave", "away": False}, "left")
+                player.backlog = []
+            table_id = (await players[0].request(create, "table_created"))["table"]["id"]
     except (OSError, RuntimeError, trio.BrokenResourceError, trio.TooSlowError) as exc:
         stats.failures.append(f"table {n}: {exc!r}")
     finally:
@@ -408,6 +428,7 @@ class Window:
     """What the measured window saw."""
 
     moves: int
+    matches: int
     latencies: list[float]
     failures: list[str]
     seconds: float
@@ -462,7 +483,7 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
             # the warm-up starts once nearly every player has made a move.
             await until(lambda: stats.playing >= 0.95 * 4 * args.tables, 300)
         await trio.sleep(args.warmup)
-        first_move, first_latency = stats.moves, len(stats.latencies)
+        first_move, first_latency, first_match = stats.moves, len(stats.latencies), stats.matches
         window_start = trio.current_time()
         load_start = os.getloadavg()[0]
         spy = start_py_spy(args.py_spy, host_pid, args.duration) if args.py_spy else None
@@ -476,6 +497,7 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
         elapsed = trio.current_time() - window_start
         window = Window(
             moves=stats.moves - first_move,
+            matches=stats.matches - first_match,
             latencies=stats.latencies[first_latency:],
             failures=list(stats.failures),
             seconds=elapsed,
@@ -595,6 +617,13 @@ def main() -> None:
         help="gen-0 GC threshold of the load generator (default: its collector is off)",
     )
     parser.add_argument(
+        "--soak",
+        action="store_true",
+        help="matches to 1 point: each table's players leave it once its match is over and "
+        "play on at a new one (finished tables close after a minute); for the memory "
+        "growth line over a long --duration",
+    )
+    parser.add_argument(
         "--py-spy",
         metavar="FILE",
         help="sample the host with py-spy through the measured window, write the stacks to "
@@ -606,6 +635,8 @@ def main() -> None:
         help="run the host under cProfile and write its stats to FILE (slows the host down)",
     )
     args = parser.parse_args()
+    if args.soak and args.client != "raw":
+        parser.error("--soak plays with the raw-frame players")
 
     if args.gc_threshold:
         gc.set_threshold(args.gc_threshold, 50, 100)
@@ -615,6 +646,10 @@ def main() -> None:
         gc.disable()
     rtt = trio.run(echo_rtt)
     port = free_port()
+    # A soak's finished tables stay up a minute (LINGER) beside the new ones; a match takes
+    # a round at least, 36 moves of about --bot-delay each.
+    lingering = math.ceil(60 / (36 * max(args.bot_delay, 0.001))) if args.soak else 0
+    tables_kept = args.tables * (2 + lingering)
     with tempfile.TemporaryDirectory() as tmp:
         commit = commit_time(tmp)
         host = subprocess.Popen(
@@ -638,9 +673,9 @@ def main() -> None:
                 "--max-per-address",
                 str(args.tables * 4 + 10),
                 "--max-tables-per-address",
-                str(args.tables + 10),
+                str(tables_kept + 10),
                 "--max-tables",
-                str(max(1000, args.tables + 10)),
+                str(max(1000, tables_kept + 10)),
             ],
             stderr=subprocess.DEVNULL,
         )
@@ -668,6 +703,11 @@ def report(args: argparse.Namespace, window: Window, rtt: float, commit: float) 
     print(
         f"moves: {window.moves} ({window.moves / window.seconds:,.0f} per second), "
         f"failures: {len(window.failures)}"
+        + (
+            f", matches played to the end and tables replaced: {window.matches}"
+            if args.soak
+            else ""
+        )
     )
     print(f"move-to-broadcast latency: p50 {p50:.2f} ms, p99 {p99:.2f} ms")
     per_move = window.host_cpu * window.seconds / max(1, window.moves)
