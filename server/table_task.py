@@ -140,8 +140,11 @@ class TableTask:
                 # Only the wait is cut short by a timer: a request once taken is handled to
                 # the end (applied, journaled, answered) before any timer is looked at.
                 request: Request | None = None
-                with trio.move_on_at(deadline):
+                if deadline == math.inf:  # nothing is due: no cancel scope to set up
                     request = await self._inbox.receive()
+                else:
+                    with trio.move_on_at(deadline):
+                        request = await self._inbox.receive()
                 if request is not None:
                     await self._handle(request)
 
