@@ -98,8 +98,10 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-async def echo_rtt(rounds: int = 2000) -> float:
-    """Median round trip of 32 bytes through a bare trio echo server on loopback, seconds."""
+async def echo_rtt(rounds: int = 2000, pause: float = 0.0) -> float:
+    """Median round trip of 32 bytes through a bare trio echo server on loopback, seconds;
+    with ``pause`` seconds between round trips, as the players pause between moves (both
+    ends then wake from sleep for every round trip, as the host and a player do)."""
 
     async def echo(stream: trio.SocketStream) -> None:
         async for data in stream:
@@ -112,6 +114,8 @@ async def echo_rtt(rounds: int = 2000) -> float:
         times = []
         payload = b"x" * 32
         for _ in range(rounds):
+            if pause:
+                await trio.sleep(pause)
             start = time.perf_counter()
             await stream.send_all(payload)
             got = 0
@@ -123,10 +127,11 @@ async def echo_rtt(rounds: int = 2000) -> float:
     return statistics.median(times)
 
 
-def commit_time(directory: str, commits: int = 50) -> float:
+def commit_time(directory: str, commits: int = 50, pause: float = 0.0) -> float:
     """Median time of one durable commit (one small row, WAL, synchronous=FULL) in
-    ``directory``: what the journal costs every move at the least, seconds."""
-    path = Path(directory) / "commit.db"
+    ``directory``: what the journal costs every move at the least, seconds; with ``pause``
+    seconds between commits, as a quiet table's moves come."""
+    path = Path(directory) / f"commit-{pause}.db"
     db = sqlite3.connect(path, isolation_level=None)
     try:
         db.execute("PRAGMA journal_mode=WAL")
@@ -134,6 +139,7 @@ def commit_time(directory: str, commits: int = 50) -> float:
         db.execute("CREATE TABLE t (n INTEGER, payload BLOB)")
         times = []
         for n in range(commits):
+            time.sleep(pause)
             start = time.perf_counter()
             db.execute("BEGIN IMMEDIATE")
             db.execute("INSERT INTO t VALUES (?, ?)", (n, b"x" * 40))
@@ -645,6 +651,9 @@ def main() -> None:
         # (a young collection of 2,000 sessions took up to 140 ms, which is not the host's).
         gc.disable()
     rtt = trio.run(echo_rtt)
+    # Paced like one seat's moves (a table moves about once per --bot-delay), 3 s at most.
+    pace = min(args.bot_delay, 0.05)
+    paced_rtt = trio.run(partial(echo_rtt, max(20, min(200, int(3 / pace))), pace))
     port = free_port()
     # A soak's finished tables stay up a minute (LINGER) beside the new ones; a match takes
     # a round at least, 36 moves of about --bot-delay each.
@@ -652,6 +661,7 @@ def main() -> None:
     tables_kept = args.tables * (2 + lingering)
     with tempfile.TemporaryDirectory() as tmp:
         commit = commit_time(tmp)
+        paced_commit = commit_time(tmp, max(10, min(50, int(2 / pace))), pace)
         host = subprocess.Popen(
             [
                 sys.executable,
@@ -685,12 +695,22 @@ def main() -> None:
         finally:
             host.terminate()
             host.wait(timeout=30)
-    report(args, window, rtt, commit)
+    report(args, window, (rtt, paced_rtt, pace), (commit, paced_commit))
     if window.failures or not window.moves:
         sys.exit("load benchmark: the play failed (see above)")
 
 
-def report(args: argparse.Namespace, window: Window, rtt: float, commit: float) -> None:
+def report(
+    args: argparse.Namespace,
+    window: Window,
+    echo: tuple[float, float, float],
+    commits: tuple[float, float],
+) -> None:
+    """Print the figures; ``echo``: the bare echo round trip back to back, the same with
+    pauses between round trips, and the pause (seconds); ``commits``: one durable commit back
+    to back, and with the same pauses."""
+    rtt, paced_rtt, pace = echo
+    commit, paced_commit = commits
     lat = sorted(x * 1000 for x in window.latencies)
     p50 = statistics.median(lat) if lat else float("nan")
     p99 = lat[max(0, int(len(lat) * 0.99) - 1)] if lat else float("nan")
@@ -745,9 +765,19 @@ def report(args: argparse.Namespace, window: Window, rtt: float, commit: float) 
         f"here (median of 50); p50 latency less one commit: {p50 - commit * 1000:.2f} ms"
     )
     print(
+        f"durability: one commit after a {pace * 1000:.0f} ms pause takes "
+        f"{paced_commit * 1000:.3f} ms; p50 latency less that: {p50 - paced_commit * 1000:.2f} ms"
+    )
+    print(
         f"baseline: bare trio echo round trip on loopback {rtt * 1000:.3f} ms; "
         f"p50 latency is {p50 / (rtt * 1000):.0f}x that, less one commit "
         f"{(p50 - commit * 1000) / (rtt * 1000):.1f}x"
+    )
+    print(
+        f"baseline: the same echo with {pace * 1000:.0f} ms pauses (both ends wake from sleep "
+        f"each time, as at a quiet table) {paced_rtt * 1000:.3f} ms; p50 latency less one "
+        f"commit after the same pause is {(p50 - paced_commit * 1000) / (paced_rtt * 1000):.1f}x "
+        "that"
     )
     for failure in window.failures[:5]:
         print(f"failure: {failure}")
