@@ -754,6 +754,10 @@ def report(
             f"host memory through the window: {first / 1024:.1f} MiB at the start, "
             f"{last / 1024:.1f} MiB at the end ({(last - first) / minutes:+.0f} KiB per minute)"
         )
+        tenths = [
+            statistics.median(window.rss_kib[i * tenth : (i + 1) * tenth]) / 1024 for i in range(10)
+        ]
+        print(f"host memory by tenths of the window (MiB): {' '.join(f'{t:.1f}' for t in tenths)}")
     if args.client == "raw":
         print(
             f"host memory: {(connected - idle) / clients:.1f} KiB per connection, "
