@@ -360,6 +360,19 @@ async def idle(players: list[RawPlayer], until: trio.Event) -> None:
         nursery.cancel_scope.cancel()
 
 
+async def idle_for(players: list[RawPlayer], seconds: float) -> None:
+    """:func:`idle` for ``seconds``."""
+    done = trio.Event()
+
+    async def wake() -> None:
+        await trio.sleep(seconds)
+        done.set()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(wake)
+        await idle(players, done)
+
+
 async def raw_table(
     n: int,
     port: int,
@@ -395,6 +408,8 @@ async def raw_table(
         table_id = (await players[0].request(create, "table_created"))["table"]["id"]
         stats.created += 1
         await idle(players, go.join)
+        if args.stagger:
+            await idle_for(players, random.uniform(0, args.stagger))
         while True:
             for seat, player in enumerate(players):
                 player.seat = seat
@@ -623,6 +638,15 @@ def main() -> None:
         help="gen-0 GC threshold of the load generator (default: its collector is off)",
     )
     parser.add_argument(
+        "--stagger",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="each table sits down at a random moment within this many seconds, so that "
+        "rounds (and their fair-deal exchanges) do not begin at every table at once; about "
+        "36 x --bot-delay spreads them over a whole round (default 0: all at once)",
+    )
+    parser.add_argument(
         "--soak",
         action="store_true",
         help="matches to 1 point: each table's players leave it once its match is over and "
@@ -719,6 +743,7 @@ def report(
         f"load benchmark: {args.tables} four-player tables ({args.tables * 4} TCP clients, "
         f"{players}), bot delay {args.bot_delay} s, measured {window.seconds:.0f} s after "
         f"{args.warmup:.0f} s warm-up"
+        + (f", tables sat down over {args.stagger:.0f} s" if args.stagger else "")
     )
     print(
         f"moves: {window.moves} ({window.moves / window.seconds:,.0f} per second), "
