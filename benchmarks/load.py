@@ -27,6 +27,7 @@ import math
 import os
 import random
 import secrets
+import shutil
 import socket
 import sqlite3
 import statistics
@@ -34,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -50,6 +52,9 @@ from scopa_net.wire.messages import PROTOCOL_VERSION
 
 RULES = RuleSet.of(4, 99)
 """Long matches: nobody finishes inside the window."""
+SOAK_RULES = RuleSet.of(4, 1)
+"""``--soak``: matches to 1 point, over in a round or two; the table is left and a new one
+made, so that finished tables close and the host's memory can be seen to stay level."""
 
 
 def free_port() -> int:
@@ -66,12 +71,24 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
 
 
 def machine_busy() -> tuple[float, float]:
-    """(busy, total) CPU seconds of the whole machine so far, all cores (from /proc/stat)."""
+    """(busy, niced) CPU seconds of the whole machine so far, all cores (from /proc/stat):
+    ``niced`` is the part of ``busy`` spent by processes running at a positive nice value
+    (the second field)."""
     fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
     idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
     total = sum(fields[:8])  # user nice system idle iowait irq softirq steal
     tick = os.sysconf("SC_CLK_TCK")
-    return (total - idle) / tick, total / tick
+    return (total - idle) / tick, fields[1] / tick
+
+
+def autogroups() -> bool:
+    """Whether the kernel groups processes by session for scheduling (autogroup): then a
+    nice value counts only against processes of the same session, and niced work started in
+    another session takes its full share of the CPU from this benchmark all the same."""
+    try:
+        return Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip() == "1"
+    except OSError:
+        return False
 
 
 def rss_kib(pid: int) -> int:
@@ -81,8 +98,10 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-async def echo_rtt(rounds: int = 2000) -> float:
-    """Median round trip of 32 bytes through a bare trio echo server on loopback, seconds."""
+async def echo_rtt(rounds: int = 2000, pause: float = 0.0) -> float:
+    """Median round trip of 32 bytes through a bare trio echo server on loopback, seconds;
+    with ``pause`` seconds between round trips, as the players pause between moves (both
+    ends then wake from sleep for every round trip, as the host and a player do)."""
 
     async def echo(stream: trio.SocketStream) -> None:
         async for data in stream:
@@ -95,6 +114,8 @@ async def echo_rtt(rounds: int = 2000) -> float:
         times = []
         payload = b"x" * 32
         for _ in range(rounds):
+            if pause:
+                await trio.sleep(pause)
             start = time.perf_counter()
             await stream.send_all(payload)
             got = 0
@@ -106,10 +127,11 @@ async def echo_rtt(rounds: int = 2000) -> float:
     return statistics.median(times)
 
 
-def commit_time(directory: str, commits: int = 50) -> float:
+def commit_time(directory: str, commits: int = 50, pause: float = 0.0) -> float:
     """Median time of one durable commit (one small row, WAL, synchronous=FULL) in
-    ``directory``: what the journal costs every move at the least, seconds."""
-    path = Path(directory) / "commit.db"
+    ``directory``: what the journal costs every move at the least, seconds; with ``pause``
+    seconds between commits, as a quiet table's moves come."""
+    path = Path(directory) / f"commit-{pause}.db"
     db = sqlite3.connect(path, isolation_level=None)
     try:
         db.execute("PRAGMA journal_mode=WAL")
@@ -117,6 +139,7 @@ def commit_time(directory: str, commits: int = 50) -> float:
         db.execute("CREATE TABLE t (n INTEGER, payload BLOB)")
         times = []
         for n in range(commits):
+            time.sleep(pause)
             start = time.perf_counter()
             db.execute("BEGIN IMMEDIATE")
             db.execute("INSERT INTO t VALUES (?, ?)", (n, b"x" * 40))
@@ -153,6 +176,8 @@ class Stats:
     created: int = 0
     playing: int = 0
     """Players whose first move has come back."""
+    matches: int = 0
+    """Matches played to their end (``--soak``)."""
 
 
 def pack(msg: dict) -> bytes:
@@ -186,6 +211,7 @@ class RawPlayer:
 
     def __init__(self, stream: trio.SocketStream, rules: RuleSet, stats: Stats, think: float):
         self.stream, self.rules, self.stats, self.think = stream, rules, stats, think
+        self.fd = stream.socket.fileno()
         self.rng = random.Random()
         self.buffer = b""
         self.seat = -1
@@ -200,33 +226,59 @@ class RawPlayer:
         self.out: list[bytes] = []
         self.backlog: list[dict] = []
         """What came in after the answer to a request, to handle first in play."""
+        self.over = False
+        """The match has ended (its ``match_end`` came)."""
 
     async def receive(self, until: float = math.inf) -> list[dict]:
         """The whole messages that arrive before ``until`` (none if it passed)."""
+        if until == math.inf:
+            return await self._frames()
         with trio.move_on_at(until):
-            while True:
-                data = await self.stream.receive_some(65536)
-                if not data:
-                    raise trio.BrokenResourceError("the host closed the connection")
-                buffer = self.buffer + data
-                frames, start = [], 0
-                while len(buffer) - start >= 4:
-                    size = int.from_bytes(buffer[start : start + 4], "big")
-                    if len(buffer) - start - 4 < size:
-                        break
-                    frames.append(msgpack.unpackb(buffer[start + 4 : start + 4 + size]))
-                    start += 4 + size
-                self.buffer = buffer[start:]
-                if frames:
-                    return frames
+            return await self._frames()
         return []
 
+    async def _frames(self) -> list[dict]:
+        """The next whole messages. The socket is read directly once it is readable (as the
+        host reads), which keeps the generator cheaper than going through the stream."""
+        fd = self.fd
+        while True:
+            await trio.lowlevel.wait_readable(fd)
+            try:
+                data = os.read(fd, 65536)
+            except BlockingIOError:
+                continue
+            if not data:
+                raise trio.BrokenResourceError("the host closed the connection")
+            buffer = self.buffer + data
+            frames, start = [], 0
+            while len(buffer) - start >= 4:
+                size = int.from_bytes(buffer[start : start + 4], "big")
+                if len(buffer) - start - 4 < size:
+                    break
+                frames.append(msgpack.unpackb(buffer[start + 4 : start + 4 + size]))
+                start += 4 + size
+            self.buffer = buffer[start:]
+            if frames:
+                return frames
+
+    async def send(self, data: bytes) -> None:
+        """Write ``data``: straight to the socket, and what it does not take at once through
+        the stream."""
+        try:
+            sent = os.write(self.fd, data)
+        except BlockingIOError:
+            sent = 0
+        if sent < len(data):
+            await self.stream.send_all(data[sent:])
+
     async def play(self) -> None:
-        """Answer and play until cancelled."""
+        """Answer and play until cancelled, or until the match is over and every answer is
+        sent."""
         for msg in self.backlog:
             self.handle(msg)
         self.backlog = []
-        while True:
+        self.over = False
+        while not (self.over and not self.out):
             for msg in await self.receive(self.due):
                 self.handle(msg)
             if trio.current_time() >= self.due:
@@ -247,7 +299,7 @@ class RawPlayer:
                 self.sent_at = trio.current_time()
             if self.out:
                 data, self.out = b"".join(self.out), []
-                await self.stream.send_all(data)
+                await self.send(data)
 
     def handle(self, msg: dict) -> None:
         kind = msg["t"]
@@ -278,6 +330,8 @@ class RawPlayer:
         elif kind in ("round_end", "round_void"):
             self.hand, self.table, self.to_move = [], [], None
             self.due = math.inf  # a void deal takes back the turn it gave
+        elif kind == "match_end":
+            self.over = True
         elif kind == "round_commit":
             seed = secrets.token_bytes(32)
             self.seeds = {msg["round_id"]: seed}
@@ -297,7 +351,7 @@ class RawPlayer:
 
     async def request(self, msg: dict, answer: str) -> dict:
         """Send ``msg`` and wait for its ``answer``; what came after it is kept for play."""
-        await self.stream.send_all(pack(msg))
+        await self.send(pack(msg))
         with trio.fail_after(60):
             while True:
                 frames = await self.receive()
@@ -306,7 +360,7 @@ class RawPlayer:
                         self.backlog += frames[i + 1 :]
                         return reply
                     if reply["t"] == "ping":  # a busy host may take a while to answer
-                        await self.stream.send_all(pack({"t": "pong", "nonce": reply["nonce"]}))
+                        await self.send(pack({"t": "pong", "nonce": reply["nonce"]}))
                     if reply["t"] in ("error", "bye"):
                         raise RuntimeError(f"{msg['t']}: {reply}")
 
@@ -318,7 +372,7 @@ async def idle(players: list[RawPlayer], until: trio.Event) -> None:
         while True:
             for msg in await player.receive():
                 if msg["t"] == "ping":
-                    await player.stream.send_all(pack({"t": "pong", "nonce": msg["nonce"]}))
+                    await player.send(pack({"t": "pong", "nonce": msg["nonce"]}))
                 else:
                     player.backlog.append(msg)
 
@@ -327,6 +381,19 @@ async def idle(players: list[RawPlayer], until: trio.Event) -> None:
             nursery.start_soon(answer, player)
         await until.wait()
         nursery.cancel_scope.cancel()
+
+
+async def idle_for(players: list[RawPlayer], seconds: float) -> None:
+    """:func:`idle` for ``seconds``."""
+    done = trio.Event()
+
+    async def wake() -> None:
+        await trio.sleep(seconds)
+        done.set()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(wake)
+        await idle(players, done)
 
 
 async def raw_table(
@@ -338,19 +405,21 @@ async def raw_table(
     go: Phases,
     limiter: trio.CapacityLimiter,
 ) -> None:
-    """Four raw players: connect, wait; create the table, wait; join it and play."""
+    """Four raw players: connect, wait; create the table, wait; join it and play. With
+    ``--soak``, once the match is over they leave, make a new table and play again."""
     players: list[RawPlayer] = []
+    rules_played = SOAK_RULES if args.soak else RULES
     try:
         async with limiter:
             for _ in range(RULES.players):
                 stream = await trio.open_tcp_stream("127.0.0.1", port)
-                player = RawPlayer(stream, RULES, stats, args.bot_delay)
+                player = RawPlayer(stream, rules_played, stats, args.bot_delay)
                 hello = {"t": "hello", "version": PROTOCOL_VERSION, "client": "load"}
                 await player.request(hello, "welcome")
                 players.append(player)
         stats.connected += RULES.players
         await idle(players, go.create)
-        rules = {"players": RULES.players, "target": RULES.target, "variants": []}
+        rules = {"players": rules_played.players, "target": rules_played.target, "variants": []}
         create = {
             "t": "create_table",
             "name": f"load {n}",
@@ -362,14 +431,23 @@ async def raw_table(
         table_id = (await players[0].request(create, "table_created"))["table"]["id"]
         stats.created += 1
         await idle(players, go.join)
-        for seat, player in enumerate(players):
-            player.seat = seat
-            join = {"t": "join", "table_id": table_id, "seat": seat, "name": f"p{seat}"}
-            snapshot = await player.request({**join, "password": None}, "snapshot")
-            player.seq = snapshot["seq"]
-        async with trio.open_nursery() as nursery:
+        if args.stagger:
+            await idle_for(players, random.uniform(0, args.stagger))
+        while True:
+            for seat, player in enumerate(players):
+                player.seat = seat
+                join = {"t": "join", "table_id": table_id, "seat": seat, "name": f"p{seat}"}
+                snapshot = await player.request({**join, "password": None}, "snapshot")
+                player.seq = snapshot["seq"]
+            async with trio.open_nursery() as nursery:
+                for player in players:
+                    nursery.start_soon(player.play)
+            # Only a soak's matches end: leave the finished table for a new one.
+            stats.matches += 1
             for player in players:
-                nursery.start_soon(player.play)
+                await player.request({"t": "leave", "away": False}, "left")
+                player.backlog = []
+            table_id = (await players[0].request(create, "table_created"))["table"]["id"]
     except (OSError, RuntimeError, trio.BrokenResourceError, trio.TooSlowError) as exc:
         stats.failures.append(f"table {n}: {exc!r}")
     finally:
@@ -394,6 +472,7 @@ class Window:
     """What the measured window saw."""
 
     moves: int
+    matches: int
     latencies: list[float]
     failures: list[str]
     seconds: float
@@ -406,6 +485,9 @@ class Window:
     bots_cpu: float
     machine_cpu: float
     """Cores' worth of CPU the whole machine was busy with during the window."""
+    niced_cpu: float
+    """Of ``machine_cpu``, the part run at a positive nice value (this benchmark's own
+    processes included when it runs niced)."""
     load: tuple[float, float]
     """The 1-minute load average at the start and at the end of the window."""
     memory: tuple[int, int, int]
@@ -445,11 +527,12 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
             # the warm-up starts once nearly every player has made a move.
             await until(lambda: stats.playing >= 0.95 * 4 * args.tables, 300)
         await trio.sleep(args.warmup)
-        first_move, first_latency = stats.moves, len(stats.latencies)
+        first_move, first_latency, first_match = stats.moves, len(stats.latencies), stats.matches
         window_start = trio.current_time()
         load_start = os.getloadavg()[0]
+        spy = start_py_spy(args.py_spy, host_pid, args.duration) if args.py_spy else None
         host_start = cpu_seconds(host_pid)
-        cpu_start = time.process_time(), machine_busy()[0]
+        cpu_start = time.process_time(), machine_busy()
         deadline = window_start + args.duration
         samples: list[int] = []
         while trio.current_time() < deadline:
@@ -458,6 +541,7 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
         elapsed = trio.current_time() - window_start
         window = Window(
             moves=stats.moves - first_move,
+            matches=stats.matches - first_match,
             latencies=stats.latencies[first_latency:],
             failures=list(stats.failures),
             seconds=elapsed,
@@ -466,12 +550,47 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
             host_cpu=(sum(cpu_seconds(host_pid)) - sum(host_start)) / elapsed,
             host_system=(cpu_seconds(host_pid)[1] - host_start[1]) / elapsed,
             bots_cpu=(time.process_time() - cpu_start[0]) / elapsed,
-            machine_cpu=(machine_busy()[0] - cpu_start[1]) / elapsed,
+            machine_cpu=(machine_busy()[0] - cpu_start[1][0]) / elapsed,
+            niced_cpu=(machine_busy()[1] - cpu_start[1][1]) / elapsed,
             load=(load_start, os.getloadavg()[0]),
             memory=(idle, connected, created),
         )
         nursery.cancel_scope.cancel()
+    if spy is not None:
+        spy.wait(timeout=60)
     return window
+
+
+def start_py_spy(path: str, pid: int, seconds: float) -> subprocess.Popen:
+    """Sample the host with py-spy for ``seconds`` (100 a second, without pausing it; a
+    thread waiting in the kernel is not sampled), its stacks written to ``path``."""
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    return subprocess.Popen(
+        [
+            *(spy, "record", "--pid", str(pid), "--duration", str(math.ceil(seconds))),
+            *("--rate", "100", "--nonblocking", "--function", "--format", "raw", "--output", path),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def top_entries(path: str, count: int = 15) -> list[tuple[float, float, str]]:
+    """The functions the py-spy samples in ``path`` (collapsed stacks) were most often in:
+    (self share, inclusive share, function), by self share."""
+    own: Counter[str] = Counter()
+    within: Counter[str] = Counter()
+    total = 0
+    for line in Path(path).read_text().splitlines():
+        stack, _, n = line.rpartition(" ")
+        if not stack:
+            continue
+        frames = stack.split(";")
+        total += int(n)
+        own[frames[-1]] += int(n)
+        for frame in set(frames):
+            within[frame] += int(n)
+    return [(k / total, within[f] / total, f) for f, k in own.most_common(count)]
 
 
 GENERATOR_SATURATED = 0.85
@@ -482,22 +601,40 @@ OTHERS_BUSY = 0.25
 busy with something else and the figures say more about it than about the host."""
 
 
-def trust(window: Window) -> str:
-    """Whether the window's figures can be trusted: the machine's load, and who made it."""
+def trust(window: Window, *, niced: bool | None = None, grouped: bool | None = None) -> str:
+    """Whether the window's figures can be trusted: the machine's load, and who made it.
+
+    Other processes' CPU is split into niced work (run at a positive nice value, which
+    yields to normal-priority work) and the rest; only the rest makes the figures doubtful,
+    unless the kernel schedules by autogroup, where niced work from another session does not
+    yield. ``niced``: whether this benchmark itself runs niced (then its own CPU is in the
+    machine's niced time); ``grouped``: whether autogroup is on (both read from the system
+    when not given)."""
     cores = os.cpu_count() or 1
-    others = max(0.0, window.machine_cpu - window.host_cpu - window.bots_cpu)
+    if niced is None:
+        niced = os.getpriority(os.PRIO_PROCESS, 0) > 0
+    if grouped is None:
+        grouped = autogroups()
+    ours = window.host_cpu + window.bots_cpu
+    others = max(0.0, window.machine_cpu - ours)
+    others_niced = min(others, max(0.0, window.niced_cpu - (ours if niced else 0.0)))
+    others_normal = others - others_niced
     line = (
         f"load average {window.load[0]:.2f} at the start, {window.load[1]:.2f} at the end; "
         f"machine: {cores} cores, busy {window.machine_cpu:.2f} of them during the window "
         f"(host {window.host_cpu:.2f}, load generator {window.bots_cpu:.2f}, "
-        f"other processes {others:.2f})"
+        f"other processes {others_normal:.2f} at normal priority and {others_niced:.2f} "
+        f"niced{'; the kernel schedules by autogroup' if grouped else ''})"
     )
     doubts = []
     if window.bots_cpu >= GENERATOR_SATURATED:
         doubts.append("the load generator was saturated")
-    if others >= OTHERS_BUSY:
+    if others_normal >= OTHERS_BUSY:
         doubts.append("other processes were busy")
-    if window.machine_cpu >= 0.9 * cores:
+    elif grouped and others_niced >= OTHERS_BUSY:
+        doubts.append("niced processes were busy (under autogroup they do not yield)")
+    contending = ours + others_normal + (others_niced if grouped else 0.0)
+    if contending >= 0.9 * cores:
         doubts.append("the machine was near full")
     verdict = "DISCARD these figures: " + "; ".join(doubts) if doubts else "figures trustworthy"
     return f"{line}\n{verdict}"
@@ -524,11 +661,35 @@ def main() -> None:
         help="gen-0 GC threshold of the load generator (default: its collector is off)",
     )
     parser.add_argument(
+        "--stagger",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="each table sits down at a random moment within this many seconds, so that "
+        "rounds (and their fair-deal exchanges) do not begin at every table at once; about "
+        "36 x --bot-delay spreads them over a whole round (default 0: all at once)",
+    )
+    parser.add_argument(
+        "--soak",
+        action="store_true",
+        help="matches to 1 point: each table's players leave it once its match is over and "
+        "play on at a new one (finished tables close after a minute); for the memory "
+        "growth line over a long --duration",
+    )
+    parser.add_argument(
+        "--py-spy",
+        metavar="FILE",
+        help="sample the host with py-spy through the measured window, write the stacks to "
+        "FILE and print the top entries (py-spy must be installed)",
+    )
+    parser.add_argument(
         "--profile",
         metavar="FILE",
         help="run the host under cProfile and write its stats to FILE (slows the host down)",
     )
     args = parser.parse_args()
+    if args.soak and args.client != "raw":
+        parser.error("--soak plays with the raw-frame players")
 
     if args.gc_threshold:
         gc.set_threshold(args.gc_threshold, 50, 100)
@@ -537,9 +698,17 @@ def main() -> None:
         # (a young collection of 2,000 sessions took up to 140 ms, which is not the host's).
         gc.disable()
     rtt = trio.run(echo_rtt)
+    # Paced like one seat's moves (a table moves about once per --bot-delay), 3 s at most.
+    pace = min(args.bot_delay, 0.05)
+    paced_rtt = trio.run(partial(echo_rtt, max(20, min(200, int(3 / pace))), pace))
     port = free_port()
+    # A soak's finished tables stay up a minute (LINGER) beside the new ones; a match takes
+    # a round at least, 36 moves of about --bot-delay each.
+    lingering = math.ceil(60 / (36 * max(args.bot_delay, 0.001))) if args.soak else 0
+    tables_kept = args.tables * (2 + lingering)
     with tempfile.TemporaryDirectory() as tmp:
         commit = commit_time(tmp)
+        paced_commit = commit_time(tmp, max(10, min(50, int(2 / pace))), pace)
         host = subprocess.Popen(
             [
                 sys.executable,
@@ -561,9 +730,9 @@ def main() -> None:
                 "--max-per-address",
                 str(args.tables * 4 + 10),
                 "--max-tables-per-address",
-                str(args.tables + 10),
+                str(tables_kept + 10),
                 "--max-tables",
-                str(max(1000, args.tables + 10)),
+                str(max(1000, tables_kept + 10)),
             ],
             stderr=subprocess.DEVNULL,
         )
@@ -573,12 +742,22 @@ def main() -> None:
         finally:
             host.terminate()
             host.wait(timeout=30)
-    report(args, window, rtt, commit)
+    report(args, window, (rtt, paced_rtt, pace), (commit, paced_commit))
     if window.failures or not window.moves:
         sys.exit("load benchmark: the play failed (see above)")
 
 
-def report(args: argparse.Namespace, window: Window, rtt: float, commit: float) -> None:
+def report(
+    args: argparse.Namespace,
+    window: Window,
+    echo: tuple[float, float, float],
+    commits: tuple[float, float],
+) -> None:
+    """Print the figures; ``echo``: the bare echo round trip back to back, the same with
+    pauses between round trips, and the pause (seconds); ``commits``: one durable commit back
+    to back, and with the same pauses."""
+    rtt, paced_rtt, pace = echo
+    commit, paced_commit = commits
     lat = sorted(x * 1000 for x in window.latencies)
     p50 = statistics.median(lat) if lat else float("nan")
     p99 = lat[max(0, int(len(lat) * 0.99) - 1)] if lat else float("nan")
@@ -587,10 +766,16 @@ def report(args: argparse.Namespace, window: Window, rtt: float, commit: float) 
         f"load benchmark: {args.tables} four-player tables ({args.tables * 4} TCP clients, "
         f"{players}), bot delay {args.bot_delay} s, measured {window.seconds:.0f} s after "
         f"{args.warmup:.0f} s warm-up"
+        + (f", tables sat down over {args.stagger:.0f} s" if args.stagger else "")
     )
     print(
         f"moves: {window.moves} ({window.moves / window.seconds:,.0f} per second), "
         f"failures: {len(window.failures)}"
+        + (
+            f", matches played to the end and tables replaced: {window.matches}"
+            if args.soak
+            else ""
+        )
     )
     print(f"move-to-broadcast latency: p50 {p50:.2f} ms, p99 {p99:.2f} ms")
     per_move = window.host_cpu * window.seconds / max(1, window.moves)
@@ -617,6 +802,10 @@ def report(args: argparse.Namespace, window: Window, rtt: float, commit: float) 
             f"host memory through the window: {first / 1024:.1f} MiB at the start, "
             f"{last / 1024:.1f} MiB at the end ({(last - first) / minutes:+.0f} KiB per minute)"
         )
+        tenths = [
+            statistics.median(window.rss_kib[i * tenth : (i + 1) * tenth]) / 1024 for i in range(10)
+        ]
+        print(f"host memory by tenths of the window (MiB): {' '.join(f'{t:.1f}' for t in tenths)}")
     if args.client == "raw":
         print(
             f"host memory: {(connected - idle) / clients:.1f} KiB per connection, "
@@ -628,12 +817,26 @@ def report(args: argparse.Namespace, window: Window, rtt: float, commit: float) 
         f"here (median of 50); p50 latency less one commit: {p50 - commit * 1000:.2f} ms"
     )
     print(
+        f"durability: one commit after a {pace * 1000:.0f} ms pause takes "
+        f"{paced_commit * 1000:.3f} ms; p50 latency less that: {p50 - paced_commit * 1000:.2f} ms"
+    )
+    print(
         f"baseline: bare trio echo round trip on loopback {rtt * 1000:.3f} ms; "
         f"p50 latency is {p50 / (rtt * 1000):.0f}x that, less one commit "
         f"{(p50 - commit * 1000) / (rtt * 1000):.1f}x"
     )
+    print(
+        f"baseline: the same echo with {pace * 1000:.0f} ms pauses (both ends wake from sleep "
+        f"each time, as at a quiet table) {paced_rtt * 1000:.3f} ms; p50 latency less one "
+        f"commit after the same pause is {(p50 - paced_commit * 1000) / (paced_rtt * 1000):.1f}x "
+        "that"
+    )
     for failure in window.failures[:5]:
         print(f"failure: {failure}")
+    if args.py_spy and Path(args.py_spy).exists():
+        print("host profile (py-spy, samples while running): self %, inclusive %, function")
+        for own, within, function in top_entries(args.py_spy):
+            print(f"  {own:6.1%} {within:6.1%}  {function}")
 
 
 if __name__ == "__main__":

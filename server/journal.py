@@ -22,6 +22,8 @@ from pathlib import Path
 import msgpack
 
 SCHEMA_VERSION = 1
+NEXT_N_KEPT = 4096
+"""Tables whose next entry number the journal keeps in memory (see ``Journal._next_n``)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -86,7 +88,9 @@ class Journal:
         self.identity = self.file_identity()
         """(device, inode) of the file opened, to notice it deleted or replaced."""
         self._next_n: dict[str, int] = {}
-        """The next entry number of each table written through this object."""
+        """The next entry number of tables written through this object lately (a table not
+        in it is looked up in the database), at most :data:`NEXT_N_KEPT` of them: a host
+        that runs for months makes tables without end."""
         version = self.get_meta("schema_version")
         if version is None:
             self.set_meta("schema_version", SCHEMA_VERSION)
@@ -232,6 +236,8 @@ class Journal:
             self._db.executemany(
                 "INSERT INTO entries (table_id, n, kind, payload) VALUES (?, ?, ?, ?)", rows
             )
+        if len(self._next_n) + len(next_n) > NEXT_N_KEPT:
+            self._next_n.clear()
         self._next_n.update(next_n)  # only once the transaction is committed
         return written
 

@@ -140,8 +140,11 @@ class TableTask:
                 # Only the wait is cut short by a timer: a request once taken is handled to
                 # the end (applied, journaled, answered) before any timer is looked at.
                 request: Request | None = None
-                with trio.move_on_at(deadline):
+                if deadline == math.inf:  # nothing is due: no cancel scope to set up
                     request = await self._inbox.receive()
+                else:
+                    with trio.move_on_at(deadline):
+                        request = await self._inbox.receive()
                 if request is not None:
                     await self._handle(request)
 
@@ -228,7 +231,9 @@ class TableTask:
 
         Replies go first so that an ``ack`` reaches its player before the events it caused,
         and a connection starts following its seat's log only after its ``joined`` or
-        ``resumed`` is queued.
+        ``resumed`` is queued. The connections that asked are written to before the others:
+        a player's own move comes back before the table hears of it, rather than after up to
+        three other seats' writes (each about 0.1 ms when the reader is asleep).
         """
         pending = self.table.take_pending()
         if pending:
@@ -246,11 +251,11 @@ class TableTask:
         for outbox, seat, cursor in attaching:
             if self.attached.get(seat) is outbox:
                 outbox.attach(self.table.seats[seat], cursor, seat, self.table.seats[seat].epoch)
+        for outbox, _ in replies:
+            outbox.push()  # a reply leaves with the events it goes with, if any
         if pending:
             for outbox in self.attached.values():
                 outbox.notify()
-        for outbox, _ in replies:
-            outbox.push()  # a reply leaves with the events it goes with, if any
         if pending and self.table.phase is Phase.OVER and self._over_time is None:
             self._over_time = trio.current_time()
             await self._record_finish()

@@ -55,3 +55,22 @@ def test_benchmark_runs_with_tiny_parameters(name: str) -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert LAST_WORDS[name] in done.stdout, done.stdout
+
+
+def test_the_load_soak_replaces_finished_tables() -> None:
+    """``load.py --soak`` plays matches to their end and goes on at new tables, without a
+    failure (what its memory-growth line is measured over)."""
+    done = subprocess.run(
+        [
+            *(sys.executable, str(BENCHMARKS / "load.py"), "--soak", "--tables", "2"),
+            *("--bot-delay", "0.01", "--duration", "4", "--warmup", "0.5"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    replaced = done.stdout.split("tables replaced: ")[1].split()[0]
+    assert int(replaced) > 0, done.stdout
+    assert "failures: 0" in done.stdout, done.stdout

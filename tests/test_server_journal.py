@@ -71,3 +71,23 @@ def test_memory_journal_works() -> None:
     journal = Journal(":memory:")
     journal.create_table("t", 0.0, {})
     assert journal.append_many([("t", "x", {})])[0].n == 1
+
+
+def test_numbering_goes_on_past_the_tables_kept_in_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The journal keeps the next entry number of only so many tables (a long-running host
+    makes tables without end); a table it no longer keeps is numbered on from the database."""
+    monkeypatch.setattr("scopa_net.server.journal.NEXT_N_KEPT", 2)
+    journal = Journal(tmp_path / "host.db")
+    names = ["t1", "t2", "t3"]
+    for name in names:
+        journal.create_table(name, 1.0, {"players": 2})
+    for turn in range(4):
+        for name in names:
+            journal.append_many([(name, "play", {"turn": turn})])
+    assert len(journal._next_n) <= 2
+    for name in names:
+        assert [(e.n, e.payload["turn"]) for e in journal.entries(name)] == [
+            (n + 1, n) for n in range(4)
+        ]

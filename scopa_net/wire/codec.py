@@ -147,6 +147,18 @@ def _encode_shared(msg: Message) -> bytes:
     return parts[0] + (_SMALL_INTS[seq] if seq < 128 else msgpack.packb(seq)) + parts[1]
 
 
+_last_encoded: list[tuple[Message | None, bytes]] = [(None, b"")]
+"""The message last encoded and its frame: a table event that several seats share (the same
+object in each seat's log) is encoded for the first seat and reused for the next ones. Messages
+are frozen, and the one kept is referenced here, so the same object is the same bytes (the pair
+is replaced whole, so a thread never sees one message with another's bytes)."""
+
+
 def encode(msg: Message) -> bytes:
     """The whole frame for ``msg``: length prefix and payload."""
-    return frame(encode_payload(msg))
+    last, data = _last_encoded[0]
+    if msg is last:
+        return data
+    data = frame(encode_payload(msg))
+    _last_encoded[0] = (msg, data)
+    return data
