@@ -218,7 +218,7 @@ class _BlindVerifier(_Verifier):
             )
         x = PartySecrets(seed, r.round_id, own).x
         for c in r.hand:
-            u = r.decks[-1][c.pos].u
+            u = opened.deck[c.pos].u
             try:
                 card = card_of(sub(opened.unshared(c.pos), mul(x, u)))
             except (GroupError, KeyError, IndexError):
