@@ -35,7 +35,7 @@ LAST_WORDS = {
     "fairness.py": "4 players",
     "fit_leaf.py": "held-out mean squared error",
     "protocol.py": "4 players",
-    "load.py": "baseline: bare trio echo",
+    "load.py": "durability: the host's own commits (its last",
     "round_duplicates.py": "think per move, CPU",
 }
 
