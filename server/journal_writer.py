@@ -36,11 +36,12 @@ before began, and takes every table's entries that queued up meanwhile. Each com
 host more than its fsync: two thread wake-ups (to the writer thread and back) and SQLite's own
 work, whatever it carries; at 500 busy tables this wait made a commit carry several moves
 instead of one or two, and the host's CPU per move fell from 0.60 to 0.52 ms (4 ms: 0.60, no
-wait: 0.65), for about 5 ms more latency there. "Back to back" means that entries were already
-waiting when the last commit ended; when nothing was, the writer is idle and the next commit
-begins at once, however soon it comes: a quiet table's move waits for nothing but its own
-fsync (before, a move within 10 ms of the commit before it, as at a round's start, waited out
-the rest of the 10 ms: a fifth of one table's commits). Only for a journal on disk;
+wait: 0.65), for about 5 ms more latency there. "Back to back" means that the last commit
+carried more than one table's entries, or that entries were already waiting when it ended.
+When neither, the next commit begins at once, however soon it comes: one table's moves wait
+for nothing but their own fsync (before, a move within 10 ms of the commit before it, as at
+a round's start, waited out the rest of the 10 ms: a fifth of one table's commits), while
+many busy tables keep sharing commits. Only for a journal on disk;
 PostgreSQL's ``commit_delay`` does the same for the same reason."""
 COMMIT_TIMES_KEPT = 4096
 """How many of the last commits' durations :attr:`JournalWriter.commit_seconds` keeps."""
@@ -149,7 +150,8 @@ class JournalWriter:
         self._last_commit = -math.inf
         """When the last write began (trio time)."""
         self._back_to_back = False
-        """Whether entries were waiting when the last write ended (see :data:`GROUP_COMMIT`)."""
+        """Whether the last write carried several tables, or entries were waiting when it
+        ended (see :data:`GROUP_COMMIT`)."""
         self.commits = 0
         """Writes begun so far (transactions, retries included)."""
         self.commit_seconds: deque[float] = deque(maxlen=COMMIT_TIMES_KEPT)
@@ -206,6 +208,7 @@ class JournalWriter:
                 if thread is not None and self._back_to_back and trio.current_time() < due:
                     await trio.sleep_until(due)
                 jobs = [job, *self._queued()]
+                tables = len({j.entries[0][0] for j in jobs if j.entries})
                 pause = RETRY_FIRST
                 while jobs:
                     self.writing = True
@@ -229,7 +232,8 @@ class JournalWriter:
                     jobs += self._queued()
                 if self.failing is not None:
                     self._trouble(None)
-                self._back_to_back = self._receive.statistics().current_buffer_used > 0
+                waiting = self._receive.statistics().current_buffer_used
+                self._back_to_back = tables > 1 or waiting > 0
 
     def _trouble(self, fault: BaseException | None) -> None:
         if fault is None:

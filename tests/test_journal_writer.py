@@ -86,3 +86,26 @@ def test_writes_queued_during_a_commit_share_the_next_one(tmp_path: Path) -> Non
     assert finished[1] == 0
     assert all(finished[t] >= GROUP_COMMIT for t in (2, 3, 4))
     assert [e.payload for e in journal.entries("3")] == [{"table": 3}]
+
+
+def test_after_a_commit_shared_by_several_tables_the_next_one_waits(tmp_path: Path) -> None:
+    journal = GatedJournal(tmp_path / "j.db")
+    journal.gate.set()
+    writer = JournalWriter(journal)
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            async with trio.open_nursery() as tables:
+                for table_id in (1, 2):  # both queued before the writer starts
+                    tables.start_soon(writer.append, table_id, [("move", {})])
+                await trio.testing.wait_all_tasks_blocked()
+                nursery.start_soon(writer.run)
+            assert trio.current_time() == 0
+            # Nothing waits now, but busy tables write again soon: the next commit waits to
+            # take what they add meanwhile.
+            await writer.append(3, [("move", {})])
+            assert trio.current_time() >= GROUP_COMMIT
+            nursery.cancel_scope.cancel()
+
+    run_virtual(main)
+    assert [sorted(b) for b in journal.batches] == [["1", "2"], ["3"]]
