@@ -416,6 +416,19 @@ class Quindici(CaptureRule):
 _RULES: dict[str, CaptureRule] = {}
 
 
+def memory_sizes() -> dict[str, int]:
+    """How many answers each memory of this module holds, summed over the rules in use (for
+    benchmarks and soak reports)."""
+    rules = _RULES.values()
+    return {
+        "answers by cards": sum(len(m) for rule in rules for m in rule.known),
+        "shapes": sum(len(rule.shapes) for rule in rules),
+        "groups by value counts": len(_ADDING_UP),
+        "groups of lowest suits": len(_LOWEST),
+        "same-value singles": len(_SINGLES),
+    }
+
+
 def forget() -> None:
     """Empty every memory of this module (for benchmarks that start from nothing)."""
     _ADDING_UP.clear()
