@@ -370,7 +370,7 @@ class Round:
             shape = shapes.get(((pairs & BIT_PAIRS) + ((pairs >> 2) & BIT_PAIRS)) | tag[c])
             if shape is None:
                 shape = self._rule.shape(c, value_counts(part))
-            if shape > 0:  # one group: the part's cards of its values
+            if shape > 0:  # one group: the part's cards of its values (SEVERAL_GROUPS is -1)
                 codes.append(c | (part & shape) << CARD_BITS)
             elif shape:  # several groups
                 codes += self._rule.several(c, part, self.laid)
