@@ -163,8 +163,12 @@ def codes_adding_up(c: int, cards: int, laid: Sequence[int], total: int) -> tupl
                     first, second = second, first
                 return (c | first << CARD_BITS, c | second << CARD_BITS)
     # Each group's weight (see in_lay_order) and code; no two groups weigh the same.
-    weight = {BIT[x]: 1 << i for i, x in enumerate(laid) if BIT[x] & cards}
-    plays = [(sum(map(weight.__getitem__, _bits(g))), c | g << CARD_BITS) for g in groups]
+    rank = {BIT[x]: 1 << i for i, x in enumerate(laid) if BIT[x] & cards}
+    weight = [rank[b] for b in bits]  # by position among the cards, as the ways are
+    plays = [
+        (sum(map(weight.__getitem__, way)), c | g << CARD_BITS)
+        for way, g in zip(ways, groups, strict=True)
+    ]
     plays.sort()
     return tuple([code for _, code in plays])
 

@@ -77,6 +77,28 @@ def test_what_a_card_takes_by_value_counts_is_what_the_plain_rule_takes(
 
 
 @settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(RULES),
+    st.integers(0, 39),
+    masks,
+    st.integers(0, 12),
+    st.randoms(use_true_random=False),
+)
+def test_cards_laid_and_taken_since_do_not_change_what_a_card_takes(
+    rules: RuleSet, card: int, mask: int, size: int, rng: random.Random
+) -> None:
+    """The engine passes every card laid this round, taken ones included, in lay order."""
+    cards = list(indices_of(mask & ~BIT[card]))
+    on_table, taken = cards[:size], cards[size : size + 8]
+    laid = on_table + taken
+    rng.shuffle(laid)
+    table = sum(BIT[c] for c in on_table)
+    only_table = [c for c in laid if BIT[c] & table]
+    rule = capture_rule(rules)
+    assert rule.codes(card, table, laid) == plain_codes(rules, card, table, only_table)
+
+
+@settings(max_examples=300, deadline=None)
 @given(masks, st.integers(1, 14), st.integers(0, 10))
 def test_one_group_is_every_card_of_its_values(mask: int, total: int, keep: int) -> None:
     cards = 0
