@@ -57,6 +57,18 @@ def test_benchmark_runs_with_tiny_parameters(name: str) -> None:
     assert LAST_WORDS[name] in done.stdout, done.stdout
 
 
+def test_the_engine_benchmark_prints_what_its_memories_hold() -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "engine.py"), "--memory", "20"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "after 20 checked 2-player rounds the memories hold" in done.stdout, done.stdout
+
+
 def test_the_load_soak_replaces_finished_tables() -> None:
     """``load.py --soak`` plays matches to their end and goes on at new tables, without a
     failure (what its memory-growth line is measured over)."""
