@@ -134,6 +134,10 @@ class Inference:
 
     def weight(self, world: World) -> float:
         """How likely the other seats' choices were if ``world`` is the truth (unnormalised)."""
+        return math.exp(self.log_weight(world))
+
+    def log_weight(self, world: World) -> float:
+        """The logarithm of :meth:`weight` (no underflow however many choices were read)."""
         log_w = 0.0
         for d in self.decisions:
             strengths = d.strengths
@@ -143,7 +147,7 @@ class Inference:
             for c in world.hands[d.seat]:
                 total += strengths[c]
             log_w += d.chosen - math.log(total)
-        return math.exp(log_w)
+        return log_w
 
 
 def _decisions(known: Observed, model: ChoiceModel) -> list[Decision]:

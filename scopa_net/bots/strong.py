@@ -26,12 +26,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from itertools import accumulate
+from math import exp
 
 from scopa_net.bots.base import decision_rng
+from scopa_net.bots.greedy import GreedyPlayer
 from scopa_net.bots.inference import DEFAULT_SHARPNESS, ChoiceModel, Inference
 from scopa_net.bots.lookahead import LAST_DEAL, DealSearch
 from scopa_net.bots.observed import Observed
-from scopa_net.bots.sampling import is_certain, sample_world
+from scopa_net.bots.partners import PartnerSearch
+from scopa_net.bots.sampling import World, is_certain, sample_world
 from scopa_net.bots.search import ExactSearch, Playouts
 from scopa_net.plays import Play
 from scopa_net.rules import RuleSet
@@ -90,6 +94,9 @@ class StrongPlayer:
         caution: float | None = None,
         prime_splits: int = 1,
         modelled: bool = True,
+        partners: str | None = None,
+        greedy_margin: float = 0.0,
+        pool: int = 0,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts!r}")
@@ -112,7 +119,11 @@ class StrongPlayer:
         self.caution = caution
         self.prime_splits = prime_splits
         self.modelled = modelled
-        self._deal_search: dict[RuleSet, DealSearch] = {}
+        self.partners = partners
+        self.greedy_margin = greedy_margin
+        self.pool = pool
+        self._greedy = GreedyPlayer()
+        self._deal_search: dict[RuleSet, DealSearch | PartnerSearch] = {}
         self._tools: dict[RuleSet, tuple[Playouts, ExactSearch | None, ChoiceModel]] = {}
         self.evaluations = 0
         """(guess, play) pairs finished so far, by playout or exact search: for benchmarks."""
@@ -130,6 +141,11 @@ class StrongPlayer:
         deal_search = None
         if self.lookahead and known.rules.side_count == 2:
             deal_search = self._deal_search.get(known.rules)
+            if deal_search is None and self.partners is not None and known.rules.players == 4:
+                deal_search = PartnerSearch(
+                    known.rules, self.max_plies, coefficients=self.leaf, opponents=self.partners
+                )
+                self._deal_search[known.rules] = deal_search
             if deal_search is None:
                 deal_search = DealSearch(
                     known.rules,
@@ -152,7 +168,11 @@ class StrongPlayer:
         deadline = None
         if self.clock is not None and self.time_limit is not None:
             deadline = self.clock() + self.time_limit
+        drawn = None
+        if reading is not None and self.pool:
+            drawn = _resampling_pool(known, reading, self.pool, rng)
         totals = [0.0] * len(codes)
+        weight = 0.0
         alive = list(range(len(codes)))
         budget = max(MIN_GUESSES * len(codes), self.playouts)
         spent = 0
@@ -164,8 +184,11 @@ class StrongPlayer:
                 # the budget goes to telling the good ones apart.
                 alive.sort(key=lambda i: -totals[i])
                 alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
-            world = sample_world(known, rng)
-            w = 1.0 if reading is None else reading.weight(world)
+            if drawn is not None:
+                world, w = rng.choices(drawn[0], cum_weights=drawn[1])[0], 1.0
+            else:
+                world = sample_world(known, rng)
+                w = 1.0 if reading is None else reading.weight(world)
             root = known.position(world.hands, world.stock)
             # Common random numbers: every play's playout on this guess draws the same
             # random sequence, so their difference is the plays', not the dice's.
@@ -192,6 +215,7 @@ class StrongPlayer:
             else:
                 for i, v in zip(alive, values, strict=True):
                     totals[i] += w * v
+                weight += w
                 self.evaluations += len(alive)
                 spent += len(alive)
                 g += 1
@@ -204,7 +228,13 @@ class StrongPlayer:
                         break
                 continue
             break
-        return codes[max(alive, key=lambda i: totals[i])]
+        best = max(alive, key=lambda i: totals[i])
+        if self.greedy_margin and weight > 0:
+            scorer = self._greedy
+            greedy = max(range(len(codes)), key=lambda i: scorer.score(known, codes[i]))
+            if greedy in alive and totals[best] - totals[greedy] < self.greedy_margin * weight:
+                return codes[greedy]
+        return codes[best]
 
     def _caution_for(self, rules: RuleSet) -> float:
         if self.caution is not None:
@@ -221,3 +251,15 @@ class StrongPlayer:
             model = ChoiceModel(rules, sharpness)
             tools = self._tools[rules] = (Playouts(rules), exact, model)
         return tools
+
+
+def _resampling_pool(
+    known: Observed, reading: Inference, size: int, rng: random.Random
+) -> tuple[list[World], list[float]]:
+    """``size`` uniform guesses and their cumulative weights by the reading, to draw the
+    searched guesses from (sampling-importance-resampling): the search then spends its
+    nodes on likely deals instead of weighing a few unlikely ones down."""
+    worlds = [sample_world(known, rng) for _ in range(size)]
+    logs = [reading.log_weight(w) for w in worlds]
+    top = max(logs)
+    return worlds, list(accumulate(exp(x - top) for x in logs))
