@@ -15,9 +15,13 @@ from scopa_net.bots.inference import ChoiceModel, Inference
 from scopa_net.bots.lookahead import LAST_DEAL, DealSearch
 from scopa_net.bots.observed import Observed
 from scopa_net.bots.partners import PartnerSearch
+from scopa_net.bots.sampling import World
 from scopa_net.bots.search import Playouts
+from scopa_net.bots.signals import SIGNAL_ODDS, PartnerSignals, signalling_lay
 from scopa_net.bots.strong import StrongPlayer, _resampling_pool
+from scopa_net.cards import VALUE
 from scopa_net.match import Match
+from scopa_net.plays import CARD_BITS, CARD_FIELD
 from scopa_net.round import Round
 from scopa_net.rules import RuleSet
 
@@ -90,6 +94,7 @@ PARTNER_SETTINGS = [
     {"partners": "policy"},
     {"pool": 40, "sharpness": 2.0},
     {"greedy_margin": 0.3},
+    {"signals": True},
 ]
 
 
@@ -135,3 +140,43 @@ def test_the_resampling_pool_follows_the_reading() -> None:
         assert all(b >= a for a, b in pairwise(cumulative))
         checked += len(set(weights)) > 1
     assert checked >= 5
+
+
+def test_a_lay_from_a_pair_is_chosen_when_about_as_good() -> None:
+    """A lay's code is its card's index: 0 and 1 are aces, 25 a seven."""
+    hand = [0, 1, 25]
+    lays = [0, 25]  # the ace (held twice) and a lone card
+    assert signalling_lay(lays, [1.0, 1.1], hand, 0.15) == 0
+    assert signalling_lay(lays, [1.0, 1.3], hand, 0.15) is None  # too much worse
+    assert signalling_lay(lays, [1.0, 1.1], [0, 25], 0.15) is None  # no pair held
+    capture = 0 | (1 << 20) << CARD_BITS
+    assert signalling_lay([capture, 25], [1.0, 1.0], hand, 0.15) is None  # captures never
+
+
+def test_the_partners_lays_make_guesses_with_a_second_card_of_that_value_likelier() -> None:
+    found = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        match = Match(SCOPONE, 0)
+        rnd = match.deal(shuffled_deck(rng))
+        for _ in range(6):
+            codes = rnd.legal_codes()
+            match.push_code(codes[rng.randrange(len(codes))])
+        known = Observed.from_view(match.view_for(rnd.turn))
+        signals = PartnerSignals(known)
+        partner = (rnd.turn + 2) % 4
+        assert signals.partner == partner
+        laid = [
+            VALUE[code & CARD_FIELD]
+            for s, code, _ in known.history
+            if s == partner and not code >> CARD_BITS
+        ]
+        assert signals.laid == laid
+        if not laid:
+            continue
+        found += 1
+        truth = World(tuple(tuple(h) for h in rnd.hands), ())
+        held = [VALUE[c] for c in rnd.hands[partner]]
+        kept = sum(v in held or v in later for v, later in zip(laid, signals.later, strict=True))
+        assert signals.odds(truth) == pytest.approx(SIGNAL_ODDS**kept)
+    assert found >= 5

@@ -37,6 +37,7 @@ from scopa_net.bots.observed import Observed
 from scopa_net.bots.partners import PartnerSearch
 from scopa_net.bots.sampling import World, is_certain, sample_world
 from scopa_net.bots.search import ExactSearch, Playouts
+from scopa_net.bots.signals import SIGNAL_MARGIN, PartnerSignals, signalling_lay
 from scopa_net.plays import Play
 from scopa_net.rules import RuleSet
 from scopa_net.view import SeatView
@@ -97,6 +98,7 @@ class StrongPlayer:
         partners: str | None = None,
         greedy_margin: float = 0.0,
         pool: int = 0,
+        signals: bool = False,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts!r}")
@@ -122,6 +124,7 @@ class StrongPlayer:
         self.partners = partners
         self.greedy_margin = greedy_margin
         self.pool = pool
+        self.signals = signals
         self._greedy = GreedyPlayer()
         self._deal_search: dict[RuleSet, DealSearch | PartnerSearch] = {}
         self._tools: dict[RuleSet, tuple[Playouts, ExactSearch | None, ChoiceModel]] = {}
@@ -168,6 +171,11 @@ class StrongPlayer:
         deadline = None
         if self.clock is not None and self.time_limit is not None:
             deadline = self.clock() + self.time_limit
+        signals = None
+        if self.signals and known.rules.players == 4 and not certain:
+            signals = PartnerSignals(known)
+            if not signals.informative:
+                signals = None
         drawn = None
         if reading is not None and self.pool:
             drawn = _resampling_pool(known, reading, self.pool, rng)
@@ -189,6 +197,8 @@ class StrongPlayer:
             else:
                 world = sample_world(known, rng)
                 w = 1.0 if reading is None else reading.weight(world)
+            if signals is not None:
+                w *= signals.odds(world)
             root = known.position(world.hands, world.stock)
             # Common random numbers: every play's playout on this guess draws the same
             # random sequence, so their difference is the plays', not the dice's.
@@ -229,6 +239,15 @@ class StrongPlayer:
                 continue
             break
         best = max(alive, key=lambda i: totals[i])
+        if self.signals and known.rules.players == 4 and weight > 0:
+            lay = signalling_lay(
+                [codes[i] for i in alive],
+                [totals[i] for i in alive],
+                known.hand,
+                SIGNAL_MARGIN * weight,
+            )
+            if lay is not None:
+                return codes[alive[lay]]
         if self.greedy_margin and weight > 0:
             scorer = self._greedy
             greedy = max(range(len(codes)), key=lambda i: scorer.score(known, codes[i]))
