@@ -95,6 +95,7 @@ PARTNER_SETTINGS = [
     {"pool": 40, "sharpness": 2.0},
     {"greedy_margin": 0.3},
     {"signals": True},
+    {"endgame_plays": 11},
 ]
 
 

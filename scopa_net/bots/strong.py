@@ -99,6 +99,7 @@ class StrongPlayer:
         greedy_margin: float = 0.0,
         pool: int = 0,
         signals: bool = False,
+        endgame_plays: int = 0,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts!r}")
@@ -125,6 +126,7 @@ class StrongPlayer:
         self.greedy_margin = greedy_margin
         self.pool = pool
         self.signals = signals
+        self.endgame_plays = endgame_plays
         self._greedy = GreedyPlayer()
         self._deal_search: dict[RuleSet, DealSearch | PartnerSearch] = {}
         self._tools: dict[RuleSet, tuple[Playouts, ExactSearch | None, ChoiceModel]] = {}
@@ -209,6 +211,9 @@ class StrongPlayer:
             if known.stock_count and known.stock_count <= self.endgame_stock:
                 # Few cards left in the stock: search this guess to the end of the round.
                 deal = LAST_DEAL
+                plies = known.plays_left
+            elif not known.stock_count and known.plays_left - 1 <= self.endgame_plays:
+                # The last few plays of the round: search this guess to its end.
                 plies = known.plays_left
             for i in alive:
                 rnd = root.copy()
