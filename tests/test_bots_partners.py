@@ -11,11 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from twins import twin_matches
 
+from scopa_net.bots.greedy import GreedyPlayer
 from scopa_net.bots.inference import ChoiceModel, Inference
 from scopa_net.bots.lookahead import LAST_DEAL, DealSearch
 from scopa_net.bots.observed import Observed
 from scopa_net.bots.partners import PartnerSearch
-from scopa_net.bots.sampling import World
+from scopa_net.bots.reading import GreedyReading
+from scopa_net.bots.sampling import World, sample_world
 from scopa_net.bots.search import Playouts
 from scopa_net.bots.signals import SIGNAL_ODDS, PartnerSignals, signalling_lay
 from scopa_net.bots.strong import StrongPlayer, _resampling_pool
@@ -96,6 +98,7 @@ PARTNER_SETTINGS = [
     {"greedy_margin": 0.3},
     {"signals": True},
     {"endgame_plays": 11},
+    {"greedy_reading": True, "sharpness": 4.0},
 ]
 
 
@@ -181,3 +184,48 @@ def test_the_partners_lays_make_guesses_with_a_second_card_of_that_value_likelie
         kept = sum(v in held or v in later for v, later in zip(laid, signals.later, strict=True))
         assert signals.odds(truth) == pytest.approx(SIGNAL_ODDS**kept)
     assert found >= 5
+
+
+def greedy_positions(rules: RuleSet, decks: int) -> list[tuple[Observed, World]]:
+    """Positions of all-greedy rounds at seat 0's turns, with the true placement."""
+    found = []
+    for deck_no in range(decks):
+        match = Match(rules, 0)
+        rnd = match.deal(shuffled_deck(random.Random(deck_no)))
+        players = [GreedyPlayer(s) for s in range(rules.players)]
+        while not rnd.finished:
+            seat = rnd.turn
+            view = match.view_for(seat)
+            if seat == 0 and 8 < rnd.plays_left < 30:
+                hands = tuple(tuple(sorted(h)) if s else () for s, h in enumerate(rnd.hands))
+                stock = tuple(rnd.deck[40 - rnd.stock_count :])
+                found.append((Observed.from_view(view), World(hands, stock)))
+            match.play(players[seat].choose(view), seat, exact=True)
+    return found
+
+
+def test_reading_the_seats_as_greedy_players_ranks_the_truth_high() -> None:
+    """When the other seats do play greedy, the true placement outweighs most uniform
+    guesses: on average it beats well over half of them (0.5 would be no reading at all)."""
+    rng = random.Random(1)
+    cache: dict[tuple, dict[int, float]] = {}
+    ranks = []
+    for known, truth in greedy_positions(SCOPONE, 3):
+        reading = GreedyReading(known, 2.0, cache)
+        if not reading.informative:
+            continue
+        true_weight = reading.log_weight(truth)
+        guesses = [reading.log_weight(sample_world(known, rng)) for _ in range(40)]
+        ranks.append(sum(g < true_weight for g in guesses) / len(guesses))
+    assert len(ranks) >= 10
+    assert sum(ranks) / len(ranks) > 0.7
+
+
+def test_the_kept_scores_are_the_ones_worked_out_afresh() -> None:
+    rng = random.Random(2)
+    kept: dict[tuple, dict[int, float]] = {}
+    for known, _ in greedy_positions(FOUR, 2):
+        guess = sample_world(known, rng)
+        with_kept = GreedyReading(known, 2.0, kept).log_weight(guess)
+        assert with_kept == pytest.approx(GreedyReading(known, 2.0, {}).log_weight(guess))
+    assert kept

@@ -150,11 +150,10 @@ class Inference:
         return log_w
 
 
-def _decisions(known: Observed, model: ChoiceModel) -> list[Decision]:
-    """The other seats' choices made from the hands they hold now."""
-    rules = known.rules
+def tables_before(known: Observed) -> list[int]:
+    """The table (a mask) before each play of ``known.history``, rebuilt backwards from the
+    table now."""
     history = known.history
-    # The table before each play, rebuilt backwards from the table now.
     tables = [0] * len(history)
     table = 0
     for c in known.table:
@@ -164,6 +163,14 @@ def _decisions(known: Observed, model: ChoiceModel) -> list[Decision]:
         taken = code >> CARD_BITS
         table = table | taken if taken else table & ~BIT[code & CARD_FIELD]
         tables[i] = table
+    return tables
+
+
+def _decisions(known: Observed, model: ChoiceModel) -> list[Decision]:
+    """The other seats' choices made from the hands they hold now."""
+    rules = known.rules
+    history = known.history
+    tables = tables_before(known)
     hidden = known.unseen
     scale = model.sharpness
     decisions: list[Decision] = []

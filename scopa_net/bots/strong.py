@@ -35,6 +35,7 @@ from scopa_net.bots.inference import DEFAULT_SHARPNESS, ChoiceModel, Inference
 from scopa_net.bots.lookahead import LAST_DEAL, DealSearch
 from scopa_net.bots.observed import Observed
 from scopa_net.bots.partners import PartnerSearch
+from scopa_net.bots.reading import GreedyReading
 from scopa_net.bots.sampling import World, is_certain, sample_world
 from scopa_net.bots.search import ExactSearch, Playouts
 from scopa_net.bots.signals import SIGNAL_MARGIN, PartnerSignals, signalling_lay
@@ -100,6 +101,7 @@ class StrongPlayer:
         pool: int = 0,
         signals: bool = False,
         endgame_plays: int = 0,
+        greedy_reading: bool = False,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts!r}")
@@ -127,6 +129,8 @@ class StrongPlayer:
         self.pool = pool
         self.signals = signals
         self.endgame_plays = endgame_plays
+        self.greedy_reading = greedy_reading
+        self._read: dict[tuple, dict[int, float]] = {}
         self._greedy = GreedyPlayer()
         self._deal_search: dict[RuleSet, DealSearch | PartnerSearch] = {}
         self._tools: dict[RuleSet, tuple[Playouts, ExactSearch | None, ChoiceModel]] = {}
@@ -167,7 +171,10 @@ class StrongPlayer:
         certain = is_certain(known)
         reading = None
         if self.inference and not certain and known.rules.hand_size <= self.inference_hand_size:
-            reading = Inference(known, model)
+            if self.greedy_reading:
+                reading = GreedyReading(known, model.sharpness, self._read)
+            else:
+                reading = Inference(known, model)
             if not reading.informative:
                 reading = None
         deadline = None
