@@ -55,6 +55,10 @@ INFERENCE_HAND_SIZE = 10
 #: (measured: -0.6 points a round); tempered to this they do no harm and may help: +0.24
 #: [-0.18, 0.66] points a round against no reading, over 110 duplicate decks of two seeds.
 LONG_HANDS_SHARPNESS = 0.5
+#: The sharpness of the greedy reading (:mod:`scopa_net.bots.reading`), which hard uses with
+#: two pairs of three-card hands: +0.19 [-0.06, 0.43] points a round over the choice model's
+#: reading, over 100 paired decks (at ten-card hands -0.17 [-0.57, 0.23], so not there).
+GREEDY_READING_SHARPNESS = 4.0
 #: How far the deal search takes the other side to answer perfectly (1 is minimax); the rest
 #: of its value is the choice model's expectation of its answers (see ``modelled``). With two
 #: players only: with four the blend measured no better (+0.01 [-0.24, 0.26] points a round)
@@ -74,6 +78,15 @@ class StrongPlayer:
     ``leaf`` (the leaf's weights; fitted ones -0.15), ``prime_splits`` (random splits the
     leaf's primiera figure averages: 8, -0.02), ``caution`` and ``modelled`` (the blend of the
     other side's answers; None is the default for the player count).
+
+    With two pairs: ``partners`` ("search" or "policy": the partner, and with "policy" the
+    opponents too, play a capture-minded policy in the search, :mod:`scopa_net.bots.partners`;
+    +0.08 at four players, -0.30 in scopone), ``greedy_reading`` (read the other seats as greedy
+    players, :mod:`scopa_net.bots.reading`; on by default with three-card hands),
+    ``signals`` (lay from a pair and read the partner's lays so, :mod:`scopa_net.bots.signals`;
+    on by default in scopone: +0.33 [-0.22, 0.88] there, -0.12 at four players),
+    ``endgame_plays``, ``pool`` (guesses resampled by the reading; -0.21 in scopone) and
+    ``greedy_margin`` (greedy's play unless the search finds it that much worse; +0.14).
     """
 
     def __init__(
@@ -99,9 +112,10 @@ class StrongPlayer:
         partners: str | None = None,
         greedy_margin: float = 0.0,
         pool: int = 0,
-        signals: bool = False,
+        signals: bool | None = None,
+        signal_margin: float = SIGNAL_MARGIN,
         endgame_plays: int = 0,
-        greedy_reading: bool = False,
+        greedy_reading: bool | None = None,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts!r}")
@@ -128,6 +142,7 @@ class StrongPlayer:
         self.greedy_margin = greedy_margin
         self.pool = pool
         self.signals = signals
+        self.signal_margin = signal_margin
         self.endgame_plays = endgame_plays
         self.greedy_reading = greedy_reading
         self._read: dict[tuple, dict[int, float]] = {}
@@ -171,8 +186,9 @@ class StrongPlayer:
         certain = is_certain(known)
         reading = None
         if self.inference and not certain and known.rules.hand_size <= self.inference_hand_size:
-            if self.greedy_reading:
-                reading = GreedyReading(known, model.sharpness, self._read)
+            if self._reads_as_greedy(known.rules):
+                sharpness = GREEDY_READING_SHARPNESS if self.sharpness is None else self.sharpness
+                reading = GreedyReading(known, sharpness, self._read)
             else:
                 reading = Inference(known, model)
             if not reading.informative:
@@ -181,7 +197,8 @@ class StrongPlayer:
         if self.clock is not None and self.time_limit is not None:
             deadline = self.clock() + self.time_limit
         signals = None
-        if self.signals and known.rules.players == 4 and not certain:
+        signalling = self._signals_for(known.rules)
+        if signalling and not certain:
             signals = PartnerSignals(known)
             if not signals.informative:
                 signals = None
@@ -251,12 +268,12 @@ class StrongPlayer:
                 continue
             break
         best = max(alive, key=lambda i: totals[i])
-        if self.signals and known.rules.players == 4 and weight > 0:
+        if signalling and weight > 0:
             lay = signalling_lay(
                 [codes[i] for i in alive],
                 [totals[i] for i in alive],
                 known.hand,
-                SIGNAL_MARGIN * weight,
+                self.signal_margin * weight,
             )
             if lay is not None:
                 return codes[alive[lay]]
@@ -266,6 +283,16 @@ class StrongPlayer:
             if greedy in alive and totals[best] - totals[greedy] < self.greedy_margin * weight:
                 return codes[greedy]
         return codes[best]
+
+    def _reads_as_greedy(self, rules: RuleSet) -> bool:
+        if self.greedy_reading is not None:
+            return self.greedy_reading
+        return rules.players == 4 and rules.hand_size <= 3
+
+    def _signals_for(self, rules: RuleSet) -> bool:
+        if rules.players != 4:
+            return False
+        return rules.hand_size > 3 if self.signals is None else self.signals
 
     def _caution_for(self, rules: RuleSet) -> float:
         if self.caution is not None:
