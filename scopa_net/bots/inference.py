@@ -19,7 +19,7 @@ It reads only the seat's knowledge (:class:`~scopa_net.bots.observed.Observed`) 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from scopa_net.bots.evaluation import card_weights
@@ -168,23 +168,29 @@ def tables_before(known: Observed) -> list[int]:
 
 def _decisions(known: Observed, model: ChoiceModel) -> list[Decision]:
     """The other seats' choices made from the hands they hold now."""
-    rules = known.rules
     history = known.history
     tables = tables_before(known)
     hidden = known.unseen
     scale = model.sharpness
     decisions: list[Decision] = []
+    for seat, i, later in choices_from_hidden_hands(known):
+        code = history[i][1]
+        t = tables[i]
+        strengths = {c: math.exp(scale * model.best_score(t, c)) for c in (*hidden, *later)}
+        decisions.append(Decision(seat, scale * model.play_score(t, code), later, strengths))
+    return decisions
+
+
+def choices_from_hidden_hands(known: Observed) -> Iterator[tuple[int, int, list[int]]]:
+    """Every other seat's play from the hand it holds now: (seat, index of the play in
+    ``known.history``, the cards it has played from that hand since, that play's first)."""
+    history = known.history
     for seat, held in enumerate(known.hand_counts):
         if seat == known.seat or not held:
             continue
-        played = rules.hand_size - held
+        played = known.rules.hand_size - held
         if played <= 0:
             continue
         mine = [i for i, (s, _, _) in enumerate(history) if s == seat][-played:]
         for n, i in enumerate(mine):
-            code = history[i][1]
-            later = [history[j][1] & CARD_FIELD for j in mine[n:]]
-            t = tables[i]
-            strengths = {c: math.exp(scale * model.best_score(t, c)) for c in (*hidden, *later)}
-            decisions.append(Decision(seat, scale * model.play_score(t, code), later, strengths))
-    return decisions
+            yield seat, i, [history[j][1] & CARD_FIELD for j in mine[n:]]

@@ -18,7 +18,13 @@ from dataclasses import replace
 
 from scopa_net.bots.evaluation import card_weights
 from scopa_net.bots.greedy import SWEEP_POINTS, exposure
-from scopa_net.bots.inference import Decision, Inference, _captures, tables_before
+from scopa_net.bots.inference import (
+    Decision,
+    Inference,
+    _captures,
+    choices_from_hidden_hands,
+    tables_before,
+)
 from scopa_net.bots.observed import Observed
 from scopa_net.cards import BIT, FULL_MASK, VALUE, indices_of
 from scopa_net.plays import CARD_BITS, CARD_FIELD
@@ -57,32 +63,25 @@ def _greedy_decisions(
     quindici = rules.has(Variant.QUINDICI)
     apt = rules.has(Variant.ASSO_PIGLIA_TUTTO)
     decisions: list[Decision] = []
-    for seat, held in enumerate(known.hand_counts):
-        if seat == known.seat or not held:
-            continue
-        played = rules.hand_size - held
-        if played <= 0:
-            continue
-        mine = [i for i, (s, _, _) in enumerate(history) if s == seat][-played:]
-        for n, i in enumerate(mine):
-            code = history[i][1]
-            later = [history[j][1] & CARD_FIELD for j in mine[n:]]
-            t = tables[i]
-            key = (rules, known.dealer, t, history[: i + 1])
-            scores = cache.get(key)
-            if scores is None:
-                # The seat judged from the cards unseen then; the next seat held about as
-                # many cards as this one did.
-                unseen = tuple(indices_of(FULL_MASK & ~seen[i]))
-                counts = (held + len(later),) * rules.players
-                view = replace(known, seat=seat, unseen=unseen, hand_counts=counts)
-                scores = cache[key] = {}
-                for c in unseen:
-                    options = _captures(t, VALUE[c], quindici, apt) or (0,)
-                    scores[c] = max(_value(view, weights, t, c | m << CARD_BITS) for m in options)
-                scores[-1] = _value(view, weights, t, code)
-            strengths = {c: math.exp(sharpness * scores[c]) for c in (*known.unseen, *later)}
-            decisions.append(Decision(seat, sharpness * scores[-1], later, strengths))
+    for seat, i, later in choices_from_hidden_hands(known):
+        held = known.hand_counts[seat]
+        code = history[i][1]
+        t = tables[i]
+        key = (rules, known.dealer, t, history[: i + 1])
+        scores = cache.get(key)
+        if scores is None:
+            # The seat judged from the cards unseen then; the next seat held about as
+            # many cards as this one did.
+            unseen = tuple(indices_of(FULL_MASK & ~seen[i]))
+            counts = (held + len(later),) * rules.players
+            view = replace(known, seat=seat, unseen=unseen, hand_counts=counts)
+            scores = cache[key] = {}
+            for c in unseen:
+                options = _captures(t, VALUE[c], quindici, apt) or (0,)
+                scores[c] = max(_value(view, weights, t, c | m << CARD_BITS) for m in options)
+            scores[-1] = _value(view, weights, t, code)
+        strengths = {c: math.exp(sharpness * scores[c]) for c in (*known.unseen, *later)}
+        decisions.append(Decision(seat, sharpness * scores[-1], later, strengths))
     return decisions
 
 

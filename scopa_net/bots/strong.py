@@ -34,7 +34,6 @@ from scopa_net.bots.greedy import GreedyPlayer
 from scopa_net.bots.inference import DEFAULT_SHARPNESS, ChoiceModel, Inference
 from scopa_net.bots.lookahead import LAST_DEAL, DealSearch
 from scopa_net.bots.observed import Observed
-from scopa_net.bots.partners import PartnerSearch
 from scopa_net.bots.reading import GreedyReading
 from scopa_net.bots.sampling import World, is_certain, sample_world
 from scopa_net.bots.search import ExactSearch, Playouts
@@ -59,6 +58,10 @@ LONG_HANDS_SHARPNESS = 0.5
 #: two pairs of three-card hands: +0.19 [-0.06, 0.43] points a round over the choice model's
 #: reading, over 100 paired decks (at ten-card hands -0.17 [-0.57, 0.23], so not there).
 GREEDY_READING_SHARPNESS = 4.0
+#: With two pairs of ten-card hands (scopone, no stock), each guess is searched to the round's
+#: end once this many plays are left after the one chosen: +0.39 [0.10, 0.68] points a round
+#: over the three-ply search there, over 100 paired decks.
+SCOPONE_ENDGAME_PLAYS = 11
 #: How far the deal search takes the other side to answer perfectly (1 is minimax); the rest
 #: of its value is the choice model's expectation of its answers (see ``modelled``). With two
 #: players only: with four the blend measured no better (+0.01 [-0.24, 0.26] points a round)
@@ -79,14 +82,13 @@ class StrongPlayer:
     leaf's primiera figure averages: 8, -0.02), ``caution`` and ``modelled`` (the blend of the
     other side's answers; None is the default for the player count).
 
-    With two pairs: ``partners`` ("search" or "policy": the partner, and with "policy" the
-    opponents too, play a capture-minded policy in the search, :mod:`scopa_net.bots.partners`;
-    +0.08 at four players, -0.30 in scopone), ``greedy_reading`` (read the other seats as greedy
-    players, :mod:`scopa_net.bots.reading`; on by default with three-card hands),
-    ``signals`` (lay from a pair and read the partner's lays so, :mod:`scopa_net.bots.signals`;
-    on by default in scopone: +0.33 [-0.22, 0.88] there, -0.12 at four players),
-    ``endgame_plays``, ``pool`` (guesses resampled by the reading; -0.21 in scopone) and
-    ``greedy_margin`` (greedy's play unless the search finds it that much worse; +0.14).
+    With two pairs: ``greedy_reading`` (read the other seats as greedy players,
+    :mod:`scopa_net.bots.reading`; on by default with three-card hands), ``signals`` (lay from
+    a pair and read the partner's lays so, :mod:`scopa_net.bots.signals`; on by default in
+    scopone: +0.33 [-0.22, 0.88] there, -0.12 at four players), ``endgame_plays`` (search each
+    guess to the end once that many plays are left, the stock gone; 11 by default in scopone),
+    ``pool`` (guesses resampled by the reading; -0.21 in scopone) and ``greedy_margin``
+    (greedy's play unless the search finds it that much worse; +0.14 in scopone).
     """
 
     def __init__(
@@ -109,12 +111,11 @@ class StrongPlayer:
         caution: float | None = None,
         prime_splits: int = 1,
         modelled: bool = True,
-        partners: str | None = None,
         greedy_margin: float = 0.0,
         pool: int = 0,
         signals: bool | None = None,
         signal_margin: float = SIGNAL_MARGIN,
-        endgame_plays: int = 0,
+        endgame_plays: int | None = None,
         greedy_reading: bool | None = None,
     ) -> None:
         if playouts < 1:
@@ -138,7 +139,6 @@ class StrongPlayer:
         self.caution = caution
         self.prime_splits = prime_splits
         self.modelled = modelled
-        self.partners = partners
         self.greedy_margin = greedy_margin
         self.pool = pool
         self.signals = signals
@@ -147,7 +147,7 @@ class StrongPlayer:
         self.greedy_reading = greedy_reading
         self._read: dict[tuple, dict[int, float]] = {}
         self._greedy = GreedyPlayer()
-        self._deal_search: dict[RuleSet, DealSearch | PartnerSearch] = {}
+        self._deal_search: dict[RuleSet, DealSearch] = {}
         self._tools: dict[RuleSet, tuple[Playouts, ExactSearch | None, ChoiceModel]] = {}
         self.evaluations = 0
         """(guess, play) pairs finished so far, by playout or exact search: for benchmarks."""
@@ -165,11 +165,6 @@ class StrongPlayer:
         deal_search = None
         if self.lookahead and known.rules.side_count == 2:
             deal_search = self._deal_search.get(known.rules)
-            if deal_search is None and self.partners is not None and known.rules.players == 4:
-                deal_search = PartnerSearch(
-                    known.rules, self.max_plies, coefficients=self.leaf, opponents=self.partners
-                )
-                self._deal_search[known.rules] = deal_search
             if deal_search is None:
                 deal_search = DealSearch(
                     known.rules,
@@ -198,6 +193,9 @@ class StrongPlayer:
             deadline = self.clock() + self.time_limit
         signals = None
         signalling = self._signals_for(known.rules)
+        endgame_plays = self.endgame_plays
+        if endgame_plays is None:
+            endgame_plays = SCOPONE_ENDGAME_PLAYS if _is_scopone_deal(known.rules) else 0
         if signalling and not certain:
             signals = PartnerSignals(known)
             if not signals.informative:
@@ -236,7 +234,7 @@ class StrongPlayer:
                 # Few cards left in the stock: search this guess to the end of the round.
                 deal = LAST_DEAL
                 plies = known.plays_left
-            elif not known.stock_count and known.plays_left - 1 <= self.endgame_plays:
+            elif not known.stock_count and known.plays_left - 1 <= endgame_plays:
                 # The last few plays of the round: search this guess to its end.
                 plies = known.plays_left
             for i in alive:
@@ -292,7 +290,7 @@ class StrongPlayer:
     def _signals_for(self, rules: RuleSet) -> bool:
         if rules.players != 4:
             return False
-        return rules.hand_size > 3 if self.signals is None else self.signals
+        return _is_scopone_deal(rules) if self.signals is None else self.signals
 
     def _caution_for(self, rules: RuleSet) -> float:
         if self.caution is not None:
@@ -309,6 +307,11 @@ class StrongPlayer:
             model = ChoiceModel(rules, sharpness)
             tools = self._tools[rules] = (Playouts(rules), exact, model)
         return tools
+
+
+def _is_scopone_deal(rules: RuleSet) -> bool:
+    """Four players dealt every card at once (ten each), as in scopone."""
+    return rules.players == 4 and rules.hand_size > 3
 
 
 def _resampling_pool(
