@@ -88,7 +88,10 @@ class StrongPlayer:
     scopone: +0.33 [-0.22, 0.88] there, -0.12 at four players), ``endgame_plays`` (search each
     guess to the end once that many plays are left, the stock gone; 11 by default in scopone),
     ``pool`` (guesses resampled by the reading; -0.21 in scopone) and ``greedy_margin``
-    (greedy's play unless the search finds it that much worse; +0.14 in scopone).
+    (greedy's play unless the search finds it that much worse; +0.14 in scopone). With these
+    defaults a pair of ``hard`` leads a pair of ``medium`` by +0.504 [0.428, 0.580] points a
+    round at four players (1,000 matches; +0.355 before) and +0.940 [0.815, 1.065] in scopone
+    (910 matches; -0.033 before): ``benchmarks/arena_progress.py``, seed 1.
     """
 
     def __init__(
