@@ -47,16 +47,18 @@ def build(spec: str, seed: int) -> Player:
         return make_player(level, seed)
     if level != "strong":
         raise SystemExit(f"settings are for hard only, not {name!r}")
-    settings: dict[str, bool | int | float | tuple[float, ...]] = {}
+    settings: dict[str, bool | int | float | str | tuple[float, ...]] = {}
     for part in rest.split(","):
         key, _, value = part.partition("=")
         if value in ("True", "False"):
             settings[key] = value == "True"
         elif "/" in value:
             settings[key] = tuple(float(v) for v in value.split("/"))
-        else:
+        elif value.lstrip("-").replace(".", "", 1).isdigit():
             number = float(value)
             settings[key] = int(number) if number.is_integer() else number
+        else:
+            settings[key] = value
     return StrongPlayer(seed, **settings)  # type: ignore[arg-type]
 
 

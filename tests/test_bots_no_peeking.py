@@ -19,6 +19,16 @@ from scopa_net.bots.random_player import RandomPlayer
 from scopa_net.bots.strong import StrongPlayer
 from scopa_net.rules import RuleSet
 
+#: Hard's settings that read or search differently from its defaults (the defaults are
+#: covered below): each must decide from the seat's view alone too.
+HARD_SETTINGS: list[dict[str, object]] = [
+    {"signals": True, "endgame_plays": 11},
+    {"greedy_reading": True, "sharpness": 4.0},
+    {"greedy_reading": False, "signals": False, "endgame_plays": 0},
+    {"pool": 40, "sharpness": 2.0},
+    {"greedy_margin": 0.3},
+]
+
 
 @settings(max_examples=25, deadline=None)
 @given(
@@ -40,6 +50,9 @@ def test_hidden_cards_change_neither_the_view_nor_the_choice(
     assert view == two.view_for(seat)
     for make in (RandomPlayer, GreedyPlayer, lambda s: StrongPlayer(s, playouts=24)):
         assert make(seed).choose(view) == make(seed).choose(two.view_for(seat))
+    for extra in HARD_SETTINGS:
+        hard = [StrongPlayer(seed, nodes=600, **extra) for _ in range(2)]  # type: ignore[arg-type]
+        assert hard[0].choose(view) == hard[1].choose(two.view_for(seat)), extra
 
 
 def test_the_twins_really_differ_in_hidden_cards() -> None:

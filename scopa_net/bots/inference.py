@@ -19,7 +19,7 @@ It reads only the seat's knowledge (:class:`~scopa_net.bots.observed.Observed`) 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from scopa_net.bots.evaluation import card_weights
@@ -134,6 +134,10 @@ class Inference:
 
     def weight(self, world: World) -> float:
         """How likely the other seats' choices were if ``world`` is the truth (unnormalised)."""
+        return math.exp(self.log_weight(world))
+
+    def log_weight(self, world: World) -> float:
+        """The logarithm of :meth:`weight` (no underflow however many choices were read)."""
         log_w = 0.0
         for d in self.decisions:
             strengths = d.strengths
@@ -143,14 +147,13 @@ class Inference:
             for c in world.hands[d.seat]:
                 total += strengths[c]
             log_w += d.chosen - math.log(total)
-        return math.exp(log_w)
+        return log_w
 
 
-def _decisions(known: Observed, model: ChoiceModel) -> list[Decision]:
-    """The other seats' choices made from the hands they hold now."""
-    rules = known.rules
+def tables_before(known: Observed) -> list[int]:
+    """The table (a mask) before each play of ``known.history``, rebuilt backwards from the
+    table now."""
     history = known.history
-    # The table before each play, rebuilt backwards from the table now.
     tables = [0] * len(history)
     table = 0
     for c in known.table:
@@ -160,20 +163,34 @@ def _decisions(known: Observed, model: ChoiceModel) -> list[Decision]:
         taken = code >> CARD_BITS
         table = table | taken if taken else table & ~BIT[code & CARD_FIELD]
         tables[i] = table
+    return tables
+
+
+def _decisions(known: Observed, model: ChoiceModel) -> list[Decision]:
+    """The other seats' choices made from the hands they hold now."""
+    history = known.history
+    tables = tables_before(known)
     hidden = known.unseen
     scale = model.sharpness
     decisions: list[Decision] = []
+    for seat, i, later in choices_from_hidden_hands(known):
+        code = history[i][1]
+        t = tables[i]
+        strengths = {c: math.exp(scale * model.best_score(t, c)) for c in (*hidden, *later)}
+        decisions.append(Decision(seat, scale * model.play_score(t, code), later, strengths))
+    return decisions
+
+
+def choices_from_hidden_hands(known: Observed) -> Iterator[tuple[int, int, list[int]]]:
+    """Every other seat's play from the hand it holds now: (seat, index of the play in
+    ``known.history``, the cards it has played from that hand since, that play's first)."""
+    history = known.history
     for seat, held in enumerate(known.hand_counts):
         if seat == known.seat or not held:
             continue
-        played = rules.hand_size - held
+        played = known.rules.hand_size - held
         if played <= 0:
             continue
         mine = [i for i, (s, _, _) in enumerate(history) if s == seat][-played:]
         for n, i in enumerate(mine):
-            code = history[i][1]
-            later = [history[j][1] & CARD_FIELD for j in mine[n:]]
-            t = tables[i]
-            strengths = {c: math.exp(scale * model.best_score(t, c)) for c in (*hidden, *later)}
-            decisions.append(Decision(seat, scale * model.play_score(t, code), later, strengths))
-    return decisions
+            yield seat, i, [history[j][1] & CARD_FIELD for j in mine[n:]]
