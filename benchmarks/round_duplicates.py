@@ -11,9 +11,10 @@ player is a level name, optionally with the hard player's settings, such as
 
 It prints A's margin over B in points a round with a 95% interval over the decks, and each
 side's think time per move in CPU seconds (median, 99th percentile, maximum); every 20 decks
-it prints the figure so far, so a run cut short still says something. ``--margins FILE`` keeps
-each deck's margin; a later run on the same seed and player B given ``--paired FILE`` also
-prints its difference from that run deck by deck, with less spread than either alone::
+it prints the figure and A's think times so far, so a run cut short still says something.
+``--margins FILE`` keeps each deck's margin; a later run on the same seed and player B
+given ``--paired FILE`` also prints its difference from that run deck by deck, with less
+spread than either alone::
 
     python benchmarks/round_duplicates.py hard medium --rounds 300 --margins old.m
     python benchmarks/round_duplicates.py hard:caution=1 medium --rounds 300 --paired old.m
@@ -142,7 +143,8 @@ def main() -> None:
         think_b += played[2]
         if len(margins) % EVERY == 0 and len(margins) < args.rounds:
             so_far = mean_interval(margins).text()
-            print(f"  after {len(margins)} decks: {so_far}", flush=True)
+            think = spread(think_a)
+            print(f"  after {len(margins)} decks: {so_far}; A's think {think}", flush=True)
     elapsed = time.perf_counter() - started
     figure = mean_interval(margins).text() if len(margins) > 1 else f"{margins[0]:.3f}"
     print(f"{args.a} v {args.b}: {len(margins)} decks, each played twice; {rules.describe()}")
