@@ -49,6 +49,7 @@ def main() -> None:
         think_a=args.think if a == "expert" else None,
         think_b=args.think if b == "expert" else None,
     )
+    names = (args.level_a, args.level_b)  # as typed, as `scopa-net arena` prints them
     started = time.perf_counter()
     done = []
     text = ""
@@ -60,7 +61,7 @@ def main() -> None:
             elapsed = time.perf_counter() - started
             unit = "think times in CPU seconds\n" if args.cpu_think else ""
             text = (
-                f"{unit}{format_report(config, summarise(config, done))}\n"
+                f"{unit}{format_report(config, summarise(config, done), names)}\n"
                 f"{state}: {len(done)} of {config.pairs} pairs, {elapsed:.0f} s"
             )
             if args.out is not None:

@@ -28,7 +28,7 @@ TINY = {
 
 #: What each one prints once it has measured its figures and its baseline.
 LAST_WORDS = {
-    "arena_progress.py": "finished: 1 of 1 pairs",
+    "arena_progress.py": "expert minus medium, points per round",
     "bots.py": "full rounds per second",
     "client.py": "render the whole board",
     "engine.py": "legal-play generation",
