@@ -28,6 +28,7 @@ import os
 import random
 import secrets
 import shutil
+import signal
 import socket
 import sqlite3
 import statistics
@@ -493,6 +494,8 @@ class Window:
     memory: tuple[int, int, int]
     """Host RSS (KiB): before any connection, with every connection open, with every table
     created (nobody seated yet)."""
+    wall: tuple[float, float] = (0.0, 0.0)
+    """The window's start and end, wall time (``time.time()``)."""
 
 
 async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
@@ -533,6 +536,7 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
         spy = start_py_spy(args.py_spy, host_pid, args.duration) if args.py_spy else None
         host_start = cpu_seconds(host_pid)
         cpu_start = time.process_time(), machine_busy()
+        wall_start = time.time()
         deadline = window_start + args.duration
         samples: list[int] = []
         while trio.current_time() < deadline:
@@ -554,7 +558,11 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
             niced_cpu=(machine_busy()[1] - cpu_start[1][1]) / elapsed,
             load=(load_start, os.getloadavg()[0]),
             memory=(idle, connected, created),
+            wall=(wall_start, time.time()),
         )
+        if args.gc_log:
+            os.kill(host_pid, signal.SIGUSR1)  # the probe writes its census
+            await trio.sleep(2)
         nursery.cancel_scope.cancel()
     if spy is not None:
         spy.wait(timeout=60)
@@ -640,6 +648,47 @@ def trust(window: Window, *, niced: bool | None = None, grouped: bool | None = N
     return f"{line}\n{verdict}"
 
 
+def gc_report(text: str, window: Window) -> list[str]:
+    """What benchmarks/gc_probe.py logged: the host's collections in the window by generation
+    (how many, their pauses in all and the longest, share of the window) and the census."""
+    start, end = window.wall
+    pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+    tracked = []
+    census: list[str] = []
+    for line in text.splitlines():
+        words = line.split()
+        if words[0] == "gc" and start <= float(words[1]) <= end:
+            pauses[int(words[2])].append(float(words[3]))
+            if int(words[5]) >= 0:
+                tracked.append(int(words[5]))
+        elif words[0] == "census":
+            census = [
+                f"host objects tracked by the collector at the end: {int(words[2]):,}, "
+                f"frozen {int(words[3]):,}; most numerous:"
+            ]
+        elif words[0] == "type" and census:
+            census.append(f"  {int(words[1]):9,} {words[2]}")
+        elif words[0] == "garbage":
+            census.append(
+                f"host collector: then a full collection of everything (unfrozen) freed "
+                f"{int(words[2]):,} objects in {float(words[3]):.0f} ms"
+            )
+    seconds = max(end - start, 1e-9)
+    lines = []
+    for generation, times in pauses.items():
+        if times:
+            lines.append(
+                f"host collector, generation {generation}: {len(times)} collections in the "
+                f"window, {sum(times):.1f} ms in all ({sum(times) / 10 / seconds:.2f}% of it), "
+                f"longest {max(times):.1f} ms, median {statistics.median(times):.2f} ms"
+            )
+        else:
+            lines.append(f"host collector, generation {generation}: no collection in the window")
+    if tracked:
+        lines.append(f"host collector: after its full collections {tracked[-1]:,} objects tracked")
+    return lines + census
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tables", type=int, default=500)
@@ -683,6 +732,13 @@ def main() -> None:
         "FILE and print the top entries (py-spy must be installed)",
     )
     parser.add_argument(
+        "--gc-log",
+        metavar="FILE",
+        help="run the host under benchmarks/gc_probe.py, which logs every garbage collection "
+        "to FILE, and print the collector's pauses in the window and a census of the objects "
+        "it tracks at the end",
+    )
+    parser.add_argument(
         "--profile",
         metavar="FILE",
         help="run the host under cProfile and write its stats to FILE (slows the host down)",
@@ -713,8 +769,11 @@ def main() -> None:
             [
                 sys.executable,
                 *(["-m", "cProfile", "-o", args.profile] if args.profile else []),
-                "-m",
-                "scopa_net",
+                *(
+                    [str(Path(__file__).with_name("gc_probe.py")), args.gc_log]
+                    if args.gc_log
+                    else ["-m", "scopa_net"]
+                ),
                 "host",
                 "--host",
                 "127.0.0.1",
@@ -833,6 +892,9 @@ def report(
     )
     for failure in window.failures[:5]:
         print(f"failure: {failure}")
+    if args.gc_log and Path(args.gc_log).exists():
+        for line in gc_report(Path(args.gc_log).read_text(), window):
+            print(line)
     if args.py_spy and Path(args.py_spy).exists():
         print("host profile (py-spy, samples while running): self %, inclusive %, function")
         for own, within, function in top_entries(args.py_spy):

@@ -117,6 +117,10 @@ class PlayerSession:
             await drain(self.stream)
         finally:
             await self._leave_table()
+            # The outbox's sink is a method of this session: a cycle. Broken, the session is
+            # freed by reference counting once the table lets go of the outbox (the host's
+            # collector never looks at old objects again: server/collector.py).
+            self.outbox.sink = None
 
     # --- reading ------------------------------------------------------------------------
 

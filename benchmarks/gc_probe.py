@@ -1,0 +1,99 @@
+"""Run ``scopa-net`` with its garbage collector watched: a diagnostic for benchmarks/load.py.
+
+    python benchmarks/gc_probe.py LOG host --port ...
+
+Every collection is written to ``LOG`` as one line: ``gc TIME GENERATION MILLISECONDS
+COLLECTED TRACKED`` (wall time at its end, the pause in milliseconds, the objects it freed, and
+after a full collection, how many objects the collector tracks, frozen ones not counted;
+-1 after a younger one). On SIGUSR1 it writes a
+census: ``census TIME TRACKED FROZEN`` and then ``type COUNT NAME`` for the 25 most numerous
+tracked types; then it unfreezes everything and runs a full collection, and writes ``garbage
+TIME FREED MILLISECONDS``: the unreachable cycles left behind until then. With
+``GC_PROBE_YOUNG=1`` every third young collection is preceded by a census of what it will walk
+(``young``, ``yref``, ``ybig`` lines). The host is otherwise the ordinary one.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import runpy
+import signal
+import sys
+import time
+from collections import Counter
+from typing import TextIO
+
+
+def watch(log: TextIO) -> None:
+    """Log every collection's pause, and a census of tracked objects on SIGUSR1."""
+    began = [0.0]
+
+    young = [0]
+
+    def on_collect(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            if info["generation"] == 0 and os.environ.get("GC_PROBE_YOUNG"):
+                young[0] += 1
+                if young[0] % 3 == 0:
+                    young_census()
+            began[0] = time.perf_counter()
+            return
+        pause = (time.perf_counter() - began[0]) * 1000
+        # Counting costs a walk of the list: only after a full collection (rare).
+        tracked = len(gc.get_objects(2)) if info["generation"] == 2 else -1
+        log.write(
+            f"gc {time.time():.3f} {info['generation']} {pause:.3f} {info['collected']} {tracked}\n"
+        )
+
+    def census(signum: int, frame: object) -> None:
+        objects = gc.get_objects()
+        kinds = Counter(f"{type(o).__module__}.{type(o).__qualname__}" for o in objects)
+        log.write(f"census {time.time():.3f} {len(objects)} {gc.get_freeze_count()}\n")
+        for name, count in kinds.most_common(25):
+            log.write(f"type {count} {name}\n")
+        del objects
+        # What every collection so far left behind: cycles no longer referenced (a frozen
+        # object is looked at again only once unfrozen).
+        gc.unfreeze()
+        began = time.perf_counter()
+        garbage = gc.collect()
+        log.write(
+            f"garbage {time.time():.3f} {garbage} {(time.perf_counter() - began) * 1000:.1f}\n"
+        )
+        log.flush()
+
+    def young_census() -> None:
+        """What a young collection is about to walk: its objects by type, the references
+        each type holds (what the walk visits), and the biggest containers."""
+        objects = gc.get_objects(0)
+        kinds: Counter[str] = Counter()
+        refs: Counter[str] = Counter()
+        sizes = []
+        for o in objects:
+            name = f"{type(o).__module__}.{type(o).__qualname__}"
+            n = len(gc.get_referents(o))
+            kinds[name] += 1
+            refs[name] += n
+            sizes.append((n, name))
+        sizes.sort(reverse=True)
+        log.write(f"young {time.time():.3f} {len(objects)} {sum(refs.values())}\n")
+        for name, count in refs.most_common(15):
+            log.write(f"yref {count} {kinds[name]} {name}\n")
+        for n, name in sizes[:8]:
+            log.write(f"ybig {n} {name}\n")
+        del objects
+
+    gc.callbacks.append(on_collect)
+    signal.signal(signal.SIGUSR1, census)
+
+
+def main() -> None:
+    log = open(sys.argv[1], "w", buffering=1)  # noqa: SIM115 (open for the process's life)
+    watch(log)
+    sys.argv = ["scopa-net", *sys.argv[2:]]
+    runpy.run_module("scopa_net", run_name="__main__", alter_sys=True)
+
+
+if __name__ == "__main__":
+    main()
