@@ -10,7 +10,10 @@ census: ``census TIME TRACKED FROZEN`` and then ``type COUNT NAME`` for the 25 m
 tracked types; then it unfreezes everything and runs a full collection, and writes ``garbage
 TIME FREED MILLISECONDS``: the unreachable cycles left behind until then. With
 ``GC_PROBE_YOUNG=1`` every third young collection is preceded by a census of what it will walk
-(``young``, ``yref``, ``ybig`` lines). The host is otherwise the ordinary one.
+(``young``, ``yref``, ``ybig`` lines). With ``GC_PROBE_TRACEMALLOC=1`` the host runs under
+:mod:`tracemalloc` (slower): SIGUSR2 marks a starting point, and the census then writes
+``traced GROWTH TOTAL`` and ``grew BYTES BLOCKS NOW FILE`` lines, what each source file holds
+more than at the mark. The host is otherwise the ordinary one.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import runpy
 import signal
 import sys
 import time
+import tracemalloc
 from collections import Counter
 from typing import TextIO
 
@@ -53,6 +57,8 @@ def watch(log: TextIO) -> None:
         for name, count in kinds.most_common(25):
             log.write(f"type {count} {name}\n")
         del objects
+        if tracemalloc.is_tracing():
+            growth()
         # What every collection so far left behind: cycles no longer referenced (a frozen
         # object is looked at again only once unfrozen).
         gc.unfreeze()
@@ -84,8 +90,28 @@ def watch(log: TextIO) -> None:
             log.write(f"ybig {n} {name}\n")
         del objects
 
+    base: list[tracemalloc.Snapshot] = []
+
+    def mark(signum: int, frame: object) -> None:
+        """SIGUSR2: the allocations now are what the census's comparison starts from."""
+        base[:] = [tracemalloc.take_snapshot()]
+
+    def growth() -> None:
+        """Since SIGUSR2: memory allocated and not freed, by source file."""
+        if not base:
+            return
+        now = tracemalloc.take_snapshot()
+        changes = now.compare_to(base[0], "filename")
+        log.write(f"traced {sum(c.size_diff for c in changes)} {sum(c.size for c in changes)}\n")
+        for c in changes[:15]:
+            name = c.traceback[0].filename
+            log.write(f"grew {c.size_diff} {c.count_diff} {c.size} {name}\n")
+
     gc.callbacks.append(on_collect)
     signal.signal(signal.SIGUSR1, census)
+    if os.environ.get("GC_PROBE_TRACEMALLOC"):
+        tracemalloc.start()
+        signal.signal(signal.SIGUSR2, mark)
 
 
 def main() -> None:

@@ -537,6 +537,8 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
         host_start = cpu_seconds(host_pid)
         cpu_start = time.process_time(), machine_busy()
         wall_start = time.time()
+        if args.gc_log:
+            os.kill(host_pid, signal.SIGUSR2)  # the probe's memory mark, when it traces
         deadline = window_start + args.duration
         samples: list[int] = []
         while trio.current_time() < deadline:
@@ -668,6 +670,16 @@ def gc_report(text: str, window: Window) -> list[str]:
             ]
         elif words[0] == "type" and census:
             census.append(f"  {int(words[1]):9,} {words[2]}")
+        elif words[0] == "traced":
+            census.append(
+                f"host memory traced (tracemalloc): {int(words[2]) / 2**20:.1f} MiB, "
+                f"{int(words[1]) / 2**20:+.2f} MiB over the window; by source file:"
+            )
+        elif words[0] == "grew":
+            census.append(
+                f"  {int(words[1]) / 1024:+9.0f} KiB ({int(words[2]):+,} blocks; "
+                f"{int(words[3]) / 1024:.0f} KiB now)  {words[4]}"
+            )
         elif words[0] == "garbage":
             census.append(
                 f"host collector: then a full collection of everything (unfrozen) freed "
