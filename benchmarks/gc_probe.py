@@ -51,6 +51,12 @@ def watch(log: TextIO) -> None:
         )
 
     def census(signum: int, frame: object) -> None:
+        try:
+            write_census()
+        except Exception as exc:  # a probe must never bring the host down
+            log.write(f"error {time.time():.3f} census: {exc!r}\n")
+
+    def write_census() -> None:
         objects = gc.get_objects()
         kinds = Counter(f"{type(o).__module__}.{type(o).__qualname__}" for o in objects)
         log.write(f"census {time.time():.3f} {len(objects)} {gc.get_freeze_count()}\n")
@@ -94,7 +100,8 @@ def watch(log: TextIO) -> None:
 
     def mark(signum: int, frame: object) -> None:
         """SIGUSR2: the allocations now are what the census's comparison starts from."""
-        base[:] = [tracemalloc.take_snapshot()]
+        if tracemalloc.is_tracing():
+            base[:] = [tracemalloc.take_snapshot()]
 
     def growth() -> None:
         """Since SIGUSR2: memory allocated and not freed, by source file."""
@@ -109,9 +116,9 @@ def watch(log: TextIO) -> None:
 
     gc.callbacks.append(on_collect)
     signal.signal(signal.SIGUSR1, census)
+    signal.signal(signal.SIGUSR2, mark)
     if os.environ.get("GC_PROBE_TRACEMALLOC"):
         tracemalloc.start()
-        signal.signal(signal.SIGUSR2, mark)
 
 
 def main() -> None:

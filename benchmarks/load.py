@@ -71,6 +71,13 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
     return int(fields[11]) / tick, int(fields[12]) / tick
 
 
+def main_thread_seconds(pid: int) -> float:
+    """CPU time (user + system) the process's main thread has used so far, seconds: the
+    host's trio loop, apart from its journal thread."""
+    fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def machine_busy() -> tuple[float, float]:
     """(busy, niced) CPU seconds of the whole machine so far, all cores (from /proc/stat):
     ``niced`` is the part of ``busy`` spent by processes running at a positive nice value
@@ -449,11 +456,21 @@ async def raw_table(
                 await player.request({"t": "leave", "away": False}, "left")
                 player.backlog = []
             table_id = (await players[0].request(create, "table_created"))["table"]["id"]
-    except (OSError, RuntimeError, trio.BrokenResourceError, trio.TooSlowError) as exc:
-        stats.failures.append(f"table {n}: {exc!r}")
+    except* (OSError, RuntimeError, trio.BrokenResourceError, trio.TooSlowError) as group:
+        # A player's failure reaches here inside the exception group of its table's nursery.
+        for exc in _leaves(group):
+            stats.failures.append(f"table {n}: {exc!r}")
     finally:
         for player in players:
             await trio.aclose_forcefully(player.stream)
+
+
+def _leaves(group: BaseExceptionGroup) -> list[BaseException]:
+    """The exceptions inside ``group``, however deeply nested."""
+    out: list[BaseException] = []
+    for exc in group.exceptions:
+        out += _leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc]
+    return out
 
 
 @dataclass
@@ -483,6 +500,9 @@ class Window:
     host_cpu: float
     host_system: float
     """Of ``host_cpu``, the part spent in the kernel (sends, receives, fsync)."""
+    host_main: float
+    """Of ``host_cpu``, the part spent by the main thread (the trio loop; the rest is the
+    journal's thread)."""
     bots_cpu: float
     machine_cpu: float
     """Cores' worth of CPU the whole machine was busy with during the window."""
@@ -535,6 +555,7 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
         load_start = os.getloadavg()[0]
         spy = start_py_spy(args.py_spy, host_pid, args.duration) if args.py_spy else None
         host_start = cpu_seconds(host_pid)
+        main_start = main_thread_seconds(host_pid)
         cpu_start = time.process_time(), machine_busy()
         wall_start = time.time()
         if args.gc_log:
@@ -555,6 +576,7 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
             rss_kib=samples,
             host_cpu=(sum(cpu_seconds(host_pid)) - sum(host_start)) / elapsed,
             host_system=(cpu_seconds(host_pid)[1] - host_start[1]) / elapsed,
+            host_main=(main_thread_seconds(host_pid) - main_start) / elapsed,
             bots_cpu=(time.process_time() - cpu_start[0]) / elapsed,
             machine_cpu=(machine_busy()[0] - cpu_start[1][0]) / elapsed,
             niced_cpu=(machine_busy()[1] - cpu_start[1][1]) / elapsed,
@@ -564,7 +586,7 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
         )
         if args.gc_log:
             os.kill(host_pid, signal.SIGUSR1)  # the probe writes its census
-            await trio.sleep(2)
+            await trio.sleep(5)
         nursery.cancel_scope.cancel()
     if spy is not None:
         spy.wait(timeout=60)
@@ -670,6 +692,8 @@ def gc_report(text: str, window: Window) -> list[str]:
             ]
         elif words[0] == "type" and census:
             census.append(f"  {int(words[1]):9,} {words[2]}")
+        elif words[0] == "error":
+            census.append(f"gc probe: {' '.join(words[2:])}")
         elif words[0] == "traced":
             census.append(
                 f"host memory traced (tracemalloc): {int(words[2]) / 2**20:.1f} MiB, "
@@ -751,6 +775,11 @@ def main() -> None:
         "it tracks at the end",
     )
     parser.add_argument(
+        "--host-log",
+        metavar="FILE",
+        help="write the host's log (level INFO: every connection and table) to FILE",
+    )
+    parser.add_argument(
         "--profile",
         metavar="FILE",
         help="run the host under cProfile and write its stats to FILE (slows the host down)",
@@ -795,7 +824,7 @@ def main() -> None:
                 str(Path(tmp) / "load.db"),
                 "--no-advertise",
                 "--log-level",
-                "WARNING",
+                "INFO" if args.host_log else "WARNING",
                 "--bot-delay",
                 "0",
                 "--max-per-address",
@@ -805,7 +834,7 @@ def main() -> None:
                 "--max-tables",
                 str(max(1000, tables_kept + 10)),
             ],
-            stderr=subprocess.DEVNULL,
+            stderr=open(args.host_log, "w") if args.host_log else subprocess.DEVNULL,  # noqa: SIM115
         )
         try:
             trio.run(wait_for_port, port)
@@ -851,10 +880,12 @@ def report(
     print(f"move-to-broadcast latency: p50 {p50:.2f} ms, p99 {p99:.2f} ms")
     per_move = window.host_cpu * window.seconds / max(1, window.moves)
     system = window.host_system * window.seconds / max(1, window.moves)
+    main = window.host_main * window.seconds / max(1, window.moves)
     print(
         f"CPU: host process {window.host_cpu:.0%} of a core ({per_move * 1000:.3f} ms per move, "
-        f"of which {system * 1000:.3f} ms in the kernel), load generator (this process) "
-        f"{window.bots_cpu:.0%}"
+        f"of which {system * 1000:.3f} ms in the kernel; main thread "
+        f"{main * 1000:.3f} ms, journal thread {(per_move - main) * 1000:.3f} ms), "
+        f"load generator (this process) {window.bots_cpu:.0%}"
     )
     print(trust(window))
     idle, connected, created = window.memory
