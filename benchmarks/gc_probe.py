@@ -7,7 +7,8 @@ COLLECTED TRACKED`` (wall time at its end, the pause in milliseconds, the object
 after a full collection, how many objects the collector tracks, frozen ones not counted;
 -1 after a younger one). On SIGUSR1 it writes a
 census: ``census TIME TRACKED FROZEN`` and then ``type COUNT NAME`` for the 25 most numerous
-tracked types; then it unfreezes everything and runs a full collection, and writes ``garbage
+tracked types, and ``engine TIME NAME=ENTRIES ...``: how full the rules engine's bounded
+memories are; then it unfreezes everything and runs a full collection, and writes ``garbage
 TIME FREED MILLISECONDS``: the unreachable cycles left behind until then. With
 ``GC_PROBE_YOUNG=1`` every third young collection is preceded by a census of what it will walk
 (``young``, ``yref``, ``ybig`` lines). With ``GC_PROBE_TRACEMALLOC=1`` the host runs under
@@ -27,6 +28,19 @@ import time
 import tracemalloc
 from collections import Counter
 from typing import TextIO
+
+
+def engine_memories() -> str:
+    """How full the rules engine's bounded memories are (scopa_net/captures.py): entries of
+    each, and the bound; read only."""
+    from scopa_net import captures
+
+    sizes = {"adding_up": len(captures._ADDING_UP), "lowest": len(captures._LOWEST)}
+    for name, rule in captures._RULES.items():
+        sizes[f"{name}:answers"] = rule._size
+        sizes[f"{name}:shapes"] = len(rule.shapes)
+    parts = " ".join(f"{k}={v}" for k, v in sizes.items())
+    return f"{parts} limit={captures.MEMORY_LIMIT}"
 
 
 def watch(log: TextIO) -> None:
@@ -63,6 +77,7 @@ def watch(log: TextIO) -> None:
         for name, count in kinds.most_common(25):
             log.write(f"type {count} {name}\n")
         del objects
+        log.write(f"engine {time.time():.3f} {engine_memories()}\n")
         if tracemalloc.is_tracing():
             growth()
         # What every collection so far left behind: cycles no longer referenced (a frozen

@@ -692,6 +692,8 @@ def gc_report(text: str, window: Window) -> list[str]:
             ]
         elif words[0] == "type" and census:
             census.append(f"  {int(words[1]):9,} {words[2]}")
+        elif words[0] == "engine":
+            census.append(f"rules engine's memories (entries): {' '.join(words[2:])}")
         elif words[0] == "error":
             census.append(f"gc probe: {' '.join(words[2:])}")
         elif words[0] == "traced":
