@@ -4,14 +4,18 @@
 
 Every collection is written to ``LOG`` as one line: ``gc TIME GENERATION MILLISECONDS
 COLLECTED TRACKED`` (wall time at its end, the pause in milliseconds, the objects it freed, and
-after a full collection, how many objects the collector tracks, frozen ones not counted;
--1 after a younger one). On SIGUSR1 it writes a
-census: ``census TIME TRACKED FROZEN`` and then ``type COUNT NAME`` for the 25 most numerous
-tracked types, and ``engine TIME NAME=ENTRIES ...``: how full the rules engine's bounded
-memories are; then it unfreezes everything and runs a full collection, and writes ``garbage
-TIME FREED MILLISECONDS``: the unreachable cycles left behind until then. With
-``GC_PROBE_YOUNG=1`` every third young collection is preceded by a census of what it will walk
-(``young``, ``yref``, ``ybig`` lines). With ``GC_PROBE_TRACEMALLOC=1`` the host runs under
+after a full collection, how many objects the collector tracks, frozen ones not counted; -1
+after a younger one).
+
+On SIGUSR1 it writes a census: ``census TIME TRACKED FROZEN``; ``type COUNT NAME AT_MARK`` for
+the 25 most numerous tracked types (``AT_MARK``: how many there were at SIGUSR2, counted only
+with ``GC_PROBE_COUNT_AT_MARK=1`` as counting pauses the host; else -1); ``engine TIME
+NAME=ENTRIES ...``, how full the rules engine's bounded memories are. Then it unfreezes
+everything, runs a full collection and writes ``garbage TIME FREED MILLISECONDS``: the
+unreachable cycles left behind until then.
+
+With ``GC_PROBE_YOUNG=1`` every third young collection is preceded by a census of what it will
+walk (``young``, ``yref``, ``ybig`` lines). With ``GC_PROBE_TRACEMALLOC=1`` the host runs under
 :mod:`tracemalloc` (slower): SIGUSR2 marks a starting point, and the census then writes
 ``traced GROWTH TOTAL`` and ``grew BYTES BLOCKS NOW FILE`` lines, what each source file holds
 more than at the mark. The host is otherwise the ordinary one.
@@ -75,7 +79,7 @@ def watch(log: TextIO) -> None:
         kinds = Counter(f"{type(o).__module__}.{type(o).__qualname__}" for o in objects)
         log.write(f"census {time.time():.3f} {len(objects)} {gc.get_freeze_count()}\n")
         for name, count in kinds.most_common(25):
-            log.write(f"type {count} {name}\n")
+            log.write(f"type {count} {name} {at_mark.get(name, -1)}\n")
         del objects
         log.write(f"engine {time.time():.3f} {engine_memories()}\n")
         if tracemalloc.is_tracing():
@@ -113,8 +117,12 @@ def watch(log: TextIO) -> None:
 
     base: list[tracemalloc.Snapshot] = []
 
+    at_mark: Counter[str] = Counter()
+
     def mark(signum: int, frame: object) -> None:
-        """SIGUSR2: the allocations now are what the census's comparison starts from."""
+        """SIGUSR2: what the census's comparisons start from."""
+        if os.environ.get("GC_PROBE_COUNT_AT_MARK"):
+            at_mark.update(f"{type(o).__module__}.{type(o).__qualname__}" for o in gc.get_objects())
         if tracemalloc.is_tracing():
             base[:] = [tracemalloc.take_snapshot()]
 

@@ -691,7 +691,9 @@ def gc_report(text: str, window: Window) -> list[str]:
                 f"frozen {int(words[3]):,}; most numerous:"
             ]
         elif words[0] == "type" and census:
-            census.append(f"  {int(words[1]):9,} {words[2]}")
+            start = int(words[3]) if len(words) > 3 else -1
+            at_start = f" (at the window's start {start:,})" if start >= 0 else ""
+            census.append(f"  {int(words[1]):9,} {words[2]}{at_start}")
         elif words[0] == "engine":
             census.append(f"rules engine's memories (entries): {' '.join(words[2:])}")
         elif words[0] == "error":
@@ -837,6 +839,8 @@ def main() -> None:
                 str(max(1000, tables_kept + 10)),
             ],
             stderr=open(args.host_log, "w") if args.host_log else subprocess.DEVNULL,  # noqa: SIM115
+            # A soak's census compares object counts with the window's start (a pause there).
+            env={**os.environ, **({"GC_PROBE_COUNT_AT_MARK": "1"} if args.soak else {})},
         )
         try:
             trio.run(wait_for_port, port)
