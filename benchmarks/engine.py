@@ -27,6 +27,12 @@ cards, signatures and the replay), in milliseconds, beside the engine replay alo
 decks, as the first run does) and prints the entries with the most time of their own.
 
     python benchmarks/engine.py --profile [--rounds 2000] [--top 12]
+
+``--memory ROUNDS`` instead plays that many checked rounds (2 players, new decks) from an empty
+memory and prints how much the engine's memories then hold (what ``captures.forget`` frees,
+by tracemalloc) and how many answers each holds.
+
+    python benchmarks/engine.py --memory 20000
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ import random
 import statistics
 import sys
 import time
+import tracemalloc
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -46,7 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from reference_engine import NaiveRound, capture_options
 
-from scopa_net.captures import forget
+from scopa_net.captures import forget, memory_sizes
 from scopa_net.cards import CARDS
 from scopa_net.fair.simulate import simulate_match
 from scopa_net.fair.verifier import RoundByRoundVerifier, verify_transcript
@@ -307,6 +314,23 @@ def profile(rounds: int, top: int) -> None:
             stats.sort_stats("tottime").print_stats(top)
 
 
+def memory(rounds: int) -> None:
+    """What the engine's memories hold after ``rounds`` checked rounds from an empty memory."""
+    forget()
+    tracemalloc.start()
+    checked_rounds(RuleSet(2), decks(rounds, 5), 7)
+    sizes = memory_sizes()
+    held = tracemalloc.get_traced_memory()[0]
+    forget()
+    freed = held - tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    counts = ", ".join(f"{name} {count:,}" for name, count in sizes.items())
+    held_mib = freed / 2**20
+    print(
+        f"after {rounds:,} checked 2-player rounds the memories hold {held_mib:.1f} MiB: {counts}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
@@ -320,9 +344,15 @@ def main() -> None:
     )
     parser.add_argument("--profile", action="store_true", help="profile each path's loop instead")
     parser.add_argument("--top", type=int, default=12, help="entries --profile prints")
+    parser.add_argument(
+        "--memory", type=int, metavar="ROUNDS", help="print the memories' size after ROUNDS instead"
+    )
     args = parser.parse_args()
     if args.profile:
         profile(args.rounds, args.top)
+        return
+    if args.memory:
+        memory(args.memory)
         return
     scored = args.with_score
     version = sys.version.split()[0]

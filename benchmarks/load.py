@@ -49,6 +49,7 @@ from scopa_net.cards import BIT, VALUE
 from scopa_net.fair.commitments import seat_commitment
 from scopa_net.mirror import dealer_from_positions
 from scopa_net.rules import RuleSet
+from scopa_net.server.journal_writer import _WriterThread  # the host's own hand-off, measured
 from scopa_net.wire.messages import PROTOCOL_VERSION
 
 RULES = RuleSet.of(4, 99)
@@ -106,14 +107,25 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-async def echo_rtt(rounds: int = 2000, pause: float = 0.0) -> float:
+async def echo_rtt(rounds: int = 2000, pause: float = 0.0, hop: bool = False) -> float:
     """Median round trip of 32 bytes through a bare trio echo server on loopback, seconds;
     with ``pause`` seconds between round trips, as the players pause between moves (both
-    ends then wake from sleep for every round trip, as the host and a player do)."""
+    ends then wake from sleep for every round trip, as the host and a player do). ``hop``:
+    before it echoes, the server hands an empty batch to a thread of the kind that writes the
+    journal and waits for the answer, as the host does for every commit (the thread wakes
+    from sleep, and then wakes the trio loop): the price of keeping the fsync off the loop,
+    without the fsync."""
 
     async def echo(stream: trio.SocketStream) -> None:
-        async for data in stream:
-            await stream.send_all(data)
+        thread = _WriterThread(lambda jobs: (len(jobs), None)) if hop else None
+        try:
+            async for data in stream:
+                if thread is not None:
+                    await thread.write([])
+                await stream.send_all(data)
+        finally:
+            if thread is not None:
+                thread.stop()
 
     async with trio.open_nursery() as nursery:
         listeners = await nursery.start(partial(trio.serve_tcp, echo, 0, host="127.0.0.1"))
@@ -156,6 +168,24 @@ def commit_time(directory: str, commits: int = 50, pause: float = 0.0) -> float:
     finally:
         db.close()
     return statistics.median(times)
+
+
+HOST_LOG_TABLES = 10
+"""Up to this many tables the host logs at INFO (to a file), so that its journal writer's
+commit times can be read when it stops; above it, the INFO log's own cost would show in the
+host's CPU per move, and the host logs warnings only."""
+
+
+def commit_summary(log_path: Path) -> tuple[int, float, float] | None:
+    """(commits timed, median, 99th percentile in seconds) from the journal writer's line in
+    the host's log when it stopped; None when the log does not have it."""
+    found = None
+    for line in log_path.read_text(errors="replace").splitlines():
+        words = line.split()
+        if "commits;" in words and "median," in words:
+            at = words.index("last")
+            found = (int(words[at + 1]), float(words[at + 3]) / 1000, float(words[at + 8]) / 1000)
+    return found
 
 
 async def wait_for_port(port: int, limit: float = 20.0) -> None:
@@ -781,7 +811,8 @@ def main() -> None:
     parser.add_argument(
         "--host-log",
         metavar="FILE",
-        help="write the host's log (level INFO: every connection and table) to FILE",
+        help="write the host's log to FILE, at level INFO (every connection and table) "
+        f"whatever the number of tables (without: INFO up to {HOST_LOG_TABLES} tables)",
     )
     parser.add_argument(
         "--profile",
@@ -802,6 +833,7 @@ def main() -> None:
     # Paced like one seat's moves (a table moves about once per --bot-delay), 3 s at most.
     pace = min(args.bot_delay, 0.05)
     paced_rtt = trio.run(partial(echo_rtt, max(20, min(200, int(3 / pace))), pace))
+    hop_rtt = trio.run(partial(echo_rtt, max(20, min(200, int(3 / pace))), pace, True))
     port = free_port()
     # A soak's finished tables stay up a minute (LINGER) beside the new ones; a match takes
     # a round at least, 36 moves of about --bot-delay each.
@@ -810,6 +842,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         commit = commit_time(tmp)
         paced_commit = commit_time(tmp, max(10, min(50, int(2 / pace))), pace)
+        host_log_path = Path(args.host_log) if args.host_log else Path(tmp) / "host.log"
+        host_log = open(host_log_path, "wb")  # noqa: SIM115 (closed when it stops)
         host = subprocess.Popen(
             [
                 sys.executable,
@@ -828,7 +862,7 @@ def main() -> None:
                 str(Path(tmp) / "load.db"),
                 "--no-advertise",
                 "--log-level",
-                "INFO" if args.host_log else "WARNING",
+                "INFO" if args.host_log or args.tables <= HOST_LOG_TABLES else "WARNING",
                 "--bot-delay",
                 "0",
                 "--max-per-address",
@@ -838,7 +872,7 @@ def main() -> None:
                 "--max-tables",
                 str(max(1000, tables_kept + 10)),
             ],
-            stderr=open(args.host_log, "w") if args.host_log else subprocess.DEVNULL,  # noqa: SIM115
+            stderr=host_log,
             # A soak's census compares object counts with the window's start (a pause there).
             env={**os.environ, **({"GC_PROBE_COUNT_AT_MARK": "1"} if args.soak else {})},
         )
@@ -848,7 +882,9 @@ def main() -> None:
         finally:
             host.terminate()
             host.wait(timeout=30)
-    report(args, window, (rtt, paced_rtt, pace), (commit, paced_commit))
+            host_log.close()
+        host_commit = commit_summary(host_log_path)
+    report(args, window, (rtt, paced_rtt, hop_rtt, pace), (commit, paced_commit, host_commit))
     if window.failures or not window.moves:
         sys.exit("load benchmark: the play failed (see above)")
 
@@ -860,10 +896,12 @@ def report(
     commits: tuple[float, float],
 ) -> None:
     """Print the figures; ``echo``: the bare echo round trip back to back, the same with
-    pauses between round trips, and the pause (seconds); ``commits``: one durable commit back
-    to back, and with the same pauses."""
-    rtt, paced_rtt, pace = echo
-    commit, paced_commit = commits
+    pauses between round trips, the same again through the journal's thread hand-off, and
+    the pause (seconds); ``commits``: one durable commit back to back, with the same pauses,
+    and the host's own commits during the run (how many were timed, median, p99; None when
+    not known)."""
+    rtt, paced_rtt, hop_rtt, pace = echo
+    commit, paced_commit, host_commit = commits
     lat = sorted(x * 1000 for x in window.latencies)
     p50 = statistics.median(lat) if lat else float("nan")
     p99 = lat[max(0, int(len(lat) * 0.99) - 1)] if lat else float("nan")
@@ -939,6 +977,20 @@ def report(
         f"commit after the same pause is {(p50 - paced_commit * 1000) / (paced_rtt * 1000):.1f}x "
         "that"
     )
+    hop = (hop_rtt - paced_rtt) * 1000
+    print(
+        f"durability: the journal's thread hand-off (to the writer thread and back, no fsync) "
+        f"adds {hop:.3f} ms to that paced echo ({hop_rtt * 1000:.3f} ms)"
+    )
+    if host_commit is not None:
+        timed, median, p99_commit = host_commit
+        ours = p50 - median * 1000 - hop
+        print(
+            f"durability: the host's own commits (its last {timed:,}, in the writer thread): "
+            f"median {median * 1000:.3f} ms, p99 {p99_commit * 1000:.3f} ms; p50 latency less "
+            f"that and the hand-off (ours): {ours:.2f} ms, {ours / (paced_rtt * 1000):.1f}x the "
+            f"paced echo, {ours / (rtt * 1000):.1f}x the echo"
+        )
     for failure in window.failures[:5]:
         print(f"failure: {failure}")
     if args.gc_log and Path(args.gc_log).exists():

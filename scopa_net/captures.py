@@ -32,10 +32,11 @@ How it remembers, and why that is exact:
    of every card of those values (a *shape*), and the group in a given part is
    ``part & shape``. A shape of :data:`NO_GROUP` means the card is laid; :data:`SEVERAL_GROUPS`
    means more than one group may be taken.
-3. **Several groups** are worked out on the cards themselves (:meth:`CaptureRule.several`) and
-   remembered by them: groups that add up by the card and the part's cards in the order they
-   were laid, found by :func:`codes_adding_up` from :func:`adding_up`'s groups, themselves
-   remembered by value counts as positions among the cards.
+3. **Several groups** are worked out on the cards themselves (:meth:`CaptureRule.several`).
+   Groups that add up are found by :func:`codes_adding_up` from :func:`adding_up`'s groups,
+   remembered by value counts as positions among the cards, and put in lay order each time
+   (the lay order is nearly always new on a new deal, so it is not worth remembering);
+   several same-value cards are remembered by the cards.
 
 The order of the plays is part of the answer, because seeded simulations and the computer
 players pick among plays by their position: same-value cards come lowest card first, and groups
@@ -77,8 +78,8 @@ def _singles(cards: int) -> tuple[int, ...]:
 
 # --- value counts ---------------------------------------------------------------------------
 
-_ODD_BITS = 0x55_5555_5555
-_BIT_PAIRS = 0x33_3333_3333
+ODD_BITS = 0x55_5555_5555
+BIT_PAIRS = 0x33_3333_3333
 
 
 def value_counts(cards: int) -> int:
@@ -89,8 +90,8 @@ def value_counts(cards: int) -> int:
     bit count, done on all ten values at once: first every pair of bits is replaced by how many
     of the two are set, then every four bits by the sum of their two pairs.
     """
-    pairs = cards - ((cards >> 1) & _ODD_BITS)
-    return (pairs & _BIT_PAIRS) + ((pairs >> 2) & _BIT_PAIRS)
+    pairs = cards - ((cards >> 1) & ODD_BITS)
+    return (pairs & BIT_PAIRS) + ((pairs >> 2) & BIT_PAIRS)
 
 
 def lowest_suits(counts: int) -> int:
@@ -143,27 +144,31 @@ def adding_up(cards: int, total: int) -> tuple[int, ...]:
     return tuple([sum(map(bits.__getitem__, way)) for way in ways])
 
 
-def codes_adding_up(c: int, cards: int, as_laid: Sequence[int], total: int) -> tuple[int, ...]:
+def codes_adding_up(c: int, cards: int, laid: Sequence[int], total: int) -> tuple[int, ...]:
     """The play codes of card ``c`` taking each group of ``cards`` that adds up to ``total``, in
-    the order the engine lists them: by when their cards were laid (``as_laid`` is ``cards`` in
-    that order, earliest first; see :func:`in_lay_order`)."""
+    the order the engine lists them: by when their cards were laid (``laid`` holds ``cards`` in
+    that order, earliest first, and may hold other cards too, which are passed over; see
+    :func:`in_lay_order`)."""
     shape, ways = _ways(cards, total)
     if shape != SEVERAL_GROUPS:
         return (c | (cards & shape) << CARD_BITS,) if shape else (c,)
-    by_index = sorted(as_laid)
-    if len(ways) == 2:  # most often: the group whose latest card not in the other came later
-        bits = [BIT[x] for x in by_index]
-        first, second = (sum(map(bits.__getitem__, way)) for way in ways)
-        for x in reversed(as_laid):
-            if BIT[x] & (first ^ second):
+    bits = _bits(cards)
+    groups = [sum(map(bits.__getitem__, way)) for way in ways]
+    if len(groups) == 2:  # most often: the group whose latest card not in the other came later
+        first, second = groups
+        differ = first ^ second
+        for x in reversed(laid):
+            if BIT[x] & differ:
                 if BIT[x] & first:
                     first, second = second, first
                 return (c | first << CARD_BITS, c | second << CARD_BITS)
-    rank = {x: 1 << i for i, x in enumerate(as_laid)}
-    weight = [rank[x] for x in by_index]  # by position among the cards, as in_lay_order
-    taken = [BIT[x] << CARD_BITS for x in by_index]
-    # Each group's weight and code; no two groups weigh the same.
-    plays = [(sum(map(weight.__getitem__, w)), c + sum(map(taken.__getitem__, w))) for w in ways]
+    # Each group's weight (see in_lay_order) and code; no two groups weigh the same.
+    rank = {BIT[x]: 1 << i for i, x in enumerate(laid) if BIT[x] & cards}
+    weight = [rank[b] for b in bits]  # by position among the cards, as the ways are
+    plays = [
+        (sum(map(weight.__getitem__, way)), c | g << CARD_BITS)
+        for way, g in zip(ways, groups, strict=True)
+    ]
     plays.sort()
     return tuple([code for _, code in plays])
 
@@ -273,9 +278,6 @@ class CaptureRule:
         self.known: tuple[dict[int, tuple[int, ...]], ...] = tuple({} for _ in range(40))
         #: shapes: the shape of a card's answer, by the part's value counts and the card's tag.
         self.shapes: dict[int, int] = {}
-        #: sums_as_laid: card c's plays where several groups add up, by c and the cards of the
-        #: part in the order they were laid.
-        self.sums_as_laid: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
         self._size = 0
 
     def _first(self, c: int) -> int:
@@ -346,15 +348,14 @@ class CaptureRule:
         return found
 
     def several(self, c: int, part: int, laid: Sequence[int]) -> tuple[int, ...]:
-        """:meth:`codes` for a card that may take several groups, from the cards themselves."""
+        """:meth:`codes` for a card that may take several groups, from the cards themselves.
+
+        Groups that add up are listed in lay order, worked out each time: the lay order of
+        the cards of a part is nearly always new on a new deal, so remembering the answers by
+        it would only fill the memory."""
         total = self.sum_total[c]
-        if total and not part & self.alike[c]:  # groups that add up: their order is the lay's
-            as_laid = tuple([x for x in laid if BIT[x] & part])
-            found = self.sums_as_laid.get((c, as_laid))
-            if found is None:
-                self._count()
-                found = self.sums_as_laid[c, as_laid] = codes_adding_up(c, part, as_laid, total)
-            return found
+        if total and not part & self.alike[c]:
+            return codes_adding_up(c, part, laid, total)
         self._count()
         groups = self.takes(VALUE[c], part)
         found = self.known[c][part] = tuple([c | g << CARD_BITS for g in groups])
@@ -366,7 +367,6 @@ class CaptureRule:
         if self._size >= MEMORY_LIMIT:
             for memory in self.known:
                 memory.clear()
-            self.sums_as_laid.clear()
             self._size = 0
         self._size += 1
 
@@ -418,6 +418,19 @@ class Quindici(CaptureRule):
 
 
 _RULES: dict[str, CaptureRule] = {}
+
+
+def memory_sizes() -> dict[str, int]:
+    """How many answers each memory of this module holds, summed over the rules in use (for
+    benchmarks and soak reports)."""
+    rules = _RULES.values()
+    return {
+        "answers by cards": sum(len(m) for rule in rules for m in rule.known),
+        "shapes": sum(len(rule.shapes) for rule in rules),
+        "groups by value counts": len(_ADDING_UP),
+        "groups of lowest suits": len(_LOWEST),
+        "same-value singles": len(_SINGLES),
+    }
 
 
 def forget() -> None:

@@ -21,7 +21,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from scopa_net.captures import QUINDICI_TOTAL, AceTakesAll, Quindici, capture_rule
+from scopa_net.captures import (
+    BIT_PAIRS,
+    ODD_BITS,
+    QUINDICI_TOTAL,
+    AceTakesAll,
+    Quindici,
+    capture_rule,
+    value_counts,
+)
 from scopa_net.cards import ACES_MASK, BIT, CARDS, FULL_MASK, KINGS_MASK, VALUE, Card, cards_of
 from scopa_net.dealing import TABLE, deal_plan
 from scopa_net.errors import (
@@ -233,7 +241,7 @@ class Round:
         self.dealer = dealer
         plan = self._plan = _plan_of(rules, dealer)
         rule = self._rule = plan.rule
-        self._lookup = (rule.known, rule.first, rule.second)
+        self._lookup = (rule.known, rule.first, rule.second, rule.tag, rule.shapes)
         self.table_mask = 0
         self.laid: list[int] = []  # the cards put on the table, in order (taken ones included)
         # The codes legal_plays last listed, and plays_left when it did (-1: none yet).
@@ -336,15 +344,18 @@ class Round:
     # --- legal plays ----------------------------------------------------------------------
 
     def legal_codes(self) -> list[int]:
-        """Every legal play for the seat to move, as play codes (see :mod:`scopa_net.plays`)."""
+        """Every legal play for the seat to move, as play codes (see :mod:`scopa_net.plays`).
+
+        This is :meth:`CaptureRule.codes` for each card in the hand, written out (calls cost
+        more than the work itself): what a card takes from the cards it adds up is looked up by
+        their value counts (see :mod:`scopa_net.captures`)."""
         if self.void or not self.plays_left:
             return []
         hand = self.hands[self.turn]
         table = self.table_mask
         if not table:
             return hand.copy()
-        # CaptureRule.codes for each card, written out (see scopa_net.captures).
-        known, first, second = self._lookup
+        known, first, second, tag, shapes = self._lookup
         codes: list[int] = []
         for c in hand:
             part = table & first[c]
@@ -352,8 +363,17 @@ class Round:
                 codes += known[c].get(part) or self._rule.work_out(c, part, self.laid)
                 continue
             part = table & second[c]
-            if part & (part - 1):  # two or more cards that may add up: found by their values
-                codes += self._rule.by_values(c, part, self.laid)
+            if not part & (part - 1):  # fewer than two cards that may add up
+                codes.append(c)
+                continue
+            pairs = part - ((part >> 1) & ODD_BITS)  # value_counts(part), written out
+            shape = shapes.get(((pairs & BIT_PAIRS) + ((pairs >> 2) & BIT_PAIRS)) | tag[c])
+            if shape is None:
+                shape = self._rule.shape(c, value_counts(part))
+            if shape > 0:  # one group: the part's cards of its values (SEVERAL_GROUPS is -1)
+                codes.append(c | (part & shape) << CARD_BITS)
+            elif shape:  # several groups
+                codes += self._rule.several(c, part, self.laid)
             else:
                 codes.append(c)
         return codes

@@ -19,6 +19,8 @@ import math
 import queue
 import sqlite3
 import threading
+import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -34,9 +36,15 @@ before began, and takes every table's entries that queued up meanwhile. Each com
 host more than its fsync: two thread wake-ups (to the writer thread and back) and SQLite's own
 work, whatever it carries; at 500 busy tables this wait made a commit carry several moves
 instead of one or two, and the host's CPU per move fell from 0.60 to 0.52 ms (4 ms: 0.60, no
-wait: 0.65), for about 5 ms more latency there. A commit after a quiet spell begins at once:
-a single table's move waits for nothing but its own fsync. Only for a journal on disk;
+wait: 0.65), for about 5 ms more latency there. "Back to back" means that the last commit
+carried more than one table's entries, or that entries were already waiting when it ended.
+When neither, the next commit begins at once, however soon it comes: one table's moves wait
+for nothing but their own fsync (before, a move within 10 ms of the commit before it, as at
+a round's start, waited out the rest of the 10 ms: a fifth of one table's commits), while
+many busy tables keep sharing commits. Only for a journal on disk;
 PostgreSQL's ``commit_delay`` does the same for the same reason."""
+COMMIT_TIMES_KEPT = 4096
+"""How many of the last commits' durations :attr:`JournalWriter.commit_seconds` keeps."""
 RETRY_FIRST = 0.25
 RETRY_MAX = 5.0
 """The pause before the first retry of a refused write, doubling up to this."""
@@ -141,6 +149,14 @@ class JournalWriter:
         self._send, self._receive = trio.open_memory_channel[_Job](math.inf)
         self._last_commit = -math.inf
         """When the last write began (trio time)."""
+        self._back_to_back = False
+        """Whether the last write carried several tables, or entries were waiting when it
+        ended (see :data:`GROUP_COMMIT`)."""
+        self.commits = 0
+        """Writes begun so far (transactions, retries included)."""
+        self.commit_seconds: deque[float] = deque(maxlen=COMMIT_TIMES_KEPT)
+        """How long the last transactions of entries took, each on its own, fsync included
+        (seconds): the disk's share of a move's latency, logged when the writer stops."""
 
     async def append(self, table_id: int, entries: list[tuple[str, dict]]) -> None:
         """Write a table's entries durably, in order (waiting out a disk that refuses)."""
@@ -173,17 +189,30 @@ class JournalWriter:
         finally:
             if thread is not None:
                 thread.stop()
+            if self.commit_seconds:
+                times = sorted(self.commit_seconds)
+                log.info(
+                    "journal %s: %d commits; the last %d took %.3f ms at the median, "
+                    "%.3f ms at the 99th percentile",
+                    self.journal.path,
+                    self.commits,
+                    len(times),
+                    times[len(times) // 2] * 1000,
+                    times[min(len(times) - 1, int(len(times) * 0.99))] * 1000,
+                )
 
     async def _serve(self, thread: _WriterThread | None) -> None:
         async with self._receive:
             async for job in self._receive:
                 due = self._last_commit + GROUP_COMMIT
-                if thread is not None and trio.current_time() < due:
+                if thread is not None and self._back_to_back and trio.current_time() < due:
                     await trio.sleep_until(due)
                 jobs = [job, *self._queued()]
+                tables = len({j.entries[0][0] for j in jobs if j.entries})
                 pause = RETRY_FIRST
                 while jobs:
                     self.writing = True
+                    self.commits += 1
                     self._last_commit = trio.current_time()
                     try:
                         if thread is not None:
@@ -203,6 +232,8 @@ class JournalWriter:
                     jobs += self._queued()
                 if self.failing is not None:
                     self._trouble(None)
+                waiting = self._receive.statistics().current_buffer_used
+                self._back_to_back = tables > 1 or waiting > 0
 
     def _trouble(self, fault: BaseException | None) -> None:
         if fault is None:
@@ -235,7 +266,9 @@ class JournalWriter:
                 run.append(j)
             try:
                 if run:
+                    began = time.perf_counter()
                     self.journal.append_many([e for j in run for e in j.entries])
+                    self.commit_seconds.append(time.perf_counter() - began)
                 else:
                     jobs[done].other(self.journal)  # type: ignore[misc]
             except Exception as exc:

@@ -37,7 +37,7 @@ LAST_WORDS = {
     "fit_leaf.py": "held-out mean squared error",
     "protocol.py": "4 players",
     "gc_probe.py": "scopa-net",
-    "load.py": "baseline: bare trio echo",
+    "load.py": "durability: the host's own commits (its last",
     "round_duplicates.py": "think per move, CPU",
 }
 
@@ -57,6 +57,18 @@ def test_benchmark_runs_with_tiny_parameters(name: str) -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert LAST_WORDS[name] in done.stdout, done.stdout
+
+
+def test_the_engine_benchmark_prints_what_its_memories_hold() -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "engine.py"), "--memory", "20"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "after 20 checked 2-player rounds the memories hold" in done.stdout, done.stdout
 
 
 def test_the_load_soak_replaces_finished_tables() -> None:

@@ -106,6 +106,17 @@ def test_the_memory_starts_again_when_full_and_answers_stay_the_same(
     assert len(captures._ADDING_UP) <= 10
 
 
+def test_forget_empties_every_memory_that_memory_sizes_counts() -> None:
+    rng = random.Random(8)
+    rnd = Round(RuleSet(), 0, shuffled_deck(rng))
+    while not rnd.finished:
+        codes = rnd.legal_codes()
+        rnd.push_code(codes[rng.randrange(len(codes))])
+    assert any(captures.memory_sizes().values())
+    forget()
+    assert not any(captures.memory_sizes().values())
+
+
 def _three_ways(rules: RuleSet, seed: int) -> None:
     """Play one random round through the naive engine, the fast path and the checked path at
     once, checking that all three offer the same plays and end with the same piles."""

@@ -64,7 +64,8 @@ def plain_codes(rules: RuleSet, card: int, table: int, laid: list[int]) -> tuple
 def test_what_a_card_takes_by_value_counts_is_what_the_plain_rule_takes(
     rules: RuleSet, card: int, mask: int, size: int, rng: random.Random
 ) -> None:
-    laid = list(indices_of(mask & ~BIT[card]))[:size]
+    cards = list(indices_of(mask & ~BIT[card]))
+    laid, taken = cards[:size], cards[size : size + 8]
     rng.shuffle(laid)  # the order the table cards were laid in
     table = sum(BIT[c] for c in laid)
     expected = plain_codes(rules, card, table, laid)
@@ -74,6 +75,12 @@ def test_what_a_card_takes_by_value_counts_is_what_the_plain_rule_takes(
     assert rule.codes(card, table, laid) == expected
     forget()
     assert rule.codes(card, table, laid) == expected
+    # The engine passes every card laid this round in lay order, taken ones included: the
+    # cards no longer on the table change nothing.
+    with_taken = laid.copy()
+    for c in taken:
+        with_taken.insert(rng.randrange(len(with_taken) + 1), c)
+    assert rule.codes(card, table, with_taken) == expected
 
 
 @settings(max_examples=300, deadline=None)

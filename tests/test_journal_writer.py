@@ -1,0 +1,111 @@
+"""The journal writer's group commit: one fsync shared by the tables that queued meanwhile,
+and no wait at all for a write that finds the writer idle."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import trio
+import trio.testing
+
+from scopa_net.server.journal import Journal
+from scopa_net.server.journal_writer import GROUP_COMMIT, JournalWriter
+
+
+class GatedJournal(Journal):
+    """A journal on disk whose first transaction waits for ``gate`` (a slow fsync, held
+    open until the test has queued more work behind it)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        for table_id in "1234":
+            self.create_table(table_id, 0.0, {"players": 2})
+        self.gate = threading.Event()
+        self.batches: list[list[str]] = []
+
+    def append_many(self, entries):  # type: ignore[override]
+        entries = list(entries)
+        if not self.batches:
+            assert self.gate.wait(timeout=10), "the test never opened the gate"
+        self.batches.append([table_id for table_id, _, _ in entries])
+        return super().append_many(entries)
+
+
+def run_virtual(fn) -> None:
+    """Run ``fn`` on a clock that stands still unless every task waits for a timer: a write
+    that sleeps shows up as time gone by, one that does not leaves the clock at 0."""
+    trio.run(fn, clock=trio.testing.MockClock(rate=0, autojump_threshold=0))
+
+
+def test_a_write_that_finds_the_writer_idle_begins_at_once(tmp_path: Path) -> None:
+    journal = GatedJournal(tmp_path / "j.db")
+    journal.gate.set()
+    writer = JournalWriter(journal)
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(writer.run)
+            await writer.append(1, [("move", {"n": 1})])
+            # Right after the last commit, but nothing was waiting when it ended: no pause.
+            await writer.append(1, [("move", {"n": 2})])
+            assert trio.current_time() == 0
+            nursery.cancel_scope.cancel()
+
+    run_virtual(main)
+    assert journal.batches == [["1"], ["1"]]
+    assert writer.commits == 2
+
+
+def test_writes_queued_during_a_commit_share_the_next_one(tmp_path: Path) -> None:
+    journal = GatedJournal(tmp_path / "j.db")
+    writer = JournalWriter(journal)
+    finished: dict[int, float] = {}
+
+    async def table(table_id: int) -> None:
+        await writer.append(table_id, [("move", {"table": table_id})])
+        finished[table_id] = trio.current_time()
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(writer.run)
+            async with trio.open_nursery() as tables:
+                tables.start_soon(table, 1)
+                await trio.testing.wait_all_tasks_blocked()
+                for table_id in (2, 3, 4):  # they queue while table 1's commit is on disk
+                    tables.start_soon(table, table_id)
+                await trio.testing.wait_all_tasks_blocked()
+                journal.gate.set()
+            nursery.cancel_scope.cancel()
+
+    run_virtual(main)
+    assert journal.batches[0] == ["1"]
+    assert sorted(journal.batches[1]) == ["2", "3", "4"]  # trio starts tasks in any order
+    assert len(journal.batches) == 2
+    assert writer.commits == 2
+    assert finished[1] == 0
+    assert all(finished[t] >= GROUP_COMMIT for t in (2, 3, 4))
+    assert [e.payload for e in journal.entries("3")] == [{"table": 3}]
+
+
+def test_after_a_commit_shared_by_several_tables_the_next_one_waits(tmp_path: Path) -> None:
+    journal = GatedJournal(tmp_path / "j.db")
+    journal.gate.set()
+    writer = JournalWriter(journal)
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            async with trio.open_nursery() as tables:
+                for table_id in (1, 2):  # both queued before the writer starts
+                    tables.start_soon(writer.append, table_id, [("move", {})])
+                await trio.testing.wait_all_tasks_blocked()
+                nursery.start_soon(writer.run)
+            assert trio.current_time() == 0
+            # Nothing waits now, but busy tables write again soon: the next commit waits to
+            # take what they add meanwhile.
+            await writer.append(3, [("move", {})])
+            assert trio.current_time() >= GROUP_COMMIT
+            nursery.cancel_scope.cancel()
+
+    run_virtual(main)
+    assert [sorted(b) for b in journal.batches] == [["1", "2"], ["3"]]
