@@ -6,7 +6,8 @@ The host is the real command, with its own collector policy (:mod:`scopa_net.ser
 in force; only a finished table's linger time is cut to half a second, so that a test sees
 tables close. For each line read, a thread of its own runs a full collection
 that keeps what it finds (``gc.DEBUG_SAVEALL``), and prints one JSON line: how many unreachable
-objects it found, the most numerous of their types, and how many objects the collector tracks.
+objects it found, the most numerous of their types, and how many objects the collector tracks;
+then it frees them, so that the next line counts only what was left behind since.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ def answer_collections() -> None:
         finally:
             gc.set_debug(0)
             gc.garbage.clear()
+        gc.collect()  # now freed, so that the next line counts only what came since
         tracked = len(gc.get_objects())
         line = {"garbage": found, "kinds": kinds.most_common(40), "tracked": tracked}
         print(json.dumps(line), flush=True)
