@@ -144,3 +144,24 @@ async def test_with_automatic_collection_off_the_host_sweeps_cycles_away(
             nursery.cancel_scope.cancel()
     finally:
         gc.enable()
+
+
+async def test_the_host_sweeps_at_once_when_its_memory_doubles(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    size = [200 << 20]
+    gc.disable()
+    try:
+        cycle = _Cycle()
+        alive = weakref.ref(cycle)
+        del cycle
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(collector.sweep_now_and_then, lambda: size[0])
+            await trio.sleep(5 * collector.CHECK_EVERY)
+            assert alive() is not None  # the memory stays put: no sweep before its time
+            size[0] = 400 << 20
+            await trio.sleep(collector.CHECK_EVERY + 1)
+            assert alive() is None
+            nursery.cancel_scope.cancel()
+    finally:
+        gc.enable()
