@@ -721,8 +721,8 @@ def gc_report(text: str, window: Window) -> list[str]:
                 f"frozen {int(words[3]):,}; most numerous:"
             ]
         elif words[0] == "type" and census:
-            start = int(words[3]) if len(words) > 3 else -1
-            at_start = f" (at the window's start {start:,})" if start >= 0 else ""
+            before = int(words[3]) if len(words) > 3 else -1
+            at_start = f" (at the window's start {before:,})" if before >= 0 else ""
             census.append(f"  {int(words[1]):9,} {words[2]}{at_start}")
         elif words[0] == "engine":
             census.append(f"rules engine's memories (entries): {' '.join(words[2:])}")
