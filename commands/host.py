@@ -274,7 +274,7 @@ def run_host(args: argparse.Namespace) -> int:
     check_db_path(db, create=True)
     with JournalLock(db):
         journal = open_journal(db, create=True)
-        collector.install()  # short collector pauses with many tables (see the module)
+        collector.install()  # no collector pauses with many tables: the host sweeps (see there)
         try:
             trio.run(serve_until_signalled, config, journal, rules, args)
         except OSError as exc:
