@@ -10,10 +10,12 @@ and no more after many more matches than after a few.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import subprocess
 import weakref
+from collections.abc import Iterator
 from pathlib import Path
 
 import trio
@@ -122,6 +124,20 @@ class _Cycle:
         self.me = self
 
 
+@contextlib.contextmanager
+def garbage_left() -> Iterator[weakref.ref[_Cycle]]:
+    """Automatic collection off, and a cycle left unreachable: the weak reference to it dies
+    when a collection frees it."""
+    gc.disable()
+    try:
+        cycle = _Cycle()
+        alive = weakref.ref(cycle)
+        del cycle
+        yield alive
+    finally:
+        gc.enable()
+
+
 async def test_with_automatic_collection_on_the_host_does_not_sweep() -> None:
     with trio.fail_after(1):
         await collector.sweep_now_and_then()  # returns at once: CPython's collector works
@@ -130,11 +146,7 @@ async def test_with_automatic_collection_on_the_host_does_not_sweep() -> None:
 async def test_with_automatic_collection_off_the_host_sweeps_cycles_away(
     autojump_clock: trio.testing.MockClock,
 ) -> None:
-    gc.disable()
-    try:
-        cycle = _Cycle()
-        alive = weakref.ref(cycle)
-        del cycle
+    with garbage_left() as alive:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(collector.sweep_now_and_then)
             await trio.sleep(collector.SWEEP_EVERY - 1)
@@ -142,19 +154,13 @@ async def test_with_automatic_collection_off_the_host_sweeps_cycles_away(
             await trio.sleep(2)
             assert alive() is None
             nursery.cancel_scope.cancel()
-    finally:
-        gc.enable()
 
 
 async def test_the_host_sweeps_at_once_when_its_memory_doubles(
     autojump_clock: trio.testing.MockClock,
 ) -> None:
     size = [200 << 20]
-    gc.disable()
-    try:
-        cycle = _Cycle()
-        alive = weakref.ref(cycle)
-        del cycle
+    with garbage_left() as alive:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(collector.sweep_now_and_then, lambda: size[0])
             await trio.sleep(5 * collector.CHECK_EVERY)
@@ -163,5 +169,3 @@ async def test_the_host_sweeps_at_once_when_its_memory_doubles(
             await trio.sleep(collector.CHECK_EVERY + 1)
             assert alive() is None
             nursery.cancel_scope.cancel()
-    finally:
-        gc.enable()
