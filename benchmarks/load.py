@@ -28,6 +28,7 @@ import os
 import random
 import secrets
 import shutil
+import signal
 import socket
 import sqlite3
 import statistics
@@ -69,6 +70,13 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     tick = os.sysconf("SC_CLK_TCK")
     return int(fields[11]) / tick, int(fields[12]) / tick
+
+
+def main_thread_seconds(pid: int) -> float:
+    """CPU time (user + system) the process's main thread has used so far, seconds: the
+    host's trio loop, apart from its journal thread."""
+    fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def machine_busy() -> tuple[float, float]:
@@ -478,11 +486,21 @@ async def raw_table(
                 await player.request({"t": "leave", "away": False}, "left")
                 player.backlog = []
             table_id = (await players[0].request(create, "table_created"))["table"]["id"]
-    except (OSError, RuntimeError, trio.BrokenResourceError, trio.TooSlowError) as exc:
-        stats.failures.append(f"table {n}: {exc!r}")
+    except* (OSError, RuntimeError, trio.BrokenResourceError, trio.TooSlowError) as group:
+        # A player's failure reaches here inside the exception group of its table's nursery.
+        for exc in _leaves(group):
+            stats.failures.append(f"table {n}: {exc!r}")
     finally:
         for player in players:
             await trio.aclose_forcefully(player.stream)
+
+
+def _leaves(group: BaseExceptionGroup) -> list[BaseException]:
+    """The exceptions inside ``group``, however deeply nested."""
+    out: list[BaseException] = []
+    for exc in group.exceptions:
+        out += _leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc]
+    return out
 
 
 @dataclass
@@ -512,6 +530,9 @@ class Window:
     host_cpu: float
     host_system: float
     """Of ``host_cpu``, the part spent in the kernel (sends, receives, fsync)."""
+    host_main: float
+    """Of ``host_cpu``, the part spent by the main thread (the trio loop; the rest is the
+    journal's thread)."""
     bots_cpu: float
     machine_cpu: float
     """Cores' worth of CPU the whole machine was busy with during the window."""
@@ -523,6 +544,8 @@ class Window:
     memory: tuple[int, int, int]
     """Host RSS (KiB): before any connection, with every connection open, with every table
     created (nobody seated yet)."""
+    wall: tuple[float, float] = (0.0, 0.0)
+    """The window's start and end, wall time (``time.time()``)."""
 
 
 async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
@@ -562,7 +585,11 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
         load_start = os.getloadavg()[0]
         spy = start_py_spy(args.py_spy, host_pid, args.duration) if args.py_spy else None
         host_start = cpu_seconds(host_pid)
+        main_start = main_thread_seconds(host_pid)
         cpu_start = time.process_time(), machine_busy()
+        wall_start = time.time()
+        if args.gc_log:
+            os.kill(host_pid, signal.SIGUSR2)  # the probe's memory mark, when it traces
         deadline = window_start + args.duration
         samples: list[int] = []
         while trio.current_time() < deadline:
@@ -579,12 +606,17 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
             rss_kib=samples,
             host_cpu=(sum(cpu_seconds(host_pid)) - sum(host_start)) / elapsed,
             host_system=(cpu_seconds(host_pid)[1] - host_start[1]) / elapsed,
+            host_main=(main_thread_seconds(host_pid) - main_start) / elapsed,
             bots_cpu=(time.process_time() - cpu_start[0]) / elapsed,
             machine_cpu=(machine_busy()[0] - cpu_start[1][0]) / elapsed,
             niced_cpu=(machine_busy()[1] - cpu_start[1][1]) / elapsed,
             load=(load_start, os.getloadavg()[0]),
             memory=(idle, connected, created),
+            wall=(wall_start, time.time()),
         )
+        if args.gc_log:
+            os.kill(host_pid, signal.SIGUSR1)  # the probe writes its census
+            await trio.sleep(5)
         nursery.cancel_scope.cancel()
     if spy is not None:
         spy.wait(timeout=60)
@@ -670,6 +702,63 @@ def trust(window: Window, *, niced: bool | None = None, grouped: bool | None = N
     return f"{line}\n{verdict}"
 
 
+def gc_report(text: str, window: Window) -> list[str]:
+    """What benchmarks/gc_probe.py logged: the host's collections in the window by generation
+    (how many, their pauses in all and the longest, share of the window) and the census."""
+    start, end = window.wall
+    pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+    tracked = []
+    census: list[str] = []
+    for line in text.splitlines():
+        words = line.split()
+        if words[0] == "gc" and start <= float(words[1]) <= end:
+            pauses[int(words[2])].append(float(words[3]))
+            if int(words[5]) >= 0:
+                tracked.append(int(words[5]))
+        elif words[0] == "census":
+            census = [
+                f"host objects tracked by the collector at the end: {int(words[2]):,}, "
+                f"frozen {int(words[3]):,}; most numerous:"
+            ]
+        elif words[0] == "type" and census:
+            before = int(words[3]) if len(words) > 3 else -1
+            at_start = f" (at the window's start {before:,})" if before >= 0 else ""
+            census.append(f"  {int(words[1]):9,} {words[2]}{at_start}")
+        elif words[0] == "engine":
+            census.append(f"rules engine's memories (entries): {' '.join(words[2:])}")
+        elif words[0] == "error":
+            census.append(f"gc probe: {' '.join(words[2:])}")
+        elif words[0] == "traced":
+            census.append(
+                f"host memory traced (tracemalloc): {int(words[2]) / 2**20:.1f} MiB, "
+                f"{int(words[1]) / 2**20:+.2f} MiB over the window; by source file:"
+            )
+        elif words[0] == "grew":
+            census.append(
+                f"  {int(words[1]) / 1024:+9.0f} KiB ({int(words[2]):+,} blocks; "
+                f"{int(words[3]) / 1024:.0f} KiB now)  {words[4]}"
+            )
+        elif words[0] == "garbage":
+            census.append(
+                f"host collector: then a full collection of everything (unfrozen) freed "
+                f"{int(words[2]):,} objects in {float(words[3]):.0f} ms"
+            )
+    seconds = max(end - start, 1e-9)
+    lines = []
+    for generation, times in pauses.items():
+        if times:
+            lines.append(
+                f"host collector, generation {generation}: {len(times)} collections in the "
+                f"window, {sum(times):.1f} ms in all ({sum(times) / 10 / seconds:.2f}% of it), "
+                f"longest {max(times):.1f} ms, median {statistics.median(times):.2f} ms"
+            )
+        else:
+            lines.append(f"host collector, generation {generation}: no collection in the window")
+    if tracked:
+        lines.append(f"host collector: after its full collections {tracked[-1]:,} objects tracked")
+    return lines + census
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tables", type=int, default=500)
@@ -713,6 +802,19 @@ def main() -> None:
         "FILE and print the top entries (py-spy must be installed)",
     )
     parser.add_argument(
+        "--gc-log",
+        metavar="FILE",
+        help="run the host under benchmarks/gc_probe.py, which logs every garbage collection "
+        "to FILE, and print the collector's pauses in the window and a census of the objects "
+        "it tracks at the end",
+    )
+    parser.add_argument(
+        "--host-log",
+        metavar="FILE",
+        help="write the host's log to FILE, at level INFO (every connection and table) "
+        f"whatever the number of tables (without: INFO up to {HOST_LOG_TABLES} tables)",
+    )
+    parser.add_argument(
         "--profile",
         metavar="FILE",
         help="run the host under cProfile and write its stats to FILE (slows the host down)",
@@ -740,13 +842,17 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         commit = commit_time(tmp)
         paced_commit = commit_time(tmp, max(10, min(50, int(2 / pace))), pace)
-        host_log = open(Path(tmp) / "host.log", "wb")  # noqa: SIM115 (closed when it stops)
+        host_log_path = Path(args.host_log) if args.host_log else Path(tmp) / "host.log"
+        host_log = open(host_log_path, "wb")  # noqa: SIM115 (closed when it stops)
         host = subprocess.Popen(
             [
                 sys.executable,
                 *(["-m", "cProfile", "-o", args.profile] if args.profile else []),
-                "-m",
-                "scopa_net",
+                *(
+                    [str(Path(__file__).with_name("gc_probe.py")), args.gc_log]
+                    if args.gc_log
+                    else ["-m", "scopa_net"]
+                ),
                 "host",
                 "--host",
                 "127.0.0.1",
@@ -756,7 +862,7 @@ def main() -> None:
                 str(Path(tmp) / "load.db"),
                 "--no-advertise",
                 "--log-level",
-                "INFO" if args.tables <= HOST_LOG_TABLES else "WARNING",
+                "INFO" if args.host_log or args.tables <= HOST_LOG_TABLES else "WARNING",
                 "--bot-delay",
                 "0",
                 "--max-per-address",
@@ -767,6 +873,8 @@ def main() -> None:
                 str(max(1000, tables_kept + 10)),
             ],
             stderr=host_log,
+            # A soak's census compares object counts with the window's start (a pause there).
+            env={**os.environ, **({"GC_PROBE_COUNT_AT_MARK": "1"} if args.soak else {})},
         )
         try:
             trio.run(wait_for_port, port)
@@ -775,7 +883,7 @@ def main() -> None:
             host.terminate()
             host.wait(timeout=30)
             host_log.close()
-        host_commit = commit_summary(Path(tmp) / "host.log")
+        host_commit = commit_summary(host_log_path)
     report(args, window, (rtt, paced_rtt, hop_rtt, pace), (commit, paced_commit, host_commit))
     if window.failures or not window.moves:
         sys.exit("load benchmark: the play failed (see above)")
@@ -816,10 +924,12 @@ def report(
     print(f"move-to-broadcast latency: p50 {p50:.2f} ms, p99 {p99:.2f} ms")
     per_move = window.host_cpu * window.seconds / max(1, window.moves)
     system = window.host_system * window.seconds / max(1, window.moves)
+    main = window.host_main * window.seconds / max(1, window.moves)
     print(
         f"CPU: host process {window.host_cpu:.0%} of a core ({per_move * 1000:.3f} ms per move, "
-        f"of which {system * 1000:.3f} ms in the kernel), load generator (this process) "
-        f"{window.bots_cpu:.0%}"
+        f"of which {system * 1000:.3f} ms in the kernel; main thread "
+        f"{main * 1000:.3f} ms, journal thread {(per_move - main) * 1000:.3f} ms), "
+        f"load generator (this process) {window.bots_cpu:.0%}"
     )
     print(trust(window))
     idle, connected, created = window.memory
@@ -883,6 +993,9 @@ def report(
         )
     for failure in window.failures[:5]:
         print(f"failure: {failure}")
+    if args.gc_log and Path(args.gc_log).exists():
+        for line in gc_report(Path(args.gc_log).read_text(), window):
+            print(line)
     if args.py_spy and Path(args.py_spy).exists():
         print("host profile (py-spy, samples while running): self %, inclusive %, function")
         for own, within, function in top_entries(args.py_spy):

@@ -124,13 +124,6 @@ def _db_path(arg: str | None) -> str:
     return arg if arg is not None else str(default_host_db(os.environ))
 
 
-GC_THRESHOLDS = (100_000, 50, 1000)
-"""The host keeps every seat's events for the match: many long-lived objects. With Python's
-default thresholds the collector walked them all every few seconds and held up every table
-for half a second (p99 move latency 514 ms at 500 tables); with these, 50 ms. Measured with
-benchmarks/load.py."""
-
-
 def check_address(bind: str, port: int) -> None:
     """Refuse an address this machine cannot listen on, with what to do instead."""
     try:
@@ -247,9 +240,9 @@ class JournalLock:
 
 
 def run_host(args: argparse.Namespace) -> int:
-    import gc
-
     import trio
+
+    from scopa_net.server import collector
 
     rules = None
     if args.players is not None:
@@ -281,7 +274,7 @@ def run_host(args: argparse.Namespace) -> int:
     check_db_path(db, create=True)
     with JournalLock(db):
         journal = open_journal(db, create=True)
-        gc.set_threshold(*GC_THRESHOLDS)
+        collector.install()  # no collector pauses with many tables: the host sweeps (see there)
         try:
             trio.run(serve_until_signalled, config, journal, rules, args)
         except OSError as exc:

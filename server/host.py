@@ -31,6 +31,7 @@ except ImportError:  # Windows: no descriptor limit to read or raise
 from scopa_net.fair.commitments import fingerprint, public_key_bytes
 from scopa_net.names import clean_name
 from scopa_net.rules import RuleSet
+from scopa_net.server import collector
 from scopa_net.server.blind_table import BlindTable
 from scopa_net.server.config import HostConfig
 from scopa_net.server.journal import Journal
@@ -168,6 +169,7 @@ class Host:
             nursery.start_soon(self.writer.run)
             nursery.start_soon(self._watch_journal_file)
             nursery.start_soon(self._give_back_memory)
+            nursery.start_soon(collector.sweep_now_and_then)
             self._restore_tables()
             if not listen:
                 task_status.started(0)

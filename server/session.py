@@ -117,6 +117,10 @@ class PlayerSession:
             await drain(self.stream)
         finally:
             await self._leave_table()
+            # The outbox's sink is a method of this session: a cycle. Broken, the session is
+            # freed by reference counting once the table lets go of the outbox (the host's
+            # collector never looks at old objects again: server/collector.py).
+            self.outbox.sink = None
 
     # --- reading ------------------------------------------------------------------------
 
@@ -324,10 +328,7 @@ class PlayerSession:
         while True:
             batch = await outbox.next_batch()
             if self._sink_error is not None:
-                error = self._sink_error
-                if isinstance(error, OSError):
-                    raise trio.BrokenResourceError(f"write failed: {error}") from error
-                raise error
+                self._raise_sink_error()
             if self.conn.broken:
                 # The peer broke the protocol: what was queued before (a reply to an earlier
                 # request) may no longer go, but the bye saying why still does.
@@ -350,6 +351,19 @@ class PlayerSession:
                 await self._send_final(outbox.closing)
                 return
 
+    def _raise_sink_error(self) -> None:
+        """Raise what the sink could not write for (an OSError as a broken stream). The error
+        is let go of on the way (a frame that holds a raised error, and the error's traceback
+        that holds the frame, are a cycle)."""
+        error, self._sink_error = self._sink_error, None
+        try:
+            if isinstance(error, OSError):
+                raise trio.BrokenResourceError(f"write failed: {error}") from error
+            assert error is not None
+            raise error
+        finally:
+            error = None
+
     def _write_now(self, batch: list[m.Message]) -> None:
         """The outbox's sink: encode and write ``batch`` without waiting (called by a table's
         task while this connection's writer is idle). Whatever the socket does not take at
@@ -363,7 +377,7 @@ class PlayerSession:
             except BlockingIOError:
                 sent = 0
         except (ProtocolError, OSError) as exc:
-            self._sink_error = exc
+            self._sink_error = exc.with_traceback(None)  # its frames would hold this session
             self.outbox.kick()
             return
         if sent < len(data):

@@ -22,6 +22,7 @@ TINY = {
     "fairness.py": ["--runs", "1", "--repeats", "1"],
     "fit_leaf.py": ["--rounds", "20"],
     "protocol.py": ["--runs", "1", "--frames", "50", "--repeats", "1"],
+    "gc_probe.py": ["/dev/null", "--version"],
     "load.py": ["--tables", "2", "--bot-delay", "0.05", "--duration", "1", "--warmup", "0.5"],
     "round_duplicates.py": ["hard:nodes=200", "hard:lookahead=False,playouts=20", "--rounds", "2"],
 }
@@ -35,6 +36,7 @@ LAST_WORDS = {
     "fairness.py": "4 players",
     "fit_leaf.py": "held-out mean squared error",
     "protocol.py": "4 players",
+    "gc_probe.py": "scopa-net",
     "load.py": "durability: the host's own commits (its last",
     "round_duplicates.py": "think per move, CPU",
 }
@@ -69,20 +71,38 @@ def test_the_engine_benchmark_prints_what_its_memories_hold() -> None:
     assert "after 20 checked 2-player rounds the memories hold" in done.stdout, done.stdout
 
 
-def test_the_load_soak_replaces_finished_tables() -> None:
-    """``load.py --soak`` plays matches to their end and goes on at new tables, without a
-    failure (what its memory-growth line is measured over)."""
+def run_load(*args: str) -> subprocess.CompletedProcess[str]:
+    """``load.py`` with ``args``, run to its end (it must succeed)."""
     done = subprocess.run(
-        [
-            *(sys.executable, str(BENCHMARKS / "load.py"), "--soak", "--tables", "2"),
-            *("--bot-delay", "0.01", "--duration", "4", "--warmup", "0.5"),
-        ],
+        [sys.executable, str(BENCHMARKS / "load.py"), *args],
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+    return done
+
+
+def test_the_load_soak_replaces_finished_tables() -> None:
+    """``load.py --soak`` plays matches to their end and goes on at new tables, without a
+    failure (what its memory-growth line is measured over)."""
+    done = run_load(
+        *("--soak", "--tables", "2", "--bot-delay", "0.01", "--duration", "4", "--warmup", "0.5")
+    )
     replaced = done.stdout.split("tables replaced: ")[1].split()[0]
     assert int(replaced) > 0, done.stdout
     assert "failures: 0" in done.stdout, done.stdout
+
+
+def test_the_load_benchmark_reports_the_hosts_collector(tmp_path: Path) -> None:
+    """``load.py --gc-log`` runs the host under gc_probe.py and prints its collections and
+    the census of what it tracks."""
+    log = tmp_path / "gc.log"
+    done = run_load(
+        *("--tables", "2", "--gc-log", str(log), "--bot-delay", "0.05", "--duration", "1"),
+        *("--warmup", "0.5"),
+    )
+    assert "host collector, generation 2:" in done.stdout, done.stdout
+    assert "host objects tracked by the collector at the end:" in done.stdout, done.stdout
+    assert "then a full collection of everything" in done.stdout, done.stdout

@@ -206,7 +206,7 @@ class Connection:
     def next_event(self) -> Message | NeedData | ConnectionClosed:
         """The next message from the peer, :data:`NEED_DATA`, or :class:`ConnectionClosed`."""
         if self._error is not None:
-            raise self._error
+            raise RemoteProtocolError(self._error.code, self._error.message)
         try:
             payload = self._reader.next_frame()
             if payload is None:
@@ -219,7 +219,10 @@ class Connection:
             msg = decode(payload)
             self._advance(msg, self.peer_role, RemoteProtocolError)
         except RemoteProtocolError as e:
-            self._error = e
+            # A copy is kept, not the error raised: that one's traceback holds the frames it
+            # went through, this connection's among them, which would make a cycle that only a
+            # garbage collection frees (the host leaves those rare: server/collector.py).
+            self._error = RemoteProtocolError(e.code, e.message)
             raise
         return msg
 
