@@ -26,6 +26,7 @@ import gc
 import math
 import os
 import random
+import re
 import secrets
 import shutil
 import signal
@@ -176,16 +177,21 @@ commit times can be read when it stops; above it, the INFO log's own cost would 
 host's CPU per move, and the host logs warnings only."""
 
 
+COMMIT_LINE = re.compile(
+    r"commits; the last (\d+) took ([\d.]+) ms at the median, ([\d.]+) ms at the 99th"
+)
+"""The journal writer's summary when it stops (``JournalWriter.run`` in
+server/journal_writer.py)."""
+
+
 def commit_summary(log_path: Path) -> tuple[int, float, float] | None:
     """(commits timed, median, 99th percentile in seconds) from the journal writer's line in
     the host's log when it stopped; None when the log does not have it."""
-    found = None
-    for line in log_path.read_text(errors="replace").splitlines():
-        words = line.split()
-        if "commits;" in words and "median," in words:
-            at = words.index("last")
-            found = (int(words[at + 1]), float(words[at + 3]) / 1000, float(words[at + 8]) / 1000)
-    return found
+    found = COMMIT_LINE.findall(log_path.read_text(errors="replace"))
+    if not found:
+        return None
+    timed, median, p99 = found[-1]
+    return int(timed), float(median) / 1000, float(p99) / 1000
 
 
 async def wait_for_port(port: int, limit: float = 20.0) -> None:
@@ -832,8 +838,9 @@ def main() -> None:
     rtt = trio.run(echo_rtt)
     # Paced like one seat's moves (a table moves about once per --bot-delay), 3 s at most.
     pace = min(args.bot_delay, 0.05)
-    paced_rtt = trio.run(partial(echo_rtt, max(20, min(200, int(3 / pace))), pace))
-    hop_rtt = trio.run(partial(echo_rtt, max(20, min(200, int(3 / pace))), pace, True))
+    paced_rounds = max(20, min(200, int(3 / pace)))
+    paced_rtt = trio.run(echo_rtt, paced_rounds, pace)
+    hop_rtt = trio.run(echo_rtt, paced_rounds, pace, True)
     port = free_port()
     # A soak's finished tables stay up a minute (LINGER) beside the new ones; a match takes
     # a round at least, 36 moves of about --bot-delay each.
@@ -843,46 +850,45 @@ def main() -> None:
         commit = commit_time(tmp)
         paced_commit = commit_time(tmp, max(10, min(50, int(2 / pace))), pace)
         host_log_path = Path(args.host_log) if args.host_log else Path(tmp) / "host.log"
-        host_log = open(host_log_path, "wb")  # noqa: SIM115 (closed when it stops)
-        host = subprocess.Popen(
-            [
-                sys.executable,
-                *(["-m", "cProfile", "-o", args.profile] if args.profile else []),
-                *(
-                    [str(Path(__file__).with_name("gc_probe.py")), args.gc_log]
-                    if args.gc_log
-                    else ["-m", "scopa_net"]
-                ),
-                "host",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--db",
-                str(Path(tmp) / "load.db"),
-                "--no-advertise",
-                "--log-level",
-                "INFO" if args.host_log or args.tables <= HOST_LOG_TABLES else "WARNING",
-                "--bot-delay",
-                "0",
-                "--max-per-address",
-                str(args.tables * 4 + 10),
-                "--max-tables-per-address",
-                str(tables_kept + 10),
-                "--max-tables",
-                str(max(1000, tables_kept + 10)),
-            ],
-            stderr=host_log,
-            # A soak's census compares object counts with the window's start (a pause there).
-            env={**os.environ, **({"GC_PROBE_COUNT_AT_MARK": "1"} if args.soak else {})},
-        )
-        try:
-            trio.run(wait_for_port, port)
-            window = trio.run(load, args, port, host.pid)
-        finally:
-            host.terminate()
-            host.wait(timeout=30)
-            host_log.close()
+        with open(host_log_path, "wb") as host_log:
+            host = subprocess.Popen(
+                [
+                    sys.executable,
+                    *(["-m", "cProfile", "-o", args.profile] if args.profile else []),
+                    *(
+                        [str(Path(__file__).with_name("gc_probe.py")), args.gc_log]
+                        if args.gc_log
+                        else ["-m", "scopa_net"]
+                    ),
+                    "host",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(port),
+                    "--db",
+                    str(Path(tmp) / "load.db"),
+                    "--no-advertise",
+                    "--log-level",
+                    "INFO" if args.host_log or args.tables <= HOST_LOG_TABLES else "WARNING",
+                    "--bot-delay",
+                    "0",
+                    "--max-per-address",
+                    str(args.tables * 4 + 10),
+                    "--max-tables-per-address",
+                    str(tables_kept + 10),
+                    "--max-tables",
+                    str(max(1000, tables_kept + 10)),
+                ],
+                stderr=host_log,
+                # A soak's census compares object counts with the window's start (a pause there).
+                env={**os.environ, **({"GC_PROBE_COUNT_AT_MARK": "1"} if args.soak else {})},
+            )
+            try:
+                trio.run(wait_for_port, port)
+                window = trio.run(load, args, port, host.pid)
+            finally:
+                host.terminate()
+                host.wait(timeout=30)
         host_commit = commit_summary(host_log_path)
     report(args, window, (rtt, paced_rtt, hop_rtt, pace), (commit, paced_commit, host_commit))
     if window.failures or not window.moves:
