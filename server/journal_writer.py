@@ -79,6 +79,34 @@ class _Job:
     error: BaseException | None = None
 
 
+@dataclass
+class _Write:
+    """A batch handed to the writer thread, and its answer once the thread is done."""
+
+    done: trio.Event = field(default_factory=trio.Event)
+    answer: list[object] = field(default_factory=list)
+
+    async def wait(self) -> tuple[int, BaseException | None]:
+        """The thread's answer: (jobs done, the disk's refusal or None). A write once begun
+        is waited for to its end even if the caller is cancelled (as ``to_thread.run_sync``
+        does)."""
+        with trio.CancelScope(shield=True):
+            await self.done.wait()
+        if isinstance(self.answer[0], BaseException):
+            raise self.answer[0]
+        return self.answer[0]  # type: ignore[return-value]
+
+
+@dataclass
+class _Started:
+    """Jobs a table handed to the writer thread itself, because the writer was idle; the
+    writer's task takes over from there (the answer, retries) as for a write of its own."""
+
+    jobs: list[_Job]
+    write: _Write
+    began: float
+
+
 class _WriterThread:
     """The thread that runs a writer's batches, one at a time.
 
@@ -103,35 +131,33 @@ class _WriterThread:
                 result = exc
             self._token.run_sync_soon(deliver, result)
 
-    async def write(
-        self, jobs: list[_Job], before_release: Callable[[], None] | None = None
-    ) -> tuple[int, BaseException | None]:
-        """Run ``jobs`` on the thread and wait for them; a write once begun is waited for to
-        its end even if the caller is cancelled (as ``to_thread.run_sync`` does).
+    def start(self, jobs: list[_Job], before_release: Callable[[], None] | None = None) -> _Write:
+        """Hand ``jobs`` to the thread now; the answer is awaited with :meth:`_Write.wait`.
 
         The jobs the write finished are released as soon as its answer is back, by the
         callback the thread schedules, so that their tables wake in the same turn of the trio
         loop as the writer's own task rather than in the turn after it: a table waits for its
         fsync and one wake-up, not two. ``before_release`` is called just before that (to look
         at the queue as the commit left it, before the released tables add to it)."""
-        done = trio.Event()
-        answer: list[object] = []
+        write = _Write()
 
         def deliver(result: object) -> None:
-            answer.append(result)
+            write.answer.append(result)
             if isinstance(result, tuple):
                 if before_release is not None:
                     before_release()
                 for job in jobs[: result[0]]:
                     job.done.set()
-            done.set()
+            write.done.set()
 
         self._batches.put((jobs, deliver))
-        with trio.CancelScope(shield=True):
-            await done.wait()
-        if isinstance(answer[0], BaseException):
-            raise answer[0]
-        return answer[0]  # type: ignore[return-value]
+        return write
+
+    async def write(
+        self, jobs: list[_Job], before_release: Callable[[], None] | None = None
+    ) -> tuple[int, BaseException | None]:
+        """Run ``jobs`` on the thread and wait for them (see :meth:`start`)."""
+        return await self.start(jobs, before_release).wait()
 
     def stop(self) -> None:
         """End the thread (it is idle: no write is under way once :meth:`write` returned)."""
@@ -159,13 +185,20 @@ class JournalWriter:
         """Whether a write is under way (in the worker thread, when threaded)."""
         self.outages = 0
         """How many times writes have failed and then recovered (or are failing now)."""
-        self._send, self._receive = trio.open_memory_channel[_Job](math.inf)
+        self._send, self._receive = trio.open_memory_channel[_Job | _Started](math.inf)
         self._last_commit = -math.inf
         """When the last write began (trio time)."""
         self._back_to_back = False
-        self._waiting_at_end = 0
         """Whether the last write carried several tables, or entries were waiting when it
         ended (see :data:`GROUP_COMMIT`)."""
+        self._waiting_at_end = 0
+        """How many jobs were waiting when the last write ended."""
+        self._thread: _WriterThread | None = None
+        self._idle = False
+        """Whether the writer's task waits for work with none queued: then a table hands its
+        job to the thread itself (:class:`_Started`), a turn of the loop sooner."""
+        self._started_queued = False
+        """Whether a :class:`_Started` is in the channel, not yet taken by the task."""
         self.commits = 0
         """Writes begun so far (transactions, retries included)."""
         self.commit_seconds: deque[float] = deque(maxlen=COMMIT_TIMES_KEPT)
@@ -183,24 +216,34 @@ class JournalWriter:
         await self._run(_Job(other=fn))
 
     async def _run(self, job: _Job) -> None:
-        self._send.send_nowait(job)
+        thread = self._thread
+        if self._idle and thread is not None and not self._back_to_back:
+            self._idle = False
+            self.writing = True
+            self._started_queued = True
+            write = thread.start([job], self._note_queue)
+            self._send.send_nowait(_Started([job], write, trio.current_time()))
+        else:
+            self._send.send_nowait(job)
         await job.done.wait()
         if job.error is not None:
             raise job.error
 
     def _queued(self) -> list[_Job]:
-        jobs = []
+        jobs: list[_Job] = []
         while True:
             try:
-                jobs.append(self._receive.receive_nowait())
+                jobs.append(self._receive.receive_nowait())  # type: ignore[arg-type]
             except trio.WouldBlock:
                 return jobs
 
     async def run(self) -> None:
-        thread = _WriterThread(self._write) if self.threaded else None
+        thread = self._thread = _WriterThread(self._write) if self.threaded else None
         try:
             await self._serve(thread)
         finally:
+            self._thread = None
+            self._idle = False
             if thread is not None:
                 thread.stop()
             if self.commit_seconds:
@@ -217,19 +260,29 @@ class JournalWriter:
 
     async def _serve(self, thread: _WriterThread | None) -> None:
         async with self._receive:
-            async for job in self._receive:
-                due = self._last_commit + GROUP_COMMIT
-                if thread is not None and self._back_to_back and trio.current_time() < due:
-                    await trio.sleep_until(due)
-                jobs = [job, *self._queued()]
+            self._idle = True
+            async for item in self._receive:
+                self._idle = False
+                started: _Started | None = None
+                if isinstance(item, _Started):  # a table found us idle and began the write
+                    self._started_queued = False
+                    started, jobs = item, item.jobs
+                else:
+                    due = self._last_commit + GROUP_COMMIT
+                    if thread is not None and self._back_to_back and trio.current_time() < due:
+                        await trio.sleep_until(due)
+                    jobs = [item, *self._queued()]
                 tables = len({j.entries[0][0] for j in jobs if j.entries})
                 pause = RETRY_FIRST
                 while jobs:
                     self.writing = True
                     self.commits += 1
-                    self._last_commit = trio.current_time()
+                    self._last_commit = trio.current_time() if started is None else started.began
                     try:
-                        if thread is not None:
+                        if started is not None:
+                            done, fault = await started.write.wait()
+                            started = None
+                        elif thread is not None:
                             done, fault = await thread.write(jobs, self._note_queue)
                         else:
                             done, fault = self._write(jobs)
@@ -248,10 +301,12 @@ class JournalWriter:
                 if self.failing is not None:
                     self._trouble(None)
                 self._back_to_back = tables > 1 or self._waiting_at_end > 0
+                self._idle = self._receive.statistics().current_buffer_used == 0
 
     def _note_queue(self) -> None:
         """Note how many jobs were waiting when a commit ended (see :data:`GROUP_COMMIT`)."""
-        self._waiting_at_end = self._receive.statistics().current_buffer_used
+        queued = self._receive.statistics().current_buffer_used
+        self._waiting_at_end = queued - 1 if self._started_queued else queued
 
     def _trouble(self, fault: BaseException | None) -> None:
         if fault is None:

@@ -3,6 +3,7 @@ and no wait at all for a write that finds the writer idle."""
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import trio
 import trio.testing
 
 from scopa_net.server.journal import Journal
-from scopa_net.server.journal_writer import GROUP_COMMIT, JournalWriter
+from scopa_net.server.journal_writer import GROUP_COMMIT, RETRY_FIRST, JournalWriter
 
 
 class GatedJournal(Journal):
@@ -109,3 +110,46 @@ def test_after_a_commit_shared_by_several_tables_the_next_one_waits(tmp_path: Pa
 
     run_virtual(main)
     assert [sorted(b) for b in journal.batches] == [["1", "2"], ["3"]]
+
+
+class RefusingJournal(GatedJournal):
+    """A journal on disk whose first transaction the disk refuses (full), as a table's own
+    hand-off to the idle writer thread meets it."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.gate.set()
+        self.refused = 0
+
+    def append_many(self, entries):  # type: ignore[override]
+        if not self.refused:
+            self.refused += 1
+            raise sqlite3.OperationalError("database or disk is full")
+        return super().append_many(entries)
+
+
+def test_a_write_a_table_began_itself_is_retried_when_the_disk_refuses_it(
+    tmp_path: Path,
+) -> None:
+    journal = RefusingJournal(tmp_path / "j.db")
+    troubles: list[str | None] = []
+    writer = JournalWriter(
+        journal, on_trouble=lambda e: troubles.append(None if e is None else str(e))
+    )
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(writer.run)
+            await trio.testing.wait_all_tasks_blocked()  # the writer waits, idle
+            await writer.append(1, [("move", {"n": 1})])
+            # Refused once, written at the first retry, and the table went on only then.
+            assert trio.current_time() == RETRY_FIRST
+            await writer.append(1, [("move", {"n": 2})])
+            nursery.cancel_scope.cancel()
+
+    run_virtual(main)
+    assert journal.refused == 1
+    assert troubles == ["database or disk is full", None]
+    assert [e.payload for e in journal.entries("1")] == [{"n": 1}, {"n": 2}]
+    assert writer.commits == 3
+    assert writer.outages == 1
