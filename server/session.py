@@ -128,62 +128,84 @@ class PlayerSession:
         """Read until the peer leaves or misbehaves. Bounded waits: the whole handshake must
         finish within ``handshake_timeout``; after it, a ping goes out after
         ``heartbeat_interval`` of silence and the connection closes after ``silence_timeout``;
-        a frame begun must be finished within ``frame_timeout`` (no byte-a-second peers)."""
+        a frame begun must be finished within ``frame_timeout`` (no byte-a-second peers).
+
+        The deadlines are kept lazily: one cancel scope covers many reads, with the deadline
+        due when it was opened; a frame that arrives moves the real deadlines on without
+        touching the scope (a scope with a deadline, opened and closed around every read,
+        costs two trips through trio's deadline table a frame). When the scope's deadline
+        passes, what is really due is looked at and a new scope opened: a wake-up per
+        ``heartbeat_interval`` of a busy connection instead of a deadline set and cleared per
+        read. A scope's deadline is brought forward when something falls due sooner (it
+        never fires late), and the reader's awaits that must not be cut short are shielded."""
         config = self.config
         handshake_deadline = trio.current_time() + config.handshake_timeout
         last_heard = trio.current_time()
         next_ping = last_heard + config.heartbeat_interval
         frame_started: float | None = None
-        while True:
+
+        def due() -> float:
             if self.conn.state in (State.HELLO, State.WELCOME):
-                deadline = handshake_deadline
-            else:
-                deadline = min(next_ping, last_heard + config.silence_timeout)
-                if frame_started is not None:
-                    deadline = min(deadline, frame_started + config.frame_timeout)
-            with trio.move_on_at(deadline) as scope:
-                try:
-                    data = await self._receive()
-                except (trio.BrokenResourceError, trio.ClosedResourceError):
-                    return
+                return handshake_deadline
+            deadline = min(next_ping, last_heard + config.silence_timeout)
+            if frame_started is not None:
+                deadline = min(deadline, frame_started + config.frame_timeout)
+            return deadline
+
+        while True:
+            with trio.move_on_at(due()) as scope:
+                while True:
+                    try:
+                        data = await self._receive()
+                    except (trio.BrokenResourceError, trio.ClosedResourceError):
+                        return
+                    if not data:
+                        return
+                    now = trio.current_time()
+                    last_heard = now
+                    next_ping = now + config.heartbeat_interval
+                    try:
+                        self.conn.receive_data(data)
+                        while True:
+                            event = self.conn.next_event()
+                            if event is NEED_DATA:
+                                break
+                            if (
+                                isinstance(event, m.Bye)
+                                and event.reason == ErrorCode.DEAL_FAILED.value
+                            ):
+                                await self._dispatch(event)  # the table tells the others why
+                            if isinstance(event, ConnectionClosed | m.Bye):
+                                return
+                            await self._dispatch(event)
+                    except ProtocolError as exc:
+                        log.info("connection %s: %s", self.peer, exc)
+                        self._bye(exc.code, exc.message)
+                        return
+                    if self.conn.mid_frame:
+                        frame_started = frame_started if frame_started is not None else now
+                    else:
+                        frame_started = None
+                    deadline = due()
+                    # Not min(): setting a scope's deadline costs a trip through trio's
+                    # deadline table even when it does not change.
+                    if deadline < scope.deadline:  # noqa: PLR1730
+                        scope.deadline = deadline
             now = trio.current_time()
-            if scope.cancelled_caught:
-                if self.conn.state in (State.HELLO, State.WELCOME):
+            if self.conn.state in (State.HELLO, State.WELCOME):
+                if now >= handshake_deadline:
                     self._bye(ErrorCode.TIMEOUT, "no hello in time")
                     return
-                if frame_started is not None and now >= frame_started + config.frame_timeout:
-                    self._bye(ErrorCode.TIMEOUT, "a frame took too long to arrive")
-                    return
-                if now >= last_heard + config.silence_timeout:
-                    self._bye(ErrorCode.TIMEOUT, f"nothing received for {now - last_heard:.0f} s")
-                    return
-                if now >= next_ping:
-                    self._send_ping()
-                    next_ping = now + config.heartbeat_interval
                 continue
-            if not data:
+            if frame_started is not None and now >= frame_started + config.frame_timeout:
+                self._bye(ErrorCode.TIMEOUT, "a frame took too long to arrive")
                 return
-            last_heard = now
-            next_ping = now + config.heartbeat_interval
-            try:
-                self.conn.receive_data(data)
-                while True:
-                    event = self.conn.next_event()
-                    if event is NEED_DATA:
-                        break
-                    if isinstance(event, m.Bye) and event.reason == ErrorCode.DEAL_FAILED.value:
-                        await self._dispatch(event)  # the table tells the others why
-                    if isinstance(event, ConnectionClosed | m.Bye):
-                        return
-                    await self._dispatch(event)
-            except ProtocolError as exc:
-                log.info("connection %s: %s", self.peer, exc)
-                self._bye(exc.code, exc.message)
+            if now >= last_heard + config.silence_timeout:
+                self._bye(ErrorCode.TIMEOUT, f"nothing received for {now - last_heard:.0f} s")
                 return
-            if self.conn.mid_frame:
-                frame_started = frame_started if frame_started is not None else now
-            else:
-                frame_started = None
+            if now >= next_ping:
+                self._send_ping()
+                next_ping = now + config.heartbeat_interval
 
     async def _receive(self) -> bytes:
         """The next bytes from the peer (``b""`` once it closed its side). Over TCP the socket
@@ -271,7 +293,8 @@ class PlayerSession:
         elif isinstance(msg, m.ListTables):
             self.outbox.reply(m.Tables(tables=host.table_infos()))
         elif isinstance(msg, m.CreateTable):
-            await host.create_table_for(self.outbox, msg, self.address)
+            with trio.CancelScope(shield=True):  # not cut short by the reader's deadline
+                await host.create_table_for(self.outbox, msg, self.address)
         elif isinstance(msg, m.Join | m.Resume):
             task = host.tables.get(msg.table_id)
             if task is None:
@@ -296,7 +319,8 @@ class PlayerSession:
         try:
             task.send.send_nowait(request)
         except trio.WouldBlock:
-            await task.send.send(request)
+            with trio.CancelScope(shield=True):  # not cut short by the reader's deadline
+                await task.send.send(request)
 
     async def _leave_table(self) -> None:
         if self.table_id is None:
