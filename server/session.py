@@ -19,6 +19,7 @@ import trio
 from scopa_net.server.outbox import Outbox
 from scopa_net.server.table_task import Request, TableTask
 from scopa_net.wire import messages as m
+from scopa_net.wire.codec import SharedFrames
 from scopa_net.wire.connection import NEED_DATA, ConnectionClosed, HostConnection, State
 from scopa_net.wire.errors import ErrorCode, ProtocolError
 
@@ -388,14 +389,18 @@ class PlayerSession:
         finally:
             error = None
 
-    def _write_now(self, batch: list[m.Message]) -> None:
+    def _write_now(self, batch: list[m.Message], frames: SharedFrames | None) -> None:
         """The outbox's sink: encode and write ``batch`` without waiting (called by a table's
         task while this connection's writer is idle). Whatever the socket does not take at
         once, and any error, is left to the writer task."""
         if self.conn.broken:
             return  # as the writer does: only the bye saying why may still go
+        send = self.conn.send
         try:
-            data = b"".join([self.conn.send(msg) for msg in batch])
+            if frames is None:
+                data = b"".join([send(msg) for msg in batch])
+            else:
+                data = b"".join([send(msg, frames.encode(msg)) for msg in batch])
             try:
                 sent = os.write(self._fd, data)  # type: ignore[arg-type]
             except BlockingIOError:
