@@ -1,4 +1,4 @@
-"""The host's collector policy: no automatic collections; now and then, a sweep of what is new.
+"""The host's garbage-collector policy: no automatic collections; now and then, a sweep of what is new.
 
 The host keeps much alive for a long time: every seat's events for the match, the fair-deal
 records, a trio task or two per connection (1.4 million objects the collector tracks at 2,000
@@ -17,10 +17,10 @@ going, and a full collection afterwards finds next to nothing). So the host turn
 collection off (:func:`install`) and sweeps itself now and then
 (:func:`sweep_now_and_then`), as a safety net that keeps any cyclic garbage bounded. A sweep
 walks only what is new: after each one the survivors are frozen (:func:`gc.freeze`), so the
-next sweep looks at the objects made since. A sweep of everything paused the host 1.5-1.9 s at
-2,000 tables; one of what is new walks what the host made in the last :data:`SWEEP_EVERY` and
-kept. Frozen objects are still freed by reference counting; only a cycle among them would
-wait, for a *full* sweep (everything unfrozen, walked, frozen again): once a
+next sweep looks at the objects made since (a sweep of everything paused the host 1.5-1.9 s at
+2,000 tables; one of what is new takes a fraction of that, and sweeps come every
+:data:`SWEEP_EVERY`). Frozen objects are still freed by reference counting; only a cycle among
+them would wait, for a *full* sweep (everything unfrozen, walked, frozen again): once a
 :data:`FULL_EVERY`, or at once when the host's memory has doubled since the last full one
 (:data:`GROWTH`), so that whatever cyclic garbage there is stays bounded by the host's own size.
 Sweeps are spaced so that their pauses take :data:`SWEEP_SHARE` of the time at most.
@@ -38,12 +38,11 @@ import trio
 
 log = logging.getLogger("scopa_net.host")
 
-SWEEP_SHARE = 0.01
-"""Sweeps are spaced so that their pauses take this share of the host's time at most (a sweep
-of what is new takes about as long as the time since the last one, at a rate set by how fast
-the host makes objects that live on: more often means shorter, not more in all)..."""
-SWEEP_EVERY = 10.0
-"""...and at least this long apart (seconds)..."""
+SWEEP_SHARE = 0.0005
+"""Sweeps are spaced so that their pauses take this share of the host's time at most: a sweep
+that took 50 ms is followed by the next one 100 s later at the soonest."""
+SWEEP_EVERY = 60.0
+"""...and at least this long apart (seconds): the first comes a minute after the start..."""
 FULL_EVERY = 24 * 3600.0
 """...and a full sweep (frozen objects too) this long after the last full one..."""
 GROWTH = 1.0

@@ -157,6 +157,21 @@ async def test_with_automatic_collection_off_the_host_sweeps_cycles_away(
             nursery.cancel_scope.cancel()
 
 
+async def test_the_host_sweeps_at_once_when_its_memory_doubles(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    size = [200 << 20]
+    with garbage_left() as alive:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(collector.sweep_now_and_then, lambda: size[0])
+            await trio.sleep(5 * collector.CHECK_EVERY)
+            assert alive() is not None  # the memory stays put: no sweep before its time
+            size[0] = 400 << 20
+            await trio.sleep(collector.CHECK_EVERY + 1)
+            assert alive() is None
+            nursery.cancel_scope.cancel()
+
+
 async def test_a_sweep_walks_what_is_new_and_a_full_one_what_was_frozen(
     autojump_clock: trio.testing.MockClock,
 ) -> None:
