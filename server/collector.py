@@ -1,4 +1,4 @@
-"""The host's garbage-collector policy: no automatic collections; now and then, a sweep of what is new.
+"""The host's garbage-collector policy: no automatic collections, a full sweep now and then.
 
 The host keeps much alive for a long time: every seat's events for the match, the fair-deal
 records, a trio task or two per connection (1.4 million objects the collector tracks at 2,000
@@ -14,16 +14,11 @@ The collector is only needed for *cycles*: everything else is freed by reference
 moment nothing refers to it. The host leaves none behind as it plays
 (``tests/test_host_garbage.py`` plays matches over loopback, connections and tables coming and
 going, and a full collection afterwards finds next to nothing). So the host turns automatic
-collection off (:func:`install`) and sweeps itself now and then
-(:func:`sweep_now_and_then`), as a safety net that keeps any cyclic garbage bounded. A sweep
-walks only what is new: after each one the survivors are frozen (:func:`gc.freeze`), so the
-next sweep looks at the objects made since (a sweep of everything paused the host 1.5-1.9 s at
-2,000 tables; one of what is new takes a fraction of that, and sweeps come every
-:data:`SWEEP_EVERY`). Frozen objects are still freed by reference counting; only a cycle among
-them would wait, for a *full* sweep (everything unfrozen, walked, frozen again): once a
-:data:`FULL_EVERY`, or at once when the host's memory has doubled since the last full one
-(:data:`GROWTH`), so that whatever cyclic garbage there is stays bounded by the host's own size.
-Sweeps are spaced so that their pauses take :data:`SWEEP_SHARE` of the time at most.
+collection off (:func:`install`) and sweeps everything itself now and then
+(:func:`sweep_now_and_then`), as a safety net that keeps any cyclic garbage bounded: a sweep
+pauses the host for as long as it takes to walk every object (a few milliseconds with a few
+tables, 1.2-1.9 s with 2,000), so sweeps are spaced to take :data:`SWEEP_SHARE` of the time,
+and come sooner only when the host's memory has doubled (:data:`GROWTH`).
 """
 
 from __future__ import annotations
@@ -40,17 +35,15 @@ log = logging.getLogger("scopa_net.host")
 
 SWEEP_SHARE = 0.0005
 """Sweeps are spaced so that their pauses take this share of the host's time at most: a sweep
-that took 50 ms is followed by the next one 100 s later at the soonest."""
-SWEEP_EVERY = 60.0
-"""...and at least this long apart (seconds): the first comes a minute after the start..."""
-FULL_EVERY = 24 * 3600.0
-"""...and a full sweep (frozen objects too) this long after the last full one..."""
+that took 1.5 s (2,000 busy tables) is followed by the next one 50 minutes later."""
+SWEEP_EVERY = 600.0
+"""...and at least this long apart (seconds): the first comes ten minutes after the start..."""
 GROWTH = 1.0
 GROWTH_FLOOR = 128 << 20
-"""...or at once when the host's memory has doubled since the last full sweep (and grown by
-128 MiB at least), so that whatever might make cyclic garbage, it cannot hold more than the
-host itself. A host that grows for good (more tables) sweeps fully once or twice on the way up
-(at 2,000 tables: once, at about 180 MiB)."""
+"""...unless the host's memory has doubled since the last sweep (and grown by 128 MiB at
+least): then the next sweep comes at once, so that whatever might make cyclic garbage, it
+cannot hold more than the host itself. A host that grows for good (more tables) sweeps once
+or twice on the way up (at 2,000 tables: once, at about 180 MiB)."""
 CHECK_EVERY = 10.0
 """How often the host's memory is looked at (seconds)."""
 
@@ -70,22 +63,12 @@ def resident_bytes() -> int | None:
         return None
 
 
-def sweep(*, full: bool) -> int:
-    """Collect what is unreachable among the objects made since the last sweep (``full``:
-    among every object), then freeze the survivors; how many objects were freed."""
-    if full:
-        gc.unfreeze()
-    found = gc.collect()
-    gc.freeze()
-    return found
-
-
 async def sweep_now_and_then(resident: Callable[[], int | None] = resident_bytes) -> None:
-    """While automatic collection is off, sweep now and then (see the module's docstring);
-    with it on (in-process tests, embedding), CPython's collector does the work and this
-    returns. ``resident``: the process's memory in bytes, or None."""
+    """While automatic collection is off, sweep every generation now and then (see the
+    module's docstring); with it on (in-process tests, embedding), CPython's collector does
+    the work and this returns. ``resident``: the process's memory in bytes, or None."""
     interval = SWEEP_EVERY
-    last = last_full = trio.current_time()
+    last = trio.current_time()
     baseline = resident()
     while not gc.isenabled():
         await trio.sleep(CHECK_EVERY)
@@ -95,19 +78,15 @@ async def sweep_now_and_then(resident: Callable[[], int | None] = resident_bytes
             and baseline is not None
             and size - baseline >= max(GROWTH * baseline, GROWTH_FLOOR)
         )
-        full = grown or now >= last_full + FULL_EVERY
-        if now < last + interval and not full:
+        if now < last + interval and not grown:
             continue
         began = time.perf_counter()
-        found = sweep(full=full)
+        found = gc.collect()
         pause = time.perf_counter() - began
         interval = max(SWEEP_EVERY, pause / SWEEP_SHARE)
-        last = trio.current_time()
-        if full:
-            last_full, baseline = last, resident()
+        last, baseline = trio.current_time(), resident()
         log.info(
-            "swept %s%s: %s unreachable objects freed in %.0f ms; next in %.0f s at most",
-            "the whole heap" if full else "what is new",
+            "swept the heap%s: %s unreachable objects freed in %.0f ms; next in %.0f s at most",
             " (its memory had doubled)" if grown else "",
             found,
             pause * 1000,
