@@ -144,17 +144,9 @@ class PlayerSession:
         last_heard = trio.current_time()
         next_ping = last_heard + config.heartbeat_interval
         frame_started: float | None = None
-
-        def due() -> float:
-            if self.conn.state in (State.HELLO, State.WELCOME):
-                return handshake_deadline
-            deadline = min(next_ping, last_heard + config.silence_timeout)
-            if frame_started is not None:
-                deadline = min(deadline, frame_started + config.frame_timeout)
-            return deadline
-
         while True:
-            with trio.move_on_at(due()) as scope:
+            due = self._due(handshake_deadline, last_heard, next_ping, frame_started)
+            with trio.move_on_at(due) as scope:
                 while True:
                     try:
                         data = await self._receive()
@@ -187,11 +179,11 @@ class PlayerSession:
                         frame_started = frame_started if frame_started is not None else now
                     else:
                         frame_started = None
-                    deadline = due()
+                    due = self._due(handshake_deadline, last_heard, next_ping, frame_started)
                     # Not min(): setting a scope's deadline costs a trip through trio's
                     # deadline table even when it does not change.
-                    if deadline < scope.deadline:  # noqa: PLR1730
-                        scope.deadline = deadline
+                    if due < scope.deadline:  # noqa: PLR1730
+                        scope.deadline = due
             now = trio.current_time()
             if self.conn.state in (State.HELLO, State.WELCOME):
                 if now >= handshake_deadline:
@@ -207,6 +199,23 @@ class PlayerSession:
             if now >= next_ping:
                 self._send_ping()
                 next_ping = now + config.heartbeat_interval
+
+    def _due(
+        self,
+        handshake_deadline: float,
+        last_heard: float,
+        next_ping: float,
+        frame_started: float | None,
+    ) -> float:
+        """When the reader must next look at the clock (a method, not a closure: a closure's
+        cells would be more objects per connection for the host's collector to walk)."""
+        if self.conn.state in (State.HELLO, State.WELCOME):
+            return handshake_deadline
+        config = self.config
+        deadline = min(next_ping, last_heard + config.silence_timeout)
+        if frame_started is not None:
+            deadline = min(deadline, frame_started + config.frame_timeout)
+        return deadline
 
     async def _receive(self) -> bytes:
         """The next bytes from the peer (``b""`` once it closed its side). Over TCP the socket
