@@ -48,6 +48,10 @@ NEEDS_THE_JOURNAL = (m.CreateTable, m.Join, m.Resume, *TABLE_REQUESTS)
 FAIRNESS_WRITES = 16
 """A writer whose writes all go straight to the socket yields to the other tasks after this
 many of them (a write through the scheduler yields every time)."""
+PUSH_BACK_WITHIN = 0.5
+"""A frame moves the reader's deadline on only when that deadline is closer than this share
+of ``heartbeat_interval``: a connection heard from more often than that never has its wait
+cut short, and its deadline is moved once every few frames, not at every one."""
 PACED_BY_THE_GAME = (
     m.Ping,
     m.Pong,
@@ -85,6 +89,7 @@ class PlayerSession:
     ) -> None:
         self.host = host
         self.config = host.config
+        self._push_back_within = PUSH_BACK_WITHIN * self.config.heartbeat_interval
         self.stream = stream
         self.peer = peer
         self.address = address
@@ -131,14 +136,13 @@ class PlayerSession:
         ``heartbeat_interval`` of silence and the connection closes after ``silence_timeout``;
         a frame begun must be finished within ``frame_timeout`` (no byte-a-second peers).
 
-        The deadlines are kept lazily: one cancel scope covers many reads, with the deadline
-        due when it was opened; a frame that arrives moves the real deadlines on without
-        touching the scope (a scope with a deadline, opened and closed around every read,
-        costs two trips through trio's deadline table a frame). When the scope's deadline
-        passes, what is really due is looked at and a new scope opened: a wake-up per
-        ``heartbeat_interval`` of a busy connection instead of a deadline set and cleared per
-        read. A scope's deadline is brought forward when something falls due sooner (it
-        never fires late), and the reader's awaits that must not be cut short are shielded."""
+        The deadlines are kept lazily: one cancel scope covers many reads (a scope with a
+        deadline, opened and closed around every read, costs two trips through trio's
+        deadline table a frame). A frame that arrives moves the real deadlines on, and the
+        scope's only when it is near firing (:data:`PUSH_BACK_WITHIN`), or when something
+        falls due sooner (it never fires late); a scope that fires early anyway (a
+        cancellation is dearer than a deadline moved) has what is really due looked at, and a
+        new one is opened. The reader's awaits that must not be cut short are shielded."""
         config = self.config
         handshake_deadline = trio.current_time() + config.handshake_timeout
         last_heard = trio.current_time()
@@ -180,9 +184,7 @@ class PlayerSession:
                     else:
                         frame_started = None
                     due = self._due(handshake_deadline, last_heard, next_ping, frame_started)
-                    # Not min(): setting a scope's deadline costs a trip through trio's
-                    # deadline table even when it does not change.
-                    if due < scope.deadline:  # noqa: PLR1730
+                    if due < scope.deadline or scope.deadline - now < self._push_back_within:
                         scope.deadline = due
             now = trio.current_time()
             if self.conn.state in (State.HELLO, State.WELCOME):

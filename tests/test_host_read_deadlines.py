@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 from functools import partial
 
+import pytest
 import trio
 import trio.testing
 
@@ -19,15 +20,23 @@ from scopa_net.wire.codec import decode, encode
 from scopa_net.wire.framing import FrameReader
 
 LIMITS = HostConfig(db=":memory:", advertise=False)
-TALK_EVERY = 0.7 * LIMITS.heartbeat_interval
-TALKS = 12
-"""Long enough that the talk outlasts the silence timeout several times over."""
+TALKING = 3 * LIMITS.silence_timeout
+"""How long the peer talks: the silence timeout several times over."""
 
 
+@pytest.mark.parametrize(
+    "share",
+    [
+        pytest.param(0.3, id="often (the deadline is moved every few frames)"),
+        pytest.param(0.7, id="seldom (the deadline is moved at every frame)"),
+        pytest.param(0.97, id="just in time"),
+    ],
+)
 async def test_a_talking_peer_is_not_pinged_and_a_silent_one_is_timed_from_its_last_frame(
-    autojump_clock: trio.testing.MockClock,
+    autojump_clock: trio.testing.MockClock, share: float
 ) -> None:
-    assert 2 * LIMITS.silence_timeout < TALK_EVERY * TALKS
+    talk_every = share * LIMITS.heartbeat_interval
+    talks = int(TALKING / talk_every)
     client, server = trio.testing.memory_stream_pair()
     heard: list[tuple[float, m.Message]] = []
     reader = FrameReader()
@@ -37,8 +46,8 @@ async def test_a_talking_peer_is_not_pinged_and_a_silent_one_is_timed_from_its_l
     async def talk() -> None:
         with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
             await client.send_all(encode(m.Hello(version=m.PROTOCOL_VERSION, client="peer")))
-            for n in range(TALKS):
-                await trio.sleep(TALK_EVERY)
+            for n in range(talks):
+                await trio.sleep(talk_every)
                 await client.send_all(encode(m.Ping(nonce=n)))
                 last_sent.append(trio.current_time())
 
@@ -57,7 +66,7 @@ async def test_a_talking_peer_is_not_pinged_and_a_silent_one_is_timed_from_its_l
     pings = [t for t, msg in heard if isinstance(msg, m.Ping)]
     byes = [(t, msg.reason) for t, msg in heard if isinstance(msg, m.Bye)]
     pongs = [msg for _, msg in heard if isinstance(msg, m.Pong)]
-    assert len(pongs) == TALKS  # every ping of the peer's was read and answered in time
+    assert len(pongs) == talks  # every ping of the peer's was read and answered in time
     assert [round(t - last, 3) for t in pings] == [
         round(k * LIMITS.heartbeat_interval, 3)
         for k in range(1, 1 + int(LIMITS.silence_timeout / LIMITS.heartbeat_interval))
