@@ -25,6 +25,7 @@ import trio
 
 from scopa_net.server.table import Seat
 from scopa_net.wire import messages as m
+from scopa_net.wire.codec import SharedFrames
 
 
 class Outbox:
@@ -41,9 +42,10 @@ class Outbox:
         self._last_word: m.Message | None = None
         self.seat: int | None = None
         self.epoch = 0
-        self.sink: Callable[[list[m.Message]], None] | None = None
-        """Writes a batch at once (see the module's docstring); it calls :meth:`kick` when
-        it could not write all of it."""
+        self.sink: Callable[[list[m.Message], SharedFrames | None], None] | None = None
+        """Writes a batch at once (see the module's docstring), encoding the events the seats
+        share through the frames given, if any; it calls :meth:`kick` when it could not write
+        all of it."""
         self._parked = False
         """Whether the writer task waits for something to send (and holds nothing)."""
         self._kicked = False
@@ -74,18 +76,21 @@ class Outbox:
     def detach(self) -> None:
         self._seat, self.seat = None, None
 
-    def notify(self) -> None:
-        """More of the seat's log is committed to the journal and may be sent."""
+    def notify(self, frames: SharedFrames | None = None) -> None:
+        """More of the seat's log is committed to the journal and may be sent (``frames``:
+        the encodings the table's other seats share, see :meth:`push`)."""
         seat = self._seat
         if (
             seat is not None
             and seat.committed - max(self._cursor, self._backlog_end) > self.max_lag
         ):
             self.overflowed = True
-        self.push()
+        self.push(frames)
 
-    def push(self) -> None:
-        """Send what is ready: through the sink while the writer is idle, else by waking it."""
+    def push(self, frames: SharedFrames | None = None) -> None:
+        """Send what is ready: through the sink while the writer is idle, else by waking it.
+        ``frames``: where the events every seat gets alike are encoded once for all of them
+        (one per flush of the table)."""
         if (
             self._parked
             and self.sink is not None
@@ -95,7 +100,7 @@ class Outbox:
         ):
             batch = self._take(64)
             if batch:
-                self.sink(batch)
+                self.sink(batch, frames)
             if not self._ready_more():
                 return
         self._wake.set()

@@ -19,6 +19,7 @@ import trio
 from scopa_net.server.outbox import Outbox
 from scopa_net.server.table_task import Request, TableTask
 from scopa_net.wire import messages as m
+from scopa_net.wire.codec import SharedFrames
 from scopa_net.wire.connection import NEED_DATA, ConnectionClosed, HostConnection, State
 from scopa_net.wire.errors import ErrorCode, ProtocolError
 
@@ -47,6 +48,10 @@ NEEDS_THE_JOURNAL = (m.CreateTable, m.Join, m.Resume, *TABLE_REQUESTS)
 FAIRNESS_WRITES = 16
 """A writer whose writes all go straight to the socket yields to the other tasks after this
 many of them (a write through the scheduler yields every time)."""
+PUSH_BACK_WITHIN = 0.5
+"""A frame moves the reader's deadline on only when that deadline is closer than this share
+of ``heartbeat_interval``: a connection heard from more often than that never has its wait
+cut short, and its deadline is moved once every few frames, not at every one."""
 PACED_BY_THE_GAME = (
     m.Ping,
     m.Pong,
@@ -84,6 +89,7 @@ class PlayerSession:
     ) -> None:
         self.host = host
         self.config = host.config
+        self._push_back_within = PUSH_BACK_WITHIN * self.config.heartbeat_interval
         self.stream = stream
         self.peer = peer
         self.address = address
@@ -128,62 +134,90 @@ class PlayerSession:
         """Read until the peer leaves or misbehaves. Bounded waits: the whole handshake must
         finish within ``handshake_timeout``; after it, a ping goes out after
         ``heartbeat_interval`` of silence and the connection closes after ``silence_timeout``;
-        a frame begun must be finished within ``frame_timeout`` (no byte-a-second peers)."""
+        a frame begun must be finished within ``frame_timeout`` (no byte-a-second peers).
+
+        The deadlines are kept lazily: one cancel scope covers many reads (a scope with a
+        deadline, opened and closed around every read, costs two trips through trio's
+        deadline table a frame). A frame that arrives moves the real deadlines on, and the
+        scope's only when it is near firing (:data:`PUSH_BACK_WITHIN`), or when something
+        falls due sooner (it never fires late); a scope that fires early anyway (a
+        cancellation is dearer than a deadline moved) has what is really due looked at, and a
+        new one is opened. The reader's awaits that must not be cut short are shielded."""
         config = self.config
         handshake_deadline = trio.current_time() + config.handshake_timeout
         last_heard = trio.current_time()
         next_ping = last_heard + config.heartbeat_interval
         frame_started: float | None = None
         while True:
-            if self.conn.state in (State.HELLO, State.WELCOME):
-                deadline = handshake_deadline
-            else:
-                deadline = min(next_ping, last_heard + config.silence_timeout)
-                if frame_started is not None:
-                    deadline = min(deadline, frame_started + config.frame_timeout)
-            with trio.move_on_at(deadline) as scope:
-                try:
-                    data = await self._receive()
-                except (trio.BrokenResourceError, trio.ClosedResourceError):
-                    return
+            due = self._due(handshake_deadline, last_heard, next_ping, frame_started)
+            with trio.move_on_at(due) as scope:
+                while True:
+                    try:
+                        data = await self._receive()
+                    except (trio.BrokenResourceError, trio.ClosedResourceError):
+                        return
+                    if not data:
+                        return
+                    now = trio.current_time()
+                    last_heard = now
+                    next_ping = now + config.heartbeat_interval
+                    try:
+                        self.conn.receive_data(data)
+                        while True:
+                            event = self.conn.next_event()
+                            if event is NEED_DATA:
+                                break
+                            if (
+                                isinstance(event, m.Bye)
+                                and event.reason == ErrorCode.DEAL_FAILED.value
+                            ):
+                                await self._dispatch(event)  # the table tells the others why
+                            if isinstance(event, ConnectionClosed | m.Bye):
+                                return
+                            await self._dispatch(event)
+                    except ProtocolError as exc:
+                        log.info("connection %s: %s", self.peer, exc)
+                        self._bye(exc.code, exc.message)
+                        return
+                    if self.conn.mid_frame:
+                        frame_started = frame_started if frame_started is not None else now
+                    else:
+                        frame_started = None
+                    due = self._due(handshake_deadline, last_heard, next_ping, frame_started)
+                    if due < scope.deadline or scope.deadline - now < self._push_back_within:
+                        scope.deadline = due
             now = trio.current_time()
-            if scope.cancelled_caught:
-                if self.conn.state in (State.HELLO, State.WELCOME):
+            if self.conn.state in (State.HELLO, State.WELCOME):
+                if now >= handshake_deadline:
                     self._bye(ErrorCode.TIMEOUT, "no hello in time")
                     return
-                if frame_started is not None and now >= frame_started + config.frame_timeout:
-                    self._bye(ErrorCode.TIMEOUT, "a frame took too long to arrive")
-                    return
-                if now >= last_heard + config.silence_timeout:
-                    self._bye(ErrorCode.TIMEOUT, f"nothing received for {now - last_heard:.0f} s")
-                    return
-                if now >= next_ping:
-                    self._send_ping()
-                    next_ping = now + config.heartbeat_interval
                 continue
-            if not data:
+            if frame_started is not None and now >= frame_started + config.frame_timeout:
+                self._bye(ErrorCode.TIMEOUT, "a frame took too long to arrive")
                 return
-            last_heard = now
-            next_ping = now + config.heartbeat_interval
-            try:
-                self.conn.receive_data(data)
-                while True:
-                    event = self.conn.next_event()
-                    if event is NEED_DATA:
-                        break
-                    if isinstance(event, m.Bye) and event.reason == ErrorCode.DEAL_FAILED.value:
-                        await self._dispatch(event)  # the table tells the others why
-                    if isinstance(event, ConnectionClosed | m.Bye):
-                        return
-                    await self._dispatch(event)
-            except ProtocolError as exc:
-                log.info("connection %s: %s", self.peer, exc)
-                self._bye(exc.code, exc.message)
+            if now >= last_heard + config.silence_timeout:
+                self._bye(ErrorCode.TIMEOUT, f"nothing received for {now - last_heard:.0f} s")
                 return
-            if self.conn.mid_frame:
-                frame_started = frame_started if frame_started is not None else now
-            else:
-                frame_started = None
+            if now >= next_ping:
+                self._send_ping()
+                next_ping = now + config.heartbeat_interval
+
+    def _due(
+        self,
+        handshake_deadline: float,
+        last_heard: float,
+        next_ping: float,
+        frame_started: float | None,
+    ) -> float:
+        """When the reader must next look at the clock (a method, not a closure: a closure's
+        cells would be more objects per connection for the host's collector to walk)."""
+        if self.conn.state in (State.HELLO, State.WELCOME):
+            return handshake_deadline
+        config = self.config
+        deadline = min(next_ping, last_heard + config.silence_timeout)
+        if frame_started is not None:
+            deadline = min(deadline, frame_started + config.frame_timeout)
+        return deadline
 
     async def _receive(self) -> bytes:
         """The next bytes from the peer (``b""`` once it closed its side). Over TCP the socket
@@ -271,7 +305,8 @@ class PlayerSession:
         elif isinstance(msg, m.ListTables):
             self.outbox.reply(m.Tables(tables=host.table_infos()))
         elif isinstance(msg, m.CreateTable):
-            await host.create_table_for(self.outbox, msg, self.address)
+            with trio.CancelScope(shield=True):  # not cut short by the reader's deadline
+                await host.create_table_for(self.outbox, msg, self.address)
         elif isinstance(msg, m.Join | m.Resume):
             task = host.tables.get(msg.table_id)
             if task is None:
@@ -296,7 +331,8 @@ class PlayerSession:
         try:
             task.send.send_nowait(request)
         except trio.WouldBlock:
-            await task.send.send(request)
+            with trio.CancelScope(shield=True):  # not cut short by the reader's deadline
+                await task.send.send(request)
 
     async def _leave_table(self) -> None:
         if self.table_id is None:
@@ -364,14 +400,18 @@ class PlayerSession:
         finally:
             error = None
 
-    def _write_now(self, batch: list[m.Message]) -> None:
+    def _write_now(self, batch: list[m.Message], frames: SharedFrames | None) -> None:
         """The outbox's sink: encode and write ``batch`` without waiting (called by a table's
         task while this connection's writer is idle). Whatever the socket does not take at
         once, and any error, is left to the writer task."""
         if self.conn.broken:
             return  # as the writer does: only the bye saying why may still go
+        send = self.conn.send
         try:
-            data = b"".join([self.conn.send(msg) for msg in batch])
+            if frames is None:
+                data = b"".join([send(msg) for msg in batch])
+            else:
+                data = b"".join([send(msg, frames.encode(msg)) for msg in batch])
             try:
                 sent = os.write(self._fd, data)  # type: ignore[arg-type]
             except BlockingIOError:

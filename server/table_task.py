@@ -33,6 +33,7 @@ from scopa_net.server.table import (
 )
 from scopa_net.server.thinking import choose_off_loop, table_player
 from scopa_net.wire import messages as m
+from scopa_net.wire.codec import SharedFrames
 from scopa_net.wire.errors import ErrorCode
 
 log = logging.getLogger("scopa_net.host")
@@ -251,11 +252,12 @@ class TableTask:
         for outbox, seat, cursor in attaching:
             if self.attached.get(seat) is outbox:
                 outbox.attach(self.table.seats[seat], cursor, seat, self.table.seats[seat].epoch)
+        frames = SharedFrames() if pending else None  # an event every seat gets is encoded once
         for outbox, _ in replies:
-            outbox.push()  # a reply leaves with the events it goes with, if any
+            outbox.push(frames)  # a reply leaves with the events it goes with, if any
         if pending:
             for outbox in self.attached.values():
-                outbox.notify()
+                outbox.notify(frames)
         if pending and self.table.phase is Phase.OVER and self._over_time is None:
             self._over_time = trio.current_time()
             await self._record_finish()

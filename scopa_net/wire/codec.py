@@ -8,7 +8,6 @@ than :data:`MAX_DEPTH`, a ``t`` naming no message, and any field that breaks its
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 import msgpack
@@ -16,7 +15,7 @@ import msgpack
 from scopa_net.wire.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
 from scopa_net.wire.fields import FieldError
 from scopa_net.wire.framing import MAX_FRAME, frame
-from scopa_net.wire.records import CATALOGUE, Message, written_fields
+from scopa_net.wire.records import CATALOGUE, Message
 
 MAX_DEPTH = 5
 """Containers inside containers: the message map is depth 1; ``tables`` reaches 5."""
@@ -108,57 +107,39 @@ def decode(payload: bytes) -> Message:
 
 PER_SEAT_EVENTS = frozenset({"deal", "seed_receipt", "snapshot"})
 """Table events whose content differs from seat to seat (never encoded twice alike)."""
-SHARED_TAILS_KEPT = 4096
-_shared_tails: dict[tuple[Any, ...], tuple[bytes, bytes]] = {}
-_getters: dict[type[Message], Any] = {}
-_SMALL_INTS = [bytes([n]) for n in range(128)]
-"""A positive fixint is the number itself in one byte."""
 
 
 def encode_payload(msg: Message) -> bytes:
     """The msgpack map for ``msg``: ``t`` first, then fields in catalogue order."""
     if not isinstance(msg, Message):
         raise LocalProtocolError(ErrorCode.UNKNOWN_TYPE, f"not a message: {msg!r}")
-    if msg.SEQUENCED and msg.TYPE not in PER_SEAT_EVENTS:
-        return _encode_shared(msg)
     return msgpack.packb(msg.to_map(), use_bin_type=True)
-
-
-def _encode_shared(msg: Message) -> bytes:
-    """A table event every seat gets alike but for its ``seq`` (the first field): the bytes
-    before and after the seq are made once and kept, so the same event sent to four seats
-    is encoded once. The bytes are exactly those of :func:`msgpack.packb` of the whole map."""
-    cls = type(msg)
-    values = _getters.get(cls)
-    if values is None:
-        values = _getters[cls] = operator.attrgetter("TYPE", *(n for n, _ in cls.SPECS[1:]))
-    key = values(msg)
-    parts = _shared_tails.get(key)
-    if parts is None:
-        pack = msgpack.Packer(use_bin_type=True)
-        rest = dict(written_fields(msg)[1:])  # optional keys left out as to_map leaves them
-        head = pack.pack_map_header(len(rest) + 2) + pack.pack("t") + pack.pack(msg.TYPE)
-        tail = b"".join(pack.pack(k) + pack.pack(v) for k, v in rest.items())
-        parts = head + pack.pack("seq"), tail
-        if len(_shared_tails) >= SHARED_TAILS_KEPT:
-            _shared_tails.clear()
-        _shared_tails[key] = parts
-    seq = msg.seq  # type: ignore[attr-defined]
-    return parts[0] + (_SMALL_INTS[seq] if seq < 128 else msgpack.packb(seq)) + parts[1]
-
-
-_last_encoded: list[tuple[Message | None, bytes]] = [(None, b"")]
-"""The message last encoded and its frame: a table event that several seats share (the same
-object in each seat's log) is encoded for the first seat and reused for the next ones. Messages
-are frozen, and the one kept is referenced here, so the same object is the same bytes (the pair
-is replaced whole, so a thread never sees one message with another's bytes)."""
 
 
 def encode(msg: Message) -> bytes:
     """The whole frame for ``msg``: length prefix and payload."""
-    last, data = _last_encoded[0]
-    if msg is last:
+    return frame(encode_payload(msg))
+
+
+class SharedFrames:
+    """The frames made while a table tells its seats what happened (one per flush): a table
+    event that every seat's log holds as the same object is encoded for the first seat and
+    its bytes reused for the others. Keyed by identity; each entry holds its message, so an
+    id cannot be reused while the entry lives, and the whole goes when the flush is done.
+    Messages are frozen: the same object is the same bytes."""
+
+    __slots__ = ("_frames",)
+
+    def __init__(self) -> None:
+        self._frames: dict[int, tuple[Message, bytes]] = {}
+
+    def encode(self, msg: Message) -> bytes:
+        """:func:`encode`, made once for an event several seats share."""
+        if not msg.SEQUENCED or msg.TYPE in PER_SEAT_EVENTS:
+            return encode(msg)  # a reply or a seat's own event: one connection only
+        kept = self._frames.get(id(msg))
+        if kept is not None and kept[0] is msg:
+            return kept[1]
+        data = encode(msg)
+        self._frames[id(msg)] = (msg, data)
         return data
-    data = frame(encode_payload(msg))
-    _last_encoded[0] = (msg, data)
-    return data

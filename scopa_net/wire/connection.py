@@ -228,13 +228,14 @@ class Connection:
 
     # --- sending ---------------------------------------------------------------------------
 
-    def send(self, msg: Message) -> bytes:
-        """The bytes to write for ``msg``; :class:`LocalProtocolError` if it is out of order."""
+    def send(self, msg: Message, frame: bytes | None = None) -> bytes:
+        """The bytes to write for ``msg``; :class:`LocalProtocolError` if it is out of order.
+        ``frame``: those bytes, already made (an event encoded once for every seat)."""
         if self._error is not None and not isinstance(msg, m.Bye):
             raise LocalProtocolError(
                 ErrorCode.OUT_OF_ORDER, f"the peer broke the protocol; only bye may follow: {msg!r}"
             )
-        data = encode(msg)
+        data = encode(msg) if frame is None else frame
         self._advance(msg, self.role, LocalProtocolError)
         return data
 
