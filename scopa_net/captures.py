@@ -13,30 +13,38 @@ a table: which groups may it take? The answer follows RULES.md ("Capturing" and 
 An empty answer means the card is laid on the table. :meth:`CaptureRule.takes` is that answer
 worked out plainly; the engine asks :meth:`CaptureRule.codes` (or reads the same memory
 directly, as :meth:`scopa_net.round.Round.legal_codes` does), which remembers answers so that
-most cost one dictionary look-up.
+most cost one dictionary look-up for the whole hand.
 
 How it remembers, and why that is exact:
 
 1. **By values, not suits.** The rules look only at values, so what a card takes depends only
-   on how many table cards of each value lie in the part of the table that decides it
-   (:func:`value_counts`). A card's ``first`` mask picks the cards it looks at first (by
-   default those of its own value, which it takes one at a time); when the table holds none of
-   them, its ``second`` mask picks the cards it can only take by adding up two or more of them
-   (by default the lower values; quindici has no second step). Answers for the first part are
-   remembered by those very cards (there are few such sets); answers for the second part by
-   their value counts (:meth:`CaptureRule.by_values`): there are few such counts, and every new
-   deal meets ones seen before, where the exact sets of lower cards are nearly all new.
-2. **One group is the table cards of its values.** When exactly one group may be taken, it
+   on how many table cards of each value lie on the table (:func:`value_counts`, which the
+   round keeps up to date as cards come and go). :attr:`CaptureRule.answers` holds, for a
+   table's value counts, every value's answer, filled in as each value is asked about: one
+   look-up serves every card of the hand, and there are few such counts (some 8,000 in
+   100,000 random rounds), where the exact tables are nearly all new on every deal.
+2. **Each value's answer by the part that decides it.** A card's ``first`` mask picks the cards
+   it looks at first (by default those of its own value, which it takes one at a time); when
+   the table holds none of them, its ``second`` mask picks the cards it can only take by adding
+   up two or more of them (by default the lower values; quindici has no second step). A
+   value's counts lie where its cards do, so the same masks pick the part's counts out of the
+   table's, and :attr:`CaptureRule.shapes` remembers the answer by them: many tables share
+   them.
+3. **One group is the table cards of its values.** When exactly one group may be taken, it
    holds every card of the part of the values in it: had it left one out, the same group with
    that card's suit swapped in would be legal too. So such an answer is remembered as the mask
-   of every card of those values (a *shape*), and the group in a given part is
-   ``part & shape``. A shape of :data:`NO_GROUP` means the card is laid; :data:`SEVERAL_GROUPS`
+   of every card of those values (a *shape*), and the group on a given table is
+   ``table & shape``. A shape of :data:`NO_GROUP` means the card is laid; :data:`SEVERAL_GROUPS`
    means more than one group may be taken.
-3. **Several groups** are worked out on the cards themselves (:meth:`CaptureRule.several`).
+4. **Several groups** are worked out on the cards themselves (:meth:`CaptureRule.several`).
    Groups that add up are found by :func:`codes_adding_up` from :func:`adding_up`'s groups,
    remembered by value counts as positions among the cards, and put in lay order each time
-   (the lay order is nearly always new on a new deal, so it is not worth remembering);
-   several same-value cards are remembered by the cards.
+   (the lay order is nearly always new on a new deal, so it is not worth remembering).
+
+Every memory is a :class:`BoundedMemory`: it holds a few thousand answers at most and, when
+full, lets go of the quarter it remembered first, so it reaches its size within the first few
+thousand rounds and stays there (``benchmarks/engine.py --memory`` prints how they fill and how
+often they are asked in vain).
 
 The order of the plays is part of the answer, because seeded simulations and the computer
 players pick among plays by their position: same-value cards come lowest card first, and groups
@@ -46,7 +54,10 @@ that add up come in the order the engine has always listed them, by when their c
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
+from itertools import islice
+from operator import itemgetter
+from typing import Any
 
 from scopa_net.cards import ACES_MASK, BIT, FULL_MASK, VALUE, VALUE_MASK, indices_of
 from scopa_net.plays import CARD_BITS
@@ -59,9 +70,45 @@ UP_TO: tuple[int, ...] = tuple(
     sum(VALUE_MASK[u] for u in range(1, min(v, 10) + 1)) for v in range(QUINDICI_TOTAL + 1)
 )
 
-#: How many answers each memory (a rule's shapes, its answers by cards, the groups that add up)
-#: holds before it starts again: a few hundred bytes each at most.
-MEMORY_LIMIT = 50_000
+#: How many answers each memory holds at most (see :class:`BoundedMemory`): the answers by the
+#: table's value counts, and the memories they are worked out from. benchmarks/engine.py
+#: --memory prints how they fill and how often they are asked in vain.
+ANSWERS_LIMIT = 4096
+MEMORY_LIMIT = 4096
+_limits = {"answers": ANSWERS_LIMIT, "others": MEMORY_LIMIT}
+"""The bounds new memories get (see :func:`set_limits`)."""
+
+
+class BoundedMemory(dict[Any, Any]):
+    """Answers by key, each worked out by ``work_out(key)`` the first time it is asked for
+    (``memory[key]``; ``get`` does not work anything out), and at most ``limit`` of them.
+
+    When it is full, the quarter remembered first is let go (first in, first out), so that a
+    memory stays near its limit instead of emptying at once; ``misses`` counts the answers
+    worked out."""
+
+    __slots__ = ("limit", "misses", "work_out")
+
+    def __init__(self, work_out: Callable[[Any], Any], limit: int) -> None:
+        super().__init__()
+        self.work_out = work_out
+        self.limit = limit
+        self.misses = 0
+
+    def __missing__(self, key: Hashable) -> Any:
+        self.misses += 1
+        found = self.work_out(key)
+        if len(self) >= self.limit:
+            for old in list(islice(self, max(1, self.limit // 4))):
+                del self[old]
+        self[key] = found
+        return found
+
+    def forget(self) -> None:
+        """Empty the memory and its count of misses."""
+        self.clear()
+        self.misses = 0
+
 
 _ALONE = tuple((c,) for c in range(40))
 """_ALONE[c]: the one play of card c when it takes nothing (shared by every such answer)."""
@@ -94,6 +141,11 @@ def value_counts(cards: int) -> int:
     return (pairs & BIT_PAIRS) + ((pairs >> 2) & BIT_PAIRS)
 
 
+#: COUNT_OF_CARD[c]: value_counts of card c alone, and COUNT_OF_BIT the same by the card's bit.
+COUNT_OF_CARD: tuple[int, ...] = tuple(value_counts(BIT[c]) for c in range(40))
+COUNT_OF_BIT: dict[int, int] = {BIT[c]: COUNT_OF_CARD[c] for c in range(40)}
+
+
 def lowest_suits(counts: int) -> int:
     """The cards with these :func:`value_counts` whose suits come first."""
     cards = 0
@@ -109,6 +161,8 @@ NO_GROUP = 0
 """A shape: no group may be taken."""
 SEVERAL_GROUPS = -1
 """A shape: more than one group may be taken."""
+UNKNOWN = -2
+"""In :attr:`CaptureRule.answers`: not worked out yet."""
 
 
 def shape_of(groups: Sequence[int]) -> int:
@@ -125,8 +179,6 @@ def shape_of(groups: Sequence[int]) -> int:
 
 # --- groups that add up ---------------------------------------------------------------------
 
-_ADDING_UP: dict[int, tuple[int, tuple[tuple[int, ...], ...]]] = {}
-
 
 def adding_up(cards: int, total: int) -> tuple[int, ...]:
     """Every group of ``cards`` whose values add up to ``total``, as masks in ascending order
@@ -137,11 +189,11 @@ def adding_up(cards: int, total: int) -> tuple[int, ...]:
     and as positions among the cards, lowest first: the same positions among ``cards`` are the
     groups of ``cards``, in the same order.
     """
-    shape, ways = _ways(cards, total)
+    shape, _, pickers = _ways(cards, total)
     if shape != SEVERAL_GROUPS:
         return (cards & shape,) if shape else ()
     bits = _bits(cards)
-    return tuple([sum(map(bits.__getitem__, way)) for way in ways])
+    return tuple([sum(pick(bits)) for pick in pickers])
 
 
 def codes_adding_up(c: int, cards: int, laid: Sequence[int], total: int) -> tuple[int, ...]:
@@ -149,13 +201,14 @@ def codes_adding_up(c: int, cards: int, laid: Sequence[int], total: int) -> tupl
     the order the engine lists them: by when their cards were laid (``laid`` holds ``cards`` in
     that order, earliest first, and may hold other cards too, which are passed over; see
     :func:`in_lay_order`)."""
-    shape, ways = _ways(cards, total)
+    shape, ways, pickers = _ways(cards, total)
     if shape != SEVERAL_GROUPS:
         return (c | (cards & shape) << CARD_BITS,) if shape else (c,)
     bits = _bits(cards)
-    groups = [sum(map(bits.__getitem__, way)) for way in ways]
-    if len(groups) == 2:  # most often: the group whose latest card not in the other came later
-        first, second = groups
+    if len(pickers) == 2:  # most often: the group whose latest card not in the other came later
+        first_of, second_of = pickers
+        first = sum(first_of(bits))
+        second = sum(second_of(bits))
         differ = first ^ second
         for x in reversed(laid):
             if BIT[x] & differ:
@@ -164,81 +217,100 @@ def codes_adding_up(c: int, cards: int, laid: Sequence[int], total: int) -> tupl
                 return (c | first << CARD_BITS, c | second << CARD_BITS)
     # Each group's weight (see in_lay_order) and code; no two groups weigh the same.
     rank = {BIT[x]: 1 << i for i, x in enumerate(laid) if BIT[x] & cards}
-    weight = [rank[b] for b in bits]  # by position among the cards, as the ways are
+    weight = [rank[b] for b in bits[:-1]]  # by position among the cards, as the ways are
     plays = [
-        (sum(map(weight.__getitem__, way)), c | g << CARD_BITS)
-        for way, g in zip(ways, groups, strict=True)
+        (sum(map(weight.__getitem__, way)), c | sum(pick(bits)) << CARD_BITS)
+        for way, pick in zip(ways, pickers, strict=True)
     ]
     plays.sort()
     return tuple([code for _, code in plays])
 
 
-def _bits(cards: int) -> list[int]:
-    """Each card of a mask as a mask of its own, lowest first."""
-    bits = []
-    while cards:
-        low = cards & -cards
-        bits.append(low)
-        cards ^= low
-    return bits
+_BYTE_BITS = tuple(
+    tuple(tuple(1 << (8 * k + i) for i in range(8) if b >> i & 1) for b in range(256))
+    for k in range(5)
+)
+"""_BYTE_BITS[k][b]: each card of byte ``b`` of a mask at byte ``k``, as a mask of its own."""
 
 
-def _ways(cards: int, total: int) -> tuple[int, tuple[tuple[int, ...], ...]]:
-    """What :func:`adding_up` remembers for ``cards`` and ``total``: the shape of its answer,
-    and, when several groups add up, every group as positions among the cards."""
+def _bits(cards: int) -> tuple[int, ...]:
+    """Each card of a mask as a mask of its own, lowest first, and a 0 after them (where the
+    pickers of :func:`_work_out_ways` point to make every group a tuple)."""
+    b0, b1, b2, b3, b4 = _BYTE_BITS
+    return (
+        b0[cards & 255]
+        + b1[cards >> 8 & 255]
+        + b2[cards >> 16 & 255]
+        + b3[cards >> 24 & 255]
+        + b4[cards >> 32]
+        + (0,)
+    )
+
+
+Picker = Callable[[Sequence[int]], tuple[int, ...]]
+Ways = tuple[int, tuple[tuple[int, ...], ...], tuple[Picker, ...]]
+"""What :func:`adding_up` remembers: the shape of its answer, and, when several groups add up,
+every group as positions among the cards, lowest first, and as a picker of those positions
+from :func:`_bits` of the cards (``sum(pick(bits))`` is the group)."""
+
+
+def _ways(cards: int, total: int) -> Ways:
+    """What :func:`adding_up` remembers for ``cards`` and ``total`` (see :data:`Ways`)."""
     return _ways_by_counts(value_counts(cards), total)
 
 
-def _ways_by_counts(counts: int, total: int) -> tuple[int, tuple[tuple[int, ...], ...]]:
+def _ways_by_counts(counts: int, total: int) -> Ways:
     """:func:`_ways` for cards with these :func:`value_counts`."""
-    key = counts | total << 40
-    found = _ADDING_UP.get(key)
-    if found is None:
-        if len(_ADDING_UP) >= MEMORY_LIMIT:
-            _ADDING_UP.clear()
-        like = lowest_suits(counts)
-        groups = _lowest_adding_up(like, total)
-        shape = shape_of(groups)
-        ways: tuple[tuple[int, ...], ...] = ()  # only needed when the shape does not say
-        if shape == SEVERAL_GROUPS:
-            position = {BIT[c]: i for i, c in enumerate(indices_of(like))}
-            ways = tuple(tuple(position[BIT[c]] for c in indices_of(g)) for g in groups)
-        found = _ADDING_UP[key] = (shape, ways)
-    return found
+    return _ADDING_UP[counts | total << 40]
 
 
-_LOWEST: dict[int, tuple[int, ...]] = {}
+def _work_out_ways(key: int) -> Ways:
+    """What :data:`_ADDING_UP` remembers for ``counts | total << 40``."""
+    like = lowest_suits(key & FULL_MASK)
+    groups = _LOWEST[like | key & ~FULL_MASK]
+    shape = shape_of(groups)
+    if shape != SEVERAL_GROUPS:
+        return shape, (), ()  # the shape says it all
+    position = {BIT[c]: i for i, c in enumerate(indices_of(like))}
+    ways = tuple(tuple(position[BIT[c]] for c in indices_of(g)) for g in groups)
+    after = like.bit_count()  # where _bits puts its 0: every picker picks two or more
+    return shape, ways, tuple(itemgetter(*way, after) for way in ways)
 
 
 def _lowest_adding_up(cards: int, total: int) -> tuple[int, ...]:
     """:func:`adding_up` for cards whose suits come first (so are the cards it asks about),
     worked out and remembered: with ``h`` the highest card, the groups without it, then ``h``
     joined to each group of the others adding up to ``total`` less its value."""
+    return _LOWEST[cards | total << 40] if cards else ()
+
+
+def _work_out_lowest(key: int) -> tuple[int, ...]:
+    """What :data:`_LOWEST` remembers for ``cards | total << 40``."""
+    cards = key & FULL_MASK
+    total = key >> 40
     if not cards:
         return ()
-    key = cards | total << 40
-    found = _LOWEST.get(key)
-    if found is not None:
-        return found
-    if len(_LOWEST) >= MEMORY_LIMIT:
-        _LOWEST.clear()
     h = cards.bit_length() - 1
     bit = BIT[h]
     rest = cards ^ bit
     need = total - VALUE[h]
     if not rest:
-        found = (bit,) if need == 0 else ()
-    elif need == 0:  # h alone: any other card would go past the total
-        found = (*_lowest_adding_up(rest, total), bit)
-    elif VALUE[(rest & -rest).bit_length() - 1] > need:  # h joins no group
-        found = _lowest_adding_up(rest, total)
-    else:
-        found = (
-            *_lowest_adding_up(rest, total),
-            *[g | bit for g in _lowest_adding_up(rest & UP_TO[need], need)],
-        )
-    _LOWEST[key] = found
-    return found
+        return (bit,) if need == 0 else ()
+    if need == 0:  # h alone: any other card would go past the total
+        return (*_lowest_adding_up(rest, total), bit)
+    if VALUE[(rest & -rest).bit_length() - 1] > need:  # h joins no group
+        return _lowest_adding_up(rest, total)
+    return (
+        *_lowest_adding_up(rest, total),
+        *[g | bit for g in _lowest_adding_up(rest & UP_TO[need], need)],
+    )
+
+
+#: Groups that add up by the value counts of the cards and the total (``counts | total << 40``):
+#: the shape, and where it does not say, the groups as positions among the cards.
+_ADDING_UP = BoundedMemory(_work_out_ways, MEMORY_LIMIT)
+#: The groups of cards whose suits come first that add up to a total (``cards | total << 40``).
+_LOWEST = BoundedMemory(_work_out_lowest, MEMORY_LIMIT)
 
 
 def in_lay_order(codes: Sequence[int], laid: Sequence[int]) -> tuple[int, ...]:
@@ -273,12 +345,13 @@ class CaptureRule:
         # holds none of alike[c], which it would take one at a time instead.
         self.sum_total: tuple[int, ...] = tuple(self._sum_total(c) for c in range(40))
         self.alike: tuple[int, ...] = tuple(self._alike(c) for c in range(40))
-        #: known[c]: card c's plays by the cards of first[c] on the table, or, where several
-        #: same-value cards may be taken, by the part of the table.
-        self.known: tuple[dict[int, tuple[int, ...]], ...] = tuple({} for _ in range(40))
-        #: shapes: the shape of a card's answer, by the part's value counts and the card's tag.
-        self.shapes: dict[int, int] = {}
-        self._size = 0
+        #: answers[value_counts(table)][c >> 2]: card c's answer on the table, as a shape
+        #: moved up to where a code holds the captured cards (``shape << CARD_BITS``), or
+        #: SEVERAL_GROUPS, or UNKNOWN until asked (see work_out); ``c >> 2`` is the card's
+        #: value less one.
+        self.answers = BoundedMemory(self._answers_of, _limits["answers"])
+        #: shapes[counts | tag[c]]: the same for the value counts of the part that decides it.
+        self.shapes = BoundedMemory(self._shape_at, _limits["others"])
 
     def _first(self, c: int) -> int:
         return VALUE_MASK[VALUE[c]]
@@ -305,77 +378,64 @@ class CaptureRule:
     def codes(self, c: int, table: int, laid: Sequence[int]) -> tuple[int, ...]:
         """Every legal play of card ``c`` on ``table`` as play codes (just ``c`` when it is
         laid), in the engine's order; ``laid`` is the order the table cards were laid in."""
-        part = table & self.first[c]
-        if part:
-            return self.known[c].get(part) or self.work_out(c, part, laid)
-        part = table & self.second[c]
-        if not part & (part - 1):  # fewer than two cards to add up
-            return _ALONE[c]
-        return self.by_values(c, part, laid)
+        return self.codes_at(c, table, value_counts(table), laid)
 
-    def by_values(self, c: int, part: int, laid: Sequence[int]) -> tuple[int, ...]:
-        """:meth:`codes` when ``part`` is the part of the table that decides it: found by its
-        value counts (see the module's docstring)."""
-        counts = value_counts(part)
-        shape = self.shapes.get(counts | self.tag[c])
-        if shape is None:
-            shape = self.shape(c, counts)
+    def codes_at(self, c: int, table: int, counts: int, laid: Sequence[int]) -> tuple[int, ...]:
+        """:meth:`codes` for a table whose :func:`value_counts` are ``counts``."""
+        answers = self.answers[counts]
+        shape = answers[c >> 2]
+        if shape >= 0:
+            return (c | (table << CARD_BITS) & shape,)
         if shape == SEVERAL_GROUPS:
-            return self.several(c, part, laid)
-        return (c | (part & shape) << CARD_BITS,) if shape else _ALONE[c]
+            return self.several(c, table, laid)
+        return self.work_out(answers, c, table, counts, laid)
 
-    def work_out(self, c: int, part: int, laid: Sequence[int]) -> tuple[int, ...]:
-        """:meth:`by_values` for cards of ``first[c]`` not in ``known``, remembered there by
-        those cards (several plays are remembered by :meth:`several`)."""
-        found = self.by_values(c, part, laid)
-        if len(found) == 1:
-            self._count()
-            self.known[c][part] = found
-        return found
+    def work_out(
+        self, answers: list[int], c: int, table: int, counts: int, laid: Sequence[int]
+    ) -> tuple[int, ...]:
+        """:meth:`codes_at` for a card whose value's answer is not yet in ``answers`` (the
+        table's entry in :attr:`answers`): found by the value counts of the part of the table
+        that decides it (a value's counts lie where its cards do, so the part's masks pick
+        them out), and put there."""
+        shape = self.shapes[(counts & self.first[c] or counts & self.second[c]) | self.tag[c]]
+        answers[c >> 2] = shape
+        if shape >= 0:
+            return (c | (table << CARD_BITS) & shape,)
+        return self.several(c, table, laid)
 
-    def shape(self, c: int, counts: int) -> int:
-        """The shape of card ``c``'s answer when the part of the table that decides it has
-        these :func:`value_counts`: worked out on the cards with those counts whose suits come
-        first, and remembered."""
-        if len(self.shapes) >= MEMORY_LIMIT:
-            self.shapes.clear()
+    @staticmethod
+    def _answers_of(counts: int) -> list[int]:
+        """A new entry of :attr:`answers`: no value's answer known yet."""
+        return [UNKNOWN] * 10
+
+    def _shape_at(self, key: int) -> int:
+        """What :attr:`shapes` remembers for ``counts | tag[c]``: the shape of card ``c``'s
+        answer when the part of the table that decides it has these :func:`value_counts`,
+        worked out on the cards with those counts whose suits come first."""
+        c = ((key >> 40) - 1) * 4
+        counts = key & FULL_MASK
         total = self.sum_total[c]
         if total and not counts & self.alike[c]:  # a value's counts lie where its cards do
             found = _ways_by_counts(counts, total)[0]
         else:
             found = shape_of(self.takes(VALUE[c], lowest_suits(counts)))
-        self.shapes[counts | self.tag[c]] = found
-        return found
+        return found << CARD_BITS if found > 0 else found
 
-    def several(self, c: int, part: int, laid: Sequence[int]) -> tuple[int, ...]:
+    def several(self, c: int, table: int, laid: Sequence[int]) -> tuple[int, ...]:
         """:meth:`codes` for a card that may take several groups, from the cards themselves.
 
         Groups that add up are listed in lay order, worked out each time: the lay order of
         the cards of a part is nearly always new on a new deal, so remembering the answers by
         it would only fill the memory."""
+        part = table & self.first[c] or table & self.second[c]
         total = self.sum_total[c]
         if total and not part & self.alike[c]:
             return codes_adding_up(c, part, laid, total)
-        self._count()
-        groups = self.takes(VALUE[c], part)
-        found = self.known[c][part] = tuple([c | g << CARD_BITS for g in groups])
-        return found
+        return tuple([c | g << CARD_BITS for g in self.takes(VALUE[c], part)])
 
-    def _count(self) -> None:
-        """Count one more answer remembered by its cards, emptying those first when they are
-        as many as the limit (the shapes have a limit of their own)."""
-        if self._size >= MEMORY_LIMIT:
-            for memory in self.known:
-                memory.clear()
-            self._size = 0
-        self._size += 1
-
-    def forget(self) -> None:
-        """Empty this rule's memory."""
-        self._size = MEMORY_LIMIT
-        self._count()
-        self._size = 0
-        self.shapes.clear()
+    def memories(self) -> dict[str, BoundedMemory]:
+        """This rule's memories by name."""
+        return {"answers": self.answers, "shapes": self.shapes}
 
 
 class AceTakesAll(CaptureRule):
@@ -420,12 +480,32 @@ class Quindici(CaptureRule):
 _RULES: dict[str, CaptureRule] = {}
 
 
+def memories() -> dict[str, BoundedMemory]:
+    """Every bounded memory of this module by name, those of the rules in use included."""
+    found = {"groups by value counts": _ADDING_UP, "groups of lowest suits": _LOWEST}
+    for rule in _RULES.values():
+        for name, memory in rule.memories().items():
+            found[f"{rule.name} {name}"] = memory
+    return found
+
+
+def set_limits(answers: int | None = None, others: int | None = None) -> None:
+    """Bound the table's answers (every rule's :attr:`CaptureRule.answers`) and the memories
+    behind them to other sizes, from now on (for benchmarks that try bounds)."""
+    _limits["answers"] = answers or _limits["answers"]
+    _limits["others"] = others or _limits["others"]
+    for rule in _RULES.values():
+        rule.answers.limit = _limits["answers"]
+        rule.shapes.limit = _limits["others"]
+    _ADDING_UP.limit = _LOWEST.limit = _limits["others"]
+
+
 def memory_sizes() -> dict[str, int]:
     """How many answers each memory of this module holds, summed over the rules in use (for
     benchmarks and soak reports)."""
     rules = _RULES.values()
     return {
-        "answers by cards": sum(len(m) for rule in rules for m in rule.known),
+        "answers by value counts": sum(len(rule.answers) for rule in rules),
         "shapes": sum(len(rule.shapes) for rule in rules),
         "groups by value counts": len(_ADDING_UP),
         "groups of lowest suits": len(_LOWEST),
@@ -435,11 +515,9 @@ def memory_sizes() -> dict[str, int]:
 
 def forget() -> None:
     """Empty every memory of this module (for benchmarks that start from nothing)."""
-    _ADDING_UP.clear()
-    _LOWEST.clear()
+    for memory in memories().values():
+        memory.forget()
     _SINGLES.clear()
-    for rule in _RULES.values():
-        rule.forget()
 
 
 def capture_rule(rules: RuleSet) -> CaptureRule:
