@@ -196,12 +196,16 @@ def adding_up(cards: int, total: int) -> tuple[int, ...]:
     return tuple([sum(pick(bits)) for pick in pickers])
 
 
-def codes_adding_up(c: int, cards: int, laid: Sequence[int], total: int) -> tuple[int, ...]:
+def codes_adding_up(
+    c: int, cards: int, laid: Sequence[int], total: int, counts: int | None = None
+) -> tuple[int, ...]:
     """The play codes of card ``c`` taking each group of ``cards`` that adds up to ``total``, in
     the order the engine lists them: by when their cards were laid (``laid`` holds ``cards`` in
     that order, earliest first, and may hold other cards too, which are passed over; see
-    :func:`in_lay_order`)."""
-    shape, ways, pickers = _ways(cards, total)
+    :func:`in_lay_order`). ``counts``, when given, is ``value_counts(cards)``."""
+    if counts is None:
+        counts = value_counts(cards)
+    shape, ways, pickers = _ADDING_UP[counts | total << 40]
     if shape != SEVERAL_GROUPS:
         return (c | (cards & shape) << CARD_BITS,) if shape else (c,)
     bits = _bits(cards)
@@ -387,7 +391,7 @@ class CaptureRule:
         if shape >= 0:
             return (c | (table << CARD_BITS) & shape,)
         if shape == SEVERAL_GROUPS:
-            return self.several(c, table, laid)
+            return self.several(c, table, counts, laid)
         return self.work_out(answers, c, table, counts, laid)
 
     def work_out(
@@ -401,7 +405,7 @@ class CaptureRule:
         answers[c >> 2] = shape
         if shape >= 0:
             return (c | (table << CARD_BITS) & shape,)
-        return self.several(c, table, laid)
+        return self.several(c, table, counts, laid)
 
     @staticmethod
     def _answers_of(counts: int) -> list[int]:
@@ -421,16 +425,18 @@ class CaptureRule:
             found = shape_of(self.takes(VALUE[c], lowest_suits(counts)))
         return found << CARD_BITS if found > 0 else found
 
-    def several(self, c: int, table: int, laid: Sequence[int]) -> tuple[int, ...]:
-        """:meth:`codes` for a card that may take several groups, from the cards themselves.
+    def several(self, c: int, table: int, counts: int, laid: Sequence[int]) -> tuple[int, ...]:
+        """:meth:`codes_at` for a card that may take several groups, from the cards themselves.
 
         Groups that add up are listed in lay order, worked out each time: the lay order of
         the cards of a part is nearly always new on a new deal, so remembering the answers by
         it would only fill the memory."""
         part = table & self.first[c] or table & self.second[c]
         total = self.sum_total[c]
-        if total and not part & self.alike[c]:
-            return codes_adding_up(c, part, laid, total)
+        if total and not part & self.alike[c]:  # a value's counts lie where its cards do
+            return codes_adding_up(
+                c, part, laid, total, counts & self.first[c] or counts & self.second[c]
+            )
         return tuple([c | g << CARD_BITS for g in self.takes(VALUE[c], part)])
 
     def memories(self) -> dict[str, BoundedMemory]:

@@ -359,7 +359,7 @@ class Round:
         This is :meth:`CaptureRule.codes` for each card in the hand, written out (calls cost
         more than the work itself): the answers for every value are looked up once, by the
         table's value counts (see :mod:`scopa_net.captures`)."""
-        if self.void or not self.plays_left:
+        if self.void:  # once every card is played, the hands are empty: no plays either
             return []
         answers = self._answers[self.counts]
         table = self.table_mask
@@ -370,7 +370,7 @@ class Round:
             if shape >= 0:  # one group, the table's cards of its values, or none (shape 0)
                 codes.append(c | shifted & shape)
             elif shape == SEVERAL_GROUPS:
-                codes += self._rule.several(c, table, self.laid)
+                codes += self._rule.several(c, table, self.counts, self.laid)
             else:  # not asked before on a table with these value counts
                 codes += self._rule.work_out(answers, c, table, self.counts, self.laid)
         return codes
