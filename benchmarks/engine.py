@@ -37,8 +37,8 @@ decks, as the first run does) and prints the entries with the most time of their
 ``--memory ROUNDS`` instead plays that many checked rounds (new decks) from an empty memory and
 prints how the engine's memories fill: at points along the way, each one's entries and how often
 it was asked in vain, and the memory held (tracemalloc); last, how much they hold (what
-``captures.forget`` frees) and how many answers each holds. ``--answers-limit`` and
-``--memory-limit`` try other bounds (any run).
+``captures.forget`` frees) and how many answers each holds. ``--memory-limit`` and
+``--card-limit`` try other bounds (any run).
 
     python benchmarks/engine.py --memory 100000 [--players 4] [--checkpoints 12]
 """
@@ -334,9 +334,8 @@ def profile(rounds: int, top: int) -> None:
 def memory(rounds: int, players: int, checkpoints: int) -> None:
     """How the engine's memories fill over ``rounds`` checked rounds from an empty memory: at
     each of ``checkpoints`` points (evenly spaced on a log scale), the rounds and moves so far,
-    each memory's entries, the answers worked out for every 1,000 moves since the last point
-    (the table's answers are asked once a move, so ``1 - misses / moves`` is their hit rate),
-    and the memory held (tracemalloc); last, what ``captures.forget`` frees."""
+    each memory's entries, the answers it had to work out for every 1,000 moves since the last
+    point, and the memory held (tracemalloc); last, what ``captures.forget`` frees."""
     rules = RuleSet(players)
     capture_rule(rules)  # so that its memories are listed
     forget()
@@ -407,11 +406,11 @@ def main() -> None:
     )
     parser.add_argument("--players", type=int, default=2, help="table size for --memory")
     parser.add_argument("--checkpoints", type=int, default=12, help="lines --memory prints")
-    parser.add_argument("--answers-limit", type=int, help="bound of the table's answers")
-    parser.add_argument("--memory-limit", type=int, help="bound of each memory behind them")
+    parser.add_argument("--memory-limit", type=int, help="bound of each memory")
+    parser.add_argument("--card-limit", type=int, help="bound of each card's answers by cards")
     args = parser.parse_args()
-    if args.answers_limit or args.memory_limit:
-        set_limits(args.answers_limit, args.memory_limit)
+    if args.memory_limit or args.card_limit:
+        set_limits(args.memory_limit, args.card_limit)
     if args.profile:
         profile(args.rounds, args.top)
         return

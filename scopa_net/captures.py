@@ -13,38 +13,35 @@ a table: which groups may it take? The answer follows RULES.md ("Capturing" and 
 An empty answer means the card is laid on the table. :meth:`CaptureRule.takes` is that answer
 worked out plainly; the engine asks :meth:`CaptureRule.codes` (or reads the same memory
 directly, as :meth:`scopa_net.round.Round.legal_codes` does), which remembers answers so that
-most cost one dictionary look-up for the whole hand.
+most cost one dictionary look-up.
 
 How it remembers, and why that is exact:
 
 1. **By values, not suits.** The rules look only at values, so what a card takes depends only
-   on how many table cards of each value lie on the table (:func:`value_counts`, which the
-   round keeps up to date as cards come and go). :attr:`CaptureRule.answers` holds, for a
-   table's value counts, every value's answer, filled in as each value is asked about: one
-   look-up serves every card of the hand, and there are few such counts (some 8,000 in
-   100,000 random rounds), where the exact tables are nearly all new on every deal.
-2. **Each value's answer by the part that decides it.** A card's ``first`` mask picks the cards
-   it looks at first (by default those of its own value, which it takes one at a time); when
-   the table holds none of them, its ``second`` mask picks the cards it can only take by adding
-   up two or more of them (by default the lower values; quindici has no second step). A
-   value's counts lie where its cards do, so the same masks pick the part's counts out of the
-   table's, and :attr:`CaptureRule.shapes` remembers the answer by them: many tables share
-   them.
-3. **One group is the table cards of its values.** When exactly one group may be taken, it
+   on how many table cards of each value lie in the part of the table that decides it
+   (:func:`value_counts`). A card's ``first`` mask picks the cards it looks at first (by
+   default those of its own value, which it takes one at a time); when the table holds none of
+   them, its ``second`` mask picks the cards it can only take by adding up two or more of them
+   (by default the lower values; quindici has no second step). Answers for the first part are
+   remembered by those very cards (there are few such sets); answers for the second part by
+   their value counts (:meth:`CaptureRule.by_values`): there are few such counts, and every new
+   deal meets ones seen before, where the exact sets of lower cards are nearly all new.
+2. **One group is the table cards of its values.** When exactly one group may be taken, it
    holds every card of the part of the values in it: had it left one out, the same group with
    that card's suit swapped in would be legal too. So such an answer is remembered as the mask
-   of every card of those values (a *shape*), and the group on a given table is
-   ``table & shape``. A shape of :data:`NO_GROUP` means the card is laid; :data:`SEVERAL_GROUPS`
+   of every card of those values (a *shape*), and the group in a given part is
+   ``part & shape``. A shape of :data:`NO_GROUP` means the card is laid; :data:`SEVERAL_GROUPS`
    means more than one group may be taken.
-4. **Several groups** are worked out on the cards themselves (:meth:`CaptureRule.several`).
+3. **Several groups** are worked out on the cards themselves (:meth:`CaptureRule.several`).
    Groups that add up are found by :func:`codes_adding_up` from :func:`adding_up`'s groups,
    remembered by value counts as positions among the cards, and put in lay order each time
-   (the lay order is nearly always new on a new deal, so it is not worth remembering).
+   (the lay order is nearly always new on a new deal, so it is not worth remembering);
+   several same-value cards are remembered by the cards.
 
 Every memory is a :class:`BoundedMemory`: it holds a few thousand answers at most and, when
-full, lets go of the quarter it remembered first, so it reaches its size within the first few
-thousand rounds and stays there (``benchmarks/engine.py --memory`` prints how they fill and how
-often they are asked in vain).
+full, lets go of the quarter it remembered first (not everything at once), so it reaches its
+size early and stays there (``benchmarks/engine.py --memory`` prints how they fill and how often
+they are asked in vain).
 
 The order of the plays is part of the answer, because seeded simulations and the computer
 players pick among plays by their position: same-value cards come lowest card first, and groups
@@ -70,18 +67,19 @@ UP_TO: tuple[int, ...] = tuple(
     sum(VALUE_MASK[u] for u in range(1, min(v, 10) + 1)) for v in range(QUINDICI_TOTAL + 1)
 )
 
-#: How many answers each memory holds at most (see :class:`BoundedMemory`): the answers by the
-#: table's value counts, and the memories they are worked out from. benchmarks/engine.py
-#: --memory prints how they fill and how often they are asked in vain.
-ANSWERS_LIMIT = 4096
+#: How many answers each memory holds at most (see :class:`BoundedMemory`; a rule's answers by
+#: cards have this many for each card): benchmarks/engine.py --memory prints how they fill and
+#: how often they are asked in vain.
 MEMORY_LIMIT = 4096
-_limits = {"answers": ANSWERS_LIMIT, "others": MEMORY_LIMIT}
+CARD_MEMORY_LIMIT = 256
+_limits = {"others": MEMORY_LIMIT, "cards": CARD_MEMORY_LIMIT}
 """The bounds new memories get (see :func:`set_limits`)."""
 
 
 class BoundedMemory(dict[Any, Any]):
     """Answers by key, each worked out by ``work_out(key)`` the first time it is asked for
-    (``memory[key]``; ``get`` does not work anything out), and at most ``limit`` of them.
+    (``memory[key]``; ``get`` does not work anything out) or put in by :meth:`remember`, and
+    at most ``limit`` of them.
 
     When it is full, the quarter remembered first is let go (first in, first out), so that a
     memory stays near its limit instead of emptying at once; ``misses`` counts the answers
@@ -96,18 +94,27 @@ class BoundedMemory(dict[Any, Any]):
         self.misses = 0
 
     def __missing__(self, key: Hashable) -> Any:
-        self.misses += 1
         found = self.work_out(key)
+        self.remember(key, found)
+        return found
+
+    def remember(self, key: Hashable, found: Any) -> None:
+        """Hold ``found`` as the answer for ``key``, worked out by the caller."""
+        self.misses += 1
         if len(self) >= self.limit:
             for old in list(islice(self, max(1, self.limit // 4))):
                 del self[old]
         self[key] = found
-        return found
 
     def forget(self) -> None:
         """Empty the memory and its count of misses."""
         self.clear()
         self.misses = 0
+
+
+def _not_kept(key: Hashable) -> Any:
+    """The ``work_out`` of memories filled only by :meth:`BoundedMemory.remember`."""
+    raise KeyError(key)
 
 
 _ALONE = tuple((c,) for c in range(40))
@@ -141,11 +148,6 @@ def value_counts(cards: int) -> int:
     return (pairs & BIT_PAIRS) + ((pairs >> 2) & BIT_PAIRS)
 
 
-#: COUNT_OF_CARD[c]: value_counts of card c alone, and COUNT_OF_BIT the same by the card's bit.
-COUNT_OF_CARD: tuple[int, ...] = tuple(value_counts(BIT[c]) for c in range(40))
-COUNT_OF_BIT: dict[int, int] = {BIT[c]: COUNT_OF_CARD[c] for c in range(40)}
-
-
 def lowest_suits(counts: int) -> int:
     """The cards with these :func:`value_counts` whose suits come first."""
     cards = 0
@@ -161,8 +163,6 @@ NO_GROUP = 0
 """A shape: no group may be taken."""
 SEVERAL_GROUPS = -1
 """A shape: more than one group may be taken."""
-UNKNOWN = -2
-"""In :attr:`CaptureRule.answers`: not worked out yet."""
 
 
 def shape_of(groups: Sequence[int]) -> int:
@@ -196,16 +196,12 @@ def adding_up(cards: int, total: int) -> tuple[int, ...]:
     return tuple([sum(pick(bits)) for pick in pickers])
 
 
-def codes_adding_up(
-    c: int, cards: int, laid: Sequence[int], total: int, counts: int | None = None
-) -> tuple[int, ...]:
+def codes_adding_up(c: int, cards: int, laid: Sequence[int], total: int) -> tuple[int, ...]:
     """The play codes of card ``c`` taking each group of ``cards`` that adds up to ``total``, in
     the order the engine lists them: by when their cards were laid (``laid`` holds ``cards`` in
     that order, earliest first, and may hold other cards too, which are passed over; see
-    :func:`in_lay_order`). ``counts``, when given, is ``value_counts(cards)``."""
-    if counts is None:
-        counts = value_counts(cards)
-    shape, ways, pickers = _ADDING_UP[counts | total << 40]
+    :func:`in_lay_order`)."""
+    shape, ways, pickers = _ways(cards, total)
     if shape != SEVERAL_GROUPS:
         return (c | (cards & shape) << CARD_BITS,) if shape else (c,)
     bits = _bits(cards)
@@ -349,13 +345,13 @@ class CaptureRule:
         # holds none of alike[c], which it would take one at a time instead.
         self.sum_total: tuple[int, ...] = tuple(self._sum_total(c) for c in range(40))
         self.alike: tuple[int, ...] = tuple(self._alike(c) for c in range(40))
-        #: answers[value_counts(table)][c >> 2]: card c's answer on the table, as a shape
-        #: moved up to where a code holds the captured cards (``shape << CARD_BITS``), or
-        #: SEVERAL_GROUPS, or UNKNOWN until asked (see work_out); ``c >> 2`` is the card's
-        #: value less one.
-        self.answers = BoundedMemory(self._answers_of, _limits["answers"])
-        #: shapes[counts | tag[c]]: the same for the value counts of the part that decides it.
-        self.shapes = BoundedMemory(self._shape_at, _limits["others"])
+        #: known[c]: card c's plays by the cards of first[c] on the table, or, where several
+        #: same-value cards may be taken, by the part of the table.
+        self.known: tuple[BoundedMemory, ...] = tuple(
+            BoundedMemory(_not_kept, _limits["cards"]) for _ in range(40)
+        )
+        #: shapes: the shape of a card's answer, by the part's value counts and the card's tag.
+        self.shapes = BoundedMemory(_not_kept, _limits["others"])
 
     def _first(self, c: int) -> int:
         return VALUE_MASK[VALUE[c]]
@@ -382,66 +378,62 @@ class CaptureRule:
     def codes(self, c: int, table: int, laid: Sequence[int]) -> tuple[int, ...]:
         """Every legal play of card ``c`` on ``table`` as play codes (just ``c`` when it is
         laid), in the engine's order; ``laid`` is the order the table cards were laid in."""
-        return self.codes_at(c, table, value_counts(table), laid)
+        part = table & self.first[c]
+        if part:
+            return self.known[c].get(part) or self.work_out(c, part, laid)
+        part = table & self.second[c]
+        if not part & (part - 1):  # fewer than two cards to add up
+            return _ALONE[c]
+        return self.by_values(c, part, laid)
 
-    def codes_at(self, c: int, table: int, counts: int, laid: Sequence[int]) -> tuple[int, ...]:
-        """:meth:`codes` for a table whose :func:`value_counts` are ``counts``."""
-        answers = self.answers[counts]
-        shape = answers[c >> 2]
-        if shape >= 0:
-            return (c | (table << CARD_BITS) & shape,)
+    def by_values(self, c: int, part: int, laid: Sequence[int]) -> tuple[int, ...]:
+        """:meth:`codes` when ``part`` is the part of the table that decides it: found by its
+        value counts (see the module's docstring)."""
+        counts = value_counts(part)
+        shape = self.shapes.get(counts | self.tag[c])
+        if shape is None:
+            shape = self.shape(c, counts)
         if shape == SEVERAL_GROUPS:
-            return self.several(c, table, counts, laid)
-        return self.work_out(answers, c, table, counts, laid)
+            return self.several(c, part, laid)
+        return (c | (part & shape) << CARD_BITS,) if shape else _ALONE[c]
 
-    def work_out(
-        self, answers: list[int], c: int, table: int, counts: int, laid: Sequence[int]
-    ) -> tuple[int, ...]:
-        """:meth:`codes_at` for a card whose value's answer is not yet in ``answers`` (the
-        table's entry in :attr:`answers`): found by the value counts of the part of the table
-        that decides it (a value's counts lie where its cards do, so the part's masks pick
-        them out), and put there."""
-        shape = self.shapes[(counts & self.first[c] or counts & self.second[c]) | self.tag[c]]
-        answers[c >> 2] = shape
-        if shape >= 0:
-            return (c | (table << CARD_BITS) & shape,)
-        return self.several(c, table, counts, laid)
+    def work_out(self, c: int, part: int, laid: Sequence[int]) -> tuple[int, ...]:
+        """:meth:`by_values` for cards of ``first[c]`` not in ``known``, remembered there by
+        those cards (several plays are remembered by :meth:`several`)."""
+        found = self.by_values(c, part, laid)
+        if len(found) == 1:
+            self.known[c].remember(part, found)
+        return found
 
-    @staticmethod
-    def _answers_of(counts: int) -> list[int]:
-        """A new entry of :attr:`answers`: no value's answer known yet."""
-        return [UNKNOWN] * 10
-
-    def _shape_at(self, key: int) -> int:
-        """What :attr:`shapes` remembers for ``counts | tag[c]``: the shape of card ``c``'s
-        answer when the part of the table that decides it has these :func:`value_counts`,
-        worked out on the cards with those counts whose suits come first."""
-        c = ((key >> 40) - 1) * 4
-        counts = key & FULL_MASK
+    def shape(self, c: int, counts: int) -> int:
+        """The shape of card ``c``'s answer when the part of the table that decides it has
+        these :func:`value_counts`: worked out on the cards with those counts whose suits come
+        first, and remembered."""
         total = self.sum_total[c]
         if total and not counts & self.alike[c]:  # a value's counts lie where its cards do
             found = _ways_by_counts(counts, total)[0]
         else:
             found = shape_of(self.takes(VALUE[c], lowest_suits(counts)))
-        return found << CARD_BITS if found > 0 else found
+        self.shapes.remember(counts | self.tag[c], found)
+        return found
 
-    def several(self, c: int, table: int, counts: int, laid: Sequence[int]) -> tuple[int, ...]:
-        """:meth:`codes_at` for a card that may take several groups, from the cards themselves.
+    def several(self, c: int, part: int, laid: Sequence[int]) -> tuple[int, ...]:
+        """:meth:`codes` for a card that may take several groups, from the cards themselves.
 
         Groups that add up are listed in lay order, worked out each time: the lay order of
         the cards of a part is nearly always new on a new deal, so remembering the answers by
         it would only fill the memory."""
-        part = table & self.first[c] or table & self.second[c]
         total = self.sum_total[c]
-        if total and not part & self.alike[c]:  # a value's counts lie where its cards do
-            return codes_adding_up(
-                c, part, laid, total, counts & self.first[c] or counts & self.second[c]
-            )
-        return tuple([c | g << CARD_BITS for g in self.takes(VALUE[c], part)])
+        if total and not part & self.alike[c]:
+            return codes_adding_up(c, part, laid, total)
+        groups = self.takes(VALUE[c], part)
+        found = tuple([c | g << CARD_BITS for g in groups])
+        self.known[c].remember(part, found)
+        return found
 
     def memories(self) -> dict[str, BoundedMemory]:
-        """This rule's memories by name."""
-        return {"answers": self.answers, "shapes": self.shapes}
+        """This rule's memories by name (its answers by cards summed up as one)."""
+        return {"shapes": self.shapes}
 
 
 class AceTakesAll(CaptureRule):
@@ -487,7 +479,8 @@ _RULES: dict[str, CaptureRule] = {}
 
 
 def memories() -> dict[str, BoundedMemory]:
-    """Every bounded memory of this module by name, those of the rules in use included."""
+    """Every bounded memory of this module by name, those of the rules in use included (each
+    rule's answers by cards, one memory a card, are left out: see :func:`memory_sizes`)."""
     found = {"groups by value counts": _ADDING_UP, "groups of lowest suits": _LOWEST}
     for rule in _RULES.values():
         for name, memory in rule.memories().items():
@@ -495,15 +488,16 @@ def memories() -> dict[str, BoundedMemory]:
     return found
 
 
-def set_limits(answers: int | None = None, others: int | None = None) -> None:
-    """Bound the table's answers (every rule's :attr:`CaptureRule.answers`) and the memories
-    behind them to other sizes, from now on (for benchmarks that try bounds)."""
-    _limits["answers"] = answers or _limits["answers"]
+def set_limits(others: int | None = None, cards: int | None = None) -> None:
+    """Bound the memories to other sizes, from now on (for benchmarks that try bounds): each
+    of :func:`memories` to ``others``, each card's answers by cards to ``cards``."""
     _limits["others"] = others or _limits["others"]
+    _limits["cards"] = cards or _limits["cards"]
+    for memory in memories().values():
+        memory.limit = _limits["others"]
     for rule in _RULES.values():
-        rule.answers.limit = _limits["answers"]
-        rule.shapes.limit = _limits["others"]
-    _ADDING_UP.limit = _LOWEST.limit = _limits["others"]
+        for memory in rule.known:
+            memory.limit = _limits["cards"]
 
 
 def memory_sizes() -> dict[str, int]:
@@ -511,7 +505,7 @@ def memory_sizes() -> dict[str, int]:
     benchmarks and soak reports)."""
     rules = _RULES.values()
     return {
-        "answers by value counts": sum(len(rule.answers) for rule in rules),
+        "answers by cards": sum(len(m) for rule in rules for m in rule.known),
         "shapes": sum(len(rule.shapes) for rule in rules),
         "groups by value counts": len(_ADDING_UP),
         "groups of lowest suits": len(_LOWEST),
@@ -523,6 +517,9 @@ def forget() -> None:
     """Empty every memory of this module (for benchmarks that start from nothing)."""
     for memory in memories().values():
         memory.forget()
+    for rule in _RULES.values():
+        for memory in rule.known:
+            memory.forget()
     _SINGLES.clear()
 
 

@@ -23,11 +23,8 @@ from collections.abc import Sequence
 
 from scopa_net.captures import (
     BIT_PAIRS,
-    COUNT_OF_BIT,
-    COUNT_OF_CARD,
     ODD_BITS,
     QUINDICI_TOTAL,
-    SEVERAL_GROUPS,
     AceTakesAll,
     Quindici,
     capture_rule,
@@ -142,12 +139,11 @@ class Round:
     """The state of one round, from the first deal to the last capture."""
 
     __slots__ = (
-        "_answers",
+        "_lookup",
         "_offered",
         "_offered_at",
         "_plan",
         "_rule",
-        "counts",
         "dealer",
         "deck",
         "hands",
@@ -245,10 +241,8 @@ class Round:
         self.dealer = dealer
         plan = self._plan = _plan_of(rules, dealer)
         rule = self._rule = plan.rule
-        self._answers = rule.answers
+        self._lookup = (rule.known, rule.first, rule.second, rule.tag, rule.shapes)
         self.table_mask = 0
-        #: value_counts(table_mask), kept as the table changes (legal_codes looks up by it).
-        self.counts = 0
         self.laid: list[int] = []  # the cards put on the table, in order (taken ones included)
         # The codes legal_plays last listed, and plays_left when it did (-1: none yet).
         self._offered: list[int] = []
@@ -265,11 +259,8 @@ class Round:
         if table is not None:
             laid = deck[table]
             self.laid += laid
-            mask = self.table_mask
             for c in laid:
-                mask |= BIT[c]
-            self.table_mask = mask
-            self.counts = value_counts(mask)
+                self.table_mask |= BIT[c]
         self.next_deal += 1
 
     @property
@@ -332,11 +323,10 @@ class Round:
         other.dealer = self.dealer
         other._plan = self._plan
         other._rule = self._rule
-        other._answers = self._answers
+        other._lookup = self._lookup
         other.deck = self.deck
         other.hands = [h.copy() for h in self.hands]
         other.table_mask = self.table_mask
-        other.counts = self.counts
         other.laid = self.laid.copy()
         other.piles = self.piles.copy()
         other.sweeps = self.sweeps.copy()
@@ -357,28 +347,40 @@ class Round:
         """Every legal play for the seat to move, as play codes (see :mod:`scopa_net.plays`).
 
         This is :meth:`CaptureRule.codes` for each card in the hand, written out (calls cost
-        more than the work itself): the answers for every value are looked up once, by the
-        table's value counts (see :mod:`scopa_net.captures`)."""
-        if self.void:  # once every card is played, the hands are empty: no plays either
+        more than the work itself): what a card takes from the cards it adds up is looked up by
+        their value counts (see :mod:`scopa_net.captures`)."""
+        if self.void or not self.plays_left:
             return []
-        answers = self._answers[self.counts]
+        hand = self.hands[self.turn]
         table = self.table_mask
-        shifted = table << CARD_BITS
+        if not table:
+            return hand.copy()
+        known, first, second, tag, shapes = self._lookup
         codes: list[int] = []
-        for c in self.hands[self.turn]:
-            shape = answers[c >> 2]  # c >> 2: the card's value less one
-            if shape >= 0:  # one group, the table's cards of its values, or none (shape 0)
-                codes.append(c | shifted & shape)
-            elif shape == SEVERAL_GROUPS:
-                codes += self._rule.several(c, table, self.counts, self.laid)
-            else:  # not asked before on a table with these value counts
-                codes += self._rule.work_out(answers, c, table, self.counts, self.laid)
+        for c in hand:
+            part = table & first[c]
+            if part:  # remembered by these cards
+                codes += known[c].get(part) or self._rule.work_out(c, part, self.laid)
+                continue
+            part = table & second[c]
+            if not part & (part - 1):  # fewer than two cards that may add up
+                codes.append(c)
+                continue
+            pairs = part - ((part >> 1) & ODD_BITS)  # value_counts(part), written out
+            shape = shapes.get(((pairs & BIT_PAIRS) + ((pairs >> 2) & BIT_PAIRS)) | tag[c])
+            if shape is None:
+                shape = self._rule.shape(c, value_counts(part))
+            if shape > 0:  # one group: the part's cards of its values (SEVERAL_GROUPS is -1)
+                codes.append(c | (part & shape) << CARD_BITS)
+            elif shape:  # several groups
+                codes += self._rule.several(c, part, self.laid)
+            else:
+                codes.append(c)
         return codes
 
     def _lay(self, c: int) -> None:
         """Put card ``c`` face up on the table."""
         self.table_mask |= BIT[c]
-        self.counts += COUNT_OF_CARD[c]
         self.laid.append(c)
 
     def legal_plays(self) -> list[Play]:
@@ -394,15 +396,12 @@ class Round:
         taken = code >> CARD_BITS
         seat = self.turn
         self.hands[seat].remove(c)
-        left = self.plays_left = self.plays_left - 1
+        left = self.plays_left - 1
+        self.plays_left = left
         plan = self._plan
         if taken:
-            table = self.table_mask = self.table_mask & ~taken
-            if taken & (taken - 1):  # several cards: count the table again
-                pairs = table - ((table >> 1) & ODD_BITS)  # value_counts(table), written out
-                self.counts = (pairs & BIT_PAIRS) + ((pairs >> 2) & BIT_PAIRS)
-            else:
-                self.counts -= COUNT_OF_BIT[taken]
+            table = self.table_mask & ~taken
+            self.table_mask = table
             side = plan.side_of[seat]
             self.piles[side] |= taken | BIT[c]
             self.last_capturer = side
@@ -412,7 +411,6 @@ class Round:
                 self.sweeps[side] += 1
         else:
             self.table_mask |= BIT[c]
-            self.counts += COUNT_OF_CARD[c]
             self.laid.append(c)
             sweep = False
         self.history.append((seat, code, sweep))
@@ -430,7 +428,6 @@ class Round:
             self.leftover = self.table_mask
             self.piles[self.last_capturer] |= self.table_mask
             self.table_mask = 0
-            self.counts = 0
 
     def play(
         self, play: Play | Card, seat: int | None = None, *, exact: bool = False
@@ -469,7 +466,7 @@ class Round:
         c = code & CARD_FIELD
         if c not in self.hands[self.turn]:
             raise IllegalPlayError(IllegalReason.NOT_IN_HAND, str(play))
-        options = self._rule.codes_at(c, self.table_mask, self.counts, self.laid)
+        options = self._rule.codes(c, self.table_mask, self.laid)
         if code in options:
             return code
         if code == c:  # no captures named
