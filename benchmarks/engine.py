@@ -61,7 +61,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from reference_engine import NaiveRound, capture_options
 
-from scopa_net.captures import capture_rule, forget, memories, memory_sizes, set_limits
+from scopa_net.captures import capture_rule, forget, memory_sizes, memory_stats, set_limits
 from scopa_net.cards import CARDS
 from scopa_net.fair.simulate import simulate_match
 from scopa_net.fair.verifier import RoundByRoundVerifier, verify_transcript
@@ -341,10 +341,10 @@ def memory(rounds: int, players: int, checkpoints: int) -> None:
     forget()
     tracemalloc.start()
     marks = sorted({max(1, round(rounds ** (k / checkpoints))) for k in range(1, checkpoints + 1)})
-    names = list(memories())
+    names = list(memory_stats())
     print(
         f"{players}-player checked rounds from an empty memory; limits: "
-        + ", ".join(f"{name} {memory.limit:,}" for name, memory in memories().items())
+        + ", ".join(f"{name} {limit:,}" for name, (_, limit, _) in memory_stats().items())
     )
     print(
         "rounds     moves  traced MiB  entries (misses per 1,000 moves since the last line): "
@@ -365,16 +365,16 @@ def memory(rounds: int, players: int, checkpoints: int) -> None:
                 plays = rnd.legal_plays()
                 rnd.play(plays[int(fraction() * len(plays))], rnd.turn, exact=True)
                 moves += 1
-        now = memories()
+        now = memory_stats()
         window = max(1, moves - last_moves) / 1000
         cells = "; ".join(
-            f"{len(now[name]):,} ({(now[name].misses - last_misses[name]) / window:.1f})"
+            f"{now[name][0]:,} ({(now[name][2] - last_misses[name]) / window:.1f})"
             for name in names
         )
         held = tracemalloc.get_traced_memory()[0] / 2**20
         print(f"{done:>7,} {moves:>9,} {held:8.2f}  {cells}")
         last_moves = moves
-        last_misses = {name: now[name].misses for name in names}
+        last_misses = {name: now[name][2] for name in names}
     sizes = memory_sizes()
     held = tracemalloc.get_traced_memory()[0]
     forget()

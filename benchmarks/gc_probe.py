@@ -40,8 +40,8 @@ def engine_memories() -> str:
     from scopa_net import captures
 
     return " ".join(
-        f"{name.replace(' ', '_')}={len(memory)}/{memory.limit}"
-        for name, memory in captures.memories().items()
+        f"{name.replace(' ', '_')}={held}/{limit}"
+        for name, (held, limit, _) in captures.memory_stats().items()
     )
 
 

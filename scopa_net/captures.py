@@ -101,10 +101,7 @@ class BoundedMemory(dict[Any, Any]):
     def remember(self, key: Hashable, found: Any) -> None:
         """Hold ``found`` as the answer for ``key``, worked out by the caller."""
         self.misses += 1
-        if len(self) >= self.limit:
-            for old in list(islice(self, max(1, self.limit // 4))):
-                del self[old]
-        self[key] = found
+        remember(self, key, found, self.limit)
 
     def forget(self) -> None:
         """Empty the memory and its count of misses."""
@@ -112,9 +109,14 @@ class BoundedMemory(dict[Any, Any]):
         self.misses = 0
 
 
-def _not_kept(key: Hashable) -> Any:
-    """The ``work_out`` of memories filled only by :meth:`BoundedMemory.remember`."""
-    raise KeyError(key)
+def remember(memory: dict[Any, Any], key: Hashable, found: Any, limit: int) -> None:
+    """Put ``found`` in ``memory`` as the answer for ``key``; when the memory holds ``limit``
+    answers, the quarter put in first goes (as in :class:`BoundedMemory`, for the plain
+    dictionaries the engine's inner loops read with ``get``, which is quicker on them)."""
+    if len(memory) >= limit:
+        for old in list(islice(memory, max(1, limit // 4))):
+            del memory[old]
+    memory[key] = found
 
 
 _ALONE = tuple((c,) for c in range(40))
@@ -347,11 +349,11 @@ class CaptureRule:
         self.alike: tuple[int, ...] = tuple(self._alike(c) for c in range(40))
         #: known[c]: card c's plays by the cards of first[c] on the table, or, where several
         #: same-value cards may be taken, by the part of the table.
-        self.known: tuple[BoundedMemory, ...] = tuple(
-            BoundedMemory(_not_kept, _limits["cards"]) for _ in range(40)
-        )
+        self.known: tuple[dict[int, tuple[int, ...]], ...] = tuple({} for _ in range(40))
         #: shapes: the shape of a card's answer, by the part's value counts and the card's tag.
-        self.shapes = BoundedMemory(_not_kept, _limits["others"])
+        self.shapes: dict[int, int] = {}
+        #: How many answers each of the two was given (see memory_stats).
+        self.misses = {"answers by cards": 0, "shapes": 0}
 
     def _first(self, c: int) -> int:
         return VALUE_MASK[VALUE[c]]
@@ -402,7 +404,8 @@ class CaptureRule:
         those cards (several plays are remembered by :meth:`several`)."""
         found = self.by_values(c, part, laid)
         if len(found) == 1:
-            self.known[c].remember(part, found)
+            self.misses["answers by cards"] += 1
+            remember(self.known[c], part, found, _limits["cards"])
         return found
 
     def shape(self, c: int, counts: int) -> int:
@@ -414,7 +417,8 @@ class CaptureRule:
             found = _ways_by_counts(counts, total)[0]
         else:
             found = shape_of(self.takes(VALUE[c], lowest_suits(counts)))
-        self.shapes.remember(counts | self.tag[c], found)
+        self.misses["shapes"] += 1
+        remember(self.shapes, counts | self.tag[c], found, _limits["others"])
         return found
 
     def several(self, c: int, part: int, laid: Sequence[int]) -> tuple[int, ...]:
@@ -428,12 +432,16 @@ class CaptureRule:
             return codes_adding_up(c, part, laid, total)
         groups = self.takes(VALUE[c], part)
         found = tuple([c | g << CARD_BITS for g in groups])
-        self.known[c].remember(part, found)
+        self.misses["answers by cards"] += 1
+        remember(self.known[c], part, found, _limits["cards"])
         return found
 
-    def memories(self) -> dict[str, BoundedMemory]:
-        """This rule's memories by name (its answers by cards summed up as one)."""
-        return {"shapes": self.shapes}
+    def forget(self) -> None:
+        """Empty this rule's memories."""
+        for memory in self.known:
+            memory.clear()
+        self.shapes.clear()
+        self.misses = dict.fromkeys(self.misses, 0)
 
 
 class AceTakesAll(CaptureRule):
@@ -478,26 +486,32 @@ class Quindici(CaptureRule):
 _RULES: dict[str, CaptureRule] = {}
 
 
-def memories() -> dict[str, BoundedMemory]:
-    """Every bounded memory of this module by name, those of the rules in use included (each
-    rule's answers by cards, one memory a card, are left out: see :func:`memory_sizes`)."""
-    found = {"groups by value counts": _ADDING_UP, "groups of lowest suits": _LOWEST}
+def memory_stats() -> dict[str, tuple[int, int, int]]:
+    """Each memory of this module by name, with the answers it holds, its bound and how many
+    answers it was given since it was last emptied (its misses); a rule's answers by cards are
+    one memory for each card, summed here, with the bound of each."""
+    stats = {
+        "groups by value counts": (len(_ADDING_UP), _ADDING_UP.limit, _ADDING_UP.misses),
+        "groups of lowest suits": (len(_LOWEST), _LOWEST.limit, _LOWEST.misses),
+    }
     for rule in _RULES.values():
-        for name, memory in rule.memories().items():
-            found[f"{rule.name} {name}"] = memory
-    return found
+        held = sum(len(m) for m in rule.known)
+        stats[f"{rule.name} answers by cards"] = (
+            held,
+            _limits["cards"],
+            rule.misses["answers by cards"],
+        )
+        stats[f"{rule.name} shapes"] = (len(rule.shapes), _limits["others"], rule.misses["shapes"])
+    return stats
 
 
 def set_limits(others: int | None = None, cards: int | None = None) -> None:
-    """Bound the memories to other sizes, from now on (for benchmarks that try bounds): each
-    of :func:`memories` to ``others``, each card's answers by cards to ``cards``."""
+    """Bound the memories to other sizes, from now on (for benchmarks and tests that try
+    bounds): the groups that add up and each rule's shapes to ``others``, each card's answers
+    by cards to ``cards``."""
     _limits["others"] = others or _limits["others"]
     _limits["cards"] = cards or _limits["cards"]
-    for memory in memories().values():
-        memory.limit = _limits["others"]
-    for rule in _RULES.values():
-        for memory in rule.known:
-            memory.limit = _limits["cards"]
+    _ADDING_UP.limit = _LOWEST.limit = _limits["others"]
 
 
 def memory_sizes() -> dict[str, int]:
@@ -515,12 +529,11 @@ def memory_sizes() -> dict[str, int]:
 
 def forget() -> None:
     """Empty every memory of this module (for benchmarks that start from nothing)."""
-    for memory in memories().values():
-        memory.forget()
-    for rule in _RULES.values():
-        for memory in rule.known:
-            memory.forget()
+    _ADDING_UP.forget()
+    _LOWEST.forget()
     _SINGLES.clear()
+    for rule in _RULES.values():
+        rule.forget()
 
 
 def capture_rule(rules: RuleSet) -> CaptureRule:

@@ -102,18 +102,20 @@ def _random_rounds_codes(rules: RuleSet, seed: int, count: int) -> list[list[lis
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.describe())
-def test_memories_full_to_their_limit_give_the_same_answers(
-    rules: RuleSet, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_memories_full_to_their_limit_give_the_same_answers(rules: RuleSet) -> None:
     forget()
     roomy = _random_rounds_codes(rules, 5, 4)
     forget()
-    bounded = [*captures.memories().values(), *capture_rule(rules).known]
-    for memory in bounded:
-        monkeypatch.setattr(memory, "limit", 10)
-    assert _random_rounds_codes(rules, 5, 4) == roomy
-    assert all(len(memory) <= 10 for memory in bounded)
-    assert len(captures.memories()[f"{capture_rule(rules).name} shapes"]) > 5  # it did fill
+    captures.set_limits(10, 10)
+    try:
+        assert _random_rounds_codes(rules, 5, 4) == roomy
+        stats = captures.memory_stats()
+    finally:
+        captures.set_limits(captures.MEMORY_LIMIT, captures.CARD_MEMORY_LIMIT)
+    rule = capture_rule(rules)
+    assert all(len(memory) <= 10 for memory in rule.known)
+    assert all(held <= 10 for name, (held, _, _) in stats.items() if "by cards" not in name)
+    assert stats[f"{rule.name} shapes"][2] > 10  # it did fill, and let go
 
 
 def test_a_full_memory_lets_go_of_its_oldest_quarter() -> None:
