@@ -14,15 +14,15 @@ per-run ratios. Two paths are measured:
 
 The loops are the same for every engine: deal, then a random pick among the legal plays until
 the round ends. The pick is ``plays[int(fraction() * len(plays))]`` with ``fraction`` a seeded
-``random.Random().random`` (one C call); until issue 13's second engine session it was
-``rng.randrange(len(plays))``, Python code in the random module that cost about as much as a
-fast-path move (0.2 us a move, 7 us of a 2-player round) and so held the fast path's ratio down
-(the same engine measured 8.5x with that pick where this pick gives 9.9x; both engines get the
-same pick). The pick's own cost, and that of the one before, is printed apart. Scoring is left
-out of the fast and checked rates, because the naive engine does not score (``--with-score``
-puts it in; its cost is printed apart too). The engine remembers the captures it has worked out,
-so every run plays new decks (repeating them would flatter it) and the first run starts from an
-empty memory.
+``random.Random().random`` (one C call); until issue 13's second engine session (commit 370cc31)
+it was ``rng.randrange(len(plays))``, Python code in the random module that cost 0.19 us a move,
+7 us of a 2-player fast-path round's 60-70, and so held the fast path's ratio down (the engine
+of commit 28a271c measured 8.0-8.2x at two and four players with that pick, 8.6-9.1x with this
+one, in runs alternating on a shared machine; both engines always get the same pick). The pick's
+own cost, and that of the one before, is printed apart. Scoring is left out of the fast and
+checked rates, because the naive engine does not score (``--with-score`` puts it in; its cost is
+printed apart too). The engine remembers the captures it has worked out, so every run plays new
+decks (repeating them would flatter it) and the first run starts from an empty memory.
 
 Last, the witness's whole round-end check of a 2-player round (``verify_transcript``: deck,
 cards, signatures and the replay), in milliseconds, beside the engine replay alone.
