@@ -13,10 +13,16 @@ per-run ratios. Two paths are measured:
   witness runs at the end of each round.
 
 The loops are the same for every engine: deal, then a random pick among the legal plays until
-the round ends. The pick's own cost is printed apart. Scoring is left out of the fast and
-checked rates, because the naive engine does not score (``--with-score`` puts it in; its cost
-is printed apart too). The engine remembers the captures it has worked out, so every run plays
-new decks (repeating them would flatter it) and the first run starts from an empty memory.
+the round ends. The pick is ``plays[int(fraction() * len(plays))]`` with ``fraction`` a seeded
+``random.Random().random`` (one C call); until issue 13's second engine session (commit 370cc31)
+it was ``rng.randrange(len(plays))``, Python code in the random module that cost 0.19 us a move,
+7 us of a 2-player fast-path round's 60-70, and so held the fast path's ratio down (the engine
+of commit 28a271c measured 8.0-8.2x at two and four players with that pick, 8.6-9.1x with this
+one, in runs alternating on a shared machine; both engines always get the same pick). The pick's
+own cost, and that of the one before, is printed apart. Scoring is left out of the fast and
+checked rates, because the naive engine does not score (``--with-score`` puts it in; its cost is
+printed apart too). The engine remembers the captures it has worked out, so every run plays new
+decks (repeating them would flatter it) and the first run starts from an empty memory.
 
 Last, the witness's whole round-end check of a 2-player round (``verify_transcript``: deck,
 cards, signatures and the replay), in milliseconds, beside the engine replay alone.
@@ -28,11 +34,13 @@ decks, as the first run does) and prints the entries with the most time of their
 
     python benchmarks/engine.py --profile [--rounds 2000] [--top 12]
 
-``--memory ROUNDS`` instead plays that many checked rounds (2 players, new decks) from an empty
-memory and prints how much the engine's memories then hold (what ``captures.forget`` frees,
-by tracemalloc) and how many answers each holds.
+``--memory ROUNDS`` instead plays that many checked rounds (new decks) from an empty memory and
+prints how the engine's memories fill: at points along the way, each one's entries and how often
+it was asked in vain, and the memory held (tracemalloc); last, how much they hold (what
+``captures.forget`` frees) and how many answers each holds. ``--memory-limit`` and
+``--card-limit`` try other bounds (any run).
 
-    python benchmarks/engine.py --memory 20000
+    python benchmarks/engine.py --memory 100000 [--players 4] [--checkpoints 12]
 """
 
 from __future__ import annotations
@@ -53,7 +61,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from reference_engine import NaiveRound, capture_options
 
-from scopa_net.captures import forget, memory_sizes
+from scopa_net.captures import capture_rule, forget, memory_sizes, memory_stats, set_limits
 from scopa_net.cards import CARDS
 from scopa_net.fair.simulate import simulate_match
 from scopa_net.fair.verifier import RoundByRoundVerifier, verify_transcript
@@ -74,7 +82,7 @@ def decks(count: int, seed: int) -> list[list]:
 
 
 def fast_rounds(rules: RuleSet, deck_list: list[list], seed: int, score: bool = False) -> int:
-    rng = random.Random(seed)
+    fraction = random.Random(seed).random
     done = 0
     for deck in deck_list:
         rnd = Round(rules, 0, deck)
@@ -82,7 +90,7 @@ def fast_rounds(rules: RuleSet, deck_list: list[list], seed: int, score: bool = 
             continue
         while rnd.plays_left:
             codes = rnd.legal_codes()
-            rnd.push_code(codes[rng.randrange(len(codes))])
+            rnd.push_code(codes[int(fraction() * len(codes))])
         if score:
             rnd.score()
         done += 1
@@ -90,7 +98,7 @@ def fast_rounds(rules: RuleSet, deck_list: list[list], seed: int, score: bool = 
 
 
 def checked_rounds(rules: RuleSet, deck_list: list[list], seed: int, score: bool = False) -> int:
-    rng = random.Random(seed)
+    fraction = random.Random(seed).random
     done = 0
     for deck in deck_list:
         rnd = Round(rules, 0, deck)
@@ -98,7 +106,7 @@ def checked_rounds(rules: RuleSet, deck_list: list[list], seed: int, score: bool
             continue
         while not rnd.finished:
             plays = rnd.legal_plays()
-            rnd.play(plays[rng.randrange(len(plays))], rnd.turn, exact=True)
+            rnd.play(plays[int(fraction() * len(plays))], rnd.turn, exact=True)
         if score:
             rnd.score()
         done += 1
@@ -108,7 +116,7 @@ def checked_rounds(rules: RuleSet, deck_list: list[list], seed: int, score: bool
 def recorded_rounds(rules: RuleSet, deck_list: list[list], seed: int) -> list[tuple]:
     """Random rounds as the witness receives them: the deck and every play's seat and code.
     The naive engine plays them, so that the engine replays tables it has not seen."""
-    rng = random.Random(seed)
+    fraction = random.Random(seed).random
     out = []
     for deck in deck_list:
         if Round(rules, 0, deck).void:  # dealing asks nothing of the capture rules
@@ -117,7 +125,7 @@ def recorded_rounds(rules: RuleSet, deck_list: list[list], seed: int) -> list[tu
         plays = []
         while not rnd.finished:
             seat = rnd.turn
-            card, group = (legal := rnd.legal())[rng.randrange(len(legal))]
+            card, group = (legal := rnd.legal())[int(fraction() * len(legal))]
             plays.append((seat, Play(card, group).code))
             rnd.play(card, group)
         out.append((0, deck, plays))
@@ -135,13 +143,13 @@ def replayed_rounds(rules: RuleSet, records: list[tuple]) -> int:
 
 
 def naive_rounds(rules: RuleSet, deck_list: list[list], seed: int) -> int:
-    rng = random.Random(seed)
+    fraction = random.Random(seed).random
     done = 0
     for deck in deck_list:
         rnd = NaiveRound(rules, 0, deck)
         while not rnd.finished:
             plays = rnd.legal()
-            rnd.play(*plays[rng.randrange(len(plays))])
+            rnd.play(*plays[int(fraction() * len(plays))])
         done += 1
     return done
 
@@ -274,22 +282,31 @@ def score_cost(runs: int) -> float:
     return statistics.median(samples)
 
 
-def choice_cost(runs: int) -> float:
-    """CPU microseconds one random pick among three plays costs (the benchmark's own
-    ``codes[rng.randrange(len(codes))]``, the same in every engine's loop)."""
+def choice_cost(runs: int) -> tuple[float, float]:
+    """CPU microseconds one random pick among three plays costs: the benchmark's own
+    ``codes[int(fraction() * len(codes))]``, the same in every engine's loop, and
+    ``codes[rng.randrange(len(codes))]``, the pick it used before (Python code in the random
+    module that cost about as much as a fast-path move)."""
     rng = random.Random(1)
+    fraction = rng.random
     codes = [1, 2, 3]
     count = 100_000
-    samples = []
+    picks = []
+    before = []
     for _ in range(runs):
         start = time.process_time()
         for _ in range(count):
+            codes[int(fraction() * len(codes))]
+        middle = time.process_time()
+        for _ in range(count):
             codes[rng.randrange(len(codes))]
-        empty = time.process_time()
+        late = time.process_time()
         for _ in range(count):
             pass
-        samples.append((2 * empty - start - time.process_time()) / count * 1e6)
-    return statistics.median(samples)
+        empty = time.process_time() - late
+        picks.append((middle - start - empty) / count * 1e6)
+        before.append((late - middle - empty) / count * 1e6)
+    return statistics.median(picks), statistics.median(before)
 
 
 def profile(rounds: int, top: int) -> None:
@@ -314,11 +331,50 @@ def profile(rounds: int, top: int) -> None:
             stats.sort_stats("tottime").print_stats(top)
 
 
-def memory(rounds: int) -> None:
-    """What the engine's memories hold after ``rounds`` checked rounds from an empty memory."""
+def memory(rounds: int, players: int, checkpoints: int) -> None:
+    """How the engine's memories fill over ``rounds`` checked rounds from an empty memory: at
+    each of ``checkpoints`` points (evenly spaced on a log scale), the rounds and moves so far,
+    each memory's entries, the answers it had to work out for every 1,000 moves since the last
+    point, and the memory held (tracemalloc); last, what ``captures.forget`` frees."""
+    rules = RuleSet(players)
+    capture_rule(rules)  # so that its memories are listed
     forget()
     tracemalloc.start()
-    checked_rounds(RuleSet(2), decks(rounds, 5), 7)
+    marks = sorted({max(1, round(rounds ** (k / checkpoints))) for k in range(1, checkpoints + 1)})
+    names = list(memory_stats())
+    print(
+        f"{players}-player checked rounds from an empty memory; limits: "
+        + ", ".join(f"{name} {limit:,}" for name, (_, limit, _) in memory_stats().items())
+    )
+    print(
+        "rounds     moves  traced MiB  entries (misses per 1,000 moves since the last line): "
+        + "; ".join(names)
+    )
+    done = moves = 0
+    last_moves = 0
+    last_misses = dict.fromkeys(names, 0)
+    fraction = random.Random(7).random
+    deck_rng = random.Random(5)
+    for mark in marks:
+        while done < mark:
+            deck = list(CARDS)
+            deck_rng.shuffle(deck)
+            rnd = Round(rules, 0, deck)
+            done += 1
+            while not rnd.finished:
+                plays = rnd.legal_plays()
+                rnd.play(plays[int(fraction() * len(plays))], rnd.turn, exact=True)
+                moves += 1
+        now = memory_stats()
+        window = max(1, moves - last_moves) / 1000
+        cells = "; ".join(
+            f"{now[name][0]:,} ({(now[name][2] - last_misses[name]) / window:.1f})"
+            for name in names
+        )
+        held = tracemalloc.get_traced_memory()[0] / 2**20
+        print(f"{done:>7,} {moves:>9,} {held:8.2f}  {cells}")
+        last_moves = moves
+        last_misses = {name: now[name][2] for name in names}
     sizes = memory_sizes()
     held = tracemalloc.get_traced_memory()[0]
     forget()
@@ -327,7 +383,8 @@ def memory(rounds: int) -> None:
     counts = ", ".join(f"{name} {count:,}" for name, count in sizes.items())
     held_mib = freed / 2**20
     print(
-        f"after {rounds:,} checked 2-player rounds the memories hold {held_mib:.1f} MiB: {counts}"
+        f"after {rounds:,} checked {players}-player rounds the memories hold {held_mib:.1f} MiB: "
+        f"{counts}"
     )
 
 
@@ -347,12 +404,18 @@ def main() -> None:
     parser.add_argument(
         "--memory", type=int, metavar="ROUNDS", help="print the memories' size after ROUNDS instead"
     )
+    parser.add_argument("--players", type=int, default=2, help="table size for --memory")
+    parser.add_argument("--checkpoints", type=int, default=12, help="lines --memory prints")
+    parser.add_argument("--memory-limit", type=int, help="bound of each memory")
+    parser.add_argument("--card-limit", type=int, help="bound of each card's answers by cards")
     args = parser.parse_args()
+    if args.memory_limit or args.card_limit:
+        set_limits(args.memory_limit, args.card_limit)
     if args.profile:
         profile(args.rounds, args.top)
         return
     if args.memory:
-        memory(args.memory)
+        memory(args.memory, args.players, args.checkpoints)
         return
     scored = args.with_score
     version = sys.version.split()[0]
@@ -395,9 +458,11 @@ def main() -> None:
                 f"   naive baseline {statistics.median(naive):6,.0f}   ratio "
                 f"{statistics.median(ratios):5.1f}x   (first run {ratios[0]:4.1f}x)"
             )
+    pick, randrange_pick = pick
     print(
         f"the random pick among the plays, in every engine's loop: {pick:.2f} us a move "
-        f"(a 2-player round has 36 moves: {36 * pick:.1f} us)"
+        f"(a 2-player round has 36 moves: {36 * pick:.1f} us; the rng.randrange pick used "
+        f"before: {randrange_pick:.2f} us a move, {36 * randrange_pick:.1f} us a round)"
     )
     print(
         f"scoring a round (Round.score), {'in' if scored else 'left out of'} the fast and "

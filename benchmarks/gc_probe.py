@@ -35,16 +35,14 @@ from typing import TextIO
 
 
 def engine_memories() -> str:
-    """How full the rules engine's bounded memories are (scopa_net/captures.py): entries of
-    each, and the bound; read only."""
+    """How full the rules engine's bounded memories are (scopa_net/captures.py): entries and
+    bound of each; read only."""
     from scopa_net import captures
 
-    sizes = {"adding_up": len(captures._ADDING_UP), "lowest": len(captures._LOWEST)}
-    for name, rule in captures._RULES.items():
-        sizes[f"{name}:answers"] = rule._size
-        sizes[f"{name}:shapes"] = len(rule.shapes)
-    parts = " ".join(f"{k}={v}" for k, v in sizes.items())
-    return f"{parts} limit={captures.MEMORY_LIMIT}"
+    return " ".join(
+        f"{name.replace(' ', '_')}={held}/{limit}"
+        for name, (held, limit, _) in captures.memory_stats().items()
+    )
 
 
 def watch(log: TextIO) -> None:

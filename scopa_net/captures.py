@@ -38,6 +38,11 @@ How it remembers, and why that is exact:
    (the lay order is nearly always new on a new deal, so it is not worth remembering);
    several same-value cards are remembered by the cards.
 
+Every memory is a :class:`BoundedMemory`: it holds a few thousand answers at most and, when
+full, lets go of the quarter it remembered first (not everything at once), so it reaches its
+size early and stays there (``benchmarks/engine.py --memory`` prints how they fill and how often
+they are asked in vain).
+
 The order of the plays is part of the answer, because seeded simulations and the computer
 players pick among plays by their position: same-value cards come lowest card first, and groups
 that add up come in the order the engine has always listed them, by when their cards were laid
@@ -46,7 +51,10 @@ that add up come in the order the engine has always listed them, by when their c
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
+from itertools import islice
+from operator import itemgetter
+from typing import Any
 
 from scopa_net.cards import ACES_MASK, BIT, FULL_MASK, VALUE, VALUE_MASK, indices_of
 from scopa_net.plays import CARD_BITS
@@ -59,9 +67,57 @@ UP_TO: tuple[int, ...] = tuple(
     sum(VALUE_MASK[u] for u in range(1, min(v, 10) + 1)) for v in range(QUINDICI_TOTAL + 1)
 )
 
-#: How many answers each memory (a rule's shapes, its answers by cards, the groups that add up)
-#: holds before it starts again: a few hundred bytes each at most.
-MEMORY_LIMIT = 50_000
+#: How many answers each memory holds at most (see :class:`BoundedMemory`; a rule's answers by
+#: cards have this many for each card): benchmarks/engine.py --memory prints how they fill and
+#: how often they are asked in vain.
+MEMORY_LIMIT = 4096
+CARD_MEMORY_LIMIT = 256
+_limits = {"others": MEMORY_LIMIT, "cards": CARD_MEMORY_LIMIT}
+"""The bounds new memories get (see :func:`set_limits`)."""
+
+
+class BoundedMemory(dict[Any, Any]):
+    """Answers by key, each worked out by ``work_out(key)`` the first time it is asked for
+    (``memory[key]``; ``get`` does not work anything out) or put in by :meth:`remember`, and
+    at most ``limit`` of them.
+
+    When it is full, the quarter remembered first is let go (first in, first out), so that a
+    memory stays near its limit instead of emptying at once; ``misses`` counts the answers
+    worked out."""
+
+    __slots__ = ("limit", "misses", "work_out")
+
+    def __init__(self, work_out: Callable[[Any], Any], limit: int) -> None:
+        super().__init__()
+        self.work_out = work_out
+        self.limit = limit
+        self.misses = 0
+
+    def __missing__(self, key: Hashable) -> Any:
+        found = self.work_out(key)
+        self.remember(key, found)
+        return found
+
+    def remember(self, key: Hashable, found: Any) -> None:
+        """Hold ``found`` as the answer for ``key``, worked out by the caller."""
+        self.misses += 1
+        remember(self, key, found, self.limit)
+
+    def forget(self) -> None:
+        """Empty the memory and its count of misses."""
+        self.clear()
+        self.misses = 0
+
+
+def remember(memory: dict[Any, Any], key: Hashable, found: Any, limit: int) -> None:
+    """Put ``found`` in ``memory`` as the answer for ``key``; when the memory holds ``limit``
+    answers, the quarter put in first goes (as in :class:`BoundedMemory`, for the plain
+    dictionaries the engine's inner loops read with ``get``, which is quicker on them)."""
+    if len(memory) >= limit:
+        for old in list(islice(memory, max(1, limit // 4))):
+            del memory[old]
+    memory[key] = found
+
 
 _ALONE = tuple((c,) for c in range(40))
 """_ALONE[c]: the one play of card c when it takes nothing (shared by every such answer)."""
@@ -125,8 +181,6 @@ def shape_of(groups: Sequence[int]) -> int:
 
 # --- groups that add up ---------------------------------------------------------------------
 
-_ADDING_UP: dict[int, tuple[int, tuple[tuple[int, ...], ...]]] = {}
-
 
 def adding_up(cards: int, total: int) -> tuple[int, ...]:
     """Every group of ``cards`` whose values add up to ``total``, as masks in ascending order
@@ -137,11 +191,11 @@ def adding_up(cards: int, total: int) -> tuple[int, ...]:
     and as positions among the cards, lowest first: the same positions among ``cards`` are the
     groups of ``cards``, in the same order.
     """
-    shape, ways = _ways(cards, total)
+    shape, _, pickers = _ways(cards, total)
     if shape != SEVERAL_GROUPS:
         return (cards & shape,) if shape else ()
     bits = _bits(cards)
-    return tuple([sum(map(bits.__getitem__, way)) for way in ways])
+    return tuple([sum(pick(bits)) for pick in pickers])
 
 
 def codes_adding_up(c: int, cards: int, laid: Sequence[int], total: int) -> tuple[int, ...]:
@@ -149,13 +203,14 @@ def codes_adding_up(c: int, cards: int, laid: Sequence[int], total: int) -> tupl
     the order the engine lists them: by when their cards were laid (``laid`` holds ``cards`` in
     that order, earliest first, and may hold other cards too, which are passed over; see
     :func:`in_lay_order`)."""
-    shape, ways = _ways(cards, total)
+    shape, ways, pickers = _ways(cards, total)
     if shape != SEVERAL_GROUPS:
         return (c | (cards & shape) << CARD_BITS,) if shape else (c,)
     bits = _bits(cards)
-    groups = [sum(map(bits.__getitem__, way)) for way in ways]
-    if len(groups) == 2:  # most often: the group whose latest card not in the other came later
-        first, second = groups
+    if len(pickers) == 2:  # most often: the group whose latest card not in the other came later
+        first_of, second_of = pickers
+        first = sum(first_of(bits))
+        second = sum(second_of(bits))
         differ = first ^ second
         for x in reversed(laid):
             if BIT[x] & differ:
@@ -164,81 +219,100 @@ def codes_adding_up(c: int, cards: int, laid: Sequence[int], total: int) -> tupl
                 return (c | first << CARD_BITS, c | second << CARD_BITS)
     # Each group's weight (see in_lay_order) and code; no two groups weigh the same.
     rank = {BIT[x]: 1 << i for i, x in enumerate(laid) if BIT[x] & cards}
-    weight = [rank[b] for b in bits]  # by position among the cards, as the ways are
+    weight = [rank[b] for b in bits[:-1]]  # by position among the cards, as the ways are
     plays = [
-        (sum(map(weight.__getitem__, way)), c | g << CARD_BITS)
-        for way, g in zip(ways, groups, strict=True)
+        (sum(map(weight.__getitem__, way)), c | sum(pick(bits)) << CARD_BITS)
+        for way, pick in zip(ways, pickers, strict=True)
     ]
     plays.sort()
     return tuple([code for _, code in plays])
 
 
-def _bits(cards: int) -> list[int]:
-    """Each card of a mask as a mask of its own, lowest first."""
-    bits = []
-    while cards:
-        low = cards & -cards
-        bits.append(low)
-        cards ^= low
-    return bits
+_BYTE_BITS = tuple(
+    tuple(tuple(1 << (8 * k + i) for i in range(8) if b >> i & 1) for b in range(256))
+    for k in range(5)
+)
+"""_BYTE_BITS[k][b]: each card of byte ``b`` of a mask at byte ``k``, as a mask of its own."""
 
 
-def _ways(cards: int, total: int) -> tuple[int, tuple[tuple[int, ...], ...]]:
-    """What :func:`adding_up` remembers for ``cards`` and ``total``: the shape of its answer,
-    and, when several groups add up, every group as positions among the cards."""
+def _bits(cards: int) -> tuple[int, ...]:
+    """Each card of a mask as a mask of its own, lowest first, and a 0 after them (where the
+    pickers of :func:`_work_out_ways` point to make every group a tuple)."""
+    b0, b1, b2, b3, b4 = _BYTE_BITS
+    return (
+        b0[cards & 255]
+        + b1[cards >> 8 & 255]
+        + b2[cards >> 16 & 255]
+        + b3[cards >> 24 & 255]
+        + b4[cards >> 32]
+        + (0,)
+    )
+
+
+Picker = Callable[[Sequence[int]], tuple[int, ...]]
+Ways = tuple[int, tuple[tuple[int, ...], ...], tuple[Picker, ...]]
+"""What :func:`adding_up` remembers: the shape of its answer, and, when several groups add up,
+every group as positions among the cards, lowest first, and as a picker of those positions
+from :func:`_bits` of the cards (``sum(pick(bits))`` is the group)."""
+
+
+def _ways(cards: int, total: int) -> Ways:
+    """What :func:`adding_up` remembers for ``cards`` and ``total`` (see :data:`Ways`)."""
     return _ways_by_counts(value_counts(cards), total)
 
 
-def _ways_by_counts(counts: int, total: int) -> tuple[int, tuple[tuple[int, ...], ...]]:
+def _ways_by_counts(counts: int, total: int) -> Ways:
     """:func:`_ways` for cards with these :func:`value_counts`."""
-    key = counts | total << 40
-    found = _ADDING_UP.get(key)
-    if found is None:
-        if len(_ADDING_UP) >= MEMORY_LIMIT:
-            _ADDING_UP.clear()
-        like = lowest_suits(counts)
-        groups = _lowest_adding_up(like, total)
-        shape = shape_of(groups)
-        ways: tuple[tuple[int, ...], ...] = ()  # only needed when the shape does not say
-        if shape == SEVERAL_GROUPS:
-            position = {BIT[c]: i for i, c in enumerate(indices_of(like))}
-            ways = tuple(tuple(position[BIT[c]] for c in indices_of(g)) for g in groups)
-        found = _ADDING_UP[key] = (shape, ways)
-    return found
+    return _ADDING_UP[counts | total << 40]
 
 
-_LOWEST: dict[int, tuple[int, ...]] = {}
+def _work_out_ways(key: int) -> Ways:
+    """What :data:`_ADDING_UP` remembers for ``counts | total << 40``."""
+    like = lowest_suits(key & FULL_MASK)
+    groups = _LOWEST[like | key & ~FULL_MASK]
+    shape = shape_of(groups)
+    if shape != SEVERAL_GROUPS:
+        return shape, (), ()  # the shape says it all
+    position = {BIT[c]: i for i, c in enumerate(indices_of(like))}
+    ways = tuple(tuple(position[BIT[c]] for c in indices_of(g)) for g in groups)
+    after = like.bit_count()  # where _bits puts its 0: every picker picks two or more
+    return shape, ways, tuple(itemgetter(*way, after) for way in ways)
 
 
 def _lowest_adding_up(cards: int, total: int) -> tuple[int, ...]:
     """:func:`adding_up` for cards whose suits come first (so are the cards it asks about),
     worked out and remembered: with ``h`` the highest card, the groups without it, then ``h``
     joined to each group of the others adding up to ``total`` less its value."""
+    return _LOWEST[cards | total << 40] if cards else ()
+
+
+def _work_out_lowest(key: int) -> tuple[int, ...]:
+    """What :data:`_LOWEST` remembers for ``cards | total << 40``."""
+    cards = key & FULL_MASK
+    total = key >> 40
     if not cards:
         return ()
-    key = cards | total << 40
-    found = _LOWEST.get(key)
-    if found is not None:
-        return found
-    if len(_LOWEST) >= MEMORY_LIMIT:
-        _LOWEST.clear()
     h = cards.bit_length() - 1
     bit = BIT[h]
     rest = cards ^ bit
     need = total - VALUE[h]
     if not rest:
-        found = (bit,) if need == 0 else ()
-    elif need == 0:  # h alone: any other card would go past the total
-        found = (*_lowest_adding_up(rest, total), bit)
-    elif VALUE[(rest & -rest).bit_length() - 1] > need:  # h joins no group
-        found = _lowest_adding_up(rest, total)
-    else:
-        found = (
-            *_lowest_adding_up(rest, total),
-            *[g | bit for g in _lowest_adding_up(rest & UP_TO[need], need)],
-        )
-    _LOWEST[key] = found
-    return found
+        return (bit,) if need == 0 else ()
+    if need == 0:  # h alone: any other card would go past the total
+        return (*_lowest_adding_up(rest, total), bit)
+    if VALUE[(rest & -rest).bit_length() - 1] > need:  # h joins no group
+        return _lowest_adding_up(rest, total)
+    return (
+        *_lowest_adding_up(rest, total),
+        *[g | bit for g in _lowest_adding_up(rest & UP_TO[need], need)],
+    )
+
+
+#: Groups that add up by the value counts of the cards and the total (``counts | total << 40``):
+#: the shape, and where it does not say, the groups as positions among the cards.
+_ADDING_UP = BoundedMemory(_work_out_ways, MEMORY_LIMIT)
+#: The groups of cards whose suits come first that add up to a total (``cards | total << 40``).
+_LOWEST = BoundedMemory(_work_out_lowest, MEMORY_LIMIT)
 
 
 def in_lay_order(codes: Sequence[int], laid: Sequence[int]) -> tuple[int, ...]:
@@ -278,7 +352,8 @@ class CaptureRule:
         self.known: tuple[dict[int, tuple[int, ...]], ...] = tuple({} for _ in range(40))
         #: shapes: the shape of a card's answer, by the part's value counts and the card's tag.
         self.shapes: dict[int, int] = {}
-        self._size = 0
+        #: How many answers each of the two was given (see memory_stats).
+        self.misses = {"answers by cards": 0, "shapes": 0}
 
     def _first(self, c: int) -> int:
         return VALUE_MASK[VALUE[c]]
@@ -329,22 +404,21 @@ class CaptureRule:
         those cards (several plays are remembered by :meth:`several`)."""
         found = self.by_values(c, part, laid)
         if len(found) == 1:
-            self._count()
-            self.known[c][part] = found
+            self.misses["answers by cards"] += 1
+            remember(self.known[c], part, found, _limits["cards"])
         return found
 
     def shape(self, c: int, counts: int) -> int:
         """The shape of card ``c``'s answer when the part of the table that decides it has
         these :func:`value_counts`: worked out on the cards with those counts whose suits come
         first, and remembered."""
-        if len(self.shapes) >= MEMORY_LIMIT:
-            self.shapes.clear()
         total = self.sum_total[c]
         if total and not counts & self.alike[c]:  # a value's counts lie where its cards do
             found = _ways_by_counts(counts, total)[0]
         else:
             found = shape_of(self.takes(VALUE[c], lowest_suits(counts)))
-        self.shapes[counts | self.tag[c]] = found
+        self.misses["shapes"] += 1
+        remember(self.shapes, counts | self.tag[c], found, _limits["others"])
         return found
 
     def several(self, c: int, part: int, laid: Sequence[int]) -> tuple[int, ...]:
@@ -356,26 +430,18 @@ class CaptureRule:
         total = self.sum_total[c]
         if total and not part & self.alike[c]:
             return codes_adding_up(c, part, laid, total)
-        self._count()
         groups = self.takes(VALUE[c], part)
-        found = self.known[c][part] = tuple([c | g << CARD_BITS for g in groups])
+        found = tuple([c | g << CARD_BITS for g in groups])
+        self.misses["answers by cards"] += 1
+        remember(self.known[c], part, found, _limits["cards"])
         return found
 
-    def _count(self) -> None:
-        """Count one more answer remembered by its cards, emptying those first when they are
-        as many as the limit (the shapes have a limit of their own)."""
-        if self._size >= MEMORY_LIMIT:
-            for memory in self.known:
-                memory.clear()
-            self._size = 0
-        self._size += 1
-
     def forget(self) -> None:
-        """Empty this rule's memory."""
-        self._size = MEMORY_LIMIT
-        self._count()
-        self._size = 0
+        """Empty this rule's memories."""
+        for memory in self.known:
+            memory.clear()
         self.shapes.clear()
+        self.misses = dict.fromkeys(self.misses, 0)
 
 
 class AceTakesAll(CaptureRule):
@@ -420,6 +486,34 @@ class Quindici(CaptureRule):
 _RULES: dict[str, CaptureRule] = {}
 
 
+def memory_stats() -> dict[str, tuple[int, int, int]]:
+    """Each memory of this module by name, with the answers it holds, its bound and how many
+    answers it was given since it was last emptied (its misses); a rule's answers by cards are
+    one memory for each card, summed here, with the bound of each."""
+    stats = {
+        "groups by value counts": (len(_ADDING_UP), _ADDING_UP.limit, _ADDING_UP.misses),
+        "groups of lowest suits": (len(_LOWEST), _LOWEST.limit, _LOWEST.misses),
+    }
+    for rule in _RULES.values():
+        held = sum(len(m) for m in rule.known)
+        stats[f"{rule.name} answers by cards"] = (
+            held,
+            _limits["cards"],
+            rule.misses["answers by cards"],
+        )
+        stats[f"{rule.name} shapes"] = (len(rule.shapes), _limits["others"], rule.misses["shapes"])
+    return stats
+
+
+def set_limits(others: int | None = None, cards: int | None = None) -> None:
+    """Bound the memories to other sizes, from now on (for benchmarks and tests that try
+    bounds): the groups that add up and each rule's shapes to ``others``, each card's answers
+    by cards to ``cards``."""
+    _limits["others"] = others or _limits["others"]
+    _limits["cards"] = cards or _limits["cards"]
+    _ADDING_UP.limit = _LOWEST.limit = _limits["others"]
+
+
 def memory_sizes() -> dict[str, int]:
     """How many answers each memory of this module holds, summed over the rules in use (for
     benchmarks and soak reports)."""
@@ -435,8 +529,8 @@ def memory_sizes() -> dict[str, int]:
 
 def forget() -> None:
     """Empty every memory of this module (for benchmarks that start from nothing)."""
-    _ADDING_UP.clear()
-    _LOWEST.clear()
+    _ADDING_UP.forget()
+    _LOWEST.forget()
     _SINGLES.clear()
     for rule in _RULES.values():
         rule.forget()

@@ -86,15 +86,11 @@ def test_groups_that_add_up_are_listed_in_lay_order() -> None:
     assert in_lay_order(by_index, sorted(rnd.table)) == by_index
 
 
-def test_the_memory_starts_again_when_full_and_answers_stay_the_same(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    rules = RuleSet.of(2, 11, ["quindici"])
-    rng = random.Random(5)
-    forget()
-    monkeypatch.setattr(captures, "MEMORY_LIMIT", 10)
+def _random_rounds_codes(rules: RuleSet, seed: int, count: int) -> list[list[list[int]]]:
+    """Every legal_codes answer of ``count`` seeded random rounds."""
+    rng = random.Random(seed)
     rounds = []
-    for _ in range(3):
+    for _ in range(count):
         rnd = Round(rules, 0, shuffled_deck(rng))
         seen = []
         while not rnd.finished:
@@ -102,8 +98,44 @@ def test_the_memory_starts_again_when_full_and_answers_stay_the_same(
             seen.append(codes)
             rnd.push_code(codes[rng.randrange(len(codes))])
         rounds.append(seen)
-    assert all(len(m) <= 10 for m in captures._RULES["quindici"].known)
-    assert len(captures._ADDING_UP) <= 10
+    return rounds
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.describe())
+def test_memories_full_to_their_limit_give_the_same_answers(rules: RuleSet) -> None:
+    forget()
+    roomy = _random_rounds_codes(rules, 5, 4)
+    forget()
+    captures.set_limits(10, 10)
+    try:
+        assert _random_rounds_codes(rules, 5, 4) == roomy
+        stats = captures.memory_stats()
+    finally:
+        captures.set_limits(captures.MEMORY_LIMIT, captures.CARD_MEMORY_LIMIT)
+    rule = capture_rule(rules)
+    assert all(len(memory) <= 10 for memory in rule.known)
+    assert all(held <= 10 for name, (held, _, _) in stats.items() if "by cards" not in name)
+    assert stats[f"{rule.name} shapes"][2] > 10  # it did fill, and let go
+
+
+def test_a_full_memory_lets_go_of_its_oldest_quarter() -> None:
+    worked_out = []
+
+    def square(n: int) -> int:
+        worked_out.append(n)
+        return n * n
+
+    memory = captures.BoundedMemory(square, 8)
+    assert [memory[n] for n in range(8)] == [n * n for n in range(8)]
+    assert memory[3] == 9
+    assert memory.misses == 8  # remembered: not worked out again
+    assert memory[8] == 64
+    assert sorted(memory) == [2, 3, 4, 5, 6, 7, 8]  # the first two of eight let go
+    assert memory.get(0) is None
+    assert memory.misses == 9
+    memory.forget()
+    assert not memory
+    assert memory.misses == 0
 
 
 def test_forget_empties_every_memory_that_memory_sizes_counts() -> None:
