@@ -120,6 +120,8 @@ class StrongPlayer:
         signal_margin: float = SIGNAL_MARGIN,
         endgame_plays: int | None = None,
         greedy_reading: bool | None = None,
+        memo: bool | None = None,
+        read_partner: bool = True,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts!r}")
@@ -148,6 +150,8 @@ class StrongPlayer:
         self.signal_margin = signal_margin
         self.endgame_plays = endgame_plays
         self.greedy_reading = greedy_reading
+        self.memo = memo
+        self.read_partner = read_partner
         self._read: dict[tuple, dict[int, float]] = {}
         self._greedy = GreedyPlayer()
         self._deal_search: dict[RuleSet, DealSearch] = {}
@@ -176,8 +180,10 @@ class StrongPlayer:
                     caution=self._caution_for(known.rules),
                     prime_splits=self.prime_splits,
                     model=model if self.modelled else None,
+                    memo=self._memo_for(known.rules),
                 )
                 self._deal_search[known.rules] = deal_search
+            deal_search.forget()
             start_nodes = deal_search.nodes
         side = known.side
         use_exact = exact is not None and known.plays_left - 1 <= self.exact_plays
@@ -186,7 +192,8 @@ class StrongPlayer:
         if self.inference and not certain and known.rules.hand_size <= self.inference_hand_size:
             if self._reads_as_greedy(known.rules):
                 sharpness = GREEDY_READING_SHARPNESS if self.sharpness is None else self.sharpness
-                reading = GreedyReading(known, sharpness, self._read)
+                skip = None if self.read_partner else _partner_of(known)
+                reading = GreedyReading(known, sharpness, self._read, skip=skip)
             else:
                 reading = Inference(known, model)
             if not reading.informative:
@@ -295,6 +302,11 @@ class StrongPlayer:
             return False
         return _is_scopone_deal(rules) if self.signals is None else self.signals
 
+    def _memo_for(self, rules: RuleSet) -> bool:
+        if self.memo is not None:
+            return self.memo
+        return rules.players == 4
+
     def _caution_for(self, rules: RuleSet) -> float:
         if self.caution is not None:
             return self.caution
@@ -310,6 +322,10 @@ class StrongPlayer:
             model = ChoiceModel(rules, sharpness)
             tools = self._tools[rules] = (Playouts(rules), exact, model)
         return tools
+
+
+def _partner_of(known: Observed) -> int:
+    return (known.seat + known.rules.players // 2) % known.rules.players
 
 
 def _is_scopone_deal(rules: RuleSet) -> bool:
