@@ -122,6 +122,7 @@ class StrongPlayer:
         greedy_reading: bool | None = None,
         memo: bool | None = None,
         read_partner: bool = True,
+        stock_endgame_plays: int = 0,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts!r}")
@@ -152,6 +153,7 @@ class StrongPlayer:
         self.greedy_reading = greedy_reading
         self.memo = memo
         self.read_partner = read_partner
+        self.stock_endgame_plays = stock_endgame_plays
         self._read: dict[tuple, dict[int, float]] = {}
         self._greedy = GreedyPlayer()
         self._deal_search: dict[RuleSet, DealSearch] = {}
@@ -240,7 +242,10 @@ class StrongPlayer:
             values = []
             deal = root.next_deal
             plies = 0 if deal_search is None else deal_search.max_plies - 1
-            if known.stock_count and known.stock_count <= self.endgame_stock:
+            if known.stock_count and (
+                known.stock_count <= self.endgame_stock
+                or known.plays_left - 1 <= self.stock_endgame_plays
+            ):
                 # Few cards left in the stock: search this guess to the end of the round.
                 deal = LAST_DEAL
                 plies = known.plays_left
