@@ -192,12 +192,12 @@ class StrongPlayer:
         certain = is_certain(known)
         reading = None
         if self.inference and not certain and known.rules.hand_size <= self.inference_hand_size:
+            skip = None if self.read_partner else _partner_of(known)
             if self._reads_as_greedy(known.rules):
                 sharpness = GREEDY_READING_SHARPNESS if self.sharpness is None else self.sharpness
-                skip = None if self.read_partner else _partner_of(known)
                 reading = GreedyReading(known, sharpness, self._read, skip=skip)
             else:
-                reading = Inference(known, model)
+                reading = Inference(known, model, skip=skip)
             if not reading.informative:
                 reading = None
         deadline = None
