@@ -58,10 +58,12 @@ LONG_HANDS_SHARPNESS = 0.5
 #: two pairs of three-card hands: +0.19 [-0.06, 0.43] points a round over the choice model's
 #: reading, over 100 paired decks (at ten-card hands -0.17 [-0.57, 0.23], so not there).
 GREEDY_READING_SHARPNESS = 4.0
-#: With two pairs of ten-card hands (scopone, no stock), each guess is searched to the round's
-#: end once this many plays are left after the one chosen: +0.39 [0.10, 0.68] points a round
-#: over the three-ply search there, over 100 paired decks.
-SCOPONE_ENDGAME_PLAYS = 11
+#: With two pairs, the stock gone, each guess is searched to the round's end once this many
+#: plays are left after the one chosen. In scopone (ten-card hands, no stock): +0.39 [0.10,
+#: 0.68] points a round over the three-ply search, over 100 paired decks; at 13, with the
+#: memo, -0.06 [-0.25, 0.12] over 152. With three-card hands (the whole last deal) and the
+#: memo: +0.05 [-0.09, 0.19] over 200 paired decks.
+PAIRS_ENDGAME_PLAYS = 11
 #: How far the deal search takes the other side to answer perfectly (1 is minimax); the rest
 #: of its value is the choice model's expectation of its answers (see ``modelled``). With two
 #: players only: with four the blend measured no better (+0.01 [-0.24, 0.26] points a round)
@@ -207,7 +209,7 @@ class StrongPlayer:
         signalling = self._signals_for(known.rules)
         endgame_plays = self.endgame_plays
         if endgame_plays is None:
-            endgame_plays = SCOPONE_ENDGAME_PLAYS if _is_scopone_deal(known.rules) else 0
+            endgame_plays = PAIRS_ENDGAME_PLAYS if known.rules.players == 4 else 0
         if signalling and not certain:
             signals = PartnerSignals(known)
             if not signals.informative:
