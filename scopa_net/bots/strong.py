@@ -96,9 +96,11 @@ class StrongPlayer:
     [-0.14, 0.23] at four players, +0.02 [-0.15, 0.19] with the exact last deal), ``pool``
     (guesses resampled by the reading; -0.21 in scopone) and ``greedy_margin``
     (greedy's play unless the search finds it that much worse; +0.14 in scopone). With these
-    defaults a pair of ``hard`` leads a pair of ``medium`` by +0.504 [0.428, 0.580] points a
-    round at four players (1,000 matches; +0.355 before) and +0.940 [0.815, 1.065] in scopone
-    (910 matches; -0.033 before): ``benchmarks/arena_progress.py``, seed 1.
+    defaults a pair of ``hard`` leads a pair of ``medium`` by +0.564 [0.450, 0.679] points a
+    round at four players (460 matches, stopped by the clock; +0.504 [0.428, 0.580] over
+    1,000 before the exact last deal) and +0.931 [0.788, 1.073] in scopone (660 matches,
+    stopped; +0.940 [0.815, 1.065] over 910 before the memo): ``benchmarks/arena_progress.py``,
+    seed 1, think median 16.2 / 32.1 ms and max 119 / 97 ms CPU.
     """
 
     def __init__(
