@@ -143,3 +143,36 @@ def test_a_wary_search_blends_the_answers_between_worst_and_average(seed: int) -
 def leaf_only(rules: RuleSet, rnd: Round, side: int) -> float:
     value = Leaf(rules).value(rnd.copy(), 0)
     return value if side == 0 else -value
+
+
+@pytest.mark.parametrize(
+    ("players", "variants", "plays"),
+    [
+        (2, (), 31),
+        (4, (), 26),
+        (4, ("scopone_scientifico",), 22),
+        (4, ("scopone_scientifico",), 26),
+    ],
+)
+@pytest.mark.parametrize("seed", range(3))
+def test_the_transposition_table_keeps_the_exact_values(
+    players: int, variants: tuple[str, ...], plays: int, seed: int
+) -> None:
+    """Searched to the end with the stock gone, the remembered values are the plain search's,
+    for either side, while the memo fills across calls, and it saves nodes."""
+    rules = RuleSet.of(players, 11, variants)
+    rnd = position_after(rules, seed, plays)
+    assert rnd.stock_count == 0
+    assert rnd.plays_left > 4
+    plain = DealSearch(rules)
+    memo = DealSearch(rules, memo=True)
+    for code in rnd.legal_codes():
+        child = rnd.copy()
+        child.push_code(code)
+        for side in (0, 1):
+            args = (side, 0, LAST_DEAL, child.plays_left)
+            assert memo.value(child.copy(), *args) == plain.value(child.copy(), *args)
+    assert memo._memo
+    assert memo.nodes < plain.nodes
+    memo.forget()
+    assert not memo._memo

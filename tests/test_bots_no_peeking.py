@@ -27,6 +27,7 @@ HARD_SETTINGS: list[dict[str, object]] = [
     {"greedy_reading": False, "signals": False, "endgame_plays": 0},
     {"pool": 40, "sharpness": 2.0},
     {"greedy_margin": 0.3},
+    {"memo": True, "endgame_plays": 13, "read_partner": False, "stock_endgame_plays": 19},
 ]
 
 

@@ -131,3 +131,25 @@ def test_the_kept_scores_are_the_ones_worked_out_afresh() -> None:
         with_kept = GreedyReading(known, 2.0, kept).log_weight(guess)
         assert with_kept == pytest.approx(GreedyReading(known, 2.0, {}).log_weight(guess))
     assert kept
+
+
+@pytest.mark.parametrize("rules", [FOUR, SCOPONE], ids=["four", "scopone"])
+def test_a_skipped_seat_is_left_out_of_either_reading(rules: RuleSet) -> None:
+    """``skip`` drops that seat's choices and only those: the other seats are read as before."""
+    partner_read = 0
+    for seed in range(6):
+        match, rnd = position_after(rules, seed, 9)
+        known = Observed.from_view(match.view_for(rnd.turn))
+        partner = (known.seat + 2) % 4
+        model = ChoiceModel(rules)
+        for everyone, others in (
+            (
+                GreedyReading(known, 2.0, {}).decisions,
+                GreedyReading(known, 2.0, {}, skip=partner).decisions,
+            ),
+            (Inference(known, model).decisions, Inference(known, model, skip=partner).decisions),
+        ):
+            assert [d.seat for d in others] == [d.seat for d in everyone if d.seat != partner]
+            assert [d.chosen for d in others] == [d.chosen for d in everyone if d.seat != partner]
+            partner_read += len(everyone) - len(others)
+    assert partner_read

@@ -125,8 +125,9 @@ class Inference:
 
     __slots__ = ("decisions",)
 
-    def __init__(self, known: Observed, model: ChoiceModel) -> None:
-        self.decisions = _decisions(known, model)
+    def __init__(self, known: Observed, model: ChoiceModel, *, skip: int | None = None) -> None:
+        """``skip`` is a seat whose choices are not read (a partner read some other way)."""
+        self.decisions = _decisions(known, model, skip)
 
     @property
     def informative(self) -> bool:
@@ -166,7 +167,7 @@ def tables_before(known: Observed) -> list[int]:
     return tables
 
 
-def _decisions(known: Observed, model: ChoiceModel) -> list[Decision]:
+def _decisions(known: Observed, model: ChoiceModel, skip: int | None) -> list[Decision]:
     """The other seats' choices made from the hands they hold now."""
     history = known.history
     tables = tables_before(known)
@@ -174,6 +175,8 @@ def _decisions(known: Observed, model: ChoiceModel) -> list[Decision]:
     scale = model.sharpness
     decisions: list[Decision] = []
     for seat, i, later in choices_from_hidden_hands(known):
+        if seat == skip:
+            continue
         code = history[i][1]
         t = tables[i]
         strengths = {c: math.exp(scale * model.best_score(t, c)) for c in (*hidden, *later)}

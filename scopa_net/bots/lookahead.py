@@ -53,6 +53,8 @@ HAND_WEIGHTS = (1.0, 1.0, 1.0, 1.0, 1.0, 0.5, 1.0, 0.0, 0.0)
 #: hands branch too much for more within the budget.
 DEFAULT_MAX_PLIES = {2: 6, 4: 8}
 LONG_HANDS_MAX_PLIES = 3
+#: Positions the transposition table keeps at most (cleared when full).
+MEMO_SIZE = 50_000
 #: A deal number past every round's last: searched to it, a guess is searched to the end.
 LAST_DEAL = 1000
 
@@ -203,12 +205,14 @@ class DealSearch:
 
     __slots__ = (
         "_deal",
+        "_memo",
         "_side",
         "_side_of",
         "_split",
         "caution",
         "leaf",
         "max_plies",
+        "memo",
         "model",
         "nodes",
         "scorer",
@@ -223,9 +227,15 @@ class DealSearch:
         caution: float = 1.0,
         prime_splits: int = 1,
         model: ChoiceModel | None = None,
+        memo: bool = False,
     ) -> None:
         if rules.side_count != 2:
             raise ValueError(f"deal search needs two sides, not {rules.side_count!r}")
+        self.memo = memo
+        """Remember the values of positions searched to the round's end (a transposition
+        table, kept across the guesses of a decision until :meth:`forget`: the key holds
+        every hand, so a value stays true for any guess that reaches the position)."""
+        self._memo: dict[tuple, tuple[float, float]] = {}
         self.leaf = Leaf(rules, coefficients, prime_splits)
         self.scorer = self.leaf.scorer
         self._side_of = tuple(rules.side_of(s) for s in range(rules.players))
@@ -255,6 +265,10 @@ class DealSearch:
         else:
             v = self._search(rnd, plies, -1000.0, 1000.0)
         return v if side == 0 else -v
+
+    def forget(self) -> None:
+        """Empty the transposition table (``memo``); a player does at each decision."""
+        self._memo.clear()
 
     def _settled(self, rnd: Round) -> float:
         """Side 0's value where the search stops: the score if the round is over, else the
@@ -295,6 +309,8 @@ class DealSearch:
         self.nodes += 1
         if not rnd.plays_left or plies <= 0 or rnd.next_deal > self._deal:
             return self._settled(rnd)
+        if self.memo and plies >= rnd.plays_left and not rnd.stock_count:
+            return self._search_memo(rnd, alpha, beta)
         codes = rnd.legal_codes()
         if len(codes) > 1:
             codes.sort(key=_capture_order)
@@ -313,6 +329,66 @@ class DealSearch:
                 beta = min(beta, best)
             if alpha >= beta:
                 break
+        return best
+
+    def _search_memo(self, rnd: Round, alpha: float, beta: float) -> float:
+        """Side 0's exact value of a position with the stock gone, searched to the end, by
+        alpha-beta with the transposition table ``memo``. An entry is the bounds known on the
+        value still to come (the sweeps made so far left out, so that positions reached with
+        other sweeps share it): (low, high)."""
+        if not rnd.plays_left:
+            return float(margin(self.scorer.totals(rnd.piles, rnd.sweeps), 0))
+        s0, s1 = rnd.sweeps
+        made = float(s0 - s1)
+        key = (
+            rnd.turn,
+            rnd.table_mask,
+            rnd.piles[0],
+            rnd.last_capturer,
+            *map(tuple, rnd.hands),
+        )
+        memo = self._memo
+        bounds = memo.get(key)
+        low, high = -1000.0, 1000.0
+        if bounds is not None:
+            low, high = bounds[0] + made, bounds[1] + made
+            if low >= beta or low == high:
+                return low
+            if high <= alpha:
+                return high
+            alpha = max(alpha, low)
+            beta = min(beta, high)
+        a0, b0 = alpha, beta
+        codes = rnd.legal_codes()
+        if len(codes) > 1:
+            codes.sort(key=_capture_order)
+        maximising = self._side_of[rnd.turn] == 0
+        best = -1000.0 if maximising else 1000.0
+        last = len(codes) - 1
+        for i, code in enumerate(codes):
+            child = rnd if i == last else rnd.copy()
+            child.push_code(code)
+            self.nodes += 1
+            v = self._search_memo(child, alpha, beta)
+            if maximising:
+                best = max(best, v)
+                alpha = max(alpha, best)
+            else:
+                best = min(best, v)
+                beta = min(beta, best)
+            if alpha >= beta:
+                break
+        # best is exact inside (a0, b0); a lower bound at or above b0, an upper one at or
+        # below a0.
+        if best <= a0:
+            high = min(high, best)
+        elif best >= b0:
+            low = max(low, best)
+        else:
+            low = high = best
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        memo[key] = (low - made, high - made)
         return best
 
 

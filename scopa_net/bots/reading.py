@@ -40,13 +40,19 @@ class GreedyReading(Inference):
     __slots__ = ()
 
     def __init__(
-        self, known: Observed, sharpness: float, cache: dict[tuple, dict[int, float]]
+        self,
+        known: Observed,
+        sharpness: float,
+        cache: dict[tuple, dict[int, float]],
+        *,
+        skip: int | None = None,
     ) -> None:
-        self.decisions = _greedy_decisions(known, sharpness, cache)
+        """``skip`` is a seat whose choices are not read (a partner that is no greedy player)."""
+        self.decisions = _greedy_decisions(known, sharpness, cache, skip)
 
 
 def _greedy_decisions(
-    known: Observed, sharpness: float, cache: dict[tuple, dict[int, float]]
+    known: Observed, sharpness: float, cache: dict[tuple, dict[int, float]], skip: int | None
 ) -> list[Decision]:
     rules = known.rules
     history = known.history
@@ -64,6 +70,8 @@ def _greedy_decisions(
     apt = rules.has(Variant.ASSO_PIGLIA_TUTTO)
     decisions: list[Decision] = []
     for seat, i, later in choices_from_hidden_hands(known):
+        if seat == skip:
+            continue
         held = known.hand_counts[seat]
         code = history[i][1]
         t = tables[i]

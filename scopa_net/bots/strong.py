@@ -58,10 +58,12 @@ LONG_HANDS_SHARPNESS = 0.5
 #: two pairs of three-card hands: +0.19 [-0.06, 0.43] points a round over the choice model's
 #: reading, over 100 paired decks (at ten-card hands -0.17 [-0.57, 0.23], so not there).
 GREEDY_READING_SHARPNESS = 4.0
-#: With two pairs of ten-card hands (scopone, no stock), each guess is searched to the round's
-#: end once this many plays are left after the one chosen: +0.39 [0.10, 0.68] points a round
-#: over the three-ply search there, over 100 paired decks.
-SCOPONE_ENDGAME_PLAYS = 11
+#: With two pairs, the stock gone, each guess is searched to the round's end once this many
+#: plays are left after the one chosen. In scopone (ten-card hands, no stock): +0.39 [0.10,
+#: 0.68] points a round over the three-ply search, over 100 paired decks; at 13, with the
+#: memo, -0.06 [-0.25, 0.12] over 152. With three-card hands (the whole last deal) and the
+#: memo: +0.05 [-0.09, 0.19] over 200 paired decks.
+PAIRS_ENDGAME_PLAYS = 11
 #: How far the deal search takes the other side to answer perfectly (1 is minimax); the rest
 #: of its value is the choice model's expectation of its answers (see ``modelled``). With two
 #: players only: with four the blend measured no better (+0.01 [-0.24, 0.26] points a round)
@@ -86,12 +88,19 @@ class StrongPlayer:
     :mod:`scopa_net.bots.reading`; on by default with three-card hands), ``signals`` (lay from
     a pair and read the partner's lays so, :mod:`scopa_net.bots.signals`; on by default in
     scopone: +0.33 [-0.22, 0.88] there, -0.12 at four players), ``endgame_plays`` (search each
-    guess to the end once that many plays are left, the stock gone; 11 by default in scopone),
-    ``pool`` (guesses resampled by the reading; -0.21 in scopone) and ``greedy_margin``
+    guess to the end once that many plays are left, the stock gone; 11 by default, the whole
+    last deal at four players: +0.05 [-0.09, 0.19]), ``memo`` (a transposition table for that
+    exact search, :class:`~scopa_net.bots.lookahead.DealSearch`; on with two pairs),
+    ``stock_endgame_plays`` (the same through the guessed stock: 19 at four players, -0.24
+    [-0.47, -0.00]), ``read_partner`` (False leaves the partner out of the reading: +0.05
+    [-0.14, 0.23] at four players, +0.02 [-0.15, 0.19] with the exact last deal), ``pool``
+    (guesses resampled by the reading; -0.21 in scopone) and ``greedy_margin``
     (greedy's play unless the search finds it that much worse; +0.14 in scopone). With these
-    defaults a pair of ``hard`` leads a pair of ``medium`` by +0.504 [0.428, 0.580] points a
-    round at four players (1,000 matches; +0.355 before) and +0.940 [0.815, 1.065] in scopone
-    (910 matches; -0.033 before): ``benchmarks/arena_progress.py``, seed 1.
+    defaults a pair of ``hard`` leads a pair of ``medium`` by +0.564 [0.450, 0.679] points a
+    round at four players (460 matches, stopped by the clock; +0.504 [0.428, 0.580] over
+    1,000 before the exact last deal) and +0.931 [0.788, 1.073] in scopone (660 matches,
+    stopped; +0.940 [0.815, 1.065] over 910 before the memo): ``benchmarks/arena_progress.py``,
+    seed 1, think median 16.2 / 32.1 ms and max 119 / 97 ms CPU.
     """
 
     def __init__(
@@ -120,6 +129,9 @@ class StrongPlayer:
         signal_margin: float = SIGNAL_MARGIN,
         endgame_plays: int | None = None,
         greedy_reading: bool | None = None,
+        memo: bool | None = None,
+        read_partner: bool = True,
+        stock_endgame_plays: int = 0,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts!r}")
@@ -148,6 +160,9 @@ class StrongPlayer:
         self.signal_margin = signal_margin
         self.endgame_plays = endgame_plays
         self.greedy_reading = greedy_reading
+        self.memo = memo
+        self.read_partner = read_partner
+        self.stock_endgame_plays = stock_endgame_plays
         self._read: dict[tuple, dict[int, float]] = {}
         self._greedy = GreedyPlayer()
         self._deal_search: dict[RuleSet, DealSearch] = {}
@@ -176,19 +191,22 @@ class StrongPlayer:
                     caution=self._caution_for(known.rules),
                     prime_splits=self.prime_splits,
                     model=model if self.modelled else None,
+                    memo=self._memo_for(known.rules),
                 )
                 self._deal_search[known.rules] = deal_search
+            deal_search.forget()
             start_nodes = deal_search.nodes
         side = known.side
         use_exact = exact is not None and known.plays_left - 1 <= self.exact_plays
         certain = is_certain(known)
         reading = None
         if self.inference and not certain and known.rules.hand_size <= self.inference_hand_size:
+            skip = None if self.read_partner else _partner_of(known)
             if self._reads_as_greedy(known.rules):
                 sharpness = GREEDY_READING_SHARPNESS if self.sharpness is None else self.sharpness
-                reading = GreedyReading(known, sharpness, self._read)
+                reading = GreedyReading(known, sharpness, self._read, skip=skip)
             else:
-                reading = Inference(known, model)
+                reading = Inference(known, model, skip=skip)
             if not reading.informative:
                 reading = None
         deadline = None
@@ -198,7 +216,7 @@ class StrongPlayer:
         signalling = self._signals_for(known.rules)
         endgame_plays = self.endgame_plays
         if endgame_plays is None:
-            endgame_plays = SCOPONE_ENDGAME_PLAYS if _is_scopone_deal(known.rules) else 0
+            endgame_plays = PAIRS_ENDGAME_PLAYS if known.rules.players == 4 else 0
         if signalling and not certain:
             signals = PartnerSignals(known)
             if not signals.informative:
@@ -233,7 +251,10 @@ class StrongPlayer:
             values = []
             deal = root.next_deal
             plies = 0 if deal_search is None else deal_search.max_plies - 1
-            if known.stock_count and known.stock_count <= self.endgame_stock:
+            if known.stock_count and (
+                known.stock_count <= self.endgame_stock
+                or known.plays_left - 1 <= self.stock_endgame_plays
+            ):
                 # Few cards left in the stock: search this guess to the end of the round.
                 deal = LAST_DEAL
                 plies = known.plays_left
@@ -295,6 +316,11 @@ class StrongPlayer:
             return False
         return _is_scopone_deal(rules) if self.signals is None else self.signals
 
+    def _memo_for(self, rules: RuleSet) -> bool:
+        if self.memo is not None:
+            return self.memo
+        return rules.players == 4
+
     def _caution_for(self, rules: RuleSet) -> float:
         if self.caution is not None:
             return self.caution
@@ -310,6 +336,10 @@ class StrongPlayer:
             model = ChoiceModel(rules, sharpness)
             tools = self._tools[rules] = (Playouts(rules), exact, model)
         return tools
+
+
+def _partner_of(known: Observed) -> int:
+    return (known.seat + known.rules.players // 2) % known.rules.players
 
 
 def _is_scopone_deal(rules: RuleSet) -> bool:
