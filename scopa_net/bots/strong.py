@@ -32,6 +32,7 @@ from math import exp
 from scopa_net.bots.base import decision_rng
 from scopa_net.bots.greedy import GreedyPlayer
 from scopa_net.bots.inference import DEFAULT_SHARPNESS, ChoiceModel, Inference
+from scopa_net.bots.ismcts import DEFAULT_EXPLORATION, InformationSetSearch
 from scopa_net.bots.lookahead import LAST_DEAL, DealSearch
 from scopa_net.bots.observed import Observed
 from scopa_net.bots.reading import GreedyReading
@@ -120,6 +121,8 @@ class StrongPlayer:
         signal_margin: float = SIGNAL_MARGIN,
         endgame_plays: int | None = None,
         greedy_reading: bool | None = None,
+        tree: int = 0,
+        exploration: float = DEFAULT_EXPLORATION,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts!r}")
@@ -148,6 +151,11 @@ class StrongPlayer:
         self.signal_margin = signal_margin
         self.endgame_plays = endgame_plays
         self.greedy_reading = greedy_reading
+        self.tree = tree
+        """With two players, iterations of information-set search (:mod:`scopa_net.bots.ismcts`)
+        per decision while cards are hidden; 0 keeps the determinized search."""
+        self.exploration = exploration
+        self._trees: dict[RuleSet, InformationSetSearch] = {}
         self._read: dict[tuple, dict[int, float]] = {}
         self._greedy = GreedyPlayer()
         self._deal_search: dict[RuleSet, DealSearch] = {}
@@ -182,6 +190,8 @@ class StrongPlayer:
         side = known.side
         use_exact = exact is not None and known.plays_left - 1 <= self.exact_plays
         certain = is_certain(known)
+        if self.tree and known.rules.players == 2 and not certain:
+            return self._tree_code(known, codes, rng, model)
         reading = None
         if self.inference and not certain and known.rules.hand_size <= self.inference_hand_size:
             if self._reads_as_greedy(known.rules):
@@ -284,6 +294,29 @@ class StrongPlayer:
             if greedy in alive and totals[best] - totals[greedy] < self.greedy_margin * weight:
                 return codes[greedy]
         return codes[best]
+
+    def _tree_code(
+        self, known: Observed, codes: list[int], rng: random.Random, model: ChoiceModel
+    ) -> int:
+        """The information-set search's choice (two players, cards still hidden)."""
+        tree = self._trees.get(known.rules)
+        if tree is None:
+            tree = InformationSetSearch(
+                known.rules, exploration=self.exploration, coefficients=self.leaf
+            )
+            self._trees[known.rules] = tree
+        reading = Inference(known, model) if self.inference else None
+        if reading is not None and not reading.informative:
+            reading = None
+        deadline = None
+        if self.clock is not None and self.time_limit is not None:
+            deadline = self.clock() + self.time_limit
+        before = tree.iterations
+        code = tree.best_code(
+            known, codes, rng, self.tree, reading=reading, clock=self.clock, deadline=deadline
+        )
+        self.evaluations += tree.iterations - before
+        return code
 
     def _reads_as_greedy(self, rules: RuleSet) -> bool:
         if self.greedy_reading is not None:
