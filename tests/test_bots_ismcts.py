@@ -72,12 +72,12 @@ def sweeps_of_the_settebello(count: int) -> list[Observed]:
             known = Observed.from_view(match.view_for(rnd.turn))
             codes = known.legal_codes()
             table = sum(1 << c for c in known.table)
-            if table & SETTEBELLO.bit and len(codes) > 1:
-                if any(c >> CARD_BITS == table for c in codes):
-                    found.append(known)
-                    if len(found) == count:
-                        return found
-                    break
+            sweeps = any(c >> CARD_BITS == table for c in codes)
+            if table & SETTEBELLO.bit and len(codes) > 1 and sweeps:
+                found.append(known)
+                if len(found) == count:
+                    return found
+                break
             match.push_code(codes[rng.randrange(len(codes))])
     raise AssertionError(f"only {len(found)} chances to sweep the settebello")
 

@@ -149,9 +149,9 @@ class InformationSetSearch:
             for n in path:
                 n.visits += 1
                 n.total += value
-            if clock is not None and deadline is not None and done % CLOCK_EVERY == 0:
-                if clock() > deadline:
-                    break
+            timed = clock is not None and deadline is not None and done % CLOCK_EVERY == 0
+            if timed and clock() > deadline:  # type: ignore[misc,operator]
+                break
         self.iterations += done
         sign = 1.0 if known.side == 0 else -1.0
         tried = root.children
@@ -177,7 +177,11 @@ def _guesses(
     worlds = [sample_world(known, rng) for _ in range(size)]
     built = [known.position(w.hands, w.stock) for w in worlds]
     if reading is None:
-        return lambda: built[int(rng.random() * size)].copy()
+
+        def evenly() -> Round:
+            return built[int(rng.random() * size)].copy()
+
+        return evenly
     logs = [reading.log_weight(w) for w in worlds]
     top = max(logs)
     cum = list(accumulate(exp(x - top) for x in logs))
