@@ -93,9 +93,9 @@ class InformationSetSearch:
         deadline: float | None = None,
     ) -> int:
         """The most tried of ``codes`` after ``iterations`` iterations (fewer if ``clock``
-        passes ``deadline``: the pool of guesses is then sized for ``iterations``, so give a
-        budget of the order the time allows)."""
-        draw = _guesses(known, rng, reading, pool_size(iterations))
+        passes ``deadline``; the pool of guesses, sized for ``iterations``, then stops growing
+        too, so a generous budget costs nothing once the clock decides)."""
+        draw = _guesses(known, rng, reading, pool_size(iterations), clock=clock, deadline=deadline)
         root = _Node()
         side_of = tuple(self.rules.side_of(s) for s in range(self.rules.players))
         deal = None
@@ -149,8 +149,7 @@ class InformationSetSearch:
             for n in path:
                 n.visits += 1
                 n.total += value
-            timed = clock is not None and deadline is not None and done % CLOCK_EVERY == 0
-            if timed and clock() > deadline:  # type: ignore[misc,operator]
+            if done % CLOCK_EVERY == 0 and _past(clock, deadline):
                 break
         self.iterations += done
         sign = 1.0 if known.side == 0 else -1.0
@@ -163,19 +162,38 @@ class InformationSetSearch:
         return max(codes, key=rank)
 
 
+def _past(clock: Callable[[], float] | None, deadline: float | None) -> bool:
+    """Whether ``clock`` reads past ``deadline`` (never, without both)."""
+    return clock is not None and deadline is not None and clock() > deadline
+
+
 def pool_size(iterations: int) -> int:
     """Guesses in the pool an ``iterations``-long search draws from."""
     return max(1, min(iterations, max(POOL_SIZE, min(MAX_POOL, iterations // POOL_REUSE))))
 
 
 def _guesses(
-    known: Observed, rng: random.Random, reading: Inference | None, size: int
+    known: Observed,
+    rng: random.Random,
+    reading: Inference | None,
+    size: int,
+    *,
+    clock: Callable[[], float] | None = None,
+    deadline: float | None = None,
 ) -> Callable[[], Round]:
     """A function returning a fresh guessed position each call, drawn from ``size`` uniform
     guesses: evenly, or with a reading, by their weights (sampling-importance-resampling).
-    Each guess is built once and copied per draw, which costs far less than dealing anew."""
-    worlds = [sample_world(known, rng) for _ in range(size)]
-    built = [known.position(w.hands, w.stock) for w in worlds]
+    Each guess is built once and copied per draw, which costs far less than dealing anew.
+    Past ``deadline`` by ``clock`` the pool stops growing (a short budget gets a small pool)."""
+    worlds = []
+    built = []
+    for i in range(size):
+        if i and i % CLOCK_EVERY == 0 and _past(clock, deadline):
+            break
+        world = sample_world(known, rng)
+        worlds.append(world)
+        built.append(known.position(world.hands, world.stock))
+    size = len(built)
     if reading is None:
 
         def evenly() -> Round:
