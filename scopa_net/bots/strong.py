@@ -75,8 +75,8 @@ SCOPONE_ENDGAME_PLAYS = 11
 DEFAULT_CAUTION = 0.5
 PARTNERS_CAUTION = 1.0
 #: With two players, while cards are hidden, iterations of information-set search per
-#: decision (:mod:`scopa_net.bots.ismcts`) instead of the determinized search: +0.31 [0.09,
-#: 0.54] points a round over it, head to head over 120 duplicate decks (round_duplicates.py
+#: decision (:mod:`scopa_net.bots.ismcts`) instead of the determinized search: +0.227 [0.017,
+#: 0.436] points a round over it, head to head over 139 duplicate decks (round_duplicates.py
 #: hard:tree=2000 hard:tree=0, seed 1), think median 45 ms, max 105 ms (CPU, busy machine).
 #: Against ``medium`` it moved hard from +0.918 [0.844, 0.992] to +0.958 [0.888, 1.028] points
 #: a round (arena_progress.py hard medium --matches 1000 --cpu-think, seed 1; think median
