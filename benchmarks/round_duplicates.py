@@ -8,6 +8,10 @@ player is a level name, optionally with the hard player's settings, such as
 
     nice -n 10 python benchmarks/round_duplicates.py hard hard:lookahead=False --rounds 200
     nice -n 10 python benchmarks/round_duplicates.py hard medium --players 4 --rounds 100
+    nice -n 10 python benchmarks/round_duplicates.py expert:think=0.2 expert:think=0.05
+
+``hard:tree=0`` is hard's determinized search at two players (before the information-set
+search, :mod:`scopa_net.bots.ismcts`).
 
 It prints A's margin over B in points a round with a 95% interval over the decks, and each
 side's think time per move in CPU seconds (median, 99th percentile, maximum); every 20 decks
@@ -41,13 +45,16 @@ EVERY = 20
 
 
 def build(spec: str, seed: int) -> Player:
-    """A player from ``LEVEL[:key=value,...]`` (settings only for hard)."""
+    """A player from ``LEVEL[:key=value,...]`` (settings only for hard; ``expert:think=S``
+    for expert's budget, taken without a clock so each deck is reproducible)."""
     name, _, rest = spec.partition(":")
     level = BOT_LEVELS.get(name, name)
     if not rest:
         return make_player(level, seed)
+    if level == "expert" and rest.startswith("think="):
+        return make_player(level, seed, think=float(rest.removeprefix("think=")))
     if level != "strong":
-        raise SystemExit(f"settings are for hard only, not {name!r}")
+        raise SystemExit(f"settings are for hard only (and expert:think=S), not {name!r}")
     settings: dict[str, bool | int | float | str | tuple[float, ...]] = {}
     for part in rest.split(","):
         key, _, value = part.partition("=")

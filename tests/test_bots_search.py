@@ -213,13 +213,14 @@ def test_a_wall_clock_cap_stops_the_search_early() -> None:
     view = match.view_for(rnd.turn)
     codes = Observed.from_view(view).legal_codes()
     ticks = iter(range(1000))
-    capped = StrongPlayer(1, playouts=400, clock=lambda: float(next(ticks)), time_limit=1.5)
+    # tree=0: the determinized search (two players search a tree by default).
+    capped = StrongPlayer(1, playouts=400, clock=lambda: float(next(ticks)), time_limit=1.5, tree=0)
     capped.choose(view)
     # The deadline is tick 0 + 1.5. The first guess always runs; the clock is read after
     # each play of the second guess (1, then 2), which stops the search and drops that
     # half-finished guess, so plays are only ever compared on the same guesses.
     assert capped.evaluations == len(codes)
-    free = StrongPlayer(1, playouts=400, halving=False, lookahead=False)
+    free = StrongPlayer(1, playouts=400, halving=False, lookahead=False, tree=0)
     free.choose(view)
     assert free.evaluations == max(8, 400 // len(codes)) * len(codes)
     with pytest.raises(ValueError, match="clock"):

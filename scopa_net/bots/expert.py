@@ -1,10 +1,14 @@
 """The expert player: the strong player's method with a time budget per move.
 
 ``think`` is the budget in seconds. The core reads no clock: the caller (the arena, the play
-command) hands in its clock, and the player searches guessed deals until the budget is spent,
-so more time means more guesses and a sharper choice. Without a clock the budget is turned
-into a fixed number of playouts (:data:`PLAYOUTS_PER_SECOND`), which keeps a decision
-reproducible for a seed, as the no-peeking test needs.
+command) hands in its clock, and the player searches until the budget is spent, so more time
+means more guesses and a sharper choice. With two players, while cards are hidden, that is the
+information-set search of :mod:`scopa_net.bots.ismcts`, whose choice keeps improving with more
+iterations (the determinized search it replaces there did not: more guesses only sharpened
+the answer to a question that assumes the hidden cards are known). Without a clock the budget
+is turned into a fixed number of iterations (:data:`ITERATIONS_PER_SECOND`; playouts and nodes
+for the other searches), which keeps a decision reproducible for a seed, as the no-peeking
+test needs.
 """
 
 from __future__ import annotations
@@ -19,6 +23,11 @@ PLAYOUTS_PER_SECOND = 6000
 """Playouts a second of thought buys when no clock is given (a rough figure for one core)."""
 NODES_PER_SECOND = 60_000
 """Deal-search nodes a second of thought buys when no clock is given (likewise)."""
+ITERATIONS_PER_SECOND = 20_000
+"""Information-set search iterations a second buys (likewise; two players)."""
+#: With a clock, the iterations the search is sized for are this many times what the budget
+#: would buy at :data:`ITERATIONS_PER_SECOND` (the clock stops it before, on a slower machine).
+ITERATIONS_HEADROOM = 2
 #: Whether the expert searches each guessed deal to the end of the hands in play (two sides).
 LOOKAHEAD = True
 #: Share of the budget spent searching, leaving room for the last guess to finish.
@@ -37,7 +46,8 @@ def exact_plays_for(think: float) -> int:
 
 
 class ExpertPlayer(StrongPlayer):
-    """Determinized search with inference, spending ``think`` seconds a move."""
+    """Information-set search (two players; determinized search otherwise) with inference,
+    spending ``think`` seconds a move."""
 
     def __init__(
         self,
@@ -50,6 +60,9 @@ class ExpertPlayer(StrongPlayer):
             raise ValueError(f"think must be a positive number of seconds, not {think!r}")
         budget = max(1, int(think * PLAYOUTS_PER_SECOND))
         nodes = max(1, int(think * NODES_PER_SECOND))
+        iterations = max(1, int(think * ITERATIONS_PER_SECOND))
+        if clock is not None:
+            iterations *= ITERATIONS_HEADROOM
         super().__init__(
             seed,
             playouts=MAX_PLAYOUTS if clock is not None else budget,
@@ -58,5 +71,6 @@ class ExpertPlayer(StrongPlayer):
             clock=clock,
             time_limit=think * SPEND if clock is not None else None,
             lookahead=LOOKAHEAD,
+            tree=iterations,
         )
         self.think = think

@@ -1,0 +1,211 @@
+"""Information-set Monte Carlo tree search for two players, over the hands in play.
+
+The determinized search of :mod:`scopa_net.bots.strong` solves each guessed deal as if every
+card were face up, then averages: in each guess its own later plays already know the other
+hand (strategy fusion), and the other side's answers know this seat's hand. Here, instead,
+one tree is grown for the decision (single-observer ISMCTS, Cowling, Powley and Whitehouse
+2012). Each iteration draws a guess agreeing with the seat's view (weighted by the reading of
+the other seat's choices, :mod:`scopa_net.bots.inference`, through a resampled pool), and
+walks the tree by the plays made. A node is what this seat has seen so far, so its own later
+choices are shared by every guess that leads there, and it cannot pick them by cards it does
+not see. Each step picks by UCB among the plays legal in this guess (a child's trials are
+counted only while it was available: the other seat's plays depend on the guess). The tree
+stops at the end of the hands in play (the next deal's cards are chance); a new node is valued
+by playing the deal out with the playout policy of :mod:`scopa_net.bots.search` and judging
+the position left with the leaf of :mod:`scopa_net.bots.lookahead`, the round's expected
+margin, or the score itself once the round is over.
+
+Everything is read from :class:`~scopa_net.bots.observed.Observed` and the random source the
+caller hands in; with an iteration budget (no clock) a decision is fixed by them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from itertools import accumulate
+from math import exp, log, sqrt
+
+from scopa_net.bots.inference import Inference
+from scopa_net.bots.lookahead import Leaf
+from scopa_net.bots.observed import Observed
+from scopa_net.bots.sampling import sample_world
+from scopa_net.bots.search import Playouts
+from scopa_net.round import Round
+from scopa_net.rules import RuleSet
+
+#: The UCB exploration constant, in round points (the leaf's margins span a few points).
+DEFAULT_EXPLORATION = 1.4
+#: Guesses drawn uniformly per decision (at least, budget allowing), then drawn again from
+#: evenly or by the reading's weights.
+POOL_SIZE = 256
+#: Iterations per guess in the pool, for longer searches ...
+POOL_REUSE = 8
+#: ... up to this many guesses (building one costs about as much as an iteration).
+MAX_POOL = 2048
+#: How many times the clock is read: once per this many iterations.
+CLOCK_EVERY = 16
+
+
+class _Node:
+    """What this seat has seen after a sequence of plays: the statistics of the play that led
+    here (side 0's total value, visits, times available) and the plays tried from here."""
+
+    __slots__ = ("available", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[int, _Node] = {}
+        self.total = 0.0
+        self.visits = 0
+        self.available = 0
+
+
+class InformationSetSearch:
+    """Single-observer ISMCTS over the current deal, for rule sets with two sides."""
+
+    __slots__ = ("exploration", "iterations", "leaf", "playouts", "rules")
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        *,
+        exploration: float = DEFAULT_EXPLORATION,
+        coefficients: Sequence[float] | None = None,
+    ) -> None:
+        if rules.side_count != 2:
+            raise ValueError(f"information-set search needs two sides, not {rules.side_count!r}")
+        self.rules = rules
+        self.exploration = exploration
+        self.leaf = Leaf(rules, coefficients)
+        self.playouts = Playouts(rules, noise=0.0)
+        self.iterations = 0
+        """Iterations run so far (for benchmarks and tests)."""
+
+    def best_code(
+        self,
+        known: Observed,
+        codes: Sequence[int],
+        rng: random.Random,
+        iterations: int,
+        *,
+        reading: Inference | None = None,
+        clock: Callable[[], float] | None = None,
+        deadline: float | None = None,
+    ) -> int:
+        """The most tried of ``codes`` after ``iterations`` iterations (fewer if ``clock``
+        passes ``deadline``; the pool of guesses, sized for ``iterations``, then stops growing
+        too, so a generous budget costs nothing once the clock decides)."""
+        draw = _guesses(known, rng, reading, pool_size(iterations), clock=clock, deadline=deadline)
+        root = _Node()
+        side_of = tuple(self.rules.side_of(s) for s in range(self.rules.players))
+        deal = None
+        c = self.exploration
+        leaf = self.leaf
+        pick = self.playouts.pick
+        getrandbits = rng.getrandbits
+        rand = rng.random
+        done = 0
+        for done in range(1, iterations + 1):
+            rnd = draw()
+            if deal is None:
+                deal = rnd.next_deal
+            node = root
+            path = [root]
+            expanded = False
+            while rnd.plays_left and rnd.next_deal == deal:
+                legal = codes if node is root else rnd.legal_codes()
+                children = node.children
+                untried = [k for k in legal if k not in children]
+                if untried:
+                    code = untried[int(rand() * len(untried))] if len(untried) > 1 else untried[0]
+                    children[code] = child = _Node()
+                    for k in legal:
+                        tried = children.get(k)
+                        if tried is not None:
+                            tried.available += 1
+                    rnd.push_code(code)
+                    path.append(child)
+                    expanded = True
+                    break
+                sign = 1.0 if side_of[rnd.turn] == 0 else -1.0
+                best = None
+                best_score = -1e18
+                for k in legal:
+                    ch = children[k]
+                    ch.available += 1
+                    score = sign * ch.total / ch.visits + c * sqrt(log(ch.available) / ch.visits)
+                    if score > best_score:
+                        best_score = score
+                        best = k
+                assert best is not None
+                node = children[best]
+                rnd.push_code(best)
+                path.append(node)
+            if expanded:
+                while rnd.plays_left and rnd.next_deal == deal:
+                    legal = rnd.legal_codes()
+                    rnd.push_code(legal[0] if len(legal) == 1 else pick(rnd, legal))
+            value = leaf.value(rnd, getrandbits(40))
+            for n in path:
+                n.visits += 1
+                n.total += value
+            if done % CLOCK_EVERY == 0 and _past(clock, deadline):
+                break
+        self.iterations += done
+        sign = 1.0 if known.side == 0 else -1.0
+        tried = root.children
+
+        def rank(code: int) -> tuple[int, float]:
+            node = tried.get(code)
+            return (-1, 0.0) if node is None else (node.visits, sign * node.total)
+
+        return max(codes, key=rank)
+
+
+def _past(clock: Callable[[], float] | None, deadline: float | None) -> bool:
+    """Whether ``clock`` reads past ``deadline`` (never, without both)."""
+    return clock is not None and deadline is not None and clock() > deadline
+
+
+def pool_size(iterations: int) -> int:
+    """Guesses in the pool an ``iterations``-long search draws from."""
+    return max(1, min(iterations, max(POOL_SIZE, min(MAX_POOL, iterations // POOL_REUSE))))
+
+
+def _guesses(
+    known: Observed,
+    rng: random.Random,
+    reading: Inference | None,
+    size: int,
+    *,
+    clock: Callable[[], float] | None = None,
+    deadline: float | None = None,
+) -> Callable[[], Round]:
+    """A function returning a fresh guessed position each call, drawn from ``size`` uniform
+    guesses: evenly, or with a reading, by their weights (sampling-importance-resampling).
+    Each guess is built once and copied per draw, which costs far less than dealing anew.
+    Past ``deadline`` by ``clock`` the pool stops growing (a short budget gets a small pool)."""
+    worlds = []
+    built = []
+    for i in range(size):
+        if i and i % CLOCK_EVERY == 0 and _past(clock, deadline):
+            break
+        world = sample_world(known, rng)
+        worlds.append(world)
+        built.append(known.position(world.hands, world.stock))
+    size = len(built)
+    if reading is None:
+
+        def evenly() -> Round:
+            return built[int(rng.random() * size)].copy()
+
+        return evenly
+    logs = [reading.log_weight(w) for w in worlds]
+    top = max(logs)
+    cum = list(accumulate(exp(x - top) for x in logs))
+    choices = rng.choices
+
+    def resampled() -> Round:
+        return choices(built, cum_weights=cum)[0].copy()
+
+    return resampled
