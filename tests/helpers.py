@@ -250,3 +250,17 @@ def one_blind_round(seed: int) -> tuple[SimulatedBlindTable, Ed25519PrivateKey]:
     table.trace_deck()
     table.open_deal(1)
     return table, key
+
+
+class TickingClock:
+    """Virtual time: every reading moves it on by ``step`` seconds."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+        self.readings = 0
+
+    def __call__(self) -> float:
+        self.readings += 1
+        self.now += self.step
+        return self.now

@@ -7,6 +7,7 @@ import random
 import time
 
 import pytest
+from helpers import TickingClock
 
 from scopa_net.bots.arena import ArenaConfig, format_report, play_pair, summarise
 from scopa_net.bots.expert import ITERATIONS_PER_SECOND, ExpertPlayer
@@ -18,20 +19,6 @@ from scopa_net.cards import CARDS, SETTEBELLO
 from scopa_net.commands.main import main
 from scopa_net.match import Match
 from scopa_net.rules import RuleSet
-
-
-class TickingClock:
-    """Virtual time: every reading moves it on by ``step`` seconds."""
-
-    def __init__(self, step: float) -> None:
-        self.now = 0.0
-        self.step = step
-        self.readings = 0
-
-    def __call__(self) -> float:
-        self.readings += 1
-        self.now += self.step
-        return self.now
 
 
 def opening_view(seed: int, plays: int = 0):

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import random
 
+from helpers import TickingClock
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from twins import twin_matches
+from twins import twin_views
 
 from scopa_net.bots.inference import ChoiceModel, Inference
 from scopa_net.bots.ismcts import InformationSetSearch
@@ -19,20 +20,6 @@ from scopa_net.plays import CARD_BITS
 from scopa_net.rules import RuleSet
 
 RULES = RuleSet.of(2)
-
-
-class TickingClock:
-    """Virtual time: every reading moves it on by ``step`` seconds."""
-
-    def __init__(self, step: float) -> None:
-        self.now = 0.0
-        self.step = step
-        self.readings = 0
-
-    def __call__(self) -> float:
-        self.readings += 1
-        self.now += self.step
-        return self.now
 
 
 def opening(seed: int) -> Match:
@@ -152,13 +139,9 @@ def test_the_reading_moves_guesses_toward_deals_that_fit_the_plays() -> None:
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 10**6), plays=st.integers(0, 30))
 def test_hidden_cards_change_no_choice_of_the_tree(seed: int, plays: int) -> None:
-    twins = twin_matches(RULES, seed, plays)
-    if twins is None:
+    views = twin_views(RULES, seed, plays)
+    if views is None:
         return
-    one, two = twins
-    assert one.round is not None
-    seat = one.round.turn
-    view, twin_view = one.view_for(seat), two.view_for(seat)
-    assert view == twin_view
+    view, twin_view = views
     players = [StrongPlayer(seed, tree=150) for _ in range(2)]
     assert players[0].choose(view) == players[1].choose(twin_view)

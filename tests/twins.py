@@ -10,6 +10,7 @@ from scopa_net.bots.observed import Observed
 from scopa_net.cards import Card
 from scopa_net.match import Match
 from scopa_net.rules import RuleSet
+from scopa_net.view import SeatView
 
 RULES = [
     RuleSet.of(2),
@@ -53,3 +54,16 @@ def twin_matches(rules: RuleSet, seed: int, plays: int) -> tuple[Match, Match] |
     for i, c in zip(positions, moved, strict=True):
         other[i] = c
     return advance(rules, deck, codes), advance(rules, other, codes)
+
+
+def twin_views(rules: RuleSet, seed: int, plays: int) -> tuple[SeatView, SeatView] | None:
+    """The seat to move's view in each of :func:`twin_matches` (asserted equal), or None."""
+    twins = twin_matches(rules, seed, plays)
+    if twins is None:
+        return None
+    one, two = twins
+    assert one.round is not None
+    seat = one.round.turn
+    view, twin_view = one.view_for(seat), two.view_for(seat)
+    assert view == twin_view
+    return view, twin_view
