@@ -284,13 +284,13 @@ class JournalWriter:
                             started = None
                         elif thread is not None:
                             done, fault = await thread.write(jobs, self._note_queue)
-                        else:
+                        else:  # inline: released here (the thread's answer releases its own)
                             done, fault = self._write(jobs)
                             self._note_queue()
+                            for j in jobs[:done]:
+                                j.done.set()
                     finally:
                         self.writing = False
-                    for j in jobs[:done]:
-                        j.done.set()
                     jobs = jobs[done:]
                     if fault is None:
                         break
