@@ -8,6 +8,12 @@ short by the clock still leaves the largest finished sample and its interval.
 
 Levels are those of ``scopa-net arena`` (including the measurement-only ``oracle``). One
 process, pairs in order: the same pairs as ``scopa-net arena --jobs 1`` with the same seed.
+
+A long row can be split over several processes: each plays ``--pairs START:STOP`` (pair
+numbers, STOP excluded) and keeps its finished pairs in ``--save FILE`` (rewritten as it
+goes); ``--combine FILE ...`` then prints the report over all of them. A pair's games depend
+only on the levels, the rules, the seed and the pair's number (the bots count nodes, not
+seconds), so the split row is the same row as one process would play.
 With ``--cpu-think`` the think times reported are the process's CPU seconds instead of wall
 seconds: on a shared machine wall time mostly measures the other load.
 """
@@ -15,6 +21,7 @@ seconds: on a shared machine wall time mostly measures the other load.
 from __future__ import annotations
 
 import argparse
+import pickle
 import time
 from pathlib import Path
 
@@ -35,6 +42,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--every", type=int, default=5)
     parser.add_argument("--out", type=Path, help="file rewritten with the report so far")
+    parser.add_argument("--pairs", type=_pair_range, help="START:STOP, the pairs to play")
+    parser.add_argument("--save", type=Path, help="file rewritten with the finished pairs")
+    parser.add_argument(
+        "--combine", type=Path, nargs="+", help="report over these --save files instead"
+    )
     parser.add_argument(
         "--cpu-think", action="store_true", help="report think times in CPU seconds"
     )
@@ -50,23 +62,45 @@ def main() -> None:
         think_b=args.think if b == "expert" else None,
     )
     names = (args.level_a, args.level_b)  # as typed, as `scopa-net arena` prints them
+    unit = "think times in CPU seconds\n" if args.cpu_think else ""
+    if args.combine:
+        saved: dict[int, tuple] = {}
+        for path in args.combine:
+            saved.update(pickle.loads(path.read_bytes()))
+        done = [saved[k] for k in sorted(saved)]
+        print(f"{unit}{format_report(config, summarise(config, done), names)}")
+        print(f"combined: {len(done)} of {config.pairs} pairs from {len(args.combine)} files")
+        return
+    start, stop = args.pairs or (0, config.pairs)
+    todo = range(start, min(stop, config.pairs))
     started = time.perf_counter()
     done = []
+    kept: dict[int, tuple] = {}
     text = ""
-    for pair in range(config.pairs):
+    for pair in todo:
         timer = time.process_time if args.cpu_think else time.perf_counter
         done.append(play_pair(config, pair, timer, time.process_time))
-        if len(done) % args.every == 0 or len(done) == config.pairs:
-            state = "finished" if len(done) == config.pairs else "in progress"
+        kept[pair] = done[-1]
+        if args.save is not None:
+            args.save.write_bytes(pickle.dumps(kept))
+        if len(done) % args.every == 0 or len(done) == len(todo):
+            state = "finished" if len(done) == len(todo) else "in progress"
             elapsed = time.perf_counter() - started
-            unit = "think times in CPU seconds\n" if args.cpu_think else ""
             text = (
                 f"{unit}{format_report(config, summarise(config, done), names)}\n"
-                f"{state}: {len(done)} of {config.pairs} pairs, {elapsed:.0f} s"
+                f"{state}: {len(done)} of {len(todo)} pairs"
+                f" ({todo.start}:{todo.stop} of {config.pairs}), {elapsed:.0f} s"
             )
             if args.out is not None:
                 args.out.write_text(text + "\n")
     print(text)
+
+
+def _pair_range(text: str) -> tuple[int, int]:
+    start, sep, stop = text.partition(":")
+    if not sep or not start.isdigit() or not stop.isdigit() or int(start) >= int(stop):
+        raise argparse.ArgumentTypeError(f"{text!r} is not START:STOP (e.g. 0:250)")
+    return int(start), int(stop)
 
 
 if __name__ == "__main__":
