@@ -83,6 +83,10 @@ PARTNERS_CAUTION = 1.0
 #: Against ``medium`` it moved hard from +0.918 [0.844, 0.992] to +0.958 [0.888, 1.028] points
 #: a round (arena_progress.py hard medium --matches 1000 --cpu-think, seed 1; think median
 #: 33.7 ms, max 106 ms CPU), short of +1.0: the gain is mostly against a searching opponent.
+#: A bigger tree does not pay: tree=5000 against tree=2000, each against medium on the same
+#: 198 decks, +0.008 [-0.157, 0.172] points a round (98 decks identical) at 2.6 times the
+#: think (median 74.9 ms, max 267 ms CPU; round_duplicates.py hard:tree=N medium --rounds 200
+#: --margins F, seed 1, 2026-12-02).
 DEFAULT_TREE = 2000
 #: A cap on guesses per decision (a clock normally stops the search long before).
 MAX_GUESSES = 100_000
