@@ -70,8 +70,11 @@ def test_kill_the_client_mid_round_and_run_the_same_command_again(tmp_path: Path
             chosen = False
             while not any(s["pending"] for s in kept_seats(data)):
                 assert time.monotonic() < deadline, tmux.screen(first)[-2000:]
-                if not chosen and "Which one?" in tmux.screen(first)[typed_at:]:
-                    tmux.type(first, "1")  # the card can take two groups: the first
+                # The card can take two groups: answer "1" once the question's own prompt is
+                # up (typed earlier, while the screen was still being drawn, it was lost once).
+                asked = tmux.screen(first)[typed_at:].rstrip()
+                if not chosen and re.search(r"which one \(1-\d+\)\?$", asked):
+                    tmux.type(first, "1")
                     chosen = True
                 time.sleep(0.05)
             os.kill(pid, signal.SIGKILL)
