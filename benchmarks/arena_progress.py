@@ -9,13 +9,14 @@ short by the clock still leaves the largest finished sample and its interval.
 Levels are those of ``scopa-net arena`` (including the measurement-only ``oracle``). One
 process, pairs in order: the same pairs as ``scopa-net arena --jobs 1`` with the same seed.
 
+With ``--cpu-think`` the think times reported are the process's CPU seconds instead of wall
+seconds: on a shared machine wall time mostly measures the other load.
+
 A long row can be split over several processes: each plays ``--pairs START:STOP`` (pair
 numbers, STOP excluded) and keeps its finished pairs in ``--save FILE`` (rewritten as it
 goes); ``--combine FILE ...`` then prints the report over all of them. A pair's games depend
 only on the levels, the rules, the seed and the pair's number (the bots count nodes, not
 seconds), so the split row is the same row as one process would play.
-With ``--cpu-think`` the think times reported are the process's CPU seconds instead of wall
-seconds: on a shared machine wall time mostly measures the other load.
 """
 
 from __future__ import annotations
@@ -66,7 +67,10 @@ def main() -> None:
     if args.combine:
         saved: dict[int, tuple] = {}
         for path in args.combine:
-            saved.update(pickle.loads(path.read_bytes()))
+            their_config, pairs = pickle.loads(path.read_bytes())
+            if their_config != config:
+                raise SystemExit(f"{path} was played with other settings: {their_config}")
+            saved.update(pairs)
         done = [saved[k] for k in sorted(saved)]
         print(f"{unit}{format_report(config, summarise(config, done), names)}")
         print(f"combined: {len(done)} of {config.pairs} pairs from {len(args.combine)} files")
@@ -74,15 +78,14 @@ def main() -> None:
     start, stop = args.pairs or (0, config.pairs)
     todo = range(start, min(stop, config.pairs))
     started = time.perf_counter()
-    done = []
     kept: dict[int, tuple] = {}
     text = ""
     for pair in todo:
         timer = time.process_time if args.cpu_think else time.perf_counter
-        done.append(play_pair(config, pair, timer, time.process_time))
-        kept[pair] = done[-1]
+        kept[pair] = play_pair(config, pair, timer, time.process_time)
         if args.save is not None:
-            args.save.write_bytes(pickle.dumps(kept))
+            args.save.write_bytes(pickle.dumps((config, kept)))
+        done = list(kept.values())
         if len(done) % args.every == 0 or len(done) == len(todo):
             state = "finished" if len(done) == len(todo) else "in progress"
             elapsed = time.perf_counter() - started
