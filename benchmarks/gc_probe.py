@@ -10,9 +10,9 @@ after a younger one).
 On SIGUSR1 it writes a census: ``census TIME TRACKED FROZEN``; ``type COUNT NAME AT_MARK`` for
 the 25 most numerous tracked types (``AT_MARK``: how many there were at SIGUSR2, counted only
 with ``GC_PROBE_COUNT_AT_MARK=1`` as counting pauses the host; else -1); ``engine TIME
-NAME=ENTRIES ...``, how full the rules engine's bounded memories are. Then it unfreezes
-everything, runs a full collection and writes ``garbage TIME FREED MILLISECONDS``: the
-unreachable cycles left behind until then.
+NAME=ENTRIES/BOUND ...``, how full the rules engine's bounded memories are (also written at
+SIGUSR2, as ``engine-start``). Then it unfreezes everything, runs a full collection and writes
+``garbage TIME FREED MILLISECONDS``: the unreachable cycles left behind until then.
 
 With ``GC_PROBE_YOUNG=1`` every third young collection is preceded by a census of what it will
 walk (``young``, ``yref``, ``ybig`` lines). With ``GC_PROBE_TRACEMALLOC=1`` the host runs under
@@ -35,13 +35,13 @@ from typing import TextIO
 
 
 def engine_memories() -> str:
-    """How full the rules engine's bounded memories are (scopa_net/captures.py): entries and
-    bound of each; read only."""
-    from scopa_net import captures
+    """How full the rules engine's bounded memories are (``scopa_net.round.memory_stats``):
+    entries and bound of each; read only."""
+    from scopa_net import round as engine
 
     return " ".join(
         f"{name.replace(' ', '_')}={held}/{limit}"
-        for name, (held, limit, _) in captures.memory_stats().items()
+        for name, (held, limit) in engine.memory_stats().items()
     )
 
 
@@ -118,7 +118,9 @@ def watch(log: TextIO) -> None:
     at_mark: Counter[str] = Counter()
 
     def mark(signum: int, frame: object) -> None:
-        """SIGUSR2: what the census's comparisons start from."""
+        """SIGUSR2: what the census's comparisons start from (and how full the engine's
+        memories are then)."""
+        log.write(f"engine-start {time.time():.3f} {engine_memories()}\n")
         if os.environ.get("GC_PROBE_COUNT_AT_MARK"):
             at_mark.update(f"{type(o).__module__}.{type(o).__qualname__}" for o in gc.get_objects())
         if tracemalloc.is_tracing():

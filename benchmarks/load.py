@@ -22,6 +22,7 @@ Talks only to 127.0.0.1, and stops by itself after ``--duration`` seconds of pla
 from __future__ import annotations
 
 import argparse
+import bisect
 import gc
 import math
 import os
@@ -51,6 +52,7 @@ from scopa_net.fair.commitments import seat_commitment
 from scopa_net.mirror import dealer_from_positions
 from scopa_net.rules import RuleSet
 from scopa_net.server.journal_writer import _WriterThread  # the host's own hand-off, measured
+from scopa_net.server.table_task import LINGER
 from scopa_net.wire.messages import PROTOCOL_VERSION
 
 RULES = RuleSet.of(4, 99)
@@ -222,6 +224,13 @@ class Stats:
     """Players whose first move has come back."""
     matches: int = 0
     """Matches played to their end (``--soak``)."""
+    ended: list[float] = field(default_factory=list)
+    """When each of them ended (trio time, in order): the host keeps a finished table for
+    LINGER seconds more."""
+
+    def lingering(self, now: float) -> int:
+        """Finished tables the host still holds at ``now``: matches ended within LINGER."""
+        return len(self.ended) - bisect.bisect_right(self.ended, now - LINGER)
 
 
 def pack(msg: dict) -> bytes:
@@ -488,6 +497,7 @@ async def raw_table(
                     nursery.start_soon(player.play)
             # Only a soak's matches end: leave the finished table for a new one.
             stats.matches += 1
+            stats.ended.append(trio.current_time())
             for player in players:
                 await player.request({"t": "leave", "away": False}, "left")
                 player.backlog = []
@@ -552,6 +562,9 @@ class Window:
     created (nobody seated yet)."""
     wall: tuple[float, float] = (0.0, 0.0)
     """The window's start and end, wall time (``time.time()``)."""
+    lingering: tuple[int, int, int] = (0, 0, 0)
+    """``--soak``: finished tables the host still held (see :meth:`Stats.lingering`) at the
+    window's start, at its end, and the most at any second of it."""
 
 
 async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
@@ -598,9 +611,11 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
             os.kill(host_pid, signal.SIGUSR2)  # the probe's memory mark, when it traces
         deadline = window_start + args.duration
         samples: list[int] = []
+        lingering = [stats.lingering(window_start)]
         while trio.current_time() < deadline:
             await trio.sleep(min(1.0, args.duration))
             samples.append(rss_kib(host_pid))
+            lingering.append(stats.lingering(trio.current_time()))
         elapsed = trio.current_time() - window_start
         window = Window(
             moves=stats.moves - first_move,
@@ -619,6 +634,7 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
             load=(load_start, os.getloadavg()[0]),
             memory=(idle, connected, created),
             wall=(wall_start, time.time()),
+            lingering=(lingering[0], lingering[-1], max(lingering)),
         )
         if args.gc_log:
             os.kill(host_pid, signal.SIGUSR1)  # the probe writes its census
@@ -715,6 +731,7 @@ def gc_report(text: str, window: Window) -> list[str]:
     pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
     tracked = []
     census: list[str] = []
+    engine_start: dict[str, str] = {}
     for line in text.splitlines():
         words = line.split()
         if words[0] == "gc" and start <= float(words[1]) <= end:
@@ -730,8 +747,10 @@ def gc_report(text: str, window: Window) -> list[str]:
             before = int(words[3]) if len(words) > 3 else -1
             at_start = f" (at the window's start {before:,})" if before >= 0 else ""
             census.append(f"  {int(words[1]):9,} {words[2]}{at_start}")
+        elif words[0] == "engine-start":
+            engine_start = dict(w.split("=") for w in words[2:])
         elif words[0] == "engine":
-            census.append(f"rules engine's memories (entries): {' '.join(words[2:])}")
+            census += engine_memories(engine_start, dict(w.split("=") for w in words[2:]))
         elif words[0] == "error":
             census.append(f"gc probe: {' '.join(words[2:])}")
         elif words[0] == "traced":
@@ -765,6 +784,18 @@ def gc_report(text: str, window: Window) -> list[str]:
     return lines + census
 
 
+def engine_memories(start: dict[str, str], end: dict[str, str]) -> list[str]:
+    """The rules engine's bounded memories in the host (``entries/bound`` by name, from
+    benchmarks/gc_probe.py) at the window's start and end: what of the host's growth is those
+    memories filling up to their bounds."""
+    lines = ["rules engine's memories in the host, entries at the window's start -> end (bound):"]
+    for name, now in end.items():
+        held, bound = now.split("/")
+        before = start.get(name, "?/").split("/")[0]
+        lines.append(f"  {name.replace('_', ' '):28} {before:>6} -> {held:>6} ({bound})")
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tables", type=int, default=500)
@@ -788,11 +819,11 @@ def main() -> None:
     parser.add_argument(
         "--stagger",
         type=float,
-        default=0.0,
         metavar="SECONDS",
         help="each table sits down at a random moment within this many seconds, so that "
         "rounds (and their fair-deal exchanges) do not begin at every table at once; about "
-        "36 x --bot-delay spreads them over a whole round (default 0: all at once)",
+        "36 x --bot-delay spreads them over a whole round (default 0: all at once; with "
+        "--soak, 36 x --bot-delay)",
     )
     parser.add_argument(
         "--soak",
@@ -828,6 +859,11 @@ def main() -> None:
     args = parser.parse_args()
     if args.soak and args.client != "raw":
         parser.error("--soak plays with the raw-frame players")
+    if args.stagger is None:
+        # A soak's tables start over a round, so that their matches end (and the finished
+        # tables close) at a steady rate: started at once, they end in waves, and the host's
+        # memory follows the waves' crests instead of levelling.
+        args.stagger = 36 * args.bot_delay if args.soak else 0.0
 
     if args.gc_threshold:
         gc.set_threshold(args.gc_threshold, 50, 100)
@@ -958,6 +994,13 @@ def report(
             statistics.median(window.rss_kib[i * tenth : (i + 1) * tenth]) / 1024 for i in range(10)
         ]
         print(f"host memory by tenths of the window (MiB): {' '.join(f'{t:.1f}' for t in tenths)}")
+    if args.soak:
+        start, end, most = window.lingering
+        print(
+            f"soak: tables the host held beside the {args.tables} in play, finished ones kept "
+            f"{LINGER:.0f} s after their match: {start} at the window's start, {end} at its "
+            f"end, {most} at the most (their memory is part of the host's)"
+        )
     if args.client == "raw":
         print(
             f"host memory: {(connected - idle) / clients:.1f} KiB per connection, "

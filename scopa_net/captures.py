@@ -489,7 +489,7 @@ _RULES: dict[str, CaptureRule] = {}
 def memory_stats() -> dict[str, tuple[int, int, int]]:
     """Each memory of this module by name, with the answers it holds, its bound and how many
     answers it was given since it was last emptied (its misses); a rule's answers by cards are
-    one memory for each card, summed here, with the bound of each."""
+    one memory for each card, summed here, bounds too."""
     stats = {
         "groups by value counts": (len(_ADDING_UP), _ADDING_UP.limit, _ADDING_UP.misses),
         "groups of lowest suits": (len(_LOWEST), _LOWEST.limit, _LOWEST.misses),
@@ -498,7 +498,7 @@ def memory_stats() -> dict[str, tuple[int, int, int]]:
         held = sum(len(m) for m in rule.known)
         stats[f"{rule.name} answers by cards"] = (
             held,
-            _limits["cards"],
+            _limits["cards"] * len(rule.known),
             rule.misses["answers by cards"],
         )
         stats[f"{rule.name} shapes"] = (len(rule.shapes), _limits["others"], rule.misses["shapes"])

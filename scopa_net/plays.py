@@ -78,6 +78,11 @@ def play_of_code(code: int) -> Play:
     return play
 
 
+def memory_stats() -> dict[str, tuple[int, int]]:
+    """The plays :func:`play_of_code` holds, and its bound."""
+    return {"plays": (len(_PLAYS), PLAYS_LIMIT)}
+
+
 def plays_of_codes(codes: Iterable[int]) -> list[Play]:
     """:func:`play_of_code` of each code, in order."""
     try:

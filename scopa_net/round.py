@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from scopa_net import captures, plays, scoring
 from scopa_net.captures import (
     BIT_PAIRS,
     ODD_BITS,
@@ -38,7 +39,7 @@ from scopa_net.errors import (
     IllegalReason,
 )
 from scopa_net.plays import CARD_BITS, CARD_FIELD, Play, PlayRecord, play_of_code, plays_of_codes
-from scopa_net.rules import RuleSet
+from scopa_net.rules import RuleSet, Variant
 from scopa_net.scoring import RoundScore, score_round
 
 
@@ -56,8 +57,8 @@ def is_void_opening(table_mask: int) -> bool:
 
 
 class _Plan:
-    """What every round of one rule set with one dealer shares: the deals as slices of the
-    deck, who sits where, and the capture rule."""
+    """What every round with the same players, variants and dealer shares: the deals as
+    slices of the deck, who sits where, and the capture rule."""
 
     __slots__ = (
         "deals",
@@ -65,7 +66,6 @@ class _Plan:
         "next_seat",
         "opening",
         "rule",
-        "rules",
         "side_count",
         "side_of",
         "starts",
@@ -73,7 +73,6 @@ class _Plan:
     )
 
     def __init__(self, rules: RuleSet, dealer: int) -> None:
-        self.rules = rules
         plan = deal_plan(rules, dealer)
         #: Per deal: (seat, the deck slice dealt to it) for each seat, and the table's slice.
         self.deals = tuple(
@@ -105,34 +104,56 @@ def _slice_of(start: int, targets: tuple[int, ...], target: int) -> slice | None
     return part
 
 
-_PLANS: dict[tuple[int, int], _Plan] = {}
+_PLANS: dict[tuple[int, frozenset[Variant], int], _Plan] = {}
+PLANS_LIMIT = 1000
 
 
 def _plan_of(rules: RuleSet, dealer: int) -> _Plan:
-    """The plan for ``rules`` and ``dealer``, found by the rule set's identity (a rule set
-    hashes slowly, and a match asks with the same one every round)."""
-    plan = _PLANS.get((id(rules), dealer))
-    if plan is None or plan.rules is not rules:
-        if len(_PLANS) >= 1000:
+    """The plan for ``rules`` and ``dealer``, found by what a plan depends on: the players and
+    the variants (not the target). A rule set hashes slowly, its frozen set of variants
+    quickly (it keeps its hash); and by value, every table of the same rules shares its plans,
+    where by the rule set's identity each new table (a new rule set from the wire) added its
+    own until the memory was full."""
+    key = (rules.players, rules.variants, dealer)
+    plan = _PLANS.get(key)
+    if plan is None:
+        if len(_PLANS) >= PLANS_LIMIT:
             _PLANS.clear()
-        plan = _PLANS[id(rules), dealer] = _Plan(rules, dealer)
+        plan = _PLANS[key] = _Plan(rules, dealer)
     return plan
 
 
 _TABLE_LISTS: dict[int, tuple[int, ...]] = {}
+TABLE_LISTS_LIMIT = 10_000
 
 _RECORDS: dict[tuple[int, int, bool], PlayRecord] = {}
+RECORDS_LIMIT = 10_000
 
 
 def _record_of(entry: tuple[int, int, bool]) -> PlayRecord:
     """The :class:`PlayRecord` of a history entry (records are values: each is built once)."""
     record = _RECORDS.get(entry)
     if record is None:
-        if len(_RECORDS) >= 10_000:
+        if len(_RECORDS) >= RECORDS_LIMIT:
             _RECORDS.clear()
         seat, code, sweep = entry
         record = _RECORDS[entry] = PlayRecord(seat, play_of_code(code), sweep)
     return record
+
+
+def memory_stats() -> dict[str, tuple[int, int]]:
+    """Every memory the rules engine keeps, by name, with the answers it holds and its bound:
+    the capture rules' (:func:`scopa_net.captures.memory_stats`), the plays and score lines
+    (:mod:`scopa_net.plays`, :mod:`scopa_net.scoring`) and this module's plans, play records
+    and table lists. Each is bounded, so a long-running process's memory for them levels off
+    once they are full (``benchmarks/load.py --soak`` prints them at both ends of its window)."""
+    found = {name: (held, limit) for name, (held, limit, _) in captures.memory_stats().items()}
+    found.update(plays.memory_stats())
+    found.update(scoring.memory_stats())
+    found["round plans"] = (len(_PLANS), PLANS_LIMIT)
+    found["play records"] = (len(_RECORDS), RECORDS_LIMIT)
+    found["table lists"] = (len(_TABLE_LISTS), TABLE_LISTS_LIMIT)
+    return found
 
 
 class Round:
@@ -290,7 +311,7 @@ class Round:
         mask = self.table_mask
         found = _TABLE_LISTS.get(mask)
         if found is None:
-            if len(_TABLE_LISTS) >= 10_000:
+            if len(_TABLE_LISTS) >= TABLE_LISTS_LIMIT:
                 _TABLE_LISTS.clear()
             found = _TABLE_LISTS[mask] = tuple(i for i in range(40) if BIT[i] & mask)
         return list(found)

@@ -113,6 +113,8 @@ _BEST_FIRST: tuple[tuple[tuple[int, Rank], ...], ...] = tuple(
 
 _BEST_RANK: dict[int, Rank] = {}
 """The best rank on the prime scale among cards of one suit, by their mask (filled as met)."""
+BEST_RANK_LIMIT = 4 * 1023
+"""How many masks :data:`_BEST_RANK` can hold: every non-empty set of one suit's ten cards."""
 
 
 def _best_rank(held: int) -> Rank:
@@ -237,3 +239,12 @@ def score_figures(
         holder = next((i for i, r in enumerate(runs) if r), None)
         lines.append(_paid_line(NAPOLA_LINE, runs, holder))
     return RoundScore(tuple(lines))
+
+
+def memory_stats() -> dict[str, tuple[int, int]]:
+    """Each memory of this module by name, with the answers it holds and its bound."""
+    return {
+        "score lines": (_line_of.cache_info().currsize, _line_of.cache_info().maxsize or 0),
+        "paid lines": (_paid_line.cache_info().currsize, _paid_line.cache_info().maxsize or 0),
+        "best ranks": (len(_BEST_RANK), BEST_RANK_LIMIT),
+    }
