@@ -152,6 +152,11 @@ class StrongPlayer:
         stock_endgame_plays: int = 0,
         tree: int = DEFAULT_TREE,
         exploration: float = DEFAULT_EXPLORATION,
+        bias: float = 0.0,
+        by_value: bool = False,
+        playout_noise: float = 0.0,
+        tree_splits: int = 1,
+        horizon: int = 1,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts!r}")
@@ -187,6 +192,13 @@ class StrongPlayer:
         """With two players, iterations of information-set search (:mod:`scopa_net.bots.ismcts`)
         per decision while cards are hidden; 0 keeps the determinized search there."""
         self.exploration = exploration
+        self.bias = bias
+        self.by_value = by_value
+        self.playout_noise = playout_noise
+        self.tree_splits = tree_splits
+        """Random splits the tree's leaf averages the primiera over (``prime_splits``)."""
+        self.horizon = horizon
+        """Deals the information-set tree spans (1: the hands in play)."""
         self._trees: dict[RuleSet, InformationSetSearch] = {}
         self._read: dict[tuple, dict[int, float]] = {}
         self._greedy = GreedyPlayer()
@@ -340,7 +352,14 @@ class StrongPlayer:
         tree = self._trees.get(known.rules)
         if tree is None:
             tree = InformationSetSearch(
-                known.rules, exploration=self.exploration, coefficients=self.leaf
+                known.rules,
+                exploration=self.exploration,
+                coefficients=self.leaf,
+                bias=self.bias,
+                by_value=self.by_value,
+                playout_noise=self.playout_noise,
+                prime_splits=self.tree_splits,
+                horizon=self.horizon,
             )
             self._trees[known.rules] = tree
         reading = Inference(known, model) if self.inference else None
