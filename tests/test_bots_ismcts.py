@@ -149,8 +149,6 @@ def test_hidden_cards_change_no_choice_of_the_tree(seed: int, plays: int) -> Non
 
 SETTINGS = (
     {"bias": 1.0},
-    {"by_value": True},
-    {"playout_noise": 0.1},
     {"prime_splits": 8},
     {"horizon": 2},
 )

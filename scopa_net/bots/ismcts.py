@@ -43,8 +43,6 @@ POOL_SIZE = 256
 POOL_REUSE = 8
 #: ... up to this many guesses (building one costs about as much as an iteration).
 MAX_POOL = 2048
-#: With ``by_value``, the plays in the running have at least this share of the most visits.
-WELL_TRIED = 0.25
 #: How many times the clock is read: once per this many iterations.
 CLOCK_EVERY = 16
 
@@ -69,13 +67,11 @@ class InformationSetSearch:
 
     __slots__ = (
         "bias",
-        "by_value",
         "exploration",
         "horizon",
         "iterations",
         "leaf",
         "model",
-        "playout_noise",
         "playouts",
         "rules",
     )
@@ -87,8 +83,6 @@ class InformationSetSearch:
         exploration: float = DEFAULT_EXPLORATION,
         coefficients: Sequence[float] | None = None,
         bias: float = 0.0,
-        by_value: bool = False,
-        playout_noise: float = 0.0,
         prime_splits: int = 1,
         horizon: int = 1,
     ) -> None:
@@ -99,15 +93,14 @@ class InformationSetSearch:
         self.bias = bias
         """Progressive bias: a play's one-move score (the choice model's) times this, over
         its visits plus one, is added to its UCB score, and untried plays are tried best
-        first; 0 tries them in random order and adds nothing."""
-        self.by_value = by_value
-        """Pick the final play by mean value among the well-tried ones, not by visits."""
-        self.playout_noise = playout_noise
-        """Chance that a playout step plays at random instead of by the playout policy."""
+        first; 0 tries them in random order and adds nothing. Measured at 1.0 against 0:
+        -0.035 [-0.189, 0.118] points a round against ``medium`` over 198 paired decks."""
         self.model = ChoiceModel(rules)
         self.horizon = horizon
         """Deals the tree spans: 1 stops at the end of the hands in play, 2 goes on through
-        the next deal (dealt from the guess), and so on."""
+        the next deal (dealt from the guess), and so on. Measured at 2 against 1, 2,000
+        iterations: -0.056 [-0.262, 0.151] points a round against ``medium`` over 198 paired
+        decks, at twice the think."""
         self.leaf = Leaf(rules, coefficients, prime_splits)
         self.playouts = Playouts(rules, noise=0.0)
         self.iterations = 0
@@ -138,7 +131,6 @@ class InformationSetSearch:
         rand = rng.random
         bias = self.bias
         play_score = self.model.play_score
-        noise = self.playout_noise
         done = 0
         for done in range(1, iterations + 1):
             rnd = draw()
@@ -189,12 +181,7 @@ class InformationSetSearch:
             if expanded:
                 while rnd.plays_left and rnd.next_deal <= deal:
                     legal = rnd.legal_codes()
-                    if len(legal) == 1:
-                        rnd.push_code(legal[0])
-                    elif noise and rand() < noise:
-                        rnd.push_code(legal[int(rand() * len(legal))])
-                    else:
-                        rnd.push_code(pick(rnd, legal))
+                    rnd.push_code(legal[0] if len(legal) == 1 else pick(rnd, legal))
             value = leaf.value(rnd, getrandbits(40))
             for n in path:
                 n.visits += 1
@@ -209,10 +196,6 @@ class InformationSetSearch:
             node = tried.get(code)
             return (-1, 0.0) if node is None else (node.visits, sign * node.total)
 
-        if self.by_value and tried:
-            enough = max(n.visits for n in tried.values()) * WELL_TRIED
-            good = [k for k in codes if k in tried and tried[k].visits >= enough]
-            return max(good, key=lambda k: sign * tried[k].total / tried[k].visits)
         return max(codes, key=rank)
 
 
