@@ -89,17 +89,16 @@ PARTNERS_CAUTION = 1.0
 #: --margins F, seed 1, 2026-12-02).
 DEFAULT_TREE = 2000
 #: With two players, random splits of the cards left that the tree's leaf averages its
-#: primiera figure over (one split a leaf is a coin toss of a point in every iteration's value).
-#: Against ``medium``, deck by deck over the same decks (round_duplicates.py hard:tree_splits=N
-#: medium --rounds 200 --margins F, 2026-12-02): 8 against 1, +0.076 [-0.057, 0.208] points a
-#: round (seed 1) and +0.020 [-0.137, 0.177] (seed 2), at 1.45 times the think (median 47 ms).
-DEFAULT_TREE_SPLITS = 8
-#: With two players, the sharpness of the choice model the tree's reading weighs guesses by
-#: (the other searches keep :data:`~scopa_net.bots.inference.DEFAULT_SHARPNESS`): 3 against 2,
-#: +0.098 [-0.036, 0.233] points a round (seed 1, as above). Both together against neither:
-#: +0.071 [-0.083, 0.225] (seed 1) and +0.120 [-0.031, 0.271] (seed 2), +0.085 [-0.020,
-#: 0.191] over the 398 decks of both; think median 53 ms, max 160 ms CPU.
-TREE_SHARPNESS = 3.0
+#: primiera figure over (one split a leaf is a coin toss of a point in every iteration's
+#: value). Against ``medium``, deck by deck over the same decks (round_duplicates.py
+#: hard:tree_splits=N medium --rounds 200 --margins F, 2026-12-02): 8 against 1, +0.076
+#: [-0.057, 0.208] points a round (seed 1) and +0.020 [-0.137, 0.177] (seed 2), at 1.45
+#: times the think. With ``sharpness`` 3 as well (2 is the default; alone +0.098 [-0.036,
+#: 0.233], seed 1): +0.085 [-0.020, 0.191] over the 398 decks of both seeds, but over 1,000
+#: matches (arena_progress.py hard medium --matches 1000 --cpu-think, seed 1, in two --pairs
+#: parts) +0.947 [0.877, 1.018] points a round against +0.958 [0.888, 1.028] with neither,
+#: think median 48.8 ms, max 218 ms CPU: not kept.
+DEFAULT_TREE_SPLITS = 1
 #: A cap on guesses per decision (a clock normally stops the search long before).
 MAX_GUESSES = 100_000
 
@@ -119,7 +118,7 @@ class StrongPlayer:
     0.7 -0.053 [-0.255, 0.149], 1.0 +0.121 [-0.023, 0.265] and -0.045 [-0.214, 0.124]),
     ``bias`` (progressive bias by the one-move score, 1.0: -0.035 [-0.189, 0.118]),
     ``horizon`` (deals the tree spans, 2: -0.056 [-0.262, 0.151] at twice the think),
-    ``tree_splits`` and ``sharpness`` (their defaults' comments).
+    ``tree_splits`` and ``sharpness`` (the comment of :data:`DEFAULT_TREE_SPLITS`).
 
     With two pairs: ``greedy_reading`` (read the other seats as greedy players,
     :mod:`scopa_net.bots.reading`; on by default with three-card hands), ``signals`` (lay from
@@ -215,7 +214,6 @@ class StrongPlayer:
         self.horizon = horizon
         """Deals the information-set tree spans (1: the hands in play)."""
         self._trees: dict[RuleSet, InformationSetSearch] = {}
-        self._tree_models: dict[RuleSet, ChoiceModel] = {}
         self._read: dict[tuple, dict[int, float]] = {}
         self._greedy = GreedyPlayer()
         self._deal_search: dict[RuleSet, DealSearch] = {}
@@ -253,7 +251,7 @@ class StrongPlayer:
         use_exact = exact is not None and known.plays_left - 1 <= self.exact_plays
         certain = is_certain(known)
         if self.tree and known.rules.players == 2 and not certain:
-            return self._tree_code(known, codes, rng)
+            return self._tree_code(known, codes, rng, model)
         reading = None
         if self.inference and not certain and known.rules.hand_size <= self.inference_hand_size:
             skip = None if self.read_partner else _partner_of(known)
@@ -361,12 +359,10 @@ class StrongPlayer:
                 return codes[greedy]
         return codes[best]
 
-    def _tree_code(self, known: Observed, codes: list[int], rng: random.Random) -> int:
+    def _tree_code(
+        self, known: Observed, codes: list[int], rng: random.Random, model: ChoiceModel
+    ) -> int:
         """The information-set search's choice (two players, cards still hidden)."""
-        model = self._tree_models.get(known.rules)
-        if model is None:
-            sharpness = TREE_SHARPNESS if self.sharpness is None else self.sharpness
-            model = self._tree_models[known.rules] = ChoiceModel(known.rules, sharpness)
         tree = self._trees.get(known.rules)
         if tree is None:
             tree = InformationSetSearch(
