@@ -145,3 +145,51 @@ def test_hidden_cards_change_no_choice_of_the_tree(seed: int, plays: int) -> Non
     view, twin_view = views
     players = [StrongPlayer(seed, tree=150) for _ in range(2)]
     assert players[0].choose(view) == players[1].choose(twin_view)
+
+
+SETTINGS = (
+    {"bias": 1.0},
+    {"prime_splits": 8},
+    {"horizon": 2},
+)
+
+
+def test_each_setting_keeps_the_choice_legal_and_fixed_by_the_seed() -> None:
+    for n, setting in enumerate(SETTINGS):
+        known = some_opening(40 + n)
+        codes = known.legal_codes()
+        picks = {
+            InformationSetSearch(RULES, **setting).best_code(  # type: ignore[arg-type]
+                known, codes, random.Random(n), 300
+            )
+            for _ in range(2)
+        }
+        assert len(picks) == 1
+        assert picks <= set(codes)
+
+
+def test_the_leaf_averages_the_primiera_over_the_splits_asked_for() -> None:
+    assert InformationSetSearch(RULES, prime_splits=8).leaf.prime_splits == 8
+    assert InformationSetSearch(RULES).leaf.prime_splits == 1
+
+
+def test_more_splits_still_sweep_the_settebello() -> None:
+    for n, known in enumerate(sweeps_of_the_settebello(3)):
+        codes = known.legal_codes()
+        table = sum(1 << c for c in known.table)
+        search = InformationSetSearch(RULES, prime_splits=8)
+        assert search.best_code(known, codes, random.Random(n), 600) >> CARD_BITS == table
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10**6), plays=st.integers(0, 30))
+def test_a_tree_through_the_next_deal_changes_no_choice_by_hidden_cards(
+    seed: int, plays: int
+) -> None:
+    """Past the hands in play the tree deals the next cards from its guess, never the stock."""
+    views = twin_views(RULES, seed, plays)
+    if views is None:
+        return
+    view, twin_view = views
+    players = [StrongPlayer(seed, tree=150, horizon=2) for _ in range(2)]
+    assert players[0].choose(view) == players[1].choose(twin_view)

@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from itertools import accumulate
 from math import exp, log, sqrt
 
-from scopa_net.bots.inference import Inference
+from scopa_net.bots.inference import ChoiceModel, Inference
 from scopa_net.bots.lookahead import Leaf
 from scopa_net.bots.observed import Observed
 from scopa_net.bots.sampling import sample_world
@@ -51,19 +51,30 @@ class _Node:
     """What this seat has seen after a sequence of plays: the statistics of the play that led
     here (side 0's total value, visits, times available) and the plays tried from here."""
 
-    __slots__ = ("available", "children", "total", "visits")
+    __slots__ = ("available", "children", "prior", "total", "visits")
 
-    def __init__(self) -> None:
+    def __init__(self, prior: float = 0.0) -> None:
         self.children: dict[int, _Node] = {}
         self.total = 0.0
         self.visits = 0
         self.available = 0
+        self.prior = prior
+        """How good the play that led here looks one move ahead, to its mover (``bias``)."""
 
 
 class InformationSetSearch:
     """Single-observer ISMCTS over the current deal, for rule sets with two sides."""
 
-    __slots__ = ("exploration", "iterations", "leaf", "playouts", "rules")
+    __slots__ = (
+        "bias",
+        "exploration",
+        "horizon",
+        "iterations",
+        "leaf",
+        "model",
+        "playouts",
+        "rules",
+    )
 
     def __init__(
         self,
@@ -71,12 +82,26 @@ class InformationSetSearch:
         *,
         exploration: float = DEFAULT_EXPLORATION,
         coefficients: Sequence[float] | None = None,
+        bias: float = 0.0,
+        prime_splits: int = 1,
+        horizon: int = 1,
     ) -> None:
         if rules.side_count != 2:
             raise ValueError(f"information-set search needs two sides, not {rules.side_count!r}")
         self.rules = rules
         self.exploration = exploration
-        self.leaf = Leaf(rules, coefficients)
+        self.bias = bias
+        """Progressive bias: a play's one-move score (the choice model's) times this, over
+        its visits plus one, is added to its UCB score, and untried plays are tried best
+        first; 0 tries them in random order and adds nothing. Measured at 1.0 against 0:
+        -0.035 [-0.189, 0.118] points a round against ``medium`` over 198 paired decks."""
+        self.model = ChoiceModel(rules)
+        self.horizon = horizon
+        """Deals the tree spans: 1 stops at the end of the hands in play, 2 goes on through
+        the next deal (dealt from the guess), and so on. Measured at 2 against 1, 2,000
+        iterations: -0.056 [-0.262, 0.151] points a round against ``medium`` over 198 paired
+        decks, at twice the think."""
+        self.leaf = Leaf(rules, coefficients, prime_splits)
         self.playouts = Playouts(rules, noise=0.0)
         self.iterations = 0
         """Iterations run so far (for benchmarks and tests)."""
@@ -104,21 +129,31 @@ class InformationSetSearch:
         pick = self.playouts.pick
         getrandbits = rng.getrandbits
         rand = rng.random
+        bias = self.bias
+        play_score = self.model.play_score
         done = 0
         for done in range(1, iterations + 1):
             rnd = draw()
             if deal is None:
-                deal = rnd.next_deal
+                deal = rnd.next_deal + self.horizon - 1
             node = root
             path = [root]
             expanded = False
-            while rnd.plays_left and rnd.next_deal == deal:
+            while rnd.plays_left and rnd.next_deal <= deal:
                 legal = codes if node is root else rnd.legal_codes()
                 children = node.children
                 untried = [k for k in legal if k not in children]
                 if untried:
-                    code = untried[int(rand() * len(untried))] if len(untried) > 1 else untried[0]
-                    children[code] = child = _Node()
+                    if len(untried) == 1:
+                        code = untried[0]
+                        prior = play_score(rnd.table_mask, code) if bias else 0.0
+                    elif bias:
+                        table = rnd.table_mask
+                        prior, code = max((play_score(table, k), k) for k in untried)
+                    else:
+                        code = untried[int(rand() * len(untried))]
+                        prior = 0.0
+                    children[code] = child = _Node(prior)
                     for k in legal:
                         tried = children.get(k)
                         if tried is not None:
@@ -134,6 +169,8 @@ class InformationSetSearch:
                     ch = children[k]
                     ch.available += 1
                     score = sign * ch.total / ch.visits + c * sqrt(log(ch.available) / ch.visits)
+                    if bias:
+                        score += bias * ch.prior / (ch.visits + 1)
                     if score > best_score:
                         best_score = score
                         best = k
@@ -142,7 +179,7 @@ class InformationSetSearch:
                 rnd.push_code(best)
                 path.append(node)
             if expanded:
-                while rnd.plays_left and rnd.next_deal == deal:
+                while rnd.plays_left and rnd.next_deal <= deal:
                     legal = rnd.legal_codes()
                     rnd.push_code(legal[0] if len(legal) == 1 else pick(rnd, legal))
             value = leaf.value(rnd, getrandbits(40))

@@ -88,6 +88,17 @@ PARTNERS_CAUTION = 1.0
 #: think (median 74.9 ms, max 267 ms CPU; round_duplicates.py hard:tree=N medium --rounds 200
 #: --margins F, seed 1, 2026-12-02).
 DEFAULT_TREE = 2000
+#: With two players, random splits of the cards left that the tree's leaf averages its
+#: primiera figure over (one split a leaf is a coin toss of a point in every iteration's
+#: value). Against ``medium``, deck by deck over the same decks (round_duplicates.py
+#: hard:tree_splits=N medium --rounds 200 --margins F, 2026-12-02): 8 against 1, +0.076
+#: [-0.057, 0.208] points a round (seed 1) and +0.020 [-0.137, 0.177] (seed 2), at 1.45
+#: times the think. With ``sharpness`` 3 as well (2 is the default; alone +0.098 [-0.036,
+#: 0.233], seed 1): +0.085 [-0.020, 0.191] over the 398 decks of both seeds, but over 1,000
+#: matches (arena_progress.py hard medium --matches 1000 --cpu-think, seed 1, in two --pairs
+#: parts) +0.947 [0.877, 1.018] points a round against +0.958 [0.888, 1.028] with neither,
+#: think median 48.8 ms, max 218 ms CPU: not kept.
+DEFAULT_TREE_SPLITS = 1
 #: A cap on guesses per decision (a clock normally stops the search long before).
 MAX_GUESSES = 100_000
 
@@ -101,6 +112,13 @@ class StrongPlayer:
     ``leaf`` (the leaf's weights; fitted ones -0.15), ``prime_splits`` (random splits the
     leaf's primiera figure averages: 8, -0.02), ``caution`` and ``modelled`` (the blend of the
     other side's answers; None is the default for the player count).
+
+    The information-set tree's (two players; against ``medium``, deck by deck over the same
+    200 decks of seed 1, and of seed 2 where given): ``exploration`` (the UCB constant, 1.4:
+    0.7 -0.053 [-0.255, 0.149], 1.0 +0.121 [-0.023, 0.265] and -0.045 [-0.214, 0.124]),
+    ``bias`` (progressive bias by the one-move score, 1.0: -0.035 [-0.189, 0.118]),
+    ``horizon`` (deals the tree spans, 2: -0.056 [-0.262, 0.151] at twice the think),
+    ``tree_splits`` and ``sharpness`` (the comment of :data:`DEFAULT_TREE_SPLITS`).
 
     With two pairs: ``greedy_reading`` (read the other seats as greedy players,
     :mod:`scopa_net.bots.reading`; on by default with three-card hands), ``signals`` (lay from
@@ -152,6 +170,9 @@ class StrongPlayer:
         stock_endgame_plays: int = 0,
         tree: int = DEFAULT_TREE,
         exploration: float = DEFAULT_EXPLORATION,
+        bias: float = 0.0,
+        tree_splits: int = DEFAULT_TREE_SPLITS,
+        horizon: int = 1,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts!r}")
@@ -187,6 +208,11 @@ class StrongPlayer:
         """With two players, iterations of information-set search (:mod:`scopa_net.bots.ismcts`)
         per decision while cards are hidden; 0 keeps the determinized search there."""
         self.exploration = exploration
+        self.bias = bias
+        self.tree_splits = tree_splits
+        """Random splits the tree's leaf averages the primiera over (``prime_splits``)."""
+        self.horizon = horizon
+        """Deals the information-set tree spans (1: the hands in play)."""
         self._trees: dict[RuleSet, InformationSetSearch] = {}
         self._read: dict[tuple, dict[int, float]] = {}
         self._greedy = GreedyPlayer()
@@ -340,7 +366,12 @@ class StrongPlayer:
         tree = self._trees.get(known.rules)
         if tree is None:
             tree = InformationSetSearch(
-                known.rules, exploration=self.exploration, coefficients=self.leaf
+                known.rules,
+                exploration=self.exploration,
+                coefficients=self.leaf,
+                bias=self.bias,
+                prime_splits=self.tree_splits,
+                horizon=self.horizon,
             )
             self._trees[known.rules] = tree
         reading = Inference(known, model) if self.inference else None
