@@ -24,6 +24,7 @@ from scopa_net.wire.codec import (
     unpack_payload,
 )
 from scopa_net.wire.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
+from scopa_net.wire.fields import Absent
 from scopa_net.wire.framing import MAX_FRAME
 
 
@@ -175,3 +176,29 @@ def test_random_msgpack_maps_decode_or_raise_only_the_remote_error(
     payload = pack({"t": type_name, "nonce": value, "seq": value, "tables": value})
     with contextlib.suppress(RemoteProtocolError):
         decode(payload)
+
+
+def spelled_out(record: Any) -> dict[str, Any]:
+    """A record's map as its specs say, asked field by field (what a write plan saves)."""
+    out: dict[str, Any] = {"t": record.TYPE} if isinstance(record, m.Message) else {}
+    for name, spec in record.SPECS:
+        value = getattr(record, name)
+        if isinstance(spec, Absent) and value == spec.default:
+            continue
+        out[name] = spec.to_wire(value)
+    return out
+
+
+def test_spelled_out_writes_nested_records_by_their_specs_too() -> None:
+    card = m.DealtCard(pos=3, card=7, salt=bytes(16))
+    deal = m.Deal(seq=1, hand=(card,), table=(), stock=30)
+    assert spelled_out(deal)["hand"] == [spelled_out(card)]
+
+
+@given(any_message)
+@settings(max_examples=400)
+def test_a_message_is_written_as_its_specs_say_in_field_order(msg: m.Message) -> None:
+    expected = spelled_out(msg)
+    written = msg.to_map()
+    assert list(written.items()) == list(expected.items())
+    assert encode_payload(msg) == pack(expected)
