@@ -18,6 +18,7 @@ from scopa_net.wire.codec import (
     MAX_DEPTH,
     MAX_MAP,
     MAX_STR_BYTES,
+    _unpack_checked,
     decode,
     encode,
     encode_payload,
@@ -202,3 +203,63 @@ def test_a_message_is_written_as_its_specs_say_in_field_order(msg: m.Message) ->
     written = msg.to_map()
     assert list(written.items()) == list(expected.items())
     assert encode_payload(msg) == pack(expected)
+
+
+def outcome(unpack: Any, payload: bytes) -> Any:
+    """What ``unpack`` makes of ``payload``: the map, or the error it refused it with."""
+    try:
+        return unpack(payload)
+    except RemoteProtocolError as exc:
+        return ("refused", exc.code, exc.message)
+
+
+flat_values = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**64 - 1)
+    | st.floats()
+    | st.text()
+    | st.binary()
+)
+
+
+def packed_pairs(pairs: list[tuple[Any, Any]]) -> bytes:
+    """A msgpack map of ``pairs`` as they are, repeated keys and all."""
+    packer = msgpack.Packer(use_bin_type=True)
+    return packer.pack_map_header(len(pairs)) + b"".join(
+        packer.pack(k) + packer.pack(v) for k, v in pairs
+    )
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["t", "seq", "card", ""]) | st.text() | st.binary(), flat_values)
+        | st.tuples(
+            st.text(),
+            st.lists(flat_values, max_size=2) | st.dictionaries(st.text(), flat_values, max_size=2),
+        ),
+        max_size=20,
+    )
+)
+@settings(max_examples=500)
+def test_a_flat_map_is_unpacked_as_the_long_way_unpacks_it(pairs: list[tuple[Any, Any]]) -> None:
+    payload = packed_pairs(pairs)
+    assert outcome(unpack_payload, payload) == outcome(_unpack_checked, payload)
+
+
+@given(
+    st.binary(max_size=40)
+    | st.builds(lambda a, b: a + b, st.binary(max_size=8), st.binary(max_size=8))
+)
+@settings(max_examples=500)
+def test_any_bytes_are_unpacked_as_the_long_way_unpacks_them(payload: bytes) -> None:
+    assert outcome(unpack_payload, payload) == outcome(_unpack_checked, payload)
+
+
+def test_a_repeated_key_in_a_flat_map_is_refused() -> None:
+    payload = packed_pairs([("t", "ping"), ("nonce", 1), ("nonce", 2)])
+    with pytest.raises(RemoteProtocolError, match="repeats a key"):
+        unpack_payload(payload)
+    big = packed_pairs([(f"k{i}", i) for i in range(16)] + [("k0", 0)])  # a map 16 header
+    with pytest.raises(RemoteProtocolError, match="repeats a key"):
+        unpack_payload(big)
