@@ -80,8 +80,6 @@ class Message(Record):
     """Table events sent to a seat carry a per-seat ``seq``."""
     MAP_KEYS: ClassVar[frozenset[str]] = frozenset({"t"})
     """The keys of the message's map: ``t`` and the fields'."""
-    READ_PLAN: ClassVar[tuple[tuple[str, Spec, str], ...]] = ()
-    """Each field's name, spec and path in errors (``play.card``), for :meth:`from_fields`."""
 
     def with_seq(self: R, seq: int) -> R:
         """The same table event numbered ``seq`` (the copy another seat gets). The other
@@ -106,13 +104,7 @@ class Message(Record):
         """Build from a decoded map whose ``t`` has been checked; raises :class:`FieldError`."""
         check_keys(raw, cls.MAP_KEYS, cls.TYPE, cls.OPTIONAL)
         obj = object.__new__(cls)
-        for name, spec, path in cls.READ_PLAN:  # _read_fields, with the paths made once
-            if name in raw:
-                value = spec.from_wire(raw[name], path)
-            else:
-                assert isinstance(spec, Absent)
-                value = spec.default
-            object.__setattr__(obj, name, value)
+        _read_fields(obj, cls.SPECS, raw, cls.TYPE)
         obj.check_fields()
         return obj
 
@@ -198,9 +190,6 @@ def message(
         cls.SENDER = sender  # type: ignore[attr-defined]
         cls.SEQUENCED = sequenced  # type: ignore[attr-defined]
         cls.MAP_KEYS = cls.KEYS | {"t"}  # type: ignore[attr-defined]
-        cls.READ_PLAN = tuple(  # type: ignore[attr-defined]
-            (name, spec, f"{type_name}.{name}") for name, spec in cls.SPECS
-        )
         CATALOGUE[type_name] = cls  # type: ignore[assignment]
         return cls
 
