@@ -659,22 +659,34 @@ def start_py_spy(path: str, pid: int, seconds: float) -> subprocess.Popen:
     )
 
 
-def top_entries(path: str, count: int = 15) -> list[tuple[float, float, str]]:
-    """The functions the py-spy samples in ``path`` (collapsed stacks) were most often in:
-    (self share, inclusive share, function), by self share."""
+WAITING = ("EpollIOManager.get_events ", "_Transaction.__exit__ ")
+"""Innermost frames of samples that wait rather than work: the trio loop asleep in epoll, the
+journal thread in its commit's fsync (py-spy, sampling without pausing the host, cannot tell
+a thread asleep in the kernel from one at work)."""
+
+
+def top_entries(path: str, count: int = 15) -> tuple[float, list[tuple[float, float, str]]]:
+    """The functions the py-spy samples in ``path`` (collapsed stacks) were most often in, of
+    the samples at work (not :data:`WAITING`): the share of samples left out as waiting, and
+    (self share, inclusive share, function) by self share."""
     own: Counter[str] = Counter()
     within: Counter[str] = Counter()
-    total = 0
+    total = waiting = 0
     for line in Path(path).read_text().splitlines():
         stack, _, n = line.rpartition(" ")
         if not stack:
             continue
         frames = stack.split(";")
+        if frames[-1].startswith(WAITING):
+            waiting += int(n)
+            continue
         total += int(n)
         own[frames[-1]] += int(n)
         for frame in set(frames):
             within[frame] += int(n)
-    return [(k / total, within[f] / total, f) for f, k in own.most_common(count)]
+    busy = max(1, total)
+    shares = [(k / busy, within[f] / busy, f) for f, k in own.most_common(count)]
+    return waiting / max(1, total + waiting), shares
 
 
 GENERATOR_SATURATED = 0.85
@@ -1046,8 +1058,12 @@ def report(
         for line in gc_report(Path(args.gc_log).read_text(), window):
             print(line)
     if args.py_spy and Path(args.py_spy).exists():
-        print("host profile (py-spy, samples while running): self %, inclusive %, function")
-        for own, within, function in top_entries(args.py_spy):
+        waited, entries = top_entries(args.py_spy)
+        print(
+            f"host profile (py-spy, both threads; {waited:.0%} of the samples waited in epoll "
+            "or in the commit's fsync and are left out): self %, inclusive %, function"
+        )
+        for own, within, function in entries:
             print(f"  {own:6.1%} {within:6.1%}  {function}")
 
 

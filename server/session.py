@@ -43,6 +43,8 @@ TABLE_REQUESTS = (
     m.Rematch,
     *BLIND_REQUESTS,
 )
+TO_THE_TABLE = (*TABLE_REQUESTS, m.Bye)
+"""What the reader hands to the table the connection sits at (a ``bye`` says why it left)."""
 NEEDS_THE_JOURNAL = (m.CreateTable, m.Join, m.Resume, *TABLE_REQUESTS)
 """Requests that change a table, refused while the journal cannot be written."""
 FAIRNESS_WRITES = 16
@@ -172,7 +174,7 @@ class PlayerSession:
                                 and event.reason == ErrorCode.DEAL_FAILED.value
                             ):
                                 await self._dispatch(event)  # the table tells the others why
-                            if isinstance(event, ConnectionClosed | m.Bye):
+                            if isinstance(event, (ConnectionClosed, m.Bye)):
                                 return
                             await self._dispatch(event)
                     except ProtocolError as exc:
@@ -292,7 +294,11 @@ class PlayerSession:
                 "try again in a moment",
             )
             return
-        if isinstance(msg, m.Hello):
+        if isinstance(msg, TO_THE_TABLE):  # first: what a seated player sends most
+            task = None if self.table_id is None else host.tables.get(self.table_id)
+            if task is not None:
+                await self._to_table(task, msg)
+        elif isinstance(msg, m.Hello):
             self.outbox.reply(
                 m.Welcome(
                     version=m.PROTOCOL_VERSION, host_name=self.config.name, host_key=host.public_key
@@ -307,7 +313,7 @@ class PlayerSession:
         elif isinstance(msg, m.CreateTable):
             with trio.CancelScope(shield=True):  # not cut short by the reader's deadline
                 await host.create_table_for(self.outbox, msg, self.address)
-        elif isinstance(msg, m.Join | m.Resume):
+        elif isinstance(msg, (m.Join, m.Resume)):
             task = host.tables.get(msg.table_id)
             if task is None:
                 self.outbox.reply(
@@ -320,10 +326,6 @@ class PlayerSession:
                 return
             self.table_id = msg.table_id
             await self._to_table(task, msg)
-        elif isinstance(msg, (*TABLE_REQUESTS, m.Bye)):
-            task = None if self.table_id is None else host.tables.get(self.table_id)
-            if task is not None:
-                await self._to_table(task, msg)
 
     async def _to_table(self, task: TableTask, msg: m.Message) -> None:
         """Hand ``msg`` to the table's task: at once while its inbox has room, else wait."""

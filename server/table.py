@@ -846,17 +846,18 @@ class Table:
         seat) once per seat."""
         first: m.Message | None = None
         for seat, s in enumerate(self.seats):
+            seq = s.seq + 1
             if per_seat:
-                event = make(s.seq + 1, seat)
+                event = make(seq, seat)
             elif first is None:
-                event = first = make(s.seq + 1, seat)
-            elif first.seq == s.seq + 1:  # type: ignore[attr-defined]
+                event = first = make(seq, seat)
+            elif first.seq == seq:  # type: ignore[attr-defined]
                 event = first  # the same value: the seats share it
             else:
-                event = first.with_seq(s.seq + 1)
+                event = first.with_seq(seq)
             s.log.append(event)
             if state:
-                s.state_seq = s.seq
+                s.state_seq = seq
         self._info = None
 
     def _status_event(self, seat: int) -> None:

@@ -18,12 +18,14 @@ from scopa_net.wire.codec import (
     MAX_DEPTH,
     MAX_MAP,
     MAX_STR_BYTES,
+    _unpack_checked,
     decode,
     encode,
     encode_payload,
     unpack_payload,
 )
 from scopa_net.wire.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
+from scopa_net.wire.fields import Absent
 from scopa_net.wire.framing import MAX_FRAME
 
 
@@ -175,3 +177,89 @@ def test_random_msgpack_maps_decode_or_raise_only_the_remote_error(
     payload = pack({"t": type_name, "nonce": value, "seq": value, "tables": value})
     with contextlib.suppress(RemoteProtocolError):
         decode(payload)
+
+
+def spelled_out(record: Any) -> dict[str, Any]:
+    """A record's map as its specs say, asked field by field (what a write plan saves)."""
+    out: dict[str, Any] = {"t": record.TYPE} if isinstance(record, m.Message) else {}
+    for name, spec in record.SPECS:
+        value = getattr(record, name)
+        if isinstance(spec, Absent) and value == spec.default:
+            continue
+        out[name] = spec.to_wire(value)
+    return out
+
+
+def test_spelled_out_writes_nested_records_by_their_specs_too() -> None:
+    card = m.DealtCard(pos=3, card=7, salt=bytes(16))
+    deal = m.Deal(seq=1, hand=(card,), table=(), stock=30)
+    assert spelled_out(deal)["hand"] == [spelled_out(card)]
+
+
+@given(any_message)
+@settings(max_examples=400)
+def test_a_message_is_written_as_its_specs_say_in_field_order(msg: m.Message) -> None:
+    expected = spelled_out(msg)
+    written = msg.to_map()
+    assert list(written.items()) == list(expected.items())
+    assert encode_payload(msg) == pack(expected)
+
+
+def outcome(unpack: Any, payload: bytes) -> Any:
+    """What ``unpack`` makes of ``payload``: the map, or the error it refused it with."""
+    try:
+        return unpack(payload)
+    except RemoteProtocolError as exc:
+        return ("refused", exc.code, exc.message)
+
+
+flat_values = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**64 - 1)
+    | st.floats()
+    | st.text()
+    | st.binary()
+)
+
+
+def packed_pairs(pairs: list[tuple[Any, Any]]) -> bytes:
+    """A msgpack map of ``pairs`` as they are, repeated keys and all."""
+    packer = msgpack.Packer(use_bin_type=True)
+    return packer.pack_map_header(len(pairs)) + b"".join(
+        packer.pack(k) + packer.pack(v) for k, v in pairs
+    )
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["t", "seq", "card", ""]) | st.text() | st.binary(), flat_values)
+        | st.tuples(
+            st.text(),
+            st.lists(flat_values, max_size=2) | st.dictionaries(st.text(), flat_values, max_size=2),
+        ),
+        max_size=20,
+    )
+)
+@settings(max_examples=500)
+def test_a_flat_map_is_unpacked_as_the_long_way_unpacks_it(pairs: list[tuple[Any, Any]]) -> None:
+    payload = packed_pairs(pairs)
+    assert outcome(unpack_payload, payload) == outcome(_unpack_checked, payload)
+
+
+@given(
+    st.binary(max_size=40)
+    | st.builds(lambda a, b: a + b, st.binary(max_size=8), st.binary(max_size=8))
+)
+@settings(max_examples=500)
+def test_any_bytes_are_unpacked_as_the_long_way_unpacks_them(payload: bytes) -> None:
+    assert outcome(unpack_payload, payload) == outcome(_unpack_checked, payload)
+
+
+def test_a_repeated_key_in_a_flat_map_is_refused() -> None:
+    payload = packed_pairs([("t", "ping"), ("nonce", 1), ("nonce", 2)])
+    with pytest.raises(RemoteProtocolError, match="repeats a key"):
+        unpack_payload(payload)
+    big = packed_pairs([(f"k{i}", i) for i in range(16)] + [("k0", 0)])  # a map 16 header
+    with pytest.raises(RemoteProtocolError, match="repeats a key"):
+        unpack_payload(big)

@@ -53,6 +53,12 @@ def unpack_payload(payload: bytes) -> dict[str, Any]:
         raise RemoteProtocolError(
             ErrorCode.BAD_FRAME, f"payload of {len(payload)} bytes exceeds {MAX_FRAME}"
         )
+    flat = _flat_map(payload)
+    return flat if flat is not None else _unpack_checked(payload)
+
+
+def _unpack_checked(payload: bytes) -> dict[str, Any]:
+    """:func:`unpack_payload` the long way: every map's keys looked at as it is read."""
     try:
         obj = msgpack.unpackb(payload, object_pairs_hook=_unique_map, **_UNPACK_LIMITS)
     except (ValueError, TypeError, OverflowError, msgpack.UnpackException) as e:
@@ -68,6 +74,38 @@ def unpack_payload(payload: bytes) -> dict[str, Any]:
     return obj
 
 
+def _flat_map(payload: bytes) -> dict[str, Any] | None:
+    """The map in ``payload`` when it passes every check of :func:`unpack_payload` and holds
+    no container (as a move does): unpacked without a Python call per map, and its keys
+    counted against the count its header gives (a repeated key leaves fewer). None for
+    anything else, which :func:`unpack_payload` then unpacks and checks the long way (and
+    refuses with the very error it always gave)."""
+    try:
+        obj = msgpack.unpackb(payload, **_UNPACK_LIMITS)
+    except (ValueError, TypeError, OverflowError, msgpack.UnpackException):
+        return None
+    if type(obj) is not dict or len(obj) != _map_size(payload):
+        return None
+    for key, value in obj.items():
+        if type(key) is not str or type(value) is dict or type(value) is list:
+            return None
+    return obj
+
+
+def _map_size(payload: bytes) -> int:
+    """How many pairs the map ``payload`` begins with says it holds; -1 if it is no map."""
+    if not payload:
+        return -1
+    first = payload[0]
+    if 0x80 <= first <= 0x8F:  # fixmap
+        return first & 0x0F
+    if first == 0xDE:  # map 16
+        return int.from_bytes(payload[1:3], "big")
+    if first == 0xDF:  # map 32
+        return int.from_bytes(payload[1:5], "big")
+    return -1
+
+
 def check_depth(obj: Any, limit: int = MAX_DEPTH) -> None:
     """Refuse containers nested deeper than ``limit`` (the outer container is depth 1)."""
     stack = [(obj, 1)]
@@ -81,7 +119,9 @@ def check_depth(obj: Any, limit: int = MAX_DEPTH) -> None:
             continue
         if depth > limit:
             raise RemoteProtocolError(ErrorCode.BAD_FRAME, f"containers nested deeper than {limit}")
-        stack.extend((child, depth + 1) for child in children if type(child) in (dict, list))
+        for child in children:
+            if type(child) is dict or type(child) is list:
+                stack.append((child, depth + 1))
 
 
 def message_from_map(raw: dict[str, Any]) -> Message:

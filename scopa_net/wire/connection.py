@@ -136,6 +136,28 @@ TRANSITIONS: dict[tuple[State, Role, str], State] = {
 }
 
 
+_MOVES: dict[tuple[State, Role], dict[str, State]] = {
+    (state, role): {name: to for (s, r, name), to in TRANSITIONS.items() if (s, r) == (state, role)}
+    for state in State
+    for role in Role
+}
+""":data:`TRANSITIONS` split by state and sender: what each message type moves to."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Moves:
+    """The moves out of one state, by message type, for each sender (looked up by type
+    alone: hashing the state and the sender, enums, for every message cost more)."""
+
+    state: State
+    host: dict[str, State]
+    player: dict[str, State]
+
+    @classmethod
+    def of(cls, state: State) -> _Moves:
+        return cls(state, _MOVES[state, Role.HOST], _MOVES[state, Role.PLAYER])
+
+
 def _check_catalogue() -> None:
     """Every message sender in the table agrees with the catalogue."""
     for _, role, name in TRANSITIONS:
@@ -177,6 +199,8 @@ class Connection:
         self._request: Message | None = None
         self._pings: dict[Role, set[int]] = {Role.HOST: set(), Role.PLAYER: set()}
         self._error: RemoteProtocolError | None = None
+        self._moves = _Moves.of(self.state)
+        """The moves out of ``state`` (made again whenever the state is another)."""
 
     @property
     def peer_role(self) -> Role:
@@ -242,8 +266,10 @@ class Connection:
     # --- the machine -----------------------------------------------------------------------
 
     def _advance(self, msg: Message, sender: Role, fault: Fault) -> None:
-        key = (self.state, sender, msg.TYPE)
-        target = TRANSITIONS.get(key)
+        moves = self._moves
+        if moves.state is not self.state:
+            moves = self._moves = _Moves.of(self.state)
+        target = (moves.host if sender is Role.HOST else moves.player).get(msg.TYPE)
         if target is None:
             raise fault(
                 ErrorCode.OUT_OF_ORDER,

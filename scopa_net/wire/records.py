@@ -14,7 +14,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar, TypeVar
 
 from scopa_net.wire.errors import ErrorCode, LocalProtocolError
-from scopa_net.wire.fields import Absent, FieldError, Spec, check_keys
+from scopa_net.wire.fields import Absent, FieldError, Nil, Spec, check_keys
 
 R = TypeVar("R", bound="Record")
 
@@ -41,6 +41,8 @@ class Record:
     KEYS: ClassVar[frozenset[str]] = frozenset()
     OPTIONAL: ClassVar[frozenset[str]] = frozenset()
     """Keys that may be left out (:class:`~scopa_net.wire.fields.Absent` fields)."""
+    WRITE_PLAN: ClassVar[tuple[tuple[str, Any, Any], ...]] = ()
+    """How :meth:`to_map` writes each field (see :func:`_write_plan`)."""
 
     def __post_init__(self) -> None:
         try:
@@ -65,7 +67,7 @@ class Record:
         return obj
 
     def to_map(self) -> dict[str, Any]:
-        return dict(written_fields(self))
+        return _written(self, {})
 
 
 class Message(Record):
@@ -76,6 +78,8 @@ class Message(Record):
     SENDER: ClassVar[Sender]
     SEQUENCED: ClassVar[bool] = False
     """Table events sent to a seat carry a per-seat ``seq``."""
+    MAP_KEYS: ClassVar[frozenset[str]] = frozenset({"t"})
+    """The keys of the message's map: ``t`` and the fields'."""
 
     def with_seq(self: R, seq: int) -> R:
         """The same table event numbered ``seq`` (the copy another seat gets). The other
@@ -93,28 +97,50 @@ class Message(Record):
         return copy
 
     def to_map(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"t": self.TYPE}
-        out.update(written_fields(self))
-        return out
+        return _written(self, {"t": self.TYPE})
 
     @classmethod
     def from_fields(cls: type[R], raw: dict[str, Any]) -> R:
         """Build from a decoded map whose ``t`` has been checked; raises :class:`FieldError`."""
-        check_keys(raw, cls.KEYS | {"t"}, cls.TYPE, cls.OPTIONAL)
+        check_keys(raw, cls.MAP_KEYS, cls.TYPE, cls.OPTIONAL)
         obj = object.__new__(cls)
         _read_fields(obj, cls.SPECS, raw, cls.TYPE)
         obj.check_fields()
         return obj
 
 
-def written_fields(record: Record) -> list[tuple[str, Any]]:
-    """The (key, wire value) pairs of ``record`` in field order, less optional keys left out."""
-    out = []
-    for name, spec in record.SPECS:
+_ALWAYS = object()
+"""In a write plan: the field is always written (it is not an optional key)."""
+
+
+def _write_plan(specs: tuple[tuple[str, Spec], ...]) -> tuple[tuple[str, Any, Any], ...]:
+    """How to write each field, worked out once per class: (name, the spec's ``to_wire`` or
+    None where it hands the value on as it is, the default that leaves the key out or
+    :data:`_ALWAYS`), so that writing a record asks no spec what to do."""
+    plan = []
+    for name, spec in specs:
+        skip = _ALWAYS
+        if isinstance(spec, Absent):
+            skip, spec = spec.default, spec.inner
+        plan.append((name, None if _as_is(spec) else spec.to_wire, skip))
+    return tuple(plan)
+
+
+def _as_is(spec: Spec) -> bool:
+    """Whether ``spec`` writes every value as it is (ints, bools, strings, bytes, nil)."""
+    if isinstance(spec, Nil):
+        return _as_is(spec.inner)
+    return type(spec).to_wire is Spec.to_wire
+
+
+def _written(record: Record, out: dict[str, Any]) -> dict[str, Any]:
+    """``out`` with the (key, wire value) pairs of ``record`` added in field order, less
+    the optional keys left out (those holding their default)."""
+    for name, to_wire, skip in record.WRITE_PLAN:
         value = getattr(record, name)
-        if isinstance(spec, Absent) and value == spec.default:
+        if skip is not _ALWAYS and value == skip:
             continue
-        out.append((name, spec.to_wire(value)))
+        out[name] = value if to_wire is None else to_wire(value)
     return out
 
 
@@ -137,6 +163,7 @@ def _finish(cls: type[R]) -> type[R]:
     cls.SPECS = tuple((f.name, f.metadata["spec"]) for f in fields(cls))  # type: ignore[arg-type]
     cls.KEYS = frozenset(name for name, _ in cls.SPECS)
     cls.OPTIONAL = frozenset(name for name, spec in cls.SPECS if isinstance(spec, Absent))
+    cls.WRITE_PLAN = _write_plan(cls.SPECS)
     return cls
 
 
@@ -162,6 +189,7 @@ def message(
         cls.TYPE = type_name  # type: ignore[attr-defined]
         cls.SENDER = sender  # type: ignore[attr-defined]
         cls.SEQUENCED = sequenced  # type: ignore[attr-defined]
+        cls.MAP_KEYS = cls.KEYS | {"t"}  # type: ignore[attr-defined]
         CATALOGUE[type_name] = cls  # type: ignore[assignment]
         return cls
 
