@@ -588,7 +588,7 @@ class BlindTable(Table):
         )
         played_seq = self.seats[seat].seq
         if move_id is not None:
-            self.seats[seat].moves[move_id] = played_seq
+            self.seats[seat].moves[move_id] = (played_seq, card, captured)
         self.last_played_seq = played_seq
         if b.party.played_out:
             self._end_round()

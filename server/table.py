@@ -150,8 +150,9 @@ class Seat:
     state_seq: int = 0
     """Seq of the last event in the log that changed the game (a move chosen before it is
     stale)."""
-    moves: dict[int, int] = field(default_factory=dict)
-    """move id -> seq of the ``played`` event it produced."""
+    moves: dict[int, tuple[int, int, int]] = field(default_factory=dict)
+    """move id -> (seq of the ``played`` event it produced, its card, its captured mask): a
+    repeat is judged by these, not by the log, which may have been trimmed past that event."""
     committed: int = 0
     """How much of the log is in the journal: only that much may be sent."""
 
@@ -477,10 +478,8 @@ class Table:
     @staticmethod
     def _repeated_move(s: Seat, move_id: int, card: int, captured: int) -> int:
         """The seq of the move already applied under ``move_id``, if it is the same play."""
-        seq = s.moves[move_id]
-        played = s.log[seq - 1]
-        assert isinstance(played, m.Played)
-        if (played.card, played.captured) != (card, captured):
+        seq, played_card, played_captured = s.moves[move_id]
+        if (played_card, played_captured) != (card, captured):
             raise TableError(
                 ErrorCode.MOVE_ID_TAKEN,
                 f"move {move_id} was a different play (seq {seq}); use a new move id",
@@ -825,7 +824,7 @@ class Table:
         )
         played_seq = self.seats[seat].seq
         if move_id is not None:
-            self.seats[seat].moves[move_id] = played_seq
+            self.seats[seat].moves[move_id] = (played_seq, card, captured)
         self.last_played_seq = played_seq
         if rnd.finished:
             self._end_round()

@@ -109,6 +109,34 @@ def test_duplicate_move_ids_are_acknowledged_and_applied_once() -> None:
     assert len(table.match.round.history) == history
 
 
+def test_a_repeated_move_id_is_judged_after_its_event_was_trimmed_from_the_log() -> None:
+    """A seat's log is trimmed in long matches (the host keeps what a resume may still ask
+    for); a move sent again after that is still acknowledged with its own seq, and another
+    play under its id still refused. Before, the repeat read the log as if nothing had been
+    trimmed: a later event, or past the end."""
+    table = new_table(RuleSet.of(2))
+    fill(table)
+    driver = Driver(table, 5)
+    while table.phase is not Phase.PLAY:
+        driver.step()
+    driver.catch_up()
+    seat = table.match.round.turn
+    play = table.match.round.legal_plays()[0]
+    seq, _ = table.play(seat, 42, table.seats[seat].seq, play.card.index, play.captured_mask)
+    for _ in range(6):  # more events, so that trimming moves the log's start past the move
+        driver.step()
+    s = table.seats[seat]
+    s.committed = s.seq
+    s.trim(2)
+    assert s.base >= seq
+    again, dup = table.play(seat, 42, 0, play.card.index, play.captured_mask)
+    assert (again, dup) == (seq, True)
+    with pytest.raises(TableError) as refused:  # the same card, another capture
+        table.play(seat, 42, 0, play.card.index, play.captured_mask ^ 1)
+    assert refused.value.code is ErrorCode.MOVE_ID_TAKEN
+    assert f"move 42 was a different play (seq {seq})" in str(refused.value)
+
+
 def test_refusals_change_nothing() -> None:
     table = new_table(RuleSet.of(2))
     fill(table)
