@@ -17,6 +17,7 @@ from scopa_net.server.table import (
     MAX_OFFENCES,
     Phase,
     SeatKind,
+    Table,
     TableError,
     token_hash,
 )
@@ -90,12 +91,19 @@ def test_a_seat_is_dealt_only_its_own_cards() -> None:
         assert hands_seen > 0
 
 
-def test_duplicate_move_ids_are_acknowledged_and_applied_once() -> None:
+def two_seats_in_play() -> tuple[Table, Driver]:
+    """A two-player table, both seats taken, driven (seed 5) until its first round is in
+    play."""
     table = new_table(RuleSet.of(2))
     fill(table)
     driver = Driver(table, 5)
     while table.phase is not Phase.PLAY:
         driver.step()
+    return table, driver
+
+
+def test_duplicate_move_ids_are_acknowledged_and_applied_once() -> None:
+    table, driver = two_seats_in_play()
     driver.catch_up()
     seat = table.match.round.turn
     play = table.match.round.legal_plays()[0]
@@ -114,11 +122,7 @@ def test_a_repeated_move_id_is_judged_after_its_event_was_trimmed_from_the_log()
     for); a move sent again after that is still acknowledged with its own seq, and another
     play under its id still refused. Before, the repeat read the log as if nothing had been
     trimmed: a later event, or past the end."""
-    table = new_table(RuleSet.of(2))
-    fill(table)
-    driver = Driver(table, 5)
-    while table.phase is not Phase.PLAY:
-        driver.step()
+    table, driver = two_seats_in_play()
     driver.catch_up()
     seat = table.match.round.turn
     play = table.match.round.legal_plays()[0]
@@ -138,11 +142,7 @@ def test_a_repeated_move_id_is_judged_after_its_event_was_trimmed_from_the_log()
 
 
 def test_refusals_change_nothing() -> None:
-    table = new_table(RuleSet.of(2))
-    fill(table)
-    driver = Driver(table, 5)
-    while table.phase is not Phase.PLAY:
-        driver.step()
+    table, _ = two_seats_in_play()
     table.take_pending()
     rnd = table.match.round
     seat, other = rnd.turn, 1 - rnd.turn
@@ -295,11 +295,7 @@ def test_computer_players_send_no_seed_and_a_round_without_people_is_not_fair_ch
 
 
 def test_a_witness_catches_a_card_that_was_not_committed() -> None:
-    table = new_table(RuleSet.of(2))
-    fill(table)
-    driver = Driver(table, 5)
-    while table.phase is not Phase.PLAY:
-        driver.step()
+    table, driver = two_seats_in_play()
     seat_log = table.seats[0].log
     deal = next(e for e in seat_log if isinstance(e, m.Deal))
     index = seat_log.index(deal)
