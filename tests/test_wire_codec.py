@@ -205,12 +205,13 @@ def test_a_message_is_written_as_its_specs_say_in_field_order(msg: m.Message) ->
     assert encode_payload(msg) == pack(expected)
 
 
-def outcome(unpack: Any, payload: bytes) -> Any:
-    """What ``unpack`` makes of ``payload``: the map, or the error it refused it with."""
+def outcome(unpack: Any, payload: bytes) -> str:
+    """What ``unpack`` makes of ``payload``, the map or the error it refused it with, as its
+    repr: a NaN in the map is not equal to itself, but its repr is (and -0.0's is not 0.0's)."""
     try:
-        return unpack(payload)
+        return repr(unpack(payload))
     except RemoteProtocolError as exc:
-        return ("refused", exc.code, exc.message)
+        return repr(("refused", exc.code, exc.message))
 
 
 flat_values = (
