@@ -136,14 +136,6 @@ TRANSITIONS: dict[tuple[State, Role, str], State] = {
 }
 
 
-_MOVES: dict[tuple[State, Role], dict[str, State]] = {
-    (state, role): {name: to for (s, r, name), to in TRANSITIONS.items() if (s, r) == (state, role)}
-    for state in State
-    for role in Role
-}
-""":data:`TRANSITIONS` split by state and sender: what each message type moves to."""
-
-
 @dataclass(frozen=True, slots=True)
 class _Moves:
     """The moves out of one state, by message type, for each sender (looked up by type
@@ -153,9 +145,17 @@ class _Moves:
     host: dict[str, State]
     player: dict[str, State]
 
-    @classmethod
-    def of(cls, state: State) -> _Moves:
-        return cls(state, _MOVES[state, Role.HOST], _MOVES[state, Role.PLAYER])
+
+def _moves_out_of(state: State, role: Role) -> dict[str, State]:
+    """What each message type ``role`` sends in ``state`` moves to (:data:`TRANSITIONS`)."""
+    return {name: to for (s, r, name), to in TRANSITIONS.items() if s is state and r is role}
+
+
+_MOVES: dict[State, _Moves] = {
+    state: _Moves(state, _moves_out_of(state, Role.HOST), _moves_out_of(state, Role.PLAYER))
+    for state in State
+}
+""":data:`TRANSITIONS` split by state, made once."""
 
 
 def _check_catalogue() -> None:
@@ -199,8 +199,8 @@ class Connection:
         self._request: Message | None = None
         self._pings: dict[Role, set[int]] = {Role.HOST: set(), Role.PLAYER: set()}
         self._error: RemoteProtocolError | None = None
-        self._moves = _Moves.of(self.state)
-        """The moves out of ``state`` (made again whenever the state is another)."""
+        self._moves = _MOVES[self.state]
+        """The moves out of ``state`` (looked up again whenever the state is another)."""
 
     @property
     def peer_role(self) -> Role:
@@ -268,7 +268,7 @@ class Connection:
     def _advance(self, msg: Message, sender: Role, fault: Fault) -> None:
         moves = self._moves
         if moves.state is not self.state:
-            moves = self._moves = _Moves.of(self.state)
+            moves = self._moves = _MOVES[self.state]
         target = (moves.host if sender is Role.HOST else moves.player).get(msg.TYPE)
         if target is None:
             raise fault(
