@@ -11,14 +11,19 @@ On SIGUSR1 it writes a census: ``census TIME TRACKED FROZEN``; ``type COUNT NAME
 the 25 most numerous tracked types (``AT_MARK``: how many there were at SIGUSR2, counted only
 with ``GC_PROBE_COUNT_AT_MARK=1`` as counting pauses the host; else -1); ``engine TIME
 NAME=ENTRIES/BOUND ...``, how full the rules engine's bounded memories are (also written at
-SIGUSR2, as ``engine-start``). Then it unfreezes everything, runs a full collection and writes
-``garbage TIME FREED MILLISECONDS``: the unreachable cycles left behind until then.
+SIGUSR2, as ``engine-start``); ``alloc TIME NAME=BYTES ...``, what each allocator holds (also
+at SIGUSR2, as ``alloc-start``; see :func:`allocators`). Then it unfreezes everything, runs a
+full collection and writes ``garbage TIME FREED MILLISECONDS``: the unreachable cycles left
+behind until then.
 
 With ``GC_PROBE_YOUNG=1`` every third young collection is preceded by a census of what it will
 walk (``young``, ``yref``, ``ybig`` lines). With ``GC_PROBE_TRACEMALLOC=1`` the host runs under
 :mod:`tracemalloc` (slower): SIGUSR2 marks a starting point, and the census then writes
 ``traced GROWTH TOTAL`` and ``grew BYTES BLOCKS NOW FILE`` lines, what each source file holds
-more than at the mark. The host is otherwise the ordinary one.
+more than at the mark. With ``GC_PROBE_ENGINE_LIMIT=N`` the rules engine's growing memories
+(the capture rules' and the plays) are bounded to N answers each, so that a soak's window
+starts with them full and what still grows is not their filling. The host is otherwise the
+ordinary one.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import os
 import runpy
 import signal
 import sys
+import tempfile
 import time
 import tracemalloc
 from collections import Counter
@@ -43,6 +49,100 @@ def engine_memories() -> str:
         f"{name.replace(' ', '_')}={held}/{limit}"
         for name, (held, limit) in engine.memory_stats().items()
     )
+
+
+def allocators() -> str:
+    """What each allocator under the host holds, in bytes: Python's own (pymalloc: its arenas'
+    total, the blocks in use and those free inside them), glibc malloc's (every arena: in use,
+    mapped chunks included, and free but kept) and SQLite's (``sqlite3_memory_used``, outside
+    Python's tracing). Growth that tracemalloc and the object census do not see shows here by
+    its allocator. Linux with glibc only; a figure that cannot be read is left out."""
+    import ctypes
+
+    found: dict[str, int] = {}
+    found.update(_pymalloc())
+    try:
+
+        class MallInfo2(ctypes.Structure):
+            _fields_ = [
+                (name, ctypes.c_size_t)
+                for name in [
+                    "arena",
+                    "ordblks",
+                    "smblks",
+                    "hblks",
+                    "hblkhd",
+                    "usmblks",
+                    "fsmblks",
+                    "uordblks",
+                    "fordblks",
+                    "keepcost",
+                ]
+            ]
+
+        libc = ctypes.CDLL(None)
+        libc.mallinfo2.restype = MallInfo2
+        info = libc.mallinfo2()
+        found["malloc_used"] = info.uordblks + info.hblkhd
+        found["malloc_free"] = info.fordblks
+    except (OSError, AttributeError):
+        pass
+    with open("/proc/self/maps") as maps:
+        paths = {line.split()[-1] for line in maps if "libsqlite3" in line}
+    if paths:
+        sqlite = ctypes.CDLL(sorted(paths)[0])
+        sqlite.sqlite3_memory_used.restype = ctypes.c_int64
+        found["sqlite"] = sqlite.sqlite3_memory_used()
+    return " ".join(f"{name}={value}" for name, value in found.items())
+
+
+def give_back_free_memory() -> str:
+    """``RSS_BEFORE RSS_AFTER`` in bytes around glibc's ``malloc_trim(0)``, which hands the
+    free pages inside malloc's heaps back to the system: how much of the host's memory was
+    malloc's free space (kept, not in use) rather than anything alive. Empty off glibc."""
+    import ctypes
+
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return ""
+    before = _resident()
+    trim(0)
+    return f"{before} {_resident()}"
+
+
+def _resident() -> int:
+    """This process's resident memory, bytes (Linux)."""
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def _pymalloc() -> dict[str, int]:
+    """pymalloc's totals, from ``sys._debugmallocstats`` (it writes to the C stderr, so that
+    is pointed at a file for the call)."""
+    names = {
+        "# bytes in allocated blocks": "pymalloc_used",
+        "# bytes in available blocks": "pymalloc_free",
+    }
+    sys.stderr.flush()
+    with tempfile.TemporaryFile("w+") as out:
+        saved = os.dup(2)
+        try:
+            os.dup2(out.fileno(), 2)
+            sys._debugmallocstats()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        out.seek(0)
+        text = out.read()
+    found = {}
+    for line in text.splitlines():
+        label, _, value = line.partition("=")
+        label = label.strip()
+        if label in names or (label == "Total" and "pymalloc_arenas" not in found):
+            # The first total is the bytes of the arenas allocated now.
+            found[names.get(label, "pymalloc_arenas")] = int(value.strip().replace(",", ""))
+    return found
 
 
 def watch(log: TextIO) -> None:
@@ -73,6 +173,8 @@ def watch(log: TextIO) -> None:
             log.write(f"error {time.time():.3f} census: {exc!r}\n")
 
     def write_census() -> None:
+        # Before the census's own lists, which glibc keeps as free memory once they go.
+        allocated = allocators()
         objects = gc.get_objects()
         kinds = Counter(f"{type(o).__module__}.{type(o).__qualname__}" for o in objects)
         log.write(f"census {time.time():.3f} {len(objects)} {gc.get_freeze_count()}\n")
@@ -80,6 +182,8 @@ def watch(log: TextIO) -> None:
             log.write(f"type {count} {name} {at_mark.get(name, -1)}\n")
         del objects
         log.write(f"engine {time.time():.3f} {engine_memories()}\n")
+        log.write(f"alloc {time.time():.3f} {allocated}\n")
+        log.write(f"trim {time.time():.3f} {give_back_free_memory()}\n")
         if tracemalloc.is_tracing():
             growth()
         # What every collection so far left behind: cycles no longer referenced (a frozen
@@ -121,6 +225,7 @@ def watch(log: TextIO) -> None:
         """SIGUSR2: what the census's comparisons start from (and how full the engine's
         memories are then)."""
         log.write(f"engine-start {time.time():.3f} {engine_memories()}\n")
+        log.write(f"alloc-start {time.time():.3f} {allocators()}\n")
         if os.environ.get("GC_PROBE_COUNT_AT_MARK"):
             at_mark.update(f"{type(o).__module__}.{type(o).__qualname__}" for o in gc.get_objects())
         if tracemalloc.is_tracing():
@@ -144,9 +249,19 @@ def watch(log: TextIO) -> None:
         tracemalloc.start()
 
 
+def bound_engine_memories(limit: int) -> None:
+    """``GC_PROBE_ENGINE_LIMIT``: every growing memory of the rules engine held to ``limit``."""
+    from scopa_net import captures, plays
+
+    captures.set_limits(others=limit, cards=min(limit, captures.CARD_MEMORY_LIMIT))
+    plays.PLAYS_LIMIT = limit
+
+
 def main() -> None:
     log = open(sys.argv[1], "w", buffering=1)  # noqa: SIM115 (open for the process's life)
     watch(log)
+    if os.environ.get("GC_PROBE_ENGINE_LIMIT"):
+        bound_engine_memories(int(os.environ["GC_PROBE_ENGINE_LIMIT"]))
     sys.argv = ["scopa-net", *sys.argv[2:]]
     runpy.run_module("scopa_net", run_name="__main__", alter_sys=True)
 

@@ -744,6 +744,7 @@ def gc_report(text: str, window: Window) -> list[str]:
     tracked = []
     census: list[str] = []
     engine_start: dict[str, str] = {}
+    alloc_start: dict[str, str] = {}
     for line in text.splitlines():
         words = line.split()
         if words[0] == "gc" and start <= float(words[1]) <= end:
@@ -763,6 +764,16 @@ def gc_report(text: str, window: Window) -> list[str]:
             engine_start = dict(w.split("=") for w in words[2:])
         elif words[0] == "engine":
             census += engine_memories(engine_start, dict(w.split("=") for w in words[2:]))
+        elif words[0] == "alloc-start":
+            alloc_start = dict(w.split("=") for w in words[2:])
+        elif words[0] == "alloc":
+            census += allocator_growth(alloc_start, dict(w.split("=") for w in words[2:]))
+        elif words[0] == "trim" and len(words) == 4:
+            before, after = int(words[2]), int(words[3])
+            census.append(
+                f"host memory then given back by malloc_trim(0): {(before - after) / 2**20:.1f} "
+                f"MiB of {before / 2**20:.1f} (malloc's free space, nothing alive)"
+            )
         elif words[0] == "error":
             census.append(f"gc probe: {' '.join(words[2:])}")
         elif words[0] == "traced":
@@ -794,6 +805,19 @@ def gc_report(text: str, window: Window) -> list[str]:
     if tracked:
         lines.append(f"host collector: after its full collections {tracked[-1]:,} objects tracked")
     return lines + census
+
+
+def allocator_growth(start: dict[str, str], end: dict[str, str]) -> list[str]:
+    """What each allocator under the host held at the window's start and end (gc_probe's
+    ``alloc`` lines): which one a growth the object census does not see is in."""
+    lines = ["host allocators, KiB at the window's start -> end (change):"]
+    for name, bytes_at_end in end.items():
+        before = int(start[name]) if name in start else None
+        after = int(bytes_at_end)
+        change = f" ({(after - before) / 1024:+,.0f})" if before is not None else ""
+        was = f"{before / 1024:,.0f} -> " if before is not None else ""
+        lines.append(f"  {name:16} {was}{after / 1024:,.0f}{change}")
+    return lines
 
 
 def engine_memories(start: dict[str, str], end: dict[str, str]) -> list[str]:

@@ -6,6 +6,7 @@ prints its figures and its baseline.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -106,3 +107,10 @@ def test_the_load_benchmark_reports_the_hosts_collector(tmp_path: Path) -> None:
     assert "host collector, generation 2:" in done.stdout, done.stdout
     assert "host objects tracked by the collector at the end:" in done.stdout, done.stdout
     assert "then a full collection of everything" in done.stdout, done.stdout
+    # Which allocator holds what, at both ends of the window (pymalloc, glibc malloc, SQLite).
+    assert "host allocators, KiB at the window's start -> end (change):" in done.stdout
+    assert re.search(r"given back by malloc_trim\(0\): [\d.]+ MiB of [\d.]+", done.stdout)
+    for name in ("pymalloc_used", "pymalloc_arenas", "malloc_used", "sqlite"):
+        assert re.search(rf"^  {name} +[\d,]+ -> [\d,]+ \([+-][\d,]+\)$", done.stdout, re.M), (
+            done.stdout
+        )
