@@ -51,6 +51,7 @@ from scopa_net.cards import BIT, VALUE
 from scopa_net.fair.commitments import seat_commitment
 from scopa_net.mirror import dealer_from_positions
 from scopa_net.rules import RuleSet
+from scopa_net.server.config import HostConfig
 from scopa_net.server.journal_writer import _WriterThread  # the host's own hand-off, measured
 from scopa_net.server.table_task import LINGER
 from scopa_net.wire.messages import PROTOCOL_VERSION
@@ -177,6 +178,8 @@ HOST_LOG_TABLES = 10
 """Up to this many tables the host logs at INFO (to a file), so that its journal writer's
 commit times can be read when it stops; above it, the INFO log's own cost would show in the
 host's CPU per move, and the host logs warnings only."""
+TRIM_INTERVAL = HostConfig().memory_trim_interval
+"""How often (seconds) the host hands its free heap back to the system."""
 
 
 COMMIT_LINE = re.compile(
@@ -231,6 +234,23 @@ class Stats:
     def lingering(self, now: float) -> int:
         """Finished tables the host still holds at ``now``: matches ended within LINGER."""
         return len(self.ended) - bisect.bisect_right(self.ended, now - LINGER)
+
+
+def minute_lows(rss_kib: list[int]) -> list[int]:
+    """The lowest of each whole :data:`TRIM_INTERVAL` (a minute) of once-a-second readings.
+    The host gives its free heap back to the system that often (``malloc_trim``), so the
+    lowest reading of each is taken just after that: what the host holds, without the free
+    space glibc was keeping meanwhile, whose size depends on when in the minute one looks."""
+    span = int(TRIM_INTERVAL)
+    return [min(rss_kib[i : i + span]) for i in range(0, len(rss_kib) - span + 1, span)]
+
+
+def slope(values: list[int]) -> float:
+    """The least-squares change per step of ``values`` (at least two)."""
+    n = len(values)
+    mean_x, mean_y = (n - 1) / 2, sum(values) / n
+    spread = sum((x - mean_x) ** 2 for x in range(n))
+    return sum((x - mean_x) * (y - mean_y) for x, y in enumerate(values)) / spread
 
 
 def pack(msg: dict) -> bytes:
@@ -1030,6 +1050,14 @@ def report(
             statistics.median(window.rss_kib[i * tenth : (i + 1) * tenth]) / 1024 for i in range(10)
         ]
         print(f"host memory by tenths of the window (MiB): {' '.join(f'{t:.1f}' for t in tenths)}")
+    lows = minute_lows(window.rss_kib)
+    if len(lows) >= 2:
+        print(
+            f"host memory after each minute's give-back (its lowest each minute, MiB; the host "
+            f"hands its free heap back every {TRIM_INTERVAL:.0f} s): "
+            f"{' '.join(f'{low / 1024:.1f}' for low in lows)} "
+            f"({slope(lows):+.0f} KiB per minute, least squares)"
+        )
     if args.soak:
         start, end, most = window.lingering
         print(

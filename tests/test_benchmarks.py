@@ -6,6 +6,7 @@ prints its figures and its baseline.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import subprocess
 import sys
@@ -114,3 +115,25 @@ def test_the_load_benchmark_reports_the_hosts_collector(tmp_path: Path) -> None:
         assert re.search(rf"^  {name} +[\d,]+ -> [\d,]+ \([+-][\d,]+\)$", done.stdout, re.M), (
             done.stdout
         )
+
+
+def test_the_soak_reads_the_host_after_each_minutes_give_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The memory line of a soak is read at each minute's lowest point, just after the host
+    has handed its free heap back (what glibc keeps in between depends on the moment)."""
+    spec = importlib.util.spec_from_file_location("load_benchmark", BENCHMARKS / "load.py")
+    assert spec is not None
+    assert spec.loader is not None
+    load = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "load_benchmark", load)  # its dataclasses look it up
+    spec.loader.exec_module(load)
+    assert load.TRIM_INTERVAL == 60
+    # A saw-tooth that climbs through each minute and falls back at its trim: level lows.
+    readings = [100 + (second % 60) for second in range(185)]
+    assert load.minute_lows(readings) == [100, 100, 100]  # the last 5 s make no minute
+    assert load.slope(load.minute_lows(readings)) == 0
+    # The lows themselves rise by 3 KiB a minute, however high each minute peaks.
+    rising = [100 + 3 * (second // 60) + (second % 60) * 2 for second in range(240)]
+    assert load.minute_lows(rising) == [100, 103, 106, 109]
+    assert load.slope(load.minute_lows(rising)) == pytest.approx(3.0)
