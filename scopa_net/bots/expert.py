@@ -14,7 +14,15 @@ Measured, more time does not yet help at two players: ``expert:think=0.3`` (6,00
 against ``hard`` (2,000), both with the tree's leaf over 8 primiera splits and the reading at
 sharpness 3, -0.035 [-0.215, 0.144] points a round over 100 duplicate decks
 (round_duplicates.py expert:think=0.3 hard --rounds 100, seed 1, 2026-12-02; think median
-149 ms against 48 ms CPU).
+149 ms against 48 ms CPU). Nor does a tree through the next deal with the iterations of about
+a second: ``hard:tree=20000,horizon=2`` against ``hard`` (2,000 iterations, the hands in play),
+-0.116 [-0.343, 0.111] points a round over 99 duplicate decks (round_duplicates.py
+hard:tree=20000,horizon=2 hard --rounds 100, seed 1, 2026-12-03; think median 666 ms, max
+1.17 s, against 30 ms CPU). The tree over the hands in play is searched out by 2,000
+iterations (tree=5000 against tree=2000: +0.008, see :data:`~scopa_net.bots.strong.DEFAULT_TREE`),
+and a second deal in the tree did not pay for its spread; which points at the leaf's
+judgement of the deals to come as the limit (a guess, not measured): time should help once
+that judgement improves with it.
 """
 
 from __future__ import annotations
