@@ -1,9 +1,11 @@
 """Letting a computer player think without holding up the event loop.
 
-A decision of the ``expert`` level takes its whole time budget (a second by default). Made on
-the trio thread it would stall every table the host serves, and every prompt of the client
-running it. :func:`choose_off_loop` makes it on a worker thread instead; the loop goes on
-serving meanwhile (the worker gives up the interpreter lock every few milliseconds).
+A decision of the ``expert`` level takes its whole time budget (a second by default), one of
+``hard`` (``strong``) tens of milliseconds, up to about 0.1 s. Made on the trio thread it would
+stall every table the host serves, and every prompt of the client running it, for that long.
+:func:`choose_off_loop` makes it on a worker thread instead; the loop goes on serving meanwhile
+(the worker gives up the interpreter lock every few milliseconds). ``random`` and ``greedy``
+decide in well under a millisecond, on the loop's own thread.
 
 The budget is kept by the player with the clock it was built with (:class:`ThinkClock`).
 Cancelling the waiting task (a table closing, the host shutting down) stops that clock, so the
@@ -21,7 +23,9 @@ from collections.abc import Callable
 import trio
 
 from scopa_net.bots.base import Player
+from scopa_net.bots.greedy import GreedyPlayer
 from scopa_net.bots.levels import THINKING_LEVELS, make_player
+from scopa_net.bots.random_player import RandomPlayer
 from scopa_net.plays import Play
 from scopa_net.view import SeatView
 
@@ -31,6 +35,11 @@ ABANDON_ON_CANCEL = (
     if "abandon_on_cancel" in inspect.signature(trio.to_thread.run_sync).parameters
     else "cancellable"
 )
+
+
+QUICK = (RandomPlayer, GreedyPlayer)
+"""The players that decide on the loop's own thread: a worker thread's hand-off (about 0.1 ms)
+would cost more than their decision."""
 
 
 class ThinkClock:
@@ -64,10 +73,13 @@ def table_player(level: str, seed: int, think: float) -> tuple[Player, ThinkCloc
 
 
 async def choose_off_loop(player: Player, view: SeatView, clock: ThinkClock | None) -> Play:
-    """``player.choose(view)``, on a worker thread when the player thinks (``clock`` given),
-    on this thread otherwise (the other levels decide in a few milliseconds)."""
-    if clock is None:
+    """``player.choose(view)``: on this thread for the quick levels (:data:`QUICK`), else on a
+    worker thread. A thinking player's ``clock`` is stopped if the wait is cancelled; a
+    ``hard`` one, which has none, is left to finish its decision (a fraction of a second)."""
+    if isinstance(player, QUICK):
         return player.choose(view)
+    if clock is None:
+        return await trio.to_thread.run_sync(player.choose, view, **{ABANDON_ON_CANCEL: True})
     clock.restart()
     try:
         return await trio.to_thread.run_sync(player.choose, view, **{ABANDON_ON_CANCEL: True})

@@ -1,5 +1,5 @@
-"""An expert computer player thinks on a worker thread: the host serves other tables meanwhile,
-and a table that closes stops the thought it no longer needs."""
+"""An expert computer player thinks on a worker thread, and so does a hard one: the host serves
+other tables meanwhile, and a table that closes stops the thought it no longer needs."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from helpers import shuffled_deck
 from hosting import MakeHost, create
 
 from scopa_net.bots.levels import make_player
+from scopa_net.bots.observed import Observed
 from scopa_net.client.bot_client import play_as_bot
 from scopa_net.client.network_session import TableChoice, open_network_session
 from scopa_net.match import Match
@@ -107,11 +108,11 @@ async def test_cancelling_the_wait_stops_the_worker() -> None:
     assert await trio.to_thread.run_sync(finished.wait, 10)
 
 
-async def test_other_levels_decide_on_the_loop_thread() -> None:
+async def _thread_of_decision(level: str) -> int:
+    """The thread a table's computer player of ``level`` decides on."""
     view = _view(5)
-    player, clock = table_player("strong", 1, think=1.0)
+    player, clock = table_player(level, 1, think=1.0)
     assert clock is None
-    loop_thread = threading.get_ident()
     seen: list[int] = []
     choose = player.choose
 
@@ -120,8 +121,20 @@ async def test_other_levels_decide_on_the_loop_thread() -> None:
         return choose(view)
 
     player.choose = where  # type: ignore[method-assign]
-    await choose_off_loop(player, view, clock)
-    assert seen == [loop_thread]
+    play = await choose_off_loop(player, view, clock)
+    assert play.code in Observed.from_view(view).legal_codes()
+    assert len(seen) == 1
+    return seen[0]
+
+
+async def test_quick_levels_decide_on_the_loop_thread() -> None:
+    for level in ("random", "greedy"):
+        assert await _thread_of_decision(level) == threading.get_ident()
+
+
+async def test_hard_decides_on_a_worker_thread() -> None:
+    """A hard decision takes tens of milliseconds: off the loop, so other tables go on."""
+    assert await _thread_of_decision("strong") != threading.get_ident()
 
 
 def _view(seed: int) -> SeatView:
