@@ -26,6 +26,7 @@ TINY = {
     "protocol.py": ["--runs", "1", "--frames", "50", "--repeats", "1"],
     "gc_probe.py": ["/dev/null", "--version"],
     "load.py": ["--tables", "2", "--bot-delay", "0.05", "--duration", "1", "--warmup", "0.5"],
+    "loop_stall.py": ["--decisions", "2", "--players", "2"],
     "round_duplicates.py": ["hard:nodes=200", "hard:lookahead=False,playouts=20", "--rounds", "2"],
 }
 
@@ -40,6 +41,7 @@ LAST_WORDS = {
     "protocol.py": "4 players",
     "gc_probe.py": "scopa-net",
     "load.py": "durability: the host's own commits (its last",
+    "loop_stall.py": "longest stall, baseline / host",
     "round_duplicates.py": "think per move, CPU",
 }
 
