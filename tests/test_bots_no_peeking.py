@@ -28,6 +28,8 @@ HARD_SETTINGS: list[dict[str, object]] = [
     {"pool": 40, "sharpness": 2.0},
     {"greedy_margin": 0.3},
     {"memo": True, "endgame_plays": 13, "read_partner": False, "stock_endgame_plays": 19},
+    {"pairs_tree": 150},
+    {"pairs_tree": 150, "endgame_plays": 0, "signals": True},
 ]
 
 

@@ -1,4 +1,4 @@
-"""Information-set Monte Carlo tree search for two players, over the hands in play.
+"""Information-set Monte Carlo tree search for two sides, over the hands in play.
 
 The determinized search of :mod:`scopa_net.bots.strong` solves each guessed deal as if every
 card were face up, then averages: in each guess its own later plays already know the other
@@ -17,6 +17,11 @@ margin, or the score itself once the round is over.
 
 Everything is read from :class:`~scopa_net.bots.observed.Observed` and the random source the
 caller hands in; with an iteration budget (no clock) a decision is fixed by them.
+
+With two pairs the tree is the same: a node is still what this seat has seen, the partner's
+and the opponents' plays in it are made from the guess, and the values are side totals (the
+partners' choices maximise their side's, the opponents' minimise it). The reading may be any
+object with ``log_weight`` (with two pairs, the greedy reading, and the partner's signals).
 """
 
 from __future__ import annotations
@@ -25,11 +30,12 @@ import random
 from collections.abc import Callable, Sequence
 from itertools import accumulate
 from math import exp, log, sqrt
+from typing import Protocol
 
-from scopa_net.bots.inference import ChoiceModel, Inference
+from scopa_net.bots.inference import ChoiceModel
 from scopa_net.bots.lookahead import Leaf
 from scopa_net.bots.observed import Observed
-from scopa_net.bots.sampling import sample_world
+from scopa_net.bots.sampling import World, sample_world
 from scopa_net.bots.search import Playouts
 from scopa_net.round import Round
 from scopa_net.rules import RuleSet
@@ -45,6 +51,12 @@ POOL_REUSE = 8
 MAX_POOL = 2048
 #: How many times the clock is read: once per this many iterations.
 CLOCK_EVERY = 16
+
+
+class Reading(Protocol):
+    """How likely a guess is, by what the other seats did (:mod:`scopa_net.bots.inference`)."""
+
+    def log_weight(self, world: World) -> float: ...
 
 
 class _Node:
@@ -113,13 +125,55 @@ class InformationSetSearch:
         rng: random.Random,
         iterations: int,
         *,
-        reading: Inference | None = None,
+        reading: Reading | None = None,
         clock: Callable[[], float] | None = None,
         deadline: float | None = None,
     ) -> int:
         """The most tried of ``codes`` after ``iterations`` iterations (fewer if ``clock``
         passes ``deadline``; the pool of guesses, sized for ``iterations``, then stops growing
         too, so a generous budget costs nothing once the clock decides)."""
+        tried = self.root_children(
+            known, codes, rng, iterations, reading=reading, clock=clock, deadline=deadline
+        )
+        sign = 1.0 if known.side == 0 else -1.0
+
+        def rank(code: int) -> tuple[int, float]:
+            node = tried.get(code)
+            return (-1, 0.0) if node is None else (node.visits, sign * node.total)
+
+        return max(codes, key=rank)
+
+    def root_values(
+        self,
+        known: Observed,
+        codes: Sequence[int],
+        rng: random.Random,
+        iterations: int,
+        *,
+        reading: Reading | None = None,
+        clock: Callable[[], float] | None = None,
+        deadline: float | None = None,
+    ) -> dict[int, tuple[int, float]]:
+        """The search of :meth:`best_code`, and for each play of ``codes`` tried: its visits
+        and its mean value to this seat's side."""
+        tried = self.root_children(
+            known, codes, rng, iterations, reading=reading, clock=clock, deadline=deadline
+        )
+        sign = 1.0 if known.side == 0 else -1.0
+        return {k: (n.visits, sign * n.total / n.visits) for k, n in tried.items() if n.visits}
+
+    def root_children(
+        self,
+        known: Observed,
+        codes: Sequence[int],
+        rng: random.Random,
+        iterations: int,
+        *,
+        reading: Reading | None = None,
+        clock: Callable[[], float] | None = None,
+        deadline: float | None = None,
+    ) -> dict[int, _Node]:
+        """The root's children after the search: the plays of ``codes`` tried."""
         draw = _guesses(known, rng, reading, pool_size(iterations), clock=clock, deadline=deadline)
         root = _Node()
         side_of = tuple(self.rules.side_of(s) for s in range(self.rules.players))
@@ -189,14 +243,7 @@ class InformationSetSearch:
             if done % CLOCK_EVERY == 0 and _past(clock, deadline):
                 break
         self.iterations += done
-        sign = 1.0 if known.side == 0 else -1.0
-        tried = root.children
-
-        def rank(code: int) -> tuple[int, float]:
-            node = tried.get(code)
-            return (-1, 0.0) if node is None else (node.visits, sign * node.total)
-
-        return max(codes, key=rank)
+        return root.children
 
 
 def _past(clock: Callable[[], float] | None, deadline: float | None) -> bool:
@@ -212,7 +259,7 @@ def pool_size(iterations: int) -> int:
 def _guesses(
     known: Observed,
     rng: random.Random,
-    reading: Inference | None,
+    reading: Reading | None,
     size: int,
     *,
     clock: Callable[[], float] | None = None,

@@ -32,12 +32,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from itertools import accumulate
-from math import exp
+from math import exp, log
 
 from scopa_net.bots.base import decision_rng
 from scopa_net.bots.greedy import GreedyPlayer
 from scopa_net.bots.inference import DEFAULT_SHARPNESS, ChoiceModel, Inference
-from scopa_net.bots.ismcts import DEFAULT_EXPLORATION, InformationSetSearch
+from scopa_net.bots.ismcts import DEFAULT_EXPLORATION, InformationSetSearch, Reading
 from scopa_net.bots.lookahead import LAST_DEAL, DealSearch
 from scopa_net.bots.observed import Observed
 from scopa_net.bots.reading import GreedyReading
@@ -173,6 +173,7 @@ class StrongPlayer:
         bias: float = 0.0,
         tree_splits: int = DEFAULT_TREE_SPLITS,
         horizon: int = 1,
+        pairs_tree: int = 0,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts!r}")
@@ -213,6 +214,10 @@ class StrongPlayer:
         """Random splits the tree's leaf averages the primiera over (``prime_splits``)."""
         self.horizon = horizon
         """Deals the information-set tree spans (1: the hands in play)."""
+        self.pairs_tree = pairs_tree
+        """With two pairs, iterations of information-set search per decision while cards are
+        hidden and the exact end of the round (``endgame_plays``) has not taken over; 0 keeps
+        the determinized search there."""
         self._trees: dict[RuleSet, InformationSetSearch] = {}
         self._read: dict[tuple, dict[int, float]] = {}
         self._greedy = GreedyPlayer()
@@ -252,24 +257,18 @@ class StrongPlayer:
         certain = is_certain(known)
         if self.tree and known.rules.players == 2 and not certain:
             return self._tree_code(known, codes, rng, model)
-        reading = None
-        if self.inference and not certain and known.rules.hand_size <= self.inference_hand_size:
-            skip = None if self.read_partner else _partner_of(known)
-            if self._reads_as_greedy(known.rules):
-                sharpness = GREEDY_READING_SHARPNESS if self.sharpness is None else self.sharpness
-                reading = GreedyReading(known, sharpness, self._read, skip=skip)
-            else:
-                reading = Inference(known, model, skip=skip)
-            if not reading.informative:
-                reading = None
+        endgame_plays = self.endgame_plays
+        if endgame_plays is None:
+            endgame_plays = PAIRS_ENDGAME_PLAYS if known.rules.players == 4 else 0
+        signalling = self._signals_for(known.rules)
+        exact_end = not known.stock_count and known.plays_left - 1 <= endgame_plays
+        if self.pairs_tree and known.rules.players == 4 and not certain and not exact_end:
+            return self._pairs_tree_code(known, codes, rng, model, signalling)
+        reading = None if certain else self._reading_for(known, model)
         deadline = None
         if self.clock is not None and self.time_limit is not None:
             deadline = self.clock() + self.time_limit
         signals = None
-        signalling = self._signals_for(known.rules)
-        endgame_plays = self.endgame_plays
-        if endgame_plays is None:
-            endgame_plays = PAIRS_ENDGAME_PLAYS if known.rules.players == 4 else 0
         if signalling and not certain:
             signals = PartnerSignals(known)
             if not signals.informative:
@@ -387,6 +386,77 @@ class StrongPlayer:
         self.evaluations += tree.iterations - before
         return code
 
+    def _pairs_tree_code(
+        self,
+        known: Observed,
+        codes: list[int],
+        rng: random.Random,
+        model: ChoiceModel,
+        signalling: bool,
+    ) -> int:
+        """The information-set search's choice with two pairs (cards still hidden), on the
+        reading the determinized search would use, and laying by the partners' convention."""
+        tree = self._trees.get(known.rules)
+        if tree is None:
+            tree = InformationSetSearch(
+                known.rules,
+                exploration=self.exploration,
+                coefficients=self.leaf,
+                bias=self.bias,
+                prime_splits=self.tree_splits,
+                horizon=self.horizon,
+            )
+            self._trees[known.rules] = tree
+        parts: list[Reading] = []
+        reading = self._reading_for(known, model)
+        if reading is not None:
+            parts.append(reading)
+        if signalling:
+            signals = PartnerSignals(known)
+            if signals.informative:
+                parts.append(_SignalReading(signals))
+        deadline = None
+        if self.clock is not None and self.time_limit is not None:
+            deadline = self.clock() + self.time_limit
+        before = tree.iterations
+        values = tree.root_values(
+            known,
+            codes,
+            rng,
+            self.pairs_tree,
+            reading=_joint(parts),
+            clock=self.clock,
+            deadline=deadline,
+        )
+        self.evaluations += tree.iterations - before
+        if not values:
+            return codes[0]
+        best = max(codes, key=lambda k: values.get(k, (-1, 0.0)))
+        if signalling:
+            # The partner reads lays by the convention: lay from a pair when about as good,
+            # among the plays the tree tried a fair share of times.
+            most = values[best][0]
+            tried = [k for k in codes if k in values and 4 * values[k][0] >= most]
+            lay = signalling_lay(
+                tried, [values[k][1] for k in tried], known.hand, self.signal_margin
+            )
+            if lay is not None:
+                return tried[lay]
+        return best
+
+    def _reading_for(self, known: Observed, model: ChoiceModel) -> Inference | None:
+        """The reading of the other seats' choices hard uses here, or None (none informative)."""
+        if not self.inference or known.rules.hand_size > self.inference_hand_size:
+            return None
+        skip = None if self.read_partner else _partner_of(known)
+        reading: Inference
+        if self._reads_as_greedy(known.rules):
+            sharpness = GREEDY_READING_SHARPNESS if self.sharpness is None else self.sharpness
+            reading = GreedyReading(known, sharpness, self._read, skip=skip)
+        else:
+            reading = Inference(known, model, skip=skip)
+        return reading if reading.informative else None
+
     def _reads_as_greedy(self, rules: RuleSet) -> bool:
         if self.greedy_reading is not None:
             return self.greedy_reading
@@ -417,6 +487,37 @@ class StrongPlayer:
             model = ChoiceModel(rules, sharpness)
             tools = self._tools[rules] = (Playouts(rules), exact, model)
         return tools
+
+
+class _SignalReading:
+    """The partner's signals as a reading (:class:`~scopa_net.bots.ismcts.Reading`)."""
+
+    __slots__ = ("signals",)
+
+    def __init__(self, signals: PartnerSignals) -> None:
+        self.signals = signals
+
+    def log_weight(self, world: World) -> float:
+        return log(self.signals.odds(world))
+
+
+class _JointReading:
+    """Several readings at once: a guess's weight is the product of theirs."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, parts: Sequence[Reading]) -> None:
+        self.parts = tuple(parts)
+
+    def log_weight(self, world: World) -> float:
+        return sum(part.log_weight(world) for part in self.parts)
+
+
+def _joint(parts: Sequence[Reading]) -> Reading | None:
+    """One reading of ``parts``: None if there are none, the one if one."""
+    if not parts:
+        return None
+    return parts[0] if len(parts) == 1 else _JointReading(parts)
 
 
 def _partner_of(known: Observed) -> int:
