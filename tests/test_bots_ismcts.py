@@ -217,15 +217,21 @@ def pairs_positions(rules: RuleSet, seed: int) -> list[SeatView]:
     return found
 
 
+PAIRS_SETTINGS = ({}, {"tree_plies": 4}, {"opponent_policy": True})
+
+
+@pytest.mark.parametrize("extra", PAIRS_SETTINGS, ids=str)
 @pytest.mark.parametrize("rules", PAIRS, ids=lambda r: r.describe())
-def test_the_pairs_tree_plays_legal_plays_fixed_by_the_seed(rules: RuleSet) -> None:
+def test_the_pairs_tree_plays_legal_plays_fixed_by_the_seed(
+    rules: RuleSet, extra: dict[str, object]
+) -> None:
     """With two pairs (``pairs_tree``) the tree decides: it spends its iterations, and its
     choice is legal and the same for the same seed."""
     searched = 0
     for seed in range(4):
         for view in pairs_positions(rules, seed):
             legal = set(Observed.from_view(view).legal_codes())
-            players = [StrongPlayer(seed, pairs_tree=120) for _ in range(2)]
+            players = [StrongPlayer(seed, pairs_tree=120, **extra) for _ in range(2)]  # type: ignore[arg-type]
             picks = [p.choose(view) for p in players]
             assert picks[0] == picks[1]
             assert picks[0].code in legal
@@ -261,3 +267,18 @@ def test_the_pairs_tree_leaves_two_players_alone() -> None:
             for extra in ({}, {"pairs_tree": 500})
         }
         assert len(picks) == 1
+
+
+def test_a_ply_limit_stops_the_tree_before_the_end_of_the_hands() -> None:
+    """With ``plies`` the iterations stop that many plays from the root (scopone's hands
+    last the whole round): the tree then holds no line longer than that."""
+    views = pairs_positions(PAIRS[1], 5)
+    known = Observed.from_view(views[0])
+    codes = known.legal_codes()
+    search = InformationSetSearch(PAIRS[1], plies=3)
+    children = search.root_children(known, codes, random.Random(5), 400)
+
+    def depth(nodes: dict) -> int:
+        return max((1 + depth(n.children) for n in nodes.values()), default=0)
+
+    assert depth(children) == 3

@@ -30,6 +30,7 @@ HARD_SETTINGS: list[dict[str, object]] = [
     {"memo": True, "endgame_plays": 13, "read_partner": False, "stock_endgame_plays": 19},
     {"pairs_tree": 150},
     {"pairs_tree": 150, "endgame_plays": 0, "signals": True},
+    {"pairs_tree": 150, "tree_plies": 8, "opponent_policy": True},
 ]
 
 

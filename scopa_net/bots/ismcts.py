@@ -84,7 +84,9 @@ class InformationSetSearch:
         "iterations",
         "leaf",
         "model",
+        "opponent_policy",
         "playouts",
+        "plies",
         "rules",
     )
 
@@ -97,6 +99,8 @@ class InformationSetSearch:
         bias: float = 0.0,
         prime_splits: int = 1,
         horizon: int = 1,
+        opponent_policy: bool = False,
+        plies: int = 0,
     ) -> None:
         if rules.side_count != 2:
             raise ValueError(f"information-set search needs two sides, not {rules.side_count!r}")
@@ -113,6 +117,12 @@ class InformationSetSearch:
         the next deal (dealt from the guess), and so on. Measured at 2 against 1, 2,000
         iterations: -0.056 [-0.262, 0.151] points a round against ``medium`` over 198 paired
         decks, at twice the think."""
+        self.opponent_policy = opponent_policy
+        """The other side's plays in the tree are the playout policy's (a greedy player's
+        kind of choice) instead of its best by the tree's statistics."""
+        self.plies = plies
+        """Plays the tree and its playouts go at most, the leaf judging the position then
+        (0: no limit but the deals the tree spans)."""
         self.leaf = Leaf(rules, coefficients, prime_splits)
         self.playouts = Playouts(rules, noise=0.0)
         self.iterations = 0
@@ -178,6 +188,7 @@ class InformationSetSearch:
         root = _Node()
         side_of = tuple(self.rules.side_of(s) for s in range(self.rules.players))
         deal = None
+        stop = 0
         c = self.exploration
         leaf = self.leaf
         pick = self.playouts.pick
@@ -185,17 +196,28 @@ class InformationSetSearch:
         rand = rng.random
         bias = self.bias
         play_score = self.model.play_score
+        by_policy = 1 - known.side if self.opponent_policy else -1
         done = 0
         for done in range(1, iterations + 1):
             rnd = draw()
             if deal is None:
                 deal = rnd.next_deal + self.horizon - 1
+                stop = max(0, rnd.plays_left - self.plies) if self.plies else 0
             node = root
             path = [root]
             expanded = False
-            while rnd.plays_left and rnd.next_deal <= deal:
+            while rnd.plays_left > stop and rnd.next_deal <= deal:
                 legal = codes if node is root else rnd.legal_codes()
                 children = node.children
+                if side_of[rnd.turn] == by_policy:
+                    code = legal[0] if len(legal) == 1 else pick(rnd, legal)
+                    child = children.get(code)
+                    if child is None:
+                        child = children[code] = _Node()
+                    node = child
+                    rnd.push_code(code)
+                    path.append(node)
+                    continue
                 untried = [k for k in legal if k not in children]
                 if untried:
                     if len(untried) == 1:
@@ -233,7 +255,7 @@ class InformationSetSearch:
                 rnd.push_code(best)
                 path.append(node)
             if expanded:
-                while rnd.plays_left and rnd.next_deal <= deal:
+                while rnd.plays_left > stop and rnd.next_deal <= deal:
                     legal = rnd.legal_codes()
                     rnd.push_code(legal[0] if len(legal) == 1 else pick(rnd, legal))
             value = leaf.value(rnd, getrandbits(40))

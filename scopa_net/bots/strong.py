@@ -174,6 +174,8 @@ class StrongPlayer:
         tree_splits: int = DEFAULT_TREE_SPLITS,
         horizon: int = 1,
         pairs_tree: int = 0,
+        opponent_policy: bool = False,
+        tree_plies: int = 0,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts!r}")
@@ -218,6 +220,10 @@ class StrongPlayer:
         """With two pairs, iterations of information-set search per decision while cards are
         hidden and the exact end of the round (``endgame_plays``) has not taken over; 0 keeps
         the determinized search there."""
+        self.opponent_policy = opponent_policy
+        """With two pairs, the tree's opponents play the playout policy's plays."""
+        self.tree_plies = tree_plies
+        """With two pairs, plays the tree (and its playouts) go at most before the leaf."""
         self._trees: dict[RuleSet, InformationSetSearch] = {}
         self._read: dict[tuple, dict[int, float]] = {}
         self._greedy = GreedyPlayer()
@@ -405,6 +411,8 @@ class StrongPlayer:
                 bias=self.bias,
                 prime_splits=self.tree_splits,
                 horizon=self.horizon,
+                opponent_policy=self.opponent_policy,
+                plies=self.tree_plies,
             )
             self._trees[known.rules] = tree
         parts: list[Reading] = []
