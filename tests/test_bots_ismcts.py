@@ -217,7 +217,7 @@ def pairs_positions(rules: RuleSet, seed: int) -> list[SeatView]:
     return found
 
 
-PAIRS_SETTINGS = ({}, {"tree_plies": 4}, {"opponent_policy": True})
+PAIRS_SETTINGS = ({}, {"tree_plies": 4}, {"opponent_policy": False})
 
 
 @pytest.mark.parametrize("extra", PAIRS_SETTINGS, ids=str)

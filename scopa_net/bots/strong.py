@@ -19,7 +19,10 @@ guesses, so their comparison is not blurred by luck of the sampling.
 With two players, while any card is hidden, one information-set search
 (:mod:`scopa_net.bots.ismcts`) replaces all that: one tree over the hands in play, keyed by what
 this seat has seen, fed by guesses drawn by the same reading; it does not let its own later
-plays, nor the other side's, know cards they would not see (``tree``).
+plays, nor the other side's, know cards they would not see (``tree``). At four players
+(three-card hands) it does so too until the exact last deal takes over, its opponents in the
+tree playing as the playout policy would (``pairs_tree``, ``opponent_policy``); in scopone
+the determinized search stays (the whole-round tree measured worse).
 
 The budget is ``nodes`` of search (``playouts``, the number of (guess, play) pairs, for the
 playout method) per decision: that makes a decision reproducible for a seed. ``clock`` and
@@ -99,6 +102,15 @@ DEFAULT_TREE = 2000
 #: parts) +0.947 [0.877, 1.018] points a round against +0.958 [0.888, 1.028] with neither,
 #: think median 48.8 ms, max 218 ms CPU: not kept.
 DEFAULT_TREE_SPLITS = 1
+#: At four players (three-card hands), iterations of information-set search per decision
+#: while cards are hidden, until the exact last deal (:data:`PAIRS_ENDGAME_PLAYS`) takes over;
+#: the tree's opponents play the playout policy's plays (``opponent_policy``). Against
+#: ``medium``, deck by deck against the determinized search on the same decks
+#: (round_duplicates.py hard:pairs_tree=2000,opponent_policy=True medium --players 4 --rounds
+#: 200 --paired F, 2026-12-03): +0.185 [-0.092, 0.462] points a round (seed 1) and +0.190
+#: [-0.064, 0.444] (seed 2), +0.188 [-0.000, 0.375] over the 400 decks; think median 37 ms,
+#: max 140 ms CPU (14 ms, 104 ms before).
+PAIRS_TREE = 2000
 #: A cap on guesses per decision (a clock normally stops the search long before).
 MAX_GUESSES = 100_000
 
@@ -120,6 +132,20 @@ class StrongPlayer:
     ``horizon`` (deals the tree spans, 2: -0.056 [-0.262, 0.151] at twice the think),
     ``tree_splits`` and ``sharpness`` (the comment of :data:`DEFAULT_TREE_SPLITS`).
 
+    The information-set tree with two pairs (against ``medium``, deck by deck over the same
+    200 decks of seed 1, and of seed 2 where given, ``round_duplicates.py hard:KEY=VALUE
+    medium --players 4 [--variant scopone_scientifico] --rounds 200 --paired F``):
+    ``pairs_tree`` (iterations; :data:`PAIRS_TREE` at four players, 0 in scopone), with
+    ``opponent_policy`` (the tree's opponents play the playout policy's plays; on) and
+    ``tree_plies`` (plays the tree and its playouts go before the leaf judges; 0, the hands
+    in play). At four players, 2,000 iterations against the determinized search: +0.052
+    [-0.213, 0.318] with the opponents by the tree's statistics, +0.185 [-0.092, 0.462] and
+    +0.190 [-0.064, 0.444] by the policy (kept); the tree through the last deal too
+    (``endgame_plays=0``) +0.130 [-0.143, 0.403], and with the policy +0.140 [-0.137,
+    0.417]. In scopone, where the tree spans the whole round: 1,500 iterations -0.546
+    [-0.987, -0.106] (141 decks; think median 88 ms), 2,000 with ``tree_plies=8`` +0.068
+    [-0.311, 0.446] (think median 82 ms, max 139 ms).
+
     With two pairs: ``greedy_reading`` (read the other seats as greedy players,
     :mod:`scopa_net.bots.reading`; on by default with three-card hands), ``signals`` (lay from
     a pair and read the partner's lays so, :mod:`scopa_net.bots.signals`; on by default in
@@ -130,13 +156,13 @@ class StrongPlayer:
     ``stock_endgame_plays`` (the same through the guessed stock: 19 at four players, -0.24
     [-0.47, -0.00]), ``read_partner`` (False leaves the partner out of the reading: +0.05
     [-0.14, 0.23] at four players, +0.02 [-0.15, 0.19] with the exact last deal), ``pool``
-    (guesses resampled by the reading; -0.21 in scopone) and ``greedy_margin``
-    (greedy's play unless the search finds it that much worse; +0.14 in scopone). With these
-    defaults a pair of ``hard`` leads a pair of ``medium`` by +0.564 [0.450, 0.679] points a
-    round at four players (460 matches, stopped by the clock; +0.504 [0.428, 0.580] over
-    1,000 before the exact last deal) and +0.931 [0.788, 1.073] in scopone (660 matches,
-    stopped; +0.940 [0.815, 1.065] over 910 before the memo): ``benchmarks/arena_progress.py``,
-    seed 1, think median 16.2 / 32.1 ms and max 119 / 97 ms CPU.
+    (guesses resampled by the reading; -0.21 in scopone) and ``greedy_margin`` (greedy's play unless
+    the search finds it that much worse; +0.14 in scopone). With these defaults and the determinized
+    search at four players (``pairs_tree=0``) a pair of ``hard`` leads a pair of ``medium`` by
+    +0.564 [0.450, 0.679] points a round at four players (460 matches, stopped by the clock; +0.504
+    [0.428, 0.580] over 1,000 before the exact last deal) and +0.931 [0.788, 1.073] in scopone (660
+    matches, stopped; +0.940 [0.815, 1.065] over 910 before the memo):
+    ``benchmarks/arena_progress.py``, seed 1, think median 16.2 / 32.1 ms and max 119 / 97 ms CPU.
     """
 
     def __init__(
@@ -173,8 +199,8 @@ class StrongPlayer:
         bias: float = 0.0,
         tree_splits: int = DEFAULT_TREE_SPLITS,
         horizon: int = 1,
-        pairs_tree: int = 0,
-        opponent_policy: bool = False,
+        pairs_tree: int | None = None,
+        opponent_policy: bool = True,
         tree_plies: int = 0,
     ) -> None:
         if playouts < 1:
@@ -219,9 +245,11 @@ class StrongPlayer:
         self.pairs_tree = pairs_tree
         """With two pairs, iterations of information-set search per decision while cards are
         hidden and the exact end of the round (``endgame_plays``) has not taken over; 0 keeps
-        the determinized search there."""
+        the determinized search there, None is :data:`PAIRS_TREE` at four players and 0 in
+        scopone."""
         self.opponent_policy = opponent_policy
-        """With two pairs, the tree's opponents play the playout policy's plays."""
+        """With two pairs, the tree's opponents play the playout policy's plays (its own
+        side's plays are the tree's best)."""
         self.tree_plies = tree_plies
         """With two pairs, plays the tree (and its playouts) go at most before the leaf."""
         self._trees: dict[RuleSet, InformationSetSearch] = {}
@@ -268,8 +296,11 @@ class StrongPlayer:
             endgame_plays = PAIRS_ENDGAME_PLAYS if known.rules.players == 4 else 0
         signalling = self._signals_for(known.rules)
         exact_end = not known.stock_count and known.plays_left - 1 <= endgame_plays
-        if self.pairs_tree and known.rules.players == 4 and not certain and not exact_end:
-            return self._pairs_tree_code(known, codes, rng, model, signalling)
+        pairs_tree = self._pairs_tree_for(known.rules)
+        if pairs_tree and not certain and not exact_end:
+            return self._pairs_tree_code(
+                known, codes, rng, model, signalling=signalling, iterations=pairs_tree
+            )
         reading = None if certain else self._reading_for(known, model)
         deadline = None
         if self.clock is not None and self.time_limit is not None:
@@ -398,7 +429,9 @@ class StrongPlayer:
         codes: list[int],
         rng: random.Random,
         model: ChoiceModel,
+        *,
         signalling: bool,
+        iterations: int,
     ) -> int:
         """The information-set search's choice with two pairs (cards still hidden), on the
         reading the determinized search would use, and laying by the partners' convention."""
@@ -431,7 +464,7 @@ class StrongPlayer:
             known,
             codes,
             rng,
-            self.pairs_tree,
+            iterations,
             reading=_joint(parts),
             clock=self.clock,
             deadline=deadline,
@@ -464,6 +497,13 @@ class StrongPlayer:
         else:
             reading = Inference(known, model, skip=skip)
         return reading if reading.informative else None
+
+    def _pairs_tree_for(self, rules: RuleSet) -> int:
+        if rules.players != 4:
+            return 0
+        if self.pairs_tree is not None:
+            return self.pairs_tree
+        return 0 if _is_scopone_deal(rules) else PAIRS_TREE
 
     def _reads_as_greedy(self, rules: RuleSet) -> bool:
         if self.greedy_reading is not None:
