@@ -139,12 +139,14 @@ class StrongPlayer:
     ``opponent_policy`` (the tree's opponents play the playout policy's plays; on) and
     ``tree_plies`` (plays the tree and its playouts go before the leaf judges; 0, the hands
     in play). At four players, 2,000 iterations against the determinized search: +0.052
-    [-0.213, 0.318] with the opponents by the tree's statistics, +0.185 [-0.092, 0.462] and
-    +0.190 [-0.064, 0.444] by the policy (kept); the tree through the last deal too
-    (``endgame_plays=0``) +0.130 [-0.143, 0.403], and with the policy +0.140 [-0.137,
-    0.417]. In scopone, where the tree spans the whole round: 1,500 iterations -0.546
-    [-0.987, -0.106] (141 decks; think median 88 ms), 2,000 with ``tree_plies=8`` +0.068
-    [-0.311, 0.446] (think median 82 ms, max 139 ms).
+    [-0.213, 0.318] with the opponents by the tree's statistics, and through the last deal
+    too (``endgame_plays=0``) +0.130 [-0.143, 0.403] and +0.125 [-0.145, 0.395] (think
+    median 46 ms, max 149 ms); with the opponents by the policy +0.185 [-0.092, 0.462] and
+    +0.190 [-0.064, 0.444] (kept), and through the last deal too +0.140 [-0.137, 0.417]. The
+    policy plays much as ``medium`` does, so part of that gain may be this opponent's alone.
+    In scopone (the opponents by the tree's statistics), where the tree spans the whole
+    round: 1,500 iterations -0.546 [-0.987, -0.106] (141 decks, stopped; think median 88 ms),
+    2,000 with ``tree_plies=8`` +0.068 [-0.311, 0.446] (think median 82 ms, max 139 ms).
 
     With two pairs: ``greedy_reading`` (read the other seats as greedy players,
     :mod:`scopa_net.bots.reading`; on by default with three-card hands), ``signals`` (lay from
