@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from helpers import TickingClock
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,8 +19,10 @@ from scopa_net.cards import CARDS, SETTEBELLO
 from scopa_net.match import Match
 from scopa_net.plays import CARD_BITS
 from scopa_net.rules import RuleSet
+from scopa_net.view import SeatView
 
 RULES = RuleSet.of(2)
+PAIRS = (RuleSet.of(4), RuleSet.of(4, 11, ["scopone_scientifico"]))
 
 
 def opening(seed: int) -> Match:
@@ -193,3 +196,89 @@ def test_a_tree_through_the_next_deal_changes_no_choice_by_hidden_cards(
     view, twin_view = views
     players = [StrongPlayer(seed, tree=150, horizon=2) for _ in range(2)]
     assert players[0].choose(view) == players[1].choose(twin_view)
+
+
+def pairs_positions(rules: RuleSet, seed: int) -> list[SeatView]:
+    """The first moments of one random round with two pairs with a choice to make (cards
+    still hidden): the seat to move's view."""
+    rng = random.Random(seed)
+    deck = list(CARDS)
+    rng.shuffle(deck)
+    match = Match(rules, 0)
+    rnd = match.deal(deck)
+    found = []
+    while not rnd.finished and rnd.plays_left > 3:
+        codes = rnd.legal_codes()
+        if len(codes) > 1:
+            found.append(match.view_for(rnd.turn))
+        match.push_code(codes[rng.randrange(len(codes))])
+        if len(found) >= 3:
+            break
+    return found
+
+
+PAIRS_SETTINGS = ({}, {"tree_plies": 4}, {"opponent_policy": False})
+
+
+@pytest.mark.parametrize("extra", PAIRS_SETTINGS, ids=str)
+@pytest.mark.parametrize("rules", PAIRS, ids=lambda r: r.describe())
+def test_the_pairs_tree_plays_legal_plays_fixed_by_the_seed(
+    rules: RuleSet, extra: dict[str, object]
+) -> None:
+    """With two pairs (``pairs_tree``) the tree decides: it spends its iterations, and its
+    choice is legal and the same for the same seed."""
+    searched = 0
+    for seed in range(4):
+        for view in pairs_positions(rules, seed):
+            legal = set(Observed.from_view(view).legal_codes())
+            players = [StrongPlayer(seed, pairs_tree=120, **extra) for _ in range(2)]  # type: ignore[arg-type]
+            picks = [p.choose(view) for p in players]
+            assert picks[0] == picks[1]
+            assert picks[0].code in legal
+            searched += players[0].evaluations == 120
+    assert searched >= 6
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    rules=st.sampled_from(PAIRS),
+    seed=st.integers(0, 10**6),
+    plays=st.integers(0, 30),
+    endgame=st.sampled_from((None, 0)),
+)
+def test_hidden_cards_change_no_choice_of_the_pairs_tree(
+    rules: RuleSet, seed: int, plays: int, endgame: int | None
+) -> None:
+    views = twin_views(rules, seed, plays)
+    if views is None:
+        return
+    view, twin_view = views
+    players = [StrongPlayer(seed, pairs_tree=150, endgame_plays=endgame) for _ in range(2)]
+    assert players[0].choose(view) == players[1].choose(twin_view)
+
+
+def test_the_pairs_tree_leaves_two_players_alone() -> None:
+    """``pairs_tree`` is for two pairs only: at two players the choice is the default's."""
+    for seed in range(6):
+        known = some_opening(seed)
+        codes = known.legal_codes()
+        picks = {
+            StrongPlayer(seed, **extra).best_code(known, codes, random.Random(seed))  # type: ignore[arg-type]
+            for extra in ({}, {"pairs_tree": 500})
+        }
+        assert len(picks) == 1
+
+
+def test_a_ply_limit_stops_the_tree_before_the_end_of_the_hands() -> None:
+    """With ``plies`` the iterations stop that many plays from the root (scopone's hands
+    last the whole round): the tree then holds no line longer than that."""
+    views = pairs_positions(PAIRS[1], 5)
+    known = Observed.from_view(views[0])
+    codes = known.legal_codes()
+    search = InformationSetSearch(PAIRS[1], plies=3)
+    children = search.root_children(known, codes, random.Random(5), 400)
+
+    def depth(nodes: dict) -> int:
+        return max((1 + depth(n.children) for n in nodes.values()), default=0)
+
+    assert depth(children) == 3

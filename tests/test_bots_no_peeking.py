@@ -22,12 +22,16 @@ from scopa_net.rules import RuleSet
 #: Hard's settings that read or search differently from its defaults (the defaults are
 #: covered below): each must decide from the seat's view alone too.
 HARD_SETTINGS: list[dict[str, object]] = [
-    {"signals": True, "endgame_plays": 11},
+    {"signals": True, "endgame_plays": 11, "pairs_tree": 0},
     {"greedy_reading": True, "sharpness": 4.0},
     {"greedy_reading": False, "signals": False, "endgame_plays": 0},
     {"pool": 40, "sharpness": 2.0},
     {"greedy_margin": 0.3},
     {"memo": True, "endgame_plays": 13, "read_partner": False, "stock_endgame_plays": 19},
+    {"pairs_tree": 0, "greedy_margin": 0.3, "pool": 40},
+    {"pairs_tree": 150},
+    {"pairs_tree": 150, "endgame_plays": 0, "signals": True},
+    {"pairs_tree": 150, "tree_plies": 8, "opponent_policy": False},
 ]
 
 

@@ -1,4 +1,4 @@
-"""Information-set Monte Carlo tree search for two players, over the hands in play.
+"""Information-set Monte Carlo tree search for two sides, over the hands in play.
 
 The determinized search of :mod:`scopa_net.bots.strong` solves each guessed deal as if every
 card were face up, then averages: in each guess its own later plays already know the other
@@ -17,6 +17,11 @@ margin, or the score itself once the round is over.
 
 Everything is read from :class:`~scopa_net.bots.observed.Observed` and the random source the
 caller hands in; with an iteration budget (no clock) a decision is fixed by them.
+
+With two pairs the tree is the same: a node is still what this seat has seen, the partner's
+and the opponents' plays in it are made from the guess, and the values are side totals (the
+partners' choices maximise their side's, the opponents' minimise it). The reading may be any
+object with ``log_weight`` (with two pairs, the greedy reading, and the partner's signals).
 """
 
 from __future__ import annotations
@@ -25,11 +30,12 @@ import random
 from collections.abc import Callable, Sequence
 from itertools import accumulate
 from math import exp, log, sqrt
+from typing import Protocol
 
-from scopa_net.bots.inference import ChoiceModel, Inference
+from scopa_net.bots.inference import ChoiceModel
 from scopa_net.bots.lookahead import Leaf
 from scopa_net.bots.observed import Observed
-from scopa_net.bots.sampling import sample_world
+from scopa_net.bots.sampling import World, sample_world
 from scopa_net.bots.search import Playouts
 from scopa_net.round import Round
 from scopa_net.rules import RuleSet
@@ -45,6 +51,12 @@ POOL_REUSE = 8
 MAX_POOL = 2048
 #: How many times the clock is read: once per this many iterations.
 CLOCK_EVERY = 16
+
+
+class Reading(Protocol):
+    """How likely a guess is, by what the other seats did (:mod:`scopa_net.bots.inference`)."""
+
+    def log_weight(self, world: World) -> float: ...
 
 
 class _Node:
@@ -72,7 +84,9 @@ class InformationSetSearch:
         "iterations",
         "leaf",
         "model",
+        "opponent_policy",
         "playouts",
+        "plies",
         "rules",
     )
 
@@ -85,6 +99,8 @@ class InformationSetSearch:
         bias: float = 0.0,
         prime_splits: int = 1,
         horizon: int = 1,
+        opponent_policy: bool = False,
+        plies: int = 0,
     ) -> None:
         if rules.side_count != 2:
             raise ValueError(f"information-set search needs two sides, not {rules.side_count!r}")
@@ -101,6 +117,12 @@ class InformationSetSearch:
         the next deal (dealt from the guess), and so on. Measured at 2 against 1, 2,000
         iterations: -0.056 [-0.262, 0.151] points a round against ``medium`` over 198 paired
         decks, at twice the think."""
+        self.opponent_policy = opponent_policy
+        """The other side's plays in the tree are the playout policy's (a greedy player's
+        kind of choice) instead of its best by the tree's statistics."""
+        self.plies = plies
+        """Plays the tree and its playouts go at most, the leaf judging the position then
+        (0: no limit but the deals the tree spans)."""
         self.leaf = Leaf(rules, coefficients, prime_splits)
         self.playouts = Playouts(rules, noise=0.0)
         self.iterations = 0
@@ -113,17 +135,60 @@ class InformationSetSearch:
         rng: random.Random,
         iterations: int,
         *,
-        reading: Inference | None = None,
+        reading: Reading | None = None,
         clock: Callable[[], float] | None = None,
         deadline: float | None = None,
     ) -> int:
         """The most tried of ``codes`` after ``iterations`` iterations (fewer if ``clock``
         passes ``deadline``; the pool of guesses, sized for ``iterations``, then stops growing
         too, so a generous budget costs nothing once the clock decides)."""
+        tried = self.root_children(
+            known, codes, rng, iterations, reading=reading, clock=clock, deadline=deadline
+        )
+        sign = 1.0 if known.side == 0 else -1.0
+
+        def rank(code: int) -> tuple[int, float]:
+            node = tried.get(code)
+            return (-1, 0.0) if node is None else (node.visits, sign * node.total)
+
+        return max(codes, key=rank)
+
+    def root_values(
+        self,
+        known: Observed,
+        codes: Sequence[int],
+        rng: random.Random,
+        iterations: int,
+        *,
+        reading: Reading | None = None,
+        clock: Callable[[], float] | None = None,
+        deadline: float | None = None,
+    ) -> dict[int, tuple[int, float]]:
+        """The search of :meth:`best_code`, and for each play of ``codes`` tried: its visits
+        and its mean value to this seat's side."""
+        tried = self.root_children(
+            known, codes, rng, iterations, reading=reading, clock=clock, deadline=deadline
+        )
+        sign = 1.0 if known.side == 0 else -1.0
+        return {k: (n.visits, sign * n.total / n.visits) for k, n in tried.items() if n.visits}
+
+    def root_children(
+        self,
+        known: Observed,
+        codes: Sequence[int],
+        rng: random.Random,
+        iterations: int,
+        *,
+        reading: Reading | None = None,
+        clock: Callable[[], float] | None = None,
+        deadline: float | None = None,
+    ) -> dict[int, _Node]:
+        """The root's children after the search: the plays of ``codes`` tried."""
         draw = _guesses(known, rng, reading, pool_size(iterations), clock=clock, deadline=deadline)
         root = _Node()
         side_of = tuple(self.rules.side_of(s) for s in range(self.rules.players))
         deal = None
+        stop = 0
         c = self.exploration
         leaf = self.leaf
         pick = self.playouts.pick
@@ -131,17 +196,28 @@ class InformationSetSearch:
         rand = rng.random
         bias = self.bias
         play_score = self.model.play_score
+        by_policy = 1 - known.side if self.opponent_policy else -1
         done = 0
         for done in range(1, iterations + 1):
             rnd = draw()
             if deal is None:
                 deal = rnd.next_deal + self.horizon - 1
+                stop = max(0, rnd.plays_left - self.plies) if self.plies else 0
             node = root
             path = [root]
             expanded = False
-            while rnd.plays_left and rnd.next_deal <= deal:
+            while rnd.plays_left > stop and rnd.next_deal <= deal:
                 legal = codes if node is root else rnd.legal_codes()
                 children = node.children
+                if side_of[rnd.turn] == by_policy:
+                    code = legal[0] if len(legal) == 1 else pick(rnd, legal)
+                    child = children.get(code)
+                    if child is None:
+                        child = children[code] = _Node()
+                    node = child
+                    rnd.push_code(code)
+                    path.append(node)
+                    continue
                 untried = [k for k in legal if k not in children]
                 if untried:
                     if len(untried) == 1:
@@ -179,7 +255,7 @@ class InformationSetSearch:
                 rnd.push_code(best)
                 path.append(node)
             if expanded:
-                while rnd.plays_left and rnd.next_deal <= deal:
+                while rnd.plays_left > stop and rnd.next_deal <= deal:
                     legal = rnd.legal_codes()
                     rnd.push_code(legal[0] if len(legal) == 1 else pick(rnd, legal))
             value = leaf.value(rnd, getrandbits(40))
@@ -189,14 +265,7 @@ class InformationSetSearch:
             if done % CLOCK_EVERY == 0 and _past(clock, deadline):
                 break
         self.iterations += done
-        sign = 1.0 if known.side == 0 else -1.0
-        tried = root.children
-
-        def rank(code: int) -> tuple[int, float]:
-            node = tried.get(code)
-            return (-1, 0.0) if node is None else (node.visits, sign * node.total)
-
-        return max(codes, key=rank)
+        return root.children
 
 
 def _past(clock: Callable[[], float] | None, deadline: float | None) -> bool:
@@ -212,7 +281,7 @@ def pool_size(iterations: int) -> int:
 def _guesses(
     known: Observed,
     rng: random.Random,
-    reading: Inference | None,
+    reading: Reading | None,
     size: int,
     *,
     clock: Callable[[], float] | None = None,

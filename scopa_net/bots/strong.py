@@ -19,7 +19,10 @@ guesses, so their comparison is not blurred by luck of the sampling.
 With two players, while any card is hidden, one information-set search
 (:mod:`scopa_net.bots.ismcts`) replaces all that: one tree over the hands in play, keyed by what
 this seat has seen, fed by guesses drawn by the same reading; it does not let its own later
-plays, nor the other side's, know cards they would not see (``tree``).
+plays, nor the other side's, know cards they would not see (``tree``). At four players
+(three-card hands) it does so too until the exact last deal takes over, its opponents in the
+tree playing as the playout policy would (``pairs_tree``, ``opponent_policy``); in scopone
+the determinized search stays (the whole-round tree measured worse).
 
 The budget is ``nodes`` of search (``playouts``, the number of (guess, play) pairs, for the
 playout method) per decision: that makes a decision reproducible for a seed. ``clock`` and
@@ -32,12 +35,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from itertools import accumulate
-from math import exp
+from math import exp, log
 
 from scopa_net.bots.base import decision_rng
 from scopa_net.bots.greedy import GreedyPlayer
 from scopa_net.bots.inference import DEFAULT_SHARPNESS, ChoiceModel, Inference
-from scopa_net.bots.ismcts import DEFAULT_EXPLORATION, InformationSetSearch
+from scopa_net.bots.ismcts import DEFAULT_EXPLORATION, InformationSetSearch, Reading
 from scopa_net.bots.lookahead import LAST_DEAL, DealSearch
 from scopa_net.bots.observed import Observed
 from scopa_net.bots.reading import GreedyReading
@@ -99,6 +102,18 @@ DEFAULT_TREE = 2000
 #: parts) +0.947 [0.877, 1.018] points a round against +0.958 [0.888, 1.028] with neither,
 #: think median 48.8 ms, max 218 ms CPU: not kept.
 DEFAULT_TREE_SPLITS = 1
+#: At four players (three-card hands), iterations of information-set search per decision
+#: while cards are hidden, until the exact last deal (:data:`PAIRS_ENDGAME_PLAYS`) takes over;
+#: the tree's opponents play the playout policy's plays (``opponent_policy``). Against
+#: ``medium``, deck by deck against the determinized search on the same decks
+#: (round_duplicates.py hard:pairs_tree=2000,opponent_policy=True medium --players 4 --rounds
+#: 200 --paired F, 2026-12-03): +0.185 [-0.092, 0.462] points a round (seed 1) and +0.190
+#: [-0.064, 0.444] (seed 2), +0.188 [-0.000, 0.375] over the 400 decks; think median 37 ms,
+#: max 140 ms CPU (14 ms, 104 ms before). Over 1,000 matches a pair of ``hard`` then leads a
+#: pair of ``medium`` by +0.626 [0.548, 0.704] points a round (arena_progress.py hard medium
+#: --players 4 --matches 1000 --cpu-think, seed 1; think median 37.1 ms, max 155 ms CPU),
+#: against +0.564 [0.450, 0.679] over 460 matches with the determinized search.
+PAIRS_TREE = 2000
 #: A cap on guesses per decision (a clock normally stops the search long before).
 MAX_GUESSES = 100_000
 
@@ -120,6 +135,22 @@ class StrongPlayer:
     ``horizon`` (deals the tree spans, 2: -0.056 [-0.262, 0.151] at twice the think),
     ``tree_splits`` and ``sharpness`` (the comment of :data:`DEFAULT_TREE_SPLITS`).
 
+    The information-set tree with two pairs (against ``medium``, deck by deck over the same
+    200 decks of seed 1, and of seed 2 where given, ``round_duplicates.py hard:KEY=VALUE
+    medium --players 4 [--variant scopone_scientifico] --rounds 200 --paired F``):
+    ``pairs_tree`` (iterations; :data:`PAIRS_TREE` at four players, 0 in scopone), with
+    ``opponent_policy`` (the tree's opponents play the playout policy's plays; on) and
+    ``tree_plies`` (plays the tree and its playouts go before the leaf judges; 0, the hands
+    in play). At four players, 2,000 iterations against the determinized search: +0.052
+    [-0.213, 0.318] with the opponents by the tree's statistics, and through the last deal
+    too (``endgame_plays=0``) +0.130 [-0.143, 0.403] and +0.125 [-0.145, 0.395] (think
+    median 46 ms, max 149 ms); with the opponents by the policy +0.185 [-0.092, 0.462] and
+    +0.190 [-0.064, 0.444] (kept), and through the last deal too +0.140 [-0.137, 0.417]. The
+    policy plays much as ``medium`` does, so part of that gain may be this opponent's alone.
+    In scopone (the opponents by the tree's statistics), where the tree spans the whole
+    round: 1,500 iterations -0.546 [-0.987, -0.106] (141 decks, stopped; think median 88 ms),
+    2,000 with ``tree_plies=8`` +0.068 [-0.311, 0.446] (think median 82 ms, max 139 ms).
+
     With two pairs: ``greedy_reading`` (read the other seats as greedy players,
     :mod:`scopa_net.bots.reading`; on by default with three-card hands), ``signals`` (lay from
     a pair and read the partner's lays so, :mod:`scopa_net.bots.signals`; on by default in
@@ -130,13 +161,13 @@ class StrongPlayer:
     ``stock_endgame_plays`` (the same through the guessed stock: 19 at four players, -0.24
     [-0.47, -0.00]), ``read_partner`` (False leaves the partner out of the reading: +0.05
     [-0.14, 0.23] at four players, +0.02 [-0.15, 0.19] with the exact last deal), ``pool``
-    (guesses resampled by the reading; -0.21 in scopone) and ``greedy_margin``
-    (greedy's play unless the search finds it that much worse; +0.14 in scopone). With these
-    defaults a pair of ``hard`` leads a pair of ``medium`` by +0.564 [0.450, 0.679] points a
-    round at four players (460 matches, stopped by the clock; +0.504 [0.428, 0.580] over
-    1,000 before the exact last deal) and +0.931 [0.788, 1.073] in scopone (660 matches,
-    stopped; +0.940 [0.815, 1.065] over 910 before the memo): ``benchmarks/arena_progress.py``,
-    seed 1, think median 16.2 / 32.1 ms and max 119 / 97 ms CPU.
+    (guesses resampled by the reading; -0.21 in scopone) and ``greedy_margin`` (greedy's play unless
+    the search finds it that much worse; +0.14 in scopone). With these defaults and the determinized
+    search at four players (``pairs_tree=0``) a pair of ``hard`` leads a pair of ``medium`` by
+    +0.564 [0.450, 0.679] points a round at four players (460 matches, stopped by the clock; +0.504
+    [0.428, 0.580] over 1,000 before the exact last deal) and +0.931 [0.788, 1.073] in scopone (660
+    matches, stopped; +0.940 [0.815, 1.065] over 910 before the memo):
+    ``benchmarks/arena_progress.py``, seed 1, think median 16.2 / 32.1 ms and max 119 / 97 ms CPU.
     """
 
     def __init__(
@@ -173,6 +204,9 @@ class StrongPlayer:
         bias: float = 0.0,
         tree_splits: int = DEFAULT_TREE_SPLITS,
         horizon: int = 1,
+        pairs_tree: int | None = None,
+        opponent_policy: bool = True,
+        tree_plies: int = 0,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts!r}")
@@ -213,6 +247,16 @@ class StrongPlayer:
         """Random splits the tree's leaf averages the primiera over (``prime_splits``)."""
         self.horizon = horizon
         """Deals the information-set tree spans (1: the hands in play)."""
+        self.pairs_tree = pairs_tree
+        """With two pairs, iterations of information-set search per decision while cards are
+        hidden and the exact end of the round (``endgame_plays``) has not taken over; 0 keeps
+        the determinized search there, None is :data:`PAIRS_TREE` at four players and 0 in
+        scopone."""
+        self.opponent_policy = opponent_policy
+        """With two pairs, the tree's opponents play the playout policy's plays (its own
+        side's plays are the tree's best)."""
+        self.tree_plies = tree_plies
+        """With two pairs, plays the tree (and its playouts) go at most before the leaf."""
         self._trees: dict[RuleSet, InformationSetSearch] = {}
         self._read: dict[tuple, dict[int, float]] = {}
         self._greedy = GreedyPlayer()
@@ -252,24 +296,21 @@ class StrongPlayer:
         certain = is_certain(known)
         if self.tree and known.rules.players == 2 and not certain:
             return self._tree_code(known, codes, rng, model)
-        reading = None
-        if self.inference and not certain and known.rules.hand_size <= self.inference_hand_size:
-            skip = None if self.read_partner else _partner_of(known)
-            if self._reads_as_greedy(known.rules):
-                sharpness = GREEDY_READING_SHARPNESS if self.sharpness is None else self.sharpness
-                reading = GreedyReading(known, sharpness, self._read, skip=skip)
-            else:
-                reading = Inference(known, model, skip=skip)
-            if not reading.informative:
-                reading = None
+        endgame_plays = self.endgame_plays
+        if endgame_plays is None:
+            endgame_plays = PAIRS_ENDGAME_PLAYS if known.rules.players == 4 else 0
+        signalling = self._signals_for(known.rules)
+        exact_end = not known.stock_count and known.plays_left - 1 <= endgame_plays
+        pairs_tree = self._pairs_tree_for(known.rules)
+        if pairs_tree and not certain and not exact_end:
+            return self._pairs_tree_code(
+                known, codes, rng, model, signalling=signalling, iterations=pairs_tree
+            )
+        reading = None if certain else self._reading_for(known, model)
         deadline = None
         if self.clock is not None and self.time_limit is not None:
             deadline = self.clock() + self.time_limit
         signals = None
-        signalling = self._signals_for(known.rules)
-        endgame_plays = self.endgame_plays
-        if endgame_plays is None:
-            endgame_plays = PAIRS_ENDGAME_PLAYS if known.rules.players == 4 else 0
         if signalling and not certain:
             signals = PartnerSignals(known)
             if not signals.informative:
@@ -387,6 +428,88 @@ class StrongPlayer:
         self.evaluations += tree.iterations - before
         return code
 
+    def _pairs_tree_code(
+        self,
+        known: Observed,
+        codes: list[int],
+        rng: random.Random,
+        model: ChoiceModel,
+        *,
+        signalling: bool,
+        iterations: int,
+    ) -> int:
+        """The information-set search's choice with two pairs (cards still hidden), on the
+        reading the determinized search would use, and laying by the partners' convention."""
+        tree = self._trees.get(known.rules)
+        if tree is None:
+            tree = InformationSetSearch(
+                known.rules,
+                exploration=self.exploration,
+                coefficients=self.leaf,
+                bias=self.bias,
+                prime_splits=self.tree_splits,
+                horizon=self.horizon,
+                opponent_policy=self.opponent_policy,
+                plies=self.tree_plies,
+            )
+            self._trees[known.rules] = tree
+        parts: list[Reading] = []
+        reading = self._reading_for(known, model)
+        if reading is not None:
+            parts.append(reading)
+        if signalling:
+            signals = PartnerSignals(known)
+            if signals.informative:
+                parts.append(_SignalReading(signals))
+        deadline = None
+        if self.clock is not None and self.time_limit is not None:
+            deadline = self.clock() + self.time_limit
+        before = tree.iterations
+        values = tree.root_values(
+            known,
+            codes,
+            rng,
+            iterations,
+            reading=_joint(parts),
+            clock=self.clock,
+            deadline=deadline,
+        )
+        self.evaluations += tree.iterations - before
+        if not values:
+            return codes[0]
+        best = max(codes, key=lambda k: values.get(k, (-1, 0.0)))
+        if signalling:
+            # The partner reads lays by the convention: lay from a pair when about as good,
+            # among the plays the tree tried a fair share of times.
+            most = values[best][0]
+            tried = [k for k in codes if k in values and 4 * values[k][0] >= most]
+            lay = signalling_lay(
+                tried, [values[k][1] for k in tried], known.hand, self.signal_margin
+            )
+            if lay is not None:
+                return tried[lay]
+        return best
+
+    def _reading_for(self, known: Observed, model: ChoiceModel) -> Inference | None:
+        """The reading of the other seats' choices hard uses here, or None (none informative)."""
+        if not self.inference or known.rules.hand_size > self.inference_hand_size:
+            return None
+        skip = None if self.read_partner else _partner_of(known)
+        reading: Inference
+        if self._reads_as_greedy(known.rules):
+            sharpness = GREEDY_READING_SHARPNESS if self.sharpness is None else self.sharpness
+            reading = GreedyReading(known, sharpness, self._read, skip=skip)
+        else:
+            reading = Inference(known, model, skip=skip)
+        return reading if reading.informative else None
+
+    def _pairs_tree_for(self, rules: RuleSet) -> int:
+        if rules.players != 4:
+            return 0
+        if self.pairs_tree is not None:
+            return self.pairs_tree
+        return 0 if _is_scopone_deal(rules) else PAIRS_TREE
+
     def _reads_as_greedy(self, rules: RuleSet) -> bool:
         if self.greedy_reading is not None:
             return self.greedy_reading
@@ -417,6 +540,37 @@ class StrongPlayer:
             model = ChoiceModel(rules, sharpness)
             tools = self._tools[rules] = (Playouts(rules), exact, model)
         return tools
+
+
+class _SignalReading:
+    """The partner's signals as a reading (:class:`~scopa_net.bots.ismcts.Reading`)."""
+
+    __slots__ = ("signals",)
+
+    def __init__(self, signals: PartnerSignals) -> None:
+        self.signals = signals
+
+    def log_weight(self, world: World) -> float:
+        return log(self.signals.odds(world))
+
+
+class _JointReading:
+    """Several readings at once: a guess's weight is the product of theirs."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, parts: Sequence[Reading]) -> None:
+        self.parts = tuple(parts)
+
+    def log_weight(self, world: World) -> float:
+        return sum(part.log_weight(world) for part in self.parts)
+
+
+def _joint(parts: Sequence[Reading]) -> Reading | None:
+    """One reading of ``parts``: None if there are none, the one if one."""
+    if not parts:
+        return None
+    return parts[0] if len(parts) == 1 else _JointReading(parts)
 
 
 def _partner_of(known: Observed) -> int:
