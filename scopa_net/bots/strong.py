@@ -112,7 +112,10 @@ DEFAULT_TREE_SPLITS = 1
 #: max 140 ms CPU (14 ms, 104 ms before). Over 1,000 matches a pair of ``hard`` then leads a
 #: pair of ``medium`` by +0.626 [0.548, 0.704] points a round (arena_progress.py hard medium
 #: --players 4 --matches 1000 --cpu-think, seed 1; think median 37.1 ms, max 155 ms CPU),
-#: against +0.564 [0.450, 0.679] over 460 matches with the determinized search.
+#: against +0.564 [0.450, 0.679] over 460 matches with the determinized search. Head to head
+#: with the determinized search (round_duplicates.py hard hard:pairs_tree=0 --players 4
+#: --rounds 200 --seed 3): +0.090 [-0.136, 0.316] points a round over 200 decks, so against
+#: a searching pair the tree is no worse, and most of its gain is against greedy play.
 PAIRS_TREE = 2000
 #: A cap on guesses per decision (a clock normally stops the search long before).
 MAX_GUESSES = 100_000
