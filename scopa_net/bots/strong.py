@@ -310,9 +310,7 @@ class StrongPlayer:
                 known, codes, rng, model, signalling=signalling, iterations=pairs_tree
             )
         reading = None if certain else self._reading_for(known, model)
-        deadline = None
-        if self.clock is not None and self.time_limit is not None:
-            deadline = self.clock() + self.time_limit
+        deadline = self._deadline()
         signals = None
         if signalling and not certain:
             signals = PartnerSignals(known)
@@ -407,29 +405,41 @@ class StrongPlayer:
         self, known: Observed, codes: list[int], rng: random.Random, model: ChoiceModel
     ) -> int:
         """The information-set search's choice (two players, cards still hidden)."""
-        tree = self._trees.get(known.rules)
-        if tree is None:
-            tree = InformationSetSearch(
-                known.rules,
-                exploration=self.exploration,
-                coefficients=self.leaf,
-                bias=self.bias,
-                prime_splits=self.tree_splits,
-                horizon=self.horizon,
-            )
-            self._trees[known.rules] = tree
+        tree = self._tree_for(known.rules)
         reading = Inference(known, model) if self.inference else None
         if reading is not None and not reading.informative:
             reading = None
-        deadline = None
-        if self.clock is not None and self.time_limit is not None:
-            deadline = self.clock() + self.time_limit
+        deadline = self._deadline()
         before = tree.iterations
         code = tree.best_code(
             known, codes, rng, self.tree, reading=reading, clock=self.clock, deadline=deadline
         )
         self.evaluations += tree.iterations - before
         return code
+
+    def _tree_for(self, rules: RuleSet) -> InformationSetSearch:
+        """This player's information-set search for ``rules``, made once. The two-pair
+        settings (``opponent_policy``, ``tree_plies``) are for two pairs only."""
+        tree = self._trees.get(rules)
+        if tree is None:
+            pairs = rules.players == 4
+            tree = self._trees[rules] = InformationSetSearch(
+                rules,
+                exploration=self.exploration,
+                coefficients=self.leaf,
+                bias=self.bias,
+                prime_splits=self.tree_splits,
+                horizon=self.horizon,
+                opponent_policy=pairs and self.opponent_policy,
+                plies=self.tree_plies if pairs else 0,
+            )
+        return tree
+
+    def _deadline(self) -> float | None:
+        """When this decision must end by the caller's clock, if it gave one and a limit."""
+        if self.clock is None or self.time_limit is None:
+            return None
+        return self.clock() + self.time_limit
 
     def _pairs_tree_code(
         self,
@@ -443,19 +453,7 @@ class StrongPlayer:
     ) -> int:
         """The information-set search's choice with two pairs (cards still hidden), on the
         reading the determinized search would use, and laying by the partners' convention."""
-        tree = self._trees.get(known.rules)
-        if tree is None:
-            tree = InformationSetSearch(
-                known.rules,
-                exploration=self.exploration,
-                coefficients=self.leaf,
-                bias=self.bias,
-                prime_splits=self.tree_splits,
-                horizon=self.horizon,
-                opponent_policy=self.opponent_policy,
-                plies=self.tree_plies,
-            )
-            self._trees[known.rules] = tree
+        tree = self._tree_for(known.rules)
         parts: list[Reading] = []
         reading = self._reading_for(known, model)
         if reading is not None:
@@ -464,9 +462,7 @@ class StrongPlayer:
             signals = PartnerSignals(known)
             if signals.informative:
                 parts.append(_SignalReading(signals))
-        deadline = None
-        if self.clock is not None and self.time_limit is not None:
-            deadline = self.clock() + self.time_limit
+        deadline = self._deadline()
         before = tree.iterations
         values = tree.root_values(
             known,
