@@ -78,11 +78,11 @@ async def choose_off_loop(player: Player, view: SeatView, clock: ThinkClock | No
     ``hard`` one, which has none, is left to finish its decision (a fraction of a second)."""
     if isinstance(player, QUICK):
         return player.choose(view)
-    if clock is None:
-        return await trio.to_thread.run_sync(player.choose, view, **{ABANDON_ON_CANCEL: True})
-    clock.restart()
+    if clock is not None:
+        clock.restart()
     try:
         return await trio.to_thread.run_sync(player.choose, view, **{ABANDON_ON_CANCEL: True})
     except trio.Cancelled:
-        clock.stop()  # the abandoned worker finishes its current guess and returns
+        if clock is not None:
+            clock.stop()  # the abandoned worker finishes its current guess and returns
         raise
