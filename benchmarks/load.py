@@ -134,20 +134,71 @@ async def echo_rtt(rounds: int = 2000, pause: float = 0.0, hop: bool = False) ->
     async with trio.open_nursery() as nursery:
         listeners = await nursery.start(partial(trio.serve_tcp, echo, 0, host="127.0.0.1"))
         port = listeners[0].socket.getsockname()[1]
-        stream = await trio.open_tcp_stream("127.0.0.1", port)
-        times = []
-        payload = b"x" * 32
-        for _ in range(rounds):
-            if pause:
-                await trio.sleep(pause)
-            start = time.perf_counter()
-            await stream.send_all(payload)
-            got = 0
-            while got < len(payload):
-                got += len(await stream.receive_some(64))
-            times.append(time.perf_counter() - start)
-        await stream.aclose()
+        median = await echo_client(port, rounds, pause)
         nursery.cancel_scope.cancel()
+    return median
+
+
+ECHO_SERVER_WAIT = 30.0
+"""How long an echo server in its own process waits for its one client before it gives up."""
+
+
+async def serve_one_echo(hop: bool) -> None:
+    """The echo server of :func:`process_echo_rtt`, in its own process: print the port, echo
+    one connection until it closes (with the journal thread's hand-off first if ``hop``),
+    then end. It gives up if nobody connects within :data:`ECHO_SERVER_WAIT`."""
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    print(listeners[0].socket.getsockname()[1], flush=True)
+    with trio.fail_after(ECHO_SERVER_WAIT):
+        stream = await listeners[0].accept()
+    thread = _WriterThread(lambda jobs: (len(jobs), None)) if hop else None
+    try:
+        async for data in stream:
+            if thread is not None:
+                await thread.write([])
+            await stream.send_all(data)
+    finally:
+        if thread is not None:
+            thread.stop()
+
+
+def process_echo_rtt(rounds: int = 2000, pause: float = 0.0, hop: bool = False) -> float:
+    """:func:`echo_rtt` with the echo server in a process of its own, as the host is: each
+    round trip then wakes another process and comes back, which one process echoing to
+    itself never does (measured here: about twice the round trip, back to back or paced)."""
+    server = subprocess.Popen(
+        [sys.executable, __file__, "--serve-echo", "hop" if hop else "plain"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        port = int(server.stdout.readline())
+        return trio.run(echo_client, port, rounds, pause)
+    finally:
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+async def echo_client(port: int, rounds: int, pause: float) -> float:
+    """Median round trip of 32 bytes to the echo server on ``port``, seconds (see
+    :func:`echo_rtt`); the connection is closed at the end, which ends the server."""
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    times = []
+    payload = b"x" * 32
+    for _ in range(rounds):
+        if pause:
+            await trio.sleep(pause)
+        start = time.perf_counter()
+        await stream.send_all(payload)
+        got = 0
+        while got < len(payload):
+            got += len(await stream.receive_some(64))
+        times.append(time.perf_counter() - start)
+    await stream.aclose()
     return statistics.median(times)
 
 
@@ -912,7 +963,11 @@ def main() -> None:
         metavar="FILE",
         help="run the host under cProfile and write its stats to FILE (slows the host down)",
     )
+    parser.add_argument("--serve-echo", choices=("plain", "hop"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.serve_echo:  # the echo server of process_echo_rtt
+        trio.run(serve_one_echo, args.serve_echo == "hop")
+        return
     if args.soak and args.client != "raw":
         parser.error("--soak plays with the raw-frame players")
     if args.stagger is None:
@@ -927,12 +982,18 @@ def main() -> None:
         # The load generator is the measuring instrument: keep its collector from pausing it
         # (a young collection of 2,000 sessions took up to 140 ms, which is not the host's).
         gc.disable()
-    rtt = trio.run(echo_rtt)
     # Paced like one seat's moves (a table moves about once per --bot-delay), 3 s at most.
     pace = min(args.bot_delay, 0.05)
     paced_rounds = max(20, min(200, int(3 / pace)))
-    paced_rtt = trio.run(echo_rtt, paced_rounds, pace)
-    hop_rtt = trio.run(echo_rtt, paced_rounds, pace, True)
+    echoes = Echoes(
+        pace=pace,
+        rtt=trio.run(echo_rtt),
+        paced=trio.run(echo_rtt, paced_rounds, pace),
+        hop=trio.run(echo_rtt, paced_rounds, pace, True),
+        process_rtt=process_echo_rtt(),
+        process_paced=process_echo_rtt(paced_rounds, pace),
+        process_hop=process_echo_rtt(paced_rounds, pace, True),
+    )
     port = free_port()
     # A soak's finished tables stay up a minute (LINGER) beside the new ones; a match takes
     # a round at least, 36 moves of about --bot-delay each.
@@ -982,23 +1043,37 @@ def main() -> None:
                 host.terminate()
                 host.wait(timeout=30)
         host_commit = commit_summary(host_log_path)
-    report(args, window, (rtt, paced_rtt, hop_rtt, pace), (commit, paced_commit, host_commit))
+    report(args, window, echoes, (commit, paced_commit, host_commit))
     if window.failures or not window.moves:
         sys.exit("load benchmark: the play failed (see above)")
+
+
+@dataclass(frozen=True)
+class Echoes:
+    """The round trips the latency is set against (seconds): a bare trio echo on loopback
+    back to back (``rtt``), with ``pace`` seconds between round trips (``paced``), the same
+    through the journal thread's hand-off (``hop``), and those three with the echo server in
+    a process of its own (``process_*``)."""
+
+    pace: float
+    rtt: float
+    paced: float
+    hop: float
+    process_rtt: float
+    process_paced: float
+    process_hop: float
 
 
 def report(
     args: argparse.Namespace,
     window: Window,
-    echo: tuple[float, float, float],
-    commits: tuple[float, float],
+    echoes: Echoes,
+    commits: tuple[float, float, tuple[int, float, float] | None],
 ) -> None:
-    """Print the figures; ``echo``: the bare echo round trip back to back, the same with
-    pauses between round trips, the same again through the journal's thread hand-off, and
-    the pause (seconds); ``commits``: one durable commit back to back, with the same pauses,
-    and the host's own commits during the run (how many were timed, median, p99; None when
-    not known)."""
-    rtt, paced_rtt, hop_rtt, pace = echo
+    """Print the figures; ``commits``: one durable commit back to back, with the echoes'
+    pauses, and the host's own commits during the run (how many were timed, median, p99;
+    None when not known)."""
+    pace, rtt, paced_rtt, hop_rtt = echoes.pace, echoes.rtt, echoes.paced, echoes.hop
     commit, paced_commit, host_commit = commits
     lat = sorted(x * 1000 for x in window.latencies)
     p50 = statistics.median(lat) if lat else float("nan")
@@ -1095,6 +1170,14 @@ def report(
         f"durability: the journal's thread hand-off (to the writer thread and back, no fsync) "
         f"adds {hop:.3f} ms to that paced echo ({hop_rtt * 1000:.3f} ms)"
     )
+    process_paced = echoes.process_paced * 1000
+    process_hop = (echoes.process_hop - echoes.process_paced) * 1000
+    print(
+        f"baseline: the echo server in a process of its own, as the host is (each round trip "
+        f"wakes another process): back to back {echoes.process_rtt * 1000:.3f} ms, with "
+        f"{pace * 1000:.0f} ms pauses {process_paced:.3f} ms; the thread hand-off adds "
+        f"{process_hop:.3f} ms there"
+    )
     if host_commit is not None:
         timed, median, p99_commit = host_commit
         ours = p50 - median * 1000 - hop
@@ -1103,6 +1186,12 @@ def report(
             f"median {median * 1000:.3f} ms, p99 {p99_commit * 1000:.3f} ms; p50 latency less "
             f"that and the hand-off (ours): {ours:.2f} ms, {ours / (paced_rtt * 1000):.1f}x the "
             f"paced echo, {ours / (rtt * 1000):.1f}x the echo"
+        )
+        ours_apart = p50 - median * 1000 - process_hop
+        print(
+            f"ours, against the echo in its own process: p50 latency less the host's commit and "
+            f"that hand-off {ours_apart:.2f} ms, {ours_apart / process_paced:.1f}x its paced "
+            f"round trip, {ours_apart / (echoes.process_rtt * 1000):.1f}x its back-to-back one"
         )
     for failure in window.failures[:5]:
         print(f"failure: {failure}")

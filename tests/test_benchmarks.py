@@ -40,7 +40,7 @@ LAST_WORDS = {
     "fit_leaf.py": "held-out mean squared error",
     "protocol.py": "4 players",
     "gc_probe.py": "scopa-net",
-    "load.py": "durability: the host's own commits (its last",
+    "load.py": "ours, against the echo in its own process",
     "loop_stall.py": "longest stall, baseline / host",
     "round_duplicates.py": "think per move, CPU",
 }
