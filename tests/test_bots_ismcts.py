@@ -148,12 +148,28 @@ def test_hidden_cards_change_no_choice_of_the_tree(seed: int, plays: int) -> Non
     view, twin_view = views
     players = [StrongPlayer(seed, tree=150) for _ in range(2)]
     assert players[0].choose(view) == players[1].choose(twin_view)
+    for extra in TWO_PLAYER_SETTINGS:
+        players = [StrongPlayer(seed, tree=150, **extra) for _ in range(2)]  # type: ignore[arg-type]
+        assert players[0].choose(view) == players[1].choose(twin_view), extra
+
+
+#: The two-player tree's settings other than the defaults: each must decide from the seat's
+#: view alone too.
+TWO_PLAYER_SETTINGS: tuple[dict[str, object], ...] = (
+    {"duel_policy": True, "final_share": 0.3},
+    {"rollouts": 2, "rollout_weight": 0.5, "exact_last": True},
+    {"greedy_reading": False},
+)
 
 
 SETTINGS = (
     {"bias": 1.0},
     {"prime_splits": 8},
     {"horizon": 2},
+    {"final_share": 0.3},
+    {"rollouts": 1, "rollout_weight": 0.5},
+    {"exact_last": True},
+    {"opponent_policy": True},
 )
 
 

@@ -33,7 +33,7 @@ from math import exp, log, sqrt
 from typing import Protocol
 
 from scopa_net.bots.inference import ChoiceModel
-from scopa_net.bots.lookahead import Leaf
+from scopa_net.bots.lookahead import LAST_DEAL, DealSearch, Leaf
 from scopa_net.bots.observed import Observed
 from scopa_net.bots.sampling import World, sample_world
 from scopa_net.bots.search import Playouts
@@ -79,7 +79,9 @@ class InformationSetSearch:
 
     __slots__ = (
         "bias",
+        "exact_last",
         "exploration",
+        "final_share",
         "horizon",
         "iterations",
         "leaf",
@@ -87,6 +89,9 @@ class InformationSetSearch:
         "opponent_policy",
         "playouts",
         "plies",
+        "policy_share",
+        "rollout_weight",
+        "rollouts",
         "rules",
     )
 
@@ -101,9 +106,17 @@ class InformationSetSearch:
         horizon: int = 1,
         opponent_policy: bool = False,
         plies: int = 0,
+        final_share: float = 0.0,
+        rollouts: int = 0,
+        rollout_weight: float = 0.5,
+        exact_last: bool = False,
+        policy_share: float = 1.0,
     ) -> None:
         if rules.side_count != 2:
             raise ValueError(f"information-set search needs two sides, not {rules.side_count!r}")
+        if rollouts and plies:
+            # The playouts reshuffle every card in hand: only right at the start of a deal.
+            raise ValueError("rollouts need leaves at the start of a deal (plies=0)")
         self.rules = rules
         self.exploration = exploration
         self.bias = bias
@@ -120,10 +133,27 @@ class InformationSetSearch:
         self.opponent_policy = opponent_policy
         """The other side's plays in the tree are the playout policy's (a greedy player's
         kind of choice) instead of its best by the tree's statistics."""
+        self.policy_share = policy_share
+        """With ``opponent_policy``, the share of the other side's plays in the tree made by
+        the policy (each drawn at random); the rest are its best by the tree's statistics."""
         self.plies = plies
         """Plays the tree and its playouts go at most, the leaf judging the position then
         (0: no limit but the deals the tree spans)."""
+        self.final_share = final_share
+        """0 picks the most tried play; above 0, the play of best mean value among those
+        tried at least this share of the most tried one's visits."""
+        self.rollouts = rollouts
+        """Playouts of the rest of the round (by the playout policy, the cards not yet
+        dealt at the leaf shuffled anew for each) a leaf's value blends in; 0: none."""
+        self.rollout_weight = rollout_weight
+        """The playouts' share of the leaf's value when ``rollouts``."""
         self.leaf = Leaf(rules, coefficients, prime_splits)
+        self.exact_last = (
+            DealSearch(rules, coefficients=coefficients, memo=True) if exact_last else None
+        )
+        """With two players, a leaf at the start of the last deal (where both seats see every
+        card left) is valued by exact minimax to the round's end instead of the leaf's
+        figures; None: not."""
         self.playouts = Playouts(rules, noise=0.0)
         self.iterations = 0
         """Iterations run so far (for benchmarks and tests)."""
@@ -146,6 +176,13 @@ class InformationSetSearch:
             known, codes, rng, iterations, reading=reading, clock=clock, deadline=deadline
         )
         sign = 1.0 if known.side == 0 else -1.0
+        if self.final_share > 0.0 and tried:
+            most = max(n.visits for n in tried.values())
+            floor = max(1.0, self.final_share * most)
+            return max(
+                (k for k in codes if k in tried and tried[k].visits >= floor),
+                key=lambda k: (sign * tried[k].total / tried[k].visits, tried[k].visits),
+            )
 
         def rank(code: int) -> tuple[int, float]:
             node = tried.get(code)
@@ -197,6 +234,10 @@ class InformationSetSearch:
         bias = self.bias
         play_score = self.model.play_score
         by_policy = 1 - known.side if self.opponent_policy else -1
+        policy_share = self.policy_share
+        rollouts = self.rollouts
+        share = self.rollout_weight
+        exact = self.exact_last
         done = 0
         for done in range(1, iterations + 1):
             rnd = draw()
@@ -209,7 +250,9 @@ class InformationSetSearch:
             while rnd.plays_left > stop and rnd.next_deal <= deal:
                 legal = codes if node is root else rnd.legal_codes()
                 children = node.children
-                if side_of[rnd.turn] == by_policy:
+                if side_of[rnd.turn] == by_policy and (
+                    policy_share >= 1.0 or rand() < policy_share
+                ):
                     code = legal[0] if len(legal) == 1 else pick(rnd, legal)
                     child = children.get(code)
                     if child is None:
@@ -258,7 +301,12 @@ class InformationSetSearch:
                 while rnd.plays_left > stop and rnd.next_deal <= deal:
                     legal = rnd.legal_codes()
                     rnd.push_code(legal[0] if len(legal) == 1 else pick(rnd, legal))
-            value = leaf.value(rnd, getrandbits(40))
+            if exact is not None and rnd.plays_left and not rnd.stock_count:
+                value = exact.value(rnd, 0, 0, LAST_DEAL, rnd.plays_left, wary=False)
+            else:
+                value = leaf.value(rnd, getrandbits(40))
+            if rollouts and rnd.plays_left:
+                value = (1.0 - share) * value + share * self._rolled(rnd, rollouts, rng)
             for n in path:
                 n.visits += 1
                 n.total += value
@@ -266,6 +314,34 @@ class InformationSetSearch:
                 break
         self.iterations += done
         return root.children
+
+    def _rolled(self, rnd: Round, count: int, rng: random.Random) -> float:
+        """Side 0's mean margin over ``count`` playouts of ``rnd`` to the round's end, the
+        cards in hand and in the stock (all dealt from the guess) shuffled anew for each."""
+        playouts = self.playouts
+        pick = playouts.pick
+        starts = rnd._plan.starts
+        total = 0.0
+        for _ in range(count):
+            sim = rnd.copy()
+            start = starts[sim.next_deal]
+            future = list(sim.deck[start:])
+            sizes = [len(h) for h in sim.hands]
+            for h in sim.hands:
+                future += h
+            rng.shuffle(future)
+            at = 0
+            hands = []
+            for n in sizes:
+                hands.append(future[at : at + n])
+                at += n
+            sim.hands = hands
+            sim.deck = (*sim.deck[:start], *future[at:])
+            while sim.plays_left:
+                legal = sim.legal_codes()
+                sim.push_code(legal[0] if len(legal) == 1 else pick(sim, legal))
+            total += playouts.margin(sim, 0)
+        return total / count
 
 
 def _past(clock: Callable[[], float] | None, deadline: float | None) -> bool:

@@ -18,7 +18,8 @@ guesses, so their comparison is not blurred by luck of the sampling.
 
 With two players, while any card is hidden, one information-set search
 (:mod:`scopa_net.bots.ismcts`) replaces all that: one tree over the hands in play, keyed by what
-this seat has seen, fed by guesses drawn by the same reading; it does not let its own later
+this seat has seen, fed by guesses weighted by reading the other seat as a greedy player
+(:mod:`scopa_net.bots.reading`, :data:`TREE_GREEDY_READING`); it does not let its own later
 plays, nor the other side's, know cards they would not see (``tree``). At four players
 (three-card hands) it does so too until the exact last deal takes over, its opponents in the
 tree playing as the playout policy would (``pairs_tree``, ``opponent_policy``); in scopone
@@ -102,6 +103,15 @@ DEFAULT_TREE = 2000
 #: parts) +0.947 [0.877, 1.018] points a round against +0.958 [0.888, 1.028] with neither,
 #: think median 48.8 ms, max 218 ms CPU: not kept.
 DEFAULT_TREE_SPLITS = 1
+#: With two players, the information-set tree reads the other seat's choices as greedy
+#: plays (:mod:`scopa_net.bots.reading`, sharpness :data:`GREEDY_READING_SHARPNESS`) instead
+#: of by the choice model of :mod:`scopa_net.bots.inference`. Against ``medium``, deck by deck
+#: against the choice model's reading on the same decks (round_duplicates.py
+#: hard:greedy_reading=True medium --rounds 200 --paired F, 2026-12-03): +0.136 [-0.006,
+#: 0.279] points a round (seed 1) and +0.120 [-0.031, 0.271] (seed 2), +0.128 [0.024, 0.232]
+#: over the 398 decks; think median 31.5 ms, max 96 ms CPU (30 ms, 78 ms before). ``medium``
+#: is the greedy player, so part of this gain may be that opponent's alone.
+TREE_GREEDY_READING = True
 #: At four players (three-card hands), iterations of information-set search per decision
 #: while cards are hidden, until the exact last deal (:data:`PAIRS_ENDGAME_PLAYS`) takes over;
 #: the tree's opponents play the playout policy's plays (``opponent_policy``). Against
@@ -137,6 +147,24 @@ class StrongPlayer:
     ``bias`` (progressive bias by the one-move score, 1.0: -0.035 [-0.189, 0.118]),
     ``horizon`` (deals the tree spans, 2: -0.056 [-0.262, 0.151] at twice the think),
     ``tree_splits`` and ``sharpness`` (the comment of :data:`DEFAULT_TREE_SPLITS`).
+    Screened 2026-12-03 the same way (``round_duplicates.py hard:KEY=VALUE medium --rounds 200
+    --seed S --paired F``, each against the defaults of then on the same decks, seed 1 then seed
+    2, and the 398 decks of both): ``greedy_reading`` (here: the tree reads the other seat as a
+    greedy player, :data:`TREE_GREEDY_READING`; kept), ``duel_policy`` (the share of the other
+    side's plays in the tree made by the playout policy, as with two pairs: True +0.038 [-0.123,
+    0.198], +0.062 [-0.119, 0.244], +0.050 [-0.071, 0.171], think median 31 ms; with the greedy
+    reading too, against it alone: +0.073 [-0.078, 0.225], -0.110 [-0.302, 0.082], -0.019
+    [-0.142, 0.104], think median 33 ms), ``final_share`` (the play of best mean value among
+    those tried at least that share of the most tried one's visits, instead of the most tried:
+    0.3 +0.020 [-0.044, 0.085], -0.025 [-0.099, 0.049], -0.003 [-0.052, 0.047]), ``exact_last``
+    (the tree's leaves at the start of the last deal valued by exact minimax to the round's end:
+    +0.030 [-0.066, 0.127], -0.035 [-0.124, 0.054], -0.003 [-0.068, 0.063]; think median 34 ms,
+    max 290 ms), ``rollouts`` and ``rollout_weight`` (playouts of the rest of the round by the
+    policy, the undealt cards shuffled anew, blended into the leaf's value at that weight): with
+    1,500 iterations and one playout at weight 0.5, against the greedy reading alone, -0.250
+    [-0.526, 0.026] over the first 94 decks of seed 1 (stopped), think median 76 ms, max 243 ms:
+    the playouts judge worse than the leaf. With the greedy reading, ``sharpness`` 6 against its
+    4: -0.056 [-0.196, 0.085], -0.130 [-0.270, 0.010], -0.093 [-0.192, 0.006].
 
     The information-set tree with two pairs (against ``medium``, deck by deck over the same
     200 decks of seed 1, and of seed 2 where given, ``round_duplicates.py hard:KEY=VALUE
@@ -210,6 +238,11 @@ class StrongPlayer:
         pairs_tree: int | None = None,
         opponent_policy: bool = True,
         tree_plies: int = 0,
+        duel_policy: float = 0.0,
+        final_share: float = 0.0,
+        rollouts: int = 0,
+        rollout_weight: float = 0.5,
+        exact_last: bool = False,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts!r}")
@@ -260,6 +293,19 @@ class StrongPlayer:
         side's plays are the tree's best)."""
         self.tree_plies = tree_plies
         """With two pairs, plays the tree (and its playouts) go at most before the leaf."""
+        self.duel_policy = duel_policy
+        """With two players, the share of the tree's other side's plays made by the playout
+        policy (True: all), the rest by the tree's statistics."""
+        self.final_share = final_share
+        """With two players, 0 takes the tree's most tried play; above 0 the one of best mean
+        value among those tried at least this share of the most tried one's visits."""
+        self.rollouts = rollouts
+        """With two players, playouts of the rest of the round the tree's leaf blends in."""
+        self.rollout_weight = rollout_weight
+        """Their share of the leaf's value (``rollouts``)."""
+        self.exact_last = exact_last
+        """With two players, the tree's leaves at the start of the last deal are valued by
+        exact minimax to the round's end."""
         self._trees: dict[RuleSet, InformationSetSearch] = {}
         self._read: dict[tuple, dict[int, float]] = {}
         self._greedy = GreedyPlayer()
@@ -406,7 +452,13 @@ class StrongPlayer:
     ) -> int:
         """The information-set search's choice (two players, cards still hidden)."""
         tree = self._tree_for(known.rules)
-        reading = Inference(known, model) if self.inference else None
+        reading: Inference | None = None
+        greedy = TREE_GREEDY_READING if self.greedy_reading is None else self.greedy_reading
+        if self.inference and greedy:
+            sharpness = GREEDY_READING_SHARPNESS if self.sharpness is None else self.sharpness
+            reading = GreedyReading(known, sharpness, self._read)
+        elif self.inference:
+            reading = Inference(known, model)
         if reading is not None and not reading.informative:
             reading = None
         deadline = self._deadline()
@@ -430,8 +482,13 @@ class StrongPlayer:
                 bias=self.bias,
                 prime_splits=self.tree_splits,
                 horizon=self.horizon,
-                opponent_policy=pairs and self.opponent_policy,
+                opponent_policy=self.opponent_policy if pairs else bool(self.duel_policy),
+                policy_share=1.0 if pairs else float(self.duel_policy),
                 plies=self.tree_plies if pairs else 0,
+                final_share=0.0 if pairs else self.final_share,
+                rollouts=0 if pairs else self.rollouts,
+                rollout_weight=self.rollout_weight,
+                exact_last=self.exact_last and not pairs,
             )
         return tree
 
