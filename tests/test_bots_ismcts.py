@@ -158,7 +158,7 @@ def test_hidden_cards_change_no_choice_of_the_tree(seed: int, plays: int) -> Non
 TWO_PLAYER_SETTINGS: tuple[dict[str, object], ...] = (
     {"duel_policy": True, "final_share": 0.3},
     {"rollouts": 2, "rollout_weight": 0.5, "exact_last": True},
-    {"greedy_reading": False},
+    {"greedy_reading": True},
 )
 
 

@@ -33,7 +33,7 @@ HARD_SETTINGS: list[dict[str, object]] = [
     {"pairs_tree": 150, "endgame_plays": 0, "signals": True},
     {"pairs_tree": 150, "tree_plies": 8, "opponent_policy": False},
     {"tree": 150, "duel_policy": 0.5, "final_share": 0.3, "exact_last": True, "rollouts": 1},
-    {"tree": 150, "greedy_reading": False},
+    {"tree": 150, "greedy_reading": True},
 ]
 
 

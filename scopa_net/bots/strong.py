@@ -103,15 +103,20 @@ DEFAULT_TREE = 2000
 #: parts) +0.947 [0.877, 1.018] points a round against +0.958 [0.888, 1.028] with neither,
 #: think median 48.8 ms, max 218 ms CPU: not kept.
 DEFAULT_TREE_SPLITS = 1
-#: With two players, the information-set tree reads the other seat's choices as greedy
-#: plays (:mod:`scopa_net.bots.reading`, sharpness :data:`GREEDY_READING_SHARPNESS`) instead
-#: of by the choice model of :mod:`scopa_net.bots.inference`. Against ``medium``, deck by deck
-#: against the choice model's reading on the same decks (round_duplicates.py
-#: hard:greedy_reading=True medium --rounds 200 --paired F, 2026-12-03): +0.136 [-0.006,
-#: 0.279] points a round (seed 1) and +0.120 [-0.031, 0.271] (seed 2), +0.128 [0.024, 0.232]
-#: over the 398 decks; think median 31.5 ms, max 96 ms CPU (30 ms, 78 ms before). ``medium``
-#: is the greedy player, so part of this gain may be that opponent's alone.
-TREE_GREEDY_READING = True
+#: Whether, with two players, the information-set tree reads the other seat's choices as
+#: greedy plays (:mod:`scopa_net.bots.reading`, sharpness :data:`GREEDY_READING_SHARPNESS`)
+#: instead of by the choice model of :mod:`scopa_net.bots.inference` (``greedy_reading``).
+#: Against ``medium``, deck by deck against the choice model's reading on the same decks
+#: (round_duplicates.py hard:greedy_reading=True medium --rounds 200 --paired F, 2026-12-03):
+#: +0.136 [-0.006, 0.279] points a round (seed 1) and +0.120 [-0.031, 0.271] (seed 2), +0.128
+#: [0.024, 0.232] over the 398 decks; think median 31.5 ms, max 96 ms CPU (30 ms, 78 ms
+#: before). It was the best of seven settings screened that day, and over 1,000 matches it
+#: did not hold: +0.955 [0.884, 1.026] points a round (arena_progress.py hard medium --matches
+#: 1000 --cpu-think, seed 1, in two --pairs parts, 2026-12-03; think median 32.7 ms, max 104
+#: ms CPU) against +0.958 [0.888, 1.028] with the choice model. So not the default: the best
+#: of several screens overstates its gain (each screen's interval is about +-0.1), and a
+#: reading fitted to ``medium`` alone is no gain worth having unless matches show it.
+TREE_GREEDY_READING = False
 #: At four players (three-card hands), iterations of information-set search per decision
 #: while cards are hidden, until the exact last deal (:data:`PAIRS_ENDGAME_PLAYS`) takes over;
 #: the tree's opponents play the playout policy's plays (``opponent_policy``). Against
@@ -150,7 +155,7 @@ class StrongPlayer:
     Screened 2026-12-03 the same way (``round_duplicates.py hard:KEY=VALUE medium --rounds 200
     --seed S --paired F``, each against the defaults of then on the same decks, seed 1 then seed
     2, and the 398 decks of both): ``greedy_reading`` (here: the tree reads the other seat as a
-    greedy player, :data:`TREE_GREEDY_READING`; kept), ``duel_policy`` (the share of the other
+    greedy player, :data:`TREE_GREEDY_READING`; not kept), ``duel_policy`` (the share of the other
     side's plays in the tree made by the playout policy, as with two pairs: True +0.038 [-0.123,
     0.198], +0.062 [-0.119, 0.244], +0.050 [-0.071, 0.171], think median 31 ms; with the greedy
     reading too, against it alone: +0.073 [-0.078, 0.225], -0.110 [-0.302, 0.082], -0.019
