@@ -32,6 +32,7 @@ HARD_SETTINGS: list[dict[str, object]] = [
     {"pairs_tree": 150},
     {"pairs_tree": 150, "endgame_plays": 0, "signals": True},
     {"pairs_tree": 150, "tree_plies": 8, "opponent_policy": False},
+    {"pairs_tree": 150, "tree_greedy": True, "partner_policy": True},
 ]
 
 

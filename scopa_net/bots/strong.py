@@ -21,8 +21,9 @@ With two players, while any card is hidden, one information-set search
 this seat has seen, fed by guesses drawn by the same reading; it does not let its own later
 plays, nor the other side's, know cards they would not see (``tree``). At four players
 (three-card hands) it does so too until the exact last deal takes over, its opponents in the
-tree playing as the playout policy would (``pairs_tree``, ``opponent_policy``); in scopone
-the determinized search stays (the whole-round tree measured worse).
+tree playing as the greedy player would from their own seats (``pairs_tree``,
+``opponent_policy``, ``tree_greedy``); in scopone the determinized search stays (the
+whole-round tree measured worse).
 
 The budget is ``nodes`` of search (``playouts``, the number of (guess, play) pairs, for the
 playout method) per decision: that makes a decision reproducible for a seed. ``clock`` and
@@ -116,6 +117,16 @@ DEFAULT_TREE_SPLITS = 1
 #: with the determinized search (round_duplicates.py hard hard:pairs_tree=0 --players 4
 #: --rounds 200 --seed 3): +0.090 [-0.136, 0.316] points a round over 200 decks, so against
 #: a searching pair the tree is no worse, and most of its gain is against greedy play.
+#: The opponents in the tree then play the greedy player's choice from their own seat
+#: (``tree_greedy``, :class:`~scopa_net.bots.greedy.GreedyPolicy`: what a lay leaves the next
+#: seat, by the cards that seat has not seen) instead of the playout policy's: +0.100 [-0.140,
+#: 0.340] (seed 1) and +0.147 [-0.095, 0.390] (seed 2), +0.124 [-0.047, 0.294] over the 400
+#: decks (round_duplicates.py hard:tree_greedy=True medium --players 4 --rounds 200 --paired
+#: F, 2026-12-03), think median 38 ms, max 223 ms CPU (kept). That models ``medium``'s own
+#: choice, so the gain may be this opponent's alone. More iterations do not pay: 3,000 +0.025
+#: [-0.213, 0.263] (seed 1; think median 38.2 ms, max 232 ms). The UCB constant
+#: (``exploration``, which the pairs tree takes too; these two without ``tree_greedy``): 1.0
+#: -0.110 [-0.372, 0.152], 2.0 +0.133 [-0.098, 0.363] (seed 1; think median 39 ms, max 156 ms).
 PAIRS_TREE = 2000
 #: A cap on guesses per decision (a clock normally stops the search long before).
 MAX_GUESSES = 100_000
@@ -153,6 +164,13 @@ class StrongPlayer:
     In scopone (the opponents by the tree's statistics), where the tree spans the whole
     round: 1,500 iterations -0.546 [-0.987, -0.106] (141 decks, stopped; think median 88 ms),
     2,000 with ``tree_plies=8`` +0.068 [-0.311, 0.446] (think median 82 ms, max 139 ms).
+    Against the policy's tree at four players (seed 1): ``partner_policy`` (the partner in the
+    tree plays the playout policy's plays too, which follow its guessed hand, where the tree's
+    statistics, keyed by this seat's view, cannot) +0.020 [-0.229, 0.269] (think median 38
+    ms, max 126 ms); ``signals`` with the tree -0.117 [-0.277, 0.042] (median 41 ms, max 145
+    ms); ``tree_greedy`` (on, see :data:`PAIRS_TREE`, with ``exploration`` and 3,000
+    iterations). In scopone with the opponents by the policy (seed 1), 2,000 iterations and
+    ``tree_plies=4``: +0.013 [-0.360, 0.385] (think median 55 ms, max 93 ms).
 
     With two pairs: ``greedy_reading`` (read the other seats as greedy players,
     :mod:`scopa_net.bots.reading`; on by default with three-card hands), ``signals`` (lay from
@@ -209,6 +227,8 @@ class StrongPlayer:
         horizon: int = 1,
         pairs_tree: int | None = None,
         opponent_policy: bool = True,
+        partner_policy: bool = False,
+        tree_greedy: bool | None = None,
         tree_plies: int = 0,
     ) -> None:
         if playouts < 1:
@@ -258,6 +278,12 @@ class StrongPlayer:
         self.opponent_policy = opponent_policy
         """With two pairs, the tree's opponents play the playout policy's plays (its own
         side's plays are the tree's best)."""
+        self.partner_policy = partner_policy
+        """With two pairs, the tree's partner plays the playout policy's plays too."""
+        self.tree_greedy = tree_greedy
+        """With two pairs, the seats playing by a policy in the tree play the greedy
+        player's choice instead of the playout policy's; None is on with three-card hands
+        (four players), off in scopone."""
         self.tree_plies = tree_plies
         """With two pairs, plays the tree (and its playouts) go at most before the leaf."""
         self._trees: dict[RuleSet, InformationSetSearch] = {}
@@ -431,6 +457,8 @@ class StrongPlayer:
                 prime_splits=self.tree_splits,
                 horizon=self.horizon,
                 opponent_policy=pairs and self.opponent_policy,
+                partner_policy=pairs and self.partner_policy,
+                greedy=pairs and self._tree_greedy_for(rules),
                 plies=self.tree_plies if pairs else 0,
             )
         return tree
@@ -508,6 +536,11 @@ class StrongPlayer:
         if self.pairs_tree is not None:
             return self.pairs_tree
         return 0 if _is_scopone_deal(rules) else PAIRS_TREE
+
+    def _tree_greedy_for(self, rules: RuleSet) -> bool:
+        if self.tree_greedy is not None:
+            return self.tree_greedy
+        return rules.players == 4 and not _is_scopone_deal(rules)
 
     def _reads_as_greedy(self, rules: RuleSet) -> bool:
         if self.greedy_reading is not None:
