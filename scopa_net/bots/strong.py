@@ -126,7 +126,9 @@ DEFAULT_TREE_SPLITS = 1
 #: choice, so the gain may be this opponent's alone. More iterations do not pay: 3,000 +0.025
 #: [-0.213, 0.263] (seed 1; think median 38.2 ms, max 232 ms). The UCB constant
 #: (``exploration``, which the pairs tree takes too; these two without ``tree_greedy``): 1.0
-#: -0.110 [-0.372, 0.152], 2.0 +0.133 [-0.098, 0.363] (seed 1; think median 39 ms, max 156 ms).
+#: -0.110 [-0.372, 0.152] (seed 1); 2.0 +0.133 [-0.098, 0.363] (seed 1) and +0.092 [-0.154,
+#: 0.339] (seed 2), +0.113 [-0.056, 0.281] over the 400 decks (think median 43 ms, max 164
+#: ms), not yet tried with ``tree_greedy`` nor made the default.
 PAIRS_TREE = 2000
 #: A cap on guesses per decision (a clock normally stops the search long before).
 MAX_GUESSES = 100_000
