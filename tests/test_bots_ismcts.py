@@ -233,7 +233,13 @@ def pairs_positions(rules: RuleSet, seed: int) -> list[SeatView]:
     return found
 
 
-PAIRS_SETTINGS = ({}, {"tree_plies": 4}, {"opponent_policy": False})
+PAIRS_SETTINGS = (
+    {},
+    {"tree_plies": 4},
+    {"opponent_policy": False},
+    {"tree_greedy": True},
+    {"partner_policy": True},
+)
 
 
 @pytest.mark.parametrize("extra", PAIRS_SETTINGS, ids=str)

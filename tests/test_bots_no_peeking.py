@@ -32,8 +32,15 @@ HARD_SETTINGS: list[dict[str, object]] = [
     {"pairs_tree": 150},
     {"pairs_tree": 150, "endgame_plays": 0, "signals": True},
     {"pairs_tree": 150, "tree_plies": 8, "opponent_policy": False},
-    {"tree": 150, "duel_policy": 0.5, "final_share": 0.3, "exact_last": True, "rollouts": 1},
-    {"tree": 150, "greedy_reading": True},
+    {
+        "tree": 150,
+        "duel_policy": 0.5,
+        "final_share": 0.3,
+        "exact_last": True,
+        "rollouts": 1,
+        "greedy_reading": True,
+    },
+    {"pairs_tree": 150, "tree_greedy": True, "partner_policy": True},
 ]
 
 

@@ -7,8 +7,8 @@ import random
 import pytest
 from helpers import shuffled_deck
 
-from scopa_net.bots.greedy import GreedyPlayer
-from scopa_net.bots.observed import NotMyTurnError
+from scopa_net.bots.greedy import GreedyPlayer, GreedyPolicy
+from scopa_net.bots.observed import NotMyTurnError, Observed
 from scopa_net.bots.random_player import RandomPlayer
 from scopa_net.bots.strong import StrongPlayer
 from scopa_net.cards import CARDS
@@ -62,6 +62,32 @@ def test_cheap_levels_play_legally(
     rules = RuleSet.of(players, 11, variants)
     match = play_rounds(rules, LEVELS[level], seed, rounds=3)
     assert match.results
+
+
+@pytest.mark.parametrize(("players", "variants"), TABLES)
+def test_the_greedy_policy_scores_as_the_greedy_player(
+    players: int, variants: tuple[str, ...]
+) -> None:
+    """GreedyPolicy, reading a round, picks a play the greedy player scores best from the
+    seat's view (the searches model a seat as greedy with it)."""
+    rules = RuleSet.of(players, 11, variants)
+    greedy = GreedyPlayer()
+    policy = GreedyPolicy(rules)
+    rng = random.Random(players)
+    checked = 0
+    for _ in range(3):
+        match = Match(rules, rng.randrange(rules.players))
+        rnd = match.deal(shuffled_deck(rng))
+        while not rnd.finished:
+            view = match.view_for(rnd.turn)
+            known = Observed.from_view(view)
+            codes = known.legal_codes()
+            scores = [greedy.score(known, code) for code in codes]
+            picked = policy.pick(rnd, codes)
+            assert scores[codes.index(picked)] == pytest.approx(max(scores))
+            checked += len(codes) > 1
+            match.play(greedy.choose(view), rnd.turn, exact=True)
+    assert checked
 
 
 @pytest.mark.parametrize(("players", "variants"), TABLES)

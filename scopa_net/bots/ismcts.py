@@ -32,6 +32,7 @@ from itertools import accumulate
 from math import exp, log, sqrt
 from typing import Protocol
 
+from scopa_net.bots.greedy import GreedyPolicy
 from scopa_net.bots.inference import ChoiceModel
 from scopa_net.bots.lookahead import LAST_DEAL, DealSearch, Leaf
 from scopa_net.bots.observed import Observed
@@ -82,11 +83,13 @@ class InformationSetSearch:
         "exact_last",
         "exploration",
         "final_share",
+        "greedy",
         "horizon",
         "iterations",
         "leaf",
         "model",
         "opponent_policy",
+        "partner_policy",
         "playouts",
         "plies",
         "policy_share",
@@ -105,6 +108,8 @@ class InformationSetSearch:
         prime_splits: int = 1,
         horizon: int = 1,
         opponent_policy: bool = False,
+        partner_policy: bool = False,
+        greedy: bool = False,
         plies: int = 0,
         final_share: float = 0.0,
         rollouts: int = 0,
@@ -136,6 +141,14 @@ class InformationSetSearch:
         self.policy_share = policy_share
         """With ``opponent_policy``, the share of the other side's plays in the tree made by
         the policy (each drawn at random); the rest are its best by the tree's statistics."""
+        self.partner_policy = partner_policy
+        """With two pairs, the partner's plays in the tree are the playout policy's too (they
+        depend on the partner's guessed hand) instead of its best by the tree's statistics,
+        which this seat's view keys and so cannot depend on that hand."""
+        self.greedy = GreedyPolicy(rules) if greedy else None
+        """If set, the seats that play by a policy in the tree (``opponent_policy``,
+        ``partner_policy``) play the greedy player's choice
+        (:class:`~scopa_net.bots.greedy.GreedyPolicy`) instead of the playout policy's."""
         self.plies = plies
         """Plays the tree and its playouts go at most, the leaf judging the position then
         (0: no limit but the deals the tree spans)."""
@@ -229,11 +242,16 @@ class InformationSetSearch:
         c = self.exploration
         leaf = self.leaf
         pick = self.playouts.pick
+        policy_pick = pick if self.greedy is None else self.greedy.pick
         getrandbits = rng.getrandbits
         rand = rng.random
         bias = self.bias
         play_score = self.model.play_score
-        by_policy = 1 - known.side if self.opponent_policy else -1
+        by_policy = tuple(
+            (self.opponent_policy and side_of[s] != known.side)
+            or (self.partner_policy and s != known.seat and side_of[s] == known.side)
+            for s in range(self.rules.players)
+        )
         policy_share = self.policy_share
         rollouts = self.rollouts
         share = self.rollout_weight
@@ -250,10 +268,8 @@ class InformationSetSearch:
             while rnd.plays_left > stop and rnd.next_deal <= deal:
                 legal = codes if node is root else rnd.legal_codes()
                 children = node.children
-                if side_of[rnd.turn] == by_policy and (
-                    policy_share >= 1.0 or rand() < policy_share
-                ):
-                    code = legal[0] if len(legal) == 1 else pick(rnd, legal)
+                if by_policy[rnd.turn] and (policy_share >= 1.0 or rand() < policy_share):
+                    code = legal[0] if len(legal) == 1 else policy_pick(rnd, legal)
                     child = children.get(code)
                     if child is None:
                         child = children[code] = _Node()

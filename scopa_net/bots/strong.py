@@ -18,8 +18,7 @@ guesses, so their comparison is not blurred by luck of the sampling.
 
 With two players, while any card is hidden, one information-set search
 (:mod:`scopa_net.bots.ismcts`) replaces all that: one tree over the hands in play, keyed by what
-this seat has seen, fed by guesses weighted by reading the other seat as a greedy player
-(:mod:`scopa_net.bots.reading`, :data:`TREE_GREEDY_READING`); it does not let its own later
+this seat has seen, fed by guesses drawn by the same reading; it does not let its own later
 plays, nor the other side's, know cards they would not see (``tree``). At four players
 (three-card hands) it does so too until the exact last deal takes over, its opponents in the
 tree playing as the playout policy would (``pairs_tree``, ``opponent_policy``); in scopone
@@ -131,6 +130,21 @@ TREE_GREEDY_READING = False
 #: with the determinized search (round_duplicates.py hard hard:pairs_tree=0 --players 4
 #: --rounds 200 --seed 3): +0.090 [-0.136, 0.316] points a round over 200 decks, so against
 #: a searching pair the tree is no worse, and most of its gain is against greedy play.
+#: The opponents in the tree then play the greedy player's choice from their own seat
+#: (``tree_greedy``, :class:`~scopa_net.bots.greedy.GreedyPolicy`: what a lay leaves the next
+#: seat, by the cards that seat has not seen) instead of the playout policy's: +0.100 [-0.140,
+#: 0.340] (seed 1) and +0.147 [-0.095, 0.390] (seed 2), +0.124 [-0.047, 0.294] over the 400
+#: decks (round_duplicates.py hard:tree_greedy=True medium --players 4 --rounds 200 --paired
+#: F, 2026-12-03), think median 38 ms, max 223 ms CPU. That models ``medium``'s own choice,
+#: and over matches it did not hold: +0.551 [0.459, 0.643] points a round over 686 matches
+#: (arena_progress.py hard medium --players 4 --matches 1000 --cpu-think, seed 1, two --pairs
+#: parts stopped at 343 of 500 pairs, 12:36-13:11 UTC; think median 41.8 ms, max 241 ms CPU),
+#: against +0.626 [0.548, 0.704] without: not the default. More iterations do not pay: 3,000 +0.025
+#: [-0.213, 0.263] (seed 1; think median 38.2 ms, max 232 ms). The UCB constant
+#: (``exploration``, which the pairs tree takes too; these two without ``tree_greedy``): 1.0
+#: -0.110 [-0.372, 0.152] (seed 1); 2.0 +0.133 [-0.098, 0.363] (seed 1) and +0.092 [-0.154,
+#: 0.339] (seed 2), +0.113 [-0.056, 0.281] over the 400 decks (think median 43 ms, max 164
+#: ms), not yet tried with ``tree_greedy`` nor made the default.
 PAIRS_TREE = 2000
 #: A cap on guesses per decision (a clock normally stops the search long before).
 MAX_GUESSES = 100_000
@@ -186,6 +200,13 @@ class StrongPlayer:
     In scopone (the opponents by the tree's statistics), where the tree spans the whole
     round: 1,500 iterations -0.546 [-0.987, -0.106] (141 decks, stopped; think median 88 ms),
     2,000 with ``tree_plies=8`` +0.068 [-0.311, 0.446] (think median 82 ms, max 139 ms).
+    Against the policy's tree at four players (seed 1): ``partner_policy`` (the partner in the
+    tree plays the playout policy's plays too, which follow its guessed hand, where the tree's
+    statistics, keyed by this seat's view, cannot) +0.020 [-0.229, 0.269] (think median 38
+    ms, max 126 ms); ``signals`` with the tree -0.117 [-0.277, 0.042] (median 41 ms, max 145
+    ms); ``tree_greedy`` (off, see :data:`PAIRS_TREE`, with ``exploration`` and 3,000
+    iterations). In scopone with the opponents by the policy (seed 1), 2,000 iterations and
+    ``tree_plies=4``: +0.013 [-0.360, 0.385] (think median 55 ms, max 93 ms).
 
     With two pairs: ``greedy_reading`` (read the other seats as greedy players,
     :mod:`scopa_net.bots.reading`; on by default with three-card hands), ``signals`` (lay from
@@ -242,6 +263,8 @@ class StrongPlayer:
         horizon: int = 1,
         pairs_tree: int | None = None,
         opponent_policy: bool = True,
+        partner_policy: bool = False,
+        tree_greedy: bool = False,
         tree_plies: int = 0,
         duel_policy: float = 0.0,
         final_share: float = 0.0,
@@ -296,6 +319,12 @@ class StrongPlayer:
         self.opponent_policy = opponent_policy
         """With two pairs, the tree's opponents play the playout policy's plays (its own
         side's plays are the tree's best)."""
+        self.partner_policy = partner_policy
+        """With two pairs, the tree's partner plays the playout policy's plays too."""
+        self.tree_greedy = tree_greedy
+        """With two pairs, the seats playing by a policy in the tree play the greedy
+        player's choice instead of the playout policy's (measured, not the default: see
+        :data:`PAIRS_TREE`)."""
         self.tree_plies = tree_plies
         """With two pairs, plays the tree (and its playouts) go at most before the leaf."""
         self.duel_policy = duel_policy
@@ -489,6 +518,8 @@ class StrongPlayer:
                 horizon=self.horizon,
                 opponent_policy=self.opponent_policy if pairs else bool(self.duel_policy),
                 policy_share=1.0 if pairs else float(self.duel_policy),
+                partner_policy=pairs and self.partner_policy,
+                greedy=pairs and self.tree_greedy,
                 plies=self.tree_plies if pairs else 0,
                 final_share=0.0 if pairs else self.final_share,
                 rollouts=0 if pairs else self.rollouts,
