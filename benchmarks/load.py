@@ -120,18 +120,8 @@ async def echo_rtt(rounds: int = 2000, pause: float = 0.0, hop: bool = False) ->
     from sleep, and then wakes the trio loop): the price of keeping the fsync off the loop,
     without the fsync."""
 
-    async def echo(stream: trio.SocketStream) -> None:
-        thread = _WriterThread(lambda jobs: (len(jobs), None)) if hop else None
-        try:
-            async for data in stream:
-                if thread is not None:
-                    await thread.write([])
-                await stream.send_all(data)
-        finally:
-            if thread is not None:
-                thread.stop()
-
     async with trio.open_nursery() as nursery:
+        echo = partial(echo_stream, hop=hop)
         listeners = await nursery.start(partial(trio.serve_tcp, echo, 0, host="127.0.0.1"))
         port = listeners[0].socket.getsockname()[1]
         median = await echo_client(port, rounds, pause)
@@ -151,6 +141,12 @@ async def serve_one_echo(hop: bool) -> None:
     print(listeners[0].socket.getsockname()[1], flush=True)
     with trio.fail_after(ECHO_SERVER_WAIT):
         stream = await listeners[0].accept()
+    await echo_stream(stream, hop=hop)
+
+
+async def echo_stream(stream: trio.abc.Stream, *, hop: bool) -> None:
+    """Send back what ``stream`` sends until it closes; with ``hop``, each time after an
+    empty batch's round trip through a journal writer's thread (see :func:`echo_rtt`)."""
     thread = _WriterThread(lambda jobs: (len(jobs), None)) if hop else None
     try:
         async for data in stream:
