@@ -144,7 +144,11 @@ TREE_GREEDY_READING = False
 #: (``exploration``, which the pairs tree takes too; these two without ``tree_greedy``): 1.0
 #: -0.110 [-0.372, 0.152] (seed 1); 2.0 +0.133 [-0.098, 0.363] (seed 1) and +0.092 [-0.154,
 #: 0.339] (seed 2), +0.113 [-0.056, 0.281] over the 400 decks (think median 43 ms, max 164
-#: ms), not yet tried with ``tree_greedy`` nor made the default.
+#: ms); over 1,000 matches +0.672 [0.596, 0.748] points a round against +0.626 [0.548,
+#: 0.704] with 1.4 (arena_progress.py hard medium --players 4 --matches 1000 --cpu-think, seed
+#: 1, exploration 2.0 for the pairs tree, two --pairs parts, 13:35-14:11 UTC 2026-12-03;
+#: think median 54.6 ms, max 212 ms CPU on a machine then about 1.5 times slower): a gain
+#: within the noise, not yet the default.
 PAIRS_TREE = 2000
 #: A cap on guesses per decision (a clock normally stops the search long before).
 MAX_GUESSES = 100_000
