@@ -334,8 +334,7 @@ class InformationSetSearch:
     def _rolled(self, rnd: Round, count: int, rng: random.Random) -> float:
         """Side 0's mean margin over ``count`` playouts of ``rnd`` to the round's end, the
         cards in hand and in the stock (all dealt from the guess) shuffled anew for each."""
-        playouts = self.playouts
-        pick = playouts.pick
+        playouts = self.playouts  # without noise: they draw nothing from ``rng``
         starts = rnd._plan.starts
         total = 0.0
         for _ in range(count):
@@ -353,10 +352,7 @@ class InformationSetSearch:
                 at += n
             sim.hands = hands
             sim.deck = (*sim.deck[:start], *future[at:])
-            while sim.plays_left:
-                legal = sim.legal_codes()
-                sim.push_code(legal[0] if len(legal) == 1 else pick(sim, legal))
-            total += playouts.margin(sim, 0)
+            total += playouts.play_out(sim, 0, rng)
         return total / count
 
 

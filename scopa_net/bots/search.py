@@ -51,7 +51,7 @@ class Playouts:
             codes = rnd.legal_codes()
             if len(codes) == 1:
                 code = codes[0]
-            elif rand() < noise:
+            elif noise and rand() < noise:  # no draw at all without noise
                 code = codes[int(rand() * len(codes))]
             else:
                 code = self.pick(rnd, codes)

@@ -490,15 +490,8 @@ class StrongPlayer:
     ) -> int:
         """The information-set search's choice (two players, cards still hidden)."""
         tree = self._tree_for(known.rules)
-        reading: Inference | None = None
         greedy = TREE_GREEDY_READING if self.greedy_reading is None else self.greedy_reading
-        if self.inference and greedy:
-            sharpness = GREEDY_READING_SHARPNESS if self.sharpness is None else self.sharpness
-            reading = GreedyReading(known, sharpness, self._read)
-        elif self.inference:
-            reading = Inference(known, model)
-        if reading is not None and not reading.informative:
-            reading = None
+        reading = self._reading(known, model, greedy=greedy) if self.inference else None
         deadline = self._deadline()
         before = tree.iterations
         code = tree.best_code(
@@ -591,8 +584,15 @@ class StrongPlayer:
         if not self.inference or known.rules.hand_size > self.inference_hand_size:
             return None
         skip = None if self.read_partner else _partner_of(known)
+        return self._reading(known, model, greedy=self._reads_as_greedy(known.rules), skip=skip)
+
+    def _reading(
+        self, known: Observed, model: ChoiceModel, *, greedy: bool, skip: int | None = None
+    ) -> Inference | None:
+        """The greedy reading or the choice model's of the seats other than ``skip``, or None
+        when it tells the guesses nothing apart."""
         reading: Inference
-        if self._reads_as_greedy(known.rules):
+        if greedy:
             sharpness = GREEDY_READING_SHARPNESS if self.sharpness is None else self.sharpness
             reading = GreedyReading(known, sharpness, self._read, skip=skip)
         else:
