@@ -147,9 +147,14 @@ TREE_GREEDY_READING = False
 #: ms); over 1,000 matches +0.672 [0.596, 0.748] points a round against +0.626 [0.548,
 #: 0.704] with 1.4 (arena_progress.py hard medium --players 4 --matches 1000 --cpu-think, seed
 #: 1, exploration 2.0 for the pairs tree, two --pairs parts, 13:35-14:11 UTC 2026-12-03;
-#: think median 54.6 ms, max 212 ms CPU on a machine then about 1.5 times slower): a gain
-#: within the noise, not yet the default.
+#: think median 54.6 ms, max 212 ms CPU on a machine then about 1.5 times slower). Paired pair
+#: by pair with the row at 1.4 (the same 500 deck pairs): +0.046 [-0.037, 0.129], a gain within
+#: the noise, but one that two seeds' screens and the row all point to, at a think time well
+#: inside the budget: so 2.0 is the pairs tree's default (:data:`PAIRS_EXPLORATION`).
 PAIRS_TREE = 2000
+#: The UCB constant of the pairs tree (the two-player tree keeps ``DEFAULT_EXPLORATION``): see
+#: :data:`PAIRS_TREE` for its figures.
+PAIRS_EXPLORATION = 2.0
 #: A cap on guesses per decision (a clock normally stops the search long before).
 MAX_GUESSES = 100_000
 
@@ -261,7 +266,7 @@ class StrongPlayer:
         read_partner: bool = True,
         stock_endgame_plays: int = 0,
         tree: int = DEFAULT_TREE,
-        exploration: float = DEFAULT_EXPLORATION,
+        exploration: float | None = None,
         bias: float = 0.0,
         tree_splits: int = DEFAULT_TREE_SPLITS,
         horizon: int = 1,
@@ -310,6 +315,8 @@ class StrongPlayer:
         """With two players, iterations of information-set search (:mod:`scopa_net.bots.ismcts`)
         per decision while cards are hidden; 0 keeps the determinized search there."""
         self.exploration = exploration
+        """The trees' UCB constant; None is :data:`DEFAULT_EXPLORATION` with two players and
+        :data:`PAIRS_EXPLORATION` with two pairs."""
         self.bias = bias
         self.tree_splits = tree_splits
         """Random splits the tree's leaf averages the primiera over (``prime_splits``)."""
@@ -508,7 +515,7 @@ class StrongPlayer:
             pairs = rules.players == 4
             tree = self._trees[rules] = InformationSetSearch(
                 rules,
-                exploration=self.exploration,
+                exploration=self._exploration_for(pairs),
                 coefficients=self.leaf,
                 bias=self.bias,
                 prime_splits=self.tree_splits,
@@ -598,6 +605,11 @@ class StrongPlayer:
         else:
             reading = Inference(known, model, skip=skip)
         return reading if reading.informative else None
+
+    def _exploration_for(self, pairs: bool) -> float:
+        if self.exploration is not None:
+            return self.exploration
+        return PAIRS_EXPLORATION if pairs else DEFAULT_EXPLORATION
 
     def _pairs_tree_for(self, rules: RuleSet) -> int:
         if rules.players != 4:
