@@ -959,6 +959,14 @@ def main() -> None:
         metavar="FILE",
         help="run the host under cProfile and write its stats to FILE (slows the host down)",
     )
+    parser.add_argument(
+        "--baseline-seconds",
+        type=float,
+        default=3.0,
+        metavar="SECONDS",
+        help="how long each paced echo baseline runs, at most (default 3; at least 20 round "
+        "trips each)",
+    )
     parser.add_argument("--serve-echo", choices=("plain", "hop"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_echo:  # the echo server of process_echo_rtt
@@ -978,9 +986,10 @@ def main() -> None:
         # The load generator is the measuring instrument: keep its collector from pausing it
         # (a young collection of 2,000 sessions took up to 140 ms, which is not the host's).
         gc.disable()
-    # Paced like one seat's moves (a table moves about once per --bot-delay), 3 s at most.
+    # Paced like one seat's moves (a table moves about once per --bot-delay), 3 s at most
+    # (--baseline-seconds).
     pace = min(args.bot_delay, 0.05)
-    paced_rounds = max(20, min(200, int(3 / pace)))
+    paced_rounds = max(20, min(200, int(args.baseline_seconds / pace)))
     echoes = Echoes(
         pace=pace,
         rtt=trio.run(echo_rtt),

@@ -25,7 +25,10 @@ TINY = {
     "fit_leaf.py": ["--rounds", "20"],
     "protocol.py": ["--runs", "1", "--frames", "50", "--repeats", "1"],
     "gc_probe.py": ["/dev/null", "--version"],
-    "load.py": ["--tables", "2", "--bot-delay", "0.05", "--duration", "1", "--warmup", "0.5"],
+    "load.py": [
+        *("--tables", "2", "--bot-delay", "0.05", "--duration", "1", "--warmup", "0.5"),
+        *("--baseline-seconds", "0.5"),
+    ],
     "loop_stall.py": ["--decisions", "2", "--players", "2"],
     "round_duplicates.py": ["hard:nodes=200", "hard:lookahead=False,playouts=20", "--rounds", "2"],
 }
@@ -92,7 +95,8 @@ def test_the_load_soak_replaces_finished_tables() -> None:
     """``load.py --soak`` plays matches to their end and goes on at new tables, without a
     failure (what its memory-growth line is measured over)."""
     done = run_load(
-        *("--soak", "--tables", "2", "--bot-delay", "0.01", "--duration", "4", "--warmup", "0.5")
+        *("--soak", "--tables", "2", "--bot-delay", "0.01", "--duration", "4", "--warmup", "0.5"),
+        *("--baseline-seconds", "0.5"),
     )
     replaced = done.stdout.split("tables replaced: ")[1].split()[0]
     assert int(replaced) > 0, done.stdout
@@ -105,7 +109,7 @@ def test_the_load_benchmark_reports_the_hosts_collector(tmp_path: Path) -> None:
     log = tmp_path / "gc.log"
     done = run_load(
         *("--tables", "2", "--gc-log", str(log), "--bot-delay", "0.05", "--duration", "1"),
-        *("--warmup", "0.5"),
+        *("--warmup", "0.5", "--baseline-seconds", "0.5"),
     )
     assert "host collector, generation 2:" in done.stdout, done.stdout
     assert "host objects tracked by the collector at the end:" in done.stdout, done.stdout
