@@ -67,6 +67,12 @@ UP_TO: tuple[int, ...] = tuple(
     sum(VALUE_MASK[u] for u in range(1, min(v, 10) + 1)) for v in range(QUINDICI_TOTAL + 1)
 )
 
+#: PAIR_TOTALS[m]: the two values added, for every mask m of two cards (780 of them): the
+#: engine's inner loop decides a sum of two cards with it, without the value counts.
+PAIR_TOTALS: dict[int, int] = {
+    BIT[a] | BIT[b]: VALUE[a] + VALUE[b] for a in range(40) for b in range(a + 1, 40)
+}
+
 #: How many answers each memory holds at most (see :class:`BoundedMemory`; a rule's answers by
 #: cards have this many for each card): benchmarks/engine.py --memory prints how they fill and
 #: how often they are asked in vain.
@@ -198,12 +204,17 @@ def adding_up(cards: int, total: int) -> tuple[int, ...]:
     return tuple([sum(pick(bits)) for pick in pickers])
 
 
-def codes_adding_up(c: int, cards: int, laid: Sequence[int], total: int) -> tuple[int, ...]:
+def codes_adding_up(
+    c: int, cards: int, laid: Sequence[int], total: int, counts: int | None = None
+) -> tuple[int, ...]:
     """The play codes of card ``c`` taking each group of ``cards`` that adds up to ``total``, in
     the order the engine lists them: by when their cards were laid (``laid`` holds ``cards`` in
     that order, earliest first, and may hold other cards too, which are passed over; see
-    :func:`in_lay_order`)."""
-    shape, ways, pickers = _ways(cards, total)
+    :func:`in_lay_order`). ``counts`` is :func:`value_counts` of ``cards``, when the caller has
+    worked it out already."""
+    if counts is None:
+        counts = value_counts(cards)
+    shape, _, pickers = _ADDING_UP[counts | total << 40]  # _ways(cards, total), written out
     if shape != SEVERAL_GROUPS:
         return (c | (cards & shape) << CARD_BITS,) if shape else (c,)
     bits = _bits(cards)
@@ -217,14 +228,11 @@ def codes_adding_up(c: int, cards: int, laid: Sequence[int], total: int) -> tupl
                 if BIT[x] & first:
                     first, second = second, first
                 return (c | first << CARD_BITS, c | second << CARD_BITS)
-    # Each group's weight (see in_lay_order) and code; no two groups weigh the same.
+    # Each group's weight (see in_lay_order) and code; no two groups weigh the same. A group's
+    # weight is picked from its cards' weights as its cards are from their bits.
     rank = {BIT[x]: 1 << i for i, x in enumerate(laid) if BIT[x] & cards}
-    weight = [rank[b] for b in bits[:-1]]  # by position among the cards, as the ways are
-    plays = [
-        (sum(map(weight.__getitem__, way)), c | sum(pick(bits)) << CARD_BITS)
-        for way, pick in zip(ways, pickers, strict=True)
-    ]
-    plays.sort()
+    weights = (*map(rank.__getitem__, bits[:-1]), 0)
+    plays = sorted([(sum(pick(weights)), c | sum(pick(bits)) << CARD_BITS) for pick in pickers])
     return tuple([code for _, code in plays])
 
 
@@ -396,7 +404,7 @@ class CaptureRule:
         if shape is None:
             shape = self.shape(c, counts)
         if shape == SEVERAL_GROUPS:
-            return self.several(c, part, laid)
+            return self.several(c, part, laid, counts)
         return (c | (part & shape) << CARD_BITS,) if shape else _ALONE[c]
 
     def work_out(self, c: int, part: int, laid: Sequence[int]) -> tuple[int, ...]:
@@ -421,15 +429,18 @@ class CaptureRule:
         remember(self.shapes, counts | self.tag[c], found, _limits["others"])
         return found
 
-    def several(self, c: int, part: int, laid: Sequence[int]) -> tuple[int, ...]:
-        """:meth:`codes` for a card that may take several groups, from the cards themselves.
+    def several(
+        self, c: int, part: int, laid: Sequence[int], counts: int | None = None
+    ) -> tuple[int, ...]:
+        """:meth:`codes` for a card that may take several groups, from the cards themselves
+        (``counts``: :func:`value_counts` of ``part``, when the caller has it).
 
         Groups that add up are listed in lay order, worked out each time: the lay order of
         the cards of a part is nearly always new on a new deal, so remembering the answers by
         it would only fill the memory."""
         total = self.sum_total[c]
         if total and not part & self.alike[c]:
-            return codes_adding_up(c, part, laid, total)
+            return codes_adding_up(c, part, laid, total, counts)
         groups = self.takes(VALUE[c], part)
         found = tuple([c | g << CARD_BITS for g in groups])
         self.misses["answers by cards"] += 1

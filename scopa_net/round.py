@@ -25,11 +25,11 @@ from scopa_net import captures, plays, scoring
 from scopa_net.captures import (
     BIT_PAIRS,
     ODD_BITS,
+    PAIR_TOTALS,
     QUINDICI_TOTAL,
     AceTakesAll,
     Quindici,
     capture_rule,
-    value_counts,
 )
 from scopa_net.cards import ACES_MASK, BIT, CARDS, FULL_MASK, KINGS_MASK, VALUE, Card, cards_of
 from scopa_net.dealing import TABLE, deal_plan
@@ -262,7 +262,7 @@ class Round:
         self.dealer = dealer
         plan = self._plan = _plan_of(rules, dealer)
         rule = self._rule = plan.rule
-        self._lookup = (rule.known, rule.first, rule.second, rule.tag, rule.shapes)
+        self._lookup = (rule.known, rule.first, rule.second, rule.tag, rule.shapes, rule.sum_total)
         self.table_mask = 0
         self.laid: list[int] = []  # the cards put on the table, in order (taken ones included)
         # The codes legal_plays last listed, and plays_left when it did (-1: none yet).
@@ -369,14 +369,15 @@ class Round:
 
         This is :meth:`CaptureRule.codes` for each card in the hand, written out (calls cost
         more than the work itself): what a card takes from the cards it adds up is looked up by
-        their value counts (see :mod:`scopa_net.captures`)."""
+        their value counts (see :mod:`scopa_net.captures`), or when they are two, by their
+        total."""
         if self.void or not self.plays_left:
             return []
         hand = self.hands[self.turn]
         table = self.table_mask
         if not table:
             return hand.copy()
-        known, first, second, tag, shapes = self._lookup
+        known, first, second, tag, shapes, sum_total = self._lookup
         codes: list[int] = []
         for c in hand:
             part = table & first[c]
@@ -387,14 +388,19 @@ class Round:
             if not part & (part - 1):  # fewer than two cards that may add up
                 codes.append(c)
                 continue
+            total = PAIR_TOTALS.get(part)
+            if total is not None:  # two cards: it takes both if they add up to what it takes
+                codes.append(c | part << CARD_BITS if total == sum_total[c] else c)
+                continue
             pairs = part - ((part >> 1) & ODD_BITS)  # value_counts(part), written out
-            shape = shapes.get(((pairs & BIT_PAIRS) + ((pairs >> 2) & BIT_PAIRS)) | tag[c])
+            counts = (pairs & BIT_PAIRS) + ((pairs >> 2) & BIT_PAIRS)
+            shape = shapes.get(counts | tag[c])
             if shape is None:
-                shape = self._rule.shape(c, value_counts(part))
+                shape = self._rule.shape(c, counts)
             if shape > 0:  # one group: the part's cards of its values (SEVERAL_GROUPS is -1)
                 codes.append(c | (part & shape) << CARD_BITS)
             elif shape:  # several groups
-                codes += self._rule.several(c, part, self.laid)
+                codes += self._rule.several(c, part, self.laid, counts)
             else:
                 codes.append(c)
         return codes
