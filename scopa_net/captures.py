@@ -160,11 +160,17 @@ def lowest_suits(counts: int) -> int:
     """The cards with these :func:`value_counts` whose suits come first."""
     cards = 0
     shift = 0
-    while counts:
-        cards |= ((1 << (counts & 15)) - 1) << shift
-        counts >>= 4
-        shift += 4
+    while counts:  # two values at a time
+        cards |= _LOWEST_SUITS_OF_BYTE[counts & 255] << shift
+        counts >>= 8
+        shift += 8
     return cards
+
+
+_LOWEST_SUITS_OF_BYTE = tuple(
+    ((1 << (b & 15)) - 1) | ((1 << (b >> 4)) - 1) << 4 for b in range(256)
+)
+"""_LOWEST_SUITS_OF_BYTE[b]: :func:`lowest_suits` of the counts of two values, ``b``."""
 
 
 NO_GROUP = 0
@@ -281,8 +287,8 @@ def _work_out_ways(key: int) -> Ways:
     shape = shape_of(groups)
     if shape != SEVERAL_GROUPS:
         return shape, (), ()  # the shape says it all
-    position = {BIT[c]: i for i, c in enumerate(indices_of(like))}
-    ways = tuple(tuple(position[BIT[c]] for c in indices_of(g)) for g in groups)
+    position = {b: i for i, b in enumerate(_bits(like))}
+    ways = tuple(tuple([position[b] for b in _bits(g)[:-1]]) for g in groups)
     after = like.bit_count()  # where _bits puts its 0: every picker picks two or more
     return shape, ways, tuple(itemgetter(*way, after) for way in ways)
 

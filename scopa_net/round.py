@@ -30,6 +30,7 @@ from scopa_net.captures import (
     AceTakesAll,
     Quindici,
     capture_rule,
+    codes_adding_up,
 )
 from scopa_net.cards import ACES_MASK, BIT, CARDS, FULL_MASK, KINGS_MASK, VALUE, Card, cards_of
 from scopa_net.dealing import TABLE, deal_plan
@@ -63,6 +64,7 @@ class _Plan:
     __slots__ = (
         "deals",
         "first_seat",
+        "lookup",
         "next_seat",
         "opening",
         "rule",
@@ -89,7 +91,9 @@ class _Plan:
         self.side_count = rules.side_count
         self.opening = rules.opening_table_cards
         self.sweep_on_last = rules.sweep_on_last_play
-        self.rule = capture_rule(rules)
+        rule = self.rule = capture_rule(rules)
+        #: What Round.legal_codes reads of the rule, in one tuple.
+        self.lookup = (rule.known, rule.first, rule.second, rule.tag, rule.shapes, rule.sum_total)
 
 
 def _slice_of(start: int, targets: tuple[int, ...], target: int) -> slice | None:
@@ -261,8 +265,8 @@ class Round:
         self.rules = rules
         self.dealer = dealer
         plan = self._plan = _plan_of(rules, dealer)
-        rule = self._rule = plan.rule
-        self._lookup = (rule.known, rule.first, rule.second, rule.tag, rule.shapes, rule.sum_total)
+        self._rule = plan.rule
+        self._lookup = plan.lookup
         self.table_mask = 0
         self.laid: list[int] = []  # the cards put on the table, in order (taken ones included)
         # The codes legal_plays last listed, and plays_left when it did (-1: none yet).
@@ -280,8 +284,10 @@ class Round:
         if table is not None:
             laid = deck[table]
             self.laid += laid
+            mask = self.table_mask
             for c in laid:
-                self.table_mask |= BIT[c]
+                mask |= BIT[c]
+            self.table_mask = mask
         self.next_deal += 1
 
     @property
@@ -399,8 +405,8 @@ class Round:
                 shape = self._rule.shape(c, counts)
             if shape > 0:  # one group: the part's cards of its values (SEVERAL_GROUPS is -1)
                 codes.append(c | (part & shape) << CARD_BITS)
-            elif shape:  # several groups
-                codes += self._rule.several(c, part, self.laid, counts)
+            elif shape:  # several groups (the rule's several, written out: these cards add up)
+                codes += codes_adding_up(c, part, self.laid, sum_total[c], counts)
             else:
                 codes.append(c)
         return codes
@@ -423,15 +429,12 @@ class Round:
         taken = code >> CARD_BITS
         seat = self.turn
         self.hands[seat].remove(c)
-        left = self.plays_left - 1
-        self.plays_left = left
+        left = self.plays_left = self.plays_left - 1
         plan = self._plan
         if taken:
-            table = self.table_mask & ~taken
-            self.table_mask = table
-            side = plan.side_of[seat]
+            table = self.table_mask = self.table_mask ^ taken  # the taken cards are on it
+            side = self.last_capturer = plan.side_of[seat]
             self.piles[side] |= taken | BIT[c]
-            self.last_capturer = side
             # A sweep counts, except on the very last play (unless scopone scientifico).
             sweep = not table and (left > 0 or plan.sweep_on_last)
             if sweep:
