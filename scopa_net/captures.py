@@ -203,7 +203,7 @@ def adding_up(cards: int, total: int) -> tuple[int, ...]:
     and as positions among the cards, lowest first: the same positions among ``cards`` are the
     groups of ``cards``, in the same order.
     """
-    shape, _, pickers = _ways(cards, total)
+    shape, _, pickers, _ = _ways(cards, total)
     if shape != SEVERAL_GROUPS:
         return (cards & shape,) if shape else ()
     bits = _bits(cards)
@@ -220,14 +220,18 @@ def codes_adding_up(
     worked it out already."""
     if counts is None:
         counts = value_counts(cards)
-    shape, _, pickers = _ADDING_UP[counts | total << 40]  # _ways(cards, total), written out
+    shape, _, pickers, wholes = _ADDING_UP[counts | total << 40]  # _ways(cards, total)
     if shape != SEVERAL_GROUPS:
         return (c | (cards & shape) << CARD_BITS,) if shape else (c,)
-    bits = _bits(cards)
     if len(pickers) == 2:  # most often: the group whose latest card not in the other came later
-        first_of, second_of = pickers
-        first = sum(first_of(bits))
-        second = sum(second_of(bits))
+        if wholes:  # each group holds all the cards of its values (most often again)
+            first = cards & wholes[0]
+            second = cards & wholes[1]
+        else:
+            bits = _bits(cards)
+            first_of, second_of = pickers
+            first = sum(first_of(bits))
+            second = sum(second_of(bits))
         differ = first ^ second
         for x in reversed(laid):
             if BIT[x] & differ:
@@ -236,6 +240,7 @@ def codes_adding_up(
                 return (c | first << CARD_BITS, c | second << CARD_BITS)
     # Each group's weight (see in_lay_order) and code; no two groups weigh the same. A group's
     # weight is picked from its cards' weights as its cards are from their bits.
+    bits = _bits(cards)
     rank = {BIT[x]: 1 << i for i, x in enumerate(laid) if BIT[x] & cards}
     weights = (*map(rank.__getitem__, bits[:-1]), 0)
     plays = sorted([(sum(pick(weights)), c | sum(pick(bits)) << CARD_BITS) for pick in pickers])
@@ -264,10 +269,12 @@ def _bits(cards: int) -> tuple[int, ...]:
 
 
 Picker = Callable[[Sequence[int]], tuple[int, ...]]
-Ways = tuple[int, tuple[tuple[int, ...], ...], tuple[Picker, ...]]
+Ways = tuple[int, tuple[tuple[int, ...], ...], tuple[Picker, ...], tuple[int, ...]]
 """What :func:`adding_up` remembers: the shape of its answer, and, when several groups add up,
 every group as positions among the cards, lowest first, and as a picker of those positions
-from :func:`_bits` of the cards (``sum(pick(bits))`` is the group)."""
+from :func:`_bits` of the cards (``sum(pick(bits))`` is the group); last, when every group holds
+all the cards of its values, each group's values as a mask (``cards & mask`` is the group, as in
+a shape), and otherwise nothing."""
 
 
 def _ways(cards: int, total: int) -> Ways:
@@ -286,11 +293,14 @@ def _work_out_ways(key: int) -> Ways:
     groups = _LOWEST[like | key & ~FULL_MASK]
     shape = shape_of(groups)
     if shape != SEVERAL_GROUPS:
-        return shape, (), ()  # the shape says it all
+        return shape, (), (), ()  # the shape says it all
     position = {b: i for i, b in enumerate(_bits(like))}
     ways = tuple(tuple([position[b] for b in _bits(g)[:-1]]) for g in groups)
     after = like.bit_count()  # where _bits puts its 0: every picker picks two or more
-    return shape, ways, tuple(itemgetter(*way, after) for way in ways)
+    values = [shape_of((g,)) for g in groups]
+    whole = all(like & v == g for v, g in zip(values, groups, strict=True))
+    wholes = tuple(values) if whole else ()
+    return shape, ways, tuple(itemgetter(*way, after) for way in ways), wholes
 
 
 def _lowest_adding_up(cards: int, total: int) -> tuple[int, ...]:
