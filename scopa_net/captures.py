@@ -272,9 +272,9 @@ Picker = Callable[[Sequence[int]], tuple[int, ...]]
 Ways = tuple[int, tuple[tuple[int, ...], ...], tuple[Picker, ...], tuple[int, ...]]
 """What :func:`adding_up` remembers: the shape of its answer, and, when several groups add up,
 every group as positions among the cards, lowest first, and as a picker of those positions
-from :func:`_bits` of the cards (``sum(pick(bits))`` is the group); last, when every group holds
-all the cards of its values, each group's values as a mask (``cards & mask`` is the group, as in
-a shape), and otherwise nothing."""
+from :func:`_bits` of the cards (``sum(pick(bits))`` is the group); last, when two groups add up
+and each holds all the cards of its values, each group's values as a mask (``cards & mask`` is
+the group, as in a shape), and otherwise nothing."""
 
 
 def _ways(cards: int, total: int) -> Ways:
@@ -297,9 +297,11 @@ def _work_out_ways(key: int) -> Ways:
     position = {b: i for i, b in enumerate(_bits(like))}
     ways = tuple(tuple([position[b] for b in _bits(g)[:-1]]) for g in groups)
     after = like.bit_count()  # where _bits puts its 0: every picker picks two or more
-    values = [shape_of((g,)) for g in groups]
-    whole = all(like & v == g for v, g in zip(values, groups, strict=True))
-    wholes = tuple(values) if whole else ()
+    wholes: tuple[int, ...] = ()
+    if len(groups) == 2:  # (codes_adding_up lists more groups by their cards' bits anyway)
+        values = (shape_of(groups[:1]), shape_of(groups[1:]))
+        if like & values[0] == groups[0] and like & values[1] == groups[1]:
+            wholes = values
     return shape, ways, tuple(itemgetter(*way, after) for way in ways), wholes
 
 

@@ -92,8 +92,18 @@ class _Plan:
         self.opening = rules.opening_table_cards
         self.sweep_on_last = rules.sweep_on_last_play
         rule = self.rule = capture_rule(rules)
-        #: What Round.legal_codes reads of the rule, in one tuple.
-        self.lookup = (rule.known, rule.first, rule.second, rule.tag, rule.shapes, rule.sum_total)
+        #: What Round.legal_codes reads of the rule, in one tuple, and the pair totals (read as a
+        #: local, PAIR_TOTALS.get is called as a method: of an imported name, Python 3.11 makes
+        #: a bound method at every call).
+        self.lookup = (
+            rule.known,
+            rule.first,
+            rule.second,
+            rule.tag,
+            rule.shapes,
+            rule.sum_total,
+            PAIR_TOTALS,
+        )
 
 
 def _slice_of(start: int, targets: tuple[int, ...], target: int) -> slice | None:
@@ -383,7 +393,7 @@ class Round:
         table = self.table_mask
         if not table:
             return hand.copy()
-        known, first, second, tag, shapes, sum_total = self._lookup
+        known, first, second, tag, shapes, sum_total, pair_totals = self._lookup
         codes: list[int] = []
         for c in hand:
             part = table & first[c]
@@ -394,7 +404,7 @@ class Round:
             if not part & (part - 1):  # fewer than two cards that may add up
                 codes.append(c)
                 continue
-            total = PAIR_TOTALS.get(part)
+            total = pair_totals.get(part)
             if total is not None:  # two cards: it takes both if they add up to what it takes
                 codes.append(c | part << CARD_BITS if total == sum_total[c] else c)
                 continue
