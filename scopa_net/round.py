@@ -175,10 +175,12 @@ class Round:
 
     __slots__ = (
         "_lookup",
+        "_next_seat",
         "_offered",
         "_offered_at",
         "_plan",
         "_rule",
+        "_side_of",
         "dealer",
         "deck",
         "hands",
@@ -277,6 +279,9 @@ class Round:
         plan = self._plan = _plan_of(rules, dealer)
         self._rule = plan.rule
         self._lookup = plan.lookup
+        # What push_code reads of the plan at every play, at hand.
+        self._next_seat = plan.next_seat
+        self._side_of = plan.side_of
         self.table_mask = 0
         self.laid: list[int] = []  # the cards put on the table, in order (taken ones included)
         # The codes legal_plays last listed, and plays_left when it did (-1: none yet).
@@ -361,6 +366,8 @@ class Round:
         other._plan = self._plan
         other._rule = self._rule
         other._lookup = self._lookup
+        other._next_seat = self._next_seat
+        other._side_of = self._side_of
         other.deck = self.deck
         other.hands = [h.copy() for h in self.hands]
         other.table_mask = self.table_mask
@@ -440,13 +447,12 @@ class Round:
         seat = self.turn
         self.hands[seat].remove(c)
         left = self.plays_left = self.plays_left - 1
-        plan = self._plan
         if taken:
             table = self.table_mask = self.table_mask ^ taken  # the taken cards are on it
-            side = self.last_capturer = plan.side_of[seat]
+            side = self.last_capturer = self._side_of[seat]
             self.piles[side] |= taken | BIT[c]
             # A sweep counts, except on the very last play (unless scopone scientifico).
-            sweep = not table and (left > 0 or plan.sweep_on_last)
+            sweep = not table and (left > 0 or self._plan.sweep_on_last)
             if sweep:
                 self.sweeps[side] += 1
         else:
@@ -455,7 +461,7 @@ class Round:
             sweep = False
         self.history.append((seat, code, sweep))
         if left:
-            seat = self.turn = plan.next_seat[seat]
+            seat = self.turn = self._next_seat[seat]
             if not self.hands[seat]:
                 self._deal()
         else:
