@@ -241,8 +241,7 @@ def codes_adding_up(
     # Each group's weight (see in_lay_order) and code; no two groups weigh the same. A group's
     # weight is picked from its cards' weights as its cards are from their bits.
     bits = _bits(cards)
-    rank = {BIT[x]: 1 << i for i, x in enumerate(laid) if BIT[x] & cards}
-    weights = (*map(rank.__getitem__, bits[:-1]), 0)
+    weights = (*[1 << laid.index(b.bit_length() - 1) for b in bits[:-1]], 0)
     plays = sorted([(sum(pick(weights)), c | sum(pick(bits)) << CARD_BITS) for pick in pickers])
     return tuple([code for _, code in plays])
 
