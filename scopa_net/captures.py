@@ -409,7 +409,7 @@ class CaptureRule:
         if part:
             return self.known[c].get(part) or self.work_out(c, part, laid)
         part = table & self.second[c]
-        if not part & (part - 1):  # fewer than two cards to add up
+        if part.bit_count() < 2:  # fewer than two cards to add up
             return _ALONE[c]
         return self.by_values(c, part, laid)
 
