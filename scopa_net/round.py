@@ -92,17 +92,8 @@ class _Plan:
         self.opening = rules.opening_table_cards
         self.sweep_on_last = rules.sweep_on_last_play
         rule = self.rule = capture_rule(rules)
-        #: What Round.legal_codes reads of the rule, in one tuple, and the pair totals (a local
-        #: is read more quickly than an imported name).
-        self.lookup = (
-            rule.known,
-            rule.first,
-            rule.second,
-            rule.tag,
-            rule.shapes,
-            rule.sum_total,
-            PAIR_TOTALS,
-        )
+        #: What Round.legal_codes reads of the rule, in one tuple.
+        self.lookup = (rule.known, rule.first, rule.second, rule.tag, rule.shapes, rule.sum_total)
 
 
 def _slice_of(start: int, targets: tuple[int, ...], target: int) -> slice | None:
@@ -399,7 +390,7 @@ class Round:
         table = self.table_mask
         if not table:
             return hand.copy()
-        known, first, second, tag, shapes, sum_total, pair_totals = self._lookup
+        known, first, second, tag, shapes, sum_total = self._lookup
         codes: list[int] = []
         for c in hand:
             part = table & first[c]
@@ -412,7 +403,7 @@ class Round:
                 codes.append(c)
                 continue
             if count == 2:  # two cards: it takes both if they add up to what it takes
-                codes.append(c | part << CARD_BITS if pair_totals[part] == sum_total[c] else c)
+                codes.append(c | part << CARD_BITS if PAIR_TOTALS[part] == sum_total[c] else c)
                 continue
             pairs = part - ((part >> 1) & ODD_BITS)  # value_counts(part), written out
             counts = (pairs & BIT_PAIRS) + ((pairs >> 2) & BIT_PAIRS)
