@@ -67,6 +67,12 @@ UP_TO: tuple[int, ...] = tuple(
     sum(VALUE_MASK[u] for u in range(1, min(v, 10) + 1)) for v in range(QUINDICI_TOTAL + 1)
 )
 
+#: PAIR_TOTALS[m]: the two values added, for every mask m of two cards (780 of them): the
+#: engine's inner loop decides a sum of two cards with it, without the value counts.
+PAIR_TOTALS: dict[int, int] = {
+    BIT[a] | BIT[b]: VALUE[a] + VALUE[b] for a in range(40) for b in range(a + 1, 40)
+}
+
 #: How many answers each memory holds at most (see :class:`BoundedMemory`; a rule's answers by
 #: cards have this many for each card): benchmarks/engine.py --memory prints how they fill and
 #: how often they are asked in vain.
@@ -154,11 +160,17 @@ def lowest_suits(counts: int) -> int:
     """The cards with these :func:`value_counts` whose suits come first."""
     cards = 0
     shift = 0
-    while counts:
-        cards |= ((1 << (counts & 15)) - 1) << shift
-        counts >>= 4
-        shift += 4
+    while counts:  # two values at a time
+        cards |= _LOWEST_SUITS_OF_BYTE[counts & 255] << shift
+        counts >>= 8
+        shift += 8
     return cards
+
+
+_LOWEST_SUITS_OF_BYTE = tuple(
+    ((1 << (b & 15)) - 1) | ((1 << (b >> 4)) - 1) << 4 for b in range(256)
+)
+"""_LOWEST_SUITS_OF_BYTE[b]: :func:`lowest_suits` of the counts of two values, ``b``."""
 
 
 NO_GROUP = 0
@@ -191,40 +203,46 @@ def adding_up(cards: int, total: int) -> tuple[int, ...]:
     and as positions among the cards, lowest first: the same positions among ``cards`` are the
     groups of ``cards``, in the same order.
     """
-    shape, _, pickers = _ways(cards, total)
+    shape, _, pickers, _ = _ways(cards, total)
     if shape != SEVERAL_GROUPS:
         return (cards & shape,) if shape else ()
     bits = _bits(cards)
     return tuple([sum(pick(bits)) for pick in pickers])
 
 
-def codes_adding_up(c: int, cards: int, laid: Sequence[int], total: int) -> tuple[int, ...]:
+def codes_adding_up(
+    c: int, cards: int, laid: Sequence[int], total: int, counts: int | None = None
+) -> tuple[int, ...]:
     """The play codes of card ``c`` taking each group of ``cards`` that adds up to ``total``, in
     the order the engine lists them: by when their cards were laid (``laid`` holds ``cards`` in
     that order, earliest first, and may hold other cards too, which are passed over; see
-    :func:`in_lay_order`)."""
-    shape, ways, pickers = _ways(cards, total)
+    :func:`in_lay_order`). ``counts`` is :func:`value_counts` of ``cards``, when the caller has
+    worked it out already."""
+    if counts is None:
+        counts = value_counts(cards)
+    shape, _, pickers, wholes = _ADDING_UP[counts | total << 40]  # _ways(cards, total)
     if shape != SEVERAL_GROUPS:
         return (c | (cards & shape) << CARD_BITS,) if shape else (c,)
-    bits = _bits(cards)
     if len(pickers) == 2:  # most often: the group whose latest card not in the other came later
-        first_of, second_of = pickers
-        first = sum(first_of(bits))
-        second = sum(second_of(bits))
+        if wholes:  # each group holds all the cards of its values (most often again)
+            first = cards & wholes[0]
+            second = cards & wholes[1]
+        else:
+            bits = _bits(cards)
+            first_of, second_of = pickers
+            first = sum(first_of(bits))
+            second = sum(second_of(bits))
         differ = first ^ second
         for x in reversed(laid):
             if BIT[x] & differ:
                 if BIT[x] & first:
                     first, second = second, first
                 return (c | first << CARD_BITS, c | second << CARD_BITS)
-    # Each group's weight (see in_lay_order) and code; no two groups weigh the same.
-    rank = {BIT[x]: 1 << i for i, x in enumerate(laid) if BIT[x] & cards}
-    weight = [rank[b] for b in bits[:-1]]  # by position among the cards, as the ways are
-    plays = [
-        (sum(map(weight.__getitem__, way)), c | sum(pick(bits)) << CARD_BITS)
-        for way, pick in zip(ways, pickers, strict=True)
-    ]
-    plays.sort()
+    # Each group's weight (see in_lay_order) and code; no two groups weigh the same. A group's
+    # weight is picked from its cards' weights as its cards are from their bits.
+    bits = _bits(cards)
+    weights = (*[1 << laid.index(b.bit_length() - 1) for b in bits[:-1]], 0)
+    plays = sorted([(sum(pick(weights)), c | sum(pick(bits)) << CARD_BITS) for pick in pickers])
     return tuple([code for _, code in plays])
 
 
@@ -250,10 +268,12 @@ def _bits(cards: int) -> tuple[int, ...]:
 
 
 Picker = Callable[[Sequence[int]], tuple[int, ...]]
-Ways = tuple[int, tuple[tuple[int, ...], ...], tuple[Picker, ...]]
+Ways = tuple[int, tuple[tuple[int, ...], ...], tuple[Picker, ...], tuple[int, ...]]
 """What :func:`adding_up` remembers: the shape of its answer, and, when several groups add up,
 every group as positions among the cards, lowest first, and as a picker of those positions
-from :func:`_bits` of the cards (``sum(pick(bits))`` is the group)."""
+from :func:`_bits` of the cards (``sum(pick(bits))`` is the group); last, when two groups add up
+and each holds all the cards of its values, each group's values as a mask (``cards & mask`` is
+the group, as in a shape), and otherwise nothing."""
 
 
 def _ways(cards: int, total: int) -> Ways:
@@ -272,11 +292,16 @@ def _work_out_ways(key: int) -> Ways:
     groups = _LOWEST[like | key & ~FULL_MASK]
     shape = shape_of(groups)
     if shape != SEVERAL_GROUPS:
-        return shape, (), ()  # the shape says it all
-    position = {BIT[c]: i for i, c in enumerate(indices_of(like))}
-    ways = tuple(tuple(position[BIT[c]] for c in indices_of(g)) for g in groups)
+        return shape, (), (), ()  # the shape says it all
+    position = {b: i for i, b in enumerate(_bits(like))}
+    ways = tuple(tuple([position[b] for b in _bits(g)[:-1]]) for g in groups)
     after = like.bit_count()  # where _bits puts its 0: every picker picks two or more
-    return shape, ways, tuple(itemgetter(*way, after) for way in ways)
+    wholes: tuple[int, ...] = ()
+    if len(groups) == 2:  # (codes_adding_up lists more groups by their cards' bits anyway)
+        values = (shape_of(groups[:1]), shape_of(groups[1:]))
+        if like & values[0] == groups[0] and like & values[1] == groups[1]:
+            wholes = values
+    return shape, ways, tuple(itemgetter(*way, after) for way in ways), wholes
 
 
 def _lowest_adding_up(cards: int, total: int) -> tuple[int, ...]:
@@ -384,7 +409,7 @@ class CaptureRule:
         if part:
             return self.known[c].get(part) or self.work_out(c, part, laid)
         part = table & self.second[c]
-        if not part & (part - 1):  # fewer than two cards to add up
+        if part.bit_count() < 2:  # fewer than two cards to add up
             return _ALONE[c]
         return self.by_values(c, part, laid)
 
@@ -396,7 +421,7 @@ class CaptureRule:
         if shape is None:
             shape = self.shape(c, counts)
         if shape == SEVERAL_GROUPS:
-            return self.several(c, part, laid)
+            return self.several(c, part, laid, counts)
         return (c | (part & shape) << CARD_BITS,) if shape else _ALONE[c]
 
     def work_out(self, c: int, part: int, laid: Sequence[int]) -> tuple[int, ...]:
@@ -421,15 +446,18 @@ class CaptureRule:
         remember(self.shapes, counts | self.tag[c], found, _limits["others"])
         return found
 
-    def several(self, c: int, part: int, laid: Sequence[int]) -> tuple[int, ...]:
-        """:meth:`codes` for a card that may take several groups, from the cards themselves.
+    def several(
+        self, c: int, part: int, laid: Sequence[int], counts: int | None = None
+    ) -> tuple[int, ...]:
+        """:meth:`codes` for a card that may take several groups, from the cards themselves
+        (``counts``: :func:`value_counts` of ``part``, when the caller has it).
 
         Groups that add up are listed in lay order, worked out each time: the lay order of
         the cards of a part is nearly always new on a new deal, so remembering the answers by
         it would only fill the memory."""
         total = self.sum_total[c]
         if total and not part & self.alike[c]:
-            return codes_adding_up(c, part, laid, total)
+            return codes_adding_up(c, part, laid, total, counts)
         groups = self.takes(VALUE[c], part)
         found = tuple([c | g << CARD_BITS for g in groups])
         self.misses["answers by cards"] += 1

@@ -25,11 +25,12 @@ from scopa_net import captures, plays, scoring
 from scopa_net.captures import (
     BIT_PAIRS,
     ODD_BITS,
+    PAIR_TOTALS,
     QUINDICI_TOTAL,
     AceTakesAll,
     Quindici,
     capture_rule,
-    value_counts,
+    codes_adding_up,
 )
 from scopa_net.cards import ACES_MASK, BIT, CARDS, FULL_MASK, KINGS_MASK, VALUE, Card, cards_of
 from scopa_net.dealing import TABLE, deal_plan
@@ -63,6 +64,7 @@ class _Plan:
     __slots__ = (
         "deals",
         "first_seat",
+        "lookup",
         "next_seat",
         "opening",
         "rule",
@@ -89,7 +91,9 @@ class _Plan:
         self.side_count = rules.side_count
         self.opening = rules.opening_table_cards
         self.sweep_on_last = rules.sweep_on_last_play
-        self.rule = capture_rule(rules)
+        rule = self.rule = capture_rule(rules)
+        #: What Round.legal_codes reads of the rule, in one tuple.
+        self.lookup = (rule.known, rule.first, rule.second, rule.tag, rule.shapes, rule.sum_total)
 
 
 def _slice_of(start: int, targets: tuple[int, ...], target: int) -> slice | None:
@@ -161,10 +165,12 @@ class Round:
 
     __slots__ = (
         "_lookup",
+        "_next_seat",
         "_offered",
         "_offered_at",
         "_plan",
         "_rule",
+        "_side_of",
         "dealer",
         "deck",
         "hands",
@@ -261,8 +267,11 @@ class Round:
         self.rules = rules
         self.dealer = dealer
         plan = self._plan = _plan_of(rules, dealer)
-        rule = self._rule = plan.rule
-        self._lookup = (rule.known, rule.first, rule.second, rule.tag, rule.shapes)
+        self._rule = plan.rule
+        self._lookup = plan.lookup
+        # What push_code reads of the plan at every play, at hand.
+        self._next_seat = plan.next_seat
+        self._side_of = plan.side_of
         self.table_mask = 0
         self.laid: list[int] = []  # the cards put on the table, in order (taken ones included)
         # The codes legal_plays last listed, and plays_left when it did (-1: none yet).
@@ -280,8 +289,10 @@ class Round:
         if table is not None:
             laid = deck[table]
             self.laid += laid
+            mask = self.table_mask
             for c in laid:
-                self.table_mask |= BIT[c]
+                mask |= BIT[c]
+            self.table_mask = mask
         self.next_deal += 1
 
     @property
@@ -345,6 +356,8 @@ class Round:
         other._plan = self._plan
         other._rule = self._rule
         other._lookup = self._lookup
+        other._next_seat = self._next_seat
+        other._side_of = self._side_of
         other.deck = self.deck
         other.hands = [h.copy() for h in self.hands]
         other.table_mask = self.table_mask
@@ -369,14 +382,15 @@ class Round:
 
         This is :meth:`CaptureRule.codes` for each card in the hand, written out (calls cost
         more than the work itself): what a card takes from the cards it adds up is looked up by
-        their value counts (see :mod:`scopa_net.captures`)."""
+        their value counts (see :mod:`scopa_net.captures`), or when they are two, by their
+        total."""
         if self.void or not self.plays_left:
             return []
         hand = self.hands[self.turn]
         table = self.table_mask
         if not table:
             return hand.copy()
-        known, first, second, tag, shapes = self._lookup
+        known, first, second, tag, shapes, sum_total = self._lookup
         codes: list[int] = []
         for c in hand:
             part = table & first[c]
@@ -384,17 +398,22 @@ class Round:
                 codes += known[c].get(part) or self._rule.work_out(c, part, self.laid)
                 continue
             part = table & second[c]
-            if not part & (part - 1):  # fewer than two cards that may add up
+            count = part.bit_count()  # (quicker than part & (part - 1): no new number)
+            if count < 2:  # fewer than two cards that may add up
                 codes.append(c)
                 continue
+            if count == 2:  # two cards: it takes both if they add up to what it takes
+                codes.append(c | part << CARD_BITS if PAIR_TOTALS[part] == sum_total[c] else c)
+                continue
             pairs = part - ((part >> 1) & ODD_BITS)  # value_counts(part), written out
-            shape = shapes.get(((pairs & BIT_PAIRS) + ((pairs >> 2) & BIT_PAIRS)) | tag[c])
+            counts = (pairs & BIT_PAIRS) + ((pairs >> 2) & BIT_PAIRS)
+            shape = shapes.get(counts | tag[c])
             if shape is None:
-                shape = self._rule.shape(c, value_counts(part))
+                shape = self._rule.shape(c, counts)
             if shape > 0:  # one group: the part's cards of its values (SEVERAL_GROUPS is -1)
                 codes.append(c | (part & shape) << CARD_BITS)
-            elif shape:  # several groups
-                codes += self._rule.several(c, part, self.laid)
+            elif shape:  # several groups (the rule's several, written out: these cards add up)
+                codes += codes_adding_up(c, part, self.laid, sum_total[c], counts)
             else:
                 codes.append(c)
         return codes
@@ -417,17 +436,13 @@ class Round:
         taken = code >> CARD_BITS
         seat = self.turn
         self.hands[seat].remove(c)
-        left = self.plays_left - 1
-        self.plays_left = left
-        plan = self._plan
+        left = self.plays_left = self.plays_left - 1
         if taken:
-            table = self.table_mask & ~taken
-            self.table_mask = table
-            side = plan.side_of[seat]
+            table = self.table_mask = self.table_mask ^ taken  # the taken cards are on it
+            side = self.last_capturer = self._side_of[seat]
             self.piles[side] |= taken | BIT[c]
-            self.last_capturer = side
             # A sweep counts, except on the very last play (unless scopone scientifico).
-            sweep = not table and (left > 0 or plan.sweep_on_last)
+            sweep = not table and (left > 0 or self._plan.sweep_on_last)
             if sweep:
                 self.sweeps[side] += 1
         else:
@@ -436,7 +451,7 @@ class Round:
             sweep = False
         self.history.append((seat, code, sweep))
         if left:
-            seat = self.turn = plan.next_seat[seat]
+            seat = self.turn = self._next_seat[seat]
             if not self.hands[seat]:
                 self._deal()
         else:
