@@ -203,7 +203,7 @@ def adding_up(cards: int, total: int) -> tuple[int, ...]:
     and as positions among the cards, lowest first: the same positions among ``cards`` are the
     groups of ``cards``, in the same order.
     """
-    shape, _, pickers, _ = _ways(cards, total)
+    shape, pickers, _ = _ways(cards, total)
     if shape != SEVERAL_GROUPS:
         return (cards & shape,) if shape else ()
     bits = _bits(cards)
@@ -220,7 +220,7 @@ def codes_adding_up(
     worked it out already."""
     if counts is None:
         counts = value_counts(cards)
-    shape, _, pickers, wholes = _ADDING_UP[counts | total << 40]  # _ways(cards, total)
+    shape, pickers, wholes = _ADDING_UP[counts | total << 40]  # _ways(cards, total)
     if shape != SEVERAL_GROUPS:
         return (c | (cards & shape) << CARD_BITS,) if shape else (c,)
     if len(pickers) == 2:  # most often: the group whose latest card not in the other came later
@@ -268,12 +268,12 @@ def _bits(cards: int) -> tuple[int, ...]:
 
 
 Picker = Callable[[Sequence[int]], tuple[int, ...]]
-Ways = tuple[int, tuple[tuple[int, ...], ...], tuple[Picker, ...], tuple[int, ...]]
+Ways = tuple[int, tuple[Picker, ...], tuple[int, ...]]
 """What :func:`adding_up` remembers: the shape of its answer, and, when several groups add up,
-every group as positions among the cards, lowest first, and as a picker of those positions
-from :func:`_bits` of the cards (``sum(pick(bits))`` is the group); last, when two groups add up
-and each holds all the cards of its values, each group's values as a mask (``cards & mask`` is
-the group, as in a shape), and otherwise nothing."""
+every group as a picker of its cards' positions among the cards, lowest first, from
+:func:`_bits` of the cards (``sum(pick(bits))`` is the group); last, when two groups add up and
+each holds all the cards of its values, each group's values as a mask (``cards & mask`` is the
+group, as in a shape), and otherwise nothing."""
 
 
 def _ways(cards: int, total: int) -> Ways:
@@ -292,7 +292,7 @@ def _work_out_ways(key: int) -> Ways:
     groups = _LOWEST[like | key & ~FULL_MASK]
     shape = shape_of(groups)
     if shape != SEVERAL_GROUPS:
-        return shape, (), (), ()  # the shape says it all
+        return shape, (), ()  # the shape says it all
     position = {b: i for i, b in enumerate(_bits(like))}
     ways = tuple(tuple([position[b] for b in _bits(g)[:-1]]) for g in groups)
     after = like.bit_count()  # where _bits puts its 0: every picker picks two or more
@@ -301,7 +301,7 @@ def _work_out_ways(key: int) -> Ways:
         values = (shape_of(groups[:1]), shape_of(groups[1:]))
         if like & values[0] == groups[0] and like & values[1] == groups[1]:
             wholes = values
-    return shape, ways, tuple(itemgetter(*way, after) for way in ways), wholes
+    return shape, tuple(itemgetter(*way, after) for way in ways), wholes
 
 
 def _lowest_adding_up(cards: int, total: int) -> tuple[int, ...]:
