@@ -45,40 +45,56 @@ class GreedyPlayer:
         weights = self._weights.get(rules)
         if weights is None:
             weights = self._weights[rules] = card_weights(rules)
-        card = code & CARD_FIELD
-        taken = code >> CARD_BITS
         table = 0
         for c in known.table:
             table |= BIT[c]
-        gain = 0.0
-        if taken:
-            after = table & ~taken
-            gain += weights[card] + sum(weights[c] for c in indices_of(taken))
-            last = known.plays_left == 1
-            if not after and (not last or rules.sweep_on_last_play):
-                gain += SWEEP_POINTS
-        else:
-            after = table | BIT[card]
+        sweeps = known.plays_left != 1 or rules.sweep_on_last_play
+        gain, after = play_gain(weights, table, code, sweeps)
         if known.plays_left > 1:
             gain -= exposure(known, weights, after)
         return gain
 
 
+def play_gain(weights: Sequence[float], table: int, code: int, sweeps: bool) -> tuple[float, int]:
+    """What ``code`` takes from ``table`` (its cards' weights, a point more for a sweep when
+    ``sweeps``: clearing the table now is one), and the table it leaves."""
+    card = code & CARD_FIELD
+    taken = code >> CARD_BITS
+    if not taken:
+        return 0.0, table | BIT[card]
+    after = table & ~taken
+    gain = weights[card] + sum(weights[c] for c in indices_of(taken))
+    if not after and sweeps:
+        gain += SWEEP_POINTS
+    return gain, after
+
+
 def exposure(known: Observed, weights: tuple[float, ...], table: int) -> float:
     """Expected loss from leaving ``table`` to the next player: a sweep, or its best cards."""
+    rules = known.rules
+    hand = known.hand_counts[(known.seat + 1) % rules.players] or rules.hand_size
+    unseen = 0
+    for c in known.unseen:
+        unseen |= BIT[c]
+    return exposure_to(rules, weights, table, unseen, hand)
+
+
+def exposure_to(
+    rules: RuleSet, weights: Sequence[float], table: int, unseen: int, hand: int
+) -> float:
+    """:func:`exposure` for a next seat holding ``hand`` of the cards ``unseen`` (a mask) from
+    where the mover sits."""
     if not table:
         return 0.0
-    rules = known.rules
-    nxt = (known.seat + 1) % rules.players
-    hand = known.hand_counts[nxt] or rules.hand_size
-    unseen_values = [VALUE[c] for c in known.unseen]
-    n = len(unseen_values)
-    sweepers = sweeping_values(rules, table)
-    loss = SWEEP_POINTS * holds_any(n, sum(v in sweepers for v in unseen_values), hand)
+    n = unseen.bit_count()
+    wanted = 0
+    for v in sweeping_values(rules, table):
+        wanted += (unseen & VALUE_MASK[v]).bit_count()
+    loss = SWEEP_POINTS * holds_any(n, wanted, hand)
     quindici = rules.has(Variant.QUINDICI)
     for c in indices_of(table):
         want = QUINDICI_TOTAL - VALUE[c] if quindici else VALUE[c]
-        takers = unseen_values.count(want)
+        takers = (unseen & VALUE_MASK[want]).bit_count() if 1 <= want <= 10 else 0
         loss += weights[c] * holds_any(n, takers, hand)
     return loss
 
@@ -88,14 +104,13 @@ class GreedyPolicy:
     from the round itself: the seat's unseen cards are the ones not in its hand, on the
     table or captured, as its own view has them. For searches that model a seat as greedy."""
 
-    __slots__ = ("_quindici", "hand_size", "rules", "sweep_last", "weights")
+    __slots__ = ("hand_size", "rules", "sweep_last", "weights")
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
         self.weights = card_weights(rules)
         self.hand_size = rules.hand_size
         self.sweep_last = rules.sweep_on_last_play
-        self._quindici = rules.has(Variant.QUINDICI)
 
     def pick(self, rnd: Round, codes: Sequence[int]) -> int:
         """The first of ``codes`` with the greedy player's best score."""
@@ -108,50 +123,16 @@ class GreedyPolicy:
         unseen = FULL_MASK & ~(mine | table)
         for pile in rnd.piles:
             unseen &= ~pile
-        n = unseen.bit_count()
-        nxt = (seat + 1) % self.rules.players
-        hand = len(rnd.hands[nxt]) or self.hand_size
+        hand = len(rnd.hands[(seat + 1) % self.rules.players]) or self.hand_size
         exposed = rnd.plays_left > 1
-        last = rnd.plays_left == 1
+        sweeps = rnd.plays_left != 1 or self.sweep_last
         best = codes[0]
         best_score = -1e18
         for code in codes:
-            card = code & CARD_FIELD
-            taken = code >> CARD_BITS
-            gain = 0.0
-            if taken:
-                after = table & ~taken
-                gain += weights[card]
-                m = taken
-                while m:
-                    low = m & -m
-                    gain += weights[low.bit_length() - 1]
-                    m ^= low
-                if not after and (not last or self.sweep_last):
-                    gain += SWEEP_POINTS
-            else:
-                after = table | BIT[card]
-            if exposed and after:
-                gain -= self._exposure(after, unseen, n, hand)
+            gain, after = play_gain(weights, table, code, sweeps)
+            if exposed:
+                gain -= exposure_to(self.rules, weights, after, unseen, hand)
             if gain > best_score:
                 best_score = gain
                 best = code
         return best
-
-    def _exposure(self, table: int, unseen: int, n: int, hand: int) -> float:
-        """:func:`exposure` of ``table``, the next seat's unseen cards ``unseen``."""
-        weights = self.weights
-        wanted = 0
-        for v in sweeping_values(self.rules, table):
-            wanted += (unseen & VALUE_MASK[v]).bit_count()
-        loss = SWEEP_POINTS * holds_any(n, wanted, hand)
-        quindici = self._quindici
-        m = table
-        while m:
-            low = m & -m
-            c = low.bit_length() - 1
-            m ^= low
-            want = QUINDICI_TOTAL - VALUE[c] if quindici else VALUE[c]
-            if 1 <= want <= 10:
-                loss += weights[c] * holds_any(n, (unseen & VALUE_MASK[want]).bit_count(), hand)
-        return loss

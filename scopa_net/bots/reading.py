@@ -17,7 +17,7 @@ import math
 from dataclasses import replace
 
 from scopa_net.bots.evaluation import card_weights
-from scopa_net.bots.greedy import SWEEP_POINTS, exposure
+from scopa_net.bots.greedy import exposure, play_gain
 from scopa_net.bots.inference import (
     Decision,
     Inference,
@@ -95,14 +95,5 @@ def _greedy_decisions(
 
 def _value(view: Observed, weights: tuple[float, ...], table: int, code: int) -> float:
     """The greedy player's score of ``code`` on ``table`` from ``view`` (not the last play)."""
-    card = code & CARD_FIELD
-    taken = code >> CARD_BITS
-    if taken:
-        after = table & ~taken
-        gain = weights[card] + sum(weights[c] for c in indices_of(taken))
-        if not after:
-            gain += SWEEP_POINTS
-    else:
-        after = table | BIT[card]
-        gain = 0.0
+    gain, after = play_gain(weights, table, code, True)
     return gain - exposure(view, weights, after)
