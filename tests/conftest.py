@@ -101,6 +101,19 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     item.obj = guarded(item.obj)
 
 
+@pytest.fixture(autouse=True)
+def user_folders_of_its_own(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every test gets empty data and config folders (``XDG_DATA_HOME``, ``XDG_CONFIG_HOME``):
+    no test reads or writes the real user's pinned hosts, seats, transcripts or client.toml, so
+    a machine whose user has played (a pinned host in ``known_hosts``, say) runs the suite as a
+    fresh one does. A test that sets its own folders overrides these."""
+    home = tmp_path_factory.mktemp("user")
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
+
+
 @pytest.fixture
 async def host(nursery: trio.Nursery) -> Host:
     """A host with default settings on 127.0.0.1 (any free port), journal in memory; it stops
