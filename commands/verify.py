@@ -4,7 +4,8 @@ One verdict line per round, then the match result; exit status 0 only when every
 completely (an unfinished match, with no signed end, does not). The host key must be one the
 player trusts: a ``--pin`` given, or else one this client pinned when it played (its
 ``known_hosts``) or a host ``play`` ran in it (``own_hosts``), so a file re-signed whole under
-another key is refused, not just shown.
+another key is refused, not just shown. With no key to compare with at all (no ``--pin``,
+nothing pinned), the fingerprint is only shown, for the player to compare with the host's.
 With several files, a summary follows: rounds verified, failures, seeds left out by reason and
 by seat, rounds not fair-checked, and for each seat how often it was dealt the settebello,
 sevens and coins against what fair deals give. The same transcript given twice counts once.
@@ -40,7 +41,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="check saved match transcripts: every deal, card, play and score",
         description="Re-derive every deal of saved transcripts from the revealed seeds, check "
         "every card, replay every play and check every score. The host key must be pinned: "
-        "by --pin, or by this client's known_hosts (the hosts `play` ran are trusted too).",
+        "by --pin, or by this client's known_hosts (the hosts `play` ran are trusted too); a "
+        "file signed by any other key is refused. With nothing pinned at all, the key's "
+        "fingerprint is only shown, to compare with the one the host shows.",
     )
     parser.add_argument("files", nargs="+", metavar="FILE", type=Path, help="transcript files")
     parser.add_argument(
