@@ -40,10 +40,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "verify",
         help="check saved match transcripts: every deal, card, play and score",
         description="Re-derive every deal of saved transcripts from the revealed seeds, check "
-        "every card, replay every play and check every score. The host key must be pinned: "
-        "by --pin, or by this client's known_hosts (the hosts `play` ran are trusted too); a "
-        "file signed by any other key is refused. With nothing pinned at all, the key's "
-        "fingerprint is only shown, to compare with the one the host shows.",
+        "every card, replay every play and check every score. A file whose host key is not "
+        "pinned (by --pin, or by this client's known_hosts; the hosts `play` ran are trusted "
+        "too) is refused. With nothing pinned at all, the key's fingerprint is only shown, to "
+        "compare with the one the host shows.",
     )
     parser.add_argument("files", nargs="+", metavar="FILE", type=Path, help="transcript files")
     parser.add_argument(

@@ -11,7 +11,7 @@ from scopa_net.client.config import config_path
 from scopa_net.commands.paths import data_dir
 
 
-def test_each_test_has_empty_data_and_config_folders_of_its_own(tmp_path: Path) -> None:
+def test_each_test_has_empty_data_and_config_folders_of_its_own() -> None:
     data = data_dir(os.environ)
     config = config_path(os.environ)
     real_home = Path(os.path.expanduser("~"))
