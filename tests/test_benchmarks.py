@@ -103,6 +103,31 @@ def test_the_load_soak_replaces_finished_tables() -> None:
     assert "failures: 0" in done.stdout, done.stdout
 
 
+def test_the_load_benchmark_puts_the_journal_where_it_is_told(tmp_path: Path) -> None:
+    """``load.py --journal-dir DIR`` makes the host's journal (and the commit baselines) in a
+    folder of its own under DIR, says so, and leaves DIR as it found it; a DIR that is not a
+    folder is one line of error before anything runs."""
+    done = run_load(
+        *("--tables", "1", "--bot-delay", "0.05", "--duration", "1", "--warmup", "0.5"),
+        *("--baseline-seconds", "0.5", "--journal-dir", str(tmp_path)),
+    )
+    assert f"journal under {tmp_path}" in done.stdout, done.stdout
+    assert "durability: the host's own commits" in done.stdout, done.stdout
+    assert list(tmp_path.iterdir()) == []
+    missing = tmp_path / "nowhere"
+    refused = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "load.py"), "--journal-dir", str(missing)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert refused.returncode == 2
+    assert refused.stderr.strip().splitlines()[-1] == (
+        f"load.py: error: --journal-dir: {missing} is not a folder"
+    )
+
+
 def test_the_load_benchmark_reports_the_hosts_collector(tmp_path: Path) -> None:
     """``load.py --gc-log`` runs the host under gc_probe.py and prints its collections and
     the census of what it tracks."""
