@@ -100,8 +100,14 @@ DEFAULT_TREE = 2000
 #: 0.233], seed 1): +0.085 [-0.020, 0.191] over the 398 decks of both seeds, but over 1,000
 #: matches (arena_progress.py hard medium --matches 1000 --cpu-think, seed 1, in two --pairs
 #: parts) +0.947 [0.877, 1.018] points a round against +0.958 [0.888, 1.028] with neither,
-#: think median 48.8 ms, max 218 ms CPU: not kept.
-DEFAULT_TREE_SPLITS = 1
+#: think median 48.8 ms, max 218 ms CPU: not kept. Alone, over the same 1,000 matches
+#: (2026-12-04, 04:24-04:44 UTC): +0.979 [0.908, 1.051] points a round against +0.958 [0.888,
+#: 1.028] with one split, whose row was played again beside it (04:48-05:02) and came out the
+#: same; pair by pair over the 500 deck pairs +0.022 [-0.032, 0.076]; think median 44.4 ms,
+#: max 187 ms CPU (26.8 ms, 85 ms with one). A gain within the noise, but the two screens and
+#: the paired row all point to it, at a think time well inside the budget: so 8 is the
+#: default (as with :data:`PAIRS_EXPLORATION`).
+DEFAULT_TREE_SPLITS = 8
 #: Whether, with two players, the information-set tree reads the other seat's choices as
 #: greedy plays (:mod:`scopa_net.bots.reading`, sharpness :data:`GREEDY_READING_SHARPNESS`)
 #: instead of by the choice model of :mod:`scopa_net.bots.inference` (``greedy_reading``).
