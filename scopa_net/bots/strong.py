@@ -106,8 +106,10 @@ DEFAULT_TREE = 2000
 #: same; pair by pair over the 500 deck pairs +0.022 [-0.032, 0.076]; think median 44.4 ms,
 #: max 187 ms CPU (26.8 ms, 85 ms with one). A gain within the noise, but the two screens and
 #: the paired row all point to it, at a think time well inside the budget: so 8 is the
-#: default (as with :data:`PAIRS_EXPLORATION`).
+#: default (as with :data:`PAIRS_EXPLORATION`). The pairs tree keeps one split
+#: (:data:`PAIRS_TREE_SPLITS`): eight were not measured there.
 DEFAULT_TREE_SPLITS = 8
+PAIRS_TREE_SPLITS = 1
 #: Whether, with two players, the information-set tree reads the other seat's choices as
 #: greedy plays (:mod:`scopa_net.bots.reading`, sharpness :data:`GREEDY_READING_SHARPNESS`)
 #: instead of by the choice model of :mod:`scopa_net.bots.inference` (``greedy_reading``).
@@ -274,7 +276,7 @@ class StrongPlayer:
         tree: int = DEFAULT_TREE,
         exploration: float | None = None,
         bias: float = 0.0,
-        tree_splits: int = DEFAULT_TREE_SPLITS,
+        tree_splits: int | None = None,
         horizon: int = 1,
         pairs_tree: int | None = None,
         opponent_policy: bool = True,
@@ -325,7 +327,9 @@ class StrongPlayer:
         :data:`PAIRS_EXPLORATION` with two pairs."""
         self.bias = bias
         self.tree_splits = tree_splits
-        """Random splits the tree's leaf averages the primiera over (``prime_splits``)."""
+        """Random splits the tree's leaf averages the primiera over (``prime_splits``); None is
+        :data:`DEFAULT_TREE_SPLITS` with two players and :data:`PAIRS_TREE_SPLITS` with two
+        pairs."""
         self.horizon = horizon
         """Deals the information-set tree spans (1: the hands in play)."""
         self.pairs_tree = pairs_tree
@@ -524,7 +528,7 @@ class StrongPlayer:
                 exploration=self._exploration_for(pairs),
                 coefficients=self.leaf,
                 bias=self.bias,
-                prime_splits=self.tree_splits,
+                prime_splits=self._tree_splits_for(pairs),
                 horizon=self.horizon,
                 opponent_policy=self.opponent_policy if pairs else bool(self.duel_policy),
                 policy_share=1.0 if pairs else float(self.duel_policy),
@@ -616,6 +620,11 @@ class StrongPlayer:
         if self.exploration is not None:
             return self.exploration
         return PAIRS_EXPLORATION if pairs else DEFAULT_EXPLORATION
+
+    def _tree_splits_for(self, pairs: bool) -> int:
+        if self.tree_splits is not None:
+            return self.tree_splits
+        return PAIRS_TREE_SPLITS if pairs else DEFAULT_TREE_SPLITS
 
     def _pairs_tree_for(self, rules: RuleSet) -> int:
         if rules.players != 4:
