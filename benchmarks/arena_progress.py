@@ -17,6 +17,11 @@ numbers, STOP excluded) and keeps its finished pairs in ``--save FILE`` (rewritt
 goes); ``--combine FILE ...`` then prints the report over all of them. A pair's games depend
 only on the levels, the rules, the seed and the pair's number (the bots count nodes, not
 seconds), so the split row is the same row as one process would play.
+
+Two rows of the same levels and seed, played by two versions of the code (a setting changed
+in a worktree, say), are best compared pair by pair: ``--combine FILE ... --paired FILE ...``
+also prints the first row minus the second over the deck pairs both played, with its
+interval, which leaves out the luck of the decks that the two rows' own intervals each carry.
 """
 
 from __future__ import annotations
@@ -26,7 +31,8 @@ import pickle
 import time
 from pathlib import Path
 
-from scopa_net.bots.arena import ArenaConfig, format_report, play_pair, summarise
+from scopa_net.bots.arena import ArenaConfig, format_report, pair_margin, play_pair, summarise
+from scopa_net.bots.stats import mean_interval
 from scopa_net.commands.arena import _player, arena_level
 from scopa_net.rules import RuleSet
 
@@ -49,9 +55,17 @@ def main() -> None:
         "--combine", type=Path, nargs="+", help="report over these --save files instead"
     )
     parser.add_argument(
+        "--paired",
+        type=Path,
+        nargs="+",
+        help="with --combine: another row's --save files, compared pair by pair",
+    )
+    parser.add_argument(
         "--cpu-think", action="store_true", help="report think times in CPU seconds"
     )
     args = parser.parse_args()
+    if args.paired and not args.combine:
+        parser.error("--paired compares with the row of --combine: give both")
     a, b = _player(args.level_a), _player(args.level_b)
     config = ArenaConfig(
         a,
@@ -65,15 +79,12 @@ def main() -> None:
     names = (args.level_a, args.level_b)  # as typed, as `scopa-net arena` prints them
     unit = "think times in CPU seconds\n" if args.cpu_think else ""
     if args.combine:
-        saved: dict[int, tuple] = {}
-        for path in args.combine:
-            their_config, pairs = pickle.loads(path.read_bytes())
-            if their_config != config:
-                raise SystemExit(f"{path} was played with other settings: {their_config}")
-            saved.update(pairs)
+        saved = _saved_pairs(args.combine, config)
         done = [saved[k] for k in sorted(saved)]
         print(f"{unit}{format_report(config, summarise(config, done), names)}")
         print(f"combined: {len(done)} of {config.pairs} pairs from {len(args.combine)} files")
+        if args.paired:
+            print(_paired_line(saved, _saved_pairs(args.paired, config), names))
         return
     start, stop = args.pairs or (0, config.pairs)
     todo = range(start, min(stop, config.pairs))
@@ -97,6 +108,33 @@ def main() -> None:
             if args.out is not None:
                 args.out.write_text(text + "\n")
     print(text)
+
+
+def _saved_pairs(paths: list[Path], config: ArenaConfig) -> dict[int, tuple]:
+    """The finished pairs in ``--save`` files of a row played with ``config``, by number."""
+    saved: dict[int, tuple] = {}
+    for path in paths:
+        try:
+            their_config, pairs = pickle.loads(path.read_bytes())
+        except OSError as exc:
+            raise SystemExit(f"arena_progress.py: cannot read {path}: {exc.strerror}") from None
+        if their_config != config:
+            raise SystemExit(f"{path} was played with other settings: {their_config}")
+        saved.update(pairs)
+    return saved
+
+
+def _paired_line(row: dict[int, tuple], other: dict[int, tuple], names: tuple[str, str]) -> str:
+    """This row minus the other, pair by pair over the deck pairs both played."""
+    shared = sorted(set(row) & set(other))
+    if len(shared) < 2:
+        return f"paired: {len(shared)} deck pairs in both rows, too few to compare"
+    diffs = [pair_margin(*row[k]) - pair_margin(*other[k]) for k in shared]
+    estimate = mean_interval(diffs)
+    return (
+        f"paired: this row minus the --paired one, {names[0]} minus {names[1]} per round, "
+        f"pair by pair over the {len(shared)} deck pairs both played: {estimate.text()}"
+    )
 
 
 def _pair_range(text: str) -> tuple[int, int]:

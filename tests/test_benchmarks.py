@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -47,6 +48,18 @@ LAST_WORDS = {
     "loop_stall.py": "longest stall, baseline / host",
     "round_duplicates.py": "think per move, CPU",
 }
+
+
+def benchmark_module(name: str, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """The benchmark script ``name`` imported as a module (it is not a package's)."""
+    module_name = name.removesuffix(".py") + "_benchmark"
+    spec = importlib.util.spec_from_file_location(module_name, BENCHMARKS / name)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, module_name, module)  # its dataclasses look it up
+    spec.loader.exec_module(module)
+    return module
 
 
 def test_every_benchmark_has_a_tiny_run() -> None:
@@ -153,12 +166,7 @@ def test_the_soak_reads_the_host_after_each_minutes_give_back(
 ) -> None:
     """The memory line of a soak is read at each minute's lowest point, just after the host
     has handed its free heap back (what glibc keeps in between depends on the moment)."""
-    spec = importlib.util.spec_from_file_location("load_benchmark", BENCHMARKS / "load.py")
-    assert spec is not None
-    assert spec.loader is not None
-    load = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "load_benchmark", load)  # its dataclasses look it up
-    spec.loader.exec_module(load)
+    load = benchmark_module("load.py", monkeypatch)
     assert load.TRIM_INTERVAL == 60
     # A saw-tooth that climbs through each minute and falls back at its trim: level lows.
     readings = [100 + (second % 60) for second in range(185)]
@@ -168,3 +176,68 @@ def test_the_soak_reads_the_host_after_each_minutes_give_back(
     rising = [100 + 3 * (second // 60) + (second % 60) * 2 for second in range(240)]
     assert load.minute_lows(rising) == [100, 103, 106, 109]
     assert load.slope(load.minute_lows(rising)) == pytest.approx(3.0)
+
+
+def run_arena_progress(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(BENCHMARKS / "arena_progress.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_two_arena_rows_are_compared_pair_by_pair(tmp_path: Path) -> None:
+    """``--combine ROW --paired OTHER`` prints the first row minus the other over the deck
+    pairs both played; a row against itself differs by exactly nothing."""
+    row = ["medium", "easy", "--matches", "6", "--target", "1"]
+    first, second = tmp_path / "first.pkl", tmp_path / "second.pkl"
+    for pairs, save in (("0:2", first), ("1:3", second)):
+        done = run_arena_progress(*row, "--pairs", pairs, "--save", str(save))
+        assert done.returncode == 0, done.stdout + done.stderr
+    done = run_arena_progress(*row, "--combine", str(first), "--paired", str(first), str(second))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "combined: 2 of 3 pairs from 1 files" in done.stdout
+    assert (
+        "paired: this row minus the --paired one, medium minus easy per round, pair by pair"
+        " over the 2 deck pairs both played: 0.000 [0.000, 0.000]"
+    ) in done.stdout
+    # Only pair 1 is in both rows: too few to give an interval.
+    done = run_arena_progress(*row, "--combine", str(first), "--paired", str(second))
+    assert "paired: 1 deck pairs in both rows, too few to compare" in done.stdout
+
+
+def test_the_paired_arena_line_is_the_mean_difference_of_pairs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    arena_progress = benchmark_module("arena_progress.py", monkeypatch)
+    from scopa_net.bots.arena import GameResult
+
+    def pair(a_points: int, b_points: int) -> tuple[GameResult, GameResult]:
+        # Two one-round matches, level A on side 0 and then on side 1.
+        return (
+            GameResult(0, 0, (a_points, b_points), 1, ((), ())),
+            GameResult(1, 1, (b_points, a_points), 1, ((), ())),
+        )
+
+    row = {0: pair(3, 1), 1: pair(2, 2), 2: pair(4, 0)}  # A ahead by 2, 0, 4 a round
+    other = {0: pair(2, 2), 1: pair(1, 3), 5: pair(0, 4)}  # 0, -2 (and a pair not in row)
+    line = arena_progress._paired_line(row, other, ("hard", "medium"))
+    # Differences 2 and 2 over the two shared pairs: exactly 2, no spread.
+    assert line.endswith(
+        "hard minus medium per round, pair by pair over the 2 deck pairs both "
+        "played: 2.000 [2.000, 2.000]"
+    ), line
+
+
+def test_the_arena_comparison_needs_a_row_to_compare(tmp_path: Path) -> None:
+    done = run_arena_progress("medium", "easy", "--paired", str(tmp_path / "x.pkl"))
+    assert done.returncode == 2
+    assert "--paired compares with the row of --combine: give both" in done.stderr
+    missing = tmp_path / "missing.pkl"
+    done = run_arena_progress("medium", "easy", "--combine", str(missing))
+    assert done.returncode == 1
+    assert done.stderr.strip() == (
+        f"arena_progress.py: cannot read {missing}: No such file or directory"
+    )

@@ -175,13 +175,19 @@ class ArenaReport:
     """Level A's points minus level B's, per round, with an interval over pairs."""
 
 
+def pair_margin(first: GameResult, second: GameResult) -> float:
+    """Level A's points minus level B's per round over a pair's two matches (one deck
+    order, the seats swapped): the unit the arena's interval is taken over."""
+    margin = first.a_points - first.b_points + second.a_points - second.b_points
+    return margin / (first.rounds + second.rounds)
+
+
 def summarise(config: ArenaConfig, pairs: Iterable[tuple[GameResult, GameResult]]) -> ArenaReport:
     games: list[GameResult] = []
     pair_margins: list[float] = []
     for first, second in pairs:
         games += (first, second)
-        margin = first.a_points - first.b_points + second.a_points - second.b_points
-        pair_margins.append(margin / (first.rounds + second.rounds))
+        pair_margins.append(pair_margin(first, second))
     if not games:
         raise ValueError("no games to summarise")
     n = len(games)

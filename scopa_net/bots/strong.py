@@ -106,9 +106,12 @@ DEFAULT_TREE = 2000
 #: same; pair by pair over the 500 deck pairs +0.022 [-0.032, 0.076]; think median 44.4 ms,
 #: max 187 ms CPU (26.8 ms, 85 ms with one). A gain within the noise, but the two screens and
 #: the paired row all point to it, at a think time well inside the budget: so 8 is the
-#: default (as with :data:`PAIRS_EXPLORATION`). The pairs tree keeps one split
-#: (:data:`PAIRS_TREE_SPLITS`): eight were not measured there.
+#: default (as with :data:`PAIRS_EXPLORATION`).
 DEFAULT_TREE_SPLITS = 8
+#: The pairs tree's splits (four players). Eight there, deck by deck against one over the same
+#: 200 decks (round_duplicates.py hard:tree_splits=8 medium --players 4 --rounds 200 --seed 1
+#: against hard medium, 2026-12-04): -0.175 [-0.393, 0.043] points a round, think median 38.4
+#: ms against 35.4; so one.
 PAIRS_TREE_SPLITS = 1
 #: Whether, with two players, the information-set tree reads the other seat's choices as
 #: greedy plays (:mod:`scopa_net.bots.reading`, sharpness :data:`GREEDY_READING_SHARPNESS`)
@@ -190,8 +193,10 @@ class StrongPlayer:
     side's plays in the tree made by the playout policy, as with two pairs: True +0.038 [-0.123,
     0.198], +0.062 [-0.119, 0.244], +0.050 [-0.071, 0.171], think median 31 ms; with the greedy
     reading too, against it alone: +0.073 [-0.078, 0.225], -0.110 [-0.302, 0.082], -0.019
-    [-0.142, 0.104], think median 33 ms), ``final_share`` (the play of best mean value among
-    those tried at least that share of the most tried one's visits, instead of the most tried:
+    [-0.142, 0.104], think median 33 ms; 0.5, half of them, with 8 splits of the primiera,
+    against the defaults of 2026-12-04 on seed 1: -0.051 [-0.172, 0.071]), ``final_share``
+    (the play of best mean value among those tried at least that share of the most tried one's
+    visits, instead of the most tried:
     0.3 +0.020 [-0.044, 0.085], -0.025 [-0.099, 0.049], -0.003 [-0.052, 0.047]), ``exact_last``
     (the tree's leaves at the start of the last deal valued by exact minimax to the round's end:
     +0.030 [-0.066, 0.127], -0.035 [-0.124, 0.054], -0.003 [-0.068, 0.063]; think median 34 ms,
