@@ -66,6 +66,35 @@ def test_with_a_clock_the_expert_stops_when_the_budget_is_spent() -> None:
     assert patient.evaluations > 5 * player.evaluations
 
 
+def four_player_view(variants: tuple[str, ...] = ()):
+    """The first seat's view at the start of a four-player round with a choice to make."""
+    rules = RuleSet.of(4, variants=variants)
+    for seed in range(200):
+        rng = random.Random(seed)
+        deck = list(CARDS)
+        rng.shuffle(deck)
+        match = Match(rules, 3)
+        rnd = match.deal(deck)
+        if not rnd.void and len(rnd.legal_codes()) >= 3:
+            return match.view_for(rnd.turn)
+    raise AssertionError("no four-player opening with a choice")
+
+
+def test_with_two_pairs_the_expert_searches_hards_tree_with_its_budget() -> None:
+    """At four players the expert grows the information-set tree hard grows, for as many
+    iterations as its budget buys (hard: a fixed 2,000); in scopone, as hard, it does not."""
+    view = four_player_view()
+    for think in (0.05, 0.2):
+        expert = ExpertPlayer(3, think=think)
+        expert.choose(view)
+        assert expert.evaluations == round(think * ITERATIONS_PER_SECOND)
+    scopone = four_player_view(("scopone_scientifico",))
+    expert = ExpertPlayer(3, think=0.05)
+    tree = expert._tree_for(RuleSet.of(4, variants=("scopone_scientifico",)))
+    expert.choose(scopone)
+    assert tree.iterations == 0  # the determinized search decided
+
+
 def test_a_seed_fixes_the_expert_without_a_clock() -> None:
     view = view_with_choices()
     assert ExpertPlayer(9, think=0.02).choose(view) == ExpertPlayer(9, think=0.02).choose(view)

@@ -2,13 +2,15 @@
 
 ``think`` is the budget in seconds. The core reads no clock: the caller (the arena, the play
 command) hands in its clock, and the player searches until the budget is spent, so more time
-means more guesses and a sharper choice. With two players, while cards are hidden, that is the
-information-set search of :mod:`scopa_net.bots.ismcts`, whose choice keeps improving with more
-iterations (the determinized search it replaces there did not: more guesses only sharpened
-the answer to a question that assumes the hidden cards are known). Without a clock the budget
-is turned into a fixed number of iterations (:data:`ITERATIONS_PER_SECOND`; playouts and nodes
-for the other searches), which keeps a decision reproducible for a seed, as the no-peeking
-test needs.
+means more guesses and a sharper choice. With two players, while cards are hidden, and with two
+pairs of three-card hands until the exact last deal takes over, that is the information-set
+search of :mod:`scopa_net.bots.ismcts` (hard's method, which hard runs for a fixed number of
+iterations), whose choice keeps improving with more iterations (the determinized search it
+replaces there did not: more guesses only sharpened the answer to a question that assumes the
+hidden cards are known). In scopone it is the determinized search, as hard's. Without a clock
+the budget is turned into a fixed number of iterations (:data:`ITERATIONS_PER_SECOND`; playouts
+and nodes for the other searches), which keeps a decision reproducible for a seed, as the
+no-peeking test needs.
 
 Measured, more time does not yet help at two players: ``expert:think=0.3`` (6,000 iterations)
 against ``hard`` (2,000), both with the tree's leaf over 8 primiera splits and the reading at
@@ -23,6 +25,15 @@ iterations (tree=5000 against tree=2000: +0.008, see :data:`~scopa_net.bots.stro
 and a second deal in the tree did not pay for its spread; which points at the leaf's
 judgement of the deals to come as the limit (a guess, not measured): time should help once
 that judgement improves with it.
+
+With two pairs the expert searched, until 2026-12-04, by the determinized search (hard's
+before its tree), with the nodes of its budget: ``expert:think=0.3`` against ``hard`` at four
+players -0.085 points a round over 200 duplicate decks (round_duplicates.py expert:think=0.3
+hard --players 4 --rounds 100, seeds 1 and 2: -0.105 [-0.388, 0.178] and -0.065 [-0.393,
+0.263]; think median 53 ms against 34). It now grows hard's tree with its budget's iterations
+(6,000 at 0.3 s): -0.048 over the same decks (-0.195 [-0.514, 0.124] and +0.100 [-0.180,
+0.380]; think median 109 ms), deck by deck against the determinized search +0.037 [-0.243,
+0.318]. Level with hard either way, as with two players: the same method, the same limit.
 """
 
 from __future__ import annotations
@@ -30,6 +41,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from scopa_net.bots.strong import StrongPlayer
+from scopa_net.rules import RuleSet
 
 DEFAULT_THINK = 1.0
 """Seconds per move unless told otherwise (``--think``)."""
@@ -86,8 +98,10 @@ class ExpertPlayer(StrongPlayer):
             time_limit=think * SPEND if clock is not None else None,
             lookahead=LOOKAHEAD,
             tree=iterations,
-            # Hard's tree at four players is a fixed 2,000 iterations, measured at that size
-            # only: the expert keeps the determinized search there, its budget by the clock.
-            pairs_tree=0,
         )
         self.think = think
+
+    def _pairs_tree_for(self, rules: RuleSet) -> int:
+        """With two pairs, hard's method (the information-set tree at four players, none in
+        scopone) with the iterations of this budget: as many as with two players."""
+        return self.tree if super()._pairs_tree_for(rules) else 0
