@@ -31,6 +31,7 @@ TINY = {
         *("--baseline-seconds", "0.5"),
     ],
     "loop_stall.py": ["--decisions", "2", "--players", "2"],
+    "reading.py": ["--rounds", "2", "--guesses", "20"],
     "round_duplicates.py": ["hard:nodes=200", "hard:lookahead=False,playouts=20", "--rounds", "2"],
 }
 
@@ -46,6 +47,7 @@ LAST_WORDS = {
     "gc_probe.py": "scopa-net",
     "load.py": "ours, against the echo in its own process",
     "loop_stall.py": "longest stall, baseline / host",
+    "reading.py": "greedy 32",
     "round_duplicates.py": "think per move, CPU",
 }
 
@@ -240,4 +242,49 @@ def test_the_arena_comparison_needs_a_row_to_compare(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert done.stderr.strip() == (
         f"arena_progress.py: cannot read {missing}: No such file or directory"
+    )
+
+
+def test_the_reading_benchmark_scores_readings_against_the_uniform_guess() -> None:
+    """Each reading's log-loss a card is set against the uniform guess's on the same guesses:
+    the uniform row is the baseline itself, and a reading keeps at most the guesses drawn."""
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "reading.py"), "--rounds", "3", "--guesses", "50"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert re.search(r"hard against medium, 2 players: \d+ decisions in 3 rounds", done.stdout)
+    rows = re.findall(
+        r"^  (.+?) +log-loss a card ([\d.]+)  \(([\d.]+) of uniform\)  effective guesses "
+        r"(\d+) of 50$",
+        done.stdout,
+        re.MULTILINE,
+    )
+    assert [name for name, *_ in rows] == [
+        "uniform",
+        "choice 2",
+        "choice 6",
+        "greedy 4",
+        "greedy 8",
+        "greedy 32",
+    ]
+    uniform = float(rows[0][1])
+    assert rows[0][2] == "1.000"
+    assert rows[0][3] == "50"
+    for _, loss, ratio, guesses in rows[1:]:
+        assert float(ratio) == pytest.approx(float(loss) / uniform, abs=0.002)
+        assert 1 <= int(guesses) <= 50
+    bad = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "reading.py"), "--other", "grandmaster"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert bad.returncode == 2
+    assert "reading.py: error: no level 'grandmaster'; levels: easy, medium, hard, expert" in (
+        bad.stderr
     )
