@@ -64,44 +64,37 @@ def benchmark_module(name: str, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
     return module
 
 
+def run_benchmark(name: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """The benchmark script ``name`` run with ``args`` to its end (within two minutes)."""
+    return subprocess.run(
+        [sys.executable, str(BENCHMARKS / name), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
 def test_every_benchmark_has_a_tiny_run() -> None:
     assert sorted(p.name for p in BENCHMARKS.glob("*.py")) == sorted(TINY)
 
 
 @pytest.mark.parametrize("name", sorted(TINY))
 def test_benchmark_runs_with_tiny_parameters(name: str) -> None:
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / name), *TINY[name]],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = run_benchmark(name, *TINY[name])
     assert done.returncode == 0, done.stdout + done.stderr
     assert LAST_WORDS[name] in done.stdout, done.stdout
 
 
 def test_the_engine_benchmark_prints_what_its_memories_hold() -> None:
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "engine.py"), "--memory", "20"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = run_benchmark("engine.py", "--memory", "20")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "after 20 checked 2-player rounds the memories hold" in done.stdout, done.stdout
 
 
 def run_load(*args: str) -> subprocess.CompletedProcess[str]:
     """``load.py`` with ``args``, run to its end (it must succeed)."""
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "load.py"), *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = run_benchmark("load.py", *args)
     assert done.returncode == 0, done.stdout + done.stderr
     return done
 
@@ -130,13 +123,7 @@ def test_the_load_benchmark_puts_the_journal_where_it_is_told(tmp_path: Path) ->
     assert "durability: the host's own commits" in done.stdout, done.stdout
     assert list(tmp_path.iterdir()) == []
     missing = tmp_path / "nowhere"
-    refused = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "load.py"), "--journal-dir", str(missing)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    refused = run_benchmark("load.py", "--journal-dir", str(missing))
     assert refused.returncode == 2
     assert refused.stderr.strip().splitlines()[-1] == (
         f"load.py: error: --journal-dir: {missing} is not a folder"
@@ -181,13 +168,7 @@ def test_the_soak_reads_the_host_after_each_minutes_give_back(
 
 
 def run_arena_progress(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(BENCHMARKS / "arena_progress.py"), *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return run_benchmark("arena_progress.py", *args)
 
 
 def test_two_arena_rows_are_compared_pair_by_pair(tmp_path: Path) -> None:
@@ -248,13 +229,7 @@ def test_the_arena_comparison_needs_a_row_to_compare(tmp_path: Path) -> None:
 def test_the_reading_benchmark_scores_readings_against_the_uniform_guess() -> None:
     """Each reading's log-loss a card is set against the uniform guess's on the same guesses:
     the uniform row is the baseline itself, and a reading keeps at most the guesses drawn."""
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "reading.py"), "--rounds", "3", "--guesses", "50"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = run_benchmark("reading.py", "--rounds", "3", "--guesses", "50")
     assert done.returncode == 0, done.stdout + done.stderr
     assert re.search(r"hard against medium, 2 players: \d+ decisions in 3 rounds", done.stdout)
     rows = re.findall(
@@ -277,13 +252,7 @@ def test_the_reading_benchmark_scores_readings_against_the_uniform_guess() -> No
     for _, loss, ratio, guesses in rows[1:]:
         assert float(ratio) == pytest.approx(float(loss) / uniform, abs=0.002)
         assert 1 <= int(guesses) <= 50
-    bad = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "reading.py"), "--other", "grandmaster"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    bad = run_benchmark("reading.py", "--other", "grandmaster")
     assert bad.returncode == 2
     assert "reading.py: error: no level 'grandmaster'; levels: easy, medium, hard, expert" in (
         bad.stderr

@@ -21,12 +21,21 @@ from scopa_net.match import Match
 from scopa_net.rules import RuleSet
 
 
-def opening_view(seed: int, plays: int = 0):
+def dealt(seed: int, rules: RuleSet, dealer: int) -> tuple[random.Random, Match]:
+    """A match of ``rules`` whose first round is dealt from a deck shuffled by ``seed``, and
+    the random source that shuffled it."""
     rng = random.Random(seed)
     deck = list(CARDS)
     rng.shuffle(deck)
-    match = Match(RuleSet.of(2), 0)
-    rnd = match.deal(deck)
+    match = Match(rules, dealer)
+    match.deal(deck)
+    return rng, match
+
+
+def opening_view(seed: int, plays: int = 0):
+    rng, match = dealt(seed, RuleSet.of(2), 0)
+    rnd = match.round
+    assert rnd is not None
     for _ in range(plays):
         codes = rnd.legal_codes()
         match.push_code(codes[rng.randrange(len(codes))])
@@ -70,12 +79,9 @@ def four_player_view(variants: tuple[str, ...] = ()):
     """The first seat's view at the start of a four-player round with a choice to make."""
     rules = RuleSet.of(4, variants=variants)
     for seed in range(200):
-        rng = random.Random(seed)
-        deck = list(CARDS)
-        rng.shuffle(deck)
-        match = Match(rules, 3)
-        rnd = match.deal(deck)
-        if not rnd.void and len(rnd.legal_codes()) >= 3:
+        _, match = dealt(seed, rules, 3)
+        rnd = match.round
+        if rnd is not None and not rnd.void and len(rnd.legal_codes()) >= 3:
             return match.view_for(rnd.turn)
     raise AssertionError("no four-player opening with a choice")
 
@@ -117,11 +123,9 @@ def test_an_opponent_who_laid_a_card_beside_the_settebello_holds_no_seven() -> N
     rules = RuleSet.of(2)
     seven = next(c for c in CARDS if c.value == 7 and c != SETTEBELLO)
     for seed in range(500):
-        rng = random.Random(seed)
-        deck = list(CARDS)
-        rng.shuffle(deck)
-        match = Match(rules, 0)
-        rnd = match.deal(deck)
+        _, match = dealt(seed, rules, 0)
+        rnd = match.round
+        assert rnd is not None
         if SETTEBELLO.index not in rnd.table or rnd.turn != 1:
             continue
         codes = [c for c in rnd.legal_codes() if not c >> 6]
