@@ -712,6 +712,39 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
     return window
 
 
+def host_command(args: argparse.Namespace) -> list[str]:
+    """How the host is started after the interpreter: under a probe script when asked."""
+    if args.gc_log:
+        return [str(Path(__file__).with_name("gc_probe.py")), args.gc_log]
+    if args.stages:
+        return [str(Path(__file__).with_name("stage_probe.py")), args.stages]
+    return ["-m", "scopa_net"]
+
+
+def stage_report(text: str, wall: tuple[float, float]) -> list[str]:
+    """Each stage of a move (benchmarks/stage_probe.py's lines) over the moves made in the
+    window ``wall`` (wall-clock start and end): its 10th, 50th and 90th percentiles."""
+    header, *moves = text.splitlines() or [""]
+    names = header.removeprefix("stages ").split(",")
+    rows = []
+    for line in moves:
+        at, *stages = line.split()
+        if wall[0] <= float(at) <= wall[1]:
+            rows.append([float(x) for x in stages])
+    if not rows:
+        return ["stages: no move timed in the window"]
+    lines = [f"one move's stages over {len(rows)} moves (us): p10 p50 p90"]
+    for i, name in enumerate(names):
+        values = sorted(row[i] for row in rows)
+        n = len(values)
+        lines.append(
+            f"  {name:12} {values[n // 10]:8.1f} {values[n // 2]:8.1f} {values[9 * n // 10]:8.1f}"
+        )
+    totals = sorted(sum(row) for row in rows)
+    lines.append(f"  {'in all':12} {'':8} {totals[len(totals) // 2]:8.1f}")
+    return lines
+
+
 def start_py_spy(path: str, pid: int, seconds: float) -> subprocess.Popen:
     """Sample the host with py-spy for ``seconds`` (100 a second, without pausing it; a
     thread waiting in the kernel is not sampled), its stacks written to ``path``."""
@@ -949,6 +982,14 @@ def main() -> None:
         "it tracks at the end",
     )
     parser.add_argument(
+        "--stages",
+        metavar="FILE",
+        help="run the host under benchmarks/stage_probe.py, which times each move's stages "
+        "(decoding, the table, the journal's thread, the way back, the first write) to FILE, "
+        "and print each stage's 10th, 50th and 90th percentiles over the window; one table "
+        "only (--tables 1)",
+    )
+    parser.add_argument(
         "--host-log",
         metavar="FILE",
         help="write the host's log to FILE, at level INFO (every connection and table) "
@@ -983,6 +1024,10 @@ def main() -> None:
         return
     if args.journal_dir is not None and not Path(args.journal_dir).is_dir():
         parser.error(f"--journal-dir: {args.journal_dir} is not a folder")
+    if args.stages and args.tables != 1:
+        parser.error("--stages times one move at a time: give --tables 1")
+    if args.stages and args.gc_log:
+        parser.error("--stages and --gc-log each run the host under a probe of their own")
     if args.soak and args.client != "raw":
         parser.error("--soak plays with the raw-frame players")
     if args.stagger is None:
@@ -1024,11 +1069,7 @@ def main() -> None:
                 [
                     sys.executable,
                     *(["-m", "cProfile", "-o", args.profile] if args.profile else []),
-                    *(
-                        [str(Path(__file__).with_name("gc_probe.py")), args.gc_log]
-                        if args.gc_log
-                        else ["-m", "scopa_net"]
-                    ),
+                    *host_command(args),
                     "host",
                     "--host",
                     "127.0.0.1",
@@ -1214,6 +1255,9 @@ def report(
         print(f"failure: {failure}")
     if args.gc_log and Path(args.gc_log).exists():
         for line in gc_report(Path(args.gc_log).read_text(), window):
+            print(line)
+    if args.stages and Path(args.stages).exists():
+        for line in stage_report(Path(args.stages).read_text(), window.wall):
             print(line)
     if args.py_spy and Path(args.py_spy).exists():
         waited, entries = top_entries(args.py_spy)

@@ -32,6 +32,7 @@ TINY = {
     ],
     "loop_stall.py": ["--decisions", "2", "--players", "2"],
     "reading.py": ["--rounds", "2", "--guesses", "20"],
+    "stage_probe.py": ["/dev/null", "--version"],
     "round_duplicates.py": ["hard:nodes=200", "hard:lookahead=False,playouts=20", "--rounds", "2"],
 }
 
@@ -48,6 +49,7 @@ LAST_WORDS = {
     "load.py": "ours, against the echo in its own process",
     "loop_stall.py": "longest stall, baseline / host",
     "reading.py": "greedy 32",
+    "stage_probe.py": "scopa-net",
     "round_duplicates.py": "think per move, CPU",
 }
 
@@ -257,3 +259,40 @@ def test_the_reading_benchmark_scores_readings_against_the_uniform_guess() -> No
     assert "reading.py: error: no level 'grandmaster'; levels: easy, medium, hard, expert" in (
         bad.stderr
     )
+
+
+def test_the_load_benchmark_times_one_moves_stages(tmp_path: Path) -> None:
+    """``load.py --stages F`` runs the host under benchmarks/stage_probe.py and prints each
+    stage of a move over the window; it times one table only, and one probe at a time."""
+    stages = tmp_path / "stages.txt"
+    done = run_load(
+        *("--tables", "1", "--bot-delay", "0.05", "--duration", "2", "--warmup", "0.5"),
+        *("--baseline-seconds", "0.5", "--stages", str(stages)),
+    )
+    found = re.search(r"one move's stages over (\d+) moves \(us\): p10 p50 p90", done.stdout)
+    assert found, done.stdout
+    assert int(found.group(1)) > 5
+    names = ["decode", "to table", "table", "to thread", "commit", "back", "first write"]
+    for name in names:
+        assert re.search(rf"^  {name} +[\d.]+ +[\d.]+ +[\d.]+$", done.stdout, re.MULTILINE), name
+    assert stages.read_text().splitlines()[0] == "stages " + ",".join(names)
+    for args, words in (
+        (("--tables", "2"), "--stages times one move at a time: give --tables 1"),
+        (("--tables", "1", "--gc-log", str(tmp_path / "gc")), "under a probe of their own"),
+    ):
+        refused = run_benchmark("load.py", "--stages", str(stages), *args)
+        assert refused.returncode == 2
+        assert words in refused.stderr
+
+
+def test_the_stage_report_takes_the_moves_of_the_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    load = benchmark_module("load.py", monkeypatch)
+    text = "stages a,b\n" + "".join(
+        f"{100 + n}.0 {n}.0 {10 * n}.0\n" for n in range(1, 21)
+    )  # moves at wall times 101..120
+    lines = load.stage_report(text, (105.0, 114.0))  # the moves 5..14
+    assert lines[0] == "one move's stages over 10 moves (us): p10 p50 p90"
+    assert lines[1].split() == ["a", "6.0", "10.0", "14.0"]
+    assert lines[2].split() == ["b", "60.0", "100.0", "140.0"]
+    assert lines[3].split() == ["in", "all", "110.0"]
+    assert load.stage_report("stages a,b\n", (0.0, 1.0)) == ["stages: no move timed in the window"]
