@@ -21,8 +21,8 @@ by the client before it prints, in case a host does not):
   tags), private-use, unassigned and surrogate code points, and characters that draw nothing
   (the Hangul fillers, the braille blank);
 - a name also loses ``<`` and ``>`` (chat is shown as ``<name> text``, so no name can close
-  its own brackets), must start with a letter, digit or symbol, must show at least one, and is
-  cut to :data:`NAME_COLUMNS` terminal columns.
+  its own brackets), before everything above, must start with a letter, digit or symbol, must
+  show at least one, and is cut to :data:`NAME_COLUMNS` terminal columns.
 
 Everything here is pure: str in, str out.
 """
@@ -84,7 +84,7 @@ def clean_text(text: str) -> str:
         if cat == "Cf":
             if ch == ZWJ and out and _category(out[-1])[0] == "S":
                 nxt = text[i + 1] if i + 1 < len(text) else ""
-                if nxt and _category(nxt)[0] == "S":
+                if nxt and _category(nxt)[0] == "S" and nxt not in INVISIBLE:  # kept itself
                     out.append(ch)
             continue
         if cat[0] == "M":
@@ -130,7 +130,9 @@ def _cut_to_width(text: str, columns: int, chars: int = NAME_CHARS) -> str:
 
 def clean_name(name: str) -> str:
     """A name as others will see it; empty when nothing showable is left."""
-    text = "".join(ch for ch in clean_text(name) if ch not in NAME_FORBIDDEN)
+    # The brackets go first, so that what they stood between is cleaned (and put in NFC
+    # form) as it will stand: cleaning a cleaned name again then changes nothing.
+    text = clean_text("".join(ch for ch in name if ch not in NAME_FORBIDDEN))
     text = _SPACES.sub(" ", text).strip()
     start = next((i for i, ch in enumerate(text) if _visible(ch)), None)
     if start is None:
