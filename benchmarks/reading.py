@@ -86,9 +86,10 @@ def main() -> None:
     parser.add_argument("--decider", default="hard", help="the level whose choices are scored")
     parser.add_argument("--other", default="medium", help="the level the others play")
     args = parser.parse_args()
-    for level in (args.decider, args.other):
-        if BOT_LEVELS.get(level, level) not in LEVELS:
-            parser.error(f"no level {level!r}; levels: {', '.join(BOT_LEVELS)}")
+    decider, other = (BOT_LEVELS.get(name, name) for name in (args.decider, args.other))
+    for name, level in ((args.decider, decider), (args.other, other)):
+        if level not in LEVELS:
+            parser.error(f"no level {name!r}; levels: {', '.join(BOT_LEVELS)}")
     rules = RuleSet.of(args.players)
     names = ["uniform", *(f"{kind} {sharpness:g}" for kind, sharpness in READINGS)]
     totals = {name: [0.0, 0, 0.0] for name in names}
@@ -99,10 +100,7 @@ def main() -> None:
         rng.shuffle(deck)
         decider_seat = n % args.players
         players = [
-            make_player(
-                BOT_LEVELS.get(level := args.decider if s == decider_seat else args.other, level),
-                rng.getrandbits(32),
-            )
+            make_player(decider if s == decider_seat else other, rng.getrandbits(32))
             for s in range(args.players)
         ]
         match = Match(rules, rng.randrange(args.players))

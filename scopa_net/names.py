@@ -133,7 +133,6 @@ def clean_name(name: str) -> str:
     # The brackets go first, so that what they stood between is cleaned (and put in NFC
     # form) as it will stand: cleaning a cleaned name again then changes nothing.
     text = clean_text("".join(ch for ch in name if ch not in NAME_FORBIDDEN))
-    text = _SPACES.sub(" ", text).strip()
     start = next((i for i, ch in enumerate(text) if _visible(ch)), None)
     if start is None:
         return ""

@@ -196,8 +196,8 @@ class StrongPlayer:
     [-0.142, 0.104], think median 33 ms; 0.5, half of them, with 8 splits of the primiera,
     against the defaults of 2026-12-04 on seed 1: -0.051 [-0.172, 0.071]), ``final_share``
     (the play of best mean value among those tried at least that share of the most tried one's
-    visits, instead of the most tried:
-    0.3 +0.020 [-0.044, 0.085], -0.025 [-0.099, 0.049], -0.003 [-0.052, 0.047]), ``exact_last``
+    visits, instead of the most tried: 0.3 +0.020 [-0.044, 0.085], -0.025 [-0.099, 0.049],
+    -0.003 [-0.052, 0.047]), ``exact_last``
     (the tree's leaves at the start of the last deal valued by exact minimax to the round's end:
     +0.030 [-0.066, 0.127], -0.035 [-0.124, 0.054], -0.003 [-0.068, 0.063]; think median 34 ms,
     max 290 ms), ``rollouts`` and ``rollout_weight`` (playouts of the rest of the round by the
