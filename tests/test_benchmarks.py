@@ -30,6 +30,7 @@ TINY = {
         *("--tables", "2", "--bot-delay", "0.05", "--duration", "1", "--warmup", "0.5"),
         *("--baseline-seconds", "0.5"),
     ],
+    "load_against.py": ["--help"],  # a real run installs a commit: see its own tests
     "loop_stall.py": ["--decisions", "2", "--players", "2"],
     "reading.py": ["--rounds", "2", "--guesses", "20"],
     "stage_probe.py": ["/dev/null", "--version"],
@@ -47,6 +48,7 @@ LAST_WORDS = {
     "protocol.py": "4 players",
     "gc_probe.py": "scopa-net",
     "load.py": "ours, against the echo in its own process",
+    "load_against.py": "--commit COMMIT",
     "loop_stall.py": "longest stall, baseline / host",
     "reading.py": "greedy 32",
     "stage_probe.py": "scopa-net",
@@ -130,6 +132,34 @@ def test_the_load_benchmark_puts_the_journal_where_it_is_told(tmp_path: Path) ->
     assert refused.stderr.strip().splitlines()[-1] == (
         f"load.py: error: --journal-dir: {missing} is not a folder"
     )
+
+
+def test_load_against_reads_every_figure_of_a_load_report(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``load_against.py`` compares the figures it reads from ``load.py``'s report: each of
+    them is there, by the words ``load.py`` prints today, and a failed run is refused."""
+    against = benchmark_module("load_against.py", monkeypatch)
+    done = run_load(*TINY["load.py"])
+    run = against.read_report(done.stdout)
+    assert sorted(run.figures) == sorted(against.FIGURES), done.stdout
+    assert all(value > 0 for value in run.figures.values()), run.figures
+    failed = done.stdout.replace("failures: 0", "failures: 3")
+    with pytest.raises(SystemExit, match="a run failed or printed no figures"):
+        against.read_report(failed)
+    table = against.summary([run], [run], "abc1234")
+    assert table[0].split() == ["figure", "abc1234", "now", "now/before"]
+    assert all(line.endswith("1.00") for line in table[1 : len(against.FIGURES) + 1]), table
+
+
+def test_load_against_an_unknown_commit_is_one_line_of_error() -> None:
+    done = run_benchmark("load_against.py", "--commit", "no-such-commit", "--runs", "1")
+    assert done.returncode == 1
+    assert (
+        done.stderr.strip()
+        .splitlines()[-1]
+        .startswith("load_against.py: git cannot find commit 'no-such-commit' here:")
+    ), done.stderr
 
 
 def test_the_load_benchmark_reports_the_hosts_collector(tmp_path: Path) -> None:
