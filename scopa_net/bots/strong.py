@@ -106,7 +106,9 @@ DEFAULT_TREE = 2000
 #: same; pair by pair over the 500 deck pairs +0.022 [-0.032, 0.076]; think median 44.4 ms,
 #: max 187 ms CPU (26.8 ms, 85 ms with one). A gain within the noise, but the two screens and
 #: the paired row all point to it, at a think time well inside the budget: so 8 is the
-#: default (as with :data:`PAIRS_EXPLORATION`).
+#: default (as with :data:`PAIRS_EXPLORATION`). The same row on seed 2's decks (2026-12-05,
+#: 00:48-01:20 UTC): +0.873 [0.806, 0.940] points a round, think median 72.8 ms, max 153 ms
+#: CPU; seed 1's decks are kinder to hard than most, so judge a setting on both seeds' rows.
 DEFAULT_TREE_SPLITS = 8
 #: The pairs tree's splits (four players). Eight there, deck by deck against one over the same
 #: 200 decks (round_duplicates.py hard:tree_splits=8 medium --players 4 --rounds 200 --seed 1
