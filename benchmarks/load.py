@@ -131,6 +131,9 @@ async def echo_rtt(rounds: int = 2000, pause: float = 0.0, hop: bool = False) ->
 
 ECHO_SERVER_WAIT = 30.0
 """How long an echo server in its own process waits for its one client before it gives up."""
+MIN_PACED = 5
+"""The fewest round trips (and commits) a paced baseline takes, however short
+``--baseline-seconds`` (tiny runs, as the tests make, take a fraction of a second)."""
 
 
 async def serve_one_echo(hop: bool) -> None:
@@ -1005,7 +1008,7 @@ def main() -> None:
         type=float,
         default=3.0,
         metavar="SECONDS",
-        help="how long each paced echo baseline runs, at most (default 3; at least 20 round "
+        help="how long each paced echo baseline runs, at most (default 3; at least 5 round "
         "trips each)",
     )
     parser.add_argument(
@@ -1043,9 +1046,10 @@ def main() -> None:
         # (a young collection of 2,000 sessions took up to 140 ms, which is not the host's).
         gc.disable()
     # Paced like one seat's moves (a table moves about once per --bot-delay), 3 s at most
-    # (--baseline-seconds).
+    # (--baseline-seconds), and a few round trips at least.
     pace = min(args.bot_delay, 0.05)
-    paced_rounds = max(20, min(200, int(args.baseline_seconds / pace)))
+    paced_fit = int(args.baseline_seconds / pace)
+    paced_rounds = max(MIN_PACED, min(200, paced_fit))
     echoes = Echoes(
         pace=pace,
         rtt=trio.run(echo_rtt),
@@ -1062,7 +1066,7 @@ def main() -> None:
     tables_kept = args.tables * (2 + lingering)
     with tempfile.TemporaryDirectory(dir=args.journal_dir) as tmp:
         commit = commit_time(tmp)
-        paced_commit = commit_time(tmp, max(10, min(50, int(2 / pace))), pace)
+        paced_commit = commit_time(tmp, max(MIN_PACED, min(50, int(2 / pace), paced_fit)), pace)
         host_log_path = Path(args.host_log) if args.host_log else Path(tmp) / "host.log"
         with open(host_log_path, "wb") as host_log:
             host = subprocess.Popen(

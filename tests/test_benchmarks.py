@@ -6,6 +6,7 @@ prints its figures and its baseline.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import re
 import subprocess
@@ -28,7 +29,7 @@ TINY = {
     "gc_probe.py": ["/dev/null", "--version"],
     "load.py": [
         *("--tables", "2", "--bot-delay", "0.05", "--duration", "1", "--warmup", "0.5"),
-        *("--baseline-seconds", "0.5"),
+        *("--baseline-seconds", "0.25"),
     ],
     "load_against.py": ["--help"],  # a real run installs a commit: see its own tests
     "loop_stall.py": ["--decisions", "2", "--players", "2"],
@@ -83,9 +84,16 @@ def test_every_benchmark_has_a_tiny_run() -> None:
     assert sorted(p.name for p in BENCHMARKS.glob("*.py")) == sorted(TINY)
 
 
+@functools.cache
+def tiny_run(name: str) -> subprocess.CompletedProcess[str]:
+    """The benchmark ``name`` run once with its :data:`TINY` parameters, for every test that
+    reads that run (a tiny ``load.py`` takes seconds)."""
+    return run_benchmark(name, *TINY[name])
+
+
 @pytest.mark.parametrize("name", sorted(TINY))
 def test_benchmark_runs_with_tiny_parameters(name: str) -> None:
-    done = run_benchmark(name, *TINY[name])
+    done = tiny_run(name)
     assert done.returncode == 0, done.stdout + done.stderr
     assert LAST_WORDS[name] in done.stdout, done.stdout
 
@@ -108,7 +116,7 @@ def test_the_load_soak_replaces_finished_tables() -> None:
     failure (what its memory-growth line is measured over)."""
     done = run_load(
         *("--soak", "--tables", "2", "--bot-delay", "0.01", "--duration", "4", "--warmup", "0.5"),
-        *("--baseline-seconds", "0.5"),
+        *("--baseline-seconds", "0.25"),
     )
     replaced = done.stdout.split("tables replaced: ")[1].split()[0]
     assert int(replaced) > 0, done.stdout
@@ -121,7 +129,7 @@ def test_the_load_benchmark_puts_the_journal_where_it_is_told(tmp_path: Path) ->
     folder is one line of error before anything runs."""
     done = run_load(
         *("--tables", "1", "--bot-delay", "0.05", "--duration", "1", "--warmup", "0.5"),
-        *("--baseline-seconds", "0.5", "--journal-dir", str(tmp_path)),
+        *("--baseline-seconds", "0.25", "--journal-dir", str(tmp_path)),
     )
     assert f"journal under {tmp_path}" in done.stdout, done.stdout
     assert "durability: the host's own commits" in done.stdout, done.stdout
@@ -140,7 +148,8 @@ def test_load_against_reads_every_figure_of_a_load_report(
     """``load_against.py`` compares the figures it reads from ``load.py``'s report: each of
     them is there, by the words ``load.py`` prints today, and a failed run is refused."""
     against = benchmark_module("load_against.py", monkeypatch)
-    done = run_load(*TINY["load.py"])
+    done = tiny_run("load.py")
+    assert done.returncode == 0, done.stdout + done.stderr
     run = against.read_report(done.stdout)
     assert sorted(run.figures) == sorted(against.FIGURES), done.stdout
     assert all(value > 0 for value in run.figures.values()), run.figures
@@ -168,7 +177,7 @@ def test_the_load_benchmark_reports_the_hosts_collector(tmp_path: Path) -> None:
     log = tmp_path / "gc.log"
     done = run_load(
         *("--tables", "2", "--gc-log", str(log), "--bot-delay", "0.05", "--duration", "1"),
-        *("--warmup", "0.5", "--baseline-seconds", "0.5"),
+        *("--warmup", "0.5", "--baseline-seconds", "0.25"),
     )
     assert "host collector, generation 2:" in done.stdout, done.stdout
     assert "host objects tracked by the collector at the end:" in done.stdout, done.stdout
@@ -297,7 +306,7 @@ def test_the_load_benchmark_times_one_moves_stages(tmp_path: Path) -> None:
     stages = tmp_path / "stages.txt"
     done = run_load(
         *("--tables", "1", "--bot-delay", "0.05", "--duration", "2", "--warmup", "0.5"),
-        *("--baseline-seconds", "0.5", "--stages", str(stages)),
+        *("--baseline-seconds", "0.25", "--stages", str(stages)),
     )
     found = re.search(r"one move's stages over (\d+) moves \(us\): p10 p50 p90", done.stdout)
     assert found, done.stdout
