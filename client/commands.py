@@ -3,6 +3,7 @@
 A line whose first word is a command name is that command; a line that is only a number picks
 from the choices last listed; anything else is read as a play in the player's notation
 (:func:`scopa_net.notation.parse_play`): ``7d``, ``7 coins``, ``settebello``, ``7d x 5s+2b``.
+``play`` before any of these is allowed, as a newcomer may type it: ``play 7d`` is ``7d``.
 """
 
 from __future__ import annotations
@@ -94,6 +95,12 @@ def parse_command(text: str, scheme: Scheme = Scheme.NEUTRAL) -> Command:
         raise CommandError("empty line: type a card to play it, or 'help'")
     word, _, rest = line.partition(" ")
     name = _ALIASES.get(word.lower(), word.lower())
+    if name == "play":
+        # "play 7d", as a newcomer may type it, means what "7d" alone means.
+        line = rest.strip()
+        if not line:
+            raise CommandError(f"invalid command: {text!r}: play what? (play 7d, or just 7d)")
+        name = ""
     if name == "say":
         if not rest.strip():
             raise CommandError(f"invalid command: {text!r}: say what? (say TEXT)")

@@ -68,6 +68,17 @@ def test_name_and_rename_take_the_rest_of_the_line() -> None:
     assert parse_command("NAME") == Rename(name="")
 
 
+def test_play_before_a_card_means_the_card() -> None:
+    assert parse_command("play 4d") == PlayCard(card=parse_card("4d"))
+    assert parse_command("Play 7d x 5s+2b") == PlayCard(card=parse_card("7d"), group=cards("5s 2b"))
+    assert parse_command("play 7") == Choose(number=7)  # as "7" alone: a rank or a choice
+    with pytest.raises(CommandError) as info:
+        parse_command("play")
+    assert str(info.value) == "invalid command: 'play': play what? (play 7d, or just 7d)"
+    with pytest.raises(CommandError, match=r"invalid card: 'help'"):
+        parse_command("play help")
+
+
 def test_a_number_is_a_choice() -> None:
     assert parse_command(" 2 ") == Choose(number=2)
 
