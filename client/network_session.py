@@ -389,6 +389,10 @@ class NetworkSession:
         self.rounds_verified = 0
         self.store = store
         self._record: SeatRecord | None = resume_from
+        self._playing = False
+        """Whether :meth:`run` is under way: only then does the session hold its seat's lock
+        (see :mod:`~scopa_net.client.seat_store`), so a record saved after it (stepping away)
+        is left free to take back."""
         self._resume_tokens: tuple[bytes, ...] = ()
         self._seats: list[m.SeatInfo] = []
         self._away_names: dict[int, str] = {}
@@ -563,6 +567,7 @@ class NetworkSession:
 
     async def run(self) -> None:
         """Connect, sit down, and keep the seat until the match ends or we are stopped."""
+        self._playing = True
         try:
             if self._record is not None:
                 await self._take_back()
@@ -570,6 +575,9 @@ class NetworkSession:
                 await self._sit_down()
             await self._serve_until_over()
         finally:
+            self._playing = False
+            if self.store is not None and self._record is not None:
+                self.store.release(self._record)  # the seat is kept, free to take back
             self._set_state(ConnectionState.CLOSED)
             for _, done in self._unacked.values():
                 done.set()  # no answer will come now
@@ -1258,6 +1266,8 @@ class NetworkSession:
         )
         try:
             self._record = self.store.save(record)
+            if self._playing and not self.store.hold(record):
+                log.warning("another client on this machine holds the lock of %s", record.key)
         except OSError as exc:
             log.warning("cannot save the seat: %s", exc)
             self._record = record

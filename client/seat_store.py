@@ -10,6 +10,12 @@ Files are private (mode 0600 in a 0700 folder) and written atomically: a tempora
 written and flushed to disk, then renamed over the old one, so a crash at any instant leaves
 either the old record or the new one, never half of each.
 
+A client that holds a seat also holds an advisory lock on it (``KEY.lock`` beside the record,
+:meth:`SeatStore.hold`) for as long as it plays there. The system lets go of the lock when the
+client's process ends, however it ends, so a seat whose lock nobody holds is one whose client
+stopped, and ``join`` offers it back; a seat whose lock is held is being played by another
+client of this user on this machine (a second terminal), and taking it would throw that one out.
+
 Tokens rotate at every resume, and the host honours the previous token until the newest one
 has been used once. So a record keeps the newest token first and the one before it second: a
 client killed after the host rotated but before the new token reached the disk still holds the
@@ -24,6 +30,12 @@ import os
 import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from typing import BinaryIO
+
+try:
+    import fcntl
+except ImportError:  # no advisory locks on this system: every seat is free to take back
+    fcntl = None  # type: ignore[assignment]
 
 from scopa_net.rules import RuleSet
 from scopa_net.wire import messages as m
@@ -104,20 +116,66 @@ class SeatRecord:
 
 
 class SeatStore:
-    """The seat records in one data directory."""
+    """The seat records in one data directory, and the locks of the seats this process plays."""
 
     def __init__(self, data_dir: Path) -> None:
         self.folder = data_dir / SEATS_DIR
+        self._held: dict[str, BinaryIO] = {}
+        """The lock file of each seat this store holds, by the seat's key."""
 
     def path(self, record: SeatRecord) -> Path:
         return self.folder / f"{record.key}.json"
 
-    def save(self, record: SeatRecord) -> SeatRecord:
-        """Write ``record`` atomically and durably; returns it as written."""
-        record = replace(record, updated=time.time())
+    def lock_path(self, record: SeatRecord) -> Path:
+        return self.folder / f"{record.key}.lock"
+
+    def hold(self, record: SeatRecord) -> bool:
+        """Hold the seat's lock until :meth:`release` (or this process ends); False when
+        another client holds it. Holding it again is a no-op; where the system has no
+        advisory locks, every seat is free to hold."""
+        if record.key in self._held or fcntl is None:
+            return True
+        self._make_folder()
+        lock = open(self.lock_path(record), "ab")  # noqa: SIM115 (kept open while held)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            lock.close()
+            return False
+        self._held[record.key] = lock
+        return True
+
+    def release(self, record: SeatRecord) -> None:
+        """Let go of the seat's lock, if this store holds it."""
+        lock = self._held.pop(record.key, None)
+        if lock is not None:
+            lock.close()
+
+    def in_use(self, record: SeatRecord) -> bool:
+        """Whether another client (not this store) holds the seat's lock now."""
+        if record.key in self._held or fcntl is None:
+            return False
+        try:
+            lock = open(self.lock_path(record), "rb")  # noqa: SIM115 (closed below)
+        except OSError:
+            return False
+        with lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                return True
+            fcntl.flock(lock, fcntl.LOCK_UN)
+            return False
+
+    def _make_folder(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         with contextlib.suppress(OSError):
             os.chmod(self.folder, 0o700)
+
+    def save(self, record: SeatRecord) -> SeatRecord:
+        """Write ``record`` atomically and durably; returns it as written."""
+        record = replace(record, updated=time.time())
+        self._make_folder()
         target = self.path(record)
         temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -131,9 +189,14 @@ class SeatStore:
         return record
 
     def delete(self, record: SeatRecord) -> None:
+        """Forget the seat: its record, and its lock if this store holds it."""
         with contextlib.suppress(FileNotFoundError):
             self.path(record).unlink()
             _sync_folder(self.folder)
+        if record.key in self._held:
+            with contextlib.suppress(FileNotFoundError):
+                self.lock_path(record).unlink()
+            self.release(record)
 
     def records(self) -> list[SeatRecord]:
         """Every seat kept, newest first (unreadable files are skipped)."""

@@ -229,13 +229,31 @@ def kept_seats(
     store: SeatStore, args: argparse.Namespace, address: tuple[str, int] | None
 ) -> list[SeatRecord]:
     """The seats this client keeps that this command may take back: at the address given
-    (any, without one) and at the table given; none with --create or --no-resume."""
+    (any, without one) and at the table given, and not being played by another client here
+    (said, one line each; with --resume and no other seat, an error); none with --create or
+    --no-resume."""
     if args.no_resume or (args.create and not args.resume):
         return []
     kept = store.for_address(*address) if address else store.records()
     if args.table is not None:
         kept = [r for r in kept if r.table_id == args.table]
-    return kept
+    # A seat whose client still runs here (a second terminal) is not taken from it.
+    playing = [r for r in kept if store.in_use(r)]
+    if playing and args.resume and len(playing) == len(kept):
+        raise CommandError(
+            f"{_played_elsewhere(playing[0])}: play on there, or close it and run this again",
+            EXIT_REFUSED,
+        )
+    for record in playing:
+        print(f"Y{_played_elsewhere(record)[1:]}; not taking it from there.")
+    return [r for r in kept if r not in playing]
+
+
+def _played_elsewhere(record: SeatRecord) -> str:
+    return (
+        f"your seat at table {record.table_id} on {record.address} (seat {record.seat}, as "
+        f"{record.name}) is being played by another scopa-net on this machine"
+    )
 
 
 def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> int:
@@ -277,6 +295,12 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
             )
         record = choose_kept_seat(kept, ask, must=args.resume) if kept else None
         if record is not None:
+            if not store.hold(record):  # another client took it back since the list
+                raise CommandError(
+                    f"your seat at table {record.table_id} was just taken back by another "
+                    "scopa-net on this machine: play on there",
+                    EXIT_REFUSED,
+                )
             return _take_back(record, store, settings, args)
         if parsed is not None:
             host, port = parsed
