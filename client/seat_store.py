@@ -132,11 +132,14 @@ class SeatStore:
     def hold(self, record: SeatRecord) -> bool:
         """Hold the seat's lock until :meth:`release` (or this process ends); False when
         another client holds it. Holding it again is a no-op; where the system has no
-        advisory locks, every seat is free to hold."""
+        advisory locks, or the folder cannot be written, every seat is free to hold."""
         if record.key in self._held or fcntl is None:
             return True
-        self._make_folder()
-        lock = open(self.lock_path(record), "ab")  # noqa: SIM115 (kept open while held)
+        try:
+            self._make_folder()
+            lock = open(self.lock_path(record), "ab")  # noqa: SIM115 (kept open while held)
+        except OSError:  # a folder we cannot write: nothing to lock with, as without locks
+            return True
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -160,8 +163,8 @@ class SeatStore:
         except OSError:
             return False
         with lock:
-            try:
-                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            try:  # shared: two clients looking at once do not see each other as holders
+                fcntl.flock(lock, fcntl.LOCK_SH | fcntl.LOCK_NB)
             except OSError:
                 return True
             fcntl.flock(lock, fcntl.LOCK_UN)
