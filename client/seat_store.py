@@ -10,11 +10,11 @@ Files are private (mode 0600 in a 0700 folder) and written atomically: a tempora
 written and flushed to disk, then renamed over the old one, so a crash at any instant leaves
 either the old record or the new one, never half of each.
 
-A client that holds a seat also holds an advisory lock on it (``KEY.lock`` beside the record,
-:meth:`SeatStore.hold`) for as long as it plays there. The system lets go of the lock when the
-client's process ends, however it ends, so a seat whose lock nobody holds is one whose client
-stopped, and ``join`` offers it back; a seat whose lock is held is being played by another
-client of this user on this machine (a second terminal), and taking it would throw that one out.
+A client that plays a seat also holds its lock (``KEY.lock`` beside the record,
+:mod:`~scopa_net.client.file_lock`) for as long as it plays there. A seat whose lock nobody
+holds is one whose client stopped, and ``join`` offers it back; a seat whose lock is held is
+being played by another client of this person on this machine (a second terminal), and taking
+it would throw that one out.
 
 Tokens rotate at every resume, and the host honours the previous token until the newest one
 has been used once. So a record keeps the newest token first and the one before it second: a
@@ -30,13 +30,8 @@ import os
 import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import BinaryIO
 
-try:
-    import fcntl
-except ImportError:  # no advisory locks on this system: every seat is free to take back
-    fcntl = None  # type: ignore[assignment]
-
+from scopa_net.client.file_lock import FileLocks
 from scopa_net.rules import RuleSet
 from scopa_net.wire import messages as m
 from scopa_net.wire.convert import opening_snapshot
@@ -120,55 +115,24 @@ class SeatStore:
 
     def __init__(self, data_dir: Path) -> None:
         self.folder = data_dir / SEATS_DIR
-        self._held: dict[str, BinaryIO] = {}
-        """The lock file of each seat this store holds, by the seat's key."""
+        self._locks = FileLocks(self.folder)
+        """The locks of the seats this store holds, by the seat's key."""
 
     def path(self, record: SeatRecord) -> Path:
         return self.folder / f"{record.key}.json"
 
-    def lock_path(self, record: SeatRecord) -> Path:
-        return self.folder / f"{record.key}.lock"
-
     def hold(self, record: SeatRecord) -> bool:
         """Hold the seat's lock until :meth:`release` (or this process ends); False when
-        another client holds it. Holding it again is a no-op; where the system has no
-        advisory locks, or the folder cannot be written, every seat is free to hold."""
-        if record.key in self._held or fcntl is None:
-            return True
-        try:
-            self._make_folder()
-            lock = open(self.lock_path(record), "ab")  # noqa: SIM115 (kept open while held)
-        except OSError:  # a folder we cannot write: nothing to lock with, as without locks
-            return True
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            lock.close()
-            return False
-        self._held[record.key] = lock
-        return True
+        another client holds it (see :mod:`~scopa_net.client.file_lock`)."""
+        return self._locks.hold(record.key)
 
     def release(self, record: SeatRecord) -> None:
         """Let go of the seat's lock, if this store holds it."""
-        lock = self._held.pop(record.key, None)
-        if lock is not None:
-            lock.close()
+        self._locks.release(record.key)
 
     def in_use(self, record: SeatRecord) -> bool:
         """Whether another client (not this store) holds the seat's lock now."""
-        if record.key in self._held or fcntl is None:
-            return False
-        try:
-            lock = open(self.lock_path(record), "rb")  # noqa: SIM115 (closed below)
-        except OSError:
-            return False
-        with lock:
-            try:  # shared: two clients looking at once do not see each other as holders
-                fcntl.flock(lock, fcntl.LOCK_SH | fcntl.LOCK_NB)
-            except OSError:
-                return True
-            fcntl.flock(lock, fcntl.LOCK_UN)
-            return False
+        return self._locks.held_elsewhere(record.key)
 
     def _make_folder(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -196,10 +160,7 @@ class SeatStore:
         with contextlib.suppress(FileNotFoundError):
             self.path(record).unlink()
             _sync_folder(self.folder)
-        if record.key in self._held:
-            with contextlib.suppress(FileNotFoundError):
-                self.lock_path(record).unlink()
-            self.release(record)
+        self._locks.forget(record.key)
 
     def records(self) -> list[SeatRecord]:
         """Every seat kept, newest first (unreadable files are skipped)."""

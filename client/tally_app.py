@@ -460,6 +460,7 @@ class TallyController:
             return []
         try:
             self.store.save(self.tally)
+            self.store.hold(self.tally.id)  # open here now: a second terminal leaves it
         except OSError as exc:
             return [
                 _t(

@@ -1,8 +1,10 @@
 """Tallies on disk: one JSON file each in ``<data dir>/tallies/``, written after every change.
 
 A file is replaced whole and atomically (written beside it, then renamed), so a crash or a
-full disk leaves the previous state, never half a tally. The exports (Markdown and CSV) are
-pure functions of a :class:`~scopa_net.tally.Tally`.
+full disk leaves the previous state, never half a tally. The score keeper that has a tally open
+holds its lock (``ID.lock``, :mod:`~scopa_net.client.file_lock`), so that a second terminal
+does not open it too: each would save its own hands over the other's. The exports (Markdown and
+CSV) are pure functions of a :class:`~scopa_net.tally.Tally`.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from scopa_net.client.file_lock import FileLocks
 from scopa_net.tally import Tally, TallyError, sheet_rows
 
 TALLY_DIR = "tallies"
@@ -35,6 +38,20 @@ class TallyStore:
 
     def __init__(self, data_dir: Path) -> None:
         self.folder = data_dir / TALLY_DIR
+        self._locks = FileLocks(self.folder)
+
+    def hold(self, tally_id: str) -> bool:
+        """Hold the tally's lock while it is open here; False when another score keeper on
+        this machine has it open."""
+        return self._locks.hold(tally_id)
+
+    def in_use(self, tally_id: str) -> bool:
+        """Whether another score keeper (not this store) has the tally open now."""
+        return self._locks.held_elsewhere(tally_id)
+
+    def close(self) -> None:
+        """Let go of the tallies this store holds open (the score keeper has ended)."""
+        self._locks.close()
 
     def new_id(self, names: tuple[str, ...], now: datetime) -> str:
         """``20261201-0412-ada-bruno``, with a counter if that file exists already."""

@@ -7,7 +7,7 @@ import os
 import sys
 from datetime import datetime
 
-from scopa_net.commands.options import add_command
+from scopa_net.commands.options import EXIT_REFUSED, add_command
 from scopa_net.commands.paths import data_dir
 from scopa_net.tally import EXPORT_FORMATS, SCORING_VARIANTS, Tally, TallyError
 
@@ -96,6 +96,13 @@ def run(args: argparse.Namespace) -> int:
             tally = store.load(args.resume) if args.resume else store.latest_unfinished()
             if tally is None:
                 return _fail("no unfinished tally to resume; `scopa-net tally --list` shows all")
+            if not store.hold(tally.id):
+                print(
+                    f"scopa-net tally: tally {tally.id} is open in another scopa-net tally on "
+                    "this machine: carry on there, or close it and run this again",
+                    file=sys.stderr,
+                )
+                return EXIT_REFUSED
         elif args.names:
             _check_scoring_only(args.variant or ())
             now = datetime.now()
@@ -107,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
                 id=store.new_id(tuple(args.names), now),
             )
             store.save(tally)
+            store.hold(tally.id)
         else:
             _check_scoring_only(args.variant or ())
             if args.target is not None and not 1 <= args.target <= 99:
@@ -115,7 +123,6 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     except OSError as exc:
         return _fail(f"cannot save in {store.folder}: {exc.strerror}")
-        return _fail(str(exc))
     display = settings.display(os.environ)
     if args.plain:
         display = Display(color=False, glyphs=False, suits=display.suits)
@@ -126,7 +133,10 @@ def run(args: argparse.Namespace) -> int:
         target=args.target if tally is None else None,
         variants=args.variant if tally is None else None,
     )
-    return run_tally(controller, display, plain=args.plain)
+    try:
+        return run_tally(controller, display, plain=args.plain)
+    finally:
+        store.close()
 
 
 def _check_scoring_only(names: list[str] | tuple[str, ...]) -> None:

@@ -1,0 +1,90 @@
+"""Advisory locks on files of one folder, held while a client uses what they stand for.
+
+A person may run two clients at once on one machine (a second terminal), and both read and
+write the same folders: a seat kept on disk, a tally. A client that plays a seat, or keeps a
+tally open, holds an exclusive ``flock`` on ``NAME.lock`` beside it, and another client looks
+at that lock before it takes the thing over. The system lets go of a lock when the process
+that holds it ends, however it ends (Ctrl-C, a closed terminal, ``kill -9``), so a lock nobody
+holds means the client that used the thing has stopped.
+
+Where the system has no advisory locks (``fcntl``), or no lock file can be made, nothing is
+ever held elsewhere: the clients behave as they did before there were locks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import BinaryIO
+
+try:
+    import fcntl
+except ImportError:  # no advisory locks on this system
+    fcntl = None  # type: ignore[assignment]
+
+
+class FileLocks:
+    """The locks this process holds in ``folder``, by name (``NAME.lock``)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._held: dict[str, BinaryIO] = {}
+
+    def path(self, name: str) -> Path:
+        return self.folder / f"{name}.lock"
+
+    def hold(self, name: str) -> bool:
+        """Hold ``name``'s lock until :meth:`release` (or this process ends); False when
+        another client holds it. Holding it again is a no-op."""
+        if name in self._held or fcntl is None:
+            return True
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            lock = open(self.path(name), "ab")  # noqa: SIM115 (kept open while held)
+        except OSError:  # a folder we cannot write: nothing to lock with
+            return True
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            lock.close()
+            return False
+        self._held[name] = lock
+        return True
+
+    def release(self, name: str) -> None:
+        """Let go of ``name``'s lock, if held here."""
+        lock = self._held.pop(name, None)
+        if lock is not None:
+            lock.close()
+
+    def forget(self, name: str) -> None:
+        """Let go of ``name``'s lock and remove its file, if held here (the thing is gone)."""
+        if name in self._held:
+            with contextlib.suppress(FileNotFoundError):
+                self.path(name).unlink()
+            self.release(name)
+
+    def held_elsewhere(self, name: str) -> bool:
+        """Whether another client (not these locks) holds ``name``'s lock now."""
+        if name in self._held or fcntl is None:
+            return False
+        try:
+            lock = open(self.path(name), "rb")  # noqa: SIM115 (closed below)
+        except OSError:
+            return False
+        with lock:
+            try:  # shared: two clients looking at once do not see each other as holders
+                fcntl.flock(lock, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except OSError:
+                return True
+            fcntl.flock(lock, fcntl.LOCK_UN)
+            return False
+
+    def close(self) -> None:
+        """Let go of every lock held here."""
+        for name in list(self._held):
+            self.release(name)
+
+    def __del__(self) -> None:
+        # The locks live as long as their holder (a store); one dropped lets go of them.
+        self.close()

@@ -1,0 +1,78 @@
+"""A tally open in one terminal is not opened again in a second one.
+
+Found by hand: ``scopa-net tally Ada Bruno`` in one terminal and ``scopa-net tally --resume``
+in another both opened the same tally; each saved its own hands over the other's, so a hand
+scored in the second terminal was gone from the file (and from the first terminal's screen)
+as soon as the first scored one. The score keeper that has a tally open now holds its lock.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from app_driver import RecordingOutput
+from prompt_toolkit.input import create_pipe_input
+
+from scopa_net.client.style import Display
+from scopa_net.client.tally_app import TallyController, run_tally
+from scopa_net.client.tally_store import TallyStore
+from scopa_net.commands.options import EXIT_REFUSED
+from scopa_net.tally import Tally
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="advisory locks are POSIX here")
+
+NOON = datetime(2026, 12, 1, 12, 0)
+
+
+def resume_in_another_process(home: Path, *which: str) -> subprocess.CompletedProcess[str]:
+    """``scopa-net tally --resume [WHICH]`` as a person runs it in a second terminal."""
+    env = {**os.environ, "XDG_DATA_HOME": str(home)}
+    return subprocess.run(
+        [sys.executable, "-m", "scopa_net", "tally", "--resume", *which],
+        capture_output=True,
+        text=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_resuming_a_tally_open_elsewhere_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
+    store = TallyStore(tmp_path / "scopa-net")
+    tally = Tally.new(["Ada", "Bruno"], target=11, id="20261201-1200-ada-bruno")
+    tally = tally.add(0, 2).commit()
+    store.save(tally)
+    saved = store.path_of(tally.id).read_bytes()
+    assert store.hold(tally.id)  # open in "the first terminal": this test's process
+    for which in ((), (tally.id,), ("1",)):
+        done = resume_in_another_process(tmp_path, *which)
+        assert done.returncode == EXIT_REFUSED, done.stderr
+        assert done.stdout == ""
+        assert done.stderr == (
+            "scopa-net tally: tally 20261201-1200-ada-bruno is open in another scopa-net tally "
+            "on this machine: carry on there, or close it and run this again\n"
+        )
+    assert store.path_of(tally.id).read_bytes() == saved
+    store.close()  # the first terminal's score keeper ends
+    assert not TallyStore(tmp_path / "scopa-net").in_use(tally.id)
+
+
+def test_a_tally_begun_at_the_prompt_is_held_from_its_first_save(tmp_path: Path) -> None:
+    store = TallyStore(tmp_path)
+    controller = TallyController(None, store=store, now=lambda: NOON)
+    output = RecordingOutput()
+    with create_pipe_input() as pipe:
+        pipe.send_text("Ada Bruno\r\r\r+1 ada\rdone\ry\r")
+        pipe.close()  # then Ctrl-D: the prompt ends
+        run_tally(controller, Display(color=False), plain=True, input=pipe, output=output)
+    assert controller.tally is not None
+    tally_id = controller.tally.id
+    assert TallyStore(tmp_path).in_use(tally_id)  # the second terminal sees it open
+    store.close()
+    assert not TallyStore(tmp_path).in_use(tally_id)
