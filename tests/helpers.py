@@ -7,8 +7,11 @@ import random
 import re
 import socket
 import struct
+import subprocess
+import sys
 import uuid
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,6 +19,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from scopa_net.cards import CARDS, Card
+from scopa_net.client.seat_store import SeatRecord
 from scopa_net.dealing import TABLE, deal_plan
 from scopa_net.fair.blind.group import BASE, add
 from scopa_net.fair.blind.party import BlindParty, SignedShares
@@ -98,6 +102,39 @@ def env_without_coverage() -> dict[str, str]:
     not measured, for tests that check which modules a fresh interpreter imports (coverage
     itself imports sqlite3)."""
     return {k: v for k, v in os.environ.items() if not k.startswith("COVERAGE_")}
+
+
+def run_scopa_net(*args: str, home: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """``scopa-net ARGS`` as a person runs it: in a process of its own, with no input, and
+    its data and configuration under ``home`` when given."""
+    env = dict(os.environ)
+    if home is not None:
+        env |= {"XDG_DATA_HOME": str(home), "XDG_CONFIG_HOME": str(home)}
+    return subprocess.run(
+        [sys.executable, "-m", "scopa_net", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+        check=False,
+    )
+
+
+def kept_seat(port: int, **fields: object) -> SeatRecord:
+    """Ada's seat 1 at table 3 of a two-player match on 127.0.0.1:``port``, as a client keeps
+    it on disk (one token), with ``fields`` changed."""
+    record = SeatRecord(
+        host="127.0.0.1",
+        port=port,
+        host_key="ab" * 32,
+        table_id=3,
+        seat=1,
+        name="Ada",
+        players=2,
+        target=11,
+    )
+    return replace(record, **fields).with_token(b"\x01" * 16)  # type: ignore[arg-type]
 
 
 # --- decks that deal chosen cards -------------------------------------------------------

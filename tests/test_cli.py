@@ -2,27 +2,15 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
+from helpers import run_scopa_net
 
 from scopa_net import __version__
 from scopa_net.commands.main import main
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "scopa_net", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-
-
 def test_version_through_python_dash_m() -> None:
-    result = run("--version")
+    result = run_scopa_net("--version")
     assert result.returncode == 0
     assert result.stdout.strip() == f"scopa-net {__version__}"
 

@@ -10,7 +10,6 @@ import http.server
 import os
 import socket
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -19,7 +18,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from helpers import free_port
+from helpers import free_port, kept_seat, run_scopa_net
 from hosting import host_command, host_in_thread
 
 from scopa_net.commands import join as join_command
@@ -387,32 +386,11 @@ def test_join_with_a_seat_kept_at_a_host_that_is_gone_says_what_it_does_and_how_
     without a word of choice ("Resume your seat at ...", read like an offer) and ended with
     "... failed (127.0.0.1:N) (127.0.0.1:N)". Now it says it is taking the seat back and how
     to sit down anew instead, and the failure names the address once and both ways on."""
-    from scopa_net.client.seat_store import SeatRecord, SeatStore
+    from scopa_net.client.seat_store import SeatStore
 
     port = free_port()  # nothing listens there
-    record = SeatRecord(
-        host="127.0.0.1",
-        port=port,
-        host_key="ab" * 32,
-        table_id=3,
-        seat=1,
-        name="Ada",
-        players=2,
-        target=11,
-        table_name="sunday",
-    ).with_token(b"\x01" * 16)
-    SeatStore(tmp_path / "scopa-net").save(record)
-
-    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)}
-    done = subprocess.run(  # as a person runs it: in a process of its own
-        [sys.executable, "-m", "scopa_net", "join"],
-        capture_output=True,
-        text=True,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        timeout=60,
-        check=False,
-    )
+    SeatStore(tmp_path / "scopa-net").save(kept_seat(port, table_name="sunday"))
+    done = run_scopa_net("join", home=tmp_path)
     assert done.returncode == EXIT_UNREACHABLE
     out, err = done.stdout, done.stderr
     assert out == (

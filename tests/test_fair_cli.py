@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from helpers import run_scopa_net
 
 from scopa_net.commands.main import main
 from scopa_net.fair.simulate import simulate_match
@@ -98,13 +97,7 @@ def test_several_files_end_with_a_summary(
 
 
 def test_the_installed_command(saved: list[Path]) -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "scopa_net", "verify", str(saved[2])],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    result = run_scopa_net("verify", str(saved[2]))
     assert result.returncode == 1
     assert "WrongSaltError" in result.stdout
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from helpers import kept_seat
 from hosting import create, start_host
 
 from scopa_net.bots.levels import make_player
@@ -75,16 +76,7 @@ def take_back(host_port: int, record: SeatRecord, store: SeatStore, tmp: Path, *
 
 def test_a_record_is_private_and_written_whole(tmp_path: Path) -> None:
     store = SeatStore(tmp_path)
-    record = SeatRecord(
-        host="127.0.0.1",
-        port=1,
-        host_key="ab" * 32,
-        table_id=3,
-        seat=1,
-        name="Ada",
-        players=2,
-        target=11,
-    ).with_token(b"\x01" * 16)
+    record = kept_seat(1)
     store.save(record)
     path = store.path(record)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600

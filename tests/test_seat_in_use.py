@@ -9,7 +9,6 @@ its seat's lock, which the system lets go of however the client ends.
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
@@ -19,26 +18,18 @@ from pathlib import Path
 
 import pytest
 import trio
+from helpers import kept_seat, run_scopa_net
 from hosting import create, start_host
 
 from scopa_net.client.network_session import TableChoice, open_network_session
-from scopa_net.client.seat_store import SeatRecord, SeatStore
+from scopa_net.client.seat_store import SeatStore
 from scopa_net.commands.join import kept_seats
 from scopa_net.commands.options import EXIT_REFUSED
 from scopa_net.rules import RuleSet
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="advisory locks are POSIX here")
 
-RECORD = SeatRecord(
-    host="127.0.0.1",
-    port=7311,
-    host_key="ab" * 32,
-    table_id=3,
-    seat=1,
-    name="Ada",
-    players=2,
-    target=11,
-).with_token(b"\x01" * 16)
+RECORD = kept_seat(7311)
 
 
 def test_a_seat_held_by_a_live_process_is_in_use_until_that_process_dies(tmp_path: Path) -> None:
@@ -113,18 +104,12 @@ async def test_a_second_terminal_does_not_take_the_seat_of_the_first(
                 f"Your seat at table {record.table_id} on {where} (seat 0, as Ada) is being "
                 "played by another scopa-net on this machine; not taking it from there.\n"
             )
-            env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
-            done = await trio.run_process(
-                [sys.executable, "-m", "scopa_net", "join", where, "--resume"],
-                capture_stdout=True,
-                capture_stderr=True,
-                env=env,
-                stdin=b"",
-                check=False,
+            done = await trio.to_thread.run_sync(
+                lambda: run_scopa_net("join", where, "--resume", home=tmp_path)
             )
             assert done.returncode == EXIT_REFUSED
-            assert done.stdout == b""
-            assert done.stderr.decode() == (
+            assert done.stdout == ""
+            assert done.stderr == (
                 f"scopa-net: your seat at table {record.table_id} on {where} (seat 0, as Ada) "
                 "is being played by another scopa-net on this machine: play on there, or close "
                 "it and run this again\n"

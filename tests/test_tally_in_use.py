@@ -8,14 +8,13 @@ as soon as the first scored one. The score keeper that has a tally open now hold
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
 from datetime import datetime
 from pathlib import Path
 
 import pytest
 from app_driver import RecordingOutput
+from helpers import run_scopa_net
 from prompt_toolkit.input import create_pipe_input
 
 from scopa_net.client.style import Display
@@ -29,20 +28,6 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="advisory locks 
 NOON = datetime(2026, 12, 1, 12, 0)
 
 
-def resume_in_another_process(home: Path, *which: str) -> subprocess.CompletedProcess[str]:
-    """``scopa-net tally --resume [WHICH]`` as a person runs it in a second terminal."""
-    env = {**os.environ, "XDG_DATA_HOME": str(home)}
-    return subprocess.run(
-        [sys.executable, "-m", "scopa_net", "tally", "--resume", *which],
-        capture_output=True,
-        text=True,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        timeout=60,
-        check=False,
-    )
-
-
 def test_resuming_a_tally_open_elsewhere_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
     store = TallyStore(tmp_path / "scopa-net")
     tally = Tally.new(["Ada", "Bruno"], target=11, id="20261201-1200-ada-bruno")
@@ -51,7 +36,7 @@ def test_resuming_a_tally_open_elsewhere_is_one_line_and_changes_nothing(tmp_pat
     saved = store.path_of(tally.id).read_bytes()
     assert store.hold(tally.id)  # open in "the first terminal": this test's process
     for which in ((), (tally.id,), ("1",)):
-        done = resume_in_another_process(tmp_path, *which)
+        done = run_scopa_net("tally", "--resume", *which, home=tmp_path)
         assert done.returncode == EXIT_REFUSED, done.stderr
         assert done.stdout == ""
         assert done.stderr == (
