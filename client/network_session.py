@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import logging
 import math
+import os
 import secrets
 import shlex
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -188,7 +189,11 @@ class KnownHosts:
         pins = self._pins()
         pins[address] = key.hex()
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.path.write_text("".join(f"{a} {k}\n" for a, k in pins.items()), encoding="utf-8")
+        # Written beside it, then renamed over it: a crash leaves the old pins or the new ones,
+        # never a file cut short (every host past the cut would be met as new).
+        temp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        temp.write_text("".join(f"{a} {k}\n" for a, k in pins.items()), encoding="utf-8")
+        os.replace(temp, self.path)
 
     def check(self, address: str, key: bytes) -> str | None:
         """Pin a new host; returns a warning if a pinned host's key changed."""
