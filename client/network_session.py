@@ -13,7 +13,6 @@ from __future__ import annotations
 import itertools
 import logging
 import math
-import os
 import secrets
 import shlex
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -24,6 +23,7 @@ from pathlib import Path
 import trio
 
 from scopa_net.blind_witness import BlindWitness
+from scopa_net.client.files import replace_file
 from scopa_net.client.seat_store import PendingMove, SeatRecord, SeatStore, starting_snapshot
 from scopa_net.client.session import (
     ConnectionChanged,
@@ -189,11 +189,8 @@ class KnownHosts:
         pins = self._pins()
         pins[address] = key.hex()
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        # Written beside it, then renamed over it: a crash leaves the old pins or the new ones,
-        # never a file cut short (every host past the cut would be met as new).
-        temp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        temp.write_text("".join(f"{a} {k}\n" for a, k in pins.items()), encoding="utf-8")
-        os.replace(temp, self.path)
+        # Whole, never cut short: every host past a cut would be met as new.
+        replace_file(self.path, "".join(f"{a} {k}\n" for a, k in pins.items()).encode())
 
     def check(self, address: str, key: bytes) -> str | None:
         """Pin a new host; returns a warning if a pinned host's key changed."""
@@ -1392,7 +1389,7 @@ class NetworkSession:
         fp = fingerprint(self.host_key).replace("-", "")[:12]
         match = "" if self.match_no == 1 else f"-match{self.match_no}"
         path = folder / f"{fp}-table{self.table_id}-seat{self._seat}{match}{suffix}.scopa"
-        path.write_bytes(data)
+        replace_file(path, data)  # rewritten each round: never the earlier rounds cut short
         return path
 
     def _save_transcript(self) -> Path | None:

@@ -32,6 +32,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from scopa_net.client.file_lock import FileLocks
+from scopa_net.client.files import replace_file, sync_folder
 from scopa_net.rules import RuleSet
 from scopa_net.wire import messages as m
 from scopa_net.wire.convert import opening_snapshot
@@ -143,23 +144,14 @@ class SeatStore:
         """Write ``record`` atomically and durably; returns it as written."""
         record = replace(record, updated=time.time())
         self._make_folder()
-        target = self.path(record)
-        temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            os.write(fd, record.to_json().encode("utf-8"))
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(temp, target)
-        _sync_folder(self.folder)
+        replace_file(self.path(record), record.to_json().encode("utf-8"), mode=0o600, durable=True)
         return record
 
     def delete(self, record: SeatRecord) -> None:
         """Forget the seat: its record, and its lock if this store holds it."""
         with contextlib.suppress(FileNotFoundError):
             self.path(record).unlink()
-            _sync_folder(self.folder)
+            sync_folder(self.folder)
         self._locks.forget(record.key)
 
     def records(self) -> list[SeatRecord]:
@@ -176,20 +168,6 @@ class SeatStore:
 
     def for_address(self, host: str, port: int) -> list[SeatRecord]:
         return [r for r in self.records() if (r.host, r.port) == (host, port)]
-
-
-def _sync_folder(folder: Path) -> None:
-    """Make a rename in ``folder`` durable (where the platform allows it)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def starting_snapshot(record: SeatRecord) -> m.Snapshot:

@@ -12,13 +12,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from scopa_net.client.file_lock import FileLocks
+from scopa_net.client.files import replace_file
 from scopa_net.tally import Tally, TallyError, sheet_rows
 
 TALLY_DIR = "tallies"
@@ -70,9 +70,7 @@ class TallyStore:
         """Write the tally (atomically); OSError is the caller's to report."""
         self.folder.mkdir(parents=True, exist_ok=True)
         path = self.path_of(tally.id)
-        temp = path.with_suffix(".json.tmp")
-        temp.write_text(json.dumps(tally.to_dict(), indent=1) + "\n", encoding="utf-8")
-        os.replace(temp, path)
+        replace_file(path, (json.dumps(tally.to_dict(), indent=1) + "\n").encode("utf-8"))
         return path
 
     def load(self, tally_id: str) -> Tally:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -71,26 +72,25 @@ def test_pinning_a_changed_key_cut_short_by_a_crash_loses_no_pin(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``pin`` (the person accepts a host's new key) rewrote known_hosts in place: a crash in
-    the middle left it cut short, and every host past the cut was then met as new."""
+    the middle left it cut short, and every host past the cut was then met as new. Until the
+    new file is renamed over it, the old one stays whole."""
     known = KnownHosts(tmp_path / "known_hosts")
     first, second = bytes(range(32)), bytes(range(1, 33))
     for n in range(3):
         assert known.check(f"host{n}:7311", first) is None
     before = known.path.read_text()
-    real_write_text = Path.write_text
 
-    def crash_halfway(self: Path, data: str, *args: object, **kwargs: object) -> int:
-        real_write_text(self, data[: len(data) // 2], *args, **kwargs)  # type: ignore[arg-type]
+    def crash_before_the_rename(*args: object) -> None:
         raise OSError("the machine went down")
 
-    monkeypatch.setattr(Path, "write_text", crash_halfway)
+    monkeypatch.setattr(os, "replace", crash_before_the_rename)
     with pytest.raises(OSError, match="went down"):
         known.pin("host1:7311", second)
     monkeypatch.undo()
     assert known.path.read_text() == before
     known.pin("host1:7311", second)
     assert [known.pinned(f"host{n}:7311") for n in range(3)] == [first, second, first]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["known_hosts"]  # no half file left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["known_hosts"]  # the new one renamed
 
 
 def test_host_refuses_five_players_and_bad_bots(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,44 @@
+"""Files the client writes whole: written beside their place, then renamed over it.
+
+A rename replaces a file at once, so a crash or a full disk at any moment leaves the old file
+or the new one, never one cut short: a seat record, a tally, a transcript, the pinned host
+keys. A leftover ``.NAME.PID.tmp`` beside it is what a crash left; the next write replaces it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def replace_file(path: Path, data: bytes, *, mode: int = 0o666, durable: bool = False) -> None:
+    """Make ``path`` hold ``data``; the new file gets ``mode`` (less the umask). ``durable``:
+    the data and the rename are on disk before this returns (fsync of the file, then of the
+    folder), for what must survive a power cut. OSError is the caller's to report."""
+    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        if durable:
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(temp, path)
+    if durable:
+        sync_folder(path.parent)
+
+
+def sync_folder(folder: Path) -> None:
+    """Make a rename in ``folder`` durable (where the platform allows it)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
