@@ -58,9 +58,9 @@ class FileLocks:
             lock.close()
 
     def forget(self, name: str) -> None:
-        """Let go of ``name``'s lock and remove its file, if held here (the thing is gone)."""
-        if name in self._held:
-            with contextlib.suppress(FileNotFoundError):
+        """The thing is gone: remove its lock file, unless another client holds it."""
+        if self.hold(name):
+            with contextlib.suppress(OSError):
                 self.path(name).unlink()
             self.release(name)
 

@@ -76,6 +76,11 @@ def test_forgetting_a_held_seat_lets_go_of_its_lock_and_leaves_no_file(tmp_path:
     another = SeatStore(tmp_path)
     assert another.hold(RECORD)
     another.release(RECORD)
+    # A seat forgotten by a client that did not hold it (play --lan opening a new table over
+    # the seats of one that crashed) leaves no lock file either.
+    another.save(RECORD)
+    SeatStore(tmp_path).delete(RECORD)
+    assert sorted(p.name for p in store.folder.iterdir()) == []
 
 
 def join_args(**given: object) -> Namespace:
