@@ -148,7 +148,7 @@ class SeatStore:
         return record
 
     def delete(self, record: SeatRecord) -> None:
-        """Forget the seat: its record, and its lock if this store holds it."""
+        """Forget the seat: its record, and its lock file unless another client holds it."""
         with contextlib.suppress(FileNotFoundError):
             self.path(record).unlink()
             sync_folder(self.folder)
