@@ -17,6 +17,7 @@ from scopa_net.client.config import Settings, load_settings
 from scopa_net.client.network_session import HostKeyChangedError, SeatLostError, SessionError
 from scopa_net.commands.options import (
     EXIT_FAILED,
+    EXIT_KEY_CHANGED,
     EXIT_REFUSED,
     EXIT_UNREACHABLE,
     CommandError,
@@ -41,7 +42,7 @@ def session_failure(exc: SessionError) -> CommandError:
     if code in REFUSALS:
         return CommandError(REFUSALS[code], EXIT_REFUSED)
     if isinstance(exc, HostKeyChangedError):
-        return CommandError(text, EXIT_FAILED)
+        return CommandError(text, EXIT_KEY_CHANGED)
     if isinstance(exc, SeatLostError):
         return CommandError(text, EXIT_REFUSED)
     if "could not get back" in text:

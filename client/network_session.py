@@ -629,7 +629,7 @@ class NetworkSession:
 
     def _welcome(self, welcome: m.Welcome) -> None:
         if self.host_key is not None and welcome.host_key != self.host_key:
-            raise HostKeyChangedError("the host's key changed while we were playing")
+            raise HostKeyChangedError(self._key_changed(welcome.host_key))
         self.host_key = welcome.host_key
         if self.data_dir is not None and not self.pin_host:
             try:
@@ -641,6 +641,24 @@ class NetworkSession:
         warning = known.check(f"{self.host}:{self.port}", welcome.host_key)
         if warning:
             self._emit(Message(seat=None, text=warning, local=True))
+
+    def _key_changed(self, now: bytes) -> str:
+        """What a person reads when the host at this address signs with another key than the
+        one this seat is played with (a different host there now, or one that lost its
+        journal): the seat is not taken to it."""
+        assert self.host_key is not None
+        where = f"{self.host}:{self.port}"
+        keys = (
+            f"the host at {where} now has key {fingerprint(now)}, not {fingerprint(self.host_key)}"
+        )
+        if self._record is None:
+            return f"{keys}, the one this match was played with: it may be a different host"
+        seat = f"table {self.table_id}, seat {self._seat}, as {self._record.name}"
+        return (
+            f"{keys}, the one your seat ({seat}) is kept at: it may be a different host, or "
+            f"one that lost its journal. Your seat stays kept for that host; `scopa-net join "
+            f"{where} --no-resume` sits down anew"
+        )
 
     def _start_seat(self, snapshot: m.Snapshot, *, mid_match: bool | None = None) -> None:
         self.rules = snapshot.rules.to_rules()

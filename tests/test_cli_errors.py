@@ -25,6 +25,7 @@ from scopa_net.commands import join as join_command
 from scopa_net.commands.main import main
 from scopa_net.commands.options import (
     EXIT_CANCELLED,
+    EXIT_KEY_CHANGED,
     EXIT_LOCAL,
     EXIT_REFUSED,
     EXIT_STATUSES,
@@ -404,3 +405,28 @@ def test_join_with_a_seat_kept_at_a_host_that_is_gone_says_what_it_does_and_how_
         f"; your seat is still kept: `scopa-net join 127.0.0.1:{port}` tries again, "
         "`scopa-net join --no-resume` sits down anew"
     )
+
+
+def test_a_kept_seat_at_an_address_where_another_host_now_answers_is_not_taken_there(
+    tmp_path: Path,
+) -> None:
+    """A seat kept at a host whose address now answers with another key (another host there,
+    or the same one after its journal was lost) ended "the host's key changed while we were
+    playing", status 1, and every `scopa-net join` there ended the same way. Now it says which
+    keys, that the seat stays kept, and how to sit down anew; status 6, as for a changed pin."""
+    from scopa_net.client.seat_store import SeatStore
+    from scopa_net.fair.commitments import fingerprint
+
+    with host_in_thread() as running:
+        port = running.port
+        SeatStore(tmp_path / "scopa-net").save(kept_seat(port))  # kept at key ab...ab
+        done = run_scopa_net("join", f"127.0.0.1:{port}", home=tmp_path)
+        now = fingerprint(running.host.public_key)
+    assert done.returncode == EXIT_KEY_CHANGED
+    assert done.stderr == (
+        f"scopa-net: the host at 127.0.0.1:{port} now has key {now}, not "
+        f"{fingerprint(bytes.fromhex('ab' * 32))}, the one your seat (table 3, seat 1, as Ada) "
+        "is kept at: it may be a different host, or one that lost its journal. Your seat stays "
+        f"kept for that host; `scopa-net join 127.0.0.1:{port} --no-resume` sits down anew\n"
+    )
+    assert len(SeatStore(tmp_path / "scopa-net").records()) == 1  # still kept
