@@ -988,9 +988,7 @@ class NetworkSession:
             self._emit(
                 Message(
                     seat=None,
-                    text="the host caught this seat up with a snapshot: this round cannot be "
-                    "checked by this seat; cards are checked again from the next round, and "
-                    "no transcript is saved for this match",
+                    text=CAUGHT_UP_BY_SNAPSHOT,
                     local=True,
                 )
             )
@@ -1448,11 +1446,21 @@ BLIND_SENDS = ("blind_key", "blind_shuffle", "blind_shares", "blind_reveal")
 """What a seat sends at a blind table; a repeat after a reconnection is refused quietly."""
 
 
+CAUGHT_UP_BY_SNAPSHOT = (
+    "You were away too long for the host to send every play you missed, so it sent the table "
+    "as it stands: the deal of a round under way cannot be checked here; cards are checked again "
+    "from the next round, and no transcript is saved for this match."
+)
+"""What a seat caught up by a snapshot (3.4 of protocol.md) tells its person."""
+
+
 def _hidden_in_replay(event: Event) -> bool:
     """What a client taking its seat back does not show again while the match is replayed
-    to it (alarms and the end of the match are always shown)."""
+    to it (alarms, what goes unchecked, and the end of the match are always shown)."""
     if isinstance(event, Message):
-        return not event.text.startswith(("DEAL CHECK FAILED", "This seat's seed"))
+        return not event.text.startswith(
+            ("DEAL CHECK FAILED", "This seat's seed", CAUGHT_UP_BY_SNAPSHOT)
+        )
     return isinstance(event, ViewChanged | RoundStarted | RoundOver | VoidDeal | MatchOver)
 
 

@@ -357,3 +357,46 @@ async def test_a_seat_taken_back_before_the_deal_says_it_waits_for_the_deal(
             "waiting for the deal."
         )
         nursery.cancel_scope.cancel()
+
+
+async def test_a_seat_taken_back_from_far_behind_says_in_plain_words_what_goes_unchecked(
+    tmp_path: Path,
+) -> None:
+    """Back after more events than the host replays (its replay limit), a seat taken back from
+    disk gets the table as it stands. What that leaves unchecked was never shown (hidden with
+    the replayed chat), and where it was, it read "the host caught this seat up with a
+    snapshot"."""
+    store = SeatStore(tmp_path / "ada")
+    chatty = {"chat_lines": 100, "request_burst": 100, "request_rate": 100.0}
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, grace=600, replay_limit=5, **chatty)
+        choice = TableChoice(create=create(RuleSet.of(2, 11)))
+        async with sit_down_as("Ada", host, choice, tmp_path, store=store) as ada:
+            table = TableChoice(table_id=ada.table_id)
+        # Ada's client is gone (no leave); Bruno sits down and says more than the host
+        # replays to a seat that comes back.
+        async with sit_down_as("Bruno", host, table, tmp_path) as bruno:
+            for n in range(30):  # the host keeps 5 to 10 events a seat (its replay limit)
+                await bruno.say(f"line {n}")
+            with trio.fail_after(20):
+                async for event in bruno.events:
+                    if isinstance(event, Message) and event.text == "line 29":
+                        break
+            record = only_record(store)
+            async with take_back(host.port, record, store, tmp_path / "ada") as back:
+                with trio.fail_after(20):
+                    async for event in back.events:
+                        if isinstance(event, Message) and "away too long" in event.text:
+                            break
+        assert event.text == (
+            "You were away too long for the host to send every play you missed, so it sent the "
+            "table as it stands: the deal of a round under way cannot be checked here; cards are "
+            "checked again from the next round, and no transcript is saved for this match."
+        )
+        nursery.cancel_scope.cancel()
+
+
+def sit_down_as(name: str, host: Host, choice: TableChoice, tmp: Path, **kw):
+    return open_network_session(
+        "127.0.0.1", host.port, choice, name=name, data_dir=tmp / name.lower(), **kw
+    )
