@@ -14,7 +14,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -103,10 +103,11 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(exc)) from None
     rules = RuleSet.of(args.players, args.target)
     tables = probe(host, port)  # one clear line if there is no host there
-    if not args.create and not any(s.kind == "open" for t in tables for s in t.seats):
+    if not args.create and not open_seats(tables):
+        locked = " without a password" if open_seats(tables, locked=True) else ""
         raise CommandError(
-            f"no table at {host}:{port} has an open seat; `scopa-net bots {args.address} "
-            "--create` opens tables for the bots",
+            f"no table at {host}:{port} has an open seat{locked}; `scopa-net bots "
+            f"{args.address} --create` opens tables for the bots",
             EXIT_REFUSED,
         )
     started = time.perf_counter()
@@ -206,10 +207,7 @@ async def run_bots(
                 crowd.report = report
                 nursery.start_soon(crowd.fill_table, request, seats)
         else:
-            tables = await list_tables(host, port)
-            free = [
-                (t.id, s) for t in tables for s, info in enumerate(t.seats) if info.kind == "open"
-            ]
+            free = open_seats(await list_tables(host, port))
             if report is not None and len(free) < count:
                 seats = "1 open seat" if len(free) == 1 else f"{len(free)} open seats"
                 report(f"{seats} at {host}:{port}; sending {plural(len(free), 'bot')}")
@@ -218,6 +216,18 @@ async def run_bots(
                 crowd.report = report
                 nursery.start_soon(crowd.one_bot, TableChoice(table_id=table_id, seat=seat), 0)
     return stats
+
+
+def open_seats(tables: Sequence[m.TableInfo], *, locked: bool = False) -> list[tuple[int, int]]:
+    """(table, seat) of every open seat a bot can take: at tables without a password (bots
+    have none to give), or with ``locked`` at any table."""
+    return [
+        (t.id, seat)
+        for t in tables
+        if locked or not t.password
+        for seat, info in enumerate(t.seats)
+        if info.kind == "open"
+    ]
 
 
 _WIRE_NUMBER_OF_PLAYER = {BOT_LEVELS[name]: n for name, n in LEVEL_WIRE_NUMBERS.items()}

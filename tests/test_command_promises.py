@@ -434,6 +434,29 @@ def test_bots_with_no_open_seat_are_refused_in_one_line(
     )
 
 
+def test_bots_leave_the_seats_of_a_table_with_a_password_alone(
+    threaded_host: HostThread, tmp_path: Path
+) -> None:
+    """Bots have no password to give: with open seats only at a table that has one, `bots
+    HOST` sent a bot there, which failed ("bot-1: bad_password: ..."), status 1. It is now
+    refused in one line that says why, with status 4 and the way on; with another table's
+    seat open as well, the bot goes there."""
+    host = threaded_host.host
+    threaded_host.call(host.create_table, "locked", RuleSet.of(2, 1), "pw", 0, 1)
+    locked = run_bots_command(threaded_host.address, tmp_path)
+    _, err = locked.communicate(timeout=60)
+    assert locked.returncode == EXIT_REFUSED
+    assert err == (
+        f"scopa-net: no table at {threaded_host.address} has an open seat without a password; "
+        f"`scopa-net bots {threaded_host.address} --create` opens tables for the bots\n"
+    )
+    threaded_host.call(host.create_table, "open", RuleSet.of(2, 1), None, 1, 1)
+    sent = run_bots_command(threaded_host.address, tmp_path)
+    out, err = sent.communicate(timeout=60)
+    assert sent.returncode == 0, err
+    assert re.findall(r"^bot-1: seated at table (\d+) seat \d$", out, re.M) == ["2"]
+
+
 def test_ctrl_c_stops_the_bots_in_one_line(threaded_host: HostThread, tmp_path: Path) -> None:
     """Ctrl-C while the bots wait at a table printed a traceback of trio's exception group;
     now "scopa-net: stopped" and status 130."""
