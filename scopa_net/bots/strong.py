@@ -196,7 +196,10 @@ class StrongPlayer:
     0.198], +0.062 [-0.119, 0.244], +0.050 [-0.071, 0.171], think median 31 ms; with the greedy
     reading too, against it alone: +0.073 [-0.078, 0.225], -0.110 [-0.302, 0.082], -0.019
     [-0.142, 0.104], think median 33 ms; 0.5, half of them, with 8 splits of the primiera,
-    against the defaults of 2026-12-04 on seed 1: -0.051 [-0.172, 0.071]), ``final_share``
+    against the defaults of 2026-12-04 on seed 1: -0.051 [-0.172, 0.071]; True again, with 8
+    splits, against today's defaults on the same 198 decks of seed 1, 2026-12-06: -0.015
+    [-0.172, 0.142], the defaults +0.876 as on 2026-12-04, think median 77 ms on a busy
+    machine), ``final_share``
     (the play of best mean value among those tried at least that share of the most tried one's
     visits, instead of the most tried: 0.3 +0.020 [-0.044, 0.085], -0.025 [-0.099, 0.049],
     -0.003 [-0.052, 0.047]), ``exact_last``
