@@ -44,12 +44,16 @@ HARD_SETTINGS: list[dict[str, object]] = [
 ]
 
 
-@settings(max_examples=25, deadline=None)
-@given(
+#: A position of a match: its rules, the seed of its deals and the plays made.
+POSITIONS = given(
     rules=st.sampled_from(RULES),
     seed=st.integers(0, 10**6),
     plays=st.integers(0, 30),
 )
+
+
+@settings(max_examples=25, deadline=None)
+@POSITIONS
 def test_hidden_cards_change_neither_the_view_nor_the_choice(
     rules: RuleSet, seed: int, plays: int
 ) -> None:
@@ -68,11 +72,7 @@ def test_hidden_cards_change_neither_the_view_nor_the_choice(
 
 @pytest.mark.parametrize("extra", HARD_SETTINGS, ids=lambda extra: ",".join(map(str, extra)))
 @settings(max_examples=10, deadline=None)
-@given(
-    rules=st.sampled_from(RULES),
-    seed=st.integers(0, 10**6),
-    plays=st.integers(0, 30),
-)
+@POSITIONS
 def test_hards_other_settings_decide_from_the_view_alone(
     extra: dict[str, object], rules: RuleSet, seed: int, plays: int
 ) -> None:

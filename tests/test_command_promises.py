@@ -420,15 +420,20 @@ def run_bots_command(address: str, data: Path, *argv: str) -> subprocess.Popen[s
         signal.signal(signal.SIGINT, before)
 
 
+def bots_refused(address: str, tmp_path: Path) -> str:
+    """What `scopa-net bots ADDRESS` printed on its way out, refused (status 4)."""
+    bots = run_bots_command(address, tmp_path)
+    _, err = bots.communicate(timeout=60)
+    assert bots.returncode == EXIT_REFUSED, err
+    return err
+
+
 def test_bots_with_no_open_seat_are_refused_in_one_line(
     threaded_host: HostThread, tmp_path: Path
 ) -> None:
     """`bots HOST` with no open seat said "0 open seats ...; sending 0 bots" and "0 bots sent"
     with status 0; it is now refused in one line, with status 4 and the way on."""
-    full = run_bots_command(threaded_host.address, tmp_path)
-    _, err = full.communicate(timeout=60)
-    assert full.returncode == EXIT_REFUSED
-    assert err == (
+    assert bots_refused(threaded_host.address, tmp_path) == (
         f"scopa-net: no table at {threaded_host.address} has an open seat; "
         f"`scopa-net bots {threaded_host.address} --create` opens tables for the bots\n"
     )
@@ -443,10 +448,7 @@ def test_bots_leave_the_seats_of_a_table_with_a_password_alone(
     seat open as well, the bot goes there."""
     host = threaded_host.host
     threaded_host.call(host.create_table, "locked", RuleSet.of(2, 1), "pw", 0, 1)
-    locked = run_bots_command(threaded_host.address, tmp_path)
-    _, err = locked.communicate(timeout=60)
-    assert locked.returncode == EXIT_REFUSED
-    assert err == (
+    assert bots_refused(threaded_host.address, tmp_path) == (
         f"scopa-net: no table at {threaded_host.address} has an open seat without a password; "
         f"`scopa-net bots {threaded_host.address} --create` opens tables for the bots\n"
     )
