@@ -45,10 +45,6 @@ class TallyStore:
         this machine has it open."""
         return self._locks.hold(tally_id)
 
-    def in_use(self, tally_id: str) -> bool:
-        """Whether another score keeper (not this store) has the tally open now."""
-        return self._locks.held_elsewhere(tally_id)
-
     def close(self) -> None:
         """Let go of the tallies this store holds open (the score keeper has ended)."""
         self._locks.close()
