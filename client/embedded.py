@@ -23,6 +23,7 @@ from pathlib import Path
 
 import trio
 
+from scopa_net.client.file_lock import FileLocks
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
 from scopa_net.client.seat_store import SeatRecord, SeatStore
 from scopa_net.fair.commitments import public_key_bytes
@@ -63,17 +64,13 @@ def lan_table_lock(data_dir: Path) -> Iterator[None]:
     ``play --lan`` holds it (two hosts must never share one journal)."""
     folder = lan_folder(data_dir)
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    locks = FileLocks(folder, suffix="")
+    if not locks.hold("lock"):
+        raise LanTableBusyError(str(folder))
     try:
-        import fcntl
-    except ImportError:  # no advisory locks here: go on without
         yield
-        return
-    with open(folder / "lock", "a") as lock:
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            raise LanTableBusyError(str(folder)) from None
-        yield
+    finally:
+        locks.close()
 
 
 def kept_lan_seats(data_dir: Path) -> list[SeatRecord]:

@@ -24,14 +24,16 @@ except ImportError:  # no advisory locks on this system
 
 
 class FileLocks:
-    """The locks this process holds in ``folder``, by name (``NAME.lock``)."""
+    """The locks this process holds in ``folder``, by name: the file ``NAME.lock``, or with
+    another ``suffix`` ``NAME`` + suffix (``suffix=""`` locks the file ``NAME`` itself)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, suffix: str = ".lock") -> None:
         self.folder = folder
+        self.suffix = suffix
         self._held: dict[str, BinaryIO] = {}
 
     def path(self, name: str) -> Path:
-        return self.folder / f"{name}.lock"
+        return self.folder / f"{name}{self.suffix}"
 
     def hold(self, name: str) -> bool:
         """Hold ``name``'s lock until :meth:`release` (or this process ends); False when
