@@ -524,11 +524,16 @@ def _named_table(
     """The table asked for with --table, if it has the seat asked for; else CommandError."""
     table = next((t for t in tables if t.id == table_id), None)
     if table is None:
-        ids = ", ".join(str(t.id) for t in tables) or "none"
+        # The host lists only tables with an open seat (protocol.md, `tables`): a full
+        # table, or one whose match is over, is not "no table" to the person who sees it.
+        ids = ", ".join(str(t.id) for t in tables)
+        hint = (
+            f"tables with one: {ids}; `scopa-net join {where}` lists them"
+            if ids
+            else f"none has one; `scopa-net join --create {where}` opens a table"
+        )
         raise CommandError(
-            f"{where} has no table {table_id} (its tables: {ids}); "
-            f"`scopa-net join {where}` lists them",
-            EXIT_REFUSED,
+            f"{where} has no table {table_id} with an open seat ({hint})", EXIT_REFUSED
         )
     open_seats = [i for i, s in enumerate(table.seats) if s.kind == "open"]
     if seat is not None and not 0 <= seat < len(table.seats):

@@ -177,7 +177,13 @@ CASES = [
         EXIT_REFUSED,
         "wrong password",
     ),
-    ("no such --table", ["join", "{host}", "--table", "9"], (), EXIT_REFUSED, "no table 9"),
+    (
+        "no such --table",
+        ["join", "{host}", "--table", "9"],
+        (),
+        EXIT_REFUSED,
+        "has no table 9 with an open seat (tables with one: 1, 2;",
+    ),
     (
         "--seat taken",
         ["join", "{host}", "--table", "2", "--seat", "1"],
