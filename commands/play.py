@@ -136,6 +136,12 @@ def check_flags(args: argparse.Namespace) -> None:
         )
     if args.seed is not None and args.lan:
         raise CommandError("--seed practices offline: it cannot be used with --lan")
+    sharing = args.pass_and_play or (not args.lan and (args.humans or 1) > 1)
+    if args.names is not None and not sharing:
+        raise CommandError(
+            "--names names the people taking turns at this terminal (--pass-and-play); "
+            "your own name is --name"
+        )
 
 
 def run(args: argparse.Namespace) -> int:
