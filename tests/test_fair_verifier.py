@@ -12,7 +12,13 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scopa_net.fair.commitments import ArrivalCheck, joint_seed
+from scopa_net.fair.commitments import (
+    ArrivalCheck,
+    card_hash,
+    card_salt,
+    card_salts_and_hashes,
+    joint_seed,
+)
 from scopa_net.fair.errors import (
     BadSignatureError,
     BrokenChainError,
@@ -349,3 +355,19 @@ def test_decoding_names_the_bad_field() -> None:
 
     with pytest.raises(TranscriptFormatError, match=r"rounds\[0\]\.hand\[0\]: expected an integer"):
         decode(msgpack.packb(wire, use_bin_type=True))
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.binary(min_size=32, max_size=32),
+    st.binary(min_size=16, max_size=16),
+    st.permutations(range(40)),
+)
+def test_the_hosts_40_salts_and_hashes_at_once_are_the_documents_one_by_one(
+    host_seed: bytes, round_id: bytes, order: list[int]
+) -> None:
+    """HostDeck.derive hashes the start the 40 salts (and the 40 card hashes) share once;
+    each must still be protocol.md's H(card-salt, ...) and H(card-hash, ...) of its place."""
+    salts, hashes = card_salts_and_hashes(host_seed, round_id, order)
+    assert salts == tuple(card_salt(host_seed, round_id, place) for place in range(40))
+    assert hashes == tuple(card_hash(round_id, c, s) for c, s in zip(order, salts, strict=True))

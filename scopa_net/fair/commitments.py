@@ -49,6 +49,7 @@ from scopa_net.fair.hashing import (
     length_prefixed,
     same_bytes,
     tagged_hash,
+    tagged_hasher,
     u8,
     u32,
 )
@@ -77,6 +78,26 @@ def card_hash(round_id: bytes, card: int, salt: bytes) -> bytes:
     return tagged_hash(TAG_CARD, round_id, u8(card), salt)
 
 
+def card_salts_and_hashes(
+    host_seed: bytes, round_id: bytes, order: Sequence[int]
+) -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
+    """Every place's :func:`card_salt` and :func:`card_hash` for the host's ``order``: the
+    same hashes, with the start they share (tag, round id, seed) hashed once, not 40 times."""
+    salt_start = tagged_hasher(TAG_SALT, round_id, host_seed)
+    card_start = tagged_hasher(TAG_CARD, round_id)
+    one_byte, salt_size = u32(1), u32(SALT_SIZE)
+    salts, hashes = [], []
+    for place, card in enumerate(order):
+        hasher = salt_start.copy()
+        hasher.update(one_byte + u8(place))
+        salt = hasher.digest()[:SALT_SIZE]
+        hasher = card_start.copy()
+        hasher.update(one_byte + u8(card) + salt_size + salt)
+        salts.append(salt)
+        hashes.append(hasher.digest())
+    return tuple(salts), tuple(hashes)
+
+
 def deck_digest(round_id: bytes, card_hashes: Sequence[bytes]) -> bytes:
     """One hash over the 40 committed card hashes, in list order."""
     return tagged_hash(TAG_DIGEST, round_id, *card_hashes)
@@ -99,8 +120,7 @@ class HostDeck:
         _check_size("host seed", host_seed, SEED_SIZE)
         _check_size("round id", round_id, ROUND_ID_SIZE)
         order = host_order(host_seed, round_id)
-        salts = tuple(card_salt(host_seed, round_id, place) for place in range(40))
-        hashes = tuple(card_hash(round_id, c, s) for c, s in zip(order, salts, strict=True))
+        salts, hashes = card_salts_and_hashes(host_seed, round_id, order)
         return cls(round_id, host_seed, order, salts, hashes, deck_digest(round_id, hashes))
 
     def deck(self, perm: Sequence[int]) -> tuple[int, ...]:

@@ -44,7 +44,17 @@ def length_prefixed(*fields: bytes) -> bytes:
 
 def tagged_hash(tag: bytes, *fields: bytes) -> bytes:
     """``H(tag, fields...)``: SHA-256 of the length-prefixed tag and fields."""
-    return hashlib.sha256(length_prefixed(tag, *fields)).digest()
+    return tagged_hasher(tag, *fields).digest()
+
+
+def tagged_hasher(tag: bytes, *fields: bytes) -> hashlib._Hash:
+    """A SHA-256 that has taken in the length-prefixed tag and fields: ``H(tag, fields...)``
+    once digested, or the common start of many such hashes, copied and fed the rest."""
+    hasher = hashlib.sha256()
+    for field in (tag, *fields):  # fed piece by piece: no joined copy of the input
+        hasher.update(len(field).to_bytes(4, "big"))
+        hasher.update(field)
+    return hasher
 
 
 def u8(n: int) -> bytes:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import struct
 
 from scopa_net.fair.hashing import (
     LABEL_DECK_SHUFFLE,
@@ -24,6 +25,8 @@ from scopa_net.fair.hashing import (
 
 DECK_SIZE = 40
 WORD_SPAN = 1 << 32
+EIGHT_WORDS = struct.Struct(">8I")
+"""One HMAC-SHA256 block read as its eight big-endian 32-bit words."""
 
 
 class RandomStream:
@@ -35,18 +38,17 @@ class RandomStream:
         self._mac = hmac.new(key, digestmod=hashlib.sha256)
         self._prefix = length_prefixed(label, round_id)
         self._counter = 0
-        self._buffer = b""
+        self._buffer: list[int] = []
 
     def word(self) -> int:
         """The next 32-bit word of the stream."""
         if not self._buffer:
             mac = self._mac.copy()
             mac.update(self._prefix + u32(self._counter))
-            self._buffer = mac.digest()
+            self._buffer = list(EIGHT_WORDS.unpack(mac.digest()))
+            self._buffer.reverse()  # popped from the end: the block's first word first
             self._counter += 1
-        w = int.from_bytes(self._buffer[:4], "big")
-        self._buffer = self._buffer[4:]
-        return w
+        return self._buffer.pop()
 
     def below(self, n: int) -> int:
         """A number in ``0..n-1``, every value equally likely (rejection sampling)."""

@@ -9,6 +9,7 @@ that is not exactly that encoding is refused.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,7 +30,6 @@ from scopa_net.fair.hashing import (
     tagged_hash,
     u8,
     u32,
-    u64,
 )
 from scopa_net.rules import RuleSet
 
@@ -40,6 +40,8 @@ BLIND_FORMAT_VERSION = 3
 MAX_FILE_SIZE = 4 << 20
 VOID_KINGS = "kings"
 """The void reason for three or more kings among the opening table cards."""
+PLAY_HEAD = struct.Struct(">BQB")
+"""A play in the chain hash before its salt: ``u8(seat) || u64(code) || u8(pos)``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,8 +147,8 @@ class RoundRecord:
         """The hash of the public record of this round: the next round's ``prev``, and what
         the host signs (with its seed) in ``round_reveal``. Hand cards are private and left
         out, so every seat computes the same value."""
-        table = b"".join(u8(c.pos) + u8(c.card) + c.salt for c in self.table)
-        plays = b"".join(u8(p.seat) + u64(p.code) + u8(p.pos) + p.salt for p in self.plays)
+        table = b"".join([bytes((c.pos, c.card)) + c.salt for c in self.table])
+        plays = b"".join([PLAY_HEAD.pack(p.seat, p.code, p.pos) + p.salt for p in self.plays])
         return tagged_hash(
             TAG_CHAIN,
             self.round_id,
