@@ -264,3 +264,19 @@ def test_a_repeated_key_in_a_flat_map_is_refused() -> None:
     big = packed_pairs([(f"k{i}", i) for i in range(16)] + [("k0", 0)])  # a map 16 header
     with pytest.raises(RemoteProtocolError, match="repeats a key"):
         unpack_payload(big)
+
+
+@pytest.mark.parametrize(
+    ("payload", "words"),
+    [
+        (b"\xc1", "a byte that begins no msgpack value"),
+        (pack({"t": "ping", "nonce": 1}) + b"\x00", "bytes left over after the first value"),
+        (pack({"t": "ping", "nonce": 1})[:-1], "it ends inside a value"),
+    ],
+)
+def test_a_bad_frame_says_what_was_wrong_with_it(payload: bytes, words: str) -> None:
+    """The bye's message is read by the person who wrote the other end: msgpack's own error
+    for a stray byte is empty, and its words for leftover bytes name its own function."""
+    with pytest.raises(RemoteProtocolError) as info:
+        decode(payload)
+    assert f"not one valid msgpack value: {words}" in str(info.value)

@@ -32,6 +32,7 @@ from scopa_net.fair.hashing import (
     u32,
 )
 from scopa_net.rules import RuleSet
+from scopa_net.wire.codec import msgpack_failure
 
 FORMAT_NAME = "scopa-net transcript"
 FORMAT_VERSION = 2
@@ -452,7 +453,8 @@ def decode(
         obj = msgpack.unpackb(data, raw=False, use_list=True, strict_map_key=True)
     except (ValueError, TypeError, msgpack.UnpackException) as exc:
         raise TranscriptFormatError(
-            f"invalid transcript: not a scopa-net transcript file (not one msgpack value: {exc})"
+            "invalid transcript: not a scopa-net transcript file "
+            f"(not one msgpack value: {msgpack_failure(exc)})"
         ) from None
     r = _Reader("transcript")
     top = r.map(obj, _TOP_KEYS)

@@ -57,13 +57,27 @@ def unpack_payload(payload: bytes) -> dict[str, Any]:
     return flat if flat is not None else _unpack_checked(payload)
 
 
+def msgpack_failure(e: Exception) -> str:
+    """What was wrong with a payload msgpack refused, in words (some of its errors have none)."""
+    if isinstance(e, msgpack.ExtraData):
+        return "bytes left over after the first value"
+    if isinstance(e, msgpack.FormatError):
+        return "a byte that begins no msgpack value"
+    if isinstance(e, msgpack.StackError):
+        return "nested too deep"
+    if "incomplete input" in str(e):
+        return "it ends inside a value"
+    return str(e) or type(e).__name__
+
+
 def _unpack_checked(payload: bytes) -> dict[str, Any]:
     """:func:`unpack_payload` the long way: every map's keys looked at as it is read."""
     try:
         obj = msgpack.unpackb(payload, object_pairs_hook=_unique_map, **_UNPACK_LIMITS)
     except (ValueError, TypeError, OverflowError, msgpack.UnpackException) as e:
         raise RemoteProtocolError(
-            ErrorCode.BAD_FRAME, f"not one valid msgpack value: {e} (payload {payload[:32]!r})"
+            ErrorCode.BAD_FRAME,
+            f"not one valid msgpack value: {msgpack_failure(e)} (payload {payload[:32]!r})",
         ) from None
     if type(obj) is not dict:
         raise RemoteProtocolError(ErrorCode.BAD_FRAME, f"a frame must hold a map, not {obj!r:.80}")

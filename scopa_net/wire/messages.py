@@ -194,7 +194,10 @@ class PlayInfo(Record):
     seat: int = wire(SEAT, "who played")
     card: int = wire(CARD, "the card played")
     captured: int = wire(MASK, "mask of the table cards taken, 0 if none")
-    sweep: bool = wire(Bool(), "whether it swept the table")
+    sweep: bool = wire(
+        Bool(),
+        "whether it is a sweep that scores (not on the last play, but in scopone_scientifico)",
+    )
 
 
 @record
@@ -527,7 +530,10 @@ class Played(Message):
     seat: int = wire(SEAT, "who played")
     card: int = wire(CARD, "the card")
     captured: int = wire(MASK, "mask of the table cards taken")
-    sweep: bool = wire(Bool(), "whether it swept the table")
+    sweep: bool = wire(
+        Bool(),
+        "whether it is a sweep that scores (not on the last play, but in scopone_scientifico)",
+    )
     pos: int = wire(POS, "the card's deck position")
     salt: bytes | None = wire(Nil(SALT), "its salt; nil at a blind table")
     proof: bytes | None = optional(Nil(PROOF), None, "blind tables: the play proof (9.4)")
