@@ -46,7 +46,15 @@ from scopa_net.plays import Play, PlayRecord
 from scopa_net.rules import RuleSet
 from scopa_net.view import SeatView
 from scopa_net.wire import messages as m
-from scopa_net.wire.connection import NEED_DATA, ConnectionClosed, PlayerConnection
+from scopa_net.wire.connection import (
+    MAX_PINGS,
+    NEED_DATA,
+    PING_INTERVAL,
+    ConnectionClosed,
+    NeedData,
+    PlayerConnection,
+    State,
+)
 from scopa_net.wire.convert import opening_snapshot
 from scopa_net.wire.errors import ErrorCode, ProtocolError
 from scopa_net.witness import DealWitness
@@ -216,6 +224,10 @@ class KnownHosts:
         )
 
 
+NO_PINGS = (State.HELLO, State.WELCOME, State.CLOSED)
+"""Connection states in which a player may not ping (protocol.md 3.1)."""
+
+
 class _Link:
     """One TCP connection to the host."""
 
@@ -226,25 +238,63 @@ class _Link:
         # The pump (seeds, pongs) and the player (moves, chat) both send: one at a time, so
         # the bytes go out in the order the connection state machine saw them.
         self._sending = trio.StrictFIFOLock()
+        self._last_sent = trio.current_time()
+        self._unanswered = 0  # our pings the host has not answered yet
 
     async def send(self, msg: m.Message) -> None:
         async with self._sending:
             await self.stream.send_all(self.conn.send(msg))
+            self._last_sent = trio.current_time()
 
     async def receive(self) -> m.Message:
-        """The next message; raises on silence, a closed stream or a protocol error."""
+        """The next message; raises on silence, a closed stream or a protocol error. The
+        host's answers to our own pings are taken here and never returned."""
         while True:
             if self._pending:
                 return self._pending.pop(0)
-            event = self.conn.next_event()
+            event = self._next_event()
             if event is NEED_DATA:
-                with trio.fail_after(SILENCE_TIMEOUT):
-                    data = await self.stream.receive_some(65536)
-                self.conn.receive_data(data)
+                self.conn.receive_data(await self._receive_some())
                 continue
             if isinstance(event, ConnectionClosed):
                 raise trio.BrokenResourceError("the host closed the connection")
             return event
+
+    def _next_event(self) -> m.Message | NeedData | ConnectionClosed:
+        """The codec's next event, past the host's answers to our pings."""
+        event = self.conn.next_event()
+        while isinstance(event, m.Pong):
+            self._unanswered -= 1
+            event = self.conn.next_event()
+        return event
+
+    async def _receive_some(self) -> bytes:
+        """The next bytes from the host. Pings it whenever we have sent nothing for
+        ``PING_INTERVAL`` seconds (protocol.md 3.6: either side does, so a host that never
+        pings still hears from an idle seat); TooSlowError after ``SILENCE_TIMEOUT`` of
+        silence."""
+        deadline = trio.current_time() + SILENCE_TIMEOUT
+        while True:
+            ping_at = self._last_sent + PING_INTERVAL
+            with trio.move_on_at(min(ping_at, deadline)):
+                return await self.stream.receive_some(65536)
+            if trio.current_time() >= deadline:
+                raise trio.TooSlowError
+            if self._unanswered < MAX_PINGS and self.conn.state not in NO_PINGS:
+                await self._ping()
+            else:  # a host this far behind, or one yet to welcome us: wait for it
+                self._last_sent = trio.current_time()
+
+    async def _ping(self) -> None:
+        """Send one ping whole, even when the wait around :meth:`receive` is cancelled
+        meanwhile (half a frame would break the stream); BrokenResourceError if the host
+        takes no bytes for ``REQUEST_TIMEOUT`` seconds."""
+        self._unanswered += 1
+        with trio.CancelScope(shield=True):
+            with trio.move_on_after(REQUEST_TIMEOUT) as sending:
+                await self.send(m.Ping(nonce=secrets.randbelow(2**32)))
+            if sending.cancelled_caught:
+                raise trio.BrokenResourceError("the host takes no bytes from us")
 
     async def request(self, msg: m.Message, *answers: type[m.Message]) -> m.Message:
         """Send a request and wait for its answer, answering pings meanwhile."""
@@ -280,7 +330,7 @@ class _Link:
         """Whether a whole message is already here, waiting to be read."""
         if self._pending:
             return True
-        event = self.conn.next_event()
+        event = self._next_event()
         if event is NEED_DATA:
             return False
         self._pending.append(event)  # type: ignore[arg-type]

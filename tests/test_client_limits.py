@@ -118,3 +118,35 @@ async def test_a_full_event_queue_drops_events_with_a_warning_and_keeps_the_game
                 if isinstance(event, Message) and event.text == "after":
                     break
         nursery.cancel_scope.cancel()
+
+
+async def test_an_idle_client_pings_a_host_that_never_does(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """protocol.md 3.6: either side pings when it has sent nothing for 10 seconds, and a side
+    that hears nothing for 30 closes. The client used to leave pinging to the host, so a host
+    that follows the document but never pings (an outside one did) dropped every seat waiting
+    at a table after 30 seconds, and the client went away and back."""
+    async with trio.open_nursery() as nursery:
+        host, net = await start_memory_host(nursery, heartbeat_interval=3600.0)
+        session = NetworkSession(
+            "mem",
+            0,
+            TableChoice(create=create(RuleSet.of(3))),  # two seats stay open: nothing happens
+            name="ann",
+            connector=net.connect,
+        )
+        nursery.start_soon(session.run)
+        await session.connected.wait()
+        await trio.sleep(120)
+        states = []
+        while True:
+            try:
+                event = session.events.receive_nowait()
+            except trio.WouldBlock:
+                break
+            if isinstance(event, ConnectionChanged):
+                states.append(event.state)
+        assert ConnectionState.RECONNECTING not in states
+        assert host.tables[session.table_id].table.seats[session.seat].connected
+        nursery.cancel_scope.cancel()
