@@ -224,6 +224,37 @@ class KnownHosts:
         )
 
 
+class PlayRefusedError(IllegalPlayError):
+    """A play the host refused for something other than the rules (the table moved on, its
+    disk, ...); nothing was played."""
+
+    def __init__(self, text: str, why: str) -> None:
+        ValueError.__init__(self, f"not played: {text!r}: {why}")
+        self.reason = None  # type: ignore[assignment]
+        self.text = text
+
+
+REFUSALS = {
+    ErrorCode.STALE.value: "the table changed before it reached the host; look again and play",
+    ErrorCode.WRONG_PHASE.value: "no round is being played just now",
+    ErrorCode.STORAGE.value: "the host cannot save just now (its disk); try again in a moment",
+    ErrorCode.RATE_LIMITED.value: "the host asks you to slow down; try again",
+    ErrorCode.MOVE_ID_TAKEN.value: "the host holds another move under this move's number",
+}
+"""What each ``reject`` code (protocol.md 3.5) means to the person whose play it refused."""
+
+
+def refused_play(answer: m.Reject, text: str) -> IllegalPlayError:
+    """The error for a play the host refused: the rule it broke, or what else stopped it
+    (with the host's own words for a code this client does not know)."""
+    if answer.reason is not None and answer.reason.upper() in IllegalReason.__members__:
+        return IllegalPlayError(IllegalReason[answer.reason.upper()], text)
+    if answer.code == ErrorCode.NOT_YOUR_TURN.value:
+        return IllegalPlayError(IllegalReason.NOT_YOUR_TURN, text)
+    why = REFUSALS.get(answer.code) or answer.message or answer.code
+    return PlayRefusedError(text, why)
+
+
 NO_PINGS = (State.HELLO, State.WELCOME, State.CLOSED)
 """Connection states in which a player may not ping (protocol.md 3.1)."""
 
@@ -553,12 +584,7 @@ class NetworkSession:
                     return record
             raise SessionError("the session ended before the host answered that move")
         if isinstance(answer, m.Reject):
-            reason = IllegalReason.NOT_YOUR_TURN
-            if answer.reason is not None:
-                reason = IllegalReason[answer.reason.upper()]
-            elif answer.code == ErrorCode.WRONG_PHASE.value:
-                reason = IllegalReason.ROUND_OVER
-            raise IllegalPlayError(reason, play.text())
+            raise refused_play(answer, play.text())
         # The ack can arrive before the event it acknowledges: wait for that event.
         while self.mirror.seq < answer.seq and self._state is not ConnectionState.CLOSED:
             await self._seq_changed.wait()

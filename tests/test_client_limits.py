@@ -17,12 +17,17 @@ from scopa_net.client.network_session import (
     NetworkSession,
     SessionError,
     TableChoice,
+    refused_play,
 )
 from scopa_net.client.session import ConnectionChanged, ConnectionState, Message
+from scopa_net.errors import IllegalPlayError
+from scopa_net.notation import parse_card
+from scopa_net.plays import Play
 from scopa_net.rules import RuleSet
 from scopa_net.server.config import HostConfig
 from scopa_net.server.host import Host
 from scopa_net.server.journal import Journal
+from scopa_net.wire import messages as m
 
 
 async def start_memory_host(nursery: trio.Nursery, **options: object) -> tuple[Host, Network]:
@@ -150,3 +155,43 @@ async def test_an_idle_client_pings_a_host_that_never_does(
         assert ConnectionState.RECONNECTING not in states
         assert host.tables[session.table_id].table.seats[session.seat].connected
         nursery.cancel_scope.cancel()
+
+
+async def test_a_play_refused_when_no_round_is_in_play_says_so(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """The client read every refusal without a rule broken as "it is not your turn" (and
+    wrong_phase as "the round is over", though seeds being exchanged is one too)."""
+    async with trio.open_nursery() as nursery:
+        _, net = await start_memory_host(nursery)
+        session = NetworkSession(
+            "mem",
+            0,
+            TableChoice(create=create(RuleSet.of(3))),  # two seats stay open: no round yet
+            name="ann",
+            connector=net.connect,
+        )
+        nursery.start_soon(session.run)
+        await session.connected.wait()
+        with pytest.raises(IllegalPlayError) as refused:
+            await session.submit(Play(parse_card("7d")))
+        assert str(refused.value) == "not played: '7d': no round is being played just now"
+        nursery.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize(
+    ("code", "message", "words"),
+    [
+        ("stale", "", "not played: '7d': the table changed before it reached the host; look"),
+        ("storage", "", "not played: '7d': the host cannot save just now (its disk); try again"),
+        ("move_id_taken", "", "not played: '7d': the host holds another move under this"),
+        ("not_your_turn", "", "illegal play: '7d': it is not your turn"),
+        ("rate_limited", "", "not played: '7d': the host asks you to slow down"),
+    ],
+)
+def test_each_refusal_of_a_play_reads_as_what_stopped_it(
+    code: str, message: str, words: str
+) -> None:
+    seq = 5 if code == "stale" else None
+    answer = m.Reject(move_id=1, code=code, reason=None, message=message, current_seq=seq)
+    assert str(refused_play(answer, "7d")).startswith(words)
