@@ -37,6 +37,7 @@ from scopa_net.client.session import (
     VoidDeal,
 )
 from scopa_net.errors import IllegalPlayError, IllegalReason
+from scopa_net.fair.blind.wire import decode_any
 from scopa_net.fair.commitments import fingerprint, seat_commitment
 from scopa_net.fair.errors import FairnessError
 from scopa_net.fair.transcript import VOID_KINGS
@@ -458,6 +459,7 @@ class NetworkSession:
         self._move_ids = itertools.count(secrets.randbelow(2**30) + 1)
         self._unacked: dict[int, tuple[m.Play, trio.Event]] = {}
         self._answers: dict[int, m.Ack | m.Reject] = {}
+        self._transcript_paths: dict[tuple[int, int, int, str], Path] = {}
         self._seed: bytes | None = None
         self._receipt_due = math.inf
         """When the receipt for the seed this seat revealed is overdue (inf: none awaited)."""
@@ -1478,11 +1480,28 @@ class NetworkSession:
             return None
         folder = self.data_dir / "transcripts"
         folder.mkdir(parents=True, exist_ok=True)
-        fp = fingerprint(self.host_key).replace("-", "")[:12]
-        match = "" if self.match_no == 1 else f"-match{self.match_no}"
-        path = folder / f"{fp}-table{self.table_id}-seat{self._seat}{match}{suffix}.scopa"
+        key = (self.table_id, self._seat, self.match_no, suffix)
+        path = self._transcript_paths.get(key)
+        if path is None:
+            path = self._transcript_paths[key] = self._transcript_path(folder, data, suffix)
         replace_file(path, data)  # rewritten each round: never the earlier rounds cut short
         return path
+
+    def _transcript_path(self, folder: Path, data: bytes, suffix: str) -> Path:
+        """Where this match's transcript goes: named by host, table, seat and match, and not
+        over another match's file. A host that starts again on a new journal with the same
+        key numbers its tables from 1 again; its matches are told apart by their first round
+        id, and a later one is saved beside the earlier (``-2``, ``-3``...)."""
+        assert self.host_key is not None
+        fp = fingerprint(self.host_key).replace("-", "")[:12]
+        match = "" if self.match_no == 1 else f"-match{self.match_no}"
+        stem = f"{fp}-table{self.table_id}-seat{self._seat}{match}"
+        first = _first_round_id(data)
+        for n in itertools.count(1):
+            path = folder / f"{stem}{'' if n == 1 else f'-{n}'}{suffix}.scopa"
+            if not path.exists() or (first is not None and _first_round_id(path) == first):
+                return path
+        raise AssertionError("unreachable")
 
     def _save_transcript(self) -> Path | None:
         """Write the match's transcript so far; the file written, if one was."""
@@ -1516,6 +1535,17 @@ class NetworkSession:
             return
         with suppress(OSError, trio.BrokenResourceError, trio.ClosedResourceError, ProtocolError):
             await self._link.send(msg)
+
+
+def _first_round_id(source: bytes | Path) -> bytes | None:
+    """The round id of a transcript's first round (what tells one match from another), or
+    None for a file that cannot be read as a transcript or holds no round."""
+    try:
+        data = source.read_bytes() if isinstance(source, Path) else source
+        rounds = decode_any(data).rounds
+    except (OSError, FairnessError):
+        return None
+    return rounds[0].round_id if rounds else None
 
 
 BLIND_SENDS = ("blind_key", "blind_shuffle", "blind_shares", "blind_reveal")
