@@ -502,14 +502,23 @@ def _table_choice(
 
 def check_host_key(host: str, port: int, key: bytes, *, accept: bool) -> None:
     """Stop before choosing a table if the host's key is not the one pinned for it (unless
-    ``accept``: then pin the new one). A host met for the first time is pinned when joined."""
+    ``accept``: then pin the new one). A host met for the first time is pinned at once (on
+    first contact, protocol.md 5.3), and its fingerprint shown for the person to compare."""
     from scopa_net.client.network_session import KnownHosts
     from scopa_net.fair.commitments import fingerprint
 
     known = KnownHosts(data_dir(os.environ) / "known_hosts")
     address = f"{host}:{port}"
     pinned = known.pinned(address)
-    if pinned is None or pinned == key:
+    if pinned is None:
+        known.pin(address, key)
+        print(
+            f"First visit to the host at {address}: its key is {fingerprint(key)}. The host "
+            "prints its key when it starts: compare the two. From now on another key at this "
+            "address is refused."
+        )
+        return
+    if pinned == key:
         return
     if accept:
         known.pin(address, key)

@@ -130,3 +130,25 @@ def test_a_saved_file_is_shown_as_it_can_be_pasted(monkeypatch: pytest.MonkeyPat
     assert _shown_path(Path("/home/ada/.local/share/t.scopa")) == "~/.local/share/t.scopa"
     assert _shown_path(Path("/home/ada/my files/t.scopa")) == "'/home/ada/my files/t.scopa'"
     assert _shown_path(Path("/srv/t.scopa")) == "/srv/t.scopa"
+
+
+def test_a_host_met_for_the_first_time_shows_its_fingerprint(
+    host_address: tuple[str, bytes],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """protocol.md 5.3: the client pins a new host's key and shows its fingerprint, for the
+    person to compare with the one the host prints; it was pinned without a word."""
+    address, key = host_address
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+
+    def ctrl_d(prompt: str = "") -> str:
+        raise EOFError
+
+    monkeypatch.setattr(builtins, "input", ctrl_d)
+    assert main(["join", address]) == EXIT_CANCELLED
+    out = capfd.readouterr().out
+    assert f"First visit to the host at {address}: its key is {fingerprint(key)}." in out
+    assert main(["join", address]) == EXIT_CANCELLED
+    assert "First visit" not in capfd.readouterr().out  # once is enough
