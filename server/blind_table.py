@@ -142,6 +142,13 @@ class BlindTable(Table):
     # --- reading ------------------------------------------------------------------------
 
     @property
+    def needs_round(self) -> bool:
+        """As at an ordinary table, but only while a person plays a seat: a blind round is
+        dealt by people's parties (9.1), so a table every person has left, or whose people are
+        all away, waits for one to come back."""
+        return super().needs_round and any(self._person(s) for s in range(self.rules.players))
+
+    @property
     def waits_on_seats(self) -> bool:
         return self.phase in BLIND_WAITS
 
@@ -347,8 +354,10 @@ class BlindTable(Table):
     # --- applying ---------------------------------------------------------------------------
 
     def _apply_round(self, round_id: bytes, host_seed: bytes) -> None:
-        self.seen_round_ids.add(round_id)
         persons = [s for s in range(self.rules.players) if self._person(s)]
+        if not persons:  # from a journal written before needs_round waited for a person
+            return
+        self.seen_round_ids.add(round_id)
         # A seat that stopped on a failed check is a computer's from the next round (9.6),
         # unless nobody else is a person: a blind round needs one, so it waits for them.
         people = tuple(s for s in persons if s not in self.stopped) or tuple(persons)

@@ -36,7 +36,7 @@ from scopa_net.fair.transcript import Transcript, VoidNotice
 from scopa_net.plays import play_code
 from scopa_net.rules import RuleSet
 from scopa_net.server.blind_table import BlindTable
-from scopa_net.server.table import Phase, TableError
+from scopa_net.server.table import Phase, TableError, token_hash
 from scopa_net.wire import messages as m
 from scopa_net.wire.errors import ErrorCode
 
@@ -680,3 +680,23 @@ def test_a_card_the_hosts_own_party_cannot_open_voids_the_round_naming_no_seat(
         error = verify_any(driver.witnesses[seat].transcript()).rounds[0].error
         assert isinstance(error, BlindCheckError)
         assert (error.check, error.party) == ("bad share", 2)
+
+
+def test_a_blind_table_every_person_has_left_waits_for_one_and_deals_when_one_comes() -> None:
+    """The last person to leave a blind table crashed the host's table task (a round dealt by
+    no person's party: `BlindRound: people: 0 items`), in the player's own terminal under
+    `play --lan`, and again at every start of the host from its journal."""
+    table = new_blind_table(RuleSet.of(2))
+    driver = BlindDriver(table, seed=5)
+    while table.round_no < 1 or table.phase is not Phase.BETWEEN:
+        assert driver.step()
+    table.leave(0)
+    table.leave(1)
+    assert not table.needs_round
+    assert driver.step() is False  # nothing to do: no round is dealt without a person
+    assert table.round_no == 1
+    table.join(1, "back", token_hash(b"back" * 4))
+    assert table.needs_round
+    table.start_round(bytes(range(16)), bytes(32))
+    assert table.blind_round is not None
+    assert table.blind_round.people == (1,)
