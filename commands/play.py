@@ -263,6 +263,9 @@ def run_lan(
                     tables = ", ".join(map(str, closed))
                     print(f"The unfinished match at table {tables} is closed; a new table opens.")
 
+            # A table taken back listens where it did, so friends' clients find it again.
+            port = args.port if args.port is not None else record.port if record else DEFAULT_PORT
+
             def open_session() -> AbstractAsyncContextManager[Session]:
                 return embedded_game(
                     args,
@@ -271,7 +274,7 @@ def run_lan(
                     level,
                     humans,
                     lan=True,
-                    port=args.port if args.port is not None else DEFAULT_PORT,
+                    port=port,
                     password=args.password,
                     data_dir=where,
                     resume_from=record,

@@ -26,6 +26,7 @@ from scopa_net.commands import play
 from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_USAGE, CommandError
 from scopa_net.rules import RuleSet
+from scopa_net.server.config import DEFAULT_PORT
 
 
 def open_game(data_dir: Path, **options: object):
@@ -113,13 +114,17 @@ def test_run_again_offers_the_kept_seat_first_and_no_resume_opens_a_new_table(
 ) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     data = tmp_path / "scopa-net"
-    opened: list[object] = []
+    ports: list[object] = []
 
     def screen(open_session, settings, **_: object) -> int:
-        opened.append(open_session)
+        open_session()  # what the screen would open: its host's port is kept
         return 0
 
+    def game(*args: object, **more: object) -> None:
+        ports.append(more["port"])
+
     monkeypatch.setattr("scopa_net.client.launch.run_game_screen", screen)
+    monkeypatch.setattr(play, "embedded_game", game)
 
     async def first_run() -> None:
         with trio.CancelScope() as closed:
@@ -131,9 +136,14 @@ def test_run_again_offers_the_kept_seat_first_and_no_resume_opens_a_new_table(
 
     with lan_table_lock(data):
         trio.run(first_run)
+    [kept] = kept_lan_seats(data)
     rules = RuleSet.of(2, 11)
     settings = argparse.Namespace(name="Ada")
     assert play.run_lan(_args(), settings, rules, "random", 1, coach=False) == 0
+    # The table taken back listens on its old port, where friends' clients look for it (it
+    # came back on 7311, the default, and they never found it).
+    assert ports == [kept.port]
+    assert kept.port not in (0, DEFAULT_PORT)
     out = capsys.readouterr().out
     # It says what it does, and how not to: before, "Resume your seat at ..." read like an
     # offer, and the seat was taken back without an answer.
@@ -147,6 +157,7 @@ def test_run_again_offers_the_kept_seat_first_and_no_resume_opens_a_new_table(
     assert (
         capsys.readouterr().out == "The unfinished match at table 1 is closed; a new table opens.\n"
     )
+    assert ports[-1] == DEFAULT_PORT  # a new table: the usual port
     assert kept_lan_seats(data) == []
     # history: the default journal is not play --lan's, and the line says where that one is;
     # the table closed reads as such (it read "; closed unfinished, everyone had left ()").
