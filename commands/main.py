@@ -8,12 +8,15 @@ subcommand imports what it runs on (trio, prompt-toolkit, the host) inside its `
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
 from scopa_net import __version__
 from scopa_net.commands.options import (
+    EXIT_BROKEN_PIPE,
     EXIT_CANCELLED,
     EXIT_STATUSES,
     EXIT_USAGE,
@@ -105,12 +108,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except (KeyboardInterrupt, EOFError):
         return _stopped()
+    except BrokenPipeError:
+        return _reader_gone()
     except BaseExceptionGroup as group:
         # Ctrl-C inside a trio nursery (bots, arena...) comes wrapped in a group.
         _, rest = group.split((KeyboardInterrupt, EOFError))
         if rest is not None:
             raise
         return _stopped()
+
+
+def _reader_gone() -> int:
+    """The output was piped into a command that stopped reading (``| head``): stop quietly,
+    as other command-line tools do, with nothing more written to the closed pipe."""
+    with contextlib.suppress(OSError):  # Python's own flush of stdout at exit must not fail
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return EXIT_BROKEN_PIPE
 
 
 def _stopped() -> int:

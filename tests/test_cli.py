@@ -39,3 +39,21 @@ def test_five_players_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> No
 def test_unknown_variant_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--variant", "briscola"]) == 2
     assert "unknown variant 'briscola'" in capsys.readouterr().err
+
+
+def test_output_piped_into_head_ends_quietly() -> None:
+    """`scopa-net demo | head -1` printed a BrokenPipeError traceback once head had gone."""
+    import subprocess
+    import sys
+
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "scopa_net", "demo"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+    )
+    assert demo.stdout is not None
+    demo.stdout.close()  # the reader is gone before the first line, as head may be
+    _, errors = demo.communicate(timeout=60)
+    assert demo.returncode == 141
+    assert errors == b""
