@@ -8,6 +8,7 @@ from the choices last listed; anything else is read as a play in the player's no
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 
 from scopa_net.cards import Card
@@ -118,5 +119,13 @@ def parse_command(text: str, scheme: Scheme = Scheme.NEUTRAL) -> Command:
     try:
         card, group = parse_play(line, scheme)
     except NotationError as exc:
+        typed = line.partition(" ")[0]
+        known = [*COMMANDS, *_ALIASES, "play"]
+        meant = difflib.get_close_matches(typed.lower(), known, n=1)
+        if meant and typed.lower() not in known:  # a command mistyped ("sya hello"), no card
+            raise CommandError(
+                f"unknown command {typed!r}: did you mean {meant[0]!r}? (type 'help' for the "
+                "commands)"
+            ) from exc
         raise CommandError(f"{exc} (type 'help' for the commands)") from exc
     return PlayCard(card=card, group=group)

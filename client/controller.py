@@ -370,22 +370,28 @@ class Controller:
         state.changed()
 
     async def _bare_rank(self, token: str) -> bool:
-        """A rank alone (``7``, ``K``): the card of that rank in hand, if there is one only.
-        True when the line was taken as such (played, or answered with why not)."""
+        """A rank alone (``7``, ``K``), or a value alone (``9``, the value the hand shows
+        beside a queen): the card of that rank or value in hand, if there is one only. True
+        when the line was taken as such (played, or answered with why not)."""
         view = self.state.view
         if self.state.choices or view is None or not view.hand or len(token) > 2:
             return False
         scheme = self.display.scheme
-        if token.upper() not in {format_card(c, scheme)[:-1].upper() for c in CARDS}:
+        if token.upper() in {format_card(c, scheme)[:-1].upper() for c in CARDS}:
+            kind = "rank"
+            same = [c for c in view.hand if format_card(c, scheme)[:-1].upper() == token.upper()]
+        elif token.isdigit() and 1 <= int(token) <= 10:
+            kind = "value"
+            same = [c for c in view.hand if c.rank == int(token)]
+        else:
             return False
-        same = [c for c in view.hand if format_card(c, scheme)[:-1].upper() == token.upper()]
         if len(same) == 1:
             await self._play(Play(same[0], ()), True)
         elif same:
             held = " and ".join(render.card_text(c, self.display) for c in same)
             self._error(f"You hold {held}: type the one to play.")
         else:
-            self._error(f"You hold no card of rank {token}.")
+            self._error(f"You hold no card of {kind} {token}.")
         return True
 
     async def _choose(self, number: int) -> None:

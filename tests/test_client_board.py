@@ -210,6 +210,21 @@ async def test_who_before_the_deal_and_a_bare_rank_plays_the_only_card() -> None
     ]
 
 
+async def test_a_bare_value_plays_the_only_card_of_that_value() -> None:
+    """The hand shows each card's value (a king as K=10); typing "10" read as a choice from
+    an empty list ("invalid choice: 10: there is nothing to choose from")."""
+    session = TableSession(match_dealt({0: "7d 3s Kb", 1: "2h 2s Jd"}, "5s 2b 3h 4h"))
+    screen = Screen()
+    controller = Controller(session, Display(), screen.show, lambda: None)
+    controller.state.view = session.view
+    await controller.handle_line("9")
+    assert "You hold no card of value 9." in screen.take()
+    await controller.handle_line("10")
+    assert session.submitted == [
+        Play(parse_card("Kb"), (parse_card("2b"), parse_card("3h"), parse_card("5s")))
+    ]
+
+
 async def test_ctrl_c_drops_the_question() -> None:
     session = TableSession(match_dealt({0: "7d 3s Kb", 1: "2h 2s Jd"}, "5s 2b 3h 4h"))
     screen = Screen()

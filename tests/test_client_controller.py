@@ -59,8 +59,11 @@ async def test_the_group_can_be_typed_after_the_card(table: Table) -> None:
         ("7d x 5s", "illegal play: '7d x 5s': those cards do not add up"),
         ("8d", "invalid card: '8d'"),
         ("frobnicate", "invalid card: 'frobnicate'"),
+        ("sya hello", "unknown command 'sya': did you mean 'say'?"),
+        ("hlep", "unknown command 'hlep': did you mean 'help'?"),
         ("4", "You hold no card of rank 4."),
-        ("9", "invalid choice: 9: there is nothing to choose from"),
+        ("9", "You hold no card of value 9."),
+        ("12", "invalid choice: 12: there is nothing to choose from"),
     ],
 )
 async def test_refusals_say_why_and_change_nothing(table: Table, line: str, message: str) -> None:
