@@ -578,7 +578,11 @@ class Controller:
                 continue
             partners = [state.names[s] for s in rules.seats_of(rules.side_of(seat)) if s != seat]
             team = f", with {' & '.join(partners)}" if partners else ""
-            note = f"; {notes[seat]}" if seat < len(notes) and notes[seat] else ""
+            note = notes[seat] if seat < len(notes) else ""
+            if note.startswith("open seat"):  # nobody's name to show ("seat 1; open seat")
+                lines.append(_text(f"Seat {seat}: {note}{team}"))
+                continue
+            note = f"; {note}" if note else ""
             lines.append(_text(f"Seat {seat}: {who}{you}{team}{note}"))
         # For the player hosting with play --lan: where friends join.
         lines += [_text(line) for line in getattr(self.session, "where_to_join", ())]

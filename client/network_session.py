@@ -704,6 +704,12 @@ class NetworkSession:
             self._names[joined.seat] = self.name
         self._keep_seat(joined.token, joined.epoch, snapshot, info)
         self._set_state(ConnectionState.CONNECTED)
+        if choice.create is not None and self.pin_host:  # (play --lan says it its own way)
+            self.where_to_join = (
+                f"Table {table_id} is yours. Friends join it with `scopa-net join "
+                f"{self.address} --table {table_id}`; the match begins when every seat is taken.",
+            )
+            self.notice(self.where_to_join[0])
 
     def _welcome(self, welcome: m.Welcome) -> None:
         if self.host_key is not None and welcome.host_key != self.host_key:

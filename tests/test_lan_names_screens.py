@@ -109,6 +109,14 @@ async def test_four_players_arrive_one_by_one_rename_drop_and_every_screen_names
                 # Everyone already seated hears of the arrival, by the name the host gave.
                 for earlier in players[:-1]:
                     await until(lambda p=earlier, n=n: f"{shown[n]} sat down" in p.screen.text)
+                if n == 0:  # the table's number, and how friends reach it (never said)
+                    table = player.session.table_id
+                    await until(lambda p=player, t=table: f"Table {t} is yours." in p.screen.text)
+                    assert f"`scopa-net join 127.0.0.1:{host.port} --table {table}`" in (
+                        player.screen.text
+                    )
+                    listed = await player.who()  # "Seat 1: open seat", not "seat 1; open seat"
+                    assert any(line.startswith("Seat 1: open seat") for line in listed), listed
                 # The newcomer knows everyone already there, from the snapshot.
                 assert player.session.names[: n + 1] == tuple(shown[: n + 1])
                 for p in players:
