@@ -481,6 +481,8 @@ class NetworkSession:
         self._resume_tokens: tuple[bytes, ...] = ()
         self._seats: list[m.SeatInfo] = []
         self._away_names: dict[int, str] = {}
+        self._stepped_away: set[int] = set()
+        """Seats whose person stepped away (``seat_status`` with ``away``) and is not back."""
         self._seed_due = False
         self._seed_lost_round: bytes | None = None
         self._resumed_at = -math.inf
@@ -1180,11 +1182,14 @@ class NetworkSession:
             self._emit(ViewChanged(view=view, record=view.plays[-1]))
         elif isinstance(e, m.RoundVoid) and e.reason != VOID_KINGS:
             who = "the host" if e.offender is None else self._names[e.offender]
-            why = (
-                "was away past their grace period"
-                if e.reason == "absent"
-                else "stopped on a failed deal check (the reveal names who was at fault)"
-            )
+            if e.reason != "absent":
+                why = "stopped on a failed deal check (the reveal names who was at fault)"
+            elif e.offender in self._stepped_away:
+                why = "stepped away, and a blind round cannot go on without them"
+            elif e.offender < len(self._seats) and self._seats[e.offender].kind != "human":
+                why = "left the table, and a blind round cannot go on without them"
+            else:
+                why = "was away past their grace period"
             self._emit(
                 Message(
                     seat=None,
@@ -1254,6 +1259,10 @@ class NetworkSession:
         if e.seat < len(self._seats):
             self._seats[e.seat] = info
         self._stand_ins[e.seat] = e.stand_in
+        if e.away:
+            self._stepped_away.add(e.seat)
+        else:
+            self._stepped_away.discard(e.seat)
         if e.name is not None:
             self._names[e.seat] = clean_name(e.name) or f"seat {e.seat}"
         who = self._names[e.seat]

@@ -17,6 +17,7 @@ How these tests show that the host never knows a person's card before it is play
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 from collections.abc import Iterator
@@ -37,8 +38,10 @@ from scopa_net.client.network_session import (
     TableChoice,
     open_network_session,
 )
+from scopa_net.client.session import Message
 from scopa_net.commands.main import main as cli_main
 from scopa_net.dealing import TABLE, deal_plan
+from scopa_net.errors import IllegalPlayError
 from scopa_net.fair.blind.cards import card_of
 from scopa_net.fair.blind.deck import parse_deck
 from scopa_net.fair.blind.group import add, mul, sub
@@ -801,3 +804,67 @@ async def test_a_seat_that_stops_without_cause_is_named_and_the_match_goes_on(
     out = capsys.readouterr().out
     assert out.count("round 1: void: seat 0 (party 1) stopped without cause") == 2, out
     assert "blind rounds void by a seat that stopped without cause: 1 (seat 0 1)" in out
+
+
+async def test_a_person_who_steps_away_mid_round_voids_it_and_the_others_read_why(
+    make_host,
+) -> None:
+    """A blind round cannot go on without a person's part, so stepping away voids it at once;
+    the others read "Round 1 is void: bea was away past their grace period", a minute before
+    any grace period could have ended."""
+    host = await make_host(grace=60)
+    rules = RuleSet.of(3, 3)
+    said: list[str] = []
+    ann_seated = trio.Event()
+    table: list[int] = []
+
+    async def stepper() -> None:
+        player = make_player("random", 7)
+        async with open_network_session(
+            "127.0.0.1", host.port, TableChoice(table_id=table[0]), name="bea"
+        ) as session:
+            played = 0
+            while played < 2:
+                view = session.view
+                if view is not None and view.to_move == session.seat and not view.round_over:
+                    with contextlib.suppress(IllegalPlayError):
+                        await session.submit(player.choose(view))
+                        played += 1
+                await session.events.receive()
+            await session.leave(away=True)
+
+    async def stayer() -> None:
+        async with open_network_session(
+            "127.0.0.1",
+            host.port,
+            TableChoice(create=create(rules, bots=1, blind=True)),
+            name="ann",
+        ) as session:
+            table.append(session.table_id)
+            emit = session._emit
+
+            def heard(event: object) -> None:
+                if isinstance(event, Message):
+                    said.append(event.text)
+                emit(event)
+
+            session._emit = heard  # type: ignore[method-assign]
+            ann_seated.set()
+            player = make_player("random", 1)
+            while not any("Round 1 is void" in text for text in said):
+                view = session.view
+                if view is not None and view.to_move == session.seat and not view.round_over:
+                    with contextlib.suppress(IllegalPlayError):  # the table moved on: again
+                        await session.submit(player.choose(view))
+                await session.events.receive()
+
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(stayer)
+            await ann_seated.wait()
+            nursery.start_soon(stepper)
+    assert "bea stepped away; a computer plays for them until they are back" in said
+    assert (
+        "Round 1 is void: bea stepped away, and a blind round cannot go on without them. "
+        "Nobody saw their cards; the same dealer deals again."
+    ) in said
