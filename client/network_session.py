@@ -482,6 +482,7 @@ class NetworkSession:
         self._seats: list[m.SeatInfo] = []
         self._away_names: dict[int, str] = {}
         self._stepped_away: set[int] = set()
+        self._host_stopped = False  # the last connection ended with the host's shutting_down
         """Seats whose person stepped away (``seat_status`` with ``away``) and is not back."""
         self._seed_due = False
         self._seed_lost_round: bytes | None = None
@@ -782,10 +783,15 @@ class NetworkSession:
                 self._link = None
             lost_at = trio.current_time()
             reports = list(REPORT_AFTER)
+            lost = (
+                "the host was stopped; waiting for it to start again"
+                if self._host_stopped
+                else "the connection to the host was lost; trying to get back"
+            )
+            self._host_stopped = False
             self._set_state(
                 ConnectionState.RECONNECTING,
-                "the connection to the host was lost; trying to get back. Your seat is kept: "
-                "type quit to stop trying",
+                f"{lost}. Your seat is kept: type quit to stop trying",
             )
             while not self._stop:
                 waited = trio.current_time() - lost_at
@@ -1005,8 +1011,10 @@ class NetworkSession:
                     self._emit(Message(seat=None, text=f"disconnected: {msg.message}", local=True))
                     return
                 if msg.reason == ErrorCode.SHUTTING_DOWN.value:
-                    self._give_up(f"The host shut down ({msg.message}).")
-                    return
+                    # Stopped by whoever runs it, most often to start it again: its journal
+                    # keeps the table, so wait for it as for a lost connection.
+                    self._host_stopped = True
+                    raise trio.BrokenResourceError(f"the host shut down: {msg.message}")
                 raise trio.BrokenResourceError(f"the host said goodbye: {msg.message}")
             elif isinstance(msg, m.Snapshot):
                 self._caught_up_by_snapshot(msg)

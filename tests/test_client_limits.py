@@ -195,3 +195,63 @@ def test_each_refusal_of_a_play_reads_as_what_stopped_it(
     seq = 5 if code == "stale" else None
     answer = m.Reject(move_id=1, code=code, reason=None, message=message, current_seq=seq)
     assert str(refused_play(answer, "7d")).startswith(words)
+
+
+async def test_a_host_stopped_and_started_again_is_waited_for_and_the_seat_taken_back(
+    tmp_path,
+) -> None:
+    """README: a host started again resumes its tables and players' clients reconnect by
+    themselves. After a host was stopped with Ctrl-C (its `bye shutting_down`), the client
+    quit instead, and every player had to join again by hand."""
+    db = str(tmp_path / "host.db")  # on disk, as the host's journal is: no virtual time
+    async with trio.open_nursery() as nursery:
+        config = HostConfig(db=db, advertise=False)
+        first = Host(config, Journal(db))
+        host_scope = trio.CancelScope()
+
+        async def serve(host: Host, scope: trio.CancelScope, *, task_status) -> None:
+            with scope:
+                await host.serve(listen=False, task_status=task_status)
+
+        await nursery.start(serve, first, host_scope)
+        net = Network(first, nursery)
+        session = NetworkSession(
+            "mem",
+            0,
+            TableChoice(create=create(RuleSet.of(3))),  # two seats stay open
+            name="ann",
+            connector=net.connect,
+        )
+        nursery.start_soon(session.run)
+        await session.connected.wait()
+        table_id, seat = session.table_id, session.seat
+        await first.shutdown()
+        host_scope.cancel()
+        net.up = False
+        first.journal.close()
+        with trio.fail_after(30):
+            while session.connection is not ConnectionState.RECONNECTING:
+                await trio.sleep(0.1)
+        await trio.sleep(2)  # the host is down a while (real time: its journal is a file)
+        second = Host(config, Journal(db))
+        await nursery.start(serve, second, trio.CancelScope())
+        net.host, net.up = second, True
+        with trio.fail_after(60):
+            while session.connection is not ConnectionState.CONNECTED:
+                await trio.sleep(0.1)
+        assert (session.table_id, session.seat) == (table_id, seat)
+        assert second.tables[table_id].table.seats[seat].connected
+        states = []
+        while True:
+            try:
+                event = session.events.receive_nowait()
+            except trio.WouldBlock:
+                break
+            if isinstance(event, ConnectionChanged):
+                states.append((event.state, event.detail))
+        assert (
+            ConnectionState.RECONNECTING,
+            "the host was stopped; waiting for it to start again. Your seat is kept: type quit "
+            "to stop trying",
+        ) in states
+        nursery.cancel_scope.cancel()
