@@ -114,8 +114,9 @@ class _Summary:
     """round id -> (seat, reason) left out, each round once however many files hold it."""
     unchecked: set[bytes] = field(default_factory=set)
     """Round ids dealt with no person's seed."""
-    absent: dict[bytes, int] = field(default_factory=dict)
-    """Blind tables: round id -> the seat whose absence voided it."""
+    absent: dict[bytes, tuple[int, ...]] = field(default_factory=dict)
+    """Blind tables: round id -> the seats an ``absent`` void counts absent: the seat it
+    names, then any other person whose seed never came (9.9)."""
     stopped: dict[bytes, int | None] = field(default_factory=dict)
     """Blind tables: round id -> the seat (None: the host) that stopped it without cause."""
     chains: dict[bytes, tuple[bytes, int]] = field(default_factory=dict)
@@ -233,11 +234,13 @@ def _verify_one(
 
 
 def _tally(t: Transcript, verdict: MatchVerdict, summary: _Summary) -> None:
+    from scopa_net.fair.blind.verifier import absent_seats_of
+
     for r, v in zip(t.rounds, verdict.rounds, strict=False):
         excluded = getattr(r, "excluded", None) or ()
         left = tuple((seat, why) for seat, why in enumerate(excluded) if why is not None)
         if r.void is not None and r.void.reason == "absent" and r.void.offender is not None:
-            summary.absent[r.round_id] = r.void.offender
+            summary.absent[r.round_id] = absent_seats_of(r)  # type: ignore[arg-type]
         if r.void is not None and r.void.reason == "failed_check" and v.ok:
             summary.stopped[r.round_id] = r.void.offender  # every part checked out (9.9)
         if r.reveal_sig is not None:
@@ -263,7 +266,7 @@ def _summary(out: Callable[[str], None], s: _Summary) -> None:
             "signed by the host, in these seats' files: the host showed them different tables"
         )
     if s.absent:
-        seats = Counter(s.absent.values())
+        seats = Counter(seat for absent in s.absent.values() for seat in absent)
         listed = ", ".join(f"seat {seat} {n}" for seat, n in sorted(seats.items()))
         out(f"blind rounds void for an absent player: {len(s.absent)} ({listed})")
     if s.stopped:

@@ -119,6 +119,9 @@ class BlindWitness:
         """A check failed (:meth:`stop`): only the round's void and reveal are read now."""
         self.named: FairnessError | None = None
         """After :meth:`stop`: what the round's reveal found, naming the party at fault."""
+        self._stopped_in: _Round | None = None
+        """The round under way when :meth:`stop` was called: the evidence holds it and names
+        it even after its reveal was read (or failed to verify)."""
 
     # --- what the client reads --------------------------------------------------------
 
@@ -174,6 +177,7 @@ class BlindWitness:
         self.stopped = True
         self._outgoing = []
         cur = self.current
+        self._stopped_in = cur
         if cur is None or cur.party is None or cur.party.observer or cur.party.absent:
             return []
         if isinstance(failed, m.Played):
@@ -304,6 +308,13 @@ class BlindWitness:
         elif isinstance(e, m.BlindReveals):
             self._same_round(e.round_id)
             party.take_reveals(e.seeds)
+            if not party.observer and party.seed_left_out and not party.absent:
+                # An absent void naming another seat: the host counts this one absent too.
+                self._notices.append(
+                    f"round {cur.round_no}: your seed is not in the void round's reveal (it "
+                    "came too late, or you were away past your grace period): you are "
+                    "counted absent too, and your cards stay secret"
+                )
         elif isinstance(e, m.RoundReveal):
             self._same_round(e.round_id)
             return self._on_reveal(e), None
@@ -414,11 +425,18 @@ class BlindWitness:
         )
 
     def evidence(self, error: FairnessError) -> Transcript:
+        """The transcript saved when a check failed: every round read, the one that failed
+        included (as far as it got), and the number of the round the seat stopped in."""
         rounds = list(self.rounds)
-        cur = self.current
-        if cur is not None and cur.party is not None:
+        cur = self.current or self._stopped_in
+        if (
+            cur is not None
+            and cur.party is not None
+            and all(r.round_id != cur.round_id for r in rounds)
+        ):
             rounds.append(cur.public(cur.party, hand_seat=self.seat))
-        stopped = Stopped(self.round_no, type(error).__name__, str(error)[:1000] or "-")
+        round_no = self.round_no if cur is None else cur.round_no
+        stopped = Stopped(round_no, type(error).__name__, str(error)[:1000] or "-")
         return Transcript(
             self.rules,
             self.host_key,

@@ -704,14 +704,25 @@ class RoundCheck:
         offender = self.void["offender"]
         if offender not in self.people:
             raise CheckFailedError("void mismatch", f"seat {offender} was not a person's party")
-        party = self.people.index(offender) + 1
-        if [s is None for s in r["seeds"]] != [p == party for p in range(self.parties)]:
-            raise CheckFailedError("not revealed", f"an absent void naming seat {offender}")
+        note = self.absent_seeds(r["seeds"], offender)
         if r["score"] is not None:
             raise CheckFailedError("void mismatch", "an absent void with a score")
         self.hand_so_far()
         self.reveal()
-        return "absent", f"void: seat {offender} absent"
+        return "absent", note
+
+    def absent_seeds(self, seeds: list, offender: int) -> str:
+        """Step 7 (and *void before the keys* step 5): one seed per party, the named seat's
+        party's nil, the host's not; another person's nil is reported absent too."""
+        party = self.people.index(offender) + 1
+        if len(seeds) != self.parties or seeds[party] is not None or seeds[0] is None:
+            raise CheckFailedError("not revealed", f"an absent void naming seat {offender}")
+        others = range(1, self.parties)
+        also = [self.people[p - 1] for p in others if p != party and seeds[p] is None]
+        note = f"void: seat {offender} absent"
+        if also:
+            note += " (" + ", ".join(f"seat {s}" for s in also) + " absent too)"
+        return note
 
     def hand_so_far(self) -> None:
         """An absent void's hand: empty (the host's export), or exactly the seat's positions
@@ -798,9 +809,7 @@ class RoundCheck:
         else:
             if offender not in self.people:
                 raise CheckFailedError("void mismatch", f"seat {offender} was not a person's party")
-            if missing != [self.people.index(offender) + 1]:
-                raise CheckFailedError("not revealed", f"parties {missing} kept their seeds")
-            kind, note = "absent-before-keys", f"void: seat {offender} absent"
+            kind, note = "absent-before-keys", self.absent_seeds(seeds, offender)
         s = secrets(self.round_id, 0, seeds[0])
         if [s.point, key_proof(s, self.round_id, 0), s.sign_key] != r["keys"][0]:
             raise CheckFailedError("wrong secret", "party 0", 0)

@@ -294,6 +294,78 @@ def test_absent_voids_from_the_host_and_the_seats(phase: Phase, kind: str) -> No
         assert verdict.rounds[0].note.startswith("void: seat 1 absent")
 
 
+def gone_together_at(phase: Phase) -> tuple[BlindTable, BlindDriver]:
+    """Three people; seats 1 and 2 go for good at the same moment at ``phase`` of round 1,
+    their grace periods ending one after the other: round 1 is void naming seat 1, and seat
+    2's seed never comes either (9.7). The match is played to its end with computers in their
+    seats; then their clients (round seeds kept) read everything they missed."""
+    table = new_blind_table(RuleSet.of(3, 1))
+    driver = BlindDriver(table, seed=4)
+    drive_until_waiting_on(driver, phase, 1)
+    driver.hold = {1, 2}
+    for seat in (1, 2):
+        driver.witnesses[seat].take_outgoing()
+    for seat in (1, 2):
+        table.set_status(seat, connected=False, stand_in=True, grace=0)
+    driver.run()
+    driver.hold = set()
+    driver.catch_up()
+    return table, driver
+
+
+@pytest.mark.parametrize(
+    ("phase", "kind"),
+    [(Phase.KEYS, "absent-before-keys"), (Phase.SHUFFLE, "absent"), (Phase.PLAY, "absent")],
+)
+def test_two_people_gone_at_once_void_the_round_with_both_seeds_nil(
+    phase: Phase, kind: str
+) -> None:
+    """9.7 and 9.9 step 7: the void names seat 1; seat 2's seed is nil too, and every seat's
+    transcript (the present person's, each absent person's own, the host's exports) verifies,
+    reporting seat 2 absent too."""
+    table, driver = gone_together_at(phase)
+    first = table.blind_history[0]
+    assert first.void is not None
+    assert (first.void.reason, first.void.offender) == ("absent", 1)
+    assert first.seeds is not None
+    assert [s is None for s in first.seeds] == [
+        False,
+        False,
+        True,
+        True,
+    ]
+    notices = driver.witnesses[2].take_notices()
+    assert any("round 1: your seed is not in the void round's reveal" in n for n in notices)
+    assert not any("not in the void" in n for n in driver.witnesses[1].take_notices())
+    transcripts = [driver.witnesses[seat].transcript() for seat in (0, 1, 2)]
+    transcripts += [table.transcript_for(seat) for seat in (0, 1, 2)]
+    for t in transcripts:
+        assert t.rounds[0].hand == () or t.seat == 0
+        verdict = same_verdict(t)
+        assert verdict.ok
+        assert [r.kind for r in verdict.rounds] == [kind] + ["verified"] * (len(verdict.rounds) - 1)
+        assert verdict.rounds[0].note.startswith("void: seat 1 absent (seat 2 absent too")
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"void": {"reason": "absent", "offender": 0}},  # seat 0 named, but its seed is there
+        {"seeds": [None, "seat 0", None, None]},  # the host kept its own seed
+    ],
+)
+def test_an_absent_void_with_the_wrong_seeds_nil_is_refused(change: dict) -> None:
+    """Other people's seeds may be nil too, but never the host's, and the seat named must be
+    one of the nil ones."""
+    _, driver = gone_together_at(Phase.PLAY)
+    t = msgpack.unpackb(driver.witnesses[0].transcript().encode(), raw=False)
+    r = t["rounds"][0]
+    if "seeds" in change:
+        change["seeds"][1] = r["seeds"][1]
+    r.update(change)
+    assert refused(reseal(t, KEY.private_bytes_raw())).startswith("not revealed")
+
+
 def test_a_seat_that_stops_without_cause_is_named() -> None:
     """9.9 step 8: every part checks out, so the round passes as a void naming the seat."""
     table, key = one_blind_round(1)

@@ -700,3 +700,46 @@ def test_a_blind_table_every_person_has_left_waits_for_one_and_deals_when_one_co
     table.start_round(bytes(range(16)), bytes(32))
     assert table.blind_round is not None
     assert table.blind_round.people == (1,)
+
+
+def test_own_seed_relayed_nil_outside_an_absent_void_stops_the_seat_with_the_round_kept() -> None:
+    """Only an ``absent`` void may leave a present person's seed out (9.7). In a round played
+    out, the seat's own seed relayed nil is a *wrong secret* ("relayed altered"); the seat then
+    reads the round's reveal, whose signature is over the seeds the host relayed (the witness
+    keeps them: before, it checked the signature without them and reported a bad signature),
+    and its evidence holds the round and names it (before: "round 0", and no round)."""
+    table = new_blind_table(RuleSet.of(2, 1))
+    driver = BlindDriver(table, seed=3)
+    seeds: dict[bytes, bytes] = {}
+    driver.witnesses[1].on_seed = seeds.__setitem__
+    driver.run()
+    first = table.blind_history[0]
+    witness = BlindWitness(
+        table.rules, public_key_bytes(KEY), 1, new_seed=bytes, seed_for=seeds.get
+    )
+    events = iter(table.seats[1].log)
+    for event in events:
+        if isinstance(event, m.BlindReveals):
+            assert event.round_id == first.round_id
+            withheld = dataclasses.replace(event, seeds=(*event.seeds[:2], None))
+            with pytest.raises(BlindCheckError, match="relayed altered") as failed:
+                witness.observe(withheld)
+            break
+        witness.observe(event)
+    assert witness.stop(withheld) == []  # its seed went at the round's end already
+    # The host signs the record it relayed, the seed left out.
+    chain = dataclasses.replace(first, seeds=withheld.seeds).chain_hash()
+    assert first.seeds is not None
+    assert first.seeds[0] is not None
+    sig = sign(KEY, reveal_message(first.round_id, first.seeds[0], chain))
+    while witness.awaits_reveal:
+        event = next(events)
+        if isinstance(event, m.RoundReveal):
+            event = dataclasses.replace(event, sig=sig)
+        witness.observe_stopped(event)
+    assert isinstance(witness.named, NotRevealedError), witness.named
+    evidence = witness.evidence(failed.value)
+    assert evidence.stopped is not None
+    assert evidence.stopped.round_no == 1
+    assert [r.round_id for r in evidence.rounds] == [first.round_id]
+    assert evidence.rounds[0].seeds == withheld.seeds

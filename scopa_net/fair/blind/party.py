@@ -512,6 +512,19 @@ class BlindParty:
             and v.offender == self.people[self.party - 1]
         )
 
+    @property
+    def seed_left_out(self) -> bool:
+        """Whether this person's party has no seed in the round's record: the round is void
+        ``absent`` naming its seat, or the reveal left its seed out (9.7)."""
+        if self.absent:
+            return True
+        return (
+            self.seeds is not None
+            and 1 <= self.party <= len(self.people)
+            and len(self.seeds) == self.parties
+            and self.seeds[self.party] is None
+        )
+
     def reveal(self) -> bytes:
         """This party's seed, once the round is over (played out, or void), or once it has
         stopped on a failed check (:meth:`stop`)."""
@@ -529,16 +542,30 @@ class BlindParty:
 
     def take_reveals(self, seeds: Sequence[bytes | None]) -> tuple[int, ...] | None:
         """``blind_reveals``: every party's seed. Checks the whole round against them (naming
-        the party at fault) and returns the deck (card by position) when every seed came."""
+        the party at fault) and returns the deck (card by position) when every seed came.
+
+        This party's own seed must be relayed as it is, except in an ``absent`` void (9.7):
+        nil when the void names this party's seat (the host takes none from it), and nil or
+        itself otherwise (a person also away past their grace period, or silent past the
+        seed deadline, when the host revealed: the host counts them absent too). The seeds
+        are kept even when this check fails, so that the round's reveal signature is checked
+        over what the host relayed."""
         seeds = tuple(seeds)
+        if len(seeds) == self.parties:
+            self.seeds = seeds
         if self.observer:
             relayed_right = len(seeds) == self.parties
         else:
-            own = None if self.absent else self.secrets.seed
-            relayed_right = len(seeds) == self.parties and seeds[self.party] == own
+            mine = seeds[self.party] if len(seeds) == self.parties else b""
+            if self.absent:
+                allowed: tuple[bytes | None, ...] = (None,)
+            elif self.void_notice is not None and self.void_notice.reason == VOID_ABSENT:
+                allowed = (None, self.secrets.seed)
+            else:
+                allowed = (self.secrets.seed,)
+            relayed_right = len(seeds) == self.parties and mine in allowed
         if not relayed_right:
             raise BlindCheckError(checks.WRONG_SECRET, "this party's own seed was relayed altered")
-        self.seeds = seeds
         if self.keys is None:
             return None  # void before every key came: nothing was dealt, nothing to check
         deck = check_revealed(self.public_round(), self.rules)
@@ -562,13 +589,13 @@ class BlindParty:
         hand_seat: int | None = None,
     ) -> BlindRound:
         """The round as a transcript records it. ``hand_seat``: whose cards go in ``hand``
-        (default: every seat this party owns). A round void ``absent`` naming this party's
-        seat records no hand: its seed is in no record, so nothing could check those cards
-        (9.8)."""
+        (default: every seat this party owns). A round void ``absent`` whose reveal leaves
+        this party's seed out (the seat named, or another person also away) records no hand:
+        its seed is in no record, so nothing could check those cards (9.8)."""
         hand = tuple(
             OpenCard(pos, card)
             for pos, card in sorted(self.owned.items())
-            if not self.absent
+            if not self.seed_left_out
             and (hand_seat is None or self._targets_so_far(len(self.plan)).get(pos) == hand_seat)
         )
         return BlindRound(

@@ -107,15 +107,7 @@ class _BlindVerifier(_Verifier):
             raise NotRevealedError("the parties' seeds were never revealed for this round")
         deck = check_revealed(r, rules)
         if r.void is not None and r.void.reason == VOID_ABSENT:
-            if r.void.offender not in r.people:
-                raise VoidMismatchError(f"seat {r.void.offender} was not a person's party")
-            missing = [p for p, s in enumerate(r.seeds) if s is None]
-            if missing != [owner(r.void.offender, r.people)]:
-                raise NotRevealedError(
-                    f"an absent void of seat {r.void.offender} with the seeds of parties "
-                    f"{missing} missing"
-                )
-            return self.passing_void(r, opened, f"seat {r.void.offender} absent")
+            return self.passing_void(r, opened, absent_seats(r))
         missing = [p for p, s in enumerate(r.seeds) if s is None]
         if r.void is not None and r.void.reason == VOID_FAILED_CHECK:
             if missing:
@@ -145,7 +137,8 @@ class _BlindVerifier(_Verifier):
         """A round void before every party's key came (9.9): only the host's key was relayed,
         so nothing was shuffled, dealt or played and no dealer was drawn. What is left to check:
         the record holds nothing past the keys, the void is ``absent`` naming a person's seat
-        whose seed alone is missing, the host's seed gives its committed key, and the host's
+        whose seed is missing (other people's may be, the host's not: :func:`absent_seats`) or
+        ``failed_check`` with every seed, the host's seed gives its committed key, and the host's
         reveal signature over the chain hash. The match is not touched: its first dealer comes
         from the first round whose keys all came."""
         v = r.void
@@ -167,14 +160,7 @@ class _BlindVerifier(_Verifier):
                 )
             note = f"void: {_stopper(r)} stopped without cause before every key came"
         else:
-            if v.offender not in r.people:
-                raise VoidMismatchError(f"seat {v.offender} was not a person's party")
-            if missing != [owner(v.offender, r.people)]:
-                raise NotRevealedError(
-                    f"an absent void of seat {v.offender} with the seeds of parties {missing} "
-                    "missing"
-                )
-            note = f"void: seat {v.offender} absent before every key came"
+            note = f"void: {absent_seats(r)} before every key came"
         host_seed = r.seeds[0]
         assert host_seed is not None
         try:
@@ -289,6 +275,48 @@ class _BlindVerifier(_Verifier):
                     by,
                 )
         return opened
+
+
+def absent_seats(r: BlindRound) -> str:
+    """An ``absent`` void's seeds (9.9 step 7, and *void before the keys* step 5): the seat
+    named is a person's (*void mismatch*), its party's seed is nil and the host's is there
+    (*not revealed*). Any other person's seed may be nil too: that person was also away past
+    their grace period (or silent past the seed deadline) when the host revealed, and is
+    reported absent as well. Returns the note: ``seat s absent``, then the others."""
+    v = r.void
+    assert v is not None and v.reason == VOID_ABSENT and r.seeds is not None
+    if v.offender not in r.people:
+        raise VoidMismatchError(f"seat {v.offender} was not a person's party")
+    missing = [p for p, s in enumerate(r.seeds) if s is None]
+    named = owner(v.offender, r.people)
+    if len(r.seeds) != r.parties or named not in missing or 0 in missing:
+        raise NotRevealedError(
+            f"an absent void of seat {v.offender} with the seeds of parties {missing} missing "
+            f"(party {named}'s must be, and the host's, party 0, must not)"
+        )
+    note = f"seat {v.offender} absent"
+    also = [r.people[p - 1] for p in missing if p != named]
+    if also:
+        seats = ", ".join(f"seat {seat}" for seat in also)
+        whose = "its seed" if len(also) == 1 else "their seeds"
+        note += f" ({seats} absent too: {whose} never came)"
+    return note
+
+
+def absent_seats_of(r: BlindRound) -> tuple[int, ...]:
+    """Every seat an ``absent`` void counts as absent (9.9): the seat named, then each other
+    person whose seed the reveal left out."""
+    v = r.void
+    if v is None or v.reason != VOID_ABSENT or v.offender is None:
+        return ()
+    others: list[int] = []
+    if r.seeds is not None and len(r.seeds) == r.parties:
+        others = [
+            r.people[p - 1]
+            for p, s in enumerate(r.seeds)
+            if s is None and p >= 1 and r.people[p - 1] != v.offender
+        ]
+    return (v.offender, *others)
 
 
 def _stopper(r: BlindRound) -> str:

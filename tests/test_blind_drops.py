@@ -1,0 +1,197 @@
+"""People who drop together at a blind table (protocol.md 9.7), in virtual time.
+
+Real host, real client sessions over memory streams, trio's autojump clock: the grace period
+is the default 60 s and passes in no time.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+
+import pytest
+import trio
+import trio.testing
+from hosting import Network, create, start_memory_host
+
+from scopa_net.bots.levels import make_player
+from scopa_net.client.bot_client import play_as_bot
+from scopa_net.client.network_session import (
+    DealCheckFailedError,
+    NetworkSession,
+    TableChoice,
+    open_network_session,
+)
+from scopa_net.client.seat_store import SeatStore
+from scopa_net.commands.main import main as cli_main
+from scopa_net.fair.blind.verifier import verify_any
+from scopa_net.fair.commitments import fingerprint
+from scopa_net.rules import RuleSet
+from scopa_net.server.table import Phase
+
+
+class Plug:
+    """One person's connections to the host, pulled out at once: ``kill -9`` of their
+    client (no ``bye``, no ``leave``; the host reads the end of the stream)."""
+
+    def __init__(self, net: Network) -> None:
+        self.net = net
+        self.ends: list[trio.abc.Stream] = []
+
+    async def connect(self) -> trio.abc.Stream:
+        end = await self.net.connect()
+        self.ends.append(end)
+        return end
+
+    async def pull(self) -> None:
+        for end in self.ends:
+            await trio.aclose_forcefully(end)
+        self.ends.clear()
+
+
+@pytest.mark.parametrize("apart", [0.0, 10.0])
+async def test_two_people_who_drop_together_void_the_round_and_nobody_blames_the_host(
+    autojump_clock: trio.testing.MockClock,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    apart: float,
+) -> None:
+    """Ada, Bruno and Carla at a 3-player blind table; mid round 1 Bruno's and Carla's
+    clients die at the same moment. Past their grace period round 1 is void ``absent``
+    naming one of them, and neither of their seeds can come: the reveal has both missing.
+    That is what an honest host can do, and every client must accept it: Ada's at once,
+    Bruno's and Carla's when they come back (their seats and round seeds kept on disk) and
+    read the void round's reveal. Before the fix every one of them stopped with DEAL CHECK
+    FAILED against the host (an absent void "with the seeds of parties [2, 3] missing";
+    Carla's "own seed relayed altered"). ``apart``: Carla's client dies that many seconds
+    after Bruno's (her grace period then ends while the void round's seeds are collected)."""
+    rules = RuleSet.of(3, 4)
+    failed: dict[str, DealCheckFailedError] = {}
+    sessions: dict[str, NetworkSession] = {}
+    stores = {name: SeatStore(tmp_path / name) for name in ("Ada", "Bruno", "Carla")}
+
+    async with trio.open_nursery() as nursery:
+        host, net = await start_memory_host(nursery, grace=60.0)
+        plugs = {name: Plug(net) for name in ("Bruno", "Carla")}
+        ada_ready = trio.Event()
+        done = {name: trio.Event() for name in ("Ada", "Bruno", "Carla")}
+
+        async def person(name: str, choice: TableChoice, **options: object) -> None:
+            plug = plugs.get(name)
+            try:
+                async with open_network_session(
+                    "mem",
+                    0,
+                    choice,
+                    name=name,
+                    data_dir=tmp_path / name,
+                    store=stores[name],
+                    connector=net.connect if plug is None else plug.connect,
+                    **options,
+                ) as session:
+                    sessions[name] = session
+                    if name == "Ada":
+                        ada_ready.set()
+                    await play_as_bot(session, make_player("random", len(name)))
+            except DealCheckFailedError as exc:
+                failed[name] = exc
+            finally:
+                done[name].set()
+
+        played_once = {name: trio.Event() for name in ("Bruno", "Carla")}
+
+        async def plays_once_then_dies(name: str, scope: trio.CancelScope) -> None:
+            """Plays one card of round 1, then nothing more until the client is killed."""
+            with scope:
+                async with open_network_session(
+                    "mem",
+                    0,
+                    TableChoice(table_id=table_id),
+                    name=name,
+                    data_dir=tmp_path / name,
+                    store=stores[name],
+                    connector=plugs[name].connect,
+                ) as session:
+                    sessions[name] = session
+                    player = make_player("random", len(name))
+                    while True:
+                        view = session.view
+                        if view is not None and view.my_turn and not view.round_over:
+                            await session.submit(player.choose(view))
+                            played_once[name].set()
+                            await trio.sleep_forever()
+                        await session.events.receive()
+
+        nursery.start_soon(person, "Ada", TableChoice(create=create(rules, blind=True)))
+        await ada_ready.wait()
+        table_id = sessions["Ada"].table_id
+        table = host.tables[table_id].table
+        scopes = {name: trio.CancelScope() for name in ("Bruno", "Carla")}
+        for name in ("Bruno", "Carla"):
+            nursery.start_soon(plays_once_then_dies, name, scopes[name])
+
+        # Mid round 1: every person has played a card, and the table waits on Bruno or Carla.
+        with trio.fail_after(600):
+            for event in played_once.values():
+                await event.wait()
+            while not (table.phase is Phase.PLAY and table.to_act()[0][0] in (1, 2)):
+                await trio.sleep(0.01)
+        assert table.blind_round is not None
+        assert table.blind_round.round_no == 1
+        # kill -9, both at once (or ``apart``): the sessions end without a word, their
+        # streams cut.
+        killed_at = trio.current_time()
+        for name in ("Bruno", "Carla"):
+            scopes[name].cancel()
+            await plugs[name].pull()
+            await trio.sleep(apart)
+
+        # Past the grace period the round is void; Ada reads its reveal.
+        with trio.fail_after(600):
+            while not table.blind_history:
+                await trio.sleep(0.5)
+            assert trio.current_time() - killed_at >= 60
+            ada = sessions["Ada"].witness
+            while not (ada.rounds or done["Ada"].is_set()):  # type: ignore[union-attr]
+                await trio.sleep(0.5)
+        assert "Ada" not in failed, failed["Ada"].banner
+        first = table.blind_history[0]
+        assert first.void is not None
+        assert first.void.reason == "absent"
+        assert first.void.offender in (1, 2)
+        assert first.seeds is not None
+        assert first.seeds[0] is not None
+        assert first.seeds[1] is not None
+        assert first.seeds[2] is None
+        assert first.seeds[3] is None
+
+        # Bruno and Carla run their clients again, their seats and seeds kept on disk.
+        for name in ("Bruno", "Carla"):
+            (record,) = stores[name].records()
+            choice = TableChoice(table_id=record.table_id, seat=record.seat)
+            nursery.start_soon(partial(person, name, choice, resume_from=record))
+        with trio.fail_after(3600):
+            for name in ("Ada", "Bruno", "Carla"):
+                await done[name].wait()
+        nursery.cancel_scope.cancel()
+
+    assert not failed, "\n".join(exc.banner for exc in failed.values())
+    for name in ("Ada", "Bruno", "Carla"):
+        session = sessions[name]
+        assert session.verdict_failures == [], (name, session.verdict_failures)
+        transcript = session.witness.transcript()  # type: ignore[union-attr]
+        assert transcript.rounds[0].void == first.void, name
+        assert transcript.result.winner is not None, name
+        verdict = verify_any(transcript)
+        assert verdict.ok, (name, verdict.lines())
+        assert verdict.rounds[0].note.startswith(f"void: seat {first.void.offender} absent")
+        other = 3 - first.void.offender
+        assert f"(seat {other} absent too" in verdict.rounds[0].note
+    # scopa-net verify, given the three files: both counted absent in round 1.
+    files = sorted(str(f) for f in tmp_path.glob("*/transcripts/*.scopa"))
+    assert len(files) == 3, files
+    assert not any("FAILED" in f for f in files), files
+    fp = fingerprint(sessions["Ada"].host_key)  # type: ignore[arg-type]
+    assert cli_main(["verify", "--pin", fp, *files]) == 0
+    out = capsys.readouterr().out
+    assert "blind rounds void for an absent player: 1 (seat 1 1, seat 2 1)" in out, out
