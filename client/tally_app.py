@@ -167,12 +167,17 @@ class TallyController:
             return [_t(str(exc), "class:error")]
 
     def leave(self) -> Lines:
+        counting = self.mode in (Mode.COUNT, Mode.CONFIRM)
         self.mode = Mode.LEFT
         if self.tally is None:
             return [_t("Nothing saved: the tally had not started.")]
+        # A hand counted line by line is scored only once confirmed: say it was dropped.
+        dropped = [_t("The hand being counted was not scored.")] if counting else []
         if self.tally.over:
-            return [_t(f"Saved as {self.tally.id}; `scopa-net tally --export ID` prints it.")]
-        return [_t(f"Saved as {self.tally.id}; `scopa-net tally --resume` carries on.")]
+            saved = f"Saved as {self.tally.id}; `scopa-net tally --export ID` prints it."
+        else:
+            saved = f"Saved as {self.tally.id}; `scopa-net tally --resume` carries on."
+        return [*dropped, _t(saved)]
 
     @property
     def finished(self) -> bool:

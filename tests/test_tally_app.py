@@ -183,3 +183,18 @@ def test_the_command_lists_and_exports_saved_tallies(
     assert "changes how the game is played, not how it is scored" in capsys.readouterr().err
     assert main(["tally", "Ada"]) == 2
     assert "1 players is not a Scopa table" in capsys.readouterr().err
+
+
+def test_ctrl_d_in_the_middle_of_a_count_says_the_hand_was_not_scored(tmp_path: Path) -> None:
+    """Ctrl-D during `count` (or at "score it (y/n)?") left with "Saved as ..." alone, and
+    the hand counted line by line was gone without a word."""
+    controller = TallyController(None, store=TallyStore(tmp_path), now=lambda: NOON)
+    output = RecordingOutput()
+    with create_pipe_input() as pipe:
+        pipe.send_text("Ada Bruno\r\r\r+1 ada\rdone\ry\rcount\r22\r\x04")
+        status = run_tally(controller, Display(color=False), plain=True, input=pipe, output=output)
+    assert status == 0
+    screen = output.text
+    saved = "Saved as 20261201-1200-ada-bruno; `scopa-net tally --resume` carries on."
+    assert f"The hand being counted was not scored.\n{saved}" in screen.replace("\r", "")
+    assert TallyStore(tmp_path).load("20261201-1200-ada-bruno").scores == (1, 0)
