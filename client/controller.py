@@ -507,7 +507,16 @@ class Controller:
         leave = self.session.leave  # type: ignore[attr-defined]
         if answer in {"leave", "l", "quit", "for good"}:
             state.asking = Asking.NOTHING
-            self._say("Leaving the table for good; a computer player takes your seat.")
+            if getattr(self.session, "connection", None) is ConnectionState.RECONNECTING:
+                # Nobody to tell: the host keeps the seat, and so does this client's disk.
+                again = getattr(self.session, "resume_command", "`scopa-net join`")
+                self._say(
+                    "The host cannot be reached, so it cannot be told that you are leaving: "
+                    "it keeps your seat (a computer plays it once its grace period ends). "
+                    f"{again} takes it back, or with --no-resume sits down anew."
+                )
+            else:
+                self._say("Leaving the table for good; a computer player takes your seat.")
             await leave(away=False)
             self._quit()
         elif answer in {"away", "a", "step away", "s", "step"}:

@@ -23,7 +23,7 @@ from scopa_net.client import render
 from scopa_net.client.controller import Asking, ClientState, Controller
 from scopa_net.client.keys import make_key_bindings
 from scopa_net.client.scoresheet import score_sheet
-from scopa_net.client.session import MatchOver, RoundOver, RoundStarted
+from scopa_net.client.session import ConnectionState, MatchOver, RoundOver, RoundStarted
 from scopa_net.client.style import Display
 from scopa_net.client.toolbar import toolbar_text
 from scopa_net.match import Match
@@ -328,3 +328,24 @@ def test_ctrl_c_leaves_history_search_and_the_typed_line_runs() -> None:
 
     assert asyncio.run(prompt()) == "Ks"
     assert interrupted == ["^C"]
+
+
+async def test_leaving_for_good_while_the_host_is_away_says_the_seat_is_kept() -> None:
+    """With the host unreachable, "leave" said "Leaving the table for good; a computer player
+    takes your seat", yet nothing could reach the host: the seat stayed kept, and the next
+    join took it back "(you stepped away)"."""
+    session = SteppingSession(match_dealt({0: "7h 4s 3b", 1: "2h 2s Jd"}, "7d Kb Qh Js"))
+    session.connection = ConnectionState.RECONNECTING  # type: ignore[misc]
+    session.resume_command = "`scopa-net join 10.0.0.5:7311`"  # type: ignore[attr-defined]
+    screen = Screen()
+    controller = Controller(session, Display(), screen.show, lambda: None)
+    controller.state.view = session.view
+    await controller.handle_line("quit")
+    screen.take()
+    await controller.handle_line("leave")
+    assert screen.take() == (
+        "The host cannot be reached, so it cannot be told that you are leaving: it keeps your "
+        "seat (a computer plays it once its grace period ends). `scopa-net join 10.0.0.5:7311` "
+        "takes it back, or with --no-resume sits down anew."
+    )
+    assert session.left == [False]
