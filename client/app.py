@@ -208,6 +208,8 @@ class ClientApp:
             return FormattedText([("class:prompt", "leave, away or stay? ")])
         if state.asking is Asking.CONFIRM_PLAY:
             return FormattedText([("class:prompt", "play it anyway (y/n)? ")])
+        if state.asking is Asking.REMATCH:
+            return FormattedText([("class:prompt", "play again (y/n)? ")])
         return FormattedText([("class:prompt", "scopa> ")])
 
     async def _prompt_loop(self, ready: asyncio.Future[None], output: Output) -> None:

@@ -346,6 +346,9 @@ class Controller:
         except CommandError as exc:
             self._error(str(exc))
             return
+        if state.asking is Asking.REMATCH and isinstance(command, PlayCard | Choose):
+            self._error("The match is over: answer y or n (play again with the same players?).")
+            return
         match command:
             case Choose(number=number):
                 await self._choose(number)

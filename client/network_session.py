@@ -1238,7 +1238,16 @@ class NetworkSession:
         """Take the state of a rematch vote; True when there will be none (the session ends)."""
         assert self.rules is not None and self.host_key is not None
         if e.state == "declined":
-            self._emit(Message(seat=None, text="no rematch: the table is closing", table=True))
+            said_no = [self._names[s] for s, v in enumerate(e.votes) if v == "no"]
+            silent = [self._names[s] for s, v in enumerate(e.votes) if v == "waiting"]
+            if said_no:
+                why = f"{' and '.join(said_no)} said no"
+            elif silent:
+                why = f"{' and '.join(silent)} did not answer in time"
+            else:
+                why = "the vote closed"
+            text = f"no rematch ({why}): the table is closing"
+            self._emit(Message(seat=None, text=text, table=True))
             self._forget_record()  # nothing left to take back
             return True
         if e.state == "agreed":
@@ -1254,7 +1263,7 @@ class NetworkSession:
             self._emit(Message(seat=None, text=text, table=True))
             return False
         waiting = [self._names[s] for s, v in enumerate(e.votes) if v == "waiting"]
-        text = f"rematch: waiting for {', '.join(waiting)}"
+        text = f"rematch: waiting for {', '.join(waiting)} ({e.seconds} s left to answer)"
         self._emit(Message(seat=None, text=text, table=True))
         return False
 

@@ -301,6 +301,11 @@ async def test_quit_at_play_again_answers_no_before_leaving() -> None:
     controller.handle_event(MatchOver(winner=0, match_scores=(11, 4), rounds=3))
     assert controller.state.asking is Asking.REMATCH
     screen.take()
+    await controller.handle_line("7h")  # a card, out of habit: no "illegal play" now
+    assert screen.take() == (
+        "The match is over: answer y or n (play again with the same players?)."
+    )
+    assert session.submitted == []
     await controller.handle_line("quit")
     assert session.rematches == [False]
     assert screen.take() == "No rematch; leaving the table."
