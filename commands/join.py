@@ -165,7 +165,8 @@ def choose_lan_host(
         where = h.addresses[0] if h.addresses else "?"
         seats = "1 open seat" if h.open_seats == 1 else f"{h.open_seats} open seats"
         print(f"{i}. {h.name} at {where}:{h.port} ({seats}{lock})")
-    pick = _choose(f"host number (1-{len(found)}, Enter to stop): ", len(found), ask)
+    numbers = "1" if len(found) == 1 else f"1-{len(found)}"
+    pick = _choose(f"host number ({numbers}, Enter to stop): ", len(found), ask)
     if pick is None:
         return None
     chosen = found[pick]
@@ -216,7 +217,10 @@ def choose_kept_seat(
         return kept[0]
     for i, record in enumerate(kept, 1):
         print(f"{i}. {describe_seat(record, address=address)}")
-    prompt = "seat number: " if must else "seat number (Enter for a new seat): "
+    numbers = f"1-{len(kept)}"  # the numbers listed, not seat numbers
+    prompt = (
+        f"which one ({numbers}): " if must else f"which one ({numbers}; Enter for a new seat): "
+    )
     while True:
         pick = _choose(prompt, len(kept), ask)
         if pick is not None:

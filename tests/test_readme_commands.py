@@ -92,11 +92,11 @@ def test_play_lan_host_and_a_friends_join_that_finds_them_on_the_lan(
     *printed, last = done.stdout.splitlines()
     report = json.loads(last)
     assert report["asked"] == [
-        "host number (1-1, Enter to stop): ",
+        "host number (1, Enter to stop): ",
         "table number (1; Enter to stop): ",
         "password for table 1: ",
         "--- host",
-        "host number (1-1, Enter to stop): ",
+        "host number (1, Enter to stop): ",
         "table number (1; Enter to stop): ",
     ]
     # play --lan, and the friend who found it.
