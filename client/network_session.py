@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import logging
 import math
+import re
 import secrets
 import shlex
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -1161,7 +1162,9 @@ class NetworkSession:
         self._seq_changed = trio.Event()
         if verdict is not None:
             self.rounds_verified += 1
-            self._emit(Message(seat=None, text=f"Deal check: {verdict.note}", local=True))
+            self._emit(
+                Message(seat=None, text=f"Deal check: {self._named(verdict.note)}", local=True)
+            )
             self._save_transcript()
         if isinstance(e, m.RoundCommit) and not self.check_deals:
             self._seed = secrets.token_bytes(32)
@@ -1267,6 +1270,17 @@ class NetworkSession:
         self._emit(Message(seat=None, text=text, table=True))
         return False
 
+    def _named(self, note: str) -> str:
+        """A verifier's note with the seats it names called by the names on this screen
+        ("dealer seat 0" -> "dealer Ada"): the note itself, shared with `scopa-net verify`,
+        knows seats only."""
+
+        def name(found: re.Match[str]) -> str:
+            seat = int(found[1])
+            return self._names[seat] if seat < len(self._names) else found[0]
+
+        return re.sub(r"\bseat (\d)\b", name, note)
+
     def _seat_status(self, e: m.SeatStatus) -> None:
         if e.seat >= len(self._names):
             return
@@ -1282,6 +1296,8 @@ class NetworkSession:
             self._stepped_away.discard(e.seat)
         if e.name is not None:
             self._names[e.seat] = clean_name(e.name) or f"seat {e.seat}"
+        elif e.kind == "open":  # the person left: their name goes with them
+            self._names[e.seat] = f"bot {e.seat}" if e.stand_in else f"seat {e.seat}"
         who = self._names[e.seat]
         renamed = before is not None and before.kind == e.kind == "human" and before.name != e.name
         if e.seat == self._seat:

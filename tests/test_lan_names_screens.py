@@ -269,3 +269,29 @@ async def test_hostile_names_and_chat_reach_the_other_terminal_as_plain_visible_
         wide = next(line for line in ada.screen.lines if line.startswith("<tsoH> wide"))
         assert len(wide) <= len("<tsoH> ") + m.TEXT_LEN
         nursery.cancel_scope.cancel()
+
+
+async def test_a_person_who_leaves_for_good_is_not_named_for_the_computer_that_plays_on() -> None:
+    """After Bea left for good, the others read "Bea played 5 of clubs": her name stayed on
+    the seat a computer now plays."""
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01)
+        async with trio.open_nursery() as seats:
+            cm = open_network_session(
+                "127.0.0.1", host.port, TableChoice(create=create(RuleSet.of(2))), name="Ada"
+            )
+            ada = Player(await seats.start(_hold, cm))
+            seats.start_soon(ada.pump)
+            cm = open_network_session(
+                "127.0.0.1", host.port, TableChoice(table_id=ada.session.table_id), name="Bea"
+            )
+            bea = await seats.start(_hold, cm)
+            await until(lambda: ada.controller.state.view is not None)
+            await bea.leave(away=False)
+            await until(lambda: "Bea left the table" in ada.screen.text)
+            seat = 1 - ada.session.seat
+            assert ada.session.names[seat] == f"bot {seat}"
+            listed = await ada.who()
+            assert f"Seat {seat}: open seat, a computer plays it" in listed
+            seats.cancel_scope.cancel()
+        nursery.cancel_scope.cancel()
