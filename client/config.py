@@ -97,7 +97,9 @@ def settings_from_table(table: Mapping[str, Any], where: str, base: Settings) ->
     known = {"color", "ascii", "suits", "name", "host", "coach"}
     unknown = sorted(set(table) - known)
     if unknown:
-        raise ConfigError(f"{where}: unknown setting {unknown[0]!r}; known: {sorted(known)}")
+        raise ConfigError(
+            f"{where}: unknown setting {unknown[0]!r}; known: {', '.join(sorted(known))}"
+        )
     s = base
     if "color" in table:
         s = replace(s, color=_bool(table["color"], f"{where}: color"))

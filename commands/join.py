@@ -290,7 +290,11 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
             try:
                 parsed = parse_address(address)
             except ValueError as exc:
-                raise CommandError(str(exc)) from None
+                # An address from the settings, not typed: say where it came from.
+                where = (
+                    "" if args.address else " (the host setting, in client.toml or $SCOPA_NET_HOST)"
+                )
+                raise CommandError(f"{exc}{where}") from None
         kept = kept_seats(store, args, parsed if args.address else None)
         if args.resume and not kept:
             where = f" at {args.address}" if args.address else ""

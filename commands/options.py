@@ -149,8 +149,11 @@ MAX_THINK = 60.0
 
 def think_seconds(text: str) -> float:
     """A thinking budget: more than 0 seconds, at most a minute."""
-    value = seconds(text)
-    if not 0 < value <= MAX_THINK:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value <= MAX_THINK:  # one message for 0, -1 and 61 alike (nan too)
         raise argparse.ArgumentTypeError(
             f"{text} seconds: think more than 0 and at most {MAX_THINK:g}"
         )

@@ -30,6 +30,9 @@ from scopa_net.commands.paths import data_dir
 from scopa_net.rules import RuleSet
 from scopa_net.server.config import DEFAULT_PORT
 
+EXAMPLE_NAMES = ("Ada", "Bruno", "Carla", "Dino", "Eva", "Fabio")
+"""Names for examples in messages (as many as a table has seats)."""
+
 if TYPE_CHECKING:
     from scopa_net.client.config import Settings
     from scopa_net.client.session import Session
@@ -161,7 +164,11 @@ def run(args: argparse.Namespace) -> int:
 
     humans = args.humans if args.humans is not None else (2 if args.pass_and_play else 1)
     if not 1 <= humans <= rules.players:
-        print(f"scopa-net: --humans must be 1..{rules.players}", file=sys.stderr)
+        print(
+            f"scopa-net: --humans {humans}: a table of {rules.players} has seats for 1 to "
+            f"{rules.players} people (--players sets the table's size)",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     coach = args.coach or settings.coach
     if args.pass_and_play or (humans > 1 and not args.lan):
@@ -309,7 +316,8 @@ def run_pass_and_play(
     names = names or [f"Player {n}" for n in range(1, humans + 1)]
     if len(names) != humans or not all(names) or len({n.lower() for n in names}) != humans:
         raise CommandError(
-            f"--names needs {humans} different names, comma-separated (such as --names Ada,Bruno)"
+            f"--names needs {humans} different names, comma-separated (such as --names "
+            f"{','.join(EXAMPLE_NAMES[:humans])})"
         )
 
     def open_sessions() -> AbstractAsyncContextManager[list[Session]]:

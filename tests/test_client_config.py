@@ -59,7 +59,7 @@ def test_no_color_beats_a_file_asking_for_colour(tmp_path: Path) -> None:
     [
         ('suits = "klingon"\n', "'klingon'"),
         ("ascii = 3\n", "3"),
-        ('colour = "yes"\n', "'colour'"),
+        ('colour = "yes"\n', "unknown setting 'colour'; known: ascii, coach, color, host, name,"),
         ("name = [1\n", "client.toml"),
     ],
 )

@@ -49,7 +49,7 @@ def ada_and_bruno(
         (["--pass-and-play", "--humans", "1"], "pass and play needs --humans 2 or more"),
         (["--humans", "2", "--names", "Ada"], "--names needs 2 different names"),
         (["--pass-and-play", "--names", "Ada,ada"], "--names needs 2 different names"),
-        (["--humans", "3"], "--humans must be 1..2"),
+        (["--humans", "3"], "--humans 3: a table of 2 has seats for 1 to 2 people (--players"),
     ],
 )
 def test_flags_that_cannot_make_a_match_say_why_in_one_line(
