@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from scopa_net.commands.options import add_command, plural
+from scopa_net.commands.options import CommandError, add_command, plural
 from scopa_net.commands.paths import data_dir
 from scopa_net.commands.progress import Progress
 
@@ -61,6 +61,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     pins = {_normal(p) for p in args.pin}
+    for given in args.pin:
+        pin = _normal(given)
+        if len(pin) != 20 or any(c not in "0123456789abcdef" for c in pin):
+            raise CommandError(
+                f"--pin {given!r} is not a host key fingerprint: 20 hex digits, as the host "
+                "shows it (such as 0510-a4a7-ee55-e70c-497d)"
+            )
     pinned_from = "--pin"
     if not pins:
         here = data_dir(os.environ)

@@ -305,6 +305,13 @@ CASES = [
     ("host --bot-delay -1", [*HOST, "--bot-delay", "-1"], (), EXIT_USAGE, "use 0 or more"),
     ("bots --bot-delay -1", ["bots", "x", "--bot-delay", "-1"], (), EXIT_USAGE, "0 or more"),
     ("play --think 0", ["play", "--think", "0"], (), EXIT_USAGE, "think more than 0"),
+    (
+        "verify --pin garbage",
+        ["verify", "--pin", "garbage", "x"],
+        (),
+        EXIT_USAGE,
+        "is not a host key fingerprint: 20 hex digits",
+    ),
     ("play --think -1", ["play", "--think", "-1"], (), EXIT_USAGE, "think more than 0 and at"),
     ("bots --think -1", ["bots", "x", "--think", "-1"], (), EXIT_USAGE, "think more than 0"),
     ("host --think 61", [*HOST, "--think", "61"], (), EXIT_USAGE, "at most 60"),
