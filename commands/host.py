@@ -318,7 +318,7 @@ async def serve_until_signalled(
     async with trio.open_nursery() as nursery:
         port = await nursery.start(host.serve)
         for line in where_to_join(config.bind, port, announced=config.advertise):
-            print(line, file=sys.stderr)
+            print(line, flush=True)  # stdout: what a person reads; the log goes to stderr
         if rules is not None:
             task = await host.create_table(
                 args.table_name,

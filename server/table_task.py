@@ -331,7 +331,8 @@ class TableTask:
         table_id = str(self.table.table_id)
         now = time.time()
         await self.writer.call(lambda j: j.finish_table(table_id, now, summary))
-        log.info("table %s finished: %s", table_id, summary)
+        result = "abandoned" if abandoned else f"scores {summary['scores']}"
+        log.info("table %s finished: %s, %s", table_id, result, self.table.rules.describe())
 
     # --- automatic actions: rounds, bots, deadlines --------------------------------------
 

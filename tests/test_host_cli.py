@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import trio
 from helpers import free_port, require_multicast, unique_name
-from hosting import HostThread, create, start_host
+from hosting import HostThread, create, host_command, start_host
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
@@ -162,3 +162,25 @@ def test_join_finds_an_announced_host_on_the_lan(capsys: pytest.CaptureFixture[s
         assert f"{name} at 127.0.0.1:{port} (2 open seats, password)" in listed[-1]
     finally:
         advertiser.close()
+
+
+def test_the_host_tells_on_stdout_how_to_join(tmp_path: Path) -> None:
+    """ "players join with: scopa-net join ..." went to stderr with the log, so a host run
+    with `2>/dev/null` (or its log sent to a file) showed a person nothing."""
+    import selectors
+    import signal
+    import subprocess
+
+    proc = subprocess.Popen(
+        host_command(tmp_path / "host.db", 0), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    )
+    try:
+        assert proc.stdout is not None
+        with selectors.DefaultSelector() as ready:
+            ready.register(proc.stdout, selectors.EVENT_READ)
+            assert ready.select(timeout=30), "nothing on stdout"
+        first = proc.stdout.readline().decode()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=30)  # waits, and closes the pipe
+    assert first.startswith("scopa-net host listening on 127.0.0.1:")
