@@ -218,7 +218,15 @@ async def open_embedded_game(
                 session.embedded_port = bound  # type: ignore[attr-defined]
                 if store is not None:
                     session.take_back_with = "`scopa-net play --lan`"
-                if lan:
+                if lan and humans == 1 and resume_from is None:
+                    # Every other seat is a computer's: nobody can join, whatever the LAN.
+                    session.where_to_join = (
+                        "Every other seat is a computer's, so nobody can join this table; "
+                        "`--humans N` leaves seats for friends.",
+                    )
+                    for line in session.where_to_join:
+                        session.notice(line)
+                elif lan:
                     # Announced once the table is open, so the first announcement already counts
                     # its open seats (before it, a friend searching saw "0 open seats").
                     nursery.start_soon(advertise, host)

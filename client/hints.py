@@ -95,7 +95,8 @@ def explain(view: SeatView, play: Play, scheme: Scheme = Scheme.NEUTRAL) -> str:
     if not unseen:
         return f"{text} and leaves {total} on the table: the cards that could sweep it are gone"
     return (
-        f"{text} and leaves {total} on the table: a {value} would sweep it, {unseen} still unseen"
+        f"{text} and leaves {total} on the table: {'an' if value in (1, 8) else 'a'} {value} "
+        f"would sweep it, {unseen} still unseen"
     )
 
 

@@ -1056,7 +1056,7 @@ class NetworkSession:
         assert self.mirror is not None
         view = self.mirror.view
         done = self.rounds_verified
-        checked = f"; {done} finished rounds checked" if done else ""
+        checked = f"; {done} round{'' if done == 1 else 's'} checked" if done else ""
         where = f"round {view.round_number}" if view.round_number else "waiting for the deal"
         self._emit(
             Message(

@@ -32,6 +32,7 @@ def start_host(tmp: Path) -> tuple[subprocess.Popen[bytes], int]:
             *("--db", str(tmp / "host.db"), "--no-advertise", "--players", "2", "--bots", "1"),
             *("--bot-delay", "0.2", "--grace", "120", "--log-level", "INFO"),
         ],
+        stdout=log,  # where it tells people how to join; its log goes to stderr
         stderr=log,
     )
     log.close()

@@ -171,3 +171,16 @@ def test_run_again_offers_the_kept_seat_first_and_no_resume_opens_a_new_table(
     # --resume with nothing kept says so.
     with pytest.raises(CommandError, match="no unfinished `play --lan` table"):
         play.run_lan(_args("--resume"), settings, rules, "random", 1, coach=False)
+
+
+async def test_play_lan_with_no_seat_for_friends_says_nobody_can_join(tmp_path: Path) -> None:
+    """`play --lan --humans 1` (every other seat a computer's) printed "Friends join this
+    table on port ... with:" all the same."""
+    with lan_table_lock(tmp_path):
+        async with open_game(tmp_path) as session:
+            assert session.where_to_join == (
+                "Every other seat is a computer's, so nobody can join this table; "
+                "`--humans N` leaves seats for friends.",
+            )
+        async with open_game(tmp_path, humans=2) as session:  # a seat for a friend: where
+            assert "nobody can join" not in session.where_to_join[0]
