@@ -95,7 +95,7 @@ def explain(view: SeatView, play: Play, scheme: Scheme = Scheme.NEUTRAL) -> str:
     if not unseen:
         return f"{text} and leaves {total} on the table: the cards that could sweep it are gone"
     return (
-        f"{text} and leaves {total} on the table: {'an' if value in (1, 8) else 'a'} {value} "
+        f"{text} and leaves {total} on the table: {'an' if value == 8 else 'a'} {value} "
         f"would sweep it, {unseen} still unseen"
     )
 
