@@ -1125,6 +1125,34 @@ class NetworkSession:
             pending[1].set()
             self._save_record()
 
+    def _gone_at_reveal(self, e: m.BlindReveals) -> None:
+        """Say who the round's reveal counts absent (9.7: gone before their seed came), and
+        what that does to the round, in plain words."""
+        assert isinstance(self.witness, BlindWitness)
+        gone, reason, offender = self.witness.gone_at_reveal(e)
+        if not gone:
+            return
+        names = [self._names[s] if s < len(self._names) else f"seat {s}" for s in gone]
+        who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        were = "was" if len(names) == 1 else "were"
+        text = (
+            f"Round {self.witness.round_no}: {who} {were} gone before their seed came (away "
+            "past their grace period, or too slow), so the round's reveal counts them absent. "
+        )
+        if reason is None:
+            text += "The round counts all the same: every card of it was played in the open."
+        elif reason == VOID_KINGS:
+            text += "The deal stays void for the kings; their cards stay secret."
+        elif reason == "failed_check":
+            stopper = "the host" if offender is None else self._names[offender]
+            text += (
+                f"Their part of the round cannot be checked, so whether {stopper} was right "
+                "to stop cannot be told; the round stays void and the match goes on."
+            )
+        else:
+            text += "They are counted absent too; their cards stay secret."
+        self._emit(Message(seat=None, text=text, local=True))
+
     async def _table_event(self, e: m.Message) -> bool:
         """Take one numbered event; True when the match is over."""
         assert self.mirror is not None and self.witness is not None and self._link is not None
@@ -1211,6 +1239,8 @@ class NetworkSession:
             )
         elif isinstance(e, m.RoundVoid):
             self._emit(VoidDeal(view=view))  # kings (any other void is a blind table's)
+        elif isinstance(e, m.BlindReveals) and isinstance(self.witness, BlindWitness):
+            self._gone_at_reveal(e)
         elif isinstance(e, m.RoundEnd):
             assert view.round_score is not None
             self._emit(RoundOver(view=view, score=view.round_score, match_scores=tuple(e.scores)))

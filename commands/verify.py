@@ -126,6 +126,12 @@ class _Summary:
     names, then any other person whose seed never came (9.9)."""
     stopped: dict[bytes, int | None] = field(default_factory=dict)
     """Blind tables: round id -> the seat (None: the host) that stopped it without cause."""
+    unjudged: dict[bytes, int | None] = field(default_factory=dict)
+    """Blind tables: round id -> the seat (None: the host) that stopped it, where whether it
+    had cause cannot be told (a person absent at the reveal, 9.9 step 8)."""
+    gone: dict[bytes, tuple[int, ...]] = field(default_factory=dict)
+    """Blind tables: round id -> the seats absent at the reveal of a round that is not an
+    ``absent`` void (their seed never came, 9.7)."""
     chains: dict[bytes, tuple[bytes, int]] = field(default_factory=dict)
     """round id -> (chain hash, seat) of the first revealed copy seen of that round."""
     split: set[bytes] = field(default_factory=set)
@@ -241,7 +247,7 @@ def _verify_one(
 
 
 def _tally(t: Transcript, verdict: MatchVerdict, summary: _Summary) -> None:
-    from scopa_net.fair.blind.verifier import absent_seats_of
+    from scopa_net.fair.blind.verifier import absent_at_reveal, absent_seats_of, unjudged_stop
 
     for r, v in zip(t.rounds, verdict.rounds, strict=False):
         excluded = getattr(r, "excluded", None) or ()
@@ -249,7 +255,12 @@ def _tally(t: Transcript, verdict: MatchVerdict, summary: _Summary) -> None:
         if r.void is not None and r.void.reason == "absent" and r.void.offender is not None:
             summary.absent[r.round_id] = absent_seats_of(r)  # type: ignore[arg-type]
         if r.void is not None and r.void.reason == "failed_check" and v.ok:
-            summary.stopped[r.round_id] = r.void.offender  # every part checked out (9.9)
+            if unjudged_stop(r):  # a person absent at the reveal: their part is unknown
+                summary.unjudged[r.round_id] = r.void.offender
+            else:
+                summary.stopped[r.round_id] = r.void.offender  # every part checked out (9.9)
+        if t.blind and v.ok and absent_at_reveal(r):  # type: ignore[arg-type]
+            summary.gone[r.round_id] = absent_at_reveal(r)  # type: ignore[arg-type]
         if r.reveal_sig is not None:
             chain = r.chain_hash()
             first = summary.chains.setdefault(r.round_id, (chain, t.seat))
@@ -276,10 +287,26 @@ def _summary(out: Callable[[str], None], s: _Summary) -> None:
         seats = Counter(seat for absent in s.absent.values() for seat in absent)
         listed = ", ".join(f"seat {seat} {n}" for seat, n in sorted(seats.items()))
         out(f"blind rounds void for an absent player: {len(s.absent)} ({listed})")
+    if s.gone:
+        seats = Counter(seat for gone in s.gone.values() for seat in gone)
+        listed = ", ".join(f"seat {seat} {n}" for seat, n in sorted(seats.items()))
+        out(
+            "blind rounds whose reveal counts a player absent (their seed never came): "
+            f"{len(s.gone)} ({listed})"
+        )
     if s.stopped:
         who = Counter("the host" if seat is None else f"seat {seat}" for seat in s.stopped.values())
         listed = ", ".join(f"{name} {n}" for name, n in sorted(who.items()))
         out(f"blind rounds void by a seat that stopped without cause: {len(s.stopped)} ({listed})")
+    if s.unjudged:
+        who = Counter(
+            "the host" if seat is None else f"seat {seat}" for seat in s.unjudged.values()
+        )
+        listed = ", ".join(f"{name} {n}" for name, n in sorted(who.items()))
+        out(
+            "blind rounds void by a seat that stopped, with cause or not (a player absent at "
+            f"the reveal): {len(s.unjudged)} ({listed})"
+        )
     by_reason = Counter(why for left in s.exclusions.values() for _, why in left)
     by_seat: dict[int, Counter[str]] = defaultdict(Counter)
     for left in s.exclusions.values():

@@ -20,7 +20,12 @@ from collections.abc import Callable
 from scopa_net.fair.blind.errors import BlindCheckError
 from scopa_net.fair.blind.party import BlindParty
 from scopa_net.fair.blind.party_secrets import PartyKey
-from scopa_net.fair.blind.record import BlindRound, blind_digest, blind_first_dealer
+from scopa_net.fair.blind.record import (
+    VOID_ABSENT,
+    BlindRound,
+    blind_digest,
+    blind_first_dealer,
+)
 from scopa_net.fair.blind.verifier import BlindRoundByRoundVerifier
 from scopa_net.fair.commitments import (
     ZERO_CHAIN,
@@ -141,6 +146,25 @@ class BlindWitness:
         if self.current is None or self.current.party is None or self.current.party.observer:
             return None
         return self.current.round_id, self.current.party.secrets.seed
+
+    def gone_at_reveal(self, e: m.BlindReveals) -> tuple[tuple[int, ...], str | None, int | None]:
+        """The other people whose seed ``e`` (the round under way's ``blind_reveals``) leaves
+        out, by seat in party order, leaving out this seat and the seat an ``absent`` void
+        names (the void said so already): each was gone at the reveal (9.7). With the round's
+        void reason and offender (None, None: played out)."""
+        cur = self.current
+        if cur is None or cur.party is None or e.round_id != cur.round_id:
+            return (), None, None
+        v = cur.party.void_notice
+        named = v.offender if v is not None and v.reason == VOID_ABSENT else None
+        gone = tuple(
+            cur.people[p - 1]
+            for p, seed in enumerate(e.seeds)
+            if seed is None
+            and 1 <= p <= len(cur.people)
+            and cur.people[p - 1] not in (self.seat, named)
+        )
+        return gone, None if v is None else v.reason, None if v is None else v.offender
 
     def play_proof(self, card: int) -> tuple[int, bytes]:
         """The deck position of ``card`` in this seat's hand and the proof for playing it."""
@@ -309,11 +333,20 @@ class BlindWitness:
             self._same_round(e.round_id)
             party.take_reveals(e.seeds)
             if not party.observer and party.seed_left_out and not party.absent:
-                # An absent void naming another seat: the host counts this one absent too.
+                # The host counts this person absent at the reveal (9.7): an absent void naming
+                # another seat, or any other round's end.
+                v = party.void_notice
+                if v is not None and v.reason == VOID_ABSENT:
+                    what, then = "the void round's reveal", "counted absent too"
+                else:
+                    what, then = "the round's reveal", "counted absent at its reveal"
+                if v is None:
+                    then += ", and the round's score stands (every card was played in the open)"
+                else:
+                    then += ", and your cards stay secret"
                 self._notices.append(
-                    f"round {cur.round_no}: your seed is not in the void round's reveal (it "
-                    "came too late, or you were away past your grace period): you are "
-                    "counted absent too, and your cards stay secret"
+                    f"round {cur.round_no}: your seed is not in {what} (it came too late, or "
+                    f"you were away past your grace period): you are {then}"
                 )
         elif isinstance(e, m.RoundReveal):
             self._same_round(e.round_id)

@@ -327,14 +327,15 @@ class CheckFailedError(Exception):
 class RoundVerdict:
     round_no: int
     kind: str  # "verified", "kings", "absent", "absent-before-keys", "stopped",
-    # "not revealed", "failed"
+    # "stopped-unjudged", "not revealed", "failed"
     note: str
     error: CheckFailedError | None = None
 
     @property
     def ok(self) -> bool:
         return self.kind in (
-            "verified", "kings", "absent", "absent-before-keys", "stopped", "not replayed"
+            "verified", "kings", "absent", "absent-before-keys", "stopped", "stopped-unjudged",
+            "not replayed",
         )  # fmt: skip
 
 
@@ -492,24 +493,60 @@ class RoundCheck:
         cards = self.opened(dealt, secrets)
         if void is not None and void["reason"] == "absent":  # step 7
             return self.absent()
-        missing = [p for p, s in enumerate(r["seeds"]) if s is None]
+        if r["seeds"][0] is None:  # steps 8 and 9: the host's seed is never left out
+            raise CheckFailedError("not revealed", "the host's seed")
+        gone = [self.people[p - 1] for p in range(1, self.parties) if r["seeds"][p] is None]
+        absent = " absent at the reveal" if gone else ""
+        absent = ", ".join(f"seat {s}" for s in gone) + absent
         if void is not None and void["reason"] == "failed_check":  # step 8
-            if missing:
-                raise CheckFailedError("not revealed", f"parties {missing} kept their seeds")
             who = self.stopper()
+            offender = void["offender"]
+            if offender is not None and r["seeds"][self.people.index(offender) + 1] is None:
+                raise CheckFailedError("not revealed", f"seat {offender} stopped, seed nil")
             if r["score"] is not None:
                 raise CheckFailedError("void mismatch", "a failed_check void with a score")
             self.hand_so_far()
             self.reveal()
+            if gone:
+                return "stopped-unjudged", f"void: {who} stopped, cause unknown; {absent}"
             return "stopped", f"void: {who} stopped without cause"
-        if missing:
-            raise CheckFailedError("not revealed", f"the seeds of parties {missing} are missing")
+        if gone:  # step 9 without every seed: the cards from the public record
+            cards = self.public_cards(dealt)
         if self.m.replay_ok:  # step 9
-            kind, note = self.replay(dealt, cards)
+            kind, note = self.replay(dealt, cards, hand_optional=bool(gone))
         else:
             kind, note = "not replayed", "checked; not replayed after an earlier failure"
         self.reveal()  # step 10
-        return kind, note
+        return kind, f"{note}; {absent}" if gone else note
+
+    def public_cards(self, dealt: list[list[tuple[int, int | None]]]) -> list[int]:
+        """Step 9, a person's seed nil: a kings void's deck is its opening table at the
+        table positions and the other cards in card order at the rest (the hand as in step
+        7); any other round's is what its table and plays opened, every position exactly
+        once, 40 different cards, each hand card the one opened at its position."""
+        r = self.r
+        if self.void is not None and self.void["reason"] == "kings":
+            table = dict((pos, card) for pos, card in r["table"])
+            opening = [pos for pos, seat in dealt[0] if seat is None]
+            if sorted(table) != opening or len(set(table.values())) != len(table):
+                raise CheckFailedError("misrouted card", "the table of a kings void")
+            self.hand_so_far()
+            rest = iter(c for c in range(40) if c not in table.values())
+            return [table[pos] if pos in table else next(rest) for pos in range(40)]
+        opened: dict[int, int] = {}
+        for pos, card in [*r["table"], *([pos, code & 63] for _, code, pos, _ in r["plays"])]:
+            if pos in opened:
+                raise CheckFailedError("incomplete round", f"position {pos} opened twice")
+            opened[pos] = card
+        if len(opened) != 40:
+            raise CheckFailedError("incomplete round", "a seed left out, the round not played out")
+        cards = [opened[pos] for pos in range(40)]
+        if len(set(cards)) != 40:
+            raise CheckFailedError("substituted card", "a card opened twice")
+        for pos, card in r["hand"]:
+            if cards[pos] != card:
+                raise CheckFailedError("substituted card", f"hand position {pos}")
+        return cards
 
     # step 1
     def commitment(self) -> bytes:
@@ -745,11 +782,17 @@ class RoundCheck:
 
     # step 9
     def replay(
-        self, dealt: list[list[tuple[int, int | None]]], cards: list[int]
+        self,
+        dealt: list[list[tuple[int, int | None]]],
+        cards: list[int],
+        *,
+        hand_optional: bool = False,
     ) -> tuple[str, str]:
         r, m = self.r, self.m
         dealer = r["dealer"]
         so_far = [pos for deal in dealt[: len(r["deals"])] for pos, s in deal if s == m.seat]
+        if hand_optional and not r["hand"]:
+            so_far = []
         if [pos for pos, _ in r["hand"]] != so_far or [pos for pos, _ in r["table"]] != [
             pos for pos, s in dealt[0] if s is None
         ]:
@@ -803,9 +846,12 @@ class RoundCheck:
         missing = [p for p, s in enumerate(seeds) if s is None]
         offender = void["offender"]
         if void["reason"] == "failed_check":
-            if missing:
+            who = self.stopper()
+            if 0 in missing or (
+                offender is not None and self.people.index(offender) + 1 in missing
+            ):
                 raise CheckFailedError("not revealed", f"parties {missing} kept their seeds")
-            kind, note = "stopped", f"void: {self.stopper()} stopped without cause"
+            kind, note = "stopped", f"void: {who} stopped without cause"
         else:
             if offender not in self.people:
                 raise CheckFailedError("void mismatch", f"seat {offender} was not a person's party")

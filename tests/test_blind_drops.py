@@ -6,6 +6,7 @@ is the default 60 s and passes in no time.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from functools import partial
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from scopa_net.client.network_session import (
     open_network_session,
 )
 from scopa_net.client.seat_store import SeatStore
+from scopa_net.client.session import Message
 from scopa_net.commands.main import main as cli_main
 from scopa_net.fair.blind.verifier import verify_any
 from scopa_net.fair.commitments import fingerprint
@@ -195,3 +197,168 @@ async def test_two_people_who_drop_together_void_the_round_and_nobody_blames_the
     assert cli_main(["verify", "--pin", fp, *files]) == 0
     out = capsys.readouterr().out
     assert "blind rounds void for an absent player: 1 (seat 1 1, seat 2 1)" in out, out
+
+
+class CutAtSeed(trio.abc.Stream):
+    """A client's connection that dies (``kill -9`` of the client) the moment the client
+    sends its first ``blind_reveal``: the seed never leaves."""
+
+    def __init__(self, inner: trio.abc.Stream, cut: Callable[[], Awaitable[None]]) -> None:
+        self.inner = inner
+        self.cut = cut
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        if b"blind_reveal" in bytes(data):
+            await self.cut()
+        await self.inner.send_all(data)
+
+    async def wait_send_all_might_not_block(self) -> None:
+        await self.inner.wait_send_all_might_not_block()
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
+        return await self.inner.receive_some(max_bytes)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+async def test_a_person_gone_after_the_last_play_leaves_the_round_standing(
+    autojump_clock: trio.testing.MockClock,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ada, Bruno and Carla at a 3-player blind table. Round 1 is played out; Bruno's client
+    dies as it is about to send its seed, and Bruno stays away past the grace period. The
+    host reveals with Bruno's seed nil (it can do nothing else); the round stands with its
+    score (every card was played in the open, 9.7), Ada and Carla are told in plain words
+    that Bruno was gone, and nobody blames the host; Bruno comes back with his seat and the
+    round's seed kept on disk, is told he is counted absent, and plays on. Every transcript
+    verifies and ``scopa-net verify`` counts Bruno absent at round 1's reveal. Before the fix
+    Ada and Carla stopped with DEAL CHECK FAILED (*not revealed*: "the seeds of parties [2]
+    are missing"), and Bruno with "own seed was relayed altered"."""
+    rules = RuleSet.of(3, 4)
+    failed: dict[str, DealCheckFailedError] = {}
+    sessions: dict[str, NetworkSession] = {}
+    said: dict[str, list[str]] = {name: [] for name in ("Ada", "Bruno", "Carla")}
+    stores = {name: SeatStore(tmp_path / name) for name in ("Ada", "Bruno", "Carla")}
+    emit = NetworkSession._emit
+
+    def recorded(self: NetworkSession, event: object) -> None:
+        if isinstance(event, Message):
+            for name, session in sessions.items():
+                if session is self:
+                    said[name].append(event.text)
+        emit(self, event)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(NetworkSession, "_emit", recorded)
+
+    async with trio.open_nursery() as nursery:
+        host, net = await start_memory_host(nursery, grace=60.0)
+        plug = Plug(net)
+        ada_ready = trio.Event()
+        done = {name: trio.Event() for name in ("Ada", "Bruno", "Carla")}
+        bruno_scope = trio.CancelScope()
+        cut_at: list[float] = []
+
+        async def cut() -> None:
+            cut_at.append(trio.current_time())
+            bruno_scope.cancel()
+            await plug.pull()
+            await trio.sleep_forever()  # cancelled: the seed is never sent
+
+        async def cut_connect() -> trio.abc.Stream:
+            return CutAtSeed(await plug.connect(), cut)
+
+        async def person(
+            name: str, choice: TableChoice, connector: object = None, **options: object
+        ) -> None:
+            try:
+                async with open_network_session(
+                    "mem",
+                    0,
+                    choice,
+                    name=name,
+                    data_dir=tmp_path / name,
+                    store=stores[name],
+                    connector=connector or net.connect,
+                    **options,
+                ) as session:
+                    sessions[name] = session
+                    if name == "Ada":
+                        ada_ready.set()
+                    await play_as_bot(session, make_player("random", len(name)))
+            except DealCheckFailedError as exc:
+                failed[name] = exc
+            finally:
+                done[name].set()
+
+        async def bruno_until_his_seed() -> None:
+            with bruno_scope:
+                await person("Bruno", TableChoice(table_id=table_id), cut_connect)
+
+        nursery.start_soon(person, "Ada", TableChoice(create=create(rules, blind=True)))
+        await ada_ready.wait()
+        table_id = sessions["Ada"].table_id
+        table = host.tables[table_id].table
+        nursery.start_soon(bruno_until_his_seed)
+        nursery.start_soon(person, "Carla", TableChoice(table_id=table_id))
+
+        # Round 1 is played out and revealed without Bruno's seed, past his grace period.
+        with trio.fail_after(3600):
+            while not table.blind_history:
+                await trio.sleep(0.5)
+        assert cut_at, "Bruno's client never sent a seed"
+        assert trio.current_time() - cut_at[0] >= 60
+        first = table.blind_history[0]
+        assert first.void is None
+        assert first.score is not None
+        assert first.seeds is not None
+        bruno = sessions["Bruno"].seat
+        party = first.people.index(bruno) + 1
+        assert [p for p, s in enumerate(first.seeds) if s is None] == [party]
+        with trio.fail_after(600):
+            for name in ("Ada", "Carla"):
+                witness = sessions[name].witness
+                while not (witness.rounds or done[name].is_set()):  # type: ignore[union-attr]
+                    await trio.sleep(0.5)
+        assert not failed, "\n".join(exc.banner for exc in failed.values())
+        for name in ("Ada", "Carla"):
+            gone = [t for t in said[name] if t.startswith("Round 1: Bruno was gone")]
+            assert gone, said[name]
+            assert "The round counts all the same" in gone[0]
+
+        # Bruno runs his client again, his seat and the round's seed kept on disk.
+        done["Bruno"] = trio.Event()
+        (record,) = stores["Bruno"].records()
+        choice = TableChoice(table_id=record.table_id, seat=record.seat)
+        nursery.start_soon(partial(person, "Bruno", choice, resume_from=record))
+        with trio.fail_after(3600 * 4):
+            for name in ("Ada", "Bruno", "Carla"):
+                await done[name].wait()
+        nursery.cancel_scope.cancel()
+
+    assert not failed, "\n".join(exc.banner for exc in failed.values())
+    assert any("your seed is not in the round's reveal" in t for t in said["Bruno"]), said["Bruno"]
+    for name in ("Ada", "Bruno", "Carla"):
+        session = sessions[name]
+        assert session.verdict_failures == [], (name, session.verdict_failures)
+        transcript = session.witness.transcript()  # type: ignore[union-attr]
+        assert transcript.rounds[0].score == first.score, name
+        assert transcript.result.winner is not None, name
+        verdict = verify_any(transcript)
+        assert verdict.ok, (name, verdict.lines())
+        assert verdict.rounds[0].note.startswith("verified"), verdict.rounds[0].note
+        assert verdict.rounds[0].note.endswith(
+            f"seat {bruno} absent at the reveal (its seed never came)"
+        )
+    files = sorted(str(f) for f in tmp_path.glob("*/transcripts/*.scopa"))
+    assert len(files) == 3, files
+    fp = fingerprint(sessions["Ada"].host_key)  # type: ignore[arg-type]
+    assert cli_main(["verify", "--pin", fp, *files]) == 0
+    out = capsys.readouterr().out
+    counted = (
+        "blind rounds whose reveal counts a player absent (their seed never came): "
+        f"1 (seat {bruno} 1)"
+    )
+    assert counted in out, out

@@ -54,7 +54,7 @@ from scopa_net.fair.blind.simulate import BlindMatch, simulate_blind_match
 from scopa_net.fair.blind.simulate import BlindTable as SimTable
 from scopa_net.fair.blind.verifier import verify_any
 from scopa_net.fair.blind.wire import decode_any
-from scopa_net.fair.errors import NotRevealedError, TranscriptFormatError
+from scopa_net.fair.errors import FairnessError, NotRevealedError, TranscriptFormatError
 from scopa_net.fair.transcript import Transcript
 from scopa_net.fair.verifier import RoundVerdict as RoundVerdict_
 from scopa_net.rules import RuleSet
@@ -201,6 +201,8 @@ def their_kind(v: RoundVerdict_) -> str:
     if v.ok:
         if "stopped without cause" in v.note:
             return "stopped"
+        if "whether with cause cannot be told" in v.note:
+            return "stopped-unjudged"
         if "before every key came" in v.note:
             return "absent-before-keys"
         if v.note.startswith("void: seat"):
@@ -364,6 +366,148 @@ def test_an_absent_void_with_the_wrong_seeds_nil_is_refused(change: dict) -> Non
         change["seeds"][1] = r["seeds"][1]
     r.update(change)
     assert refused(reseal(t, KEY.private_bytes_raw())).startswith("not revealed")
+
+
+def gone_before_the_reveal(*, stop: bool) -> tuple[BlindTable, BlindDriver]:
+    """Three people. Round 1 is played out, or (``stop``) void ``failed_check`` mid-round:
+    seat 1's client stops and sends its seed (9.6). Then seat 2's person goes before their
+    seed is out and stays away past their grace period, so the host reveals with seat 2's
+    seed (party 3's) nil, as 9.7 says it must. The match is played to its end with a computer
+    in seat 2; then seat 2's client (the round's seed kept) reads everything it missed."""
+    table = new_blind_table(RuleSet.of(3, 1))
+    driver = BlindDriver(table, seed=4)
+    if stop:
+        drive_until_waiting_on(driver, Phase.PLAY, 0)
+        witness = driver.witnesses[1]
+        driver.stopped[1] = FairnessError("a check failed (the test says so)")
+        for msg in witness.stop():
+            driver.send(1, msg)
+        assert table.phase is Phase.SEEDS
+    else:
+        drive_until_waiting_on(driver, Phase.SEEDS, 2)  # played out; seat 2's seed not yet sent
+    driver.hold = {2}
+    driver.witnesses[2].take_outgoing()
+    table.set_status(2, connected=False, stand_in=True, grace=0)
+    driver.run()
+    if table.phase is Phase.SEEDS:  # nothing else was awaited: the seed deadline passes
+        table.close_seeds()
+        driver.run()
+    driver.hold = set()
+    driver.catch_up()
+    first = table.blind_history[0]
+    assert first.seeds is not None
+    assert [s is None for s in first.seeds] == [False, False, False, True]
+    return table, driver
+
+
+def test_a_person_gone_after_the_last_play_leaves_the_round_standing() -> None:
+    """9.7 and 9.9 step 9: a round played out whose reveal leaves seat 2's seed out stands,
+    with its score, replayed over the cards its plays and table opened in public; seat 2 is
+    reported absent at the reveal. Every seat's transcript (the present people's, seat 2's
+    own, the host's exports) verifies, by scopa_net's verifier and the outsider's. Before:
+    *not revealed* ("the seeds of parties [3] are missing") for every seat, and seat 2's own
+    client stopped with "own seed was relayed altered"."""
+    table, driver = gone_before_the_reveal(stop=False)
+    first = table.blind_history[0]
+    assert first.void is None
+    assert first.score is not None
+    notices = driver.witnesses[2].take_notices()
+    assert any(
+        "round 1: your seed is not in the round's reveal" in n and "score stands" in n
+        for n in notices
+    ), notices
+    transcripts = [driver.witnesses[seat].transcript() for seat in (0, 1, 2)]
+    transcripts += [table.transcript_for(seat) for seat in (0, 1, 2)]
+    for t in transcripts:
+        assert t.rounds[0].score == first.score
+        assert t.rounds[0].hand == () or t.seat != 2
+        verdict = same_verdict(t)
+        assert verdict.ok, verdict
+        assert [r.kind for r in verdict.rounds] == ["verified"] * len(verdict.rounds)
+        theirs = verify_any(t)
+        assert theirs.ok, theirs.lines()
+        assert theirs.rounds[0].note.endswith("seat 2 absent at the reveal (its seed never came)")
+        assert verdict.rounds[0].note.endswith("seat 2 absent at the reveal")
+
+
+def test_a_person_gone_while_a_failed_check_void_reveals_is_no_fault_of_the_host() -> None:
+    """9.6, 9.7 and 9.9 step 8: seat 1 stopped; seat 2 was gone before its seed came. Every
+    part that can be checked checks out, so the round passes as a void whose stop cannot be
+    judged, naming seat 2 absent at the reveal. Before: *not revealed* for every seat."""
+    table, driver = gone_before_the_reveal(stop=True)
+    first = table.blind_history[0]
+    assert first.void is not None
+    assert (first.void.reason, first.void.offender) == ("failed_check", 1)
+    transcripts = [driver.witnesses[seat].transcript() for seat in (0, 2)]
+    transcripts += [table.transcript_for(seat) for seat in (0, 1, 2)]
+    assert driver.witnesses[1].named is None, driver.witnesses[1].named
+    for t in transcripts:
+        verdict = same_verdict(t)
+        assert verdict.ok, verdict
+        assert [r.kind for r in verdict.rounds] == ["stopped-unjudged"] + ["verified"] * (
+            len(verdict.rounds) - 1
+        )
+        note = verify_any(t).rounds[0].note
+        assert note.startswith(
+            "void: seat 1 (party 2) stopped; whether with cause cannot be told"
+        ), note
+        assert "seat 2 absent at the reveal" in note
+
+
+@pytest.mark.parametrize(
+    ("change", "check"),
+    [
+        ("host seed nil", "not revealed"),  # the host's own seed is never nil
+        ("stopper seed nil", "not revealed"),  # seat 1 sent its seed to stop
+        ("a play left out", "incomplete round"),
+        ("hand card changed", "substituted card"),
+    ],
+)
+def test_a_reveal_without_every_seed_hides_nothing(change: str, check: str) -> None:
+    """What a reveal that leaves a seed out may not do: leave out the host's, or the seed of
+    the seat that stopped (it sent it), or stand for a round not played out; a hand card that
+    is not the card played from its position is refused."""
+    _, driver = gone_before_the_reveal(stop=change == "stopper seed nil")
+    t = msgpack.unpackb(driver.witnesses[0].transcript().encode(), raw=False)
+    r = t["rounds"][0]
+    if change == "host seed nil":
+        r["seeds"][0] = None
+    elif change == "stopper seed nil":
+        r["seeds"][2] = None
+    elif change == "a play left out":
+        r["plays"].pop()
+    else:
+        r["hand"][0][1] = (r["hand"][0][1] + 1) % 40
+    assert refused(reseal(t, KEY.private_bytes_raw())).startswith(check)
+
+
+@pytest.mark.parametrize("party", [2, 4])
+def test_a_kings_void_with_a_person_absent_at_the_reveal_stands(
+    four_kings: BlindMatch, party: int
+) -> None:
+    """9.9 step 9: a kings void is decided by its opening table, opened by every party's
+    shares: with a person's seed left out it is still the same void (and the same dealer
+    deals next)."""
+    t = msgpack.unpackb(four_kings.transcripts[0].encode(), raw=False)
+    t["rounds"][0]["seeds"][party] = None
+    data = reseal(t, four_kings.host_private_key.private_bytes_raw())
+    ours = verify(data)
+    assert [r.kind for r in ours.rounds] == ["kings", "verified"]
+    assert ours.rounds[0].note.endswith(f"seat {party - 1} absent at the reveal")
+    theirs = verify_any(decode_any(data))
+    assert [r.ok for r in theirs.rounds] == [True, True], theirs.lines()
+    assert theirs.rounds[0].note.startswith("void deal (kings")
+
+
+def test_a_played_out_round_with_a_seed_left_out_from_the_record(two: BlindMatch) -> None:
+    """The same rule on a record resealed without a person's seed: it stands, score and all."""
+    t = msgpack.unpackb(two.transcripts[0].encode(), raw=False)
+    t["rounds"][0]["seeds"][2] = None
+    data = reseal(t, two.host_private_key.private_bytes_raw())
+    ours = verify(data)
+    assert ours.ok
+    assert ours.rounds[0].note.endswith("seat 1 absent at the reveal")
+    assert verify_any(decode_any(data)).ok
 
 
 def test_a_seat_that_stops_without_cause_is_named() -> None:

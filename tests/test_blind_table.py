@@ -390,10 +390,19 @@ def test_a_void_before_the_keys_naming_a_present_person_or_a_computer_is_refused
     assert isinstance(first_round_error(computer), VoidMismatchError)
     kings = resealed(t, void=VoidNotice("kings", None))
     assert "kings void before anything was dealt" in str(first_round_error(kings))
-    stopped = resealed(t, void=VoidNotice("failed_check", 0))
+    # A seat that stopped sent its seed: the void may not leave it out (9.9).
+    stopped = resealed(t, void=VoidNotice("failed_check", 1))
     error = first_round_error(stopped)
     assert isinstance(error, NotRevealedError)
     assert "failed check" in str(error)
+    # Another person's seed nil: absent at the reveal (9.7); nothing was encrypted under any
+    # person's key yet, so the stop is judged all the same.
+    stopped = resealed(t, void=VoidNotice("failed_check", 0))
+    note = verify_any(stopped).rounds[0].note
+    assert note == (
+        "void: seat 0 (party 1) stopped without cause before every key came; seat 1 absent at "
+        "the reveal (its seed never came); nothing dealt"
+    )
     seeds = t.rounds[0].seeds
     assert seeds is not None
     every_seed = resealed(t, void=VoidNotice("failed_check", 0), seeds=(*seeds[:2], bytes(32)))
@@ -702,12 +711,12 @@ def test_a_blind_table_every_person_has_left_waits_for_one_and_deals_when_one_co
     assert table.blind_round.people == (1,)
 
 
-def test_own_seed_relayed_nil_outside_an_absent_void_stops_the_seat_with_the_round_kept() -> None:
-    """Only an ``absent`` void may leave a present person's seed out (9.7). In a round played
-    out, the seat's own seed relayed nil is a *wrong secret* ("relayed altered"); the seat then
-    reads the round's reveal, whose signature is over the seeds the host relayed (the witness
-    keeps them: before, it checked the signature without them and reported a bad signature),
-    and its evidence holds the round and names it (before: "round 0", and no round)."""
+def test_own_seed_relayed_altered_stops_the_seat_with_the_round_kept() -> None:
+    """A seat's own seed relayed as another value is a *wrong secret* ("relayed altered"; nil
+    is not: 9.7 counts the person absent at the reveal); the seat then reads the round's
+    reveal, whose signature is over the seeds the host relayed (the witness keeps them:
+    before, it checked the signature without them and reported a bad signature), and its
+    evidence holds the round and names it (before: "round 0", and no round)."""
     table = new_blind_table(RuleSet.of(2, 1))
     driver = BlindDriver(table, seed=3)
     seeds: dict[bytes, bytes] = {}
@@ -721,7 +730,7 @@ def test_own_seed_relayed_nil_outside_an_absent_void_stops_the_seat_with_the_rou
     for event in events:
         if isinstance(event, m.BlindReveals):
             assert event.round_id == first.round_id
-            withheld = dataclasses.replace(event, seeds=(*event.seeds[:2], None))
+            withheld = dataclasses.replace(event, seeds=(*event.seeds[:2], bytes(32)))
             with pytest.raises(BlindCheckError, match="relayed altered") as failed:
                 witness.observe(withheld)
             break
@@ -737,9 +746,54 @@ def test_own_seed_relayed_nil_outside_an_absent_void_stops_the_seat_with_the_rou
         if isinstance(event, m.RoundReveal):
             event = dataclasses.replace(event, sig=sig)
         witness.observe_stopped(event)
-    assert isinstance(witness.named, NotRevealedError), witness.named
+    assert isinstance(witness.named, BlindCheckError), witness.named
+    assert (witness.named.check, witness.named.party) == ("wrong secret", 2)
     evidence = witness.evidence(failed.value)
     assert evidence.stopped is not None
     assert evidence.stopped.round_no == 1
     assert [r.round_id for r in evidence.rounds] == [first.round_id]
     assert evidence.rounds[0].seeds == withheld.seeds
+
+
+def test_own_seed_relayed_nil_in_a_round_played_out_counts_the_seat_absent_at_the_reveal() -> None:
+    """9.7: at any round's end the host relays nil for a person whose seed did not come in
+    time (gone past their grace period, or too slow); the seat's own client, reading its seed
+    nil, accepts it and tells its person they are counted absent; the round (played out)
+    stands with its score."""
+    table = new_blind_table(RuleSet.of(2, 1))
+    driver = BlindDriver(table, seed=3)
+    seeds: dict[bytes, bytes] = {}
+    driver.witnesses[1].on_seed = seeds.__setitem__
+    driver.run()
+    first = table.blind_history[0]
+    witness = BlindWitness(
+        table.rules, public_key_bytes(KEY), 1, new_seed=bytes, seed_for=seeds.get
+    )
+    assert first.seeds is not None
+    assert first.seeds[0] is not None
+    withheld = (*first.seeds[:2], None)
+    sig = sign(
+        KEY,
+        reveal_message(
+            first.round_id,
+            first.seeds[0],
+            dataclasses.replace(first, seeds=withheld).chain_hash(),
+        ),
+    )
+    verdict = None
+    for event in table.seats[1].log:
+        if isinstance(event, m.BlindReveals) and event.round_id == first.round_id:
+            event = dataclasses.replace(event, seeds=withheld)
+        elif isinstance(event, m.RoundReveal) and event.round_id == first.round_id:
+            event = dataclasses.replace(event, sig=sig)
+        found, _ = witness.observe(event)
+        if found is not None:
+            verdict = found
+            break
+    assert verdict is not None
+    assert verdict.ok, verdict.text()
+    assert verdict.note.endswith("seat 1 absent at the reveal (its seed never came)")
+    assert witness.rounds[0].hand == ()
+    assert witness.rounds[0].score == first.score
+    notices = witness.take_notices()
+    assert any("you are counted absent at its reveal" in n for n in notices), notices

@@ -544,10 +544,12 @@ class BlindParty:
         """``blind_reveals``: every party's seed. Checks the whole round against them (naming
         the party at fault) and returns the deck (card by position) when every seed came.
 
-        This party's own seed must be relayed as it is, except in an ``absent`` void (9.7):
-        nil when the void names this party's seat (the host takes none from it), and nil or
-        itself otherwise (a person also away past their grace period, or silent past the
-        seed deadline, when the host revealed: the host counts them absent too). The seeds
+        This party's own seed must be relayed as it is, or nil (9.7): nil when the round is
+        void ``absent`` naming this party's seat (the host takes none from it); nil or itself
+        at any other round's end, for a person (one away past their grace period, or silent
+        past the seed deadline, when the host revealed: the host counts them absent at the
+        reveal), except a party that stopped on a failed check (:meth:`stop`: it sent its seed
+        to stop, so the record must hold it). The host's party's seed is never nil. The seeds
         are kept even when this check fails, so that the round's reveal signature is checked
         over what the host relayed."""
         seeds = tuple(seeds)
@@ -559,10 +561,10 @@ class BlindParty:
             mine = seeds[self.party] if len(seeds) == self.parties else b""
             if self.absent:
                 allowed: tuple[bytes | None, ...] = (None,)
-            elif self.void_notice is not None and self.void_notice.reason == VOID_ABSENT:
-                allowed = (None, self.secrets.seed)
-            else:
+            elif self.party == 0 or self.stopped:
                 allowed = (self.secrets.seed,)
+            else:
+                allowed = (None, self.secrets.seed)
             relayed_right = len(seeds) == self.parties and mine in allowed
         if not relayed_right:
             raise BlindCheckError(checks.WRONG_SECRET, "this party's own seed was relayed altered")

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scopa_net.cards import CARDS
-from scopa_net.dealing import TABLE, deal_plan
+from scopa_net.dealing import TABLE, deal_plan, seat_positions
 from scopa_net.fair.blind import errors as checks
-from scopa_net.fair.blind.cards import CARD_POINTS, card_of
+from scopa_net.fair.blind.cards import CARD_POINTS, DECK_SIZE, card_of
 from scopa_net.fair.blind.deck import Ciphertext, deck_message
 from scopa_net.fair.blind.errors import BlindCheckError
 from scopa_net.fair.blind.group import GroupError, add, is_valid_point, mul, sub
@@ -34,6 +34,7 @@ from scopa_net.fair.blind.reveal import check_revealed
 from scopa_net.fair.commitments import check_signature, commit_message
 from scopa_net.fair.errors import (
     BrokenChainError,
+    IncompleteRoundError,
     MisroutedCardError,
     NotRevealedError,
     VoidMismatchError,
@@ -47,6 +48,7 @@ from scopa_net.fair.verifier import (
 )
 from scopa_net.match import Match
 from scopa_net.plays import CARD_FIELD
+from scopa_net.rules import RuleSet
 
 
 def verify_any(transcript: Transcript) -> MatchVerdict:
@@ -108,21 +110,30 @@ class _BlindVerifier(_Verifier):
         deck = check_revealed(r, rules)
         if r.void is not None and r.void.reason == VOID_ABSENT:
             return self.passing_void(r, opened, absent_seats(r))
-        missing = [p for p, s in enumerate(r.seeds) if s is None]
+        if r.seeds[0] is None or len(r.seeds) != r.parties:
+            raise NotRevealedError("the host's seed is not in the round's reveal")
+        gone = absent_at_reveal(r)
         if r.void is not None and r.void.reason == VOID_FAILED_CHECK:
-            if missing:
+            stopper = _stopper(r)
+            if r.void.offender is not None and owner(r.void.offender, r.people) in gone_parties(r):
                 raise NotRevealedError(
-                    f"a seat stopped on a failed check and parties {missing} never revealed "
-                    "their seeds, so the round cannot say who was at fault"
+                    f"seat {r.void.offender} stopped on a failed check, which it does by "
+                    "sending its seed, but its seed is not in the reveal"
+                )
+            if gone:
+                return self.passing_void(
+                    r,
+                    opened,
+                    f"{stopper} stopped; whether with cause cannot be told: "
+                    f"{_gone_note(gone)}, and every part that can be checked checks out",
                 )
             return self.passing_void(
                 r,
                 opened,
-                f"{_stopper(r)} stopped without cause (every party's part checks out against "
-                "its seed)",
+                f"{stopper} stopped without cause (every party's part checks out against its seed)",
             )
-        if deck is None:
-            raise NotRevealedError(f"the seeds of parties {missing} are missing")
+        if deck is None:  # a person's seed never came (9.7): the round stands on its record
+            return self.without_every_seed(r, opened, gone)
         if self.replaying:
             note = self.replay(r, deck, b"")
         else:
@@ -132,6 +143,50 @@ class _BlindVerifier(_Verifier):
             )
         self.check_reveal(r)
         return f"{note}; blind: {r.parties} parties"
+
+    def without_every_seed(self, r: BlindRound, opened: _Opened, gone: tuple[int, ...]) -> str:
+        """9.9 step 9, a round played out or void ``kings`` whose reveal leaves a person's seed
+        out (that person absent at the reveal, 9.7): its cards come from the record, whose
+        every card was opened in public and proven in step 4: a round played out opened every
+        position (the table by every party's shares, the rest by plays), and a kings void is
+        decided by its opening table alone. Replayed over those; the hand is empty or is the
+        seat's own, as the record gives it."""
+        assert r.dealer is not None
+        if r.void is not None and r.void.reason == VOID_KINGS:
+            deck = kings_deck(r, self.rules)
+            self.check_hand_so_far(r, opened)
+        else:
+            deck = public_deck(r)
+            for c in r.hand:
+                if deck[c.pos] != c.card:
+                    raise BlindCheckError(
+                        checks.SUBSTITUTED_CARD,
+                        f"hand: deck position {c.pos} holds {CARDS[deck[c.pos]]} (its play), not "
+                        f"{CARDS[c.card]}",
+                    )
+        if self.replaying:
+            note = self.replay(r, deck, b"")
+        else:
+            note = (
+                "keys, decks, shares and cards verified; play not replayed "
+                f"(round {self.stopped_at} failed)"
+            )
+        self.check_reveal(r)
+        return f"{note}; blind: {r.parties} parties; {_gone_note(gone)}"
+
+    def check_routing(self, r: BlindRound, dealer: int, *, first_deal_only: bool) -> None:  # type: ignore[override]
+        """As 6.2's, but a round whose reveal leaves a seed out may have no hand (9.8): the
+        host's export, or the seat's own seed left out."""
+        if not r.hand and r.seeds is not None and None in r.seeds:
+            want = seat_positions(self.rules, dealer, TABLE, first_deal_only=first_deal_only)
+            got = [c.pos for c in r.table]
+            if got != want:
+                raise MisroutedCardError(
+                    f"the table received deck positions {got}; the deal plan with dealer seat "
+                    f"{dealer} gives it {want}"
+                )
+            return
+        super().check_routing(r, dealer, first_deal_only=first_deal_only)  # type: ignore[arg-type]
 
     def void_before_keys(self, r: BlindRound) -> str:
         """A round void before every party's key came (9.9): only the host's key was relayed,
@@ -153,12 +208,20 @@ class _BlindVerifier(_Verifier):
             raise NotRevealedError("the parties' seeds were never revealed for this round")
         missing = [p for p, s in enumerate(r.seeds) if s is None]
         if v.reason == VOID_FAILED_CHECK:
-            if missing:
+            stopper = _stopper(r)
+            if (
+                len(r.seeds) != r.parties
+                or 0 in missing
+                or (v.offender is not None and owner(v.offender, r.people) in missing)
+            ):
                 raise NotRevealedError(
                     f"a seat stopped on a failed check and parties {missing} never revealed "
-                    "their seeds"
+                    "their seeds (the host's and the seat's that stopped must be there)"
                 )
-            note = f"void: {_stopper(r)} stopped without cause before every key came"
+            note = f"void: {stopper} stopped without cause before every key came"
+            gone = absent_at_reveal(r)
+            if gone:  # nothing was encrypted under their keys: the stop is judged all the same
+                note += f"; {_gone_note(gone)}"
         else:
             note = f"void: {absent_seats(r)} before every key came"
         host_seed = r.seeds[0]
@@ -317,6 +380,84 @@ def absent_seats_of(r: BlindRound) -> tuple[int, ...]:
             if s is None and p >= 1 and r.people[p - 1] != v.offender
         ]
     return (v.offender, *others)
+
+
+def gone_parties(r: BlindRound) -> tuple[int, ...]:
+    """The people's parties (``p >= 1``) whose seed the reveal leaves out, in party order."""
+    if r.seeds is None:
+        return ()
+    return tuple(p for p, s in enumerate(r.seeds) if s is None and 1 <= p <= len(r.people))
+
+
+def absent_at_reveal(r: BlindRound) -> tuple[int, ...]:
+    """The seats whose person was absent at the reveal of a round other than an ``absent``
+    void (9.7): played out, void ``kings`` or ``failed_check``, or void before the keys as
+    ``failed_check``. Their seed is nil in the signed reveal; each is counted by seat, as an
+    absent void's seats are (:func:`absent_seats_of`)."""
+    if r.void is not None and r.void.reason == VOID_ABSENT:
+        return ()
+    return tuple(r.people[p - 1] for p in gone_parties(r))
+
+
+def unjudged_stop(r: BlindRound) -> bool:
+    """A ``failed_check`` void that reached its keys with a person absent at the reveal (9.9
+    step 8): whether the seat that stopped had cause cannot be told."""
+    return (
+        r.void is not None
+        and r.void.reason == VOID_FAILED_CHECK
+        and not (r.dealer is None and len(r.keys) == 1 < r.parties)
+        and bool(absent_at_reveal(r))
+    )
+
+
+def _gone_note(seats: tuple[int, ...]) -> str:
+    listed = ", ".join(f"seat {seat}" for seat in seats)
+    whose = "its seed" if len(seats) == 1 else "their seeds"
+    return f"{listed} absent at the reveal ({whose} never came)"
+
+
+def public_deck(r: BlindRound) -> tuple[int, ...]:
+    """A round played out whose reveal leaves a seed out (9.9 step 9): its cards by position,
+    from the record alone. Every position was opened in public, the opening table's by every
+    party's shares and every other by a play, each checked in step 4; so each of the 40
+    positions must be opened exactly once (*incomplete round* otherwise: the round was not
+    played out) and the 40 cards must all differ (*substituted card*: a shuffle put a card in
+    twice; its party's seed, not in the record, would name it)."""
+    cards: dict[int, int] = {}
+    for pos, card in (
+        *((c.pos, c.card) for c in r.table),
+        *((p.pos, p.code & CARD_FIELD) for p in r.plays),
+    ):
+        if pos in cards:
+            raise IncompleteRoundError(f"deck position {pos} was opened twice")
+        cards[pos] = card
+    if len(cards) != DECK_SIZE:
+        raise IncompleteRoundError(
+            f"a person's seed is not in the reveal and {DECK_SIZE - len(cards)} deck positions "
+            "were never opened: only a round played out stands without every seed"
+        )
+    deck = tuple(cards[pos] for pos in range(DECK_SIZE))
+    if len(set(deck)) != DECK_SIZE:
+        raise BlindCheckError(
+            checks.SUBSTITUTED_CARD, "the round opened the same card at two deck positions"
+        )
+    return deck
+
+
+def kings_deck(r: BlindRound, rules: RuleSet) -> tuple[int, ...]:
+    """A kings void whose reveal leaves a seed out (9.9 step 9): a deck for the replay with
+    the record's opening table at its positions and the other cards, in card order, at the
+    rest. Only the opening table decides a kings void, and a void deal is never played, so
+    the match goes on from it as from the real deck."""
+    assert r.dealer is not None
+    table = {c.pos: c.card for c in r.table}
+    want = seat_positions(rules, r.dealer, TABLE, first_deal_only=True)
+    if sorted(table) != want or len(set(table.values())) != len(table):
+        raise MisroutedCardError(
+            f"the table of a kings void holds deck positions {sorted(table)}, not {want}"
+        )
+    rest = iter(c for c in range(DECK_SIZE) if c not in table.values())
+    return tuple(table[pos] if pos in table else next(rest) for pos in range(DECK_SIZE))
 
 
 def _stopper(r: BlindRound) -> str:
