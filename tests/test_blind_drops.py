@@ -18,6 +18,7 @@ from hosting import Network, create, start_memory_host
 from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
 from scopa_net.client.network_session import (
+    Connector,
     DealCheckFailedError,
     NetworkSession,
     TableChoice,
@@ -30,6 +31,47 @@ from scopa_net.fair.blind.verifier import verify_any
 from scopa_net.fair.commitments import fingerprint
 from scopa_net.rules import RuleSet
 from scopa_net.server.table import Phase
+
+
+def person_runner(
+    tmp_path: Path,
+    *,
+    stores: dict[str, SeatStore],
+    sessions: dict[str, NetworkSession],
+    failed: dict[str, DealCheckFailedError],
+    done: dict[str, trio.Event],
+    ada_ready: trio.Event,
+    connect: Connector,
+) -> Callable[..., Awaitable[None]]:
+    """``person(name, choice, connector=None, **options)``: that person's client at the table
+    (their own data folder and seat store), playing at random until the match ends; its
+    session goes in ``sessions``, a failed deal check in ``failed``, and ``done[name]`` is set
+    when it stops, however it stops. ``ada_ready`` is set once Ada (who opens the table) sits."""
+
+    async def person(
+        name: str, choice: TableChoice, connector: Connector | None = None, **options: object
+    ) -> None:
+        try:
+            async with open_network_session(
+                "mem",
+                0,
+                choice,
+                name=name,
+                data_dir=tmp_path / name,
+                store=stores[name],
+                connector=connector or connect,
+                **options,  # type: ignore[arg-type]
+            ) as session:
+                sessions[name] = session
+                if name == "Ada":
+                    ada_ready.set()
+                await play_as_bot(session, make_player("random", len(name)))
+        except DealCheckFailedError as exc:
+            failed[name] = exc
+        finally:
+            done[name].set()
+
+    return person
 
 
 class Plug:
@@ -78,27 +120,19 @@ async def test_two_people_who_drop_together_void_the_round_and_nobody_blames_the
         ada_ready = trio.Event()
         done = {name: trio.Event() for name in ("Ada", "Bruno", "Carla")}
 
+        run = person_runner(
+            tmp_path,
+            stores=stores,
+            sessions=sessions,
+            failed=failed,
+            done=done,
+            ada_ready=ada_ready,
+            connect=net.connect,
+        )
+
         async def person(name: str, choice: TableChoice, **options: object) -> None:
             plug = plugs.get(name)
-            try:
-                async with open_network_session(
-                    "mem",
-                    0,
-                    choice,
-                    name=name,
-                    data_dir=tmp_path / name,
-                    store=stores[name],
-                    connector=net.connect if plug is None else plug.connect,
-                    **options,
-                ) as session:
-                    sessions[name] = session
-                    if name == "Ada":
-                        ada_ready.set()
-                    await play_as_bot(session, make_player("random", len(name)))
-            except DealCheckFailedError as exc:
-                failed[name] = exc
-            finally:
-                done[name].set()
+            await run(name, choice, None if plug is None else plug.connect, **options)
 
         played_once = {name: trio.Event() for name in ("Bruno", "Carla")}
 
@@ -270,28 +304,15 @@ async def test_a_person_gone_after_the_last_play_leaves_the_round_standing(
         async def cut_connect() -> trio.abc.Stream:
             return CutAtSeed(await plug.connect(), cut)
 
-        async def person(
-            name: str, choice: TableChoice, connector: object = None, **options: object
-        ) -> None:
-            try:
-                async with open_network_session(
-                    "mem",
-                    0,
-                    choice,
-                    name=name,
-                    data_dir=tmp_path / name,
-                    store=stores[name],
-                    connector=connector or net.connect,
-                    **options,
-                ) as session:
-                    sessions[name] = session
-                    if name == "Ada":
-                        ada_ready.set()
-                    await play_as_bot(session, make_player("random", len(name)))
-            except DealCheckFailedError as exc:
-                failed[name] = exc
-            finally:
-                done[name].set()
+        person = person_runner(
+            tmp_path,
+            stores=stores,
+            sessions=sessions,
+            failed=failed,
+            done=done,
+            ada_ready=ada_ready,
+            connect=net.connect,
+        )
 
         async def bruno_until_his_seed() -> None:
             with bruno_scope:

@@ -19,7 +19,7 @@ from scopa_net.bots.levels import make_player
 from scopa_net.dealing import TABLE
 from scopa_net.fair.blind.errors import BlindCheckError
 from scopa_net.fair.blind.group import ORDER
-from scopa_net.fair.blind.record import blind_first_dealer
+from scopa_net.fair.blind.record import BlindRound, blind_first_dealer
 from scopa_net.fair.blind.simulate import reseal_blind
 from scopa_net.fair.blind.verifier import BlindRoundByRoundVerifier, verify_any
 from scopa_net.fair.blind.wire import decode_any
@@ -711,21 +711,27 @@ def test_a_blind_table_every_person_has_left_waits_for_one_and_deals_when_one_co
     assert table.blind_round.people == (1,)
 
 
+def seat_1_reads_its_match_again() -> tuple[BlindTable, BlindRound, BlindWitness]:
+    """A 2-player blind match to 1, played out; its first round; and a new client's witness
+    for seat 1 holding the seeds seat 1's client chose (as a seat taken back from disk)."""
+    table = new_blind_table(RuleSet.of(2, 1))
+    driver = BlindDriver(table, seed=3)
+    seeds: dict[bytes, bytes] = {}
+    driver.witnesses[1].on_seed = seeds.__setitem__
+    driver.run()
+    witness = BlindWitness(
+        table.rules, public_key_bytes(KEY), 1, new_seed=bytes, seed_for=seeds.get
+    )
+    return table, table.blind_history[0], witness
+
+
 def test_own_seed_relayed_altered_stops_the_seat_with_the_round_kept() -> None:
     """A seat's own seed relayed as another value is a *wrong secret* ("relayed altered"; nil
     is not: 9.7 counts the person absent at the reveal); the seat then reads the round's
     reveal, whose signature is over the seeds the host relayed (the witness keeps them:
     before, it checked the signature without them and reported a bad signature), and its
     evidence holds the round and names it (before: "round 0", and no round)."""
-    table = new_blind_table(RuleSet.of(2, 1))
-    driver = BlindDriver(table, seed=3)
-    seeds: dict[bytes, bytes] = {}
-    driver.witnesses[1].on_seed = seeds.__setitem__
-    driver.run()
-    first = table.blind_history[0]
-    witness = BlindWitness(
-        table.rules, public_key_bytes(KEY), 1, new_seed=bytes, seed_for=seeds.get
-    )
+    table, first, witness = seat_1_reads_its_match_again()
     events = iter(table.seats[1].log)
     for event in events:
         if isinstance(event, m.BlindReveals):
@@ -760,15 +766,7 @@ def test_own_seed_relayed_nil_in_a_round_played_out_counts_the_seat_absent_at_th
     time (gone past their grace period, or too slow); the seat's own client, reading its seed
     nil, accepts it and tells its person they are counted absent; the round (played out)
     stands with its score."""
-    table = new_blind_table(RuleSet.of(2, 1))
-    driver = BlindDriver(table, seed=3)
-    seeds: dict[bytes, bytes] = {}
-    driver.witnesses[1].on_seed = seeds.__setitem__
-    driver.run()
-    first = table.blind_history[0]
-    witness = BlindWitness(
-        table.rules, public_key_bytes(KEY), 1, new_seed=bytes, seed_for=seeds.get
-    )
+    table, first, witness = seat_1_reads_its_match_again()
     assert first.seeds is not None
     assert first.seeds[0] is not None
     withheld = (*first.seeds[:2], None)

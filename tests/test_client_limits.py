@@ -37,6 +37,20 @@ async def start_memory_host(nursery: trio.Nursery, **options: object) -> tuple[H
     return host, Network(host, nursery)
 
 
+def queued_events(session: NetworkSession) -> list[object]:
+    """Every event the session has queued and nobody read yet."""
+    queued: list[object] = []
+    while True:
+        try:
+            queued.append(session.events.receive_nowait())
+        except (trio.WouldBlock, trio.EndOfChannel):
+            return queued
+
+
+def connection_changes(session: NetworkSession) -> list[ConnectionChanged]:
+    return [e for e in queued_events(session) if isinstance(e, ConnectionChanged)]
+
+
 async def test_the_client_gives_up_after_the_reconnect_window(
     autojump_clock: trio.testing.MockClock,
 ) -> None:
@@ -63,14 +77,7 @@ async def test_the_client_gives_up_after_the_reconnect_window(
         waited = trio.current_time() - cut_at
         # It kept trying for the whole window (and at most one more backoff step after it).
         assert RECONNECT_FOR <= waited <= RECONNECT_FOR + 10
-        states = []
-        while True:
-            try:
-                event = session.events.receive_nowait()
-            except (trio.WouldBlock, trio.EndOfChannel):
-                break
-            if isinstance(event, ConnectionChanged):
-                states.append(event.state)
+        states = [e.state for e in connection_changes(session)]
         # Connected, then reconnecting until it gave up: never back in between.
         assert states[-2:] == [ConnectionState.RECONNECTING, ConnectionState.CLOSED]
         assert ConnectionState.CONNECTED not in states[states.index(ConnectionState.RECONNECTING) :]
@@ -106,12 +113,7 @@ async def test_a_full_event_queue_drops_events_with_a_warning_and_keeps_the_game
         assert dropped, "no warning for the dropped events"
         assert "dropping Message" in dropped[0].getMessage()
         # The queue holds what fits, in order; the game state is whole all the same.
-        queued = []
-        while True:
-            try:
-                queued.append(session.events.receive_nowait())
-            except trio.WouldBlock:
-                break
+        queued = queued_events(session)
         assert len(queued) == 256
         lines = [e.text for e in queued if isinstance(e, Message) and e.seat == session.seat]
         assert lines == [f"line {n}" for n in range(len(lines))]
@@ -144,14 +146,7 @@ async def test_an_idle_client_pings_a_host_that_never_does(
         nursery.start_soon(session.run)
         await session.connected.wait()
         await trio.sleep(120)
-        states = []
-        while True:
-            try:
-                event = session.events.receive_nowait()
-            except trio.WouldBlock:
-                break
-            if isinstance(event, ConnectionChanged):
-                states.append(event.state)
+        states = [e.state for e in connection_changes(session)]
         assert ConnectionState.RECONNECTING not in states
         assert host.tables[session.table_id].table.seats[session.seat].connected
         nursery.cancel_scope.cancel()
@@ -241,14 +236,7 @@ async def test_a_host_stopped_and_started_again_is_waited_for_and_the_seat_taken
                 await trio.sleep(0.1)
         assert (session.table_id, session.seat) == (table_id, seat)
         assert second.tables[table_id].table.seats[seat].connected
-        states = []
-        while True:
-            try:
-                event = session.events.receive_nowait()
-            except trio.WouldBlock:
-                break
-            if isinstance(event, ConnectionChanged):
-                states.append((event.state, event.detail))
+        states = [(e.state, e.detail) for e in connection_changes(session)]
         assert (
             ConnectionState.RECONNECTING,
             "the host was stopped; waiting for it to start again. Your seat is kept: type quit "

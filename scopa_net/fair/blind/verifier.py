@@ -134,15 +134,19 @@ class _BlindVerifier(_Verifier):
             )
         if deck is None:  # a person's seed never came (9.7): the round stands on its record
             return self.without_every_seed(r, opened, gone)
-        if self.replaying:
-            note = self.replay(r, deck, b"")
-        else:
-            note = (
-                "keys, decks, shares and cards verified; play not replayed "
-                f"(round {self.stopped_at} failed)"
-            )
+        note = self.replayed(r, deck)
         self.check_reveal(r)
         return f"{note}; blind: {r.parties} parties"
+
+    def replayed(self, r: BlindRound, deck: Sequence[int]) -> str:
+        """The round replayed over ``deck`` (9.9 step 9), or why it is not (an earlier round
+        failed)."""
+        if self.replaying:
+            return self.replay(r, deck, b"")
+        return (
+            "keys, decks, shares and cards verified; play not replayed "
+            f"(round {self.stopped_at} failed)"
+        )
 
     def without_every_seed(self, r: BlindRound, opened: _Opened, gone: tuple[int, ...]) -> str:
         """9.9 step 9, a round played out or void ``kings`` whose reveal leaves a person's seed
@@ -164,13 +168,7 @@ class _BlindVerifier(_Verifier):
                         f"hand: deck position {c.pos} holds {CARDS[deck[c.pos]]} (its play), not "
                         f"{CARDS[c.card]}",
                     )
-        if self.replaying:
-            note = self.replay(r, deck, b"")
-        else:
-            note = (
-                "keys, decks, shares and cards verified; play not replayed "
-                f"(round {self.stopped_at} failed)"
-            )
+        note = self.replayed(r, deck)
         self.check_reveal(r)
         return f"{note}; blind: {r.parties} parties; {_gone_note(gone)}"
 
