@@ -78,22 +78,33 @@ def test_exclusion_and_chain_from_the_document() -> None:
 
     codes = {None: 0, "no_commit": 1, "no_reveal": 2, "bad_reveal": 3}
     table = b"".join(bytes([p, deck[p]]) + salts[perm[p]] for p in table_positions)
-    chain = h(
-        "scopa-net/v1/round-chain",
-        round_id,
-        (1).to_bytes(4, "big"),
-        bytes(32),
-        digest,
-        slots(commits),
-        slots(seeds),
-        bytes(codes[x] for x in excluded),
-        table,
-        b"",  # no plays
-        b"",  # not void
-        b"",  # no offender
-        host_seed,
-    )
-    assert chain.hex() == c["chain"]
+
+    def chain(plays: bytes) -> bytes:
+        return h(
+            "scopa-net/v1/round-chain",
+            round_id,
+            (1).to_bytes(4, "big"),
+            bytes(32),
+            digest,
+            slots(commits),
+            slots(seeds),
+            bytes(codes[x] for x in excluded),
+            table,
+            plays,  # every play joined: one field
+            b"",  # not void
+            b"",  # no offender
+            host_seed,
+        )
+
+    assert chain(b"").hex() == c["chain"]  # no plays yet
+    plays = b""
+    for entry in CASES["chain-plays"]["plays"].split():
+        seat, code, pos, salt = entry.split("/")
+        assert int(code) & 63 == deck[int(pos)]
+        assert bytes.fromhex(salt) == salts[perm[int(pos)]]
+        plays += bytes([int(seat)]) + int(code).to_bytes(8, "big") + bytes([int(pos)])
+        plays += bytes.fromhex(salt)
+    assert chain(plays).hex() == CASES["chain-plays"]["chain"]
 
 
 def test_signed_end_from_the_document() -> None:

@@ -28,7 +28,7 @@ from scopa_net.fair.commitments import (
 )
 from scopa_net.fair.hashing import LABEL_DECK_SHUFFLE
 from scopa_net.fair.shuffle import RandomStream, deck_permutation, first_dealer
-from scopa_net.fair.transcript import DealtCard, RoundRecord
+from scopa_net.fair.transcript import DealtCard, PlayEntry, RoundRecord
 from scopa_net.rules import RuleSet
 
 
@@ -44,7 +44,16 @@ def ints(text: str) -> list[int]:
 
 
 def test_the_document_has_the_fair_deal_cases() -> None:
-    assert {"host", "signature", "deal-2", "deal-4", "receipt", "exclusion-3", "end"} <= set(CASES)
+    assert {
+        "host",
+        "signature",
+        "deal-2",
+        "deal-4",
+        "receipt",
+        "exclusion-3",
+        "chain-plays",
+        "end",
+    } <= set(CASES)
 
 
 def test_host_commitment_vectors() -> None:
@@ -171,6 +180,17 @@ def test_exclusion_vectors() -> None:
         host_seed=host.host_seed,
     )
     assert record.chain_hash().hex() == case["chain"]
+    # The same round after two plays: `plays` is one field of the chain hash (5.7).
+    played = CASES["chain-plays"]
+    plays = []
+    for entry in played["plays"].split():
+        seat, code, pos, salt = entry.split("/")
+        card, committed_salt = host.dealt(perm, int(pos))
+        assert int(code) & 63 == card  # each play's card and salt are the round's own
+        assert salt == committed_salt.hex()
+        plays.append(PlayEntry(int(seat), int(code), int(pos), bytes.fromhex(salt)))
+    with_plays = dataclasses.replace(record, plays=tuple(plays))
+    assert with_plays.chain_hash().hex() == played["chain"]
 
 
 def test_end_vectors() -> None:
