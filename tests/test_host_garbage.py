@@ -53,7 +53,8 @@ async def read_lines(proc: trio.Process, send: trio.MemorySendChannel[bytes]) ->
         buffer += data
         while b"\n" in buffer:
             line, buffer = buffer.split(b"\n", 1)
-            await send.send(line)
+            if line.startswith(b"{"):  # the collector's answers; the rest is the host's words
+                await send.send(line)
 
 
 async def play(port: int, tables: int) -> None:
