@@ -608,12 +608,10 @@ class RoundCheck:
                 raise CheckFailedError("broken chain", f"deal {k} by party")
             for p in range(self.parties):
                 shares, sig = deal["shares"][p], deal["sigs"][p]
-                if shares is None or sig is None:
-                    continue
                 mine = [pos for pos, seat in dealt[k - 1] if owner_of(seat, self.people) != p]
-                if len(shares) != len(mine) or not signed(
-                    r["keys"][p][2], sig, shares_message(self.round_id, p, k, shares)
-                ):
+                if shares is None or sig is None or len(shares) != len(mine):
+                    raise CheckFailedError("bad shares", f"party {p}'s shares of deal {k}", p)
+                if not signed(r["keys"][p][2], sig, shares_message(self.round_id, p, k, shares)):
                     raise CheckFailedError(
                         "bad party signature", f"party {p}'s shares of deal {k}", p
                     )

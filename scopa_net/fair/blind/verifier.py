@@ -291,13 +291,16 @@ class _BlindVerifier(_Verifier):
             laid = plan[k - 1]
             targets.update({laid.start + i: t for i, t in enumerate(laid.targets)})
             for p, (shares, sig) in enumerate(zip(deal.shares, deal.sigs, strict=True)):
-                if shares is None or sig is None:
-                    continue
                 positions = shared_positions(laid, r.people, p)
+                if shares is None or sig is None or len(shares) != len(positions):
+                    raise BlindCheckError(  # a deal is relayed whole, or not at all (9.8)
+                        checks.BAD_SHARES,
+                        f"deal {k}: {len(positions)} shares due, the record has "
+                        f"{'none' if shares is None or sig is None else len(shares)}",
+                        p,
+                    )
                 message = shares_message(r.round_id, p, k, shares)
-                if len(shares) != len(positions) or not check_party_signature(
-                    r.keys[p], sig, message
-                ):
+                if not check_party_signature(r.keys[p], sig, message):
                     raise BlindCheckError(checks.BAD_SIGNATURE, f"deal {k}: bad shares", p)
                 for pos, share in zip(positions, shares, strict=True):
                     published.setdefault(pos, []).append(share)
