@@ -442,7 +442,13 @@ def _export(journal: Journal, args: argparse.Namespace) -> int:
         )
         return 1
     out = args.out or Path(f"table{args.export}-seat{args.seat}.scopa")
-    out.write_bytes(table.transcript_for(args.seat).encode())
+    try:
+        out.write_bytes(table.transcript_for(args.seat).encode())
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        raise CommandError(
+            f"cannot write {out}: {why}; give --out a file in a folder that exists", EXIT_LOCAL
+        ) from None
     rounds = len(getattr(table, "blind_history", None) or table.history)
     counted = "1 round" if rounds == 1 else f"{rounds} rounds"
     print(f"wrote {out} ({counted}); check it with `scopa-net verify {out}`")

@@ -53,6 +53,14 @@ def test_history_lists_the_match_and_its_export_verifies(
     assert "verified" in capsys.readouterr().out
     assert main(["history", "--db", str(db), "--export", "9"]) == 2
     assert main(["history", "--db", str(tmp_path / "none.db")]) == 2
+    capsys.readouterr()
+    # A bad --out is one line (it was a FileNotFoundError traceback), status 5.
+    nowhere = tmp_path / "no" / "such" / "t.scopa"
+    assert main(["history", "--db", str(db), "--export", "1", "--out", str(nowhere)]) == 5
+    assert capsys.readouterr().err == (
+        f"scopa-net: cannot write {nowhere}: No such file or directory; give --out a file in a "
+        "folder that exists\n"
+    )
 
 
 def test_a_changed_host_key_is_a_loud_warning(tmp_path: Path) -> None:
