@@ -86,6 +86,8 @@ _ALIASES = {
     "q": "quit",
     "b": "board",
     "rename": "name",
+    "leave": "quit",  # the words the leave question offers, typed at the prompt: it asks
+    "away": "quit",
 }
 
 

@@ -151,3 +151,10 @@ def test_completion_offers_the_pending_choices() -> None:
     state.asking = Asking.WHICH_GROUP
     state.choices = tuple(p for p in match.round.legal_plays() if p.card == parse_card("7d"))
     assert complete(state, "")[:2] == ["1", "2"]
+
+
+@pytest.mark.parametrize("word", ["quit", "exit", "q", "leave", "away"])
+def test_the_words_of_the_leave_question_are_the_quit_command(word: str) -> None:
+    """`away` and `leave` are what "leave, away or stay?" offers; typed at the prompt they
+    read as cards ("invalid card: 'away': unknown suit 'way'")."""
+    assert parse_command(word) == Simple(name="quit")
