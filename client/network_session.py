@@ -1295,7 +1295,11 @@ class NetworkSession:
             text = "everyone agreed: a new match begins"
             self._emit(Message(seat=None, text=text, table=True))
             return False
-        waiting = [self._names[s] for s, v in enumerate(e.votes) if v == "waiting"]
+        waiting = [
+            "you" if s == self._seat else self._names[s]
+            for s, v in enumerate(e.votes)
+            if v == "waiting"
+        ]
         text = f"rematch: waiting for {', '.join(waiting)} ({e.seconds} s left to answer)"
         self._emit(Message(seat=None, text=text, table=True))
         return False
