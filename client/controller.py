@@ -518,6 +518,11 @@ class Controller:
                     "it keeps your seat (a computer plays it once its grace period ends). "
                     f"{again} takes it back, or with --no-resume sits down anew."
                 )
+            elif getattr(self.session, "hosts_friends", False):
+                self._say(
+                    "Leaving your own table for good ends it: its host runs in this terminal, "
+                    "so your friends' match stops too (they are told)."
+                )
             else:
                 self._say("Leaving the table for good; a computer player takes your seat.")
             await leave(away=False)

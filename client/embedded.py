@@ -218,6 +218,7 @@ async def open_embedded_game(
                 session.embedded_port = bound  # type: ignore[attr-defined]
                 if store is not None:
                     session.take_back_with = "`scopa-net play --lan`"
+                session.hosts_friends = lan and humans > 1  # type: ignore[attr-defined]
                 if lan and humans == 1 and resume_from is None:
                     # Every other seat is a computer's: nobody can join, whatever the LAN.
                     session.where_to_join = (
@@ -234,9 +235,19 @@ async def open_embedded_game(
                     for line in session.where_to_join:
                         session.notice(line)
                 yield session
+            if kept and session.left_for_good and humans > 1:
+                # The table's host runs here: leaving it for good ends it for the friends too.
+                for task in list(host.tables.values()):
+                    task.notice(
+                        f"{session.name} left their own table for good, and its host ran in "
+                        f"their terminal: this match ends here."
+                    )
+                await trio.sleep(0.5)  # the notice on its way before the goodbye
             if kept:
                 # Friends are told the host stopped and how to come back; the journal is flushed.
                 with trio.move_on_after(3):
                     await host.shutdown(grace=1.0)
             nursery.cancel_scope.cancel()
         host.journal.close()
+        if kept and data_dir is not None and session.left_for_good:
+            close_lan_tables(data_dir)  # nothing to take back: a later run opens a new table

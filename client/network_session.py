@@ -484,6 +484,8 @@ class NetworkSession:
         self._away_names: dict[int, str] = {}
         self._stepped_away: set[int] = set()
         self._host_stopped = False  # the last connection ended with the host's shutting_down
+        self.left_for_good = False
+        """The player gave the seat up for good (``leave``), rather than stepping away."""
         """Seats whose person stepped away (``seat_status`` with ``away``) and is not back."""
         self._seed_due = False
         self._seed_lost_round: bytes | None = None
@@ -633,6 +635,7 @@ class NetworkSession:
         Waits briefly for the host's ``left``. Stepping away keeps the seat on disk for
         ``scopa-net join`` to take back; leaving for good forgets it."""
         self._stop = True
+        self.left_for_good = not away
         # The host's ``left`` ends the session, and the screen stops everything when it ends:
         # that must not cut this short before the seat on disk is dealt with (shielded, and
         # bounded in time).

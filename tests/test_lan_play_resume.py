@@ -21,6 +21,7 @@ from scopa_net.client.embedded import (
     lan_table_lock,
     open_embedded_game,
 )
+from scopa_net.client.network_session import NetworkSession, TableChoice
 from scopa_net.client.session import Message
 from scopa_net.commands import play
 from scopa_net.commands.main import main
@@ -184,3 +185,42 @@ async def test_play_lan_with_no_seat_for_friends_says_nobody_can_join(tmp_path: 
             )
         async with open_game(tmp_path, humans=2) as session:  # a seat for a friend: where
             assert "nobody can join" not in session.where_to_join[0]
+
+
+async def test_leaving_your_own_lan_table_for_good_tells_the_friends_it_ended(
+    tmp_path: Path,
+) -> None:
+    """The table's host runs in the owner's terminal: when the owner left it for good, the
+    friend read "Ada left the table; a computer player takes the seat", then waited five
+    minutes for a host that could not come back."""
+    heard: list[str] = []
+    with lan_table_lock(tmp_path):
+        async with trio.open_nursery() as nursery:
+            async with open_game(tmp_path, humans=2) as ada:
+                assert ada.hosts_friends  # type: ignore[attr-defined]
+                friend = NetworkSession(
+                    "127.0.0.1",
+                    ada.embedded_port,  # type: ignore[attr-defined]
+                    TableChoice(table_id=ada.table_id),
+                    name="Dino",
+                )
+
+                async def listen() -> None:
+                    async for event in friend.events:
+                        if isinstance(event, Message):
+                            heard.append(event.text)
+
+                nursery.start_soon(friend.run)
+                nursery.start_soon(listen)
+                with trio.fail_after(10):
+                    await friend.connected.wait()
+                await ada.leave(away=False)
+            with trio.fail_after(10):  # Ada's terminal has closed her table and its host
+                while not any("this match ends here" in t for t in heard):
+                    await trio.sleep(0.01)
+            nursery.cancel_scope.cancel()
+    assert (
+        "Ada left their own table for good, and its host ran in their terminal: this match "
+        "ends here." in heard
+    )
+    assert kept_lan_seats(tmp_path) == []
