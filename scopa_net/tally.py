@@ -565,6 +565,11 @@ class Guide:
             )
         if sum(numbers) > whole:
             raise TallyError(f"invalid {what}: {text!r}; there are only {whole} in the pack")
+        if complement and sum(numbers) != whole:  # every card is someone's by the hand's end
+            raise TallyError(
+                f"invalid {what}: {text!r} make {sum(numbers)}; all {whole} are taken by the end "
+                "of a hand"
+            )
         return tuple(numbers)
 
     def _holder(self, text: str, what: str) -> int | None:

@@ -36,7 +36,8 @@ def new(players: int = 2, target: int = 11, variants: tuple[str, ...] = ()) -> T
 
 @st.composite
 def dealt_round(draw: st.DrawFn) -> tuple[RuleSet, list[int], list[int]]:
-    """A finished round's piles: every card to some side (or to nobody), and sweeps."""
+    """A finished round's piles: every card to some side (the last capturer takes what is
+    left, so a count whose cards do not make 40 is a typo the count refuses), and sweeps."""
     players = draw(st.sampled_from([2, 3, 4, 6]))
     variants = draw(
         st.sets(st.sampled_from([v for v in SCORING_VARIANTS if v.value != "six_as_three_pairs"]))
@@ -44,11 +45,10 @@ def dealt_round(draw: st.DrawFn) -> tuple[RuleSet, list[int], list[int]]:
     if players == 6 and draw(st.booleans()):
         variants.add("six_as_three_pairs")
     rules = RuleSet.of(players, 11, variants)
-    owners = draw(st.lists(st.integers(-1, rules.side_count - 1), min_size=40, max_size=40))
+    owners = draw(st.lists(st.integers(0, rules.side_count - 1), min_size=40, max_size=40))
     piles = [0] * rules.side_count
     for card, owner in zip(CARDS, owners, strict=True):
-        if owner >= 0:
-            piles[owner] |= card.bit
+        piles[owner] |= card.bit
     sweeps = [draw(st.integers(0, min(5, p.bit_count()))) for p in piles]
     return rules, piles, sweeps
 
@@ -162,9 +162,11 @@ def test_the_count_refuses_what_cannot_be_and_keeps_going() -> None:
         with pytest.raises(TallyError):
             guide.answer(answer)
     assert guide.asking == (Ask.CARDS, None)
+    with pytest.raises(TallyError, match=r"'30 9' make 39; all 40 are taken by the end of a hand"):
+        guide.answer("30 9")  # a typo: the last capturer takes what is left
     guide.answer("34 6")
     with pytest.raises(TallyError, match="Bruno took 6 cards, so not 7 coins"):
-        guide.answer("0 7")
+        guide.answer("3 7")
     guide.answer("10 0")
     with pytest.raises(TallyError, match="Bruno took no coins"):
         guide.answer("bruno")
