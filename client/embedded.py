@@ -26,7 +26,7 @@ import trio
 from scopa_net.client.file_lock import FileLocks
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
 from scopa_net.client.seat_store import SeatRecord, SeatStore
-from scopa_net.fair.commitments import public_key_bytes
+from scopa_net.fair.commitments import fingerprint, public_key_bytes
 from scopa_net.rules import RuleSet
 from scopa_net.server.announce import advertise
 from scopa_net.server.config import HostConfig
@@ -231,7 +231,11 @@ async def open_embedded_game(
                     # Announced once the table is open, so the first announcement already counts
                     # its open seats (before it, a friend searching saw "0 open seats").
                     nursery.start_soon(advertise, host)
-                    session.where_to_join = lan_join_lines(config.bind, bound, port)
+                    session.where_to_join = (
+                        *lan_join_lines(config.bind, bound, port),
+                        f"This table's host key is {fingerprint(host.public_key)}: a friend's "
+                        "join shows it on their first visit, to compare.",
+                    )
                     for line in session.where_to_join:
                         session.notice(line)
                 yield session

@@ -26,6 +26,7 @@ from scopa_net.client.session import Message
 from scopa_net.commands import play
 from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_USAGE, CommandError
+from scopa_net.fair.commitments import fingerprint
 from scopa_net.rules import RuleSet
 from scopa_net.server.config import DEFAULT_PORT
 
@@ -185,6 +186,9 @@ async def test_play_lan_with_no_seat_for_friends_says_nobody_can_join(tmp_path: 
             )
         async with open_game(tmp_path, humans=2) as session:  # a seat for a friend: where
             assert "nobody can join" not in session.where_to_join[0]
+            # and the key a friend's first join shows, to compare (never shown before)
+            key = fingerprint(session.host_key)
+            assert f"This table's host key is {key}:" in session.where_to_join[-1]
 
 
 async def test_leaving_your_own_lan_table_for_good_tells_the_friends_it_ended(
