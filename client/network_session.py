@@ -857,6 +857,7 @@ class NetworkSession:
         assert record is not None
         self.table_id, self._seat = record.table_id, record.seat
         self.host_key = bytes.fromhex(record.host_key)
+        self.match_no = record.match_no
         self._start_seat(starting_snapshot(record), mid_match=record.mid_match)
         for seat, name in enumerate(record.names[: len(self._names)]):
             self._names[seat] = clean_name(name) or self._names[seat]
@@ -1287,14 +1288,20 @@ class NetworkSession:
             self._forget_record()  # nothing left to take back
             return True
         if e.state == "agreed":
-            if self._record is None and self._finished is not None:
-                self._record = replace(self._finished, seeds={})
-                self._save_record()
             self.match_no = e.match_no + 1
             assert self.table_id is not None
             start = opening_snapshot(self.rules, seat=self.seat, seq=e.seq, table_id=self.table_id)
             self.mirror = SeatMirror(start)
             self.witness = DealWitness(self.rules, self.host_key, self.seat)
+            # The seat is kept on disk again, for the new match: a client taking it back
+            # starts from this event (not the table's first: the host would replay the match
+            # just played, whose end forgets the seat and whose rematch empties its seeds).
+            kept = self._record if self._record is not None else self._finished
+            if kept is not None:
+                self._record = replace(
+                    kept, seeds={}, mid_match=False, match_no=self.match_no, match_seq=e.seq
+                )
+                self._save_record()
             text = "everyone agreed: a new match begins"
             self._emit(Message(seat=None, text=text, table=True))
             return False

@@ -72,6 +72,13 @@ class SeatRecord:
     last_seq: int = 0
     mid_match: bool = False
     """The seat was taken in a match already under way."""
+    match_no: int = 1
+    """Which match at the table the seat is kept for (one more at every rematch)."""
+    match_seq: int = 0
+    """The seq of the event the seat's match began after: 0 for the table's first match,
+    the agreed ``rematch_status`` for a rematch. A client taking the seat back starts there
+    and has the host replay that match only (an earlier match's events, replayed, would end
+    it all over again, and its rounds' seeds are no longer kept)."""
     seeds: dict[str, str] = field(default_factory=dict)
     """round id (hex) -> this seat's seed (hex) for that round."""
     pending: tuple[PendingMove, ...] = ()
@@ -171,7 +178,8 @@ class SeatStore:
 
 
 def starting_snapshot(record: SeatRecord) -> m.Snapshot:
-    """The seat's view before anything happened at the table (seq 0): a client taking a seat
-    back from disk starts here and has the host replay every event since."""
+    """The seat's view before anything happened in its match (seq 0 for the table's first
+    match, the agreed rematch's seq for a later one): a client taking a seat back from disk
+    starts here and has the host replay every event since."""
     rules = RuleSet.of(record.players, record.target, record.variants)
-    return opening_snapshot(rules, seat=record.seat, seq=0, table_id=record.table_id)
+    return opening_snapshot(rules, seat=record.seat, seq=record.match_seq, table_id=record.table_id)

@@ -1,0 +1,192 @@
+"""A seat taken back from disk after a rematch at a blind table, in virtual time.
+
+Real host, real client sessions with seat stores over memory streams, trio's autojump clock.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import trio
+import trio.testing
+from hosting import create, start_memory_host
+from test_blind_drops import Plug
+
+from scopa_net.bots.levels import make_player
+from scopa_net.client.bot_client import play_as_bot
+from scopa_net.client.network_session import (
+    DealCheckFailedError,
+    NetworkSession,
+    TableChoice,
+    open_network_session,
+)
+from scopa_net.client.seat_store import SeatStore
+from scopa_net.client.session import Message
+from scopa_net.fair.blind.verifier import verify_any
+from scopa_net.rules import RuleSet
+from scopa_net.server.table import Phase
+
+NAMES = ("Ada", "Bruno", "Carla")
+
+
+async def new_match(session: NetworkSession) -> None:
+    """Agree to play again and wait until everyone has."""
+    await session.rematch(True)
+    async for event in session.events:
+        if isinstance(event, Message) and "a new match begins" in event.text:
+            return
+    raise AssertionError("the session ended before the rematch")
+
+
+async def test_a_seat_taken_back_after_a_rematch_keeps_its_round_seeds(
+    autojump_clock: trio.testing.MockClock,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ada, Bruno and Carla at a 3-player blind table to 1 point play a match and all agree
+    to play again. In round 1 of match 2, once Carla has played a card, her client is killed
+    (``kill -9``); she runs it again and takes her seat back from disk. Her client must pick
+    up match 2 where it stands, with the seed it kept for the round in play, and play on to
+    the end with every deal verified. Before the fix the client taken back started from the
+    table's first event: the host replayed match 1 (whose seeds the rematch had dropped from
+    the record), its match end forgot the record and the replayed rematch emptied its seeds,
+    so Carla's client made up a new seed and stopped with DEAL CHECK FAILED ("bad key: this
+    party's own key was relayed altered") against an honest host."""
+    rules = RuleSet.of(3, 1)
+    failed: dict[str, DealCheckFailedError] = {}
+    sessions: dict[str, NetworkSession] = {}
+    stores = {name: SeatStore(tmp_path / name) for name in NAMES}
+    said: list[str] = []
+    emit = NetworkSession._emit
+
+    def recorded(self: NetworkSession, event: object) -> None:
+        if isinstance(event, Message) and sessions.get("Carla") is self:
+            said.append(event.text)
+        emit(self, event)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(NetworkSession, "_emit", recorded)
+
+    async with trio.open_nursery() as nursery:
+        host, net = await start_memory_host(nursery, grace=60.0)
+        plug = Plug(net)
+        ada_ready = trio.Event()
+        done = {name: trio.Event() for name in NAMES}
+        carla_played = trio.Event()
+        carla_scope = trio.CancelScope()
+
+        async def person(name: str, choice: TableChoice) -> None:
+            """Two matches, the second to its end (then the session ends)."""
+            try:
+                async with open_network_session(
+                    "mem",
+                    0,
+                    choice,
+                    name=name,
+                    data_dir=tmp_path / name,
+                    store=stores[name],
+                    connector=net.connect,
+                    offer_rematch=True,
+                ) as session:
+                    sessions[name] = session
+                    if name == "Ada":
+                        ada_ready.set()
+                    player = make_player("random", len(name))
+                    assert await play_as_bot(session, player) is not None
+                    await new_match(session)
+                    await play_as_bot(session, player)
+            except DealCheckFailedError as exc:
+                failed[name] = exc
+            finally:
+                done[name].set()
+
+        async def carla_until_killed() -> None:
+            """Match 1, the rematch, one card of match 2; then nothing until killed."""
+            with carla_scope:
+                async with open_network_session(
+                    "mem",
+                    0,
+                    TableChoice(table_id=table_id),
+                    name="Carla",
+                    data_dir=tmp_path / "Carla",
+                    store=stores["Carla"],
+                    connector=plug.connect,
+                    offer_rematch=True,
+                ) as session:
+                    sessions["Carla"] = session
+                    player = make_player("random", 5)
+                    assert await play_as_bot(session, player) is not None
+                    await new_match(session)
+                    while True:
+                        view = session.view
+                        if view is not None and view.my_turn and not view.round_over:
+                            await session.submit(player.choose(view))
+                            carla_played.set()
+                            await trio.sleep_forever()
+                        await session.events.receive()
+
+        nursery.start_soon(person, "Ada", TableChoice(create=create(rules, blind=True)))
+        await ada_ready.wait()
+        table_id = sessions["Ada"].table_id
+        table = host.tables[table_id].table
+        nursery.start_soon(person, "Bruno", TableChoice(table_id=table_id))
+        nursery.start_soon(carla_until_killed)
+
+        # Round 1 of match 2, Carla has played, and the table waits on someone.
+        with trio.fail_after(3600):
+            await carla_played.wait()
+            while table.phase is not Phase.PLAY:
+                await trio.sleep(0.01)
+        assert table.match_no == 2
+        assert table.blind_round is not None
+        assert table.blind_round.round_no == 1
+        assert not failed, "\n".join(exc.banner for exc in failed.values())
+        carla_scope.cancel()  # kill -9
+        await plug.pull()
+
+        # Carla runs her client again: her seat (and round 1's seed) kept on disk.
+        (record,) = stores["Carla"].records()
+        assert len(record.seeds) == 1
+        carla_done = trio.Event()
+
+        async def carla_again() -> None:
+            try:
+                async with open_network_session(
+                    "mem",
+                    0,
+                    TableChoice(table_id=record.table_id, seat=record.seat),
+                    name="Carla",
+                    data_dir=tmp_path / "Carla",
+                    store=stores["Carla"],
+                    connector=net.connect,
+                    resume_from=record,
+                ) as session:
+                    sessions["Carla"] = session
+                    await play_as_bot(session, make_player("random", 5))
+            except DealCheckFailedError as exc:
+                failed["Carla"] = exc
+            finally:
+                carla_done.set()
+
+        nursery.start_soon(carla_again)
+        with trio.fail_after(3600 * 4):
+            for name in ("Ada", "Bruno"):
+                await done[name].wait()
+            await carla_done.wait()
+        nursery.cancel_scope.cancel()
+
+    assert not failed, "\n".join(exc.banner for exc in failed.values())
+    carla = sessions["Carla"]
+    assert carla.match_no == 2
+    assert any(t.startswith("Back in your seat") for t in said), said
+    for name in NAMES:
+        session = sessions[name]
+        assert session.verdict_failures == [], (name, session.verdict_failures)
+        transcript = session.witness.transcript()  # type: ignore[union-attr]
+        assert transcript.result.winner is not None, name
+        verdict = verify_any(transcript)
+        assert verdict.ok, (name, verdict.lines())
+    # Carla's file for match 2 is saved beside match 1's, both whole.
+    files = sorted(p.name for p in (tmp_path / "Carla" / "transcripts").glob("*.scopa"))
+    assert len(files) == 2, files
+    assert files[0].endswith("-match2.scopa"), files
