@@ -42,11 +42,13 @@ def person_runner(
     done: dict[str, trio.Event],
     ada_ready: trio.Event,
     connect: Connector,
+    plays: Callable[[NetworkSession, str], Awaitable[object]] | None = None,
 ) -> Callable[..., Awaitable[None]]:
     """``person(name, choice, connector=None, **options)``: that person's client at the table
     (their own data folder and seat store), playing at random until the match ends; its
     session goes in ``sessions``, a failed deal check in ``failed``, and ``done[name]`` is set
-    when it stops, however it stops. ``ada_ready`` is set once Ada (who opens the table) sits."""
+    when it stops, however it stops. ``ada_ready`` is set once Ada (who opens the table) sits.
+    ``plays(session, name)``: what the person does at the table (by default, one match)."""
 
     async def person(
         name: str, choice: TableChoice, connector: Connector | None = None, **options: object
@@ -65,7 +67,10 @@ def person_runner(
                 sessions[name] = session
                 if name == "Ada":
                     ada_ready.set()
-                await play_as_bot(session, make_player("random", len(name)))
+                if plays is None:
+                    await play_as_bot(session, make_player("random", len(name)))
+                else:
+                    await plays(session, name)
         except DealCheckFailedError as exc:
             failed[name] = exc
         finally:

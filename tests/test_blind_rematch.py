@@ -11,7 +11,7 @@ import pytest
 import trio
 import trio.testing
 from hosting import create, start_memory_host
-from test_blind_drops import Plug
+from test_blind_drops import Plug, person_runner
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
@@ -75,30 +75,26 @@ async def test_a_seat_taken_back_after_a_rematch_keeps_its_round_seeds(
         carla_played = trio.Event()
         carla_scope = trio.CancelScope()
 
-        async def person(name: str, choice: TableChoice) -> None:
+        async def two_matches(session: NetworkSession, name: str) -> None:
             """Two matches, the second to its end (then the session ends)."""
-            try:
-                async with open_network_session(
-                    "mem",
-                    0,
-                    choice,
-                    name=name,
-                    data_dir=tmp_path / name,
-                    store=stores[name],
-                    connector=net.connect,
-                    offer_rematch=True,
-                ) as session:
-                    sessions[name] = session
-                    if name == "Ada":
-                        ada_ready.set()
-                    player = make_player("random", len(name))
-                    assert await play_as_bot(session, player) is not None
-                    await new_match(session)
-                    await play_as_bot(session, player)
-            except DealCheckFailedError as exc:
-                failed[name] = exc
-            finally:
-                done[name].set()
+            player = make_player("random", len(name))
+            assert await play_as_bot(session, player) is not None
+            await new_match(session)
+            await play_as_bot(session, player)
+
+        run = person_runner(
+            tmp_path,
+            stores=stores,
+            sessions=sessions,
+            failed=failed,
+            done=done,
+            ada_ready=ada_ready,
+            connect=net.connect,
+            plays=two_matches,
+        )
+
+        async def person(name: str, choice: TableChoice) -> None:
+            await run(name, choice, offer_rematch=True)
 
         async def carla_until_killed() -> None:
             """Match 1, the rematch, one card of match 2; then nothing until killed."""
