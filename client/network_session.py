@@ -801,7 +801,7 @@ class NetworkSession:
                 waited = trio.current_time() - lost_at
                 if waited > RECONNECT_FOR:
                     self._give_up(
-                        f"No answer from the host at {self.address} for "
+                        f"The host at {self.address} was unreachable for "
                         f"{_duration(waited)}; stopped trying."
                     )
                     hint = ""
@@ -813,7 +813,7 @@ class NetworkSession:
                     self._emit(
                         ConnectionChanged(
                             state=ConnectionState.RECONNECTING,
-                            detail=f"no answer from the host for {_duration(waited)}; still "
+                            detail=f"the host has been unreachable for {_duration(waited)}; still "
                             f"trying for up to {_duration(RECONNECT_FOR)}. Type quit to stop "
                             "(your seat is kept)",
                         )

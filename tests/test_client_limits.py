@@ -5,6 +5,7 @@ warning without losing the state of the game."""
 from __future__ import annotations
 
 import logging
+import re
 from functools import partial
 
 import pytest
@@ -77,7 +78,16 @@ async def test_the_client_gives_up_after_the_reconnect_window(
         waited = trio.current_time() - cut_at
         # It kept trying for the whole window (and at most one more backoff step after it).
         assert RECONNECT_FOR <= waited <= RECONNECT_FOR + 10
-        states = [e.state for e in connection_changes(session)]
+        changes = connection_changes(session)
+        states = [e.state for e in changes]
+        # The reports say the host is unreachable, not that it does not answer: a host that is
+        # not running refuses the connection at once.
+        reports = [e.detail for e in changes if "unreachable" in e.detail]
+        assert reports, [e.detail for e in changes]
+        assert all(
+            re.match(r"the host has been unreachable for \d+ s; still trying for up to 5 min", d)
+            for d in reports[:2]
+        ), reports
         # Connected, then reconnecting until it gave up: never back in between.
         assert states[-2:] == [ConnectionState.RECONNECTING, ConnectionState.CLOSED]
         assert ConnectionState.CONNECTED not in states[states.index(ConnectionState.RECONNECTING) :]
