@@ -13,12 +13,11 @@ from pathlib import Path
 import pytest
 import trio
 import trio.testing
-from hosting import Network, create, start_memory_host
+from blind_people import Plug, person_runner
+from hosting import create, start_memory_host
 
 from scopa_net.bots.levels import make_player
-from scopa_net.client.bot_client import play_as_bot
 from scopa_net.client.network_session import (
-    Connector,
     DealCheckFailedError,
     NetworkSession,
     TableChoice,
@@ -31,71 +30,6 @@ from scopa_net.fair.blind.verifier import verify_any
 from scopa_net.fair.commitments import fingerprint
 from scopa_net.rules import RuleSet
 from scopa_net.server.table import Phase
-
-
-def person_runner(
-    tmp_path: Path,
-    *,
-    stores: dict[str, SeatStore],
-    sessions: dict[str, NetworkSession],
-    failed: dict[str, DealCheckFailedError],
-    done: dict[str, trio.Event],
-    ada_ready: trio.Event,
-    connect: Connector,
-    plays: Callable[[NetworkSession, str], Awaitable[object]] | None = None,
-) -> Callable[..., Awaitable[None]]:
-    """``person(name, choice, connector=None, **options)``: that person's client at the table
-    (their own data folder and seat store), playing at random until the match ends; its
-    session goes in ``sessions``, a failed deal check in ``failed``, and ``done[name]`` is set
-    when it stops, however it stops. ``ada_ready`` is set once Ada (who opens the table) sits.
-    ``plays(session, name)``: what the person does at the table (by default, one match)."""
-
-    async def person(
-        name: str, choice: TableChoice, connector: Connector | None = None, **options: object
-    ) -> None:
-        try:
-            async with open_network_session(
-                "mem",
-                0,
-                choice,
-                name=name,
-                data_dir=tmp_path / name,
-                store=stores[name],
-                connector=connector or connect,
-                **options,  # type: ignore[arg-type]
-            ) as session:
-                sessions[name] = session
-                if name == "Ada":
-                    ada_ready.set()
-                if plays is None:
-                    await play_as_bot(session, make_player("random", len(name)))
-                else:
-                    await plays(session, name)
-        except DealCheckFailedError as exc:
-            failed[name] = exc
-        finally:
-            done[name].set()
-
-    return person
-
-
-class Plug:
-    """One person's connections to the host, pulled out at once: ``kill -9`` of their
-    client (no ``bye``, no ``leave``; the host reads the end of the stream)."""
-
-    def __init__(self, net: Network) -> None:
-        self.net = net
-        self.ends: list[trio.abc.Stream] = []
-
-    async def connect(self) -> trio.abc.Stream:
-        end = await self.net.connect()
-        self.ends.append(end)
-        return end
-
-    async def pull(self) -> None:
-        for end in self.ends:
-            await trio.aclose_forcefully(end)
-        self.ends.clear()
 
 
 @pytest.mark.parametrize("apart", [0.0, 10.0])

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import trio
 import trio.testing
+from blind_people import Plug, person_runner
 from hosting import create, start_memory_host
-from test_blind_drops import Plug, person_runner
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
