@@ -483,10 +483,10 @@ class NetworkSession:
         self._seats: list[m.SeatInfo] = []
         self._away_names: dict[int, str] = {}
         self._stepped_away: set[int] = set()
+        """Seats whose person stepped away (``seat_status`` with ``away``) and is not back."""
         self._host_stopped = False  # the last connection ended with the host's shutting_down
         self.left_for_good = False
         """The player gave the seat up for good (``leave``), rather than stepping away."""
-        """Seats whose person stepped away (``seat_status`` with ``away``) and is not back."""
         self._seed_due = False
         self._seed_lost_round: bytes | None = None
         self._resumed_at = -math.inf
