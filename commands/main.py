@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import importlib
 import os
 import sys
@@ -18,6 +19,7 @@ from scopa_net import __version__
 from scopa_net.commands.options import (
     EXIT_BROKEN_PIPE,
     EXIT_CANCELLED,
+    EXIT_LOCAL,
     EXIT_STATUSES,
     EXIT_USAGE,
     ArgumentParser,
@@ -110,6 +112,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _stopped()
     except BrokenPipeError:
         return _reader_gone()
+    except OSError as exc:
+        if exc.errno not in _DISK_FULL:
+            raise
+        return _disk_full(exc)
     except BaseExceptionGroup as group:
         # Ctrl-C inside a trio nursery (bots, arena...) comes wrapped in a group.
         _, rest = group.split((KeyboardInterrupt, EOFError))
@@ -124,6 +130,19 @@ def _reader_gone() -> int:
     with contextlib.suppress(OSError):  # Python's own flush of stdout at exit must not fail
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return EXIT_BROKEN_PIPE
+
+
+_DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
+
+
+def _disk_full(exc: OSError) -> int:
+    """Output or a saved file met a full disk (``> /dev/full``, a full home folder): one line,
+    and nothing more written to an output that cannot take it."""
+    where = f" ({exc.filename})" if exc.filename else ""
+    with contextlib.suppress(OSError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    say(f"cannot write{where}: {exc.strerror.lower()}; free some space and try again")
+    return EXIT_LOCAL
 
 
 def _stopped() -> int:

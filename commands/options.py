@@ -24,7 +24,8 @@ EXIT_UNREACHABLE = 3
 EXIT_REFUSED = 4
 """The host said no: no such table, seat taken, wrong password, table full."""
 EXIT_LOCAL = 5
-"""This machine cannot do it: port in use, address not here, database unusable or locked."""
+"""This machine cannot do it: port in use, address not here, database unusable or locked,
+a full disk."""
 EXIT_KEY_CHANGED = 6
 """The host's key is not the one pinned for its address: it may be another host."""
 EXIT_DEAL_FAILED = 7
@@ -40,7 +41,7 @@ EXIT_STATUSES = (
     (EXIT_USAGE, "a bad flag, value or combination of flags"),
     (EXIT_UNREACHABLE, "no scopa-net host there (refused, no answer, unknown name, not one)"),
     (EXIT_REFUSED, "the host said no (no such table, seat taken, wrong password, full)"),
-    (EXIT_LOCAL, "this machine cannot (port in use, address not here, database unusable)"),
+    (EXIT_LOCAL, "this machine cannot (port in use, address not here, database, disk full)"),
     (EXIT_KEY_CHANGED, "the host's key changed since you pinned it (it may be another host)"),
     (EXIT_DEAL_FAILED, "a deal check failed: the client stopped and saved the evidence"),
     (EXIT_CANCELLED, "you stopped it (Ctrl-C, or Ctrl-D at a question)"),

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 from helpers import run_scopa_net
 
@@ -43,9 +47,6 @@ def test_unknown_variant_is_a_clear_error(capsys: pytest.CaptureFixture[str]) ->
 
 def test_output_piped_into_head_ends_quietly() -> None:
     """`scopa-net demo | head -1` printed a BrokenPipeError traceback once head had gone."""
-    import subprocess
-    import sys
-
     demo = subprocess.Popen(
         [sys.executable, "-m", "scopa_net", "demo"],
         stdout=subprocess.PIPE,
@@ -57,3 +58,22 @@ def test_output_piped_into_head_ends_quietly() -> None:
     _, errors = demo.communicate(timeout=60)
     assert demo.returncode == 141
     assert errors == b""
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_output_to_a_full_disk_is_one_line() -> None:
+    """`scopa-net demo > /dev/full` ended in an OSError traceback (no space left on device)."""
+    with open("/dev/full", "w") as full:
+        demo = subprocess.run(
+            [sys.executable, "-m", "scopa_net", "demo", "--rounds", "2"],
+            check=False,
+            stdout=full,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            text=True,
+            timeout=60,
+        )
+    assert demo.returncode == 5
+    assert demo.stderr == (
+        "scopa-net: cannot write: no space left on device; free some space and try again\n"
+    )
