@@ -33,7 +33,7 @@ from prompt_toolkit.renderer import print_formatted_text as render_fragments
 from prompt_toolkit.styles import BaseStyle
 
 from scopa_net.client.completion import PlayCompleter
-from scopa_net.client.controller import Asking, ClientState, Controller, Lines
+from scopa_net.client.controller import Asking, ClientState, Controller, Lines, answer_prompt
 from scopa_net.client.guest import run_beside_prompt
 from scopa_net.client.keys import make_key_bindings
 from scopa_net.client.network_session import DealCheckFailedError, SessionError
@@ -200,16 +200,9 @@ class ClientApp:
     def _message(self) -> FormattedText:
         assert self.controller is not None
         state = self.controller.state
-        if state.asking is Asking.WHICH_GROUP:
-            return FormattedText([("class:prompt", f"which one (1-{len(state.choices)})? ")])
-        if state.asking is Asking.CONFIRM_QUIT:
-            return FormattedText([("class:prompt", "leave the match (y/n)? ")])
-        if state.asking is Asking.LEAVE_OR_AWAY:
-            return FormattedText([("class:prompt", "leave, away or stay? ")])
-        if state.asking is Asking.CONFIRM_PLAY:
-            return FormattedText([("class:prompt", "play it anyway (y/n)? ")])
-        if state.asking is Asking.REMATCH:
-            return FormattedText([("class:prompt", "play again (y/n)? ")])
+        asked = answer_prompt(state.asking, len(state.choices))
+        if asked is not None:
+            return FormattedText([("class:prompt", asked)])
         return FormattedText([("class:prompt", "scopa> ")])
 
     async def _prompt_loop(self, ready: asyncio.Future[None], output: Output) -> None:

@@ -68,6 +68,19 @@ class Asking(enum.Enum):
     CONFIRM_PLAY = "confirm play"
 
 
+def answer_prompt(asking: Asking, choices: int = 0) -> str | None:
+    """The prompt while a question waits, or None when none does. The question itself is the
+    line above the prompt, said once; the prompt names only the answers it takes."""
+    match asking:
+        case Asking.WHICH_GROUP:
+            return f"1-{choices}? "
+        case Asking.LEAVE_OR_AWAY:
+            return "leave, away or stay? "
+        case Asking.CONFIRM_QUIT | Asking.CONFIRM_PLAY | Asking.REMATCH:
+            return "y/n? "
+    return None
+
+
 LEAVE_QUESTION = (
     "Leave for good (a computer player takes your seat) or step away (your seat is kept "
     "for you; {again} takes it back)? Type leave, away, or stay."

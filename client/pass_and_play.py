@@ -38,7 +38,7 @@ from scopa_net.client.app import LINE_BUFFER, Printer, exit_status, take_prompt_
 from scopa_net.client.commands import COMMANDS, Choose, CommandError, PlayCard, parse_command
 from scopa_net.client.completion import PlayCompleter
 from scopa_net.client.config import Settings
-from scopa_net.client.controller import Asking, Controller, Lines
+from scopa_net.client.controller import Asking, Controller, Lines, answer_prompt
 from scopa_net.client.embedded import open_embedded_game
 from scopa_net.client.guest import run_beside_prompt
 from scopa_net.client.keys import make_key_bindings
@@ -202,18 +202,17 @@ class PassAndPlayApp:
 
     def _message(self) -> FormattedText:
         if self._confirming_quit():
-            return FormattedText([("class:prompt", "leave the match (y/n)? ")])
+            return FormattedText([("class:prompt", answer_prompt(Asking.CONFIRM_QUIT))])
         if self.asking_rematch:
-            return FormattedText([("class:prompt", "play again (y/n)? ")])
+            return FormattedText([("class:prompt", answer_prompt(Asking.REMATCH))])
         if self.waiting is not None:
             who = self.seats[self.waiting].state.names[self.seats[self.waiting].state.seat]
             return FormattedText([("class:prompt", f"{who}: press Enter ")])
         if self.active is not None:
             state = self.seats[self.active].state
-            if state.asking is Asking.CONFIRM_PLAY:
-                return FormattedText([("class:prompt", "play it anyway (y/n)? ")])
-            if state.choices:
-                return FormattedText([("class:prompt", f"which one (1-{len(state.choices)})? ")])
+            asked = answer_prompt(state.asking, len(state.choices))
+            if asked is not None:
+                return FormattedText([("class:prompt", asked)])
             return FormattedText([("class:prompt", f"{state.names[state.seat]}> ")])
         return FormattedText([("class:prompt", "scopa> ")])
 

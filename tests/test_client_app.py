@@ -183,6 +183,9 @@ def test_the_client_offers_to_play_again_and_a_yes_starts_a_new_match() -> None:
     status, text, state = run_app(RuleSet.of(2, target=1), playing(rematch=("y",)), opener=opener)
     assert status == 0
     assert text.count("Play again with the same players? (y/n)") == 2
+    # The question is said once each time; the prompt under it names only the answers.
+    assert text.lower().count("play again") == 2
+    assert "y/n? " in text
     assert "Waiting for the others to answer." in text
     assert "everyone agreed: a new match begins" in text
     assert text.count("Round 1 score sheet") == 2
