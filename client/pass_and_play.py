@@ -401,9 +401,19 @@ class PassAndPlayApp:
         if self.active is not None or self.waiting is not None:
             return
         for index, seat in enumerate(self.seats):
-            if seat.my_turn and not seat.state.match_over:
+            if seat.my_turn and not seat.state.match_over and self._public_caught_up(seat):
                 self._hand_over(index)
                 return
+
+    def _public_caught_up(self, seat: SeatController) -> bool:
+        """Whether the first seat, which prints what is public, has shown every play that
+        ``seat``'s session has seen. Each seat's events come in on their own, so without this
+        "Bruno plays Ah" could come under "Ada's turn: press Enter"; the lead seat's next
+        event checks the turns again."""
+        lead, view = self.seats[0].state.view, seat.session.view
+        if lead is None or view is None:
+            return False
+        return (lead.round_number, len(lead.plays)) >= (view.round_number, len(view.plays))
 
     def _hand_over(self, index: int) -> None:
         seat = self.seats[index]

@@ -150,7 +150,11 @@ def test_between_clears_only_the_person_at_the_keyboard_sees_a_hand(
             turn = re.search(r"(\w+)'s turn: press Enter when \1 has the keyboard", flat)
             assert turn is not None, flat
             assert turn.start() < flat.index("Your hand"), flat
-            assert f"{turn[1]}> " in flat[flat.index("Your hand") :] or "which one" in flat
+            assert f"{turn[1]}> " in flat[flat.index("Your hand") :] or "Which one" in flat
+        handed = re.search(r"(\w+)'s turn: press Enter when \1 has the keyboard", flat)
+        if handed:  # a play comes before the handover that follows it, never under it
+            waiting = flat[handed.end() :].split("Round ")[0]
+            assert " plays " not in waiting, flat
     assert hands_shown >= 4
     assert "Ada's deal check: verified" in text
     assert "Bruno's deal check: verified" in text
