@@ -9,10 +9,12 @@ import os
 import socket
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from scopa_net.commands.options import (
+    EXIT_FAILED,
     EXIT_LOCAL,
     EXIT_USAGE,
     LEVEL_WIRE_NUMBERS,
@@ -34,6 +36,7 @@ from scopa_net.rules import RuleSet
 from scopa_net.server.config import DEFAULT_PORT, HostConfig
 
 if TYPE_CHECKING:
+    from scopa_net.fair.transcript import Transcript
     from scopa_net.server.journal import Journal, TableRecord
 
 log = logging.getLogger("scopa_net.host")
@@ -116,7 +119,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     h.add_argument("--db", default=None, help="journal database (default: the data directory)")
     h.add_argument("--export", type=int, metavar="TABLE", help="table to export")
     h.add_argument("--seat", type=int, default=0, help="whose transcript")
-    h.add_argument("--out", type=Path, help="file to write (default: tableTABLE-seatN.scopa)")
+    h.add_argument(
+        "--match",
+        type=int,
+        metavar="N",
+        help="which match of a table that played again (default: the last with a round played)",
+    )
+    h.add_argument(
+        "--out",
+        type=Path,
+        help="file to write (default: tableTABLE-seatN.scopa; tableTABLE-matchN-seatN.scopa at "
+        "a table that played again)",
+    )
     h.set_defaults(run=run_history)
 
 
@@ -414,6 +428,31 @@ def describe_finished(
     return f"{head or f'table {table_id}, started {when}'}: {score}{won}{rules}"
 
 
+def _chosen_match(
+    matches: Sequence[Transcript], wanted: int | None, table_id: int
+) -> tuple[int, Transcript]:
+    """The match to export and its number: ``wanted`` (from 1), or the last with a round
+    played (a rematch that has not dealt yet has none)."""
+    if wanted is None:
+        played = [n for n, t in enumerate(matches, 1) if t.rounds]
+        if not played:
+            raise CommandError(
+                f"table {table_id} never finished a round: there is no transcript to export",
+                EXIT_FAILED,
+            )
+        return played[-1], matches[played[-1] - 1]
+    if not 1 <= wanted <= len(matches):
+        count = "1 match" if len(matches) == 1 else f"{len(matches)} matches"
+        raise CommandError(f"--match {wanted}: table {table_id} has played {count}")
+    if not matches[wanted - 1].rounds:
+        raise CommandError(
+            f"match {wanted} of table {table_id} has not finished a round yet: there is no "
+            "transcript to export",
+            EXIT_FAILED,
+        )
+    return wanted, matches[wanted - 1]
+
+
 def _export(journal: Journal, args: argparse.Namespace) -> int:
     records = {r.table_id: r for r in journal.tables()}
     record = records.get(str(args.export))
@@ -433,23 +472,25 @@ def _export(journal: Journal, args: argparse.Namespace) -> int:
     table = kind(
         int(record.table_id), settings["name"], rules, load_host_key(journal), bots=settings["bots"]
     )
+    earlier: list[Transcript] = []  # each match over when the table played again
+    table.before_rematch = lambda: earlier.append(table.transcript_for(args.seat))
     table.replay((e.kind, e.payload) for e in journal.entries(record.table_id))
-    if not table.history and not getattr(table, "blind_history", None):
-        print(
-            f"scopa-net: table {args.export} never finished a round: there is no transcript "
-            "to export",
-            file=sys.stderr,
-        )
-        return 1
-    out = args.out or Path(f"table{args.export}-seat{args.seat}.scopa")
+    matches = [*earlier, table.transcript_for(args.seat)]
+    match_no, transcript = _chosen_match(matches, args.match, args.export)
+    name = f"table{args.export}-seat{args.seat}.scopa"
+    if len(matches) > 1:
+        name = f"table{args.export}-match{match_no}-seat{args.seat}.scopa"
+    out = args.out or Path(name)
     try:
-        out.write_bytes(table.transcript_for(args.seat).encode())
+        out.write_bytes(transcript.encode())
     except OSError as exc:
         why = exc.strerror or str(exc)
         raise CommandError(
             f"cannot write {out}: {why}; give --out a file in a folder that exists", EXIT_LOCAL
         ) from None
-    rounds = len(getattr(table, "blind_history", None) or table.history)
+    rounds = len(transcript.rounds)
     counted = "1 round" if rounds == 1 else f"{rounds} rounds"
+    if len(matches) > 1:
+        counted = f"match {match_no} of {len(matches)}, {counted}"
     print(f"wrote {out} ({counted}); check it with `scopa-net verify {out}`")
     return 0

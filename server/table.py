@@ -241,6 +241,9 @@ class Table:
         """Every finished deal attempt: public record, the host's deck, the shuffle, dealer."""
         self.pending: list[tuple[str, dict]] = []
         """Entries applied since the owner last took them for the journal."""
+        self.before_rematch: Callable[[], None] | None = None
+        """Called as a rematch begins, while the match just over is still whole: how
+        ``history --export --match`` keeps an earlier match's transcript through a replay."""
 
     # --- reading ------------------------------------------------------------------------
 
@@ -643,6 +646,8 @@ class Table:
 
     def _new_match(self) -> None:
         """Same seats and rules, a fresh match: scores, round numbers and the chain restart."""
+        if self.before_rematch is not None:
+            self.before_rematch()
         self.match_no += 1
         self.match, self.round = None, None
         self.round_no, self.dealt_round_no, self.chain = 0, 0, ZERO_CHAIN

@@ -349,3 +349,23 @@ async def test_history_keeps_the_first_match_while_the_rematch_is_played_and_aft
     head, _, result = first.partition(": ")  # "table 1, started 2026-12-01 11:05", result
     assert after[0] == f"{head.replace(', started ', ', opened ')}, match 1: {result}"
     assert re.match(r"table 1, opened .*, match 2: ann \d+ - bot 1 \d+; \w[\w ]* won", after[1])
+
+    # Each match exports on its own (before, only the last one could be), and each verifies.
+    exported = []
+    for n in (1, 2):
+        out = tmp_path / f"match{n}.scopa"
+        command = ["history", "--db", str(db), "--export", "1", "--match", str(n)]
+        assert main([*command, "--out", str(out)]) == 0
+        assert f"wrote {out} (match {n} of 2, " in capsys.readouterr().out
+        exported.append(decode(out.read_bytes()))
+        assert verify_transcript(exported[-1]).ok
+    first_ids = {r.round_id for r in exported[0].rounds}
+    assert first_ids.isdisjoint(r.round_id for r in exported[1].rounds)
+    monkeypatch.chdir(tmp_path)
+    assert main(["history", "--db", str(db), "--export", "1"]) == 0  # the last match
+    assert (tmp_path / "table1-match2-seat0.scopa").read_bytes() == (
+        tmp_path / "match2.scopa"
+    ).read_bytes()
+    capsys.readouterr()
+    assert main(["history", "--db", str(db), "--export", "1", "--match", "3"]) == 2
+    assert capsys.readouterr().err == "scopa-net: --match 3: table 1 has played 2 matches\n"
