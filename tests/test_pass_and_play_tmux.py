@@ -68,10 +68,10 @@ def test_two_people_share_a_terminal_and_never_see_each_others_hand() -> None:
                     first = re.match(r"\w+", hand[-1])
                     assert first is not None
                     tmux.type(game, first[0])
-            elif prompt.startswith("play again") and last_action != "rematch":
+            elif prompt.startswith("y/n?") and last_action != "rematch":
                 last_action = "rematch"
                 tmux.type(game, "n")
-            elif prompt.startswith("which one"):
+            elif re.match(r"1-\d+\?", prompt):
                 tmux.type(game, "1")
             time.sleep(0.15)
         assert "CLIENT-EXIT=0" in screen, screen[-3000:]
