@@ -78,6 +78,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--max-tables-per-address",
         type=at_least(1),
         default=HostConfig().max_tables_per_address,
+        metavar="N",
         help="tables one address may have open at once (raise it for load tests)",
     )
     p.add_argument(

@@ -7,7 +7,9 @@ imports nothing heavier than the rules (no trio, no prompt-toolkit, no host).
 from __future__ import annotations
 
 import argparse
+import re
 import sys
+import textwrap
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
@@ -71,7 +73,7 @@ class HelpFormatter(argparse.HelpFormatter):
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         if "\n" in text:
-            return "".join(indent + line for line in text.splitlines(keepends=True))
+            return "\n".join(_wrapped(indent + line, width) for line in text.splitlines())
         return super()._fill_text(text, width, indent)
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
@@ -87,6 +89,16 @@ class HelpFormatter(argparse.HelpFormatter):
         ):
             return action.help
         return f"{text} (default: %(default)s)"
+
+
+def _wrapped(line: str, width: int) -> str:
+    """A line of a help text laid out by hand, wrapped to ``width`` if it is wider: the rest
+    lines up under its text (after a term such as "  130  ", or under its own indent)."""
+    if len(line) <= width:
+        return line
+    term = re.match(r"\s*\S+\s{2,}", line) or re.match(r"\s*", line)
+    hang = " " * len(term[0]) if term else ""
+    return textwrap.fill(line, width, subsequent_indent=hang, break_on_hyphens=False)
 
 
 class ArgumentParser(argparse.ArgumentParser):

@@ -77,3 +77,17 @@ def test_output_to_a_full_disk_is_one_line() -> None:
     assert demo.stderr == (
         "scopa-net: cannot write: no space left on device; free some space and try again\n"
     )
+
+
+@pytest.mark.parametrize("command", [[], ["play"], ["host"], ["join"], ["tally"], ["verify"]])
+def test_help_fits_a_60_column_terminal(
+    command: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The exit statuses and the variants, laid out by hand, ran past the terminal's edge.
+    Only a usage line may not fit: argparse does not break inside a flag's brackets."""
+    monkeypatch.setenv("COLUMNS", "60")
+    assert main([*command, "--help"]) == 0
+    text = capsys.readouterr().out
+    usage = text.split("\n\n")[0]
+    wide = [line for line in text[len(usage) :].splitlines() if len(line) > 60]
+    assert wide == []
