@@ -28,6 +28,7 @@ from scopa_net.commands.options import (
     blind_table,
     port_number,
     seconds,
+    table_password,
     variants_epilog,
 )
 from scopa_net.commands.paths import default_host_db
@@ -105,7 +106,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_rule_options(table, players=None, when="opens a table: ")
     table.add_argument("--bots", type=int, default=0, help="seats given to computer players")
     add_bot_options(table, level_help="strength of the computer players", think=False)
-    table.add_argument("--password", default=None, help="needed to join the table")
+    table.add_argument(
+        "--password", type=table_password, default=None, help="needed to join the table"
+    )
     add_blind_option(table, when="opens a table: ")
     table.add_argument("--table-name", default="table 1", help="the table's name in listings")
     p.set_defaults(run=run_host)

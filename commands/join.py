@@ -25,6 +25,7 @@ from scopa_net.commands.options import (
     add_display_options,
     add_rule_options,
     blind_table,
+    table_password,
     think_seconds,
     variants_epilog,
 )
@@ -63,7 +64,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--table", type=int, default=None, help="table number (skip the list)")
     p.add_argument("--seat", type=int, default=None, help="seat wanted (default: any open one)")
-    p.add_argument("--password", default=None, help="the table's password, if it has one")
+    p.add_argument(
+        "--password",
+        type=table_password,
+        default=None,
+        help="the table's password, if it has one",
+    )
     p.add_argument("--create", action="store_true", help="open a new table instead")
     add_rule_options(p, when="with --create: ")
     p.add_argument("--bots", type=int, default=0, help="with --create: computer players")
@@ -465,8 +471,6 @@ def _table_choice(
     *,
     player: str | None = None,
 ) -> TableChoice | None:
-    import getpass
-
     from scopa_net.client.network_session import TableChoice
     from scopa_net.wire import messages as m
 
@@ -504,8 +508,34 @@ def _table_choice(
         table = picked
     password = args.password
     if table.password and password is None:
-        password = getpass.getpass(f"password for table {table.id}: ")
+        password = _ask_password(table.id)
     return TableChoice(table_id=table.id, seat=args.seat, password=password)
+
+
+PASSWORD_TRIES = 3
+
+
+def terminal_to_type_at() -> bool:
+    """Whether a person can type a password here unseen: the input is a terminal."""
+    return sys.stdin.isatty()
+
+
+def _ask_password(table_id: int) -> str:
+    """The password of a table that has one, typed without echo; one line if it cannot be."""
+    import getpass
+
+    if not terminal_to_type_at():
+        raise CommandError(
+            f"table {table_id} has a password: give it with --password (there is no terminal "
+            "here to type it at)"
+        )
+    for _ in range(PASSWORD_TRIES):
+        typed = getpass.getpass(f"password for table {table_id}: ")
+        try:
+            return table_password(typed)
+        except argparse.ArgumentTypeError as exc:
+            print(f"{exc}: type it again")
+    raise CommandError(f"not joined: no password typed for table {table_id}")
 
 
 def check_host_key(host: str, port: int, key: bytes, *, accept: bool) -> None:

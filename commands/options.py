@@ -157,6 +157,19 @@ def seconds(text: str) -> float:
     return value
 
 
+PASSWORD_LENGTH = 64
+"""The longest password the wire carries (protocol.md: ``str 1..64``)."""
+
+
+def table_password(text: str) -> str:
+    """A table's password: 1 to 64 characters, as the wire carries it."""
+    if not 1 <= len(text) <= PASSWORD_LENGTH:
+        raise argparse.ArgumentTypeError(
+            f"a password is 1 to {PASSWORD_LENGTH} characters (this one has {len(text)})"
+        )
+    return text
+
+
 MAX_THINK = 60.0
 
 

@@ -24,6 +24,7 @@ from scopa_net.commands.options import (
     player_for,
     port_number,
     seconds,
+    table_password,
     variants_epilog,
 )
 from scopa_net.commands.paths import data_dir
@@ -72,7 +73,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         help=f"with --lan: the port (default {DEFAULT_PORT}, or any free one if it is taken)",
     )
-    p.add_argument("--password", default=None, help="with --lan: needed to join your table")
+    p.add_argument(
+        "--password",
+        type=table_password,
+        default=None,
+        help="with --lan: needed to join your table",
+    )
     add_blind_option(p, when="with --lan: ")
     resume = p.add_mutually_exclusive_group()
     resume.add_argument(

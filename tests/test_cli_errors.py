@@ -171,6 +171,27 @@ CASES = [
         "stopped",
     ),
     (
+        "only Enter at the password, three times",
+        ["join", "{host}", "--table", "1"],
+        ("", "", ""),
+        EXIT_USAGE,
+        "not joined: no password typed for table 1",
+    ),
+    (
+        "join --password ''",
+        ["join", "{host}", "--table", "1", "--password", ""],
+        (),
+        EXIT_USAGE,
+        "--password: a password is 1 to 64 characters (this one has 0)",
+    ),
+    (
+        "host --password of 65 characters",
+        [*HOST, "--password", "x" * 65],
+        (),
+        EXIT_USAGE,
+        "--password: a password is 1 to 64 characters (this one has 65)",
+    ),
+    (
         "wrong password",
         ["join", "{host}", "--table", "1", "--password", "nope"],
         (),
@@ -335,6 +356,7 @@ def test_a_mistake_is_one_line_and_a_documented_status(
     monkeypatch.setattr(join_command, "PROBE_SECONDS", 1.0)
     monkeypatch.setattr(builtins, "input", _typing(*keys))
     monkeypatch.setattr("getpass.getpass", _typing(*keys))
+    monkeypatch.setattr(join_command, "terminal_to_type_at", lambda: True)
     _fake_lan(monkeypatch, place)
     args = [a.format(**vars(place)) for a in argv]
 
@@ -349,6 +371,22 @@ def test_a_mistake_is_one_line_and_a_documented_status(
     else:  # bare scopa-net: the help, on stderr, then status 2
         assert "exit status:" in err
         assert "COMMAND" in err
+
+
+def test_a_password_table_joined_without_a_terminal_asks_for_the_flag(
+    place: Place, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Joined from a script (no terminal), a table with a password printed getpass's warnings
+    and read the password from the script's input, where an empty line ended in a traceback."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(place.tmp / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(place.tmp / "config"))
+    monkeypatch.setattr("getpass.getpass", _typing())  # never asked
+    assert main(["join", place.host, "--table", "1"]) == EXIT_USAGE
+    err = capfd.readouterr().err
+    assert err.splitlines()[-1] == (
+        "scopa-net: table 1 has a password: give it with --password (there is no terminal "
+        "here to type it at)"
+    )
 
 
 def test_old_spellings_still_work_with_a_note(capfd: pytest.CaptureFixture[str]) -> None:
