@@ -30,6 +30,8 @@ from typing import Any
 from scopa_net.client.style import Display, SuitNames, color_wanted
 
 DEFAULT_NAME = "Player"
+NAME_LENGTH = 32
+"""The longest name the wire carries (protocol.md: ``str 1..32``)."""
 """The name when neither the settings nor the operating system give one."""
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
@@ -85,6 +87,16 @@ def _text(value: object, where: str) -> str:
     return value.strip()
 
 
+def _name(value: object, where: str) -> str:
+    name = _text(value, where)
+    if len(name) > NAME_LENGTH:
+        raise ConfigError(
+            f"invalid {where}: a name is at most {NAME_LENGTH} characters (this one has "
+            f"{len(name)})"
+        )
+    return name
+
+
 def _suits(value: object, where: str) -> SuitNames:
     try:
         return SuitNames.parse(_text(value, where))
@@ -108,7 +120,7 @@ def settings_from_table(table: Mapping[str, Any], where: str, base: Settings) ->
     if "suits" in table:
         s = replace(s, suits=_suits(table["suits"], f"{where}: suits"))
     if "name" in table:
-        s = replace(s, name=_text(table["name"], f"{where}: name"))
+        s = replace(s, name=_name(table["name"], f"{where}: name"))
     if "host" in table:
         s = replace(s, host=_text(table["host"], f"{where}: host"))
     if "coach" in table:
@@ -135,7 +147,7 @@ def apply_env(env: Mapping[str, str], base: Settings) -> Settings:
     """Environment overrides. (``NO_COLOR`` and ``TERM`` are read when colour is decided.)"""
     s = base
     if "SCOPA_NET_NAME" in env:
-        s = replace(s, name=_text(env["SCOPA_NET_NAME"], "SCOPA_NET_NAME"))
+        s = replace(s, name=_name(env["SCOPA_NET_NAME"], "SCOPA_NET_NAME"))
     if "SCOPA_NET_HOST" in env:
         s = replace(s, host=_text(env["SCOPA_NET_HOST"], "SCOPA_NET_HOST"))
     if "SCOPA_NET_SUITS" in env:
@@ -167,9 +179,9 @@ def load_settings(
     if suits is not None:
         s = replace(s, suits=_suits(suits, "--suits"))
     if name is not None:
-        s = replace(s, name=_text(name, "--name"))
+        s = replace(s, name=_name(name, "--name"))
     if host is not None:
         s = replace(s, host=_text(host, "--host"))
     if not s.name:
-        s = replace(s, name=os_user_name(env))
+        s = replace(s, name=os_user_name(env)[:NAME_LENGTH])
     return s

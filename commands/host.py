@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from scopa_net.commands.options import (
+    DEFAULT_BOT_LEVEL,
+    DEFAULT_TARGET,
     EXIT_FAILED,
     EXIT_LOCAL,
     EXIT_USAGE,
@@ -41,6 +43,8 @@ if TYPE_CHECKING:
     from scopa_net.server.journal import Journal, TableRecord
 
 log = logging.getLogger("scopa_net.host")
+
+DEFAULT_TABLE_NAME = "table 1"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -110,7 +114,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--password", type=table_password, default=None, help="needed to join the table"
     )
     add_blind_option(table, when="opens a table: ")
-    table.add_argument("--table-name", default="table 1", help="the table's name in listings")
+    table.add_argument(
+        "--table-name", default=DEFAULT_TABLE_NAME, help="the table's name in listings"
+    )
     p.set_defaults(run=run_host)
 
     h = add_command(
@@ -257,6 +263,20 @@ class JournalLock:
             self.path.unlink(missing_ok=True)
 
 
+def _table_flags_given(args: argparse.Namespace) -> list[str]:
+    """The flags of "a table to open at start" given without --players (which they need)."""
+    given = {
+        "--bots": args.bots != 0,
+        "--bot-level": args.bot_level != DEFAULT_BOT_LEVEL,
+        "--password": args.password is not None,
+        "--variant": bool(args.variant),
+        "--target": args.target != DEFAULT_TARGET,
+        "--blind": args.blind is not None,
+        "--table-name": args.table_name != DEFAULT_TABLE_NAME,
+    }
+    return [flag for flag, yes in given.items() if yes]
+
+
 def run_host(args: argparse.Namespace) -> int:
     import trio
 
@@ -267,8 +287,9 @@ def run_host(args: argparse.Namespace) -> int:
         rules = RuleSet.of(args.players, args.target, args.variant or ())
         if not 0 <= args.bots < args.players:
             raise CommandError(f"--bots must leave a seat for a person (0..{args.players - 1})")
-    elif args.bots or args.password is not None or args.variant:
-        raise CommandError("--bots, --password and --variant open a table: give --players too")
+    elif table_flags := _table_flags_given(args):
+        verb = "opens" if len(table_flags) == 1 else "open"
+        raise CommandError(f"{', '.join(table_flags)} {verb} a table: give --players too")
     check_address(args.bind, args.port)
     db = _db_path(args.db)
     if args.db is None:

@@ -211,6 +211,8 @@ BOT_LEVELS: dict[str, str] = {
 }
 """Level names people type, and the computer player each one is (``scopa_net.bots.levels``)."""
 DEFAULT_BOT_LEVEL = "medium"
+DEFAULT_TARGET = 11
+"""The points that win a match unless --target says otherwise."""
 DEFAULT_BOT_DELAY = 0.8
 """Seconds a computer player waits before each move, so people can follow the play."""
 DEFAULT_THINK = 1.0
@@ -342,7 +344,9 @@ def add_rule_options(
         default=players,
         help=f"{when}players at the table, one of {', '.join(map(str, PLAYER_COUNTS))}",
     )
-    parser.add_argument("--target", type=int, default=11, help=f"{when}points to win (1-99)")
+    parser.add_argument(
+        "--target", type=int, default=DEFAULT_TARGET, help=f"{when}points to win (1-99)"
+    )
     parser.add_argument(
         "--variant",
         action="append",

@@ -192,6 +192,20 @@ CASES = [
         "--password: a password is 1 to 64 characters (this one has 65)",
     ),
     (
+        "host --table-name without --players",
+        [*HOST, "--table-name", "kitchen", "--target", "21"],
+        (),
+        EXIT_USAGE,
+        "--target, --table-name open a table: give --players too",
+    ),
+    (
+        "--name of 33 characters",
+        ["join", "{host}", "--name", "n" * 33],
+        (),
+        EXIT_USAGE,
+        "invalid --name: a name is at most 32 characters (this one has 33)",
+    ),
+    (
         "wrong password",
         ["join", "{host}", "--table", "1", "--password", "nope"],
         (),

@@ -72,3 +72,19 @@ def test_bad_files_are_clear_errors(tmp_path: Path, text: str, quoted: str) -> N
 def test_bad_environment_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"SCOPA_NET_ASCII.*'maybe'"):
         load_settings({"SCOPA_NET_ASCII": "maybe"}, path=tmp_path / "none.toml")
+
+
+def test_a_name_longer_than_the_wire_carries_is_refused_or_cut(tmp_path: Path) -> None:
+    """A --name of 33 characters or more ended `join` in a LocalProtocolError traceback (the
+    wire carries 1 to 32); given by a person it is refused in one line, and a login name that
+    long (never chosen for the game) is cut."""
+    long = "n" * 33
+    missing = tmp_path / "missing.toml"
+    with pytest.raises(ConfigError, match=r"^invalid --name: a name is at most 32 characters"):
+        load_settings({}, path=missing, name=long)
+    with pytest.raises(ConfigError, match=r"invalid SCOPA_NET_NAME: a name is at most 32"):
+        load_settings({"SCOPA_NET_NAME": long}, path=missing)
+    with pytest.raises(ConfigError, match=r"client.toml: name: a name is at most 32"):
+        load_settings({}, path=write(tmp_path, f'name = "{long}"\n'))
+    assert load_settings({}, path=missing, name="é" * 32).name == "é" * 32
+    assert load_settings({"LOGNAME": long}, path=missing).name == "n" * 32
