@@ -594,6 +594,10 @@ class Controller:
         width = self._screen()[0] or SHEET_WIDTH
         return score_sheet(view, score, scores, self.state.names, width)
 
+    def _seat_called_you(self) -> int | None:
+        """The seat ``who`` marks "(you)": this client's own."""
+        return self.state.seat
+
     def _who(self) -> None:
         """Who sits where, and on which side; before the deal too; who is away."""
         state = self.state
@@ -602,7 +606,7 @@ class Controller:
         rules = view.rules if view is not None else getattr(self.session, "rules", None)
         lines = []
         for seat, who in enumerate(state.names):
-            you = " (you)" if seat == state.seat else ""
+            you = " (you)" if seat == self._seat_called_you() else ""
             if rules is None:
                 lines.append(_text(f"Seat {seat}: {who}{you}"))
                 continue

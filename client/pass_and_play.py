@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager, suppress
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,7 @@ from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.history import History
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output, create_output
 from prompt_toolkit.patch_stdout import patch_stdout
@@ -35,7 +36,7 @@ from prompt_toolkit.renderer import print_formatted_text as render_fragments
 
 from scopa_net.client import render
 from scopa_net.client.app import LINE_BUFFER, Printer, exit_status, take_prompt_down
-from scopa_net.client.commands import COMMANDS, Choose, CommandError, PlayCard, parse_command
+from scopa_net.client.commands import COMMANDS, CommandError, Rules, Simple, parse_command
 from scopa_net.client.completion import PlayCompleter
 from scopa_net.client.config import Settings
 from scopa_net.client.controller import Asking, Controller, Lines, answer_prompt
@@ -119,6 +120,10 @@ class SeatController(Controller):
         if self.revealed:
             super().show_board()
 
+    def _seat_called_you(self) -> int | None:
+        """Nobody is "you" in ``who`` while nobody holds the keyboard."""
+        return self.state.seat if self.revealed else None
+
     async def _submit(self, play: Play) -> None:
         self._forget_choices()
         try:
@@ -133,6 +138,33 @@ class SeatController(Controller):
         """From the session's latest view (the state's may not have seen the last event)."""
         view = self.session.view
         return view is not None and view.my_turn and not view.round_over
+
+
+class TurnHistory(History):
+    """Each person's own typed lines: Up at a prompt never brings back what another person
+    typed (a card they were warned off, a capture that was refused). ``owner`` is the person
+    at the keyboard, or None while nobody is."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.owner: int | None = None
+        self._lines: dict[int | None, list[str]] = {}
+
+    async def load(self) -> AsyncGenerator[str, None]:
+        for line in list(self._lines.get(self.owner, ())):
+            yield line
+
+    def get_strings(self) -> list[str]:
+        return self._lines.get(self.owner, [])[::-1]
+
+    def append_string(self, string: str) -> None:
+        self._lines.setdefault(self.owner, []).insert(0, string)
+
+    def load_history_strings(self) -> Iterable[str]:
+        return ()
+
+    def store_string(self, string: str) -> None:
+        pass
 
 
 class PassAndPlayApp:
@@ -173,6 +205,7 @@ class PassAndPlayApp:
         self._prompt: PromptSession[str] | None = None
         self._listeners: list[Callable[[], None]] = []
         self._closing = False
+        self.history = TurnHistory()
 
     # --- asyncio side (as in ClientApp) -------------------------------------------------------
 
@@ -244,6 +277,7 @@ class PassAndPlayApp:
         session: PromptSession[str] = PromptSession(
             self._message,
             completer=_ActiveCompleter(self),
+            history=self.history,
             complete_while_typing=False,
             key_bindings=make_key_bindings(
                 lambda: self._call_trio(self._show_board),
@@ -420,6 +454,7 @@ class PassAndPlayApp:
         view = seat.session.view
         assert view is not None
         self.waiting = index
+        self._keyboard_to(index)
         name = seat.state.names[seat.state.seat]
         self._clear()
         self.printer.show(public_board(view, seat.state.names, self.display, plain=self.plain))
@@ -430,6 +465,14 @@ class PassAndPlayApp:
                 )
             ]
         )
+
+    def _keyboard_to(self, person: int | None) -> None:
+        """Whose typed lines Up brings back from now on: the prompt drops the lines it had
+        loaded and loads that person's at its next drawing."""
+        self.history.owner = person
+        if self._prompt is not None:
+            buffer = self._prompt.default_buffer
+            buffer.reset(buffer.document)
 
     def _reveal(self) -> None:
         index = self.waiting
@@ -446,6 +489,7 @@ class PassAndPlayApp:
         seat.revealed = False
         if self.active == index:
             self.active = None
+            self._keyboard_to(None)
         name = seat.state.names[seat.state.seat]
         self._clear([FormattedText([("", f"{name} has played. Pass the keyboard on.")])])
         self._check_turns()
@@ -475,38 +519,52 @@ class PassAndPlayApp:
                 [FormattedText([("", "Waiting for the host." if agree else "No rematch.")])]
             )
             return
-        if self.waiting is not None:
-            if not line.strip():
-                self._reveal()
-                return
-            if _is_play(line, self.display):
-                who = self.seats[self.waiting].state
-                name = who.names[who.seat]
-                self._error(f"It is {name}'s turn: press Enter when {name} has the keyboard.")
-                return
+        if self.waiting is not None and not line.strip():
+            self._reveal()
+            return
         if self.active is not None:
             await self.seats[self.active].handle_line(line)
             return
         if not line.strip():
             return
-        if _is_play(line, self.display):
-            self._error("Nobody here is to play now: wait for your turn.")
+        if self._confirming_quit():
+            await self.seats[0].handle_line(line)  # the y or n to "leave the match?"
             return
-        if line.strip().lower() in {"board", "b"}:
+        # Nobody holds the keyboard: only what is public. Anything else would answer from a
+        # seat's hand or speak for a seat (the first one's), whoever typed it.
+        command = _public_command(line, self.display)
+        if command == "board":
             self._show_board()
-            return
-        await self.seats[0].handle_line(line)
+        elif command is not None:
+            await self.seats[0].handle_line(line)
+        elif self.waiting is not None:
+            who = self.seats[self.waiting].state
+            name = who.names[who.seat]
+            self._error(f"It is {name}'s turn: press Enter when {name} has the keyboard.")
+        else:
+            self._error("Nobody here is to play now: wait for your turn.")
 
     def _error(self, text: str) -> None:
         self.printer.show([FormattedText([("class:error", text)])])
 
 
-def _is_play(line: str, display: Display) -> bool:
+PUBLIC_COMMANDS = frozenset({"help", "board", "rules", "score", "last", "log", "who", "quit"})
+"""What anyone may type while nobody holds the keyboard: none of it reads a hand or speaks
+for a seat (``who`` calls nobody "you" then)."""
+
+
+def _public_command(line: str, display: Display) -> str | None:
+    """The command ``line`` names if it is one of :data:`PUBLIC_COMMANDS`, else None."""
     try:
         command = parse_command(line, display.scheme)
     except CommandError:
-        return False
-    return isinstance(command, PlayCard | Choose)
+        return None
+    match command:
+        case Simple(name=name) if name in PUBLIC_COMMANDS:
+            return name
+        case Rules():
+            return "rules"
+    return None
 
 
 def _match_line(

@@ -200,3 +200,74 @@ def test_ctrl_d_asks_before_leaving_and_ctrl_c_takes_the_question_back() -> None
     assert text.count("The match is not over. Really leave? (y/n)") == 2
     assert "Staying at the table." in text
     assert "Leaving the table." in text
+
+
+def test_at_a_handover_nothing_typed_reads_a_hand_or_speaks_for_a_seat() -> None:
+    """At "Bruno: press Enter" the prompt acted as the first seat, whoever typed: a rank
+    answered "You hold no card of rank A" from Ada's hand, `name Max` renamed Ada, `who`
+    called Ada "you"; and Up brought back what the person before had typed (a card they were
+    warned off). Now only public commands work there, and each person has their own Up."""
+    output = RecordingOutput()
+
+    def text() -> str:
+        return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", output.text).replace("\r\n", "\n")
+
+    def refusals(index: int) -> int:
+        name = ("Ada", "Bruno")[index]
+        return text().count(f"It is {name}'s turn: press Enter when {name} has the keyboard.")
+
+    with create_pipe_input() as pipe:
+        app = ada_and_bruno(pipe, output, lambda _: None, target=11)
+
+        def play(index: int) -> None:
+            view = app.seats[index].session.view
+            pipe.send_text(legal_plays(view)[0].text() + "\r")  # type: ignore[arg-type]
+
+        async def drive() -> list[str]:
+            run = asyncio.ensure_future(app.run())
+            steps: list[str] = []
+            first = second = -1
+            while not run.done() and refusals(second) == 0:
+                await asyncio.sleep(0.05)
+                step = len(steps)
+                if step == 0 and app.waiting is not None:
+                    first, second = app.waiting, 1 - app.waiting
+                    steps.append("enter")
+                    pipe.send_text("\r")
+                elif step == 1 and app.active == first and app.seats[first].my_turn:
+                    steps.append("play")
+                    play(first)
+                elif step == 2 and app.waiting == second:
+                    steps.append("up, enter")
+                    await asyncio.sleep(0.3)  # the prompt is drawn, with its history loaded
+                    pipe.send_text("\x1b[A")
+                    await asyncio.sleep(0.3)
+                    pipe.send_text("\r")
+                elif step == 3 and app.active == second and app.seats[second].my_turn:
+                    steps.append("play")
+                    play(second)
+                elif step == 4 and app.waiting == first:
+                    steps.append("probes")
+                    pipe.send_text("who\rA\rname Max\rhint\r")
+                elif step == 5 and refusals(first) == 3:
+                    steps.append("enter")
+                    pipe.send_text("\r")
+                elif step == 6 and app.active == first:
+                    steps.append("leave")
+                    pipe.send_text("quit\ry\r")
+            if refusals(second):  # Up then Enter sent the first person's line, refused
+                pipe.send_text("quit\ry\r")
+            await run
+            return steps
+
+        steps = asyncio.run(asyncio.wait_for(drive(), 60))
+    # Up brought back nothing of the first person's: Enter showed the second person's hand
+    # (with the first person's play recalled, Enter was refused as a play out of turn).
+    assert steps == ["enter", "play", "up, enter", "play", "probes", "enter", "leave"], text()
+    assert "Seat 0: Ada\n" in text()
+    assert "Seat 1: Bruno\n" in text()
+    assert "(you)" not in text()
+    assert "You hold" not in text()
+    assert "now called Max" not in text()
+    assert "A hint is for your turn" not in text()
+    assert [s.state.names[s.state.seat] for s in app.seats] == ["Ada", "Bruno"]
