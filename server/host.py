@@ -491,6 +491,7 @@ class Host:
             await task.run()
         except Exception:
             log.exception("table %s failed", task.table.table_id)
+            task.stopped_by_a_fault()
         finally:
             self.tables.pop(task.table.table_id, None)
             self._table_gone(task.table.table_id)

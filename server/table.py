@@ -503,11 +503,19 @@ class Table:
             self._commit("rematch_expire", {})
 
     def say(self, seat: int | None, text: str) -> None:
-        if len(text) > m.TEXT_LEN:
-            raise TableError(ErrorCode.CHAT_TOO_LONG, f"chat is limited to {m.TEXT_LEN} characters")
+        """A seat's chat line, or the host's notice (``seat`` None), as the table reads it:
+        cleaned (protocol.md 3.7), then no longer than a chat event carries. Cleaning can
+        lengthen a line (NFC makes three code points of some one): the limit counts after
+        it. A notice too long is cut, and one with nothing left to show is dropped."""
         text = clean_chat(text)
+        if seat is None:
+            if text:
+                self._commit("say", {"seat": None, "text": text[: m.TEXT_LEN]})
+            return
         if not text:
             raise TableError(ErrorCode.CHAT_TOO_LONG, "say something")
+        if len(text) > m.TEXT_LEN:
+            raise TableError(ErrorCode.CHAT_TOO_LONG, f"chat is limited to {m.TEXT_LEN} characters")
         self._commit("say", {"seat": seat, "text": text})
 
     # --- replay -------------------------------------------------------------------------

@@ -448,8 +448,31 @@ class TableTask:
                     raise TableError(ErrorCode.WRONG_PHASE, "this connection holds no seat here")
                 self._seated(outbox, seat, msg, replies)
         except TableError as exc:
-            replies.append((outbox, self._refusal(msg, exc)))
+            if exc.code.fatal:  # a field this table cannot take (pos at an ordinary table...)
+                self._end_connection(outbox, exc)
+            else:
+                replies.append((outbox, self._refusal(msg, exc)))
         await self._flush(replies)
+
+    def _end_connection(self, outbox: Outbox, exc: TableError) -> None:
+        """Close a connection that sent what ends it (protocol.md 3.8: ``bye`` with the
+        code): the seat is held for it as for any connection lost, so it may resume."""
+        log.info("table %s: closing a connection: %s", self.table.table_id, exc)
+        self._gone(outbox)
+        outbox.close(m.Bye(reason=exc.code.value, message=exc.message[: m.TEXT_LEN]))
+
+    def stopped_by_a_fault(self) -> None:
+        """The table stopped on a host error: every seated connection is told, so its client
+        does not wait for events that will not come (the journal brings the table back when
+        the host starts again)."""
+        for outbox in list(self.attached.values()):
+            outbox.close(
+                m.Bye(
+                    reason=ErrorCode.INTERNAL.value,
+                    message="this table stopped on a host error; it is back when the host restarts",
+                )
+            )
+        self.attached.clear()
 
     def _refusal(self, msg: m.Message | None, exc: TableError) -> m.Message:
         if isinstance(msg, m.Play):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 
+import pytest
 import trio
 from hosting import MakeHost, create
 from rawseat import RawSeat
@@ -320,3 +321,100 @@ def test_a_rematch_starts_a_fresh_match_that_verifies_and_replays() -> None:
     for a, b in zip(table.seats, twin.seats, strict=True):
         assert a.log == b.log
     assert (twin.match_no, twin.phase, twin.chain) == (2, Phase.OVER, table.chain)
+
+
+async def two_people(port: int, *, blind: bool = False) -> tuple[RawSeat, RawSeat]:
+    """Two raw clients at a new table of three, the third seat a computer player's."""
+    first = await RawSeat.connect(port)
+    table_id = await first.create(create(RuleSet.of(3, 11), bots=1, blind=blind))
+    await first.join(table_id, 0, name="first")
+    second = await RawSeat.connect(port)
+    await second.join(table_id, 1, name="second")
+    return first, second
+
+
+async def still_serves(raw: RawSeat, gone: int) -> None:
+    """The table goes on for ``raw``: it sees seat ``gone`` held for its player, and its own
+    chat comes back as the table's event."""
+    await raw.until(
+        lambda msg: isinstance(msg, m.SeatStatus) and msg.seat == gone and not msg.connected
+    )
+    await raw.send(m.Say(text="still here?"))
+    await raw.until(lambda msg: isinstance(msg, m.Chat) and msg.text == "still here?")
+
+
+async def test_a_play_with_a_blind_proof_at_an_ordinary_table_ends_only_its_connection(
+    make_host: MakeHost,
+) -> None:
+    """3.5: a play whose fields do not fit the table ends the connection with bye bad_field.
+    It used to get no answer at all and stop the table for everyone (the refusal's code could
+    not be sent in a reject), until the host restarted."""
+    host = await make_host(bot_delay=SLOW_BOT)
+    hostile, other = await two_people(host.port)
+    await hostile.send_unchecked(
+        m.Play(move_id=1, after=hostile.seq, card=0, captured=0, pos=0, proof=bytes(64))
+    )
+    bye = await hostile.until(lambda msg: isinstance(msg, m.Bye))
+    assert (bye.reason, bye.message) == ("bad_field", "pos and proof are for blind tables")
+    await still_serves(other, gone=0)
+    assert len(host.tables) == 1
+    await hostile.aclose()
+    await other.aclose()
+
+
+async def test_a_garbage_blind_key_ends_only_its_connection(make_host: MakeHost) -> None:
+    """9.5 step 2: a blind_key whose proof does not verify ends that connection with bye
+    bad_field; it used to stop the table for the other person at it."""
+    host = await make_host(bot_delay=SLOW_BOT)
+    hostile, other = await two_people(host.port, blind=True)
+    started = await hostile.until(lambda msg: isinstance(msg, m.BlindRound))
+    assert isinstance(started, m.BlindRound)
+    junk = m.KeyInfo(point=secrets.token_bytes(32), proof=bytes(64), sign_key=bytes(32))
+    await hostile.send(m.BlindKey(round_id=started.round_id, key=junk))
+    bye = await hostile.until(lambda msg: isinstance(msg, m.Bye))
+    assert (bye.reason, bye.message) == ("bad_field", "the key proof does not verify")
+    await still_serves(other, gone=0)
+    assert len(host.tables) == 1
+    await hostile.aclose()
+    await other.aclose()
+
+
+async def test_a_chat_line_that_cleaning_lengthens_past_200_is_refused(
+    make_host: MakeHost,
+) -> None:
+    """3.7: the 200 characters count once the line is cleaned. 200 of U+FB2C are 600 in NFC:
+    the host checked the length before cleaning, failed to send the chat event and stopped
+    the table for everyone."""
+    host = await make_host(bot_delay=SLOW_BOT)
+    raw = await seated(host.port)
+    await raw.send(m.Say(text="\ufb2c" * 200))
+    error = await raw.until(lambda msg: isinstance(msg, m.Error))
+    assert (error.code, error.ref) == ("chat_too_long", "say")
+    await raw.send(m.Say(text="\ufb2c" * 66))  # 198 once cleaned
+    chat = await raw.until(lambda msg: isinstance(msg, m.Chat))
+    assert len(chat.text) == 198
+    assert len(host.tables) == 1
+    await raw.aclose()
+
+
+async def test_a_table_stopped_by_a_host_fault_tells_its_players(
+    make_host: MakeHost, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """3.8 ``internal``: a table whose task fails on a host bug closes its players'
+    connections with bye internal. Before, they stayed open and silent: no event, no answer,
+    only pongs, so a client waited for ever."""
+    from scopa_net.server.table import Table
+
+    host = await make_host(bot_delay=SLOW_BOT)
+    raw = await seated(host.port)
+
+    def broken(self: Table, seat: int | None, text: str) -> None:
+        raise RuntimeError("a bug in the host")
+
+    monkeypatch.setattr(Table, "say", broken)
+    await raw.send(m.Say(text="hello"))
+    bye = await raw.until(lambda msg: isinstance(msg, m.Bye))
+    assert bye.reason == "internal"
+    assert bye.message.startswith("this table stopped on a host error")
+    assert host.tables == {}
+    await raw.aclose()
