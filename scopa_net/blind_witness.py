@@ -273,14 +273,7 @@ class BlindWitness:
             self._same_round(e.round_id)
             keys = tuple(party_key(k) for k in e.keys)
             party.take_keys(keys)  # refuses a host key other than the one committed
-            if self._verifier is not None and all(r.dealer is None for r in self.rounds):
-                # The match's first round to reach its deal draws the first dealer (9.5.5).
-                first = blind_first_dealer(cur.round_id, keys, self.rules.players)
-                if e.dealer != first:
-                    raise BrokenChainError(
-                        f"round {cur.round_no} is the match's first deal: its dealer is seat "
-                        f"{e.dealer}, the keys give seat {first}"
-                    )
+            self._check_dealer(cur, keys, e.dealer)
             party.start(e.dealer)
         elif isinstance(e, m.BlindDeck):
             self._same_round(e.round_id)
@@ -399,6 +392,27 @@ class BlindWitness:
             )
         self.current = _Round(e.round_id, e.round_no, e.prev, e.sig, e.people, host, party)
         self.people = e.people
+
+    def _check_dealer(self, cur: _Round, keys: tuple[PartyKey, ...], dealer: int) -> None:
+        """9.5.3: the dealer ``blind_keys`` names is the match's, before any deal is read
+        with its plan: the match's first deal's as 9.5.5 draws it, later rounds' as 5.6's
+        rotation gives it (unknown to a seat that cannot follow the match from its start)."""
+        if self._verifier is None:
+            return
+        if all(r.dealer is None for r in self.rounds):
+            first = blind_first_dealer(cur.round_id, keys, self.rules.players)
+            if dealer != first:
+                raise BrokenChainError(
+                    f"round {cur.round_no} is the match's first deal: its dealer is seat "
+                    f"{dealer}, the keys give seat {first}"
+                )
+            return
+        due = self._verifier.next_dealer
+        if due is not None and dealer != due:
+            raise BrokenChainError(
+                f"round {cur.round_no}'s dealer is seat {dealer}, but seat {due} deals it "
+                "(the next seat after a round played out, the same after a void)"
+            )
 
     def _round_over(self) -> None:
         cur = self.current

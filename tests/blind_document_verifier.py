@@ -481,10 +481,10 @@ class RoundCheck:
         self.decks()  # step 3
         if r["dealer"] is None:
             raise CheckFailedError("not revealed", "the round never reached its deal")
-        dealt = plan(self.m.table, r["dealer"])
-        self.deals(dealt)  # step 4
-        if self.m.replay_ok:  # step 5
+        if self.m.replay_ok:  # step 4, before the deals read with its plan
             self.dealer()
+        dealt = plan(self.m.table, r["dealer"])
+        self.deals(dealt)  # step 5
         if r["seeds"] is None:  # step 6
             raise CheckFailedError("not revealed", "the seeds were never revealed")
         secrets = self.seeds()
@@ -595,7 +595,7 @@ class RoundCheck:
             if not signed(r["keys"][p][2], sig, deck_message(self.round_id, p, deck)):
                 raise CheckFailedError("bad party signature", f"party {p}'s deck", p)
 
-    # step 4
+    # step 5
     def deals(self, dealt: list[list[tuple[int, int | None]]]) -> None:
         """Signed shares; the table cards and every play proof against them."""
         r = self.r
@@ -652,7 +652,7 @@ class RoundCheck:
                 point = sub(point, share)
         return point
 
-    # step 5
+    # step 4
     def dealer(self) -> None:
         m, r = self.m, self.r
         want = m.dealer

@@ -54,7 +54,12 @@ from scopa_net.fair.blind.simulate import BlindMatch, simulate_blind_match
 from scopa_net.fair.blind.simulate import BlindTable as SimTable
 from scopa_net.fair.blind.verifier import verify_any
 from scopa_net.fair.blind.wire import decode_any
-from scopa_net.fair.errors import FairnessError, NotRevealedError, TranscriptFormatError
+from scopa_net.fair.errors import (
+    BrokenChainError,
+    FairnessError,
+    NotRevealedError,
+    TranscriptFormatError,
+)
 from scopa_net.fair.transcript import Transcript
 from scopa_net.fair.verifier import RoundVerdict as RoundVerdict_
 from scopa_net.rules import RuleSet
@@ -647,7 +652,7 @@ def test_a_wrong_seed_is_refused_naming_its_party(record: tuple[dict, bytes]) ->
 
 def test_a_wrong_share_signed_by_its_party_is_refused(record: tuple[dict, bytes]) -> None:
     """With the seeds out anyone can sign as a party. Every position of a round played out
-    was played, so the changed share breaks the proof of the play there (9.9 step 4, before
+    was played, so the changed share breaks the proof of the play there (9.9 step 5, before
     the shares are checked against the seeds): the play's party is the one named."""
     t, key = record
     r = t["rounds"][0]
@@ -670,6 +675,21 @@ def test_a_substituted_card_signed_by_its_party_is_named(record: tuple[dict, byt
     s = secrets(r["round_id"], party, r["seeds"][party])
     r["deck_sigs"][party] = sign(s.sign_seed, deck_message(r["round_id"], party, deck))
     assert refused(reseal(t, key)) == "substituted card: party 1, positions [0, 1]"
+
+
+def test_a_changed_dealer_is_reported_as_the_dealer(record: tuple[dict, bytes]) -> None:
+    """9.9 step 4: the dealer is checked before the deals are read with the plan it gives, so
+    a record whose ``dealer`` was changed (and re-signed by the host) is a *broken chain*
+    naming the dealer, not a *bad play proof* of the plays the wrong plan misplaces."""
+    t, key = record
+    r = t["rounds"][0]
+    dealer = r["dealer"]
+    r["dealer"] = (dealer + 1) % t["rules"]["players"]
+    data = reseal(t, key)
+    assert refused(data) == f"broken chain: dealer {r['dealer']}, the match's is {dealer}"
+    theirs = verify_any(decode_any(data)).rounds[0].error
+    assert isinstance(theirs, BrokenChainError)
+    assert str(theirs) == f"the round was dealt by seat {r['dealer']}, but seat {dealer} deals"
 
 
 @pytest.mark.parametrize("field", ["sig", "reveal_sig", "deck_sigs", "deals"])

@@ -518,6 +518,42 @@ def test_the_first_deal_after_a_void_before_the_keys_draws_the_first_dealer() ->
         read(lied)
 
 
+def test_a_later_rounds_dealer_is_checked_when_blind_keys_names_it() -> None:
+    """9.5.3: after the match's first deal, the dealer ``blind_keys`` names must be 5.6's
+    rotation of the rounds before; a seat refuses another on arrival (*broken chain*, naming
+    the dealer), before it reads a deal with the wrong plan."""
+    table = new_blind_table(RuleSet.of(2, 4))
+    driver = BlindDriver(table, seed=4)
+    driver.run()
+    history = table.blind_history
+    assert len(history) >= 2
+    assert history[0].void is None  # played out: the next seat deals
+    assert history[0].dealer is not None
+    assert history[1].dealer == (history[0].dealer + 1) % table.rules.players
+    log = table.seats[0].log
+    assert table.seats[0].base == 0
+    keys_at = next(
+        i
+        for i, e in enumerate(log)
+        if isinstance(e, m.BlindKeys) and e.round_id == history[1].round_id
+    )
+    seeds = {r.round_id: r.seeds[1] for r in history if r.seeds is not None}
+
+    def read(events: list[m.Message]) -> BlindWitness:
+        witness = BlindWitness(
+            table.rules, public_key_bytes(KEY), 0, new_seed=bytes, seed_for=seeds.get
+        )
+        for event in events:
+            witness.observe(event)
+        return witness
+
+    assert len(read(log[: keys_at + 1]).verdicts) == 1  # the honest log reads on
+    same = history[0].dealer  # the same dealer again, as after a void
+    lied = [*log[:keys_at], dataclasses.replace(log[keys_at], dealer=same)]
+    with pytest.raises(BrokenChainError, match=rf"round 2's dealer is seat {same}, but seat"):
+        read(lied)
+
+
 @pytest.mark.parametrize("phase", [Phase.SHUFFLE, Phase.OPEN, Phase.PLAY])
 def test_the_absent_person_reading_their_seat_log_again_accepts_their_own_void(
     phase: Phase,

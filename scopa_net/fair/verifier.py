@@ -151,6 +151,14 @@ class RoundByRoundVerifier:
     def checker(transcript: Transcript) -> _Verifier:
         return _Verifier(transcript)
 
+    @property
+    def next_dealer(self) -> int | None:
+        """The seat that deals the next round, as the rounds checked so far give it (5.6):
+        None before the match's first deal, or once a round failed (the match state is then
+        unknown)."""
+        v = self._verifier
+        return v.match.dealer if v.match is not None and v.replaying else None
+
     def add(self, record: RoundRecord) -> RoundVerdict:
         """Check the round that follows those added before."""
         self.checked += 1

@@ -97,14 +97,14 @@ class _BlindVerifier(_Verifier):
                 raise BlindCheckError(checks.BAD_SIGNATURE, "its deck is not signed", p)
         if r.dealer is None:
             raise NotRevealedError("the round never reached its deal")
-        opened = self.check_deals(r)
-        if self.replaying:
+        if self.replaying:  # the dealer before the deals, whose plan it gives (9.9 step 4)
             if self.match is None:
                 self.match = Match(rules, blind_first_dealer(r.round_id, r.keys, rules.players))
             if r.dealer != self.match.dealer:
                 raise BrokenChainError(
                     f"the round was dealt by seat {r.dealer}, but seat {self.match.dealer} deals"
                 )
+        opened = self.check_deals(r)
         if r.seeds is None:
             raise NotRevealedError("the parties' seeds were never revealed for this round")
         deck = check_revealed(r, rules)
@@ -151,7 +151,7 @@ class _BlindVerifier(_Verifier):
     def without_every_seed(self, r: BlindRound, opened: _Opened, gone: tuple[int, ...]) -> str:
         """9.9 step 9, a round played out or void ``kings`` whose reveal leaves a person's seed
         out (that person absent at the reveal, 9.7): its cards come from the record, whose
-        every card was opened in public and proven in step 4: a round played out opened every
+        every card was opened in public and proven in step 5: a round played out opened every
         position (the table by every party's shares, the rest by plays), and a kings void is
         decided by its opening table alone. Replayed over those; the hand is empty or is the
         seat's own, as the record gives it."""
@@ -420,7 +420,7 @@ def _gone_note(seats: tuple[int, ...]) -> str:
 def public_deck(r: BlindRound) -> tuple[int, ...]:
     """A round played out whose reveal leaves a seed out (9.9 step 9): its cards by position,
     from the record alone. Every position was opened in public, the opening table's by every
-    party's shares and every other by a play, each checked in step 4; so each of the 40
+    party's shares and every other by a play, each checked in step 5; so each of the 40
     positions must be opened exactly once (*incomplete round* otherwise: the round was not
     played out) and the 40 cards must all differ (*substituted card*: a shuffle put a card in
     twice; its party's seed, not in the record, would name it)."""
