@@ -692,6 +692,47 @@ def test_a_changed_dealer_is_reported_as_the_dealer(record: tuple[dict, bytes]) 
     assert str(theirs) == f"the round was dealt by seat {r['dealer']}, but seat {dealer} deals"
 
 
+def test_two_parties_offsetting_their_shares_name_the_lower_party(
+    record: tuple[dict, bytes],
+) -> None:
+    """9.9 step 6, two parties at fault at once: parties 1 and 2 change their shares of one
+    table position by opposite amounts and sign them (the seeds are out: anyone can). The
+    card opened there, every play and every proof are unchanged, so steps 1 to 5 pass; step 6
+    checks shares deal by deal, party by party, and names party 1, the first wrong share."""
+    t, key = record
+    r = t["rounds"][0]
+    rules = t["rules"]
+    dealt = plan(
+        Table(rules["players"], rules["target"], frozenset(rules["variants"])), r["dealer"]
+    )
+    pos = next(q for q, seat in dealt[0] if seat is None)
+    deal = r["deals"][0]
+    for party, change in ((1, add), (2, sub)):
+        mine = [q for q, seat in dealt[0] if owner_of(seat, r["people"]) != party]
+        shares = deal["shares"][party]
+        i = mine.index(pos)
+        shares[i] = change(shares[i], CARD_POINTS[0])
+        s = secrets(r["round_id"], party, r["seeds"][party])
+        deal["sigs"][party] = sign(s.sign_seed, shares_message(r["round_id"], party, 1, shares))
+    assert refused(reseal(t, key)) == f"bad share: party 1, position {pos}"
+
+
+def test_a_deck_that_the_next_does_not_follow_names_the_first_party(
+    record: tuple[dict, bytes],
+) -> None:
+    """9.9 step 6, two decks at fault: party 1's deck has one ``V`` changed (and is signed
+    again), so it is not its shuffle, and party 2's deck, unchanged, is no longer the shuffle
+    of the deck recorded before it either. The last deck and every card opened are unchanged.
+    Decks are checked in party order, whole: party 1 is named."""
+    t, key = record
+    r, party = t["rounds"][0], 1
+    deck = r["decks"][party]
+    deck[5] = deck[5][:32] + add(deck[5][32:], CARD_POINTS[0])
+    s = secrets(r["round_id"], party, r["seeds"][party])
+    r["deck_sigs"][party] = sign(s.sign_seed, deck_message(r["round_id"], party, deck))
+    assert refused(reseal(t, key)) == "substituted card: party 1, positions [5]"
+
+
 @pytest.mark.parametrize("field", ["sig", "reveal_sig", "deck_sigs", "deals"])
 def test_a_changed_signature_is_refused(record: tuple[dict, bytes], field: str) -> None:
     t, _ = record

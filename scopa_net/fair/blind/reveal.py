@@ -17,7 +17,7 @@ from scopa_net.fair.blind import errors as checks
 from scopa_net.fair.blind.cards import DECK_SIZE
 from scopa_net.fair.blind.deck import Ciphertext, joint_key, open_deck, shuffle_deck
 from scopa_net.fair.blind.errors import BlindCheckError
-from scopa_net.fair.blind.group import add, base_mul, mul
+from scopa_net.fair.blind.group import ONE, add, base_mul, mul, scalar_add, scalar_mul
 from scopa_net.fair.blind.party_secrets import PartySecrets
 from scopa_net.fair.blind.plan import shared_positions
 from scopa_net.fair.blind.record import BlindRound
@@ -50,21 +50,38 @@ def party_secrets(record: BlindRound) -> list[PartySecrets | None]:
     return out
 
 
-def check_shuffles(
-    record: BlindRound, secrets: Sequence[PartySecrets | None], *, full: bool
-) -> None:
-    """Each revealed party's deck against its shuffle of the deck before it: the ``U`` halves
-    only (one fixed-base multiplication a card), or, with ``full``, the whole ciphertexts."""
+def joint_secret(secrets: Sequence[PartySecrets | None]) -> bytes | None:
+    """``y``, the secret of the joint key (the sum of every party's ``x``), once every seed
+    came; None while one is missing."""
+    total: bytes | None = None
+    for own in secrets:
+        if own is None:
+            return None
+        total = own.x if total is None else scalar_add(total, own.x)
+    return total
+
+
+def check_shuffles(record: BlindRound, secrets: Sequence[PartySecrets | None]) -> None:
+    """Each revealed party's deck against its shuffle of the deck before it, in party order:
+    the first that is not names its party (*substituted card*, with the positions).
+
+    With every seed the joint secret ``y`` is known, so ``r·Y`` is ``(r·y)·B``: the whole
+    ciphertext is re-derived with fixed-base multiplications only, the same check as the
+    one without it (9.9 step 6)."""
     joint = joint_key([k.point for k in record.keys])
+    y = joint_secret(secrets)
     source = open_deck(joint)
     for p, deck in enumerate(record.decks):
         own = secrets[p]
         if own is not None:
-            if full:
+            if y is None:
                 expected = shuffle_deck(None if p == 0 else source, own, joint)
             else:
                 expected = tuple(
-                    Ciphertext(add(source[j].u, base_mul(own.rerandomizer(i))), deck[i].v)
+                    Ciphertext(
+                        add(source[j].u, base_mul(own.rerandomizer(i))),
+                        add(source[j].v, base_mul(scalar_mul(own.rerandomizer(i), y))),
+                    )
                     for i, j in enumerate(own.perm)
                 )
             wrong = [i for i in range(DECK_SIZE) if expected[i] != deck[i]]
@@ -77,14 +94,28 @@ def check_shuffles(
         source = deck
 
 
+def u_scalars(secrets: Sequence[PartySecrets]) -> tuple[bytes, ...]:
+    """With every seed: ``U`` of the last deck at each position as a multiple of ``B`` (the
+    open deck's is 1; each shuffle adds its re-randomizer)."""
+    u = [ONE] * DECK_SIZE
+    for own in secrets:
+        u = [scalar_add(u[j], own.rerandomizer(i)) for i, j in enumerate(own.perm)]
+    return tuple(u)
+
+
 def check_shares(
     record: BlindRound, rules: RuleSet, secrets: Sequence[PartySecrets | None]
 ) -> None:
-    """Each revealed party's every share: its secret key times the position's ``U``."""
+    """Each revealed party's every share is its secret key times the position's ``U``: deal
+    by deal, in party order within a deal and position order within a party; the first that
+    is not names its party (*bad share*). With every seed (and every deck checked before),
+    ``x·U`` is ``(x·u)·B``, fixed-base."""
     if record.dealer is None or len(record.decks) != record.parties:
         return
     plan = deal_plan(rules, record.dealer)
     deck = record.decks[-1]
+    every = [s for s in secrets if s is not None]
+    u = u_scalars(every) if len(every) == len(secrets) else None
     for k, deal in enumerate(record.deals, 1):
         for p, shares in enumerate(deal.shares):
             own = secrets[p]
@@ -92,7 +123,8 @@ def check_shares(
                 continue
             positions = shared_positions(plan[k - 1], record.people, p)
             for pos, share in zip(positions, shares, strict=True):
-                if mul(own.x, deck[pos].u) != share:
+                want = mul(own.x, deck[pos].u) if u is None else base_mul(scalar_mul(own.x, u[pos]))
+                if want != share:
                     raise BlindCheckError(
                         checks.BAD_SHARE, f"deal {k}: its share for deck position {pos} is wrong", p
                     )
@@ -122,31 +154,24 @@ def check_revealed(record: BlindRound, rules: RuleSet) -> tuple[int, ...] | None
     """Check every revealed party's part against its seed, naming the party at fault; with
     every seed, return the deck (card by position).
 
-    The quick path, for a round played out with every seed: each shuffle's permutation and
-    ``U`` halves re-derived, and every card opened in the round (every position, in a round
-    played out) is the card the shuffles put there. Anything else (a mismatch, a void, a
-    missing seed) takes the full path: every ciphertext of every shuffle and every share
-    re-derived, so the party at fault is named.
+    In 9.9 step 6's order, the first failure the verdict: every seed against its party's
+    key (party order), every revealed party's deck (party order), every revealed party's
+    shares (deal, then party, then position), then with every seed each card the record shows
+    opened against the card the shuffles put there (*substituted card*, naming no party).
+    With every seed the checks use fixed-base multiplications only (:func:`check_shuffles`,
+    :func:`check_shares`): the same checks, at a third of the cost.
     """
     secrets = party_secrets(record)
-    check_shuffles(record, secrets, full=False)
-    complete = all(s is not None for s in secrets) and len(record.decks) == record.parties
-    mismatch = None
-    cards = None
-    if complete:
-        cards = deck_cards([s for s in secrets if s is not None])
-        opened = opened_cards(record)
-        for pos, card, what in opened:
-            if cards[pos] != card:
-                mismatch = (
-                    f"{what}: deck position {pos} holds card {cards[pos]}, but card {card} was "
-                    "opened there"
-                )
-                break
-        if mismatch is None and len({pos for pos, _, _ in opened}) == DECK_SIZE:
-            return cards
-    check_shuffles(record, secrets, full=True)
+    check_shuffles(record, secrets)
     check_shares(record, rules, secrets)
-    if mismatch is not None:
-        raise BlindCheckError(checks.SUBSTITUTED_CARD, mismatch)
+    if not all(s is not None for s in secrets) or len(record.decks) != record.parties:
+        return None
+    cards = deck_cards([s for s in secrets if s is not None])
+    for pos, card, what in opened_cards(record):
+        if cards[pos] != card:
+            raise BlindCheckError(
+                checks.SUBSTITUTED_CARD,
+                f"{what}: deck position {pos} holds card {cards[pos]}, but card {card} was "
+                "opened there",
+            )
     return cards
