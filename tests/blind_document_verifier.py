@@ -760,8 +760,9 @@ class RoundCheck:
         return note
 
     def hand_so_far(self) -> None:
-        """An absent void's hand: empty (the host's export), or exactly the seat's positions
-        of the deals so far, each opening to its card with the seat's own seed."""
+        """A void's hand (steps 7 and 8): empty (the host's export), or the seat's positions
+        of the deals so far, each opening to its card with the seat's own seed; a position
+        left out (9.8) must open to no card point, or to a card shown at another position."""
         r, m = self.r, self.m
         hand = r["hand"]
         if not hand:
@@ -769,14 +770,27 @@ class RoundCheck:
         own = owner_of(m.seat, self.people)
         assert own is not None
         seed = r["seeds"][own]
-        positions = [pos for pos, s in self.targets.items() if s == m.seat]
-        if [pos for pos, _ in hand] != sorted(positions) or seed is None:
-            raise CheckFailedError("misrouted card", "the hand of an absent void")
+        positions = sorted(pos for pos, s in self.targets.items() if s == m.seat)
+        held = [pos for pos, _ in hand]
+        if held != sorted(set(held)) or not set(held) <= set(positions) or seed is None:
+            raise CheckFailedError("misrouted card", "the hand of a void round")
         x = secrets(self.round_id, own, seed).x
-        for pos, card in hand:
+        cards = dict((pos, card) for pos, card in hand)
+        shown = [*r["table"], *hand, *([pos, code & 63] for _, code, pos, _ in r["plays"])]
+        for pos in positions:
             point = self.unshared(pos)
-            if point is None or sub(point, mul(x, r["decks"][-1][pos][:32])) != CARD_POINTS[card]:
+            opened = None
+            if point is not None:
+                try:
+                    point = sub(point, mul(x, r["decks"][-1][pos][:32]))
+                    opened = CARD_POINTS.index(point) if point in CARD_POINTS else None
+                except (RefusedError, SodiumError):
+                    opened = None
+            if pos in cards and opened != cards[pos]:
                 raise CheckFailedError("substituted card", f"hand position {pos}")
+            elsewhere = any(card == opened and q != pos for q, card in shown)
+            if pos not in cards and opened is not None and not elsewhere:
+                raise CheckFailedError("misrouted card", f"hand position {pos} left out")
 
     # step 9
     def replay(

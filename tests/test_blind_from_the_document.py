@@ -46,7 +46,7 @@ from blind_driver import BlindDriver, new_blind_table
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from document_hashes import cases
 from document_referee import Table
-from helpers import SwappedSharesParty, drive_until_waiting_on, one_blind_round
+from helpers import SwappedSharesParty, drive_until_waiting_on, one_blind_round, one_wrong_share
 from table_driver import KEY
 
 from scopa_net.fair.blind.errors import BlindCheckError
@@ -544,6 +544,40 @@ def test_a_wrong_share_is_named_at_the_reveal() -> None:
         error = verdict.rounds[0].error
         assert error is not None
         assert (error.check, error.party) == ("bad share", 0)
+
+
+def test_a_card_that_opens_to_no_card_is_left_out_and_the_stop_judged_as_documented() -> None:
+    """9.8 and 9.9: seat 1's person (party 2) signs a wrong share for one of seat 0's cards;
+    seat 0 finds no card there and stops (``failed_check``). Its record leaves that position
+    out of its hand. With every seed the reveal names party 2 (*bad share*); with party 2
+    absent at the reveal the stop passes unjudged. Before the fix the hand without that
+    position was a *misrouted card*: the seat that was cheated blamed the host."""
+    for absent in ((), (2,)):
+        rng = random.Random(5)
+        key = Ed25519PrivateKey.from_private_bytes(rng.randbytes(32))
+        table = SimTable(RuleSet.of(3), rng, (0, 1, 2), make={2: one_wrong_share(2, 0)})
+        table.keys_and_shuffle(None)
+        signed = [p.open_deal(1) for p in table.parties]
+        stopped = []
+        for p in table.parties:
+            try:
+                p.take_deal(1, [s.shares for s in signed], [s.sig for s in signed])
+            except BlindCheckError as exc:
+                stopped.append((p.party, exc.check))
+        assert stopped == [(1, "no card")]
+        table.stop(0)
+        with contextlib.suppress(BlindCheckError):
+            table.reveal(absent=absent)
+        t = table.transcript(key, 0)
+        dealt = [c.pos for c in table.parties[1].public_round(hand_seat=0).hand]
+        assert len(t.rounds[0].hand) == 2, dealt  # three dealt, one opened to no card
+        verdict = same_verdict(t)
+        if absent:
+            assert verdict.rounds[0].kind == "stopped-unjudged", verdict.rounds[0].note
+        else:
+            error = verdict.rounds[0].error
+            assert error is not None
+            assert (error.check, error.party) == ("bad share", 2)
 
 
 # --- (c) tampered transcripts --------------------------------------------------------------------

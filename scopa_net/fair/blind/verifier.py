@@ -30,7 +30,7 @@ from scopa_net.fair.blind.record import (
     blind_first_dealer,
     shares_message,
 )
-from scopa_net.fair.blind.reveal import check_revealed
+from scopa_net.fair.blind.reveal import check_revealed, opened_cards
 from scopa_net.fair.commitments import check_signature, commit_message
 from scopa_net.fair.errors import (
     BrokenChainError,
@@ -250,31 +250,41 @@ class _BlindVerifier(_Verifier):
 
     def check_hand_so_far(self, r: BlindRound, opened: _Opened) -> None:
         """An ``absent`` or ``failed_check`` void's hand (9.9 steps 7 and 8): empty (the
-        host's export), or exactly this seat's positions of the deals recorded, each opening to
-        its card with the published shares and the share of the seat's own party, from its
-        revealed seed."""
+        host's export), or this seat's positions of the deals recorded, each opening to its
+        card with the published shares and the share of the seat's own party, from its
+        revealed seed. A position the seat could not take (9.8: it opens to no card point, or
+        to a card the record shows at another position) is left out of the hand, and only
+        such a one."""
         if not r.hand:
             return
         seat = self.t.seat
         own = owner(seat, r.people)
         seed = r.seeds[own] if r.seeds is not None else None
         positions = sorted(pos for pos, target in opened.targets.items() if target == seat)
-        if [c.pos for c in r.hand] != positions or seed is None:
+        held = [c.pos for c in r.hand]
+        if held != sorted(set(held)) or not set(held) <= set(positions) or seed is None:
             raise MisroutedCardError(
                 f"the hand of a void round is not seat {seat}'s cards of the deals recorded"
             )
         x = PartySecrets(seed, r.round_id, own).x
-        for c in r.hand:
-            u = opened.deck[c.pos].u
+        cards = {c.pos: c.card for c in r.hand}
+        shown = {pos: card for pos, card, _ in opened_cards(r)}
+        for pos in positions:
             try:
-                card = card_of(sub(opened.unshared(c.pos), mul(x, u)))
+                card = card_of(sub(opened.unshared(pos), mul(x, opened.deck[pos].u)))
             except (GroupError, KeyError, IndexError):
                 card = None
-            if card != c.card:
+            if pos in cards and card != cards[pos]:
                 raise BlindCheckError(
                     checks.SUBSTITUTED_CARD,
-                    f"hand: deck position {c.pos} does not open to {CARDS[c.card]} with "
+                    f"hand: deck position {pos} does not open to {CARDS[cards[pos]]} with "
                     "the seat's own seed",
+                )
+            seen_elsewhere = any(c == card and q != pos for q, c in shown.items())
+            if pos not in cards and card is not None and not seen_elsewhere:
+                raise MisroutedCardError(
+                    f"the hand of a void round leaves out deck position {pos}, which opens "
+                    f"to {CARDS[card]} with the seat's own seed, a card seen nowhere else"
                 )
 
     def check_deals(self, r: BlindRound) -> _Opened:
