@@ -422,6 +422,8 @@ class BlindTable(Table):
     def _apply_close_seeds(self) -> None:
         b = self.blind_round
         assert b is not None
+        if not self.waits_on_seats:
+            return  # a journal written when the host revealed only at the deadline
         if self.phase is Phase.SEEDS:
             self._reveal_blind()
             return
@@ -458,6 +460,8 @@ class BlindTable(Table):
         super()._apply_away(seat)
         if live:
             self._void_absent(seat)
+        else:
+            self._advance_seeds()  # a person stepped away at the round's end: not awaited
 
     def host_plays(self, seat: int) -> bool:
         """Also a person's seat, back at the table, in a round that began without them: its
@@ -470,7 +474,12 @@ class BlindTable(Table):
         return self.phase in (Phase.KEYS, Phase.SHUFFLE, Phase.OPEN, Phase.PLAY)
 
     def _advance_seeds(self) -> None:
-        """Section 5's seeds are not used at a blind table."""
+        """Section 5's seeds are not used at a blind table; but a seat that stops being
+        awaited (a computer stands in past the grace period, the seat opens) may be the last
+        the round's end waited on: then the host reveals at once (9.7), as when everyone
+        gone at once is past their grace period."""
+        if self.blind_round is not None and self.phase is Phase.SEEDS:
+            self._advance_blind()
 
     def _advance_blind(self) -> None:
         """Move on as soon as nothing is awaited from the people."""

@@ -322,3 +322,68 @@ async def test_a_person_gone_after_the_last_play_leaves_the_round_standing(
         f"1 (seat {bruno} 1)"
     )
     assert counted in out, out
+
+
+async def test_everyone_gone_at_once_voids_and_reveals_when_the_grace_periods_end(
+    autojump_clock: trio.testing.MockClock, tmp_path: Path
+) -> None:
+    """Ada and Bruno, the only people at a 2-player blind table, are both gone at the same
+    moment mid round 1. 9.7: when their grace periods end (60 s) the round is void
+    ``absent``, and since no person is then awaited the host reveals it at once (nobody is
+    waited for past their grace period). Before the fix the host waited for the seed
+    deadline too: the void round's reveal came 30 s after the grace periods ended."""
+    rules = RuleSet.of(2, 4)
+    names = ("Ada", "Bruno")
+    stores = {name: SeatStore(tmp_path / name) for name in names}
+    sessions: dict[str, NetworkSession] = {}
+    failed: dict[str, DealCheckFailedError] = {}
+    done = {name: trio.Event() for name in names}
+    async with trio.open_nursery() as nursery:
+        host, net = await start_memory_host(nursery, grace=60.0)
+        plugs = {name: Plug(net) for name in names}
+        scopes = {name: trio.CancelScope() for name in names}
+        ada_ready = trio.Event()
+        run = person_runner(
+            tmp_path,
+            stores=stores,
+            sessions=sessions,
+            failed=failed,
+            done=done,
+            ada_ready=ada_ready,
+            connect=net.connect,
+        )
+
+        async def person(name: str, choice: TableChoice) -> None:
+            with scopes[name]:
+                await run(name, choice, plugs[name].connect)
+
+        nursery.start_soon(person, "Ada", TableChoice(create=create(rules, blind=True)))
+        await ada_ready.wait()
+        table_id = sessions["Ada"].table_id
+        table = host.tables[table_id].table
+        nursery.start_soon(person, "Bruno", TableChoice(table_id=table_id))
+        with trio.fail_after(600):
+            while not (table.phase is Phase.PLAY and table.blind_round is not None):
+                await trio.sleep(0)
+        b = table.blind_round
+        gone_at = trio.current_time()
+        for name in names:  # kill -9 of both clients at once
+            scopes[name].cancel()
+            await plugs[name].pull()
+        with trio.fail_after(600):
+            while b.party.void_notice is None:
+                await trio.sleep(0.5)
+            voided = trio.current_time() - gone_at
+            while not table.blind_history:
+                await trio.sleep(0.5)
+            revealed = trio.current_time() - gone_at
+        nursery.cancel_scope.cancel()
+    assert not failed
+    assert 60 <= voided < 61
+    assert revealed < 61, f"void at {voided:g} s, revealed only at {revealed:g} s"
+    first = table.blind_history[0]
+    assert first.void is not None
+    assert first.void.reason == "absent"
+    assert first.seeds is not None
+    assert first.seeds[1:] == (None, None)
+    assert first.reveal_sig is not None
