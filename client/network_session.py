@@ -48,6 +48,7 @@ from scopa_net.plays import Play, PlayRecord
 from scopa_net.rules import RuleSet
 from scopa_net.view import SeatView
 from scopa_net.wire import messages as m
+from scopa_net.wire.codec import encode_payload
 from scopa_net.wire.connection import (
     MAX_PINGS,
     NEED_DATA,
@@ -702,7 +703,9 @@ class NetworkSession:
         self.table_id, self._seat, self._token = joined.table_id, joined.seat, joined.token
         snapshot = await link.expect(m.Snapshot)
         assert isinstance(snapshot, m.Snapshot)
-        self._start_seat(snapshot)
+        # A match the lobby lists as begun is one under way, even before its first deal (a
+        # blind round waiting for keys, say): this seat did not see its round begin.
+        self._start_seat(snapshot, mid_match=True if info is not None and info.started else None)
         if info is not None and not snapshot.seats:
             for seat, seat_info in enumerate(info.seats):
                 if seat_info.name is not None and seat < len(self._names):
@@ -1299,7 +1302,12 @@ class NetworkSession:
             kept = self._record if self._record is not None else self._finished
             if kept is not None:
                 self._record = replace(
-                    kept, seeds={}, mid_match=False, match_no=self.match_no, match_seq=e.seq
+                    kept,
+                    seeds={},
+                    mid_match=False,
+                    match_no=self.match_no,
+                    match_seq=e.seq,
+                    start="",
                 )
                 self._save_record()
             text = "everyone agreed: a new match begins"
@@ -1417,6 +1425,10 @@ class NetworkSession:
             table_name="" if info is None else info.name,
             mid_match=self.witness is not None and self.witness.mid_match,
             epoch=epoch,
+            # Taken back from disk, the seat starts where its person sat down: what came
+            # before (another match, another person's rounds in this seat) is not theirs.
+            match_seq=snapshot.seq,
+            start=encode_payload(snapshot).hex() if self.witness and self.witness.mid_match else "",
         ).with_token(token)
         self._save_record()
 

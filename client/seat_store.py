@@ -35,7 +35,9 @@ from scopa_net.client.file_lock import FileLocks
 from scopa_net.client.files import replace_file, sync_folder
 from scopa_net.rules import RuleSet
 from scopa_net.wire import messages as m
+from scopa_net.wire.codec import decode
 from scopa_net.wire.convert import opening_snapshot
+from scopa_net.wire.errors import ProtocolError
 
 SEATS_DIR = "seats"
 MAX_TOKENS = 2
@@ -75,10 +77,14 @@ class SeatRecord:
     match_no: int = 1
     """Which match at the table the seat is kept for (one more at every rematch)."""
     match_seq: int = 0
-    """The seq of the event the seat's match began after: 0 for the table's first match,
-    the agreed ``rematch_status`` for a rematch. A client taking the seat back starts there
-    and has the host replay that match only (an earlier match's events, replayed, would end
-    it all over again, and its rounds' seeds are no longer kept)."""
+    """The seq the seat's record starts after: the agreed ``rematch_status`` of a rematch, or
+    the snapshot the seat was given when its person sat down (0 for a seat taken before
+    anything happened). A client taking the seat back starts there and has the host replay
+    from there only (an earlier match's events, or rounds another person played in this
+    seat, replayed, would be taken for this person's: their seeds are not kept here)."""
+    start: str = ""
+    """For a seat first taken in a match under way: that snapshot, its wire payload in hex
+    (the board as it stood at ``match_seq``); empty when the seat's match starts there."""
     seeds: dict[str, str] = field(default_factory=dict)
     """round id (hex) -> this seat's seed (hex) for that round."""
     pending: tuple[PendingMove, ...] = ()
@@ -178,8 +184,14 @@ class SeatStore:
 
 
 def starting_snapshot(record: SeatRecord) -> m.Snapshot:
-    """The seat's view before anything happened in its match (seq 0 for the table's first
-    match, the agreed rematch's seq for a later one): a client taking a seat back from disk
-    starts here and has the host replay every event since."""
+    """Where a client taking a seat back from disk starts, and has the host replay every
+    event since: the seat's view before anything happened in its match (seq 0 for the
+    table's first match, the agreed rematch's seq for a later one), or, for a seat taken in
+    a match under way, the snapshot it was given then."""
+    if record.start:
+        with contextlib.suppress(ValueError, ProtocolError):
+            snapshot = decode(bytes.fromhex(record.start))
+            if isinstance(snapshot, m.Snapshot) and snapshot.seq == record.match_seq:
+                return snapshot
     rules = RuleSet.of(record.players, record.target, record.variants)
     return opening_snapshot(rules, seat=record.seat, seq=record.match_seq, table_id=record.table_id)

@@ -5,6 +5,7 @@ Real host, real client sessions with seat stores over memory streams, trio's aut
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,7 @@ from scopa_net.client.seat_store import SeatStore
 from scopa_net.client.session import Message
 from scopa_net.fair.blind.verifier import verify_any
 from scopa_net.rules import RuleSet
-from scopa_net.server.table import Phase
+from scopa_net.server.table import Phase, SeatKind
 
 NAMES = ("Ada", "Bruno", "Carla")
 
@@ -186,3 +187,93 @@ async def test_a_seat_taken_back_after_a_rematch_keeps_its_round_seeds(
     files = sorted(p.name for p in (tmp_path / "Carla" / "transcripts").glob("*.scopa"))
     assert len(files) == 2, files
     assert files[0].endswith("-match2.scopa"), files
+
+
+async def test_a_seat_first_taken_in_a_later_match_is_taken_back_in_that_match(
+    autojump_clock: trio.testing.MockClock, tmp_path: Path
+) -> None:
+    """Ada, Bruno and Carla play a blind match to 3 points and all agree to play again. In
+    match 2 Bruno gives his seat up for good and Dora sits down in it, mid-match; her client
+    is killed and she takes her seat back from disk. Her client must take it up where she sat
+    down, and play to the end with no failed check. Before the fix her seat file said
+    match_seq 0: the host replayed the whole table from match 1, whose blind rounds had
+    Bruno's party in her seat, and her client (making up a seed of its own for them) stopped
+    with DEAL CHECK FAILED against an honest host."""
+    rules = RuleSet.of(3, 3)
+    names = ("Ada", "Bruno", "Carla", "Dora")
+    failed: dict[str, DealCheckFailedError] = {}
+    sessions: dict[str, NetworkSession] = {}
+    stores = {name: SeatStore(tmp_path / name) for name in names}
+    done = {name: trio.Event() for name in names}
+    rematched = {name: trio.Event() for name in names}
+
+    async def plays(session: NetworkSession, name: str) -> None:
+        player = make_player("random", len(name))
+        if name == "Dora":  # sits down mid-match 2 and plays it out
+            await play_as_bot(session, player)
+            return
+        assert await play_as_bot(session, player) is not None
+        await new_match(session)
+        rematched[name].set()
+        if name == "Bruno":
+            await session.leave()
+            return
+        await play_as_bot(session, player)
+
+    async with trio.open_nursery() as nursery:
+        host, net = await start_memory_host(nursery, grace=60.0)
+        ada_ready = trio.Event()
+        person = person_runner(
+            tmp_path,
+            stores=stores,
+            sessions=sessions,
+            failed=failed,
+            done=done,
+            ada_ready=ada_ready,
+            connect=net.connect,
+            plays=plays,
+        )
+        ada = TableChoice(create=create(rules, blind=True))
+        nursery.start_soon(partial(person, "Ada", ada, offer_rematch=True))
+        await ada_ready.wait()
+        table_id = sessions["Ada"].table_id
+        table = host.tables[table_id].table
+        for name in ("Bruno", "Carla"):
+            choice = TableChoice(table_id=table_id)
+            nursery.start_soon(partial(person, name, choice, offer_rematch=True))
+        with trio.fail_after(3600):
+            await rematched["Bruno"].wait()
+            seat = sessions["Bruno"].seat
+            while table.seats[seat].kind is not SeatKind.OPEN:
+                await trio.sleep(0)
+        assert table.phase is not Phase.OVER
+        assert table.match_no == 2
+        assert not failed, "\n".join(exc.banner for exc in failed.values())
+
+        # Dora sits down in Bruno's seat; her client is killed at once.
+        plug = Plug(net)
+        dora_scope = trio.CancelScope()
+
+        async def dora_until_killed() -> None:
+            with dora_scope:
+                await person("Dora", TableChoice(table_id=table_id, seat=seat), plug.connect)
+
+        nursery.start_soon(dora_until_killed)
+        with trio.fail_after(600):
+            while not stores["Dora"].records():
+                await trio.sleep(0)
+        dora_scope.cancel()  # kill -9
+        await plug.pull()
+        (record,) = stores["Dora"].records()
+        done["Dora"] = trio.Event()
+        choice = TableChoice(table_id=record.table_id, seat=record.seat)
+        nursery.start_soon(partial(person, "Dora", choice, resume_from=record))
+        with trio.fail_after(3600 * 4):
+            for name in ("Ada", "Carla", "Dora"):
+                await done[name].wait()
+        nursery.cancel_scope.cancel()
+
+    assert not failed, "\n".join(exc.banner for exc in failed.values())
+    for name in ("Ada", "Carla", "Dora"):
+        assert sessions[name].verdict_failures == [], (name, sessions[name].verdict_failures)
+    assert table.match_no == 2
