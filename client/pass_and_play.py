@@ -81,12 +81,14 @@ class ScreenPrinter(Printer):
         self.escapes = escapes
 
     def flush(self) -> None:
+        width = self.columns()
         while self._pending:
             line = self._pending.popleft()
             if line is CLEAR:
                 self._clear()
-            else:
-                render_fragments(self.output, [*line, ("", "\n")], self.style)
+                continue
+            for part in render.wrap_line(line, width):  # cut between words, as the game's printer
+                render_fragments(self.output, [*part, ("", "\n")], self.style)
         self.output.flush()
 
     def _clear(self) -> None:

@@ -271,3 +271,23 @@ def test_at_a_handover_nothing_typed_reads_a_hand_or_speaks_for_a_seat() -> None
     assert "now called Max" not in text()
     assert "A hint is for your turn" not in text()
     assert [s.state.names[s.state.seat] for s in app.seats] == ["Ada", "Bruno"]
+
+
+def test_the_screen_printer_cuts_long_lines_between_words() -> None:
+    """Pass and play printed its lines whole, so a narrow terminal cut them mid-word
+    ("keybo" / "ard"); it now lays them out as the game's own printer does."""
+    from prompt_toolkit.formatted_text import FormattedText
+
+    out = RecordingOutput()
+    turn = "Bruno's turn: press Enter when Bruno has the keyboard."
+
+    async def run() -> None:
+        printer = ScreenPrinter(out, Display(color=False).style(), asyncio.get_running_loop())
+        printer.columns = lambda: 30  # type: ignore[method-assign]
+        printer.show([FormattedText([("", turn)])])
+        printer.flush()
+
+    asyncio.run(run())
+    lines = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out.text).replace("\r", "").split("\n")
+    lines = [line.rstrip() for line in lines if line.strip()]
+    assert lines == ["Bruno's turn: press Enter when", "Bruno has the keyboard."]
