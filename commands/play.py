@@ -168,14 +168,7 @@ def run(args: argparse.Namespace) -> int:
     rules = RuleSet.of(args.players, args.target, args.variant or ())
     level = player_for(args.bot_level)
 
-    humans = args.humans if args.humans is not None else (2 if args.pass_and_play else 1)
-    if not 1 <= humans <= rules.players:
-        print(
-            f"scopa-net: --humans {humans}: a table of {rules.players} has seats for 1 to "
-            f"{rules.players} people (--players sets the table's size)",
-            file=sys.stderr,
-        )
-        return EXIT_USAGE
+    humans = people(args, rules)
     coach = args.coach or settings.coach
     if args.pass_and_play or (humans > 1 and not args.lan):
         return run_pass_and_play(args, settings, rules, level, humans, coach=coach)
@@ -337,6 +330,25 @@ def run_pass_and_play(
         )
 
     return run_pass_and_play_screen(open_sessions, settings, plain=args.plain, coach=coach)
+
+
+def people(args: argparse.Namespace, rules: RuleSet) -> int:
+    """How many people play: --humans; else in pass and play as many as --names names (2
+    without it); else 1."""
+    seats = f"a table of {rules.players} has seats for 1 to {rules.players} people"
+    if args.humans is None and args.pass_and_play and args.names:
+        named = len(args.names.split(","))
+        if named > rules.players:
+            raise CommandError(
+                f"--names names {named} people: {seats} (--players sets the table's size)"
+            )
+        if named < 2:
+            raise CommandError("pass and play needs 2 or more people: --names Ada,Bruno")
+        return named
+    humans = args.humans if args.humans is not None else (2 if args.pass_and_play else 1)
+    if not 1 <= humans <= rules.players:
+        raise CommandError(f"--humans {humans}: {seats} (--players sets the table's size)")
+    return humans
 
 
 def pass_and_play_problem(args: argparse.Namespace, humans: int) -> str:

@@ -50,6 +50,11 @@ def ada_and_bruno(
         (["--humans", "2", "--names", "Ada"], "--names needs 2 different names"),
         (["--pass-and-play", "--names", "Ada,ada"], "--names needs 2 different names"),
         (["--humans", "3"], "--humans 3: a table of 2 has seats for 1 to 2 people (--players"),
+        (
+            ["--pass-and-play", "--names", "Ada,Bruno,Carla"],
+            "--names names 3 people: a table of 2 has seats for 1 to 2 people (--players",
+        ),
+        (["--pass-and-play", "--names", "Ada"], "needs 2 or more people: --names Ada,Bruno"),
     ],
 )
 def test_flags_that_cannot_make_a_match_say_why_in_one_line(
@@ -59,6 +64,23 @@ def test_flags_that_cannot_make_a_match_say_why_in_one_line(
     err = capsys.readouterr().err
     assert words in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_as_many_people_play_as_names_are_given() -> None:
+    """`--pass-and-play --players 3 --names Ada,Bruno,Carla` said "--names needs 2 different
+    names": without --humans, the names say how many people take turns."""
+    from scopa_net.commands.main import build_parser
+    from scopa_net.commands.play import people
+
+    def count(*argv: str) -> int:
+        args = build_parser().parse_args(["play", *argv])
+        return people(args, RuleSet.of(args.players))
+
+    assert count("--pass-and-play", "--players", "3", "--names", "Ada,Bruno,Carla") == 3
+    assert count("--pass-and-play", "--players", "4", "--names", "Ada,Bruno,Carla") == 3
+    assert count("--pass-and-play", "--players", "4") == 2
+    assert count("--players", "4", "--humans", "4", "--names", "A,B,C,D") == 4
+    assert count() == 1
 
 
 def test_the_public_board_has_no_hand_in_either_mode() -> None:
