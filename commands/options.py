@@ -104,11 +104,45 @@ def _wrapped(line: str, width: int) -> str:
 class ArgumentParser(argparse.ArgumentParser):
     """A parser whose usage errors are one line naming the command and where its help is."""
 
+    _words: Sequence[str] = ()
+    """What this parser was last given to parse (a subcommand's parser: the words after it)."""
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        self._words = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
     def error(self, message: str) -> NoReturn:
         message = (
             message.replace("argument ", "", 1) if message.startswith("argument ") else message
         )
+        unknown = self._unknown_flags()
+        if message.startswith("the following arguments are required") and unknown:
+            # `bots --bogus` said "the following arguments are required: address": the flag
+            # mistyped is the mistake to tell (with the address given, it would be).
+            message = f"unrecognized arguments: {' '.join(unknown)}"
         self.exit(EXIT_USAGE, f"{self.prog}: {message} (see `{self.prog} --help`)\n")
+
+    def _unknown_flags(self) -> list[str]:
+        words = list(self._words)
+        if "--" in words:  # what follows is not flags
+            words = words[: words.index("--")]
+        return [
+            word
+            for word in words
+            if word.startswith("-")
+            and not _is_number(word)
+            and word.partition("=")[0] not in self._option_string_actions
+        ]
+
+
+def _is_number(word: str) -> bool:
+    try:
+        float(word)
+    except ValueError:
+        return False
+    return True
 
 
 def plural(n: int, thing: str) -> str:

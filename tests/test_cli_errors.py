@@ -154,6 +154,14 @@ CASES = [
     ("play --bogus", ["play", "--bogus"], (), EXIT_USAGE, "scopa-net play: unrecognized"),
     ("unknown command", ["bogus"], (), EXIT_USAGE, "invalid choice"),
     (
+        "a wrong flag, no address",
+        ["bots", "--bogus"],
+        (),
+        EXIT_USAGE,
+        "scopa-net bots: unrecognized arguments: --bogus (see",
+    ),
+    ("verify, a wrong flag only", ["verify", "--bogus"], (), EXIT_USAGE, "unrecognized"),
+    (
         "Ctrl-C at table number",
         ["join", "{host}"],
         (KeyboardInterrupt,),
