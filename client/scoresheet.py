@@ -105,7 +105,22 @@ def score_sheet(
             ]
         )
     )
+    level = level_past_target(view, match_scores, names)
+    if level:
+        lines.append(FormattedText([("class:notice", level)]))
     return lines
+
+
+def level_past_target(view: SeatView, match_scores: Sequence[int], names: Sequence[str]) -> str:
+    """Why the match goes on though a side reached the target: sides level at the top play
+    another round (RULES.md, the end of a match). "" otherwise."""
+    top = max(match_scores, default=0)
+    level = [side for side, points in enumerate(match_scores) if points == top]
+    if top < view.rules.target or len(level) < 2:
+        return ""
+    who = " and ".join(side_label(side, view, names) for side in level)
+    where = "the target" if top == view.rules.target else "past the target"
+    return f"{who} are level at {top}, {where}: one more round decides."
 
 
 def match_summary(

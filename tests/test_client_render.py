@@ -204,6 +204,28 @@ def test_score_sheet_names_who_took_each_point() -> None:
     assert settebello.endswith(NAMES[holder])
 
 
+@pytest.mark.parametrize(
+    ("scores", "words"),
+    [
+        ((11, 11), "Ada and Bot 1 are level at 11, the target: one more round decides."),
+        ((13, 13), "Ada and Bot 1 are level at 13, past the target: one more round decides."),
+        ((9, 9), None),  # level, short of the target: nothing to explain
+        ((12, 11), None),  # a winner
+    ],
+)
+def test_a_sheet_says_why_a_match_level_at_the_target_goes_on(
+    scores: tuple[int, int], words: str | None
+) -> None:
+    """A newcomer saw "Match 3 3 playing to 2" and a new round begin, with no word on why."""
+    match = finished_match(5, RuleSet.of(2))
+    sheet = render.plain(score_sheet(match.view_for(0), match.results[-1], scores, NAMES))
+    last = sheet.splitlines()[-1]
+    if words is None:
+        assert last.startswith("Match")
+    else:
+        assert last == words
+
+
 def test_match_summary_names_the_winner() -> None:
     match = finished_match(5, RuleSet.of(2))
     view = match.view_for(0)
