@@ -192,6 +192,16 @@ class Controller:
             return True
         return False
 
+    def leftover_lines(self, view: SeatView) -> Lines:
+        """At a round's end: the cards left on the table, which the last capture takes, and
+        whose they are (none when the table was empty)."""
+        if not view.leftover:
+            return []
+        left = ", ".join(render.card_text(c, self.display) for c in view.leftover)
+        takers = [r.seat for r in view.plays if r.play.captured]
+        whose = f" ({render.side_label(view.rules.side_of(takers[-1]), view, self.state.names)})"
+        return [_text(f"The last capture also takes the table: {left}{whose if takers else ''}.")]
+
     def _say(self, text: str, style: str = "") -> None:
         self._show([_text(text, style)])
 
@@ -221,7 +231,8 @@ class Controller:
     def display(self) -> Display:
         return self.state.display
 
-    def _record_line(self, view: SeatView, record: PlayRecord) -> FormattedText:
+    def record_line(self, view: SeatView, record: PlayRecord) -> FormattedText:
+        """One play as this client prints it (in words with --plain)."""
         names = self.state.names
         if self._plain:
             return _text(render.play_words(record, view, names, self.display))
@@ -239,7 +250,7 @@ class Controller:
                 state.scores = view.scores
                 self._forget_choices()
                 if record is not None:
-                    self._show([self._record_line(view, record)])
+                    self._show([self.record_line(view, record)])
                 if view.my_turn:
                     self._draw_board()
             case RoundStarted(view=view):
@@ -261,9 +272,7 @@ class Controller:
                 state.view = view
                 state.scores = scores
                 self._forget_choices()
-                if view.leftover:
-                    left = ", ".join(render.card_text(c, self.display) for c in view.leftover)
-                    self._say(f"The last capture also takes the table: {left}.")
+                self._show(self.leftover_lines(view))
                 self._last_round = (view, score, tuple(scores))
                 sheet = self._sheet()
                 self._show(sheet)
@@ -652,4 +661,4 @@ class Controller:
             records = render.last_plays(view) if name == "last" else list(view.plays)
             if not records:
                 self._say("No plays yet this round.")
-            self._show([self._record_line(view, r) for r in records])
+            self._show([self.record_line(view, r) for r in records])

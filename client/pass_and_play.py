@@ -413,6 +413,10 @@ class PassAndPlayApp:
                 return  # chat and the host's notices: printed once, by the first seat
             case RoundOver(view=view, score=score, match_scores=scores) if index == 0:
                 seat.handle_event(event)
+                # Carried past the next handover's clear: how the round ended, then its sheet.
+                if view.plays:
+                    self._carry.append(seat.record_line(view, view.plays[-1]))
+                self._carry.extend(seat.leftover_lines(view))
                 self._carry.extend(score_sheet(view, score, scores, seat.state.names))
                 return
             case VoidDeal() if index == 0:

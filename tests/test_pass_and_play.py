@@ -178,6 +178,14 @@ def test_between_clears_only_the_person_at_the_keyboard_sees_a_hand(
             waiting = flat[handed.end() :].split("Round ")[0]
             assert " plays " not in waiting, flat
     assert hands_shown >= 4
+    # The next round's first screen still says how the last one ended: its last play, the
+    # cards the last capture took from the table (and whose), then the sheet.
+    flats = [re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen) for screen in screens]
+    after = next(f for f in flats if "Round 1 score sheet" in f and "'s turn: press" in f)
+    ended = after[: after.index("Round 1 score sheet")]
+    assert re.search(r"^(Ada|Bruno) plays ", ended, re.MULTILINE), after
+    for line in re.findall(r"The last capture also takes the table: .*", text):
+        assert re.search(r"\((Ada|Bruno)\)\.$", line.strip()), line
     assert "Ada's deal check: verified" in text
     assert "Bruno's deal check: verified" in text
     assert "Play again, all of you at this terminal" in text
