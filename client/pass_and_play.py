@@ -198,6 +198,8 @@ class PassAndPlayApp:
         self.waiting: int | None = None
         """The person whose turn it is, until they press Enter."""
         self._carry: list[FormattedText] = []
+        self._on_screen_now: set[str] = set()
+        """The text of each line printed since the screen was last cleared."""
         self.asking_rematch = False
         """The match is over and "play again?" is waiting for y or n."""
         self.matches_over = 0
@@ -344,22 +346,26 @@ class PassAndPlayApp:
 
         def show(lines: Lines) -> None:
             if index == self.active or (index == 0 and self.active is None):
-                self.printer.show(lines)
+                self._print(lines)
 
         return show
 
     def _public(self, lines: Lines, *, carry: bool = False) -> None:
-        self.printer.show(lines)
+        self._print(lines)
         if carry:
             self._carry.extend(lines)
+
+    def _print(self, lines: Lines) -> None:
+        self.printer.show(lines)
+        self._on_screen_now.update(render.plain([line]) for line in lines)
 
     def _clear(self, first: Lines = ()) -> None:
         """Clear the screen and scrollback, print ``first``, then print again what must not be
         missed (a score sheet, the deal checks, the match's result)."""
-        self.printer.show([CLEAR, *first])
+        self.printer.show([CLEAR])
+        self._on_screen_now = set()
         carried, self._carry = self._carry, []
-        if carried:
-            self.printer.show(carried)
+        self._print([*first, *carried])
 
     async def _trio_main(self, ready: asyncio.Future[None]) -> None:
         self._token = trio.lowlevel.current_trio_token()
@@ -412,10 +418,15 @@ class PassAndPlayApp:
             case Message() if index != 0:
                 return  # chat and the host's notices: printed once, by the first seat
             case RoundOver(view=view, score=score, match_scores=scores) if index == 0:
-                seat.handle_event(event)
+                # The last play was printed by whoever held the keyboard then, or by nobody
+                # if it came in while the keyboard was changing hands: print it once.
+                last = [seat.record_line(view, view.plays[-1])] if view.plays else []
+                self._public(
+                    [line for line in last if render.plain([line]) not in self._on_screen_now]
+                )
+                seat.handle_event(event)  # the table's last cards, the sheet
                 # Carried past the next handover's clear: how the round ended, then its sheet.
-                if view.plays:
-                    self._carry.append(seat.record_line(view, view.plays[-1]))
+                self._carry.extend(last)
                 self._carry.extend(seat.leftover_lines(view))
                 self._carry.extend(score_sheet(view, score, scores, seat.state.names))
                 return
@@ -490,14 +501,20 @@ class PassAndPlayApp:
         seat.show_board()
 
     def _played(self, index: int) -> None:
-        """The person's play is in: hide their hand at once."""
+        """The person's play is in: hide their hand at once. After the round's last card
+        there is no hand left to hide, and the screen stays, so the round's end (its last
+        play, the table's last cards, the sheet) comes under it."""
         seat = self.seats[index]
         seat.revealed = False
         if self.active == index:
             self.active = None
             self._keyboard_to(None)
         name = seat.state.names[seat.state.seat]
-        self._clear([FormattedText([("", f"{name} has played. Pass the keyboard on.")])])
+        view = seat.session.view  # with this play in it (submit waits for its event)
+        if view is not None and not any(view.hand_counts) and not view.stock_count:
+            self._public([FormattedText([("", f"{name} has played the round's last card.")])])
+        else:
+            self._clear([FormattedText([("", f"{name} has played. Pass the keyboard on.")])])
         self._check_turns()
         self._changed()
 

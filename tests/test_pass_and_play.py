@@ -178,12 +178,15 @@ def test_between_clears_only_the_person_at_the_keyboard_sees_a_hand(
             waiting = flat[handed.end() :].split("Round ")[0]
             assert " plays " not in waiting, flat
     assert hands_shown >= 4
-    # The next round's first screen still says how the last one ended: its last play, the
-    # cards the last capture took from the table (and whose), then the sheet.
+    # The round's end is told where its last card was played, and again on the next round's
+    # first screen if there is one: its last play and the cards the last capture took from
+    # the table (and whose), then the sheet.
     flats = [re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen) for screen in screens]
-    after = next(f for f in flats if "Round 1 score sheet" in f and "'s turn: press" in f)
-    ended = after[: after.index("Round 1 score sheet")]
-    assert re.search(r"^(Ada|Bruno) plays ", ended, re.MULTILINE), after
+    ends = [f for f in flats if "Round 1 score sheet" in f]
+    assert re.search(r"(Ada|Bruno) has played the round's last card\.", ends[0]), ends[0]
+    for end in ends[:2]:
+        told = end[: end.index("Round 1 score sheet")]
+        assert re.search(r"(?<!Last {6})(Ada|Bruno) plays ", told), end  # not the board's
     for line in re.findall(r"The last capture also takes the table: .*", text):
         assert re.search(r"\((Ada|Bruno)\)\.$", line.strip()), line
     assert "Ada's deal check: verified" in text
