@@ -521,14 +521,22 @@ def terminal_to_type_at() -> bool:
 
 
 def _ask_password(table_id: int) -> str:
-    """The password of a table that has one, typed without echo; one line if it cannot be."""
+    """The password of a table that has one: typed without echo at a terminal, or read as
+    a line from a script's input (getpass's fallback warned there, and an empty line ended in
+    a traceback)."""
     import getpass
 
     if not terminal_to_type_at():
-        raise CommandError(
-            f"table {table_id} has a password: give it with --password (there is no terminal "
-            "here to type it at)"
-        )
+        typed = sys.stdin.readline().rstrip("\r\n")
+        if not typed:
+            raise CommandError(
+                f"table {table_id} has a password: give it with --password (no terminal here "
+                "to type it at, and no line of input to read it from)"
+            )
+        try:
+            return table_password(typed)
+        except argparse.ArgumentTypeError as exc:
+            raise CommandError(f"not joined: the password read from the input: {exc}") from None
     for _ in range(PASSWORD_TRIES):
         typed = getpass.getpass(f"password for table {table_id}: ")
         try:

@@ -331,10 +331,21 @@ class PlayerSession:
         """Hand ``msg`` to the table's task: at once while its inbox has room, else wait."""
         request = Request(self.outbox, msg)
         try:
-            task.send.send_nowait(request)
-        except trio.WouldBlock:
-            with trio.CancelScope(shield=True):  # not cut short by the reader's deadline
-                await task.send.send(request)
+            try:
+                task.send.send_nowait(request)
+            except trio.WouldBlock:
+                with trio.CancelScope(shield=True):  # not cut short by the reader's deadline
+                    await task.send.send(request)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            # The table stopped between the lookup and now (a fault, which has told its
+            # players): as if it had gone a moment earlier.
+            self.outbox.reply(
+                m.Error(
+                    code=ErrorCode.NO_SUCH_TABLE.value,
+                    message=f"table {task.table.table_id} has stopped",
+                    ref=msg.TYPE,
+                )
+            )
 
     async def _leave_table(self) -> None:
         if self.table_id is None:

@@ -10,12 +10,14 @@ import http.server
 import os
 import socket
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
+from typing import TextIO
 
 import pytest
 from helpers import free_port, kept_seat, run_scopa_net
@@ -31,6 +33,7 @@ from scopa_net.commands.options import (
     EXIT_STATUSES,
     EXIT_UNREACHABLE,
     EXIT_USAGE,
+    CommandError,
 )
 from scopa_net.rules import RuleSet
 
@@ -395,20 +398,46 @@ def test_a_mistake_is_one_line_and_a_documented_status(
         assert "COMMAND" in err
 
 
-def test_a_password_table_joined_without_a_terminal_asks_for_the_flag(
+def piped_input(text: str) -> TextIO:
+    """A script's input: a pipe (not a terminal) holding ``text``."""
+    read, write = os.pipe()
+    os.write(write, text.encode())
+    os.close(write)
+    return os.fdopen(read)
+
+
+def test_a_password_table_joined_from_a_script_without_one_names_the_flag(
     place: Place, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Joined from a script (no terminal), a table with a password printed getpass's warnings
-    and read the password from the script's input, where an empty line ended in a traceback."""
+    and, given an empty line, ended in a traceback."""
     monkeypatch.setenv("XDG_DATA_HOME", str(place.tmp / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(place.tmp / "config"))
     monkeypatch.setattr("getpass.getpass", _typing())  # never asked
-    assert main(["join", place.host, "--table", "1"]) == EXIT_USAGE
+    with piped_input("") as nothing:
+        monkeypatch.setattr(sys, "stdin", nothing)
+        assert main(["join", place.host, "--table", "1"]) == EXIT_USAGE
     err = capfd.readouterr().err
     assert err.splitlines()[-1] == (
-        "scopa-net: table 1 has a password: give it with --password (there is no terminal "
-        "here to type it at)"
+        "scopa-net: table 1 has a password: give it with --password (no terminal here to type "
+        "it at, and no line of input to read it from)"
     )
+    assert "Warning" not in err
+
+
+def test_a_password_is_read_quietly_from_a_script_s_input(
+    monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("getpass.getpass", _typing())  # never asked
+    for line, read in (("pw\n", "pw"), ("pw", "pw"), ("a b \r\n", "a b ")):
+        with piped_input(line) as script:
+            monkeypatch.setattr(sys, "stdin", script)
+            assert join_command._ask_password(1) == read
+    with piped_input("x" * 65) as script:
+        monkeypatch.setattr(sys, "stdin", script)
+        with pytest.raises(CommandError, match="1 to 64"):
+            join_command._ask_password(1)
+    assert capfd.readouterr() == ("", "")  # no prompt, no warning
 
 
 def test_old_spellings_still_work_with_a_note(capfd: pytest.CaptureFixture[str]) -> None:
