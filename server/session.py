@@ -21,7 +21,7 @@ from scopa_net.server.table_task import Request, TableTask
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import SharedFrames
 from scopa_net.wire.connection import NEED_DATA, ConnectionClosed, HostConnection, State
-from scopa_net.wire.errors import ErrorCode, ProtocolError
+from scopa_net.wire.errors import ErrorCode, LocalProtocolError, ProtocolError
 
 if TYPE_CHECKING:
     from scopa_net.server.host import Host
@@ -385,7 +385,7 @@ class PlayerSession:
                     await self._send_final(outbox.closing)
                     return
                 batch = []
-            data = b"".join([self.conn.send(msg) for msg in batch])
+            data = self._encode(batch)
             if self._leftover:
                 data, self._leftover = self._leftover + data, b""
             if data:
@@ -419,12 +419,8 @@ class PlayerSession:
         once, and any error, is left to the writer task."""
         if self.conn.broken:
             return  # as the writer does: only the bye saying why may still go
-        send = self.conn.send
         try:
-            if frames is None:
-                data = b"".join([send(msg) for msg in batch])
-            else:
-                data = b"".join([send(msg, frames.encode(msg)) for msg in batch])
+            data = self._encode(batch, frames)
             try:
                 sent = os.write(self._fd, data)  # type: ignore[arg-type]
             except BlockingIOError:
@@ -436,6 +432,24 @@ class PlayerSession:
         if sent < len(data):
             self._leftover = data[sent:]
             self.outbox.kick()
+
+    def _encode(self, batch: list[m.Message], frames: SharedFrames | None = None) -> bytes:
+        """The bytes of ``batch`` (``frames``: where events every seat shares are encoded once).
+
+        A message the connection's state no longer allows because of the peer is dropped
+        quietly: after the peer's ``bye`` nothing more goes (protocol.md 3.1: the answers owed
+        to frames before it are dropped). Any other message out of order is the host's own
+        mistake and raises :class:`LocalProtocolError`."""
+        send = self.conn.send
+        out = []
+        for msg in batch:
+            try:
+                out.append(send(msg) if frames is None else send(msg, frames.encode(msg)))
+            except LocalProtocolError:
+                if self.conn.state is not State.CLOSED:
+                    raise
+                log.debug("connection %s: %s dropped, the peer said bye", self.peer, msg.TYPE)
+        return b"".join(out)
 
     async def _send(self, data: bytes) -> None:
         """Write ``data``, waiting at most ``send_timeout`` for the peer to take it.
