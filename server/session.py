@@ -379,10 +379,12 @@ class PlayerSession:
             if self._sink_error is not None:
                 self._raise_sink_error()
             if self.conn.broken:
-                # The peer broke the protocol: what was queued before (a reply to an earlier
-                # request) may no longer go, but the bye saying why still does.
+                # The peer broke the protocol: the replies owed to its frames before the bad
+                # one (a pong, a tables) still go, then the bye saying why (protocol.md 3.1);
+                # table events no longer do (the player resumes by seq).
                 if outbox.closing is not None:
-                    await self._send_final(outbox.closing)
+                    owed = [msg for msg in batch if not msg.SEQUENCED]
+                    await self._send_final(outbox.closing, self._encode(owed))
                     return
                 batch = []
             data = self._encode(batch)
@@ -418,7 +420,7 @@ class PlayerSession:
         task while this connection's writer is idle). Whatever the socket does not take at
         once, and any error, is left to the writer task."""
         if self.conn.broken:
-            return  # as the writer does: only the bye saying why may still go
+            return  # the writer sends what is owed, then the bye saying why
         try:
             data = self._encode(batch, frames)
             try:
@@ -473,10 +475,15 @@ class PlayerSession:
         with trio.fail_after(self.config.send_timeout):
             await self.stream.send_all(data)
 
-    async def _send_final(self, bye: m.Bye) -> None:
+    async def _send_final(self, bye: m.Bye, owed: bytes = b"") -> None:
+        """Write ``owed`` (replies already encoded), then ``bye``, after whatever part of a
+        frame the sink left unwritten."""
         try:
-            data = self.conn.send(bye)
+            data = owed + self.conn.send(bye)
         except ProtocolError:
+            data = owed
+        data, self._leftover = self._leftover + data, b""
+        if not data:
             return
         with trio.move_on_after(self.config.send_timeout):
             await self.stream.send_all(data)

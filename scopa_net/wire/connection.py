@@ -218,7 +218,8 @@ class Connection:
 
     @property
     def broken(self) -> bool:
-        """The peer broke the protocol; only ``bye`` may still be sent."""
+        """The peer broke the protocol: nothing more is read; what is owed, then ``bye``, may
+        still be sent."""
         return self._error is not None
 
     # --- receiving -----------------------------------------------------------------------
@@ -254,11 +255,10 @@ class Connection:
 
     def send(self, msg: Message, frame: bytes | None = None) -> bytes:
         """The bytes to write for ``msg``; :class:`LocalProtocolError` if it is out of order.
-        ``frame``: those bytes, already made (an event encoded once for every seat)."""
-        if self._error is not None and not isinstance(msg, m.Bye):
-            raise LocalProtocolError(
-                ErrorCode.OUT_OF_ORDER, f"the peer broke the protocol; only bye may follow: {msg!r}"
-            )
+        ``frame``: those bytes, already made (an event encoded once for every seat).
+
+        Once the peer broke the protocol (:attr:`broken`), this end still may send what its
+        state allows: the answers owed to the peer's frames before the bad one, then ``bye``."""
         data = encode(msg) if frame is None else frame
         self._advance(msg, self.role, LocalProtocolError)
         return data
