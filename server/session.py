@@ -158,8 +158,8 @@ class PlayerSession:
                         data = await self._receive()
                     except (trio.BrokenResourceError, trio.ClosedResourceError):
                         return
-                    if not data:
-                        return
+                    # b"": the peer closed its side, fed in all the same: inside a frame,
+                    # that is a bad_frame (protocol.md section 1), said and logged as one.
                     now = trio.current_time()
                     last_heard = now
                     next_ping = now + config.heartbeat_interval

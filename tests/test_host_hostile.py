@@ -95,3 +95,21 @@ async def test_the_host_sends_what_it_owes_before_its_own_bye(
     the ``bye``: the ``tables`` owed to the first frame was lost. It now goes first."""
     answers = await answers_to(host.port, encode(m.ListTables()) + after)
     assert kinds(answers) == ["tables", f"bye {reason}"]
+
+
+async def test_a_stream_cut_inside_a_frame_is_a_bad_frame(
+    host: Host, caplog: pytest.LogCaptureFixture
+) -> None:
+    """1, 3.8: "a connection that closes in the middle of a frame has sent a ``bad_frame``".
+    The host answered the auditor's cut frame (a length of 19, then 4 bytes, then the write
+    side shut) with ``bye quit`` and logged nothing: it took the cut for a peer leaving."""
+    caplog.set_level(logging.INFO, logger="scopa_net.host")
+    raw = await RawSeat.connect(host.port)
+    await raw.stream.send_all(bytes.fromhex("00000013 82a174a4"))
+    await raw.stream.send_eof()  # type: ignore[attr-defined]
+    bye = await raw.until(lambda msg: isinstance(msg, m.Bye))
+    assert bye.reason == "bad_frame"  # type: ignore[attr-defined]
+    await raw.aclose()
+    await all_closed(host)
+    said = [r.getMessage() for r in caplog.records]
+    assert any("bad_frame: stream ended inside a frame (4 of 19 bytes)" in x for x in said), said
