@@ -1353,6 +1353,9 @@ class NetworkSession:
         who = self._names[e.seat]
         renamed = before is not None and before.kind == e.kind == "human" and before.name != e.name
         if e.seat == self._seat:
+            if before is not None and before.kind == "human" and e.kind == "bot":
+                self._forfeit()
+                return
             if renamed:
                 self.name = who
                 if self._record is not None:
@@ -1388,6 +1391,13 @@ class NetworkSession:
         else:
             return
         self._emit(Message(seat=None, text=text, table=True))
+
+    def _forfeit(self) -> None:
+        """This seat was forfeit to a computer player (protocol.md 5.4): its token is dead and
+        the host's ``left`` follows, which ends the session."""
+        self._forget_record()
+        self.end_note = FORFEIT
+        self._emit(Message(seat=None, text=FORFEIT, local=True))
 
     def _take_seats(self, seats: tuple[m.SeatInfo, ...]) -> None:
         """Who holds each seat, from a snapshot."""
@@ -1662,6 +1672,13 @@ CAUGHT_UP_BY_SNAPSHOT = (
     "from the next round, and no transcript is saved for this match."
 )
 """What a seat caught up by a snapshot (3.4 of protocol.md) tells its person."""
+
+FORFEIT = (
+    "Your seat is forfeit: three of the seeds this client revealed did not match the "
+    "commitments it sent, so a computer player plays the seat for the rest of the match. You "
+    "are no longer at this table."
+)
+"""What a seat forfeit to a computer player (5.4 of protocol.md) tells its person."""
 
 
 def _hidden_in_replay(event: Event) -> bool:

@@ -40,6 +40,9 @@ class Outbox:
         self.overflowed = False
         self.closing: m.Bye | None = None
         self._last_word: m.Message | None = None
+        self._last_seq: int | None = None
+        """With a last word: the seq of the seat's last event to send before it (None: all
+        that is committed)."""
         self.seat: int | None = None
         self.epoch = 0
         self.sink: Callable[[list[m.Message], SharedFrames | None], None] | None = None
@@ -70,6 +73,7 @@ class Outbox:
     def attach(self, seat_state: Seat, cursor: int, seat: int, epoch: int) -> None:
         """Follow a seat's log from ``cursor`` (the last seq the player has)."""
         self._seat, self._cursor, self.seat, self.epoch = seat_state, cursor, seat, epoch
+        self._last_seq = None
         self._backlog_end = seat_state.committed
         self._wake.set()
 
@@ -82,6 +86,7 @@ class Outbox:
         seat = self._seat
         if (
             seat is not None
+            and self._last_seq is None  # (else what follows the last word is not for it)
             and seat.committed - max(self._cursor, self._backlog_end) > self.max_lag
         ):
             self.overflowed = True
@@ -117,13 +122,20 @@ class Outbox:
             self._replies
             or self.overflowed
             or self._kicked
-            or (seat is not None and self._cursor < seat.committed)
+            or (seat is not None and self._cursor < self._sendable(seat))
         )
 
-    def finish(self, last_word: m.Message) -> None:
-        """Send ``last_word`` after the seat's log (what is committed of it), then stop
-        following the seat: a ``left`` when the table closes."""
-        self._last_word = last_word
+    def _sendable(self, seat: Seat) -> int:
+        """The seq up to which the seat's log may be sent (committed, and not past the last
+        event before a last word)."""
+        last = self._last_seq
+        return seat.committed if last is None or last > seat.committed else last
+
+    def finish(self, last_word: m.Message, *, upto: int | None = None) -> None:
+        """Send ``last_word`` after the seat's log (what is committed of it, up to seq
+        ``upto`` if given), then stop following the seat: a ``left`` when the table closes,
+        or when the seat is forfeit (up to the event that says so)."""
+        self._last_word, self._last_seq = last_word, upto
         self.seat = None
         self._wake.set()
 
@@ -154,15 +166,16 @@ class Outbox:
         while self._replies and len(batch) < limit:
             batch.append(self._replies.popleft())
         seat = self._seat
+        sendable = 0 if seat is None else self._sendable(seat)
         if seat is not None and self._cursor < seat.base:
             self.overflowed = True  # what it still needs is no longer kept: resume
-        elif seat is not None and self._cursor < seat.committed:
-            end = min(seat.committed, self._cursor + limit - len(batch))
+        elif seat is not None and self._cursor < sendable:
+            end = min(sendable, self._cursor + limit - len(batch))
             take = seat.log[self._cursor - seat.base : end - seat.base]
             self._cursor += len(take)
             batch += take
-        caught_up = seat is None or self._cursor >= seat.committed
+        caught_up = seat is None or self._cursor >= sendable
         if self._last_word is not None and caught_up and len(batch) < limit:
             batch.append(self._last_word)
-            self._last_word, self._seat = None, None
+            self._last_word, self._last_seq, self._seat = None, None, None
         return batch

@@ -439,19 +439,27 @@ class PlayerSession:
         """The bytes of ``batch`` (``frames``: where events every seat shares are encoded once).
 
         A message the connection's state no longer allows because of the peer is dropped
-        quietly: after the peer's ``bye`` nothing more goes (protocol.md 3.1: the answers owed
-        to frames before it are dropped). Any other message out of order is the host's own
-        mistake and raises :class:`LocalProtocolError`."""
+        quietly (:meth:`_moot`). Any other message out of order is the host's own mistake and
+        raises :class:`LocalProtocolError`."""
         send = self.conn.send
         out = []
         for msg in batch:
             try:
                 out.append(send(msg) if frames is None else send(msg, frames.encode(msg)))
             except LocalProtocolError:
-                if self.conn.state is not State.CLOSED:
+                if not self._moot(msg):
                     raise
-                log.debug("connection %s: %s dropped, the peer said bye", self.peer, msg.TYPE)
+                state = self.conn.state.value
+                log.debug("connection %s: %s dropped in state %s", self.peer, msg.TYPE, state)
         return b"".join(out)
+
+    def _moot(self, msg: m.Message) -> bool:
+        """Whether ``msg`` may no longer go because of what the peer did: it said ``bye``
+        (nothing more goes; the answers owed to frames before it are dropped, protocol.md
+        3.1), or its seat went from it with ``left`` (a move it sent before reading that was
+        not applied, and its ``reject`` is not sent, 5.4)."""
+        state = self.conn.state
+        return state is State.CLOSED or (state is State.LOBBY and isinstance(msg, m.Reject))
 
     async def _send(self, data: bytes) -> None:
         """Write ``data``, waiting at most ``send_timeout`` for the peer to take it.

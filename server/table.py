@@ -241,6 +241,10 @@ class Table:
         """Every finished deal attempt: public record, the host's deck, the shuffle, dealer."""
         self.pending: list[tuple[str, dict]] = []
         """Entries applied since the owner last took them for the journal."""
+        self.forfeits: list[tuple[int, int]] = []
+        """Seats forfeit to a computer player since the owner last took them (5.4), each with
+        the seq, in its own log, of the ``seat_status`` that says so: the last event its
+        player's connection may read."""
         self.before_rematch: Callable[[], None] | None = None
         """Called as a rematch begins, while the match just over is still whole: how
         ``history --export --match`` keeps an earlier match's transcript through a replay."""
@@ -525,6 +529,7 @@ class Table:
         for kind, payload in entries:
             self._apply(kind, payload)
         self.pending.clear()
+        self.forfeits.clear()  # no connection holds a seat of a table being rebuilt
         self.mark_committed()
 
     def mark_committed(self) -> None:
@@ -552,6 +557,11 @@ class Table:
 
     def take_pending(self) -> list[tuple[str, dict]]:
         taken, self.pending = self.pending, []
+        return taken
+
+    def take_forfeits(self) -> list[tuple[int, int]]:
+        """The seats forfeit since the last call, with their last seq (:attr:`forfeits`)."""
+        taken, self.forfeits = self.forfeits, []
         return taken
 
     # --- applying -----------------------------------------------------------------------
@@ -819,6 +829,7 @@ class Table:
             s.token_hash, s.older_tokens = None, ()
             s.connected, s.stand_in, s.grace = True, False, 0
             self._status_event(seat)
+            self.forfeits.append((seat, s.seq))
 
     def _apply_play(self, seat: int, move_id: int | None, card: int, captured: int) -> None:
         assert self.match is not None and self.match.round is not None and self.round

@@ -241,6 +241,7 @@ class TableTask:
             began = trio.current_time()
             await self.writer.append(self.table.table_id, pending)
             self.table.mark_committed()
+            self._let_go_of_forfeits()
             self.journal_entries += len(pending)
             waited = trio.current_time() - began
             if waited >= OUTAGE:
@@ -262,6 +263,18 @@ class TableTask:
             self._over_time = trio.current_time()
             await self._record_finish()
             self.finished.set()
+
+    def _let_go_of_forfeits(self) -> None:
+        """A seat forfeit to a computer player (protocol.md 5.4) is no longer its player's: the
+        connection that held it reads the seat's events up to the ``seat_status`` saying so,
+        then ``left``, and nothing of the seat after that (its cards included). Called before
+        the connections hear that the log grew."""
+        for seat, last_seq in self.table.take_forfeits():
+            self._grace_until.pop(seat, None)
+            outbox = self.attached.pop(seat, None)
+            if outbox is not None:
+                outbox.finish(m.Left(table_id=self.table.table_id, seat=seat), upto=last_seq)
+            log.info("table %s seat %s: forfeit after three bad seeds", self.table.table_id, seat)
 
     def _trim_logs(self) -> None:
         """Keep of each seat's log what a resume may still be replayed (``replay_limit``),

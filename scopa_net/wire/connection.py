@@ -105,7 +105,7 @@ TRANSITIONS: dict[tuple[State, Role, str], State] = {
     (S.SYNCING, H, "snapshot"): S.SEATED,
     (S.SEATED, P, "leave"): S.LEAVING,
     (S.LEAVING, H, "left"): S.LOBBY,
-    (S.SEATED, H, "left"): S.LOBBY,  # the table closed after its match (3.3)
+    (S.SEATED, H, "left"): S.LOBBY,  # the table closed (3.11), or the seat was forfeit (5.4)
     **{
         (S.SEATED, P, name): S.SEATED
         for name in (
