@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import secrets
 
+import msgpack
 import pytest
 import trio
 from hosting import MakeHost, create
@@ -204,3 +205,54 @@ async def test_the_client_tells_its_person_the_seat_is_forfeit(
     assert FORFEIT in heard
     assert FORFEIT.startswith("Your seat is forfeit: three of the seeds this client revealed")
     assert session.end_note == FORFEIT
+
+
+async def test_a_control_character_in_text_is_bad_field(host: Host) -> None:
+    """1, 3.8: text may hold no control character; the code for one is ``bad_field`` (the
+    document named none)."""
+    join = {"t": "join", "table_id": 1, "seat": None, "name": "a\nb", "password": None}
+    body = msgpack.packb(join)
+    answers = await answers_to(host.port, len(body).to_bytes(4, "big") + body)
+    assert kinds(answers) == ["bye bad_field"]
+    assert "control character" in answers[0].message  # type: ignore[attr-defined]
+
+
+async def test_a_resume_for_a_seat_the_table_lacks_is_bad_token(host: Host) -> None:
+    """3.3, 3.8: ``join`` for seat 5 at a 2-player table is ``seat_taken``; a ``resume`` for it
+    is ``bad_token``, like any seat its token does not hold (the document did not say)."""
+    raw = await RawSeat.connect(host.port)
+    table_id = await raw.create(create(RuleSet.of(2, 11), bots=1))
+    await raw.send(m.Resume(table_id=table_id, seat=5, token=bytes(16), last_seq=0))
+    error = await raw.until(lambda msg: isinstance(msg, m.Error))
+    assert (error.code, error.ref) == ("bad_token", "resume")  # type: ignore[attr-defined]
+    await raw.send(m.Join(table_id=table_id, seat=5, name="ann", password=None))
+    error = await raw.until(lambda msg: isinstance(msg, m.Error))
+    assert (error.code, error.ref) == ("seat_taken", "join")  # type: ignore[attr-defined]
+    await raw.aclose()
+
+
+async def test_a_say_fails_its_first_check_in_the_documented_order(make_host: MakeHost) -> None:
+    """3.7: the seat's chat rate is checked before the length: a 201-character line sent
+    while over the rate is ``rate_limited``, later ``chat_too_long``; refused lines count
+    toward no chat limit."""
+    host = await make_host(chat_window=0.5, bot_delay=30.0)
+    raw = await RawSeat.connect(host.port)
+    await raw.join(await raw.create(create(RuleSet.of(2, 11), bots=1)), 0)
+    long = "x" * 201
+
+    async def say(text: str) -> str:
+        await raw.send(m.Say(text=text))
+        answer = await raw.until(
+            lambda msg: (
+                (isinstance(msg, m.Chat) and msg.seat == 0)
+                or (isinstance(msg, m.Error) and msg.ref == "say")
+            )
+        )
+        return answer.code if isinstance(answer, m.Error) else "chat"
+
+    assert [await say(f"line {n}") for n in range(5)] == ["chat"] * 5
+    assert await say(long) == "rate_limited"
+    await trio.sleep(0.6)
+    assert await say(long) == "chat_too_long"
+    assert [await say(f"again {n}") for n in range(5)] == ["chat"] * 5  # none counted
+    await raw.aclose()
