@@ -285,7 +285,7 @@ class Controller:
                 self._show([match_summary(state.view, winner, scores, rounds, state.names)])
                 if getattr(self.session, "offer_rematch", False):
                     state.asking = Asking.REMATCH
-                    self._say("Play again with the same players? (y/n)")
+                    self._say("Play again with the same players?")
             case Message(seat=seat, text=text, local=local, table=table):
                 # Chat is "<name> text" on one line: it can never look like a notice.
                 if local:  # this client's own words (its deal check), not the host's
@@ -479,7 +479,7 @@ class Controller:
         lines = [_text(f"Coach: before you play {play.text(scheme)}:", "class:notice")]
         lines += [_text(f"  - {w}", "class:notice") for w in warnings]
         lines.append(_text(f"  The hint would be {best.play.text(scheme)}: {best.reason}."))
-        lines.append(_text("Play it anyway? (y/n)"))
+        lines.append(_text("Play it anyway?"))
         self._show(lines)
 
     async def _confirm_play(self, line: str) -> None:
@@ -523,7 +523,7 @@ class Controller:
             self._say(LEAVE_QUESTION.format(again=again))
         else:
             state.asking = Asking.CONFIRM_QUIT
-            self._say("The match is not over. Really leave? (y/n)")
+            self._say("The match is not over. Really leave?")
         state.changed()
 
     async def _answer_leave(self, line: str) -> None:

@@ -55,7 +55,7 @@ from scopa_net.view import SeatView
 
 #: Home the cursor, erase the display, erase the scrollback (xterm's ED 3; tmux, VTE, iTerm).
 CLEAR_SCREEN = "\x1b[H\x1b[2J\x1b[3J"
-REMATCH_QUESTION = "Play again, all of you at this terminal, with the same players? (y/n)"
+REMATCH_QUESTION = "Play again, all of you at this terminal, with the same players?"
 #: Where escapes do nothing (TERM=dumb), blank lines push the last hand off the screen.
 BLANK_LINES = 60
 
@@ -234,7 +234,7 @@ class PassAndPlayApp:
         return exit_status(done, prompt, self.printer)
 
     def _confirming_quit(self) -> bool:
-        """Whether "Really leave? (y/n)" waits for its answer."""
+        """Whether "Really leave?" waits for its answer."""
         return any(seat.state.asking is Asking.CONFIRM_QUIT for seat in self.seats)
 
     def _message(self) -> FormattedText:

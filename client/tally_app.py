@@ -113,7 +113,7 @@ class TallyController:
         if self.mode is Mode.COUNT:
             return "count> "
         if self.mode is Mode.CONFIRM:
-            return "score it (y/n)? "
+            return "y/n? "
         return "tally (over)> " if self.tally and self.tally.over else "tally> "
 
     def opening(self) -> Lines:
@@ -407,7 +407,7 @@ class TallyController:
             )
         after = [s + p for s, p in zip(tally.scores, hand.points, strict=True)]
         total = ", ".join(f"{lb} {p}" for lb, p in zip(labels, after, strict=True))
-        out.append(_t(f"After it: {total}. Score this hand (y/n)?", "class:prompt"))
+        out.append(_t(f"After it: {total}. Score this hand?", "class:prompt"))
         return out
 
     def _standings(self) -> Lines:

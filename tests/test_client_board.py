@@ -290,7 +290,7 @@ class AskingAgainSession(SteppingSession):
 
 
 async def test_quit_at_play_again_answers_no_before_leaving() -> None:
-    """`quit` (and Ctrl-D) at "Play again with the same players? (y/n)" left without an
+    """`quit` (and Ctrl-D) at "Play again with the same players?" left without an
     answer, and the others read "rematch: waiting for Ada" for a minute; leaving now says
     no first."""
     session = AskingAgainSession(match_dealt({0: "7h 4s 3b", 1: "2h 2s Jd"}, "7d Kb Qh Js"))

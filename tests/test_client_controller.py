@@ -165,5 +165,5 @@ async def test_without_a_kept_seat_quit_only_confirms(table: Table) -> None:
     _, controller, screen, _ = table
     await controller.handle_line("quit")
     text = screen.take()
-    assert "Really leave? (y/n)" in text
+    assert "Really leave?" in text
     assert "away" not in text

@@ -41,7 +41,7 @@ def test_play_a_match_in_a_real_terminal(tmp_path: Path) -> None:
                 break
             turns = screen.count("Your turn.")
             choices = screen.count("Which one?")
-            if "Play again with the same players? (y/n)" in screen and not declined:
+            if "Play again with the same players?" in screen and not declined:
                 declined = True
                 tmux.type(game, "n")
             elif choices > answered_choices:

@@ -53,7 +53,7 @@ def play_until(term: Terminal, done: str) -> str:
             return seen
         if "Press Enter for the next round." in seen.rsplit("score sheet", 1)[-1]:
             term.tmux.keys(term.name, "Enter")
-        if seen.count("Play again with the same players? (y/n)") > rematches:
+        if seen.count("Play again with the same players?") > rematches:
             rematches += 1
             term.tmux.type(term.name, "n")
         elif seen.count("Which one?") > choices:

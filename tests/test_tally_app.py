@@ -67,7 +67,7 @@ def test_a_four_hand_game_with_a_counted_hand_an_undo_and_a_resume(tmp_path: Pat
     assert "Primiera, Bruno: 6d 18 + 7h 21 + 7s 21 = 60, 3 suits." in screen
     assert "nobody here is called 'zed'; players: Ada, Bruno" in screen
     # The sheet of the counted hand, shown before it is scored.
-    assert "After it: Ada 8, Bruno 1. Score this hand (y/n)?" in screen
+    assert "After it: Ada 8, Bruno 1. Score this hand?" in screen
     sheet = screen[screen.index("Hand 2:") : screen.index("After it: Ada 8")]
     assert re.search(r"Primiera +65 +60 +Ada \+1", sheet)
     assert re.search(r"Sweeps +1 +0 +Ada \+1", sheet)
