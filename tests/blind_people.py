@@ -5,7 +5,8 @@ taken back after a rematch (test_blind_rematch.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import trio
@@ -23,50 +24,59 @@ from scopa_net.client.network_session import (
 from scopa_net.client.seat_store import SeatStore
 
 
-def person_runner(
-    tmp_path: Path,
-    *,
-    stores: dict[str, SeatStore],
-    sessions: dict[str, NetworkSession],
-    failed: dict[str, DealCheckFailedError],
-    done: dict[str, trio.Event],
-    ada_ready: trio.Event,
-    connect: Connector,
-    plays: Callable[[NetworkSession, str], Awaitable[object]] | None = None,
-) -> Callable[..., Awaitable[None]]:
-    """``person(name, choice, connector=None, **options)``: that person's client at the table
-    (their own data folder and seat store), playing at random until the match ends; its
-    session goes in ``sessions``, a failed deal check in ``failed``, and ``done[name]`` is set
-    when it stops, however it stops. ``ada_ready`` is set once Ada (who opens the table) sits.
-    ``plays(session, name)``: what the person does at the table (by default, one match)."""
+@dataclass
+class People:
+    """The people of a blind-table test, each a real client of their own (data folder, seat
+    store), and what became of each: their session while it runs, a failed deal check, and
+    ``done[name]``, set when their client stops however it stops. ``ada_ready`` is set once
+    Ada (who opens the table) sits."""
 
-    async def person(
-        name: str, choice: TableChoice, connector: Connector | None = None, **options: object
-    ) -> None:
-        try:
-            async with open_network_session(
-                "mem",
-                0,
-                choice,
-                name=name,
-                data_dir=tmp_path / name,
-                store=stores[name],
-                connector=connector or connect,
-                **options,  # type: ignore[arg-type]
-            ) as session:
-                sessions[name] = session
-                if name == "Ada":
-                    ada_ready.set()
-                if plays is None:
-                    await play_as_bot(session, make_player("random", len(name)))
-                else:
-                    await plays(session, name)
-        except DealCheckFailedError as exc:
-            failed[name] = exc
-        finally:
-            done[name].set()
+    tmp_path: Path
+    names: Sequence[str] = ("Ada", "Bruno", "Carla")
+    sessions: dict[str, NetworkSession] = field(default_factory=dict)
+    failed: dict[str, DealCheckFailedError] = field(default_factory=dict)
+    ada_ready: trio.Event = field(default_factory=trio.Event)
 
-    return person
+    def __post_init__(self) -> None:
+        self.stores = {name: SeatStore(self.tmp_path / name) for name in self.names}
+        self.done = {name: trio.Event() for name in self.names}
+
+    def runner(
+        self,
+        connect: Connector,
+        plays: Callable[[NetworkSession, str], Awaitable[object]] | None = None,
+    ) -> Callable[..., Awaitable[None]]:
+        """``person(name, choice, connector=None, **options)``: that person's client at the
+        table, playing at random until the match ends; ``plays(session, name)``: what the
+        person does at the table instead."""
+
+        async def person(
+            name: str, choice: TableChoice, connector: Connector | None = None, **options: object
+        ) -> None:
+            try:
+                async with open_network_session(
+                    "mem",
+                    0,
+                    choice,
+                    name=name,
+                    data_dir=self.tmp_path / name,
+                    store=self.stores[name],
+                    connector=connector or connect,
+                    **options,  # type: ignore[arg-type]
+                ) as session:
+                    self.sessions[name] = session
+                    if name == "Ada":
+                        self.ada_ready.set()
+                    if plays is None:
+                        await play_as_bot(session, make_player("random", len(name)))
+                    else:
+                        await plays(session, name)
+            except DealCheckFailedError as exc:
+                self.failed[name] = exc
+            finally:
+                self.done[name].set()
+
+        return person
 
 
 class Plug:

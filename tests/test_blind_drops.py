@@ -13,17 +13,15 @@ from pathlib import Path
 import pytest
 import trio
 import trio.testing
-from blind_people import Plug, person_runner
+from blind_people import People, Plug
 from hosting import create, start_memory_host
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.network_session import (
-    DealCheckFailedError,
     NetworkSession,
     TableChoice,
     open_network_session,
 )
-from scopa_net.client.seat_store import SeatStore
 from scopa_net.client.session import Message
 from scopa_net.commands.main import main as cli_main
 from scopa_net.fair.blind.verifier import verify_any
@@ -49,25 +47,16 @@ async def test_two_people_who_drop_together_void_the_round_and_nobody_blames_the
     Carla's "own seed relayed altered"). ``apart``: Carla's client dies that many seconds
     after Bruno's (her grace period then ends while the void round's seeds are collected)."""
     rules = RuleSet.of(3, 4)
-    failed: dict[str, DealCheckFailedError] = {}
-    sessions: dict[str, NetworkSession] = {}
-    stores = {name: SeatStore(tmp_path / name) for name in ("Ada", "Bruno", "Carla")}
+    people = People(tmp_path)
+    failed, sessions, stores = people.failed, people.sessions, people.stores
 
     async with trio.open_nursery() as nursery:
         host, net = await start_memory_host(nursery, grace=60.0)
         plugs = {name: Plug(net) for name in ("Bruno", "Carla")}
-        ada_ready = trio.Event()
-        done = {name: trio.Event() for name in ("Ada", "Bruno", "Carla")}
+        ada_ready = people.ada_ready
+        done = people.done
 
-        run = person_runner(
-            tmp_path,
-            stores=stores,
-            sessions=sessions,
-            failed=failed,
-            done=done,
-            ada_ready=ada_ready,
-            connect=net.connect,
-        )
+        run = people.runner(net.connect)
 
         async def person(name: str, choice: TableChoice, **options: object) -> None:
             plug = plugs.get(name)
@@ -211,10 +200,9 @@ async def test_a_person_gone_after_the_last_play_leaves_the_round_standing(
     Ada and Carla stopped with DEAL CHECK FAILED (*not revealed*: "the seeds of parties [2]
     are missing"), and Bruno with "own seed was relayed altered"."""
     rules = RuleSet.of(3, 4)
-    failed: dict[str, DealCheckFailedError] = {}
-    sessions: dict[str, NetworkSession] = {}
     said: dict[str, list[str]] = {name: [] for name in ("Ada", "Bruno", "Carla")}
-    stores = {name: SeatStore(tmp_path / name) for name in ("Ada", "Bruno", "Carla")}
+    people = People(tmp_path)
+    failed, sessions, stores = people.failed, people.sessions, people.stores
     emit = NetworkSession._emit
 
     def recorded(self: NetworkSession, event: object) -> None:
@@ -229,8 +217,8 @@ async def test_a_person_gone_after_the_last_play_leaves_the_round_standing(
     async with trio.open_nursery() as nursery:
         host, net = await start_memory_host(nursery, grace=60.0)
         plug = Plug(net)
-        ada_ready = trio.Event()
-        done = {name: trio.Event() for name in ("Ada", "Bruno", "Carla")}
+        ada_ready = people.ada_ready
+        done = people.done
         bruno_scope = trio.CancelScope()
         cut_at: list[float] = []
 
@@ -243,15 +231,7 @@ async def test_a_person_gone_after_the_last_play_leaves_the_round_standing(
         async def cut_connect() -> trio.abc.Stream:
             return CutAtSeed(await plug.connect(), cut)
 
-        person = person_runner(
-            tmp_path,
-            stores=stores,
-            sessions=sessions,
-            failed=failed,
-            done=done,
-            ada_ready=ada_ready,
-            connect=net.connect,
-        )
+        person = people.runner(net.connect)
 
         async def bruno_until_his_seed() -> None:
             with bruno_scope:
@@ -334,24 +314,14 @@ async def test_everyone_gone_at_once_voids_and_reveals_when_the_grace_periods_en
     deadline too: the void round's reveal came 30 s after the grace periods ended."""
     rules = RuleSet.of(2, 4)
     names = ("Ada", "Bruno")
-    stores = {name: SeatStore(tmp_path / name) for name in names}
-    sessions: dict[str, NetworkSession] = {}
-    failed: dict[str, DealCheckFailedError] = {}
-    done = {name: trio.Event() for name in names}
+    people = People(tmp_path, names)
+    failed, sessions = people.failed, people.sessions
     async with trio.open_nursery() as nursery:
         host, net = await start_memory_host(nursery, grace=60.0)
         plugs = {name: Plug(net) for name in names}
         scopes = {name: trio.CancelScope() for name in names}
-        ada_ready = trio.Event()
-        run = person_runner(
-            tmp_path,
-            stores=stores,
-            sessions=sessions,
-            failed=failed,
-            done=done,
-            ada_ready=ada_ready,
-            connect=net.connect,
-        )
+        ada_ready = people.ada_ready
+        run = people.runner(net.connect)
 
         async def person(name: str, choice: TableChoice) -> None:
             with scopes[name]:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import trio
 import trio.testing
-from blind_people import Plug, person_runner
+from blind_people import People, Plug
 from hosting import create, start_memory_host
 
 from scopa_net.bots.levels import make_player
@@ -22,7 +22,6 @@ from scopa_net.client.network_session import (
     TableChoice,
     open_network_session,
 )
-from scopa_net.client.seat_store import SeatStore
 from scopa_net.client.session import Message
 from scopa_net.fair.blind.verifier import verify_any
 from scopa_net.rules import RuleSet
@@ -55,9 +54,8 @@ async def test_a_seat_taken_back_after_a_rematch_keeps_its_round_seeds(
     so Carla's client made up a new seed and stopped with DEAL CHECK FAILED ("bad key: this
     party's own key was relayed altered") against an honest host."""
     rules = RuleSet.of(3, 1)
-    failed: dict[str, DealCheckFailedError] = {}
-    sessions: dict[str, NetworkSession] = {}
-    stores = {name: SeatStore(tmp_path / name) for name in NAMES}
+    people = People(tmp_path, NAMES)
+    failed, sessions, stores = people.failed, people.sessions, people.stores
     said: list[str] = []
     emit = NetworkSession._emit
 
@@ -71,8 +69,8 @@ async def test_a_seat_taken_back_after_a_rematch_keeps_its_round_seeds(
     async with trio.open_nursery() as nursery:
         host, net = await start_memory_host(nursery, grace=60.0)
         plug = Plug(net)
-        ada_ready = trio.Event()
-        done = {name: trio.Event() for name in NAMES}
+        ada_ready = people.ada_ready
+        done = people.done
         carla_played = trio.Event()
         carla_scope = trio.CancelScope()
 
@@ -83,16 +81,7 @@ async def test_a_seat_taken_back_after_a_rematch_keeps_its_round_seeds(
             await new_match(session)
             await play_as_bot(session, player)
 
-        run = person_runner(
-            tmp_path,
-            stores=stores,
-            sessions=sessions,
-            failed=failed,
-            done=done,
-            ada_ready=ada_ready,
-            connect=net.connect,
-            plays=two_matches,
-        )
+        run = people.runner(net.connect, two_matches)
 
         async def person(name: str, choice: TableChoice) -> None:
             await run(name, choice, offer_rematch=True)
@@ -201,10 +190,9 @@ async def test_a_seat_first_taken_in_a_later_match_is_taken_back_in_that_match(
     with DEAL CHECK FAILED against an honest host."""
     rules = RuleSet.of(3, 3)
     names = ("Ada", "Bruno", "Carla", "Dora")
-    failed: dict[str, DealCheckFailedError] = {}
-    sessions: dict[str, NetworkSession] = {}
-    stores = {name: SeatStore(tmp_path / name) for name in names}
-    done = {name: trio.Event() for name in names}
+    people = People(tmp_path, names)
+    failed, sessions, stores = people.failed, people.sessions, people.stores
+    done = people.done
     rematched = {name: trio.Event() for name in names}
 
     async def plays(session: NetworkSession, name: str) -> None:
@@ -222,17 +210,8 @@ async def test_a_seat_first_taken_in_a_later_match_is_taken_back_in_that_match(
 
     async with trio.open_nursery() as nursery:
         host, net = await start_memory_host(nursery, grace=60.0)
-        ada_ready = trio.Event()
-        person = person_runner(
-            tmp_path,
-            stores=stores,
-            sessions=sessions,
-            failed=failed,
-            done=done,
-            ada_ready=ada_ready,
-            connect=net.connect,
-            plays=plays,
-        )
+        ada_ready = people.ada_ready
+        person = people.runner(net.connect, plays)
         ada = TableChoice(create=create(rules, blind=True))
         nursery.start_soon(partial(person, "Ada", ada, offer_rematch=True))
         await ada_ready.wait()

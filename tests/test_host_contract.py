@@ -133,7 +133,7 @@ async def test_a_move_id_reused_for_another_play_is_refused(make_host: MakeHost)
         # Events were still on their way (seq behind): catch up, then the same move again
         # (a refused move id is free, 3.5).
         current = ack.current_seq
-        await raw.until(lambda msg: msg.SEQUENCED and msg.seq >= current)
+        await raw.until(lambda msg, current=current: msg.SEQUENCED and msg.seq >= current)
         ack = await raw.play(7, first)
     assert isinstance(ack, m.Ack), ack
     assert not ack.duplicate
