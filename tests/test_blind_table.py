@@ -479,6 +479,18 @@ def test_scopa_net_verify_reads_a_void_before_the_keys_as_a_passing_round(
     assert "NotRevealedError" not in out
 
 
+def seat_0_reads(
+    table: BlindTable, seeds: dict[bytes, bytes], events: list[m.Message]
+) -> BlindWitness:
+    """Seat 0's witness after reading ``events``, its party's seeds looked up in ``seeds``."""
+    witness = BlindWitness(
+        table.rules, public_key_bytes(KEY), 0, new_seed=bytes, seed_for=seeds.get
+    )
+    for event in events:
+        witness.observe(event)
+    return witness
+
+
 def test_the_first_deal_after_a_void_before_the_keys_draws_the_first_dealer() -> None:
     """9.5.5: round 1 void before the keys draws no dealer; round 2, the match's first deal,
     draws it from its own keys. Seat 0's whole log read again by a fresh witness (with the
@@ -493,15 +505,7 @@ def test_the_first_deal_after_a_void_before_the_keys_draws_the_first_dealer() ->
     log = table.seats[0].log
     assert table.seats[0].base == 0
 
-    def read(events: list[m.Message]) -> BlindWitness:
-        witness = BlindWitness(
-            table.rules, public_key_bytes(KEY), 0, new_seed=bytes, seed_for=seeds.get
-        )
-        for event in events:
-            witness.observe(event)
-        return witness
-
-    assert [v.note.split(";")[0] for v in read(log).verdicts][:2] == [
+    assert [v.note.split(";")[0] for v in seat_0_reads(table, seeds, log).verdicts][:2] == [
         "void: seat 1 absent before every key came",
         f"verified (dealer seat {history[1].dealer}, 36 plays, round score "
         + "-".join(map(str, history[1].score or ()))
@@ -515,7 +519,7 @@ def test_the_first_deal_after_a_void_before_the_keys_draws_the_first_dealer() ->
     other = (history[1].dealer + 1) % table.rules.players
     lied = [*log[:keys_at], dataclasses.replace(log[keys_at], dealer=other)]
     with pytest.raises(BrokenChainError, match="round 2 is the match's first deal"):
-        read(lied)
+        seat_0_reads(table, seeds, lied)
 
 
 def test_a_later_rounds_dealer_is_checked_when_blind_keys_names_it() -> None:
@@ -539,19 +543,13 @@ def test_a_later_rounds_dealer_is_checked_when_blind_keys_names_it() -> None:
     )
     seeds = {r.round_id: r.seeds[1] for r in history if r.seeds is not None}
 
-    def read(events: list[m.Message]) -> BlindWitness:
-        witness = BlindWitness(
-            table.rules, public_key_bytes(KEY), 0, new_seed=bytes, seed_for=seeds.get
-        )
-        for event in events:
-            witness.observe(event)
-        return witness
-
-    assert len(read(log[: keys_at + 1]).verdicts) == 1  # the honest log reads on
+    assert (
+        len(seat_0_reads(table, seeds, log[: keys_at + 1]).verdicts) == 1
+    )  # the honest log reads on
     same = history[0].dealer  # the same dealer again, as after a void
     lied = [*log[:keys_at], dataclasses.replace(log[keys_at], dealer=same)]
     with pytest.raises(BrokenChainError, match=rf"round 2's dealer is seat {same}, but seat"):
-        read(lied)
+        seat_0_reads(table, seeds, lied)
 
 
 @pytest.mark.parametrize("phase", [Phase.SHUFFLE, Phase.OPEN, Phase.PLAY])
