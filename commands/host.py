@@ -197,7 +197,12 @@ def check_db_path(path: str, *, create: bool) -> None:
         if not create and not where.exists():
             lan = where.parent / "play-lan" / "host.db"
             mine = f" (`play --lan` keeps its own: --db {lan})" if lan.exists() else ""
-            raise CommandError(f"no journal at {path}; give the host's --db{mine}", EXIT_USAGE)
+            raise CommandError(
+                f"no journal at {path}: history lists the matches of a host you ran "
+                f"(`scopa-net host`); give that host's --db{mine}. A game of `play` keeps its "
+                "transcripts only (`scopa-net verify` reads them)",
+                EXIT_USAGE,
+            )
         if not where.parent.is_dir():
             raise CommandError(
                 f"--db {path}: the directory {where.parent} does not exist; create it first",

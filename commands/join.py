@@ -115,7 +115,10 @@ def parse_address(text: str) -> tuple[str, int]:
     if not host:
         raise ValueError(f"no host in {text!r}")
     if not port_text.isdigit() or not 0 < int(port_text) < 65536:
-        raise ValueError(f"bad port in {text!r}")
+        raise ValueError(
+            f"bad port in {text!r}: write HOST or HOST:PORT, the port a number from 1 to 65535 "
+            f"(without one, {DEFAULT_PORT})"
+        )
     return host, int(port_text)
 
 

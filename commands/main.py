@@ -27,6 +27,7 @@ from scopa_net.commands.options import (
     HelpFormatter,
     add_command,
     add_rule_options,
+    at_least,
     say,
     variants_epilog,
 )
@@ -76,11 +77,13 @@ def build_parser() -> argparse.ArgumentParser:
         sub,
         "demo",
         help="watch computer players play a round, as text",
+        description="Computer players play rounds of a match, printed as text: each round's "
+        "deal, every play and the score sheet. Nothing is sent anywhere.",
         epilog=variants_epilog(),
     )
     add_rule_options(demo)
     demo.add_argument("--seed", type=int, default=1, help="seed for the deck and the plays")
-    demo.add_argument("--rounds", type=int, default=1, help="rounds to show")
+    demo.add_argument("--rounds", type=at_least(1), default=1, help="rounds to show")
     demo.set_defaults(run=_cmd_demo)
     return parser
 

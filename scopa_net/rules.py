@@ -78,7 +78,8 @@ class RuleSet:
                 "once the table cards are laid; play with 2, 3, 4 or 6"
             )
         if self.players not in PLAYER_COUNTS:
-            raise RuleSetError(f"{self.players} players is not a Scopa table; use 2, 3, 4 or 6")
+            who = "1 player" if self.players == 1 else f"{self.players} players"
+            raise RuleSetError(f"{who} is not a Scopa table; use 2, 3, 4 or 6")
         if isinstance(self.target, bool) or not isinstance(self.target, int):
             raise RuleSetError(f"target must be a whole number, not {self.target!r}")
         if not MIN_TARGET <= self.target <= MAX_TARGET:

@@ -294,7 +294,7 @@ def test_partners_and_names() -> None:
     with pytest.raises(TallyError, match="could be"):
         Tally.new(["Anna", "Anton"]).side_named("an")
     for names, words in (
-        (["Ada"], "1 players is not a Scopa table"),
+        (["Ada"], "1 player is not a Scopa table"),
         (["Ada", "ada"], "names must differ"),
         (["Ada", "undo"], "a word the tally uses"),
         (["Ada", "B+C"], "invalid name"),

@@ -182,7 +182,7 @@ def test_the_command_lists_and_exports_saved_tallies(
     assert main(["tally", "Ada", "Bruno", "--variant", "scopone"]) == 2
     assert "changes how the game is played, not how it is scored" in capsys.readouterr().err
     assert main(["tally", "Ada"]) == 2
-    assert "1 players is not a Scopa table" in capsys.readouterr().err
+    assert "1 player is not a Scopa table" in capsys.readouterr().err
 
 
 def test_ctrl_d_in_the_middle_of_a_count_says_the_hand_was_not_scored(tmp_path: Path) -> None:
