@@ -114,6 +114,8 @@ class _Summary:
     files: int = 0
     rounds_ok: int = 0
     failures: int = 0
+    unfinished: int = 0
+    """Files whose match has no signed end (it stopped): not verified, though nothing failed."""
     hands: dict[int, dict[bytes, tuple[int, ...]]] = field(
         default_factory=lambda: defaultdict(dict)
     )
@@ -238,6 +240,7 @@ def _verify_one(
         out(f"VERIFIED{extra}")
     elif not verdict.finished and not verdict.failures:
         out("UNFINISHED: the match has no signed end, so it is not verified")
+        summary.unfinished += 1
     else:
         out("NOT VERIFIED")
     summary.rounds_ok += sum(r.ok for r in verdict.rounds)
@@ -276,7 +279,8 @@ def _tally(t: Transcript, verdict: MatchVerdict, summary: _Summary) -> None:
 
 def _summary(out: Callable[[str], None], s: _Summary) -> None:
     out("== summary")
-    out(f"files: {s.files}, rounds verified: {s.rounds_ok}, failures: {s.failures}")
+    unfinished = f", unfinished (no signed end): {s.unfinished}" if s.unfinished else ""
+    out(f"files: {s.files}, rounds verified: {s.rounds_ok}, failures: {s.failures}{unfinished}")
     out(f"rounds not fair-checked (no player seed): {len(s.unchecked)}")
     for round_id in sorted(s.split):
         out(
