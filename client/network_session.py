@@ -1503,11 +1503,15 @@ class NetworkSession:
         except OSError as err:
             log.warning("could not save the evidence: %s", err)
             path = None
+        culprit = self._blind_culprit(named) or self._blind_culprit(exc)
+        person = culprit is not None and not culprit.startswith("the host")
         lines = [
             f"DEAL CHECK FAILED in round {round_no}: {check}: {exc}",
-            "The game stops here: this host's deal cannot be trusted.",
+            # A person's part that failed is theirs: the host is not blamed for it.
+            "The game stops here: this round's deal cannot be trusted."
+            if person
+            else "The game stops here: this host's deal cannot be trusted.",
         ]
-        culprit = self._blind_culprit(named) or self._blind_culprit(exc)
         if named is not exc:
             lines.insert(1, f"The round's reveal: {type(named).__name__}: {named}")
         if culprit is not None:

@@ -39,7 +39,7 @@ from scopa_net.fair.blind.deck import deck_message, parse_deck
 from scopa_net.fair.blind.errors import BlindCheckError
 from scopa_net.fair.blind.hidden import guessed_deck, learn
 from scopa_net.fair.blind.party import BlindParty, check_party_signature
-from scopa_net.fair.blind.party_secrets import PartyKey, key_proof_ok
+from scopa_net.fair.blind.party_secrets import PartyKey, key_proof_ok, seed_gives_key
 from scopa_net.fair.blind.plan import owner, shared_positions
 from scopa_net.fair.blind.record import (
     VOID_ABSENT,
@@ -275,6 +275,14 @@ class BlindTable(Table):
         if seat == self._absent(b):
             raise TableError(
                 ErrorCode.WRONG_PHASE, f"the round is void: seat {seat} absent; its seed stays out"
+            )
+        key = b.keys[p]
+        if key is not None and not seed_gives_key(seed, round_id, p, key):
+            # Relayed, it would stop every other person's client on a *wrong secret*: the
+            # host holds the key, so it refuses the seed, and the party counts as absent at
+            # the reveal unless the right one comes in time (9.5 step 8).
+            raise TableError(
+                ErrorCode.BAD_FIELD, "the seed does not give the key this party published"
             )
         self._commit("blind_reveal", {"seat": seat, "seed": seed})
 

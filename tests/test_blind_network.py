@@ -28,6 +28,7 @@ import trio
 from helpers import one_wrong_share
 from hosting import create
 
+from scopa_net import blind_witness
 from scopa_net.blind_witness import BlindWitness
 from scopa_net.bots.levels import make_player
 from scopa_net.cards import KINGS_MASK
@@ -765,6 +766,22 @@ async def test_a_host_party_that_sends_a_person_a_wrong_share_is_named_by_everyo
         assert record.void == VoidNotice("failed_check", 0)
         assert record.seeds is not None
         assert all(s is not None for s in record.seeds)
+
+
+async def test_a_persons_wrong_share_is_theirs_on_the_banner_not_the_hosts(
+    tmp_path, host: Host, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The person at seat 0 (party 1) signs a wrong share for seat 1's first card. Seat 1's
+    client stops, the reveal names party 1, and its banner names p0 and says this round's
+    deal cannot be trusted. It used to add "this host's deal cannot be trusted" even after
+    naming the person: the host had only relayed what p0 sent."""
+    monkeypatch.setattr(blind_witness, "BlindParty", one_wrong_share(1, 1))
+    _, failed = await two_people(host, tmp_path, RuleSet.of(2, 3))
+    assert 1 in failed
+    banner = str(failed[1])
+    assert "At fault: p0 (seat 0, party 1)." in banner, banner
+    assert "The game stops here: this round's deal cannot be trusted." in banner
+    assert "host's deal" not in banner
 
 
 async def test_a_seat_that_stops_without_cause_is_named_and_the_match_goes_on(

@@ -829,3 +829,30 @@ def test_own_seed_relayed_nil_in_a_round_played_out_counts_the_seat_absent_at_th
     assert witness.rounds[0].score == first.score
     notices = witness.take_notices()
     assert any("you are counted absent at its reveal" in n for n in notices), notices
+
+
+def test_a_seed_that_does_not_give_the_published_key_is_refused_not_relayed() -> None:
+    """9.5 step 8: the host checks a person's seed against the key that party published
+    before relaying it. It used to relay any 32 bytes, and every other person's client then
+    stopped on a *wrong secret*: one wrong seed put every honest person out of the match.
+    Refused, the right seed still goes through and the match verifies."""
+    table = new_blind_table(RuleSet.of(3, 1))
+    driver = BlindDriver(table, seed=5)
+    refused: list[TableError] = []
+    send = driver.send
+
+    def a_wrong_seed_first(seat: int, msg: m.Message) -> None:
+        if isinstance(msg, m.BlindReveal) and not refused:
+            with pytest.raises(TableError) as wrong:
+                table.blind_reveal(seat, msg.round_id, bytes(range(32)))
+            refused.append(wrong.value)
+        send(seat, msg)
+
+    driver.send = a_wrong_seed_first  # type: ignore[method-assign]
+    driver.run()
+    assert [(e.code, e.message) for e in refused] == [
+        (ErrorCode.BAD_FIELD, "the seed does not give the key this party published")
+    ]
+    assert table.phase is Phase.OVER
+    assert driver.verdicts
+    assert all(note.startswith("verified") for _, note in driver.verdicts), driver.verdicts

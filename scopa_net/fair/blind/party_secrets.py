@@ -41,6 +41,16 @@ def key_proof_ok(round_id: bytes, party: int, key: PartyKey) -> bool:
     return check_key_proof(key.point, key.proof, key_context(round_id, party, key.sign_key))
 
 
+def seed_gives_key(seed: bytes, round_id: bytes, party: int, key: PartyKey) -> bool:
+    """Whether ``seed`` is the one behind the key ``party`` published for the round (9.3):
+    the same public point and the same round signing key."""
+    try:
+        secrets = PartySecrets(seed, round_id, party)
+    except ValueError:
+        return False
+    return secrets.public == key.point and public_key_bytes(secrets.signing) == key.sign_key
+
+
 def secret_key(seed: bytes, round_id: bytes, party: int) -> bytes:
     return hash_to_scalar(TAG_KEY, round_id, u8(party), seed)
 
