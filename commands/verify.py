@@ -295,8 +295,8 @@ def _summary(out: Callable[[str], None], s: _Summary) -> None:
         seats = Counter(seat for gone in s.gone.values() for seat in gone)
         listed = ", ".join(f"seat {seat} {n}" for seat, n in sorted(seats.items()))
         out(
-            "blind rounds whose reveal counts a player absent (their seed never came): "
-            f"{len(s.gone)} ({listed})"
+            "blind rounds whose reveal counts a player absent (their seed never came, so "
+            f"their shuffle is unchecked): {len(s.gone)} ({listed})"
         )
     if s.stopped:
         who = Counter("the host" if seat is None else f"seat {seat}" for seat in s.stopped.values())

@@ -298,7 +298,8 @@ async def test_a_person_gone_after_the_last_play_leaves_the_round_standing(
     assert cli_main(["verify", "--pin", fp, *files]) == 0
     out = capsys.readouterr().out
     counted = (
-        "blind rounds whose reveal counts a player absent (their seed never came): "
+        "blind rounds whose reveal counts a player absent (their seed never came, so their "
+        "shuffle is unchecked): "
         f"1 (seat {bruno} 1)"
     )
     assert counted in out, out

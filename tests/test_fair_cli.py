@@ -132,3 +132,18 @@ def test_a_pin_is_compared_whatever_its_spelling(
     assert main(["verify", "--pin", "0000-0000-0000-0000-0000", str(saved[0])]) == 1
     out = capsys.readouterr().out
     assert f"REFUSED: host key {fp} is not a key pinned by --pin" in out
+
+
+def test_a_summary_counts_an_unfinished_match(
+    saved: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A match that stopped (no signed end) is not verified: the status is 1, and the
+    summary says why, where it said "failures: 0" alone."""
+    from scopa_net.fair.transcript import MatchResult, decode
+
+    t = decode(saved[0].read_bytes())
+    stopped = tmp_path / "stopped.sntr"
+    stopped.write_bytes(dataclasses.replace(t, result=MatchResult(t.result.scores, None)).encode())
+    assert main(["verify", str(saved[1]), str(stopped)]) == 1
+    summary = capsys.readouterr().out.split("== summary\n")[1].splitlines()
+    assert summary[0].endswith(", failures: 0, unfinished (no signed end): 1"), summary[0]
