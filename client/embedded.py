@@ -244,7 +244,8 @@ async def open_embedded_game(
                 for task in list(host.tables.values()):
                     task.notice(
                         f"{session.name} left their own table for good, and its host ran in "
-                        f"their terminal: this match ends here."
+                        f"their terminal: this match ends here.",
+                        closes=True,  # every friend gets left: nobody waits for this host
                     )
                 await trio.sleep(0.5)  # the notice on its way before the goodbye
             if kept:

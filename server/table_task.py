@@ -55,9 +55,11 @@ OUTAGE = 1.0
 
 @dataclass(frozen=True, slots=True)
 class Notice:
-    """A line the host itself says at the table (in its chat, seat nil)."""
+    """A line the host itself says at the table (in its chat, seat nil); with ``closes``, the
+    table then closes unfinished: every seated connection gets ``left``."""
 
     text: str
+    closes: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +115,8 @@ class TableTask:
         self._unattended_since: float | None = trio.current_time()
         """Since when no connection has held a seat here (None: someone is here)."""
         self._paused_at: float | None = None
+        self._closed = False
+        """Closed by its owner (:meth:`notice` with ``closes``): the task ends."""
 
     # --- the loop -----------------------------------------------------------------------
 
@@ -148,6 +152,8 @@ class TableTask:
                         request = await self._inbox.receive()
                 if request is not None:
                     await self._handle(request)
+                    if self._closed:
+                        return
 
     # --- nobody here: pause, then close -------------------------------------------------
 
@@ -202,10 +208,22 @@ class TableTask:
         await self._record_finish(abandoned=True)
         self.finished.set()
 
-    def notice(self, text: str) -> None:
-        """Say ``text`` at the table as the host (dropped if the table's inbox is full)."""
+    def notice(self, text: str, *, closes: bool = False) -> None:
+        """Say ``text`` at the table as the host (dropped if the table's inbox is full); with
+        ``closes``, then close the table unfinished (its owner ended it)."""
         with contextlib.suppress(trio.WouldBlock, trio.ClosedResourceError):
-            self.send.send_nowait(Request(None, Notice(text)))
+            self.send.send_nowait(Request(None, Notice(text, closes)))
+
+    async def _close_unfinished(self) -> None:
+        """End the match where it stands: it is recorded unfinished, and every seated
+        connection gets ``left`` after the events it has yet to read, so no client waits
+        for a table that will not go on."""
+        await self._record_finish(abandoned=True, closed="its owner left it for good")
+        for seat, outbox in list(self.attached.items()):
+            outbox.finish(m.Left(table_id=self.table.table_id, seat=seat))
+        self.attached.clear()
+        self._closed = True
+        log.info("table %s closed by its owner", self.table.table_id)
 
     async def start_after_restart(self, *, finish_recorded: bool) -> None:
         """Every player is away after a restart: hold their seats for the grace period.
@@ -328,7 +346,7 @@ class TableTask:
         left = self._over_time + LINGER - trio.current_time()
         return max(0, min(m.GRACE_MAX, math.ceil(left)))
 
-    async def _record_finish(self, *, abandoned: bool = False) -> None:
+    async def _record_finish(self, *, abandoned: bool = False, closed: str | None = None) -> None:
         match = self.table.match
         summary = {
             "name": self.table.name,
@@ -341,6 +359,8 @@ class TableTask:
         }
         if abandoned:
             summary["abandoned"] = True
+        if closed is not None:
+            summary["closed"] = closed  # why it closed unfinished, for history
         table_id = str(self.table.table_id)
         now = time.time()
         await self.writer.call(lambda j: j.finish_table(table_id, now, summary))
@@ -446,6 +466,8 @@ class TableTask:
         if isinstance(msg, Notice):
             self.table.say(None, msg.text)
             await self._flush(replies)
+            if msg.closes:
+                await self._close_unfinished()
             return
         assert outbox is not None
         try:

@@ -164,7 +164,7 @@ def test_run_again_offers_the_kept_seat_first_and_no_resume_opens_a_new_table(
     # history: the default journal is not play --lan's, and the line says where that one is;
     # the table closed reads as such (it read "; closed unfinished, everyone had left ()").
     assert main(["history"]) == EXIT_USAGE
-    assert re.search(r"--db \S+/play-lan/host\.db\)$", capsys.readouterr().err)
+    assert re.search(r"--db \S+/play-lan/host\.db\)\. A game of `play`", capsys.readouterr().err)
     assert main(["history", "--db", str(data / "play-lan" / "host.db")]) == 0
     assert re.match(
         r"table 1, started .*: closed unfinished: play --lan opened a new table$",
@@ -196,8 +196,11 @@ async def test_leaving_your_own_lan_table_for_good_tells_the_friends_it_ended(
 ) -> None:
     """The table's host runs in the owner's terminal: when the owner left it for good, the
     friend read "Ada left the table; a computer player takes the seat", then waited five
-    minutes for a host that could not come back."""
+    minutes for a host that could not come back. Now the notice comes, the table closes (the
+    friend's session gets ``left`` and ends by itself, without a wait), and history says why
+    the match stopped."""
     heard: list[str] = []
+    ended = trio.Event()
     with lan_table_lock(tmp_path):
         async with trio.open_nursery() as nursery:
             async with open_game(tmp_path, humans=2) as ada:
@@ -214,14 +217,17 @@ async def test_leaving_your_own_lan_table_for_good_tells_the_friends_it_ended(
                         if isinstance(event, Message):
                             heard.append(event.text)
 
-                nursery.start_soon(friend.run)
+                async def friend_runs() -> None:
+                    await friend.run()
+                    ended.set()
+
+                nursery.start_soon(friend_runs)
                 nursery.start_soon(listen)
                 with trio.fail_after(10):
                     await friend.connected.wait()
                 await ada.leave(away=False)
             with trio.fail_after(10):  # Ada's terminal has closed her table and its host
-                while not any("this match ends here" in t for t in heard):
-                    await trio.sleep(0.01)
+                await ended.wait()  # the friend's session is over: it waits for nothing
             nursery.cancel_scope.cancel()
     assert (
         "Ada left their own table for good, and its host ran in their terminal: this match "
