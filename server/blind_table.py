@@ -242,6 +242,9 @@ class BlindTable(Table):
             parsed = parse_deck(deck)
         except ValueError as exc:
             raise TableError(ErrorCode.BAD_FIELD, f"not a deck: {exc}") from None
+        bad = next((i for i, c in enumerate(parsed) if not c.valid()), None)
+        if bad is not None:  # the next party's shares would multiply it: refuse it here
+            raise TableError(ErrorCode.BAD_FIELD, f"deck position {bad} is not a pair of points")
         if not check_party_signature(key, sig, deck_message(round_id, p, parsed)):
             raise TableError(ErrorCode.BAD_FIELD, "the deck is not signed by the seat's key")
         self._commit("blind_shuffle", {"seat": seat, "deck": list(deck), "sig": sig})

@@ -17,6 +17,7 @@ from scopa_net import blind_witness
 from scopa_net.blind_witness import BlindWitness
 from scopa_net.bots.levels import make_player
 from scopa_net.dealing import TABLE
+from scopa_net.fair.blind.deck import deck_message, parse_deck
 from scopa_net.fair.blind.errors import BlindCheckError
 from scopa_net.fair.blind.group import ORDER
 from scopa_net.fair.blind.record import BlindRound, blind_first_dealer
@@ -856,3 +857,37 @@ def test_a_seed_that_does_not_give_the_published_key_is_refused_not_relayed() ->
     assert table.phase is Phase.OVER
     assert driver.verdicts
     assert all(note.startswith("verified") for _, note in driver.verdicts), driver.verdicts
+
+
+IDENTITY = (1).to_bytes(32, "little")
+"""The encoding of the group's neutral element (x = 0, y = 1): a point, but of order 1."""
+
+
+def _resigned_shuffle(witness: BlindWitness, msg: m.BlindShuffle, pos: int, item: bytes):
+    """``msg`` with deck position ``pos`` replaced by ``item``, signed again by the party."""
+    party = witness.party
+    assert party is not None
+    deck = (*msg.deck[:pos], item, *msg.deck[pos + 1 :])
+    sig = party.secrets.sign(deck_message(msg.round_id, party.party, parse_deck(deck)))
+    return deck, sig
+
+
+@pytest.mark.parametrize(
+    "item", [bytes(range(64)), IDENTITY * 2, IDENTITY + bytes(32)], ids=["noise", "identity", "u1"]
+)
+def test_a_signed_deck_holding_a_non_point_is_refused_as_a_bad_field(item: bytes) -> None:
+    """9.5 step 2: a deck that is not 40 valid pairs of points ends the connection with
+    bye bad_field. It was taken (its signature verifies) and the host's party failed later
+    multiplying it (``GroupError`` in open_deal): the table task stopped for everyone."""
+    table, driver = started()
+    while table.phase is Phase.KEYS:
+        driver.deliver()
+        driver.catch_up()
+    (shuffle,) = driver.witnesses[0].take_outgoing()
+    deck, sig = _resigned_shuffle(driver.witnesses[0], shuffle, 7, item)
+    with pytest.raises(TableError) as info:
+        table.blind_shuffle(0, shuffle.round_id, deck, sig)
+    assert info.value.code is ErrorCode.BAD_FIELD
+    assert info.value.message == "deck position 7 is not a pair of points"
+    assert len(table.blind_round.party.decks) == 1  # nothing relayed; the honest one still goes
+    table.blind_shuffle(0, shuffle.round_id, shuffle.deck, shuffle.sig)

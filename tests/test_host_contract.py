@@ -13,6 +13,8 @@ import trio
 from hosting import MakeHost, create
 from rawseat import RawSeat
 
+from scopa_net.blind_witness import BlindWitness
+from scopa_net.fair.blind.deck import deck_message, parse_deck
 from scopa_net.plays import Play
 from scopa_net.rules import RuleSet
 from scopa_net.server.host import Host
@@ -420,3 +422,48 @@ async def test_a_table_stopped_by_a_host_fault_tells_its_players(
     assert bye.message.startswith("this table stopped on a host error")
     assert host.tables == {}
     await raw.aclose()
+
+
+async def blind_until(raw: RawSeat, witness: BlindWitness, kind: type[m.Message]) -> m.Message:
+    """Read ``raw``'s events into ``witness`` (its client's party) until the party has a
+    message of ``kind`` to send; send the others, return that one unsent."""
+    while True:
+        msg = await raw.receive()
+        if msg.SEQUENCED and not isinstance(msg, m.Snapshot):
+            witness.observe(msg)
+        for out in witness.take_outgoing():
+            if isinstance(out, kind):
+                return out
+            await raw.send(out)
+
+
+async def test_a_signed_deck_holding_a_non_point_ends_only_its_connection(
+    make_host: MakeHost,
+) -> None:
+    """9.5 step 2: a blind_shuffle whose deck is not 40 valid pairs of points ends that
+    connection with bye bad_field. A signed deck with 64 random bytes at one position used
+    to be taken, and the host's party failed opening the first deal: bye internal for all."""
+    host = await make_host(bot_delay=SLOW_BOT)
+    hostile, other = await two_people(host.port, blind=True)
+    rules = RuleSet.of(3, 11)
+    welcome = hostile.received[0]
+    assert isinstance(welcome, m.Welcome)
+    witnesses = [
+        BlindWitness(rules, welcome.host_key, seat, new_seed=lambda: secrets.token_bytes(32))
+        for seat in (0, 1)
+    ]
+    key = await blind_until(other, witnesses[1], m.BlindKey)
+    await other.send(key)
+    shuffle = await blind_until(hostile, witnesses[0], m.BlindShuffle)
+    assert isinstance(shuffle, m.BlindShuffle)
+    party = witnesses[0].party
+    assert party is not None
+    deck = (*shuffle.deck[:3], secrets.token_bytes(64), *shuffle.deck[4:])
+    sig = party.secrets.sign(deck_message(shuffle.round_id, party.party, parse_deck(deck)))
+    await hostile.send(m.BlindShuffle(round_id=shuffle.round_id, deck=deck, sig=sig))
+    bye = await hostile.until(lambda msg: isinstance(msg, m.Bye))
+    assert (bye.reason, bye.message) == ("bad_field", "deck position 3 is not a pair of points")
+    await still_serves(other, gone=0)
+    assert len(host.tables) == 1
+    await hostile.aclose()
+    await other.aclose()
