@@ -20,7 +20,8 @@ from scopa_net.dealing import TABLE
 from scopa_net.fair.blind.deck import deck_message, parse_deck
 from scopa_net.fair.blind.errors import BlindCheckError
 from scopa_net.fair.blind.group import ORDER
-from scopa_net.fair.blind.record import BlindRound, blind_first_dealer
+from scopa_net.fair.blind.party import BlindParty, SignedShares
+from scopa_net.fair.blind.record import BlindRound, blind_first_dealer, shares_message
 from scopa_net.fair.blind.simulate import reseal_blind
 from scopa_net.fair.blind.verifier import BlindRoundByRoundVerifier, verify_any
 from scopa_net.fair.blind.wire import decode_any
@@ -891,3 +892,37 @@ def test_a_signed_deck_holding_a_non_point_is_refused_as_a_bad_field(item: bytes
     assert info.value.message == "deck position 7 is not a pair of points"
     assert len(table.blind_round.party.decks) == 1  # nothing relayed; the honest one still goes
     table.blind_shuffle(0, shuffle.round_id, shuffle.deck, shuffle.sig)
+
+
+def test_a_signed_share_that_is_not_a_point_voids_the_round_and_never_stops_the_host(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """9.6: party 2 signs 32 bytes that encode no point as its share of a table card. The
+    host's party cannot open that card: the host relays the deal and voids the round
+    ``failed_check`` naming no seat, like any wrong share; the reveal names party 2 and the
+    table goes on to its next round (an auditor's check that no such share stops the host)."""
+
+    class NotAPoint(BlindParty):
+        def open_deal(self, k: int) -> SignedShares:
+            honest = super().open_deal(k)
+            if self.party != 2 or k != 1:
+                return honest
+            shares = (b"\xff" * 32, *honest.shares[1:])
+            self._sent[k] = shares
+            sig = self.secrets.sign(shares_message(self.round_id, 2, k, shares))
+            return SignedShares(shares, sig)
+
+    monkeypatch.setattr(blind_witness, "BlindParty", NotAPoint)
+    table = new_blind_table(RuleSet.of(3, 3), bots=1)
+    driver = BlindDriver(table, seed=4, stop_on_failure=True)
+    for _ in range(300):
+        if table.blind_history:
+            break
+        driver.step()
+    driver.catch_up()
+    assert table.blind_history[0].void == VoidNotice("failed_check", None)
+    for seat in (0, 1):
+        named = driver.witnesses[seat].named
+        assert isinstance(named, BlindCheckError)
+        assert (named.check, named.party) == ("bad share", 2)
+    assert table.phase in (Phase.BETWEEN, Phase.KEYS)
