@@ -38,6 +38,9 @@ class Outbox:
         self._backlog_end = 0
         self._wake = trio.Event()
         self.overflowed = False
+        self.refused_paced = 0
+        """Requests the rate limit leaves alone (blind_*) that the table refused since the
+        connection's reader last looked: each counts against its request limit (3.6)."""
         self.closing: m.Bye | None = None
         self._last_word: m.Message | None = None
         self._last_seq: int | None = None

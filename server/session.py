@@ -64,7 +64,8 @@ PACED_BY_THE_GAME = (
     *BLIND_REQUESTS,
 )
 """Messages the request rate limit leaves alone: the game itself paces them (a move is taken
-only on the seat's turn, a seed once a round), and a fast bot must not be slowed."""
+only on the seat's turn, a seed once a round, a blind message once a stage), and a fast bot
+must not be slowed. A blind message the table refuses counts all the same (3.6)."""
 
 
 async def drain(stream: trio.abc.Stream, seconds: float = DRAIN_TIME) -> None:
@@ -244,8 +245,9 @@ class PlayerSession:
         if self.conn.state not in (State.HELLO, State.WELCOME, State.CLOSED):
             self.outbox.reply(m.Ping(nonce=secrets.randbelow(2**32)))
 
-    def _within_rate(self) -> bool:
-        """A token bucket: ``request_rate`` per second, ``request_burst`` at once."""
+    def _refill(self) -> None:
+        """A token bucket: ``request_rate`` per second, ``request_burst`` at once; each
+        blind request the table refused since the last look takes a token (3.6)."""
         now = trio.current_time()
         config = self.config
         self._tokens = min(
@@ -253,10 +255,21 @@ class PlayerSession:
             self._tokens + (now - self._tokens_at) * config.request_rate,
         )
         self._tokens_at = now
+        refused, self.outbox.refused_paced = self.outbox.refused_paced, 0
+        self._tokens = max(self._tokens - refused, -float(config.request_burst))
+
+    def _within_rate(self) -> bool:
+        self._refill()
         if self._tokens < 1:
             return False
         self._tokens -= 1
         return True
+
+    def _refusals_within_rate(self) -> bool:
+        """A blind request is paced by the game and takes no token, but a connection whose
+        refused ones have used up the bucket is refused until it fills again."""
+        self._refill()
+        return self._tokens >= 1
 
     def _refuse_rate(self, msg: m.Message) -> None:
         self._refuse(msg, ErrorCode.RATE_LIMITED, "too many requests; slow down")
@@ -284,6 +297,9 @@ class PlayerSession:
     async def _dispatch(self, msg: m.Message) -> None:
         host = self.host
         if not isinstance(msg, PACED_BY_THE_GAME) and not self._within_rate():
+            self._refuse_rate(msg)
+            return
+        if isinstance(msg, BLIND_REQUESTS) and not self._refusals_within_rate():
             self._refuse_rate(msg)
             return
         if host.writer.failing is not None and isinstance(msg, NEEDS_THE_JOURNAL):

@@ -486,6 +486,8 @@ class TableTask:
             if exc.code.fatal:  # a field this table cannot take (pos at an ordinary table...)
                 self._end_connection(outbox, exc)
             else:
+                if isinstance(msg, BLIND_REQUESTS):  # counts against the request limit (3.6)
+                    outbox.refused_paced += 1
                 replies.append((outbox, self._refusal(msg, exc)))
         await self._flush(replies)
 

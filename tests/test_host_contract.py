@@ -467,3 +467,28 @@ async def test_a_signed_deck_holding_a_non_point_ends_only_its_connection(
     assert len(host.tables) == 1
     await hostile.aclose()
     await other.aclose()
+
+
+async def test_a_flood_of_refused_blind_messages_is_rate_limited(make_host: MakeHost) -> None:
+    """3.6: blind messages are paced by the game (one per party and stage) and take no token,
+    but each one the table refuses counts, so a flood of them is ``rate_limited`` after the
+    burst of 60. 150 refused blind_key used to get 150 ``wrong_phase`` answers."""
+    host = await make_host(bot_delay=SLOW_BOT)
+    hostile, other = await two_people(host.port, blind=True)
+    await hostile.until(lambda msg: isinstance(msg, m.BlindRound))
+    junk = m.KeyInfo(point=bytes(32), proof=bytes(64), sign_key=bytes(32))
+    for _ in range(150):  # for no round in progress: each is refused wrong_phase
+        await hostile.send(m.BlindKey(round_id=bytes(16), key=junk))
+    codes = []
+    while len(codes) < 150:
+        msg = await hostile.until(lambda msg: isinstance(msg, m.Error))
+        assert isinstance(msg, m.Error)
+        assert msg.ref == "blind_key"
+        codes.append(msg.code)
+    assert set(codes) == {"wrong_phase", "rate_limited"}
+    assert codes.count("wrong_phase") <= 80  # the burst, and what the table had in hand
+    assert len(host.tables) == 1
+    await other.send(m.Say(text="still here?"))
+    await other.until(lambda msg: isinstance(msg, m.Chat) and msg.text == "still here?")
+    await hostile.aclose()
+    await other.aclose()
