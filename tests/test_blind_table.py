@@ -141,6 +141,8 @@ def test_the_host_refuses_a_play_whose_proof_names_another_card() -> None:
     with pytest.raises(TableError) as info:  # the proof of one card, claimed for another
         table.play(seat, 1, table.seats[seat].seq, card, 0, pos=other_pos, proof=proof)
     assert info.value.code is ErrorCode.ILLEGAL_PLAY
+    assert info.value.reason == "not_in_hand"  # 3.5's table, 9.5 step 7
+    assert info.value.message.startswith("bad play proof (party ")
     played = [e for e in table.seats[seat].log if isinstance(e, m.Played)]
     assert played == []
 
