@@ -25,7 +25,13 @@ import trio
 
 from scopa_net.blind_witness import BlindWitness
 from scopa_net.client.files import replace_file
-from scopa_net.client.seat_store import PendingMove, SeatRecord, SeatStore, starting_snapshot
+from scopa_net.client.seat_store import (
+    PendingMove,
+    SeatRecord,
+    SeatStore,
+    seats_kept,
+    starting_snapshot,
+)
 from scopa_net.client.session import (
     ConnectionChanged,
     ConnectionState,
@@ -1307,6 +1313,7 @@ class NetworkSession:
                     mid_match=False,
                     match_no=self.match_no,
                     match_seq=e.seq,
+                    seats=seats_kept(self._seats),
                     start="",
                 )
                 self._save_record()
@@ -1438,6 +1445,7 @@ class NetworkSession:
             # Taken back from disk, the seat starts where its person sat down: what came
             # before (another match, another person's rounds in this seat) is not theirs.
             match_seq=snapshot.seq,
+            seats=seats_kept(snapshot.seats),
             start=encode_payload(snapshot).hex() if self.witness and self.witness.mid_match else "",
         ).with_token(token)
         self._save_record()

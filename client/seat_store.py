@@ -89,6 +89,10 @@ class SeatRecord:
     """round id (hex) -> this seat's seed (hex) for that round."""
     pending: tuple[PendingMove, ...] = ()
     names: tuple[str, ...] = ()
+    seats: tuple[tuple[str, str | None, bool], ...] = ()
+    """Who held each seat at ``match_seq`` (kind, name, connected), as the seat's snapshot or
+    the table's events said then: a client taking the seat back starts from them, and the
+    events replayed from there bring them up to date (empty in a record kept before)."""
     away: bool = False
     """The player stepped away on purpose (rather than the client stopping)."""
     updated: float = 0.0
@@ -120,6 +124,7 @@ class SeatRecord:
         data["variants"] = tuple(data.get("variants", ()))
         data["tokens"] = tuple(data.get("tokens", ()))
         data["names"] = tuple(data.get("names", ()))
+        data["seats"] = tuple(tuple(seat) for seat in data.get("seats", ()))
         data["pending"] = tuple(PendingMove(**p) for p in data.get("pending", ()))
         return cls(**data)
 
@@ -194,4 +199,14 @@ def starting_snapshot(record: SeatRecord) -> m.Snapshot:
             if isinstance(snapshot, m.Snapshot) and snapshot.seq == record.match_seq:
                 return snapshot
     rules = RuleSet.of(record.players, record.target, record.variants)
-    return opening_snapshot(rules, seat=record.seat, seq=record.match_seq, table_id=record.table_id)
+    seats = tuple(m.SeatInfo(kind=k, name=n, connected=c) for k, n, c in record.seats)
+    return opening_snapshot(
+        rules, seat=record.seat, seq=record.match_seq, table_id=record.table_id, seats=seats
+    )
+
+
+def seats_kept(
+    seats: tuple[m.SeatInfo, ...] | list[m.SeatInfo],
+) -> tuple[tuple[str, str | None, bool], ...]:
+    """``seats`` as a :class:`SeatRecord` keeps them."""
+    return tuple((s.kind, s.name, s.connected) for s in seats)

@@ -1,0 +1,120 @@
+"""The names a person reads stay true after someone leaves, after a client comes back from
+disk, and in a rematch (over loopback TCP, real host, real sessions, the terminal client's
+controller in front of each, read as a person reads it).
+
+Three friends and a computer player, as ``scopa-net play --lan --players 4 --humans 3`` seats
+them: Ada made the table, Bruno and Carla joined it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import trio
+from hosting import create, start_host
+
+from scopa_net.client import render
+from scopa_net.client.controller import Controller
+from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
+from scopa_net.client.seat_store import SeatStore
+from scopa_net.client.style import Display
+from scopa_net.rules import RuleSet
+from scopa_net.server.host import Host
+
+
+class Player:
+    """One person: a session with the controller in front of it and the lines it printed.
+    ``crash()`` ends the client where it stands, as ``kill -9`` does (the seat stays on disk)."""
+
+    def __init__(self, session: NetworkSession, scope: trio.CancelScope) -> None:
+        self.session = session
+        self.scope = scope
+        self.lines: list[str] = []
+        self.controller = Controller(session, Display(), self._show, lambda: None)
+
+    def _show(self, lines: object) -> None:
+        self.lines += render.plain(lines).splitlines()  # type: ignore[arg-type]
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    async def type(self, line: str) -> list[str]:
+        """What typing ``line`` printed."""
+        before = len(self.lines)
+        await self.controller.handle_line(line)
+        return self.lines[before:]
+
+    def crash(self) -> None:
+        self.scope.cancel()
+
+
+async def until(predicate, seconds: float = 30) -> None:
+    with trio.fail_after(seconds):
+        while not predicate():
+            await trio.sleep(0.01)
+
+
+async def sit(nursery: trio.Nursery, host: Host, name: str, tmp: Path, **options) -> Player:
+    """``name`` at the table (a new one with ``create=``, else table 1 or ``table_id``), her
+    seat kept in a store of her own under ``tmp``."""
+    create_table = options.pop("create", None)
+    choice = TableChoice(create=create_table, table_id=options.pop("table_id", None))
+    store = SeatStore(tmp / name)
+    session_cm = open_network_session(
+        "127.0.0.1", host.port, choice, name=name, data_dir=tmp / name, store=store, **options
+    )
+
+    async def hold(task_status=trio.TASK_STATUS_IGNORED) -> None:
+        with trio.CancelScope() as scope:
+            async with session_cm as session:
+                player = Player(session, scope)
+                task_status.started(player)
+                async for event in session.events:
+                    player.controller.handle_event(event)
+
+    return await nursery.start(hold)
+
+
+async def three_friends(nursery: trio.Nursery, host: Host, tmp: Path, *, blind: bool = False):
+    """Ada, Bruno and Carla at a new table with a computer player, once the first deal is
+    on every screen."""
+    rules = RuleSet.of(4, 11)
+    ada = await sit(nursery, host, "Ada", tmp, create=create(rules, bots=1, blind=blind))
+    table = ada.session.table_id
+    bruno = await sit(nursery, host, "Bruno", tmp, table_id=table)
+    carla = await sit(nursery, host, "Carla", tmp, table_id=table)
+    friends = [ada, bruno, carla]
+    await until(lambda: all(p.controller.state.view is not None for p in friends))
+    return friends
+
+
+async def take_back(nursery: trio.Nursery, host: Host, player: Player, tmp: Path) -> Player:
+    """The same ``join`` again after ``player``'s client died: the seat comes back from disk."""
+    name = player.session.name
+    (record,) = SeatStore(tmp / name).records()
+    back = await sit(nursery, host, name, tmp, table_id=record.table_id, resume_from=record)
+    await until(lambda: "Back in your seat" in back.text)
+    return back
+
+
+async def test_a_client_taken_back_from_disk_reads_every_seat_as_it_is(tmp_path: Path) -> None:
+    """Carla's client is killed and she runs the same command again: ``who`` names Ada (there
+    all along) and the computer player as they are, not as open seats; a rename she reads
+    afterwards is a rename, not a newcomer sitting down."""
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01, grace=600)
+        ada, _, carla = await three_friends(nursery, host, tmp_path)
+        carla.crash()
+        await until(lambda: "Carla lost the connection" in ada.text)
+        carla = await take_back(nursery, host, carla, tmp_path)
+        assert await carla.type("who") == [
+            "Seat 0: Ada, with Carla",
+            "Seat 1: Bruno, with bot 3",
+            "Seat 2: Carla (you), with Ada",
+            "Seat 3: bot 3, with Bruno; computer player",
+        ]
+        await ada.type("name Adalina")
+        await until(lambda: "Table: Ada is now called Adalina" in carla.text)
+        assert "sat down" not in carla.text
+        nursery.cancel_scope.cancel()
