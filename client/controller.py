@@ -35,6 +35,7 @@ from scopa_net.client.session import (
     ConnectionState,
     Event,
     MatchOver,
+    MatchStarted,
     Message,
     RoundOver,
     RoundStarted,
@@ -255,8 +256,7 @@ class Controller:
                     self._draw_board()
             case RoundStarted(view=view):
                 if state.match_over:  # a rematch: a new match has begun
-                    state.match_over = False
-                    state.asking = Asking.NOTHING
+                    self._new_match(view.scores)
                 state.view = view
                 state.scores = view.scores
                 self._forget_choices()
@@ -286,6 +286,8 @@ class Controller:
                 if getattr(self.session, "offer_rematch", False):
                     state.asking = Asking.REMATCH
                     self._say("Play again with the same players?")
+            case MatchStarted(match_scores=scores):
+                self._new_match(scores)
             case Message(seat=seat, text=text, local=local, table=table):
                 # Chat is "<name> text" on one line: it can never look like a notice.
                 if local:  # this client's own words (its deal check), not the host's
@@ -303,6 +305,14 @@ class Controller:
                     f"Connection: {conn.value}{f' ({detail})' if detail else ''}.", "class:notice"
                 )
         state.changed()
+
+    def _new_match(self, scores: tuple[int, ...]) -> None:
+        """A rematch begins: no question about the last one, and none of its sheets."""
+        state = self.state
+        state.match_over = False
+        state.asking = Asking.NOTHING
+        state.scores = scores
+        self._last_round = None
 
     def interrupt(self) -> None:
         """Ctrl-C: drop the question being asked (which group, leave or stay, play it anyway)."""
@@ -652,6 +662,8 @@ class Controller:
         elif name == "score":
             if self._last_round is not None:
                 self._show(self._sheet())
+            else:
+                self._say("No round of this match is scored yet: no score sheet.")
             parts = [
                 f"{render.side_label(side, view, state.names)} {points}"
                 for side, points in enumerate(state.scores)

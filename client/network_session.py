@@ -37,6 +37,7 @@ from scopa_net.client.session import (
     ConnectionState,
     Event,
     MatchOver,
+    MatchStarted,
     Message,
     RoundOver,
     RoundStarted,
@@ -1319,6 +1320,7 @@ class NetworkSession:
                 self._save_record()
             text = "everyone agreed: a new match begins"
             self._emit(Message(seat=None, text=text, table=True))
+            self._emit(MatchStarted(match_scores=self.mirror.view.scores))
             return False
         waiting = [
             "you" if s == self._seat else self._names[s]

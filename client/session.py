@@ -67,6 +67,14 @@ class MatchOver:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class MatchStarted:
+    """Everyone agreed to play again: a new match begins at ``match_scores`` (all 0), with no
+    round of it scored yet."""
+
+    match_scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Message:
     """Chat from a seat (``seat`` None: a notice from the host; with ``local``, from this
     client itself: its own deal check, where it saved a transcript, a key warning; with
@@ -85,7 +93,16 @@ class ConnectionChanged:
     detail: str = ""
 
 
-Event = ViewChanged | RoundStarted | VoidDeal | RoundOver | MatchOver | Message | ConnectionChanged
+Event = (
+    ViewChanged
+    | RoundStarted
+    | VoidDeal
+    | RoundOver
+    | MatchOver
+    | MatchStarted
+    | Message
+    | ConnectionChanged
+)
 
 
 class Session(Protocol):

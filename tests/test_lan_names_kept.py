@@ -13,6 +13,7 @@ from pathlib import Path
 import trio
 from hosting import create, start_host
 
+from scopa_net.bots.levels import make_player
 from scopa_net.client import render
 from scopa_net.client.controller import Controller
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
@@ -117,4 +118,43 @@ async def test_a_client_taken_back_from_disk_reads_every_seat_as_it_is(tmp_path:
         await ada.type("name Adalina")
         await until(lambda: "Table: Ada is now called Adalina" in carla.text)
         assert "sat down" not in carla.text
+        nursery.cancel_scope.cancel()
+
+
+async def play_when_asked(player: Player) -> None:
+    """Type a legal card whenever it is this player's turn, until the match is over."""
+    bot = make_player("random", 7)
+    while not player.controller.state.match_over:
+        view = player.controller.state.view
+        if view is not None and view.my_turn and not view.round_over:
+            await player.type(bot.choose(view).text())
+        await trio.sleep(0.01)
+
+
+async def test_score_in_a_rematch_has_no_sheet_of_the_match_before(tmp_path: Path) -> None:
+    """Ada and Bruno play a match to 1 and agree to play again: before the new match's first
+    round is scored, ``score`` says there is no sheet yet and gives the match score 0-0, not
+    the last round of the match before."""
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01)
+        ada = await sit(
+            nursery, host, "Ada", tmp_path, create=create(RuleSet.of(2, 1)), offer_rematch=True
+        )
+        bruno = await sit(
+            nursery, host, "Bruno", tmp_path, table_id=ada.session.table_id, offer_rematch=True
+        )
+        async with trio.open_nursery() as both:
+            for player in (ada, bruno):
+                both.start_soon(play_when_asked, player)
+        for player in (ada, bruno):
+            await until(lambda p=player: p.controller.state.asking.value == "rematch")
+            await player.type("yes")
+        await until(lambda: "a new match begins" in bruno.text)
+        await until(lambda: not bruno.controller.state.match_over)
+        shown = await bruno.type("score")
+        assert not any("Round 1 score sheet" in line for line in shown), shown
+        assert shown == [
+            "No round of this match is scored yet: no score sheet.",
+            "Match score: Ada 0, Bruno 0 (playing to 1).",
+        ]
         nursery.cancel_scope.cancel()
