@@ -490,6 +490,9 @@ class NetworkSession:
         self._resume_tokens: tuple[bytes, ...] = ()
         self._seats: list[m.SeatInfo] = []
         self._away_names: dict[int, str] = {}
+        """Seats given up during the round in play (until the next round begins), by the name
+        of the person who gave them up: the round's void and its deal check name that person,
+        not the computer player now in the seat."""
         self._stepped_away: set[int] = set()
         """Seats whose person stepped away (``seat_status`` with ``away``) and is not back."""
         self._host_stopped = False  # the last connection ended with the host's shutting_down
@@ -1146,7 +1149,7 @@ class NetworkSession:
         gone, reason, offender = self.witness.gone_at_reveal(e)
         if not gone:
             return
-        names = [self._names[s] if s < len(self._names) else f"seat {s}" for s in gone]
+        names = [self._person(s) if s < len(self._names) else f"seat {s}" for s in gone]
         who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
         were = "was" if len(names) == 1 else "were"
         text = (
@@ -1208,6 +1211,8 @@ class NetworkSession:
                 Message(seat=None, text=f"Deal check: {self._named(verdict.note)}", local=True)
             )
             self._save_transcript()
+        if isinstance(e, m.RoundCommit | m.BlindRound):
+            self._away_names.clear()  # a new round: whoever holds a seat now plays it
         if isinstance(e, m.RoundCommit) and not self.check_deals:
             self._seed = secrets.token_bytes(32)
             commit = seat_commitment(e.round_id, self.seat, self._seed)
@@ -1234,7 +1239,7 @@ class NetworkSession:
         elif isinstance(e, m.Played):
             self._emit(ViewChanged(view=view, record=view.plays[-1]))
         elif isinstance(e, m.RoundVoid) and e.reason != VOID_KINGS:
-            who = "the host" if e.offender is None else self._names[e.offender]
+            who = "the host" if e.offender is None else self._person(e.offender)
             if e.reason != "absent":
                 why = "stopped on a failed deal check (the reveal names who was at fault)"
             elif e.offender in self._stepped_away:
@@ -1338,9 +1343,14 @@ class NetworkSession:
 
         def name(found: re.Match[str]) -> str:
             seat = int(found[1])
-            return self._names[seat] if seat < len(self._names) else found[0]
+            return self._person(seat) if seat < len(self._names) else found[0]
 
         return re.sub(r"\bseat (\d)\b", name, note)
+
+    def _person(self, seat: int) -> str:
+        """Who played ``seat`` in the round in play: the person who gave it up during the
+        round, else the seat's name now."""
+        return self._away_names.get(seat, self._names[seat])
 
     def _seat_status(self, e: m.SeatStatus) -> None:
         if e.seat >= len(self._names):
@@ -1355,6 +1365,10 @@ class NetworkSession:
             self._stepped_away.add(e.seat)
         else:
             self._stepped_away.discard(e.seat)
+        if before is not None and before.kind == "human" and e.kind != "human":
+            self._away_names[e.seat] = was
+        elif e.kind == "human":
+            self._away_names.pop(e.seat, None)
         if e.name is not None:
             self._names[e.seat] = clean_name(e.name) or f"seat {e.seat}"
         elif e.kind == "open":  # the person left: their name goes with them
