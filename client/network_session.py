@@ -1170,6 +1170,17 @@ class NetworkSession:
             text += "They are counted absent too; their cards stay secret."
         self._emit(Message(seat=None, text=text, local=True))
 
+    def _what_was_due(self) -> str:
+        """What the blind round in progress waited on from the people when it was voided."""
+        cur = self.witness.current if isinstance(self.witness, BlindWitness) else None
+        if cur is None or cur.party is None:
+            return "their part of the round"
+        if cur.party.keys is None:
+            return "their key"
+        if cur.relayed_decks < cur.party.parties:
+            return "their shuffle"
+        return "their shares"
+
     async def _table_event(self, e: m.Message) -> bool:
         """Take one numbered event; True when the match is over."""
         assert self.mirror is not None and self.witness is not None and self._link is not None
@@ -1246,6 +1257,11 @@ class NetworkSession:
                 why = "stepped away, and a blind round cannot go on without them"
             elif e.offender < len(self._seats) and self._seats[e.offender].kind != "human":
                 why = "left the table, and a blind round cannot go on without them"
+            elif e.offender < len(self._seats) and self._seats[e.offender].connected:
+                why = (
+                    f"did not send {self._what_was_due()} in time (a computer plays their "
+                    "seat until they resume it)"
+                )
             else:
                 why = "was away past their grace period"
             self._emit(

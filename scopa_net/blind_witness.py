@@ -388,7 +388,8 @@ class BlindWitness:
             party = BlindParty(self.rules, e.round_id, observer, e.people, bytes(32), host_key=host)
             self._notices.append(
                 f"round {e.round_no}: a computer player holds this seat for the host this "
-                "round (you were away when it began); the round is checked all the same"
+                "round (you were away when it began, or sent nothing in time in the last "
+                "one); the round is checked all the same"
             )
         self.current = _Round(e.round_id, e.round_no, e.prev, e.sig, e.people, host, party)
         self.people = e.people

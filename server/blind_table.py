@@ -19,7 +19,9 @@ The phases of a blind round::
 
 A person who does not act within the seed deadline, and is not away within their grace period,
 and a person whose grace period ends while the round needs them, void the round as ``absent``
-(9.7): no one may play a person's cards for them, and the host never has their secret. A
+(9.7): no one may play a person's cards for them, and the host never has their secret. One
+who was connected all the while, silent past a stage's deadline, also sits out from the next
+round (a computer plays their seat) until they resume their seat. A
 person's seed before the round's end (their client stopped on a failed check), or a card the
 host's own party cannot open, voids it as ``failed_check`` (9.6); then every seed is collected
 as at any round's end, and the reveal names the party at fault.
@@ -131,9 +133,11 @@ class BlindTable(Table):
         self.blind_decks: list[tuple[int, ...] | None] = []
         """Each finished round's cards by position, once every seed was revealed (None: a
         person's seed never came, so their cards stay unknown to the host for good)."""
-        self.stopped: set[int] = set()
-        """Seats whose person stopped on a failed check (9.6): a computer plays them for the
-        host from the next round, as after ``absent``, until the person comes back."""
+        self.sitting_out: set[int] = set()
+        """Seats a computer plays for the host from the next round until their person comes
+        back (resumes the seat, or joins it again): a person who stopped on a failed check
+        (9.6), and one who stayed connected past a stage's deadline without sending what the
+        round waited on (9.7)."""
         self.round_start: dict[int, tuple[int, m.Snapshot]] = {}
         """Person's seat -> (seq, snapshot) as the round in play began: a party caught up by
         snapshot starts there and has the round's events replayed, so its client can take up
@@ -369,9 +373,9 @@ class BlindTable(Table):
         if not persons:  # from a journal written before needs_round waited for a person
             return
         self.seen_round_ids.add(round_id)
-        # A seat that stopped on a failed check is a computer's from the next round (9.6),
-        # unless nobody else is a person: a blind round needs one, so it waits for them.
-        people = tuple(s for s in persons if s not in self.stopped) or tuple(persons)
+        # A seat sitting out is a computer's from the next round (9.6, 9.7), unless nobody
+        # else is a person: a blind round needs one, so it waits for them.
+        people = tuple(s for s in persons if s not in self.sitting_out) or tuple(persons)
         self.round_start = {s: (self.seats[s].seq, self.snapshot(s)) for s in people}
         self.round_no += 1
         party = BlindParty(self.rules, round_id, 0, people, host_seed)
@@ -425,7 +429,7 @@ class BlindTable(Table):
         assert b is not None
         b.seeds[b.party_of(seat)] = seed
         if self._round_live():  # the seat stopped on a failed check (9.6)
-            self.stopped.add(seat)
+            self.sitting_out.add(seat)
             self._void(VOID_FAILED_CHECK, seat)
             return
         self._advance_blind()
@@ -435,10 +439,13 @@ class BlindTable(Table):
         assert b is not None
         if not self.waits_on_seats:
             return  # a journal written when the host revealed only at the deadline
+        waiting = [seat for seat, _ in self.to_act()]
+        # Connected, yet silent past the deadline: as if stepped away, from the next round
+        # (9.7), so that one silent client cannot void every round of the match.
+        self.sitting_out.update(s for s in waiting if self.seats[s].connected)
         if self.phase is Phase.SEEDS:
             self._reveal_blind()
             return
-        waiting = [seat for seat, _ in self.to_act()]
         self._void_absent(waiting[0] if waiting else b.people[0])
 
     def _apply_status(self, seat: int, connected: bool, stand_in: bool, grace: int) -> None:
@@ -450,12 +457,12 @@ class BlindTable(Table):
             self._void_absent(seat)
 
     def _apply_join(self, seat: int, name: str, token_hash: bytes) -> None:
-        self.stopped.discard(seat)
+        self.sitting_out.discard(seat)
         super()._apply_join(seat, name, token_hash)
 
     def _apply_resume(self, seat: int, token_hash: bytes, **kw: object) -> None:
         """The person is back: from the next round they play their seat again."""
-        self.stopped.discard(seat)
+        self.sitting_out.discard(seat)
         super()._apply_resume(seat, token_hash, **kw)  # type: ignore[arg-type]
 
     def _apply_leave(self, seat: int) -> None:

@@ -681,7 +681,7 @@ def test_a_seat_that_stops_mid_round_voids_it_failed_check_and_the_match_goes_on
     again = BlindTable(1, "blind", table.rules, KEY, bots=1, bot_level=1)
     again.replay(list(table.pending))
     assert [s.log for s in again.seats] == [s.log for s in table.seats]
-    assert (again.phase, again.stopped) == (table.phase, {1})
+    assert (again.phase, again.sitting_out) == (table.phase, {1})
     with pytest.raises(TableError):  # a second seed from the seat is refused
         table.blind_reveal(1, reveal.round_id, reveal.seed)
     driver.run()
@@ -928,3 +928,37 @@ def test_a_signed_share_that_is_not_a_point_voids_the_round_and_never_stops_the_
         assert isinstance(named, BlindCheckError)
         assert (named.check, named.party) == ("bad share", 2)
     assert table.phase in (Phase.BETWEEN, Phase.KEYS)
+
+
+def test_a_connected_person_silent_past_a_deadline_sits_out_until_they_resume() -> None:
+    """9.7: a person still connected who sends no key before the deadline voids the round
+    ``absent``, and then sits out (a computer plays the seat) until they resume it. Found by
+    an outside audit: the host dealt the same people again, and a silent client voided every
+    round of the match, 30 seconds at a time, for ever."""
+    table = new_blind_table(RuleSet.of(3, 11), bots=1)
+    driver = BlindDriver(table, seed=4)
+    drive_until_waiting_on(driver, Phase.KEYS, 1)
+    driver.hold = {1}  # seat 1's client is connected but sends nothing
+    driver.witnesses[1].take_outgoing()
+    driver.deliver()
+    driver.catch_up()
+    assert [seat for seat, _ in table.to_act()] == [1]
+    table.close_seeds()
+    assert table.seats[1].connected
+    assert table.sitting_out == {1}
+    again = BlindTable(1, "blind", table.rules, KEY, bots=1, bot_level=1)
+    again.replay(list(table.pending))
+    assert again.sitting_out == {1}
+    driver.hold = set()
+    while table.round_no < 2:
+        assert driver.step()
+    assert table.blind_round is not None
+    assert table.blind_round.people == (0,)  # seat 1 sits this round out
+    table.resume(1, token_hash(bytes([9]) * 16))  # back: from the next round it plays
+    while table.round_no < 3 and driver.step():
+        pass
+    assert table.round_no == 3, "the match ended before a third round"
+    assert table.blind_round.people == (0, 1)
+    driver.run()
+    verdict = verify_any(table.transcript_for(0))
+    assert verdict.ok, verdict.lines()
