@@ -67,6 +67,9 @@ from scopa_net.wire import messages as m
 from scopa_net.wire.errors import ErrorCode
 
 BLIND_WAITS = (Phase.KEYS, Phase.SHUFFLE, Phase.OPEN, Phase.SEEDS)
+FAILED_CHECK_PAUSE = 2.0
+"""Seconds before the round after a ``failed_check`` void (9.6): one client that cheats every
+round cannot make the host deal and journal rounds as fast as it can answer."""
 
 
 def _hand(
@@ -136,8 +139,8 @@ class BlindTable(Table):
         self.sitting_out: set[int] = set()
         """Seats a computer plays for the host from the next round until their person comes
         back (resumes the seat, or joins it again): a person who stopped on a failed check
-        (9.6), and one who stayed connected past a stage's deadline without sending what the
-        round waited on (9.7)."""
+        (9.6), one whose part of a round its reveal proved wrong (9.6), and one who stayed
+        connected past a stage's deadline without sending what the round waited on (9.7)."""
         self.round_start: dict[int, tuple[int, m.Snapshot]] = {}
         """Person's seat -> (seq, snapshot) as the round in play began: a party caught up by
         snapshot starts there and has the round's events replayed, so its client can take up
@@ -151,6 +154,14 @@ class BlindTable(Table):
         dealt by people's parties (9.1), so a table every person has left, or whose people are
         all away, waits for one to come back."""
         return super().needs_round and any(self._person(s) for s in range(self.rules.players))
+
+    @property
+    def pause_before_round(self) -> float:
+        last = self.blind_history[-1] if self.blind_history else None
+        failed = (
+            last is not None and last.void is not None and last.void.reason == VOID_FAILED_CHECK
+        )
+        return FAILED_CHECK_PAUSE if failed and self.phase is Phase.BETWEEN else 0.0
 
     @property
     def waits_on_seats(self) -> bool:
@@ -681,8 +692,11 @@ class BlindTable(Table):
         )
         # A bad seed: the record (seeds kept) names the party at fault; every seat checks it.
         deck: tuple[int, ...] | None = None
-        with contextlib.suppress(BlindCheckError):
+        try:
             deck = b.party.take_reveals(seeds)
+        except BlindCheckError as exc:
+            if exc.party:  # proven at fault: sits out from the next round, as if stopped
+                self.sitting_out.add(b.people[exc.party - 1])
         public = b.party.public_round(
             round_no=b.round_no, prev=b.prev, sig=b.sig, score=b.score, hand_seat=-1
         )

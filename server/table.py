@@ -337,6 +337,11 @@ class Table:
         """Whether the owner should start a deal attempt now (with fresh randomness)."""
         return (self.phase is Phase.WAITING and self.full) or self.phase is Phase.BETWEEN
 
+    @property
+    def pause_before_round(self) -> float:
+        """Seconds the owner waits, once :attr:`needs_round`, before it starts the round."""
+        return 0.0
+
     def check_token(self, seat: int, token: bytes) -> bytes:
         """Refuse a wrong, empty, expired or rotated token for ``seat``; returns its hash."""
         if not 0 <= seat < len(self.seats):

@@ -98,6 +98,8 @@ class TableTask:
         self._seed_deadline = math.inf
         self._stage: object = None
         self._bot_due: float | None = None
+        self._round_at: tuple[int, float] = (-1, 0.0)
+        """(round_no, when the round after it may start): the table's pause between rounds."""
         level = BOT_LEVELS.get(table.bot_level or 1, "random")
         self._players = {
             seat: table_player(level, 1000 + seat, config.think)
@@ -378,6 +380,8 @@ class TableTask:
             deadlines.append(self._seed_deadline)
         if phase is Phase.PLAY and self._bot_due is not None:
             deadlines.append(self._bot_due)
+        if self.table.needs_round:
+            deadlines.append(self._round_at[1])
         return min(deadlines, default=math.inf)
 
     async def _act(self) -> None:
@@ -396,7 +400,7 @@ class TableTask:
             if stage is not None and table.waits_on_seats and stage != self._stage:
                 self._stage = stage  # a blind table waits on seats for something new
                 self._seed_deadline = now + self.config.seed_timeout
-            if table.needs_round:
+            if table.needs_round and self._round_due(now):
                 phase_before = table.phase
                 table.start_round(secrets.token_bytes(16), secrets.token_bytes(32))
                 self._seed_deadline = now + self.config.seed_timeout
@@ -407,6 +411,12 @@ class TableTask:
                 await self._flush([])
                 return
             await self._flush([])
+
+    def _round_due(self, now: float) -> bool:
+        """Whether the next round may start: at once, or after the table's pause."""
+        if self._round_at[0] != self.table.round_no:
+            self._round_at = (self.table.round_no, now + self.table.pause_before_round)
+        return now >= self._round_at[1]
 
     def _close_seeds(self, now: float) -> None:
         """The seed deadline passed: go on without the seeds that did not come (never a void:

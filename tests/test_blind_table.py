@@ -727,6 +727,14 @@ def test_a_card_the_hosts_own_party_cannot_open_voids_the_round_naming_no_seat(
         error = verify_any(driver.witnesses[seat].transcript()).rounds[0].error
         assert isinstance(error, BlindCheckError)
         assert (error.check, error.party) == ("bad share", 2)
+    # The next round waits a pause, without the party proven at fault (seat 1): a client
+    # that cheats every round made the host void and journal 15 rounds a second (audit).
+    assert table.blind_round is not None
+    assert 1 not in table.blind_round.people
+    before_next = BlindTable(1, "blind", table.rules, KEY, bots=1, bot_level=1)
+    before_next.replay(list(table.pending)[:-1])  # up to the next round's entry
+    assert before_next.phase is Phase.BETWEEN
+    assert before_next.pause_before_round == 2.0
 
 
 def test_a_blind_table_every_person_has_left_waits_for_one_and_deals_when_one_comes() -> None:
