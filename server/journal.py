@@ -185,9 +185,12 @@ class Journal:
             row = self._db.execute(
                 "SELECT finished, summary FROM tables WHERE table_id = ?", (table_id,)
             ).fetchone()
-            if row is not None and row[0] is None and row[1] is not None:  # reopened
+            if row is not None and row[1] is not None:
                 before = _unpack(row[1])
-                summary = {**summary, "earlier": [*before.pop("earlier", []), before]}
+                if row[0] is None:  # reopened: the match just played follows the one before
+                    summary = {**summary, "earlier": [*before.pop("earlier", []), before]}
+                elif "earlier" in before:  # finished again (closed after its end): keep them
+                    summary = {**summary, "earlier": before["earlier"]}
             self._db.execute(
                 "UPDATE tables SET finished = ?, summary = ? WHERE table_id = ?",
                 (finished, _pack(summary), table_id),

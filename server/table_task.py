@@ -220,7 +220,8 @@ class TableTask:
         """End the match where it stands: it is recorded unfinished, and every seated
         connection gets ``left`` after the events it has yet to read, so no client waits
         for a table that will not go on."""
-        await self._record_finish(abandoned=True, closed="its owner left it for good")
+        if self.table.phase is not Phase.OVER:  # a match over is recorded as it ended
+            await self._record_finish(abandoned=True, closed="its owner left it for good")
         for seat, outbox in list(self.attached.items()):
             outbox.finish(m.Left(table_id=self.table.table_id, seat=seat))
         self.attached.clear()

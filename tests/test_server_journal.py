@@ -35,6 +35,19 @@ def test_entries_come_back_in_order_per_table_after_reopening(tmp_path: Path) ->
     assert again.tables(finished=True)[0].summary == {"winner": 1}
 
 
+def test_a_table_finished_again_keeps_the_matches_before_its_rematch(tmp_path: Path) -> None:
+    """A table that played again, then was recorded finished a second time (closed after its
+    last match ended), lost its earlier matches from the summary `history` lists."""
+    journal = Journal(tmp_path / "host.db")
+    journal.create_table("t1", 1.0, {"players": 2})
+    journal.finish_table("t1", 2.0, {"winner": 0})
+    journal.reopen_table("t1")
+    journal.finish_table("t1", 3.0, {"winner": 1})
+    journal.finish_table("t1", 4.0, {"winner": 1, "abandoned": True})
+    (table,) = journal.tables(finished=True)
+    assert table.summary == {"winner": 1, "abandoned": True, "earlier": [{"winner": 0}]}
+
+
 def test_wal_and_full_sync_are_on(tmp_path: Path) -> None:
     journal = Journal(tmp_path / "host.db")
     db = journal._db
