@@ -33,7 +33,7 @@ EXIT_KEY_CHANGED = 6
 EXIT_DEAL_FAILED = 7
 """A fair-deal check failed at this seat: the client stopped and saved the evidence."""
 EXIT_CANCELLED = 130
-"""You stopped it: Ctrl-C, or Ctrl-D at a question."""
+"""You stopped it: Ctrl-C, or Ctrl-D at a question before a game (leaving a game is 0)."""
 EXIT_BROKEN_PIPE = 141
 """The output went to a pipe whose reader stopped (128 + SIGPIPE, as the shell reports)."""
 
@@ -46,7 +46,7 @@ EXIT_STATUSES = (
     (EXIT_LOCAL, "this machine cannot (port in use, address not here, database, disk full)"),
     (EXIT_KEY_CHANGED, "the host's key changed since you pinned it (it may be another host)"),
     (EXIT_DEAL_FAILED, "a deal check failed: the client stopped and saved the evidence"),
-    (EXIT_CANCELLED, "you stopped it (Ctrl-C, or Ctrl-D at a question)"),
+    (EXIT_CANCELLED, "you stopped it (Ctrl-C, or Ctrl-D at a question before a game)"),
     (EXIT_BROKEN_PIPE, "what read its output stopped reading (such as `| head`)"),
 )
 
