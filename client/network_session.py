@@ -1302,12 +1302,16 @@ class NetworkSession:
             self._seat_status(e)
         return False
 
+    def _who(self, seat: int) -> str:
+        """A seat's name in a line this seat's person reads: "you" for their own."""
+        return "you" if seat == self._seat else self._names[seat]
+
     def _rematch_status(self, e: m.RematchStatus) -> bool:
         """Take the state of a rematch vote; True when there will be none (the session ends)."""
         assert self.rules is not None and self.host_key is not None
         if e.state == "declined":
-            said_no = [self._names[s] for s, v in enumerate(e.votes) if v == "no"]
-            silent = [self._names[s] for s, v in enumerate(e.votes) if v == "waiting"]
+            said_no = [self._who(s) for s, v in enumerate(e.votes) if v == "no"]
+            silent = [self._who(s) for s, v in enumerate(e.votes) if v == "waiting"]
             if said_no:
                 why = f"{' and '.join(said_no)} said no"
             elif silent:

@@ -190,7 +190,7 @@ def test_the_client_offers_to_play_again_and_a_yes_starts_a_new_match() -> None:
     assert "everyone agreed: a new match begins" in text
     assert text.count("Round 1 score sheet") == 2
     assert "No rematch." in text
-    assert "no rematch (Ada said no): the table is closing" in text
+    assert "no rematch (you said no): the table is closing" in text  # Ada, at her own screen
     assert state.match_over
 
 
