@@ -702,6 +702,15 @@ def test_a_seat_that_stops_mid_round_voids_it_failed_check_and_the_match_goes_on
         assert "stopped without cause" in verdict.rounds[0].note
 
 
+def until_the_first_round_is_over(driver: BlindDriver) -> None:
+    """Step the driver until the table's first blind round is over, and let every seat read."""
+    for _ in range(300):
+        if driver.table.blind_history:
+            break
+        driver.step()
+    driver.catch_up()
+
+
 def test_a_card_the_hosts_own_party_cannot_open_voids_the_round_naming_no_seat(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -712,11 +721,7 @@ def test_a_card_the_hosts_own_party_cannot_open_voids_the_round_naming_no_seat(
     monkeypatch.setattr(blind_witness, "BlindParty", one_wrong_share(2, TABLE))
     table = new_blind_table(RuleSet.of(3, 3), bots=1)
     driver = BlindDriver(table, seed=4, stop_on_failure=True)
-    for _ in range(300):
-        if table.blind_history:
-            break
-        driver.step()
-    driver.catch_up()
+    until_the_first_round_is_over(driver)
     (first,) = table.blind_history
     assert first.void == VoidNotice("failed_check", None)
     assert sorted(driver.stopped) == [0, 1]
@@ -925,11 +930,7 @@ def test_a_signed_share_that_is_not_a_point_voids_the_round_and_never_stops_the_
     monkeypatch.setattr(blind_witness, "BlindParty", NotAPoint)
     table = new_blind_table(RuleSet.of(3, 3), bots=1)
     driver = BlindDriver(table, seed=4, stop_on_failure=True)
-    for _ in range(300):
-        if table.blind_history:
-            break
-        driver.step()
-    driver.catch_up()
+    until_the_first_round_is_over(driver)
     assert table.blind_history[0].void == VoidNotice("failed_check", None)
     for seat in (0, 1):
         named = driver.witnesses[seat].named
