@@ -1285,12 +1285,12 @@ class NetworkSession:
             self._finished = self._record
             self._forget_record()
             rounds = view.round_number
-            self._emit(MatchOver(winner=e.winner or 0, match_scores=tuple(e.scores), rounds=rounds))
-            if saved is not None:
-                where = _shown_path(saved)
+            if saved is not None:  # told first, so the match's result and the rematch question
+                where = _shown_path(saved)  # come last, just above the prompt
                 self._emit(Message(seat=None, text=f"Transcript saved: {where}", local=True))
                 text = f"Check it any time with: scopa-net verify {where}"
                 self._emit(Message(seat=None, text=text, local=True))
+            self._emit(MatchOver(winner=e.winner or 0, match_scores=tuple(e.scores), rounds=rounds))
             if not self.offer_rematch:
                 await self._send_quietly(m.Rematch(agree=False))  # say so: nobody waits for us
                 return True
