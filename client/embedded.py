@@ -219,6 +219,10 @@ async def open_embedded_game(
                 if store is not None:
                     session.take_back_with = "`scopa-net play --lan`"
                 session.hosts_friends = lan and humans > 1  # type: ignore[attr-defined]
+                if session.hosts_friends and session.table_id in host.tables:
+                    # Leaving for good ends the table for the friends: the table task does it
+                    # as it answers the leave, before this terminal's game closes.
+                    host.tables[session.table_id].owner = session.seat
                 if lan and humans == 1 and resume_from is None:
                     # Every other seat is a computer's: nobody can join, whatever the LAN.
                     session.where_to_join = (
@@ -239,15 +243,6 @@ async def open_embedded_game(
                     for line in session.where_to_join:
                         session.notice(line)
                 yield session
-            if kept and session.left_for_good and humans > 1:
-                # The table's host runs here: leaving it for good ends it for the friends too.
-                for task in list(host.tables.values()):
-                    task.notice(
-                        f"{session.name} left their own table for good, and its host ran in "
-                        f"their terminal: this match ends here.",
-                        closes=True,  # every friend gets left: nobody waits for this host
-                    )
-                await trio.sleep(0.5)  # the notice on its way before the goodbye
             if kept:
                 # Friends are told the host stopped and how to come back; the journal is flushed.
                 with trio.move_on_after(3):

@@ -134,6 +134,11 @@ class Outbox:
         last = self._last_seq
         return seat.committed if last is None or last > seat.committed else last
 
+    @property
+    def finishing(self) -> bool:
+        """Whether a last word (:meth:`finish`) is still to be handed to the writer."""
+        return self._last_word is not None
+
     def finish(self, last_word: m.Message, *, upto: int | None = None) -> None:
         """Send ``last_word`` after the seat's log (what is committed of it, up to seq
         ``upto`` if given), then stop following the seat: a ``left`` when the table closes,

@@ -50,16 +50,16 @@ RENAMES = 3
 RENAME_WINDOW = 60.0
 """A seat may change its name this many times in this many seconds."""
 OUTAGE = 1.0
+OWNER_WAIT = 2.0
+"""Seconds the owner's ``left`` waits at most for the others' to be on their way."""
 """A journal write that kept the table waiting this long (seconds) extends its timers."""
 
 
 @dataclass(frozen=True, slots=True)
 class Notice:
-    """A line the host itself says at the table (in its chat, seat nil); with ``closes``, the
-    table then closes unfinished: every seated connection gets ``left``."""
+    """A line the host itself says at the table (in its chat, seat nil)."""
 
     text: str
-    closes: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +118,13 @@ class TableTask:
         """Since when no connection has held a seat here (None: someone is here)."""
         self._paused_at: float | None = None
         self._closed = False
-        """Closed by its owner (:meth:`notice` with ``closes``): the task ends."""
+        """Closed because its owner left it for good: the task ends."""
+        self.owner: int | None = None
+        """The seat of the person whose terminal runs this host (``play --lan`` with friends):
+        their leaving for good ends the table for everyone."""
+        self._owner_left: tuple[str, Outbox, int] | None = None
+        """Once the owner left for good: their name, connection and seat (the table then
+        closes)."""
 
     # --- the loop -----------------------------------------------------------------------
 
@@ -210,21 +216,33 @@ class TableTask:
         await self._record_finish(abandoned=True)
         self.finished.set()
 
-    def notice(self, text: str, *, closes: bool = False) -> None:
-        """Say ``text`` at the table as the host (dropped if the table's inbox is full); with
-        ``closes``, then close the table unfinished (its owner ended it)."""
+    def notice(self, text: str) -> None:
+        """Say ``text`` at the table as the host (dropped if the table's inbox is full)."""
         with contextlib.suppress(trio.WouldBlock, trio.ClosedResourceError):
-            self.send.send_nowait(Request(None, Notice(text, closes)))
+            self.send.send_nowait(Request(None, Notice(text)))
 
-    async def _close_unfinished(self) -> None:
-        """End the match where it stands: it is recorded unfinished, and every seated
-        connection gets ``left`` after the events it has yet to read, so no client waits
-        for a table that will not go on."""
+    async def _close_for_the_owner(self, name: str, owner: Outbox, seat: int) -> None:
+        """The person whose terminal runs this host left the table for good: the match ends
+        where it stands. The others are told why, it is recorded unfinished, and every seated
+        connection gets ``left`` after the events it has yet to read, so no client waits for
+        a host that is about to go. The owner's own ``left`` comes last: their game closes,
+        and this host with it, as soon as it arrives."""
+        self.table.say(
+            None,
+            f"{name} left their own table for good, and its host ran in their terminal: this "
+            "match ends here.",
+        )
+        await self._flush([])
         if self.table.phase is not Phase.OVER:  # a match over is recorded as it ended
             await self._record_finish(abandoned=True, closed="its owner left it for good")
-        for seat, outbox in list(self.attached.items()):
-            outbox.finish(m.Left(table_id=self.table.table_id, seat=seat))
+        others = list(self.attached.items())
+        for other, outbox in others:
+            outbox.finish(m.Left(table_id=self.table.table_id, seat=other))
         self.attached.clear()
+        with trio.move_on_after(OWNER_WAIT):  # their last words taken by their writers
+            while any(outbox.finishing for _, outbox in others):
+                await trio.sleep(0.02)
+        owner.reply(m.Left(table_id=self.table.table_id, seat=seat))
         self._closed = True
         log.info("table %s closed by its owner", self.table.table_id)
 
@@ -477,8 +495,6 @@ class TableTask:
         if isinstance(msg, Notice):
             self.table.say(None, msg.text)
             await self._flush(replies)
-            if msg.closes:
-                await self._close_unfinished()
             return
         assert outbox is not None
         try:
@@ -501,6 +517,8 @@ class TableTask:
                     outbox.refused_paced += 1
                 replies.append((outbox, self._refusal(msg, exc)))
         await self._flush(replies)
+        if self._owner_left is not None:
+            await self._close_for_the_owner(*self._owner_left)
 
     def _end_connection(self, outbox: Outbox, exc: TableError) -> None:
         """Close a connection that sent what ends it (protocol.md 3.8: ``bye`` with the
@@ -708,6 +726,9 @@ class TableTask:
         elif isinstance(msg, m.Rematch):
             table.rematch(seat, msg.agree, self._rematch_seconds())
         elif isinstance(msg, m.Leave):
+            owner_leaves = seat == self.owner and not msg.away
+            if owner_leaves:
+                self._owner_left = (table.seats[seat].name or f"seat {seat}", outbox, seat)
             if table.rematch_state == "open":
                 table.rematch(seat, False, 0)  # leaving declines a rematch under way
             if msg.away and table.phase is not Phase.OVER:
@@ -717,7 +738,8 @@ class TableTask:
             del self.attached[seat]
             self._grace_until.pop(seat, None)
             outbox.detach()
-            replies.append((outbox, m.Left(table_id=table.table_id, seat=seat)))
+            if not owner_leaves:  # the owner's left comes once the others are told
+                replies.append((outbox, m.Left(table_id=table.table_id, seat=seat)))
             log.info("table %s seat %s: %s", table.table_id, seat, "away" if msg.away else "left")
         else:
             raise TableError(ErrorCode.WRONG_PHASE, f"{type(msg).TYPE} is not for a table")

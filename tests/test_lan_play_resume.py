@@ -203,29 +203,32 @@ async def test_leaving_your_own_lan_table_for_good_tells_the_friends_it_ended(
     ended = trio.Event()
     with lan_table_lock(tmp_path):
         async with trio.open_nursery() as nursery:
-            async with open_game(tmp_path, humans=2) as ada:
-                assert ada.hosts_friends  # type: ignore[attr-defined]
-                friend = NetworkSession(
-                    "127.0.0.1",
-                    ada.embedded_port,  # type: ignore[attr-defined]
-                    TableChoice(table_id=ada.table_id),
-                    name="Dino",
-                )
+            with trio.CancelScope() as screen:  # the game's screen: it closes by cancelling
+                async with open_game(tmp_path, humans=2) as ada:
+                    assert ada.hosts_friends  # type: ignore[attr-defined]
+                    friend = NetworkSession(
+                        "127.0.0.1",
+                        ada.embedded_port,  # type: ignore[attr-defined]
+                        TableChoice(table_id=ada.table_id),
+                        name="Dino",
+                    )
 
-                async def listen() -> None:
-                    async for event in friend.events:
-                        if isinstance(event, Message):
-                            heard.append(event.text)
+                    async def listen() -> None:
+                        async for event in friend.events:
+                            if isinstance(event, Message):
+                                heard.append(event.text)
 
-                async def friend_runs() -> None:
-                    await friend.run()
-                    ended.set()
+                    async def friend_runs() -> None:
+                        await friend.run()
+                        ended.set()
 
-                nursery.start_soon(friend_runs)
-                nursery.start_soon(listen)
-                with trio.fail_after(10):
-                    await friend.connected.wait()
-                await ada.leave(away=False)
+                    nursery.start_soon(friend_runs)
+                    nursery.start_soon(listen)
+                    with trio.fail_after(10):
+                        await friend.connected.wait()
+                    await ada.leave(away=False)
+                    screen.cancel()  # as the app closes the game after the leave
+                    await trio.sleep_forever()
             with trio.fail_after(10):  # Ada's terminal has closed her table and its host
                 await ended.wait()  # the friend's session is over: it waits for nothing
             nursery.cancel_scope.cancel()
