@@ -87,9 +87,13 @@ class Printer:
         """Write every queued line now."""
         width = self.columns()
         while self._pending:
-            for part in wrap_line(self._pending.popleft(), width):
-                render_fragments(self.output, [*part, ("", "\n")], self.style)
+            self._write(self._pending.popleft(), width)
         self.output.flush()
+
+    def _write(self, line: FormattedText, width: int) -> None:
+        """One line, cut between words to fit ``width``."""
+        for part in wrap_line(line, width):
+            render_fragments(self.output, [*part, ("", "\n")], self.style)
 
     def columns(self) -> int:
         """The terminal's width (lines are cut between words to fit it); 0 if not a terminal."""

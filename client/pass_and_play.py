@@ -32,7 +32,6 @@ from prompt_toolkit.history import History
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output, create_output
 from prompt_toolkit.patch_stdout import patch_stdout
-from prompt_toolkit.renderer import print_formatted_text as render_fragments
 
 from scopa_net.client import render
 from scopa_net.client.app import LINE_BUFFER, Printer, exit_status, take_prompt_down
@@ -80,16 +79,11 @@ class ScreenPrinter(Printer):
         super().__init__(*args, **kwargs)
         self.escapes = escapes
 
-    def flush(self) -> None:
-        width = self.columns()
-        while self._pending:
-            line = self._pending.popleft()
-            if line is CLEAR:
-                self._clear()
-                continue
-            for part in render.wrap_line(line, width):  # cut between words, as the game's printer
-                render_fragments(self.output, [*part, ("", "\n")], self.style)
-        self.output.flush()
+    def _write(self, line: FormattedText, width: int) -> None:
+        if line is CLEAR:
+            self._clear()
+        else:
+            super()._write(line, width)
 
     def _clear(self) -> None:
         if self.escapes:
