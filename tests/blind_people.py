@@ -6,12 +6,17 @@ taken back after a rematch (test_blind_rematch.py)."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from typing import NoReturn
 
+import pytest
 import trio
-from hosting import Network
+from hosting import Network, create
 
+from scopa_net.bots.base import Player
 from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
 from scopa_net.client.network_session import (
@@ -22,6 +27,8 @@ from scopa_net.client.network_session import (
     open_network_session,
 )
 from scopa_net.client.seat_store import SeatStore
+from scopa_net.client.session import Message
+from scopa_net.rules import RuleSet
 
 
 @dataclass
@@ -41,6 +48,63 @@ class People:
         self.stores = {name: SeatStore(self.tmp_path / name) for name in self.names}
         self.done = {name: trio.Event() for name in self.names}
 
+    def session(
+        self, name: str, choice: TableChoice, connector: Connector, **options: object
+    ) -> AbstractAsyncContextManager[NetworkSession]:
+        """That person's client session, with their own data folder and seat store."""
+        return open_network_session(
+            "mem",
+            0,
+            choice,
+            name=name,
+            data_dir=self.tmp_path / name,
+            store=self.stores[name],
+            connector=connector,
+            **options,  # type: ignore[arg-type]
+        )
+
+    def record_what_each_is_told(self, monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
+        """Every message each person's client gives its screen, by name, from now on."""
+        said: dict[str, list[str]] = {name: [] for name in self.names}
+        emit = NetworkSession._emit
+
+        def recorded(session: NetworkSession, event: object) -> None:
+            if isinstance(event, Message):
+                for name, theirs in self.sessions.items():
+                    if theirs is session:
+                        said[name].append(event.text)
+            emit(session, event)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(NetworkSession, "_emit", recorded)
+        return said
+
+    async def ada_opens(
+        self,
+        nursery: trio.Nursery,
+        person: Callable[..., Awaitable[None]],
+        rules: RuleSet,
+        **options: object,
+    ) -> int:
+        """Ada (``person``, a :meth:`runner`'s) opens a blind table of ``rules``; its number,
+        once she sits."""
+        choice = TableChoice(create=create(rules, blind=True))
+        nursery.start_soon(partial(person, "Ada", choice, **options))
+        await self.ada_ready.wait()
+        return self.sessions["Ada"].table_id
+
+    def take_back(
+        self,
+        nursery: trio.Nursery,
+        person: Callable[..., Awaitable[None]],
+        name: str,
+    ) -> None:
+        """``name`` runs their client again (``person``, a :meth:`runner`'s): their seat and its
+        seeds taken back from disk."""
+        self.done[name] = trio.Event()
+        (record,) = self.stores[name].records()
+        choice = TableChoice(table_id=record.table_id, seat=record.seat)
+        nursery.start_soon(partial(person, name, choice, resume_from=record))
+
     def runner(
         self,
         connect: Connector,
@@ -54,16 +118,7 @@ class People:
             name: str, choice: TableChoice, connector: Connector | None = None, **options: object
         ) -> None:
             try:
-                async with open_network_session(
-                    "mem",
-                    0,
-                    choice,
-                    name=name,
-                    data_dir=self.tmp_path / name,
-                    store=self.stores[name],
-                    connector=connector or connect,
-                    **options,  # type: ignore[arg-type]
-                ) as session:
+                async with self.session(name, choice, connector or connect, **options) as session:
                     self.sessions[name] = session
                     if name == "Ada":
                         self.ada_ready.set()
@@ -77,6 +132,20 @@ class People:
                 self.done[name].set()
 
         return person
+
+
+async def play_one_card_then_hang(
+    session: NetworkSession, player: Player, played: trio.Event
+) -> NoReturn:
+    """Play one card at the seat's next turn, then nothing more: a client about to be
+    killed (``played`` is set once the card is in)."""
+    while True:
+        view = session.view
+        if view is not None and view.my_turn and not view.round_over:
+            await session.submit(player.choose(view))
+            played.set()
+            await trio.sleep_forever()
+        await session.events.receive()
 
 
 class Plug:

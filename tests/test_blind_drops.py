@@ -7,22 +7,18 @@ is the default 60 s and passes in no time.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from functools import partial
 from pathlib import Path
 
 import pytest
 import trio
 import trio.testing
-from blind_people import People, Plug
-from hosting import create, start_memory_host
+from blind_people import People, Plug, play_one_card_then_hang
+from hosting import start_memory_host
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.network_session import (
-    NetworkSession,
     TableChoice,
-    open_network_session,
 )
-from scopa_net.client.session import Message
 from scopa_net.commands.main import main as cli_main
 from scopa_net.fair.blind.verifier import verify_any
 from scopa_net.fair.commitments import fingerprint
@@ -48,13 +44,10 @@ async def test_two_people_who_drop_together_void_the_round_and_nobody_blames_the
     after Bruno's (her grace period then ends while the void round's seeds are collected)."""
     rules = RuleSet.of(3, 4)
     people = People(tmp_path)
-    failed, sessions, stores = people.failed, people.sessions, people.stores
 
     async with trio.open_nursery() as nursery:
         host, net = await start_memory_host(nursery, grace=60.0)
         plugs = {name: Plug(net) for name in ("Bruno", "Carla")}
-        ada_ready = people.ada_ready
-        done = people.done
 
         run = people.runner(net.connect)
 
@@ -67,28 +60,13 @@ async def test_two_people_who_drop_together_void_the_round_and_nobody_blames_the
         async def plays_once_then_dies(name: str, scope: trio.CancelScope) -> None:
             """Plays one card of round 1, then nothing more until the client is killed."""
             with scope:
-                async with open_network_session(
-                    "mem",
-                    0,
-                    TableChoice(table_id=table_id),
-                    name=name,
-                    data_dir=tmp_path / name,
-                    store=stores[name],
-                    connector=plugs[name].connect,
-                ) as session:
-                    sessions[name] = session
+                choice = TableChoice(table_id=table_id)
+                async with people.session(name, choice, plugs[name].connect) as session:
+                    people.sessions[name] = session
                     player = make_player("random", len(name))
-                    while True:
-                        view = session.view
-                        if view is not None and view.my_turn and not view.round_over:
-                            await session.submit(player.choose(view))
-                            played_once[name].set()
-                            await trio.sleep_forever()
-                        await session.events.receive()
+                    await play_one_card_then_hang(session, player, played_once[name])
 
-        nursery.start_soon(person, "Ada", TableChoice(create=create(rules, blind=True)))
-        await ada_ready.wait()
-        table_id = sessions["Ada"].table_id
+        table_id = await people.ada_opens(nursery, person, rules)
         table = host.tables[table_id].table
         scopes = {name: trio.CancelScope() for name in ("Bruno", "Carla")}
         for name in ("Bruno", "Carla"):
@@ -115,10 +93,10 @@ async def test_two_people_who_drop_together_void_the_round_and_nobody_blames_the
             while not table.blind_history:
                 await trio.sleep(0.5)
             assert trio.current_time() - killed_at >= 60
-            ada = sessions["Ada"].witness
-            while not (ada.rounds or done["Ada"].is_set()):  # type: ignore[union-attr]
+            ada = people.sessions["Ada"].witness
+            while not (ada.rounds or people.done["Ada"].is_set()):  # type: ignore[union-attr]
                 await trio.sleep(0.5)
-        assert "Ada" not in failed, failed["Ada"].banner
+        assert "Ada" not in people.failed, people.failed["Ada"].banner
         first = table.blind_history[0]
         assert first.void is not None
         assert first.void.reason == "absent"
@@ -131,17 +109,15 @@ async def test_two_people_who_drop_together_void_the_round_and_nobody_blames_the
 
         # Bruno and Carla run their clients again, their seats and seeds kept on disk.
         for name in ("Bruno", "Carla"):
-            (record,) = stores[name].records()
-            choice = TableChoice(table_id=record.table_id, seat=record.seat)
-            nursery.start_soon(partial(person, name, choice, resume_from=record))
+            people.take_back(nursery, person, name)
         with trio.fail_after(3600):
             for name in ("Ada", "Bruno", "Carla"):
-                await done[name].wait()
+                await people.done[name].wait()
         nursery.cancel_scope.cancel()
 
-    assert not failed, "\n".join(exc.banner for exc in failed.values())
+    assert not people.failed, "\n".join(exc.banner for exc in people.failed.values())
     for name in ("Ada", "Bruno", "Carla"):
-        session = sessions[name]
+        session = people.sessions[name]
         assert session.verdict_failures == [], (name, session.verdict_failures)
         transcript = session.witness.transcript()  # type: ignore[union-attr]
         assert transcript.rounds[0].void == first.void, name
@@ -155,7 +131,7 @@ async def test_two_people_who_drop_together_void_the_round_and_nobody_blames_the
     files = sorted(str(f) for f in tmp_path.glob("*/transcripts/*.scopa"))
     assert len(files) == 3, files
     assert not any("FAILED" in f for f in files), files
-    fp = fingerprint(sessions["Ada"].host_key)  # type: ignore[arg-type]
+    fp = fingerprint(people.sessions["Ada"].host_key)  # type: ignore[arg-type]
     assert cli_main(["verify", "--pin", fp, *files]) == 0
     out = capsys.readouterr().out
     assert "blind rounds void for an absent player: 1 (seat 1 1, seat 2 1)" in out, out
@@ -200,25 +176,12 @@ async def test_a_person_gone_after_the_last_play_leaves_the_round_standing(
     Ada and Carla stopped with DEAL CHECK FAILED (*not revealed*: "the seeds of parties [2]
     are missing"), and Bruno with "own seed was relayed altered"."""
     rules = RuleSet.of(3, 4)
-    said: dict[str, list[str]] = {name: [] for name in ("Ada", "Bruno", "Carla")}
     people = People(tmp_path)
-    failed, sessions, stores = people.failed, people.sessions, people.stores
-    emit = NetworkSession._emit
-
-    def recorded(self: NetworkSession, event: object) -> None:
-        if isinstance(event, Message):
-            for name, session in sessions.items():
-                if session is self:
-                    said[name].append(event.text)
-        emit(self, event)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(NetworkSession, "_emit", recorded)
+    said = people.record_what_each_is_told(monkeypatch)
 
     async with trio.open_nursery() as nursery:
         host, net = await start_memory_host(nursery, grace=60.0)
         plug = Plug(net)
-        ada_ready = people.ada_ready
-        done = people.done
         bruno_scope = trio.CancelScope()
         cut_at: list[float] = []
 
@@ -237,9 +200,7 @@ async def test_a_person_gone_after_the_last_play_leaves_the_round_standing(
             with bruno_scope:
                 await person("Bruno", TableChoice(table_id=table_id), cut_connect)
 
-        nursery.start_soon(person, "Ada", TableChoice(create=create(rules, blind=True)))
-        await ada_ready.wait()
-        table_id = sessions["Ada"].table_id
+        table_id = await people.ada_opens(nursery, person, rules)
         table = host.tables[table_id].table
         nursery.start_soon(bruno_until_his_seed)
         nursery.start_soon(person, "Carla", TableChoice(table_id=table_id))
@@ -254,34 +215,31 @@ async def test_a_person_gone_after_the_last_play_leaves_the_round_standing(
         assert first.void is None
         assert first.score is not None
         assert first.seeds is not None
-        bruno = sessions["Bruno"].seat
+        bruno = people.sessions["Bruno"].seat
         party = first.people.index(bruno) + 1
         assert [p for p, s in enumerate(first.seeds) if s is None] == [party]
         with trio.fail_after(600):
             for name in ("Ada", "Carla"):
-                witness = sessions[name].witness
-                while not (witness.rounds or done[name].is_set()):  # type: ignore[union-attr]
+                witness = people.sessions[name].witness
+                while not (witness.rounds or people.done[name].is_set()):  # type: ignore[union-attr]
                     await trio.sleep(0.5)
-        assert not failed, "\n".join(exc.banner for exc in failed.values())
+        assert not people.failed, "\n".join(exc.banner for exc in people.failed.values())
         for name in ("Ada", "Carla"):
             gone = [t for t in said[name] if t.startswith("Round 1: Bruno was gone")]
             assert gone, said[name]
             assert "The round counts all the same" in gone[0]
 
         # Bruno runs his client again, his seat and the round's seed kept on disk.
-        done["Bruno"] = trio.Event()
-        (record,) = stores["Bruno"].records()
-        choice = TableChoice(table_id=record.table_id, seat=record.seat)
-        nursery.start_soon(partial(person, "Bruno", choice, resume_from=record))
+        people.take_back(nursery, person, "Bruno")
         with trio.fail_after(3600 * 4):
             for name in ("Ada", "Bruno", "Carla"):
-                await done[name].wait()
+                await people.done[name].wait()
         nursery.cancel_scope.cancel()
 
-    assert not failed, "\n".join(exc.banner for exc in failed.values())
+    assert not people.failed, "\n".join(exc.banner for exc in people.failed.values())
     assert any("your seed is not in the round's reveal" in t for t in said["Bruno"]), said["Bruno"]
     for name in ("Ada", "Bruno", "Carla"):
-        session = sessions[name]
+        session = people.sessions[name]
         assert session.verdict_failures == [], (name, session.verdict_failures)
         transcript = session.witness.transcript()  # type: ignore[union-attr]
         assert transcript.rounds[0].score == first.score, name
@@ -294,7 +252,7 @@ async def test_a_person_gone_after_the_last_play_leaves_the_round_standing(
         )
     files = sorted(str(f) for f in tmp_path.glob("*/transcripts/*.scopa"))
     assert len(files) == 3, files
-    fp = fingerprint(sessions["Ada"].host_key)  # type: ignore[arg-type]
+    fp = fingerprint(people.sessions["Ada"].host_key)  # type: ignore[arg-type]
     assert cli_main(["verify", "--pin", fp, *files]) == 0
     out = capsys.readouterr().out
     counted = (
@@ -316,21 +274,17 @@ async def test_everyone_gone_at_once_voids_and_reveals_when_the_grace_periods_en
     rules = RuleSet.of(2, 4)
     names = ("Ada", "Bruno")
     people = People(tmp_path, names)
-    failed, sessions = people.failed, people.sessions
     async with trio.open_nursery() as nursery:
         host, net = await start_memory_host(nursery, grace=60.0)
         plugs = {name: Plug(net) for name in names}
         scopes = {name: trio.CancelScope() for name in names}
-        ada_ready = people.ada_ready
         run = people.runner(net.connect)
 
         async def person(name: str, choice: TableChoice) -> None:
             with scopes[name]:
                 await run(name, choice, plugs[name].connect)
 
-        nursery.start_soon(person, "Ada", TableChoice(create=create(rules, blind=True)))
-        await ada_ready.wait()
-        table_id = sessions["Ada"].table_id
+        table_id = await people.ada_opens(nursery, person, rules)
         table = host.tables[table_id].table
         nursery.start_soon(person, "Bruno", TableChoice(table_id=table_id))
         with trio.fail_after(600):
@@ -349,7 +303,7 @@ async def test_everyone_gone_at_once_voids_and_reveals_when_the_grace_periods_en
                 await trio.sleep(0.5)
             revealed = trio.current_time() - gone_at
         nursery.cancel_scope.cancel()
-    assert not failed
+    assert not people.failed
     assert 60 <= voided < 61
     assert revealed < 61, f"void at {voided:g} s, revealed only at {revealed:g} s"
     first = table.blind_history[0]

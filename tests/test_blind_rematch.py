@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import trio
 import trio.testing
-from blind_people import People, Plug
-from hosting import create, start_memory_host
+from blind_people import People, Plug, play_one_card_then_hang
+from hosting import start_memory_host
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
@@ -20,7 +20,6 @@ from scopa_net.client.network_session import (
     DealCheckFailedError,
     NetworkSession,
     TableChoice,
-    open_network_session,
 )
 from scopa_net.client.session import Message
 from scopa_net.fair.blind.verifier import verify_any
@@ -55,22 +54,11 @@ async def test_a_seat_taken_back_after_a_rematch_keeps_its_round_seeds(
     party's own key was relayed altered") against an honest host."""
     rules = RuleSet.of(3, 1)
     people = People(tmp_path, NAMES)
-    failed, sessions, stores = people.failed, people.sessions, people.stores
-    said: list[str] = []
-    emit = NetworkSession._emit
-
-    def recorded(self: NetworkSession, event: object) -> None:
-        if isinstance(event, Message) and sessions.get("Carla") is self:
-            said.append(event.text)
-        emit(self, event)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(NetworkSession, "_emit", recorded)
+    said = people.record_what_each_is_told(monkeypatch)
 
     async with trio.open_nursery() as nursery:
         host, net = await start_memory_host(nursery, grace=60.0)
         plug = Plug(net)
-        ada_ready = people.ada_ready
-        done = people.done
         carla_played = trio.Event()
         carla_scope = trio.CancelScope()
 
@@ -89,31 +77,17 @@ async def test_a_seat_taken_back_after_a_rematch_keeps_its_round_seeds(
         async def carla_until_killed() -> None:
             """Match 1, the rematch, one card of match 2; then nothing until killed."""
             with carla_scope:
-                async with open_network_session(
-                    "mem",
-                    0,
-                    TableChoice(table_id=table_id),
-                    name="Carla",
-                    data_dir=tmp_path / "Carla",
-                    store=stores["Carla"],
-                    connector=plug.connect,
-                    offer_rematch=True,
+                choice = TableChoice(table_id=table_id)
+                async with people.session(
+                    "Carla", choice, plug.connect, offer_rematch=True
                 ) as session:
-                    sessions["Carla"] = session
+                    people.sessions["Carla"] = session
                     player = make_player("random", 5)
                     assert await play_as_bot(session, player) is not None
                     await new_match(session)
-                    while True:
-                        view = session.view
-                        if view is not None and view.my_turn and not view.round_over:
-                            await session.submit(player.choose(view))
-                            carla_played.set()
-                            await trio.sleep_forever()
-                        await session.events.receive()
+                    await play_one_card_then_hang(session, player, carla_played)
 
-        nursery.start_soon(person, "Ada", TableChoice(create=create(rules, blind=True)))
-        await ada_ready.wait()
-        table_id = sessions["Ada"].table_id
+        table_id = await people.ada_opens(nursery, person, rules)
         table = host.tables[table_id].table
         nursery.start_soon(person, "Bruno", TableChoice(table_id=table_id))
         nursery.start_soon(carla_until_killed)
@@ -126,47 +100,41 @@ async def test_a_seat_taken_back_after_a_rematch_keeps_its_round_seeds(
         assert table.match_no == 2
         assert table.blind_round is not None
         assert table.blind_round.round_no == 1
-        assert not failed, "\n".join(exc.banner for exc in failed.values())
+        assert not people.failed, "\n".join(exc.banner for exc in people.failed.values())
         carla_scope.cancel()  # kill -9
         await plug.pull()
 
         # Carla runs her client again: her seat (and round 1's seed) kept on disk.
-        (record,) = stores["Carla"].records()
+        (record,) = people.stores["Carla"].records()
         assert len(record.seeds) == 1
         carla_done = trio.Event()
 
         async def carla_again() -> None:
             try:
-                async with open_network_session(
-                    "mem",
-                    0,
-                    TableChoice(table_id=record.table_id, seat=record.seat),
-                    name="Carla",
-                    data_dir=tmp_path / "Carla",
-                    store=stores["Carla"],
-                    connector=net.connect,
-                    resume_from=record,
+                choice = TableChoice(table_id=record.table_id, seat=record.seat)
+                async with people.session(
+                    "Carla", choice, net.connect, resume_from=record
                 ) as session:
-                    sessions["Carla"] = session
+                    people.sessions["Carla"] = session
                     await play_as_bot(session, make_player("random", 5))
             except DealCheckFailedError as exc:
-                failed["Carla"] = exc
+                people.failed["Carla"] = exc
             finally:
                 carla_done.set()
 
         nursery.start_soon(carla_again)
         with trio.fail_after(3600 * 4):
             for name in ("Ada", "Bruno"):
-                await done[name].wait()
+                await people.done[name].wait()
             await carla_done.wait()
         nursery.cancel_scope.cancel()
 
-    assert not failed, "\n".join(exc.banner for exc in failed.values())
-    carla = sessions["Carla"]
+    assert not people.failed, "\n".join(exc.banner for exc in people.failed.values())
+    carla = people.sessions["Carla"]
     assert carla.match_no == 2
-    assert any(t.startswith("Back in your seat") for t in said), said
+    assert any(t.startswith("Back in your seat") for t in said["Carla"]), said["Carla"]
     for name in NAMES:
-        session = sessions[name]
+        session = people.sessions[name]
         assert session.verdict_failures == [], (name, session.verdict_failures)
         transcript = session.witness.transcript()  # type: ignore[union-attr]
         assert transcript.result.winner is not None, name
@@ -191,8 +159,6 @@ async def test_a_seat_first_taken_in_a_later_match_is_taken_back_in_that_match(
     rules = RuleSet.of(3, 3)
     names = ("Ada", "Bruno", "Carla", "Dora")
     people = People(tmp_path, names)
-    failed, sessions, stores = people.failed, people.sessions, people.stores
-    done = people.done
     rematched = {name: trio.Event() for name in names}
 
     async def plays(session: NetworkSession, name: str) -> None:
@@ -210,24 +176,20 @@ async def test_a_seat_first_taken_in_a_later_match_is_taken_back_in_that_match(
 
     async with trio.open_nursery() as nursery:
         host, net = await start_memory_host(nursery, grace=60.0)
-        ada_ready = people.ada_ready
         person = people.runner(net.connect, plays)
-        ada = TableChoice(create=create(rules, blind=True))
-        nursery.start_soon(partial(person, "Ada", ada, offer_rematch=True))
-        await ada_ready.wait()
-        table_id = sessions["Ada"].table_id
+        table_id = await people.ada_opens(nursery, person, rules, offer_rematch=True)
         table = host.tables[table_id].table
         for name in ("Bruno", "Carla"):
             choice = TableChoice(table_id=table_id)
             nursery.start_soon(partial(person, name, choice, offer_rematch=True))
         with trio.fail_after(3600):
             await rematched["Bruno"].wait()
-            seat = sessions["Bruno"].seat
+            seat = people.sessions["Bruno"].seat
             while table.seats[seat].kind is not SeatKind.OPEN:
                 await trio.sleep(0)
         assert table.phase is not Phase.OVER
         assert table.match_no == 2
-        assert not failed, "\n".join(exc.banner for exc in failed.values())
+        assert not people.failed, "\n".join(exc.banner for exc in people.failed.values())
 
         # Dora sits down in Bruno's seat; her client is killed at once.
         plug = Plug(net)
@@ -239,20 +201,20 @@ async def test_a_seat_first_taken_in_a_later_match_is_taken_back_in_that_match(
 
         nursery.start_soon(dora_until_killed)
         with trio.fail_after(600):
-            while not stores["Dora"].records():
+            while not people.stores["Dora"].records():
                 await trio.sleep(0)
         dora_scope.cancel()  # kill -9
         await plug.pull()
-        (record,) = stores["Dora"].records()
-        done["Dora"] = trio.Event()
-        choice = TableChoice(table_id=record.table_id, seat=record.seat)
-        nursery.start_soon(partial(person, "Dora", choice, resume_from=record))
+        people.take_back(nursery, person, "Dora")
         with trio.fail_after(3600 * 4):
             for name in ("Ada", "Carla", "Dora"):
-                await done[name].wait()
+                await people.done[name].wait()
         nursery.cancel_scope.cancel()
 
-    assert not failed, "\n".join(exc.banner for exc in failed.values())
+    assert not people.failed, "\n".join(exc.banner for exc in people.failed.values())
     for name in ("Ada", "Carla", "Dora"):
-        assert sessions[name].verdict_failures == [], (name, sessions[name].verdict_failures)
+        assert people.sessions[name].verdict_failures == [], (
+            name,
+            people.sessions[name].verdict_failures,
+        )
     assert table.match_no == 2
