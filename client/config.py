@@ -28,10 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from scopa_net.client.style import Display, SuitNames, color_wanted
+from scopa_net.text_limits import NAME_LEN
 
 DEFAULT_NAME = "Player"
-NAME_LENGTH = 32
-"""The longest name the wire carries (protocol.md: ``str 1..32``)."""
 """The name when neither the settings nor the operating system give one."""
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
@@ -89,10 +88,9 @@ def _text(value: object, where: str) -> str:
 
 def _name(value: object, where: str) -> str:
     name = _text(value, where)
-    if len(name) > NAME_LENGTH:
+    if len(name) > NAME_LEN:
         raise ConfigError(
-            f"invalid {where}: a name is at most {NAME_LENGTH} characters (this one has "
-            f"{len(name)})"
+            f"invalid {where}: a name is at most {NAME_LEN} characters (this one has {len(name)})"
         )
     return name
 
@@ -183,5 +181,5 @@ def load_settings(
     if host is not None:
         s = replace(s, host=_text(host, "--host"))
     if not s.name:
-        s = replace(s, name=os_user_name(env)[:NAME_LENGTH])
+        s = replace(s, name=os_user_name(env)[:NAME_LEN])
     return s

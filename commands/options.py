@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from scopa_net.rules import PLAYER_COUNTS, Variant
+from scopa_net.text_limits import PASSWORD_LEN
 
 # Exit statuses, documented in ``scopa-net --help`` and the README.
 EXIT_OK = 0
@@ -191,15 +192,11 @@ def seconds(text: str) -> float:
     return value
 
 
-PASSWORD_LENGTH = 64
-"""The longest password the wire carries (protocol.md: ``str 1..64``)."""
-
-
 def table_password(text: str) -> str:
     """A table's password: 1 to 64 characters, as the wire carries it."""
-    if not 1 <= len(text) <= PASSWORD_LENGTH:
+    if not 1 <= len(text) <= PASSWORD_LEN:
         raise argparse.ArgumentTypeError(
-            f"a password is 1 to {PASSWORD_LENGTH} characters (this one has {len(text)})"
+            f"a password is 1 to {PASSWORD_LEN} characters (this one has {len(text)})"
         )
     return text
 

@@ -18,6 +18,7 @@ from scopa_net.scoring import (
     SETTEBELLO_LINE,
     SWEEPS_LINE,
 )
+from scopa_net.text_limits import NAME_LEN, PASSWORD_LEN
 from scopa_net.wire.errors import REJECT_CODES, ErrorCode
 from scopa_net.wire.fields import (
     Absent,
@@ -40,7 +41,6 @@ U32 = (1 << 32) - 1
 MAX_SEAT = max(PLAYER_COUNTS) - 1
 MAX_SIDE = 2
 ALL_CARDS = (1 << 40) - 1
-NAME_LEN = 32
 TEXT_LEN = 200
 """Longest human-readable message (error texts, chat as relayed)."""
 SAY_LEN = 1000
@@ -64,7 +64,7 @@ SALT = Bin(16, 16)
 TOKEN = Bin(16, 32)
 NAME = Str(1, NAME_LEN)
 TEXT = Str(0, TEXT_LEN)
-PASSWORD = Str(1, 64)
+PASSWORD = Str(1, PASSWORD_LEN)
 SCORE = Int(0, 10_000)
 PER_SIDE = (2, MAX_SIDE + 1)
 PER_SEAT = (2, MAX_SEAT + 1)

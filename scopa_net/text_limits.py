@@ -1,0 +1,12 @@
+"""How long a name or a password may be on the wire (protocol.md: ``str 1..32``, ``1..64``).
+
+Kept apart from :mod:`scopa_net.wire.messages`, which uses them, so that the command line can
+check a ``--name`` or a ``--password`` where it is typed without loading the codec.
+"""
+
+from __future__ import annotations
+
+NAME_LEN = 32
+"""The longest name a seat, a table or a player may have."""
+PASSWORD_LEN = 64
+"""The longest password a table may have."""
