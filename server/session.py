@@ -332,13 +332,7 @@ class PlayerSession:
         elif isinstance(msg, (m.Join, m.Resume)):
             task = host.tables.get(msg.table_id)
             if task is None:
-                self.outbox.reply(
-                    m.Error(
-                        code=ErrorCode.NO_SUCH_TABLE.value,
-                        message=f"there is no table {msg.table_id}",
-                        ref=msg.TYPE,
-                    )
-                )
+                self._refuse(msg, ErrorCode.NO_SUCH_TABLE, f"there is no table {msg.table_id}")
                 return
             self.table_id = msg.table_id
             await self._to_table(task, msg)
