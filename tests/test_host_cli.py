@@ -147,6 +147,7 @@ def test_join_lists_tables_and_takes_the_number_typed(
     assert "type one of the table numbers listed (1, 2), or press Enter to stop" in out
 
 
+@pytest.mark.xdist_group("mdns")  # real mDNS: the same worker as test_server_discovery.py
 def test_join_finds_an_announced_host_on_the_lan(capsys: pytest.CaptureFixture[str]) -> None:
     from scopa_net.commands.join import choose_lan_host
     from scopa_net.server.discovery import HostAdvert, LanAdvertiser

@@ -7,6 +7,9 @@ from helpers import free_port, require_multicast, unique_name
 
 from scopa_net.server.discovery import HostAdvert, LanAdvertiser, browse_hosts
 
+# Real mDNS on this machine: one worker runs every such test (see addopts in pyproject.toml).
+pytestmark = pytest.mark.xdist_group("mdns")
+
 
 def test_txt_record_round_trips() -> None:
     advert = HostAdvert("kitchen table", 7311, 1, 2, True)
