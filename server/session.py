@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import trio
 
 from scopa_net.server.outbox import Outbox
-from scopa_net.server.table_task import Request, TableTask
+from scopa_net.server.table_task import Request, TableTask, refusal_at_a_closed_table
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import SharedFrames
 from scopa_net.wire.connection import NEED_DATA, ConnectionClosed, HostConnection, State
@@ -314,6 +314,8 @@ class PlayerSession:
             task = None if self.table_id is None else host.tables.get(self.table_id)
             if task is not None:
                 await self._to_table(task, msg)
+            elif self.table_id is not None:  # the table closed (or stopped) a moment ago
+                self._refuse(msg, *refusal_at_a_closed_table(self.table_id, msg))
         elif isinstance(msg, m.Hello):
             self.outbox.reply(
                 m.Welcome(
@@ -332,7 +334,7 @@ class PlayerSession:
         elif isinstance(msg, (m.Join, m.Resume)):
             task = host.tables.get(msg.table_id)
             if task is None:
-                self._refuse(msg, ErrorCode.NO_SUCH_TABLE, f"there is no table {msg.table_id}")
+                self._refuse(msg, *refusal_at_a_closed_table(msg.table_id, msg))
                 return
             self.table_id = msg.table_id
             await self._to_table(task, msg)
@@ -347,15 +349,9 @@ class PlayerSession:
                 with trio.CancelScope(shield=True):  # not cut short by the reader's deadline
                     await task.send.send(request)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
-            # The table stopped between the lookup and now (a fault, which has told its
-            # players): as if it had gone a moment earlier.
-            self.outbox.reply(
-                m.Error(
-                    code=ErrorCode.NO_SUCH_TABLE.value,
-                    message=f"table {task.table.table_id} has stopped",
-                    ref=msg.TYPE,
-                )
-            )
+            # The table closed or stopped between the lookup and now: as if it had gone a
+            # moment earlier.
+            self._refuse(msg, *refusal_at_a_closed_table(task.table.table_id, msg))
 
     async def _leave_table(self) -> None:
         if self.table_id is None:

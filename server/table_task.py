@@ -71,6 +71,16 @@ class Request:
     msg: m.Message | Notice | None
 
 
+def refusal_at_a_closed_table(table_id: int, msg: m.Message) -> tuple[ErrorCode, str]:
+    """What a request gets when its table has closed or stopped (protocol.md 3.8): a ``join``
+    or ``resume`` names a table that does not exist (``no_such_table``); anything a seated
+    player sends is a table request from a connection that holds no seat there any more
+    (``wrong_phase``, a ``reject`` for a ``play``: the move was not played)."""
+    if isinstance(msg, (m.Join, m.Resume)):
+        return ErrorCode.NO_SUCH_TABLE, f"there is no table {table_id}"
+    return ErrorCode.WRONG_PHASE, f"table {table_id} has closed; nothing was done"
+
+
 def password_hash(password: str) -> bytes:
     return hmac.new(b"scopa-net/table-password", password.encode(), "sha256").digest()
 
@@ -129,39 +139,61 @@ class TableTask:
     # --- the loop -----------------------------------------------------------------------
 
     async def run(self) -> None:
-        """Serve the table until its match is over and the linger time has passed."""
+        """Serve the table until its match is over and the linger time has passed (or it
+        closes otherwise); whatever is still in its inbox then is answered, not dropped."""
         async with self._inbox:
-            while True:
-                now = trio.current_time()
-                if self._abandoned(now):
-                    await self._close_abandoned(now)
+            try:
+                await self._serve()
+            finally:
+                self._turn_away_the_waiting()
+
+    async def _serve(self) -> None:
+        while True:
+            now = trio.current_time()
+            if self._abandoned(now):
+                await self._close_abandoned(now)
+                return
+            if self._over_time is not None and self.table.phase is not Phase.OVER:
+                await self._rematch_begins()
+            if self._paused_at is None:
+                await self._act()
+                deadline = self._next_deadline()
+            else:
+                deadline = math.inf
+            deadline = min(deadline, self._attendance_deadline())
+            if self._over_time is not None:
+                closes_at = self._over_time + LINGER
+                if trio.current_time() >= closes_at:
+                    await self._close()
                     return
-                if self._over_time is not None and self.table.phase is not Phase.OVER:
-                    await self._rematch_begins()
-                if self._paused_at is None:
-                    await self._act()
-                    deadline = self._next_deadline()
-                else:
-                    deadline = math.inf
-                deadline = min(deadline, self._attendance_deadline())
-                if self._over_time is not None:
-                    closes_at = self._over_time + LINGER
-                    if trio.current_time() >= closes_at:
-                        await self._close()
-                        return
-                    deadline = min(deadline, closes_at)
-                # Only the wait is cut short by a timer: a request once taken is handled to
-                # the end (applied, journaled, answered) before any timer is looked at.
-                request: Request | None = None
-                if deadline == math.inf:  # nothing is due: no cancel scope to set up
+                deadline = min(deadline, closes_at)
+            # Only the wait is cut short by a timer: a request once taken is handled to
+            # the end (applied, journaled, answered) before any timer is looked at.
+            request: Request | None = None
+            if deadline == math.inf:  # nothing is due: no cancel scope to set up
+                request = await self._inbox.receive()
+            else:
+                with trio.move_on_at(deadline):
                     request = await self._inbox.receive()
-                else:
-                    with trio.move_on_at(deadline):
-                        request = await self._inbox.receive()
-                if request is not None:
-                    await self._handle(request)
-                    if self._closed:
-                        return
+            if request is not None:
+                await self._handle(request)
+                if self._closed:
+                    return
+
+    def _turn_away_the_waiting(self) -> None:
+        """The table is closing (or stopped on a fault): answer each request still waiting in
+        its inbox as the host answers one that comes after (:func:`refusal_at_a_closed_table`),
+        so that no ``play`` goes unanswered and no ``join`` waits for ever."""
+        while True:
+            try:
+                request = self._inbox.receive_nowait()
+            except (trio.WouldBlock, trio.EndOfChannel):
+                return
+            outbox, msg = request.outbox, request.msg
+            if outbox is None or msg is None or isinstance(msg, (Notice, m.Bye)):
+                continue  # a notice, a connection gone, a player's last word: nothing owed
+            code, text = refusal_at_a_closed_table(self.table.table_id, msg)
+            outbox.reply(self._refusal(msg, TableError(code, text)))
 
     # --- nobody here: pause, then close -------------------------------------------------
 

@@ -424,6 +424,66 @@ async def test_a_table_stopped_by_a_host_fault_tells_its_players(
     await raw.aclose()
 
 
+async def test_requests_waiting_when_a_table_stops_are_answered_before_the_bye(
+    make_host: MakeHost, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """3.5: every ``play`` gets an ``ack`` or a ``reject``; 3.8: a table request to a table
+    that closed or stopped is ``wrong_phase``. A burst whose first frame stops the table
+    (a host fault) left the rest in the table's inbox, dropped unanswered: the client read
+    only ``bye internal``, never the ``reject`` for its move."""
+    from scopa_net.server.table import Table
+
+    host = await make_host(bot_delay=SLOW_BOT)
+    raw = await seated(host.port, auto_seeds=False)
+    await raw.until(lambda msg: isinstance(msg, m.RoundCommit))
+
+    def broken(self: Table, seat: int | None, text: str) -> None:
+        raise RuntimeError("a bug in the host")
+
+    monkeypatch.setattr(Table, "say", broken)
+    burst = [
+        m.Say(text="this stops the table"),
+        m.Play(move_id=7, after=raw.seq, card=0, captured=0),
+        m.Rename(name="Bruno"),
+        m.Rematch(agree=True),
+        m.Leave(away=True),
+    ]
+    await raw.stream.send_all(b"".join(raw.conn.send(msg) for msg in burst))
+    await raw.until(lambda msg: isinstance(msg, m.Bye), timeout=5)
+    answers = [msg for msg in raw.received if isinstance(msg, m.Reject | m.Error)]
+    assert [(a.code, getattr(a, "ref", a.TYPE)) for a in answers] == [
+        ("wrong_phase", "reject"),
+        ("wrong_phase", "rename"),
+        ("wrong_phase", "rematch"),
+        ("wrong_phase", "leave"),
+    ]
+    reject = answers[0]
+    assert isinstance(reject, m.Reject)
+    assert (reject.move_id, reject.reason) == (7, None)
+    assert reject.message == f"table {raw.table_id} has closed; nothing was done"
+    await raw.aclose()
+
+
+async def test_a_request_for_a_table_gone_a_moment_ago_is_refused(make_host: MakeHost) -> None:
+    """3.5 and 3.8: a seated connection's requests that reach the host after its table's task
+    ended (it closed or stopped; the connection's ``left`` or ``bye`` still on its way) are
+    refused with ``wrong_phase``, a ``play`` by a ``reject``. They used to get nothing (the
+    table no longer listed) or an ``error no_such_table`` with ref ``play``, which the host
+    could not even encode: the connection then closed without a word."""
+    host = await make_host(bot_delay=SLOW_BOT)
+    raw = await seated(host.port, auto_seeds=False)
+    assert raw.table_id is not None
+    host.tables.pop(raw.table_id)  # the table's task has just ended, as far as the host knows
+    answer = await raw.play(3, _any_play())
+    assert isinstance(answer, m.Reject)
+    assert (answer.code, answer.reason, answer.current_seq) == ("wrong_phase", None, None)
+    await raw.send(m.Say(text="anyone?"))
+    error = await raw.until(lambda msg: isinstance(msg, m.Error), timeout=5)
+    assert (error.code, error.ref) == ("wrong_phase", "say")
+    assert error.message == f"table {raw.table_id} has closed; nothing was done"
+    await raw.aclose()
+
+
 async def blind_until(raw: RawSeat, witness: BlindWitness, kind: type[m.Message]) -> m.Message:
     """Read ``raw``'s events into ``witness`` (its client's party) until the party has a
     message of ``kind`` to send; send the others, return that one unsent."""
