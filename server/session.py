@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING
 import trio
 
 from scopa_net.server.outbox import Outbox
-from scopa_net.server.table_task import Request, TableTask, refusal_at_a_closed_table
+from scopa_net.server.table_task import (
+    BLIND_REQUESTS,
+    PACED_BY_THE_GAME,
+    Request,
+    TableTask,
+    refusal_at_a_closed_table,
+)
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import SharedFrames
 from scopa_net.wire.connection import NEED_DATA, ConnectionClosed, HostConnection, State
@@ -32,7 +38,6 @@ RECEIVE_SIZE = 65536
 DRAIN_TIME = 1.0
 DRAIN_BYTES = 1 << 20
 """How long, and how much, the host reads from a peer after its last frame before closing."""
-BLIND_REQUESTS = (m.BlindKey, m.BlindShuffle, m.BlindShares, m.BlindReveal)
 TABLE_REQUESTS = (
     m.Play,
     m.Say,
@@ -54,18 +59,8 @@ PUSH_BACK_WITHIN = 0.5
 """A frame moves the reader's deadline on only when that deadline is closer than this share
 of ``heartbeat_interval``: a connection heard from more often than that never has its wait
 cut short, and its deadline is moved once every few frames, not at every one."""
-PACED_BY_THE_GAME = (
-    m.Ping,
-    m.Pong,
-    m.Hello,
-    m.Play,
-    m.SeedCommit,
-    m.SeedReveal,
-    *BLIND_REQUESTS,
-)
-"""Messages the request rate limit leaves alone: the game itself paces them (a move is taken
-only on the seat's turn, a seed once a round, a blind message once a stage), and a fast bot
-must not be slowed. A blind message the table refuses counts all the same (3.6)."""
+OUTSIDE_THE_LIMIT = (m.Ping, m.Pong, m.Hello)
+"""Messages no request limit looks at (pings and pongs have a bound of their own, 3.1)."""
 
 
 async def drain(stream: trio.abc.Stream, seconds: float = DRAIN_TIME) -> None:
@@ -110,6 +105,9 @@ class PlayerSession:
         if self._fd is not None:
             self.outbox.sink = self._write_now
         self._tokens = float(self.config.request_burst)
+        self._paced_tokens = float(self.config.request_burst)
+        """The bucket of refused game-paced messages (plain floats, not a bucket object: one
+        object less per connection for the host's collector to walk)."""
         self._tokens_at = trio.current_time()
 
     async def run(self) -> None:
@@ -246,17 +244,18 @@ class PlayerSession:
             self.outbox.reply(m.Ping(nonce=secrets.randbelow(2**32)))
 
     def _refill(self) -> None:
-        """A token bucket: ``request_rate`` per second, ``request_burst`` at once; each
-        blind request the table refused since the last look takes a token (3.6)."""
+        """Two token buckets, each ``request_rate`` per second and ``request_burst`` at once:
+        one for requests, one for refused game-paced messages. Each game-paced message
+        refused (or a ``play`` acknowledged as a duplicate) since the last look takes a token
+        from both (3.6), down to a debt of one burst."""
         now = trio.current_time()
         config = self.config
-        self._tokens = min(
-            float(config.request_burst),
-            self._tokens + (now - self._tokens_at) * config.request_rate,
-        )
+        burst = float(config.request_burst)
+        gained = (now - self._tokens_at) * config.request_rate
         self._tokens_at = now
         refused, self.outbox.refused_paced = self.outbox.refused_paced, 0
-        self._tokens = max(self._tokens - refused, -float(config.request_burst))
+        self._tokens = max(min(burst, self._tokens + gained) - refused, -burst)
+        self._paced_tokens = max(min(burst, self._paced_tokens + gained) - refused, -burst)
 
     def _within_rate(self) -> bool:
         self._refill()
@@ -266,16 +265,20 @@ class PlayerSession:
         return True
 
     def _refusals_within_rate(self) -> bool:
-        """A blind request is paced by the game and takes no token, but a connection whose
-        refused ones have used up the bucket is refused until it fills again."""
+        """A game-paced message takes no token, but once refused ones have used up their own
+        bucket the next is refused until it fills again. Other requests never empty that
+        bucket: a client that sends only what the game asks for is never refused a move."""
         self._refill()
-        return self._tokens >= 1
+        return self._paced_tokens >= 1
 
     def _refuse_rate(self, msg: m.Message) -> None:
         self._refuse(msg, ErrorCode.RATE_LIMITED, "too many requests; slow down")
 
     def _refuse(self, msg: m.Message, code: ErrorCode, text: str) -> None:
-        """Answer a request the host will not pass on: ``reject`` for a move, else ``error``."""
+        """Answer a request the host will not pass on: ``reject`` for a move, else ``error``.
+        A game-paced message refused for another reason than the rate counts against it."""
+        if isinstance(msg, PACED_BY_THE_GAME) and code is not ErrorCode.RATE_LIMITED:
+            self.outbox.refused_paced += 1
         if isinstance(msg, m.Play):
             self.outbox.reply(
                 m.Reject(
@@ -296,10 +299,11 @@ class PlayerSession:
 
     async def _dispatch(self, msg: m.Message) -> None:
         host = self.host
-        if not isinstance(msg, PACED_BY_THE_GAME) and not self._within_rate():
-            self._refuse_rate(msg)
-            return
-        if isinstance(msg, BLIND_REQUESTS) and not self._refusals_within_rate():
+        if isinstance(msg, PACED_BY_THE_GAME):
+            if not self._refusals_within_rate():
+                self._refuse_rate(msg)
+                return
+        elif not isinstance(msg, OUTSIDE_THE_LIMIT) and not self._within_rate():
             self._refuse_rate(msg)
             return
         if host.writer.failing is not None and isinstance(msg, NEEDS_THE_JOURNAL):

@@ -39,6 +39,11 @@ from scopa_net.wire.errors import ErrorCode
 log = logging.getLogger("scopa_net.host")
 
 BLIND_REQUESTS = (m.BlindKey, m.BlindShuffle, m.BlindShares, m.BlindReveal)
+PACED_BY_THE_GAME = (m.Play, m.SeedCommit, m.SeedReveal, *BLIND_REQUESTS)
+"""Messages that take no token of a connection's request limit: the game itself paces them (a
+move is taken only on the seat's turn, a seed once a round, a blind message once a stage), and
+a fast bot must not be slowed. Each one refused counts all the same, against the request limit
+and against a limit of their own that gates them (protocol.md 3.6)."""
 
 LINGER = 60.0
 """How long a finished table stays up for its players to read the end."""
@@ -545,7 +550,7 @@ class TableTask:
             if exc.code.fatal:  # a field this table cannot take (pos at an ordinary table...)
                 self._end_connection(outbox, exc)
             else:
-                if isinstance(msg, BLIND_REQUESTS):  # counts against the request limit (3.6)
+                if isinstance(msg, PACED_BY_THE_GAME):  # counts against the limits (3.6)
                     outbox.refused_paced += 1
                 replies.append((outbox, self._refusal(msg, exc)))
         await self._flush(replies)
@@ -714,6 +719,8 @@ class TableTask:
                 raise TableError(ErrorCode.BAD_FIELD, "pos and proof are for blind tables")
             else:
                 seq, duplicate = table.play(seat, msg.move_id, msg.after, msg.card, msg.captured)
+            if duplicate:  # nothing played: the game did not pace it, so it counts (3.6)
+                outbox.refused_paced += 1
             replies.append((outbox, m.Ack(move_id=msg.move_id, seq=seq, duplicate=duplicate)))
         elif isinstance(msg, m.Say):
             now = trio.current_time()

@@ -552,3 +552,108 @@ async def test_a_flood_of_refused_blind_messages_is_rate_limited(make_host: Make
     await other.until(lambda msg: isinstance(msg, m.Chat) and msg.text == "still here?")
     await hostile.aclose()
     await other.aclose()
+
+
+REFUSED = {
+    "play": (lambda raw: m.Play(move_id=1, after=raw.seq, card=0, captured=0), "wrong_phase"),
+    "seed_commit": (lambda raw: m.SeedCommit(round_id=bytes(16), commit=bytes(32)), "wrong_phase"),
+    "seed_reveal": (lambda raw: m.SeedReveal(round_id=bytes(16), seed=bytes(32)), "wrong_phase"),
+    "say": (lambda raw: m.Say(text=" "), "chat_too_long"),
+    "rematch": (lambda raw: m.Rematch(agree=True), "wrong_phase"),
+}
+"""A message the table refuses while it waits for seeds, and the code it is refused with."""
+FLOOD = 150
+SLOW_DOWN = "too many requests; slow down"
+
+
+async def answers(raw: RawSeat, count: int) -> list[tuple[str, str]]:
+    """The code and message of the next ``count`` refusals (``error`` or ``reject``)."""
+    found = []
+    while len(found) < count:
+        msg = await raw.until(lambda msg: isinstance(msg, m.Error | m.Reject), timeout=5)
+        assert isinstance(msg, m.Error | m.Reject)
+        found.append((msg.code, msg.message))
+    return found
+
+
+@pytest.mark.parametrize("kind", sorted(REFUSED))
+async def test_a_flood_of_refused_requests_is_rate_limited(make_host: MakeHost, kind: str) -> None:
+    """3.6: every refused request counts against the limit, moves and seeds included: past
+    the burst of 60 the rest are ``rate_limited`` and the connection stays open. 150 refused
+    ``play``, ``seed_commit`` or ``seed_reveal`` used to get 150 ``wrong_phase`` answers."""
+    host = await make_host(bot_delay=SLOW_BOT)
+    raw = await seated(host.port, auto_seeds=False)
+    await raw.until(lambda msg: isinstance(msg, m.RoundCommit))
+    make, code = REFUSED[kind]
+    for _ in range(FLOOD):
+        await raw.send(make(raw))
+    codes = await answers(raw, FLOOD)
+    assert {c for c, _ in codes} == {code, "rate_limited"}
+    assert sum(c == code for c, _ in codes) <= 80  # the burst, and what the table had in hand
+    assert {text for c, text in codes if c == "rate_limited"} == {SLOW_DOWN}
+    await raw.send(m.Ping(nonce=5))  # still open: pings are outside the limit
+    await raw.until(lambda msg: isinstance(msg, m.Pong) and msg.nonce == 5)
+    await raw.aclose()
+
+
+async def test_a_flood_of_lobby_refusals_is_rate_limited(host: Host) -> None:
+    """3.6: refused ``join`` and ``resume`` count like any request (one at a time: a lobby
+    request waits for its answer, 3.1)."""
+    raw = await RawSeat.connect(host.port)
+    token = bytes(16)
+    requests = [
+        m.Join(table_id=99, seat=None, name="x", password=None),
+        m.Resume(table_id=99, seat=0, token=token, last_seq=0),
+    ]
+    codes = []
+    for i in range(FLOOD):
+        await raw.send(requests[i % 2])
+        codes += await answers(raw, 1)
+    assert {c for c, _ in codes} == {"no_such_table", "rate_limited"}
+    assert sum(c == "no_such_table" for c, _ in codes) <= 80
+    await raw.aclose()
+
+
+async def my_turn(raw: RawSeat) -> None:
+    """Wait until a round is dealt and ``raw``'s seat is to play (the computer players move
+    at once)."""
+    if raw.mirror is None or raw.view.to_move is None:
+        await raw.dealt()
+    if not raw.view.my_turn:
+        await raw.until(lambda msg: raw.view.my_turn, timeout=10)
+
+
+async def test_repeated_duplicate_moves_are_rate_limited(make_host: MakeHost) -> None:
+    """3.6: a ``play`` answered ``ack`` with ``duplicate: true`` was not paced by the game (no
+    move was taken), so it counts like a refusal; a flood of them was answered for ever."""
+    host = await make_host()
+    raw = await seated(host.port)
+    await my_turn(raw)
+    move = raw.my_plays()[0]
+    ack = await raw.play(1, move)
+    assert isinstance(ack, m.Ack)
+    assert not ack.duplicate
+    again = m.Play(move_id=1, after=raw.seq, card=move.card.index, captured=move.captured_mask)
+    for _ in range(FLOOD):
+        await raw.send(again)
+    found = []
+    while len(found) < FLOOD:
+        msg = await raw.until(lambda msg: isinstance(msg, m.Ack | m.Reject), timeout=5)
+        found.append("duplicate" if isinstance(msg, m.Ack) else msg.code)
+    assert set(found) == {"duplicate", "rate_limited"}
+    assert found.count("duplicate") <= 80
+    await raw.aclose()
+
+
+async def test_other_requests_never_get_a_move_refused_for_the_rate(make_host: MakeHost) -> None:
+    """3.6: only refused moves and seeds use up the limit that gates them: a client that
+    chatted itself into ``rate_limited`` still has its move taken on its turn."""
+    host = await make_host()
+    raw = await seated(host.port)
+    for _ in range(FLOOD):
+        await raw.send(m.Say(text=" "))
+    assert "rate_limited" in {c for c, _ in await answers(raw, FLOOD)}
+    await my_turn(raw)
+    ack = await raw.play(1, raw.my_plays()[0])
+    assert isinstance(ack, m.Ack)
+    await raw.aclose()
