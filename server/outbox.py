@@ -39,8 +39,11 @@ class Outbox:
         self._wake = trio.Event()
         self.overflowed = False
         self.refused_paced = 0
-        """Requests the rate limit leaves alone (blind_*) that the table refused since the
-        connection's reader last looked: each counts against its request limit (3.6)."""
+        """Game-paced requests (play, seeds, blind_*) that the table refused since the
+        connection's reader last looked: each counts against its request limits (3.6)."""
+        self.paced_in_flight = 0
+        """Game-paced requests handed to the table and not yet handled: each may still be
+        refused, so the limit counts it until the table has (3.6)."""
         self.closing: m.Bye | None = None
         self._last_word: m.Message | None = None
         self._last_seq: int | None = None

@@ -269,7 +269,7 @@ class PlayerSession:
         bucket the next is refused until it fills again. Other requests never empty that
         bucket: a client that sends only what the game asks for is never refused a move."""
         self._refill()
-        return self._paced_tokens >= 1
+        return self._paced_tokens - self.outbox.paced_in_flight >= 1
 
     def _refuse_rate(self, msg: m.Message) -> None:
         self._refuse(msg, ErrorCode.RATE_LIMITED, "too many requests; slow down")
@@ -346,6 +346,9 @@ class PlayerSession:
     async def _to_table(self, task: TableTask, msg: m.Message) -> None:
         """Hand ``msg`` to the table's task: at once while its inbox has room, else wait."""
         request = Request(self.outbox, msg)
+        paced = isinstance(msg, PACED_BY_THE_GAME)
+        if paced:
+            self.outbox.paced_in_flight += 1  # the table takes one off when it has handled it
         try:
             try:
                 task.send.send_nowait(request)
@@ -355,6 +358,8 @@ class PlayerSession:
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             # The table closed or stopped between the lookup and now: as if it had gone a
             # moment earlier.
+            if paced:
+                self.outbox.paced_in_flight -= 1
             self._refuse(msg, *refusal_at_a_closed_table(task.table.table_id, msg))
 
     async def _leave_table(self) -> None:

@@ -195,6 +195,8 @@ class TableTask:
             except (trio.WouldBlock, trio.EndOfChannel):
                 return
             outbox, msg = request.outbox, request.msg
+            if outbox is not None and isinstance(msg, PACED_BY_THE_GAME):
+                outbox.paced_in_flight -= 1
             if outbox is None or msg is None or isinstance(msg, (Notice, m.Bye)):
                 continue  # a notice, a connection gone, a player's last word: nothing owed
             code, text = refusal_at_a_closed_table(self.table.table_id, msg)
@@ -534,6 +536,8 @@ class TableTask:
             await self._flush(replies)
             return
         assert outbox is not None
+        if isinstance(msg, PACED_BY_THE_GAME):
+            outbox.paced_in_flight -= 1  # handled now: refused or not, it is known below
         try:
             if msg is None:
                 self._gone(outbox)

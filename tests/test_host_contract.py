@@ -657,3 +657,22 @@ async def test_other_requests_never_get_a_move_refused_for_the_rate(make_host: M
     ack = await raw.play(1, raw.my_plays()[0])
     assert isinstance(ack, m.Ack)
     await raw.aclose()
+
+
+@pytest.mark.parametrize("kind", sorted(REFUSED))
+async def test_a_burst_in_one_write_gets_no_more_than_the_limit(
+    make_host: MakeHost, kind: str
+) -> None:
+    """3.6: the host reads a burst written at once before the table has refused any of it; a
+    move or seed still waiting at the table counts as if refused until it is answered, so no
+    more than the burst of 60 reach the table. 64 refused ``play`` in one write all got
+    ``wrong_phase``. (64: more replies than that queued at once end the connection.)"""
+    host = await make_host(bot_delay=SLOW_BOT)
+    raw = await seated(host.port, auto_seeds=False)
+    await raw.until(lambda msg: isinstance(msg, m.RoundCommit))
+    make, code = REFUSED[kind]
+    await raw.stream.send_all(b"".join(raw.conn.send(make(raw)) for _ in range(64)))
+    codes = await answers(raw, 64)
+    assert {c for c, _ in codes} == {code, "rate_limited"}
+    assert sum(c == code for c, _ in codes) <= 61
+    await raw.aclose()
