@@ -496,7 +496,8 @@ class TallyController:
             assert self.guide is not None
             ask, _ = self.guide.asking
             if ask in (Ask.SETTEBELLO, Ask.RE_BELLO):
-                yield from [*names, ("nobody", "nobody took it")]
+                for who in self.guide.holders:
+                    yield who, "nobody took it" if who == "nobody" else "player"
             yield from (("undo", "back one question"), ("cancel", "stop the count"))
             return
         if len(words) == 0 or (len(words) == 1 and not fresh):

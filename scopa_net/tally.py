@@ -491,7 +491,22 @@ class Guide:
         return f"Napola, the run of coins from the ace (0, or 3 to 10), by {order}:"
 
     def _who_choices(self) -> str:
-        return ", ".join([*self.tally.names, "nobody"])
+        return _or_list(self.holders)
+
+    @property
+    def holders(self) -> list[str]:
+        """What may answer "who took the settebello (re bello)?": the players of the sides
+        that took coins, and ``nobody`` only while some coins were taken by no side."""
+        names = [
+            self.tally.names[seat]
+            for seat in range(len(self.tally.names))
+            if self.coins[self.rules.side_of(seat)]
+        ]
+        return names if self._all_coins_taken else [*names, "nobody"]
+
+    @property
+    def _all_coins_taken(self) -> bool:
+        return sum(self.coins) == COINS_MASK.bit_count()
 
     def answer(self, text: str) -> str:
         """Take the reply to the current question; a line saying what was understood."""
@@ -574,6 +589,11 @@ class Guide:
 
     def _holder(self, text: str, what: str) -> int | None:
         if text.lower() in _NOBODY:
+            if self._all_coins_taken:  # the card is a coin, so one of those sides has it
+                raise TallyError(
+                    f"all {sum(self.coins)} coins were taken ({self._by_side(self.coins)}), "
+                    f"so someone took {what}: type {_or_list(self.holders)}"
+                )
             return None
         if not text:
             raise TallyError(f"who took {what}? type a name, or 'nobody'")
@@ -632,6 +652,13 @@ class Guide:
     def hand(self) -> Hand:
         sheet = self.sheet()
         return Hand(sheet.totals, How.COUNTED, sheet)
+
+
+def _or_list(words: Sequence[str]) -> str:
+    """``Ada``, ``Ada or Bruno``, ``Ada, Bruno or Carla``."""
+    if len(words) < 2:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} or {words[-1]}"
 
 
 #: Names of the sheet's lines as a person reads them.

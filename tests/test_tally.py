@@ -139,7 +139,7 @@ def test_the_primiera_rule_in_play_decides() -> None:
     """primiera=sum: a missing suit counts 0 and the totals alone compare."""
     for variants, winner in (((), 0), (("primiera=sum",), 1)):
         guide = Guide(new(2, variants=variants))
-        for answer in ("20", "5", "nobody", "Kd Kh Ks Kb", "7h 7s 7b"):
+        for answer in ("20", "5", "ada", "Kd Kh Ks Kb", "7h 7s 7b"):
             guide.answer(answer)
         guide.answer("0 0")
         assert guide.sheet().line("primiera").winner == winner  # 40 in 4 suits v 63 in 3
@@ -147,12 +147,17 @@ def test_the_primiera_rule_in_play_decides() -> None:
 
 def test_ties_score_nobody() -> None:
     guide = Guide(new(2))
-    for answer in ("20", "5", "nobody", "7h 6s", "7s 6h"):
+    for answer in ("20", "5", "bruno", "7h 6s", "7s 6h"):
         guide.answer(answer)
     guide.answer("0 0")
     sheet = guide.sheet()
-    assert sheet.totals == (0, 0)
-    assert all(line.winner is None for line in sheet.lines)
+    assert sheet.totals == (0, 1)  # the settebello, which cannot be tied
+    assert [line.name for line in sheet.lines if line.winner is None] == [
+        "cards",
+        "coins",
+        "primiera",
+        "sweeps",
+    ]
 
 
 def test_the_count_refuses_what_cannot_be_and_keeps_going() -> None:

@@ -25,9 +25,10 @@ def type_into(controller: TallyController, lines: list[str], *, plain: bool = Tr
     output = RecordingOutput()
     with create_pipe_input() as pipe:
         pipe.send_text("".join(f"{line}\r" for line in lines))
+        pipe.close()  # then Ctrl-D, so that a run missing its quit ends instead of waiting
         status = run_tally(controller, Display(color=False), plain=plain, input=pipe, output=output)
     assert status == 0
-    assert controller.finished  # every run below ends with quit
+    assert controller.finished
     return output.text
 
 
@@ -146,7 +147,40 @@ def test_completion_offers_what_can_be_typed_now(tmp_path: Path) -> None:
     controller.handle("count")
     controller.handle("20")
     controller.handle("5")
-    assert {"Ada", "Bruno", "nobody"} <= {text for text, _ in controller.candidates("")}
+    offered = {text for text, _ in controller.candidates("")}
+    assert {"Ada", "Bruno"} <= offered
+    assert "nobody" not in offered  # every coin was counted: the settebello is one of them
+
+
+def test_the_settebello_is_someones_once_every_coin_is_counted(tmp_path: Path) -> None:
+    """The count took "nobody" for the settebello after all ten coins were counted between
+    the sides, and scored the hand without it; and it offered "nobody" in the question."""
+    controller = TallyController(None, store=TallyStore(tmp_path), now=lambda: NOON)
+    screen = type_into(
+        controller,
+        [
+            *("Ada Bruno", "", "re_bello"),
+            *("count", "22", "6", "nobody", "cancel"),
+            *("count", "22", "10", "nobody", "bruno", "ada", "7d", "7h", "0 0"),
+            *("none", "bruno", "ada", "n", "cancel", "quit"),
+        ],
+    )
+    assert "Who took the settebello (7 of coins)? (Ada or Bruno):" in screen
+    assert (
+        "all 10 coins were taken (Ada 6, Bruno 4), so someone took the settebello: "
+        "type Ada or Bruno"
+    ) in screen
+    # Ada took all ten: only Ada can have the seven (and the king) of coins.
+    assert "Who took the settebello (7 of coins)? (Ada):" in screen
+    assert (
+        "all 10 coins were taken (Ada 10, Bruno 0), so someone took the settebello: type Ada"
+    ) in screen
+    assert "Bruno took no coins, so not the settebello" in screen
+    assert "Who took the re bello (king of coins)? (Ada):" in screen
+    assert "so someone took the re bello: type Ada" in screen
+    assert "Bruno took no coins, so not the re bello" in screen
+    assert "Settebello: nobody." not in screen
+    assert "Re bello: Ada." in screen
 
 
 def write_tally(tmp_path: Path, tally: Tally) -> None:
