@@ -571,7 +571,12 @@ class Guide:
         if not words or not all(w.isdigit() for w in words):
             raise TallyError(f"invalid {what}: {text!r}; type {self.sides} whole numbers")
         numbers = [int(w) for w in words]
-        if complement and self.sides == 2 and len(numbers) == 1 and numbers[0] <= whole:
+        if complement and max(numbers) > whole:  # say what is wrong with it, not the shape
+            raise TallyError(
+                f"invalid {what}: {text!r}; there are {whole} {what} in the pack, "
+                f"so no side took {max(numbers)}"
+            )
+        if complement and self.sides == 2 and len(numbers) == 1:
             numbers.append(whole - numbers[0])
         if len(numbers) != self.sides:
             raise TallyError(

@@ -232,3 +232,20 @@ def test_ctrl_d_in_the_middle_of_a_count_says_the_hand_was_not_scored(tmp_path: 
     saved = "Saved as 20261201-1200-ada-bruno; `scopa-net tally --resume` carries on."
     assert f"The hand being counted was not scored.\n{saved}" in screen.replace("\r", "")
     assert TallyStore(tmp_path).load("20261201-1200-ada-bruno").scores == (1, 0)
+
+
+def test_a_number_out_of_range_is_told_as_such_not_as_the_wrong_shape(tmp_path: Path) -> None:
+    """Coins "11" was answered "type 2 numbers, one per side": the person typed one number on
+    purpose (the other side has the rest) and it was the number that was wrong."""
+    controller = TallyController(None, store=TallyStore(tmp_path), now=lambda: NOON)
+    screen = type_into(controller, ["Ada Bruno", "", "", "count", "41", "22", "11", "6", "quit"])
+    assert "invalid cards: '41'; there are 40 cards in the pack, so no side took 41" in screen
+    assert "invalid coins: '11'; there are 10 coins in the pack, so no side took 11" in screen
+    assert "Coins: Ada 6, Bruno 4." in screen
+    assert "type 2 numbers" not in screen
+
+    three = TallyController(None, store=TallyStore(tmp_path), now=lambda: NOON)
+    screen = type_into(three, ["Ada Bruno Carla", "", "", "count", "20 10 10", "12 0 0", "6"])
+    assert "invalid coins: '12 0 0'; there are 10 coins in the pack, so no side took 12" in screen
+    # One number that could be right is still asked for one per side.
+    assert "invalid coins: '6'; type 3 numbers, one per side in order (Ada, Bruno, Carla)" in screen
