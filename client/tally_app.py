@@ -29,6 +29,7 @@ from scopa_net.tally import (
     Ask,
     Guide,
     Hand,
+    How,
     Tally,
     TallyError,
     sheet_rows,
@@ -267,18 +268,25 @@ class TallyController:
         if len(rest) == 1:  # Ada 4, Ada = 4
             side = tally.side_named(words[0])
             points = _whole(rest[0], text)
-            return self._update(tally.set_total(side, points))
+            said = tally.meeting(side, points, How.TOTAL)
+            return self._update(tally.set_total(side, points), said)
         raise TallyError(f"invalid entry: {text!r}; type '+1 NAME', 'NAME 3', 'count' or 'help'")
 
     def _quick(self, plus: str, who: str) -> Lines:
         tally = self.tally
         assert tally is not None
         points = _whole(plus[1:], plus)
-        return self._update(tally.add(tally.side_named(who), points))
+        side = tally.side_named(who)
+        said = tally.meeting(side, points, How.QUICK)
+        return self._update(tally.add(side, points), said)
 
-    def _update(self, tally: Tally) -> Lines:
+    def _update(self, tally: Tally, said: str = "") -> Lines:
+        """Take the changed tally and save it; ``said``, when given, says what the entry did
+        to the side's earlier entries this hand."""
         self.tally = tally
         out = self._save()
+        if said:
+            out.append(_t(said, "class:notice"))
         points = ", ".join(
             f"{label} {p}" for label, p in zip(tally.labels, tally.draft_points, strict=True)
         )

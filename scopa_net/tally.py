@@ -286,6 +286,29 @@ class Tally:
             raise TallyError(f"invalid total: {points}; a hand's points are 0 to {MAX_HAND_POINTS}")
         return replace(self, draft=(*self.draft, Step(side, points, How.TOTAL)))
 
+    def meeting(self, side: int, points: int, how: How) -> str:
+        """What an entry for ``side`` would do to the points entered for it this hand, in
+        one sentence; empty when it meets none. A total replaces them; quick points after a
+        typed total are added to it."""
+        since = [s for s in self.draft if s.side == side]
+        totals = [i for i, s in enumerate(since) if s.how is How.TOTAL]
+        since = since[totals[-1] :] if totals else since
+        if not since:
+            return ""
+        label = self.label(side)
+        if how is How.TOTAL:
+            said = " and ".join(
+                f"+{s.points}" if s.how is How.QUICK else f"the total {s.points}" for s in since
+            )
+            return (
+                f"{label}'s total for this hand is {points}: it replaces {said} entered before "
+                f"('undo' brings {'it' if len(since) == 1 else 'them'} back)."
+            )
+        if not totals:
+            return ""
+        now = self.draft_points[side] + points
+        return f"+{points} is added to the total typed for {label}: {now} this hand."
+
     def draft_hand(self) -> Hand:
         """The hand being entered, as it would be scored."""
         if not self.draft:

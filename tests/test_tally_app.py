@@ -249,3 +249,29 @@ def test_a_number_out_of_range_is_told_as_such_not_as_the_wrong_shape(tmp_path: 
     assert "invalid coins: '12 0 0'; there are 10 coins in the pack, so no side took 12" in screen
     # One number that could be right is still asked for one per side.
     assert "invalid coins: '6'; type 3 numbers, one per side in order (Ada, Bruno, Carla)" in screen
+
+
+def test_a_total_after_quick_points_says_which_counts(tmp_path: Path) -> None:
+    """'+2 ada' then 'ada 3' left Ada 3 without a word (the +2 was gone), and '+1 ada' after
+    'ada 3' added to it without a word either."""
+    controller = TallyController(None, store=TallyStore(tmp_path), now=lambda: NOON)
+    screen = type_into(
+        controller,
+        [
+            *("Ada Bruno", "", "", "+2 ada", "+1 bruno", "ada 3", "+1 ada", "ada 5", "bruno 2"),
+            *("undo", "undo", "done", "y", "quit"),
+        ],
+    )
+    lines = screen.replace("\r", "").splitlines()
+    said = [line for line in lines if "total" in line and not line.startswith(("  ", "Undone"))]
+    assert said == [
+        "Ada's total for this hand is 3: it replaces +2 entered before ('undo' brings it back).",
+        "+1 is added to the total typed for Ada: 4 this hand.",
+        "Ada's total for this hand is 5: it replaces the total 3 and +1 entered before "
+        "('undo' brings them back).",
+        "Bruno's total for this hand is 2: it replaces +1 entered before ('undo' brings it back).",
+    ]
+    assert "Hand 1 so far: Ada 5, Bruno 2. 'done' scores it." in lines
+    assert "Undone: took back total 5 for Ada." in lines
+    assert controller.tally is not None
+    assert controller.tally.scores == (4, 1)
