@@ -70,6 +70,7 @@ class Mode(enum.Enum):
     ENTER = "enter"
     COUNT = "count"
     CONFIRM = "confirm"
+    CHANGE = "change"
     LEFT = "left"
 
 
@@ -99,6 +100,13 @@ class TallyController:
         self._variants = variants
         self.guide: Guide | None = None
         self._answers: list[str] = []
+        """The count's answers taken so far, one per question asked."""
+        self._said: list[str] = []
+        """What each of those answers was taken to say."""
+        self._earlier: list[str] = []
+        """The last answer typed to each question of this count, kept when the person goes
+        back: offered again (Enter keeps it), and typed again for them after a change."""
+        self._replay = False
         self._pending: Hand | None = None
         self.mode = Mode.ENTER if tally is not None else Mode.NAMES
 
@@ -115,6 +123,8 @@ class TallyController:
             return "count> "
         if self.mode is Mode.CONFIRM:
             return "y/n? "
+        if self.mode is Mode.CHANGE:
+            return "change> "
         return "tally (over)> " if self.tally and self.tally.over else "tally> "
 
     def opening(self) -> Lines:
@@ -163,12 +173,14 @@ class TallyController:
                 return self._count(text)
             if self.mode is Mode.CONFIRM:
                 return self._confirm(text)
+            if self.mode is Mode.CHANGE:
+                return self._change(text)
             return self._command(text)
         except TallyError as exc:
             return [_t(str(exc), "class:error")]
 
     def leave(self) -> Lines:
-        counting = self.mode in (Mode.COUNT, Mode.CONFIRM)
+        counting = self.mode in (Mode.COUNT, Mode.CONFIRM, Mode.CHANGE)
         self.mode = Mode.LEFT
         if self.tally is None:
             return [_t("Nothing saved: the tally had not started.")]
@@ -324,7 +336,7 @@ class TallyController:
             if tally.draft:
                 raise TallyError("this hand has points entered already: 'done' or 'undo' first")
             self.guide = Guide(tally, self.display.scheme)
-            self._answers = []
+            self._answers, self._said, self._earlier, self._replay = [], [], [], False
             self.mode = Mode.COUNT
             return [
                 _t(
@@ -348,20 +360,83 @@ class TallyController:
         assert tally is not None and self._pending is not None
         answer = text.lower()
         if answer in _NO:
-            self.mode = Mode.ENTER
             self._pending = None
-            if tally.draft:
-                return [_t("Not scored; the points entered stay ('undo' takes them back).")]
-            return [_t("Not scored; 'count' starts the count again.")]
+            if self._said:  # a count: keep it, and ask which answer to change
+                self.mode = Mode.CHANGE
+                return [_t("Not scored. Your answers:"), *self._numbered_answers()]
+            self.mode = Mode.ENTER
+            return [
+                _t(
+                    "Not scored; the points entered stay: 'NAME 3' sets a side's points, "
+                    "'undo' takes back the last entry."
+                )
+            ]
         if answer not in _YES:
             raise TallyError("answer y to score the hand, or n to go back")
         self.tally = tally.commit(self._pending)
         self._pending = None
+        self._answers, self._said, self._earlier = [], [], []
         self.mode = Mode.ENTER
         out = [*self._save(), *self._standings()]
         if self.tally.over:
             out.append(_t("'export markdown' or 'export csv' writes the sheet; 'undo' reopens."))
         return out
+
+    def _numbered_answers(self) -> Lines:
+        return [
+            *(_t(f"  {n}. {said}") for n, said in enumerate(self._said, 1)),
+            _t(
+                f"Which to change? A number, 1 to {len(self._said)} (the others are kept); "
+                "Enter shows the hand again, 'cancel' drops the count.",
+                "class:prompt",
+            ),
+        ]
+
+    def _change(self, text: str) -> Lines:
+        """After "no" to a counted hand: go back to the question the person names."""
+        word = text.lower()
+        if word in {"quit", "exit"}:
+            return [_t("The count is dropped."), *self.leave()]
+        if word == "cancel":
+            return self._stop_count()
+        if not word:
+            return self._ask_confirm(self._guide_from(self._answers).hand())
+        if word in {"help", "?"}:
+            return self._numbered_answers()
+        if not word.isdigit() or not 1 <= int(word) <= len(self._said):
+            raise TallyError(
+                f"invalid answer number: {text!r}; type 1 to {len(self._said)}, Enter to see "
+                "the hand again, or 'cancel'"
+            )
+        at = int(word) - 1
+        self._earlier = list(self._answers)
+        self._answers, self._said = self._answers[:at], self._said[:at]
+        self.guide = self._guide_from(self._answers)
+        self._replay = True
+        self.mode = Mode.COUNT
+        return [*self._question(), _t("The answers after it are kept where they still fit.")]
+
+    def _question(self, *, kept: bool = True) -> Lines:
+        """The count's question, with the person's earlier answer to it when they went back
+        (unless ``kept`` is False: it was just refused)."""
+        assert self.guide is not None
+        out = [_t(self.guide.question, "class:prompt")]
+        if kept and len(self._answers) < len(self._earlier):
+            out.append(_t(f"It was '{self._earlier[len(self._answers)]}': Enter keeps it."))
+        return out
+
+    def _stop_count(self) -> Lines:
+        self.mode = Mode.ENTER
+        self.guide = None
+        self._answers, self._said, self._earlier, self._replay = [], [], [], False
+        return [_t("Count stopped; nothing was scored.")]
+
+    def _guide_from(self, answers: list[str]) -> Guide:
+        assert self.tally is not None
+        guide = Guide(self.tally, self.display.scheme)
+        for answer in answers:
+            guide.answer(answer)
+        return guide
 
     def _count(self, text: str) -> Lines:
         guide = self.guide
@@ -372,26 +447,45 @@ class TallyController:
         if word in {"help", "?"}:
             return [
                 _t("Answer the question; 'undo' goes back one, 'cancel' stops the count."),
-                _t(guide.question, "class:prompt"),
+                *self._question(),
             ]
         if word == "cancel":
-            self.mode = Mode.ENTER
-            self.guide = None
-            return [_t("Count stopped; nothing was scored.")]
+            return self._stop_count()
         if word in {"undo", "back"}:
             if not self._answers:
                 raise TallyError("this is the first question; 'cancel' stops the count")
             self._answers.pop()
-            self.guide = Guide(self.tally, self.display.scheme)
-            for answer in self._answers:
-                self.guide.answer(answer)
-            return [_t(self.guide.question, "class:prompt")]
-        said = guide.answer(text)
-        self._answers.append(text)
+            self._said.pop()
+            self.guide = self._guide_from(self._answers)
+            return self._question()
+        if not text and len(self._answers) < len(self._earlier):
+            text = self._earlier[len(self._answers)]  # Enter keeps the earlier answer
+        out = [_t(self._take(text))]
+        while self._replay and not guide.done and len(self._answers) < len(self._earlier):
+            try:  # after a change: the person's later answers, typed again for them
+                out.append(_t(self._take(self._earlier[len(self._answers)])))
+            except TallyError as exc:
+                earlier = self._earlier[len(self._answers)]
+                return [
+                    *out,
+                    _t(f"Your answer '{earlier}' no longer fits: {exc}", "class:error"),
+                    *self._question(kept=False),
+                ]
         if not guide.done:
-            return [_t(said), _t(guide.question, "class:prompt")]
+            return [*out, *self._question()]
         self.guide = None
-        return [_t(said), *self._ask_confirm(guide.hand())]
+        self._replay = False
+        return [*out, *self._ask_confirm(guide.hand())]
+
+    def _take(self, text: str) -> str:
+        """Answer the count's question; what the answer was taken to say."""
+        assert self.guide is not None
+        at = len(self._answers)
+        said = self.guide.answer(text)
+        self._answers.append(text)
+        self._said.append(said)
+        self._earlier[at : at + 1] = [text]
+        return said
 
     # --- showing -------------------------------------------------------------------------
 
@@ -496,6 +590,11 @@ class TallyController:
             return
         if self.mode is Mode.CONFIRM:
             yield from (("y", "score it"), ("n", "go back"))
+            return
+        if self.mode is Mode.CHANGE:
+            for n, said in enumerate(self._said, 1):
+                yield str(n), said
+            yield "cancel", "drop the count"
             return
         if tally is None:
             return

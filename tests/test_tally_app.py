@@ -275,3 +275,88 @@ def test_a_total_after_quick_points_says_which_counts(tmp_path: Path) -> None:
     assert "Undone: took back total 5 for Ada." in lines
     assert controller.tally is not None
     assert controller.tally.scores == (4, 1)
+
+
+def test_no_to_a_counted_hand_goes_back_to_the_answer_to_change(tmp_path: Path) -> None:
+    """'n' at "Score this hand?" threw the whole count away ("Not scored; 'count' starts the
+    count again."): the person wanted to correct one answer, not type them all again."""
+    controller = TallyController(None, store=TallyStore(tmp_path), now=lambda: NOON)
+    screen = type_into(
+        controller,
+        [
+            *("Ada Bruno", "", "", "count", "22", "6", "bruno", "6d 7h 7s", "7d 6h", "1 0"),
+            *("n", "9", "2", "10", "ada", "6h", "n", "", "y", "quit"),
+        ],
+    )
+    # Each prompt line is drawn twice: keep one.
+    lines = [
+        re.sub(r"^(\w+> .*)\1$", r"\1", line) for line in screen.replace("\r", "").splitlines()
+    ]
+    said = lines.index("Not scored. Your answers:")
+    assert lines[said + 1 : said + 8] == [
+        "  1. Cards: Ada 22, Bruno 18.",
+        "  2. Coins: Ada 6, Bruno 4.",
+        "  3. Settebello: Bruno.",
+        "  4. Primiera, Ada: 6d 18 + 7h 21 + 7s 21 = 60, 3 suits.",
+        "  5. Primiera, Bruno: 7d 21 + 6h 18 = 39, 2 suits.",
+        "  6. Sweeps: Ada 1, Bruno 0.",
+        "Which to change? A number, 1 to 6 (the others are kept); Enter shows the hand again, "
+        "'cancel' drops the count.",
+    ]
+    refused = "invalid answer number: '9'; type 1 to 6, Enter to see the hand again, or 'cancel'"
+    assert refused in lines
+    text = "\n".join(lines)
+    assert (
+        "change> 2\n"
+        "Coins taken by Ada, Bruno (e.g. 5 5; one number: the rest go to the other side):\n"
+        "It was '6': Enter keeps it.\n"
+        "The answers after it are kept where they still fit.\n"
+    ) in text
+    # The answers after the one changed are typed again for the person; those that no longer
+    # fit are asked again, and the rest kept.
+    changed = text[text.index("count> 10\n") :]
+    assert changed.startswith(
+        "count> 10\n"
+        "Coins: Ada 10, Bruno 0.\n"
+        "Your answer 'bruno' no longer fits: Bruno took no coins, so not the settebello\n"
+        "Who took the settebello (7 of coins)? (Ada):\n"
+        "count> ada\n"
+        "Settebello: Ada.\n"
+        "Primiera, Ada: 6d 18 + 7h 21 + 7s 21 = 60, 3 suits.\n"
+        "Your answer '7d 6h' no longer fits: Ada took the settebello, not Bruno\n"
+    )
+    assert "Sweeps: Ada 1, Bruno 0.\nHand 1:" in changed
+    assert changed.count("After it: Ada 5, Bruno 0. Score this hand?") == 2  # Enter: again
+    assert controller.tally is not None
+    assert controller.tally.scores == (5, 0)
+
+
+def test_going_back_in_a_count_offers_the_earlier_answer() -> None:
+    """'undo' in a count dropped the answer: Enter now keeps it, and the question says so."""
+    tally = Tally.new(["Ada", "Bruno"], id="t")
+    controller = TallyController(tally, store=None)
+    for line in ("count", "22", "6", "undo"):
+        said = render_lines(controller.handle(line))
+    assert said.endswith("the rest go to the other side):\nIt was '6': Enter keeps it.")
+    said = render_lines(controller.handle("undo"))
+    assert said.endswith("the rest go to the other side):\nIt was '22': Enter keeps it.")
+    assert render_lines(controller.handle("")) == (
+        "Cards: Ada 22, Bruno 18.\n"
+        "Coins taken by Ada, Bruno (e.g. 5 5; one number: the rest go to the other side):\n"
+        "It was '6': Enter keeps it."
+    )
+    said = render_lines(controller.handle("5"))
+    assert said.startswith("Coins: Ada 5, Bruno 5.\nWho took the settebello")
+    assert "Enter keeps" not in said
+    # Points typed, then "n": they stay, and the line says how to change them.
+    quick = TallyController(tally, store=None)
+    quick.handle("+2 ada")
+    quick.handle("done")
+    assert render_lines(quick.handle("n")) == (
+        "Not scored; the points entered stay: 'NAME 3' sets a side's points, 'undo' takes "
+        "back the last entry."
+    )
+
+
+def render_lines(lines: list) -> str:
+    return "\n".join("".join(text for _, text in line) for line in lines)
