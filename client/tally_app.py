@@ -251,6 +251,7 @@ class TallyController:
             variants=variants,
             started=f"{now:%Y-%m-%d %H:%M}",
             id=tally_id,
+            number=self.store.next_number() if self.store else 0,
         )
         self.mode = Mode.ENTER
         out = [_t(f"New tally: {' v '.join(self.tally.labels)}.", "class:heading")]

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -26,11 +27,13 @@ TALLY_DIR = "tallies"
 
 @dataclass(frozen=True, slots=True)
 class Saved:
-    """A tally found on disk (or the reason it could not be read)."""
+    """A tally found on disk (or the reason it could not be read), and its number."""
 
     path: Path
     tally: Tally | None
     problem: str = ""
+    number: int = 0
+    """What ``tally --list`` shows and ``--resume N`` takes; 0 for a file that cannot be read."""
 
 
 class TallyStore:
@@ -59,6 +62,10 @@ class TallyStore:
             candidate = f"{base}-{n}"
         return candidate
 
+    def next_number(self) -> int:
+        """The number for a new tally: one more than any tally here has."""
+        return max((e.number for e in self.saved()), default=0) + 1
+
     def path_of(self, tally_id: str) -> Path:
         return self.folder / f"{tally_id}.json"
 
@@ -70,39 +77,46 @@ class TallyStore:
         return path
 
     def load(self, tally_id: str) -> Tally:
-        """The saved tally called ``tally_id`` (or the number it has in :meth:`saved`)."""
+        """The saved tally called ``tally_id``, or listed with that number."""
         entries = self.saved()
-        if tally_id.isdigit() and 1 <= int(tally_id) <= len(entries):
-            entry = entries[int(tally_id) - 1]
-        else:
-            matches = [e for e in entries if e.path.stem == tally_id]
-            if not matches:
-                raise TallyError(
-                    f"no saved tally {tally_id!r}; `scopa-net tally --list` shows them"
-                )
-            entry = matches[0]
+        matches = [e for e in entries if e.path.stem == tally_id]
+        if tally_id.isdigit() and not matches:
+            matches = [e for e in entries if e.number == int(tally_id)]
+        if not matches:
+            raise TallyError(f"no saved tally {tally_id!r}; `scopa-net tally --list` shows them")
+        entry = matches[0]
         if entry.tally is None:
             raise TallyError(f"cannot read {entry.path}: {entry.problem}")
         return entry.tally
 
     def saved(self) -> list[Saved]:
-        """Every tally file, newest first."""
+        """Every tally file by its number, oldest first (those that cannot be read last).
+
+        A tally keeps the number it was given when it began, so adding one never renumbers
+        the others. Tallies saved before numbers were kept take the numbers no tally has,
+        oldest first."""
         try:
-            paths = sorted(self.folder.glob("*.json"), reverse=True)
+            paths = sorted(self.folder.glob("*.json"))  # ids begin with the date
         except OSError:
             return []
-        out = []
+        found: list[Saved] = []
+        unreadable: list[Saved] = []
         for path in paths:
             try:
                 tally = Tally.from_dict(json.loads(path.read_text(encoding="utf-8")))
             except (OSError, ValueError) as exc:
-                out.append(Saved(path, None, str(exc)))
+                unreadable.append(Saved(path, None, str(exc)))
             else:
-                out.append(Saved(path, tally))
-        return out
+                found.append(Saved(path, tally, number=tally.number))
+        taken = {e.number for e in found}
+        free = (n for n in itertools.count(1) if n not in taken)
+        found = [e if e.number else replace(e, number=next(free)) for e in found]
+        return sorted(found, key=lambda e: e.number) + unreadable
 
     def latest_unfinished(self) -> Tally | None:
-        return next((e.tally for e in self.saved() if e.tally and not e.tally.over), None)
+        """The unfinished tally with the highest number."""
+        unfinished = [e.tally for e in self.saved() if e.tally and not e.tally.over]
+        return unfinished[-1] if unfinished else None
 
 
 def summary(tally: Tally) -> str:

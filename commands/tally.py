@@ -75,12 +75,12 @@ def run(args: argparse.Namespace) -> int:
         entries = store.saved()
         if not entries:
             print(f"No saved tallies (they are kept in {store.folder}).")
-        for number, entry in enumerate(entries, 1):
+        for entry in entries:  # oldest first, each by the number it keeps
             if entry.tally is None:
-                print(f"{number:>3}. {entry.path.stem}: unreadable ({entry.problem})")
+                print(f"     {entry.path.stem}: unreadable ({entry.problem})")
             else:
                 started = entry.tally.started or "?"
-                print(f"{number:>3}. {entry.path.stem}  {started}  {summary(entry.tally)}")
+                print(f"{entry.number:>3}. {entry.path.stem}  {started}  {summary(entry.tally)}")
         return 0
     try:
         if args.export is not None:
@@ -112,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
                 variants=args.variant or (),
                 started=f"{now:%Y-%m-%d %H:%M}",
                 id=store.new_id(tuple(args.names), now),
+                number=store.next_number(),
             )
             store.save(tally)
             store.hold(tally.id)

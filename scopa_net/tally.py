@@ -129,6 +129,9 @@ class Tally:
     started: str = ""
     """When the tally began, as the caller wrote it (an ISO date, say)."""
     id: str = ""
+    number: int = 0
+    """The number the tally is listed and picked by, kept with it (0: given none when it
+    began, as tallies saved before numbers were kept)."""
 
     def __post_init__(self) -> None:
         names = check_names(self.names)
@@ -148,6 +151,7 @@ class Tally:
         variants: Sequence[str | Variant] = (),
         started: str = "",
         id: str = "",
+        number: int = 0,
     ) -> Tally:
         """A tally for these players (2, 3, 4 or 6, in seating order); TallyError if not."""
         names = check_names(names)
@@ -155,7 +159,7 @@ class Tally:
             rules = RuleSet.of(len(names), target, variants)
         except RuleSetError as exc:
             raise TallyError(str(exc)) from None
-        return cls(rules, names, started=started, id=id)
+        return cls(rules, names, started=started, id=id, number=number)
 
     # --- sides ---------------------------------------------------------------------------
 
@@ -344,6 +348,7 @@ class Tally:
         return {
             "version": FORMAT_VERSION,
             "id": self.id,
+            "number": self.number,
             "started": self.started,
             "players": self.rules.players,
             "target": self.rules.target,
@@ -365,6 +370,7 @@ class Tally:
                 tuple(data["names"]),
                 started=str(data.get("started", "")),
                 id=str(data.get("id", "")),
+                number=int(data.get("number", 0)),
             )
             sides = tally.side_count
             hands = tuple(_hand_from(h, sides) for h in data["hands"])

@@ -219,6 +219,36 @@ def test_the_command_lists_and_exports_saved_tallies(
     assert "1 player is not a Scopa table" in capsys.readouterr().err
 
 
+def test_a_tally_keeps_its_number_when_others_are_added(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`tally --list` numbered the tallies newest first, so adding one renumbered them all and
+    `--resume 2` picked another tally than the list had shown as 2 a minute before."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    store = TallyStore(tmp_path / "scopa-net")
+    # A tally saved before numbers were kept, then two begun at the prompt in the same minute
+    # (the second's id sorts first).
+    write_tally(tmp_path, Tally.new(["Ada", "Bruno"], id="20261201-1100-ada-bruno"))
+
+    def listed() -> list[str]:
+        assert main(["tally", "--list"]) == 0
+        return [" ".join(line.split()[:2]) for line in capsys.readouterr().out.splitlines()]
+
+    assert listed() == ["1. 20261201-1100-ada-bruno"]
+    type_into(TallyController(None, store=store, now=lambda: NOON), ["Zia Yul", "", "", "quit"])
+    assert listed() == ["1. 20261201-1100-ada-bruno", "2. 20261201-1200-zia-yul"]
+    type_into(TallyController(None, store=store, now=lambda: NOON), ["Abe Bea", "", "", "quit"])
+    assert listed() == [
+        "1. 20261201-1100-ada-bruno",
+        "2. 20261201-1200-zia-yul",
+        "3. 20261201-1200-abe-bea",
+    ]
+    for number, first in (("1", "Ada"), ("2", "Zia"), ("3", "Abe")):  # --resume reads the same
+        assert main(["tally", "--export", number, "--format", "csv"]) == 0
+        assert capsys.readouterr().out.startswith(f"hand,{first},")
+    assert store.latest_unfinished() == store.load("3")
+
+
 def test_ctrl_d_in_the_middle_of_a_count_says_the_hand_was_not_scored(tmp_path: Path) -> None:
     """Ctrl-D during `count` (or at "score it (y/n)?") left with "Saved as ..." alone, and
     the hand counted line by line was gone without a word."""
