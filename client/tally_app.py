@@ -3,19 +3,22 @@
 :class:`TallyController` holds no terminal: it takes a line and returns what to print, so it is
 tested without one. :func:`run_tally` puts it behind a prompt-toolkit prompt with the game
 client's conventions: tab completion, history (Up/Down), ``help``, one-line errors, Ctrl-C
-clears the line, Ctrl-D leaves, a bottom toolbar unless ``--plain``.
+clears the line, Ctrl-D leaves, a bottom toolbar unless ``--plain``. From a script (the input
+is not a terminal) it reads the input's lines instead, as if typed, and prints plain text.
 """
 
 from __future__ import annotations
 
 import enum
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
+from typing import TextIO
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
-from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.formatted_text import FormattedText, fragment_list_to_text
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 from prompt_toolkit.shortcuts import print_formatted_text
@@ -652,7 +655,10 @@ def run_tally(
     input: Input | None = None,
     output: Output | None = None,
 ) -> int:
-    """Run the score keeper at a prompt until the person leaves; the exit status."""
+    """Run the score keeper at a prompt until the person leaves; the exit status. With no
+    ``input`` given and no terminal to type at, it reads the lines of the script's input."""
+    if input is None and not sys.stdin.isatty():
+        return run_from_lines(controller, sys.stdin, sys.stdout)
     style = display.style()
     session: PromptSession[str] = PromptSession(
         completer=TallyCompleter(controller),
@@ -679,4 +685,23 @@ def run_tally(
             show(controller.leave())
             break
         show(controller.handle(line))
+    return 0
+
+
+def run_from_lines(controller: TallyController, lines: Iterable[str], out: TextIO) -> int:
+    """Run the score keeper on lines read from a script, each as if typed at the prompt,
+    printing what it says as plain text (no prompt, no toolbar); the end of the input leaves,
+    as Ctrl-D does. The exit status."""
+
+    def show(said: Lines) -> None:
+        for line in said:
+            out.write(fragment_list_to_text(line) + "\n")
+        out.flush()
+
+    show(controller.opening())
+    for line in lines:
+        show(controller.handle(line.rstrip("\r\n")))
+        if controller.finished:
+            return 0
+    show(controller.leave())
     return 0

@@ -104,9 +104,12 @@ def env_without_coverage() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if not k.startswith("COVERAGE_")}
 
 
-def run_scopa_net(*args: str, home: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """``scopa-net ARGS`` as a person runs it: in a process of its own, with no input, and
-    its data and configuration under ``home`` when given."""
+def run_scopa_net(
+    *args: str, home: Path | None = None, input: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``scopa-net ARGS`` as a person runs it: in a process of its own, with no input (or
+    ``input`` through a pipe, as from a script), and its data and configuration under
+    ``home`` when given."""
     env = dict(os.environ)
     if home is not None:
         env |= {"XDG_DATA_HOME": str(home), "XDG_CONFIG_HOME": str(home)}
@@ -115,7 +118,8 @@ def run_scopa_net(*args: str, home: Path | None = None) -> subprocess.CompletedP
         capture_output=True,
         text=True,
         env=env,
-        stdin=subprocess.DEVNULL,
+        input=input,
+        stdin=subprocess.DEVNULL if input is None else None,
         timeout=60,
         check=False,
     )

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from app_driver import RecordingOutput
+from helpers import run_scopa_net
 from prompt_toolkit.input import create_pipe_input
 
 from scopa_net.client.style import Display
@@ -390,3 +391,23 @@ def test_going_back_in_a_count_offers_the_earlier_answer() -> None:
 
 def render_lines(lines: list) -> str:
     return "\n".join("".join(text for _, text in line) for line in lines)
+
+
+def test_from_a_script_the_score_keeper_reads_lines_quietly(tmp_path: Path) -> None:
+    """`tally --resume` with its input from a pipe printed prompt-toolkit's "Input is not a
+    terminal" warning, and its prompts and toolbar drawn as escapes among the answers."""
+    started = run_scopa_net("tally", "Ada", "Bruno", home=tmp_path, input="+2 ada\ndone\ny\n")
+    assert started.returncode == 0, started.stderr
+    assert started.stderr == ""
+    out = started.stdout.splitlines()
+    assert "Hand 1 so far: Ada 2, Bruno 0. 'done' scores it." in out
+    assert "After it: Ada 2, Bruno 0. Score this hand?" in out
+    assert out[-1].startswith("Saved as ")  # the input's end leaves, as Ctrl-D does
+    resumed = run_scopa_net("tally", "--resume", "1", home=tmp_path, input="+1 bruno\nquit\n")
+    assert resumed.returncode == 0, resumed.stderr
+    assert resumed.stderr == ""
+    assert "\x1b" not in resumed.stdout
+    out = resumed.stdout.splitlines()
+    assert out[0] == "Scopa score keeper: Ada v Bruno."
+    assert "  1. Ada     2   9 to go" in out
+    assert "Hand 2 so far: Ada 0, Bruno 1. 'done' scores it." in out
