@@ -194,6 +194,9 @@ class PassAndPlayApp:
         self._carry: list[FormattedText] = []
         self._on_screen_now: set[str] = set()
         """The text of each line printed since the screen was last cleared."""
+        self._checks: list[list[FormattedText]] = []
+        """Each seat's deal-check lines not yet printed: they are printed in seat order, once
+        every seat has checked the round (each seat's events come in on their own)."""
         self.asking_rematch = False
         """The match is over and "play again?" is waiting for y or n."""
         self.matches_over = 0
@@ -388,6 +391,7 @@ class PassAndPlayApp:
                     async with trio.open_nursery() as pumps:
                         for index, session in enumerate(sessions):
                             pumps.start_soon(self._pump_events, index, session)
+                    self._flush_deal_checks()
                     scope.cancel()
 
     async def _pump_events(self, index: int, session: Session) -> None:
@@ -402,12 +406,12 @@ class PassAndPlayApp:
         match event:
             case Message(seat=None, text=text, local=True):
                 # Each seat's own client speaking: its deal check, its transcript, a warning.
+                style = "class:error" if "FAILED" in text else "class:notice"
                 if text.lower().startswith(DEAL_CHECK):
                     line = f"{name}'s deal check: {text[len(DEAL_CHECK) :]}"
+                    self._deal_checked(index, FormattedText([(style, line)]))
                 else:
-                    line = f"{name}: {text}"
-                style = "class:error" if "FAILED" in text else "class:notice"
-                self._public([FormattedText([(style, line)])], carry=True)
+                    self._public([FormattedText([(style, f"{name}: {text}")])], carry=True)
                 return
             case Message() if index != 0:
                 return  # chat and the host's notices: printed once, by the first seat
@@ -440,6 +444,20 @@ class PassAndPlayApp:
                         self._public([FormattedText([("", REMATCH_QUESTION)])], carry=True)
                 return
         seat.handle_event(event)
+
+    def _deal_checked(self, index: int, line: FormattedText) -> None:
+        """A seat's deal check is in: print the round's checks, in seat order, once every
+        seat has given its own."""
+        while len(self._checks) < len(self.seats):
+            self._checks.append([])
+        self._checks[index].append(line)
+        while all(self._checks):
+            self._public([checks.pop(0) for checks in self._checks], carry=True)
+
+    def _flush_deal_checks(self) -> None:
+        """The sessions have ended: print the checks that came in, still in seat order."""
+        while any(self._checks):
+            self._public([checks.pop(0) for checks in self._checks if checks], carry=True)
 
     def _check_turns(self) -> None:
         """Start a handover when a person's turn has come and nobody holds the keyboard."""

@@ -189,8 +189,9 @@ def test_between_clears_only_the_person_at_the_keyboard_sees_a_hand(
         assert re.search(r"(?<!Last {6})(Ada|Bruno) plays ", told), end  # not the board's
     for line in re.findall(r"The last capture also takes the table: .*", text):
         assert re.search(r"\((Ada|Bruno)\)\.$", line.strip()), line
-    assert "Ada's deal check: verified" in text
-    assert "Bruno's deal check: verified" in text
+    checks = re.findall(r"(\w+)'s deal check: verified", text)
+    assert checks
+    assert checks == ["Ada", "Bruno"] * (len(checks) // 2)  # in seat order
     assert "Play again, all of you at this terminal" in text
     assert "No rematch." in text
     assert app.matches_over == len(answers)
@@ -324,3 +325,39 @@ def test_the_screen_printer_cuts_long_lines_between_words() -> None:
     lines = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out.text).replace("\r", "").split("\n")
     lines = [line.rstrip() for line in lines if line.strip()]
     assert lines == ["Bruno's turn: press Enter when", "Bruno has the keyboard."]
+
+
+def test_the_deal_checks_are_printed_in_seat_order_however_they_come_in() -> None:
+    """Each seat's session checks the round on its own, and their lines were printed as they
+    came in: "Carla's deal check", then Ada's, then Bruno's, in another order every round."""
+    from types import SimpleNamespace
+
+    from prompt_toolkit.formatted_text import FormattedText
+
+    from scopa_net.client.session import Message
+
+    names = ("Ada", "Bruno", "Carla")
+    app = PassAndPlayApp(lambda: None, Display(color=False))  # type: ignore[arg-type,return-value]
+    printed: list[FormattedText] = []
+    app.printer = SimpleNamespace(show=printed.extend)  # type: ignore[assignment]
+    app.seats = [SimpleNamespace(state=SimpleNamespace(names=names, seat=s)) for s in range(3)]  # type: ignore[misc]
+
+    def checked(seat: int, round_no: int) -> None:
+        text = f"Deal check: verified (round {round_no})"
+        app._event(seat, Message(seat=None, text=text, local=True))
+
+    for seat, round_no in [(2, 1), (0, 1), (2, 2), (1, 1), (1, 2), (0, 2), (1, 3), (0, 3)]:
+        checked(seat, round_no)
+    assert plain(printed).splitlines() == [
+        "Ada's deal check: verified (round 1)",
+        "Bruno's deal check: verified (round 1)",
+        "Carla's deal check: verified (round 1)",
+        "Ada's deal check: verified (round 2)",
+        "Bruno's deal check: verified (round 2)",
+        "Carla's deal check: verified (round 2)",
+    ]
+    app._flush_deal_checks()  # Carla's session ended before its check of round 3
+    assert plain(printed).splitlines()[6:] == [
+        "Ada's deal check: verified (round 3)",
+        "Bruno's deal check: verified (round 3)",
+    ]
