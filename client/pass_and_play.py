@@ -62,6 +62,7 @@ SessionsOpener = Callable[[], AbstractAsyncContextManager[list[Session]]]
 
 
 DEAL_CHECK = "deal check: "
+TRANSCRIPT_SAVED = "Transcript saved: "
 """How a seat's own deal-check message starts (any case); shown with the seat's name."""
 
 
@@ -194,9 +195,11 @@ class PassAndPlayApp:
         self._carry: list[FormattedText] = []
         self._on_screen_now: set[str] = set()
         """The text of each line printed since the screen was last cleared."""
-        self._checks: list[list[FormattedText]] = []
-        """Each seat's deal-check lines not yet printed: they are printed in seat order, once
-        every seat has checked the round (each seat's events come in on their own)."""
+        self._in_order: dict[str, list[list[FormattedText]]] = {}
+        """Lines every seat's own client prints once a round or a match (its deal check, where
+        its transcript was saved), by kind, then by seat, not yet printed: they are printed in
+        seat order once every seat has said its line (each seat's events come in on their
+        own, in no fixed order)."""
         self.asking_rematch = False
         """The match is over and "play again?" is waiting for y or n."""
         self.matches_over = 0
@@ -391,7 +394,7 @@ class PassAndPlayApp:
                     async with trio.open_nursery() as pumps:
                         for index, session in enumerate(sessions):
                             pumps.start_soon(self._pump_events, index, session)
-                    self._flush_deal_checks()
+                    self._flush_seat_lines()
                     scope.cancel()
 
     async def _pump_events(self, index: int, session: Session) -> None:
@@ -409,7 +412,10 @@ class PassAndPlayApp:
                 style = "class:error" if "FAILED" in text else "class:notice"
                 if text.lower().startswith(DEAL_CHECK):
                     line = f"{name}'s deal check: {text[len(DEAL_CHECK) :]}"
-                    self._deal_checked(index, FormattedText([(style, line)]))
+                    self._in_seat_order(DEAL_CHECK, index, FormattedText([(style, line)]))
+                elif text.startswith(TRANSCRIPT_SAVED):
+                    line = FormattedText([(style, f"{name}: {text}")])
+                    self._in_seat_order(TRANSCRIPT_SAVED, index, line)
                 else:
                     self._public([FormattedText([(style, f"{name}: {text}")])], carry=True)
                 return
@@ -445,19 +451,19 @@ class PassAndPlayApp:
                 return
         seat.handle_event(event)
 
-    def _deal_checked(self, index: int, line: FormattedText) -> None:
-        """A seat's deal check is in: print the round's checks, in seat order, once every
-        seat has given its own."""
-        while len(self._checks) < len(self.seats):
-            self._checks.append([])
-        self._checks[index].append(line)
-        while all(self._checks):
-            self._public([checks.pop(0) for checks in self._checks], carry=True)
+    def _in_seat_order(self, kind: str, index: int, line: FormattedText) -> None:
+        """A seat's line of ``kind`` is in: print that kind's lines, in seat order, once every
+        seat has said one."""
+        lines = self._in_order.setdefault(kind, [[] for _ in self.seats])
+        lines[index].append(line)
+        while all(lines):
+            self._public([said.pop(0) for said in lines], carry=True)
 
-    def _flush_deal_checks(self) -> None:
-        """The sessions have ended: print the checks that came in, still in seat order."""
-        while any(self._checks):
-            self._public([checks.pop(0) for checks in self._checks if checks], carry=True)
+    def _flush_seat_lines(self) -> None:
+        """The sessions have ended: print the lines that came in, each kind in seat order."""
+        for lines in self._in_order.values():
+            while any(lines):
+                self._public([said.pop(0) for said in lines if said], carry=True)
 
     def _check_turns(self) -> None:
         """Start a handover when a person's turn has come and nobody holds the keyboard."""

@@ -356,8 +356,32 @@ def test_the_deal_checks_are_printed_in_seat_order_however_they_come_in() -> Non
         "Bruno's deal check: verified (round 2)",
         "Carla's deal check: verified (round 2)",
     ]
-    app._flush_deal_checks()  # Carla's session ended before its check of round 3
+    app._flush_seat_lines()  # Carla's session ended before its check of round 3
     assert plain(printed).splitlines()[6:] == [
         "Ada's deal check: verified (round 3)",
         "Bruno's deal check: verified (round 3)",
+    ]
+
+
+def test_where_each_transcript_was_saved_is_printed_in_seat_order() -> None:
+    """At a match's end each seat's session saves its transcript on its own, and the
+    "Transcript saved" lines came in any order (Bruno, Ada, Carla, seen by hand)."""
+    from types import SimpleNamespace
+
+    from prompt_toolkit.formatted_text import FormattedText
+
+    from scopa_net.client.session import Message
+
+    names = ("Ada", "Bruno", "Carla")
+    app = PassAndPlayApp(lambda: None, Display(color=False))  # type: ignore[arg-type,return-value]
+    printed: list[FormattedText] = []
+    app.printer = SimpleNamespace(show=printed.extend)  # type: ignore[assignment]
+    app.seats = [SimpleNamespace(state=SimpleNamespace(names=names, seat=s)) for s in range(3)]  # type: ignore[misc]
+    for seat in (1, 0, 2):
+        text = f"Transcript saved: /home/t/{names[seat]}.scopa"
+        app._event(seat, Message(seat=None, text=text, local=True))
+    assert plain(printed).splitlines() == [
+        "Ada: Transcript saved: /home/t/Ada.scopa",
+        "Bruno: Transcript saved: /home/t/Bruno.scopa",
+        "Carla: Transcript saved: /home/t/Carla.scopa",
     ]
