@@ -277,12 +277,15 @@ class Controller:
                 sheet = self._sheet()
                 self._show(sheet)
                 self._hold_after_sheet(len(sheet), tuple(scores))
-            case MatchOver(winner=winner, match_scores=scores, rounds=rounds):
+            case MatchOver(winner=winner, match_scores=scores, rounds=rounds, voids=voids):
                 self._release()
                 state.match_over = True
                 state.scores = scores
                 assert state.view is not None
-                self._show([match_summary(state.view, winner, scores, rounds, state.names)])
+                summary = match_summary(
+                    state.view, winner, scores, rounds, state.names, voids=voids
+                )
+                self._show([summary])
                 if getattr(self.session, "offer_rematch", False):
                     state.asking = Asking.REMATCH
                     self._say("Play again with the same players?")

@@ -171,10 +171,12 @@ class LocalSession:
         """Deal and play rounds until a side wins; the event channel closes at the end."""
         async with self._send:
             match = self._match
+            voids = 0
             while not match.over:
                 rnd = match.deal(self._deck())
                 view = match.view_for(self._seat)
                 if rnd.void:
+                    voids += 1
                     await self._send.send(VoidDeal(view=view))
                     continue
                 await self._send.send(RoundStarted(view=view))
@@ -202,6 +204,7 @@ class LocalSession:
                     winner=match.winner,
                     match_scores=tuple(match.scores),
                     rounds=len(match.results),
+                    voids=voids,
                 )
             )
 

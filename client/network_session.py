@@ -514,6 +514,9 @@ class NetworkSession:
         """For the player hosting (``play --lan``): how friends join; ``who`` shows it."""
         self.match_no = 1
         """Which match at this table the seat plays (one more after each agreed rematch)."""
+        self._voids = 0
+        """Rounds of this match seen void (``round_void``): the host numbers them as rounds,
+        but they were not played out."""
         self.take_back_with: str | None = None
         """The command that takes the seat back, where it is not ``join`` (``play --lan``)."""
 
@@ -1086,8 +1089,14 @@ class NetworkSession:
         if view.round_number:
             self._emit(RoundStarted(view=view))
         if view.winner is not None:
-            scores = view.scores
-            self._emit(MatchOver(winner=view.winner, match_scores=scores, rounds=view.round_number))
+            self._emit(
+                MatchOver(
+                    winner=view.winner,
+                    match_scores=view.scores,
+                    rounds=view.round_number - self._voids,
+                    voids=self._voids,
+                )
+            )
 
     def _caught_up_by_snapshot(self, msg: m.Snapshot) -> None:
         """A snapshot instead of the events: the board and who sits where, but not the round's
@@ -1224,6 +1233,8 @@ class NetworkSession:
             self._save_transcript()
         if isinstance(e, m.RoundCommit | m.BlindRound):
             self._away_names.clear()  # a new round: whoever holds a seat now plays it
+        if isinstance(e, m.RoundVoid):
+            self._voids += 1
         if isinstance(e, m.RoundCommit) and not self.check_deals:
             self._seed = secrets.token_bytes(32)
             commit = seat_commitment(e.round_id, self.seat, self._seed)
@@ -1284,13 +1295,20 @@ class NetworkSession:
             # The match is over: its seat is not kept on disk (a rematch keeps it again).
             self._finished = self._record
             self._forget_record()
-            rounds = view.round_number
+            rounds = view.round_number - self._voids  # played out; the voids are said apart
             if saved is not None:  # told first, so the match's result and the rematch question
                 where = _shown_path(saved)  # come last, just above the prompt
                 self._emit(Message(seat=None, text=f"Transcript saved: {where}", local=True))
                 text = f"Check it any time with: scopa-net verify {where}"
                 self._emit(Message(seat=None, text=text, local=True))
-            self._emit(MatchOver(winner=e.winner or 0, match_scores=tuple(e.scores), rounds=rounds))
+            self._emit(
+                MatchOver(
+                    winner=e.winner or 0,
+                    match_scores=tuple(e.scores),
+                    rounds=rounds,
+                    voids=self._voids,
+                )
+            )
             if not self.offer_rematch:
                 await self._send_quietly(m.Rematch(agree=False))  # say so: nobody waits for us
                 return True
@@ -1324,6 +1342,7 @@ class NetworkSession:
             return True
         if e.state == "agreed":
             self.match_no = e.match_no + 1
+            self._voids = 0
             assert self.table_id is not None
             start = opening_snapshot(self.rules, seat=self.seat, seq=e.seq, table_id=self.table_id)
             self.mirror = SeatMirror(start)

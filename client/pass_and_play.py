@@ -44,7 +44,7 @@ from scopa_net.client.guest import run_beside_prompt
 from scopa_net.client.keys import make_key_bindings
 from scopa_net.client.launch import one_line_failures
 from scopa_net.client.network_session import TableChoice, open_network_session
-from scopa_net.client.scoresheet import score_sheet
+from scopa_net.client.scoresheet import rounds_taken, score_sheet
 from scopa_net.client.session import Event, MatchOver, Message, RoundOver, Session, VoidDeal
 from scopa_net.client.style import Display
 from scopa_net.errors import IllegalPlayError
@@ -437,12 +437,13 @@ class PassAndPlayApp:
             case VoidDeal() if index == 0:
                 seat.handle_event(event)
                 return
-            case MatchOver(winner=winner, match_scores=scores, rounds=rounds):
+            case MatchOver(winner=winner, match_scores=scores, rounds=rounds, voids=voids):
                 seat.state.match_over = True
                 seat.state.scores = scores
                 if index == 0 and seat.state.view is not None:
                     # Carried: the last play's clear may come just after these lines.
-                    result = _match_line(seat.state.view, winner, scores, rounds, seat)
+                    taken = rounds_taken(rounds, voids)
+                    result = _match_line(seat.state.view, winner, scores, taken, seat)
                     self._public([result], carry=True)
                     self.matches_over += 1
                     if getattr(seat.session, "offer_rematch", False):
@@ -609,16 +610,15 @@ def _public_command(line: str, display: Display) -> str | None:
 
 
 def _match_line(
-    view: SeatView, winner: int, scores: Sequence[int], rounds: int, seat: Controller
+    view: SeatView, winner: int, scores: Sequence[int], rounds: str, seat: Controller
 ) -> FormattedText:
     who = render.side_label(winner, view, seat.state.names)
     verb = "win" if " & " in who else "wins"
     final = " to ".join(str(s) for s in sorted(scores, reverse=True))
-    plural = "s" if rounds != 1 else ""
     return FormattedText(
         [
             ("class:winner", f"{who} {verb} the match"),
-            ("", f", {final}, after {rounds} round{plural}."),
+            ("", f", {final}, after {rounds}."),
         ]
     )
 

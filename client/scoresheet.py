@@ -123,18 +123,30 @@ def level_past_target(view: SeatView, match_scores: Sequence[int], names: Sequen
     return f"{who} are level at {top}, {where}: one more round decides."
 
 
+def rounds_taken(rounds: int, voids: int = 0) -> str:
+    """``3 rounds``, or ``3 rounds (1 void)``: the rounds played out, and the void ones apart."""
+    played = f"{rounds} round{'s' if rounds != 1 else ''}"
+    return f"{played} ({voids} void{'s' if voids != 1 else ''})" if voids else played
+
+
 def match_summary(
-    view: SeatView, winner: int, match_scores: Sequence[int], rounds: int, names: Sequence[str]
+    view: SeatView,
+    winner: int,
+    match_scores: Sequence[int],
+    rounds: int,
+    names: Sequence[str],
+    *,
+    voids: int = 0,
 ) -> FormattedText:
-    """One line: who won, the final score and how many rounds it took."""
+    """One line: who won, the final score and how many rounds it took (rounds played out;
+    void ones counted apart)."""
     alone_me = view.rules.seats_of(winner) == (view.seat,)
     who = "You" if alone_me else side_label(winner, view, names)
     verb = "win" if alone_me or " & " in who else "wins"
     final = " to ".join(str(s) for s in sorted(match_scores, reverse=True))
-    plural = "s" if rounds != 1 else ""
     return FormattedText(
         [
             ("class:winner", f"{who} {verb} the match"),
-            ("", f", {final}, after {rounds} round{plural}."),
+            ("", f", {final}, after {rounds_taken(rounds, voids)}."),
         ]
     )

@@ -64,6 +64,9 @@ class MatchOver:
     winner: int
     match_scores: tuple[int, ...]
     rounds: int
+    """Rounds played out (scored): a void round is not one."""
+    voids: int = 0
+    """Rounds void (three kings on the table; at a blind table, a person gone), apart."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -355,6 +355,7 @@ class _Reporting:
         return getattr(self._session, name)
 
     async def receive(self) -> object:
+        from scopa_net.client.scoresheet import rounds_taken
         from scopa_net.client.session import MatchOver, RoundOver
 
         event = await self._session.events.receive()
@@ -367,5 +368,6 @@ class _Reporting:
             mine = rules.side_of(seat) if rules is not None else seat
             outcome = "won" if event.winner == mine else "lost"
             scores = "-".join(map(str, event.match_scores))
-            self._say(f"match over after {plural(event.rounds, 'round')}, {outcome} {scores}")
+            after = rounds_taken(event.rounds, event.voids)
+            self._say(f"match over after {after}, {outcome} {scores}")
         return event

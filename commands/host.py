@@ -28,6 +28,7 @@ from scopa_net.commands.options import (
     add_think_option,
     at_least,
     blind_table,
+    plural,
     port_number,
     seconds,
     table_password,
@@ -518,8 +519,10 @@ def _export(journal: Journal, args: argparse.Namespace) -> int:
         raise CommandError(
             f"cannot write {out}: {why}; give --out a file in a folder that exists", EXIT_LOCAL
         ) from None
-    rounds = len(transcript.rounds)
-    counted = "1 round" if rounds == 1 else f"{rounds} rounds"
+    voids = sum(r.void is not None for r in transcript.rounds)
+    counted = plural(len(transcript.rounds) - voids, "round")  # played out; voids apart
+    if voids:
+        counted += f" and {plural(voids, 'void round')}"
     if len(matches) > 1:
         counted = f"match {match_no} of {len(matches)}, {counted}"
     print(f"wrote {out} ({counted}); check it with `scopa-net verify {out}`")

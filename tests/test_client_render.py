@@ -233,6 +233,11 @@ def test_match_summary_names_the_winner() -> None:
     assert you == "You win the match, 11 to 7, after 3 rounds."
     them = render.plain([match_summary(view, 1, (4, 12), 1, NAMES)])
     assert them == "Bot 1 wins the match, 12 to 4, after 1 round."
+    # Rounds played out, and the void ones (kings, or a person gone from a blind round) apart.
+    voids = render.plain([match_summary(view, 0, (11, 7), 3, NAMES, voids=1)])
+    assert voids == "You win the match, 11 to 7, after 3 rounds (1 void)."
+    voids = render.plain([match_summary(view, 0, (11, 7), 1, NAMES, voids=2)])
+    assert voids == "You win the match, 11 to 7, after 1 round (2 voids)."
 
 
 def test_toolbar_shows_turn_score_stock_and_connection(match: Match) -> None:
