@@ -28,8 +28,13 @@ from pathlib import Path
 from typing import Any
 
 from scopa_net.client.style import Display, SuitNames, color_wanted
+from scopa_net.names import reads_as_computer
 from scopa_net.text_limits import NAME_LEN
 
+COMPUTER_NAME_REFUSED = (
+    "that reads as a computer player's name (they are called bot 1, bot 2...); choose another"
+)
+"""Why a person's name such as ``bot 3`` is refused (at ``--name`` and at ``name``)."""
 DEFAULT_NAME = "Player"
 """The name when neither the settings nor the operating system give one."""
 _TRUE = {"1", "true", "yes", "on"}
@@ -92,6 +97,8 @@ def _name(value: object, where: str) -> str:
         raise ConfigError(
             f"invalid {where}: a name is at most {NAME_LEN} characters (this one has {len(name)})"
         )
+    if reads_as_computer(name):
+        raise ConfigError(f"invalid {where}: {name!r}: {COMPUTER_NAME_REFUSED}")
     return name
 
 

@@ -28,6 +28,7 @@ from scopa_net.client.commands import (
     Simple,
     parse_command,
 )
+from scopa_net.client.config import COMPUTER_NAME_REFUSED
 from scopa_net.client.moves import resolve_play
 from scopa_net.client.scoresheet import SHEET_WIDTH, match_summary, score_sheet
 from scopa_net.client.session import (
@@ -46,7 +47,7 @@ from scopa_net.client.session import (
 from scopa_net.client.style import Display
 from scopa_net.errors import AmbiguousPlayError, IllegalPlayError
 from scopa_net.match import match_winner
-from scopa_net.names import clean_chat, clean_name
+from scopa_net.names import clean_chat, clean_name, reads_as_computer
 from scopa_net.notation import format_card
 from scopa_net.plays import Play, PlayRecord
 from scopa_net.scoring import RoundScore
@@ -588,6 +589,9 @@ class Controller:
         name = clean_name(wanted)
         if not name:
             self._error(f"invalid name: {wanted!r}: a name needs a letter, a digit or a symbol")
+            return
+        if reads_as_computer(name):
+            self._error(f"invalid name: {name!r}: {COMPUTER_NAME_REFUSED}")
             return
         if name == mine:
             self._say(f"You are {mine} already.")

@@ -22,7 +22,8 @@ by the client before it prints, in case a host does not):
   (the Hangul fillers, the braille blank);
 - a name also loses ``<`` and ``>`` (chat is shown as ``<name> text``, so no name can close
   its own brackets), before everything above, must start with a letter, digit or symbol, must
-  show at least one, and is cut to :data:`NAME_COLUMNS` terminal columns.
+  show at least one, and is cut to :data:`NAME_COLUMNS` terminal columns; and a person's name
+  may not read as a computer player's (:func:`reads_as_computer`: ``bot``, ``bot 3``).
 
 Everything here is pure: str in, str out.
 """
@@ -139,6 +140,16 @@ def clean_name(name: str) -> str:
     return _cut_to_width(text[start:], NAME_COLUMNS)
 
 
+_COMPUTER_NAME = re.compile(r"bot(?: ?[0-9]+)?(?: \([0-9]+\))?", re.IGNORECASE)
+
+
+def reads_as_computer(name: str) -> bool:
+    """Whether ``name``, cleaned, would pass for a computer player's: ``bot``, ``bot 3``,
+    ``Bot 3 (2)`` (computers are called ``bot N`` at a table), whatever the case. A person may
+    not take such a name: others would read their plays as a computer's."""
+    return _COMPUTER_NAME.fullmatch(clean_name(name)) is not None
+
+
 def unique_name(name: str, taken: Iterable[str]) -> str:
     """``name``, or ``name (2)``, ``name (3)``... so that no two seats show the same name
     (compared without case)."""
@@ -166,5 +177,6 @@ __all__ = [
     "clean_name",
     "clean_text",
     "display_width",
+    "reads_as_computer",
     "unique_name",
 ]

@@ -67,7 +67,7 @@ from scopa_net.fair.transcript import (
     VoidNotice,
 )
 from scopa_net.match import Match
-from scopa_net.names import clean_chat, clean_name, unique_name
+from scopa_net.names import clean_chat, clean_name, reads_as_computer, unique_name
 from scopa_net.plays import Play, play_code
 from scopa_net.rules import RuleSet
 from scopa_net.view import SeatView
@@ -380,7 +380,10 @@ class Table:
     def seat_name(self, seat: int, wanted: str) -> str:
         """The name ``seat`` will show: ``wanted`` made safe (:mod:`scopa_net.names`), and
         told apart from the other seats' names."""
-        name = clean_name(wanted) or f"Player {seat + 1}"
+        name = clean_name(wanted)
+        if reads_as_computer(name):
+            name = ""  # a person never passes for a computer player
+        name = name or f"Player {seat + 1}"
         others = [s.name for i, s in enumerate(self.seats) if i != seat and s.name is not None]
         return unique_name(name, others)
 
@@ -390,6 +393,8 @@ class Table:
         s = self.seats[seat]
         if s.kind is not SeatKind.HUMAN:
             raise TableError(ErrorCode.WRONG_PHASE, f"seat {seat} is not played by a person")
+        if reads_as_computer(wanted):
+            return None  # refused as a name that settles on the seat's own: nothing changes
         name = self.seat_name(seat, wanted)
         if name == s.name:
             return None

@@ -217,6 +217,14 @@ CASES = [
         "invalid --name: a name is at most 32 characters (this one has 33)",
     ),
     (
+        "--name that reads as a computer player's",
+        ["join", "{host}", "--name", "Bot 3"],
+        (),
+        EXIT_USAGE,
+        "invalid --name: 'Bot 3': that reads as a computer player's name (they are called "
+        "bot 1, bot 2...); choose another",
+    ),
+    (
         "wrong password",
         ["join", "{host}", "--table", "1", "--password", "nope"],
         (),

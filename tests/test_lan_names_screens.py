@@ -295,3 +295,39 @@ async def test_a_person_who_leaves_for_good_is_not_named_for_the_computer_that_p
             assert f"Seat {seat}: open seat, a computer plays it" in listed
             seats.cancel_scope.cancel()
         nursery.cancel_scope.cancel()
+
+
+async def test_a_person_cannot_take_a_computer_players_name() -> None:
+    """A person could call themselves "bot 3" (at ``--name``, or with ``name`` in the game),
+    and every screen then read their plays as a computer's. The game's ``name`` now refuses
+    it in one line saying why; and the host, asked by a client that does not check, gives
+    no seat such a name: at the table it is "Player N", and a rename to it changes nothing."""
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01)
+        rules = RuleSet.of(3, 11)
+        async with trio.open_nursery() as seats:
+            opened = TableChoice(create=create(rules, bots=1))
+            cm = open_network_session("127.0.0.1", host.port, opened, name="Ada")
+            ada = Player(await seats.start(_hold, cm))
+            seats.start_soon(ada.pump)
+            there = TableChoice(table_id=ada.session.table_id)
+            cm = open_network_session("127.0.0.1", host.port, there, name="bot 3")
+            bruno = Player(await seats.start(_hold, cm))  # a client that does not check
+            seats.start_soon(bruno.pump)
+            await until(lambda: "Table: Player 2 sat down at the table" in ada.screen.text)
+            assert bruno.session.names[1] == "Player 2"
+
+            await ada.controller.handle_line("name Bot 3")
+            assert ada.screen.lines[-1] == (
+                "invalid name: 'Bot 3': that reads as a computer player's name (they are "
+                "called bot 1, bot 2...); choose another"
+            )
+            await bruno.session.rename("bot")  # the host's own rule: nothing changes
+            await bruno.session.rename("Bruno")
+            await until(lambda: "Table: Player 2 is now called Bruno" in ada.screen.text)
+            assert [line for line in ada.screen.lines if "now called" in line] == [
+                "Table: Player 2 is now called Bruno"
+            ]
+            assert ada.session.names[0] == "Ada"
+            seats.cancel_scope.cancel()
+        nursery.cancel_scope.cancel()
