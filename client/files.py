@@ -42,3 +42,11 @@ def sync_folder(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def names_beside(transcript: Path) -> Path:
+    """The file that names a saved transcript's seats, one name a line by seat, as the client
+    last knew them: transcripts hold no names. It sits in ``transcript-names/`` beside the
+    ``transcripts/`` folder (``transcript-names/KEY-table1-seat0.names``), so that the
+    transcripts folder holds transcripts only (``scopa-net verify transcripts/*``)."""
+    return transcript.parent.parent / "transcript-names" / f"{transcript.stem}.names"

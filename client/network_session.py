@@ -24,7 +24,7 @@ from pathlib import Path
 import trio
 
 from scopa_net.blind_witness import BlindWitness
-from scopa_net.client.files import replace_file
+from scopa_net.client.files import names_beside, replace_file
 from scopa_net.client.seat_store import (
     PendingMove,
     SeatRecord,
@@ -1666,6 +1666,10 @@ class NetworkSession:
         if path is None:
             path = self._transcript_paths[key] = self._transcript_path(folder, data, suffix)
         replace_file(path, data)  # rewritten each round: never the earlier rounds cut short
+        # Transcripts know seats only (protocol.md 6.1): the names beside, for `verify`.
+        names = names_beside(path)
+        names.parent.mkdir(parents=True, exist_ok=True)
+        replace_file(names, "".join(f"{n}\n" for n in self._names).encode())
         return path
 
     def _transcript_path(self, folder: Path, data: bytes, suffix: str) -> Path:

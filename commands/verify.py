@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -204,7 +205,31 @@ def _one_file(
         out(f"{path}: {exc}")
         summary.failures += 1
         return False
-    return _verify_one(transcript, out, summary, pins, pinned_from)
+    names = saved_names(path, transcript.rules.players)
+    return _verify_one(transcript, out, summary, pins, pinned_from, names=names)
+
+
+def saved_names(path: Path, players: int) -> list[str]:
+    """The seats' names the client saved beside a transcript (``FILE.names``, one a line),
+    made safe to show; none when there is no such file or it does not fit the table."""
+    from scopa_net.client.files import names_beside
+    from scopa_net.names import clean_name
+
+    try:
+        lines = names_beside(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+    return (
+        [clean_name(n) or f"seat {s}" for s, n in enumerate(lines)] if len(lines) == players else []
+    )
+
+
+def seat_words(seat: int, mine: int, names: list[str]) -> str:
+    """``seat 2 (you)``, ``seat 1 (Bruno)``, ``seat 2 (Carla, you)``: a seat as the person
+    who saved the file reads it (the transcript's own seat is theirs)."""
+    who = [names[seat]] if seat < len(names) else []
+    who += ["you"] if seat == mine else []
+    return f"seat {seat} ({', '.join(who)})" if who else f"seat {seat}"
 
 
 def _verify_one(
@@ -213,12 +238,19 @@ def _verify_one(
     summary: _Summary,
     pins: set[str],
     pinned_from: str,
+    *,
+    names: list[str],
 ) -> bool:
     from scopa_net.fair.blind.verifier import verify_any as verify_transcript
     from scopa_net.fair.commitments import fingerprint
 
+    mine = transcript.seat
+
+    def named(line: str) -> str:
+        return re.sub(r"\bseat (\d+)\b", lambda f: seat_words(int(f[1]), mine, names), line)
+
     fp = fingerprint(transcript.host_key)
-    out(f"seat {transcript.seat}, {transcript.rules.describe()}, host key {fp}")
+    out(f"{seat_words(mine, mine, names)}, {transcript.rules.describe()}, host key {fp}")
     if pins and _normal(fp) not in pins:
         out(
             f"REFUSED: host key {fp} is not a key pinned by {pinned_from}; if you trust this "
@@ -230,10 +262,15 @@ def _verify_one(
         out("no pinned host key to compare with: check the fingerprint with the host's, or --pin")
     if transcript.stopped is not None:
         s = transcript.stopped
-        out(f"saved as evidence when the client stopped: round {s.round_no}, {s.check}: {s.detail}")
+        out(
+            named(
+                f"saved as evidence when the client stopped: round {s.round_no}, {s.check}: "
+                f"{s.detail}"
+            )
+        )
     verdict = verify_transcript(transcript)
     for line in verdict.lines():
-        out(line)
+        out(named(line))
     unchecked = verdict.not_fair_checked
     if verdict.ok:
         extra = f", but {unchecked} round(s) not fair-checked: no player seed" if unchecked else ""

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from helpers import run_scopa_net
 
+from scopa_net.client.files import names_beside
 from scopa_net.commands.main import main
 from scopa_net.fair.simulate import simulate_match
 from scopa_net.rules import RuleSet
@@ -47,8 +48,32 @@ def test_a_good_file_verifies(saved: list[Path], capsys: pytest.CaptureFixture[s
     rounds = [line for line in out if line.startswith("round ")]
     assert rounds
     assert all(": verified" in line for line in rounds)
-    assert out[0].startswith("seat 0, 2 players")
+    assert out[0].startswith("seat 0 (you), 2 players")
     assert out[-1] == "VERIFIED"
+
+
+def test_seats_are_named_as_the_client_saved_them_beside_the_transcript(
+    saved: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Transcripts hold seats only (protocol.md 6.1): `verify` said "seat 1" where every
+    screen of the game said "Bruno". The file's own seat is "you"; with the names the client
+    saved beside the file, each seat is named too."""
+    assert main(["verify", str(saved[1])]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("seat 1 (you), 2 players"), out
+    assert any("dealer seat 1 (you)" in line for line in out), out
+    copy = tmp_path / "transcripts" / "KEY-table1-seat1.scopa"
+    copy.parent.mkdir()
+    copy.write_bytes(saved[1].read_bytes())
+    names_beside(copy).parent.mkdir()
+    names_beside(copy).write_text("Ada\nBruno\n", encoding="utf-8")
+    assert main(["verify", str(copy)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("seat 1 (Bruno, you), 2 players"), out
+    rounds = [line for line in out if line.startswith("round ")]
+    assert any("dealer seat 0 (Ada)" in line for line in rounds), rounds
+    assert any("dealer seat 1 (Bruno, you)" in line for line in rounds), rounds
+    assert not any(re.search(r"seat \d(?! \()", line) for line in out), out
 
 
 def test_a_tampered_file_says_which_round_and_why(
