@@ -84,6 +84,11 @@ CATCH_UP_QUIET = 0.3
 """Just after a resume, how long the line must stay quiet before the client picks a new seed
 for a round whose start it saw in the catch-up (the rest of the replay may still be coming)."""
 CATCH_UP_WINDOW = 5.0
+LOSS_HELD_FOR = 10.0
+"""Just after this client got back to its host, how long it holds back that a friend "lost
+the connection": a host that restarts has every seat lost (its catch-up says so), and each
+friend's client is back within its reconnect backoff (8 s at most). One back by then was
+never lost to anyone but the host, so the others read only that they are back."""
 RECEIPT_WAIT = 10.0
 """How long after revealing its seed a seat waits for the host's signed receipt before it tells
 its player that none came (the host signs one as soon as it takes the seed: protocol.md 5.4)."""
@@ -514,6 +519,11 @@ class NetworkSession:
         """For the player hosting (``play --lan``): how friends join; ``who`` shows it."""
         self.match_no = 1
         """Which match at this table the seat plays (one more after each agreed rematch)."""
+        self._held_losses: dict[int, tuple[float, int]] = {}
+        """Seats that lost the connection in this client's catch-up, not said yet: seat ->
+        (when it was held, the grace period it had then). See LOSS_HELD_FOR."""
+        self._losses_due = math.inf
+        """When the held losses still true are said (inf: none held)."""
         self._voids = 0
         """Rounds of this match seen void (``round_void``): the host numbers them as rounds,
         but they were not played out."""
@@ -1016,10 +1026,13 @@ class NetworkSession:
             if self._to_resend:
                 await self._resend_caught_up(link)
             await self._send_seed_when_quiet(link)
-            with trio.move_on_at(self._receipt_due) as waiting:
+            with trio.move_on_at(min(self._receipt_due, self._losses_due)) as waiting:
                 msg = await link.receive()  # cancel-safe: bytes read stay in the codec
             if waiting.cancelled_caught:
-                self._receipt_overdue()
+                if trio.current_time() >= self._losses_due:
+                    self._say_held_losses()
+                if trio.current_time() >= self._receipt_due:
+                    self._receipt_overdue()
                 continue
             if isinstance(msg, m.Ping):
                 await link.send(m.Pong(nonce=msg.nonce))
@@ -1426,6 +1439,9 @@ class NetworkSession:
             self._save_record()
             return
         self._save_record()
+        held = self._held_losses.pop(e.seat, None)  # whatever this says follows it, and is true
+        if held is not None and renamed:
+            self._held_losses[e.seat] = held  # still lost, under the new name
         if renamed:
             text = f"{was} is now called {who}"
         elif e.kind == "open":
@@ -1443,6 +1459,8 @@ class NetworkSession:
         elif e.away:
             text = f"{who} stepped away; a computer plays for them until they are back"
         elif not e.connected and e.grace:
+            if self._hold_loss(e.seat, e.grace):
+                return
             text = f"{who} lost the connection; a computer plays for them in {e.grace} s"
         elif not e.connected and e.stand_in:
             text = f"a computer is playing for {who} until they are back"
@@ -1453,6 +1471,27 @@ class NetworkSession:
         else:
             return
         self._emit(Message(seat=None, text=text, table=True))
+
+    def _hold_loss(self, seat: int, grace: int) -> bool:
+        """Hold back that ``seat`` lost the connection, if this client is just back at the
+        host (see LOSS_HELD_FOR); True when held."""
+        now = trio.current_time()
+        if now - self._resumed_at >= LOSS_HELD_FOR:
+            return False
+        self._held_losses[seat] = (now, grace)
+        self._losses_due = min(self._losses_due, self._resumed_at + LOSS_HELD_FOR)
+        return True
+
+    def _say_held_losses(self) -> None:
+        """The losses held back that are still true (the seat did not come back meanwhile),
+        with the grace period left."""
+        held, self._held_losses = self._held_losses, {}
+        self._losses_due = math.inf
+        now = trio.current_time()
+        for seat, (when, grace) in held.items():
+            left = max(0, round(grace - (now - when)))
+            text = f"{self._names[seat]} lost the connection; a computer plays for them in {left} s"
+            self._emit(Message(seat=None, text=text, table=True))
 
     def _forfeit(self) -> None:
         """This seat was forfeit to a computer player (protocol.md 5.4): its token is dead and

@@ -1,0 +1,133 @@
+"""What friends read about each other when their host restarts (virtual time, memory streams).
+
+A host that starts again from its journal marks every person's seat lost (its catch-up carries
+a ``seat_status`` with a grace period for each), and each person's client comes back within
+its reconnect backoff. A friend back that soon was never lost to anyone but the host.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import pytest
+import trio
+import trio.testing
+from hosting import Network, create
+
+from scopa_net.bots.levels import make_player
+from scopa_net.client import render
+from scopa_net.client.controller import Controller
+from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
+from scopa_net.client.style import Display
+from scopa_net.rules import RuleSet
+from scopa_net.server.config import HostConfig
+from scopa_net.server.host import Host
+from scopa_net.server.journal import Journal
+
+
+async def serve(db: str, *, task_status: trio.TaskStatus[Host]) -> None:
+    """A host on the journal ``db``, serving memory streams until cancelled."""
+    config = HostConfig(db=db, advertise=False, grace=60.0, bot_delay=0.5)  # type: ignore[arg-type]
+    host = Host(config, Journal(db))
+    host.writer.threaded = False  # virtual time: no worker thread for the clock to jump past
+    async with trio.open_nursery() as nursery:
+        await nursery.start(partial(host.serve, listen=False))
+        task_status.started(host)
+
+
+class Person:
+    """A person's client: a real session with the game's controller in front of it, playing
+    at random on their turn; ``lines`` is what their screen printed."""
+
+    def __init__(self, session: NetworkSession) -> None:
+        self.session = session
+        self.lines: list[str] = []
+        self.controller = Controller(session, Display(), self._show, lambda: None)
+
+    def _show(self, lines: object) -> None:
+        self.lines += render.plain(lines).splitlines()  # type: ignore[arg-type]
+
+    async def play(self) -> None:
+        player = make_player("random", 1)
+        async for event in self.session.events:
+            self.controller.handle_event(event)
+            view = self.session.view
+            if view is not None and view.my_turn and not view.round_over:
+                with trio.move_on_after(5):
+                    await self.session.submit(player.choose(view))
+
+
+@pytest.mark.parametrize("carla_after", [3.0, 30.0])
+async def test_a_friend_back_within_the_catch_up_is_not_said_to_have_lost_the_connection(
+    autojump_clock: trio.testing.MockClock, tmp_path, carla_after: float
+) -> None:
+    """Ada and Carla play with a computer; the host is stopped and started again. Ada's client
+    is back first; Carla's ``carla_after`` seconds later. Ada used to read "Carla lost the
+    connection; a computer plays for them in 60 s" from the restarted host's catch-up, just
+    before "Carla is back at the table". Back within the catch-up, Carla is only back; back
+    later, she was lost meanwhile, and Ada reads so (with the grace period left)."""
+    db = str(tmp_path / "host.db")
+    async with trio.open_nursery() as nursery:
+        first = trio.CancelScope()
+
+        async def first_host(*, task_status: trio.TaskStatus[Host]) -> None:
+            with first:
+                await serve(db, task_status=task_status)
+
+        host = await nursery.start(first_host)
+        net = Network(host, nursery)
+        carla_away = trio.Event()
+        carla_away.set()
+
+        async def carla_connects() -> trio.abc.Stream:
+            await carla_away.wait()
+            return await net.connect()
+
+        people: dict[str, Person] = {}
+
+        async def person(name: str, choice: TableChoice, connect, *, task_status) -> None:
+            async with open_network_session(
+                "mem", 0, choice, name=name, connector=connect
+            ) as session:
+                people[name] = Person(session)
+                task_status.started()
+                await people[name].play()
+
+        await nursery.start(
+            person, "Ada", TableChoice(create=create(RuleSet.of(3, 11), bots=1)), net.connect
+        )
+        table_id = people["Ada"].session.table_id
+        await nursery.start(person, "Carla", TableChoice(table_id=table_id), carla_connects)
+        ada = people["Ada"]
+        with trio.fail_after(60):
+            while not any(line.startswith("Carla plays") for line in ada.lines):
+                await trio.sleep(0.1)
+
+        # The host is stopped (its players are told) and started again on its journal.
+        carla_away = trio.Event()  # Carla's client finds no host until told
+        await host.shutdown()
+        net.up = False
+        first.cancel()
+        await trio.sleep(1)
+        before = len(ada.lines)
+        net.host = await nursery.start(serve, db)
+        net.up = True
+        with trio.fail_after(60):
+            while not any("back at the table" in line for line in ada.lines[before:]):
+                await trio.sleep(0.1)  # Ada's client is back
+        await trio.sleep(carla_after)
+        carla_away.set()
+        with trio.fail_after(60):
+            while "Table: Carla is back at the table" not in ada.lines[before:]:
+                await trio.sleep(0.1)
+        await trio.sleep(15)  # past any line held back
+        after = ada.lines[before:]
+        lost = [line for line in after if "Carla lost the connection" in line]
+        if carla_after < 10:
+            assert lost == [], after
+        else:
+            assert len(lost) == 1, after
+            seconds = int(lost[0].rsplit(" in ", 1)[1].removesuffix(" s"))
+            assert 40 <= seconds <= 55, lost  # the host's 60 s, less the time held back
+            assert after.index(lost[0]) < after.index("Table: Carla is back at the table")
+        nursery.cancel_scope.cancel()
