@@ -198,12 +198,9 @@ def turn_text(view: SeatView, names: Sequence[str]) -> str:
     if view.my_turn:
         return "Your turn."
     if view.sitting_out:
-        now = (
-            "its turn now"
-            if view.to_move == view.seat
-            else f"waiting for {seat_label(view.to_move, view, names)}"
-        )
-        return f"A computer plays your seat this round ({now}); you play again from the next one."
+        # Printed once, it stays in the scrollback while the round goes on: so nothing in it
+        # that the next play makes untrue (whose turn it is: the toolbar says, as it changes).
+        return "A computer plays your seat this round; you play again from the next one."
     return f"Waiting for {seat_label(view.to_move, view, names)}."
 
 

@@ -28,6 +28,8 @@ def _turn(state: ClientState) -> str:
         return "round over"
     if view.my_turn:
         return "YOUR TURN"
+    if view.sitting_out and view.to_move == view.seat:
+        return "a computer plays for you"
     return f"{seat_label(view.to_move, view, state.names)} to play"
 
 

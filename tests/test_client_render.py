@@ -60,15 +60,18 @@ def test_a_seat_sitting_out_a_blind_round_is_told_who_plays_it(match: Match) -> 
     computer plays their seat, and is never offered a move."""
     view = dataclasses.replace(match.view_for(0), hand=(), blind=True, sitting_out=True)
     assert not view.my_turn
+    said = "A computer plays your seat this round; you play again from the next one."
     text = render.plain(render.board_lines(view, NAMES, Display()))
-    assert text.splitlines()[-1] == (
-        "A computer plays your seat this round (its turn now); you play again from the next one."
-    )
+    assert text.splitlines()[-1] == said
+    # Printed once, the line stays on screen as the turn moves on: nothing in it may go
+    # stale (it said "(waiting for Bot 1)" long after Bot 1 had played). The toolbar, drawn
+    # again at every change, says whose turn it is.
     later = dataclasses.replace(view, to_move=1)
-    assert render.plain(render.board_lines(later, NAMES, Display())).splitlines()[-1] == (
-        "A computer plays your seat this round (waiting for Bot 1); you play again from the "
-        "next one."
-    )
+    assert render.plain(render.board_lines(later, NAMES, Display())).splitlines()[-1] == said
+    state = ClientState(seat=0, names=NAMES, display=Display(), view=view)
+    assert "a computer plays for you" in render.plain([toolbar_text(state)])
+    state.view = later
+    assert "Bot 1 to play" in render.plain([toolbar_text(state)])
 
 
 def test_board_lists_the_last_play_of_each_seat(match: Match) -> None:
