@@ -132,7 +132,19 @@ def run_pairs(config: ArenaConfig, jobs: int) -> Iterator[tuple[GameResult, Game
     if jobs == 1:
         yield from map(play, range(config.pairs))
         return
-    from concurrent.futures import ProcessPoolExecutor
+    import multiprocessing
 
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(play, range(config.pairs), chunksize=1)
+    # The workers leave Ctrl-C to this process, which stops them at once, in the middle of
+    # their matches: a pool that is shut down politely first plays every match queued.
+    pool = multiprocessing.Pool(jobs, initializer=_leave_interrupts_to_the_parent)
+    try:
+        yield from pool.imap(play, range(config.pairs), chunksize=1)
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _leave_interrupts_to_the_parent() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -110,6 +110,8 @@ class Progress:
             self._drawn = False
 
     def __enter__(self) -> Progress:
+        if self.terminal and self.total:
+            self.advance(0)  # the line shows at once, before the first thing is done
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -169,3 +169,37 @@ def test_arena_command_at_four_players(capsys: pytest.CaptureFixture[str]) -> No
 def test_arena_command_refuses_no_matches(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "greedy", "random", "--matches", "0"]) == 2
     assert "--matches" in capsys.readouterr().err
+
+
+def test_ctrl_c_stops_an_arena_on_several_processes_at_once() -> None:
+    """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) stops the run in
+    the middle of its matches: "stopped", status 130. It used to take a minute or more, with
+    nothing on screen, because the process pool played every match already queued first (and
+    its workers took their own Ctrl-C as one more failed match)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    arena = ["arena", "expert", "hard", "--think", "0.3", "--matches", "40", "--jobs", "2"]
+    run = subprocess.Popen(
+        [sys.executable, "-m", "scopa_net", *arena],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        time.sleep(3)  # the workers are in their first matches
+        os.killpg(run.pid, signal.SIGINT)
+        out, err = run.communicate(timeout=30)  # 40 matches of experts take many minutes
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait()
+    assert run.returncode == 130, err
+    assert err.strip().splitlines()[-1] == "scopa-net: stopped"
+    assert "Traceback" not in err
+    assert "wall time" not in out  # no report of a run that did not finish
