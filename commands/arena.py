@@ -66,9 +66,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--think",
         type=think_seconds,
-        default=DEFAULT_THINK,
+        default=None,
         metavar="SECONDS",
-        help="time budget per move of an expert side, in CPU seconds (default %(default)s)",
+        help=f"time budget per move of an expert side, in CPU seconds (default {DEFAULT_THINK})",
     )
     parser.add_argument(
         "--think-b",
@@ -93,14 +93,21 @@ def run(args: argparse.Namespace) -> int:
     if rules.players not in (2, 4):
         raise CommandError("arena plays 2 or 4 players")
     a, b = _player(args.level_a), _player(args.level_b)
-    think_b = args.think if args.think_b is None else args.think_b
+    if args.think_b is not None and b != "expert":
+        raise CommandError(f"--think-b is LEVEL_B's budget as an expert; LEVEL_B is {args.level_b}")
+    if args.think is not None and "expert" not in (a, b):
+        raise CommandError(
+            f"--think is an expert's budget; neither {args.level_a} nor {args.level_b} is one"
+        )
+    think = DEFAULT_THINK if args.think is None else args.think
+    think_b = think if args.think_b is None else args.think_b
     config = ArenaConfig(
         a,
         b,
         (args.matches + 1) // 2,
         rules,
         args.seed,
-        think_a=args.think if a == "expert" else None,
+        think_a=think if a == "expert" else None,
         think_b=think_b if b == "expert" else None,
     )
     started = time.perf_counter()

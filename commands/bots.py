@@ -80,8 +80,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(bot_delay=0.0)
     add_old_spelling(p, "--level", "--bot-level", "bot_level", bot_level)
     p.add_argument("--create", action="store_true", help="open tables for the bots to fill")
-    p.add_argument("--players", type=int, default=2, help="with --create: seats per table")
-    p.add_argument("--target", type=int, default=11, help="with --create: points to win")
+    p.add_argument(
+        "--players", type=int, default=None, help="with --create: seats per table (default 2)"
+    )
+    p.add_argument(
+        "--target", type=int, default=None, help="with --create: points to win (default 11)"
+    )
     p.add_argument("--no-check", action="store_true", help="skip checking deals (load tests)")
     p.add_argument("--seed", type=int, default=None, help="seed for the bots' choices")
     p.add_argument(
@@ -101,7 +105,14 @@ def run(args: argparse.Namespace) -> int:
         host, port = parse_address(args.address)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
-    rules = RuleSet.of(args.players, args.target)
+    lone = [flag for flag in ("players", "target") if getattr(args, flag) is not None]
+    if lone and not args.create:
+        flags = " and ".join(f"--{flag}" for flag in lone)
+        raise CommandError(
+            f"{flags} {'is' if len(lone) == 1 else 'are'} for the tables --create opens; "
+            "without --create the bots take open seats at the tables there"
+        )
+    rules = RuleSet.of(args.players or 2, args.target or 11)
     tables = probe(host, port)  # one clear line if there is no host there
     if not args.create and not open_seats(tables):
         locked = " without a password" if open_seats(tables, locked=True) else ""

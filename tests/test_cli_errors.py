@@ -387,6 +387,27 @@ CASES = [
     ("--bot-level bogus", ["play", "--bot-level", "bogus"], (), EXIT_USAGE, "not a level"),
     ("5 players", ["play", "--players", "5"], (), EXIT_USAGE, "5 players cannot play"),
     ("arena 6 players", ["arena", "easy", "hard", "--players", "6"], (), EXIT_USAGE, "2 or 4"),
+    (
+        "arena --think-b, B no expert",
+        ["arena", "expert", "medium", "--think-b", "0.5"],
+        (),
+        EXIT_USAGE,
+        "--think-b is LEVEL_B's budget as an expert; LEVEL_B is medium",
+    ),
+    (
+        "arena --think, no expert",
+        ["arena", "easy", "medium", "--think", "0.5"],
+        (),
+        EXIT_USAGE,
+        "--think is an expert's budget; neither easy nor medium is one",
+    ),
+    (
+        "bots --players without --create",
+        ["bots", "x", "--players", "4"],
+        (),
+        EXIT_USAGE,
+        "--players is for the tables --create opens; without --create the bots take open seats",
+    ),
 ]
 
 
