@@ -108,7 +108,7 @@ class LocalSession:
             s: make_chooser(level, bot_seed + s, think) for s in range(rules.players) if s != seat
         }
         self._thinks = _thinks(level)
-        self._names = tuple(name if s == seat else f"Bot {s}" for s in range(rules.players))
+        self._names = tuple(name if s == seat else f"bot {s}" for s in range(rules.players))
         self._delay = delay
         self._match = Match(rules, first_dealer=self._rng.randrange(rules.players))
         self._send, self._receive = trio.open_memory_channel[Event](EVENT_BUFFER)

@@ -186,7 +186,7 @@ def describe_table(t: m.TableInfo) -> str:
     from scopa_net.names import clean_name
 
     open_seats = sum(1 for s in t.seats if s.kind == "open")
-    people = ", ".join(clean_name(s.name or "") or "(open)" for s in t.seats)
+    people = ", ".join(clean_name(s.name or "") or "open" for s in t.seats)
     variants = ", ".join(t.rules.variants) or "no variants"
     lock = "  [password]" if t.password else ""
     lock += "  [blind]" if t.blind else ""
@@ -194,7 +194,7 @@ def describe_table(t: m.TableInfo) -> str:
     seats = "1 open seat" if open_seats == 1 else f"{open_seats} open seats"
     return (
         f"table {t.id} {clean_name(t.name)!r}: {t.rules.players} players to {t.rules.target}, "
-        f"{variants}; {seats} ({people}); {state}{lock}"
+        f"{variants}; {seats} (seats: {people}); {state}{lock}"
     )
 
 

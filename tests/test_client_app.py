@@ -43,7 +43,7 @@ def test_a_whole_match_against_the_computer() -> None:
     assert "that card is not in your hand" in text
     assert "Round 1 score sheet" in text
     assert "Primiera" in text
-    assert re.search(r"(You win|Bot 1 wins) the match, \d+ to \d+, after \d+ rounds?\.", text)
+    assert re.search(r"(You win|bot 1 wins) the match, \d+ to \d+, after \d+ rounds?\.", text)
     assert state.match_over
     # The refused line changed nothing: every play of the last round, as the client showed it,
     # is a legal one, in turn order, when replayed on that round's deck.
@@ -58,14 +58,14 @@ def test_a_whole_match_against_the_computer() -> None:
         replay.play(record.play, record.seat, exact=True)
     assert replay.finished
     assert "Ada plays" in text
-    assert "Bot 1 plays" in text
+    assert "bot 1 plays" in text
 
 
 def test_plain_mode_prints_sentences_and_no_toolbar() -> None:
     status, text, state = run_app(RuleSet.of(2, target=1), playing(), plain=True)
     assert status == 0
     assert "Your hand: " in text
-    assert "Bot 1 played " in text
+    assert "bot 1 played " in text
     assert "local game" not in text  # the toolbar is off
     assert state.match_over
 

@@ -193,3 +193,25 @@ def test_the_host_tells_on_stdout_how_to_join(tmp_path: Path) -> None:
         proc.send_signal(signal.SIGINT)
         proc.communicate(timeout=30)  # waits, and closes the pipe
     assert first.startswith("scopa-net host listening on 127.0.0.1:")
+
+
+def test_a_listed_table_names_its_seats_in_plain_words() -> None:
+    """`join`'s list of tables: the seats after their count read "1 open seat ((open), bot
+    1)", a parenthesis in a parenthesis."""
+    from scopa_net.commands.join import describe_table
+    from scopa_net.wire import messages as m
+
+    table = m.TableInfo(
+        id=1,
+        name="kitchen",
+        rules=m.RulesInfo.of(RuleSet.of(2, 11)),
+        password=False,
+        seats=(
+            m.SeatInfo(kind="open", name=None, connected=False),
+            m.SeatInfo(kind="bot", name="bot 1", connected=True),
+        ),
+        bot_level=2,
+        started=False,
+    )
+    listed = "table 1 'kitchen': 2 players to 11, no variants; 1 open seat (seats: open, bot 1)"
+    assert describe_table(table) == f"{listed}; waiting"
