@@ -371,14 +371,17 @@ class _Reporting:
 
         event = await self._session.events.receive()
         seat = self._session.seat
+        rules = self._session.rules
+        mine = rules.side_of(seat) if rules is not None else seat
         if isinstance(event, RoundOver):
-            scores = "-".join(map(str, event.match_scores))
-            self._say(f"round over, match {scores}")
+            self._say(f"round over, match {_own_first(event.match_scores, mine)}")
         elif isinstance(event, MatchOver):
-            rules = self._session.rules
-            mine = rules.side_of(seat) if rules is not None else seat
             outcome = "won" if event.winner == mine else "lost"
-            scores = "-".join(map(str, event.match_scores))
             after = rounds_taken(event.rounds, event.voids)
-            self._say(f"match over after {after}, {outcome} {scores}")
+            self._say(f"match over after {after}, {outcome} {_own_first(event.match_scores, mine)}")
         return event
+
+
+def _own_first(scores: tuple[int, ...], mine: int) -> str:
+    """A match score as a player says it: their own side's first ("lost 0-3", not "3-0")."""
+    return "-".join(map(str, (scores[mine], *scores[:mine], *scores[mine + 1 :])))

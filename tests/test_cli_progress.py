@@ -114,7 +114,11 @@ def test_bots_say_what_they_do_not_benchmark_figures(
     assert "bot-1: seated at table 1 seat 0" in out
     assert "bot-2: seated at table 1 seat 1" in out
     assert re.search(r"bot-1 \(table 1 seat 0\): round over, match \d+-\d+", out)
-    assert re.search(r"match over after \d+ rounds?, (won|lost) \d+-\d+", out)
+    ends = re.findall(r"match over after \d+ rounds?, (won|lost) (\d+)-(\d+)", out)
+    assert ends
+    # Each says its own score first: the winner's is the higher ("lost 3-0" was seat order).
+    for outcome, own, other in ends:
+        assert (int(own) > int(other)) == (outcome == "won"), ends
     assert re.search(r"^2 bots sent, [12] finished their match, in \d+ s$", out, re.M)
     assert "round trip" not in out
     assert main([*argv, "--stats", "--quiet"]) == 0
