@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import trio
 from prompt_toolkit.formatted_text import FormattedText
 
-from scopa_net.cards import CARDS
+from scopa_net.cards import CARDS, RE_BELLO, SETTEBELLO, Suit, card
 from scopa_net.client import hints, render, rulebook
 from scopa_net.client.commands import (
     COMMANDS,
@@ -48,7 +48,7 @@ from scopa_net.client.style import Display
 from scopa_net.errors import AmbiguousPlayError, IllegalPlayError
 from scopa_net.match import match_winner
 from scopa_net.names import clean_chat, clean_name, reads_as_computer
-from scopa_net.notation import format_card
+from scopa_net.notation import card_name, format_card
 from scopa_net.plays import Play, PlayRecord
 from scopa_net.scoring import RoundScore
 from scopa_net.view import SeatView
@@ -652,10 +652,17 @@ class Controller:
         state = self.state
         view = state.view
         if name == "help":
-            lines = [_text("Type a card to play it: 7d, 7 coins, settebello, re bello...")]
-            lines.append(_text("Name the group after it when it can take several: 7d x 5s+2b."))
+            # The examples in the suits and ranks this screen shows (--suits italian: 7 di
+            # denari, R for the king).
+            scheme = self.display.scheme
+            seven, long_seven = format_card(SETTEBELLO, scheme), card_name(SETTEBELLO, scheme)
+            king = format_card(RE_BELLO, scheme)[:-1]
+            lines = [_text(f"Type a card to play it: {seven}, {long_seven}, settebello...")]
+            taken = (card(5, Suit.SWORDS), card(2, Suit.CLUBS))
+            group = f"{seven} x {'+'.join(format_card(c, scheme) for c in taken)}"
+            lines.append(_text(f"Name the group after it when it can take several: {group}."))
             lines += [_text(f"  {cmd:<6} {what}") for cmd, what in COMMANDS.items()]
-            lines.append(_text("A rank alone (7, K) plays your only card of that rank."))
+            lines.append(_text(f"A rank alone (7, {king}) plays your only card of that rank."))
             lines.append(_text("Tab completes; Ctrl-C clears the line; Ctrl-D leaves."))
             self._show(lines)
         elif name == "board":

@@ -167,3 +167,28 @@ async def test_without_a_kept_seat_quit_only_confirms(table: Table) -> None:
     text = screen.take()
     assert "Really leave?" in text
     assert "away" not in text
+
+
+@pytest.mark.parametrize(
+    ("suits", "examples", "ranks"),
+    [
+        ("english", "7d, 7 of coins, settebello...", "(7, K)"),
+        ("italian", "7d, 7 di denari, settebello...", "(7, R)"),
+    ],
+)
+async def test_help_gives_its_examples_in_the_screens_own_names(
+    suits: str, examples: str, ranks: str
+) -> None:
+    """With --suits italian the help still said "7 coins" and "(7, K)", names that screen
+    does not show (its king is R)."""
+    from scopa_net.client.style import SuitNames
+
+    session = TableSession(match_dealt({0: "7d 3s Kb", 1: "2h 2s Jd"}, "5s 2b 3h 4h"))
+    screen = Screen()
+    controller = Controller(session, Display(suits=SuitNames(suits)), screen.show, lambda: None)
+    await controller.handle_line("help")
+    text = screen.take()
+    assert f"Type a card to play it: {examples}" in text
+    assert f"A rank alone {ranks} plays your only card of that rank." in text
+    await controller.handle_line(examples.split(", ")[1])  # the long name given is taken
+    assert controller.state.asking is Asking.WHICH_GROUP, screen.take()
