@@ -236,7 +236,8 @@ def board_lines(view: SeatView, names: Sequence[str], display: Display) -> list[
         if side:
             score.append(("", "   "))
         mine = "class:you" if side == view.side else ""
-        score.append((mine, f"{side_label(side, view, names)} {points}"))
+        # "bot 1: 0", not "bot 1 0": a name may end in a number.
+        score.append((mine, f"{side_label(side, view, names)}: {points}"))
     lines.append(_row("Score", score))
     lines.append(_row("Table", cards_fragments(view.table, display, values=True)))
     lines.append(_row("Stock", [("", f"{view.stock_count} cards")]))

@@ -48,7 +48,7 @@ def test_board_shows_table_values_hand_turn_stock_and_score(match: Match) -> Non
     assert "Table     2b♣=2  4h♥=4  5s♠=5  7h♥=7" in text
     assert "Your hand 3s♠=3  7d♦=7*  Kb♣=10   (* must capture)" in text
     assert "Stock     30 cards" in text
-    assert "Score     Ada 0   Bot 1 0" in text
+    assert "Score     Ada: 0   Bot 1: 0" in text  # a name may end in a number
     assert text.splitlines()[-1] == "Your turn."
     other = render.plain(render.board_lines(match.view_for(1), NAMES, Display()))
     assert "Your hand 2h♥=2  2s♠=2  Jd♦=8\n" in other  # marks only on your turn
