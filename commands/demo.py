@@ -35,12 +35,25 @@ def play_demo_match(
             out(f"  seat {seat}: {record.play}{note}")
         if rnd.leftover:
             left = " ".join(format_card(c) for c in rnd.leftover_cards)
-            out(f"  last capture takes the table: {left}")
+            out(f"  {_side(rules, rnd.last_capturer)} captured last and takes the table: {left}")
         result = match.results[-1]
         for line in result.lines:
             out(f"  {line.name:<11} figures {line.figures}  points {line.points}")
-        score = ", ".join(f"side {side} {points}" for side, points in enumerate(match.scores))
+        score = ", ".join(
+            f"{_side(rules, side)}: {points}" for side, points in enumerate(match.scores)
+        )
         out(f"  match score: {score}")
     if match.over:
-        out(f"Side {match.winner} wins the match.")
+        winner = _side(rules, match.winner)
+        out(f"{winner[0].upper()}{winner[1:]} win{'s' * winner.startswith('seat ')} the match.")
     return match
+
+
+def _side(rules: RuleSet, side: int | None) -> str:
+    """A side as the demo's lines name players: "seat 1", or "seats 0 and 2" for a pair."""
+    if side is None:
+        return "nobody"
+    seats = rules.seats_of(side)
+    if len(seats) == 1:
+        return f"seat {seats[0]}"
+    return f"seats {', '.join(map(str, seats[:-1]))} and {seats[-1]}"

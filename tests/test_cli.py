@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -32,6 +33,16 @@ def test_demo_prints_a_whole_round(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Round 1" in out
     assert "settebello" in out
     assert "primiera" in out
+    # Who took the last cards, and the score by seat ("side 0 2" read as one figure).
+    assert re.search(r"^  seat [01] captured last and takes the table: ", out, re.M)
+    assert re.search(r"^  match score: seat 0: \d+, seat 1: \d+$", out, re.M)
+
+
+def test_a_demo_of_pairs_names_each_pair_by_its_seats(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--players", "4", "--rounds", "40", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^  match score: seats 0 and 2: \d+, seats 1 and 3: \d+$", out, re.M)
+    assert re.search(r"^Seats (0 and 2|1 and 3) win the match\.$", out, re.M)
 
 
 def test_five_players_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
