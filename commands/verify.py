@@ -1,14 +1,19 @@
 """``scopa-net verify [--pin FINGERPRINT] FILE [FILE...]``: check saved transcripts offline.
 
 One verdict line per round, then the match result; exit status 0 only when every file verifies
-completely (an unfinished match, with no signed end, does not). The host key must be one the
-player trusts: a ``--pin`` given, or else one this client pinned when it played (its
-``known_hosts``) or a host ``play`` ran in it (``own_hosts``), so a file re-signed whole under
-another key is refused, not just shown. With no key to compare with at all (no ``--pin``,
-nothing pinned), the fingerprint is only shown, for the player to compare with the host's.
-With several files, a summary follows: rounds verified, failures, seeds left out by reason and
-by seat, rounds not fair-checked, and for each seat how often it was dealt the settebello,
-sevens and coins against what fair deals give. The same transcript given twice counts once.
+completely (an unfinished match, with no signed end, does not). A failure leads with what it
+means to a player (:mod:`scopa_net.fair.plain_words`), then the verdict itself as evidence; a
+file that cannot be read says why in the same words (empty, cut short, not a transcript).
+
+The host key must be one the player trusts: a ``--pin`` given, or else one this client pinned
+when it played (its ``known_hosts``) or a host ``play`` ran in it (``own_hosts``), so a file
+re-signed whole under another key is refused, not just shown. With no key to compare with at all
+(no ``--pin``, nothing pinned), the fingerprint is only shown, for the player to compare with
+the host's. With several files, a summary follows: every file given and what became of it
+(verified, unfinished, failed, refused, unreadable, missing, given twice), rounds verified and
+failed, rounds not fair-checked, seeds left out by reason and by seat, and for each seat how
+often it was dealt the settebello, sevens and coins against what fair deals give. The same
+transcript given twice counts once.
 """
 
 from __future__ import annotations
@@ -110,13 +115,31 @@ def pinned_fingerprints(path: Path) -> set[str]:
     return out
 
 
+OUTCOMES = (
+    ("verified", "verified"),
+    ("unfinished", "unfinished (no signed end)"),
+    ("failed", "failed"),
+    ("refused", "refused (host key not trusted)"),
+    ("unreadable", "unreadable"),
+    ("missing", "missing"),
+    ("twice", "given twice (counted once)"),
+)
+"""What can become of a file given, in the order the summary counts them."""
+
+SEEDS_LEFT_OUT = {
+    "no_commit": "the player was away, or their sealed share did not come in time",
+    "no_reveal": "the player sealed a share but did not show it in time",
+    "bad_reveal": "the share the player showed is not the one they sealed",
+}
+"""Why a person's seed (their share of a round's shuffle) was left out, in words (5.4)."""
+
+
 @dataclass
 class _Summary:
-    files: int = 0
+    outcomes: dict[str, list[Path]] = field(default_factory=lambda: defaultdict(list))
+    """What became of each file given: an ``OUTCOMES`` kind -> the files."""
     rounds_ok: int = 0
-    failures: int = 0
-    unfinished: int = 0
-    """Files whose match has no signed end (it stopped): not verified, though nothing failed."""
+    rounds_failed: int = 0
     hands: dict[int, dict[bytes, tuple[int, ...]]] = field(
         default_factory=lambda: defaultdict(dict)
     )
@@ -190,23 +213,55 @@ def _one_file(
     try:
         data = path.read_bytes()
     except OSError as exc:
-        out(f"{path}: cannot read: {exc.strerror or exc}")
-        summary.failures += 1
+        kind, words = _unopened(path, exc)
+        out(f"{path}: {words}")
+        out("NOT VERIFIED")
+        summary.outcomes[kind].append(path)
         return False
     digest = hashlib.sha256(data).hexdigest()
     if digest in seen:
         out(f"the same transcript as {seen[digest]}: counted once")
+        summary.outcomes["twice"].append(path)
         return True
     seen[digest] = path
-    summary.files += 1
     try:
         transcript = decode(data)
     except FairnessError as exc:
-        out(f"{path}: {exc}")
-        summary.failures += 1
+        out(f"{path}: {unreadable_words(exc, empty=not data)}")
+        if data:
+            out(f"  {exc}")
+        out("NOT VERIFIED")
+        summary.outcomes["unreadable"].append(path)
         return False
     names = saved_names(path, transcript.rules.players)
-    return _verify_one(transcript, out, summary, pins, pinned_from, names=names)
+    ok = _verify_one(transcript, out, summary, pins, pinned_from, names=names)
+    summary.outcomes[ok].append(path)
+    return ok == "verified"
+
+
+def _unopened(path: Path, exc: OSError) -> tuple[str, str]:
+    """What became of a file that could not be opened, and what to tell the person."""
+    if isinstance(exc, FileNotFoundError):
+        return "missing", "cannot read: no such file (check its name and folder)"
+    if isinstance(exc, IsADirectoryError):
+        return "unreadable", f"a folder, not a file: give the transcripts in it ({path}/*)"
+    return "unreadable", f"cannot read: {exc.strerror or exc}"
+
+
+def unreadable_words(error: Exception, *, empty: bool) -> str:
+    """Why a file could not be read as a transcript at all, in a person's words."""
+    from scopa_net.fair.errors import CutShortError, NotATranscriptError
+
+    if empty:
+        return "empty file: there is no transcript in it to check"
+    if isinstance(error, CutShortError):
+        return "cut short (damaged, or still being written): it cannot be checked"
+    if isinstance(error, NotATranscriptError):
+        return "not a scopa-net transcript (another kind of file, or one damaged past reading)"
+    return (
+        "a damaged scopa-net transcript (or one changed by hand): part of it is not laid out as "
+        "a transcript, so nothing in it can be checked"
+    )
 
 
 def saved_names(path: Path, players: int) -> list[str]:
@@ -240,7 +295,8 @@ def _verify_one(
     pinned_from: str,
     *,
     names: list[str],
-) -> bool:
+) -> str:
+    """Verify one transcript and tell ``out`` every line; what became of it (``OUTCOMES``)."""
     from scopa_net.fair.blind.verifier import verify_any as verify_transcript
     from scopa_net.fair.commitments import fingerprint
 
@@ -256,8 +312,7 @@ def _verify_one(
             f"REFUSED: host key {fp} is not a key pinned by {pinned_from}; if you trust this "
             f"host, give --pin {fp}"
         )
-        summary.failures += 1
-        return False
+        return "refused"
     if not pins:
         out("no pinned host key to compare with: check the fingerprint with the host's, or --pin")
     if transcript.stopped is not None:
@@ -269,7 +324,7 @@ def _verify_one(
             )
         )
     verdict = verify_transcript(transcript)
-    for line in verdict.lines():
+    for line in report_lines(transcript, verdict):
         out(named(line))
     unchecked = verdict.not_fair_checked
     if verdict.ok:
@@ -277,13 +332,60 @@ def _verify_one(
         out(f"VERIFIED{extra}")
     elif not verdict.finished and not verdict.failures:
         out("UNFINISHED: the match has no signed end, so it is not verified")
-        summary.unfinished += 1
     else:
         out("NOT VERIFIED")
     summary.rounds_ok += sum(r.ok for r in verdict.rounds)
-    summary.failures += len(verdict.failures)
+    summary.rounds_failed += sum(not r.ok for r in verdict.rounds)
     _tally(transcript, verdict, summary)
-    return verdict.ok
+    if verdict.ok:
+        return "verified"
+    return "unfinished" if not verdict.finished and not verdict.failures else "failed"
+
+
+def report_lines(transcript: Transcript, verdict: MatchVerdict) -> list[str]:
+    """A line for each round and one for the match result. A failure leads with what it
+    means to a player, then its verdict as the verifier gives it (the evidence), indented."""
+    from scopa_net.fair.plain_words import what_failed
+
+    lines = []
+    for r in verdict.rounds:
+        if r.error is None:
+            lines.append(r.text())
+        else:
+            lines += [f"round {r.round_no}: {what_failed(r.error)}", f"  {r.text()}"]
+    error = verdict.result_error
+    if error is not None:
+        lines += [
+            f"match result: {what_failed(error)}",
+            f"  match result: FAILED: {type(error).__name__}: {error}",
+        ]
+    else:
+        lines.append(f"match result: {result_words(transcript, verdict.result_note)}")
+    return lines
+
+
+def result_words(transcript: Transcript, note: str) -> str:
+    """The match result the verifier checked, in seats' words: who won, and by how much."""
+    rules = transcript.rules
+    scores = transcript.result.scores
+    winner = transcript.result.winner
+
+    def side(s: int) -> str:
+        return " and ".join(f"seat {seat}" for seat in rules.seats_of(s))
+
+    if note.startswith("UNFINISHED"):
+        so_far = ", ".join(f"{n} for {side(s)}" for s, n in enumerate(scores))
+        return (
+            "UNFINISHED: the match stopped before its end, so the host never signed a final "
+            f"result; points so far: {so_far}"
+        )
+    if not note.startswith("verified"):
+        return note  # not checked, since a round failed
+    if winner is None:
+        points = ", ".join(f"{n} for {side(s)}" for s, n in enumerate(scores))
+        return f"verified: no one has won yet; points: {points}"
+    against = ", ".join(f"{n} for {side(s)}" for s, n in enumerate(scores) if s != winner)
+    return f"verified: {side(winner)} won the match with {scores[winner]} points, against {against}"
 
 
 def _tally(t: Transcript, verdict: MatchVerdict, summary: _Summary) -> None:
@@ -316,8 +418,13 @@ def _tally(t: Transcript, verdict: MatchVerdict, summary: _Summary) -> None:
 
 def _summary(out: Callable[[str], None], s: _Summary) -> None:
     out("== summary")
-    unfinished = f", unfinished (no signed end): {s.unfinished}" if s.unfinished else ""
-    out(f"files: {s.files}, rounds verified: {s.rounds_ok}, failures: {s.failures}{unfinished}")
+    given = sum(len(files) for files in s.outcomes.values())
+    counts = [f"{len(s.outcomes[kind])} {words}" for kind, words in OUTCOMES if s.outcomes[kind]]
+    out(f"files: {given} given: {', '.join(counts)}")
+    for kind, words in OUTCOMES[1:]:
+        if s.outcomes[kind]:
+            out(f"  {words.split(' (')[0]}: {', '.join(map(str, s.outcomes[kind]))}")
+    out(f"rounds: {s.rounds_ok} verified, {s.rounds_failed} failed")
     out(f"rounds not fair-checked (no player seed): {len(s.unchecked)}")
     for round_id in sorted(s.split):
         out(
@@ -359,22 +466,39 @@ def _summary(out: Callable[[str], None], s: _Summary) -> None:
         for seat in sorted(by_seat):
             counts = ", ".join(f"{why} {n}" for why, n in sorted(by_seat[seat].items()))
             out(f"  seat {seat}: {counts}")
+        out(
+            "  (a seed is a player's random share of a round's shuffle; a round with one left "
+            "out was shuffled without it:"
+        )
+        for why in sorted(by_reason):
+            out(f"  {why}: {SEEDS_LEFT_OUT.get(why, why)}")
+        out("  a host that keeps losing one player's share is worth asking about)")
     else:
-        out("seeds left out: none")
+        out("seeds left out: none (every player's random share counted in every shuffle)")
     if not s.hands:
         return
     from scopa_net.fair.stats import seat_tallies
 
-    out("cards dealt to each seat in verified rounds, against fair deals (95% band):")
+    out(
+        "luck of the deal: the cards players watch, dealt to each seat in the verified rounds, "
+        "beside what fair shuffling gives on average and the usual range (19 times in 20):"
+    )
     for seat in sorted(s.hands):
         rounds = s.hands[seat]
         parts = []
         for tally in seat_tallies(rounds.values()):
             low, high = tally.band
-            flag = "" if tally.within else " OUTSIDE"
+            flag = ""
+            if not tally.within:
+                flag = ", more than usual" if tally.observed > high else ", fewer than usual"
             parts.append(
-                f"{tally.name} {tally.observed} (expected {tally.expected:.1f}, "
-                f"{low:.1f}-{high:.1f}){flag}"
+                f"{tally.name} {tally.observed} (expected {tally.expected:.1f}, usual "
+                f"{low:.1f}-{high:.1f}{flag})"
             )
         out(f"  seat {seat}, {plural(len(rounds), 'round')}: " + "; ".join(parts))
-    out("A count outside its band happens by chance about one time in twenty per figure.")
+    out(
+        "This measures luck, not honesty (the checks above are what prove the deals): even with "
+        "fair shuffling, about one figure in twenty falls outside its usual range, so one "
+        "now and then is expected; the same seat outside again and again, over many matches, "
+        "is worth a question."
+    )

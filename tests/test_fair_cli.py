@@ -103,7 +103,9 @@ def test_a_file_that_is_not_a_transcript_says_so(
     notes.write_text("shopping: bread, milk\n")
     assert main(["verify", str(notes)]) == 1
     out = capsys.readouterr().out
-    assert f"{notes}: invalid transcript: not a scopa-net transcript file (" in out
+    assert f"{notes}: not a scopa-net transcript (another kind of file, or one damaged" in out
+    assert "  invalid transcript: not a scopa-net transcript file (" in out
+    assert out.splitlines()[-1] == "NOT VERIFIED"
 
 
 def test_several_files_end_with_a_summary(
@@ -112,13 +114,17 @@ def test_several_files_end_with_a_summary(
     assert main(["verify", *map(str, saved[:2])]) == 0
     out = capsys.readouterr().out
     summary = out.split("== summary\n")[1].splitlines()
-    assert summary[0].startswith("files: 2, rounds verified: ")
-    assert summary[0].endswith(", failures: 0")
+    assert summary[0] == "files: 2 given: 2 verified"
+    assert summary[1].startswith("rounds: ")
+    assert summary[1].endswith(" verified, 0 failed")
     seat_lines = [line for line in summary if line.startswith("  seat ")]
     assert [line.split(",")[0] for line in seat_lines] == ["  seat 0", "  seat 1"]
     assert all("settebello" in line and "(expected " in line for line in seat_lines)
     assert main(["verify", *map(str, saved)]) == 1
-    assert "failures: 1" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "files: 3 given: 2 verified, 1 failed\n" in out
+    assert f"  failed: {saved[2]}\n" in out
+    assert ", 1 failed\n" in out.split("== summary\n")[1]
 
 
 def test_the_installed_command(saved: list[Path]) -> None:
@@ -171,4 +177,5 @@ def test_a_summary_counts_an_unfinished_match(
     stopped.write_bytes(dataclasses.replace(t, result=MatchResult(t.result.scores, None)).encode())
     assert main(["verify", str(saved[1]), str(stopped)]) == 1
     summary = capsys.readouterr().out.split("== summary\n")[1].splitlines()
-    assert summary[0].endswith(", failures: 0, unfinished (no signed end): 1"), summary[0]
+    assert summary[0] == "files: 2 given: 1 verified, 1 unfinished (no signed end)", summary
+    assert summary[1] == f"  unfinished: {stopped}", summary

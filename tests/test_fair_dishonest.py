@@ -391,7 +391,7 @@ async def test_a_rewritten_end_or_a_new_key_is_refused(
     assert main(["verify", str(path), str(path)]) == 0
     out = capsys.readouterr().out
     assert "counted once" in out
-    assert "files: 1," in out
+    assert "files: 2 given: 1 verified, 1 given twice (counted once)" in out
     assert "rounds not fair-checked (no player seed): 0" in out
 
 

@@ -16,6 +16,16 @@ class TranscriptFormatError(FairnessError):
     """A transcript file that is not a well-formed, canonically encoded transcript."""
 
 
+class NotATranscriptError(TranscriptFormatError):
+    """A file that is not one msgpack value at all: another kind of file, or one damaged past
+    reading."""
+
+
+class CutShortError(NotATranscriptError):
+    """A file that ends part-way through its value (or holds no bytes at all): damaged, or read
+    while it was still being written."""
+
+
 class HostSeedMismatchError(FairnessError):
     """The revealed host seed does not reproduce the committed card hashes or digest."""
 

@@ -18,7 +18,7 @@ import msgpack
 
 from scopa_net.errors import RuleSetError
 from scopa_net.fair.commitments import EXCLUSION_CODES, EXCLUSION_REASONS
-from scopa_net.fair.errors import TranscriptFormatError
+from scopa_net.fair.errors import CutShortError, NotATranscriptError, TranscriptFormatError
 from scopa_net.fair.hashing import (
     HASH_SIZE,
     PUBLIC_KEY_SIZE,
@@ -449,12 +449,19 @@ def decode(
     only with ``read_blind_round``: use :func:`scopa_net.fair.blind.wire.decode_any`."""
     if len(data) > MAX_FILE_SIZE:
         raise TranscriptFormatError(f"invalid transcript: {len(data)} bytes is over the limit")
+    if not data:
+        raise CutShortError("invalid transcript: an empty file (0 bytes)")
     try:
         obj = msgpack.unpackb(data, raw=False, use_list=True, strict_map_key=True)
     except (ValueError, TypeError, msgpack.UnpackException) as exc:
-        raise TranscriptFormatError(
-            "invalid transcript: not a scopa-net transcript file "
-            f"(not one msgpack value: {msgpack_failure(exc)})"
+        why = msgpack_failure(exc)
+        if "incomplete input" in str(exc):
+            raise CutShortError(
+                f"invalid transcript: cut short: the file ends inside its value after "
+                f"{len(data)} bytes"
+            ) from None
+        raise NotATranscriptError(
+            f"invalid transcript: not a scopa-net transcript file (not one msgpack value: {why})"
         ) from None
     r = _Reader("transcript")
     top = r.map(obj, _TOP_KEYS)

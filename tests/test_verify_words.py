@@ -1,0 +1,203 @@
+"""``scopa-net verify`` as a person who is no cryptographer reads it.
+
+The verdicts (protocol.md 6.2, 6.3, 9.9) stay as they are, as evidence; around them, a failure
+leads with a sentence a player understands, a file that cannot be read says why in plain words
+and ends ``NOT VERIFIED`` like every other failure, the summary counts every file given, and a
+good match says who won and what its luck-of-the-deal figures mean.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from scopa_net.cards import CARDS, COINS_MASK
+from scopa_net.commands.main import main
+from scopa_net.commands.verify import _Summary, _summary
+from scopa_net.fair import errors
+from scopa_net.fair.blind import errors as blind
+from scopa_net.fair.plain_words import what_failed
+from scopa_net.fair.simulate import simulate_match
+from scopa_net.rules import RuleSet
+
+FALLBACK = "a check failed: the record does not hold up"
+
+
+@pytest.fixture(autouse=True)
+def no_real_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """verify reads the client's pinned keys: never the real ones."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+
+
+@pytest.fixture(scope="module")
+def match() -> list[bytes]:
+    """Both seats' transcripts of one short two-player match, as saved."""
+    return [t.encode() for t in simulate_match(RuleSet.of(2, 1), 4).transcripts]
+
+
+def _verify(capsys: pytest.CaptureFixture[str], *paths: Path) -> tuple[int, list[str]]:
+    status = main(["verify", "--quiet", *map(str, paths)])
+    return status, capsys.readouterr().out.splitlines()
+
+
+def _all_kinds(kind: type[errors.FairnessError]) -> list[type[errors.FairnessError]]:
+    found = []
+    for sub in kind.__subclasses__():
+        found += [sub, *_all_kinds(sub)]
+    return found
+
+
+def test_every_kind_of_failure_has_its_own_plain_sentence() -> None:
+    kinds = [
+        k
+        for k in _all_kinds(errors.FairnessError)
+        if k is not blind.BlindCheckError
+        # A file that cannot be read at all says why in its own words (the tests below).
+        and not issubclass(k, (errors.NotATranscriptError, errors.CutShortError))
+    ]
+    checks = [v for k, v in vars(blind).items() if k.isupper() and isinstance(v, str)]
+    sentences = [what_failed(k("detail")) for k in kinds]
+    sentences += [what_failed(blind.BlindCheckError(c, "detail", 1)) for c in checks]
+    assert len(kinds) > 20
+    assert len(checks) > 10
+    for sentence in sentences:
+        assert sentence != FALLBACK
+        assert "Error" not in sentence
+        assert "detail" not in sentence
+    # One each, but "not revealed" reads the same at either kind of table.
+    assert len(set(sentences)) == len(sentences) - 1
+    host = what_failed(blind.BlindCheckError(blind.BAD_DECK, "detail", 0))
+    assert host == "the locked, shuffled deck from the host is not a valid deck: the host " + (
+        "cheated, or the record was changed"
+    )
+
+
+def _changed(data: bytes) -> bytes:
+    """A transcript with one card hash of its first round changed."""
+    from scopa_net.fair.transcript import decode
+
+    t = decode(data)
+    first, *rest = t.rounds
+    hashes = (bytes(32), *first.card_hashes[1:])
+    first = dataclasses.replace(first, card_hashes=hashes)
+    return dataclasses.replace(t, rounds=(first, *rest)).encode()
+
+
+def test_a_changed_file_leads_with_what_it_means_then_the_evidence(
+    match: list[bytes], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "changed.scopa"
+    path.write_bytes(_changed(match[0]))
+    status, out = _verify(capsys, path)
+    assert status == 1
+    lead = out.index(
+        "round 1: the record was changed after the round (or the file is damaged): its cards "
+        "do not match what the host committed to before the deal"
+    )
+    assert out[lead + 1].startswith("  round 1: FAILED: DigestMismatchError: the 40 card hashes")
+    assert out[-1] == "NOT VERIFIED"
+
+
+@pytest.mark.parametrize(
+    ("damage", "lead", "evidence"),
+    [
+        (lambda data: b"", "empty file: there is no transcript in it to check", None),
+        (
+            lambda data: data[: len(data) // 2],
+            "cut short (damaged, or still being written): it cannot be checked",
+            "  invalid transcript: cut short: the file ends inside its value after ",
+        ),
+        (
+            lambda data: data.replace(b"format", b"fnrmat", 1),
+            "a damaged scopa-net transcript (or one changed by hand): part of it is not laid out "
+            "as a transcript, so nothing in it can be checked",
+            "  invalid transcript: transcript: expected a map with keys",
+        ),
+    ],
+    ids=["empty", "cut short", "header changed"],
+)
+def test_a_file_that_cannot_be_read_says_why_and_is_not_verified(
+    match: list[bytes],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    *,
+    damage: object,
+    lead: str,
+    evidence: str | None,
+) -> None:
+    path = tmp_path / "damaged.scopa"
+    path.write_bytes(damage(match[0]))  # type: ignore[operator]
+    status, out = _verify(capsys, path)
+    assert status == 1
+    assert out[0] == f"{path}: {lead}"
+    if evidence is None:
+        assert len(out) == 2, out
+    else:
+        assert out[1].startswith(evidence), out
+    assert out[-1] == "NOT VERIFIED"
+
+
+def test_the_summary_counts_every_file_given_and_what_became_of_it(
+    match: list[bytes], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good, corrupt, empty = (tmp_path / n for n in ("good.scopa", "corrupt.scopa", "empty.scopa"))
+    good.write_bytes(match[0])
+    corrupt.write_bytes(_changed(match[1]))
+    empty.write_bytes(b"")
+    missing = tmp_path / "missing.scopa"
+    status, out = _verify(capsys, good, corrupt, empty, missing, good)
+    assert status == 1
+    assert f"{missing}: cannot read: no such file (check its name and folder)" in out
+    summary = out[out.index("== summary") + 1 :]
+    assert summary[:6] == [
+        "files: 5 given: 1 verified, 1 failed, 1 unreadable, 1 missing, "
+        "1 given twice (counted once)",
+        f"  failed: {corrupt}",
+        f"  unreadable: {empty}",
+        f"  missing: {missing}",
+        f"  given twice: {good}",
+        summary[5],
+    ]
+    assert summary[5].startswith("rounds: "), summary
+    assert summary[5].endswith(" failed"), summary
+
+
+def test_a_verified_match_says_who_won_in_the_seats_words(
+    match: list[bytes], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scopa_net.fair.transcript import decode
+
+    t = decode(match[1])
+    path = tmp_path / "seat1.scopa"
+    path.write_bytes(match[1])
+    status, out = _verify(capsys, path)
+    assert status == 0
+    scores, winner = t.result.scores, t.result.winner
+    assert winner is not None
+    seat = ["seat 0", "seat 1 (you)"]
+    assert out[-2] == (
+        f"match result: verified: {seat[winner]} won the match with {scores[winner]} points, "
+        f"against {scores[1 - winner]} for {seat[1 - winner]}"
+    )
+    assert out[-1] == "VERIFIED"
+    assert not any("side " in line or "scores (" in line for line in out), out
+
+
+def test_the_luck_of_the_deal_is_explained_and_no_alarm() -> None:
+    """A seat dealt no coins in 12 rounds is outside the usual range: the summary says which
+    way, what the figures measure, and that one outside now and then is expected."""
+    no_coins = tuple(c.index for c in CARDS if not COINS_MASK >> c.index & 1)[:10]
+    summary = _Summary()
+    for n in range(12):
+        summary.hands[0][bytes([n]) * 16] = no_coins
+    lines: list[str] = []
+    _summary(lines.append, summary)
+    assert "seeds left out: none (every player's random share counted in every shuffle)" in lines
+    assert lines[-3].startswith("luck of the deal: the cards players watch, dealt to each seat")
+    assert "coins 0 (expected 30.0, usual " in lines[-2]
+    assert lines[-2].endswith(", fewer than usual)"), lines[-2]
+    assert "OUTSIDE" not in "\n".join(lines)
+    assert lines[-1].startswith("This measures luck, not honesty")
+    assert "one now and then is expected" in lines[-1]
