@@ -403,7 +403,7 @@ def _tally(t: Transcript, verdict: MatchVerdict, summary: _Summary) -> None:
                 summary.stopped[r.round_id] = r.void.offender  # every part checked out (9.9)
         if t.blind and v.ok and absent_at_reveal(r):  # type: ignore[arg-type]
             summary.gone[r.round_id] = absent_at_reveal(r)  # type: ignore[arg-type]
-        if r.reveal_sig is not None:
+        if r.reveal_sig is not None and v.ok:  # a failed round proves no host signature
             chain = r.chain_hash()
             first = summary.chains.setdefault(r.round_id, (chain, t.seat))
             if first[0] != chain:

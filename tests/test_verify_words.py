@@ -201,3 +201,22 @@ def test_the_luck_of_the_deal_is_explained_and_no_alarm() -> None:
     assert "OUTSIDE" not in "\n".join(lines)
     assert lines[-1].startswith("This measures luck, not honesty")
     assert "one now and then is expected" in lines[-1]
+
+
+def test_a_changed_copy_is_not_taken_for_a_host_that_equivocated(
+    match: list[bytes], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A round that fails proves no host signature: a changed copy beside the good file said
+    "HOST EQUIVOCATED ... each signed by the host", accusing an honest host."""
+    from scopa_net.fair.transcript import decode
+
+    t = decode(match[0])
+    first, *rest = t.rounds
+    plays = (dataclasses.replace(first.plays[0], salt=bytes(16)), *first.plays[1:])
+    first = dataclasses.replace(first, plays=plays)
+    good, changed = tmp_path / "good.scopa", tmp_path / "changed.scopa"
+    good.write_bytes(match[0])
+    changed.write_bytes(dataclasses.replace(t, rounds=(first, *rest)).encode())
+    status, out = _verify(capsys, good, changed)
+    assert status == 1
+    assert not any("EQUIVOCATED" in line for line in out), out
