@@ -250,10 +250,15 @@ def _unopened(path: Path, exc: OSError) -> tuple[str, str]:
 
 def unreadable_words(error: Exception, *, empty: bool) -> str:
     """Why a file could not be read as a transcript at all, in a person's words."""
-    from scopa_net.fair.errors import CutShortError, NotATranscriptError
+    from scopa_net.fair.errors import CutShortError, NotATranscriptError, OtherVersionError
 
     if empty:
         return "empty file: there is no transcript in it to check"
+    if isinstance(error, OtherVersionError):
+        return (
+            "a transcript of another version of scopa-net, which this one cannot read: verify "
+            "it with the version that saved it"
+        )
     if isinstance(error, CutShortError):
         return "cut short (damaged, or still being written): it cannot be checked"
     if isinstance(error, NotATranscriptError):

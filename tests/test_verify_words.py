@@ -55,7 +55,9 @@ def test_every_kind_of_failure_has_its_own_plain_sentence() -> None:
         for k in _all_kinds(errors.FairnessError)
         if k is not blind.BlindCheckError
         # A file that cannot be read at all says why in its own words (the tests below).
-        and not issubclass(k, (errors.NotATranscriptError, errors.CutShortError))
+        and not issubclass(
+            k, (errors.NotATranscriptError, errors.CutShortError, errors.OtherVersionError)
+        )
     ]
     checks = [v for k, v in vars(blind).items() if k.isupper() and isinstance(v, str)]
     sentences = [what_failed(k("detail")) for k in kinds]
@@ -115,8 +117,14 @@ def test_a_changed_file_leads_with_what_it_means_then_the_evidence(
             "as a transcript, so nothing in it can be checked",
             "  invalid transcript: transcript: expected a map with keys",
         ),
+        (
+            lambda data: data.replace(b"\xa7version\x02", b"\xa7version\x09", 1),
+            "a transcript of another version of scopa-net, which this one cannot read: verify "
+            "it with the version that saved it",
+            "  invalid transcript: transcript.version: expected version 2 or 3, got 9",
+        ),
     ],
-    ids=["empty", "cut short", "header changed"],
+    ids=["empty", "cut short", "header changed", "another version"],
 )
 def test_a_file_that_cannot_be_read_says_why_and_is_not_verified(
     match: list[bytes],

@@ -21,6 +21,11 @@ class NotATranscriptError(TranscriptFormatError):
     reading."""
 
 
+class OtherVersionError(TranscriptFormatError):
+    """A transcript of a version this code does not read: made by another version of
+    scopa-net, not damaged."""
+
+
 class CutShortError(NotATranscriptError):
     """A file that ends part-way through its value (or holds no bytes at all): damaged, or read
     while it was still being written."""

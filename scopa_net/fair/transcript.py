@@ -18,7 +18,12 @@ import msgpack
 
 from scopa_net.errors import RuleSetError
 from scopa_net.fair.commitments import EXCLUSION_CODES, EXCLUSION_REASONS
-from scopa_net.fair.errors import CutShortError, NotATranscriptError, TranscriptFormatError
+from scopa_net.fair.errors import (
+    CutShortError,
+    NotATranscriptError,
+    OtherVersionError,
+    TranscriptFormatError,
+)
 from scopa_net.fair.hashing import (
     HASH_SIZE,
     PUBLIC_KEY_SIZE,
@@ -468,9 +473,14 @@ def decode(
     if top["format"] != FORMAT_NAME:
         raise r.at("format").fail(f"expected {FORMAT_NAME!r}", top["format"])
     versions = (FORMAT_VERSION,) if read_blind_round is None else (2, BLIND_FORMAT_VERSION)
-    if top["version"] not in versions or isinstance(top["version"], bool):
+    version = top["version"]
+    if version not in versions or isinstance(version, bool):
         wanted = " or ".join(map(str, versions))
-        raise r.at("version").fail(f"expected version {wanted}", top["version"])
+        if isinstance(version, int) and not isinstance(version, bool):
+            raise OtherVersionError(
+                f"invalid transcript: transcript.version: expected version {wanted}, got {version}"
+            )
+        raise r.at("version").fail(f"expected version {wanted}", version)
     blind = top["version"] == BLIND_FORMAT_VERSION
     read_round: Callable[[_Reader, Any, int], Any] = _round
     if blind and read_blind_round is not None:
