@@ -21,7 +21,9 @@ import traceback
 from collections import deque
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager, suppress
-from typing import Any
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, TextIO
 
 import trio
 from prompt_toolkit import PromptSession
@@ -36,6 +38,7 @@ from scopa_net.client.completion import PlayCompleter
 from scopa_net.client.controller import Asking, ClientState, Controller, Lines, answer_prompt
 from scopa_net.client.guest import run_beside_prompt
 from scopa_net.client.keys import make_key_bindings
+from scopa_net.client.line_mode import LinePrinter, LineReader, feed_lines
 from scopa_net.client.network_session import DealCheckFailedError, SessionError
 from scopa_net.client.render import wrap_line
 from scopa_net.client.session import Session
@@ -124,7 +127,7 @@ def take_prompt_down(session: PromptSession[str] | None, prompt: asyncio.Task[No
 def exit_status(
     done: Any,
     prompt: asyncio.Task[None],
-    printer: Printer,
+    printer: Printer | LinePrinter,
     failure: DealCheckFailedError | None = None,
 ) -> int:
     """The command's status once the game side (``done``, trio's outcome) and the prompt
@@ -152,6 +155,22 @@ def exit_status(
     return 0
 
 
+@dataclass(frozen=True, slots=True)
+class LineSource:
+    """Where a game with no screen reads its lines (``fd``, ``paced``: a script's lines, each
+    handed over when the game waits for the person) and prints its own (``out``)."""
+
+    fd: int
+    out: TextIO
+    paced: bool
+    encoding: str = "utf-8"
+
+
+async def _no_prompt(ready: asyncio.Future[None]) -> None:
+    """No prompt to run: the lines are read on the game's side; wait to be stopped."""
+    await asyncio.get_running_loop().create_future()
+
+
 class ClientApp:
     """Run one session in the terminal until the match ends or the player leaves."""
 
@@ -165,7 +184,11 @@ class ClientApp:
         output: Output | None = None,
         on_state: Callable[[ClientState], None] | None = None,
         coach: bool = False,
+        lines: LineSource | None = None,
     ) -> None:
+        """With ``lines``, nothing is drawn: the lines are read from there and the game's
+        lines printed plain (:mod:`scopa_net.client.line_mode`)."""
+        self._lines_in = lines
         self._open_session = open_session
         self.coach = coach
         self.display = display
@@ -186,12 +209,17 @@ class ClientApp:
     async def run(self) -> int:
         """Play until the end; the exit status (0, or 1 if the game side failed)."""
         loop = asyncio.get_running_loop()
-        output = self._output or create_output()
-        self.printer = Printer(output, self.display.style(), loop)
+        if self._lines_in is not None:
+            self.printer: Printer | LinePrinter = LinePrinter(self._lines_in.out)
+            prompt_loop = _no_prompt
+        else:
+            output = self._output or create_output()
+            self.printer = Printer(output, self.display.style(), loop)
+            prompt_loop = partial(self._prompt_loop, output=output)
         try:
             done, prompt = await run_beside_prompt(
                 self._trio_main,
-                lambda ready: self._prompt_loop(ready, output),
+                prompt_loop,
                 cancel_trio=self._cancel_trio,
                 stop_prompt=self._stop_prompt,
             )
@@ -209,7 +237,7 @@ class ClientApp:
             return FormattedText([("class:prompt", asked)])
         return FormattedText([("class:prompt", "scopa> ")])
 
-    async def _prompt_loop(self, ready: asyncio.Future[None], output: Output) -> None:
+    async def _prompt_loop(self, ready: asyncio.Future[None], *, output: Output) -> None:
         await ready
         controller = self.controller
         assert controller is not None
@@ -307,7 +335,17 @@ class ClientApp:
                     self._on_state(controller.state)
                 ready.set_result(None)
                 async with trio.open_nursery() as nursery:
-                    nursery.start_soon(self._pump_lines, controller, receive)
+                    if self._lines_in is not None:
+                        source = self._lines_in
+                        reader = LineReader(source.fd, source.encoding)
+                        nursery.start_soon(
+                            partial(feed_lines, paced=source.paced),
+                            controller,
+                            reader,
+                            scope.cancel,
+                        )
+                    else:
+                        nursery.start_soon(self._pump_lines, controller, receive)
                     await self._pump_events(controller, session)
                     scope.cancel()  # the session is over: the match has ended
 

@@ -7,13 +7,15 @@ import asyncio
 import contextlib
 import os
 import signal
+import sys
 from collections.abc import Iterator
 
 import trio
 from prompt_toolkit.patch_stdout import patch_stdout
 
-from scopa_net.client.app import ClientApp, SessionOpener
+from scopa_net.client.app import ClientApp, LineSource, SessionOpener
 from scopa_net.client.config import Settings, load_settings
+from scopa_net.client.line_mode import needs_line_mode
 from scopa_net.client.network_session import HostKeyChangedError, SeatLostError, SessionError
 from scopa_net.commands.options import (
     EXIT_FAILED,
@@ -103,9 +105,26 @@ def run_game_screen(
     display = settings.display(os.environ)
     if plain:
         display = type(display)(color=False, glyphs=False, suits=display.suits)
+    if needs_line_mode(sys.stdin, sys.stdout):
+        lines = script_lines()
+        app = ClientApp(open_session, display, plain=plain, coach=coach, lines=lines)
+        with one_line_failures():
+            return asyncio.run(_until_terminated(app))
     app = ClientApp(open_session, display, plain=plain, coach=coach)
     with one_line_failures(), patch_stdout(raw=True):
         return asyncio.run(_until_terminated(app))
+
+
+def script_lines() -> LineSource:
+    """Standard input and output with no prompt drawn: a script's lines are paced, a
+    person's read as they are typed."""
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, ValueError, OSError):  # replaced by an object with no descriptor
+        fd = 0
+    paced = not os.isatty(fd)
+    encoding = getattr(sys.stdin, "encoding", None) or "utf-8"
+    return LineSource(fd=fd, out=sys.stdout, paced=paced, encoding=encoding)
 
 
 @contextlib.contextmanager

@@ -1,0 +1,158 @@
+"""`scopa-net play` and `join` with no terminal to draw on: output to a pipe or a file, input
+from a script. Plain lines only, each as the person reads it, and a script's lines read as if
+typed (:mod:`scopa_net.client.line_mode`)."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from hosting import HostThread
+
+SEED_HAND = "Your hand Ah♥=1  Ab♣=1  4h♥=4"
+"""`play --seed 3`: the person's first hand (the table is 3d 3s 3b 6h)."""
+PLAY = ("play", "--target", "1", "--bot-delay", "0")
+
+
+def scopa_net(
+    *args: str, home: Path, stdin: int | bytes, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    """``scopa-net ARGS`` with ``stdin`` (a file descriptor, or bytes through a pipe) and its
+    output read as bytes, exactly as a file or a pipe gets them."""
+    environment = dict(os.environ) | {"XDG_DATA_HOME": str(home), "XDG_CONFIG_HOME": str(home)}
+    return subprocess.run(
+        [sys.executable, "-m", "scopa_net", *args],
+        capture_output=True,
+        env=environment | (env or {}),
+        stdin=stdin if isinstance(stdin, int) else None,
+        input=stdin if isinstance(stdin, bytes) else None,
+        timeout=60,
+        check=False,
+    )
+
+
+def assert_plain(out: bytes) -> list[str]:
+    """Nothing drawn in ``out``: no escapes, no carriage returns, no prompt, no toolbar, no
+    blank lines; its lines."""
+    assert b"\x1b" not in out
+    assert b"\r" not in out
+    text = out.decode()
+    assert "scopa>" not in text
+    assert "Input is not a terminal" not in text
+    assert "| local game" not in text
+    assert "| connected" not in text
+    lines = text.splitlines()
+    assert "" not in lines
+    return lines
+
+
+def test_a_script_is_read_line_by_line_as_if_typed(tmp_path: Path) -> None:
+    """`play < moves.txt` printed prompt-toolkit's "Input is not a terminal" and a raw
+    escape, and left without reading a line. Each line is read when the game waits for the
+    person: `last` after `4h` waits for the computer's answer, so it shows both plays."""
+    moves = b"board\n4h\nlast\nquit\ny\n"
+    done = scopa_net(*PLAY, "--seed", "3", home=tmp_path, stdin=moves)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == b""
+    lines = assert_plain(done.stdout)
+    assert lines.count(SEED_HAND) == 2  # dealt, then `board`
+    played = lines.index("root plays 4h♥")
+    answered = next(i for i, line in enumerate(lines) if line.startswith("Bot 1 plays "))
+    assert played < answered
+    # `last`: each player's last play, after the board drawn for the person's turn
+    assert lines[-4:-2] == ["root plays 4h♥", lines[answered]]
+    assert lines[-2:] == ["The match is not over. Really leave?", "Leaving the table."]
+
+
+def test_the_end_of_a_script_leaves_as_ctrl_d_does(tmp_path: Path) -> None:
+    """`play < /dev/null` at its own host: the input's end asks to leave and leaves (it
+    printed a warning and an escape, and read nothing)."""
+    with open(os.devnull, "rb") as nothing:
+        done = scopa_net(*PLAY, home=tmp_path, stdin=nothing.fileno())
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == b""
+    lines = assert_plain(done.stdout)
+    assert lines[0] == "Connection: connected."
+    assert "Your turn." in lines
+    assert lines[-2:] == ["The match is not over. Really leave?", "Leaving the table."]
+
+
+def test_plain_from_a_script_is_words_with_nothing_redrawn(tmp_path: Path) -> None:
+    """--plain promises "nothing redrawn": from a script the prompt was still redrawn after
+    every line, with blank lines and the next words 8 columns to the right."""
+    done = scopa_net(*PLAY, "--seed", "3", "--plain", home=tmp_path, stdin=b"board\n3\n")
+    assert done.returncode == 0, done.stderr
+    lines = assert_plain(done.stdout)
+    hand = "Your hand: ace of cups (1), ace of clubs (1), 4 of cups (4)."
+    assert lines.count(hand) == 2
+    assert lines[0] == "Round 1, target 1. Score: root 0, Bot 1 0."
+    assert lines[-1] == "You hold no card of rank 3."
+
+
+def test_join_reads_a_script_as_play_does(tmp_path: Path, threaded_host: HostThread) -> None:
+    """`join` is the same one client: a script's lines as typed, plain lines out."""
+    join = ("join", threaded_host.address, "--create", "--players", "2", "--bots", "1")
+    done = scopa_net(*join, "--target", "1", "--name", "Ada", home=tmp_path, stdin=b"who\n")
+    assert done.returncode == 0, done.stderr
+    lines = assert_plain(done.stdout)
+    assert "Seat 0: Ada (you)" in lines or "Seat 1: Ada (you)" in lines
+    assert "Your turn." in lines
+    # The end of the input: `quit`, then `away` at the question, as Ctrl-D twice
+    assert lines[-3].startswith("Leave for good (a computer player takes your seat) or step")
+    assert lines[-2].startswith("Stepping away; your seat is kept. Take it back with: ")
+    assert lines[-1] == "Connection: closed."
+
+
+def read_until(fd: int, wanted: bytes, timeout: float = 30) -> bytes:
+    """What ``fd`` gives until ``wanted`` appears in it."""
+    got = b""
+    deadline = time.monotonic() + timeout
+    while wanted not in got:
+        left = deadline - time.monotonic()
+        assert left > 0, f"no {wanted!r} in {got!r}"
+        if select.select([fd], [], [], left)[0]:
+            chunk = os.read(fd, 4096)
+            assert chunk, f"the output ended before {wanted!r}: {got!r}"
+            got += chunk
+    return got
+
+
+def test_output_to_a_pipe_is_plain_lines_while_a_person_types(tmp_path: Path) -> None:
+    """`play | tee game.txt`: a prompt was followed by blank lines, the next output began 7
+    columns to the right, and the toolbar was drawn into the file with a carriage return at
+    every line's end. The person types at the terminal; the pipe gets the game's lines."""
+    terminal, typing_end = pty.openpty()
+    environment = dict(os.environ) | {
+        "XDG_DATA_HOME": str(tmp_path),
+        "XDG_CONFIG_HOME": str(tmp_path),
+    }
+    game = subprocess.Popen(
+        [sys.executable, "-m", "scopa_net", *PLAY, "--seed", "3"],
+        stdin=typing_end,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=environment,
+    )
+    os.close(typing_end)
+    try:
+        assert game.stdout is not None
+        out = read_until(game.stdout.fileno(), b"Your turn.\n")
+        os.write(terminal, b"help\n")
+        out += read_until(game.stdout.fileno(), b"Ctrl-D leaves.\n")
+        os.write(terminal, b"quit\ny\n")
+        rest, err = game.communicate(timeout=30)
+    finally:
+        game.kill()
+        os.close(terminal)
+    assert game.returncode == 0, err
+    assert err == b""
+    lines = assert_plain(out + rest)
+    assert lines[0] == "Round 1  dealer Bot 1  target 1  variants: none"  # at column 0
+    assert SEED_HAND in lines
+    assert "  board  show the table, your hand and the score again" in lines
+    assert lines[-1] == "Leaving the table."
