@@ -4,7 +4,7 @@ The file is ``$XDG_CONFIG_HOME/scopa-net/client.toml`` (``~/.config/scopa-net/cl
 when ``XDG_CONFIG_HOME`` is unset). Every key is optional::
 
     color = false        # or leave it out: colour unless NO_COLOR or TERM=dumb
-    ascii = true         # suit letters only, no glyphs
+    ascii = true         # suit letters only, no glyphs (leave it out: glyphs if they can show)
     suits = "italian"    # english, italian or french: names on screen and letters typed
     name = "Ada"
     host = "192.168.1.20"
@@ -21,13 +21,20 @@ from __future__ import annotations
 
 import getpass
 import os
+import sys
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from scopa_net.client.style import Display, SuitNames, color_wanted
+from scopa_net.client.style import (
+    Display,
+    SuitNames,
+    color_wanted,
+    glyphs_fit,
+    utf8_by_locale,
+)
 from scopa_net.names import reads_as_computer
 from scopa_net.text_limits import NAME_LEN
 
@@ -49,14 +56,22 @@ class ConfigError(ValueError):
 class Settings:
     color: bool | None = None
     """None: decide from the environment (``NO_COLOR``, ``TERM=dumb``)."""
-    ascii: bool = False
+    ascii: bool | None = None
+    """None: suit glyphs when the terminal's character set has them."""
     suits: SuitNames = SuitNames.ENGLISH
     name: str = DEFAULT_NAME
     host: str | None = None
     coach: bool = False
 
-    def display(self, env: Mapping[str, str]) -> Display:
-        return Display(color=color_wanted(self.color, env), glyphs=not self.ascii, suits=self.suits)
+    def display(self, env: Mapping[str, str], encoding: str | None = None) -> Display:
+        """How to show cards here; ``encoding``: the output's (standard output's when None),
+        which decides the glyphs unless ``ascii`` says."""
+        if self.ascii is None:
+            encoding = encoding or getattr(sys.stdout, "encoding", None)
+            glyphs = glyphs_fit(encoding, utf8_by_locale=utf8_by_locale(env))
+        else:
+            glyphs = not self.ascii
+        return Display(color=color_wanted(self.color, env), glyphs=glyphs, suits=self.suits)
 
 
 def os_user_name(env: Mapping[str, str]) -> str:

@@ -8,6 +8,7 @@ colour on or off: the colour only repeats what the text already says.
 from __future__ import annotations
 
 import enum
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -106,3 +107,23 @@ def color_wanted(flag: bool | None, env: Mapping[str, str]) -> bool:
     if env.get("NO_COLOR"):
         return False
     return env.get("TERM", "") != "dumb"
+
+
+def glyphs_fit(encoding: str | None, *, utf8_by_locale: bool = False) -> bool:
+    """Whether the terminal can show the suit symbols: the output's ``encoding`` can encode
+    them, and Python did not choose UTF-8 by itself (``utf8_by_locale``: the locale is C or
+    POSIX, which declares an ASCII terminal; see :func:`utf8_by_locale`)."""
+    if utf8_by_locale:
+        return False
+    try:
+        "".join(suit.glyph for suit in Suit).encode(encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def utf8_by_locale(env: Mapping[str, str]) -> bool:
+    """Whether Python runs in its UTF-8 mode only because the locale is C or POSIX (PEP 540:
+    ``LC_ALL=C``, or no locale set at all), not because it was asked to (``PYTHONUTF8``,
+    ``-X utf8``): the output's encoding then says UTF-8 though the terminal's is ASCII."""
+    return bool(sys.flags.utf8_mode) and "PYTHONUTF8" not in env and "utf8" not in sys._xoptions

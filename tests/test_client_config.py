@@ -13,7 +13,7 @@ from scopa_net.client.config import (
     load_settings,
     os_user_name,
 )
-from scopa_net.client.style import SuitNames
+from scopa_net.client.style import SuitNames, glyphs_fit
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -88,3 +88,28 @@ def test_a_name_longer_than_the_wire_carries_is_refused_or_cut(tmp_path: Path) -
         load_settings({}, path=write(tmp_path, f'name = "{long}"\n'))
     assert load_settings({}, path=missing, name="é" * 32).name == "é" * 32
     assert load_settings({"LOGNAME": long}, path=missing).name == "n" * 32
+
+
+@pytest.mark.parametrize(
+    ("encoding", "by_locale", "glyphs"),
+    [
+        ("utf-8", False, True),
+        ("latin-1", False, False),  # a terminal set to ISO-8859-1 has no suit symbols
+        ("ascii", False, False),
+        ("utf-8", True, False),  # LC_ALL=C: Python says UTF-8, the terminal is ASCII
+        ("no-such-charset", False, False),
+    ],
+)
+def test_suit_glyphs_only_where_the_character_set_has_them(
+    encoding: str, by_locale: bool, glyphs: bool
+) -> None:
+    assert glyphs_fit(encoding, utf8_by_locale=by_locale) is glyphs
+    if not by_locale:
+        assert Settings().display({}, encoding).glyphs is glyphs
+
+
+def test_ascii_set_either_way_is_kept_whatever_the_character_set(tmp_path: Path) -> None:
+    glyphs = load_settings({}, path=write(tmp_path, "ascii = false\n"))
+    assert glyphs.display({}, "ascii").glyphs
+    letters = load_settings({"SCOPA_NET_ASCII": "1"}, path=tmp_path / "missing.toml")
+    assert not letters.display({}, "utf-8").glyphs

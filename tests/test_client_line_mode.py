@@ -156,3 +156,14 @@ def test_output_to_a_pipe_is_plain_lines_while_a_person_types(tmp_path: Path) ->
     assert SEED_HAND in lines
     assert "  board  show the table, your hand and the score again" in lines
     assert lines[-1] == "Leaving the table."
+
+
+def test_a_terminal_that_is_not_utf8_gets_suit_letters(tmp_path: Path) -> None:
+    """LANG=C LC_ALL=C: the suit symbols were printed all the same, garbage on a terminal
+    whose character set has none; the letters alone say the suit, as with --ascii."""
+    for env in ({"LANG": "C", "LC_ALL": "C"}, {"PYTHONIOENCODING": "latin-1"}):
+        done = scopa_net(*PLAY, "--seed", "3", home=tmp_path, stdin=b"board\n", env=env)
+        assert done.returncode == 0, done.stderr
+        assert done.stderr == b""
+        assert done.stdout.isascii()
+        assert "Your hand Ah=1  Ab=1  4h=4" in assert_plain(done.stdout)
