@@ -123,7 +123,17 @@ def glyphs_fit(encoding: str | None, *, utf8_by_locale: bool = False) -> bool:
 
 
 def utf8_by_locale(env: Mapping[str, str]) -> bool:
-    """Whether Python runs in its UTF-8 mode only because the locale is C or POSIX (PEP 540:
-    ``LC_ALL=C``, or no locale set at all), not because it was asked to (``PYTHONUTF8``,
-    ``-X utf8``): the output's encoding then says UTF-8 though the terminal's is ASCII."""
-    return bool(sys.flags.utf8_mode) and "PYTHONUTF8" not in env and "utf8" not in sys._xoptions
+    """Whether Python runs in its UTF-8 mode only because the locale is set to C or POSIX
+    (PEP 540: ``LC_ALL=C``, ``LANG=C``), not because it was asked to (``PYTHONUTF8``,
+    ``-X utf8``): the output's encoding then says UTF-8 though the terminal declared ASCII.
+    With no locale set at all (a container's shell, a CI machine) nothing was declared, and
+    the terminal is taken for the UTF-8 one most are."""
+    if not sys.flags.utf8_mode or "PYTHONUTF8" in env or "utf8" in sys._xoptions:
+        return False
+    # The first one set decides, as in C; but an LC_CTYPE of C.UTF-8 here is Python's own
+    # (PEP 538 sets it when the locale is C or not set at all), so it is passed over.
+    for name in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = env.get(name)
+        if value and not (name == "LC_CTYPE" and value == "C.UTF-8"):
+            return value in ("C", "POSIX")
+    return False

@@ -113,3 +113,25 @@ def test_ascii_set_either_way_is_kept_whatever_the_character_set(tmp_path: Path)
     assert glyphs.display({}, "ascii").glyphs
     letters = load_settings({"SCOPA_NET_ASCII": "1"}, path=tmp_path / "missing.toml")
     assert not letters.display({}, "utf-8").glyphs
+
+
+@pytest.mark.parametrize(
+    ("locale", "declared_ascii"),
+    [({}, False), ({"LC_ALL": "C"}, True), ({"LANG": "C"}, True), ({"LANG": "C.UTF-8"}, False)],
+    ids=["no locale set", "LC_ALL=C", "LANG=C", "LANG=C.UTF-8"],
+)
+def test_only_a_locale_set_to_c_declares_an_ascii_terminal(
+    locale: dict[str, str], declared_ascii: bool
+) -> None:
+    """With no locale set at all (a container's shell, a CI machine) Python runs in UTF-8
+    mode as under LC_ALL=C, but nothing declared the terminal ASCII: the symbols stay."""
+    import os
+    import subprocess
+    import sys
+
+    env = {"PATH": os.environ.get("PATH", ""), **locale}
+    code = "import os; from scopa_net.client.style import utf8_by_locale as u; print(u(os.environ))"
+    run = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert run.stdout.strip() == str(declared_ascii)

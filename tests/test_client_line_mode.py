@@ -16,7 +16,7 @@ from hosting import HostThread
 
 SEED_HAND = "Your hand Ah♥=1  Ab♣=1  4h♥=4"
 """`play --seed 3`: the person's first hand (the table is 3d 3s 3b 6h)."""
-PLAY = ("play", "--target", "1", "--bot-delay", "0")
+PLAY = ("play", "--target", "1", "--bot-delay", "0", "--name", "Ada")
 
 
 def scopa_net(
@@ -61,11 +61,11 @@ def test_a_script_is_read_line_by_line_as_if_typed(tmp_path: Path) -> None:
     assert done.stderr == b""
     lines = assert_plain(done.stdout)
     assert lines.count(SEED_HAND) == 2  # dealt, then `board`
-    played = lines.index("root plays 4h♥")
-    answered = next(i for i, line in enumerate(lines) if line.startswith("Bot 1 plays "))
+    played = lines.index("Ada plays 4h♥")
+    answered = next(i for i, line in enumerate(lines) if line.startswith("bot 1 plays "))
     assert played < answered
     # `last`: each player's last play, after the board drawn for the person's turn
-    assert lines[-4:-2] == ["root plays 4h♥", lines[answered]]
+    assert lines[-4:-2] == ["Ada plays 4h♥", lines[answered]]
     assert lines[-2:] == ["The match is not over. Really leave?", "Leaving the table."]
 
 
@@ -90,7 +90,7 @@ def test_plain_from_a_script_is_words_with_nothing_redrawn(tmp_path: Path) -> No
     lines = assert_plain(done.stdout)
     hand = "Your hand: ace of cups (1), ace of clubs (1), 4 of cups (4)."
     assert lines.count(hand) == 2
-    assert lines[0] == "Round 1, target 1. Score: root 0, Bot 1 0."
+    assert lines[0] == "Round 1, target 1. Score: Ada 0, bot 1 0."
     assert lines[-1] == "You hold no card of rank 3."
 
 
@@ -152,7 +152,7 @@ def test_output_to_a_pipe_is_plain_lines_while_a_person_types(tmp_path: Path) ->
     assert game.returncode == 0, err
     assert err == b""
     lines = assert_plain(out + rest)
-    assert lines[0] == "Round 1  dealer Bot 1  target 1  variants: none"  # at column 0
+    assert lines[0] == "Round 1  dealer bot 1  target 1  variants: none"  # at column 0
     assert SEED_HAND in lines
     assert "  board  show the table, your hand and the score again" in lines
     assert lines[-1] == "Leaving the table."
