@@ -7,6 +7,7 @@ keys. A leftover ``.NAME.PID.tmp`` beside it is what a crash left; the next writ
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
@@ -50,3 +51,30 @@ def names_beside(transcript: Path) -> Path:
     ``transcripts/`` folder (``transcript-names/KEY-table1-seat0.names``), so that the
     transcripts folder holds transcripts only (``scopa-net verify transcripts/*``)."""
     return transcript.parent.parent / "transcript-names" / f"{transcript.stem}.names"
+
+
+def make_private_folder(folder: Path) -> None:
+    """Make ``folder`` and the folders missing above it, each for its owner only (0700,
+    as the XDG rules ask of the data directory): what scopa-net keeps holds seat tokens
+    and the seeds of rounds in play. A folder already there is left as it is. A file where
+    a folder should be is ``NotADirectoryError`` naming that file."""
+    missing = []
+    for place in (folder, *folder.parents):
+        if place.is_dir():
+            break
+        missing.append(place)
+    for place in reversed(missing):
+        try:
+            place.mkdir(mode=0o700)
+        except FileExistsError:
+            if not place.is_dir():
+                raise NotADirectoryError(
+                    errno.ENOTDIR, "a file is where a folder should be", str(place)
+                ) from None
+
+
+def append_line(path: Path, line: str) -> None:
+    """Add ``line`` (and a newline) at the end of ``path``, made for its owner only if new."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    with os.fdopen(fd, "a", encoding="utf-8") as f:
+        f.write(f"{line}\n")

@@ -11,14 +11,20 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import TYPE_CHECKING
 
+from scopa_net.commands.journal_files import (
+    JournalLock,
+    check_db_path,
+    check_host_key,
+    journal_folder,
+    open_journal,
+)
 from scopa_net.commands.options import (
     DEFAULT_BOT_LEVEL,
     DEFAULT_TARGET,
     EXIT_FAILED,
     EXIT_LOCAL,
-    EXIT_USAGE,
     LEVEL_WIRE_NUMBERS,
     CommandError,
     add_blind_option,
@@ -183,92 +189,6 @@ def _bind_failure(bind: str, port: int, exc: OSError) -> str:
     return f"cannot listen on {bind}:{port}: {exc.strerror or exc}"
 
 
-def open_journal(path: str, *, create: bool) -> Journal:
-    """The host's journal at ``path``; CommandError (one line) if it cannot be used."""
-    check_db_path(path, create=create)
-    return _journal(path)
-
-
-def check_db_path(path: str, *, create: bool) -> None:
-    """Refuse a --db that is a directory, missing (unless created), or in a missing directory."""
-    if path != ":memory:":
-        where = Path(path)
-        if where.is_dir():
-            raise CommandError(f"--db {path}: that is a directory; give a file name", EXIT_USAGE)
-        if not create and not where.exists():
-            lan = where.parent / "play-lan" / "host.db"
-            mine = f" (`play --lan` keeps its own: --db {lan})" if lan.exists() else ""
-            raise CommandError(
-                f"no journal at {path}: history lists the matches of a host you ran "
-                f"(`scopa-net host`); give that host's --db{mine}. A game of `play` keeps its "
-                "transcripts only (`scopa-net verify` reads them)",
-                EXIT_USAGE,
-            )
-        if not where.parent.is_dir():
-            raise CommandError(
-                f"--db {path}: the directory {where.parent} does not exist; create it first",
-                EXIT_USAGE,
-            )
-
-
-def _journal(path: str) -> Journal:
-    import sqlite3
-
-    from scopa_net.server.journal import Journal, JournalError
-
-    try:
-        journal = Journal(path)
-        journal.tables()  # reads the file: a file that is not a database fails here
-    except (sqlite3.DatabaseError, JournalError) as exc:
-        raise CommandError(
-            f"--db {path}: not a scopa-net journal ({exc}); give another file", EXIT_LOCAL
-        ) from None
-    except OSError as exc:
-        raise CommandError(
-            f"--db {path}: cannot open it: {exc.strerror or exc}", EXIT_LOCAL
-        ) from None
-    return journal
-
-
-class JournalLock:
-    """Only one host at a time on a journal: a lock file beside it, held while the host runs."""
-
-    def __init__(self, db: str) -> None:
-        self.db = db
-        self.path = Path(f"{db}.lock")
-        self._file: IO[str] | None = None
-
-    def __enter__(self) -> JournalLock:
-        if self.db == ":memory:":
-            return self
-        try:
-            import fcntl
-        except ImportError:  # not on this system: no lock
-            return self
-        self._file = self.path.open("a+", encoding="utf-8")
-        try:
-            fcntl.flock(self._file, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            self._file.seek(0)
-            pid = self._file.read().strip() or "?"
-            self._file.close()
-            raise CommandError(
-                f"another host is using the journal {self.db} (process {pid}); "
-                "stop it first, or give this one its own --db",
-                EXIT_LOCAL,
-            ) from None
-        self._file.seek(0)
-        self._file.truncate()
-        self._file.write(f"{os.getpid()}\n")
-        self._file.flush()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._file is not None:
-            self._file.close()
-            self.path.unlink(missing_ok=True)
-
-
 def _table_flags_given(args: argparse.Namespace) -> list[str]:
     """The flags of "a table to open at start" given without --players (which they need)."""
     given = {
@@ -298,8 +218,7 @@ def run_host(args: argparse.Namespace) -> int:
         raise CommandError(f"{', '.join(table_flags)} {verb} a table: give --players too")
     check_address(args.bind, args.port)
     db = _db_path(args.db)
-    if args.db is None:
-        Path(db).parent.mkdir(parents=True, exist_ok=True)
+    journal_folder(db, chosen=args.db is not None)
     logging.basicConfig(
         level=args.log_level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(message)s"
     )
@@ -319,6 +238,7 @@ def run_host(args: argparse.Namespace) -> int:
     check_db_path(db, create=True)
     with JournalLock(db):
         journal = open_journal(db, create=True)
+        check_host_key(journal)
         collector.install()  # no collector pauses with many tables: the host sweeps (see there)
         try:
             trio.run(serve_until_signalled, config, journal, rules, args)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,6 +71,25 @@ class TableRecord:
     summary: dict | None
 
 
+def _make_private(path: str) -> None:
+    """Create the journal file for its owner only (0600) before SQLite opens it: it holds
+    the seeds of the rounds in play. A journal already there, from a host that made it
+    readable by others, is made owner-only too. OSError (a folder that cannot be written)
+    is the caller's to report."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        _owner_only(path)
+
+
+def _owner_only(path: str) -> None:
+    """Take the group's and others' access away from ``path``, a file of ours (if there)."""
+    with contextlib.suppress(OSError):
+        st = os.stat(path)
+        if stat.S_ISREG(st.st_mode) and st.st_mode & 0o077 and st.st_uid == os.geteuid():
+            os.chmod(path, st.st_mode & 0o700)
+
+
 def _pack(value: object) -> bytes:
     return msgpack.packb(value, use_bin_type=True)
 
@@ -103,8 +123,12 @@ class Journal:
     def _open(self) -> sqlite3.Connection:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            _make_private(self.path)
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         db.execute("PRAGMA journal_mode=WAL")
+        if self.path != ":memory:":
+            for beside in ("-wal", "-shm"):  # SQLite makes them with the journal's mode
+                _owner_only(self.path + beside)
         db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA foreign_keys=ON")
         return db
@@ -137,6 +161,7 @@ class Journal:
         path.parent.mkdir(parents=True, exist_ok=True)
         copy = path.with_name(path.name + ".restoring")
         copy.unlink(missing_ok=True)
+        _make_private(str(copy))
         target = sqlite3.connect(copy)
         try:
             self._db.backup(target)

@@ -6,6 +6,8 @@ calls ``trio.run`` itself (``host_in_thread``; the ``threaded_host`` fixture).""
 from __future__ import annotations
 
 import contextlib
+import signal
+import subprocess
 import sys
 import threading
 from collections.abc import Awaitable, Callable, Iterator
@@ -183,3 +185,43 @@ class Network:
         for end in self.client_ends:
             await trio.aclose_forcefully(end)
         self.client_ends.clear()
+
+
+@dataclass
+class HostProcess:
+    """A ``scopa-net host`` process started by ``host_process``, and what it printed."""
+
+    proc: subprocess.Popen[str]
+    out: list[str]
+    """The lines it printed on stdout, up to the one saying how to join."""
+
+    def stop(self) -> tuple[int, str, str]:
+        """Ctrl-C, as a person stops it: its exit status, the rest of stdout, and stderr."""
+        self.proc.send_signal(signal.SIGINT)
+        rest, err = self.proc.communicate(timeout=30)
+        return self.proc.returncode, rest, err
+
+
+def host_process(argv: list[str], env: dict[str, str]) -> HostProcess:
+    """Start ``argv`` (a ``scopa-net host`` command on 127.0.0.1) and return once it printed
+    the line that says how players join, its stdout read so far; killed if it never does."""
+    proc = subprocess.Popen(
+        argv,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        env=env,
+    )
+    out: list[str] = []
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:  # ends if the process does
+            out.append(line.rstrip("\n"))
+            if "join with: scopa-net join" in line:  # on 127.0.0.1: the last line at start
+                return HostProcess(proc, out)
+        raise AssertionError(f"the host stopped: {out} {proc.communicate(timeout=30)}")
+    except BaseException:
+        proc.kill()
+        proc.communicate(timeout=30)
+        raise

@@ -310,6 +310,13 @@ CASES = [
         "does not exist",
     ),
     (
+        "--db in a file, not a folder",
+        [*HOST, "--host", "127.0.0.1", "--port", "0", "--db", "{not_a_db}/host.db"],
+        (),
+        EXIT_LOCAL,
+        "notes.db is a file, not a folder; give --db a file in a folder",
+    ),
+    (
         "second host on the same --db",
         [*HOST, "--host", "127.0.0.1", "--port", "0", "--db", "{locked_db}"],
         (),

@@ -1,0 +1,169 @@
+"""The files a host keeps (journal, key, lock), made ready at start or refused in one line.
+
+Every way this machine can refuse them (a folder that cannot be written, a file where a
+folder should be, a read-only disk) ends in a :class:`CommandError` with status 5 saying
+what is wrong and what to do, never a traceback. What scopa-net makes is for its owner only:
+the journal holds the seeds of the rounds in play.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+from scopa_net.client.files import make_private_folder
+from scopa_net.commands.options import EXIT_LOCAL, EXIT_USAGE, CommandError
+
+if TYPE_CHECKING:
+    from scopa_net.server.journal import Journal
+
+
+def unusable(what: str, exc: OSError, *, ours: bool = False) -> str:
+    """One line for an OSError met on the host's files: ``what`` (``the journal FILE``)
+    could not be used, why, and what to do instead. ``ours``: the place is scopa-net's
+    own folder, not one the person chose (a file in its way may be moved)."""
+    where = exc.filename or what
+    todo = "give --db a file in a folder you can write"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        why = f"permission denied for {where}"
+    elif exc.errno == errno.ENOTDIR:
+        why = f"{where} is a file, not a folder"
+        todo = "move that file away, or give --db" if ours else "give --db"
+        todo += " a file in a folder"
+    elif exc.errno == errno.EROFS:
+        why = f"{where} is on a read-only disk"
+    elif exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        why = "the disk is full"
+        todo = "free some space, or give --db a file on another disk"
+    else:
+        why = f"cannot use {where}: {(exc.strerror or str(exc)).lower()}"
+    return f"{what}: {why}; {todo}"
+
+
+def journal_folder(db: str, *, chosen: bool) -> None:
+    """Make the journal's folder when it is scopa-net's own (``chosen``: the user gave --db,
+    whose folder must exist and is never changed)."""
+    if chosen or db == ":memory:":
+        return
+    try:
+        make_private_folder(Path(db).parent)
+    except OSError as exc:
+        raise CommandError(unusable(f"the journal {db}", exc, ours=True), EXIT_LOCAL) from None
+
+
+def check_db_path(path: str, *, create: bool) -> None:
+    """Refuse a --db that is a directory, missing (unless created), or in a missing directory."""
+    if path == ":memory:":
+        return
+    where = Path(path)
+    if where.is_dir():
+        raise CommandError(f"--db {path}: that is a directory; give a file name", EXIT_USAGE)
+    if not create and not where.exists():
+        lan = where.parent / "play-lan" / "host.db"
+        mine = f" (`play --lan` keeps its own: --db {lan})" if lan.exists() else ""
+        raise CommandError(
+            f"no journal at {path}: history lists the matches of a host you ran "
+            f"(`scopa-net host`); give that host's --db{mine}. A game of `play` keeps its "
+            "transcripts only (`scopa-net verify` reads them)",
+            EXIT_USAGE,
+        )
+    if where.parent.is_dir():
+        return
+    above = next((p for p in where.parents if p.exists()), None)
+    if above is not None and not above.is_dir():
+        raise CommandError(
+            unusable(f"the journal {path}", NotADirectoryError(errno.ENOTDIR, "", str(above))),
+            EXIT_LOCAL,
+        )
+    raise CommandError(
+        f"--db {path}: the directory {where.parent} does not exist; create it first",
+        EXIT_USAGE,
+    )
+
+
+def open_journal(path: str, *, create: bool) -> Journal:
+    """The host's journal at ``path``; CommandError (one line) if it cannot be used."""
+    check_db_path(path, create=create)
+    import sqlite3
+
+    from scopa_net.server.journal import Journal, JournalError
+
+    try:
+        journal = Journal(path)
+        journal.tables()  # reads the file: a file that is not a database fails here
+    except OSError as exc:
+        raise CommandError(unusable(f"the journal {path}", exc), EXIT_LOCAL) from None
+    except sqlite3.OperationalError as exc:  # a file SQLite cannot open or write
+        raise CommandError(
+            f"the journal {path}: cannot use it ({exc}); give --db a file in a folder you "
+            "can write",
+            EXIT_LOCAL,
+        ) from None
+    except (sqlite3.DatabaseError, JournalError) as exc:
+        raise CommandError(
+            f"--db {path}: not a scopa-net journal ({exc}); give another file", EXIT_LOCAL
+        ) from None
+    return journal
+
+
+def check_host_key(journal: Journal) -> None:
+    """Read (or make) the host's key beside the journal now, so that a key file that cannot
+    be read or written is told at once."""
+    from scopa_net.server.host import host_key_path, load_host_key
+
+    try:
+        load_host_key(journal)
+    except OSError as exc:
+        raise CommandError(unusable(f"the journal {journal.path}", exc), EXIT_LOCAL) from None
+    except ValueError as exc:
+        path = host_key_path(journal.path)
+        raise CommandError(
+            f"{path} is not a host key ({exc}); move it away to make a new key (players "
+            "who pinned the old one will be warned), or give another --db",
+            EXIT_LOCAL,
+        ) from None
+
+
+class JournalLock:
+    """Only one host at a time on a journal: a lock file beside it, held while the host runs."""
+
+    def __init__(self, db: str) -> None:
+        self.db = db
+        self.path = Path(f"{db}.lock")
+        self._file: IO[str] | None = None
+
+    def __enter__(self) -> JournalLock:
+        if self.db == ":memory:":
+            return self
+        try:
+            import fcntl
+        except ImportError:  # not on this system: no lock
+            return self
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as exc:
+            raise CommandError(unusable(f"the journal {self.db}", exc), EXIT_LOCAL) from None
+        self._file = os.fdopen(fd, "r+", encoding="utf-8")
+        try:
+            fcntl.flock(self._file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self._file.seek(0)
+            pid = self._file.read().strip() or "?"
+            self._file.close()
+            raise CommandError(
+                f"another host is using the journal {self.db} (process {pid}); "
+                "stop it first, or give this one its own --db",
+                EXIT_LOCAL,
+            ) from None
+        self._file.seek(0)
+        self._file.truncate()
+        self._file.write(f"{os.getpid()}\n")
+        self._file.flush()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._file is not None:
+            self._file.close()
+            self.path.unlink(missing_ok=True)

@@ -1,0 +1,94 @@
+"""The files a host keeps: a place it cannot use is one line and status 5; what it makes is
+its owner's only (the journal holds the seeds of the rounds in play)."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from helpers import free_port
+from hosting import host_command, host_process
+
+from scopa_net.commands.main import main
+from scopa_net.commands.options import EXIT_LOCAL
+
+HOST = ["host", "--host", "127.0.0.1", "--port", "0", "--no-advertise", "--log-level", "ERROR"]
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_a_data_folder_that_is_a_file_is_one_line_and_status_5(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It was a FileExistsError traceback, status 1."""
+    (tmp_path / "scopa-net").write_text("not a folder")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert main(HOST) == EXIT_LOCAL
+    assert capfd.readouterr().err == (
+        f"scopa-net: the journal {tmp_path}/scopa-net/host.db: {tmp_path}/scopa-net is a file, "
+        "not a folder; move that file away, or give --db a file in a folder\n"
+    )
+
+
+def test_a_journal_folder_that_cannot_be_written_is_one_line_and_status_5(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """It was a PermissionError traceback (on the lock file), status 1."""
+    if os.geteuid() == 0:  # root writes anywhere but where the system refuses everyone
+        folder = Path("/sys")
+    else:
+        folder = tmp_path / "read-only"
+        folder.mkdir(mode=0o500)
+    db = folder / "host.db"
+    assert main([*HOST, "--db", str(db)]) == EXIT_LOCAL
+    err = capfd.readouterr().err
+    assert err.startswith(f"scopa-net: the journal {db}: permission denied for {db}")
+    assert err.endswith("; give --db a file in a folder you can write\n")
+    assert len(err.splitlines()) == 1
+
+
+def test_a_host_key_that_is_not_a_key_is_one_line_and_status_5(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "host.key").write_text("garbage")
+    assert main([*HOST, "--db", str(tmp_path / "host.db")]) == EXIT_LOCAL
+    err = capfd.readouterr().err
+    assert err.startswith(f"scopa-net: {tmp_path}/host.key is not a host key (")
+    assert len(err.splitlines()) == 1
+
+
+def test_what_the_host_makes_is_its_owner_s_only(tmp_path: Path) -> None:
+    """host.db and its -wal, -shm and lock were 0644 in a 0755 folder: another user of the
+    machine could read the seeds of the round in play."""
+    env = dict(os.environ) | {"XDG_DATA_HOME": str(tmp_path / "data")}
+    old = os.umask(0o022)  # the usual umask, whatever the test runner's
+    try:
+        argv = host_command(tmp_path / "unused", free_port(), "--players", "2", "--bots", "1")
+        argv.remove("--db")
+        argv.remove(str(tmp_path / "unused"))
+        host = host_process(argv, env)
+    finally:
+        os.umask(old)
+    try:
+        folder = tmp_path / "data" / "scopa-net"
+        made = {p.name: mode(p) for p in folder.iterdir()}
+        assert made == dict.fromkeys(
+            ["host.db", "host.db-wal", "host.db-shm", "host.db.lock", "host.key"], 0o600
+        )
+        assert mode(folder) == mode(tmp_path / "data") == 0o700
+    finally:
+        host.stop()
+
+
+def test_a_journal_left_readable_by_others_is_made_the_owner_s_only(tmp_path: Path) -> None:
+    from scopa_net.server.journal import Journal
+
+    db = tmp_path / "host.db"
+    Journal(db).close()
+    os.chmod(db, 0o644)
+    Journal(db).close()
+    assert mode(db) == 0o600
