@@ -24,6 +24,7 @@ from pathlib import Path
 import trio
 
 from scopa_net.client.file_lock import FileLocks
+from scopa_net.client.files import make_private_folder
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
 from scopa_net.client.seat_store import SeatRecord, SeatStore
 from scopa_net.fair.commitments import fingerprint, public_key_bytes
@@ -63,7 +64,7 @@ def lan_table_lock(data_dir: Path) -> Iterator[None]:
     """Hold ``play --lan``'s folder for this process; :class:`LanTableBusyError` if another
     ``play --lan`` holds it (two hosts must never share one journal)."""
     folder = lan_folder(data_dir)
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    make_private_folder(folder)
     locks = FileLocks(folder, suffix="")
     if not locks.hold("lock"):
         raise LanTableBusyError(str(folder))

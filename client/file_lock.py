@@ -17,6 +17,8 @@ import contextlib
 from pathlib import Path
 from typing import BinaryIO
 
+from scopa_net.client.files import make_private_folder
+
 try:
     import fcntl
 except ImportError:  # no advisory locks on this system
@@ -41,7 +43,7 @@ class FileLocks:
         if name in self._held or fcntl is None:
             return True
         try:
-            self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            make_private_folder(self.folder)
             lock = open(self.path(name), "ab")  # noqa: SIM115 (kept open while held)
         except OSError:  # a folder we cannot write: nothing to lock with
             return True

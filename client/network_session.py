@@ -24,7 +24,12 @@ from pathlib import Path
 import trio
 
 from scopa_net.blind_witness import BlindWitness
-from scopa_net.client.files import names_beside, replace_file
+from scopa_net.client.files import (
+    append_line,
+    make_private_folder,
+    names_beside,
+    replace_file,
+)
 from scopa_net.client.seat_store import (
     PendingMove,
     SeatRecord,
@@ -180,9 +185,8 @@ def remember_own_host(data_dir: Path, key: bytes) -> None:
             return
     except FileNotFoundError:
         pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a", encoding="utf-8") as f:
-        f.write(f"{key.hex()}\n")
+    make_private_folder(path.parent)
+    append_line(path, key.hex())
 
 
 class KnownHosts:
@@ -211,9 +215,10 @@ class KnownHosts:
             return
         pins = self._pins()
         pins[address] = key.hex()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_folder(self.path.parent)
         # Whole, never cut short: every host past a cut would be met as new.
-        replace_file(self.path, "".join(f"{a} {k}\n" for a, k in pins.items()).encode())
+        pinned = "".join(f"{a} {k}\n" for a, k in pins.items()).encode()
+        replace_file(self.path, pinned, mode=0o600)
 
     def check(self, address: str, key: bytes) -> str | None:
         """Pin a new host; returns a warning if a pinned host's key changed."""
@@ -221,9 +226,8 @@ class KnownHosts:
             return None
         pinned = self.pinned(address)
         if pinned is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self.path.open("a", encoding="utf-8") as f:
-                f.write(f"{address} {key.hex()}\n")
+            make_private_folder(self.path.parent)
+            append_line(self.path, f"{address} {key.hex()}")
             return None
         if pinned != key:
             return self.changed_warning(address, key, pinned)
@@ -1699,16 +1703,18 @@ class NetworkSession:
         if self.data_dir is None or self.host_key is None:
             return None
         folder = self.data_dir / "transcripts"
-        folder.mkdir(parents=True, exist_ok=True)
+        make_private_folder(folder)  # a match's cards and seeds are the player's
         key = (self.table_id, self._seat, self.match_no, suffix)
         path = self._transcript_paths.get(key)
         if path is None:
             path = self._transcript_paths[key] = self._transcript_path(folder, data, suffix)
-        replace_file(path, data)  # rewritten each round: never the earlier rounds cut short
+        replace_file(
+            path, data, mode=0o600
+        )  # rewritten each round: never the earlier rounds cut short
         # Transcripts know seats only (protocol.md 6.1): the names beside, for `verify`.
         names = names_beside(path)
-        names.parent.mkdir(parents=True, exist_ok=True)
-        replace_file(names, "".join(f"{n}\n" for n in self._names).encode())
+        make_private_folder(names.parent)
+        replace_file(names, "".join(f"{n}\n" for n in self._names).encode(), mode=0o600)
         return path
 
     def _transcript_path(self, folder: Path, data: bytes, suffix: str) -> Path:

@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from scopa_net.client.file_lock import FileLocks
-from scopa_net.client.files import replace_file, sync_folder
+from scopa_net.client.files import make_private_folder, replace_file, sync_folder
 from scopa_net.rules import RuleSet
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import decode
@@ -154,7 +154,7 @@ class SeatStore:
         return self._locks.held_elsewhere(record.key)
 
     def _make_folder(self) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        make_private_folder(self.folder)
         with contextlib.suppress(OSError):
             os.chmod(self.folder, 0o700)
 

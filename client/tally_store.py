@@ -19,7 +19,7 @@ from datetime import datetime
 from pathlib import Path
 
 from scopa_net.client.file_lock import FileLocks
-from scopa_net.client.files import replace_file
+from scopa_net.client.files import make_private_folder, replace_file
 from scopa_net.tally import Tally, TallyError, sheet_rows
 
 TALLY_DIR = "tallies"
@@ -71,7 +71,7 @@ class TallyStore:
 
     def save(self, tally: Tally) -> Path:
         """Write the tally (atomically); OSError is the caller's to report."""
-        self.folder.mkdir(parents=True, exist_ok=True)
+        make_private_folder(self.folder)
         path = self.path_of(tally.id)
         replace_file(path, (json.dumps(tally.to_dict(), indent=1) + "\n").encode("utf-8"))
         return path

@@ -3,7 +3,9 @@ written over another's, over loopback TCP against real hosts."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import stat
 from pathlib import Path
 
 import trio
@@ -52,3 +54,19 @@ async def test_a_host_started_again_on_a_new_journal_does_not_overwrite_a_transc
     assert transcripts[0].host_key == transcripts[1].host_key
     assert transcripts[0].rounds[0].round_id != transcripts[1].rounds[0].round_id
     assert all(verify_transcript(t).ok for t in transcripts)
+
+
+async def test_what_the_client_keeps_is_its_owner_s_only(tmp_path: Path) -> None:
+    """Transcripts, the seats' names beside them and the pinned keys were 0644 in 0755
+    folders (the data folder too): another user of the machine could read them."""
+    data_dir = tmp_path / "share" / "scopa-net"
+    old = os.umask(0o022)  # the usual umask, whatever the test runner's
+    try:
+        await a_match_at_table_1(tmp_path / "host.db", data_dir, 1)
+    finally:
+        os.umask(old)
+    kept = [p for p in data_dir.rglob("*") if p.is_file()]
+    assert {p.parent.name for p in kept} == {"scopa-net", "transcripts", "transcript-names"}
+    assert {p: stat.S_IMODE(p.stat().st_mode) for p in kept} == dict.fromkeys(kept, 0o600)
+    folders = [tmp_path / "share", data_dir, *(p for p in data_dir.rglob("*") if p.is_dir())]
+    assert {p: stat.S_IMODE(p.stat().st_mode) for p in folders} == dict.fromkeys(folders, 0o700)
