@@ -47,6 +47,7 @@ from scopa_net.server.config import DEFAULT_PORT, HostConfig
 
 if TYPE_CHECKING:
     from scopa_net.fair.transcript import Transcript
+    from scopa_net.server.host import Host
     from scopa_net.server.journal import Journal, TableRecord
 
 log = logging.getLogger("scopa_net.host")
@@ -262,10 +263,13 @@ def _first_leaf(group: BaseExceptionGroup) -> OSError:
 async def serve_until_signalled(
     config: HostConfig, journal: Journal, rules: RuleSet | None, args: argparse.Namespace
 ) -> None:
+    """Run the host until Ctrl-C or SIGTERM, its normal end: every table is then saved in
+    the journal, and the same command resumes them (status 0)."""
     import signal
 
     import trio
 
+    from scopa_net.fair.commitments import fingerprint
     from scopa_net.server.announce import advertise
     from scopa_net.server.host import Host
 
@@ -280,29 +284,64 @@ async def serve_until_signalled(
             restoring[0].close()
 
     host.on_restored = restored
-    async with trio.open_nursery() as nursery:
-        port = await nursery.start(host.serve)
-        for line in where_to_join(config.bind, port, announced=config.advertise):
-            print(line, flush=True)  # stdout: what a person reads; the log goes to stderr
-        if rules is not None:
-            task = await host.create_table(
-                args.table_name,
-                rules,
-                args.password,
-                args.bots,
-                LEVEL_WIRE_NUMBERS[args.bot_level],
-                blind=blind_table(args.blind, rules.players - args.bots),
-            )
-            log.info("table %s is open: %s", task.table.table_id, rules.describe())
-        if config.advertise:
-            nursery.start_soon(advertise, host)
-        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.serve)
+            lines = [f"host key {fingerprint(host.public_key)} (players see it when they join)"]
+            if restoring:
+                lines.append(resumed_line(host))
+            if rules is not None:
+                lines.append(await _open_table(host, rules, args))
+            lines += where_to_join(config.bind, port, announced=config.advertise)
+            for line in lines:
+                print(line, flush=True)  # stdout: what a person reads; the log goes to stderr
+            if config.advertise:
+                nursery.start_soon(advertise, host)
             async for signum in signals:
                 log.info("signal %s: shutting down", signal.Signals(signum).name)
                 break
-        await host.shutdown()
-        nursery.cancel_scope.cancel()
+            await host.shutdown()
+            nursery.cancel_scope.cancel()
     journal.close()
+    if journal.path != ":memory:":
+        print(f"stopped; the tables are saved in {journal.path}: the same command resumes them")
+
+
+def resumed_line(host: Host) -> str:
+    """What a restart resumed, in one line: ``resumed 2 tables (1 in play, 1 waiting for
+    players)``."""
+    from scopa_net.server.table import Phase
+
+    phases = [task.table.phase for task in host.tables.values()]
+    kinds = {
+        "in play": sum(p not in (Phase.WAITING, Phase.OVER) for p in phases),
+        "waiting for players": phases.count(Phase.WAITING),
+        "just finished": phases.count(Phase.OVER),
+    }
+    said = ", ".join(f"{n} {kind}" for kind, n in kinds.items() if n)
+    return f"resumed {plural(len(phases), 'table')}" + (f" ({said})" if said else "")
+
+
+async def _open_table(host: Host, rules: RuleSet, args: argparse.Namespace) -> str:
+    """Open the table the flags ask for, unless a restart resumed one like it that still
+    waits for players: the same command run again gives the same table, not one more."""
+    from scopa_net.names import clean_name
+    from scopa_net.server.host import table_settings
+
+    level = LEVEL_WIRE_NUMBERS[args.bot_level]
+    blind = blind_table(args.blind, rules.players - args.bots)
+    settings = table_settings(
+        clean_name(args.table_name), rules, args.password, args.bots, level, blind=blind
+    )
+    task = host.waiting_table(settings)
+    if task is not None:
+        task.expires = False  # the host's own table again: it stays when left alone
+        table = task.table
+        return f"table {table.table_id} '{table.name}' is open again: {rules.describe()}"
+    task = await host.create_table(
+        args.table_name, rules, args.password, args.bots, level, blind=blind
+    )
+    return f"table {task.table.table_id} '{task.table.name}' is open: {rules.describe()}"
 
 
 def where_to_join(bind: str, port: int, *, announced: bool) -> list[str]:

@@ -144,6 +144,8 @@ class Host:
         self._tables_of: Counter[str] = Counter()
         """Live tables each address created (its quota)."""
         self._owner: dict[int, str] = {}
+        self._settings: dict[int, dict] = {}
+        """Each table's settings, as its journal records them."""
         self._reserved = 0
         """Tables being created (their journal write under way), counted against the limit."""
         self._sessions: set[PlayerSession] = set()
@@ -424,17 +426,7 @@ class Host:
         if owner is not None:
             self._tables_of[owner] += 1
             self._owner[table_id] = owner
-        settings = {
-            "name": name,
-            "players": rules.players,
-            "target": rules.target,
-            "variants": sorted(v.value for v in rules.variants),
-            "password": None if password is None else password_hash(password),
-            "bots": bots,
-            "bot_level": bot_level,
-        }
-        if blind:
-            settings["blind"] = True  # a blind table (protocol.md 9); absent: an ordinary one
+        settings = table_settings(name, rules, password, bots, bot_level, blind=blind)
         created = time.time()
         try:
             await self.writer.call(lambda j: j.create_table(str(table_id), created, settings))
@@ -446,6 +438,15 @@ class Host:
         task = self._start_table(table_id, settings, expires=owner is not None)
         log.info("table %s created: %r, %s", table_id, name, rules.describe())
         return task
+
+    def waiting_table(self, settings: dict) -> TableTask | None:
+        """A table with these settings (see :func:`table_settings`) still waiting for
+        players, if there is one: a restarted host resumes its own table rather than open
+        another like it."""
+        for table_id, task in self.tables.items():
+            if self._settings.get(table_id) == settings and task.table.phase is Phase.WAITING:
+                return task
+        return None
 
     def _start_table(
         self,
@@ -480,6 +481,7 @@ class Host:
         )
         task.journal_entries = len(entries or ())
         self.tables[table_id] = task
+        self._settings[table_id] = settings
         assert self._nursery is not None
         self._nursery.start_soon(self._run_table, task, restored, finish_recorded)
         return task
@@ -494,6 +496,7 @@ class Host:
             task.stopped_by_a_fault()
         finally:
             self.tables.pop(task.table.table_id, None)
+            self._settings.pop(task.table.table_id, None)
             self._table_gone(task.table.table_id)
 
     def _table_gone(self, table_id: int) -> None:
@@ -533,6 +536,30 @@ class Host:
             )
             if self.on_restored is not None:
                 self.on_restored(done, len(records))
+
+
+def table_settings(
+    name: str,
+    rules: RuleSet,
+    password: str | None,
+    bots: int,
+    bot_level: int,
+    *,
+    blind: bool = False,
+) -> dict:
+    """A table's settings as its journal records them."""
+    settings = {
+        "name": name,
+        "players": rules.players,
+        "target": rules.target,
+        "variants": sorted(v.value for v in rules.variants),
+        "password": None if password is None else password_hash(password),
+        "bots": bots,
+        "bot_level": bot_level,
+    }
+    if blind:
+        settings["blind"] = True  # a blind table (protocol.md 9); absent: an ordinary one
+    return settings
 
 
 def _malloc_trim() -> Callable[[int], int] | None:

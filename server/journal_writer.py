@@ -248,7 +248,7 @@ class JournalWriter:
                 thread.stop()
             if self.commit_seconds:
                 times = sorted(self.commit_seconds)
-                log.info(
+                log.debug(  # figures for the benchmarks, not news for the organiser
                     "journal %s: %d commits; the last %d took %.3f ms at the median, "
                     "%.3f ms at the 99th percentile",
                     self.journal.path,

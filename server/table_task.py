@@ -301,8 +301,8 @@ class TableTask:
             self._seed_deadline = now + self.config.seed_timeout
         if self.table.phase is Phase.OVER and self._over_time is None:
             self._over_time = now  # linger so that late players can resume and read the end
-            if not finish_recorded:
-                await self._record_finish()
+            if not finish_recorded:  # ended before the restart: not news to log again
+                await self._record_finish(news=False)
             self.finished.set()
 
     async def _flush(self, replies: list[tuple[Outbox, m.Message]]) -> None:
@@ -406,7 +406,9 @@ class TableTask:
         left = self._over_time + LINGER - trio.current_time()
         return max(0, min(m.GRACE_MAX, math.ceil(left)))
 
-    async def _record_finish(self, *, abandoned: bool = False, closed: str | None = None) -> None:
+    async def _record_finish(
+        self, *, abandoned: bool = False, closed: str | None = None, news: bool = True
+    ) -> None:
         match = self.table.match
         summary = {
             "name": self.table.name,
@@ -425,7 +427,13 @@ class TableTask:
         now = time.time()
         await self.writer.call(lambda j: j.finish_table(table_id, now, summary))
         result = "abandoned" if abandoned else f"scores {summary['scores']}"
-        log.info("table %s finished: %s, %s", table_id, result, self.table.rules.describe())
+        log.log(
+            logging.INFO if news else logging.DEBUG,
+            "table %s finished: %s, %s",
+            table_id,
+            result,
+            self.table.rules.describe(),
+        )
 
     # --- automatic actions: rounds, bots, deadlines --------------------------------------
 

@@ -125,3 +125,12 @@ def test_bots_say_what_they_do_not_benchmark_figures(
     out = capsys.readouterr().out
     assert "seated" not in out
     assert "move round trip: median" in out
+
+
+def test_no_rate_over_work_too_short_to_measure() -> None:
+    """A restart restoring one table in microseconds read "134426.7/s  took 0 s"."""
+    out, clock = io.StringIO(), Clock()
+    progress = Progress("restoring", 1, "tables", stream=out, terminal=False, clock=clock)
+    clock.now += 0.00001
+    progress.advance()
+    assert out.getvalue() == "restoring  1/1 tables  100%  took 0 s\n"

@@ -188,10 +188,12 @@ def test_the_host_tells_on_stdout_how_to_join(tmp_path: Path) -> None:
         with selectors.DefaultSelector() as ready:
             ready.register(proc.stdout, selectors.EVENT_READ)
             assert ready.select(timeout=30), "nothing on stdout"
+        key = proc.stdout.readline().decode()
         first = proc.stdout.readline().decode()
     finally:
         proc.send_signal(signal.SIGINT)
         proc.communicate(timeout=30)  # waits, and closes the pipe
+    assert key.startswith("host key ")
     assert first.startswith("scopa-net host listening on 127.0.0.1:")
 
 

@@ -1,0 +1,63 @@
+"""What an organiser reads from ``scopa-net host`` as README runs it: its key on stdout at
+every log level, what a restart resumed in one line, the same table (not one more) for the
+same command run again, and status 0 for Ctrl-C, a host's normal end."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from helpers import free_port
+from hosting import host_command, host_process
+
+from scopa_net.fair.commitments import fingerprint, public_key_bytes
+from scopa_net.server.host import load_host_key
+from scopa_net.server.journal import Journal
+
+README_HOST = ("--players", "2", "--bots", "1")
+
+
+def listed_tables(port: int) -> str:
+    """What ``scopa-net join`` lists at the host, from a script (no table chosen)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "scopa_net", "join", f"127.0.0.1:{port}", "--accept-new-key"],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+        check=False,
+    )
+    return done.stdout + done.stderr
+
+
+def test_a_restarted_host_says_what_it_resumed_and_keeps_its_one_table(tmp_path: Path) -> None:
+    env = dict(os.environ) | {"XDG_DATA_HOME": str(tmp_path / "data")}
+    db, port = tmp_path / "host.db", free_port()
+    first = host_process(host_command(db, port, *README_HOST), env)
+    status, rest, _ = first.stop()
+    # Ctrl-C is a host's normal end: 0, with where the tables are kept (it was 0, silently,
+    # or 130 when it came before the table was open).
+    assert status == 0
+    assert rest == f"stopped; the tables are saved in {db}: the same command resumes them\n"
+    journal = Journal(db)
+    key = fingerprint(public_key_bytes(load_host_key(journal)))
+    journal.close()
+    # The key was in an INFO log line only, hidden by --log-level WARNING (host_command's).
+    assert first.out[0] == f"host key {key} (players see it when they join)"
+
+    again = host_process(host_command(db, port, *README_HOST), env)
+    try:
+        assert again.out[1] == "resumed 1 table (1 waiting for players)"
+        assert (
+            again.out[2] == "table 1 'table 1' is open again: 2 players, target 11, variants: none"
+        )
+        listed = listed_tables(port)
+    finally:
+        status, rest, err = again.stop()
+    assert status == 0
+    assert "table 1 'table 1'" in listed
+    assert "table 2" not in listed  # each restart opened one more 'table 1'
+    assert "/s" not in err  # "restoring 1/1 tables 100% 134426.7/s took 0 s"
+    assert "finished" not in err
