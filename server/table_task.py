@@ -290,6 +290,9 @@ class TableTask:
 
         ``finish_recorded``: the journal already marks the match finished."""
         now = trio.current_time()
+        over = self.table.phase is Phase.OVER and self._over_time is None
+        if over:  # linger so that late players can resume and read the end
+            self._over_time = now  # (and the flush below does not take the end for news)
         for seat, s in enumerate(self.table.seats):
             if s.kind is SeatKind.HUMAN and (s.connected or not s.stand_in):
                 self.table.set_status(
@@ -299,8 +302,7 @@ class TableTask:
         await self._flush([])
         if self.table.waits_on_seats:
             self._seed_deadline = now + self.config.seed_timeout
-        if self.table.phase is Phase.OVER and self._over_time is None:
-            self._over_time = now  # linger so that late players can resume and read the end
+        if over:
             if not finish_recorded:  # ended before the restart: not news to log again
                 await self._record_finish(news=False)
             self.finished.set()
@@ -379,6 +381,9 @@ class TableTask:
         self.finished = trio.Event()
         self._grace_until.clear()
         now = trio.current_time()
+        over = self.table.phase is Phase.OVER and self._over_time is None
+        if over:  # linger so that late players can resume and read the end
+            self._over_time = now  # (and the flush below does not take the end for news)
         for seat, s in enumerate(self.table.seats):
             if s.kind is SeatKind.HUMAN and seat not in self.attached:
                 # Agreed, then dropped before the new match: away, with a grace period.

@@ -4,15 +4,22 @@ same command run again, and status 0 for Ctrl-C, a host's normal end."""
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+import trio
 from helpers import free_port
-from hosting import host_command, host_process
+from hosting import create, host_command, host_process, start_host
 
+from scopa_net.bots.levels import make_player
+from scopa_net.client.bot_client import play_as_bot
+from scopa_net.client.network_session import TableChoice, open_network_session
 from scopa_net.fair.commitments import fingerprint, public_key_bytes
+from scopa_net.rules import RuleSet
 from scopa_net.server.host import load_host_key
 from scopa_net.server.journal import Journal
 
@@ -61,3 +68,27 @@ def test_a_restarted_host_says_what_it_resumed_and_keeps_its_one_table(tmp_path:
     assert "table 2" not in listed  # each restart opened one more 'table 1'
     assert "/s" not in err  # "restoring 1/1 tables 100% 134426.7/s took 0 s"
     assert "finished" not in err
+
+
+async def test_a_match_over_before_a_restart_is_not_logged_again_as_news(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """It came back at INFO as "table 1 finished: scores [1, 2], ..." at every restart
+    within ten minutes of the end, as if it had just been played."""
+    db = str(tmp_path / "host.db")
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, db=db, bot_delay=0.0)
+        choice = TableChoice(create=create(RuleSet.of(2, 1), bots=1))
+        async with open_network_session("127.0.0.1", host.port, choice, name="ann") as s:
+            await play_as_bot(s, make_player("random", 2))
+        await host.shutdown()
+        nursery.cancel_scope.cancel()
+    host.journal.close()
+    caplog.set_level(logging.INFO, logger="scopa_net")
+    async with trio.open_nursery() as nursery:
+        again = await start_host(nursery, db=db)
+        await again.shutdown()
+        nursery.cancel_scope.cancel()
+    again.journal.close()
+    assert [r.message for r in caplog.records if "finished" in r.message] == []
+    assert [t.finished is not None for t in Journal(db).tables()] == [True]  # kept all the same
