@@ -381,9 +381,6 @@ class TableTask:
         self.finished = trio.Event()
         self._grace_until.clear()
         now = trio.current_time()
-        over = self.table.phase is Phase.OVER and self._over_time is None
-        if over:  # linger so that late players can resume and read the end
-            self._over_time = now  # (and the flush below does not take the end for news)
         for seat, s in enumerate(self.table.seats):
             if s.kind is SeatKind.HUMAN and seat not in self.attached:
                 # Agreed, then dropped before the new match: away, with a grace period.
