@@ -87,6 +87,10 @@ LEAVE_QUESTION = (
     "Leave for good (a computer player takes your seat) or step away (your seat is kept "
     "for you; {again} takes it back)? Type leave, away, or stay."
 )
+GOING_VOIDS_ROUND = (
+    "At this blind table, leaving or stepping away now ends this round for everyone: it is "
+    "void, because its cards cannot be played without you, and it is dealt again."
+)
 NOT_PLAYED = "Not played; choose again ('hint' suggests a play)."
 
 
@@ -534,6 +538,8 @@ class Controller:
         elif getattr(self.session, "can_step_away", False):
             state.asking = Asking.LEAVE_OR_AWAY
             again = getattr(self.session, "take_back_with", None) or "`scopa-net join`"
+            if getattr(self.session, "going_voids_round", False):
+                self._say(GOING_VOIDS_ROUND, "class:notice")
             self._say(LEAVE_QUESTION.format(again=again))
         else:
             state.asking = Asking.CONFIRM_QUIT

@@ -560,6 +560,12 @@ class NetworkSession:
                 notes.append("")
         return tuple(notes)
 
+    @property
+    def going_voids_round(self) -> bool:
+        """Leaving or stepping away now would void the round in play for everyone: a blind
+        round this seat's person is a party of, not yet played out (protocol.md 9.7)."""
+        return isinstance(self.witness, BlindWitness) and self.witness.needs_me
+
     def _stand_in(self, seat: int) -> bool:
         return self._stand_ins.get(seat, False)
 

@@ -185,6 +185,13 @@ class BlindWitness:
         self._verifier = None
 
     @property
+    def needs_me(self) -> bool:
+        """This seat's person is a party of a round still in play: were they to go (leave or
+        step away), the round would be void ``absent`` (9.7), for everyone."""
+        cur = self.current
+        return cur is not None and not cur.over and cur.party is not None and not cur.party.observer
+
+    @property
     def round_no(self) -> int:
         if self.current is not None:
             return self.current.round_no

@@ -1,0 +1,137 @@
+"""A person who steps away from a blind table and comes back, as each screen shows it.
+
+Real host, real client sessions with the game's controller in front of each (memory streams,
+trio's autojump clock). Bruno steps away in the middle of round 1 (it is void, protocol.md
+9.7), a computer plays his seat in round 2, he takes the seat back during it and sits the rest
+of it out, and plays again from round 3 to the end of the match. The tests read the words each
+person reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from functools import partial
+from pathlib import Path
+
+import trio
+import trio.testing
+from blind_people import People
+from hosting import create, start_memory_host
+
+from scopa_net.bots.levels import make_player
+from scopa_net.client import render
+from scopa_net.client.controller import GOING_VOIDS_ROUND, Asking, Controller
+from scopa_net.client.network_session import NetworkSession, TableChoice
+from scopa_net.client.style import Display
+from scopa_net.client.toolbar import toolbar_text
+from scopa_net.rules import RuleSet
+
+
+class Screen:
+    """A person's client: the session, the controller in front of it, and every line it
+    printed; ``between(session)`` is called after each event (what the person types)."""
+
+    def __init__(self, session: NetworkSession) -> None:
+        self.session = session
+        self.lines: list[str] = []
+        self.toolbars: list[str] = []
+        self.controller = Controller(session, Display(), self._show, lambda: None)
+
+    def _show(self, lines: object) -> None:
+        self.lines += render.plain(lines).splitlines()  # type: ignore[arg-type]
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    async def play(self, between: Callable[[Screen], Awaitable[None]] | None = None) -> None:
+        player = make_player("random", len(self.lines) + 3)
+        async for event in self.session.events:
+            self.controller.handle_event(event)
+            self.toolbars.append(render.plain([toolbar_text(self.controller.state)]))
+            if between is not None:
+                await between(self)
+            view = self.session.view
+            asking = self.controller.state.asking is not Asking.NOTHING
+            if view is not None and view.my_turn and not view.round_over and not asking:
+                with trio.move_on_after(5):
+                    await self.session.submit(player.choose(view))
+
+
+async def test_stepping_away_from_a_blind_round_and_coming_back_in_every_persons_words(
+    autojump_clock: trio.testing.MockClock, tmp_path: Path
+) -> None:
+    rules = RuleSet.of(2, 11)  # more than two rounds: Bruno plays again
+    people = People(tmp_path, names=("Ada", "Bruno"))
+    screens: dict[str, Screen] = {}
+    done = {name: trio.Event() for name in ("Ada", "Bruno", "Bruno again")}
+
+    async with trio.open_nursery() as nursery:
+        _host, net = await start_memory_host(nursery, grace=60.0, bot_delay=0.5)
+
+        async def run(
+            name: str,
+            key: str,
+            choice: TableChoice,
+            between: Callable[[Screen], Awaitable[None]] | None = None,
+            **options: object,
+        ) -> None:
+            async with people.session(name, choice, net.connect, **options) as session:
+                people.sessions[name] = session
+                screens[key] = Screen(session)
+                await screens[key].play(between)
+            done[key].set()
+
+        asked: list[str] = []
+
+        async def bruno_steps_away_in_round_1(screen: Screen) -> None:
+            view = screen.session.view
+            if asked or view is None or view.round_over or len(view.plays) < 1:
+                return
+            asked.append("quit")
+            before = len(screen.lines)
+            await screen.controller.handle_line("quit")
+            asked.extend(screen.lines[before:])
+            await screen.controller.handle_line("away")
+
+        bruno_back = trio.Event()
+
+        async def bruno_is_back(screen: Screen) -> None:
+            if "Back in your seat" in screen.text:
+                bruno_back.set()
+
+        async def ada_waits_for_bruno_in_round_2(screen: Screen) -> None:
+            """Once a computer has played for Bruno, Bruno takes his seat back; Ada waits for
+            him before her next play (his client reads its disk meanwhile, and the virtual
+            clock must not end the round first)."""
+            if bruno_back.is_set() or "Bruno (computer) plays" not in screen.text:
+                return
+            if "Bruno again" not in screens:
+                (record,) = people.stores["Bruno"].records()
+                back = TableChoice(table_id=record.table_id, seat=record.seat)
+                nursery.start_soon(
+                    partial(run, "Bruno", "Bruno again", back, bruno_is_back, resume_from=record)
+                )
+            await bruno_back.wait()
+
+        choice = TableChoice(create=create(rules, blind=True))
+        nursery.start_soon(run, "Ada", "Ada", choice, ada_waits_for_bruno_in_round_2)
+        with trio.fail_after(600):
+            while "Ada" not in screens or screens["Ada"].session.table_id is None:
+                await trio.sleep(0.1)
+        table_id = screens["Ada"].session.table_id
+        nursery.start_soon(
+            run, "Bruno", "Bruno", TableChoice(table_id=table_id), bruno_steps_away_in_round_1
+        )
+        with trio.fail_after(600):
+            await done["Bruno"].wait()
+        ada = screens["Ada"]
+
+        # 1. The question warned that going now ends the round for everyone; and it did.
+        assert GOING_VOIDS_ROUND in asked, asked
+        assert asked.index(GOING_VOIDS_ROUND) < len(asked) - 1  # before the question itself
+        with trio.fail_after(600):
+            while "Round 1 is void: Bruno stepped away" not in ada.text:
+                await trio.sleep(0.1)
+
+        nursery.cancel_scope.cancel()
