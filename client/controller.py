@@ -9,7 +9,7 @@ touches the terminal itself, so it can be tested without one.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 import trio
@@ -231,18 +231,26 @@ class Controller:
         elif self._plain:
             self._show([_text(t) for t in render.plain_board(view, self.state.names, self.display)])
         else:
-            self._show(render.board_lines(view, self.state.names, self.display))
+            computer = self._computer_plays()
+            self._show(render.board_lines(view, self.state.names, self.display, computer))
 
     @property
     def display(self) -> Display:
         return self.state.display
 
+    def _computer_plays(self) -> Collection[int]:
+        """The plays of the round in play (indexes in ``view.plays``) that a computer made
+        for a person: away past their grace period, or sitting a blind round out."""
+        return getattr(self.session, "computer_plays", ())
+
     def record_line(self, view: SeatView, record: PlayRecord) -> FormattedText:
-        """One play as this client prints it (in words with --plain)."""
+        """One play as this client prints it (in words with --plain): a computer's play for
+        a person under their name and "(computer)"."""
         names = self.state.names
+        computer = self._computer_plays()
         if self._plain:
-            return _text(render.play_words(record, view, names, self.display))
-        return render.record_line(record, view, names, self.display)
+            return _text(render.play_words(record, view, names, self.display, computer))
+        return render.record_line(record, view, names, self.display, computer)
 
     # --- events -------------------------------------------------------------------------------
 

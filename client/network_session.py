@@ -528,6 +528,9 @@ class NetworkSession:
         (when it was held, the grace period it had then). See LOSS_HELD_FOR."""
         self._losses_due = math.inf
         """When the held losses still true are said (inf: none held)."""
+        self.computer_plays: set[int] = set()
+        """The plays of the round in play (indexes in its view's ``plays``) that a computer
+        made for a person: away with a computer standing in, or sitting a blind round out."""
         self._voids = 0
         """Rounds of this match seen void (``round_void``): the host numbers them as rounds,
         but they were not played out."""
@@ -1137,6 +1140,7 @@ class NetworkSession:
                 )
             )
         self.mirror.apply(msg)
+        self.computer_plays.clear()  # who made the round's plays is not in a snapshot
         self._take_seats(msg.seats)
         self._seq_changed.set()
         self._seq_changed = trio.Event()
@@ -1256,6 +1260,9 @@ class NetworkSession:
             self._save_transcript()
         if isinstance(e, m.RoundCommit | m.BlindRound):
             self._away_names.clear()  # a new round: whoever holds a seat now plays it
+            self.computer_plays.clear()
+        if isinstance(e, m.Played) and self._played_by_computer(e.seat, view):
+            self.computer_plays.add(len(view.plays) - 1)
         if isinstance(e, m.RoundVoid):
             self._voids += 1
         if isinstance(e, m.RoundCommit) and not self.check_deals:
@@ -1342,6 +1349,19 @@ class NetworkSession:
         elif isinstance(e, m.SeatStatus):
             self._seat_status(e)
         return False
+
+    def _played_by_computer(self, seat: int, view: SeatView) -> bool:
+        """Whether the play just made at ``seat``, a person's, was a computer's for them: a
+        computer stands in (away past the grace period, or stepped away), or the person sits
+        this blind round out (a round that began without them, 9.7)."""
+        if seat >= len(self._seats) or self._seats[seat].kind != "human":
+            return False  # a computer player's own seat, under its own name
+        if self._stand_in(seat):
+            return True
+        if seat == self._seat:
+            return view.sitting_out
+        w = self.witness
+        return isinstance(w, BlindWitness) and w.current is not None and seat not in w.people
 
     def _who(self, seat: int) -> str:
         """A seat's name in a line this seat's person reads: "you" for their own."""

@@ -8,7 +8,7 @@ ASCII mode, the suit glyph after it; colour, when on, only repeats the suit.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from prompt_toolkit.formatted_text import FormattedText, StyleAndTextTuples
 from prompt_toolkit.formatted_text.utils import fragment_list_to_text, split_lines
@@ -181,9 +181,27 @@ def side_label(side: int, view: SeatView, names: Sequence[str]) -> str:
     return " & ".join(seat_label(s, view, names) for s in view.rules.seats_of(side))
 
 
-def record_line(record: PlayRecord, view: SeatView, names: Sequence[str], display: Display) -> Line:
-    """One play as it happened: who, what, and a sweep if it was one."""
+def player_label(
+    record: PlayRecord, view: SeatView, names: Sequence[str], computer: Collection[int] = ()
+) -> str:
+    """Who made a play: the seat's name, or ``Ada (computer)`` when a computer played for
+    the person (``computer``: the indexes in ``view.plays`` of the plays a computer made for
+    a person away, or sitting a blind round out)."""
     who = seat_label(record.seat, view, names)
+    if computer and any(r is record for i, r in enumerate(view.plays) if i in computer):
+        return f"{who} (computer)"
+    return who
+
+
+def record_line(
+    record: PlayRecord,
+    view: SeatView,
+    names: Sequence[str],
+    display: Display,
+    computer: Collection[int] = (),
+) -> Line:
+    """One play as it happened: who, what, and a sweep if it was one."""
+    who = player_label(record, view, names, computer)
     out: StyleAndTextTuples = [("class:you" if record.seat == view.seat else "", who)]
     out.append(("", " play " if who == "You" else " plays "))  # "You play", "Ada plays"
     out += play_fragments(record.play, display)
@@ -217,8 +235,11 @@ def _row(label: str, body: StyleAndTextTuples) -> Line:
     return FormattedText([("class:label", f"{label:<10}"), *body])
 
 
-def board_lines(view: SeatView, names: Sequence[str], display: Display) -> list[Line]:
-    """The whole screen of the game for ``view.seat``, top to bottom."""
+def board_lines(
+    view: SeatView, names: Sequence[str], display: Display, computer: Collection[int] = ()
+) -> list[Line]:
+    """The whole screen of the game for ``view.seat``, top to bottom (``computer``: as for
+    :func:`player_label`)."""
     rules = view.rules
     variants = ", ".join(sorted(v.value for v in rules.variants)) or "none"
     lines = [
@@ -250,7 +271,7 @@ def board_lines(view: SeatView, names: Sequence[str], display: Display) -> list[
         piles.append(("class:sweep" if sweeps else "", f", {sweeps} sweep{'s' * (sweeps != 1)}"))
     lines.append(_row("Captured", piles))
     for record in last_plays(view):
-        lines.append(_row("Last", list(record_line(record, view, names, display))))
+        lines.append(_row("Last", list(record_line(record, view, names, display, computer))))
     lines.append(_row("Your hand", hand_fragments(view, display)))
     lines.append(FormattedText([("class:turn" if view.my_turn else "", turn_text(view, names))]))
     return lines
@@ -267,8 +288,14 @@ def words_of(cards: Sequence[Card], display: Display) -> str:
     return ", ".join(card_words(c, display) for c in cards) or "nothing"
 
 
-def play_words(record: PlayRecord, view: SeatView, names: Sequence[str], display: Display) -> str:
-    who = seat_label(record.seat, view, names)
+def play_words(
+    record: PlayRecord,
+    view: SeatView,
+    names: Sequence[str],
+    display: Display,
+    computer: Collection[int] = (),
+) -> str:
+    who = player_label(record, view, names, computer)
     text = f"{who} played {card_words(record.play.card, display)}"  # past tense: any person
     if record.play.captured:
         text += f", taking {words_of(record.play.captured, display)}"

@@ -21,6 +21,7 @@ from hosting import create, start_memory_host
 from scopa_net.bots.levels import make_player
 from scopa_net.client import render
 from scopa_net.client.controller import GOING_VOIDS_ROUND, Asking, Controller
+from scopa_net.client.files import names_beside
 from scopa_net.client.network_session import NetworkSession, TableChoice
 from scopa_net.client.style import Display
 from scopa_net.client.toolbar import toolbar_text
@@ -134,4 +135,45 @@ async def test_stepping_away_from_a_blind_round_and_coming_back_in_every_persons
             while "Round 1 is void: Bruno stepped away" not in ada.text:
                 await trio.sleep(0.1)
 
+        # 3. In round 2 a computer plays Bruno's seat: Ada reads it as the computer's.
+        with trio.fail_after(600):
+            while not any(line.startswith("Bruno (computer) plays") for line in ada.lines):
+                await trio.sleep(0.1)
+
+        # Bruno takes his seat back during round 2, and sits the rest of it out.
+        with trio.fail_after(600):
+            await done["Ada"].wait()
+            await done["Bruno again"].wait()
+        bruno = screens["Bruno again"]
+
+        # 2. Told once that a computer plays his seat this round, in words that stay true.
+        sat_out = [line for line in bruno.lines if line.startswith("A computer plays your seat")]
+        assert sat_out == [
+            "A computer plays your seat this round; you play again from the next one."
+        ], bruno.text
+        assert any("a computer plays for you" in t for t in bruno.toolbars), bruno.toolbars
+        # 3. Every screen, his own too (the board's last plays included), shows the computer's
+        # plays for him in round 2 as the computer's, and his own from round 3 as his.
+        for screen in (ada, bruno):
+            text = screen.text
+            round_2 = text[text.index("Round 2  dealer") : text.index("Round 2 score sheet")]
+            later = text[text.index("Round 3  dealer") :]
+            assert "Bruno (computer) plays" in round_2, text
+            assert "Bruno plays" not in round_2, text
+            assert "Bruno plays" in later, text
+            assert "(computer)" not in later, text
+        assert "Last      Bruno (computer) plays" in bruno.text, bruno.text
+
+        # 6. The match's last line counts the rounds played out, and the void ones apart.
+        for screen in (ada, bruno):
+            (summary,) = [line for line in screen.lines if "the match," in line]
+            rounds = screen.session.mirror.view.round_number  # type: ignore[union-attr]
+            voids = 1 + ada.text.count("Void deal: three or more kings")  # round 1, and kings
+            played = rounds - voids
+            words = f"{played} round{'s' if played != 1 else ''} ({voids} void{'s' * (voids > 1)})."
+            assert summary.endswith(f"after {words}"), summary
+
+        # 5. Beside Ada's transcript, her client saved the seats' names, for `verify`.
+        (saved,) = (tmp_path / "Ada" / "transcripts").glob("*.scopa")
+        assert names_beside(saved).read_text(encoding="utf-8") == "Ada\nBruno\n"
         nursery.cancel_scope.cancel()
