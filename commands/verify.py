@@ -284,11 +284,13 @@ def saved_names(path: Path, players: int) -> list[str]:
     )
 
 
-def seat_words(seat: int, mine: int, names: list[str]) -> str:
+def seat_words(seat: int, mine: int, names: list[str], said: str | None = None) -> str:
     """``seat 2 (you)``, ``seat 1 (Bruno)``, ``seat 2 (Carla, you)``: a seat as the person
-    who saved the file reads it (the transcript's own seat is theirs)."""
+    who saved the file reads it (the transcript's own seat is theirs); ``said``: what the
+    verifier already said of it in brackets (``party 1``), kept last."""
     who = [names[seat]] if seat < len(names) else []
     who += ["you"] if seat == mine else []
+    who += [said] if said else []
     return f"seat {seat} ({', '.join(who)})" if who else f"seat {seat}"
 
 
@@ -308,7 +310,11 @@ def _verify_one(
     mine = transcript.seat
 
     def named(line: str) -> str:
-        return re.sub(r"\bseat (\d+)\b", lambda f: seat_words(int(f[1]), mine, names), line)
+        return re.sub(
+            r"\bseat (\d+)\b(?: \(([^()]*)\))?",
+            lambda f: seat_words(int(f[1]), mine, names, f[2]),
+            line,
+        )
 
     fp = fingerprint(transcript.host_key)
     out(f"{seat_words(mine, mine, names)}, {transcript.rules.describe()}, host key {fp}")

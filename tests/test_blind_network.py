@@ -815,11 +815,13 @@ async def test_a_seat_that_stops_without_cause_is_named_and_the_match_goes_on(
     capsys.readouterr()
     assert cli_main(["verify", str(saved)]) == 0
     out = capsys.readouterr().out
-    assert "round 1: void: seat 0 (party 1) stopped without cause" in out, out
+    # Named by the names the client saved beside the file (the file is seat 1's).
+    assert "round 1: void: seat 0 (p0, party 1) stopped without cause" in out, out
     assert "VERIFIED" in out
     cli_main(["verify", str(evidence), str(saved)])
     out = capsys.readouterr().out
-    assert out.count("round 1: void: seat 0 (party 1) stopped without cause") == 2, out
+    assert out.count("round 1: void: seat 0 (p0, party 1) stopped without cause") == 1, out
+    assert out.count("round 1: void: seat 0 (p0, you, party 1) stopped without cause") == 1, out
     assert "blind rounds void by a seat that stopped without cause: 1 (seat 0 1)" in out
 
 
