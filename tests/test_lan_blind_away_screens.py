@@ -10,6 +10,7 @@ person reads.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from contextlib import suppress
 from functools import partial
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from scopa_net.client.files import names_beside
 from scopa_net.client.network_session import NetworkSession, TableChoice
 from scopa_net.client.style import Display
 from scopa_net.client.toolbar import toolbar_text
+from scopa_net.errors import IllegalPlayError
 from scopa_net.rules import RuleSet
 
 
@@ -56,7 +58,8 @@ class Screen:
             asking = self.controller.state.asking is not Asking.NOTHING
             if view is not None and view.my_turn and not view.round_over and not asking:
                 with trio.move_on_after(5):
-                    await self.session.submit(player.choose(view))
+                    with suppress(IllegalPlayError):  # the table moved on first: next event
+                        await self.session.submit(player.choose(view))
 
 
 async def test_stepping_away_from_a_blind_round_and_coming_back_in_every_persons_words(
