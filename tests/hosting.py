@@ -37,6 +37,25 @@ async def start_host(nursery: trio.Nursery, db: str = ":memory:", **options: obj
     return host
 
 
+async def play_one_match(db: str, rules: RuleSet | None = None, **options: object) -> None:
+    """Ann plays a whole match against a computer player (random plays) at a table of a host
+    over the journal ``db`` (a two-player match to 2 points by default), then the host stops
+    and its journal is closed: a journal with one finished match in it."""
+    from scopa_net.bots.levels import make_player
+    from scopa_net.client.bot_client import play_as_bot
+    from scopa_net.client.network_session import TableChoice, open_network_session
+
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, db=db, **options)
+            choice = TableChoice(create=create(rules or RuleSet.of(2, 2), bots=1))
+            async with open_network_session("127.0.0.1", host.port, choice, name="ann") as s:
+                await play_as_bot(s, make_player("random", 2))
+            await host.shutdown()
+            nursery.cancel_scope.cancel()
+    host.journal.close()
+
+
 async def start_memory_host(nursery: trio.Nursery, **options: object) -> tuple[Host, Network]:
     """A host that listens on no socket, journal in memory, and the ``Network`` of memory
     streams that reaches it: for tests in virtual time (trio's autojump clock)."""

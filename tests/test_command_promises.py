@@ -10,13 +10,14 @@ import signal
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
 import trio
 from cheats import leave_out_after_its_receipt
 from helpers import free_port
-from hosting import HostThread, create, host_command, host_in_thread
+from hosting import HostThread, host_command, host_in_thread, play_one_match
 from rawseat import RawSeat
 from reading_screen import FirstDeal, reading_screen
 
@@ -177,31 +178,11 @@ def test_history_of_an_empty_journal_says_so(
     assert capsys.readouterr().out == "no finished matches\n"
 
 
-async def play_one_match(db: Path) -> None:
-    """One 2-player match to 1 point against a host bot, journalled in ``db``."""
-    from scopa_net.bots.levels import make_player
-    from scopa_net.client.bot_client import play_as_bot
-    from scopa_net.server.config import HostConfig
-    from scopa_net.server.host import Host
-
-    config = HostConfig(bind="127.0.0.1", port=0, advertise=False, db=str(db), bot_delay=0)
-    host = Host(config, Journal(str(db)))
-    with trio.fail_after(60):
-        async with trio.open_nursery() as nursery:
-            await nursery.start(host.serve)
-            choice = TableChoice(create=create(RuleSet.of(2, 1), bots=1))
-            async with open_network_session("127.0.0.1", host.port, choice, name="ann") as s:
-                await play_as_bot(s, make_player("random", 2))
-            await host.shutdown()
-            nursery.cancel_scope.cancel()
-    host.journal.close()
-
-
 def test_history_export_checks_the_seat_and_names_the_file_as_its_help_says(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db = tmp_path / "host.db"
-    trio.run(play_one_match, db)
+    trio.run(partial(play_one_match, str(db), RuleSet.of(2, 1), bot_delay=0))
     base = ["history", "--db", str(db), "--export", "1"]
     assert main([*base, "--seat", "2"]) == 2
     assert capsys.readouterr().err == "scopa-net: seat 2 is not a seat at table 1\n"

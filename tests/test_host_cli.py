@@ -9,26 +9,12 @@ from pathlib import Path
 import pytest
 import trio
 from helpers import free_port, require_multicast, unique_name
-from hosting import HostThread, create, host_command, start_host
+from hosting import HostThread, host_command, play_one_match
 
-from scopa_net.bots.levels import make_player
-from scopa_net.client.bot_client import play_as_bot
-from scopa_net.client.network_session import KnownHosts, TableChoice, open_network_session
+from scopa_net.client.network_session import KnownHosts
 from scopa_net.commands.main import main
 from scopa_net.fair.commitments import fingerprint
 from scopa_net.rules import RuleSet
-
-
-async def play_one_match(db: Path) -> None:
-    with trio.fail_after(120):
-        async with trio.open_nursery() as nursery:
-            host = await start_host(nursery, db=str(db))
-            choice = TableChoice(create=create(RuleSet.of(2, 2), bots=1))
-            async with open_network_session("127.0.0.1", host.port, choice, name="ann") as s:
-                await play_as_bot(s, make_player("random", 2))
-            await host.shutdown()
-            nursery.cancel_scope.cancel()
-    host.journal.close()
 
 
 def test_history_lists_the_match_and_its_export_verifies(
@@ -36,7 +22,7 @@ def test_history_lists_the_match_and_its_export_verifies(
 ) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # no real pinned keys
     db = tmp_path / "host.db"
-    trio.run(play_one_match, db)
+    trio.run(play_one_match, str(db))
     assert main(["history", "--db", str(db)]) == 0
     out = capsys.readouterr().out
     when = r"\d{4}-\d\d-\d\d \d\d:\d\d"

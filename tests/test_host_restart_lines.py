@@ -13,11 +13,8 @@ from pathlib import Path
 import pytest
 import trio
 from helpers import free_port
-from hosting import create, host_command, host_process, start_host
+from hosting import host_command, host_process, play_one_match, start_host
 
-from scopa_net.bots.levels import make_player
-from scopa_net.client.bot_client import play_as_bot
-from scopa_net.client.network_session import TableChoice, open_network_session
 from scopa_net.fair.commitments import fingerprint, public_key_bytes
 from scopa_net.rules import RuleSet
 from scopa_net.server.host import load_host_key
@@ -76,14 +73,7 @@ async def test_a_match_over_before_a_restart_is_not_logged_again_as_news(
     """It came back at INFO as "table 1 finished: scores [1, 2], ..." at every restart
     within ten minutes of the end, as if it had just been played."""
     db = str(tmp_path / "host.db")
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, db=db, bot_delay=0.0)
-        choice = TableChoice(create=create(RuleSet.of(2, 1), bots=1))
-        async with open_network_session("127.0.0.1", host.port, choice, name="ann") as s:
-            await play_as_bot(s, make_player("random", 2))
-        await host.shutdown()
-        nursery.cancel_scope.cancel()
-    host.journal.close()
+    await play_one_match(db, RuleSet.of(2, 1), bot_delay=0.0)
     caplog.set_level(logging.INFO, logger="scopa_net")
     async with trio.open_nursery() as nursery:
         again = await start_host(nursery, db=db)

@@ -10,7 +10,6 @@ person reads.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from contextlib import suppress
 from functools import partial
 from pathlib import Path
 
@@ -18,48 +17,12 @@ import trio
 import trio.testing
 from blind_people import People
 from hosting import create, start_memory_host
+from person_screen import PersonScreen
 
-from scopa_net.bots.levels import make_player
-from scopa_net.client import render
-from scopa_net.client.controller import GOING_VOIDS_ROUND, Asking, Controller
+from scopa_net.client.controller import GOING_VOIDS_ROUND
 from scopa_net.client.files import names_beside
-from scopa_net.client.network_session import NetworkSession, TableChoice
-from scopa_net.client.style import Display
-from scopa_net.client.toolbar import toolbar_text
-from scopa_net.errors import IllegalPlayError
+from scopa_net.client.network_session import TableChoice
 from scopa_net.rules import RuleSet
-
-
-class Screen:
-    """A person's client: the session, the controller in front of it, and every line it
-    printed; ``between(session)`` is called after each event (what the person types)."""
-
-    def __init__(self, session: NetworkSession) -> None:
-        self.session = session
-        self.lines: list[str] = []
-        self.toolbars: list[str] = []
-        self.controller = Controller(session, Display(), self._show, lambda: None)
-
-    def _show(self, lines: object) -> None:
-        self.lines += render.plain(lines).splitlines()  # type: ignore[arg-type]
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.lines)
-
-    async def play(self, between: Callable[[Screen], Awaitable[None]] | None = None) -> None:
-        player = make_player("random", len(self.lines) + 3)
-        async for event in self.session.events:
-            self.controller.handle_event(event)
-            self.toolbars.append(render.plain([toolbar_text(self.controller.state)]))
-            if between is not None:
-                await between(self)
-            view = self.session.view
-            asking = self.controller.state.asking is not Asking.NOTHING
-            if view is not None and view.my_turn and not view.round_over and not asking:
-                with trio.move_on_after(5):
-                    with suppress(IllegalPlayError):  # the table moved on first: next event
-                        await self.session.submit(player.choose(view))
 
 
 async def test_stepping_away_from_a_blind_round_and_coming_back_in_every_persons_words(
@@ -67,7 +30,7 @@ async def test_stepping_away_from_a_blind_round_and_coming_back_in_every_persons
 ) -> None:
     rules = RuleSet.of(2, 11)  # more than two rounds: Bruno plays again
     people = People(tmp_path, names=("Ada", "Bruno"))
-    screens: dict[str, Screen] = {}
+    screens: dict[str, PersonScreen] = {}
     done = {name: trio.Event() for name in ("Ada", "Bruno", "Bruno again")}
 
     async with trio.open_nursery() as nursery:
@@ -77,18 +40,18 @@ async def test_stepping_away_from_a_blind_round_and_coming_back_in_every_persons
             name: str,
             key: str,
             choice: TableChoice,
-            between: Callable[[Screen], Awaitable[None]] | None = None,
+            between: Callable[[PersonScreen], Awaitable[None]] | None = None,
             **options: object,
         ) -> None:
             async with people.session(name, choice, net.connect, **options) as session:
                 people.sessions[name] = session
-                screens[key] = Screen(session)
+                screens[key] = PersonScreen(session)
                 await screens[key].play(between)
             done[key].set()
 
         asked: list[str] = []
 
-        async def bruno_steps_away_in_round_1(screen: Screen) -> None:
+        async def bruno_steps_away_in_round_1(screen: PersonScreen) -> None:
             view = screen.session.view
             if asked or view is None or view.round_over or len(view.plays) < 1:
                 return
@@ -100,11 +63,11 @@ async def test_stepping_away_from_a_blind_round_and_coming_back_in_every_persons
 
         bruno_back = trio.Event()
 
-        async def bruno_is_back(screen: Screen) -> None:
+        async def bruno_is_back(screen: PersonScreen) -> None:
             if "Back in your seat" in screen.text:
                 bruno_back.set()
 
-        async def ada_waits_for_bruno_in_round_2(screen: Screen) -> None:
+        async def ada_waits_for_bruno_in_round_2(screen: PersonScreen) -> None:
             """Once a computer has played for Bruno, Bruno takes his seat back; Ada waits for
             him before her next play (his client reads its disk meanwhile, and the virtual
             clock must not end the round first)."""

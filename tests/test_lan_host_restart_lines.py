@@ -7,20 +7,15 @@ its reconnect backoff. A friend back that soon was never lost to anyone but the 
 
 from __future__ import annotations
 
-from contextlib import suppress
 from functools import partial
 
 import pytest
 import trio
 import trio.testing
 from hosting import Network, create
+from person_screen import PersonScreen
 
-from scopa_net.bots.levels import make_player
-from scopa_net.client import render
-from scopa_net.client.controller import Controller
-from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
-from scopa_net.client.style import Display
-from scopa_net.errors import IllegalPlayError
+from scopa_net.client.network_session import TableChoice, open_network_session
 from scopa_net.rules import RuleSet
 from scopa_net.server.config import HostConfig
 from scopa_net.server.host import Host
@@ -35,29 +30,6 @@ async def serve(db: str, *, task_status: trio.TaskStatus[Host]) -> None:
     async with trio.open_nursery() as nursery:
         await nursery.start(partial(host.serve, listen=False))
         task_status.started(host)
-
-
-class Person:
-    """A person's client: a real session with the game's controller in front of it, playing
-    at random on their turn; ``lines`` is what their screen printed."""
-
-    def __init__(self, session: NetworkSession) -> None:
-        self.session = session
-        self.lines: list[str] = []
-        self.controller = Controller(session, Display(), self._show, lambda: None)
-
-    def _show(self, lines: object) -> None:
-        self.lines += render.plain(lines).splitlines()  # type: ignore[arg-type]
-
-    async def play(self) -> None:
-        player = make_player("random", 1)
-        async for event in self.session.events:
-            self.controller.handle_event(event)
-            view = self.session.view
-            if view is not None and view.my_turn and not view.round_over:
-                with trio.move_on_after(5):
-                    with suppress(IllegalPlayError):  # the table moved on first: next event
-                        await self.session.submit(player.choose(view))
 
 
 @pytest.mark.parametrize("carla_after", [3.0, 30.0])
@@ -86,15 +58,15 @@ async def test_a_friend_back_within_the_catch_up_is_not_said_to_have_lost_the_co
             await carla_away.wait()
             return await net.connect()
 
-        people: dict[str, Person] = {}
+        people: dict[str, PersonScreen] = {}
 
         async def person(name: str, choice: TableChoice, connect, *, task_status) -> None:
             async with open_network_session(
                 "mem", 0, choice, name=name, connector=connect
             ) as session:
-                people[name] = Person(session)
+                people[name] = PersonScreen(session)
                 task_status.started()
-                await people[name].play()
+                await people[name].play(seed=1)
 
         await nursery.start(
             person, "Ada", TableChoice(create=create(RuleSet.of(3, 11), bots=1)), net.connect

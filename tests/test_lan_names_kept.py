@@ -12,39 +12,22 @@ from pathlib import Path
 
 import trio
 from hosting import create, start_host
+from person_screen import PersonScreen
 
 from scopa_net.bots.levels import make_player
-from scopa_net.client import render
-from scopa_net.client.controller import Controller
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
 from scopa_net.client.seat_store import SeatStore
-from scopa_net.client.style import Display
 from scopa_net.rules import RuleSet
 from scopa_net.server.host import Host
 
 
-class Player:
-    """One person: a session with the controller in front of it and the lines it printed.
-    ``crash()`` ends the client where it stands, as ``kill -9`` does (the seat stays on disk)."""
+class Player(PersonScreen):
+    """One person (see :class:`PersonScreen`); ``crash()`` ends the client where it stands, as
+    ``kill -9`` does (the seat stays on disk)."""
 
     def __init__(self, session: NetworkSession, scope: trio.CancelScope) -> None:
-        self.session = session
+        super().__init__(session)
         self.scope = scope
-        self.lines: list[str] = []
-        self.controller = Controller(session, Display(), self._show, lambda: None)
-
-    def _show(self, lines: object) -> None:
-        self.lines += render.plain(lines).splitlines()  # type: ignore[arg-type]
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.lines)
-
-    async def type(self, line: str) -> list[str]:
-        """What typing ``line`` printed."""
-        before = len(self.lines)
-        await self.controller.handle_line(line)
-        return self.lines[before:]
 
     def crash(self) -> None:
         self.scope.cancel()
