@@ -72,6 +72,14 @@ class HostAdvert:
         )
 
 
+def _server_name(port: int) -> str:
+    """The mDNS host name this advert's addresses are given under: the machine's, with the
+    port, so that two hosts on one machine (a ``host`` and a ``play --lan``, or a test's)
+    never have their addresses merged under one name by the browsers' caches."""
+    machine = socket.gethostname().split(".")[0] or "scopa-net"
+    return f"{machine}-{port}.local."
+
+
 def _instance_name(name: str) -> str:
     safe = "".join(ch for ch in name if ch.isprintable() and ch != ".")[:40] or "scopa-net"
     return f"{safe} ({socket.gethostname()[:20]}).{SERVICE_TYPE}"
@@ -192,7 +200,7 @@ class LanAdvertiser:
             port=advert.port,
             properties=advert.properties(),
             parsed_addresses=self._addresses,
-            server=f"{socket.gethostname()}.local.",
+            server=_server_name(advert.port),
         )
 
     def update(self, advert: HostAdvert) -> None:

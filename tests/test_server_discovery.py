@@ -64,3 +64,15 @@ def test_mdns_stays_on_the_interfaces_it_is_given(monkeypatch: pytest.MonkeyPatc
     assert made == [["192.0.2.5"], ["192.0.2.5", "2001:db8::5"], ["192.0.2.7"], ["127.0.0.1"]]
     monkeypatch.setattr(discovery, "browse_interfaces", lambda: [])
     assert browse_hosts(0) == []  # no LAN: nothing asked, nothing found
+
+
+def test_two_hosts_on_one_machine_give_their_addresses_under_names_of_their_own() -> None:
+    """Every advert named the machine's mDNS host name as the place of its addresses, so two
+    hosts on one machine (a `host` and a `play --lan`; or two tests in one process) shared it,
+    and a browser's cache merged their addresses: `join` picked one host at the other's
+    address (test_host_cli.py's LAN test, run after this file in one process, failed so)."""
+    from scopa_net.server.discovery import _server_name
+
+    assert _server_name(7311) != _server_name(7312)
+    assert _server_name(7311).endswith("-7311.local.")
+    assert "." not in _server_name(7311).removesuffix(".local.")
