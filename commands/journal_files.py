@@ -43,18 +43,21 @@ def unusable(what: str, exc: OSError, *, ours: bool = False) -> str:
 
 
 def journal_folder(db: str, *, chosen: bool) -> None:
-    """Make the journal's folder when it is scopa-net's own (``chosen``: the user gave --db,
-    whose folder must exist and is never changed)."""
-    if chosen or db == ":memory:":
+    """Make the folders missing on the way to the journal, each its owner's only (0700); a
+    folder already there is used as it is. ``chosen``: the person gave --db (a file in the
+    way is theirs to deal with, not scopa-net's own folder's)."""
+    if db == ":memory:":
         return
     try:
         make_private_folder(Path(db).parent)
     except OSError as exc:
-        raise CommandError(unusable(f"the journal {db}", exc, ours=True), EXIT_LOCAL) from None
+        what = f"the journal {db}"
+        raise CommandError(unusable(what, exc, ours=not chosen), EXIT_LOCAL) from None
 
 
 def check_db_path(path: str, *, create: bool) -> None:
-    """Refuse a --db that is a directory, missing (unless created), or in a missing directory."""
+    """Refuse a --db that is a directory, or missing (unless created): its folders are made
+    beforehand by :func:`journal_folder`."""
     if path == ":memory:":
         return
     where = Path(path)
@@ -69,18 +72,6 @@ def check_db_path(path: str, *, create: bool) -> None:
             "transcripts only (`scopa-net verify` reads them)",
             EXIT_USAGE,
         )
-    if where.parent.is_dir():
-        return
-    above = next((p for p in where.parents if p.exists()), None)
-    if above is not None and not above.is_dir():
-        raise CommandError(
-            unusable(f"the journal {path}", NotADirectoryError(errno.ENOTDIR, "", str(above))),
-            EXIT_LOCAL,
-        )
-    raise CommandError(
-        f"--db {path}: the directory {where.parent} does not exist; create it first",
-        EXIT_USAGE,
-    )
 
 
 def open_journal(path: str, *, create: bool) -> Journal:

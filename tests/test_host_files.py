@@ -84,6 +84,26 @@ def test_what_the_host_makes_is_its_owner_s_only(tmp_path: Path) -> None:
         host.stop()
 
 
+def test_a_db_in_folders_not_made_yet_makes_them_the_owner_s_only(tmp_path: Path) -> None:
+    """`host --db ~/scopa/club.db` with no ~/scopa was refused with status 2 ("create it
+    first"), where the default place's folders are made: the missing ones are made now
+    (0700), and a folder already there is used as it is."""
+    os.chmod(tmp_path, 0o755)
+    db = tmp_path / "clubs" / "friday" / "host.db"
+    env = dict(os.environ) | {"XDG_DATA_HOME": str(tmp_path / "data")}
+    old = os.umask(0o022)
+    try:
+        host = host_process(host_command(db, free_port()), env)
+    finally:
+        os.umask(old)
+    try:
+        assert mode(db.parent) == mode(db.parent.parent) == 0o700
+        assert mode(tmp_path) == 0o755
+        assert mode(db) == 0o600
+    finally:
+        host.stop()
+
+
 def test_a_journal_left_readable_by_others_is_made_the_owner_s_only(tmp_path: Path) -> None:
     from scopa_net.server.journal import Journal
 
