@@ -137,6 +137,8 @@ def one_line_failures() -> Iterator[None]:
         raise session_failure(exc) from None
     except trio.TooSlowError:
         raise CommandError("no answer from the host in time", EXIT_UNREACHABLE) from None
+    except BrokenPipeError:
+        raise  # what read the output went away (`| head`): the command ends quietly
     except OSError as exc:
         why = exc.strerror or str(exc)
         raise CommandError(f"cannot reach the host: {why}", EXIT_UNREACHABLE) from None

@@ -14,6 +14,8 @@ from pathlib import Path
 
 from hosting import HostThread
 
+from scopa_net.commands.options import EXIT_BROKEN_PIPE
+
 SEED_HAND = "Your hand Ah♥=1  Ab♣=1  4h♥=4"
 """`play --seed 3`: the person's first hand (the table is 3d 3s 3b 6h)."""
 PLAY = ("play", "--target", "1", "--bot-delay", "0", "--name", "Ada")
@@ -167,3 +169,35 @@ def test_a_terminal_that_is_not_utf8_gets_suit_letters(tmp_path: Path) -> None:
         assert done.stderr == b""
         assert done.stdout.isascii()
         assert "Your hand Ah=1  Ab=1  4h=4" in assert_plain(done.stdout)
+
+
+def test_a_reader_that_goes_away_ends_the_game_quietly(tmp_path: Path) -> None:
+    """`play < moves | head -3`: the next line written to the closed pipe ended the game with
+    "cannot reach the host: Broken pipe" and status 3. It ends as `demo | head -1` does:
+    nothing said, status 141."""
+    environment = dict(os.environ) | {
+        "XDG_DATA_HOME": str(tmp_path),
+        "XDG_CONFIG_HOME": str(tmp_path),
+    }
+    game = subprocess.Popen(
+        [sys.executable, "-m", "scopa_net", *PLAY, "--seed", "3"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=environment,
+    )
+    try:
+        assert game.stdin is not None
+        assert game.stdout is not None
+        read_until(game.stdout.fileno(), b"Your turn.\n")
+        game.stdout.close()  # the reader goes away
+        game.stdin.write(b"board\n")
+        game.stdin.close()
+        assert game.stderr is not None
+        with game.stderr:
+            err = game.stderr.read()
+        game.wait(timeout=30)
+    finally:
+        game.kill()
+    assert err == b""
+    assert game.returncode == EXIT_BROKEN_PIPE
