@@ -306,6 +306,7 @@ def run_pass_and_play(
     coach: bool,
 ) -> int:
     """Several people at this terminal, on the embedded host; the exit status."""
+    from scopa_net.client.line_mode import needs_line_mode
     from scopa_net.client.pass_and_play import open_pass_and_play, run_pass_and_play_screen
 
     problem = pass_and_play_problem(args, humans)
@@ -317,6 +318,12 @@ def run_pass_and_play(
         raise CommandError(
             f"--names needs {humans} different names, comma-separated (such as --names "
             f"{','.join(EXAMPLE_NAMES[:humans])})"
+        )
+    if needs_line_mode(sys.stdin, sys.stdout):
+        raise CommandError(
+            "pass and play needs a terminal: it hands the keyboard from person to person and "
+            "clears each hand from the screen, and here the input or the output is not a "
+            "terminal (a script plays one person's seat with `scopa-net play`)"
         )
 
     def open_sessions() -> AbstractAsyncContextManager[list[Session]]:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from app_driver import RecordingOutput
+from helpers import run_scopa_net
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import Output
 
@@ -64,6 +66,22 @@ def test_flags_that_cannot_make_a_match_say_why_in_one_line(
     err = capsys.readouterr().err
     assert words in err
     assert len(err.strip().splitlines()) == 1
+
+
+NEEDS_A_TERMINAL = (
+    "scopa-net: pass and play needs a terminal: it hands the keyboard from person to person "
+    "and clears each hand from the screen, and here the input or the output is not a terminal "
+    "(a script plays one person's seat with `scopa-net play`)\n"
+)
+
+
+def test_pass_and_play_with_no_terminal_says_it_needs_one(tmp_path: Path) -> None:
+    """`printf '\nboard\n' | scopa-net play --pass-and-play --names Ada,Bruno` printed
+    prompt-toolkit's "Input is not a terminal" and drew prompts into the pipe: a pipe or a
+    file has no keyboard to hand over and no screen to clear between hands."""
+    argv = ("play", "--pass-and-play", "--names", "Ada,Bruno", "--bot-delay", "0")
+    done = run_scopa_net(*argv, home=tmp_path, input="\nboard\n")
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", NEEDS_A_TERMINAL)
 
 
 def test_as_many_people_play_as_names_are_given() -> None:
