@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import os
+import shlex
 from pathlib import Path
 
 
@@ -17,7 +18,10 @@ def replace_file(path: Path, data: bytes, *, mode: int = 0o666, durable: bool = 
     the data and the rename are on disk before this returns (fsync of the file, then of the
     folder), for what must survive a power cut. OSError is the caller's to report."""
     temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    except OSError as exc:  # named by the folder it could not be made in, not the temp file
+        raise type(exc)(exc.errno, exc.strerror, str(path.parent)) from None
     try:
         view = memoryview(data)
         while view:
@@ -78,3 +82,33 @@ def append_line(path: Path, line: str) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     with os.fdopen(fd, "a", encoding="utf-8") as f:
         f.write(f"{line}\n")
+
+
+def why_not_written(exc: OSError, place: Path) -> str:
+    """Why ``exc`` kept something from being written at ``place`` (or the file ``exc``
+    names), in a person's words and naming where: ``permission denied for ~/x``, ``~/x is a
+    file, not a folder``, ``~/x is on a read-only disk``, ``the disk is full (~/x)``."""
+    named = Path(exc.filename) if exc.filename else place
+    where = shown_path(named)
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return f"permission denied for {where}"
+    if exc.errno == errno.ENOTDIR:
+        # The file in the way, which a path through it names only as its own end
+        in_the_way = next((p for p in (*reversed(named.parents), named) if p.is_file()), named)
+        return f"{shown_path(in_the_way)} is a file, not a folder"
+    if exc.errno == errno.EROFS:
+        return f"{where} is on a read-only disk"
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return f"the disk is full ({where})"
+    return f"{(exc.strerror or str(exc)).lower()} ({where})"
+
+
+def shown_path(path: Path) -> str:
+    """``path`` as a person can paste it into a shell: ``~/...`` under the home directory."""
+    quoted = shlex.quote(str(path))
+    try:
+        inside = path.relative_to(Path.home())
+    except (ValueError, RuntimeError):
+        return quoted
+    short = f"~/{inside}"
+    return short if shlex.quote(str(inside)) == str(inside) else quoted

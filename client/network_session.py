@@ -15,7 +15,6 @@ import logging
 import math
 import re
 import secrets
-import shlex
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, replace
@@ -29,6 +28,8 @@ from scopa_net.client.files import (
     make_private_folder,
     names_beside,
     replace_file,
+    shown_path,
+    why_not_written,
 )
 from scopa_net.client.seat_store import (
     PendingMove,
@@ -462,6 +463,8 @@ class NetworkSession:
         self.name = name
         self.data_dir = data_dir
         self.on_transcript = on_transcript
+        self._unsaved: set[str] = set()
+        """What could not be saved, each told once (:meth:`_not_saved`)."""
         self._send_events, self._events = trio.open_memory_channel[Event](256)
         self._state = ConnectionState.CONNECTING
         self._link: _Link | None = None
@@ -765,10 +768,26 @@ class NetworkSession:
             try:
                 remember_own_host(self.data_dir, welcome.host_key)  # for `scopa-net verify`
             except OSError as exc:
-                log.warning("cannot note this host's key: %s", exc)
+                self._not_saved(
+                    "Could not save this host's key",
+                    exc,
+                    self.data_dir / OWN_HOSTS,
+                    "The game goes on, but `scopa-net verify` will not know its transcripts "
+                    "as your own host's.",
+                )
         pins = None if self.data_dir is None or not self.pin_host else self.data_dir / "known_hosts"
         known = KnownHosts(pins)
-        warning = known.check(f"{self.host}:{self.port}", welcome.host_key)
+        try:
+            warning = known.check(f"{self.host}:{self.port}", welcome.host_key)
+        except OSError as exc:
+            assert pins is not None
+            warning = None
+            self._not_saved(
+                "Could not pin this host's key",
+                exc,
+                pins,
+                "The game goes on, but the next `scopa-net join` to this host will meet it as new.",
+            )
         if warning:
             self._emit(Message(seat=None, text=warning, local=True))
 
@@ -1327,7 +1346,7 @@ class NetworkSession:
             self._forget_record()
             rounds = view.round_number - self._voids  # played out; the voids are said apart
             if saved is not None:  # told first, so the match's result and the rematch question
-                where = _shown_path(saved)  # come last, just above the prompt
+                where = shown_path(saved)  # come last, just above the prompt
                 self._emit(Message(seat=None, text=f"Transcript saved: {where}", local=True))
                 text = f"Check it any time with: scopa-net verify {where}"
                 self._emit(Message(seat=None, text=text, local=True))
@@ -1611,7 +1630,13 @@ class NetworkSession:
             if self._playing and not self.store.hold(record):
                 log.warning("another client on this machine holds the lock of %s", record.key)
         except OSError as exc:
-            log.warning("cannot save the seat: %s", exc)
+            self._not_saved(
+                "Could not save your seat",
+                exc,
+                self.store.path(record),
+                "The game goes on, but if this client stops, `scopa-net join` cannot take the "
+                "seat back.",
+            )
             self._record = record
 
     def _forget_record(self) -> None:
@@ -1630,11 +1655,12 @@ class NetworkSession:
         if isinstance(self.witness, BlindWitness):
             named = await self._blind_stop(exc, round_no, event)
         evidence = self.witness.evidence(exc)
+        unsaved = ""
         try:
             path = self._save_file(evidence.encode(), "-FAILED")
         except OSError as err:
-            log.warning("could not save the evidence: %s", err)
             path = None
+            unsaved = why_not_written(err, self._transcripts_folder())
         culprit = self._blind_culprit(named) or self._blind_culprit(exc)
         person = culprit is not None and not culprit.startswith("the host")
         lines = [
@@ -1650,6 +1676,8 @@ class NetworkSession:
             lines.insert(1, f"At fault: {culprit}.")
         if path is not None:
             lines.append(f"Evidence saved to {path} (check it with: scopa-net verify {path})")
+        elif unsaved:
+            lines.append(f"Could not save the evidence: {unsaved}.")
         self._stop = True
         if self._link is not None:
             bye = m.Bye(
@@ -1728,7 +1756,7 @@ class NetworkSession:
             self.on_transcript(data)
         if self.data_dir is None or self.host_key is None:
             return None
-        folder = self.data_dir / "transcripts"
+        folder = self._transcripts_folder()
         make_private_folder(folder)  # a match's cards and seeds are the player's
         key = (self.table_id, self._seat, self.match_no, suffix)
         path = self._transcript_paths.get(key)
@@ -1739,9 +1767,20 @@ class NetworkSession:
         )  # rewritten each round: never the earlier rounds cut short
         # Transcripts know seats only (protocol.md 6.1): the names beside, for `verify`.
         names = names_beside(path)
-        make_private_folder(names.parent)
-        replace_file(names, "".join(f"{n}\n" for n in self._names).encode(), mode=0o600)
+        try:
+            make_private_folder(names.parent)
+            replace_file(names, "".join(f"{n}\n" for n in self._names).encode(), mode=0o600)
+        except OSError as exc:
+            self._not_saved(
+                "Could not save the seats' names beside the transcript",
+                exc,
+                names,
+                "`scopa-net verify` will show the seats without names.",
+            )
         return path
+
+    def _transcripts_folder(self) -> Path:
+        return (self.data_dir or Path()) / "transcripts"
 
     def _transcript_path(self, folder: Path, data: bytes, suffix: str) -> Path:
         """Where this match's transcript goes: named by host, table, seat and match, and not
@@ -1764,7 +1803,26 @@ class NetworkSession:
         assert self.witness is not None
         if self.witness.mid_match:
             return None  # a transcript must start at the match's first round to be verified
-        return self._save_file(self.witness.transcript().encode())
+        try:
+            return self._save_file(self.witness.transcript().encode())
+        except OSError as exc:
+            self._not_saved(
+                "Could not save the transcript",
+                exc,
+                self._transcripts_folder(),
+                f"The game goes on, but `scopa-net verify` will not have round "
+                f"{self.witness.round_no} (nor later rounds while saving fails).",
+            )
+            return None
+
+    def _not_saved(self, what: str, exc: OSError, place: Path, then: str) -> None:
+        """Tell the person, once for each thing (``what``: "Could not save your seat"), that
+        it could not be saved at ``place``, why, and what ``then`` follows; the game goes on."""
+        if what in self._unsaved:
+            return
+        self._unsaved.add(what)
+        text = f"{what}: {why_not_written(exc, place)}. {then}"
+        self._emit(Message(seat=None, text=text, local=True))
 
     # --- helpers ------------------------------------------------------------------------
 
@@ -1838,17 +1896,6 @@ def _duration(seconds: float) -> str:
     if seconds < 90:
         return f"{seconds} s"
     return f"{seconds // 60} min {seconds % 60:02d} s" if seconds % 60 else f"{seconds // 60} min"
-
-
-def _shown_path(path: Path) -> str:
-    """``path`` as a person can paste it into a shell: ``~/...`` under the home directory."""
-    quoted = shlex.quote(str(path))
-    try:
-        inside = path.relative_to(Path.home())
-    except ValueError:
-        return quoted
-    short = f"~/{inside}"
-    return short if shlex.quote(str(inside)) == str(inside) else quoted
 
 
 @asynccontextmanager

@@ -167,7 +167,7 @@ class SeatStore:
 
     def delete(self, record: SeatRecord) -> None:
         """Forget the seat: its record, and its lock file unless another client holds it."""
-        with contextlib.suppress(FileNotFoundError):
+        with contextlib.suppress(OSError):  # gone already, or never saved (a folder in the way)
             self.path(record).unlink()
             sync_folder(self.folder)
         self._locks.forget(record.key)

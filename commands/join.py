@@ -560,11 +560,14 @@ def check_host_key(host: str, port: int, key: bytes, *, accept: bool) -> None:
     address = f"{host}:{port}"
     pinned = known.pinned(address)
     if pinned is None:
-        known.pin(address, key)
+        try:
+            known.pin(address, key)
+            then = " From now on another key at this address is refused."
+        except OSError:  # the game says in one line why, once it has begun
+            then = ""
         print(
             f"First visit to the host at {address}: its key is {fingerprint(key)}. The host "
-            "prints its key when it starts: compare the two. From now on another key at this "
-            "address is refused."
+            f"prints its key when it starts: compare the two.{then}"
         )
         return
     if pinned == key:

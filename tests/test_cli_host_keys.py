@@ -126,7 +126,7 @@ def test_solo_play_pins_nothing_and_says_where_the_transcript_is(
 
 
 def test_a_saved_file_is_shown_as_it_can_be_pasted(monkeypatch: pytest.MonkeyPatch) -> None:
-    from scopa_net.client.network_session import _shown_path
+    from scopa_net.client.files import shown_path as _shown_path
 
     monkeypatch.setenv("HOME", "/home/ada")
     assert _shown_path(Path("/home/ada/.local/share/t.scopa")) == "~/.local/share/t.scopa"

@@ -1,0 +1,180 @@
+"""A client that cannot save (a transcript, the seats' names, a pinned host key, a kept seat)
+plays on and says so once, in one line: what could not be saved, where, why, and what that
+costs. The whole app over loopback TCP against a real host."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+import trio
+from app_driver import playing, run_app
+from cheats import leave_out_after_its_receipt
+from hosting import HostThread, create, start_host
+
+from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
+from scopa_net.client.seat_store import SeatStore
+from scopa_net.commands.options import EXIT_DEAL_FAILED
+from scopa_net.rules import RuleSet
+
+
+def a_match_saving_in(data_dir: Path, *, store: bool = False) -> tuple[int, str]:
+    """One match to 1 point against a computer player at a real host, the person's client
+    keeping its files in ``data_dir`` (and its seat, with ``store``); status and screen."""
+
+    @asynccontextmanager
+    async def opener() -> AsyncIterator[NetworkSession]:
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0)
+            choice = TableChoice(create=create(RuleSet.of(2, 1), bots=1))
+            async with open_network_session(
+                "127.0.0.1",
+                host.port,
+                choice,
+                name="Ada",
+                data_dir=data_dir,
+                store=SeatStore(data_dir) if store else None,
+            ) as session:
+                yield session
+            nursery.cancel_scope.cancel()
+
+    status, text, _ = run_app(RuleSet.of(2, 1), playing(), opener=opener, plain=True)
+    return status, text
+
+
+def lines_with(text: str, words: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if words in line]
+
+
+def test_a_data_folder_that_is_a_file_costs_the_saves_not_the_game(tmp_path: Path) -> None:
+    """The first transcript save (the end of round 1) was a NotADirectoryError traceback
+    that ended the game; the pinned key's and the kept seat's were logged to stderr."""
+    data_dir = tmp_path / "scopa-net"
+    data_dir.write_text("not a folder")
+    status, text = a_match_saving_in(data_dir, store=True)
+    assert status == 0, text
+    assert "Traceback" not in text
+    assert "The game stopped" not in text
+    assert "won the match" in text or "win the match" in text or "wins the match" in text
+    why = f"{data_dir} is a file, not a folder"
+    pin = lines_with(text, "Could not pin this host's key")
+    assert pin == [
+        f"Could not pin this host's key: {why}. The game goes on, but the next `scopa-net "
+        "join` to this host will meet it as new."
+    ]
+    seat = lines_with(text, "Could not save your seat")
+    assert seat == [
+        f"Could not save your seat: {why}. The game goes on, but if this client stops, "
+        "`scopa-net join` cannot take the seat back."
+    ]
+    # Saved after round 1 and again with the match's result: told once.
+    transcript = lines_with(text, "Could not save the transcript")
+    assert transcript == [
+        f"Could not save the transcript: {why}. The game goes on, but `scopa-net verify` "
+        "will not have round 1 (nor later rounds while saving fails)."
+    ]
+    assert "Transcript saved" not in text
+    assert data_dir.read_text() == "not a folder"
+
+
+def test_a_folder_that_cannot_be_written_says_permission_denied(tmp_path: Path) -> None:
+    """(As root, a folder under /sys: root writes anywhere else.)"""
+    if os.geteuid() == 0:
+        data_dir = refused = Path("/sys/scopa-net")
+    else:
+        data_dir, refused = tmp_path, tmp_path / "transcripts"
+        refused.mkdir(mode=0o500)
+    status, text = a_match_saving_in(data_dir)
+    assert status == 0, text
+    assert lines_with(text, "Could not save the transcript") == [
+        f"Could not save the transcript: permission denied for {refused}. The game goes on, "
+        "but `scopa-net verify` will not have round 1 (nor later rounds while saving fails)."
+    ]
+
+
+def test_the_seats_names_that_cannot_be_saved_leave_the_transcript_saved(
+    tmp_path: Path,
+) -> None:
+    """The transcript is saved; the names beside it cannot be: `verify` shows seats only."""
+    (tmp_path / "transcript-names").write_text("in the way")
+    status, text = a_match_saving_in(tmp_path)
+    assert status == 0, text
+    assert lines_with(text, "Could not save the seats' names") == [
+        f"Could not save the seats' names beside the transcript: {tmp_path}/transcript-names "
+        "is a file, not a folder. `scopa-net verify` will show the seats without names."
+    ]
+    assert lines_with(text, "Transcript saved: ")
+    assert len(list((tmp_path / "transcripts").iterdir())) == 1
+
+
+def test_evidence_that_cannot_be_saved_is_said_in_the_banner(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failed deal check whose evidence could not be saved said nothing of it on screen
+    (a log line on stderr, drawn over by the prompt)."""
+    leave_out_after_its_receipt(monkeypatch, 0)
+    data_dir = tmp_path / "scopa-net"
+    data_dir.write_text("not a folder")
+    status, text = a_match_saving_in(data_dir)
+    assert status == EXIT_DEAL_FAILED
+    banner = text[text.index("DEAL CHECK FAILED") :]
+    assert "Evidence saved" not in banner
+    assert lines_with(banner, "evidence") == [
+        f"Could not save the evidence: {data_dir} is a file, not a folder."
+    ]
+
+
+def test_join_with_a_data_folder_that_is_a_file_plays_and_says_so_once(
+    tmp_path: Path, threaded_host: HostThread
+) -> None:
+    """`join` pinned the host's key before sitting down: a NotADirectoryError traceback and
+    status 1, nothing joined."""
+    (tmp_path / "scopa-net").write_text("not a folder")
+    join = ("join", threaded_host.address, "--create", "--players", "2", "--bots", "1")
+    done = subprocess.run(
+        [sys.executable, "-m", "scopa_net", *join, "--target", "1", "--name", "Ada"],
+        capture_output=True,
+        text=True,
+        input="who\n",
+        env=dict(os.environ) | {"XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": "/nowhere"},
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith(f"First visit to the host at {threaded_host.address}: its key is")
+    assert lines[0].endswith("The host prints its key when it starts: compare the two.")
+    assert [line for line in lines if "host's key" in line] == [
+        f"Could not pin this host's key: {tmp_path}/scopa-net is a file, not a folder. The "
+        "game goes on, but the next `scopa-net join` to this host will meet it as new."
+    ]
+    assert "Seat 0: Ada (you)" in lines or "Seat 1: Ada (you)" in lines
+
+
+def test_play_with_a_data_folder_that_is_a_file_says_so_on_screen_not_on_stderr(
+    tmp_path: Path,
+) -> None:
+    """`play` notes its own host's key for `verify`: that failing was a log line on stderr
+    ("cannot note this host's key: [Errno 20] ..."), drawn over by the prompt."""
+    (tmp_path / "scopa-net").write_text("not a folder")
+    done = subprocess.run(
+        [sys.executable, "-m", "scopa_net", "play", "--target", "1", "--bot-delay", "0"],
+        capture_output=True,
+        text=True,
+        input="board\n",
+        env=dict(os.environ) | {"XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": "/nowhere"},
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    assert lines_with(done.stdout, "host's key") == [
+        f"Could not save this host's key: {tmp_path}/scopa-net is a file, not a folder. The "
+        "game goes on, but `scopa-net verify` will not know its transcripts as your own host's."
+    ]
