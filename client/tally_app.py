@@ -23,6 +23,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 from prompt_toolkit.shortcuts import print_formatted_text
 
+from scopa_net.client.files import why_not_written
 from scopa_net.client.keys import make_key_bindings
 from scopa_net.client.style import Display
 from scopa_net.client.tally_store import TallyStore, export
@@ -112,6 +113,9 @@ class TallyController:
         self._replay = False
         self._pending: Hand | None = None
         self.mode = Mode.ENTER if tally is not None else Mode.NAMES
+        self.unsaved: OSError | None = None
+        """Why the last save failed (None: saved, or nothing to save yet)."""
+        self._told_unsaved = False
 
     # --- what the prompt shows -----------------------------------------------------------
 
@@ -140,6 +144,7 @@ class TallyController:
             ]
         return [
             _t(f"Scopa score keeper: {' v '.join(self.tally.labels)}.", "class:heading"),
+            *self._not_saved(),
             *self._standings(),
             _t("Type 'help' for what you can type."),
         ]
@@ -189,7 +194,9 @@ class TallyController:
             return [_t("Nothing saved: the tally had not started.")]
         # A hand counted line by line is scored only once confirmed: say it was dropped.
         dropped = [_t("The hand being counted was not scored.")] if counting else []
-        if self.tally.over:
+        if self.unsaved is not None:
+            saved = "Not saved: `scopa-net tally --resume` will not have this tally."
+        elif self.tally.over:
             saved = f"Saved as {self.tally.id}; `scopa-net tally --export ID` prints it."
         else:
             saved = f"Saved as {self.tally.id}; `scopa-net tally --resume` carries on."
@@ -573,13 +580,24 @@ class TallyController:
             self.store.save(self.tally)
             self.store.hold(self.tally.id)  # open here now: a second terminal leaves it
         except OSError as exc:
-            return [
-                _t(
-                    f"Could not save the tally ({exc.strerror}); it is kept in memory.",
-                    "class:error",
-                )
-            ]
+            self.unsaved = exc
+            return self._not_saved()
+        self.unsaved = None
         return []
+
+    def _not_saved(self) -> Lines:
+        """Why the tally could not be saved, where, and what that costs: said once."""
+        if self.unsaved is None or self.store is None or self._told_unsaved:
+            return []
+        self._told_unsaved = True
+        why = why_not_written(self.unsaved, self.store.folder)
+        return [
+            _t(
+                f"Could not save the tally: {why}. Scoring goes on here, but `scopa-net tally "
+                "--resume` will not have it while saving fails.",
+                "class:error",
+            )
+        ]
 
     # --- completion ----------------------------------------------------------------------
 

@@ -90,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
             os.environ, color=False if args.no_color else None, suits=args.suits
         )
         tally: Tally | None = None
+        unsaved: OSError | None = None
         if args.resume is not None:
             if args.names or args.target is not None or args.variant:
                 return _fail("--resume carries on a saved tally: give no names, target or options")
@@ -114,8 +115,11 @@ def run(args: argparse.Namespace) -> int:
                 id=store.new_id(tuple(args.names), now),
                 number=store.next_number(),
             )
-            store.save(tally)
-            store.hold(tally.id)
+            try:
+                store.save(tally)
+                store.hold(tally.id)
+            except OSError as exc:
+                unsaved = exc  # the score keeper says so, and scores all the same
         else:
             _check_scoring_only(args.variant or ())
             if args.target is not None and not 1 <= args.target <= 99:
@@ -134,6 +138,7 @@ def run(args: argparse.Namespace) -> int:
         target=args.target if tally is None else None,
         variants=args.variant if tally is None else None,
     )
+    controller.unsaved = unsaved
     try:
         return run_tally(controller, display, plain=args.plain)
     finally:

@@ -178,3 +178,29 @@ def test_play_with_a_data_folder_that_is_a_file_says_so_on_screen_not_on_stderr(
         f"Could not save this host's key: {tmp_path}/scopa-net is a file, not a folder. The "
         "game goes on, but `scopa-net verify` will not know its transcripts as your own host's."
     ]
+
+
+def test_a_tally_that_cannot_be_saved_is_kept_and_said_once(tmp_path: Path) -> None:
+    """`tally Ada Bruno` with its folder unusable refused to start ("cannot save in ...",
+    status 2); a save failing later said "Could not save the tally (Not a directory)" at
+    every entry, with no place, and leaving said "Saved as ..." all the same."""
+    (tmp_path / "scopa-net").write_text("not a folder")
+    done = subprocess.run(
+        [sys.executable, "-m", "scopa_net", "tally", "Ada", "Bruno"],
+        capture_output=True,
+        text=True,
+        input="+2 Ada\ndone\ny\nBruno 3\ndone\ny\nquit\n",
+        env=dict(os.environ) | {"XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": "/nowhere"},
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    assert lines_with(done.stdout, "Could not save") == [
+        f"Could not save the tally: {tmp_path}/scopa-net is a file, not a folder. Scoring goes "
+        "on here, but `scopa-net tally --resume` will not have it while saving fails."
+    ]
+    assert "  1. Bruno   3   8 to go" in done.stdout.splitlines()
+    assert done.stdout.splitlines()[-1] == (
+        "Not saved: `scopa-net tally --resume` will not have this tally."
+    )
