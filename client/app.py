@@ -29,6 +29,7 @@ import trio
 from prompt_toolkit import PromptSession
 from prompt_toolkit.application import Application, in_terminal
 from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output, create_output
 from prompt_toolkit.renderer import print_formatted_text as render_fragments
@@ -111,6 +112,20 @@ class Printer:
         except (OSError, NotImplementedError, ValueError):
             return 0, 0
         return size.columns, size.rows
+
+
+class CommandHistory(InMemoryHistory):
+    """Up brings back what was typed at the game's prompt, not the answers to its questions
+    (a group's number, y or n), which mean nothing at the next prompt. ``answering``: whether
+    the line being accepted answers a question."""
+
+    def __init__(self, answering: Callable[[], bool]) -> None:
+        super().__init__()
+        self._answering = answering
+
+    def append_string(self, string: str) -> None:
+        if not self._answering():
+            super().append_string(string)
 
 
 def take_prompt_down(session: PromptSession[str] | None, prompt: asyncio.Task[None]) -> None:
@@ -244,6 +259,7 @@ class ClientApp:
         session: PromptSession[str] = PromptSession(
             self._message,
             completer=PlayCompleter(controller.state),
+            history=CommandHistory(lambda: controller.state.asking is not Asking.NOTHING),
             complete_while_typing=False,
             key_bindings=make_key_bindings(self._request_board, self._interrupt),
             bottom_toolbar=None if self.plain else make_toolbar(controller.state),

@@ -83,6 +83,25 @@ def answer_prompt(asking: Asking, choices: int = 0) -> str | None:
     return None
 
 
+def what_to_answer(asking: Asking, choices: int = 0) -> str:
+    """What a question takes, said when Enter alone answers it (it takes no default)."""
+    match asking:
+        case Asking.WHICH_GROUP:
+            return (
+                f"Type a number from 1 to {choices}, or the card with its group; Ctrl-C drops "
+                "the choice."
+            )
+        case Asking.LEAVE_OR_AWAY:
+            return "Type leave, away, or stay."
+        case Asking.CONFIRM_QUIT:
+            return "Type y to leave, or n to stay."
+        case Asking.CONFIRM_PLAY:
+            return "Type y to play it, or n to choose again."
+        case Asking.REMATCH:
+            return "Type y to play again, or n not to."
+    return ""
+
+
 LEAVE_QUESTION = (
     "Leave for good (a computer player takes your seat) or step away (your seat is kept "
     "for you; {again} takes it back)? Type leave, away, or stay."
@@ -357,10 +376,13 @@ class Controller:
     async def handle_line(self, line: str) -> None:
         """Act on one typed line. Refusals print why and change nothing."""
         state = self.state
-        if self._held is not None:
+        released = self._held is not None
+        if released:
             self._release()  # Enter after a score sheet: on to the next round
             state.changed()
         if not line.strip():
+            if not released and state.asking is not Asking.NOTHING:
+                self._say(what_to_answer(state.asking, len(state.choices)))
             return
         if state.asking is Asking.LEAVE_OR_AWAY:
             await self._answer_leave(line)

@@ -192,3 +192,32 @@ async def test_help_gives_its_examples_in_the_screens_own_names(
     assert f"A rank alone {ranks} plays your only card of that rank." in text
     await controller.handle_line(examples.split(", ")[1])  # the long name given is taken
     assert controller.state.asking is Asking.WHICH_GROUP, screen.take()
+
+
+async def test_enter_alone_at_a_question_says_what_it_takes(table: Table) -> None:
+    """At "1-2?" Enter alone asked again without a word, and nothing said how to back out."""
+    _, controller, screen, _ = table
+    await controller.handle_line("settebello")
+    screen.take()
+    await controller.handle_line("")
+    assert screen.take() == (
+        "Type a number from 1 to 2, or the card with its group; Ctrl-C drops the choice."
+    )
+    assert controller.state.asking is Asking.WHICH_GROUP
+    controller.state.asking = Asking.NOTHING
+    await controller.handle_line("")
+    assert screen.take() == ""  # at the game's own prompt Enter alone is nothing
+
+
+def test_up_brings_back_commands_not_the_answers_to_questions() -> None:
+    """Up at the game's prompt brought back "3", typed at a "1-3?" question before."""
+    from scopa_net.client.app import CommandHistory
+
+    answering = [False]
+    history = CommandHistory(lambda: answering[0])
+    history.append_string("settebello")
+    answering[0] = True
+    history.append_string("2")  # the group picked at "1-2?"
+    answering[0] = False
+    history.append_string("board")
+    assert history.get_strings() == ["settebello", "board"]
