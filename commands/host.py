@@ -40,7 +40,7 @@ from scopa_net.commands.options import (
     table_password,
     variants_epilog,
 )
-from scopa_net.commands.paths import default_host_db
+from scopa_net.commands.paths import default_host_db, lan_host_db
 from scopa_net.commands.progress import Progress
 from scopa_net.rules import RuleSet
 from scopa_net.server.config import DEFAULT_PORT, HostConfig
@@ -134,7 +134,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="List finished matches in a host's journal, or export one seat's "
         "transcript for `scopa-net verify`.",
     )
-    h.add_argument("--db", default=None, help="journal database (default: the data directory)")
+    h.add_argument(
+        "--db",
+        default=None,
+        help="journal database (default: those of `host` and `play --lan`, in the data directory)",
+    )
     h.add_argument("--export", type=int, metavar="TABLE", help="table to export")
     h.add_argument("--seat", type=int, default=0, help="whose transcript")
     h.add_argument(
@@ -363,15 +367,58 @@ def where_to_join(bind: str, port: int, *, announced: bool) -> list[str]:
 
 
 def run_history(args: argparse.Namespace) -> int:
-    journal = open_journal(_db_path(args.db), create=False)
-    try:
-        if args.export is not None:
+    journals = [("", _db_path(args.db))] if args.db is not None else default_journals()
+    if args.export is not None:
+        journal = _journal_with_table(journals, args.export)
+        try:
             return _export(journal, args)
-        lines = [line for record in journal.tables() for line in finished_matches(record)]
-        print("\n".join(lines) if lines else "no finished matches")
-        return 0
-    finally:
-        journal.close()
+        finally:
+            journal.close()
+    lines: list[str] = []
+    for heading, path in journals:
+        journal = open_journal(path, create=False)
+        try:
+            found = [line for record in journal.tables() for line in finished_matches(record)]
+        finally:
+            journal.close()
+        if heading:
+            lines.append(f"{heading} (--db {path}):")
+            found = [f"  {line}" for line in found or ["no finished matches"]]
+        lines += found
+    print("\n".join(lines) if lines else "no finished matches")
+    return 0
+
+
+def default_journals() -> list[tuple[str, str]]:
+    """The journals ``history`` reads without --db, each with the heading naming it: the
+    host's alone (no heading) unless ``play --lan`` keeps one too."""
+    host, lan = default_host_db(os.environ), lan_host_db(os.environ)
+    if not lan.exists():
+        return [("", str(host))]
+    mine = [("scopa-net host", str(host))] if host.exists() else []
+    return [*mine, ("play --lan", str(lan))]
+
+
+def _journal_with_table(journals: list[tuple[str, str]], table: int) -> Journal:
+    """The one journal of ``journals`` holding ``table`` (to export); CommandError if none
+    does, or more than one (then --db must say which)."""
+    opened = [(heading, path, open_journal(path, create=False)) for heading, path in journals]
+    holding = [
+        (heading, path, journal)
+        for heading, path, journal in opened
+        if any(r.table_id == str(table) for r in journal.tables())
+    ]
+    for _, _, journal in opened:
+        if len(holding) != 1 or journal is not holding[0][2]:
+            journal.close()
+    if len(holding) == 1:
+        return holding[0][2]
+    if not holding and len(opened) == 1:
+        raise CommandError(f"no table {table} in this journal")
+    which = " or ".join(f"--db {path} ({heading})" for heading, path, _ in holding or opened)
+    if not holding:
+        raise CommandError(f"no table {table} in either journal ({which})")
+    raise CommandError(f"table {table} is in both journals: give {which}")
 
 
 def finished_matches(record: TableRecord) -> list[str]:
@@ -445,10 +492,7 @@ def _chosen_match(
 
 def _export(journal: Journal, args: argparse.Namespace) -> int:
     records = {r.table_id: r for r in journal.tables()}
-    record = records.get(str(args.export))
-    if record is None:
-        print(f"scopa-net: no table {args.export} in this journal", file=sys.stderr)
-        return 2
+    record = records[str(args.export)]
     settings = record.settings
     rules = RuleSet.of(settings["players"], settings["target"], settings["variants"])
     if not 0 <= args.seat < rules.players:

@@ -18,3 +18,8 @@ def data_dir(env: Mapping[str, str]) -> Path:
 def default_host_db(env: Mapping[str, str]) -> Path:
     """The host's journal unless ``--db`` says otherwise."""
     return data_dir(env) / "host.db"
+
+
+def lan_host_db(env: Mapping[str, str]) -> Path:
+    """The journal of ``play --lan``'s own host (in ``play-lan/``, beside its key and seat)."""
+    return data_dir(env) / "play-lan" / "host.db"

@@ -49,6 +49,45 @@ def test_history_lists_the_match_and_its_export_verifies(
     )
 
 
+def test_history_without_db_lists_the_host_and_play_lan_journals_under_their_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """README offers plain `scopa-net history` for a `play --lan` table: it said "no journal
+    at .../host.db" (status 2). Each journal kept is listed under a heading naming it, and
+    --export of a table number both hold says which --db to give."""
+    data = tmp_path / "data"
+    monkeypatch.setenv("XDG_DATA_HOME", str(data))
+    lan = data / "scopa-net" / "play-lan" / "host.db"
+    lan.parent.mkdir(parents=True)
+    trio.run(play_one_match, str(lan))
+    assert main(["history"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"play --lan (--db {lan}):"
+    assert re.match(r"  table 1, started .*: ann \d+ - bot 1 \d+; .* won", out[1])
+    assert len(out) == 2
+    monkeypatch.chdir(tmp_path)
+    assert main(["history", "--export", "1"]) == 0  # the one journal that has a table 1
+    assert "wrote table1-seat0.scopa" in capsys.readouterr().out
+
+    host = data / "scopa-net" / "host.db"
+    trio.run(play_one_match, str(host))
+    assert main(["history"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"scopa-net host (--db {host}):"
+    assert out[2] == f"play --lan (--db {lan}):"
+    assert len(out) == 4
+    assert main(["history", "--export", "1"]) == 2
+    assert capsys.readouterr().err == (
+        f"scopa-net: table 1 is in both journals: give --db {host} (scopa-net host) or "
+        f"--db {lan} (play --lan)\n"
+    )
+    assert main(["history", "--export", "2"]) == 2
+    assert capsys.readouterr().err == (
+        f"scopa-net: no table 2 in either journal (--db {host} (scopa-net host) or "
+        f"--db {lan} (play --lan))\n"
+    )
+
+
 def test_a_changed_host_key_is_a_loud_warning(tmp_path: Path) -> None:
     known = KnownHosts(tmp_path / "known_hosts")
     first, second = bytes(range(32)), bytes(range(1, 33))
