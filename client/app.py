@@ -305,10 +305,10 @@ class ClientApp:
             with suppress(trio.RunFinishedError):
                 self._token.run_sync_soon(self.controller.show_board)
 
-    def _interrupt(self) -> None:
+    def _interrupt(self, empty: bool) -> None:
         if self._token is not None and self.controller is not None:
             with suppress(trio.RunFinishedError):
-                self._token.run_sync_soon(self.controller.interrupt)
+                self._token.run_sync_soon(partial(self.controller.interrupt, empty_line=empty))
 
     def _cancel_trio(self) -> None:
         if self._token is None or self._scope is None:

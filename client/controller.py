@@ -111,6 +111,7 @@ GOING_VOIDS_ROUND = (
     "void, because its cards cannot be played without you, and it is dealt again."
 )
 NOT_PLAYED = "Not played; choose again ('hint' suggests a play)."
+HOW_TO_LEAVE = "Ctrl-C clears the line; to leave, type quit or press Ctrl-D."
 
 
 @dataclass(slots=True)
@@ -164,6 +165,7 @@ class Controller:
         self.session = session
         self.coach = coach
         self._coached: Play | None = None
+        self._told_how_to_leave = False  # Ctrl-C on an empty line said how to leave
         self.state = ClientState(seat=session.seat, names=session.names, display=display)
         self.state.view = session.view
         if session.view is not None:
@@ -349,8 +351,9 @@ class Controller:
         state.scores = scores
         self._last_round = None
 
-    def interrupt(self) -> None:
-        """Ctrl-C: drop the question being asked (which group, leave or stay, play it anyway)."""
+    def interrupt(self, *, empty_line: bool = False) -> None:
+        """Ctrl-C: drop the question being asked (which group, leave or stay, play it anyway);
+        on an empty line with no question, say once how to leave (Ctrl-C only clears)."""
         state = self.state
         if state.asking is Asking.WHICH_GROUP:
             self._forget_choices()
@@ -362,6 +365,9 @@ class Controller:
             self._coached = None
             state.asking = Asking.NOTHING
             self._say(NOT_PLAYED)
+        elif empty_line and not self._told_how_to_leave:
+            self._told_how_to_leave = True
+            self._say(HOW_TO_LEAVE)
         else:
             return
         state.changed()
@@ -376,6 +382,7 @@ class Controller:
     async def handle_line(self, line: str) -> None:
         """Act on one typed line. Refusals print why and change nothing."""
         state = self.state
+        self._told_how_to_leave = False  # a line typed: the next empty Ctrl-C says it again
         released = self._held is not None
         if released:
             self._release()  # Enter after a score sheet: on to the next round

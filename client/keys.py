@@ -12,21 +12,23 @@ from prompt_toolkit.search import stop_search
 
 def make_key_bindings(
     show_board: Callable[[], None] | None = None,
-    interrupt: Callable[[], None] | None = None,
+    interrupt: Callable[[bool], None] | None = None,
 ) -> KeyBindings:
     """Ctrl-C clears the line (and leaves a history search, and drops a question being
-    asked, through ``interrupt``), Ctrl-D on an empty line leaves, Ctrl-L shows the board."""
+    asked, through ``interrupt``, told whether the line was empty: then there was nothing to
+    clear), Ctrl-D on an empty line leaves, Ctrl-L shows the board."""
     kb = KeyBindings()
 
     @kb.add("c-c")
     def _clear(event: KeyPressEvent) -> None:
         """Clear the line being typed (it never interrupts the game)."""
+        empty = not event.app.current_buffer.text and not is_searching()
         if is_searching():
             # Leave Ctrl-R search without taking what it found: what is typed next runs.
             stop_search()
         event.app.current_buffer.reset()
         if interrupt is not None:
-            interrupt()
+            interrupt(empty)
 
     @Condition
     def _line_empty() -> bool:

@@ -285,7 +285,7 @@ class PassAndPlayApp:
             complete_while_typing=False,
             key_bindings=make_key_bindings(
                 lambda: self._call_trio(self._show_board),
-                lambda: self._call_trio(self._interrupt),
+                lambda empty: self._call_trio(self._interrupt, empty),
             ),
             bottom_toolbar=None if self.plain else self._toolbar,
             style=self.display.style(),
@@ -317,12 +317,13 @@ class PassAndPlayApp:
 
     # --- trio side ----------------------------------------------------------------------------
 
-    def _interrupt(self) -> None:
+    def _interrupt(self, empty: bool) -> None:
         """Ctrl-C: drop the question being asked (the person at the keyboard's, or the
-        table's "Really leave?" asked while nobody holds it)."""
+        table's "Really leave?" asked while nobody holds it); on an empty line with none,
+        say how to leave."""
         seat = self.seats[self.active if self.active is not None else 0] if self.seats else None
         if seat is not None:
-            seat.interrupt()
+            seat.interrupt(empty_line=empty)
             self._changed()
 
     def _cancel(self) -> None:

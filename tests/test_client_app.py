@@ -77,6 +77,15 @@ def test_ctrl_d_leaves_at_once() -> None:
     assert "score sheet" not in text
 
 
+def test_ctrl_c_on_an_empty_line_says_once_how_to_leave() -> None:
+    """Ctrl-C on an empty prompt did nothing and said nothing: a person trying to leave was
+    left guessing. It says how, once, and nothing when it clears a typed line."""
+    status, text, _ = run_app(RuleSet.of(2, target=1), playing("\x03\x03Kx\x03"))
+    assert status == 0
+    assert text.count("Ctrl-C clears the line; to leave, type quit or press Ctrl-D.") == 1
+    assert "not in your hand" not in text  # the cleared line was not sent
+
+
 def test_quit_needs_a_yes_during_the_match() -> None:
     status, text, state = run_app(RuleSet.of(2, target=11), playing("quit\rno\rquit\ry\r"))
     assert status == 0

@@ -239,6 +239,22 @@ async def test_ctrl_c_drops_the_question() -> None:
     assert session.submitted == []
 
 
+async def test_ctrl_c_on_an_empty_line_says_how_to_leave_not_twice_in_a_row() -> None:
+    session = TableSession(match_dealt({0: "7d 3s Kb", 1: "2h 2s Jd"}, "5s 2b 3h 4h"))
+    screen = Screen()
+    controller = Controller(session, Display(), screen.show, lambda: None)
+    hint = "Ctrl-C clears the line; to leave, type quit or press Ctrl-D."
+    controller.interrupt(empty_line=True)
+    assert screen.take() == hint
+    controller.interrupt(empty_line=True)
+    controller.interrupt()  # a typed line cleared: nothing to say
+    assert screen.take() == ""
+    await controller.handle_line("score")
+    screen.take()
+    controller.interrupt(empty_line=True)  # a line typed since: said again
+    assert screen.take() == hint
+
+
 class SteppingSession(TableSession):
     """A seat at a host: it can step away, and records how it left."""
 
@@ -322,7 +338,9 @@ def test_ctrl_c_leaves_history_search_and_the_typed_line_runs() -> None:
                 history.append_string(old)
             session: PromptSession[str] = PromptSession(
                 history=history,
-                key_bindings=make_key_bindings(interrupt=lambda: interrupted.append("^C")),
+                key_bindings=make_key_bindings(
+                    interrupt=lambda empty: interrupted.append(f"^C {empty}")
+                ),
                 input=pipe,
                 output=DummyOutput(),
             )
@@ -332,7 +350,7 @@ def test_ctrl_c_leaves_history_search_and_the_typed_line_runs() -> None:
             return await session.prompt_async("scopa> ")
 
     assert asyncio.run(prompt()) == "Ks"
-    assert interrupted == ["^C"]
+    assert interrupted == ["^C False"]  # a search left: not an empty line
 
 
 async def test_leaving_for_good_while_the_host_is_away_says_the_seat_is_kept() -> None:
