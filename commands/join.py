@@ -122,6 +122,12 @@ def parse_address(text: str) -> tuple[str, int]:
     return host, int(port_text)
 
 
+def _stopped() -> int:
+    """The person stopped at a question (Enter, Ctrl-C or Ctrl-D): say so, in one line."""
+    print("scopa-net: stopped; nothing joined", file=sys.stderr)
+    return EXIT_CANCELLED
+
+
 def _choose(prompt: str, count: int, ask: Callable[[str], str]) -> int | None:
     """A number from 1..count typed by the user (None for 'n' or an empty line)."""
     while True:
@@ -324,15 +330,14 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
         else:
             found = choose_lan_host(ask)
             if found is None:
-                return EXIT_CANCELLED
+                return _stopped()
             host, port = found
         choice = _table_choice(args, host, port, ask, player=settings.name)
     except (KeyboardInterrupt, EOFError):
         print()
-        print("scopa-net: stopped; nothing joined", file=sys.stderr)
-        return EXIT_CANCELLED
-    if choice is None:
-        return EXIT_CANCELLED
+        return _stopped()
+    if choice is None:  # Enter at the table number: stopped, as the question says
+        return _stopped()
 
     def open_session() -> AbstractAsyncContextManager[Session]:
         return open_network_session(

@@ -172,6 +172,16 @@ CASES = [
         "stopped",
     ),
     ("Ctrl-D at table number", ["join", "{host}"], (EOFError,), EXIT_CANCELLED, "stopped"),
+    # Enter alone stops, as the question says; it said nothing (status 130), even with one
+    # table listed.
+    (
+        "Enter at table number",
+        ["join", "{host}"],
+        ("",),
+        EXIT_CANCELLED,
+        "scopa-net: stopped; nothing joined",
+    ),
+    ("Enter at host number", ["join"], ("",), EXIT_CANCELLED, "scopa-net: stopped; nothing joined"),
     ("Ctrl-C at host number", ["join"], (KeyboardInterrupt,), EXIT_CANCELLED, "stopped"),
     ("Ctrl-D at host number", ["join"], (EOFError,), EXIT_CANCELLED, "stopped"),
     (
