@@ -138,7 +138,8 @@ SEEDS_LEFT_OUT = {
 class _Summary:
     outcomes: dict[str, list[Path]] = field(default_factory=lambda: defaultdict(list))
     """What became of each file given: an ``OUTCOMES`` kind -> the files."""
-    rounds_ok: int = 0
+    rounds_ok: int = 0  # verified and played (a void round apart)
+    rounds_void: int = 0  # verified void (dealt again)
     rounds_failed: int = 0
     hands: dict[int, dict[bytes, tuple[int, ...]]] = field(
         default_factory=lambda: defaultdict(dict)
@@ -345,7 +346,11 @@ def _verify_one(
         out("UNFINISHED: the match has no signed end, so it is not verified")
     else:
         out("NOT VERIFIED")
-    summary.rounds_ok += sum(r.ok for r in verdict.rounds)
+    for v, r in zip(verdict.rounds, transcript.rounds, strict=False):
+        if v.ok and r.void is not None:
+            summary.rounds_void += 1  # dealt again: verified, but not a round played
+        elif v.ok:
+            summary.rounds_ok += 1
     summary.rounds_failed += sum(not r.ok for r in verdict.rounds)
     _tally(transcript, verdict, summary)
     if verdict.ok:
@@ -435,7 +440,7 @@ def _summary(out: Callable[[str], None], s: _Summary) -> None:
     for kind, words in OUTCOMES[1:]:
         if s.outcomes[kind]:
             out(f"  {words.split(' (')[0]}: {', '.join(map(str, s.outcomes[kind]))}")
-    out(f"rounds: {s.rounds_ok} verified, {s.rounds_failed} failed")
+    out(f"rounds: {s.rounds_ok} verified, {s.rounds_void} void, {s.rounds_failed} failed")
     out(f"rounds not fair-checked (no player seed): {len(s.unchecked)}")
     for round_id in sorted(s.split):
         out(
@@ -444,24 +449,24 @@ def _summary(out: Callable[[str], None], s: _Summary) -> None:
         )
     if s.absent:
         seats = Counter(seat for absent in s.absent.values() for seat in absent)
-        listed = ", ".join(f"seat {seat} {n}" for seat, n in sorted(seats.items()))
+        listed = ", ".join(f"seat {seat}: {n}" for seat, n in sorted(seats.items()))
         out(f"blind rounds void for an absent player: {len(s.absent)} ({listed})")
     if s.gone:
         seats = Counter(seat for gone in s.gone.values() for seat in gone)
-        listed = ", ".join(f"seat {seat} {n}" for seat, n in sorted(seats.items()))
+        listed = ", ".join(f"seat {seat}: {n}" for seat, n in sorted(seats.items()))
         out(
             "blind rounds whose reveal counts a player absent (their seed never came, so "
             f"their shuffle is unchecked): {len(s.gone)} ({listed})"
         )
     if s.stopped:
         who = Counter("the host" if seat is None else f"seat {seat}" for seat in s.stopped.values())
-        listed = ", ".join(f"{name} {n}" for name, n in sorted(who.items()))
+        listed = ", ".join(f"{name}: {n}" for name, n in sorted(who.items()))
         out(f"blind rounds void by a seat that stopped without cause: {len(s.stopped)} ({listed})")
     if s.unjudged:
         who = Counter(
             "the host" if seat is None else f"seat {seat}" for seat in s.unjudged.values()
         )
-        listed = ", ".join(f"{name} {n}" for name, n in sorted(who.items()))
+        listed = ", ".join(f"{name}: {n}" for name, n in sorted(who.items()))
         out(
             "blind rounds void by a seat that stopped, with cause or not (a player absent at "
             f"the reveal): {len(s.unjudged)} ({listed})"

@@ -172,6 +172,31 @@ def test_the_summary_counts_every_file_given_and_what_became_of_it(
     assert summary[5].endswith(" failed"), summary
 
 
+def test_the_summary_counts_void_rounds_apart_from_those_verified(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ "rounds: 6 verified, 0 failed" for 3 rounds played and 3 void: a void round (dealt
+    again) is verified, but it is not a round played, so it is counted apart."""
+    sim = simulate_match(RuleSet.of(2, 1), 513)  # round 1: three kings on the table, void
+    paths = [tmp_path / f"seat{seat}.scopa" for seat in (0, 1)]
+    for path, t in zip(paths, sim.transcripts, strict=True):
+        path.write_bytes(t.encode())
+    played = len(sim.transcripts[0].rounds) - 1
+    status, out = _verify(capsys, *paths)
+    assert status == 0
+    assert f"rounds: {2 * played} verified, 2 void, 0 failed" in out, out
+
+
+def test_the_summary_writes_each_seat_s_count_after_a_colon() -> None:
+    """ "(seat 0 1, seat 1 1, seat 2 1)" read as a list of numbers; each seat's count now
+    follows a colon."""
+    summary = _Summary()
+    summary.absent = {bytes([n]): (n,) for n in range(3)}
+    lines: list[str] = []
+    _summary(lines.append, summary)
+    assert "blind rounds void for an absent player: 3 (seat 0: 1, seat 1: 1, seat 2: 1)" in lines
+
+
 def test_a_verified_match_says_who_won_in_the_seats_words(
     match: list[bytes], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
