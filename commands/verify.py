@@ -286,11 +286,14 @@ def saved_names(path: Path, players: int) -> list[str]:
 
 
 def seat_words(seat: int, mine: int, names: list[str], said: str | None = None) -> str:
-    """``seat 2 (you)``, ``seat 1 (Bruno)``, ``seat 2 (Carla, you)``: a seat as the person
-    who saved the file reads it (the transcript's own seat is theirs); ``said``: what the
-    verifier already said of it in brackets (``party 1``), kept last."""
+    """``seat 1 (Bruno)``, ``seat 2 (Carla, you)``: a seat as the person who saved the file
+    reads it (the transcript's own seat is theirs). Only a client's own transcripts have
+    ``names`` beside them; a file without (exported by a host, say) may be anyone's, so its
+    seat is ``seat 2 (this file's seat)``, never "you". ``said``: what the verifier already
+    said of it in brackets (``party 1``), kept last."""
     who = [names[seat]] if seat < len(names) else []
-    who += ["you"] if seat == mine else []
+    if seat == mine:
+        who.append("you" if names else "this file's seat")
     who += [said] if said else []
     return f"seat {seat} ({', '.join(who)})" if who else f"seat {seat}"
 

@@ -48,7 +48,7 @@ def test_a_good_file_verifies(saved: list[Path], capsys: pytest.CaptureFixture[s
     rounds = [line for line in out if line.startswith("round ")]
     assert rounds
     assert all(": verified" in line for line in rounds)
-    assert out[0].startswith("seat 0 (you), 2 players")
+    assert out[0].startswith("seat 0 (this file's seat), 2 players")  # no names: not "you"
     assert out[-1] == "VERIFIED"
 
 
@@ -56,12 +56,13 @@ def test_seats_are_named_as_the_client_saved_them_beside_the_transcript(
     saved: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Transcripts hold seats only (protocol.md 6.1): `verify` said "seat 1" where every
-    screen of the game said "Bruno". The file's own seat is "you"; with the names the client
-    saved beside the file, each seat is named too."""
+    screen of the game said "Bruno". With the names the client saved beside the file, each
+    seat is named, and the file's own seat is "you"; without (an export, say), the file may be
+    anyone's: its seat is "this file's seat"."""
     assert main(["verify", str(saved[1])]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("seat 1 (you), 2 players"), out
-    assert any("dealer seat 1 (you)" in line for line in out), out
+    assert out[0].startswith("seat 1 (this file's seat), 2 players"), out
+    assert any("dealer seat 1 (this file's seat)" in line for line in out), out
     copy = tmp_path / "transcripts" / "KEY-table1-seat1.scopa"
     copy.parent.mkdir()
     copy.write_bytes(saved[1].read_bytes())

@@ -36,7 +36,11 @@ def test_history_lists_the_match_and_its_export_verifies(
     wrote = capsys.readouterr().out
     assert re.match(rf"wrote {re.escape(str(target))} \((1 round|[2-9] rounds)\); check it", wrote)
     assert main(["verify", str(target)]) == 0
-    assert "verified" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "verified" in out
+    # An export may be anyone's seat: it said "seat 0 (you)" to whoever ran verify.
+    assert out.startswith("seat 0 (this file's seat), 2 players"), out
+    assert "you" not in out
     assert main(["history", "--db", str(db), "--export", "9"]) == 2
     assert main(["history", "--db", str(tmp_path / "none.db")]) == 2
     capsys.readouterr()

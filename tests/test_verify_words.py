@@ -209,7 +209,7 @@ def test_a_verified_match_says_who_won_in_the_seats_words(
     assert status == 0
     scores, winner = t.result.scores, t.result.winner
     assert winner is not None
-    seat = ["seat 0", "seat 1 (you)"]
+    seat = ["seat 0", "seat 1 (this file's seat)"]  # no names beside: not "you"
     assert out[-2] == (
         f"match result: verified: {seat[winner]} won the match with {scores[winner]} points, "
         f"against {scores[1 - winner]} for {seat[1 - winner]}"
