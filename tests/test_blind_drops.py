@@ -258,7 +258,7 @@ async def test_a_person_gone_after_the_last_play_leaves_the_round_standing(
     counted = (
         "blind rounds whose reveal counts a player absent (their seed never came, so their "
         "shuffle is unchecked): "
-        f"1 (seat {bruno} 1)"
+        f"1 (seat {bruno}: 1)"
     )
     assert counted in out, out
 
