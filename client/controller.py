@@ -106,6 +106,11 @@ LEAVE_QUESTION = (
     "Leave for good (a computer player takes your seat) or step away (your seat is kept "
     "for you; {again} takes it back)? Type leave, away, or stay."
 )
+OWNER_LEAVE_QUESTION = (
+    "Leave for good (this table closes: its host runs in this terminal, so your friends' "
+    "match stops too) or step away (the table and your seat are kept; {again} opens them "
+    "again)? Type leave, away, or stay."
+)
 GOING_VOIDS_ROUND = (
     "At this blind table, leaving or stepping away now ends this round for everyone: it is "
     "void, because its cards cannot be played without you, and it is dealt again."
@@ -577,7 +582,8 @@ class Controller:
             again = getattr(self.session, "take_back_with", None) or "`scopa-net join`"
             if getattr(self.session, "going_voids_round", False):
                 self._say(GOING_VOIDS_ROUND, "class:notice")
-            self._say(LEAVE_QUESTION.format(again=again))
+            owner = getattr(self.session, "hosts_friends", False)
+            self._say((OWNER_LEAVE_QUESTION if owner else LEAVE_QUESTION).format(again=again))
         else:
             state.asking = Asking.CONFIRM_QUIT
             self._say("The match is not over. Really leave?")

@@ -16,7 +16,12 @@ from prompt_toolkit.patch_stdout import patch_stdout
 from scopa_net.client.app import ClientApp, LineSource, SessionOpener
 from scopa_net.client.config import Settings, load_settings
 from scopa_net.client.line_mode import needs_line_mode
-from scopa_net.client.network_session import HostKeyChangedError, SeatLostError, SessionError
+from scopa_net.client.network_session import (
+    HostKeyChangedError,
+    SeatLostError,
+    SessionError,
+    TableClosedError,
+)
 from scopa_net.commands.options import (
     EXIT_FAILED,
     EXIT_KEY_CHANGED,
@@ -48,6 +53,8 @@ def session_failure(exc: SessionError) -> CommandError:
         return CommandError(text, EXIT_KEY_CHANGED)
     if isinstance(exc, SeatLostError):
         return CommandError(text, EXIT_REFUSED)
+    if isinstance(exc, TableClosedError):  # a match that stopped: README's status 1
+        return CommandError(text, EXIT_FAILED)
     if "could not get back" in text:
         hint = getattr(exc, "hint", "")
         why = "lost the host and could not get back to it" + (f"; {hint}" if hint else "")

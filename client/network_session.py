@@ -138,6 +138,11 @@ class SeatLostError(SessionError):
     """The host no longer holds the seat for us (the match ended, or it was given up)."""
 
 
+class TableClosedError(SessionError):
+    """The host closed the table before its match ended (its owner left it for good): the
+    match stopped, and there is no seat left to take back."""
+
+
 EXIT_DEAL_FAILED = 7
 """The exit status of a client that stopped because a fair-deal check failed (the same as
 ``scopa_net.commands.options.EXIT_DEAL_FAILED``, which the command line documents)."""
@@ -517,6 +522,10 @@ class NetworkSession:
         self._to_resend: list[int] = []
         self._finished: SeatRecord | None = None
         """The seat's record while a match just ended (kept in memory for a rematch)."""
+        self._match_ended = False
+        """The match played now has ended (until a rematch begins)."""
+        self._host_said: str | None = None
+        """The host's last notice at the table (why it closed, when it closes early)."""
         """Unacknowledged moves to send again once the catch-up reaches their ``after``."""
         self._replaying = False
         """Taking a seat back from disk: the host replays the match; show only the end."""
@@ -1086,6 +1095,8 @@ class NetworkSession:
                 self._caught_up_by_snapshot(msg)
             elif isinstance(msg, m.Left):
                 self._left.set()
+                if not self._stop:
+                    self._table_closed()
                 return
             elif isinstance(msg, m.Error):
                 if msg.ref in ("seed_commit", "seed_reveal", *BLIND_SENDS):
@@ -1343,6 +1354,7 @@ class NetworkSession:
             saved = self._save_transcript()  # now with the match result
             # The match is over: its seat is not kept on disk (a rematch keeps it again).
             self._finished = self._record
+            self._match_ended = True
             self._forget_record()
             rounds = view.round_number - self._voids  # played out; the voids are said apart
             if saved is not None:  # told first, so the match's result and the rematch question
@@ -1364,6 +1376,8 @@ class NetworkSession:
         elif isinstance(e, m.RematchStatus):
             return self._rematch_status(e)
         elif isinstance(e, m.Chat):
+            if e.seat is None:
+                self._host_said = e.text
             self._emit(Message(seat=e.seat, text=e.text))
         elif isinstance(e, m.SeatStatus):
             self._seat_status(e)
@@ -1403,6 +1417,7 @@ class NetworkSession:
             self._forget_record()  # nothing left to take back
             return True
         if e.state == "agreed":
+            self._match_ended = False
             self.match_no = e.match_no + 1
             self._voids = 0
             assert self.table_id is not None
@@ -1638,6 +1653,20 @@ class NetworkSession:
                 "seat back.",
             )
             self._record = record
+
+    def _table_closed(self) -> None:
+        """The host sent ``left`` unasked: the table closed. Its seat is gone for good, so it is
+        not kept on disk; a match that had not ended stopped (raised: the command says so
+        and ends with status 1)."""
+        self._forget_record()
+        if self.end_note is not None:  # forfeit: said already
+            return
+        if self._match_ended:
+            return
+        why = f" ({self._host_said.rstrip('.')})" if self._host_said else ""
+        raise TableClosedError(
+            f"the table closed before the match ended{why}; no seat is kept for it"
+        )
 
     def _forget_record(self) -> None:
         if self.store is not None and self._record is not None:

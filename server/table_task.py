@@ -786,7 +786,7 @@ class TableTask:
                 table.rematch(seat, False, 0)  # leaving declines a rematch under way
             if msg.away and table.phase is not Phase.OVER:
                 table.step_away(seat)
-            else:
+            elif not owner_leaves:  # the owner's table closes: no computer takes the seat
                 table.leave(seat)
             del self.attached[seat]
             self._grace_until.pop(seat, None)

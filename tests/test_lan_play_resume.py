@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from person_screen import PersonScreen
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.embedded import (
@@ -21,11 +22,13 @@ from scopa_net.client.embedded import (
     lan_table_lock,
     open_embedded_game,
 )
-from scopa_net.client.network_session import NetworkSession, TableChoice
+from scopa_net.client.launch import session_failure
+from scopa_net.client.network_session import NetworkSession, SessionError, TableChoice
+from scopa_net.client.seat_store import SeatStore
 from scopa_net.client.session import Message
 from scopa_net.commands import play
 from scopa_net.commands.main import main
-from scopa_net.commands.options import CommandError
+from scopa_net.commands.options import EXIT_FAILED, CommandError
 from scopa_net.fair.commitments import fingerprint
 from scopa_net.rules import RuleSet
 from scopa_net.server.config import DEFAULT_PORT
@@ -199,9 +202,16 @@ async def test_leaving_your_own_lan_table_for_good_tells_the_friends_it_ended(
     friend read "Ada left the table; a computer player takes the seat", then waited five
     minutes for a host that could not come back. Now the notice comes, the table closes (the
     friend's session gets ``left`` and ends by itself, without a wait), and history says why
-    the match stopped."""
+    the match stopped.
+
+    Before s38: Ada's question did not say that leaving ends her friends' match (only the
+    line after her ``leave`` did); Dino read "Ada left the table; a computer player takes the
+    seat" before "this match ends here"; his client ended 0 (README: a match that stopped is
+    1) and kept his seat on disk, so his next ``join`` tried to take back a seat gone."""
     heard: list[str] = []
     ended = trio.Event()
+    stopped: list[SessionError] = []
+    dino_store = SeatStore(tmp_path / "dino")
     with lan_table_lock(tmp_path):
         async with trio.open_nursery() as nursery:
             with trio.CancelScope() as screen:  # the game's screen: it closes by cancelling
@@ -212,6 +222,8 @@ async def test_leaving_your_own_lan_table_for_good_tells_the_friends_it_ended(
                         ada.embedded_port,  # type: ignore[attr-defined]
                         TableChoice(table_id=ada.table_id),
                         name="Dino",
+                        data_dir=tmp_path / "dino",
+                        store=dino_store,
                     )
 
                     async def listen() -> None:
@@ -220,14 +232,29 @@ async def test_leaving_your_own_lan_table_for_good_tells_the_friends_it_ended(
                                 heard.append(event.text)
 
                     async def friend_runs() -> None:
-                        await friend.run()
+                        try:
+                            await friend.run()
+                        except SessionError as exc:
+                            stopped.append(exc)
                         ended.set()
 
                     nursery.start_soon(friend_runs)
                     nursery.start_soon(listen)
                     with trio.fail_after(10):
                         await friend.connected.wait()
-                    await ada.leave(away=False)
+                    ada_screen = PersonScreen(ada)
+                    with trio.fail_after(10):
+                        async for event in ada.events:  # until Ada's cards are dealt
+                            ada_screen.controller.handle_event(event)
+                            if ada_screen.controller.state.in_match:
+                                break
+                    assert dino_store.records()  # Dino's seat is kept while the match goes on
+                    asked = " ".join(await ada_screen.type("quit"))
+                    assert asked.startswith(
+                        "Leave for good (this table closes: its host runs in this terminal, "
+                        "so your friends' match stops too) or step away"
+                    ), asked
+                    await ada_screen.type("leave")
                     screen.cancel()  # as the app closes the game after the leave
                     await trio.sleep_forever()
             with trio.fail_after(10):  # Ada's terminal has closed her table and its host
@@ -237,4 +264,13 @@ async def test_leaving_your_own_lan_table_for_good_tells_the_friends_it_ended(
         "Ada left their own table for good, and its host ran in their terminal: this match "
         "ends here." in heard
     )
+    assert not [line for line in heard if "left the table" in line], heard  # only the truth
+    (exc,) = stopped
+    failure = session_failure(exc)
+    assert failure.status == EXIT_FAILED  # README: a match that stopped is status 1
+    assert str(failure) == (
+        "the table closed before the match ended (Ada left their own table for good, and its "
+        "host ran in their terminal: this match ends here); no seat is kept for it"
+    )
+    assert dino_store.records() == []  # his next join does not try to take it back
     assert kept_lan_seats(tmp_path) == []
