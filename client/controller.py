@@ -327,7 +327,9 @@ class Controller:
                 self._show([summary])
                 if getattr(self.session, "offer_rematch", False):
                     state.asking = Asking.REMATCH
-                    self._say("Play again with the same players?")
+                    seconds = getattr(self.session, "rematch_seconds", None)
+                    limit = f" Answer within {seconds} s: the table closes then." if seconds else ""
+                    self._say(f"Play again with the same players?{limit}")
             case MatchStarted(match_scores=scores):
                 self._new_match(scores)
             case Message(seat=seat, text=text, local=local, table=table):

@@ -143,6 +143,9 @@ class TableClosedError(SessionError):
     match stopped, and there is no seat left to take back."""
 
 
+REMATCH_SECONDS = 60
+"""How long a table stays after its match for a rematch vote (protocol.md 3.11)."""
+
 EXIT_DEAL_FAILED = 7
 """The exit status of a client that stopped because a fair-deal check failed (the same as
 ``scopa_net.commands.options.EXIT_DEAL_FAILED``, which the command line documents)."""
@@ -671,6 +674,12 @@ class NetworkSession:
     async def rematch(self, agree: bool) -> None:
         """Answer, after the match, whether to play again with the same seats and rules."""
         await self._send_quietly(m.Rematch(agree=agree))
+
+    @property
+    def rematch_seconds(self) -> int:
+        """The time to answer "play again?" once the match ended: the host's linger time
+        (protocol.md 3.11), after which a vote nobody answered closes the table."""
+        return REMATCH_SECONDS
 
     @property
     def can_step_away(self) -> bool:
@@ -1657,11 +1666,20 @@ class NetworkSession:
     def _table_closed(self) -> None:
         """The host sent ``left`` unasked: the table closed. Its seat is gone for good, so it is
         not kept on disk; a match that had not ended stopped (raised: the command says so
-        and ends with status 1)."""
+        and ends with status 1), and one that had ended closes after a rematch vote nobody
+        answered (protocol.md 3.11: the table simply closes)."""
         self._forget_record()
         if self.end_note is not None:  # forfeit: said already
             return
         if self._match_ended:
+            if self.offer_rematch:
+                self._emit(
+                    Message(
+                        seat=None,
+                        text="no rematch (nobody answered in time): the table is closing",
+                        table=True,
+                    )
+                )
             return
         why = f" ({self._host_said.rstrip('.')})" if self._host_said else ""
         raise TableClosedError(

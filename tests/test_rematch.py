@@ -11,7 +11,8 @@ from functools import partial
 import pytest
 import trio
 import trio.testing
-from hosting import MakeHost, create
+from hosting import MakeHost, create, start_memory_host
+from person_screen import PersonScreen
 from rawseat import RawSeat
 
 from scopa_net.bots.levels import make_player
@@ -369,3 +370,52 @@ async def test_history_keeps_the_first_match_while_the_rematch_is_played_and_aft
     capsys.readouterr()
     assert main(["history", "--db", str(db), "--export", "1", "--match", "3"]) == 2
     assert capsys.readouterr().err == "scopa-net: --match 3: table 1 has played 2 matches\n"
+
+
+async def test_nobody_answers_play_again_and_each_screen_says_why_the_table_closes(
+    autojump_clock: trio.testing.MockClock, tmp_path
+) -> None:
+    """In virtual time, two people's screens over a real host: nobody answers "Play again
+    with the same players?". Before s38 the question gave no time limit and the table then
+    closed with only "Connection: closed." on both screens; now the question says how long
+    there is, and the end says why."""
+    screens: list[PersonScreen] = []
+    async with trio.open_nursery() as nursery:
+        _host, net = await start_memory_host(nursery, bot_delay=0.01)
+
+        async def person(name: str, choice: TableChoice, seated: trio.Event) -> None:
+            async with open_network_session(
+                "mem",
+                0,
+                choice,
+                name=name,
+                connector=net.connect,
+                offer_rematch=True,
+                data_dir=tmp_path / name,
+            ) as session:
+                screen = PersonScreen(session)
+                screens.append(screen)
+                seated.set()
+                await screen.play()
+
+        ada_seated, bruno_seated = trio.Event(), trio.Event()
+        nursery.start_soon(person, "Ada", TableChoice(create=create(SHORT)), ada_seated)
+        await ada_seated.wait()
+        table_id = screens[0].session.table_id
+        nursery.start_soon(person, "Bruno", TableChoice(table_id=table_id), bruno_seated)
+        with trio.fail_after(600):
+            await bruno_seated.wait()
+        ended_at: list[float] = []
+        with trio.fail_after(600):
+            while not all("closing" in s.text for s in screens):
+                await trio.sleep(1)
+                if not ended_at and any("Play again" in s.text for s in screens):
+                    ended_at.append(trio.current_time())
+        nursery.cancel_scope.cancel()
+    for screen in screens:
+        asked = [line for line in screen.lines if line.startswith("Play again")]
+        assert asked == [
+            "Play again with the same players? Answer within 60 s: the table closes then."
+        ]
+        assert "Table: no rematch (nobody answered in time): the table is closing" in screen.lines
+    assert 58 <= trio.current_time() - ended_at[0] <= 62
