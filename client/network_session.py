@@ -1534,7 +1534,7 @@ class NetworkSession:
         elif not e.connected and e.grace:
             if self._hold_loss(e.seat, e.grace):
                 return
-            text = f"{who} lost the connection; a computer plays for them in {e.grace} s"
+            text = self._lost_line(who, e.grace)
         elif not e.connected and e.stand_in:
             text = f"a computer is playing for {who} until they are back"
         elif e.connected and before is not None and before.kind == "human":
@@ -1544,6 +1544,24 @@ class NetworkSession:
         else:
             return
         self._emit(Message(seat=None, text=text, table=True))
+
+    def _lost_line(self, who: str, grace: int) -> str:
+        """What the table reads when ``who`` lost the connection with ``grace`` seconds to come
+        back. At a blind table nobody else can open their cards: a round in play is void when
+        the grace period ends (protocol.md 9.7), and a computer plays for them from the next."""
+        if not isinstance(self.witness, BlindWitness):
+            return f"{who} lost the connection; a computer plays for them in {grace} s"
+        view = self.view
+        if view is not None and not view.round_over:
+            return (
+                f"{who} lost the connection; if they are not back in {grace} s this round is "
+                "void (nobody else can open their cards) and a computer plays for them from "
+                "the next round"
+            )
+        return (
+            f"{who} lost the connection; if they are not back in {grace} s a computer plays "
+            "for them from the next round"
+        )
 
     def _hold_loss(self, seat: int, grace: int) -> bool:
         """Hold back that ``seat`` lost the connection, if this client is just back at the
@@ -1563,7 +1581,7 @@ class NetworkSession:
         now = trio.current_time()
         for seat, (when, grace) in held.items():
             left = max(0, round(grace - (now - when)))
-            text = f"{self._names[seat]} lost the connection; a computer plays for them in {left} s"
+            text = self._lost_line(self._names[seat], left)
             self._emit(Message(seat=None, text=text, table=True))
 
     def _forfeit(self) -> None:

@@ -15,10 +15,11 @@ from pathlib import Path
 
 import trio
 import trio.testing
-from blind_people import People
+from blind_people import People, Plug, play_one_card_then_hang
 from hosting import create, start_memory_host
 from person_screen import PersonScreen
 
+from scopa_net.bots.levels import make_player
 from scopa_net.client.controller import GOING_VOIDS_ROUND
 from scopa_net.client.files import names_beside
 from scopa_net.client.network_session import TableChoice
@@ -143,3 +144,45 @@ async def test_stepping_away_from_a_blind_round_and_coming_back_in_every_persons
         (saved,) = (tmp_path / "Ada" / "transcripts").glob("*.scopa")
         assert names_beside(saved).read_text(encoding="utf-8") == "Ada\nBruno\n"
         nursery.cancel_scope.cancel()
+
+
+async def test_a_lost_connection_at_a_blind_table_says_the_round_is_void_not_a_computer_plays(
+    autojump_clock: trio.testing.MockClock, tmp_path: Path
+) -> None:
+    """Bruno's client dies mid round at a blind table. Ada read "Bruno lost the connection;
+    a computer plays for them in 60 s", but at a blind table nobody else can open his cards:
+    the round in play is void instead, and a computer plays for him from the next round."""
+    rules = RuleSet.of(2, 4)
+    people = People(tmp_path, names=("Ada", "Bruno"))
+    screens: dict[str, PersonScreen] = {}
+    async with trio.open_nursery() as nursery:
+        _host, net = await start_memory_host(nursery, grace=60.0, bot_delay=0.5)
+        plug = Plug(net)
+        played = trio.Event()
+
+        async def ada(name: str, choice: TableChoice, **options: object) -> None:
+            async with people.session(name, choice, net.connect, **options) as session:
+                people.sessions[name] = session
+                people.ada_ready.set()
+                screens[name] = PersonScreen(session)
+                await screens[name].play()
+
+        async def bruno() -> None:
+            choice = TableChoice(table_id=table_id)
+            async with people.session("Bruno", choice, plug.connect) as session:
+                await play_one_card_then_hang(session, make_player("random", 5), played)
+
+        table_id = await people.ada_opens(nursery, ada, rules)
+        nursery.start_soon(bruno)
+        with trio.fail_after(600):
+            await played.wait()
+            await trio.sleep(0.1)
+            await plug.pull()  # kill -9 of Bruno's client, mid round 1
+            while "Bruno lost the connection" not in screens["Ada"].text:
+                await trio.sleep(0.1)
+        nursery.cancel_scope.cancel()
+    lost = [line for line in screens["Ada"].lines if "Bruno lost the connection" in line]
+    assert lost == [
+        "Table: Bruno lost the connection; if they are not back in 60 s this round is void "
+        "(nobody else can open their cards) and a computer plays for them from the next round"
+    ]
