@@ -617,6 +617,8 @@ class Controller:
         elif answer in {"away", "a", "step away", "s", "step"}:
             state.asking = Asking.NOTHING
             again = getattr(self.session, "resume_command", "`scopa-net join`").strip("`")
+            note = getattr(self.session, "take_back_note", None)
+            again += f" ({note})" if note else ""
             self._say(f"Stepping away; your seat is kept. Take it back with: {again}")
             await leave(away=True)
             self._quit()

@@ -219,6 +219,11 @@ async def open_embedded_game(
                 session.embedded_port = bound  # type: ignore[attr-defined]
                 if store is not None:
                     session.take_back_with = "`scopa-net play --lan`"
+                    # It opens the table where it was, whatever flags this run was given.
+                    session.take_back_note = (
+                        f"it opens this table again on port {bound}, with its players and "
+                        "rules: no other flag is needed"
+                    )
                 session.hosts_friends = lan and humans > 1  # type: ignore[attr-defined]
                 if session.hosts_friends and session.table_id in host.tables:
                     # Leaving for good ends the table for the friends: the table task does it

@@ -551,6 +551,8 @@ class NetworkSession:
         but they were not played out."""
         self.take_back_with: str | None = None
         """The command that takes the seat back, where it is not ``join`` (``play --lan``)."""
+        self.take_back_note: str | None = None
+        """What that command does besides, said with it on stepping away (its port...)."""
 
     # --- the Session protocol -----------------------------------------------------------
 

@@ -274,3 +274,29 @@ async def test_leaving_your_own_lan_table_for_good_tells_the_friends_it_ended(
     )
     assert dino_store.records() == []  # his next join does not try to take it back
     assert kept_lan_seats(tmp_path) == []
+
+
+async def test_stepping_away_from_your_own_table_says_where_it_opens_again(
+    tmp_path: Path,
+) -> None:
+    """The step-away line said only "Take it back with: scopa-net play --lan" to someone who
+    had started the table with --port and rules: it now says that this command alone opens
+    the table again on its port (where friends' clients look for it), with its rules."""
+    with lan_table_lock(tmp_path), trio.CancelScope() as screen:
+        async with open_game(tmp_path, humans=1) as ada:
+            ada_screen = PersonScreen(ada)
+            with trio.fail_after(10):
+                async for event in ada.events:  # until Ada's cards are dealt
+                    ada_screen.controller.handle_event(event)
+                    if ada_screen.controller.state.in_match:
+                        break
+            await ada_screen.type("quit")
+            said = await ada_screen.type("away")
+            screen.cancel()
+    port = ada.embedded_port  # type: ignore[attr-defined]
+    assert " ".join(said) == (
+        "Stepping away; your seat is kept. Take it back with: scopa-net play --lan (it opens "
+        f"this table again on port {port}, with its players and rules: no other flag is needed)"
+    )
+    (kept,) = kept_lan_seats(tmp_path)
+    assert kept.port == port  # what the line promises: play --lan opens it there
