@@ -42,6 +42,14 @@ class PersonScreen:
         await self.controller.handle_line(line)
         return self.lines[before:]
 
+    async def until_dealt(self, seconds: float = 10) -> None:
+        """Take events as the screen does until this person's cards are dealt."""
+        with trio.fail_after(seconds):
+            async for event in self.session.events:
+                self.controller.handle_event(event)
+                if self.controller.state.in_match:
+                    return
+
     async def play(
         self,
         between: Callable[[PersonScreen], Awaitable[None]] | None = None,

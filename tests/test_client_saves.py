@@ -157,20 +157,29 @@ def test_join_with_a_data_folder_that_is_a_file_plays_and_says_so_once(
     assert "Seat 0: Ada (you)" in lines or "Seat 1: Ada (you)" in lines
 
 
+def with_a_file_for_data_folder(
+    tmp_path: Path, *args: str, input: str
+) -> subprocess.CompletedProcess[str]:
+    """``scopa-net ARGS`` from a script, its data folder (``tmp_path/scopa-net``) a file."""
+    (tmp_path / "scopa-net").write_text("not a folder")
+    return subprocess.run(
+        [sys.executable, "-m", "scopa_net", *args],
+        capture_output=True,
+        text=True,
+        input=input,
+        env=dict(os.environ) | {"XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": "/nowhere"},
+        timeout=60,
+        check=False,
+    )
+
+
 def test_play_with_a_data_folder_that_is_a_file_says_so_on_screen_not_on_stderr(
     tmp_path: Path,
 ) -> None:
     """`play` notes its own host's key for `verify`: that failing was a log line on stderr
     ("cannot note this host's key: [Errno 20] ..."), drawn over by the prompt."""
-    (tmp_path / "scopa-net").write_text("not a folder")
-    done = subprocess.run(
-        [sys.executable, "-m", "scopa_net", "play", "--target", "1", "--bot-delay", "0"],
-        capture_output=True,
-        text=True,
-        input="board\n",
-        env=dict(os.environ) | {"XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": "/nowhere"},
-        timeout=60,
-        check=False,
+    done = with_a_file_for_data_folder(
+        tmp_path, "play", "--target", "1", "--bot-delay", "0", input="board\n"
     )
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
@@ -184,15 +193,8 @@ def test_a_tally_that_cannot_be_saved_is_kept_and_said_once(tmp_path: Path) -> N
     """`tally Ada Bruno` with its folder unusable refused to start ("cannot save in ...",
     status 2); a save failing later said "Could not save the tally (Not a directory)" at
     every entry, with no place, and leaving said "Saved as ..." all the same."""
-    (tmp_path / "scopa-net").write_text("not a folder")
-    done = subprocess.run(
-        [sys.executable, "-m", "scopa_net", "tally", "Ada", "Bruno"],
-        capture_output=True,
-        text=True,
-        input="+2 Ada\ndone\ny\nBruno 3\ndone\ny\nquit\n",
-        env=dict(os.environ) | {"XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": "/nowhere"},
-        timeout=60,
-        check=False,
+    done = with_a_file_for_data_folder(
+        tmp_path, "tally", "Ada", "Bruno", input="+2 Ada\ndone\ny\nBruno 3\ndone\ny\nquit\n"
     )
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""

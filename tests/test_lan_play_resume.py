@@ -243,11 +243,7 @@ async def test_leaving_your_own_lan_table_for_good_tells_the_friends_it_ended(
                     with trio.fail_after(10):
                         await friend.connected.wait()
                     ada_screen = PersonScreen(ada)
-                    with trio.fail_after(10):
-                        async for event in ada.events:  # until Ada's cards are dealt
-                            ada_screen.controller.handle_event(event)
-                            if ada_screen.controller.state.in_match:
-                                break
+                    await ada_screen.until_dealt()
                     assert dino_store.records()  # Dino's seat is kept while the match goes on
                     asked = " ".join(await ada_screen.type("quit"))
                     assert asked.startswith(
@@ -285,11 +281,7 @@ async def test_stepping_away_from_your_own_table_says_where_it_opens_again(
     with lan_table_lock(tmp_path), trio.CancelScope() as screen:
         async with open_game(tmp_path, humans=1) as ada:
             ada_screen = PersonScreen(ada)
-            with trio.fail_after(10):
-                async for event in ada.events:  # until Ada's cards are dealt
-                    ada_screen.controller.handle_event(event)
-                    if ada_screen.controller.state.in_match:
-                        break
+            await ada_screen.until_dealt()
             await ada_screen.type("quit")
             said = await ada_screen.type("away")
             screen.cancel()
