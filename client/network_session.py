@@ -54,6 +54,7 @@ from scopa_net.errors import IllegalPlayError, IllegalReason
 from scopa_net.fair.blind.wire import decode_any
 from scopa_net.fair.commitments import fingerprint, seat_commitment
 from scopa_net.fair.errors import FairnessError
+from scopa_net.fair.plain_words import what_failed
 from scopa_net.fair.transcript import VOID_KINGS
 from scopa_net.mirror import SeatMirror
 from scopa_net.names import clean_name
@@ -1741,6 +1742,8 @@ class NetworkSession:
             lines.insert(1, f"The round's reveal: {type(named).__name__}: {named}")
         if culprit is not None:
             lines.insert(1, f"At fault: {culprit}.")
+        # The check's own words are the evidence; this is what they mean to a player.
+        lines.insert(1, f"What this means: {what_failed(named)}.")
         if path is not None:
             lines.append(f"Evidence saved to {path} (check it with: scopa-net verify {path})")
         elif unsaved:

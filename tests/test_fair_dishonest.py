@@ -208,6 +208,11 @@ async def test_a_void_called_after_the_seeds_stops_the_seat(
     async with a_host() as host:
         error = await victim_stops(host, data_home, RuleSet.of(2, 1), bots=1)
     assert "DEAL CHECK FAILED in round 1: VoidMismatchError" in str(error)
+    # Then what the check means, in the words `verify` uses (the class name alone said little).
+    assert str(error).splitlines()[1] == (
+        "What this means: the deal is recorded as called off (void) when the rules do not call "
+        "it off, or the other way round: the host broke the rule, or the record was changed."
+    )
     assert "kings" in str(error)
     evidence = decode(evidence_of(error).read_bytes())
     assert not verify_transcript(evidence).ok
