@@ -59,10 +59,6 @@ PUSH_BACK_WITHIN = 0.5
 """A frame moves the reader's deadline on only when that deadline is closer than this share
 of ``heartbeat_interval``: a connection heard from more often than that never has its wait
 cut short, and its deadline is moved once every few frames, not at every one."""
-LET_THE_WRITER_IN = 32
-"""The reader gives the writer a turn after every so many frames of one read, so a peer that
-writes many requests at once and reads its answers is not taken for one that does not read
-(more than ``max_replies`` answers queued end a connection as too far behind)."""
 OUTSIDE_THE_LIMIT = (m.Ping, m.Pong, m.Hello)
 """Messages no request limit looks at (pings and pongs have a bound of their own, 3.1)."""
 
@@ -168,15 +164,7 @@ class PlayerSession:
                     next_ping = now + config.heartbeat_interval
                     try:
                         self.conn.receive_data(data)
-                        taken = 0
                         while True:
-                            if taken and taken % LET_THE_WRITER_IN == 0:
-                                # A long burst read in one go: let the writer send what is
-                                # answered so far before the replies pile up past the
-                                # outbox's bound (a wait no deadline may cut short).
-                                with trio.CancelScope(shield=True):
-                                    await trio.sleep(0)
-                            taken += 1
                             event = self.conn.next_event()
                             if event is NEED_DATA:
                                 break

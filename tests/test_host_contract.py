@@ -676,23 +676,3 @@ async def test_a_burst_in_one_write_gets_no_more_than_the_limit(
     assert {c for c, _ in codes} == {code, "rate_limited"}
     assert sum(c == code for c, _ in codes) <= 61
     await raw.aclose()
-
-
-async def test_a_long_burst_of_requests_in_one_write_is_answered_in_full(
-    make_host: MakeHost,
-) -> None:
-    """A peer that writes 150 requests at once and reads promptly gets an answer to each (60
-    refusals, then ``rate_limited``) and keeps its connection. The host used to queue every
-    answer of the burst before writing any, and more than 64 queued replies ended the
-    connection with ``bye timeout`` ("too far behind; resume"), though the peer was not."""
-    host = await make_host(bot_delay=SLOW_BOT)
-    raw = await seated(host.port, auto_seeds=False)
-    await raw.until(lambda msg: isinstance(msg, m.RoundCommit))
-    make, code = REFUSED["say"]
-    await raw.stream.send_all(b"".join(raw.conn.send(make(raw)) for _ in range(FLOOD)))
-    codes = await answers(raw, FLOOD)
-    assert {c for c, _ in codes} == {code, "rate_limited"}
-    await raw.send(m.Ping(nonce=7))
-    pong = await raw.until(lambda msg: isinstance(msg, m.Pong | m.Bye), timeout=5)
-    assert pong == m.Pong(nonce=7)
-    await raw.aclose()
