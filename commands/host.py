@@ -444,7 +444,7 @@ def describe_finished(
     played again (then the time is when the table opened)."""
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(started)) if started else "?"
     head = f"table {table_id}, opened {when}, match {match_no}" if match_no else ""
-    players = [str(p) for p in summary.get("players", [])]
+    players = [_seat_name(name, seat) for seat, name in enumerate(summary.get("players", []))]
     scores = list(summary.get("scores") or [])
     winner = summary.get("winner")
     sides = len(scores)
@@ -463,6 +463,12 @@ def describe_finished(
         why = summary.get("closed") or "everyone had left"
         won = f"{'; ' if score else ''}closed unfinished: {why}"
     return f"{head or f'table {table_id}, started {when}'}: {score}{won}{rules}"
+
+
+def _seat_name(name: object, seat: int) -> str:
+    """A seat's player as history shows it: the name, or ``seat 1 (open)`` for a seat nobody
+    took (the journal keeps no name for it), numbered as ``who`` numbers seats."""
+    return str(name) if name else f"seat {seat} (open)"
 
 
 def _chosen_match(

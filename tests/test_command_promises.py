@@ -178,6 +178,25 @@ def test_history_of_an_empty_journal_says_so(
     assert capsys.readouterr().out == "no finished matches\n"
 
 
+def test_history_names_a_seat_nobody_took_by_its_number_not_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A table closed before its second seat was taken: history read "None 0 - bruno 0"."""
+    db = tmp_path / "host.db"
+    journal = Journal(str(db))
+    journal.create_table("1", 1.0, {"players": 2})
+    # The summary as the host records a table closed unfinished (an open seat has no name).
+    summary = {"players": [None, "bruno"], "scores": [0, 0], "winner": None, "abandoned": True}
+    journal.finish_table("1", 2.0, {**summary, "closed": "its owner left it for good"})
+    journal.close()
+    assert main(["history", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "None" not in out
+    assert re.search(
+        r": seat 0 \(open\) 0 - bruno 0; closed unfinished: its owner left it for good\n", out
+    ), out
+
+
 def test_history_export_checks_the_seat_and_names_the_file_as_its_help_says(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
