@@ -4,7 +4,8 @@
 tested without one. :func:`run_tally` puts it behind a prompt-toolkit prompt with the game
 client's conventions: tab completion, history (Up/Down), ``help``, one-line errors, Ctrl-C
 clears the line, Ctrl-D leaves, a bottom toolbar unless ``--plain``. From a script (the input
-is not a terminal) it reads the input's lines instead, as if typed, and prints plain text.
+is not a terminal) it reads the input's lines instead, as if typed, and prints plain text; a refused
+line stops it there, status 1.
 """
 
 from __future__ import annotations
@@ -65,6 +66,8 @@ _ALIASES = {
     "s": "standings",
 }
 _YES, _NO = {"y", "yes"}, {"n", "no"}
+SCRIPT_REFUSED = 1
+"""The exit status of a run from a script that stopped at a refused line (EXIT_FAILED)."""
 
 
 class Mode(enum.Enum):
@@ -116,6 +119,8 @@ class TallyController:
         self.unsaved: OSError | None = None
         """Why the last save failed (None: saved, or nothing to save yet)."""
         self._told_unsaved = False
+        self.refused = False
+        """Whether the last line handled was refused (its answer not taken)."""
 
     # --- what the prompt shows -----------------------------------------------------------
 
@@ -170,6 +175,7 @@ class TallyController:
     def handle(self, line: str) -> Lines:
         """Act on one typed line; what to print. A refusal is one line and changes nothing."""
         text = line.strip()
+        self.refused = False
         try:
             if self.mode is Mode.NAMES:
                 return self._setup_names(text)
@@ -185,6 +191,7 @@ class TallyController:
                 return self._change(text)
             return self._command(text)
         except TallyError as exc:
+            self.refused = True
             return [_t(str(exc), "class:error")]
 
     def leave(self) -> Lines:
@@ -477,6 +484,7 @@ class TallyController:
                 out.append(_t(self._take(self._earlier[len(self._answers)])))
             except TallyError as exc:
                 earlier = self._earlier[len(self._answers)]
+                self.refused = True  # asked again: a script's next line would not answer it
                 return [
                     *out,
                     _t(f"Your answer '{earlier}' no longer fits: {exc}", "class:error"),
@@ -709,7 +717,12 @@ def run_tally(
 def run_from_lines(controller: TallyController, lines: Iterable[str], out: TextIO) -> int:
     """Run the score keeper on lines read from a script, each as if typed at the prompt,
     printing what it says as plain text (no prompt, no toolbar); the end of the input leaves,
-    as Ctrl-D does. The exit status."""
+    as Ctrl-D does. The exit status: 0, or 1 when a line was refused.
+
+    A refused line stops the run there: the lines after it were written to answer what it
+    would have asked, so read on they would answer the wrong questions (a count's coins taken
+    as its cards, a hand confirmed that was never meant). What came before is saved.
+    """
 
     def show(said: Lines) -> None:
         for line in said:
@@ -717,8 +730,15 @@ def run_from_lines(controller: TallyController, lines: Iterable[str], out: TextI
         out.flush()
 
     show(controller.opening())
-    for line in lines:
+    for number, line in enumerate(lines, 1):
         show(controller.handle(line.rstrip("\r\n")))
+        if controller.refused:
+            stopped = (
+                f"Stopped at line {number}, which was refused; the lines after it are not read."
+            )
+            show([_t(stopped, "class:error")])
+            show(controller.leave())
+            return SCRIPT_REFUSED
         if controller.finished:
             return 0
     show(controller.leave())

@@ -411,3 +411,22 @@ def test_from_a_script_the_score_keeper_reads_lines_quietly(tmp_path: Path) -> N
     assert out[0] == "Scopa score keeper: Ada v Bruno."
     assert "  1. Ada     2   9 to go" in out
     assert "Hand 2 so far: Ada 0, Bruno 1. 'done' scores it." in out
+
+
+def test_from_a_script_a_refused_line_stops_the_run_with_status_1(tmp_path: Path) -> None:
+    """A script's refused line was printed and the run ended with status 0, reading on: the
+    lines after it answered questions they were not written for. It stops there, status 1,
+    and what came before it is saved."""
+    typed = "+2 ada\n+2 zed\n+1 bruno\ndone\ny\n"
+    run = run_scopa_net("tally", "Ada", "Bruno", home=tmp_path, input=typed)
+    assert run.returncode == 1, run.stderr
+    out = run.stdout.splitlines()
+    assert out[-4:-1] == [
+        "Hand 1 so far: Ada 2, Bruno 0. 'done' scores it.",
+        "nobody here is called 'zed'; players: Ada, Bruno",
+        "Stopped at line 2, which was refused; the lines after it are not read.",
+    ]
+    assert out[-1].startswith("Saved as ")
+    saved = TallyStore(tmp_path / "scopa-net").load("1")
+    assert saved.hands == ()  # 'done' and 'y' were not read
+    assert saved.draft_points == (2, 0)  # the line before the refused one was kept
