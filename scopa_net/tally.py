@@ -638,6 +638,7 @@ class Guide:
 
     def _cards(self, text: str, side: int) -> tuple[Card, ...]:
         if text.lower() in _NOBODY:
+            self._check_primiera((), side)
             return ()
         cards: list[Card] = []
         for word in text.replace(",", " ").replace("+", " ").split():
@@ -666,7 +667,44 @@ class Guide:
             raise TallyError(f"{label} took {self.cards[side]} cards, not {len(cards)}")
         if coins.bit_count() > self.coins[side]:
             raise TallyError(f"{label} took {self.coins[side]} coins, not {coins.bit_count()}")
+        self._check_primiera(cards, side)
         return tuple(cards)
+
+    def _check_primiera(self, cards: Sequence[Card], side: int) -> None:
+        """Refuse a primiera the count says ``side`` cannot have: its best coin is the
+        settebello when it took it, it holds coins when it took any, and it holds at least a
+        suit for every ten other cards it took (and no more of them than it took)."""
+        label = self.labels[side]
+        coins = [c for c in cards if c.suit == Suit.COINS]
+        others = [c for c in cards if c.suit != Suit.COINS]
+        taken = self.coins[side]
+        if self.settebello == side and SETTEBELLO not in cards:
+            best = format_card(SETTEBELLO, self.scheme)
+            named = ""
+            if coins:
+                named = f", not {format_card(max(coins, key=self._prime), self.scheme)}"
+            raise TallyError(
+                f"{label} took the settebello, so {label}'s best coin is {best}{named}: "
+                "type it with the best card of each other suit"
+            )
+        if taken and not coins:
+            raise TallyError(
+                f"{label} took {taken} coin{'s' * (taken != 1)}, so the primiera holds coins: "
+                f"add {label}'s best coin"
+            )
+        plain = self.cards[side] - taken  # the cards taken that are not coins
+        if len(others) > plain:
+            raise TallyError(f"{label} took {plain} cards besides coins, not {len(others)}")
+        least = -(-plain // 10)  # ten cards a suit: 11 of them hold two suits at least
+        held = len({c.suit for c in others})
+        if held < least:
+            raise TallyError(
+                f"{label} took {plain} cards besides coins (ten a suit), so at least {least} "
+                f"other suit{'s' * (least != 1)}, not {held}: add the best card of each"
+            )
+
+    def _prime(self, card: Card) -> tuple[int, int]:
+        return prime_value(card.rank, self.rules), -card.value
 
     def sheet(self) -> RoundScore:
         """The hand scored line by line, by the game's own scoring."""

@@ -139,7 +139,7 @@ def test_the_primiera_rule_in_play_decides() -> None:
     """primiera=sum: a missing suit counts 0 and the totals alone compare."""
     for variants, winner in (((), 0), (("primiera=sum",), 1)):
         guide = Guide(new(2, variants=variants))
-        for answer in ("20", "5", "ada", "Kd Kh Ks Kb", "7h 7s 7b"):
+        for answer in ("20", "5", "bruno", "Kd Kh Ks Kb", "7d 7h 7s"):
             guide.answer(answer)
         guide.answer("0 0")
         assert guide.sheet().line("primiera").winner == winner  # 40 in 4 suits v 63 in 3
@@ -147,7 +147,7 @@ def test_the_primiera_rule_in_play_decides() -> None:
 
 def test_ties_score_nobody() -> None:
     guide = Guide(new(2))
-    for answer in ("20", "5", "bruno", "7h 6s", "7s 6h"):
+    for answer in ("20", "5", "bruno", "6d 7h 7s", "7d 7b 6h"):
         guide.answer(answer)
     guide.answer("0 0")
     sheet = guide.sheet()
@@ -158,6 +158,32 @@ def test_ties_score_nobody() -> None:
         "primiera",
         "sweeps",
     ]
+
+
+def test_a_side_that_took_coins_has_a_coin_in_its_primiera() -> None:
+    """The primiera was not checked against the coins counted: a side that took coins was
+    given a primiera with none (or none at all), and one took fewer cards than it named."""
+    guide = Guide(new(2))
+    for answer in ("20", "4", "ada", "7d 6h 7s 6b"):
+        guide.answer(answer)
+    for primiera in ("7h 5s 5b", "-"):
+        with pytest.raises(TallyError) as said:
+            guide.answer(primiera)
+        assert (
+            str(said.value)
+            == "Bruno took 6 coins, so the primiera holds coins: add Bruno's best coin"
+        )
+    assert guide.answer("6d 7h 5s") == "Primiera, Bruno: 6d 18 + 7h 21 + 5s 15 = 54, 3 suits."
+
+
+def test_a_primiera_names_no_more_cards_besides_coins_than_were_taken() -> None:
+    guide = Guide(new(2))
+    for answer in ("36", "8", "ada", "7d 7h 7s 7b"):
+        guide.answer(answer)
+    with pytest.raises(TallyError) as said:
+        guide.answer("6d 6h 6s 6b")
+    assert str(said.value) == "Bruno took 2 cards besides coins, not 3"
+    assert guide.answer("6d 6h 6s") == "Primiera, Bruno: 6d 18 + 6h 18 + 6s 18 = 54, 3 suits."
 
 
 def test_the_count_refuses_what_cannot_be_and_keeps_going() -> None:
@@ -180,13 +206,30 @@ def test_the_count_refuses_what_cannot_be_and_keeps_going() -> None:
     guide.answer("ada")
     with pytest.raises(TallyError, match="named twice"):
         guide.answer("7h 7h")
-    guide.answer("7h 6s")
+    # Ada took every coin, so the settebello, her best coin; and 24 cards of three suits.
+    with pytest.raises(TallyError) as said:
+        guide.answer("6d 7h 6s 7b")
+    assert str(said.value) == (
+        "Ada took the settebello, so Ada's best coin is 7d, not 6d: type it with the best card "
+        "of each other suit"
+    )
+    with pytest.raises(TallyError, match="Ada took the settebello, so Ada's best coin is 7d: "):
+        guide.answer("7h 6s 7b")
+    with pytest.raises(TallyError) as said:
+        guide.answer("7d 7h 6s")
+    assert str(said.value) == (
+        "Ada took 24 cards besides coins (ten a suit), so at least 3 other suits, not 2: add "
+        "the best card of each"
+    )
+    guide.answer("7d 7h 6s 7b")
     with pytest.raises(TallyError, match="went to Ada already"):
         guide.answer("7h")
-    with pytest.raises(TallyError, match="Ada took the settebello"):
+    with pytest.raises(TallyError, match="7d went to Ada already"):
         guide.answer("settebello")
     with pytest.raises(TallyError, match="took 0 coins"):
         guide.answer("6d")
+    with pytest.raises(TallyError, match=r"Bruno took 6 cards besides coins .*, not 0: add"):
+        guide.answer("-")  # 6 cards hold a suit at least
     guide.answer("6h")
     guide.answer("1 0")
     with pytest.raises(TallyError, match="only one napola"):

@@ -162,7 +162,7 @@ def test_the_settebello_is_someones_once_every_coin_is_counted(tmp_path: Path) -
         [
             *("Ada Bruno", "", "re_bello"),
             *("count", "22", "6", "nobody", "cancel"),
-            *("count", "22", "10", "nobody", "bruno", "ada", "7d", "7h", "0 0"),
+            *("count", "22", "10", "nobody", "bruno", "ada", "7d 7h 7s", "6h 7b", "0 0"),
             *("none", "bruno", "ada", "n", "cancel", "quit"),
         ],
     )
@@ -315,8 +315,8 @@ def test_no_to_a_counted_hand_goes_back_to_the_answer_to_change(tmp_path: Path) 
     screen = type_into(
         controller,
         [
-            *("Ada Bruno", "", "", "count", "22", "6", "bruno", "6d 7h 7s", "7d 6h", "1 0"),
-            *("n", "9", "2", "10", "ada", "6h", "n", "", "y", "quit"),
+            *("Ada Bruno", "", "", "count", "22", "6", "bruno", "6d 7h 7s", "7d 6h 6b", "1 0"),
+            *("n", "9", "2", "10", "ada", "7d 7h 7s", "6h 6b", "n", "", "y", "quit"),
         ],
     )
     # Each prompt line is drawn twice: keep one.
@@ -329,7 +329,7 @@ def test_no_to_a_counted_hand_goes_back_to_the_answer_to_change(tmp_path: Path) 
         "  2. Coins: Ada 6, Bruno 4.",
         "  3. Settebello: Bruno.",
         "  4. Primiera, Ada: 6d 18 + 7h 21 + 7s 21 = 60, 3 suits.",
-        "  5. Primiera, Bruno: 7d 21 + 6h 18 = 39, 2 suits.",
+        "  5. Primiera, Bruno: 7d 21 + 6h 18 + 6b 18 = 57, 3 suits.",
         "  6. Sweeps: Ada 1, Bruno 0.",
         "Which to change? A number, 1 to 6 (the others are kept); Enter shows the hand again, "
         "'cancel' drops the count.",
@@ -353,9 +353,13 @@ def test_no_to_a_counted_hand_goes_back_to_the_answer_to_change(tmp_path: Path) 
         "Who took the settebello (7 of coins)? (Ada):\n"
         "count> ada\n"
         "Settebello: Ada.\n"
-        "Primiera, Ada: 6d 18 + 7h 21 + 7s 21 = 60, 3 suits.\n"
-        "Your answer '7d 6h' no longer fits: Ada took the settebello, not Bruno\n"
+        "Your answer '6d 7h 7s' no longer fits: Ada took the settebello, so Ada's best coin is "
+        "7d, not 6d: type it with the best card of each other suit\n"
     )
+    assert (
+        "Primiera, Ada: 7d 21 + 7h 21 + 7s 21 = 63, 3 suits.\n"
+        "Your answer '7d 6h 6b' no longer fits: 7d went to Ada already\n"
+    ) in changed
     assert "Sweeps: Ada 1, Bruno 0.\nHand 1:" in changed
     assert changed.count("After it: Ada 5, Bruno 0. Score this hand?") == 2  # Enter: again
     assert controller.tally is not None
@@ -430,3 +434,16 @@ def test_from_a_script_a_refused_line_stops_the_run_with_status_1(tmp_path: Path
     saved = TallyStore(tmp_path / "scopa-net").load("1")
     assert saved.hands == ()  # 'done' and 'y' were not read
     assert saved.draft_points == (2, 0)  # the line before the refused one was kept
+
+
+def test_a_primiera_without_the_coins_counted_is_refused_at_the_prompt(tmp_path: Path) -> None:
+    """Ada took all ten coins, so the settebello, yet '6d 7h 7s' was taken as her primiera."""
+    controller = TallyController(None, store=TallyStore(tmp_path), now=lambda: NOON)
+    screen = type_into(
+        controller, ["Ada Bruno", "", "", "count", "40", "10", "ada", "6d 7h 7s", "cancel", "quit"]
+    )
+    assert (
+        "Ada took the settebello, so Ada's best coin is 7d, not 6d: type it with the best card "
+        "of each other suit"
+    ) in screen
+    assert "Primiera, Ada:" not in screen
