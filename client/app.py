@@ -16,8 +16,8 @@ would otherwise be lost), and only then let asyncio finish.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
-import traceback
 from collections import deque
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager, suppress
@@ -47,6 +47,8 @@ from scopa_net.client.style import Display
 from scopa_net.client.toolbar import make_toolbar
 
 LINE_BUFFER = 32
+
+log = logging.getLogger(__name__)
 
 SessionOpener = Callable[[], AbstractAsyncContextManager[Session]]
 
@@ -163,11 +165,23 @@ def exit_status(
     except (SessionError, OSError, trio.TooSlowError):
         raise  # the host refused us or cannot be reached: the command says so in one line
     except Exception as exc:
-        printer.show([FormattedText([("class:error", f"The game stopped: {exc!r}")])])
+        log.debug("the game stopped on an internal error", exc_info=exc)
+        printer.show([FormattedText([("class:error", internal_error_line(exc))])])
         printer.flush()
-        traceback.print_exception(exc)
         return 1
     return 0
+
+
+def internal_error_line(exc: BaseException) -> str:
+    """The one line a person reads when the game side failed on an error of its own (a bug,
+    not the host nor the person): the error's type and message, found inside trio's groups."""
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    return (
+        f"The game stopped on an internal error ({what}). This is a bug in scopa-net: "
+        "please report it."
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,8 +15,8 @@ import logging
 import math
 import re
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager, suppress
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -111,6 +111,10 @@ LINK_ERRORS = (
     ProtocolError,
 )
 """What a lost or broken connection raises; the session reconnects."""
+LOST_LINK = tuple(error for error in LINK_ERRORS if error is not OSError)
+"""What a connection already open raises when it is lost or broken: an OSError while playing
+is this client's own (a file it could not write...), a bug that ends the game, not a reason
+to try to get back to the host."""
 
 
 class SessionError(Exception):
@@ -288,6 +292,16 @@ NO_PINGS = (State.HELLO, State.WELCOME, State.CLOSED)
 """Connection states in which a player may not ping (protocol.md 3.1)."""
 
 
+@contextmanager
+def _stream_errors() -> Iterator[None]:
+    """An OSError from the connection's stream as the broken connection it is, so that an
+    OSError anywhere else (a file of this client's) is never taken for a lost host."""
+    try:
+        yield
+    except OSError as exc:
+        raise trio.BrokenResourceError(f"the connection broke: {exc}") from exc
+
+
 class _Link:
     """One TCP connection to the host."""
 
@@ -303,7 +317,9 @@ class _Link:
 
     async def send(self, msg: m.Message) -> None:
         async with self._sending:
-            await self.stream.send_all(self.conn.send(msg))
+            data = self.conn.send(msg)
+            with _stream_errors():
+                await self.stream.send_all(data)
             self._last_sent = trio.current_time()
 
     async def receive(self) -> m.Message:
@@ -336,7 +352,7 @@ class _Link:
         deadline = trio.current_time() + SILENCE_TIMEOUT
         while True:
             ping_at = self._last_sent + PING_INTERVAL
-            with trio.move_on_at(min(ping_at, deadline)):
+            with trio.move_on_at(min(ping_at, deadline)), _stream_errors():
                 return await self.stream.receive_some(65536)
             if trio.current_time() >= deadline:
                 raise trio.TooSlowError
@@ -857,7 +873,7 @@ class NetworkSession:
             try:
                 await self._pump()
                 return
-            except LINK_ERRORS as exc:
+            except LOST_LINK as exc:  # not OSError: the link raises none (_stream_errors)
                 if self._stop:
                     return
                 log.info("connection lost: %r", exc)

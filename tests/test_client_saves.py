@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -206,3 +207,33 @@ def test_a_tally_that_cannot_be_saved_is_kept_and_said_once(tmp_path: Path) -> N
     assert done.stdout.splitlines()[-1] == (
         "Not saved: `scopa-net tally --resume` will not have this tally."
     )
+
+
+@pytest.mark.parametrize(
+    ("where", "error"),
+    [
+        ("delete", NotADirectoryError(20, "Not a directory")),
+        ("save", RuntimeError("the seat store fell over")),
+    ],
+)
+def test_an_error_inside_the_session_ends_the_game_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str, error: Exception
+) -> None:
+    """A seat store that raised at the match's end (forgetting the seat: NotADirectoryError)
+    was taken for a lost connection: the client tried to get back to the host for 5 minutes,
+    the app hung. Any error from the session's own code ends the game at once, in one line."""
+
+    def fails(*_: object) -> None:
+        raise error
+
+    monkeypatch.setattr(SeatStore, where, fails)
+    started = time.monotonic()
+    status, text = a_match_saving_in(tmp_path, store=True)
+    assert time.monotonic() - started < 10
+    assert status == 1, text
+    kind = type(error).__name__
+    assert lines_with(text, "The game stopped") == [
+        f"The game stopped on an internal error ({kind}: {error}). This is a bug in scopa-net: "
+        "please report it."
+    ]
+    assert "Traceback" not in text
