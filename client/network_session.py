@@ -184,6 +184,9 @@ class TableChoice:
     seat: int | None = None
     password: str | None = None
     create: m.CreateTable | None = None
+    accepted_key: bytes | None = None
+    """A new key of the host that the person accepted (``join --accept-new-key``) but that
+    could not be pinned, as they were told: met again, it is not warned of as changed."""
 
 
 OWN_HOSTS = "own_hosts"
@@ -813,6 +816,8 @@ class NetworkSession:
                     "as your own host's.",
                 )
         pins = None if self.data_dir is None or not self.pin_host else self.data_dir / "known_hosts"
+        if welcome.host_key == self.choice.accepted_key:
+            pins = None  # accepted, and could not be pinned: said already
         known = KnownHosts(pins)
         try:
             warning = known.check(f"{self.host}:{self.port}", welcome.host_key)

@@ -485,7 +485,7 @@ def _table_choice(
     if args.create:
         rules = RuleSet.of(args.players, args.target, args.variant or ())
         _, key = ask_host(host, port)
-        check_host_key(host, port, key, accept=args.accept_new_key)
+        accepted = check_host_key(host, port, key, accept=args.accept_new_key)
         create = m.CreateTable(
             name=f"{player or args.name or 'a'}'s table"[: m.NAME_LEN],
             rules=m.RulesInfo.of(rules),
@@ -496,9 +496,9 @@ def _table_choice(
                 args.blind, rules.players - max(0, min(args.bots, rules.players - 1))
             ),
         )
-        return TableChoice(create=create)
+        return TableChoice(create=create, accepted_key=accepted)
     tables, key = ask_host(host, port)
-    check_host_key(host, port, key, accept=args.accept_new_key)
+    accepted = check_host_key(host, port, key, accept=args.accept_new_key)
     if args.table is not None:
         table = _named_table(tables, args.table, args.seat, f"{host}:{port}")
     else:
@@ -517,7 +517,7 @@ def _table_choice(
     password = args.password
     if table.password and password is None:
         password = _ask_password(table.id)
-    return TableChoice(table_id=table.id, seat=args.seat, password=password)
+    return TableChoice(table_id=table.id, seat=args.seat, password=password, accepted_key=accepted)
 
 
 PASSWORD_TRIES = 3
@@ -554,10 +554,13 @@ def _ask_password(table_id: int) -> str:
     raise CommandError(f"not joined: no password typed for table {table_id}")
 
 
-def check_host_key(host: str, port: int, key: bytes, *, accept: bool) -> None:
+def check_host_key(host: str, port: int, key: bytes, *, accept: bool) -> bytes | None:
     """Stop before choosing a table if the host's key is not the one pinned for it (unless
     ``accept``: then pin the new one). A host met for the first time is pinned at once (on
-    first contact, protocol.md 5.3), and its fingerprint shown for the person to compare."""
+    first contact, protocol.md 5.3), and its fingerprint shown for the person to compare.
+    Returns the new key accepted when it could not be pinned (said in one line): the game
+    takes it without warning again that it changed; else None."""
+    from scopa_net.client.files import why_not_written
     from scopa_net.client.network_session import KnownHosts
     from scopa_net.fair.commitments import fingerprint
 
@@ -574,13 +577,21 @@ def check_host_key(host: str, port: int, key: bytes, *, accept: bool) -> None:
             f"First visit to the host at {address}: its key is {fingerprint(key)}. The host "
             f"prints its key when it starts: compare the two.{then}"
         )
-        return
+        return None
     if pinned == key:
-        return
+        return None
     if accept:
-        known.pin(address, key)
+        try:
+            known.pin(address, key)
+        except OSError as exc:
+            print(
+                f"Could not pin the new key {fingerprint(key)} for {address}: "
+                f"{why_not_written(exc, known.path)}. The game goes on with it, but the next "
+                "`scopa-net join` to this host meets the old key and stops again."
+            )
+            return key
         print(f"pinned the new key {fingerprint(key)} for {address} in {known.path}")
-        return
+        return None
     raise CommandError(known.changed_warning(address, key, pinned), EXIT_KEY_CHANGED)
 
 

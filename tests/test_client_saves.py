@@ -5,11 +5,12 @@ costs. The whole app over loopback TCP against a real host."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from hosting import HostThread, create, start_host
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
 from scopa_net.client.seat_store import SeatStore
 from scopa_net.commands.options import EXIT_DEAL_FAILED
+from scopa_net.fair.commitments import fingerprint
 from scopa_net.rules import RuleSet
 
 
@@ -237,3 +239,57 @@ def test_an_error_inside_the_session_ends_the_game_in_one_line(
         "please report it."
     ]
     assert "Traceback" not in text
+
+
+@contextmanager
+def unwritable(folder: Path) -> Iterator[None]:
+    """``folder`` can be read but nothing made in it, for root too (immutable, by chattr)."""
+    if os.geteuid() != 0:
+        folder.chmod(0o500)
+        try:
+            yield
+        finally:
+            folder.chmod(0o700)
+        return
+    made = shutil.which("chattr") and subprocess.run(
+        ["chattr", "+i", str(folder)], capture_output=True, check=False
+    )
+    if not made or made.returncode:
+        pytest.skip("as root, a folder cannot be made unwritable here (no chattr)")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], check=True)
+
+
+def test_join_accepting_a_new_key_it_cannot_pin_plays_and_says_so_once(
+    tmp_path: Path, threaded_host: HostThread
+) -> None:
+    """`join --accept-new-key` with the known hosts file in a folder it could not write
+    ended in a PermissionError traceback, nothing joined."""
+    data_dir = tmp_path / "scopa-net"
+    data_dir.mkdir(mode=0o700)
+    address = threaded_host.address
+    (data_dir / "known_hosts").write_text(f"{address} {bytes(32).hex()}\n")
+    join = ("join", address, "--create", "--players", "2", "--bots", "1", "--target", "1")
+    with unwritable(data_dir):
+        done = subprocess.run(
+            [sys.executable, "-m", "scopa_net", *join, "--name", "Ada", "--accept-new-key"],
+            capture_output=True,
+            text=True,
+            input="who\n",
+            env=dict(os.environ) | {"XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": "/x"},
+            timeout=60,
+            check=False,
+        )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    new = fingerprint(threaded_host.host.public_key)
+    assert "WARNING" not in done.stdout  # accepted: not warned of again in the game
+    assert lines_with(done.stdout, "new key") == [
+        f"Could not pin the new key {new} for {address}: permission denied for {data_dir}. "
+        "The game goes on with it, but the next `scopa-net join` to this host meets the old "
+        "key and stops again."
+    ]
+    assert "Seat 0: Ada (you)" in done.stdout or "Seat 1: Ada (you)" in done.stdout
+    assert (data_dir / "known_hosts").read_text() == f"{address} {bytes(32).hex()}\n"
