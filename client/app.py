@@ -160,23 +160,35 @@ def exit_status(
         return failure.exit_status
     try:
         done.result().unwrap()
-    except KeyboardInterrupt:
-        return 130
-    except (SessionError, OSError, trio.TooSlowError):
-        raise  # the host refused us or cannot be reached: the command says so in one line
-    except Exception as exc:
+    except BaseException as exc:
+        inner = only_error(exc)  # trio's nurseries wrap what the session raised in groups
+        if isinstance(inner, KeyboardInterrupt):
+            return 130
+        if isinstance(inner, (SessionError, trio.TooSlowError)) or isinstance(exc, OSError):
+            # The host refused us, closed the table or cannot be reached: the command says
+            # so in one line. (An OSError inside a nursery's group is not the connection's,
+            # which the session turns into its own errors while playing: it is the client's.)
+            raise inner from None
+        if not isinstance(exc, Exception):
+            raise
         log.debug("the game stopped on an internal error", exc_info=exc)
-        printer.show([FormattedText([("class:error", internal_error_line(exc))])])
+        printer.show([FormattedText([("class:error", internal_error_line(inner))])])
         printer.flush()
         return 1
     return 0
 
 
-def internal_error_line(exc: BaseException) -> str:
-    """The one line a person reads when the game side failed on an error of its own (a bug,
-    not the host nor the person): the error's type and message, found inside trio's groups."""
+def only_error(exc: BaseException) -> BaseException:
+    """``exc``, or the one error inside it when it is a group of one (trio's nurseries)."""
     while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
         exc = exc.exceptions[0]
+    return exc
+
+
+def internal_error_line(exc: BaseException) -> str:
+    """The one line a person reads when the game side failed on an error of its own (a bug,
+    not the host nor the person): the error's type and message."""
+    exc = only_error(exc)
     what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
     return (
         f"The game stopped on an internal error ({what}). This is a bug in scopa-net: "

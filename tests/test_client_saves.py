@@ -12,6 +12,7 @@ import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import trio
@@ -293,3 +294,44 @@ def test_join_accepting_a_new_key_it_cannot_pin_plays_and_says_so_once(
     ]
     assert "Seat 0: Ada (you)" in done.stdout or "Seat 1: Ada (you)" in done.stdout
     assert (data_dir / "known_hosts").read_text() == f"{address} {bytes(32).hex()}\n"
+
+
+def test_a_refusal_from_the_host_inside_trio_s_group_is_said_as_itself() -> None:
+    """What the session raises after sitting down comes out of trio's nurseries in a group: a
+    table closed by its owner (a SessionError, said in the command's own sentence, status 1)
+    would have been called "an internal error ... a bug in scopa-net"."""
+    import asyncio
+
+    import outcome
+    from prompt_toolkit.formatted_text import FormattedText
+
+    from scopa_net.client.app import exit_status
+    from scopa_net.client.network_session import TableClosedError
+
+    closed = TableClosedError("the table closed before the match ended")
+    done = outcome.Error(ExceptionGroup("nursery", [ExceptionGroup("inner", [closed])]))
+    shown: list[FormattedText] = []
+
+    class Printer:
+        def show(self, lines: list[FormattedText]) -> None:
+            shown.extend(lines)
+
+        def flush(self) -> None:
+            pass
+
+    async def idle() -> None:
+        pass
+
+    async def finished_prompt() -> asyncio.Task[None]:
+        prompt = asyncio.ensure_future(idle())
+        await prompt
+        return prompt
+
+    prompt = asyncio.run(finished_prompt())
+    with pytest.raises(TableClosedError) as raised:
+        exit_status(SimpleNamespace(result=lambda: done), prompt, Printer())  # type: ignore[arg-type]
+    assert raised.value is closed
+    assert shown == []
+    bug = outcome.Error(ExceptionGroup("nursery", [RuntimeError("boom")]))
+    assert exit_status(SimpleNamespace(result=lambda: bug), prompt, Printer()) == 1  # type: ignore[arg-type]
+    assert "internal error (RuntimeError: boom)" in "".join(t for _, t, *_ in shown[0])
