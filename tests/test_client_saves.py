@@ -140,15 +140,7 @@ def test_join_with_a_data_folder_that_is_a_file_plays_and_says_so_once(
     status 1, nothing joined."""
     (tmp_path / "scopa-net").write_text("not a folder")
     join = ("join", threaded_host.address, "--create", "--players", "2", "--bots", "1")
-    done = subprocess.run(
-        [sys.executable, "-m", "scopa_net", *join, "--target", "1", "--name", "Ada"],
-        capture_output=True,
-        text=True,
-        input="who\n",
-        env=dict(os.environ) | {"XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": "/nowhere"},
-        timeout=60,
-        check=False,
-    )
+    done = from_a_script(tmp_path, *join, "--target", "1", "--name", "Ada", input="who\n")
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     lines = done.stdout.splitlines()
@@ -161,20 +153,26 @@ def test_join_with_a_data_folder_that_is_a_file_plays_and_says_so_once(
     assert "Seat 0: Ada (you)" in lines or "Seat 1: Ada (you)" in lines
 
 
-def with_a_file_for_data_folder(
-    tmp_path: Path, *args: str, input: str
-) -> subprocess.CompletedProcess[str]:
-    """``scopa-net ARGS`` from a script, its data folder (``tmp_path/scopa-net``) a file."""
-    (tmp_path / "scopa-net").write_text("not a folder")
+def from_a_script(data_home: Path, *args: str, input: str) -> subprocess.CompletedProcess[str]:
+    """``scopa-net ARGS`` from a script typing ``input``, its data under ``data_home`` and no
+    settings file."""
     return subprocess.run(
         [sys.executable, "-m", "scopa_net", *args],
         capture_output=True,
         text=True,
         input=input,
-        env=dict(os.environ) | {"XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": "/nowhere"},
+        env=dict(os.environ) | {"XDG_DATA_HOME": str(data_home), "XDG_CONFIG_HOME": "/nowhere"},
         timeout=60,
         check=False,
     )
+
+
+def with_a_file_for_data_folder(
+    tmp_path: Path, *args: str, input: str
+) -> subprocess.CompletedProcess[str]:
+    """``scopa-net ARGS`` from a script, its data folder (``tmp_path/scopa-net``) a file."""
+    (tmp_path / "scopa-net").write_text("not a folder")
+    return from_a_script(tmp_path, *args, input=input)
 
 
 def test_play_with_a_data_folder_that_is_a_file_says_so_on_screen_not_on_stderr(
@@ -274,15 +272,7 @@ def test_join_accepting_a_new_key_it_cannot_pin_plays_and_says_so_once(
     (data_dir / "known_hosts").write_text(f"{address} {bytes(32).hex()}\n")
     join = ("join", address, "--create", "--players", "2", "--bots", "1", "--target", "1")
     with unwritable(data_dir):
-        done = subprocess.run(
-            [sys.executable, "-m", "scopa_net", *join, "--name", "Ada", "--accept-new-key"],
-            capture_output=True,
-            text=True,
-            input="who\n",
-            env=dict(os.environ) | {"XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": "/x"},
-            timeout=60,
-            check=False,
-        )
+        done = from_a_script(tmp_path, *join, "--name", "Ada", "--accept-new-key", input="who\n")
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     new = fingerprint(threaded_host.host.public_key)
