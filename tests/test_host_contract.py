@@ -347,6 +347,19 @@ async def still_serves(raw: RawSeat, gone: int) -> None:
     await raw.until(lambda msg: isinstance(msg, m.Chat) and msg.text == "still here?")
 
 
+async def only_its_connection_ends(
+    host: Host, hostile: RawSeat, other: RawSeat, message: str
+) -> None:
+    """``hostile`` is told ``bye bad_field`` with ``message``; the table goes on for ``other``
+    (seat 0 held for its player) and is still the host's one table. Both are closed after."""
+    bye = await hostile.until(lambda msg: isinstance(msg, m.Bye))
+    assert (bye.reason, bye.message) == ("bad_field", message)
+    await still_serves(other, gone=0)
+    assert len(host.tables) == 1
+    await hostile.aclose()
+    await other.aclose()
+
+
 async def test_a_play_with_a_blind_proof_at_an_ordinary_table_ends_only_its_connection(
     make_host: MakeHost,
 ) -> None:
@@ -358,12 +371,7 @@ async def test_a_play_with_a_blind_proof_at_an_ordinary_table_ends_only_its_conn
     await hostile.send_unchecked(
         m.Play(move_id=1, after=hostile.seq, card=0, captured=0, pos=0, proof=bytes(64))
     )
-    bye = await hostile.until(lambda msg: isinstance(msg, m.Bye))
-    assert (bye.reason, bye.message) == ("bad_field", "pos and proof are for blind tables")
-    await still_serves(other, gone=0)
-    assert len(host.tables) == 1
-    await hostile.aclose()
-    await other.aclose()
+    await only_its_connection_ends(host, hostile, other, "pos and proof are for blind tables")
 
 
 async def test_a_garbage_blind_key_ends_only_its_connection(make_host: MakeHost) -> None:
@@ -375,12 +383,7 @@ async def test_a_garbage_blind_key_ends_only_its_connection(make_host: MakeHost)
     assert isinstance(started, m.BlindRound)
     junk = m.KeyInfo(point=secrets.token_bytes(32), proof=bytes(64), sign_key=bytes(32))
     await hostile.send(m.BlindKey(round_id=started.round_id, key=junk))
-    bye = await hostile.until(lambda msg: isinstance(msg, m.Bye))
-    assert (bye.reason, bye.message) == ("bad_field", "the key proof does not verify")
-    await still_serves(other, gone=0)
-    assert len(host.tables) == 1
-    await hostile.aclose()
-    await other.aclose()
+    await only_its_connection_ends(host, hostile, other, "the key proof does not verify")
 
 
 async def test_a_chat_line_that_cleaning_lengthens_past_200_is_refused(
@@ -521,12 +524,7 @@ async def test_a_signed_deck_holding_a_non_point_ends_only_its_connection(
     deck = (*shuffle.deck[:3], secrets.token_bytes(64), *shuffle.deck[4:])
     sig = party.secrets.sign(deck_message(shuffle.round_id, party.party, parse_deck(deck)))
     await hostile.send(m.BlindShuffle(round_id=shuffle.round_id, deck=deck, sig=sig))
-    bye = await hostile.until(lambda msg: isinstance(msg, m.Bye))
-    assert (bye.reason, bye.message) == ("bad_field", "deck position 3 is not a pair of points")
-    await still_serves(other, gone=0)
-    assert len(host.tables) == 1
-    await hostile.aclose()
-    await other.aclose()
+    await only_its_connection_ends(host, hostile, other, "deck position 3 is not a pair of points")
 
 
 async def test_a_flood_of_refused_blind_messages_is_rate_limited(make_host: MakeHost) -> None:
