@@ -543,13 +543,13 @@ class NetworkSession:
         self._resumed_at = -math.inf
         self._left = trio.Event()
         self._to_resend: list[int] = []
+        """Unacknowledged moves to send again once the catch-up reaches their ``after``."""
         self._finished: SeatRecord | None = None
         """The seat's record while a match just ended (kept in memory for a rematch)."""
         self._match_ended = False
         """The match played now has ended (until a rematch begins)."""
         self._host_said: str | None = None
         """The host's last notice at the table (why it closed, when it closes early)."""
-        """Unacknowledged moves to send again once the catch-up reaches their ``after``."""
         self._replaying = False
         """Taking a seat back from disk: the host replays the match; show only the end."""
         self.end_note: str | None = None
@@ -1476,11 +1476,7 @@ class NetworkSession:
             self._emit(Message(seat=None, text=text, table=True))
             self._emit(MatchStarted(match_scores=self.mirror.view.scores))
             return False
-        waiting = [
-            "you" if s == self._seat else self._names[s]
-            for s, v in enumerate(e.votes)
-            if v == "waiting"
-        ]
+        waiting = [self._who(s) for s, v in enumerate(e.votes) if v == "waiting"]
         text = f"rematch: waiting for {', '.join(waiting)} ({e.seconds} s left to answer)"
         self._emit(Message(seat=None, text=text, table=True))
         return False
@@ -1853,9 +1849,8 @@ class NetworkSession:
         path = self._transcript_paths.get(key)
         if path is None:
             path = self._transcript_paths[key] = self._transcript_path(folder, data, suffix)
-        replace_file(
-            path, data, mode=0o600
-        )  # rewritten each round: never the earlier rounds cut short
+        # Rewritten each round: never the earlier rounds cut short.
+        replace_file(path, data, mode=0o600)
         # Transcripts know seats only (protocol.md 6.1): the names beside, for `verify`.
         names = names_beside(path)
         try:
