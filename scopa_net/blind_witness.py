@@ -76,7 +76,10 @@ class _Round:
             **kw,  # type: ignore[arg-type]
         )
         n = self.relayed_decks
-        return dataclasses.replace(r, decks=r.decks[:n], deck_sigs=r.deck_sigs[:n])
+        proofs = None if r.deck_proofs is None else r.deck_proofs[:n]
+        return dataclasses.replace(
+            r, decks=r.decks[:n], deck_proofs=proofs, deck_sigs=r.deck_sigs[:n]
+        )
 
 
 class BlindWitness:
@@ -284,11 +287,15 @@ class BlindWitness:
             party.start(e.dealer)
         elif isinstance(e, m.BlindDeck):
             self._same_round(e.round_id)
-            party.take_deck(e.party, e.deck, e.sig)
+            party.take_deck(e.party, e.deck, e.proof, e.sig)
             cur.relayed_decks = e.party + 1
             if e.party == party.party - 1 and not party.observer:
                 signed = party.my_deck()
-                self._send(m.BlindShuffle(round_id=cur.round_id, deck=signed.deck, sig=signed.sig))
+                self._send(
+                    m.BlindShuffle(
+                        round_id=cur.round_id, deck=signed.deck, proof=signed.proof, sig=signed.sig
+                    )
+                )
         elif isinstance(e, m.BlindOpen):
             self._same_round(e.round_id)
             if party.observer:

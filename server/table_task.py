@@ -710,7 +710,7 @@ class TableTask:
         if isinstance(msg, m.BlindKey):
             table.blind_key(seat, msg.round_id, msg.key)
         elif isinstance(msg, m.BlindShuffle):
-            table.blind_shuffle(seat, msg.round_id, msg.deck, msg.sig)
+            table.blind_shuffle(seat, msg.round_id, msg.deck, msg.proof, msg.sig)
         elif isinstance(msg, m.BlindShares):
             table.blind_shares(seat, msg.round_id, msg.deal, msg.shares, msg.sig)
         elif isinstance(msg, m.BlindReveal):

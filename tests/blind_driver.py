@@ -94,7 +94,7 @@ class BlindDriver:
         if isinstance(msg, m.BlindKey):
             t.blind_key(seat, msg.round_id, msg.key)
         elif isinstance(msg, m.BlindShuffle):
-            t.blind_shuffle(seat, msg.round_id, msg.deck, msg.sig)
+            t.blind_shuffle(seat, msg.round_id, msg.deck, msg.proof, msg.sig)
         elif isinstance(msg, m.BlindShares):
             t.blind_shares(seat, msg.round_id, msg.deal, msg.shares, msg.sig)
         elif isinstance(msg, m.BlindReveal):

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from scopa_net.cards import CARDS, KINGS_MASK
 from scopa_net.dealing import TABLE
 from scopa_net.fair.blind import errors as checks
+from scopa_net.fair.blind import party as party_module
 from scopa_net.fair.blind.cards import CARD_POINTS, card_of
 from scopa_net.fair.blind.deck import Ciphertext, deck_message
 from scopa_net.fair.blind.errors import BlindCheckError
@@ -148,13 +149,13 @@ class Resigning(BlindParty):
         raise NotImplementedError
 
     def my_deck(self) -> SignedDeck:
-        super().my_deck()
+        proof = super().my_deck().proof  # the honest deck's: it proves nothing of this one
         deck = list(self.decks[-1])
         self.alter(deck)
         self.decks[-1] = tuple(deck)
-        sig = self.secrets.sign(deck_message(self.round_id, self.party, deck))
+        sig = self.secrets.sign(deck_message(self.round_id, self.party, deck, proof))
         self.deck_sigs[-1] = sig
-        return SignedDeck(tuple(c.to_bytes() for c in deck), sig)
+        return SignedDeck(tuple(c.to_bytes() for c in deck), proof, sig)
 
 
 class Substituting(Resigning):
@@ -221,9 +222,26 @@ def run_until_caught(table: BlindTable) -> BlindCheckError:
 
 @pytest.mark.parametrize("cheat", [Substituting, Duplicating])
 @pytest.mark.parametrize("who", [0, 2])
-def test_a_card_substituted_or_duplicated_in_a_shuffle_is_caught_and_named(
+def test_a_card_substituted_or_duplicated_in_a_shuffle_is_refused_on_arrival(
     cheat: type[BlindParty], who: int
 ) -> None:
+    """The deck's proof no longer holds: the next party refuses it, naming its maker, before
+    a card is dealt (the last to shuffle, party 2 here, included: 9.10)."""
+    table = new_table(3, 21 + who, make={who: cheat})
+    with pytest.raises(BlindCheckError) as caught:
+        table.keys_and_shuffle(0)
+    assert (caught.value.check, caught.value.party) == (checks.BAD_SHUFFLE_PROOF, who)
+    assert all(len(p.decks) == who for p in table.parties if p.party != who)
+
+
+@pytest.mark.parametrize("cheat", [Substituting, Duplicating])
+@pytest.mark.parametrize("who", [0, 2])
+def test_a_card_substituted_past_an_unchecked_proof_is_caught_and_named(
+    cheat: type[BlindParty], who: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Were a deck's proof not checked (a version 3 record had none), the card still opens
+    wrong and the reveal names the party that substituted it."""
+    monkeypatch.setattr(party_module, "check_shuffle_proof", lambda claim, proof: True)
     table = new_table(3, 21 + who, make={who: cheat})
     caught = run_until_caught(table)
     assert caught.check in (checks.DUPLICATED_CARD, checks.NO_CARD)
@@ -302,7 +320,7 @@ def test_relayed_messages_cannot_be_altered() -> None:
     deck = list(signed.deck)
     deck[0], deck[1] = deck[1], deck[0]
     with pytest.raises(BlindCheckError) as caught:
-        table.parties[1].take_deck(0, deck, signed.sig)
+        table.parties[1].take_deck(0, deck, signed.proof, signed.sig)
     assert (caught.value.check, caught.value.party) == (checks.BAD_SIGNATURE, 0)
     # A seat's client holds the host key the signed blind_round committed.
     seat = BlindParty(table.rules, table.round_id, 1, table.people, bytes(32), host_key=keys[0])

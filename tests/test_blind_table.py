@@ -115,10 +115,10 @@ def test_the_host_refuses_a_deck_or_shares_not_signed_by_the_seat() -> None:
     assert isinstance(shuffle, m.BlindShuffle)
     swapped = (shuffle.deck[1], shuffle.deck[0], *shuffle.deck[2:])
     with pytest.raises(TableError, match="not signed"):
-        table.blind_shuffle(0, shuffle.round_id, swapped, shuffle.sig)
+        table.blind_shuffle(0, shuffle.round_id, swapped, shuffle.proof, shuffle.sig)
     with pytest.raises(TableError, match="turn"):
-        table.blind_shuffle(1, shuffle.round_id, shuffle.deck, shuffle.sig)
-    table.blind_shuffle(0, shuffle.round_id, shuffle.deck, shuffle.sig)
+        table.blind_shuffle(1, shuffle.round_id, shuffle.deck, shuffle.proof, shuffle.sig)
+    table.blind_shuffle(0, shuffle.round_id, shuffle.deck, shuffle.proof, shuffle.sig)
 
 
 def at_a_play() -> tuple[BlindTable, BlindDriver]:
@@ -884,8 +884,8 @@ def _resigned_shuffle(witness: BlindWitness, msg: m.BlindShuffle, pos: int, item
     party = witness.party
     assert party is not None
     deck = (*msg.deck[:pos], item, *msg.deck[pos + 1 :])
-    sig = party.secrets.sign(deck_message(msg.round_id, party.party, parse_deck(deck)))
-    return deck, sig
+    message = deck_message(msg.round_id, party.party, parse_deck(deck), msg.proof)
+    return deck, party.secrets.sign(message)
 
 
 @pytest.mark.parametrize(
@@ -902,11 +902,11 @@ def test_a_signed_deck_holding_a_non_point_is_refused_as_a_bad_field(item: bytes
     (shuffle,) = driver.witnesses[0].take_outgoing()
     deck, sig = _resigned_shuffle(driver.witnesses[0], shuffle, 7, item)
     with pytest.raises(TableError) as info:
-        table.blind_shuffle(0, shuffle.round_id, deck, sig)
+        table.blind_shuffle(0, shuffle.round_id, deck, shuffle.proof, sig)
     assert info.value.code is ErrorCode.BAD_FIELD
     assert info.value.message == "deck position 7 is not a pair of points"
     assert len(table.blind_round.party.decks) == 1  # nothing relayed; the honest one still goes
-    table.blind_shuffle(0, shuffle.round_id, shuffle.deck, shuffle.sig)
+    table.blind_shuffle(0, shuffle.round_id, shuffle.deck, shuffle.proof, shuffle.sig)
 
 
 def test_a_signed_share_that_is_not_a_point_voids_the_round_and_never_stops_the_host(

@@ -15,11 +15,14 @@ from nacl import bindings
 
 from scopa_net.fair.blind.cards import CARD_POINTS
 from scopa_net.fair.blind.deck import deck_bytes, joint_key, open_deck
+from scopa_net.fair.blind.group import hash_to_scalar
 from scopa_net.fair.blind.party import BlindParty
 from scopa_net.fair.blind.party_secrets import PartySecrets
 from scopa_net.fair.blind.proofs import check_dleq, prove_dleq
 from scopa_net.fair.blind.record import blind_digest, blind_first_dealer
 from scopa_net.fair.blind.reveal import deck_cards
+from scopa_net.fair.blind.shuffle_proof import GENERATORS, ShuffleClaim
+from scopa_net.fair.blind.tags import TAG_SHUFFLE_CHALLENGE
 from scopa_net.rules import RuleSet
 
 
@@ -100,9 +103,17 @@ def test_a_two_party_round() -> None:
         signed = q.my_deck()
         for p in parties:
             if p is not q:
-                p.take_deck(q.party, signed.deck, signed.sig)
+                p.take_deck(q.party, signed.deck, signed.proof, signed.sig)
     last = parties[-1]
     assert last.deck_sigs[0].hex() == case["deck_sig.0"]
+    for p, proof in enumerate(last.deck_proofs):
+        assert hashlib.sha256(proof).hexdigest() == case[f"deck_proof_hash.{p}"]
+    assert GENERATORS[0].hex() == case["shuffle_generator.0"]
+    assert GENERATORS[40].hex() == case["shuffle_generator.40"]
+    commitments = [last.deck_proofs[1][32 * j : 32 * j + 32] for j in range(40)]
+    claim = ShuffleClaim(round_id, 1, joint, last.decks[0], last.decks[1])
+    u0 = hash_to_scalar(TAG_SHUFFLE_CHALLENGE, claim.statement(commitments), bytes([0]))
+    assert u0.hex() == case["shuffle_challenge.1.0"]
     assert last.decks[0][0].to_bytes().hex() == case["deck.0.0"]
     assert last.decks[1][0].to_bytes().hex() == case["deck.1.0"]
     assert hashlib.sha256(deck_bytes(last.deck)).hexdigest() == case["deck_hash"]

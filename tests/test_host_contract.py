@@ -522,8 +522,11 @@ async def test_a_signed_deck_holding_a_non_point_ends_only_its_connection(
     party = witnesses[0].party
     assert party is not None
     deck = (*shuffle.deck[:3], secrets.token_bytes(64), *shuffle.deck[4:])
-    sig = party.secrets.sign(deck_message(shuffle.round_id, party.party, parse_deck(deck)))
-    await hostile.send(m.BlindShuffle(round_id=shuffle.round_id, deck=deck, sig=sig))
+    message = deck_message(shuffle.round_id, party.party, parse_deck(deck), shuffle.proof)
+    sig = party.secrets.sign(message)
+    await hostile.send(
+        m.BlindShuffle(round_id=shuffle.round_id, deck=deck, proof=shuffle.proof, sig=sig)
+    )
     await only_its_connection_ends(host, hostile, other, "deck position 3 is not a pair of points")
 
 

@@ -125,6 +125,7 @@ _BLIND: dict[str, str] = {
     blind.BAD_KEY: "the key {who} locked the deck with is not a valid key",
     blind.BAD_SIGNATURE: "a signature by {who} does not match what the file records",
     blind.BAD_DECK: "the locked, shuffled deck from {who} is not a valid deck",
+    blind.BAD_SHUFFLE_PROOF: "the deck from {who} is not a shuffle of the deck it was given",
     blind.BAD_SHARES: "the parts {who} gave to unlock the cards are missing, extra or wrong",
     blind.BAD_SHARE: "a part {who} gave to unlock a card is wrong",
     blind.NO_CARD: "a card on the table does not unlock to the card the record shows",

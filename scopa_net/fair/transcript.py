@@ -12,6 +12,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import msgpack
@@ -41,8 +42,10 @@ from scopa_net.wire.codec import msgpack_failure
 
 FORMAT_NAME = "scopa-net transcript"
 FORMAT_VERSION = 2
-BLIND_FORMAT_VERSION = 3
+BLIND_FORMAT_VERSION = 4
 """The version of a blind table's transcript (protocol.md 9.8): same file, blind rounds."""
+BLIND_FORMAT_VERSIONS = (3, BLIND_FORMAT_VERSION)
+"""Blind transcripts a verifier reads: version 3 was written before decks carried proofs."""
 MAX_FILE_SIZE = 4 << 20
 VOID_KINGS = "kings"
 """The void reason for three or more kings among the opening table cards."""
@@ -220,13 +223,14 @@ class Transcript:
     stopped: Stopped | None = None
     """Set when the client stopped on a failed check and saved this as evidence."""
     blind: bool = False
-    """A blind table's transcript (version 3): its rounds are
+    """A blind table's transcript (version 4, or 3 read from an older file): its rounds are
     :class:`~scopa_net.fair.blind.record.BlindRound` records."""
+    blind_version: int = BLIND_FORMAT_VERSION
 
     def to_wire(self) -> dict[str, Any]:
         return {
             "format": FORMAT_NAME,
-            "version": BLIND_FORMAT_VERSION if self.blind else FORMAT_VERSION,
+            "version": self.blind_version if self.blind else FORMAT_VERSION,
             "rules": {
                 "players": self.rules.players,
                 "target": self.rules.target,
@@ -447,11 +451,12 @@ def _round(r: _Reader, value: Any, players: int) -> RoundRecord:
 
 
 def decode(
-    data: bytes, *, read_blind_round: Callable[[Any, Any, int], Any] | None = None
+    data: bytes, *, read_blind_round: Callable[[Any, Any, int, int], Any] | None = None
 ) -> Transcript:
     """Read a transcript file; :class:`TranscriptFormatError` saying what is wrong if it is
-    not exactly the canonical encoding of a well-formed transcript. Version 3 (a blind table's)
-    only with ``read_blind_round``: use :func:`scopa_net.fair.blind.wire.decode_any`."""
+    not exactly the canonical encoding of a well-formed transcript. Versions 3 and 4 (a blind
+    table's) only with ``read_blind_round`` (given the file's version too): use
+    :func:`scopa_net.fair.blind.wire.decode_any`."""
     if len(data) > MAX_FILE_SIZE:
         raise TranscriptFormatError(f"invalid transcript: {len(data)} bytes is over the limit")
     if not data:
@@ -472,7 +477,9 @@ def decode(
     top = r.map(obj, _TOP_KEYS)
     if top["format"] != FORMAT_NAME:
         raise r.at("format").fail(f"expected {FORMAT_NAME!r}", top["format"])
-    versions = (FORMAT_VERSION,) if read_blind_round is None else (2, BLIND_FORMAT_VERSION)
+    versions = (FORMAT_VERSION,)
+    if read_blind_round is not None:
+        versions += BLIND_FORMAT_VERSIONS
     version = top["version"]
     if version not in versions or isinstance(version, bool):
         wanted = " or ".join(map(str, versions))
@@ -481,10 +488,10 @@ def decode(
                 f"invalid transcript: transcript.version: expected version {wanted}, got {version}"
             )
         raise r.at("version").fail(f"expected version {wanted}", version)
-    blind = top["version"] == BLIND_FORMAT_VERSION
+    blind = version in BLIND_FORMAT_VERSIONS
     read_round: Callable[[_Reader, Any, int], Any] = _round
     if blind and read_blind_round is not None:
-        read_round = read_blind_round
+        read_round = partial(read_blind_round, version=version)
     rr = r.at("rules")
     rules_map = rr.map(top["rules"], _RULES_KEYS)
     variants = rr.at("variants").array(rules_map["variants"])
@@ -524,6 +531,7 @@ def decode(
         result=result,
         stopped=stopped,
         blind=blind,
+        blind_version=version if blind else BLIND_FORMAT_VERSION,
     )
     if transcript.encode() != data:
         raise TranscriptFormatError(

@@ -35,7 +35,7 @@ from scopa_net.wire.fields import (
 )
 from scopa_net.wire.records import Message, Record, Sender, message, record, wire
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 
 U32 = (1 << 32) - 1
 MAX_SEAT = max(PLAYER_COUNTS) - 1
@@ -108,6 +108,7 @@ REMATCH_VOTES = ("yes", "no", "waiting")
 POINT = Bin(32, 32)
 PROOF = Bin(64, 64)
 CIPHERTEXT = Bin(64, 64)
+SHUFFLE_PROOF = Bin(5280, 5280)
 MAX_PARTIES = MAX_SEAT + 2
 """The host's party and one per seat: blind tables (protocol.md 9.1)."""
 PER_PARTY = (2, MAX_PARTIES)
@@ -692,14 +693,16 @@ class BlindDeck(Message):
     round_id: bytes = wire(ROUND_ID, "the round")
     party: int = wire(Int(0, MAX_PARTIES - 1), "whose shuffle this is")
     deck: tuple[bytes, ...] = wire(Array(CIPHERTEXT, 40, 40), "its output, U || V by position")
-    sig: bytes = wire(SIG, "that party's signature over it")
+    proof: bytes = wire(SHUFFLE_PROOF, "the proof that it is a shuffle of the deck before it")
+    sig: bytes = wire(SIG, "that party's signature over the deck and the proof")
 
 
 @message("blind_shuffle", Sender.PLAYER)
 class BlindShuffle(Message):
     round_id: bytes = wire(ROUND_ID, "the round")
     deck: tuple[bytes, ...] = wire(Array(CIPHERTEXT, 40, 40), "this seat's shuffle")
-    sig: bytes = wire(SIG, "its party signature")
+    proof: bytes = wire(SHUFFLE_PROOF, "the proof that it is a shuffle of the deck before it")
+    sig: bytes = wire(SIG, "its party signature over the deck and the proof")
 
 
 @message("blind_open", Sender.HOST, sequenced=True)

@@ -82,9 +82,14 @@ def deck_bytes(deck: Sequence[Ciphertext]) -> bytes:
     return b"".join(c.u + c.v for c in deck)
 
 
-def deck_message(round_id: bytes, party: int, deck: Sequence[Ciphertext]) -> bytes:
-    """What a party signs over its shuffled deck."""
-    return length_prefixed(TAG_DECK_SIG, round_id, u8(party), deck_bytes(deck))
+def deck_message(
+    round_id: bytes, party: int, deck: Sequence[Ciphertext], proof: bytes | None
+) -> bytes:
+    """What a party signs over its shuffled deck and the proof that it is a shuffle (9.5.4),
+    so that no one relaying the deck can change either. ``proof`` None: a version 3
+    transcript's deck, from before shuffles carried proofs."""
+    fields = (round_id, u8(party), deck_bytes(deck))
+    return length_prefixed(TAG_DECK_SIG, *fields, *(() if proof is None else (proof,)))
 
 
 def parse_deck(items: Sequence[bytes]) -> Deck:

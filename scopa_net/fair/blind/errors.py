@@ -12,6 +12,7 @@ from scopa_net.fair.errors import FairnessError
 BAD_KEY = "bad key"
 BAD_SIGNATURE = "bad party signature"
 BAD_DECK = "bad deck"
+BAD_SHUFFLE_PROOF = "bad shuffle proof"
 BAD_SHARES = "bad shares"
 NO_CARD = "no card"
 DUPLICATED_CARD = "duplicated card"

@@ -18,7 +18,7 @@ from scopa_net.fair.hashing import LABEL_FIRST_DEALER, length_prefixed, tagged_h
 from scopa_net.fair.shuffle import RandomStream
 from scopa_net.fair.transcript import VoidNotice, slots_bytes
 
-ROUND_KEYS = (
+ROUND_KEYS_V3 = (
     "round_id",
     "round_no",
     "prev",
@@ -37,6 +37,9 @@ ROUND_KEYS = (
     "seeds",
     "reveal_sig",
 )
+"""A blind round's keys in a version 3 transcript, before shuffle proofs."""
+ROUND_KEYS = (*ROUND_KEYS_V3[:9], "deck_proofs", *ROUND_KEYS_V3[9:])
+"""A blind round's keys in a version 4 transcript: ``deck_proofs`` after ``deck_sigs``."""
 
 VOID_ABSENT = "absent"
 """The void of a round whose person stayed away past their grace period (protocol.md 9.7)."""
@@ -81,6 +84,8 @@ class BlindRound:
     """By party; only the host's (party 0) until ``blind_keys`` came."""
     sig: bytes
     decks: tuple[Deck, ...]
+    deck_proofs: tuple[bytes, ...] | None
+    """One shuffle proof per deck; None in a version 3 transcript (before shuffle proofs)."""
     deck_sigs: tuple[bytes, ...]
     deals: tuple[DealShares, ...]
     hand: tuple[OpenCard, ...]
@@ -114,6 +119,7 @@ class BlindRound:
             "sig": self.sig,
             "decks": [[c.to_bytes() for c in deck] for deck in self.decks],
             "deck_sigs": list(self.deck_sigs),
+            **({} if self.deck_proofs is None else {"deck_proofs": list(self.deck_proofs)}),
             "deals": [
                 {
                     "shares": [None if s is None else list(s) for s in d.shares],
@@ -132,6 +138,14 @@ class BlindRound:
             "reveal_sig": self.reveal_sig,
         }
 
+    def _decks_field(self) -> bytes:
+        """Field 7 of the chain hash: each deck, its proof (from version 4), its signature."""
+        proofs = self.deck_proofs if self.deck_proofs is not None else [b""] * len(self.decks)
+        return b"".join(
+            deck_bytes(d) + p + s
+            for d, p, s in zip(self.decks, proofs, self.deck_sigs, strict=True)
+        )
+
     def chain_hash(self) -> bytes:
         deals = b""
         for deal in self.deals:
@@ -148,7 +162,7 @@ class BlindRound:
             b"" if self.dealer is None else u8(self.dealer),
             self.digest,
             b"".join(k.to_bytes() for k in self.keys),
-            b"".join(deck_bytes(d) + s for d, s in zip(self.decks, self.deck_sigs, strict=True)),
+            self._decks_field(),
             deals,
             b"".join(u8(c.pos) + u8(c.card) for c in self.table),
             b"".join(u8(p.seat) + u64(p.code) + u8(p.pos) + p.proof for p in self.plays),

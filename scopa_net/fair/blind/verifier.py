@@ -1,10 +1,10 @@
-"""Check a blind table's transcript (version 3): protocol.md 9.9, round by round.
+"""Check a blind table's transcript (version 4, or 3): protocol.md 9.9, round by round.
 
 The chain, the host's commit signature over the blind digest, every key and its proof, every
-deck (valid points, signed by its party), every deal's signed shares, every table card and play
-proof against the shares, then with the revealed seeds the whole round re-derived (naming the
-party at fault), the deck replayed through the rules, and the host's reveal signature. The
-match result is checked as for any transcript.
+deck (valid points, signed by its party, proved a shuffle of the deck before it), every deal's
+signed shares, every table card and play proof against the shares, then with the revealed
+seeds the whole round re-derived (naming the party at fault), the deck replayed through the
+rules, and the host's reveal signature. The match result is checked as for any transcript.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from scopa_net.cards import CARDS
 from scopa_net.dealing import TABLE, deal_plan, seat_positions
 from scopa_net.fair.blind import errors as checks
 from scopa_net.fair.blind.cards import CARD_POINTS, DECK_SIZE, card_of
-from scopa_net.fair.blind.deck import Ciphertext, deck_message
+from scopa_net.fair.blind.deck import Ciphertext, deck_message, joint_key, open_deck
 from scopa_net.fair.blind.errors import BlindCheckError
 from scopa_net.fair.blind.group import GroupError, add, is_valid_point, mul, sub
 from scopa_net.fair.blind.party import check_party_signature, play_context
@@ -31,6 +31,7 @@ from scopa_net.fair.blind.record import (
     shares_message,
 )
 from scopa_net.fair.blind.reveal import check_revealed, opened_cards
+from scopa_net.fair.blind.shuffle_proof import ShuffleClaim, check_shuffle_proof
 from scopa_net.fair.commitments import check_signature, commit_message
 from scopa_net.fair.errors import (
     BrokenChainError,
@@ -90,11 +91,7 @@ class _BlindVerifier(_Verifier):
         for p, key in enumerate(r.keys):
             if not is_valid_point(key.point) or not key_proof_ok(r.round_id, p, key):
                 raise BlindCheckError(checks.BAD_KEY, "its key or key proof is not valid", p)
-        for p, (deck, sig) in enumerate(zip(r.decks, r.deck_sigs, strict=True)):
-            if not all(c.valid() for c in deck):
-                raise BlindCheckError(checks.BAD_DECK, "its deck holds an invalid point", p)
-            if not check_party_signature(r.keys[p], sig, deck_message(r.round_id, p, deck)):
-                raise BlindCheckError(checks.BAD_SIGNATURE, "its deck is not signed", p)
+        self.check_decks(r)
         if r.dealer is None:
             raise NotRevealedError("the round never reached its deal")
         if self.replaying:  # the dealer before the deals, whose plan it gives (9.9 step 4)
@@ -286,6 +283,26 @@ class _BlindVerifier(_Verifier):
                     f"the hand of a void round leaves out deck position {pos}, which opens "
                     f"to {CARDS[card]} with the seat's own seed, a card seen nowhere else"
                 )
+
+    def check_decks(self, r: BlindRound) -> None:
+        """9.9 step 3: every deck valid, signed by its party and, from version 4, proved a
+        shuffle of the deck before it (the open deck for party 0's)."""
+        proofs = r.deck_proofs if r.deck_proofs is not None else [None] * len(r.decks)
+        joint = joint_key([k.point for k in r.keys])
+        before = open_deck(joint)
+        for p, (deck, proof, sig) in enumerate(zip(r.decks, proofs, r.deck_sigs, strict=True)):
+            if not all(c.valid() for c in deck):
+                raise BlindCheckError(checks.BAD_DECK, "its deck holds an invalid point", p)
+            if not check_party_signature(r.keys[p], sig, deck_message(r.round_id, p, deck, proof)):
+                raise BlindCheckError(checks.BAD_SIGNATURE, "its deck is not signed", p)
+            claim = ShuffleClaim(r.round_id, p, joint, before, deck)
+            if proof is not None and not check_shuffle_proof(claim, proof):
+                raise BlindCheckError(
+                    checks.BAD_SHUFFLE_PROOF,
+                    "its deck is not proved a shuffle of the deck before",
+                    p,
+                )
+            before = deck
 
     def check_deals(self, r: BlindRound) -> _Opened:
         """Each deal's shares signed by their parties; the table cards open to the recorded

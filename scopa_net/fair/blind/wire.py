@@ -1,4 +1,5 @@
-"""A blind round in a version 3 transcript file (protocol.md 9.8): to and from msgpack values.
+"""A blind round in a version 4 (or 3) transcript file (protocol.md 9.8): to and from msgpack
+values.
 
 The reading side is strict like the rest of the transcript reader: every map has exactly its
 keys in order, every byte string its size, every list its length, or the file is refused with
@@ -13,7 +14,15 @@ from scopa_net.fair.blind.deck import CIPHERTEXT_SIZE, parse_deck
 from scopa_net.fair.blind.group import POINT_SIZE
 from scopa_net.fair.blind.party_secrets import PartyKey
 from scopa_net.fair.blind.proofs import PROOF_SIZE
-from scopa_net.fair.blind.record import ROUND_KEYS, BlindPlay, BlindRound, DealShares, OpenCard
+from scopa_net.fair.blind.record import (
+    ROUND_KEYS,
+    ROUND_KEYS_V3,
+    BlindPlay,
+    BlindRound,
+    DealShares,
+    OpenCard,
+)
+from scopa_net.fair.blind.shuffle_proof import SHUFFLE_PROOF_SIZE
 from scopa_net.fair.hashing import HASH_SIZE, ROUND_ID_SIZE, SEED_SIZE, SIGNATURE_SIZE
 from scopa_net.fair.transcript import Transcript, decode, read_plays, read_score, read_void
 
@@ -29,9 +38,10 @@ def _cards(r: Any, value: Any) -> tuple[OpenCard, ...]:
     return tuple(out)
 
 
-def round_from_wire(r: Any, value: Any, players: int) -> BlindRound:
-    """One blind round; ``r`` is the transcript reader positioned at it."""
-    m = r.map(value, ROUND_KEYS)
+def round_from_wire(r: Any, value: Any, players: int, version: int) -> BlindRound:
+    """One blind round of a transcript of ``version`` (3: no shuffle proofs); ``r`` is the
+    transcript reader positioned at it."""
+    m = r.map(value, ROUND_KEYS_V3 if version == 3 else ROUND_KEYS)
     rp = r.at("people")
     people = tuple(rp.int(s, 0, players - 1) for s in rp.array(m["people"]))
     if list(people) != sorted(set(people)):
@@ -53,6 +63,9 @@ def round_from_wire(r: Any, value: Any, players: int) -> BlindRound:
         for i, d in enumerate(rd.array(m["decks"]))
     )
     deck_sigs = r.at("deck_sigs").bins(m["deck_sigs"], SIGNATURE_SIZE, len(decks))
+    deck_proofs = None
+    if "deck_proofs" in m:
+        deck_proofs = r.at("deck_proofs").bins(m["deck_proofs"], SHUFFLE_PROOF_SIZE, len(decks))
     deals = []
     for i, item in enumerate(r.at("deals").array(m["deals"])):
         ri = r.at("deals").at(i)
@@ -87,6 +100,7 @@ def round_from_wire(r: Any, value: Any, players: int) -> BlindRound:
         keys=tuple(keys),
         sig=r.at("sig").bin(m["sig"], SIGNATURE_SIZE),
         decks=decks,
+        deck_proofs=deck_proofs,
         deck_sigs=deck_sigs,
         deals=tuple(deals),
         hand=_cards(r.at("hand"), m["hand"]),
@@ -100,5 +114,5 @@ def round_from_wire(r: Any, value: Any, players: int) -> BlindRound:
 
 
 def decode_any(data: bytes) -> Transcript:
-    """Read a transcript file of either version: 2 (an ordinary table) or 3 (a blind one)."""
+    """Read a transcript file of any version: 2 (an ordinary table), 4 or 3 (a blind one)."""
     return decode(data, read_blind_round=round_from_wire)
