@@ -17,6 +17,7 @@ import contextlib
 import dataclasses
 from collections.abc import Callable
 
+from scopa_net.fair.blind import errors as checks
 from scopa_net.fair.blind.errors import BlindCheckError
 from scopa_net.fair.blind.party import BlindParty
 from scopa_net.fair.blind.party_secrets import PartyKey
@@ -287,7 +288,12 @@ class BlindWitness:
             party.start(e.dealer)
         elif isinstance(e, m.BlindDeck):
             self._same_round(e.round_id)
-            party.take_deck(e.party, e.deck, e.proof, e.sig)
+            try:
+                party.take_deck(e.party, e.deck, e.proof, e.sig)
+            except BlindCheckError as exc:
+                if exc.check == checks.BAD_SHUFFLE_PROOF:  # in the record all the same
+                    cur.relayed_decks = e.party + 1
+                raise
             cur.relayed_decks = e.party + 1
             if e.party == party.party - 1 and not party.observer:
                 signed = party.my_deck()

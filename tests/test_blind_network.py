@@ -43,9 +43,10 @@ from scopa_net.client.session import Message
 from scopa_net.commands.main import main as cli_main
 from scopa_net.dealing import TABLE, deal_plan
 from scopa_net.errors import IllegalPlayError
-from scopa_net.fair.blind.cards import card_of
-from scopa_net.fair.blind.deck import parse_deck
-from scopa_net.fair.blind.group import add, mul, sub
+from scopa_net.fair.blind.cards import CARD_POINTS, card_of
+from scopa_net.fair.blind.deck import Ciphertext, deck_message, parse_deck
+from scopa_net.fair.blind.group import add, base_mul, hash_to_scalar, mul, sub
+from scopa_net.fair.blind.party import SignedDeck
 from scopa_net.fair.blind.party_secrets import PartySecrets
 from scopa_net.fair.blind.plan import owner, shared_positions
 from scopa_net.fair.blind.record import blind_first_dealer
@@ -489,6 +490,50 @@ async def test_a_host_that_alters_its_shares_is_named_on_the_deal_check_failed_b
     assert "At fault: the host (party 0)." in banner
     assert info.value.evidence is not None
     assert decode_any(info.value.evidence.read_bytes()).blind
+
+
+class OwnMadeHostDeck(blind_table.BlindParty):
+    """The host's party sends a deck of its own making (every card encrypted afresh, in
+    card order, so it would know where each card lies), signed with its round key, with the
+    proof of its honest shuffle beside it."""
+
+    def my_deck(self) -> SignedDeck:
+        proof = super().my_deck().proof
+        assert self.joint is not None
+        made = []
+        for c in range(40):
+            r = hash_to_scalar(b"test/own-made", bytes([c]))
+            made.append(Ciphertext(base_mul(r), add(CARD_POINTS[c], mul(r, self.joint))))
+        self.decks[-1] = tuple(made)
+        sig = self.secrets.sign(deck_message(self.round_id, self.party, made, proof))
+        self.deck_sigs[-1] = sig
+        return SignedDeck(tuple(c.to_bytes() for c in made), proof, sig)
+
+
+async def test_a_host_deck_of_its_own_making_stops_the_seat_before_any_card(
+    tmp_path, host: Host, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """9.6: the host's party shuffles first; a deck it made itself (so it knows every card's
+    place) carries a proof that proves nothing of it. The seat stops at that deck, before a
+    card is dealt, with DEAL CHECK FAILED naming the host; the reveal it waits for names the
+    host too, in plain words (its deck is not its shuffle: every card substituted)."""
+    from scopa_net.client.network_session import DealCheckFailedError
+
+    monkeypatch.setattr(blind_table, "BlindParty", OwnMadeHostDeck)
+    choice = TableChoice(create=create(RuleSet.of(2, 3), bots=1, blind=True))
+    with trio.fail_after(30), pytest.raises(DealCheckFailedError) as info:
+        async with open_network_session(
+            "127.0.0.1", host.port, choice, name="ann", data_dir=tmp_path
+        ) as session:
+            await play_as_bot(session, make_player("random", 1))
+    banner = str(info.value)
+    assert banner.startswith("DEAL CHECK FAILED in round 1: BlindCheckError"), banner
+    assert "bad shuffle proof (party 0)" in banner
+    assert "At fault: the host (party 0)." in banner
+    assert "What this means: a card was swapped" in banner  # the reveal's words (9.6)
+    assert "the host cheated" in banner
+    evidence = decode_any(info.value.evidence.read_bytes())
+    assert evidence.rounds[0].deals == ()  # stopped before any card was opened
 
 
 def kings_on_the_table(rules: RuleSet) -> tuple[bytes, bytes, dict[int, bytes]]:

@@ -1,4 +1,4 @@
-"""``scopa-net verify`` on blind transcripts (version 3): whole matches verify, every kind of
+"""``scopa-net verify`` on blind transcripts (version 4, and 3): whole matches verify, every kind of
 tampering is refused with the check that catches it, and two seats shown different tables
 are reported."""
 
@@ -14,8 +14,10 @@ from helpers import SwappedSharesParty, one_blind_round
 
 from scopa_net.commands.verify import verify_files
 from scopa_net.fair.blind.cards import card_of
+from scopa_net.fair.blind.deck import deck_message
 from scopa_net.fair.blind.errors import BlindCheckError
 from scopa_net.fair.blind.group import sub
+from scopa_net.fair.blind.party_secrets import PartySecrets
 from scopa_net.fair.blind.plan import owner
 from scopa_net.fair.blind.record import (
     BlindPlay,
@@ -27,6 +29,7 @@ from scopa_net.fair.blind.verifier import verify_any
 from scopa_net.fair.blind.wire import decode_any
 from scopa_net.fair.commitments import fingerprint
 from scopa_net.fair.errors import TranscriptFormatError
+from scopa_net.fair.plain_words import what_failed
 from scopa_net.fair.transcript import Transcript, decode
 from scopa_net.rules import RuleSet
 
@@ -199,3 +202,56 @@ def test_no_changed_byte_verifies(match) -> None:
         except TranscriptFormatError:
             continue
         assert not verify_any(t).ok, offset
+
+
+def resigned_decks(r: BlindRound, decks, proofs) -> tuple[bytes, ...]:
+    """Each deck signed again by its party (its round signing key from its revealed seed),
+    over ``proofs`` (None: a version 3 record's signature, over the deck alone)."""
+    sigs = []
+    for p, deck in enumerate(decks):
+        party = PartySecrets(r.seeds[p], r.round_id, p)
+        sigs.append(party.sign(deck_message(r.round_id, p, deck, proofs and proofs[p])))
+    return tuple(sigs)
+
+
+def test_a_deck_its_party_signed_but_did_not_prove_is_named(match) -> None:
+    """Party 1 swaps two ciphertexts of its own deck after proving it, and signs the result
+    with the proof it had: the signature holds, the proof does not (9.9 step 3), before the
+    reveal could say which card moved."""
+    t, key = match.transcripts[0], match.host_private_key
+    r: BlindRound = t.rounds[0]
+    decks = list(r.decks)
+    decks[1] = (decks[1][1], decks[1][0], *decks[1][2:])
+    sigs = resigned_decks(r, decks, r.deck_proofs)
+    failure = first_failure(altered(t, key, decks=tuple(decks), deck_sigs=sigs))
+    assert failure.startswith("bad shuffle proof (party 1)"), failure
+    # Another party's proof in its place (signed again): refused the same way.
+    proofs = (r.deck_proofs[0], r.deck_proofs[0], *r.deck_proofs[2:])
+    sigs = resigned_decks(r, r.decks, proofs)
+    failure = first_failure(altered(t, key, deck_proofs=proofs, deck_sigs=sigs))
+    assert failure.startswith("bad shuffle proof (party 1)"), failure
+    assert (
+        "the deck from party 1 (a player) is not a shuffle of the deck it was given"
+        in what_failed(verify_any(altered(t, key, deck_proofs=proofs, deck_sigs=sigs)).failures[0])
+    )
+
+
+def test_a_version_3_file_from_before_shuffle_proofs_still_verifies(match, tmp_path: Path) -> None:
+    """Its rounds have no ``deck_proofs`` and deck signatures over the deck alone: read,
+    verified as before (by the reveal), and written back byte for byte."""
+    t, key = match.transcripts[0], match.host_private_key
+    rounds = []
+    for r in t.rounds:
+        sigs = resigned_decks(r, r.decks, None)
+        rounds.append(dataclasses.replace(r, deck_proofs=None, deck_sigs=sigs))
+    old = reseal_blind(dataclasses.replace(t, rounds=tuple(rounds), blind_version=3), key)
+    data = old.encode()
+    assert decode_any(data).encode() == data
+    assert decode_any(data).blind_version == 3
+    verdict = verify_any(decode_any(data))
+    assert verdict.ok, verdict.lines()
+    assert all("its shuffles carry no proof" in r.note for r in verdict.rounds), verdict.lines()
+    path = tmp_path / "old.msgpack"
+    path.write_bytes(data)
+    lines: list[str] = []
+    assert verify_files([path], lines.append) == 0, lines

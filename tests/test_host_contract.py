@@ -530,6 +530,43 @@ async def test_a_signed_deck_holding_a_non_point_ends_only_its_connection(
     await only_its_connection_ends(host, hostile, other, "deck position 3 is not a pair of points")
 
 
+@pytest.mark.parametrize("swap", [True, False], ids=["swapped-deck", "zero-proof"])
+async def test_a_signed_deck_its_proof_does_not_prove_ends_only_its_connection(
+    make_host: MakeHost, swap: bool
+) -> None:
+    """9.5.2 and 9.5.4: a blind_shuffle whose proof does not show it a shuffle of the deck
+    before it (two positions swapped after proving, or a proof of zero bytes), signed by the
+    seat's own round key, ends that connection with bye bad_field; nothing is relayed, and
+    the table goes on for the other person. Without the proof a last shuffler could send a
+    deck of its own making and read every hand."""
+    host = await make_host(bot_delay=SLOW_BOT)
+    hostile, other = await two_people(host.port, blind=True)
+    rules = RuleSet.of(3, 11)
+    welcome = hostile.received[0]
+    assert isinstance(welcome, m.Welcome)
+    witnesses = [
+        BlindWitness(rules, welcome.host_key, seat, new_seed=lambda: secrets.token_bytes(32))
+        for seat in (0, 1)
+    ]
+    key = await blind_until(other, witnesses[1], m.BlindKey)
+    await other.send(key)
+    shuffle = await blind_until(hostile, witnesses[0], m.BlindShuffle)
+    assert isinstance(shuffle, m.BlindShuffle)
+    party = witnesses[0].party
+    assert party is not None
+    deck, proof = shuffle.deck, shuffle.proof
+    if swap:
+        deck = (deck[1], deck[0], *deck[2:])
+    else:
+        proof = bytes(len(proof))
+    sig = party.secrets.sign(deck_message(shuffle.round_id, party.party, parse_deck(deck), proof))
+    await hostile.send(m.BlindShuffle(round_id=shuffle.round_id, deck=deck, proof=proof, sig=sig))
+    await only_its_connection_ends(
+        host, hostile, other, "the deck is not proved a shuffle of the deck before it"
+    )
+    assert not any(isinstance(msg, m.BlindDeck) and msg.party == 1 for msg in other.received)
+
+
 async def test_a_flood_of_refused_blind_messages_is_rate_limited(make_host: MakeHost) -> None:
     """3.6: blind messages are paced by the game (one per party and stage) and take no token,
     but each one the table refuses counts, so a flood of them is ``rate_limited`` after the

@@ -277,15 +277,18 @@ class BlindParty:
         if not check_party_signature(keys[party], sig, message):
             raise BlindCheckError(checks.BAD_SIGNATURE, "its deck is not signed by its key", party)
         claim = ShuffleClaim(self.round_id, party, joint, self._deck_before(), parsed)
-        if not proof_checked and not check_shuffle_proof(claim, proof):
+        proved = proof_checked or check_shuffle_proof(claim, proof)
+        # Signed by its party, so in the record even when it fails: the record is then the
+        # host's, whose reveal names that party (9.6), not a chain that differs.
+        self.decks.append(parsed)
+        self.deck_proofs.append(proof)
+        self.deck_sigs.append(sig)
+        if not proved:
             raise BlindCheckError(
                 checks.BAD_SHUFFLE_PROOF,
                 "its deck is not proved a shuffle of the deck before",
                 party,
             )
-        self.decks.append(parsed)
-        self.deck_proofs.append(proof)
-        self.deck_sigs.append(sig)
 
     @property
     def deck(self) -> Deck:
