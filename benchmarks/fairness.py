@@ -10,14 +10,14 @@ alone (dealing it and making every play checked), and bare SHA-256 of the transc
 
 Blind tables (protocol.md section 9), beside it, for a table where every seat is a person
 (so one party per seat plus the host): the *blind-dealing work* of one round, all parties
-together (keys and key proofs checked by every party, every shuffle and its signature checked
-by every other party, every deal's shares made, relayed and opened by every party), the *play
-work* (every play proven by its owner and checked by every other party), the *reveal* (every
-party re-deriving the round from the seeds), and one play proof checked alone. The blind
-figures are this process's CPU time (the machine is shared, and a wall clock there counts the
-other programs too), beside the CPU time of one scalar multiplication, the unit all the blind
-work is made of; the ratio is to today's fair-deal work per round, in CPU time, in the same
-run.
+together (keys and key proofs checked by every party, every shuffle, its proof and its
+signature checked by every other party, every deal's shares made, relayed and opened by every
+party), the *play work* (every play proven by its owner and checked by every other party), the
+*reveal* (every party re-deriving the round from the seeds), one play proof checked alone, and
+one shuffle proof made and checked alone. The blind figures are this process's CPU time (the
+machine is shared, and a wall clock there counts the other programs too), beside the CPU time
+of one scalar multiplication, the unit all the blind work is made of; the ratio is to today's
+fair-deal work per round, in CPU time, in the same run.
 
 Last, a blind seat's round-end check (what its witness runs at each ``round_reveal``): the
 round alone, with the match state carried on from the rounds before, at round 1 and at round 10
@@ -31,19 +31,22 @@ medians over many repetitions, in milliseconds.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from scopa_net.cards import CARDS
 from scopa_net.dealing import TABLE
+from scopa_net.fair.blind import party as party_module
 from scopa_net.fair.blind.cards import CARD_POINTS
 from scopa_net.fair.blind.group import hash_to_scalar, mul, sub
 from scopa_net.fair.blind.party import play_context
 from scopa_net.fair.blind.plan import owner
 from scopa_net.fair.blind.proofs import check_dleq
+from scopa_net.fair.blind.shuffle_proof import ShuffleClaim, check_shuffle_proof, prove_shuffle
 from scopa_net.fair.blind.simulate import BlindTable, simulate_blind_match
 from scopa_net.fair.blind.verifier import BlindRoundByRoundVerifier, verify_any
 from scopa_net.fair.commitments import (
@@ -88,7 +91,24 @@ CHECKS = 20
 
 def blind_round_ms(rules: RuleSet, seed: int) -> dict[str, float]:
     """One blind round, every party in this process, timed phase by phase (milliseconds).
-    Every card is played in deal order: a proof costs the same whatever the order."""
+    Every card is played in deal order: a proof costs the same whatever the order. Each
+    party checks each shuffle proof itself, as in its own process at a real table: not from
+    the answers :func:`check_shuffle_proof` remembers."""
+    with unremembered_shuffle_proofs():
+        return _blind_round_ms(rules, seed)
+
+
+@contextlib.contextmanager
+def unremembered_shuffle_proofs() -> Iterator[None]:
+    cached = party_module.check_shuffle_proof
+    party_module.check_shuffle_proof = check_shuffle_proof.__wrapped__
+    try:
+        yield
+    finally:
+        party_module.check_shuffle_proof = cached
+
+
+def _blind_round_ms(rules: RuleSet, seed: int) -> dict[str, float]:
     table = BlindTable(rules, random.Random(seed), tuple(range(rules.players)))
     clock = time.process_time
     start = clock()
@@ -114,6 +134,14 @@ def blind_round_ms(rules: RuleSet, seed: int) -> dict[str, float]:
     u, v = host.deck[play.pos]
     card = deck[play.pos]
     context = play_context(host.round_id, by, play.pos, card)
+    last = table.parties[-1]
+    claim = ShuffleClaim(host.round_id, last.party, host.joint, host.decks[-2], host.decks[-1])
+    start = clock()
+    proof = prove_shuffle(last.secrets, claim)
+    prove_ms = clock() - start
+    start = clock()
+    assert check_shuffle_proof.__wrapped__(claim, proof)
+    verify_ms = clock() - start
     start = clock()
     for _ in range(CHECKS):
         d = sub(sub(v, host._share_sum(play.pos)), CARD_POINTS[card])
@@ -124,6 +152,8 @@ def blind_round_ms(rules: RuleSet, seed: int) -> dict[str, float]:
         "plays": plays_ms * 1000,
         "reveal": reveal_ms * 1000,
         "one play check": check_ms * 1000,
+        "shuffle prove": prove_ms * 1000,
+        "shuffle check": verify_ms * 1000,
     }
 
 
@@ -144,7 +174,9 @@ def bench_blind(rules: RuleSet, fair: float, runs: int) -> None:
         f"blind-dealing work {median['deal']:.1f} ms ({median['deal'] / fair:.0f}x today's "
         f"fair-deal work); plays {median['plays']:.1f} ms (all {40 - 4} proven and checked "
         f"by {parties - 1} parties each); reveal {median['reveal']:.1f} ms (every party); one "
-        f"play proof checked {median['one play check']:.2f} ms; one scalar multiplication "
+        f"play proof checked {median['one play check']:.2f} ms; one shuffle proof made "
+        f"{median['shuffle prove']:.1f} ms, checked {median['shuffle check']:.1f} ms (each seat "
+        f"checks {parties - 1} a round, in the dealing work); one scalar multiplication "
         f"{unit:.3f} ms in this run (dealing = {median['deal'] / unit:.0f} of them)"
     )
 

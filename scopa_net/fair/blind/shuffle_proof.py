@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from scopa_net.fair.blind.cards import DECK_SIZE
 from scopa_net.fair.blind.deck import Ciphertext, deck_bytes
@@ -90,6 +91,11 @@ class ShuffleClaim:
     joint: bytes
     deck_in: Sequence[Ciphertext]
     deck_out: Sequence[Ciphertext]
+
+    def __post_init__(self) -> None:
+        # Tuples, so that a claim is hashable (check_shuffle_proof remembers its answers).
+        object.__setattr__(self, "deck_in", tuple(self.deck_in))
+        object.__setattr__(self, "deck_out", tuple(self.deck_out))
 
     def statement(self, commitments: Sequence[bytes]) -> bytes:
         """What the challenges are drawn from: the claim and the commitments to the
@@ -192,8 +198,11 @@ def _split(proof: bytes) -> tuple[list[bytes], list[bytes], list[bytes]] | None:
     return words[:N], words[N : 2 * N], scalars
 
 
+@lru_cache(maxsize=256)
 def check_shuffle_proof(claim: ShuffleClaim, proof: bytes) -> bool:
-    """Whether ``proof`` proves ``claim``."""
+    """Whether ``proof`` proves ``claim``. Remembered for the last 256 claims: a seat checks
+    each deck's proof as it comes and its round-end check (9.9) meets the same bytes again,
+    as does every party of a simulated table; some 50 ms each, a few per round."""
     joint, deck_in, deck_out = claim.joint, claim.deck_in, claim.deck_out
     parts = _split(proof)
     if parts is None or len(deck_in) != N or len(deck_out) != N:

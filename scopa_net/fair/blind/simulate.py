@@ -84,13 +84,9 @@ class BlindTable:
             party.start(dealer)
         for shuffler in self.parties:
             signed = shuffler.my_deck()
-            others = [party for party in self.parties if party is not shuffler]
-            for n, party in enumerate(others):
-                # The proof is the same bytes for everyone: one check is enough here.
-                checked = n > 0
-                party.take_deck(
-                    shuffler.party, signed.deck, signed.proof, signed.sig, proof_checked=checked
-                )
+            for party in self.parties:
+                if party is not shuffler:
+                    party.take_deck(shuffler.party, signed.deck, signed.proof, signed.sig)
         return dealer
 
     def trace_deck(self) -> tuple[int, ...]:
