@@ -63,7 +63,7 @@ from scopa_net.fair.transcript import VOID_KINGS, MatchResult, Transcript
 from scopa_net.match import Match
 from scopa_net.plays import Play, play_code
 from scopa_net.rules import RuleSet
-from scopa_net.server.table import Phase, Table, TableError
+from scopa_net.server.table import OlderJournalError, Phase, Table, TableError
 from scopa_net.wire import messages as m
 from scopa_net.wire.errors import ErrorCode
 
@@ -438,7 +438,14 @@ class BlindTable(Table):
         b.keys[b.party_of(seat)] = PartyKey(point, proof, sign_key)
         self._advance_blind()
 
-    def _apply_blind_shuffle(self, seat: int, deck: list[bytes], proof: bytes, sig: bytes) -> None:
+    def _apply_blind_shuffle(
+        self, seat: int, deck: list[bytes], sig: bytes, proof: bytes | None = None
+    ) -> None:
+        if proof is None:  # journaled by a host from before shuffle proofs (protocol 2)
+            raise OlderJournalError(
+                f"table {self.table_id}: its blind round was journaled by an older scopa-net, "
+                "before shuffles carried proofs, and cannot go on; the table is closed"
+            )
         b = self.blind_round
         assert b is not None
         p = b.party_of(seat)

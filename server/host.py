@@ -38,7 +38,7 @@ from scopa_net.server.journal import Journal
 from scopa_net.server.journal_writer import JournalWriter
 from scopa_net.server.outbox import Outbox
 from scopa_net.server.session import PlayerSession, drain
-from scopa_net.server.table import Phase, SeatKind, Table
+from scopa_net.server.table import OlderJournalError, Phase, SeatKind, Table
 from scopa_net.server.table_task import TableTask, password_hash
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import encode
@@ -521,12 +521,17 @@ class Host:
         ]
         for done, record in enumerate(records, 1):
             entries = [(e.kind, e.payload) for e in self.journal.entries(record.table_id)]
-            task = self._start_table(
-                int(record.table_id),
-                record.settings,
-                entries,
-                finish_recorded=record.finished is not None,
-            )
+            try:
+                task = self._start_table(
+                    int(record.table_id),
+                    record.settings,
+                    entries,
+                    finish_recorded=record.finished is not None,
+                )
+            except OlderJournalError as exc:
+                log.warning("%s", exc)
+                self.journal.finish_table(record.table_id, now, {"abandoned": True})
+                continue
             log.log(
                 logging.DEBUG if self.on_restored else logging.INFO,
                 "table %s restored at round %s (%s)",

@@ -102,6 +102,11 @@ class SeatKind(enum.Enum):
     BOT = "bot"
 
 
+class OlderJournalError(Exception):
+    """A table's journal holds an entry an older scopa-net wrote, which this one cannot
+    replay: the table is not restored (the message says why, for the host's log)."""
+
+
 class TableError(Exception):
     """An input the table refuses; nothing changed. ``code`` travels on the wire."""
 

@@ -121,7 +121,7 @@ def test_a_changed_file_leads_with_what_it_means_then_the_evidence(
             lambda data: data.replace(b"\xa7version\x02", b"\xa7version\x09", 1),
             "a transcript of another version of scopa-net, which this one cannot read: verify "
             "it with the version that saved it",
-            "  invalid transcript: transcript.version: expected version 2 or 3, got 9",
+            "  invalid transcript: transcript.version: expected version 2, 3 or 4, got 9",
         ),
     ],
     ids=["empty", "cut short", "header changed", "another version"],

@@ -482,7 +482,8 @@ def decode(
         versions += BLIND_FORMAT_VERSIONS
     version = top["version"]
     if version not in versions or isinstance(version, bool):
-        wanted = " or ".join(map(str, versions))
+        *others, last = versions
+        wanted = f"{', '.join(map(str, others))} or {last}" if others else str(last)
         if isinstance(version, int) and not isinstance(version, bool):
             raise OtherVersionError(
                 f"invalid transcript: transcript.version: expected version {wanted}, got {version}"
