@@ -458,14 +458,25 @@ async def test_a_crashed_client_takes_its_blind_seat_back_and_goes_on(tmp_path) 
         nursery.cancel_scope.cancel()
 
 
+async def stopped_as_ann(tmp_path, host: Host) -> DealCheckFailedError:
+    """Ann creates a 2-player blind table against a computer player and plays until her
+    client stops on a failed check: the DEAL CHECK FAILED banner, as the person reads it."""
+    choice = TableChoice(create=create(RuleSet.of(2, 3), bots=1, blind=True))
+    with trio.fail_after(30), pytest.raises(DealCheckFailedError) as info:
+        async with open_network_session(
+            "127.0.0.1", host.port, choice, name="ann", data_dir=tmp_path
+        ) as session:
+            await play_as_bot(session, make_player("random", 1))
+    assert info.value.evidence is not None
+    return info.value
+
+
 async def test_a_host_that_alters_its_shares_is_named_on_the_deal_check_failed_banner(
     tmp_path, host: Host, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A host relaying deal 1 with one of its own shares changed: the seat's check of the
     host party's signature fails at once, the seat stops with DEAL CHECK FAILED naming the
     host, and the evidence it saves is a blind transcript."""
-    from scopa_net.client.network_session import DealCheckFailedError
-
     original = BlindTable._broadcast
 
     def altered(table: BlindTable, make, **kw: object) -> None:
@@ -479,17 +490,11 @@ async def test_a_host_that_alters_its_shares_is_named_on_the_deal_check_failed_b
         original(table, make_bad, **kw)
 
     monkeypatch.setattr(BlindTable, "_broadcast", altered)
-    choice = TableChoice(create=create(RuleSet.of(2, 3), bots=1, blind=True))
-    with trio.fail_after(30), pytest.raises(DealCheckFailedError) as info:
-        async with open_network_session(
-            "127.0.0.1", host.port, choice, name="ann", data_dir=tmp_path
-        ) as session:
-            await play_as_bot(session, make_player("random", 1))
-    banner = str(info.value)
+    stopped = await stopped_as_ann(tmp_path, host)
+    banner = str(stopped)
     assert banner.startswith("DEAL CHECK FAILED in round 1: BlindCheckError")
     assert "At fault: the host (party 0)." in banner
-    assert info.value.evidence is not None
-    assert decode_any(info.value.evidence.read_bytes()).blind
+    assert decode_any(stopped.evidence.read_bytes()).blind
 
 
 class OwnMadeHostDeck(blind_table.BlindParty):
@@ -517,22 +522,15 @@ async def test_a_host_deck_of_its_own_making_stops_the_seat_before_any_card(
     place) carries a proof that proves nothing of it. The seat stops at that deck, before a
     card is dealt, with DEAL CHECK FAILED naming the host; the reveal it waits for names the
     host too, in plain words (its deck is not its shuffle: every card substituted)."""
-    from scopa_net.client.network_session import DealCheckFailedError
-
     monkeypatch.setattr(blind_table, "BlindParty", OwnMadeHostDeck)
-    choice = TableChoice(create=create(RuleSet.of(2, 3), bots=1, blind=True))
-    with trio.fail_after(30), pytest.raises(DealCheckFailedError) as info:
-        async with open_network_session(
-            "127.0.0.1", host.port, choice, name="ann", data_dir=tmp_path
-        ) as session:
-            await play_as_bot(session, make_player("random", 1))
-    banner = str(info.value)
+    stopped = await stopped_as_ann(tmp_path, host)
+    banner = str(stopped)
     assert banner.startswith("DEAL CHECK FAILED in round 1: BlindCheckError"), banner
     assert "bad shuffle proof (party 0)" in banner
     assert "At fault: the host (party 0)." in banner
     assert "What this means: a card was swapped" in banner  # the reveal's words (9.6)
     assert "the host cheated" in banner
-    evidence = decode_any(info.value.evidence.read_bytes())
+    evidence = decode_any(stopped.evidence.read_bytes())
     assert evidence.rounds[0].deals == ()  # stopped before any card was opened
 
 

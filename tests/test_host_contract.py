@@ -15,6 +15,7 @@ from rawseat import RawSeat
 
 from scopa_net.blind_witness import BlindWitness
 from scopa_net.fair.blind.deck import deck_message, parse_deck
+from scopa_net.fair.blind.party import BlindParty
 from scopa_net.plays import Play
 from scopa_net.rules import RuleSet
 from scopa_net.server.host import Host
@@ -500,12 +501,12 @@ async def blind_until(raw: RawSeat, witness: BlindWitness, kind: type[m.Message]
             await raw.send(out)
 
 
-async def test_a_signed_deck_holding_a_non_point_ends_only_its_connection(
+async def a_shuffle_held_back(
     make_host: MakeHost,
-) -> None:
-    """9.5 step 2: a blind_shuffle whose deck is not 40 valid pairs of points ends that
-    connection with bye bad_field. A signed deck with 64 random bytes at one position used
-    to be taken, and the host's party failed opening the first deal: bye internal for all."""
+) -> tuple[Host, RawSeat, RawSeat, m.BlindShuffle, BlindParty]:
+    """Two people at a 3-player blind table, in round 1's shuffles: the host, the hostile
+    person (seat 0, party 1) with its honest blind_shuffle made and not sent, the other, the
+    shuffle and the hostile person's party (whose round key signs what it alters)."""
     host = await make_host(bot_delay=SLOW_BOT)
     hostile, other = await two_people(host.port, blind=True)
     rules = RuleSet.of(3, 11)
@@ -521,12 +522,27 @@ async def test_a_signed_deck_holding_a_non_point_ends_only_its_connection(
     assert isinstance(shuffle, m.BlindShuffle)
     party = witnesses[0].party
     assert party is not None
-    deck = (*shuffle.deck[:3], secrets.token_bytes(64), *shuffle.deck[4:])
-    message = deck_message(shuffle.round_id, party.party, parse_deck(deck), shuffle.proof)
+    return host, hostile, other, shuffle, party
+
+
+def signed_again(
+    shuffle: m.BlindShuffle, party: BlindParty, deck: tuple[bytes, ...], proof: bytes
+) -> m.BlindShuffle:
+    """``shuffle`` with ``deck`` and ``proof``, signed by the party's own round key."""
+    message = deck_message(shuffle.round_id, party.party, parse_deck(deck), proof)
     sig = party.secrets.sign(message)
-    await hostile.send(
-        m.BlindShuffle(round_id=shuffle.round_id, deck=deck, proof=shuffle.proof, sig=sig)
-    )
+    return m.BlindShuffle(round_id=shuffle.round_id, deck=deck, proof=proof, sig=sig)
+
+
+async def test_a_signed_deck_holding_a_non_point_ends_only_its_connection(
+    make_host: MakeHost,
+) -> None:
+    """9.5 step 2: a blind_shuffle whose deck is not 40 valid pairs of points ends that
+    connection with bye bad_field. A signed deck with 64 random bytes at one position used
+    to be taken, and the host's party failed opening the first deal: bye internal for all."""
+    host, hostile, other, shuffle, party = await a_shuffle_held_back(make_host)
+    deck = (*shuffle.deck[:3], secrets.token_bytes(64), *shuffle.deck[4:])
+    await hostile.send(signed_again(shuffle, party, deck, shuffle.proof))
     await only_its_connection_ends(host, hostile, other, "deck position 3 is not a pair of points")
 
 
@@ -539,28 +555,13 @@ async def test_a_signed_deck_its_proof_does_not_prove_ends_only_its_connection(
     seat's own round key, ends that connection with bye bad_field; nothing is relayed, and
     the table goes on for the other person. Without the proof a last shuffler could send a
     deck of its own making and read every hand."""
-    host = await make_host(bot_delay=SLOW_BOT)
-    hostile, other = await two_people(host.port, blind=True)
-    rules = RuleSet.of(3, 11)
-    welcome = hostile.received[0]
-    assert isinstance(welcome, m.Welcome)
-    witnesses = [
-        BlindWitness(rules, welcome.host_key, seat, new_seed=lambda: secrets.token_bytes(32))
-        for seat in (0, 1)
-    ]
-    key = await blind_until(other, witnesses[1], m.BlindKey)
-    await other.send(key)
-    shuffle = await blind_until(hostile, witnesses[0], m.BlindShuffle)
-    assert isinstance(shuffle, m.BlindShuffle)
-    party = witnesses[0].party
-    assert party is not None
+    host, hostile, other, shuffle, party = await a_shuffle_held_back(make_host)
     deck, proof = shuffle.deck, shuffle.proof
     if swap:
         deck = (deck[1], deck[0], *deck[2:])
     else:
         proof = bytes(len(proof))
-    sig = party.secrets.sign(deck_message(shuffle.round_id, party.party, parse_deck(deck), proof))
-    await hostile.send(m.BlindShuffle(round_id=shuffle.round_id, deck=deck, proof=proof, sig=sig))
+    await hostile.send(signed_again(shuffle, party, deck, proof))
     await only_its_connection_ends(
         host, hostile, other, "the deck is not proved a shuffle of the deck before it"
     )
