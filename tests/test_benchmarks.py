@@ -23,7 +23,7 @@ TINY = {
     "bots.py": ["--rounds", "1", "--runs", "1", "--positions", "5"],
     "client.py": ["--runs", "1", "--positions", "5"],
     "engine.py": ["--runs", "1", "--rounds", "10", "--tables", "5"],
-    "fairness.py": ["--runs", "1", "--repeats", "1"],
+    "fairness.py": ["--runs", "1", "--repeats", "1", "--blind-runs", "1"],
     "fit_leaf.py": ["--rounds", "20"],
     "protocol.py": ["--runs", "1", "--frames", "50", "--repeats", "1"],
     "gc_probe.py": ["/dev/null", "--version"],
