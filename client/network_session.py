@@ -102,6 +102,15 @@ its player that none came (the host signs one as soon as it takes the seed: prot
 REVEAL_WAIT = 90.0
 """How long a seat that stopped on a failed blind check waits for the round's reveal, which
 names the party at fault (protocol.md 9.6), before it leaves without it."""
+BLIND_STAGE_SECONDS = 30
+"""How long a blind round waits on the people for each stage (keys, shuffles, shares, seeds)
+before the host counts a silent one absent (protocol.md 9.7)."""
+SAT_OUT_SILENT = (
+    f"You missed the host's deadline ({BLIND_STAGE_SECONDS} s), so a computer plays your seat "
+    "this round; you play again from the next one."
+)
+"""What a person reads whose client, connected, sits a blind round out for a deadline it
+missed (the laptop slept, the terminal was suspended); the client takes the seat back."""
 CLIENT_NAME = "scopa-net"
 LINK_ERRORS = (
     OSError,
@@ -541,6 +550,9 @@ class NetworkSession:
         self._seed_due = False
         self._seed_lost_round: bytes | None = None
         self._resumed_at = -math.inf
+        self._come_back_due = False
+        """This seat sits a blind round out for a deadline its client missed while connected:
+        resume the seat, so that the host counts its person again from the next round."""
         self._left = trio.Event()
         self._to_resend: list[int] = []
         """Unacknowledged moves to send again once the catch-up reaches their ``after``."""
@@ -979,7 +991,11 @@ class NetworkSession:
             tokens += [bytes.fromhex(t) for t in self._record.tokens]
         return list(dict.fromkeys(tokens))
 
-    async def _resume(self) -> None:
+    async def _resume(self, *, chosen: bool = False) -> None:
+        """Take the seat back on a new connection with its token (protocol.md 3.3).
+
+        ``chosen``: the old connection still works and this client resumes to show the host
+        its person is back (:meth:`_come_back`); nothing is held back as after a lost one."""
         assert self.table_id is not None and self.mirror is not None
         link, welcome = await connect(self.host, self.port, self.connector)
         try:
@@ -1019,13 +1035,32 @@ class NetworkSession:
         self._token = resumed.token
         self._keep_token(resumed.token, resumed.epoch)
         self._link = link
-        self._resumed_at = trio.current_time()
+        if not chosen:
+            self._resumed_at = trio.current_time()
         self._seed_due = True
         self._set_state(ConnectionState.CONNECTED, "back at the table")
         # Whatever the host had not acknowledged goes again (a repeat is applied once), as
         # soon as this connection has caught up to the event each move was chosen after.
         self._to_resend = list(self._unacked)
         await self._resend_caught_up(link)
+
+    async def _come_back(self, old: _Link) -> _Link:
+        """Resume the seat while its connection still works: at a blind table that is how a
+        person sat out for a missed deadline shows they are back (protocol.md 9.7). The host
+        closes the old connection (``bye superseded``), unread; nothing is lost, since the new
+        one replays every event after the last one read. Returns the connection to read."""
+        self._come_back_due = False
+        try:
+            await self._resume(chosen=True)
+        except (SessionError, *LINK_ERRORS) as exc:
+            # The old connection goes on; the next round sat out tries again.
+            log.info("could not resume to come back: %r", exc)
+            self._link = old
+            return old
+        with trio.CancelScope(shield=True):
+            await old.aclose()
+        assert self._link is not None
+        return self._link
 
     async def _resend_caught_up(self, link: _Link) -> None:
         seq = 0 if self.mirror is None else self.mirror.seq
@@ -1097,6 +1132,8 @@ class NetworkSession:
         assert self._link is not None
         link = self._link
         while True:
+            if self._come_back_due:
+                link = await self._come_back(link)
             if self._to_resend:
                 await self._resend_caught_up(link)
             await self._send_seed_when_quiet(link)
@@ -1324,6 +1361,9 @@ class NetworkSession:
         if isinstance(e, m.RoundCommit | m.BlindRound):
             self._away_names.clear()  # a new round: whoever holds a seat now plays it
             self.computer_plays.clear()
+        if isinstance(e, m.BlindRound) and self._sat_out_while_here(e):
+            self._emit(Message(seat=None, text=SAT_OUT_SILENT, local=True))
+            self._come_back_due = True
         if isinstance(e, m.Played) and self._played_by_computer(e.seat, view):
             self.computer_plays.add(len(view.plays) - 1)
         if isinstance(e, m.RoundVoid):
@@ -1415,6 +1455,22 @@ class NetworkSession:
         elif isinstance(e, m.SeatStatus):
             self._seat_status(e)
         return False
+
+    def _sat_out_while_here(self, e: m.BlindRound) -> bool:
+        """Whether this seat sits the blind round ``e`` out although its person neither went
+        away nor stepped away: the host counted them away for a deadline their client missed
+        while connected (9.7), and takes them back only once the seat is resumed. A seat away
+        when the round began is not: its resume since then (this replay) already counts."""
+        me = self.seat
+        if me in e.people or self._replaying or self._stop or me >= len(self._seats):
+            return False
+        here = self._seats[me]
+        return (
+            here.kind == "human"
+            and here.connected
+            and not self._stand_in(me)
+            and me not in self._stepped_away
+        )
 
     def _played_by_computer(self, seat: int, view: SeatView) -> bool:
         """Whether the play just made at ``seat``, a person's, was a computer's for them: a

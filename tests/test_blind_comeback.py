@@ -1,0 +1,143 @@
+"""A person whose client, still connected, missed a blind round's deadline plays again by
+themselves (protocol.md 9.7): real host, real client sessions over memory streams, trio's
+autojump clock (the 30 s deadline passes in no time)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import trio
+import trio.testing
+from blind_people import People
+from hosting import create, start_memory_host
+
+from scopa_net.bots.levels import make_player
+from scopa_net.client.bot_client import play_as_bot
+from scopa_net.client.network_session import SAT_OUT_SILENT, NetworkSession, TableChoice
+from scopa_net.client.render import turn_text
+from scopa_net.client.session import ConnectionChanged, ConnectionState
+from scopa_net.fair.blind.verifier import verify_any
+from scopa_net.plays import Play, PlayRecord
+from scopa_net.rules import RuleSet
+
+
+class HoldsOneKey(trio.abc.Stream):
+    """Bruno's connection, which never passes on his client's ``blind_key`` number ``hold``
+    (counted over all his connections): silent past that stage's deadline, as a client
+    suspended (Ctrl-Z, a laptop asleep) is, while its connection stays up (pings answered)."""
+
+    def __init__(self, inner: trio.abc.Stream, keys: list[int], hold: int) -> None:
+        self.inner, self.keys, self.hold = inner, keys, hold
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        if b"blind_key" in bytes(data):
+            self.keys.append(trio.current_time())
+            if len(self.keys) == self.hold:
+                return
+        await self.inner.send_all(data)
+
+    async def wait_send_all_might_not_block(self) -> None:
+        await self.inner.wait_send_all_might_not_block()
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
+        return await self.inner.receive_some(max_bytes)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+async def test_a_person_sat_out_for_a_missed_deadline_plays_again_from_the_next_round(
+    autojump_clock: trio.testing.MockClock,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ada, Bruno and a computer at a 3-player blind table. Bruno's client, connected, sends
+    no key for round 2: past the 30 s deadline round 2 is void ``absent`` naming him, and
+    round 3 begins without him (a computer plays his seat; his client observes). His client
+    reads that it sits out although he never went away, tells him in one line, and resumes
+    its seat quietly (no "connection lost"), so round 4 counts him again and he plays his own
+    cards there. Every transcript verifies. Before the fix Bruno sat out every round after
+    round 2, while his screen said he would play again from the next one."""
+    rules = RuleSet.of(3, 31)
+    names = ("Ada", "Bruno")
+    people = People(tmp_path, names)
+    said = people.record_what_each_is_told(monkeypatch)
+    states: list[ConnectionChanged] = []
+    bruno_played: list[tuple[int, bool]] = []  # (round, sitting out) of each card he chose
+    bruno_turn_text: dict[int, str] = {}  # what his screen says in each round, once dealt
+    told = NetworkSession._emit
+
+    def emit(session: NetworkSession, event: object) -> None:
+        if people.sessions.get("Bruno") is session:
+            if isinstance(event, ConnectionChanged) and event.state is not ConnectionState.CLOSED:
+                states.append(event)
+            view = getattr(event, "view", None)
+            if view is not None and view.to_move is not None and not view.round_over:
+                bruno_turn_text.setdefault(view.round_number, turn_text(view, session.names))
+        told(session, event)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(NetworkSession, "_emit", emit)
+
+    async def plays(session: NetworkSession, name: str) -> None:
+        if name == "Bruno":
+            submit = session.submit
+
+            async def submitted(play: Play) -> PlayRecord:
+                view = session.view
+                assert view is not None
+                bruno_played.append((view.round_number, view.sitting_out))
+                return await submit(play)
+
+            session.submit = submitted  # type: ignore[method-assign]
+        await play_as_bot(session, make_player("random", len(name)))
+
+    async with trio.open_nursery() as nursery:
+        host, net = await start_memory_host(nursery, grace=60.0)
+        keys: list[float] = []
+
+        async def bruno_connects() -> trio.abc.Stream:
+            return HoldsOneKey(await net.connect(), keys, hold=2)
+
+        person = people.runner(net.connect, plays)
+        choice = TableChoice(create=create(rules, bots=1, blind=True))
+        nursery.start_soon(person, "Ada", choice)
+        await people.ada_ready.wait()
+        table_id = people.sessions["Ada"].table_id
+        table = host.tables[table_id].table
+        nursery.start_soon(person, "Bruno", TableChoice(table_id=table_id), bruno_connects)
+
+        with trio.fail_after(3600):
+            while len(table.blind_history) < 4 and not people.done["Ada"].is_set():
+                await trio.sleep(0.5)
+        nursery.cancel_scope.cancel()
+
+    assert not people.failed, "\n".join(exc.banner for exc in people.failed.values())
+    assert len(table.blind_history) >= 4, "the match ended before round 4"
+    bruno = people.sessions["Bruno"].seat
+    first, second, third, fourth = table.blind_history[:4]
+    assert first.void is None
+    assert bruno in first.people
+    assert second.void is not None
+    assert second.void.reason == "absent"
+    assert second.void.offender == bruno
+    assert bruno not in third.people, "Bruno was not sat out for the deadline he missed"
+    assert bruno in fourth.people, "Bruno never came back: a computer plays his seat still"
+    assert all(r != 3 for r, _ in bruno_played), bruno_played  # a computer played round 3
+    assert (4, False) in bruno_played, bruno_played  # he plays his own cards in round 4
+    # What Bruno was told is true: once, that he sits round 3 out and plays again after it;
+    # and nothing about a lost connection for the resume his client chose to make.
+    assert said["Bruno"].count(SAT_OUT_SILENT) == 1, said["Bruno"]
+    assert bruno_turn_text[3] == (
+        "A computer plays your seat this round; you play again from the next one."
+    )
+    assert bruno_turn_text[4] != bruno_turn_text[3]
+    assert not any("disconnected" in t or "lost" in t for t in said["Bruno"]), said["Bruno"]
+    assert states == [], states
+    for name in names:
+        session = people.sessions[name]
+        assert session.verdict_failures == [], (name, session.verdict_failures)
+        transcript = session.witness.transcript()  # type: ignore[union-attr]
+        assert len(transcript.rounds) >= 3, name
+        verdict = verify_any(transcript)
+        assert verdict.ok, (name, verdict.lines())
