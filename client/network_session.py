@@ -1306,16 +1306,45 @@ class NetworkSession:
             text += "They are counted absent too; their cards stay secret."
         self._emit(Message(seat=None, text=text, local=True))
 
-    def _what_was_due(self) -> str:
+    def _what_was_due(self, whose: str = "their") -> str:
         """What the blind round in progress waited on from the people when it was voided."""
         cur = self.witness.current if isinstance(self.witness, BlindWitness) else None
         if cur is None or cur.party is None:
-            return "their part of the round"
+            return f"{whose} part of the round"
         if cur.party.keys is None:
-            return "their key"
+            return f"{whose} key"
         if cur.relayed_decks < cur.party.parties:
-            return "their shuffle"
-        return "their shares"
+            return f"{whose} shuffle"
+        return f"{whose} shares"
+
+    def _void_line(self, e: m.RoundVoid) -> str:
+        """What a blind round's void (not ``kings``) says: who stopped it, and why."""
+        assert self.witness is not None
+        void = f"Round {self.witness.round_no} is void"
+        offender = e.offender
+        here = offender is not None and offender < len(self._seats)
+        mine = e.reason == "absent" and offender == self._seat and here
+        if mine and self._seats[self._seat].connected:  # this client, connected, was silent
+            return (
+                f"{void}: you did not send {self._what_was_due('your')} within the host's "
+                f"deadline ({BLIND_STAGE_SECONDS} s). Nobody saw your cards; the same dealer "
+                "deals again."
+            )
+        who = "the host" if offender is None else self._person(offender)
+        if e.reason != "absent":
+            why = "stopped on a failed deal check (the reveal names who was at fault)"
+        elif offender in self._stepped_away:
+            why = "stepped away, and a blind round cannot go on without them"
+        elif here and self._seats[offender].kind != "human":
+            why = "left the table, and a blind round cannot go on without them"
+        elif here and self._seats[offender].connected:
+            why = (
+                f"did not send {self._what_was_due()} in time (a computer plays their "
+                "seat until they resume it)"
+            )
+        else:
+            why = "was away past their grace period"
+        return f"{void}: {who} {why}. Nobody saw their cards; the same dealer deals again."
 
     async def _table_event(self, e: m.Message) -> bool:
         """Take one numbered event; True when the match is over."""
@@ -1394,28 +1423,7 @@ class NetworkSession:
         elif isinstance(e, m.Played):
             self._emit(ViewChanged(view=view, record=view.plays[-1]))
         elif isinstance(e, m.RoundVoid) and e.reason != VOID_KINGS:
-            who = "the host" if e.offender is None else self._person(e.offender)
-            if e.reason != "absent":
-                why = "stopped on a failed deal check (the reveal names who was at fault)"
-            elif e.offender in self._stepped_away:
-                why = "stepped away, and a blind round cannot go on without them"
-            elif e.offender < len(self._seats) and self._seats[e.offender].kind != "human":
-                why = "left the table, and a blind round cannot go on without them"
-            elif e.offender < len(self._seats) and self._seats[e.offender].connected:
-                why = (
-                    f"did not send {self._what_was_due()} in time (a computer plays their "
-                    "seat until they resume it)"
-                )
-            else:
-                why = "was away past their grace period"
-            self._emit(
-                Message(
-                    seat=None,
-                    text=f"Round {self.witness.round_no} is void: {who} {why}. Nobody saw "
-                    "their cards; the same dealer deals again.",
-                    local=True,
-                )
-            )
+            self._emit(Message(seat=None, text=self._void_line(e), local=True))
         elif isinstance(e, m.RoundVoid):
             self._emit(VoidDeal(view=view))  # kings (any other void is a blind table's)
         elif isinstance(e, m.BlindReveals) and isinstance(self.witness, BlindWitness):

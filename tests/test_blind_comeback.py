@@ -157,6 +157,13 @@ async def test_a_person_sat_out_for_a_missed_deadline_plays_again_from_the_next_
     # What Bruno was told is true: once, that he sits round 3 out and plays again after it;
     # and nothing about a lost connection for the resume his client chose to make.
     assert said["Bruno"].count(SAT_OUT_SILENT) == 1, said["Bruno"]
+    void = "Round 2 is void: you did not send your key within the host's deadline (30 s)."
+    assert any(t.startswith(void) for t in said["Bruno"]), said["Bruno"]
+    assert said["Bruno"].index(SAT_OUT_SILENT) > next(
+        i for i, t in enumerate(said["Bruno"]) if t.startswith(void)
+    )
+    ada_reads = "Round 2 is void: Bruno did not send their key in time"
+    assert any(t.startswith(ada_reads) for t in said["Ada"]), said["Ada"]
     assert bruno_turn_text[3] == (
         "A computer plays your seat this round; you play again from the next one."
     )
