@@ -1340,7 +1340,7 @@ class NetworkSession:
         elif here and self._seats[offender].connected:
             why = (
                 f"did not send {self._what_was_due()} in time (a computer plays their "
-                "seat until they resume it)"
+                "seat until their client shows they are back)"
             )
         else:
             why = "was away past their grace period"

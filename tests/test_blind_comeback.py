@@ -162,7 +162,10 @@ async def test_a_person_sat_out_for_a_missed_deadline_plays_again_from_the_next_
     assert said["Bruno"].index(SAT_OUT_SILENT) > next(
         i for i, t in enumerate(said["Bruno"]) if t.startswith(void)
     )
-    ada_reads = "Round 2 is void: Bruno did not send their key in time"
+    ada_reads = (
+        "Round 2 is void: Bruno did not send their key in time (a computer plays their seat "
+        "until their client shows they are back)."
+    )
     assert any(t.startswith(ada_reads) for t in said["Ada"]), said["Ada"]
     assert bruno_turn_text[3] == (
         "A computer plays your seat this round; you play again from the next one."
