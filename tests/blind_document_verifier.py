@@ -4,8 +4,9 @@ It imports nothing from scopa_net. The group arithmetic is libsodium's (through
 ``nacl.bindings``), as 9.2 names it; signatures are Ed25519 from ``cryptography``; hashes,
 the random stream and the shuffle are section 5's, from ``document_hashes``;
 replaying the plays and scoring a round is ``document_referee``'s, written from RULES.md and
-protocol.md. A version 3 transcript (9.8) is read as plain msgpack, checked for its canonical
-encoding (6.1), and every round is checked in 9.9's order. ``test_blind_from_the_document.py``
+protocol.md. A version 4 transcript (9.8; or a version 3 one, whose decks carry no shuffle
+proofs) is read as plain msgpack, checked for its canonical encoding (6.1), and every round is
+checked in 9.9's order. ``test_blind_from_the_document.py``
 runs this against 9.11's vectors and against transcripts our own host and clients make.
 """
 
@@ -173,6 +174,139 @@ def play_context(round_id: bytes, owner: int, pos: int, card: int) -> bytes:
     return round_id + u8(owner) + u8(pos) + u8(card)
 
 
+# --- 9.4: the shuffle proof ---------------------------------------------------------------------
+
+GENERATORS = [
+    na.crypto_core_ed25519_from_uniform(h(TAG + "shuffle-generator", u8(k))) for k in range(41)
+]
+"""``G[0..40]``: ``G[0..39]`` take the permutation, ``G[40]`` starts the chain."""
+PROOF_SIZE = 80 * 32 + 85 * 32
+
+
+def point_sum(points: Sequence[bytes]) -> bytes:
+    total = points[0]
+    for point in points[1:]:
+        total = add(total, point)
+    return total
+
+
+@dataclass(frozen=True)
+class Shuffle:
+    """What a shuffle proof is about: party ``party``'s ``out`` from ``before``, its input,
+    under the joint key ``joint``."""
+
+    round_id: bytes
+    party: int
+    joint: bytes
+    before: Sequence[bytes]
+    out: Sequence[bytes]
+
+    def challenges(self, commitments: bytes) -> tuple[bytes, list[int]]:
+        """``h``, SHA-256 over five fields, and the challenges ``u[j]`` from it."""
+        digest = h(
+            TAG + "shuffle-statement",
+            self.round_id + u8(self.party),
+            self.joint,
+            b"".join(self.before),
+            b"".join(self.out),
+            commitments,
+        )
+        return digest, [as_int(hs(TAG + "shuffle-challenge", digest, u8(j))) for j in range(40)]
+
+
+def shuffle_proof(claim: Shuffle, s: Secrets, seed: bytes) -> bytes:
+    """9.4: the 5280-byte proof, from the party's seed and secrets, that ``claim.out`` is
+    its shuffle of ``claim.before``."""
+    inputs = b"".join(claim.before)
+
+    def nonce(label: str, k: int) -> int:
+        fields = (claim.round_id, u8(claim.party), seed, inputs, label.encode(), u8(k))
+        return as_int(hs(TAG + "shuffle-proof-nonce", *fields))
+
+    rho = [nonce("rho", j) for j in range(40)]
+    rhat = [nonce("rhat", i) for i in range(40)]
+    w1, w2, w3, w4 = (nonce("w", k) for k in range(1, 5))
+    what = [nonce("what", i) for i in range(40)]
+    wp = [nonce("wprime", i) for i in range(40)]
+    inv = [0] * 40
+    for i, j in enumerate(s.perm):
+        inv[j] = i
+    c = [add(mul_b(scalar(rho[j])), GENERATORS[inv[j]]) for j in range(40)]
+    digest, u = claim.challenges(b"".join(c))
+    up = [u[s.perm[i]] for i in range(40)]
+    chat, that, prev = [], [], GENERATORS[40]
+    for i in range(40):
+        that.append(add(mul_b(scalar(what[i])), mul(scalar(wp[i]), prev)))
+        prev = add(mul_b(scalar(rhat[i])), mul(scalar(up[i]), prev))
+        chat.append(prev)
+    out = claim.out
+    t1, t2 = mul_b(scalar(w1)), mul_b(scalar(w2))
+    t3 = add(mul_b(scalar(w3)), point_sum([mul(scalar(wp[i]), GENERATORS[i]) for i in range(40)]))
+    t4u = sub(point_sum([mul(scalar(wp[i]), out[i][:32]) for i in range(40)]), mul_b(scalar(w4)))
+    t4v = sub(
+        point_sum([mul(scalar(wp[i]), out[i][32:]) for i in range(40)]),
+        mul(scalar(w4), claim.joint),
+    )
+    e = as_int(
+        hs(TAG + "shuffle-proof", digest, b"".join(chat), t1, t2, t3, t4u, t4v, b"".join(that))
+    )
+    r = [as_int(x) for x in s.rerandomizers]
+    tail, chained = 1, 0
+    for i in reversed(range(40)):  # rhat[i] times the product of u'[k] for k > i, summed
+        chained += rhat[i] * tail
+        tail = tail * up[i] % L
+    responses = [
+        e,
+        w1 + e * sum(rho),
+        w2 + e * chained,
+        w3 + e * sum(u[j] * rho[j] for j in range(40)),
+        w4 + e * sum(up[i] * r[i] for i in range(40)),
+        *(what[i] + e * rhat[i] for i in range(40)),
+        *(wp[i] + e * up[i] for i in range(40)),
+    ]
+    return b"".join(c) + b"".join(chat) + b"".join(scalar(x) for x in responses)
+
+
+def shuffle_proof_holds(claim: Shuffle, proof: object) -> bool:
+    """9.4's check: ``claim.out`` holds exactly the cards of ``claim.before``, each
+    re-encrypted under the joint key. Every ``a·P`` is one libsodium multiplication; one
+    refused, or a refused sum, fails the proof."""
+    if not isinstance(proof, bytes) or len(proof) != PROOF_SIZE:
+        return False
+    c = [proof[32 * j : 32 * j + 32] for j in range(40)]
+    chat = [proof[1280 + 32 * i : 1312 + 32 * i] for i in range(40)]
+    scalars = [proof[2560 + 32 * k : 2592 + 32 * k] for k in range(85)]
+    if not all(canonical(k) for k in scalars):
+        return False
+    e, s1, s2, s3, s4 = scalars[:5]
+    shat, sp = scalars[5:45], scalars[45:]
+    before, out = claim.before, claim.out
+    digest, u = claim.challenges(proof[:1280])
+    product = 1
+    for uj in u:
+        product = product * uj % L
+    try:
+        t1 = sub(mul_b(s1), mul(e, sub(point_sum(c), point_sum(GENERATORS[:40]))))
+        t2 = sub(mul_b(s2), mul(e, sub(chat[39], mul(scalar(product), GENERATORS[40]))))
+        t3 = sub(
+            add(mul_b(s3), point_sum([mul(sp[i], GENERATORS[i]) for i in range(40)])),
+            mul(e, point_sum([mul(scalar(u[j]), c[j]) for j in range(40)])),
+        )
+        t4 = []
+        for half, masked in ((slice(0, 32), mul_b(s4)), (slice(32, 64), mul(s4, claim.joint))):
+            moved = point_sum([mul(sp[i], out[i][half]) for i in range(40)])
+            held = point_sum([mul(scalar(u[j]), before[j][half]) for j in range(40)])
+            t4.append(sub(sub(moved, masked), mul(e, held)))
+        that = []
+        for i in range(40):
+            prev = GENERATORS[40] if i == 0 else chat[i - 1]
+            that.append(sub(add(mul_b(shat[i]), mul(sp[i], prev)), mul(e, chat[i])))
+    except (RefusedError, SodiumError, ValueError, TypeError):
+        return False
+    chain = proof[1280:2560]
+    return e == hs(TAG + "shuffle-proof", digest, chain, t1, t2, t3, *t4, b"".join(that))
+
+
 # --- 9.5: the messages' bytes --------------------------------------------------------------------
 
 
@@ -198,10 +332,15 @@ def commit_message(
     )
 
 
-def deck_message(round_id: bytes, party: int, deck: Sequence[bytes]) -> bytes:
-    return (
+def deck_message(
+    round_id: bytes, party: int, deck: Sequence[bytes], proof: bytes | None = None
+) -> bytes:
+    """9.5.4: what a party signs over its deck and its shuffle proof; in a version 3 file
+    (9.8, ``proof`` None) over its deck alone."""
+    message = (
         lp(b"scopa-net/blind/v1/deck-signature") + lp(round_id) + lp(u8(party)) + lp(b"".join(deck))
     )
+    return message if proof is None else message + lp(proof)
 
 
 def shares_message(round_id: bytes, party: int, deal: int, shares: Sequence[bytes]) -> bytes:
@@ -262,9 +401,15 @@ def slots(values: Sequence[bytes | None]) -> bytes:
 
 
 def chain_hash(r: dict, digest: bytes) -> bytes:
+    """9.8's thirteen fields; field 7 holds each deck's proof in a version 4 round (one with
+    ``deck_proofs``), not in a version 3 one."""
     dealer = b"" if r["dealer"] is None else u8(r["dealer"])
     keys = b"".join(b"".join(k) for k in r["keys"])
-    decks = b"".join(b"".join(d) + s for d, s in zip(r["decks"], r["deck_sigs"], strict=True))
+    proofs = r.get("deck_proofs", [b""] * len(r["decks"]))
+    decks = b"".join(
+        b"".join(d) + proof + s
+        for d, proof, s in zip(r["decks"], proofs, r["deck_sigs"], strict=True)
+    )
     deals = b""
     for deal in r["deals"]:
         for shares, sig in zip(deal["shares"], deal["sigs"], strict=True):
@@ -344,6 +489,15 @@ class Verdict:
     rounds: list[RoundVerdict] = field(default_factory=list)
     result: str = ""
     ok: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+UNPROVEN = (
+    "version 3: the shuffles carry no proof; the last party to shuffle could have sent a deck "
+    "of its own making, which only the reveal catches, and the shuffle of a party absent at "
+    "the reveal is unchecked"
+)
+"""9.8: what a verifier says of a version 3 file."""
 
 
 @dataclass
@@ -362,12 +516,15 @@ class Match:
     """The next round's dealer; None until the match's first deal."""
     scores: list[int] = field(default_factory=list)
     replay_ok: bool = True
+    version: int = 4
+    """3: the decks carry no shuffle proofs (9.8)."""
 
 
 ROUND_KEYS = [
     "round_id", "round_no", "prev", "dealer", "people", "keys", "sig", "decks", "deck_sigs",
-    "deals", "hand", "table", "plays", "void", "score", "seeds", "reveal_sig",
+    "deck_proofs", "deals", "hand", "table", "plays", "void", "score", "seeds", "reveal_sig",
 ]  # fmt: skip
+ROUND_KEYS_V3 = [k for k in ROUND_KEYS if k != "deck_proofs"]
 TOP_KEYS = ["format", "version", "rules", "host_key", "seat", "rounds", "result", "stopped"]
 
 
@@ -381,11 +538,17 @@ def read(data: bytes) -> dict:
         raise CheckFailedError("invalid transcript", "not the canonical encoding")
     if not isinstance(value, dict) or list(value) != TOP_KEYS:
         raise CheckFailedError("invalid transcript", "top-level keys")
-    if value["format"] != "scopa-net transcript" or value["version"] != 3:
-        raise CheckFailedError("invalid transcript", "not version 3")
+    if value["format"] != "scopa-net transcript" or value["version"] not in (3, 4):
+        raise CheckFailedError("invalid transcript", "not version 4 (or 3)")
+    keys = ROUND_KEYS if value["version"] == 4 else ROUND_KEYS_V3
     for r in value["rounds"]:
-        if list(r) != ROUND_KEYS:
+        if list(r) != keys:
             raise CheckFailedError("invalid transcript", f"round keys {list(r)}")
+        if value["version"] == 4 and (
+            len(r["deck_proofs"]) != len(r["decks"])
+            or not all(isinstance(p, bytes) and len(p) == PROOF_SIZE for p in r["deck_proofs"])
+        ):
+            raise CheckFailedError("invalid transcript", "one 5280-byte proof per deck")
     return value
 
 
@@ -394,8 +557,8 @@ MALFORMED = (KeyError, IndexError, TypeError, ValueError, AttributeError, Refuse
 
 
 def verify(data: bytes) -> Verdict:
-    """Every round of a version 3 transcript, then the match end; a file that is not one is
-    :class:`CheckFailedError` ``invalid transcript``."""
+    """Every round of a version 4 (or 3) transcript, then the match end; a file that is not
+    one is :class:`CheckFailedError` ``invalid transcript``."""
     try:
         return verify_transcript(read(data))
     except MALFORMED as exc:
@@ -409,7 +572,10 @@ def verify_transcript(t: dict) -> Verdict:
         table, rules_hash(table.players, table.target, rules["variants"]), t["host_key"], t["seat"]
     )
     match.scores = [0] * table.sides
+    match.version = t["version"]
     verdict = Verdict()
+    if match.version == 3:
+        verdict.notes.append(UNPROVEN)
     if not t["rounds"]:
         verdict.result = "empty transcript"
         return verdict
@@ -582,18 +748,26 @@ class RoundCheck:
 
     # step 3
     def decks(self) -> None:
+        """Deck by deck, in party order: its ciphertexts, its signature, then (version 4) its
+        shuffle proof against the deck before it, the open deck for party 0."""
         r = self.r
         decks, sigs = r["decks"], r["deck_sigs"]
-        if len(decks) != len(sigs) or len(decks) > self.parties:
+        proofs = r["deck_proofs"] if self.m.version == 4 else [None] * len(decks)
+        if len(decks) != len(sigs) or len(decks) != len(proofs) or len(decks) > self.parties:
             raise CheckFailedError("broken chain", "decks and their signatures")
-        for p, (deck, sig) in enumerate(zip(decks, sigs, strict=True)):
+        before = open_deck(self.joint)
+        for p, (deck, sig, proof) in enumerate(zip(decks, sigs, proofs, strict=True)):
             if len(deck) != 40 or not all(
                 isinstance(c, bytes) and len(c) == 64 and valid(c[:32]) and valid(c[32:])
                 for c in deck
             ):
                 raise CheckFailedError("bad deck", f"party {p}", p)
-            if not signed(r["keys"][p][2], sig, deck_message(self.round_id, p, deck)):
+            if not signed(r["keys"][p][2], sig, deck_message(self.round_id, p, deck, proof)):
                 raise CheckFailedError("bad party signature", f"party {p}'s deck", p)
+            claim = Shuffle(self.round_id, p, self.joint, before, deck)
+            if proof is not None and not shuffle_proof_holds(claim, proof):
+                raise CheckFailedError("bad shuffle proof", f"party {p}", p)
+            before = deck
 
     # step 5
     def deals(self, dealt: list[list[tuple[int, int | None]]]) -> None:
@@ -847,7 +1021,8 @@ class RoundCheck:
         """9.9, *void before the keys*."""
         r, void = self.r, self.void
         if r["score"] is not None or any(
-            r[k] for k in ("decks", "deck_sigs", "deals", "hand", "table", "plays")
+            r.get(k)
+            for k in ("decks", "deck_sigs", "deck_proofs", "deals", "hand", "table", "plays")
         ):
             raise CheckFailedError("broken chain", "recorded past the keys")
         if void["reason"] == "kings":

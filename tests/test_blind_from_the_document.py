@@ -15,8 +15,11 @@ import msgpack
 import pytest
 from blind_document_verifier import (
     CARD_POINTS,
+    GENERATORS,
+    UNPROVEN,
     CheckFailedError,
     L,
+    Shuffle,
     Verdict,
     add,
     blind_digest,
@@ -37,6 +40,8 @@ from blind_document_verifier import (
     rules_hash,
     secrets,
     shares_message,
+    shuffle_proof,
+    shuffle_proof_holds,
     shuffled,
     sign,
     sub,
@@ -133,7 +138,8 @@ def test_dleq() -> None:
 
 
 def test_blind_2() -> None:
-    """9.11's two-player round, from the seeds: keys, decks, deal 1, the first play."""
+    """9.11's two-player round, from the seeds: keys, decks and their shuffle proofs, deal 1,
+    the first play."""
     c = CASES["blind-2"]
     round_id = bytes.fromhex(c["round_id"])
     table = Table(int(c["players"]), 11, frozenset())
@@ -148,11 +154,21 @@ def test_blind_2() -> None:
     assert joint.hex() == c["joint_key"]
     deck = open_deck(joint)
     assert deck[0].hex() == c["open_deck.0"]
+    assert GENERATORS[0].hex() == c["shuffle_generator.0"]
+    assert GENERATORS[40].hex() == c["shuffle_generator.40"]
     for p, s in enumerate(parties):
-        deck = shuffled(deck, s, joint)
+        claim = Shuffle(round_id, p, joint, deck, shuffled(deck, s, joint))
+        deck = list(claim.out)
         assert deck[0].hex() == c[f"deck.{p}.0"]
+        proof = shuffle_proof(claim, s, seeds[p])
+        assert hashlib.sha256(proof).hexdigest() == c[f"deck_proof_hash.{p}"]
+        assert shuffle_proof_holds(claim, proof)
         if p == 0:
-            assert sign(s.sign_seed, deck_message(round_id, 0, deck)).hex() == c["deck_sig.0"]
+            sig = sign(s.sign_seed, deck_message(round_id, 0, deck, proof))
+            assert sig.hex() == c["deck_sig.0"]
+        else:
+            u0 = claim.challenges(proof[:1280])[1][0]
+            assert u0.to_bytes(32, "little").hex() == c["shuffle_challenge.1.0"]
     assert hashlib.sha256(b"".join(deck)).hexdigest() == c["deck_hash"]
     dealer = first_dealer(round_id, [s.point for s in parties], table.players)
     assert dealer == int(c["first_dealer"])
@@ -699,16 +715,75 @@ def test_a_wrong_share_signed_by_its_party_is_refused(record: tuple[dict, bytes]
     assert refused(reseal(t, key)).startswith("bad play proof")
 
 
-def test_a_substituted_card_signed_by_its_party_is_named(record: tuple[dict, bytes]) -> None:
-    """Party 1 (not the last shuffler) swaps two ciphertexts of its deck and signs it: the
-    final deck, every share and every proof are unchanged, and the reveal names party 1."""
+def resign_deck(r: dict, party: int) -> None:
+    """Party ``party``'s deck signed again with its round signing key (9.3, from its revealed
+    seed), over its deck and proof, or (a version 3 round, 9.8) its deck alone."""
+    s = secrets(r["round_id"], party, r["seeds"][party])
+    proof = r["deck_proofs"][party] if "deck_proofs" in r else None
+    message = deck_message(r["round_id"], party, r["decks"][party], proof)
+    r["deck_sigs"][party] = sign(s.sign_seed, message)
+
+
+def as_version_3(t: dict) -> dict:
+    """``t`` as a version 3 file (9.8): no ``deck_proofs``, every deck signed without its
+    proof by its party. The caller reseals it with the host's key."""
+    t["version"] = 3
+    for r in t["rounds"]:
+        del r["deck_proofs"]
+        for party in range(len(r["decks"])):
+            resign_deck(r, party)
+    return t
+
+
+@pytest.mark.parametrize(
+    ("version", "verdict"),
+    [(4, "bad shuffle proof: party 1"), (3, "substituted card: party 1, positions [0, 1]")],
+)
+def test_a_swap_signed_by_its_party_is_named(
+    record: tuple[dict, bytes], version: int, verdict: str
+) -> None:
+    """Party 1 (not the last shuffler) swaps two ciphertexts of its deck and signs it again,
+    keeping its proof: the final deck, every share and every play proof are unchanged. Its
+    shuffle proof no longer holds, so step 3 names party 1 before any card is read; in a
+    version 3 file, which has no proofs, only the reveal names it (step 6)."""
     t, key = record
+    if version == 3:
+        as_version_3(t)
     r, party = t["rounds"][0], 1
     deck = r["decks"][party]
     deck[0], deck[1] = deck[1], deck[0]
-    s = secrets(r["round_id"], party, r["seeds"][party])
-    r["deck_sigs"][party] = sign(s.sign_seed, deck_message(r["round_id"], party, deck))
-    assert refused(reseal(t, key)) == "substituted card: party 1, positions [0, 1]"
+    resign_deck(r, party)
+    assert refused(reseal(t, key)) == verdict
+
+
+@pytest.mark.parametrize("party", [0, 2])
+def test_a_changed_shuffle_proof_signed_by_its_party_is_named(
+    record: tuple[dict, bytes], party: int
+) -> None:
+    """9.9 step 3: a party's proof with one response changed (still a scalar below ``l``),
+    signed again by that party: its deck and signature hold, its proof does not, and both
+    verifiers say *bad shuffle proof* naming it."""
+    t, key = record
+    r = t["rounds"][0]
+    proof = r["deck_proofs"][party]
+    s1 = int.from_bytes(proof[2592:2624], "little")
+    r["deck_proofs"][party] = proof[:2592] + ((s1 + 1) % L).to_bytes(32, "little") + proof[2624:]
+    resign_deck(r, party)
+    assert refused(reseal(t, key)) == f"bad shuffle proof: party {party}"
+
+
+def test_a_version_3_file_still_verifies(record: tuple[dict, bytes]) -> None:
+    """9.8: a version 3 file (no shuffle proofs, decks signed over the deck alone, field 7
+    without proofs) is still read and verified by both verifiers, round by round; the
+    outsider says its shuffles carry no proof."""
+    t, key = record
+    data = reseal(as_version_3(t), key)
+    theirs = decode_any(data)
+    verdict = same_verdict(theirs)
+    assert verdict.ok
+    assert all(r.kind == "verified" for r in verdict.rounds)
+    assert verdict.notes == [UNPROVEN]
+    assert verify(reseal(t, key)).ok
 
 
 def test_a_changed_dealer_is_reported_as_the_dealer(record: tuple[dict, bytes]) -> None:
@@ -751,20 +826,26 @@ def test_two_parties_offsetting_their_shares_name_the_lower_party(
     assert refused(reseal(t, key)) == f"bad share: party 1, position {pos}"
 
 
+@pytest.mark.parametrize(
+    ("version", "verdict"),
+    [(4, "bad shuffle proof: party 1"), (3, "substituted card: party 1, positions [5]")],
+)
 def test_a_deck_that_the_next_does_not_follow_names_the_first_party(
-    record: tuple[dict, bytes],
+    record: tuple[dict, bytes], version: int, verdict: str
 ) -> None:
-    """9.9 step 6, two decks at fault: party 1's deck has one ``V`` changed (and is signed
-    again), so it is not its shuffle, and party 2's deck, unchanged, is no longer the shuffle
-    of the deck recorded before it either. The last deck and every card opened are unchanged.
-    Decks are checked in party order, whole: party 1 is named."""
+    """Two decks at fault: party 1's deck has one ``V`` changed (and is signed again), so it
+    is not its shuffle, and party 2's deck, unchanged, is no longer the shuffle of the deck
+    recorded before it either. The last deck and every card opened are unchanged. Decks are
+    checked in party order: party 1 is named, by its shuffle proof (step 3), or in a version
+    3 file by the reveal (step 6, each deck whole)."""
     t, key = record
+    if version == 3:
+        as_version_3(t)
     r, party = t["rounds"][0], 1
     deck = r["decks"][party]
     deck[5] = deck[5][:32] + add(deck[5][32:], CARD_POINTS[0])
-    s = secrets(r["round_id"], party, r["seeds"][party])
-    r["deck_sigs"][party] = sign(s.sign_seed, deck_message(r["round_id"], party, deck))
-    assert refused(reseal(t, key)) == "substituted card: party 1, positions [5]"
+    resign_deck(r, party)
+    assert refused(reseal(t, key)) == verdict
 
 
 @pytest.mark.parametrize("field", ["sig", "reveal_sig", "deck_sigs", "deals"])
