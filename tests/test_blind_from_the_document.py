@@ -770,6 +770,15 @@ def test_a_swap_signed_by_its_party_is_named(
     assert refused(reseal(t, key)) == verdict
 
 
+def test_a_deck_is_checked_for_its_signature_before_its_proof(record: tuple[dict, bytes]) -> None:
+    """9.9 step 3, deck by deck: ciphertexts, signature, then proof. A swap the party did not
+    sign breaks both its signature and its proof: the signature is named."""
+    t, key = record
+    deck = t["rounds"][0]["decks"][1]
+    deck[0], deck[1] = deck[1], deck[0]
+    assert refused(reseal(t, key)) == "bad party signature: party 1's deck"
+
+
 @pytest.mark.parametrize("party", [0, 2])
 def test_a_changed_shuffle_proof_signed_by_its_party_is_named(
     record: tuple[dict, bytes], party: int
