@@ -255,3 +255,21 @@ def test_a_version_3_file_from_before_shuffle_proofs_still_verifies(match, tmp_p
     path.write_bytes(data)
     lines: list[str] = []
     assert verify_files([path], lines.append) == 0, lines
+
+
+def test_a_proof_of_the_wrong_size_is_named_by_its_size_in_one_short_line(
+    match, tmp_path: Path
+) -> None:
+    """A deck proof one byte short: the file is refused whole (9.8), and the line says how
+    many bytes it holds instead of printing all 5279 of them (some 15,000 characters)."""
+    t = match.transcripts[0]
+    r: BlindRound = t.rounds[0]
+    proofs = (r.deck_proofs[0][:-1], *r.deck_proofs[1:])
+    short = dataclasses.replace(t, rounds=(dataclasses.replace(r, deck_proofs=proofs),))
+    path = tmp_path / "short.scopa"
+    path.write_bytes(short.encode())
+    lines: list[str] = []
+    assert verify_files([path], lines.append) == 1
+    reason = next(line for line in lines if "deck_proofs" in line)
+    assert reason.endswith("deck_proofs[0]: expected 5280 bytes, got 5279 bytes"), reason
+    assert len(reason) < 200

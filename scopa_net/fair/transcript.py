@@ -264,6 +264,15 @@ def _pack(obj: Any) -> bytes:
 # --- reading ------------------------------------------------------------------------------
 
 
+def _shown(value: Any) -> str:
+    """A value as an error line names it: a byte string by its size (a shuffle proof is 5280
+    bytes, not a line to print), anything else as Python writes it, cut at 80 characters."""
+    if isinstance(value, bytes):
+        return f"{len(value)} bytes"
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 class _Reader:
     """Strict field access that names the path of whatever is wrong."""
 
@@ -271,7 +280,9 @@ class _Reader:
         self.path = path
 
     def fail(self, what: str, value: Any) -> TranscriptFormatError:
-        return TranscriptFormatError(f"invalid transcript: {self.path}: {what}, got {value!r}")
+        return TranscriptFormatError(
+            f"invalid transcript: {self.path}: {what}, got {_shown(value)}"
+        )
 
     def map(self, value: Any, keys: tuple[str, ...]) -> dict[str, Any]:
         if not isinstance(value, dict) or tuple(value) != keys:
