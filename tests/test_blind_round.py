@@ -437,3 +437,27 @@ def test_check_play_records_nothing_and_hands_out_says_when_a_deal_is_due() -> N
         if seat != TABLE:
             table.play(seat, deck[deal.start + i])
     assert host.hands_out()
+
+
+def test_a_partys_own_deck_relayed_back_altered_is_refused() -> None:
+    """The host relays each party's deck to everyone, its maker included: a copy of it with
+    another proof (or signature, or a card moved) is refused by its maker at once, so its
+    record never differs from what it sent."""
+    table = new_table(2, 81)
+    keys = [p.key for p in table.parties]
+    for p in table.parties:
+        p.take_keys(keys)
+        p.start(0)
+    host, person = table.parties[0], table.parties[1]
+    first = host.my_deck()
+    person.take_deck(0, first.deck, first.proof, first.sig)
+    mine = person.my_deck()
+    altered = [
+        (mine.deck, first.proof, mine.sig),
+        (mine.deck, mine.proof, first.sig),
+        ((mine.deck[1], mine.deck[0], *mine.deck[2:]), mine.proof, mine.sig),
+    ]
+    for deck, proof, sig in altered:
+        with pytest.raises(BlindCheckError, match="own deck was relayed altered"):
+            person.take_deck(1, deck, proof, sig)
+    person.take_deck(1, mine.deck, mine.proof, mine.sig)  # as it sent it: taken

@@ -261,7 +261,8 @@ class BlindParty:
         proof already (the host does before it takes a shuffle in; 76 ms a proof)."""
         keys, joint = self._need_keys()
         if party < len(self.decks) and party == self.party:
-            if tuple(c.to_bytes() for c in self.decks[party]) != tuple(deck):
+            mine = (tuple(c.to_bytes() for c in self.decks[party]), self.deck_proofs[party])
+            if mine != (tuple(deck), proof) or self.deck_sigs[party] != sig:
                 raise BlindCheckError(checks.BAD_DECK, "this party's own deck was relayed altered")
             return
         if party != len(self.decks) or party >= self.parties:
