@@ -9,6 +9,7 @@ a client that catches one stops with one banner, its evidence saved and a distin
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -467,7 +468,9 @@ def test_the_terminal_shows_one_banner_and_exits_with_its_own_status(
     assert status == EXIT_DEAL_FAILED
     assert text.count("DEAL CHECK FAILED") == 1
     banner = text[text.index("DEAL CHECK FAILED") :]
-    assert banner.startswith(f"DEAL CHECK FAILED in round 1: {check}")
+    # Round 1 as a rule; round 2 when round 1's own deal was a true kings void (about one
+    # deal in 600: the host's seed is random), which a cheat acting on a deal in play skips.
+    assert re.match(rf"DEAL CHECK FAILED in round [12]: {check}", banner), banner[:200]
     assert "Evidence saved to" in banner
     assert "-FAILED.scopa" in banner
     assert "Your turn" not in banner  # nothing after the banner asks for a move
