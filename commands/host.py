@@ -44,6 +44,7 @@ from scopa_net.commands.paths import default_host_db, lan_host_db
 from scopa_net.commands.progress import Progress
 from scopa_net.rules import RuleSet
 from scopa_net.server.config import DEFAULT_PORT, HostConfig
+from scopa_net.server.table import Table
 
 if TYPE_CHECKING:
     from scopa_net.fair.transcript import Transcript
@@ -341,11 +342,16 @@ async def _open_table(host: Host, rules: RuleSet, args: argparse.Namespace) -> s
     if task is not None:
         task.expires = False  # the host's own table again: it stays when left alone
         table = task.table
-        return f"table {table.table_id} '{table.name}' is open again: {rules.describe()}"
+        return f"table {table.table_id} '{table.name}' is open again: {_described(table)}"
     task = await host.create_table(
         args.table_name, rules, args.password, args.bots, level, blind=blind
     )
-    return f"table {task.table.table_id} '{task.table.name}' is open: {rules.describe()}"
+    return f"table {task.table.table_id} '{task.table.name}' is open: {_described(task.table)}"
+
+
+def _described(table: Table) -> str:
+    """Its rules, and whether it is blind (as ``join`` lists it: ``[blind]``)."""
+    return table.rules.describe() + ("; blind" if table.blind else "")
 
 
 def where_to_join(bind: str, port: int, *, announced: bool) -> list[str]:

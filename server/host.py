@@ -436,7 +436,8 @@ class Host:
         finally:
             self._reserved -= 1
         task = self._start_table(table_id, settings, expires=owner is not None)
-        log.info("table %s created: %r, %s", table_id, name, rules.describe())
+        kind = "; blind" if blind else ""
+        log.info("table %s created: %r, %s%s", table_id, name, rules.describe(), kind)
         return task
 
     def waiting_table(self, settings: dict) -> TableTask | None:

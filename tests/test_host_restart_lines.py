@@ -82,3 +82,15 @@ async def test_a_match_over_before_a_restart_is_not_logged_again_as_news(
     again.journal.close()
     assert [r.message for r in caplog.records if "finished" in r.message] == []
     assert [t.finished is not None for t in Journal(db).tables()] == [True]  # kept all the same
+
+
+def test_the_host_says_a_table_is_blind(tmp_path: Path) -> None:
+    """Its console says which tables are blind, as ``join`` lists them ``[blind]``: a tester
+    running a club host could not tell from it."""
+    env = dict(os.environ) | {"XDG_DATA_HOME": str(tmp_path / "data")}
+    host = host_process(host_command(tmp_path / "host.db", free_port(), "--players", "2"), env)
+    try:
+        opened = host.out[1]
+    finally:
+        host.stop()
+    assert opened == "table 1 'table 1' is open: 2 players, target 11, variants: none; blind"
