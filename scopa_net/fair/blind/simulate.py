@@ -4,7 +4,7 @@
 reveal) with one :class:`~scopa_net.fair.blind.party.BlindParty` per party, relaying every
 message to every party as the host would; a test swaps in a dishonest party to see which check
 catches it. :func:`simulate_blind_match` plays whole matches with random legal plays and gives
-every seat's transcript (version 3). Everything random comes from one seeded
+every seat's transcript (version 4). Everything random comes from one seeded
 :class:`random.Random`. The harness knows every card (it plays all the seats), but each party
 learns only what its messages tell it.
 """
