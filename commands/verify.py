@@ -23,7 +23,7 @@ import hashlib
 import os
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -367,11 +367,15 @@ def report_lines(transcript: Transcript, verdict: MatchVerdict) -> list[str]:
     from scopa_net.fair.plain_words import what_failed
 
     lines = []
-    for r in verdict.rounds:
+    for r, record in zip(verdict.rounds, _records(transcript, verdict), strict=True):
         if r.error is None:
             lines.append(r.text())
         else:
-            lines += [f"round {r.round_no}: {what_failed(r.error)}", f"  {r.text()}"]
+            people = getattr(record, "people", ())
+            lines += [
+                f"round {r.round_no}: {what_failed(r.error, people)}",
+                f"  {_by_seat(r.text(), r.error, people)}",
+            ]
     error = verdict.result_error
     if error is not None:
         lines += [
@@ -381,6 +385,31 @@ def report_lines(transcript: Transcript, verdict: MatchVerdict) -> list[str]:
     else:
         lines.append(f"match result: {result_words(transcript, verdict.result_note)}")
     return lines
+
+
+def _records(transcript: Transcript, verdict: MatchVerdict) -> list[object]:
+    """Each verdict's round record, or ``None`` where the transcript has none."""
+    rounds = list(transcript.rounds)
+    return [rounds[i] if i < len(rounds) else None for i in range(len(verdict.rounds))]
+
+
+def _by_seat(text: str, error: Exception, people: Sequence[int]) -> str:
+    """A blind verdict's ``bad play proof (party 4): ...`` as ``bad play proof, by seat 3
+    (party 4): ...``: the verdict's name stays as protocol.md 9.9 gives it, and the seat
+    (named by the caller) says whose it is."""
+    from scopa_net.fair.blind.errors import BlindCheckError
+    from scopa_net.fair.plain_words import who_is
+
+    party = getattr(error, "party", None)
+    if not isinstance(error, BlindCheckError) or party is None:
+        return text
+    if party != 0 and party > len(people):
+        return text
+    return text.replace(
+        f"{error.check} (party {party}):",
+        f"{error.check}, by {who_is(party, people)} (party {party}):",
+        1,
+    )
 
 
 def result_words(transcript: Transcript, note: str) -> str:

@@ -803,7 +803,7 @@ async def test_a_host_party_that_sends_a_person_a_wrong_share_is_named_by_everyo
     capsys.readouterr()
     assert cli_main(["verify", *map(str, paths)]) != 0
     out = capsys.readouterr().out
-    assert out.count("round 1: FAILED: BlindCheckError: bad share (party 0)") == 2, out
+    assert out.count("round 1: FAILED: BlindCheckError: bad share, by the host (party 0)") == 2, out
     for p in paths:
         record = decode_any(p.read_bytes()).rounds[0]
         assert record.void == VoidNotice("failed_check", 0)

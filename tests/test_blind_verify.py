@@ -12,6 +12,8 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from helpers import SwappedSharesParty, one_blind_round
 
+from scopa_net.cards import CARDS
+from scopa_net.client.files import names_beside
 from scopa_net.commands.verify import verify_files
 from scopa_net.fair.blind.cards import card_of
 from scopa_net.fair.blind.deck import deck_message
@@ -273,3 +275,31 @@ def test_a_proof_of_the_wrong_size_is_named_by_its_size_in_one_short_line(
     reason = next(line for line in lines if "deck_proofs" in line)
     assert reason.endswith("deck_proofs[0]: expected 5280 bytes, got 5279 bytes"), reason
     assert len(reason) < 200
+
+
+def test_a_bad_play_proof_names_the_person_and_the_card(bots_match, tmp_path: Path) -> None:
+    """A person reads seats and names, not party numbers or card numbers: the plain-words line
+    and the verdict name the seat's person, and the card is written as cards are."""
+    t, key = bots_match.transcripts[0], bots_match.host_private_key
+    r: BlindRound = t.rounds[0]
+    assert r.people == (0, 2)
+    n, play = next((n, p) for n, p in enumerate(r.plays, 1) if p.seat == 2)
+    other = next(c for c in range(40) if c != play.code & 63)
+    lie = BlindPlay(play.seat, other, play.pos, play.proof)
+    plays = (*r.plays[: n - 1], lie, *r.plays[n:])
+    path = tmp_path / "transcripts" / "t.msgpack"
+    path.parent.mkdir()
+    path.write_bytes(altered(t, key, plays=plays).encode())
+    names_beside(path).parent.mkdir()
+    names_beside(path).write_text("Ada\nbot 1\nCarla\nbot 3\n", encoding="utf-8")
+    lines: list[str] = []
+    assert verify_files([path], lines.append) == 1
+    assert (
+        "round 1: a play's proof that its card came from the player's own hand does not hold: "
+        "seat 2 (Carla) cheated, or the record was changed"
+    ) in lines, lines
+    assert (
+        "  round 1: FAILED: BlindCheckError: bad play proof, by seat 2 (Carla, party 2): "
+        f"play {n}: seat 2 (Carla)'s proof does not show {CARDS[other]} at deck position "
+        f"{play.pos}"
+    ) in lines, lines

@@ -8,6 +8,8 @@ the evidence, unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from scopa_net.fair import errors as e
 from scopa_net.fair.blind import errors as blind
 
@@ -139,26 +141,33 @@ _BLIND: dict[str, str] = {
 }
 
 
-def _who(party: int | None) -> str:
+def who_is(party: int | None, people: Sequence[int] = ()) -> str:
+    """A party as a person reads it: ``the host`` (party 0), ``seat 3`` for party p >= 1 when
+    the round's ``people`` (party p is seat ``people[p - 1]``) are known (the caller names the
+    seat's person), else ``party 4 (a player)``."""
     if party is None:
         return "a player or the host"
-    return "the host" if party == 0 else f"party {party} (a player)"
+    if party == 0:
+        return "the host"
+    return f"seat {people[party - 1]}" if party <= len(people) else f"party {party} (a player)"
 
 
-def _blind_words(error: blind.BlindCheckError) -> str:
+def _blind_words(error: blind.BlindCheckError, people: Sequence[int]) -> str:
     if error.check == blind.NOT_REVEALED:
         return what_failed(e.NotRevealedError(str(error)))
-    who = _who(error.party)
+    who = who_is(error.party, people)
     what = _BLIND.get(error.check, "a check of the shuffle or the deal failed")
     if error.check == blind.BAD_SIGNATURE:
         return f"{what.format(who=who)}: the record was changed after it was signed (or is damaged)"
     return f"{what.format(who=who)}: {who} cheated, or the record was changed"
 
 
-def what_failed(error: e.FairnessError) -> str:
-    """One sentence a player understands: what does not match, and what can cause that."""
+def what_failed(error: e.FairnessError, people: Sequence[int] = ()) -> str:
+    """One sentence a player understands: what does not match, and what can cause that.
+    ``people``: a blind round's seats by party (party p >= 1 is seat ``people[p - 1]``), so that
+    a party at fault is named by its seat."""
     if isinstance(error, blind.BlindCheckError):
-        return _blind_words(error)
+        return _blind_words(error, people)
     for kind, words in _BY_TYPE:
         if isinstance(error, kind):
             return words

@@ -368,11 +368,16 @@ class _BlindVerifier(_Verifier):
             if not ok:
                 raise BlindCheckError(
                     checks.BAD_PLAY,
-                    f"play {n}: seat {p.seat}'s proof does not show card "
-                    f"{card} at deck position {p.pos}",
+                    f"play {n}: seat {p.seat}'s proof does not show "
+                    f"{_card_words(card)} at deck position {p.pos}",
                     by,
                 )
         return opened
+
+
+def _card_words(card: int) -> str:
+    """A card as verify writes cards (``3h``), or its number when it names no card."""
+    return str(CARDS[card]) if 0 <= card < len(CARDS) else f"card number {card} (no card)"
 
 
 def absent_seats(r: BlindRound) -> str:
