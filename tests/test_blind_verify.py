@@ -56,7 +56,7 @@ def test_a_blind_match_verifies_for_every_seat(match) -> None:
         assert decode_any(data) == t
         verdict = verify_any(t)
         assert verdict.ok, verdict.lines()
-        assert all("blind: 3 parties" in r.note for r in verdict.rounds)
+        assert all("blind: 2 people and the host" in r.note for r in verdict.rounds)
 
 
 def test_a_version_2_reader_refuses_a_blind_file_by_name(match) -> None:
@@ -303,3 +303,16 @@ def test_a_bad_play_proof_names_the_person_and_the_card(bots_match, tmp_path: Pa
         f"play {n}: seat 2 (Carla)'s proof does not show {CARDS[other]} at deck position "
         f"{play.pos}"
     ) in lines, lines
+
+
+def test_who_shuffled_is_said_in_people_not_parties(bots_match) -> None:
+    """A person knows people, not parties: 'blind: 2 people and the host' at a 4-seat table
+    with two computers, and '1 person' at a 2-seat table with one."""
+    verdict = verify_any(bots_match.transcripts[0])
+    assert all(r.note.endswith("blind: 2 people and the host") for r in verdict.rounds), [
+        r.note for r in verdict.rounds
+    ]
+    one = simulate_blind_match(RuleSet.of(2, 1), 5, people=(1,), max_rounds=1)
+    notes = [r.note for r in verify_any(one.transcripts[0]).rounds]
+    assert notes
+    assert all("blind: 1 person and the host" in n for n in notes), notes

@@ -140,7 +140,7 @@ class _BlindVerifier(_Verifier):
             return self.without_every_seed(r, opened, gone)
         note = self.replayed(r, deck)
         self.check_reveal(r)
-        return f"{note}; blind: {r.parties} parties"
+        return f"{note}; blind: {people_words(r)}"
 
     def replayed(self, r: BlindRound, deck: Sequence[int]) -> str:
         """The round replayed over ``deck`` (9.9 step 9), or why it is not (an earlier round
@@ -174,7 +174,7 @@ class _BlindVerifier(_Verifier):
                     )
         note = self.replayed(r, deck)
         self.check_reveal(r)
-        return f"{note}; blind: {r.parties} parties; {_gone_note(gone)}"
+        return f"{note}; blind: {people_words(r)}; {_gone_note(gone)}"
 
     def check_routing(self, r: BlindRound, dealer: int, *, first_deal_only: bool) -> None:  # type: ignore[override]
         """As 6.2's, but a round whose reveal leaves a seed out may have no hand (9.8): the
@@ -373,6 +373,13 @@ class _BlindVerifier(_Verifier):
                     by,
                 )
         return opened
+
+
+def people_words(r: BlindRound) -> str:
+    """Who shuffled a blind round, in a person's words: ``4 people and the host`` (its
+    parties: a party for each person, and the host for itself and every computer player)."""
+    n = len(r.people)
+    return f"{n} {'person' if n == 1 else 'people'} and the host"
 
 
 def _card_words(card: int) -> str:
