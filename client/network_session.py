@@ -1330,21 +1330,23 @@ class NetworkSession:
                 f"deadline ({BLIND_STAGE_SECONDS} s). Nobody saw your cards; the same dealer "
                 "deals again."
             )
-        who = "the host" if offender is None else self._person(offender)
+        you = offender is not None and offender == self._seat  # read on their own screen
+        who = "the host" if offender is None else "you" if you else self._person(offender)
+        them, their, was = ("you", "your", "were") if you else ("them", "their", "was")
         if e.reason != "absent":
             why = "stopped on a failed deal check (the reveal names who was at fault)"
         elif offender in self._stepped_away:
-            why = "stepped away, and a blind round cannot go on without them"
+            why = f"stepped away, and a blind round cannot go on without {them}"
         elif here and self._seats[offender].kind != "human":
-            why = "left the table, and a blind round cannot go on without them"
+            why = f"left the table, and a blind round cannot go on without {them}"
         elif here and self._seats[offender].connected:
             why = (
                 f"did not send {self._what_was_due()} in time (a computer plays their "
                 "seat until their client shows they are back)"
             )
         else:
-            why = "was away past their grace period"
-        return f"{void}: {who} {why}. Nobody saw their cards; the same dealer deals again."
+            why = f"{was} away past {their} grace period"
+        return f"{void}: {who} {why}. Nobody saw {their} cards; the same dealer deals again."
 
     async def _table_event(self, e: m.Message) -> bool:
         """Take one numbered event; True when the match is over."""
@@ -1547,13 +1549,21 @@ class NetworkSession:
 
     def _named(self, note: str) -> str:
         """A verifier's note with the seats it names called by the names on this screen
-        ("dealer seat 0" -> "dealer Ada"): the note itself, shared with `scopa-net verify`,
+        ("dealer seat 0" -> "dealer Ada"; "seat 2 absent" -> "Carla was absent", or "you were
+        absent" on Carla's own screen): the note itself, shared with `scopa-net verify`,
         knows seats only."""
+
+        def absent(found: re.Match[str]) -> str:
+            seat = int(found[1])
+            if seat == self._seat:
+                return "you were absent"
+            return f"{name(found)} was absent" if seat < len(self._names) else found[0]
 
         def name(found: re.Match[str]) -> str:
             seat = int(found[1])
             return self._person(seat) if seat < len(self._names) else found[0]
 
+        note = re.sub(r"\bseat (\d) absent\b(?! at| too)", absent, note)
         return re.sub(r"\bseat (\d)\b", name, note)
 
     def _person(self, seat: int) -> str:

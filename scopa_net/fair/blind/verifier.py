@@ -247,10 +247,7 @@ class _BlindVerifier(_Verifier):
             raise VoidMismatchError(f"a {r.void.reason} void holds no score")
         self.check_hand_so_far(r, opened)
         self.check_reveal(r)
-        return (
-            f"void: {what}; {len(r.plays)} plays before the void checked against their "
-            "proofs, not replayed"
-        )
+        return f"void: {what}; {_plays_before(len(r.plays))}"
 
     def check_hand_so_far(self, r: BlindRound, opened: _Opened) -> None:
         """An ``absent`` or ``failed_check`` void's hand (9.9 steps 7 and 8): empty (the
@@ -373,6 +370,18 @@ class _BlindVerifier(_Verifier):
                     by,
                 )
         return opened
+
+
+def _plays_before(n: int) -> str:
+    """What a passing void's note says of the plays before it: each card proven its
+    player's own, and the round not played through again (a void round scores nothing)."""
+    if n == 0:
+        return "no card was played before it"
+    played = "1 card played" if n == 1 else f"{n} cards played"
+    return (
+        f"the {played} before it proved to come from their players' own hands "
+        "(a void round scores nothing, so it is not replayed)"
+    )
 
 
 def people_words(r: BlindRound) -> str:
