@@ -1288,9 +1288,16 @@ class NetworkSession:
         names = [self._person(s) if s < len(self._names) else f"seat {s}" for s in gone]
         who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
         were = "was" if len(names) == 1 else "were"
+        # A seat no longer a person's: its person left (as _void_line reads it too).
+        left = all(s < len(self._seats) and self._seats[s].kind != "human" for s in gone)
+        how = (
+            "left the table before their seed came"
+            if left
+            else f"{were} gone before their seed came (away past their grace period, or too slow)"
+        )
         text = (
-            f"Round {self.witness.round_no}: {who} {were} gone before their seed came (away "
-            "past their grace period, or too slow), so the round's reveal counts them absent. "
+            f"Round {self.witness.round_no}: {who} {how}, so the round's reveal counts them "
+            "absent. "
         )
         if reason is None:
             text += "The round counts all the same: every card of it was played in the open."

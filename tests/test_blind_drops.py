@@ -16,7 +16,9 @@ from blind_people import People, Plug, play_one_card_then_hang
 from hosting import start_memory_host
 
 from scopa_net.bots.levels import make_player
+from scopa_net.client.bot_client import play_as_bot
 from scopa_net.client.network_session import (
+    NetworkSession,
     TableChoice,
 )
 from scopa_net.commands.main import main as cli_main
@@ -312,3 +314,66 @@ async def test_everyone_gone_at_once_voids_and_reveals_when_the_grace_periods_en
     assert first.seeds is not None
     assert first.seeds[1:] == (None, None)
     assert first.reveal_sig is not None
+
+
+async def test_people_who_leave_together_are_said_to_have_left(
+    autojump_clock: trio.testing.MockClock,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ada, Bruno, Carla and Dario at a 4-player blind table; mid round 1 Bruno and Carla
+    type ``leave`` at the same moment. The void names one of them; the reveal counts the
+    other absent too, and Ada reads that they left the table, not a guess that they were
+    "away past their grace period, or too slow"."""
+    names = ("Ada", "Bruno", "Carla", "Dario")
+    people = People(tmp_path, names)
+    said = people.record_what_each_is_told(monkeypatch)
+    leavers = ("Bruno", "Carla")
+    played = {name: trio.Event() for name in leavers}
+    leave_now = trio.Event()
+
+    async def plays(session: NetworkSession, name: str) -> None:
+        player = make_player("random", len(name))
+        if name not in leavers:
+            await play_as_bot(session, player)
+            return
+        async with trio.open_nursery() as inner:
+            inner.start_soon(play_one_card_then_hang, session, player, played[name])
+            await leave_now.wait()
+            inner.cancel_scope.cancel()
+        await session.leave()
+
+    async with trio.open_nursery() as nursery:
+        host, net = await start_memory_host(nursery, grace=60.0)
+        person = people.runner(net.connect, plays)
+        table_id = await people.ada_opens(nursery, person, RuleSet.of(4, 1))
+        table = host.tables[table_id].table
+        for name in names[1:]:
+            nursery.start_soon(person, name, TableChoice(table_id=table_id))
+        with trio.fail_after(600):
+            for event in played.values():
+                await event.wait()
+            seats = {people.sessions[name].seat for name in leavers}
+            while not (table.phase is Phase.PLAY and table.to_act()[0][0] in seats):
+                await trio.sleep(0.01)
+            leave_now.set()
+            ada = people.sessions["Ada"].witness
+            while not (ada.rounds or people.done["Ada"].is_set()):  # type: ignore[union-attr]
+                await trio.sleep(0.5)
+        nursery.cancel_scope.cancel()
+
+    assert not people.failed, "\n".join(exc.banner for exc in people.failed.values())
+    first = table.blind_history[0]
+    assert first.void is not None
+    assert first.void.reason == "absent"
+    named = next(n for n in leavers if people.sessions[n].seat == first.void.offender)
+    other = next(n for n in leavers if n != named)
+    told = [line for line in said["Ada"] if line.startswith("Round 1")]
+    assert (
+        f"Round 1 is void: {named} left the table, and a blind round cannot go on without them. "
+        "Nobody saw their cards; the same dealer deals again."
+    ) in told, told
+    assert (
+        f"Round 1: {other} left the table before their seed came, so the round's reveal counts "
+        "them absent. They are counted absent too; their cards stay secret."
+    ) in told, told
