@@ -285,13 +285,27 @@ def saved_names(path: Path, players: int) -> list[str]:
     )
 
 
-def seat_words(seat: int, mine: int, names: list[str], said: str | None = None) -> str:
+def seat_words(
+    seat: int,
+    mine: int,
+    names: list[str],
+    said: str | None = None,
+    *,
+    people: Sequence[int] = (),
+) -> str:
     """``seat 1 (Bruno)``, ``seat 2 (Carla, you)``: a seat as the person who saved the file
     reads it (the transcript's own seat is theirs). Only a client's own transcripts have
     ``names`` beside them; a file without (exported by a host, say) may be anyone's, so its
     seat is ``seat 2 (this file's seat)``, never "you". ``said``: what the verifier already
-    said of it in brackets (``party 1``), kept last."""
+    said of it in brackets (``party 1``), kept last. ``people``: the seats people played in
+    the line's round: a person's seat whose saved name is a computer's now (the person left, a
+    computer took it) is ``seat 0 (now a computer player)``, as the file keeps only the last
+    names."""
+    from scopa_net.names import reads_as_computer
+
     who = [names[seat]] if seat < len(names) else []
+    if who and seat in people and reads_as_computer(who[0]):
+        who = ["now a computer player"]
     if seat == mine:
         who.append("you" if names else "this file's seat")
     who += [said] if said else []
@@ -313,10 +327,10 @@ def _verify_one(
 
     mine = transcript.seat
 
-    def named(line: str) -> str:
+    def named(line: str, people: Sequence[int] = ()) -> str:
         return re.sub(
             r"\bseat (\d+)\b(?: \(([^()]*)\))?",
-            lambda f: seat_words(int(f[1]), mine, names, f[2]),
+            lambda f: seat_words(int(f[1]), mine, names, f[2], people=people),
             line,
         )
 
@@ -339,8 +353,8 @@ def _verify_one(
             )
         )
     verdict = verify_transcript(transcript)
-    for line in report_lines(transcript, verdict):
-        out(named(line))
+    for line, people in report(transcript, verdict):
+        out(named(line, people))
     unchecked = verdict.not_fair_checked
     if verdict.ok:
         extra = f", but {unchecked} round(s) not fair-checked: no player seed" if unchecked else ""
@@ -364,26 +378,32 @@ def _verify_one(
 def report_lines(transcript: Transcript, verdict: MatchVerdict) -> list[str]:
     """A line for each round and one for the match result. A failure leads with what it
     means to a player, then its verdict as the verifier gives it (the evidence), indented."""
+    return [line for line, _ in report(transcript, verdict)]
+
+
+def report(transcript: Transcript, verdict: MatchVerdict) -> list[tuple[str, Sequence[int]]]:
+    """:func:`report_lines`, each with the seats people played in its round (blind tables;
+    none otherwise, and for the match result)."""
     from scopa_net.fair.plain_words import what_failed
 
-    lines = []
+    lines: list[tuple[str, Sequence[int]]] = []
     for r, record in zip(verdict.rounds, _records(transcript, verdict), strict=True):
+        people = getattr(record, "people", ())
         if r.error is None:
-            lines.append(r.text())
+            lines.append((r.text(), people))
         else:
-            people = getattr(record, "people", ())
             lines += [
-                f"round {r.round_no}: {what_failed(r.error, people)}",
-                f"  {_by_seat(r.text(), r.error, people)}",
+                (f"round {r.round_no}: {what_failed(r.error, people)}", people),
+                (f"  {_by_seat(r.text(), r.error, people)}", people),
             ]
     error = verdict.result_error
     if error is not None:
         lines += [
-            f"match result: {what_failed(error)}",
-            f"  match result: FAILED: {type(error).__name__}: {error}",
+            (f"match result: {what_failed(error)}", ()),
+            (f"  match result: FAILED: {type(error).__name__}: {error}", ()),
         ]
     else:
-        lines.append(f"match result: {result_words(transcript, verdict.result_note)}")
+        lines.append((f"match result: {result_words(transcript, verdict.result_note)}", ()))
     return lines
 
 

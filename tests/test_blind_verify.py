@@ -316,3 +316,27 @@ def test_who_shuffled_is_said_in_people_not_parties(bots_match) -> None:
     notes = [r.note for r in verify_any(one.transcripts[0]).rounds]
     assert notes
     assert all("blind: 1 person and the host" in n for n in notes), notes
+
+
+def test_an_absent_person_whose_seat_a_computer_took_is_not_called_the_computer(
+    tmp_path: Path,
+) -> None:
+    """Ada and Bruno at a 2-seat blind table. Bruno (seat 1) was absent and round 1 is void;
+    he left, and the names saved beside
+    the file give his seat's last name, a computer's. verify must not call the absent one
+    'bot 1': only people are counted absent."""
+    table, key = one_blind_round(3)
+    for p in table.parties:
+        p.void("absent", 1)
+    table.reveal(absent=[owner(1, table.people)])
+    path = tmp_path / "transcripts" / "t.msgpack"
+    path.parent.mkdir()
+    path.write_bytes(table.transcript(key, 0).encode())
+    names_beside(path).parent.mkdir()
+    names_beside(path).write_text("Ada\nbot 1\n", encoding="utf-8")
+    lines: list[str] = []
+    verify_files([path], lines.append)
+    void = [line for line in lines if line.startswith("round 1: void: ")]
+    assert void, lines
+    assert void[0].startswith("round 1: void: seat 1 (now a computer player) absent; "), void
+    assert "seat 0 (Ada, you)" in lines[0]
