@@ -44,12 +44,12 @@ from scopa_net.commands.paths import default_host_db, lan_host_db
 from scopa_net.commands.progress import Progress
 from scopa_net.rules import RuleSet
 from scopa_net.server.config import DEFAULT_PORT, HostConfig
-from scopa_net.server.table import Table
 
 if TYPE_CHECKING:
     from scopa_net.fair.transcript import Transcript
     from scopa_net.server.host import Host
     from scopa_net.server.journal import Journal, TableRecord
+    from scopa_net.server.table import Table
 
 log = logging.getLogger("scopa_net.host")
 
