@@ -38,6 +38,7 @@ from prompt_toolkit.styles import BaseStyle
 from scopa_net.client.completion import PlayCompleter
 from scopa_net.client.controller import Asking, ClientState, Controller, Lines, answer_prompt
 from scopa_net.client.guest import run_beside_prompt
+from scopa_net.client.job_control import JobControl
 from scopa_net.client.keys import make_key_bindings
 from scopa_net.client.line_mode import LinePrinter, LineReader, feed_lines
 from scopa_net.client.network_session import DealCheckFailedError, SessionError
@@ -282,12 +283,15 @@ class ClientApp:
         await ready
         controller = self.controller
         assert controller is not None
+        jobs = JobControl(lambda: session.app, self._request_board)
         session: PromptSession[str] = PromptSession(
             self._message,
             completer=PlayCompleter(controller.state),
             history=CommandHistory(lambda: controller.state.asking is not Asking.NOTHING),
             complete_while_typing=False,
-            key_bindings=make_key_bindings(self._request_board, self._interrupt),
+            key_bindings=make_key_bindings(
+                self._request_board, self._interrupt, suspend=jobs.suspend
+            ),
             bottom_toolbar=None if self.plain else make_toolbar(controller.state),
             style=self.display.style(),
             include_default_pygments_style=False,
@@ -297,6 +301,10 @@ class ClientApp:
         self._prompt = session
         self.printer.app = session.app
         controller.state.listeners.append(session.app.invalidate)
+        with jobs:
+            await self._read_lines(session, controller)
+
+    async def _read_lines(self, session: PromptSession[str], controller: Controller) -> None:
         while True:
             try:
                 line = await session.prompt_async()

@@ -9,15 +9,30 @@ from prompt_toolkit.filters import Condition, is_searching
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.search import stop_search
 
+from scopa_net.client.job_control import can_suspend
+
 
 def make_key_bindings(
     show_board: Callable[[], None] | None = None,
     interrupt: Callable[[bool], None] | None = None,
+    suspend: Callable[[], None] | None = None,
 ) -> KeyBindings:
     """Ctrl-C clears the line (and leaves a history search, and drops a question being
     asked, through ``interrupt``, told whether the line was empty: then there was nothing to
-    clear), Ctrl-D on an empty line leaves, Ctrl-L shows the board."""
+    clear), Ctrl-D on an empty line leaves, Ctrl-L shows the board, Ctrl-Z stops the client
+    as a shell job (through ``suspend``, or prompt-toolkit's own), and is never typed."""
     kb = KeyBindings()
+
+    @kb.add("c-z")
+    def _suspend(event: KeyPressEvent) -> None:
+        """Back to the shell (``fg`` brings the game back); nothing where there is no job
+        control, rather than a raw control character on the line."""
+        if not can_suspend():
+            return
+        if suspend is not None:
+            suspend()
+        else:
+            event.app.suspend_to_background(suspend_group=False)
 
     @kb.add("c-c")
     def _clear(event: KeyPressEvent) -> None:
