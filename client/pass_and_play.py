@@ -20,6 +20,7 @@ import asyncio
 import os
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager, suppress
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,7 @@ from scopa_net.client.config import Settings
 from scopa_net.client.controller import Asking, Controller, Lines, answer_prompt
 from scopa_net.client.embedded import open_embedded_game
 from scopa_net.client.guest import run_beside_prompt
+from scopa_net.client.job_control import JobControl
 from scopa_net.client.keys import make_key_bindings
 from scopa_net.client.launch import one_line_failures
 from scopa_net.client.network_session import TableChoice, open_network_session
@@ -278,14 +280,17 @@ class PassAndPlayApp:
 
     async def _prompt_loop(self, ready: asyncio.Future[None], output: Output) -> None:
         await ready
+        board = partial(self._call_trio, self._show_board)
+        jobs = JobControl(lambda: session.app, board)
         session: PromptSession[str] = PromptSession(
             self._message,
             completer=_ActiveCompleter(self),
             history=self.history,
             complete_while_typing=False,
             key_bindings=make_key_bindings(
-                lambda: self._call_trio(self._show_board),
+                board,
                 lambda empty: self._call_trio(self._interrupt, empty),
+                suspend=jobs.suspend,
             ),
             bottom_toolbar=None if self.plain else self._toolbar,
             style=self.display.style(),
@@ -296,6 +301,10 @@ class PassAndPlayApp:
         self._prompt = session
         self.printer.app = session.app
         self._listeners.append(session.app.invalidate)
+        with jobs:
+            await self._read_lines(session)
+
+    async def _read_lines(self, session: PromptSession[str]) -> None:
         while True:
             try:
                 line = await session.prompt_async()

@@ -100,3 +100,22 @@ def test_stopped_while_the_game_moved_on_is_redrawn_at_fg(
         tmux.wait_for(name, r"^Ada plays Ab", stopped)
         screen = tmux.screen(name)
         assert "^[[" not in screen, screen[-2000:]  # no cursor report echoed in line mode
+
+
+def test_pass_and_play_stopped_and_continued_is_redrawn_at_fg(tmp_path: Path) -> None:
+    with Tmux() as tmux:
+        name, shell = open_shell(tmux)
+        args = ["play", "--pass-and-play", "--names", "Ada,Bea", "--ascii"]
+        tmux.type(name, scopa_net(tmp_path, *args))
+        who = tmux.wait_for(name, r"^(Ada|Bea): press Enter").group(1)
+        os.kill(child_of(shell), signal.SIGSTOP)
+        stopped = back_at_the_shell(tmux, name)
+        tmux.type(name, "fg")
+        # No key pressed: the table again (no hand: nobody has said they have the keyboard),
+        # the prompt and its toolbar.
+        tmux.wait_for(name, r"^Table ", stopped)
+        tmux.wait_for(name, rf"^{who}: press Enter", stopped)
+        tmux.wait_for(name, rf"{who} to play", stopped)
+        screen = tmux.screen(name)
+        assert "^[[" not in screen, screen[-2000:]
+        assert "Your hand" not in screen[stopped:]
