@@ -182,6 +182,26 @@ def create(
     )
 
 
+class Through(trio.abc.Stream):
+    """A connection that passes everything on to ``inner``: a test's wrapper overrides what it
+    watches or changes (``send_all``, ``receive_some``) and keeps the rest."""
+
+    def __init__(self, inner: trio.abc.Stream) -> None:
+        self.inner = inner
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        await self.inner.send_all(data)
+
+    async def wait_send_all_might_not_block(self) -> None:
+        await self.inner.wait_send_all_might_not_block()
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
+        return await self.inner.receive_some(max_bytes)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
 class Network:
     """Memory-stream connections to an in-process host, with a switch to cut them all."""
 

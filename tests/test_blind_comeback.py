@@ -4,13 +4,14 @@ autojump clock (the 30 s deadline passes in no time)."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
 import trio
 import trio.testing
 from blind_people import People
-from hosting import create, start_memory_host
+from hosting import Network, Through, create, start_memory_host
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
@@ -26,6 +27,8 @@ from scopa_net.fair.blind.verifier import verify_any
 from scopa_net.fair.transcript import Transcript
 from scopa_net.plays import Play, PlayRecord
 from scopa_net.rules import RuleSet
+from scopa_net.server.blind_table import BlindTable
+from scopa_net.server.host import Host
 from scopa_net.server.table import Phase
 
 
@@ -49,13 +52,14 @@ def rounds_verify(transcript: Transcript) -> None:
     assert all(r.ok for r in verdict.rounds), verdict.lines()
 
 
-class HoldsOneKey(trio.abc.Stream):
+class HoldsOneKey(Through):
     """Bruno's connection, which never passes on his client's ``blind_key`` number ``hold``
     (counted over all his connections): silent past that stage's deadline, as a client
     suspended (Ctrl-Z, a laptop asleep) is, while its connection stays up (pings answered)."""
 
     def __init__(self, inner: trio.abc.Stream, keys: list[int], hold: int) -> None:
-        self.inner, self.keys, self.hold = inner, keys, hold
+        super().__init__(inner)
+        self.keys, self.hold = keys, hold
 
     async def send_all(self, data: bytes | bytearray | memoryview) -> None:
         if b"blind_key" in bytes(data):
@@ -64,14 +68,28 @@ class HoldsOneKey(trio.abc.Stream):
                 return
         await self.inner.send_all(data)
 
-    async def wait_send_all_might_not_block(self) -> None:
-        await self.inner.wait_send_all_might_not_block()
 
-    async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
-        return await self.inner.receive_some(max_bytes)
-
-    async def aclose(self) -> None:
-        await self.inner.aclose()
+async def ada_and_bruno(
+    nursery: trio.Nursery,
+    people: People,
+    *,
+    host: Host,
+    net: Network,
+    rules: RuleSet,
+    plays: Callable[[NetworkSession, str], Awaitable[None]],
+    bruno_connects: Callable[[], Awaitable[trio.abc.Stream]],
+) -> BlindTable:
+    """Ada opens a blind table for ``rules`` with a computer player, and Bruno, over
+    ``bruno_connects``, joins it; both play with ``plays``. Returns the host's table."""
+    person = people.runner(net.connect, plays)
+    choice = TableChoice(create=create(rules, bots=1, blind=True))
+    nursery.start_soon(person, "Ada", choice)
+    await people.ada_ready.wait()
+    table_id = people.sessions["Ada"].table_id
+    nursery.start_soon(person, "Bruno", TableChoice(table_id=table_id), bruno_connects)
+    table = host.tables[table_id].table
+    assert isinstance(table, BlindTable)
+    return table
 
 
 async def test_a_person_sat_out_for_a_missed_deadline_plays_again_from_the_next_round(
@@ -128,13 +146,15 @@ async def test_a_person_sat_out_for_a_missed_deadline_plays_again_from_the_next_
         async def bruno_connects() -> trio.abc.Stream:
             return HoldsOneKey(await net.connect(), keys, hold=2)
 
-        person = people.runner(net.connect, plays)
-        choice = TableChoice(create=create(rules, bots=1, blind=True))
-        nursery.start_soon(person, "Ada", choice)
-        await people.ada_ready.wait()
-        table_id = people.sessions["Ada"].table_id
-        table = host.tables[table_id].table
-        nursery.start_soon(person, "Bruno", TableChoice(table_id=table_id), bruno_connects)
+        table = await ada_and_bruno(
+            nursery,
+            people,
+            host=host,
+            net=net,
+            rules=rules,
+            plays=plays,
+            bruno_connects=bruno_connects,
+        )
 
         with trio.fail_after(3600):
             while len(table.blind_history) < 4 and not people.done["Ada"].is_set():
@@ -229,13 +249,15 @@ async def test_a_person_away_when_a_round_began_comes_back_with_one_resume(
     async with trio.open_nursery() as nursery:
         host, net = await start_memory_host(nursery, grace=60.0)
         outage = Outage(net.connect)
-        person = people.runner(net.connect, plays)
-        choice = TableChoice(create=create(rules, bots=1, blind=True))
-        nursery.start_soon(person, "Ada", choice)
-        await people.ada_ready.wait()
-        table_id = people.sessions["Ada"].table_id
-        table = host.tables[table_id].table
-        nursery.start_soon(person, "Bruno", TableChoice(table_id=table_id), outage.connect)
+        table = await ada_and_bruno(
+            nursery,
+            people,
+            host=host,
+            net=net,
+            rules=rules,
+            plays=plays,
+            bruno_connects=outage.connect,
+        )
 
         with trio.fail_after(600):
             while not (table.phase is Phase.PLAY and table.blind_round is not None):

@@ -13,7 +13,7 @@ import pytest
 import trio
 import trio.testing
 from blind_people import People, Plug, play_one_card_then_hang
-from hosting import start_memory_host
+from hosting import Through, start_memory_host
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
@@ -139,27 +139,18 @@ async def test_two_people_who_drop_together_void_the_round_and_nobody_blames_the
     assert "blind rounds void for an absent player: 1 (seat 1: 1, seat 2: 1)" in out, out
 
 
-class CutAtSeed(trio.abc.Stream):
+class CutAtSeed(Through):
     """A client's connection that dies (``kill -9`` of the client) the moment the client
     sends its first ``blind_reveal``: the seed never leaves."""
 
     def __init__(self, inner: trio.abc.Stream, cut: Callable[[], Awaitable[None]]) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.cut = cut
 
     async def send_all(self, data: bytes | bytearray | memoryview) -> None:
         if b"blind_reveal" in bytes(data):
             await self.cut()
         await self.inner.send_all(data)
-
-    async def wait_send_all_might_not_block(self) -> None:
-        await self.inner.wait_send_all_might_not_block()
-
-    async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
-        return await self.inner.receive_some(max_bytes)
-
-    async def aclose(self) -> None:
-        await self.inner.aclose()
 
 
 async def test_a_person_gone_after_the_last_play_leaves_the_round_standing(

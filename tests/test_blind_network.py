@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 import trio
 from helpers import one_wrong_share
-from hosting import create
+from hosting import Through, create
 
 from scopa_net import blind_witness
 from scopa_net.blind_witness import BlindWitness
@@ -65,11 +65,11 @@ from scopa_net.wire.codec import decode
 from scopa_net.wire.framing import FrameReader
 
 
-class Tap(trio.abc.Stream):
+class Tap(Through):
     """A connection that keeps a copy of every byte either way."""
 
     def __init__(self, inner: trio.abc.Stream) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.sent = bytearray()
         self.got = bytearray()
 
@@ -77,16 +77,10 @@ class Tap(trio.abc.Stream):
         self.sent += data
         await self.inner.send_all(data)
 
-    async def wait_send_all_might_not_block(self) -> None:
-        await self.inner.wait_send_all_might_not_block()
-
     async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
         data = await self.inner.receive_some(max_bytes)
         self.got += data
         return data
-
-    async def aclose(self) -> None:
-        await self.inner.aclose()
 
 
 def frames(data: bytes) -> list[m.Message]:
