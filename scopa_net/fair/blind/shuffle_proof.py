@@ -114,11 +114,12 @@ def _challenges(statement: bytes) -> list[bytes]:
     return [hash_to_scalar(TAG_SHUFFLE_CHALLENGE, statement, u8(j)) for j in range(N)]
 
 
-def _final_challenge(statement: bytes, chain: Sequence[bytes], *commitments: bytes) -> bytes:
-    """``e``: ``commitments`` are ``T1, T2, T3, T4.U, T4.V`` and then every ``That[i]``."""
-    return hash_to_scalar(
-        TAG_SHUFFLE_PROOF, statement, b"".join(chain), *commitments[:5], b"".join(commitments[5:])
-    )
+def _final_challenge(
+    statement: bytes, chain: Sequence[bytes], t: Sequence[bytes], that: Sequence[bytes]
+) -> bytes:
+    """``e``, over the statement, the chain, ``t = (T1, T2, T3, T4.U, T4.V)`` and every
+    ``That[i]`` (eight fields: the chain and the ``That`` each one field)."""
+    return hash_to_scalar(TAG_SHUFFLE_PROOF, statement, b"".join(chain), *t, b"".join(that))
 
 
 def prove_shuffle(secrets: PartySecrets, claim: ShuffleClaim) -> bytes:
@@ -168,7 +169,7 @@ def prove_shuffle(secrets: PartySecrets, claim: ShuffleClaim) -> bytes:
     that = [
         add(base_mul(what[i]), mul(wp[i], chain[i - 1] if i else _CHAIN_START)) for i in range(N)
     ]
-    e = _int(_final_challenge(statement, chain, t1, t2, t3, t4u, t4v, *that))
+    e = _int(_final_challenge(statement, chain, (t1, t2, t3, t4u, t4v), that))
 
     chain_secret = 0  # sum rhat[i] * prod_{k > i} u'[k]
     tail = 1
@@ -236,7 +237,7 @@ def check_shuffle_proof(claim: ShuffleClaim, proof: bytes) -> bool:
         ]
     except GroupError:
         return False
-    return same_bytes(e, _final_challenge(statement, chain, t1, t2, t3, t4u, t4v, *that))
+    return same_bytes(e, _final_challenge(statement, chain, (t1, t2, t3, t4u, t4v), that))
 
 
 __all__ = [
