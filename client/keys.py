@@ -25,8 +25,7 @@ def make_key_bindings(
 
     @kb.add("c-z")
     def _suspend(event: KeyPressEvent) -> None:
-        """Back to the shell (``fg`` brings the game back); nothing where there is no job
-        control, rather than a raw control character on the line."""
+        """Back to the shell, and fg brings the game back (no job control: nothing)."""
         if not can_suspend():
             return
         if suspend is not None:

@@ -117,7 +117,7 @@ def test_the_random_chooser_plays_legally_and_its_seed_repeats_it() -> None:
 
 def test_every_key_binding_says_what_it_does() -> None:
     bindings = make_key_bindings(lambda: None).bindings
-    assert {b.keys[0].value for b in bindings} == {"c-c", "c-d", "c-l"}
+    assert {b.keys[0].value for b in bindings} == {"c-c", "c-d", "c-l", "c-z"}
     for binding in bindings:
         doc = binding.handler.__doc__ or ""
         assert doc.strip()

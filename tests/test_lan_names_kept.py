@@ -160,6 +160,6 @@ async def test_a_round_void_for_someone_who_left_names_them_not_the_computer(
             void = next(line for line in player.lines if "is void" in line)
             assert void.startswith("Round 1 is void: Carla left the table"), void
             check = next(line for line in player.lines if line.startswith("Deal check: void"))
-            assert check.startswith("Deal check: void: Carla absent"), check
+            assert check.startswith("Deal check: void: Carla was absent"), check
             assert player.session.names[2] == "bot 2"
         nursery.cancel_scope.cancel()
