@@ -1840,8 +1840,10 @@ class NetworkSession:
             lines.insert(1, f"The round's reveal: {type(named).__name__}: {named}")
         if culprit is not None:
             lines.insert(1, f"At fault: {culprit}.")
-        # The check's own words are the evidence; this is what they mean to a player.
-        lines.insert(1, f"What this means: {what_failed(named)}.")
+        # The check's own words are the evidence; this is what they mean to a player (a
+        # party at fault by its seat: party p is the round's people[p - 1]).
+        people = self.witness.people if isinstance(self.witness, BlindWitness) else ()
+        lines.insert(1, f"What this means: {what_failed(named, people)}.")
         if path is not None:
             lines.append(f"Evidence saved to {path} (check it with: scopa-net verify {path})")
         elif unsaved:
