@@ -160,6 +160,7 @@ def choose_lan_host(
     ``interfaces``: search through these addresses' interfaces only (by default every up
     interface but loopback)."""
     from scopa_net.server.discovery import browse_hosts, browse_interfaces
+    from scopa_net.wire.messages import PROTOCOL_VERSION
 
     where = browse_interfaces() if interfaces is None else interfaces
     if not where:
@@ -179,6 +180,11 @@ def choose_lan_host(
         lock = ", password" if h.password else ""
         where = h.addresses[0] if h.addresses else "?"
         seats = "1 open seat" if h.open_seats == 1 else f"{h.open_seats} open seats"
+        if h.protocol != PROTOCOL_VERSION:  # it would refuse us: say so before a pick
+            lock += (
+                f"; another version: it speaks protocol {h.protocol}, this scopa-net "
+                f"{PROTOCOL_VERSION}, so it cannot be joined until both run the same version"
+            )
         print(f"{i}. {h.name} at {where}:{h.port} ({seats}{lock})")
     numbers = "1" if len(found) == 1 else f"1-{len(found)}"
     pick = _choose(f"host number ({numbers}, Enter to stop): ", len(found), ask)

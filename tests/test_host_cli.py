@@ -15,6 +15,7 @@ from scopa_net.client.network_session import KnownHosts
 from scopa_net.commands.main import main
 from scopa_net.fair.commitments import fingerprint
 from scopa_net.rules import RuleSet
+from scopa_net.wire import messages as m
 
 
 def test_history_lists_the_match_and_its_export_verifies(
@@ -183,8 +184,12 @@ def test_join_finds_an_announced_host_on_the_lan(capsys: pytest.CaptureFixture[s
 
     require_multicast()
     name, port = unique_name("lan table"), free_port()
+    old_name, old_port = unique_name("older host"), free_port()
     advertiser = LanAdvertiser(
-        HostAdvert(name, port, 1, 2, True), "127.0.0.1", addresses=["127.0.0.1"]
+        HostAdvert(name, port, m.PROTOCOL_VERSION, 2, True), "127.0.0.1", addresses=["127.0.0.1"]
+    )
+    older = LanAdvertiser(
+        HostAdvert(old_name, old_port, 2, 1, False), "127.0.0.1", addresses=["127.0.0.1"]
     )
     try:
         listed: list[str] = []
@@ -198,8 +203,16 @@ def test_join_finds_an_announced_host_on_the_lan(capsys: pytest.CaptureFixture[s
         picked = choose_lan_host(ask, seconds=3.0, interfaces=["127.0.0.1"])  # loopback only
         assert picked == ("127.0.0.1", port)
         assert f"{name} at 127.0.0.1:{port} (2 open seats, password)" in listed[-1]
+        # A host of another version (an older scopa-net) is listed, saying it cannot be joined
+        # (picking it would only end in bad_version).
+        assert (
+            f"{old_name} at 127.0.0.1:{old_port} (1 open seat; another version: it speaks "
+            f"protocol 2, this scopa-net {m.PROTOCOL_VERSION}, so it cannot be joined until "
+            "both run the same version)"
+        ) in listed[-1], listed[-1]
     finally:
         advertiser.close()
+        older.close()
 
 
 def test_the_host_tells_on_stdout_how_to_join(tmp_path: Path) -> None:
