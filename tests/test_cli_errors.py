@@ -16,7 +16,6 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
 from typing import TextIO
 
 import pytest
@@ -129,10 +128,11 @@ def place(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Place]:
 def _fake_lan(monkeypatch: pytest.MonkeyPatch, place: Place) -> None:
     """The LAN search finds our loopback host (the prompt is what is tested here)."""
     from scopa_net.server import discovery
+    from scopa_net.wire.messages import PROTOCOL_VERSION
 
     address, port = place.host.split(":")
-    found = SimpleNamespace(
-        name="kitchen", port=int(port), open_seats=1, password=False, addresses=(address,)
+    found = discovery.HostAdvert(
+        "kitchen", int(port), PROTOCOL_VERSION, 1, password=False, addresses=(address,)
     )
     monkeypatch.setattr(discovery, "browse_hosts", lambda seconds, interfaces: [found])
     monkeypatch.setattr(discovery, "browse_interfaces", lambda: ["192.0.2.1"])
