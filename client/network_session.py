@@ -1330,14 +1330,14 @@ class NetworkSession:
         void = f"Round {self.witness.round_no} is void"
         offender = e.offender
         here = offender is not None and offender < len(self._seats)
-        mine = e.reason == "absent" and offender == self._seat and here
-        if mine and self._seats[self._seat].connected:  # this client, connected, was silent
+        you = here and offender == self._seat  # read on their own screen
+        if you and e.reason == "absent" and self._seats[self._seat].connected:
+            # This client, connected, was silent past the deadline.
             return (
                 f"{void}: you did not send {self._what_was_due('your')} within the host's "
                 f"deadline ({BLIND_STAGE_SECONDS} s). Nobody saw your cards; the same dealer "
                 "deals again."
             )
-        you = offender is not None and offender == self._seat  # read on their own screen
         who = "the host" if offender is None else "you" if you else self._person(offender)
         them, their, was = ("you", "your", "were") if you else ("them", "their", "was")
         if e.reason != "absent":

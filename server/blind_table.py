@@ -52,7 +52,7 @@ from scopa_net.fair.blind.record import (
     blind_first_dealer,
     shares_message,
 )
-from scopa_net.fair.blind.shuffle_proof import ShuffleClaim, check_shuffle_proof
+from scopa_net.fair.blind.shuffle_proof import check_shuffle_proof
 from scopa_net.fair.commitments import (
     commit_message,
     public_key_bytes,
@@ -271,9 +271,7 @@ class BlindTable(Table):
             raise TableError(ErrorCode.BAD_FIELD, f"deck position {bad} is not a pair of points")
         if not check_party_signature(key, sig, deck_message(round_id, p, parsed, proof)):
             raise TableError(ErrorCode.BAD_FIELD, "the deck is not signed by the seat's key")
-        assert b.party.joint is not None
-        claim = ShuffleClaim(round_id, p, b.party.joint, b.party.decks[-1], parsed)
-        if not check_shuffle_proof(claim, proof):
+        if not check_shuffle_proof(b.party.shuffle_claim(p, parsed), proof):
             raise TableError(
                 ErrorCode.BAD_FIELD, "the deck is not proved a shuffle of the deck before it"
             )

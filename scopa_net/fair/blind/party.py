@@ -234,18 +234,20 @@ class BlindParty:
                 f"party {self.party} shuffles after {self.party} decks, not {len(self.decks)}",
             )
         deck = shuffle_deck(self.decks[-1] if self.decks else None, self.secrets, joint)
-        claim = ShuffleClaim(self.round_id, self.party, joint, self._deck_before(), deck)
-        proof = prove_shuffle(self.secrets, claim)
+        proof = prove_shuffle(self.secrets, self.shuffle_claim(self.party, deck))
         sig = self.secrets.sign(deck_message(self.round_id, self.party, deck, proof))
         self.decks.append(deck)
         self.deck_proofs.append(proof)
         self.deck_sigs.append(sig)
         return SignedDeck(tuple(c.to_bytes() for c in deck), proof, sig)
 
-    def _deck_before(self) -> Deck:
-        """The input of the next shuffle: the last deck, or the open deck for party 0's."""
-        assert self.joint is not None
-        return self.decks[-1] if self.decks else open_deck(self.joint)
+    def shuffle_claim(self, party: int, deck: Deck) -> ShuffleClaim:
+        """What party ``party``'s proof must show of ``deck``, its shuffle: that it is the
+        deck before it (the last one taken; the open deck for party 0's) permuted and
+        re-encrypted under the joint key."""
+        _, joint = self._need_keys()
+        before = self.decks[-1] if self.decks else open_deck(joint)
+        return ShuffleClaim(self.round_id, party, joint, before, deck)
 
     def take_deck(
         self,
@@ -259,7 +261,7 @@ class BlindParty:
         """Party ``party``'s shuffled deck, relayed: in party order, signed by that party, and
         proved a shuffle of the deck before it. ``proof_checked``: the caller has checked the
         proof already (the host does before it takes a shuffle in; 76 ms a proof)."""
-        keys, joint = self._need_keys()
+        keys, _ = self._need_keys()
         if party < len(self.decks) and party == self.party:
             mine = (tuple(c.to_bytes() for c in self.decks[party]), self.deck_proofs[party])
             if mine != (tuple(deck), proof) or self.deck_sigs[party] != sig:
@@ -277,8 +279,7 @@ class BlindParty:
         message = deck_message(self.round_id, party, parsed, proof)
         if not check_party_signature(keys[party], sig, message):
             raise BlindCheckError(checks.BAD_SIGNATURE, "its deck is not signed by its key", party)
-        claim = ShuffleClaim(self.round_id, party, joint, self._deck_before(), parsed)
-        proved = proof_checked or check_shuffle_proof(claim, proof)
+        proved = proof_checked or check_shuffle_proof(self.shuffle_claim(party, parsed), proof)
         # Signed by its party, so in the record even when it fails: the record is then the
         # host's, whose reveal names that party (9.6), not a chain that differs.
         self.decks.append(parsed)
