@@ -1843,7 +1843,11 @@ class NetworkSession:
         # The check's own words are the evidence; this is what they mean to a player (a
         # party at fault by its seat: party p is the round's people[p - 1]).
         people = self.witness.people if isinstance(self.witness, BlindWitness) else ()
-        lines.insert(1, f"What this means: {what_failed(named, people)}.")
+        # The reveal explains a failed check best when it names a party; when it names none
+        # (the host's reveal signed another record than this seat's), the check that did.
+        named_party = getattr(named, "party", None)
+        meant = exc if named_party is None and getattr(exc, "party", None) is not None else named
+        lines.insert(1, f"What this means: {what_failed(meant, people)}.")
         if path is not None:
             lines.append(f"Evidence saved to {path} (check it with: scopa-net verify {path})")
         elif unsaved:

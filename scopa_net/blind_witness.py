@@ -304,6 +304,7 @@ class BlindWitness:
                 )
         elif isinstance(e, m.BlindOpen):
             self._same_round(e.round_id)
+            party.take_open(e.deal, e.shares, e.sig)  # the host's shares, before anyone's
             if party.observer:
                 return None, None
             signed = party.open_deal(e.deal)

@@ -578,7 +578,12 @@ class BlindTable(Table):
         b.shares = {0: (own.shares, own.sig)}
         self.phase = Phase.OPEN
         round_id = b.party.round_id
-        self._broadcast(lambda seq, _: m.BlindOpen(seq=seq, round_id=round_id, deal=k), state=True)
+        self._broadcast(
+            lambda seq, _: m.BlindOpen(
+                seq=seq, round_id=round_id, deal=k, shares=own.shares, sig=own.sig
+            ),
+            state=True,
+        )
 
     def _deal_blind(self) -> None:
         """Every party's shares are in: relay them, read the table and the computer players'

@@ -10,7 +10,7 @@ import struct
 import subprocess
 import sys
 import uuid
-from collections.abc import Mapping
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,7 +21,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from scopa_net.cards import CARDS, Card
 from scopa_net.client.seat_store import SeatRecord
 from scopa_net.dealing import TABLE, deal_plan
-from scopa_net.fair.blind.group import BASE, add
+from scopa_net.fair.blind.cards import CARD_POINTS, card_of
+from scopa_net.fair.blind.group import BASE, add, sub
 from scopa_net.fair.blind.party import BlindParty, SignedShares
 from scopa_net.fair.blind.plan import shared_positions
 from scopa_net.fair.blind.record import shares_message
@@ -268,6 +269,33 @@ def one_wrong_share(cheat: int, target: int) -> type[BlindParty]:
             return SignedShares(tuple(shares), sig)
 
     return OneWrongShare
+
+
+def shift_a_table_card(
+    host: BlindParty, k: int, shares: Sequence[Sequence[bytes]], avoid: Container[int] = ()
+) -> tuple[int, int, tuple[bytes, ...], bytes]:
+    """What a cheating host could do once it holds every person's shares of deal ``k``
+    (``shares`` by party, its own honest ones first): a share of its own for the deal's first
+    table position that opens that position to another card, the first card not in
+    ``avoid``, signed with its round key (protocol.md 9.5.6). Returns the position, the card
+    chosen, the host's altered shares and their signature."""
+    deal = host.plan[k - 1]
+    mine = shared_positions(deal, host.people, 0)
+    pos = next(p for p in mine if deal.targets[p - deal.start] == TABLE)
+    others = None
+    for party in range(1, len(shares)):
+        theirs = shared_positions(deal, host.people, party)
+        share = shares[party][theirs.index(pos)]
+        others = share if others is None else add(others, share)
+    assert others is not None
+    v = host.deck[pos].v
+    true_card = card_of(sub(v, add(others, shares[0][mine.index(pos)])))
+    chosen = next(c for c in range(40) if c != true_card and c not in avoid)
+    altered = list(shares[0])
+    altered[mine.index(pos)] = sub(sub(v, others), CARD_POINTS[chosen])
+    assert card_of(sub(v, add(others, altered[mine.index(pos)]))) == chosen  # it would work
+    sig = host.secrets.sign(shares_message(host.round_id, 0, k, altered))
+    return pos, chosen, tuple(altered), sig
 
 
 def drive_until_waiting_on(driver: BlindDriver, phase: Phase, seat: int) -> None:

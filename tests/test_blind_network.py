@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 import trio
-from helpers import one_wrong_share
+from helpers import one_wrong_share, shift_a_table_card
 from hosting import Through, create
 
 from scopa_net import blind_witness
@@ -489,6 +489,45 @@ async def test_a_host_that_alters_its_shares_is_named_on_the_deal_check_failed_b
     assert banner.startswith("DEAL CHECK FAILED in round 1: BlindCheckError")
     assert "At fault: the host (party 0)." in banner
     assert decode_any(stopped.evidence.read_bytes()).blind
+
+
+async def test_a_host_that_shifts_a_table_card_after_reading_the_shares_is_stopped(
+    tmp_path, host: Host, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """9.5.6: the host sends its party's shares in blind_open, before it reads the person's.
+    A host that, holding the person's shares, relays a share of its own (signed with its
+    round key) that turns the first table card into another card is stopped by the seat on
+    arrival, with DEAL CHECK FAILED naming the host; the seat's record keeps the shares the
+    host sent first, and ``scopa-net verify`` on that file does not pass it."""
+    original = BlindTable._deal_blind
+    sent_first: list[tuple[bytes, ...]] = []
+
+    def shifting(table: BlindTable) -> None:
+        b = table.blind_round
+        assert b is not None
+        if b.opening == 1 and not sent_first:
+            shares = [b.shares[p][0] for p in range(b.party.parties)]
+            sent_first.append(shares[0])
+            _, _, mine, sig = shift_a_table_card(b.party, 1, shares)
+            b.shares[0] = (mine, sig)
+            b.party._sent[1] = mine  # a cheating host does not check itself
+        original(table)
+
+    monkeypatch.setattr(BlindTable, "_deal_blind", shifting)
+    stopped = await stopped_as_ann(tmp_path, host)
+    banner = str(stopped)
+    assert banner.startswith("DEAL CHECK FAILED in round 1: BlindCheckError"), banner
+    assert "bad shares (party 0): deal 1: the host relayed other shares" in banner
+    assert "At fault: the host (party 0)." in banner
+    # Its meaning is the check's, which names the host, not the reveal's, which names no one.
+    assert "What this means: the parts the host gave to unlock the cards" in banner
+    assert "the host cheated" in banner
+    record = decode_any(stopped.evidence.read_bytes()).rounds[0]
+    assert record.deals[0].shares[0] == sent_first[0]
+    capsys.readouterr()
+    assert cli_main(["verify", str(stopped.evidence)]) != 0
+    out = capsys.readouterr().out
+    assert "round 1: FAILED" in out, out
 
 
 class OwnMadeHostDeck(blind_table.BlindParty):

@@ -8,6 +8,7 @@ import random
 from collections.abc import Sequence
 
 import pytest
+from helpers import shift_a_table_card
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -260,6 +261,78 @@ def test_a_wrong_share_is_caught_on_arrival_and_named_at_the_reveal() -> None:
     with pytest.raises(BlindCheckError) as named:
         table.reveal()
     assert (named.value.check, named.value.party) == (checks.BAD_SHARE, 1)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_host_cannot_choose_its_shares_after_reading_the_peoples(players: int) -> None:
+    """9.5.6: the host's party sends its shares of a deal in ``blind_open``, before any
+    person sends theirs. A host that reads the people's shares of a table card and relays,
+    signed by its round key, a share of its own that turns that card into one of its choosing
+    is refused by every person, naming the host (party 0); each person opens the true card,
+    with the shares the host sent first, and its record keeps those."""
+    table = new_table(players, 81)
+    table.keys_and_shuffle(0)
+    table.trace_deck()
+    host, people = table.host, table.parties[1:]
+    first = host.open_deal(1)
+    for person in people:
+        person.take_open(1, first.shares, first.sig)
+    signed = [person.open_deal(1) for person in people]
+    laid = table.deck[: host.plan[0].stop]
+    pos, _, shares, sig = shift_a_table_card(
+        host, 1, [first.shares, *(s.shares for s in signed)], avoid=laid
+    )
+    true_card = table.deck[pos]
+    for person in people:
+        with pytest.raises(BlindCheckError) as caught:
+            person.take_deal(
+                1, [shares, *(s.shares for s in signed)], [sig, *(s.sig for s in signed)]
+            )
+        assert (caught.value.check, caught.value.party) == (checks.BAD_SHARES, 0)
+        assert "other shares of its own than the ones it sent" in str(caught.value)
+        assert person.seen[pos] == true_card
+        assert person.deals[0].shares[0] == first.shares
+        assert person.deals[0].sigs[0] == first.sig
+
+
+def test_blind_open_is_checked_on_arrival() -> None:
+    """A ``blind_open`` whose shares the host party did not sign, or of the wrong count, is
+    a failed check naming the host; the same one again (a replay) is taken, another one for
+    the same deal is not; an observer checks it too."""
+    table = new_table(2, 91)
+    table.keys_and_shuffle(0)
+    table.trace_deck()
+    person = table.parties[1]
+    first = table.host.open_deal(1)
+    other = table.parties[2].open_deal(1)
+    cases = [
+        (first.shares, other.sig, checks.BAD_SIGNATURE),
+        (first.shares[1:], first.sig, checks.BAD_SHARES),
+    ]
+    for shares, sig, check in cases:
+        with pytest.raises(BlindCheckError) as caught:
+            person.take_open(1, shares, sig)
+        assert (caught.value.check, caught.value.party) == (check, 0)
+    person.take_open(1, first.shares, first.sig)
+    person.take_open(1, first.shares, first.sig)  # sent again on a resume: the same
+    swapped = (first.shares[1], first.shares[0], *first.shares[2:])
+    resigned = table.host.secrets.sign(shares_message(table.round_id, 0, 1, swapped))
+    with pytest.raises(BlindCheckError, match="opened it again with other shares"):
+        person.take_open(1, swapped, resigned)
+    with pytest.raises(BlindCheckError) as early:
+        person.take_open(2, first.shares, first.sig)
+    assert early.value.check == checks.OUT_OF_TURN
+    observer = BlindParty(
+        table.rules, table.round_id, 3, table.people, bytes(32), host_key=table.host.key
+    )
+    observer.take_keys([p.key for p in table.parties])
+    observer.start(0)
+    host = table.host
+    for p, deck in enumerate(host.decks):
+        observer.take_deck(p, [c.to_bytes() for c in deck], host.deck_proofs[p], host.deck_sigs[p])
+    with pytest.raises(BlindCheckError) as seen:
+        observer.take_open(1, first.shares, other.sig)
+    assert (seen.value.check, seen.value.party) == (checks.BAD_SIGNATURE, 0)
 
 
 @pytest.mark.parametrize("seat", [0, 1])

@@ -35,7 +35,7 @@ from scopa_net.wire.fields import (
 )
 from scopa_net.wire.records import Message, Record, Sender, message, record, wire
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 
 U32 = (1 << 32) - 1
 MAX_SEAT = max(PLAYER_COUNTS) - 1
@@ -710,6 +710,10 @@ class BlindOpen(Message):
     seq: int = wire(SEQ, "per-seat sequence number")
     round_id: bytes = wire(ROUND_ID, "the round")
     deal: int = wire(DEAL_NO, "the deal to open, from 1")
+    shares: tuple[bytes, ...] = wire(
+        Array(POINT, 0, 40), "the host party's shares of the deal, x·U per position, in order"
+    )
+    sig: bytes = wire(SIG, "the host party's signature over them")
 
 
 @message("blind_shares", Sender.PLAYER)

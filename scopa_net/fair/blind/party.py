@@ -124,6 +124,8 @@ class BlindParty:
         self.plan: tuple[Deal, ...] = ()
         self.deals: list[DealShares] = []
         self._sent: dict[int, tuple[bytes, ...]] = {}
+        self._host_open: dict[int, tuple[tuple[bytes, ...], bytes]] = {}
+        """deal -> the host party's shares and signature as ``blind_open`` carried them."""
         self._proofs: dict[int, bytes] = {}
         """deck position -> the proof this party made to play it."""
         self._published: dict[int, list[bytes]] = {}
@@ -339,12 +341,53 @@ class BlindParty:
         sig = self.secrets.sign(shares_message(self.round_id, self.party, k, shares))
         return SignedShares(shares, sig)
 
+    def _signed_shares(
+        self, k: int, p: int, items: Sequence[bytes] | None, sig: bytes | None
+    ) -> tuple[bytes, ...]:
+        """Party ``p``'s shares of deal ``k``: as many as it shares, signed by its key."""
+        keys, _ = self._need_keys()
+        positions = shared_positions(self.plan[k - 1], self.people, p)
+        if items is None or sig is None or len(items) != len(positions):
+            raise BlindCheckError(
+                checks.BAD_SHARES,
+                f"deal {k}: {len(positions)} shares due, the relay has "
+                f"{'none' if items is None else len(items)}",
+                p,
+            )
+        items = tuple(items)
+        if not check_party_signature(keys[p], sig, shares_message(self.round_id, p, k, items)):
+            raise BlindCheckError(checks.BAD_SIGNATURE, f"deal {k}: its shares are not signed", p)
+        return items
+
+    def take_open(self, k: int, shares: Sequence[bytes], sig: bytes) -> None:
+        """``blind_open``: the host party's signed shares of deal ``k``, which come before
+        any person sends theirs (9.5.6). ``blind_deal`` must relay exactly these: so the host
+        cannot choose its shares once it has read every person's, which would let it turn a
+        table card into one of its choosing."""
+        if self.party == 0:
+            raise BlindCheckError(checks.OUT_OF_TURN, "the host party sends blind_open")
+        if self.dealer is None or not 1 <= k <= len(self.plan) or k > len(self.deals) + 1:
+            raise BlindCheckError(checks.OUT_OF_TURN, f"deal {k} opened out of turn")
+        items = self._signed_shares(k, 0, shares, sig)
+        before = self._host_open.get(k)
+        if before is None and k <= len(self.deals):
+            before = (self.deals[k - 1].shares[0], self.deals[k - 1].sigs[0])
+        if before is not None and before[0] != items:
+            raise BlindCheckError(
+                checks.BAD_SHARES, f"deal {k}: the host opened it again with other shares", 0
+            )
+        self._host_open[k] = (items, sig)
+
     def take_deal(
         self, k: int, shares: Sequence[Sequence[bytes] | None], sigs: Sequence[bytes | None]
     ) -> OpenedDeal:
         """``blind_deal``: every party's signed shares of deal ``k``; opens the table and the
-        cards of the seats this party owns, each checked to be a card not seen before."""
-        keys, _ = self._need_keys()
+        cards of the seats this party owns, each checked to be a card not seen before.
+
+        The host's shares must be the ones its ``blind_open`` carried, where this party took
+        one. Other ones are a failed check naming the host; this party's record keeps the
+        ones it was sent first (signed by the host: its record shows what the host did), and
+        opens the deal's cards with them."""
         deck = self.deck
         if self.dealer is None or not 1 <= k <= len(self.plan) or k != len(self.deals) + 1:
             raise BlindCheckError(checks.OUT_OF_TURN, f"deal {k} relayed out of turn")
@@ -353,27 +396,25 @@ class BlindParty:
                 checks.BAD_SHARES, f"shares of {len(shares)} parties, not {self.parties}"
             )
         deal = self.plan[k - 1]
-        by_party: list[tuple[bytes, ...]] = []
-        for p, (items, sig) in enumerate(zip(shares, sigs, strict=True)):
-            positions = shared_positions(deal, self.people, p)
-            if items is None or sig is None or len(items) != len(positions):
-                raise BlindCheckError(
-                    checks.BAD_SHARES,
-                    f"deal {k}: {len(positions)} shares due, the relay has "
-                    f"{'none' if items is None else len(items)}",
-                    p,
-                )
-            items = tuple(items)
-            if not check_party_signature(keys[p], sig, shares_message(self.round_id, p, k, items)):
-                raise BlindCheckError(
-                    checks.BAD_SIGNATURE, f"deal {k}: its shares are not signed", p
-                )
-            if p == self.party and items != self._sent.get(k):
-                raise BlindCheckError(
-                    checks.BAD_SHARES, "this party's own shares were relayed altered"
-                )
-            by_party.append(items)
-        self.deals.append(DealShares(tuple(by_party), tuple(sigs)))
+        by_party = [
+            self._signed_shares(k, p, items, sig)
+            for p, (items, sig) in enumerate(zip(shares, sigs, strict=True))
+        ]
+        if not self.observer and by_party[self.party] != self._sent.get(k):
+            raise BlindCheckError(checks.BAD_SHARES, "this party's own shares were relayed altered")
+        sigs = tuple(sigs)
+        changed: BlindCheckError | None = None
+        first = self._host_open.get(k)
+        if first is not None and first[0] != by_party[0]:
+            changed = BlindCheckError(
+                checks.BAD_SHARES,
+                f"deal {k}: the host relayed other shares of its own than the ones it sent "
+                "before any person's (blind_open)",
+                0,
+            )
+            by_party[0] = first[0]
+            sigs = (first[1], *sigs[1:])
+        self.deals.append(DealShares(tuple(by_party), sigs))
         for p, items in enumerate(by_party):
             for pos, share in zip(shared_positions(deal, self.people, p), items, strict=True):
                 self._published.setdefault(pos, []).append(share)
@@ -395,6 +436,8 @@ class BlindParty:
                 hand.append(OpenCard(pos, card))
                 self.owned[pos] = card
         self.table.extend(table)
+        if changed is not None:
+            raise changed
         if failed is not None:
             raise failed
         return OpenedDeal(tuple(hand), tuple(table))

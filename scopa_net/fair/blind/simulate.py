@@ -101,7 +101,12 @@ class BlindTable:
         return self.deck
 
     def open_deal(self, k: int) -> None:
-        signed = [p.open_deal(k) for p in self.parties]
+        """Deal ``k`` as 9.5.6 opens it: the host's shares to every other party first
+        (``blind_open``), then every other party's, then all of them to everyone."""
+        first = self.host.open_deal(k)
+        for party in self.parties[1:]:
+            party.take_open(k, first.shares, first.sig)
+        signed = [first, *(p.open_deal(k) for p in self.parties[1:])]
         for party in self.parties:
             party.take_deal(k, [s.shares for s in signed], [s.sig for s in signed])
 
