@@ -251,7 +251,9 @@ async def open_embedded_game(
                 yield session
             if kept:
                 # Friends are told the host stopped and how to come back; the journal is flushed.
-                with trio.move_on_after(3):
+                # Closed by a cancel (the game's screen ends so), the host's tasks may have
+                # stopped first: its journal writer gone, there is nothing left to flush.
+                with trio.move_on_after(3), contextlib.suppress(trio.BrokenResourceError):
                     await host.shutdown(grace=1.0)
             nursery.cancel_scope.cancel()
         host.journal.close()

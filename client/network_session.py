@@ -581,6 +581,9 @@ class NetworkSession:
         self._voids = 0
         """Rounds of this match seen void (``round_void``): the host numbers them as rounds,
         but they were not played out."""
+        self._void_news: Event | None = None
+        """How the round in play was voided (its void line, or the kings' void deal), while it
+        is the last round dealt: a seat taken back says it rather than show that round."""
         self.take_back_with: str | None = None
         """The command that takes the seat back, where it is not ``join`` (``play --lan``)."""
         self.take_back_note: str | None = None
@@ -1212,7 +1215,9 @@ class NetworkSession:
                 local=True,
             )
         )
-        if view.round_number:
+        if self._void_news is not None:
+            self._emit(self._void_news)  # the round there is void: not a board to play on
+        elif view.round_number:
             self._emit(RoundStarted(view=view))
         if view.winner is not None:
             self._emit(
@@ -1241,6 +1246,7 @@ class NetworkSession:
             )
         self.mirror.apply(msg)
         self.computer_plays.clear()  # who made the round's plays is not in a snapshot
+        self._void_news = None
         self._take_seats(msg.seats)
         self._seq_changed.set()
         self._seq_changed = trio.Event()
@@ -1399,6 +1405,7 @@ class NetworkSession:
         if isinstance(e, m.RoundCommit | m.BlindRound):
             self._away_names.clear()  # a new round: whoever holds a seat now plays it
             self.computer_plays.clear()
+            self._void_news = None
         if isinstance(e, m.BlindRound) and self._sat_out_while_here(e):
             self._emit(Message(seat=None, text=SAT_OUT_SILENT, local=True))
             self._come_back_due = True
@@ -1431,10 +1438,12 @@ class NetworkSession:
                 self._emit(ViewChanged(view=view))
         elif isinstance(e, m.Played):
             self._emit(ViewChanged(view=view, record=view.plays[-1]))
-        elif isinstance(e, m.RoundVoid) and e.reason != VOID_KINGS:
-            self._emit(Message(seat=None, text=self._void_line(e), local=True))
         elif isinstance(e, m.RoundVoid):
-            self._emit(VoidDeal(view=view))  # kings (any other void is a blind table's)
+            if e.reason != VOID_KINGS:
+                self._void_news = Message(seat=None, text=self._void_line(e), local=True)
+            else:  # kings (any other void is a blind table's)
+                self._void_news = VoidDeal(view=view)
+            self._emit(self._void_news)
         elif isinstance(e, m.BlindReveals) and isinstance(self.witness, BlindWitness):
             self._gone_at_reveal(e)
         elif isinstance(e, m.RoundEnd):

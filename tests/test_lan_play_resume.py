@@ -42,9 +42,8 @@ def open_game(data_dir: Path, **options: object):
         delay=0,
         lan=True,
         bind="127.0.0.1",
-        port=0,
         data_dir=data_dir,
-        **options,  # type: ignore[arg-type]
+        **{"port": 0, **options},  # type: ignore[arg-type]
     )
 
 
@@ -292,3 +291,46 @@ async def test_stepping_away_from_your_own_table_says_where_it_opens_again(
     )
     (kept,) = kept_lan_seats(tmp_path)
     assert kept.port == port  # what the line promises: play --lan opens it there
+
+
+async def test_your_own_void_round_reads_as_void_in_your_words_when_you_take_the_table_back(
+    tmp_path: Path,
+) -> None:
+    """Ada steps away from her own blind table in round 1, which voids it (9.7). Run again,
+    her screen showed round 1's board with "The round is over." (the void line was held back
+    with the replayed match); it now says the void as a friend read it, in her own words."""
+    with lan_table_lock(tmp_path):
+        async with trio.open_nursery() as nursery:
+            with trio.CancelScope() as screen:
+                async with open_game(tmp_path, humans=2, blind=True) as ada:
+                    port = ada.embedded_port  # type: ignore[attr-defined]
+                    friend = NetworkSession(
+                        "127.0.0.1",
+                        port,
+                        TableChoice(table_id=ada.table_id),
+                        name="Dino",
+                        data_dir=tmp_path / "dino",
+                        store=SeatStore(tmp_path / "dino"),
+                    )
+                    nursery.start_soon(friend.run)
+                    with trio.fail_after(10):
+                        await friend.connected.wait()
+                    nursery.start_soon(PersonScreen(friend).play)
+                    ada_screen = PersonScreen(ada)
+                    await ada_screen.until_dealt()
+                    await ada_screen.type("quit")
+                    await ada_screen.type("away")
+                    screen.cancel()  # as her game closes after it
+            (kept,) = kept_lan_seats(tmp_path)
+            async with open_game(tmp_path, resume_from=kept, port=port) as again:
+                back = PersonScreen(again)
+                with trio.fail_after(10):
+                    async for event in again.events:
+                        back.controller.handle_event(event)
+                        if "Deal check: void" in back.text:
+                            break
+            nursery.cancel_scope.cancel()
+    said = back.text[back.text.index("Back in your seat") :]
+    assert "Round 1 is void: you stepped away, and a blind round cannot go on without you." in said
+    assert "The round is over." not in said, said
+    assert "Deal check: void: you were absent" in said, said
