@@ -306,8 +306,10 @@ def run_pass_and_play(
     coach: bool,
 ) -> int:
     """Several people at this terminal, on the embedded host; the exit status."""
+    from scopa_net.client.config import COMPUTER_NAME_REFUSED
     from scopa_net.client.line_mode import needs_line_mode
     from scopa_net.client.pass_and_play import open_pass_and_play, run_pass_and_play_screen
+    from scopa_net.names import reads_as_computer
 
     problem = pass_and_play_problem(args, humans)
     if problem:
@@ -319,6 +321,10 @@ def run_pass_and_play(
             f"--names needs {humans} different names, comma-separated (such as --names "
             f"{','.join(EXAMPLE_NAMES[:humans])})"
         )
+    computer = [n for n in names if reads_as_computer(n)]
+    if computer:
+        # The host would seat them as "Player N": refused here, as --name refuses it.
+        raise CommandError(f"invalid --names: {computer[0]!r}: {COMPUTER_NAME_REFUSED}")
     if needs_line_mode(sys.stdin, sys.stdout):
         raise CommandError(
             "pass and play needs a terminal: it hands the keyboard from person to person and "

@@ -57,6 +57,12 @@ def ada_and_bruno(
             "--names names 3 people: a table of 2 has seats for 1 to 2 people (--players",
         ),
         (["--pass-and-play", "--names", "Ada"], "needs 2 or more people: --names Ada,Bruno"),
+        (
+            # The host seated a name such as "Bot 2" as "Player 2" without a word.
+            ["--pass-and-play", "--names", "Ada,Bot 2"],
+            "invalid --names: 'Bot 2': that reads as a computer player's name (they are called "
+            "bot 1, bot 2...); choose another",
+        ),
     ],
 )
 def test_flags_that_cannot_make_a_match_say_why_in_one_line(
