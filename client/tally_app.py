@@ -684,7 +684,7 @@ def run_tally(
     """Run the score keeper at a prompt until the person leaves; the exit status. With no
     ``input`` given and no terminal to type at, it reads the lines of the script's input."""
     if input is None and not sys.stdin.isatty():
-        return run_from_lines(controller, sys.stdin, sys.stdout)
+        return run_from_lines(controller, sys.stdin, sys.stdout, sys.stderr)
     style = display.style()
     session: PromptSession[str] = PromptSession(
         completer=TallyCompleter(controller),
@@ -714,10 +714,13 @@ def run_tally(
     return 0
 
 
-def run_from_lines(controller: TallyController, lines: Iterable[str], out: TextIO) -> int:
+def run_from_lines(
+    controller: TallyController, lines: Iterable[str], out: TextIO, err: TextIO
+) -> int:
     """Run the score keeper on lines read from a script, each as if typed at the prompt,
-    printing what it says as plain text (no prompt, no toolbar); the end of the input leaves,
-    as Ctrl-D does. The exit status: 0, or 1 when a line was refused.
+    printing what it says as plain text (no prompt, no toolbar) on ``out``, and what went
+    wrong (a refusal, a tally not saved) on ``err``; the end of the input leaves, as Ctrl-D
+    does. The exit status: 0, or 1 when a line was refused.
 
     A refused line stops the run there: the lines after it were written to answer what it
     would have asked, so read on they would answer the wrong questions (a count's coins taken
@@ -726,8 +729,10 @@ def run_from_lines(controller: TallyController, lines: Iterable[str], out: TextI
 
     def show(said: Lines) -> None:
         for line in said:
-            out.write(fragment_list_to_text(line) + "\n")
-        out.flush()
+            wrong = any("class:error" in style for style, *_ in line)
+            to = err if wrong else out
+            to.write(fragment_list_to_text(line) + "\n")
+            to.flush()
 
     show(controller.opening())
     for number, line in enumerate(lines, 1):

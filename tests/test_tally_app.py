@@ -425,12 +425,13 @@ def test_from_a_script_a_refused_line_stops_the_run_with_status_1(tmp_path: Path
     run = run_scopa_net("tally", "Ada", "Bruno", home=tmp_path, input=typed)
     assert run.returncode == 1, run.stderr
     out = run.stdout.splitlines()
-    assert out[-4:-1] == [
-        "Hand 1 so far: Ada 2, Bruno 0. 'done' scores it.",
+    assert out[-2] == "Hand 1 so far: Ada 2, Bruno 0. 'done' scores it."
+    assert out[-1].startswith("Saved as ")
+    # The refusal goes where a script's errors go, as every command's does (it went to stdout).
+    assert run.stderr.splitlines() == [
         "nobody here is called 'zed'; players: Ada, Bruno",
         "Stopped at line 2, which was refused; the lines after it are not read.",
     ]
-    assert out[-1].startswith("Saved as ")
     saved = TallyStore(tmp_path / "scopa-net").load("1")
     assert saved.hands == ()  # 'done' and 'y' were not read
     assert saved.draft_points == (2, 0)  # the line before the refused one was kept
