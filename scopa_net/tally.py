@@ -17,6 +17,7 @@ No I/O and no clock: the caller stores the dict and stamps the date.
 from __future__ import annotations
 
 import enum
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -668,6 +669,7 @@ class Guide:
         if coins.bit_count() > self.coins[side]:
             raise TallyError(f"{label} took {self.coins[side]} coins, not {coins.bit_count()}")
         self._check_primiera(cards, side)
+        self._check_suits_shared(cards, side)
         return tuple(cards)
 
     def _check_primiera(self, cards: Sequence[Card], side: int) -> None:
@@ -703,6 +705,47 @@ class Guide:
                 f"other suit{'s' * (least != 1)}, not {held}: add the best card of each"
             )
 
+    def _check_suits_shared(self, cards: Sequence[Card], side: int) -> None:
+        """Refuse a primiera that, with those given before it, claims more of a suit than the
+        pack holds: a side holds only the suits its primiera names, so one that took ten
+        cards besides coins and names only cups took every cup, and no other side has one.
+
+        For every set of suits, the sides whose primiera names only those suits need their
+        cards besides coins from them, less what the other sides named of them (Hall's
+        condition: the counts can then be shared out)."""
+        given = [*self._primiera_cards, tuple(cards)]
+        sides = range(len(given))  # the sides answered so far, in order, this one last
+        plain = [self.cards[s] - self.coins[s] for s in sides]
+        named = [{c.suit for c in given[s] if c.suit != Suit.COINS} for s in sides]
+        suits = [suit for suit in Suit if suit != Suit.COINS]
+        for size in (1, 2):
+            for chosen in itertools.combinations(suits, size):
+                only = [s for s in sides if named[s] and named[s] <= set(chosen)]
+                if not only:
+                    continue
+                held = {
+                    s: [c for c in given[s] if c.suit in chosen] for s in sides if s not in only
+                }
+                held = {s: found for s, found in held.items() if found}
+                left = 10 * size - sum(len(found) for found in held.values())
+                need = sum(plain[s] for s in only)
+                if need <= left:
+                    continue
+                who = _and_list([self.labels[s] for s in only])
+                kinds = _and_list([_suits_word(suit, self.scheme) for suit in chosen])
+                holding = _and_list(
+                    [
+                        f"{self.labels[s]} {' '.join(format_card(c, self.scheme) for c in found)}"
+                        for s, found in held.items()
+                    ]
+                )
+                raise TallyError(
+                    f"{who} took {need} cards besides coins, all {kinds} by the primiera, but "
+                    f"{10 * size - left} of the {10 * size} {kinds} went elsewhere ({holding}): "
+                    f"only {left} are left for {who}; type {self.labels[side]}'s primiera "
+                    "again, or 'undo' to go back"
+                )
+
     def _prime(self, card: Card) -> tuple[int, int]:
         return prime_value(card.rank, self.rules), -card.value
 
@@ -724,6 +767,18 @@ class Guide:
     def hand(self) -> Hand:
         sheet = self.sheet()
         return Hand(sheet.totals, How.COUNTED, sheet)
+
+
+def _suits_word(suit: Suit, scheme: Scheme) -> str:
+    """A suit's name in ``scheme``, as :func:`scopa_net.notation.card_name` writes it."""
+    if scheme is Scheme.ITALIAN:
+        return suit.italian
+    return suit.french if scheme is Scheme.FRENCH else suit.name.lower()
+
+
+def _and_list(words: Sequence[str]) -> str:
+    """``Ada``, ``Ada and Bruno``, ``Ada, Bruno and Carla``."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _or_list(words: Sequence[str]) -> str:

@@ -186,6 +186,29 @@ def test_a_primiera_names_no_more_cards_besides_coins_than_were_taken() -> None:
     assert guide.answer("6d 6h 6s") == "Primiera, Bruno: 6d 18 + 6h 18 + 6s 18 = 54, 3 suits."
 
 
+def test_two_sides_cannot_both_hold_a_whole_suit() -> None:
+    """Ada took ten cards besides coins and named only cups (so every cup), yet Bruno's
+    primiera with 6h in it was taken too, and the hand scored."""
+    guide = Guide(new(2))
+    for answer in ("20", "10", "ada", "7d 7h"):
+        guide.answer(answer)
+    with pytest.raises(TallyError) as said:
+        guide.answer("6h Ks Kb")
+    assert str(said.value) == (
+        "Ada took 10 cards besides coins, all cups by the primiera, but 1 of the 10 cups went "
+        "elsewhere (Bruno 6h): only 9 are left for Ada; type Bruno's primiera again, or 'undo' "
+        "to go back"
+    )
+    assert guide.answer("7s Kb") == "Primiera, Bruno: 7s 21 + Kb 10 = 31, 2 suits."
+    # The counts fit exactly: Ada every cup, Bruno every sword and club (and all the coins).
+    guide = Guide(new(2))
+    for answer in ("10 30", "0 10", "bruno", "6h"):
+        guide.answer(answer)
+    with pytest.raises(TallyError, match=r"^Ada took 10 cards besides coins, all cups .*Bruno 7h"):
+        guide.answer("7d 7h 7s")
+    assert guide.answer("7d 7s 7b") == "Primiera, Bruno: 7d 21 + 7s 21 + 7b 21 = 63, 3 suits."
+
+
 def test_the_count_refuses_what_cannot_be_and_keeps_going() -> None:
     guide = Guide(new(2, variants=("napola",)))
     bad = ["", "x", "41", "20 21", "20 20 0"]
