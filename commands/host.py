@@ -447,9 +447,14 @@ def describe_finished(
 ) -> str:
     """One finished match: when it started (the journal's own time, never a restart's), who
     played, the score, the winner and the rules. ``match_no``: which match at a table that
-    played again (then the time is when the table opened)."""
-    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(started)) if started else "?"
+    played again (then the time is when that match ended; in a journal from before that was
+    kept, when the table opened)."""
+    when = _minute(started) if started else "?"
     head = f"table {table_id}, opened {when}, match {match_no}" if match_no else ""
+    ended = summary.get("finished")
+    if match_no and isinstance(ended, int | float):
+        # Each match at a table that played again says when it ended, not the table's start.
+        head = f"table {table_id}, match {match_no} ended {_minute(ended)}"
     players = [_seat_name(name, seat) for seat, name in enumerate(summary.get("players", []))]
     scores = list(summary.get("scores") or [])
     winner = summary.get("winner")
@@ -469,6 +474,10 @@ def describe_finished(
         why = summary.get("closed") or "everyone had left"
         won = f"{'; ' if score else ''}closed unfinished: {why}"
     return f"{head or f'table {table_id}, started {when}'}: {score}{won}{rules}"
+
+
+def _minute(when: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(when))
 
 
 def _seat_name(name: object, seat: int) -> str:

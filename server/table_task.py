@@ -427,14 +427,24 @@ class TableTask:
             summary["closed"] = closed  # why it closed unfinished, for history
         table_id = str(self.table.table_id)
         now = time.time()
+        summary["finished"] = now  # for history, beside the matches a rematch followed
         await self.writer.call(lambda j: j.finish_table(table_id, now, summary))
-        result = "abandoned" if abandoned else f"scores {summary['scores']}"
+        result = "abandoned" if abandoned else f"scores {self._score_words(summary['scores'])}"
         log.log(
             logging.INFO if news else logging.DEBUG,
             "table %s finished: %s, %s",
             table_id,
             result,
             self.table.rules.describe(),
+        )
+
+    def _score_words(self, scores: list[int]) -> str:
+        """A match's scores as the log says them: ``Ada 11 - Bruno 4`` (partners joined by
+        ``&``; a seat nobody took by its number)."""
+        sides = len(scores)
+        names = [s.name or f"seat {n}" for n, s in enumerate(self.table.seats)]
+        return " - ".join(
+            f"{' & '.join(names[side::sides])} {points}" for side, points in enumerate(scores)
         )
 
     # --- automatic actions: rounds, bots, deadlines --------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -82,6 +83,19 @@ async def test_a_match_over_before_a_restart_is_not_logged_again_as_news(
     again.journal.close()
     assert [r.message for r in caplog.records if "finished" in r.message] == []
     assert [t.finished is not None for t in Journal(db).tables()] == [True]  # kept all the same
+
+
+async def test_a_match_just_over_is_logged_with_its_scores_by_name(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The host's line read "table 1 finished: scores [2, 0], ..." (a Python list): it says
+    the scores by the players' names, as history does."""
+    caplog.set_level(logging.INFO, logger="scopa_net")
+    await play_one_match(str(tmp_path / "host.db"), RuleSet.of(2, 1), bot_delay=0.0)
+    (line,) = [r.message for r in caplog.records if "finished" in r.message]
+    assert re.fullmatch(
+        r"table 1 finished: scores ann \d+ - bot 1 \d+, 2 players, target 1, .*", line
+    ), line
 
 
 def test_the_host_says_a_table_is_blind(tmp_path: Path) -> None:

@@ -347,9 +347,12 @@ async def test_history_keeps_the_first_match_while_the_rematch_is_played_and_aft
         await session.rematch(False)
         await heard(session, "no rematch")
     after = await listed(2)
-    head, _, result = first.partition(": ")  # "table 1, started 2026-12-01 11:05", result
-    assert after[0] == f"{head.replace(', started ', ', opened ')}, match 1: {result}"
-    assert re.match(r"table 1, opened .*, match 2: ann \d+ - bot 1 \d+; \w[\w ]* won", after[1])
+    _, _, result = first.partition(": ")  # "table 1, started 2026-12-01 11:05", result
+    # Each match says when it ended (both said when the table opened, as "opened").
+    assert re.fullmatch(
+        rf"table 1, match 1 ended \d{{4}}-\d\d-\d\d \d\d:\d\d: {re.escape(result)}", after[0]
+    )
+    assert re.match(r"table 1, match 2 ended .*: ann \d+ - bot 1 \d+; \w[\w ]* won", after[1])
 
     # Each match exports on its own (before, only the last one could be), and each verifies.
     exported = []
