@@ -884,6 +884,7 @@ class NetworkSession:
             )
         self._names = [f"seat {s}" for s in range(self.rules.players)]
         self._take_seats(snapshot.seats)
+        self._from_snapshot(snapshot)
         if snapshot.round_no:
             self._emit(ViewChanged(view=self.mirror.view))
 
@@ -1245,13 +1246,19 @@ class NetworkSession:
                 )
             )
         self.mirror.apply(msg)
-        self.computer_plays.clear()  # who made the round's plays is not in a snapshot
+        self._from_snapshot(msg)
         self._void_news = None
         self._take_seats(msg.seats)
         self._seq_changed.set()
         self._seq_changed = trio.Event()
         self._save_record()
         self._emit(ViewChanged(view=self.mirror.view))
+
+    def _from_snapshot(self, msg: m.Snapshot) -> None:
+        """What a snapshot says beside the view: the voids of the match (a host that does not
+        say them leaves those counted here) and the computer's plays for people this round."""
+        self._voids = max(self._voids, msg.voids)
+        self.computer_plays = set(msg.computer_plays)
 
     def _await_receipt(self, round_id: bytes) -> None:
         self._receipt_due = trio.current_time() + RECEIPT_WAIT

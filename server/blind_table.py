@@ -63,7 +63,7 @@ from scopa_net.fair.transcript import VOID_KINGS, MatchResult, Transcript
 from scopa_net.match import Match
 from scopa_net.plays import Play, play_code
 from scopa_net.rules import RuleSet
-from scopa_net.server.table import OlderJournalError, Phase, Table, TableError
+from scopa_net.server.table import OlderJournalError, Phase, SeatKind, Table, TableError
 from scopa_net.wire import messages as m
 from scopa_net.wire.errors import ErrorCode
 
@@ -207,6 +207,13 @@ class BlindTable(Table):
         if b is None or b.public is not None or seat not in b.people:
             return None  # no round in play, or not this seat's party
         return self.round_start.get(seat)
+
+    def _played_for_a_person(self, seat: int) -> bool:
+        """As any table's, and a person sitting the blind round out (9.7) too."""
+        b = self.blind_round
+        if b is not None and seat not in b.people and self.seats[seat].kind is SeatKind.HUMAN:
+            return True
+        return super()._played_for_a_person(seat)
 
     def snapshot(self, seat: int) -> m.Snapshot:
         """As any table's, but a person's own cards are theirs to open: the host does not

@@ -231,6 +231,13 @@ class Table:
         one round numbering of protocol.md section 5.2."""
         self.dealt_round_no = 0
         """The number of the last round dealt: what views and snapshots show."""
+        self.voids = 0
+        """Rounds of this match void (``round_void``, kings included): snapshots say it."""
+        self.computer_plays: list[int] = []
+        """The plays of the round in play (by index) that a computer made for a person's
+        seat (standing in, or a blind round the person sits out): snapshots say them."""
+        self._plays_made = 0
+        """Plays made in the round in play."""
         self.end_sig: bytes | None = None
         self.chain = ZERO_CHAIN
         self.seen_round_ids: set[bytes] = set()
@@ -295,7 +302,14 @@ class Table:
         seq = self.seats[seat].seq
         view = self.view_for(seat)
         if view is not None:
-            return snapshot_of(view, seq=seq, table_id=self.table_id, seats=self.info().seats)
+            return snapshot_of(
+                view,
+                seq=seq,
+                table_id=self.table_id,
+                seats=self.info().seats,
+                voids=self.voids,
+                computer_plays=tuple(self.computer_plays),
+            )
         return opening_snapshot(
             self.rules, seat=seat, seq=seq, table_id=self.table_id, seats=self.info().seats
         )
@@ -684,6 +698,7 @@ class Table:
         self.match_no += 1
         self.match, self.round = None, None
         self.round_no, self.dealt_round_no, self.chain = 0, 0, ZERO_CHAIN
+        self.voids = 0
         self.end_sig = None
         self.history = []
         self.votes, self.rematch_state = None, None
@@ -897,6 +912,19 @@ class Table:
             if state:
                 s.state_seq = seq
         self._info = None
+        if isinstance(first, m.RoundVoid):
+            self.voids += 1
+        elif isinstance(first, m.RoundCommit | m.BlindRound):
+            self.computer_plays, self._plays_made = [], 0
+        elif isinstance(first, m.Played):
+            if self._played_for_a_person(first.seat):
+                self.computer_plays.append(self._plays_made)
+            self._plays_made += 1
+
+    def _played_for_a_person(self, seat: int) -> bool:
+        """Whether a play at ``seat`` now is a computer's for its person (standing in)."""
+        s = self.seats[seat]
+        return s.kind is SeatKind.HUMAN and s.stand_in
 
     def _status_event(self, seat: int) -> None:
         s = self.seats[seat]

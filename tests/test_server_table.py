@@ -366,6 +366,24 @@ def test_a_void_deal_of_kings_is_redealt_and_verifies() -> None:
     assert ends[0] == 2
     assert table.snapshot(0).round_no == table.dealt_round_no == last_commit
     assert driver.mirrors[0].view.round_number == last_commit
+    # A seat caught up by snapshot learns the void too (it counted none: "after 2 rounds").
+    assert table.snapshot(0).voids == 1
+
+
+def test_a_snapshot_names_the_plays_a_computer_made_for_an_away_person() -> None:
+    """A seat caught up by snapshot showed a stand-in's plays under the person's own name:
+    the snapshot now says which plays of the round were a computer's for a person."""
+    table, driver = two_seats_in_play()
+    while not table.snapshot(1).plays:
+        driver.step()  # a play by whoever leads, a person's own
+    table.set_status(0, connected=False, stand_in=True, grace=0)  # a computer stands in
+    made = len(table.snapshot(1).plays)
+    while len(table.snapshot(1).plays) < made + 2:
+        driver.step()
+    snap = table.snapshot(1)
+    expected = tuple(i for i, p in enumerate(snap.plays) if i >= made and p.seat == 0)
+    assert expected
+    assert snap.computer_plays == expected
 
 
 def test_a_rename_is_made_safe_told_apart_told_to_every_seat_and_replayed() -> None:

@@ -17,10 +17,17 @@ def score_lines(score: RoundScore) -> tuple[ScoreLineInfo, ...]:
 
 
 def snapshot_of(
-    view: SeatView, *, seq: int, table_id: int, seats: tuple[SeatInfo, ...] = ()
+    view: SeatView,
+    *,
+    seq: int,
+    table_id: int,
+    seats: tuple[SeatInfo, ...] = (),
+    voids: int = 0,
+    computer_plays: tuple[int, ...] = (),
 ) -> Snapshot:
     """The ``snapshot`` message for a seat's view, standing for its events up to ``seq``;
-    ``seats`` says who holds each seat."""
+    ``seats`` says who holds each seat, ``voids`` how many rounds of the match were void, and
+    ``computer_plays`` which of the round's plays a computer made for a person."""
     return Snapshot(
         seq=seq,
         table_id=table_id,
@@ -49,6 +56,8 @@ def snapshot_of(
         round_score=None if view.round_score is None else score_lines(view.round_score),
         winner=view.winner,
         seats=seats,
+        voids=voids,
+        computer_plays=computer_plays,
     )
 
 

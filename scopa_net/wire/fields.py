@@ -165,7 +165,9 @@ class Absent(Spec):
 
 
 def _shown(value: Any) -> str:
-    return {None: "nil", False: "false", True: "true"}.get(value, repr(value))
+    if value is None or isinstance(value, bool):
+        return {None: "nil", False: "false", True: "true"}[value]
+    return "empty" if value == () else repr(value)  # 0 is 0, not false
 
 
 @dataclass(frozen=True)

@@ -618,9 +618,17 @@ class Snapshot(Message):
         "who holds each seat, by seat (names included); empty if the host does not say",
         default=(),
     )
+    voids: int = optional(Int(0, U32), 0, "rounds of this match void so far, kings included")
+    computer_plays: tuple[int, ...] = optional(
+        Array(Int(0, 39), 0, 40, unique=True),
+        (),
+        "this round's plays (by index in plays) a computer made for a person's seat",
+    )
 
     def check_fields(self) -> None:
         rules = self.rules.to_rules()
+        if any(i >= len(self.plays) for i in self.computer_plays):
+            raise FieldError("computer_plays", f"{self.computer_plays!r} are not all plays")
         if self.seats and len(self.seats) != rules.players:
             raise FieldError("seats", f"{len(self.seats)} entries for {rules.players} seats")
         if self.seat >= rules.players:
