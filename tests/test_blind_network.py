@@ -465,6 +465,15 @@ async def stopped_as_ann(tmp_path, host: Host) -> DealCheckFailedError:
     return info.value
 
 
+def assert_the_host_is_named(banner: str, check: str, meaning: str) -> None:
+    """A DEAL CHECK FAILED banner that names the host: its check, and what it means."""
+    assert banner.startswith("DEAL CHECK FAILED in round 1: BlindCheckError"), banner
+    assert check in banner, banner
+    assert "At fault: the host (party 0)." in banner
+    assert f"What this means: {meaning}" in banner, banner
+    assert "the host cheated" in banner
+
+
 async def test_a_host_that_alters_its_shares_is_named_on_the_deal_check_failed_banner(
     tmp_path, host: Host, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -515,13 +524,12 @@ async def test_a_host_that_shifts_a_table_card_after_reading_the_shares_is_stopp
 
     monkeypatch.setattr(BlindTable, "_deal_blind", shifting)
     stopped = await stopped_as_ann(tmp_path, host)
-    banner = str(stopped)
-    assert banner.startswith("DEAL CHECK FAILED in round 1: BlindCheckError"), banner
-    assert "bad shares (party 0): deal 1: the host relayed other shares" in banner
-    assert "At fault: the host (party 0)." in banner
     # Its meaning is the check's, which names the host, not the reveal's, which names no one.
-    assert "What this means: the parts the host gave to unlock the cards" in banner
-    assert "the host cheated" in banner
+    assert_the_host_is_named(
+        str(stopped),
+        "bad shares (party 0): deal 1: the host relayed other shares",
+        "the parts the host gave to unlock the cards",
+    )
     record = decode_any(stopped.evidence.read_bytes()).rounds[0]
     assert record.deals[0].shares[0] == sent_first[0]
     capsys.readouterr()
@@ -557,12 +565,8 @@ async def test_a_host_deck_of_its_own_making_stops_the_seat_before_any_card(
     host too, in plain words (its deck is not its shuffle: every card substituted)."""
     monkeypatch.setattr(blind_table, "BlindParty", OwnMadeHostDeck)
     stopped = await stopped_as_ann(tmp_path, host)
-    banner = str(stopped)
-    assert banner.startswith("DEAL CHECK FAILED in round 1: BlindCheckError"), banner
-    assert "bad shuffle proof (party 0)" in banner
-    assert "At fault: the host (party 0)." in banner
-    assert "What this means: a card was swapped" in banner  # the reveal's words (9.6)
-    assert "the host cheated" in banner
+    # The meaning is the reveal's words (9.6).
+    assert_the_host_is_named(str(stopped), "bad shuffle proof (party 0)", "a card was swapped")
     evidence = decode_any(stopped.evidence.read_bytes())
     assert evidence.rounds[0].deals == ()  # stopped before any card was opened
 
