@@ -1,0 +1,182 @@
+"""A person caught up by ``snapshot`` (protocol.md 3.4) reads what a seat that saw the events
+reads: the same round, the void rounds counted, a computer's plays for them as the computer's.
+
+Real host on loopback TCP that replays a resume at most one missed event (``replay_limit``),
+so Bruno, back after a few, is caught up by a snapshot. Ada and Bruno are each a real client
+with the game's controller in front of it; the tests read the words each person reads.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Awaitable, Callable
+from functools import partial
+from pathlib import Path
+
+import pytest
+import trio
+from helpers import kings_on_the_table
+from hosting import create, start_host
+from person_screen import PersonScreen
+
+from scopa_net.client import network_session
+from scopa_net.client.network_session import (
+    CAUGHT_UP_BY_SNAPSHOT,
+    TableChoice,
+    open_network_session,
+)
+from scopa_net.client.seat_store import SeatStore
+from scopa_net.rules import RuleSet
+from scopa_net.server.table import Table
+from scopa_net.view import SeatView
+
+BACK = "Back in your seat"
+
+
+async def bruno_away_then_back(
+    tmp_path: Path,
+    rules: RuleSet,
+    steps_away: Callable[[SeatView], bool],
+    *,
+    blind: bool,
+    enough: Callable[[str], bool] = lambda text: False,
+) -> dict[str, PersonScreen]:
+    """Ada opens a table and Bruno joins; Bruno steps away once ``steps_away(view)``; once Ada
+    reads a computer's play for him, he takes his seat back from disk (caught up by snapshot)
+    and she waits for him; both then play at random to the end of the match, or until
+    ``enough(text)`` of his screen. Returns the screens: "Ada", "Bruno", "Bruno again"."""
+    screens: dict[str, PersonScreen] = {}
+    stores = {name: SeatStore(tmp_path / name) for name in ("Ada", "Bruno")}
+    done = {key: trio.Event() for key in ("Ada", "Bruno", "Bruno again")}
+    stepped, coming_back, back, over = trio.Event(), trio.Event(), trio.Event(), trio.Event()
+    games: dict[str, trio.CancelScope] = {}
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, replay_limit=1, bot_delay=0.0)
+
+        async def run(
+            name: str,
+            key: str,
+            choice: TableChoice,
+            between: Callable[[PersonScreen], Awaitable[None]],
+            **options: object,
+        ) -> None:
+            with trio.CancelScope() as games[key]:  # the game closes after a step away
+                async with open_network_session(
+                    "127.0.0.1",
+                    host.port,
+                    choice,
+                    name=name,
+                    data_dir=tmp_path / name,
+                    store=stores[name],
+                    **options,
+                ) as session:
+                    screens[key] = PersonScreen(session)
+                    await screens[key].play(between)
+            done[key].set()
+
+        async def bruno_steps_away(screen: PersonScreen) -> None:
+            view = screen.session.view
+            if not stepped.is_set() and view is not None and steps_away(view):
+                stepped.set()
+                await screen.type("quit")
+                await screen.type("away")
+                games["Bruno"].cancel()
+
+        async def bruno_is_back(screen: PersonScreen) -> None:
+            view = screen.session.view
+            if view is not None and view.my_turn and not view.hand:  # nothing to play from
+                raise AssertionError(f"'Your turn.' for a seat he does not play:\n{screen.text}")
+            if BACK in screen.text:
+                back.set()
+            if enough(screen.text):
+                over.set()
+
+        async def ada_waits_for_bruno(screen: PersonScreen) -> None:
+            if back.is_set() or "Bruno (computer) plays" not in screen.text:
+                return
+            if not coming_back.is_set():
+                coming_back.set()
+                (record,) = stores["Bruno"].records()
+                again = TableChoice(table_id=record.table_id, seat=record.seat)
+                nursery.start_soon(
+                    partial(run, "Bruno", "Bruno again", again, bruno_is_back, resume_from=record)
+                )
+            await back.wait()
+
+        async def match_ends() -> None:
+            for event in done.values():
+                await event.wait()
+            over.set()
+
+        with trio.fail_after(60):
+            choice = TableChoice(create=create(rules, blind=blind))
+            nursery.start_soon(run, "Ada", "Ada", choice, ada_waits_for_bruno)
+            while "Ada" not in screens or screens["Ada"].session.table_id is None:
+                await trio.sleep(0.01)
+            table = TableChoice(table_id=screens["Ada"].session.table_id)
+            nursery.start_soon(run, "Bruno", "Bruno", table, bruno_steps_away)
+            nursery.start_soon(match_ends)
+            await over.wait()
+        nursery.cancel_scope.cancel()
+    return screens
+
+
+def round_text(text: str, round_no: int) -> str:
+    """What a screen printed from round ``round_no``'s board to its score sheet (or the end)."""
+    start = text.index(f"Round {round_no}  dealer")
+    end = text.find(f"Round {round_no} score sheet", start)
+    return text[start : end if end >= 0 else len(text)]
+
+
+def match_summary(screen: PersonScreen) -> str:
+    """How the match's last line counts its rounds: ``after 1 round (1 void).``"""
+    (summary,) = [line for line in screen.lines if "the match," in line]
+    return summary[summary.index("after ") :]
+
+
+async def test_caught_up_by_snapshot_after_a_void_and_a_stand_in_reads_as_if_he_had_seen_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 1 is dealt void (three kings on the table), Bruno steps away in round 2 and a
+    computer plays for him, and he comes back caught up by snapshot. His screen showed the
+    computer's play as his own ("Last  Bruno plays") and ended "after 2 rounds." where Ada's
+    read "after 1 round (1 void).": the snapshot did not say either."""
+    round_id, host_seed, seed = kings_on_the_table(2)
+    start_round = Table.start_round
+
+    def first_round_planned(table: Table, rid: bytes, host: bytes) -> None:
+        start_round(table, *((round_id, host_seed) if table.round_no == 0 else (rid, host)))
+
+    class EverySeatsSeed:
+        """The client's ``secrets``, whose seat seed is always ``seed``."""
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(secrets, name)
+
+        @staticmethod
+        def token_bytes(n: int) -> bytes:
+            return seed if n == len(seed) else secrets.token_bytes(n)
+
+    monkeypatch.setattr(Table, "start_round", first_round_planned)
+    monkeypatch.setattr(network_session, "secrets", EverySeatsSeed())
+
+    screens = await bruno_away_then_back(
+        tmp_path,
+        RuleSet.of(2, 1),
+        lambda view: view.round_number == 2 and bool(view.plays) and not view.round_over,
+        blind=False,
+    )
+    ada, bruno = screens["Ada"], screens["Bruno again"]
+    assert "Void deal: three or more kings" in ada.text, ada.text  # round 1, as planned
+    assert CAUGHT_UP_BY_SNAPSHOT in bruno.text, bruno.text  # not a replay
+    # The round he is back in is the round Ada plays: round 2 (the void one counted).
+    assert f"{BACK} at table 1 (127.0.0.1:" in bruno.text
+    (back_line,) = [line for line in bruno.lines if line.startswith(BACK)]
+    assert back_line.endswith(", round 2."), back_line
+    # The computer's play for him, on his board as on Ada's, is the computer's.
+    shown = round_text(bruno.text, 2)
+    assert "Last      Bruno (computer) plays" in shown, bruno.text
+    assert "Bruno (computer) plays" in round_text(ada.text, 2), ada.text
+    # The match's last line counts the rounds as Ada's does: the void apart.
+    assert "void" in match_summary(ada), ada.text
+    assert match_summary(bruno) == match_summary(ada), bruno.text
