@@ -87,10 +87,14 @@ class SeatMirror:
         """Take one event (or a fresh snapshot) into the view; returns the new view."""
         self.started_round = False
         if isinstance(event, m.Snapshot):
+            # A blind round's people (a host that does not say them leaves what was known).
+            people = event.people
+            sitting_out = event.seat not in people if people else self.view.sitting_out
+            self._sitting_out_next = sitting_out
             self.view = replace(
                 self._from_snapshot(event),
-                blind=self.view.blind,
-                sitting_out=self.view.sitting_out,
+                blind=self.view.blind or bool(people),
+                sitting_out=sitting_out,
             )
             self._first_deal_next = False
             self._last_capturer = self._capturer_of(self.view)

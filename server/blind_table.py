@@ -217,10 +217,13 @@ class BlindTable(Table):
 
     def snapshot(self, seat: int) -> m.Snapshot:
         """As any table's, but a person's own cards are theirs to open: the host does not
-        know them (its engine holds guesses), so their snapshot leaves the hand empty."""
+        know them (its engine holds guesses), so their snapshot leaves the hand empty. It
+        names the round's people: a seat not among them sits the round out (9.7)."""
         snap = super().snapshot(seat)
         if self._person(seat) and not snap.round_over:
             snap = replace(snap, hand=())
+        if self.blind_round is not None and snap.round_no == self.blind_round.round_no:
+            snap = replace(snap, people=self.blind_round.people)
         return snap
 
     # --- inputs ---------------------------------------------------------------------------

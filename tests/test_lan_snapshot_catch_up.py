@@ -180,3 +180,44 @@ async def test_caught_up_by_snapshot_after_a_void_and_a_stand_in_reads_as_if_he_
     # The match's last line counts the rounds as Ada's does: the void apart.
     assert "void" in match_summary(ada), ada.text
     assert match_summary(bruno) == match_summary(ada), bruno.text
+
+
+async def test_caught_up_by_snapshot_while_sitting_a_blind_round_out_never_reads_your_turn(
+    tmp_path: Path,
+) -> None:
+    """Bruno steps away in round 1 of a blind table (it is void), a computer plays his seat
+    in round 2, and he comes back during it, caught up by snapshot. The snapshot did not say
+    the round's people and left his hand empty, so his screen read "Your turn." with no card
+    to play while the computer played his seat; it now names them (``people``)."""
+    screens = await bruno_away_then_back(
+        tmp_path,
+        RuleSet.of(2, 11),  # round 2 does not end the match
+        lambda view: view.round_number == 1 and bool(view.plays) and not view.round_over,
+        blind=True,
+        enough=lambda text: "Bruno plays" in text.partition("Round 3  dealer")[2],
+    )
+    ada, bruno = screens["Ada"], screens["Bruno again"]
+    assert CAUGHT_UP_BY_SNAPSHOT in bruno.text, bruno.text  # not a replay
+    (back_line,) = [line for line in bruno.lines if line.startswith(BACK)]
+    assert back_line.endswith(", round 2."), back_line
+    # Told once that a computer plays his seat this round, as a seat that saw the round begin
+    # reads it; never "Your turn." (his screen said it, with no cards, while the computer
+    # played), and the toolbar says the computer plays for him.
+    sat_out = [line for line in bruno.lines if line.startswith("A computer plays your seat")]
+    assert sat_out == [
+        "A computer plays your seat this round; you play again from the next one."
+    ], bruno.text
+    assert "Your turn." not in round_text(bruno.text, 2), bruno.text
+    round_2 = bruno.toolbars[: next(i for i, t in enumerate(bruno.toolbars) if "round over" in t)]
+    assert any("a computer plays for you" in t for t in round_2), round_2
+    assert not any("YOUR TURN" in t for t in round_2), round_2
+    # The computer's plays for him, those before he came back and after, are the computer's
+    # on his screen as on Ada's; he plays again from round 3.
+    for screen in (ada, bruno):
+        shown = round_text(screen.text, 2)
+        assert "Bruno (computer) plays" in shown, screen.text
+        assert "Bruno plays" not in shown, screen.text
+    assert "Last      Bruno (computer) plays" in round_text(bruno.text, 2), bruno.text
+    later = bruno.text[bruno.text.index("Round 3  dealer") :]
+    assert "Bruno plays" in later, bruno.text
+    assert "(computer)" not in later, bruno.text

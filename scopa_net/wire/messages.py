@@ -624,11 +624,20 @@ class Snapshot(Message):
         (),
         "this round's plays (by index in plays) a computer made for a person's seat",
     )
+    people: tuple[int, ...] = optional(
+        Array(SEAT, 0, MAX_SEAT + 1, unique=True),
+        (),
+        "at a blind table, the seats people play this round, as its blind_round says",
+    )
 
     def check_fields(self) -> None:
         rules = self.rules.to_rules()
         if any(i >= len(self.plays) for i in self.computer_plays):
             raise FieldError("computer_plays", f"{self.computer_plays!r} are not all plays")
+        if list(self.people) != sorted(self.people):
+            raise FieldError("people", f"{self.people!r} is not in seat order")
+        if any(s >= rules.players for s in self.people):
+            raise FieldError("people", f"{self.people!r} are not all seats")
         if self.seats and len(self.seats) != rules.players:
             raise FieldError("seats", f"{len(self.seats)} entries for {rules.players} seats")
         if self.seat >= rules.players:
