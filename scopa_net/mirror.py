@@ -39,11 +39,11 @@ class SeatMirror:
         self._last_capturer = self._capturer_of(self.view)
         self._first_deal_next = False
         self._round_no_next = snapshot.round_no
+        """The number of the round the next first deal starts (from its ``round_commit``)."""
         self._blind_dealer: int | None = None
         """A blind round's dealer, from ``blind_keys`` (9.5.3)."""
         self._sitting_out_next = False
         """The blind round opened last has no party for this seat (9.7)."""
-        """The number of the round the next first deal starts (from its ``round_commit``)."""
         self.started_round = False
         """Whether the last event applied was the first deal of a round."""
 
