@@ -385,6 +385,7 @@ class ClientApp:
                     self._on_state(controller.state)
                 ready.set_result(None)
                 async with trio.open_nursery() as nursery:
+                    controller.send_moves_from(nursery)
                     if self._lines_in is not None:
                         source = self._lines_in
                         reader = LineReader(source.fd, source.encoding)

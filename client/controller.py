@@ -117,6 +117,8 @@ GOING_VOIDS_ROUND = (
 )
 NOT_PLAYED = "Not played; choose again ('hint' suggests a play)."
 HOW_TO_LEAVE = "Ctrl-C clears the line; to leave, type quit or press Ctrl-D."
+SLOW_ANSWER = 1.0
+"""Seconds a move waits for the host's answer before the screen says that it is waiting."""
 
 
 @dataclass(slots=True)
@@ -186,6 +188,20 @@ class Controller:
         self._board_due = False
         self._last_round: tuple[SeatView, RoundScore, tuple[int, ...]] | None = None
         self.log: list[str] = []
+        self._moves: trio.Nursery | None = None
+        self._on_its_way: Play | None = None
+        """The move sent whose answer has not come back yet."""
+
+    def send_moves_from(self, nursery: trio.Nursery) -> None:
+        """Send each move from ``nursery`` rather than within its typed line: the lines typed
+        after it (``board``, ``hint``, ``help``...) are answered while the host's answer is
+        on its way, and another move meanwhile is refused at once."""
+        self._moves = nursery
+
+    @property
+    def move_on_its_way(self) -> Play | None:
+        """The move sent whose answer the host has not sent back yet, if any."""
+        return self._on_its_way
 
     # --- output -------------------------------------------------------------------------------
 
@@ -259,6 +275,8 @@ class Controller:
         else:
             computer = self._computer_plays()
             self._show(render.board_lines(view, self.state.names, self.display, computer))
+        if view is not None and self._on_its_way is not None:
+            self._say(f"Your move {self._on_its_way.text(self.display.scheme)} is on its way.")
 
     @property
     def display(self) -> Display:
@@ -492,6 +510,12 @@ class Controller:
         await self._consider(choices[number - 1])
 
     async def _play(self, play: Play, bare: bool) -> None:
+        if self._on_its_way is not None:
+            sent = self._on_its_way.text(self.display.scheme)
+            self._error(
+                f"Your last move ({sent}) is still on its way to the host: wait for its answer."
+            )
+            return
         view = self.state.view
         if view is None:
             self._error(f"illegal play: {play.text(self.display.scheme)!r}: no cards dealt yet")
@@ -553,6 +577,10 @@ class Controller:
             self._say(NOT_PLAYED)
 
     async def _hint(self) -> None:
+        if self._on_its_way is not None:
+            sent = self._on_its_way.text(self.display.scheme)
+            self._say(f"No hint now: your move {sent} is on its way to the host.")
+            return
         view = self.state.view
         if view is None or not view.my_turn or view.round_over:
             self._say("A hint is for your turn.")
@@ -568,10 +596,31 @@ class Controller:
 
     async def _submit(self, play: Play) -> None:
         self._forget_choices()
+        self._on_its_way = play  # from now: a line typed just after is refused, not queued
+        if self._moves is None:
+            await self._send(play)
+        else:
+            self._moves.start_soon(self._send, play)
+
+    async def _send(self, play: Play) -> None:
+        """Send ``play`` and wait for the host's answer, saying so if that takes a while."""
         try:
-            await self.session.submit(play)
-        except IllegalPlayError as exc:
-            self._error(str(exc))
+            async with trio.open_nursery() as waiting:
+                waiting.start_soon(self._say_when_slow, play)
+                try:
+                    await self.session.submit(play)
+                except IllegalPlayError as exc:
+                    self._error(str(exc))
+                waiting.cancel_scope.cancel()
+        finally:
+            self._on_its_way = None
+            self.state.changed()
+
+    async def _say_when_slow(self, play: Play) -> None:
+        await trio.sleep(SLOW_ANSWER)
+        if self.state.connection in (ConnectionState.CONNECTED, ConnectionState.LOCAL):
+            # (Not connected, the connection's own lines say what became of the move.)
+            self._say(f"Sent {play.text(self.display.scheme)}; waiting for the host...")
 
     def ask_to_leave(self) -> None:
         """``quit`` (or Ctrl-D): during a match at a host, ask once whether to leave for good

@@ -122,6 +122,8 @@ def waiting_for_person(controller: Controller) -> bool:
     from scopa_net.client.controller import Asking
 
     state = controller.state
+    if controller.move_on_its_way is not None:
+        return False
     if state.asking is not Asking.NOTHING or state.paused:
         return True
     view = state.view

@@ -202,6 +202,30 @@ class Through(trio.abc.Stream):
         await self.inner.aclose()
 
 
+class Holding(Through):
+    """A connection whose incoming bytes can be held back for a while, as from a host that
+    was stopped (``kill -STOP``): what arrives meanwhile is kept, and passed on, in order,
+    once ``hold_for`` has run its time."""
+
+    def __init__(self, inner: trio.abc.Stream) -> None:
+        super().__init__(inner)
+        self._open = trio.Event()
+        self._open.set()
+        self._kept = b""
+
+    async def hold_for(self, seconds: float) -> None:
+        self._open = trio.Event()
+        await trio.sleep(seconds)
+        self._open.set()
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
+        if not self._kept:
+            self._kept = bytes(await self.inner.receive_some(max_bytes))
+        await self._open.wait()  # cancelled here, the bytes are kept for the next call
+        data, self._kept = self._kept, b""
+        return data
+
+
 class Network:
     """Memory-stream connections to an in-process host, with a switch to cut them all."""
 

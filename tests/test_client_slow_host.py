@@ -1,0 +1,84 @@
+"""A host slow to answer a move (stopped, or its connection stalled): the person's screen says
+that the move is on its way, answers the commands that need only the client at once, and
+refuses another move at once instead of queueing it for later. The whole app over loopback
+TCP against a real host."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+import trio
+from app_driver import run_app
+from hosting import Holding, create, start_host
+from prompt_toolkit.input import PipeInput
+
+from scopa_net.client.controller import Asking, ClientState
+from scopa_net.client.moves import legal_plays
+from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
+from scopa_net.rules import RuleSet
+
+HELD = 1.6
+"""Seconds the host's answer to the first move is held back: past the client's SLOW_ANSWER."""
+
+
+def test_a_move_the_host_is_slow_to_answer_leaves_the_screen_answering() -> None:
+    """Carla's host froze after her move: `board` and `hint` printed nothing, a second move
+    queued silently, and when the host came back every queued line ran at once against a
+    game that had moved on ("illegal play: ... it is not your turn", "A hint is for your
+    turn."). Now, while the answer is held back: `board` and `hint` answer at once, the
+    second move is refused at once, the move says after a second that it is waiting for the
+    host, and nothing typed meanwhile runs later."""
+    wires: list[Holding] = []
+    sent: list[str] = []
+
+    @asynccontextmanager
+    async def opener() -> AsyncIterator[NetworkSession]:
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0)
+
+            async def connect() -> trio.abc.Stream:
+                wires.append(Holding(await trio.open_tcp_stream("127.0.0.1", host.port)))
+                return wires[-1]
+
+            choice = TableChoice(create=create(RuleSet.of(2, 4), bots=1))
+            async with open_network_session(
+                "127.0.0.1", host.port, choice, name="Ada", connector=connect
+            ) as session:
+                yield session
+            nursery.cancel_scope.cancel()
+
+    def driver(state: ClientState, pipe: PipeInput) -> Callable[[], None]:
+        def on_change() -> None:
+            view = state.view
+            if not sent and view is not None and view.my_turn and not view.round_over:
+                sent.append(legal_plays(view)[0].text())
+                trio.lowlevel.spawn_system_task(wires[-1].hold_for, HELD)
+                move = sent[0]
+                pipe.send_text(f"{move}\rboard\rhint\r{move}\r")
+            elif sent and len(sent) == 1 and view is not None and not view.my_turn:
+                sent.append("quit")  # the move landed: leave
+                pipe.send_text("quit\r")
+            elif state.asking is Asking.CONFIRM_QUIT and len(sent) == 2:
+                sent.append("y")
+                pipe.send_text("y\r")
+
+        return on_change
+
+    status, text, _ = run_app(RuleSet.of(2, 4), driver, opener=opener, plain=True)
+    assert status == 0, text
+    move = sent[0]
+    refused = f"Your last move ({move}) is still on its way to the host: wait for its answer."
+    in_order = [
+        f"Your move {move} is on its way.",  # after the board
+        f"No hint now: your move {move} is on its way to the host.",
+        refused,
+        f"Sent {move}; waiting for the host...",
+        "Ada played ",
+    ]
+    places = [text.find(line) for line in in_order]
+    assert -1 not in places, (places, text)
+    assert places == sorted(places), (places, text)
+    assert text.count(refused) == 1, text
+    for replayed in ("not your turn", "A hint is for your turn.", "too many lines"):
+        assert replayed not in text, text
