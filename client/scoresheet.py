@@ -124,9 +124,11 @@ def level_past_target(view: SeatView, match_scores: Sequence[int], names: Sequen
 
 
 def rounds_taken(rounds: int, voids: int = 0) -> str:
-    """``3 rounds``, or ``3 rounds (1 void)``: the rounds played out, and the void ones apart."""
-    played = f"{rounds} round{'s' if rounds != 1 else ''}"
-    return f"{played} ({voids} void{'s' if voids != 1 else ''})" if voids else played
+    """``3 rounds``, or ``3 rounds (1 of them void)``: every round dealt, void ones included,
+    as the rounds are numbered on the board and the toolbar (``rounds``: those played out)."""
+    dealt = rounds + voids
+    counted = f"{dealt} round{'s' if dealt != 1 else ''}"
+    return f"{counted} ({voids} of them void)" if voids else counted
 
 
 def match_summary(
@@ -138,12 +140,16 @@ def match_summary(
     *,
     voids: int = 0,
 ) -> FormattedText:
-    """One line: who won, the final score and how many rounds it took (rounds played out;
-    void ones counted apart)."""
+    """One line: who won, the final score and how many rounds it took (``rounds`` played
+    out, ``voids`` void). With more than two sides each score is said with its side's name."""
     alone_me = view.rules.seats_of(winner) == (view.seat,)
     who = "You" if alone_me else side_label(winner, view, names)
     verb = "win" if alone_me or " & " in who else "wins"
-    final = " to ".join(str(s) for s in sorted(match_scores, reverse=True))
+    order = sorted(range(len(match_scores)), key=lambda side: -match_scores[side])
+    if len(match_scores) > 2:
+        final = " to ".join(f"{side_label(s, view, names)} {match_scores[s]}" for s in order)
+    else:
+        final = " to ".join(str(match_scores[s]) for s in order)
     return FormattedText(
         [
             ("class:winner", f"{who} {verb} the match"),

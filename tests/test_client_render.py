@@ -236,11 +236,22 @@ def test_match_summary_names_the_winner() -> None:
     assert you == "You win the match, 11 to 7, after 3 rounds."
     them = render.plain([match_summary(view, 1, (4, 12), 1, NAMES)])
     assert them == "Bot 1 wins the match, 12 to 4, after 1 round."
-    # Rounds played out, and the void ones (kings, or a person gone from a blind round) apart.
-    voids = render.plain([match_summary(view, 0, (11, 7), 3, NAMES, voids=1)])
-    assert voids == "You win the match, 11 to 7, after 3 rounds (1 void)."
+    # Every round dealt, as the board and the toolbar number them, the void ones (kings, or a
+    # person gone from a blind round) among them: "after 2 rounds (1 void)" ended a match
+    # whose toolbar said Round 3.
+    voids = render.plain([match_summary(view, 0, (11, 7), 2, NAMES, voids=1)])
+    assert voids == "You win the match, 11 to 7, after 3 rounds (1 of them void)."
     voids = render.plain([match_summary(view, 0, (11, 7), 1, NAMES, voids=2)])
-    assert voids == "You win the match, 11 to 7, after 1 round (2 voids)."
+    assert voids == "You win the match, 11 to 7, after 3 rounds (2 of them void)."
+
+
+def test_a_match_of_three_sides_ends_with_each_score_named() -> None:
+    """A 3-player match ended "You win the match, 5 to 3 to 0": whose 3, whose 0? Each score
+    is said with its side's name, as the score sheet heads its columns."""
+    match = finished_match(5, RuleSet.of(3))
+    names = ("Ada", "Bruno", "Carla")
+    summary = render.plain([match_summary(match.view_for(0), 0, (5, 0, 3), 2, names)])
+    assert summary == "You win the match, Ada 5 to Carla 3 to Bruno 0, after 2 rounds."
 
 
 def test_toolbar_shows_turn_score_stock_and_connection(match: Match) -> None:

@@ -129,7 +129,7 @@ def round_text(text: str, round_no: int) -> str:
 
 
 def match_summary(screen: PersonScreen) -> str:
-    """How the match's last line counts its rounds: ``after 1 round (1 void).``"""
+    """How the match's last line counts its rounds: ``after 2 rounds (1 of them void).``"""
     (summary,) = [line for line in screen.lines if "the match," in line]
     return summary[summary.index("after ") :]
 
