@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from prompt_toolkit.formatted_text import FormattedText, StyleAndTextTuples
 
 from scopa_net.client.render import side_label
+from scopa_net.match import match_winner
 from scopa_net.scoring import (
     CARDS_LINE,
     COINS_LINE,
@@ -101,7 +102,7 @@ def score_sheet(
             [
                 ("class:label", f"{'Match':<{_LABEL}}"),
                 ("class:heading", cells(match_scores)),
-                ("", f"{' ' * _GAP}playing to {view.rules.target}"),
+                ("", f"{' ' * _GAP}{to_the_target(view, match_scores)}"),
             ]
         )
     )
@@ -109,6 +110,15 @@ def score_sheet(
     if level:
         lines.append(FormattedText([("class:notice", level)]))
     return lines
+
+
+def to_the_target(view: SeatView, match_scores: Sequence[int]) -> str:
+    """The end of the sheet's Match row: ``playing to 11``, or, once a side has won, ``match
+    over (played to 11)``."""
+    target = view.rules.target
+    if match_winner(view.rules, match_scores) is not None:
+        return f"match over (played to {target})"
+    return f"playing to {target}"
 
 
 def level_past_target(view: SeatView, match_scores: Sequence[int], names: Sequence[str]) -> str:

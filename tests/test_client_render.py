@@ -254,6 +254,16 @@ def test_a_match_of_three_sides_ends_with_each_score_named() -> None:
     assert summary == "You win the match, Ada 5 to Carla 3 to Bruno 0, after 2 rounds."
 
 
+def test_the_sheet_that_ends_a_match_says_the_match_is_over() -> None:
+    """The last sheet's Match row read "playing to 3" though the match was over."""
+    match = finished_match(5, RuleSet.of(2, 3))
+    view, result = match.view_for(0), match.results[-1]
+    going = render.plain(score_sheet(view, result, (2, 1), NAMES)).splitlines()[-1]
+    assert going.endswith("   playing to 3")
+    over = render.plain(score_sheet(view, result, (4, 1), NAMES)).splitlines()[-1]
+    assert over.endswith("   match over (played to 3)")
+
+
 def test_toolbar_shows_turn_score_stock_and_connection(match: Match) -> None:
     state = ClientState(seat=0, names=NAMES, display=Display(), view=match.view_for(0))
     state.scores = (3, 5)
