@@ -191,6 +191,8 @@ class Controller:
         self._moves: trio.Nursery | None = None
         self._on_its_way: Play | None = None
         """The move sent whose answer has not come back yet."""
+        self._sent_from: SeatView | None = None
+        """The view that move was played from: once another is shown, the move was answered."""
 
     def send_moves_from(self, nursery: trio.Nursery) -> None:
         """Send each move from ``nursery`` rather than within its typed line: the lines typed
@@ -200,8 +202,9 @@ class Controller:
 
     @property
     def move_on_its_way(self) -> Play | None:
-        """The move sent whose answer the host has not sent back yet, if any."""
-        return self._on_its_way
+        """The move sent whose answer the host has not sent back yet, if any (once the
+        screen shows the play, or any other view, it has come back)."""
+        return self._on_its_way if self.state.view is self._sent_from else None
 
     # --- output -------------------------------------------------------------------------------
 
@@ -275,8 +278,9 @@ class Controller:
         else:
             computer = self._computer_plays()
             self._show(render.board_lines(view, self.state.names, self.display, computer))
-        if view is not None and self._on_its_way is not None:
-            self._say(f"Your move {self._on_its_way.text(self.display.scheme)} is on its way.")
+        sent = self.move_on_its_way
+        if view is not None and sent is not None:
+            self._say(f"Your move {sent.text(self.display.scheme)} is on its way.")
 
     @property
     def display(self) -> Display:
@@ -510,10 +514,10 @@ class Controller:
         await self._consider(choices[number - 1])
 
     async def _play(self, play: Play, bare: bool) -> None:
-        if self._on_its_way is not None:
-            sent = self._on_its_way.text(self.display.scheme)
+        if (sent := self.move_on_its_way) is not None:
             self._error(
-                f"Your last move ({sent}) is still on its way to the host: wait for its answer."
+                f"Your last move ({sent.text(self.display.scheme)}) is still on its way to the "
+                "host: wait for its answer."
             )
             return
         view = self.state.view
@@ -577,9 +581,9 @@ class Controller:
             self._say(NOT_PLAYED)
 
     async def _hint(self) -> None:
-        if self._on_its_way is not None:
-            sent = self._on_its_way.text(self.display.scheme)
-            self._say(f"No hint now: your move {sent} is on its way to the host.")
+        if (sent := self.move_on_its_way) is not None:
+            where = sent.text(self.display.scheme)
+            self._say(f"No hint now: your move {where} is on its way to the host.")
             return
         view = self.state.view
         if view is None or not view.my_turn or view.round_over:
@@ -596,7 +600,8 @@ class Controller:
 
     async def _submit(self, play: Play) -> None:
         self._forget_choices()
-        self._on_its_way = play  # from now: a line typed just after is refused, not queued
+        # From now until the host answers, another move typed is refused, not queued.
+        self._on_its_way, self._sent_from = play, self.state.view
         if self._moves is None:
             await self._send(play)
         else:
@@ -613,13 +618,16 @@ class Controller:
                     self._error(str(exc))
                 waiting.cancel_scope.cancel()
         finally:
-            self._on_its_way = None
+            if self._on_its_way is play:  # (not a move typed once this one was shown)
+                self._on_its_way = None
             self.state.changed()
 
     async def _say_when_slow(self, play: Play) -> None:
         await trio.sleep(SLOW_ANSWER)
-        if self.state.connection in (ConnectionState.CONNECTED, ConnectionState.LOCAL):
-            # (Not connected, the connection's own lines say what became of the move.)
+        # Not connected, the connection's own lines say what becomes of the move; the play
+        # on the screen (another view shown) is the host's answer.
+        connected = self.state.connection in (ConnectionState.CONNECTED, ConnectionState.LOCAL)
+        if connected and self.move_on_its_way is not None:
             self._say(f"Sent {play.text(self.display.scheme)}; waiting for the host...")
 
     def ask_to_leave(self) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+import trio
+import trio.testing
 from client_fakes import Screen, TableSession
 from helpers import match_dealt
 
@@ -10,7 +12,7 @@ from scopa_net.client.controller import Asking, Controller
 from scopa_net.client.session import Message, RoundStarted, ViewChanged
 from scopa_net.client.style import Display
 from scopa_net.notation import parse_card
-from scopa_net.plays import Play
+from scopa_net.plays import Play, PlayRecord
 
 Table = tuple[TableSession, Controller, Screen, list[str]]
 
@@ -221,3 +223,39 @@ def test_up_brings_back_commands_not_the_answers_to_questions() -> None:
     answering[0] = False
     history.append_string("board")
     assert history.get_strings() == ["settebello", "board"]
+
+
+class LateAcks(TableSession):
+    """A session whose host shows each play at once but acknowledges it only when told."""
+
+    def __init__(self, match: object) -> None:
+        super().__init__(match)  # type: ignore[arg-type]
+        self.acked = trio.Event()
+
+    async def submit(self, play: Play) -> PlayRecord:
+        record = await super().submit(play)
+        await self.acked.wait()
+        return record
+
+
+async def test_a_move_is_on_its_way_until_the_screen_shows_it() -> None:
+    """A move typed while the last is unanswered is refused at once; once the last play is
+    on the screen (the host's event came before its ack), the next turn's move is taken."""
+    session = LateAcks(match_dealt({0: "7d 3s Kb", 1: "2h 2s Jd"}, "5s 2b 3h 4h"))
+    screen = Screen()
+    controller = Controller(session, Display(), screen.show, lambda: None)
+    async with trio.open_nursery() as nursery:
+        controller.send_moves_from(nursery)
+        await controller.handle_line("Kb")
+        await trio.testing.wait_all_tasks_blocked()  # sent: waiting for the ack
+        await controller.handle_line("3s")
+        refused = "Your last move (Kb x 2b+3h+5s) is still on its way to the host: wait for its"
+        assert screen.take().startswith(refused)
+        controller.handle_event(ViewChanged(view=session.view, record=None))  # Kb shown
+        session.match.play(Play(parse_card("2h"), ()), 1, exact=True)
+        controller.handle_event(ViewChanged(view=session.view, record=None))  # your turn
+        screen.take()
+        await controller.handle_line("3s")
+        assert "on its way" not in screen.take()
+        session.acked.set()
+    assert [p.card for p in session.submitted] == [parse_card("Kb"), parse_card("3s")]
