@@ -30,7 +30,7 @@ from scopa_net.client.commands import (
 )
 from scopa_net.client.config import COMPUTER_NAME_REFUSED
 from scopa_net.client.moves import resolve_play
-from scopa_net.client.scoresheet import SHEET_WIDTH, match_summary, score_sheet
+from scopa_net.client.scoresheet import SHEET_WIDTH, match_summary, score_sheet, to_the_target
 from scopa_net.client.session import (
     ConnectionChanged,
     ConnectionState,
@@ -792,7 +792,9 @@ class Controller:
                 f"{render.side_label(side, view, state.names)} {points}"
                 for side, points in enumerate(state.scores)
             ]
-            self._say(f"Match score: {', '.join(parts)} (playing to {view.rules.target}).")
+            end = to_the_target(view, state.scores)
+            tail = f" ({end})" if end.startswith("playing") else f"; {end}"
+            self._say(f"Match score: {', '.join(parts)}{tail}.")
         elif name in {"last", "log"}:
             records = render.last_plays(view) if name == "last" else list(view.plays)
             if not records:

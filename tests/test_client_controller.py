@@ -77,6 +77,14 @@ async def test_refusals_say_why_and_change_nothing(table: Table, line: str, mess
     assert session.view == before
 
 
+async def test_score_after_the_match_says_it_is_over(table: Table) -> None:
+    """Once a side has won, ``score`` no longer says the match is "playing to 11"."""
+    _, controller, screen, _ = table
+    controller.state.scores = (11, 4)
+    await controller.handle_line("score")
+    assert "Match score: Ada 11, Bot 1 4; match over (played to 11)." in screen.take()
+
+
 async def test_quit_asks_first_during_a_match(table: Table) -> None:
     _, controller, screen, quits = table
     await controller.handle_line("quit")
