@@ -137,6 +137,8 @@ class ClientState:
     """The match score by side, counting every round scored so far."""
     paused: bool = False
     """A score sheet is waiting to be read: the next round shows after Enter."""
+    sent_from: SeatView | None = None
+    """The view this seat's last move was played from, until the host answers it."""
     listeners: list[Callable[[], None]] = field(default_factory=list)
 
     def changed(self) -> None:
@@ -146,6 +148,11 @@ class ClientState:
     @property
     def in_match(self) -> bool:
         return self.view is not None and not self.match_over
+
+    @property
+    def move_sent(self) -> bool:
+        """A move is on its way to the host: no view since the one it was played from."""
+        return self.sent_from is not None and self.view is self.sent_from
 
 
 def _text(text: str, style: str = "") -> FormattedText:
@@ -190,9 +197,8 @@ class Controller:
         self.log: list[str] = []
         self._moves: trio.Nursery | None = None
         self._on_its_way: Play | None = None
-        """The move sent whose answer has not come back yet."""
-        self._sent_from: SeatView | None = None
-        """The view that move was played from: once another is shown, the move was answered."""
+        """The move sent whose answer has not come back yet (``state.sent_from`` is the view
+        it was played from: once another is shown, the move was answered)."""
 
     def send_moves_from(self, nursery: trio.Nursery) -> None:
         """Send each move from ``nursery`` rather than within its typed line: the lines typed
@@ -204,7 +210,7 @@ class Controller:
     def move_on_its_way(self) -> Play | None:
         """The move sent whose answer the host has not sent back yet, if any (once the
         screen shows the play, or any other view, it has come back)."""
-        return self._on_its_way if self.state.view is self._sent_from else None
+        return self._on_its_way if self.state.move_sent else None
 
     # --- output -------------------------------------------------------------------------------
 
@@ -601,7 +607,8 @@ class Controller:
     async def _submit(self, play: Play) -> None:
         self._forget_choices()
         # From now until the host answers, another move typed is refused, not queued.
-        self._on_its_way, self._sent_from = play, self.state.view
+        self._on_its_way, self.state.sent_from = play, self.state.view
+        self.state.changed()
         if self._moves is None:
             await self._send(play)
         else:
@@ -619,7 +626,7 @@ class Controller:
                 waiting.cancel_scope.cancel()
         finally:
             if self._on_its_way is play:  # (not a move typed once this one was shown)
-                self._on_its_way = None
+                self._on_its_way = self.state.sent_from = None
             self.state.changed()
 
     async def _say_when_slow(self, play: Play) -> None:

@@ -140,6 +140,27 @@ def test_the_board_and_toolbar_fit_60_columns() -> None:
         assert "YOUR TURN" in bar, (width, bar)
 
 
+async def test_the_toolbar_says_a_move_is_sent_until_the_host_answers() -> None:
+    """While the host has not answered a move, the toolbar said YOUR TURN (a person typed
+    again); now it says the move is sent, and YOUR TURN again once a view without it shows.
+    Once the answer came, nothing is left marked as sent."""
+    match = match_dealt({0: "7d 3s Kb", 1: "2h 2s Jd"}, "5s 2b 3h 4h")
+    state = ClientState(seat=0, names=("Ada", "Bot 1"), display=Display(), scores=(0, 0))
+    state.view = match.view_for(0)
+    assert "YOUR TURN" in render.plain([toolbar_text(state, 80)])
+    state.sent_from = state.view
+    bar = render.plain([toolbar_text(state, 80)])
+    assert "move sent" in bar
+    assert "YOUR TURN" not in bar
+    state.view = match.view_for(0)  # another view: the host answered
+    assert "YOUR TURN" in render.plain([toolbar_text(state, 80)])
+    session = TableSession(match)
+    controller = Controller(session, Display(), Screen().show, lambda: None)
+    await controller.handle_line("Kb")
+    assert session.submitted
+    assert controller.state.sent_from is None
+
+
 def test_you_play_and_others_play() -> None:
     match = match_dealt({0: "7d 3s Kb", 1: "2h 2s Jd"}, "5s 2b 3h 4h")
     view = match.view_for(0)
