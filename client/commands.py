@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from scopa_net.cards import Card
 from scopa_net.errors import NotationError
 from scopa_net.notation import Scheme, parse_play
+from scopa_net.text_limits import NAME_LEN, SAY_LEN
+from scopa_net.typed import shown, small_number, text_problem
 
 
 class CommandError(ValueError):
@@ -102,22 +104,31 @@ def parse_command(text: str, scheme: Scheme = Scheme.NEUTRAL) -> Command:
         # "play 7d", as a newcomer may type it, means what "7d" alone means.
         line = rest.strip()
         if not line:
-            raise CommandError(f"invalid command: {text!r}: play what? (play 7d, or just 7d)")
+            raise CommandError(f"invalid command: {shown(text)}: play what? (play 7d, or just 7d)")
         name = ""
     if name == "say":
-        if not rest.strip():
-            raise CommandError(f"invalid command: {text!r}: say what? (say TEXT)")
-        return Say(text=rest.strip())
+        said = rest.strip()
+        if not said:
+            raise CommandError(f"invalid command: {shown(text)}: say what? (say TEXT)")
+        _check_sent(said, "a message", SAY_LEN)
+        return Say(text=said)
     if name == "name":
+        _check_sent(rest.strip(), "a name", NAME_LEN)
         return Rename(name=rest.strip())
     if name == "rules":
         return Rules(topic=rest.strip().lower())
     if name in COMMANDS:
         if rest.strip():
-            raise CommandError(f"invalid command: {text!r}: {name!r} takes no arguments")
+            raise CommandError(f"invalid command: {shown(text)}: {name!r} takes no arguments")
         return Simple(name=name)
-    if line.isdigit():
-        return Choose(number=int(line))
+    if line.isascii() and line.isdigit():
+        number = small_number(line)
+        if number is None:
+            raise CommandError(
+                f"invalid choice: {shown(line)}: not a number from a list ({len(line)} digits); "
+                "type the number of a choice, such as 1"
+            )
+        return Choose(number=number)
     try:
         card, group = parse_play(line, scheme)
     except NotationError as exc:
@@ -126,8 +137,15 @@ def parse_command(text: str, scheme: Scheme = Scheme.NEUTRAL) -> Command:
         meant = difflib.get_close_matches(typed.lower(), known, n=1)
         if meant and typed.lower() not in known:  # a command mistyped ("sya hello"), no card
             raise CommandError(
-                f"unknown command {typed!r}: did you mean {meant[0]!r}? (type 'help' for the "
+                f"unknown command {shown(typed)}: did you mean {meant[0]!r}? (type 'help' for the "
                 "commands)"
             ) from exc
         raise CommandError(f"{exc} (type 'help' for the commands)") from exc
     return PlayCard(card=card, group=group)
+
+
+def _check_sent(text: str, what: str, limit: int) -> None:
+    """Refuse, in one line, text the wire would refuse: too long, or a control character."""
+    problem = text_problem(text, what, limit)
+    if problem:
+        raise CommandError(problem)

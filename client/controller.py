@@ -51,6 +51,7 @@ from scopa_net.names import clean_chat, clean_name, reads_as_computer
 from scopa_net.notation import card_name, format_card
 from scopa_net.plays import Play, PlayRecord
 from scopa_net.scoring import RoundScore
+from scopa_net.typed import small_number
 from scopa_net.view import SeatView
 
 Lines = Sequence[FormattedText]
@@ -495,9 +496,9 @@ class Controller:
         if token.upper() in {format_card(c, scheme)[:-1].upper() for c in CARDS}:
             kind = "rank"
             same = [c for c in view.hand if format_card(c, scheme)[:-1].upper() == token.upper()]
-        elif token.isdigit() and 1 <= int(token) <= 10:
+        elif (value := small_number(token)) is not None and 1 <= value <= 10:
             kind = "value"
-            same = [c for c in view.hand if c.rank == int(token)]
+            same = [c for c in view.hand if c.rank == value]
         else:
             return False
         if len(same) == 1:

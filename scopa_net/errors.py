@@ -10,6 +10,8 @@ import enum
 from collections.abc import Sequence
 from typing import Generic, TypeVar
 
+from scopa_net.typed import shown
+
 Option = TypeVar("Option")
 """What an ambiguous play could mean: a ``scopa_net.plays.Play`` (kept generic so that this
 module, which every other one imports, imports none of them)."""
@@ -21,7 +23,7 @@ class NotationError(ValueError):
     def __init__(self, text: str, reason: str) -> None:
         self.text = text
         self.reason = reason
-        super().__init__(f"invalid card: {text!r}: {reason}")
+        super().__init__(f"invalid card: {shown(text)}: {reason}")
 
 
 class AmbiguousNotationError(NotationError):

@@ -31,6 +31,7 @@ from scopa_net.cards import (
     card,
 )
 from scopa_net.errors import AmbiguousNotationError, NotationError
+from scopa_net.typed import shown as echoed
 
 
 class Scheme(enum.Enum):
@@ -160,7 +161,7 @@ def _suit(token: str, text: str, scheme: Scheme) -> Suit:
             named = _suit(letters, text, scheme)
         if named is not shown:
             raise NotationError(
-                text, f"{letters!r} and {token[-1]!r} are different suits; type one of them"
+                text, f"{echoed(letters)} and {token[-1]!r} are different suits; type one of them"
             )
         return shown
     if token == "c":
@@ -174,7 +175,7 @@ def _suit(token: str, text: str, scheme: Scheme) -> Suit:
     try:
         return _SUIT_WORDS[token]
     except KeyError:
-        raise NotationError(text, f"unknown suit {token!r}") from None
+        raise NotationError(text, f"unknown suit {echoed(token)}") from None
 
 
 def _rank(token: str, text: str) -> Rank:
@@ -185,7 +186,7 @@ def _rank(token: str, text: str) -> Rank:
     try:
         return _RANK_WORDS[token]
     except KeyError:
-        raise NotationError(text, f"unknown rank {token!r}") from None
+        raise NotationError(text, f"unknown rank {echoed(token)}") from None
 
 
 def parse_card(text: str, scheme: Scheme = Scheme.NEUTRAL) -> Card:
@@ -236,6 +237,8 @@ def parse_play(text: str, scheme: Scheme = Scheme.NEUTRAL) -> tuple[Card, tuple[
     norm = " ".join(text.strip().split())
     parts = _PLAY_SPLIT.split(norm.lower(), maxsplit=1)
     if len(parts) == 2:
+        if not parts[0]:  # "x", ": 5s": a word that joins a card to what it takes, and no card
+            raise NotationError(text, "expected a rank followed by a suit, such as 7d")
         played = parse_card(parts[0], scheme)
         tokens = [t for t in _GROUP_SPLIT.split(parts[1]) if t]
         if not tokens:

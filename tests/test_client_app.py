@@ -258,3 +258,21 @@ def test_a_dropped_connection_mid_round_resumes_by_itself(threaded_host: HostThr
     assert state.match_over
     assert "Deal check: verified" in text
     assert "DEAL CHECK FAILED" not in text
+
+
+def test_bad_lines_at_the_prompt_end_in_one_line_each_and_the_game_goes_on() -> None:
+    """5,000 sevens stopped the game on an internal error (Python reads no number of more than
+    4,300 digits), 'x' was echoed as '' and a long line was echoed whole: each now ends in one
+    line that quotes the start of the line, and the game goes on."""
+    lines = ["7" * 5000, "x", "z" * 3000, "²", f"say {'a' * 1001}"]
+    typed = "".join(line + "\r" for line in lines) + "who\rquit\ry\r"
+    status, text, _ = run_app(RuleSet.of(2, target=11), playing(typed))
+    assert status == 0
+    assert "internal error" not in text
+    assert f"invalid choice: {'7' * 40!r}...: not a number from a list (5000 digits)" in text
+    assert "invalid card: 'x': expected a rank followed by a suit, such as 7d" in text
+    assert f"invalid card: {'z' * 40!r}...: unknown rank 'z'" in text
+    assert "invalid card: '²': expected a rank followed by a suit" in text
+    assert "a message is at most 1000 characters; yours has 1001" in text
+    assert "Seat 0: Ada (you)" in text  # still at the table after every refusal
+    assert "Leaving the table." in text

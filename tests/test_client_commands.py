@@ -158,3 +158,27 @@ def test_the_words_of_the_leave_question_are_the_quit_command(word: str) -> None
     """`away` and `leave` are what "leave, away or stay?" offers; typed at the prompt they
     read as cards ("invalid card: 'away': unknown suit 'way'")."""
     assert parse_command(word) == Simple(name="quit")
+
+
+def test_a_long_bad_line_is_echoed_cut_short() -> None:
+    """A 100,000-character line came back whole inside its error."""
+    with pytest.raises(CommandError) as caught:
+        parse_command("q" * 100_000)
+    assert str(caught.value).startswith(f"invalid card: {'q' * 40!r}...: ")
+    assert len(str(caught.value)) < 200
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (f"say {'a' * 1001}", "a message is at most 1000 characters; yours has 1001"),
+        (f"name {'Z' * 33}", "a name is at most 32 characters; yours has 33"),
+        ("name \x1b[2J\x1b[31mEvil", "a name cannot hold a control character"),
+        ("say hi\x07", "a message cannot hold a control character"),
+    ],
+)
+def test_text_the_wire_would_refuse_is_refused_here(line: str, message: str) -> None:
+    """A say of more than 1,000 characters reached the codec, which stopped the client on an
+    internal error (and the others read that the person lost the connection)."""
+    with pytest.raises(CommandError, match=message):
+        parse_command(line)

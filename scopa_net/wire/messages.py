@@ -18,7 +18,7 @@ from scopa_net.scoring import (
     SETTEBELLO_LINE,
     SWEEPS_LINE,
 )
-from scopa_net.text_limits import NAME_LEN, PASSWORD_LEN
+from scopa_net.text_limits import NAME_LEN, PASSWORD_LEN, SAY_LEN
 from scopa_net.wire.errors import REJECT_CODES, ErrorCode
 from scopa_net.wire.fields import (
     Absent,
@@ -43,8 +43,6 @@ MAX_SIDE = 2
 ALL_CARDS = (1 << 40) - 1
 TEXT_LEN = 200
 """Longest human-readable message (error texts, chat as relayed)."""
-SAY_LEN = 1000
-"""Longest ``say`` the codec accepts; the host refuses more than :data:`TEXT_LEN` politely."""
 MAX_TABLES_LISTED = 64
 GRACE_MAX = 3600
 
