@@ -37,6 +37,7 @@ from scopa_net.client.style import (
 )
 from scopa_net.names import reads_as_computer
 from scopa_net.text_limits import NAME_LEN
+from scopa_net.typed import has_control, shown
 
 COMPUTER_NAME_REFUSED = (
     "that reads as a computer player's name (they are called bot 1, bot 2...); choose another"
@@ -112,8 +113,13 @@ def _name(value: object, where: str) -> str:
         raise ConfigError(
             f"invalid {where}: a name is at most {NAME_LEN} characters (this one has {len(name)})"
         )
+    if has_control(name):
+        raise ConfigError(
+            f"invalid {where}: {shown(name)}: a name cannot hold a control character (a tab, "
+            "an escape sequence...); choose another"
+        )
     if reads_as_computer(name):
-        raise ConfigError(f"invalid {where}: {name!r}: {COMPUTER_NAME_REFUSED}")
+        raise ConfigError(f"invalid {where}: {shown(name)}: {COMPUTER_NAME_REFUSED}")
     return name
 
 
@@ -203,5 +209,7 @@ def load_settings(
     if host is not None:
         s = replace(s, host=_text(host, "--host"))
     if not s.name:
-        s = replace(s, name=os_user_name(env)[:NAME_LEN])
+        # A login name is nobody's choice for the game: what the wire cannot carry is dropped.
+        login = "".join(ch for ch in os_user_name(env) if not has_control(ch)).strip()
+        s = replace(s, name=login[:NAME_LEN] or DEFAULT_NAME)
     return s

@@ -32,6 +32,7 @@ from scopa_net.commands.options import (
 from scopa_net.commands.paths import data_dir
 from scopa_net.rules import RuleSet
 from scopa_net.server.config import DEFAULT_PORT
+from scopa_net.typed import shown, small_number
 
 if TYPE_CHECKING:
     from scopa_net.client.config import Settings
@@ -113,13 +114,14 @@ def parse_address(text: str) -> tuple[str, int]:
     else:
         host, port_text = text, str(DEFAULT_PORT)
     if not host:
-        raise ValueError(f"no host in {text!r}")
-    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        raise ValueError(f"no host in {shown(text)}")
+    port = small_number(port_text)
+    if port is None or not 0 < port < 65536:
         raise ValueError(
-            f"bad port in {text!r}: write HOST or HOST:PORT, the port a number from 1 to 65535 "
-            f"(without one, {DEFAULT_PORT})"
+            f"bad port in {shown(text)}: write HOST or HOST:PORT, the port a number from 1 to "
+            f"65535 (without one, {DEFAULT_PORT})"
         )
-    return host, int(port_text)
+    return host, port
 
 
 def _stopped() -> int:
@@ -134,8 +136,9 @@ def _choose(prompt: str, count: int, ask: Callable[[str], str]) -> int | None:
         answer = ask(prompt).strip().lower()
         if answer in ("", "n", "new"):
             return None
-        if answer.isdigit() and 1 <= int(answer) <= count:
-            return int(answer) - 1
+        number = small_number(answer)
+        if number is not None and 1 <= number <= count:
+            return number - 1
         print(f"type a number from 1 to {count}, or press Enter to stop")
 
 
@@ -148,8 +151,9 @@ def _choose_table(tables: list[m.TableInfo], ask: Callable[[str], str]) -> m.Tab
         answer = answer.removeprefix("table").strip()
         if answer in ("", "n", "no", "q", "quit"):
             return None
-        if answer.isdigit() and int(answer) in ids:
-            return tables[ids.index(int(answer))]
+        number = small_number(answer)
+        if number is not None and number in ids:
+            return tables[ids.index(number)]
         print(f"type one of the table numbers listed ({shown}), or press Enter to stop")
 
 

@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 
 from scopa_net.rules import PLAYER_COUNTS, Variant
 from scopa_net.text_limits import PASSWORD_LEN
+from scopa_net.typed import has_control, shown, small_number
 
 # Exit statuses, documented in ``scopa-net --help`` and the README.
 EXIT_OK = 0
@@ -172,10 +173,9 @@ def variants_epilog() -> str:
 
 def port_number(text: str) -> int:
     """A TCP port, 0 to 65535 (0: any free one)."""
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    port = small_number(text)
+    if port is None:
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a port number")
     if not 0 <= port <= 65535:
         raise argparse.ArgumentTypeError(f"{port} is not a port: use 0 to 65535")
     return port
@@ -186,7 +186,7 @@ def seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a number of seconds") from None
     if not value >= 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"{text} seconds: use 0 or more")
     return value
@@ -197,6 +197,10 @@ def table_password(text: str) -> str:
     if not 1 <= len(text) <= PASSWORD_LEN:
         raise argparse.ArgumentTypeError(
             f"a password is 1 to {PASSWORD_LEN} characters (this one has {len(text)})"
+        )
+    if has_control(text):
+        raise argparse.ArgumentTypeError(
+            "a password cannot hold a control character (a tab, an escape sequence...)"
         )
     return text
 
@@ -209,7 +213,7 @@ def think_seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a number of seconds") from None
     if not 0 < value <= MAX_THINK:  # one message for 0, -1 and 61 alike (nan too)
         raise argparse.ArgumentTypeError(
             f"{text} seconds: think more than 0 and at most {MAX_THINK:g}"
@@ -221,10 +225,10 @@ def at_least(low: int) -> Any:
     """A whole number no smaller than ``low``."""
 
     def check(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        value = small_number(text.removeprefix("-")) if len(text) < 12 else None
+        if value is None:
+            raise argparse.ArgumentTypeError(f"{shown(text)} is not a whole number")
+        value = -value if text.startswith("-") else value
         if value < low:
             raise argparse.ArgumentTypeError(f"{value}: use {low} or more")
         return value

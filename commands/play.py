@@ -310,6 +310,7 @@ def run_pass_and_play(
     from scopa_net.client.line_mode import needs_line_mode
     from scopa_net.client.pass_and_play import open_pass_and_play, run_pass_and_play_screen
     from scopa_net.names import reads_as_computer
+    from scopa_net.typed import has_control, shown
 
     problem = pass_and_play_problem(args, humans)
     if problem:
@@ -320,6 +321,12 @@ def run_pass_and_play(
         raise CommandError(
             f"--names needs {humans} different names, comma-separated (such as --names "
             f"{','.join(EXAMPLE_NAMES[:humans])})"
+        )
+    control = [n for n in names if has_control(n)]
+    if control:
+        raise CommandError(
+            f"invalid --names: {shown(control[0])}: a name cannot hold a control character "
+            "(a tab, an escape sequence...); choose another"
         )
     computer = [n for n in names if reads_as_computer(n)]
     if computer:

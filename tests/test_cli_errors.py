@@ -226,6 +226,72 @@ CASES = [
         EXIT_USAGE,
         "invalid --name: a name is at most 32 characters (this one has 33)",
     ),
+    # A long run of digits is no number a person means: Python refuses to read one of more
+    # than 4,300 digits, and the prompts ended in a traceback, an address in Python's words.
+    (
+        "5,000 digits at host number",
+        ["join"],
+        ("7" * 5000, ""),
+        EXIT_CANCELLED,
+        "scopa-net: stopped; nothing joined",
+    ),
+    (
+        "5,000 digits at table number",
+        ["join", "{host}"],
+        ("7" * 5000, ""),
+        EXIT_CANCELLED,
+        "scopa-net: stopped; nothing joined",
+    ),
+    (
+        "a port of 5,000 digits",
+        ["join", "127.0.0.1:" + "7" * 5000],
+        (),
+        EXIT_USAGE,
+        f"bad port in {'127.0.0.1:' + '7' * 30!r}...: write HOST or HOST:PORT",
+    ),
+    (
+        "--port of 5,000 digits",
+        [*HOST, "--port", "7" * 5000],
+        (),
+        EXIT_USAGE,
+        f"{'7' * 40!r}... is not a port number",
+    ),
+    # A control character in a name reached the codec: a traceback, or "internal error".
+    (
+        "--name with a tab, --create",
+        ["join", "{host}", "--create", "--players", "2", "--bots", "1", "--name", "Ev\til"],
+        (),
+        EXIT_USAGE,
+        "invalid --name: 'Ev\\til': a name cannot hold a control character",
+    ),
+    (
+        "--name with an escape sequence",
+        ["join", "{host}", "--name", "\x1b[2J\x1b[31mEvil"],
+        (),
+        EXIT_USAGE,
+        "invalid --name: '\\x1b[2J\\x1b[31mEvil': a name cannot hold a control character",
+    ),
+    (
+        "play --lan --name with a tab",
+        ["play", "--lan", "--name", "Ev\til"],
+        (),
+        EXIT_USAGE,
+        "a name cannot hold a control character",
+    ),
+    (
+        "play --names with a tab",
+        ["play", "--pass-and-play", "--names", "Ada,Ev\til"],
+        (),
+        EXIT_USAGE,
+        "invalid --names: 'Ev\\til': a name cannot hold a control character",
+    ),
+    (
+        "--password with a tab",
+        ["join", "{host}", "--table", "1", "--password", "a\tb"],
+        (),
+        EXIT_USAGE,
+        "a password cannot hold a control character",
+    ),
     (
         "--name that reads as a computer player's",
         ["join", "{host}", "--name", "Bot 3"],

@@ -90,6 +90,20 @@ def test_a_name_longer_than_the_wire_carries_is_refused_or_cut(tmp_path: Path) -
     assert load_settings({"LOGNAME": long}, path=missing).name == "n" * 32
 
 
+def test_a_name_with_a_control_character_is_refused_in_one_line(tmp_path: Path) -> None:
+    """A tab or an escape sequence in a name reached the codec: `join --create` ended in a
+    LocalProtocolError traceback and `join` or `play --lan` on an internal error."""
+    missing = tmp_path / "missing.toml"
+    refused = "a name cannot hold a control character"
+    with pytest.raises(ConfigError, match=rf"^invalid --name: 'Ev\\til': {refused}"):
+        load_settings({}, path=missing, name="Ev\til")
+    with pytest.raises(ConfigError, match=rf"^invalid SCOPA_NET_NAME: 'Ev\\til': {refused}"):
+        load_settings({"SCOPA_NET_NAME": "Ev\til"}, path=missing)
+    with pytest.raises(ConfigError, match=rf"client.toml: name: '\\x1b\[31mEvil': {refused}"):
+        load_settings({}, path=write(tmp_path, 'name = "\\u001b[31mEvil"\n'))
+    assert load_settings({"LOGNAME": "Ev\til"}, path=missing).name == "Evil"
+
+
 @pytest.mark.parametrize(
     ("encoding", "by_locale", "glyphs"),
     [
