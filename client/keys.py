@@ -7,6 +7,7 @@ from collections.abc import Callable
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.filters import Condition, is_searching
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
 from prompt_toolkit.search import stop_search
 
 from scopa_net.client.job_control import can_suspend
@@ -20,8 +21,18 @@ def make_key_bindings(
     """Ctrl-C clears the line (and leaves a history search, and drops a question being
     asked, through ``interrupt``, told whether the line was empty: then there was nothing to
     clear), Ctrl-D on an empty line leaves, Ctrl-L shows the board, Ctrl-Z stops the client
-    as a shell job (through ``suspend``, or prompt-toolkit's own), and is never typed."""
+    as a shell job (through ``suspend``, or prompt-toolkit's own), and is never typed.
+
+    The client never turns the terminal's mouse reports on, so what prompt-toolkit reads as one
+    was typed or pasted (``ESC[31m`` looks like a mouse report to it, and its own handler then
+    fails with a traceback on screen): it goes into the line as it came, and the line, holding a
+    control character, is refused in one line when Enter is pressed."""
     kb = KeyBindings()
+
+    @kb.add(Keys.Vt100MouseEvent)
+    def _pasted(event: KeyPressEvent) -> None:
+        """Text that merely looks like a mouse report: typed into the line as it came."""
+        event.current_buffer.insert_text(event.data)
 
     @kb.add("c-z")
     def _suspend(event: KeyPressEvent) -> None:

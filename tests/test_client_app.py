@@ -276,3 +276,18 @@ def test_bad_lines_at_the_prompt_end_in_one_line_each_and_the_game_goes_on() -> 
     assert "a message is at most 1000 characters; yours has 1001" in text
     assert "Seat 0: Ada (you)" in text  # still at the table after every refusal
     assert "Leaving the table." in text
+
+
+def test_an_escape_sequence_typed_at_the_prompt_is_refused_in_one_line() -> None:
+    """Pasted at the prompt, ESC[31m reads to prompt-toolkit as a mouse report (the client
+    never turns those on), and its handler printed "Unhandled exception in event loop: ...
+    not enough values to unpack" and "Press ENTER to continue...". The line is refused in one
+    line instead, nothing is sent, and the game goes on."""
+    typed = "name \x1b[2J\x1b[31mEvil\x07\r" + "who\rquit\ry\r"
+    status, text, _ = run_app(RuleSet.of(2, target=11), playing(typed))
+    assert status == 0
+    assert "Unhandled exception" not in text
+    assert "Press ENTER" not in text
+    assert "a name cannot hold a control character" in text
+    assert "Seat 0: Ada (you)" in text  # the name was not changed
+    assert "Leaving the table." in text
