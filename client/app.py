@@ -46,6 +46,7 @@ from scopa_net.client.render import wrap_line
 from scopa_net.client.session import Session
 from scopa_net.client.style import Display
 from scopa_net.client.toolbar import make_toolbar
+from scopa_net.typed import shown
 
 LINE_BUFFER = 32
 
@@ -357,8 +358,9 @@ class ClientApp:
         try:
             self._lines.send_nowait(line)
         except trio.WouldBlock:
+            dropped = shown(line)
             self.printer.show(
-                [FormattedText([("class:error", f"too many lines at once, dropped: {line!r}")])]
+                [FormattedText([("class:error", f"too many lines at once, dropped: {dropped}")])]
             )
         except (trio.ClosedResourceError, trio.BrokenResourceError):
             pass

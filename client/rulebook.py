@@ -24,6 +24,7 @@ from scopa_net.scoring import (
     SETTEBELLO_LINE,
     SWEEPS_LINE,
 )
+from scopa_net.typed import shown
 
 DOCUMENT = "RULES.md"
 TIPS = "tips"
@@ -232,7 +233,7 @@ def explain(topic: str, width: int | None = None) -> list[str]:
     if name not in topics():
         known = ", ".join(topics())
         raise UnknownTopicError(
-            f"unknown rules topic: {topic!r}; type 'rules' alone, or one of: {known}"
+            f"unknown rules topic: {shown(topic)}; type 'rules' alone, or one of: {known}"
         )
     out: list[str] = []
     if name in {v.value for v in Variant}:

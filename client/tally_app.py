@@ -39,6 +39,7 @@ from scopa_net.tally import (
     TallyError,
     sheet_rows,
 )
+from scopa_net.typed import shown, small_number
 
 Lines = list[FormattedText]
 
@@ -231,9 +232,10 @@ class TallyController:
     def _setup_target(self, text: str) -> Lines:
         if not text:
             text = "11"
-        if not text.isdigit() or not 1 <= int(text) <= 99:
-            raise TallyError(f"invalid target: {text!r}; a whole number from 1 to 99")
-        self._target = int(text)
+        target = small_number(text)
+        if target is None or not 1 <= target <= 99:
+            raise TallyError(f"invalid target: {shown(text)}; a whole number from 1 to 99")
+        self._target = target
         return self._after_target()
 
     def _after_target(self) -> Lines:
@@ -255,7 +257,8 @@ class TallyController:
         allowed = {v.value for v in self._scoring_variants()}
         for word in words:
             if word.lower() not in allowed:
-                raise TallyError(f"unknown option {word!r}; options: {', '.join(sorted(allowed))}")
+                known = ", ".join(sorted(allowed))
+                raise TallyError(f"unknown option {shown(word)}; options: {known}")
         return self._start([w.lower() for w in words])
 
     def _start(self, variants: Sequence[str]) -> Lines:
@@ -290,7 +293,7 @@ class TallyController:
             return self._named(first, words[1:], text)
         if first.startswith("+"):  # +2 Ada
             if len(words) != 2:
-                raise TallyError(f"invalid entry: {text!r}; quick points are like '+2 Ada'")
+                raise TallyError(f"invalid entry: {shown(text)}; quick points are like '+2 Ada'")
             return self._quick(words[0], words[1])
         rest = [w for w in words[1:] if w != "="]
         if len(rest) == 1 and rest[0].startswith("+"):  # Ada +2
@@ -300,7 +303,9 @@ class TallyController:
             points = _whole(rest[0], text)
             said = tally.meeting(side, points, How.TOTAL)
             return self._update(tally.set_total(side, points), said)
-        raise TallyError(f"invalid entry: {text!r}; type '+1 NAME', 'NAME 3', 'count' or 'help'")
+        raise TallyError(
+            f"invalid entry: {shown(text)}; type '+1 NAME', 'NAME 3', 'count' or 'help'"
+        )
 
     def _quick(self, plus: str, who: str) -> Lines:
         tally = self.tally
@@ -327,7 +332,7 @@ class TallyController:
         tally = self.tally
         assert tally is not None
         if name != "export" and args:
-            raise TallyError(f"invalid command: {text!r}: {name!r} takes nothing after it")
+            raise TallyError(f"invalid command: {shown(text)}: {name!r} takes nothing after it")
         if name == "help":
             rows = [_t(f"  {what:<9} {why}") for what, why in TALLY_HELP.items()]
             return [
@@ -421,12 +426,13 @@ class TallyController:
             return self._ask_confirm(self._guide_from(self._answers).hand())
         if word in {"help", "?"}:
             return self._numbered_answers()
-        if not word.isdigit() or not 1 <= int(word) <= len(self._said):
+        number = small_number(word)
+        if number is None or not 1 <= number <= len(self._said):
             raise TallyError(
-                f"invalid answer number: {text!r}; type 1 to {len(self._said)}, Enter to see "
-                "the hand again, or 'cancel'"
+                f"invalid answer number: {shown(text)}; type 1 to {len(self._said)}, Enter to "
+                "see the hand again, or 'cancel'"
             )
-        at = int(word) - 1
+        at = number - 1
         self._earlier = list(self._answers)
         self._answers, self._said = self._answers[:at], self._said[:at]
         self.guide = self._guide_from(self._answers)
@@ -651,9 +657,10 @@ class TallyController:
 
 
 def _whole(text: str, said: str) -> int:
-    if not text.isdigit():
-        raise TallyError(f"invalid points: {said!r}; points are whole numbers")
-    return int(text)
+    points = small_number(text)
+    if points is None:
+        raise TallyError(f"invalid points: {shown(said)}; points are whole numbers")
+    return points
 
 
 class TallyCompleter(Completer):

@@ -37,6 +37,7 @@ from scopa_net.scoring import (
     primiera_total,
     score_figures,
 )
+from scopa_net.typed import shown, small_number
 
 FORMAT_VERSION = 1
 #: The formats a finished tally can be exported in.
@@ -179,8 +180,9 @@ class Tally:
     def side_named(self, text: str) -> int:
         """The side a word names: a player's name (or the start of one), or its number."""
         word = text.strip().lower()
-        if word.isdigit() and 1 <= int(word) <= self.side_count:
-            return int(word) - 1
+        number = small_number(word)
+        if number is not None and 1 <= number <= self.side_count:
+            return number - 1
         exact = [s for s, n in enumerate(self.names) if n.lower() == word]
         seats = exact or [s for s, n in enumerate(self.names) if n.lower().startswith(word)]
         sides = sorted({self.rules.side_of(s) for s in seats})
@@ -598,27 +600,28 @@ class Guide:
 
     def _numbers(self, text: str, what: str, whole: int, *, complement: bool) -> tuple[int, ...]:
         words = text.replace(",", " ").split()
-        if not words or not all(w.isdigit() for w in words):
-            raise TallyError(f"invalid {what}: {text!r}; type {self.sides} whole numbers")
-        numbers = [int(w) for w in words]
+        read = [small_number(w) for w in words]
+        if not words or None in read:
+            raise TallyError(f"invalid {what}: {shown(text)}; type {self.sides} whole numbers")
+        numbers = [n for n in read if n is not None]
         if complement and max(numbers) > whole:  # say what is wrong with it, not the shape
             raise TallyError(
-                f"invalid {what}: {text!r}; there are {whole} {what} in the pack, "
+                f"invalid {what}: {shown(text)}; there are {whole} {what} in the pack, "
                 f"so no side took {max(numbers)}"
             )
         if complement and self.sides == 2 and len(numbers) == 1:
             numbers.append(whole - numbers[0])
         if len(numbers) != self.sides:
             raise TallyError(
-                f"invalid {what}: {text!r}; type {self.sides} numbers, one per side in order "
+                f"invalid {what}: {shown(text)}; type {self.sides} numbers, one per side in order "
                 f"({', '.join(self.labels)})"
             )
         if sum(numbers) > whole:
-            raise TallyError(f"invalid {what}: {text!r}; there are only {whole} in the pack")
+            raise TallyError(f"invalid {what}: {shown(text)}; there are only {whole} in the pack")
         if complement and sum(numbers) != whole:  # every card is someone's by the hand's end
             raise TallyError(
-                f"invalid {what}: {text!r} make {sum(numbers)}; all {whole} are taken by the end "
-                "of a hand"
+                f"invalid {what}: {shown(text)} make {sum(numbers)}; all {whole} are taken by the "
+                "end of a hand"
             )
         return tuple(numbers)
 

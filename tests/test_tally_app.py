@@ -448,3 +448,25 @@ def test_a_primiera_without_the_coins_counted_is_refused_at_the_prompt(tmp_path:
         "of each other suit"
     ) in screen
     assert "Primiera, Ada:" not in screen
+
+
+def test_a_long_run_of_digits_is_one_line_and_the_score_keeper_goes_on(tmp_path: Path) -> None:
+    """5,000 digits as the target, as quick points or as a count's answer stopped the score
+    keeper on Python's "Exceeds the limit (4300 digits)"; a long line came back whole. (The
+    controller is given the lines: 5,000 keys through the prompt take seconds.)"""
+    digits = "7" * 5000
+    controller = TallyController(None, store=TallyStore(tmp_path), now=lambda: NOON)
+
+    def said(line: str) -> str:
+        return "".join(text for part in controller.handle(line) for _, text, *_ in part)
+
+    cut = f"{'7' * 40!r}..."
+    said("Ada Bruno")
+    assert said(digits) == f"invalid target: {cut}; a whole number from 1 to 99"
+    said("")
+    said("")
+    assert said(f"+{digits} Ada") == f"invalid points: '+{'7' * 39}'...; points are whole numbers"
+    said("count")
+    assert said(digits) == f"invalid cards: {cut}; type 2 whole numbers"
+    said("20")
+    assert not controller.refused  # the count goes on
