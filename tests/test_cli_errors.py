@@ -286,6 +286,13 @@ CASES = [
         "invalid --names: 'Ev\\til': a name cannot hold a control character",
     ),
     (
+        "play --names of 33 characters",
+        ["play", "--pass-and-play", "--names", "Ada," + "n" * 33],
+        (),
+        EXIT_USAGE,
+        "invalid --names: 'nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn': a name is at most 32 characters",
+    ),
+    (
         "--password with a tab",
         ["join", "{host}", "--table", "1", "--password", "a\tb"],
         (),
