@@ -21,6 +21,7 @@ from scopa_net.client.network_session import (
     SeatLostError,
     SessionError,
     TableClosedError,
+    VersionMismatchError,
 )
 from scopa_net.commands.options import (
     EXIT_FAILED,
@@ -49,6 +50,8 @@ def session_failure(exc: SessionError) -> CommandError:
     code, _, detail = text.partition(": ")
     if code in REFUSALS:
         return CommandError(REFUSALS[code], EXIT_REFUSED)
+    if isinstance(exc, VersionMismatchError):
+        return CommandError(text, EXIT_REFUSED)
     if isinstance(exc, HostKeyChangedError):
         return CommandError(text, EXIT_KEY_CHANGED)
     if isinstance(exc, SeatLostError):

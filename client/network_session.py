@@ -181,6 +181,28 @@ class UnexpectedReplyError(SessionError):
     """The host answered a join with something other than the seat's snapshot."""
 
 
+class VersionMismatchError(SessionError):
+    """The host speaks another protocol version and said so (``bye bad_version``, protocol.md
+    3.2); ``host_version`` is the one its message names, None if it names none we can read."""
+
+    def __init__(self, message: str, where: str = "the host") -> None:
+        found = re.search(r"this end speaks version (\d+)", message)
+        self.host_version = int(found.group(1)) if found else None
+        self.message = message
+        super().__init__(another_version(self.host_version, where))
+
+
+def another_version(host_version: int | None, where: str = "the host") -> str:
+    """What a person reads when ``where`` speaks another protocol version than this client:
+    that both need the same scopa-net version (the LAN list says it in the same words)."""
+    theirs = "another protocol" if host_version is None else f"protocol {host_version}"
+    return (
+        f"{where} runs another version of scopa-net ({theirs}, this one "
+        f"{m.PROTOCOL_VERSION}): you can play together only once both run the same version; "
+        "update the older one"
+    )
+
+
 class HostKeyChangedError(SessionError):
     """The host at this address signs with a different key than the one pinned."""
 
@@ -397,6 +419,8 @@ class _Link:
                 elif isinstance(reply, m.Error):
                     raise RefusedError(reply.code, reply.message)
                 elif isinstance(reply, m.Bye):
+                    if reply.reason == ErrorCode.BAD_VERSION.value:
+                        raise VersionMismatchError(reply.message)
                     raise SessionError(f"the host closed the connection: {reply.message}")
                 else:
                     self._pending.append(reply)
@@ -446,6 +470,10 @@ async def connect(
         welcome = await link.request(
             m.Hello(version=m.PROTOCOL_VERSION, client=CLIENT_NAME), m.Welcome
         )
+    except VersionMismatchError as exc:
+        await link.aclose()
+        where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        raise VersionMismatchError(exc.message, f"the host at {where}") from None
     except BaseException:
         await link.aclose()
         raise

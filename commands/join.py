@@ -406,7 +406,11 @@ def ask_host(
     """The host's tables and its key, asked once; CommandError saying why if there is none."""
     import trio
 
-    from scopa_net.client.network_session import SessionError, connect
+    from scopa_net.client.network_session import (
+        SessionError,
+        VersionMismatchError,
+        connect,
+    )
     from scopa_net.wire import messages as m
     from scopa_net.wire.errors import ProtocolError
 
@@ -449,6 +453,8 @@ def ask_host(
             "and the address right?",
             EXIT_UNREACHABLE,
         ) from None
+    except VersionMismatchError as exc:
+        raise CommandError(str(exc), EXIT_REFUSED) from None
     except (ProtocolError, SessionError, trio.BrokenResourceError):
         raise CommandError(not_scopa, EXIT_UNREACHABLE) from None
     except OSError as exc:

@@ -673,3 +673,34 @@ def test_a_kept_seat_at_an_address_where_another_host_now_answers_is_not_taken_t
         f"kept for that host; `scopa-net join 127.0.0.1:{port} --no-resume` sits down anew\n"
     )
     assert len(SeatStore(tmp_path / "scopa-net").records()) == 1  # still kept
+
+
+def test_a_host_of_another_version_says_both_need_the_same_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A host that speaks an older protocol answers `bye bad_version` naming both versions.
+    Joined by address, that read "... is not a scopa-net host: something listens there but
+    does not speak scopa-net; check the port" (status 3); taking back a kept seat there read
+    "the host stopped the session: client speaks protocol version 4; this end speaks version
+    3", with nothing on what to do. Both now say the host runs another version, which, and
+    that both need the same one; status 4 (the host said no)."""
+    from scopa_net.client.seat_store import SeatStore
+    from scopa_net.wire import messages
+
+    ours = messages.PROTOCOL_VERSION
+    monkeypatch.setattr(messages, "PROTOCOL_VERSION", ours - 1)  # the host, in this process
+    with host_in_thread() as running:
+        address = f"127.0.0.1:{running.port}"
+        joined = run_scopa_net("join", address, home=tmp_path / "new")
+        SeatStore(tmp_path / "kept" / "scopa-net").save(kept_seat(running.port))
+        taken_back = run_scopa_net("join", address, home=tmp_path / "kept")
+    same = (
+        f"runs another version of scopa-net (protocol {ours - 1}, this one {ours}): you can "
+        "play together only once both run the same version; update the older one"
+    )
+    assert joined.returncode == EXIT_REFUSED
+    assert joined.stderr == f"scopa-net: the host at {address} {same}\n"
+    assert taken_back.returncode == EXIT_REFUSED
+    (line,) = taken_back.stderr.splitlines()
+    assert line.startswith(f"scopa-net: the host at {address} {same}"), line
+    assert len(SeatStore(tmp_path / "kept" / "scopa-net").records()) == 1, line
