@@ -153,16 +153,18 @@ async def open_embedded_game(
     blind: bool = False,
     resume_from: SeatRecord | None = None,
     bind: str | None = None,
+    any_port_if_taken: bool = True,
 ) -> AsyncIterator[NetworkSession]:
     """Start a host, open a table with computer players in all but ``humans`` seats, sit down.
     ``offer_rematch``: the session stays after the match for a vote on playing again.
     ``think``: seconds an ``expert`` computer player thinks about each move.
 
     With ``lan`` the host listens on every interface, on ``port`` if it is free (else on any
-    free port), and the session's ``where_to_join`` says how friends reach it. With ``lan``
-    and a ``data_dir`` the host's journal and the player's seat are kept on disk (the caller
-    holds :func:`lan_table_lock`), and ``resume_from`` (from :func:`kept_lan_seats`) takes
-    that seat back instead of opening a new table. ``bind``: the address to listen on (by
+    free port, unless ``any_port_if_taken`` is false: a port the person named), and the
+    session's ``where_to_join`` says how friends reach it. With ``lan`` and a ``data_dir`` the
+    host's journal and the player's seat are kept on disk (the caller holds
+    :func:`lan_table_lock`), and ``resume_from`` (from :func:`kept_lan_seats`) takes that seat
+    back instead of opening a new table. ``bind``: the address to listen on (by
     default every interface with ``lan``, else loopback)."""
     kept = lan and data_dir is not None
     db = str(_journal_path(data_dir)) if kept and data_dir is not None else ":memory:"
@@ -182,7 +184,7 @@ async def open_embedded_game(
                 bound = await nursery.start(host.serve)
             except (OSError, ExceptionGroup) as exc:
                 taken = isinstance(exc, OSError) or exc.subgroup(OSError) is not None
-                if not port or not taken:
+                if not port or not taken or not any_port_if_taken:
                     raise
                 host.journal.close()
                 config = replace(config, port=0)  # the port is taken: any free one will do

@@ -71,7 +71,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--port",
         type=port_number,
         default=None,
-        help=f"with --lan: the port (default {DEFAULT_PORT}, or any free one if it is taken)",
+        help=f"with --lan: the port; refused if it is in use (default {DEFAULT_PORT}, or any "
+        "free one if that is taken)",
     )
     p.add_argument(
         "--password",
@@ -235,11 +236,14 @@ def run_lan(
         lan_table_lock,
     )
     from scopa_net.client.launch import run_game_screen
+    from scopa_net.commands.host import check_address
     from scopa_net.commands.join import choose_kept_seat
 
     where = data_dir(os.environ)
     try:
         with lan_table_lock(where):
+            if args.port:  # a port the person named: refused if busy, as `host` does
+                check_address("0.0.0.0", args.port)
             kept = [] if args.no_resume else kept_lan_seats(where)
             if args.resume and not kept:
                 raise CommandError(
@@ -281,6 +285,7 @@ def run_lan(
                     humans,
                     lan=True,
                     port=port,
+                    any_port_if_taken=args.port is None,
                     password=args.password,
                     data_dir=where,
                     resume_from=record,

@@ -361,6 +361,15 @@ CASES = [
         EXIT_LOCAL,
         "already in use",
     ),
+    (
+        # It quietly took another port, said much later ("it opens this table again on port
+        # 41927"): a port the person named is refused as `host` refuses it.
+        "play --lan --port in use",
+        ["play", "--lan", "--port", "{busy_port}"],
+        (),
+        EXIT_LOCAL,
+        "is already in use on 0.0.0.0 (another host?); stop it, or pick another port",
+    ),
     ("--host 999.1.1.1", [*HOST, "--host", "999.1.1.1"], (), EXIT_USAGE, "not an address"),
     (
         "--host not on this machine",
