@@ -35,8 +35,7 @@ from scopa_net.client.style import (
     glyphs_fit,
     utf8_by_locale,
 )
-from scopa_net.names import reads_as_computer
-from scopa_net.text_limits import NAME_LEN
+from scopa_net.names import NAME_COLUMNS, name_too_long, reads_as_computer
 from scopa_net.typed import has_control, shown
 
 COMPUTER_NAME_REFUSED = (
@@ -109,10 +108,9 @@ def _text(value: object, where: str) -> str:
 
 def _name(value: object, where: str) -> str:
     name = _text(value, where)
-    if len(name) > NAME_LEN:
-        raise ConfigError(
-            f"invalid {where}: a name is at most {NAME_LEN} characters (this one has {len(name)})"
-        )
+    too_long = name_too_long(name)
+    if too_long:
+        raise ConfigError(f"invalid {where}: {too_long}")
     if has_control(name):
         raise ConfigError(
             f"invalid {where}: {shown(name)}: a name cannot hold a control character (a tab, "
@@ -211,5 +209,5 @@ def load_settings(
     if not s.name:
         # A login name is nobody's choice for the game: what the wire cannot carry is dropped.
         login = "".join(ch for ch in os_user_name(env) if not has_control(ch)).strip()
-        s = replace(s, name=login[:NAME_LEN] or DEFAULT_NAME)
+        s = replace(s, name=login[:NAME_COLUMNS] or DEFAULT_NAME)
     return s

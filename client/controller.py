@@ -47,7 +47,7 @@ from scopa_net.client.session import (
 from scopa_net.client.style import Display
 from scopa_net.errors import AmbiguousPlayError, IllegalPlayError
 from scopa_net.match import match_winner
-from scopa_net.names import clean_chat, clean_name, reads_as_computer
+from scopa_net.names import clean_chat, clean_name, name_too_long, reads_as_computer
 from scopa_net.notation import card_name, format_card
 from scopa_net.plays import Play, PlayRecord
 from scopa_net.scoring import RoundScore
@@ -703,6 +703,10 @@ class Controller:
             return
         if rename is None:
             self._error("Names are fixed in this game.")
+            return
+        too_long = name_too_long(wanted)
+        if too_long:
+            self._error(f"invalid name: {too_long}; your name stays {mine}")
             return
         name = clean_name(wanted)
         if not name:

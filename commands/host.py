@@ -330,13 +330,13 @@ def resumed_line(host: Host) -> str:
 async def _open_table(host: Host, rules: RuleSet, args: argparse.Namespace) -> str:
     """Open the table the flags ask for, unless a restart resumed one like it that still
     waits for players: the same command run again gives the same table, not one more."""
-    from scopa_net.names import clean_name
+    from scopa_net.names import clean_table_name
     from scopa_net.server.host import table_settings
 
     level = LEVEL_WIRE_NUMBERS[args.bot_level]
     blind = blind_table(args.blind, rules.players - args.bots)
     settings = table_settings(
-        clean_name(args.table_name), rules, args.password, args.bots, level, blind=blind
+        clean_table_name(args.table_name), rules, args.password, args.bots, level, blind=blind
     )
     task = host.waiting_table(settings)
     if task is not None:

@@ -199,7 +199,7 @@ def choose_lan_host(
 
 
 def describe_table(t: m.TableInfo) -> str:
-    from scopa_net.names import clean_name
+    from scopa_net.names import clean_name, clean_table_name
 
     open_seats = sum(1 for s in t.seats if s.kind == "open")
     people = ", ".join(clean_name(s.name or "") or "open" for s in t.seats)
@@ -209,7 +209,8 @@ def describe_table(t: m.TableInfo) -> str:
     state = "playing" if t.started else "waiting"
     seats = "1 open seat" if open_seats == 1 else f"{open_seats} open seats"
     return (
-        f"table {t.id} {clean_name(t.name)!r}: {t.rules.players} players to {t.rules.target}, "
+        f"table {t.id} {clean_table_name(t.name)!r}: {t.rules.players} players to "
+        f"{t.rules.target}, "
         f"{variants}; {seats} (seats: {people}); {state}{lock}"
     )
 

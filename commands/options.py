@@ -392,7 +392,9 @@ def add_rule_options(
 
 def add_display_options(parser: argparse.ArgumentParser) -> None:
     """The flags every command that opens the game screen takes."""
-    parser.add_argument("--name", default=None, help="your name at the table")
+    parser.add_argument(
+        "--name", default=None, help="your name at the table (at most 20 characters)"
+    )
     parser.add_argument(
         "--no-color", action="store_true", help="no colour (also NO_COLOR, TERM=dumb)"
     )

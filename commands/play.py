@@ -314,8 +314,7 @@ def run_pass_and_play(
     from scopa_net.client.config import COMPUTER_NAME_REFUSED
     from scopa_net.client.line_mode import needs_line_mode
     from scopa_net.client.pass_and_play import open_pass_and_play, run_pass_and_play_screen
-    from scopa_net.names import reads_as_computer
-    from scopa_net.text_limits import NAME_LEN
+    from scopa_net.names import name_too_long, reads_as_computer
     from scopa_net.typed import has_control, shown
 
     problem = pass_and_play_problem(args, humans)
@@ -328,12 +327,9 @@ def run_pass_and_play(
             f"--names needs {humans} different names, comma-separated (such as --names "
             f"{','.join(EXAMPLE_NAMES[:humans])})"
         )
-    long = [n for n in names if len(n) > NAME_LEN]
-    if long:
-        raise CommandError(
-            f"invalid --names: {shown(long[0])}: a name is at most {NAME_LEN} characters (this "
-            f"one has {len(long[0])})"
-        )
+    too_long = [(n, name_too_long(n)) for n in names if name_too_long(n)]
+    if too_long:
+        raise CommandError(f"invalid --names: {shown(too_long[0][0])}: {too_long[0][1]}")
     control = [n for n in names if has_control(n)]
     if control:
         raise CommandError(

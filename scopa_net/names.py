@@ -140,6 +140,33 @@ def clean_name(name: str) -> str:
     return _cut_to_width(text[start:], NAME_COLUMNS)
 
 
+def name_too_long(name: str) -> str:
+    """Why ``name`` is refused as too long, or "" when it fits: a person's name is at most
+    :data:`NAME_COLUMNS` columns (what :func:`clean_name` keeps) and :data:`NAME_CHARS` code
+    points (what the wire carries). Checked where a name is given, so it is never cut."""
+    shown = clean_text("".join(ch for ch in name if ch not in NAME_FORBIDDEN))
+    width = display_width(shown)
+    if width > NAME_COLUMNS:
+        wide = "" if width == len(shown) else "; a wide character, CJK or emoji, counts as two"
+        return f"a name is at most {NAME_COLUMNS} characters (this one has {width}{wide})"
+    if len(name) > NAME_CHARS:
+        return (
+            f"a name is at most {NAME_CHARS} code points, accents included "
+            f"(this one has {len(name)})"
+        )
+    return ""
+
+
+def clean_table_name(name: str) -> str:
+    """A table's name as others will see it, cleaned as a name is but cut at the wire's
+    :data:`NAME_CHARS` columns, so that a person's name and "'s table" always fit."""
+    text = clean_text(name)
+    start = next((i for i, ch in enumerate(text) if _visible(ch)), None)
+    if start is None:
+        return ""
+    return _cut_to_width(text[start:], NAME_CHARS)
+
+
 _COMPUTER_NAME = re.compile(r"bot(?: ?[0-9]+)?(?: \([0-9]+\))?", re.IGNORECASE)
 
 
@@ -175,8 +202,10 @@ __all__ = [
     "NAME_COLUMNS",
     "clean_chat",
     "clean_name",
+    "clean_table_name",
     "clean_text",
     "display_width",
+    "name_too_long",
     "reads_as_computer",
     "unique_name",
 ]

@@ -29,7 +29,7 @@ except ImportError:  # Windows: no descriptor limit to read or raise
     resource = None  # type: ignore[assignment]
 
 from scopa_net.fair.commitments import fingerprint, public_key_bytes
-from scopa_net.names import clean_name
+from scopa_net.names import clean_table_name
 from scopa_net.rules import RuleSet
 from scopa_net.server import collector
 from scopa_net.server.blind_table import BlindTable
@@ -421,7 +421,7 @@ class Host:
             )
         table_id = self._next_id
         self._next_id += 1
-        name = clean_name(name) or f"table {table_id}"  # shown in every lobby listing
+        name = clean_table_name(name) or f"table {table_id}"  # shown in every lobby listing
         self._reserved += 1
         if owner is not None:
             self._tables_of[owner] += 1

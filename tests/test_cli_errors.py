@@ -220,11 +220,11 @@ CASES = [
         "--target, --table-name open a table: give --players too",
     ),
     (
-        "--name of 33 characters",
-        ["join", "{host}", "--name", "n" * 33],
+        "--name of 21 characters",
+        ["join", "{host}", "--name", "n" * 21],
         (),
         EXIT_USAGE,
-        "invalid --name: a name is at most 32 characters (this one has 33)",
+        "invalid --name: a name is at most 20 characters (this one has 21)",
     ),
     # A long run of digits is no number a person means: Python refuses to read one of more
     # than 4,300 digits, and the prompts ended in a traceback, an address in Python's words.
@@ -461,6 +461,14 @@ CASES = [
         (),
         EXIT_USAGE,
         "(--pass-and-play)",
+    ),
+    (
+        "play --pass-and-play --names too long",
+        ["play", "--pass-and-play", "--names", "Ada,Bartholomew Fitzgerald"],
+        (),
+        EXIT_USAGE,
+        "invalid --names: 'Bartholomew Fitzgerald': a name is at most 20 characters (this one "
+        "has 22)",
     ),
     ("host --bot-delay -1", [*HOST, "--bot-delay", "-1"], (), EXIT_USAGE, "use 0 or more"),
     ("bots --bot-delay -1", ["bots", "x", "--bot-delay", "-1"], (), EXIT_USAGE, "0 or more"),

@@ -77,17 +77,23 @@ def test_bad_environment_is_a_clear_error(tmp_path: Path) -> None:
 def test_a_name_longer_than_the_wire_carries_is_refused_or_cut(tmp_path: Path) -> None:
     """A --name of 33 characters or more ended `join` in a LocalProtocolError traceback (the
     wire carries 1 to 32); given by a person it is refused in one line, and a login name that
-    long (never chosen for the game) is cut."""
-    long = "n" * 33
+    long (never chosen for the game) is cut. The limit is the one every screen shows: 20
+    characters (a --name of 32 was accepted, then cut to 20 on every screen without a word)."""
+    long = "n" * 21
     missing = tmp_path / "missing.toml"
-    with pytest.raises(ConfigError, match=r"^invalid --name: a name is at most 32 characters"):
+    with pytest.raises(
+        ConfigError, match=r"^invalid --name: a name is at most 20 characters \(this one has 21\)$"
+    ):
         load_settings({}, path=missing, name=long)
-    with pytest.raises(ConfigError, match=r"invalid SCOPA_NET_NAME: a name is at most 32"):
+    with pytest.raises(ConfigError, match=r"invalid SCOPA_NET_NAME: a name is at most 20"):
         load_settings({"SCOPA_NET_NAME": long}, path=missing)
-    with pytest.raises(ConfigError, match=r"client.toml: name: a name is at most 32"):
+    with pytest.raises(ConfigError, match=r"client.toml: name: a name is at most 20"):
         load_settings({}, path=write(tmp_path, f'name = "{long}"\n'))
-    assert load_settings({}, path=missing, name="é" * 32).name == "é" * 32
-    assert load_settings({"LOGNAME": long}, path=missing).name == "n" * 32
+    with pytest.raises(ConfigError, match=r"at most 20 characters \(this one has 22; a wide"):
+        load_settings({}, path=missing, name="漢" * 11)
+    assert load_settings({}, path=missing, name="é" * 20).name == "é" * 20
+    assert load_settings({}, path=missing, name="漢" * 10).name == "漢" * 10
+    assert load_settings({"LOGNAME": "n" * 40}, path=missing).name == "n" * 20
 
 
 def test_a_name_with_a_control_character_is_refused_in_one_line(tmp_path: Path) -> None:

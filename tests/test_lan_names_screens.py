@@ -331,3 +331,42 @@ async def test_a_person_cannot_take_a_computer_players_name() -> None:
             assert ada.session.names[0] == "Ada"
             seats.cancel_scope.cancel()
         nursery.cancel_scope.cancel()
+
+
+async def test_a_name_too_long_is_refused_in_words_never_cut() -> None:
+    """`--name` took up to 32 characters but every screen cut a name at 20 without a word
+    (ABCDEFGHIJKLMNOPQRSTUVWXYZ showed as ABCDEFGHIJKLMNOPQRST), the table's name lost its
+    "'s table", and `name` with 300 Zs said "you are now called ZZZZZZZZZZZZZZZZZZZZ". Now a
+    name may be 20 characters, the table's name keeps it whole, and a longer rename is
+    refused in one line that says the limit."""
+    from dataclasses import replace
+
+    from scopa_net.client.network_session import list_tables
+
+    longest = "ABCDEFGHIJKLMNOPQRST"  # 20: the limit
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01)
+        async with trio.open_nursery() as seats:
+            named = replace(create(RuleSet.of(3, 11), bots=1), name=f"{longest}'s table")
+            opened = TableChoice(create=named)
+            cm = open_network_session("127.0.0.1", host.port, opened, name=longest)
+            ada = Player(await seats.start(_hold, cm))
+            seats.start_soon(ada.pump)
+            (listed,) = await list_tables("127.0.0.1", host.port)
+            assert listed.name == f"{longest}'s table"
+
+            await ada.controller.handle_line("name " + "Z" * 300)
+            assert ada.screen.lines[-1] == (
+                "invalid name: a name is at most 20 characters (this one has 300); your name "
+                f"stays {longest}"
+            )
+            await ada.controller.handle_line("name " + "漢" * 11)
+            assert ada.screen.lines[-1] == (
+                "invalid name: a name is at most 20 characters (this one has 22; a wide "
+                "character, CJK or emoji, counts as two); your name stays ABCDEFGHIJKLMNOPQRST"
+            )
+            await trio.sleep(0.2)
+            assert "now called" not in ada.screen.text
+            assert ada.session.names[ada.session.seat] == longest
+            seats.cancel_scope.cancel()
+        nursery.cancel_scope.cancel()
