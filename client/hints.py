@@ -65,17 +65,18 @@ def explain(view: SeatView, play: Play, scheme: Scheme = Scheme.NEUTRAL) -> str:
     if taken:
         text = f"{card} takes {_cards(taken, scheme)}"
         prizes = []
-        won = (*taken, play.card)
-        if SETTEBELLO in won:
-            prizes.append("the settebello")
-        sevens = sum(1 for c in won if c.rank == Rank.SEVEN and c != SETTEBELLO)
+        won = (play.card, *taken)
+        if SETTEBELLO in won:  # named with its card: it may be the one played, not taken
+            prizes.append(f"the settebello {format_card(SETTEBELLO, scheme)}")
+        sevens = [c for c in won if c.rank == Rank.SEVEN and c != SETTEBELLO]
         if sevens:
-            prizes.append("a seven for the primiera" if sevens == 1 else f"{sevens} sevens")
+            which = "the seven" if len(sevens) == 1 else "the sevens"
+            prizes.append(f"{which} {_cards(sevens, scheme)} for the primiera")
         coins = (mask_of(won) & COINS_MASK & ~SETTEBELLO.bit).bit_count()
         if coins:
             prizes.append(f"{coins} coin{'s' * (coins != 1)}")
         if prizes:
-            text += f" ({', '.join(prizes)})"
+            text += f" (winning {', '.join(prizes)})"
     elif any(o.captured for o in legal_plays(view)) or not view.my_turn:
         text = f"{card} takes nothing"
     else:

@@ -46,19 +46,31 @@ def play(text: str) -> Play:
 def test_the_reason_says_what_a_play_takes_and_leaves() -> None:
     view = opening_view("7b Qs 2h", "3s 4d Kh 5b")
     assert explain(view, play("7b x 3s+4d")) == (
-        "7b takes 3s+4d (a seven for the primiera, 1 coin) and leaves 15 on the table: "
+        "7b takes 3s+4d (winning the seven 7b for the primiera, 1 coin) and leaves 15 on the "
+        "table: "
         "no single card can sweep it"
     )
     view = opening_view("Kh 5s Qb", "As 2h 3b Kd")
     assert explain(view, play("Kh x Kd")) == (
-        "Kh takes Kd (1 coin) and leaves 6 on the table: a 6 would sweep it, 4 still unseen"
+        "Kh takes Kd (winning 1 coin) and leaves 6 on the table: a 6 would sweep it, 4 still unseen"
     )
     assert explain(view, play("5s")) == (
         "5s takes nothing and leaves 21 on the table: no single card can sweep it"
     )
     view = opening_view("6h 5s Qb", "As 2h 3b 4d")
     assert explain(view, play("Qb x As+2h+3b+4d")) == (
-        "Qb takes As+2h+3b+4d (1 coin): a sweep, a point"
+        "Qb takes As+2h+3b+4d (winning 1 coin): a sweep, a point"
+    )
+    # The settebello played, a seven taken: the hint read "7d takes 7h (the settebello, a
+    # seven for the primiera...)", as if 7h were the settebello. Each prize names its card.
+    view = opening_view("7d Qs 2h", "7h 4s Kb 2b")
+    assert explain(view, play("7d x 7h")) == (
+        "7d takes 7h (winning the settebello 7d, the seven 7h for the primiera) and leaves 16 "
+        "on the table: no single card can sweep it"
+    )
+    view = opening_view("7h Qs 2h", "7d 4s Kb 2b")
+    assert explain(view, play("7h x 7d")).startswith(
+        "7h takes 7d (winning the settebello 7d, the seven 7h for the primiera)"
     )
 
 
