@@ -18,6 +18,7 @@ from scopa_net.client.config import Settings, load_settings
 from scopa_net.client.line_mode import needs_line_mode
 from scopa_net.client.network_session import (
     HostKeyChangedError,
+    HostLostError,
     SeatLostError,
     SessionError,
     TableClosedError,
@@ -58,10 +59,8 @@ def session_failure(exc: SessionError) -> CommandError:
         return CommandError(text, EXIT_REFUSED)
     if isinstance(exc, TableClosedError):  # a match that stopped: README's status 1
         return CommandError(text, EXIT_FAILED)
-    if "could not get back" in text:
-        hint = getattr(exc, "hint", "")
-        why = "lost the host and could not get back to it" + (f"; {hint}" if hint else "")
-        return CommandError(why, EXIT_UNREACHABLE)
+    if isinstance(exc, HostLostError):
+        return CommandError(text + (f"; {exc.hint}" if exc.hint else ""), EXIT_UNREACHABLE)
     return CommandError(f"the host stopped the session: {detail or text}", EXIT_FAILED)
 
 

@@ -944,14 +944,16 @@ class NetworkSession:
             while not self._stop:
                 waited = trio.current_time() - lost_at
                 if waited > RECONNECT_FOR:
-                    self._give_up(
-                        f"The host at {self.address} was unreachable for "
-                        f"{_duration(waited)}; stopped trying."
+                    # Said once, by the command as it ends (launch.session_failure).
+                    why = (
+                        f"the host at {self.address} was unreachable for {_duration(waited)}; "
+                        "stopped trying"
                     )
+                    self._give_up(why)
                     hint = ""
                     if self._record is not None:
                         hint = f"your seat is kept: {self.resume_command} takes it back"
-                    raise HostLostError("could not get back to the host", hint)
+                    raise HostLostError(why, hint)
                 if reports and waited >= reports[0]:
                     reports.pop(0)
                     self._emit(
@@ -980,7 +982,9 @@ class NetworkSession:
                     continue
 
     def _give_up(self, why: str) -> None:
-        """End the session without the host: the seat stays on disk to be taken back."""
+        """End the session without the host: the seat stays on disk to be taken back. Nothing
+        is shown: the error raised next says it, once (the screen said it too, and then the
+        command's last line said it again)."""
         self._stop = True
         if self._record is not None:
             self._save_record()
@@ -988,7 +992,6 @@ class NetworkSession:
         else:
             note = why
         self.end_note = note
-        self._emit(Message(seat=None, text=note, local=True))
 
     @property
     def resume_command(self) -> str:

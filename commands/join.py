@@ -386,8 +386,8 @@ def _take_back(
     try:
         return run_game_screen(open_session, settings, plain=args.plain)
     except CommandError as exc:
-        if exc.status != EXIT_UNREACHABLE:
-            raise
+        if exc.status != EXIT_UNREACHABLE or "your seat is kept" in str(exc):
+            raise  # not a failure to reach the host, or one that says the seat is kept
         where = "" if record.address in str(exc) else f" ({record.address})"
         raise CommandError(
             f"{exc}{where}; your seat is still kept: `scopa-net join {record.address}` tries "

@@ -7,12 +7,14 @@ from __future__ import annotations
 import logging
 import re
 from functools import partial
+from pathlib import Path
 
 import pytest
 import trio
 import trio.testing
 from hosting import Network, create
 
+from scopa_net.client.launch import session_failure
 from scopa_net.client.network_session import (
     RECONNECT_FOR,
     NetworkSession,
@@ -20,6 +22,7 @@ from scopa_net.client.network_session import (
     TableChoice,
     refused_play,
 )
+from scopa_net.client.seat_store import SeatStore
 from scopa_net.client.session import ConnectionChanged, ConnectionState, Message
 from scopa_net.errors import IllegalPlayError
 from scopa_net.notation import parse_card
@@ -53,8 +56,10 @@ def connection_changes(session: NetworkSession) -> list[ConnectionChanged]:
 
 
 async def test_the_client_gives_up_after_the_reconnect_window(
-    autojump_clock: trio.testing.MockClock,
+    autojump_clock: trio.testing.MockClock, tmp_path: Path
 ) -> None:
+    """It gives up, and says so once: the screen said "stopped trying... `scopa-net join`
+    takes it back", then the command's last line said the same again."""
     async with trio.open_nursery() as nursery:
         _, net = await start_memory_host(nursery)
         session = NetworkSession(
@@ -63,6 +68,7 @@ async def test_the_client_gives_up_after_the_reconnect_window(
             TableChoice(create=create(RuleSet.of(2), bots=1)),
             name="ann",
             connector=net.connect,
+            store=SeatStore(tmp_path),
         )
 
         async def cut_for_good() -> None:
@@ -73,12 +79,21 @@ async def test_the_client_gives_up_after_the_reconnect_window(
 
         cut_at = 0.0
         nursery.start_soon(cut_for_good)
-        with pytest.raises(SessionError, match=r"^could not get back to the host$"):
+        with pytest.raises(SessionError) as lost:
             await session.run()
         waited = trio.current_time() - cut_at
         # It kept trying for the whole window (and at most one more backoff step after it).
         assert RECONNECT_FOR <= waited <= RECONNECT_FOR + 10
-        changes = connection_changes(session)
+        queued = queued_events(session)
+        last_line = str(session_failure(lost.value))
+        assert re.fullmatch(
+            r"the host at mem:0 was unreachable for 5 min( \d\d s)?; stopped trying; your seat "
+            r"is kept: `scopa-net join mem:0` takes it back",
+            last_line,
+        ), last_line
+        shown = [e.text for e in queued if isinstance(e, Message)]
+        assert not [text for text in shown if "takes it back" in text or "stopped" in text]
+        changes = [e for e in queued if isinstance(e, ConnectionChanged)]
         states = [e.state for e in changes]
         # The reports say the host is unreachable, not that it does not answer: a host that is
         # not running refuses the connection at once.
