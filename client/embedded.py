@@ -111,14 +111,20 @@ def close_lan_tables(data_dir: Path) -> list[int]:
     return [int(t) for t in closed]
 
 
-def lan_join_lines(bind: str, bound: int, wanted: int) -> tuple[str, ...]:
-    """How friends join a table opened with ``play --lan``, for the screen and ``who``."""
+def lan_join_lines(
+    bind: str, bound: int, wanted: int, *, password: bool = False
+) -> tuple[str, ...]:
+    """How friends join a table opened with ``play --lan``, for the screen and ``who``;
+    ``password``: the table has one, so they need ``--password`` (never the password itself)."""
     addresses = lan_addresses(bind)
     moved = f" (port {wanted} was taken)" if wanted and bound != wanted else ""
     if not addresses:
         return (f"This machine has no LAN address: friends cannot join. Port {bound}{moved}.",)
     lines = [f"Friends join this table on port {bound}{moved} with:"]
-    lines += [f"  scopa-net join {join_address(a, bound)}" for a in addresses]
+    flag = " --password PASSWORD" if password else ""
+    lines += [f"  scopa-net join {join_address(a, bound)}{flag}" for a in addresses]
+    if password:
+        lines.append("PASSWORD being the one you gave with --password (tell them yourself)")
     return tuple(lines)
 
 
@@ -244,7 +250,7 @@ async def open_embedded_game(
                     # its open seats (before it, a friend searching saw "0 open seats").
                     nursery.start_soon(advertise, host)
                     session.where_to_join = (
-                        *lan_join_lines(config.bind, bound, port),
+                        *lan_join_lines(config.bind, bound, port, password=bool(password)),
                         f"This table's host key is {fingerprint(host.public_key)}: a friend's "
                         "join shows it on their first visit, to compare.",
                     )

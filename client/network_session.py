@@ -837,9 +837,15 @@ class NetworkSession:
         self._keep_seat(joined.token, joined.epoch, snapshot, info)
         self._set_state(ConnectionState.CONNECTED)
         if choice.create is not None and self.pin_host:  # (play --lan says it its own way)
+            command = f"scopa-net join {self.address} --table {table_id}"
+            if choice.create.password:  # never the password itself, on a screen others see
+                command += " --password PASSWORD`, PASSWORD being the one you chose (tell them"
+                command += " yourself: it is not shown here)"
+            else:
+                command += "`"
             self.where_to_join = (
-                f"Table {table_id} is yours. Friends join it with `scopa-net join "
-                f"{self.address} --table {table_id}`; the match begins when every seat is taken.",
+                f"Table {table_id} is yours. Friends join it with `{command}; the match begins "
+                "when every seat is taken.",
             )
             self.notice(self.where_to_join[0])
 

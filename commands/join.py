@@ -556,7 +556,8 @@ def _ask_password(table_id: int) -> str:
         if not typed:
             raise CommandError(
                 f"table {table_id} has a password: give it with --password (no terminal here "
-                "to type it at, and no line of input to read it from)"
+                "to type it at, and no line of input to read it from)",
+                EXIT_REFUSED,  # README: a wrong or missing password is the host saying no
             )
         try:
             return table_password(typed)

@@ -559,7 +559,8 @@ def test_a_password_table_joined_from_a_script_without_one_names_the_flag(
     monkeypatch.setattr("getpass.getpass", _typing())  # never asked
     with piped_input("") as nothing:
         monkeypatch.setattr(sys, "stdin", nothing)
-        assert main(["join", place.host, "--table", "1"]) == EXIT_USAGE
+        # Status 4, as README gives for a wrong password (it was 2, a bad flag's).
+        assert main(["join", place.host, "--table", "1"]) == EXIT_REFUSED
     err = capfd.readouterr().err
     assert err.splitlines()[-1] == (
         "scopa-net: table 1 has a password: give it with --password (no terminal here to type "

@@ -266,6 +266,14 @@ async def test_join_create_asks_the_host_for_the_table_the_flags_describe(
         assert listed.password
         assert listed.rules.to_rules() == RuleSet.of(4, 5, ["scopone"])
         assert sorted(s.kind for s in listed.seats) == ["bot", "bot", "human", "open"]
+        # Friends are told the table needs --password (it said only `--table N`), and never
+        # the password itself.
+        assert session.where_to_join == (
+            f"Table {session.table_id} is yours. Friends join it with `scopa-net join "
+            f"127.0.0.1:{host.port} --table {session.table_id} --password PASSWORD`, PASSWORD "
+            "being the one you chose (tell them yourself: it is not shown here); the match "
+            "begins when every seat is taken.",
+        )
 
 
 def first_deal_of_play(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[str, ...]:

@@ -94,6 +94,12 @@ def test_play_lan_lines_say_when_the_port_moved(monkeypatch: pytest.MonkeyPatch)
         "  scopa-net join 192.168.1.20:7311",
     )
     assert "port 7311 was taken" in lan_join_lines("0.0.0.0", 40000, 7311)[0]
+    # A table with a password: friends need --password, never shown here.
+    assert lan_join_lines("0.0.0.0", 7311, 7311, password=True) == (
+        "Friends join this table on port 7311 with:",
+        "  scopa-net join 192.168.1.20:7311 --password PASSWORD",
+        "PASSWORD being the one you gave with --password (tell them yourself)",
+    )
 
 
 async def test_an_embedded_host_falls_back_to_a_free_port_when_its_port_is_taken() -> None:
