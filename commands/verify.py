@@ -79,15 +79,29 @@ def run(args: argparse.Namespace) -> int:
         here = data_dir(os.environ)
         pins = pinned_fingerprints(here / "known_hosts") | pinned_fingerprints(here / "own_hosts")
         pinned_from = "this client's known_hosts (or own_hosts: the hosts `play` ran)"
+    me = _my_name()
     if len(args.files) == 1:
-        return verify_files(args.files, print, pins=pins, pinned_from=pinned_from)
+        return verify_files(args.files, print, pins=pins, pinned_from=pinned_from, me=me)
     with Progress("verify", len(args.files), "files", quiet=args.quiet) as progress:
 
         def out(line: str) -> None:
             progress.clear()
             print(line, flush=progress.terminal)
 
-        return verify_files(args.files, out, progress.advance, pins=pins, pinned_from=pinned_from)
+        return verify_files(
+            args.files, out, progress.advance, pins=pins, pinned_from=pinned_from, me=me
+        )
+
+
+def _my_name() -> str:
+    """The name this person plays under (config, SCOPA_NET_NAME, login name); "" if their
+    settings cannot be read (verify then calls no seat "you")."""
+    from scopa_net.client.config import ConfigError, load_settings
+
+    try:
+        return load_settings(os.environ).name
+    except ConfigError:
+        return ""
 
 
 def _normal(text: str) -> str:
@@ -172,8 +186,11 @@ def verify_files(
     *,
     pins: set[str] | None = None,
     pinned_from: str = "--pin",
+    me: str = "",
 ) -> int:
-    """Verify each file, telling ``out`` every line and ``done`` after each file."""
+    """Verify each file, telling ``out`` every line and ``done`` after each file. ``me``: the
+    name of the person verifying; a file's seat is "you" only when its saved name is that
+    one (a transcript copied from a friend is theirs, not the reader's)."""
     several = len(paths) > 1
     all_ok = True
     summary = _Summary()
@@ -188,6 +205,7 @@ def verify_files(
                 several=several,
                 pins=pins or set(),
                 pinned_from=pinned_from,
+                me=me,
             )
         finally:
             done()
@@ -205,6 +223,7 @@ def _one_file(
     several: bool,
     pins: set[str],
     pinned_from: str,
+    me: str,
 ) -> bool:
     from scopa_net.fair.blind.wire import decode_any as decode
     from scopa_net.fair.errors import FairnessError
@@ -235,7 +254,8 @@ def _one_file(
         summary.outcomes["unreadable"].append(path)
         return False
     names = saved_names(path, transcript.rules.players)
-    ok = _verify_one(transcript, out, summary, pins, pinned_from, names=names)
+    own = is_mine(names, transcript.seat, me)
+    ok = _verify_one(transcript, out, summary, pins, pinned_from, names=names, own=own)
     summary.outcomes[ok].append(path)
     return ok == "verified"
 
@@ -285,6 +305,14 @@ def saved_names(path: Path, players: int) -> list[str]:
     )
 
 
+def is_mine(names: list[str], seat: int, me: str) -> bool:
+    """Whether the person called ``me`` is the one the file was saved for: the name saved
+    for its seat is theirs. A file without names, or a friend's, cannot tell."""
+    from scopa_net.names import clean_name
+
+    return bool(me) and seat < len(names) and names[seat].casefold() == clean_name(me).casefold()
+
+
 def seat_words(
     seat: int,
     mine: int,
@@ -292,6 +320,7 @@ def seat_words(
     said: str | None = None,
     *,
     people: Sequence[int] = (),
+    own: bool = False,
 ) -> str:
     """``seat 1 (Bruno)``, ``seat 2 (Carla, you)``: a seat as the person who saved the file
     reads it (the transcript's own seat is theirs). Only a client's own transcripts have
@@ -307,7 +336,7 @@ def seat_words(
     if who and seat in people and reads_as_computer(who[0]):
         who = ["now a computer player"]
     if seat == mine:
-        who.append("you" if names else "this file's seat")
+        who.append("you" if own else "this file's seat")
     who += [said] if said else []
     return f"seat {seat} ({', '.join(who)})" if who else f"seat {seat}"
 
@@ -320,6 +349,7 @@ def _verify_one(
     pinned_from: str,
     *,
     names: list[str],
+    own: bool,
 ) -> str:
     """Verify one transcript and tell ``out`` every line; what became of it (``OUTCOMES``)."""
     from scopa_net.fair.blind.verifier import verify_any as verify_transcript
@@ -330,12 +360,12 @@ def _verify_one(
     def named(line: str, people: Sequence[int] = ()) -> str:
         return re.sub(
             r"\bseat (\d+)\b(?: \(([^()]*)\))?",
-            lambda f: seat_words(int(f[1]), mine, names, f[2], people=people),
+            lambda f: seat_words(int(f[1]), mine, names, f[2], people=people, own=own),
             line,
         )
 
     fp = fingerprint(transcript.host_key)
-    out(f"{seat_words(mine, mine, names)}, {transcript.rules.describe()}, host key {fp}")
+    out(f"{seat_words(mine, mine, names, own=own)}, {transcript.rules.describe()}, host key {fp}")
     if pins and _normal(fp) not in pins:
         out(
             f"REFUSED: host key {fp} is not a key pinned by {pinned_from}; if you trust this "

@@ -335,7 +335,7 @@ def test_an_absent_person_whose_seat_a_computer_took_is_not_called_the_computer(
     names_beside(path).parent.mkdir()
     names_beside(path).write_text("Ada\nbot 1\n", encoding="utf-8")
     lines: list[str] = []
-    verify_files([path], lines.append)
+    verify_files([path], lines.append, me="Ada")
     void = [line for line in lines if line.startswith("round 1: void: ")]
     assert void, lines
     assert void[0].startswith("round 1: void: seat 1 (now a computer player) absent; "), void

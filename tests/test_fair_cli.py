@@ -53,12 +53,16 @@ def test_a_good_file_verifies(saved: list[Path], capsys: pytest.CaptureFixture[s
 
 
 def test_seats_are_named_as_the_client_saved_them_beside_the_transcript(
-    saved: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    saved: list[Path],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Transcripts hold seats only (protocol.md 6.1): `verify` said "seat 1" where every
     screen of the game said "Bruno". With the names the client saved beside the file, each
     seat is named, and the file's own seat is "you"; without (an export, say), the file may be
-    anyone's: its seat is "this file's seat"."""
+    anyone's: its seat is "this file's seat". "You" only for the person the file was saved
+    for: Carla verifying Bruno's file (copied into her folder) read "seat 1 (Bruno, you)"."""
     assert main(["verify", str(saved[1])]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("seat 1 (this file's seat), 2 players"), out
@@ -68,6 +72,12 @@ def test_seats_are_named_as_the_client_saved_them_beside_the_transcript(
     copy.write_bytes(saved[1].read_bytes())
     names_beside(copy).parent.mkdir()
     names_beside(copy).write_text("Ada\nBruno\n", encoding="utf-8")
+    monkeypatch.setenv("SCOPA_NET_NAME", "Carla")
+    assert main(["verify", str(copy)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("seat 1 (Bruno, this file's seat), 2 players"), out
+    assert not any("you" in line for line in out), out
+    monkeypatch.setenv("SCOPA_NET_NAME", "bruno")
     assert main(["verify", str(copy)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("seat 1 (Bruno, you), 2 players"), out
