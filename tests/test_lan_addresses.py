@@ -114,3 +114,20 @@ async def test_an_embedded_host_falls_back_to_a_free_port_when_its_port_is_taken
             assert session.names[0] == "Ada"
     finally:
         taken.close()
+
+
+async def test_an_embedded_host_keeps_to_a_port_the_person_named() -> None:
+    """`play --lan --port N` with N taken quietly took another port; a port the person named
+    (``any_port_if_taken=False``) is not swapped for another: the game does not open."""
+    taken = trio.socket.socket()
+    await taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    try:
+        with pytest.RaisesGroup(OSError, allow_unwrapped=True, flatten_subgroups=True):
+            async with open_embedded_game(
+                RuleSet.of(2), name="Ada", port=port, delay=0, any_port_if_taken=False
+            ):
+                raise AssertionError("the game opened on another port")
+    finally:
+        taken.close()
