@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from scopa_net.cards import Card
 from scopa_net.errors import NotationError
 from scopa_net.notation import Scheme, parse_play
-from scopa_net.text_limits import NAME_LEN, SAY_LEN
+from scopa_net.text_limits import SAY_LEN
 from scopa_net.typed import shown, small_number, text_problem
 
 
@@ -113,7 +113,8 @@ def parse_command(text: str, scheme: Scheme = Scheme.NEUTRAL) -> Command:
         _check_sent(said, "a message", SAY_LEN)
         return Say(text=said)
     if name == "name":
-        _check_sent(rest.strip(), "a name", NAME_LEN)
+        # Its length is the controller's to refuse: it says what the name stays.
+        _check_sent(rest.strip(), "a name", None)
         return Rename(name=rest.strip())
     if name == "rules":
         return Rules(topic=rest.strip().lower())
@@ -144,7 +145,7 @@ def parse_command(text: str, scheme: Scheme = Scheme.NEUTRAL) -> Command:
     return PlayCard(card=card, group=group)
 
 
-def _check_sent(text: str, what: str, limit: int) -> None:
+def _check_sent(text: str, what: str, limit: int | None) -> None:
     """Refuse, in one line, text the wire would refuse: too long, or a control character."""
     problem = text_problem(text, what, limit)
     if problem:

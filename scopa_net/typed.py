@@ -40,10 +40,11 @@ def has_control(text: str) -> bool:
     return _CONTROL.search(text) is not None
 
 
-def text_problem(text: str, what: str, limit: int) -> str | None:
+def text_problem(text: str, what: str, limit: int | None) -> str | None:
     """Why ``text`` cannot be sent as ``what`` (``a message``, ``a name``), in words a person
-    reads: too long, or with a control character; None when it can."""
-    if len(text) > limit:
+    reads: longer than ``limit`` (None: not checked here), or with a control character; None
+    when it can."""
+    if limit is not None and len(text) > limit:
         return f"{what} is at most {limit} characters; yours has {len(text)}"
     if has_control(text):
         return (

@@ -290,7 +290,7 @@ CASES = [
         ["play", "--pass-and-play", "--names", "Ada," + "n" * 33],
         (),
         EXIT_USAGE,
-        "invalid --names: 'nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn': a name is at most 32 characters",
+        "invalid --names: 'nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn': a name is at most 20 characters",
     ),
     (
         "--password with a tab",
