@@ -1,5 +1,5 @@
 """How long a name, a password or a ``say`` may be on the wire (protocol.md: ``str 1..32``,
-``1..64``, ``1..1000``).
+``1..64``, ``1..1000``), and the characters no text there may hold (section 1).
 
 Kept apart from :mod:`scopa_net.wire.messages`, which uses them, so that the command line can
 check a ``--name``, a ``--password`` or a ``say`` where it is typed without loading the codec.
@@ -7,9 +7,13 @@ check a ``--name``, a ``--password`` or a ``say`` where it is typed without load
 
 from __future__ import annotations
 
+import re
+
 NAME_LEN = 32
 """The longest name a seat, a table or a player may have."""
 PASSWORD_LEN = 64
 """The longest password a table may have."""
 SAY_LEN = 1000
 """Longest ``say`` the codec accepts; the host refuses more than ``TEXT_LEN`` politely."""
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+"""C0 and C1 control characters: no text on the wire may hold one (protocol.md 1)."""

@@ -8,13 +8,12 @@ the wire's length, and a bad input is echoed back cut short (:func:`shown`), not
 
 from __future__ import annotations
 
-import re
+from scopa_net.text_limits import CONTROL_CHARACTERS
 
 ECHO_LEN = 40
 """The most characters of a bad input echoed back in an error."""
 NUMBER_DIGITS = 9
 """The most digits a number typed by a person is read with (a choice, a table, a port)."""
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 def shown(text: str, limit: int = ECHO_LEN) -> str:
@@ -37,7 +36,7 @@ def small_number(text: str) -> int | None:
 def has_control(text: str) -> bool:
     """Whether ``text`` holds a control character (an escape sequence, a tab, a bell...): the
     wire refuses them."""
-    return _CONTROL.search(text) is not None
+    return CONTROL_CHARACTERS.search(text) is not None
 
 
 def text_problem(text: str, what: str, limit: int | None) -> str | None:

@@ -40,9 +40,9 @@ an event newer than any the connection carried.
 from __future__ import annotations
 
 import enum
-import re
 from dataclasses import dataclass
 
+from scopa_net.text_limits import CONTROL_CHARACTERS
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import decode, encode
 from scopa_net.wire.errors import (
@@ -54,7 +54,6 @@ from scopa_net.wire.errors import (
 from scopa_net.wire.framing import END_OF_STREAM, MAX_FRAME, FrameReader
 from scopa_net.wire.records import CATALOGUE, Message, Sender
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 MAX_PINGS = 4
 """Unanswered pings allowed in each direction."""
 PING_INTERVAL = 10
@@ -381,7 +380,7 @@ _CHECKS = {
 
 def bye_for(error: ProtocolError) -> m.Bye:
     """The ``bye`` that reports ``error`` to the peer before closing."""
-    text = _CONTROL.sub("?", error.message)[: m.TEXT_LEN]
+    text = CONTROL_CHARACTERS.sub("?", error.message)[: m.TEXT_LEN]
     return m.Bye(reason=error.code.value, message=text)
 
 

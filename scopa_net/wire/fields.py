@@ -8,12 +8,11 @@ the record layer turns it into a local or a remote protocol error depending on w
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+from scopa_net.text_limits import CONTROL_CHARACTERS
 
 
 class FieldError(ValueError):
@@ -80,7 +79,7 @@ class Str(Spec):
             raise FieldError(path, f"expected a str, got {value!r}")
         if not self.lo <= len(value) <= self.hi:
             raise FieldError(path, f"{value!r} is not {self.lo}..{self.hi} characters long")
-        if _CONTROL.search(value):
+        if CONTROL_CHARACTERS.search(value):
             raise FieldError(path, f"{value!r} contains a control character")
         return value
 
