@@ -899,6 +899,7 @@ async def test_a_seat_that_stops_without_cause_is_named_and_the_match_goes_on(
     # Named by the names the client saved beside the file (the file is seat 1's).
     assert "round 1: void: seat 0 (p0, party 1) stopped without cause" in out, out
     assert "VERIFIED" in out
+    monkeypatch.setenv("SCOPA_NET_NAME", "p0")  # p0 reads: their own file says "you"
     cli_main(["verify", str(evidence), str(saved)])
     out = capsys.readouterr().out
     assert out.count("round 1: void: seat 0 (p0, party 1) stopped without cause") == 1, out
