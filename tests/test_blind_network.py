@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 import trio
-from helpers import one_wrong_share, shift_a_table_card
+from helpers import no_kings_void, one_wrong_share, shift_a_table_card
 from hosting import Through, create
 
 from scopa_net import blind_witness
@@ -637,13 +637,14 @@ async def test_a_kings_void_at_a_blind_table_over_the_network(
 
 
 async def test_a_party_caught_up_by_snapshot_mid_round_takes_up_the_round_from_its_start(
-    tmp_path,
+    tmp_path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """9.7: a client taken back from disk asks for every event since the table opened; with
     more missed than the host replays (here 3), a party of the blind round in play gets the
     snapshot taken as that round began and the round's events after it. Its client rebuilds
     its party from the seed kept on disk and plays the round on: no void, every round
     checked."""
+    no_kings_void(monkeypatch)  # every round is played out
     from hosting import start_host
 
     from scopa_net.client.seat_store import SeatStore
