@@ -61,6 +61,9 @@ async def test_a_client_from_the_document_plays_a_whole_match() -> None:
             assert max(seat.scores) >= 1
             assert client.plays_sent == len(client.acks)  # every play taken, none refused
             assert not any(a["duplicate"] for a in client.acks)
+            for deal in (e for e in client.events if e["t"] == "deal"):  # in deck order (3.9)
+                for cards in (deal["hand"], deal["table"]):
+                    assert [c["pos"] for c in cards] == sorted(c["pos"] for c in cards)
             await client.quit()
             nursery.cancel_scope.cancel()
 
