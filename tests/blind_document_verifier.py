@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import msgpack
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
-from document_hashes import below, h, lp, shuffle, words
+from document_hashes import below, h, lp, shuffle, u8, u32, u64, words
 from document_referee import IllegalPlayError, RoundReplay, Table, deal_targets, match_winner
 from nacl import bindings as na
 from nacl.exceptions import RuntimeError as SodiumError
@@ -29,18 +29,6 @@ from nacl.exceptions import RuntimeError as SodiumError
 L = 2**252 + 27742317777372353535851937790883648493
 B = bytes([0x58]) + bytes([0x66]) * 31
 TAG = "scopa-net/blind/v1/"
-
-
-def u8(n: int) -> bytes:
-    return bytes([n])
-
-
-def u32(n: int) -> bytes:
-    return n.to_bytes(4, "big")
-
-
-def u64(n: int) -> bytes:
-    return n.to_bytes(8, "big")
 
 
 def hs(tag: str, *fields: bytes) -> bytes:

@@ -28,6 +28,18 @@ def cases(text: str = DOC) -> dict[str, dict[str, str]]:
     return out
 
 
+def u8(n: int) -> bytes:
+    return n.to_bytes(1, "big")
+
+
+def u32(n: int) -> bytes:
+    return n.to_bytes(4, "big")
+
+
+def u64(n: int) -> bytes:
+    return n.to_bytes(8, "big")
+
+
 def lp(x: bytes) -> bytes:
     return len(x).to_bytes(4, "big") + x
 

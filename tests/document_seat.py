@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-from document_hashes import below, h, lp, shuffle, words
+from document_hashes import below, h, lp, shuffle, u8, u32, u64, words
 from document_referee import IllegalPlayError, RoundReplay, Table, deal_targets, match_winner
 
 ZERO = bytes(32)
@@ -31,18 +31,6 @@ class CheckFailedError(Exception):
         super().__init__(f"round {round_no}: {check}")
         self.round_no = round_no
         self.check = check
-
-
-def u8(n: int) -> bytes:
-    return n.to_bytes(1, "big")
-
-
-def u32(n: int) -> bytes:
-    return n.to_bytes(4, "big")
-
-
-def u64(n: int) -> bytes:
-    return n.to_bytes(8, "big")
 
 
 def signed(key: bytes, sig: bytes, message: bytes) -> bool:

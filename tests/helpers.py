@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import random
 import re
@@ -297,6 +298,18 @@ def shift_a_table_card(
     assert card_of(sub(v, add(others, altered[mine.index(pos)]))) == chosen  # it would work
     sig = host.secrets.sign(shares_message(host.round_id, 0, k, altered))
     return pos, chosen, tuple(altered), sig
+
+
+def imported_modules(path: Path) -> set[str]:
+    """The top-level modules a Python file imports (for the guards that an outsider's module,
+    written from the documents alone, imports nothing of ours)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            found.add((node.module or "").split(".")[0])
+    return found
 
 
 def no_kings_void(monkeypatch: pytest.MonkeyPatch) -> None:

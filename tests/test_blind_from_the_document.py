@@ -5,7 +5,6 @@ round, as scopa_net's verifier, and refuses tampered ones."""
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import functools
 import hashlib
@@ -52,7 +51,13 @@ from blind_driver import BlindDriver, new_blind_table
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from document_hashes import cases
 from document_referee import Table
-from helpers import SwappedSharesParty, drive_until_waiting_on, one_blind_round, one_wrong_share
+from helpers import (
+    SwappedSharesParty,
+    drive_until_waiting_on,
+    imported_modules,
+    one_blind_round,
+    one_wrong_share,
+)
 from table_driver import KEY
 
 from scopa_net.fair.blind.errors import BlindCheckError
@@ -83,17 +88,8 @@ def test_the_outsider_imports_nothing_of_ours() -> None:
     here = Path(__file__).parent
     outsiders = ("blind_document_verifier", "document_hashes", "document_referee")
     for name in outsiders:
-        tree = ast.parse((here / f"{name}.py").read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                modules = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                modules = [node.module or ""]
-            else:
-                continue
-            for module in modules:
-                top = module.split(".")[0]
-                assert top in {*outsiders, *OUTSIDE_LIBRARIES}, f"{name} imports {module}"
+        extra = imported_modules(here / f"{name}.py") - {*outsiders, *OUTSIDE_LIBRARIES}
+        assert not extra, f"{name} imports {extra}"
 
 
 OUTSIDE_LIBRARIES = {

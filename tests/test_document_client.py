@@ -5,7 +5,6 @@ seat, and refuses a round commitment whose signature was altered."""
 
 from __future__ import annotations
 
-import ast
 import copy
 from collections.abc import Callable
 from pathlib import Path
@@ -16,6 +15,7 @@ from document_client import DocumentClient
 from document_hashes import cases
 from document_referee import Table
 from document_seat import CheckFailedError, Seat, host_list
+from helpers import imported_modules
 from hosting import start_host
 
 OUTSIDERS = ("document_client", "document_seat", "document_hashes", "document_referee")
@@ -29,16 +29,8 @@ def test_the_client_imports_nothing_of_ours() -> None:
     """The client and the modules it is built from import no scopa_net module."""
     here = Path(__file__).parent
     for name in OUTSIDERS:
-        for node in ast.walk(ast.parse((here / f"{name}.py").read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                modules = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                modules = [node.module or ""]
-            else:
-                continue
-            for module in modules:
-                top = module.split(".")[0]
-                assert top in {*OUTSIDERS, *OUTSIDE_LIBRARIES}, f"{name} imports {module}"
+        extra = imported_modules(here / f"{name}.py") - {*OUTSIDERS, *OUTSIDE_LIBRARIES}
+        assert not extra, f"{name} imports {extra}"
 
 
 async def seated_client(port: int, target: int) -> DocumentClient:
