@@ -142,11 +142,14 @@ class SeatController(Controller):
 class TurnHistory(History):
     """Each person's own typed lines: Up at a prompt never brings back what another person
     typed (a card they were warned off, a capture that was refused). ``owner`` is the person
-    at the keyboard, or None while nobody is."""
+    at the keyboard, or None while nobody is (a handover's "press Enter" included: whoever
+    sits there then may not be its owner). While nobody is, only the lines ``public`` says
+    yes to are kept (``board``, ``log``...), in a history of their own."""
 
-    def __init__(self) -> None:
+    def __init__(self, public: Callable[[str], bool] = lambda _: False) -> None:
         super().__init__()
         self.owner: int | None = None
+        self._public = public
         self._lines: dict[int | None, list[str]] = {}
 
     async def load(self) -> AsyncGenerator[str, None]:
@@ -157,6 +160,8 @@ class TurnHistory(History):
         return self._lines.get(self.owner, [])[::-1]
 
     def append_string(self, string: str) -> None:
+        if self.owner is None and not self._public(string):
+            return
         self._lines.setdefault(self.owner, []).insert(0, string)
 
     def load_history_strings(self) -> Iterable[str]:
@@ -211,7 +216,7 @@ class PassAndPlayApp:
         self._prompt: PromptSession[str] | None = None
         self._listeners: list[Callable[[], None]] = []
         self._closing = False
-        self.history = TurnHistory()
+        self.history = TurnHistory(lambda line: _public_command(line, display) is not None)
 
     # --- asyncio side (as in ClientApp) -------------------------------------------------------
 
@@ -500,7 +505,7 @@ class PassAndPlayApp:
         view = seat.session.view
         assert view is not None
         self.waiting = index
-        self._keyboard_to(index)
+        self._keyboard_to(None)  # whoever still sits there reaches nobody's own lines
         name = seat.state.names[seat.state.seat]
         self._clear()
         self.printer.show(public_board(view, seat.state.names, self.display, plain=self.plain))
@@ -525,6 +530,7 @@ class PassAndPlayApp:
         assert index is not None
         self.waiting = None
         self.active = index
+        self._keyboard_to(index)
         seat = self.seats[index]
         seat.revealed = True
         seat.show_board()

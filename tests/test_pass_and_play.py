@@ -409,3 +409,72 @@ def test_where_each_transcript_was_saved_is_printed_in_seat_order() -> None:
         "Bruno: Transcript saved: /home/t/Bruno.scopa",
         "Carla: Transcript saved: /home/t/Carla.scopa",
     ]
+
+
+def test_at_a_handover_up_reaches_nobodys_own_lines() -> None:
+    """At "Bruno: press Enter", with the person before still at the keyboard, Up brought
+    back Bruno's own lines (a refused move names a card he holds); and `log` typed there went
+    into Bruno's own history. Now Up at a handover reaches only public lines, and Bruno's Up
+    brings back only what Bruno typed at his own prompt."""
+    output = RecordingOutput()
+    secret = "qq zz"
+
+    def text() -> str:
+        return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", output.text).replace("\r\n", "\n")
+
+    with create_pipe_input() as pipe:
+        app = ada_and_bruno(pipe, output, lambda _: None, target=11)
+
+        typed: list[str] = [secret]  # the second person's own lines
+
+        def play(index: int) -> str:
+            view = app.seats[index].session.view
+            line = legal_plays(view)[0].text()  # type: ignore[arg-type]
+            pipe.send_text(line + "\r")
+            return line
+
+        async def up(then: str) -> str:
+            """What the screen shows after Up (then ``then`` is typed)."""
+            await asyncio.sleep(0.3)  # the prompt is drawn, with its history loaded
+            mark = len(text())
+            pipe.send_text("\x1b[A")
+            await asyncio.sleep(0.3)
+            shown = text()[mark:]
+            pipe.send_text(then)
+            return shown
+
+        async def drive() -> tuple[str, str]:
+            run = asyncio.ensure_future(app.run())
+            at_handover = at_own_prompt = ""
+            step = 0
+            first = second = -1
+            while not run.done() and step < 8:
+                await asyncio.sleep(0.05)
+                if step == 0 and app.waiting is not None:
+                    first, second = app.waiting, 1 - app.waiting
+                    pipe.send_text("\r")
+                elif step in (1, 5) and app.active == first and app.seats[first].my_turn:
+                    play(first)
+                elif step == 2 and app.waiting == second:
+                    pipe.send_text("\r")
+                elif step == 3 and app.active == second and app.seats[second].my_turn:
+                    pipe.send_text(secret + "\r")  # refused: the second person's own line
+                    typed.append(play(second))
+                elif step == 4 and app.waiting == first:
+                    pipe.send_text("\r")
+                elif step == 6 and app.waiting == second:
+                    # The first person still at the keyboard: Up, then back down; then `log`.
+                    at_handover = await up("\x1b[B\x15log\r\r")
+                elif step == 7 and app.active == second and app.seats[second].my_turn:
+                    at_own_prompt = await up("\x15quit\ry\r")
+                else:
+                    continue
+                step += 1
+            await asyncio.wait_for(run, 30)
+            return at_handover, at_own_prompt
+
+        at_handover, at_own_prompt = asyncio.run(asyncio.wait_for(drive(), 60))
+    assert at_own_prompt, text()
+    for line in typed:
+        assert line not in at_handover, at_handover
+    assert "log" not in at_own_prompt, at_own_prompt
