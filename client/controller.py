@@ -163,6 +163,11 @@ def _text(text: str, style: str = "") -> FormattedText:
 class Controller:
     """Lines in, events in; text out through ``show`` and a quit request through ``quit``."""
 
+    QUIT_QUESTION = "The match is not over. Really leave?"
+    """Asked before leaving a match that cannot be stepped away from."""
+    LEAVING = "Leaving the table."
+    """Said when the answer to :attr:`QUIT_QUESTION` is yes."""
+
     def __init__(
         self,
         session: Session,
@@ -438,7 +443,7 @@ class Controller:
         if state.asking is Asking.CONFIRM_QUIT:
             state.asking = Asking.NOTHING
             if line.strip().lower() in {"y", "yes"}:
-                self._say("Leaving the table.")
+                self._say(self.LEAVING)
                 self._quit()
             else:
                 self._say("Staying at the table.")
@@ -653,7 +658,7 @@ class Controller:
             self._say((OWNER_LEAVE_QUESTION if owner else LEAVE_QUESTION).format(again=again))
         else:
             state.asking = Asking.CONFIRM_QUIT
-            self._say("The match is not over. Really leave?")
+            self._say(self.QUIT_QUESTION)
         state.changed()
 
     async def _answer_leave(self, line: str) -> None:

@@ -60,6 +60,9 @@ REMATCH_QUESTION = "Play again, all of you at this terminal, with the same playe
 #: Where escapes do nothing (TERM=dumb), blank lines push the last hand off the screen.
 BLANK_LINES = 60
 
+#: Said when one person leaves: every seat at this terminal leaves with them.
+LEAVING_ALL = "Leaving the table: the match ends for everyone at this terminal."
+
 SessionsOpener = Callable[[], AbstractAsyncContextManager[list[Session]]]
 
 
@@ -107,6 +110,11 @@ def public_board(view: SeatView, names: Sequence[str], display: Display, *, plai
 
 class SeatController(Controller):
     """A person's controller: their hand is on screen only while ``revealed``."""
+
+    QUIT_QUESTION = (
+        "The match is not over: leaving ends it for everyone at this terminal. Really leave?"
+    )
+    LEAVING = LEAVING_ALL
 
     def __init__(self, *args: Any, on_played: Callable[[], None], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -317,6 +325,9 @@ class PassAndPlayApp:
                 continue
             except EOFError:
                 in_match = any(seat.state.in_match for seat in self.seats)
+                if self.asking_rematch and not self._closing:
+                    self._call_trio(self._deliver_line, "n")  # as n does: "No rematch."
+                    continue
                 if self._closing or not in_match:
                     return
                 # Ctrl-D during the match asks first, as quit does; at the question, it leaves.
@@ -393,7 +404,7 @@ class PassAndPlayApp:
                             session,
                             self.display,
                             self._show_for(index),
-                            scope.cancel,
+                            partial(self._leave, scope),
                             plain=self.plain,
                             coach=self.coach,
                             on_played=lambda index=index: self._played(index),
@@ -411,6 +422,16 @@ class PassAndPlayApp:
                             pumps.start_soon(self._pump_events, index, session)
                     self._flush_seat_lines()
                     scope.cancel()
+
+    def _leave(self, scope: trio.CancelScope) -> None:
+        """Someone leaves, and everyone with them: a hand on the screen is cleared first, as
+        at a handover, and the leaving line said again under the clear."""
+        if self.active is not None:
+            self.seats[self.active].revealed = False
+            self.active = None
+            self._keyboard_to(None)
+            self._clear([FormattedText([("", LEAVING_ALL)])])
+        scope.cancel()
 
     async def _pump_events(self, index: int, session: Session) -> None:
         async for event in session.events:

@@ -141,7 +141,7 @@ def test_clearing_erases_the_display_and_the_scrollback(escapes: bool) -> None:
         assert "\x1b" not in text
 
 
-@pytest.mark.parametrize("answers", [("n",), ("y", "n")])
+@pytest.mark.parametrize("answers", [("n",), ("y", "n"), ("\x04",)])
 def test_between_clears_only_the_person_at_the_keyboard_sees_a_hand(
     answers: tuple[str, ...],
 ) -> None:
@@ -155,7 +155,8 @@ def test_between_clears_only_the_person_at_the_keyboard_sees_a_hand(
             matches = app.matches_over
             if app.asking_rematch and matches not in sent and matches <= len(answers):
                 sent.add(matches)  # one answer to each match's "play again?"
-                pipe.send_text(f"{answers[matches - 1]}\r")
+                answer = answers[matches - 1]  # Ctrl-D answers as n does
+                pipe.send_text(answer if answer == "\x04" else f"{answer}\r")
             elif app.waiting is not None:
                 view = app.seats[app.waiting].session.view
                 assert view is not None
@@ -255,9 +256,13 @@ def test_ctrl_d_asks_before_leaving_and_ctrl_c_takes_the_question_back() -> None
 
         assert asyncio.run(asyncio.wait_for(main(), 60)) == 0
     text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", output.text)
-    assert text.count("The match is not over. Really leave?") == 2
+    question = "The match is not over: leaving ends it for everyone at this terminal. Really leave?"
+    assert text.count(question) == 2
     assert "Staying at the table." in text
-    assert "Leaving the table." in text
+    # One person's leaving ends everyone's match, and says so; their hand leaves the screen.
+    last = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", output.text.split(CLEAR_SCREEN)[-1])
+    assert "Leaving the table: the match ends for everyone at this terminal." in last
+    assert "Your hand" not in last, last
 
 
 def test_at_a_handover_nothing_typed_reads_a_hand_or_speaks_for_a_seat() -> None:
