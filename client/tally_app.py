@@ -152,6 +152,7 @@ class TallyController:
             _t(f"Scopa score keeper: {' v '.join(self.tally.labels)}.", "class:heading"),
             *self._not_saved(),
             *self._standings(),
+            *([_t(f"{_so_far(self.tally)}. 'done' scores it.")] if self.tally.draft else []),
             _t("Type 'help' for what you can type."),
         ]
 
@@ -202,6 +203,8 @@ class TallyController:
             return [_t("Nothing saved: the tally had not started.")]
         # A hand counted line by line is scored only once confirmed: say it was dropped.
         dropped = [_t("The hand being counted was not scored.")] if counting else []
+        if self.tally.draft:  # quick points entered for the open hand: kept, not scored
+            dropped.append(_t(f"{_so_far(self.tally)}; not scored yet, kept for next time."))
         if self.unsaved is not None:
             saved = "Not saved: `scopa-net tally --resume` will not have this tally."
         elif self.tally.over:
@@ -322,10 +325,7 @@ class TallyController:
         out = self._save()
         if said:
             out.append(_t(said, "class:notice"))
-        points = ", ".join(
-            f"{label} {p}" for label, p in zip(tally.labels, tally.draft_points, strict=True)
-        )
-        out.append(_t(f"Hand {tally.hand_number} so far: {points}. 'done' scores it."))
+        out.append(_t(f"{_so_far(tally)}. 'done' scores it."))
         return out
 
     def _named(self, name: str, args: list[str], text: str) -> Lines:
@@ -654,6 +654,14 @@ class TallyController:
                 yield from (("markdown", "a Markdown table"), ("csv", "a CSV file"))
             else:
                 yield from names
+
+
+def _so_far(tally: Tally) -> str:
+    """The open hand's quick points: "Hand 3 so far: Ada 2, Bruno 0"."""
+    points = ", ".join(
+        f"{label} {p}" for label, p in zip(tally.labels, tally.draft_points, strict=True)
+    )
+    return f"Hand {tally.hand_number} so far: {points}"
 
 
 def _whole(text: str, said: str) -> int:

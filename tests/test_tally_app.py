@@ -425,7 +425,8 @@ def test_from_a_script_a_refused_line_stops_the_run_with_status_1(tmp_path: Path
     run = run_scopa_net("tally", "Ada", "Bruno", home=tmp_path, input=typed)
     assert run.returncode == 1, run.stderr
     out = run.stdout.splitlines()
-    assert out[-2] == "Hand 1 so far: Ada 2, Bruno 0. 'done' scores it."
+    assert out[-3] == "Hand 1 so far: Ada 2, Bruno 0. 'done' scores it."
+    assert out[-2] == "Hand 1 so far: Ada 2, Bruno 0; not scored yet, kept for next time."
     assert out[-1].startswith("Saved as ")
     # The refusal goes where a script's errors go, as every command's does (it went to stdout).
     assert run.stderr.splitlines() == [
@@ -470,3 +471,18 @@ def test_a_long_run_of_digits_is_one_line_and_the_score_keeper_goes_on(tmp_path:
     assert said(digits) == f"invalid cards: {cut}; type 2 whole numbers"
     said("20")
     assert not controller.refused  # the count goes on
+
+
+def test_quick_points_of_the_open_hand_are_told_on_the_way_out_and_in(tmp_path: Path) -> None:
+    """`printf '+2 Ada\\n' | scopa-net tally --resume` ended with "Saved as ..." alone, and
+    the next run opened on "Hand 2 next" without the 2 points already entered for it."""
+    started = run_scopa_net("tally", "Ada", "Bruno", home=tmp_path, input="+2 ada\n")
+    assert started.returncode == 0, started.stderr
+    out = started.stdout.splitlines()
+    assert out[-2] == "Hand 1 so far: Ada 2, Bruno 0; not scored yet, kept for next time."
+    assert out[-1].startswith("Saved as ")
+    resumed = run_scopa_net("tally", "--resume", home=tmp_path, input="")
+    assert resumed.returncode == 0, resumed.stderr
+    out = resumed.stdout.splitlines()
+    opening = out[: out.index("Type 'help' for what you can type.")]
+    assert "Hand 1 so far: Ada 2, Bruno 0. 'done' scores it." in opening, out
