@@ -28,6 +28,7 @@ from scopa_net.client.files import why_not_written
 from scopa_net.client.keys import make_key_bindings
 from scopa_net.client.style import Display
 from scopa_net.client.tally_store import TallyStore, export
+from scopa_net.commands.options import EXIT_CANCELLED
 from scopa_net.rules import USUAL_TARGETS, Variant
 from scopa_net.tally import (
     SCORING_VARIANTS,
@@ -208,7 +209,8 @@ class TallyController:
         if self.unsaved is not None:
             saved = "Not saved: `scopa-net tally --resume` will not have this tally."
         elif self.tally.over:
-            saved = f"Saved as {self.tally.id}; `scopa-net tally --export ID` prints it."
+            which = self.tally.number or self.tally.id  # 0: saved before numbers were kept
+            saved = f"Saved as {self.tally.id}; `scopa-net tally --export {which}` prints it."
         else:
             saved = f"Saved as {self.tally.id}; `scopa-net tally --resume` carries on."
         return [*dropped, _t(saved)]
@@ -724,7 +726,8 @@ def run_tally(
             continue
         except EOFError:
             show(controller.leave())
-            break
+            # Ctrl-D at a question before the tally began stops it, as before a game.
+            return EXIT_CANCELLED if controller.tally is None else 0
         show(controller.handle(line))
     return 0
 

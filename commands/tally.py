@@ -7,8 +7,10 @@ import os
 import sys
 from datetime import datetime
 
-from scopa_net.commands.options import EXIT_REFUSED, add_command
+from scopa_net.commands.options import EXIT_LOCAL, add_command
 from scopa_net.commands.paths import data_dir
+from scopa_net.errors import RuleSetError
+from scopa_net.rules import Variant
 from scopa_net.tally import EXPORT_FORMATS, SCORING_VARIANTS, Tally, TallyError
 
 
@@ -103,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
                     "this machine: carry on there, or close it and run this again",
                     file=sys.stderr,
                 )
-                return EXIT_REFUSED
+                return EXIT_LOCAL  # in use by another, as a database held by another host
         elif args.names:
             _check_scoring_only(args.variant or ())
             now = datetime.now()
@@ -124,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
             _check_scoring_only(args.variant or ())
             if args.target is not None and not 1 <= args.target <= 99:
                 return _fail(f"target {args.target} is out of range; choose 1 to 99")
-    except (TallyError, ConfigError) as exc:
+    except (TallyError, ConfigError, RuleSetError) as exc:
         return _fail(str(exc))
     except OSError as exc:
         return _fail(f"cannot save in {store.folder}: {exc.strerror}")
@@ -146,6 +148,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _check_scoring_only(names: list[str] | tuple[str, ...]) -> None:
+    """Refuse a name that is no variant at all (as ``play`` does), then one that changes
+    only how the game is played."""
+    for name in names:
+        Variant.parse(name)  # "unknown variant 'nope'; known variants: ..."
     allowed = {v.value for v in SCORING_VARIANTS}
     extra = sorted(n for n in names if n not in allowed)
     if extra:

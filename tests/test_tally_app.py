@@ -486,3 +486,33 @@ def test_quick_points_of_the_open_hand_are_told_on_the_way_out_and_in(tmp_path: 
     out = resumed.stdout.splitlines()
     opening = out[: out.index("Type 'help' for what you can type.")]
     assert "Hand 1 so far: Ada 2, Bruno 0. 'done' scores it." in opening, out
+
+
+def test_a_variant_that_is_none_at_all_is_told_as_unknown(tmp_path: Path) -> None:
+    """`tally Ada Bruno --variant nope` said "nope changes how the game is played, not how it
+    is scored", as if nope were a variant: it is none, as `play` says."""
+    run = run_scopa_net("tally", "Ada", "Bruno", "--variant", "nope", home=tmp_path)
+    assert run.returncode == 2
+    assert run.stderr.startswith("scopa-net tally: unknown variant 'nope'; known variants: ")
+    run = run_scopa_net("tally", "Ada", "Bruno", "--variant", "quindici", home=tmp_path)
+    assert run.returncode == 2
+    assert "quindici changes how the game is played, not how it is scored" in run.stderr
+
+
+def test_ctrl_d_before_the_tally_begins_is_a_stop_130(tmp_path: Path) -> None:
+    """Ctrl-D at `names>` ended 0, where README gives 130 for a question before a game."""
+    controller = TallyController(None, store=TallyStore(tmp_path), now=lambda: NOON)
+    output = RecordingOutput()
+    with create_pipe_input() as pipe:
+        pipe.send_text("\x04")
+        status = run_tally(controller, Display(color=False), plain=True, input=pipe, output=output)
+    assert status == 130
+    assert "Nothing saved: the tally had not started." in output.text
+
+
+def test_a_finished_tally_says_the_number_that_exports_it(tmp_path: Path) -> None:
+    """The last line said `scopa-net tally --export ID` with a literal ID."""
+    controller = TallyController(None, store=TallyStore(tmp_path), now=lambda: NOON)
+    screen = type_into(controller, ["Ada Bruno", "1", "", "+1 ada", "done", "y"])
+    assert "Saved as 20261201-1200-ada-bruno; `scopa-net tally --export 1` prints it." in screen
+    assert "--export ID" not in screen

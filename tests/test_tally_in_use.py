@@ -20,7 +20,7 @@ from prompt_toolkit.input import create_pipe_input
 from scopa_net.client.style import Display
 from scopa_net.client.tally_app import TallyController, run_tally
 from scopa_net.client.tally_store import TallyStore
-from scopa_net.commands.options import EXIT_REFUSED
+from scopa_net.commands.options import EXIT_LOCAL
 from scopa_net.tally import Tally
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="advisory locks are POSIX here")
@@ -37,7 +37,7 @@ def test_resuming_a_tally_open_elsewhere_is_one_line_and_changes_nothing(tmp_pat
     assert store.hold(tally.id)  # open in "the first terminal": this test's process
     for which in ((), (tally.id,), ("1",)):
         done = run_scopa_net("tally", "--resume", *which, home=tmp_path)
-        assert done.returncode == EXIT_REFUSED, done.stderr
+        assert done.returncode == EXIT_LOCAL, done.stderr  # in use by another (README: 5)
         assert done.stdout == ""
         assert done.stderr == (
             "scopa-net tally: tally 20261201-1200-ada-bruno is open in another scopa-net tally "
