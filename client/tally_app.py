@@ -26,8 +26,10 @@ from prompt_toolkit.shortcuts import print_formatted_text
 
 from scopa_net.client.files import why_not_written
 from scopa_net.client.keys import make_key_bindings
+from scopa_net.client.render import wrap_line
 from scopa_net.client.style import Display
 from scopa_net.client.tally_store import TallyStore, export
+from scopa_net.client.toolbar import WIDE
 from scopa_net.commands.options import EXIT_CANCELLED
 from scopa_net.rules import USUAL_TARGETS, Variant
 from scopa_net.tally import (
@@ -157,21 +159,31 @@ class TallyController:
             _t("Type 'help' for what you can type."),
         ]
 
-    def toolbar(self) -> FormattedText:
+    def toolbar(self, width: int = WIDE) -> FormattedText:
+        """The toolbar in at most ``width`` columns: the fullest version that fits, from
+        the standings with what each side has to go, down to the hand's number alone."""
         tally = self.tally
         if tally is None:
             return FormattedText([("", " setting up ")])
-        parts = "  ".join(
+        full = "  ".join(
             f"{r.label} {r.points}" + (f" ({r.to_go} to go)" if r.to_go else "")
             for r in tally.standings()
         )
+        short = "  ".join(f"{r.label} {r.points}" for r in tally.standings())
         draft = ""
         if tally.draft:
             draft = " | this hand: " + ", ".join(
                 f"{label} {p}" for label, p in zip(tally.labels, tally.draft_points, strict=True)
             )
-        where = "game over" if tally.over else f"hand {tally.hand_number}"
-        return FormattedText([("class:toolbar.turn", f" {where} "), ("", f"| {parts}{draft} ")])
+        where = (
+            "class:toolbar.turn",
+            " game over " if tally.over else f" hand {tally.hand_number} ",
+        )
+        versions = [f"| {full}{draft} ", f"| {short}{draft} ", f"| {short} ", ""]
+        for rest in versions:
+            if len(where[1]) + len(rest) < width:  # the last column stays free
+                break
+        return FormattedText([where, ("", rest)] if rest else [where])
 
     # --- lines in ------------------------------------------------------------------------
 
@@ -690,6 +702,14 @@ class TallyCompleter(Completer):
             yield Completion(text, start_position=-len(word), display_meta=meta)
 
 
+def _columns(output: Output) -> int:
+    """The terminal's width; :data:`WIDE` when it cannot be had."""
+    try:
+        return output.get_size().columns
+    except (OSError, NotImplementedError, ValueError):
+        return WIDE
+
+
 def run_tally(
     controller: TallyController,
     display: Display,
@@ -707,7 +727,7 @@ def run_tally(
         completer=TallyCompleter(controller),
         complete_while_typing=False,
         key_bindings=make_key_bindings(None),
-        bottom_toolbar=None if plain else controller.toolbar,
+        bottom_toolbar=None if plain else lambda: controller.toolbar(_columns(session.output)),
         style=style,
         include_default_pygments_style=False,
         input=input,
@@ -715,8 +735,10 @@ def run_tally(
     )
 
     def show(lines: Lines) -> None:
+        width = _columns(session.output) - 1  # the last column free, as the game's lines
         for line in lines:
-            print_formatted_text(line, style=style, output=session.output)
+            for part in wrap_line(line, width):  # between words, never inside one
+                print_formatted_text(part, style=style, output=session.output)
 
     show(controller.opening())
     while not controller.finished:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
@@ -21,10 +22,14 @@ HANG_GUARD = 60
 
 
 class RecordingOutput(DummyOutput):
-    """A terminal that keeps the text written to it."""
+    """A terminal ``columns`` wide (80, as DummyOutput's) that keeps the text written to it."""
 
-    def __init__(self) -> None:
+    def __init__(self, columns: int = 80) -> None:
         self.parts: list[str] = []
+        self.columns = columns
+
+    def get_size(self) -> Size:
+        return Size(rows=40, columns=self.columns)
 
     def write(self, data: str) -> None:
         self.parts.append(data)

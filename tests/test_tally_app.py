@@ -19,11 +19,13 @@ from scopa_net.commands.main import main
 from scopa_net.tally import Tally
 
 NOON = datetime(2026, 12, 1, 12, 0)
+WIDE = 200
+"""A terminal wide enough that no line of these tests is cut."""
 
 
 def type_into(controller: TallyController, lines: list[str], *, plain: bool = True) -> str:
     """Run the prompt with ``lines`` typed, one Enter each; what the terminal showed."""
-    output = RecordingOutput()
+    output = RecordingOutput(columns=WIDE)
     with create_pipe_input() as pipe:
         pipe.send_text("".join(f"{line}\r" for line in lines))
         pipe.close()  # then Ctrl-D, so that a run missing its quit ends instead of waiting
@@ -254,7 +256,7 @@ def test_ctrl_d_in_the_middle_of_a_count_says_the_hand_was_not_scored(tmp_path: 
     """Ctrl-D during `count` (or at "score it (y/n)?") left with "Saved as ..." alone, and
     the hand counted line by line was gone without a word."""
     controller = TallyController(None, store=TallyStore(tmp_path), now=lambda: NOON)
-    output = RecordingOutput()
+    output = RecordingOutput(columns=WIDE)
     with create_pipe_input() as pipe:
         pipe.send_text("Ada Bruno\r\r\r+1 ada\rdone\ry\rcount\r22\r\x04")
         status = run_tally(controller, Display(color=False), plain=True, input=pipe, output=output)
@@ -502,7 +504,7 @@ def test_a_variant_that_is_none_at_all_is_told_as_unknown(tmp_path: Path) -> Non
 def test_ctrl_d_before_the_tally_begins_is_a_stop_130(tmp_path: Path) -> None:
     """Ctrl-D at `names>` ended 0, where README gives 130 for a question before a game."""
     controller = TallyController(None, store=TallyStore(tmp_path), now=lambda: NOON)
-    output = RecordingOutput()
+    output = RecordingOutput(columns=WIDE)
     with create_pipe_input() as pipe:
         pipe.send_text("\x04")
         status = run_tally(controller, Display(color=False), plain=True, input=pipe, output=output)
@@ -516,3 +518,38 @@ def test_a_finished_tally_says_the_number_that_exports_it(tmp_path: Path) -> Non
     screen = type_into(controller, ["Ada Bruno", "1", "", "+1 ada", "done", "y"])
     assert "Saved as 20261201-1200-ada-bruno; `scopa-net tally --export 1` prints it." in screen
     assert "--export ID" not in screen
+
+
+def test_at_60_columns_lines_break_between_words_and_the_toolbar_fits(tmp_path: Path) -> None:
+    """At 60 columns `help` broke words (`sette`/`bello`, `Ct`/`rl-D`), the names question
+    broke `2, 3` / `, 4 or 6 of`, and the toolbar was cut mid-word (`(19 to go`)."""
+
+    def screen(columns: int) -> list[str]:
+        store = TallyStore(tmp_path / str(columns))
+        controller = TallyController(None, store=store, now=lambda: NOON)
+        output = RecordingOutput(columns=columns)
+        with create_pipe_input() as pipe:
+            pipe.send_text("Ada Bruno\r\r\rhelp\rquit\r")
+            run_tally(controller, Display(color=False), plain=True, input=pipe, output=output)
+        text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", output.text).replace("\r", "")
+        return [line for line in text.split("\n") if "> " not in line]  # not the prompts
+
+    narrow, wide = screen(60), screen(WIDE)
+    assert " ".join(narrow).split() == " ".join(wide).split()  # the same words, none cut
+    assert max(len(line) for line in narrow) < 60, "\n".join(narrow)
+    assert max(len(line) for line in wide) >= 60  # the narrow screen did break lines
+
+    tally = Tally.new(["Ada", "Bruno", "Carla", "Dino"], target=21).add(0, 2)
+    controller = TallyController(tally, store=None)
+    full = fragment_text(controller.toolbar(200))
+    assert "(21 to go)" in full
+    assert "this hand: Ada & Carla 2" in full
+    for columns in (60, 40, 20):
+        shown = fragment_text(controller.toolbar(columns))
+        assert len(shown) < columns, shown
+        assert "(" not in shown or ")" in shown, shown  # nothing cut mid-part
+        assert shown.strip().startswith("hand 1"), shown
+
+
+def fragment_text(text: list[tuple[str, str]]) -> str:
+    return "".join(part for _, part, *_ in text)
