@@ -26,6 +26,7 @@ from scopa_net.client.session import (
     ViewChanged,
     VoidDeal,
 )
+from scopa_net.commands.options import MAX_BOT_DELAY
 from scopa_net.errors import IllegalPlayError, IllegalReason
 from scopa_net.match import Match
 from scopa_net.plays import Play, PlayRecord
@@ -34,7 +35,7 @@ from scopa_net.view import SeatView
 
 #: Pause before each computer play, so a person can follow; capped to keep games moving.
 DEFAULT_DELAY = 0.8
-MAX_DELAY = 5.0
+MAX_DELAY = MAX_BOT_DELAY
 EVENT_BUFFER = 64
 
 Chooser = Callable[[SeatView], Play]

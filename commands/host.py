@@ -28,6 +28,7 @@ from scopa_net.commands.options import (
     LEVEL_WIRE_NUMBERS,
     CommandError,
     add_blind_option,
+    add_bot_delay_option,
     add_bot_options,
     add_command,
     add_rule_options,
@@ -107,12 +108,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=60.0,
         help="seconds a dropped player's seat waits before a bot stands in",
     )
-    p.add_argument(
-        "--bot-delay",
-        type=seconds,
-        default=0.8,
-        metavar="SECONDS",
-        help="seconds a computer player waits before each move, so people can follow",
+    add_bot_delay_option(
+        p, "seconds a computer player waits before each move, so people can follow"
     )
     add_think_option(p)
     table = p.add_argument_group("a table to open at start")

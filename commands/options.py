@@ -205,6 +205,23 @@ def table_password(text: str) -> str:
     return text
 
 
+MAX_BOT_DELAY = 5.0
+"""The longest pause a computer player makes before a move: longer, and a game crawls."""
+
+
+def bot_delay_seconds(text: str) -> float:
+    """A computer player's pause before each move: 0 to ``MAX_BOT_DELAY`` seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a number of seconds") from None
+    if not 0 <= value <= MAX_BOT_DELAY:  # one message for -1, 6 and 1e9 alike (nan too)
+        raise argparse.ArgumentTypeError(
+            f"{text} is out of range; choose 0 to {MAX_BOT_DELAY:g} seconds"
+        )
+    return value
+
+
 MAX_THINK = 60.0
 
 
@@ -329,13 +346,18 @@ def add_bot_options(
     if think:
         add_think_option(parser)
     if delay_help is not None:
-        parser.add_argument(
-            "--bot-delay",
-            type=seconds,
-            default=DEFAULT_BOT_DELAY,
-            metavar="SECONDS",
-            help=delay_help,
-        )
+        add_bot_delay_option(parser, delay_help)
+
+
+def add_bot_delay_option(parser: argparse.ArgumentParser | Any, help: str) -> None:
+    """``--bot-delay SECONDS``: a computer player's pause before each move (0 to 5)."""
+    parser.add_argument(
+        "--bot-delay",
+        type=bot_delay_seconds,
+        default=DEFAULT_BOT_DELAY,
+        metavar="SECONDS",
+        help=help,
+    )
 
 
 def add_blind_option(parser: argparse.ArgumentParser | Any, *, when: str = "") -> None:

@@ -21,9 +21,9 @@ from scopa_net.commands.options import (
     add_old_spelling,
     add_rule_options,
     blind_table,
+    bot_delay_seconds,
     player_for,
     port_number,
-    seconds,
     table_password,
     variants_epilog,
 )
@@ -120,7 +120,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="warn before a play that leaves an easy sweep, gives away the settebello or "
         "passes up a seven, and ask first (also coach = true in client.toml)",
     )
-    add_old_spelling(p, "--delay", "--bot-delay", "bot_delay", seconds)
+    add_old_spelling(p, "--delay", "--bot-delay", "bot_delay", bot_delay_seconds)
     add_display_options(p)
     p.set_defaults(run=run)
 

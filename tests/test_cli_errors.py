@@ -446,8 +446,24 @@ CASES = [
         "--blind is for a table you open with --create",
     ),
     ("play --resume without --lan", ["play", "--resume"], (), EXIT_USAGE, "--resume needs --lan"),
-    ("play --bot-delay -1", ["play", "--bot-delay", "-1"], (), EXIT_USAGE, "use 0 or more"),
-    ("play --delay -1 (old name)", ["play", "--delay", "-1"], (), EXIT_USAGE, "use 0 or more"),
+    (
+        "play --bot-delay -1",
+        ["play", "--bot-delay", "-1"],
+        (),
+        EXIT_USAGE,
+        "--bot-delay: -1 is out of range; choose 0 to 5 seconds",
+    ),
+    # Above 5 seconds the game stopped "on an internal error (ValueError: invalid delay...)"
+    # with --seed, and without it 1e9 hung the game; host and bots took 10.
+    (
+        "play --bot-delay 6",
+        ["play", "--bot-delay", "6"],
+        (),
+        EXIT_USAGE,
+        "--bot-delay: 6 is out of range; choose 0 to 5 seconds",
+    ),
+    ("play --bot-delay 1e9", ["play", "--bot-delay", "1e9"], (), EXIT_USAGE, "choose 0 to 5"),
+    ("play --delay 6 (old name)", ["play", "--delay", "6"], (), EXIT_USAGE, "choose 0 to 5"),
     (
         "play --names alone",
         ["play", "--names", "Ada,Bruno"],
@@ -470,8 +486,16 @@ CASES = [
         "invalid --names: 'Bartholomew Fitzgerald': a name is at most 20 characters (this one "
         "has 22)",
     ),
-    ("host --bot-delay -1", [*HOST, "--bot-delay", "-1"], (), EXIT_USAGE, "use 0 or more"),
-    ("bots --bot-delay -1", ["bots", "x", "--bot-delay", "-1"], (), EXIT_USAGE, "0 or more"),
+    ("host --bot-delay -1", [*HOST, "--bot-delay", "-1"], (), EXIT_USAGE, "choose 0 to 5"),
+    (
+        "host --bot-delay 10",
+        [*HOST, "--host", "127.0.0.1", "--port", "{busy_port}", "--bot-delay", "10"],
+        (),
+        EXIT_USAGE,
+        "--bot-delay: 10 is out of range; choose 0 to 5 seconds",
+    ),
+    ("bots --bot-delay -1", ["bots", "x", "--bot-delay", "-1"], (), EXIT_USAGE, "choose 0 to 5"),
+    ("bots --bot-delay 10", ["bots", "x", "--bot-delay", "10"], (), EXIT_USAGE, "choose 0 to 5"),
     ("play --think 0", ["play", "--think", "0"], (), EXIT_USAGE, "think more than 0"),
     (
         "verify --pin garbage",
