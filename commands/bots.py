@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from scopa_net.commands.join import parse_address
 from scopa_net.commands.options import (
     BOT_LEVELS,
+    DEFAULT_TARGET,
     EXIT_FAILED,
     EXIT_REFUSED,
     EXIT_UNREACHABLE,
@@ -112,7 +113,10 @@ def run(args: argparse.Namespace) -> int:
             f"{flags} {'is' if len(lone) == 1 else 'are'} for the tables --create opens; "
             "without --create the bots take open seats at the tables there"
         )
-    rules = RuleSet.of(args.players or 2, args.target or 11)
+    rules = RuleSet.of(
+        2 if args.players is None else args.players,
+        DEFAULT_TARGET if args.target is None else args.target,
+    )
     tables = probe(host, port)  # one clear line if there is no host there
     if not args.create and not open_seats(tables):
         locked = " without a password" if open_seats(tables, locked=True) else ""

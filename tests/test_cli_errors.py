@@ -525,6 +525,21 @@ CASES = [
         EXIT_USAGE,
         "--think is an expert's budget; neither easy nor medium is one",
     ),
+    # `--target 0` (and `--players 0`) quietly became the defaults, 11 and 2: a match played.
+    (
+        "bots --create --target 0",
+        ["bots", "x", "--create", "--target", "0"],
+        (),
+        EXIT_USAGE,
+        "scopa-net: target 0 is out of range; choose 1 to 99",
+    ),
+    (
+        "bots --create --players 0",
+        ["bots", "x", "--create", "--players", "0"],
+        (),
+        EXIT_USAGE,
+        "scopa-net: 0 players is not a Scopa table; use 2, 3, 4 or 6",
+    ),
     (
         "bots --players without --create",
         ["bots", "x", "--players", "4"],
