@@ -33,6 +33,7 @@ from scopa_net.commands.options import (
     add_old_spelling,
     at_least,
     bot_level,
+    expert_think,
     player_for,
     plural,
 )
@@ -113,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
             f"{flags} {'is' if len(lone) == 1 else 'are'} for the tables --create opens; "
             "without --create the bots take open seats at the tables there"
         )
+    think = expert_think(args.think, args.bot_level)
     rules = RuleSet.of(
         2 if args.players is None else args.players,
         DEFAULT_TARGET if args.target is None else args.target,
@@ -129,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
     plan = BotPlan(
         level=player_for(args.bot_level),
         delay=args.bot_delay,
-        think=args.think,
+        think=think,
         check=not args.no_check,
     )
     report = None if args.quiet else _print_now

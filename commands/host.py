@@ -23,6 +23,7 @@ from scopa_net.commands.journal_files import (
 from scopa_net.commands.options import (
     DEFAULT_BOT_LEVEL,
     DEFAULT_TARGET,
+    DEFAULT_THINK,
     EXIT_FAILED,
     EXIT_LOCAL,
     LEVEL_WIRE_NUMBERS,
@@ -35,6 +36,7 @@ from scopa_net.commands.options import (
     add_think_option,
     at_least,
     blind_table,
+    check_bots,
     plural,
     port_number,
     seconds,
@@ -138,7 +140,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="journal database (default: those of `host` and `play --lan`, in the data directory)",
     )
     h.add_argument("--export", type=int, metavar="TABLE", help="table to export")
-    h.add_argument("--seat", type=int, default=0, help="whose transcript")
+    h.add_argument(
+        "--seat", type=int, default=None, help="with --export: whose transcript (default 0)"
+    )
     h.add_argument(
         "--match",
         type=int,
@@ -214,8 +218,7 @@ def run_host(args: argparse.Namespace) -> int:
     rules = None
     if args.players is not None:
         rules = RuleSet.of(args.players, args.target, args.variant or ())
-        if not 0 <= args.bots < args.players:
-            raise CommandError(f"--bots must leave a seat for a person (0..{args.players - 1})")
+        check_bots(args.bots, args.players)
     elif table_flags := _table_flags_given(args):
         verb = "opens" if len(table_flags) == 1 else "open"
         raise CommandError(f"{', '.join(table_flags)} {verb} a table: give --players too")
@@ -236,7 +239,7 @@ def run_host(args: argparse.Namespace) -> int:
         max_tables_per_address=args.max_tables_per_address,
         max_tables=args.max_tables,
         bot_delay=args.bot_delay,
-        think=args.think,
+        think=DEFAULT_THINK if args.think is None else args.think,
     )
     check_db_path(db, create=True)
     with JournalLock(db):
@@ -370,6 +373,14 @@ def where_to_join(bind: str, port: int, *, announced: bool) -> list[str]:
 
 
 def run_history(args: argparse.Namespace) -> int:
+    lone = [f"--{flag}" for flag in ("seat", "match", "out") if getattr(args, flag) is not None]
+    if lone and args.export is None:
+        raise CommandError(
+            f"{' and '.join(lone)} {'is' if len(lone) == 1 else 'are'} for --export TABLE (the "
+            "transcript to write); without --export, history lists the finished matches"
+        )
+    if args.seat is None:
+        args.seat = 0
     journals = [("", _db_path(args.db))] if args.db is not None else default_journals()
     if args.export is not None:
         journal = _journal_with_table(journals, args.export)

@@ -12,6 +12,8 @@ from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING
 
 from scopa_net.commands.options import (
+    DEFAULT_BOT_LEVEL,
+    DEFAULT_TARGET,
     EXIT_CANCELLED,
     EXIT_KEY_CHANGED,
     EXIT_REFUSED,
@@ -24,7 +26,9 @@ from scopa_net.commands.options import (
     add_command,
     add_display_options,
     add_rule_options,
+    at_least,
     blind_table,
+    check_bots,
     table_password,
     think_seconds,
     variants_epilog,
@@ -63,8 +67,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=f"HOST or HOST:PORT (default port {DEFAULT_PORT}; default host: the 'host' "
         "setting, else the LAN is searched)",
     )
-    p.add_argument("--table", type=int, default=None, help="table number (skip the list)")
-    p.add_argument("--seat", type=int, default=None, help="seat wanted (default: any open one)")
+    p.add_argument("--table", type=at_least(1), default=None, help="table number (skip the list)")
+    p.add_argument(
+        "--seat", type=at_least(0), default=None, help="seat wanted (default: any open one)"
+    )
     p.add_argument(
         "--password",
         type=table_password,
@@ -72,8 +78,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="the table's password, if it has one",
     )
     p.add_argument("--create", action="store_true", help="open a new table instead")
-    add_rule_options(p, when="with --create: ")
-    p.add_argument("--bots", type=int, default=0, help="with --create: computer players")
+    add_rule_options(p, players=None, when="with --create: ")
+    p.add_argument("--bots", type=int, default=None, help="with --create: computer players")
     add_bot_options(
         p,
         level_help="with --create: strength of the computer players (an expert thinks as "
@@ -286,6 +292,43 @@ def _played_elsewhere(record: SeatRecord) -> str:
     )
 
 
+def check_flags(args: argparse.Namespace) -> None:
+    """Refuse flags that do nothing here or contradict each other, before connecting."""
+    if args.blind is not None and not args.create:
+        flag = "--blind" if args.blind else "--no-blind"
+        raise CommandError(
+            f"{flag} is for a table you open with --create; a table's listing says if it is blind"
+        )
+    if args.create:
+        there = [f"--{flag}" for flag in ("table", "seat") if getattr(args, flag) is not None]
+        if there:
+            raise CommandError(
+                f"{' and '.join(there)} {'is' if len(there) == 1 else 'are'} for joining a "
+                "table that is there, --create opens a new one: give one or the other"
+            )
+        rules = RuleSet.of(_players(args), args.target, args.variant or ())
+        check_bots(args.bots or 0, rules.players)
+        return
+    lone = {
+        "--players": args.players is not None,
+        "--target": args.target != DEFAULT_TARGET,
+        "--variant": bool(args.variant),
+        "--bots": args.bots is not None,
+        "--bot-level": args.bot_level != DEFAULT_BOT_LEVEL,
+    }
+    given = [flag for flag, yes in lone.items() if yes]
+    if given:
+        raise CommandError(
+            f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} for a table you open with "
+            "--create; without it you join a table that is there, with its own rules"
+        )
+
+
+def _players(args: argparse.Namespace) -> int:
+    """The seats of the table --create opens: --players, else 2."""
+    return 2 if args.players is None else args.players
+
+
 def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> int:
     from scopa_net.client.config import ConfigError
     from scopa_net.client.launch import run_game_screen, settings_from
@@ -293,11 +336,7 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
     from scopa_net.client.seat_store import SeatStore
 
     ask = ask or input
-    if args.blind is not None and not args.create:
-        flag = "--blind" if args.blind else "--no-blind"
-        raise CommandError(
-            f"{flag} is for a table you open with --create; a table's listing says if it is blind"
-        )
+    check_flags(args)
     if args.think is not None:
         raise CommandError(
             "how long an expert thinks is the host's setting: start the host with "
@@ -500,18 +539,17 @@ def _table_choice(
     from scopa_net.wire import messages as m
 
     if args.create:
-        rules = RuleSet.of(args.players, args.target, args.variant or ())
+        rules = RuleSet.of(_players(args), args.target, args.variant or ())
+        bots = args.bots or 0  # check_flags: it leaves a seat for a person
         _, key = ask_host(host, port)
         accepted = check_host_key(host, port, key, accept=args.accept_new_key)
         create = m.CreateTable(
             name=f"{player or args.name or 'a'}'s table"[: m.NAME_LEN],
             rules=m.RulesInfo.of(rules),
             password=args.password,
-            bots=max(0, min(args.bots, rules.players - 1)),
+            bots=bots,
             bot_level=LEVEL_WIRE_NUMBERS[args.bot_level],
-            blind=blind_table(
-                args.blind, rules.players - max(0, min(args.bots, rules.players - 1))
-            ),
+            blind=blind_table(args.blind, rules.players - bots),
         )
         return TableChoice(create=create, accepted_key=accepted)
     tables, key = ask_host(host, port)

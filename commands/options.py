@@ -360,11 +360,32 @@ def add_bot_delay_option(parser: argparse.ArgumentParser | Any, help: str) -> No
     )
 
 
+class _EitherOr(argparse.BooleanOptionalAction):
+    """``--blind`` or ``--no-blind``, not both: the second one of the pair is refused as a
+    mutually exclusive group refuses it (the usage shows them so)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        said = getattr(namespace, self.dest, None)
+        super().__call__(parser, namespace, values, option_string)
+        now = getattr(namespace, self.dest)
+        if said is not None and said != now:
+            other = next(flag for flag in self.option_strings if flag != option_string)
+            raise argparse.ArgumentError(
+                None, f"{option_string}: not allowed with argument {other}"
+            )
+
+
 def add_blind_option(parser: argparse.ArgumentParser | Any, *, when: str = "") -> None:
     """``--blind`` / ``--no-blind``: a table where not even the host sees the cards."""
     parser.add_argument(
         "--blind",
-        action=argparse.BooleanOptionalAction,
+        action=_EitherOr,
         default=None,
         help=f"{when}a blind table: every card is encrypted by every player's client and the "
         "host, so not even the host sees a card before it is dealt to you or played "
@@ -385,10 +406,31 @@ def add_think_option(parser: argparse.ArgumentParser | Any) -> None:
     parser.add_argument(
         "--think",
         type=think_seconds,
-        default=DEFAULT_THINK,
+        default=None,
         metavar="SECONDS",
-        help="seconds an expert computer player thinks about each move (default %(default)s)",
+        help="seconds an expert computer player thinks about each move "
+        f"(default {DEFAULT_THINK:g})",
     )
+
+
+def expert_think(think: float | None, level: str) -> float:
+    """The budget ``--think`` gives the computer players of ``level`` (its default when not
+    given); CommandError when it is given for a level that does not think (it would do
+    nothing)."""
+    if think is None:
+        return DEFAULT_THINK
+    if level != "expert":
+        raise CommandError(
+            f"--think is an expert's budget; --bot-level {level} does not think (give "
+            "--bot-level expert, or leave out --think)"
+        )
+    return think
+
+
+def check_bots(bots: int, players: int) -> None:
+    """``--bots`` at a table of ``players`` seats must leave one for a person; CommandError."""
+    if not 0 <= bots < players:
+        raise CommandError(f"--bots must leave a seat for a person (0..{players - 1})")
 
 
 def add_rule_options(

@@ -22,6 +22,7 @@ from scopa_net.commands.options import (
     add_rule_options,
     blind_table,
     bot_delay_seconds,
+    expert_think,
     player_for,
     port_number,
     table_password,
@@ -144,6 +145,7 @@ def check_flags(args: argparse.Namespace) -> None:
             f"{flag} needs --lan: a game in this terminal is never blind (its host runs right "
             "here, so there is nobody to hide the cards from)"
         )
+    args.think = expert_think(args.think, args.bot_level)
     if args.seed is not None and args.lan:
         raise CommandError("--seed practices offline: it cannot be used with --lan")
     sharing = args.pass_and_play or (not args.lan and (args.humans or 1) > 1)

@@ -38,16 +38,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="NAME",
         help=f"a scoring option (repeat for more): {options}",
     )
-    p.add_argument(
+    which = p.add_mutually_exclusive_group()
+    which.add_argument(
         "--resume",
         nargs="?",
         const="",
         metavar="ID",
         help="carry on a saved tally (default: the latest unfinished one)",
     )
-    p.add_argument("--list", action="store_true", help="list the saved tallies")
-    p.add_argument("--export", metavar="ID", help="print a saved tally (see --format)")
-    p.add_argument("--format", choices=EXPORT_FORMATS, default="markdown", help="for --export")
+    which.add_argument("--list", action="store_true", help="list the saved tallies")
+    which.add_argument("--export", metavar="ID", help="print a saved tally (see --format)")
+    p.add_argument(
+        "--format", choices=EXPORT_FORMATS, default=None, help="for --export (default: markdown)"
+    )
     p.add_argument("--no-color", action="store_true", help="no colour (also NO_COLOR, TERM=dumb)")
     p.add_argument(
         "--suits", choices=["english", "italian", "french"], default=None, help="card letters"
@@ -72,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
     from scopa_net.client.tally_app import TallyController, run_tally
     from scopa_net.client.tally_store import TallyStore, export, summary
 
+    if problem := _flags_that_do_nothing(args):
+        return _fail(problem)
     store = TallyStore(data_dir(os.environ))
     if args.list:
         entries = store.saved()
@@ -86,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     try:
         if args.export is not None:
-            sys.stdout.write(export(store.load(args.export), args.format))
+            sys.stdout.write(export(store.load(args.export), args.format or "markdown"))
             return 0
         settings = load_settings(
             os.environ, color=False if args.no_color else None, suits=args.suits
@@ -145,6 +150,18 @@ def run(args: argparse.Namespace) -> int:
         return run_tally(controller, display, plain=args.plain)
     finally:
         store.close()
+
+
+def _flags_that_do_nothing(args: argparse.Namespace) -> str | None:
+    """What is wrong with flags that a --list or an --export (or a new tally) would ignore."""
+    if args.format is not None and args.export is None:
+        return "--format is for --export ID (the saved tally to print)"
+    if args.list or args.export is not None:
+        flag = "--list" if args.list else "--export"
+        what = "lists the saved tallies" if args.list else "prints a saved tally"
+        if args.names or args.target is not None or args.variant:
+            return f"{flag} {what}: give no names, target or options"
+    return None
 
 
 def _check_scoring_only(names: list[str] | tuple[str, ...]) -> None:
