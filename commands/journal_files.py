@@ -75,14 +75,16 @@ def check_db_path(path: str, *, create: bool) -> None:
 
 
 def open_journal(path: str, *, create: bool) -> Journal:
-    """The host's journal at ``path``; CommandError (one line) if it cannot be used."""
+    """The host's journal at ``path``; CommandError (one line) if it cannot be used. Only
+    ``create`` (a host) makes or writes one: otherwise it is opened to read, and a file that
+    is not a journal is refused unchanged."""
     check_db_path(path, create=create)
     import sqlite3
 
     from scopa_net.server.journal import Journal, JournalError
 
     try:
-        journal = Journal(path)
+        journal = Journal(path, read_only=not create)
         journal.tables()  # reads the file: a file that is not a database fails here
     except OSError as exc:
         raise CommandError(unusable(f"the journal {path}", exc), EXIT_LOCAL) from None
@@ -94,7 +96,7 @@ def open_journal(path: str, *, create: bool) -> Journal:
         ) from None
     except (sqlite3.DatabaseError, JournalError) as exc:
         raise CommandError(
-            f"--db {path}: not a scopa-net journal ({exc}); give another file", EXIT_LOCAL
+            f"{path} is not a scopa-net journal ({exc}); give --db another file", EXIT_LOCAL
         ) from None
     return journal
 

@@ -101,10 +101,13 @@ def _unpack(blob: bytes) -> dict:
 class Journal:
     """One SQLite database holding every table of one host."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
         self.path = str(path)
-        self._db = self._open()
-        self._db.executescript(_SCHEMA)
+        if read_only and self.path != ":memory:":
+            self._db = self._open_to_read()
+        else:
+            self._db = self._open()
+            self._db.executescript(_SCHEMA)
         self.identity = self.file_identity()
         """(device, inode) of the file opened, to notice it deleted or replaced."""
         self._next_n: dict[str, int] = {}
@@ -112,6 +115,8 @@ class Journal:
         in it is looked up in the database), at most :data:`NEXT_N_KEPT` of them: a host
         that runs for months makes tables without end."""
         version = self.get_meta("schema_version")
+        if version is None and read_only:
+            raise JournalError("it holds no schema version")
         if version is None:
             self.set_meta("schema_version", SCHEMA_VERSION)
         elif version != SCHEMA_VERSION:
@@ -131,6 +136,23 @@ class Journal:
                 _owner_only(self.path + beside)
         db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA foreign_keys=ON")
+        return db
+
+    def _open_to_read(self) -> sqlite3.Connection:
+        """The journal to read only (``history``): nothing is made, written or changed, and
+        a file that is not a journal (empty, or a database of something else) is a
+        JournalError; one that is no database at all, sqlite3.DatabaseError."""
+        uri = Path(self.path).absolute().as_uri() + "?mode=ro"
+        db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        try:
+            names = {
+                row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
+            if not {"meta", "tables", "entries"} <= names:
+                raise JournalError("the file is empty" if not names else "it holds other tables")
+        except BaseException:
+            db.close()
+            raise
         return db
 
     def close(self) -> None:

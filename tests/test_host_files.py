@@ -112,3 +112,39 @@ def test_a_journal_left_readable_by_others_is_made_the_owner_s_only(tmp_path: Pa
     os.chmod(db, 0o644)
     Journal(db).close()
     assert mode(db) == 0o600
+
+
+@pytest.mark.parametrize(
+    ("content", "why"),
+    [
+        (b"", "the file is empty"),
+        (b"shopping list\n", "file is not a database"),
+        (None, "it holds other tables"),  # an SQLite database of something else
+    ],
+)
+def test_history_on_a_file_that_is_not_a_journal_says_so_and_leaves_it_as_it_was(
+    tmp_path: Path,
+    capfd: pytest.CaptureFixture[str],
+    content: bytes | None,
+    why: str,
+) -> None:
+    """`history --db` on an empty file wrote a whole journal into it (28 KB, mode 0600): a
+    command that only lists opens a journal to read, and changes nothing."""
+    import sqlite3
+
+    db = tmp_path / "notes.db"
+    if content is None:
+        with sqlite3.connect(db) as other:
+            other.execute("CREATE TABLE shopping (item TEXT)")
+        other.close()
+    else:
+        db.write_bytes(content)
+    os.chmod(db, 0o644)
+    before = db.read_bytes()
+    assert main(["history", "--db", str(db)]) == EXIT_LOCAL
+    assert capfd.readouterr().err == (
+        f"scopa-net: {db} is not a scopa-net journal ({why}); give --db another file\n"
+    )
+    assert db.read_bytes() == before
+    assert mode(db) == 0o644
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.db"]
