@@ -143,6 +143,10 @@ class Journal:
         a file that is not a journal (empty, or a database of something else) is a
         JournalError; one that is no database at all, sqlite3.DatabaseError."""
         uri = Path(self.path).absolute().as_uri() + "?mode=ro"
+        if not os.path.exists(self.path + "-wal"):
+            # No host has it open (one that has keeps its -wal): read it as a plain file, so
+            # SQLite leaves no -wal and -shm beside it.
+            uri += "&immutable=1"
         db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
         try:
             names = {

@@ -148,3 +148,17 @@ def test_history_on_a_file_that_is_not_a_journal_says_so_and_leaves_it_as_it_was
     assert db.read_bytes() == before
     assert mode(db) == 0o644
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.db"]
+
+
+def test_history_reads_a_journal_no_host_has_open_without_leaving_files_beside_it(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    from scopa_net.server.journal import Journal
+
+    db = tmp_path / "host.db"
+    Journal(db).close()
+    before = db.read_bytes()
+    assert main(["history", "--db", str(db)]) == 0
+    assert capfd.readouterr().out == "no finished matches\n"
+    assert db.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["host.db"]
