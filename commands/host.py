@@ -37,6 +37,8 @@ from scopa_net.commands.options import (
     at_least,
     blind_table,
     check_bots,
+    file_name,
+    file_path,
     plural,
     port_number,
     seconds,
@@ -77,6 +79,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--name", default=os.uname().nodename, help="the host's name on the LAN")
     p.add_argument(
         "--db",
+        type=file_name,
         default=None,
         help="journal database (default: host.db in the data directory; ':memory:' keeps nothing)",
     )
@@ -136,6 +139,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     h.add_argument(
         "--db",
+        type=file_name,
         default=None,
         help="journal database (default: those of `host` and `play --lan`, in the data directory)",
     )
@@ -151,7 +155,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     h.add_argument(
         "--out",
-        type=Path,
+        type=file_path,
         help="file to write (default: tableTABLE-seatN.scopa; tableTABLE-matchN-seatN.scopa at "
         "a table that played again)",
     )
@@ -525,8 +529,10 @@ def _export(journal: Journal, args: argparse.Namespace) -> int:
     settings = record.settings
     rules = RuleSet.of(settings["players"], settings["target"], settings["variants"])
     if not 0 <= args.seat < rules.players:
-        print(f"scopa-net: seat {args.seat} is not a seat at table {args.export}", file=sys.stderr)
-        return 2
+        raise CommandError(
+            f"seat {args.seat} is not a seat at table {args.export}: give --seat 0 to "
+            f"{rules.players - 1}"
+        )
     from scopa_net.server.blind_table import BlindTable
     from scopa_net.server.host import load_host_key
     from scopa_net.server.table import Table

@@ -11,6 +11,7 @@ import re
 import sys
 import textwrap
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from scopa_net.rules import PLAYER_COUNTS, Variant
@@ -190,6 +191,18 @@ def seconds(text: str) -> float:
     if not value >= 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"{text} seconds: use 0 or more")
     return value
+
+
+def file_name(text: str) -> str:
+    """A file's name: not empty (an empty one read as the current folder)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the file name is empty; give one")
+    return text
+
+
+def file_path(text: str) -> Path:
+    """A file's path, as :func:`file_name` checks it."""
+    return Path(file_name(text))
 
 
 def table_password(text: str) -> str:

@@ -650,6 +650,23 @@ CASES = [
         EXIT_USAGE,
         "--think is an expert's budget; --bot-level medium does not think",
     ),
+    # An empty file name read as the current folder: "cannot write .: Is a directory",
+    # "--db : that is a directory".
+    (
+        "history --export --out ''",
+        ["history", "--export", "1", "--out", ""],
+        (),
+        EXIT_USAGE,
+        "scopa-net history: --out: the file name is empty; give one (see",
+    ),
+    (
+        "history --db ''",
+        ["history", "--db", ""],
+        (),
+        EXIT_USAGE,
+        "scopa-net history: --db: the file name is empty; give one (see",
+    ),
+    ("host --db ''", [*HOST, "--db", ""], (), EXIT_USAGE, "--db: the file name is empty"),
     (
         "bots --players without --create",
         ["bots", "x", "--players", "4"],

@@ -204,7 +204,10 @@ def test_history_export_checks_the_seat_and_names_the_file_as_its_help_says(
     trio.run(partial(play_one_match, str(db), RuleSet.of(2, 1), bot_delay=0))
     base = ["history", "--db", str(db), "--export", "1"]
     assert main([*base, "--seat", "2"]) == 2
-    assert capsys.readouterr().err == "scopa-net: seat 2 is not a seat at table 1\n"
+    # It named no valid seat.
+    assert capsys.readouterr().err == (
+        "scopa-net: seat 2 is not a seat at table 1: give --seat 0 to 1\n"
+    )
     assert main([*base, "--seat", "-1"]) == 2
     assert "seat -1 is not a seat at table 1" in capsys.readouterr().err
     # Without --out: tableTABLE-seatN.scopa in the current folder, as --help says.
