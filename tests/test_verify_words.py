@@ -112,6 +112,14 @@ def test_a_changed_file_leads_with_what_it_means_then_the_evidence(
             "  invalid transcript: cut short: the file ends inside its value after ",
         ),
         (
+            # One bit flipped in the first byte (its map's count): "cut short: the file ends
+            # inside its value", of a file that was whole.
+            lambda data: bytes([data[0] ^ 1]) + data[1:],
+            "not a scopa-net transcript (another kind of file, or one damaged past reading)",
+            "  invalid transcript: not a scopa-net transcript file (it does not begin as one: "
+            "damaged at its start, or another kind of file)",
+        ),
+        (
             lambda data: data.replace(b"format", b"fnrmat", 1),
             "a damaged scopa-net transcript (or one changed by hand): part of it is not laid out "
             "as a transcript, so nothing in it can be checked",
@@ -124,7 +132,7 @@ def test_a_changed_file_leads_with_what_it_means_then_the_evidence(
             "  invalid transcript: transcript.version: expected version 2, 3 or 4, got 9",
         ),
     ],
-    ids=["empty", "cut short", "header changed", "another version"],
+    ids=["empty", "cut short", "first byte flipped", "header changed", "another version"],
 )
 def test_a_file_that_cannot_be_read_says_why_and_is_not_verified(
     match: list[bytes],
@@ -253,3 +261,4 @@ def test_a_changed_copy_is_not_taken_for_a_host_that_equivocated(
     status, out = _verify(capsys, good, changed)
     assert status == 1
     assert not any("EQUIVOCATED" in line for line in out), out
+

@@ -330,6 +330,8 @@ class _Reader:
 
 
 _TOP_KEYS = ("format", "version", "rules", "host_key", "seat", "rounds", "result", "stopped")
+_TOP_HEADER = bytes([0x80 | len(_TOP_KEYS)])
+"""The first byte of every transcript: msgpack's header of a map of that many keys."""
 _RULES_KEYS = ("players", "target", "variants")
 _ROUND_KEYS = (
     "round_id",
@@ -476,6 +478,13 @@ def decode(
         obj = msgpack.unpackb(data, raw=False, use_list=True, strict_map_key=True)
     except (ValueError, TypeError, msgpack.UnpackException) as exc:
         why = msgpack_failure(exc)
+        if "incomplete input" in str(exc) and data[:1] != _TOP_HEADER:
+            # Every transcript begins with the header of its map of eight keys: a file that
+            # does not is damaged at its start (a count changed reads on past the end).
+            raise NotATranscriptError(
+                "invalid transcript: not a scopa-net transcript file (it does not begin as "
+                "one: damaged at its start, or another kind of file)"
+            ) from None
         if "incomplete input" in str(exc):
             raise CutShortError(
                 f"invalid transcript: cut short: the file ends inside its value after "
