@@ -262,11 +262,25 @@ def _one_file(
 
 def _unopened(path: Path, exc: OSError) -> tuple[str, str]:
     """What became of a file that could not be opened, and what to tell the person."""
+    if isinstance(exc, FileNotFoundError) and _unmatched_pattern(path):
+        if _same_folder(path.parent, data_dir(os.environ) / "transcripts"):
+            return "missing", "no transcripts yet: play a game first (each match saves its own)"
+        return "missing", f"no file in {path.parent} matches {path.name}"
     if isinstance(exc, FileNotFoundError):
         return "missing", "cannot read: no such file (check its name and folder)"
     if isinstance(exc, IsADirectoryError):
         return "unreadable", f"a folder, not a file: give the transcripts in it ({path}/*)"
     return "unreadable", f"cannot read: {exc.strerror or exc}"
+
+
+def _unmatched_pattern(path: Path) -> bool:
+    """Whether ``path`` is a pattern such as ``transcripts/*`` that the shell passed on as it
+    was, since no file matched it."""
+    return any(c in path.name for c in "*?[") and not any(path.parent.glob(path.name))
+
+
+def _same_folder(one: Path, other: Path) -> bool:
+    return one.expanduser().resolve() == other.expanduser().resolve()
 
 
 def unreadable_words(error: Exception, *, empty: bool) -> str:

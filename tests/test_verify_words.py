@@ -262,3 +262,19 @@ def test_a_changed_copy_is_not_taken_for_a_host_that_equivocated(
     assert status == 1
     assert not any("EQUIVOCATED" in line for line in out), out
 
+
+def test_the_readme_s_verify_before_any_game_says_there_are_no_transcripts_yet(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`scopa-net verify ~/.local/share/scopa-net/transcripts/*` before any game: the shell
+    passes the pattern on as it is, and verify said ".../transcripts/*: cannot read: no such
+    file"."""
+    folder = tmp_path / "data" / "scopa-net" / "transcripts"  # XDG_DATA_HOME: tmp_path/data
+    status, out = _verify(capsys, folder / "*")
+    assert status == 1
+    assert out == [
+        f"{folder}/*: no transcripts yet: play a game first (each match saves its own)",
+        "NOT VERIFIED",
+    ]
+    status, out = _verify(capsys, tmp_path / "*.scopa")  # a pattern elsewhere: what it is
+    assert out[0] == f"{tmp_path}/*.scopa: no file in {tmp_path} matches *.scopa"
