@@ -44,7 +44,9 @@ def wrap_line(line: StyleAndTextTuples, width: int) -> list[FormattedText]:
         return [FormattedText(line)]
     indent = len(line[0][1]) if line[0][0] == "class:label" else 0
     indent = indent if indent <= width // 2 else 0
-    rows: list[list[tuple[str, str]]] = [[]]
+    text = "".join(ch for _, ch in chars)
+    lead = len(text) - len(text.lstrip(" "))  # a line's own indent stays on its first row
+    rows: list[list[tuple[str, str]]] = [list(chars[: lead if lead <= width // 2 else 0])]
 
     def new_row(piece: list[tuple[str, str]]) -> None:
         # Under the label's text, unless the word only fits a whole line.
@@ -63,11 +65,11 @@ def wrap_line(line: StyleAndTextTuples, width: int) -> list[FormattedText]:
             new_row(piece)
         rows[-1].extend(piece)
 
-    text = "".join(ch for _, ch in chars)
     for start, end, gap in _runs(text, 0, len(text), min_gap=2):
         part = chars[start:end]
-        fresh = width - indent if len(rows) > 1 or rows[-1] else width
-        room = width - len(rows[-1]) - (gap if rows[-1] else 0)
+        filled = any(ch != " " for _, ch in rows[-1])
+        fresh = width - indent if len(rows) > 1 or filled else width
+        room = width - len(rows[-1]) - (gap if filled else 0)
         if len(part) <= room or len(part) > fresh:
             words = [(chars[s:e], g) for s, e, g in _runs(text, start, end, min_gap=1)]
             if len(part) <= room:

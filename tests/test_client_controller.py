@@ -267,3 +267,24 @@ async def test_a_move_is_on_its_way_until_the_screen_shows_it() -> None:
         assert "on its way" not in screen.take()
         session.acked.set()
     assert [p.card for p in session.submitted] == [parse_card("Kb"), parse_card("3s")]
+
+
+async def test_help_on_a_narrow_screen_wraps_each_description_under_its_own_text() -> None:
+    """At 60 columns `hint` and `rules` stood alone, their descriptions unindented below."""
+    from scopa_net.client.render import plain, wrap_line
+
+    shown: list[str] = []
+
+    def narrow(lines: object) -> None:
+        shown.extend(plain([part]) for line in lines for part in wrap_line(line, 60))  # type: ignore[attr-defined]
+
+    session = TableSession(match_dealt({0: "7d 3s Kb", 1: "2h 2s Jd"}, "5s 2b 3h 4h"))
+    controller = Controller(session, Display(), narrow, lambda: None)
+    await controller.handle_line("help")
+    hint = next(i for i, line in enumerate(shown) if line.startswith("  hint"))
+    assert shown[hint : hint + 4] == [
+        "  hint   the play the strongest computer player would make,",
+        "         and why",
+        "  rules  the rules in play; rules VARIANT explains one;",
+        "         rules tips",
+    ], shown
