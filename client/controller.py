@@ -29,6 +29,7 @@ from scopa_net.client.commands import (
     parse_command,
 )
 from scopa_net.client.config import COMPUTER_NAME_REFUSED
+from scopa_net.client.files import shown_path
 from scopa_net.client.moves import resolve_play
 from scopa_net.client.scoresheet import SHEET_WIDTH, match_summary, score_sheet, to_the_target
 from scopa_net.client.session import (
@@ -444,6 +445,13 @@ class Controller:
             state.asking = Asking.NOTHING
             if line.strip().lower() in {"y", "yes"}:
                 self._say(self.LEAVING)
+                saved = getattr(self.session, "unfinished_transcript", None)
+                if saved is not None:  # as the end of a match tells its file
+                    where = shown_path(saved)
+                    self._say(
+                        f"The match so far is saved, UNFINISHED: {where}; check its rounds "
+                        f"with: scopa-net verify {where}"
+                    )
                 self._quit()
             else:
                 self._say("Staying at the table.")

@@ -598,6 +598,8 @@ class NetworkSession:
         """For the player hosting (``play --lan``): how friends join; ``who`` shows it."""
         self.match_no = 1
         """Which match at this table the seat plays (one more after each agreed rematch)."""
+        self._saved: tuple[int, Path] | None = None
+        """The match (its number) whose transcript was saved last, and the file."""
         self._held_losses: dict[int, tuple[float, int]] = {}
         """Seats that lost the connection in this client's catch-up, not said yet: seat ->
         (when it was held, the grace period it had then). See LOSS_HELD_FOR."""
@@ -2005,6 +2007,14 @@ class NetworkSession:
             )
         return path
 
+    @property
+    def unfinished_transcript(self) -> Path | None:
+        """The transcript saved so far of the match in play, if a round of it was saved (a
+        match over has told its own file)."""
+        if self._match_ended or self._saved is None or self._saved[0] != self.match_no:
+            return None
+        return self._saved[1]
+
     def _transcripts_folder(self) -> Path:
         return (self.data_dir or Path()) / "transcripts"
 
@@ -2030,7 +2040,9 @@ class NetworkSession:
         if self.witness.mid_match:
             return None  # a transcript must start at the match's first round to be verified
         try:
-            return self._save_file(self.witness.transcript().encode())
+            saved = self._save_file(self.witness.transcript().encode())
+            self._saved = (self.match_no, saved)
+            return saved
         except OSError as exc:
             self._not_saved(
                 "Could not save the transcript",

@@ -107,3 +107,28 @@ def playing(first_line: str | None = None, rematch: tuple[str, ...] = ()) -> Dri
         return on_change
 
     return driver
+
+
+def leaving_in_round(round_no: int) -> Driver:
+    """Type the first legal play on each turn until round ``round_no``; at its first turn,
+    leave the table (``quit``, then ``y``)."""
+
+    def driver(state: ClientState, pipe: PipeInput) -> Callable[[], None]:
+        answered: set[tuple[int, int]] = set()
+
+        def on_change() -> None:
+            view = state.view
+            if view is None or not view.my_turn or state.match_over:
+                return
+            key = (view.round_number, len(view.plays))
+            if key in answered:
+                return
+            answered.add(key)
+            if view.round_number >= round_no:
+                pipe.send_text("quit\ry\r")
+            else:
+                pipe.send_text(legal_plays(view)[0].text() + "\r")
+
+        return on_change
+
+    return driver

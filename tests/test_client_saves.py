@@ -16,7 +16,7 @@ from types import SimpleNamespace
 
 import pytest
 import trio
-from app_driver import playing, run_app
+from app_driver import leaving_in_round, playing, run_app
 from cheats import leave_out_after_its_receipt
 from hosting import HostThread, create, start_host
 
@@ -27,7 +27,9 @@ from scopa_net.fair.commitments import fingerprint
 from scopa_net.rules import RuleSet
 
 
-def a_match_saving_in(data_dir: Path, *, store: bool = False) -> tuple[int, str]:
+def a_match_saving_in(
+    data_dir: Path, *, store: bool = False, rules: RuleSet | None = None, driver=None
+) -> tuple[int, str]:
     """One match to 1 point against a computer player at a real host, the person's client
     keeping its files in ``data_dir`` (and its seat, with ``store``); status and screen."""
 
@@ -35,7 +37,7 @@ def a_match_saving_in(data_dir: Path, *, store: bool = False) -> tuple[int, str]
     async def opener() -> AsyncIterator[NetworkSession]:
         async with trio.open_nursery() as nursery:
             host = await start_host(nursery, bot_delay=0)
-            choice = TableChoice(create=create(RuleSet.of(2, 1), bots=1))
+            choice = TableChoice(create=create(rules or RuleSet.of(2, 1), bots=1))
             async with open_network_session(
                 "127.0.0.1",
                 host.port,
@@ -47,12 +49,27 @@ def a_match_saving_in(data_dir: Path, *, store: bool = False) -> tuple[int, str]
                 yield session
             nursery.cancel_scope.cancel()
 
-    status, text, _ = run_app(RuleSet.of(2, 1), playing(), opener=opener, plain=True)
+    status, text, _ = run_app(
+        rules or RuleSet.of(2, 1), driver or playing(), opener=opener, plain=True
+    )
     return status, text
 
 
 def lines_with(text: str, words: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if words in line]
+
+
+def test_leaving_part_way_says_where_the_unfinished_transcript_is(tmp_path: Path) -> None:
+    """Quitting in round 2 said only "Leaving the table." though round 1's transcript was
+    saved: it says where, as the end of a match does."""
+    status, text = a_match_saving_in(tmp_path, rules=RuleSet.of(2, 21), driver=leaving_in_round(2))
+    assert status == 0, text
+    (saved,) = (tmp_path / "transcripts").iterdir()
+    assert lines_with(text, "Leaving the table") == ["Leaving the table."]
+    assert lines_with(text, "The match so far is saved") == [
+        f"The match so far is saved, UNFINISHED: {saved}; check its rounds with: scopa-net "
+        f"verify {saved}"
+    ]
 
 
 def test_a_data_folder_that_is_a_file_costs_the_saves_not_the_game(tmp_path: Path) -> None:
