@@ -56,7 +56,9 @@ def a_match_saving_in(
 
 
 def lines_with(text: str, words: str) -> list[str]:
-    return [line.strip() for line in text.splitlines() if words in line]
+    """The screen's lines holding ``words``, without a prompt drawn before them (the prompt
+    and the line after it can share a row of the recorded screen)."""
+    return [line.removeprefix("scopa>").strip() for line in text.splitlines() if words in line]
 
 
 def test_leaving_part_way_says_where_the_unfinished_transcript_is(tmp_path: Path) -> None:
