@@ -299,6 +299,11 @@ def check_flags(args: argparse.Namespace) -> None:
         raise CommandError(
             f"{flag} is for a table you open with --create; a table's listing says if it is blind"
         )
+    if args.resume and args.seat is not None:
+        raise CommandError(
+            "--seat picks a seat when you sit down anew, --resume takes back the seat this "
+            "client kept: give one or the other"
+        )
     if args.create:
         there = [f"--{flag}" for flag in ("table", "seat") if getattr(args, flag) is not None]
         if there:

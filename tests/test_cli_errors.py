@@ -586,6 +586,14 @@ CASES = [
         "give one or the other",
     ),
     (
+        "join --resume --seat",
+        ["join", "{refused}", "--resume", "--seat", "1"],
+        (),
+        EXIT_USAGE,
+        "scopa-net: --seat picks a seat when you sit down anew, --resume takes back the seat "
+        "this client kept: give one or the other",
+    ),
+    (
         "join --create --bots 5 at 2 players",
         ["join", "{refused}", "--create", "--bots", "5"],
         (),
