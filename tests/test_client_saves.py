@@ -58,7 +58,8 @@ def a_match_saving_in(
 def lines_with(text: str, words: str) -> list[str]:
     """The screen's lines holding ``words``, without a prompt drawn before them (the prompt
     and the line after it can share a row of the recorded screen)."""
-    return [line.removeprefix("scopa>").strip() for line in text.splitlines() if words in line]
+    rows = [line.strip() for line in text.splitlines() if words in line]
+    return [row.removeprefix("scopa>").strip() for row in rows]
 
 
 def test_leaving_part_way_says_where_the_unfinished_transcript_is(tmp_path: Path) -> None:
