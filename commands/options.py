@@ -182,12 +182,17 @@ def port_number(text: str) -> int:
     return port
 
 
-def seconds(text: str) -> float:
-    """A duration in seconds, zero or more."""
+def _number_of_seconds(text: str) -> float:
+    """``text`` read as a number of seconds, any number; the range is the caller's to check."""
     try:
-        value = float(text)
+        return float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{shown(text)} is not a number of seconds") from None
+
+
+def seconds(text: str) -> float:
+    """A duration in seconds, zero or more."""
+    value = _number_of_seconds(text)
     if not value >= 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"{text} seconds: use 0 or more")
     return value
@@ -224,10 +229,7 @@ MAX_BOT_DELAY = 5.0
 
 def bot_delay_seconds(text: str) -> float:
     """A computer player's pause before each move: 0 to ``MAX_BOT_DELAY`` seconds."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{shown(text)} is not a number of seconds") from None
+    value = _number_of_seconds(text)
     if not 0 <= value <= MAX_BOT_DELAY:  # one message for -1, 6 and 1e9 alike (nan too)
         raise argparse.ArgumentTypeError(
             f"{text} is out of range; choose 0 to {MAX_BOT_DELAY:g} seconds"
@@ -240,10 +242,7 @@ MAX_THINK = 60.0
 
 def think_seconds(text: str) -> float:
     """A thinking budget: more than 0 seconds, at most a minute."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{shown(text)} is not a number of seconds") from None
+    value = _number_of_seconds(text)
     if not 0 < value <= MAX_THINK:  # one message for 0, -1 and 61 alike (nan too)
         raise argparse.ArgumentTypeError(
             f"{text} seconds: think more than 0 and at most {MAX_THINK:g}"
