@@ -16,6 +16,7 @@ from scopa_net.client.local_session import open_local_session
 from scopa_net.client.moves import legal_plays
 from scopa_net.client.style import Display
 from scopa_net.rules import RuleSet
+from scopa_net.view import SeatView
 
 #: A bound so that a broken app fails the test instead of hanging it (not a speed check).
 HANG_GUARD = 60
@@ -76,6 +77,19 @@ def run_app(
     return status, output.text, states[0] if states else None
 
 
+def new_turn(state: ClientState, answered: set[tuple[int, int]]) -> SeatView | None:
+    """The view when it is this seat's turn in the match and that turn is not in
+    ``answered`` yet (then added to it); None otherwise."""
+    view = state.view
+    if view is None or not view.my_turn or state.match_over:
+        return None
+    key = (view.round_number, len(view.plays))
+    if key in answered:
+        return None
+    answered.add(key)
+    return view
+
+
 def playing(first_line: str | None = None, rematch: tuple[str, ...] = ()) -> Driver:
     """Type the first legal play on each turn (after ``first_line`` on the first turn); at
     each "play again?" answer the next of ``rematch``, then "n"."""
@@ -93,15 +107,12 @@ def playing(first_line: str | None = None, rematch: tuple[str, ...] = ()) -> Dri
                 answered.clear()  # a new match counts its rounds from 1 again
                 pipe.send_text((answers.pop(0) if answers else "n") + "\r")
                 return
-            view = state.view
-            if view is None or not view.my_turn or state.match_over:
+            first = not answered
+            view = new_turn(state, answered)
+            if view is None:
                 return
-            key = (view.round_number, len(view.plays))
-            if key in answered:
-                return
-            if not answered and first_line is not None:
+            if first and first_line is not None:
                 pipe.send_text(first_line(view) if callable(first_line) else first_line)
-            answered.add(key)
             pipe.send_text(legal_plays(view)[0].text() + "\r")
 
         return on_change
@@ -117,13 +128,9 @@ def leaving_in_round(round_no: int) -> Driver:
         answered: set[tuple[int, int]] = set()
 
         def on_change() -> None:
-            view = state.view
-            if view is None or not view.my_turn or state.match_over:
+            view = new_turn(state, answered)
+            if view is None:
                 return
-            key = (view.round_number, len(view.plays))
-            if key in answered:
-                return
-            answered.add(key)
             if view.round_number >= round_no:
                 pipe.send_text("quit\ry\r")
             else:

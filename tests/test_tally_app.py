@@ -23,16 +23,25 @@ WIDE = 200
 """A terminal wide enough that no line of these tests is cut."""
 
 
-def type_into(controller: TallyController, lines: list[str], *, plain: bool = True) -> str:
-    """Run the prompt with ``lines`` typed, one Enter each; what the terminal showed."""
-    output = RecordingOutput(columns=WIDE)
+def keys_into(
+    controller: TallyController, keys: str, *, plain: bool = True, columns: int = WIDE
+) -> tuple[int, str]:
+    """Run the prompt with ``keys`` typed as they are (Enter ``\r``, Ctrl-D ``\x04``), then
+    the input closed; the exit status and what the terminal showed."""
+    output = RecordingOutput(columns=columns)
     with create_pipe_input() as pipe:
-        pipe.send_text("".join(f"{line}\r" for line in lines))
+        pipe.send_text(keys)
         pipe.close()  # then Ctrl-D, so that a run missing its quit ends instead of waiting
         status = run_tally(controller, Display(color=False), plain=plain, input=pipe, output=output)
+    return status, output.text
+
+
+def type_into(controller: TallyController, lines: list[str], *, plain: bool = True) -> str:
+    """Run the prompt with ``lines`` typed, one Enter each; what the terminal showed."""
+    status, screen = keys_into(controller, "".join(f"{line}\r" for line in lines), plain=plain)
     assert status == 0
     assert controller.finished
-    return output.text
+    return screen
 
 
 def test_a_four_hand_game_with_a_counted_hand_an_undo_and_a_resume(tmp_path: Path) -> None:
@@ -256,12 +265,8 @@ def test_ctrl_d_in_the_middle_of_a_count_says_the_hand_was_not_scored(tmp_path: 
     """Ctrl-D during `count` (or at "score it (y/n)?") left with "Saved as ..." alone, and
     the hand counted line by line was gone without a word."""
     controller = TallyController(None, store=TallyStore(tmp_path), now=lambda: NOON)
-    output = RecordingOutput(columns=WIDE)
-    with create_pipe_input() as pipe:
-        pipe.send_text("Ada Bruno\r\r\r+1 ada\rdone\ry\rcount\r22\r\x04")
-        status = run_tally(controller, Display(color=False), plain=True, input=pipe, output=output)
+    status, screen = keys_into(controller, "Ada Bruno\r\r\r+1 ada\rdone\ry\rcount\r22\r\x04")
     assert status == 0
-    screen = output.text
     saved = "Saved as 20261201-1200-ada-bruno; `scopa-net tally --resume` carries on."
     assert f"The hand being counted was not scored.\n{saved}" in screen.replace("\r", "")
     assert TallyStore(tmp_path).load("20261201-1200-ada-bruno").scores == (1, 0)
@@ -504,12 +509,9 @@ def test_a_variant_that_is_none_at_all_is_told_as_unknown(tmp_path: Path) -> Non
 def test_ctrl_d_before_the_tally_begins_is_a_stop_130(tmp_path: Path) -> None:
     """Ctrl-D at `names>` ended 0, where README gives 130 for a question before a game."""
     controller = TallyController(None, store=TallyStore(tmp_path), now=lambda: NOON)
-    output = RecordingOutput(columns=WIDE)
-    with create_pipe_input() as pipe:
-        pipe.send_text("\x04")
-        status = run_tally(controller, Display(color=False), plain=True, input=pipe, output=output)
+    status, screen = keys_into(controller, "\x04")
     assert status == 130
-    assert "Nothing saved: the tally had not started." in output.text
+    assert "Nothing saved: the tally had not started." in screen
 
 
 def test_a_finished_tally_says_the_number_that_exports_it(tmp_path: Path) -> None:
@@ -527,11 +529,8 @@ def test_at_60_columns_lines_break_between_words_and_the_toolbar_fits(tmp_path: 
     def screen(columns: int) -> list[str]:
         store = TallyStore(tmp_path / str(columns))
         controller = TallyController(None, store=store, now=lambda: NOON)
-        output = RecordingOutput(columns=columns)
-        with create_pipe_input() as pipe:
-            pipe.send_text("Ada Bruno\r\r\rhelp\rquit\r")
-            run_tally(controller, Display(color=False), plain=True, input=pipe, output=output)
-        text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", output.text).replace("\r", "")
+        _, shown = keys_into(controller, "Ada Bruno\r\r\rhelp\rquit\r", columns=columns)
+        text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown).replace("\r", "")
         return [line for line in text.split("\n") if "> " not in line]  # not the prompts
 
     narrow, wide = screen(60), screen(WIDE)
