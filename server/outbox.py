@@ -7,7 +7,11 @@ Table events are never copied into per-connection queues: a connection reads its
 (owned by the table) from its own cursor, so a broadcast cannot be dropped and a slow reader
 cannot stall the table. A connection that falls more than ``max_lag`` events behind, or lets
 ``max_replies`` replies pile up, is marked overflowed; its writer closes it and the player
-resumes from its last sequence number. The events a resume replays are not counted as lag:
+resumes from its last sequence number. The connection's reader keeps the replies below that:
+it reads no further request while half of ``max_replies`` answers are owed (queued, or
+requests still at the table), and goes on once the writer has taken them
+(:meth:`Outbox.room_for_answers`), so a peer that reads gets every answer however many
+requests it writes at once. The events a resume replays are not counted as lag:
 only what the table added since the connection attached and it has not yet sent.
 
 A connection may also give its outbox a *sink*: a function that writes a batch at once,
@@ -44,6 +48,10 @@ class Outbox:
         self.paced_in_flight = 0
         """Game-paced requests handed to the table and not yet handled: each may still be
         refused, so the limit counts it until the table has (3.6)."""
+        self.at_table = 0
+        """Requests handed to the table and not yet answered (each may still get a reply)."""
+        self._room: trio.Event | None = None
+        """Set when the answers owed fall below half of ``max_replies`` (the reader waits)."""
         self.closing: m.Bye | None = None
         self._last_word: m.Message | None = None
         self._last_seq: int | None = None
@@ -75,6 +83,36 @@ class Outbox:
             self._replies.append(msg)
         if push:
             self._wake.set()
+
+    @property
+    def owed(self) -> int:
+        """Answers owed: replies queued and not yet taken by the writer, and requests still
+        at the table."""
+        return len(self._replies) + self.at_table
+
+    def answered(self) -> None:
+        """The table has handled a request handed to it (its reply, if any, is queued)."""
+        self.at_table -= 1
+        self._make_room()
+
+    async def room_for_answers(self) -> None:
+        """Wait while half of ``max_replies`` answers or more are owed (and the connection
+        is not closing): the reader's back-pressure on a peer that writes many requests."""
+        while self.owed >= self.max_replies // 2 and self.closing is None:
+            self._room = trio.Event()
+            await self._room.wait()
+
+    def stop_waiting(self) -> None:
+        """The writer has stopped: a reader waiting for room reads on (and finds it closed)."""
+        self._make_room(force=True)
+
+    def _make_room(self, *, force: bool = False) -> None:
+        room = self._room
+        if room is not None and (
+            force or self.owed < self.max_replies // 2 or self.closing is not None
+        ):
+            self._room = None
+            room.set()
 
     def attach(self, seat_state: Seat, cursor: int, seat: int, epoch: int) -> None:
         """Follow a seat's log from ``cursor`` (the last seq the player has)."""
@@ -154,6 +192,7 @@ class Outbox:
         """Send ``bye`` after what is queued, then end the connection."""
         self.closing = bye
         self._wake.set()
+        self._make_room()
 
     # --- the writer side ----------------------------------------------------------------
 
@@ -176,6 +215,8 @@ class Outbox:
         batch: list[m.Message] = []
         while self._replies and len(batch) < limit:
             batch.append(self._replies.popleft())
+        if batch:
+            self._make_room()
         seat = self._seat
         sendable = 0 if seat is None else self._sendable(seat)
         if seat is not None and self._cursor < seat.base:

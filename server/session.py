@@ -175,6 +175,10 @@ class PlayerSession:
                                 await self._dispatch(event)  # the table tells the others why
                             if isinstance(event, (ConnectionClosed, m.Bye)):
                                 return
+                            if self.outbox.owed >= self.outbox.max_replies // 2:
+                                await self._wait_for_room()
+                                if self._writer_done.is_set() or self.outbox.closing:
+                                    return
                             await self._dispatch(event)
                     except ProtocolError as exc:
                         log.info("connection %s: %s", self.peer, exc)
@@ -202,6 +206,17 @@ class PlayerSession:
             if now >= next_ping:
                 self._send_ping()
                 next_ping = now + config.heartbeat_interval
+
+    async def _wait_for_room(self) -> None:
+        """Read no further request while half of ``max_replies`` answers are owed: the peer
+        is reading them (the writer takes them and room comes) or it is not (the writer's
+        send times out and the connection ends). Shielded, so that the read deadlines do not
+        cut it short with a frame decoded and not yet handled; the writer's send timeout,
+        twice over, bounds it."""
+        with trio.CancelScope(shield=True), trio.move_on_after(2 * self.config.send_timeout):
+            await self.outbox.room_for_answers()
+        if self.outbox.owed >= self.outbox.max_replies // 2 and self.outbox.closing is None:
+            self._bye(ErrorCode.TIMEOUT, "too many answers not taken; resume")
 
     def _due(
         self,
@@ -349,6 +364,7 @@ class PlayerSession:
         paced = isinstance(msg, PACED_BY_THE_GAME)
         if paced:
             self.outbox.paced_in_flight += 1  # the table takes one off when it has handled it
+        self.outbox.at_table += 1  # the table calls answered() when it has
         try:
             try:
                 task.send.send_nowait(request)
@@ -360,6 +376,7 @@ class PlayerSession:
             # moment earlier.
             if paced:
                 self.outbox.paced_in_flight -= 1
+            self.outbox.at_table -= 1
             self._refuse(msg, *refusal_at_a_closed_table(task.table.table_id, msg))
 
     async def _leave_table(self) -> None:
@@ -385,6 +402,7 @@ class PlayerSession:
             log.error("connection %s: host sent out of order: %s", self.peer, exc)
         finally:
             self._writer_done.set()
+            self.outbox.stop_waiting()
             scope.cancel()
 
     async def _write(self) -> None:

@@ -197,6 +197,8 @@ class TableTask:
             outbox, msg = request.outbox, request.msg
             if outbox is not None and isinstance(msg, PACED_BY_THE_GAME):
                 outbox.paced_in_flight -= 1
+            if outbox is not None and msg is not None and not isinstance(msg, Notice):
+                outbox.answered()
             if outbox is None or msg is None or isinstance(msg, (Notice, m.Bye)):
                 continue  # a notice, a connection gone, a player's last word: nothing owed
             code, text = refusal_at_a_closed_table(self.table.table_id, msg)
@@ -578,6 +580,8 @@ class TableTask:
                     outbox.refused_paced += 1
                 replies.append((outbox, self._refusal(msg, exc)))
         await self._flush(replies)
+        if msg is not None:
+            outbox.answered()  # (its reply, if any, is queued now)
         if self._owner_left is not None:
             await self._close_for_the_owner(*self._owner_left)
 
