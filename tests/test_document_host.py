@@ -5,6 +5,7 @@ deals a card it did not commit to, which our client refuses by name."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -16,10 +17,13 @@ from document_host import DocumentHost
 from document_referee import Table
 
 from scopa_net.bots.levels import make_player
+from scopa_net.cards import Card
 from scopa_net.client.bot_client import play_as_bot
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
 from scopa_net.commands.main import main
+from scopa_net.commands.options import EXIT_DEAL_FAILED
 from scopa_net.fair.commitments import fingerprint
+from scopa_net.plays import Play, PlayRecord
 from scopa_net.rules import RuleSet
 
 
@@ -91,3 +95,67 @@ def test_our_client_plays_a_whole_match_and_its_transcript_verifies(
     rounds = [line for line in out.splitlines() if line.startswith("round ")]
     assert len(rounds) == table.round_no, out
     assert all(": verified" in line for line in rounds), out
+
+
+async def test_a_drop_mid_round_resumes_by_token_with_the_same_hand(data_home: Path) -> None:
+    """The host cuts Ada's connection before her second play of round 1; our client comes back
+    with its token, holds the same hand, plays it, and the match's transcript verifies."""
+    hands: list[set[Card]] = []
+    async with a_document_host(target=1) as host:
+        table = host.tables[1]
+        with trio.fail_after(20):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(our_bot, host)
+                async with open_network_session(
+                    "127.0.0.1", host.port, TableChoice(table_id=1, seat=0), name="Ada",
+                    data_dir=data_home,
+                ) as ada:  # fmt: skip
+                    submit, submitted = ada.submit, [0]
+
+                    async def cut_before_the_second(play: Play) -> PlayRecord:
+                        submitted[0] += 1
+                        if submitted[0] == 2:
+                            hands.append(set(ada.view.hand))
+                            host.drop(table, 0)
+                            while table.seats[0].epoch < 2 or table.seats[0].conn is None:
+                                await trio.sleep(0.01)
+                            await trio.sleep(0.05)  # the replay (nothing missed) is in
+                            hands.append(set(ada.view.hand))
+                        return await submit(play)
+
+                    ada.submit = cut_before_the_second  # type: ignore[method-assign]
+                    await play_as_bot(ada, make_player("random", 1))
+                nursery.cancel_scope.cancel()
+    before, after = hands
+    assert len(before) == 2  # mid-round: one card of the first deal played
+    assert after == before
+    assert table.over
+    assert table.seats[0].epoch == 2  # joined, then resumed once
+    (saved,) = (data_home / "transcripts").iterdir()
+    assert main(["verify", "--pin", fingerprint(host.key), str(saved)]) == 0
+
+
+def test_our_client_refuses_a_host_that_deals_a_card_it_did_not_commit_to(
+    data_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The host deals Ada, as her first card, the next card up from the committed one: her
+    client stops at that deal with one banner naming the check, and keeps the evidence."""
+    status, text, host = a_person_against_our_bot(data_home, target=1, cheat="swap_hand")
+    assert status == EXIT_DEAL_FAILED, text
+    (banner,) = [line.strip() for line in text.splitlines() if "DEAL CHECK FAILED" in line]
+    assert re.fullmatch(
+        r"DEAL CHECK FAILED in round 1: CardCheckError: deck position [01]: \S+ with salt "
+        r"[0-9a-f]{32} does not match committed hash \d+ \([0-9a-f]{64}\)",
+        banner,
+    ), banner
+    assert "a card is not the one the host committed to before the deal" in text
+    assert all(seat != 0 for seat, *_ in host.tables[1].round.plays)  # stopped at the deal
+    (evidence,) = (data_home / "transcripts").iterdir()
+    assert evidence.name.endswith("-FAILED.scopa")
+    capsys.readouterr()
+    assert main(["verify", "--pin", fingerprint(host.key), str(evidence)]) == 1
+    out = capsys.readouterr().out
+    assert (
+        "saved as evidence when the client stopped: round 1, CardCheckError: deck position" in out
+    )
+    assert out.rstrip().endswith("NOT VERIFIED"), out
