@@ -10,7 +10,8 @@ simple rematch. It is not complete: no password rate limits, no grace periods or
 no snapshot catch-up on resume, no blind tables (refused, see ``_create``).
 
 ``cheat`` makes it dishonest in one named way, for tests of what a client refuses:
-``"swap_hand"`` deals seat 0 a card other than the committed one at a position.
+``"swap_hand"`` deals seat 0, as its first card, the deck's last card instead of the one
+committed at that position.
 """
 
 from __future__ import annotations
@@ -179,6 +180,8 @@ class Match:
     scores: list[int] = field(default_factory=list)
     winner: int | None = None
     round: Round | None = None
+    dealt: Round | None = None  # the last round whose cards were dealt: what snapshots show
+    scores_before: list[int] = field(default_factory=list)  # match points before ``dealt``
     round_no: int = 0
     chain: bytes = bytes(32)
     dealer: int | None = None
@@ -239,8 +242,9 @@ class Match:
                 self.event(other, status)
 
     def snapshot(self, seat: int) -> dict:
-        """3.9 ``snapshot``: the seat's view after every event of its log."""
-        r, n, sides = self.round, self.rules.players, self.rules.sides
+        """3.9 ``snapshot``: the seat's view after every event of its log. It shows the last
+        round dealt: a round whose seeds are being exchanged has no cards yet."""
+        r, n, sides = self.dealt, self.rules.players, self.rules.sides
         rp = r.replay if r is not None else None
         in_play = rp is not None and not rp.over and r.stage == "play"
         return {
@@ -251,7 +255,7 @@ class Match:
             "side": seat % sides,
             "rules": rules_info(self.rules),
             "dealer": r.dealer if r is not None else 0,
-            "round_no": self.round_no if r is not None else 0,
+            "round_no": r.round_no if r is not None else 0,
             "to_move": rp.turn if in_play else None,
             "hand": sorted(rp.hands[seat]) if rp else [],
             "table": sorted(rp.on_table) if rp else [],
@@ -259,7 +263,7 @@ class Match:
             "stock": 40 - rp.position if rp else 0,
             "pile_counts": [len(p) for p in rp.piles] if rp else [0] * sides,
             "sweeps": list(rp.sweeps) if rp else [0] * sides,
-            "scores": list(self.scores),
+            "scores": list(self.scores_before if r is not None else self.scores),
             "plays": [
                 {"seat": s, "card": c & 63, "captured": c >> 6, "sweep": w}
                 for (s, c, _, _), w in zip(r.plays if r else [], r.swept if r else [], strict=False)
@@ -318,8 +322,9 @@ class Match:
         self.check_seeds()
 
     def people(self) -> list[int]:
-        """The seats a person plays and whose player is at the table now."""
-        return [i for i, s in enumerate(self.seats) if s.kind == "human" and s.conn is not None]
+        """The seats a person plays: they send seeds, and the host waits on them, dropped or
+        not, until the deadline (this host has no stand-ins)."""
+        return [i for i, s in enumerate(self.seats) if s.kind == "human"]
 
     def _commit_deadline(self, r: Round) -> None:
         if self.round is r and r.stage == "commit":
@@ -374,6 +379,7 @@ class Match:
         r.replay = RoundReplay(self.rules, r.dealer, deck)
         r.positions = [[] for _ in self.seats]
         r.stage = "play"
+        self.dealt, self.scores_before = r, list(self.scores)
         self.send_deal()
         if r.replay.void:
             self.void_round()
@@ -402,9 +408,9 @@ class Match:
                 hands[target].append(self.dealt_card(pos))
                 r.positions[target].append(pos)
         if self.host.cheat == "swap_hand" and hands[0]:
-            wrong = dict(hands[0][0])
-            wrong["card"] = (wrong["card"] + 1) % 40
-            hands[0][0] = wrong
+            # The deck's last card, which this deal does not hand out: a well-formed deal
+            # (no card twice) holding a card the commitment does not put at that position.
+            hands[0][0] = {**hands[0][0], "card": r.order[r.perm[39]]}
         stock = 40 - start - len(targets)
         for seat in range(len(self.seats)):
             self.event(seat, {"t": "deal", "hand": hands[seat], "table": table, "stock": stock})
@@ -530,7 +536,8 @@ class Match:
             self.match_no += 1
             self.votes, self.over, self.winner = None, False, None
             self.scores = [0] * self.rules.sides
-            self.round_no, self.chain, self.dealer, self.round = 0, bytes(32), None, None
+            self.round_no, self.chain, self.dealer = 0, bytes(32), None
+            self.round = self.dealt = None
             self.open_round()
 
 
@@ -595,7 +602,7 @@ class DocumentHost:
         """A table the host opens itself, as with ``--players``; its highest seats to bots."""
         table = Match(next(self._ids), name, rules, None, 1 if bots else None, self)
         for seat in range(rules.players - bots, rules.players):
-            table.seats[seat].kind, table.seats[seat].name = "bot", f"bot {seat + 1}"
+            table.seats[seat].kind, table.seats[seat].name = "bot", f"bot {seat}"
         self.tables[table.id] = table
         return table
 
@@ -692,11 +699,11 @@ class DocumentHost:
 
     def _check_fields(self, msg: dict) -> None:
         kind = msg["t"]
-        if kind in BLIND_ONLY:
-            raise ProtocolError("out_of_order", f"{kind} at an ordinary table")
-        if kind not in FIELDS:
+        if kind not in FIELDS and kind not in BLIND_ONLY:
             raise ProtocolError("unknown_type", f"no message {kind!r}")
         keys = set(msg) - {"t"}
+        if kind in BLIND_ONLY:
+            return  # refused whole at an ordinary table (_handle)
         if not FIELDS[kind] <= keys <= FIELDS[kind] | OPTIONAL.get(kind, set()):
             raise ProtocolError("bad_field", f"{kind} has fields {sorted(keys)}")
 
@@ -709,7 +716,9 @@ class DocumentHost:
             return
         if kind == "pong" and conn.state != "hello":
             return
-        if conn.state == "hello" and kind == "hello":
+        if conn.state == "seated" and kind in BLIND_ONLY:
+            self._error(conn, "wrong_phase", kind, f"{kind} is for blind tables")
+        elif conn.state == "hello" and kind == "hello":
             self._hello(conn, msg)
         elif (conn.state == "lobby" and kind in LOBBY) or (
             conn.state == "seated" and kind in SEATED
@@ -751,7 +760,7 @@ class DocumentHost:
             msg["bot_level"] if bots else None, self,
         )  # fmt: skip
         for seat in range(table.players - bots, table.players):
-            match.seats[seat].kind, match.seats[seat].name = "bot", f"bot {seat + 1}"
+            match.seats[seat].kind, match.seats[seat].name = "bot", f"bot {seat}"
         self.tables[match.id] = match
         conn.put({"t": "table_created", "table": match.info()})
 
