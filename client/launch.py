@@ -17,6 +17,7 @@ from scopa_net.client.app import ClientApp, LineSource, SessionOpener
 from scopa_net.client.config import Settings, load_settings
 from scopa_net.client.line_mode import needs_line_mode
 from scopa_net.client.network_session import (
+    HostBrokeProtocolError,
     HostKeyChangedError,
     HostLostError,
     SeatLostError,
@@ -59,6 +60,8 @@ def session_failure(exc: SessionError) -> CommandError:
         return CommandError(text, EXIT_REFUSED)
     if isinstance(exc, TableClosedError):  # a match that stopped: README's status 1
         return CommandError(text, EXIT_FAILED)
+    if isinstance(exc, HostBrokeProtocolError):  # a host's fault, not an unreachable one
+        return CommandError(text + (f"; {exc.hint}" if exc.hint else ""), EXIT_FAILED)
     if isinstance(exc, HostLostError):
         return CommandError(text + (f"; {exc.hint}" if exc.hint else ""), EXIT_UNREACHABLE)
     return CommandError(f"the host stopped the session: {detail or text}", EXIT_FAILED)

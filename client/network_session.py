@@ -71,9 +71,10 @@ from scopa_net.wire.connection import (
     NeedData,
     PlayerConnection,
     State,
+    bye_for,
 )
 from scopa_net.wire.convert import opening_snapshot
-from scopa_net.wire.errors import ErrorCode, ProtocolError
+from scopa_net.wire.errors import ErrorCode, ProtocolError, RemoteProtocolError
 from scopa_net.witness import DealWitness
 
 log = logging.getLogger("scopa_net.client")
@@ -146,6 +147,11 @@ class HostLostError(SessionError):
     def __init__(self, message: str, hint: str = "") -> None:
         super().__init__(message)
         self.hint = hint
+
+
+class HostBrokeProtocolError(HostLostError):
+    """The host sent the same message the protocol forbids again after the seat was taken
+    back: trying again would only replay it. ``hint`` says how to come back."""
 
 
 class SeatLostError(SessionError):
@@ -557,6 +563,8 @@ class NetworkSession:
         self.verdict_failures: list[str] = []
         self.deal_failure: DealCheckFailedError | None = None
         """Set when a fair-deal check failed and the seat stopped."""
+        self._last_break: tuple[ErrorCode, str, int] | None = None
+        """The host's last protocol break (code, message, seq reached), to know it again."""
         self.rounds_verified = 0
         self.store = store
         self._record: SeatRecord | None = resume_from
@@ -934,6 +942,8 @@ class NetworkSession:
                 if self._stop:
                     return
                 log.info("connection lost: %r", exc)
+                if isinstance(exc, RemoteProtocolError):
+                    await self._host_broke_the_protocol(exc)
             if self._link is not None:
                 await self._link.aclose()
                 self._link = None
@@ -988,6 +998,27 @@ class NetworkSession:
                         await self._link.aclose()
                         self._link = None
                     continue
+
+    async def _host_broke_the_protocol(self, exc: RemoteProtocolError) -> None:
+        """The host sent what the protocol forbids: say so in ``bye`` before closing
+        (protocol.md 1), then take the seat back as after a lost connection, once. The same
+        break again at the same point is the host's own doing (a resume replays the same
+        event): stop trying, in one line, rather than resume for ever."""
+        if self._link is not None:
+            with suppress(*LINK_ERRORS), trio.move_on_after(2):
+                await self._link.send(bye_for(exc))
+        where = (exc.code, exc.message, 0 if self.mirror is None else self.mirror.seq)
+        if where != self._last_break:
+            self._last_break = where
+            return
+        why = (
+            f"the host at {self.address} sent a message that breaks the protocol "
+            f"({exc.code.value}: {exc.message}) again after the seat was taken back; stopped "
+            "trying"
+        )
+        self._give_up(why)
+        hint = f"your seat is kept: {self.resume_command} takes it back" if self._record else ""
+        raise HostBrokeProtocolError(why, hint)
 
     def _give_up(self, why: str) -> None:
         """End the session without the host: the seat stays on disk to be taken back. Nothing

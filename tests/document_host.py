@@ -11,7 +11,8 @@ no snapshot catch-up on resume, no blind tables (refused, see ``_create``).
 
 ``cheat`` makes it dishonest in one named way, for tests of what a client refuses:
 ``"swap_hand"`` deals seat 0, as its first card, the deck's last card instead of the one
-committed at that position.
+committed at that position; ``"double_card"`` deals seat 0 one card twice, a ``deal`` that
+breaks 3.9 (``bad_field``).
 """
 
 from __future__ import annotations
@@ -411,6 +412,8 @@ class Match:
             # The deck's last card, which this deal does not hand out: a well-formed deal
             # (no card twice) holding a card the commitment does not put at that position.
             hands[0][0] = {**hands[0][0], "card": r.order[r.perm[39]]}
+        if self.host.cheat == "double_card" and len(hands[0]) > 1:
+            hands[0][1] = {**hands[0][1], "card": hands[0][0]["card"]}  # bad_field (3.9)
         stock = 40 - start - len(targets)
         for seat in range(len(self.seats)):
             self.event(seat, {"t": "deal", "hand": hands[seat], "table": table, "stock": stock})
@@ -580,6 +583,7 @@ class DocumentHost:
         self.bot_delay = 0.0
         self._nursery: trio.Nursery | None = None
         self.connections: list[Connection] = []
+        self.byes: list[tuple[int | None, str, str]] = []  # (seat, reason, message) received
 
     def sign(self, message: bytes) -> bytes:
         return self._key.sign(message)
@@ -693,6 +697,7 @@ class DocumentHost:
             if not isinstance(msg, dict) or not isinstance(msg.get("t"), str):
                 raise ProtocolError("bad_frame", "payload is not a map with a str t")
             if msg["t"] == "bye":
+                self.byes.append((conn.seat, msg.get("reason"), msg.get("message")))
                 return
             self._check_fields(msg)
             self._handle(conn, msg)

@@ -19,9 +19,15 @@ from document_referee import Table
 from scopa_net.bots.levels import make_player
 from scopa_net.cards import Card
 from scopa_net.client.bot_client import play_as_bot
-from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
+from scopa_net.client.launch import session_failure
+from scopa_net.client.network_session import (
+    HostBrokeProtocolError,
+    NetworkSession,
+    TableChoice,
+    open_network_session,
+)
 from scopa_net.commands.main import main
-from scopa_net.commands.options import EXIT_DEAL_FAILED
+from scopa_net.commands.options import EXIT_DEAL_FAILED, EXIT_FAILED
 from scopa_net.fair.commitments import fingerprint
 from scopa_net.plays import Play, PlayRecord
 from scopa_net.rules import RuleSet
@@ -54,10 +60,11 @@ async def our_bot(host: DocumentHost, seed: int = 3) -> None:
 
 
 def a_person_against_our_bot(
-    data_dir: Path, target: int, **options: object
+    data_dir: Path, target: int, seen: list[DocumentHost] | None = None, **options: object
 ) -> tuple[int, str, DocumentHost]:
-    """Our whole client app, in seat 0, plays a match against our bot; status, screen, host."""
-    hosts: list[DocumentHost] = []
+    """Our whole client app, in seat 0, plays a match against our bot; status, screen, host
+    (also put in ``seen``, for a run that raises)."""
+    hosts: list[DocumentHost] = [] if seen is None else seen
 
     @asynccontextmanager
     async def opener() -> AsyncIterator[NetworkSession]:
@@ -159,3 +166,27 @@ def test_our_client_refuses_a_host_that_deals_a_card_it_did_not_commit_to(
         "saved as evidence when the client stopped: round 1, CardCheckError: deck position" in out
     )
     assert out.rstrip().endswith("NOT VERIFIED"), out
+
+
+def test_a_host_that_sends_a_broken_deal_is_told_so_and_not_resumed_forever(
+    data_home: Path,
+) -> None:
+    """The host deals Ada one card twice, a ``deal`` protocol.md 3.9 forbids (bad_field).
+    Before the fix her client closed without the ``bye {reason: "bad_field"}`` section 1 asks
+    for, then resumed, was replayed the same deal, and so on for as long as it ran, its
+    screen flapping between "reconnecting" and "connected" (the test hit its hang guard). Now
+    it says why in ``bye``, tries once more, and stops when the host sends the same again,
+    with one line saying so."""
+    hosts: list[DocumentHost] = []
+    with pytest.raises(HostBrokeProtocolError) as stopped:
+        a_person_against_our_bot(data_home, target=1, cheat="double_card", seen=hosts)
+    (host,) = hosts
+    assert [reason for seat, reason, _ in host.byes if seat in (0, None)] == ["bad_field"] * 2
+    assert host.tables[1].seats[0].epoch == 2  # joined, then resumed once
+    failure = session_failure(stopped.value)
+    assert failure.status == EXIT_FAILED
+    assert re.fullmatch(
+        rf"the host at 127\.0\.0\.1:{host.port} sent a message that breaks the protocol "
+        r"\(bad_field: deal: .+\) again after the seat was taken back; stopped trying",
+        str(failure),
+    ), str(failure)
