@@ -834,6 +834,7 @@ class DocumentHost:
         s.tokens = ([*s.tokens, token])[-8:]
         s.epoch += 1
         old = s.conn
+        changed = old is None or s.away  # a seat_status only when the seat comes back (3.3)
         if old is not None:
             old.table = old.seat = None
             old.put({"t": "bye", "reason": "superseded", "message": "resumed elsewhere"})
@@ -845,7 +846,8 @@ class DocumentHost:
         for event in s.log[msg["last_seq"] :]:
             conn.put(event)
         conn.sent_seq = len(s.log)
-        table.seat_status(seat)
+        if changed:
+            table.seat_status(seat)
         table.check_seeds()
 
     def _leave(self, conn: Connection, msg: dict) -> None:
