@@ -550,6 +550,22 @@ def read(data: bytes) -> dict:
     for r in value["rounds"]:
         if list(r) != keys:
             raise CheckFailedError("invalid transcript", f"round keys {list(r)}")
+        for deal in r["deals"]:
+            if list(deal) not in (["shares", "sigs"], ["shares", "sigs", "relayed"]) or (
+                "relayed" in deal
+                and (
+                    not isinstance(deal["relayed"], dict)
+                    or list(deal["relayed"]) != ["shares", "sig"]
+                    or not all(
+                        isinstance(x, bytes) and len(x) == 32 for x in deal["relayed"]["shares"]
+                    )
+                    or not (
+                        isinstance(deal["relayed"]["sig"], bytes)
+                        and len(deal["relayed"]["sig"]) == 64
+                    )
+                )
+            ):
+                raise CheckFailedError("invalid transcript", "a deal's keys")
         if value["version"] == 4 and (
             len(r["deck_proofs"]) != len(r["decks"])
             or not all(isinstance(p, bytes) and len(p) == PROOF_SIZE for p in r["deck_proofs"])
@@ -797,6 +813,20 @@ class RoundCheck:
                     )
                 for pos, share in zip(mine, shares, strict=True):
                     self.published.setdefault(pos, [None] * self.parties)[p] = share
+            if "relayed" in deal:  # 9.8: only in a seat's evidence; 9.9 step 5
+                other = deal["relayed"]
+                due = len(deal["shares"][0])
+                if (
+                    len(other["shares"]) == due
+                    and other["shares"] != deal["shares"][0]
+                    and signed(
+                        r["keys"][0][2],
+                        other["sig"],
+                        shares_message(self.round_id, 0, k, other["shares"]),
+                    )
+                ):
+                    raise CheckFailedError("bad shares", f"two signed sets of deal {k}", 0)
+                raise CheckFailedError("bad shares", f"deal {k}'s relayed shares prove nothing")
         self.targets = targets
         deck = r["decks"][-1] if r["decks"] else []
         for pos, card in r["table"]:

@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 import trio
+from blind_document_verifier import verify as document_verify
 from helpers import no_kings_void, one_wrong_share, shift_a_table_card
 from hosting import Through, create
 
@@ -530,12 +531,46 @@ async def test_a_host_that_shifts_a_table_card_after_reading_the_shares_is_stopp
         "bad shares (party 0): deal 1: the host relayed other shares",
         "the parts the host gave to unlock the cards",
     )
-    record = decode_any(stopped.evidence.read_bytes()).rounds[0]
-    assert record.deals[0].shares[0] == sent_first[0]
+    evidence = decode_any(stopped.evidence.read_bytes())
+    deal = evidence.rounds[0].deals[0]
+    assert deal.shares[0] == sent_first[0]
+    assert deal.relayed is not None
+    assert deal.relayed[0] != sent_first[0]
     capsys.readouterr()
     assert cli_main(["verify", str(stopped.evidence)]) != 0
     out = capsys.readouterr().out
-    assert "round 1: FAILED" in out, out
+    # The file proves it (9.9 step 5): two sets of shares of deal 1, both signed by the host.
+    assert (
+        "round 1: FAILED: BlindCheckError: bad shares, by the host (party 0): deal 1: the host "
+        "signed two sets of shares of its own" in out
+    ), out
+    assert "which no change to the file could make: the host cheated" in out, out
+    outsider = document_verify(stopped.evidence.read_bytes()).rounds[0].error
+    assert outsider is not None
+    assert (outsider.check, outsider.party) == ("bad shares", 0)
+    # What proves nothing: the other shares not signed by the host, or the same ones again.
+    for relayed, words in (
+        ((deal.relayed[0], bytes(64)), "they prove nothing"),
+        ((deal.shares[0], deal.sigs[0]), "they prove nothing"),
+    ):
+        forged = dataclasses.replace(
+            evidence,
+            rounds=(
+                dataclasses.replace(
+                    evidence.rounds[0],
+                    deals=(dataclasses.replace(deal, relayed=relayed),),
+                ),
+            ),
+        )
+        changed = tmp_path / "changed.scopa"
+        changed.write_bytes(forged.encode())
+        assert cli_main(["verify", str(changed)]) != 0
+        out = capsys.readouterr().out
+        assert words in out, out
+        assert "by the host" not in out, out
+        outsider = document_verify(forged.encode()).rounds[0].error
+        assert outsider is not None
+        assert (outsider.check, outsider.party) == ("bad shares", None)
 
 
 class OwnMadeHostDeck(blind_table.BlindParty):

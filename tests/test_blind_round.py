@@ -293,6 +293,8 @@ def test_the_host_cannot_choose_its_shares_after_reading_the_peoples(players: in
         assert person.seen[pos] == true_card
         assert person.deals[0].shares[0] == first.shares
         assert person.deals[0].sigs[0] == first.sig
+        assert person.deals[0].relayed == (shares, sig)  # the proof: both signed by the host
+        assert caught.value.signed_both
 
 
 def test_blind_open_is_checked_on_arrival() -> None:

@@ -157,6 +157,12 @@ def _blind_words(error: blind.BlindCheckError, people: Sequence[int]) -> str:
         return what_failed(e.NotRevealedError(str(error)))
     who = who_is(error.party, people)
     what = _BLIND.get(error.check, "a check of the shuffle or the deal failed")
+    if error.signed_both:
+        return (
+            f"{what.format(who=who)}: {who} signed two different versions of its part, and "
+            "the file holds both signatures, which no change to the file could make: "
+            f"{who} cheated"
+        )
     if error.check == blind.BAD_SIGNATURE:
         return f"{what.format(who=who)}: the record was changed after it was signed (or is damaged)"
     return f"{what.format(who=who)}: {who} cheated, or the record was changed"

@@ -27,10 +27,15 @@ NOT_REVEALED = "not revealed"
 
 
 class BlindCheckError(FairnessError):
-    """A blind-table check failed. ``party`` is the party at fault, when the record shows it."""
+    """A blind-table check failed. ``party`` is the party at fault, when the record shows it;
+    ``signed_both`` when the record holds that party's signature on two different versions of
+    the same thing (so no change to the file could have made the failure)."""
 
-    def __init__(self, check: str, detail: str, party: int | None = None) -> None:
+    def __init__(
+        self, check: str, detail: str, party: int | None = None, *, signed_both: bool = False
+    ) -> None:
         self.check = check
         self.party = party
+        self.signed_both = signed_both
         who = "" if party is None else f" (party {party})"
         super().__init__(f"{check}{who}: {detail}")

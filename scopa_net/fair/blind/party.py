@@ -404,17 +404,20 @@ class BlindParty:
             raise BlindCheckError(checks.BAD_SHARES, "this party's own shares were relayed altered")
         sigs = tuple(sigs)
         changed: BlindCheckError | None = None
+        relayed = None
         first = self._host_open.get(k)
         if first is not None and first[0] != by_party[0]:
+            relayed = (by_party[0], sigs[0])
             changed = BlindCheckError(
                 checks.BAD_SHARES,
                 f"deal {k}: the host relayed other shares of its own than the ones it sent "
                 "before any person's (blind_open)",
                 0,
+                signed_both=True,
             )
             by_party[0] = first[0]
             sigs = (first[1], *sigs[1:])
-        self.deals.append(DealShares(tuple(by_party), sigs))
+        self.deals.append(DealShares(tuple(by_party), sigs, relayed))
         for p, items in enumerate(by_party):
             for pos, share in zip(shared_positions(deal, self.people, p), items, strict=True):
                 self._published.setdefault(pos, []).append(share)

@@ -55,6 +55,11 @@ class DealShares:
 
     shares: tuple[tuple[bytes, ...] | None, ...]
     sigs: tuple[bytes | None, ...]
+    relayed: tuple[tuple[bytes, ...], bytes] | None = None
+    """Only in the record of a seat that stopped on it (protocol.md 9.8): the other shares of
+    the host's party, and their signature, that ``blind_deal`` relayed after ``blind_open``
+    carried the ones in ``shares[0]``. Two sets signed by the host for one deal prove that it
+    tried to change its part of the deal. Not part of the chain hash."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +129,11 @@ class BlindRound:
                 {
                     "shares": [None if s is None else list(s) for s in d.shares],
                     "sigs": list(d.sigs),
+                    **(
+                        {}
+                        if d.relayed is None
+                        else {"relayed": {"shares": list(d.relayed[0]), "sig": d.relayed[1]}}
+                    ),
                 }
                 for d in self.deals
             ],

@@ -27,6 +27,7 @@ from scopa_net.fair.blind.record import (
     VOID_ABSENT,
     VOID_FAILED_CHECK,
     BlindRound,
+    DealShares,
     blind_first_dealer,
     shares_message,
 )
@@ -308,6 +309,32 @@ class _BlindVerifier(_Verifier):
                 )
             before = deck
 
+    def check_relayed(self, r: BlindRound, k: int, deal: DealShares, due: int) -> None:
+        """A seat's evidence may hold the other shares of the host's party that ``blind_deal``
+        relayed (9.8): signed by the host and not the ones its ``blind_open`` carried, they
+        prove it tried to change its part of deal ``k`` after reading the people's (9.9 step
+        5). Anything else there proves nothing, and names no one."""
+        assert deal.relayed is not None
+        other, sig = deal.relayed
+        if (
+            len(other) == due
+            and other != deal.shares[0]
+            and check_party_signature(r.keys[0], sig, shares_message(r.round_id, 0, k, other))
+        ):
+            raise BlindCheckError(
+                checks.BAD_SHARES,
+                f"deal {k}: the host signed two sets of shares of its own, the ones its "
+                "blind_open carried and other ones its blind_deal relayed after the people sent "
+                "theirs",
+                0,
+                signed_both=True,
+            )
+        raise BlindCheckError(
+            checks.BAD_SHARES,
+            f"deal {k}: the other shares of the host this record holds are not the host's "
+            "signed shares of the deal, other than the ones it sent first: they prove nothing",
+        )
+
     def check_deals(self, r: BlindRound) -> _Opened:
         """Each deal's shares signed by their parties; the table cards open to the recorded
         cards; every play proof against the shares. Returns the positions dealt so far and
@@ -335,6 +362,8 @@ class _BlindVerifier(_Verifier):
                     raise BlindCheckError(checks.BAD_SIGNATURE, f"deal {k}: bad shares", p)
                 for pos, share in zip(positions, shares, strict=True):
                     published.setdefault(pos, []).append(share)
+            if deal.relayed is not None:
+                self.check_relayed(r, k, deal, len(shared_positions(laid, r.people, 0)))
 
         opened = _Opened(deck, targets, published)
         unshared = opened.unshared

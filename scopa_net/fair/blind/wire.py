@@ -69,7 +69,17 @@ def round_from_wire(r: Any, value: Any, players: int, version: int) -> BlindRoun
     deals = []
     for i, item in enumerate(r.at("deals").array(m["deals"])):
         ri = r.at("deals").at(i)
-        d = ri.map(item, ("shares", "sigs"))
+        relayed = None
+        if isinstance(item, dict) and "relayed" in item:
+            d = ri.map(item, ("shares", "sigs", "relayed"))
+            rr = ri.at("relayed")
+            other = rr.map(d["relayed"], ("shares", "sig"))
+            relayed = (
+                rr.at("shares").bins(other["shares"], POINT_SIZE),
+                rr.at("sig").bin(other["sig"], SIGNATURE_SIZE),
+            )
+        else:
+            d = ri.map(item, ("shares", "sigs"))
         rs = ri.at("shares")
         shares = tuple(
             None if s is None else rs.at(j).bins(s, POINT_SIZE)
@@ -80,7 +90,7 @@ def round_from_wire(r: Any, value: Any, players: int, version: int) -> BlindRoun
             None if s is None else rg.at(j).bin(s, SIGNATURE_SIZE)
             for j, s in enumerate(rg.array(d["sigs"], parties))
         )
-        deals.append(DealShares(shares, sigs))
+        deals.append(DealShares(shares, sigs, relayed))
     plays = [BlindPlay(*p) for p in read_plays(r, m["plays"], players, PROOF_SIZE)]
     void = read_void(r, m["void"], players)
     score = read_score(r, m["score"])
