@@ -23,7 +23,7 @@ import hashlib
 import os
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -66,7 +66,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    pins = {_normal(p) for p in args.pin}
     for given in args.pin:
         pin = _normal(given)
         if len(pin) != 20 or any(c not in "0123456789abcdef" for c in pin):
@@ -74,23 +73,20 @@ def run(args: argparse.Namespace) -> int:
                 f"--pin {given!r} is not a host key fingerprint: 20 hex digits, as the host "
                 "shows it (such as 0510-a4a7-ee55-e70c-497d)"
             )
-    pinned_from = "--pin"
+    pins = {_normal(p): PINNED_BY_HAND for p in args.pin}
     if not pins:
         here = data_dir(os.environ)
-        pins = pinned_fingerprints(here / "known_hosts") | pinned_fingerprints(here / "own_hosts")
-        pinned_from = "this client's known_hosts (or own_hosts: the hosts `play` ran)"
+        pins = pinned_keys(here / "own_hosts") | pinned_keys(here / "known_hosts")
     me = _my_name()
     if len(args.files) == 1:
-        return verify_files(args.files, print, pins=pins, pinned_from=pinned_from, me=me)
+        return verify_files(args.files, print, pins=pins, me=me)
     with Progress("verify", len(args.files), "files", quiet=args.quiet) as progress:
 
         def out(line: str) -> None:
             progress.clear()
             print(line, flush=progress.terminal)
 
-        return verify_files(
-            args.files, out, progress.advance, pins=pins, pinned_from=pinned_from, me=me
-        )
+        return verify_files(args.files, out, progress.advance, pins=pins, me=me)
 
 
 def _my_name() -> str:
@@ -108,25 +104,63 @@ def _normal(text: str) -> str:
     return text.strip().lower().replace("-", "").replace(":", "")
 
 
-def pinned_fingerprints(path: Path) -> set[str]:
-    """The fingerprints of every host key in a client's ``known_hosts`` (``address hexkey``
-    lines) or ``own_hosts`` (``hexkey`` lines)."""
+PINNED_BY_HAND = "--pin"
+"""Where a trusted key came from, when the person gave it with ``--pin``."""
+MANY_KEYS = 3
+"""Up to this many trusted keys, a refusal names them; past it, it counts them."""
+
+
+def pinned_keys(path: Path) -> dict[str, str]:
+    """The fingerprint of every host key in a client's ``known_hosts`` (``address hexkey``
+    lines) or ``own_hosts`` (``hexkey`` lines), each with the host it is pinned for."""
     from scopa_net.fair.commitments import fingerprint
 
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return set()
-    out = set()
+    except (OSError, UnicodeDecodeError):
+        return {}
+    out = {}
     for line in lines:
-        hexkey = line.split()[-1] if line.strip() else ""
+        where, _, hexkey = line.strip().rpartition(" ")
         try:
-            key = bytes.fromhex(hexkey.strip())
+            key = bytes.fromhex(hexkey)
         except ValueError:
             continue
         if len(key) == 32:
-            out.add(_normal(fingerprint(key)))
+            host = f"the host at {where.strip()}" if where.strip() else "a host `play` ran here"
+            out[_normal(fingerprint(key))] = host
     return out
+
+
+def refusal(fp: str, pins: Mapping[str, str]) -> list[str]:
+    """What to tell a person whose file is signed under ``fp``, a key not among ``pins``
+    (fingerprint -> the host it is pinned for): which keys they do trust, and how to tell
+    whether to trust this one. The key in the file is never offered as the way on by itself:
+    a file re-signed under a key of the forger's own would be offered it too."""
+    by_hand = all(where == PINNED_BY_HAND for where in pins.values())
+    if len(pins) > MANY_KEYS:
+        known = (
+            f"you gave {len(pins)} others with --pin"
+            if by_hand
+            else f"your client knows {len(pins)} host keys (known_hosts), none of them this one"
+        )
+    elif by_hand:
+        known = "you gave --pin " + " and --pin ".join(_shown_fp(p) for p in pins)
+    else:
+        known = "your client knows " + " and ".join(
+            f"{_shown_fp(p)} ({where})" for p, where in pins.items()
+        )
+    return [
+        f"REFUSED: host key {fp} is not a key you trust: {known}",
+        f"  anyone can sign a file under a key of their own: compare {fp} with the fingerprint "
+        "the host showed when you joined it (in its `host` output, or at your first join); "
+        f"only if they are the same, verify again with --pin {fp}",
+    ]
+
+
+def _shown_fp(normal: str) -> str:
+    """A fingerprint as the host shows it (``3e2f-7eff-8d20-1eb5-4064``)."""
+    return "-".join(normal[i : i + 4] for i in range(0, len(normal), 4))
 
 
 OUTCOMES = (
@@ -184,13 +218,16 @@ def verify_files(
     out: Callable[[str], None],
     done: Callable[[], None] = lambda: None,
     *,
-    pins: set[str] | None = None,
-    pinned_from: str = "--pin",
+    pins: Mapping[str, str] | Iterable[str] | None = None,
     me: str = "",
 ) -> int:
     """Verify each file, telling ``out`` every line and ``done`` after each file. ``me``: the
     name of the person verifying; a file's seat is "you" only when its saved name is that
-    one (a transcript copied from a friend is theirs, not the reader's)."""
+    one (a transcript copied from a friend is theirs, not the reader's). ``pins``: the
+    fingerprints of the host keys trusted, each with the host it is pinned for (or
+    :data:`PINNED_BY_HAND`); none: every key is shown, for the person to compare."""
+    trusted = dict(pins) if isinstance(pins, Mapping) else dict.fromkeys(pins or (), PINNED_BY_HAND)
+    trusted = {_normal(p): where for p, where in trusted.items()}
     several = len(paths) > 1
     all_ok = True
     summary = _Summary()
@@ -203,8 +240,7 @@ def verify_files(
                 summary,
                 seen=seen,
                 several=several,
-                pins=pins or set(),
-                pinned_from=pinned_from,
+                pins=trusted,
                 me=me,
             )
         finally:
@@ -221,8 +257,7 @@ def _one_file(
     *,
     seen: dict[str, Path],
     several: bool,
-    pins: set[str],
-    pinned_from: str,
+    pins: Mapping[str, str],
     me: str,
 ) -> bool:
     from scopa_net.fair.blind.wire import decode_any as decode
@@ -255,7 +290,7 @@ def _one_file(
         return False
     names = saved_names(path, transcript.rules.players)
     own = is_mine(names, transcript.seat, me)
-    ok = _verify_one(transcript, out, summary, pins, pinned_from, names=names, own=own)
+    ok = _verify_one(transcript, out, summary, pins, names=names, own=own)
     summary.outcomes[ok].append(path)
     return ok == "verified"
 
@@ -359,8 +394,7 @@ def _verify_one(
     transcript: Transcript,
     out: Callable[[str], None],
     summary: _Summary,
-    pins: set[str],
-    pinned_from: str,
+    pins: Mapping[str, str],
     *,
     names: list[str],
     own: bool,
@@ -381,10 +415,9 @@ def _verify_one(
     fp = fingerprint(transcript.host_key)
     out(f"{seat_words(mine, mine, names, own=own)}, {transcript.rules.describe()}, host key {fp}")
     if pins and _normal(fp) not in pins:
-        out(
-            f"REFUSED: host key {fp} is not a key pinned by {pinned_from}; if you trust this "
-            f"host, give --pin {fp}"
-        )
+        for line in refusal(fp, pins):
+            out(line)
+        out("NOT VERIFIED")
         return "refused"
     if not pins:
         out("no pinned host key to compare with: check the fingerprint with the host's, or --pin")

@@ -173,7 +173,7 @@ def test_a_pin_is_compared_whatever_its_spelling(
     assert main(["verify", "--pin", fp.upper().replace("-", ":"), str(saved[0])]) == 0
     assert main(["verify", "--pin", "0000-0000-0000-0000-0000", str(saved[0])]) == 1
     out = capsys.readouterr().out
-    assert f"REFUSED: host key {fp} is not a key pinned by --pin" in out
+    assert f"REFUSED: host key {fp} is not a key you trust: you gave --pin 0000-0000" in out
 
 
 def test_a_summary_counts_an_unfinished_match(

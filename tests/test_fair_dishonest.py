@@ -387,7 +387,8 @@ async def test_a_rewritten_end_or_a_new_key_is_refused(
     status, out = verify(other)
     assert status == 1
     assert "REFUSED: host key" in out
-    assert "known_hosts" in out
+    assert f"your client knows {fingerprint(t.host_key)} (the host at 127.0.0.1:" in out
+    assert out.splitlines()[-1] == "NOT VERIFIED"
     status, out = verify(other, "--pin", fingerprint(t.host_key))
     assert status == 1
     assert "REFUSED" in out

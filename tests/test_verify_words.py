@@ -278,3 +278,41 @@ def test_the_readme_s_verify_before_any_game_says_there_are_no_transcripts_yet(
     ]
     status, out = _verify(capsys, tmp_path / "*.scopa")  # a pattern elsewhere: what it is
     assert out[0] == f"{tmp_path}/*.scopa: no file in {tmp_path} matches *.scopa"
+
+
+def test_a_file_under_a_key_not_pinned_names_the_keys_trusted_and_never_offers_its_own(
+    match: list[bytes], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file signed under a key this client never pinned said "if you trust this host, give
+    --pin KEY" with the file's own key: the way on a re-signed file wants. It now names the
+    key pinned for the host this client knows, says to compare the file's key with the one the
+    host showed, and ends NOT VERIFIED as the README promises."""
+    from scopa_net.fair.commitments import fingerprint
+    from scopa_net.fair.transcript import decode
+
+    fp = fingerprint(decode(match[0]).host_key)
+    known = bytes(range(32))
+    pinned = tmp_path / "data" / "scopa-net" / "known_hosts"
+    pinned.parent.mkdir(parents=True)
+    pinned.write_text(f"127.0.0.1:42830 {known.hex()}\n", encoding="utf-8")
+    path = tmp_path / "resigned.scopa"
+    path.write_bytes(match[0])
+    status, out = _verify(capsys, path)
+    assert status == 1
+    assert out[1:] == [
+        f"REFUSED: host key {fp} is not a key you trust: your client knows "
+        f"{fingerprint(known)} (the host at 127.0.0.1:42830)",
+        f"  anyone can sign a file under a key of their own: compare {fp} with the fingerprint "
+        "the host showed when you joined it (in its `host` output, or at your first join); "
+        f"only if they are the same, verify again with --pin {fp}",
+        "NOT VERIFIED",
+    ]
+    status, out = _verify(capsys, path, path.with_name("nothing.scopa"))
+    assert "files: 2 given: 1 refused (host key not trusted), 1 missing" in out
+    # --pin given: the keys given are named.
+    status = main(["verify", "--pin", fingerprint(known), str(path)])
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == (
+        f"REFUSED: host key {fp} is not a key you trust: you gave --pin {fingerprint(known)}"
+    )
+    assert out[-1] == "NOT VERIFIED"
