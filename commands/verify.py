@@ -34,7 +34,7 @@ from scopa_net.commands.progress import Progress
 
 if TYPE_CHECKING:
     from scopa_net.fair.transcript import Transcript
-    from scopa_net.fair.verifier import MatchVerdict
+    from scopa_net.fair.verifier import MatchVerdict, RoundVerdict
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -174,6 +174,12 @@ OUTCOMES = (
 )
 """What can become of a file given, in the order the summary counts them."""
 
+ROUND_OUTCOMES = ("not replayed", "void", "verified", "failed")
+"""What can become of a round, from the least said of it to the most (of two copies of one
+round, the later counts)."""
+NOT_REPLAYED = "play not replayed"
+"""In a round's note: its cards were checked, but not its play, as an earlier round failed."""
+
 SEEDS_LEFT_OUT = {
     "no_commit": "the player was away, or their sealed share did not come in time",
     "no_reveal": "the player sealed a share but did not show it in time",
@@ -186,9 +192,9 @@ SEEDS_LEFT_OUT = {
 class _Summary:
     outcomes: dict[str, list[Path]] = field(default_factory=lambda: defaultdict(list))
     """What became of each file given: an ``OUTCOMES`` kind -> the files."""
-    rounds_ok: int = 0  # verified and played (a void round apart)
-    rounds_void: int = 0  # verified void (dealt again)
-    rounds_failed: int = 0
+    rounds: dict[object, str] = field(default_factory=dict)
+    """round id -> what became of the round (a ``ROUND_OUTCOMES`` kind), once however many
+    files hold it: the worst of its copies."""
     hands: dict[int, dict[bytes, tuple[int, ...]]] = field(
         default_factory=lambda: defaultdict(dict)
     )
@@ -440,16 +446,30 @@ def _verify_one(
         out("UNFINISHED: the match has no signed end, so it is not verified")
     else:
         out("NOT VERIFIED")
-    for v, r in zip(verdict.rounds, transcript.rounds, strict=False):
-        if v.ok and r.void is not None:
-            summary.rounds_void += 1  # dealt again: verified, but not a round played
-        elif v.ok:
-            summary.rounds_ok += 1
-    summary.rounds_failed += sum(not r.ok for r in verdict.rounds)
+    for v, r in zip(verdict.rounds, _records(transcript, verdict), strict=True):
+        _count_round(summary, v, r)
     _tally(transcript, verdict, summary)
     if verdict.ok:
         return "verified"
     return "unfinished" if not verdict.finished and not verdict.failures else "failed"
+
+
+def _count_round(summary: _Summary, verdict: RoundVerdict, record: object) -> None:
+    """Count a round in the summary once per match: its round id names it in every seat's
+    file; of two copies that differ, the worse counts."""
+    if not verdict.ok:
+        kind = "failed"
+    elif NOT_REPLAYED in verdict.note:
+        kind = "not replayed"
+    elif getattr(record, "void", None) is not None:
+        kind = "void"  # dealt again: verified, but not a round played
+    else:
+        kind = "verified"
+    round_id = getattr(record, "round_id", None)
+    key = round_id if isinstance(round_id, bytes) else object()  # no record: its own
+    before = summary.rounds.get(key)
+    if before is None or ROUND_OUTCOMES.index(kind) > ROUND_OUTCOMES.index(before):
+        summary.rounds[key] = kind
 
 
 def report_lines(transcript: Transcript, verdict: MatchVerdict) -> list[str]:
@@ -569,7 +589,13 @@ def _summary(out: Callable[[str], None], s: _Summary) -> None:
     for kind, words in OUTCOMES[1:]:
         if s.outcomes[kind]:
             out(f"  {words.split(' (')[0]}: {', '.join(map(str, s.outcomes[kind]))}")
-    out(f"rounds: {s.rounds_ok} verified, {s.rounds_void} void, {s.rounds_failed} failed")
+    became = Counter(s.rounds.values())
+    skipped = became["not replayed"]
+    not_replayed = f"{skipped} not replayed (a round before failed), " if skipped else ""
+    out(
+        f"rounds: {became['verified']} verified, {became['void']} void, {not_replayed}"
+        f"{became['failed']} failed (a round in several files counted once)"
+    )
     out(f"rounds not fair-checked (no player seed): {len(s.unchecked)}")
     for round_id in sorted(s.split):
         out(
