@@ -268,16 +268,22 @@ def _one_file(
 ) -> bool:
     from scopa_net.fair.blind.wire import decode_any as decode
     from scopa_net.fair.errors import FairnessError
+    from scopa_net.fair.transcript import MAX_FILE_SIZE
 
     if several:
         out(f"== {path}")
     try:
-        data = path.read_bytes()
+        data = _read_at_most(path, MAX_FILE_SIZE)
     except OSError as exc:
         kind, words = _unopened(path, exc)
         out(f"{path}: {words}")
         out("NOT VERIFIED")
         summary.outcomes[kind].append(path)
+        return False
+    except _TooBigError as big:
+        out(f"{path} is {big}: a transcript is at most {big.limit}; this is not one")
+        out("NOT VERIFIED")
+        summary.outcomes["unreadable"].append(path)
         return False
     digest = hashlib.sha256(data).hexdigest()
     if digest in seen:
@@ -299,6 +305,36 @@ def _one_file(
     ok = _verify_one(transcript, out, summary, pins, names=names, own=own)
     summary.outcomes[ok].append(path)
     return ok == "verified"
+
+
+class _TooBigError(Exception):
+    """A file larger than any transcript: its size, and the limit, as a person reads them."""
+
+    def __init__(self, size: int | None, limit: int) -> None:
+        shown, self.limit = _megabytes(size or 0), _megabytes(limit)
+        if size is None:  # a device or a pipe: it has no size, only more bytes than a transcript
+            shown = f"more than {self.limit}"
+        elif shown == self.limit:
+            shown, self.limit = f"{size} bytes", f"{limit} bytes"
+        super().__init__(shown)
+
+
+def _read_at_most(path: Path, limit: int) -> bytes:
+    """A file's bytes, read only if it holds no more than ``limit`` (a 300 MB file is not read
+    whole to be found too big); :class:`_TooBigError` if it holds more."""
+    with path.open("rb") as f:
+        data = f.read(limit + 1)
+        if len(data) <= limit:
+            return data
+        size = os.fstat(f.fileno()).st_size
+    raise _TooBigError(size if size > limit else None, limit)
+
+
+def _megabytes(size: int) -> str:
+    """``300 MB``, ``4.2 MB``: a size as a person reads it (a megabyte is a million bytes)."""
+    if size >= 10_000_000:
+        return f"{size / 1e6:.0f} MB"
+    return f"{size / 1e6:.1f} MB"
 
 
 def _unopened(path: Path, exc: OSError) -> tuple[str, str]:

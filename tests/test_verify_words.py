@@ -347,3 +347,27 @@ def test_the_summary_counts_each_round_once_and_apart_when_its_play_was_not_repl
     assert f"rounds: 0 verified, 0 void, {skipped}, 1 failed {counted}" in out
     status, out = _verify(capsys, *seats, changed)
     assert f"rounds: {after} verified, 0 void, 1 failed {counted}" in out, out
+
+
+def test_a_file_too_big_to_be_a_transcript_is_not_read_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 300 MB file of zeros was read whole (340 MB of memory), then called "a damaged
+    scopa-net transcript ... 300000000 bytes is over the limit". Its size is now looked at
+    before it is read, and said in megabytes."""
+    import resource
+
+    path = tmp_path / "zeros.scopa"
+    with path.open("wb") as f:
+        f.truncate(300_000_000)  # sparse: no disk used
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    status, out = _verify(capsys, path)
+    grown_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert status == 1
+    assert out == [
+        f"{path} is 300 MB: a transcript is at most 4.2 MB; this is not one",
+        "NOT VERIFIED",
+    ]
+    assert grown_kb < 50_000, grown_kb
+    status, out = _verify(capsys, path, tmp_path / "nothing.scopa")
+    assert "files: 2 given: 1 unreadable, 1 missing" in out
