@@ -131,8 +131,30 @@ def test_a_changed_file_leads_with_what_it_means_then_the_evidence(
             "it with the version that saved it",
             "  invalid transcript: transcript.version: expected version 2, 3 or 4, got 9",
         ),
+        (
+            # "not one msgpack value: list is not allowed for map key when strict_map_key=True"
+            lambda data: data.replace(b"\xa6format", b"\x96format", 1),
+            "not a scopa-net transcript (another kind of file, or one damaged past reading)",
+            "  invalid transcript: not a scopa-net transcript file (not one msgpack value: a map "
+            "key that is a list, where keys are always text)",
+        ),
+        (
+            # "'utf-8' codec can't decode byte 0xff in position 1: invalid start byte"
+            lambda data: data.replace(b"\xa6format", b"\xa6f\xffrmat", 1),
+            "not a scopa-net transcript (another kind of file, or one damaged past reading)",
+            "  invalid transcript: not a scopa-net transcript file (not one msgpack value: a piece "
+            "of text holds bytes that are not UTF-8 text)",
+        ),
     ],
-    ids=["empty", "cut short", "first byte flipped", "header changed", "another version"],
+    ids=[
+        "empty",
+        "cut short",
+        "first byte flipped",
+        "header changed",
+        "another version",
+        "a key not text",
+        "not UTF-8",
+    ],
 )
 def test_a_file_that_cannot_be_read_says_why_and_is_not_verified(
     match: list[bytes],

@@ -272,6 +272,8 @@ def test_a_repeated_key_in_a_flat_map_is_refused() -> None:
         (b"\xc1", "a byte that begins no msgpack value"),
         (pack({"t": "ping", "nonce": 1}) + b"\x00", "bytes left over after the first value"),
         (pack({"t": "ping", "nonce": 1})[:-1], "it ends inside a value"),
+        (b"\x81\x91\x00\x00", "a map key that is a list, where keys are always text"),
+        (b"\x81\xa1\xff\x00", "a piece of text holds bytes that are not UTF-8 text"),
     ],
 )
 def test_a_bad_frame_says_what_was_wrong_with_it(payload: bytes, words: str) -> None:

@@ -8,6 +8,7 @@ than :data:`MAX_DEPTH`, a ``t`` naming no message, and any field that breaks its
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import msgpack
@@ -68,7 +69,43 @@ def msgpack_failure(e: Exception) -> str:
         return "nested too deep"
     if "incomplete input" in str(e):
         return "it ends inside a value"
-    return str(e) or type(e).__name__
+    if isinstance(e, UnicodeDecodeError):
+        return "a piece of text holds bytes that are not UTF-8 text"
+    said = str(e)
+    key = re.fullmatch(r"(\w+) is not allowed for map key when strict_map_key=True", said)
+    if key:
+        kind = _KINDS.get(key[1], "a value of another kind")
+        return f"a map key that is {kind}, where keys are always text"
+    size = re.fullmatch(r"(\d+) exceeds max_(\w+)_len\((\d+)\)", said)
+    if size:
+        kind, unit = _SIZED.get(size[2], ("a value", "items"))
+        return f"{kind} said to hold {size[1]} {unit}, over the {size[3]} allowed here"
+    if said.startswith("code must be "):  # msgpack's ExtType
+        return "an extension value, which scopa-net never writes"
+    return said or type(e).__name__
+
+
+_SIZED = {
+    "str": ("a piece of text", "bytes"),
+    "bin": ("a byte string", "bytes"),
+    "array": ("a list", "items"),
+    "map": ("a map", "pairs"),
+    "ext": ("an extension value", "bytes"),
+}
+"""msgpack's names of what has a length, in words, with what the length counts."""
+
+
+_KINDS = {
+    "int": "a number",
+    "float": "a number",
+    "bool": "true or false",
+    "NoneType": "nil",
+    "list": "a list",
+    "dict": "a map",
+    "bytes": "a byte string",
+    "ExtType": "an extension value",
+}
+"""A kind of msgpack value, by the name of the Python type msgpack reads it as."""
 
 
 def _unpack_checked(payload: bytes) -> dict[str, Any]:
