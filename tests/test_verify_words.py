@@ -123,7 +123,7 @@ def test_a_changed_file_leads_with_what_it_means_then_the_evidence(
             lambda data: data.replace(b"format", b"fnrmat", 1),
             "a damaged scopa-net transcript (or one changed by hand): part of it is not laid out "
             "as a transcript, so nothing in it can be checked",
-            "  invalid transcript: transcript: expected a map with keys",
+            "  invalid transcript: transcript: unexpected key 'fnrmat' where 'format' was due",
         ),
         (
             lambda data: data.replace(b"\xa7version\x02", b"\xa7version\x09", 1),
@@ -393,3 +393,34 @@ def test_a_file_too_big_to_be_a_transcript_is_not_read_and_says_so(
     assert grown_kb < 50_000, grown_kb
     status, out = _verify(capsys, path, tmp_path / "nothing.scopa")
     assert "files: 2 given: 1 unreadable, 1 missing" in out
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda r: r.update({"round^id": r.pop("round_id")}), "unexpected key 'round^id'"),
+        (lambda r: r.pop("hand"), "missing key 'hand'"),
+        (lambda r: r.update({"x" * 300: 1}), f"unexpected key '{'x' * 76}..."),
+        (lambda r: r.update({"round_id": r.pop("round_id")}), "key 'round_no' where 'round_id' "),
+    ],
+    ids=["renamed", "missing", "long", "out of order"],
+)
+def test_a_damaged_key_is_named_not_every_key_expected(
+    match: list[bytes],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    change: object,
+    words: str,
+) -> None:
+    """A key changed in a round gave a line of 300 characters and more, listing every key
+    expected and every key found; the line now names the key at fault."""
+    import msgpack
+
+    top = msgpack.unpackb(match[0], raw=False)
+    change(top["rounds"][0])  # type: ignore[operator]
+    path = tmp_path / "keys.scopa"
+    path.write_bytes(msgpack.packb(top, use_bin_type=True))
+    status, out = _verify(capsys, path)
+    assert status == 1
+    assert out[1].startswith(f"  invalid transcript: transcript.rounds[0]: {words}"), out
+    assert len(out[1]) < 200, out[1]

@@ -273,6 +273,26 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+def _keys_amiss(value: dict[Any, Any], keys: tuple[str, ...]) -> str:
+    """What is wrong with a map's keys, naming the keys at fault (not every key expected)."""
+    got = tuple(value)
+    extra = [k for k in got if k not in keys]
+    missing = [k for k in keys if k not in got]
+
+    def listed(found: list[Any]) -> str:
+        shown = ", ".join(_shown(k) for k in found[:3])
+        return shown + (f" and {len(found) - 3} more" if len(found) > 3 else "")
+
+    if extra and missing:
+        return f"unexpected key {listed(extra)} where {listed(missing)} was due"
+    if extra:
+        return f"unexpected key {listed(extra)}"
+    if missing:
+        return f"missing key {listed(missing)}"
+    first = next(i for i, (a, b) in enumerate(zip(got, keys, strict=True)) if a != b)
+    return f"key {_shown(got[first])} where {_shown(keys[first])} was due (keys out of order)"
+
+
 class _Reader:
     """Strict field access that names the path of whatever is wrong."""
 
@@ -285,9 +305,12 @@ class _Reader:
         )
 
     def map(self, value: Any, keys: tuple[str, ...]) -> dict[str, Any]:
-        if not isinstance(value, dict) or tuple(value) != keys:
-            shown = tuple(value) if isinstance(value, dict) else value
-            raise self.fail(f"expected a map with keys {keys}", shown)
+        if not isinstance(value, dict):
+            raise self.fail(f"expected a map of {len(keys)} keys", value)
+        if tuple(value) != keys:
+            raise TranscriptFormatError(
+                f"invalid transcript: {self.path}: {_keys_amiss(value, keys)}"
+            )
         return value
 
     def at(self, key: str | int) -> _Reader:
