@@ -48,6 +48,16 @@ class IllegalReason(enum.Enum):
     WRONG_SUM = "those cards do not add up to the card played"
     ACE_TAKES_ALL = "an ace takes the whole table (asso piglia tutto)"
 
+    def of_seat(self, seat: int) -> str:
+        """The reason said of ``seat`` to someone else (a verifier reading the record), where
+        :attr:`value` speaks to the person who played. The seat comes last, so that a name
+        added after it (``seat 1 (Bruno)``) reads well."""
+        return {
+            IllegalReason.NOT_YOUR_TURN: f"it is not the turn of seat {seat}",
+            IllegalReason.NOT_IN_HAND: f"that card is not in the hand of seat {seat}",
+            IllegalReason.NOT_ON_TABLE: f"a card named by seat {seat} is not on the table",
+        }.get(self, self.value)
+
 
 class IllegalPlayError(ValueError):
     """A play the rules forbid. The game is left exactly as it was."""

@@ -424,3 +424,28 @@ def test_a_damaged_key_is_named_not_every_key_expected(
     assert status == 1
     assert out[1].startswith(f"  invalid transcript: transcript.rounds[0]: {words}"), out
     assert len(out[1]) < 200, out[1]
+
+
+def test_an_illegal_play_in_the_record_names_the_seat_not_you(
+    match: list[bytes], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two plays swapped: the evidence said "it is not your turn" of whichever seat played,
+    as if to the reader; it now says whose turn it was not."""
+    from scopa_net.fair.transcript import decode
+
+    t = decode(match[0])
+    first, *rest = t.rounds
+    plays = list(first.plays)
+    plays[0], plays[1] = plays[1], plays[0]
+    first = dataclasses.replace(first, plays=tuple(plays))
+    path = tmp_path / "swapped.scopa"
+    path.write_bytes(dataclasses.replace(t, rounds=(first, *rest)).encode())
+    status, out = _verify(capsys, path)
+    assert status == 1
+    seat = plays[0].seat
+    who = f"seat {seat} (this file's seat)" if seat == t.seat else f"seat {seat}"
+    evidence = [line for line in out if "IllegalPlayRecordedError" in line]
+    assert evidence, out
+    assert evidence[0].startswith(f"  round 1: FAILED: IllegalPlayRecordedError: play 1 by {who}:")
+    assert evidence[0].endswith(f": it is not the turn of {who}"), evidence
+    assert "your" not in evidence[0]

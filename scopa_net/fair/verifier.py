@@ -380,7 +380,10 @@ class _Verifier:
                 raise IncompleteRoundError(f"play {n} comes after the round was over")
             try:
                 match.play(Play.from_code(p.code), p.seat, exact=True)
-            except (IllegalPlayError, AmbiguousPlayError) as exc:
+            except IllegalPlayError as exc:
+                why = f"illegal play: {exc.text!r}: {exc.reason.of_seat(p.seat)}"
+                raise IllegalPlayRecordedError(f"play {n} by seat {p.seat}: {why}") from None
+            except AmbiguousPlayError as exc:
                 raise IllegalPlayRecordedError(f"play {n} by seat {p.seat}: {exc}") from None
         if not rnd.finished:
             raise IncompleteRoundError(
