@@ -22,13 +22,14 @@ import argparse
 import hashlib
 import os
 import re
+import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from scopa_net.commands.options import CommandError, add_command, plural
+from scopa_net.commands.options import EXIT_CANCELLED, CommandError, add_command, plural
 from scopa_net.commands.paths import data_dir
 from scopa_net.commands.progress import Progress
 
@@ -78,15 +79,19 @@ def run(args: argparse.Namespace) -> int:
         here = data_dir(os.environ)
         pins = pinned_keys(here / "own_hosts") | pinned_keys(here / "known_hosts")
     me = _my_name()
-    if len(args.files) == 1:
-        return verify_files(args.files, print, pins=pins, me=me)
-    with Progress("verify", len(args.files), "files", quiet=args.quiet) as progress:
+    try:
+        if len(args.files) == 1:
+            return verify_files(args.files, print, pins=pins, me=me)
+        with Progress("verify", len(args.files), "files", quiet=args.quiet) as progress:
 
-        def out(line: str) -> None:
-            progress.clear()
-            print(line, flush=progress.terminal)
+            def out(line: str) -> None:
+                progress.clear()
+                print(line, flush=progress.terminal)
 
-        return verify_files(args.files, out, progress.advance, pins=pins, me=me)
+            return verify_files(args.files, out, progress.advance, pins=pins, me=me)
+    except StoppedError:
+        print(file=sys.stderr)  # after the terminal's ^C
+        raise
 
 
 def _my_name() -> str:
@@ -238,22 +243,36 @@ def verify_files(
     all_ok = True
     summary = _Summary()
     seen: dict[str, Path] = {}
-    for path in paths:
-        try:
-            all_ok &= _one_file(
-                path,
-                out,
-                summary,
-                seen=seen,
-                several=several,
-                pins=trusted,
-                me=me,
-            )
-        finally:
+    checked = 0
+    try:
+        for path in paths:
+            all_ok &= _one_file(path, out, summary, seen=seen, several=several, pins=trusted, me=me)
+            checked += 1
             done()
-    if several:
-        _summary(out, summary)
+        if several:
+            _summary(out, summary)
+    except KeyboardInterrupt:
+        raise StoppedError(stopped_words(paths, checked)) from None
     return EXIT_OK if all_ok and not summary.split else EXIT_FAILED
+
+
+class StoppedError(CommandError):
+    """Ctrl-C during a verify: what was checked, and where it stopped."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, EXIT_CANCELLED)
+
+
+def stopped_words(paths: list[Path], checked: int) -> str:
+    """What to tell a person who stopped a verify after ``checked`` of ``paths``."""
+    if checked == len(paths):
+        return f"stopped after checking all {len(paths)} files, before the summary was finished"
+    if len(paths) == 1:
+        return f"stopped: {paths[0]} was not finished"
+    return (
+        f"stopped after checking {checked} of {len(paths)} files; {paths[checked]} was not "
+        "finished, and no summary was written"
+    )
 
 
 def _one_file(

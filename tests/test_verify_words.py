@@ -449,3 +449,57 @@ def test_an_illegal_play_in_the_record_names_the_seat_not_you(
     assert evidence[0].startswith(f"  round 1: FAILED: IllegalPlayRecordedError: play 1 by {who}:")
     assert evidence[0].endswith(f": it is not the turn of {who}"), evidence
     assert "your" not in evidence[0]
+
+
+@pytest.mark.parametrize("before", [2, 0], ids=["third of four files", "one file"])
+def test_ctrl_c_says_how_many_files_were_checked_and_which_was_not_finished(
+    match: list[bytes], tmp_path: Path, before: int
+) -> None:
+    """Ctrl-C during a long verify ended with "scopa-net: stopped" after a file's header and
+    no verdict. The file it stops in is a pipe open for writing that nothing is written to
+    (verify waits there, as in a long file), so Ctrl-C lands in it for sure."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    good = [tmp_path / f"good{n}.scopa" for n in range(before)]
+    for n, path in enumerate(good):
+        path.write_bytes(match[n % 2])
+    waiting = tmp_path / "waiting.scopa"
+    os.mkfifo(waiting)
+    paths = [*good, waiting, *good[:1]]
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
+    command = [sys.executable, "-m", "scopa_net", "verify", "--quiet", *map(str, paths)]
+    default = signal.signal(signal.SIGINT, signal.default_int_handler)  # as a terminal starts it
+    try:
+        run = subprocess.Popen(
+            command, env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+    finally:
+        signal.signal(signal.SIGINT, default)
+    writer = None
+    try:
+        deadline = time.monotonic() + 10
+        while writer is None:  # verify has opened the pipe once a writer can open it
+            try:
+                writer = os.open(waiting, os.O_WRONLY | os.O_NONBLOCK)
+            except OSError:
+                assert run.poll() is None, "verify ended before the pipe"
+                assert time.monotonic() < deadline
+                time.sleep(0.01)
+        run.send_signal(signal.SIGINT)
+        _, err = run.communicate(timeout=10)
+    finally:
+        run.kill()
+        if writer is not None:
+            os.close(writer)
+    assert run.returncode == 130
+    stopped = (
+        f"stopped after checking 2 of 4 files; {waiting} was not finished, and no summary was "
+        "written"
+        if before
+        else f"stopped: {waiting} was not finished"
+    )
+    assert err.strip().splitlines()[-1] == f"scopa-net: {stopped}", err
