@@ -271,6 +271,14 @@ class Table:
     def full(self) -> bool:
         return all(s.kind is not SeatKind.OPEN for s in self.seats)
 
+    @property
+    def all_played(self) -> bool:
+        """Whether every seat has someone to play it: a person, a computer player, or a
+        computer standing in for a person who left (the seat open to a newcomer meanwhile).
+        Only a rematch starts a match with such a seat (3.11): before the first match an
+        open seat waits for its player."""
+        return all(s.kind is not SeatKind.OPEN or s.stand_in for s in self.seats)
+
     def info(self) -> m.TableInfo:
         """The table as the lobby lists it (kept until the next event changes it)."""
         if self._info is None:
@@ -354,7 +362,7 @@ class Table:
     @property
     def needs_round(self) -> bool:
         """Whether the owner should start a deal attempt now (with fresh randomness)."""
-        return (self.phase is Phase.WAITING and self.full) or self.phase is Phase.BETWEEN
+        return (self.phase is Phase.WAITING and self.all_played) or self.phase is Phase.BETWEEN
 
     @property
     def pause_before_round(self) -> float:
@@ -665,11 +673,7 @@ class Table:
 
     def _apply_rematch(self, seat: int, agree: bool, seconds: int) -> None:
         if self.votes is None:
-            # A computer player always agrees; an open seat (its player left) declines.
-            self.votes = [
-                "yes" if s.kind is SeatKind.BOT else "no" if s.kind is SeatKind.OPEN else "waiting"
-                for s in self.seats
-            ]
+            self.votes = [self._first_vote(s) for s in self.seats]
         self.votes[seat] = "yes" if agree else "no"
         if "no" in self.votes:
             self._rematch_event("declined", 0)
@@ -678,6 +682,16 @@ class Table:
             self._new_match()
         else:
             self._rematch_event("open", seconds)
+
+    @staticmethod
+    def _first_vote(s: Seat) -> str:
+        """A seat's answer as a rematch vote opens (3.11). A computer agrees: a computer
+        player, or the one that stood in for a person who left during the match (the seat
+        stays open to a newcomer in the new match). A seat left after the match declines;
+        a person, away or not, is waited for."""
+        if s.kind is SeatKind.BOT or (s.kind is SeatKind.OPEN and s.stand_in):
+            return "yes"
+        return "no" if s.kind is SeatKind.OPEN else "waiting"
 
     def _apply_rematch_expire(self) -> None:
         self._rematch_event("declined", 0)

@@ -422,3 +422,44 @@ async def test_nobody_answers_play_again_and_each_screen_says_why_the_table_clos
         ]
         assert "Table: no rematch (nobody answered in time): the table is closing" in screen.lines
     assert 58 <= trio.current_time() - ended_at[0] <= 62
+
+
+@pytest.mark.parametrize("blind", [False, True], ids=["ordinary", "blind"])
+async def test_a_seat_left_during_the_match_agrees_and_stays_open_in_the_rematch(
+    blind: bool, tmp_path, make_host: MakeHost
+) -> None:
+    """Bob leaves for good during match 1; a computer plays his seat to the end. Ann answers
+    yes to "Play again?". Before the fix the open seat counted as a "no": Ann read "no rematch
+    (bot 1 said no): the table is closing", so once anyone left the table could never play
+    again. Now the computer standing in agrees like any computer player, the new match starts
+    at once with the seat open for a newcomer (listed in the lobby), and one takes it."""
+    host = await make_host(bot_delay=0.01)
+    choice = TableChoice(create=create(SHORT, blind=blind))
+    async with open_network_session(
+        "127.0.0.1", host.port, choice, name="ann", offer_rematch=True, data_dir=tmp_path / "a"
+    ) as ann:
+        join = TableChoice(table_id=ann.table_id)
+        async with open_network_session(
+            "127.0.0.1", host.port, join, name="bob", data_dir=tmp_path / "b"
+        ) as bob:
+            with trio.fail_after(20):
+                async for event in bob.events:
+                    if isinstance(event, RoundStarted):
+                        break
+            await bob.leave()
+        assert await play_as_bot(ann, make_player("random", 1)) is not None
+        await ann.rematch(True)
+        await heard(ann, "a new match begins")
+        with trio.fail_after(20):
+            async for event in ann.events:
+                if isinstance(event, RoundStarted):
+                    break
+        assert ann.match_no == 2
+        lobby = await RawSeat.connect(host.port)
+        await lobby.send(m.ListTables())
+        listing = await lobby.until(lambda e: isinstance(e, m.Tables))
+        (table,) = listing.tables
+        assert [s.kind for s in table.seats] == ["human", "open"]
+        await lobby.join(table.id, 1, name="cleo")
+        await heard(ann, "cleo")
+        await lobby.aclose()
