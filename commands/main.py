@@ -88,8 +88,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _show_what_the_output_can() -> None:
+    """A character the output cannot encode (a name such as Zoë or 李小龙 under ``LC_ALL=C``
+    or ``PYTHONIOENCODING=ascii``) is shown as ``?``, in every command, as ``play`` shows
+    it: never a traceback that stops the command half way (``verify`` then looked failed)."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            stream.reconfigure(errors="replace")  # type: ignore[union-attr]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; the exit status (documented in ``scopa-net --help``)."""
+    _show_what_the_output_can()
     parser = build_parser()
     try:
         args, extra = parser.parse_known_args(argv)
