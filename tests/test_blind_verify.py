@@ -340,3 +340,43 @@ def test_an_absent_person_whose_seat_a_computer_took_is_not_called_the_computer(
     assert void, lines
     assert void[0].startswith("round 1: void: seat 1 (now a computer player) absent; "), void
     assert "seat 0 (Ada, you)" in lines[0]
+
+
+@pytest.mark.parametrize(
+    ("plays", "words"),
+    [
+        (1, "the card played before it is proven to be from its player's own hand"),
+        (3, "the 3 cards played before it are proven to be from their players' own hands"),
+    ],
+)
+def test_a_void_after_plays_says_what_was_checked_in_players_words(
+    tmp_path: Path, plays: int, words: str
+) -> None:
+    """A round void for an absent person after some plays. The note read "the 1 card played
+    before it proved to come from their players' own hands (a void round scores nothing, so
+    it is not replayed)": bad grammar for one card, and "not replayed" (the verifier's word)
+    read in game as a contradiction of "the same dealer deals again"."""
+    from scopa_net.match import Match
+
+    rng = random.Random(5)
+    key = Ed25519PrivateKey.from_private_bytes(rng.randbytes(32))
+    table = BlindTable(RuleSet.of(2), rng, (0, 1))
+    table.keys_and_shuffle(0)
+    match = Match(table.rules, 0)
+    rnd = match.deal([CARDS[i] for i in table.trace_deck()])
+    table.open_deal(1)
+    for _ in range(plays):
+        code = rnd.legal_codes()[0]
+        table.play(rnd.turn, code)
+        match.push_code(code)
+    gone = rnd.turn
+    for p in table.parties:
+        p.void("absent", gone)
+    table.reveal(absent=[owner(gone, table.people)])
+    path = tmp_path / "t.scopa"
+    path.write_bytes(table.transcript(key, 1 - gone).encode())
+    lines: list[str] = []
+    pin = fingerprint(key.public_key().public_bytes_raw()).replace("-", "")
+    verify_files([path], lines.append, pins={pin})
+    (void,) = [line for line in lines if line.startswith("round 1: void: ")] or [str(lines)]
+    assert void.endswith(f"absent; {words} (a void round scores nothing)"), void

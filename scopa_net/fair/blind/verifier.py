@@ -402,15 +402,15 @@ class _BlindVerifier(_Verifier):
 
 
 def _plays_before(n: int) -> str:
-    """What a passing void's note says of the plays before it: each card proven its
-    player's own, and the round not played through again (a void round scores nothing)."""
+    """What a passing void's note says of the plays before it, in players' words: each card
+    proven its player's own; the round is not played through (a void round scores nothing)."""
     if n == 0:
         return "no card was played before it"
-    played = "1 card played" if n == 1 else f"{n} cards played"
-    return (
-        f"the {played} before it proved to come from their players' own hands "
-        "(a void round scores nothing, so it is not replayed)"
-    )
+    if n == 1:
+        checked = "the card played before it is proven to be from its player's own hand"
+    else:
+        checked = f"the {n} cards played before it are proven to be from their players' own hands"
+    return f"{checked} (a void round scores nothing)"
 
 
 def people_words(r: BlindRound) -> str:
