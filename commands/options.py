@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from scopa_net.rules import PLAYER_COUNTS, Variant
-from scopa_net.text_limits import PASSWORD_LEN
+from scopa_net.text_limits import NAME_LIMIT, PASSWORD_LEN
 from scopa_net.typed import has_control, shown, small_number
 
 # Exit statuses, documented in ``scopa-net --help`` and the README.
@@ -468,9 +468,7 @@ def add_rule_options(
 
 def add_display_options(parser: argparse.ArgumentParser) -> None:
     """The flags every command that opens the game screen takes."""
-    parser.add_argument(
-        "--name", default=None, help="your name at the table (at most 20 characters)"
-    )
+    parser.add_argument("--name", default=None, help=f"your name at the table ({NAME_LIMIT})")
     parser.add_argument(
         "--no-color", action="store_true", help="no colour (also NO_COLOR, TERM=dumb)"
     )

@@ -36,8 +36,8 @@ from collections.abc import Iterable
 
 from wcwidth import wcwidth
 
-NAME_COLUMNS = 20
-"""Widest name, in terminal columns (a CJK character or an emoji takes two)."""
+from scopa_net.text_limits import NAME_COLUMNS, NAME_LIMIT, WIDE_TAKES_TWO
+
 NAME_CHARS = 32
 """Longest name in code points (the wire's limit for a name)."""
 MAX_MARKS = 2
@@ -147,8 +147,8 @@ def name_too_long(name: str) -> str:
     shown = clean_text("".join(ch for ch in name if ch not in NAME_FORBIDDEN))
     width = display_width(shown)
     if width > NAME_COLUMNS:
-        wide = "" if width == len(shown) else "; a wide character, CJK or emoji, counts as two"
-        return f"a name is at most {NAME_COLUMNS} characters (this one has {width}{wide})"
+        wide = "" if width == len(shown) else f"; {WIDE_TAKES_TWO}"
+        return f"a name is at most {NAME_COLUMNS} columns wide (this one takes {width}{wide})"
     if len(name) > NAME_CHARS:
         return (
             f"a name is at most {NAME_CHARS} code points, accents included "
@@ -200,6 +200,7 @@ def clean_chat(text: str) -> str:
 
 __all__ = [
     "NAME_COLUMNS",
+    "NAME_LIMIT",
     "clean_chat",
     "clean_name",
     "clean_table_name",

@@ -11,6 +11,12 @@ import re
 
 NAME_LEN = 32
 """The longest name a seat, a table or a player may have."""
+NAME_COLUMNS = 20
+"""Widest name, in terminal columns (a CJK character or an emoji takes two)."""
+WIDE_TAKES_TWO = "a wide character such as 李 takes two"
+"""How the name limit's columns are told, in a refusal, README and ``--help``."""
+NAME_LIMIT = f"at most {NAME_COLUMNS} columns wide; {WIDE_TAKES_TWO}"
+"""The name limit as ``--help`` and README say it."""
 PASSWORD_LEN = 64
 """The longest password a table may have."""
 SAY_LEN = 1000

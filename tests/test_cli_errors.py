@@ -224,7 +224,7 @@ CASES = [
         ["join", "{host}", "--name", "n" * 21],
         (),
         EXIT_USAGE,
-        "invalid --name: a name is at most 20 characters (this one has 21)",
+        "invalid --name: a name is at most 20 columns wide (this one takes 21)",
     ),
     # A long run of digits is no number a person means: Python refuses to read one of more
     # than 4,300 digits, and the prompts ended in a traceback, an address in Python's words.
@@ -290,7 +290,7 @@ CASES = [
         ["play", "--pass-and-play", "--names", "Ada," + "n" * 33],
         (),
         EXIT_USAGE,
-        "invalid --names: 'nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn': a name is at most 20 characters",
+        "invalid --names: 'nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn': a name is at most 20 columns wide",
     ),
     (
         "--password with a tab",
@@ -483,8 +483,8 @@ CASES = [
         ["play", "--pass-and-play", "--names", "Ada,Bartholomew Fitzgerald"],
         (),
         EXIT_USAGE,
-        "invalid --names: 'Bartholomew Fitzgerald': a name is at most 20 characters (this one "
-        "has 22)",
+        "invalid --names: 'Bartholomew Fitzgerald': a name is at most 20 columns wide (this "
+        "one takes 22)",
     ),
     ("host --bot-delay -1", [*HOST, "--bot-delay", "-1"], (), EXIT_USAGE, "choose 0 to 5"),
     (

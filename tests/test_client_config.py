@@ -82,14 +82,15 @@ def test_a_name_longer_than_the_wire_carries_is_refused_or_cut(tmp_path: Path) -
     long = "n" * 21
     missing = tmp_path / "missing.toml"
     with pytest.raises(
-        ConfigError, match=r"^invalid --name: a name is at most 20 characters \(this one has 21\)$"
+        ConfigError,
+        match=r"^invalid --name: a name is at most 20 columns wide \(this one takes 21\)$",
     ):
         load_settings({}, path=missing, name=long)
     with pytest.raises(ConfigError, match=r"invalid SCOPA_NET_NAME: a name is at most 20"):
         load_settings({"SCOPA_NET_NAME": long}, path=missing)
     with pytest.raises(ConfigError, match=r"client.toml: name: a name is at most 20"):
         load_settings({}, path=write(tmp_path, f'name = "{long}"\n'))
-    with pytest.raises(ConfigError, match=r"at most 20 characters \(this one has 22; a wide"):
+    with pytest.raises(ConfigError, match=r"at most 20 columns wide \(this one takes 22; a wide"):
         load_settings({}, path=missing, name="漢" * 11)
     assert load_settings({}, path=missing, name="é" * 20).name == "é" * 20
     assert load_settings({}, path=missing, name="漢" * 10).name == "漢" * 10

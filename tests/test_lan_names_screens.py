@@ -357,13 +357,13 @@ async def test_a_name_too_long_is_refused_in_words_never_cut() -> None:
 
             await ada.controller.handle_line("name " + "Z" * 300)
             assert ada.screen.lines[-1] == (
-                "invalid name: a name is at most 20 characters (this one has 300); your name "
+                "invalid name: a name is at most 20 columns wide (this one takes 300); your name "
                 f"stays {longest}"
             )
             await ada.controller.handle_line("name " + "漢" * 11)
             assert ada.screen.lines[-1] == (
-                "invalid name: a name is at most 20 characters (this one has 22; a wide "
-                "character, CJK or emoji, counts as two); your name stays ABCDEFGHIJKLMNOPQRST"
+                "invalid name: a name is at most 20 columns wide (this one takes 22; a wide "
+                "character such as 李 takes two); your name stays ABCDEFGHIJKLMNOPQRST"
             )
             await trio.sleep(0.2)
             assert "now called" not in ada.screen.text

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import unicodedata
+from pathlib import Path
 
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -13,6 +15,7 @@ from scopa_net.names import (
     clean_chat,
     clean_name,
     display_width,
+    name_too_long,
     unique_name,
 )
 
@@ -128,3 +131,25 @@ def test_a_name_loses_its_brackets_before_it_is_cleaned() -> None:
 def test_a_joiner_stays_only_between_two_symbols_that_stay() -> None:
     assert clean_chat("\u00a2\u200d\u2800") == "\u00a2"  # the braille blank draws nothing
     assert clean_chat("\u2764\u200d\U0001f525") == "\u2764\u200d\U0001f525"
+
+
+def test_the_name_limit_is_said_in_columns_the_same_way_everywhere(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The limit is in terminal columns (a wide character counts two), but the refusal said
+    "a name is at most 20 characters (this one has 40; ...)" of a name of 20 characters, and
+    README and --help said "at most 20 characters". All three say columns now."""
+    from scopa_net.commands.main import main
+
+    assert name_too_long("李" * 20) == (
+        "a name is at most 20 columns wide (this one takes 40; a wide character such as 李 "
+        "takes two)"
+    )
+    assert name_too_long("a" * 21) == "a name is at most 20 columns wide (this one takes 21)"
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    assert "(at most 20 columns wide; a wide character such as 李 takes two" in readme
+    for command in ("join", "play"):
+        assert main([command, "--help"]) == 0
+        helped = " ".join(capsys.readouterr().out.split())
+        assert "at most 20 columns wide; a wide character such as 李 takes two" in helped
+    assert "20 characters" not in readme
