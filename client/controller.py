@@ -201,6 +201,8 @@ class Controller:
         """Lines kept back while a score sheet waits to be read (a short terminal)."""
         self._board_due = False
         self._last_round: tuple[SeatView, RoundScore, tuple[int, ...]] | None = None
+        self._partners_told = False
+        """Who plays with whom was said for the match in play (once a match)."""
         self.log: list[str] = []
         self._moves: trio.Nursery | None = None
         self._on_its_way: Play | None = None
@@ -334,6 +336,7 @@ class Controller:
                 state.view = view
                 state.scores = view.scores
                 self._forget_choices()
+                self._tell_partners(view)
                 self._draw_board()
             case VoidDeal(view=view):
                 state.view = view
@@ -392,6 +395,16 @@ class Controller:
         state.asking = Asking.NOTHING
         state.scores = scores
         self._last_round = None
+        self._partners_told = False
+
+    def _tell_partners(self, view: SeatView) -> None:
+        """At the first board of a match at a table of partners: who plays with whom."""
+        if self._partners_told:
+            return
+        self._partners_told = True
+        line = render.partners_line(view, self.state.names, self._seat_called_you())
+        if line:
+            self._say(line)
 
     def interrupt(self, *, empty_line: bool = False) -> None:
         """Ctrl-C: drop the question being asked (which group, leave or stay, play it anyway);

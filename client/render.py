@@ -183,6 +183,22 @@ def side_label(side: int, view: SeatView, names: Sequence[str]) -> str:
     return " & ".join(seat_label(s, view, names) for s in view.rules.seats_of(side))
 
 
+def partners_line(view: SeatView, names: Sequence[str], seat: int | None) -> str:
+    """Who plays with whom at a table of partners, said once a match: ``Partners: Ada and
+    Maximiliano against Zoë and 李小龙.``, the reader's side first; "" when each plays alone."""
+    rules = view.rules
+    if rules.side_count == rules.players:
+        return ""
+    first = rules.side_of(seat) if seat is not None and 0 <= seat < rules.players else 0
+    order = [first, *(side for side in range(rules.side_count) if side != first)]
+
+    def together(side: int) -> str:
+        who = [seat_label(s, view, names) for s in rules.seats_of(side)]
+        return f"{', '.join(who[:-1])} and {who[-1]}"
+
+    return f"Partners: {' against '.join(together(side) for side in order)}."
+
+
 def player_label(
     record: PlayRecord, view: SeatView, names: Sequence[str], computer: Collection[int] = ()
 ) -> str:
