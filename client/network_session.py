@@ -1596,10 +1596,19 @@ class NetworkSession:
         """Take the state of a rematch vote; True when there will be none (the session ends)."""
         assert self.rules is not None and self.host_key is not None
         if e.state == "declined":
-            said_no = [self._who(s) for s, v in enumerate(e.votes) if v == "no"]
+            gone = {s for s, seat in enumerate(self._seats) if seat.kind == "open"}
+            said_no = [self._who(s) for s, v in enumerate(e.votes) if v == "no" and s not in gone]
+            left = [self._person(s) for s, v in enumerate(e.votes) if v == "no" and s in gone]
             silent = [self._who(s) for s, v in enumerate(e.votes) if v == "waiting"]
-            if said_no:
-                why = f"{' and '.join(said_no)} said no"
+            if said_no or left:
+                why = " and ".join(
+                    part
+                    for part in (
+                        f"{' and '.join(said_no)} said no" if said_no else "",
+                        f"{' and '.join(left)} left" if left else "",
+                    )
+                    if part
+                )
             elif silent:
                 why = f"{' and '.join(silent)} did not answer in time"
             else:

@@ -463,3 +463,26 @@ async def test_a_seat_left_during_the_match_agrees_and_stays_open_in_the_rematch
         await lobby.join(table.id, 1, name="cleo")
         await heard(ann, "cleo")
         await lobby.aclose()
+
+
+async def test_a_player_who_left_after_the_match_is_named_as_gone_not_as_a_seat_that_said_no(
+    host: Host,
+) -> None:
+    """Bob leaves once the match is over; Ann then answers yes. Her screen said "no rematch
+    (seat 1 said no)", blaming a seat nobody holds (at a table where a computer had stood in,
+    "bot 1 said no"); it names Bob, who left."""
+    choice = TableChoice(create=create(SHORT))
+    async with open_network_session(
+        "127.0.0.1", host.port, choice, name="ann", offer_rematch=True
+    ) as ann:
+        join = TableChoice(table_id=ann.table_id)
+        async with open_network_session(
+            "127.0.0.1", host.port, join, name="bob", offer_rematch=True
+        ) as bob:
+            async with trio.open_nursery() as both:
+                for n, session in enumerate((ann, bob)):
+                    both.start_soon(play_as_bot, session, make_player("random", n))
+            await bob.leave()
+        await heard(ann, "bob left")
+        await ann.rematch(True)
+        await heard(ann, "no rematch (bob left): the table is closing")
