@@ -486,3 +486,41 @@ async def test_a_player_who_left_after_the_match_is_named_as_gone_not_as_a_seat_
         await heard(ann, "bob left")
         await ann.rematch(True)
         await heard(ann, "no rematch (bob left): the table is closing")
+
+
+async def test_a_person_away_at_the_vote_is_waited_for_and_may_come_back_and_agree(
+    host: Host,
+) -> None:
+    """Bob steps away during the match (his seat kept, a computer standing in) and is still
+    away when Ann answers yes: unlike a seat its person left, his answer is awaited, not given
+    for him; he comes back, agrees, and the new match begins."""
+    a = await RawSeat.connect(host.port)
+    table_id = await a.create(create(SHORT))
+    await a.join(table_id, 0, name="ann")
+    b = await RawSeat.connect(host.port)
+    await b.join(table_id, 1, name="bob")
+    async with trio.open_nursery() as both:  # each must read to send its seeds
+        for raw in (a, b):
+            both.start_soon(raw.until, lambda e: isinstance(e, m.Deal))
+    await b.send(m.Leave(away=True))
+    await b.until(lambda e: isinstance(e, m.Left))
+    token, last = b.token, b.seq
+    await b.aclose()
+    move = 0
+    with trio.fail_after(30):
+        while not any(isinstance(e, m.MatchEnd) for e in a.received):
+            if a.mirror is not None and a.view.my_turn and a.my_plays():
+                move += 1
+                await a.play(move, a.my_plays()[0])
+            await _drain(a)
+    await a.send(m.Rematch(agree=True))
+    opened = await a.until(lambda e: isinstance(e, m.RematchStatus))
+    assert (opened.state, opened.votes) == ("open", ("yes", "waiting"))
+    back = await RawSeat.connect(host.port)
+    await back.send(m.Resume(table_id=table_id, seat=1, token=token, last_seq=last))
+    await back.until(lambda e: isinstance(e, m.RematchStatus))
+    await back.send(m.Rematch(agree=True))
+    agreed = await a.until(lambda e: isinstance(e, m.RematchStatus) and e.state != "open")
+    assert (agreed.state, agreed.votes) == ("agreed", ("yes", "yes"))
+    for raw in (a, back):
+        await raw.aclose()
