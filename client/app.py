@@ -108,10 +108,15 @@ class Printer:
         return self.size()[0]
 
     def size(self) -> tuple[int, int]:
-        """The terminal's (columns, rows); (0, 0) when the output is not a terminal."""
+        """The terminal's (columns, rows); (0, 0) when the output is not a terminal. An
+        output that is no file at all (one a program embedding the game draws on) says its
+        own size."""
         try:
-            if not os.isatty(self.output.fileno()):
-                return 0, 0
+            try:
+                if not os.isatty(self.output.fileno()):
+                    return 0, 0
+            except NotImplementedError:
+                pass
             size = self.output.get_size()
         except (OSError, NotImplementedError, ValueError):
             return 0, 0

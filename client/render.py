@@ -16,6 +16,7 @@ from prompt_toolkit.formatted_text.utils import fragment_list_to_text, split_lin
 from scopa_net.cards import Card
 from scopa_net.client.moves import legal_plays
 from scopa_net.client.style import SUIT_CLASS, Display
+from scopa_net.names import display_width
 from scopa_net.notation import card_name, format_card
 from scopa_net.plays import Play, PlayRecord
 from scopa_net.view import SeatView
@@ -31,18 +32,20 @@ def plain(lines: Iterable[StyleAndTextTuples]) -> str:
 def wrap_line(line: StyleAndTextTuples, width: int) -> list[FormattedText]:
     """``line`` cut into lines of at most ``width`` columns, never inside a word.
 
-    A row's parts are separated by two spaces or more (the sides of a score, the cards on
-    the table): it breaks between parts first, and between the words of a part only when the
-    part does not fit a line alone. Lines after the first are indented under the text after a
-    label (``Table``, ``Captured``...), so a row still reads as a row. A line break in the
-    text starts a new line, and each line is cut on its own.
+    Columns are the terminal's: a CJK character or an emoji takes two, a combining accent
+    none (:func:`~scopa_net.names.display_width`). A row's parts are separated by two spaces
+    or more (the sides of a score, the cards on the table): it breaks between parts first,
+    and between the words of a part only when the part does not fit a line alone. Lines after
+    the first are indented under the text after a label (``Table``, ``Captured``...), so a row
+    still reads as a row. A line break in the text starts a new line, and each line is cut on
+    its own.
     """
     if any("\n" in text for _, text, *_ in line):
         return [row for part in split_lines(line) for row in wrap_line(part, width)]
     chars = [(style, ch) for style, text, *_ in line for ch in text]
-    if width <= 0 or len(chars) <= width:
+    if width <= 0 or _width(chars) <= width:
         return [FormattedText(line)]
-    indent = len(line[0][1]) if line[0][0] == "class:label" else 0
+    indent = display_width(line[0][1]) if line[0][0] == "class:label" else 0
     indent = indent if indent <= width // 2 else 0
     text = "".join(ch for _, ch in chars)
     lead = len(text) - len(text.lstrip(" "))  # a line's own indent stays on its first row
@@ -50,16 +53,18 @@ def wrap_line(line: StyleAndTextTuples, width: int) -> list[FormattedText]:
 
     def new_row(piece: list[tuple[str, str]]) -> None:
         # Under the label's text, unless the word only fits a whole line.
-        rows.append([("", " ")] * (indent if len(piece) <= width - indent else 0))
+        rows.append([("", " ")] * (indent if _width(piece) <= width - indent else 0))
 
     def place(piece: list[tuple[str, str]], gap: int) -> None:
         filled = any(ch != " " for _, ch in rows[-1])
-        if filled and len(rows[-1]) + gap + len(piece) > width:
+        if filled and _width(rows[-1]) + gap + _width(piece) > width:
             new_row(piece)
         elif filled:
             rows[-1].extend([("", " ")] * gap)
-        while len(rows[-1]) + len(piece) > width:  # a word longer than a line: cut it
-            cut = width - len(rows[-1])
+        while _width(rows[-1]) + _width(piece) > width:  # a word longer than a line: cut it
+            cut = _fitting(piece, width - _width(rows[-1]))
+            if cut == 0 and not any(ch != " " for _, ch in rows[-1]):
+                cut = _fitting(piece, _width(piece[:1]))  # one wide character, wider than all
             rows[-1].extend(piece[:cut])
             piece = piece[cut:]
             new_row(piece)
@@ -69,16 +74,34 @@ def wrap_line(line: StyleAndTextTuples, width: int) -> list[FormattedText]:
         part = chars[start:end]
         filled = any(ch != " " for _, ch in rows[-1])
         fresh = width - indent if len(rows) > 1 or filled else width
-        room = width - len(rows[-1]) - (gap if filled else 0)
-        if len(part) <= room or len(part) > fresh:
+        room = width - _width(rows[-1]) - (gap if filled else 0)
+        if _width(part) <= room or _width(part) > fresh:
             words = [(chars[s:e], g) for s, e, g in _runs(text, start, end, min_gap=1)]
-            if len(part) <= room:
+            if _width(part) <= room:
                 words = [(part, gap)]
             for k, (word, g) in enumerate(words):
                 place(word, gap if k == 0 else g)
         else:
             place(part, gap)
     return [_fragments(row) for row in rows]
+
+
+def _width(chars: Sequence[tuple[str, str]]) -> int:
+    """Terminal columns of styled characters."""
+    return display_width("".join(ch for _, ch in chars))
+
+
+def _fitting(piece: Sequence[tuple[str, str]], columns: int) -> int:
+    """How many of ``piece``'s characters fit ``columns``, a character's accents with it."""
+    used = 0
+    count = 0
+    for _, ch in piece:
+        w = display_width(ch)
+        if w and used + w > columns:
+            break
+        used += w
+        count += 1
+    return count
 
 
 def _runs(text: str, start: int, end: int, *, min_gap: int) -> list[tuple[int, int, int]]:

@@ -4,6 +4,7 @@ recording what it writes: for the app's tests and the fair-deal alarm tests."""
 from __future__ import annotations
 
 import asyncio
+import io
 from collections.abc import Callable
 
 from prompt_toolkit.data_structures import Size
@@ -23,34 +24,85 @@ HANG_GUARD = 60
 
 
 class RecordingOutput(DummyOutput):
-    """A terminal ``columns`` wide (80, as DummyOutput's) that keeps the text written to it."""
+    """A terminal ``columns`` wide (80, as DummyOutput's) that keeps the text written to it.
 
-    def __init__(self, columns: int = 80) -> None:
+    Given ``columns``, it says its size to the game, which cuts its lines to fit (as on a
+    terminal); not given, the game's lines are written whole, as to a file."""
+
+    def __init__(self, columns: int | None = None) -> None:
         self.parts: list[str] = []
-        self.columns = columns
+        self._drawn: list[str] = []  # what was written, a line break at each cursor move
+        self._printed: list[str] = []  # what was printed above the prompt
+        self._printing = False
+        self.sized = columns is not None
+        self.columns = 80 if columns is None else columns
+
+    def fileno(self) -> int:
+        if not self.sized:
+            raise io.UnsupportedOperation("fileno")  # as a file that is no terminal
+        return super().fileno()  # NotImplementedError: no file, a size of its own
 
     def get_size(self) -> Size:
         return Size(rows=40, columns=self.columns)
 
     def write(self, data: str) -> None:
         self.parts.append(data)
+        self._drawn.append(data)
+        if self._printing:
+            self._printed.append(data)
 
     def write_raw(self, data: str) -> None:
-        self.parts.append(data)
+        self.write(data)
+
+    def enable_autowrap(self) -> None:
+        # Lines printed above the prompt start so (the prompt's redraw ends so, then moves).
+        self._printing = True
+
+    def _moved(self, *_: object) -> None:
+        self._drawn.append("\n")
+        self._printing = False
+        self._printed.append("\n")
+
+    cursor_up = cursor_down = cursor_forward = cursor_backward = cursor_goto = _moved
+    erase_down = erase_end_of_line = erase_screen = disable_autowrap = _moved
+
+    @property
+    def rows(self) -> list[str]:
+        """Each row the terminal was given to show, without trailing spaces: the text split
+        at line ends and at the cursor's moves (the prompt redrawn, the toolbar)."""
+        return _rows(self._drawn)
+
+    @property
+    def printed(self) -> list[str]:
+        """The rows of the lines the game printed above the prompt (not the prompt's own
+        redraws, typed text or toolbar), without trailing spaces."""
+        return _rows(self._printed)
 
     @property
     def text(self) -> str:
         return "".join(self.parts)
 
 
+def _rows(parts: list[str]) -> list[str]:
+    rows = "".join(parts).replace("\r", "\n").split("\n")
+    return [row.rstrip(" ") for row in rows if row.strip()]
+
+
 Driver = Callable[[ClientState, PipeInput], Callable[[], None]]
 
 
 def run_app(
-    rules: RuleSet, driver: Driver, *, seed: int = 7, opener=None, plain: bool = False
+    rules: RuleSet,
+    driver: Driver,
+    *,
+    seed: int = 7,
+    opener=None,
+    plain: bool = False,
+    output: RecordingOutput | None = None,
 ) -> tuple[int, str, ClientState]:
-    """Run the app to its end; ``driver`` types into it whenever the state changes."""
-    output = RecordingOutput()
+    """Run the app to its end; ``driver`` types into it whenever the state changes (on
+    ``output``: by default one that takes the game's lines whole, as a file)."""
+    output = output or RecordingOutput()
     states: list[ClientState] = []
     with create_pipe_input() as pipe:
 

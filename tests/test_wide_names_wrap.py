@@ -1,0 +1,80 @@
+"""Lines measured in the terminal's columns: a CJK character takes two, a combining accent
+none. A line holding a wide name used to run past the window (the terminal then broke it
+inside a word), one holding a combining accent was cut a word early."""
+
+from __future__ import annotations
+
+import pytest
+from app_driver import RecordingOutput, playing, run_app
+from prompt_toolkit.formatted_text import FormattedText
+
+from scopa_net.client.local_session import open_local_session
+from scopa_net.client.render import plain, wrap_line
+from scopa_net.names import display_width
+from scopa_net.rules import RuleSet
+
+CJK = "李小龙李小龙李小龙李"  # 20 columns, the widest name
+ACCENTED = "Zoë Müller-Ferretti"
+COMBINING = "Zo\u1eb9\u0301 M\u00fcller"  # e with a dot, then a combining acute: no one letter
+CHAT = "你好 Zoë, a te!"  # short enough to type at the narrowest prompt in one row
+
+
+#: The score sheet heads its sides by letter when their names do not fit (a legend names them).
+LETTERS = {"A", "B", "="}
+
+
+def screen(name: str, columns: int | None) -> RecordingOutput:
+    """What a terminal ``columns`` wide was given to show of a short match of four, played as
+    ``name`` (who says ``CHAT`` first); ``None``: every line whole, as written to a file."""
+    rules = RuleSet.of(4, target=1)
+    output = RecordingOutput(columns)
+    status, _, _ = run_app(
+        rules,
+        playing(f"say {CHAT}\r"),
+        opener=lambda: open_local_session(rules, name=name, seed=7, delay=0),
+        output=output,
+    )
+    assert status == 0
+    return output
+
+
+@pytest.mark.parametrize("name", [CJK, ACCENTED, COMBINING])
+@pytest.mark.parametrize("columns", [30, 50, 60])
+def test_every_row_fits_the_window_and_no_word_is_cut(name: str, columns: int) -> None:
+    shown = screen(name, columns)
+    wide = [row for row in shown.rows if display_width(row) > columns]  # toolbar included
+    assert not wide, "\n".join(wide)
+    assert shown.printed
+    whole = {word for row in screen(name, None).printed for word in row.split()} | LETTERS
+    cut = [row for row in shown.printed if not set(row.split()) <= whole]
+    assert not cut, "\n".join(cut)
+    words = " ".join(" ".join(shown.printed).split())
+    assert f"<{name}> {CHAT}" in words  # the chat line, its words whole
+    assert f"dealer {name}" in words
+
+
+def test_a_wide_name_breaks_the_board_between_words_at_50_columns() -> None:
+    rows = screen(CJK, 50).printed
+    captured = next(i for i, row in enumerate(rows) if row.startswith("Captured"))
+    assert rows[captured : captured + 2] == [  # 49 columns, though 39 characters
+        f"Captured  {CJK} & bot 2 0 cards, 0",
+        "          sweeps   bot 1 & bot 3 0 cards, 0 sweeps",
+    ]
+    assert f"<{CJK}> {CHAT}" in rows  # 39 columns: it fits whole
+
+
+def test_wrap_line_counts_columns_not_characters() -> None:
+    line = FormattedText(
+        [("class:winner", f"{CJK} & Zoë Müller win the match"), ("", ", 4 to 2, after 2 rounds.")]
+    )
+    rows = [plain([row]) for row in wrap_line(line, 50)]
+    assert rows == [f"{CJK} & Zoë Müller win the match, 4", "to 2, after 2 rounds."]
+    combining = FormattedText([("", f"{COMBINING} wins the match, 11 to 7, after 2 rounds.")])
+    assert [plain([row]) for row in wrap_line(combining, 41)] == [
+        f"{COMBINING} wins the match, 11 to 7, after",
+        "2 rounds.",
+    ]
+    # A word wider than the line is cut between characters, an accent kept with its letter.
+    rows = [plain([row]) for row in wrap_line(FormattedText([("", CJK * 2)]), 11)]
+    assert all(display_width(row) <= 11 for row in rows)
+    assert "".join(rows) == CJK * 2
