@@ -1,7 +1,8 @@
 """The bottom toolbar: round, whose turn, score, stock and the connection, in one line.
 
-The line fits the terminal: on a narrow one it says less (short labels, the score as figures,
-then no stock), never a cut-off word.
+The line fits the terminal, counted in columns (a CJK character takes two): on a narrow one it
+says less (short labels, no stock, the score as figures with the player's own side first:
+``you 1-5``), never a cut-off word.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from prompt_toolkit.formatted_text import FormattedText, StyleAndTextTuples
 
 from scopa_net.client.controller import ClientState
 from scopa_net.client.render import seat_label, side_label
+from scopa_net.names import display_width
 
 WIDE = 10_000
 """The width assumed when the terminal's is not known: the fullest toolbar."""
@@ -33,6 +35,18 @@ def _turn(state: ClientState) -> str:
     return f"{seat_label(view.to_move, view, state.names)} to play"
 
 
+def mine_first(state: ClientState) -> str:
+    """The score as figures, this player's side first and called ``you``: ``you 1-5``
+    (figures alone would not say which pair is which)."""
+    view = state.view
+    assert view is not None
+    scores = list(state.scores)
+    if not 0 <= view.side < len(scores):
+        return "-".join(str(p) for p in scores)
+    others = [str(p) for side, p in enumerate(scores) if side != view.side]
+    return f"you {'-'.join([str(scores[view.side]), *others])}"
+
+
 def _versions(state: ClientState) -> list[StyleAndTextTuples]:
     """The toolbar from the fullest to the shortest."""
     view = state.view
@@ -43,9 +57,10 @@ def _versions(state: ClientState) -> list[StyleAndTextTuples]:
     turn = ("class:toolbar.turn", _turn(state))
     names = [side_label(side, view, state.names) for side in range(len(state.scores))]
     named = "  ".join(f"{n} {p}" for n, p in zip(names, state.scores, strict=True))
-    figures = "-".join(str(p) for p in state.scores)
+    mine = mine_first(state)
     target = view.rules.target
     stock = f"stock {view.stock_count}"
+    short = f" R{view.round_number} | "
     return [
         [
             ("", f" Round {view.round_number} | "),
@@ -53,25 +68,22 @@ def _versions(state: ClientState) -> list[StyleAndTextTuples]:
             ("", f" | {named} (to {target}) | {stock} |"),
             conn,
         ],
-        [("", f" R{view.round_number} | "), turn, ("", f" | {named} /{target} | {stock} |"), conn],
-        [
-            ("", f" R{view.round_number} | "),
-            turn,
-            ("", f" | score {figures} /{target} | {stock} |"),
-            conn,
-        ],
-        [("", f" R{view.round_number} | "), turn, ("", f" | {figures} /{target} |"), conn],
-        [("", " "), turn, ("", f" | {figures} |"), conn],
+        [("", short), turn, ("", f" | {named} /{target} | {stock} |"), conn],
+        [("", short), turn, ("", f" | {named} /{target} |"), conn],
+        [("", short), turn, ("", f" | {mine} /{target} | {stock} |"), conn],
+        [("", short), turn, ("", f" | {mine} /{target} |"), conn],
+        [("", " "), turn, ("", f" | {mine} |"), conn],
+        [("", " "), turn, ("", f" | {mine} ")],
         [("", " "), turn, ("", " ")],
     ]
 
 
 def toolbar_text(state: ClientState, width: int = WIDE) -> FormattedText:
     """The toolbar for ``state`` in at most ``width`` columns (style names only, so it
-    follows the style sheet)."""
+    follows the style sheet). A wide character (CJK) takes two columns."""
     versions = _versions(state)
     for version in versions:
-        if sum(len(text) for _, text, *_ in version) < width:  # the last column stays free
+        if display_width("".join(text for _, text, *_ in version)) < width:  # last column free
             return FormattedText(version)
     return FormattedText(versions[-1])
 

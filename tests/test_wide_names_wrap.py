@@ -4,12 +4,18 @@ inside a word), one holding a combining accent was cut a word early."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from app_driver import RecordingOutput, playing, run_app
+from helpers import match_dealt
 from prompt_toolkit.formatted_text import FormattedText
 
+from scopa_net.client.controller import ClientState
 from scopa_net.client.local_session import open_local_session
 from scopa_net.client.render import plain, wrap_line
+from scopa_net.client.style import Display
+from scopa_net.client.toolbar import toolbar_text
 from scopa_net.names import display_width
 from scopa_net.rules import RuleSet
 
@@ -78,3 +84,36 @@ def test_wrap_line_counts_columns_not_characters() -> None:
     rows = [plain([row]) for row in wrap_line(FormattedText([("", CJK * 2)]), 11)]
     assert all(display_width(row) <= 11 for row in rows)
     assert "".join(rows) == CJK * 2
+
+
+PAIRS = ("Ada", "Maximiliano Ferretti", CJK, "Zoë Müller")
+
+
+def four_at_a_table(scores: tuple[int, int] = (1, 5), seat: int = 0) -> ClientState:
+    """The state of ``seat`` at a table of four named :data:`PAIRS`, its first round dealt."""
+    match = match_dealt(
+        {0: "7d 3s Kb", 1: "2h 2s Jd", 2: "Ad Ah As", 3: "4d 4s 4b"},
+        "5s 2b 7h 4h",
+        players=4,
+        dealer=3,
+    )
+    view = match.view_for(seat)
+    return ClientState(seat=seat, names=PAIRS, display=Display(), view=view, scores=scores)
+
+
+@pytest.mark.parametrize("columns", [30, 50, 60, 80, 100])
+def test_the_toolbar_fits_in_columns_and_says_whose_score_is_whose(columns: int) -> None:
+    state = four_at_a_table(seat=2)  # 李小龙, with Ada (seats 0 and 2 are a pair)
+    bar = plain([toolbar_text(state, columns)])
+    assert display_width(bar) < columns, bar  # the last column stays free
+    assert "YOUR TURN" in bar or "to play" in bar, bar
+    if columns >= 50:
+        sides = (f"Ada & {CJK}", "Maximiliano Ferretti & Zoë Müller")
+        assert all(side in bar for side in sides) or "you 1-5" in bar, bar
+    assert re.search(r"(?<!you )\b\d+-\d+", bar) is None, bar  # never figures with no owner
+
+
+def test_a_wide_pair_name_gives_way_to_you_first_not_bare_figures() -> None:
+    state = four_at_a_table(scores=(1, 5), seat=1)  # the second pair: you 5-1
+    assert plain([toolbar_text(state, 200)]).count("&") == 2
+    assert "you 5-1 /11" in plain([toolbar_text(state, 50)])
