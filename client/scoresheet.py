@@ -8,6 +8,7 @@ from prompt_toolkit.formatted_text import FormattedText, StyleAndTextTuples
 
 from scopa_net.client.render import side_label
 from scopa_net.match import match_winner
+from scopa_net.names import display_width
 from scopa_net.scoring import (
     CARDS_LINE,
     COINS_LINE,
@@ -63,8 +64,9 @@ def score_sheet(
     """
     full = [side_label(s, view, names) for s in range(len(score.totals))]
     takers = [_taker(line, full) for line in score.lines]
-    col = max(6, *(len(n) + _GAP for n in full))
-    fits = _LABEL + col * len(full) + _GAP + max(map(len, takers), default=0) <= width
+    col = max(6, *(display_width(n) + _GAP for n in full))
+    widest = max(map(display_width, takers), default=0)
+    fits = _LABEL + col * len(full) + _GAP + widest <= width
     if fits:
         sides, legend = full, []
     else:
@@ -78,7 +80,8 @@ def score_sheet(
         ]
 
     def cells(values: Sequence[int | str]) -> str:
-        return "".join(f"{v!s:>{col}}" for v in values)
+        """Each value right-aligned in ``col`` columns (a CJK character takes two)."""
+        return "".join(" " * (col - display_width(str(v))) + str(v) for v in values)
 
     lines = [
         FormattedText([("class:heading", f"Round {view.round_number} score sheet")]),

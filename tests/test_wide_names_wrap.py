@@ -4,6 +4,7 @@ inside a word), one holding a combining accent was cut a word early."""
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -11,11 +12,14 @@ from app_driver import RecordingOutput, playing, run_app
 from helpers import match_dealt
 from prompt_toolkit.formatted_text import FormattedText
 
+from scopa_net.cards import CARDS
 from scopa_net.client.controller import ClientState
 from scopa_net.client.local_session import open_local_session
 from scopa_net.client.render import plain, wrap_line
+from scopa_net.client.scoresheet import score_sheet
 from scopa_net.client.style import Display
 from scopa_net.client.toolbar import toolbar_text
+from scopa_net.match import Match
 from scopa_net.names import display_width
 from scopa_net.rules import RuleSet
 
@@ -117,3 +121,31 @@ def test_a_wide_pair_name_gives_way_to_you_first_not_bare_figures() -> None:
     state = four_at_a_table(scores=(1, 5), seat=1)  # the second pair: you 5-1
     assert plain([toolbar_text(state, 200)]).count("&") == 2
     assert "you 5-1 /11" in plain([toolbar_text(state, 50)])
+
+
+def finished_round(players: int, seed: int = 3) -> Match:
+    """A match of ``players`` with its first round played out at random."""
+    rng = random.Random(seed)
+    match = Match(RuleSet.of(players, 11), first_dealer=0)
+    while not match.results:
+        deck = list(CARDS)
+        rng.shuffle(deck)
+        rnd = match.deal(deck)
+        while not rnd.finished:
+            match.play(rng.choice(rnd.legal_plays()), rnd.turn, exact=True)
+    return match
+
+
+def test_the_score_sheet_heads_a_wide_pair_name_over_its_figures() -> None:
+    match = finished_round(4)
+    view = match.view_for(0)
+    names = ("Ada", "Bruno", "Zoë Müller", "李小龙")
+    sheet = plain(score_sheet(view, match.results[-1], match.scores, names, 80)).splitlines()
+    header, cards = sheet[1], sheet[2]
+    assert "Bruno & 李小龙" in header, sheet
+    # The header's names end in the column where the figures under them end.
+    name_end = display_width(header[: header.index("李小龙") + 3])
+    figures = cards.split()[1:3]
+    figure_end = display_width(cards[: cards.index(figures[1], 12) + len(figures[1])])
+    assert name_end == figure_end, "\n".join(sheet)
+    assert all(display_width(row) <= 80 for row in sheet)
