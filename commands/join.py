@@ -130,6 +130,13 @@ def parse_address(text: str) -> tuple[str, int]:
     return host, port
 
 
+def say(text: str, *, label: str = "") -> None:
+    """A line on standard output, cut between words to fit the terminal (client.said)."""
+    from scopa_net.client.said import say as said  # the client's modules only when needed
+
+    said(text, label=label)
+
+
 def _stopped() -> int:
     """The person stopped at a question (Enter, Ctrl-C or Ctrl-D): say so, in one line."""
     print("scopa-net: stopped; nothing joined", file=sys.stderr)
@@ -145,7 +152,7 @@ def _choose(prompt: str, count: int, ask: Callable[[str], str]) -> int | None:
         number = small_number(answer)
         if number is not None and 1 <= number <= count:
             return number - 1
-        print(f"type a number from 1 to {count}, or press Enter to stop")
+        say(f"type a number from 1 to {count}, or press Enter to stop")
 
 
 def _choose_table(tables: list[m.TableInfo], ask: Callable[[str], str]) -> m.TableInfo | None:
@@ -160,7 +167,7 @@ def _choose_table(tables: list[m.TableInfo], ask: Callable[[str], str]) -> m.Tab
         number = small_number(answer)
         if number is not None and number in ids:
             return tables[ids.index(number)]
-        print(f"type one of the table numbers listed ({shown}), or press Enter to stop")
+        say(f"type one of the table numbers listed ({shown}), or press Enter to stop")
 
 
 def choose_lan_host(
@@ -179,7 +186,7 @@ def choose_lan_host(
             "there is no LAN to search; give an address: scopa-net join HOST[:PORT]",
             EXIT_UNREACHABLE,
         )
-    print(f"looking for hosts on the LAN ({', '.join(where)}) for {seconds:.0f} s...")
+    say(f"looking for hosts on the LAN ({', '.join(where)}) for {seconds:.0f} s...")
     found = browse_hosts(seconds, where)
     if not found:
         raise CommandError(
@@ -195,7 +202,7 @@ def choose_lan_host(
                 f"; another version: it speaks protocol {h.protocol}, this scopa-net "
                 f"{PROTOCOL_VERSION}, so it cannot be joined until both run the same version"
             )
-        print(f"{i}. {h.name} at {where}:{h.port} ({seats}{lock})")
+        say(f"{h.name} at {where}:{h.port} ({seats}{lock})", label=f"{i}. ")
     numbers = "1" if len(found) == 1 else f"1-{len(found)}"
     pick = _choose(f"host number ({numbers}, Enter to stop): ", len(found), ask)
     if pick is None:
@@ -245,10 +252,10 @@ def choose_kept_seat(
     not to, unless ``must``), else the one picked."""
     if len(kept) == 1:
         text = describe_seat(kept[0], address=address).removeprefix("resume your seat")
-        print(f"Taking back your seat{text}" + ("." if must else f"; {instead} instead."))
+        say(f"Taking back your seat{text}" + ("." if must else f"; {instead} instead."))
         return kept[0]
     for i, record in enumerate(kept, 1):
-        print(f"{i}. {describe_seat(record, address=address)}")
+        say(describe_seat(record, address=address), label=f"{i}. ")
     numbers = f"1-{len(kept)}"  # the numbers listed, not seat numbers
     prompt = (
         f"which one ({numbers}): " if must else f"which one ({numbers}; Enter for a new seat): "
@@ -281,7 +288,7 @@ def kept_seats(
             EXIT_REFUSED,
         )
     for record in playing:
-        print(f"Y{_played_elsewhere(record)[1:]}; not taking it from there.")
+        say(f"Y{_played_elsewhere(record)[1:]}; not taking it from there.")
     return [r for r in kept if r not in playing]
 
 
@@ -569,7 +576,7 @@ def _table_choice(
                 EXIT_REFUSED,
             )
         for t in joinable:
-            print(describe_table(t))
+            say(describe_table(t))
         picked = _choose_table(joinable, ask)
         if picked is None:
             return None
@@ -611,7 +618,7 @@ def _ask_password(table_id: int) -> str:
         try:
             return table_password(typed)
         except argparse.ArgumentTypeError as exc:
-            print(f"{exc}: type it again")
+            say(f"{exc}: type it again")
     raise CommandError(f"not joined: no password typed for table {table_id}")
 
 
@@ -634,7 +641,7 @@ def check_host_key(host: str, port: int, key: bytes, *, accept: bool) -> bytes |
             then = " From now on another key at this address is refused."
         except OSError:  # the game says in one line why, once it has begun
             then = ""
-        print(
+        say(
             f"First visit to the host at {address}: its key is {fingerprint(key)}. The host "
             f"prints its key when it starts: compare the two.{then}"
         )
@@ -645,13 +652,13 @@ def check_host_key(host: str, port: int, key: bytes, *, accept: bool) -> bytes |
         try:
             known.pin(address, key)
         except OSError as exc:
-            print(
+            say(
                 f"Could not pin the new key {fingerprint(key)} for {address}: "
                 f"{why_not_written(exc, known.path)}. The game goes on with it, but the next "
                 "`scopa-net join` to this host meets the old key and stops again."
             )
             return key
-        print(f"pinned the new key {fingerprint(key)} for {address} in {known.path}")
+        say(f"pinned the new key {fingerprint(key)} for {address} in {known.path}")
         return None
     raise CommandError(known.changed_warning(address, key, pinned), EXIT_KEY_CHANGED)
 

@@ -238,6 +238,7 @@ def run_lan(
         lan_table_lock,
     )
     from scopa_net.client.launch import run_game_screen
+    from scopa_net.client.said import say
     from scopa_net.commands.host import check_address
     from scopa_net.commands.join import choose_kept_seat
 
@@ -273,7 +274,7 @@ def run_lan(
                 closed = close_lan_tables(where)
                 if closed:
                     tables = ", ".join(map(str, closed))
-                    print(f"The unfinished match at table {tables} is closed; a new table opens.")
+                    say(f"The unfinished match at table {tables} is closed; a new table opens.")
 
             # A table taken back listens where it did, so friends' clients find it again.
             port = args.port if args.port is not None else record.port if record else DEFAULT_PORT
