@@ -63,8 +63,19 @@ class CommandError(Exception):
 
 
 def say(message: str) -> None:
-    """A note on stderr, prefixed with the program's name."""
-    print(f"scopa-net: {message}", file=sys.stderr)
+    """A note on stderr, prefixed with the program's name; on a terminal, cut between words
+    to fit it (client.said), so that a long one is never broken inside a word."""
+    line = f"scopa-net: {message}"
+    try:
+        terminal = sys.stderr.isatty()
+    except (AttributeError, ValueError, OSError):
+        terminal = False
+    if not terminal:  # a file: whole, and without loading the client's modules
+        print(line, file=sys.stderr)
+        return
+    from scopa_net.client.said import say as said
+
+    said(line, file=sys.stderr)
 
 
 # --- the parser ---------------------------------------------------------------------------------

@@ -99,3 +99,18 @@ def test_a_list_of_kept_seats_goes_on_under_each_ones_text(
     second = next(i for i, row in enumerate(rows) if row.startswith("2. "))
     assert all(row.startswith("   ") for row in rows[1:second] + rows[second + 1 :]), rows
     assert all(display_width(row) <= 50 for row in rows), rows
+
+
+def test_a_command_error_on_a_terminal_breaks_between_words(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from scopa_net.commands.options import say
+
+    err = Terminal()
+    monkeypatch.setenv("COLUMNS", "50")
+    monkeypatch.setattr("sys.stderr", err)
+    message = f"seat 3 at table 1 is taken by {CJK} (open seats: 1, 2); choose another"
+    say(message)
+    rows = err.getvalue().splitlines()
+    fits_with_words_whole(rows, [f"scopa-net: {message}"], 50)
+    assert len(rows) > 1
