@@ -4,6 +4,7 @@ inside a word), one holding a combining accent was cut a word early."""
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 
@@ -48,6 +49,12 @@ def screen(name: str, columns: int | None) -> RecordingOutput:
     return output
 
 
+@functools.cache
+def whole_words(name: str) -> frozenset[str]:
+    """Every word the same match prints with its lines whole (to a file)."""
+    return frozenset(word for row in screen(name, None).printed for word in row.split())
+
+
 @pytest.mark.parametrize("name", [CJK, ACCENTED, COMBINING])
 @pytest.mark.parametrize("columns", [30, 50, 60])
 def test_every_row_fits_the_window_and_no_word_is_cut(name: str, columns: int) -> None:
@@ -55,7 +62,7 @@ def test_every_row_fits_the_window_and_no_word_is_cut(name: str, columns: int) -
     wide = [row for row in shown.rows if display_width(row) > columns]  # toolbar included
     assert not wide, "\n".join(wide)
     assert shown.printed
-    whole = {word for row in screen(name, None).printed for word in row.split()} | LETTERS
+    whole = whole_words(name) | LETTERS
     cut = [row for row in shown.printed if not set(row.split()) <= whole]
     assert not cut, "\n".join(cut)
     words = " ".join(" ".join(shown.printed).split())
