@@ -43,7 +43,7 @@ from scopa_net.client.keys import make_key_bindings
 from scopa_net.client.line_mode import LinePrinter, LineReader, feed_lines
 from scopa_net.client.network_session import DealCheckFailedError, SessionError
 from scopa_net.client.render import wrap_line
-from scopa_net.client.session import Session
+from scopa_net.client.session import Session, SessionEndedError
 from scopa_net.client.style import Display
 from scopa_net.client.toolbar import make_toolbar
 from scopa_net.typed import shown
@@ -186,7 +186,12 @@ def exit_status(
 
 
 def only_error(exc: BaseException) -> BaseException:
-    """``exc``, or the one error inside it when it is a group of one (trio's nurseries)."""
+    """``exc``, or the one error inside it when it is a group of one (trio's nurseries). A
+    move that was waiting for the host when the session ended fails with the session: the
+    session's own error is the one that says why, so the move's is left out of a group."""
+    if isinstance(exc, BaseExceptionGroup):
+        _, rest = exc.split(SessionEndedError)
+        exc = exc if rest is None else rest
     while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
         exc = exc.exceptions[0]
     return exc

@@ -42,6 +42,7 @@ from scopa_net.client.session import (
     RoundOver,
     RoundStarted,
     Session,
+    SessionEndedError,
     ViewChanged,
     VoidDeal,
 )
@@ -650,6 +651,8 @@ class Controller:
                     await self.session.submit(play)
                 except IllegalPlayError as exc:
                     self._error(str(exc))
+                except SessionEndedError:
+                    pass  # the session ended first: its own error or last line says why
                 waiting.cancel_scope.cancel()
         finally:
             if self._on_its_way is play:  # (not a move typed once this one was shown)

@@ -47,6 +47,7 @@ from scopa_net.client.session import (
     Message,
     RoundOver,
     RoundStarted,
+    SessionEndedError,
     ViewChanged,
     VoidDeal,
 )
@@ -129,6 +130,10 @@ to try to get back to the host."""
 
 class SessionError(Exception):
     """The host refused us (no such table, bad password, full...) or went away for good."""
+
+
+class MoveUnansweredError(SessionError, SessionEndedError):
+    """The session ended (host gone, seat lost...) before the host answered a move sent."""
 
 
 class RefusedError(SessionError):
@@ -717,7 +722,7 @@ class NetworkSession:
             for record in reversed(self.mirror.view.plays):
                 if record.seat == self.seat and record.play == play:
                     return record
-            raise SessionError("the session ended before the host answered that move")
+            raise MoveUnansweredError("the session ended before the host answered that move")
         if isinstance(answer, m.Reject):
             raise refused_play(answer, play.text())
         # The ack can arrive before the event it acknowledges: wait for that event.

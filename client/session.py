@@ -22,6 +22,11 @@ from scopa_net.scoring import RoundScore
 from scopa_net.view import SeatView
 
 
+class SessionEndedError(Exception):
+    """A move that will never be answered: the session ended first. Why it ended is the
+    session's to say (its own error, or its last line), never the move's."""
+
+
 class ConnectionState(enum.Enum):
     LOCAL = "local game"
     CONNECTING = "connecting"

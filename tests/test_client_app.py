@@ -8,18 +8,24 @@ import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
+import pytest
 import trio
 from app_driver import playing, run_app
 from faultproxy import FaultProxy
-from hosting import HostThread, create
+from hosting import HostThread, create, start_host
 from prompt_toolkit.input import PipeInput
 
 from scopa_net.cards import CARDS
 from scopa_net.client.controller import ClientState
 from scopa_net.client.embedded import open_embedded_game
 from scopa_net.client.local_session import LocalSession, open_local_session
-from scopa_net.client.network_session import TableChoice, open_network_session
-from scopa_net.client.session import Session
+from scopa_net.client.moves import legal_plays
+from scopa_net.client.network_session import (
+    HostKeyChangedError,
+    TableChoice,
+    open_network_session,
+)
+from scopa_net.client.session import ConnectionState, Session
 from scopa_net.round import Round
 from scopa_net.rules import RuleSet
 
@@ -292,3 +298,69 @@ def test_an_escape_sequence_typed_at_the_prompt_is_refused_in_one_line() -> None
     assert "a name cannot hold a control character" in text
     assert "Seat 0: Ada (you)" in text  # the name was not changed
     assert "Leaving the table." in text
+
+
+def test_a_move_queued_while_the_host_is_down_ends_in_one_line_when_another_host_answers() -> None:
+    """Ada types her move while her host is down ("queued: ... goes to the host as soon as
+    the connection is back"); what answers at its address then signs with another key (the
+    organiser started it again on another --db). Without a move on its way that ended in the
+    line "the host at ... now has key ..." (status 6); with one, the game stopped on "an
+    internal error (ExceptionGroup: Exceptions from Trio nursery (2 sub-exceptions))",
+    status 1: the move's own "the session ended" beside the session's error. Now the
+    session's error alone reaches the command, which says it in one line."""
+    going_down = trio.Event()
+
+    @asynccontextmanager
+    async def opener() -> AsyncIterator[Session]:
+        async with trio.open_nursery() as nursery:
+            first = await start_host(nursery)
+            second = await start_host(nursery)  # another journal: another key
+            where = [first.port]
+
+            async def connect() -> trio.abc.Stream:
+                if where[0] == 0:  # the host is down until Ada's move is queued
+                    if not (states and states[0].move_sent):
+                        raise OSError("no host there")
+                    await trio.sleep(0.1)  # the move is on its way (queued) first
+                    where[0] = second.port
+                return await trio.open_tcp_stream("127.0.0.1", where[0])
+
+            async def stop_the_first() -> None:
+                await going_down.wait()
+                where[0] = 0
+                await first.shutdown()
+
+            nursery.start_soon(stop_the_first)
+            choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
+            async with open_network_session(
+                "127.0.0.1", first.port, choice, name="Ada", connector=connect
+            ) as session:
+                yield session
+            nursery.cancel_scope.cancel()
+
+    typed: list[str] = []
+    states: list[ClientState] = []
+
+    def driver(state: ClientState, pipe: PipeInput) -> Callable[[], None]:
+        states.append(state)
+
+        def on_change() -> None:
+            view = state.view
+            if view is None or not view.my_turn or view.round_over:
+                return
+            if not going_down.is_set():
+                going_down.set()
+            elif state.connection is ConnectionState.RECONNECTING and not typed:
+                typed.append(legal_plays(view)[0].text())
+                pipe.send_text(typed[0] + "\r")
+
+        return on_change
+
+    with pytest.raises(HostKeyChangedError) as stopped:
+        run_app(RuleSet.of(2, 11), driver, opener=opener)
+    assert typed, "the move was never typed"
+    assert re.fullmatch(
+        r"the host at 127\.0\.0\.1:\d+ now has key \S+, not \S+, the one this match was "
+        r"played with: it may be a different host",
+        str(stopped.value),
+    ), stopped.value

@@ -317,7 +317,11 @@ def test_a_refusal_from_the_host_inside_trio_s_group_is_said_as_itself() -> None
     from prompt_toolkit.formatted_text import FormattedText
 
     from scopa_net.client.app import exit_status
-    from scopa_net.client.network_session import TableClosedError
+    from scopa_net.client.network_session import (
+        HostKeyChangedError,
+        MoveUnansweredError,
+        TableClosedError,
+    )
 
     closed = TableClosedError("the table closed before the match ended")
     done = outcome.Error(ExceptionGroup("nursery", [ExceptionGroup("inner", [closed])]))
@@ -342,6 +346,15 @@ def test_a_refusal_from_the_host_inside_trio_s_group_is_said_as_itself() -> None
     with pytest.raises(TableClosedError) as raised:
         exit_status(SimpleNamespace(result=lambda: done), prompt, Printer())  # type: ignore[arg-type]
     assert raised.value is closed
+    assert shown == []
+    # A move waiting for the host when the session stopped fails beside it: the session's
+    # error is said, not "an internal error (ExceptionGroup: ... (2 sub-exceptions))".
+    changed = HostKeyChangedError("the host at 127.0.0.1:1 now has key ...")
+    unanswered = MoveUnansweredError("the session ended before the host answered that move")
+    both = ExceptionGroup("nursery", [changed, ExceptionGroup("moves", [unanswered])])
+    with pytest.raises(HostKeyChangedError) as raised_too:
+        exit_status(SimpleNamespace(result=lambda: outcome.Error(both)), prompt, Printer())  # type: ignore[arg-type]
+    assert raised_too.value is changed
     assert shown == []
     bug = outcome.Error(ExceptionGroup("nursery", [RuntimeError("boom")]))
     assert exit_status(SimpleNamespace(result=lambda: bug), prompt, Printer()) == 1  # type: ignore[arg-type]
