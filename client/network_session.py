@@ -31,6 +31,7 @@ from scopa_net.client.files import (
     shown_path,
     why_not_written,
 )
+from scopa_net.client.render import NEW_SEAT_SITTING_OUT
 from scopa_net.client.seat_store import (
     PendingMove,
     SeatRecord,
@@ -931,6 +932,8 @@ class NetworkSession:
                     local=True,
                 )
             )
+        if self.mirror.view.new_seat:  # a blind round begun without this seat (9.7)
+            self._emit(Message(seat=None, text=NEW_SEAT_SITTING_OUT, local=True))
         self._names = [f"seat {s}" for s in range(self.rules.players)]
         self._take_seats(snapshot.seats)
         self._from_snapshot(snapshot)
@@ -1334,6 +1337,11 @@ class NetworkSession:
         say them leaves those counted here) and the computer's plays for people this round."""
         self._voids = max(self._voids, msg.voids)
         self.computer_plays = set(msg.computer_plays)
+        view = None if self.mirror is None else self.mirror.view
+        if view is not None and view.sitting_out:
+            # A round this seat sits out: none of its plays at this seat were its person's.
+            mine = (i for i, record in enumerate(view.plays) if record.seat == view.seat)
+            self.computer_plays.update(mine)
 
     def _await_receipt(self, round_id: bytes) -> None:
         self._receipt_due = trio.current_time() + RECEIPT_WAIT

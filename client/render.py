@@ -251,11 +251,17 @@ def record_line(
     return FormattedText(out)
 
 
+NEW_SEAT_SITTING_OUT = "A computer finishes this round for you; you play from the next round."
+"""A person who took a seat during a blind round its people began without it (9.7)."""
+
+
 def turn_text(view: SeatView, names: Sequence[str]) -> str:
     if view.round_over or view.to_move is None:
         return "The round is over."
     if view.my_turn:
         return "Your turn."
+    if view.sitting_out and view.new_seat:
+        return NEW_SEAT_SITTING_OUT
     if view.sitting_out:
         # Printed once, it stays in the scrollback while the round goes on: so nothing in it
         # that the next play makes untrue (whose turn it is: the toolbar says, as it changes).

@@ -34,7 +34,16 @@ class SeatMirror:
     """The latest :class:`SeatView` of one seat, kept up to date event by event."""
 
     def __init__(self, snapshot: m.Snapshot) -> None:
-        self.view = self._from_snapshot(snapshot)
+        # A seat taken during a blind round that its people began without it (9.7): a
+        # computer finishes that round for the seat.
+        people = snapshot.people
+        sitting_out = bool(people) and snapshot.seat not in people
+        self.view = replace(
+            self._from_snapshot(snapshot),
+            blind=bool(people),
+            sitting_out=sitting_out,
+            new_seat=sitting_out,
+        )
         self.seq = snapshot.seq
         self._last_capturer = self._capturer_of(self.view)
         self._first_deal_next = False
@@ -42,7 +51,7 @@ class SeatMirror:
         """The number of the round the next first deal starts (from its ``round_commit``)."""
         self._blind_dealer: int | None = None
         """A blind round's dealer, from ``blind_keys`` (9.5.3)."""
-        self._sitting_out_next = False
+        self._sitting_out_next = sitting_out
         """The blind round opened last has no party for this seat (9.7)."""
         self.started_round = False
         """Whether the last event applied was the first deal of a round."""
@@ -95,6 +104,9 @@ class SeatMirror:
                 self._from_snapshot(event),
                 blind=self.view.blind or bool(people),
                 sitting_out=sitting_out,
+                new_seat=sitting_out
+                and self.view.new_seat
+                and event.round_no == self.view.round_number,
             )
             self._first_deal_next = False
             self._last_capturer = self._capturer_of(self.view)
@@ -164,6 +176,7 @@ class SeatMirror:
             leftover=(),
             round_score=None,
             sitting_out=self._sitting_out_next,
+            new_seat=False,
         )
 
     def _on_Played(self, e: m.Played) -> None:  # noqa: N802

@@ -47,6 +47,9 @@ class SeatView:
     sitting_out: bool = False
     """A blind round this seat's person sits out: a computer plays the seat for the host, with
     cards no one else sees (protocol.md 9.7), so ``hand`` is empty and it is never our turn."""
+    new_seat: bool = False
+    """Sitting out the round during which this seat's person took it: they have not played
+    at this table yet (a computer finishes the round for them)."""
 
     @property
     def my_turn(self) -> bool:

@@ -185,3 +185,85 @@ async def test_a_lost_connection_at_a_blind_table_says_the_round_is_void_not_a_c
         "Table: Bruno lost the connection; if they are not back in 60 s this round is void "
         "(nobody else can open their cards) and a computer plays for them from the next round"
     ]
+
+
+async def test_joining_a_blind_tables_open_seat_mid_round_says_a_computer_finishes_it(
+    autojump_clock: trio.testing.MockClock, tmp_path: Path
+) -> None:
+    """Bruno leaves a blind table for good in round 1 (void); a computer plays his seat, open
+    again, in round 2, and Carla joins it then. Her screen read "Your hand (none)" and "Your
+    turn." at each board while the computer played the seat, its plays under her name alone
+    ("Carla plays 7d"), and a card typed was "not your turn". She now reads that a computer
+    finishes the round for her, never "Your turn." nor YOUR TURN in that round, the
+    computer's plays as the computer's; she plays from round 3."""
+    rules = RuleSet.of(2, 11)
+    people = People(tmp_path, names=("Ada", "Bruno", "Carla"))
+    screens: dict[str, PersonScreen] = {}
+    carla_sat, carla_played = trio.Event(), trio.Event()
+
+    async with trio.open_nursery() as nursery:
+        _host, net = await start_memory_host(nursery, grace=60.0, bot_delay=0.5)
+
+        async def run(
+            name: str,
+            choice: TableChoice,
+            between: Callable[[PersonScreen], Awaitable[None]] | None = None,
+        ) -> None:
+            async with people.session(name, choice, net.connect) as session:
+                people.sessions[name] = session
+                screens[name] = PersonScreen(session)
+                if name == "Carla":
+                    carla_sat.set()
+                await screens[name].play(between)
+
+        left: list[str] = []
+
+        async def bruno_leaves_in_round_1(screen: PersonScreen) -> None:
+            view = screen.session.view
+            if left or view is None or view.round_over or len(view.plays) < 1:
+                return
+            left.append("quit")
+            await screen.controller.handle_line("quit")
+            await screen.controller.handle_line("leave")
+
+        async def ada_waits_for_carla_in_round_2(screen: PersonScreen) -> None:
+            view = screen.session.view
+            if carla_sat.is_set() or view is None or view.round_number != 2 or not view.plays:
+                return
+            if "table_id" not in left:
+                left.append("table_id")
+                choice = TableChoice(table_id=screen.session.table_id)
+                nursery.start_soon(run, "Carla", choice, carla_plays_in_round_3)
+            await carla_sat.wait()
+
+        async def carla_plays_in_round_3(screen: PersonScreen) -> None:
+            text = screen.text
+            if "Round 3  dealer" in text and "Carla plays" in text.partition("Round 3  dealer")[2]:
+                carla_played.set()
+
+        choice = TableChoice(create=create(rules, blind=True))
+        nursery.start_soon(run, "Ada", choice, ada_waits_for_carla_in_round_2)
+        with trio.fail_after(600):
+            while "Ada" not in screens or screens["Ada"].session.table_id is None:
+                await trio.sleep(0.1)
+        table_id = screens["Ada"].session.table_id
+        nursery.start_soon(run, "Bruno", TableChoice(table_id=table_id), bruno_leaves_in_round_1)
+        with trio.fail_after(600):
+            await carla_played.wait()
+        nursery.cancel_scope.cancel()
+
+    carla = screens["Carla"]
+    text = carla.text
+    round_2 = text[: text.index("Round 2 score sheet")]
+    later = text[text.index("Round 3  dealer") :]
+    finishes = "A computer finishes this round for you; you play from the next round."
+    assert [line for line in carla.lines if line == finishes] == [finishes], text
+    assert "Your turn." not in round_2, text
+    assert "Your hand (none)" not in round_2, text
+    assert "Carla (computer) plays" in round_2, text
+    assert "Carla plays" not in round_2, text
+    assert "Carla plays" in later, text
+    assert "(computer)" not in later, text
+    sat_out = carla.toolbars[: next(i for i, t in enumerate(carla.toolbars) if "round over" in t)]
+    assert not any("YOUR TURN" in t for t in sat_out), sat_out
+    assert any("a computer plays for you" in t for t in sat_out), sat_out
