@@ -98,7 +98,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     resume.add_argument(
         "--no-resume",
         action="store_true",
-        help="sit down anew even if a seat is kept for you",
+        help="sit down anew (with --create: open the new table) even if a seat is kept for you",
     )
     p.add_argument(
         "--accept-new-key",
@@ -247,9 +247,10 @@ def choose_kept_seat(
     must: bool,
     address: bool = True,
     instead: str = "`scopa-net join --no-resume` sits down anew",
+    anew: str = "a new seat",
 ) -> SeatRecord | None:
     """The seat to take back: the only one without asking (saying so, and ``instead``: how
-    not to, unless ``must``), else the one picked."""
+    not to, unless ``must``), else the one picked (Enter: ``anew``, unless ``must``)."""
     if len(kept) == 1:
         text = describe_seat(kept[0], address=address).removeprefix("resume your seat")
         say(f"Taking back your seat{text}" + ("." if must else f"; {instead} instead."))
@@ -257,9 +258,7 @@ def choose_kept_seat(
     for i, record in enumerate(kept, 1):
         say(describe_seat(record, address=address), label=f"{i}. ")
     numbers = f"1-{len(kept)}"  # the numbers listed, not seat numbers
-    prompt = (
-        f"which one ({numbers}): " if must else f"which one ({numbers}; Enter for a new seat): "
-    )
+    prompt = f"which one ({numbers}): " if must else f"which one ({numbers}; Enter for {anew}): "
     while True:
         pick = _choose(prompt, len(kept), ask)
         if pick is not None:
@@ -273,9 +272,10 @@ def kept_seats(
 ) -> list[SeatRecord]:
     """The seats this client keeps that this command may take back: at the address given
     (any, without one) and at the table given, and not being played by another client here
-    (said, one line each; with --resume and no other seat, an error); none with --create or
-    --no-resume."""
-    if args.no_resume or (args.create and not args.resume):
+    (said, one line each; with --resume and no other seat, an error); none with --no-resume.
+    With --create too: the same command run again after the client stopped takes the seat
+    back rather than open another table (README, "A seat you hold")."""
+    if args.no_resume:
         return []
     kept = store.for_address(*address) if address else store.records()
     if args.table is not None:
@@ -378,7 +378,17 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
             raise CommandError(
                 f"no seat is kept for you{where}; join without --resume", EXIT_REFUSED
             )
-        record = choose_kept_seat(kept, ask, must=args.resume) if kept else None
+        record = None
+        if kept and args.create:
+            record = choose_kept_seat(
+                kept,
+                ask,
+                must=args.resume,
+                instead="add --no-resume to open a new table",
+                anew="a new table",
+            )
+        elif kept:
+            record = choose_kept_seat(kept, ask, must=args.resume)
         if record is not None:
             if not store.hold(record):  # another client took it back since the list
                 raise CommandError(

@@ -867,6 +867,65 @@ def test_a_kept_seat_at_an_address_where_another_host_now_answers_is_not_taken_t
     assert len(SeatStore(tmp_path / "scopa-net").records()) == 1  # still kept
 
 
+def test_the_same_join_create_command_run_again_takes_the_kept_seat_back(tmp_path: Path) -> None:
+    """Bruno's client crashed and he ran the command he started with again, `scopa-net join
+    HOST --create --players 2 --name Bruno`: it opened a new table, leaving his seat (and his
+    partner) at the old one, where the README says the same command takes the seat back. It
+    now says so in one line and goes to that seat (this host has another key: the seat stays
+    kept, no table is opened); with --no-resume it opens a new table."""
+    from scopa_net.client.network_session import list_tables
+    from scopa_net.client.seat_store import SeatStore
+
+    command = ("join", "--create", "--players", "2", "--name", "Bruno")
+    with host_in_thread() as running:
+        address = f"127.0.0.1:{running.port}"
+        SeatStore(tmp_path / "scopa-net").save(kept_seat(running.port, table_name="sunday"))
+        again = run_scopa_net(command[0], address, *command[1:], home=tmp_path)
+        tables = running.call(list_tables, "127.0.0.1", running.port)
+    assert again.stdout == (
+        f"Taking back your seat at table 3 'sunday' on {address} (seat 1, as Ada; your client "
+        "stopped); add --no-resume to open a new table instead.\n"
+    )
+    assert again.returncode == EXIT_KEY_CHANGED, again.stderr
+    assert "the one your seat (table 3, seat 1, as Ada) is kept at" in again.stderr
+    assert tables == ()  # no table opened
+    assert len(SeatStore(tmp_path / "scopa-net").records()) == 1  # still kept
+
+
+def test_join_create_with_two_seats_kept_there_asks_and_enter_opens_a_new_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With two seats kept at the host, `join HOST --create` asks which to take back, as a
+    plain `join` does; Enter opens the new table the command asked for (here the host is
+    gone: the table cannot be opened, and the seats stay kept)."""
+    from scopa_net.client.seat_store import SeatStore
+
+    port = free_port()  # nothing listens there
+    store = SeatStore(tmp_path / "scopa-net")
+    store.save(kept_seat(port))
+    store.save(kept_seat(port, table_id=4, away=True))
+    done = run_scopa_net("join", f"127.0.0.1:{port}", "--create", home=tmp_path, input="\n")
+    assert sorted(line[3:] for line in done.stdout.splitlines()[:2]) == [
+        f"resume your seat at table 3 on 127.0.0.1:{port} (seat 1, as Ada; your client stopped)",
+        f"resume your seat at table 4 on 127.0.0.1:{port} (seat 1, as Ada; you stepped away)",
+    ], done.stdout
+    assert done.stdout.splitlines()[2].startswith("which one (1-2; Enter for a new table): ")
+    assert done.returncode == EXIT_UNREACHABLE
+    assert done.stderr == (
+        f"scopa-net: 127.0.0.1:{port} refused the connection: no host is listening on that "
+        "port (start one with `scopa-net host`, or check the port)\n"
+    )
+    assert len(store.records()) == 2
+    # --no-resume opens the new table at once (in this process: no second start-up).
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    assert main(["join", f"127.0.0.1:{port}", "--create", "--no-resume"]) == EXIT_UNREACHABLE
+    out, err = capsys.readouterr()
+    assert "Taking back" not in out
+    assert "resume your seat" not in out
+    assert err == done.stderr
+
+
 def test_a_host_of_another_version_says_both_need_the_same_version(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
