@@ -39,6 +39,7 @@ from scopa_net.client.session import (
     MatchOver,
     MatchStarted,
     Message,
+    MoveQueued,
     RoundOver,
     RoundStarted,
     Session,
@@ -142,6 +143,8 @@ class ClientState:
     """A score sheet is waiting to be read: the next round shows after Enter."""
     sent_from: SeatView | None = None
     """The view this seat's last move was played from, until the host answers it."""
+    move_queued: bool = False
+    """That move waits for the connection to the host to come back (not yet sent)."""
     listeners: list[Callable[[], None]] = field(default_factory=list)
 
     def changed(self) -> None:
@@ -382,6 +385,8 @@ class Controller:
                 else:
                     who = state.names[seat] if seat < len(state.names) else f"seat {seat}"
                     self._say(f"<{who}> {clean_chat(text)}", "class:chat")
+            case MoveQueued(queued=queued):
+                state.move_queued = queued
             case ConnectionChanged(state=conn, detail=detail):
                 state.connection = conn
                 self._say(
@@ -636,6 +641,9 @@ class Controller:
         self._forget_choices()
         # From now until the host answers, another move typed is refused, not queued.
         self._on_its_way, self.state.sent_from = play, self.state.view
+        # No connection: the session keeps it until there is one (and says so, MoveQueued).
+        here = (ConnectionState.CONNECTED, ConnectionState.LOCAL)
+        self.state.move_queued = self.session.connection not in here
         self.state.changed()
         if self._moves is None:
             await self._send(play)
@@ -657,6 +665,7 @@ class Controller:
         finally:
             if self._on_its_way is play:  # (not a move typed once this one was shown)
                 self._on_its_way = self.state.sent_from = None
+                self.state.move_queued = False
             self.state.changed()
 
     async def _say_when_slow(self, play: Play) -> None:

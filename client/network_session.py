@@ -46,6 +46,7 @@ from scopa_net.client.session import (
     MatchOver,
     MatchStarted,
     Message,
+    MoveQueued,
     RoundOver,
     RoundStarted,
     SessionEndedError,
@@ -597,6 +598,8 @@ class NetworkSession:
         resume the seat, so that the host counts its person again from the next round."""
         self._left = trio.Event()
         self._to_resend: list[int] = []
+        self._queued: set[int] = set()
+        """Moves typed while there was no connection, not sent yet (the toolbar says so)."""
         """Unacknowledged moves to send again once the catch-up reaches their ``after``."""
         self._finished: SeatRecord | None = None
         """The seat's record while a match just ended (kept in memory for a rematch)."""
@@ -714,6 +717,8 @@ class NetworkSession:
                     local=True,
                 )
             )
+            self._queued.add(move_id)
+            self._emit(MoveQueued(queued=True))
         await self._send_quietly(msg)
         await done.wait()
         answer = self._answers.pop(move_id, None)
@@ -1160,6 +1165,9 @@ class NetworkSession:
                         msg = replace(msg, pos=pos, proof=proof)
                         self._unacked[move_id] = (msg, pending[1])
                 await link.send(msg)
+                if move_id in self._queued:
+                    self._queued.discard(move_id)
+                    self._emit(MoveQueued(queued=False))  # on the wire at last
 
     async def _send_seed_if_due(self) -> None:
         """Give the host this seat's commitment or seed if the round in play waits for it.

@@ -96,6 +96,14 @@ class Message:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class MoveQueued:
+    """This seat's move waits for the connection to the host to come back (``queued``), or,
+    having waited, has now been sent (not ``queued``)."""
+
+    queued: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ConnectionChanged:
     state: ConnectionState
     detail: str = ""
@@ -109,6 +117,7 @@ Event = (
     | MatchOver
     | MatchStarted
     | Message
+    | MoveQueued
     | ConnectionChanged
 )
 

@@ -29,7 +29,9 @@ def _turn(state: ClientState) -> str:
     if view.round_over or view.to_move is None:
         return "round over"
     if view.my_turn:
-        return "move sent" if state.move_sent else "YOUR TURN"
+        if state.move_sent:
+            return "move queued" if state.move_queued else "move sent"
+        return "YOUR TURN"
     if view.sitting_out and view.to_move == view.seat:
         return "a computer plays for you"
     return f"{seat_label(view.to_move, view, state.names)} to play"

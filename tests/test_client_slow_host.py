@@ -13,9 +13,12 @@ from app_driver import run_app
 from hosting import Holding, create, start_host
 from prompt_toolkit.input import PipeInput
 
+from scopa_net.client import render
 from scopa_net.client.controller import Asking, ClientState
 from scopa_net.client.moves import legal_plays
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
+from scopa_net.client.session import ConnectionState
+from scopa_net.client.toolbar import toolbar_text
 from scopa_net.rules import RuleSet
 
 HELD = 1.6
@@ -82,3 +85,61 @@ def test_a_move_the_host_is_slow_to_answer_leaves_the_screen_answering() -> None
     assert text.count(refused) == 1, text
     for replayed in ("not your turn", "A hint is for your turn.", "too many lines"):
         assert replayed not in text, text
+
+
+def test_a_move_typed_while_the_host_is_away_is_queued_on_the_toolbar_until_sent() -> None:
+    """The tester typed 2s while the host was away: the line said "queued: 2s goes to the
+    host as soon as the connection is back" but the toolbar already said "move sent". Now the
+    toolbar says "move queued" until the move is on the wire, then "move sent"."""
+    wires: list[trio.abc.Stream] = []
+    down: list[bool] = [False]
+    bars: list[str] = []
+
+    @asynccontextmanager
+    async def opener() -> AsyncIterator[NetworkSession]:
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0)
+
+            async def connect() -> trio.abc.Stream:
+                if down[0]:
+                    raise OSError("the host is away")
+                wires.append(await trio.open_tcp_stream("127.0.0.1", host.port))
+                return wires[-1]
+
+            choice = TableChoice(create=create(RuleSet.of(2, 4), bots=1))
+            async with open_network_session(
+                "127.0.0.1", host.port, choice, name="Ada", connector=connect
+            ) as session:
+                yield session
+            nursery.cancel_scope.cancel()
+
+    def driver(state: ClientState, pipe: PipeInput) -> Callable[[], None]:
+        typed: list[str] = []
+
+        def on_change() -> None:
+            view = state.view
+            bar = render.plain([toolbar_text(state)])
+            if not bars or bars[-1] != bar:
+                bars.append(bar)
+            if not down[0] and not typed and view is not None and view.my_turn:
+                down[0] = True  # the host goes away at Ada's turn
+                trio.lowlevel.spawn_system_task(trio.aclose_forcefully, wires[-1])
+            elif down[0] and not typed and state.connection is ConnectionState.RECONNECTING:
+                typed.append(legal_plays(view)[0].text())
+                pipe.send_text(f"{typed[0]}\r")
+            elif down[0] and state.move_queued:
+                down[0] = False  # back: the next try connects
+            elif typed and len(typed) == 1 and view is not None and not view.my_turn:
+                typed.append("quit")  # the move landed: leave
+                pipe.send_text("quit\ry\r")
+
+        return on_change
+
+    status, text, _ = run_app(RuleSet.of(2, 4), driver, opener=opener, plain=True)
+    assert status == 0, text
+    assert "goes to the host as soon as the connection is back" in text, text
+    turns = [b.split(" | ")[1] for b in bars if " | " in b]
+    queued = turns.index("move queued")
+    assert "move sent" in turns[queued:], turns
+    assert "move sent" not in turns[:queued], turns
+    assert "reconnecting" in next(b for b in bars if "move queued" in b), bars
