@@ -23,6 +23,7 @@ from pathlib import Path
 import trio
 
 from scopa_net.blind_witness import BlindWitness
+from scopa_net.client import deal_words
 from scopa_net.client.files import (
     append_line,
     make_private_folder,
@@ -55,7 +56,7 @@ from scopa_net.client.session import (
 )
 from scopa_net.errors import IllegalPlayError, IllegalReason
 from scopa_net.fair.blind.wire import decode_any
-from scopa_net.fair.commitments import fingerprint, seat_commitment
+from scopa_net.fair.commitments import counted_seats, fingerprint, seat_commitment
 from scopa_net.fair.errors import FairnessError
 from scopa_net.fair.plain_words import what_failed
 from scopa_net.fair.transcript import VOID_KINGS
@@ -607,6 +608,9 @@ class NetworkSession:
         """The match played now has ended (until a rematch begins)."""
         self._host_said: str | None = None
         """The host's last notice at the table (why it closed, when it closes early)."""
+        self._told_this_match: set[str] = set()
+        """What the deal check means, as said this match (each meaning once a match), and
+        "table" once the start of the match said the host sees every hand."""
         self._replaying = False
         """Taking a seat back from disk: the host replays the match; show only the end."""
         self.end_note: str | None = None
@@ -1428,6 +1432,45 @@ class NetworkSession:
             return f"{whose} shuffle"
         return f"{whose} shares"
 
+    def _say_the_host_sees_every_hand(self) -> None:
+        """At the start of a match at an ordinary table with more than one person (and a
+        host not this process's own), say once that the host sees every hand."""
+        people = sum(1 for info in self._seats if info.kind == "human")
+        if not self.pin_host or people < 2 or "table" in self._told_this_match:
+            return
+        self._told_this_match.add("table")
+        self._emit(Message(seat=None, text=deal_words.ORDINARY_TABLE, local=True))
+
+    def _say_what_the_check_means(self, party: object) -> None:
+        """Once a match for each meaning, after a round verified: what was checked and what
+        it protects this person from (not at this process's own host, nor for a void).
+        ``party`` is the blind round's party for this seat as it was before the reveal."""
+        assert self.witness is not None
+        record = self.witness.rounds[-1] if self.witness.rounds else None
+        if not self.pin_host or record is None or record.void is not None:
+            return
+        bots = any(info.kind == "bot" for info in self._seats)
+        if isinstance(self.witness, BlindWitness):
+            took_part = party is not None and not getattr(party, "observer", True)
+            key, text = deal_words.blind_meaning(took_part, bots)
+        else:
+            commits, seeds, excluded = record.commits, record.seeds, record.excluded
+            if commits is None or seeds is None or excluded is None:
+                return
+            counted = counted_seats(record.round_id, commits, seeds, excluded)
+            others = [
+                self._person(s)
+                for s, why in enumerate(excluded)
+                if why is not None and s != self.seat and self._is_person(s)
+            ]
+            key, text = deal_words.ordinary_meaning(excluded[self.seat], bool(counted), others)
+        if key not in self._told_this_match:
+            self._told_this_match.add(key)
+            self._emit(Message(seat=None, text=text, local=True))
+
+    def _is_person(self, seat: int) -> bool:
+        return seat < len(self._seats) and self._seats[seat].kind == "human"
+
     def _void_line(self, e: m.RoundVoid) -> str:
         """What a blind round's void (not ``kings``) says: who stopped it, and why."""
         assert self.witness is not None
@@ -1466,6 +1509,8 @@ class NetworkSession:
             return False  # already seen (a replay overlapping what we had)
         # Every check comes before the event is shown: a card that fails never reaches the
         # screen, and nothing ("Your turn.") follows a failed check.
+        if isinstance(e, m.RoundCommit) and not isinstance(self.witness, BlindWitness):
+            self._say_the_host_sees_every_hand()
         if isinstance(e, m.BlindRound) and not isinstance(self.witness, BlindWitness):
             self.witness = self._blind_witness(self.witness.mid_match)
             self._emit(
@@ -1476,6 +1521,7 @@ class NetworkSession:
                     local=True,
                 )
             )
+        party = getattr(self.witness.current, "party", None)  # (before the reveal closes it)
         try:
             if isinstance(self.witness, BlindWitness):
                 # At a blind table the seat takes part in every round (check_deals or not):
@@ -1499,6 +1545,7 @@ class NetworkSession:
             self._emit(
                 Message(seat=None, text=f"Deal check: {self._named(verdict.note)}", local=True)
             )
+            self._say_what_the_check_means(party)
             self._save_transcript()
         if isinstance(e, m.RoundCommit | m.BlindRound):
             self._away_names.clear()  # a new round: whoever holds a seat now plays it
@@ -1640,6 +1687,7 @@ class NetworkSession:
             return True
         if e.state == "agreed":
             self._match_ended = False
+            self._told_this_match.clear()
             self.match_no = e.match_no + 1
             self._voids = 0
             assert self.table_id is not None

@@ -1,0 +1,115 @@
+"""What the deal check means, in the words a person reads: said once a match, the first
+time a round verifies, true to the table (ordinary or blind) and to whose seeds counted; at an
+ordinary table with more than one person, that the host sees every hand. Real host, real
+client sessions over memory streams (trio's autojump clock), or the whole app over loopback."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+import pytest
+import trio
+import trio.testing
+from app_driver import playing, run_app
+from blind_people import People
+from hosting import create, start_memory_host
+
+from scopa_net.client.deal_words import ORDINARY_TABLE
+from scopa_net.client.embedded import open_embedded_game
+from scopa_net.client.network_session import TableChoice
+from scopa_net.rules import RuleSet
+
+MEANS = "What the deal check means: "
+
+MINE = (
+    "What the deal check means: your own random seed went into the shuffle, so the host "
+    "could not choose the cards; every card you saw, every play and the score were checked. "
+    "At this table the host sees every hand (a blind table hides them: README)."
+)
+
+BLIND = (
+    "What the deal check means: your client shuffled the deck under its own secret and "
+    "opened your cards itself, so nobody, the host included, could choose the deck, swap a "
+    "card or see your cards before you played them; every card you saw, every play and the "
+    "score were checked. The host does see its computer players' cards: it plays those seats."
+)
+
+
+def checks(lines: list[str]) -> list[int]:
+    """Where the verified rounds' deal checks are in ``lines``."""
+    return [n for n, line in enumerate(lines) if line.startswith("Deal check: verified")]
+
+
+async def people_play(people: People, create_table: object) -> None:
+    """Ada opens the table ``create_table``, the others join it; all play at random to the
+    end."""
+    async with trio.open_nursery() as nursery:
+        _, net = await start_memory_host(nursery, bot_delay=0)
+        person = people.runner(net.connect)
+        nursery.start_soon(partial(person, "Ada", TableChoice(create=create_table)))
+        await people.ada_ready.wait()
+        table = TableChoice(table_id=people.sessions["Ada"].table_id)
+        for name in people.names[1:]:
+            nursery.start_soon(partial(person, name, table))
+        with trio.fail_after(3600):
+            for name in people.names:
+                await people.done[name].wait()
+        nursery.cancel_scope.cancel()
+    assert not people.failed
+
+
+async def test_an_ordinary_table_of_two_people_says_the_host_sees_every_hand_once(
+    autojump_clock: trio.testing.MockClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After each round the tester read only "Deal check: verified (dealer Ada, 36 plays, round
+    score 2-4)": nothing said what was checked, nor that this host sees every hand. Now each
+    person is told once, at the start, that the host sees every hand, and once, after the
+    first round verified, what the check means; every round's own line stays short."""
+    people = People(tmp_path, ("Ada", "Bruno"))
+    said = people.record_what_each_is_told(monkeypatch)
+    await people_play(people, create(RuleSet.of(2, 4)))
+    for name in people.names:
+        lines = said[name]
+        verified = checks(lines)
+        assert verified, lines
+        assert lines.count(ORDINARY_TABLE) == 1, lines
+        assert lines.index(ORDINARY_TABLE) < verified[0], lines
+        meant = [line for line in lines if line.startswith(MEANS)]
+        assert meant == [MINE], lines
+        assert lines.index(MINE) == verified[0] + 1, lines
+        assert all(len(lines[n]) < 100 for n in verified), lines
+
+
+async def test_a_blind_table_says_what_it_protects_once(
+    autojump_clock: trio.testing.MockClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At a blind table (``--blind``, against a computer player) the first round verified
+    says what protocol.md 9.10 says it protects, and that the host sees its computer players'
+    cards; nothing says the host sees every hand."""
+    people = People(tmp_path, ("Ada",))
+    said = people.record_what_each_is_told(monkeypatch)
+    await people_play(people, create(RuleSet.of(2, 1), bots=1, blind=True))
+    for name in people.names:
+        lines = said[name]
+        verified = checks(lines)
+        assert verified, lines
+        assert ORDINARY_TABLE not in lines
+        assert [line for line in lines if line.startswith(MEANS)] == [BLIND], lines
+        assert lines.index(BLIND) == verified[0] + 1, lines
+        assert lines[verified[0]].endswith("; blind: 1 person and the host"), lines
+
+
+def test_at_the_players_own_host_nothing_is_said_of_what_the_host_sees() -> None:
+    """`scopa-net play`: the host is the player's own process, so "the host could not choose
+    the cards" and "the host sees every hand" would be silly: neither is said."""
+
+    def opener() -> Callable[[], object]:
+        return open_embedded_game(RuleSet.of(2, 1), name="Ada", level="random", delay=0)
+
+    status, text, _ = run_app(RuleSet.of(2, 1), playing(), opener=opener)
+    assert status == 0
+    assert "Deal check: verified" in text
+    assert MEANS not in text
+    assert "An ordinary table" not in text
