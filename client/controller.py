@@ -16,7 +16,7 @@ import trio
 from prompt_toolkit.formatted_text import FormattedText
 
 from scopa_net.cards import CARDS, RE_BELLO, SETTEBELLO, Suit, card
-from scopa_net.client import hints, render, rulebook
+from scopa_net.client import deal_words, hints, render, rulebook
 from scopa_net.client.commands import (
     COMMANDS,
     Choose,
@@ -828,6 +828,9 @@ class Controller:
                 for cmd, what in COMMANDS.items()
             ]
             lines.append(_text(f"A rank alone (7, {king}) plays your only card of that rank."))
+            folder = getattr(self.session, "transcripts_folder", None)
+            if folder is not None:  # (a game dealt from --seed has no deal check)
+                lines.append(_text(deal_words.help_line(shown_path(folder) + "/")))
             lines.append(_text("Tab completes; Ctrl-C clears the line; Ctrl-D leaves."))
             self._show(lines)
         elif name == "board":

@@ -81,3 +81,12 @@ def blind_meaning(took_part: bool, computer_players: bool) -> tuple[str, str]:
         "opened your cards itself, so nobody, the host included, could choose the deck, swap "
         f"a card or see your cards before you played them; {CHECKED}.{theirs}"
     )
+
+
+def help_line(transcripts: str) -> str:
+    """The help's line on the fair deal: what checks it and where the transcripts are."""
+    return (
+        'fair deal: each round\'s deal is checked as it ends (the "Deal check" line). '
+        f"Transcripts are saved in {transcripts}; check one any time with "
+        "scopa-net verify FILE."
+    )

@@ -2127,6 +2127,11 @@ class NetworkSession:
     def _transcripts_folder(self) -> Path:
         return (self.data_dir or Path()) / "transcripts"
 
+    @property
+    def transcripts_folder(self) -> Path:
+        """Where this seat's transcripts are saved (the help names it)."""
+        return self._transcripts_folder()
+
     def _transcript_path(self, folder: Path, data: bytes, suffix: str) -> Path:
         """Where this match's transcript goes: named by host, table, seat and match, and not
         over another match's file. A host that starts again on a new journal with the same

@@ -5,7 +5,8 @@ client sessions over memory streams (trio's autojump clock), or the whole app ov
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
 
@@ -14,11 +15,11 @@ import trio
 import trio.testing
 from app_driver import playing, run_app
 from blind_people import People
-from hosting import create, start_memory_host
+from hosting import create, start_host, start_memory_host
 
 from scopa_net.client.deal_words import ORDINARY_TABLE
 from scopa_net.client.embedded import open_embedded_game
-from scopa_net.client.network_session import TableChoice
+from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
 from scopa_net.rules import RuleSet
 
 MEANS = "What the deal check means: "
@@ -99,6 +100,46 @@ async def test_a_blind_table_says_what_it_protects_once(
         assert [line for line in lines if line.startswith(MEANS)] == [BLIND], lines
         assert lines.index(BLIND) == verified[0] + 1, lines
         assert lines[verified[0]].endswith("; blind: 1 person and the host"), lines
+
+
+def test_a_person_alone_with_computer_players_at_a_host_reads_the_meaning_and_the_help(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`scopa-net join` to a host's table against a computer player, the whole app over
+    loopback: the first verified round says what the check means, once, and that the host
+    sees every hand (there is no line at the start: nobody else's cards to see); `help` says
+    where the transcripts are and names `scopa-net verify`."""
+    monkeypatch.setenv("HOME", str(tmp_path))  # the help shows the folder under ~
+    rules = RuleSet.of(2, 11)  # to 11: several rounds, and one meaning said
+    folder: list[Path] = []
+
+    @asynccontextmanager
+    async def opener() -> AsyncIterator[NetworkSession]:
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0)
+            choice = TableChoice(create=create(rules, bots=1))
+            async with open_network_session(
+                "127.0.0.1", host.port, choice, name="Ada", data_dir=tmp_path / "data"
+            ) as session:
+                folder.append(session.transcripts_folder)
+                yield session
+            nursery.cancel_scope.cancel()
+
+    status, text, state = run_app(rules, playing("help\r"), opener=opener, plain=True)
+    assert status == 0, text
+    assert state.match_over
+    assert text.count("Deal check: verified") >= 2, text
+    assert text.count(MEANS) == 1, text
+    assert " ".join(MINE.split()) in " ".join(text.split()), text
+    assert "An ordinary table" not in text
+    assert folder == [tmp_path / "data" / "transcripts"]
+    help_line = (
+        'fair deal: each round\'s deal is checked as it ends (the "Deal check" line). '
+        "Transcripts are saved in ~/data/transcripts/; check one any time with scopa-net "
+        "verify FILE."
+    )
+    assert help_line in " ".join(text.split()), text
+    assert "Transcript saved: ~/data/transcripts/" in text
 
 
 def test_at_the_players_own_host_nothing_is_said_of_what_the_host_sees() -> None:
