@@ -5,7 +5,7 @@ client sessions over memory streams (trio's autojump clock), or the whole app ov
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
@@ -17,6 +17,7 @@ from app_driver import playing, run_app
 from blind_people import People
 from hosting import create, start_host, start_memory_host
 
+from scopa_net.bots.levels import make_player
 from scopa_net.client.deal_words import ORDINARY_TABLE
 from scopa_net.client.embedded import open_embedded_game
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
@@ -43,12 +44,14 @@ def checks(lines: list[str]) -> list[int]:
     return [n for n, line in enumerate(lines) if line.startswith("Deal check: verified")]
 
 
-async def people_play(people: People, create_table: object) -> None:
+async def people_play(
+    people: People, create_table: object, plays: Callable[..., Awaitable[None]] | None = None
+) -> None:
     """Ada opens the table ``create_table``, the others join it; all play at random to the
     end."""
     async with trio.open_nursery() as nursery:
         _, net = await start_memory_host(nursery, bot_delay=0)
-        person = people.runner(net.connect)
+        person = people.runner(net.connect, plays)
         nursery.start_soon(partial(person, "Ada", TableChoice(create=create_table)))
         await people.ada_ready.wait()
         table = TableChoice(table_id=people.sessions["Ada"].table_id)
@@ -81,6 +84,44 @@ async def test_an_ordinary_table_of_two_people_says_the_host_sees_every_hand_onc
         assert meant == [MINE], lines
         assert lines.index(MINE) == verified[0] + 1, lines
         assert all(len(lines[n]) < 100 for n in verified), lines
+
+
+async def test_another_persons_seed_left_out_is_said_once_with_what_it_allows(
+    autojump_clock: trio.testing.MockClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bruno steps away after round 1: from round 2 his seed is left out (no_commit), so the
+    host could have picked between the deals with and without it (protocol.md 7). Ada is
+    told that once, after round 2, beside the first round's meaning; not every round."""
+    people = People(tmp_path, ("Ada", "Bruno"))
+    said = people.record_what_each_is_told(monkeypatch)
+
+    async def plays(session: NetworkSession, name: str) -> None:
+        """Ada plays until round 3 is checked; Bruno plays round 1, then steps away."""
+        player = make_player("random", len(name))
+        while True:
+            view = session.view
+            if name == "Bruno" and view is not None and view.round_score is not None:
+                await session.leave(away=True)
+                return
+            if name == "Ada" and len(checks(said["Ada"])) >= 3:
+                await session.leave()
+                return
+            if view is not None and view.my_turn and not view.round_over:
+                await session.submit(player.choose(view))
+            await session.events.receive()
+
+    await people_play(people, create(RuleSet.of(2, 21)), plays)  # ends at round 3
+    lines = said["Ada"]
+    assert len(checks(lines)) >= 3, lines
+    out = (
+        "What the deal check means: your own random seed went into the shuffle, so the host "
+        "could not choose the cards (with Bruno's seed left out it could at most have picked "
+        "between the deals with and without them); every card you saw, every play and the "
+        "score were checked. At this table the host sees every hand (a blind table hides "
+        "them: README)."
+    )
+    assert [line for line in lines if line.startswith(MEANS)] == [MINE, out], lines
+    assert lines.index(out) == checks(lines)[1] + 1, lines
 
 
 async def test_a_blind_table_says_what_it_protects_once(
