@@ -599,9 +599,9 @@ class NetworkSession:
         resume the seat, so that the host counts its person again from the next round."""
         self._left = trio.Event()
         self._to_resend: list[int] = []
+        """Unacknowledged moves to send again once the catch-up reaches their ``after``."""
         self._queued: set[int] = set()
         """Moves typed while there was no connection, not sent yet (the toolbar says so)."""
-        """Unacknowledged moves to send again once the catch-up reaches their ``after``."""
         self._finished: SeatRecord | None = None
         """The seat's record while a match just ended (kept in memory for a rematch)."""
         self._match_ended = False
