@@ -20,6 +20,13 @@ SEES_EVERY_HAND = "At this table the host sees every hand (a blind table hides t
 
 CHECKED = "every card you saw, every play and the score were checked"
 
+CARDS_CHECKED = "every card you saw was checked (a seat taken mid-match replays no play)"
+
+
+def _checked(replayed: bool) -> str:
+    return CHECKED if replayed else CARDS_CHECKED
+
+
 WHY_LEFT_OUT = {
     "no_commit": "no commitment of yours reached the host in time",
     "no_reveal": "your seed did not reach the host in time",
@@ -28,23 +35,25 @@ WHY_LEFT_OUT = {
 
 
 def ordinary_meaning(
-    mine: str | None, counted: bool, others_left_out: Sequence[str]
+    mine: str | None, counted: bool, others_left_out: Sequence[str], replayed: bool = True
 ) -> tuple[str, str]:
     """What a verified round at an ordinary table means for this seat: a key (the same
     meaning is said once a match) and the words. ``mine`` is why this seat's seed was left
     out (None: it counted), ``counted`` whether any person's seed counted, and
-    ``others_left_out`` the names of the other people whose seeds were left out."""
+    ``others_left_out`` the names of the other people whose seeds were left out;
+    ``replayed``: the round's plays and score were checked too (not a seat taken mid-match)."""
+    checked = _checked(replayed)
     if not counted:
         return "none", (
             "What the deal check means: no player's seed counted this round (not "
-            f"fair-checked), so the host alone chose the deck; {CHECKED}. {SEES_EVERY_HAND}"
+            f"fair-checked), so the host alone chose the deck; {checked}. {SEES_EVERY_HAND}"
         )
     if mine is not None:
         why = WHY_LEFT_OUT.get(mine, mine)
         return "not mine", (
             f"What the deal check means: your seed was left out this round ({why}), so the "
             "other players' seeds shuffled the deck: the host could have chosen the cards only "
-            f"with the help of every one of them; {CHECKED}. {SEES_EVERY_HAND}"
+            f"with the help of every one of them; {checked}. {SEES_EVERY_HAND}"
         )
     if others_left_out:
         whose = " and ".join(f"{n}'s" for n in others_left_out)
@@ -52,19 +61,22 @@ def ordinary_meaning(
         return "mine, others out", (
             "What the deal check means: your own random seed went into the shuffle, so the "
             f"host could not choose the cards (with {whose} {plural} left out it could at "
-            f"most have picked between the deals with and without them); {CHECKED}. "
+            f"most have picked between the deals with and without them); {checked}. "
             f"{SEES_EVERY_HAND}"
         )
     return "mine", (
         "What the deal check means: your own random seed went into the shuffle, so the host "
-        f"could not choose the cards; {CHECKED}. {SEES_EVERY_HAND}"
+        f"could not choose the cards; {checked}. {SEES_EVERY_HAND}"
     )
 
 
-def blind_meaning(took_part: bool, computer_players: bool) -> tuple[str, str]:
+def blind_meaning(
+    took_part: bool, computer_players: bool, replayed: bool = True
+) -> tuple[str, str]:
     """What a verified round at a blind table means for this seat (protocol.md 9.10): a key
     and the words. ``took_part``: this seat's client shuffled and opened its own cards (not
-    sat out); ``computer_players``: the host plays some seats."""
+    sat out); ``computer_players``: the host plays some seats; ``replayed`` as for
+    :func:`ordinary_meaning`."""
     theirs = (
         " The host does see its computer players' cards: it plays those seats."
         if computer_players
@@ -73,13 +85,13 @@ def blind_meaning(took_part: bool, computer_players: bool) -> tuple[str, str]:
     if not took_part:
         return "sat out", (
             "What the deal check means: you sat this round out, so a computer played your seat "
-            "and the host saw its cards; the others' shuffles were proved, and every card, "
-            f"play and score checked.{theirs}"
+            "and the host saw its cards; the others' shuffles were proved, and "
+            f"{_checked(replayed)}.{theirs}"
         )
     return "blind", (
         "What the deal check means: your client shuffled the deck under its own secret and "
         "opened your cards itself, so nobody, the host included, could choose the deck, swap "
-        f"a card or see your cards before you played them; {CHECKED}.{theirs}"
+        f"a card or see your cards before you played them; {_checked(replayed)}.{theirs}"
     )
 
 

@@ -1450,9 +1450,10 @@ class NetworkSession:
         if not self.pin_host or record is None or record.void is not None:
             return
         bots = any(info.kind == "bot" for info in self._seats)
+        replayed = not self.witness.mid_match
         if isinstance(self.witness, BlindWitness):
             took_part = party is not None and not getattr(party, "observer", True)
-            key, text = deal_words.blind_meaning(took_part, bots)
+            key, text = deal_words.blind_meaning(took_part, bots, replayed)
         else:
             commits, seeds, excluded = record.commits, record.seeds, record.excluded
             if commits is None or seeds is None or excluded is None:
@@ -1463,7 +1464,9 @@ class NetworkSession:
                 for s, why in enumerate(excluded)
                 if why is not None and s != self.seat and self._is_person(s)
             ]
-            key, text = deal_words.ordinary_meaning(excluded[self.seat], bool(counted), others)
+            key, text = deal_words.ordinary_meaning(
+                excluded[self.seat], bool(counted), others, replayed
+            )
         if key not in self._told_this_match:
             self._told_this_match.add(key)
             self._emit(Message(seat=None, text=text, local=True))

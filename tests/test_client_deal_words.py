@@ -18,7 +18,13 @@ from blind_people import People
 from hosting import create, start_host, start_memory_host
 
 from scopa_net.bots.levels import make_player
-from scopa_net.client.deal_words import ORDINARY_TABLE
+from scopa_net.client.deal_words import (
+    CARDS_CHECKED,
+    CHECKED,
+    ORDINARY_TABLE,
+    blind_meaning,
+    ordinary_meaning,
+)
 from scopa_net.client.embedded import open_embedded_game
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
 from scopa_net.rules import RuleSet
@@ -122,6 +128,20 @@ async def test_another_persons_seed_left_out_is_said_once_with_what_it_allows(
     )
     assert [line for line in lines if line.startswith(MEANS)] == [MINE, out], lines
     assert lines.index(out) == checks(lines)[1] + 1, lines
+
+
+def test_a_seat_taken_mid_match_is_not_told_the_plays_were_replayed() -> None:
+    """A seat taken mid-match checks each card but replays no play (its deal check says
+    "seat taken mid-match"): what it is told the check means does not claim that the plays
+    and the score were checked. (The words only: at our host a seat given up mid-match goes
+    to a computer player, so a person cannot sit down in it in an end-to-end test.)"""
+    _, mine = ordinary_meaning(None, True, (), replayed=False)
+    assert mine == MINE.replace(CHECKED, CARDS_CHECKED)
+    assert "every card you saw was checked (a seat taken mid-match replays no play)" in mine
+    for took_part in (True, False):
+        _, blind = blind_meaning(took_part, True, replayed=False)
+        assert CARDS_CHECKED in blind
+        assert CHECKED not in blind
 
 
 async def test_a_blind_table_says_what_it_protects_once(
