@@ -9,6 +9,7 @@ than :data:`MAX_DEPTH`, a ``t`` naming no message, and any field that breaks its
 from __future__ import annotations
 
 import re
+from types import MappingProxyType
 from typing import Any
 
 import msgpack
@@ -85,26 +86,30 @@ def msgpack_failure(e: Exception) -> str:
     return said or type(e).__name__
 
 
-_SIZED = {
-    "str": ("a piece of text", "bytes"),
-    "bin": ("a byte string", "bytes"),
-    "array": ("a list", "items"),
-    "map": ("a map", "pairs"),
-    "ext": ("an extension value", "bytes"),
-}
+_SIZED = MappingProxyType(
+    {
+        "str": ("a piece of text", "bytes"),
+        "bin": ("a byte string", "bytes"),
+        "array": ("a list", "items"),
+        "map": ("a map", "pairs"),
+        "ext": ("an extension value", "bytes"),
+    }
+)
 """msgpack's names of what has a length, in words, with what the length counts."""
 
 
-_KINDS = {
-    "int": "a number",
-    "float": "a number",
-    "bool": "true or false",
-    "NoneType": "nil",
-    "list": "a list",
-    "dict": "a map",
-    "bytes": "a byte string",
-    "ExtType": "an extension value",
-}
+_KINDS = MappingProxyType(
+    {
+        "int": "a number",
+        "float": "a number",
+        "bool": "true or false",
+        "NoneType": "nil",
+        "list": "a list",
+        "dict": "a map",
+        "bytes": "a byte string",
+        "ExtType": "an extension value",
+    }
+)
 """A kind of msgpack value, by the name of the Python type msgpack reads it as."""
 
 
