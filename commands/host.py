@@ -47,6 +47,7 @@ from scopa_net.commands.options import (
 )
 from scopa_net.commands.paths import default_host_db, lan_host_db
 from scopa_net.commands.progress import Progress
+from scopa_net.commands.stop_signals import StopSignals
 from scopa_net.rules import RuleSet
 from scopa_net.server.config import DEFAULT_PORT, HostConfig
 
@@ -251,7 +252,8 @@ def run_host(args: argparse.Namespace) -> int:
         check_host_key(journal)
         collector.install()  # no collector pauses with many tables: the host sweeps (see there)
         try:
-            trio.run(serve_until_signalled, config, journal, rules, args)
+            with StopSignals() as stop:
+                trio.run(serve_until_signalled, config, journal, rules, args, stop)
         except OSError as exc:
             raise CommandError(_bind_failure(args.bind, args.port, exc), EXIT_LOCAL) from None
         except BaseExceptionGroup as group:
@@ -270,12 +272,14 @@ def _first_leaf(group: BaseExceptionGroup) -> OSError:
 
 
 async def serve_until_signalled(
-    config: HostConfig, journal: Journal, rules: RuleSet | None, args: argparse.Namespace
+    config: HostConfig,
+    journal: Journal,
+    rules: RuleSet | None,
+    args: argparse.Namespace,
+    stop: StopSignals,
 ) -> None:
-    """Run the host until Ctrl-C or SIGTERM, its normal end: every table is then saved in
-    the journal, and the same command resumes them (status 0)."""
-    import signal
-
+    """Run the host until Ctrl-C or SIGTERM (``stop``), its normal end: every table is then
+    saved in the journal, and the same command resumes them (status 0)."""
     import trio
 
     from scopa_net.fair.commitments import fingerprint
@@ -293,24 +297,22 @@ async def serve_until_signalled(
             restoring[0].close()
 
     host.on_restored = restored
-    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-        async with trio.open_nursery() as nursery:
-            port = await nursery.start(host.serve)
-            lines = [f"host key {fingerprint(host.public_key)} (players see it when they join)"]
-            if restoring:
-                lines.append(resumed_line(host))
-            if rules is not None:
-                lines.append(await _open_table(host, rules, args))
-            lines += where_to_join(config.bind, port, announced=config.advertise)
-            for line in lines:
-                print(line, flush=True)  # stdout: what a person reads; the log goes to stderr
-            if config.advertise:
-                nursery.start_soon(advertise, host)
-            async for signum in signals:
-                log.info("signal %s: shutting down", signal.Signals(signum).name)
-                break
-            await host.shutdown()
-            nursery.cancel_scope.cancel()
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(host.serve)
+        lines = [f"host key {fingerprint(host.public_key)} (players see it when they join)"]
+        if restoring:
+            lines.append(resumed_line(host))
+        if rules is not None:
+            lines.append(await _open_table(host, rules, args))
+        lines += where_to_join(config.bind, port, announced=config.advertise)
+        for line in lines:
+            print(line, flush=True)  # stdout: what a person reads; the log goes to stderr
+        if config.advertise:
+            nursery.start_soon(advertise, host)
+        signum = await stop.wait()
+        log.info("signal %s: shutting down", signum.name)
+        await host.shutdown()
+        nursery.cancel_scope.cancel()
     journal.close()
     if journal.path != ":memory:":
         print(f"stopped; the tables are saved in {journal.path}: the same command resumes them")

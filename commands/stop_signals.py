@@ -1,0 +1,64 @@
+"""Ctrl-C and SIGTERM as a host's normal end: the first one asks the host to stop, and every
+later one is ignored until the process ends.
+
+A second signal is common: ``timeout --foreground scopa-net host`` passes the terminal's
+Ctrl-C on to the host, which so gets it twice. trio's signal receiver delivers a signal still
+pending when it closes again as KeyboardInterrupt, so the second one, arriving while the
+host saved its tables, ended a clean stop with ``scopa-net: stopped`` and status 130 instead
+of the line saying where the tables are saved (status 0).
+"""
+
+from __future__ import annotations
+
+import signal
+from types import FrameType
+from typing import Any
+
+import trio
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+class StopSignals:
+    """Catches SIGINT and SIGTERM while open (use it as a context manager around
+    ``trio.run``); :meth:`wait` returns the first one's name once it came."""
+
+    def __init__(self) -> None:
+        self.received: signal.Signals | None = None
+        self._token: trio.lowlevel.TrioToken | None = None
+        self._event: trio.Event | None = None
+        self._before: dict[int, Any] = {}
+
+    def __enter__(self) -> StopSignals:
+        for signum in STOP_SIGNALS:
+            self._before[signum] = signal.signal(signum, self._caught)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.received is not None:
+            return  # the process is ending: a late signal must not turn a clean stop into 130
+        for signum, handler in self._before.items():
+            signal.signal(signum, handler)
+
+    def _caught(self, signum: int, frame: FrameType | None) -> None:
+        if self.received is not None:
+            return
+        self.received = signal.Signals(signum)
+        for other in STOP_SIGNALS:
+            signal.signal(other, signal.SIG_IGN)  # from now on, even after trio.run returns
+        if self._token is not None:
+            self._token.run_sync_soon(self._set)
+
+    def _set(self) -> None:
+        if self._event is not None:
+            self._event.set()
+
+    async def wait(self) -> signal.Signals:
+        """Wait (in ``trio.run``) for the first stop signal; its name."""
+        self._event = trio.Event()
+        self._token = trio.lowlevel.current_trio_token()
+        if self.received is not None:  # it came before trio ran, or before this wait
+            self._event.set()
+        await self._event.wait()
+        assert self.received is not None
+        return self.received
