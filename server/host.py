@@ -229,6 +229,8 @@ class Host:
     async def shutdown(self, grace: float = 2.0) -> None:
         """Stop accepting, tell every connection, let writes finish, then stop."""
         self._listen_scope.cancel()
+        for task in self.tables.values():
+            task.stopping = True  # its players going away now is the host's doing, not news
         for session in list(self._sessions):
             session.outbox.close(
                 m.Bye(reason=ErrorCode.SHUTTING_DOWN.value, message="the host is shutting down")
@@ -268,7 +270,7 @@ class Host:
             self._per_address[address] += 1
             counted = True
             self._sessions.add(session)
-            log.info("connection %s opened", name)
+            log.debug("connection %s opened", name)  # its player's table says who came
             await session.run()
         except Exception:
             log.exception("connection %s failed", name)
@@ -276,7 +278,7 @@ class Host:
             self._sessions.discard(session)
             if counted:
                 self._per_address[address] -= 1
-            log.info("connection %s closed", name)
+            log.debug("connection %s closed", name)
             await trio.aclose_forcefully(stream)
 
     async def _refuse(self, stream: trio.abc.Stream, name: str, why: str) -> None:

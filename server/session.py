@@ -81,6 +81,16 @@ async def drain(stream: trio.abc.Stream, seconds: float = DRAIN_TIME) -> None:
             left -= len(data)
 
 
+def write_failure(exc: BaseException) -> str:
+    """Why a write to a connection failed, in words: ``connection reset by peer``."""
+    if isinstance(exc, trio.TooSlowError):
+        return "the other end did not read in time"
+    cause = exc.__cause__ or exc.__context__
+    if isinstance(cause, OSError) and cause.strerror:
+        return cause.strerror[:1].lower() + cause.strerror[1:]
+    return "the connection was closed"
+
+
 class PlayerSession:
     def __init__(
         self, host: Host, stream: trio.abc.Stream, peer: str, *, address: str | None = None
@@ -397,7 +407,8 @@ class PlayerSession:
         try:
             await self._write()
         except (trio.BrokenResourceError, trio.ClosedResourceError, trio.TooSlowError) as exc:
-            log.info("connection %s: write failed: %r", self.peer, exc)
+            # Not news: the table's own line names the player who lost the connection.
+            log.debug("connection %s: write failed: %s", self.peer, write_failure(exc))
         except ProtocolError as exc:
             log.error("connection %s: host sent out of order: %s", self.peer, exc)
         finally:

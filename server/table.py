@@ -233,6 +233,8 @@ class Table:
         """The number of the last round dealt: what views and snapshots show."""
         self.voids = 0
         """Rounds of this match void (``round_void``, kings included): snapshots say it."""
+        self.last_void: m.RoundVoid | None = None
+        """The last ``round_void`` (for the host's log)."""
         self.computer_plays: list[int] = []
         """The plays of the round in play (by index) that a computer made for a person's
         seat (standing in, or a blind round the person sits out): snapshots say them."""
@@ -928,6 +930,7 @@ class Table:
         self._info = None
         if isinstance(first, m.RoundVoid):
             self.voids += 1
+            self.last_void = first
         elif isinstance(first, m.RoundCommit | m.BlindRound):
             self.computer_plays, self._plays_made = [], 0
         elif isinstance(first, m.Played):

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 import trio
 
+from scopa_net.fair.blind.record import VOID_ABSENT, VOID_FAILED_CHECK
+from scopa_net.fair.transcript import VOID_KINGS
 from scopa_net.server.blind_table import BlindTable
 from scopa_net.server.config import HostConfig
 from scopa_net.server.journal_writer import JournalWriter
@@ -90,6 +92,19 @@ def password_hash(password: str) -> bytes:
     return hmac.new(b"scopa-net/table-password", password.encode(), "sha256").digest()
 
 
+def void_words(reason: str, offender: str | None) -> str:
+    """Why a round is void, as the host's log says it (``offender``: the seat it names)."""
+    if reason == VOID_KINGS:
+        return "three or more kings on the opening table; dealt again"
+    if reason == VOID_ABSENT:
+        return f"{offender or 'a player'} was away past the grace time"
+    if reason == VOID_FAILED_CHECK:
+        if offender is None:
+            return "the host's own check of the deal failed"
+        return f"the deal check failed at {offender}"
+    return reason
+
+
 class TableTask:
     def __init__(
         self,
@@ -140,6 +155,10 @@ class TableTask:
         self._owner_left: tuple[str, Outbox, int] | None = None
         """Once the owner left for good: their name, connection and seat (the table then
         closes)."""
+        self.stopping = False
+        """The host is shutting down: its players going away is not news for the log."""
+        self._voids_told = table.voids
+        """Void rounds of this match already logged."""
 
     # --- the loop -----------------------------------------------------------------------
 
@@ -323,6 +342,7 @@ class TableTask:
             began = trio.current_time()
             await self.writer.append(self.table.table_id, pending)
             self.table.mark_committed()
+            self._tell_voids()
             self._let_go_of_forfeits()
             self.journal_entries += len(pending)
             waited = trio.current_time() - began
@@ -356,7 +376,11 @@ class TableTask:
             outbox = self.attached.pop(seat, None)
             if outbox is not None:
                 outbox.finish(m.Left(table_id=self.table.table_id, seat=seat), upto=last_seq)
-            log.info("table %s seat %s: forfeit after three bad seeds", self.table.table_id, seat)
+            log.info(
+                "table %s: %s forfeits the seat after three bad seeds",
+                self.table.table_id,
+                self._who(seat),
+            )
 
     def _trim_logs(self) -> None:
         """Keep of each seat's log what a resume may still be replayed (``replay_limit``),
@@ -440,6 +464,37 @@ class TableTask:
             self.table.rules.describe(),
         )
 
+    def _who(self, seat: int) -> str:
+        """A seat as the log names it: ``Fabio (seat 1)``; ``seat 1`` while nobody has it."""
+        name = self.table.seats[seat].name
+        return f"{name} (seat {seat})" if name else f"seat {seat}"
+
+    def _match_words(self) -> tuple[object, int, str]:
+        """The table, its match number and who plays whom: ``Ada & Carla against Bruno &
+        bot 3``, for the line saying a match begins."""
+        rules = self.table.rules
+        names = [s.name or f"seat {n}" for n, s in enumerate(self.table.seats)]
+        teams = [
+            " & ".join(names[seat] for seat in rules.seats_of(side))
+            for side in range(rules.side_count)
+        ]
+        return self.table.table_id, self.table.match_no, " against ".join(teams)
+
+    def _tell_voids(self) -> None:
+        """Log a round just void (protocol.md 5.8, 9.6, 9.7), saying why in words."""
+        voids, void = self.table.voids, self.table.last_void
+        if voids < self._voids_told:  # a new match: its voids count from 0
+            self._voids_told = 0
+        if voids == self._voids_told or void is None:
+            return
+        self._voids_told = voids
+        log.info(
+            "table %s: round %s void: %s",
+            self.table.table_id,
+            self.table.round_no,
+            void_words(void.reason, None if void.offender is None else self._who(void.offender)),
+        )
+
     def _score_words(self, scores: list[int]) -> str:
         """A match's scores as the log says them: ``Ada 11 - Bruno 4`` (partners joined by
         ``&``; a seat nobody took by its number)."""
@@ -475,7 +530,11 @@ class TableTask:
                     s = table.seats[seat]
                     if s.kind is SeatKind.HUMAN and not s.connected:
                         table.set_status(seat, connected=False, stand_in=True, grace=0)
-                        log.info("table %s seat %s: a bot stands in", table.table_id, seat)
+                        log.info(
+                            "table %s: a bot stands in for %s, away past the grace time",
+                            table.table_id,
+                            self._who(seat),
+                        )
             stage = table.wait_stage
             if stage is not None and table.waits_on_seats and stage != self._stage:
                 self._stage = stage  # a blind table waits on seats for something new
@@ -485,6 +544,8 @@ class TableTask:
                 table.start_round(secrets.token_bytes(16), secrets.token_bytes(32))
                 self._seed_deadline = now + self.config.seed_timeout
                 log.debug("table %s: round %s (%s)", table.table_id, table.round_no, phase_before)
+                if table.round_no == 1:
+                    log.info("table %s: match %s begins: %s", *self._match_words())
             elif table.waits_on_seats and now >= self._seed_deadline:
                 self._close_seeds(now)
             elif not await self._bots_act(now):
@@ -509,7 +570,12 @@ class TableTask:
             return
         phase = self.table.phase
         self.table.close_seeds()
-        log.info("table %s: %s closed without seats %s", self.table.table_id, phase.value, waiting)
+        log.info(
+            "table %s: %s closed without %s",
+            self.table.table_id,
+            phase.value,
+            ", ".join(self._who(seat) for seat in waiting),
+        )
         self._seed_deadline = (
             now + self.config.seed_timeout if self.table.waits_on_seats else math.inf
         )
@@ -632,7 +698,7 @@ class TableTask:
         replies.append((outbox, self.table.snapshot(seat)))
         self._attach(outbox, seat, s.seq)
         self._grace_until.pop(seat, None)
-        log.info("table %s seat %s: %r joined", self.table.table_id, seat, msg.name)
+        log.info("table %s: %s joined", self.table.table_id, self._who(seat))
 
     def _resume(self, outbox: Outbox, msg: m.Resume, replies: list) -> None:
         table = self.table
@@ -692,7 +758,8 @@ class TableTask:
             cursor = s.seq
         self._attach(outbox, msg.seat, cursor)
         self._grace_until.pop(msg.seat, None)
-        log.info("table %s seat %s: resumed (epoch %s)", table.table_id, msg.seat, epoch)
+        log.info("table %s: %s resumed", table.table_id, self._who(msg.seat))
+        log.debug("table %s seat %s: epoch %s", table.table_id, msg.seat, epoch)
 
     def _attach(self, outbox: Outbox, seat: int, cursor: int) -> None:
         """Give the seat to this connection; it follows the log once its reply is queued."""
@@ -711,7 +778,13 @@ class TableTask:
             grace = self.config.grace
             self.table.set_status(seat, connected=False, stand_in=False, grace=math.ceil(grace))
             self._grace_until[seat] = trio.current_time() + grace
-            log.info("table %s seat %s: player away, grace %ss", self.table.table_id, seat, grace)
+            log.log(
+                logging.DEBUG if self.stopping else logging.INFO,  # the host's own stop
+                "table %s: %s lost the connection; the seat waits %.0f s for them",
+                self.table.table_id,
+                self._who(seat),
+                grace,
+            )
         elif s.kind is SeatKind.HUMAN:
             # After the match: nothing to stand in for, but the others see the player went
             # (it may still resume and answer a rematch, 3.11).
@@ -789,10 +862,11 @@ class TableTask:
             who = table.seats[seat].name or f"seat {seat}"
             notice = f"{who} left: the deal check failed at their seat ({msg.message})"
             table.say(None, notice[: m.TEXT_LEN])
-            log.warning("table %s seat %s: %s", table.table_id, seat, notice)
+            log.warning("table %s: %s", table.table_id, notice)
         elif isinstance(msg, m.Rematch):
             table.rematch(seat, msg.agree, self._rematch_seconds())
         elif isinstance(msg, m.Leave):
+            who = self._who(seat)  # (leaving for good opens the seat: its name goes)
             owner_leaves = seat == self.owner and not msg.away
             if owner_leaves:
                 self._owner_left = (table.seats[seat].name or f"seat {seat}", outbox, seat)
@@ -807,6 +881,7 @@ class TableTask:
             outbox.detach()
             if not owner_leaves:  # the owner's left comes once the others are told
                 replies.append((outbox, m.Left(table_id=table.table_id, seat=seat)))
-            log.info("table %s seat %s: %s", table.table_id, seat, "away" if msg.away else "left")
+            went = "stepped away" if msg.away else "left"
+            log.info("table %s: %s %s", table.table_id, who, went)
         else:
             raise TableError(ErrorCode.WRONG_PHASE, f"{type(msg).TYPE} is not for a table")

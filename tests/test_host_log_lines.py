@@ -1,0 +1,101 @@
+"""The host's log as an organiser reads it (a club evening's was half "connection
+127.0.0.1:NNNNN opened/closed"): a match beginning, a player dropping and coming back, a
+round void, each saying who by name beside the seat, and no connection noise at INFO."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+import trio
+from hosting import create, start_host
+from rawseat import RawSeat
+
+from scopa_net.fair.blind.record import VOID_FAILED_CHECK
+from scopa_net.rules import RuleSet
+from scopa_net.server.table_task import void_words
+from scopa_net.wire import messages as m
+
+
+def said(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """The host's lines at INFO and above."""
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.name == "scopa_net.host" and r.levelno >= logging.INFO
+    ]
+
+
+async def until_said(caplog: pytest.LogCaptureFixture, text: str) -> None:
+    with trio.fail_after(15):
+        while not any(text in line for line in said(caplog)):
+            await trio.sleep(0.02)
+
+
+async def test_the_log_names_the_player_of_a_seat_and_says_when_a_match_begins(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="scopa_net")
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, grace=1.0, bot_delay=0.0)
+        assert host.port is not None
+        lobby = await RawSeat.connect(host.port)
+        table_id = await lobby.create(create(RuleSet.of(2, 11), bots=1))
+        fabio = await RawSeat.connect(host.port)
+        await fabio.join(table_id, name="Fabio")
+        await until_said(caplog, "match 1 begins")
+        await fabio.dealt()
+        await trio.aclose_forcefully(fabio.stream)  # the client killed
+        await until_said(caplog, "a bot stands in")
+        back = await RawSeat.connect(host.port)
+        assert fabio.token is not None
+        await back.send(m.Resume(table_id=table_id, seat=0, token=fabio.token, last_seq=0))
+        await until_said(caplog, "resumed")
+        await back.stream.aclose()
+        await lobby.stream.aclose()
+        await host.shutdown()
+        nursery.cancel_scope.cancel()
+    host.journal.close()
+    lines = [line for line in said(caplog) if line.startswith(f"table {table_id}:")]
+    assert lines == [
+        f"table {table_id}: Fabio (seat 0) joined",
+        f"table {table_id}: match 1 begins: Fabio against bot 1",
+        f"table {table_id}: Fabio (seat 0) lost the connection; the seat waits 1 s for them",
+        f"table {table_id}: a bot stands in for Fabio (seat 0), away past the grace time",
+        f"table {table_id}: Fabio (seat 0) resumed",
+    ]
+    # Before: 'connection 127.0.0.1:NNNNN opened' and 'closed' at INFO for every connection
+    # (217 lines of 403), and "write failed: BrokenResourceError('socket connection ...')".
+    assert not [line for line in said(caplog) if line.startswith("connection ")]
+    # The host's own stop: its players going away then is not logged one by one.
+    assert sum("lost the connection" in line for line in said(caplog)) == 1
+
+
+async def test_a_blind_round_void_for_a_player_away_says_who_in_the_log(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A blind round needs every person (protocol.md 9.7): one away past the grace time
+    voids it. Nothing was logged; the organiser saw only a table that had stopped moving."""
+    caplog.set_level(logging.INFO, logger="scopa_net")
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, grace=0.5, bot_delay=0.0)
+        assert host.port is not None
+        dino = await RawSeat.connect(host.port, auto_seeds=False)
+        table_id = await dino.create(create(RuleSet.of(2, 11), bots=1, blind=True))
+        await dino.join(table_id, name="Dino")  # and does not take part in the shuffle
+        await until_said(caplog, "match 1 begins")
+        await trio.aclose_forcefully(dino.stream)
+        await until_said(caplog, "void")
+        await host.shutdown()
+        nursery.cancel_scope.cancel()
+    host.journal.close()
+    (void,) = [line for line in said(caplog) if "void" in line]
+    assert void == f"table {table_id}: round 1 void: Dino (seat 0) was away past the grace time"
+
+
+def test_every_reason_for_a_void_reads_in_words() -> None:
+    assert void_words("kings", None) == "three or more kings on the opening table; dealt again"
+    assert (
+        void_words(VOID_FAILED_CHECK, "Gina (seat 3)") == "the deal check failed at Gina (seat 3)"
+    )
+    assert void_words(VOID_FAILED_CHECK, None) == "the host's own check of the deal failed"
