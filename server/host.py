@@ -34,7 +34,7 @@ from scopa_net.rules import RuleSet
 from scopa_net.server import collector
 from scopa_net.server.blind_table import BlindTable
 from scopa_net.server.config import HostConfig
-from scopa_net.server.journal import Journal
+from scopa_net.server.journal import CLOSED_KEY, Journal
 from scopa_net.server.journal_writer import JournalWriter
 from scopa_net.server.outbox import Outbox
 from scopa_net.server.session import PlayerSession, drain
@@ -521,6 +521,7 @@ class Host:
             for r in records
             if (r.finished is None or now - r.finished <= RESTORE_FINISHED_FOR)
             and not (r.summary or {}).get("abandoned")  # closed because everyone had left
+            and not (r.summary or {}).get(CLOSED_KEY)  # closed after its match, before the stop
         ]
         for done, record in enumerate(records, 1):
             entries = [(e.kind, e.payload) for e in self.journal.entries(record.table_id)]

@@ -48,6 +48,10 @@ CREATE TABLE IF NOT EXISTS entries (
 """
 
 
+CLOSED_KEY = "table_closed"
+"""In a finished table's summary: the table closed after its match (see ``close_table``)."""
+
+
 class JournalError(RuntimeError):
     """The journal file is unusable (another schema, corruption, a gap in a table's entries)."""
 
@@ -245,6 +249,20 @@ class Journal:
             self._db.execute(
                 "UPDATE tables SET finished = ?, summary = ? WHERE table_id = ?",
                 (finished, _pack(summary), table_id),
+            )
+
+    def close_table(self, table_id: str) -> None:
+        """The table closed after its match (its linger time over with no rematch, or its
+        owner gone): a restart does not bring it back. Its matches stay, for history."""
+        with self._transaction():
+            row = self._db.execute(
+                "SELECT summary FROM tables WHERE table_id = ?", (table_id,)
+            ).fetchone()
+            if row is None or row[0] is None:
+                return
+            summary = {**_unpack(row[0]), CLOSED_KEY: True}
+            self._db.execute(
+                "UPDATE tables SET summary = ? WHERE table_id = ?", (_pack(summary), table_id)
             )
 
     def reopen_table(self, table_id: str) -> None:

@@ -304,6 +304,7 @@ class TableTask:
                 await trio.sleep(0.02)
         owner.reply(m.Left(table_id=self.table.table_id, seat=seat))
         self._closed = True
+        await self._record_closed()
         log.info("table %s closed by its owner", self.table.table_id)
 
     async def start_after_restart(self, *, finish_recorded: bool) -> None:
@@ -315,7 +316,11 @@ class TableTask:
         if over:  # linger so that late players can resume and read the end
             self._over_time = now  # (and the flush below does not take the end for news)
         for seat, s in enumerate(self.table.seats):
-            if s.kind is SeatKind.HUMAN and (s.connected or not s.stand_in):
+            if s.kind is not SeatKind.HUMAN:
+                continue
+            if self.table.phase is Phase.OVER:  # nothing left to play: no grace, no stand-in
+                self.table.set_status(seat, connected=False, stand_in=False, grace=0)
+            elif s.connected or not s.stand_in:
                 self.table.set_status(
                     seat, connected=False, stand_in=False, grace=int(self.config.grace)
                 )
@@ -425,7 +430,13 @@ class TableTask:
         for seat, outbox in list(self.attached.items()):
             outbox.finish(m.Left(table_id=self.table.table_id, seat=seat))
         self.attached.clear()
+        await self._record_closed()
         log.info("table %s closed", self.table.table_id)
+
+    async def _record_closed(self) -> None:
+        """Say in the journal that the table closed, so that a restart leaves it closed."""
+        table_id = str(self.table.table_id)
+        await self.writer.call(lambda j: j.close_table(table_id))
 
     def _rematch_seconds(self) -> int:
         """Seconds left to answer a rematch (the rest of the linger time)."""

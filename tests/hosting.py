@@ -37,10 +37,13 @@ async def start_host(nursery: trio.Nursery, db: str = ":memory:", **options: obj
     return host
 
 
-async def play_one_match(db: str, rules: RuleSet | None = None, **options: object) -> None:
+async def play_one_match(
+    db: str, rules: RuleSet | None = None, *, linger_out: bool = False, **options: object
+) -> None:
     """Ann plays a whole match against a computer player (random plays) at a table of a host
     over the journal ``db`` (a two-player match to 2 points by default), then the host stops
-    and its journal is closed: a journal with one finished match in it."""
+    and its journal is closed: a journal with one finished match in it. ``linger_out``: the
+    host stops once the table has closed (its linger time over), not as the match ends."""
     from scopa_net.bots.levels import make_player
     from scopa_net.client.bot_client import play_as_bot
     from scopa_net.client.network_session import TableChoice, open_network_session
@@ -51,6 +54,8 @@ async def play_one_match(db: str, rules: RuleSet | None = None, **options: objec
             choice = TableChoice(create=create(rules or RuleSet.of(2, 2), bots=1))
             async with open_network_session("127.0.0.1", host.port, choice, name="ann") as s:
                 await play_as_bot(s, make_player("random", 2))
+            while linger_out and host.tables:
+                await trio.sleep(0.05)
             await host.shutdown()
             nursery.cancel_scope.cancel()
     host.journal.close()
