@@ -349,10 +349,28 @@ async def _open_table(host: Host, rules: RuleSet, args: argparse.Namespace) -> s
         task.expires = False  # the host's own table again: it stays when left alone
         table = task.table
         return f"table {table.table_id} '{table.name}' is open again: {_described(table)}"
+    others = _waiting_like(host, settings)  # before this one: opened with other settings
     task = await host.create_table(
         args.table_name, rules, args.password, args.bots, level, blind=blind
     )
-    return f"table {task.table.table_id} '{task.table.name}' is open: {_described(task.table)}"
+    line = f"table {task.table.table_id} '{task.table.name}' is open: {_described(task.table)}"
+    for other in others:
+        line += f"\ntable {other.table_id} '{other.name}', opened with other settings, still "
+        line += "waits for players"
+    return line
+
+
+def _waiting_like(host: Host, settings: dict) -> list[Table]:
+    """Tables waiting for players under the name ``settings`` asks for (``Table A``, ``Table
+    A (2)``): a restart with another --password or rules opens a new one beside them."""
+    from scopa_net.server.host import same_name
+    from scopa_net.server.table import Phase
+
+    return [
+        task.table
+        for task in host.tables.values()
+        if task.table.phase is Phase.WAITING and same_name(task.table.name, settings["name"])
+    ]
 
 
 def _described(table: Table) -> str:

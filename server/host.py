@@ -14,6 +14,7 @@ import ctypes.util
 import errno
 import logging
 import os
+import re
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -29,7 +30,7 @@ except ImportError:  # Windows: no descriptor limit to read or raise
     resource = None  # type: ignore[assignment]
 
 from scopa_net.fair.commitments import fingerprint, public_key_bytes
-from scopa_net.names import clean_table_name
+from scopa_net.names import clean_table_name, unique_name
 from scopa_net.rules import RuleSet
 from scopa_net.server import collector
 from scopa_net.server.blind_table import BlindTable
@@ -424,6 +425,8 @@ class Host:
         table_id = self._next_id
         self._next_id += 1
         name = clean_table_name(name) or f"table {table_id}"  # shown in every lobby listing
+        # Two tables listed with one name cannot be told apart: the second is 'name (2)'.
+        name = unique_name(name, (t.name for t in self._live_tables()))
         self._reserved += 1
         if owner is not None:
             self._tables_of[owner] += 1
@@ -447,7 +450,7 @@ class Host:
         players, if there is one: a restarted host resumes its own table rather than open
         another like it."""
         for table_id, task in self.tables.items():
-            if self._settings.get(table_id) == settings and task.table.phase is Phase.WAITING:
+            if task.table.phase is Phase.WAITING and same_table(self._settings[table_id], settings):
                 return task
         return None
 
@@ -545,6 +548,18 @@ class Host:
             )
             if self.on_restored is not None:
                 self.on_restored(done, len(records))
+
+
+def same_name(name: str, asked: str) -> bool:
+    """Whether a table called ``name`` was asked as ``asked``: the same, or made unique from
+    it (``Table A (2)``, see :meth:`Host.create_table`)."""
+    return name == asked or re.fullmatch(re.escape(asked) + r" \([0-9]+\)", name) is not None
+
+
+def same_table(opened: dict, wanted: dict) -> bool:
+    """Whether a table opened with ``opened`` settings is one asked with ``wanted``."""
+    asked = wanted["name"]
+    return same_name(opened["name"], asked) and {**opened, "name": asked} == wanted
 
 
 def table_settings(
