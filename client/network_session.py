@@ -64,6 +64,7 @@ from scopa_net.mirror import SeatMirror
 from scopa_net.names import clean_name
 from scopa_net.plays import Play, PlayRecord
 from scopa_net.rules import RuleSet
+from scopa_net.seat_holders import Holder, SeatHolders
 from scopa_net.view import SeatView
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import encode_payload
@@ -555,6 +556,9 @@ class NetworkSession:
         self.witness: DealWitness | BlindWitness | None = None
         self.rules: RuleSet | None = None
         self._names: list[str] = []
+        self._holders: SeatHolders | None = None
+        """Who held each seat of the match, round by round: the names saved beside its
+        transcript follow them (a seat can change hands)."""
         self._stand_ins: dict[int, bool] = {}
         self._move_ids = itertools.count(secrets.randbelow(2**30) + 1)
         self._unacked: dict[int, tuple[m.Play, trio.Event]] = {}
@@ -944,6 +948,7 @@ class NetworkSession:
         if self.mirror.view.new_seat:  # a blind round begun without this seat (9.7)
             self._emit(Message(seat=None, text=NEW_SEAT_SITTING_OUT, local=True))
         self._names = [f"seat {s}" for s in range(self.rules.players)]
+        self._holders = SeatHolders(self.rules.players)
         self._take_seats(snapshot.seats)
         self._from_snapshot(snapshot)
         if snapshot.round_no:
@@ -1541,6 +1546,8 @@ class NetworkSession:
             for out in self.witness.take_outgoing():
                 await self._send_quietly(out)
         view = self.mirror.apply(e)
+        if not isinstance(e, m.SeatStatus):  # followed once its name is taken, below
+            self._follow_holders(e)
         self._seq_changed.set()
         self._seq_changed = trio.Event()
         if verdict is not None:
@@ -1628,7 +1635,27 @@ class NetworkSession:
             self._emit(Message(seat=e.seat, text=e.text))
         elif isinstance(e, m.SeatStatus):
             self._seat_status(e)
+            self._follow_holders(e)
         return False
+
+    def _follow_holders(self, e: m.Message) -> None:
+        """Follow who holds each seat through event ``e``, round by round."""
+        h = self._holders
+        if h is None:
+            return
+        if isinstance(e, m.RoundCommit | m.BlindRound):
+            h.round_opened(e.round_no, [self._holder(s) for s in range(h.players)])
+        elif isinstance(e, m.RoundVoid | m.RoundEnd):
+            h.round_closed()
+        elif isinstance(e, m.MatchEnd):
+            h.match_over()
+        elif isinstance(e, m.SeatStatus) and e.seat < h.players:
+            h.seated(e.seat, self._holder(e.seat))
+
+    def _holder(self, seat: int) -> Holder:
+        """Who holds ``seat`` now: its name, and whether a person's."""
+        person = seat < len(self._seats) and self._seats[seat].kind == "human"
+        return self._names[seat], person
 
     def _sat_out_while_here(self, e: m.BlindRound) -> bool:
         """Whether this seat sits the blind round ``e`` out although its person neither went
@@ -1697,6 +1724,7 @@ class NetworkSession:
             start = opening_snapshot(self.rules, seat=self.seat, seq=e.seq, table_id=self.table_id)
             self.mirror = SeatMirror(start)
             self.witness = DealWitness(self.rules, self.host_key, self.seat)
+            self._holders = SeatHolders(self.rules.players)
             # The seat is kept on disk again, for the new match: a client taking it back
             # starts from this event (not the table's first: the host would replay the match
             # just played, whose end forgets the seat and whose rematch empties its seeds).
@@ -2109,7 +2137,8 @@ class NetworkSession:
         names = names_beside(path)
         try:
             make_private_folder(names.parent)
-            replace_file(names, "".join(f"{n}\n" for n in self._names).encode(), mode=0o600)
+            held = self._holders or SeatHolders(len(self._names))
+            replace_file(names, held.names_file(self._names).encode(), mode=0o600)
         except OSError as exc:
             self._not_saved(
                 "Could not save the seats' names beside the transcript",

@@ -478,9 +478,9 @@ def describe_finished(
     table_id: str, started: float | None, summary: dict, *, match_no: int | None = None
 ) -> str:
     """One finished match: when it started (the journal's own time, never a restart's), who
-    played, the score, the winner and the rules. ``match_no``: which match at a table that
-    played again (then the time is when that match ended; in a journal from before that was
-    kept, when the table opened)."""
+    played (everyone who held a seat: ``Bruno & Dino, then Ivo``), the score, the winner and
+    the rules. ``match_no``: which match at a table that played again (then the time is when
+    that match ended; in a journal from before that was kept, when the table opened)."""
     when = _minute(started) if started else "?"
     head = f"table {table_id}, opened {when}, match {match_no}" if match_no else ""
     ended = summary.get("finished")
@@ -488,6 +488,9 @@ def describe_finished(
         # Each match at a table that played again says when it ended, not the table's start.
         head = f"table {table_id}, match {match_no} ended {_minute(ended)}"
     players = [_seat_name(name, seat) for seat, name in enumerate(summary.get("players", []))]
+    holders = summary.get("holders")  # everyone who played each seat (none before it was kept)
+    if isinstance(holders, list) and len(holders) == len(players):
+        players = [str(h) if h else p for h, p in zip(holders, players, strict=True)]
     scores = list(summary.get("scores") or [])
     winner = summary.get("winner")
     sides = len(scores)

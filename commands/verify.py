@@ -36,6 +36,7 @@ from scopa_net.commands.progress import Progress
 if TYPE_CHECKING:
     from scopa_net.fair.transcript import Transcript
     from scopa_net.fair.verifier import MatchVerdict, RoundVerdict
+    from scopa_net.seat_holders import SavedNames
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -320,7 +321,7 @@ def _one_file(
         summary.outcomes["unreadable"].append(path)
         return False
     names = saved_names(path, transcript.rules.players)
-    own = is_mine(names, transcript.seat, me)
+    own = is_mine(names.last, transcript.seat, me)
     ok = _verify_one(transcript, out, summary, pins, names=names, own=own)
     summary.outcomes[ok].append(path)
     return ok == "verified"
@@ -400,19 +401,37 @@ def unreadable_words(error: Exception, *, empty: bool) -> str:
     )
 
 
-def saved_names(path: Path, players: int) -> list[str]:
-    """The seats' names the client saved beside a transcript (``FILE.names``, one a line),
-    made safe to show; none when there is no such file or it does not fit the table."""
+def saved_names(path: Path, players: int) -> SavedNames:
+    """The seats' names saved beside a transcript, made safe to show: by the client that
+    saved it (``transcript-names/FILE.names``), else by ``history --export`` (``FILE.names``
+    in the same folder); as last known, and round by round where a seat changed hands
+    (:mod:`scopa_net.seat_holders`). None when there is no such file or it does not fit."""
     from scopa_net.client.files import names_beside
-    from scopa_net.names import clean_name
+    from scopa_net.seat_holders import SavedNames, read_names_file
 
-    try:
-        lines = names_beside(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return []
-    return (
-        [clean_name(n) or f"seat {s}" for s, n in enumerate(lines)] if len(lines) == players else []
-    )
+    for place in (names_beside(path), path.with_suffix(".names")):
+        try:
+            found = read_names_file(place.read_text(encoding="utf-8"), players)
+        except (OSError, UnicodeDecodeError):
+            continue
+        if found is not None:
+            return SavedNames(
+                _shown(found.last),
+                None if found.match is None else _shown(found.match),
+                {r: _shown(n) for r, n in found.rounds.items()},
+            )
+    return SavedNames([])
+
+
+def _shown(names: list[str]) -> list[str]:
+    """Saved names made safe to show, each of ``Dino, then Ivo`` on its own."""
+    from scopa_net.names import clean_name
+    from scopa_net.seat_holders import THEN
+
+    return [
+        THEN.join(c for c in map(clean_name, n.split(THEN)) if c) or f"seat {s}"
+        for s, n in enumerate(names)
+    ]
 
 
 def is_mine(names: list[str], seat: int, me: str) -> bool:
@@ -457,24 +476,28 @@ def _verify_one(
     summary: _Summary,
     pins: Mapping[str, str],
     *,
-    names: list[str],
+    names: SavedNames,
     own: bool,
 ) -> str:
-    """Verify one transcript and tell ``out`` every line; what became of it (``OUTCOMES``)."""
+    """Verify one transcript and tell ``out`` every line; what became of it (``OUTCOMES``).
+    A round's line names each seat by whoever held it in that round; the match result, by
+    everyone who held it."""
     from scopa_net.fair.blind.verifier import verify_any as verify_transcript
     from scopa_net.fair.commitments import fingerprint
 
     mine = transcript.seat
 
-    def named(line: str, people: Sequence[int] = ()) -> str:
+    def named(line: str, people: Sequence[int] = (), round_no: int | None = None) -> str:
+        held = names.of_round(round_no)
         return re.sub(
             r"\bseat (\d+)\b(?: \(([^()]*)\))?",
-            lambda f: seat_words(int(f[1]), mine, names, f[2], people=people, own=own),
+            lambda f: seat_words(int(f[1]), mine, held, f[2], people=people, own=own),
             line,
         )
 
     fp = fingerprint(transcript.host_key)
-    out(f"{seat_words(mine, mine, names, own=own)}, {transcript.rules.describe()}, host key {fp}")
+    whose = seat_words(mine, mine, names.last, own=own)
+    out(f"{whose}, {transcript.rules.describe()}, host key {fp}")
     if pins and _normal(fp) not in pins:
         for line in refusal(fp, pins):
             out(line)
@@ -487,12 +510,13 @@ def _verify_one(
         out(
             named(
                 f"saved as evidence when the client stopped: round {s.round_no}, {s.check}: "
-                f"{s.detail}"
+                f"{s.detail}",
+                round_no=s.round_no,
             )
         )
     verdict = verify_transcript(transcript)
-    for line, people in report(transcript, verdict):
-        out(named(line, people))
+    for line, people, round_no in report(transcript, verdict):
+        out(named(line, people, round_no))
     unchecked = verdict.not_fair_checked
     if verdict.ok:
         extra = f", but {unchecked} round(s) not fair-checked: no player seed" if unchecked else ""
@@ -530,32 +554,34 @@ def _count_round(summary: _Summary, verdict: RoundVerdict, record: object) -> No
 def report_lines(transcript: Transcript, verdict: MatchVerdict) -> list[str]:
     """A line for each round and one for the match result. A failure leads with what it
     means to a player, then its verdict as the verifier gives it (the evidence), indented."""
-    return [line for line, _ in report(transcript, verdict)]
+    return [line for line, _, _ in report(transcript, verdict)]
 
 
-def report(transcript: Transcript, verdict: MatchVerdict) -> list[tuple[str, Sequence[int]]]:
+def report(
+    transcript: Transcript, verdict: MatchVerdict
+) -> list[tuple[str, Sequence[int], int | None]]:
     """:func:`report_lines`, each with the seats people played in its round (blind tables;
-    none otherwise, and for the match result)."""
+    none otherwise, and for the match result) and the round's number (None: the match)."""
     from scopa_net.fair.plain_words import what_failed
 
-    lines: list[tuple[str, Sequence[int]]] = []
+    lines: list[tuple[str, Sequence[int], int | None]] = []
     for r, record in zip(verdict.rounds, _records(transcript, verdict), strict=True):
         people = getattr(record, "people", ())
         if r.error is None:
-            lines.append((r.text(), people))
+            lines.append((r.text(), people, r.round_no))
         else:
             lines += [
-                (f"round {r.round_no}: {what_failed(r.error, people)}", people),
-                (f"  {_by_seat(r.text(), r.error, people)}", people),
+                (f"round {r.round_no}: {what_failed(r.error, people)}", people, r.round_no),
+                (f"  {_by_seat(r.text(), r.error, people)}", people, r.round_no),
             ]
     error = verdict.result_error
     if error is not None:
         lines += [
-            (f"match result: {what_failed(error)}", ()),
-            (f"  match result: FAILED: {type(error).__name__}: {error}", ()),
+            (f"match result: {what_failed(error)}", (), None),
+            (f"  match result: FAILED: {type(error).__name__}: {error}", (), None),
         ]
     else:
-        lines.append((f"match result: {result_words(transcript, verdict.result_note)}", ()))
+        lines.append((f"match result: {result_words(transcript, verdict.result_note)}", (), None))
     return lines
 
 

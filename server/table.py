@@ -70,6 +70,7 @@ from scopa_net.match import Match
 from scopa_net.names import clean_chat, clean_name, reads_as_computer, unique_name
 from scopa_net.plays import Play, play_code
 from scopa_net.rules import RuleSet
+from scopa_net.seat_holders import Holder, SeatHolders
 from scopa_net.view import SeatView
 from scopa_net.wire import messages as m
 from scopa_net.wire.convert import opening_snapshot, score_lines, snapshot_of
@@ -262,6 +263,9 @@ class Table:
         self.before_rematch: Callable[[], None] | None = None
         """Called as a rematch begins, while the match just over is still whole: how
         ``history --export --match`` keeps an earlier match's transcript through a replay."""
+        self.holders = SeatHolders(rules.players)
+        """Who held each seat of the match in play, and in each of its rounds: for
+        ``history`` and the names ``history --export`` writes beside a transcript."""
 
     # --- reading ------------------------------------------------------------------------
 
@@ -712,6 +716,7 @@ class Table:
         if self.before_rematch is not None:
             self.before_rematch()
         self.match_no += 1
+        self.holders = SeatHolders(self.rules.players)
         self.match, self.round = None, None
         self.round_no, self.dealt_round_no, self.chain = 0, 0, ZERO_CHAIN
         self.voids = 0
@@ -928,15 +933,31 @@ class Table:
             if state:
                 s.state_seq = seq
         self._info = None
+        if isinstance(first, m.RoundVoid | m.RoundEnd):
+            self.holders.round_closed()
+        elif isinstance(first, m.MatchEnd):
+            self.holders.match_over()
+        elif isinstance(first, m.SeatStatus):
+            self.holders.seated(first.seat, self.holder(first.seat))
         if isinstance(first, m.RoundVoid):
             self.voids += 1
             self.last_void = first
         elif isinstance(first, m.RoundCommit | m.BlindRound):
             self.computer_plays, self._plays_made = [], 0
+            now = [self.holder(seat) for seat in range(len(self.seats))]
+            self.holders.round_opened(first.round_no, now)
         elif isinstance(first, m.Played):
             if self._played_for_a_person(first.seat):
                 self.computer_plays.append(self._plays_made)
             self._plays_made += 1
+
+    def holder(self, seat: int) -> Holder:
+        """Who holds ``seat`` now, as :class:`SeatHolders` follows it: a person's name (a
+        computer standing in for them apart), else the computer's or the open seat's."""
+        s = self.seats[seat]
+        if s.kind is SeatKind.HUMAN and s.name:
+            return s.name, True
+        return s.name or (f"bot {seat}" if s.stand_in else f"seat {seat}"), False
 
     def _played_for_a_person(self, seat: int) -> bool:
         """Whether a play at ``seat`` now is a computer's for its person (standing in)."""

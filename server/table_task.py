@@ -452,6 +452,8 @@ class TableTask:
         summary = {
             "name": self.table.name,
             "players": [s.name for s in self.table.seats],
+            # Everyone who played each seat ("Dino, then Ivo"): a seat can change hands.
+            **({"holders": self.table.holders.match_names()} if self.table.holders.began() else {}),
             "scores": list(match.scores) if match else [],
             "winner": match.winner if match else None,
             "rules": self.table.rules.describe(),

@@ -1,0 +1,66 @@
+"""Who held each seat, round by round (scopa_net.seat_holders), and the .names file."""
+
+from __future__ import annotations
+
+from scopa_net.seat_holders import SeatHolders, read_names_file
+
+BRUNO, CARLA, DINO, IVO = ("Bruno", True), ("Carla", True), ("Dino", True), ("Ivo", True)
+BOT_2, BOT_3 = ("bot 2", False), ("bot 3", False)
+
+
+def _club_evening() -> SeatHolders:
+    """The audit's table: Dino deals round 1, leaves for good in round 3 (the blind round is
+    void: a computer stands in as it ends), a computer plays round 4 until Ivo sits down."""
+    held = SeatHolders(4)
+    for round_no in (1, 2, 3):
+        held.round_opened(round_no, [BRUNO, CARLA, DINO, BOT_3])
+        if round_no == 3:
+            held.seated(2, BOT_2)  # Dino left: the seat_status comes before the round's void
+        held.round_closed()
+    held.round_opened(4, [BRUNO, CARLA, BOT_2, BOT_3])
+    held.seated(2, IVO)
+    held.round_closed()
+    held.round_opened(5, [BRUNO, CARLA, IVO, BOT_3])
+    held.round_closed()
+    held.match_over()
+    held.seated(2, ("seat 2", False))  # Ivo leaves after the match: he played it all the same
+    return held
+
+
+def test_each_round_names_the_people_who_held_the_seat_in_it() -> None:
+    held = _club_evening()
+    assert held.round_names(1) == ["Bruno", "Carla", "Dino", "bot 3"]
+    assert held.round_names(3) == ["Bruno", "Carla", "Dino", "bot 3"]  # not the stand-in
+    assert held.round_names(4) == ["Bruno", "Carla", "Ivo", "bot 3"]
+    assert held.match_names() == ["Bruno", "Carla", "Dino, then Ivo", "bot 3"]
+
+
+def test_a_person_who_left_for_good_and_was_not_replaced_is_followed_by_the_computer() -> None:
+    held = SeatHolders(2)
+    held.round_opened(1, [("Ada", True), ("Bruno", True)])
+    held.seated(1, ("bot 1", False))
+    held.round_closed()
+    held.round_opened(2, [("Ada", True), ("bot 1", False)])
+    assert held.match_names() == ["Ada", "Bruno, then bot 1"]
+    assert held.round_names(2) == ["Ada", "bot 1"]
+
+
+def test_the_names_file_is_as_before_unless_a_seat_changed_hands_and_reads_back() -> None:
+    same = SeatHolders(2)
+    same.round_opened(1, [("Ada", True), ("bot 1", False)])
+    assert same.names_file(["Ada", "bot 1"]) == "Ada\nbot 1\n"
+
+    held = _club_evening()
+    text = held.names_file(held.last_names())
+    assert text.splitlines()[:5] == ["Bruno", "Carla", "Ivo", "bot 3", held_line(held)]
+    back = read_names_file(text, 4)
+    assert back is not None
+    assert back.of_round(1)[2] == back.of_round(3)[2] == "Dino"
+    assert back.of_round(5)[2] == "Ivo"  # no line of its own: the last names (at its end)
+    assert back.of_round(None)[2] == "Dino, then Ivo"
+    assert read_names_file(text, 2) is None  # another table's
+    assert read_names_file("Ada\nBruno\nsomething else\n", 2) is None
+
+
+def held_line(held: SeatHolders) -> str:
+    return "\t".join(["match", *held.match_names()])
