@@ -53,6 +53,7 @@ from scopa_net.server.config import DEFAULT_PORT, HostConfig
 
 if TYPE_CHECKING:
     from scopa_net.fair.transcript import Transcript
+    from scopa_net.seat_holders import SeatHolders
     from scopa_net.server.host import Host
     from scopa_net.server.journal import Journal, TableRecord
     from scopa_net.server.table import Table
@@ -565,16 +566,29 @@ def _export(journal: Journal, args: argparse.Namespace) -> int:
         int(record.table_id), settings["name"], rules, load_host_key(journal), bots=settings["bots"]
     )
     earlier: list[Transcript] = []  # each match over when the table played again
-    table.before_rematch = lambda: earlier.append(table.transcript_for(args.seat))
+    held: list[SeatHolders] = []  # who held its seats, round by round
+
+    def keep_match() -> None:
+        earlier.append(table.transcript_for(args.seat))
+        held.append(table.holders)
+
+    table.before_rematch = keep_match
     table.replay((e.kind, e.payload) for e in journal.entries(record.table_id))
     matches = [*earlier, table.transcript_for(args.seat)]
+    held.append(table.holders)
     match_no, transcript = _chosen_match(matches, args.match, args.export)
     name = f"table{args.export}-seat{args.seat}.scopa"
     if len(matches) > 1:
         name = f"table{args.export}-match{match_no}-seat{args.seat}.scopa"
     out = args.out or Path(name)
+    # Transcripts know seats only (protocol.md 6.1): the names the host knew go beside it,
+    # where `verify` reads them, round by round where a seat changed hands.
+    names = out.with_suffix(".names") if out.suffix != ".names" else None
+    holders = held[match_no - 1]
     try:
         out.write_bytes(transcript.encode())
+        if names is not None:
+            names.write_text(holders.names_file(holders.last_names()), encoding="utf-8")
     except OSError as exc:
         why = exc.strerror or str(exc)
         raise CommandError(
@@ -586,5 +600,6 @@ def _export(journal: Journal, args: argparse.Namespace) -> int:
         counted += f" and {plural(voids, 'void round')}"
     if len(matches) > 1:
         counted = f"match {match_no} of {len(matches)}, {counted}"
-    print(f"wrote {out} ({counted}); check it with `scopa-net verify {out}`")
+    beside = f", the seats' names in {names}" if names is not None else ""
+    print(f"wrote {out} ({counted}{beside}); check it with `scopa-net verify {out}`")
     return 0

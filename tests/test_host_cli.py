@@ -35,12 +35,20 @@ def test_history_lists_the_match_and_its_export_verifies(
     )
     assert target.exists()
     wrote = capsys.readouterr().out
-    assert re.match(rf"wrote {re.escape(str(target))} \((1 round|[2-9] rounds)\); check it", wrote)
+    names = tmp_path / "t1.names"
+    assert re.match(
+        rf"wrote {re.escape(str(target))} \((1 round|[2-9] rounds), the seats' names in "
+        rf"{re.escape(str(names))}\); check it",
+        wrote,
+    )
+    assert names.read_text(encoding="utf-8") == "ann\nbot 1\n"
     assert main(["verify", str(target)]) == 0
     out = capsys.readouterr().out
     assert "verified" in out
-    # An export may be anyone's seat: it said "seat 0 (you)" to whoever ran verify.
-    assert out.startswith("seat 0 (this file's seat), 2 players"), out
+    # The names the host knew, from beside the file (it said "seat 1", "seat 0 (this file's
+    # seat)"). An export may be anyone's seat: it said "seat 0 (you)" to whoever ran verify.
+    assert out.startswith("seat 0 (ann, this file's seat), 2 players"), out
+    assert "seat 1 (bot 1)" in out, out
     assert "you" not in out
     assert main(["history", "--db", str(db), "--export", "9"]) == 2
     assert main(["history", "--db", str(tmp_path / "none.db")]) == 2

@@ -79,7 +79,7 @@ def test_history_and_verify_name_each_round_by_who_held_the_seat_then(
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("SCOPA_NET_NAME", "Bruno")
     db, data = tmp_path / "host.db", tmp_path / "bruno"
-    trio.run(_play_a_match_whose_seat_1_changes_hands, db, data)
+    table_id = trio.run(_play_a_match_whose_seat_1_changes_hands, db, data)
 
     assert main(["history", "--db", str(db)]) == 0
     out = capsys.readouterr().out
@@ -99,3 +99,17 @@ def test_history_and_verify_name_each_round_by_who_held_the_seat_then(
         assert who == ("Dino" if int(round_no) <= 2 else "Ivo"), words
     (result,) = [line for line in words.splitlines() if line.startswith("match result")]
     assert "seat 1 (Dino, then Ivo)" in result, words
+
+    # The host's export carries the names it knows beside the transcript, round by round.
+    out_file = tmp_path / "t.scopa"
+    export = ["history", "--db", str(db), "--export", str(table_id), "--out", str(out_file)]
+    assert main(export) == 0
+    assert f"the seats' names in {tmp_path / 't.names'}" in capsys.readouterr().out
+    assert main(["verify", str(out_file)]) == 0
+    exported = capsys.readouterr().out
+    assert exported.startswith("seat 0 (Bruno, you), 2 players"), exported
+    said = re.findall(r"^round (\d+): .*\bseat 1 \(([^)]*)\)", exported, re.MULTILINE)
+    assert said, exported
+    for round_no, who in said:
+        assert who == ("Dino" if int(round_no) <= 2 else "Ivo"), exported
+    assert "seat 1 (Dino, then Ivo)" in exported, exported
