@@ -1,91 +1,95 @@
 """A seat that changes hands in a match, as `history` and `verify` name it afterwards.
 
-A real host on loopback, real client sessions. Bruno and Dino sit at a two-player table; Dino
-plays round 1, and leaves for good in round 2 (a computer finishes it for him); Ivo takes the
-seat once round 3 is dealt and plays to the end. Before, `verify` of Bruno's transcript named
-every round's seat 1 "Ivo" (the client saved the last names only), and `history` said
-"Bruno 8 - Ivo 11": Dino was not mentioned.
+A real host, real client sessions. Bruno and Dino sit at a two-player table; Dino plays round
+1, and leaves for good in round 2 (a computer finishes it for him; at a blind table the round
+is void, Dino absent); Ivo takes the seat once round 3 is dealt and plays to the end. Before,
+`verify` of Bruno's transcript named every round's seat 1 "Ivo" (the client saved the last
+names only: "round 2: void: seat 1 (Ivo) absent"), and `history` said "Bruno 8 - Ivo 11":
+Dino was not mentioned. The ordinary table runs over loopback TCP, and `history` reads its
+journal; the blind one, whose rounds take longer, on memory streams in virtual time.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
+from functools import partial
 from pathlib import Path
 
 import pytest
 import trio
-from hosting import create, start_host
+import trio.testing
+from hosting import create, start_host, start_memory_host
 
 from scopa_net.bots.levels import make_player
-from scopa_net.client.bot_client import play_as_bot
 from scopa_net.client.files import names_beside
-from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
+from scopa_net.client.network_session import NetworkSession, TableChoice
+from scopa_net.client.session import MatchOver
 from scopa_net.commands.main import main
 from scopa_net.rules import RuleSet
 
+Seat = Callable[[TableChoice, str], AbstractAsyncContextManager[NetworkSession]]
+"""``seat(choice, name)``: that person's client session at the host."""
 
-async def _dino_plays_round_1_and_leaves_in_round_2(
-    session: NetworkSession, left: trio.Event
+
+async def _plays(
+    session: NetworkSession,
+    seed: int,
+    *,
+    until_round: int | None = None,
+    in_round_3_after: trio.Event | None = None,
 ) -> None:
-    player = make_player("random", 3)
+    """Play at random until the match ends, or (``until_round``) leave for good once a card
+    of that round is played; from round 3 only once ``in_round_3_after`` is set."""
+    player = make_player("random", seed)
     while True:
         view = session.view
-        if view is not None and view.round_number >= 2 and view.plays and not view.round_over:
+        if in_round_3_after is not None and view and view.round_number >= 3:
+            await in_round_3_after.wait()
+        going = until_round and view and view.round_number >= until_round and view.plays
+        if going and not view.round_over:
             await session.leave()
-            left.set()
             return
-        if view is not None and view.my_turn and not view.round_over:
+        # A person who sat down during a blind round has no cards of it (a computer plays
+        # the seat), though the view says it is their turn: they play from the next round.
+        if view and view.my_turn and view.hand and not view.round_over:
             await session.submit(player.choose(view))
         with trio.move_on_after(0.5):
-            await session.events.receive()
+            if isinstance(await session.events.receive(), MatchOver):
+                return
 
 
-async def _play_a_match_whose_seat_1_changes_hands(db: Path, data: Path) -> int:
+async def _seat_1_changes_hands(seat: Seat, *, blind: bool) -> int:
     """Bruno (seat 0) plays the whole match; Dino (seat 1) round 1 and part of round 2; Ivo
     the rest from round 3. The table's number."""
-    with trio.fail_after(60):
-        async with trio.open_nursery() as nursery:
-            host = await start_host(nursery, db=str(db), bot_delay=0.0)
-            rules = RuleSet.of(2, 16)  # several rounds: Ivo plays some
-            port = host.port
-            choice = TableChoice(create=create(rules))
-            async with open_network_session(
-                "127.0.0.1", port, choice, name="Bruno", data_dir=data
-            ) as bruno:
-                table = TableChoice(table_id=bruno.table_id, seat=1)
-                async with open_network_session("127.0.0.1", port, table, name="Dino") as dino:
-                    left = trio.Event()
-                    nursery.start_soon(_dino_plays_round_1_and_leaves_in_round_2, dino, left)
-                    async with trio.open_nursery() as players:
-                        players.start_soon(play_as_bot, bruno, make_player("random", 1))
-                        await left.wait()
-                        while (view := bruno.view) is None or view.round_number < 3:
-                            await trio.sleep(0.01)
-                        async with open_network_session(
-                            "127.0.0.1", port, table, name="Ivo"
-                        ) as ivo:
-                            await play_as_bot(ivo, make_player("random", 2))
-            table_id = bruno.table_id
-            await host.shutdown()
-            nursery.cancel_scope.cancel()
-    host.journal.close()
-    return table_id
+    choice = TableChoice(create=create(RuleSet.of(2, 7 if blind else 16), blind=blind))
+    async with seat(choice, "Bruno") as bruno, trio.open_nursery() as players:
+        table = TableChoice(table_id=bruno.table_id, seat=1)
+        ivo_sat = trio.Event()  # Bruno waits for him in round 3 (a computer plays fast)
+        players.start_soon(partial(_plays, bruno, 1, in_round_3_after=ivo_sat))
+        async with seat(table, "Dino") as dino:
+            await _plays(dino, 3, until_round=2)
+        while (view := bruno.view) is None or view.round_number < 3:
+            await trio.sleep(0.01)
+        async with seat(table, "Ivo") as ivo:
+            ivo_sat.set()
+            await _plays(ivo, 2)
+        return bruno.table_id
 
 
-def test_history_and_verify_name_each_round_by_who_held_the_seat_then(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "nobody"))  # pins come from --pin
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("SCOPA_NET_NAME", "Bruno")
-    db, data = tmp_path / "host.db", tmp_path / "bruno"
-    table_id = trio.run(_play_a_match_whose_seat_1_changes_hands, db, data)
+def _each_round_names_who_held_seat_1(words: str) -> None:
+    said = re.findall(r"^round (\d+): .*\bseat 1 \(([^)]*)\)", words, re.MULTILINE)
+    assert said, words  # seat 1 deals round 1 or 2 (and at a blind table is absent in 2)
+    for round_no, who in said:
+        assert who == ("Dino" if int(round_no) <= 2 else "Ivo"), words
+    (result,) = [line for line in words.splitlines() if line.startswith("match result")]
+    assert "seat 1 (Dino, then Ivo)" in result, words
 
-    assert main(["history", "--db", str(db)]) == 0
-    out = capsys.readouterr().out
-    assert re.search(r": Bruno \d+ - Dino, then Ivo \d+; .* won", out), out
 
-    (saved,) = (data / "transcripts").glob("*.scopa")
+def _verify_words(tmp_path: Path, capsys: pytest.CaptureFixture[str], *, blind: bool) -> None:
+    """What `verify` of Bruno's own transcript says, from the names his client kept."""
+    (saved,) = (tmp_path / "Bruno" / "transcripts").glob("*.scopa")
     names = names_beside(saved).read_text(encoding="utf-8").splitlines()
     assert names[:3] == ["Bruno", "Ivo", "match\tBruno\tDino, then Ivo"], names
     assert "round 1\tBruno\tDino" in names, names
@@ -93,12 +97,17 @@ def test_history_and_verify_name_each_round_by_who_held_the_seat_then(
     assert main(["verify", str(saved)]) == 0
     words = capsys.readouterr().out
     assert words.startswith("seat 0 (Bruno, you), 2 players"), words
-    said = re.findall(r"^round (\d+): .*\bseat 1 \(([^)]*)\)", words, re.MULTILINE)
-    assert said, words  # seat 1 deals every other round
-    for round_no, who in said:
-        assert who == ("Dino" if int(round_no) <= 2 else "Ivo"), words
-    (result,) = [line for line in words.splitlines() if line.startswith("match result")]
-    assert "seat 1 (Dino, then Ivo)" in result, words
+    _each_round_names_who_held_seat_1(words)
+    if blind:
+        assert "round 2: void: seat 1 (Dino) absent" in words, words
+
+
+def _history_words(tmp_path: Path, capsys: pytest.CaptureFixture[str], table_id: int) -> None:
+    """What `history` says of the match, and `verify` of a transcript it exports."""
+    db = tmp_path / "host.db"
+    assert main(["history", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r": Bruno \d+ - Dino, then Ivo \d+; .* won", out), out
 
     # The host's export carries the names it knows beside the transcript, round by round.
     out_file = tmp_path / "t.scopa"
@@ -108,8 +117,61 @@ def test_history_and_verify_name_each_round_by_who_held_the_seat_then(
     assert main(["verify", str(out_file)]) == 0
     exported = capsys.readouterr().out
     assert exported.startswith("seat 0 (Bruno, you), 2 players"), exported
-    said = re.findall(r"^round (\d+): .*\bseat 1 \(([^)]*)\)", exported, re.MULTILINE)
-    assert said, exported
-    for round_no, who in said:
-        assert who == ("Dino" if int(round_no) <= 2 else "Ivo"), exported
-    assert "seat 1 (Dino, then Ivo)" in exported, exported
+    _each_round_names_who_held_seat_1(exported)
+
+
+@pytest.fixture
+def reader(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`verify` and `history` run by Bruno, with nothing pinned (the fingerprint is shown)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "nobody"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("SCOPA_NET_NAME", "Bruno")
+
+
+def _seat(tmp_path: Path, host: str, port: int, **options: object) -> Seat:
+    from contextlib import asynccontextmanager
+
+    from scopa_net.client.network_session import open_network_session
+
+    @asynccontextmanager
+    async def seat(choice: TableChoice, name: str) -> AsyncIterator[NetworkSession]:
+        async with open_network_session(
+            host, port, choice, name=name, data_dir=tmp_path / name, **options
+        ) as session:
+            yield session
+
+    return seat
+
+
+@pytest.mark.usefixtures("reader")
+def test_history_and_verify_name_each_round_by_who_held_the_seat_then(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async def play() -> int:
+        with trio.fail_after(60):
+            async with trio.open_nursery() as nursery:
+                host = await start_host(nursery, db=str(tmp_path / "host.db"))
+                table_id = await _seat_1_changes_hands(
+                    _seat(tmp_path, "127.0.0.1", host.port), blind=False
+                )
+                await host.shutdown()
+                nursery.cancel_scope.cancel()
+        host.journal.close()
+        return table_id
+
+    table_id = trio.run(play)
+    _verify_words(tmp_path, capsys, blind=False)
+    _history_words(tmp_path, capsys, table_id)
+
+
+@pytest.mark.usefixtures("reader")
+async def test_at_a_blind_table_the_void_names_the_person_who_left_not_who_came_after(
+    autojump_clock: trio.testing.MockClock, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with trio.fail_after(600):
+        async with trio.open_nursery() as nursery:
+            _host, net = await start_memory_host(nursery)
+            seat = _seat(tmp_path, "mem", 0, connector=net.connect)
+            await _seat_1_changes_hands(seat, blind=True)
+            nursery.cancel_scope.cancel()
+    _verify_words(tmp_path, capsys, blind=True)
