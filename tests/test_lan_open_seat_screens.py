@@ -1,0 +1,108 @@
+"""A newcomer who takes an ordinary table's open seat during a round, as each screen shows it.
+
+Real host, real client sessions with the game's controller in front of each (memory streams,
+trio's autojump clock). At an ordinary table the host deals the newcomer the seat's cards with
+the ``snapshot`` after ``joined`` and stops playing the seat at once (protocol.md 3.3): the
+newcomer plays the rest of the round. Only at a blind table does a computer finish that round
+for them (9.7, tests/test_lan_blind_away_screens.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import trio
+import trio.testing
+from blind_people import People
+from hosting import create, start_memory_host
+from person_screen import PersonScreen
+
+from scopa_net.client.network_session import TableChoice
+from scopa_net.client.render import NEW_SEAT_SITTING_OUT
+from scopa_net.rules import RuleSet
+
+
+async def test_taking_an_ordinary_tables_open_seat_mid_round_the_newcomer_plays_at_once(
+    autojump_clock: trio.testing.MockClock, tmp_path: Path
+) -> None:
+    """A scopone table: Ada, Bruno and two computer players. Bruno leaves after the round's
+    first play; a computer plays his open seat ("bot 1 plays") until Carla takes it, mid-round.
+    Carla is dealt the seat's cards and plays the rest of the round herself: her screen says
+    "Your turn." over a hand of cards and her plays as hers, never that a computer finishes
+    the round for her, and Ada reads the same plays under Carla's name alone."""
+    rules = RuleSet.of(4, 1, ["scopone_scientifico"])
+    people = People(tmp_path, names=("Ada", "Bruno", "Carla"))
+    screens: dict[str, PersonScreen] = {}
+    carla_sat, carla_played = trio.Event(), trio.Event()
+
+    async with trio.open_nursery() as nursery:
+        _host, net = await start_memory_host(nursery, grace=60.0, bot_delay=0.5)
+
+        async def run(
+            name: str,
+            choice: TableChoice,
+            between: Callable[[PersonScreen], Awaitable[None]] | None = None,
+        ) -> None:
+            async with people.session(name, choice, net.connect) as session:
+                people.sessions[name] = session
+                screens[name] = PersonScreen(session)
+                if name == "Carla":
+                    carla_sat.set()
+                await screens[name].play(between)
+
+        done: list[str] = []
+
+        async def bruno_leaves_after_the_first_play(screen: PersonScreen) -> None:
+            view = screen.session.view
+            if done or view is None or view.round_over or not view.plays:
+                return
+            done.append("left")
+            await screen.controller.handle_line("quit")
+            await screen.controller.handle_line("leave")
+
+        async def ada_waits_for_carla(screen: PersonScreen) -> None:
+            """Once the computer has played the open seat, Carla takes it; Ada waits for her
+            before going on (the virtual clock must not end the round first)."""
+            if carla_sat.is_set() or "bot 1 plays" not in screen.text:
+                return
+            if "Carla" not in done:
+                done.append("Carla")
+                choice = TableChoice(table_id=screen.session.table_id)
+                nursery.start_soon(run, "Carla", choice, carla_plays_twice)
+            await carla_sat.wait()
+
+        async def carla_plays_twice(screen: PersonScreen) -> None:
+            if sum(line.startswith("Carla plays ") for line in screen.lines) >= 2:
+                carla_played.set()
+
+        choice = TableChoice(create=create(rules, bots=2))
+        nursery.start_soon(run, "Ada", choice, ada_waits_for_carla)
+        with trio.fail_after(600):
+            while "Ada" not in screens or screens["Ada"].session.table_id is None:
+                await trio.sleep(0.1)
+        table_id = screens["Ada"].session.table_id
+        nursery.start_soon(
+            run, "Bruno", TableChoice(table_id=table_id), bruno_leaves_after_the_first_play
+        )
+        with trio.fail_after(600):
+            await carla_played.wait()
+        nursery.cancel_scope.cancel()
+
+    carla, ada = screens["Carla"], screens["Ada"]
+    text = carla.text
+    assert carla.lines[0].startswith("You took a seat in a match under way"), text
+    assert NEW_SEAT_SITTING_OUT not in text, text
+    assert "Your hand (none)" not in text, text
+    hands = [line for line in carla.lines if line.startswith("Your hand ")]
+    assert hands, text
+    assert "=" in hands[0], text  # cards from the first board on
+    assert "Your turn." in text, text
+    assert "(computer)" not in text, text
+    mine = [line for line in carla.lines if line.startswith("Carla plays ")]
+    assert len(mine) >= 2, text
+    # Ada reads Carla's plays as Carla's, as Carla does.
+    assert all(line in ada.lines for line in mine), ada.text
+    assert "Carla (computer)" not in ada.text, ada.text
+    assert any("YOUR TURN" in t for t in carla.toolbars), carla.toolbars
+    assert not any("a computer plays for you" in t for t in carla.toolbars), carla.toolbars
