@@ -6,8 +6,10 @@ It speaks protocol version 4 over msgpack/TCP on trio: the handshake with its ho
 create and join tables, seats, tokens and resume (replay), the fair deal of section 5
 (commitment, seat seeds, receipts, reveal, chain, signed match end), plays answered by ``ack``
 or ``reject``, ``played``/``round_end``/``match_end`` scored by ``document_referee``, and a
-simple rematch. It is not complete: no password rate limits, no grace periods or stand-ins,
-no snapshot catch-up on resume, no blind tables (refused, see ``_create``).
+simple rematch. A seat whose person leaves for good during a match is played by a computer
+standing in (its first legal play) until a newcomer joins it, and agrees to a rematch (3.3,
+3.11). It is not complete: no password rate limits, no grace periods and no stand-in for a
+person away, no snapshot catch-up on resume, no blind tables (refused, see ``_create``).
 
 ``cheat`` makes it dishonest in one named way, for tests of what a client refuses:
 ``"swap_hand"`` deals seat 0, as its first card, the deck's last card instead of the one
@@ -137,6 +139,12 @@ class SeatState:
     log: list[dict] = field(default_factory=list)
     moves: dict[int, tuple[int, int, int]] = field(default_factory=dict)  # id: card, mask, seq
     away: bool = False
+    stand_in: bool = False  # an open seat its person left during the match: a computer plays it
+
+    @property
+    def automatic(self) -> bool:
+        """Whether the host plays this seat: a computer player's, or one standing in."""
+        return self.kind == "bot" or self.stand_in
 
 
 @dataclass(eq=False)
@@ -235,7 +243,7 @@ class Match:
             "name": s.name,
             "connected": s.kind == "bot" or s.conn is not None,
             "grace": 0,
-            "stand_in": False,
+            "stand_in": s.stand_in,
             "away": s.away,
         }
         for other in range(len(self.seats)):
@@ -526,7 +534,7 @@ class Match:
 
     def vote(self, seat: int, agree: bool) -> None:
         if self.votes is None:
-            self.votes = ["yes" if s.kind == "bot" else "waiting" for s in self.seats]
+            self.votes = [first_vote(s) for s in self.seats]
         self.votes[seat] = "yes" if agree else "no"
         state = (
             "declined" if "no" in self.votes else "agreed" if set(self.votes) == {"yes"} else "open"
@@ -535,13 +543,22 @@ class Match:
             "t": "rematch_status", "match_no": self.match_no, "state": state,
             "votes": list(self.votes), "seconds": 60 if state == "open" else 0,
         })  # fmt: skip
-        if state == "agreed":
+        if state == "agreed":  # a seat standing in stays open, its computer playing (3.11)
             self.match_no += 1
             self.votes, self.over, self.winner = None, False, None
             self.scores = [0] * self.rules.sides
             self.round_no, self.chain, self.dealer = 0, bytes(32), None
             self.round = self.dealt = None
             self.open_round()
+
+
+def first_vote(s: SeatState) -> str:
+    """3.11: a seat's answer before its person gives one. A computer player and a computer
+    standing in for a seat left during the match agree; a seat left after ``match_end``
+    declines; a person, here or not, is waited for."""
+    if s.automatic:
+        return "yes"
+    return "no" if s.kind == "open" else "waiting"
 
 
 def illegal_reason(
@@ -623,12 +640,14 @@ class DocumentHost:
         if r is None or r.replay is None or r.replay.over:
             return
         seat = r.replay.turn
-        if table.seats[seat].kind == "bot":
+        if table.seats[seat].automatic:
             self.later(self.bot_delay, self._bot_play, table, r, len(r.plays))
 
     def _bot_play(self, table: Match, r: Round, plays: int) -> None:
         if table.round is not r or len(r.plays) != plays or r.replay.over:
             return
+        if not table.seats[r.replay.turn].automatic:
+            return  # a newcomer took the seat meanwhile: the play is theirs
         code = r.replay.legal()[0]
         table.apply(r.replay.turn, code & 63, code >> 6)
 
@@ -794,7 +813,7 @@ class DocumentHost:
         name, k = msg["name"], 2
         while name.casefold() in names:
             name, k = f"{msg['name']} ({k})", k + 1
-        s.kind, s.name, s.moves, s.away = "human", name, {}, False
+        s.kind, s.name, s.moves, s.away, s.stand_in = "human", name, {}, False, False
         token = os.urandom(16)
         s.tokens, s.presented = [token], 0
         s.epoch += 1
@@ -859,11 +878,14 @@ class DocumentHost:
             s.away = True
         else:
             s.kind, s.name, s.tokens, s.moves = "open", None, [], {}
+            s.stand_in = table.started and not table.over  # 3.3: a computer plays it meanwhile
             if table.votes is not None and table.votes[seat] == "waiting":
                 table.vote(seat, False)
         conn.state = "lobby"
         conn.put({"t": "left", "table_id": table.id, "seat": seat})
         table.seat_status(seat)
+        if s.stand_in:
+            self.bot_turn(table)  # perhaps the seat's turn now
 
     def _play(self, conn: Connection, msg: dict) -> None:
         table, seat = conn.table, conn.seat

@@ -1,7 +1,8 @@
 """Our client and bots against a host written from protocol.md and RULES.md alone
 (``document_host``: it imports nothing of ours), over loopback TCP: a whole match whose every
-round checks and whose transcript verifies, a drop mid-round resumed by token, and a host that
-deals a card it did not commit to, which our client refuses by name."""
+round checks and whose transcript verifies, a drop mid-round resumed by token, a rematch after
+a person left during the match, and a host that deals a card it did not commit to, which our
+client refuses by name."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from scopa_net.client.network_session import (
     TableChoice,
     open_network_session,
 )
+from scopa_net.client.session import Message, RoundStarted
 from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_DEAL_FAILED, EXIT_FAILED
 from scopa_net.fair.commitments import fingerprint
@@ -140,6 +142,43 @@ async def test_a_drop_mid_round_resumes_by_token_with_the_same_hand(data_home: P
     assert table.seats[0].epoch == 2  # joined, then resumed once
     (saved,) = (data_home / "transcripts").iterdir()
     assert main(["verify", "--pin", fingerprint(host.key), str(saved)]) == 0
+
+
+async def test_our_client_plays_again_after_a_person_left_during_the_match(
+    data_home: Path,
+) -> None:
+    """Bruno leaves for good once round 1 is dealt; a computer plays his open seat to the end
+    and, as protocol.md 3.11 says, agrees to play again. Ada answers yes and the new match
+    begins at once, the seat still open with a computer standing in. Before the document
+    host followed 3.11 it counted the open seat as ``waiting``, and the vote never ended."""
+    said: list[str] = []
+    async with a_document_host(target=1) as host:
+        table = host.tables[1]
+        with trio.fail_after(20):
+            async with open_network_session(
+                "127.0.0.1", host.port, TableChoice(table_id=1, seat=0), name="Ada",
+                data_dir=data_home, offer_rematch=True,
+            ) as ada:  # fmt: skip
+                async with open_network_session(
+                    "127.0.0.1", host.port, TableChoice(table_id=1, seat=1), name="Bruno"
+                ) as bruno:
+                    async for event in bruno.events:
+                        if isinstance(event, RoundStarted):
+                            break
+                    await bruno.leave()
+                assert await play_as_bot(ada, make_player("random", 1)) is not None
+                await ada.rematch(True)
+                async for event in ada.events:
+                    if isinstance(event, Message):
+                        said.append(event.text)
+                    if isinstance(event, RoundStarted):
+                        break
+                assert ada.match_no == 2
+                assert await play_as_bot(ada, make_player("random", 2)) is not None
+    assert "everyone agreed: a new match begins" in said, said
+    assert table.match_no == 2
+    assert table.over
+    assert (table.seats[1].kind, table.seats[1].stand_in) == ("open", True)
 
 
 def test_our_client_refuses_a_host_that_deals_a_card_it_did_not_commit_to(
