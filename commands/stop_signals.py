@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import signal
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import trio
+if TYPE_CHECKING:  # trio is imported where it runs: `scopa-net --help` loads no trio
+    import trio
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -55,6 +56,8 @@ class StopSignals:
 
     async def wait(self) -> signal.Signals:
         """Wait (in ``trio.run``) for the first stop signal; its name."""
+        import trio
+
         self._event = trio.Event()
         self._token = trio.lowlevel.current_trio_token()
         if self.received is not None:  # it came before trio ran, or before this wait
