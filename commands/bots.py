@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from scopa_net.commands.join import parse_address
+from scopa_net.commands.join import ask_password, named_table, parse_address
 from scopa_net.commands.options import (
     BOT_LEVELS,
     DEFAULT_TARGET,
@@ -36,6 +36,7 @@ from scopa_net.commands.options import (
     expert_think,
     player_for,
     plural,
+    table_password,
 )
 from scopa_net.rules import RuleSet
 
@@ -81,6 +82,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.set_defaults(bot_delay=0.0)
     add_old_spelling(p, "--level", "--bot-level", "bot_level", bot_level)
+    p.add_argument(
+        "--table", type=at_least(1), default=None, help="table number (default: every table)"
+    )
+    p.add_argument(
+        "--password",
+        type=table_password,
+        default=None,
+        help="the table's password, if it has one (with --create: the password of the "
+        "tables opened)",
+    )
     p.add_argument("--create", action="store_true", help="open tables for the bots to fill")
     p.add_argument(
         "--players", type=int, default=None, help="with --create: seats per table (default 2)"
@@ -119,14 +130,28 @@ def run(args: argparse.Namespace) -> int:
         2 if args.players is None else args.players,
         DEFAULT_TARGET if args.target is None else args.target,
     )
-    tables = probe(host, port)  # one clear line if there is no host there
-    if not args.create and not open_seats(tables):
-        locked = " without a password" if open_seats(tables, locked=True) else ""
+    if args.create and args.table is not None:
         raise CommandError(
-            f"no table at {host}:{port} has an open seat{locked}; `scopa-net bots "
-            f"{args.address} --create` opens tables for the bots",
-            EXIT_REFUSED,
+            "--table is for sending the bots to a table that is there, --create opens new "
+            "ones: give one or the other"
         )
+    tables = probe(host, port)  # one clear line if there is no host there
+    password = args.password
+    if not args.create:
+        tables = _chosen_tables(tables, args.table, f"{host}:{port}")
+        if args.table is not None and tables[0].password and password is None:
+            password = ask_password(args.table)  # as join asks it
+        if not open_seats(tables, locked=password is not None):
+            locked = (
+                " without a password; give the table's --password (and --table N), or"
+                if open_seats(tables, locked=True)
+                else ";"
+            )
+            raise CommandError(
+                f"no table at {host}:{port} has an open seat{locked} `scopa-net bots "
+                f"{args.address} --create` opens tables for the bots",
+                EXIT_REFUSED,
+            )
     started = time.perf_counter()
     plan = BotPlan(
         level=player_for(args.bot_level),
@@ -146,6 +171,8 @@ def run(args: argparse.Namespace) -> int:
                 create=rules if args.create else None,
                 seed=args.seed,
                 report=report,
+                table=args.table,
+                password=password,
             )
         )
     except (OSError, SessionError) as exc:
@@ -194,8 +221,13 @@ async def run_bots(
     seed: int | None = None,
     stats: BotStats | None = None,
     report: Callable[[str], None] | None = None,
+    table: int | None = None,
+    password: str | None = None,
 ) -> BotStats:
     """Run ``count`` bots until their matches end; with ``create``, on tables they open.
+
+    ``table``: only at that table. ``password``: given at tables that have one (the bots also
+    take seats there), and set on the tables ``create`` opens.
 
     ``stats`` (made if not given) fills as they play, so a caller can read it while they run.
     ``report``, if given, is told in a line when a bot sits down, a round ends, a match ends.
@@ -216,7 +248,7 @@ async def run_bots(
                 request = m.CreateTable(
                     name=f"bots {first // per_table + 1}",
                     rules=m.RulesInfo.of(create),
-                    password=None,
+                    password=password,
                     bots=per_table - seats,
                     bot_level=_WIRE_NUMBER_OF_PLAYER.get(plan.level, 2),
                 )
@@ -224,20 +256,35 @@ async def run_bots(
                 crowd.report = report
                 nursery.start_soon(crowd.fill_table, request, seats)
         else:
-            free = open_seats(await list_tables(host, port))
+            tables = await list_tables(host, port)
+            if table is not None:
+                tables = tuple(t for t in tables if t.id == table)
+            free = open_seats(tables, locked=password is not None)
+            locked = {t.id: password for t in tables if t.password}
             if report is not None and len(free) < count:
                 seats = "1 open seat" if len(free) == 1 else f"{len(free)} open seats"
                 report(f"{seats} at {host}:{port}; sending {plural(len(free), 'bot')}")
             for table_id, seat in free[:count]:
                 crowd = _Crowd(host, port, plan, stats, names=names, seed=rng.random())
                 crowd.report = report
-                nursery.start_soon(crowd.one_bot, TableChoice(table_id=table_id, seat=seat), 0)
+                choice = TableChoice(table_id=table_id, seat=seat, password=locked.get(table_id))
+                nursery.start_soon(crowd.one_bot, choice, 0)
     return stats
 
 
+def _chosen_tables(
+    tables: Sequence[m.TableInfo], table_id: int | None, where: str
+) -> Sequence[m.TableInfo]:
+    """The tables the bots may sit at: all, or the one ``--table`` names if it has an open
+    seat (else CommandError, in join's words)."""
+    if table_id is None:
+        return tables
+    return (named_table(tuple(tables), table_id, None, where),)
+
+
 def open_seats(tables: Sequence[m.TableInfo], *, locked: bool = False) -> list[tuple[int, int]]:
-    """(table, seat) of every open seat a bot can take: at tables without a password (bots
-    have none to give), or with ``locked`` at any table."""
+    """(table, seat) of every open seat a bot can take: at tables without a password, or
+    with ``locked`` (a password given) at any table."""
     return [
         (t.id, seat)
         for t in tables

@@ -577,7 +577,7 @@ def _table_choice(
     tables, key = ask_host(host, port)
     accepted = check_host_key(host, port, key, accept=args.accept_new_key)
     if args.table is not None:
-        table = _named_table(tables, args.table, args.seat, f"{host}:{port}")
+        table = named_table(tables, args.table, args.seat, f"{host}:{port}")
     else:
         joinable = [t for t in tables if any(s.kind == "open" for s in t.seats)]
         if not joinable:
@@ -593,7 +593,7 @@ def _table_choice(
         table = picked
     password = args.password
     if table.password and password is None:
-        password = _ask_password(table.id)
+        password = ask_password(table.id)
     return TableChoice(table_id=table.id, seat=args.seat, password=password, accepted_key=accepted)
 
 
@@ -605,7 +605,7 @@ def terminal_to_type_at() -> bool:
     return sys.stdin.isatty()
 
 
-def _ask_password(table_id: int) -> str:
+def ask_password(table_id: int) -> str:
     """The password of a table that has one: typed without echo at a terminal, or read as
     a line from a script's input (getpass's fallback warned there, and an empty line ended in
     a traceback)."""
@@ -673,7 +673,7 @@ def check_host_key(host: str, port: int, key: bytes, *, accept: bool) -> bytes |
     raise CommandError(known.changed_warning(address, key, pinned), EXIT_KEY_CHANGED)
 
 
-def _named_table(
+def named_table(
     tables: tuple[m.TableInfo, ...], table_id: int, seat: int | None, where: str
 ) -> m.TableInfo:
     """The table asked for with --table, if it has the seat asked for; else CommandError."""

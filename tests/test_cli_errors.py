@@ -750,11 +750,11 @@ def test_a_password_is_read_quietly_from_a_script_s_input(
     for line, read in (("pw\n", "pw"), ("pw", "pw"), ("a b \r\n", "a b ")):
         with piped_input(line) as script:
             monkeypatch.setattr(sys, "stdin", script)
-            assert join_command._ask_password(1) == read
+            assert join_command.ask_password(1) == read
     with piped_input("x" * 65) as script:
         monkeypatch.setattr(sys, "stdin", script)
         with pytest.raises(CommandError, match="1 to 64"):
-            join_command._ask_password(1)
+            join_command.ask_password(1)
     assert capfd.readouterr() == ("", "")  # no prompt, no warning
 
 

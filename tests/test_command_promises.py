@@ -453,14 +453,15 @@ def test_bots_with_no_open_seat_are_refused_in_one_line(
 def test_bots_leave_the_seats_of_a_table_with_a_password_alone(
     threaded_host: HostThread, tmp_path: Path
 ) -> None:
-    """Bots have no password to give: with open seats only at a table that has one, `bots
-    HOST` sent a bot there, which failed ("bot-1: bad_password: ..."), status 1. It is now
-    refused in one line that says why, with status 4 and the way on; with another table's
-    seat open as well, the bot goes there."""
+    """Without --password: with open seats only at a table that has one, `bots HOST` sent a
+    bot there, which failed ("bot-1: bad_password: ..."), status 1. It is now refused in one
+    line that says why, with status 4 and the ways on (the flag that gives the password,
+    --create); with another table's seat open as well, the bot goes there."""
     host = threaded_host.host
     threaded_host.call(host.create_table, "locked", RuleSet.of(2, 1), "pw", 0, 1)
     assert bots_refused(threaded_host.address, tmp_path) == (
         f"scopa-net: no table at {threaded_host.address} has an open seat without a password; "
+        "give the table's --password (and --table N), or "
         f"`scopa-net bots {threaded_host.address} --create` opens tables for the bots\n"
     )
     threaded_host.call(host.create_table, "open", RuleSet.of(2, 1), None, 1, 1)

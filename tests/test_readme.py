@@ -107,6 +107,10 @@ RUN_BY: dict[str, tuple[str, str]] = {
         "test_readme_commands.py",
         "test_play_lan_host_and_a_friends_join_that_finds_them_on_the_lan",
     ),
+    "scopa-net bots HOST --table 2 --password PW": (
+        "test_cli_bots.py",
+        "test_bots_with_the_password_sit_at_a_table_that_has_one",
+    ),
     "scopa-net bots HOST --count 3 --bot-level hard": (
         "test_command_promises.py",
         "test_bots_take_the_open_seats_at_the_level_asked_for",

@@ -1,0 +1,73 @@
+"""``scopa-net bots`` at a table with a password: the same ``--password`` and ``--table`` as
+``join``, the same question when a table has one, and one line when it cannot sit down. Each
+case runs the real command against a real host on loopback."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hosting import HostThread
+
+from scopa_net.commands import join as join_command
+from scopa_net.commands.main import main
+from scopa_net.commands.options import EXIT_REFUSED
+from scopa_net.rules import RuleSet
+
+
+@pytest.fixture
+def locked_table(threaded_host: HostThread, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Table 1: two seats, a password ("pw"), a host computer player in seat 1; a match to 1."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    host = threaded_host.host
+    threaded_host.call(host.create_table, "club", RuleSet.of(2, 1), "pw", 1, 1)
+    return threaded_host.address
+
+
+def test_bots_with_the_password_sit_at_a_table_that_has_one(
+    locked_table: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["bots", locked_table, "--count", "1", "--table", "1", "--password", "pw"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "bot-1: seated at table 1 seat 0" in out
+    assert re.search(r"^1 bot sent, 1 finished its match, in \d+ s$", out, re.M)
+
+
+def test_bots_without_the_password_say_which_flag_gives_it(
+    locked_table: str, capfd: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["bots", locked_table, "--count", "1"]) == EXIT_REFUSED
+    err = capfd.readouterr().err
+    assert err.splitlines() == [
+        f"scopa-net: no table at {locked_table} has an open seat without a password; give the "
+        f"table's --password (and --table N), or `scopa-net bots {locked_table} --create` "
+        "opens tables for the bots"
+    ]
+
+
+def test_bots_at_a_table_with_a_password_ask_for_it_as_join_does(
+    locked_table: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked: list[str] = []
+
+    def typed(prompt: str) -> str:
+        asked.append(prompt)
+        return "pw"
+
+    monkeypatch.setattr(join_command, "terminal_to_type_at", lambda: True)
+    monkeypatch.setattr("getpass.getpass", typed)
+    assert main(["bots", locked_table, "--table", "1"]) == 0
+    assert asked == ["password for table 1: "]
+    assert "1 bot sent, 1 finished its match" in capsys.readouterr().out
+
+
+def test_bots_refuse_a_table_that_is_not_there_in_join_s_words(
+    locked_table: str, capfd: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["bots", locked_table, "--table", "7", "--password", "pw"]) == EXIT_REFUSED
+    (line,) = capfd.readouterr().err.splitlines()
+    assert f"{locked_table} has no table 7 with an open seat (tables with one: 1;" in line
