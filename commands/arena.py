@@ -18,11 +18,11 @@ from scopa_net.commands.options import (
     at_least,
     bot_level,
     player_for,
+    table_rules,
     think_seconds,
     variants_epilog,
 )
 from scopa_net.commands.progress import Progress
-from scopa_net.rules import RuleSet
 
 if TYPE_CHECKING:
     from scopa_net.bots.arena import ArenaConfig, GameResult
@@ -89,7 +89,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from scopa_net.bots.arena import ArenaConfig, format_report, summarise
 
-    rules = RuleSet.of(args.players, args.target, args.variant or ())
+    rules = table_rules(args.players, args.target, args.variant)
     if rules.players not in (2, 4):
         raise CommandError("arena plays 2 or 4 players")
     a, b = _player(args.level_a), _player(args.level_b)

@@ -43,6 +43,7 @@ from scopa_net.commands.options import (
     port_number,
     seconds,
     table_password,
+    table_rules,
     variants_epilog,
 )
 from scopa_net.commands.paths import default_host_db, lan_host_db
@@ -223,9 +224,10 @@ def run_host(args: argparse.Namespace) -> int:
 
     rules = None
     if args.players is not None:
-        rules = RuleSet.of(args.players, args.target, args.variant or ())
+        rules = table_rules(args.players, args.target, args.variant)
         check_bots(args.bots, args.players)
     elif table_flags := _table_flags_given(args):
+        table_rules(None, args.target, args.variant)  # scopone says --players 4, as play does
         verb = "opens" if len(table_flags) == 1 else "open"
         raise CommandError(f"{', '.join(table_flags)} {verb} a table: give --players too")
     check_address(args.bind, args.port)

@@ -30,11 +30,11 @@ from scopa_net.commands.options import (
     blind_table,
     check_bots,
     table_password,
+    table_rules,
     think_seconds,
     variants_epilog,
 )
 from scopa_net.commands.paths import data_dir
-from scopa_net.rules import RuleSet
 from scopa_net.server.config import DEFAULT_PORT
 from scopa_net.typed import shown, small_number
 
@@ -318,7 +318,7 @@ def check_flags(args: argparse.Namespace) -> None:
                 f"{' and '.join(there)} {'is' if len(there) == 1 else 'are'} for joining a "
                 "table that is there, --create opens a new one: give one or the other"
             )
-        rules = RuleSet.of(_players(args), args.target, args.variant or ())
+        rules = table_rules(args.players, args.target, args.variant)
         check_bots(args.bots or 0, rules.players)
         return
     lone = {
@@ -334,11 +334,6 @@ def check_flags(args: argparse.Namespace) -> None:
             f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} for a table you open with "
             "--create; without it you join a table that is there, with its own rules"
         )
-
-
-def _players(args: argparse.Namespace) -> int:
-    """The seats of the table --create opens: --players, else 2."""
-    return 2 if args.players is None else args.players
 
 
 def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> int:
@@ -561,7 +556,7 @@ def _table_choice(
     from scopa_net.wire import messages as m
 
     if args.create:
-        rules = RuleSet.of(_players(args), args.target, args.variant or ())
+        rules = table_rules(args.players, args.target, args.variant)
         bots = args.bots or 0  # check_flags: it leaves a seat for a person
         _, key = ask_host(host, port)
         accepted = check_host_key(host, port, key, accept=args.accept_new_key)

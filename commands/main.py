@@ -29,6 +29,7 @@ from scopa_net.commands.options import (
     add_rule_options,
     at_least,
     say,
+    table_rules,
     variants_epilog,
 )
 from scopa_net.errors import RuleSetError
@@ -47,9 +48,8 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
 
 def _cmd_demo(args: argparse.Namespace) -> int:
     from scopa_net.commands.demo import play_demo_match
-    from scopa_net.rules import RuleSet
 
-    rules = RuleSet.of(args.players, args.target, args.variant or ())
+    rules = table_rules(args.players, args.target, args.variant)
     play_demo_match(rules, args.seed, print, rounds=args.rounds)
     return 0
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from scopa_net.rules import PLAYER_COUNTS, Variant
+from scopa_net.rules import PLAYER_COUNTS, RuleSet, Variant
 from scopa_net.text_limits import NAME_LIMIT, PASSWORD_LEN
 from scopa_net.typed import has_control, shown, small_number
 
@@ -459,12 +459,15 @@ def check_bots(bots: int, players: int) -> None:
 def add_rule_options(
     parser: argparse.ArgumentParser | Any, *, players: int | None = 2, when: str = ""
 ) -> None:
-    """``--players``, ``--target`` and ``--variant``: the rules of a table."""
+    """``--players``, ``--target`` and ``--variant``: the rules of a table. ``--players`` is
+    None when not given (``players`` is the default said in the help): :func:`table_rules`
+    tells a variant for another number of players from a number the person chose."""
+    default = "" if players is None else f" (default: {players})"
     parser.add_argument(
         "--players",
         type=int,
-        default=players,
-        help=f"{when}players at the table, one of {', '.join(map(str, PLAYER_COUNTS))}",
+        default=None,
+        help=f"{when}players at the table, one of {', '.join(map(str, PLAYER_COUNTS))}{default}",
     )
     parser.add_argument(
         "--target", type=int, default=DEFAULT_TARGET, help=f"{when}points to win (1-99)"
@@ -495,3 +498,26 @@ def add_display_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="for screen readers: one fact per line, no toolbar, nothing redrawn",
     )
+
+
+_VARIANT_PLAYERS = {
+    Variant.SCOPONE: 4,
+    Variant.SCOPONE_SCIENTIFICO: 4,
+    Variant.SIX_AS_THREE_PAIRS: 6,
+}
+"""The variants played by one number of players only."""
+
+
+def table_rules(
+    players: int | None, target: int, variants: Sequence[str] | None, *, default: int = 2
+) -> RuleSet:
+    """The rules ``--players`` (None: not given, ``default``), ``--target`` and ``--variant``
+    set; a variant for another number of players is refused naming the flag to give
+    (CommandError), any other mistake as :class:`RuleSet` says it."""
+    for name in variants or ():
+        variant = next((v for v in Variant if v.value == name), None)
+        need = _VARIANT_PLAYERS.get(variant) if variant is not None else None
+        if need is not None and (default if players is None else players) != need:
+            how = f"add --players {need}" if players is None else f"--players {need}, not {players}"
+            raise CommandError(f"{name} is a {need}-player game: {how}")
+    return RuleSet.of(default if players is None else players, target, variants or ())

@@ -26,6 +26,7 @@ from scopa_net.commands.options import (
     player_for,
     port_number,
     table_password,
+    table_rules,
     variants_epilog,
 )
 from scopa_net.commands.paths import data_dir
@@ -168,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"scopa-net: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    rules = RuleSet.of(args.players, args.target, args.variant or ())
+    rules = table_rules(args.players, args.target, args.variant)
     level = player_for(args.bot_level)
 
     humans = people(args, rules)

@@ -510,6 +510,37 @@ CASES = [
     ("join --think", ["join", "h", "--create", "--think", "2"], (), EXIT_USAGE, "host --think"),
     ("--bot-level bogus", ["play", "--bot-level", "bogus"], (), EXIT_USAGE, "not a level"),
     ("5 players", ["play", "--players", "5"], (), EXIT_USAGE, "5 players cannot play"),
+    # "scopone is for 4 players, not 2" to a person who never asked for 2: one wording in
+    # every command, naming the flag to give.
+    *(
+        (
+            f"{' '.join(argv[:1])} --variant scopone, no --players",
+            argv,
+            (),
+            EXIT_USAGE,
+            "scopa-net: scopone is a 4-player game: add --players 4",
+        )
+        for argv in (
+            ["join", "{refused}", "--create", "--variant", "scopone"],
+            ["play", "--variant", "scopone"],
+            [*HOST, "--variant", "scopone"],
+            ["demo", "--variant", "scopone"],
+        )
+    ),
+    (
+        "host --players 2 --variant scopone",
+        [*HOST, "--players", "2", "--variant", "scopone"],
+        (),
+        EXIT_USAGE,
+        "scopa-net: scopone is a 4-player game: --players 4, not 2",
+    ),
+    (
+        "play --variant six_as_three_pairs",
+        ["play", "--variant", "six_as_three_pairs"],
+        (),
+        EXIT_USAGE,
+        "scopa-net: six_as_three_pairs is a 6-player game: add --players 6",
+    ),
     ("arena 6 players", ["arena", "easy", "hard", "--players", "6"], (), EXIT_USAGE, "2 or 4"),
     (
         "arena --think-b, B no expert",
