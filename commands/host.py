@@ -39,9 +39,11 @@ from scopa_net.commands.options import (
     check_bots,
     file_name,
     file_path,
+    host_name,
     plural,
     port_number,
     seconds,
+    table_name,
     table_password,
     table_rules,
     variants_epilog,
@@ -79,7 +81,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="address to listen on: 0.0.0.0 is the whole LAN, 127.0.0.1 this machine only",
     )
     p.add_argument("--port", type=port_number, default=DEFAULT_PORT, help="port to listen on")
-    p.add_argument("--name", default=os.uname().nodename, help="the host's name on the LAN")
+    p.add_argument(
+        "--name",
+        type=host_name,
+        default=os.uname().nodename or "scopa-net",
+        help="the host's name on the LAN",
+    )
     p.add_argument(
         "--db",
         type=file_name,
@@ -129,7 +136,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_blind_option(table, when="opens a table: ")
     table.add_argument(
-        "--table-name", default=DEFAULT_TABLE_NAME, help="the table's name in listings"
+        "--table-name",
+        type=table_name,
+        default=DEFAULT_TABLE_NAME,
+        help="the table's name in listings",
     )
     p.set_defaults(run=run_host)
 
@@ -237,7 +247,7 @@ def run_host(args: argparse.Namespace) -> int:
         level=args.log_level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(message)s"
     )
     config = HostConfig(
-        name=args.name[:64] or "scopa-net",
+        name=args.name,
         bind=args.bind,
         port=args.port,
         db=db,

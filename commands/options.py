@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from scopa_net.rules import PLAYER_COUNTS, RuleSet, Variant
-from scopa_net.text_limits import NAME_LIMIT, PASSWORD_LEN
+from scopa_net.text_limits import HOST_NAME_LEN, NAME_LEN, NAME_LIMIT, PASSWORD_LEN
 from scopa_net.typed import has_control, shown, small_number
 
 # Exit statuses, documented in ``scopa-net --help`` and the README.
@@ -232,6 +232,36 @@ def table_password(text: str) -> str:
             "a password cannot hold a control character (a tab, an escape sequence...)"
         )
     return text
+
+
+def _a_name(text: str, what: str, longest: int) -> str:
+    """``text`` as a name of ``what`` (a table, a host): something showable, at most
+    ``longest`` columns, no control character; else ArgumentTypeError saying which. Refused
+    where it is typed, never cut or replaced later."""
+    from scopa_net.names import display_width
+
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"the {what}'s name is empty; give one")
+    width = max(display_width(text), len(text))
+    if width > longest:
+        raise argparse.ArgumentTypeError(
+            f"a {what}'s name is at most {longest} characters (this one has {width})"
+        )
+    if has_control(text):
+        raise argparse.ArgumentTypeError(
+            f"a {what}'s name cannot hold a control character (a tab, an escape sequence...)"
+        )
+    return text.strip()
+
+
+def table_name(text: str) -> str:
+    """A table's name: 1 to 32 characters, as the wire carries it and listings show it."""
+    return _a_name(text, "table", NAME_LEN)
+
+
+def host_name(text: str) -> str:
+    """A host's name: 1 to 64 characters, as the wire carries it."""
+    return _a_name(text, "host", HOST_NAME_LEN)
 
 
 MAX_BOT_DELAY = 5.0

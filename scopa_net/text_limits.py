@@ -19,6 +19,8 @@ NAME_LIMIT = f"at most {NAME_COLUMNS} columns wide; {WIDE_TAKES_TWO}"
 """The name limit as ``--help`` and README say it."""
 PASSWORD_LEN = 64
 """The longest password a table may have."""
+HOST_NAME_LEN = 64
+"""The longest name a host may have (``welcome``'s ``host_name``)."""
 SAY_LEN = 1000
 """Longest ``say`` the codec accepts; the host refuses more than ``TEXT_LEN`` politely."""
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f]")

@@ -219,6 +219,44 @@ CASES = [
         EXIT_USAGE,
         "--target, --table-name open a table: give --players too",
     ),
+    # A long table name was cut to 32 characters and an empty host name became "scopa-net",
+    # both without a word: refused where they are typed, as a long --name is.
+    (
+        "host --table-name of 200 characters",
+        [*HOST, "--players", "2", "--table-name", "t" * 200],
+        (),
+        EXIT_USAGE,
+        "scopa-net host: --table-name: a table's name is at most 32 characters (this one has "
+        "200) (see",
+    ),
+    (
+        "host --table-name ''",
+        [*HOST, "--players", "2", "--table-name", ""],
+        (),
+        EXIT_USAGE,
+        "scopa-net host: --table-name: the table's name is empty; give one (see",
+    ),
+    (
+        "host --name ''",
+        [*HOST, "--name", ""],
+        (),
+        EXIT_USAGE,
+        "scopa-net host: --name: the host's name is empty; give one (see",
+    ),
+    (
+        "host --name of 65 characters",
+        [*HOST, "--name", "h" * 65],
+        (),
+        EXIT_USAGE,
+        "scopa-net host: --name: a host's name is at most 64 characters (this one has 65) (see",
+    ),
+    (
+        "host --name with an escape sequence",
+        [*HOST, "--name", "\x1b[31mclub"],
+        (),
+        EXIT_USAGE,
+        "--name: a host's name cannot hold a control character",
+    ),
     (
         "--name of 21 characters",
         ["join", "{host}", "--name", "n" * 21],

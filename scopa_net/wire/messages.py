@@ -18,7 +18,7 @@ from scopa_net.scoring import (
     SETTEBELLO_LINE,
     SWEEPS_LINE,
 )
-from scopa_net.text_limits import NAME_LEN, PASSWORD_LEN, SAY_LEN
+from scopa_net.text_limits import HOST_NAME_LEN, NAME_LEN, PASSWORD_LEN, SAY_LEN
 from scopa_net.wire.errors import REJECT_CODES, ErrorCode
 from scopa_net.wire.fields import (
     Absent,
@@ -243,7 +243,7 @@ class Hello(Message):
 @message("welcome", Sender.HOST)
 class Welcome(Message):
     version: int = wire(Int(1, 0xFFFF), "protocol version, equal to the client's")
-    host_name: str = wire(Str(1, 64), "the host's name")
+    host_name: str = wire(Str(1, HOST_NAME_LEN), "the host's name")
     host_key: bytes = wire(Bin(32, 32), "the host's Ed25519 public key")
 
 
