@@ -61,6 +61,43 @@ async def play_one_match(
     host.journal.close()
 
 
+class _UntilRoundOver:
+    """A session whose events end after the first round's result: the bot stops there."""
+
+    def __init__(self, session: Any) -> None:
+        self._session = session
+        self.events = self
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._session, name)
+
+    async def receive(self) -> object:
+        from scopa_net.client.session import RoundOver
+
+        event = await self._session.events.receive()
+        if isinstance(event, RoundOver):
+            raise trio.EndOfChannel
+        return event
+
+
+async def play_one_round(db: str, rules: RuleSet | None = None) -> None:
+    """As :func:`play_one_match`, but Ann leaves after the first round of a match to 11 and
+    the host stops: a journal with one table whose match is still in play."""
+    from scopa_net.bots.levels import make_player
+    from scopa_net.client.bot_client import play_as_bot
+    from scopa_net.client.network_session import TableChoice, open_network_session
+
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, db=db)
+            choice = TableChoice(create=create(rules or RuleSet.of(2, 11), bots=1))
+            async with open_network_session("127.0.0.1", host.port, choice, name="ann") as s:
+                await play_as_bot(_UntilRoundOver(s), make_player("random", 2))  # type: ignore[arg-type]
+            await host.shutdown()
+            nursery.cancel_scope.cancel()
+    host.journal.close()
+
+
 async def start_memory_host(nursery: trio.Nursery, **options: object) -> tuple[Host, Network]:
     """A host that listens on no socket, journal in memory, and the ``Network`` of memory
     streams that reaches it: for tests in virtual time (trio's autojump clock)."""

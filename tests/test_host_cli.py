@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import trio
 from helpers import free_port, require_multicast, unique_name
-from hosting import HostThread, host_command, play_one_match
+from hosting import HostThread, host_command, play_one_match, play_one_round
 
 from scopa_net.client.network_session import KnownHosts
 from scopa_net.commands.main import main
@@ -60,6 +60,28 @@ def test_history_lists_the_match_and_its_export_verifies(
         f"scopa-net: cannot write {nowhere}: No such file or directory; give --out a file in a "
         "folder that exists\n"
     )
+
+
+def test_history_export_of_a_match_still_in_play_says_it_is_unfinished(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It said "wrote table1-seat0.scopa (1 round)" as for a finished match, and only
+    verify then said UNFINISHED: the line that writes the file says so."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    db = tmp_path / "host.db"
+    trio.run(play_one_round, str(db))
+    target = tmp_path / "t1.scopa"
+    command = ["history", "--db", str(db), "--export", "1", "--out", str(target)]
+    assert main(command) == 0
+    wrote = capsys.readouterr().out
+    # (The round may be a void deal: "0 rounds and 1 void round".)
+    assert re.fullmatch(
+        rf"wrote {re.escape(str(target))} \(\d rounds?( and 1 void round)?; match still in "
+        rf"play: unfinished\); check it with `scopa-net verify {re.escape(str(target))}`\n",
+        wrote,
+    ), wrote
+    main(["verify", str(target)])
+    assert "UNFINISHED" in capsys.readouterr().out
 
 
 def test_history_without_db_lists_the_host_and_play_lan_journals_under_their_names(
