@@ -74,11 +74,31 @@ def check_db_path(path: str, *, create: bool) -> None:
         )
 
 
+def check_writable(path: str) -> None:
+    """Refuse a journal file that is there but cannot be written (read-only, or immutable),
+    saying that the file is the trouble: its folder may well be writable."""
+    if path == ":memory:" or not Path(path).is_file():
+        return
+    try:
+        with open(path, "r+b"):  # opened to write, nothing written
+            pass
+    except OSError as exc:
+        if exc.errno not in (errno.EACCES, errno.EPERM):
+            return  # told as it comes, by opening the journal
+        raise CommandError(
+            f"the journal {path} is a read-only file; make it writable (chmod u+w), or give "
+            "--db another file",
+            EXIT_LOCAL,
+        ) from None
+
+
 def open_journal(path: str, *, create: bool) -> Journal:
     """The host's journal at ``path``; CommandError (one line) if it cannot be used. Only
     ``create`` (a host) makes or writes one: otherwise it is opened to read, and a file that
     is not a journal is refused unchanged."""
     check_db_path(path, create=create)
+    if create:
+        check_writable(path)
     import sqlite3
 
     from scopa_net.server.journal import Journal, JournalError

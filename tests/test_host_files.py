@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from hosting import host_command, host_process
 
 from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_LOCAL
+from scopa_net.server.journal import Journal
 
 HOST = ["host", "--host", "127.0.0.1", "--port", "0", "--no-advertise", "--log-level", "ERROR"]
 
@@ -49,6 +51,30 @@ def test_a_journal_folder_that_cannot_be_written_is_one_line_and_status_5(
     assert err.startswith(f"scopa-net: the journal {db}: permission denied for {db}")
     assert err.endswith("; give --db a file in a folder you can write\n")
     assert len(err.splitlines()) == 1
+
+
+def test_a_read_only_journal_file_is_told_as_the_file_not_its_folder(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A journal file that cannot be written, in a folder that can, got "give --db a file in a
+    folder you can write": the file is the trouble."""
+    db = tmp_path / "host.db"
+    Journal(db).close()
+    if os.geteuid() == 0:  # root writes a 0444 file: only an immutable one is refused
+        made = subprocess.run(["chattr", "+i", str(db)], check=False, capture_output=True)
+        if made.returncode:
+            pytest.skip("root, and chattr +i is not available here")
+    else:
+        os.chmod(db, 0o444)
+    try:
+        assert main([*HOST, "--db", str(db)]) == EXIT_LOCAL
+    finally:
+        if os.geteuid() == 0:
+            subprocess.run(["chattr", "-i", str(db)], check=True)
+    assert capfd.readouterr().err == (
+        f"scopa-net: the journal {db} is a read-only file; make it writable (chmod u+w), or "
+        "give --db another file\n"
+    )
 
 
 def test_a_host_key_that_is_not_a_key_is_one_line_and_status_5(
