@@ -6,6 +6,7 @@ import argparse
 import errno
 import logging
 import os
+import re
 import socket
 import sys
 import time
@@ -53,6 +54,7 @@ from scopa_net.commands.progress import Progress
 from scopa_net.commands.stop_signals import StopSignals
 from scopa_net.rules import RuleSet
 from scopa_net.server.config import DEFAULT_PORT, HostConfig
+from scopa_net.typed import shown
 
 if TYPE_CHECKING:
     from scopa_net.fair.transcript import Transcript
@@ -179,14 +181,20 @@ def _db_path(arg: str | None) -> str:
     return arg if arg is not None else str(default_host_db(os.environ))
 
 
+_LISTEN_ON = "use 0.0.0.0 (the whole LAN) or 127.0.0.1 (this machine only)"
+
+
 def check_address(bind: str, port: int) -> None:
     """Refuse an address this machine cannot listen on, with what to do instead."""
     try:
         infos = socket.getaddrinfo(bind, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError):
+        if not bind.strip() or re.fullmatch(r"[0-9.]+|.*:.*", bind):
+            raise CommandError(f"--host {shown(bind)} is not an address; {_LISTEN_ON}") from None
+        # A name this machine cannot find is an address that is not here (README: status 5).
         raise CommandError(
-            f"--host {bind}: not an address of this machine; use 0.0.0.0 (the whole LAN) "
-            "or 127.0.0.1 (this machine only)"
+            f"--host {shown(bind)}: this machine finds no address called that; {_LISTEN_ON}",
+            EXIT_LOCAL,
         ) from None
     family, kind, proto, _, address = infos[0]
     with socket.socket(family, kind, proto) as probe:
@@ -204,10 +212,7 @@ def _bind_failure(bind: str, port: int, exc: OSError) -> str:
             "or pick another port with --port N (0: any free one)"
         )
     if exc.errno == errno.EADDRNOTAVAIL:
-        return (
-            f"--host {bind}: not an address of this machine; use 0.0.0.0 (the whole LAN) "
-            "or 127.0.0.1 (this machine only)"
-        )
+        return f"--host {bind}: not an address of this machine; {_LISTEN_ON}"
     if exc.errno == errno.EACCES:
         return f"port {port} needs administrator rights; pick one above 1023 with --port N"
     return f"cannot listen on {bind}:{port}: {exc.strerror or exc}"

@@ -409,6 +409,15 @@ CASES = [
         "is already in use on 0.0.0.0 (another host?); stop it, or pick another port",
     ),
     ("--host 999.1.1.1", [*HOST, "--host", "999.1.1.1"], (), EXIT_USAGE, "not an address"),
+    # An unknown name ended 2, an address not here 5: both are "address not here" (README).
+    (
+        "--host a name this machine cannot find",
+        [*HOST, "--host", "no-such-host.invalid", "--port", "0", "--db", ":memory:"],
+        (),
+        EXIT_LOCAL,
+        "scopa-net: --host 'no-such-host.invalid': this machine finds no address called that; "
+        "use 0.0.0.0 (the whole LAN) or 127.0.0.1 (this machine only)",
+    ),
     (
         "--host not on this machine",
         [*HOST, "--host", "192.0.2.7", "--port", "0", "--db", ":memory:"],
