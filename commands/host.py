@@ -148,9 +148,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     h = add_command(
         subparsers,
         "history",
-        help="finished matches on this host; export a seat's transcript",
-        description="List finished matches in a host's journal, or export one seat's "
-        "transcript for `scopa-net verify`.",
+        help="matches on this host, over and in play; export a seat's transcript",
+        description="List the matches in a host's journal (each table's number and name, the "
+        "match's number at a table that played more than one, when it started and ended or "
+        "that it is in play, and the score), or export one seat's transcript for "
+        "`scopa-net verify`.",
     )
     h.add_argument(
         "--db",
@@ -419,7 +421,7 @@ def run_history(args: argparse.Namespace) -> int:
     if lone and args.export is None:
         raise CommandError(
             f"{' and '.join(lone)} {'is' if len(lone) == 1 else 'are'} for --export TABLE (the "
-            "transcript to write); without --export, history lists the finished matches"
+            "transcript to write); without --export, history lists the matches"
         )
     if args.seat is None:
         args.seat = 0
@@ -478,33 +480,68 @@ def _journal_with_table(journals: list[tuple[str, str]], table: int) -> Journal:
 
 
 def finished_matches(record: TableRecord) -> list[str]:
-    """A line for each finished match of a table: the one just over, and those before a
-    rematch (kept while the next one is played, and after)."""
-    if not record.summary:
-        return []  # a match in play, none before it
-    summary = dict(record.summary)  # the last match over (while a rematch is played, too)
-    matches = [*summary.pop("earlier", []), summary]
-    if len(matches) == 1:
-        return [describe_finished(record.table_id, record.created, matches[0])]
-    return [
-        describe_finished(record.table_id, record.created, match, match_no=n)
-        for n, match in enumerate(matches, 1)
-    ]
+    """A line for each match of a table, in order: those over (the one before a rematch too)
+    and the one in play. Each line names the table (number and name), the match's number
+    when the table played more than one, and when it started and ended, or "in play"."""
+    matches: list[dict] = []
+    if record.summary:
+        summary = dict(record.summary)  # the last match over
+        matches = [*summary.pop("earlier", []), summary]
+    in_play = record.finished is None
+    count = len(matches) + in_play
+    name = str(record.settings.get("name") or "") if isinstance(record.settings, dict) else ""
+    lines = []
+    started: float | None = record.created
+    for n, match in enumerate(matches, 1):
+        ended = match.get("finished")
+        if not isinstance(ended, int | float):  # a journal from before each end was kept
+            ended = record.finished if n == len(matches) else None
+        lines.append(
+            describe_finished(
+                record.table_id,
+                started,
+                match,
+                match_no=n if count > 1 else None,
+                ended=ended,
+                name=name,
+            )
+        )
+        started = ended  # a rematch begins as the match before it ends
+    if in_play:
+        head = _match_head(record.table_id, name, count if count > 1 else None)
+        lines.append(f"{head}: started {_minute(started) if started else '?'}, in play")
+    return lines
+
+
+def _match_head(table_id: str, name: str, match_no: int | None) -> str:
+    """``table 3 'Kitchen', match 2``: the table by number and name, and the match's number."""
+    from scopa_net.names import clean_table_name
+
+    shown = clean_table_name(name)
+    head = f"table {table_id} {shown!r}" if shown else f"table {table_id}"
+    return f"{head}, match {match_no}" if match_no else head
 
 
 def describe_finished(
-    table_id: str, started: float | None, summary: dict, *, match_no: int | None = None
+    table_id: str,
+    started: float | None,
+    summary: dict,
+    *,
+    match_no: int | None = None,
+    ended: float | None = None,
+    name: str = "",
 ) -> str:
-    """One finished match: when it started (the journal's own time, never a restart's), who
-    played (everyone who held a seat: ``Bruno & Dino, then Ivo``), the score, the winner and
-    the rules. ``match_no``: which match at a table that played again (then the time is when
-    that match ended; in a journal from before that was kept, when the table opened)."""
-    when = _minute(started) if started else "?"
-    head = f"table {table_id}, opened {when}, match {match_no}" if match_no else ""
-    ended = summary.get("finished")
-    if match_no and isinstance(ended, int | float):
-        # Each match at a table that played again says when it ended, not the table's start.
-        head = f"table {table_id}, match {match_no} ended {_minute(ended)}"
+    """One match over: the table (number and name), the match's number (``match_no``, at a
+    table that played more than one), when it started and ``ended`` (the journal's own
+    times, never a restart's), who played (everyone who held a seat: ``Bruno & Dino, then
+    Ivo``), the score, the winner and the rules."""
+    name = name or str(summary.get("name") or "")
+    head = _match_head(table_id, name, match_no)
+    when = f"started {_minute(started)}" if started else "started ?"
+    if isinstance(ended, int | float):
+        end = _minute(ended)
+        same_day = started and end[:10] == _minute(started)[:10]
+        when += f", ended {end[11:] if same_day else end}"
     players = [_seat_name(name, seat) for seat, name in enumerate(summary.get("players", []))]
     holders = summary.get("holders")  # everyone who played each seat (none before it was kept)
     if isinstance(holders, list) and len(holders) == len(players):
@@ -526,7 +563,7 @@ def describe_finished(
     if summary.get("abandoned"):
         why = summary.get("closed") or "everyone had left"
         won = f"{'; ' if score else ''}closed unfinished: {why}"
-    return f"{head or f'table {table_id}, started {when}'}: {score}{won}{rules}"
+    return f"{head}: {when}: {score}{won}{rules}"
 
 
 def _minute(when: float) -> str:

@@ -691,7 +691,7 @@ CASES = [
         (),
         EXIT_USAGE,
         "scopa-net: --seat is for --export TABLE (the transcript to write); without --export, "
-        "history lists the finished matches",
+        "history lists the matches",
     ),
     (
         "history --match --out without --export",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,9 @@ def test_history_lists_the_match_and_its_export_verifies(
     assert main(["history", "--db", str(db)]) == 0
     out = capsys.readouterr().out
     when = r"\d{4}-\d\d-\d\d \d\d:\d\d"
-    assert re.search(rf"table 1, started {when}: ann \d+ - bot 1 \d+; .* won", out)
+    assert re.search(
+        rf"table 1 'test table': started {when}, ended \d\d:\d\d: ann \d+ - bot 1 \d+; .* won", out
+    )
     target = tmp_path / "t1.scopa"
     assert (
         main(["history", "--db", str(db), "--export", "1", "--seat", "0", "--out", str(target)])
@@ -84,6 +87,38 @@ def test_history_export_of_a_match_still_in_play_says_it_is_unfinished(
     assert "UNFINISHED" in capsys.readouterr().out
 
 
+def test_history_says_each_match_alike_named_numbered_started_and_ended_or_in_play(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It said "ended 21:50" for one table and "started 21:46" for others, named no table,
+    listed no match in play, and a table's first match had no number while its second did
+    (and was missing). Every line now says the same things in the same order."""
+    from scopa_net.server.journal import Journal
+
+    def at(hh: int, mm: int) -> float:
+        return time.mktime((2026, 12, 6, hh, mm, 0, 0, 0, -1))
+
+    played = {"players": ["Ada", "Bruno"], "scores": [11, 7], "winner": 0, "rules": "2 players"}
+    db = tmp_path / "host.db"
+    journal = Journal(str(db))
+    journal.create_table("1", at(21, 40), {"name": "Kitchen", "players": 2})
+    journal.finish_table("1", at(21, 50), {**played, "finished": at(21, 50)})
+    journal.reopen_table("1")  # a rematch, in play
+    journal.create_table("2", at(21, 46), {"name": "Garden", "players": 2})
+    journal.finish_table("2", at(22, 5), {**played, "winner": 1, "scores": [3, 11]})
+    journal.create_table("3", at(21, 55), {"name": "Bruno's table", "players": 2})
+    journal.close()
+    assert main(["history", "--db", str(db)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "table 1 'Kitchen', match 1: started 2026-12-06 21:40, ended 21:50: Ada 11 - Bruno 7; "
+        "Ada won (2 players)",
+        "table 1 'Kitchen', match 2: started 2026-12-06 21:50, in play",
+        "table 2 'Garden': started 2026-12-06 21:46, ended 22:05: Ada 3 - Bruno 11; Bruno won "
+        "(2 players)",
+        'table 3 "Bruno\'s table": started 2026-12-06 21:55, in play',
+    ]
+
+
 def test_history_without_db_lists_the_host_and_play_lan_journals_under_their_names(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -98,7 +133,7 @@ def test_history_without_db_lists_the_host_and_play_lan_journals_under_their_nam
     assert main(["history"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"play --lan (--db {lan}):"
-    assert re.match(r"  table 1, started .*: ann \d+ - bot 1 \d+; .* won", out[1])
+    assert re.match(r"  table 1 .*: started .*: ann \d+ - bot 1 \d+; .* won", out[1])
     assert len(out) == 2
     monkeypatch.chdir(tmp_path)
     assert main(["history", "--export", "1"]) == 0  # the one journal that has a table 1

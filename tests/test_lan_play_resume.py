@@ -169,9 +169,10 @@ def test_run_again_offers_the_kept_seat_first_and_no_resume_opens_a_new_table(
     assert main(["history"]) == 0
     assert capsys.readouterr().out.startswith("play --lan (--db ")
     assert main(["history", "--db", str(data / "play-lan" / "host.db")]) == 0
-    assert re.match(
-        r"table 1, started .*: closed unfinished: play --lan opened a new table$",
-        capsys.readouterr().out,
+    assert re.fullmatch(
+        r"table 1 .*: started [-\d :]+, ended [-\d :]+: closed unfinished: play --lan opened a "
+        r"new table",
+        capsys.readouterr().out.splitlines()[0],
     )
     # --resume with nothing kept says so.
     with pytest.raises(CommandError, match="no unfinished `play --lan` table"):

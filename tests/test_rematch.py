@@ -335,24 +335,29 @@ async def test_history_keeps_the_first_match_while_the_rematch_is_played_and_aft
     ) as session:
         assert await play_as_bot(session, make_player("random", 1)) is not None
         (first,) = await listed(1)
-        assert first.startswith("table 1, started ")
+        assert first.startswith("table 1 'test table': started ")
         await session.rematch(True)
         await heard(session, "a new match begins")
         with trio.fail_after(20):
             async for event in session.events:
                 if isinstance(event, RoundStarted):
                     break
-        assert history() == [first]  # before: "no finished matches"
+        # Before: "no finished matches"; now the first, numbered, and the second in play.
+        (numbered, playing) = history()
+        assert numbered == first.replace("'test table': ", "'test table', match 1: ", 1)
+        assert re.fullmatch(r"table 1 'test table', match 2: started [-\d :]+, in play", playing)
         assert await play_as_bot(session, make_player("random", 2)) is not None
         await session.rematch(False)
         await heard(session, "no rematch")
     after = await listed(2)
-    _, _, result = first.partition(": ")  # "table 1, started 2026-12-01 11:05", result
-    # Each match says when it ended (both said when the table opened, as "opened").
-    assert re.fullmatch(
-        rf"table 1, match 1 ended \d{{4}}-\d\d-\d\d \d\d:\d\d: {re.escape(result)}", after[0]
+    # Each match says when it started and ended (both said when the table opened, as
+    # "opened"; then the first match said when it started, and the second when it ended).
+    assert after[0] == numbered
+    assert re.match(
+        r"table 1 'test table', match 2: started [-\d :]+, ended [\d:]+: ann \d+ - bot 1 \d+; "
+        r"\w[\w ]* won",
+        after[1],
     )
-    assert re.match(r"table 1, match 2 ended .*: ann \d+ - bot 1 \d+; \w[\w ]* won", after[1])
 
     # Each match exports on its own (before, only the last one could be), and each verifies.
     exported = []
