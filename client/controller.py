@@ -40,6 +40,7 @@ from scopa_net.client.session import (
     MatchStarted,
     Message,
     MoveQueued,
+    RematchClosed,
     RoundOver,
     RoundStarted,
     Session,
@@ -121,6 +122,10 @@ GOING_VOIDS_ROUND = (
 )
 NOT_PLAYED = "Not played; choose again ('hint' suggests a play)."
 HOW_TO_LEAVE = "Ctrl-C clears the line; to leave, type quit or press Ctrl-D."
+TOO_LATE_TO_ANSWER = (
+    "Too late: the vote on playing again is over and the table is closing; that answer was "
+    "not sent."
+)
 SLOW_ANSWER = 1.0
 """Seconds a move waits for the host's answer before the screen says that it is waiting."""
 
@@ -191,6 +196,8 @@ class Controller:
         self.coach = coach
         self._coached: Play | None = None
         self._told_how_to_leave = False  # Ctrl-C on an empty line said how to leave
+        self._rematch_closed = False
+        """The vote on playing again ended without one: a y or n typed now is too late."""
         self.state = ClientState(seat=session.seat, names=session.names, display=display)
         self.state.view = session.view
         if session.view is not None:
@@ -374,6 +381,12 @@ class Controller:
                     self._say(f"Play again with the same players?{limit}")
             case MatchStarted(match_scores=scores):
                 self._new_match(scores)
+            case RematchClosed():
+                # The line above said why ("no rematch (...): the table is closing"): the
+                # question ends with it, and a late answer is not taken for one.
+                if state.asking is Asking.REMATCH:
+                    state.asking = Asking.NOTHING
+                self._rematch_closed = True
             case Message(seat=seat, text=text, local=local, table=table):
                 # Chat is "<name> text" on one line: it can never look like a notice.
                 if local:  # this client's own words (its deal check), not the host's
@@ -397,6 +410,7 @@ class Controller:
     def _new_match(self, scores: tuple[int, ...]) -> None:
         """A rematch begins: no question about the last one, and none of its sheets."""
         state = self.state
+        self._rematch_closed = False
         state.match_over = False
         state.asking = Asking.NOTHING
         state.scores = scores
@@ -475,6 +489,9 @@ class Controller:
             else:
                 self._say("Staying at the table.")
             state.changed()
+            return
+        if self._rematch_closed and line.strip().lower() in {"y", "yes", "n", "no"}:
+            self._say(TOO_LATE_TO_ANSWER)
             return
         if state.asking is Asking.REMATCH and line.strip().lower() in {"y", "yes", "n", "no"}:
             state.asking = Asking.NOTHING

@@ -48,6 +48,7 @@ from scopa_net.client.session import (
     MatchStarted,
     Message,
     MoveQueued,
+    RematchClosed,
     RoundOver,
     RoundStarted,
     SessionEndedError,
@@ -1713,6 +1714,7 @@ class NetworkSession:
                 why = "the vote closed"
             text = f"no rematch ({why}): the table is closing"
             self._emit(Message(seat=None, text=text, table=True))
+            self._emit(RematchClosed())
             self._forget_record()  # nothing left to take back
             return True
         if e.state == "agreed":
@@ -1994,6 +1996,7 @@ class NetworkSession:
                         table=True,
                     )
                 )
+                self._emit(RematchClosed())
             return
         why = f" ({self._host_said.rstrip('.')})" if self._host_said else ""
         raise TableClosedError(

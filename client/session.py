@@ -104,6 +104,13 @@ class MoveQueued:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class RematchClosed:
+    """The vote on playing again is over without a rematch (declined, or the table closed,
+    protocol.md 3.11): the question "play again?" is no longer asked. The table's own words
+    on why come before it, as a :class:`Message`."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ConnectionChanged:
     state: ConnectionState
     detail: str = ""
@@ -118,6 +125,7 @@ Event = (
     | MatchStarted
     | Message
     | MoveQueued
+    | RematchClosed
     | ConnectionChanged
 )
 

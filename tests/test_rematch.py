@@ -17,6 +17,7 @@ from rawseat import RawSeat
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
+from scopa_net.client.controller import Asking
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
 from scopa_net.client.session import Message, RoundStarted
 from scopa_net.fair.commitments import ZERO_CHAIN
@@ -426,6 +427,13 @@ async def test_nobody_answers_play_again_and_each_screen_says_why_the_table_clos
             "Play again with the same players? Answer within 60 s: the table closes then."
         ]
         assert "Table: no rematch (nobody answered in time): the table is closing" in screen.lines
+        # The question ends with that line (the prompt read "y/n?" on, and a late "n" said
+        # "No rematch." as if it counted): a y or n typed now is told it came too late.
+        assert screen.controller.state.asking is Asking.NOTHING
+        assert await screen.type("n") == [
+            "Too late: the vote on playing again is over and the table is closing; that answer "
+            "was not sent."
+        ]
     assert 58 <= trio.current_time() - ended_at[0] <= 62
 
 
