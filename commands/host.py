@@ -654,6 +654,8 @@ def _export(journal: Journal, args: argparse.Namespace) -> int:
         counted += f" and {plural(voids, 'void round')}"
     if len(matches) > 1:
         counted = f"match {match_no} of {len(matches)}, {counted}"
+    if names is not None:
+        counted += f", the seats' names in {names}"
     if transcript.result.sig is None:  # no signed end: verify will say UNFINISHED
         in_play = record.finished is None and match_no == len(matches)
         counted += (
@@ -661,6 +663,5 @@ def _export(journal: Journal, args: argparse.Namespace) -> int:
             if in_play
             else "; match closed before its end: unfinished"
         )
-    beside = f", the seats' names in {names}" if names is not None else ""
-    print(f"wrote {out} ({counted}{beside}); check it with `scopa-net verify {out}`")
+    print(f"wrote {out} ({counted}); check it with `scopa-net verify {out}`")
     return 0

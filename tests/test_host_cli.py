@@ -79,8 +79,9 @@ def test_history_export_of_a_match_still_in_play_says_it_is_unfinished(
     wrote = capsys.readouterr().out
     # (The round may be a void deal: "0 rounds and 1 void round".)
     assert re.fullmatch(
-        rf"wrote {re.escape(str(target))} \(\d rounds?( and 1 void round)?; match still in "
-        rf"play: unfinished\); check it with `scopa-net verify {re.escape(str(target))}`\n",
+        rf"wrote {re.escape(str(target))} \(\d rounds?( and 1 void round)?, the seats' names in "
+        rf"{re.escape(str(target.with_suffix('.names')))}; match still in play: unfinished\); "
+        rf"check it with `scopa-net verify {re.escape(str(target))}`\n",
         wrote,
     ), wrote
     main(["verify", str(target)])
