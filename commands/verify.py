@@ -401,6 +401,13 @@ def unreadable_words(error: Exception, *, empty: bool) -> str:
     )
 
 
+NAMES_UNSIGNED = (
+    "names: from the notes saved beside the file, which the host does not sign; what is "
+    "checked is each seat by its number"
+)
+"""Said when seats are named: a names file can be edited without a trace, the record not."""
+
+
 def saved_names(path: Path, players: int) -> SavedNames:
     """The seats' names saved beside a transcript, made safe to show: by the client that
     saved it (``transcript-names/FILE.names``), else by ``history --export`` (``FILE.names``
@@ -409,6 +416,7 @@ def saved_names(path: Path, players: int) -> SavedNames:
     from scopa_net.client.files import names_beside
     from scopa_net.seat_holders import SavedNames, read_names_file
 
+    path = path.absolute()  # FILE given from inside the transcripts folder: its parents
     for place in (names_beside(path), path.with_suffix(".names")):
         try:
             found = read_names_file(place.read_text(encoding="utf-8"), players)
@@ -505,6 +513,8 @@ def _verify_one(
         return "refused"
     if not pins:
         out("no pinned host key to compare with: check the fingerprint with the host's, or --pin")
+    if names.last:
+        out(NAMES_UNSIGNED)
     if transcript.stopped is not None:
         s = transcript.stopped
         out(

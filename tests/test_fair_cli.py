@@ -11,6 +11,7 @@ from helpers import run_scopa_net
 
 from scopa_net.client.files import names_beside
 from scopa_net.commands.main import main
+from scopa_net.commands.verify import NAMES_UNSIGNED
 from scopa_net.fair.simulate import simulate_match
 from scopa_net.rules import RuleSet
 
@@ -66,6 +67,7 @@ def test_seats_are_named_as_the_client_saved_them_beside_the_transcript(
     assert main(["verify", str(saved[1])]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("seat 1 (this file's seat), 2 players"), out
+    assert NAMES_UNSIGNED not in out  # no names, nothing to warn of
     assert any("dealer seat 1 (this file's seat)" in line for line in out), out
     copy = tmp_path / "transcripts" / "KEY-table1-seat1.scopa"
     copy.parent.mkdir()
@@ -77,6 +79,13 @@ def test_seats_are_named_as_the_client_saved_them_beside_the_transcript(
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("seat 1 (Bruno, this file's seat), 2 players"), out
     assert not any("you" in line for line in out), out
+    # The names are notes beside the file, not signed: verify says so (an auditor changed
+    # them by hand and read a VERIFIED result under swapped names).
+    assert NAMES_UNSIGNED in out, out
+    # From inside the transcripts folder, by a relative path, the names are found all the same.
+    monkeypatch.chdir(copy.parent)
+    assert main(["verify", copy.name]) == 0
+    assert capsys.readouterr().out.splitlines()[0].startswith("seat 1 (Bruno, this file's seat)")
     monkeypatch.setenv("SCOPA_NET_NAME", "bruno")
     assert main(["verify", str(copy)]) == 0
     out = capsys.readouterr().out.splitlines()
