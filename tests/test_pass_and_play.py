@@ -94,11 +94,12 @@ def test_as_many_people_play_as_names_are_given() -> None:
     """`--pass-and-play --players 3 --names Ada,Bruno,Carla` said "--names needs 2 different
     names": without --humans, the names say how many people take turns."""
     from scopa_net.commands.main import build_parser
+    from scopa_net.commands.options import table_rules
     from scopa_net.commands.play import people
 
     def count(*argv: str) -> int:
         args = build_parser().parse_args(["play", *argv])
-        return people(args, RuleSet.of(args.players))
+        return people(args, table_rules(args.players, args.target, args.variant))
 
     assert count("--pass-and-play", "--players", "3", "--names", "Ada,Bruno,Carla") == 3
     assert count("--pass-and-play", "--players", "4", "--names", "Ada,Bruno,Carla") == 3

@@ -324,10 +324,13 @@ async def test_history_keeps_the_first_match_while_the_rematch_is_played_and_aft
         return capsys.readouterr().out.splitlines()
 
     async def listed(count: int) -> list[str]:
-        """History once it lists ``count`` matches (the host writes the end a moment after
-        the players hear it)."""
+        """History once it lists ``count`` matches over (the host writes the end a moment
+        after the players hear it; until then the match is listed as in play)."""
         with trio.fail_after(10):
-            while len(lines := [x for x in history() if x != "no finished matches"]) < count:
+            while (
+                len(lines := [x for x in history() if not x.endswith(", in play")]) < count
+                or "no finished matches" in lines
+            ):
                 await trio.sleep(0.05)
         return lines
 
