@@ -15,6 +15,7 @@ from typing import NoReturn
 import pytest
 import trio
 from hosting import Network, create
+from person_screen import PersonScreen
 
 from scopa_net.bots.base import Player
 from scopa_net.bots.levels import make_player
@@ -104,6 +105,28 @@ class People:
         (record,) = self.stores[name].records()
         choice = TableChoice(table_id=record.table_id, seat=record.seat)
         nursery.start_soon(partial(person, name, choice, resume_from=record))
+
+    async def on_screen(
+        self,
+        name: str,
+        choice: TableChoice,
+        connect: Connector,
+        screens: dict[str, PersonScreen],
+        between: Callable[[PersonScreen], Awaitable[None]] | None = None,
+        *,
+        key: str | None = None,
+        seated: trio.Event | None = None,
+        **options: object,
+    ) -> None:
+        """``name``'s client at the table, drawn on a :class:`PersonScreen` kept as
+        ``screens[key or name]``, playing at random with ``between`` looked at each board;
+        ``seated`` is set once the session is open."""
+        async with self.session(name, choice, connect, **options) as session:
+            self.sessions[name] = session
+            screen = screens[key or name] = PersonScreen(session)
+            if seated is not None:
+                seated.set()
+            await screen.play(between)
 
     def runner(
         self,

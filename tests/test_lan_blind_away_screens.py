@@ -44,10 +44,7 @@ async def test_stepping_away_from_a_blind_round_and_coming_back_in_every_persons
             between: Callable[[PersonScreen], Awaitable[None]] | None = None,
             **options: object,
         ) -> None:
-            async with people.session(name, choice, net.connect, **options) as session:
-                people.sessions[name] = session
-                screens[key] = PersonScreen(session)
-                await screens[key].play(between)
+            await people.on_screen(name, choice, net.connect, screens, between, key=key, **options)
             done[key].set()
 
         asked: list[str] = []
@@ -204,17 +201,13 @@ async def test_joining_a_blind_tables_open_seat_mid_round_says_a_computer_finish
     async with trio.open_nursery() as nursery:
         _host, net = await start_memory_host(nursery, grace=60.0, bot_delay=0.5)
 
-        async def run(
+        def run(
             name: str,
             choice: TableChoice,
             between: Callable[[PersonScreen], Awaitable[None]] | None = None,
-        ) -> None:
-            async with people.session(name, choice, net.connect) as session:
-                people.sessions[name] = session
-                screens[name] = PersonScreen(session)
-                if name == "Carla":
-                    carla_sat.set()
-                await screens[name].play(between)
+        ) -> Awaitable[None]:
+            seated = carla_sat if name == "Carla" else None
+            return people.on_screen(name, choice, net.connect, screens, between, seated=seated)
 
         left: list[str] = []
 

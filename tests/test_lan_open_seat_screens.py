@@ -39,17 +39,13 @@ async def test_taking_an_ordinary_tables_open_seat_mid_round_the_newcomer_plays_
     async with trio.open_nursery() as nursery:
         _host, net = await start_memory_host(nursery, grace=60.0, bot_delay=0.5)
 
-        async def run(
+        def run(
             name: str,
             choice: TableChoice,
             between: Callable[[PersonScreen], Awaitable[None]] | None = None,
-        ) -> None:
-            async with people.session(name, choice, net.connect) as session:
-                people.sessions[name] = session
-                screens[name] = PersonScreen(session)
-                if name == "Carla":
-                    carla_sat.set()
-                await screens[name].play(between)
+        ) -> Awaitable[None]:
+            seated = carla_sat if name == "Carla" else None
+            return people.on_screen(name, choice, net.connect, screens, between, seated=seated)
 
         done: list[str] = []
 
