@@ -36,6 +36,7 @@ from scopa_net.client.style import (
     utf8_by_locale,
 )
 from scopa_net.names import NAME_COLUMNS, name_too_long, reads_as_computer
+from scopa_net.text_limits import EMPTY_NAME
 from scopa_net.typed import has_control, shown
 
 COMPUTER_NAME_REFUSED = (
@@ -107,6 +108,8 @@ def _text(value: object, where: str) -> str:
 
 
 def _name(value: object, where: str) -> str:
+    if isinstance(value, str) and not value.strip():
+        raise ConfigError(f"{where}: {EMPTY_NAME}")
     name = _text(value, where)
     too_long = name_too_long(name)
     if too_long:

@@ -15,7 +15,13 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from scopa_net.rules import PLAYER_COUNTS, RuleSet, Variant
-from scopa_net.text_limits import HOST_NAME_LEN, NAME_LEN, NAME_LIMIT, PASSWORD_LEN
+from scopa_net.text_limits import (
+    EMPTY_NAME,
+    HOST_NAME_LEN,
+    NAME_LEN,
+    NAME_LIMIT,
+    PASSWORD_LEN,
+)
 from scopa_net.typed import has_control, shown, small_number
 
 # Exit statuses, documented in ``scopa-net --help`` and the README.
@@ -234,14 +240,15 @@ def table_password(text: str) -> str:
     return text
 
 
-def _a_name(text: str, what: str, longest: int) -> str:
+def _a_name(text: str, what: str, longest: int, empty: str) -> str:
     """``text`` as a name of ``what`` (a table, a host): something showable, at most
-    ``longest`` columns, no control character; else ArgumentTypeError saying which. Refused
+    ``longest`` columns, no control character; else ArgumentTypeError saying which (``empty``
+    when there is nothing). Refused
     where it is typed, never cut or replaced later."""
     from scopa_net.names import display_width
 
     if not text.strip():
-        raise argparse.ArgumentTypeError(f"the {what}'s name is empty; give one")
+        raise argparse.ArgumentTypeError(empty)
     width = max(display_width(text), len(text))
     if width > longest:
         raise argparse.ArgumentTypeError(
@@ -256,12 +263,12 @@ def _a_name(text: str, what: str, longest: int) -> str:
 
 def table_name(text: str) -> str:
     """A table's name: 1 to 32 characters, as the wire carries it and listings show it."""
-    return _a_name(text, "table", NAME_LEN)
+    return _a_name(text, "table", NAME_LEN, "the table's name is empty; give one")
 
 
 def host_name(text: str) -> str:
     """A host's name: 1 to 64 characters, as the wire carries it."""
-    return _a_name(text, "host", HOST_NAME_LEN)
+    return _a_name(text, "host", HOST_NAME_LEN, EMPTY_NAME)
 
 
 MAX_BOT_DELAY = 5.0

@@ -17,6 +17,8 @@ WIDE_TAKES_TWO = "a wide character such as 李 takes two"
 """How the name limit's columns are told, in a refusal, README and ``--help``."""
 NAME_LIMIT = f"at most {NAME_COLUMNS} columns wide; {WIDE_TAKES_TWO}"
 """The name limit as ``--help`` and README say it."""
+EMPTY_NAME = "the name is empty; give one"
+"""What every command says of an empty ``--name`` (host, join, play), after the flag's name."""
 PASSWORD_LEN = 64
 """The longest password a table may have."""
 HOST_NAME_LEN = 64

@@ -236,12 +236,25 @@ CASES = [
         EXIT_USAGE,
         "scopa-net host: --table-name: the table's name is empty; give one (see",
     ),
+    # join and play said "invalid --name: ''; expected non-empty text", host "the host's
+    # name is empty": one wording for an empty name in every command.
     (
         "host --name ''",
         [*HOST, "--name", ""],
         (),
         EXIT_USAGE,
-        "scopa-net host: --name: the host's name is empty; give one (see",
+        "scopa-net host: --name: the name is empty; give one (see",
+    ),
+    *(
+        (
+            f"{' '.join(argv[:2])} --name {name!r}",
+            [*argv, "--name", name],
+            (),
+            EXIT_USAGE,
+            "scopa-net: --name: the name is empty; give one",
+        )
+        for argv in (["join", "{refused}"], ["play"], ["play", "--lan"])
+        for name in ("", "  ")
     ),
     (
         "host --name of 65 characters",
