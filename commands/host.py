@@ -441,9 +441,9 @@ def run_history(args: argparse.Namespace) -> int:
             journal.close()
         if heading:
             lines.append(f"{heading} (--db {path}):")
-            found = [f"  {line}" for line in found or ["no finished matches"]]
+            found = [f"  {line}" for line in found or ["no matches yet"]]
         lines += found
-    print("\n".join(lines) if lines else "no finished matches")
+    print("\n".join(lines) if lines else "no matches yet")
     return 0
 
 

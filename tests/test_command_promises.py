@@ -175,7 +175,7 @@ def test_history_of_an_empty_journal_says_so(
     (tmp_path / "scopa-net").mkdir()
     Journal(str(tmp_path / "scopa-net" / "host.db")).close()
     assert main(["history"]) == 0
-    assert capsys.readouterr().out == "no finished matches\n"
+    assert capsys.readouterr().out == "no matches yet\n"
 
 
 def test_history_names_a_seat_nobody_took_by_its_number_not_none(
@@ -491,3 +491,23 @@ def test_ctrl_c_stops_the_bots_in_one_line(threaded_host: HostThread, tmp_path: 
     assert waiting.returncode == EXIT_CANCELLED
     assert "Traceback" not in err
     assert err.strip() == "scopa-net: stopped"
+
+
+def test_history_of_two_empty_journals_says_so_under_each(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """History lists matches in play too: an empty journal has "no matches yet" (it said
+    "no finished matches", as if some were in play), under each journal's heading."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    host = tmp_path / "scopa-net" / "host.db"
+    lan = tmp_path / "scopa-net" / "play-lan" / "host.db"
+    lan.parent.mkdir(parents=True)
+    Journal(str(host)).close()
+    Journal(str(lan)).close()
+    assert main(["history"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"scopa-net host (--db {host}):",
+        "  no matches yet",
+        f"play --lan (--db {lan}):",
+        "  no matches yet",
+    ]

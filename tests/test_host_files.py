@@ -185,6 +185,6 @@ def test_history_reads_a_journal_no_host_has_open_without_leaving_files_beside_i
     Journal(db).close()
     before = db.read_bytes()
     assert main(["history", "--db", str(db)]) == 0
-    assert capfd.readouterr().out == "no finished matches\n"
+    assert capfd.readouterr().out == "no matches yet\n"
     assert db.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["host.db"]

@@ -329,7 +329,7 @@ async def test_history_keeps_the_first_match_while_the_rematch_is_played_and_aft
         with trio.fail_after(10):
             while (
                 len(lines := [x for x in history() if not x.endswith(", in play")]) < count
-                or "no finished matches" in lines
+                or "no matches yet" in lines
             ):
                 await trio.sleep(0.05)
         return lines
