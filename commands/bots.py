@@ -41,7 +41,7 @@ from scopa_net.commands.options import (
 from scopa_net.rules import RuleSet
 
 if TYPE_CHECKING:
-    from scopa_net.client.network_session import NetworkSession, TableChoice
+    from scopa_net.client.network_session import NetworkSession, RefusedError, TableChoice
     from scopa_net.plays import Play
     from scopa_net.wire import messages as m
 
@@ -56,12 +56,25 @@ class BotStats:
     failures: list[str] = field(default_factory=list)
     sent: int = 0
     """Bots that went to a seat (fewer than asked for when the host has fewer open seats)."""
+    refusals: list[RefusedError] = field(default_factory=list)
+    """The host's answers to bots it refused a seat (a wrong password, a full table...)."""
 
     def failed(self, name: str, exc: BaseException) -> None:
         """One line for a bot that stopped: its name and the first line of why (a failed
         deal check's banner goes on to say where the evidence is; a bot keeps none)."""
+        from scopa_net.client.network_session import RefusedError
+
+        if isinstance(exc, RefusedError):
+            self.refusals.append(exc)
         why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         self.failures.append(f"{name}: {why}")
+
+    def all_refused(self) -> RefusedError | None:
+        """The host's first refusal when it refused every bot sent (none sat down): that ends
+        the command as ``join`` ends when refused."""
+        if self.sent and len(self.refusals) == self.sent and not self.matches:
+            return self.refusals[0]
+        return None
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -177,6 +190,11 @@ def run(args: argparse.Namespace) -> int:
         )
     except (OSError, SessionError) as exc:
         raise CommandError(f"lost {host}:{port}: {exc}", EXIT_UNREACHABLE) from None
+    refused = stats.all_refused()
+    if refused is not None:  # a wrong password, a full table: join's line and status
+        from scopa_net.client.launch import session_failure
+
+        raise session_failure(refused)
     elapsed = time.perf_counter() - started
     its = "its" if stats.sent == 1 else "their"
     print(

@@ -363,7 +363,26 @@ CASES = [
         ["join", "{host}", "--table", "1", "--password", "nope"],
         (),
         EXIT_REFUSED,
-        "wrong password",
+        "scopa-net: wrong password for that table; ask its host for it and join again (or "
+        "give it with --password)",
+    ),
+    # bots took the wrong password as a bot's failure: "failure: bot-1: bad_password: ...",
+    # status 1. Now join's line and status.
+    (
+        "bots with a wrong password",
+        ["bots", "{host}", "--table", "1", "--password", "nope", "--quiet"],
+        (),
+        EXIT_REFUSED,
+        "scopa-net: wrong password for that table; ask its host for it and join again (or "
+        "give it with --password)",
+    ),
+    (
+        "two bots with a wrong password",
+        ["bots", "{host}", "--table", "1", "--password", "nope", "--count", "2"],
+        (),
+        EXIT_REFUSED,
+        "scopa-net: wrong password for that table; ask its host for it and join again (or "
+        "give it with --password)",
     ),
     (
         "no such --table",
