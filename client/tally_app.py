@@ -31,6 +31,7 @@ from scopa_net.client.style import Display
 from scopa_net.client.tally_store import TallyStore, export
 from scopa_net.client.toolbar import WIDE
 from scopa_net.commands.options import EXIT_CANCELLED
+from scopa_net.names import display_width
 from scopa_net.rules import USUAL_TARGETS, Variant
 from scopa_net.tally import (
     SCORING_VARIANTS,
@@ -161,7 +162,8 @@ class TallyController:
 
     def toolbar(self, width: int = WIDE) -> FormattedText:
         """The toolbar in at most ``width`` columns: the fullest version that fits, from
-        the standings with what each side has to go, down to the hand's number alone."""
+        the standings with what each side has to go, down to the hand's number alone. A wide
+        character (李) takes two columns, as in the game's toolbar."""
         tally = self.tally
         if tally is None:
             return FormattedText([("", " setting up ")])
@@ -181,7 +183,7 @@ class TallyController:
         )
         versions = [f"| {full}{draft} ", f"| {short}{draft} ", f"| {short} ", ""]
         for rest in versions:
-            if len(where[1]) + len(rest) < width:  # the last column stays free
+            if display_width(where[1] + rest) < width:  # the last column stays free
                 break
         return FormattedText([where, ("", rest)] if rest else [where])
 

@@ -552,3 +552,19 @@ def test_at_60_columns_lines_break_between_words_and_the_toolbar_fits(tmp_path: 
 
 def fragment_text(text: list[tuple[str, str]]) -> str:
     return "".join(part for _, part, *_ in text)
+
+
+def test_at_40_columns_the_toolbar_of_wide_names_fits(tmp_path: Path) -> None:
+    """The toolbar measured names in characters: ' hand 1 | 李小龙 & 张伟 0  王小明 & 刘洋 0 '
+    (33 characters) was shown in a 40-column window, where it takes 43 columns (a wide
+    character takes two) and wrapped."""
+    from scopa_net.names import display_width
+
+    tally = Tally.new(["李小龙", "王小明", "张伟", "刘洋"], target=11).add(0, 2)
+    controller = TallyController(tally, store=None)
+    standings = " hand 1 | 李小龙 & 张伟 0  王小明 & 刘洋 0 "
+    assert fragment_text(controller.toolbar(44)) == standings  # 43 columns, the last free
+    assert fragment_text(controller.toolbar(40)) == " hand 1 "
+    for columns in (60, 40, 30, 20):
+        shown = fragment_text(controller.toolbar(columns))
+        assert display_width(shown) < columns, shown
