@@ -299,7 +299,8 @@ async def serve_until_signalled(
     stop: StopSignals,
 ) -> None:
     """Run the host until Ctrl-C or SIGTERM (``stop``), its normal end: every table is then
-    saved in the journal, and the same command resumes them (status 0)."""
+    saved in the journal, and the same command resumes them (status 0). With the journal
+    refusing writes, the stop waits a moment for it, then says what is not saved (status 5)."""
     import trio
 
     from scopa_net.fair.commitments import fingerprint
@@ -332,10 +333,26 @@ async def serve_until_signalled(
         signum = await stop.wait()
         log.info("signal %s: shutting down", signum.name)
         await host.shutdown()
+        since, moves = host.writer.failing_since, host.writer.unsaved_moves()
         nursery.cancel_scope.cancel()
     journal.close()
+    if since is not None:
+        raise CommandError(not_saved_line(journal.path, since, moves), EXIT_LOCAL)
     if journal.path != ":memory:":
         print(f"stopped; the tables are saved in {journal.path}: the same command resumes them")
+
+
+def not_saved_line(path: str, since: float, moves: int) -> str:
+    """What a host stopped with its journal refusing writes says: where, since when (local
+    time, ``since`` in seconds since the epoch), and how many moves are lost."""
+    if moves == 0:
+        lost = "no move is lost, but what the tables did since may not be saved"
+    elif moves == 1:
+        lost = "the last move is not saved"
+    else:
+        lost = f"the last {moves} moves are not saved"
+    when = time.strftime("%H:%M", time.localtime(since))
+    return f"stopped; the journal at {path} could not be written since {when}: {lost}"
 
 
 def resumed_line(host: Host) -> str:

@@ -181,6 +181,10 @@ class JournalWriter:
         self.on_trouble = on_trouble
         self.failing: BaseException | None = None
         """The error that keeps the journal from being written, while it lasts."""
+        self.failing_since: float | None = None
+        """When (seconds since the epoch) the journal could no longer be written, while so."""
+        self._waiting: dict[int, _Job] = {}
+        """The jobs handed to the writer and not yet written, by their id."""
         self.writing = False
         """Whether a write is under way (in the worker thread, when threaded)."""
         self.outages = 0
@@ -215,7 +219,19 @@ class JournalWriter:
         """Run ``fn(journal)`` in turn with the writes (table creation, finishing)."""
         await self._run(_Job(other=fn))
 
+    def unsaved_moves(self) -> int:
+        """The moves handed to the writer that are not on disk yet (all of them waiting for
+        the disk, while it refuses)."""
+        return sum(kind == "play" for job in self._waiting.values() for _, kind, _ in job.entries)
+
     async def _run(self, job: _Job) -> None:
+        self._waiting[id(job)] = job
+        try:
+            await self._queue(job)
+        finally:
+            del self._waiting[id(job)]
+
+    async def _queue(self, job: _Job) -> None:
         thread = self._thread
         if self._idle and thread is not None and not self._back_to_back:
             self._idle = False
@@ -313,6 +329,7 @@ class JournalWriter:
             log.warning("journal %s: writable again; the tables carry on", self.journal.path)
         elif self.failing is None:
             self.outages += 1
+            self.failing_since = time.time()
             log.error(
                 "journal %s: cannot write (%s); the tables wait, retrying every %.0f s at most",
                 self.journal.path,
@@ -323,6 +340,8 @@ class JournalWriter:
             log.debug("journal %s: still cannot write (%s)", self.journal.path, fault)
             return
         self.failing = fault
+        if fault is None:
+            self.failing_since = None
         if self.on_trouble is not None:
             self.on_trouble(fault)
 

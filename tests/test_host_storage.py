@@ -242,3 +242,72 @@ def test_the_host_key_lives_beside_the_journal_and_survives_losing_it(tmp_path: 
     fourth.journal.close()
     assert key_file.exists()
     assert third.public_key == fourth.public_key != first.public_key
+
+
+def test_a_host_stopped_while_its_disk_is_full_says_what_is_not_saved(tmp_path: Path) -> None:
+    """A `scopa-net host` process whose journal (on a 2 MiB tmpfs) fills up mid-match, then
+    SIGTERM: it said "stopped; the tables are saved in ...: the same command resumes them"
+    with status 0, though the last move was not; a helper saw such a stop wait on the journal
+    for good. Now the stop gives the journal a moment, says in one line since when it could
+    not be written and how many moves are lost, and ends with status 5 (this machine cannot)."""
+    import re
+    import signal
+    import threading
+    import time
+
+    from helpers import free_port
+    from hosting import host_command, host_process
+
+    mount = tmp_path / "small"
+    why = _mount_small_tmpfs(mount)
+    if why is not None:
+        pytest.skip(why)
+    db, port = mount / "host.db", free_port()
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
+    argv = host_command(db, port, "--players", "2", "--bots", "1", "--bot-delay", "0")
+    host = host_process([*argv, "--target", "99"], env)
+    bots = subprocess.Popen(
+        [sys.executable, "-m", "scopa_net", "bots", f"127.0.0.1:{port}", "--bot-delay", "0.1"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    watchdog = threading.Timer(60, host.proc.kill)  # a host that never stops fails, not hangs
+    watchdog.start()
+    try:
+        assert host.proc.stderr is not None
+        with open(db.with_name("filler"), "wb") as filler:
+            time.sleep(1.0)  # the bot seated and moving
+            try:
+                while True:
+                    filler.write(b"\0" * 65536)
+                    filler.flush()
+            except OSError:
+                pass
+            full = time.time()
+            log = [host.proc.stderr.readline()]  # WARNING and up: the first is the trouble
+            assert "cannot write" in log[0], log
+            host.proc.send_signal(signal.SIGTERM)
+            began = time.monotonic()
+            out, err = host.proc.communicate(timeout=60)
+            took = time.monotonic() - began
+    finally:
+        watchdog.cancel()
+        bots.kill()
+        bots.wait()
+        host.proc.kill()
+        host.proc.wait()
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+    lines = err.splitlines()
+    assert "Traceback" not in err, err
+    assert "saved" not in out, out  # never "the tables are saved"
+    since = {time.strftime("%H:%M", time.localtime(full + d)) for d in (-60, 0)}
+    assert re.fullmatch(
+        rf"scopa-net: stopped; the journal at {re.escape(str(db))} could not be written since "
+        rf"({'|'.join(since)}): (the last (move is|\d+ moves are) not saved|no move is lost, "
+        "but what the tables did since may not be saved)",  # a deal's entry may be the last
+        lines[-1],
+    ), lines
+    assert host.proc.returncode == 5, (host.proc.returncode, lines)
+    assert took < 10, f"the stop took {took:.1f} s"
