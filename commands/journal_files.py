@@ -8,6 +8,7 @@ the journal holds the seeds of the rounds in play.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 from pathlib import Path
@@ -179,4 +180,7 @@ class JournalLock:
     def __exit__(self, *exc: object) -> None:
         if self._file is not None:
             self._file.close()
-            self.path.unlink(missing_ok=True)
+            # A folder that became read-only leaves the file: harmless, as the lock is the
+            # flock, not the file, and the next host writes its own number in it.
+            with contextlib.suppress(OSError):
+                self.path.unlink(missing_ok=True)

@@ -311,3 +311,52 @@ def test_a_host_stopped_while_its_disk_is_full_says_what_is_not_saved(tmp_path: 
     ), lines
     assert host.proc.returncode == 5, (host.proc.returncode, lines)
     assert took < 10, f"the stop took {took:.1f} s"
+
+
+def _immutable(path: Path, on: bool) -> str | None:
+    """``chattr +i`` (or ``-i``) on ``path``: even root cannot add or remove a file in such a
+    folder. None if done, else why not (no chattr, not root, a file system without it)."""
+    if shutil.which("chattr") is None or os.geteuid() != 0:
+        return "needs root and chattr to make a folder immutable"
+    done = subprocess.run(
+        ["chattr", "+i" if on else "-i", str(path)], capture_output=True, text=True, check=False
+    )
+    return None if done.returncode == 0 else f"cannot chattr: {done.stderr.strip()}"
+
+
+def test_a_host_whose_journal_folder_turned_read_only_stops_in_one_line(tmp_path: Path) -> None:
+    """The journal's folder made immutable while the host runs (the journal itself still
+    writable): Ctrl-C or SIGTERM ended with "stopped; the tables are saved..." and then a
+    traceback (PermissionError removing host.db.lock), status 1. The lock file is left (the
+    lock is the flock on it): the line, status 0, and a host starts on that journal again."""
+    import signal
+
+    from helpers import free_port
+    from hosting import host_command, host_process
+
+    folder = tmp_path / "journal"
+    folder.mkdir()
+    db = folder / "host.db"
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
+    host = host_process(host_command(db, free_port()), env)
+    try:
+        why = _immutable(folder, True)
+        if why is not None:
+            pytest.skip(why)
+        host.proc.send_signal(signal.SIGTERM)
+        out, err = host.proc.communicate(timeout=30)
+    finally:
+        host.proc.kill()
+        host.proc.wait()
+        _immutable(folder, False)
+    assert "Traceback" not in err, err
+    assert out.splitlines() == [
+        f"stopped; the tables are saved in {db}: the same command resumes them"
+    ]
+    assert host.proc.returncode == 0, err
+    assert db.with_name("host.db.lock").exists()
+    again = host_process(host_command(db, free_port()), env)
+    again.proc.send_signal(signal.SIGTERM)
+    out, err = again.proc.communicate(timeout=30)
+    assert (again.proc.returncode, "Traceback" in err) == (0, False), err
+    assert out.startswith("stopped; the tables are saved"), out
