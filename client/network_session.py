@@ -672,6 +672,12 @@ class NetworkSession:
         return tuple(notes)
 
     @property
+    def seat_kinds(self) -> tuple[str, ...]:
+        """Each seat's kind now, by seat (protocol.md 3.3): ``human`` (a client plays it),
+        ``bot`` (the host's computer player) or ``open``."""
+        return tuple(info.kind for info in self._seats)
+
+    @property
     def going_voids_round(self) -> bool:
         """Leaving or stepping away now would void the round in play for everyone: a blind
         round this seat's person is a party of, not yet played out (protocol.md 9.7)."""

@@ -42,6 +42,7 @@ from scopa_net.rules import RuleSet
 
 if TYPE_CHECKING:
     from scopa_net.client.network_session import NetworkSession, RefusedError, TableChoice
+    from scopa_net.client.session import MatchOver
     from scopa_net.plays import Play
     from scopa_net.wire import messages as m
 
@@ -53,6 +54,11 @@ class BotStats:
     moves: int = 0
     latencies: list[float] = field(default_factory=list)
     matches: int = 0
+    """Matches each bot finished, added up (two bots at a table count its match twice)."""
+    finished: set[tuple[int, int]] = field(default_factory=set)
+    """The matches the bots finished, each once: (table, match number at that table)."""
+    seated: set[tuple[int, int]] = field(default_factory=set)
+    """(table, seat) of every bot sent, once seated: a bot plays again only for someone else."""
     failures: list[str] = field(default_factory=list)
     sent: int = 0
     """Bots that went to a seat (fewer than asked for when the host has fewer open seats)."""
@@ -196,10 +202,10 @@ def run(args: argparse.Namespace) -> int:
 
         raise session_failure(refused)
     elapsed = time.perf_counter() - started
-    its = "its" if stats.sent == 1 else "their"
+    done = len(stats.finished)
     print(
-        f"{plural(stats.sent, 'bot')} sent, {stats.matches} finished {its} match, "
-        f"in {elapsed:.0f} s"
+        f"{plural(stats.sent, 'bot')} sent, {done} {'match' if done == 1 else 'matches'} "
+        f"finished, in {elapsed:.0f} s"
     )
     if args.stats:
         print(f"{stats.moves} moves")
@@ -242,7 +248,12 @@ async def run_bots(
     table: int | None = None,
     password: str | None = None,
 ) -> BotStats:
-    """Run ``count`` bots until their matches end; with ``create``, on tables they open.
+    """Run ``count`` bots until their tables close; with ``create``, on tables they open.
+
+    After each match a bot says yes to playing again while someone else sits at its table
+    (a person, or another program's player): then it plays every new match agreed there.
+    At a table of this call's bots and the host's computer players only, it says no, so the
+    table closes after one match.
 
     ``table``: only at that table. ``password``: given at tables that have one (the bots also
     take seats there), and set on the tables ``create`` opens.
@@ -356,6 +367,7 @@ class _Crowd:
                     TableChoice(create=request),
                     name=name,
                     check_deals=self.plan.check,
+                    offer_rematch=True,
                 ) as session:
                     table.append(session.table_id)
                     opened.set()
@@ -380,7 +392,12 @@ class _Crowd:
         self.stats.sent += 1
         try:
             async with open_network_session(
-                self.host, self.port, choice, name=name, check_deals=self.plan.check
+                self.host,
+                self.port,
+                choice,
+                name=name,
+                check_deals=self.plan.check,
+                offer_rematch=True,
             ) as session:
                 await self._play(session, n, name)
         except (SessionError, OSError) as exc:
@@ -389,7 +406,7 @@ class _Crowd:
     async def _play(self, session: NetworkSession, n: int, name: str) -> None:
         import trio
 
-        from scopa_net.client.bot_client import play_as_bot
+        from scopa_net.client.bot_client import play_matches
         from scopa_net.server.thinking import table_player
 
         plan, stats = self.plan, self.stats
@@ -407,15 +424,31 @@ class _Crowd:
             return record
 
         session.submit = timed_submit  # type: ignore[method-assign]
-        where = f"table {session.table_id} seat {session.seat}"
+        table = session.table_id
+        assert table is not None
+        stats.seated.add((table, session.seat))
+        where = f"table {table} seat {session.seat}"
         if self.report is not None:
             self.report(f"{name}: seated at {where}")
             watched: Any = _Reporting(session, partial(self._say, f"{name} ({where})"))
         else:
             watched = session
-        result = await play_as_bot(watched, player, clock)
-        if result is not None:
+
+        def match_over(_: MatchOver) -> None:
             stats.matches += 1
+            stats.finished.add((table, session.match_no))
+
+        def play_again(_: MatchOver) -> bool:
+            """Yes while someone other than computer players sits at the table."""
+            agree = any(
+                kind == "human" and (table, seat) not in stats.seated
+                for seat, kind in enumerate(session.seat_kinds)
+            )
+            if not agree:
+                self._say(f"{name} ({where})", "no rematch: only computer players at the table")
+            return agree
+
+        await play_matches(watched, player, clock, play_again=play_again, on_match=match_over)
         if session.verdict_failures and session.deal_failure is None:
             # (A failed deal check also ends the session: it is counted once, from there.)
             stats.failures.extend(f"{name}: {f}" for f in session.verdict_failures)
@@ -426,19 +459,27 @@ class _Crowd:
 
 
 class _Reporting:
-    """A session whose round and match results are told in a line as they arrive."""
+    """A session whose round and match results are told in a line as they arrive, and
+    whether its table plays again."""
 
     def __init__(self, session: NetworkSession, say: Callable[[str], None]) -> None:
         self._session = session
         self._say = say
         self.events = self
+        self._table_said = ""
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._session, name)
 
     async def receive(self) -> object:
         from scopa_net.client.scoresheet import rounds_taken
-        from scopa_net.client.session import MatchOver, RoundOver
+        from scopa_net.client.session import (
+            MatchOver,
+            MatchStarted,
+            Message,
+            RematchClosed,
+            RoundOver,
+        )
 
         event = await self._session.events.receive()
         seat = self._session.seat
@@ -450,6 +491,12 @@ class _Reporting:
             outcome = "won" if event.winner == mine else "lost"
             after = rounds_taken(event.rounds, event.voids)
             self._say(f"match over after {after}, {outcome} {_own_first(event.match_scores, mine)}")
+        elif isinstance(event, MatchStarted):
+            self._say(f"everyone agreed: match {self._session.match_no} begins")
+        elif isinstance(event, Message) and event.table:
+            self._table_said = event.text
+        elif isinstance(event, RematchClosed) and "(you " not in self._table_said:
+            self._say(self._table_said)  # "no rematch (Dino said no): the table is closing"
         return event
 
 

@@ -32,7 +32,7 @@ def test_bots_with_the_password_sit_at_a_table_that_has_one(
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "bot-1: seated at table 1 seat 0" in out
-    assert re.search(r"^1 bot sent, 1 finished its match, in \d+ s$", out, re.M)
+    assert re.search(r"^1 bot sent, 1 match finished, in \d+ s$", out, re.M)
 
 
 def test_bots_without_the_password_say_which_flag_gives_it(
@@ -62,7 +62,7 @@ def test_bots_at_a_table_with_a_password_ask_for_it_as_join_does(
     monkeypatch.setattr("getpass.getpass", typed)
     assert main(["bots", locked_table, "--table", "1"]) == 0
     assert asked == ["password for table 1: "]
-    assert "1 bot sent, 1 finished its match" in capsys.readouterr().out
+    assert "1 bot sent, 1 match finished" in capsys.readouterr().out
 
 
 def test_bots_refuse_a_table_that_is_not_there_in_join_s_words(

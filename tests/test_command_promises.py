@@ -338,7 +338,7 @@ def test_bots_take_the_open_seats_at_the_level_asked_for(
     assert sorted(bots_seated(out)) == open_seats
     assert made == [player_for("hard")] * 3
     assert len(re.findall(r"^bot-\d+ \(table 1 seat \d\): match over after", out, re.M)) == 3
-    assert "3 bots sent, 3 finished their match, in " in out
+    assert "3 bots sent, 1 match finished, in " in out
 
     threaded_host.call(host.create_table, "two", RuleSet.of(2, 1), None, 1, 1)
     made.clear()
@@ -351,7 +351,7 @@ def test_bots_take_the_open_seats_at_the_level_asked_for(
     over = re.search(r"^bot-\d+ \(table 2 seat \d\): match over after (\d+) (rounds?), ", out, re.M)
     assert over is not None
     assert over[2] == ("round" if over[1] == "1" else "rounds")
-    assert "\n1 bot sent, 1 finished its match, in " in out
+    assert "\n1 bot sent, 1 match finished, in " in out
     assert made == [player_for("easy")]
 
 
@@ -409,7 +409,7 @@ def test_bots_check_every_deal_unless_told_not_to(
         argv[1] = running.address
         assert main([*argv, "--no-check"]) == 0
         captured = capfd.readouterr()
-        assert "2 bots sent, 2 finished their match, in " in captured.out
+        assert "2 bots sent, 1 match finished, in " in captured.out
         assert "failure" not in captured.err
 
 

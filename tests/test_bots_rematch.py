@@ -1,0 +1,83 @@
+"""``scopa-net bots`` after a match (protocol.md 3.11): its players say yes to playing again
+while a person at their table does, play the new match, and end when the table closes. Over
+loopback, against a real host, with a person's session beside them."""
+
+from __future__ import annotations
+
+import trio
+from hosting import MakeHost, create
+
+from scopa_net.bots.levels import make_player
+from scopa_net.client.bot_client import play_as_bot
+from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
+from scopa_net.client.session import MatchStarted
+from scopa_net.commands.bots import BotPlan, BotStats, run_bots
+from scopa_net.rules import RuleSet
+
+
+async def until(session: NetworkSession, wanted: type) -> None:
+    """Read the session's events up to one of type ``wanted``."""
+    with trio.fail_after(20):
+        async for event in session.events:
+            if isinstance(event, wanted):
+                return
+    raise AssertionError(f"the session ended before a {wanted.__name__}")
+
+
+async def test_bots_play_again_while_the_person_at_their_table_does(
+    tmp_path, make_host: MakeHost
+) -> None:
+    """Dino and two `bots` players, a match to 1: Dino says yes and the bots do too (they
+    said no, and the table closed for Dino); the second match is played; Dino says no and
+    `bots` ends, its two players having finished two matches of one table."""
+    host = await make_host()
+    said: list[str] = []
+    stats = BotStats()
+    bots_done = trio.Event()
+    choice = TableChoice(create=create(RuleSet.of(3, 1)))
+    async with (
+        trio.open_nursery() as nursery,
+        open_network_session(
+            "127.0.0.1", host.port, choice, name="Dino", data_dir=tmp_path, offer_rematch=True
+        ) as dino,
+    ):
+        table = dino.table_id
+
+        async def send_bots() -> None:
+            await run_bots("127.0.0.1", host.port, 2, BotPlan(), stats=stats, report=said.append)
+            bots_done.set()
+
+        nursery.start_soon(send_bots)
+        assert await play_as_bot(dino, make_player("random", 1)) is not None
+        await dino.rematch(True)
+        await until(dino, MatchStarted)  # the bots agreed
+        assert dino.match_no == 2
+        assert await play_as_bot(dino, make_player("random", 2)) is not None
+        await dino.rematch(False)
+        with trio.fail_after(20):
+            await bots_done.wait()
+    assert stats.failures == []
+    assert stats.finished == {(table, 1), (table, 2)}
+    assert stats.matches == 4
+    for bot in ("bot-1", "bot-2"):
+        mine = [line for line in said if line.startswith(f"{bot} (table {table} seat ")]
+        assert sum("match over after" in line for line in mine) == 2, said
+        assert any(line.endswith(": everyone agreed: match 2 begins") for line in mine), said
+        assert mine[-1].endswith(": no rematch (Dino said no): the table is closing"), said
+
+
+async def test_bots_alone_with_computer_players_say_no_after_one_match(
+    make_host: MakeHost,
+) -> None:
+    """Two `bots` players and the host's computer player: nobody else to play for, so the
+    bots say no and end after one match (else they would play on for ever)."""
+    host = await make_host()
+    said: list[str] = []
+    with trio.fail_after(30):
+        stats = await run_bots(
+            "127.0.0.1", host.port, 2, BotPlan(), create=RuleSet.of(3, 1), report=said.append
+        )
+    assert stats.failures == []
+    assert stats.finished == {(1, 1)}
+    assert any(line.endswith(": no rematch: only computer players at the table") for line in said)
+    assert not any("everyone agreed" in line for line in said)
