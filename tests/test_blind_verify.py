@@ -56,7 +56,7 @@ def test_a_blind_match_verifies_for_every_seat(match) -> None:
         assert decode_any(data) == t
         verdict = verify_any(t)
         assert verdict.ok, verdict.lines()
-        assert all("blind: 2 people and the host" in r.note for r in verdict.rounds)
+        assert all(r.note.endswith("blind: seat 0, seat 1 and the host") for r in verdict.rounds)
 
 
 def test_a_version_2_reader_refuses_a_blind_file_by_name(match) -> None:
@@ -305,17 +305,18 @@ def test_a_bad_play_proof_names_the_person_and_the_card(bots_match, tmp_path: Pa
     ) in lines, lines
 
 
-def test_who_shuffled_is_said_in_people_not_parties(bots_match) -> None:
-    """A person knows people, not parties: 'blind: 2 people and the host' at a 4-seat table
-    with two computers, and '1 person' at a 2-seat table with one."""
+def test_who_shuffled_is_said_in_seats_not_parties(bots_match) -> None:
+    """A person knows seats, not parties: 'blind: seat 0, seat 2 and the host' at a 4-seat
+    table with two computers, and 'seat 1 and the host' at a 2-seat table with one. Not
+    'people': a seat's client may be a computer player of its own (`scopa-net bots`)."""
     verdict = verify_any(bots_match.transcripts[0])
-    assert all(r.note.endswith("blind: 2 people and the host") for r in verdict.rounds), [
+    assert all(r.note.endswith("blind: seat 0, seat 2 and the host") for r in verdict.rounds), [
         r.note for r in verdict.rounds
     ]
     one = simulate_blind_match(RuleSet.of(2, 1), 5, people=(1,), max_rounds=1)
     notes = [r.note for r in verify_any(one.transcripts[0]).rounds]
     assert notes
-    assert all("blind: 1 person and the host" in n for n in notes), notes
+    assert all(n.endswith("blind: seat 1 and the host") for n in notes), notes
 
 
 def test_an_absent_person_whose_seat_a_computer_took_is_not_called_the_computer(

@@ -4,13 +4,16 @@ loopback, against a real host, with a person's session beside them."""
 
 from __future__ import annotations
 
+import re
+from functools import partial
+
 import trio
 from hosting import MakeHost, create
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
-from scopa_net.client.session import MatchStarted
+from scopa_net.client.session import MatchStarted, Message
 from scopa_net.commands.bots import BotPlan, BotStats, run_bots
 from scopa_net.rules import RuleSet
 
@@ -81,3 +84,36 @@ async def test_bots_alone_with_computer_players_say_no_after_one_match(
     assert stats.finished == {(1, 1)}
     assert any(line.endswith(": no rematch: only computer players at the table") for line in said)
     assert not any("everyone agreed" in line for line in said)
+
+
+async def test_a_blind_deal_check_names_the_bots_clients_as_seats_not_people(
+    tmp_path, make_host: MakeHost
+) -> None:
+    """Dino and two `bots` players at a blind table: the bots' clients are parties of the
+    deal, and Dino's deal check line names them by seat ("blind: Dino, bot-1, bot-2 and the
+    host"), where it said "blind: 3 people and the host" with Dino the only person."""
+    host = await make_host()
+    checks: list[str] = []
+    choice = TableChoice(create=create(RuleSet.of(3, 1), blind=True))
+    async with (
+        trio.open_nursery() as nursery,
+        open_network_session(
+            "127.0.0.1", host.port, choice, name="Dino", data_dir=tmp_path, offer_rematch=True
+        ) as dino,
+    ):
+        nursery.start_soon(partial(run_bots, "127.0.0.1", host.port, 2, BotPlan()))
+        player = make_player("random", 1)
+        with trio.fail_after(60):
+            while dino.view is None or not checks:
+                await play_until_a_message(dino, player, checks)
+        await dino.leave()  # the bots, alone with the computer in Dino's seat, end the match
+    assert re.search(r"; blind: Dino, bot-[12], bot-[12] and the host$", checks[0]), checks
+
+
+async def play_until_a_message(session: NetworkSession, player: object, checks: list[str]) -> None:
+    """Play the seat's turn, then take one event; a deal check line goes to ``checks``."""
+    if session.view is not None and session.view.my_turn and not session.view.round_over:
+        await session.submit(player.choose(session.view))  # type: ignore[attr-defined]
+    event = await session.events.receive()
+    if isinstance(event, Message) and event.text.startswith("Deal check: "):
+        checks.append(event.text)

@@ -160,7 +160,7 @@ async def test_a_blind_table_says_what_it_protects_once(
         assert ORDINARY_TABLE not in lines
         assert [line for line in lines if line.startswith(MEANS)] == [BLIND], lines
         assert lines.index(BLIND) == verified[0] + 1, lines
-        assert lines[verified[0]].endswith("; blind: 1 person and the host"), lines
+        assert lines[verified[0]].endswith("; blind: Ada and the host"), lines
 
 
 def test_a_person_alone_with_computer_players_at_a_host_reads_the_meaning_and_the_help(

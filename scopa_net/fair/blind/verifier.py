@@ -414,10 +414,11 @@ def _plays_before(n: int) -> str:
 
 
 def people_words(r: BlindRound) -> str:
-    """Who shuffled a blind round, in a person's words: ``4 people and the host`` (its
-    parties: a party for each person, and the host for itself and every computer player)."""
-    n = len(r.people)
-    return f"{n} {'person' if n == 1 else 'people'} and the host"
+    """Who shuffled a blind round: ``seat 0, seat 2 and the host`` (its parties: the client
+    of each seat that took part, and the host for itself and its computer players). Seats,
+    not people: a client may be a computer player of its own (``scopa-net bots``); a
+    screen puts each seat's name in."""
+    return ", ".join(f"seat {seat}" for seat in r.people) + " and the host"
 
 
 def _card_words(card: int) -> str:
