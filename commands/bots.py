@@ -444,7 +444,8 @@ class _Crowd:
                 kind == "human" and (table, seat) not in stats.seated
                 for seat, kind in enumerate(session.seat_kinds)
             )
-            if not agree:
+            if not agree and isinstance(watched, _Reporting):
+                watched.declined = True  # its own line, not the table's "bot-1 said no"
                 self._say(f"{name} ({where})", "no rematch: only computer players at the table")
             return agree
 
@@ -467,6 +468,8 @@ class _Reporting:
         self._say = say
         self.events = self
         self._table_said = ""
+        self.declined = False
+        """This bot said no to playing again: the table's line on why it closes is not said."""
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._session, name)
@@ -495,7 +498,7 @@ class _Reporting:
             self._say(f"everyone agreed: match {self._session.match_no} begins")
         elif isinstance(event, Message) and event.table:
             self._table_said = event.text
-        elif isinstance(event, RematchClosed) and "(you " not in self._table_said:
+        elif isinstance(event, RematchClosed) and not self.declined:
             self._say(self._table_said)  # "no rematch (Dino said no): the table is closing"
         return event
 
