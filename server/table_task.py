@@ -144,6 +144,8 @@ class TableTask:
         """Journal entries this table has written (reported when it finishes)."""
         self._resume_times: dict[int, list[float]] = {}
         self._rename_times: dict[int, list[float]] = {}
+        self._left: dict[int, str] = {}
+        """Seats left for good, each with who left it (``Carla (seat 1)``), for the log."""
         self._unattended_since: float | None = trio.current_time()
         """Since when no connection has held a seat here (None: someone is here)."""
         self._paused_at: float | None = None
@@ -244,10 +246,12 @@ class TableTask:
             return True
         if self._paused_at is None and alone >= self.config.pause_after:
             self._paused_at = now
+            computers = any(s.kind is SeatKind.BOT or s.stand_in for s in self.table.seats)
             log.info(
-                "table %s: nobody here for %.0f s; its computer players pause",
+                "table %s: nobody here for %.0f s%s",
                 self.table.table_id,
                 alone,
+                "; its computer players pause" if computers else "",
             )
         return False
 
@@ -501,12 +505,12 @@ class TableTask:
         if voids == self._voids_told or void is None:
             return
         self._voids_told = voids
-        log.info(
-            "table %s: round %s void: %s",
-            self.table.table_id,
-            self.table.round_no,
-            void_words(void.reason, None if void.offender is None else self._who(void.offender)),
-        )
+        offender = void.offender
+        if void.reason == VOID_ABSENT and offender in self._left:
+            why = f"{self._left[offender]} left the table"  # on purpose, not away
+        else:
+            why = void_words(void.reason, None if offender is None else self._who(offender))
+        log.info("table %s: round %s void: %s", self.table.table_id, self.table.round_no, why)
 
     def _score_words(self, scores: list[int]) -> str:
         """A match's scores as the log says them: ``Ada 11 - Bruno 4`` (partners joined by
@@ -711,6 +715,7 @@ class TableTask:
         replies.append((outbox, self.table.snapshot(seat)))
         self._attach(outbox, seat, s.seq)
         self._grace_until.pop(seat, None)
+        self._left.pop(seat, None)
         log.info("table %s: %s joined", self.table.table_id, self._who(seat))
 
     def _resume(self, outbox: Outbox, msg: m.Resume, replies: list) -> None:
@@ -862,8 +867,11 @@ class TableTask:
                     ErrorCode.RATE_LIMITED,
                     f"at most {RENAMES} changes of name in {RENAME_WINDOW:.0f} s",
                 )
-            if table.rename(seat, msg.name) is not None:
+            who = self._who(seat)
+            name = table.rename(seat, msg.name)
+            if name is not None:
                 self._rename_times[seat] = [*recent, now]
+                log.info("table %s: %s is now called %s", table.table_id, who, name)
         elif isinstance(msg, m.SeedCommit):
             table.seed_commit(seat, msg.round_id, msg.commit)
         elif isinstance(msg, m.SeedReveal):
@@ -894,6 +902,8 @@ class TableTask:
             outbox.detach()
             if not owner_leaves:  # the owner's left comes once the others are told
                 replies.append((outbox, m.Left(table_id=table.table_id, seat=seat)))
+            if not msg.away and not owner_leaves:
+                self._left[seat] = who
             went = "stepped away" if msg.away else "left"
             log.info("table %s: %s %s", table.table_id, who, went)
         else:

@@ -99,3 +99,56 @@ def test_every_reason_for_a_void_reads_in_words() -> None:
         void_words(VOID_FAILED_CHECK, "Gina (seat 3)") == "the deal check failed at Gina (seat 3)"
     )
     assert void_words(VOID_FAILED_CHECK, None) == "the host's own check of the deal failed"
+
+
+async def test_a_player_who_renames_then_leaves_voids_the_round_by_name(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Leaving on purpose read "round 1 void: seat 0 was away past the grace time" (the
+    person's name gone with the seat), and a rename never reached the log."""
+    caplog.set_level(logging.INFO, logger="scopa_net")
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, grace=30.0, bot_delay=0.0)
+        assert host.port is not None
+        carla = await RawSeat.connect(host.port, auto_seeds=False)
+        table_id = await carla.create(create(RuleSet.of(2, 11), bots=1, blind=True))
+        await carla.join(table_id, name="Carla")
+        await until_said(caplog, "match 1 begins")
+        await carla.send(m.Rename(name="Carlotta"))
+        await carla.send(m.Leave(away=False))
+        await until_said(caplog, "void")
+        await carla.stream.aclose()
+        await host.shutdown()
+        nursery.cancel_scope.cancel()
+    host.journal.close()
+    lines = [line for line in said(caplog) if line.startswith(f"table {table_id}:")]
+    assert lines[2:5] == [
+        f"table {table_id}: Carla (seat 0) is now called Carlotta",
+        f"table {table_id}: Carlotta (seat 0) left",
+        f"table {table_id}: round 1 void: Carlotta (seat 0) left the table",
+    ]
+
+
+async def test_a_table_left_alone_says_its_computers_pause_only_if_it_has_some(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO, logger="scopa_net")
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, grace=60.0, bot_delay=0.0, pause_after=0.3)
+        assert host.port is not None
+        lobby = await RawSeat.connect(host.port)
+        people = await lobby.create(create(RuleSet.of(2, 11)))
+        with_bot = await lobby.create(create(RuleSet.of(2, 11), bots=1))
+        for table_id in (people, with_bot):
+            ada = await RawSeat.connect(host.port)
+            await ada.join(table_id, name="Ada")
+            await trio.aclose_forcefully(ada.stream)
+        await until_said(caplog, f"table {people}: nobody here")
+        await until_said(caplog, f"table {with_bot}: nobody here")
+        await lobby.stream.aclose()
+        await host.shutdown()
+        nursery.cancel_scope.cancel()
+    host.journal.close()
+    alone = [line for line in said(caplog) if "nobody here" in line]
+    assert f"table {people}: nobody here for 0 s" in alone
+    assert f"table {with_bot}: nobody here for 0 s; its computer players pause" in alone
