@@ -357,7 +357,7 @@ def not_saved_line(path: str, since: float, moves: int) -> str:
 
 def resumed_line(host: Host) -> str:
     """What a restart resumed, in one line: ``resumed 2 tables (1 in play, 1 waiting for
-    players)``."""
+    players): table 1 'back room' (Bruno, Carla); table 2 'table 2'``."""
     from scopa_net.server.table import Phase
 
     phases = [task.table.phase for task in host.tables.values()]
@@ -367,7 +367,18 @@ def resumed_line(host: Host) -> str:
         "just finished": phases.count(Phase.OVER),
     }
     said = ", ".join(f"{n} {kind}" for kind, n in kinds.items() if n)
-    return f"resumed {plural(len(phases), 'table')}" + (f" ({said})" if said else "")
+    line = f"resumed {plural(len(phases), 'table')}" + (f" ({said})" if said else "")
+    tables = [_who_sits(task.table) for _, task in sorted(host.tables.items())]
+    return line + (": " + "; ".join(tables) if tables else "")
+
+
+def _who_sits(table: Table) -> str:
+    """A table and the people seated at it, for the restart's line: ``table 2 'back room'
+    (Bruno, Carla)``; just the table while nobody is."""
+    from scopa_net.server.table import SeatKind
+
+    names = [s.name for s in table.seats if s.kind is SeatKind.HUMAN and s.name]
+    return f"table {table.table_id} '{table.name}'" + (f" ({', '.join(names)})" if names else "")
 
 
 async def _open_table(host: Host, rules: RuleSet, args: argparse.Namespace) -> str:

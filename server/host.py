@@ -442,7 +442,14 @@ class Host:
             self._reserved -= 1
         task = self._start_table(table_id, settings, expires=owner is not None)
         kind = "; blind" if blind else ""
-        log.info("table %s created: %r, %s%s", table_id, name, rules.describe(), kind)
+        log.log(
+            logging.DEBUG if owner is None else logging.INFO,  # the host's own: said on stdout
+            "table %s created: %r, %s%s",
+            table_id,
+            name,
+            rules.describe(),
+            kind,
+        )
         return task
 
     def waiting_table(self, settings: dict) -> TableTask | None:

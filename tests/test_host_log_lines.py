@@ -5,12 +5,14 @@ round void, each saying who by name beside the seat, and no connection noise at 
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import pytest
 import trio
 from hosting import create, start_host
 from rawseat import RawSeat
 
+from scopa_net.commands.host import resumed_line
 from scopa_net.fair.blind.record import VOID_FAILED_CHECK
 from scopa_net.rules import RuleSet
 from scopa_net.server.table_task import void_words
@@ -152,3 +154,39 @@ async def test_a_table_left_alone_says_its_computers_pause_only_if_it_has_some(
     alone = [line for line in said(caplog) if "nobody here" in line]
     assert f"table {people}: nobody here for 0 s" in alone
     assert f"table {with_bot}: nobody here for 0 s; its computer players pause" in alone
+
+
+async def test_the_hosts_own_table_is_announced_once_and_a_restart_says_who_sits_where(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``host`` says "table 1 'back room' is open: ..." on stdout; the log said it again as
+    "table 1 created: ...". A restart said "resumed 1 table (1 waiting for players)" and
+    named no table."""
+    caplog.set_level(logging.INFO, logger="scopa_net")
+    db = str(tmp_path / "host.db")
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, db=db)
+        assert host.port is not None
+        own = await host.create_table("back room", RuleSet.of(2, 11))  # as `host` opens it
+        lobby = await RawSeat.connect(host.port)
+        other = await lobby.create(create(RuleSet.of(2, 11)))  # a player's: news
+        bruno = await RawSeat.connect(host.port)
+        await bruno.join(own.table.table_id, name="Bruno")
+        await until_said(caplog, "Bruno (seat 0) joined")
+        await bruno.stream.aclose()
+        await lobby.stream.aclose()
+        await host.shutdown()
+        nursery.cancel_scope.cancel()
+    host.journal.close()
+    assert [line for line in said(caplog) if "created" in line] == [
+        f"table {other} created: 'test table', 2 players, target 11, variants: none"
+    ]
+    async with trio.open_nursery() as nursery:
+        again = await start_host(nursery, db=db)
+        assert resumed_line(again) == (
+            "resumed 2 tables (2 waiting for players): table 1 'back room' (Bruno); "
+            "table 2 'test table'"
+        )
+        await again.shutdown()
+        nursery.cancel_scope.cancel()
+    again.journal.close()

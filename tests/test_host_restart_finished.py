@@ -64,7 +64,9 @@ async def test_a_match_over_in_its_rematch_window_comes_back_without_a_bot_stand
     caplog.set_level(logging.INFO, logger="scopa_net")
     async with trio.open_nursery() as nursery:
         again = await start_host(nursery, db=db, grace=0.1)
-        assert resumed_line(again) == "resumed 1 table (1 just finished)"
+        assert resumed_line(again) == (
+            "resumed 1 table (1 just finished): table 1 'test table' (ann)"
+        )
         (task,) = again.tables.values()
         assert [s.grace for s in task.table.seats] == [0, 0]
         with trio.fail_after(5):

@@ -54,7 +54,7 @@ def test_a_restarted_host_says_what_it_resumed_and_keeps_its_one_table(tmp_path:
 
     again = host_process(host_command(db, port, *README_HOST), env)
     try:
-        assert again.out[1] == "resumed 1 table (1 waiting for players)"
+        assert again.out[1] == "resumed 1 table (1 waiting for players): table 1 'table 1'"
         assert (
             again.out[2] == "table 1 'table 1' is open again: 2 players, target 11, variants: none"
         )
