@@ -521,6 +521,9 @@ def finished_matches(record: TableRecord) -> list[str]:
     lines = []
     started: float | None = record.created
     for n, match in enumerate(matches, 1):
+        began = match.get("began")  # its first deal (not kept before: the table's opening)
+        if isinstance(began, int | float) and (started is None or began >= started):
+            started = began
         ended = match.get("finished")
         if not isinstance(ended, int | float):  # a journal from before each end was kept
             ended = record.finished if n == len(matches) else None
@@ -537,7 +540,12 @@ def finished_matches(record: TableRecord) -> list[str]:
         started = ended  # a rematch begins as the match before it ends
     if in_play:
         head = _match_head(record.table_id, name, count if count > 1 else None)
-        lines.append(f"{head}: started {_minute(started) if started else '?'}, in play")
+        if record.began is not None and (started is None or record.began >= started):
+            started = record.began
+        if not matches and not record.dealt:
+            lines.append(f"{head}: waiting for players since {_minute(record.created)}")
+        else:
+            lines.append(f"{head}: started {_minute(started) if started else '?'}, in play")
     return lines
 
 

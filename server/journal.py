@@ -52,6 +52,14 @@ CLOSED_KEY = "table_closed"
 """In a finished table's summary: the table closed after its match (see ``close_table``)."""
 
 
+BEGAN = "began "
+"""Meta key prefix: ``began 3`` is when table 3's latest match began (see ``match_began``)."""
+
+
+def _began_key(table_id: str) -> str:
+    return BEGAN + str(table_id)
+
+
 class JournalError(RuntimeError):
     """The journal file is unusable (another schema, corruption, a gap in a table's entries)."""
 
@@ -73,6 +81,10 @@ class TableRecord:
     settings: dict
     finished: float | None
     summary: dict | None
+    began: float | None = None
+    """When the table's latest match began (its first deal), if the journal says."""
+    dealt: bool = False
+    """Whether a round was ever dealt at the table (a table that never dealt is waiting)."""
 
 
 def _make_private(path: str) -> None:
@@ -240,6 +252,9 @@ class Journal:
             row = self._db.execute(
                 "SELECT finished, summary FROM tables WHERE table_id = ?", (table_id,)
             ).fetchone()
+            began = self.get_meta(_began_key(table_id))
+            if isinstance(began, int | float) and "began" not in summary:
+                summary = {**summary, "began": began}
             if row is not None and row[1] is not None:
                 before = _unpack(row[1])
                 if row[0] is None:  # reopened: the match just played follows the one before
@@ -265,6 +280,11 @@ class Journal:
                 "UPDATE tables SET summary = ? WHERE table_id = ?", (_pack(summary), table_id)
             )
 
+    def match_began(self, table_id: str, when: float) -> None:
+        """The table's match (the first or a rematch) began at ``when``: its first deal, the
+        time ``history`` says it started (the table may have waited for players long)."""
+        self.set_meta(_began_key(table_id), when)
+
     def reopen_table(self, table_id: str) -> None:
         """The table plays another match (a rematch): it is in play again, and the summary of
         the match before stays (``finish_table`` keeps it)."""
@@ -279,6 +299,18 @@ class Journal:
         elif finished is False:
             sql += " WHERE finished IS NULL"
         rows = self._db.execute(sql + " ORDER BY created, table_id").fetchall()
+        began = {
+            str(key)[len(BEGAN) :]: msgpack.unpackb(value, raw=False)
+            for key, value in self._db.execute(
+                "SELECT key, value FROM meta WHERE key LIKE ?", (BEGAN + "%",)
+            )
+        }
+        dealt = {
+            row[0]
+            for row in self._db.execute(
+                "SELECT DISTINCT table_id FROM entries WHERE kind = 'round'"
+            )
+        }
         return [
             TableRecord(
                 table_id,
@@ -286,6 +318,8 @@ class Journal:
                 _unpack(settings),
                 done,
                 None if summary is None else _unpack(summary),
+                began.get(table_id),
+                table_id in dealt,
             )
             for table_id, created, settings, done, summary in rows
         ]

@@ -437,6 +437,11 @@ class TableTask:
         await self._record_closed()
         log.info("table %s closed", self.table.table_id)
 
+    async def _record_began(self) -> None:
+        """Say in the journal when the match began (its first deal), for ``history``."""
+        table_id, began = str(self.table.table_id), time.time()
+        await self.writer.call(lambda j: j.match_began(table_id, began))
+
     async def _record_closed(self) -> None:
         """Say in the journal that the table closed, so that a restart leaves it closed."""
         table_id = str(self.table.table_id)
@@ -563,6 +568,7 @@ class TableTask:
                 log.debug("table %s: round %s (%s)", table.table_id, table.round_no, phase_before)
                 if table.round_no == 1:
                     log.info("table %s: match %s begins: %s", *self._match_words())
+                    await self._record_began()
             elif table.waits_on_seats and now >= self._seed_deadline:
                 self._close_seeds(now)
             elif not await self._bots_act(now):

@@ -116,7 +116,7 @@ def test_history_says_each_match_alike_named_numbered_started_and_ended_or_in_pl
         "table 1 'Kitchen', match 2: started 2026-12-06 21:50, in play",
         "table 2 'Garden': started 2026-12-06 21:46, ended 22:05: Ada 3 - Bruno 11; Bruno won "
         "(2 players)",
-        'table 3 "Bruno\'s table": started 2026-12-06 21:55, in play',
+        'table 3 "Bruno\'s table": waiting for players since 2026-12-06 21:55',  # never dealt
     ]
 
 

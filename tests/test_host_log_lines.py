@@ -12,9 +12,10 @@ import trio
 from hosting import create, start_host
 from rawseat import RawSeat
 
-from scopa_net.commands.host import resumed_line
+from scopa_net.commands.host import finished_matches, resumed_line
 from scopa_net.fair.blind.record import VOID_FAILED_CHECK
 from scopa_net.rules import RuleSet
+from scopa_net.server.journal import Journal, TableRecord
 from scopa_net.server.table_task import void_words
 from scopa_net.wire import messages as m
 
@@ -190,3 +191,44 @@ async def test_the_hosts_own_table_is_announced_once_and_a_restart_says_who_sits
         await again.shutdown()
         nursery.cancel_scope.cancel()
     again.journal.close()
+
+
+async def test_history_says_a_table_waits_and_a_match_started_at_its_first_deal(
+    tmp_path: Path,
+) -> None:
+    """history read "table 1 'table 1': started 22:43, in play" for a table that waited all
+    evening, and "started" was when a table opened, not when its match began."""
+    db = str(tmp_path / "host.db")
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, db=db, bot_delay=0.0)
+        assert host.port is not None
+        await host.create_table("empty", RuleSet.of(2, 11))
+        ada = await RawSeat.connect(host.port)
+        table_id = await ada.create(create(RuleSet.of(2, 11), bots=1))
+        await ada.join(table_id, name="Ada")
+        await ada.dealt()
+        await ada.stream.aclose()
+        await host.shutdown()
+        nursery.cancel_scope.cancel()
+    host.journal.close()
+    journal = Journal(db)
+    try:
+        empty, played = journal.tables()
+    finally:
+        journal.close()
+    assert finished_matches(empty) == [f"table 1 'empty': waiting for players since {_at(empty)}"]
+    assert played.began is not None
+    assert played.began >= played.created
+    # A table opened at 22:43 whose match began at 22:56: the match's time, not the table's.
+    opened, began = 1_800_000_000.0, 1_800_000_780.0
+    late = TableRecord("2", opened, {"name": "back room"}, None, None, began, True)
+    assert finished_matches(late) == [f"table 2 'back room': started {_at(late, began)}, in play"]
+    over = TableRecord("2", opened, {}, began + 600, {"began": began, "scores": [11, 4]})
+    (line,) = finished_matches(over)
+    assert line.startswith(f"table 2: started {_at(over, began)}, ended ")
+
+
+def _at(record: TableRecord, when: float | None = None) -> str:
+    import time
+
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(record.created if when is None else when))
