@@ -9,7 +9,8 @@ A round's name for a seat is the people who held it during the round, in order (
 ``Dino, then Ivo``); a computer's name only where no person held it (a computer standing in
 for a person who left is not the seat's player). The match's name for a seat is everyone who
 held it, people in order, then the computer that finished the match for the last person who
-left (``Dino, then Ivo``; ``Dino, then bot 2``).
+left (``Dino, then Ivo``; ``Dino, then bot 2``). A person's rename changes their name in
+place: it is the same person (``Carla`` renamed ``Carlotta`` reads ``Carlotta``).
 
 The ``.names`` file beside a transcript is one name a line by seat, as last known; when a
 seat changed hands in the match, ``match`` and ``round N`` lines follow, each the seats'
@@ -29,7 +30,12 @@ THEN = ", then "
 
 
 def _add(holders: list[Holder], holder: Holder) -> None:
-    if not holders or holders[-1] != holder:
+    """``holder`` holds the seat from now on. A person after a person is a rename: another
+    person takes a seat only after its last one left it (a computer or nobody between), so
+    the name is replaced in place rather than counted as a second holder."""
+    if holders and holders[-1][1] and holder[1]:
+        holders[-1] = holder
+    elif not holders or holders[-1] != holder:
         holders.append(holder)
 
 

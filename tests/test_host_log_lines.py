@@ -232,3 +232,31 @@ def _at(record: TableRecord, when: float | None = None) -> str:
     import time
 
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(record.created if when is None else when))
+
+
+async def test_a_rename_is_the_same_holder_and_who_came_back_after_a_computer_is_another(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Carla renamed herself Carlotta, left, a computer played, Carla came back: history said
+    "Carla, then Carlotta", as if Carlotta had finished the match."""
+    caplog.set_level(logging.INFO, logger="scopa_net")
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.5)  # the match not over meanwhile
+        assert host.port is not None
+        carla = await RawSeat.connect(host.port)
+        table_id = await carla.create(create(RuleSet.of(2, 11), bots=1))
+        await carla.join(table_id, seat=0, name="Carla")
+        await carla.dealt()
+        await carla.send(m.Rename(name="Carlotta"))
+        await carla.send(m.Leave(away=False))
+        await until_said(caplog, "Carlotta (seat 0) left")
+        back = await RawSeat.connect(host.port)
+        await back.join(table_id, seat=0, name="Carla")
+        await until_said(caplog, "Carla (seat 0) joined")
+        names = host.tables[table_id].table.holders.match_names()
+        await back.stream.aclose()
+        await carla.stream.aclose()
+        await host.shutdown()
+        nursery.cancel_scope.cancel()
+    host.journal.close()
+    assert names[0] == "Carlotta, then Carla"
