@@ -647,6 +647,7 @@ def _export(journal: Journal, args: argparse.Namespace) -> int:
             f"seat {args.seat} is not a seat at table {args.export}: give --seat 0 to "
             f"{rules.players - 1}"
         )
+    from scopa_net.fair.commitments import fingerprint, public_key_bytes
     from scopa_net.server.blind_table import BlindTable
     from scopa_net.server.host import load_host_key
     from scopa_net.server.table import Table
@@ -699,5 +700,8 @@ def _export(journal: Journal, args: argparse.Namespace) -> int:
             if in_play
             else "; match closed before its end: unfinished"
         )
-    print(f"wrote {out} ({counted}); check it with `scopa-net verify {out}`")
+    # This machine runs the host whose journal it is: its key is the one to pin (verify
+    # trusts by itself only the keys of hosts joined, and of those `play` ran).
+    key = fingerprint(public_key_bytes(load_host_key(journal)))
+    print(f"wrote {out} ({counted}); check it with `scopa-net verify --pin {key} {out}`")
     return 0

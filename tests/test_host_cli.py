@@ -81,7 +81,7 @@ def test_history_export_of_a_match_still_in_play_says_it_is_unfinished(
     assert re.fullmatch(
         rf"wrote {re.escape(str(target))} \(\d rounds?( and 1 void round)?, the seats' names in "
         rf"{re.escape(str(target.with_suffix('.names')))}; match still in play: unfinished\); "
-        rf"check it with `scopa-net verify {re.escape(str(target))}`\n",
+        rf"check it with `scopa-net verify --pin [0-9a-f-]+ {re.escape(str(target))}`\n",
         wrote,
     ), wrote
     main(["verify", str(target)])

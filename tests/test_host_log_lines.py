@@ -9,12 +9,15 @@ from pathlib import Path
 
 import pytest
 import trio
-from hosting import create, start_host
+from hosting import create, play_one_match, start_host
 from rawseat import RawSeat
 
 from scopa_net.commands.host import finished_matches, resumed_line
+from scopa_net.commands.main import main
 from scopa_net.fair.blind.record import VOID_FAILED_CHECK
+from scopa_net.fair.commitments import fingerprint, public_key_bytes
 from scopa_net.rules import RuleSet
+from scopa_net.server.host import load_host_key
 from scopa_net.server.journal import Journal, TableRecord
 from scopa_net.server.table_task import void_words
 from scopa_net.wire import messages as m
@@ -260,3 +263,29 @@ async def test_a_rename_is_the_same_holder_and_who_came_back_after_a_computer_is
         nursery.cancel_scope.cancel()
     host.journal.close()
     assert names[0] == "Carlotta, then Carla"
+
+
+def test_an_export_from_ones_own_host_says_the_verify_command_that_works(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The organiser exported from her own `host` and ran the line's `scopa-net verify FILE`:
+    "REFUSED: host key 9a87-... is not a key you trust" (only `play`'s hosts are trusted)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    db = tmp_path / "host.db"
+    trio.run(play_one_match, str(db))
+    out = tmp_path / "t1.scopa"
+    assert main(["history", "--db", str(db), "--export", "1", "--out", str(out)]) == 0
+    journal = Journal(str(db))
+    try:
+        key = fingerprint(public_key_bytes(load_host_key(journal)))
+    finally:
+        journal.close()
+    said = capsys.readouterr().out
+    assert said.endswith(f"; check it with `scopa-net verify --pin {key} {out}`\n"), said
+    command = said.rsplit("`", 2)[1].split()
+    assert command[0] == "scopa-net"
+    assert main(command[1:]) == 0
+    verified = capsys.readouterr().out
+    assert "REFUSED" not in verified
+    assert "NOT VERIFIED" not in verified
