@@ -40,9 +40,10 @@ from scopa_net.typed import shown, small_number
 
 if TYPE_CHECKING:
     from scopa_net.client.config import Settings
-    from scopa_net.client.network_session import TableChoice
+    from scopa_net.client.network_session import KnownHosts, TableChoice
     from scopa_net.client.seat_store import SeatRecord, SeatStore
     from scopa_net.client.session import Session
+    from scopa_net.server.discovery import HostAdvert
     from scopa_net.wire import messages as m
 
 BROWSE_SECONDS = 2.0
@@ -176,8 +177,8 @@ def choose_lan_host(
     """Browse the LAN for hosts, list them, and return the (address, port) picked.
     ``interfaces``: search through these addresses' interfaces only (by default every up
     interface but loopback)."""
+    from scopa_net.client.network_session import KnownHosts
     from scopa_net.server.discovery import browse_hosts, browse_interfaces
-    from scopa_net.wire.messages import PROTOCOL_VERSION
 
     where = browse_interfaces() if interfaces is None else interfaces
     if not where:
@@ -193,22 +194,51 @@ def choose_lan_host(
             "no host found on the LAN; give an address: scopa-net join HOST[:PORT]",
             EXIT_UNREACHABLE,
         )
+    pins = KnownHosts(data_dir(os.environ) / "known_hosts")
     for i, h in enumerate(found, 1):
-        lock = ", password" if h.password else ""
-        where = h.addresses[0] if h.addresses else "?"
-        seats = "1 open seat" if h.open_seats == 1 else f"{h.open_seats} open seats"
-        if h.protocol != PROTOCOL_VERSION:  # it would refuse us: say so before a pick
-            lock += (
-                f"; another version: it speaks protocol {h.protocol}, this scopa-net "
-                f"{PROTOCOL_VERSION}, so it cannot be joined until both run the same version"
-            )
-        say(f"{h.name} at {where}:{h.port} ({seats}{lock})", label=f"{i}. ")
+        say(describe_lan_host(h, pins), label=f"{i}. ")
     numbers = "1" if len(found) == 1 else f"1-{len(found)}"
     pick = _choose(f"host number ({numbers}, Enter to stop): ", len(found), ask)
     if pick is None:
         return None
     chosen = found[pick]
     return (chosen.addresses[0] if chosen.addresses else "127.0.0.1"), chosen.port
+
+
+def describe_lan_host(h: HostAdvert, known: KnownHosts) -> str:
+    """One announced host, as the LAN list shows it: where it is, its open seats (and
+    whether one is at a table with a password), and its key's fingerprint (short: its first
+    two groups), "(known)" when this client has pinned that key for it."""
+    from scopa_net.fair.commitments import fingerprint
+    from scopa_net.wire.messages import PROTOCOL_VERSION
+
+    where = h.addresses[0] if h.addresses else "?"
+    seats = "1 open seat" if h.open_seats == 1 else f"{h.open_seats} open seats"
+    if h.password_open is None:  # an older host: it says only that some table has one
+        lock = ", some tables have a password" if h.password else ""
+    elif h.password_open == 0 or h.open_seats == 0:
+        lock = ""
+    elif h.password_open >= h.open_seats:
+        lock = ", password"
+    else:
+        lock = f", {h.password_open} of them at a table with a password"
+    if h.protocol != PROTOCOL_VERSION:  # it would refuse us: say so before a pick
+        lock += (
+            f"; another version: it speaks protocol {h.protocol}, this scopa-net "
+            f"{PROTOCOL_VERSION}, so it cannot be joined until both run the same version"
+        )
+    key = ""
+    if h.key is not None:
+        key = f", key {'-'.join(fingerprint(h.key).split('-')[:2])}"
+        try:  # pinned as `check_host_key` pins it: the address picked, then the port
+            pinned = known.pinned(f"{where}:{h.port}") if h.addresses else None
+        except (OSError, ValueError):  # unreadable pins: the first visit will say so
+            pinned = None
+        if pinned == h.key:
+            key += " (known)"
+        elif pinned is not None:
+            key += " (not the key you pinned for it)"
+    return f"{h.name} at {where}:{h.port}{key} ({seats}{lock})"
 
 
 def describe_table(t: m.TableInfo) -> str:

@@ -16,17 +16,24 @@ log = logging.getLogger("scopa_net.host")
 ADVERT_REFRESH = 5.0
 
 
+def host_advert(host: Host) -> HostAdvert:
+    """What the host says of itself on the LAN now (protocol.md, section 1)."""
+    return HostAdvert(
+        name=host.config.name,
+        port=host.port or host.config.port,
+        protocol=m.PROTOCOL_VERSION,
+        open_seats=host.open_seats,
+        password=any(t.password_digest is not None for t in host.tables.values()),
+        key=host.public_key,
+        password_open=host.open_seats_behind_password,
+    )
+
+
 async def advertise(host: Host) -> None:
     """Announce the host on the LAN while it runs; keep the open-seat count fresh."""
 
     def advert() -> HostAdvert:
-        return HostAdvert(
-            name=host.config.name,
-            port=host.port or host.config.port,
-            protocol=m.PROTOCOL_VERSION,
-            open_seats=host.open_seats,
-            password=any(t.password_digest is not None for t in host.tables.values()),
-        )
+        return host_advert(host)
 
     current = advert()
     if not lan_addresses(host.config.bind):

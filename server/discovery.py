@@ -41,14 +41,23 @@ class HostAdvert:
     open_seats: int
     password: bool
     addresses: tuple[str, ...] = ()
+    key: bytes | None = None
+    """The host's public key (None: an older host that does not announce it)."""
+    password_open: int | None = None
+    """Open seats at tables with a password (None: an older host that does not say)."""
 
     def properties(self) -> dict[str, str]:
-        return {
+        props = {
             "name": self.name,
             "proto": str(self.protocol),
             "open": str(self.open_seats),
             "pw": "1" if self.password else "0",
         }
+        if self.key is not None:
+            props["key"] = self.key.hex()
+        if self.password_open is not None:
+            props["pwopen"] = str(self.password_open)
+        return props
 
     @classmethod
     def from_properties(
@@ -62,6 +71,10 @@ class HostAdvert:
                 raise ValueError(f"advert has no {key!r}")
             return value.decode("utf-8", "replace")
 
+        def optional(key: str) -> str | None:
+            return text(key) if props.get(key.encode()) is not None else None
+
+        key, password_open = optional("key"), optional("pwopen")
         return cls(
             name=text("name"),
             port=port,
@@ -69,7 +82,18 @@ class HostAdvert:
             open_seats=int(text("open")),
             password=text("pw") == "1",
             addresses=addresses,
+            key=None if key is None else _key_bytes(key),
+            password_open=None if password_open is None else int(password_open),
         )
+
+
+def _key_bytes(text: str) -> bytes | None:
+    """An announced key, or None when it is not 32 bytes in hex (ignored, not refused)."""
+    try:
+        key = bytes.fromhex(text)
+    except ValueError:
+        return None
+    return key if len(key) == 32 else None
 
 
 def _server_name(port: int) -> str:

@@ -380,6 +380,18 @@ class Host:
     def open_seats(self) -> int:
         return sum(1 for t in self._live_tables() for s in t.seats if s.kind is SeatKind.OPEN)
 
+    @property
+    def open_seats_behind_password(self) -> int:
+        """Open seats at tables that ask for a password (the LAN announcement says how many:
+        a full table with a password is no reason to say "password")."""
+        return sum(
+            1
+            for task in self.tables.values()
+            if task.password_digest is not None and task.table.phase is not Phase.OVER
+            for s in task.table.seats
+            if s.kind is SeatKind.OPEN
+        )
+
     async def create_table_for(
         self, outbox: Outbox, msg: m.CreateTable, address: str | None = None
     ) -> None:

@@ -252,7 +252,9 @@ def test_join_finds_an_announced_host_on_the_lan(capsys: pytest.CaptureFixture[s
     name, port = unique_name("lan table"), free_port()
     old_name, old_port = unique_name("older host"), free_port()
     advertiser = LanAdvertiser(
-        HostAdvert(name, port, m.PROTOCOL_VERSION, 2, True), "127.0.0.1", addresses=["127.0.0.1"]
+        HostAdvert(name, port, m.PROTOCOL_VERSION, 2, True, key=bytes(32), password_open=2),
+        "127.0.0.1",
+        addresses=["127.0.0.1"],
     )
     older = LanAdvertiser(
         HostAdvert(old_name, old_port, 2, 1, False), "127.0.0.1", addresses=["127.0.0.1"]
@@ -268,7 +270,8 @@ def test_join_finds_an_announced_host_on_the_lan(capsys: pytest.CaptureFixture[s
 
         picked = choose_lan_host(ask, seconds=3.0, interfaces=["127.0.0.1"])  # loopback only
         assert picked == ("127.0.0.1", port)
-        assert f"{name} at 127.0.0.1:{port} (2 open seats, password)" in listed[-1]
+        short = "-".join(fingerprint(bytes(32)).split("-")[:2])
+        assert f"{name} at 127.0.0.1:{port}, key {short} (2 open seats, password)" in listed[-1]
         # A host of another version (an older scopa-net) is listed, saying it cannot be joined
         # (picking it would only end in bad_version).
         assert (

@@ -1,0 +1,74 @@
+"""The words a person reads while looking for a table to join: the LAN list of hosts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import trio
+import trio.testing
+from hosting import MakeHost
+
+from scopa_net.client.network_session import KnownHosts
+from scopa_net.commands.join import describe_lan_host
+from scopa_net.fair.commitments import fingerprint
+from scopa_net.rules import RuleSet
+from scopa_net.server.discovery import HostAdvert
+from scopa_net.wire import messages as m
+
+KEY = bytes(range(32))
+OTHER_KEY = bytes(range(1, 33))
+
+
+def advert(**fields: object) -> HostAdvert:
+    base: dict[str, object] = dict(
+        name="vm", port=42740, protocol=m.PROTOCOL_VERSION, open_seats=2, password=True
+    )
+    base.update(addresses=("192.0.2.2",), key=KEY, password_open=0)
+    base.update(fields)
+    return HostAdvert(**base)  # type: ignore[arg-type]
+
+
+def test_each_host_shows_its_key_and_whether_it_is_known(tmp_path: Path) -> None:
+    """Two hosts on one machine were told apart only by their ports; the key showed only
+    after picking one."""
+    known = KnownHosts(tmp_path / "known_hosts")
+    short = "-".join(fingerprint(KEY).split("-")[:2])
+    line = describe_lan_host(advert(), known)
+    assert line == f"vm at 192.0.2.2:42740, key {short} (2 open seats)"
+    known.pin("192.0.2.2:42740", KEY)
+    assert f"key {short} (known) (2 open seats)" in describe_lan_host(advert(), known)
+    other = describe_lan_host(advert(key=OTHER_KEY), known)
+    assert "(not the key you pinned for it)" in other
+    old = describe_lan_host(advert(key=None, password_open=None, password=False), known)
+    assert old == "vm at 192.0.2.2:42740 (2 open seats)"
+
+
+def test_password_is_said_only_of_open_seats_behind_one(tmp_path: Path) -> None:
+    """ "(2 open seats, password)" was said when the password table was full and both open
+    seats were at tables without one."""
+    known = KnownHosts(tmp_path / "known_hosts")
+    assert describe_lan_host(advert(password_open=0), known).endswith("(2 open seats)")
+    assert describe_lan_host(advert(password_open=2), known).endswith("(2 open seats, password)")
+    assert describe_lan_host(advert(open_seats=3, password_open=1), known).endswith(
+        "(3 open seats, 1 of them at a table with a password)"
+    )
+    older = describe_lan_host(advert(password_open=None), known)
+    assert older.endswith("(2 open seats, some tables have a password)")
+
+
+async def test_the_host_announces_its_key_and_the_seats_behind_a_password(
+    make_host: MakeHost,
+) -> None:
+    from scopa_net.server.announce import host_advert
+
+    host = await make_host()
+    await host.create_table("locked", RuleSet.of(2), "secret", 2, 1)  # full: computers play
+    await host.create_table("open", RuleSet.of(2))
+    await trio.testing.wait_all_tasks_blocked()
+    said = host_advert(host)
+    assert (said.open_seats, said.password, said.password_open) == (2, True, 0)
+    assert said.key == host.public_key
+    props = {k.encode(): v.encode() for k, v in said.properties().items()}
+    assert HostAdvert.from_properties(props, said.port, ()) == said
+    await host.create_table("locked too", RuleSet.of(2), "secret")
+    assert host_advert(host).password_open == 2
