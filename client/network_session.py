@@ -620,8 +620,9 @@ class NetworkSession:
         """Taking a seat back from disk: the host replays the match; show only the end."""
         self.end_note: str | None = None
         """The last line for the player when the session ends on its own (host gone...)."""
-        self.where_to_join: tuple[str, ...] = ()
-        """For the player hosting (``play --lan``): how friends join; ``who`` shows it."""
+        self._where_to_join: tuple[str, ...] = ()
+        self._join_command: str | None = None
+        """The command friends type to join the table this seat opened (``join --create``)."""
         self.match_no = 1
         """Which match at this table the seat plays (one more after each agreed rematch)."""
         self._saved: tuple[int, Path] | None = None
@@ -655,6 +656,26 @@ class NetworkSession:
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(self._names)
+
+    @property
+    def where_to_join(self) -> tuple[str, ...]:
+        """For the player who opened the table (``join --create``, ``play --lan``): how
+        friends join; ``who`` shows it. The table opened with ``join --create`` is told of
+        only while a seat is open for a friend (``play --lan`` sets its own lines)."""
+        if self._join_command is None:
+            return self._where_to_join
+        if not any(info.kind == "open" for info in self._seats):
+            return ()
+        if self.view is not None:  # a person left a match under way: their seat is open
+            return (
+                f"Table {self.table_id} is yours. A friend can take its open seat with "
+                f"`{self._join_command}.",
+            )
+        return self._where_to_join
+
+    @where_to_join.setter
+    def where_to_join(self, lines: tuple[str, ...]) -> None:
+        self._where_to_join = tuple(lines)
 
     @property
     def seat_notes(self) -> tuple[str, ...]:
@@ -879,11 +900,13 @@ class NetworkSession:
                 command += " yourself: it is not shown here)"
             else:
                 command += "`"
+            self._join_command = command
             self.where_to_join = (
                 f"Table {table_id} is yours. Friends join it with `{command}; the match begins "
                 "when every seat is taken.",
             )
-            self.notice(self.where_to_join[0])
+            for line in self.where_to_join:  # none when the computers took every other seat
+                self.notice(line)
 
     def _welcome(self, welcome: m.Welcome) -> None:
         if self.host_key is not None and welcome.host_key != self.host_key:

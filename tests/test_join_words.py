@@ -6,9 +6,12 @@ from pathlib import Path
 
 import trio
 import trio.testing
-from hosting import MakeHost
+from client_fakes import Screen
+from hosting import MakeHost, create
 
-from scopa_net.client.network_session import KnownHosts
+from scopa_net.client.controller import Controller
+from scopa_net.client.network_session import KnownHosts, TableChoice, open_network_session
+from scopa_net.client.style import Display
 from scopa_net.commands.join import describe_lan_host
 from scopa_net.fair.commitments import fingerprint
 from scopa_net.rules import RuleSet
@@ -72,3 +75,34 @@ async def test_the_host_announces_its_key_and_the_seats_behind_a_password(
     assert HostAdvert.from_properties(props, said.port, ()) == said
     await host.create_table("locked too", RuleSet.of(2), "secret")
     assert host_advert(host).password_open == 2
+
+
+async def who_says(session: object) -> str:
+    """What ``who`` shows the person at ``session``'s seat."""
+    screen = Screen()
+    controller = Controller(session, Display(), screen.show, lambda: None)  # type: ignore[arg-type]
+    await controller.handle_line("who")
+    return screen.take()
+
+
+async def test_who_says_how_friends_join_only_while_a_seat_is_open(make_host: MakeHost) -> None:
+    """`who` in a match under way, every seat taken, still ended with "Table 2 is yours.
+    Friends join it with ...; the match begins when every seat is taken."."""
+    host = await make_host()
+    waiting = TableChoice(create=create(RuleSet.of(2, 11)))
+    async with open_network_session("127.0.0.1", host.port, waiting, name="Ada") as session:
+        with trio.fail_after(10):
+            while not session.seat_notes:
+                await trio.sleep(0.01)
+        said = await who_says(session)
+        assert f"Table {session.table_id} is yours. Friends join it with `scopa-net join" in said
+        assert "the match begins when every seat is taken." in said
+    full = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
+    async with open_network_session("127.0.0.1", host.port, full, name="Eva") as session:
+        with trio.fail_after(10):
+            while session.view is None:
+                await trio.sleep(0.01)
+        said = await who_says(session)
+        assert "Seat 1: " in said
+        assert "Friends join" not in said, said
+        assert "is yours" not in said, said
