@@ -32,6 +32,7 @@ from scopa_net.client.files import (
     shown_path,
     why_not_written,
 )
+from scopa_net.client.friend_address import friend_address
 from scopa_net.client.render import NEW_SEAT_SITTING_OUT
 from scopa_net.client.seat_store import (
     PendingMove,
@@ -669,7 +670,7 @@ class NetworkSession:
         if self.view is not None:  # a person left a match under way: their seat is open
             return (
                 f"Table {self.table_id} is yours. A friend can take its open seat with "
-                f"`{self._join_command}.",
+                f"{self._join_command}.",
             )
         return self._where_to_join
 
@@ -894,19 +895,29 @@ class NetworkSession:
         self._keep_seat(joined.token, joined.epoch, snapshot, info)
         self._set_state(ConnectionState.CONNECTED)
         if choice.create is not None and self.pin_host:  # (play --lan says it its own way)
-            command = f"scopa-net join {self.address} --table {table_id}"
-            if choice.create.password:  # never the password itself, on a screen others see
-                command += " --password PASSWORD`, PASSWORD being the one you chose (tell them"
-                command += " yourself: it is not shown here)"
-            else:
-                command += "`"
-            self._join_command = command
+            self._join_command = await self._join_words(table_id, bool(choice.create.password))
             self.where_to_join = (
-                f"Table {table_id} is yours. Friends join it with `{command}; the match begins "
-                "when every seat is taken.",
+                f"Table {table_id} is yours. Friends join it with {self._join_command}; the "
+                "match begins when every seat is taken.",
             )
             for line in self.where_to_join:  # none when the computers took every other seat
                 self.notice(line)
+
+    async def _join_words(self, table_id: int, password: bool) -> str:
+        """The command friends type to join the table this seat opened, quoted, at an
+        address they can reach (never a loopback one without saying so), and never the
+        password itself, on a screen others see."""
+        assert self._link is not None
+        friend = await friend_address(self.host, self.port, self._link.stream)
+        command = f"`scopa-net join {friend.address} --table {table_id}"
+        command += " --password PASSWORD`" if password else "`"
+        if friend.note:
+            command += f" ({friend.note})"
+        if password:
+            command += (
+                ", PASSWORD being the one you chose (tell them yourself: it is not shown here)"
+            )
+        return command
 
     def _welcome(self, welcome: m.Welcome) -> None:
         if self.host_key is not None and welcome.host_key != self.host_key:

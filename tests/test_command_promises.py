@@ -273,7 +273,8 @@ async def test_join_create_asks_the_host_for_the_table_the_flags_describe(
         # the password itself.
         assert session.where_to_join == (
             f"Table {session.table_id} is yours. Friends join it with `scopa-net join "
-            f"127.0.0.1:{host.port} --table {session.table_id} --password PASSWORD`, PASSWORD "
+            f"127.0.0.1:{host.port} --table {session.table_id} --password PASSWORD` (use the "
+            "host machine's LAN address, not 127.0.0.1), PASSWORD "
             "being the one you chose (tell them yourself: it is not shown here); the match "
             "begins when every seat is taken.",
         )

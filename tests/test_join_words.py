@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import trio
 import trio.testing
 from client_fakes import Screen
@@ -15,7 +16,7 @@ from scopa_net.client.style import Display
 from scopa_net.commands.join import describe_lan_host
 from scopa_net.fair.commitments import fingerprint
 from scopa_net.rules import RuleSet
-from scopa_net.server.discovery import HostAdvert
+from scopa_net.server.discovery import HostAdvert, browse_interfaces
 from scopa_net.wire import messages as m
 
 KEY = bytes(range(32))
@@ -92,7 +93,7 @@ async def test_who_says_how_friends_join_only_while_a_seat_is_open(make_host: Ma
     waiting = TableChoice(create=create(RuleSet.of(2, 11)))
     async with open_network_session("127.0.0.1", host.port, waiting, name="Ada") as session:
         with trio.fail_after(10):
-            while not session.seat_notes:
+            while not session.where_to_join:
                 await trio.sleep(0.01)
         said = await who_says(session)
         assert f"Table {session.table_id} is yours. Friends join it with `scopa-net join" in said
@@ -106,3 +107,43 @@ async def test_who_says_how_friends_join_only_while_a_seat_is_open(make_host: Ma
         assert "Seat 1: " in said
         assert "Friends join" not in said, said
         assert "is yours" not in said, said
+
+
+async def test_friends_are_not_sent_to_a_loopback_address(make_host: MakeHost) -> None:
+    """`join 127.0.0.1:42730 --create` told "Friends join it with `scopa-net join
+    127.0.0.1:42730 --table 3`": a friend typing that reaches their own machine."""
+    host = await make_host()  # it listens on loopback only: no LAN address answers
+    choice = TableChoice(create=create(RuleSet.of(2, 11)))
+    async with open_network_session("127.0.0.1", host.port, choice, name="Eva") as session:
+        with trio.fail_after(10):
+            while not session.where_to_join:
+                await trio.sleep(0.01)
+        said = await who_says(session)
+    assert (
+        f"Friends join it with `scopa-net join 127.0.0.1:{host.port} --table "
+        f"{session.table_id}` (use the host machine's LAN address, not 127.0.0.1); the match "
+        "begins when every seat is taken."
+    ) in said
+
+
+async def test_friends_are_given_the_lan_address_where_the_host_answers(
+    make_host: MakeHost,
+) -> None:
+    host = await make_host()
+    lan = browse_interfaces()
+    if not lan:
+        pytest.skip("this machine has no LAN address")
+    # The host's port answering at this machine's LAN address too (as a host listening on
+    # every address does), without listening on the LAN here.
+    with trio.socket.socket() as also:
+        await also.bind((lan[0], host.port))
+        also.listen(1)
+        choice = TableChoice(create=create(RuleSet.of(2, 11)))
+        async with open_network_session("127.0.0.1", host.port, choice, name="Eva") as session:
+            with trio.fail_after(10):
+                while not session.where_to_join:
+                    await trio.sleep(0.01)
+            said = await who_says(session)
+    assert (
+        f"Friends join it with `scopa-net join {lan[0]}:{host.port} --table {session.table_id}`;"
+    ) in said
