@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import trio
 from prompt_toolkit.formatted_text import FormattedText
 
-from scopa_net.cards import CARDS, RE_BELLO, SETTEBELLO, Suit, card
+from scopa_net.cards import CARDS, RE_BELLO, SETTEBELLO, Rank, Suit, card
 from scopa_net.client import deal_words, hints, render, rulebook
 from scopa_net.client.commands import (
     COMMANDS,
@@ -351,9 +351,11 @@ class Controller:
                 self._draw_board()
             case VoidDeal(view=view):
                 state.view = view
-                table = ", ".join(render.card_text(c, self.display) for c in view.table)
+                kings = [c for c in view.table if c.rank is Rank.KING]
+                count = {3: "three", 4: "four"}.get(len(kings), str(len(kings)))
+                listed = ", ".join(render.card_text(c, self.display) for c in kings)
                 self._say(
-                    f"Void deal: three or more kings on the table ({table}). Dealing again.",
+                    f"Void deal: {count} kings on the table ({listed}). Dealing again.",
                     "class:notice",
                 )
             case RoundOver(view=view, score=score, match_scores=scores):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 import trio
 import trio.testing
@@ -9,7 +11,7 @@ from client_fakes import Screen, TableSession
 from helpers import match_dealt
 
 from scopa_net.client.controller import Asking, Controller
-from scopa_net.client.session import Message, RoundStarted, ViewChanged
+from scopa_net.client.session import Message, RoundStarted, ViewChanged, VoidDeal
 from scopa_net.client.style import Display
 from scopa_net.notation import parse_card
 from scopa_net.plays import Play, PlayRecord
@@ -288,3 +290,14 @@ async def test_help_on_a_narrow_screen_wraps_each_description_under_its_own_text
         "  rules  the rules in play; rules VARIANT explains one;",
         "         rules tips",
     ], shown
+
+
+async def test_a_void_deal_lists_the_kings_only(table: Table) -> None:
+    """ "Void deal: three or more kings on the table (6d, Kh, Ks, Kb)" listed the 6 among
+    the kings."""
+    session, controller, screen, _ = table
+    opening = tuple(parse_card(c) for c in ["6d", "Kh", "Ks", "Kb"])
+    controller.handle_event(VoidDeal(view=replace(session.view, table=opening)))
+    said = screen.take()
+    assert "Void deal: three kings on the table (Kh♥, Ks♠, Kb♣). Dealing again." in said, said
+    assert "6d" not in said
