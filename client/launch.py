@@ -34,8 +34,8 @@ from scopa_net.commands.options import (
 )
 
 REFUSALS = {
-    "bad_password": "wrong password for that table; ask its host for it and join again "
-    "(or give it with --password)",
+    "bad_password": "wrong password for that table; ask whoever opened the table (or the host) "
+    "for it and join again (or give it with --password)",
     "no_such_table": "that table is not on the host (any more); `scopa-net join HOST` lists them",
     "seat_taken": "that seat is taken; leave out --seat to take any open one",
     "table_full": "that table is full; `scopa-net join HOST` lists tables with open seats",

@@ -363,8 +363,18 @@ CASES = [
         ["join", "{host}", "--table", "1", "--password", "nope"],
         (),
         EXIT_REFUSED,
-        "scopa-net: wrong password for that table; ask its host for it and join again (or "
-        "give it with --password)",
+        "scopa-net: wrong password for that table; ask whoever opened the table (or the host) "
+        "for it and join again (or give it with --password)",
+    ),
+    # Typed at the prompt, it said "ask its host for it", though another player opened the
+    # table and chose it.
+    (
+        "wrong password typed at the prompt",
+        ["join", "{host}", "--table", "1"],
+        ("nope",),
+        EXIT_REFUSED,
+        "scopa-net: wrong password for that table; ask whoever opened the table (or the host) "
+        "for it and join again",
     ),
     # bots took the wrong password as a bot's failure: "failure: bot-1: bad_password: ...",
     # status 1. Now join's line and status.
@@ -373,16 +383,16 @@ CASES = [
         ["bots", "{host}", "--table", "1", "--password", "nope", "--quiet"],
         (),
         EXIT_REFUSED,
-        "scopa-net: wrong password for that table; ask its host for it and join again (or "
-        "give it with --password)",
+        "scopa-net: wrong password for that table; ask whoever opened the table (or the host) "
+        "for it and join again (or give it with --password)",
     ),
     (
         "two bots with a wrong password",
         ["bots", "{host}", "--table", "1", "--password", "nope", "--count", "2"],
         (),
         EXIT_REFUSED,
-        "scopa-net: wrong password for that table; ask its host for it and join again (or "
-        "give it with --password)",
+        "scopa-net: wrong password for that table; ask whoever opened the table (or the host) "
+        "for it and join again (or give it with --password)",
     ),
     (
         "no such --table",
