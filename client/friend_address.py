@@ -15,8 +15,6 @@ from dataclasses import dataclass
 
 import trio
 
-from scopa_net.server.discovery import browse_interfaces, join_address
-
 #: How long to wait for the host's port to answer at one of this machine's LAN addresses.
 PROBE_SECONDS = 0.5
 
@@ -63,12 +61,16 @@ async def friend_address(
     host: str,
     port: int,
     stream: trio.abc.Stream,
-    lan: Callable[[], list[str]] = browse_interfaces,
+    lan: Callable[[], list[str]] | None = None,
 ) -> FriendAddress:
     """Where friends reach the host this client reached at ``host``: that address when it is
     not loopback; else the host's LAN address if its port answers there (the connection's
     own local address first, when not loopback, then this machine's LAN addresses); else
-    the address given, with a note to use the host machine's LAN address instead."""
+    the address given, with a note to use the host machine's LAN address instead.
+    ``lan``: this machine's LAN addresses (by default those of its up interfaces)."""
+    # Here, not at the top: the LAN's libraries (zeroconf) load only for a table opened.
+    from scopa_net.server.discovery import browse_interfaces, join_address
+
     given = join_address(host, port)
     peer = _socket_address(stream, "getpeername")
     if not is_loopback(host) and (peer is None or not is_loopback(peer)):
@@ -76,7 +78,7 @@ async def friend_address(
     local = _socket_address(stream, "getsockname")
     candidates = [local] if local is not None and not is_loopback(local) else []
     with contextlib.suppress(OSError):  # no interfaces to read: no LAN address to give
-        candidates += await trio.to_thread.run_sync(lan)
+        candidates += await trio.to_thread.run_sync(lan or browse_interfaces)
     for candidate in dict.fromkeys(candidates):
         if await _answers(candidate, port):
             return FriendAddress(join_address(candidate, port))

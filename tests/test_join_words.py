@@ -147,3 +147,31 @@ async def test_friends_are_given_the_lan_address_where_the_host_answers(
     assert (
         f"Friends join it with `scopa-net join {lan[0]}:{host.port} --table {session.table_id}`;"
     ) in said
+
+
+async def test_a_seat_left_mid_match_is_offered_without_the_match_beginning(
+    make_host: MakeHost,
+) -> None:
+    host = await make_host()
+    choice = TableChoice(create=create(RuleSet.of(2, 11)))
+    async with open_network_session("127.0.0.1", host.port, choice, name="Ada") as ada:
+        with trio.fail_after(10):
+            while not ada.where_to_join:
+                await trio.sleep(0.01)
+        seat = TableChoice(table_id=ada.table_id)
+        async with open_network_session("127.0.0.1", host.port, seat, name="Bruno") as bruno:
+            with trio.fail_after(10):
+                while ada.view is None:
+                    await trio.sleep(0.01)
+            assert "Friends join" not in await who_says(ada)
+            await bruno.leave()
+        with trio.fail_after(10):
+            while not ada.where_to_join:
+                await trio.sleep(0.01)
+        said = await who_says(ada)
+    assert (
+        f"Table {ada.table_id} is yours. A friend can take its open seat with `scopa-net join "
+        f"127.0.0.1:{host.port} --table {ada.table_id}` (use the host machine's LAN address, "
+        "not 127.0.0.1)."
+    ) in said, said
+    assert "the match begins" not in said
