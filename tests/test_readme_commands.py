@@ -101,7 +101,12 @@ def test_play_lan_host_and_a_friends_join_that_finds_them_on_the_lan(
     ]
     # play --lan, and the friend who found it.
     assert report["play"]["statuses"] == {"play": 0, "join": 0}
-    assert "1. Ada's table at 10.77.0.1:7400 (1 open seat, password)" in printed
+    # Each host with its key's fingerprint (short), to tell two hosts apart before a pick.
+    key = r"key [0-9a-f]{4}-[0-9a-f]{4}"
+    listed = "\n".join(printed)
+    assert re.search(
+        rf"^1\. Ada's table at 10\.77\.0\.1:7400, {key} \(1 open seat, password\)$", listed, re.M
+    )
     ada, bruno = sorted((FirstDeal(**s) for s in report["play"]["seen"]), key=lambda s: s.seat)
     assert (ada.seat, bruno.seat) == (0, 1)
     assert ada.players == bruno.players == 4
@@ -113,7 +118,9 @@ def test_play_lan_host_and_a_friends_join_that_finds_them_on_the_lan(
     assert not any("pw" in line.split() for line in ada.notices)
     # host, and the same friend.
     assert report["host"]["statuses"] == {"host": 0, "join": 0}
-    assert re.search(r"^1\. .* at 10\.77\.0\.1:7311 \(1 open seat\)$", "\n".join(printed), re.M)
+    assert re.search(
+        rf"^1\. .* at 10\.77\.0\.1:7311, {key} \(1 open seat\)$", "\n".join(printed), re.M
+    )
     (seated,) = (FirstDeal(**s) for s in report["host"]["seen"])
     assert seated.players == 2
     assert seated.names[seated.seat] == "Bruno"
