@@ -4,6 +4,7 @@ autojump clock (the 30 s deadline passes in no time)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -282,8 +283,10 @@ async def test_a_person_away_when_a_round_began_comes_back_with_one_resume(
     assert outage.made == made + 1, "a resume more than the one that brought Bruno back"
     assert SAT_OUT_SILENT not in said["Bruno"], said["Bruno"]
     assert bruno.verdict_failures == []
-    assert len(bruno.witness.rounds) == 2  # type: ignore[union-attr]
-    rounds_verify(bruno.witness.transcript())  # type: ignore[union-attr]
+    # Round 3 may have begun at his client too by the time the loop above saw it begin.
+    assert len(bruno.witness.rounds) in (2, 3)  # type: ignore[union-attr]
+    whole = bruno.witness.transcript()  # type: ignore[union-attr]
+    rounds_verify(dataclasses.replace(whole, rounds=whole.rounds[:2]))
     # Bruno reads his own void as his, in words a person reads; Ada reads it of Bruno.
     plays = "(a void round scores nothing)"
     assert (

@@ -69,7 +69,9 @@ def test_join_finds_the_host_across_the_lan_and_a_killed_client_is_back_with_one
             # 1. No address: the host is found on the LAN, by its LAN address, and chosen.
             first = tmux.start(command)
             pid = int(tmux.wait_for(first, r"^PID=(\d+)").group(1))
-            found = tmux.wait_for(first, rf"^1\. .* at {re.escape(lan.a.address)}:7311 \(1 open")
+            found = tmux.wait_for(
+                first, rf"^1\. .* at {re.escape(lan.a.address)}:7311(, key \S+)? \(1 open"
+            )
             assert "127.0." not in found.group(0)
             tmux.wait_for(first, r"host number")
             tmux.type(first, "1")
