@@ -840,12 +840,7 @@ class Controller:
             taken = (card(5, Suit.SWORDS), card(2, Suit.CLUBS))
             group = f"{seven} x {'+'.join(format_card(c, scheme) for c in taken)}"
             lines.append(_text(f"Name the group after it when it can take several: {group}."))
-            # The names as labels: a description wrapped on a narrow screen goes on under its
-            # own text, not under the command's name (render.wrap_line).
-            lines += [
-                FormattedText([("class:label", f"  {cmd:<6} "), ("", what)])
-                for cmd, what in COMMANDS.items()
-            ]
+            lines += render.help_rows(COMMANDS)
             lines.append(_text(f"A rank alone (7, {king}) plays your only card of that rank."))
             folder = getattr(self.session, "transcripts_folder", None)
             if folder is not None:  # (a game dealt from --seed has no deal check)

@@ -8,7 +8,7 @@ ASCII mode, the suit glyph after it; colour, when on, only repeats the suit.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from prompt_toolkit.formatted_text import FormattedText, StyleAndTextTuples
 from prompt_toolkit.formatted_text.utils import fragment_list_to_text, split_lines
@@ -84,6 +84,17 @@ def wrap_line(line: StyleAndTextTuples, width: int) -> list[FormattedText]:
         else:
             place(part, gap)
     return [_fragments(row) for row in rows]
+
+
+def help_rows(rows: Mapping[str, str]) -> list[FormattedText]:
+    """``help``'s rows: each name in a column as wide as the longest, two spaces, then what
+    it does. The name is a label, so a description wrapped on a narrow screen goes on under
+    its own text, not under the names (:func:`wrap_line`)."""
+    width = max((len(name) for name in rows), default=0)
+    return [
+        FormattedText([("class:label", f"  {name:<{width}}  "), ("", what)])
+        for name, what in rows.items()
+    ]
 
 
 def _width(chars: Sequence[tuple[str, str]]) -> int:

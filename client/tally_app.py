@@ -26,7 +26,7 @@ from prompt_toolkit.shortcuts import print_formatted_text
 
 from scopa_net.client.files import why_not_written
 from scopa_net.client.keys import make_key_bindings
-from scopa_net.client.render import wrap_line
+from scopa_net.client.render import help_rows, wrap_line
 from scopa_net.client.style import Display
 from scopa_net.client.tally_store import TallyStore, export
 from scopa_net.client.toolbar import WIDE
@@ -350,9 +350,8 @@ class TallyController:
         if name != "export" and args:
             raise TallyError(f"invalid command: {shown(text)}: {name!r} takes nothing after it")
         if name == "help":
-            rows = [_t(f"  {what:<9} {why}") for what, why in TALLY_HELP.items()]
             return [
-                *rows,
+                *help_rows(TALLY_HELP),
                 _t("A name can be cut short (Ad for Ada); a side can be named by either partner."),
                 _t("Tab completes; Up recalls a line; Ctrl-C clears the line; Ctrl-D leaves."),
             ]

@@ -1,0 +1,47 @@
+"""The words the score keeper (`scopa-net tally`) says, as a newcomer read them."""
+
+from __future__ import annotations
+
+import re
+
+from app_driver import RecordingOutput
+from prompt_toolkit.input import create_pipe_input
+
+from scopa_net.client.style import Display
+from scopa_net.client.tally_app import TallyController, run_tally
+from scopa_net.tally import Tally
+
+
+def screen_of(controller: TallyController, keys: str, columns: int = 200) -> tuple[int, str]:
+    """Run the prompt with ``keys`` typed (Enter ``\\r``), then the input closed; the exit
+    status and the screen's text without escape sequences."""
+    output = RecordingOutput(columns=columns)
+    with create_pipe_input() as pipe:
+        pipe.send_text(keys)
+        pipe.close()
+        status = run_tally(controller, Display(color=False), plain=True, input=pipe, output=output)
+    return status, re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", output.text).replace("\r", "")
+
+
+def said(controller: TallyController, *lines: str) -> str:
+    """What the controller says to ``lines``, as text."""
+    out = []
+    for line in lines:
+        out += ["".join(text for _, text, *_ in part) for part in controller.handle(line)]
+    return "\n".join(out)
+
+
+def test_help_at_80_columns_wraps_each_description_under_its_own_column() -> None:
+    """At 80 columns the `count` row broke as "  count" / "count the hand line by line:
+    cards, ..." under the names' column."""
+    controller = TallyController(Tally.new(["Ada", "Bruno"]), store=None)
+    _, screen = screen_of(controller, "help\rquit\r", columns=80)
+    lines = screen.split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("  count "))
+    column = lines[at].index("count the hand")
+    assert lines[at].startswith("  count" + " " * (column - 7) + "count the hand line by line:")
+    assert lines[at + 1].startswith(" " * column + lines[at + 1].strip())
+    assert lines[at + 1].strip()
+    assert lines[at + 2].startswith("  done ")
+    assert "  standings  the score, ordered, with points to go" in lines
+    assert all(len(line) < 80 for line in lines), screen
