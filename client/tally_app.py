@@ -167,8 +167,8 @@ class TallyController:
         tally = self.tally
         if tally is None:
             return FormattedText([("", " setting up ")])
-        full = "  ".join(
-            f"{r.label} {r.points}" + (f" ({r.to_go} to go)" if r.to_go else "")
+        full = "  ".join(  # once the game is won, nobody has points to go
+            f"{r.label} {r.points}" + (f" ({r.to_go} to go)" if r.to_go and not tally.over else "")
             for r in tally.standings()
         )
         short = "  ".join(f"{r.label} {r.points}" for r in tally.standings())
@@ -561,7 +561,8 @@ class TallyController:
         width = max(len(r.label) for r in tally.standings())
         for place, row in enumerate(tally.standings(), 1):
             to_go = f"{row.to_go} to go" if row.to_go else "target reached"
-            out.append(_t(f"  {place}. {row.label:<{width}} {row.points:>3}   {to_go}"))
+            to_go = "" if row.to_go and tally.over else f"   {to_go}"  # the game is won
+            out.append(_t(f"  {place}. {row.label:<{width}} {row.points:>3}{to_go}"))
         style = "class:winner" if tally.over else ""
         out.append(_t(tally.status(), style))
         return out

@@ -45,3 +45,16 @@ def test_help_at_80_columns_wraps_each_description_under_its_own_column() -> Non
     assert lines[at + 2].startswith("  done ")
     assert "  standings  the score, ordered, with points to go" in lines
     assert all(len(line) < 80 for line in lines), screen
+
+
+def test_once_the_game_is_won_nobody_has_points_to_go() -> None:
+    """After Ada won 3-2 the toolbar said "game over | Ada 3  Bruno 2 (1 to go)", and the
+    standings "2. Bruno   2   1 to go"."""
+    controller = TallyController(Tally.new(["Ada", "Bruno"], target=3), store=None)
+    said(controller, "Ada 2", "Bruno 2", "done", "y")
+    assert "(1 to go)" in "".join(text for _, text, *_ in controller.toolbar(200))
+    standings = said(controller, "+1 ada", "done", "y")
+    toolbar = "".join(text for _, text, *_ in controller.toolbar(200))
+    assert toolbar == " game over | Ada 3  Bruno 2 "
+    assert "  1. Ada     3   target reached\n  2. Bruno   2\nAda wins, 3-2." in standings
+    assert "to go" not in said(controller, "standings")
