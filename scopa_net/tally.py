@@ -602,7 +602,7 @@ class Guide:
         words = text.replace(",", " ").split()
         read = [small_number(w) for w in words]
         if not words or None in read:
-            raise TallyError(f"invalid {what}: {shown(text)}; type {self.sides} whole numbers")
+            raise TallyError(f"invalid {what}: {shown(text)}; {self._accepted(complement)}")
         numbers = [n for n in read if n is not None]
         if complement and max(numbers) > whole:  # say what is wrong with it, not the shape
             raise TallyError(
@@ -612,10 +612,7 @@ class Guide:
         if complement and self.sides == 2 and len(numbers) == 1:
             numbers.append(whole - numbers[0])
         if len(numbers) != self.sides:
-            raise TallyError(
-                f"invalid {what}: {shown(text)}; type {self.sides} numbers, one per side in order "
-                f"({', '.join(self.labels)})"
-            )
+            raise TallyError(f"invalid {what}: {shown(text)}; {self._accepted(complement)}")
         if sum(numbers) > whole:
             raise TallyError(f"invalid {what}: {shown(text)}; there are only {whole} in the pack")
         if complement and sum(numbers) != whole:  # every card is someone's by the hand's end
@@ -624,6 +621,15 @@ class Guide:
                 "end of a hand"
             )
         return tuple(numbers)
+
+    def _accepted(self, complement: bool) -> str:
+        """What a question asking for numbers accepts, in words: one per side, or (between two
+        sides, where the rest are the other's) the first side's alone."""
+        shape = f"type {self.sides} whole numbers, one per side in order ({', '.join(self.labels)})"
+        if complement and self.sides == 2:
+            first, second = self.labels
+            return f"{shape}, or {first}'s alone: the rest go to {second}"
+        return shape
 
     def _holder(self, text: str, what: str) -> int | None:
         if text.lower() in _NOBODY:

@@ -286,7 +286,10 @@ def test_a_number_out_of_range_is_told_as_such_not_as_the_wrong_shape(tmp_path: 
     screen = type_into(three, ["Ada Bruno Carla", "", "", "count", "20 10 10", "12 0 0", "6"])
     assert "invalid coins: '12 0 0'; there are 10 coins in the pack, so no side took 12" in screen
     # One number that could be right is still asked for one per side.
-    assert "invalid coins: '6'; type 3 numbers, one per side in order (Ada, Bruno, Carla)" in screen
+    assert (
+        "invalid coins: '6'; type 3 whole numbers, one per side in order (Ada, Bruno, Carla)"
+        in screen
+    )
 
 
 def test_a_total_after_quick_points_says_which_counts(tmp_path: Path) -> None:
@@ -475,7 +478,10 @@ def test_a_long_run_of_digits_is_one_line_and_the_score_keeper_goes_on(tmp_path:
     said("")
     assert said(f"+{digits} Ada") == f"invalid points: '+{'7' * 39}'...; points are whole numbers"
     said("count")
-    assert said(digits) == f"invalid cards: {cut}; type 2 whole numbers"
+    assert said(digits) == (
+        f"invalid cards: {cut}; type 2 whole numbers, one per side in order (Ada, Bruno), or "
+        "Ada's alone: the rest go to Bruno"
+    )
     said("20")
     assert not controller.refused  # the count goes on
 

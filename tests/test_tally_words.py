@@ -58,3 +58,22 @@ def test_once_the_game_is_won_nobody_has_points_to_go() -> None:
     assert toolbar == " game over | Ada 3  Bruno 2 "
     assert "  1. Ada     3   target reached\n  2. Bruno   2\nAda wins, 3-2." in standings
     assert "to go" not in said(controller, "standings")
+
+
+def test_a_count_refusing_its_numbers_says_one_number_is_accepted_too() -> None:
+    """Cards "abc" was refused with "type 2 whole numbers", though "22" alone is taken (the
+    rest go to the other side)."""
+    controller = TallyController(Tally.new(["Ada", "Bruno"]), store=None)
+    said(controller, "count")
+    assert said(controller, "abc") == (
+        "invalid cards: 'abc'; type 2 whole numbers, one per side in order (Ada, Bruno), or "
+        "Ada's alone: the rest go to Bruno"
+    )
+    assert said(controller, "22") == "Cards: Ada 22, Bruno 18.\nCoins taken by Ada, Bruno " + (
+        "(e.g. 5 5; one number: the rest go to the other side):"
+    )
+    said(controller, "5", "ada", "7d 6h As Kb", "6d 7h 7s 7b")
+    # Sweeps have no rest to give: two numbers it is.
+    assert said(controller, "1") == (
+        "invalid sweeps: '1'; type 2 whole numbers, one per side in order (Ada, Bruno)"
+    )
