@@ -448,12 +448,14 @@ class TallyController:
                 "see the hand again, or 'cancel'"
             )
         at = number - 1
+        later = number < len(self._said)  # answers after the one changed, to keep
         self._earlier = list(self._answers)
         self._answers, self._said = self._answers[:at], self._said[:at]
         self.guide = self._guide_from(self._answers)
         self._replay = True
         self.mode = Mode.COUNT
-        return [*self._question(), _t("The answers after it are kept where they still fit.")]
+        kept = [_t("The answers after it are kept where they still fit.")] if later else []
+        return [*self._question(), *kept]
 
     def _question(self, *, kept: bool = True) -> Lines:
         """The count's question, with the person's earlier answer to it when they went back

@@ -77,3 +77,15 @@ def test_a_count_refusing_its_numbers_says_one_number_is_accepted_too() -> None:
     assert said(controller, "1") == (
         "invalid sweeps: '1'; type 2 whole numbers, one per side in order (Ada, Bruno)"
     )
+
+
+def test_changing_the_last_answer_says_nothing_of_answers_after_it() -> None:
+    """Changing the sweeps, the last answer, said "The answers after it are kept where they
+    still fit." when there was none after it."""
+    controller = TallyController(Tally.new(["Ada", "Bruno"]), store=None)
+    said(controller, "count", "22", "5", "ada", "7d 6h As Kb", "6d 7h 7s 7b", "0 0", "n")
+    assert said(controller, "6") == (
+        "Sweeps (scope) by Ada, Bruno (e.g. 0 0):\nIt was '0 0': Enter keeps it."
+    )
+    said(controller, "1 0", "n")
+    assert "kept where they still fit" in said(controller, "5")
