@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from scopa_net.cards import COINS_MASK, RE_BELLO, SETTEBELLO, Card, Suit, mask_of
+from scopa_net.cards import CARDS, COINS_MASK, RE_BELLO, SETTEBELLO, Card, Suit, card, mask_of
 from scopa_net.errors import NotationError, RuleSetError
 from scopa_net.match import match_winner
 from scopa_net.notation import Scheme, format_card, parse_card
@@ -512,15 +512,38 @@ class Guide:
             return f"Who took the settebello (7 of coins)? ({self._who_choices()}):"
         if ask is Ask.PRIMIERA:
             assert side is not None
+            example = self._example(side)
             return (
                 f"Primiera for {self.labels[side]}: best card of each suit, or all cards taken "
-                "(7d 6h As Kb; - for none):"
+                f"({f'{example}; ' if example else ''}- for none):"
             )
         if ask is Ask.SWEEPS:
             return f"Sweeps (scope) by {order} (e.g. {' '.join(['0'] * self.sides)}):"
         if ask is Ask.RE_BELLO:
             return f"Who took the re bello (king of coins)? ({self._who_choices()}):"
         return f"Napola, the run of coins from the ace (0, or 3 to 10), by {order}:"
+
+    def _example(self, side: int) -> str:
+        """A primiera ``side`` could have by the answers so far, to show how to type one
+        (``7d 6h As Kb``): the settebello only when it took it, a coin only when it took
+        coins, no card named for another side, no more suits than its cards; "" for none."""
+        gone = {c for taken in self._primiera_cards for c in taken}
+        if self.settebello != side:
+            gone.add(SETTEBELLO)
+        # A rank each suit shows first when free (the example's variety), else its best free.
+        liked = {Suit.COINS: 7, Suit.CUPS: 6, Suit.SWORDS: 1, Suit.CLUBS: 10}
+        plain = self.cards[side] - self.coins[side]
+        suits = [Suit.COINS] * bool(self.coins[side]) + [Suit.CUPS, Suit.SWORDS, Suit.CLUBS][
+            : min(3, plain)
+        ]
+        shown_cards = []
+        for suit in suits:
+            free = [c for c in CARDS if c.suit == suit and c not in gone]
+            if not free:
+                continue
+            first = card(liked[suit], suit)
+            shown_cards.append(first if first in free else max(free, key=self._prime))
+        return " ".join(format_card(c, self.scheme) for c in shown_cards)
 
     def _who_choices(self) -> str:
         return _or_list(self.holders)
@@ -655,7 +678,8 @@ class Guide:
             try:
                 c = parse_card(word, self.scheme)
             except NotationError as exc:
-                raise TallyError(f"{exc}; type cards such as 7d 6h As Kb") from None
+                such = self._example(side) or format_card(SETTEBELLO, self.scheme)
+                raise TallyError(f"{exc}; type cards such as {such}") from None
             if c in cards:
                 raise TallyError(f"{format_card(c, self.scheme)} is named twice")
             for other, taken in enumerate(self._primiera_cards):

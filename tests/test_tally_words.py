@@ -89,3 +89,20 @@ def test_changing_the_last_answer_says_nothing_of_answers_after_it() -> None:
     )
     said(controller, "1 0", "n")
     assert "kept where they still fit" in said(controller, "5")
+
+
+def test_the_primiera_example_fits_what_was_entered() -> None:
+    """The primiera question showed "(7d 6h As Kb ...)" to Ada after the settebello went to
+    Bruno: an example she could not type."""
+    controller = TallyController(Tally.new(["Ada", "Bruno"]), store=None)
+    asked = said(controller, "count", "22", "5", "bruno").split("\n")[-1]
+    assert asked == (
+        "Primiera for Ada: best card of each suit, or all cards taken (6d 6h As Kb; - for none):"
+    )
+    asked = said(controller, "6d 6h As Kb").split("\n")[-1]  # none of Ada's cards again
+    assert asked.endswith("(7d 7h 7s 7b; - for none):")
+    assert said(controller, "x").endswith("; type cards such as 7d 7h 7s 7b")
+
+    controller = TallyController(Tally.new(["Ada", "Bruno"]), store=None)
+    asked = said(controller, "count", "22", "0 10", "bruno").split("\n")[-1]
+    assert asked.endswith("(6h As Kb; - for none):")  # no coin: Ada took none
