@@ -21,6 +21,7 @@ from pathlib import Path
 from scopa_net.client.file_lock import FileLocks
 from scopa_net.client.files import make_private_folder, replace_file
 from scopa_net.tally import Tally, TallyError, sheet_rows
+from scopa_net.typed import shown
 
 TALLY_DIR = "tallies"
 
@@ -83,7 +84,9 @@ class TallyStore:
         if tally_id.isdigit() and not matches:
             matches = [e for e in entries if e.number == int(tally_id)]
         if not matches:
-            raise TallyError(f"no saved tally {tally_id!r}; `scopa-net tally --list` shows them")
+            raise TallyError(
+                f"no saved tally {shown(tally_id)}; `scopa-net tally --list` shows them"
+            )
         entry = matches[0]
         if entry.tally is None:
             raise TallyError(f"cannot read {entry.path}: {entry.problem}")

@@ -108,14 +108,16 @@ def check_names(names: Sequence[str]) -> tuple[str, ...]:
             raise TallyError("a name is empty; give each player a name")
         if not re.fullmatch(rf"[^\s+=,]{{1,{NAME_LEN}}}", name):
             raise TallyError(
-                f"invalid name: {name!r}; one word of 1 to {NAME_LEN} letters, no + = or ,"
+                f"invalid name: {shown(name)}; one word of 1 to {NAME_LEN} letters, no + = or ,"
             )
         if name.isdigit():
-            raise TallyError(f"invalid name: {name!r}; a name cannot be a number")
+            raise TallyError(f"invalid name: {shown(name)}; a name cannot be a number")
         if name.lower() in RESERVED_NAMES:
-            raise TallyError(f"invalid name: {name!r} is a word the tally uses; choose another")
+            raise TallyError(
+                f"invalid name: {shown(name)} is a word the tally uses; choose another"
+            )
         if name.lower() in (n.lower() for n in out):
-            raise TallyError(f"two players are called {name!r}; names must differ")
+            raise TallyError(f"two players are called {shown(name)}; names must differ")
         out.append(name)
     return tuple(out)
 
@@ -190,8 +192,10 @@ class Tally:
             return sides[0]
         if len(sides) > 1:
             which = " or ".join(self.names[s] for s in seats)
-            raise TallyError(f"{text.strip()!r} could be {which}; type more of the name")
-        raise TallyError(f"nobody here is called {text.strip()!r}; players: {self.player_list}")
+            raise TallyError(f"{shown(text.strip())} could be {which}; type more of the name")
+        raise TallyError(
+            f"nobody here is called {shown(text.strip())}; players: {self.player_list}"
+        )
 
     @property
     def player_list(self) -> str:

@@ -106,3 +106,16 @@ def test_the_primiera_example_fits_what_was_entered() -> None:
     controller = TallyController(Tally.new(["Ada", "Bruno"]), store=None)
     asked = said(controller, "count", "22", "0 10", "bruno").split("\n")[-1]
     assert asked.endswith("(6h As Kb; - for none):")  # no coin: Ada took none
+
+
+def test_a_long_name_is_echoed_cut_short() -> None:
+    """A 300-character name was echoed back whole in the error."""
+    controller = TallyController(None, store=None)
+    long = "Z" * 300
+    assert said(controller, f"{long} Bob") == (
+        f"invalid name: {'Z' * 40!r}...; one word of 1 to 20 letters, no + = or ,"
+    )
+    said(controller, "Ada Bruno", "", "")
+    assert said(controller, f"+1 {long}") == (
+        f"nobody here is called {'Z' * 40!r}...; players: Ada, Bruno"
+    )
