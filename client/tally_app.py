@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import TextIO
 
 from prompt_toolkit import PromptSession
+from prompt_toolkit.application import get_app
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import FormattedText, fragment_list_to_text
@@ -727,10 +728,17 @@ def run_tally(
     if input is None and not sys.stdin.isatty():
         return run_from_lines(controller, sys.stdin, sys.stdout, sys.stderr)
     style = display.style()
+
+    def stop_before_the_tally(empty: bool) -> None:
+        # Ctrl-C at a question before the tally began stops it, as Ctrl-D does (README: 130);
+        # once it began, Ctrl-C only clears the line.
+        if controller.tally is None:
+            get_app().exit(exception=KeyboardInterrupt())
+
     session: PromptSession[str] = PromptSession(
         completer=TallyCompleter(controller),
         complete_while_typing=False,
-        key_bindings=make_key_bindings(None),
+        key_bindings=make_key_bindings(None, interrupt=stop_before_the_tally),
         bottom_toolbar=None if plain else lambda: controller.toolbar(_columns(session.output)),
         style=style,
         include_default_pygments_style=False,
@@ -749,7 +757,10 @@ def run_tally(
         try:
             line = session.prompt(FormattedText([("class:prompt", controller.prompt())]))
         except KeyboardInterrupt:
-            continue
+            if controller.tally is not None:
+                continue
+            show(controller.leave())
+            return EXIT_CANCELLED
         except EOFError:
             show(controller.leave())
             # Ctrl-D at a question before the tally began stops it, as before a game.

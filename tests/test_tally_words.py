@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime
+from pathlib import Path
 
 from app_driver import RecordingOutput
 from prompt_toolkit.input import create_pipe_input
 
 from scopa_net.client.style import Display
 from scopa_net.client.tally_app import TallyController, run_tally
+from scopa_net.client.tally_store import TallyStore
 from scopa_net.tally import Tally
+
+NOON = datetime(2026, 12, 1, 12, 0)
 
 
 def screen_of(controller: TallyController, keys: str, columns: int = 200) -> tuple[int, str]:
@@ -106,6 +111,27 @@ def test_the_primiera_example_fits_what_was_entered() -> None:
     controller = TallyController(Tally.new(["Ada", "Bruno"]), store=None)
     asked = said(controller, "count", "22", "0 10", "bruno").split("\n")[-1]
     assert asked.endswith("(6h As Kb; - for none):")  # no coin: Ada took none
+
+
+def test_ctrl_c_before_the_tally_begins_stops_it_130_as_ctrl_d_does(tmp_path: Path) -> None:
+    """Ctrl-C at `names>` did nothing visible, though README's exit table gives 130."""
+    controller = TallyController(None, store=TallyStore(tmp_path), now=lambda: NOON)
+    # At the target question; the lines after Ctrl-C are not read.
+    status, screen = screen_of(controller, "Ada Bruno\r\x0321\r\r")
+    assert status == 130
+    assert "New tally" not in screen
+    assert screen.rstrip().endswith("target>\nNothing saved: the tally had not started.")
+    assert not list(tmp_path.iterdir())
+
+    controller = TallyController(None, store=TallyStore(tmp_path), now=lambda: NOON)
+    status, screen = screen_of(controller, "Ad\x03Ada Bruno\r")  # a line begun, at names>
+    assert status == 130
+    assert "Target" not in screen
+
+    controller = TallyController(Tally.new(["Ada", "Bruno"]), store=None)
+    status, screen = screen_of(controller, "+1 ad\x03quit\r")  # once begun: the line cleared
+    assert status == 0
+    assert "Hand 1 so far" not in screen
 
 
 def test_a_long_name_is_echoed_cut_short() -> None:
