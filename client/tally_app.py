@@ -538,8 +538,8 @@ class TallyController:
         labels = tally.labels
         out = [_t(f"Hand {tally.hand_number}:", "class:heading")]
         if hand.sheet is not None:
-            width = max(8, *(len(label) for label in labels))
-            head = "".join(f"{label:>{width + 2}}" for label in labels)
+            width = max(8, *(display_width(label) for label in labels))
+            head = "".join(_right(label, width + 2) for label in labels)
             out.append(_t(f"  {'':<11}{head}"))
             for name, figures, who in sheet_rows(tally, hand.sheet):
                 cells = "".join(f"{f:>{width + 2}}" for f in figures)
@@ -561,11 +561,12 @@ class TallyController:
         played = len(tally.hands)
         head = f"Standings after hand {played}" if played else "Standings"
         out = [_t(f"{head} (playing to {tally.rules.target}):", "class:heading")]
-        width = max(len(r.label) for r in tally.standings())
+        width = max(display_width(r.label) for r in tally.standings())
         for place, row in enumerate(tally.standings(), 1):
             to_go = f"{row.to_go} to go" if row.to_go else "target reached"
             to_go = "" if row.to_go and tally.over else f"   {to_go}"  # the game is won
-            out.append(_t(f"  {place}. {row.label:<{width}} {row.points:>3}{to_go}"))
+            label = row.label + " " * (width - display_width(row.label))
+            out.append(_t(f"  {place}. {label} {row.points:>3}{to_go}"))
         style = "class:winner" if tally.over else ""
         out.append(_t(tally.status(), style))
         return out
@@ -673,6 +674,11 @@ class TallyController:
                 yield from (("markdown", "a Markdown table"), ("csv", "a CSV file"))
             else:
                 yield from names
+
+
+def _right(text: str, columns: int) -> str:
+    """``text`` right-aligned in ``columns`` terminal columns (a wide character takes two)."""
+    return " " * (columns - display_width(text)) + text
 
 
 def _so_far(tally: Tally) -> str:

@@ -12,6 +12,7 @@ from prompt_toolkit.input import create_pipe_input
 from scopa_net.client.style import Display
 from scopa_net.client.tally_app import TallyController, run_tally
 from scopa_net.client.tally_store import TallyStore
+from scopa_net.names import display_width
 from scopa_net.tally import Tally
 
 NOON = datetime(2026, 12, 1, 12, 0)
@@ -145,3 +146,19 @@ def test_a_long_name_is_echoed_cut_short() -> None:
     assert said(controller, f"+1 {long}") == (
         f"nobody here is called {'Z' * 40!r}...; players: Ada, Bruno"
     )
+
+
+def test_standings_and_a_counted_hand_line_up_wide_names() -> None:
+    """Names were padded by characters: 李小龙 (3 characters, 6 columns) pushed its points
+    three columns right of Bruno's, and its head in the counted hand three columns left of its
+    figures."""
+    controller = TallyController(Tally.new(["李小龙", "Bruno"]), store=None)
+    standings = said(controller, "李 3", "done", "y").split("\n")
+    assert "  1. 李小龙   3   8 to go" in standings
+    assert "  2. Bruno    0   11 to go" in standings
+    said(controller, "count", "22", "5", "李", "7d 6h As Kb", "6d 7h 7s 7b")
+    sheet = said(controller, "0 1").split("\n")
+    head = next(line for line in sheet if line.strip().startswith("李小龙"))
+    cards = next(line for line in sheet if line.strip().startswith("Cards"))
+    assert display_width(head) == display_width(cards[: cards.index("18") + 2])
+    assert head.endswith("李小龙     Bruno")
