@@ -181,4 +181,4 @@ def export(tally: Tally, fmt: str) -> str:
         return to_markdown(tally)
     if fmt == "csv":
         return to_csv(tally)
-    raise TallyError(f"invalid format: {fmt!r}; choose markdown or csv")
+    raise TallyError(f"invalid format: {shown(fmt)}; choose markdown or csv")

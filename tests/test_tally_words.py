@@ -162,3 +162,11 @@ def test_standings_and_a_counted_hand_line_up_wide_names() -> None:
     cards = next(line for line in sheet if line.strip().startswith("Cards"))
     assert display_width(head) == display_width(cards[: cards.index("18") + 2])
     assert head.endswith("李小龙     Bruno")
+
+
+def test_a_long_export_format_is_echoed_cut_short() -> None:
+    """`export ZZZ...` (300 characters) echoed the whole word back."""
+    controller = TallyController(Tally.new(["Ada", "Bruno"]), store=None)
+    assert said(controller, f"export {'Z' * 300}") == (
+        f"invalid format: {'z' * 40!r}...; choose markdown or csv"
+    )
