@@ -33,6 +33,7 @@ from scopa_net.commands.options import (
     add_bot_delay_option,
     add_bot_options,
     add_command,
+    add_old_spelling,
     add_rule_options,
     add_think_option,
     at_least,
@@ -84,11 +85,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--port", type=port_number, default=DEFAULT_PORT, help="port to listen on")
     p.add_argument(
-        "--name",
+        "--host-name",
+        dest="name",
         type=host_name,
         default=os.uname().nodename or "scopa-net",
+        metavar="NAME",
         help="the host's name on the LAN",
     )
+    # `--name` is a player's name in `play` and `join`: the host's is --host-name.
+    add_old_spelling(p, "--name", "--host-name", dest="name", type=host_name)
     p.add_argument(
         "--db",
         type=file_name,

@@ -239,11 +239,11 @@ CASES = [
     # join and play said "invalid --name: ''; expected non-empty text", host "the host's
     # name is empty": one wording for an empty name in every command.
     (
-        "host --name ''",
-        [*HOST, "--name", ""],
+        "host --host-name ''",
+        [*HOST, "--host-name", ""],
         (),
         EXIT_USAGE,
-        "scopa-net host: --name: the name is empty; give one (see",
+        "scopa-net host: --host-name: the name is empty; give one (see",
     ),
     *(
         (
@@ -257,18 +257,19 @@ CASES = [
         for name in ("", "  ")
     ),
     (
-        "host --name of 65 characters",
-        [*HOST, "--name", "h" * 65],
+        "host --host-name of 65 characters",
+        [*HOST, "--host-name", "h" * 65],
         (),
         EXIT_USAGE,
-        "scopa-net host: --name: a host's name is at most 64 characters (this one has 65) (see",
+        "scopa-net host: --host-name: a host's name is at most 64 characters (this one has 65) "
+        "(see",
     ),
     (
-        "host --name with an escape sequence",
-        [*HOST, "--name", "\x1b[31mclub"],
+        "host --host-name with an escape sequence",
+        [*HOST, "--host-name", "\x1b[31mclub"],
         (),
         EXIT_USAGE,
-        "--name: a host's name cannot hold a control character",
+        "--host-name: a host's name cannot hold a control character",
     ),
     (
         "--name of 21 characters",
