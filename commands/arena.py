@@ -12,12 +12,14 @@ from typing import TYPE_CHECKING
 from scopa_net.commands.options import (
     BOT_LEVELS,
     DEFAULT_THINK,
+    MAX_THINK,
     CommandError,
     add_command,
     add_rule_options,
     at_least,
     bot_level,
     player_for,
+    said_default,
     table_rules,
     think_seconds,
     variants_epilog,
@@ -61,14 +63,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("level_a", metavar="LEVEL_A", type=arena_level, help=f"one of {levels}")
     parser.add_argument("level_b", metavar="LEVEL_B", type=arena_level, help=f"one of {levels}")
     parser.add_argument(
-        "--matches", type=at_least(1), default=100, help="matches to play (rounded up to even)"
+        "--matches",
+        type=at_least(1),
+        default=100,
+        metavar="N",
+        help="matches to play (rounded up to even)",
     )
     parser.add_argument(
         "--think",
         type=think_seconds,
         default=None,
         metavar="SECONDS",
-        help=f"time budget per move of an expert side, in CPU seconds (default {DEFAULT_THINK})",
+        help="time budget per move of an expert side, in CPU seconds, more than 0 and at most "
+        f"{MAX_THINK:g} {said_default(DEFAULT_THINK)}",
     )
     parser.add_argument(
         "--think-b",
@@ -80,7 +87,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_rule_options(parser)
     parser.add_argument("--seed", type=int, default=1, help="seed for the decks")
     parser.add_argument(
-        "--jobs", type=at_least(1), default=os.cpu_count() or 1, help="worker processes"
+        "--jobs",
+        type=at_least(1),
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="worker processes (default: as many as this machine's CPUs)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress line, only the report")
     parser.set_defaults(run=run)

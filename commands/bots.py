@@ -27,6 +27,8 @@ from scopa_net.commands.options import (
     EXIT_REFUSED,
     EXIT_UNREACHABLE,
     LEVEL_WIRE_NUMBERS,
+    PLAYER_CHOICES,
+    TARGET_CHOICES,
     CommandError,
     add_bot_options,
     add_command,
@@ -36,6 +38,7 @@ from scopa_net.commands.options import (
     expert_think,
     player_for,
     plural,
+    said_default,
     table_password,
 )
 from scopa_net.rules import RuleSet
@@ -93,7 +96,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "of their own. Each one says when it sits down, how each round ends and who won.",
     )
     p.add_argument("address", help="HOST or HOST:PORT")
-    p.add_argument("--count", type=at_least(1), default=1, help="how many bots")
+    p.add_argument("--count", type=at_least(1), default=1, metavar="N", help="how many bots")
     add_bot_options(
         p,
         level_help="strength of the computer players",
@@ -113,10 +116,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--create", action="store_true", help="open tables for the bots to fill")
     p.add_argument(
-        "--players", type=int, default=None, help="with --create: seats per table (default 2)"
+        "--players",
+        type=int,
+        default=None,
+        metavar="N",
+        help=f"with --create: seats per table, one of {PLAYER_CHOICES} {said_default(2)}",
     )
     p.add_argument(
-        "--target", type=int, default=None, help="with --create: points to win (default 11)"
+        "--target",
+        type=int,
+        default=None,
+        metavar="POINTS",
+        help=f"with --create: points to win, {TARGET_CHOICES} {said_default(DEFAULT_TARGET)}",
     )
     p.add_argument("--no-check", action="store_true", help="skip checking deals (load tests)")
     p.add_argument("--seed", type=int, default=None, help="seed for the bots' choices")

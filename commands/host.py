@@ -44,6 +44,7 @@ from scopa_net.commands.options import (
     host_name,
     plural,
     port_number,
+    said_default,
     seconds,
     table_name,
     table_password,
@@ -83,7 +84,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default="0.0.0.0",
         help="address to listen on: 0.0.0.0 is the whole LAN, 127.0.0.1 this machine only",
     )
-    p.add_argument("--port", type=port_number, default=DEFAULT_PORT, help="port to listen on")
+    p.add_argument(
+        "--port", type=port_number, default=DEFAULT_PORT, metavar="PORT", help="port to listen on"
+    )
     p.add_argument(
         "--host-name",
         dest="name",
@@ -104,11 +107,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--quiet", action="store_true", help="no progress line while restoring the journal"
     )
-    p.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+    p.add_argument(
+        "--log-level",
+        default="INFO",
+        choices=["DEBUG", "INFO", "WARNING", "ERROR"],
+        help="how much the host writes to its log on stderr: DEBUG every message, ERROR only "
+        "failures",
+    )
     p.add_argument(
         "--max-per-address",
         type=at_least(1),
         default=HostConfig().max_connections_per_address,
+        metavar="N",
         help="connections allowed from one address (raise it for load tests)",
     )
     p.add_argument(
@@ -122,12 +132,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--max-tables",
         type=at_least(1),
         default=HostConfig().max_tables,
+        metavar="N",
         help="tables the host serves at once (raise it for load tests)",
     )
     p.add_argument(
         "--grace",
         type=seconds,
         default=60.0,
+        metavar="SECONDS",
         help="seconds a dropped player's seat waits before a bot stands in",
     )
     add_bot_delay_option(
@@ -136,17 +148,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_think_option(p)
     table = p.add_argument_group("a table to open at start")
     add_rule_options(table, players=None, when="opens a table: ")
-    table.add_argument("--bots", type=int, default=0, help="seats given to computer players")
-    add_bot_options(table, level_help="strength of the computer players", think=False)
     table.add_argument(
-        "--password", type=table_password, default=None, help="needed to join the table"
+        "--bots",
+        type=int,
+        default=0,
+        metavar="N",
+        help="opens a table: seats given to computer players",
+    )
+    add_bot_options(
+        table, level_help="opens a table: strength of the computer players", think=False
+    )
+    table.add_argument(
+        "--password",
+        type=table_password,
+        default=None,
+        help="opens a table: needed to join the table",
     )
     add_blind_option(table, when="opens a table: ")
     table.add_argument(
         "--table-name",
         type=table_name,
         default=DEFAULT_TABLE_NAME,
-        help="the table's name in listings",
+        metavar="NAME",
+        help="opens a table: the table's name in listings",
     )
     p.set_defaults(run=run_host)
 
@@ -167,7 +191,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     h.add_argument("--export", type=int, metavar="TABLE", help="table to export")
     h.add_argument(
-        "--seat", type=int, default=None, help="with --export: whose transcript (default 0)"
+        "--seat",
+        type=int,
+        default=None,
+        help=f"with --export: whose transcript {said_default(0)}",
     )
     h.add_argument(
         "--match",
@@ -178,8 +205,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     h.add_argument(
         "--out",
         type=file_path,
-        help="file to write (default: tableTABLE-seatN.scopa; tableTABLE-matchN-seatN.scopa at "
-        "a table that played again)",
+        help="file to write (default: tableT-seatS.scopa, for table T and seat S; "
+        "tableT-matchM-seatS.scopa for match M at a table that played again)",
     )
     h.set_defaults(run=run_history)
 

@@ -29,6 +29,7 @@ from scopa_net.commands.options import (
     at_least,
     blind_table,
     check_bots,
+    said_default,
     table_password,
     table_rules,
     think_seconds,
@@ -65,7 +66,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "address",
         nargs="?",
-        help=f"HOST or HOST:PORT (default port {DEFAULT_PORT}; default host: the 'host' "
+        help=f"HOST or HOST:PORT (default: port {DEFAULT_PORT}; the host in the 'host' "
         "setting, else the LAN is searched)",
     )
     p.add_argument("--table", type=at_least(1), default=None, help="table number (skip the list)")
@@ -79,8 +80,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="the table's password, if it has one",
     )
     p.add_argument("--create", action="store_true", help="open a new table instead")
-    add_rule_options(p, players=None, when="with --create: ")
-    p.add_argument("--bots", type=int, default=None, help="with --create: computer players")
+    add_rule_options(p, when="with --create: ")
+    p.add_argument(
+        "--bots",
+        type=int,
+        default=None,
+        metavar="N",
+        help=f"with --create: seats given to computer players {said_default(0)}",
+    )
     add_bot_options(
         p,
         level_help="with --create: strength of the computer players (an expert thinks as "

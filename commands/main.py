@@ -83,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_rule_options(demo)
     demo.add_argument("--seed", type=int, default=1, help="seed for the deck and the plays")
-    demo.add_argument("--rounds", type=at_least(1), default=1, help="rounds to show")
+    demo.add_argument("--rounds", type=at_least(1), default=1, metavar="N", help="rounds to show")
     demo.set_defaults(run=_cmd_demo)
     return parser
 

@@ -100,15 +100,24 @@ class HelpFormatter(argparse.HelpFormatter):
         text = action.help or ""
         default = action.default
         if (
-            "%(default)" in text
+            "(default" in text
             or not action.option_strings
             or default is None
             or default is False
+            or default == []
             or argparse.SUPPRESS in (default, text)
             or isinstance(action, argparse._VersionAction)
         ):
             return action.help
-        return f"{text} (default: %(default)s)"
+        return f"{text} {said_default(default).replace('%', '%%')}"
+
+
+def said_default(value: object) -> str:
+    """An option's default as every help text writes it: ``(default: 1)`` (a number of
+    seconds as typed, ``0.8`` or ``60``, not ``60.0``)."""
+    if isinstance(value, float):
+        value = f"{value:g}"
+    return f"(default: {value})"
 
 
 def _wrapped(line: str, width: int) -> str:
@@ -325,6 +334,10 @@ BOT_LEVELS: dict[str, str] = {
 DEFAULT_BOT_LEVEL = "medium"
 DEFAULT_TARGET = 11
 """The points that win a match unless --target says otherwise."""
+TARGET_CHOICES = "1 to 99"
+"""What --target takes, as the help texts say it."""
+PLAYER_CHOICES = ", ".join(map(str, PLAYER_COUNTS))
+"""What --players takes, as the help texts say it."""
 DEFAULT_BOT_DELAY = 0.8
 """Seconds a computer player waits before each move, so people can follow the play."""
 DEFAULT_THINK = 1.0
@@ -447,9 +460,9 @@ def add_blind_option(parser: argparse.ArgumentParser | Any, *, when: str = "") -
         "--blind",
         action=_EitherOr,
         default=None,
-        help=f"{when}a blind table: every card is encrypted by every player's client and the "
-        "host, so not even the host sees a card before it is dealt to you or played "
-        "(protocol.md section 9). The default when more than one person plays; --no-blind "
+        help=f"{when}make it a blind table (every card is encrypted by every player's client "
+        "and the host, so not even the host sees a card before it is dealt to you or played: "
+        "protocol.md section 9). The default when more than one person plays; --no-blind "
         "for an ordinary table",
     )
 
@@ -468,8 +481,8 @@ def add_think_option(parser: argparse.ArgumentParser | Any) -> None:
         type=think_seconds,
         default=None,
         metavar="SECONDS",
-        help="seconds an expert computer player thinks about each move "
-        f"(default {DEFAULT_THINK:g})",
+        help="seconds an expert computer player thinks about each move, more than 0 and at "
+        f"most {MAX_THINK:g} {said_default(DEFAULT_THINK)}",
     )
 
 
@@ -499,15 +512,20 @@ def add_rule_options(
     """``--players``, ``--target`` and ``--variant``: the rules of a table. ``--players`` is
     None when not given (``players`` is the default said in the help): :func:`table_rules`
     tells a variant for another number of players from a number the person chose."""
-    default = "" if players is None else f" (default: {players})"
     parser.add_argument(
         "--players",
         type=int,
         default=None,
-        help=f"{when}players at the table, one of {', '.join(map(str, PLAYER_COUNTS))}{default}",
+        metavar="N",
+        help=f"{when}players at the table, one of {PLAYER_CHOICES}"
+        + ("" if players is None else f" {said_default(players)}"),
     )
     parser.add_argument(
-        "--target", type=int, default=DEFAULT_TARGET, help=f"{when}points to win (1-99)"
+        "--target",
+        type=int,
+        default=DEFAULT_TARGET,
+        metavar="POINTS",
+        help=f"{when}points to win, {TARGET_CHOICES}",
     )
     parser.add_argument(
         "--variant",
@@ -528,7 +546,7 @@ def add_display_options(parser: argparse.ArgumentParser) -> None:
         "--suits",
         choices=("english", "italian", "french"),
         default=None,
-        help="suit names on screen and the letters you type (default: english)",
+        help=f"suit names on screen and the letters you type {said_default('english')}",
     )
     parser.add_argument(
         "--plain",

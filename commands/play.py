@@ -73,8 +73,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--port",
         type=port_number,
         default=None,
-        help=f"with --lan: the port; refused if it is in use (default {DEFAULT_PORT}, or any "
-        "free one if that is taken)",
+        metavar="PORT",
+        help=f"with --lan: the port (default: {DEFAULT_PORT}, or any free one if that is "
+        "taken); a port you give is refused if it is in use",
     )
     p.add_argument(
         "--password",
@@ -100,7 +101,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--humans",
         type=int,
         default=None,
-        help="seats for people (you included; default 1, or 2 with --pass-and-play); the "
+        metavar="N",
+        help="seats for people, you included (default: 1, or 2 with --pass-and-play); the "
         "rest are computers. With --lan friends join from their terminals; without it the "
         "people share this one (pass and play)",
     )

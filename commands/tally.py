@@ -7,7 +7,13 @@ import os
 import sys
 from datetime import datetime
 
-from scopa_net.commands.options import EXIT_LOCAL, add_command
+from scopa_net.commands.options import (
+    DEFAULT_TARGET,
+    EXIT_LOCAL,
+    TARGET_CHOICES,
+    add_command,
+    said_default,
+)
 from scopa_net.commands.paths import data_dir
 from scopa_net.errors import RuleSetError
 from scopa_net.rules import Variant
@@ -31,7 +37,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="NAME",
         help="the players in seating order (2, 3, 4 or 6); asked for when left out",
     )
-    p.add_argument("--target", type=int, default=None, help="points to win (1-99, default 11)")
+    p.add_argument(
+        "--target",
+        type=int,
+        default=None,
+        metavar="POINTS",
+        help=f"points to win, {TARGET_CHOICES} {said_default(DEFAULT_TARGET)}",
+    )
     p.add_argument(
         "--variant",
         action="append",
@@ -53,7 +65,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--no-color", action="store_true", help="no colour (also NO_COLOR, TERM=dumb)")
     p.add_argument(
-        "--suits", choices=["english", "italian", "french"], default=None, help="card letters"
+        "--suits",
+        choices=["english", "italian", "french"],
+        default=None,
+        help=f"card letters {said_default('english')}",
     )
     p.add_argument(
         "--plain",

@@ -57,7 +57,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--pin",
         action="append",
-        default=[],
+        default=None,
         metavar="FINGERPRINT",
         help="the host key fingerprint to accept (as the host shows it, e.g. "
         "0510-a4a7-ee55-e70c-497d); may be given more than once. Without it, the keys this "
@@ -68,14 +68,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    for given in args.pin:
+    for given in args.pin or ():
         pin = _normal(given)
         if len(pin) != 20 or any(c not in "0123456789abcdef" for c in pin):
             raise CommandError(
                 f"--pin {given!r} is not a host key fingerprint: 20 hex digits, as the host "
                 "shows it (such as 0510-a4a7-ee55-e70c-497d)"
             )
-    pins = {_normal(p): PINNED_BY_HAND for p in args.pin}
+    pins = {_normal(p): PINNED_BY_HAND for p in args.pin or ()}
     if not pins:
         here = data_dir(os.environ)
         pins = pinned_keys(here / "own_hosts") | pinned_keys(here / "known_hosts")

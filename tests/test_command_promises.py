@@ -210,13 +210,13 @@ def test_history_export_checks_the_seat_and_names_the_file_as_its_help_says(
     )
     assert main([*base, "--seat", "-1"]) == 2
     assert "seat -1 is not a seat at table 1" in capsys.readouterr().err
-    # Without --out: tableTABLE-seatN.scopa in the current folder, as --help says.
+    # Without --out: tableT-seatS.scopa in the current folder, as --help says.
     monkeypatch.chdir(tmp_path)
     assert main([*base, "--seat", "1"]) == 0
     assert "wrote table1-seat1.scopa" in capsys.readouterr().out
     assert (tmp_path / "table1-seat1.scopa").is_file()
     assert main(["history", "--help"]) == 0
-    assert "tableTABLE-seatN.scopa" in capsys.readouterr().out
+    assert "tableT-seatS.scopa" in capsys.readouterr().out
     assert main(["verify", "table1-seat1.scopa"]) == 0
 
 
