@@ -259,8 +259,8 @@ def describe_table(t: m.TableInfo) -> str:
     state = "playing" if t.started else "waiting"
     seats = "1 open seat" if open_seats == 1 else f"{open_seats} open seats"
     return (
-        f"table {t.id} {clean_table_name(t.name)!r}: {t.rules.players} players to "
-        f"{t.rules.target}, "
+        f"table {t.id} {clean_table_name(t.name)!r}: {t.rules.players} players, "
+        f"playing to {t.rules.target}, "
         f"{variants}; {seats} (seats: {people}); {state}{lock}"
     )
 

@@ -326,5 +326,7 @@ def test_a_listed_table_names_its_seats_in_plain_words() -> None:
         bot_level=2,
         started=False,
     )
-    listed = "table 1 'kitchen': 2 players to 11, no variants; 1 open seat (seats: open, bot 1)"
+    listed = (
+        "table 1 'kitchen': 2 players, playing to 11, no variants; 1 open seat (seats: open, bot 1)"
+    )
     assert describe_table(table) == f"{listed}; waiting"

@@ -141,7 +141,7 @@ def test_join_at_an_address_lists_the_tables_and_seats_the_number_typed(
     monkeypatch.setattr(launch, "run_game_screen", reading_screen(seen))
     assert main(["join", threaded_host.address, "--name", "Ada"]) == 0
     out = capsys.readouterr().out
-    assert "table 2 'kitchen': 2 players to 1" in out
+    assert "table 2 'kitchen': 2 players, playing to 1," in out
     assert asked == ["table number (1, 2, 3; Enter to stop): "]
     (dealt,) = seen
     assert (dealt.table_id, dealt.players) == (2, 2)
