@@ -69,8 +69,9 @@ def check_db_path(path: str, *, create: bool) -> None:
         mine = f" (`play --lan` keeps its own: --db {lan})" if lan.exists() else ""
         raise CommandError(
             f"no journal at {path}: history lists the matches of a host you ran "
-            f"(`scopa-net host`); give that host's --db{mine}. A game of `play` keeps its "
-            "transcripts only (`scopa-net verify` reads them)",
+            f"(`scopa-net host`) and of your `scopa-net play --lan` tables; give that host's "
+            f"--db{mine}. A game of `play` without --lan keeps its transcripts only "
+            "(`scopa-net verify` reads them)",
             EXIT_USAGE,
         )
 

@@ -429,7 +429,8 @@ CASES = [
         ["history", "--db", "{tmp}/none.db"],
         (),
         EXIT_USAGE,
-        "history lists the matches of a host you ran (`scopa-net host`); give that host's --db",
+        "history lists the matches of a host you ran (`scopa-net host`) and of your "
+        "`scopa-net play --lan` tables; give that host's --db",
     ),
     ("HTTP server", ["join", "{http}"], (), EXIT_UNREACHABLE, "is not a scopa-net host"),
     ("silent port", ["join", "{silent}"], (), EXIT_UNREACHABLE, "no answer from"),
