@@ -184,3 +184,22 @@ def test_every_readme_command_line_runs_in_a_test() -> None:
             w for w in words if w.startswith("--")
         ]:
             assert f'"{word}"' in source, f"{line!r}: {module} never says {word!r}"
+
+
+def test_the_file_table_names_a_rematch_transcript_as_the_client_writes_it(
+    tmp_path: Path,
+) -> None:
+    """The README showed only KEY-tableN-seatS.scopa, but the client writes a rematch's
+    transcript as KEY-tableN-seatS-matchM.scopa."""
+    from types import SimpleNamespace
+
+    from scopa_net.client.network_session import NetworkSession
+    from scopa_net.fair.commitments import fingerprint
+
+    seat = SimpleNamespace(host_key=bytes(32), match_no=2, table_id=3, _seat=1)
+    written = NetworkSession._transcript_path(seat, tmp_path, b"", "")  # type: ignore[arg-type]
+    key = fingerprint(bytes(32)).replace("-", "")[:12]
+    shown = re.findall(r"`transcripts/[^`]*` \|[^\n]*?`(KEY-tableN-seatS-matchM\.scopa)`", README)
+    assert shown == ["KEY-tableN-seatS-matchM.scopa"]
+    name = shown[0].replace("KEY", key).replace("N", "3").replace("S", "1").replace("M", "2")
+    assert written.name == name
