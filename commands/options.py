@@ -60,6 +60,10 @@ EXIT_STATUSES = (
 )
 
 
+PROGRAM = "scopa-net"
+"""What every line a command writes on stderr begins with: ``scopa-net: ...``."""
+
+
 class CommandError(Exception):
     """A person's mistake or an unreachable peer: one line on stderr, and an exit status."""
 
@@ -71,7 +75,7 @@ class CommandError(Exception):
 def say(message: str) -> None:
     """A note on stderr, prefixed with the program's name; on a terminal, cut between words
     to fit it (client.said), so that a long one is never broken inside a word."""
-    line = f"scopa-net: {message}"
+    line = f"{PROGRAM}: {message}"
     try:
         terminal = sys.stderr.isatty()
     except (AttributeError, ValueError, OSError):
@@ -151,7 +155,9 @@ class ArgumentParser(argparse.ArgumentParser):
             # `bots --bogus` said "the following arguments are required: address": the flag
             # mistyped is the mistake to tell (with the address given, it would be).
             message = f"unrecognized arguments: {' '.join(unknown)}"
-        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see `{self.prog} --help`)\n")
+        # "scopa-net: ...", as every other error and note of every command begins (say): the
+        # command is named where its help is.
+        self.exit(EXIT_USAGE, f"{PROGRAM}: {message} (see `{self.prog} --help`)\n")
 
     def _unknown_flags(self) -> list[str]:
         words = list(self._words)

@@ -13,6 +13,7 @@ from scopa_net.commands.options import (
     TARGET_CHOICES,
     add_command,
     said_default,
+    say,
 )
 from scopa_net.commands.paths import data_dir
 from scopa_net.errors import RuleSetError
@@ -79,7 +80,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _fail(text: str) -> int:
-    print(f"scopa-net tally: {text}", file=sys.stderr)
+    say(text)
     return 2
 
 
@@ -120,10 +121,9 @@ def run(args: argparse.Namespace) -> int:
             if tally is None:
                 return _fail("no unfinished tally to resume; `scopa-net tally --list` shows all")
             if not store.hold(tally.id):
-                print(
-                    f"scopa-net tally: tally {tally.id} is open in another scopa-net tally on "
-                    "this machine: carry on there, or close it and run this again",
-                    file=sys.stderr,
+                say(
+                    f"tally {tally.id} is open in another scopa-net tally on this machine: "
+                    "carry on there, or close it and run this again"
                 )
                 return EXIT_LOCAL  # in use by another, as a database held by another host
         elif args.names:

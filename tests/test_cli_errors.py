@@ -154,14 +154,14 @@ def _typing(*answers: str | type[BaseException]) -> Callable[..., str]:
 # (case, argv with {placeholders}, keys typed at prompts, expected status, words in the line)
 CASES = [
     ("bare scopa-net", [], (), EXIT_USAGE, "usage: scopa-net"),
-    ("play --bogus", ["play", "--bogus"], (), EXIT_USAGE, "scopa-net play: unrecognized"),
+    ("play --bogus", ["play", "--bogus"], (), EXIT_USAGE, "scopa-net: unrecognized"),
     ("unknown command", ["bogus"], (), EXIT_USAGE, "invalid choice"),
     (
         "a wrong flag, no address",
         ["bots", "--bogus"],
         (),
         EXIT_USAGE,
-        "scopa-net bots: unrecognized arguments: --bogus (see",
+        "scopa-net: unrecognized arguments: --bogus (see",
     ),
     ("verify, a wrong flag only", ["verify", "--bogus"], (), EXIT_USAGE, "unrecognized"),
     (
@@ -226,15 +226,14 @@ CASES = [
         [*HOST, "--players", "2", "--table-name", "t" * 200],
         (),
         EXIT_USAGE,
-        "scopa-net host: --table-name: a table's name is at most 32 characters (this one has "
-        "200) (see",
+        "scopa-net: --table-name: a table's name is at most 32 characters (this one has 200) (see",
     ),
     (
         "host --table-name ''",
         [*HOST, "--players", "2", "--table-name", ""],
         (),
         EXIT_USAGE,
-        "scopa-net host: --table-name: the table's name is empty; give one (see",
+        "scopa-net: --table-name: the table's name is empty; give one (see",
     ),
     # join and play said "invalid --name: ''; expected non-empty text", host "the host's
     # name is empty": one wording for an empty name in every command.
@@ -243,7 +242,7 @@ CASES = [
         [*HOST, "--host-name", ""],
         (),
         EXIT_USAGE,
-        "scopa-net host: --host-name: the name is empty; give one (see",
+        "scopa-net: --host-name: the name is empty; give one (see",
     ),
     *(
         (
@@ -261,8 +260,7 @@ CASES = [
         [*HOST, "--host-name", "h" * 65],
         (),
         EXIT_USAGE,
-        "scopa-net host: --host-name: a host's name is at most 64 characters (this one has 65) "
-        "(see",
+        "scopa-net: --host-name: a host's name is at most 64 characters (this one has 65) (see",
     ),
     (
         "host --host-name with an escape sequence",
@@ -668,14 +666,14 @@ CASES = [
         [*HOST, "--host", "127.0.0.1", "--port", "{busy_port}", "--blind", "--no-blind"],
         (),
         EXIT_USAGE,
-        "scopa-net host: --no-blind: not allowed with argument --blind (see",
+        "scopa-net: --no-blind: not allowed with argument --blind (see",
     ),
     (
         "join --create --no-blind --blind",
         ["join", "{refused}", "--create", "--no-blind", "--blind"],
         (),
         EXIT_USAGE,
-        "scopa-net join: --blind: not allowed with argument --no-blind (see",
+        "scopa-net: --blind: not allowed with argument --no-blind (see",
     ),
     (
         "play --lan --blind --no-blind",
@@ -727,7 +725,7 @@ CASES = [
         ["join", "{refused}", "--seat", "-1"],
         (),
         EXIT_USAGE,
-        "scopa-net join: --seat: -1: use 0 or more (see",
+        "scopa-net: --seat: -1: use 0 or more (see",
     ),
     (
         "history --seat without --export",
@@ -749,21 +747,21 @@ CASES = [
         ["tally", "--list", "--export", "1"],
         (),
         EXIT_USAGE,
-        "scopa-net tally: --export: not allowed with argument --list (see",
+        "scopa-net: --export: not allowed with argument --list (see",
     ),
     (
         "tally names --export",
         ["tally", "Ada", "Bruno", "--export", "1"],
         (),
         EXIT_USAGE,
-        "scopa-net tally: --export prints a saved tally: give no names, target or options",
+        "scopa-net: --export prints a saved tally: give no names, target or options",
     ),
     (
         "tally --format without --export",
         ["tally", "--format", "csv"],
         (),
         EXIT_USAGE,
-        "scopa-net tally: --format is for --export ID (the saved tally to print)",
+        "scopa-net: --format is for --export ID (the saved tally to print)",
     ),
     (
         "play --think for a level that does not think",
@@ -787,14 +785,14 @@ CASES = [
         ["history", "--export", "1", "--out", ""],
         (),
         EXIT_USAGE,
-        "scopa-net history: --out: the file name is empty; give one (see",
+        "scopa-net: --out: the file name is empty; give one (see",
     ),
     (
         "history --db ''",
         ["history", "--db", ""],
         (),
         EXIT_USAGE,
-        "scopa-net history: --db: the file name is empty; give one (see",
+        "scopa-net: --db: the file name is empty; give one (see",
     ),
     ("host --db ''", [*HOST, "--db", ""], (), EXIT_USAGE, "--db: the file name is empty"),
     (
@@ -1077,3 +1075,15 @@ def test_a_host_of_another_version_says_both_need_the_same_version(
     (line,) = taken_back.stderr.splitlines()
     assert line.startswith(f"scopa-net: the host at {address} {same}"), line
     assert len(SeatStore(tmp_path / "kept" / "scopa-net").records()) == 1, line
+
+
+def test_every_error_of_a_command_begins_the_same_way(capsys: pytest.CaptureFixture[str]) -> None:
+    """`play --players 5` said "scopa-net: ..." but `play --bot-level 9` "scopa-net play: ...":
+    one form, the command named where its help is."""
+    assert main(["play", "--players", "5"]) == EXIT_USAGE
+    ours = capsys.readouterr().err
+    assert main(["play", "--bot-level", "9"]) == EXIT_USAGE
+    parsers = capsys.readouterr().err
+    assert ours.startswith("scopa-net: 5 players cannot play"), ours
+    assert parsers.startswith("scopa-net: --bot-level: '9' is not a level"), parsers
+    assert parsers.endswith(" (see `scopa-net play --help`)\n"), parsers

@@ -506,7 +506,7 @@ def test_a_variant_that_is_none_at_all_is_told_as_unknown(tmp_path: Path) -> Non
     is scored", as if nope were a variant: it is none, as `play` says."""
     run = run_scopa_net("tally", "Ada", "Bruno", "--variant", "nope", home=tmp_path)
     assert run.returncode == 2
-    assert run.stderr.startswith("scopa-net tally: unknown variant 'nope'; known variants: ")
+    assert run.stderr.startswith("scopa-net: unknown variant 'nope'; known variants: ")
     run = run_scopa_net("tally", "Ada", "Bruno", "--variant", "quindici", home=tmp_path)
     assert run.returncode == 2
     assert "quindici changes how the game is played, not how it is scored" in run.stderr

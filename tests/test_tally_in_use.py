@@ -40,7 +40,7 @@ def test_resuming_a_tally_open_elsewhere_is_one_line_and_changes_nothing(tmp_pat
         assert done.returncode == EXIT_LOCAL, done.stderr  # in use by another (README: 5)
         assert done.stdout == ""
         assert done.stderr == (
-            "scopa-net tally: tally 20261201-1200-ada-bruno is open in another scopa-net tally "
+            "scopa-net: tally 20261201-1200-ada-bruno is open in another scopa-net tally "
             "on this machine: carry on there, or close it and run this again\n"
         )
     assert store.path_of(tally.id).read_bytes() == saved
