@@ -107,6 +107,10 @@ never lost to anyone but the host, so the others read only that they are back.""
 RECEIPT_WAIT = 10.0
 """How long after revealing its seed a seat waits for the host's signed receipt before it tells
 its player that none came (the host signs one as soon as it takes the seed: protocol.md 5.4)."""
+
+CHECK_IT = "Check it any time with:"
+"""Said after where a transcript was saved; the `scopa-net verify` line follows, alone."""
+
 REVEAL_WAIT = 90.0
 """How long a seat that stopped on a failed blind check waits for the round's reveal, which
 names the party at fault (protocol.md 9.6), before it leaves without it."""
@@ -1655,8 +1659,9 @@ class NetworkSession:
             if saved is not None:  # told first, so the match's result and the rematch question
                 where = shown_path(saved)  # come last, just above the prompt
                 self._emit(Message(seat=None, text=f"Transcript saved: {where}", local=True))
-                text = f"Check it any time with: scopa-net verify {where}"
-                self._emit(Message(seat=None, text=text, local=True))
+                self._emit(Message(seat=None, text=CHECK_IT, local=True))
+                # The command on a line of its own, whole, to copy (render.wrap_line).
+                self._emit(Message(seat=None, text=f"  scopa-net verify {where}", local=True))
             self._emit(
                 MatchOver(
                     winner=e.winner or 0,

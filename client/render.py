@@ -38,12 +38,13 @@ def wrap_line(line: StyleAndTextTuples, width: int) -> list[FormattedText]:
     and between the words of a part only when the part does not fit a line alone. Lines after
     the first are indented under the text after a label (``Table``, ``Captured``...), so a row
     still reads as a row. A line break in the text starts a new line, and each line is cut on
-    its own.
+    its own. A number stays with its unit ("60 s"); a path (a word with a '/') is never cut,
+    nor a line holding a command to copy (``scopa-net ...``): the terminal wraps those.
     """
     if any("\n" in text for _, text, *_ in line):
         return [row for part in split_lines(line) for row in wrap_line(part, width)]
     chars = [(style, ch) for style, text, *_ in line for ch in text]
-    if width <= 0 or _width(chars) <= width:
+    if width <= 0 or _width(chars) <= width or _is_command(chars):
         return [FormattedText(line)]
     indent = display_width(line[0][1]) if line[0][0] == "class:label" else 0
     indent = indent if indent <= width // 2 else 0
@@ -61,7 +62,8 @@ def wrap_line(line: StyleAndTextTuples, width: int) -> list[FormattedText]:
             new_row(piece)
         elif filled:
             rows[-1].extend([("", " ")] * gap)
-        while _width(rows[-1]) + _width(piece) > width:  # a word longer than a line: cut it
+        while _width(rows[-1]) + _width(piece) > width and not _is_path(piece):
+            # A word longer than a line is cut; a path is left whole for the terminal to wrap
             cut = _fitting(piece, width - _width(rows[-1]))
             if cut == 0 and not any(ch != " " for _, ch in rows[-1]):
                 cut = _fitting(piece, _width(piece[:1]))  # one wide character, wider than all
@@ -76,7 +78,7 @@ def wrap_line(line: StyleAndTextTuples, width: int) -> list[FormattedText]:
         fresh = width - indent if len(rows) > 1 or filled else width
         room = width - _width(rows[-1]) - (gap if filled else 0)
         if _width(part) <= room or _width(part) > fresh:
-            words = [(chars[s:e], g) for s, e, g in _runs(text, start, end, min_gap=1)]
+            words = _glue_units([(chars[s:e], g) for s, e, g in _runs(text, start, end, min_gap=1)])
             if _width(part) <= room:
                 words = [(part, gap)]
             for k, (word, g) in enumerate(words):
@@ -95,6 +97,39 @@ def help_rows(rows: Mapping[str, str]) -> list[FormattedText]:
         FormattedText([("class:label", f"  {name:<{width}}  "), ("", what)])
         for name, what in rows.items()
     ]
+
+
+UNITS = frozenset({"s", "ms", "min", "h", "seconds", "second", "minutes", "minute", "%"})
+"""Words that name the unit of the number before them: never put on a line of their own."""
+
+
+def _glue_units(
+    words: list[tuple[list[tuple[str, str]], int]],
+) -> list[tuple[list[tuple[str, str]], int]]:
+    """``words`` with each unit joined to the number before it, as one word ("60 s")."""
+    out: list[tuple[list[tuple[str, str]], int]] = []
+    for word, gap in words:
+        text = "".join(ch for _, ch in word).rstrip(".,:;!?)")
+        if out and gap == 1 and text in UNITS and out[-1][0] and out[-1][0][-1][1].isdigit():
+            before, before_gap = out[-1]
+            out[-1] = ([*before, (word[0][0], " "), *word], before_gap)
+        else:
+            out.append((word, gap))
+    return out
+
+
+COMMAND = "scopa-net "
+"""How a line holding a command to copy begins (after its indent): such a line is never cut."""
+
+
+def _is_command(chars: Sequence[tuple[str, str]]) -> bool:
+    """Whether the line is a command a person copies: left whole, for the terminal to wrap."""
+    return "".join(ch for _, ch in chars).lstrip(" ").startswith(COMMAND)
+
+
+def _is_path(piece: Sequence[tuple[str, str]]) -> bool:
+    """Whether a word is a path (it has a '/'): copied whole, so never cut by us."""
+    return any(ch == "/" for _, ch in piece)
 
 
 def _width(chars: Sequence[tuple[str, str]]) -> int:

@@ -109,9 +109,10 @@ def test_solo_play_pins_nothing_and_says_where_the_transcript_is(
     assert len(saved) == 1
     # Where the transcript is comes before the match's result, so the result (and a rematch
     # question after it) is what stands just above the prompt.
-    assert notices[-3:] == [
+    assert notices[-4:] == [
         f"Transcript saved: {saved[0]}",
-        f"Check it any time with: scopa-net verify {saved[0]}",
+        "Check it any time with:",
+        f"  scopa-net verify {saved[0]}",
         "(the match's result)",
     ]
     assert any(n.startswith("Deal check: verified") for n in notices)
