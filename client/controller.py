@@ -462,8 +462,11 @@ class Controller:
         self._told_how_to_leave = False  # a line typed: the next empty Ctrl-C says it again
         released = self._held is not None
         if released:
-            self._release()  # Enter after a score sheet: on to the next round
+            drawn = self._release()  # Enter after a score sheet: on to the next round
             state.changed()
+            if line.strip():
+                await self._typed_at_pause(line, drawn)
+            return
         if not line.strip():
             if not released and state.asking is not Asking.NOTHING:
                 self._say(what_to_answer(state.asking, len(state.choices)))
@@ -508,7 +511,10 @@ class Controller:
         try:
             command = parse_command(line, self.display.scheme)
         except CommandError as exc:
-            self._error(str(exc))
+            if state.asking is Asking.REMATCH:  # not a card: an answer to the question
+                self._error(f"Answer y or n. {what_to_answer(Asking.REMATCH)}")
+            else:
+                self._error(str(exc))
             return
         if state.asking is Asking.REMATCH and isinstance(command, PlayCard | Choose):
             self._error("The match is over: answer y or n (play again with the same players?).")
@@ -535,6 +541,29 @@ class Controller:
             case Rules(topic=topic):
                 self._rules(topic)
         state.changed()
+
+    async def _typed_at_pause(self, line: str, drawn: bool) -> None:
+        """A line typed at "Press Enter for the next round.": it only started the round, the
+        new hand not seen yet, so a card is not played and nothing is said of other words;
+        a command (``board``, ``score``, ``help``...) runs once, the board not drawn twice."""
+        try:
+            command = parse_command(line, self.display.scheme)
+        except CommandError:
+            return
+        match command:
+            case Simple(name="board") if drawn:
+                pass  # Enter drew it already
+            case Simple(name="hint"):
+                await self._hint()
+            case Simple(name=name):
+                self._simple(name)
+            case Rules(topic=topic):
+                self._rules(topic)
+            case Say(text=text):
+                await self.session.say(text)
+            case Rename(name=name):
+                await self._rename(name)
+        self.state.changed()
 
     async def _bare_rank(self, token: str) -> bool:
         """A rank alone (``7``, ``K``), or a value alone (``9``, the value the hand shows

@@ -393,3 +393,57 @@ async def test_leaving_for_good_while_the_host_is_away_says_the_seat_is_kept() -
         "takes it back, or with --no-resume sits down anew."
     )
     assert session.left == [False]
+
+
+async def _paused_then_dealt() -> tuple[TableSession, Screen, Controller]:
+    """A short terminal at "Press Enter for the next round.", round 2 dealt behind it."""
+    session = TableSession(match_dealt({0: "7d 3s Kb", 1: "2h 2s Jd"}, "5s 2b 7h 4h"))
+    screen = Screen()
+    controller = Controller(session, Display(), screen.show, lambda: None, screen=lambda: (80, 15))
+    await _round_over(session, controller)
+    assert "Press Enter for the next round." in screen.take()
+    deck = list(CARDS)
+    random.Random(2).shuffle(deck)
+    session.match.deal(deck)
+    controller.handle_event(RoundStarted(view=session.match.view_for(0)))
+    return session, screen, controller
+
+
+@pytest.mark.parametrize("typed", ["blah", "7d", "settebello", "1"])
+async def test_what_is_typed_at_the_pause_only_starts_the_round(typed: str) -> None:
+    """ "blah" + Enter started round 2 and then said "invalid card: 'blah'"; a card typed there
+    could be played before the new hand was seen. Now it only starts the round."""
+    session, screen, controller = await _paused_then_dealt()
+    await controller.handle_line(typed)
+    shown = screen.take()
+    assert not controller.state.paused
+    assert shown.count("Round 2") == 1
+    assert "invalid" not in shown
+    assert "hold" not in shown
+    assert session.submitted == []
+
+
+async def test_board_typed_at_the_pause_draws_the_board_once_and_score_runs() -> None:
+    _, screen, controller = await _paused_then_dealt()
+    await controller.handle_line("board")
+    assert screen.take().count("Round 2") == 1  # it drew the board twice
+    _, screen, controller = await _paused_then_dealt()
+    await controller.handle_line("score")
+    shown = screen.take()
+    assert shown.count("Round 2") == 1
+    assert shown.count("Round 1 score sheet") == 1
+
+
+async def test_a_word_at_the_rematch_question_is_answered_with_what_it_takes() -> None:
+    """ "huh" at "Play again with the same players? y/n?" said "invalid card: 'huh': unknown
+    rank 'h'"."""
+    session = TableSession(match_dealt({0: "7d 3s Kb", 1: "2h 2s Jd"}, "5s 2b 7h 4h"))
+    session.offer_rematch = True  # type: ignore[attr-defined]
+    screen = Screen()
+    controller = Controller(session, Display(), screen.show, lambda: None)
+    controller.handle_event(MatchOver(winner=0, match_scores=(11, 3), rounds=3, voids=0))
+    assert controller.state.asking is Asking.REMATCH
+    screen.take()
+    await controller.handle_line("huh")
+    assert screen.take() == "Answer y or n. Type y to play again, or n not to."
+    assert controller.state.asking is Asking.REMATCH
