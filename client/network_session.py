@@ -110,6 +110,8 @@ its player that none came (the host signs one as soon as it takes the seed: prot
 
 CHECK_IT = "Check it any time with:"
 """Said after where a transcript was saved; the `scopa-net verify` line follows, alone."""
+VERIFY = "  scopa-net verify "
+"""How the line with the command that checks a saved transcript begins (its path follows)."""
 
 REVEAL_WAIT = 90.0
 """How long a seat that stopped on a failed blind check waits for the round's reveal, which
@@ -1661,7 +1663,7 @@ class NetworkSession:
                 self._emit(Message(seat=None, text=f"Transcript saved: {where}", local=True))
                 self._emit(Message(seat=None, text=CHECK_IT, local=True))
                 # The command on a line of its own, whole, to copy (render.wrap_line).
-                self._emit(Message(seat=None, text=f"  scopa-net verify {where}", local=True))
+                self._emit(Message(seat=None, text=f"{VERIFY}{where}", local=True))
             self._emit(
                 MatchOver(
                     winner=e.winner or 0,

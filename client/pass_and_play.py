@@ -45,7 +45,12 @@ from scopa_net.client.guest import run_beside_prompt
 from scopa_net.client.job_control import JobControl
 from scopa_net.client.keys import make_key_bindings
 from scopa_net.client.launch import one_line_failures
-from scopa_net.client.network_session import TableChoice, open_network_session
+from scopa_net.client.network_session import (
+    CHECK_IT,
+    VERIFY,
+    TableChoice,
+    open_network_session,
+)
 from scopa_net.client.scoresheet import rounds_taken, score_sheet
 from scopa_net.client.session import Event, MatchOver, Message, RoundOver, Session, VoidDeal
 from scopa_net.client.style import Display
@@ -210,11 +215,13 @@ class PassAndPlayApp:
         self._carry: list[FormattedText] = []
         self._on_screen_now: set[str] = set()
         """The text of each line printed since the screen was last cleared."""
-        self._in_order: dict[str, list[list[FormattedText]]] = {}
+        self._in_order: dict[str, list[list[list[FormattedText]]]] = {}
         """Lines every seat's own client prints once a round or a match (its deal check, where
         its transcript was saved), by kind, then by seat, not yet printed: they are printed in
         seat order once every seat has said its line (each seat's events come in on their
         own, in no fixed order)."""
+        self._transcript_told: dict[int, list[FormattedText]] = {}
+        """A seat's lines on its transcript, until its last (the command) is in."""
         self.asking_rematch = False
         """The match is over and "play again?" is waiting for y or n."""
         self.matches_over = 0
@@ -448,10 +455,15 @@ class PassAndPlayApp:
                 style = "class:error" if "FAILED" in text else "class:notice"
                 if text.lower().startswith(DEAL_CHECK):
                     line = f"{name}'s deal check: {text[len(DEAL_CHECK) :]}"
-                    self._in_seat_order(DEAL_CHECK, index, FormattedText([(style, line)]))
-                elif text.startswith(TRANSCRIPT_SAVED):
-                    line = FormattedText([(style, f"{name}: {text}")])
-                    self._in_seat_order(TRANSCRIPT_SAVED, index, line)
+                    self._in_seat_order(DEAL_CHECK, index, [FormattedText([(style, line)])])
+                elif text.startswith((TRANSCRIPT_SAVED, CHECK_IT, VERIFY)):
+                    # A person's lines on their transcript together, the command whole.
+                    shown = text if text.startswith(VERIFY) else f"{name}: {text}"
+                    told = self._transcript_told.setdefault(index, [])
+                    told.append(FormattedText([(style, shown)]))
+                    if text.startswith(VERIFY):
+                        self._in_seat_order(TRANSCRIPT_SAVED, index, told)
+                        del self._transcript_told[index]
                 else:
                     self._public([FormattedText([(style, f"{name}: {text}")])], carry=True)
                 return
@@ -488,19 +500,22 @@ class PassAndPlayApp:
                 return
         seat.handle_event(event)
 
-    def _in_seat_order(self, kind: str, index: int, line: FormattedText) -> None:
-        """A seat's line of ``kind`` is in: print that kind's lines, in seat order, once every
-        seat has said one."""
-        lines = self._in_order.setdefault(kind, [[] for _ in self.seats])
-        lines[index].append(line)
-        while all(lines):
-            self._public([said.pop(0) for said in lines], carry=True)
+    def _in_seat_order(self, kind: str, index: int, block: list[FormattedText]) -> None:
+        """A seat's lines of ``kind`` are in: print that kind's lines, in seat order (each
+        seat's together), once every seat has said them."""
+        blocks = self._in_order.setdefault(kind, [[] for _ in self.seats])
+        blocks[index].append(block)
+        while all(blocks):
+            self._public([line for said in blocks for line in said.pop(0)], carry=True)
 
     def _flush_seat_lines(self) -> None:
         """The sessions have ended: print the lines that came in, each kind in seat order."""
-        for lines in self._in_order.values():
-            while any(lines):
-                self._public([said.pop(0) for said in lines if said], carry=True)
+        for index, told in sorted(self._transcript_told.items()):
+            self._in_seat_order(TRANSCRIPT_SAVED, index, told)
+        self._transcript_told.clear()
+        for blocks in self._in_order.values():
+            while any(blocks):
+                self._public([line for said in blocks if said for line in said.pop(0)], carry=True)
 
     def _check_turns(self) -> None:
         """Start a handover when a person's turn has come and nobody holds the keyboard."""

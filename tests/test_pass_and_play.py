@@ -395,7 +395,9 @@ def test_the_deal_checks_are_printed_in_seat_order_however_they_come_in() -> Non
 
 def test_where_each_transcript_was_saved_is_printed_in_seat_order() -> None:
     """At a match's end each seat's session saves its transcript on its own, and the
-    "Transcript saved" lines came in any order (Bruno, Ada, Carla, seen by hand)."""
+    "Transcript saved" lines came in any order (Bruno, Ada, Carla, seen by hand), and then
+    each "Check it" line apart from its person's path, in another order. Each person's lines
+    are now together, in seat order."""
     from types import SimpleNamespace
 
     from prompt_toolkit.formatted_text import FormattedText
@@ -407,13 +409,28 @@ def test_where_each_transcript_was_saved_is_printed_in_seat_order() -> None:
     printed: list[FormattedText] = []
     app.printer = SimpleNamespace(show=printed.extend)  # type: ignore[assignment]
     app.seats = [SimpleNamespace(state=SimpleNamespace(names=names, seat=s)) for s in range(3)]  # type: ignore[misc]
-    for seat in (1, 0, 2):
-        text = f"Transcript saved: /home/t/{names[seat]}.scopa"
-        app._event(seat, Message(seat=None, text=text, local=True))
+    said = {
+        seat: [
+            f"Transcript saved: /home/t/{name}.scopa",
+            "Check it any time with:",
+            f"  scopa-net verify /home/t/{name}.scopa",
+        ]
+        for seat, name in enumerate(names)
+    }
+    # Each client's lines come in on their own: Bruno's first line, then Ada's and Carla's
+    # and Bruno's others mixed (it read "Bruno: Check it..." above "Ada: Check it...").
+    for seat, line in [(1, 0), (0, 0), (2, 0), (1, 1), (0, 1), (1, 2), (2, 1), (0, 2), (2, 2)]:
+        app._event(seat, Message(seat=None, text=said[seat][line], local=True))
     assert plain(printed).splitlines() == [
         "Ada: Transcript saved: /home/t/Ada.scopa",
+        "Ada: Check it any time with:",
+        "  scopa-net verify /home/t/Ada.scopa",
         "Bruno: Transcript saved: /home/t/Bruno.scopa",
+        "Bruno: Check it any time with:",
+        "  scopa-net verify /home/t/Bruno.scopa",
         "Carla: Transcript saved: /home/t/Carla.scopa",
+        "Carla: Check it any time with:",
+        "  scopa-net verify /home/t/Carla.scopa",
     ]
 
 
