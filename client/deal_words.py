@@ -2,8 +2,8 @@
 
 The per-round line ("Deal check: verified (...)") stays short; these lines say once what was
 checked and what it protects (protocol.md 5 and 7 for an ordinary table, 9.10 for a blind
-one). A client playing at its own process's host (``play``, pass and play) says none of
-this: there the host is the player's own.
+one). A client playing at its own process's host says none of this: there the host is the
+player's own; alone there (``play``) it says once what the check shows all the same.
 """
 
 from __future__ import annotations
@@ -12,11 +12,22 @@ from collections.abc import Sequence
 
 ORDINARY_TABLE = (
     "An ordinary table (not blind): the host sees every hand, yours included; a blind table "
-    "hides them even from the host (README)."
+    "(opened with --blind) hides them even from the host."
 )
 """Said once at the start of a match at an ordinary table with more than one person."""
 
-SEES_EVERY_HAND = "At this table the host sees every hand (a blind table hides them: README)."
+SEES_EVERY_HAND = (
+    "At this table the host sees every hand (a blind table, opened with --blind, hides them)."
+)
+
+OWN_HOST = (
+    "What the deal check means here: this game's host runs inside this program, so the check "
+    "does not prove the host honest; it shows that every card, play and score was checked "
+    "just as at a LAN host, where your own seed in the shuffle proves the host could not "
+    "choose the cards. scopa-net verify checks the saved transcript any time."
+)
+"""Said once, after the first verified round, to a person alone at their own process's host
+(``scopa-net play``): nothing there is hidden from the host, which is the player's own."""
 
 CHECKED = "every card you saw, every play and the score were checked"
 

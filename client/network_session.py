@@ -1495,11 +1495,18 @@ class NetworkSession:
 
     def _say_what_the_check_means(self, party: object) -> None:
         """Once a match for each meaning, after a round verified: what was checked and what
-        it protects this person from (not at this process's own host, nor for a void).
+        it protects this person from (at this process's own host, what it shows all the same;
+        nothing for a void).
         ``party`` is the blind round's party for this seat as it was before the reveal."""
         assert self.witness is not None
         record = self.witness.rounds[-1] if self.witness.rounds else None
-        if not self.pin_host or record is None or record.void is not None:
+        if record is None or record.void is not None:
+            return
+        if not self.pin_host:  # this process's own host: said to a person alone only
+            people = sum(1 for info in self._seats if info.kind == "human")
+            if people == 1 and "own" not in self._told_this_match:
+                self._told_this_match.add("own")
+                self._emit(Message(seat=None, text=deal_words.OWN_HOST, local=True))
             return
         bots = any(info.kind == "bot" for info in self._seats)
         replayed = not self.witness.mid_match

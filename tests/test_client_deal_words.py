@@ -22,6 +22,7 @@ from scopa_net.client.deal_words import (
     CARDS_CHECKED,
     CHECKED,
     ORDINARY_TABLE,
+    OWN_HOST,
     blind_meaning,
     ordinary_meaning,
 )
@@ -34,7 +35,7 @@ MEANS = "What the deal check means: "
 MINE = (
     "What the deal check means: your own random seed went into the shuffle, so the host "
     "could not choose the cards; every card you saw, every play and the score were checked. "
-    "At this table the host sees every hand (a blind table hides them: README)."
+    "At this table the host sees every hand (a blind table, opened with --blind, hides them)."
 )
 
 BLIND = (
@@ -123,8 +124,8 @@ async def test_another_persons_seed_left_out_is_said_once_with_what_it_allows(
         "What the deal check means: your own random seed went into the shuffle, so the host "
         "could not choose the cards (with Bruno's seed left out it could at most have picked "
         "between the deals with and without them); every card you saw, every play and the "
-        "score were checked. At this table the host sees every hand (a blind table hides "
-        "them: README)."
+        "score were checked. At this table the host sees every hand (a blind table, opened "
+        "with --blind, hides them)."
     )
     assert [line for line in lines if line.startswith(MEANS)] == [MINE, out], lines
     assert lines.index(out) == checks(lines)[1] + 1, lines
@@ -205,13 +206,23 @@ def test_a_person_alone_with_computer_players_at_a_host_reads_the_meaning_and_th
 
 def test_at_the_players_own_host_nothing_is_said_of_what_the_host_sees() -> None:
     """`scopa-net play`: the host is the player's own process, so "the host could not choose
-    the cards" and "the host sees every hand" would be silly: neither is said."""
+    the cards" and "the host sees every hand" would be silly: neither is said. Nothing said
+    what the "Deal check" line meant there, though: once, after the first verified round, it
+    now says what the check shows all the same, and that it does not prove the host honest."""
+    rules = RuleSet.of(2, 11)  # several rounds: said once
 
     def opener() -> Callable[[], object]:
-        return open_embedded_game(RuleSet.of(2, 1), name="Ada", level="random", delay=0)
+        return open_embedded_game(rules, name="Ada", level="random", delay=0)
 
-    status, text, _ = run_app(RuleSet.of(2, 1), playing(), opener=opener)
+    status, text, _ = run_app(rules, playing(), opener=opener, plain=True)
     assert status == 0
-    assert "Deal check: verified" in text
+    assert text.count("Deal check: verified") >= 2, text
     assert MEANS not in text
     assert "An ordinary table" not in text
+    assert "README" not in text
+    flat = " ".join(text.split())
+    assert flat.count("What the deal check means here:") == 1, text
+    assert " ".join(OWN_HOST.split()) in flat, text
+    first = flat.index("Deal check: verified")
+    assert flat.index(OWN_HOST) > first
+    assert flat.index(OWN_HOST) < flat.index("Deal check: verified", first + 1)
