@@ -486,10 +486,9 @@ class Controller:
                 saved = getattr(self.session, "unfinished_transcript", None)
                 if saved is not None:  # as the end of a match tells its file
                     where = shown_path(saved)
-                    self._say(
-                        f"The match so far is saved, UNFINISHED: {where}; check its rounds "
-                        f"with: scopa-net verify {where}"
-                    )
+                    self._say(f"The match so far is saved, UNFINISHED: {where}")
+                    self._say("Check its rounds with:")
+                    self._say(f"  scopa-net verify {where}")  # whole, to copy (wrap_line)
                 self._quit()
             else:
                 self._say("Staying at the table.")

@@ -70,9 +70,12 @@ def test_leaving_part_way_says_where_the_unfinished_transcript_is(tmp_path: Path
     (saved,) = (tmp_path / "transcripts").iterdir()
     assert lines_with(text, "Leaving the table") == ["Leaving the table."]
     assert lines_with(text, "The match so far is saved") == [
-        f"The match so far is saved, UNFINISHED: {saved}; check its rounds with: scopa-net "
-        f"verify {saved}"
+        f"The match so far is saved, UNFINISHED: {saved}"
     ]
+    # The command on a line of its own, whole, to copy (it ran on after "check its rounds
+    # with:", cut between its words on a narrow terminal).
+    assert lines_with(text, "Check its rounds with") == ["Check its rounds with:"]
+    assert lines_with(text, "scopa-net verify") == [f"scopa-net verify {saved}"]
 
 
 def test_a_data_folder_that_is_a_file_costs_the_saves_not_the_game(tmp_path: Path) -> None:
