@@ -81,6 +81,14 @@ async def test_four_players_arrive_one_by_one_rename_drop_and_every_screen_names
             dealt) names both sides in full."""
             for p in among or players:
                 listed = await p.who()
+                # A screen hears a name a moment after its session does: ask again briefly.
+                with trio.move_on_after(5):
+                    while not all(
+                        any(line.startswith(f"Seat {seat}: {name}") for line in listed)
+                        for seat, name in enumerate(names)
+                    ):
+                        await trio.sleep(0.05)
+                        listed = await p.who()
                 for seat, name in enumerate(names):
                     assert any(line.startswith(f"Seat {seat}: {name}") for line in listed), (
                         seat,
