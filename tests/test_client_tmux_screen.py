@@ -79,7 +79,10 @@ def test_a_match_at_60_columns_fits_and_ends_clean(terminal: Terminal) -> None:
     assert "Round 1 score sheet" in seen
     assert "bot 1 & bot 3" in seen
     for line in seen.splitlines():
-        assert len(line) <= COLUMNS, line  # the terminal never had to wrap a line
+        # The terminal never had to wrap a line, except a path or a command a person copies,
+        # which the client leaves whole (a line of its own) rather than cut.
+        copied = "/" in line and (" " not in line.strip() or "scopa-net verify" in line)
+        assert len(line) <= COLUMNS or copied, line
     ending = seen.split("Connection: closed.")[-1]
     assert "scopa>" not in ending
     assert "| stock" not in ending
