@@ -95,10 +95,21 @@ class Outbox:
         self.at_table -= 1
         self._make_room()
 
+    @property
+    def owes_many(self) -> bool:
+        """Whether half of ``max_replies`` answers or more are owed: the reader then reads no
+        further request until there is room (:meth:`room_for_answers`)."""
+        return self.owed >= self.max_replies // 2
+
+    @property
+    def crowded(self) -> bool:
+        """:attr:`owes_many`, and the connection is not closing (then nothing is waited for)."""
+        return self.owes_many and self.closing is None
+
     async def room_for_answers(self) -> None:
-        """Wait while half of ``max_replies`` answers or more are owed (and the connection
-        is not closing): the reader's back-pressure on a peer that writes many requests."""
-        while self.owed >= self.max_replies // 2 and self.closing is None:
+        """Wait while :attr:`crowded`: the reader's back-pressure on a peer that writes many
+        requests."""
+        while self.crowded:
             self._room = trio.Event()
             await self._room.wait()
 
@@ -108,9 +119,7 @@ class Outbox:
 
     def _make_room(self, *, force: bool = False) -> None:
         room = self._room
-        if room is not None and (
-            force or self.owed < self.max_replies // 2 or self.closing is not None
-        ):
+        if room is not None and (force or not self.crowded):
             self._room = None
             room.set()
 

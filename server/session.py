@@ -185,7 +185,7 @@ class PlayerSession:
                                 await self._dispatch(event)  # the table tells the others why
                             if isinstance(event, (ConnectionClosed, m.Bye)):
                                 return
-                            if self.outbox.owed >= self.outbox.max_replies // 2:
+                            if self.outbox.owes_many:
                                 await self._wait_for_room()
                                 if self._writer_done.is_set() or self.outbox.closing:
                                     return
@@ -225,7 +225,7 @@ class PlayerSession:
         twice over, bounds it."""
         with trio.CancelScope(shield=True), trio.move_on_after(2 * self.config.send_timeout):
             await self.outbox.room_for_answers()
-        if self.outbox.owed >= self.outbox.max_replies // 2 and self.outbox.closing is None:
+        if self.outbox.crowded:
             self._bye(ErrorCode.TIMEOUT, "too many answers not taken; resume")
 
     def _due(
