@@ -11,7 +11,12 @@ from client_fakes import Screen
 from hosting import MakeHost, create
 
 from scopa_net.client.controller import Controller
-from scopa_net.client.network_session import KnownHosts, TableChoice, open_network_session
+from scopa_net.client.network_session import (
+    KnownHosts,
+    NetworkSession,
+    TableChoice,
+    open_network_session,
+)
 from scopa_net.client.style import Display
 from scopa_net.commands.join import describe_lan_host
 from scopa_net.fair.commitments import fingerprint
@@ -86,16 +91,22 @@ async def who_says(session: object) -> str:
     return screen.take()
 
 
+async def who_once_invited(session: NetworkSession) -> str:
+    """What ``who`` shows once the session has its words for friends joining (they come a
+    moment after the table, the host's LAN address looked for first)."""
+    with trio.fail_after(10):
+        while not session.where_to_join:
+            await trio.sleep(0.01)
+    return await who_says(session)
+
+
 async def test_who_says_how_friends_join_only_while_a_seat_is_open(make_host: MakeHost) -> None:
     """`who` in a match under way, every seat taken, still ended with "Table 2 is yours.
     Friends join it with ...; the match begins when every seat is taken."."""
     host = await make_host()
     waiting = TableChoice(create=create(RuleSet.of(2, 11)))
     async with open_network_session("127.0.0.1", host.port, waiting, name="Ada") as session:
-        with trio.fail_after(10):
-            while not session.where_to_join:
-                await trio.sleep(0.01)
-        said = await who_says(session)
+        said = await who_once_invited(session)
         assert f"Table {session.table_id} is yours. Friends join it with `scopa-net join" in said
         assert "the match begins when every seat is taken." in said
     full = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
@@ -115,10 +126,7 @@ async def test_friends_are_not_sent_to_a_loopback_address(make_host: MakeHost) -
     host = await make_host()  # it listens on loopback only: no LAN address answers
     choice = TableChoice(create=create(RuleSet.of(2, 11)))
     async with open_network_session("127.0.0.1", host.port, choice, name="Eva") as session:
-        with trio.fail_after(10):
-            while not session.where_to_join:
-                await trio.sleep(0.01)
-        said = await who_says(session)
+        said = await who_once_invited(session)
     assert (
         f"Friends join it with `scopa-net join 127.0.0.1:{host.port} --table "
         f"{session.table_id}` (use the host machine's LAN address, not 127.0.0.1); the match "
@@ -140,10 +148,7 @@ async def test_friends_are_given_the_lan_address_where_the_host_answers(
         also.listen(1)
         choice = TableChoice(create=create(RuleSet.of(2, 11)))
         async with open_network_session("127.0.0.1", host.port, choice, name="Eva") as session:
-            with trio.fail_after(10):
-                while not session.where_to_join:
-                    await trio.sleep(0.01)
-            said = await who_says(session)
+            said = await who_once_invited(session)
     assert (
         f"Friends join it with `scopa-net join {lan[0]}:{host.port} --table {session.table_id}`;"
     ) in said
@@ -165,10 +170,7 @@ async def test_a_seat_left_mid_match_is_offered_without_the_match_beginning(
                     await trio.sleep(0.01)
             assert "Friends join" not in await who_says(ada)
             await bruno.leave()
-        with trio.fail_after(10):
-            while not ada.where_to_join:
-                await trio.sleep(0.01)
-        said = await who_says(ada)
+        said = await who_once_invited(ada)
     assert (
         f"Table {ada.table_id} is yours. A friend can take its open seat with `scopa-net join "
         f"127.0.0.1:{host.port} --table {ada.table_id}` (use the host machine's LAN address, "
