@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import random
+import re
 import statistics
 import sys
 import time
@@ -93,7 +94,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="send computer players to a host, as network clients",
         description="Computer players that join a scopa-net host over the network, like any "
         "person's client: they take the open seats at its tables, or with --create open tables "
-        "of their own. Each one says when it sits down, how each round ends and who won.",
+        "of their own. Each one says when it sits down, how each round ends and who won. "
+        "After a match a bot agrees to play again while someone else at its table does; at a "
+        "table of computer players only (these, another bots command's, the host's) it says "
+        "no, and the command ends once its tables close.",
     )
     p.add_argument("address", help="HOST or HOST:PORT")
     p.add_argument("--count", type=at_least(1), default=1, metavar="N", help="how many bots")
@@ -263,8 +267,8 @@ async def run_bots(
 
     After each match a bot says yes to playing again while someone else sits at its table
     (a person, or another program's player): then it plays every new match agreed there.
-    At a table of this call's bots and the host's computer players only, it says no, so the
-    table closes after one match.
+    At a table of computer players only (this call's bots, other ``bots`` commands' ones,
+    known by their names, and the host's), it says no, so the table closes after one match.
 
     ``table``: only at that table. ``password``: given at tables that have one (the bots also
     take seats there), and set on the tables ``create`` opens.
@@ -279,7 +283,7 @@ async def run_bots(
 
     stats = stats if stats is not None else BotStats()
     rng = random.Random(seed)
-    names = (f"bot-{i}" for i in itertools.count(1))
+    names = (f"bot-{i}" for i in itertools.count(1))  # read back by is_bots_player
     async with trio.open_nursery() as nursery:
         if create is not None:
             per_table = create.players
@@ -310,6 +314,17 @@ async def run_bots(
                 choice = TableChoice(table_id=table_id, seat=seat, password=locked.get(table_id))
                 nursery.start_soon(crowd.one_bot, choice, 0)
     return stats
+
+
+_BOTS_NAME = re.compile(r"bot-[0-9]+(?: \([0-9]+\))?")
+
+
+def is_bots_player(name: str) -> bool:
+    """Whether ``name`` is one ``scopa-net bots`` gives its players: ``bot-1``, ``bot-2``...,
+    and ``bot-1 (2)`` where the host told two commands' ``bot-1`` apart. To the host such a
+    player is a person's client (seat kind ``human``); a person who takes such a name is
+    taken for a computer player by other ``bots`` commands, which then do not play again."""
+    return _BOTS_NAME.fullmatch(name) is not None
 
 
 def _chosen_tables(
@@ -450,9 +465,13 @@ class _Crowd:
             stats.finished.add((table, session.match_no))
 
         def play_again(_: MatchOver) -> bool:
-            """Yes while someone other than computer players sits at the table."""
+            """Yes while someone other than computer players sits at the table: this
+            command's, another ``bots`` command's (by name) or the host's."""
+            names = session.names
             agree = any(
-                kind == "human" and (table, seat) not in stats.seated
+                kind == "human"
+                and (table, seat) not in stats.seated
+                and not (seat < len(names) and is_bots_player(names[seat]))
                 for seat, kind in enumerate(session.seat_kinds)
             )
             if not agree and isinstance(watched, _Reporting):

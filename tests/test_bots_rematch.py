@@ -117,3 +117,24 @@ async def play_until_a_message(session: NetworkSession, player: object, checks: 
     event = await session.events.receive()
     if isinstance(event, Message) and event.text.startswith("Deal check: "):
         checks.append(event.text)
+
+
+async def test_two_bots_commands_alone_at_a_table_stop_after_one_match(
+    make_host: MakeHost,
+) -> None:
+    """Two `scopa-net bots` commands fill one table beside the host's computer player: each
+    reads the other's player by its name (bot-1) as a computer player, not a person, so both
+    say no and end after one match (they used to agree again for ever)."""
+    host = await make_host()
+    await host.create_table("t", RuleSet.of(3, 1), None, 1, 1)  # seat 2: the host's computer
+    said: list[str] = []
+    first, second = BotStats(), BotStats()
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(partial(run_bots, "127.0.0.1", host.port, 1, BotPlan(), stats=first))
+            while not first.seated:  # the first command's bot is at seat 0
+                await trio.sleep(0.01)
+            await run_bots("127.0.0.1", host.port, 1, BotPlan(), stats=second, report=said.append)
+    assert first.failures == second.failures == []
+    assert first.finished == second.finished == {(1, 1)}
+    assert said[-1] == "bot-1 (table 1 seat 1): no rematch: only computer players at the table"

@@ -106,3 +106,11 @@ def test_counts_and_limits_are_said(capsys: pytest.CaptureFixture[str]) -> None:
     for flag in ("--bots N", "--password PASSWORD", "--table-name NAME", "--blind, --no-blind"):
         assert host[flag].startswith("opens a table: "), flag
     assert "a blind table:" not in " ".join(host.values())
+
+
+def test_bots_help_says_what_happens_at_a_matchs_end(capsys: pytest.CaptureFixture[str]) -> None:
+    """`bots --help` says when its players play again and when the command ends."""
+    text = " ".join(_help(capsys, "bots").split())
+    assert "agrees to play again while someone else at its table does" in text
+    assert "at a table of computer players only" in text
+    assert "the command ends once its tables close" in text
