@@ -145,7 +145,7 @@ class TableTask:
         self._resume_times: dict[int, list[float]] = {}
         self._rename_times: dict[int, list[float]] = {}
         self._left: dict[int, str] = {}
-        """Seats left for good, each with who left it (``Carla (seat 1)``), for the log."""
+        """Seats left for good, each with the name of who left it (``Carla``), for the log."""
         self._unattended_since: float | None = trio.current_time()
         """Since when no connection has held a seat here (None: someone is here)."""
         self._paused_at: float | None = None
@@ -491,11 +491,20 @@ class TableTask:
         name = self.table.seats[seat].name
         return f"{name} (seat {seat})" if name else f"seat {seat}"
 
+    def _seat_name(self, seat: int) -> str:
+        """A seat as the log's lines on a whole match name it: its player's name,
+        ``Carla (left)`` while a computer plays the seat Carla left, ``seat 1`` if nobody
+        ever held it."""
+        name = self.table.seats[seat].name
+        if name:
+            return name
+        return f"{self._left[seat]} (left)" if seat in self._left else f"seat {seat}"
+
     def _match_words(self) -> tuple[object, int, str]:
         """The table, its match number and who plays whom: ``Ada & Carla against Bruno &
         bot 3``, for the line saying a match begins."""
         rules = self.table.rules
-        names = [s.name or f"seat {n}" for n, s in enumerate(self.table.seats)]
+        names = [self._seat_name(n) for n in range(len(self.table.seats))]
         teams = [
             " & ".join(names[seat] for seat in rules.seats_of(side))
             for side in range(rules.side_count)
@@ -512,16 +521,16 @@ class TableTask:
         self._voids_told = voids
         offender = void.offender
         if void.reason == VOID_ABSENT and offender in self._left:
-            why = f"{self._left[offender]} left the table"  # on purpose, not away
+            why = f"{self._left[offender]} (seat {offender}) left the table"  # not away
         else:
             why = void_words(void.reason, None if offender is None else self._who(offender))
         log.info("table %s: round %s void: %s", self.table.table_id, self.table.round_no, why)
 
     def _score_words(self, scores: list[int]) -> str:
         """A match's scores as the log says them: ``Ada 11 - Bruno 4`` (partners joined by
-        ``&``; a seat nobody took by its number)."""
+        ``&``; a seat left as :meth:`_seat_name` says)."""
         sides = len(scores)
-        names = [s.name or f"seat {n}" for n, s in enumerate(self.table.seats)]
+        names = [self._seat_name(n) for n in range(len(self.table.seats))]
         return " - ".join(
             f"{' & '.join(names[side::sides])} {points}" for side, points in enumerate(scores)
         )
@@ -894,6 +903,7 @@ class TableTask:
             table.rematch(seat, msg.agree, self._rematch_seconds())
         elif isinstance(msg, m.Leave):
             who = self._who(seat)  # (leaving for good opens the seat: its name goes)
+            name = table.seats[seat].name
             owner_leaves = seat == self.owner and not msg.away
             if owner_leaves:
                 self._owner_left = (table.seats[seat].name or f"seat {seat}", outbox, seat)
@@ -908,8 +918,8 @@ class TableTask:
             outbox.detach()
             if not owner_leaves:  # the owner's left comes once the others are told
                 replies.append((outbox, m.Left(table_id=table.table_id, seat=seat)))
-            if not msg.away and not owner_leaves:
-                self._left[seat] = who
+            if not msg.away and not owner_leaves and name is not None:
+                self._left[seat] = name
             went = "stepped away" if msg.away else "left"
             log.info("table %s: %s %s", table.table_id, who, went)
         else:

@@ -289,3 +289,43 @@ def test_an_export_from_ones_own_host_says_the_verify_command_that_works(
     verified = capsys.readouterr().out
     assert "REFUSED" not in verified
     assert "NOT VERIFIED" not in verified
+
+
+async def test_a_seat_whose_person_left_is_named_in_a_match_begins_and_its_scores(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Carla left during match 1 (a computer played her seat), Bruno played on and agreed to
+    a rematch: the log's "match 2 begins" and score lines read "seat 0" for her seat."""
+    from scopa_net.bots.levels import make_player
+    from scopa_net.client.bot_client import play_as_bot
+    from scopa_net.client.network_session import TableChoice, open_network_session
+
+    caplog.set_level(logging.INFO, logger="scopa_net")
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.0)
+        assert host.port is not None
+        carla = await RawSeat.connect(host.port)
+        table_id = await carla.create(create(RuleSet.of(2, 1)))
+        await carla.join(table_id, seat=0, name="Carla")
+        choice = TableChoice(table_id=table_id, seat=1)
+        async with open_network_session(
+            "127.0.0.1", host.port, choice, name="Bruno", offer_rematch=True
+        ) as bruno:
+            await carla.dealt()
+            await carla.send(m.Leave(away=False))
+            await until_said(caplog, "Carla (seat 0) left")
+            with trio.fail_after(20):
+                assert await play_as_bot(bruno, make_player("random", 1)) is not None
+                await bruno.rematch(True)
+                await until_said(caplog, "match 2 begins")
+        await until_said(caplog, "finished")
+        await carla.stream.aclose()
+        await host.shutdown()
+        nursery.cancel_scope.cancel()
+    host.journal.close()
+    lines = [line for line in said(caplog) if line.startswith(f"table {table_id}")]
+    assert f"table {table_id}: match 1 begins: Carla against Bruno" in lines
+    assert f"table {table_id}: match 2 begins: Carla (left) against Bruno" in lines
+    finished = next(line for line in lines if " finished: " in line)
+    assert finished.startswith(f"table {table_id} finished: scores Carla (left) ")
+    assert " - Bruno " in finished
