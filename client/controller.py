@@ -9,7 +9,7 @@ touches the terminal itself, so it can be tested without one.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import trio
@@ -302,8 +302,9 @@ class Controller:
         elif self._plain:
             self._show([_text(t) for t in render.plain_board(view, self.state.names, self.display)])
         else:
-            computer = self._computer_plays()
-            self._show(render.board_lines(view, self.state.names, self.display, computer))
+            computer, makers = self._computer_plays(), self._play_makers()
+            names = self.state.names
+            self._show(render.board_lines(view, names, self.display, computer, makers=makers))
         sent = self.move_on_its_way
         if view is not None and sent is not None:
             self._say(f"Your move {sent.text(self.display.scheme)} is on its way.")
@@ -317,14 +318,20 @@ class Controller:
         for a person: away past their grace period, or sitting a blind round out."""
         return getattr(self.session, "computer_plays", ())
 
+    def _play_makers(self) -> Mapping[int, str]:
+        """Who made each play of the round in play (indexes in ``view.plays``), for a seat
+        that changed hands during the round."""
+        return getattr(self.session, "play_makers", {})
+
     def record_line(self, view: SeatView, record: PlayRecord) -> FormattedText:
         """One play as this client prints it (in words with --plain): a computer's play for
         a person under their name and "(computer)"."""
         names = self.state.names
-        computer = self._computer_plays()
+        computer, makers = self._computer_plays(), self._play_makers()
         if self._plain:
-            return _text(render.play_words(record, view, names, self.display, computer))
-        return render.record_line(record, view, names, self.display, computer)
+            words = render.play_words(record, view, names, self.display, computer, makers=makers)
+            return _text(words)
+        return render.record_line(record, view, names, self.display, computer, makers=makers)
 
     # --- events -------------------------------------------------------------------------------
 

@@ -642,6 +642,10 @@ class NetworkSession:
         self.computer_plays: set[int] = set()
         """The plays of the round in play (indexes in its view's ``plays``) that a computer
         made for a person: away with a computer standing in, or sitting a blind round out."""
+        self.play_makers: dict[int, str] = {}
+        """Who made each play of the round in play (index in its view's ``plays`` -> the name
+        of the seat's holder then): a seat may change hands during the round. Plays that
+        came in a snapshot are not in it (their seat's name now stands for them)."""
         self._voids = 0
         """Rounds of this match seen void (``round_void``): the host numbers them as rounds,
         but they were not played out."""
@@ -1401,6 +1405,7 @@ class NetworkSession:
         say them leaves those counted here) and the computer's plays for people this round."""
         self._voids = max(self._voids, msg.voids)
         self.computer_plays = set(msg.computer_plays)
+        self.play_makers = {}
         view = None if self.mirror is None else self.mirror.view
         if view is not None and view.sitting_out:
             # A round this seat sits out: none of its plays at this seat were its person's.
@@ -1614,10 +1619,13 @@ class NetworkSession:
         if isinstance(e, m.RoundCommit | m.BlindRound):
             self._away_names.clear()  # a new round: whoever holds a seat now plays it
             self.computer_plays.clear()
+            self.play_makers.clear()
             self._void_news = None
         if isinstance(e, m.BlindRound) and self._sat_out_while_here(e):
             self._emit(Message(seat=None, text=SAT_OUT_SILENT, local=True))
             self._come_back_due = True
+        if isinstance(e, m.Played) and e.seat < len(self._names):
+            self.play_makers[len(view.plays) - 1] = self._names[e.seat]
         if isinstance(e, m.Played) and self._played_by_computer(e.seat, view):
             self.computer_plays.add(len(view.plays) - 1)
         if isinstance(e, m.RoundVoid):
@@ -1852,6 +1860,12 @@ class NetworkSession:
             self._names[e.seat] = f"bot {e.seat}" if e.stand_in else f"seat {e.seat}"
         who = self._names[e.seat]
         renamed = before is not None and before.kind == e.kind == "human" and before.name != e.name
+        if renamed:  # the same person's plays, under the name they go by now
+            for i, maker in self.play_makers.items():
+                if maker == was and self.mirror is not None and self.mirror.view is not None:
+                    plays = self.mirror.view.plays
+                    if i < len(plays) and plays[i].seat == e.seat:
+                        self.play_makers[i] = who
         if e.seat == self._seat:
             if before is not None and before.kind == "human" and e.kind == "bot":
                 self._forfeit()

@@ -269,13 +269,22 @@ def partners_line(view: SeatView, names: Sequence[str], seat: int | None) -> str
 
 
 def player_label(
-    record: PlayRecord, view: SeatView, names: Sequence[str], computer: Collection[int] = ()
+    record: PlayRecord,
+    view: SeatView,
+    names: Sequence[str],
+    computer: Collection[int] = (),
+    *,
+    makers: Mapping[int, str] | None = None,
 ) -> str:
     """Who made a play: the seat's name, or ``Ada (computer)`` when a computer played for
     the person (``computer``: the indexes in ``view.plays`` of the plays a computer made for
-    a person away, or sitting a blind round out)."""
+    a person away, or sitting a blind round out). ``makers``: by index in ``view.plays``, the
+    name of whoever held the seat when the play was made, if it has changed hands since."""
+    index = next((i for i, r in enumerate(view.plays) if r is record), None)
     who = seat_label(record.seat, view, names)
-    if computer and any(r is record for i, r in enumerate(view.plays) if i in computer):
+    if makers and index in makers:
+        who = makers[index]
+    if index is not None and index in computer:
         return f"{who} (computer)"
     return who
 
@@ -286,9 +295,12 @@ def record_line(
     names: Sequence[str],
     display: Display,
     computer: Collection[int] = (),
+    *,
+    makers: Mapping[int, str] | None = None,
 ) -> Line:
-    """One play as it happened: who, what, and a sweep if it was one."""
-    who = player_label(record, view, names, computer)
+    """One play as it happened: who, what, and a sweep if it was one (``computer``,
+    ``makers``: as for :func:`player_label`)."""
+    who = player_label(record, view, names, computer, makers=makers)
     out: StyleAndTextTuples = [("class:you" if record.seat == view.seat else "", who)]
     out.append(("", " play " if who == "You" else " plays "))  # "You play", "Ada plays"
     out += play_fragments(record.play, display)
@@ -329,10 +341,15 @@ def _row(label: str, body: StyleAndTextTuples) -> Line:
 
 
 def board_lines(
-    view: SeatView, names: Sequence[str], display: Display, computer: Collection[int] = ()
+    view: SeatView,
+    names: Sequence[str],
+    display: Display,
+    computer: Collection[int] = (),
+    *,
+    makers: Mapping[int, str] | None = None,
 ) -> list[Line]:
-    """The whole screen of the game for ``view.seat``, top to bottom (``computer``: as for
-    :func:`player_label`)."""
+    """The whole screen of the game for ``view.seat``, top to bottom (``computer``,
+    ``makers``: as for :func:`player_label`)."""
     rules = view.rules
     variants = ", ".join(sorted(v.value for v in rules.variants)) or "none"
     lines = [
@@ -364,7 +381,8 @@ def board_lines(
         piles.append(("class:sweep" if sweeps else "", f", {sweeps} sweep{'s' * (sweeps != 1)}"))
     lines.append(_row("Captured", piles))
     for record in last_plays(view):
-        lines.append(_row("Last", list(record_line(record, view, names, display, computer))))
+        row = record_line(record, view, names, display, computer, makers=makers)
+        lines.append(_row("Last", list(row)))
     lines.append(_row("Your hand", hand_fragments(view, display)))
     lines.append(FormattedText([("class:turn" if view.my_turn else "", turn_text(view, names))]))
     return lines
@@ -387,8 +405,10 @@ def play_words(
     names: Sequence[str],
     display: Display,
     computer: Collection[int] = (),
+    *,
+    makers: Mapping[int, str] | None = None,
 ) -> str:
-    who = player_label(record, view, names, computer)
+    who = player_label(record, view, names, computer, makers=makers)
     text = f"{who} played {card_words(record.play.card, display)}"  # past tense: any person
     if record.play.captured:
         text += f", taking {words_of(record.play.captured, display)}"

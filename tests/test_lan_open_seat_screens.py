@@ -9,6 +9,7 @@ for them (9.7, tests/test_lan_blind_away_screens.py).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -102,3 +103,72 @@ async def test_taking_an_ordinary_tables_open_seat_mid_round_the_newcomer_plays_
     assert "Carla (computer)" not in ada.text, ada.text
     assert any("YOUR TURN" in t for t in carla.toolbars), carla.toolbars
     assert not any("a computer plays for you" in t for t in carla.toolbars), carla.toolbars
+
+
+SEAT_1_PLAYS = re.compile(r"^(?:Bruno|bot 1|Carla)(?: \(computer\))? plays ")
+
+
+async def test_the_last_rows_name_who_made_a_play_after_the_seat_changed_hands(
+    autojump_clock: trio.testing.MockClock, tmp_path: Path
+) -> None:
+    """Bruno leaves after the round's first play and a computer plays his open seat; when
+    Carla takes it, Ada asks for the board: its "Last" row for seat 1 named Carla for the
+    computer's play ("Carla plays ..."), the seat's holder now, not who made it."""
+    rules = RuleSet.of(4, 1, ["scopone_scientifico"])
+    people = People(tmp_path, names=("Ada", "Bruno", "Carla"))
+    screens: dict[str, PersonScreen] = {}
+    carla_sat, looked = trio.Event(), trio.Event()
+    seen: list[tuple[str, list[str]]] = []  # seat 1's play as printed, then the board's rows
+
+    async with trio.open_nursery() as nursery:
+        _host, net = await start_memory_host(nursery, grace=60.0, bot_delay=0.5)
+
+        def run(
+            name: str,
+            choice: TableChoice,
+            between: Callable[[PersonScreen], Awaitable[None]] | None = None,
+        ) -> Awaitable[None]:
+            seated = carla_sat if name == "Carla" else None
+            return people.on_screen(name, choice, net.connect, screens, between, seated=seated)
+
+        async def bruno_leaves_after_the_first_play(screen: PersonScreen) -> None:
+            view = screen.session.view
+            if carla_sat.is_set() or view is None or view.round_over or not view.plays:
+                return
+            if screen.session.names[1] != "Bruno":
+                return
+            await screen.controller.handle_line("quit")
+            await screen.controller.handle_line("leave")
+
+        async def ada_looks_once_carla_sits(screen: PersonScreen) -> None:
+            if looked.is_set():
+                return
+            if not carla_sat.is_set() and "bot 1 plays" in screen.text:
+                nursery.start_soon(run, "Carla", TableChoice(table_id=screen.session.table_id))
+                await carla_sat.wait()
+            if screen.controller.state.names[1] != "Carla":  # the screen knows her now
+                return
+            printed = [line for line in screen.lines if SEAT_1_PLAYS.match(line)][-1]
+            before = len(screen.lines)
+            await screen.controller.handle_line("board")
+            seen.append((printed, screen.lines[before:]))
+            looked.set()
+
+        choice = TableChoice(create=create(rules, bots=2))
+        nursery.start_soon(run, "Ada", choice, ada_looks_once_carla_sits)
+        with trio.fail_after(600):
+            while "Ada" not in screens or screens["Ada"].session.table_id is None:
+                await trio.sleep(0.1)
+        table_id = screens["Ada"].session.table_id
+        nursery.start_soon(
+            run, "Bruno", TableChoice(table_id=table_id), bruno_leaves_after_the_first_play
+        )
+        with trio.fail_after(600):
+            await looked.wait()
+        nursery.cancel_scope.cancel()
+
+    ((printed, board),) = seen
+    assert printed.startswith("bot 1 plays "), printed
+    last = [line for line in board if line.startswith("Last ")]
+    assert f"Last      {printed}" in last, board
+    assert not any(line.startswith("Last      Carla") for line in last), board
