@@ -61,6 +61,25 @@ class DealShares:
     carried the ones in ``shares[0]``. Two sets signed by the host for one deal prove that it
     tried to change its part of the deal. Not part of the chain hash."""
 
+    def to_wire(self) -> dict[str, Any]:
+        """The deal's map in a transcript (9.8): ``shares`` and ``sigs``, then ``relayed``
+        only where a seat kept the host's other shares."""
+        wire: dict[str, Any] = {
+            "shares": [None if s is None else list(s) for s in self.shares],
+            "sigs": list(self.sigs),
+        }
+        if self.relayed is not None:
+            wire["relayed"] = {"shares": list(self.relayed[0]), "sig": self.relayed[1]}
+        return wire
+
+    def chain_bytes(self) -> bytes:
+        """The deal's part of field 8 of the chain hash (9.8): per party ``00``, or ``01``,
+        its shares and its signature. ``relayed`` is in no hash."""
+        return b"".join(
+            b"\x00" if shares is None or sig is None else b"\x01" + b"".join(shares) + sig
+            for shares, sig in zip(self.shares, self.sigs, strict=True)
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class OpenCard:
@@ -125,18 +144,7 @@ class BlindRound:
             "decks": [[c.to_bytes() for c in deck] for deck in self.decks],
             "deck_sigs": list(self.deck_sigs),
             **({} if self.deck_proofs is None else {"deck_proofs": list(self.deck_proofs)}),
-            "deals": [
-                {
-                    "shares": [None if s is None else list(s) for s in d.shares],
-                    "sigs": list(d.sigs),
-                    **(
-                        {}
-                        if d.relayed is None
-                        else {"relayed": {"shares": list(d.relayed[0]), "sig": d.relayed[1]}}
-                    ),
-                }
-                for d in self.deals
-            ],
+            "deals": [d.to_wire() for d in self.deals],
             "hand": [[c.pos, c.card] for c in self.hand],
             "table": [[c.pos, c.card] for c in self.table],
             "plays": [[p.seat, p.code, p.pos, p.proof] for p in self.plays],
@@ -157,13 +165,6 @@ class BlindRound:
         )
 
     def chain_hash(self) -> bytes:
-        deals = b""
-        for deal in self.deals:
-            for shares, sig in zip(deal.shares, deal.sigs, strict=True):
-                if shares is None or sig is None:
-                    deals += b"\x00"
-                else:
-                    deals += b"\x01" + b"".join(shares) + sig
         return tagged_hash(
             TAG_CHAIN,
             self.round_id,
@@ -173,7 +174,7 @@ class BlindRound:
             self.digest,
             b"".join(k.to_bytes() for k in self.keys),
             self._decks_field(),
-            deals,
+            b"".join(d.chain_bytes() for d in self.deals),
             b"".join(u8(c.pos) + u8(c.card) for c in self.table),
             b"".join(u8(p.seat) + u64(p.code) + u8(p.pos) + p.proof for p in self.plays),
             b"" if self.void is None else self.void.reason.encode("utf-8"),

@@ -309,32 +309,6 @@ class _BlindVerifier(_Verifier):
                 )
             before = deck
 
-    def check_relayed(self, r: BlindRound, k: int, deal: DealShares, due: int) -> None:
-        """A seat's evidence may hold the other shares of the host's party that ``blind_deal``
-        relayed (9.8): signed by the host and not the ones its ``blind_open`` carried, they
-        prove it tried to change its part of deal ``k`` after reading the people's (9.9 step
-        5). Anything else there proves nothing, and names no one."""
-        assert deal.relayed is not None
-        other, sig = deal.relayed
-        if (
-            len(other) == due
-            and other != deal.shares[0]
-            and check_party_signature(r.keys[0], sig, shares_message(r.round_id, 0, k, other))
-        ):
-            raise BlindCheckError(
-                checks.BAD_SHARES,
-                f"deal {k}: the host signed two sets of shares of its own, the ones its "
-                "blind_open carried and other ones its blind_deal relayed after the people sent "
-                "theirs",
-                0,
-                signed_both=True,
-            )
-        raise BlindCheckError(
-            checks.BAD_SHARES,
-            f"deal {k}: the other shares of the host this record holds are not the host's "
-            "signed shares of the deal, other than the ones it sent first: they prove nothing",
-        )
-
     def check_deals(self, r: BlindRound) -> _Opened:
         """Each deal's shares signed by their parties; the table cards open to the recorded
         cards; every play proof against the shares. Returns the positions dealt so far and
@@ -363,7 +337,7 @@ class _BlindVerifier(_Verifier):
                 for pos, share in zip(positions, shares, strict=True):
                     published.setdefault(pos, []).append(share)
             if deal.relayed is not None:
-                self.check_relayed(r, k, deal, len(shared_positions(laid, r.people, 0)))
+                check_relayed(r, k, deal, len(shared_positions(laid, r.people, 0)))
 
         opened = _Opened(deck, targets, published)
         unshared = opened.unshared
@@ -556,6 +530,33 @@ def _stopper(r: BlindRound) -> str:
     if seat not in r.people:
         raise VoidMismatchError(f"seat {seat} was not a person's party: it cannot stop a round")
     return f"seat {seat} (party {owner(seat, r.people)})"
+
+
+def check_relayed(r: BlindRound, k: int, deal: DealShares, due: int) -> None:
+    """A seat's evidence may hold the other shares of the host's party that ``blind_deal``
+    relayed (9.8): signed by the host and not the ones its ``blind_open`` carried, they
+    prove it tried to change its part of deal ``k`` after reading the people's (9.9 step
+    5). Anything else there proves nothing, and names no one."""
+    assert deal.relayed is not None
+    other, sig = deal.relayed
+    if (
+        len(other) == due
+        and other != deal.shares[0]
+        and check_party_signature(r.keys[0], sig, shares_message(r.round_id, 0, k, other))
+    ):
+        raise BlindCheckError(
+            checks.BAD_SHARES,
+            f"deal {k}: the host signed two sets of shares of its own, the ones its "
+            "blind_open carried and other ones its blind_deal relayed after the people sent "
+            "theirs",
+            0,
+            signed_both=True,
+        )
+    raise BlindCheckError(
+        checks.BAD_SHARES,
+        f"deal {k}: the other shares of the host this record holds are not the host's "
+        "signed shares of the deal, other than the ones it sent first: they prove nothing",
+    )
 
 
 @dataclass(frozen=True)
