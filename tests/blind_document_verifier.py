@@ -406,6 +406,16 @@ def slots(values: Sequence[bytes | None]) -> bytes:
     return u8(len(values)) + b"".join(b"\x00" if v is None else b"\x01" + v for v in values)
 
 
+def deals_field(deals: Sequence[dict]) -> bytes:
+    """Field 8: per deal, then per party, ``00`` for nil or ``01``, the shares and the
+    signature. A deal's ``relayed`` is in no hash."""
+    out = b""
+    for deal in deals:
+        for shares, sig in zip(deal["shares"], deal["sigs"], strict=True):
+            out += b"\x00" if shares is None else b"\x01" + b"".join(shares) + sig
+    return out
+
+
 def chain_hash(r: dict, digest: bytes) -> bytes:
     """9.8's thirteen fields; field 7 holds each deck's proof in a version 4 round (one with
     ``deck_proofs``), not in a version 3 one."""
@@ -416,10 +426,7 @@ def chain_hash(r: dict, digest: bytes) -> bytes:
         b"".join(d) + proof + s
         for d, proof, s in zip(r["decks"], proofs, r["deck_sigs"], strict=True)
     )
-    deals = b""
-    for deal in r["deals"]:
-        for shares, sig in zip(deal["shares"], deal["sigs"], strict=True):
-            deals += b"\x00" if shares is None else b"\x01" + b"".join(shares) + sig
+    deals = deals_field(r["deals"])
     table = b"".join(u8(pos) + u8(card) for pos, card in r["table"])
     plays = b"".join(u8(s) + u64(code) + u8(pos) + proof for s, code, pos, proof in r["plays"])
     void = r["void"]
@@ -534,6 +541,26 @@ ROUND_KEYS_V3 = [k for k in ROUND_KEYS if k != "deck_proofs"]
 TOP_KEYS = ["format", "version", "rules", "host_key", "seat", "rounds", "result", "stopped"]
 
 
+def deal_keys_hold(deal: object) -> bool:
+    """9.8: a deal's map is ``shares`` and ``sigs``, then, only in a seat's evidence,
+    ``relayed``: ``{"shares": [bin 32, ...], "sig": bin 64}``."""
+    if not isinstance(deal, dict):
+        return False
+    if list(deal) == ["shares", "sigs"]:
+        return True
+    if list(deal) != ["shares", "sigs", "relayed"]:
+        return False
+    other = deal["relayed"]
+    return (
+        isinstance(other, dict)
+        and list(other) == ["shares", "sig"]
+        and isinstance(other["shares"], list)
+        and all(isinstance(x, bytes) and len(x) == 32 for x in other["shares"])
+        and isinstance(other["sig"], bytes)
+        and len(other["sig"]) == 64
+    )
+
+
 def read(data: bytes) -> dict:
     """6.1 and 9.8: one canonical msgpack value with the listed keys in order."""
     try:
@@ -551,20 +578,7 @@ def read(data: bytes) -> dict:
         if list(r) != keys:
             raise CheckFailedError("invalid transcript", f"round keys {list(r)}")
         for deal in r["deals"]:
-            if list(deal) not in (["shares", "sigs"], ["shares", "sigs", "relayed"]) or (
-                "relayed" in deal
-                and (
-                    not isinstance(deal["relayed"], dict)
-                    or list(deal["relayed"]) != ["shares", "sig"]
-                    or not all(
-                        isinstance(x, bytes) and len(x) == 32 for x in deal["relayed"]["shares"]
-                    )
-                    or not (
-                        isinstance(deal["relayed"]["sig"], bytes)
-                        and len(deal["relayed"]["sig"]) == 64
-                    )
-                )
-            ):
+            if not deal_keys_hold(deal):
                 raise CheckFailedError("invalid transcript", "a deal's keys")
         if value["version"] == 4 and (
             len(r["deck_proofs"]) != len(r["decks"])
@@ -647,6 +661,20 @@ def verify_round(match: Match, r: dict) -> RoundVerdict:
     if r["keys"]:
         match.prev = chain_hash(r, blind_digest(r["round_id"], r["people"], r["keys"][0]))
     return verdict
+
+
+def relayed_check(round_id: bytes, host_sign_key: bytes, k: int, deal: dict) -> None:
+    """9.9 step 5 on deal ``k``'s ``relayed``, once its parties' shares checked out: as many
+    shares as party 0's, other ones, signed by party 0 over 9.5.6's message prove that the
+    host signed two sets (*bad shares*, party 0); anything else proves nothing (no party)."""
+    other = deal["relayed"]
+    if (
+        len(other["shares"]) == len(deal["shares"][0])
+        and other["shares"] != deal["shares"][0]
+        and signed(host_sign_key, other["sig"], shares_message(round_id, 0, k, other["shares"]))
+    ):
+        raise CheckFailedError("bad shares", f"two signed sets of deal {k}", 0)
+    raise CheckFailedError("bad shares", f"deal {k}'s relayed shares prove nothing")
 
 
 class RoundCheck:
@@ -813,20 +841,8 @@ class RoundCheck:
                     )
                 for pos, share in zip(mine, shares, strict=True):
                     self.published.setdefault(pos, [None] * self.parties)[p] = share
-            if "relayed" in deal:  # 9.8: only in a seat's evidence; 9.9 step 5
-                other = deal["relayed"]
-                due = len(deal["shares"][0])
-                if (
-                    len(other["shares"]) == due
-                    and other["shares"] != deal["shares"][0]
-                    and signed(
-                        r["keys"][0][2],
-                        other["sig"],
-                        shares_message(self.round_id, 0, k, other["shares"]),
-                    )
-                ):
-                    raise CheckFailedError("bad shares", f"two signed sets of deal {k}", 0)
-                raise CheckFailedError("bad shares", f"deal {k}'s relayed shares prove nothing")
+            if "relayed" in deal:  # 9.8: only in a seat's evidence
+                relayed_check(self.round_id, r["keys"][0][2], k, deal)
         self.targets = targets
         deck = r["decks"][-1] if r["decks"] else []
         for pos, card in r["table"]:

@@ -17,13 +17,18 @@ DOC = (Path(__file__).resolve().parent.parent / "protocol.md").read_text(encodin
 
 def cases(text: str = DOC) -> dict[str, dict[str, str]]:
     """Every vectors block of ``text`` (the whole document unless told) by its ``case`` name;
-    a name used twice keeps its last block."""
+    a name used twice keeps its last block. An indented line continues the value of the line
+    before it (a long hex value broken over lines, as 9.11 writes one)."""
     out = {}
     for block in re.findall(r"^```vectors\n(.*?)^```", text, re.MULTILINE | re.DOTALL):
-        fields = {}
+        fields: dict[str, str] = {}
         for line in block.splitlines():
+            if line[:1].isspace():  # 9.11: the value of the line before, continued
+                fields[list(fields)[-1]] += line.strip()
+                continue
             key, _, value = line.partition(":")
-            fields[key.strip()] = value.strip()
+            key = key.strip()
+            fields[key] = value.strip()
         out[fields["case"]] = fields
     return out
 

@@ -25,6 +25,8 @@ from blind_document_verifier import (
     blind_digest,
     chain_hash,
     commit_message,
+    deal_keys_hold,
+    deals_field,
     deck_message,
     dleq_holds,
     dleq_proof,
@@ -36,6 +38,7 @@ from blind_document_verifier import (
     owner_of,
     plan,
     play_context,
+    relayed_check,
     reveal_message,
     rules_hash,
     secrets,
@@ -210,6 +213,58 @@ def test_blind_2() -> None:
     proof = dleq_proof(parties[owner].x, parties[owner].point, ctx, u, d)
     assert proof.hex() == c["play_proof"]
     assert dleq_holds(parties[owner].point, ctx, u, d, proof)
+
+
+def verdict_of(check: functools.partial) -> str:
+    """A 9.9 check's failure as 9.11 writes a verdict: the check, then the party it names."""
+    with pytest.raises(CheckFailedError) as failed:
+        check()
+    named = "no party" if failed.value.party is None else f"party {failed.value.party}"
+    return f"{failed.value.check}, {named}"
+
+
+def test_deal_relayed() -> None:
+    """9.11's deal-relayed case from blind-2's seeds: the host's deal 1 shares as its
+    blind_open carried them, the same with the first two exchanged and signed again, the
+    deal's map with them as ``relayed`` (9.8), field 8 without them, and 9.9 step 5's verdict
+    (the host signed two sets: party 0 named), and none on the same shares."""
+    b, c = CASES["blind-2"], CASES["deal-relayed"]
+    round_id, k = bytes.fromhex(b["round_id"]), int(c["deal"])
+    people = ints(b["people"])
+    parties = [secrets(round_id, p, bytes.fromhex(b[f"seed.{p}"])) for p in range(len(people) + 1)]
+    joint = add(parties[0].point, parties[1].point)
+    deck = open_deck(joint)
+    for s in parties:
+        deck = shuffled(deck, s, joint)
+    table = Table(int(b["players"]), 11, frozenset())
+    deal = plan(table, int(b["first_dealer"]))[k - 1]
+    shares = [
+        [mul(s.x, deck[pos][:32]) for pos, seat in deal if owner_of(seat, people) != p]
+        for p, s in enumerate(parties)
+    ]
+    sigs = [
+        sign(s.sign_seed, shares_message(round_id, p, k, shares[p])) for p, s in enumerate(parties)
+    ]
+    other = [shares[0][1], shares[0][0], *shares[0][2:]]
+    other_sig = sign(parties[0].sign_seed, shares_message(round_id, 0, k, other))
+    assert other_sig.hex() == c["relayed.sig"]
+    kept = {"shares": shares, "sigs": sigs, "relayed": {"shares": other, "sig": other_sig}}
+    data = bytes.fromhex(c["deal_map"])
+    assert msgpack.packb(kept, use_bin_type=True) == data
+    assert msgpack.unpackb(data) == kept
+    assert deal_keys_hold(kept)
+    field = deals_field([kept])
+    assert field == deals_field([{"shares": shares, "sigs": sigs}])
+    assert hashlib.sha256(field).hexdigest() == c["deals_field_hash"]
+    # 9.6: party 0's shares in blind_deal are not the ones its blind_open carried.
+    assert other != shares[0]
+    assert c["stopped"] == "bad shares, party 0"
+    host = parties[0].sign_key
+    check = functools.partial(relayed_check, round_id, host, k, kept)
+    assert verdict_of(check) == c["verdict"] == "bad shares, party 0"
+    same = {**kept, "relayed": {"shares": shares[0], "sig": sigs[0]}}
+    check = functools.partial(relayed_check, round_id, host, k, same)
+    assert verdict_of(check) == c["verdict.unchanged"] == "bad shares, no party"
 
 
 # --- (b) our own transcripts, read by the outsider ----------------------------------------------
