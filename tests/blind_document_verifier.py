@@ -407,12 +407,13 @@ def slots(values: Sequence[bytes | None]) -> bytes:
 
 
 def deals_field(deals: Sequence[dict]) -> bytes:
-    """Field 8: per deal, then per party, ``00`` for nil or ``01``, the shares and the
-    signature. A deal's ``relayed`` is in no hash."""
+    """Field 8: per deal, then per party, ``00`` when its shares or its signature is nil, or
+    ``01``, the shares and the signature. A deal's ``relayed`` is in no hash."""
     out = b""
     for deal in deals:
         for shares, sig in zip(deal["shares"], deal["sigs"], strict=True):
-            out += b"\x00" if shares is None else b"\x01" + b"".join(shares) + sig
+            nil = shares is None or sig is None
+            out += b"\x00" if nil else b"\x01" + b"".join(shares) + sig
     return out
 
 

@@ -751,6 +751,17 @@ def test_a_play_naming_another_card_is_refused(record: tuple[dict, bytes]) -> No
     assert refused(reseal(t, key)).startswith("bad play proof")
 
 
+@pytest.mark.parametrize("left_out", ["shares", "sigs"])
+def test_a_deal_entry_with_half_of_it_nil_links_and_is_bad_shares(
+    record: tuple[dict, bytes], left_out: str
+) -> None:
+    """9.8 field 8 writes ``00`` when a party's shares or its signature is nil: both verifiers
+    hash such an entry alike, so the chain holds and step 5 names the party."""
+    t, key = record
+    t["rounds"][0]["deals"][0][left_out][1] = None
+    assert refused(reseal(t, key)) == "bad shares: party 1's shares of deal 1"
+
+
 def test_a_changed_proof_is_refused(record: tuple[dict, bytes]) -> None:
     t, key = record
     play = t["rounds"][0]["plays"][3]
