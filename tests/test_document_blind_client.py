@@ -77,6 +77,10 @@ def assert_both_sides_pass(outsider: DocumentBlindClient, session: NetworkSessio
     assert seat.match_over, seat.result
     assert seat.result.startswith("verified")
     assert len(seat.verdicts) == len(seat.rounds)
+    for r in seat.rounds:  # no one absent: every party's seed came, the outsider's too
+        assert r.party is not None
+        assert None not in r.record["seeds"]
+        assert r.record["seeds"][r.party.number] == r.party.seed
     assert session.deal_failure is None
     assert session.verdict_failures == []
     assert session.rounds_verified == len(seat.rounds)
