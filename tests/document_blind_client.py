@@ -655,6 +655,7 @@ class DocumentBlindClient:
         table = Table(info["players"], info["target"], frozenset(info["variants"]))
         self.seat = BlindSeat(self.pinned, table, self.seat_no, list(info["variants"]), self.seeds)
         self.seat.take(snapshot)
+        self.events.append(snapshot)
         self.last_seq = snapshot["seq"]
 
     async def resume(self) -> None:

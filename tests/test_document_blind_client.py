@@ -6,13 +6,14 @@ on both sides."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import trio
 from blind_document_verifier import verify as document_verify
-from document_blind_client import DocumentBlindClient
+from document_blind_client import BlindCheckFailedError, BlindSeat, DocumentBlindClient
 from helpers import imported_modules
 from hosting import start_host
 
@@ -158,3 +159,62 @@ async def test_the_outsider_drops_mid_round_resumes_and_the_round_completes(
     resume = next(i for i, m in enumerate(outsider.sent) if m["t"] == "resume")
     assert outsider.sent[resume + 1]["t"] == owed  # sent again at once
     assert_both_sides_pass(outsider, session, tmp_path / "bea")
+
+
+def replay(client: DocumentBlindClient, events: list[dict]) -> BlindSeat:
+    """The events of the client's match taken again by a fresh seat, with the client's seeds."""
+    seat = client.seat
+    assert seat is not None
+    assert client.pinned is not None
+    seeds = iter([r.party.seed for r in seat.rounds if r.party is not None])
+    again = BlindSeat(client.pinned, seat.table, client.seat_no, [], lambda: next(seeds))
+    for event in events:
+        again.take(event)
+    return again
+
+
+def flip(data: bytes, at: int = 0) -> bytes:
+    return data[:at] + bytes([data[at] ^ 1]) + data[at + 1 :]
+
+
+def ours(e: dict) -> bool:
+    """An event about our client's seat (seat 1, party 2), not the outsider's."""
+    return e["seat"] == 1 if "seat" in e else e.get("party") == 2
+
+
+TAMPERED = [
+    # (event, which one, what is changed, the check that refuses it)
+    ("blind_round", None, lambda e: e.update(sig=flip(e["sig"])), "blind_round signature"),
+    ("blind_round", None, lambda e: e.update(people=[0]), "blind_round signature"),
+    ("blind_keys", None, lambda e: e["keys"][2].update(proof=flip(e["keys"][2]["proof"])),
+     r"bad key \(party 2\)"),
+    ("blind_keys", None, lambda e: e.update(dealer=(e["dealer"] + 1) % 3), "the match's is"),
+    ("blind_deck", ours, lambda e: e.update(sig=flip(e["sig"])), "bad party signature"),
+    ("blind_deck", ours, lambda e: e.update(party=0), "out of party order"),
+    ("blind_open", None, lambda e: e.update(shares=[flip(e["shares"][0]), *e["shares"][1:]]),
+     r"bad party signature \(party 0's shares of deal 1\)"),
+    ("blind_deal", None, lambda e: e["shares"][2].reverse(), r"bad party signature \(party 2"),
+    ("played", ours, lambda e: e.update(proof=flip(e["proof"], 40)), r"bad play proof \(party 2"),
+    ("played", ours, lambda e: e.update(card=(e["card"] + 1) % 40), "bad play proof"),
+    ("played", ours, lambda e: e.update(pos=(e["pos"] + 1) % 40), "not dealt to it"),
+    ("blind_reveals", None, lambda e: e["seeds"].__setitem__(1, flip(e["seeds"][1])),
+     "relayed altered"),
+    ("blind_reveals", None, lambda e: e["seeds"].__setitem__(2, flip(e["seeds"][2])),
+     r"wrong secret: party 2"),
+    ("round_reveal", None, lambda e: e.update(sig=flip(e["sig"])), "bad signature"),
+    ("match_end", None, lambda e: e.update(scores=[s + 1 for s in e["scores"]]), "match_end"),
+]  # fmt: skip
+
+
+async def test_every_check_it_makes_refuses_an_event_of_a_real_match_tampered_with(
+    tmp_path: Path,
+) -> None:
+    """One real blind match, recorded; taken again, it passes; each event altered in a way
+    section 9 forbids is refused by the check that names it (9.6)."""
+    outsider, _ = await blind_match(tmp_path)
+    assert replay(outsider, outsider.events).match_over
+    for kind, which, change, check in TAMPERED:
+        events = copy.deepcopy(outsider.events)
+        change(next(e for e in events if e["t"] == kind and (which is None or which(e))))
+        with pytest.raises(BlindCheckFailedError, match=check):
+            replay(outsider, events)
