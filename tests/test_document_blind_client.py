@@ -139,11 +139,22 @@ def its_turn_to_shuffle(client: DocumentBlindClient) -> bool:
     return bool(r and r.party and e.get("t") == "blind_deck" and e["party"] == r.party.number - 1)
 
 
+def shares_sent(client: DocumentBlindClient) -> bool:
+    """Its shares of deal 2 are written (the host may have them: a repeat is refused
+    `wrong_phase` and changes nothing, 9.5.2), their `blind_deal` not yet read."""
+    return (
+        bool(client.sent)
+        and client.sent[-1]["t"] == "blind_shares"
+        and (client.sent[-1]["deal"] == 2)
+    )
+
+
 DROPS = {  # when it drops, and what it then owes the round
     "its key unsent": (last_event("blind_round", round_no=1), "blind_key"),
     "its shuffle unsent": (its_turn_to_shuffle, "blind_shuffle"),
     "its shares of deal 2 unsent": (last_event("blind_open", deal=2), "blind_shares"),
     "a play on its way": (a_play_on_its_way, "play"),
+    "its shares of deal 2 sent, not yet relayed": (shares_sent, "blind_shares"),
     "its seed unsent": (last_event("round_end", round_no=1), "blind_reveal"),
 }
 
