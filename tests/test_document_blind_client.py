@@ -229,3 +229,50 @@ async def test_every_check_it_makes_refuses_an_event_of_a_real_match_tampered_wi
         change(next(e for e in events if e["t"] == kind and (which is None or which(e))))
         with pytest.raises(BlindCheckFailedError, match=check):
             replay(outsider, events)
+
+
+async def test_away_past_its_grace_period_it_is_absent_then_observes_the_next_round(
+    tmp_path: Path,
+) -> None:
+    """9.7: the outsider drops owing its shares; its grace period ends, so the round is void
+    `absent` naming it (its seed nil, its hand in no record); it comes back once the next
+    round, which a computer plays for it, has begun, observes that round (its hand there the
+    computer's, opened from the seeds after the reveal), and every round passes on both
+    sides."""
+    ours: list[NetworkSession] = []
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0, grace=1)
+            outsider = DocumentBlindClient("Ada")
+            await outsider.connect("127.0.0.1", host.port)
+            table_id = await outsider.create_table(players=3, target=1, bots=1)
+            await outsider.join(table_id)
+            async with trio.open_nursery() as people:
+                people.start_soon(ours_at, host.port, table_id, tmp_path / "bea", ours)
+                await outsider.play(last_event("blind_open", deal=2))
+                await outsider.drop()
+                while host.tables[table_id].table.round_no < 2:
+                    await trio.sleep(0.05)
+                await outsider.connect("127.0.0.1", host.port)
+                await outsider.resume()
+                await outsider.play()
+                await outsider.quit()
+            nursery.cancel_scope.cancel()
+    seat = outsider.seat
+    assert seat is not None
+    assert seat.match_over, seat.result
+    first, second = seat.rounds[0].record, seat.rounds[1].record
+    assert first["void"] == {"reason": "absent", "offender": 0}
+    assert first["seeds"][1] is None
+    assert first["hand"] == []
+    assert seat.verdicts[0] == "void: seat 0 absent"
+    assert 0 not in second["people"]
+    assert seat.rounds[1].party is None  # an observer
+    assert len(second["hand"]) == 12  # the computer's cards, opened from the seeds
+    assert len(seat.verdicts) == len(seat.rounds)
+    (session,) = ours
+    assert session.deal_failure is None
+    assert session.verdict_failures == []
+    (saved,) = (tmp_path / "bea" / "transcripts").iterdir()
+    assert verify_any(decode_any(saved.read_bytes())).ok
+    assert document_verify(saved.read_bytes()).ok
