@@ -214,6 +214,8 @@ class Controller:
         self._last_round: tuple[SeatView, RoundScore, tuple[int, ...]] | None = None
         self._partners_told = False
         """Who plays with whom was said for the match in play (once a match)."""
+        self._sat_out_told = 0
+        """The round whose board said that a computer plays this seat (once a round)."""
         self.log: list[str] = []
         self._moves: trio.Nursery | None = None
         self._on_its_way: Play | None = None
@@ -299,12 +301,23 @@ class Controller:
         view = self.state.view
         if view is None:
             self._say("No cards dealt yet.")
-        elif self._plain:
-            self._show([_text(t) for t in render.plain_board(view, self.state.names, self.display)])
         else:
-            computer, makers = self._computer_plays(), self._play_makers()
+            # That a computer plays this seat this round is said once a round (on taking a
+            # seat during one, the session said it).
+            told = view.new_seat or self._sat_out_told == view.round_number
+            if view.sitting_out:
+                self._sat_out_told = view.round_number
             names = self.state.names
-            self._show(render.board_lines(view, names, self.display, computer, makers=makers))
+            if self._plain:
+                lines = render.plain_board(view, names, self.display, told=told)
+                self._show([_text(t) for t in lines])
+            else:
+                computer, makers = self._computer_plays(), self._play_makers()
+                self._show(
+                    render.board_lines(
+                        view, names, self.display, computer, makers=makers, told=told
+                    )
+                )
         sent = self.move_on_its_way
         if view is not None and sent is not None:
             self._say(f"Your move {sent.text(self.display.scheme)} is on its way.")
@@ -341,12 +354,16 @@ class Controller:
         state.names = tuple(clean_name(n) or f"seat {i}" for i, n in enumerate(self.session.names))
         match event:
             case ViewChanged(view=view, record=record):
+                first = state.view is None
                 state.view = view
                 state.scores = view.scores
                 self._forget_choices()
                 if record is not None:
                     self._show([self.record_line(view, record)])
-                if view.my_turn:
+                # A seat a computer plays this round (9.7) sees the board when its turn
+                # comes, as everyone does, and on taking the seat.
+                sat_out_turn = view.sitting_out and (first or view.to_move == view.seat)
+                if view.my_turn or (sat_out_turn and not view.round_over):
                     self._draw_board()
             case RoundStarted(view=view):
                 if state.match_over:  # a rematch: a new match has begun
@@ -425,6 +442,7 @@ class Controller:
         state.scores = scores
         self._last_round = None
         self._partners_told = False
+        self._sat_out_told = 0
 
     def _tell_partners(self, view: SeatView) -> None:
         """At the first board of a match at a table of partners: who plays with whom."""

@@ -699,6 +699,8 @@ class NetworkSession:
                 notes.append("open seat, a computer plays it" if self.view else "open seat")
             elif not info.connected and seat != self._seat:
                 notes.append("away, a computer plays for them" if self._stand_in(seat) else "away")
+            elif self._sits_out(seat):
+                notes.append("a computer plays the seat this round")
             else:
                 notes.append("")
         return tuple(notes)
@@ -714,6 +716,17 @@ class NetworkSession:
         """Leaving or stepping away now would void the round in play for everyone: a blind
         round this seat's person is a party of, not yet played out (protocol.md 9.7)."""
         return isinstance(self.witness, BlindWitness) and self.witness.needs_me
+
+    def _sits_out(self, seat: int) -> bool:
+        """Whether a computer plays this person's seat in the blind round in play, which its
+        person has no part in (9.7): taken during the round, or counted away."""
+        view = self.view
+        if view is None or view.round_over:
+            return False
+        if seat == self._seat:
+            return view.sitting_out
+        w = self.witness
+        return isinstance(w, BlindWitness) and w.current is not None and seat not in w.people
 
     def _stand_in(self, seat: int) -> bool:
         return self._stand_ins.get(seat, False)
@@ -1653,6 +1666,8 @@ class NetworkSession:
                 self._emit(RoundStarted(view=view))
             else:
                 self._emit(ViewChanged(view=view))
+        elif isinstance(e, m.BlindDeal):  # not opened here: the seat sits the round out
+            self._emit(ViewChanged(view=view))
         elif isinstance(e, m.Played):
             self._emit(ViewChanged(view=view, record=view.plays[-1]))
         elif isinstance(e, m.RoundVoid):

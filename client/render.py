@@ -313,11 +313,21 @@ NEW_SEAT_SITTING_OUT = "A computer finishes this round for you; you play from th
 """A person who took a seat during a blind round its people began without it (9.7)."""
 
 
-def turn_text(view: SeatView, names: Sequence[str]) -> str:
+SAT_OUT_HAND = "(a computer plays it this round)"
+"""The hand of a seat sitting a blind round out: the host's party's cards, not its to see."""
+
+
+def turn_text(view: SeatView, names: Sequence[str], *, told: bool = False) -> str:
+    """The board's last line: whose turn it is. ``told``: that a computer plays this seat
+    this round was said already (once a round is enough)."""
     if view.round_over or view.to_move is None:
         return "The round is over."
     if view.my_turn:
         return "Your turn."
+    if view.sitting_out and told:  # said once this round: now only what is true now
+        if view.to_move == view.seat:
+            return "A computer plays for you now."
+        return f"Waiting for {seat_label(view.to_move, view, names)}."
     if view.sitting_out and view.new_seat:
         return NEW_SEAT_SITTING_OUT
     if view.sitting_out:
@@ -347,9 +357,10 @@ def board_lines(
     computer: Collection[int] = (),
     *,
     makers: Mapping[int, str] | None = None,
+    told: bool = False,
 ) -> list[Line]:
     """The whole screen of the game for ``view.seat``, top to bottom (``computer``,
-    ``makers``: as for :func:`player_label`)."""
+    ``makers``: as for :func:`player_label`; ``told``: as for :func:`turn_text`)."""
     rules = view.rules
     variants = ", ".join(sorted(v.value for v in rules.variants)) or "none"
     lines = [
@@ -383,8 +394,12 @@ def board_lines(
     for record in last_plays(view):
         row = record_line(record, view, names, display, computer, makers=makers)
         lines.append(_row("Last", list(row)))
-    lines.append(_row("Your hand", hand_fragments(view, display)))
-    lines.append(FormattedText([("class:turn" if view.my_turn else "", turn_text(view, names))]))
+    if view.sitting_out and not view.hand:  # the host's party's cards: not this seat's to see
+        lines.append(_row("Your hand", [("class:value", SAT_OUT_HAND)]))
+    else:
+        lines.append(_row("Your hand", hand_fragments(view, display)))
+    turn = turn_text(view, names, told=told)
+    lines.append(FormattedText([("class:turn" if view.my_turn else "", turn)]))
     return lines
 
 
@@ -425,8 +440,11 @@ def hand_words(view: SeatView, display: Display) -> str:
     return ", ".join(words) or "nothing"
 
 
-def plain_board(view: SeatView, names: Sequence[str], display: Display) -> list[str]:
-    """The board as short sentences, for a screen reader."""
+def plain_board(
+    view: SeatView, names: Sequence[str], display: Display, *, told: bool = False
+) -> list[str]:
+    """The board as short sentences, for a screen reader (``told``: as for
+    :func:`turn_text`)."""
     table = ", ".join(f"{card_words(c, display)} ({c.value})" for c in view.table)
     score = ", ".join(
         f"{side_label(side, view, names)} {points}" for side, points in enumerate(view.scores)
@@ -436,6 +454,6 @@ def plain_board(view: SeatView, names: Sequence[str], display: Display) -> list[
         f"{', a blind table' if view.blind else ''}. Score: {score}.",
         f"Table: {table or 'empty'}.",
         f"Stock: {view.stock_count} cards.",
-        f"Your hand: {hand_words(view, display)}.",
-        turn_text(view, names),
+        f"Your hand: {SAT_OUT_HAND[1:-1] if view.sitting_out else hand_words(view, display)}.",
+        turn_text(view, names, told=told),
     ]

@@ -179,6 +179,21 @@ class SeatMirror:
             new_seat=False,
         )
 
+    def _on_BlindDeal(self, e: m.BlindDeal) -> None:  # noqa: N802
+        """A blind deal this seat could not open: it sits the round out (9.7), its hand the
+        host's party's. The others are dealt all the same, and the stock shrinks; a round's
+        first deal (its table unknown here) is left to the next snapshot."""
+        if self._first_deal_next:
+            return
+        v = self.view
+        players = v.rules.players
+        self.view = replace(
+            v,
+            to_move=(v.dealer + 1) % players,
+            hand_counts=(v.rules.hand_size,) * players,
+            stock_count=e.stock,
+        )
+
     def _on_Played(self, e: m.Played) -> None:  # noqa: N802
         v = self.view
         rules = v.rules

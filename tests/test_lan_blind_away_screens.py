@@ -192,7 +192,9 @@ async def test_joining_a_blind_tables_open_seat_mid_round_says_a_computer_finish
     turn." at each board while the computer played the seat, its plays under her name alone
     ("Carla plays 7d"), and a card typed was "not your turn". She now reads that a computer
     finishes the round for her, never "Your turn." nor YOUR TURN in that round, the
-    computer's plays as the computer's; she plays from round 3."""
+    computer's plays as the computer's; she plays from round 3. Meanwhile she sees the board
+    at each of her seat's turns, without its cards (no table was drawn all round, the bar
+    stuck at the stock of her joining), and `who` says a computer plays her seat this round."""
     rules = RuleSet.of(2, 11)
     people = People(tmp_path, names=("Ada", "Bruno", "Carla"))
     screens: dict[str, PersonScreen] = {}
@@ -230,6 +232,10 @@ async def test_joining_a_blind_tables_open_seat_mid_round_says_a_computer_finish
             await carla_sat.wait()
 
         async def carla_plays_in_round_3(screen: PersonScreen) -> None:
+            view = screen.session.view
+            if "who" not in left and view is not None and view.round_number == 2 and view.plays:
+                left.append("who")
+                await screen.type("who")
             text = screen.text
             if "Round 3  dealer" in text and "Carla plays" in text.partition("Round 3  dealer")[2]:
                 carla_played.set()
@@ -251,6 +257,11 @@ async def test_joining_a_blind_tables_open_seat_mid_round_says_a_computer_finish
     later = text[text.index("Round 3  dealer") :]
     finishes = "A computer finishes this round for you; you play from the next round."
     assert [line for line in carla.lines if line == finishes] == [finishes], text
+    # Her board is drawn as everyone's, without the computer's cards, and the bar keeps up.
+    boards = round_2.split("Round 2  dealer")[1:]
+    assert boards, text
+    assert all("Your hand (a computer plays it this round)" in b for b in boards), text
+    assert "Seat 1: Carla (you); a computer plays the seat this round" in round_2, text
     assert "Your turn." not in round_2, text
     assert "Your hand (none)" not in round_2, text
     assert "Carla (computer) plays" in round_2, text
@@ -260,3 +271,6 @@ async def test_joining_a_blind_tables_open_seat_mid_round_says_a_computer_finish
     sat_out = carla.toolbars[: next(i for i, t in enumerate(carla.toolbars) if "round over" in t)]
     assert not any("YOUR TURN" in t for t in sat_out), sat_out
     assert any("a computer plays for you" in t for t in sat_out), sat_out
+    bars = [t for t in carla.toolbars if "Round 2 |" in t]
+    stocks = {t.split("| stock ")[1].split(" ")[0] for t in bars}
+    assert {"30", "0"} < stocks, bars  # each deal's, not the stock when she sat down
