@@ -8,8 +8,9 @@ touches the terminal itself, so it can be tested without one.
 
 from __future__ import annotations
 
+import contextlib
 import enum
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import trio
@@ -121,6 +122,8 @@ GOING_VOIDS_ROUND = (
     "void, because its cards cannot be played without you, and it is dealt again."
 )
 NOT_PLAYED = "Not played; choose again ('hint' suggests a play)."
+ROUND_IS_OVER = "The round is over: press Enter for the next round."
+"""A play (or a word that is none) typed at "Press Enter for the next round.": not played."""
 HOW_TO_LEAVE = "Ctrl-C clears the line; to leave, type quit or press Ctrl-D."
 TOO_LATE_TO_ANSWER = (
     "Too late: the vote on playing again is over and the table is closing; that answer was "
@@ -216,6 +219,12 @@ class Controller:
         """Who plays with whom was said for the match in play (once a match)."""
         self._sat_out_told = 0
         """The round whose board said that a computer plays this seat (once a round)."""
+        self._ended_marks: tuple[Collection[int], Mapping[int, str]] = ((), {})
+        """The last round's computer plays and play makers (see :meth:`_computer_plays`), as
+        they were at its end: the next round's start forgets them in the session."""
+        self._looking_back = False
+        """A command typed at "Press Enter for the next round." runs now: on the round just
+        ended, its words printed at once (not kept back with the next round's)."""
         self.log: list[str] = []
         self._moves: trio.Nursery | None = None
         self._on_its_way: Play | None = None
@@ -296,9 +305,9 @@ class Controller:
 
     def show_board(self) -> None:
         """The board, now (the player asked: Ctrl-L, ``board``)."""
-        if self._held is not None and self._release():
+        if self._held is not None and not self._looking_back and self._release():
             return  # the board came with what was kept back
-        view = self.state.view
+        view = self._view
         if view is None:
             self._say("No cards dealt yet.")
         else:
@@ -326,14 +335,36 @@ class Controller:
     def display(self) -> Display:
         return self.state.display
 
+    @property
+    def _view(self) -> SeatView | None:
+        """The view a typed command shows: the round just ended's at "Press Enter for the
+        next round." (the next one, dealt behind it, not seen yet)."""
+        if self._looking_back and self._last_round is not None:
+            return self._last_round[0]
+        return self.state.view
+
+    @contextlib.contextmanager
+    def _at_the_pause(self) -> Iterator[None]:
+        """Run a line typed at "Press Enter for the next round." on the round just ended,
+        its answer printed now (the next round's lines wait for Enter)."""
+        self._looking_back, self._show = True, self._print
+        try:
+            yield
+        finally:
+            self._looking_back, self._show = False, self._out
+
     def _computer_plays(self) -> Collection[int]:
         """The plays of the round in play (indexes in ``view.plays``) that a computer made
         for a person: away past their grace period, or sitting a blind round out."""
+        if self._looking_back:
+            return self._ended_marks[0]
         return getattr(self.session, "computer_plays", ())
 
     def _play_makers(self) -> Mapping[int, str]:
         """Who made each play of the round in play (indexes in ``view.plays``), for a seat
         that changed hands during the round."""
+        if self._looking_back:
+            return self._ended_marks[1]
         return getattr(self.session, "play_makers", {})
 
     def record_line(self, view: SeatView, record: PlayRecord) -> FormattedText:
@@ -388,6 +419,8 @@ class Controller:
                 self._forget_choices()
                 self._show(self.leftover_lines(view))
                 self._last_round = (view, score, tuple(scores))
+                computer, makers = self._computer_plays(), self._play_makers()
+                self._ended_marks = (frozenset(computer), dict(makers))
                 sheet = self._sheet()
                 self._show(sheet)
                 self._hold_after_sheet(len(sheet), tuple(scores))
@@ -485,15 +518,21 @@ class Controller:
         """Act on one typed line. Refusals print why and change nothing."""
         state = self.state
         self._told_how_to_leave = False  # a line typed: the next empty Ctrl-C says it again
-        released = self._held is not None
-        if released:
-            drawn = self._release()  # Enter after a score sheet: on to the next round
+        if self._held is not None:
+            if not line.strip():
+                self._release()  # Enter after a score sheet: on to the next round
+            else:
+                with self._at_the_pause():
+                    await self._typed_at_pause(line)
             state.changed()
-            if line.strip():
-                await self._typed_at_pause(line, drawn)
             return
+        await self._typed(line)
+
+    async def _typed(self, line: str) -> None:
+        """Act on one typed line, the game under way."""
+        state = self.state
         if not line.strip():
-            if not released and state.asking is not Asking.NOTHING:
+            if state.asking is not Asking.NOTHING:
                 self._say(what_to_answer(state.asking, len(state.choices)))
             return
         if state.asking is Asking.LEAVE_OR_AWAY:
@@ -566,19 +605,21 @@ class Controller:
                 self._rules(topic)
         state.changed()
 
-    async def _typed_at_pause(self, line: str, drawn: bool) -> None:
-        """A line typed at "Press Enter for the next round.": it only started the round, the
-        new hand not seen yet, so a card is not played and nothing is said of other words;
-        a command (``board``, ``score``, ``help``...) runs once, the board not drawn twice."""
+    async def _typed_at_pause(self, line: str) -> None:
+        """A line typed at "Press Enter for the next round.": a command (``log``, ``score``,
+        ``board``, ``who``, ``help``...) runs on the round just ended and the prompt stays;
+        nothing typed there is ever played (the next hand is not seen yet): a card, a
+        choice, ``hint`` or a word that is no command says so in one line."""
+        if self.state.asking in (Asking.CONFIRM_QUIT, Asking.LEAVE_OR_AWAY):
+            await self._typed(line)  # the answer to ``quit`` typed here
+            return
         try:
             command = parse_command(line, self.display.scheme)
         except CommandError:
-            return
+            command = None
         match command:
-            case Simple(name="board") if drawn:
-                pass  # Enter drew it already
-            case Simple(name="hint"):
-                await self._hint()
+            case Simple(name="hint") | PlayCard() | Choose() | None:
+                self._say(ROUND_IS_OVER, "class:error")
             case Simple(name=name):
                 self._simple(name)
             case Rules(topic=topic):
@@ -587,7 +628,6 @@ class Controller:
                 await self.session.say(text)
             case Rename(name=name):
                 await self._rename(name)
-        self.state.changed()
 
     async def _bare_rank(self, token: str) -> bool:
         """A rank alone (``7``, ``K``), or a value alone (``9``, the value the hand shows
@@ -882,7 +922,7 @@ class Controller:
 
     def _simple(self, name: str) -> None:
         state = self.state
-        view = state.view
+        view = self._view
         if name == "help":
             # The examples in the suits and ranks this screen shows (--suits italian: 7 di
             # denari, R for the king).

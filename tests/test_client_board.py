@@ -412,29 +412,42 @@ async def _paused_then_dealt() -> tuple[TableSession, Screen, Controller]:
     return session, screen, controller
 
 
-@pytest.mark.parametrize("typed", ["blah", "7d", "settebello", "1"])
-async def test_what_is_typed_at_the_pause_only_starts_the_round(typed: str) -> None:
-    """ "blah" + Enter started round 2 and then said "invalid card: 'blah'"; a card typed there
-    could be played before the new hand was seen. Now it only starts the round."""
+@pytest.mark.parametrize("typed", ["blah", "7d", "settebello", "1", "7", "hint", "7d x 7h"])
+async def test_a_play_typed_at_the_pause_is_not_played_and_the_pause_stays(typed: str) -> None:
+    """A line typed at "Press Enter for the next round." started round 2 (and a card typed
+    there could be played before the new hand was seen). Now nothing typed there is played,
+    one line says what to do, and only Enter starts the round."""
     session, screen, controller = await _paused_then_dealt()
     await controller.handle_line(typed)
-    shown = screen.take()
+    assert screen.take() == "The round is over: press Enter for the next round."
+    assert controller.state.paused
+    assert "Enter: next round" in render.plain([toolbar_text(controller.state)])
+    await controller.handle_line("")
     assert not controller.state.paused
-    assert shown.count("Round 2") == 1
-    assert "invalid" not in shown
-    assert "hold" not in shown
+    assert screen.take().count("Round 2") == 1
     assert session.submitted == []
 
 
-async def test_board_typed_at_the_pause_draws_the_board_once_and_score_runs() -> None:
+@pytest.mark.parametrize("typed", ["log", "last", "score", "board", "who", "help", "rules"])
+async def test_a_command_at_the_pause_runs_on_the_round_just_ended(typed: str) -> None:
+    """`log` typed at "Press Enter for the next round." started round 2 and said "No plays
+    yet this round."; a person who types it there wants the round that just ended. Now
+    commands answer for that round, and the prompt stays until Enter."""
     _, screen, controller = await _paused_then_dealt()
-    await controller.handle_line("board")
-    assert screen.take().count("Round 2") == 1  # it drew the board twice
-    _, screen, controller = await _paused_then_dealt()
-    await controller.handle_line("score")
+    await controller.handle_line(typed)
     shown = screen.take()
-    assert shown.count("Round 2") == 1
-    assert shown.count("Round 1 score sheet") == 1
+    assert shown, typed
+    assert "Round 2" not in shown  # the next round's board waits for Enter
+    assert "No plays yet" not in shown
+    assert controller.state.paused
+    if typed in {"log", "last"}:
+        assert shown.count(" plays ") >= 2, shown  # Ada's and Bruno's plays of round 1
+    if typed == "score":
+        assert shown.count("Round 1 score sheet") == 1, shown
+    if typed == "board":
+        assert shown.startswith("Round 1  dealer"), shown
+    await controller.handle_line("")
+    assert screen.take().count("Round 2") == 1
 
 
 async def test_a_word_at_the_rematch_question_is_answered_with_what_it_takes() -> None:
