@@ -2,7 +2,7 @@
 
 The line fits the terminal, counted in columns (a CJK character takes two): on a narrow one it
 says less (short labels, no stock, the score as figures with the player's own side first:
-``you 1-5``), never a cut-off word.
+``you 1-5``; with three sides each side's initials before its points), never a cut-off word.
 """
 
 from __future__ import annotations
@@ -37,12 +37,41 @@ def _turn(state: ClientState) -> str:
     return f"{seat_label(view.to_move, view, state.names)} to play"
 
 
+def _initials(name: str, letters: int) -> str:
+    """The first ``letters`` characters of each word of ``name``: ``NL`` for Nonna Lucía,
+    ``b1`` for bot 1 (``No``, ``Lu`` with two)."""
+    return "".join(word[:letters] for word in name.split()) or "?"
+
+
+def side_tags(state: ClientState) -> list[str]:
+    """A short tag for each side, by side, the same at every screen but "you" for the
+    reader's own: its players' initials (``A&T`` for Asa & Teo), two letters of each word
+    where two sides' would read the same, numbered where even those would."""
+    view = state.view
+    assert view is not None
+    rules = view.rules
+    sides = range(len(state.scores))
+
+    def tag(side: int, letters: int) -> str:
+        players = rules.seats_of(side)
+        return "&".join(_initials(seat_label(s, view, state.names), letters) for s in players)
+
+    found = [tag(side, 1) for side in sides]
+    found = [tag(side, 2) if found.count(t) > 1 else t for side, t in enumerate(found)]
+    found = [f"{t}#{side + 1}" if found.count(t) > 1 else t for side, t in enumerate(found)]
+    return ["you" if side == view.side else tag for side, tag in zip(sides, found, strict=True)]
+
+
 def mine_first(state: ClientState) -> str:
     """The score as figures, this player's side first and called ``you``: ``you 1-5``
-    (figures alone would not say which pair is which)."""
+    (figures alone would not say which pair is which). With three sides or more, figures
+    in a row could be read in any order: each side's tag before its points, in the order
+    of the sides for everyone (``A&T 1 · you 3 · C&NL 1``)."""
     view = state.view
     assert view is not None
     scores = list(state.scores)
+    if len(scores) > 2:
+        return " · ".join(f"{tag} {p}" for tag, p in zip(side_tags(state), scores, strict=True))
     if not 0 <= view.side < len(scores):
         return "-".join(str(p) for p in scores)
     others = [str(p) for side, p in enumerate(scores) if side != view.side]

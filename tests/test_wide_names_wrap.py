@@ -130,6 +130,46 @@ def test_a_wide_pair_name_gives_way_to_you_first_not_bare_figures() -> None:
     assert "you 5-1 /11" in plain([toolbar_text(state, 50)])
 
 
+FAMILY = ("Asa", "Bruno", "Chiara", "Teo", "Zio", "Nonna Lucía")
+
+
+@pytest.mark.parametrize(
+    ("variants", "names", "tags"),
+    [
+        ([], FAMILY[3:], ["T", "Z", "NL"]),
+        (["six_as_three_pairs"], FAMILY, ["A&T", "B&Z", "C&NL"]),
+        ([], ("Teo", "Tina", "bot 2"), ["Te", "Ti", "b2"]),  # two T: two letters
+    ],
+)
+@pytest.mark.parametrize(("columns", "paused"), [(60, False), (60, True), (46, False)])
+def test_three_sides_short_score_says_whose_each_figure_is_in_one_order(
+    variants: list[str], names: tuple[str, ...], tags: list[str], columns: int, paused: bool
+) -> None:
+    """With three sides the short score read "you 1-3-1 /4": which figure was whose, and
+    each person saw another order. Now each side's initials come before its points, in
+    the same order at every screen, the reader's own side called "you" (or, where they
+    fit, the sides' names)."""
+    rules = RuleSet.of(len(names), 4, variants)
+    match = Match(rules)
+    deck = list(CARDS)
+    random.Random(3).shuffle(deck)
+    match.deal(deck)
+    for seat in range(rules.players):
+        state = ClientState(
+            seat=seat, names=names, display=Display(), view=match.view_for(seat), scores=(1, 3, 1)
+        )
+        state.paused = paused
+        bar = plain([toolbar_text(state, columns)])
+        assert display_width(bar) < columns, bar
+        mine = rules.side_of(seat)
+        told = [("you" if side == mine else tag) for side, tag in enumerate(tags)]
+        short = " · ".join(f"{tag} {p}" for tag, p in zip(told, (1, 3, 1), strict=True))
+        whole = [" & ".join(names[s] for s in rules.seats_of(side)) for side in range(3)]
+        named = "  ".join(f"{side} {p}" for side, p in zip(whole, (1, 3, 1), strict=True))
+        assert short in bar or named in bar, bar
+        assert re.search(r"\d-\d", bar) is None, bar
+
+
 def finished_round(players: int, seed: int = 3) -> Match:
     """A match of ``players`` with its first round played out at random."""
     rng = random.Random(seed)
