@@ -14,6 +14,7 @@ from scopa_net.client.commands import Rules, parse_command
 from scopa_net.client.completion import PlayCompleter
 from scopa_net.client.controller import ClientState, Controller
 from scopa_net.client.style import Display
+from scopa_net.errors import IllegalReason
 from scopa_net.match import Match
 from scopa_net.rules import RuleSet, Variant
 
@@ -153,3 +154,25 @@ def test_the_summary_says_which_variants_change_a_rule() -> None:
     assert "Winning (changed by cappotto, below):" in flat
     assert "Sweeps: A capture" in flat
     assert "Scoring: At the end" in flat
+
+
+async def test_rules_asso_piglia_tutto_says_the_refusal_in_the_words_a_player_reads() -> None:
+    rules = RuleSet.of(2, 11, ["asso_piglia_tutto"])
+    match = Match(rules, first_dealer=1)
+    match.deal(deck_dealing(rules, 1, {0: "1d 3s Kb"}, "5s 2b 3h 4h"))
+    screen = Screen()
+    controller = Controller(TableSession(match), Display(), screen.show, lambda: None)
+    await controller.handle_line("1d 5s")
+    refusal = screen.take()
+    said = IllegalReason.ACE_TAKES_ALL.value
+    assert said in refusal
+    await controller.handle_line("rules asso_piglia_tutto")
+    flat = " ".join(screen.take().split())
+    assert f"refused with '{said}'" in flat
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_no_rules_text_names_a_refusal_by_its_wire_code(variant: Variant) -> None:
+    codes = {reason.name.lower() for reason in IllegalReason}
+    words = set(" ".join(rulebook.explain(variant.value, 100)).replace(".", " ").split())
+    assert not words & codes
