@@ -101,16 +101,21 @@ def help_rows(rows: Mapping[str, str]) -> list[FormattedText]:
 
 UNITS = frozenset({"s", "ms", "min", "h", "seconds", "second", "minutes", "minute", "%"})
 """Words that name the unit of the number before them: never put on a line of their own."""
+NUMBERED = frozenset({"bot", "seat"})
+"""Words a number completes as a name ("bot 4", "seat 2"): never cut from their number."""
 
 
 def _glue_units(
     words: list[tuple[list[tuple[str, str]], int]],
 ) -> list[tuple[list[tuple[str, str]], int]]:
-    """``words`` with each unit joined to the number before it, as one word ("60 s")."""
+    """``words`` with each unit joined to the number before it, as one word ("60 s"), and
+    each number joined to the ``bot`` or ``seat`` before it, so a name stays whole ("bot 4")."""
     out: list[tuple[list[tuple[str, str]], int]] = []
     for word, gap in words:
         text = "".join(ch for _, ch in word).rstrip(".,:;!?)")
-        if out and gap == 1 and text in UNITS and out[-1][0] and out[-1][0][-1][1].isdigit():
+        last = "".join(ch for _, ch in out[-1][0]).lstrip("(").lower() if out else ""
+        unit = text in UNITS and last[-1:].isdigit()
+        if out and gap == 1 and (unit or (text.isdigit() and last in NUMBERED)):
             before, before_gap = out[-1]
             out[-1] = ([*before, (word[0][0], " "), *word], before_gap)
         else:
