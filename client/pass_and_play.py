@@ -51,7 +51,7 @@ from scopa_net.client.network_session import (
     TableChoice,
     open_network_session,
 )
-from scopa_net.client.scoresheet import rounds_taken, score_sheet
+from scopa_net.client.scoresheet import final_score, rounds_taken, score_sheet
 from scopa_net.client.session import Event, MatchOver, Message, RoundOver, Session, VoidDeal
 from scopa_net.client.style import Display
 from scopa_net.errors import IllegalPlayError
@@ -491,7 +491,7 @@ class PassAndPlayApp:
                 if index == 0 and seat.state.view is not None:
                     # Carried: the last play's clear may come just after these lines.
                     taken = rounds_taken(rounds, voids)
-                    result = _match_line(seat.state.view, winner, scores, taken, seat)
+                    result = match_line(seat.state.view, winner, scores, taken, seat.state.names)
                     self._public([result], carry=True)
                     self.matches_over += 1
                     if getattr(seat.session, "offer_rematch", False):
@@ -661,16 +661,18 @@ def _public_command(line: str, display: Display) -> str | None:
     return None
 
 
-def _match_line(
-    view: SeatView, winner: int, scores: Sequence[int], rounds: str, seat: Controller
+def match_line(
+    view: SeatView, winner: int, scores: Sequence[int], rounds: str, names: Sequence[str]
 ) -> FormattedText:
-    who = render.side_label(winner, view, seat.state.names)
+    """The match's end for everyone at the terminal: ``Ada wins the match, 11 to 7, after 3
+    rounds.`` (by name: there is no "you" at a shared keyboard)."""
+    who = render.side_label(winner, view, names)
     verb = "win" if " & " in who else "wins"
-    final = " to ".join(str(s) for s in sorted(scores, reverse=True))
+    final = final_score(view, winner, scores, names)
     return FormattedText(
         [
             ("class:winner", f"{who} {verb} the match"),
-            ("", f", {final}, after {rounds}."),
+            ("", f"{final}, after {rounds}."),
         ]
     )
 

@@ -154,18 +154,30 @@ def match_summary(
     voids: int = 0,
 ) -> FormattedText:
     """One line: who won, the final score and how many rounds it took (``rounds`` played
-    out, ``voids`` void). With more than two sides each score is said with its side's name."""
+    out, ``voids`` void): ``You win the match, 11 to 7, after 3 rounds.``"""
     alone_me = view.rules.seats_of(winner) == (view.seat,)
     who = "You" if alone_me else side_label(winner, view, names)
     verb = "win" if alone_me or " & " in who else "wins"
-    order = sorted(range(len(match_scores)), key=lambda side: -match_scores[side])
-    if len(match_scores) > 2:
-        final = " to ".join(f"{side_label(s, view, names)} {match_scores[s]}" for s in order)
-    else:
-        final = " to ".join(str(match_scores[s]) for s in order)
     return FormattedText(
         [
             ("class:winner", f"{who} {verb} the match"),
-            ("", f", {final}, after {rounds_taken(rounds, voids)}."),
+            ("", f"{final_score(view, winner, match_scores, names)}, "),
+            ("", f"after {rounds_taken(rounds, voids)}."),
         ]
     )
+
+
+def final_score(
+    view: SeatView, winner: int, match_scores: Sequence[int], names: Sequence[str]
+) -> str:
+    """What follows ``... win the match``: the winner's score first, then the others' from the
+    highest. Two sides: ``, 11 to 7``. More: each other score is said with its side's name,
+    the winner's not again: `` 5 to 4 (Zio & bot 4) to 2 (Nonna & Åsa)``."""
+    others = sorted(
+        (side for side in range(len(match_scores)) if side != winner),
+        key=lambda side: -match_scores[side],
+    )
+    if len(match_scores) <= 2:
+        return ", " + " to ".join(str(match_scores[s]) for s in (winner, *others))
+    named = (f"{match_scores[s]} ({side_label(s, view, names)})" for s in others)
+    return " " + " to ".join((str(match_scores[winner]), *named))

@@ -251,7 +251,22 @@ def test_a_match_of_three_sides_ends_with_each_score_named() -> None:
     match = finished_match(5, RuleSet.of(3))
     names = ("Ada", "Bruno", "Carla")
     summary = render.plain([match_summary(match.view_for(0), 0, (5, 0, 3), 2, names)])
-    assert summary == "You win the match, Ada 5 to Carla 3 to Bruno 0, after 2 rounds."
+    assert summary == "You win the match 5 to 3 (Carla) to 0 (Bruno), after 2 rounds."
+    summary = render.plain([match_summary(match.view_for(1), 2, (5, 0, 7), 2, names)])
+    assert summary == "Carla wins the match 7 to 5 (Ada) to 0 (Bruno), after 2 rounds."
+
+
+def test_a_match_of_three_teams_ends_without_saying_the_winners_twice() -> None:
+    """It read "Chiara & bot 5 win the match, Chiara & bot 5 5 to Zio Gianni & bot 4 4 to
+    Nonna Lucía & Åsa 2, after 2 rounds.": the winners twice, and each score lost between
+    the names ("bot 4 4")."""
+    match = finished_match(5, RuleSet.of(6, 4, ["six_as_three_pairs"]))
+    names = ("Nonna Lucía", "Zio Gianni", "Chiara", "Åsa", "bot 4", "bot 5")
+    summary = render.plain([match_summary(match.view_for(0), 2, (2, 4, 5), 2, names)])
+    assert summary == (
+        "Chiara & bot 5 win the match 5 to 4 (Zio Gianni & bot 4) to 2 (Nonna Lucía & Åsa), "
+        "after 2 rounds."
+    )
 
 
 def test_the_sheet_that_ends_a_match_says_the_match_is_over() -> None:

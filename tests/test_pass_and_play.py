@@ -20,6 +20,7 @@ from scopa_net.client.pass_and_play import (
     CLEAR_SCREEN,
     PassAndPlayApp,
     ScreenPrinter,
+    match_line,
     open_pass_and_play,
     public_board,
 )
@@ -501,3 +502,12 @@ def test_at_a_handover_up_reaches_nobodys_own_lines() -> None:
     for line in typed:
         assert line not in at_handover, at_handover
     assert "log" not in at_own_prompt, at_own_prompt
+
+
+def test_a_match_of_three_ends_with_each_score_named() -> None:
+    """At one terminal a match of three ended "Carla wins the match, 5 to 3 to 0": whose 3?"""
+    match = Match(RuleSet.of(3, 5))
+    line = match_line(match.view_for(0), 2, (3, 0, 5), "2 rounds", ("Ada", "Bruno", "Carla"))
+    assert plain([line]) == "Carla wins the match 5 to 3 (Ada) to 0 (Bruno), after 2 rounds."
+    two = match_line(Match(RuleSet.of(2)).view_for(0), 1, (7, 11), "3 rounds", ("Ada", "Bruno"))
+    assert plain([two]) == "Bruno wins the match, 11 to 7, after 3 rounds."
