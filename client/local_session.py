@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 
 import trio
 
@@ -114,6 +115,10 @@ class LocalSession:
         self._match = Match(rules, first_dealer=self._rng.randrange(rules.players))
         self._send, self._receive = trio.open_memory_channel[Event](EVENT_BUFFER)
         self._played = trio.Event()
+        self._voids = 0
+        """Void deals so far: each took a round's number, as on a host's table."""
+        self._redeal = False
+        """The round in play deals a void one again."""
 
     # --- the Session protocol -----------------------------------------------------------------
 
@@ -127,7 +132,7 @@ class LocalSession:
 
     @property
     def view(self) -> SeatView | None:
-        return None if self._match.round is None else self._match.view_for(self._seat)
+        return None if self._match.round is None else self._mine()
 
     @property
     def connection(self) -> ConnectionState:
@@ -157,7 +162,12 @@ class LocalSession:
         return deck
 
     async def _emit_play(self, record: PlayRecord) -> None:
-        await self._send.send(ViewChanged(view=self._match.view_for(self._seat), record=record))
+        await self._send.send(ViewChanged(view=self._mine(), record=record))
+
+    def _mine(self) -> SeatView:
+        """This seat's view, its round numbered as a host numbers it: void deals count."""
+        view = self._match.view_for(self._seat)
+        return replace(view, round_number=view.round_number + self._voids, redeal=self._redeal)
 
     async def _choose(self, seat: int, view: SeatView) -> Play:
         """A computer seat's play; a thinking level decides on a worker thread, so the screen
@@ -172,12 +182,13 @@ class LocalSession:
         """Deal and play rounds until a side wins; the event channel closes at the end."""
         async with self._send:
             match = self._match
-            voids = 0
+            void = False
             while not match.over:
                 rnd = match.deal(self._deck())
-                view = match.view_for(self._seat)
+                self._redeal, void = void, rnd.void
+                view = self._mine()
                 if rnd.void:
-                    voids += 1
+                    self._voids += 1
                     await self._send.send(VoidDeal(view=view))
                     continue
                 await self._send.send(RoundStarted(view=view))
@@ -193,7 +204,7 @@ class LocalSession:
                 result = match.results[-1]
                 await self._send.send(
                     RoundOver(
-                        view=match.view_for(self._seat),
+                        view=self._mine(),
                         score=result,
                         match_scores=tuple(match.scores),
                     )
@@ -205,7 +216,7 @@ class LocalSession:
                     winner=match.winner,
                     match_scores=tuple(match.scores),
                     rounds=len(match.results),
-                    voids=voids,
+                    voids=self._voids,
                 )
             )
 

@@ -355,6 +355,13 @@ def _row(label: str, body: StyleAndTextTuples) -> Line:
     return FormattedText([("class:label", f"{label:<10}"), *body])
 
 
+def round_title(view: SeatView) -> str:
+    """``Round 3``, or for the redeal of a void round ``Round 3 (round 2 dealt again)``: the
+    number is the wire's, as verify and history count, and the words say which deal it is."""
+    again = f" (round {view.round_number - 1} dealt again)" if view.redeal else ""
+    return f"Round {view.round_number}{again}"
+
+
 def board_lines(
     view: SeatView,
     names: Sequence[str],
@@ -371,7 +378,7 @@ def board_lines(
     lines = [
         FormattedText(
             [
-                ("class:heading", f"Round {view.round_number}"),
+                ("class:heading", round_title(view)),
                 ("", f"  dealer {seat_label(view.dealer, view, names)}"),
                 ("", f"  target {rules.target}  variants: {variants}"),
                 *([("class:heading", "  blind")] if view.blind else []),
@@ -455,7 +462,7 @@ def plain_board(
         f"{side_label(side, view, names)} {points}" for side, points in enumerate(view.scores)
     )
     return [
-        f"Round {view.round_number}, target {view.rules.target}"
+        f"{round_title(view)}, target {view.rules.target}"
         f"{', a blind table' if view.blind else ''}. Score: {score}.",
         f"Table: {table or 'empty'}.",
         f"Stock: {view.stock_count} cards.",

@@ -53,6 +53,8 @@ class SeatMirror:
         """A blind round's dealer, from ``blind_keys`` (9.5.3)."""
         self._sitting_out_next = sitting_out
         """The blind round opened last has no party for this seat (9.7)."""
+        self._redeal_next = False
+        """The round in play was void: the next first deal deals it again."""
         self.started_round = False
         """Whether the last event applied was the first deal of a round."""
 
@@ -107,6 +109,7 @@ class SeatMirror:
                 new_seat=sitting_out
                 and self.view.new_seat
                 and event.round_no == self.view.round_number,
+                redeal=self.view.redeal and event.round_no == self.view.round_number,
             )
             self._first_deal_next = False
             self._last_capturer = self._capturer_of(self.view)
@@ -177,7 +180,9 @@ class SeatMirror:
             round_score=None,
             sitting_out=self._sitting_out_next,
             new_seat=False,
+            redeal=self._redeal_next,
         )
+        self._redeal_next = False
 
     def _on_BlindDeal(self, e: m.BlindDeal) -> None:  # noqa: N802
         """A blind deal this seat could not open: it sits the round out (9.7), its hand the
@@ -227,6 +232,7 @@ class SeatMirror:
         )
 
     def _on_RoundVoid(self, e: m.RoundVoid) -> None:  # noqa: N802
+        self._redeal_next = True
         if e.reason == "kings":
             self.view = replace(self.view, to_move=None, void_deal=True)
         else:  # a blind table's round abandoned (protocol.md 9.6, 9.7): nothing more to play

@@ -8,7 +8,7 @@ the views of its seats (``Match.view_for``); this module knows nothing of matche
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from scopa_net.cards import Card
 from scopa_net.plays import PlayRecord
@@ -50,6 +50,11 @@ class SeatView:
     new_seat: bool = False
     """Sitting out the round during which this seat's person took it: they have not played
     at this table yet (a computer finishes the round for them)."""
+    redeal: bool = field(default=False, compare=False)
+    """This round is the one before it dealt again: that one was void (kings on the table, or a
+    blind round stopped), and the same dealer deals again under the next number. Known from
+    the events seen, not from the table as it stands (a snapshot does not say it), so views
+    that differ only here are equal."""
 
     @property
     def my_turn(self) -> bool:

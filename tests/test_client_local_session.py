@@ -6,8 +6,10 @@ import random
 
 import pytest
 import trio
+from helpers import deck_dealing
 
-from scopa_net.cards import CARDS
+from scopa_net.cards import CARDS, Card
+from scopa_net.client import render
 from scopa_net.client.keys import make_key_bindings
 from scopa_net.client.local_session import (
     LocalSession,
@@ -17,7 +19,9 @@ from scopa_net.client.local_session import (
     open_local_session,
 )
 from scopa_net.client.moves import legal_plays
-from scopa_net.client.session import MatchOver, RoundOver, RoundStarted, ViewChanged
+from scopa_net.client.render import plain
+from scopa_net.client.session import MatchOver, RoundOver, RoundStarted, ViewChanged, VoidDeal
+from scopa_net.client.style import Display
 from scopa_net.errors import IllegalPlayError, IllegalReason
 from scopa_net.match import Match
 from scopa_net.plays import Play
@@ -161,3 +165,34 @@ async def test_an_expert_practice_match_is_repeatable_and_thinks_off_the_loop() 
     assert plays[0]
     assert threads
     assert threading.get_ident() not in threads
+
+
+async def test_the_redeal_after_a_void_deal_is_numbered_as_a_host_numbers_it_and_says_so(
+    autojump_clock: trio.abc.Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After "Void deal: three kings on the table" the solo board read "Round 1  dealer bot 1"
+    again, where a host's table reads round 2 (and the match's end counts the void): it now
+    reads "Round 2 (round 1 dealt again)", and the round after it "Round 3"."""
+    rules = RuleSet.of(2, target=1)
+    tables = iter(["Kd Kh Ks 4b", "Ad"])
+
+    def deck(self: LocalSession) -> list[Card]:
+        table = next(tables, None)
+        return list(CARDS) if table is None else deck_dealing(rules, self._match.dealer, {}, table)
+
+    monkeypatch.setattr(LocalSession, "_deck", deck)
+    headers: list[str] = []
+    async with open_local_session(rules, seed=3, seat=1) as session:
+        async for event in session.events:
+            if isinstance(event, (RoundStarted, VoidDeal)):
+                display = Display()
+                headers.append(plain([render.board_lines(event.view, session.names, display)[0]]))
+                headers.append(render.plain_board(event.view, session.names, display)[0])
+            if isinstance(event, (RoundStarted, ViewChanged)) and event.view.my_turn:
+                assert event.view.redeal == (event.view.round_number == 2)
+                await session.submit(legal_plays(event.view)[-1])
+    assert headers[0].startswith("Round 1  dealer ")
+    assert headers[2].startswith("Round 2 (round 1 dealt again)  dealer ")
+    assert headers[3].startswith("Round 2 (round 1 dealt again), target 1")
+    assert headers[0].split("  ")[1] == headers[2].split("  ")[1]  # the same dealer
+    assert all(not h.startswith("Round 3 (") for h in headers[4:])
