@@ -49,6 +49,14 @@ def _taker(line: ScoreLine, sides: Sequence[str]) -> str:
     return ", ".join(f"{sides[s]} +{line.points[s]}" for s in scored)
 
 
+def _last_column(sides: Sequence[str], target: int) -> int:
+    """How wide the sheet's last column may grow with these side names: a side that took a
+    line's points (``Ada +2``), or the Match row's note (``match over (played to 11)``). A
+    line shared by several sides may be wider, and is wrapped on its own row."""
+    taker = max(display_width(f"{side} +9") for side in sides)
+    return max(taker, len(f"match over (played to {target})"))
+
+
 def score_sheet(
     view: SeatView,
     score: RoundScore,
@@ -60,14 +68,14 @@ def score_sheet(
     took the point, the round totals and the running match score.
 
     The sides are headed by their full names when the sheet fits ``width`` with them; when it
-    does not, by letters (A, B, C) named on a line of their own, so no name is cut short.
+    does not, by letters (A, B, C) named on a line of their own, so no name is cut short. The
+    choice rests on the names, the target and the width only, never on who scored what: every
+    sheet of a match at one width is laid out alike, its Match row's note on that row.
     """
     full = [side_label(s, view, names) for s in range(len(score.totals))]
     takers = [_taker(line, full) for line in score.lines]
     col = max(6, *(display_width(n) + _GAP for n in full))
-    widest = max(map(display_width, takers), default=0)
-    fits = _LABEL + col * len(full) + _GAP + widest <= width
-    if fits:
+    if _LABEL + col * len(full) + _GAP + _last_column(full, view.rules.target) <= width:
         sides, legend = full, []
     else:
         sides = [chr(ord("A") + s) for s in range(len(full))]

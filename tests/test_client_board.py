@@ -479,3 +479,24 @@ async def test_a_word_at_the_rematch_question_is_answered_with_what_it_takes() -
     await controller.handle_line("huh")
     assert screen.take() == "Answer y or n. Type y to play again, or n not to."
     assert controller.state.asking is Asking.REMATCH
+
+
+@pytest.mark.parametrize("width", [60, 80, 100, 120])
+def test_every_sheet_at_one_width_is_laid_out_alike_with_the_note_on_the_match_row(
+    width: int,
+) -> None:
+    """At one table and width, one match's sheet was headed by letters with a legend and the
+    next by the teams' full names, its "match over (played to 4)" pushed onto a line of its
+    own: the choice hung on who took which point that round. It rests on the names now."""
+    names = ("Nonna Lucía", "Zio Gianni", "Chiara", "Teo", "bot 4", "bot 5")
+    heads = set()
+    for seed in range(12):
+        match = finished_round(6, ("six_as_three_pairs",), seed)
+        view = match.view_for(0)
+        for scores in ((1, 2, 0), (12, 2, 1)):  # playing on, and the match over
+            sheet = render.plain(score_sheet(view, match.results[-1], scores, names, width))
+            rows = sheet.splitlines()
+            heads.add(rows[1])
+            (match_row,) = [row for row in rows if row.startswith("Match")]
+            assert match_row.endswith(("playing to 11", "match over (played to 11)")), sheet
+    assert len(heads) == 1, heads
