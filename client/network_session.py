@@ -111,6 +111,13 @@ its player that none came (the host signs one as soon as it takes the seed: prot
 CHECK_IT = "Check it any time with:"
 """Said after where a transcript was saved; the `scopa-net verify` line follows, alone."""
 VERIFY = "  scopa-net verify "
+NO_TRANSCRIPT = (
+    "No transcript was saved for this match: you did not see it from its first round (you "
+    "took the seat mid-match, or were caught up mid-way), and a transcript starts there. The "
+    "host can write this seat's transcript from its journal, on the host's machine, with:"
+)
+"""Said at the end of a match this seat joined (or was caught up in) mid-way; the command
+follows on a line of its own."""
 """How the line with the command that checks a saved transcript begins (its path follows)."""
 
 REVEAL_WAIT = 90.0
@@ -1694,6 +1701,9 @@ class NetworkSession:
                 self._emit(Message(seat=None, text=CHECK_IT, local=True))
                 # The command on a line of its own, whole, to copy (render.wrap_line).
                 self._emit(Message(seat=None, text=f"{VERIFY}{where}", local=True))
+            elif self.witness.mid_match:
+                for text in self._no_transcript_lines():
+                    self._emit(Message(seat=None, text=text, local=True))
             self._emit(
                 MatchOver(
                     winner=e.winner or 0,
@@ -2284,6 +2294,12 @@ class NetworkSession:
                 f"{self.witness.round_no} (nor later rounds while saving fails).",
             )
             return None
+
+    def _no_transcript_lines(self) -> tuple[str, str]:
+        """What the end of a match this seat did not see from its start says: why no transcript
+        was saved, and the command that has the host write one from its journal."""
+        export = f"scopa-net history --export {self.table_id} --seat {self._seat}"
+        return NO_TRANSCRIPT, f"  {export} --match {self.match_no}"
 
     def _not_saved(self, what: str, exc: OSError, place: Path, then: str) -> None:
         """Tell the person, once for each thing (``what``: "Could not save your seat"), that

@@ -361,13 +361,22 @@ def _unopened(path: Path, exc: OSError) -> tuple[str, str]:
     """What became of a file that could not be opened, and what to tell the person."""
     if isinstance(exc, FileNotFoundError) and _unmatched_pattern(path):
         if _same_folder(path.parent, data_dir(os.environ) / "transcripts"):
-            return "missing", "no transcripts yet: play a game first (each match saves its own)"
+            return "missing", NO_TRANSCRIPTS_YET
         return "missing", f"no file in {path.parent} matches {path.name}"
     if isinstance(exc, FileNotFoundError):
         return "missing", "cannot read: no such file (check its name and folder)"
     if isinstance(exc, IsADirectoryError):
         return "unreadable", f"a folder, not a file: give the transcripts in it ({path}/*)"
     return "unreadable", f"cannot read: {exc.strerror or exc}"
+
+
+NO_TRANSCRIPTS_YET = (
+    "no transcripts here yet: a match saves one at its end when you played it from its first "
+    "round; for a match you joined mid-way, the host can write yours (scopa-net history "
+    "--export TABLE --seat SEAT, on the host's machine)"
+)
+"""What an empty transcripts folder means: no game played yet, or only matches joined mid-way
+(a client saves no transcript of those); true of both, it does not guess which."""
 
 
 def _unmatched_pattern(path: Path) -> bool:

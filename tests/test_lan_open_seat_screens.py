@@ -172,3 +172,70 @@ async def test_the_last_rows_name_who_made_a_play_after_the_seat_changed_hands(
     last = [line for line in board if line.startswith("Last ")]
     assert f"Last      {printed}" in last, board
     assert not any(line.startswith("Last      Carla") for line in last), board
+
+
+async def test_a_newcomer_reads_at_the_match_end_why_no_transcript_and_what_the_host_types(
+    autojump_clock: trio.testing.MockClock, tmp_path: Path
+) -> None:
+    """Carla, who took an open seat mid-match, was told when she sat down that no transcript is
+    saved for the match; at its end her screen said nothing of it, and `scopa-net verify` on
+    her empty transcripts folder then told her to play a game first. The match's end now says
+    why there is none, and the command with which the host writes hers from its journal."""
+    rules = RuleSet.of(2, 1)
+    people = People(tmp_path, names=("Ada", "Bruno", "Carla"))
+    screens: dict[str, PersonScreen] = {}
+    carla_sat, over = trio.Event(), trio.Event()
+    done: list[str] = []
+
+    async with trio.open_nursery() as nursery:
+        _host, net = await start_memory_host(nursery, grace=60.0, bot_delay=0.5)
+
+        def run(
+            name: str,
+            choice: TableChoice,
+            between: Callable[[PersonScreen], Awaitable[None]] | None = None,
+        ) -> Awaitable[None]:
+            seated = carla_sat if name == "Carla" else None
+            return people.on_screen(name, choice, net.connect, screens, between, seated=seated)
+
+        async def bruno_leaves_after_the_first_play(screen: PersonScreen) -> None:
+            view = screen.session.view
+            if done or view is None or view.round_over or not view.plays:
+                return
+            done.append("left")
+            await screen.controller.handle_line("quit")
+            await screen.controller.handle_line("leave")
+
+        async def ada_waits_for_carla(screen: PersonScreen) -> None:
+            if carla_sat.is_set() or "bot 1 plays" not in screen.text:
+                return
+            if "Carla" not in done:
+                done.append("Carla")
+                choice = TableChoice(table_id=screen.session.table_id)
+                nursery.start_soon(run, "Carla", choice, carla_to_the_end)
+            await carla_sat.wait()
+
+        async def carla_to_the_end(screen: PersonScreen) -> None:
+            if re.search(r"wins? the match", screen.text):
+                over.set()
+
+        nursery.start_soon(run, "Ada", TableChoice(create=create(rules)), ada_waits_for_carla)
+        with trio.fail_after(600):
+            while "Ada" not in screens or screens["Ada"].session.table_id is None:
+                await trio.sleep(0.1)
+        table_id = screens["Ada"].session.table_id
+        nursery.start_soon(
+            run, "Bruno", TableChoice(table_id=table_id), bruno_leaves_after_the_first_play
+        )
+        with trio.fail_after(600):
+            await over.wait()
+        nursery.cancel_scope.cancel()
+
+    carla = screens["Carla"]
+    flat = " ".join(carla.text.split())
+    assert "No transcript was saved for this match: you did not see it from its first round" in (
+        flat
+    ), carla.text
+    command = f"scopa-net history --export {table_id} --seat 1 --match 1"
+    assert any(line.strip() == command for line in carla.lines), carla.text
+    assert "Transcript saved" not in carla.text, carla.text
