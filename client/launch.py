@@ -18,6 +18,7 @@ from scopa_net.client.config import Settings, load_settings
 from scopa_net.client.line_mode import needs_line_mode
 from scopa_net.client.network_session import (
     HostBrokeProtocolError,
+    HostEndedError,
     HostKeyChangedError,
     HostLostError,
     SeatLostError,
@@ -60,7 +61,7 @@ def session_failure(exc: SessionError) -> CommandError:
         return CommandError(text, EXIT_REFUSED)
     if isinstance(exc, TableClosedError):  # a match that stopped: README's status 1
         return CommandError(text, EXIT_FAILED)
-    if isinstance(exc, HostBrokeProtocolError):  # a host's fault, not an unreachable one
+    if isinstance(exc, HostBrokeProtocolError | HostEndedError):  # not an unreachable host
         return CommandError(text + (f"; {exc.hint}" if exc.hint else ""), EXIT_FAILED)
     if isinstance(exc, HostLostError):
         return CommandError(text + (f"; {exc.hint}" if exc.hint else ""), EXIT_UNREACHABLE)

@@ -64,7 +64,7 @@ from scopa_net.fair.plain_words import what_failed
 from scopa_net.fair.transcript import VOID_KINGS
 from scopa_net.mirror import SeatMirror
 from scopa_net.names import clean_name
-from scopa_net.plays import Play, PlayRecord
+from scopa_net.plays import Play, PlayRecord, play_code
 from scopa_net.rules import RuleSet
 from scopa_net.seat_holders import Holder, SeatHolders
 from scopa_net.view import SeatView
@@ -171,6 +171,40 @@ class HostLostError(SessionError):
     def __init__(self, message: str, hint: str = "") -> None:
         super().__init__(message)
         self.hint = hint
+
+
+class HostEndedError(HostLostError):
+    """While this client was taking its seat back, the host ended the connection for a reason
+    that trying again cannot change (protocol.md 3.8); ``hint`` says how to come back."""
+
+
+class ByeError(SessionError):
+    """The host ended the connection with ``bye`` before answering a request: ``reason`` is
+    its code, ``message`` its words."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(f"the host closed the connection: {message}")
+        self.reason = reason
+        self.message = message
+
+
+PASSING_BYES = frozenset(
+    code.value
+    for code in (
+        ErrorCode.TIMEOUT,
+        ErrorCode.TOO_MANY_CONNECTIONS,
+        ErrorCode.SHUTTING_DOWN,
+        ErrorCode.RATE_LIMITED,
+        ErrorCode.STORAGE,
+        ErrorCode.INTERNAL,
+        ErrorCode.QUIT,
+    )
+)
+"""``bye`` reasons about the connection, not the seat (protocol.md 3.6, 3.8): a handshake held
+up past the host's 10 s, a host full, stopping, slowing us down, unable to save, failed on its
+own account, or done with this connection. A client taking its seat back tries again (the
+resume itself then says whether the seat is still there). Every other reason is final: another
+version, a broken protocol (it would break again), or the seat taken from another client."""
 
 
 class HostBrokeProtocolError(HostLostError):
@@ -325,8 +359,11 @@ class PlayRefusedError(IllegalPlayError):
     """A play the host refused for something other than the rules (the table moved on, its
     disk, ...); nothing was played."""
 
-    def __init__(self, text: str, why: str) -> None:
-        ValueError.__init__(self, f"not played: {text!r}: {why}")
+    def __init__(self, text: str, why: str, *, resent: bool = False) -> None:
+        said = (
+            f"Your move {text} was not played: {why}." if resent else f"not played: {text!r}: {why}"
+        )
+        ValueError.__init__(self, said)
         self.reason = None  # type: ignore[assignment]
         self.text = text
 
@@ -341,15 +378,30 @@ REFUSALS = {
 """What each ``reject`` code (protocol.md 3.5) means to the person whose play it refused."""
 
 
-def refused_play(answer: m.Reject, text: str) -> IllegalPlayError:
+RESENT_REFUSALS = {
+    ErrorCode.STALE.value: "the table moved on while the connection was down; look again",
+    ErrorCode.WRONG_PHASE.value: "the round was over when it reached the host",
+}
+"""What a ``reject`` means for a move sent again after the connection came back (or the seat
+was taken back): the person typed it before the drop, and the table went on without it."""
+
+
+def refused_play(answer: m.Reject, text: str, *, resent: bool = False) -> IllegalPlayError:
     """The error for a play the host refused: the rule it broke, or what else stopped it
-    (with the host's own words for a code this client does not know)."""
-    if answer.reason is not None and answer.reason.upper() in IllegalReason.__members__:
-        return IllegalPlayError(IllegalReason[answer.reason.upper()], text)
-    if answer.code == ErrorCode.NOT_YOUR_TURN.value:
-        return IllegalPlayError(IllegalReason.NOT_YOUR_TURN, text)
-    why = REFUSALS.get(answer.code) or answer.message or answer.code
-    return PlayRefusedError(text, why)
+    (with the host's own words for a code this client does not know). ``resent``: the move
+    went again after a lost connection, and is said as a move that was not played."""
+    if not resent:
+        if answer.reason is not None and answer.reason.upper() in IllegalReason.__members__:
+            return IllegalPlayError(IllegalReason[answer.reason.upper()], text)
+        if answer.code == ErrorCode.NOT_YOUR_TURN.value:
+            return IllegalPlayError(IllegalReason.NOT_YOUR_TURN, text)
+    why = (
+        (RESENT_REFUSALS.get(answer.code) if resent else None)
+        or REFUSALS.get(answer.code)
+        or answer.message
+        or answer.code
+    )
+    return PlayRefusedError(text, why, resent=resent)
 
 
 NO_PINGS = (State.HELLO, State.WELCOME, State.CLOSED)
@@ -451,7 +503,7 @@ class _Link:
                 elif isinstance(reply, m.Bye):
                     if reply.reason == ErrorCode.BAD_VERSION.value:
                         raise VersionMismatchError(reply.message)
-                    raise SessionError(f"the host closed the connection: {reply.message}")
+                    raise ByeError(reply.reason, reply.message)
                 else:
                     self._pending.append(reply)
 
@@ -577,6 +629,10 @@ class NetworkSession:
         self._stand_ins: dict[int, bool] = {}
         self._move_ids = itertools.count(secrets.randbelow(2**30) + 1)
         self._unacked: dict[int, tuple[m.Play, trio.Event]] = {}
+        self._awaited: set[int] = set()
+        """Moves whose :meth:`submit` waits for the host's answer (not those taken back)."""
+        self._resent: set[int] = set()
+        """Moves sent again after the connection came back, not answered yet."""
         self._answers: dict[int, m.Ack | m.Reject] = {}
         self._transcript_paths: dict[tuple[int, int, int, str], Path] = {}
         self._seed: bytes | None = None
@@ -774,6 +830,7 @@ class NetworkSession:
         )
         done = trio.Event()
         self._unacked[move_id] = (msg, done)
+        self._awaited.add(move_id)
         self._save_record()
         if self._link is None:
             self._emit(
@@ -787,7 +844,12 @@ class NetworkSession:
             self._queued.add(move_id)
             self._emit(MoveQueued(queued=True))
         await self._send_quietly(msg)
-        await done.wait()
+        try:
+            await done.wait()
+        finally:
+            self._awaited.discard(move_id)
+        resent = move_id in self._resent
+        self._resent.discard(move_id)
         answer = self._answers.pop(move_id, None)
         if answer is None:
             # The session ended (the match is over) before the ack came back; the events
@@ -797,7 +859,7 @@ class NetworkSession:
                     return record
             raise MoveUnansweredError("the session ended before the host answered that move")
         if isinstance(answer, m.Reject):
-            raise refused_play(answer, play.text())
+            raise refused_play(answer, play.text(), resent=resent)
         # The ack can arrive before the event it acknowledges: wait for that event.
         while self.mirror.seq < answer.seq and self._state is not ConnectionState.CLOSED:
             await self._seq_changed.wait()
@@ -1061,10 +1123,7 @@ class NetworkSession:
                         "stopped trying"
                     )
                     self._give_up(why)
-                    hint = ""
-                    if self._record is not None:
-                        hint = f"your seat is kept: {self.resume_command} takes it back"
-                    raise HostLostError(why, hint)
+                    raise HostLostError(why, self._seat_kept_hint())
                 if reports and waited >= reports[0]:
                     reports.pop(0)
                     self._emit(
@@ -1086,6 +1145,15 @@ class NetworkSession:
                     self._emit(Message(seat=None, text=str(exc), local=True))
                     self.end_note = str(exc)
                     return
+                except ByeError as exc:
+                    if exc.reason in PASSING_BYES:
+                        continue  # about that connection only: the next one may get through
+                    why = (
+                        f"the host at {self.address} ended the connection while this client "
+                        f"was taking your seat back ({exc.reason}: {exc.message}); stopped trying"
+                    )
+                    self._give_up(why)
+                    raise HostEndedError(why, self._seat_kept_hint()) from None
                 except LINK_ERRORS:
                     if self._link is not None:  # it resumed, then broke at once
                         await self._link.aclose()
@@ -1110,8 +1178,23 @@ class NetworkSession:
             "trying"
         )
         self._give_up(why)
-        hint = f"your seat is kept: {self.resume_command} takes it back" if self._record else ""
-        raise HostBrokeProtocolError(why, hint)
+        raise HostBrokeProtocolError(why, self._seat_kept_hint())
+
+    def _seat_kept_hint(self) -> str:
+        """How to come back to a seat kept on disk as this client stops trying, and what
+        becomes of a move the host never answered ("" when nothing is kept)."""
+        if self._record is None:
+            return ""
+        hint = f"your seat is kept: {self.resume_command} takes it back"
+        moves = [
+            Play.from_code(play_code(p.card, p.captured)).text() for p, _ in self._unacked.values()
+        ]
+        if moves:
+            hint += (
+                f" (your move {', '.join(moves)} was not answered: it goes to the host again "
+                "then, and you are told if it is not played)"
+            )
+        return hint
 
     def _give_up(self, why: str) -> None:
         """End the session without the host: the seat stays on disk to be taken back. Nothing
@@ -1237,6 +1320,7 @@ class NetworkSession:
                 self._to_resend.remove(move_id)
             elif pending[0].after <= seq:
                 self._to_resend.remove(move_id)
+                self._resent.add(move_id)
                 msg = pending[0]
                 if msg.proof is None and isinstance(self.witness, BlindWitness):
                     # Kept on disk without its proof: the party, rebuilt, proves it again.
@@ -1458,10 +1542,19 @@ class NetworkSession:
 
     def _answer(self, msg: m.Ack | m.Reject) -> None:
         pending = self._unacked.pop(msg.move_id, None)
-        if pending is not None:
+        if pending is None:
+            return
+        if msg.move_id in self._awaited:
             self._answers[msg.move_id] = msg
-            pending[1].set()
-            self._save_record()
+        elif isinstance(msg, m.Reject):
+            # Typed in an earlier client, kept with the seat and sent again on taking it
+            # back: nobody waits for its answer here, so say it was not played.
+            play = Play.from_code(play_code(pending[0].card, pending[0].captured))
+            refused = refused_play(msg, play.text(), resent=True)
+            self._emit(Message(seat=None, text=str(refused), local=True))
+            self._resent.discard(msg.move_id)
+        pending[1].set()
+        self._save_record()
 
     def _gone_at_reveal(self, e: m.BlindReveals) -> None:
         """Say who the round's reveal counts absent (9.7: gone before their seed came), and

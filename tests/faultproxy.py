@@ -1,8 +1,9 @@
 """A small fault-injecting TCP proxy on loopback, in the manner of toxiproxy.
 
 It forwards each client connection to the host and can slice the bytes into 1-7 byte pieces,
-cut every open connection at once (as a network blip does), and capture everything the host
-sent to each client for later inspection.
+cut every open connection at once (as a network blip does), stall every connection for a while
+(bytes held, both ways, and passed on in order when the stall lifts), and capture everything
+the host sent to each client for later inspection.
 """
 
 from __future__ import annotations
@@ -24,6 +25,12 @@ class FaultProxy:
         self.captured: list[bytearray] = []
         self._open: set[trio.CancelScope] = set()
         self.cuts = 0
+        self._stalled_until = -1.0
+
+    def stall(self, seconds: float) -> None:
+        """From now, for ``seconds``, pass no byte either way on any connection (new ones
+        included): each is held and passed on, in order, when the stall lifts."""
+        self._stalled_until = trio.current_time() + seconds
 
     async def serve(self, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
         listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
@@ -76,6 +83,7 @@ class FaultProxy:
                 data = await source.receive_some(65536)
                 if not data:
                     break
+                await trio.sleep_until(self._stalled_until)
                 if captured is not None and self.capture:
                     captured += data
                 if self.slice_bytes:

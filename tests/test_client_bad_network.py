@@ -1,0 +1,108 @@
+"""A person on a bad network (a proxy that stalls, resets, holds bytes): the client keeps the
+seat through what is only the network's doing, and tells its person what became of a move.
+Real host, real loopback TCP, through the fault-injecting proxy; the host's handshake deadline
+is cut short so that a stall past it takes a second, not a minute."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import trio
+from faultproxy import FaultProxy
+from hosting import create, start_host
+
+from scopa_net.client.moves import legal_plays
+from scopa_net.client.network_session import (
+    NetworkSession,
+    TableChoice,
+    open_network_session,
+)
+from scopa_net.client.seat_store import SeatStore
+from scopa_net.client.session import ConnectionChanged, ConnectionState, Message
+from scopa_net.rules import RuleSet
+
+HANDSHAKE = 0.3
+"""The host's handshake deadline here (10 s in play): a stall longer than it outlasts it."""
+
+
+async def drain(session: NetworkSession, into: list[object] | None = None) -> None:
+    """Read the session's events (kept in ``into``), as the screen would."""
+    async for event in session.events:
+        if into is not None:
+            into.append(event)
+
+
+async def test_a_stall_past_the_hosts_handshake_deadline_does_not_end_the_session(
+    tmp_path: Path,
+) -> None:
+    """Bea's connection dropped and then stalled for 70 s: each new connection's hello was
+    held, the host closed it ("bye timeout: no hello in time"), and when the stall lifted her
+    client took that as final ("the host stopped the session") and quit, her move unplayed.
+    A bye about the connection is not about the seat: the client tries again, takes the seat
+    back, and the move typed meanwhile is played."""
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0, handshake_timeout=HANDSHAKE)
+            proxy = FaultProxy(host.port)
+            await nursery.start(proxy.serve)
+            choice = TableChoice(create=create(RuleSet.of(2, 1), bots=1))
+            async with open_network_session(
+                "127.0.0.1", proxy.port, choice, name="Bea", store=SeatStore(tmp_path)
+            ) as session:
+                events: list[object] = []
+                nursery.start_soon(drain, session, events)
+                while session.view is None or not session.view.my_turn:
+                    await trio.sleep(0.02)
+                proxy.stall(HANDSHAKE * 4)
+                proxy.cut_all()
+                while session.connection is ConnectionState.CONNECTED:
+                    await trio.sleep(0.01)
+                play = legal_plays(session.view)[0]
+                record = await session.submit(play)  # queued, then sent on the way back
+                assert record.play == play
+                assert session.connection is ConnectionState.CONNECTED
+                states = [e.state for e in events if isinstance(e, ConnectionChanged)]
+                assert states[-1] is ConnectionState.CONNECTED
+                said = [e.text for e in events if isinstance(e, Message)]
+                assert not [t for t in said if "not played" in t or "stopped" in t], said
+            nursery.cancel_scope.cancel()
+
+
+async def test_a_move_the_table_went_on_without_is_said_not_played(tmp_path: Path) -> None:
+    """Bea typed her move as the network stalled, then dropped: it never reached the host, a
+    computer played her turn meanwhile, and the move was never mentioned again. Sent again once
+    she is back, the host refuses it (the table moved on): she reads that it was not played."""
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0.1, handshake_timeout=HANDSHAKE, grace=0.1)
+            proxy = FaultProxy(host.port)
+            await nursery.start(proxy.serve)
+            choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
+            async with open_network_session(
+                "127.0.0.1", proxy.port, choice, name="Bea", store=SeatStore(tmp_path)
+            ) as session:
+                nursery.start_soon(drain, session)
+                while session.view is None or not session.view.my_turn:
+                    await trio.sleep(0.02)
+                view = session.view
+                play = legal_plays(view)[0]
+                proxy.stall(HANDSHAKE * 4)
+                refused: list[str] = []
+
+                async def typed() -> None:
+                    try:
+                        await session.submit(play)
+                    except ValueError as exc:
+                        refused.append(str(exc))
+
+                nursery.start_soon(typed)
+                await trio.sleep(0.1)
+                proxy.cut_all()  # the move, held in the stall, is lost with the connection
+                while not refused:
+                    await trio.sleep(0.02)
+                assert refused == [
+                    f"Your move {play.text()} was not played: the table moved on while the "
+                    "connection was down; look again."
+                ]
+                assert session.connection is ConnectionState.CONNECTED
+            nursery.cancel_scope.cancel()
