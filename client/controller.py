@@ -228,6 +228,8 @@ class Controller:
         self.log: list[str] = []
         self._moves: trio.Nursery | None = None
         self._on_its_way: Play | None = None
+        self._said_sent: Play | None = None
+        """The move "Sent ...; waiting for the host" was said for (once a move)."""
         """The move sent whose answer has not come back yet (``state.sent_from`` is the view
         it was played from: once another is shown, the move was answered)."""
 
@@ -666,6 +668,7 @@ class Controller:
 
     async def _play(self, play: Play, bare: bool) -> None:
         if (sent := self.move_on_its_way) is not None:
+            self._say_sent(sent)  # what happened first prints first
             self._error(
                 f"Your last move ({sent.text(self.display.scheme)}) is still on its way to the "
                 "host: wait for its answer."
@@ -784,8 +787,16 @@ class Controller:
         await trio.sleep(SLOW_ANSWER)
         # Not connected, the connection's own lines say what becomes of the move; the play
         # on the screen (another view shown) is the host's answer.
+        if self.move_on_its_way is play:
+            self._say_sent(play)
+
+    def _say_sent(self, play: Play) -> None:
+        """Say once that ``play`` went to the host and waits for its answer: a second
+        after it went, or sooner when another move typed meanwhile is refused (the refusal
+        comes after it, as it happened)."""
         connected = self.state.connection in (ConnectionState.CONNECTED, ConnectionState.LOCAL)
-        if connected and self.move_on_its_way is not None:
+        if connected and self._said_sent is not play:
+            self._said_sent = play
             self._say(f"Sent {play.text(self.display.scheme)}; waiting for the host...")
 
     def ask_to_leave(self) -> None:

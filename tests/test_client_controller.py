@@ -260,7 +260,8 @@ async def test_a_move_is_on_its_way_until_the_screen_shows_it() -> None:
         await trio.testing.wait_all_tasks_blocked()  # sent: waiting for the ack
         await controller.handle_line("3s")
         refused = "Your last move (Kb x 2b+3h+5s) is still on its way to the host: wait for its"
-        assert screen.take().startswith(refused)
+        # Said in the order it happened: the move went, then the next was refused.
+        assert screen.take().startswith(f"Sent Kb x 2b+3h+5s; waiting for the host...\n{refused}")
         controller.handle_event(ViewChanged(view=session.view, record=None))  # Kb shown
         session.match.play(Play(parse_card("2h"), ()), 1, exact=True)
         controller.handle_event(ViewChanged(view=session.view, record=None))  # your turn

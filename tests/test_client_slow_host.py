@@ -75,14 +75,17 @@ def test_a_move_the_host_is_slow_to_answer_leaves_the_screen_answering() -> None
     in_order = [
         f"Your move {move} is on its way.",  # after the board
         f"No hint now: your move {move} is on its way to the host.",
-        refused,
+        # The move went before the second was typed: said first (Bea read the refusal, then
+        # "Sent Qd; waiting for the host..." about the move it was refused for).
         f"Sent {move}; waiting for the host...",
+        refused,
         "Ada played ",
     ]
     places = [text.find(line) for line in in_order]
     assert -1 not in places, (places, text)
     assert places == sorted(places), (places, text)
     assert text.count(refused) == 1, text
+    assert text.count(f"Sent {move}; waiting for the host...") == 1, text
     for replayed in ("not your turn", "A hint is for your turn.", "too many lines"):
         assert replayed not in text, text
 
