@@ -131,6 +131,9 @@ TOO_LATE_TO_ANSWER = (
 )
 SLOW_ANSWER = 1.0
 """Seconds a move waits for the host's answer before the screen says that it is waiting."""
+NO_ANSWER_SHOWN = 5.0
+"""Seconds a move sent on a live connection waits for its answer before the toolbar counts
+them ("no answer from the host for 8 s"): a stall the connection does not notice yet."""
 
 
 @dataclass(slots=True)
@@ -153,6 +156,9 @@ class ClientState:
     """The view this seat's last move was played from, until the host answers it."""
     move_queued: bool = False
     """That move waits for the connection to the host to come back (not yet sent)."""
+    unanswered_for: int = 0
+    """Whole seconds that move has waited on a live connection for the host's answer, once
+    past ``NO_ANSWER_SHOWN`` (0 before, and once answered): the toolbar says it."""
     listeners: list[Callable[[], None]] = field(default_factory=list)
 
     def changed(self) -> None:
@@ -229,6 +235,8 @@ class Controller:
         self._moves: trio.Nursery | None = None
         self._on_its_way: Play | None = None
         self._said_sent: Play | None = None
+        self._links = 0
+        """Connection changes seen: a move's silence is counted from the last one."""
         """The move "Sent ...; waiting for the host" was said for (once a move)."""
         """The move sent whose answer has not come back yet (``state.sent_from`` is the view
         it was played from: once another is shown, the move was answered)."""
@@ -463,6 +471,8 @@ class Controller:
                 state.move_queued = queued
             case ConnectionChanged(state=conn, detail=detail):
                 state.connection = conn
+                self._links += 1  # a move on its way went again: its silence counts anew
+                state.unanswered_for = 0
                 self._say(
                     f"Connection: {conn.value}{f' ({detail})' if detail else ''}.", "class:notice"
                 )
@@ -781,14 +791,28 @@ class Controller:
             if self._on_its_way is play:  # (not a move typed once this one was shown)
                 self._on_its_way = self.state.sent_from = None
                 self.state.move_queued = False
+            self.state.unanswered_for = 0
             self.state.changed()
 
     async def _say_when_slow(self, play: Play) -> None:
+        since, links = trio.current_time(), self._links
         await trio.sleep(SLOW_ANSWER)
         # Not connected, the connection's own lines say what becomes of the move; the play
         # on the screen (another view shown) is the host's answer.
         if self.move_on_its_way is play:
             self._say_sent(play)
+        # Then count the silence on the toolbar, calmly (no lines): from when the move went,
+        # or went again on a connection back.
+        while self.move_on_its_way is play:
+            await trio.sleep(1.0)
+            now = trio.current_time()
+            if self.state.connection is not ConnectionState.CONNECTED or links != self._links:
+                since, links = now, self._links
+            quiet = now - since
+            shown = int(quiet) if quiet >= NO_ANSWER_SHOWN else 0
+            if shown != self.state.unanswered_for:
+                self.state.unanswered_for = shown
+                self.state.changed()
 
     def _say_sent(self, play: Play) -> None:
         """Say once that ``play`` went to the host and waits for its answer: a second

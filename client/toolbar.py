@@ -82,6 +82,8 @@ def _versions(state: ClientState) -> list[StyleAndTextTuples]:
     """The toolbar from the fullest to the shortest."""
     view = state.view
     conn_text = state.connection.value
+    if state.unanswered_for and state.move_sent and not state.move_queued:
+        conn_text = f"no answer from the host for {state.unanswered_for} s"
     conn = ("class:toolbar.state", f" {conn_text} ")
     if view is None:
         return [[("", " waiting for the deal |"), conn], [("", " waiting |"), conn]]

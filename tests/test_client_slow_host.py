@@ -5,9 +5,11 @@ TCP against a real host."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
+import pytest
 import trio
 from app_driver import run_app
 from hosting import Holding, create, start_host
@@ -146,3 +148,58 @@ def test_a_move_typed_while_the_host_is_away_is_queued_on_the_toolbar_until_sent
     assert "move sent" in turns[queued:], turns
     assert "move sent" not in turns[:queued], turns
     assert "reconnecting" in next(b for b in bars if "move queued" in b), bars
+
+
+def test_a_move_long_unanswered_on_a_live_connection_is_counted_on_the_toolbar(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Bea's network stalled for 20 s after her move: her toolbar said "move sent | ... |
+    connected" all along, as if all were well. Once the move has waited a while (5 s; 1.5 s
+    here) the toolbar counts the silence, calmly, with no line printed; the answer ends it."""
+    monkeypatch.setattr("scopa_net.client.controller.NO_ANSWER_SHOWN", 1.5)
+    wires: list[Holding] = []
+    sent: list[str] = []
+    bars: list[str] = []
+
+    @asynccontextmanager
+    async def opener() -> AsyncIterator[NetworkSession]:
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0)
+
+            async def connect() -> trio.abc.Stream:
+                wires.append(Holding(await trio.open_tcp_stream("127.0.0.1", host.port)))
+                return wires[-1]
+
+            choice = TableChoice(create=create(RuleSet.of(2, 4), bots=1))
+            async with open_network_session(
+                "127.0.0.1", host.port, choice, name="Bea", connector=connect
+            ) as session:
+                yield session
+            nursery.cancel_scope.cancel()
+
+    def driver(state: ClientState, pipe: PipeInput) -> Callable[[], None]:
+        def on_change() -> None:
+            view = state.view
+            bar = render.plain([toolbar_text(state)])
+            if not bars or bars[-1] != bar:
+                bars.append(bar)
+            if not sent and view is not None and view.my_turn and not view.round_over:
+                sent.append(legal_plays(view)[0].text())
+                trio.lowlevel.spawn_system_task(wires[-1].hold_for, 2.6)
+                pipe.send_text(f"{sent[0]}\r")
+            elif len(sent) == 1 and view is not None and not view.my_turn:
+                sent.append("quit")  # the move landed: leave
+                pipe.send_text("quit\ry\r")
+
+        return on_change
+
+    status, text, _ = run_app(RuleSet.of(2, 4), driver, opener=opener, plain=True)
+    assert status == 0, text
+    counted = [b for b in bars if "no answer from the host for" in b]
+    assert counted, bars
+    assert all("move sent" in b for b in counted), counted
+    assert re.search(r"\| no answer from the host for 2 s $", counted[0]), counted
+    after = bars[bars.index(counted[-1]) + 1 :]
+    assert after, bars
+    assert all("no answer" not in b for b in after), bars
+    assert "no answer" not in text, text
