@@ -104,6 +104,11 @@ LOSS_HELD_FOR = 10.0
 the connection": a host that restarts has every seat lost (its catch-up says so), and each
 friend's client is back within its reconnect backoff (8 s at most). One back by then was
 never lost to anyone but the host, so the others read only that they are back."""
+LOSS_SAID_AFTER = 5.0
+"""How long this client holds back that a friend "lost the connection" at any time: on a
+network that resets every minute, a friend back within a couple of seconds was said lost and
+back each time, two lines for every player. Back by then, nothing is said; still gone, the line
+comes with the grace period counted from the host's event."""
 RECEIPT_WAIT = 10.0
 """How long after revealing its seed a seat waits for the host's signed receipt before it tells
 its player that none came (the host signs one as soon as it takes the seed: protocol.md 5.4)."""
@@ -697,9 +702,10 @@ class NetworkSession:
         """Which match at this table the seat plays (one more after each agreed rematch)."""
         self._saved: tuple[int, Path] | None = None
         """The match (its number) whose transcript was saved last, and the file."""
-        self._held_losses: dict[int, tuple[float, int]] = {}
-        """Seats that lost the connection in this client's catch-up, not said yet: seat ->
-        (when it was held, the grace period it had then). See LOSS_HELD_FOR."""
+        self._held_losses: dict[int, tuple[float, int, float, bool]] = {}
+        """Seats that lost the connection, not said yet: seat -> (when it was held, the grace
+        period it had then, when it is said, whether it came in this client's catch-up). See
+        LOSS_SAID_AFTER and LOSS_HELD_FOR."""
         self._losses_due = math.inf
         """When the held losses still true are said (inf: none held)."""
         self.computer_plays: set[int] = set()
@@ -1997,8 +2003,11 @@ class NetworkSession:
             return
         self._save_record()
         held = self._held_losses.pop(e.seat, None)  # whatever this says follows it, and is true
-        if held is not None and renamed:
-            self._held_losses[e.seat] = held  # still lost, under the new name
+        still_lost = e.kind == "human" and not (e.connected or e.away or e.stand_in)
+        if held is not None and (renamed or still_lost):
+            self._held_losses[e.seat] = held  # still lost (under the new name): held as it was
+            if not renamed:
+                return
         if renamed:
             text = f"{was} is now called {who}"
         elif e.kind == "open":
@@ -2022,6 +2031,8 @@ class NetworkSession:
         elif not e.connected and e.stand_in:
             text = f"a computer is playing for {who} until they are back"
         elif e.connected and before is not None and before.kind == "human":
+            if held is not None and not held[3]:
+                return  # back before anyone was told they were gone
             text = f"{who} is back at the table"
         elif e.connected:
             text = f"{who} sat down at the table"
@@ -2048,22 +2059,28 @@ class NetworkSession:
         )
 
     def _hold_loss(self, seat: int, grace: int) -> bool:
-        """Hold back that ``seat`` lost the connection, if this client is just back at the
-        host (see LOSS_HELD_FOR); True when held."""
+        """Hold back that ``seat`` lost the connection for LOSS_SAID_AFTER, or longer if this
+        client is just back at the host (see LOSS_HELD_FOR); True when held."""
         now = trio.current_time()
-        if now - self._resumed_at >= LOSS_HELD_FOR:
-            return False
-        self._held_losses[seat] = (now, grace)
-        self._losses_due = min(self._losses_due, self._resumed_at + LOSS_HELD_FOR)
+        catching_up = now - self._resumed_at < LOSS_HELD_FOR
+        if not catching_up and grace <= 2 * LOSS_SAID_AFTER:
+            return False  # a grace period this short: the wait would take most of it
+        due = now + LOSS_SAID_AFTER
+        if catching_up:
+            due = max(due, self._resumed_at + LOSS_HELD_FOR)
+        self._held_losses[seat] = (now, grace, due, catching_up)
+        self._losses_due = min(self._losses_due, due)
         return True
 
     def _say_held_losses(self) -> None:
-        """The losses held back that are still true (the seat did not come back meanwhile),
-        with the grace period left."""
-        held, self._held_losses = self._held_losses, {}
-        self._losses_due = math.inf
+        """The losses held back whose time has come and that are still true (the seat did not
+        come back meanwhile), with the grace period left."""
         now = trio.current_time()
-        for seat, (when, grace) in held.items():
+        due = {seat: held for seat, held in self._held_losses.items() if held[2] <= now}
+        for seat in due:
+            del self._held_losses[seat]
+        self._losses_due = min((held[2] for held in self._held_losses.values()), default=math.inf)
+        for seat, (when, grace, _, _) in due.items():
             left = max(0, round(grace - (now - when)))
             text = self._lost_line(self._names[seat], left)
             self._emit(Message(seat=None, text=text, table=True))

@@ -5,8 +5,10 @@ is cut short so that a stall past it takes a second, not a minute."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import pytest
 import trio
 from faultproxy import FaultProxy
 from hosting import create, start_host
@@ -23,6 +25,8 @@ from scopa_net.rules import RuleSet
 
 HANDSHAKE = 0.3
 """The host's handshake deadline here (10 s in play): a stall longer than it outlasts it."""
+HELD = 1.5
+"""How long the others' clients hold back a lost connection here (5 s in play)."""
 
 
 async def drain(session: NetworkSession, into: list[object] | None = None) -> None:
@@ -105,4 +109,54 @@ async def test_a_move_the_table_went_on_without_is_said_not_played(tmp_path: Pat
                     "connection was down; look again."
                 ]
                 assert session.connection is ConnectionState.CONNECTED
+            nursery.cancel_scope.cancel()
+
+
+async def test_a_friend_back_within_seconds_is_not_said_lost_and_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With a reset every minute, Bea's 2-second drops printed two lines to every other player
+    each time: "Bea lost the connection; ..." then "Bea is back at the table". The others'
+    clients hold the loss back a moment (5 s; 1.5 s here) and say nothing if she is back by
+    then; gone longer, the loss is said with the grace period left since the host's event."""
+    monkeypatch.setattr("scopa_net.client.network_session.LOSS_SAID_AFTER", HELD, raising=False)
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0)
+            proxy = FaultProxy(host.port)
+            await nursery.start(proxy.serve)
+            rules = RuleSet.of(2, 11)
+            ada_choice = TableChoice(create=create(rules))
+            async with open_network_session("127.0.0.1", host.port, ada_choice, name="Ada") as ada:
+                seen: list[object] = []
+                nursery.start_soon(drain, ada, seen)
+
+                def table_lines() -> list[str]:
+                    return [e.text for e in seen if isinstance(e, Message) and e.table]
+
+                bea_choice = TableChoice(table_id=ada.table_id)
+                async with open_network_session(
+                    "127.0.0.1", proxy.port, bea_choice, name="Bea"
+                ) as bea:
+                    nursery.start_soon(drain, bea)
+                    while "Bea sat down at the table" not in table_lines():
+                        await trio.sleep(0.02)
+                    proxy.cut_all()  # a short drop: back within the backoff
+                    await trio.sleep(0.1)
+                    while bea.connection is not ConnectionState.CONNECTED:
+                        await trio.sleep(0.02)
+                    await trio.sleep(HELD + 0.5)
+                    assert table_lines() == ["Bea sat down at the table"]
+
+                    proxy.stall(HELD * 2)  # a longer one: her way back is held up
+                    proxy.cut_all()
+                    while "Bea is back at the table" not in table_lines():
+                        await trio.sleep(0.02)
+                    lost, back = table_lines()[1:]
+                    assert back == "Bea is back at the table"
+                    found = re.fullmatch(
+                        r"Bea lost the connection; a computer plays for them in (\d+) s", lost
+                    )
+                    assert found, lost
+                    assert 57 <= int(found.group(1)) <= 59, lost  # the host's 60 s, less 1.5
             nursery.cancel_scope.cancel()
