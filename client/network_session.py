@@ -1065,7 +1065,7 @@ class NetworkSession:
         return (
             f"{keys}, the one your seat ({seat}) is kept at: it may be a different host, or "
             f"one that lost its journal. Your seat stays kept for that host; `scopa-net join "
-            f"{where} --no-resume` sits down anew"
+            f"{where} --no-resume --accept-new-key` sits down anew with the new key."
         )
 
     def _start_seat(self, snapshot: m.Snapshot, *, mid_match: bool | None = None) -> None:

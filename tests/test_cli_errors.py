@@ -975,15 +975,25 @@ def test_a_kept_seat_at_an_address_where_another_host_now_answers_is_not_taken_t
     with host_in_thread() as running:
         port = running.port
         SeatStore(tmp_path / "scopa-net").save(kept_seat(port))  # kept at key ab...ab
+        # ... and pinned there, as it is after playing at that host (the tester's case).
+        (tmp_path / "scopa-net" / "known_hosts").write_text(f"127.0.0.1:{port} {'ab' * 32}\n")
         done = run_scopa_net("join", f"127.0.0.1:{port}", home=tmp_path)
         now = fingerprint(running.host.public_key)
+        # The command it gives works at once: no second refusal for the changed key.
+        advised = run_scopa_net(
+            "join", f"127.0.0.1:{port}", "--no-resume", "--accept-new-key", home=tmp_path
+        )
     assert done.returncode == EXIT_KEY_CHANGED
     assert done.stderr == (
         f"scopa-net: the host at 127.0.0.1:{port} now has key {now}, not "
         f"{fingerprint(bytes.fromhex('ab' * 32))}, the one your seat (table 3, seat 1, as Ada) "
         "is kept at: it may be a different host, or one that lost its journal. Your seat stays "
-        f"kept for that host; `scopa-net join 127.0.0.1:{port} --no-resume` sits down anew\n"
+        f"kept for that host; `scopa-net join 127.0.0.1:{port} --no-resume --accept-new-key` "
+        "sits down anew with the new key.\n"
     )
+    assert f"pinned the new key {now} for 127.0.0.1:{port}" in advised.stdout
+    assert advised.returncode != EXIT_KEY_CHANGED, advised.stderr
+    assert "--accept-new-key" not in advised.stderr
     assert len(SeatStore(tmp_path / "scopa-net").records()) == 1  # still kept
 
 
