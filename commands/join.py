@@ -329,6 +329,55 @@ def kept_seats(
     return [r for r in kept if r not in playing]
 
 
+def moved_seats(
+    store: SeatStore, args: argparse.Namespace, host: str, port: int
+) -> list[SeatRecord]:
+    """The seats kept at another address for the host that answers at ``host:port``: a host
+    restarted elsewhere (another port, another machine) with its journal and key. The seat
+    store knows a seat by the address it was taken at; the host's key says it is the same
+    host. Asked only when some seat is kept elsewhere (and not with --no-resume)."""
+    if args.no_resume:
+        return []
+    elsewhere = [r for r in store.records() if (r.host, r.port) != (host, port)]
+    if args.table is not None:
+        elsewhere = [r for r in elsewhere if r.table_id == args.table]
+    if not elsewhere:
+        return []
+    _, key = ask_host(host, port)
+    return [r for r in elsewhere if r.host_key == key.hex() and not store.in_use(r)]
+
+
+def _move_to(
+    moved: list[SeatRecord],
+    *,
+    host: str,
+    port: int,
+    store: SeatStore,
+    ask: Callable[[str], str],
+    args: argparse.Namespace,
+) -> SeatRecord | None:
+    """The seat picked among ``moved`` (saying where the host was and is), kept from now on
+    at ``host:port``, its lock held, its record at the old address forgotten; None when the
+    person pressed Enter for a new seat."""
+    from dataclasses import replace
+
+    here = [replace(r, host=host, port=port) for r in moved]
+    was = ", ".join(sorted({r.address for r in moved}))
+    say(f"The host of your seat moved: it was at {was}, and answers at {here[0].address} now.")
+    picked = choose_kept_seat(here, ask, must=args.resume)
+    if picked is None:
+        return None
+    if not store.hold(picked):
+        raise CommandError(
+            f"your seat at table {picked.table_id} was just taken back by another scopa-net "
+            "on this machine: play on there",
+            EXIT_REFUSED,
+        )
+    store.save(picked)  # first the new record, then the old one goes: never neither
+    store.delete(moved[here.index(picked)])
+    return picked
+
+
 def _played_elsewhere(record: SeatRecord) -> str:
     return (
         f"your seat at table {record.table_id} on {record.address} (seat {record.seat}, as "
@@ -405,6 +454,15 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
                 )
                 raise CommandError(f"{exc}{where}") from None
         kept = kept_seats(store, args, parsed if args.address else None)
+        if not kept and args.address and parsed is not None:
+            moved = moved_seats(store, args, *parsed)
+            record = (
+                _move_to(moved, host=parsed[0], port=parsed[1], store=store, ask=ask, args=args)
+                if moved
+                else None
+            )
+            if record is not None:
+                return _take_back(record, store, settings, args)
         if args.resume and not kept:
             where = f" at {args.address}" if args.address else ""
             raise CommandError(
