@@ -700,6 +700,11 @@ class NetworkSession:
         """The command friends type to join the table this seat opened (``join --create``)."""
         self.match_no = 1
         """Which match at this table the seat plays (one more after each agreed rematch)."""
+        self._rematch_answered: int | None = None
+        """The match (its number) whose "play again?" this client has answered."""
+        self._rematch_shown: tuple[int, int] | None = None
+        """The match (its number) whose rematch countdown was shown last, and the seconds it
+        said: a later status never shows more (one sent earlier, or by a restarted host)."""
         self._saved: tuple[int, Path] | None = None
         """The match (its number) whose transcript was saved last, and the file."""
         self._held_losses: dict[int, tuple[float, int, float, bool]] = {}
@@ -894,6 +899,7 @@ class NetworkSession:
 
     async def rematch(self, agree: bool) -> None:
         """Answer, after the match, whether to play again with the same seats and rules."""
+        self._rematch_answered = self.match_no
         await self._send_quietly(m.Rematch(agree=agree))
 
     @property
@@ -1932,8 +1938,21 @@ class NetworkSession:
             self._emit(Message(seat=None, text=text, table=True))
             self._emit(MatchStarted(match_scores=self.mirror.view.scores))
             return False
-        waiting = [self._who(s) for s, v in enumerate(e.votes) if v == "waiting"]
-        text = f"rematch: waiting for {', '.join(waiting)} ({e.seconds} s left to answer)"
+        # A status the host sent before this seat's answer reached it still waits for it:
+        # this person is not told so after answering (a slow network).
+        answered = self._rematch_answered == e.match_no
+        waiting = [
+            self._who(s)
+            for s, v in enumerate(e.votes)
+            if v == "waiting" and not (answered and s == self._seat)
+        ]
+        if not waiting:
+            return False  # only this seat's answer, on its way: the next status says more
+        seconds = e.seconds
+        if self._rematch_shown is not None and self._rematch_shown[0] == e.match_no:
+            seconds = min(seconds, self._rematch_shown[1])  # a countdown never goes up
+        self._rematch_shown = (e.match_no, seconds)
+        text = f"rematch: waiting for {', '.join(waiting)} ({seconds} s left to answer)"
         self._emit(Message(seat=None, text=text, table=True))
         return False
 
