@@ -1795,10 +1795,14 @@ class NetworkSession:
             self._emit(RoundOver(view=view, score=view.round_score, match_scores=tuple(e.scores)))
         elif isinstance(e, m.MatchEnd):
             saved = self._save_transcript()  # now with the match result
-            # The match is over: its seat is not kept on disk (a rematch keeps it again).
+            # The match is over, but the seat stays kept on disk while the rematch vote is
+            # open (protocol.md 3.11): a client that stops now can be run again to answer.
+            # The vote's end forgets it (declined, or the table closed); a rematch keeps it
+            # again, for the new match.
             self._finished = self._record
             self._match_ended = True
-            self._forget_record()
+            if not self.offer_rematch:
+                self._forget_record()
             rounds = view.round_number - self._voids  # played out; the voids are said apart
             if saved is not None:  # told first, so the match's result and the rematch question
                 where = shown_path(saved)  # come last, just above the prompt
@@ -2047,6 +2051,8 @@ class NetworkSession:
             if self._hold_loss(e.seat, e.grace):
                 return
             text = self._lost_line(who, e.grace)
+        elif not e.connected and not e.stand_in and self._match_ended:
+            text = f"{who} lost the connection; their seat is kept until the rematch vote closes"
         elif not e.connected and e.stand_in:
             text = f"a computer is playing for {who} until they are back"
         elif e.connected and before is not None and before.kind == "human":

@@ -4,12 +4,17 @@ vote waits for them, and the countdown never goes up."""
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 import trio
+from helpers import run_scopa_net
 from hosting import Holding, create
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
+from scopa_net.client.seat_store import SeatStore
 from scopa_net.client.session import Message
 from scopa_net.rules import RuleSet
 from scopa_net.server.host import Host
@@ -74,3 +79,56 @@ async def test_after_answering_a_late_status_does_not_say_the_vote_waits_for_you
         read = await lines_until(bea, "(58 s left to answer)")
         read += await lines_until(bea, "s left to answer)")
         assert read[-1] == "rematch: waiting for you (58 s left to answer)", read
+
+
+async def test_a_client_killed_at_play_again_comes_back_with_the_same_join_and_answers(
+    host: Host, tmp_path: Path
+) -> None:
+    """Bea's client was killed at "Play again? y/n": the same `join` said "has no table 1
+    with an open seat", and the others read nothing until "no rematch (Bea did not answer in
+    time)" a minute later. Now the others read that she lost the connection, her seat is kept
+    while the vote is open, and the same command takes it back, asks again, and her answer
+    counts."""
+    data = tmp_path / "scopa-net"
+    choice = TableChoice(create=create(SHORT))
+    async with open_network_session(
+        "127.0.0.1", host.port, choice, name="ada", offer_rematch=True
+    ) as ada:
+        table = TableChoice(table_id=ada.table_id)
+        async with open_network_session(
+            "127.0.0.1",
+            host.port,
+            table,
+            name="bea",
+            offer_rematch=True,
+            data_dir=data,
+            store=SeatStore(data),
+        ) as bea:
+            async with trio.open_nursery() as both:
+                for n, session in enumerate((ada, bea)):
+                    both.start_soon(play_as_bot, session, make_player("random", n))
+            assert bea.store is not None  # the match is over: "play again?" on her screen
+        # Bea's client is gone without a word (killed) while the vote is open.
+        await ada.rematch(True)
+        await lines_until(
+            ada, "bea lost the connection; their seat is kept until the rematch vote closes"
+        )
+        command = ("join", f"127.0.0.1:{host.port}", "--table", str(ada.table_id), "--name", "bea")
+        ran: list[subprocess.CompletedProcess[str]] = []
+
+        async def bea_again() -> None:
+            ran.append(
+                await trio.to_thread.run_sync(
+                    lambda: run_scopa_net(*command, home=tmp_path, input="y\n")
+                )
+            )
+
+        async with trio.open_nursery() as both:
+            both.start_soon(bea_again)
+            read = await lines_until(ada, "a new match begins")
+            await ada.leave()  # a computer plays on for her: Bea's input ends, she steps away
+        (done,) = ran
+    assert done.stdout.startswith(f"Taking back your seat at table {ada.table_id} "), done.stderr
+    assert "Play again with the same players?" in done.stdout, done.stdout
+    assert "everyone agreed: a new match begins" in done.stdout, done.stdout
+    assert "bea is back at the table" in read
