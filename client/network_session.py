@@ -1245,6 +1245,16 @@ class NetworkSession:
             self._forget_record()
             raise
 
+    def _export_hint(self) -> str:
+        """Where the transcript of a match that ended without this client is: the host's
+        journal keeps every match, and ``history --export`` writes a seat's, to verify."""
+        match = "" if self.match_no == 1 else f" --match {self.match_no}"
+        command = f"scopa-net history --export {self.table_id} --seat {self.seat}{match}"
+        return (
+            f" Its transcript is in the host's journal: whoever runs the host can write it "
+            f"with `{command}`, for you to check with `scopa-net verify FILE`."
+        )
+
     def _tokens(self) -> list[bytes]:
         """Tokens to try, newest first (the host honours the one before until the newest
         is used)."""
@@ -1281,14 +1291,15 @@ class NetworkSession:
                     if exc.code not in ("bad_token",):
                         break
             if resumed is None:
+                over = refusal is not None and refusal.code in ("no_such_table",)
                 why = (
                     "the match there is over"
-                    if refusal and refusal.code in ("no_such_table",)
+                    if over
                     else "the seat was given up or the match ended"
                 )
                 raise SeatLostError(
                     f"The host at {self.address} no longer holds seat {self.seat} at table "
-                    f"{self.table_id} for you ({why})."
+                    f"{self.table_id} for you ({why}).{self._export_hint() if over else ''}"
                 )
         except BaseException:
             await link.aclose()

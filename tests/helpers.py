@@ -108,11 +108,11 @@ def env_without_coverage() -> dict[str, str]:
 
 
 def run_scopa_net(
-    *args: str, home: Path | None = None, input: str | None = None
+    *args: str, home: Path | None = None, input: str | None = None, cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
     """``scopa-net ARGS`` as a person runs it: in a process of its own, with no input (or
     ``input`` through a pipe, as from a script), and its data and configuration under
-    ``home`` when given."""
+    ``home`` when given (in the folder ``cwd``, when given)."""
     env = dict(os.environ)
     if home is not None:
         env |= {"XDG_DATA_HOME": str(home), "XDG_CONFIG_HOME": str(home)}
@@ -125,6 +125,7 @@ def run_scopa_net(
         stdin=subprocess.DEVNULL if input is None else None,
         timeout=60,
         check=False,
+        cwd=cwd,
     )
 
 

@@ -7,16 +7,19 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
 import trio
 from helpers import run_scopa_net
-from hosting import Holding, create
+from hosting import Holding, create, start_host
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
 from scopa_net.client.seat_store import SeatStore
 from scopa_net.client.session import Message
+from scopa_net.commands.options import EXIT_REFUSED
 from scopa_net.rules import RuleSet
+from scopa_net.server import table_task
 from scopa_net.server.host import Host
 from scopa_net.wire import messages as m
 
@@ -132,3 +135,45 @@ async def test_a_client_killed_at_play_again_comes_back_with_the_same_join_and_a
     assert "Play again with the same players?" in done.stdout, done.stdout
     assert "everyone agreed: a new match begins" in done.stdout, done.stdout
     assert "bea is back at the table" in read
+
+
+async def test_a_seat_whose_match_ended_while_away_is_told_where_its_transcript_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ada's client stopped mid-match; a computer played her seat to the end and the table
+    closed. Taking the seat back said only "no longer holds seat 0 at table 1 for you (the
+    match there is over)": no transcript, and no word of where one is. It now names the
+    host's `history --export` command, and the file that command writes verifies."""
+    monkeypatch.setattr(table_task, "LINGER", 0.2)
+    db = tmp_path / "host.db"
+    data = tmp_path / "scopa-net"
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, db=str(db), bot_delay=0, grace=0.1)
+        choice = TableChoice(create=create(SHORT, bots=1))
+        async with open_network_session(
+            "127.0.0.1", host.port, choice, name="ada", data_dir=data, store=SeatStore(data)
+        ) as ada:
+            table, seat = ada.table_id, ada.seat
+        with trio.fail_after(20):  # a computer plays for her to the end; the table closes
+            while host.tables:
+                await trio.sleep(0.05)
+        join = ("join", f"127.0.0.1:{host.port}")
+        done = await trio.to_thread.run_sync(lambda: run_scopa_net(*join, home=tmp_path))
+        command = f"scopa-net history --export {table} --seat {seat}"
+        assert done.returncode == EXIT_REFUSED
+        assert done.stderr == (
+            f"scopa-net: The host at 127.0.0.1:{host.port} no longer holds seat {seat} at table "
+            f"{table} for you (the match there is over). Its transcript is in the host's "
+            f"journal: whoever runs the host can write it with `{command}`, for you to check "
+            "with `scopa-net verify FILE`.\n"
+        )
+        args = [*command.split()[1:], "--db", str(db)]
+        exported = await trio.to_thread.run_sync(
+            lambda: run_scopa_net(*args, home=tmp_path / "host", cwd=tmp_path)
+        )
+        nursery.cancel_scope.cancel()
+    assert exported.returncode == 0, exported.stderr
+    (written,) = tmp_path.glob("*.scopa")
+    checked = run_scopa_net("verify", str(written), home=tmp_path)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "VERIFIED" in checked.stdout
