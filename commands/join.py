@@ -373,7 +373,10 @@ def _move_to(
             "on this machine: play on there",
             EXIT_REFUSED,
         )
-    store.save(picked)  # first the new record, then the old one goes: never neither
+    try:
+        store.save(picked)  # first the new record, then the old one goes: never neither
+    except OSError:  # the game says in one line why it cannot keep the seat, once it begins
+        return picked
     store.delete(moved[here.index(picked)])
     return picked
 
