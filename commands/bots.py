@@ -375,6 +375,7 @@ class _Crowd:
         import trio
 
         from scopa_net.client.network_session import (
+            LINK_ERRORS,
             SessionError,
             TableChoice,
             open_network_session,
@@ -398,7 +399,7 @@ class _Crowd:
                     table.append(session.table_id)
                     opened.set()
                     await self._play(session, 0, name)
-            except (SessionError, OSError) as exc:
+            except (SessionError, *LINK_ERRORS) as exc:
                 # A failure is counted, as the other bots' are (a failed deal check, a refused
                 # table), not raised through the nursery as a traceback.
                 self.stats.failed(name, exc)
@@ -412,22 +413,45 @@ class _Crowd:
                 nursery.start_soon(self.one_bot, TableChoice(table_id=table[0], seat=n), n)
 
     async def one_bot(self, choice: TableChoice, n: int) -> None:
-        from scopa_net.client.network_session import SessionError, open_network_session
+        """One bot to a seat of a table that is there. A connection that fails before the
+        bot sits (a reset, the host restarting) is tried again, with the client's backoff, for
+        as long as a seated player keeps trying to get back: the table it was sent to (one
+        its companion just opened, say) would otherwise wait for it for ever."""
+        import trio
+
+        from scopa_net.client.network_session import (
+            BACKOFF,
+            LINK_ERRORS,
+            RECONNECT_FOR,
+            SessionError,
+            open_network_session,
+        )
 
         name = next(self.names)
         self.stats.sent += 1
-        try:
-            async with open_network_session(
-                self.host,
-                self.port,
-                choice,
-                name=name,
-                check_deals=self.plan.check,
-                offer_rematch=True,
-            ) as session:
-                await self._play(session, n, name)
-        except (SessionError, OSError) as exc:
-            self.stats.failed(name, exc)
+        give_up_at = trio.current_time() + RECONNECT_FOR
+        for attempt in itertools.count():
+            seated = False
+            try:
+                async with open_network_session(
+                    self.host,
+                    self.port,
+                    choice,
+                    name=name,
+                    check_deals=self.plan.check,
+                    offer_rematch=True,
+                ) as session:
+                    seated = True
+                    await self._play(session, n, name)
+                return
+            except SessionError as exc:
+                self.stats.failed(name, exc)
+                return
+            except LINK_ERRORS as exc:
+                if seated or trio.current_time() >= give_up_at:
+                    self.stats.failed(name, exc)
+                    return
+            await trio.sleep(BACKOFF[min(attempt, len(BACKOFF) - 1)])
 
     async def _play(self, session: NetworkSession, n: int, name: str) -> None:
         import trio
