@@ -100,7 +100,10 @@ def _show_what_the_output_can() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; the exit status (documented in ``scopa-net --help``)."""
     _show_what_the_output_can()
-    parser = build_parser()
+    try:
+        parser = build_parser()  # the slow part of starting: a Ctrl-C often lands here
+    except KeyboardInterrupt:
+        return _stopped()
     try:
         args, extra = parser.parse_known_args(argv)
         if extra:

@@ -1097,3 +1097,23 @@ def test_every_error_of_a_command_begins_the_same_way(capsys: pytest.CaptureFixt
     assert ours.startswith("scopa-net: 5 players cannot play"), ours
     assert parsers.startswith("scopa-net: --bot-level: '9' is not a level"), parsers
     assert parsers.endswith(" (see `scopa-net play --help`)\n"), parsers
+
+
+def test_ctrl_c_while_the_command_line_is_read_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C in the first moments of a command, while its options are still being set up
+    (a person who typed the wrong one and stops it at once; found by benchmarks/chaos_soak.py
+    stopping `scopa-net bots` just started), printed Python's KeyboardInterrupt traceback and
+    died of the signal; it now says "stopped", status 130, as later."""
+    import signal
+
+    from scopa_net.commands import tally
+
+    def interrupted(subparsers: object) -> None:
+        signal.raise_signal(signal.SIGINT)  # a real Ctrl-C, as the parser is built
+
+    monkeypatch.setattr(tally, "register", interrupted)
+    assert main(["bots", "127.0.0.1:1"]) == EXIT_CANCELLED
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", "\nscopa-net: stopped\n")
