@@ -21,6 +21,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 TINY = {
     "arena_progress.py": ["expert", "medium", "--matches", "2", "--target", "1", "--think", "0.01"],
     "bots.py": ["--rounds", "1", "--runs", "1", "--positions", "5"],
+    "chaos_soak.py": ["--minutes", "0.1", "--seats", "2", "--quiet"],
     "client.py": ["--runs", "1", "--positions", "5"],
     "engine.py": ["--runs", "1", "--rounds", "10", "--tables", "5"],
     "fairness.py": ["--runs", "1", "--repeats", "1", "--blind-runs", "1"],
@@ -42,6 +43,7 @@ TINY = {
 LAST_WORDS = {
     "arena_progress.py": "expert minus medium, points per round",
     "bots.py": "full rounds per second",
+    "chaos_soak.py": "problems: 0",
     "client.py": "render the whole board",
     "engine.py": "legal-play generation",
     "fairness.py": "4 players",
