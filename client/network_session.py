@@ -1497,7 +1497,7 @@ class NetworkSession:
             self._emit(
                 MatchOver(
                     winner=view.winner,
-                    match_scores=view.scores,
+                    match_scores=view.scores_now,  # the last round counted (3.9 snapshot)
                     rounds=view.round_number - self._voids,
                     voids=self._voids,
                 )

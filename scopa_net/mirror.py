@@ -157,10 +157,6 @@ class SeatMirror:
         else:
             dealer = dealer_from_positions(rules, v.seat, {c.pos for c in e.hand})
         self._last_capturer = None
-        if v.round_over and v.round_score is not None:
-            scores = tuple(a + b for a, b in zip(v.scores, v.round_score.totals, strict=True))
-        else:
-            scores = v.scores
         self.view = replace(
             v,
             dealer=dealer,
@@ -172,7 +168,7 @@ class SeatMirror:
             stock_count=e.stock,
             pile_counts=(0,) * rules.side_count,
             sweeps=(0,) * rules.side_count,
-            scores=scores,
+            scores=v.scores_now,
             plays=(),
             void_deal=False,
             round_over=False,

@@ -57,5 +57,14 @@ class SeatView:
     that differ only here are equal."""
 
     @property
+    def scores_now(self) -> tuple[int, ...]:
+        """Match points by side with the round just over counted: ``scores`` plus its sheet
+        once the round is scored (a snapshot, like this view, keeps them apart until the next
+        deal)."""
+        if not self.round_over or self.round_score is None:
+            return self.scores
+        return tuple(a + b for a, b in zip(self.scores, self.round_score.totals, strict=True))
+
+    @property
     def my_turn(self) -> bool:
         return self.to_move == self.seat and not self.sitting_out

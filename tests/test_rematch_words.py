@@ -16,7 +16,7 @@ from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
 from scopa_net.client.seat_store import SeatStore
-from scopa_net.client.session import Message
+from scopa_net.client.session import MatchOver, Message
 from scopa_net.commands.options import EXIT_REFUSED
 from scopa_net.rules import RuleSet
 from scopa_net.server import table_task
@@ -107,9 +107,14 @@ async def test_a_client_killed_at_play_again_comes_back_with_the_same_join_and_a
             data_dir=data,
             store=SeatStore(data),
         ) as bea:
+            ended: list[MatchOver | None] = []
+
+            async def play(session: NetworkSession, n: int) -> None:
+                ended.append(await play_as_bot(session, make_player("random", n)))
+
             async with trio.open_nursery() as both:
                 for n, session in enumerate((ada, bea)):
-                    both.start_soon(play_as_bot, session, make_player("random", n))
+                    both.start_soon(play, session, n)
             assert bea.store is not None  # the match is over: "play again?" on her screen
         # Bea's client is gone without a word (killed) while the vote is open.
         await ada.rematch(True)
@@ -132,6 +137,16 @@ async def test_a_client_killed_at_play_again_comes_back_with_the_same_join_and_a
             await ada.leave()  # a computer plays on for her: Bea's input ends, she steps away
         (done,) = ran
     assert done.stdout.startswith(f"Taking back your seat at table {ada.table_id} "), done.stderr
+    # The match's end, replayed to the client taking the seat back, in the words it was
+    # said live: the last round counted ("ada wins the match, 0 to 0" for a match to 1 said
+    # the scores before the last round, as a snapshot keeps them, protocol.md 3.9).
+    result = next(r for r in ended if r is not None)
+    high, low = sorted(result.match_scores, reverse=True)
+    assert result.match_scores[result.winner] == high >= 1
+    winner = "You win" if result.winner == 1 else "ada wins"
+    rounds = f"{result.rounds} round{'' if result.rounds == 1 else 's'}"
+    said = f"{winner} the match, {high} to {low}, after {rounds}.\nPlay again"
+    assert said in done.stdout, done.stdout
     assert "Play again with the same players?" in done.stdout, done.stdout
     assert "everyone agreed: a new match begins" in done.stdout, done.stdout
     assert "bea is back at the table" in read
