@@ -180,7 +180,8 @@ class HostLostError(SessionError):
 
 class HostEndedError(HostLostError):
     """While this client was taking its seat back, the host ended the connection for a reason
-    that trying again cannot change (protocol.md 3.8); ``hint`` says how to come back."""
+    that trying again cannot change (protocol.md 3.8), or kept refusing it for now (slow down,
+    its disk) past this client's tries; ``hint`` says how to come back."""
 
 
 class ByeError(SessionError):
@@ -215,6 +216,17 @@ version, a broken protocol (it would break again), or the seat taken from anothe
 class HostBrokeProtocolError(HostLostError):
     """The host sent the same message the protocol forbids again after the seat was taken
     back: trying again would only replay it. ``hint`` says how to come back."""
+
+
+PASSING_REFUSALS = frozenset((ErrorCode.RATE_LIMITED.value, ErrorCode.STORAGE.value))
+"""``error`` codes answering a ``resume`` that are about the moment, not the seat (protocol.md
+3.8): the host slowing down a seat resumed too often, or unable to save just now. The seat is
+still there: the reconnection loop tries again."""
+
+
+class ResumeDeferredError(RefusedError):
+    """The host refused to give the seat back for now (:data:`PASSING_REFUSALS`): trying again
+    in a moment takes it back."""
 
 
 class SeatLostError(SessionError):
@@ -694,6 +706,11 @@ class NetworkSession:
         self._replaying = False
         """Taking a seat back from disk: the host replays the match; show only the end."""
         self.end_note: str | None = None
+        self._start: m.Snapshot | None = None
+        """Where this seat's match began for this client (the snapshot it sat down with, or
+        the agreed rematch's opening): a host that lost events goes on from there (_rewind)."""
+        self._verified_before = 0
+        """The rounds checked before that start (in matches before it)."""
         """The last line for the player when the session ends on its own (host gone...)."""
         self._where_to_join: tuple[str, ...] = ()
         self._join_command: str | None = None
@@ -1075,6 +1092,8 @@ class NetworkSession:
         )
 
     def _start_seat(self, snapshot: m.Snapshot, *, mid_match: bool | None = None) -> None:
+        self._start = snapshot
+        self._verified_before = self.rounds_verified
         self.rules = snapshot.rules.to_rules()
         self.mirror = SeatMirror(snapshot)
         assert self.host_key is not None
@@ -1152,6 +1171,9 @@ class NetworkSession:
                     await self._resume()
                     attempt = 0
                     break
+                except ResumeDeferredError as exc:
+                    log.info("resume refused for now: %s", exc)
+                    continue  # the seat is still there: the next try may get it back
                 except SeatLostError as exc:
                     self._forget_record()
                     self._emit(Message(seat=None, text=str(exc), local=True))
@@ -1238,12 +1260,22 @@ class NetworkSession:
         for p in record.pending:
             msg = m.Play(move_id=p.move_id, after=p.after, card=p.card, captured=p.captured)
             self._unacked[p.move_id] = (msg, trio.Event())
-        try:
-            await self._resume()
-            self._replaying = True
-        except SeatLostError:
-            self._forget_record()
-            raise
+        for wait in (*BACKOFF, None):
+            try:
+                await self._resume()
+                break
+            except SeatLostError:
+                self._forget_record()
+                raise
+            except ResumeDeferredError as exc:
+                if wait is None:
+                    why = (
+                        f"the host at {self.address} would not give your seat back just now "
+                        f"({exc.message.rstrip('.')})"
+                    )
+                    raise HostEndedError(why, self._seat_kept_hint()) from None
+                await trio.sleep(wait)  # the host asks for a moment (slow down, its disk)
+        self._replaying = True
 
     def _export_hint(self) -> str:
         """Where the transcript of a match that ended without this client is: the host's
@@ -1274,13 +1306,14 @@ class NetworkSession:
             self._welcome(welcome)
             resumed = None
             refusal: RefusedError | None = None
-            for token in self._tokens():
+            tokens = self._tokens()
+            while tokens:
                 try:
                     resumed = await link.request(
                         m.Resume(
                             table_id=self.table_id,
                             seat=self.seat,
-                            token=token,
+                            token=tokens[0],
                             last_seq=self.mirror.seq,
                         ),
                         m.Resumed,
@@ -1288,8 +1321,13 @@ class NetworkSession:
                     break
                 except RefusedError as exc:
                     refusal = exc
-                    if exc.code not in ("bad_token",):
+                    if exc.code == ErrorCode.STALE.value and self._rewind(exc.message):
+                        continue  # the same token, from where this seat's match began here
+                    if exc.code != ErrorCode.BAD_TOKEN.value:
                         break
+                    tokens.pop(0)
+            if resumed is None and refusal is not None and refusal.code in PASSING_REFUSALS:
+                raise ResumeDeferredError(refusal.code, refusal.message)
             if resumed is None:
                 over = refusal is not None and refusal.code in ("no_such_table",)
                 why = (
@@ -1316,6 +1354,36 @@ class NetworkSession:
         # soon as this connection has caught up to the event each move was chosen after.
         self._to_resend = list(self._unacked)
         await self._resend_caught_up(link)
+
+    def _rewind(self, refusal: str) -> bool:
+        """The host refused a resume as ``stale``: it has fewer events for this seat than this
+        client saw (its journal put back from an older copy). Say so, and go back to where
+        this seat's match began here, to be caught up again from what the host has (protocol.md
+        3.3): the board, the deal checks and the transcript are rebuilt from its events, the
+        replay shown only where it ends. False when already there (nothing to go back to)."""
+        start = self._start
+        assert self.mirror is not None and self.witness is not None
+        if start is None or self.rules is None or self.mirror.seq <= start.seq:
+            return False
+        assert self.host_key is not None
+        found = re.search(r"newest event (\d+)", refusal)
+        lost = f"what came after event {found[1]}" if found else "the last events"
+        self.notice(
+            f"The host at {self.address} has lost {lost} of your seat (this client saw "
+            f"{self.mirror.seq}): it was started again from an older copy of its journal, it "
+            "seems. The table goes on from what the host has; what you saw after that did not "
+            "happen there."
+        )
+        mid_match = self.witness.mid_match
+        self.mirror = SeatMirror(start)
+        self.witness = DealWitness(self.rules, self.host_key, self.seat, mid_match=mid_match)
+        self._holders = SeatHolders(self.rules.players)
+        self._voids = 0
+        self._void_news = None
+        self.rounds_verified = self._verified_before
+        self._from_snapshot(start)
+        self._replaying = True  # shown where the host's events end (_caught_up)
+        return True
 
     async def _come_back(self, old: _Link) -> _Link:
         """Resume the seat while its connection still works: at a blind table that is how a
@@ -1931,6 +1999,7 @@ class NetworkSession:
             self._voids = 0
             assert self.table_id is not None
             start = opening_snapshot(self.rules, seat=self.seat, seq=e.seq, table_id=self.table_id)
+            self._start, self._verified_before = start, self.rounds_verified
             self.mirror = SeatMirror(start)
             self.witness = DealWitness(self.rules, self.host_key, self.seat)
             self._holders = SeatHolders(self.rules.players)

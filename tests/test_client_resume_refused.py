@@ -1,0 +1,176 @@
+"""A resume the host refuses (protocol.md 3.3, 3.8), over real loopback TCP: for now (the
+host slows a seat down, or cannot save just now) the client tries again and takes the seat
+back; as ``stale`` (the host has fewer events for the seat than the client saw: its journal
+put back from an older copy) the client says so in one line, and is caught up again from
+what the host has, the board rebuilt from the host's events."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import trio
+from faultproxy import FaultProxy
+from hosting import create, start_host
+
+from scopa_net.client.moves import legal_plays
+from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
+from scopa_net.client.seat_store import SeatStore
+from scopa_net.client.session import ConnectionState, Message
+from scopa_net.mirror import SeatMirror
+from scopa_net.rules import RuleSet
+from scopa_net.server.host import Host
+
+
+async def said_into(session: NetworkSession, said: list[str]) -> None:
+    """Read the session's events as the screen would, keeping the lines its person reads."""
+    async for event in session.events:
+        if isinstance(event, Message):
+            said.append(event.text)
+
+
+async def until(condition: object, seconds: float = 10) -> None:
+    with trio.fail_after(seconds):
+        while not condition():  # type: ignore[operator]
+            await trio.sleep(0.01)
+
+
+async def cut_and_get_back(proxy: FaultProxy, session: NetworkSession) -> None:
+    proxy.cut_all()
+    await until(lambda: session.connection is not ConnectionState.CONNECTED)
+    await until(lambda: session.connection is ConnectionState.CONNECTED)
+
+
+async def test_a_resume_refused_rate_limited_is_tried_again(tmp_path: Path) -> None:
+    """Bea's network dropped twice within seconds: the host refused the second resume
+    (`error rate_limited`: at most one resume of a seat in 1.5 s here), and her client said
+    "The host ... no longer holds seat 1 ... (the seat was given up or the match ended)" and
+    forgot the seat. The seat was there all along: the client tries again and is back."""
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0, resume_burst=1, resume_window=1.5)
+            proxy = FaultProxy(host.port)
+            await nursery.start(proxy.serve)
+            store = SeatStore(tmp_path)
+            choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
+            async with open_network_session(
+                "127.0.0.1", proxy.port, choice, name="Bea", store=store
+            ) as bea:
+                said: list[str] = []
+                nursery.start_soon(said_into, bea, said)
+                await cut_and_get_back(proxy, bea)  # the one resume allowed
+                await cut_and_get_back(proxy, bea)  # refused for a moment, then back
+                assert not [t for t in said if "no longer holds" in t], said
+                assert [r.seat for r in store.records()] == [bea.seat]  # still kept
+                await until(lambda: bea.view is not None and bea.view.my_turn)
+                assert bea.view is not None
+                await bea.submit(legal_plays(bea.view)[0])  # and played on
+            nursery.cancel_scope.cancel()
+
+
+async def test_a_resume_refused_for_the_host_s_disk_is_tried_again(tmp_path: Path) -> None:
+    """The host's disk refused writes as Bea's connection dropped: her resume got `error
+    storage` (try again in a moment), which her client took for a seat lost. It tries again,
+    and is back once the host can save."""
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(
+                nursery, db=str(tmp_path / "host.db"), bot_delay=0, chat_lines=10_000
+            )
+            db = host.journal._db
+            proxy = FaultProxy(host.port)
+            await nursery.start(proxy.serve)
+            choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
+            async with open_network_session(
+                "127.0.0.1", proxy.port, choice, name="Bea", store=SeatStore(tmp_path)
+            ) as bea:
+                said: list[str] = []
+                nursery.start_soon(said_into, bea, said)
+                await until(lambda: bea.view is not None and bea.view.my_turn)
+                with trio.fail_after(5):  # the journal's writer idle: the test may touch it
+                    while host.writer.writing:
+                        await trio.sleep(0.001)
+                # SQLite's page limit reached fails as a full disk does (SQLITE_FULL).
+                pages = db.execute("PRAGMA page_count").fetchone()[0]
+                db.execute(f"PRAGMA max_page_count = {pages}")
+                while host.writer.failing is None:  # chat until a write fails
+                    await bea.say("x" * 190)
+                    await trio.sleep(0.02)
+                proxy.cut_all()
+                await until(lambda: bea.connection is not ConnectionState.CONNECTED)
+                await trio.sleep(1.0)  # a few resumes refused meanwhile
+                assert bea.connection is ConnectionState.RECONNECTING
+                db.execute("PRAGMA max_page_count = 1073741823")  # space freed
+                await until(lambda: bea.connection is ConnectionState.CONNECTED)
+                assert not [t for t in said if "no longer holds" in t], said
+            nursery.cancel_scope.cancel()
+
+
+def _copy_journal(db: Path, to: Path) -> None:
+    """What a person does who puts a host's journal back from a copy: here, taken now."""
+    with sqlite3.connect(db) as source, sqlite3.connect(to) as copy:
+        source.backup(copy)
+
+
+def _host_view(host: Host, table_id: int, seat: int) -> tuple[object, ...]:
+    view = SeatMirror(host.tables[table_id].table.snapshot(seat)).view
+    return view.hand, view.table, view.scores, view.plays, view.round_number
+
+
+async def test_a_host_that_lost_events_the_client_saw_goes_on_from_what_it_has(
+    tmp_path: Path,
+) -> None:
+    """Bea's host was started again from an older copy of its journal: her resume (with the
+    newest event she had seen) got `error stale`, and her client said the host "no longer
+    holds" her seat and forgot it. It now says in one line that the host lost what came after
+    an event, resumes from where her match began, and rebuilds the board from the host's
+    events: the same board as the host's, and she plays on."""
+    db, copy = tmp_path / "host.db", tmp_path / "copy.db"
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            first = await start_host(nursery, db=str(db), bot_delay=0, grace=600)
+            proxy = FaultProxy(first.port)
+            await nursery.start(proxy.serve)
+            choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
+            async with open_network_session(
+                "127.0.0.1", proxy.port, choice, name="Bea", store=SeatStore(tmp_path / "seats")
+            ) as bea:
+                said: list[str] = []
+                nursery.start_soon(said_into, bea, said)
+                await until(lambda: bea.view is not None and bea.view.my_turn)
+                _copy_journal(db, copy)
+                assert bea.mirror is not None
+                copied = bea.mirror.seq
+                for _ in range(2):  # events the copy will not have
+                    await until(lambda: bea.view is not None and bea.view.my_turn)
+                    assert bea.view is not None
+                    await bea.submit(legal_plays(bea.view)[0])
+                await until(lambda: bea.view is not None and bea.view.my_turn)
+                seen = bea.mirror.seq
+                await first.shutdown()
+                first.journal.close()
+                copy.replace(db)
+                again = await start_host(nursery, db=str(db), bot_delay=0, grace=600)
+                proxy.target_port = again.port
+                await until(lambda: bea.connection is not ConnectionState.CONNECTED)
+                await until(lambda: bea.connection is ConnectionState.CONNECTED)
+                await until(lambda: any(t.startswith("Back in your seat") for t in said))
+                (lost,) = [t for t in said if "has lost" in t]
+                assert lost.startswith(
+                    f"The host at 127.0.0.1:{proxy.port} has lost what came after event "
+                ), lost
+                assert f"(this client saw {seen})" in lost, lost
+                assert lost.endswith(
+                    "The table goes on from what the host has; what you saw after that did not "
+                    "happen there."
+                ), lost
+                newest = int(lost.split("after event ")[1].split()[0])
+                assert copied <= newest < seen
+                assert not [t for t in said if "no longer holds" in t or "FAILED" in t], said
+                await until(lambda: bea.view is not None and bea.view.my_turn)
+                assert bea.table_id is not None
+                assert (bea.view.hand, bea.view.table, bea.view.scores, bea.view.plays) == (
+                    _host_view(again, bea.table_id, bea.seat)[:4]
+                )
+                await bea.submit(legal_plays(bea.view)[0])  # the host takes her move
+            nursery.cancel_scope.cancel()
