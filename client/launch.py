@@ -17,6 +17,7 @@ from scopa_net.client.app import ClientApp, LineSource, SessionOpener
 from scopa_net.client.config import Settings, load_settings
 from scopa_net.client.line_mode import needs_line_mode
 from scopa_net.client.network_session import (
+    HelloHeldError,
     HostBrokeProtocolError,
     HostEndedError,
     HostKeyChangedError,
@@ -55,6 +56,8 @@ def session_failure(exc: SessionError) -> CommandError:
         return CommandError(REFUSALS[code], EXIT_REFUSED)
     if isinstance(exc, VersionMismatchError):
         return CommandError(text, EXIT_REFUSED)
+    if isinstance(exc, HelloHeldError):  # the network's doing: no host's answer came through
+        return CommandError(text, EXIT_UNREACHABLE)
     if isinstance(exc, HostKeyChangedError):
         return CommandError(text, EXIT_KEY_CHANGED)
     if isinstance(exc, SeatLostError):

@@ -284,6 +284,20 @@ def another_version(host_version: int | None, where: str = "the host") -> str:
     )
 
 
+class HelloHeldError(ByeError):
+    """The host closed a new connection for a hello that came too late (``bye timeout``,
+    protocol.md 3.2): the network held this client's first message past the host's deadline.
+    A passing ``bye`` still (:data:`PASSING_BYES`): a client taking its seat back tries again."""
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(ErrorCode.TIMEOUT.value, message)
+        self.args = (
+            f"the network between you and the host at {where} held this client's first "
+            "message past the host's deadline, so the host closed the connection; try again "
+            "(on a network this slow, once it is better)",
+        )
+
+
 class HostKeyChangedError(SessionError):
     """The host at this address signs with a different key than the one pinned."""
 
@@ -573,6 +587,12 @@ async def connect(
         await link.aclose()
         where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
         raise VersionMismatchError(exc.message, f"the host at {where}") from None
+    except ByeError as exc:
+        await link.aclose()
+        if exc.reason != ErrorCode.TIMEOUT.value:
+            raise
+        where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        raise HelloHeldError(where, exc.message) from None
     except BaseException:
         await link.aclose()
         raise

@@ -562,6 +562,7 @@ def ask_host(
     import trio
 
     from scopa_net.client.network_session import (
+        HelloHeldError,
         SessionError,
         VersionMismatchError,
         connect,
@@ -610,6 +611,8 @@ def ask_host(
         ) from None
     except VersionMismatchError as exc:
         raise CommandError(str(exc), EXIT_REFUSED) from None
+    except HelloHeldError as exc:
+        raise CommandError(str(exc), EXIT_UNREACHABLE) from None
     except (ProtocolError, SessionError, trio.BrokenResourceError):
         raise CommandError(not_scopa, EXIT_UNREACHABLE) from None
     except OSError as exc:

@@ -11,16 +11,20 @@ from pathlib import Path
 import pytest
 import trio
 from faultproxy import FaultProxy
+from helpers import run_scopa_net
 from hosting import create, start_host
 
+from scopa_net.client.launch import session_failure
 from scopa_net.client.moves import legal_plays
 from scopa_net.client.network_session import (
     NetworkSession,
+    SessionError,
     TableChoice,
     open_network_session,
 )
 from scopa_net.client.seat_store import SeatStore
 from scopa_net.client.session import ConnectionChanged, ConnectionState, Message
+from scopa_net.commands.options import EXIT_UNREACHABLE
 from scopa_net.rules import RuleSet
 
 HANDSHAKE = 0.3
@@ -159,4 +163,37 @@ async def test_a_friend_back_within_seconds_is_not_said_lost_and_back(
                     )
                     assert found, lost
                     assert 57 <= int(found.group(1)) <= 59, lost  # the host's 60 s, less 1.5
+            nursery.cancel_scope.cancel()
+
+
+HELD_WORDS = (
+    "the network between you and the host at 127.0.0.1:{port} held this client's first "
+    "message past the host's deadline, so the host closed the connection; try again (on a "
+    "network this slow, once it is better)"
+)
+"""What a person reads whose first hello the network held past the host's deadline."""
+
+
+async def test_a_first_join_whose_hello_is_held_past_the_deadline_says_so(tmp_path: Path) -> None:
+    """Bea's first `join` met a stalled network: the host closed the connection for a hello
+    that came too late, and she read "the host stopped the session: no hello in time" (or,
+    from the lobby's first look, that the address "is not a scopa-net host"). She now reads
+    what happened, the network's doing, and what to do: try again."""
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0, handshake_timeout=HANDSHAKE)
+            proxy = FaultProxy(host.port)
+            await nursery.start(proxy.serve)
+            words = HELD_WORDS.format(port=proxy.port)
+            proxy.stall(HANDSHAKE * 4)
+            choice = TableChoice(create=create(RuleSet.of(2, 1), bots=1))
+            with pytest.raises(SessionError) as raised:
+                async with open_network_session("127.0.0.1", proxy.port, choice, name="Bea"):
+                    pass
+            failure = session_failure(raised.value)
+            assert (str(failure), failure.status) == (words, EXIT_UNREACHABLE)
+            proxy.stall(HANDSHAKE * 4)
+            join = ("join", f"127.0.0.1:{proxy.port}", "--name", "Bea")
+            done = await trio.to_thread.run_sync(lambda: run_scopa_net(*join, home=tmp_path))
+            assert (done.returncode, done.stderr) == (EXIT_UNREACHABLE, f"scopa-net: {words}\n")
             nursery.cancel_scope.cancel()
