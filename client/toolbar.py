@@ -14,6 +14,7 @@ from prompt_toolkit.formatted_text import FormattedText, StyleAndTextTuples
 from scopa_net.client.controller import ClientState
 from scopa_net.client.render import seat_label, side_label
 from scopa_net.names import display_width
+from scopa_net.view import SeatView
 
 WIDE = 10_000
 """The width assumed when the terminal's is not known: the fullest toolbar."""
@@ -26,6 +27,8 @@ def _turn(state: ClientState) -> str:
         return "match over"
     if state.paused:
         return "Enter: next round"
+    if view.to_move is None and not view.round_over and _between_deals(view):
+        return "dealing"
     if view.round_over or view.to_move is None:
         return "round over"
     if view.my_turn:
@@ -35,6 +38,12 @@ def _turn(state: ClientState) -> str:
     if view.sitting_out and view.to_move == view.seat:
         return "a computer plays for you"
     return f"{seat_label(view.to_move, view, state.names)} to play"
+
+
+def _between_deals(view: SeatView) -> bool:
+    """Every hand played out with cards left in the stock: the round goes on with the next
+    deal (at a blind table after a round trip for the shares), it is not over."""
+    return view.stock_count > 0 and not any(view.hand_counts) and not view.void_deal
 
 
 def _initials(name: str, letters: int) -> str:
