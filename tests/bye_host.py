@@ -1,0 +1,59 @@
+"""A host on loopback that welcomes a client with a given key and answers its ``resume`` with
+a final ``bye`` (a reason that is not passing, protocol.md 3.8): what a client taking its
+seat back meets when the host ends the connection for good. ``go`` holds the answer back
+until the test sets it (the client is reconnecting meanwhile)."""
+
+from __future__ import annotations
+
+import trio
+
+from scopa_net.wire import messages as m
+from scopa_net.wire.connection import NEED_DATA, ConnectionClosed, HostConnection
+
+
+class ByeAtResume:
+    def __init__(self, host_key: bytes, reason: str, message: str) -> None:
+        self.host_key = host_key
+        self.reason = reason
+        self.message = message
+        self.go = trio.Event()
+        self.resumes = 0
+        self.port = 0
+
+    async def serve(self, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        self.port = listeners[0].socket.getsockname()[1]
+        async with trio.open_nursery() as nursery:
+            task_status.started(self.port)
+            await trio.serve_listeners(self._handle, listeners, handler_nursery=nursery)
+
+    async def _handle(self, stream: trio.SocketStream) -> None:
+        conn = HostConnection()
+        try:
+            while True:
+                event = conn.next_event()
+                if event is NEED_DATA:
+                    data = await stream.receive_some(65536)
+                    if not data:
+                        return
+                    conn.receive_data(data)
+                elif isinstance(event, ConnectionClosed):
+                    return
+                elif isinstance(event, m.Hello):
+                    welcome = m.Welcome(
+                        version=m.PROTOCOL_VERSION, host_name="bye host", host_key=self.host_key
+                    )
+                    await stream.send_all(conn.send(welcome))
+                elif isinstance(event, m.Ping):
+                    await stream.send_all(conn.send(m.Pong(nonce=event.nonce)))
+                elif isinstance(event, m.Resume):
+                    self.resumes += 1
+                    await self.go.wait()
+                    await stream.send_all(
+                        conn.send(m.Bye(reason=self.reason, message=self.message))
+                    )
+                    return
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            return
+        finally:
+            await trio.aclose_forcefully(stream)
