@@ -1662,7 +1662,7 @@ class NetworkSession:
             # back: nobody waits for its answer here, so say it was not played.
             play = Play.from_code(play_code(pending[0].card, pending[0].captured))
             refused = refused_play(msg, play.text(), resent=True)
-            self._emit(Message(seat=None, text=str(refused), local=True))
+            self.notice(str(refused))  # shown even while the match is replayed to this client
             self._resent.discard(msg.move_id)
         pending[1].set()
         self._save_record()

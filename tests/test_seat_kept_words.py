@@ -95,3 +95,52 @@ async def test_a_final_bye_while_reconnecting_says_why_and_that_the_seat_is_kept
     )
     (kept,) = store.records()
     assert [(p.card, p.captured) for p in kept.pending] == [(play.card.index, play.captured_mask)]
+
+
+async def test_a_move_kept_on_disk_and_refused_on_taking_the_seat_back_is_said_not_played(
+    tmp_path: Path,
+) -> None:
+    """Bea's client died with her move on its way (the network held it, then dropped it):
+    the move stayed on disk with the seat, and a computer played her turn meanwhile. The next
+    client sends it again on taking the seat back; the host refuses it, and she reads that
+    her move was not played, and why."""
+    store = SeatStore(tmp_path)
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0.3, grace=0.2)
+            proxy = FaultProxy(host.port)
+            await nursery.start(proxy.serve)
+            choice = TableChoice(create=create(TWO, bots=1))
+            async with open_network_session(
+                "127.0.0.1", proxy.port, choice, name="Bea", store=store
+            ) as bea:
+                await until(lambda: bea.view is not None and bea.view.my_turn)
+                assert bea.view is not None
+                table_id, seat = bea.table_id, bea.seat
+                assert table_id is not None
+                play = legal_plays(bea.view)[0]
+                proxy.stall(60)  # the move is held on the way...
+                with trio.move_on_after(0.3):
+                    await bea.submit(play)
+            proxy.cut_all()  # ... and dropped with the client: it never reaches the host
+            (kept,) = store.records()
+            assert [p.card for p in kept.pending] == [play.card.index]
+            table = host.tables[table_id].table
+            await until(
+                lambda: table.round is not None and any(p.seat == seat for p in table.round.plays)
+            )  # a computer's
+            store.release(kept)
+            again = NetworkSession(
+                "127.0.0.1", host.port, choice, name="Bea", store=store, resume_from=kept
+            )
+            said: list[str] = []
+            nursery.start_soon(again.run)
+            nursery.start_soon(said_into, again, said)
+            await until(lambda: any("not played" in line for line in said))
+            (refused,) = [line for line in said if "not played" in line]
+            assert refused == (
+                f"Your move {play.text()} was not played: the table moved on while the "
+                "connection was down; look again."
+            ), said
+            await until(lambda: not store.records()[0].pending)  # answered: gone from disk
+            nursery.cancel_scope.cancel()
