@@ -7,11 +7,13 @@ seated player sends) it writes one line: the wall time (``time.time()``) and sev
 in microseconds, from the moment the host's read of the move's bytes returns:
 
 1. ``decode``: to the session handing the request to its table (the frame decoded, checked);
-2. ``to table``: to the table's task starting on it (a turn of the trio loop);
+2. ``to table``: to the table starting on it: at once when the table takes the move in the
+   reader's turn (:meth:`TableTask.take_now`), else a turn of the trio loop to its task;
 3. ``table``: to its journal entries reaching the writer (the move checked and applied);
 4. ``to thread``: to the journal's thread beginning the transaction;
 5. ``commit``: the transaction, fsync included;
-6. ``back``: from the thread's end to the table's task waking with the commit;
+6. ``back``: from the thread's end to the table hearing of the commit (the journal's answer
+   in the loop, or the table's task waking with it);
 7. ``first write``: to the first connection's bytes being handed to the kernel (the mover's).
 
 It wraps a few of the host's own methods and keeps one move's times at once, so it is meant
@@ -23,6 +25,7 @@ from __future__ import annotations
 import runpy
 import sys
 import time
+from collections.abc import Callable
 from itertools import pairwise
 from typing import TextIO
 
@@ -69,6 +72,35 @@ def watch(log: TextIO) -> None:
         finally:
             move.clear()  # written by now, or refused (nothing journaled): the next one
 
+    take_now = table_task.TableTask.take_now
+
+    def timed_take_now(self: table_task.TableTask, outbox: object, msg: m.Message) -> bool:
+        timing = isinstance(msg, m.Play) and "to_table" in move and "handle" not in move
+        if timing:
+            move["handle"] = now()
+        taken = take_now(self, outbox, msg)  # type: ignore[arg-type]
+        if timing and not taken:
+            del move["handle"]  # to the task's inbox: timed there
+        elif timing and self._in_hand is None:
+            move.clear()  # refused: nothing journaled
+        return taken
+
+    append_soon = journal_writer.JournalWriter.append_soon
+
+    def timed_append_soon(
+        self: journal_writer.JournalWriter, table_id: int, entries: list, then: Callable
+    ) -> None:
+        timing = "handle" in move and "journal" not in move
+        if timing:
+            move["journal"] = now()
+
+        def timed_then(error: BaseException | None) -> None:
+            if timing:
+                move["released"] = now()
+            then(error)
+
+        append_soon(self, table_id, entries, timed_then if timing else then)
+
     run = journal_writer.JournalWriter._run
 
     async def timed_run(self: journal_writer.JournalWriter, job: journal_writer._Job) -> None:
@@ -108,6 +140,8 @@ def watch(log: TextIO) -> None:
     session.PlayerSession._receive = timed_receive  # type: ignore[method-assign]
     session.PlayerSession._to_table = timed_to_table  # type: ignore[method-assign]
     table_task.TableTask._handle = timed_handle  # type: ignore[method-assign]
+    table_task.TableTask.take_now = timed_take_now  # type: ignore[method-assign]
+    journal_writer.JournalWriter.append_soon = timed_append_soon  # type: ignore[method-assign]
     journal_writer.JournalWriter._run = timed_run  # type: ignore[method-assign]
     journal_writer.JournalWriter._write = timed_write  # type: ignore[method-assign]
     session.PlayerSession._write_now = timed_write_now  # type: ignore[method-assign]

@@ -71,11 +71,14 @@ def storage_fault(exc: BaseException) -> bool:
     return False
 
 
-@dataclass
+@dataclass(slots=True)
 class _Job:
     entries: list[tuple[str, str, dict]] = field(default_factory=list)
     other: Callable[[Journal], object] | None = None
-    done: trio.Event = field(default_factory=trio.Event)
+    done: trio.Event | None = None
+    """Set once the job is written (a job someone awaits, :meth:`JournalWriter._run`)."""
+    then: Callable[[BaseException | None], None] | None = None
+    """Called instead once the job is written (:meth:`JournalWriter.append_soon`)."""
     error: BaseException | None = None
 
 
@@ -115,8 +118,14 @@ class _WriterThread:
     and a capacity limiter each time (which cost about a tenth of the host's main thread
     under load)."""
 
-    def __init__(self, write: Callable[[list[_Job]], tuple[int, BaseException | None]]) -> None:
+    def __init__(
+        self,
+        write: Callable[[list[_Job]], tuple[int, BaseException | None]],
+        release: Callable[[_Job], None] = lambda job: job.done.set(),  # type: ignore[union-attr]
+    ) -> None:
+        """``release(job)``: called for each job written, once the thread's answer is back."""
         self._write = write
+        self._release = release
         self._token = trio.lowlevel.current_trio_token()
         self._batches: queue.SimpleQueue[tuple[list[_Job], Callable] | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._loop, name="scopa-net journal", daemon=True)
@@ -147,7 +156,7 @@ class _WriterThread:
                 if before_release is not None:
                     before_release()
                 for job in jobs[: result[0]]:
-                    job.done.set()
+                    self._release(job)
             write.done.set()
 
         self._batches.put((jobs, deliver))
@@ -215,6 +224,22 @@ class JournalWriter:
             key = str(table_id)
             await self._run(_Job(entries=[(key, kind, payload) for kind, payload in entries]))
 
+    def append_soon(
+        self,
+        table_id: int,
+        entries: list[tuple[str, dict]],
+        then: Callable[[BaseException | None], None],
+    ) -> None:
+        """As :meth:`append`, without waiting: ``then(None)`` is called once the entries are on
+        disk, in the turn of the loop that learns it (or ``then(error)`` for a fault that is
+        not the disk's). No task waits meanwhile, so a table's move costs no wake-up of its
+        own when its commit is back. ``then`` must not raise: it runs in the writer's thread's
+        callback (or in the writer's task), where an error would stop the host."""
+        key = str(table_id)
+        job = _Job(entries=[(key, kind, payload) for kind, payload in entries], then=then)
+        self._waiting[id(job)] = job
+        self._hand(job)
+
     async def call(self, fn: Callable[[Journal], object]) -> None:
         """Run ``fn(journal)`` in turn with the writes (table creation, finishing)."""
         await self._run(_Job(other=fn))
@@ -225,13 +250,19 @@ class JournalWriter:
         return sum(kind == "play" for job in self._waiting.values() for _, kind, _ in job.entries)
 
     async def _run(self, job: _Job) -> None:
+        job.done = trio.Event()
         self._waiting[id(job)] = job
         try:
-            await self._queue(job)
+            self._hand(job)
+            await job.done.wait()
         finally:
             del self._waiting[id(job)]
+        if job.error is not None:
+            raise job.error
 
-    async def _queue(self, job: _Job) -> None:
+    def _hand(self, job: _Job) -> None:
+        """Queue ``job`` for the writer's task, or start it on the thread at once when the
+        writer is idle."""
         thread = self._thread
         if self._idle and thread is not None and not self._back_to_back:
             self._idle = False
@@ -241,9 +272,6 @@ class JournalWriter:
             self._send.send_nowait(_Started([job], write, trio.current_time()))
         else:
             self._send.send_nowait(job)
-        await job.done.wait()
-        if job.error is not None:
-            raise job.error
 
     def _queued(self) -> list[_Job]:
         jobs: list[_Job] = []
@@ -254,7 +282,7 @@ class JournalWriter:
                 return jobs
 
     async def run(self) -> None:
-        thread = self._thread = _WriterThread(self._write) if self.threaded else None
+        thread = self._thread = _WriterThread(self._write, self._release) if self.threaded else None
         try:
             await self._serve(thread)
         finally:
@@ -304,7 +332,7 @@ class JournalWriter:
                             done, fault = self._write(jobs)
                             self._note_queue()
                             for j in jobs[:done]:
-                                j.done.set()
+                                self._release(j)
                     finally:
                         self.writing = False
                     jobs = jobs[done:]
@@ -318,6 +346,16 @@ class JournalWriter:
                     self._trouble(None)
                 self._back_to_back = tables > 1 or self._waiting_at_end > 0
                 self._idle = self._receive.statistics().current_buffer_used == 0
+
+    def _release(self, job: _Job) -> None:
+        """``job`` is written (or failed with its error): tell whoever waits for it."""
+        then = job.then
+        if then is None:
+            assert job.done is not None
+            job.done.set()
+            return
+        del self._waiting[id(job)]
+        then(job.error)
 
     def _note_queue(self) -> None:
         """Note how many jobs were waiting when a commit ended (see :data:`GROUP_COMMIT`)."""

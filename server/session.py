@@ -369,12 +369,16 @@ class PlayerSession:
             await self._to_table(task, msg)
 
     async def _to_table(self, task: TableTask, msg: m.Message) -> None:
-        """Hand ``msg`` to the table's task: at once while its inbox has room, else wait."""
-        request = Request(self.outbox, msg)
+        """Hand ``msg`` to the table: a move is handled here and now while the table's task is
+        idle (:meth:`TableTask.take_now`); else it goes to the task's inbox, at once while
+        there is room, else after a wait."""
         paced = isinstance(msg, PACED_BY_THE_GAME)
         if paced:
             self.outbox.paced_in_flight += 1  # the table takes one off when it has handled it
         self.outbox.at_table += 1  # the table calls answered() when it has
+        if type(msg) is m.Play and task.take_now(self.outbox, msg):
+            return  # handled here and now (no hop through the table's inbox)
+        request = Request(self.outbox, msg)
         try:
             try:
                 task.send.send_nowait(request)

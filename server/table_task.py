@@ -5,7 +5,10 @@ the table checks and applies it, the entries it produced are written to the jour
 then are the replies queued and the seats' connections told that their logs grew. Timers (the
 grace period of a seat whose player dropped, the deadline for seeds) and the computer players
 (bot seats, and bots standing in) act from the same loop, so nothing else ever touches the
-table's state.
+table's state. One shortcut, for what a table does most: a person's move that finds the task
+idle is applied in the reader's turn of the loop (:meth:`TableTask.take_now`) and answered from
+the journal's answer, in the same order and under the same rule; the task then takes nothing
+else until that move is answered.
 """
 
 from __future__ import annotations
@@ -76,6 +79,11 @@ class Request:
 
     outbox: Outbox | None
     msg: m.Message | Notice | None
+
+
+WAKE = Request(None, None)
+"""Sent to a table's task to have it look at the table again (after a request handled in a
+reader's turn of the loop left something for it to do: :meth:`TableTask.take_now`)."""
 
 
 def refusal_at_a_closed_table(table_id: int, msg: m.Message) -> tuple[ErrorCode, str]:
@@ -161,6 +169,15 @@ class TableTask:
         """The host is shutting down: its players going away is not news for the log."""
         self._voids_told = table.voids
         """Void rounds of this match already logged."""
+        self._in_hand: tuple[Outbox, list[tuple[Outbox, m.Message]], int, float] | None = None
+        """A request handled in a reader's turn (:meth:`take_now`), waiting for its commit:
+        its connection, its replies, its journal entries and when they went to the journal."""
+        self._settled: trio.Event | None = None
+        """Set when the request in hand is done (the table's task waits for it, if woken)."""
+        self._fault: BaseException | None = None
+        """What went wrong finishing a request in hand: the table's task raises it."""
+        self._end_unrecorded = False
+        """The match ended with a request in hand: the table's task records it."""
 
     # --- the loop -----------------------------------------------------------------------
 
@@ -201,7 +218,8 @@ class TableTask:
             else:
                 with trio.move_on_at(deadline):
                     request = await self._inbox.receive()
-            if request is not None:
+            await self._settle()
+            if request is not None and request is not WAKE:
                 await self._handle(request)
                 if self._closed:
                     return
@@ -345,35 +363,55 @@ class TableTask:
         ``resumed`` is queued. The connections that asked are written to before the others:
         a player's own move comes back before the table hears of it, rather than after up to
         three other seats' writes (each about 0.1 ms when the reader is asleep).
+
+        A move the table takes in a reader's turn (:meth:`take_now`) is journaled, then
+        answered the same way, in the same order, from the journal's answer
+        (:meth:`_done_in_hand`).
         """
         pending = self.table.take_pending()
         if pending:
             began = trio.current_time()
             await self.writer.append(self.table.table_id, pending)
-            self.table.mark_committed()
-            self._tell_voids()
-            self._let_go_of_forfeits()
-            self.journal_entries += len(pending)
-            waited = trio.current_time() - began
-            if waited >= OUTAGE:
-                self._shift_timers(waited)
-            self._trim_logs()
+            self._committed(len(pending), began)
+        self._deliver(replies, news=bool(pending))
+        if pending and self.table.phase is Phase.OVER and self._over_time is None:
+            await self._record_the_end()
+
+    def _committed(self, entries: int, began: float) -> None:
+        """``entries`` handed to the journal at ``began`` are on disk: the seats' logs may be
+        sent (what the journal's thread did meanwhile is logged and acted on)."""
+        self.table.mark_committed()
+        self._tell_voids()
+        self._let_go_of_forfeits()
+        self.journal_entries += entries
+        waited = trio.current_time() - began
+        if waited >= OUTAGE:
+            self._shift_timers(waited)
+        self._trim_logs()
+
+    def _deliver(self, replies: list[tuple[Outbox, m.Message]], *, news: bool) -> None:
+        """Queue the replies, let the connections joining follow their seats, and send: the
+        connections that asked first, then (``news``: the seats' logs grew) every seat."""
         for outbox, msg in replies:
             outbox.reply(msg, push=False)
-        attaching, self._attaching = self._attaching, []
-        for outbox, seat, cursor in attaching:
-            if self.attached.get(seat) is outbox:
-                outbox.attach(self.table.seats[seat], cursor, seat, self.table.seats[seat].epoch)
-        frames = SharedFrames() if pending else None  # an event every seat gets is encoded once
+        if self._attaching:
+            attaching, self._attaching = self._attaching, []
+            for outbox, seat, cursor in attaching:
+                if self.attached.get(seat) is outbox:
+                    s = self.table.seats[seat]
+                    outbox.attach(s, cursor, seat, s.epoch)
+        frames = SharedFrames() if news else None  # an event every seat gets is encoded once
         for outbox, _ in replies:
             outbox.push(frames)  # a reply leaves with the events it goes with, if any
-        if pending:
+        if news:
             for outbox in self.attached.values():
                 outbox.notify(frames)
-        if pending and self.table.phase is Phase.OVER and self._over_time is None:
-            self._over_time = trio.current_time()
-            await self._record_finish()
-            self.finished.set()
+
+    async def _record_the_end(self) -> None:
+        """The match is over: its end is recorded and the linger time begins."""
+        self._over_time = trio.current_time()
+        await self._record_finish()
+        self.finished.set()
 
     def _let_go_of_forfeits(self) -> None:
         """A seat forfeit to a computer player (protocol.md 5.4) is no longer its player's: the
@@ -656,6 +694,109 @@ class TableTask:
             await self._flush(replies)
             return
         assert outbox is not None
+        self._apply(outbox, msg, replies)
+        await self._flush(replies)
+        if msg is not None:
+            outbox.answered()  # (its reply, if any, is queued now)
+        if self._owner_left is not None:
+            await self._close_for_the_owner(*self._owner_left)
+
+    def take_now(self, outbox: Outbox, msg: m.Play) -> bool:
+        """Handle a move at once, in the turn of the loop that read it, when the table's task
+        is idle (waiting for requests, none in its inbox, none in hand): the table applies it,
+        its entries go to the journal, and the ack and the events go out from the journal's
+        answer (:meth:`_done_in_hand`), exactly as the table's task would send them, without
+        waking that task, unless the move leaves it something to do (a computer's turn, the
+        round's or the match's end). False: nothing was done; the move goes to the inbox.
+
+        Until the move's commit is back the table takes nothing else at once: later requests
+        wait in the inbox, and the table's task, if woken, waits for the move first
+        (:meth:`_settle`), so requests are applied, committed and answered in order."""
+        table = self.table
+        if (
+            self._in_hand is not None
+            or msg.pos is not None  # (refused, and the connection ended: the inbox's way)
+            or table.blind
+            or self._paused_at is not None
+            or self._over_time is not None
+            or self._inbox.statistics().tasks_waiting_receive == 0  # busy, or has requests
+        ):
+            return False
+        replies: list[tuple[Outbox, m.Message]] = []
+        try:
+            self._apply(outbox, msg, replies)
+        except Exception as exc:  # a fault of the host's: the table's task stops on it
+            self._fault = exc
+            self._wake_if_needed()
+            return True
+        pending = table.take_pending()
+        if not pending:  # refused (or a repeat): nothing changed, nothing to write
+            self._deliver(replies, news=False)
+            outbox.answered()
+            return True
+        self._in_hand = (outbox, replies, len(pending), trio.current_time())
+        self.writer.append_soon(table.table_id, pending, self._done_in_hand)
+        return True
+
+    def _done_in_hand(self, error: BaseException | None) -> None:
+        """The journal's answer for the request in hand (:meth:`take_now`): send what it
+        caused, as :meth:`_flush` does. Never raises (it runs in the journal's callback): a
+        failure is left for the table's task to raise, which stops the table as a fault in
+        its own loop would."""
+        assert self._in_hand is not None
+        outbox, replies, entries, began = self._in_hand
+        try:
+            if error is not None:
+                raise error
+            self._committed(entries, began)
+            self._deliver(replies, news=True)
+            outbox.answered()
+            if self.table.phase is Phase.OVER and self._over_time is None:
+                self._end_unrecorded = True
+        except Exception as exc:
+            self._fault = exc
+        self._in_hand = None
+        if self._settled is not None:
+            self._settled.set()
+            self._settled = None
+        self._wake_if_needed()
+
+    def _wake_if_needed(self) -> None:
+        """After a request handled in a reader's turn: wake the table's task unless nothing
+        is new for it (a round in play, a person to move next, nothing to record)."""
+        table = self.table
+        if (
+            self._fault is None
+            and not self._end_unrecorded
+            and table.phase is Phase.PLAY
+            and not any(table.host_plays(seat) for seat, _ in table.to_act())
+        ):
+            return
+        # (A full inbox wakes the task anyway; a closed one: the task has ended.)
+        with contextlib.suppress(
+            trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError
+        ):
+            self.send.send_nowait(WAKE)
+
+    async def _settle(self) -> None:
+        """Before the table's task does anything: wait for the request in hand to be done,
+        and raise what went wrong with it, if anything; record a match it ended."""
+        if self._in_hand is not None:
+            self._settled = settled = trio.Event()
+            await settled.wait()  # (bounded by the journal, as a flush of the task's own is)
+        if self._fault is not None:
+            fault, self._fault = self._fault, None
+            raise fault
+        if self._end_unrecorded:
+            self._end_unrecorded = False
+            if self._over_time is None:
+                await self._record_the_end()
+
+    def _apply(
+        self, outbox: Outbox, msg: m.Message | None, replies: list[tuple[Outbox, m.Message]]
+    ) -> None:
+        """Apply a connection's request (``None``: the connection is gone) to the table,
+        adding its answer to ``replies``; a refusal is an answer too."""
         if isinstance(msg, PACED_BY_THE_GAME):
             outbox.paced_in_flight -= 1  # handled now: refused or not, it is known below
         try:
@@ -677,11 +818,6 @@ class TableTask:
                 if isinstance(msg, PACED_BY_THE_GAME):  # counts against the limits (3.6)
                     outbox.refused_paced += 1
                 replies.append((outbox, self._refusal(msg, exc)))
-        await self._flush(replies)
-        if msg is not None:
-            outbox.answered()  # (its reply, if any, is queued now)
-        if self._owner_left is not None:
-            await self._close_for_the_owner(*self._owner_left)
 
     def _end_connection(self, outbox: Outbox, exc: TableError) -> None:
         """Close a connection that sent what ends it (protocol.md 3.8: ``bye`` with the
