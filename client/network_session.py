@@ -352,6 +352,12 @@ class KnownHosts:
         hexkey = self._pins().get(address)
         return None if hexkey is None else bytes.fromhex(hexkey)
 
+    def met_elsewhere(self, address: str, key: bytes) -> str | None:
+        """Another address where ``key`` is pinned, if any: the same host (it proves it holds
+        that key) moved, or a second host now answers where the first one did."""
+        hexkey = key.hex()
+        return next((a for a, k in self._pins().items() if k == hexkey and a != address), None)
+
     def pin(self, address: str, key: bytes) -> None:
         """Pin ``key`` for ``address``, replacing the key pinned before (the user accepts it)."""
         if self.path is None:
@@ -372,7 +378,7 @@ class KnownHosts:
             make_private_folder(self.path.parent)
             append_line(self.path, f"{address} {key.hex()}")
             return None
-        if pinned != key:
+        if pinned != key and self.met_elsewhere(address, key) is None:
             return self.changed_warning(address, key, pinned)
         return None
 

@@ -243,6 +243,8 @@ def describe_lan_host(h: HostAdvert, known: KnownHosts) -> str:
             pinned = None
         if pinned == h.key:
             key += " (known)"
+        elif known.met_elsewhere(f"{where}:{h.port}", h.key) is not None:
+            key += " (known, met at another address)"
         elif pinned is not None:
             key += " (not the key you pinned for it)"
     return f"{h.name} at {where}:{h.port}{key} ({seats}{lock})"
@@ -742,17 +744,32 @@ def check_host_key(host: str, port: int, key: bytes, *, accept: bool) -> bytes |
     address = f"{host}:{port}"
     pinned = known.pinned(address)
     if pinned is None:
+        elsewhere = known.met_elsewhere(address, key)
         try:
             known.pin(address, key)
-            then = " From now on another key at this address is refused."
+            then = " From now on a key you have not met is refused at this address."
         except OSError:  # the game says in one line why, once it has begun
             then = ""
+        if elsewhere is not None:
+            say(
+                f"The host at {address} signs with key {fingerprint(key)}, the key of the "
+                f"host you met at {elsewhere}: the same host, at another address.{then}"
+            )
+            return None
         say(
             f"First visit to the host at {address}: its key is {fingerprint(key)}. The host "
             f"prints its key when it starts: compare the two.{then}"
         )
         return None
     if pinned == key:
+        return None
+    elsewhere = known.met_elsewhere(address, key)
+    if elsewhere is not None and not accept:
+        say(
+            f"The host at {address} now signs with key {fingerprint(key)}, the key of the host "
+            f"you met at {elsewhere}, not {fingerprint(pinned)}, the one you met here: joining "
+            f"that host. Both keys stay trusted, each for the host that holds it."
+        )
         return None
     if accept:
         try:

@@ -155,3 +155,61 @@ def test_a_host_met_for_the_first_time_shows_its_fingerprint(
     assert f"First visit to the host at {address}: its key is {fingerprint(key)}." in out
     assert main(["join", address]) == EXIT_CANCELLED
     assert "First visit" not in capfd.readouterr().out  # once is enough
+
+
+def test_a_key_met_at_another_address_is_joined_with_a_note_and_both_pins_kept(
+    host_address: tuple[str, bytes],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """Two hosts taking turns at one address (DHCP gave Olga's address to Ugo's machine the
+    next evening): Ugo's key, met at his old address, is joined at Olga's with one line saying
+    so, and neither pin changes, so Olga's host is still known at her address."""
+    address, key = host_address
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    pins = tmp_path / "scopa-net" / "known_hosts"
+    pins.parent.mkdir(parents=True)
+    olga = bytes(range(32))
+    before = f"192.0.2.2:42970 {key.hex()}\n{address} {olga.hex()}\n"
+    pins.write_text(before)
+
+    def ctrl_d(prompt: str = "") -> str:
+        raise EOFError
+
+    monkeypatch.setattr(builtins, "input", ctrl_d)
+    assert main(["join", address]) == EXIT_CANCELLED  # the tables listed, then Ctrl-D
+    out = capfd.readouterr().out
+    assert (
+        f"The host at {address} now signs with key {fingerprint(key)}, the key of the host you "
+        f"met at 192.0.2.2:42970, not {fingerprint(olga)}, the one you met here: joining that "
+        "host." in " ".join(out.split())
+    )
+    assert "table 1 'one'" in out
+    assert pins.read_text() == before
+
+
+def test_a_first_visit_to_a_key_met_elsewhere_says_it_is_the_same_host(
+    host_address: tuple[str, bytes],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    address, key = host_address
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    pins = tmp_path / "scopa-net" / "known_hosts"
+    pins.parent.mkdir(parents=True)
+    pins.write_text(f"192.0.2.2:42970 {key.hex()}\n")
+
+    def ctrl_d(prompt: str = "") -> str:
+        raise EOFError
+
+    monkeypatch.setattr(builtins, "input", ctrl_d)
+    assert main(["join", address]) == EXIT_CANCELLED
+    out = " ".join(capfd.readouterr().out.split())
+    assert (
+        f"The host at {address} signs with key {fingerprint(key)}, the key of the host you met "
+        "at 192.0.2.2:42970: the same host, at another address." in out
+    )
+    assert "First visit" not in out
+    assert pins.read_text().splitlines()[-1] == f"{address} {key.hex()}"
