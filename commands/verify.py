@@ -9,7 +9,9 @@ The host key must be one the player trusts: a ``--pin`` given, or else one this 
 when it played (its ``known_hosts``) or a host ``play`` ran in it (``own_hosts``), so a file
 re-signed whole under another key is refused, not just shown. With no key to compare with at all
 (no ``--pin``, nothing pinned), the fingerprint is only shown, for the player to compare with
-the host's. With several files, a summary follows: every file given and what became of it
+the host's. Each file's time is said (the file's own: a transcript records none), and files
+are checked in the order their matches were played (:mod:`.verify_order`). With several files,
+a summary follows: every file given and what became of it
 (verified, unfinished, failed, refused, unreadable, missing, given twice), rounds verified and
 failed, rounds not fair-checked, seeds left out by reason and by seat, and for each seat how
 often it was dealt the settebello, sevens and coins against what fair deals give. The same
@@ -32,6 +34,7 @@ from typing import TYPE_CHECKING
 from scopa_net.commands.options import EXIT_CANCELLED, CommandError, add_command, plural
 from scopa_net.commands.paths import data_dir
 from scopa_net.commands.progress import Progress
+from scopa_net.commands.verify_order import played_order, saved_time, saved_words
 
 if TYPE_CHECKING:
     from scopa_net.fair.transcript import Transcript
@@ -240,6 +243,7 @@ def verify_files(
     :data:`PINNED_BY_HAND`); none: every key is shown, for the person to compare."""
     trusted = dict(pins) if isinstance(pins, Mapping) else dict.fromkeys(pins or (), PINNED_BY_HAND)
     trusted = {_normal(p): where for p, where in trusted.items()}
+    paths = played_order(paths)
     several = len(paths) > 1
     all_ok = True
     summary = _Summary()
@@ -322,7 +326,7 @@ def _one_file(
         return False
     names = saved_names(path, transcript.rules.players)
     own = is_mine(names.last, transcript.seat, me)
-    ok = _verify_one(transcript, out, summary, pins, names=names, own=own)
+    ok = _verify_one(transcript, out, summary, pins, names=names, own=own, saved=saved_time(path))
     summary.outcomes[ok].append(path)
     return ok == "verified"
 
@@ -495,10 +499,12 @@ def _verify_one(
     *,
     names: SavedNames,
     own: bool,
+    saved: float | None = None,
 ) -> str:
     """Verify one transcript and tell ``out`` every line; what became of it (``OUTCOMES``).
     A round's line names each seat by whoever held it in that round; the match result, by
-    everyone who held it."""
+    everyone who held it. ``saved``: the file's modification time, said under its first line
+    (the transcript records no time of its own)."""
     from scopa_net.fair.blind.verifier import verify_any as verify_transcript
     from scopa_net.fair.commitments import fingerprint
 
@@ -515,6 +521,8 @@ def _verify_one(
     fp = fingerprint(transcript.host_key)
     whose = seat_words(mine, mine, names.last, own=own)
     out(f"{whose}, {transcript.rules.describe()}, host key {fp}")
+    if saved is not None:
+        out(saved_words(saved))
     if pins and _normal(fp) not in pins:
         for line in refusal(fp, pins):
             out(line)

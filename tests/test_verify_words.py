@@ -327,7 +327,7 @@ def test_a_file_under_a_key_not_pinned_names_the_keys_trusted_and_never_offers_i
     path.write_bytes(match[0])
     status, out = _verify(capsys, path)
     assert status == 1
-    assert out[1:] == [
+    assert out[2:] == [
         f"REFUSED: host key {fp} is not a key you trust: your client knows "
         f"{fingerprint(known)} (the host at 127.0.0.1:42830)",
         f"  anyone can sign a file under a key of their own: compare {fp} with the fingerprint "
@@ -340,7 +340,7 @@ def test_a_file_under_a_key_not_pinned_names_the_keys_trusted_and_never_offers_i
     # --pin given: the keys given are named.
     status = main(["verify", "--pin", fingerprint(known), str(path)])
     out = capsys.readouterr().out.splitlines()
-    assert out[1] == (
+    assert out[2] == (
         f"REFUSED: host key {fp} is not a key you trust: you gave --pin {fingerprint(known)}"
     )
     assert out[-1] == "NOT VERIFIED"
@@ -472,7 +472,11 @@ def test_ctrl_c_says_how_many_files_were_checked_and_which_was_not_finished(
         path.write_bytes(match[n % 2])
     waiting = tmp_path / "waiting.scopa"
     os.mkfifo(waiting)
-    paths = [*good, waiting, *good[:1]]
+    later = tmp_path / "later.scopa"  # files go in the order played: this one after the pipe
+    later.write_bytes(match[0])
+    after = waiting.stat().st_mtime + 60
+    os.utime(later, (after, after))
+    paths = [*good, waiting, *([later] if good else [])]
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
     command = [sys.executable, "-m", "scopa_net", "verify", "--quiet", *map(str, paths)]
     default = signal.signal(signal.SIGINT, signal.default_int_handler)  # as a terminal starts it
@@ -506,3 +510,42 @@ def test_ctrl_c_says_how_many_files_were_checked_and_which_was_not_finished(
         else f"stopped: {waiting} was not finished"
     )
     assert err.strip().splitlines()[-1] == f"scopa-net: {stopped}", err
+
+
+def test_each_file_says_when_it_was_saved_and_files_go_in_the_order_played(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An outside tester gave `verify transcripts/*` a club's files after two evenings: no file
+    said a date or time, and the shell's order put "...-match2", "...-match3" first and match
+    1 last. Each file now says when it was saved (its own time, as a transcript records
+    none), and the files go in the order their matches were played: by that time, and the
+    matches of one seat at one table by their number, even copied files that share one time."""
+    import os
+    import time
+
+    rules = RuleSet.of(2, 1)
+    folder = tmp_path / "transcripts"
+    folder.mkdir()
+    names = ["k-table1-seat0.scopa", "k-table1-seat0-match2.scopa", "k-table1-seat0-match3.scopa"]
+    names.insert(1, "k-table2-seat1.scopa")  # another table, between matches 1 and 2
+    evening = time.mktime((2026, 12, 7, 21, 0, 0, 0, 0, -1))
+    for n, name in enumerate(names):
+        path = folder / name
+        path.write_bytes(simulate_match(rules, n + 10).transcripts[0].encode())
+        os.utime(path, (evening + 60 * n, evening + 60 * n))
+    given = sorted(folder.iterdir())  # as the shell gives them
+    status, out = _verify(capsys, *given)
+    assert status == 0, out
+    heads = [line for line in out if line.startswith("== ") and line != "== summary"]
+    assert heads == [f"== {folder / name}" for name in names], out
+    saved = [line for line in out if line.startswith("saved ")]
+    assert saved == [
+        f"saved 2026-12-07 21:0{n} (the file's time: a transcript records none)" for n in range(4)
+    ]
+    assert "files: 4 given: 4 verified" in out
+    for path in given:  # copied: one time for all
+        os.utime(path, (evening, evening))
+    status, out = _verify(capsys, *given)
+    heads = [line for line in out if line.startswith("== ") and line != "== summary"]
+    played = [folder / name for name in names if "table1" in name]
+    assert [h for h in heads if "table1" in h] == [f"== {p}" for p in played], out
