@@ -496,7 +496,7 @@ def run_history(args: argparse.Namespace) -> int:
     for heading, path in journals:
         journal = open_journal(path, create=False)
         try:
-            found = [line for record in journal.tables() for line in finished_matches(record)]
+            found = played_order(journal.tables(), journal.host_starts())
         finally:
             journal.close()
         if heading:
@@ -539,10 +539,36 @@ def _journal_with_table(journals: list[tuple[str, str]], table: int) -> Journal:
     raise CommandError(f"table {table} is in both journals: give {which}")
 
 
+def played_order(records: Sequence[TableRecord], starts: Sequence[float] = ()) -> list[str]:
+    """Every match of every table in ``records``, in the order they began (not table by
+    table: a table's third match, played the next evening, comes among that evening's), and
+    a line where the host restarted (``starts``: when it started, each time) between them."""
+    timed = sorted(
+        (when, n, line)
+        for n, (when, line) in enumerate(m for r in records for m in timed_matches(r))
+    )
+    lines: list[str] = []
+    restarts = sorted(starts)
+    for when, _, line in timed:
+        if lines:  # a start before any match listed is the host's first: no restart
+            while restarts and restarts[0] <= when:
+                lines.append(f"host restarted {_minute(restarts.pop(0))}")
+        else:
+            restarts = [t for t in restarts if t > when]
+        lines.append(line)
+    return lines
+
+
 def finished_matches(record: TableRecord) -> list[str]:
     """A line for each match of a table, in order: those over (the one before a rematch too)
     and the one in play. Each line names the table (number and name), the match's number
     when the table played more than one, and when it started and ended, or "in play"."""
+    return [line for _, line in timed_matches(record)]
+
+
+def timed_matches(record: TableRecord) -> list[tuple[float, str]]:
+    """:func:`finished_matches`, each line with when its match began (its first deal; the
+    table's opening if the journal does not say), the order ``history`` lists them in."""
     matches: list[dict] = []
     if record.summary:
         summary = dict(record.summary)  # the last match over
@@ -550,7 +576,7 @@ def finished_matches(record: TableRecord) -> list[str]:
     in_play = record.finished is None
     count = len(matches) + in_play
     name = str(record.settings.get("name") or "") if isinstance(record.settings, dict) else ""
-    lines = []
+    lines: list[tuple[float, str]] = []
     started: float | None = record.created
     for n, match in enumerate(matches, 1):
         began = match.get("began")  # its first deal (not kept before: the table's opening)
@@ -559,25 +585,25 @@ def finished_matches(record: TableRecord) -> list[str]:
         ended = match.get("finished")
         if not isinstance(ended, int | float):  # a journal from before each end was kept
             ended = record.finished if n == len(matches) else None
-        lines.append(
-            describe_finished(
-                record.table_id,
-                started,
-                match,
-                match_no=n if count > 1 else None,
-                ended=ended,
-                name=name,
-            )
+        line = describe_finished(
+            record.table_id,
+            started,
+            match,
+            match_no=n if count > 1 else None,
+            ended=ended,
+            name=name,
         )
+        lines.append((started or record.created, line))
         started = ended  # a rematch begins as the match before it ends
     if in_play:
         head = _match_head(record.table_id, name, count if count > 1 else None)
         if record.began is not None and (started is None or record.began >= started):
             started = record.began
         if not matches and not record.dealt:
-            lines.append(f"{head}: waiting for players since {_minute(record.created)}")
+            line = f"{head}: waiting for players since {_minute(record.created)}"
         else:
-            lines.append(f"{head}: started {_minute(started) if started else '?'}, in play")
+            line = f"{head}: started {_minute(started) if started else '?'}, in play"
+        lines.append((started or record.created, line))
     return lines
 
 

@@ -15,6 +15,7 @@ import errno
 import logging
 import os
 import re
+import sqlite3
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -532,6 +533,8 @@ class Host:
                 del self._tables_of[owner]
 
     def _restore_tables(self) -> None:
+        with contextlib.suppress(sqlite3.Error):  # for history only: never a reason not to start
+            self.journal.host_started(time.time())
         records = self.journal.tables()
         if records:
             self._next_id = max(int(r.table_id) for r in records) + 1

@@ -56,6 +56,12 @@ BEGAN = "began "
 """Meta key prefix: ``began 3`` is when table 3's latest match began (see ``match_began``)."""
 
 
+HOST_STARTS = "host starts"
+"""Meta key: when the host started, each time (see ``host_started``)."""
+HOST_STARTS_KEPT = 1000
+"""The latest starts kept: ``history`` marks restarts among the matches it lists."""
+
+
 def _began_key(table_id: str) -> str:
     return BEGAN + str(table_id)
 
@@ -284,6 +290,17 @@ class Journal:
         """The table's match (the first or a rematch) began at ``when``: its first deal, the
         time ``history`` says it started (the table may have waited for players long)."""
         self.set_meta(_began_key(table_id), when)
+
+    def host_started(self, when: float) -> None:
+        """The host started (or restarted) at ``when``: ``history`` says so among its matches."""
+        self.set_meta(HOST_STARTS, [*self.host_starts(), when][-HOST_STARTS_KEPT:])
+
+    def host_starts(self) -> list[float]:
+        """When the host started, oldest first (none kept before this was)."""
+        starts = self.get_meta(HOST_STARTS)
+        if not isinstance(starts, list):
+            return []
+        return [float(t) for t in starts if isinstance(t, int | float)]
 
     def reopen_table(self, table_id: str) -> None:
         """The table plays another match (a rematch): it is in play again, and the summary of

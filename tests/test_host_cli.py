@@ -110,14 +110,74 @@ def test_history_says_each_match_alike_named_numbered_started_and_ended_or_in_pl
     journal.create_table("3", at(21, 55), {"name": "Bruno's table", "players": 2})
     journal.close()
     assert main(["history", "--db", str(db)]) == 0
-    assert capsys.readouterr().out.splitlines() == [
+    assert capsys.readouterr().out.splitlines() == [  # in the order they began
         "table 1 'Kitchen', match 1: started 2026-12-06 21:40, ended 21:50: Ada 11 - Bruno 7; "
         "Ada won (2 players)",
-        "table 1 'Kitchen', match 2: started 2026-12-06 21:50, in play",
         "table 2 'Garden': started 2026-12-06 21:46, ended 22:05: Ada 3 - Bruno 11; Bruno won "
         "(2 players)",
+        "table 1 'Kitchen', match 2: started 2026-12-06 21:50, in play",
         'table 3 "Bruno\'s table": waiting for players since 2026-12-06 21:55',  # never dealt
     ]
+
+
+def test_history_lists_matches_in_the_order_played_and_marks_a_restart_of_the_host(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """After two evenings, history went table by table: table 1's third match (evening two)
+    sat among evening one's lines, and nothing said the host had stopped and started again
+    between them. The matches now go in the order they began, each with its date, and a line
+    says when the host restarted."""
+    from scopa_net.server.journal import Journal
+
+    def at(day: int, hh: int, mm: int) -> float:
+        return time.mktime((2026, 12, day, hh, mm, 0, 0, 0, -1))
+
+    def played(began: float, ended: float) -> dict:
+        won = {"players": ["Ada", "Bruno"], "scores": [1, 0], "winner": 0, "rules": "2 players"}
+        return {**won, "began": began, "finished": ended}
+
+    journal = Journal(str(tmp_path / "host.db"))
+    journal.host_started(at(6, 20, 55))
+    journal.create_table("1", at(6, 21, 0), {"name": "Club", "players": 2})
+    journal.finish_table("1", at(6, 21, 10), played(at(6, 21, 0), at(6, 21, 10)))
+    journal.reopen_table("1")
+    journal.finish_table("1", at(6, 21, 30), played(at(6, 21, 12), at(6, 21, 30)))
+    journal.create_table("2", at(6, 21, 5), {"name": "Garden", "players": 2})
+    journal.finish_table("2", at(6, 21, 40), played(at(6, 21, 6), at(6, 21, 40)))
+    journal.host_started(at(7, 20, 0))  # evening two
+    journal.reopen_table("1")
+    journal.finish_table("1", at(7, 20, 20), played(at(7, 20, 5), at(7, 20, 20)))
+    journal.create_table("3", at(7, 20, 1), {"name": "Club", "players": 2})
+    journal.finish_table("3", at(7, 20, 30), played(at(7, 20, 2), at(7, 20, 30)))
+    journal.close()
+    assert main(["history", "--db", str(tmp_path / "host.db")]) == 0
+    won = "Ada 1 - Bruno 0; Ada won (2 players)"
+    assert capsys.readouterr().out.splitlines() == [
+        f"table 1 'Club', match 1: started 2026-12-06 21:00, ended 21:10: {won}",
+        f"table 2 'Garden': started 2026-12-06 21:06, ended 21:40: {won}",
+        f"table 1 'Club', match 2: started 2026-12-06 21:12, ended 21:30: {won}",
+        "host restarted 2026-12-07 20:00",
+        f"table 3 'Club': started 2026-12-07 20:02, ended 20:30: {won}",
+        f"table 1 'Club', match 3: started 2026-12-07 20:05, ended 20:20: {won}",
+    ]
+
+
+async def test_a_host_started_again_is_marked_between_the_matches_history_lists(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A real host: a match, the host stopped and started again, a match: history says where
+    the host restarted."""
+    db = str(tmp_path / "host.db")
+    await play_one_match(db, RuleSet.of(2, 1), bot_delay=0.0)
+    await play_one_match(db, RuleSet.of(2, 1), bot_delay=0.0)
+    assert main(["history", "--db", db]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in out] == [
+        "table 1 'test table'",
+        out[1].split(":")[0],
+        "table 2 'test table'",
+    ], out
+    assert re.fullmatch(r"host restarted \d{4}-\d\d-\d\d \d\d:\d\d", out[1]), out
 
 
 def test_history_without_db_lists_the_host_and_play_lan_journals_under_their_names(
