@@ -1858,6 +1858,8 @@ class NetworkSession:
             self.play_makers[len(view.plays) - 1] = self._names[e.seat]
         if isinstance(e, m.Played) and self._played_by_computer(e.seat, view):
             self.computer_plays.add(len(view.plays) - 1)
+            if self._holders is not None:  # for the names beside the transcript, for verify
+                self._holders.computer_played(e.seat)
         if isinstance(e, m.RoundVoid):
             self._voids += 1
         if isinstance(e, m.RoundCommit) and not self.check_deals:

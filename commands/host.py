@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import errno
 import logging
 import os
@@ -496,7 +497,8 @@ def run_history(args: argparse.Namespace) -> int:
     for heading, path in journals:
         journal = open_journal(path, create=False)
         try:
-            found = played_order(journal.tables(), journal.host_starts())
+            records = [with_computer_rounds(journal, r) for r in journal.tables()]
+            found = played_order(records, journal.host_starts())
         finally:
             journal.close()
         if heading:
@@ -657,6 +659,12 @@ def describe_finished(
     if summary.get("abandoned"):
         why = summary.get("closed") or "everyone had left"
         won = f"{'; ' if score else ''}closed unfinished: {why}"
+    from scopa_net.seat_holders import computer_words
+
+    computer = summary.get("computer")  # the rounds a computer played for a seat's person
+    if isinstance(computer, list) and len(computer) == len(players) and score:
+        said = computer_words(players, [r if isinstance(r, list) else [] for r in computer])
+        won += f"; {said}" if said else ""
     return f"{head}: {when}: {score}{won}{rules}"
 
 
@@ -695,6 +703,55 @@ def _chosen_match(
     return wanted, matches[wanted - 1]
 
 
+def replayed(
+    journal: Journal, record: TableRecord, seat: int | None
+) -> tuple[list[Transcript], list[SeatHolders]]:
+    """Each match of a table, rebuilt from its journal as a restart does: ``seat``'s
+    transcript of it (none without a seat) and who held its seats, round by round."""
+    from scopa_net.server.blind_table import BlindTable
+    from scopa_net.server.host import load_host_key
+    from scopa_net.server.table import Table
+
+    settings = record.settings
+    rules = RuleSet.of(settings["players"], settings["target"], settings["variants"])
+    kind = BlindTable if settings.get("blind") else Table
+    table = kind(
+        int(record.table_id), settings["name"], rules, load_host_key(journal), bots=settings["bots"]
+    )
+    matches: list[Transcript] = []  # each match over when the table played again
+    held: list[SeatHolders] = []  # who held its seats, round by round
+
+    def keep_match() -> None:
+        if seat is not None:
+            matches.append(table.transcript_for(seat))
+        held.append(table.holders)
+
+    table.before_rematch = keep_match
+    table.replay((e.kind, e.payload) for e in journal.entries(record.table_id))
+    keep_match()
+    return matches, held
+
+
+def with_computer_rounds(journal: Journal, record: TableRecord) -> TableRecord:
+    """``record`` with, in each match's summary, the rounds a computer played for each seat's
+    person (``computer``): the host keeps them there, and for a match a journal kept before
+    it did, they are found by replaying the table (only where a person went away)."""
+    summary = record.summary
+    if not isinstance(summary, dict) or not isinstance(record.settings, dict):
+        return record
+    matches = [dict(m) for m in [*summary.get("earlier", []), summary] if isinstance(m, dict)]
+    if all("computer" in m for m in matches) or not journal.has_entry(record.table_id, "status"):
+        return record
+    try:
+        _, held = replayed(journal, record, None)
+    except Exception:  # a note only: a table that cannot be replayed is listed all the same
+        return record
+    for match, holders in zip(matches, held, strict=False):
+        match.setdefault("computer", holders.computer_rounds())
+    *earlier, last = matches
+    return dataclasses.replace(record, summary={**last, "earlier": earlier} if earlier else last)
+
+
 def _export(journal: Journal, args: argparse.Namespace) -> int:
     records = {r.table_id: r for r in journal.tables()}
     record = records[str(args.export)]
@@ -706,25 +763,9 @@ def _export(journal: Journal, args: argparse.Namespace) -> int:
             f"{rules.players - 1}"
         )
     from scopa_net.fair.commitments import fingerprint, public_key_bytes
-    from scopa_net.server.blind_table import BlindTable
     from scopa_net.server.host import load_host_key
-    from scopa_net.server.table import Table
 
-    kind = BlindTable if settings.get("blind") else Table
-    table = kind(
-        int(record.table_id), settings["name"], rules, load_host_key(journal), bots=settings["bots"]
-    )
-    earlier: list[Transcript] = []  # each match over when the table played again
-    held: list[SeatHolders] = []  # who held its seats, round by round
-
-    def keep_match() -> None:
-        earlier.append(table.transcript_for(args.seat))
-        held.append(table.holders)
-
-    table.before_rematch = keep_match
-    table.replay((e.kind, e.payload) for e in journal.entries(record.table_id))
-    matches = [*earlier, table.transcript_for(args.seat)]
-    held.append(table.holders)
+    matches, held = replayed(journal, record, args.seat)
     match_no, transcript = _chosen_match(matches, args.match, args.export)
     name = f"table{args.export}-seat{args.seat}.scopa"
     if len(matches) > 1:

@@ -440,6 +440,7 @@ def saved_names(path: Path, players: int) -> SavedNames:
                 _shown(found.last),
                 None if found.match is None else _shown(found.match),
                 {r: _shown(n) for r, n in found.rounds.items()},
+                found.computer,
             )
     return SavedNames([])
 
@@ -542,8 +543,9 @@ def _verify_one(
             )
         )
     verdict = verify_transcript(transcript)
+    computer = computer_rounds(transcript, names)
     for line, people, round_no in report(transcript, verdict):
-        out(named(line, people, round_no))
+        out(named(with_computer(line, round_no, computer), people, round_no))
     unchecked = verdict.not_fair_checked
     if verdict.ok:
         extra = f", but {unchecked} round(s) not fair-checked: no player seed" if unchecked else ""
@@ -558,6 +560,39 @@ def _verify_one(
     if verdict.ok:
         return "verified"
     return "unfinished" if not verdict.finished and not verdict.failures else "failed"
+
+
+def computer_rounds(transcript: Transcript, names: SavedNames) -> dict[int, list[int]]:
+    """Seat -> the rounds in which a computer played for the person holding it: as the names
+    saved beside the file say, and at a blind table as the record itself says (a seat whose
+    person is not among a round's ``people`` but which played in it: protocol.md 9.7, 9.8)."""
+    from scopa_net.names import reads_as_computer
+
+    found = {seat: set(rounds) for seat, rounds in names.computer.items()}
+    for r in transcript.rounds:
+        people = getattr(r, "people", None)
+        if people is None or not names.last:
+            continue
+        held = names.of_round(r.round_no)
+        for seat in {p.seat for p in r.plays} - set(people):
+            who = held[seat] if seat < len(held) else ""
+            if who and who != f"seat {seat}" and not reads_as_computer(who):
+                found.setdefault(seat, set()).add(r.round_no)
+    return {seat: sorted(rounds) for seat, rounds in sorted(found.items()) if rounds}
+
+
+def with_computer(line: str, round_no: int | None, computer: Mapping[int, list[int]]) -> str:
+    """A round's line, or the match result's, with the seats a computer played for their
+    person there: ``...; a computer played for seat 1 in round 2`` (the seat then named)."""
+    from scopa_net.seat_holders import rounds_words
+
+    if round_no is None and line.startswith("match result: "):
+        said = [f"for seat {seat} in {rounds_words(r)}" for seat, r in computer.items()]
+    elif round_no is not None and line.startswith(f"round {round_no}: "):
+        said = [f"for seat {seat}" for seat, r in computer.items() if round_no in r]
+    else:
+        return line
+    return f"{line}; a computer played {' and '.join(said)}" if said else line
 
 
 def _count_round(summary: _Summary, verdict: RoundVerdict, record: object) -> None:

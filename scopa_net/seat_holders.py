@@ -12,10 +12,18 @@ held it, people in order, then the computer that finished the match for the last
 left (``Dino, then Ivo``; ``Dino, then bot 2``). A person's rename changes their name in
 place: it is the same person (``Carla`` renamed ``Carlotta`` reads ``Carlotta``).
 
+A computer that plays for a person who still holds the seat (away past the grace time,
+stepped away, or sitting a blind round out) does not take the seat from them: they stay its
+holder, and the rounds it played in are kept apart (``computer``), so that a result is never
+credited to someone absent without saying a computer played for them ("a computer played for
+Nina in round 2").
+
 The ``.names`` file beside a transcript is one name a line by seat, as last known; when a
 seat changed hands in the match, ``match`` and ``round N`` lines follow, each the seats'
-names tab-separated (a name holds no tab: :mod:`scopa_net.names` makes it a space). A file
-where nobody changed seat is the seat lines alone, as before.
+names tab-separated (a name holds no tab: :mod:`scopa_net.names` makes it a space); when a
+computer played for a seat's person, a ``computer`` line follows, each seat's rounds
+space-separated (``computer\t\t2\t``: seat 1's person, in round 2). A file where nobody changed
+seat and no computer played for anyone is the seat lines alone, as before.
 """
 
 from __future__ import annotations
@@ -37,6 +45,32 @@ def _add(holders: list[Holder], holder: Holder) -> None:
         holders[-1] = holder
     elif not holders or holders[-1] != holder:
         holders.append(holder)
+
+
+def rounds_words(rounds: Sequence[int]) -> str:
+    """``round 2``, ``rounds 1-5``, ``rounds 1, 3 and 5-6``: the rounds given, in order."""
+    spans: list[list[int]] = []
+    for r in sorted(set(rounds)):
+        if spans and r == spans[-1][1] + 1:
+            spans[-1][1] = r
+        else:
+            spans.append([r, r])
+    shown = [f"{a}" if a == b else f"{a}-{b}" for a, b in spans]
+    if len(shown) == 1 and "-" not in shown[0]:
+        return f"round {shown[0]}"
+    listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+    return f"rounds {listed}"
+
+
+def computer_words(names: Sequence[str], computer: Sequence[Sequence[int]]) -> str:
+    """``a computer played for Nina in round 2 and for Marco in rounds 1-5``: for each seat's
+    person (``names`` by seat), the rounds a computer played for them; "" if none."""
+    said = [
+        f"for {names[seat]} in {rounds_words(rounds)}"
+        for seat, rounds in enumerate(computer)
+        if rounds and seat < len(names)
+    ]
+    return "a computer played " + " and ".join(said) if said else ""
 
 
 def round_words(holders: Sequence[Holder]) -> str:
@@ -66,6 +100,8 @@ class SeatHolders:
     """The round in play (its holders are being followed), if one is."""
     over: bool = False
     """The match is over: who leaves or sits down after it did not play it."""
+    computer: dict[int, list[int]] = field(default_factory=dict)
+    """Seat -> the rounds in which a computer played for the person holding it, in order."""
 
     def __post_init__(self) -> None:
         self.match = self.match or [[] for _ in range(self.players)]
@@ -92,6 +128,18 @@ class SeatHolders:
             _add(self.match[seat], holder)
         if self.in_play is not None:
             _add(self.rounds[self.in_play][seat], holder)
+
+    def computer_played(self, seat: int) -> None:
+        """A computer just played at ``seat`` for the person holding it, in the round in play."""
+        if self.in_play is None or self.over or not 0 <= seat < self.players:
+            return
+        rounds = self.computer.setdefault(seat, [])
+        if not rounds or rounds[-1] != self.in_play:
+            rounds.append(self.in_play)
+
+    def computer_rounds(self) -> list[list[int]]:
+        """For each seat, the rounds in which a computer played for its person."""
+        return [list(self.computer.get(seat, ())) for seat in range(self.players)]
 
     def began(self) -> bool:
         """Whether a round of the match was opened (before, nobody has played a seat)."""
@@ -120,6 +168,9 @@ class SeatHolders:
             names = self.round_names(round_no) or []
             if names != list(last):
                 extra.append("\t".join([f"round {round_no}", *names]))
+        if self.computer:
+            rounds = [" ".join(map(str, r)) for r in self.computer_rounds()]
+            extra.append("\t".join(["computer", *rounds]))
         return text + "".join(f"{line}\n" for line in extra)
 
 
@@ -131,6 +182,8 @@ class SavedNames:
     last: list[str]
     match: list[str] | None = None
     rounds: dict[int, list[str]] = field(default_factory=dict)
+    computer: dict[int, list[int]] = field(default_factory=dict)
+    """Seat -> the rounds in which a computer played for its person (the ``computer`` line)."""
 
     def of_round(self, round_no: int | None) -> list[str]:
         """The seats' names in round ``round_no`` (``None``: the match's)."""
@@ -152,14 +205,19 @@ def read_names_file(text: str, players: int) -> SavedNames | None:
         return None
     match: list[str] | None = None
     rounds: dict[int, list[str]] = {}
+    computer: dict[int, list[int]] = {}
     for line in rest:
         tag, *names = line.split("\t")
         if len(names) != players:
             return None
-        if tag == "match":
+        if tag == "computer":
+            if not all(n.isdigit() for cell in names for n in cell.split()):
+                return None
+            computer = {s: [int(n) for n in c.split()] for s, c in enumerate(names) if c.strip()}
+        elif tag == "match":
             match = names
         elif tag.startswith("round ") and tag[6:].isdigit():
             rounds[int(tag[6:])] = names
         else:
             return None
-    return SavedNames(head, match, rounds)
+    return SavedNames(head, match, rounds, computer)

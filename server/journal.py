@@ -370,6 +370,13 @@ class Journal:
         ).fetchone()
         return int(row[0])
 
+    def has_entry(self, table_id: str, kind: str) -> bool:
+        """Whether the table's journal holds an entry of ``kind`` (without reading them all)."""
+        row = self._db.execute(
+            "SELECT 1 FROM entries WHERE table_id = ? AND kind = ? LIMIT 1", (table_id, kind)
+        ).fetchone()
+        return row is not None
+
     def entries(self, table_id: str) -> Iterator[Entry]:
         """A table's entries in order; :class:`JournalError` on a gap."""
         rows = self._db.execute(

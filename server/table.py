@@ -949,6 +949,7 @@ class Table:
         elif isinstance(first, m.Played):
             if self._played_for_a_person(first.seat):
                 self.computer_plays.append(self._plays_made)
+                self.holders.computer_played(first.seat)
             self._plays_made += 1
 
     def holder(self, seat: int) -> Holder:

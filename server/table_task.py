@@ -501,6 +501,8 @@ class TableTask:
             "players": [s.name for s in self.table.seats],
             # Everyone who played each seat ("Dino, then Ivo"): a seat can change hands.
             **({"holders": self.table.holders.match_names()} if self.table.holders.began() else {}),
+            # The rounds a computer played for each seat's person (away, or sitting one out).
+            "computer": self.table.holders.computer_rounds(),
             "scores": list(match.scores) if match else [],
             "winner": match.winner if match else None,
             "rules": self.table.rules.describe(),

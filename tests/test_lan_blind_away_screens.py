@@ -141,9 +141,10 @@ async def test_stepping_away_from_a_blind_round_and_coming_back_in_every_persons
             voids = 1 + ada.text.count("kings on the table (")  # round 1, and kings
             assert summary.endswith(f"after {rounds} rounds ({voids} of them void)."), summary
 
-        # 5. Beside Ada's transcript, her client saved the seats' names, for `verify`.
+        # 5. Beside Ada's transcript, her client saved the seats' names, for `verify`, and
+        # the round a computer played for Bruno (round 2: he stepped away).
         (saved,) = (tmp_path / "Ada" / "transcripts").glob("*.scopa")
-        assert names_beside(saved).read_text(encoding="utf-8") == "Ada\nBruno\n"
+        assert names_beside(saved).read_text(encoding="utf-8") == "Ada\nBruno\ncomputer\t\t2\n"
         nursery.cancel_scope.cancel()
 
 

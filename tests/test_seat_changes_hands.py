@@ -175,3 +175,89 @@ async def test_at_a_blind_table_the_void_names_the_person_who_left_not_who_came_
             await _seat_1_changes_hands(seat, blind=True)
             nursery.cancel_scope.cancel()
     _verify_words(tmp_path, capsys, blind=True)
+
+
+async def _finished(caplog: pytest.LogCaptureFixture) -> None:
+    """Wait for the host's log to say a table finished (its journal holds the match then)."""
+    with trio.fail_after(30):
+        while not any(" finished: " in r.getMessage() for r in caplog.records):
+            await trio.sleep(0.02)
+
+
+@pytest.mark.usefixtures("reader")
+async def test_a_result_a_computer_played_for_an_absent_person_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """Nina left in round 1 and a computer played the rest for her, yet `history` said "Nina
+    won" and `verify` "seat 1 (Nina) won the match", as if she had played it. The seat stays
+    hers, and both now say a computer played for her, in which rounds: from what the host
+    kept at the match's end, from a journal kept before it did (replayed), and in the names
+    `history --export` writes beside the transcript."""
+    import logging
+    import sqlite3
+
+    import msgpack
+    from rawseat import RawSeat
+
+    caplog.set_level(logging.INFO, logger="scopa_net")
+    db = tmp_path / "host.db"
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, db=str(db), grace=0.1, bot_delay=0.0)
+        lobby = await RawSeat.connect(host.port)
+        table_id = await lobby.create(create(RuleSet.of(2, 1), bots=1))
+        nina = await RawSeat.connect(host.port)
+        await nina.join(table_id, name="Nina")
+        await nina.dealt()
+        await trio.aclose_forcefully(nina.stream)  # gone: a computer plays for her
+        await _finished(caplog)
+        await lobby.stream.aclose()
+        await host.shutdown()
+        nursery.cancel_scope.cancel()
+    host.journal.close()
+    played_for = r"a computer played for Nina in (round 1|rounds 1-\d+)"
+    assert main(["history", "--db", str(db)]) == 0
+    listed = capsys.readouterr().out
+    assert re.search(rf": Nina \d+ - bot 1 \d+; (Nina|bot 1) won; {played_for} \(2 players", listed)
+
+    with sqlite3.connect(db) as old:  # as a host before this kept it: found by replaying
+        (summary,) = old.execute("SELECT summary FROM tables").fetchone()
+        kept = msgpack.unpackb(summary)
+        del kept["computer"]
+        old.execute("UPDATE tables SET summary = ?", (msgpack.packb(kept),))
+    old.close()
+    assert main(["history", "--db", str(db)]) == 0
+    assert capsys.readouterr().out == listed
+
+    out_file = tmp_path / "t.scopa"
+    export = ["history", "--db", str(db), "--export", str(table_id), "--out", str(out_file)]
+    assert main(export) == 0
+    capsys.readouterr()
+    assert main(["verify", str(out_file)]) == 0
+    words = capsys.readouterr().out
+    (result,) = [line for line in words.splitlines() if line.startswith("match result")]
+    seat = r"seat 0 \(Nina, this file's seat\)"
+    assert re.search(rf"; a computer played for {seat} in (round 1|rounds 1-\d+)$", result), words
+    assert re.search(rf"round 1: verified .*; a computer played for {seat}$", words, re.M), words
+
+
+def test_verify_of_a_blind_match_says_a_computer_played_for_a_person_who_sat_rounds_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A blind transcript knows which seats people played in each round (protocol.md 9.8):
+    Paolo's file, with names saved before any note of it, said "seat 1 (Nina) won the match"
+    for a match a computer played for Nina. It now says so from the record itself."""
+    from scopa_net.fair.blind.simulate import simulate_blind_match
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "nobody"))
+    match = simulate_blind_match(RuleSet.of(2, 1), 3, people=[0])  # seat 1: a computer's play
+    path = tmp_path / "t.scopa"
+    path.write_bytes(match.transcripts[0].encode())
+    path.with_suffix(".names").write_text("Paolo\nNina\n", encoding="utf-8")
+    assert main(["verify", str(path)]) == 0
+    words = capsys.readouterr().out
+    rounds = len(match.transcripts[0].rounds)
+    which = "round 1" if rounds == 1 else f"rounds 1-{rounds}"
+    assert f"; a computer played for seat 1 (Nina) in {which}\n" in words, words
+    path.with_suffix(".names").write_text("Paolo\nbot 1\n", encoding="utf-8")
+    assert main(["verify", str(path)]) == 0
+    assert "a computer played" not in capsys.readouterr().out  # a computer's own seat

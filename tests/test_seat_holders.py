@@ -64,3 +64,31 @@ def test_the_names_file_is_as_before_unless_a_seat_changed_hands_and_reads_back(
 
 def held_line(held: SeatHolders) -> str:
     return "\t".join(["match", *held.match_names()])
+
+
+def test_the_rounds_a_computer_played_for_a_person_are_kept_in_the_names_file() -> None:
+    """Nina went away in round 1 (void) and a computer played round 2 for her: she stays the
+    seat's holder, and the rounds a computer played for her go in a ``computer`` line."""
+    from scopa_net.seat_holders import computer_words
+
+    nina, paolo = ("Nina", True), ("Paolo", True)
+    held = SeatHolders(3)
+    held.round_opened(1, [paolo, nina, BOT_2])
+    held.round_closed()
+    held.round_opened(2, [paolo, nina, BOT_2])
+    held.computer_played(1)
+    held.computer_played(1)
+    held.round_closed()
+    held.match_over()
+    held.computer_played(1)  # after the match: not its
+    assert held.match_names() == ["Paolo", "Nina", "bot 2"]
+    assert held.computer_rounds() == [[], [2], []]
+    text = held.names_file(held.last_names())
+    assert text == "Paolo\nNina\nbot 2\ncomputer\t\t2\t\n"
+    saved = read_names_file(text, 3)
+    assert saved is not None
+    assert saved.computer == {1: [2]}
+    assert computer_words(saved.last, [[1, 2, 3, 4, 5], [2], []]) == (
+        "a computer played for Paolo in rounds 1-5 and for Nina in round 2"
+    )
+    assert read_names_file("Paolo\nNina\nbot 2\ncomputer\t\tx\t\n", 3) is None
