@@ -157,6 +157,21 @@ def test_a_host_met_for_the_first_time_shows_its_fingerprint(
     assert "First visit" not in capfd.readouterr().out  # once is enough
 
 
+def known_hosts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines: str) -> Path:
+    """A data folder in ``tmp_path`` whose known_hosts holds ``lines``; the first question
+    asked is answered with Ctrl-D (the tables listed, nothing joined)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    pins = tmp_path / "scopa-net" / "known_hosts"
+    pins.parent.mkdir(parents=True)
+    pins.write_text(lines)
+
+    def ctrl_d(prompt: str = "") -> str:
+        raise EOFError
+
+    monkeypatch.setattr(builtins, "input", ctrl_d)
+    return pins
+
+
 def test_a_key_met_at_another_address_is_joined_with_a_note_and_both_pins_kept(
     host_address: tuple[str, bytes],
     tmp_path: Path,
@@ -167,17 +182,9 @@ def test_a_key_met_at_another_address_is_joined_with_a_note_and_both_pins_kept(
     next evening): Ugo's key, met at his old address, is joined at Olga's with one line saying
     so, and neither pin changes, so Olga's host is still known at her address."""
     address, key = host_address
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    pins = tmp_path / "scopa-net" / "known_hosts"
-    pins.parent.mkdir(parents=True)
     olga = bytes(range(32))
     before = f"192.0.2.2:42970 {key.hex()}\n{address} {olga.hex()}\n"
-    pins.write_text(before)
-
-    def ctrl_d(prompt: str = "") -> str:
-        raise EOFError
-
-    monkeypatch.setattr(builtins, "input", ctrl_d)
+    pins = known_hosts(tmp_path, monkeypatch, before)
     assert main(["join", address]) == EXIT_CANCELLED  # the tables listed, then Ctrl-D
     out = capfd.readouterr().out
     assert (
@@ -196,15 +203,7 @@ def test_a_first_visit_to_a_key_met_elsewhere_says_it_is_the_same_host(
     capfd: pytest.CaptureFixture[str],
 ) -> None:
     address, key = host_address
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    pins = tmp_path / "scopa-net" / "known_hosts"
-    pins.parent.mkdir(parents=True)
-    pins.write_text(f"192.0.2.2:42970 {key.hex()}\n")
-
-    def ctrl_d(prompt: str = "") -> str:
-        raise EOFError
-
-    monkeypatch.setattr(builtins, "input", ctrl_d)
+    pins = known_hosts(tmp_path, monkeypatch, f"192.0.2.2:42970 {key.hex()}\n")
     assert main(["join", address]) == EXIT_CANCELLED
     out = " ".join(capfd.readouterr().out.split())
     assert (
