@@ -198,6 +198,9 @@ class TableTask:
                 return
             if self._over_time is not None and self.table.phase is not Phase.OVER:
                 await self._rematch_begins()
+            if self._over_time is not None and self.table.rematch_state == "declined":
+                await self._close(self._declined_by())  # at once, not at the linger's end
+                return
             if self._paused_at is None:
                 await self._act()
                 deadline = self._next_deadline()
@@ -464,16 +467,24 @@ class TableTask:
         await self.writer.call(lambda j: j.reopen_table(table_id))
         log.info("table %s: rematch agreed, match %s", table_id, self.table.match_no)
 
-    async def _close(self) -> None:
+    async def _close(self, why: str | None = None) -> None:
         """The match is over and no rematch is coming: every seated connection gets ``left``
-        (after the events it has yet to read) and goes back to the lobby."""
+        (after the events it has yet to read) and goes back to the lobby. The journal marks
+        the table closed before the log says so: a restart leaves it closed."""
         self.table.rematch_expire()
         await self._flush([])
         for seat, outbox in list(self.attached.items()):
             outbox.finish(m.Left(table_id=self.table.table_id, seat=seat))
         self.attached.clear()
         await self._record_closed()
-        log.info("table %s closed", self.table.table_id)
+        log.info("table %s closed%s", self.table.table_id, f": {why}" if why else "")
+
+    def _declined_by(self) -> str:
+        """Why a declined rematch closes the table, for the log: who said no (a seat that
+        left counts as a no, 3.11)."""
+        votes = self.table.votes or ()
+        said_no = [self._who(seat) for seat, vote in enumerate(votes) if vote == "no"]
+        return f"no rematch ({' and '.join(said_no)} said no)" if said_no else "no rematch"
 
     async def _record_began(self) -> None:
         """Say in the journal when the match began (its first deal), for ``history``."""

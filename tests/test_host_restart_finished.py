@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import trio
-from hosting import play_one_match, start_host
+from hosting import create, play_one_match, start_host
 
 from scopa_net.commands.host import finished_matches, resumed_line
 from scopa_net.rules import RuleSet
@@ -77,3 +77,49 @@ async def test_a_match_over_in_its_rematch_window_comes_back_without_a_bot_stand
     again.journal.close()
     said = [line for line in host_lines(caplog) if "restored at" not in line]  # (no --quiet)
     assert [line for line in said if line.startswith("table 1")] == ["table 1 closed"]
+
+
+async def test_a_no_to_a_rematch_closes_the_table_at_once_and_a_restart_leaves_it_closed(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Paolo answered n and read "no rematch (you said no): the table is closing"; the host,
+    stopped 4 s later, had not said "table 2 closed", and after the restart table 2 came back
+    "just finished", again at each restart within the minute."""
+    from scopa_net.bots.levels import make_player
+    from scopa_net.client.bot_client import play_as_bot
+    from scopa_net.client.network_session import TableChoice, open_network_session
+    from scopa_net.client.session import Message
+
+    db = str(tmp_path / "host.db")
+    caplog.set_level(logging.INFO, logger="scopa_net")
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, db=db, bot_delay=0)
+        choice = TableChoice(create=create(RuleSet.of(2, 1), bots=1))
+        async with open_network_session(
+            "127.0.0.1", host.port, choice, name="paolo", offer_rematch=True
+        ) as paolo:
+            await play_as_bot(paolo, make_player("random", 1))
+            await paolo.rematch(False)
+            read = []
+            with trio.fail_after(10):
+                async for event in paolo.events:
+                    if isinstance(event, Message):
+                        read.append(event.text)
+                        if "the table is closing" in event.text:
+                            break
+            assert read[-1] == "no rematch (you said no): the table is closing", read
+        with trio.fail_after(2):  # not at the end of the minute: at once
+            while host.tables:
+                await trio.sleep(0.02)
+        assert "table 1 closed: no rematch (paolo (seat 0) said no)" in host_lines(caplog)
+        await host.shutdown()
+        nursery.cancel_scope.cancel()
+    host.journal.close()
+    caplog.clear()
+    async with trio.open_nursery() as nursery:
+        again = await start_host(nursery, db=db)
+        assert resumed_line(again) == "resumed 0 tables"
+        await again.shutdown()
+        nursery.cancel_scope.cancel()
+    again.journal.close()
+    assert [line for line in host_lines(caplog) if line.startswith("table 1")] == []
