@@ -33,10 +33,10 @@ except ImportError:  # Windows: no descriptor limit to read or raise
 from scopa_net.fair.commitments import fingerprint, public_key_bytes
 from scopa_net.names import clean_table_name, unique_name
 from scopa_net.rules import RuleSet
-from scopa_net.server import collector
+from scopa_net.server import collector, table_task
 from scopa_net.server.blind_table import BlindTable
 from scopa_net.server.config import HostConfig
-from scopa_net.server.journal import CLOSED_KEY, Journal
+from scopa_net.server.journal import CLOSED_KEY, Journal, TableRecord
 from scopa_net.server.journal_writer import JournalWriter
 from scopa_net.server.outbox import Outbox
 from scopa_net.server.session import PlayerSession, drain
@@ -49,8 +49,6 @@ from scopa_net.wire.errors import ErrorCode
 log = logging.getLogger("scopa_net.host")
 
 HOST_KEY = "host_key"
-RESTORE_FINISHED_FOR = 600.0
-"""Seconds after its end that a finished match is still restored after a restart."""
 SPARE_DESCRIPTORS = 64
 """File descriptors kept back from connections: the journal, its worker, the listeners, the
 LAN announcement, and one to accept a connection with and refuse it."""
@@ -539,14 +537,12 @@ class Host:
         if records:
             self._next_id = max(int(r.table_id) for r in records) + 1
         now = time.time()
-        # A match that ended just before a crash comes back for a while, so its players can
-        # still resume and read the end.
         records = [
             r
             for r in records
-            if (r.finished is None or now - r.finished <= RESTORE_FINISHED_FOR)
-            and not (r.summary or {}).get("abandoned")  # closed because everyone had left
+            if not (r.summary or {}).get("abandoned")  # closed because everyone had left
             and not (r.summary or {}).get(CLOSED_KEY)  # closed after its match, before the stop
+            and not self._vote_ran_out(r, now)
         ]
         for done, record in enumerate(records, 1):
             entries = [(e.kind, e.payload) for e in self.journal.entries(record.table_id)]
@@ -570,6 +566,24 @@ class Host:
             )
             if self.on_restored is not None:
                 self.on_restored(done, len(records))
+
+    def _vote_ran_out(self, record: TableRecord, now: float) -> bool:
+        """Whether a finished table's rematch vote ran out while the host was stopped (by the
+        wall clock: its minute after the match's end is over). It is then closed for good,
+        as it would have closed had the host run on, and not revived: a match that ended
+        just before a quick restart comes back, so its players can still read the end and
+        vote; yesterday's does not."""
+        if record.finished is None or now - record.finished < table_task.LINGER:
+            return False
+        self.journal.close_table(record.table_id)
+        ended = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.finished))
+        log.info(
+            "table %s closed: its match ended at %s and the minute to play again ran out "
+            "while the host was stopped",
+            record.table_id,
+            ended,
+        )
+        return True
 
 
 def same_name(name: str, asked: str) -> bool:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import logging
 import re
+import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -58,7 +60,7 @@ async def test_a_match_over_in_its_rematch_window_comes_back_without_a_bot_stand
 ) -> None:
     """Its player is away after the restart, but nothing is left to play: no grace period
     and no "a bot stands in" for a finished match."""
-    monkeypatch.setattr(table_task, "LINGER", 0.6)
+    monkeypatch.setattr(table_task, "LINGER", 1.5)  # the restart comes well within it
     db = str(tmp_path / "host.db")
     await play_one_match(db, RuleSet.of(2, 1), bot_delay=0.0)  # stopped as the match ended
     caplog.set_level(logging.INFO, logger="scopa_net")
@@ -123,3 +125,30 @@ async def test_a_no_to_a_rematch_closes_the_table_at_once_and_a_restart_leaves_i
         nursery.cancel_scope.cancel()
     again.journal.close()
     assert [line for line in host_lines(caplog) if line.startswith("table 1")] == []
+
+
+async def test_a_table_whose_vote_ran_out_while_the_host_was_stopped_closes_at_the_restart(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The host stopped as the match ended; started again the next evening, it revived the
+    table in "Play again?" for another minute, and a "y" from yesterday's command started a
+    match there. The minute is counted from the match's end, by the wall clock: over, the
+    table closes at the restart, said once in the log, and stays closed."""
+    db = str(tmp_path / "host.db")
+    await play_one_match(db, RuleSet.of(2, 1), bot_delay=0.0)  # stopped as the match ended
+    yesterday = time.time() - 20 * 3600
+    with sqlite3.connect(db) as raw:  # the evening went by while the host was stopped
+        raw.execute("UPDATE tables SET finished = ?", (yesterday,))
+    ended = time.strftime("%Y-%m-%d %H:%M", time.localtime(yesterday))
+    caplog.set_level(logging.INFO, logger="scopa_net")
+    for _ in range(2):  # the next restart says nothing of it
+        async with trio.open_nursery() as nursery:
+            again = await start_host(nursery, db=db)
+            assert resumed_line(again) == "resumed 0 tables"
+            await again.shutdown()
+            nursery.cancel_scope.cancel()
+        again.journal.close()
+    assert [line for line in host_lines(caplog) if line.startswith("table 1")] == [
+        f"table 1 closed: its match ended at {ended} and the minute to play again ran out "
+        "while the host was stopped"
+    ]
