@@ -436,8 +436,10 @@ class Host:
         table_id = self._next_id
         self._next_id += 1
         name = clean_table_name(name) or f"table {table_id}"  # shown in every lobby listing
-        # Two tables listed with one name cannot be told apart: the second is 'name (2)'.
-        name = unique_name(name, (t.name for t in self._live_tables()))
+        # Two tables with one name cannot be told apart: the second is 'name (2)'. A table
+        # whose match is over counts (a rematch puts it in play again), one revived by a
+        # restart too.
+        name = unique_name(name, (task.table.name for task in self.tables.values()))
         self._reserved += 1
         if owner is not None:
             self._tables_of[owner] += 1

@@ -13,11 +13,13 @@ from pathlib import Path
 import pytest
 import trio
 from hosting import create, play_one_match, start_host
+from rawseat import RawSeat
 
 from scopa_net.commands.host import finished_matches, resumed_line
 from scopa_net.rules import RuleSet
 from scopa_net.server import table_task
 from scopa_net.server.journal import Journal
+from scopa_net.wire import messages as m
 
 
 def host_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -152,3 +154,29 @@ async def test_a_table_whose_vote_ran_out_while_the_host_was_stopped_closes_at_t
         f"table 1 closed: its match ended at {ended} and the minute to play again ran out "
         "while the host was stopped"
     ]
+
+
+async def test_a_table_opened_beside_one_revived_in_its_rematch_window_gets_a_name_of_its_own(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The next evening, `host --table-name Club` opened "table 3 'Club'" beside the revived
+    table 1 'Club', whose rematch then put both in play under one name."""
+    monkeypatch.setattr(table_task, "LINGER", 5.0)
+    db = str(tmp_path / "host.db")
+    await play_one_match(db, RuleSet.of(2, 1), bot_delay=0.0)  # stopped as the match ended
+    caplog.set_level(logging.INFO, logger="scopa_net")
+    async with trio.open_nursery() as nursery:
+        again = await start_host(nursery, db=db)
+        assert resumed_line(again).startswith("resumed 1 table (1 just finished): table 1 ")
+        raw = await RawSeat.connect(again.port)
+        await raw.send(create(RuleSet.of(2, 1), bots=1))  # named 'test table', as table 1
+        created = await raw.until(lambda msg: isinstance(msg, m.TableCreated))
+        assert isinstance(created, m.TableCreated)
+        assert created.table.name == "test table (2)"
+        await raw.aclose()
+        await again.shutdown()
+        nursery.cancel_scope.cancel()
+    again.journal.close()
+    assert "table 2 created: 'test table (2)', 2 players, target 1, variants: none" in (
+        host_lines(caplog)
+    )
