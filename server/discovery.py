@@ -104,9 +104,25 @@ def _server_name(port: int) -> str:
     return f"{machine}-{port}.local."
 
 
-def _instance_name(name: str) -> str:
-    safe = "".join(ch for ch in name if ch.isprintable() and ch != ".")[:40] or "scopa-net"
-    return f"{safe} ({socket.gethostname()[:20]}).{SERVICE_TYPE}"
+INSTANCE_BYTES = 63
+"""The longest DNS-SD service instance name (one DNS label), in UTF-8 bytes."""
+
+
+def _instance_name(name: str, port: int) -> str:
+    """The advert's service instance name: the host's name, then the machine's and the port
+    (``Club (vm:7311)``), so that two hosts with one name (the default, the machine's, for two
+    hosts on one machine) never announce the same instance, which a browser would take for one
+    host and list only one of. Clients list the TXT ``name``, not this."""
+
+    def printable(text: str) -> str:
+        return "".join(ch for ch in text if ch.isprintable() and ch != ".")
+
+    machine = printable(socket.gethostname().split(".")[0])[:20] or "scopa-net"
+    where = f" ({machine}:{port})"
+    safe = printable(name)[:40] or "scopa-net"
+    while len((safe + where).encode()) > INSTANCE_BYTES:
+        safe = safe[:-1]
+    return f"{safe}{where}.{SERVICE_TYPE}"
 
 
 WILDCARD_V4 = ("0.0.0.0",)
@@ -214,7 +230,7 @@ class LanAdvertiser:
             interfaces=_interfaces(self._addresses),
             ip_version=IPVersion.All if v6 else IPVersion.V4Only,
         )
-        self._info = self._service_info(_instance_name(advert.name), advert)
+        self._info = self._service_info(_instance_name(advert.name, advert.port), advert)
         self._zeroconf.register_service(self._info, allow_name_change=True)
 
     def _service_info(self, instance: str, advert: HostAdvert) -> ServiceInfo:
@@ -226,6 +242,11 @@ class LanAdvertiser:
             parsed_addresses=self._addresses,
             server=_server_name(advert.port),
         )
+
+    @property
+    def instance(self) -> str:
+        """The service instance name announced (``Club (vm:7311)._scopa-net._tcp.local.``)."""
+        return self._info.name
 
     def update(self, advert: HostAdvert) -> None:
         self._info = self._service_info(self._info.name, advert)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import socket
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 from helpers import free_port, require_multicast, unique_name
 
-from scopa_net.server.discovery import HostAdvert, LanAdvertiser, browse_hosts
+from scopa_net.server.discovery import SERVICE_TYPE, HostAdvert, LanAdvertiser, browse_hosts
 
 # Real mDNS on this machine: one worker runs every such test (see addopts in pyproject.toml).
 pytestmark = pytest.mark.xdist_group("mdns")
@@ -76,3 +79,47 @@ def test_two_hosts_on_one_machine_give_their_addresses_under_names_of_their_own(
     assert _server_name(7311) != _server_name(7312)
     assert _server_name(7311).endswith("-7311.local.")
     assert "." not in _server_name(7311).removesuffix(".local.")
+
+
+def test_two_hosts_with_one_name_on_one_machine_are_both_found() -> None:
+    """Two hosts on one machine under its name (the default), on ports 42960 and 42970: each
+    `scopa-net join` listed one of them at random; with two `--host-name`s, both. Each
+    announcement is now an instance of its own (the port in its name); the list still shows
+    the host's name."""
+    require_multicast()
+    name, ports = unique_name("same name"), (free_port(), free_port())
+
+    def announce(port: int) -> LanAdvertiser:
+        advert = HostAdvert(name, port, 1, 1, False)
+        return LanAdvertiser(advert, "127.0.0.1", addresses=["127.0.0.1"])
+
+    # Started at once, as two hosts brought up together: neither is there yet to answer the
+    # other's probe, so nothing renames either (python-zeroconf's allow_name_change).
+    with ThreadPoolExecutor(2) as pool:
+        started = [pool.submit(announce, port) for port in ports]
+    advertisers = [future.result() for future in started if future.exception() is None]
+    try:
+        assert len(advertisers) == 2, [future.exception() for future in started]
+        seen = browse_hosts(3.0, ["127.0.0.1"])
+        found = sorted((h.name, h.port) for h in seen if h.name == name)
+        assert found == [(name, port) for port in sorted(ports)], seen
+        # Each is its own instance by its name, not by python-zeroconf's renaming on a clash
+        # (`NAME (vm)-2`), which needs the other host to answer the probe in time.
+        machine = socket.gethostname().split(".")[0][:20]
+        assert sorted(a.instance for a in advertisers) == [
+            f"{name} ({machine}:{port}).{SERVICE_TYPE}" for port in sorted(ports)
+        ]
+    finally:
+        for advertiser in advertisers:
+            advertiser.close()
+
+
+def test_an_instance_name_holds_the_host_name_the_machine_and_the_port() -> None:
+    from scopa_net.server.discovery import INSTANCE_BYTES, _instance_name
+
+    machine = socket.gethostname().split(".")[0][:20]
+    assert _instance_name("Club", 42960) == f"Club ({machine}:42960).{SERVICE_TYPE}"
+    assert _instance_name("Club", 42960) != _instance_name("Club", 42970)
+    long = _instance_name("è" * 40, 42960).removesuffix(f".{SERVICE_TYPE}")
+    assert len(long.encode()) <= INSTANCE_BYTES
+    assert long.endswith(f" ({machine}:42960)")
