@@ -175,7 +175,7 @@ async def test_a_host_started_again_is_marked_between_the_matches_history_lists(
     assert [line.split(":")[0] for line in out] == [
         "table 1 'test table'",
         out[1].split(":")[0],
-        "table 2 'test table'",
+        "table 2 'test table (2)'",  # table 1 came back in its minute to play again
     ], out
     assert re.fullmatch(r"host restarted \d{4}-\d\d-\d\d \d\d:\d\d", out[1]), out
 
