@@ -14,6 +14,7 @@ ever held elsewhere: the clients behave as they did before there were locks.
 from __future__ import annotations
 
 import contextlib
+import os
 from pathlib import Path
 from typing import BinaryIO
 
@@ -44,7 +45,12 @@ class FileLocks:
             return True
         try:
             make_private_folder(self.folder)
-            lock = open(self.path(name), "ab")  # noqa: SIM115 (kept open while held)
+            # Owner-only (0600), as every file scopa-net keeps (README, "Files scopa-net
+            # writes"), and one made readable by an older scopa-net is made so too.
+            fd = os.open(self.path(name), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            with contextlib.suppress(OSError):
+                os.fchmod(fd, 0o600)
+            lock = os.fdopen(fd, "ab")
         except OSError:  # a folder we cannot write: nothing to lock with
             return True
         try:
