@@ -470,9 +470,8 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
                 return _take_back(record, store, settings, args)
         if args.resume and not kept:
             where = f" at {args.address}" if args.address else ""
-            raise CommandError(
-                f"no seat is kept for you{where}; join without --resume", EXIT_REFUSED
-            )
+            # No host was asked: the person's flag does not fit (README: status 2).
+            raise CommandError(f"no seat is kept for you{where}; join without --resume", EXIT_USAGE)
         record = None
         if kept and args.create:
             record = choose_kept_seat(

@@ -713,6 +713,21 @@ CASES = [
         "scopa-net: --seat picks a seat when you sit down anew, --resume takes back the seat "
         "this client kept: give one or the other",
     ),
+    # No host was asked: a person's mistake (status 2), not "the host said no" (4).
+    (
+        "join --resume with no seat kept",
+        ["join", "{refused}", "--resume"],
+        (),
+        EXIT_USAGE,
+        "; join without --resume",
+    ),
+    (
+        "join --resume with no seat kept, no address",
+        ["join", "--resume"],
+        (),
+        EXIT_USAGE,
+        "scopa-net: no seat is kept for you; join without --resume",
+    ),
     (
         "join --create --bots 5 at 2 players",
         ["join", "{refused}", "--create", "--bots", "5"],

@@ -11,7 +11,7 @@ from hosting import create, start_host
 
 from scopa_net.client.network_session import TableChoice, open_network_session
 from scopa_net.client.seat_store import SeatRecord, SeatStore
-from scopa_net.commands.options import EXIT_REFUSED
+from scopa_net.commands.options import EXIT_USAGE
 from scopa_net.rules import RuleSet
 
 
@@ -79,7 +79,7 @@ async def test_resume_at_the_host_s_new_port_takes_the_seat_back(tmp_path: Path)
         "(seat 0, as Ada; your client stopped).",
     ], done.stdout + done.stderr
     assert "Your hand" in done.stdout, done.stdout + done.stderr
-    assert refused.returncode == EXIT_REFUSED
+    assert refused.returncode == EXIT_USAGE  # no host said no: the flag does not fit
     assert refused.stderr == (
         f"scopa-net: no seat is kept for you at 127.0.0.1:{other.port}; join without --resume\n"
     )
