@@ -315,6 +315,7 @@ def kept_seats(
     With --create too: the same command run again after the client stopped takes the seat
     back rather than open another table (README, "A seat you hold")."""
     if args.no_resume:
+        say_still_kept(store, address)
         return []
     kept = store.for_address(*address) if address else store.records()
     if args.table is not None:
@@ -329,6 +330,25 @@ def kept_seats(
     for record in playing:
         say(f"Y{_played_elsewhere(record)[1:]}; not taking it from there.")
     return [r for r in kept if r not in playing]
+
+
+def say_still_kept(store: SeatStore, address: tuple[str, int] | None) -> None:
+    """With --no-resume: one line saying that the seats kept (at ``address``, or anywhere
+    without one) stay kept, and the command that takes them back."""
+    kept = store.for_address(*address) if address else store.records()
+    if len(kept) == 1:
+        (record,) = kept
+        say(
+            f"Your seat at table {record.table_id} on {record.address} (seat {record.seat}, as "
+            f"{record.name}) stays kept while its match lasts: `scopa-net join "
+            f"{record.address} --table {record.table_id}` takes it back."
+        )
+    elif kept:
+        tables = ", ".join(f"{r.table_id} on {r.address}" for r in kept)
+        say(
+            f"Your seats at tables {tables} stay kept while their matches last: "
+            "`scopa-net join --resume` offers them back."
+        )
 
 
 def moved_seats(

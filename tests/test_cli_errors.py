@@ -1068,7 +1068,30 @@ def test_join_create_with_two_seats_kept_there_asks_and_enter_opens_a_new_table(
     out, err = capsys.readouterr()
     assert "Taking back" not in out
     assert "resume your seat" not in out
+    # ... saying that the seats stay kept, and how to take them back.
+    assert out == (
+        f"Your seats at tables 4 on 127.0.0.1:{port}, 3 on 127.0.0.1:{port} stay kept while "
+        "their matches last: `scopa-net join --resume` offers them back.\n"
+    )
     assert err == done.stderr
+
+
+def test_join_no_resume_says_the_seat_kept_stays_kept_and_how_to_take_it_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`join --no-resume` opened the new table without a word about the seat still kept."""
+    from scopa_net.client.seat_store import SeatStore
+
+    port = free_port()  # nothing listens there: the line comes before any connection
+    SeatStore(tmp_path / "scopa-net").save(kept_seat(port))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    assert main(["join", f"127.0.0.1:{port}", "--no-resume"]) == EXIT_UNREACHABLE
+    assert capsys.readouterr().out == (
+        f"Your seat at table 3 on 127.0.0.1:{port} (seat 1, as Ada) stays kept while its match "
+        f"lasts: `scopa-net join 127.0.0.1:{port} --table 3` takes it back.\n"
+    )
+    assert len(SeatStore(tmp_path / "scopa-net").records()) == 1
 
 
 def test_a_host_of_another_version_says_both_need_the_same_version(
