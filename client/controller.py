@@ -110,6 +110,11 @@ def what_to_answer(asking: Asking, choices: int = 0) -> str:
 
 LEAVE_QUESTION = (
     "Leave for good (a computer player takes your seat) or step away (your seat is kept "
+    "for you, a computer playing it at once until {again} takes it back)? Type leave, away, "
+    "or stay."
+)
+OWN_HOST_LEAVE_QUESTION = (
+    "Leave for good (a computer player takes your seat) or step away (your seat is kept "
     "for you; {again} takes it back)? Type leave, away, or stay."
 )
 OWNER_LEAVE_QUESTION = (
@@ -834,8 +839,13 @@ class Controller:
             again = getattr(self.session, "take_back_with", None) or "`scopa-net join`"
             if getattr(self.session, "going_voids_round", False):
                 self._say(GOING_VOIDS_ROUND, "class:notice")
-            owner = getattr(self.session, "hosts_friends", False)
-            self._say((OWNER_LEAVE_QUESTION if owner else LEAVE_QUESTION).format(again=again))
+            if getattr(self.session, "hosts_friends", False):
+                question = OWNER_LEAVE_QUESTION
+            elif getattr(self.session, "embedded_port", None):  # its host stops with us
+                question = OWN_HOST_LEAVE_QUESTION
+            else:
+                question = LEAVE_QUESTION
+            self._say(question.format(again=again))
         else:
             state.asking = Asking.CONFIRM_QUIT
             self._say(self.QUIT_QUESTION)
@@ -869,7 +879,13 @@ class Controller:
             again = getattr(self.session, "resume_command", "`scopa-net join`").strip("`")
             note = getattr(self.session, "take_back_note", None)
             again += f" ({note})" if note else ""
-            self._say(f"Stepping away; your seat is kept. Take it back with: {again}")
+            if getattr(self.session, "embedded_port", None):  # its host stops with us
+                self._say(f"Stepping away; your seat is kept. Take it back with: {again}")
+            else:  # protocol.md 3.3: a computer stands in at once, no grace period
+                self._say(
+                    "Stepping away; your seat is kept, and a computer plays it from now until "
+                    f"you come back. Take it back with: {again}"
+                )
             await leave(away=True)
             self._quit()
         elif answer in {"stay", "n", "no", "cancel", "c"}:

@@ -106,7 +106,16 @@ def test_join_reads_a_script_as_play_does(tmp_path: Path, threaded_host: HostThr
     assert "Your turn." in lines
     # The end of the input: `quit`, then `away` at the question, as Ctrl-D twice
     assert lines[-3].startswith("Leave for good (a computer player takes your seat) or step")
-    assert lines[-2].startswith("Stepping away; your seat is kept. Take it back with: ")
+    # A computer plays for a person who stepped away at once (protocol.md 3.3), not after
+    # the grace time: the words say so (Nina came back after 7 s to a stock gone down by 12).
+    assert lines[-3].endswith(
+        "(your seat is kept for you, a computer playing it at once until `scopa-net join` "
+        "takes it back)? Type leave, away, or stay."
+    )
+    assert lines[-2].startswith(
+        "Stepping away; your seat is kept, and a computer plays it from now until you come "
+        "back. Take it back with: "
+    )
     assert lines[-1] == "Connection: closed."
 
 
