@@ -7,8 +7,8 @@ import errno
 import os
 import socket
 import sys
-from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING
 
 from scopa_net.commands.options import (
@@ -448,9 +448,10 @@ def check_flags(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> int:
+    from scopa_net.client.app import only_error
     from scopa_net.client.config import ConfigError
     from scopa_net.client.launch import run_game_screen, settings_from
-    from scopa_net.client.network_session import open_network_session
+    from scopa_net.client.network_session import HostLostError, open_network_session
     from scopa_net.client.seat_store import SeatStore
 
     ask = ask or input
@@ -518,23 +519,39 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
             if found is None:
                 return _stopped()
             host, port = found
-        choice = _table_choice(args, host, port, ask, player=settings.name)
+        listed = "" if parsed is not None else "it was on the LAN's list"
+        choice = _table_choice(args, host, port, ask, player=settings.name, listed=listed)
     except (KeyboardInterrupt, EOFError):
         print()
         return _stopped()
     if choice is None:  # Enter at the table number: stopped, as the question says
         return _stopped()
 
-    def open_session() -> AbstractAsyncContextManager[Session]:
-        return open_network_session(
-            host,
-            port,
-            choice,
-            name=settings.name,
-            data_dir=store.folder.parent,
-            store=store,
-            offer_rematch=True,  # the screen asks "play again?" after the match
-        )
+    seen = "it answered" if args.create else "it listed its tables"
+    again = "scopa-net join" + (f" {args.address}" if args.address else "")
+
+    @asynccontextmanager
+    async def open_session() -> AsyncIterator[Session]:
+        entered = False
+        try:
+            async with open_network_session(
+                host,
+                port,
+                choice,
+                name=settings.name,
+                data_dir=store.folder.parent,
+                store=store,
+                offer_rematch=True,  # the screen asks "play again?" after the match
+            ) as session:
+                entered = True
+                yield session
+        except Exception as exc:
+            inner = only_error(exc)
+            if entered or not isinstance(inner, OSError):
+                raise
+            # It answered a moment ago (the list): it stopped since, or the network did.
+            words = host_stopped(f"{host}:{port}", inner, seen, again)
+            raise HostLostError(words) from None
 
     return run_game_screen(open_session, settings, plain=args.plain)
 
@@ -577,9 +594,11 @@ def probe(host: str, port: int, seconds: float | None = None) -> tuple[m.TableIn
 
 
 def ask_host(
-    host: str, port: int, seconds: float | None = None
+    host: str, port: int, seconds: float | None = None, *, listed: str = ""
 ) -> tuple[tuple[m.TableInfo, ...], bytes]:
-    """The host's tables and its key, asked once; CommandError saying why if there is none."""
+    """The host's tables and its key, asked once; CommandError saying why if there is none.
+    ``listed``: how the person just saw the host ("it was on the LAN's list"): a host that
+    does not answer now has stopped, and the words say so (not how to start one)."""
     import trio
 
     from scopa_net.client.network_session import (
@@ -619,7 +638,9 @@ def ask_host(
     )
     try:
         return trio.run(ask)
-    except trio.TooSlowError:
+    except trio.TooSlowError as exc:
+        if listed and not connected:
+            raise CommandError(host_stopped(where, exc, listed), EXIT_UNREACHABLE) from None
         if connected:
             wait = min(seconds, WELCOME_SECONDS)
             raise CommandError(
@@ -639,17 +660,40 @@ def ask_host(
     except OSError as exc:
         if connected:
             raise CommandError(not_scopa, EXIT_UNREACHABLE) from None
+        if listed:
+            raise CommandError(host_stopped(where, exc, listed), EXIT_UNREACHABLE) from None
         raise CommandError(_connect_failure(where, exc), EXIT_UNREACHABLE) from None
 
 
-def _connect_failure(where: str, exc: OSError) -> str:
-    """Why a connection failed, in words, from the errors of every address tried."""
+def _causes(exc: BaseException) -> list[BaseException]:
+    """``exc`` and the errors of every address tried behind it (trio's connect)."""
     causes: list[BaseException] = [exc]
     seen = exc.__cause__ or exc.__context__
     if isinstance(seen, BaseExceptionGroup):
         causes = list(seen.exceptions)
     elif seen is not None:
         causes.append(seen)
+    return causes
+
+
+def host_stopped(where: str, exc: BaseException, listed: str, again: str = "scopa-net join") -> str:
+    """A host the person just saw (``listed``: "it listed its tables") that no longer takes
+    a connection: it stopped, or does not answer; what to do. Not "start one with `scopa-net
+    host`": the person picked it from a list, the port is right."""
+    if errno.ECONNREFUSED in {getattr(c, "errno", None) for c in _causes(exc)}:
+        return (
+            f"the host at {where} has stopped: {listed} a moment ago, and now refuses the "
+            f"connection. Ask whoever runs it to start it again, then run `{again}` again."
+        )
+    return (
+        f"the host at {where} is not answering: {listed} a moment ago. Ask whoever runs it "
+        f"whether it still runs (or check the network), then run `{again}` again."
+    )
+
+
+def _connect_failure(where: str, exc: OSError) -> str:
+    """Why a connection failed, in words, from the errors of every address tried."""
+    causes = _causes(exc)
     codes = {getattr(c, "errno", None) for c in causes}
     if isinstance(exc, socket.gaierror) or any(isinstance(c, socket.gaierror) for c in causes):
         return f"cannot find a machine called {where.rsplit(':', 1)[0]}; check the name"
@@ -673,14 +717,17 @@ def _table_choice(
     ask: Callable[[str], str],
     *,
     player: str | None = None,
+    listed: str = "",
 ) -> TableChoice | None:
+    """The table to sit at (or open), asked of the host; None when the person stopped.
+    ``listed``: how the person saw the host just now (see :func:`ask_host`)."""
     from scopa_net.client.network_session import TableChoice
     from scopa_net.wire import messages as m
 
     if args.create:
         rules = table_rules(args.players, args.target, args.variant)
         bots = args.bots or 0  # check_flags: it leaves a seat for a person
-        _, key = ask_host(host, port)
+        _, key = ask_host(host, port, listed=listed)
         accepted = check_host_key(host, port, key, accept=args.accept_new_key)
         create = m.CreateTable(
             name=f"{player or args.name or 'a'}'s table"[: m.NAME_LEN],
@@ -691,7 +738,7 @@ def _table_choice(
             blind=blind_table(args.blind, rules.players - bots),
         )
         return TableChoice(create=create, accepted_key=accepted)
-    tables, key = ask_host(host, port)
+    tables, key = ask_host(host, port, listed=listed)
     accepted = check_host_key(host, port, key, accept=args.accept_new_key)
     if args.table is not None:
         table = named_table(tables, args.table, args.seat, f"{host}:{port}")
