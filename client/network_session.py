@@ -233,6 +233,11 @@ class SeatLostError(SessionError):
     """The host no longer holds the seat for us (the match ended, or it was given up)."""
 
 
+class KeptSeatGoneError(SeatLostError):
+    """A seat kept on disk that this client came to take back is no longer held by the host
+    (its record is forgotten): ``join`` says so in one line and goes on."""
+
+
 class TableClosedError(SessionError):
     """The host closed the table before its match ended (its owner left it for good): the
     match stopped, and there is no seat left to take back."""
@@ -1290,9 +1295,9 @@ class NetworkSession:
             try:
                 await self._resume()
                 break
-            except SeatLostError:
+            except SeatLostError as exc:
                 self._forget_record()
-                raise
+                raise KeptSeatGoneError(str(exc)) from None
             except ResumeDeferredError as exc:
                 if wait is None:
                     why = (

@@ -8,7 +8,7 @@ import os
 import socket
 import sys
 from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING
 
 from scopa_net.commands.options import (
@@ -479,39 +479,12 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
                     "" if args.address else " (the host setting, in client.toml or $SCOPA_NET_HOST)"
                 )
                 raise CommandError(f"{exc}{where}") from None
-        kept = kept_seats(store, args, parsed if args.address else None)
-        if not kept and args.address and parsed is not None:
-            moved = moved_seats(store, args, *parsed)
-            record = (
-                _move_to(moved, host=parsed[0], port=parsed[1], store=store, ask=ask, args=args)
-                if moved
-                else None
-            )
-            if record is not None:
-                return _take_back(record, store, settings, args)
-        if args.resume and not kept:
-            where = f" at {args.address}" if args.address else ""
-            # No host was asked: the person's flag does not fit (README: status 2).
-            raise CommandError(f"no seat is kept for you{where}; join without --resume", EXIT_USAGE)
-        record = None
-        if kept and args.create:
-            record = choose_kept_seat(
-                kept,
-                ask,
-                must=args.resume,
-                instead="add --no-resume to open a new table",
-                anew="a new table",
-            )
-        elif kept:
-            record = choose_kept_seat(kept, ask, must=args.resume)
-        if record is not None:
-            if not store.hold(record):  # another client took it back since the list
-                raise CommandError(
-                    f"your seat at table {record.table_id} was just taken back by another "
-                    "scopa-net on this machine: play on there",
-                    EXIT_REFUSED,
-                )
-            return _take_back(record, store, settings, args)
+        dropped = False
+        while (record := _kept_seat_to_take(store, args, parsed, ask, dropped=dropped)) is not None:
+            status = _take_back(record, store, settings, args)
+            if status is not None:
+                return status
+            dropped = True  # the host no longer held it (said, forgotten): on to the next
         if parsed is not None:
             host, port = parsed
         else:
@@ -556,28 +529,96 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
     return run_game_screen(open_session, settings, plain=args.plain)
 
 
+def _kept_seat_to_take(
+    store: SeatStore,
+    args: argparse.Namespace,
+    parsed: tuple[str, int] | None,
+    ask: Callable[[str], str],
+    *,
+    dropped: bool,
+) -> SeatRecord | None:
+    """The kept seat to take back (asked when there are several; its lock held), or None to
+    sit down anew. ``dropped``: a seat kept was found gone at its host on the way."""
+    kept = kept_seats(store, args, parsed if args.address else None)
+    if not kept and args.address and parsed is not None:
+        moved = moved_seats(store, args, *parsed)
+        record = (
+            _move_to(moved, host=parsed[0], port=parsed[1], store=store, ask=ask, args=args)
+            if moved
+            else None
+        )
+        if record is not None:
+            return record
+    if args.resume and not kept:
+        if dropped:  # the host said no to the seats kept: README's status 4
+            raise CommandError(
+                "no other seat is kept for you; `scopa-net join` sits down anew", EXIT_REFUSED
+            )
+        where = f" at {args.address}" if args.address else ""
+        # No host was asked: the person's flag does not fit (README: status 2).
+        raise CommandError(f"no seat is kept for you{where}; join without --resume", EXIT_USAGE)
+    record = None
+    if kept and args.create:
+        record = choose_kept_seat(
+            kept,
+            ask,
+            must=args.resume,
+            instead="add --no-resume to open a new table",
+            anew="a new table",
+        )
+    elif kept:
+        record = choose_kept_seat(kept, ask, must=args.resume)
+    if record is not None and not store.hold(record):  # taken back elsewhere since the list
+        raise CommandError(
+            f"your seat at table {record.table_id} was just taken back by another "
+            "scopa-net on this machine: play on there",
+            EXIT_REFUSED,
+        )
+    return record
+
+
 def _take_back(
     record: SeatRecord, store: SeatStore, settings: Settings, args: argparse.Namespace
-) -> int:
-    """Play on in a seat kept on disk (the host replays the match to it)."""
+) -> int | None:
+    """Play on in a seat kept on disk (the host replays the match to it); the status, or None
+    when the host no longer holds the seat: said in one line (where its transcript is), and
+    its record forgotten, for ``join`` to go on to the other seats kept, or a new one."""
+    from scopa_net.client.app import only_error
     from scopa_net.client.launch import run_game_screen
-    from scopa_net.client.network_session import TableChoice, open_network_session
+    from scopa_net.client.network_session import (
+        KeptSeatGoneError,
+        TableChoice,
+        open_network_session,
+    )
 
-    def open_session() -> AbstractAsyncContextManager[Session]:
-        return open_network_session(
-            record.host,
-            record.port,
-            TableChoice(table_id=record.table_id, seat=record.seat),
-            name=record.name,
-            data_dir=store.folder.parent,
-            store=store,
-            resume_from=record,
-            offer_rematch=True,
-        )
+    gone: list[str] = []
+
+    @asynccontextmanager
+    async def open_session() -> AsyncIterator[Session]:
+        try:
+            async with open_network_session(
+                record.host,
+                record.port,
+                TableChoice(table_id=record.table_id, seat=record.seat),
+                name=record.name,
+                data_dir=store.folder.parent,
+                store=store,
+                resume_from=record,
+                offer_rematch=True,
+            ) as session:
+                yield session
+        except BaseException as exc:
+            if isinstance(only_error(exc), KeptSeatGoneError):
+                gone.append(str(only_error(exc)))
+            raise
 
     try:
         return run_game_screen(open_session, settings, plain=args.plain)
     except CommandError as exc:
+        if gone:
+            store.release(record)
+            say(gone[0])
+            return None
         if exc.status != EXIT_UNREACHABLE or "your seat is kept" in str(exc):
             raise  # not a failure to reach the host, or one that says the seat is kept
         where = "" if record.address in str(exc) else f" ({record.address})"
