@@ -439,7 +439,13 @@ class Controller:
                 sheet = self._sheet()
                 self._show(sheet)
                 self._hold_after_sheet(len(sheet), tuple(scores))
-            case MatchOver(winner=winner, match_scores=scores, rounds=rounds, voids=voids):
+            case MatchOver(
+                winner=winner,
+                match_scores=scores,
+                rounds=rounds,
+                voids=voids,
+                vote_over=vote_over,
+            ):
                 self._release()
                 state.match_over = True
                 state.scores = scores
@@ -448,7 +454,7 @@ class Controller:
                     state.view, winner, scores, rounds, state.names, voids=voids
                 )
                 self._show([summary])
-                if getattr(self.session, "offer_rematch", False):
+                if getattr(self.session, "offer_rematch", False) and not vote_over:
                     state.asking = Asking.REMATCH
                     seconds = getattr(self.session, "rematch_seconds", None)
                     limit = f" Answer within {seconds} s: the table closes then." if seconds else ""

@@ -726,6 +726,9 @@ class NetworkSession:
         self._queued: set[int] = set()
         """Moves typed while there was no connection, not sent yet (the toolbar says so)."""
         self._finished: SeatRecord | None = None
+        self._end_lines: list[Message] = []
+        """What the match's end said before its result (the transcript saved, and how to
+        check it): said again where a replay that held the end is over (:meth:`_caught_up`)."""
         """The seat's record while a match just ended (kept in memory for a rematch)."""
         self._match_ended = False
         """The match played now has ended (until a rematch begins)."""
@@ -1572,8 +1575,9 @@ class NetworkSession:
             self._caught_up()
         await self._send_seed_if_due()
 
-    def _caught_up(self) -> None:
-        """The replay of a seat taken back from disk is over: show where the match stands."""
+    def _caught_up(self, *, vote_over: bool = False) -> None:
+        """The replay of a seat taken back from disk is over: show where the match stands
+        (``vote_over``: its end, the vote on playing again over without a rematch)."""
         self._replaying = False
         assert self.mirror is not None
         view = self.mirror.view
@@ -1593,12 +1597,15 @@ class NetworkSession:
         elif view.round_number:
             self._emit(RoundStarted(view=view))
         if view.winner is not None:
+            for said in self._end_lines:  # hidden in the replay, as the match's end was
+                self._emit(said)
             self._emit(
                 MatchOver(
                     winner=view.winner,
                     match_scores=view.scores_now,  # the last round counted (3.9 snapshot)
                     rounds=view.round_number - self._voids,
                     voids=self._voids,
+                    vote_over=vote_over,
                 )
             )
 
@@ -1918,13 +1925,15 @@ class NetworkSession:
             rounds = view.round_number - self._voids  # played out; the voids are said apart
             if saved is not None:  # told first, so the match's result and the rematch question
                 where = shown_path(saved)  # come last, just above the prompt
-                self._emit(Message(seat=None, text=f"Transcript saved: {where}", local=True))
-                self._emit(Message(seat=None, text=CHECK_IT, local=True))
                 # The command on a line of its own, whole, to copy (render.wrap_line).
-                self._emit(Message(seat=None, text=f"{VERIFY}{where}", local=True))
+                lines = [f"Transcript saved: {where}", CHECK_IT, f"{VERIFY}{where}"]
             elif self.witness.mid_match:
-                for text in self._no_transcript_lines():
-                    self._emit(Message(seat=None, text=text, local=True))
+                lines = list(self._no_transcript_lines())
+            else:
+                lines = []
+            self._end_lines = [Message(seat=None, text=text, local=True) for text in lines]
+            for said in self._end_lines:
+                self._emit(said)
             self._emit(
                 MatchOver(
                     winner=e.winner or 0,
@@ -2003,6 +2012,10 @@ class NetworkSession:
         """Take the state of a rematch vote; True when there will be none (the session ends)."""
         assert self.rules is not None and self.host_key is not None
         if e.state == "declined":
+            if self._replaying:
+                # A seat taken back after the vote: the match's end first (its result, the
+                # transcript saved), then why there is no rematch; not a bare "closed".
+                self._caught_up(vote_over=True)
             gone = {s for s, seat in enumerate(self._seats) if seat.kind == "open"}
             said_no = [self._who(s) for s, v in enumerate(e.votes) if v == "no" and s not in gone]
             left = [self._person(s) for s, v in enumerate(e.votes) if v == "no" and s in gone]
@@ -2027,6 +2040,7 @@ class NetworkSession:
             return True
         if e.state == "agreed":
             self._match_ended = False
+            self._end_lines = []
             self._told_this_match.clear()
             self.match_no = e.match_no + 1
             self._voids = 0

@@ -72,6 +72,9 @@ class MatchOver:
     """Rounds played out (scored): a void round is not one."""
     voids: int = 0
     """Rounds void (three kings on the table; at a blind table, a person gone), apart."""
+    vote_over: bool = False
+    """The vote on playing again is over already (a seat taken back after it): "play
+    again?" is not asked; why there is no rematch comes next."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

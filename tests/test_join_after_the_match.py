@@ -1,0 +1,113 @@
+"""A seat taken back into a match that is over, after the host restarted: the match's end is
+shown as it is at a normal end (the result counted from the journal, "Transcript saved: PATH"
+and the command that checks it), and then the vote: the question if it is open, or why there
+is no rematch if it is over; never a bare "Connection: closed"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import trio
+from helpers import run_scopa_net
+from hosting import create
+
+from scopa_net.bots.levels import make_player
+from scopa_net.client.bot_client import play_matches
+from scopa_net.client.network_session import TableChoice, open_network_session
+from scopa_net.client.seat_store import SeatStore
+from scopa_net.client.session import MatchOver
+from scopa_net.rules import RuleSet
+from scopa_net.server.config import HostConfig
+from scopa_net.server.host import Host
+from scopa_net.server.journal import Journal
+
+
+async def start(nursery: trio.Nursery, db: Path, port: int = 0) -> Host:
+    """A host over the journal ``db`` on 127.0.0.1:``port`` (any free port for 0)."""
+    config = HostConfig(
+        bind="127.0.0.1", port=port, advertise=False, db=str(db), bot_delay=0, grace=0.1
+    )
+    host = Host(config, Journal(str(db)))
+    await nursery.start(host.serve)
+    return host
+
+
+async def stop(host: Host, nursery: trio.Nursery) -> None:
+    await host.shutdown()
+    nursery.cancel_scope.cancel()
+
+
+def words_of(result: MatchOver, me: int, other: str) -> str:
+    """How the client says the match's end to the person in seat ``me``."""
+    high, low = sorted(result.match_scores, reverse=True)
+    who = "You win" if result.winner == me else f"{other} wins"
+    rounds = f"{result.rounds} round{'' if result.rounds == 1 else 's'}"
+    return f"{who} the match, {high} to {low}, after {rounds}."
+
+
+def end_lines(stdout: str, data: Path) -> tuple[list[str], Path]:
+    """The lines from the transcript's to the end, and the transcript they name."""
+    lines = stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Transcript saved: "))
+    saved = Path(lines[start].removeprefix("Transcript saved: "))
+    assert saved.parent == data / "transcripts"
+    return lines[start:], saved
+
+
+async def test_a_seat_taken_back_after_the_vote_shows_the_end_then_why_no_rematch(
+    tmp_path: Path,
+) -> None:
+    """Nina's seat, kept from yesterday: a computer played it to the end, Paolo said no to
+    playing again, and the host stopped before the table closed. Her `join` the next evening
+    said "Connection: connected (back at the table)." then "Connection: closed.", status 0:
+    no result, no "Transcript saved" (though one was written)."""
+    db, data = tmp_path / "host.db", tmp_path / "scopa-net"
+    ended: list[MatchOver] = []
+    async with trio.open_nursery() as nursery:
+        host = await start(nursery, db)
+        port = host.port
+        choice = TableChoice(create=create(RuleSet.of(2, 1)))
+        sat, over = trio.Event(), trio.Event()
+
+        async def bea(table: int) -> None:
+            async with open_network_session(
+                "127.0.0.1", port, TableChoice(table_id=table), name="bea", offer_rematch=True
+            ) as session:
+                sat.set()
+                await play_matches(
+                    session,
+                    make_player("random", 2),
+                    play_again=lambda r: False,
+                    on_match=ended.append,
+                )
+            over.set()
+
+        async with open_network_session(
+            "127.0.0.1", port, choice, name="nina", data_dir=data, store=SeatStore(data)
+        ) as nina:
+            nursery.start_soon(bea, nina.table_id)
+            await sat.wait()
+        with trio.fail_after(30):  # a computer plays for Nina; Bea says no at the end
+            await over.wait()
+        await stop(host, nursery)
+    host.journal.close()
+    async with trio.open_nursery() as nursery:
+        host = await start(nursery, db, port)  # the next evening: the table comes back
+        join = ("join", f"127.0.0.1:{port}")
+        done = await trio.to_thread.run_sync(lambda: run_scopa_net(*join, home=tmp_path))
+        await stop(host, nursery)
+    host.journal.close()
+    assert done.returncode == 0, done.stderr
+    assert "Back in your seat at table 1 " in done.stdout, done.stdout
+    lines, saved = end_lines(done.stdout, data)
+    (result,) = ended
+    assert lines == [
+        f"Transcript saved: {saved}",
+        "Check it any time with:",
+        f"scopa-net verify {saved}",
+        words_of(result, 0, "bea"),
+        "Table: no rematch (bea said no): the table is closing",
+        "Connection: closed.",
+    ], done.stdout
+    checked = run_scopa_net("verify", str(saved), home=tmp_path)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
