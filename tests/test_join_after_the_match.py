@@ -5,18 +5,22 @@ is no rematch if it is over; never a bare "Connection: closed"."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import pytest
 import trio
 from helpers import run_scopa_net
 from hosting import create
 
 from scopa_net.bots.levels import make_player
-from scopa_net.client.bot_client import play_matches
+from scopa_net.client.bot_client import play_as_bot, play_matches
 from scopa_net.client.network_session import TableChoice, open_network_session
 from scopa_net.client.seat_store import SeatStore
-from scopa_net.client.session import MatchOver
+from scopa_net.client.session import MatchOver, MatchStarted
+from scopa_net.commands.host import finished_matches
 from scopa_net.rules import RuleSet
+from scopa_net.server import table_task
 from scopa_net.server.config import HostConfig
 from scopa_net.server.host import Host
 from scopa_net.server.journal import Journal
@@ -109,5 +113,71 @@ async def test_a_seat_taken_back_after_the_vote_shows_the_end_then_why_no_rematc
         "Table: no rematch (bea said no): the table is closing",
         "Connection: closed.",
     ], done.stdout
+    checked = run_scopa_net("verify", str(saved), home=tmp_path)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+async def test_a_seat_taken_back_at_play_again_after_a_host_restart_reads_the_real_score(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Marco's seat in a rematch (match 2), played out by a computer; the host restarted in
+    the vote's minute. The tester read "bot 1 wins the match, 2 to 2" (the journal: 3 to 6):
+    the score the client says is the match's, and its transcript is said and verifies."""
+    monkeypatch.setattr(table_task, "LINGER", 30.0)
+    db, data = tmp_path / "host.db", tmp_path / "scopa-net"
+    async with trio.open_nursery() as nursery:
+        host = await start(nursery, db)
+        port = host.port
+        choice = TableChoice(create=create(RuleSet.of(2, 4), bots=1))
+        async with open_network_session(
+            "127.0.0.1",
+            port,
+            choice,
+            name="marco",
+            data_dir=data,
+            store=SeatStore(data),
+            offer_rematch=True,
+        ) as marco:
+            table = marco.table_id
+            await play_as_bot(marco, make_player("random", 2))
+            await marco.rematch(True)
+            with trio.fail_after(10):
+                while not isinstance(await marco.events.receive(), MatchStarted):
+                    pass
+        task = host.tables[table]
+        with trio.fail_after(30):  # a computer plays match 2 for Marco to its end
+            while task._over_time is None:
+                await trio.sleep(0.05)
+        await stop(host, nursery)
+    host.journal.close()
+    journal = Journal(str(db))
+    try:
+        (record,) = journal.tables()
+        said = finished_matches(record)[1]  # match 2, as `scopa-net history` says it
+    finally:
+        journal.close()
+    found = re.search(r"marco (\d+) - bot 1 (\d+); (marco|bot 1) won", said)
+    assert found, said
+    mine, theirs = int(found[1]), int(found[2])
+    async with trio.open_nursery() as nursery:
+        host = await start(nursery, db, port)  # restarted in the vote's time
+        join = ("join", f"127.0.0.1:{port}")
+        done = await trio.to_thread.run_sync(
+            lambda: run_scopa_net(*join, home=tmp_path, input="n\n")
+        )
+        await stop(host, nursery)
+    host.journal.close()
+    assert done.returncode == 0, done.stderr
+    lines, saved = end_lines(done.stdout, data)
+    who = "You win" if found[3] == "marco" else "bot 1 wins"
+    high, low = max(mine, theirs), min(mine, theirs)
+    assert lines[:3] == [
+        f"Transcript saved: {saved}",
+        "Check it any time with:",
+        f"scopa-net verify {saved}",
+    ]
+    assert lines[3].startswith(f"{who} the match, {high} to {low}, after "), done.stdout
+    assert lines[4].startswith("Play again with the same players?"), done.stdout
+    assert saved.name.endswith("-match2.scopa")
     checked = run_scopa_net("verify", str(saved), home=tmp_path)
     assert checked.returncode == 0, checked.stdout + checked.stderr
