@@ -178,6 +178,9 @@ class TableTask:
         """What went wrong finishing a request in hand: the table's task raises it."""
         self._end_unrecorded = False
         """The match ended with a request in hand: the table's task records it."""
+        self._closed_for_good = False
+        """The journal says this table is closed (a "no" to playing again, or the linger's
+        end): it lingers, if at all, only for players to read the end."""
 
     # --- the loop -----------------------------------------------------------------------
 
@@ -198,9 +201,12 @@ class TableTask:
                 return
             if self._over_time is not None and self.table.phase is not Phase.OVER:
                 await self._rematch_begins()
-            if self._over_time is not None and self.table.rematch_state == "declined":
-                await self._close(self._declined_by())  # at once, not at the linger's end
-                return
+            if (
+                self._over_time is not None
+                and self.table.rematch_state == "declined"
+                and not self._closed_for_good
+            ):
+                await self._close_for_good(self._declined_by())
             if self._paused_at is None:
                 await self._act()
                 deadline = self._next_deadline()
@@ -467,7 +473,7 @@ class TableTask:
         await self.writer.call(lambda j: j.reopen_table(table_id))
         log.info("table %s: rematch agreed, match %s", table_id, self.table.match_no)
 
-    async def _close(self, why: str | None = None) -> None:
+    async def _close(self) -> None:
         """The match is over and no rematch is coming: every seated connection gets ``left``
         (after the events it has yet to read) and goes back to the lobby. The journal marks
         the table closed before the log says so: a restart leaves it closed."""
@@ -476,6 +482,15 @@ class TableTask:
         for seat, outbox in list(self.attached.items()):
             outbox.finish(m.Left(table_id=self.table.table_id, seat=seat))
         self.attached.clear()
+        if not self._closed_for_good:
+            await self._close_for_good(None)
+
+    async def _close_for_good(self, why: str | None) -> None:
+        """No match will be played here again: the journal marks the table closed (a restart
+        leaves it closed) and the log says so. A "no" to playing again does this at once; the
+        table still lingers the rest of its minute, so that a player who dropped can resume
+        and read the end (protocol.md 3.11)."""
+        self._closed_for_good = True
         await self._record_closed()
         log.info("table %s closed%s", self.table.table_id, f": {why}" if why else "")
 

@@ -264,7 +264,7 @@ def test_join_create_is_blind_by_default_when_more_than_one_person_plays(
 
     from scopa_net.commands import join
 
-    monkeypatch.setattr(join, "ask_host", lambda host, port: ((), b"k" * 32))
+    monkeypatch.setattr(join, "ask_host", lambda host, port, **_: ((), b"k" * 32))
     monkeypatch.setattr(join, "check_host_key", lambda *a, **kw: None)
     parser = argparse.ArgumentParser()
     join.register(parser.add_subparsers())

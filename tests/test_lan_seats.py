@@ -107,6 +107,7 @@ async def test_a_crashed_client_takes_its_seat_back_with_the_same_hand(tmp_path:
         store.save(_with_pending(record, pending))
         record = only_record(store)
 
+        table = host.tables[record.table_id].table  # (a "no" at the end closes it at once)
         async with take_back(host.port, record, store, tmp_path) as second:
             await until(lambda: second.mirror.seq >= seq and not second._replaying)
             # The board as it stood, then the queued move applied exactly once.
@@ -121,7 +122,6 @@ async def test_a_crashed_client_takes_its_seat_back_with_the_same_hand(tmp_path:
         assert second.verdict_failures == []
         assert second.rounds_verified >= 1
         assert store.records() == []  # a finished match's token is deleted
-        table = host.tables[record.table_id].table
         assert 424242 in table.seats[0].moves
         nursery.cancel_scope.cancel()
 

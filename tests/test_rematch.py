@@ -161,11 +161,11 @@ async def _until_left(*raws: RawSeat) -> None:
 
 
 @pytest.mark.parametrize("how", ["decline", "leave"])
-async def test_a_decline_or_a_leave_ends_the_vote_and_closes_the_table_at_once(
+async def test_a_decline_or_a_leave_ends_the_vote_and_the_table_closes_on_time(
     how: str, autojump_clock: trio.testing.MockClock
 ) -> None:
-    """In virtual time: a "no" (or a leave) declines at once and the table closes then, not
-    at the end of its 60 s: every seated connection gets ``left``, after every event of its
+    """In virtual time: a "no" (or a leave) declines at once; the table still lingers for the
+    rest of its 60 s, then every seated connection gets ``left``, after every event of its
     seat, and is back in the lobby, where the table is gone."""
     async with trio.open_nursery() as nursery:
         connect = await _memory_host(nursery)
@@ -180,9 +180,13 @@ async def test_a_decline_or_a_leave_ends_the_vote_and_closes_the_table_at_once(
             await b.until(lambda e: isinstance(e, m.Left))
         declined = await a.until(lambda e: isinstance(e, m.RematchStatus) and e.state != "open")
         assert (declined.state, declined.votes) == ("declined", ("yes", "no"))
+        assert trio.current_time() - ended < 5
+        await a.send(m.Rematch(agree=True))  # the vote is over: no second one
+        refused = await a.until(lambda e: isinstance(e, m.Error))
+        assert (refused.code, refused.ref) == ("wrong_phase", "rematch")
         seated = (a, b) if how == "decline" else (a,)  # b left already
         await _until_left(*seated)
-        assert trio.current_time() - ended < 5
+        assert 59 <= trio.current_time() - ended <= 61
         for raw in seated:
             assert raw.received[-1] == m.Left(table_id=raw.table_id, seat=raw.seat)
         # Back in the lobby: the connection can ask for tables; the table is gone.
