@@ -386,7 +386,7 @@ def board_lines(
         )
     ]
     score: StyleAndTextTuples = []
-    for side, points in enumerate(view.scores):
+    for side, points in enumerate(view.scores_now):
         if side:
             score.append(("", "   "))
         mine = "class:you" if side == view.side else ""
@@ -459,7 +459,7 @@ def plain_board(
     :func:`turn_text`)."""
     table = ", ".join(f"{card_words(c, display)} ({c.value})" for c in view.table)
     score = ", ".join(
-        f"{side_label(side, view, names)} {points}" for side, points in enumerate(view.scores)
+        f"{side_label(side, view, names)} {points}" for side, points in enumerate(view.scores_now)
     )
     return [
         f"{round_title(view)}, target {view.rules.target}"

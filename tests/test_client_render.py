@@ -290,3 +290,23 @@ def test_toolbar_shows_turn_score_stock_and_connection(match: Match) -> None:
     assert all(style.startswith("class:") or not style for style, _ in toolbar_text(state))
     state.view = match.view_for(1)
     assert "Ada to play" in render.plain([toolbar_text(state)])
+
+
+def test_the_board_of_a_round_just_scored_counts_it_in_the_score() -> None:
+    """A seat taken back after a round's end reads the board of that round (a snapshot keeps
+    the match's points apart from the round's until the next deal): its Score row counts the
+    round, as the result line beside it does, not the points before it ("3 3" beside "5 to
+    3")."""
+    rng = random.Random(4)
+    match = Match(RuleSet.of(2), first_dealer=0)
+    rnd = match.deal(shuffled_deck(rng))
+    while not rnd.finished:
+        match.play(rng.choice(rnd.legal_plays()), rnd.turn, exact=True)
+    view = match.view_for(0)
+    assert view.round_over
+    assert view.scores_now != view.scores
+    a, b = view.scores_now
+    assert f"Score     Ada: {a}   Bot 1: {b}" in render.plain(
+        render.board_lines(view, NAMES, Display())
+    )
+    assert f"Score: Ada {a}, Bot 1 {b}." in " ".join(render.plain_board(view, NAMES, Display()))
