@@ -477,7 +477,7 @@ class Controller:
                     self._say(f"Host: {clean_chat(text)}", "class:notice")
                 else:
                     who = state.names[seat] if seat < len(state.names) else f"seat {seat}"
-                    self._say(f"<{who}> {clean_chat(text)}", "class:chat")
+                    self._say(self._chat_line(who, clean_chat(text)), "class:chat")
             case MoveQueued(queued=queued):
                 state.move_queued = queued
             case ConnectionChanged(state=conn, detail=detail):
@@ -488,6 +488,11 @@ class Controller:
                     f"Connection: {conn.value}{f' ({detail})' if detail else ''}.", "class:notice"
                 )
         state.changed()
+
+    def _chat_line(self, who: str, text: str) -> str:
+        """A chat line: ``<Ada> ciao``, or in plain mode ``Ada says: ciao`` (a screen reader
+        reads the brackets out as "less than", "greater than")."""
+        return f"{who} says: {text}" if self._plain else f"<{who}> {text}"
 
     def _new_match(self, scores: tuple[int, ...]) -> None:
         """A rematch begins: no question about the last one, and none of its sheets."""

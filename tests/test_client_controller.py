@@ -141,6 +141,14 @@ async def test_plain_mode_speaks_in_sentences(table: Table) -> None:
     assert screen.take() == "Ada played 3 of swords, taking 3 of cups."
 
 
+async def test_plain_mode_says_who_chats_without_brackets(table: Table) -> None:
+    """A screen reader read "<Ada> good luck" as "less than Ada greater than good luck"."""
+    session, _, screen, _ = table
+    controller = Controller(session, Display(color=False), screen.show, list, plain=True)
+    controller.handle_event(Message(seat=1, text="good luck Ada!"))
+    assert screen.take() == "Bot 1 says: good luck Ada!"
+
+
 class LeavingSession(TableSession):
     """A table session at a host: it can leave for good or step away."""
 
