@@ -472,7 +472,7 @@ class Controller:
                 if local:  # this client's own words (its deal check), not the host's
                     self._print([_text(clean_chat(text), "class:notice")])  # with the sheet
                 elif table:  # what happened at the table (names in it come from players)
-                    self._say(f"Table: {clean_chat(text)}", "class:notice")
+                    self._say(f"{self._news_lead}{clean_chat(text)}", "class:notice")
                 elif seat is None:
                     self._say(f"Host: {clean_chat(text)}", "class:notice")
                 else:
@@ -488,6 +488,12 @@ class Controller:
                     f"Connection: {conn.value}{f' ({detail})' if detail else ''}.", "class:notice"
                 )
         state.changed()
+
+    @property
+    def _news_lead(self) -> str:
+        """What begins a line of table news: ``Table:`` on the screen, ``News:`` in plain
+        mode, where ``Table:`` begins the board's cards on the table."""
+        return "News: " if self._plain else "Table: "
 
     def _chat_line(self, who: str, text: str) -> str:
         """A chat line: ``<Ada> ciao``, or in plain mode ``Ada says: ciao`` (a screen reader

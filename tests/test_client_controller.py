@@ -149,6 +149,18 @@ async def test_plain_mode_says_who_chats_without_brackets(table: Table) -> None:
     assert screen.take() == "Bot 1 says: good luck Ada!"
 
 
+async def test_plain_mode_gives_table_news_its_own_lead_in(table: Table) -> None:
+    """In plain mode "Table:" began both the cards on the table and the table's news ("Table:
+    Ada sat down at the table"): the news begins "News:" there."""
+    session, _, screen, _ = table
+    controller = Controller(session, Display(color=False), screen.show, list, plain=True)
+    controller.handle_event(Message(seat=None, text="Carla sat down at the table", table=True))
+    assert screen.take() == "News: Carla sat down at the table"
+    sighted = Controller(session, Display(color=False), screen.show, list)
+    sighted.handle_event(Message(seat=None, text="Carla sat down at the table", table=True))
+    assert screen.take() == "Table: Carla sat down at the table"
+
+
 class LeavingSession(TableSession):
     """A table session at a host: it can leave for good or step away."""
 
