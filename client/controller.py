@@ -32,7 +32,13 @@ from scopa_net.client.commands import (
 from scopa_net.client.config import COMPUTER_NAME_REFUSED
 from scopa_net.client.files import shown_path
 from scopa_net.client.moves import resolve_play
-from scopa_net.client.scoresheet import SHEET_WIDTH, match_summary, score_sheet, to_the_target
+from scopa_net.client.scoresheet import (
+    SHEET_WIDTH,
+    match_summary,
+    plain_score_sheet,
+    score_sheet,
+    to_the_target,
+)
 from scopa_net.client.session import (
     ConnectionChanged,
     ConnectionState,
@@ -957,6 +963,10 @@ class Controller:
         """The last round's score sheet, laid out for the terminal's width."""
         assert self._last_round is not None
         view, score, scores = self._last_round
+        if self._plain:
+            return [
+                _text(line) for line in plain_score_sheet(view, score, scores, self.state.names)
+            ]
         width = self._screen()[0] or SHEET_WIDTH
         return score_sheet(view, score, scores, self.state.names, width)
 

@@ -123,6 +123,40 @@ def score_sheet(
     return lines
 
 
+def _points_to(line: ScoreLine, sides: Sequence[str]) -> str:
+    """Who took a line's points, said in words: ``the point to Ada``, ``2 points to Ada``,
+    ``1 point to Ada, 1 point to Bruno``, or ``nobody scores``."""
+    scored = [side for side, p in enumerate(line.points) if p]
+    if not scored:
+        return "nobody scores"
+    if line.winner is not None and len(scored) == 1 and line.points[scored[0]] == 1:
+        return f"the point to {sides[scored[0]]}"
+    return ", ".join(
+        f"{line.points[s]} point{'s' * (line.points[s] != 1)} to {sides[s]}" for s in scored
+    )
+
+
+def plain_score_sheet(
+    view: SeatView, score: RoundScore, match_scores: Sequence[int], names: Sequence[str]
+) -> list[str]:
+    """The sheet for plain mode (``--plain``, a screen reader): each line a sentence that
+    stands alone, each figure said with its side's name, not under a column heading:
+    ``Cards: Ada 23, Bruno 17; the point to Ada.``"""
+    sides = [side_label(s, view, names) for s in range(len(score.totals))]
+
+    def each(values: Sequence[int]) -> str:
+        return ", ".join(f"{side} {value}" for side, value in zip(sides, values, strict=True))
+
+    lines = [f"Round {view.round_number} score sheet."]
+    for line in score.lines:
+        title = LINE_TITLES.get(line.name, (line.name, ""))[0]
+        lines.append(f"{title}: {each(line.figures)}; {_points_to(line, sides)}.")
+    lines.append(f"Round: {each(score.totals)}.")
+    lines.append(f"Match: {each(match_scores)}, {to_the_target(view, match_scores)}.")
+    level = level_past_target(view, match_scores, names)
+    return [*lines, level] if level else lines
+
+
 def to_the_target(view: SeatView, match_scores: Sequence[int]) -> str:
     """The end of the sheet's Match row: ``playing to 11``, or, once a side has won, ``match
     over (played to 11)``."""

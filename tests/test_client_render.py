@@ -17,7 +17,12 @@ from prompt_toolkit.renderer import print_formatted_text as render_fragments
 from scopa_net.cards import Suit
 from scopa_net.client import render
 from scopa_net.client.controller import ClientState
-from scopa_net.client.scoresheet import LINE_TITLES, match_summary, score_sheet
+from scopa_net.client.scoresheet import (
+    LINE_TITLES,
+    match_summary,
+    plain_score_sheet,
+    score_sheet,
+)
 from scopa_net.client.style import SUIT_CLASS, Display, SuitNames, color_wanted
 from scopa_net.client.toolbar import toolbar_text
 from scopa_net.match import Match
@@ -196,6 +201,41 @@ def test_score_sheet_has_every_line_with_figures_and_totals(variants: tuple[str,
     assert sheet[-2].split()[1:] == [str(t) for t in result.totals]
     assert sheet[-1].split()[1:3] == [str(s) for s in match.scores]
     assert len(sheet) == 2 + len(result.lines) + 2
+
+
+def test_plain_mode_says_each_line_of_the_sheet_as_a_sentence() -> None:
+    """Read line by line, the sheet's columns came out as "Cards 23 17 Luca & Bruno": whose
+    23? In plain mode each line says each side's figure with its name, and who scored."""
+    from client_fakes import Screen, TableSession
+
+    from scopa_net.client.controller import Controller
+    from scopa_net.client.session import RoundOver
+
+    match = finished_match(5, RuleSet.of(4, 6))
+    result = match.results[-1]
+    session = TableSession(match)
+    session.names = ("Luca", "Ada", "Bruno", "Carla")
+    screen = Screen()
+    controller = Controller(session, Display(color=False), screen.show, list, plain=True)
+    controller.handle_event(RoundOver(view=session.view, score=result, match_scores=(2, 1)))
+    assert screen.lines[1:] == [  # after the cards the last capture takes
+        "Round 1 score sheet.",
+        "Cards: Luca & Bruno 15, Ada & Carla 25; the point to Ada & Carla.",
+        "Coins: Luca & Bruno 5, Ada & Carla 5; nobody scores.",
+        "Settebello: Luca & Bruno 1, Ada & Carla 0; the point to Luca & Bruno.",
+        "Primiera: Luca & Bruno 84, Ada & Carla 65; the point to Luca & Bruno.",
+        "Sweeps: Luca & Bruno 0, Ada & Carla 0; nobody scores.",
+        "Round: Luca & Bruno 2, Ada & Carla 1.",
+        "Match: Luca & Bruno 2, Ada & Carla 1, playing to 6.",
+    ]
+    swept = dataclasses.replace(result.lines[-1], figures=(2, 1), points=(2, 1), winner=None)
+    sheet = plain_score_sheet(
+        session.view, dataclasses.replace(result, lines=(swept,)), (6, 2), session.names
+    )
+    assert sheet[1] == (
+        "Sweeps: Luca & Bruno 2, Ada & Carla 1; 2 points to Luca & Bruno, 1 point to Ada & Carla."
+    )
+    assert sheet[-1] == "Match: Luca & Bruno 6, Ada & Carla 2, match over (played to 6)."
 
 
 def test_score_sheet_names_who_took_each_point() -> None:
