@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import functools
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import trio
 from prompt_toolkit.formatted_text import FormattedText
 
-from scopa_net.cards import CARDS, RE_BELLO, SETTEBELLO, Rank, Suit, card
+from scopa_net.cards import CARDS, RE_BELLO, SETTEBELLO, Card, Rank, Suit, card
 from scopa_net.client import deal_words, hints, render, rulebook
 from scopa_net.client.commands import (
     COMMANDS,
@@ -306,10 +307,24 @@ class Controller:
         whose they are (none when the table was empty)."""
         if not view.leftover:
             return []
-        left = ", ".join(render.card_text(c, self.display) for c in view.leftover)
+        left = self._cards_said(view.leftover)
         takers = [r.seat for r in view.plays if r.play.captured]
         whose = f" ({render.side_label(view.rules.side_of(takers[-1]), view, self.state.names)})"
         return [_text(f"The last capture also takes the table: {left}{whose if takers else ''}.")]
+
+    def _cards_said(self, cards: Sequence[Card]) -> str:
+        """Cards as this screen says them: ``Ab♣, 2s♠``, or in plain mode by name (``ace of
+        clubs, 2 of swords``), as the plain board says them."""
+        if self._plain:
+            return render.words_of(cards, self.display)
+        return ", ".join(render.card_text(c, self.display) for c in cards)
+
+    def _play_said(self, play: Play) -> str:
+        """A play as this screen says it: ``7d x 5s+2b``, or in plain mode ``7 of coins takes
+        5 of swords, 2 of clubs`` (both typed back as they are)."""
+        if self._plain:
+            return render.play_said(play, self.display)
+        return play.text(self.display.scheme)
 
     def _say(self, text: str, style: str = "") -> None:
         self._show([_text(text, style)])
@@ -429,7 +444,7 @@ class Controller:
                 state.view = view
                 kings = [c for c in view.table if c.rank is Rank.KING]
                 count = {3: "three", 4: "four"}.get(len(kings), str(len(kings)))
-                listed = ", ".join(render.card_text(c, self.display) for c in kings)
+                listed = self._cards_said(kings)
                 self._say(
                     f"Void deal: {count} kings on the table ({listed}). Dealing again.",
                     "class:notice",
@@ -738,7 +753,8 @@ class Controller:
             else:
                 body = [("", f"  {i}) "), *render.play_fragments(option, self.display)]
                 lines.append(FormattedText(body))
-        lines.append(_text("Type the number, or the card with the group (such as 7d x 5s+2b)."))
+        example = self._play_said(options[0]) if self._plain else "7d x 5s+2b"
+        lines.append(_text(f"Type the number, or the card with the group (such as {example})."))
         self._show(lines)
 
     async def _consider(self, play: Play) -> None:
@@ -782,13 +798,15 @@ class Controller:
             self._say("A hint is for your turn.")
             return
         try:
-            hint = await trio.to_thread.run_sync(hints.hint_for, view, self.display.scheme)
+            hint = await trio.to_thread.run_sync(
+                functools.partial(hints.hint_for, view, self.display.scheme, words=self._plain)
+            )
         except ValueError as exc:
             self._say(f"No hint now: {exc}.")
             return
         if self.state.view is not view:
             return  # the game moved on while thinking
-        self._say(f"Hint: {hint.play.text(self.display.scheme)}. {hint.reason}.", "class:notice")
+        self._say(f"Hint: {self._play_said(hint.play)}. {hint.reason}.", "class:notice")
 
     async def _submit(self, play: Play) -> None:
         self._forget_choices()

@@ -19,7 +19,7 @@ from scopa_net.bots.strong import StrongPlayer
 from scopa_net.bots.tactics import sweeping_values
 from scopa_net.cards import COINS_MASK, SETTEBELLO, VALUE, Card, Rank, mask_of
 from scopa_net.client.moves import legal_plays
-from scopa_net.notation import Scheme, format_card
+from scopa_net.notation import Scheme, card_name, format_card
 from scopa_net.plays import Play
 from scopa_net.view import SeatView
 
@@ -35,8 +35,12 @@ class Hint:
     reason: str
 
 
-def _cards(cards: Sequence[Card], scheme: Scheme) -> str:
-    return "+".join(format_card(c, scheme) for c in cards)
+def _cards(cards: Sequence[Card], scheme: Scheme, words: bool = False) -> str:
+    """``5s+2b``, or in ``words`` (plain mode) ``5 of swords and 2 of clubs``."""
+    if not words:
+        return "+".join(format_card(c, scheme) for c in cards)
+    named = [card_name(c, scheme) for c in cards]
+    return " and ".join([", ".join(named[:-1]), named[-1]] if len(named) > 1 else named)
 
 
 def _table_after(view: SeatView, play: Play) -> int:
@@ -57,21 +61,26 @@ def _last_play(view: SeatView) -> bool:
     return Observed.from_view(view).plays_left == 1
 
 
-def explain(view: SeatView, play: Play, scheme: Scheme = Scheme.NEUTRAL) -> str:
-    """One line on what ``play`` does and what it leaves the next player."""
-    card = format_card(play.card, scheme)
+def explain(
+    view: SeatView, play: Play, scheme: Scheme = Scheme.NEUTRAL, *, words: bool = False
+) -> str:
+    """One line on what ``play`` does and what it leaves the next player; with ``words``
+    (plain mode) each card by its name ("7 of swords"), not its code ("7s")."""
+    card = card_name(play.card, scheme) if words else format_card(play.card, scheme)
     after = _table_after(view, play)
     taken = play.captured
     if taken:
-        text = f"{card} takes {_cards(taken, scheme)}"
+        text = f"{card} takes {_cards(taken, scheme, words)}"
         prizes = []
         won = (play.card, *taken)
-        if SETTEBELLO in won:  # named with its card: it may be the one played, not taken
+        if SETTEBELLO in won and words:  # its name says which card it is
+            prizes.append("the settebello")
+        elif SETTEBELLO in won:  # named with its card: it may be the one played, not taken
             prizes.append(f"the settebello {format_card(SETTEBELLO, scheme)}")
         sevens = [c for c in won if c.rank == Rank.SEVEN and c != SETTEBELLO]
         if sevens:
-            which = "the seven" if len(sevens) == 1 else "the sevens"
-            prizes.append(f"{which} {_cards(sevens, scheme)} for the primiera")
+            which = "the" if words else "the seven" if len(sevens) == 1 else "the sevens"
+            prizes.append(f"{which} {_cards(sevens, scheme, words)} for the primiera")
         coins = (mask_of(won) & COINS_MASK & ~SETTEBELLO.bit).bit_count()
         if coins:
             prizes.append(f"{coins} coin{'s' * (coins != 1)}")
@@ -102,14 +111,18 @@ def explain(view: SeatView, play: Play, scheme: Scheme = Scheme.NEUTRAL) -> str:
 
 
 def hint_for(
-    view: SeatView, scheme: Scheme = Scheme.NEUTRAL, *, playouts: int = HINT_PLAYOUTS
+    view: SeatView,
+    scheme: Scheme = Scheme.NEUTRAL,
+    *,
+    playouts: int = HINT_PLAYOUTS,
+    words: bool = False,
 ) -> Hint:
-    """The play the strong player would make from this view, and why. ValueError when it is
-    not this seat's turn."""
+    """The play the strong player would make from this view, and why (``words``: as for
+    :func:`explain`). ValueError when it is not this seat's turn."""
     if not view.my_turn or view.round_over:
         raise ValueError("it is not your turn")
     play = StrongPlayer(HINT_SEED, playouts=playouts).choose(view)
-    return Hint(play, explain(view, play, scheme))
+    return Hint(play, explain(view, play, scheme, words=words))
 
 
 def coach_warnings(view: SeatView, play: Play, scheme: Scheme = Scheme.NEUTRAL) -> list[str]:

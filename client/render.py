@@ -426,6 +426,13 @@ def words_of(cards: Sequence[Card], display: Display) -> str:
     return ", ".join(card_words(c, display) for c in cards) or "nothing"
 
 
+def play_said(play: Play, display: Display) -> str:
+    """A play in words that parse back as typed: ``7 of coins takes 5 of swords, 2 of
+    clubs``, or ``7 of coins`` when it takes nothing."""
+    said = card_words(play.card, display)
+    return f"{said} takes {words_of(play.captured, display)}" if play.captured else said
+
+
 def play_words(
     record: PlayRecord,
     view: SeatView,

@@ -161,6 +161,30 @@ async def test_plain_mode_gives_table_news_its_own_lead_in(table: Table) -> None
     assert screen.take() == "Table: Carla sat down at the table"
 
 
+async def test_plain_mode_names_cards_in_the_choice_and_the_hint(table: Table) -> None:
+    """Card codes leaked into plain mode's words: "(such as 7d x 5s+2b)", "Hint: 7s x 2d+5s.
+    7s takes 2d+5s ...". There they are said as the board says them, and the example given is
+    one of the groups offered, typed back as it reads."""
+    session, _, screen, _ = table
+    controller = Controller(
+        session, Display(color=False, glyphs=False), screen.show, list, plain=True
+    )
+    await controller.handle_line("settebello")
+    assert screen.take().splitlines()[-1] == (
+        "Type the number, or the card with the group (such as 7 of coins takes 3 of cups, "
+        "4 of cups)."
+    )
+    await controller.handle_line("7 of coins takes 3 of cups, 4 of cups")
+    assert session.submitted == [Play(parse_card("7d"), (parse_card("3h"), parse_card("4h")))]
+    session.match = match_dealt({0: "7d 3s Kb", 1: "2h 2s Jd"}, "5s 2b 3h 4h")
+    await controller.handle_line("hint")
+    assert screen.take() == (
+        "Hint: 7 of coins takes 2 of clubs, 5 of swords. 7 of coins takes 2 of clubs and "
+        "5 of swords (winning the settebello) and leaves 7 on the table: a 7 would sweep it, "
+        "3 still unseen."
+    )
+
+
 class LeavingSession(TableSession):
     """A table session at a host: it can leave for good or step away."""
 

@@ -238,6 +238,27 @@ def test_plain_mode_says_each_line_of_the_sheet_as_a_sentence() -> None:
     assert sheet[-1] == "Match: Luca & Bruno 6, Ada & Carla 2, match over (played to 6)."
 
 
+def test_plain_mode_names_the_cards_the_last_capture_takes() -> None:
+    """Plain mode said "The last capture also takes the table: 3b, Qh, Kb (...)", in codes."""
+    from client_fakes import Screen, TableSession
+
+    from scopa_net.client.controller import Controller
+    from scopa_net.client.session import RoundOver
+
+    match = finished_match(5, RuleSet.of(4, 6))
+    session = TableSession(match)
+    session.names = ("Luca", "Ada", "Bruno", "Carla")
+    screen = Screen()
+    controller = Controller(session, Display(color=False), screen.show, list, plain=True)
+    controller.handle_event(
+        RoundOver(view=session.view, score=match.results[-1], match_scores=(2, 1))
+    )
+    assert screen.lines[0] == (
+        "The last capture also takes the table: 3 of clubs, knight of cups, king of clubs "
+        "(Ada & Carla)."
+    )
+
+
 def test_score_sheet_names_who_took_each_point() -> None:
     match = finished_match(5, RuleSet.of(2))
     result = match.results[-1]
