@@ -459,6 +459,22 @@ def hand_words(view: SeatView, display: Display) -> str:
     return ", ".join(words) or "nothing"
 
 
+def _count(number: int, thing: str) -> str:
+    """``1 card``, ``3 cards``, ``no sweeps``."""
+    return f"{number or 'no'} {thing}{'s' * (number != 1)}"
+
+
+def captured_words(view: SeatView, names: Sequence[str]) -> str:
+    """What each side has taken this round, as a sentence: ``Captured: Ada has 3 cards and 1
+    sweep; Bot 1 has no cards and no sweeps.`` (the verb keeps a name's number off the count)."""
+    said = []
+    for side, count in enumerate(view.pile_counts):
+        verb = "has" if len(view.rules.seats_of(side)) == 1 else "have"
+        sweeps = _count(view.sweeps[side], "sweep")
+        said.append(f"{side_label(side, view, names)} {verb} {_count(count, 'card')} and {sweeps}")
+    return f"Captured: {'; '.join(said)}."
+
+
 def plain_board(
     view: SeatView, names: Sequence[str], display: Display, *, told: bool = False
 ) -> list[str]:
@@ -471,8 +487,10 @@ def plain_board(
     return [
         f"{round_title(view)}, target {view.rules.target}"
         f"{', a blind table' if view.blind else ''}. Score: {score}.",
+        f"Dealer: {seat_label(view.dealer, view, names)}.",
         f"Table: {table or 'empty'}.",
         f"Stock: {view.stock_count} cards.",
+        captured_words(view, names),
         f"Your hand: {SAT_OUT_HAND[1:-1] if view.sitting_out else hand_words(view, display)}.",
         turn_text(view, names, told=told),
     ]

@@ -157,11 +157,26 @@ def test_plain_board_is_one_fact_per_line(match: Match) -> None:
     lines = render.plain_board(match.view_for(0), NAMES, Display(color=False, glyphs=False))
     assert lines == [
         "Round 1, target 11. Score: Ada 0, Bot 1 0.",
+        "Dealer: Bot 1.",
         "Table: 2 of clubs (2), 4 of cups (4), 5 of swords (5), 7 of cups (7).",
         "Stock: 30 cards.",
+        "Captured: Ada has no cards and no sweeps; Bot 1 has no cards and no sweeps.",
         "Your hand: 3 of swords (3), 7 of coins (7, must capture), king of clubs (10).",
         "Your turn.",
     ]
+
+
+def test_the_plain_board_says_who_dealt_and_what_each_side_has_taken() -> None:
+    """The plain board left out what the sighted board shows: the dealer, and the cards and
+    sweeps each side has captured this round."""
+    match = match_dealt({0: "7d 3s Kb"}, "5s 2b 2h Ah", players=4, dealer=3)
+    match.play(parse_card("Kb"), 0)  # takes the four cards on the table: a sweep
+    names = ("Luca", "Ada", "Bruno", "Carla")
+    lines = render.plain_board(match.view_for(0), names, Display(color=False))
+    assert lines[1] == "Dealer: Carla."
+    assert lines[4] == (
+        "Captured: Luca & Bruno have 5 cards and 1 sweep; Ada & Carla have no cards and no sweeps."
+    )
 
 
 def test_play_words_say_what_was_taken_and_the_sweep() -> None:
