@@ -136,6 +136,11 @@ GOING_VOIDS_ROUND = (
 NOT_PLAYED = "Not played; choose again ('hint' suggests a play)."
 ROUND_IS_OVER = "The round is over: press Enter for the next round."
 """A play (or a word that is none) typed at "Press Enter for the next round.": not played."""
+SHEET_NOT_KNOWN = (
+    "The last round's sheet is not known after taking the seat back (the host sends only "
+    "the board); the match score is below."
+)
+"""``score`` in a round after one scored before this client took the seat back."""
 HOW_TO_LEAVE = "Ctrl-C clears the line; to leave, type quit or press Ctrl-D."
 TOO_LATE_TO_ANSWER = (
     "Too late: the vote on playing again is over and the table is closing; that answer was "
@@ -222,7 +227,7 @@ class Controller:
         self.state = ClientState(seat=session.seat, names=session.names, display=display)
         self.state.view = session.view
         if session.view is not None:
-            self.state.scores = session.view.scores
+            self.state.scores = session.view.scores_now  # a round just over counted (3.9)
         self.state.connection = session.connection
         self._print = show
         self._show = self._out
@@ -1045,8 +1050,13 @@ class Controller:
         elif view is None:
             self._say("No cards dealt yet.")
         elif name == "score":
+            if self._last_round is None and view.round_over and view.round_score is not None:
+                # Taken back after a round's end: the snapshot holds its sheet (3.9).
+                self._last_round = (view, view.round_score, view.scores_now)
             if self._last_round is not None:
                 self._show(self._sheet())
+            elif any(state.scores):  # scored before this client sat down (a seat taken back)
+                self._say(SHEET_NOT_KNOWN)
             else:
                 self._say("No round of this match is scored yet: no score sheet.")
             parts = [

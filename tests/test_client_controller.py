@@ -87,6 +87,20 @@ async def test_score_after_the_match_says_it_is_over(table: Table) -> None:
     assert "Match score: Ada 11, Bot 1 4; match over (played to 11)." in screen.take()
 
 
+async def test_score_after_taking_a_seat_back_says_the_sheet_is_not_known(table: Table) -> None:
+    """Back in a seat mid-match, ``score`` said "No round of this match is scored yet" though
+    round 1 had been scored 4-2 (the match score line below it said so)."""
+    session, _, screen, _ = table
+    session.match.scores = [4, 2]
+    controller = Controller(session, Display(color=False), screen.show, list, plain=True)
+    await controller.handle_line("score")
+    assert screen.take() == (
+        "The last round's sheet is not known after taking the seat back (the host sends only "
+        "the board); the match score is below.\n"
+        "Match score: Ada 4, Bot 1 2 (playing to 11)."
+    )
+
+
 async def test_quit_asks_first_during_a_match(table: Table) -> None:
     _, controller, screen, quits = table
     await controller.handle_line("quit")

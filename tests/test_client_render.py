@@ -274,6 +274,22 @@ def test_plain_mode_names_the_cards_the_last_capture_takes() -> None:
     )
 
 
+async def test_score_after_taking_a_seat_back_at_a_rounds_end_shows_its_sheet() -> None:
+    """A seat taken back after a round's end (its snapshot holds the sheet, protocol.md 3.9)
+    said "No round of this match is scored yet: no score sheet." to ``score``."""
+    from client_fakes import Screen, TableSession
+
+    from scopa_net.client.controller import Controller
+
+    session = TableSession(finished_match(5, RuleSet.of(4, 6)))
+    session.names = ("Luca", "Ada", "Bruno", "Carla")
+    screen = Screen()
+    controller = Controller(session, Display(color=False), screen.show, list, plain=True)
+    await controller.handle_line("score")
+    assert screen.lines[0] == "Round 1 score sheet."
+    assert screen.lines[-1] == "Match score: Luca & Bruno 2, Ada & Carla 1 (playing to 6)."
+
+
 def test_score_sheet_names_who_took_each_point() -> None:
     match = finished_match(5, RuleSet.of(2))
     result = match.results[-1]
