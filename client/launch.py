@@ -121,7 +121,8 @@ def run_game_screen(
     display = settings.display(os.environ)
     if plain:
         display = type(display)(color=False, glyphs=False, suits=display.suits)
-    if needs_line_mode(sys.stdin, sys.stdout):
+    if plain or needs_line_mode(sys.stdin, sys.stdout):
+        # --plain (a screen reader): lines printed once, appended, nothing drawn or redrawn
         lines = script_lines()
         app = ClientApp(open_session, display, plain=plain, coach=coach, lines=lines)
         with one_line_failures():

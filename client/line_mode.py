@@ -1,13 +1,16 @@
 """The game without a screen to draw on: lines in, plain lines out.
 
 When the output is not a terminal (``scopa-net play | tee game.txt``) or the input is not one
-(``scopa-net play < moves.txt``), nothing is drawn: no prompt, no toolbar, no cursor moves,
-only the lines the game says, as plain text, each ending in ``\\n``.
+(``scopa-net play < moves.txt``), or with ``--plain`` at a terminal (a screen reader reads
+each line as it comes), nothing is drawn: no prompt, no toolbar, no cursor moves, no erasing,
+only the lines the game says, as plain text, each ending in ``\\n`` and printed once.
 
 Lines come from standard input, each as if typed at the prompt. A person typing at a terminal
-is read as they type. A script's lines are handed over one at a time, each when the game waits
-for the person (their turn, or a question asked), so ``board`` then ``6d`` in a file means
-"at my turn, show the board, then play 6d". The end of the input leaves as Ctrl-D does, and
+is read as they type, a line at a time, with the terminal's own line editing (Backspace,
+Ctrl-U) and echo: nothing of theirs is wiped or redrawn when a line arrives. A script's lines
+are handed over one at a time, each when the game waits for the person (their turn, or a
+question asked), so ``board`` then ``6d`` in a file means "at my turn, show the board, then
+play 6d". The end of the input leaves as Ctrl-D does, and
 answers the question that leaving asks as a person leaving would.
 """
 

@@ -4,11 +4,15 @@ typed (:mod:`scopa_net.client.line_mode`)."""
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import pty
 import select
+import struct
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 
@@ -210,3 +214,62 @@ def test_a_reader_that_goes_away_ends_the_game_quietly(tmp_path: Path) -> None:
         game.kill()
     assert err == b""
     assert game.returncode == EXIT_BROKEN_PIPE
+
+
+def play_plain_at_a_terminal(home: Path, typed: list[bytes], *, columns: int = 100) -> bytes:
+    """`play --plain` with its input and output a terminal ``columns`` wide: the raw bytes
+    the terminal got, each line of ``typed`` typed once the game has said "Your turn."."""
+    terminal, game_end = pty.openpty()
+    fcntl.ioctl(game_end, termios.TIOCSWINSZ, struct.pack("HHHH", 30, columns, 0, 0))
+    environment = dict(os.environ) | {
+        "XDG_DATA_HOME": str(home),
+        "XDG_CONFIG_HOME": str(home),
+        "TERM": "xterm-256color",
+    }
+    game = subprocess.Popen(
+        [sys.executable, "-m", "scopa_net", *PLAY, "--seed", "3", "--plain"],
+        stdin=game_end,
+        stdout=game_end,
+        stderr=subprocess.PIPE,
+        env=environment,
+    )
+    os.close(game_end)
+    try:
+        out = read_until(terminal, b"Your turn.")
+        for line in typed:
+            os.write(terminal, line)
+            time.sleep(0.05)
+        with contextlib.suppress(OSError):  # EIO: the game closed the terminal's other end
+            while select.select([terminal], [], [], 30)[0]:
+                chunk = os.read(terminal, 4096)
+                if not chunk:
+                    break
+                out += chunk
+        game.wait(timeout=30)
+    finally:
+        game.kill()
+        os.close(terminal)
+        assert game.stderr is not None
+        with game.stderr:
+            err = game.stderr.read()
+    assert game.returncode == 0, err
+    assert err == b""
+    return out
+
+
+def test_plain_at_a_terminal_prints_each_line_once_and_draws_nothing(tmp_path: Path) -> None:
+    """Luca, with a screen reader and --plain at a terminal: every line that arrived erased
+    the prompt and drew it again ("scopa>" twice, 19-24 blank lines, ESC[20A, ESC[6n), and
+    what he had half typed was wiped and redrawn. Each line is now printed once, appended,
+    with no escape sequence at all; what he types is echoed by the terminal as typed."""
+    out = play_plain_at_a_terminal(tmp_path, [b"board\n", b"quit\n", b"y\n"])
+    assert b"\x1b" not in out
+    text = out.decode().replace("\r\n", "\n")
+    assert "\r" not in text
+    assert "scopa>" not in text
+    lines = text.splitlines()
+    assert "" not in lines
+    hand = "Your hand: ace of cups (1), ace of clubs (1), 4 of cups (4)."
+    assert lines.count(hand) == 2  # the deal, then `board`: each printed once
+    assert lines.count("board") == 1  # the terminal's echo of what was typed, once
+    assert lines[-1] == "Leaving the table."
