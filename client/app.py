@@ -62,8 +62,18 @@ class Printer:
     app closes is printed by the final :meth:`flush`.
     """
 
-    def __init__(self, output: Output, style: BaseStyle, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(
+        self,
+        output: Output,
+        style: BaseStyle,
+        loop: asyncio.AbstractEventLoop,
+        *,
+        wrap: bool = True,
+    ) -> None:
+        """``wrap``: cut long lines between words at the terminal's width; False (--plain)
+        prints each line whole, for a screen reader to read as one."""
         self.output = output
+        self._wrap = wrap
         self.style = style
         self.app: Application[Any] | None = None
         self._loop = loop
@@ -93,7 +103,7 @@ class Printer:
 
     def flush(self) -> None:
         """Write every queued line now."""
-        width = self.columns()
+        width = self.columns() if self._wrap else 0
         while self._pending:
             self._write(self._pending.popleft(), width)
         self.output.flush()
@@ -263,11 +273,13 @@ class ClientApp:
         """Play until the end; the exit status (0, or 1 if the game side failed)."""
         loop = asyncio.get_running_loop()
         if self._lines_in is not None:
-            self.printer: Printer | LinePrinter = LinePrinter(self._lines_in.out)
+            self.printer: Printer | LinePrinter = LinePrinter(
+                self._lines_in.out, wrap=not self.plain
+            )
             prompt_loop = _no_prompt
         else:
             output = self._output or create_output()
-            self.printer = Printer(output, self.display.style(), loop)
+            self.printer = Printer(output, self.display.style(), loop, wrap=not self.plain)
             prompt_loop = partial(self._prompt_loop, output=output)
         try:
             done, prompt = await run_beside_prompt(

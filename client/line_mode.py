@@ -53,11 +53,15 @@ class LinePrinter:
 
     app: Any = None  # no prompt application, ever
 
-    def __init__(self, out: TextIO) -> None:
+    def __init__(self, out: TextIO, *, wrap: bool = True) -> None:
+        """``wrap``: cut long lines between words at a terminal's width; False (--plain)
+        writes each line whole, for a screen reader to read as one, the terminal wrapping it
+        on the screen by itself."""
         self.out = out
+        self._wrap = wrap
 
     def show(self, lines: Sequence[FormattedText]) -> None:
-        width = self.columns()
+        width = self.columns() if self._wrap else 0
         for line in lines:
             for part in wrap_line(line, width):
                 self._write(fragment_list_to_text(part) + "\n")

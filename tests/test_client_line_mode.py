@@ -273,3 +273,15 @@ def test_plain_at_a_terminal_prints_each_line_once_and_draws_nothing(tmp_path: P
     assert lines.count(hand) == 2  # the deal, then `board`: each printed once
     assert lines.count("board") == 1  # the terminal's echo of what was typed, once
     assert lines[-1] == "Leaving the table."
+
+
+def test_plain_at_a_narrow_terminal_writes_each_sentence_as_one_line(tmp_path: Path) -> None:
+    """--plain broke sentences at the terminal's width with line ends of its own ("knave of
+    cups (8, must" then "capture)."), so a screen reader read half a sentence per line. Each
+    sentence is one line; the terminal wraps it on the screen by itself."""
+    out = play_plain_at_a_terminal(tmp_path, [b"help\n", b"quit\n", b"y\n"], columns=40)
+    lines = out.decode().replace("\r\n", "\n").splitlines()
+    assert "Your hand: ace of cups (1), ace of clubs (1), 4 of cups (4)." in lines
+    assert "Table: 3 of coins (3), 3 of swords (3), 3 of clubs (3), 6 of cups (6)." in lines
+    assert "A rank alone (7, K) plays your only card of that rank." in lines
+    assert "  board  show the table, your hand and the score again" in lines
