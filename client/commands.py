@@ -9,11 +9,19 @@ from the choices last listed; anything else is read as a play in the player's no
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 
-from scopa_net.cards import Card
-from scopa_net.errors import NotationError
-from scopa_net.notation import Scheme, parse_play
+from scopa_net.cards import SETTEBELLO, Card
+from scopa_net.errors import AmbiguousNotationError, NotationError
+from scopa_net.notation import (
+    Scheme,
+    card_name,
+    format_card,
+    names_part_of_a_card,
+    near_part_of_a_card,
+    parse_play,
+)
 from scopa_net.text_limits import SAY_LEN
 from scopa_net.typed import shown, small_number, text_problem
 
@@ -133,16 +141,41 @@ def parse_command(text: str, scheme: Scheme = Scheme.NEUTRAL) -> Command:
     try:
         card, group = parse_play(line, scheme)
     except NotationError as exc:
-        typed = line.partition(" ")[0]
-        known = [*COMMANDS, *_ALIASES, "play"]
-        meant = difflib.get_close_matches(typed.lower(), known, n=1)
-        if meant and typed.lower() not in known:  # a command mistyped ("sya hello"), no card
-            raise CommandError(
-                f"unknown command {shown(typed)}: did you mean {meant[0]!r}? (type 'help' for the "
-                "commands)"
-            ) from exc
-        raise CommandError(f"{exc} (type 'help' for the commands)") from exc
+        raise CommandError(_not_a_play(line, exc, scheme)) from exc
     return PlayCard(card=card, group=group)
+
+
+_LEAVING = frozenset(word for word, name in {**_ALIASES, "quit": "quit"}.items() if name == "quit")
+"""Words that leave: never offered for a word mistyped, which a person did not mean as one."""
+
+_NO_SUCH_RANK = re.compile(r"^(8|9|10)(\D|$)")
+
+
+def _not_a_play(line: str, exc: NotationError, scheme: Scheme) -> str:
+    """Why ``line`` is no play nor command, and what to type: a command mistyped ("sya
+    hello": did you mean 'say'?, but never a word that leaves), how to type a card for a line
+    with a rank or a suit in it ("seven", "coins"), or what is wrong with the card."""
+    words = line.lower().split()
+    typed = words[0]
+    if isinstance(exc, AmbiguousNotationError) or any(_NO_SUCH_RANK.match(w) for w in words):
+        return f"{exc} (type 'help' for the commands)"  # a card, whose trouble says it best
+    card_like = any(names_part_of_a_card(word) for word in words)
+    known = [*COMMANDS, *_ALIASES, "play"]
+    meant = [] if card_like or typed in known else difflib.get_close_matches(typed, known, n=1)
+    if meant and meant[0] in _LEAVING:
+        return f"unknown command {shown(typed)} (type 'help' for the commands)"
+    if meant:  # a command mistyped ("sya hello"), no card
+        return (
+            f"unknown command {shown(typed)}: did you mean {meant[0]!r}? (type 'help' for the "
+            "commands)"
+        )
+    if card_like or near_part_of_a_card(typed):
+        example = f"{card_name(SETTEBELLO, scheme)} or {format_card(SETTEBELLO, scheme)}"
+        return (
+            f"invalid card: {shown(line)}: a card is a rank and a suit, such as {example} "
+            "(type 'help' for the commands)"
+        )
+    return f"{exc} (type 'help' for the commands)"
 
 
 def _check_sent(text: str, what: str, limit: int | None) -> None:

@@ -17,6 +17,7 @@ card and scheme.
 
 from __future__ import annotations
 
+import difflib
 import enum
 import re
 
@@ -144,6 +145,24 @@ _SHORT_SUIT: dict[Scheme, str] = {
 }
 
 _CONNECTORS = {"of", "di", "de", "del", "dei"}
+
+
+def names_part_of_a_card(word: str) -> bool:
+    """Whether ``word`` alone names a rank, a suit or a card's nickname (``seven``, ``7``,
+    ``coins``, ``denari``, ``settebello``): half a card, typed as a person says it. A letter
+    alone (``d``, ``a``) does not count: it is too often a word of something else."""
+    word = word.lower()
+    if len(word) == 1 and not word.isdigit():
+        return False
+    return word in _RANK_WORDS or word in _SUIT_WORDS or word in _NICKNAMES
+
+
+def near_part_of_a_card(word: str) -> bool:
+    """Whether ``word`` is a rank, suit or nickname mistyped (``sevn``, ``settebelo``)."""
+    words = [w for w in (*_RANK_WORDS, *_SUIT_WORDS, *_NICKNAMES) if len(w) > 3]
+    return len(word) > 3 and bool(difflib.get_close_matches(word.lower(), words, n=1, cutoff=0.8))
+
+
 _COMPACT = re.compile(r"^(10|[0-9]|[a-z])(.+)$")
 
 

@@ -79,6 +79,35 @@ async def test_refusals_say_why_and_change_nothing(table: Table, line: str, mess
     assert session.view == before
 
 
+HOW_TO_TYPE_A_CARD = "a card is a rank and a suit, such as 7 of coins or 7d"
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("seven", f"invalid card: 'seven': {HOW_TO_TYPE_A_CARD}"),
+        ("coins", f"invalid card: 'coins': {HOW_TO_TYPE_A_CARD}"),
+        ("seven of coinz", f"invalid card: 'seven of coinz': {HOW_TO_TYPE_A_CARD}"),
+        ("sevn", f"invalid card: 'sevn': {HOW_TO_TYPE_A_CARD}"),
+        ("leav", "unknown command 'leav' (type 'help' for the commands)"),
+        ("quiet", "unknown command 'quiet' (type 'help' for the commands)"),
+        ("exot", "unknown command 'exot' (type 'help' for the commands)"),
+    ],
+)
+async def test_a_word_near_leaving_is_never_offered_and_card_words_get_how(
+    table: Table, line: str, message: str
+) -> None:
+    """Luca typed `seven` and read "did you mean 'leave'?": a word mistyped never gets
+    leaving offered, and a rank or a suit typed alone gets how to type a card."""
+    session, controller, screen, _ = table
+    await controller.handle_line(line)
+    said = screen.take()
+    assert message in said
+    for leaving in ("leave", "quit", "exit"):
+        assert leaving not in said
+    assert session.submitted == []
+
+
 async def test_score_after_the_match_says_it_is_over(table: Table) -> None:
     """Once a side has won, ``score`` no longer says the match is "playing to 11"."""
     _, controller, screen, _ = table
