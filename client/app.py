@@ -18,9 +18,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import signal
 from collections import deque
-from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager, suppress
+from collections.abc import Callable, Iterator
+from contextlib import AbstractAsyncContextManager, contextmanager, suppress
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, TextIO
@@ -282,17 +283,44 @@ class ClientApp:
             self.printer = Printer(output, self.display.style(), loop, wrap=not self.plain)
             prompt_loop = partial(self._prompt_loop, output=output)
         try:
-            done, prompt = await run_beside_prompt(
-                self._trio_main,
-                prompt_loop,
-                cancel_trio=self._cancel_trio,
-                stop_prompt=self._stop_prompt,
-            )
+            with self._ctrl_c_clears_typed_lines(loop):
+                done, prompt = await run_beside_prompt(
+                    self._trio_main,
+                    prompt_loop,
+                    cancel_trio=self._cancel_trio,
+                    stop_prompt=self._stop_prompt,
+                )
         finally:
             self.printer.app = None
             self.printer.flush()
         failure: DealCheckFailedError | None = getattr(self._session, "deal_failure", None)
         return exit_status(done, prompt, self.printer, failure)
+
+    @contextmanager
+    def _ctrl_c_clears_typed_lines(self, loop: asyncio.AbstractEventLoop) -> Iterator[None]:
+        """A person typing lines at a terminal with no prompt drawn (--plain): Ctrl-C does
+        what it does at the prompt, not end the game. The terminal has dropped the line
+        being typed; the game drops a question being asked, or says how to leave. Before
+        the game has started (still connecting), Ctrl-C stops as ever."""
+        if self._lines_in is None or self._lines_in.paced:
+            yield
+            return
+        try:
+            loop.add_signal_handler(signal.SIGINT, self._ctrl_c)
+        except (NotImplementedError, RuntimeError, ValueError):  # not the main thread
+            yield
+            return
+        try:
+            yield
+        finally:
+            loop.remove_signal_handler(signal.SIGINT)
+
+    def _ctrl_c(self) -> None:
+        if self.controller is None or self._token is None:
+            raise KeyboardInterrupt
+        if isinstance(self.printer, LinePrinter):
+            self.printer.end_typed_line()
+        self._interrupt(True)
 
     def _message(self) -> FormattedText:
         assert self.controller is not None
@@ -401,6 +429,7 @@ class ClientApp:
                     plain=self.plain,
                     screen=self.printer.size,
                     coach=self.coach,
+                    prompt=self._lines_in is None,
                 )
                 self.controller = controller
                 send, receive = trio.open_memory_channel[str](LINE_BUFFER)

@@ -214,10 +214,12 @@ class Controller:
         plain: bool = False,
         screen: Callable[[], tuple[int, int]] | None = None,
         coach: bool = False,
+        prompt: bool = True,
     ) -> None:
         """``screen`` gives the terminal's (columns, rows), 0 when not known: the score sheet
         is laid out for the width, and on a short terminal it waits for Enter before the
-        next round's board pushes it off the screen."""
+        next round's board pushes it off the screen. ``prompt``: lines are typed at the
+        prompt, with Tab completion (False: lines read plain, as with --plain)."""
         self.session = session
         self.coach = coach
         self._coached: Play | None = None
@@ -233,6 +235,7 @@ class Controller:
         self._show = self._out
         self._quit = quit
         self._plain = plain
+        self._prompt = prompt
         self._screen = screen or (lambda: (0, 0))
         self._held: list[FormattedText] | None = None
         """Lines kept back while a score sheet waits to be read (a short terminal)."""
@@ -1039,7 +1042,8 @@ class Controller:
             folder = getattr(self.session, "transcripts_folder", None)
             if folder is not None:  # (a game dealt from --seed has no deal check)
                 lines.append(_text(deal_words.help_line(shown_path(folder) + "/")))
-            lines.append(_text("Tab completes; Ctrl-C clears the line; Ctrl-D leaves."))
+            keys = "Ctrl-C clears the line; Ctrl-D leaves."
+            lines.append(_text(f"Tab completes; {keys}" if self._prompt else keys))
             self._show(lines)
         elif name == "board":
             self.show_board()

@@ -67,6 +67,15 @@ class LinePrinter:
                 self._write(fragment_list_to_text(part) + "\n")
         self.flush()
 
+    def end_typed_line(self) -> None:
+        """End the line a person was typing, which the terminal dropped at Ctrl-C (echoing
+        ``^C``): what is said next starts a line of its own, as after Ctrl-C in a shell. (Not
+        into a file or a pipe, where nothing was echoed.)"""
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            if os.isatty(self.out.fileno()):
+                self._write("\n")
+                self.flush()
+
     def _write(self, text: str) -> None:
         try:
             self.out.write(text)

@@ -216,6 +216,14 @@ def test_a_reader_that_goes_away_ends_the_game_quietly(tmp_path: Path) -> None:
     assert game.returncode == EXIT_BROKEN_PIPE
 
 
+OWN_TERMINAL = (
+    "import os, runpy, sys; os.close(os.open(os.ttyname(0), os.O_RDWR)); "
+    "runpy.run_module('scopa_net', run_name='__main__')"
+)
+"""`python -m scopa_net` in a session of its own whose controlling terminal is its standard
+input (opened once, as a login does), so Ctrl-C typed there sends it SIGINT."""
+
+
 def play_plain_at_a_terminal(home: Path, typed: list[bytes], *, columns: int = 100) -> bytes:
     """`play --plain` with its input and output a terminal ``columns`` wide: the raw bytes
     the terminal got, each line of ``typed`` typed once the game has said "Your turn."."""
@@ -227,11 +235,12 @@ def play_plain_at_a_terminal(home: Path, typed: list[bytes], *, columns: int = 1
         "TERM": "xterm-256color",
     }
     game = subprocess.Popen(
-        [sys.executable, "-m", "scopa_net", *PLAY, "--seed", "3", "--plain"],
+        [sys.executable, "-c", OWN_TERMINAL, *PLAY, "--seed", "3", "--plain"],
         stdin=game_end,
         stdout=game_end,
         stderr=subprocess.PIPE,
         env=environment,
+        start_new_session=True,
     )
     os.close(game_end)
     try:
@@ -285,3 +294,18 @@ def test_plain_at_a_narrow_terminal_writes_each_sentence_as_one_line(tmp_path: P
     assert "Table: 3 of coins (3), 3 of swords (3), 3 of clubs (3), 6 of cups (6)." in lines
     assert "A rank alone (7, K) plays your only card of that rank." in lines
     assert "  board  show the table, your hand and the score again" in lines
+
+
+def test_ctrl_c_in_plain_at_a_terminal_clears_the_line_and_the_game_goes_on(
+    tmp_path: Path,
+) -> None:
+    """With --plain at a terminal Ctrl-C ended the game ("scopa-net: stopped"), though help
+    says "Ctrl-C clears the line"; and help promised Tab completion, which a terminal's own
+    line editing has not. Ctrl-C drops what was typed and says how to leave, once."""
+    out = play_plain_at_a_terminal(tmp_path, [b"boa\x03", b"help\n", b"quit\n", b"y\n"])
+    lines = out.decode().replace("\r\n", "\n").splitlines()
+    assert "^C" in lines  # the terminal's echo, then a line of its own for what is said
+    assert "Ctrl-C clears the line; to leave, type quit or press Ctrl-D." in lines
+    assert "Ctrl-C clears the line; Ctrl-D leaves." in lines
+    assert not [line for line in lines if "Tab completes" in line]
+    assert lines[-1] == "Leaving the table."
