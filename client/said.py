@@ -3,7 +3,8 @@
 The notices a command prints (a host's key met for the first time, the tables to choose from,
 the seat being taken back) are cut between words as the game's own lines are
 (:func:`~scopa_net.client.render.wrap_line`, in terminal columns: a CJK character takes two),
-so the terminal never breaks one inside a word. To a file or a pipe they go whole.
+so the terminal never breaks one inside a word. To a file or a pipe, or with --plain, they go
+whole.
 """
 
 from __future__ import annotations
@@ -11,15 +12,23 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+from contextvars import ContextVar
 from typing import TextIO
 
 from prompt_toolkit.formatted_text import FormattedText, StyleAndTextTuples
 
 from scopa_net.client.render import plain, wrap_line
 
+WHOLE_LINES: ContextVar[bool] = ContextVar("WHOLE_LINES", default=False)
+"""True with --plain: every line goes whole, a screen reader reading each as one; the terminal
+wraps it on the screen by itself."""
+
 
 def columns_of(stream: TextIO) -> int:
-    """The width of the terminal ``stream`` writes to; 0 when it is not a terminal."""
+    """The width of the terminal ``stream`` writes to; 0 when it is not a terminal, or when
+    lines go whole (:data:`WHOLE_LINES`)."""
+    if WHOLE_LINES.get():
+        return 0
     try:
         if not stream.isatty():
             return 0

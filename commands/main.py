@@ -13,7 +13,7 @@ import errno
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from scopa_net import __version__
 from scopa_net.commands.options import (
@@ -116,6 +116,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)
         return EXIT_USAGE
+    with _whole_lines(getattr(args, "plain", False)):
+        return _run(args)
+
+
+@contextlib.contextmanager
+def _whole_lines(plain: bool) -> Iterator[None]:
+    """--plain: what a command says around the game (a host's key met for the first time,
+    the tables, its errors) goes one line each, never cut at the terminal's width."""
+    if not plain:
+        yield
+        return
+    from scopa_net.client.said import WHOLE_LINES
+
+    token = WHOLE_LINES.set(True)
+    try:
+        yield
+    finally:
+        WHOLE_LINES.reset(token)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """``args``'s command; its exit status, a failure said in one line."""
     try:
         return args.run(args)
     except CommandError as exc:

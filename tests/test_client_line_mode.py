@@ -224,9 +224,16 @@ OWN_TERMINAL = (
 input (opened once, as a login does), so Ctrl-C typed there sends it SIGINT."""
 
 
-def play_plain_at_a_terminal(home: Path, typed: list[bytes], *, columns: int = 100) -> bytes:
-    """`play --plain` with its input and output a terminal ``columns`` wide: the raw bytes
-    the terminal got, each line of ``typed`` typed once the game has said "Your turn."."""
+def play_plain_at_a_terminal(
+    home: Path,
+    typed: list[bytes],
+    *,
+    columns: int = 100,
+    command: tuple[str, ...] = (*PLAY, "--seed", "3"),
+) -> bytes:
+    """``scopa-net COMMAND --plain`` (`play` by default) with its input and output a terminal
+    ``columns`` wide: the raw bytes the terminal got, each line of ``typed`` typed once the
+    game has said "Your turn."."""
     terminal, game_end = pty.openpty()
     fcntl.ioctl(game_end, termios.TIOCSWINSZ, struct.pack("HHHH", 30, columns, 0, 0))
     environment = dict(os.environ) | {
@@ -235,7 +242,7 @@ def play_plain_at_a_terminal(home: Path, typed: list[bytes], *, columns: int = 1
         "TERM": "xterm-256color",
     }
     game = subprocess.Popen(
-        [sys.executable, "-c", OWN_TERMINAL, *PLAY, "--seed", "3", "--plain"],
+        [sys.executable, "-c", OWN_TERMINAL, *command, "--plain"],
         stdin=game_end,
         stdout=game_end,
         stderr=subprocess.PIPE,
@@ -309,3 +316,19 @@ def test_ctrl_c_in_plain_at_a_terminal_clears_the_line_and_the_game_goes_on(
     assert "Ctrl-C clears the line; Ctrl-D leaves." in lines
     assert not [line for line in lines if "Tab completes" in line]
     assert lines[-1] == "Leaving the table."
+
+
+def test_join_plain_says_the_hosts_key_on_one_line_at_a_narrow_terminal(
+    tmp_path: Path, threaded_host: HostThread
+) -> None:
+    """`join --plain` cut its first words (the host's key met for the first time) at the
+    terminal's width; a screen reader read "...The host prints its" and then "key when it
+    starts". Before the game as in it, with --plain each sentence is one line."""
+    join = ("join", threaded_host.address, "--create", "--players", "2", "--bots", "1")
+    command = (*join, "--target", "1", "--name", "Luca")
+    out = play_plain_at_a_terminal(tmp_path, [b"quit\n", b"leave\n"], columns=40, command=command)
+    lines = out.decode().replace("\r\n", "\n").splitlines()
+    assert lines[0].startswith(f"First visit to the host at {threaded_host.address}: its key is")
+    assert lines[0].endswith("From now on a key you have not met is refused at this address.")
+    assert lines[1] == "Connection: connected."
+    assert lines[-1] == "Connection: closed."
