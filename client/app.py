@@ -39,7 +39,7 @@ from prompt_toolkit.styles import BaseStyle
 from scopa_net.client.completion import PlayCompleter
 from scopa_net.client.controller import Asking, ClientState, Controller, Lines, answer_prompt
 from scopa_net.client.guest import run_beside_prompt
-from scopa_net.client.job_control import JobControl
+from scopa_net.client.job_control import SIGCONT, JobControl
 from scopa_net.client.keys import make_key_bindings
 from scopa_net.client.line_mode import LinePrinter, LineReader, feed_lines
 from scopa_net.client.network_session import DealCheckFailedError, SessionError
@@ -283,7 +283,7 @@ class ClientApp:
             self.printer = Printer(output, self.display.style(), loop, wrap=not self.plain)
             prompt_loop = partial(self._prompt_loop, output=output)
         try:
-            with self._ctrl_c_clears_typed_lines(loop):
+            with self._terminal_keys_for_lines(loop):
                 done, prompt = await run_beside_prompt(
                     self._trio_main,
                     prompt_loop,
@@ -297,23 +297,28 @@ class ClientApp:
         return exit_status(done, prompt, self.printer, failure)
 
     @contextmanager
-    def _ctrl_c_clears_typed_lines(self, loop: asyncio.AbstractEventLoop) -> Iterator[None]:
+    def _terminal_keys_for_lines(self, loop: asyncio.AbstractEventLoop) -> Iterator[None]:
         """A person typing lines at a terminal with no prompt drawn (--plain): Ctrl-C does
-        what it does at the prompt, not end the game. The terminal has dropped the line
-        being typed; the game drops a question being asked, or says how to leave. Before
-        the game has started (still connecting), Ctrl-C stops as ever."""
+        what it does at the prompt, not end the game (the terminal has dropped the line being
+        typed; the game drops a question being asked, or says how to leave), and the game
+        continued after Ctrl-Z (``fg``) shows the board again. Before the game has started
+        (still connecting), Ctrl-C stops as ever."""
         if self._lines_in is None or self._lines_in.paced:
             yield
             return
+        handlers = {signal.SIGINT: self._ctrl_c}
+        if SIGCONT is not None:
+            handlers[SIGCONT] = self._request_board
+        added = []
         try:
-            loop.add_signal_handler(signal.SIGINT, self._ctrl_c)
-        except (NotImplementedError, RuntimeError, ValueError):  # not the main thread
-            yield
-            return
-        try:
+            for number, handler in handlers.items():
+                with suppress(NotImplementedError, RuntimeError, ValueError):  # main thread only
+                    loop.add_signal_handler(number, handler)
+                    added.append(number)
             yield
         finally:
-            loop.remove_signal_handler(signal.SIGINT)
+            for number in added:
+                loop.remove_signal_handler(number)
 
     def _ctrl_c(self) -> None:
         if self.controller is None or self._token is None:

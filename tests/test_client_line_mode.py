@@ -9,6 +9,7 @@ import fcntl
 import os
 import pty
 import select
+import signal
 import struct
 import subprocess
 import sys
@@ -226,14 +227,14 @@ input (opened once, as a login does), so Ctrl-C typed there sends it SIGINT."""
 
 def play_plain_at_a_terminal(
     home: Path,
-    typed: list[bytes],
+    typed: list[bytes | signal.Signals],
     *,
     columns: int = 100,
     command: tuple[str, ...] = (*PLAY, "--seed", "3"),
 ) -> bytes:
     """``scopa-net COMMAND --plain`` (`play` by default) with its input and output a terminal
     ``columns`` wide: the raw bytes the terminal got, each line of ``typed`` typed once the
-    game has said "Your turn."."""
+    game has said "Your turn." (a signal in ``typed`` is sent to the game instead)."""
     terminal, game_end = pty.openpty()
     fcntl.ioctl(game_end, termios.TIOCSWINSZ, struct.pack("HHHH", 30, columns, 0, 0))
     environment = dict(os.environ) | {
@@ -253,7 +254,10 @@ def play_plain_at_a_terminal(
     try:
         out = read_until(terminal, b"Your turn.")
         for line in typed:
-            os.write(terminal, line)
+            if isinstance(line, signal.Signals):
+                game.send_signal(line)
+            else:
+                os.write(terminal, line)
             time.sleep(0.05)
         with contextlib.suppress(OSError):  # EIO: the game closed the terminal's other end
             while select.select([terminal], [], [], 30)[0]:
@@ -332,3 +336,15 @@ def test_join_plain_says_the_hosts_key_on_one_line_at_a_narrow_terminal(
     assert lines[0].endswith("From now on a key you have not met is refused at this address.")
     assert lines[1] == "Connection: connected."
     assert lines[-1] == "Connection: closed."
+
+
+def test_plain_at_a_terminal_shows_the_board_again_after_ctrl_z_and_fg(tmp_path: Path) -> None:
+    """README: "Ctrl-Z puts the game in the background as a shell job; `fg` brings it back
+    with the table shown again". With --plain at a terminal the game came back saying
+    nothing, the person not knowing where the game stood."""
+    typed = [b"\x1a", signal.SIGCONT, b"quit\n", b"y\n"]
+    out = play_plain_at_a_terminal(tmp_path, typed)
+    lines = out.decode().replace("\r\n", "\n").splitlines()
+    hand = "Your hand: ace of cups (1), ace of clubs (1), 4 of cups (4)."
+    assert lines.count(hand) == 2  # the deal, then the board again at `fg`
+    assert lines[-1] == "Leaving the table."
