@@ -1054,7 +1054,12 @@ class Controller:
         elif view is None:
             self._say("No cards dealt yet.")
         elif name == "score":
-            if self._last_round is None and view.round_over and view.round_score is not None:
+            if (
+                self._last_round is None
+                and view.round_over
+                and view.round_score is not None
+                and view.scores_now == tuple(state.scores)  # (not a match before a rematch)
+            ):
                 # Taken back after a round's end: the snapshot holds its sheet (3.9).
                 self._last_round = (view, view.round_score, view.scores_now)
             if self._last_round is not None:
