@@ -26,6 +26,12 @@ class FaultProxy:
         self._open: set[trio.CancelScope] = set()
         self.cuts = 0
         self._stalled_until = -1.0
+        self._stall_when_connected: float | None = None
+
+    def stall_next_connection(self, seconds: float) -> None:
+        """As :meth:`stall`, but starting when the next connection comes (a process that
+        takes a moment to start connects late, and must still meet the stall)."""
+        self._stall_when_connected = seconds
 
     def stall(self, seconds: float) -> None:
         """From now, for ``seconds``, pass no byte either way on any connection (new ones
@@ -48,6 +54,9 @@ class FaultProxy:
         return len(scopes)
 
     async def _handle(self, client: trio.SocketStream) -> None:
+        if self._stall_when_connected is not None:
+            self.stall(self._stall_when_connected)
+            self._stall_when_connected = None
         captured = bytearray()
         if self.capture:
             self.captured.append(captured)

@@ -192,7 +192,7 @@ async def test_a_first_join_whose_hello_is_held_past_the_deadline_says_so(tmp_pa
                     pass
             failure = session_failure(raised.value)
             assert (str(failure), failure.status) == (words, EXIT_UNREACHABLE)
-            proxy.stall(HANDSHAKE * 4)
+            proxy.stall_next_connection(HANDSHAKE * 4)  # (the command takes a while to start)
             join = ("join", f"127.0.0.1:{proxy.port}", "--name", "Bea")
             done = await trio.to_thread.run_sync(lambda: run_scopa_net(*join, home=tmp_path))
             assert (done.returncode, done.stderr) == (EXIT_UNREACHABLE, f"scopa-net: {words}\n")
