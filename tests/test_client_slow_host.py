@@ -6,8 +6,8 @@ TCP against a real host."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 import pytest
 import trio
@@ -27,6 +27,40 @@ HELD = 1.6
 """Seconds the host's answer to the first move is held back: past the client's SLOW_ANSWER."""
 
 
+def opener_for(
+    name: str, connect_to: Callable[[int], Awaitable[trio.abc.Stream]]
+) -> Callable[[], AbstractAsyncContextManager[NetworkSession]]:
+    """``name``'s session at a new two-player table (one computer) of a real loopback host, each
+    connection opened by ``connect_to(port)``: the ``opener`` of :func:`run_app`."""
+
+    @asynccontextmanager
+    async def opener() -> AsyncIterator[NetworkSession]:
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0)
+
+            async def connect() -> trio.abc.Stream:
+                return await connect_to(host.port)
+
+            choice = TableChoice(create=create(RuleSet.of(2, 4), bots=1))
+            async with open_network_session(
+                "127.0.0.1", host.port, choice, name=name, connector=connect
+            ) as session:
+                yield session
+            nursery.cancel_scope.cancel()
+
+    return opener
+
+
+def holding(wires: list[Holding]) -> Callable[[int], Awaitable[trio.abc.Stream]]:
+    """Connections that can hold back what the host sends, each kept in ``wires``."""
+
+    async def connect_to(port: int) -> trio.abc.Stream:
+        wires.append(Holding(await trio.open_tcp_stream("127.0.0.1", port)))
+        return wires[-1]
+
+    return connect_to
+
+
 def test_a_move_the_host_is_slow_to_answer_leaves_the_screen_answering() -> None:
     """Carla's host froze after her move: `board` and `hint` printed nothing, a second move
     queued silently, and when the host came back every queued line ran at once against a
@@ -37,21 +71,7 @@ def test_a_move_the_host_is_slow_to_answer_leaves_the_screen_answering() -> None
     wires: list[Holding] = []
     sent: list[str] = []
 
-    @asynccontextmanager
-    async def opener() -> AsyncIterator[NetworkSession]:
-        async with trio.open_nursery() as nursery:
-            host = await start_host(nursery, bot_delay=0)
-
-            async def connect() -> trio.abc.Stream:
-                wires.append(Holding(await trio.open_tcp_stream("127.0.0.1", host.port)))
-                return wires[-1]
-
-            choice = TableChoice(create=create(RuleSet.of(2, 4), bots=1))
-            async with open_network_session(
-                "127.0.0.1", host.port, choice, name="Ada", connector=connect
-            ) as session:
-                yield session
-            nursery.cancel_scope.cancel()
+    opener = opener_for("Ada", holding(wires))
 
     def driver(state: ClientState, pipe: PipeInput) -> Callable[[], None]:
         def on_change() -> None:
@@ -100,23 +120,13 @@ def test_a_move_typed_while_the_host_is_away_is_queued_on_the_toolbar_until_sent
     down: list[bool] = [False]
     bars: list[str] = []
 
-    @asynccontextmanager
-    async def opener() -> AsyncIterator[NetworkSession]:
-        async with trio.open_nursery() as nursery:
-            host = await start_host(nursery, bot_delay=0)
+    async def connect_to(port: int) -> trio.abc.Stream:
+        if down[0]:
+            raise OSError("the host is away")
+        wires.append(await trio.open_tcp_stream("127.0.0.1", port))
+        return wires[-1]
 
-            async def connect() -> trio.abc.Stream:
-                if down[0]:
-                    raise OSError("the host is away")
-                wires.append(await trio.open_tcp_stream("127.0.0.1", host.port))
-                return wires[-1]
-
-            choice = TableChoice(create=create(RuleSet.of(2, 4), bots=1))
-            async with open_network_session(
-                "127.0.0.1", host.port, choice, name="Ada", connector=connect
-            ) as session:
-                yield session
-            nursery.cancel_scope.cancel()
+    opener = opener_for("Ada", connect_to)
 
     def driver(state: ClientState, pipe: PipeInput) -> Callable[[], None]:
         typed: list[str] = []
@@ -161,21 +171,7 @@ def test_a_move_long_unanswered_on_a_live_connection_is_counted_on_the_toolbar(
     sent: list[str] = []
     bars: list[str] = []
 
-    @asynccontextmanager
-    async def opener() -> AsyncIterator[NetworkSession]:
-        async with trio.open_nursery() as nursery:
-            host = await start_host(nursery, bot_delay=0)
-
-            async def connect() -> trio.abc.Stream:
-                wires.append(Holding(await trio.open_tcp_stream("127.0.0.1", host.port)))
-                return wires[-1]
-
-            choice = TableChoice(create=create(RuleSet.of(2, 4), bots=1))
-            async with open_network_session(
-                "127.0.0.1", host.port, choice, name="Bea", connector=connect
-            ) as session:
-                yield session
-            nursery.cancel_scope.cancel()
+    opener = opener_for("Bea", holding(wires))
 
     def driver(state: ClientState, pipe: PipeInput) -> Callable[[], None]:
         def on_change() -> None:
