@@ -30,6 +30,16 @@ def host_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
     ]
 
 
+async def restart_resuming_no_table(db: str) -> None:
+    """Start the host again on ``db``, check it resumes no table, and stop it."""
+    async with trio.open_nursery() as nursery:
+        again = await start_host(nursery, db=db)
+        assert resumed_line(again) == "resumed 0 tables"
+        await again.shutdown()
+        nursery.cancel_scope.cancel()
+    again.journal.close()
+
+
 async def test_a_table_closed_before_a_restart_does_not_come_back(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -120,12 +130,7 @@ async def test_a_no_to_a_rematch_closes_the_table_for_good_at_once_and_a_restart
         nursery.cancel_scope.cancel()
     host.journal.close()
     caplog.clear()
-    async with trio.open_nursery() as nursery:
-        again = await start_host(nursery, db=db)
-        assert resumed_line(again) == "resumed 0 tables"
-        await again.shutdown()
-        nursery.cancel_scope.cancel()
-    again.journal.close()
+    await restart_resuming_no_table(db)
     assert [line for line in host_lines(caplog) if line.startswith("table 1")] == []
 
 
@@ -144,12 +149,7 @@ async def test_a_table_whose_vote_ran_out_while_the_host_was_stopped_closes_at_t
     ended = time.strftime("%Y-%m-%d %H:%M", time.localtime(yesterday))
     caplog.set_level(logging.INFO, logger="scopa_net")
     for _ in range(2):  # the next restart says nothing of it
-        async with trio.open_nursery() as nursery:
-            again = await start_host(nursery, db=db)
-            assert resumed_line(again) == "resumed 0 tables"
-            await again.shutdown()
-            nursery.cancel_scope.cancel()
-        again.journal.close()
+        await restart_resuming_no_table(db)
     assert [line for line in host_lines(caplog) if line.startswith("table 1")] == [
         f"table 1 closed: its match ended at {ended} and the minute to play again ran out "
         "while the host was stopped"
