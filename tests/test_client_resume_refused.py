@@ -12,27 +12,15 @@ from pathlib import Path
 import trio
 from faultproxy import FaultProxy
 from hosting import create, start_host
+from session_watch import said_into, until
 
 from scopa_net.client.moves import legal_plays
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
 from scopa_net.client.seat_store import SeatStore
-from scopa_net.client.session import ConnectionState, Message
+from scopa_net.client.session import ConnectionState
 from scopa_net.mirror import SeatMirror
 from scopa_net.rules import RuleSet
 from scopa_net.server.host import Host
-
-
-async def said_into(session: NetworkSession, said: list[str]) -> None:
-    """Read the session's events as the screen would, keeping the lines its person reads."""
-    async for event in session.events:
-        if isinstance(event, Message):
-            said.append(event.text)
-
-
-async def until(condition: object, seconds: float = 10) -> None:
-    with trio.fail_after(seconds):
-        while not condition():  # type: ignore[operator]
-            await trio.sleep(0.01)
 
 
 async def cut_and_get_back(proxy: FaultProxy, session: NetworkSession) -> None:

@@ -12,6 +12,7 @@ import trio
 from bye_host import ByeAtResume
 from faultproxy import FaultProxy
 from hosting import create, start_host
+from session_watch import said_into, until
 
 from scopa_net.client.launch import session_failure
 from scopa_net.client.moves import legal_plays
@@ -23,25 +24,12 @@ from scopa_net.client.network_session import (
     open_network_session,
 )
 from scopa_net.client.seat_store import SeatStore
-from scopa_net.client.session import ConnectionState, Message
+from scopa_net.client.session import ConnectionState
 from scopa_net.commands.options import EXIT_FAILED
 from scopa_net.plays import Play
 from scopa_net.rules import RuleSet
 
 TWO = RuleSet.of(2, 11)
-
-
-async def said_into(session: NetworkSession, said: list[str]) -> None:
-    """Read the session's events as the screen would, keeping the lines its person reads."""
-    async for event in session.events:
-        if isinstance(event, Message):
-            said.append(event.text)
-
-
-async def until(condition: object, seconds: float = 10) -> None:
-    with trio.fail_after(seconds):
-        while not condition():  # type: ignore[operator]
-            await trio.sleep(0.01)
 
 
 async def submit_unanswered(session: NetworkSession, play: Play) -> None:
