@@ -13,6 +13,7 @@ import trio
 from faultproxy import FaultProxy
 from helpers import run_scopa_net
 from hosting import create, start_host
+from proxied import session_through_proxy
 
 from scopa_net.client.launch import session_failure
 from scopa_net.client.moves import legal_plays
@@ -51,12 +52,9 @@ async def test_a_stall_past_the_hosts_handshake_deadline_does_not_end_the_sessio
     with trio.fail_after(20):
         async with trio.open_nursery() as nursery:
             host = await start_host(nursery, bot_delay=0, handshake_timeout=HANDSHAKE)
-            proxy = FaultProxy(host.port)
-            await nursery.start(proxy.serve)
-            choice = TableChoice(create=create(RuleSet.of(2, 1), bots=1))
-            async with open_network_session(
-                "127.0.0.1", proxy.port, choice, name="Bea", store=SeatStore(tmp_path)
-            ) as session:
+            async with session_through_proxy(
+                nursery, host.port, RuleSet.of(2, 1), SeatStore(tmp_path)
+            ) as (proxy, session):
                 events: list[object] = []
                 nursery.start_soon(drain, session, events)
                 while session.view is None or not session.view.my_turn:
@@ -83,12 +81,9 @@ async def test_a_move_the_table_went_on_without_is_said_not_played(tmp_path: Pat
     with trio.fail_after(20):
         async with trio.open_nursery() as nursery:
             host = await start_host(nursery, bot_delay=0.1, handshake_timeout=HANDSHAKE, grace=0.1)
-            proxy = FaultProxy(host.port)
-            await nursery.start(proxy.serve)
-            choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
-            async with open_network_session(
-                "127.0.0.1", proxy.port, choice, name="Bea", store=SeatStore(tmp_path)
-            ) as session:
+            async with session_through_proxy(
+                nursery, host.port, RuleSet.of(2, 11), SeatStore(tmp_path)
+            ) as (proxy, session):
                 nursery.start_soon(drain, session)
                 while session.view is None or not session.view.my_turn:
                     await trio.sleep(0.02)

@@ -12,6 +12,7 @@ from pathlib import Path
 import trio
 from faultproxy import FaultProxy
 from hosting import create, start_host
+from proxied import session_through_proxy
 from session_watch import said_into, until
 
 from scopa_net.client.moves import legal_plays
@@ -37,13 +38,11 @@ async def test_a_resume_refused_rate_limited_is_tried_again(tmp_path: Path) -> N
     with trio.fail_after(20):
         async with trio.open_nursery() as nursery:
             host = await start_host(nursery, bot_delay=0, resume_burst=1, resume_window=1.5)
-            proxy = FaultProxy(host.port)
-            await nursery.start(proxy.serve)
             store = SeatStore(tmp_path)
-            choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
-            async with open_network_session(
-                "127.0.0.1", proxy.port, choice, name="Bea", store=store
-            ) as bea:
+            async with session_through_proxy(nursery, host.port, RuleSet.of(2, 11), store) as (
+                proxy,
+                bea,
+            ):
                 said: list[str] = []
                 nursery.start_soon(said_into, bea, said)
                 await cut_and_get_back(proxy, bea)  # the one resume allowed
@@ -66,12 +65,9 @@ async def test_a_resume_refused_for_the_host_s_disk_is_tried_again(tmp_path: Pat
                 nursery, db=str(tmp_path / "host.db"), bot_delay=0, chat_lines=10_000
             )
             db = host.journal._db
-            proxy = FaultProxy(host.port)
-            await nursery.start(proxy.serve)
-            choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
-            async with open_network_session(
-                "127.0.0.1", proxy.port, choice, name="Bea", store=SeatStore(tmp_path)
-            ) as bea:
+            async with session_through_proxy(
+                nursery, host.port, RuleSet.of(2, 11), SeatStore(tmp_path)
+            ) as (proxy, bea):
                 said: list[str] = []
                 nursery.start_soon(said_into, bea, said)
                 await until(lambda: bea.view is not None and bea.view.my_turn)
