@@ -128,6 +128,26 @@ class People:
                 seated.set()
             await screen.play(between)
 
+    def on_screens(
+        self,
+        connect: Connector,
+        screens: dict[str, PersonScreen],
+        newcomer: str,
+        newcomer_sat: trio.Event,
+    ) -> Callable[..., Awaitable[None]]:
+        """``run(name, choice, between=None)``: :meth:`on_screen` of ``name`` through
+        ``connect``, drawn in ``screens``; ``newcomer_sat`` is set once ``newcomer`` sits."""
+
+        def run(
+            name: str,
+            choice: TableChoice,
+            between: Callable[[PersonScreen], Awaitable[None]] | None = None,
+        ) -> Awaitable[None]:
+            seated = newcomer_sat if name == newcomer else None
+            return self.on_screen(name, choice, connect, screens, between, seated=seated)
+
+        return run
+
     def runner(
         self,
         connect: Connector,
@@ -155,6 +175,14 @@ class People:
                 self.done[name].set()
 
         return person
+
+
+async def table_of(screens: dict[str, PersonScreen], name: str = "Ada") -> int:
+    """The number of the table ``name`` sits at, once their screen knows it."""
+    with trio.fail_after(600):
+        while name not in screens or screens[name].session.table_id is None:
+            await trio.sleep(0.1)
+    return screens[name].session.table_id
 
 
 async def play_one_card_then_hang(

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import trio
 import trio.testing
-from blind_people import People, Plug, play_one_card_then_hang
+from blind_people import People, Plug, play_one_card_then_hang, table_of
 from hosting import create, start_memory_host
 from person_screen import PersonScreen
 
@@ -82,10 +82,7 @@ async def test_stepping_away_from_a_blind_round_and_coming_back_in_every_persons
 
         choice = TableChoice(create=create(rules, blind=True))
         nursery.start_soon(run, "Ada", "Ada", choice, ada_waits_for_bruno_in_round_2)
-        with trio.fail_after(600):
-            while "Ada" not in screens or screens["Ada"].session.table_id is None:
-                await trio.sleep(0.1)
-        table_id = screens["Ada"].session.table_id
+        table_id = await table_of(screens)
         nursery.start_soon(
             run, "Bruno", "Bruno", TableChoice(table_id=table_id), bruno_steps_away_in_round_1
         )
@@ -213,13 +210,7 @@ async def test_joining_a_blind_tables_open_seat_mid_round_says_a_computer_finish
     async with trio.open_nursery() as nursery:
         _host, net = await start_memory_host(nursery, grace=60.0, bot_delay=0.5)
 
-        def run(
-            name: str,
-            choice: TableChoice,
-            between: Callable[[PersonScreen], Awaitable[None]] | None = None,
-        ) -> Awaitable[None]:
-            seated = carla_sat if name == "Carla" else None
-            return people.on_screen(name, choice, net.connect, screens, between, seated=seated)
+        run = people.on_screens(net.connect, screens, "Carla", carla_sat)
 
         left: list[str] = []
 
@@ -252,10 +243,7 @@ async def test_joining_a_blind_tables_open_seat_mid_round_says_a_computer_finish
 
         choice = TableChoice(create=create(rules, blind=True))
         nursery.start_soon(run, "Ada", choice, ada_waits_for_carla_in_round_2)
-        with trio.fail_after(600):
-            while "Ada" not in screens or screens["Ada"].session.table_id is None:
-                await trio.sleep(0.1)
-        table_id = screens["Ada"].session.table_id
+        table_id = await table_of(screens)
         nursery.start_soon(run, "Bruno", TableChoice(table_id=table_id), bruno_leaves_in_round_1)
         with trio.fail_after(600):
             await carla_played.wait()

@@ -10,12 +10,11 @@ for them (9.7, tests/test_lan_blind_away_screens.py).
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import trio
 import trio.testing
-from blind_people import People
+from blind_people import People, table_of
 from hosting import create, start_memory_host
 from person_screen import PersonScreen
 
@@ -40,13 +39,7 @@ async def test_taking_an_ordinary_tables_open_seat_mid_round_the_newcomer_plays_
     async with trio.open_nursery() as nursery:
         _host, net = await start_memory_host(nursery, grace=60.0, bot_delay=0.5)
 
-        def run(
-            name: str,
-            choice: TableChoice,
-            between: Callable[[PersonScreen], Awaitable[None]] | None = None,
-        ) -> Awaitable[None]:
-            seated = carla_sat if name == "Carla" else None
-            return people.on_screen(name, choice, net.connect, screens, between, seated=seated)
+        run = people.on_screens(net.connect, screens, "Carla", carla_sat)
 
         done: list[str] = []
 
@@ -75,10 +68,7 @@ async def test_taking_an_ordinary_tables_open_seat_mid_round_the_newcomer_plays_
 
         choice = TableChoice(create=create(rules, bots=2))
         nursery.start_soon(run, "Ada", choice, ada_waits_for_carla)
-        with trio.fail_after(600):
-            while "Ada" not in screens or screens["Ada"].session.table_id is None:
-                await trio.sleep(0.1)
-        table_id = screens["Ada"].session.table_id
+        table_id = await table_of(screens)
         nursery.start_soon(
             run, "Bruno", TableChoice(table_id=table_id), bruno_leaves_after_the_first_play
         )
@@ -123,13 +113,7 @@ async def test_the_last_rows_name_who_made_a_play_after_the_seat_changed_hands(
     async with trio.open_nursery() as nursery:
         _host, net = await start_memory_host(nursery, grace=60.0, bot_delay=0.5)
 
-        def run(
-            name: str,
-            choice: TableChoice,
-            between: Callable[[PersonScreen], Awaitable[None]] | None = None,
-        ) -> Awaitable[None]:
-            seated = carla_sat if name == "Carla" else None
-            return people.on_screen(name, choice, net.connect, screens, between, seated=seated)
+        run = people.on_screens(net.connect, screens, "Carla", carla_sat)
 
         async def bruno_leaves_after_the_first_play(screen: PersonScreen) -> None:
             view = screen.session.view
@@ -156,10 +140,7 @@ async def test_the_last_rows_name_who_made_a_play_after_the_seat_changed_hands(
 
         choice = TableChoice(create=create(rules, bots=2))
         nursery.start_soon(run, "Ada", choice, ada_looks_once_carla_sits)
-        with trio.fail_after(600):
-            while "Ada" not in screens or screens["Ada"].session.table_id is None:
-                await trio.sleep(0.1)
-        table_id = screens["Ada"].session.table_id
+        table_id = await table_of(screens)
         nursery.start_soon(
             run, "Bruno", TableChoice(table_id=table_id), bruno_leaves_after_the_first_play
         )
@@ -190,13 +171,7 @@ async def test_a_newcomer_reads_at_the_match_end_why_no_transcript_and_what_the_
     async with trio.open_nursery() as nursery:
         _host, net = await start_memory_host(nursery, grace=60.0, bot_delay=0.5)
 
-        def run(
-            name: str,
-            choice: TableChoice,
-            between: Callable[[PersonScreen], Awaitable[None]] | None = None,
-        ) -> Awaitable[None]:
-            seated = carla_sat if name == "Carla" else None
-            return people.on_screen(name, choice, net.connect, screens, between, seated=seated)
+        run = people.on_screens(net.connect, screens, "Carla", carla_sat)
 
         async def bruno_leaves_after_the_first_play(screen: PersonScreen) -> None:
             view = screen.session.view
@@ -220,10 +195,7 @@ async def test_a_newcomer_reads_at_the_match_end_why_no_transcript_and_what_the_
                 over.set()
 
         nursery.start_soon(run, "Ada", TableChoice(create=create(rules)), ada_waits_for_carla)
-        with trio.fail_after(600):
-            while "Ada" not in screens or screens["Ada"].session.table_id is None:
-                await trio.sleep(0.1)
-        table_id = screens["Ada"].session.table_id
+        table_id = await table_of(screens)
         nursery.start_soon(
             run, "Bruno", TableChoice(table_id=table_id), bruno_leaves_after_the_first_play
         )
