@@ -10,6 +10,7 @@ for them (9.7, tests/test_lan_blind_away_screens.py).
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import trio
@@ -21,6 +22,46 @@ from person_screen import PersonScreen
 from scopa_net.client.network_session import TableChoice
 from scopa_net.client.render import NEW_SEAT_SITTING_OUT
 from scopa_net.rules import RuleSet
+
+Between = Callable[[PersonScreen], Awaitable[None]]
+"""What a person does at each board, looking at their screen."""
+
+
+def leaves_after_the_first_play(done: list[str]) -> Between:
+    """Bruno leaves the table for good after the round's first play, once (noted in ``done``)."""
+
+    async def between(screen: PersonScreen) -> None:
+        view = screen.session.view
+        if done or view is None or view.round_over or not view.plays:
+            return
+        done.append("left")
+        await screen.controller.handle_line("quit")
+        await screen.controller.handle_line("leave")
+
+    return between
+
+
+def ada_sends_carla(
+    nursery: trio.Nursery,
+    run: Callable[..., Awaitable[None]],
+    carla_sat: trio.Event,
+    done: list[str],
+    carla: Between,
+) -> Between:
+    """Once the computer has played the open seat, Carla takes it (``carla``: what she does at
+    each board); Ada waits for her before going on (the virtual clock must not end the round
+    first)."""
+
+    async def between(screen: PersonScreen) -> None:
+        if carla_sat.is_set() or "bot 1 plays" not in screen.text:
+            return
+        if "Carla" not in done:
+            done.append("Carla")
+            choice = TableChoice(table_id=screen.session.table_id)
+            nursery.start_soon(run, "Carla", choice, carla)
+        await carla_sat.wait()
+
+    return between
 
 
 async def test_taking_an_ordinary_tables_open_seat_mid_round_the_newcomer_plays_at_once(
@@ -43,34 +84,17 @@ async def test_taking_an_ordinary_tables_open_seat_mid_round_the_newcomer_plays_
 
         done: list[str] = []
 
-        async def bruno_leaves_after_the_first_play(screen: PersonScreen) -> None:
-            view = screen.session.view
-            if done or view is None or view.round_over or not view.plays:
-                return
-            done.append("left")
-            await screen.controller.handle_line("quit")
-            await screen.controller.handle_line("leave")
-
-        async def ada_waits_for_carla(screen: PersonScreen) -> None:
-            """Once the computer has played the open seat, Carla takes it; Ada waits for her
-            before going on (the virtual clock must not end the round first)."""
-            if carla_sat.is_set() or "bot 1 plays" not in screen.text:
-                return
-            if "Carla" not in done:
-                done.append("Carla")
-                choice = TableChoice(table_id=screen.session.table_id)
-                nursery.start_soon(run, "Carla", choice, carla_plays_twice)
-            await carla_sat.wait()
-
         async def carla_plays_twice(screen: PersonScreen) -> None:
             if sum(line.startswith("Carla plays ") for line in screen.lines) >= 2:
                 carla_played.set()
+
+        ada_waits_for_carla = ada_sends_carla(nursery, run, carla_sat, done, carla_plays_twice)
 
         choice = TableChoice(create=create(rules, bots=2))
         nursery.start_soon(run, "Ada", choice, ada_waits_for_carla)
         table_id = await table_of(screens)
         nursery.start_soon(
-            run, "Bruno", TableChoice(table_id=table_id), bruno_leaves_after_the_first_play
+            run, "Bruno", TableChoice(table_id=table_id), leaves_after_the_first_play(done)
         )
         with trio.fail_after(600):
             await carla_played.wait()
@@ -173,31 +197,16 @@ async def test_a_newcomer_reads_at_the_match_end_why_no_transcript_and_what_the_
 
         run = people.on_screens(net.connect, screens, "Carla", carla_sat)
 
-        async def bruno_leaves_after_the_first_play(screen: PersonScreen) -> None:
-            view = screen.session.view
-            if done or view is None or view.round_over or not view.plays:
-                return
-            done.append("left")
-            await screen.controller.handle_line("quit")
-            await screen.controller.handle_line("leave")
-
-        async def ada_waits_for_carla(screen: PersonScreen) -> None:
-            if carla_sat.is_set() or "bot 1 plays" not in screen.text:
-                return
-            if "Carla" not in done:
-                done.append("Carla")
-                choice = TableChoice(table_id=screen.session.table_id)
-                nursery.start_soon(run, "Carla", choice, carla_to_the_end)
-            await carla_sat.wait()
-
         async def carla_to_the_end(screen: PersonScreen) -> None:
             if re.search(r"wins? the match", screen.text):
                 over.set()
 
+        ada_waits_for_carla = ada_sends_carla(nursery, run, carla_sat, done, carla_to_the_end)
+
         nursery.start_soon(run, "Ada", TableChoice(create=create(rules)), ada_waits_for_carla)
         table_id = await table_of(screens)
         nursery.start_soon(
-            run, "Bruno", TableChoice(table_id=table_id), bruno_leaves_after_the_first_play
+            run, "Bruno", TableChoice(table_id=table_id), leaves_after_the_first_play(done)
         )
         with trio.fail_after(600):
             await over.wait()
