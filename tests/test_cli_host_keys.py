@@ -29,6 +29,22 @@ def host_address(threaded_host: HostThread) -> tuple[str, bytes]:
     return threaded_host.address, threaded_host.host.public_key
 
 
+def ctrl_d(prompt: str = "") -> str:
+    """Ctrl-D at a question."""
+    raise EOFError
+
+
+def known_hosts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines: str) -> Path:
+    """A data folder in ``tmp_path`` whose known_hosts holds ``lines``; the first question
+    asked is answered with Ctrl-D (the tables listed, nothing joined)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    pins = tmp_path / "scopa-net" / "known_hosts"
+    pins.parent.mkdir(parents=True)
+    pins.write_text(lines)
+    monkeypatch.setattr(builtins, "input", ctrl_d)
+    return pins
+
+
 def test_a_changed_key_stops_join_before_any_table_is_chosen(
     host_address: tuple[str, bytes],
     tmp_path: Path,
@@ -36,11 +52,10 @@ def test_a_changed_key_stops_join_before_any_table_is_chosen(
     capfd: pytest.CaptureFixture[str],
 ) -> None:
     address, key = host_address
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    pins = tmp_path / "scopa-net" / "known_hosts"
-    pins.parent.mkdir(parents=True)
     old = bytes(32)
-    pins.write_text(f"other:7311 {bytes(range(32)).hex()}\n{address} {old.hex()}\n")
+    pins = known_hosts(
+        tmp_path, monkeypatch, f"other:7311 {bytes(range(32)).hex()}\n{address} {old.hex()}\n"
+    )
 
     def no_question(prompt: str = "") -> str:
         raise AssertionError(f"asked {prompt!r} before the key warning")
@@ -53,9 +68,6 @@ def test_a_changed_key_stops_join_before_any_table_is_chosen(
     assert fingerprint(old) in err
     assert str(pins) in err
     assert f"scopa-net join {address} --accept-new-key" in err
-
-    def ctrl_d(prompt: str = "") -> str:
-        raise EOFError
 
     monkeypatch.setattr(builtins, "input", ctrl_d)
     assert main(["join", address, "--accept-new-key"]) == EXIT_CANCELLED
@@ -145,31 +157,12 @@ def test_a_host_met_for_the_first_time_shows_its_fingerprint(
     person to compare with the one the host prints; it was pinned without a word."""
     address, key = host_address
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-
-    def ctrl_d(prompt: str = "") -> str:
-        raise EOFError
-
     monkeypatch.setattr(builtins, "input", ctrl_d)
     assert main(["join", address]) == EXIT_CANCELLED
     out = capfd.readouterr().out
     assert f"First visit to the host at {address}: its key is {fingerprint(key)}." in out
     assert main(["join", address]) == EXIT_CANCELLED
     assert "First visit" not in capfd.readouterr().out  # once is enough
-
-
-def known_hosts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines: str) -> Path:
-    """A data folder in ``tmp_path`` whose known_hosts holds ``lines``; the first question
-    asked is answered with Ctrl-D (the tables listed, nothing joined)."""
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    pins = tmp_path / "scopa-net" / "known_hosts"
-    pins.parent.mkdir(parents=True)
-    pins.write_text(lines)
-
-    def ctrl_d(prompt: str = "") -> str:
-        raise EOFError
-
-    monkeypatch.setattr(builtins, "input", ctrl_d)
-    return pins
 
 
 def test_a_key_met_at_another_address_is_joined_with_a_note_and_both_pins_kept(
