@@ -25,15 +25,18 @@ from document_hostile import (
     Peer,
     SeatedPeer,
     create,
+    join,
     packed,
+    refused,
     refused_frames,
     version_message,
 )
 from helpers import imported_modules
-from hosting import HostThread, host_in_thread
+from hosting import HostThread, host_in_thread, start_host
 
 pytestmark = pytest.mark.xdist_group("document_hostile")
 
+PLAYER_HELLO = {"t": "hello", "version": 4, "client": "document-hostile"}
 SHARED = {"bot_delay": 0, "max_tables_per_address": 1000}
 
 
@@ -167,7 +170,7 @@ async def seated(port: int, **table: object) -> SeatedPeer:
     await peer.hello()
     await peer.send(create(**table))  # type: ignore[arg-type]
     table_id = (await peer.reply("table_created"))["table"]["id"]
-    await peer.sit(table_id)
+    await peer.sit(table_id, password=table.get("password"))  # type: ignore[arg-type]
     return peer
 
 
@@ -244,6 +247,400 @@ async def test_answers_owed_before_a_broken_frame_come_first(port: int) -> None:
     ending = await peer.ending()
     check_ending(ending, "bad_frame")
     assert [m["t"] for m in ending.before] == ["tables"]
+
+
+async def table_of_two(port: int, **table: object) -> tuple[SeatedPeer, SeatedPeer]:
+    """Two hostile seats at a table of their own, the first round dealt (their seeds sent)."""
+    a = await seated(port, **table)
+    b = await SeatedPeer.connect(port)
+    await b.hello()
+    await b.sit(a.table_id)
+    async with trio.open_nursery() as nursery:
+        for peer in (a, b):
+            nursery.start_soon(peer.follow, lambda p: p.dealt, 10)
+    return a, b
+
+
+def expect(answer: object, code: str, ref: str | None) -> None:
+    from document_hostile import Refusal
+
+    assert isinstance(answer, Refusal)
+    assert answer.message["t"] == "error", answer.message
+    assert (answer.code, answer.message["ref"]) == (code, ref), answer.message
+    assert answer.open, "an error that the document says leaves the connection open ended it"
+    assert len(answer.message["message"]) <= 200
+
+
+async def test_lobby_refusals_leave_the_connection_in_the_lobby(port: int) -> None:
+    """3.3, 3.8: each lobby request the host refuses gets `error` with `ref` naming it, and the
+    connection goes on in the lobby (the next request is taken)."""
+    owner = await seated(port, password="sesame")
+    await owner.follow(lambda p: True)
+    peer = await SeatedPeer.connect(port)
+    await peer.hello()
+    missing = 4294967295
+    expect(await refused(peer, join(missing)), "no_such_table", "join")
+    resume = {"t": "resume", "table_id": missing, "seat": 0, "token": bytes(16), "last_seq": 0}
+    expect(await refused(peer, resume), "no_such_table", "resume")
+    expect(await refused(peer, join(owner.table_id, seat=0, password="sesame")),
+           "seat_taken", "join")  # fmt: skip
+    expect(await refused(peer, join(owner.table_id, seat=5, password="sesame")),
+           "seat_taken", "join")  # fmt: skip
+    expect(await refused(peer, join(owner.table_id)), "bad_password", "join")
+    expect(await refused(peer, join(owner.table_id, password="open")), "bad_password", "join")
+    for token in (bytes(16), owner.token[:-1] + bytes([owner.token[-1] ^ 1]), bytes(32)):
+        forged = {**resume, "table_id": owner.table_id, "token": token}
+        expect(await refused(peer, forged), "bad_token", "resume")
+    seat5 = {**resume, "table_id": owner.table_id, "seat": 5, "token": owner.token}
+    expect(await refused(peer, seat5), "bad_token", "resume")  # 3.3: not seat_taken
+    ahead = {**resume, "table_id": owner.table_id, "token": owner.token,
+             "last_seq": owner.last_seq + 1}  # fmt: skip
+    expect(await refused(peer, ahead), "stale", "resume")
+    await peer.sit(owner.table_id, password="sesame")  # the last seat: the table is now full
+    third = await Peer.connect(port)
+    await third.hello()
+    expect(await refused(third, join(owner.table_id, password="sesame")), "table_full", "join")
+    for p in (owner, peer, third):
+        await p.aclose()
+
+
+async def test_a_password_given_to_a_table_without_one_is_ignored(port: int) -> None:
+    owner = await seated(port)
+    peer = await SeatedPeer.connect(port)
+    await peer.hello()
+    await peer.sit(owner.table_id, password="anything")
+    assert peer.seat_no == 1
+    await owner.aclose()
+    await peer.aclose()
+
+
+async def test_a_token_dies_once_its_successor_is_used_and_a_stale_resume_keeps_it(
+    port: int,
+) -> None:
+    """3.3's token rule: T1 resumed gives T2; a `last_seq` too far gets `stale` and T2 stays
+    good; T2 used kills T1, and the connection it superseded hears `superseded`."""
+    peer = await seated(port)
+    first = peer.token
+    old = peer.stream
+    await peer.take_back(port)  # T1 -> T2
+    superseded = Peer(old)
+    check_ending(await superseded.ending(), "superseded")
+    second, old = peer.token, peer.stream
+    await peer.take_back(port)  # T2 used: T1 is dead
+    check_ending(await Peer(old).ending(), "superseded")
+    other = await Peer.connect(port)
+    await other.hello()
+    dead = {"t": "resume", "table_id": peer.table_id, "seat": 0, "token": first, "last_seq": 0}
+    expect(await refused(other, dead), "bad_token", "resume")
+    assert second != peer.token
+    await other.aclose()
+    await peer.aclose()
+
+
+async def test_requests_past_the_rate_are_refused_and_the_connection_stays(port: int) -> None:
+    """3.6: past 20 a second in bursts of 60, `error rate_limited` with `ref` naming it. (One
+    lobby request at a time, 3.1: the burst is of `rematch`es at a table, each refused
+    `wrong_phase` before the match is over, until the rate refuses them instead.)"""
+    peer = await seated(port)
+    await peer.send_raw(packed({"t": "rematch", "agree": True}) * 80)
+    answers = [await peer.reply("error") for _ in range(80)]
+    codes = [(a["code"], a["ref"]) for a in answers]
+    assert set(codes) == {("wrong_phase", "rematch"), ("rate_limited", "rematch")}
+    assert 58 <= codes.count(("wrong_phase", "rematch")) < 80  # its create and join counted
+    assert await peer.stays_open()
+    await peer.aclose()
+
+
+async def test_chat_refusals_and_limits_at_the_table(port: int) -> None:
+    """3.7: too long once cleaned, nothing left ("say something"), and past 5 lines in 5 s:
+    `error` with `ref: "say"`, the connection open."""
+    peer = await seated(port)
+    expect(await refused(peer, {"t": "say", "text": "a" * 201}), "chat_too_long", "say")
+    blank = await refused(peer, {"t": "say", "text": "   "})
+    expect(blank, "chat_too_long", "say")
+    assert "say something" in blank.message["message"]
+    for n in range(5):
+        await peer.send({"t": "say", "text": f"line {n}" + "!" * 190})
+    expect(await refused(peer, {"t": "say", "text": "one too many"}), "rate_limited", "say")
+    await peer.follow(lambda p: sum(e["t"] == "chat" for e in p.tracked.events) == 5)
+    await peer.aclose()
+
+
+async def test_renames_past_three_a_minute_are_refused(port: int) -> None:
+    """3.3: more than 3 renames that change the name within 60 s: `error rate_limited`."""
+    peer = await seated(port)
+    for name in ("Eve", "Ivy", "Oda"):
+        await peer.send({"t": "rename", "name": name})
+    expect(await refused(peer, {"t": "rename", "name": "Uma"}), "rate_limited", "rename")
+    await peer.follow(lambda p: sum(e["t"] == "seat_status" for e in p.tracked.events) == 3)
+    await peer.aclose()
+
+
+async def test_wrong_phase_requests_at_the_table_leave_the_connection_open(port: int) -> None:
+    """3.8 `wrong_phase`: a rematch before the match is over, a blind message at an ordinary
+    table, a seed for another round, a repeat commitment, a play before the deal."""
+    a = await seated(port)
+    b = await SeatedPeer.connect(port)
+    await b.hello()
+    await b.sit(a.table_id)
+    await a.follow(lambda p: p.seat is not None and p.seat.round is not None)
+    expect(await refused(a, {"t": "rematch", "agree": True}), "wrong_phase", "rematch")
+    blind = {"t": "blind_key", "round_id": bytes(16),
+             "key": {"point": bytes(32), "proof": bytes(64), "sign_key": bytes(32)}}  # fmt: skip
+    expect(await refused(a, blind), "wrong_phase", "blind_key")
+    other_round = {"t": "seed_commit", "round_id": bytes(16), "commit": bytes(32)}
+    expect(await refused(a, other_round), "wrong_phase", "seed_commit")
+    early = {"t": "play", "move_id": 1, "after": a.last_seq, "card": 0, "captured": 0}
+    answer = await refused(a, early, kind="reject")
+    assert (answer.message["code"], answer.message["reason"]) == ("wrong_phase", None)
+    assert answer.open
+    await a.follow(lambda p: not p.outbox)  # its commitment sent: a repeat is refused
+    assert a.seat is not None
+    assert a.seat.round is not None
+    again = {"t": "seed_commit", "round_id": a.seat.round.round_id, "commit": bytes(32)}
+    expect(await refused(a, again), "wrong_phase", "seed_commit")
+    await a.aclose()
+    await b.aclose()
+
+
+def play(peer: SeatedPeer, move_id: int, card: int, captured: int, after: int | None = None
+         ) -> dict:  # fmt: skip
+    after = peer.last_seq if after is None else after
+    return {"t": "play", "move_id": move_id, "after": after, "card": card, "captured": captured}
+
+
+async def test_moves_refused_by_the_document_get_reject_with_its_code(port: int) -> None:
+    """3.5: out of turn (`not_your_turn`, reason nil), against the rules (`illegal_play` and
+    the rule), stale (`current_seq`), a move id reused (`move_id_taken`) or repeated
+    (`ack duplicate`); none ends the connection."""
+    a, b = await table_of_two(port)
+    mover, waiter = (a, b) if a.my_turn else (b, a)
+    assert mover.my_turn
+    assert not waiter.my_turn
+    card = min(waiter.seat.hand)  # type: ignore[union-attr]
+    out = await refused(waiter, play(waiter, 1, card, 0), kind="reject")
+    assert (out.message["code"], out.message["reason"], out.message["current_seq"]) == (
+        "not_your_turn", None, None)  # fmt: skip
+    assert out.open
+    illegal = mover.illegal()
+    assert {"not_in_hand", "not_on_table"} <= set(illegal)
+    for reason, (card, captured) in illegal.items():
+        answer = await refused(mover, play(mover, 1, card, captured), kind="reject")
+        assert (answer.message["code"], answer.message["reason"]) == ("illegal_play", reason)
+        assert answer.open
+    card, captured = mover.legal()
+    before = mover.position_changed_since() - 1
+    stale = await refused(mover, play(mover, 1, card, captured, after=before), kind="reject")
+    assert (stale.message["code"], stale.message["current_seq"]) == ("stale", mover.last_seq)
+    assert stale.open
+    await mover.send(play(mover, 1, card, captured))
+    ack = await mover.reply("ack")
+    assert ack["duplicate"] is False
+    again = await refused(mover, play(mover, 1, card, captured), kind="ack")
+    assert (again.message["duplicate"], again.message["seq"]) == (True, ack["seq"])
+    other = next(c for c in range(40) if c != card)
+    taken = await refused(mover, play(mover, 1, other, 0), kind="reject")
+    assert taken.message["code"] == "move_id_taken"
+    assert taken.open
+    await a.aclose()
+    await b.aclose()
+
+
+async def test_a_play_after_a_seq_never_sent_is_out_of_order(port: int) -> None:
+    a, b = await table_of_two(port)
+    await a.send(play(a, 1, min(a.seat.hand), 0, after=a.last_seq + 5))  # type: ignore[union-attr]
+    check_ending(await a.ending(), "out_of_order")
+    await b.aclose()
+
+
+async def test_a_play_with_a_blind_proof_at_an_ordinary_table_ends_it_and_the_seat_is_held(
+    port: int,
+) -> None:
+    """3.5: `pos` and `proof` at an ordinary table end the connection with `bye bad_field`,
+    "and the seat is held as for any connection lost": its token takes it back."""
+    a, b = await table_of_two(port)
+    card = min(a.seat.hand)  # type: ignore[union-attr]
+    await a.send({**play(a, 1, card, 0), "pos": 0, "proof": bytes(64)})
+    check_ending(await a.ending(), "bad_field")
+    await a.take_back(port)
+    assert await a.stays_open()
+    await a.aclose()
+    await b.aclose()
+
+
+async def test_refused_moves_past_their_own_limit_are_rate_limited(port: int) -> None:
+    """3.6: refused plays count against a second limit; past it `reject rate_limited`."""
+    a, b = await table_of_two(port)
+    waiter = b if a.my_turn else a
+    card = min(waiter.seat.hand)  # type: ignore[union-attr]
+    await waiter.send_raw(b"".join(packed(play(waiter, n, card, 0)) for n in range(1, 81)))
+    codes = [(await waiter.reply("reject"))["code"] for _ in range(80)]
+    assert set(codes) == {"not_your_turn", "rate_limited"}
+    assert codes.count("not_your_turn") >= 60
+    assert await waiter.stays_open()
+    await a.aclose()
+    await b.aclose()
+
+
+async def test_a_seat_that_leaves_with_deal_failed_is_told_to_the_table(port: int) -> None:
+    """3.8 `deal_failed`: the host tells the table why (a `chat` from the host, seat nil) and
+    treats the seat as away."""
+    a, b = await table_of_two(port)
+    await a.send({"t": "bye", "reason": "deal_failed", "message": "round 1: digest"})
+    await a.aclose()
+    await b.follow(lambda p: any(e["t"] == "chat" and e["seat"] is None for e in p.tracked.events)
+                   and any(e["t"] == "seat_status" and e["seat"] == a.seat_no
+                           and not e["connected"] for e in p.tracked.events))  # fmt: skip
+    await b.aclose()
+
+
+SHORT = 0.4  # the host's settings for 3.6's 10 s, cut short for the test
+SILENCE = 1.0  # ... and for its 30 s
+
+
+async def trickle(peer: Peer, data: bytes) -> None:
+    """One byte every fifth of the frame limit, the last never: bytes flow all along."""
+    for byte in data[:-1]:
+        try:
+            await peer.send_raw(bytes([byte]))
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            return
+        await trio.sleep(SHORT / 5)
+
+
+@pytest.mark.parametrize(
+    "what", ["no hello", "a half frame then silence", "four length bytes", "a byte at a time"]
+)
+async def test_a_handshake_or_frame_not_finished_in_time_is_a_timeout(what: str) -> None:
+    """3.6 "Time": `bye timeout` once the handshake, or a frame begun, is not done within the
+    limit (10 s; the host's setting makes it 0.4 s here), a byte at a time included."""
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, handshake_timeout=SHORT, frame_timeout=SHORT,
+                                silence_timeout=SILENCE, heartbeat_interval=SHORT)  # fmt: skip
+        peer = await Peer.connect(host.port)
+        if what != "no hello":
+            await peer.hello()
+        started = trio.current_time()
+        hello = packed({"t": "list_tables"})
+        if what == "a half frame then silence":
+            await peer.send_raw(hello[:7])
+        elif what == "four length bytes":
+            await peer.send_raw(hello[:4])
+        elif what == "a byte at a time":
+            nursery.start_soon(trickle, peer, hello)
+        ending = await peer.ending()
+        check_ending(ending, "timeout")
+        assert SHORT * 0.9 <= trio.current_time() - started < SHORT + 0.6
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_silent_peer_is_pinged_then_timed_out_and_one_that_answers_stays() -> None:
+    """3.6: a side that has sent nothing pings; nothing received for 30 s (1 s here) and the
+    host sends `bye timeout`; any bytes, a `pong` included, count as a sign of life."""
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, handshake_timeout=SHORT, frame_timeout=SHORT,
+                                silence_timeout=SILENCE, heartbeat_interval=SHORT)  # fmt: skip
+        silent = await Peer.connect(host.port)
+        await silent.hello()
+        silent.answer_pings = False
+        started = trio.current_time()
+        ending = await silent.ending()
+        check_ending(ending, "timeout")
+        assert [m["t"] for m in ending.before][:1] == ["ping"]
+        assert SILENCE * 0.9 <= trio.current_time() - started < SILENCE + 0.6
+        lively = await Peer.connect(host.port)
+        await lively.hello()
+        with trio.move_on_after(SILENCE * 1.5):
+            while await lively.next(SILENCE * 2) is not None:  # pings answered, nothing else
+                pass
+            raise AssertionError("the host closed a peer that answered its pings")
+        assert await lively.stays_open()
+        await lively.aclose()
+        nursery.cancel_scope.cancel()
+
+
+async def test_past_32_connections_from_one_address_the_next_hears_bye_first() -> None:
+    """3.6 "Connections": more than 32 from one address: `bye too_many_connections` as the very
+    first frame, before any `welcome`."""
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery)
+        peers = [await Peer.connect(host.port) for _ in range(32)]
+        for peer in peers:
+            await peer.hello()
+        extra = await Peer.connect(host.port)
+        ending = await extra.ending()
+        check_ending(ending, "too_many_connections")
+        assert ending.before == []
+        await peers.pop().aclose()
+        with trio.fail_after(5):
+            while True:  # the host has let the closed one go: room for one more
+                again = await Peer.connect(host.port)
+                await again.send(PLAYER_HELLO)
+                first = await again.next()
+                if first is not None and first["t"] == "welcome":
+                    break
+                await again.aclose()
+                await trio.sleep(0.02)
+        await again.aclose()
+        for peer in peers:
+            await peer.aclose()
+        nursery.cancel_scope.cancel()
+
+
+async def test_too_many_tables_says_which_limit() -> None:
+    """3.6 "Tables": at most 16 created from one address, and as many in all as the host
+    holds: past either, `error too_many_tables` saying which; the connection stays."""
+    async with trio.open_nursery() as nursery:
+        per_address = await start_host(nursery)
+        peer = await Peer.connect(per_address.port)
+        await peer.hello()
+        for n in range(16):
+            await peer.send(create(f"t{n}"))
+            await peer.reply("table_created")
+        mine = await refused(peer, create("t16"))
+        expect(mine, "too_many_tables", "create_table")
+        await peer.aclose()
+        in_all = await start_host(nursery, max_tables=2)
+        peer = await Peer.connect(in_all.port)
+        await peer.hello()
+        for n in range(2):
+            await peer.send(create(f"t{n}"))
+            await peer.reply("table_created")
+        everyone = await refused(peer, create("t2"))
+        expect(everyone, "too_many_tables", "create_table")
+        assert everyone.message["message"] != mine.message["message"]
+        await peer.aclose()
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_host_stopping_says_shutting_down_to_a_seated_peer() -> None:
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery)
+        peer = await seated(host.port)
+        nursery.start_soon(host.shutdown)
+        check_ending(await peer.ending(), "shutting_down")
+        nursery.cancel_scope.cancel()
+
+
+async def test_past_20_resumes_of_a_seat_in_10_seconds_the_next_is_rate_limited(
+    port: int,
+) -> None:
+    """3.6 "Resumes": more than 20 successful `resume`s of one seat in 10 s: `error
+    rate_limited`, checked after the token, and the token presented stays good."""
+    peer = await seated(port)
+    for _ in range(20):
+        old = peer.stream
+        await peer.take_back(port)
+        await trio.aclose_forcefully(old)
+    other = await Peer.connect(port)
+    await other.hello()
+    resume = {"t": "resume", "table_id": peer.table_id, "seat": 0, "token": peer.token,
+              "last_seq": 0}  # fmt: skip
+    expect(await refused(other, resume), "rate_limited", "resume")
+    forged = {**resume, "token": bytes(16)}
+    expect(await refused(other, forged), "bad_token", "resume")  # the token comes first
+    await other.aclose()
+    await peer.aclose()
 
 
 def test_the_honest_table_beside_the_attacks_played_its_match_and_it_verifies(
