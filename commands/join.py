@@ -683,9 +683,14 @@ def ask_host(
         if listed and not connected:
             raise CommandError(host_stopped(where, exc, listed), EXIT_UNREACHABLE) from None
         if connected:
+            # A scopa-net host answers a hello at once; silence is a stalled network as
+            # often as another program, so the words name both.
             wait = min(seconds, WELCOME_SECONDS)
             raise CommandError(
-                f"{not_scopa} (no answer in {wait:.0f} s)", EXIT_UNREACHABLE
+                f"{where} took the connection but sent no scopa-net welcome within "
+                f"{wait:.0f} s: the network may be slow (try again), or something other than "
+                "a scopa-net host listens there (check the port)",
+                EXIT_UNREACHABLE,
             ) from None
         raise CommandError(
             f"no answer from {where} within {seconds:.0f} s; is the machine on, "

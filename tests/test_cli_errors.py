@@ -430,7 +430,18 @@ CASES = [
         "history lists the matches of a host you ran (`scopa-net host`) and of your "
         "`scopa-net play --lan` tables; give that host's --db",
     ),
-    ("HTTP server", ["join", "{http}"], (), EXIT_UNREACHABLE, "is not a scopa-net host"),
+    (
+        # An HTTP server waits for a request line and says nothing, as a stalled network does:
+        # that read "... is not a scopa-net host ... (no answer in 1 s)", blaming a host that
+        # may only be behind a slow network. The words name both.
+        "HTTP server",
+        ["join", "{http}"],
+        (),
+        EXIT_UNREACHABLE,
+        "took the connection but sent no scopa-net welcome within 1 s: the network may be "
+        "slow (try again), or something other than a scopa-net host listens there (check "
+        "the port)",
+    ),
     ("silent port", ["join", "{silent}"], (), EXIT_UNREACHABLE, "no answer from"),
     ("refused", ["join", "{refused}"], (), EXIT_UNREACHABLE, "refused the connection"),
     ("unknown name", ["join", "no-such-host.invalid"], (), EXIT_UNREACHABLE, "cannot find"),
