@@ -6,7 +6,6 @@ prints its figures and its baseline.
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 import re
 import subprocess
@@ -86,16 +85,12 @@ def test_every_benchmark_has_a_tiny_run() -> None:
     assert sorted(p.name for p in BENCHMARKS.glob("*.py")) == sorted(TINY)
 
 
-@functools.cache
-def tiny_run(name: str) -> subprocess.CompletedProcess[str]:
-    """The benchmark ``name`` run once with its :data:`TINY` parameters, for every test that
-    reads that run (a tiny ``load.py`` takes seconds)."""
-    return run_benchmark(name, *TINY[name])
-
-
-@pytest.mark.parametrize("name", sorted(TINY))
+#: ``load.py``'s tiny run is the one of :func:`test_one_tiny_load_run_reports_every_figure`,
+#: which also reads its journal folder, its collector and what ``load_against.py`` compares:
+#: a run takes seconds, so one run serves them all.
+@pytest.mark.parametrize("name", sorted(set(TINY) - {"load.py"}))
 def test_benchmark_runs_with_tiny_parameters(name: str) -> None:
-    done = tiny_run(name)
+    done = run_benchmark(name, *TINY[name])
     assert done.returncode == 0, done.stdout + done.stderr
     assert LAST_WORDS[name] in done.stdout, done.stdout
 
@@ -125,33 +120,36 @@ def test_the_load_soak_replaces_finished_tables() -> None:
     assert "failures: 0" in done.stdout, done.stdout
 
 
-def test_the_load_benchmark_puts_the_journal_where_it_is_told(tmp_path: Path) -> None:
-    """``load.py --journal-dir DIR`` makes the host's journal (and the commit baselines) in a
-    folder of its own under DIR, says so, and leaves DIR as it found it; a DIR that is not a
-    folder is one line of error before anything runs."""
-    done = run_load(
-        *("--tables", "1", "--bot-delay", "0.05", "--duration", "1", "--warmup", "0.5"),
-        *("--baseline-seconds", "0.25", "--journal-dir", str(tmp_path)),
-    )
-    assert f"journal under {tmp_path}" in done.stdout, done.stdout
-    assert "durability: the host's own commits" in done.stdout, done.stdout
-    assert list(tmp_path.iterdir()) == []
-    missing = tmp_path / "nowhere"
-    refused = run_benchmark("load.py", "--journal-dir", str(missing))
-    assert refused.returncode == 2
-    assert refused.stderr.strip().splitlines()[-1] == (
-        f"load.py: error: --journal-dir: {missing} is not a folder"
-    )
-
-
-def test_load_against_reads_every_figure_of_a_load_report(
-    monkeypatch: pytest.MonkeyPatch,
+def test_one_tiny_load_run_reports_every_figure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``load_against.py`` compares the figures it reads from ``load.py``'s report: each of
-    them is there, by the words ``load.py`` prints today, and a failed run is refused."""
+    """One tiny ``load.py`` run, with ``--journal-dir DIR`` and ``--gc-log FILE``: it prints
+    every figure to its last line, each one ``load_against.py`` compares (by the words
+    ``load.py`` prints today); it makes the host's journal (and the commit baselines) in a
+    folder of its own under DIR, says so, and leaves DIR as it found it; it runs the host under
+    gc_probe.py and prints its collections and the census of what it tracks."""
+    journals = tmp_path / "journals"
+    journals.mkdir()
+    log = tmp_path / "gc.log"
+    done = run_load(*TINY["load.py"], "--journal-dir", str(journals), "--gc-log", str(log))
+    assert LAST_WORDS["load.py"] in done.stdout, done.stdout
+
+    assert f"journal under {journals}" in done.stdout, done.stdout
+    assert "durability: the host's own commits" in done.stdout, done.stdout
+    assert list(journals.iterdir()) == []
+
+    assert "host collector, generation 2:" in done.stdout, done.stdout
+    assert "host objects tracked by the collector at the end:" in done.stdout, done.stdout
+    assert "then a full collection of everything" in done.stdout, done.stdout
+    # Which allocator holds what, at both ends of the window (pymalloc, glibc malloc, SQLite).
+    assert "host allocators, KiB at the window's start -> end (change):" in done.stdout
+    assert re.search(r"given back by malloc_trim\(0\): [\d.]+ MiB of [\d.]+", done.stdout)
+    for name in ("pymalloc_used", "pymalloc_arenas", "malloc_used", "sqlite"):
+        assert re.search(rf"^  {name} +[\d,]+ -> [\d,]+ \([+-][\d,]+\)$", done.stdout, re.M), (
+            done.stdout
+        )
+
     against = benchmark_module("load_against.py", monkeypatch)
-    done = tiny_run("load.py")
-    assert done.returncode == 0, done.stdout + done.stderr
     run = against.read_report(done.stdout)
     assert sorted(run.figures) == sorted(against.FIGURES), done.stdout
     assert all(value > 0 for value in run.figures.values()), run.figures
@@ -163,6 +161,15 @@ def test_load_against_reads_every_figure_of_a_load_report(
     assert all(line.endswith("1.00") for line in table[1 : len(against.FIGURES) + 1]), table
 
 
+def test_a_journal_dir_that_is_not_a_folder_is_one_line_of_error(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere"
+    refused = run_benchmark("load.py", "--journal-dir", str(missing))
+    assert refused.returncode == 2
+    assert refused.stderr.strip().splitlines()[-1] == (
+        f"load.py: error: --journal-dir: {missing} is not a folder"
+    )
+
+
 def test_load_against_an_unknown_commit_is_one_line_of_error() -> None:
     done = run_benchmark("load_against.py", "--commit", "no-such-commit", "--runs", "1")
     assert done.returncode == 1
@@ -171,26 +178,6 @@ def test_load_against_an_unknown_commit_is_one_line_of_error() -> None:
         .splitlines()[-1]
         .startswith("load_against.py: git cannot find commit 'no-such-commit' here:")
     ), done.stderr
-
-
-def test_the_load_benchmark_reports_the_hosts_collector(tmp_path: Path) -> None:
-    """``load.py --gc-log`` runs the host under gc_probe.py and prints its collections and
-    the census of what it tracks."""
-    log = tmp_path / "gc.log"
-    done = run_load(
-        *("--tables", "2", "--gc-log", str(log), "--bot-delay", "0.05", "--duration", "1"),
-        *("--warmup", "0.5", "--baseline-seconds", "0.25"),
-    )
-    assert "host collector, generation 2:" in done.stdout, done.stdout
-    assert "host objects tracked by the collector at the end:" in done.stdout, done.stdout
-    assert "then a full collection of everything" in done.stdout, done.stdout
-    # Which allocator holds what, at both ends of the window (pymalloc, glibc malloc, SQLite).
-    assert "host allocators, KiB at the window's start -> end (change):" in done.stdout
-    assert re.search(r"given back by malloc_trim\(0\): [\d.]+ MiB of [\d.]+", done.stdout)
-    for name in ("pymalloc_used", "pymalloc_arenas", "malloc_used", "sqlite"):
-        assert re.search(rf"^  {name} +[\d,]+ -> [\d,]+ \([+-][\d,]+\)$", done.stdout, re.M), (
-            done.stdout
-        )
 
 
 def test_the_soak_reads_the_host_after_each_minutes_give_back(
