@@ -764,8 +764,17 @@ def _export(journal: Journal, args: argparse.Namespace) -> int:
         )
     from scopa_net.fair.commitments import fingerprint, public_key_bytes
     from scopa_net.server.host import load_host_key
+    from scopa_net.server.table import OlderJournalError
 
-    matches, held = replayed(journal, record, args.seat)
+    try:
+        matches, held = replayed(journal, record, args.seat)
+    except OlderJournalError as exc:
+        raise CommandError(
+            f"cannot export {exc}, which this scopa-net cannot replay; each player's own "
+            "transcript, saved by their client (transcripts/ in its data folder), is the one "
+            "to check with `scopa-net verify`",
+            EXIT_FAILED,
+        ) from None
     match_no, transcript = _chosen_match(matches, args.match, args.export)
     name = f"table{args.export}-seat{args.seat}.scopa"
     if len(matches) > 1:

@@ -451,8 +451,8 @@ class BlindTable(Table):
     ) -> None:
         if proof is None:  # journaled by a host from before shuffle proofs (protocol 2)
             raise OlderJournalError(
-                f"table {self.table_id}: its blind round was journaled by an older scopa-net, "
-                "before shuffles carried proofs, and cannot go on; the table is closed"
+                f"table {self.table_id}: its blind rounds were journaled by an older "
+                "scopa-net, before shuffles carried proofs"
             )
         b = self.blind_round
         assert b is not None

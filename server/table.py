@@ -103,9 +103,13 @@ class SeatKind(enum.Enum):
     BOT = "bot"
 
 
+OLDER_JOURNAL = "begun by an older scopa-net that this one cannot go on with"
+"""Why a table whose journal an older scopa-net wrote is closed (``history``, the host's log)."""
+
+
 class OlderJournalError(Exception):
     """A table's journal holds an entry an older scopa-net wrote, which this one cannot
-    replay: the table is not restored (the message says why, for the host's log)."""
+    replay: the table is not restored, nor its transcript exported (the message says why)."""
 
 
 class TableError(Exception):
