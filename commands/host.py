@@ -402,7 +402,10 @@ def resumed_line(host: Host) -> str:
     said = ", ".join(f"{n} {kind}" for kind, n in kinds.items() if n)
     line = f"resumed {plural(len(phases), 'table')}" + (f" ({said})" if said else "")
     tables = [_who_sits(task.table) for _, task in sorted(host.tables.items())]
-    return line + (": " + "; ".join(tables) if tables else "")
+    line += ": " + "; ".join(tables) if tables else ""
+    for table_id, (name, why) in sorted(host.closed_at_restore.items()):
+        line += f"; closed table {table_id}" + (f" '{name}'" if name else "") + f": {why}"
+    return line
 
 
 def _who_sits(table: Table) -> str:

@@ -40,7 +40,7 @@ from scopa_net.server.journal import CLOSED_KEY, Journal, TableRecord
 from scopa_net.server.journal_writer import JournalWriter
 from scopa_net.server.outbox import Outbox
 from scopa_net.server.session import PlayerSession, drain
-from scopa_net.server.table import OlderJournalError, Phase, SeatKind, Table
+from scopa_net.server.table import OLDER_JOURNAL, OlderJournalError, Phase, SeatKind, Table
 from scopa_net.server.table_task import TableTask, password_hash
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import encode
@@ -155,6 +155,8 @@ class Host:
         self.stopped = trio.Event()
         self.on_restored: Callable[[int, int], None] | None = None
         """Told (tables restored, tables to restore) as a restart restores its tables."""
+        self.closed_at_restore: dict[int, tuple[str, str]] = {}
+        """Tables the restart closed instead of restoring them: (name, why) by table."""
 
     # --- running ------------------------------------------------------------------------
 
@@ -556,8 +558,9 @@ class Host:
                     finish_recorded=record.finished is not None,
                 )
             except OlderJournalError as exc:
-                log.warning("%s", exc)
-                self.journal.finish_table(record.table_id, now, {"abandoned": True})
+                self._close_older(record, str(exc), now)
+                if self.on_restored is not None:
+                    self.on_restored(done, len(records))
                 continue
             log.log(
                 logging.DEBUG if self.on_restored else logging.INFO,
@@ -568,6 +571,21 @@ class Host:
             )
             if self.on_restored is not None:
                 self.on_restored(done, len(records))
+
+    def _close_older(self, record: TableRecord, found: str, now: float) -> None:
+        """Close a table whose journal an older scopa-net wrote and this one cannot replay
+        (``found``: what it found). A match over keeps its result; one in play is closed
+        unfinished, saying why, for ``history``, the restart's line and a resume refused."""
+        if record.finished is not None:
+            self.journal.close_table(record.table_id)
+        else:
+            summary = {"abandoned": True, "closed": OLDER_JOURNAL}
+            self.journal.finish_table(record.table_id, now, summary)
+        self.closed_at_restore[int(record.table_id)] = (
+            str(record.settings.get("name") or ""),
+            OLDER_JOURNAL,
+        )
+        log.warning("table %s closed: %s (%s)", record.table_id, OLDER_JOURNAL, found)
 
     def _vote_ran_out(self, record: TableRecord, now: float) -> bool:
         """Whether a finished table's rematch vote ran out while the host was stopped (by the

@@ -363,7 +363,8 @@ class PlayerSession:
         elif isinstance(msg, (m.Join, m.Resume)):
             task = host.tables.get(msg.table_id)
             if task is None:
-                self._refuse(msg, *refusal_at_a_closed_table(msg.table_id, msg))
+                _, why = host.closed_at_restore.get(msg.table_id, ("", None))
+                self._refuse(msg, *refusal_at_a_closed_table(msg.table_id, msg, why))
                 return
             self.table_id = msg.table_id
             await self._to_table(task, msg)

@@ -86,12 +86,20 @@ WAKE = Request(None, None)
 reader's turn of the loop left something for it to do: :meth:`TableTask.take_now`)."""
 
 
-def refusal_at_a_closed_table(table_id: int, msg: m.Message) -> tuple[ErrorCode, str]:
+def refusal_at_a_closed_table(
+    table_id: int, msg: m.Message, why: str | None = None
+) -> tuple[ErrorCode, str]:
     """What a request gets when its table has closed or stopped (protocol.md 3.8): a ``join``
-    or ``resume`` names a table that does not exist (``no_such_table``); anything a seated
-    player sends is a table request from a connection that holds no seat there any more
-    (``wrong_phase``, a ``reject`` for a ``play``: the move was not played)."""
+    or ``resume`` names a table that does not exist (``no_such_table``; ``why``: the host
+    closed it as it restarted, for that reason); anything a seated player sends is a table
+    request from a connection that holds no seat there any more (``wrong_phase``, a
+    ``reject`` for a ``play``: the move was not played)."""
     if isinstance(msg, (m.Join, m.Resume)):
+        if why is not None:
+            return (
+                ErrorCode.NO_SUCH_TABLE,
+                f"the host closed table {table_id} as it restarted: {why}",
+            )
         return ErrorCode.NO_SUCH_TABLE, f"there is no table {table_id}"
     return ErrorCode.WRONG_PHASE, f"table {table_id} has closed; nothing was done"
 

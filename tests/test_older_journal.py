@@ -15,9 +15,17 @@ import shutil
 from pathlib import Path
 
 import pytest
+import trio
+from rawseat import RawSeat
 
+from scopa_net.commands.host import resumed_line
 from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_FAILED
+from scopa_net.server import table_task
+from scopa_net.server.config import HostConfig
+from scopa_net.server.host import Host
+from scopa_net.server.journal import Journal
+from scopa_net.wire import messages as m
 
 DATA = Path(__file__).parent / "data"
 
@@ -60,3 +68,40 @@ def test_exporting_an_older_blind_table_is_one_line_saying_which_transcripts_to_
     assert lines[0].endswith("Gus 1 - Eve 4; Eve won (2 players, target 1, variants: none)")
     assert lines[1].endswith(", in play")
     assert digest(db) == before  # read only: nothing written
+
+
+async def test_a_host_upgraded_on_an_older_blind_journal_closes_its_tables_saying_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A quick upgrade (the finished match still in its minute to play again): the finished
+    match became "closed unfinished: everyone had left" in history; the match in play too,
+    the progress line stopped at 1/2 and the host's summary said nothing of either table;
+    a resume at table 2 heard only "there is no table 2"."""
+    monkeypatch.setattr(table_task, "LINGER", 10**10)  # the finished match is replayed too
+    db = v2_journal(tmp_path)
+    progress: list[tuple[int, int]] = []
+    async with trio.open_nursery() as nursery:
+        config = HostConfig(bind="127.0.0.1", port=0, advertise=False, db=str(db))
+        host = Host(config, Journal(db))
+        host.on_restored = lambda done, total: progress.append((done, total))
+        await nursery.start(host.serve)
+        assert progress == [(1, 2), (2, 2)]
+        why = "begun by an older scopa-net that this one cannot go on with"
+        assert resumed_line(host) == (
+            f"resumed 0 tables; closed table 1 'test table': {why}; "
+            f"closed table 2 'test table': {why}"
+        )
+        seat = await RawSeat.connect(host.port)
+        await seat.send(m.Resume(table_id=2, seat=0, token=bytes(16), last_seq=9))
+        refused = await seat.until(lambda msg: isinstance(msg, m.Error))
+        assert isinstance(refused, m.Error)
+        assert refused.code == "no_such_table"
+        assert refused.message == f"the host closed table 2 as it restarted: {why}"
+        await seat.aclose()
+        await host.shutdown()
+        nursery.cancel_scope.cancel()
+    host.journal.close()
+    assert main(["history", "--db", str(db)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("Gus 1 - Eve 4; Eve won (2 players, target 1, variants: none)")
+    assert lines[-1].endswith(f": closed unfinished: {why}"), lines
