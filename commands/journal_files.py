@@ -103,11 +103,13 @@ def open_journal(path: str, *, create: bool) -> Journal:
         check_writable(path)
     import sqlite3
 
-    from scopa_net.server.journal import Journal, JournalError
+    from scopa_net.server.journal import Journal, JournalError, NewerJournalError
 
     try:
         journal = Journal(path, read_only=not create)
         journal.tables()  # reads the file: a file that is not a database fails here
+    except NewerJournalError as exc:
+        raise CommandError(str(exc), EXIT_LOCAL) from None
     except OSError as exc:
         raise CommandError(unusable(f"the journal {path}", exc), EXIT_LOCAL) from None
     except sqlite3.OperationalError as exc:  # a file SQLite cannot open or write

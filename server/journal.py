@@ -22,7 +22,11 @@ from pathlib import Path
 
 import msgpack
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""The journal's ``schema_version``: 2 from the host that replays older blind tables no more
+(a journal it opens to write is marked 2, so that an older host, which takes version 1 only,
+refuses it rather than misread it); 1 before. Entries and tables are alike in both."""
+READ_VERSIONS = (1, SCHEMA_VERSION)
 NEXT_N_KEPT = 4096
 """Tables whose next entry number the journal keeps in memory (see ``Journal._next_n``)."""
 
@@ -68,6 +72,10 @@ def _began_key(table_id: str) -> str:
 
 class JournalError(RuntimeError):
     """The journal file is unusable (another schema, corruption, a gap in a table's entries)."""
+
+
+class NewerJournalError(JournalError):
+    """The journal was written by a newer scopa-net (a schema version above ours)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,9 +147,17 @@ class Journal:
         version = self.get_meta("schema_version")
         if version is None and read_only:
             raise JournalError("it holds no schema version")
-        if version is None:
-            self.set_meta("schema_version", SCHEMA_VERSION)
-        elif version != SCHEMA_VERSION:
+        if isinstance(version, int) and version > SCHEMA_VERSION:
+            self._db.close()
+            raise NewerJournalError(
+                f"the journal {self.path} was written by a newer scopa-net (journal version "
+                f"{version}; this one reads up to {SCHEMA_VERSION}): update scopa-net, or "
+                "give another --db"
+            )
+        if version is None or (version in READ_VERSIONS and not read_only):
+            if version != SCHEMA_VERSION:  # an older host can no longer open it (see above)
+                self.set_meta("schema_version", SCHEMA_VERSION)
+        elif version not in READ_VERSIONS:
             raise JournalError(
                 f"journal {self.path!r} has schema version {version!r}; "
                 f"this host speaks {SCHEMA_VERSION}"

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from scopa_net.server.journal import Journal, JournalError
+from scopa_net.commands.main import main
+from scopa_net.commands.options import EXIT_LOCAL
+from scopa_net.server.journal import SCHEMA_VERSION, Journal, JournalError
 
 
 def test_entries_come_back_in_order_per_table_after_reopening(tmp_path: Path) -> None:
@@ -74,10 +76,43 @@ def test_a_gap_is_reported(tmp_path: Path) -> None:
 
 def test_another_schema_version_is_refused(tmp_path: Path) -> None:
     journal = Journal(tmp_path / "host.db")
-    journal.set_meta("schema_version", 99)
+    journal.set_meta("schema_version", "x")
     journal.close()
-    with pytest.raises(JournalError, match="schema version 99"):
+    with pytest.raises(JournalError, match="schema version 'x'"):
         Journal(tmp_path / "host.db")
+
+
+def test_a_version_1_journal_is_marked_2_when_a_host_writes_it_and_not_when_read(
+    tmp_path: Path,
+) -> None:
+    """An older host (which takes version 1 only) then refuses the journal this one wrote,
+    instead of misreading it: closed tables came back, bots finished a person's match."""
+    journal = Journal(tmp_path / "host.db")
+    journal.set_meta("schema_version", 1)
+    journal.close()
+    read = Journal(tmp_path / "host.db", read_only=True)  # history: nothing written
+    assert read.get_meta("schema_version") == 1
+    read.close()
+    journal = Journal(tmp_path / "host.db")
+    assert journal.get_meta("schema_version") == SCHEMA_VERSION == 2
+    journal.close()
+
+
+def test_a_journal_a_newer_scopa_net_wrote_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "host.db"
+    journal = Journal(db)
+    journal.set_meta("schema_version", 3)
+    journal.close()
+    for read_only in (False, True):
+        with pytest.raises(JournalError, match="written by a newer scopa-net"):
+            Journal(db, read_only=read_only)
+    assert main(["history", "--db", str(db)]) == EXIT_LOCAL
+    assert capsys.readouterr().err == (
+        f"scopa-net: the journal {db} was written by a newer scopa-net (journal version 3; "
+        "this one reads up to 2): update scopa-net, or give another --db\n"
+    )
 
 
 def test_memory_journal_works() -> None:
