@@ -598,8 +598,7 @@ class Host:
         self.journal.close_table(record.table_id)
         ended = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.finished))
         log.info(
-            "table %s closed: its match ended at %s and the minute to play again ran out "
-            "while the host was stopped",
+            "table %s closed: its match ended at %s and its minute to play again is over",
             record.table_id,
             ended,
         )
