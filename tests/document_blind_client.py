@@ -58,7 +58,7 @@ from blind_document_verifier import (
     verify_result,
     verify_round,
 )
-from document_client import GONE_AFTER, PING_AFTER, Connection, HostMisbehavedError
+from document_client import Connection, HostMisbehavedError
 from document_referee import Table, legal_takes
 from nacl.exceptions import RuntimeError as SodiumError
 
@@ -618,7 +618,6 @@ class DocumentBlindClient:
         self.sent: list[dict] = []  # every message sent, in order
         self.resent: set[str] = set()
         self.refused: list[dict] = []  # wrong_phase answers to what was sent again
-        self.nonce = 0
         self.events: list[dict] = []
 
     async def connect(self, host: str, port: int) -> None:
@@ -757,25 +756,8 @@ class DocumentBlindClient:
         await self.conn.send(message)
 
     async def _receive(self) -> dict:
-        """The next message that is not a heartbeat: pings answered, ours sent when quiet."""
         assert self.conn is not None
-        heard = trio.current_time()
-        while True:
-            wait = min(self.conn.last_sent + PING_AFTER, heard + GONE_AFTER) - trio.current_time()
-            with trio.move_on_after(max(wait, 0)):
-                message = await self.conn.receive()
-                if message["t"] == "ping":
-                    await self._send({"t": "pong", "nonce": message["nonce"]})
-                elif message["t"] == "bye":
-                    raise HostMisbehavedError(f"bye {message['reason']}: {message['message']}")
-                elif message["t"] != "pong":
-                    return message
-                heard = trio.current_time()
-                continue
-            if trio.current_time() >= heard + GONE_AFTER:
-                raise HostMisbehavedError("nothing heard from the host for 30 seconds")
-            self.nonce += 1
-            await self._send({"t": "ping", "nonce": self.nonce})
+        return await self.conn.receive_past_heartbeats(self._send)
 
     async def _reply(self, kind: str) -> dict:
         message = await self._receive()

@@ -11,7 +11,7 @@ client should never see raises ``HostMisbehavedError``.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import msgpack
@@ -56,6 +56,7 @@ class Connection:
         self.stream = stream
         self.buffer = bytearray()
         self.last_sent = trio.current_time()
+        self.pings_sent = 0
 
     async def send(self, message: dict) -> None:
         await self.stream.send_all(frame(message))
@@ -77,6 +78,32 @@ class Connection:
         payload = bytes(self.buffer[4 : 4 + length])
         del self.buffer[: 4 + length]
         return read_payload(payload)
+
+    async def receive_past_heartbeats(self, send: Callable[[dict], Awaitable[None]]) -> dict:
+        """The next message that is not a heartbeat (3.6): pings answered and ours sent when
+        quiet, through ``send``; a host silent for 30 s is told `bye timeout` and left."""
+        heard = trio.current_time()
+        while True:
+            wait = min(self.last_sent + PING_AFTER, heard + GONE_AFTER) - trio.current_time()
+            with trio.move_on_after(max(wait, 0)):
+                message = await self.receive()
+                if message["t"] == "ping":
+                    await send({"t": "pong", "nonce": message["nonce"]})
+                elif message["t"] == "bye":
+                    raise HostMisbehavedError(f"bye {message['reason']}: {message['message']}")
+                elif message["t"] != "pong":
+                    return message
+                heard = trio.current_time()
+                continue
+            if trio.current_time() >= heard + GONE_AFTER:
+                with trio.move_on_after(1):
+                    await send(
+                        {"t": "bye", "reason": "timeout", "message": "nothing heard for 30 s"}
+                    )
+                await trio.aclose_forcefully(self.stream)
+                raise HostMisbehavedError("nothing heard from the host for 30 seconds")
+            self.pings_sent += 1
+            await send({"t": "ping", "nonce": self.pings_sent})
 
 
 @dataclass
@@ -125,7 +152,6 @@ class DocumentClient:
         self.plays_sent = 0
         self.acks: list[dict] = []
         self.resent: set[str] = set()
-        self.nonce = 0
         self.events: list[dict] = []  # every table event, as it arrived
 
     # --- 3.2, 3.3: handshake, lobby, seat -------------------------------------------------------
@@ -259,26 +285,8 @@ class DocumentClient:
             await trio.aclose_forcefully(self.conn.stream)
 
     async def _receive(self) -> dict:
-        """The next message that is not a heartbeat: pings answered, ours sent when quiet."""
         assert self.conn is not None
-        heard = trio.current_time()
-        while True:
-            wait = min(self.conn.last_sent + PING_AFTER, heard + GONE_AFTER) - trio.current_time()
-            with trio.move_on_after(max(wait, 0)):
-                message = await self.conn.receive()
-                if message["t"] == "ping":
-                    await self._send({"t": "pong", "nonce": message["nonce"]})
-                elif message["t"] == "bye":
-                    raise HostMisbehavedError(f"bye {message['reason']}: {message['message']}")
-                elif message["t"] != "pong":
-                    return message
-                heard = trio.current_time()
-                continue
-            if trio.current_time() >= heard + GONE_AFTER:
-                await self._bye("timeout", "nothing heard for 30 seconds")
-                raise HostMisbehavedError("nothing heard from the host for 30 seconds")
-            self.nonce += 1
-            await self._send({"t": "ping", "nonce": self.nonce})
+        return await self.conn.receive_past_heartbeats(self._send)
 
     async def _reply(self, kind: str) -> dict:
         message = await self._receive()
