@@ -34,6 +34,7 @@ from scopa_net.server.config import HostConfig
 from scopa_net.server.discovery import join_address, lan_addresses
 from scopa_net.server.host import Host, load_host_key
 from scopa_net.server.journal import Journal
+from scopa_net.server.table import SeatKind, Table
 from scopa_net.wire import messages as m
 
 LEVEL_NUMBERS = {"random": 1, "greedy": 2, "strong": 3, "expert": 4}
@@ -126,6 +127,11 @@ def lan_join_lines(
     if password:
         lines.append("PASSWORD being the one you gave with --password (tell them yourself)")
     return tuple(lines)
+
+
+def seats_for_people(table: Table) -> int:
+    """How many of a table's seats are people's (sat at, kept, or open), not computers'."""
+    return sum(1 for seat in table.seats if seat.kind is not SeatKind.BOT)
 
 
 @contextlib.contextmanager
@@ -232,12 +238,15 @@ async def open_embedded_game(
                         f"it opens this table again on port {bound}, with its players and "
                         "rules: no other flag is needed"
                     )
+                if resume_from is not None and session.table_id in host.tables:
+                    # A table taken back: its seats say who may join, not this run's --humans.
+                    humans = seats_for_people(host.tables[session.table_id].table)
                 session.hosts_friends = lan and humans > 1  # type: ignore[attr-defined]
                 if session.hosts_friends and session.table_id in host.tables:
                     # Leaving for good ends the table for the friends: the table task does it
                     # as it answers the leave, before this terminal's game closes.
                     host.tables[session.table_id].owner = session.seat
-                if lan and humans == 1 and resume_from is None:
+                if lan and humans == 1:
                     # Every other seat is a computer's: nobody can join, whatever the LAN.
                     session.where_to_join = (
                         "Every other seat is a computer's, so nobody can join this table; "

@@ -87,8 +87,9 @@ async def test_closed_mid_round_then_run_again_takes_the_table_and_seat_back(
             assert again.view.hand == hand
             assert len(again.view.plays) == plays, said
             assert again.resume_command == "`scopa-net play --lan`"
-            # How friends join is said again at once, not hidden with the replayed match.
-            assert any("friends cannot join" in text for text in said[:2]), said
+            # Who can join is said again at once, not hidden with the replayed match (here
+            # nobody: every other seat is a computer's, as the first run said).
+            assert any("nobody can join" in text for text in said[:2]), said
         # It left normally: the seat is still kept (the match is not over) for a third run.
         assert [r.table_id for r in kept_lan_seats(tmp_path)] == [table_id]
         # A new table instead (--no-resume): the old match is closed and its seat forgotten.
@@ -193,6 +194,42 @@ async def test_play_lan_with_no_seat_for_friends_says_nobody_can_join(tmp_path: 
             # and the key a friend's first join shows, to compare (never shown before)
             key = fingerprint(session.host_key)
             assert f"This table's host key is {key}:" in session.where_to_join[-1]
+
+
+async def _kept_after_a_close(data_dir: Path, **options: object):
+    """Open a table, sit down, and close the terminal (no goodbye): the seat it keeps."""
+    with trio.CancelScope() as closed:
+        async with open_game(data_dir, **options) as session:
+            with trio.fail_after(10):
+                while session.table_id is None:
+                    await trio.sleep(0.01)
+            closed.cancel()
+    [kept] = kept_lan_seats(data_dir)
+    return kept
+
+
+async def test_a_table_taken_back_says_who_can_join_as_a_fresh_one_did(tmp_path: Path) -> None:
+    """`play --lan --humans 1` taken back from its save printed "Friends join this table on
+    port ... with:" (and announced itself on the LAN) although no seat is open: the run that
+    takes a table back went by its own --humans (1 by default), not the table's seats. So a
+    table with a friend's seat, taken back by a plain `play --lan`, did not end for the friend
+    when its owner left for good."""
+    with lan_table_lock(tmp_path):
+        kept = await _kept_after_a_close(tmp_path)
+        async with open_game(tmp_path, resume_from=kept, humans=2) as again:
+            said = await _heard(again, "nobody can join")
+            assert again.where_to_join == (
+                "Every other seat is a computer's, so nobody can join this table; "
+                "`--humans N` leaves seats for friends.",
+            )
+            assert not any("join this table on port" in text for text in said), said
+            assert not again.hosts_friends
+        close_lan_tables(tmp_path)
+        kept = await _kept_after_a_close(tmp_path, humans=2)
+        async with open_game(tmp_path, resume_from=kept) as again:  # --humans 1, the default
+            said = await _heard(again, "host key is")
+            assert "nobody can join" not in " ".join(again.where_to_join), said
+            assert again.hosts_friends
 
 
 async def test_leaving_your_own_lan_table_for_good_tells_the_friends_it_ended(
