@@ -24,6 +24,7 @@ from scopa_net.server.table_task import (
     TableTask,
     refusal_at_a_closed_table,
 )
+from scopa_net.server.version_words import other_version_line
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import SharedFrames
 from scopa_net.wire.connection import NEED_DATA, ConnectionClosed, HostConnection, State
@@ -191,7 +192,10 @@ class PlayerSession:
                                     return
                             await self._dispatch(event)
                     except ProtocolError as exc:
-                        log.info("connection %s: %s", self.peer, exc)
+                        words = exc.code is ErrorCode.BAD_VERSION and other_version_line(
+                            exc.message
+                        )
+                        log.info("connection %s: %s", self.peer, words or exc)
                         self._bye(exc.code, exc.message)
                         return
                     if self.conn.mid_frame:

@@ -21,6 +21,7 @@ from scopa_net.server.host import load_host_key
 from scopa_net.server.journal import Journal, TableRecord
 from scopa_net.server.table_task import void_words
 from scopa_net.wire import messages as m
+from scopa_net.wire.codec import encode
 
 
 def said(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -329,3 +330,33 @@ async def test_a_seat_whose_person_left_is_named_in_a_match_begins_and_its_score
     finished = next(line for line in lines if " finished: " in line)
     assert finished.startswith(f"table {table_id} finished: scores Carla (left) ")
     assert " - Bruno " in finished
+
+
+async def test_a_player_of_another_version_is_logged_saying_who_must_update(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The host's log read "connection ...: bad_version: client speaks protocol version 3;
+    this end speaks version 4", the wire's words (protocol.md 3.2, unchanged): the organiser
+    had to work out whose scopa-net was old. It now says whose, and who updates."""
+    caplog.set_level(logging.INFO, logger="scopa_net")
+    ours = m.PROTOCOL_VERSION
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery)
+        assert host.port is not None
+        for version in (ours - 1, ours + 1):
+            stream = await trio.open_tcp_stream("127.0.0.1", host.port)
+            await stream.send_all(encode(m.Hello(version=version, client="other")))
+            with trio.fail_after(5):
+                while await stream.receive_some():  # the bye, then the host closes
+                    pass
+            await stream.aclose()
+        await host.shutdown()
+        nursery.cancel_scope.cancel()
+    host.journal.close()
+    lines = [line.partition(": ")[2] for line in said(caplog) if "protocol" in line]
+    assert lines == [
+        f"a player's scopa-net is older than this host's (protocol {ours - 1}, this one "
+        f"{ours}): they need to update it to play here",
+        f"a player's scopa-net is newer than this host's (protocol {ours + 1}, this one "
+        f"{ours}): update this host's scopa-net to let them play here",
+    ]
