@@ -251,3 +251,12 @@ def test_a_tally_started_resumed_listed_and_exported(
         "1,3,0,quick,",
         "2,0,2,quick,",
     ]
+    assert main(["tally", "--export", "1"]) == 0  # markdown, the default
+    assert capsys.readouterr().out.startswith("# Scopa tally: Ada & Carla v Bruno & Dino\n")
+    # The README's file table named `ID.md` and `ID.csv` "when exported": none is written.
+    readme = (TESTS.parent / "README.md").read_text(encoding="utf-8")
+    (row,) = [line for line in readme.splitlines() if line.startswith("| `tallies/")]
+    named = set(re.findall(r"`(?:tallies/)?ID(\.[a-z]+)`", row))
+    tallies = Path(homes["XDG_DATA_HOME"]) / "scopa-net" / "tallies"
+    written = {path.suffix for path in tallies.iterdir()}
+    assert named == written, (row, sorted(tallies.iterdir()))
