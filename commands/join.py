@@ -229,11 +229,18 @@ def describe_lan_host(h: HostAdvert, known: KnownHosts) -> str:
         lock = ", password"
     else:
         lock = f", {h.password_open} of them at a table with a password"
-    if h.protocol != PROTOCOL_VERSION:  # it would refuse us: say so before a pick
-        lock += (
-            f"; another version: it speaks protocol {h.protocol}, this scopa-net "
-            f"{PROTOCOL_VERSION}, so it cannot be joined until both run the same version"
-        )
+    if h.protocol != PROTOCOL_VERSION:  # it would refuse us: say so, and who updates
+        versions = f"(protocol {h.protocol}, this one {PROTOCOL_VERSION})"
+        if h.protocol < PROTOCOL_VERSION:
+            lock += (
+                f"; another version: its scopa-net is older than yours {versions}, so it "
+                "cannot be joined until its organiser updates it"
+            )
+        else:
+            lock += (
+                f"; another version: its scopa-net is newer than yours {versions}, so "
+                "update yours to join it"
+            )
     key = ""
     if h.key is not None:
         key = f", key {'-'.join(fingerprint(h.key).split('-')[:2])}"

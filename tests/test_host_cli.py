@@ -335,9 +335,9 @@ def test_join_finds_an_announced_host_on_the_lan(capsys: pytest.CaptureFixture[s
         # A host of another version (an older scopa-net) is listed, saying it cannot be joined
         # (picking it would only end in bad_version).
         assert (
-            f"{old_name} at 127.0.0.1:{old_port} (1 open seat; another version: it speaks "
-            f"protocol 2, this scopa-net {m.PROTOCOL_VERSION}, so it cannot be joined until "
-            "both run the same version)"
+            f"{old_name} at 127.0.0.1:{old_port} (1 open seat; another version: its scopa-net "
+            f"is older than yours (protocol 2, this one {m.PROTOCOL_VERSION}), so it cannot be "
+            "joined until its organiser updates it)"
         ) in listed[-1], listed[-1]
     finally:
         advertiser.close()

@@ -65,6 +65,24 @@ def test_password_is_said_only_of_open_seats_behind_one(tmp_path: Path) -> None:
     assert older.endswith("(2 open seats, some tables have a password)")
 
 
+def test_a_host_of_another_version_on_the_lan_says_who_must_update(tmp_path: Path) -> None:
+    """A host of another version was listed as "another version: it speaks protocol 3,
+    this scopa-net 4, so it cannot be joined until both run the same version": both
+    versions, but not whose to update. Now the line says which is older, and who updates."""
+    known = KnownHosts(tmp_path / "known_hosts")
+    ours = m.PROTOCOL_VERSION
+    older = describe_lan_host(advert(protocol=ours - 1, password_open=0), known)
+    assert older.endswith(
+        f"(2 open seats; another version: its scopa-net is older than yours (protocol "
+        f"{ours - 1}, this one {ours}), so it cannot be joined until its organiser updates it)"
+    ), older
+    newer = describe_lan_host(advert(protocol=ours + 1, password_open=0), known)
+    assert newer.endswith(
+        f"(2 open seats; another version: its scopa-net is newer than yours (protocol "
+        f"{ours + 1}, this one {ours}), so update yours to join it)"
+    ), newer
+
+
 async def test_the_host_announces_its_key_and_the_seats_behind_a_password(
     make_host: MakeHost,
 ) -> None:
