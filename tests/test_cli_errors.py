@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TextIO
 
 import pytest
+import trio
 from helpers import free_port, kept_seat, run_scopa_net
 from hosting import host_command, host_in_thread
 
@@ -1134,6 +1135,57 @@ def test_a_host_of_another_version_says_both_need_the_same_version(
     (line,) = taken_back.stderr.splitlines()
     assert line.startswith(f"scopa-net: the host at {address} {same}"), line
     assert len(SeatStore(tmp_path / "kept" / "scopa-net").records()) == 1, line
+
+
+async def test_a_host_restarted_as_another_version_ends_the_session_naming_both(
+    tmp_path: Path,
+) -> None:
+    """A session running when its host is stopped, upgraded and started again on the same
+    journal (found while a club upgraded): the client, taking its seat back, ends in one
+    line naming both versions, not "not a scopa-net host" nor a wait of five minutes."""
+    from hosting import start_host_process
+
+    from scopa_net.client.launch import session_failure
+    from scopa_net.client.network_session import (
+        SessionError,
+        TableChoice,
+        open_network_session,
+    )
+    from scopa_net.wire import messages
+
+    ours, port, db = messages.PROTOCOL_VERSION, free_port(), tmp_path / "host.db"
+    first = await start_host_process(db, port, first=True, log=tmp_path / "host.log")
+    upgraded = None
+    failure: SessionError | None = None
+    try:
+        async with open_network_session(
+            "127.0.0.1", port, TableChoice(table_id=1), name="Ada", data_dir=tmp_path
+        ) as session:
+            with trio.fail_after(10):
+                while session.view is None:
+                    await trio.sleep(0.02)
+            first.kill()
+            await first.wait()
+            other = str(Path(__file__).with_name("other_version.py"))
+            argv = [sys.executable, other, "1", *host_command(db, port)[3:]]
+            upgraded = await trio.lowlevel.open_process(argv, stderr=subprocess.DEVNULL)
+            with trio.fail_after(30):
+                async for _ in session.events:
+                    pass
+    except* SessionError as group:
+        (failure,) = group.exceptions  # type: ignore[assignment]
+    finally:
+        for host in (first, upgraded):
+            if host is not None:
+                host.kill()
+                await host.wait()
+    assert failure is not None, "the session went on with a host of another version"
+    said = session_failure(failure)
+    assert said.status == EXIT_REFUSED
+    assert str(said).startswith(
+        f"the host at 127.0.0.1:{port} runs another version of scopa-net (protocol {ours + 1}, "
+        f"this one {ours})"
+    ), said
 
 
 def test_every_error_of_a_command_begins_the_same_way(capsys: pytest.CaptureFixture[str]) -> None:
