@@ -798,10 +798,7 @@ def _table_choice(
     else:
         joinable = [t for t in tables if any(s.kind == "open" for s in t.seats)]
         if not joinable:
-            raise CommandError(
-                f"no table has an open seat; open one with: scopa-net join --create {host}:{port}",
-                EXIT_REFUSED,
-            )
+            raise CommandError(every_table_full(args.address, f"{host}:{port}"), EXIT_REFUSED)
         for t in joinable:
             say(describe_table(t))
         picked = _choose_table(joinable, ask)
@@ -812,6 +809,17 @@ def _table_choice(
     if table.password and password is None:
         password = ask_password(table.id)
     return TableChoice(table_id=table.id, seat=args.seat, password=password, accepted_key=accepted)
+
+
+def every_table_full(address: str | None, where: str) -> str:
+    """What a person reads when no table has an open seat (the host lists no full table,
+    protocol.md 3.3): what they can do, wait for a seat or open a table."""
+    again = "scopa-net join" + (f" {address}" if address else "")
+    return (
+        f"no table has an open seat; wait a little and run `{again}` again (a seat opens "
+        f"when someone leaves or a table is opened), or open one with: "
+        f"scopa-net join --create {where}"
+    )
 
 
 PASSWORD_TRIES = 3

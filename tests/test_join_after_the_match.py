@@ -105,8 +105,9 @@ async def test_a_seat_at_a_table_a_no_closed_is_dropped_in_one_line_and_join_goe
     ), done.stdout
     assert "Back in your seat" not in out
     assert done.stderr.strip() == (
-        f"scopa-net: no table has an open seat; open one with: scopa-net join --create "
-        f"127.0.0.1:{port}"
+        f"scopa-net: no table has an open seat; wait a little and run `scopa-net join "
+        f"127.0.0.1:{port}` again (a seat opens when someone leaves or a table is opened), or "
+        f"open one with: scopa-net join --create 127.0.0.1:{port}"
     )
 
 
