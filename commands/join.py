@@ -30,6 +30,7 @@ from scopa_net.commands.options import (
     blind_table,
     check_bots,
     said_default,
+    table_name,
     table_password,
     table_rules,
     think_seconds,
@@ -95,6 +96,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         think=False,
     )
     add_blind_option(p, when="with --create: ")
+    p.add_argument(
+        "--table-name",
+        type=table_name,
+        default=None,
+        metavar="NAME",
+        help="with --create: the table's name in listings (default: YOUR NAME's table)",
+    )
     # Taken only to say where it belongs: the host spends its own CPU on its experts.
     p.add_argument("--think", type=think_seconds, default=None, help=argparse.SUPPRESS)
     resume = p.add_mutually_exclusive_group()
@@ -445,6 +453,7 @@ def check_flags(args: argparse.Namespace) -> None:
         "--variant": bool(args.variant),
         "--bots": args.bots is not None,
         "--bot-level": args.bot_level != DEFAULT_BOT_LEVEL,
+        "--table-name": args.table_name is not None,
     }
     given = [flag for flag, yes in lone.items() if yes]
     if given:
@@ -783,7 +792,7 @@ def _table_choice(
         _, key = ask_host(host, port, listed=listed)
         accepted = check_host_key(host, port, key, accept=args.accept_new_key)
         create = m.CreateTable(
-            name=f"{player or args.name or 'a'}'s table"[: m.NAME_LEN],
+            name=args.table_name or f"{player or args.name or 'a'}'s table"[: m.NAME_LEN],
             rules=m.RulesInfo.of(rules),
             password=args.password,
             bots=bots,

@@ -58,3 +58,44 @@ def test_with_every_table_full_the_person_reads_what_they_can_do(
         f"{host.address}` again (a seat opens when someone leaves or a table is opened), or "
         f"open one with: scopa-net join --create {host.address}"
     ]
+
+
+def test_join_create_names_its_table_with_the_flag_host_uses(
+    host: HostThread, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """`join --create` could not name its table: every one was "Bruno's table". It takes
+    `host`'s --table-name, checked the same way, and the lobby lists the name."""
+    import trio
+
+    from scopa_net.client.network_session import open_network_session
+    from scopa_net.client.seat_store import SeatStore
+    from scopa_net.commands.main import build_parser
+
+    flags = ["--create", "--players", "2", "--table-name", "Club night, back room"]
+    args = build_parser().parse_args(["join", host.address, *flags])
+    choice = join_command._table_choice(args, "127.0.0.1", host.port, typing(), player="Dino")
+    assert choice is not None
+
+    async def sit_and_list() -> list[str]:
+        data = tmp_path / "seat"
+        async with open_network_session(
+            "127.0.0.1", host.port, choice, name="Dino", data_dir=data, store=SeatStore(data)
+        ):
+            tables = await trio.to_thread.run_sync(join_command.probe, "127.0.0.1", host.port)
+        return [join_command.describe_table(t) for t in tables]
+
+    (listed,) = trio.run(sit_and_list)
+    assert listed.startswith("table 1 'Club night, back room': 2 players"), listed
+    capfd.readouterr()
+
+    # The same checks and words as `host --table-name`; without --create, said where it belongs.
+    for name in ("", "n" * 33, "a\tb"):
+        assert main(["host", "--table-name", name]) == 2
+        said_by_host = capfd.readouterr().err
+        assert main(["join", host.address, "--create", "--table-name", name]) == 2
+        assert capfd.readouterr().err == said_by_host.replace("host --help", "join --help")
+    assert main(["join", host.address, "--table-name", "Club night"]) == 2
+    assert capfd.readouterr().err == (
+        "scopa-net: --table-name is for a table you open with --create; without it you join a "
+        "table that is there, with its own rules\n"
+    )
