@@ -542,12 +542,14 @@ class _Reporting:
         seat = self._session.seat
         rules = self._session.rules
         mine = rules.side_of(seat) if rules is not None else seat
+        if isinstance(event, RoundOver | MatchOver):
+            sides = sides_scored(event.match_scores, mine, rules, self._session.names)
         if isinstance(event, RoundOver):
-            self._say(f"round over, match {_own_first(event.match_scores, mine)}")
+            self._say(f"round over: {sides}")
         elif isinstance(event, MatchOver):
             outcome = "won" if event.winner == mine else "lost"
             after = rounds_taken(event.rounds, event.voids)
-            self._say(f"match over after {after}, {outcome} {_own_first(event.match_scores, mine)}")
+            self._say(f"match over after {after}, {outcome}: {sides}")
         elif isinstance(event, MatchStarted):
             self._say(f"everyone agreed: match {self._session.match_no} begins")
         elif isinstance(event, Message) and event.table:
@@ -557,6 +559,15 @@ class _Reporting:
         return event
 
 
-def _own_first(scores: tuple[int, ...], mine: int) -> str:
-    """A match score as a player says it: their own side's first ("lost 0-3", not "3-0")."""
-    return "-".join(map(str, (scores[mine], *scores[:mine], *scores[mine + 1 :])))
+def sides_scored(
+    scores: tuple[int, ...], mine: int, rules: RuleSet | None, names: Sequence[str]
+) -> str:
+    """A match score as the client's score lines say it, each side named by its players
+    and the bot's own side first: ``Dino & bot-2 5, Carla & bot-3 3``."""
+
+    def side(number: int) -> str:
+        seats = rules.seats_of(number) if rules is not None else (number,)
+        return " & ".join(names[s] if s < len(names) else f"seat {s}" for s in seats)
+
+    order = [mine, *(n for n in range(len(scores)) if n != mine)]
+    return ", ".join(f"{side(n)} {scores[n]}" for n in order)

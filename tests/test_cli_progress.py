@@ -113,9 +113,14 @@ def test_bots_say_what_they_do_not_benchmark_figures(
     out = capsys.readouterr().out
     assert "bot-1: seated at table 1 seat 0" in out
     assert "bot-2: seated at table 1 seat 1" in out
-    assert re.search(r"bot-1 \(table 1 seat 0\): round over, match \d+-\d+", out)
-    ends = re.findall(r"match over after \d+ rounds?, (won|lost) (\d+)-(\d+)", out)
-    assert ends
+    # Each side named, as the client's score lines name them ("round over, match 5-3" named
+    # none), the bot's own first.
+    assert re.search(r"^bot-1 \(table 1 seat 0\): round over: bot-1 \d+, bot-2 \d+$", out, re.M)
+    assert re.search(r"^bot-2 \(table 1 seat 1\): round over: bot-2 \d+, bot-1 \d+$", out, re.M)
+    ends = re.findall(
+        r"match over after \d+ rounds?, (won|lost): bot-\d (\d+), bot-\d (\d+)$", out, re.M
+    )
+    assert len(ends) == 2, out
     # Each says its own score first: the winner's is the higher ("lost 3-0" was seat order).
     for outcome, own, other in ends:
         assert (int(own) > int(other)) == (outcome == "won"), ends
@@ -134,3 +139,13 @@ def test_no_rate_over_work_too_short_to_measure() -> None:
     clock.now += 0.00001
     progress.advance()
     assert out.getvalue() == "restoring  1/1 tables  100%  took 0 s\n"
+
+
+def test_bots_name_partners_on_each_side_their_own_first() -> None:
+    from scopa_net.commands.bots import sides_scored
+    from scopa_net.rules import RuleSet
+
+    names = ["Dino", "Carla", "bot-2", "bot-3"]
+    assert sides_scored((5, 3), 0, RuleSet.of(4), names) == "Dino & bot-2 5, Carla & bot-3 3"
+    assert sides_scored((5, 3), 1, RuleSet.of(4), names) == "Carla & bot-3 3, Dino & bot-2 5"
+    assert sides_scored((1, 4, 2), 2, RuleSet.of(3), names[:3]) == "bot-2 2, Dino 1, Carla 4"
