@@ -192,6 +192,15 @@ class ClientState:
         return self.sent_from is not None and self.view is self.sent_from
 
 
+def _partner(names: Sequence[str], notes: Sequence[str], seat: int) -> str:
+    """A partner as ``who`` names them: their name, or "an open seat" when nobody sits
+    there (its name is only "seat 1")."""
+    note = notes[seat] if seat < len(notes) else ""
+    if note.startswith("open seat") or seat >= len(names):
+        return "an open seat"
+    return names[seat]
+
+
 def _text(text: str, style: str = "") -> FormattedText:
     return FormattedText([(style, text)])
 
@@ -1012,7 +1021,8 @@ class Controller:
             if rules is None:
                 lines.append(_text(f"Seat {seat}: {who}{you}"))
                 continue
-            partners = [state.names[s] for s in rules.seats_of(rules.side_of(seat)) if s != seat]
+            side = [s for s in rules.seats_of(rules.side_of(seat)) if s != seat]
+            partners = [_partner(state.names, notes, s) for s in side]
             team = f", with {' & '.join(partners)}" if partners else ""
             note = notes[seat] if seat < len(notes) else ""
             if note.startswith("open seat"):  # nobody's name to show ("seat 1; open seat")

@@ -195,3 +195,17 @@ async def test_a_seat_left_mid_match_is_offered_without_the_match_beginning(
         "not 127.0.0.1)."
     ) in said, said
     assert "the match begins" not in said
+
+
+async def test_who_names_each_partner_or_says_the_seat_is_open(make_host: MakeHost) -> None:
+    """`who` said "Seat 3: bot 3, with seat 1; computer player" while seat 1 was open: the
+    partner is named, or said to be an open seat."""
+    host = await make_host()
+    choice = TableChoice(create=create(RuleSet.of(4, 11), bots=2))
+    async with open_network_session("127.0.0.1", host.port, choice, name="Ada") as session:
+        said = await who_once_invited(session)
+    lines = said.splitlines()
+    assert "Seat 0: Ada (you), with bot 2" in lines, said
+    assert "Seat 1: open seat, with bot 3" in lines, said
+    assert "Seat 2: bot 2, with Ada; computer player" in lines, said
+    assert "Seat 3: bot 3, with an open seat; computer player" in lines, said
