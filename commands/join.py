@@ -464,10 +464,16 @@ def check_flags(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> int:
+    from dataclasses import replace
+
     from scopa_net.client.app import only_error
     from scopa_net.client.config import ConfigError
     from scopa_net.client.launch import run_game_screen, settings_from
-    from scopa_net.client.network_session import HostLostError, open_network_session
+    from scopa_net.client.network_session import (
+        HostLostError,
+        RefusedError,
+        open_network_session,
+    )
     from scopa_net.client.seat_store import SeatStore
 
     ask = ask or input
@@ -518,6 +524,7 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
 
     seen = "it answered" if args.create else "it listed its tables"
     again = "scopa-net join" + (f" {args.address}" if args.address else "")
+    refused: list[RefusedError] = []  # the host's no to the seat chosen, before the game
 
     @asynccontextmanager
     async def open_session() -> AsyncIterator[Session]:
@@ -536,13 +543,57 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
                 yield session
         except Exception as exc:
             inner = only_error(exc)
+            if not entered and isinstance(inner, RefusedError):
+                refused.append(inner)
             if entered or not isinstance(inner, OSError):
                 raise
             # It answered a moment ago (the list): it stopped since, or the network did.
             words = host_stopped(f"{host}:{port}", inner, seen, again)
             raise HostLostError(words) from None
 
-    return run_game_screen(open_session, settings, plain=args.plain)
+    typed = args.password is None and choice.password is not None  # at the password prompt
+    tries = 1
+    while True:
+        refused.clear()
+        try:
+            return run_game_screen(open_session, settings, plain=args.plain)
+        except CommandError:
+            code = refused[0].code if refused else ""
+            if code == "bad_password" and typed and tries < PASSWORD_TRIES:
+                tries += 1
+            elif code in CHOOSE_AGAIN and args.table is None and not args.create:
+                tries = 1
+            else:
+                raise  # a table given on the command line: one line, and a status
+        try:
+            if code == "bad_password":
+                say(
+                    f"Wrong password for table {choice.table_id}: type it again (Ctrl-C or "
+                    "Ctrl-D gives up)."
+                )
+                choice = replace(choice, password=ask_password(choice.table_id or 0))
+                continue
+            say(CHOOSE_AGAIN[code].format(table=choice.table_id, seat=choice.seat))
+            picked = _table_choice(args, host, port, ask, player=settings.name, listed=listed)
+        except (KeyboardInterrupt, EOFError):
+            print()
+            return _stopped()
+        if picked is None:  # Enter at the table number
+            return _stopped()
+        choice = picked
+        typed = args.password is None and choice.password is not None
+
+
+CHOOSE_AGAIN = {
+    "table_full": "Table {table} is full now: someone took its last seat while you chose. "
+    "The tables with an open seat now:",
+    "no_such_table": "Table {table} is gone now (its match ended, or it closed). The tables "
+    "with an open seat now:",
+    "seat_taken": "Seat {seat} at table {table} was taken while you chose. The tables with an "
+    "open seat now:",
+}
+"""What a person who picked a table at the prompt reads when the host refuses the seat, by
+the host's code, before the list again, fresh from the host."""
 
 
 def _kept_seat_to_take(

@@ -367,11 +367,11 @@ CASES = [
         "for it and join again (or give it with --password)",
     ),
     # Typed at the prompt, it said "ask its host for it", though another player opened the
-    # table and chose it.
+    # table and chose it. Asked again twice (said on stdout), then this one line.
     (
         "wrong password typed at the prompt",
         ["join", "{host}", "--table", "1"],
-        ("nope",),
+        ("nope", "nope", "nope"),
         EXIT_REFUSED,
         "scopa-net: wrong password for that table; ask whoever opened the table (or the host) "
         "for it and join again",

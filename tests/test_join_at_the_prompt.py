@@ -10,10 +10,12 @@ from pathlib import Path
 
 import pytest
 from hosting import HostThread, host_in_thread
+from rawseat import RawSeat
 
 from scopa_net.commands import join as join_command
 from scopa_net.commands.main import main
-from scopa_net.commands.options import EXIT_REFUSED
+from scopa_net.commands.options import EXIT_CANCELLED, EXIT_REFUSED
+from scopa_net.rules import RuleSet
 
 
 @pytest.fixture
@@ -99,3 +101,85 @@ def test_join_create_names_its_table_with_the_flag_host_uses(
         "scopa-net: --table-name is for a table you open with --create; without it you join a "
         "table that is there, with its own rules\n"
     )
+
+
+def club_night(host: HostThread) -> None:
+    """Table 1: one seat open beside a computer; table 2 the same, behind password "pw"."""
+    host.call(host.host.create_table, "back room", RuleSet.of(2), None, 1, 1)
+    host.call(host.host.create_table, "locked", RuleSet.of(2), "pw", 1, 1)
+
+
+def test_a_table_filled_while_the_person_chose_is_said_and_the_list_shown_again(
+    host: HostThread, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two people typed `1` at once: the slower one was back at the shell ("scopa-net: that
+    table is full; ...", status 4) instead of reading why and choosing again."""
+    club_night(host)
+    carla: list[RawSeat] = []
+
+    async def carla_sits() -> None:
+        carla.append(await RawSeat.connect(host.port))
+        await carla[0].join(1, name="Carla")
+
+    def carla_first() -> str:
+        host.call(carla_sits)
+        return "1"
+
+    monkeypatch.setattr(builtins, "input", typing(carla_first, ""))  # then Enter: stop
+    try:
+        assert main(["join", host.address, "--name", "Dino"]) == EXIT_CANCELLED
+    finally:
+        host.call(carla[0].aclose)
+    out, err = capfd.readouterr()
+    said = " ".join(out.split())
+    assert (
+        "Table 1 is full now: someone took its last seat while you chose. The tables with an "
+        "open seat now: table 2 'locked'" in said
+    ), out
+    assert said.count("table 1 'back room'") == 1, out  # listed again without it
+    assert said.count("table 2 'locked'") == 2, out
+    assert err.splitlines() == ["scopa-net: stopped; nothing joined"]
+
+
+def test_a_wrong_password_typed_at_the_prompt_is_asked_for_again_three_times(
+    host: HostThread, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A wrong password typed at "password for table 2:" ended the program at once."""
+    club_night(host)
+    monkeypatch.setattr(builtins, "input", typing("2"))
+    monkeypatch.setattr("getpass.getpass", typing("nope", "pass", "pw?"))
+    assert main(["join", host.address, "--name", "Dino"]) == EXIT_REFUSED
+    out, err = capfd.readouterr()
+    again = "Wrong password for table 2: type it again (Ctrl-C or Ctrl-D gives up)."
+    assert " ".join(out.split()).count(again) == 2, out
+    assert err.splitlines() == [
+        "scopa-net: wrong password for that table; ask whoever opened the table (or the host) "
+        "for it and join again (or give it with --password)"
+    ]
+
+    # Ctrl-D at the second try: stopped, in one line.
+    monkeypatch.setattr(builtins, "input", typing("2"))
+    monkeypatch.setattr("getpass.getpass", typing("nope", EOFError))
+    assert main(["join", host.address, "--name", "Dino"]) == EXIT_CANCELLED
+    out, err = capfd.readouterr()
+    assert " ".join(out.split()).count(again) == 1, out
+    assert err.splitlines() == ["scopa-net: stopped; nothing joined"]
+
+
+def test_a_table_given_on_the_command_line_is_refused_in_one_line_as_before(
+    host: HostThread, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    club_night(host)
+    carla: list[RawSeat] = []
+
+    async def carla_sits() -> None:
+        carla.append(await RawSeat.connect(host.port))
+        await carla[0].join(1, name="Carla")
+
+    monkeypatch.setattr(builtins, "input", typing())
+    host.call(carla_sits)
+    try:
+        assert main(["join", host.address, "--table", "1"]) == EXIT_REFUSED
+    finally:
+        host.call(carla[0].aclose)
+    assert "has no table 1 with an open seat" in capfd.readouterr().err
