@@ -167,6 +167,14 @@ def clean_table_name(name: str) -> str:
     return _cut_to_width(text[start:], NAME_CHARS)
 
 
+def table_label(table_id: object, name: str) -> str:
+    """A table as the host's lines name it, by number and name: ``table 3 'Kitchen'``, and
+    ``table 2 "Bruno's table"`` (quoted as Python quotes text, so an apostrophe inside reads
+    right); ``table 3`` for a table without a name."""
+    shown = clean_table_name(name)
+    return f"table {table_id} {shown!r}" if shown else f"table {table_id}"
+
+
 _COMPUTER_NAME = re.compile(r"bot(?: ?[0-9]+)?(?: \([0-9]+\))?", re.IGNORECASE)
 
 

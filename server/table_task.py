@@ -25,6 +25,7 @@ import trio
 
 from scopa_net.fair.blind.record import VOID_ABSENT, VOID_FAILED_CHECK
 from scopa_net.fair.transcript import VOID_KINGS
+from scopa_net.names import clean_name, table_label
 from scopa_net.server.blind_table import BlindTable
 from scopa_net.server.config import HostConfig
 from scopa_net.server.journal_writer import JournalWriter
@@ -888,6 +889,30 @@ class TableTask:
         return m.Error(code=exc.code.value, message=exc.message[: m.TEXT_LEN], ref=ref)
 
     def _join(self, outbox: Outbox, msg: m.Join, replies: list) -> None:
+        try:
+            self._take_seat(outbox, msg, replies)
+        except TableError as exc:  # the organiser sees who was turned away, and why
+            log.info(
+                "%s: %s was turned away: %s",
+                table_label(self.table.table_id, self.table.name),
+                clean_name(msg.name) or "a player with no name",
+                self._refused_join_words(msg, exc),
+            )
+            raise
+
+    def _refused_join_words(self, msg: m.Join, exc: TableError) -> str:
+        """Why a join was refused, as the organiser reads it."""
+        if exc.code is ErrorCode.BAD_PASSWORD:
+            return "wrong password" if msg.password is not None else "no password given"
+        seats = self.table.seats
+        if exc.code is ErrorCode.SEAT_TAKEN and msg.seat is not None and msg.seat < len(seats):
+            holder = seats[msg.seat].name
+            return f"seat {msg.seat} is taken" + (f" (by {holder})" if holder else "")
+        if exc.code is ErrorCode.TABLE_FULL and self.table.phase is not Phase.OVER:
+            return "the table is full"
+        return exc.message
+
+    def _take_seat(self, outbox: Outbox, msg: m.Join, replies: list) -> None:
         if self.password_digest is not None and (
             msg.password is None
             or not hmac.compare_digest(password_hash(msg.password), self.password_digest)

@@ -1,0 +1,65 @@
+"""A busy club night as its organiser follows it in the host's log: every person turned
+away from a table, every table closed and every match over says who, which table and why."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+
+import pytest
+import trio
+from hosting import create, start_host
+from rawseat import RawSeat
+
+from scopa_net.rules import RuleSet
+from scopa_net.wire import messages as m
+
+
+def said(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """The host's lines at INFO and above (what the organiser sees by default)."""
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.name == "scopa_net.host" and r.levelno >= logging.INFO
+    ]
+
+
+async def refused(seat: RawSeat, join: m.Join) -> m.Error:
+    await seat.send(join)
+    error = await seat.until(lambda msg: isinstance(msg, m.Error))
+    assert isinstance(error, m.Error)
+    return error
+
+
+async def test_every_person_turned_away_from_a_table_is_one_line_with_who_and_why(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A wrong password, a seat lost to someone quicker and a full table logged nothing at
+    INFO: the organiser could not tell why Ivo, Dino and Lea were not playing."""
+    caplog.set_level(logging.INFO, logger="scopa_net")
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, grace=1.0, bot_delay=0.0)
+        assert host.port is not None
+        ada = await RawSeat.connect(host.port)
+        asked = dataclasses.replace(create(RuleSet.of(2, 11), password="pw"), name="Bruno's table")
+        table_id = await ada.create(asked)
+        others = [await RawSeat.connect(host.port) for _ in range(4)]
+        ivo, dino, bea, lea = others
+        await refused(ivo, m.Join(table_id=table_id, seat=None, name="Ivo", password="nope"))
+        await ada.send(m.Join(table_id=table_id, seat=0, name="Ada", password="pw"))
+        await ada.until(lambda msg: isinstance(msg, m.Snapshot))
+        await refused(dino, m.Join(table_id=table_id, seat=0, name="Dino", password="pw"))
+        await bea.send(m.Join(table_id=table_id, seat=None, name="Bea", password="pw"))
+        await bea.until(lambda msg: isinstance(msg, m.Snapshot))
+        await refused(lea, m.Join(table_id=table_id, seat=None, name="Lea", password="pw"))
+        for seat in [ada, *others]:
+            await seat.stream.aclose()
+        await host.shutdown()
+        nursery.cancel_scope.cancel()
+    host.journal.close()
+    table = f'table {table_id} "Bruno\'s table"'
+    assert [line for line in said(caplog) if "turned away" in line] == [
+        f"{table}: Ivo was turned away: wrong password",
+        f"{table}: Dino was turned away: seat 0 is taken (by Ada)",
+        f"{table}: Lea was turned away: the table is full",
+    ]
