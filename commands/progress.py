@@ -1,8 +1,9 @@
 """Progress of long work: one line redrawn on a terminal, plain lines now and then otherwise.
 
-On a terminal: ``arena  120/200 matches  [#######.....]  60%  3.1/s  about 26 s left``,
-redrawn in place at most a few times a second. Not on a terminal (a pipe, a log file, CI): a
-plain line at every tenth of the work, and at the end. ``quiet``: nothing at all.
+On a terminal: ``arena  120/200 matches  [#######.....]  60%  3.1 matches a second  about 26 s
+left``, redrawn in place at most a few times a second; at the end, how long it took (``took
+3 s``, no rate). Not on a terminal (a pipe, a log file, CI): a plain line at every tenth of the
+work, and at the end. ``quiet``: nothing at all.
 """
 
 from __future__ import annotations
@@ -69,13 +70,13 @@ class Progress:
             if self.terminal:
                 parts.append("[" + "#" * filled + "." * (BAR_WIDTH - filled) + "]")
             parts.append(f"{share:.0%}")
-        if self.done and elapsed >= RATE_AFTER:
-            rate = self.done / elapsed
-            parts.append(f"{rate:.1f}/s" if rate >= 1 else f"{60 * rate:.1f}/min")
-            if self.done < self.total:
-                parts.append(f"about {format_duration((self.total - self.done) / rate)} left")
-        if self.done and self.done >= self.total:
+        if self.done and self.done >= self.total:  # the end: how long it took, no rate
             parts.append(f"took {format_duration(elapsed)}")
+        elif self.done and elapsed >= RATE_AFTER:
+            rate = self.done / elapsed
+            per = f"{rate:.1f} {self.unit} a second"
+            parts.append(per if rate >= 1 else f"{60 * rate:.1f} {self.unit} a minute")
+            parts.append(f"about {format_duration((self.total - self.done) / rate)} left")
         return "  ".join(parts)
 
     def advance(self, count: int = 1) -> None:

@@ -19,6 +19,19 @@ from scopa_net.server.host import Host
 from scopa_net.server.journal import Journal
 
 
+def test_a_restore_s_last_line_says_how_long_it_took_in_plain_words() -> None:
+    """Restoring three tables ended "100%  58.4/min  took 3 s": a rate in symbols run into
+    the time it took. On the way the rate says what it counts, in words."""
+    out, clock = io.StringIO(), Clock()
+    progress = Progress("restoring", 3, "tables", stream=out, terminal=False, clock=clock)
+    for _ in range(3):
+        clock.now += 1.03
+        progress.advance()
+    lines = out.getvalue().splitlines()
+    assert lines[1] == "restoring  2/3 tables  67%  58.3 tables a minute  about 1 s left"
+    assert lines[-1] == "restoring  3/3 tables  100%  took 3 s"
+
+
 class Clock:
     def __init__(self) -> None:
         self.now = 0.0
@@ -35,8 +48,8 @@ def test_plain_lines_at_every_tenth_with_rate_and_time_left() -> None:
         progress.advance()
     lines = out.getvalue().splitlines()
     assert len(lines) == 10
-    assert lines[0] == "arena  10/100 matches  10%  2.0/s  about 45 s left"
-    assert lines[-1] == "arena  100/100 matches  100%  2.0/s  took 50 s"
+    assert lines[0] == "arena  10/100 matches  10%  2.0 matches a second  about 45 s left"
+    assert lines[-1] == "arena  100/100 matches  100%  took 50 s"
 
 
 def test_a_terminal_gets_one_redrawn_line_and_quiet_gets_nothing() -> None:
@@ -52,7 +65,7 @@ def test_a_terminal_gets_one_redrawn_line_and_quiet_gets_nothing() -> None:
     assert text.count("\r\x1b[K") == 5
     assert text.endswith("\n")
     assert text.count("\n") == 1
-    assert "[#####...............]  25%  1.0/s  about 3 s left" in text
+    assert "[#####...............]  25%  1.0 files a second  about 3 s left" in text
     quiet = io.StringIO()
     with Progress("x", 3, "things", stream=quiet, quiet=True, terminal=True) as progress:
         progress.advance(3)
