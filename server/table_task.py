@@ -492,16 +492,16 @@ class TableTask:
             outbox.finish(m.Left(table_id=self.table.table_id, seat=seat))
         self.attached.clear()
         if not self._closed_for_good:
-            await self._close_for_good(None)
+            await self._close_for_good("the minute to play again ran out with no rematch agreed")
 
-    async def _close_for_good(self, why: str | None) -> None:
+    async def _close_for_good(self, why: str) -> None:
         """No match will be played here again: the journal marks the table closed (a restart
         leaves it closed) and the log says so. A "no" to playing again does this at once; the
         table still lingers the rest of its minute, so that a player who dropped can resume
         and read the end (protocol.md 3.11)."""
         self._closed_for_good = True
         await self._record_closed()
-        log.info("table %s closed%s", self.table.table_id, f": {why}" if why else "")
+        log.info("table %s closed: %s", self.table.table_id, why)
 
     def _declined_by(self) -> str:
         """Why a declined rematch closes the table, for the log: who said no (a seat that
@@ -552,14 +552,26 @@ class TableTask:
         now = time.time()
         summary["finished"] = now  # for history, beside the matches a rematch followed
         await self.writer.call(lambda j: j.finish_table(table_id, now, summary))
-        result = "abandoned" if abandoned else f"scores {self._score_words(summary['scores'])}"
         log.log(
             logging.INFO if news else logging.DEBUG,
-            "table %s finished: %s, %s",
+            "table %s: match %s %s (%s)",
             table_id,
-            result,
+            self.table.match_no,
+            "closed unfinished" if abandoned else f"finished: {self._result_words()}",
             self.table.rules.describe(),
         )
+
+    def _result_words(self) -> str:
+        """A match over, for the log: ``Ada 11 - Bruno 4; Ada won``."""
+        match = self.table.match
+        if match is None:
+            return "no score"
+        words = self._score_words(list(match.scores))
+        if match.winner is None:
+            return words
+        sides = len(match.scores)
+        names = [self._seat_name(n) for n in range(len(self.table.seats))]
+        return f"{words}; {' & '.join(names[match.winner :: sides])} won"
 
     def _who(self, seat: int) -> str:
         """A seat as the log names it: ``Fabio (seat 1)``; ``seat 1`` while nobody has it."""

@@ -63,7 +63,11 @@ async def test_the_log_names_the_player_of_a_seat_and_says_when_a_match_begins(
         await host.shutdown()
         nursery.cancel_scope.cancel()
     host.journal.close()
-    lines = [line for line in said(caplog) if line.startswith(f"table {table_id}:")]
+    lines = [
+        line
+        for line in said(caplog)
+        if line.startswith(f"table {table_id}:") and " finished: " not in line  # bot 1 may win
+    ]
     assert lines == [
         f"table {table_id}: Fabio (seat 0) joined",
         f"table {table_id}: match 1 begins: Fabio against bot 1",
@@ -328,7 +332,7 @@ async def test_a_seat_whose_person_left_is_named_in_a_match_begins_and_its_score
     assert f"table {table_id}: match 1 begins: Carla against Bruno" in lines
     assert f"table {table_id}: match 2 begins: Carla (left) against Bruno" in lines
     finished = next(line for line in lines if " finished: " in line)
-    assert finished.startswith(f"table {table_id} finished: scores Carla (left) ")
+    assert finished.startswith(f"table {table_id}: match 1 finished: Carla (left) ")
     assert " - Bruno " in finished
 
 

@@ -90,7 +90,9 @@ async def test_a_match_over_in_its_rematch_window_comes_back_without_a_bot_stand
         nursery.cancel_scope.cancel()
     again.journal.close()
     said = [line for line in host_lines(caplog) if "restored at" not in line]  # (no --quiet)
-    assert [line for line in said if line.startswith("table 1")] == ["table 1 closed"]
+    assert [line for line in said if line.startswith("table 1")] == [
+        "table 1 closed: the minute to play again ran out with no rematch agreed"
+    ]
 
 
 async def test_a_no_to_a_rematch_closes_the_table_for_good_at_once_and_a_restart_leaves_it_closed(

@@ -88,13 +88,16 @@ async def test_a_match_over_before_a_restart_is_not_logged_again_as_news(
 async def test_a_match_just_over_is_logged_with_its_scores_by_name(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """The host's line read "table 1 finished: scores [2, 0], ..." (a Python list): it says
-    the scores by the players' names, as history does."""
+    """The host's line read "table 1 finished: scores [2, 0], ..." (a Python list), then
+    "table 1 finished: scores ann 1 - bot 1 0, ...": it says the scores by the players' names,
+    as history does, which match it was and who won."""
     caplog.set_level(logging.INFO, logger="scopa_net")
     await play_one_match(str(tmp_path / "host.db"), RuleSet.of(2, 1), bot_delay=0.0)
     (line,) = [r.message for r in caplog.records if "finished" in r.message]
     assert re.fullmatch(
-        r"table 1 finished: scores ann \d+ - bot 1 \d+, 2 players, target 1, .*", line
+        r"table 1: match 1 finished: ann \d+ - bot 1 \d+; (ann|bot 1) won "
+        r"\(2 players, target 1, .*\)",
+        line,
     ), line
 
 
