@@ -414,13 +414,15 @@ def _who_sits(table: Table) -> str:
     from scopa_net.server.table import SeatKind
 
     names = [s.name for s in table.seats if s.kind is SeatKind.HUMAN and s.name]
-    return f"table {table.table_id} '{table.name}'" + (f" ({', '.join(names)})" if names else "")
+    from scopa_net.names import table_label
+
+    return table_label(table.table_id, table.name) + (f" ({', '.join(names)})" if names else "")
 
 
 async def _open_table(host: Host, rules: RuleSet, args: argparse.Namespace) -> str:
     """Open the table the flags ask for, unless a restart resumed one like it that still
     waits for players: the same command run again gives the same table, not one more."""
-    from scopa_net.names import clean_table_name
+    from scopa_net.names import clean_table_name, table_label
     from scopa_net.server.host import table_settings
 
     level = LEVEL_WIRE_NUMBERS[args.bot_level]
@@ -432,14 +434,14 @@ async def _open_table(host: Host, rules: RuleSet, args: argparse.Namespace) -> s
     if task is not None:
         task.expires = False  # the host's own table again: it stays when left alone
         table = task.table
-        return f"table {table.table_id} '{table.name}' is open again: {_described(table)}"
+        return f"{table_label(table.table_id, table.name)} is open again: {_described(table)}"
     others = _waiting_like(host, settings)  # before this one: opened with other settings
     task = await host.create_table(
         args.table_name, rules, args.password, args.bots, level, blind=blind
     )
-    line = f"table {task.table.table_id} '{task.table.name}' is open: {_described(task.table)}"
+    line = f"{table_label(task.table.table_id, task.table.name)} is open: {_described(task.table)}"
     for other in others:
-        line += f"\ntable {other.table_id} '{other.name}', opened with other settings, still "
+        line += f"\n{table_label(other.table_id, other.name)}, opened with other settings, still "
         line += "waits for players"
     return line
 
@@ -614,10 +616,9 @@ def timed_matches(record: TableRecord) -> list[tuple[float, str]]:
 
 def _match_head(table_id: str, name: str, match_no: int | None) -> str:
     """``table 3 'Kitchen', match 2``: the table by number and name, and the match's number."""
-    from scopa_net.names import clean_table_name
+    from scopa_net.names import table_label
 
-    shown = clean_table_name(name)
-    head = f"table {table_id} {shown!r}" if shown else f"table {table_id}"
+    head = table_label(table_id, name)
     return f"{head}, match {match_no}" if match_no else head
 
 

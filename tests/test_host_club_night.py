@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from pathlib import Path
 
 import pytest
 import trio
 from hosting import create, start_host
 from rawseat import RawSeat
 
+from scopa_net.commands.host import finished_matches, resumed_line
 from scopa_net.rules import RuleSet
+from scopa_net.server.journal import Journal
 from scopa_net.wire import messages as m
 
 
@@ -63,3 +66,35 @@ async def test_every_person_turned_away_from_a_table_is_one_line_with_who_and_wh
         f"{table}: Dino was turned away: seat 0 is taken (by Ada)",
         f"{table}: Lea was turned away: the table is full",
     ]
+
+
+async def test_a_restart_quotes_a_table_name_with_an_apostrophe_as_every_other_line(
+    tmp_path: Path,
+) -> None:
+    """The restart's summary read "table 1 'Bruno's table' (Bruno)" where history and the
+    other lines say "Bruno's table" in double quotes: one quoting everywhere."""
+    db = str(tmp_path / "host.db")
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, db=db)
+        assert host.port is not None
+        own = await host.create_table("Bruno's table", RuleSet.of(2, 11))
+        bruno = await RawSeat.connect(host.port)
+        await bruno.join(own.table.table_id, name="Bruno")
+        await bruno.stream.aclose()
+        await host.shutdown()
+        nursery.cancel_scope.cancel()
+    host.journal.close()
+    async with trio.open_nursery() as nursery:
+        again = await start_host(nursery, db=db)
+        assert resumed_line(again) == (
+            'resumed 1 table (1 waiting for players): table 1 "Bruno\'s table" (Bruno)'
+        )
+        await again.shutdown()
+        nursery.cancel_scope.cancel()
+    again.journal.close()
+    journal = Journal(db)
+    try:
+        (record,) = journal.tables()
+        assert finished_matches(record)[0].startswith('table 1 "Bruno\'s table": waiting')
+    finally:
+        journal.close()
