@@ -226,6 +226,15 @@ class _Summary:
     """round id -> (chain hash, seat) of the first revealed copy seen of that round."""
     split: set[bytes] = field(default_factory=set)
     """Round ids whose revealed public record differs between two seats' files."""
+    names: dict[int, list[str]] = field(default_factory=lambda: defaultdict(list))
+    """Seat -> the names saved for it (each once, in the order the files were read)."""
+
+    def seat(self, seat: int) -> str:
+        """``seat 0 (Ada)`` as the summary names a seat: by the names saved beside the files
+        (``seat 0 (Ada or Dino)`` where files of several matches name different people);
+        ``seat 0`` if none was."""
+        names = self.names.get(seat)
+        return f"seat {seat} ({' or '.join(names)})" if names else f"seat {seat}"
 
 
 def verify_files(
@@ -519,8 +528,11 @@ def _verify_one(
             line,
         )
 
+    for seat, name in enumerate(names.of_round(None)):
+        if name and name not in summary.names[seat]:
+            summary.names[seat].append(name)
     fp = fingerprint(transcript.host_key)
-    whose = seat_words(mine, mine, names.last, own=own)
+    whose = seat_words(mine, mine, names.of_round(None), own=own)  # everyone who held it
     out(f"{whose}, {transcript.rules.describe()}, host key {fp}")
     if saved is not None:
         out(saved_words(saved))
@@ -551,7 +563,10 @@ def _verify_one(
         extra = f", but {unchecked} round(s) not fair-checked: no player seed" if unchecked else ""
         out(f"VERIFIED{extra}")
     elif not verdict.finished and not verdict.failures:
-        out("UNFINISHED: the match has no signed end, so it is not verified")
+        out(
+            "UNFINISHED: this file ends before the match's end, so it is not verified (if the "
+            "match goes on to its end, a file saved then is complete)"
+        )
     else:
         out("NOT VERIFIED")
     for v, r in zip(verdict.rounds, _records(transcript, verdict), strict=True):
@@ -684,7 +699,7 @@ def result_words(transcript: Transcript, note: str) -> str:
     if note.startswith("UNFINISHED"):
         so_far = ", ".join(f"{n} for {side(s)}" for s, n in enumerate(scores))
         return (
-            "UNFINISHED: the match stopped before its end, so the host never signed a final "
+            "UNFINISHED: this file ends before the match's end, where the host signs the final "
             f"result; points so far: {so_far}"
         )
     if not note.startswith("verified"):
@@ -747,23 +762,21 @@ def _summary(out: Callable[[str], None], s: _Summary) -> None:
         )
     if s.absent:
         seats = Counter(seat for absent in s.absent.values() for seat in absent)
-        listed = ", ".join(f"seat {seat}: {n}" for seat, n in sorted(seats.items()))
+        listed = ", ".join(f"{s.seat(seat)}: {n}" for seat, n in sorted(seats.items()))
         out(f"blind rounds void for an absent player: {len(s.absent)} ({listed})")
     if s.gone:
         seats = Counter(seat for gone in s.gone.values() for seat in gone)
-        listed = ", ".join(f"seat {seat}: {n}" for seat, n in sorted(seats.items()))
+        listed = ", ".join(f"{s.seat(seat)}: {n}" for seat, n in sorted(seats.items()))
         out(
             "blind rounds whose reveal counts a player absent (their seed never came, so "
             f"their shuffle is unchecked): {len(s.gone)} ({listed})"
         )
     if s.stopped:
-        who = Counter("the host" if seat is None else f"seat {seat}" for seat in s.stopped.values())
+        who = Counter("the host" if seat is None else s.seat(seat) for seat in s.stopped.values())
         listed = ", ".join(f"{name}: {n}" for name, n in sorted(who.items()))
         out(f"blind rounds void by a seat that stopped without cause: {len(s.stopped)} ({listed})")
     if s.unjudged:
-        who = Counter(
-            "the host" if seat is None else f"seat {seat}" for seat in s.unjudged.values()
-        )
+        who = Counter("the host" if seat is None else s.seat(seat) for seat in s.unjudged.values())
         listed = ", ".join(f"{name}: {n}" for name, n in sorted(who.items()))
         out(
             "blind rounds void by a seat that stopped, with cause or not (a player absent at "
@@ -779,7 +792,7 @@ def _summary(out: Callable[[str], None], s: _Summary) -> None:
         out(f"seeds left out, in {plural(len(s.exclusions), 'round')}: {reasons}")
         for seat in sorted(by_seat):
             counts = ", ".join(f"{why} {n}" for why, n in sorted(by_seat[seat].items()))
-            out(f"  seat {seat}: {counts}")
+            out(f"  {s.seat(seat)}: {counts}")
         out(
             "  (a seed is a player's random share of a round's shuffle; a round with one left "
             "out was shuffled without it:"
@@ -809,7 +822,7 @@ def _summary(out: Callable[[str], None], s: _Summary) -> None:
                 f"{tally.name} {tally.observed} (expected {tally.expected:.1f}, usual "
                 f"{low:.1f}-{high:.1f}{flag})"
             )
-        out(f"  seat {seat}, {plural(len(rounds), 'round')}: " + "; ".join(parts))
+        out(f"  {s.seat(seat)}, {plural(len(rounds), 'round')}: " + "; ".join(parts))
     out(
         "This measures luck, not honesty (the checks above are what prove the deals): even with "
         "fair shuffling, about one figure in twenty falls outside its usual range, so one "

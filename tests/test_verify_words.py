@@ -549,3 +549,64 @@ def test_each_file_says_when_it_was_saved_and_files_go_in_the_order_played(
     heads = [line for line in out if line.startswith("== ") and line != "== summary"]
     played = [folder / name for name in names if "table1" in name]
     assert [h for h in heads if "table1" in h] == [f"== {p}" for p in played], out
+
+
+def test_the_summary_names_each_seat_as_the_names_beside_the_files_do(
+    match: list[bytes], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The rounds' lines said "seat 1 (Bruno)", the summary "seat 1, 4 rounds: settebello
+    ..." and "(seat 1: 1)": the summary names seats as the rest of verify does."""
+    paths = []
+    for seat, t in enumerate(match):
+        paths.append(tmp_path / f"seat{seat}.scopa")
+        paths[-1].write_bytes(t)
+        paths[-1].with_suffix(".names").write_text("Ada\nBruno\n", encoding="utf-8")
+    status, out = _verify(capsys, *paths)
+    assert status == 0
+    luck = [line for line in out if line.startswith("  seat ") and " round" in line]
+    assert [line.split(",")[0] for line in luck] == ["  seat 0 (Ada)", "  seat 1 (Bruno)"], out
+    summary = _Summary()
+    summary.names.update({0: ["Ada"], 1: ["Ivo, then Lea"]})
+    summary.absent = {b"\x01": (1,)}
+    lines: list[str] = []
+    _summary(lines.append, summary)
+    assert "blind rounds void for an absent player: 1 (seat 1 (Ivo, then Lea): 1)" in lines
+
+
+def test_a_file_that_ends_before_the_match_s_end_says_so_without_alarm(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A match the host stopped in the middle read "UNFINISHED: the match stopped before its
+    end", as if it were over: the file ends before the end, and the match may go on."""
+    from scopa_net.fair.transcript import MatchResult
+
+    t = simulate_match(RuleSet.of(2, 4), 4).transcripts[1]
+    kept = t.rounds[:-1]
+    scores = tuple(sum(r.score[side] for r in kept if r.score) for side in range(2))
+    path = tmp_path / "t.scopa"
+    path.write_bytes(dataclasses.replace(t, rounds=kept, result=MatchResult(scores, None)).encode())
+    status, out = _verify(capsys, path)
+    assert status == 1
+    (result,) = [line for line in out if line.startswith("match result:")]
+    assert result.startswith(
+        "match result: UNFINISHED: this file ends before the match's end, where the host signs "
+        "the final result; points so far: "
+    ), result
+    assert out[-1] == (
+        "UNFINISHED: this file ends before the match's end, so it is not verified (if the "
+        "match goes on to its end, a file saved then is complete)"
+    )
+    assert not any("stopped" in line for line in out), out
+
+
+def test_the_heading_of_a_seat_that_changed_hands_names_everyone_who_held_it(
+    match: list[bytes], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An export of seat 1, held by Ivo then Lea, began "seat 1 (Lea, this file's seat)"
+    though Ivo played it first: the heading names the seat as the match result does."""
+    path = tmp_path / "t.scopa"
+    path.write_bytes(match[1])
+    path.with_suffix(".names").write_text("Ada\nLea\nmatch\tAda\tIvo, then Lea\n", "utf-8")
+    status, out = _verify(capsys, path)
+    assert status == 0
+    assert out[0].startswith("seat 1 (Ivo, then Lea, this file's seat), 2 players"), out
