@@ -503,7 +503,8 @@ def run_history(args: argparse.Namespace) -> int:
         journal = open_journal(path, create=False)
         try:
             records = [with_computer_rounds(journal, r) for r in journal.tables()]
-            found = played_order(records, journal.host_starts())
+            now = {r.table_id: standing(journal, r) for r in records if r.finished is None}
+            found = played_order(records, journal.host_starts(), now)
         finally:
             journal.close()
         if heading:
@@ -546,13 +547,21 @@ def _journal_with_table(journals: list[tuple[str, str]], table: int) -> Journal:
     raise CommandError(f"table {table} is in both journals: give {which}")
 
 
-def played_order(records: Sequence[TableRecord], starts: Sequence[float] = ()) -> list[str]:
+def played_order(
+    records: Sequence[TableRecord],
+    starts: Sequence[float] = (),
+    now: dict[str, str] | None = None,
+) -> list[str]:
     """Every match of every table in ``records``, in the order they began (not table by
     table: a table's third match, played the next evening, comes among that evening's), and
-    a line where the host restarted (``starts``: when it started, each time) between them."""
+    a line where the host restarted (``starts``: when it started, each time) between them.
+    ``now``: table id -> how its match in play stands (:func:`standing`)."""
+    now = now or {}
     timed = sorted(
         (when, n, line)
-        for n, (when, line) in enumerate(m for r in records for m in timed_matches(r))
+        for n, (when, line) in enumerate(
+            m for r in records for m in timed_matches(r, now.get(r.table_id, ""))
+        )
     )
     lines: list[str] = []
     restarts = sorted(starts)
@@ -573,9 +582,10 @@ def finished_matches(record: TableRecord) -> list[str]:
     return [line for _, line in timed_matches(record)]
 
 
-def timed_matches(record: TableRecord) -> list[tuple[float, str]]:
+def timed_matches(record: TableRecord, now: str = "") -> list[tuple[float, str]]:
     """:func:`finished_matches`, each line with when its match began (its first deal; the
-    table's opening if the journal does not say), the order ``history`` lists them in."""
+    table's opening if the journal does not say), the order ``history`` lists them in.
+    ``now``: how the match in play stands, or who waits at a table waiting for players."""
     matches: list[dict] = []
     if record.summary:
         summary = dict(record.summary)  # the last match over
@@ -610,8 +620,36 @@ def timed_matches(record: TableRecord) -> list[tuple[float, str]]:
             line = f"{head}: waiting for players since {_minute(record.created)}"
         else:
             line = f"{head}: started {_minute(started) if started else '?'}, in play"
+        line += f": {now}" if now else ""
         lines.append((started or record.created, line))
     return lines
+
+
+def standing(journal: Journal, record: TableRecord) -> str:
+    """How a table not finished stands, replayed from its journal: who plays and the score
+    so far (``Ada 3 - Bruno 1 after 2 rounds``), or who sits and waits (``Ada waits``);
+    "" if nobody sits or the table cannot be replayed."""
+    from scopa_net.server.table import SeatKind
+
+    try:
+        table = replayed_table(journal, record)
+    except Exception:  # a note only: the table is listed all the same
+        return ""
+    people = [s.name for s in table.seats if s.kind is SeatKind.HUMAN and s.name]
+    match = table.match
+    if match is None or not table.holders.began():
+        if not people:
+            return ""
+        return f"{' and '.join(people)} {'waits' if len(people) == 1 else 'wait'}"
+    names = [
+        h or s.name or f"seat {n}"
+        for n, (h, s) in enumerate(zip(table.holders.match_names(), table.seats, strict=True))
+    ]
+    sides = len(match.scores)
+    score = " - ".join(
+        f"{' & '.join(names[side::sides])} {points}" for side, points in enumerate(match.scores)
+    )
+    return f"{score} after {plural(len(match.results), 'round')}"
 
 
 def _match_head(table_id: str, name: str, match_no: int | None) -> str:
@@ -712,16 +750,8 @@ def replayed(
 ) -> tuple[list[Transcript], list[SeatHolders]]:
     """Each match of a table, rebuilt from its journal as a restart does: ``seat``'s
     transcript of it (none without a seat) and who held its seats, round by round."""
-    from scopa_net.server.blind_table import BlindTable
-    from scopa_net.server.host import load_host_key
-    from scopa_net.server.table import Table
 
-    settings = record.settings
-    rules = RuleSet.of(settings["players"], settings["target"], settings["variants"])
-    kind = BlindTable if settings.get("blind") else Table
-    table = kind(
-        int(record.table_id), settings["name"], rules, load_host_key(journal), bots=settings["bots"]
-    )
+    table = _new_table(journal, record)
     matches: list[Transcript] = []  # each match over when the table played again
     held: list[SeatHolders] = []  # who held its seats, round by round
 
@@ -734,6 +764,27 @@ def replayed(
     table.replay((e.kind, e.payload) for e in journal.entries(record.table_id))
     keep_match()
     return matches, held
+
+
+def _new_table(journal: Journal, record: TableRecord) -> Table:
+    """The table ``record`` opened, before any of its journal's entries."""
+    from scopa_net.server.blind_table import BlindTable
+    from scopa_net.server.host import load_host_key
+    from scopa_net.server.table import Table
+
+    settings = record.settings
+    rules = RuleSet.of(settings["players"], settings["target"], settings["variants"])
+    kind = BlindTable if settings.get("blind") else Table
+    return kind(
+        int(record.table_id), settings["name"], rules, load_host_key(journal), bots=settings["bots"]
+    )
+
+
+def replayed_table(journal: Journal, record: TableRecord) -> Table:
+    """The table ``record`` as its journal leaves it (as a restart rebuilds it)."""
+    table = _new_table(journal, record)
+    table.replay((e.kind, e.payload) for e in journal.entries(record.table_id))
+    return table
 
 
 def with_computer_rounds(journal: Journal, record: TableRecord) -> TableRecord:

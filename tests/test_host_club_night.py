@@ -98,3 +98,38 @@ async def test_a_restart_quotes_a_table_name_with_an_apostrophe_as_every_other_l
         assert finished_matches(record)[0].startswith('table 1 "Bruno\'s table": waiting')
     finally:
         journal.close()
+
+
+async def test_history_says_who_plays_a_match_in_play_and_its_score_and_who_waits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A match in play read only "table 1 'test table': started ..., in play", and a table
+    waiting for players did not say who sat at it waiting."""
+    import re
+
+    from hosting import play_one_round
+
+    from scopa_net.commands.main import main
+
+    db = str(tmp_path / "host.db")
+    await play_one_round(db)
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, db=db)
+        assert host.port is not None
+        own = await host.create_table("Bruno's table", RuleSet.of(2, 11))
+        bruno = await RawSeat.connect(host.port)
+        await bruno.join(own.table.table_id, name="Bruno")
+        await bruno.stream.aclose()
+        await host.shutdown()
+        nursery.cancel_scope.cancel()
+    host.journal.close()
+    assert main(["history", "--db", db]) == 0
+    out = capsys.readouterr().out
+    played, waiting = [line for line in out.splitlines() if not line.startswith("host ")]
+    assert re.fullmatch(
+        r"table 1 'test table': started [-\d :]+, in play: ann \d+ - bot 1 \d+ after 1 round",
+        played,
+    ), played
+    assert re.fullmatch(
+        r'table 2 "Bruno\'s table": waiting for players since [-\d :]+: Bruno waits', waiting
+    ), waiting
