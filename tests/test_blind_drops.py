@@ -137,7 +137,9 @@ async def test_two_people_who_drop_together_void_the_round_and_nobody_blames_the
     fp = fingerprint(people.sessions["Ada"].host_key)  # type: ignore[arg-type]
     assert cli_main(["verify", "--pin", fp, *files]) == 0
     out = capsys.readouterr().out
-    assert "blind rounds void for an absent player: 1 (seat 1: 1, seat 2: 1)" in out, out
+    assert (
+        "blind rounds void for an absent player: 1 (seat 1 (Carla): 1, seat 2 (Bruno): 1)" in out
+    ), out
 
 
 class CutAtSeed(Through):
