@@ -37,7 +37,14 @@ from prompt_toolkit.renderer import print_formatted_text as render_fragments
 from prompt_toolkit.styles import BaseStyle
 
 from scopa_net.client.completion import PlayCompleter
-from scopa_net.client.controller import Asking, ClientState, Controller, Lines, answer_prompt
+from scopa_net.client.controller import (
+    CTRL_D_DROPS,
+    Asking,
+    ClientState,
+    Controller,
+    Lines,
+    answer_prompt,
+)
 from scopa_net.client.guest import run_beside_prompt
 from scopa_net.client.job_control import SIGCONT, JobControl
 from scopa_net.client.keys import make_key_bindings
@@ -367,15 +374,20 @@ class ClientApp:
             except KeyboardInterrupt:
                 continue  # Ctrl-C as a signal: the same as the key, clear and ask again
             except EOFError:
-                at_a_host = hasattr(controller.session, "leave")
-                if not self._closing and controller.state.asking is Asking.REMATCH:
+                asking = controller.state.asking
+                if not self._closing and asking is Asking.REMATCH:
                     self._send_line("quit")  # a no to "play again?", then leave
                     continue
-                if self._closing or not controller.state.in_match or not at_a_host:
+                if self._closing or not controller.state.in_match:
                     return
-                # Ctrl-D during a match asks the same question as quit; at the question,
-                # it steps away (the seat is kept).
-                asked = controller.state.asking is Asking.LEAVE_OR_AWAY
+                if asking in CTRL_D_DROPS:
+                    # At a choice or "Really leave?", Ctrl-D drops the question as Ctrl-C
+                    # does: the person stays at the table.
+                    self._interrupt(False)
+                    continue
+                # Ctrl-D during a match asks the same question as quit, at a host or in
+                # practice alike; at the host's question, it steps away (the seat is kept).
+                asked = asking is Asking.LEAVE_OR_AWAY
                 self._send_line("away" if asked else "quit")
                 continue
             self._send_line(line)

@@ -83,6 +83,11 @@ class Asking(enum.Enum):
     CONFIRM_PLAY = "confirm play"
 
 
+CTRL_D_DROPS = frozenset({Asking.WHICH_GROUP, Asking.CONFIRM_PLAY, Asking.CONFIRM_QUIT})
+"""The questions Ctrl-D drops as Ctrl-C does (a choice, "play it anyway?", "Really leave?"):
+the person stays at the table, wherever the match is played."""
+
+
 def answer_prompt(asking: Asking, choices: int = 0) -> str | None:
     """The prompt while a question waits, or None when none does. The question itself is the
     line above the prompt, said once; the prompt names only the answers it takes."""

@@ -115,6 +115,11 @@ class LineReader:
         self._ended = False
         self._terminal = os.isatty(fd)
 
+    @property
+    def at_terminal(self) -> bool:
+        """Whether a person types the lines (an end of input is Ctrl-D, not the end)."""
+        return self._terminal
+
     async def readline(self) -> str | None:
         """The next line, without its end; None at the end of the input (or Ctrl-D)."""
         while b"\n" not in self._buffer and not self._ended:
@@ -157,7 +162,7 @@ def answer_at_end(controller: Controller) -> str | None:
     state = controller.state
     if state.asking is Asking.REMATCH:
         return "quit"
-    if not state.in_match or not hasattr(controller.session, "leave"):
+    if not state.in_match:
         return None
     if state.asking is Asking.LEAVE_OR_AWAY:
         return "away"
@@ -188,11 +193,16 @@ async def feed_lines(
     """Hand each line of ``reader`` to ``controller`` as if typed (``paced``: each when the
     game waits for the person); the end of the input leaves as Ctrl-D does, answering the
     question leaving asks when a script's input has ended for good."""
+    from scopa_net.client.controller import CTRL_D_DROPS
+
     ended = 0
     while ended <= EOF_ANSWERS:
         if paced and not ended:
             await until_waiting(controller)
         line = await reader.readline()
+        if line is None and reader.at_terminal and controller.state.asking in CTRL_D_DROPS:
+            controller.interrupt()  # Ctrl-D at a question drops it, as at the prompt
+            continue
         if line is None:
             line = answer_at_end(controller)
             if line is None:

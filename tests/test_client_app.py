@@ -16,7 +16,7 @@ from hosting import HostThread, create, start_host
 from prompt_toolkit.input import PipeInput
 
 from scopa_net.cards import CARDS
-from scopa_net.client.controller import ClientState
+from scopa_net.client.controller import Asking, ClientState
 from scopa_net.client.embedded import open_embedded_game
 from scopa_net.client.local_session import LocalSession, open_local_session
 from scopa_net.client.moves import legal_plays
@@ -76,11 +76,42 @@ def test_plain_mode_prints_sentences_and_no_toolbar() -> None:
     assert state.match_over
 
 
-def test_ctrl_d_leaves_at_once() -> None:
-    status, text, state = run_app(RuleSet.of(2, target=11), playing("\x04"))
+def test_ctrl_d_asks_before_leaving_practice() -> None:
+    """Ctrl-D in a practice game (`play --seed`) left at once, saying nothing, where the
+    game at its own host asks first: it asks the same, and Ctrl-D at the question stays."""
+    status, text, state = run_app(RuleSet.of(2, target=11), playing("\x04\x04\x04y\r"))
     assert status == 0
     assert not state.match_over
     assert "score sheet" not in text
+    assert text.count("The match is not over. Really leave?") == 2
+    assert "Staying at the table." in text
+    assert "Leaving the table." in text
+
+
+def test_ctrl_d_at_a_choice_drops_the_choice() -> None:
+    """`play --seed 5`: 6d takes either six on the table, so it asks which; Ctrl-D there
+    left the game at once. It drops the choice, as Ctrl-C does, and the game goes on."""
+
+    def driver(state: ClientState, pipe: PipeInput) -> Callable[[], None]:
+        steps = iter(["6d\r", "\x04", "quit\ry\r"])
+        asked = [False]
+
+        def on_change() -> None:
+            if state.asking is Asking.WHICH_GROUP and not asked[0]:
+                asked[0] = True
+                pipe.send_text(next(steps))
+            elif state.view is not None and state.view.my_turn and state.asking is Asking.NOTHING:
+                step = next(steps, None)
+                if step is not None:
+                    pipe.send_text(step)
+
+        return on_change
+
+    status, text, _ = run_app(RuleSet.of(2, target=11), driver, seed=5)
+    assert status == 0
+    assert "Choice dropped: type a card to play." in text
+    assert text.count("Really leave?") == 1
+    assert "Leaving the table." in text
 
 
 def test_ctrl_c_on_an_empty_line_says_once_how_to_leave() -> None:

@@ -89,6 +89,15 @@ def test_the_end_of_a_script_leaves_as_ctrl_d_does(tmp_path: Path) -> None:
     assert lines[-2:] == ["The match is not over. Really leave?", "Leaving the table."]
 
 
+def test_the_end_of_a_script_leaves_a_practice_game_as_ctrl_d_does(tmp_path: Path) -> None:
+    """`play --seed 3` from a script that ends mid-match left at once, saying nothing,
+    where the game at its own host asks and leaves: it now says the same two lines."""
+    done = scopa_net(*PLAY, "--seed", "3", home=tmp_path, stdin=b"board\n")
+    assert done.returncode == 0, done.stderr
+    lines = assert_plain(done.stdout)
+    assert lines[-2:] == ["The match is not over. Really leave?", "Leaving the table."]
+
+
 def test_plain_from_a_script_is_words_with_nothing_redrawn(tmp_path: Path) -> None:
     """--plain promises "nothing redrawn": from a script the prompt was still redrawn after
     every line, with blank lines and the next words 8 columns to the right."""
@@ -98,7 +107,8 @@ def test_plain_from_a_script_is_words_with_nothing_redrawn(tmp_path: Path) -> No
     hand = "Your hand: ace of cups (1), ace of clubs (1), 4 of cups (4)."
     assert lines.count(hand) == 2
     assert lines[0] == "Round 1, target 1. Score: Ada 0, bot 1 0."
-    assert lines[-1] == "You hold no card of rank 3."
+    assert lines[-3] == "You hold no card of rank 3."
+    assert lines[-2:] == ["The match is not over. Really leave?", "Leaving the table."]
 
 
 def test_join_reads_a_script_as_play_does(tmp_path: Path, threaded_host: HostThread) -> None:
