@@ -123,7 +123,7 @@ def score_sheet(
     return lines
 
 
-def _points_to(line: ScoreLine, sides: Sequence[str]) -> str:
+def points_to(line: ScoreLine, sides: Sequence[str]) -> str:
     """Who took a line's points, said in words: ``the point to Ada``, ``2 points to Ada``,
     ``1 point to Ada, 1 point to Bruno``, or ``nobody scores``."""
     scored = [side for side, p in enumerate(line.points) if p]
@@ -150,7 +150,7 @@ def plain_score_sheet(
     lines = [f"Round {view.round_number} score sheet."]
     for line in score.lines:
         title = LINE_TITLES.get(line.name, (line.name, ""))[0]
-        lines.append(f"{title}: {each(line.figures)}; {_points_to(line, sides)}.")
+        lines.append(f"{title}: {each(line.figures)}; {points_to(line, sides)}.")
     lines.append(f"Round: {each(score.totals)}.")
     lines.append(f"Match: {each(match_scores)}, {to_the_target(view, match_scores)}.")
     level = level_past_target(view, match_scores, names)

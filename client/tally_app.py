@@ -28,13 +28,16 @@ from prompt_toolkit.shortcuts import print_formatted_text
 from scopa_net.client.files import why_not_written
 from scopa_net.client.keys import make_key_bindings
 from scopa_net.client.render import help_rows, wrap_line
+from scopa_net.client.scoresheet import points_to
 from scopa_net.client.style import Display
 from scopa_net.client.tally_store import TallyStore, export
 from scopa_net.client.toolbar import WIDE
 from scopa_net.commands.options import EXIT_CANCELLED
 from scopa_net.names import display_width
 from scopa_net.rules import USUAL_TARGETS, Variant
+from scopa_net.scoring import RoundScore
 from scopa_net.tally import (
+    LINE_NAMES,
     SCORING_VARIANTS,
     Ask,
     Guide,
@@ -103,8 +106,14 @@ class TallyController:
         now: Callable[[], datetime] = datetime.now,
         target: int | None = None,
         variants: Sequence[str] | None = None,
+        plain: bool = False,
     ) -> None:
         self.tally = tally
+        self.plain = plain
+        """--plain: sheets and standings said in sentences, never in columns."""
+        self.width = WIDE
+        """The columns a line may take (the terminal's, less its last): a table wider than
+        this is said in sentences instead, so that no row wraps in the middle."""
         self.store = store
         self.display = display or Display(color=False)
         self._now = now
@@ -540,19 +549,55 @@ class TallyController:
         if hand.sheet is not None:
             width = max(8, *(display_width(label) for label in labels))
             head = "".join(_right(label, width + 2) for label in labels)
-            out.append(_t(f"  {'':<11}{head}"))
+            table = [_t(f"  {'':<11}{head}")]
             for name, figures, who in sheet_rows(tally, hand.sheet):
                 cells = "".join(f"{f:>{width + 2}}" for f in figures)
-                out.append(_t(f"  {name:<11}{cells}   {who}"))
+                table.append(_t(f"  {name:<11}{cells}   {who}"))
             cells = "".join(f"{p:>{width + 2}}" for p in hand.points)
-            out.append(_t(f"  {'Points':<11}{cells}", "class:label"))
+            table.append(_t(f"  {'Points':<11}{cells}", "class:label"))
+            out += self._sentences(hand.sheet) if self._too_wide(table) else table
         else:
-            out.append(
-                _t("  " + ", ".join(f"{lb} {p}" for lb, p in zip(labels, hand.points, strict=True)))
-            )
+            out.append(_t("  " + self._each(hand.points)))
         after = [s + p for s, p in zip(tally.scores, hand.points, strict=True)]
-        total = ", ".join(f"{lb} {p}" for lb, p in zip(labels, after, strict=True))
-        out.append(_t(f"After it: {total}. Score this hand?", "class:prompt"))
+        out.append(
+            self._row("After it: ", f"{self._each(after)}. Score this hand?", "class:prompt")
+        )
+        return out
+
+    def _each(self, values: Sequence[int]) -> str:
+        """Each side's figure after its name: "Ada 3, Bruno 0"."""
+        labels = self.tally.labels if self.tally else ()
+        return ", ".join(f"{lb} {v}" for lb, v in zip(labels, values, strict=True))
+
+    def _row(self, label: str, text: str, style: str = "") -> FormattedText:
+        """``label`` then ``text``, one line. Too long for the screen (not --plain), its parts
+        are set two spaces apart, so that it breaks between them, under the text after the
+        label: a side and its figure stay on one row ("Bruno 18;"), never a figure alone."""
+        if not self.plain and display_width(label + text) > self.width:
+            for mark in (",", ";", "."):  # a name holds none of them followed by a space
+                text = text.replace(f"{mark} ", f"{mark}  ")
+        return FormattedText([("class:label", label), (style, text)])
+
+    def _too_wide(self, table: Lines) -> bool:
+        """Whether ``table`` is to be said in sentences: --plain, or a row of it would wrap."""
+        return self.plain or any(
+            display_width(fragment_list_to_text(row)) > self.width for row in table
+        )
+
+    def _sentences(self, sheet: RoundScore) -> Lines:
+        """A counted hand's sheet, a sentence a line, each figure with its side's name, as
+        `play --plain` says a round's: "Cards: Ada 25, Bruno 15; the point to Ada."."""
+        tally = self.tally
+        assert tally is not None
+        labels = tally.labels
+        out = [
+            self._row(
+                f"{LINE_NAMES.get(line.name, line.name)}: ",
+                f"{self._each(line.figures)}; {points_to(line, labels)}.",
+            )
+            for line in sheet.lines
+        ]
+        out.append(self._row("Points: ", f"{self._each(sheet.totals)}."))
         return out
 
     def _standings(self) -> Lines:
@@ -562,11 +607,17 @@ class TallyController:
         head = f"Standings after hand {played}" if played else "Standings"
         out = [_t(f"{head} (playing to {tally.rules.target}):", "class:heading")]
         width = max(display_width(r.label) for r in tally.standings())
+        table, sentences = [], []
         for place, row in enumerate(tally.standings(), 1):
             to_go = f"{row.to_go} to go" if row.to_go else "target reached"
-            to_go = "" if row.to_go and tally.over else f"   {to_go}"  # the game is won
+            to_go = "" if row.to_go and tally.over else to_go  # the game is won
             label = row.label + " " * (width - display_width(row.label))
-            out.append(_t(f"  {place}. {label} {row.points:>3}{to_go}"))
+            table.append(_t(f"  {place}. {label} {row.points:>3}" + f"   {to_go}" * bool(to_go)))
+            points = f"{row.points} point{'s' * (row.points != 1)}"
+            sentences.append(
+                _t(f"{place}. {row.label}: {points}" + f", {to_go}" * bool(to_go) + ".")
+            )
+        out += sentences if self._too_wide(table) else table
         style = "class:winner" if tally.over else ""
         out.append(_t(tally.status(), style))
         return out
@@ -758,6 +809,7 @@ def run_tally(
             for part in wrap_line(line, width):  # between words, never inside one
                 print_formatted_text(part, style=style, output=session.output)
 
+    controller.width = _columns(session.output) - 1
     show(controller.opening())
     while not controller.finished:
         try:
@@ -771,6 +823,7 @@ def run_tally(
             show(controller.leave())
             # Ctrl-D at a question before the tally began stops it, as before a game.
             return EXIT_CANCELLED if controller.tally is None else 0
+        controller.width = _columns(session.output) - 1  # the terminal may have changed
         show(controller.handle(line))
     return 0
 

@@ -159,6 +159,7 @@ def run(args: argparse.Namespace) -> int:
         display=display,
         target=args.target if tally is None else None,
         variants=args.variant if tally is None else None,
+        plain=args.plain,
     )
     controller.unsaved = unsaved
     try:

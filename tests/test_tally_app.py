@@ -574,3 +574,52 @@ def test_at_40_columns_the_toolbar_of_wide_names_fits(tmp_path: Path) -> None:
     for columns in (60, 40, 30, 20):
         shown = fragment_text(controller.toolbar(columns))
         assert display_width(shown) < columns, shown
+
+
+def printed_at(controller: TallyController, lines: list[str], columns: int) -> list[str]:
+    """The rows printed above the prompt when ``lines`` are typed at ``columns`` columns."""
+    output = RecordingOutput(columns=columns)
+    with create_pipe_input() as pipe:
+        pipe.send_text("".join(f"{line}\r" for line in lines))
+        pipe.close()
+        run_tally(controller, Display(color=False), plain=True, input=pipe, output=output)
+    return output.printed
+
+
+COUNTED = ["count", "22", "6", "ada", "7d 6h As Kb", "6d 7h 7s", "1 0"]
+"""A hand counted line by line: Ada's side takes cards, coins, settebello, primiera, a sweep."""
+
+
+def test_at_40_columns_a_counted_sheet_never_wraps_mid_row() -> None:
+    """At 40 columns the counted sheet's "points to" column wrapped to the start of the
+    next row ("  Cards   22\\n18   Ada & Carla +1"), so a number read as the other side's.
+    A sheet too wide for the screen is said a line at a time, each figure with its side."""
+    tally = Tally.new(["Ada", "Bruno", "Carla", "Dino"], target=21)
+    rows = printed_at(TallyController(tally, store=None), [*COUNTED, "y", "quit"], 40)
+    words = " ".join(" ".join(rows).split())
+    assert "Cards: Ada & Carla 22, Bruno & Dino 18; the point to Ada & Carla." in words
+    assert "Points: Ada & Carla 5, Bruno & Dino 0." in words
+    assert re.search(r"1\. Ada & Carla +5 +16 to go", words)  # a table that fits stays
+    assert all(len(row) < 40 for row in rows), rows
+    sheet = rows[rows.index("Hand 1:") + 1 : rows.index("Points: Ada & Carla 5, Bruno & Dino 0.")]
+    assert sheet[:3] == [
+        "Cards: Ada & Carla 22,",
+        "       Bruno & Dino 18;",
+        "       the point to Ada & Carla.",
+    ]
+    alone = [row for row in sheet if re.match(r"\s*\d+(?! point)", row)]
+    assert not alone, sheet  # no figure at the start of a row, away from its side
+    after = rows.index("After it: Ada & Carla 5,")
+    assert rows[after + 1] == "          Bruno & Dino 0."  # under the text, with its figure
+
+
+def test_plain_says_the_sheet_and_the_standings_in_sentences() -> None:
+    """`tally --plain` printed column tables (a screen reader reads them as bare numbers);
+    it says them as `play --plain` does: "Cards: Ada 22, Bruno 18; the point to Ada."."""
+    controller = TallyController(Tally.new(["Ada", "Bruno"]), store=None, plain=True)
+    screen = type_into(controller, [*COUNTED, "y", "standings", "quit"])
+    assert "Cards: Ada 22, Bruno 18; the point to Ada." in screen
+    assert "Sweeps: Ada 1, Bruno 0; 1 point to Ada." in screen
+    assert "1. Ada: 5 points, 6 to go." in screen
+    assert "2. Bruno: 0 points, 11 to go." in screen
+    assert not re.search(r"Cards +22 +18", screen)
