@@ -376,9 +376,14 @@ class TallyController:
         if name == "export":
             return self._export(args)
         if name == "undo":
+            in_hand = bool(tally.draft)
             tally, said = tally.undo()
             self.tally = tally
-            return [_t(f"Undone: {said}.", "class:notice"), *self._save(), *self._standings()]
+            out = [_t(f"Undone: {said}.", "class:notice"), *self._save(), *self._standings()]
+            if in_hand:  # what is left of the hand being entered
+                left = f"{_so_far(tally)}. 'done' scores it." if tally.draft else ""
+                out.append(_t(left or f"Nothing is entered for hand {tally.hand_number} now."))
+            return out
         if name == "count":
             tally._open()
             if tally.draft:
@@ -820,6 +825,9 @@ def run_tally(
             show(controller.leave())
             return EXIT_CANCELLED
         except EOFError:
+            if controller.mode is Mode.CONFIRM:  # Ctrl-D at "Score this hand?" is a no,
+                show(controller.handle("n"))  # as at the game's "Really leave?": it stays
+                continue
             show(controller.leave())
             # Ctrl-D at a question before the tally began stops it, as before a game.
             return EXIT_CANCELLED if controller.tally is None else 0
@@ -834,7 +842,8 @@ def run_from_lines(
     """Run the score keeper on lines read from a script, each as if typed at the prompt,
     printing what it says as plain text (no prompt, no toolbar) on ``out``, and what went
     wrong (a refusal, a tally not saved) on ``err``; the end of the input leaves, as Ctrl-D
-    does. The exit status: 0, or 1 when a line was refused.
+    does. The exit status: 0, 1 when a line was refused, or 130 when the input ended before
+    the tally began (as Ctrl-D at its names).
 
     A refused line stops the run there: the lines after it were written to answer what it
     would have asked, so read on they would answer the wrong questions (a count's coins taken
@@ -861,4 +870,5 @@ def run_from_lines(
         if controller.finished:
             return 0
     show(controller.leave())
-    return 0
+    # The end of the input leaves as Ctrl-D does: before the tally began, a stop (130).
+    return EXIT_CANCELLED if controller.tally is None else 0

@@ -623,3 +623,31 @@ def test_plain_says_the_sheet_and_the_standings_in_sentences() -> None:
     assert "1. Ada: 5 points, 6 to go." in screen
     assert "2. Bruno: 0 points, 11 to go." in screen
     assert not re.search(r"Cards +22 +18", screen)
+
+
+def test_after_undo_in_a_hand_it_says_what_the_hand_holds_now() -> None:
+    """`undo` in a hand said "Undone: took back total 4 for Ada." and the standings, but not
+    that Ada's 3 was still entered for the hand: it says what the hand holds now."""
+    controller = TallyController(Tally.new(["Ada", "Bruno"]), store=None)
+    screen = type_into(controller, ["Ada 3", "Ada 4", "undo", "undo", "quit"])
+    undone = screen[screen.index("Undone: took back total 4 for Ada.") :]
+    assert "Hand 1 so far: Ada 3, Bruno 0. 'done' scores it." in undone
+    assert "Nothing is entered for hand 1 now." in undone
+
+
+def test_the_end_of_a_script_before_the_names_is_a_stop_as_ctrl_d(tmp_path: Path) -> None:
+    """`printf '' | scopa-net tally` ended 0, where Ctrl-D at `names>` ends 130 (README: the
+    end of the input leaves as Ctrl-D does)."""
+    done = run_scopa_net("tally", home=tmp_path, input="")
+    assert done.returncode == 130, done.stderr
+    assert done.stdout.splitlines()[-1] == "Nothing saved: the tally had not started."
+
+
+def test_ctrl_d_at_score_this_hand_is_a_no_and_the_tally_goes_on() -> None:
+    """Ctrl-D at "Score this hand? y/n?" left the whole tally, where Ctrl-D at the game's
+    "Really leave? y/n?" stays: it answers no, and the tally goes on."""
+    controller = TallyController(Tally.new(["Ada", "Bruno"]), store=None)
+    status, screen = keys_into(controller, "+2 Ada\rdone\r\x04+1 Bruno\rquit\r")
+    assert status == 0
+    assert "Not scored; the points entered stay:" in screen
+    assert "Hand 1 so far: Ada 2, Bruno 1. 'done' scores it." in screen
