@@ -175,7 +175,17 @@ def _not_a_play(line: str, exc: NotationError, scheme: Scheme) -> str:
             f"invalid card: {shown(line)}: a card is a rank and a suit, such as {example} "
             "(type 'help' for the commands)"
         )
+    unknown = "unknown suit" in str(exc) or "unknown rank" in str(exc)
+    if unknown and len(words) == 1 and typed not in known and not _card_shaped(line):
+        return f"{shown(line)} is not a card or a command (type 'help' for the commands)"
     return f"{exc} (type 'help' for the commands)"
+
+
+def _card_shaped(word: str) -> bool:
+    """Whether ``word`` looks like a card mistyped, whose wrong suit or rank is worth
+    naming: it starts with a rank's digit ("7x", "7dx"), or is a rank letter in capitals,
+    as the hand shows cards, with a letter or two after it ("Kz"). "asdf" or "fg" do not."""
+    return word[:1].isdigit() or (word[:1] in "AJQKFCR" and 2 <= len(word) <= 3)
 
 
 def _check_sent(text: str, what: str, limit: int | None) -> None:

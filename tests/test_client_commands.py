@@ -164,7 +164,7 @@ def test_a_long_bad_line_is_echoed_cut_short() -> None:
     """A 100,000-character line came back whole inside its error."""
     with pytest.raises(CommandError) as caught:
         parse_command("q" * 100_000)
-    assert str(caught.value).startswith(f"invalid card: {'q' * 40!r}...: ")
+    assert str(caught.value).startswith(f"{'q' * 40!r}... is not a card or a command")
     assert len(str(caught.value)) < 200
 
 
@@ -187,3 +187,20 @@ def test_a_long_name_is_left_to_the_rename_which_says_what_the_name_stays() -> N
     """A name's length is refused where the current name is known (test_lan_names_screens),
     not here with other words."""
     assert parse_command(f"name {'Z' * 33}") == Rename(name="Z" * 33)
+
+
+@pytest.mark.parametrize("word", ["asdf", "fg", "maybe", "kz"])
+def test_a_word_that_is_no_card_nor_command_says_so(word: str) -> None:
+    """`asdf` was told "unknown suit 'sdf'", `maybe` "unknown rank 'm'": a word that is no
+    card nor command says it is neither, and where the commands are."""
+    with pytest.raises(CommandError) as caught:
+        parse_command(word)
+    said = f"{word!r} is not a card or a command (type 'help' for the commands)"
+    assert str(caught.value) == said
+
+
+@pytest.mark.parametrize(("word", "hint"), [("7x", "unknown suit 'x'"), ("Kz", "unknown suit 'z'")])
+def test_a_card_mistyped_still_names_its_wrong_suit(word: str, hint: str) -> None:
+    with pytest.raises(CommandError) as caught:
+        parse_command(word)
+    assert hint in str(caught.value)

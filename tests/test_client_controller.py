@@ -62,7 +62,7 @@ async def test_the_group_can_be_typed_after_the_card(table: Table) -> None:
         ("7d x 5s+2s", "illegal play: '7d x 2s+5s': a card you named is not on the table"),
         ("7d x 5s", "illegal play: '7d x 5s': those cards do not add up"),
         ("8d", "invalid card: '8d'"),
-        ("frobnicate", "invalid card: 'frobnicate'"),
+        ("frobnicate", "'frobnicate' is not a card or a command"),
         ("sya hello", "unknown command 'sya': did you mean 'say'?"),
         ("hlep", "unknown command 'hlep': did you mean 'help'?"),
         ("4", "You hold no card of rank 4."),
