@@ -191,7 +191,9 @@ class TallyController:
             "class:toolbar.turn",
             " game over " if tally.over else f" hand {tally.hand_number} ",
         )
-        versions = [f"| {full}{draft} ", f"| {short}{draft} ", f"| {short} ", ""]
+        # Partners by the first one's name alone ("Ada 5  Bruno 3"): the score still fits.
+        first = "  ".join(f"{r.label.split(' & ')[0]} {r.points}" for r in tally.standings())
+        versions = [f"| {full}{draft} ", f"| {short}{draft} ", f"| {short} ", f"| {first} ", ""]
         for rest in versions:
             if display_width(where[1] + rest) < width:  # the last column stays free
                 break

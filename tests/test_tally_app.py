@@ -570,7 +570,7 @@ def test_at_40_columns_the_toolbar_of_wide_names_fits(tmp_path: Path) -> None:
     controller = TallyController(tally, store=None)
     standings = " hand 1 | 李小龙 & 张伟 0  王小明 & 刘洋 0 "
     assert fragment_text(controller.toolbar(44)) == standings  # 43 columns, the last free
-    assert fragment_text(controller.toolbar(40)) == " hand 1 "
+    assert fragment_text(controller.toolbar(40)) == " hand 1 | 李小龙 0  王小明 0 "
     for columns in (60, 40, 30, 20):
         shown = fragment_text(controller.toolbar(columns))
         assert display_width(shown) < columns, shown
@@ -651,3 +651,11 @@ def test_ctrl_d_at_score_this_hand_is_a_no_and_the_tally_goes_on() -> None:
     assert status == 0
     assert "Not scored; the points entered stay:" in screen
     assert "Hand 1 so far: Ada 2, Bruno 1. 'done' scores it." in screen
+
+
+def test_at_40_columns_a_four_name_toolbar_still_shows_the_score() -> None:
+    """A four-name tally's toolbar at 40 columns showed only " hand 1 ": each side is named
+    by its first partner there, so the score still fits."""
+    tally = Tally.new(["Nicolò", "Bruno", "Carla", "Dino"]).add(0, 2).commit().add(1, 1)
+    controller = TallyController(tally.commit(), store=None)
+    assert fragment_text(controller.toolbar(40)) == " hand 3 | Nicolò 2  Bruno 1 "
