@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager, suppress
 from functools import partial
@@ -64,6 +65,10 @@ CLEAR_SCREEN = "\x1b[H\x1b[2J\x1b[3J"
 REMATCH_QUESTION = "Play again, all of you at this terminal, with the same players?"
 #: Where escapes do nothing (TERM=dumb), blank lines push the last hand off the screen.
 BLANK_LINES = 60
+
+#: An Enter this soon (seconds) after a handover is shown is not taken as the next person's:
+#: a double press, or a paste ending in a newline, by the person before.
+HANDOVER_GUARD = 1.5
 
 #: Said when one person leaves: every seat at this terminal leaves with them.
 LEAVING_ALL = "Leaving the table: the match ends for everyone at this terminal."
@@ -198,8 +203,15 @@ class PassAndPlayApp:
         output: Output | None = None,
         on_screen: Callable[[PassAndPlayApp], None] | None = None,
         coach: bool = False,
+        guard: float = HANDOVER_GUARD,
     ) -> None:
         self.coach = coach
+        self.guard = guard
+        self._keyboard_left_at = 0.0
+        """When (``time.monotonic``) the keyboard last left a person: a line typed before
+        then was typed by them, and acts in nobody else's turn."""
+        self._handed_over_at = 0.0
+        self._told_too_soon = False
         self._open_sessions = open_sessions
         self.display = display
         self.plain = plain
@@ -227,7 +239,7 @@ class PassAndPlayApp:
         self.matches_over = 0
         self._token: trio.lowlevel.TrioToken | None = None
         self._scope: trio.CancelScope | None = None
-        self._lines: trio.MemorySendChannel[str] | None = None
+        self._lines: trio.MemorySendChannel[tuple[str, float]] | None = None
         self._prompt: PromptSession[str] | None = None
         self._listeners: list[Callable[[], None]] = []
         self._closing = False
@@ -333,14 +345,15 @@ class PassAndPlayApp:
             except EOFError:
                 in_match = any(seat.state.in_match for seat in self.seats)
                 if self.asking_rematch and not self._closing:
-                    self._call_trio(self._deliver_line, "n")  # as n does: "No rematch."
+                    self._call_trio(self._deliver_line, "n", time.monotonic())  # "No rematch."
                     continue
                 if self._closing or not in_match:
                     return
                 # Ctrl-D during the match asks first, as quit does; at the question, it leaves.
-                self._call_trio(self._deliver_line, "y" if self._confirming_quit() else "quit")
+                quitting = "y" if self._confirming_quit() else "quit"
+                self._call_trio(self._deliver_line, quitting, time.monotonic())
                 continue
-            self._call_trio(self._deliver_line, line)
+            self._call_trio(self._deliver_line, line, time.monotonic())
 
     def _call_trio(self, fn: Callable[..., object], *args: object) -> None:
         if self._token is not None:
@@ -362,10 +375,11 @@ class PassAndPlayApp:
         if self._scope is not None:
             self._scope.cancel()
 
-    def _deliver_line(self, line: str) -> None:
+    def _deliver_line(self, line: str, typed_at: float) -> None:
+        """A line accepted at the prompt at ``typed_at`` (``time.monotonic``)."""
         assert self._lines is not None
         with suppress(trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
-            self._lines.send_nowait(line)
+            self._lines.send_nowait((line, typed_at))
 
     def _changed(self) -> None:
         for listener in list(self._listeners):
@@ -417,7 +431,7 @@ class PassAndPlayApp:
                             on_played=lambda index=index: self._played(index),
                         )
                     )
-                send, receive = trio.open_memory_channel[str](LINE_BUFFER)
+                send, receive = trio.open_memory_channel[tuple[str, float]](LINE_BUFFER)
                 self._lines = send
                 ready.set_result(None)
                 names = ", ".join(s.state.names[s.state.seat] for s in self.seats)
@@ -542,6 +556,8 @@ class PassAndPlayApp:
         assert view is not None
         self.waiting = index
         self._keyboard_to(None)  # whoever still sits there reaches nobody's own lines
+        self._handed_over_at = time.monotonic()
+        self._told_too_soon = False
         name = seat.state.names[seat.state.seat]
         self._clear()
         self.printer.show(public_board(view, seat.state.names, self.display, plain=self.plain))
@@ -555,11 +571,14 @@ class PassAndPlayApp:
 
     def _keyboard_to(self, person: int | None) -> None:
         """Whose typed lines Up brings back from now on: the prompt drops the lines it had
-        loaded and loads that person's at its next drawing."""
+        loaded and loads that person's at its next drawing. When the keyboard leaves a
+        person, what they typed and did not send yet is thrown away with it."""
         self.history.owner = person
+        if person is None:
+            self._keyboard_left_at = time.monotonic()
         if self._prompt is not None:
             buffer = self._prompt.default_buffer
-            buffer.reset(buffer.document)
+            buffer.reset(None if person is None else buffer.document)
 
     def _reveal(self) -> None:
         index = self.waiting
@@ -598,10 +617,29 @@ class PassAndPlayApp:
                 public_board(lead.state.view, lead.state.names, self.display, plain=self.plain)  # type: ignore[arg-type]
             )
 
-    async def _pump_lines(self, lines: trio.MemoryReceiveChannel[str]) -> None:
-        async for line in lines:
+    async def _pump_lines(self, lines: trio.MemoryReceiveChannel[tuple[str, float]]) -> None:
+        async for line, typed_at in lines:
+            if self._typed_for_someone_else(line, typed_at):
+                continue
             await self._line(line)
             self._changed()
+
+    def _typed_for_someone_else(self, line: str, typed_at: float) -> bool:
+        """Whether ``line`` must be thrown away: typed before the keyboard left the person
+        who typed it (type-ahead, a double Enter, a paste ending in a newline), or an Enter
+        so soon after a handover was shown that it cannot be the next person's."""
+        if typed_at < self._keyboard_left_at:
+            return True
+        if self.waiting is None or line.strip() or typed_at >= self._handed_over_at + self.guard:
+            return False
+        if not self._told_too_soon:
+            self._told_too_soon = True
+            name = self.seats[self.waiting].state.names[self.seats[self.waiting].state.seat]
+            self._error(
+                f"That Enter came too soon after the last turn to be {name}'s: "
+                f"{name}, press Enter again when you have the keyboard."
+            )
+        return True
 
     async def _line(self, line: str) -> None:
         if self.asking_rematch and line.strip().lower() in {"y", "yes", "n", "no"}:
@@ -742,13 +780,25 @@ async def open_pass_and_play(
 
 
 def run_pass_and_play_screen(
-    open_sessions: SessionsOpener, settings: Settings, *, plain: bool, coach: bool = False
+    open_sessions: SessionsOpener,
+    settings: Settings,
+    *,
+    plain: bool,
+    coach: bool = False,
+    guard: float | None = None,
 ) -> int:
     """Run pass and play in this terminal until the match ends; the exit status."""
     display = settings.display(os.environ)
     if plain:
         display = Display(color=False, glyphs=False, suits=display.suits)
     escapes = os.environ.get("TERM", "") != "dumb"
-    app = PassAndPlayApp(open_sessions, display, plain=plain, escapes=escapes, coach=coach)
+    app = PassAndPlayApp(
+        open_sessions,
+        display,
+        plain=plain,
+        escapes=escapes,
+        coach=coach,
+        guard=HANDOVER_GUARD if guard is None else guard,
+    )
     with one_line_failures(), patch_stdout(raw=True):
         return asyncio.run(app.run())

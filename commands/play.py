@@ -25,6 +25,7 @@ from scopa_net.commands.options import (
     expert_think,
     player_for,
     port_number,
+    seconds,
     table_password,
     table_rules,
     variants_epilog,
@@ -32,6 +33,9 @@ from scopa_net.commands.options import (
 from scopa_net.commands.paths import data_dir
 from scopa_net.rules import RuleSet
 from scopa_net.server.config import DEFAULT_PORT
+
+#: The longest --handover-pause.
+MAX_HANDOVER_PAUSE = 10.0
 
 EXAMPLE_NAMES = ("Ada", "Bruno", "Carla", "Dino", "Eva", "Fabio")
 """Names for examples in messages (as many as a table has seats)."""
@@ -117,6 +121,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         metavar="A,B",
         help="for pass and play: the people's names, comma-separated",
+    )
+    p.add_argument(
+        "--handover-pause",
+        type=handover_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="for pass and play: an Enter this soon after the next person's turn is shown "
+        "does not show their hand (the person before pressed it twice) (default: 1.5)",
     )
     p.add_argument(
         "--coach",
@@ -363,7 +375,9 @@ def run_pass_and_play(
             data_dir=data_dir(os.environ),
         )
 
-    return run_pass_and_play_screen(open_sessions, settings, plain=args.plain, coach=coach)
+    return run_pass_and_play_screen(
+        open_sessions, settings, plain=args.plain, coach=coach, guard=args.handover_pause
+    )
 
 
 def people(args: argparse.Namespace, rules: RuleSet) -> int:
@@ -383,6 +397,16 @@ def people(args: argparse.Namespace, rules: RuleSet) -> int:
     if not 1 <= humans <= rules.players:
         raise CommandError(f"--humans {humans}: {seats} (--players sets the table's size)")
     return humans
+
+
+def handover_seconds(text: str) -> float:
+    """The pause after a handover before Enter shows the next hand: 0 to 10 seconds."""
+    value = seconds(text)
+    if value > MAX_HANDOVER_PAUSE:
+        raise argparse.ArgumentTypeError(
+            f"{text} is out of range; choose 0 to {MAX_HANDOVER_PAUSE:g} seconds"
+        )
+    return value
 
 
 def pass_and_play_problem(args: argparse.Namespace, humans: int) -> str:

@@ -18,6 +18,7 @@ from scopa_net.client.moves import legal_plays
 from scopa_net.client.pass_and_play import (
     CLEAR,
     CLEAR_SCREEN,
+    HANDOVER_GUARD,
     PassAndPlayApp,
     ScreenPrinter,
     match_line,
@@ -32,15 +33,22 @@ from scopa_net.rules import RuleSet
 
 
 def ada_and_bruno(
-    pipe: PipeInput, output: Output, on_screen: Callable[[PassAndPlayApp], None], *, target: int
+    pipe: PipeInput,
+    output: Output,
+    on_screen: Callable[[PassAndPlayApp], None],
+    *,
+    target: int,
+    guard: float = 0.0,
 ) -> PassAndPlayApp:
-    """Ada and Bruno at this one terminal (a pipe) against a computer player, to ``target``."""
+    """Ada and Bruno at this one terminal (a pipe), to ``target``; an Enter is taken at once
+    after a handover unless ``guard`` says otherwise."""
     return PassAndPlayApp(
         lambda: open_pass_and_play(RuleSet.of(2, target=target), ["Ada", "Bruno"], delay=0),
         Display(color=False, glyphs=False),
         input=pipe,
         output=output,
         on_screen=on_screen,
+        guard=guard,
     )
 
 
@@ -511,3 +519,69 @@ def test_a_match_of_three_ends_with_each_score_named() -> None:
     assert plain([line]) == "Carla wins the match 5 to 3 (Ada) to 0 (Bruno), after 2 rounds."
     two = match_line(Match(RuleSet.of(2)).view_for(0), 1, (7, 11), "3 rounds", ("Ada", "Bruno"))
     assert plain([two]) == "Bruno wins the match, 11 to 7, after 3 rounds."
+
+
+def test_what_one_person_types_ahead_never_acts_in_the_next_persons_turn() -> None:
+    """Bruno typed `2d` Enter Enter (a double press, or a paste ending in a newline): the
+    second Enter showed Ada's hand while Bruno still had the keyboard; so did an Enter 0.5 s
+    or 1 s after the move, and `6s` Enter Enter `hint` Enter ran `hint` in Ada's turn. Now
+    only an Enter pressed after the handover is shown, and not at once, shows the hand."""
+    output = RecordingOutput()
+
+    def text() -> str:
+        return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", output.text).replace("\r\n", "\n")
+
+    with create_pipe_input() as pipe:
+        app = ada_and_bruno(pipe, output, lambda _: None, target=11, guard=HANDOVER_GUARD)
+
+        def card(index: int) -> str:
+            return legal_plays(app.seats[index].session.view)[0].text()  # type: ignore[arg-type]
+
+        async def until(ready: Callable[[], bool]) -> None:
+            while not ready():
+                await asyncio.sleep(0.02)
+
+        async def handed_to(index: int, *, then: float) -> bool:
+            """Whether ``index`` still waits for a fresh Enter ``then`` seconds on."""
+            await asyncio.sleep(then)
+            return app.waiting == index and app.active is None
+
+        async def fresh_enter() -> int:
+            """The person waited for presses Enter (the guard's wait skipped): who it is."""
+            mover = app.waiting
+            assert mover is not None
+            app.guard = 0.0
+            pipe.send_text("\r")
+            await until(lambda: app.active == mover and app.seats[mover].my_turn)
+            app.guard = HANDOVER_GUARD
+            return mover
+
+        async def drive() -> list[bool]:
+            run = asyncio.ensure_future(app.run())
+            await until(lambda: app.waiting is not None)
+            waited = []
+            for late in (None, 1.0):  # pasted with its newline, then pressed a second late
+                mover = await fresh_enter()
+                if late is None:
+                    pipe.send_text(card(mover) + "\r\r")
+                else:
+                    pipe.send_text(card(mover) + "\r")
+                    await asyncio.sleep(late)
+                    pipe.send_text("\r")
+                waited.append(await handed_to(1 - mover, then=0.3))
+            mover = await fresh_enter()
+            pipe.send_text(card(mover) + "\r\rhint\r")
+            waited.append(await handed_to(1 - mover, then=0.5))
+            await asyncio.sleep(HANDOVER_GUARD)
+            pipe.send_text("\r")  # a fresh Enter, by the next person: their hand
+            await until(lambda: app.active is not None)
+            waited.append(app.active == 1 - mover)
+            pipe.send_text("quit\ry\r")
+            await run
+            return waited
+
+        waited = asyncio.run(asyncio.wait_for(drive(), 60))
+    assert waited == [True] * 4, text()
+    assert "Hint:" not in text()
+    assert "A hint is for your turn" not in text()
+    assert "too soon after the last turn" in text()

@@ -32,7 +32,7 @@ def prompt_of(screen: str) -> str:
 
 def test_two_people_share_a_terminal_and_never_see_each_others_hand() -> None:
     args = ["play", "--pass-and-play", "--names", "Ada,Bruno"]
-    args += ["--target", "1", "--bot-delay", "0", "--ascii"]
+    args += ["--target", "1", "--bot-delay", "0", "--ascii", "--handover-pause", "0"]
     data = tempfile.mkdtemp(prefix="scopa-tmux-")
     with Tmux() as tmux:
         game = tmux.start(scopa_net(data, *args), columns=110, rows=40)
