@@ -358,6 +358,13 @@ def run_pass_and_play(
     if computer:
         # The host would seat them as "Player N": refused here, as --name refuses it.
         raise CommandError(f"invalid --names: {computer[0]!r}: {COMPUTER_NAME_REFUSED}")
+    if os.environ.get("TERM", "") == "dumb":
+        raise CommandError(
+            "pass and play cannot keep hands secret with TERM=dumb: this terminal cannot clear "
+            "its screen and scrollback between turns, so each hand would stay there to scroll "
+            "back to; use a terminal that can (TERM=xterm-256color), or give each person their "
+            "own machine (`scopa-net play --lan`, and the others `scopa-net join`)"
+        )
     if needs_line_mode(sys.stdin, sys.stdout):
         raise CommandError(
             "pass and play needs a terminal: it hands the keyboard from person to person and "

@@ -99,6 +99,20 @@ def test_pass_and_play_with_no_terminal_says_it_needs_one(tmp_path: Path) -> Non
     assert (done.returncode, done.stdout, done.stderr) == (2, "", NEEDS_A_TERMINAL)
 
 
+def test_pass_and_play_where_the_screen_cannot_be_cleared_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With TERM=dumb pass and play printed "(screen cleared)" and blank lines between turns,
+    and the last hand stayed in the scrollback: there it cannot hide a hand, so it says so."""
+    monkeypatch.setenv("TERM", "dumb")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert main(["play", "--pass-and-play", "--names", "Ada,Bruno"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("scopa-net: pass and play cannot keep hands secret with TERM=dumb")
+    assert "`scopa-net play --lan`" in err
+    assert len(err.strip().splitlines()) == 1
+
+
 def test_as_many_people_play_as_names_are_given() -> None:
     """`--pass-and-play --players 3 --names Ada,Bruno,Carla` said "--names needs 2 different
     names": without --humans, the names say how many people take turns."""
