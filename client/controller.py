@@ -605,6 +605,11 @@ class Controller:
             return
         await self._typed(line)
 
+    def _say_unfinished(self) -> None:
+        """On leaving mid-match: where the match so far is saved, as a match's end tells."""
+        for line in unfinished_lines(self.session):
+            self._say(line)
+
     async def _typed(self, line: str) -> None:
         """Act on one typed line, the game under way."""
         state = self.state
@@ -624,12 +629,7 @@ class Controller:
             state.asking = Asking.NOTHING
             if line.strip().lower() in {"y", "yes"}:
                 self._say(self.LEAVING)
-                saved = getattr(self.session, "unfinished_transcript", None)
-                if saved is not None:  # as the end of a match tells its file
-                    where = shown_path(saved)
-                    self._say(f"The match so far is saved, UNFINISHED: {where}")
-                    self._say("Check its rounds with:")
-                    self._say(f"  scopa-net verify {where}")  # whole, to copy (wrap_line)
+                self._say_unfinished()
                 self._quit()
             else:
                 self._say("Staying at the table.")
@@ -1095,3 +1095,17 @@ class Controller:
             if not records:
                 self._say("No plays yet this round.")
             self._show([self.record_line(view, r) for r in records])
+
+
+def unfinished_lines(session: object) -> list[str]:
+    """Where ``session``'s match so far is saved, UNFINISHED, and how to check it; none if
+    no round of it was saved."""
+    saved = getattr(session, "unfinished_transcript", None)
+    if saved is None:
+        return []
+    where = shown_path(saved)
+    return [
+        f"The match so far is saved, UNFINISHED: {where}",
+        "Check its rounds with:",
+        f"  scopa-net verify {where}",  # whole, to copy (wrap_line)
+    ]

@@ -40,7 +40,13 @@ from scopa_net.client.app import LINE_BUFFER, Printer, exit_status, take_prompt_
 from scopa_net.client.commands import COMMANDS, CommandError, Rules, Simple, parse_command
 from scopa_net.client.completion import PlayCompleter
 from scopa_net.client.config import Settings
-from scopa_net.client.controller import Asking, Controller, Lines, answer_prompt
+from scopa_net.client.controller import (
+    Asking,
+    Controller,
+    Lines,
+    answer_prompt,
+    unfinished_lines,
+)
 from scopa_net.client.embedded import open_embedded_game
 from scopa_net.client.guest import run_beside_prompt
 from scopa_net.client.job_control import JobControl
@@ -136,6 +142,9 @@ class SeatController(Controller):
         public table when a turn is handed over, and for ``board``)."""
         if self.revealed:
             super().show_board()
+
+    def _say_unfinished(self) -> None:
+        """Nothing: the app tells every seat's unfinished transcript once everyone leaves."""
 
     def _seat_called_you(self) -> int | None:
         """Nobody is "you" in ``who`` while nobody holds the keyboard."""
@@ -446,13 +455,37 @@ class PassAndPlayApp:
 
     def _leave(self, scope: trio.CancelScope) -> None:
         """Someone leaves, and everyone with them: a hand on the screen is cleared first, as
-        at a handover, and the leaving line said again under the clear."""
+        at a handover, and the leaving line said again under the clear; then the score so
+        far and where each person's transcript of the match so far is saved."""
+        told = [FormattedText([("", line)]) for line in self._leaving_lines()]
         if self.active is not None:
             self.seats[self.active].revealed = False
             self.active = None
             self._keyboard_to(None)
-            self._clear([FormattedText([("", LEAVING_ALL)])])
+            self._clear([FormattedText([("", LEAVING_ALL)]), *told])
+        else:
+            self._print(told)
         scope.cancel()
+
+    def _leaving_lines(self) -> list[str]:
+        """The score so far, then each person's unfinished transcript, by name."""
+        lead = self.seats[0].state
+        view = lead.view
+        lines = []
+        if view is not None and lead.scores:
+            score = ", ".join(
+                f"{render.side_label(side, view, lead.names)} {points}"
+                for side, points in enumerate(lead.scores)
+            )
+            lines.append(
+                f"Score so far, from the rounds played out: {score} (the match was to "
+                f"{view.rules.target}). A match left cannot be continued later."
+            )
+        for seat in self.seats:
+            name = seat.state.names[seat.state.seat]
+            said = unfinished_lines(seat.session)
+            lines.extend(f"{name}: {line}" if n == 0 else line for n, line in enumerate(said))
+        return lines
 
     async def _pump_events(self, index: int, session: Session) -> None:
         async for event in session.events:

@@ -599,3 +599,52 @@ def test_what_one_person_types_ahead_never_acts_in_the_next_persons_turn() -> No
     assert "Hint:" not in text()
     assert "A hint is for your turn" not in text()
     assert "too soon after the last turn" in text()
+
+
+def test_leaving_tells_the_score_so_far_and_every_persons_transcript(tmp_path: Path) -> None:
+    """`quit`, `y` in the second round printed only the first seat's UNFINISHED transcript
+    (the second seat's was saved too), and not the score so far."""
+    output = RecordingOutput()
+    sent: set[object] = set()
+    with create_pipe_input() as pipe:
+
+        def on_screen(app: PassAndPlayApp) -> None:
+            if app.waiting is not None:
+                view = app.seats[app.waiting].session.view
+                key: tuple[object, ...] = ("enter", view.round_number, len(view.plays))  # type: ignore[union-attr]
+                if key not in sent:
+                    sent.add(key)
+                    pipe.send_text("\r")
+            elif app.active is not None and app.seats[app.active].my_turn:
+                view = app.seats[app.active].session.view
+                key = ("play", view.round_number, len(view.plays))  # type: ignore[union-attr]
+                if key in sent:
+                    return
+                sent.add(key)
+                if view.round_number == 1:  # type: ignore[union-attr]
+                    pipe.send_text(legal_plays(view)[0].text() + "\r")  # type: ignore[arg-type]
+                else:
+                    pipe.send_text("quit\ry\r")
+
+        app = PassAndPlayApp(
+            lambda: open_pass_and_play(
+                RuleSet.of(2, target=21), ["Ada", "Bruno"], delay=0, data_dir=tmp_path
+            ),
+            Display(color=False, glyphs=False),
+            input=pipe,
+            output=output,
+            on_screen=on_screen,
+            guard=0,
+        )
+        assert asyncio.run(asyncio.wait_for(app.run(), 60)) == 0
+    last = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", output.text.split(CLEAR_SCREEN)[-1])
+    last = last.replace("\r\n", "\n")
+    scores = app.seats[0].state.scores
+    assert f"Score so far, from the rounds played out: Ada {scores[0]}, Bruno {scores[1]}" in last
+    assert "A match left cannot be continued later." in last
+    saved = sorted(p.name for p in (tmp_path / "transcripts").glob("*.scopa"))
+    assert len(saved) == 2, saved
+    for name, file in zip(("Ada", "Bruno"), saved, strict=True):
+        assert re.search(rf"{name}: The match so far is saved, UNFINISHED: \S*{file}", last), last
+        assert "scopa-net verify " in last
+    assert "Your hand" not in last
