@@ -119,9 +119,24 @@ def public_board(view: SeatView, names: Sequence[str], display: Display, *, plai
     """The table as everyone may see it: the board without the hand and without "Your turn"."""
     if plain:
         rows = render.plain_board(view, names, display)[:-1]
-        return [FormattedText([("", r)]) for r in rows if not r.startswith("Your hand")]
+        rows = [r for r in rows if not r.startswith("Your hand")] + plays_since(
+            view, names, display
+        )
+        return [FormattedText([("", r)]) for r in rows]
     rows = render.board_lines(view, names, display)[:-1]
     return [r for r in rows if not (r and r[0][1].startswith("Your hand"))]
+
+
+def plays_since(view: SeatView, names: Sequence[str], display: Display) -> list[str]:
+    """In words, what was played this round since ``view.seat``'s last play (all of the
+    round if they have not played yet): what the screen's "Last" rows show without --plain."""
+    mine = [n for n, record in enumerate(view.plays) if record.seat == view.seat]
+    since = view.plays[mine[-1] + 1 :] if mine else view.plays
+    if not since:
+        return []
+    name = render.seat_label(view.seat, view, names)
+    when = f"{name}'s last turn" if mine else "the round began"
+    return [f"Since {when}:"] + [render.play_words(r, view, names, display) for r in since]
 
 
 class SeatController(Controller):

@@ -14,6 +14,7 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import Output
 
 from scopa_net.cards import CARDS
+from scopa_net.client import render
 from scopa_net.client.moves import legal_plays
 from scopa_net.client.pass_and_play import (
     CLEAR,
@@ -142,6 +143,27 @@ def test_the_public_board_has_no_hand_in_either_mode() -> None:
         assert "hand" not in lines.lower()
         assert "Your turn" not in lines
         assert "Table" in lines
+
+
+def test_in_plain_words_the_next_person_hears_what_was_played_since_their_turn() -> None:
+    """With --plain, after Bruno and two computers had played, Ada's screen showed the table
+    and the captures but not their plays (the screen lists them as "Last" rows)."""
+    match = Match(RuleSet.of(4, target=11), first_dealer=3)
+    rnd = match.deal(CARDS)
+    names = ("Ada", "Bruno", "bot 3", "bot 4")
+    display = Display(color=False, glyphs=False)
+    played = []
+    for _ in range(5):  # Ada, Bruno, bot 3, bot 4, then Ada again; her turn once more
+        play = rnd.legal_plays()[0]
+        played.append(play)
+        match.play(play)
+    view = match.view_for(1)  # Bruno's turn: Ada's play and the computers' since his
+    lines = plain(public_board(view, names, display, plain=True)).splitlines()
+    since = lines[lines.index("Since Bruno's last turn:") + 1 :]
+    assert [line.split(" played ")[0] for line in since] == ["bot 3", "bot 4", "Ada"]
+    assert since[0].startswith(f"bot 3 played {render.card_words(played[2].card, display)}")
+    first = plain(public_board(match.view_for(1), names, display, plain=False))
+    assert "Since" not in first  # the screen's own "Last" rows say it there
 
 
 @pytest.mark.parametrize("escapes", [True, False])
