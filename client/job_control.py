@@ -5,7 +5,8 @@ A stop that can be caught first gives the terminal back as the shell expects it 
 the toolbar erased). Any continue, even after a ``SIGSTOP`` nothing could catch, takes the
 terminal back for the prompt at once: raw mode again (the shell may have reset it), the
 renderer told the screen is no longer what it drew, the prompt and toolbar drawn again, and
-``on_continue`` called (the game shows the board), with no key to press.
+``on_continue`` called (the game shows the board), with no key to press. ``on_stop`` is
+called just before a stop that could be caught (pass and play clears the screen there).
 """
 
 from __future__ import annotations
@@ -33,9 +34,15 @@ class JobControl:
     """Stop and continue handling for one prompt, installed for as long as it is used (a
     ``with`` block). ``app`` gives the prompt's application."""
 
-    def __init__(self, app: Callable[[], Application[Any]], on_continue: Callable[[], None]):
+    def __init__(
+        self,
+        app: Callable[[], Application[Any]],
+        on_continue: Callable[[], None],
+        on_stop: Callable[[], None] = lambda: None,
+    ):
         self._app = app
         self._on_continue = on_continue
+        self._on_stop = on_stop
         self._loop: asyncio.AbstractEventLoop | None = None
         self._own_stop = False
         self._skip_continue = False
@@ -81,6 +88,7 @@ class JobControl:
         self._skip_continue = True
         try:
             async with in_terminal():  # line mode, the prompt erased; redrawn after
+                self._on_stop()
                 os.kill(os.getpid(), SIGSTOP)
         finally:
             self._own_stop = False

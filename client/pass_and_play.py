@@ -337,7 +337,7 @@ class PassAndPlayApp:
     async def _prompt_loop(self, ready: asyncio.Future[None], output: Output) -> None:
         await ready
         board = partial(self._call_trio, self._show_board)
-        jobs = JobControl(lambda: session.app, board)
+        jobs = JobControl(lambda: session.app, board, on_stop=partial(self._hide_for_stop, output))
         session: PromptSession[str] = PromptSession(
             self._message,
             completer=_ActiveCompleter(self),
@@ -359,6 +359,13 @@ class PassAndPlayApp:
         self._listeners.append(session.app.invalidate)
         with jobs:
             await self._read_lines(session)
+
+    def _hide_for_stop(self, output: Output) -> None:
+        """Ctrl-Z: the screen and scrollback cleared before the shell takes the terminal, so
+        no hand stays on it under "Stopped"; ``fg`` shows the board again."""
+        if self.escapes:
+            output.write_raw(CLEAR_SCREEN)
+            output.flush()
 
     async def _read_lines(self, session: PromptSession[str]) -> None:
         while True:

@@ -113,3 +113,29 @@ def round_of(screen: str) -> int:
     """The round of the board on screen (a carried score sheet may name the one before)."""
     found = re.findall(r"^Round (\d+)  dealer", screen, re.MULTILINE)
     return int(found[-1]) if found else 0
+
+
+SHELL_PROMPT = "SHELL$ "
+
+
+def test_ctrl_z_leaves_no_hand_on_the_shells_screen_and_fg_shows_it_again() -> None:
+    """Ctrl-Z at a person's prompt left their hand on the shell's screen under "[1]+
+    Stopped", for the next person to read; the screen is now cleared first."""
+    args = ["play", "--pass-and-play", "--names", "Ada,Bruno", "--ascii"]
+    args += ["--bot-delay", "0", "--handover-pause", "0"]
+    data = tempfile.mkdtemp(prefix="scopa-tmux-")
+    with Tmux() as tmux:
+        name = tmux.start(f"env PS1={SHELL_PROMPT!r} bash --norc --noprofile -i", rows=30)
+        tmux.wait_for(name, re.escape(SHELL_PROMPT))
+        tmux.type(name, scopa_net(data, *args))
+        tmux.wait_for(name, r"(Ada|Bruno): press Enter")
+        tmux.keys(name, "Enter")
+        tmux.wait_for(name, r"^Your hand .*\n.*\n(Ada|Bruno)>")
+        tmux.keys(name, "C-z")
+        stopped = tmux.wait_for(name, r"^\[1\]\+\s+Stopped.*\n" + re.escape(SHELL_PROMPT.rstrip()))
+        assert "Your hand" not in tmux.screen(name), tmux.screen(name)  # scrollback included
+        tmux.type(name, "fg")
+        tmux.wait_for(name, r"^Your hand ", stopped.end())
+        tmux.type(name, "quit")
+        tmux.type(name, "y")
+        tmux.wait_for(name, r"Leaving the table")
