@@ -585,7 +585,7 @@ class Host:
             str(record.settings.get("name") or ""),
             OLDER_JOURNAL,
         )
-        log.warning("table %s closed: %s (%s)", record.table_id, OLDER_JOURNAL, found)
+        log.warning("%s, which this scopa-net cannot go on with; the table is closed", found)
 
     def _vote_ran_out(self, record: TableRecord, now: float) -> bool:
         """Whether a finished table's rematch vote ran out while the host was stopped (by the

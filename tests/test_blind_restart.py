@@ -120,8 +120,9 @@ async def test_a_blind_round_journaled_before_shuffle_proofs_is_closed_not_a_cra
         said = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
         if start == 1:
             assert said == [
-                "table 1: its blind round was journaled by an older scopa-net, before shuffles "
-                "carried proofs, and cannot go on; the table is closed"
+                "table 1: its blind rounds were journaled by an older scopa-net, before "
+                "shuffles carried proofs, which this scopa-net cannot go on with; the table is "
+                "closed"
             ]
         else:
             assert said == []  # closed: not tried again
