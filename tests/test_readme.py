@@ -99,6 +99,10 @@ RUN_BY: dict[str, tuple[str, str]] = {
         "test_readme_commands.py",
         "test_join_create_opens_the_table_asked_for_and_sits_down",
     ),
+    'scopa-net join HOST --create --players 4 --table-name "Back room"': (
+        "test_join_at_the_prompt.py",
+        "test_join_create_names_its_table_with_the_flag_host_uses",
+    ),
     "scopa-net host": (
         "test_readme_commands.py",
         "test_play_lan_host_and_a_friends_join_that_finds_them_on_the_lan",
