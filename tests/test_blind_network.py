@@ -940,7 +940,7 @@ async def test_a_seat_that_stops_without_cause_is_named_and_the_match_goes_on(
     out = capsys.readouterr().out
     assert out.count("round 1: void: seat 0 (p0, party 1) stopped without cause") == 1, out
     assert out.count("round 1: void: seat 0 (p0, you, party 1) stopped without cause") == 1, out
-    assert "blind rounds void by a seat that stopped without cause: 1 (seat 0: 1)" in out
+    assert "blind rounds void by a seat that stopped without cause: 1 (seat 0 (p0): 1)" in out, out
 
 
 async def test_a_person_who_steps_away_mid_round_voids_it_and_the_others_read_why(

@@ -79,7 +79,26 @@ def test_plain_mode_prints_sentences_and_no_toolbar() -> None:
 def test_ctrl_d_asks_before_leaving_practice() -> None:
     """Ctrl-D in a practice game (`play --seed`) left at once, saying nothing, where the
     game at its own host asks first: it asks the same, and Ctrl-D at the question stays."""
-    status, text, state = run_app(RuleSet.of(2, target=11), playing("\x04\x04\x04y\r"))
+
+    def driver(state: ClientState, pipe: PipeInput) -> Callable[[], None]:
+        # Each key waits for what it answers (typed all at once, a loaded machine could
+        # read them before the question was asked).
+        steps = iter(["\x04", "\x04", "\x04", "y\r"])
+        seen: list[Asking | None] = [None]
+
+        def on_change() -> None:
+            ready = state.asking is Asking.CONFIRM_QUIT or (
+                state.view is not None and state.view.my_turn and state.asking is Asking.NOTHING
+            )
+            if ready and state.asking is not seen[0]:
+                seen[0] = state.asking
+                step = next(steps, None)
+                if step is not None:
+                    pipe.send_text(step)
+
+        return on_change
+
+    status, text, state = run_app(RuleSet.of(2, target=11), driver)
     assert status == 0
     assert not state.match_over
     assert "score sheet" not in text
