@@ -1,0 +1,255 @@
+// Reading and checking an ordinary (version 2) transcript: protocol.md sections 6.1 and 6.2.
+
+import { decode, encode, MsgpackError } from "./msgpack.mjs";
+import * as F from "./fair.mjs";
+import { replayRound, matchWinner, sideCount } from "./rules.mjs";
+
+export class Unreadable extends Error {}
+
+const TOP = ["format", "version", "rules", "host_key", "seat", "rounds", "result", "stopped"];
+const ROUND = ["round_id", "round_no", "prev", "card_hashes", "digest", "sig", "commits", "seeds",
+  "excluded", "receipt", "hand", "table", "plays", "void", "score", "host_seed", "reveal_sig"];
+const SUBMAPS = { rules: ["players", "target", "variants"], result: ["scores", "winner", "sig"],
+  stopped: ["round_no", "check", "detail"], receipt: ["seed_hash", "sig"], void: ["reason", "offender"] };
+
+/** Map -> plain object, checking the keys are exactly `keys` in that order (6.1). */
+function fields(map, keys, what) {
+  if (!(map instanceof Map)) throw new Unreadable(`${what} is not a map`);
+  const got = [...map.keys()];
+  if (got.join() !== keys.join()) throw new Unreadable(`${what} has keys ${got.join(",")}, not ${keys.join(",")}`);
+  const out = {};
+  for (const k of keys) {
+    const v = map.get(k);
+    out[k] = k in SUBMAPS && v !== null ? fields(v, SUBMAPS[k], k) : v;
+  }
+  return out;
+}
+
+const isInt = (x) => Number.isInteger(x) && x >= 0;
+const isBin = (x, n) => x instanceof Uint8Array && (n === undefined || x.length === n);
+const orNil = (ok) => (x) => x === null || ok(x);
+function want(ok, x, what) {
+  if (!ok(x)) throw new Unreadable(`${what} has the wrong type`);
+}
+
+/** Decode and shape-check a transcript file; throws Unreadable. */
+export function readTranscript(bytes) {
+  if (bytes.length === 0) throw new Unreadable("empty file");
+  let value;
+  try {
+    value = decode(bytes);
+  } catch (e) {
+    if (e instanceof MsgpackError) throw new Unreadable(`not msgpack: ${e.message}`);
+    throw e;
+  }
+  if (!(value instanceof Map) || value.get("format") !== "scopa-net transcript")
+    throw new Unreadable("not a scopa-net transcript");
+  if (!F.equal(encode(value), bytes)) throw new Unreadable("not in canonical encoding");
+  const t = fields(value, TOP, "the transcript");
+  if (t.version !== 2) throw new Unreadable(`transcript version ${t.version} (this verifier reads version 2)`);
+  want((r) => isInt(r.players) && isInt(r.target) && Array.isArray(r.variants) && r.variants.every((v) => typeof v === "string"), t.rules, "rules");
+  want((v) => isBin(v, 32), t.host_key, "host_key");
+  want(isInt, t.seat, "seat");
+  want(Array.isArray, t.rounds, "rounds");
+  t.rounds = t.rounds.map((r, i) => {
+    const round = fields(r, ROUND, `round ${i + 1}`);
+    const w = (ok, k) => want(ok, round[k], `round ${i + 1} ${k}`);
+    w((x) => isBin(x, 16), "round_id");
+    w(isInt, "round_no");
+    for (const k of ["prev", "digest"]) w((x) => isBin(x, 32), k);
+    w((x) => Array.isArray(x) && x.length === 40 && x.every((h) => isBin(h, 32)), "card_hashes");
+    w((x) => isBin(x, 64), "sig");
+    for (const k of ["commits", "seeds"]) w(orNil((x) => Array.isArray(x) && x.every(orNil((e) => isBin(e, 32)))), k);
+    w(orNil((x) => Array.isArray(x) && x.every(orNil((e) => typeof e === "string"))), "excluded");
+    w(orNil((x) => isBin(x.seed_hash, 32) && isBin(x.sig, 64)), "receipt");
+    const dealt = (x) => Array.isArray(x) && x.every((e) => Array.isArray(e) && e.length === 3 && isInt(e[0]) && isInt(e[1]) && isBin(e[2], 16));
+    w(dealt, "hand");
+    w(dealt, "table");
+    w((x) => Array.isArray(x) && x.every((e) => Array.isArray(e) && e.length === 4 && isInt(e[0]) && isInt(e[1]) && isInt(e[2]) && isBin(e[3], 16)), "plays");
+    w(orNil((x) => typeof x.reason === "string" && (x.offender === null || isInt(x.offender))), "void");
+    w(orNil((x) => Array.isArray(x) && x.every(Number.isInteger)), "score");
+    w(orNil((x) => isBin(x, 32)), "host_seed");
+    w(orNil((x) => isBin(x, 64)), "reveal_sig");
+    return round;
+  });
+  want((r) => Array.isArray(r.scores) && (r.winner === null || isInt(r.winner)) && (r.sig === null || isBin(r.sig, 64)), t.result, "result");
+  return t;
+}
+
+class Failed extends Error {
+  constructor(check, detail) {
+    super(`${check}: ${detail}`);
+    this.check = check;
+    this.detail = detail;
+  }
+}
+let knownDealer;
+const fail = (check, detail) => {
+  const e = new Failed(check, detail);
+  e.dealer = knownDealer;
+  throw e;
+};
+
+/**
+ * Check a transcript as 6.2 says. Returns { rounds: [{round_no, verdict, check?, detail?}],
+ * match: {verdict, check?, detail?}, status: "verified" | "unfinished" | "failed" }.
+ */
+export function verifyTranscript(t) {
+  const { players, target, variants } = t.rules;
+  const sides = sideCount(players, variants);
+  const shape = F.dealShape(players, variants);
+  const rulesH = F.rulesHash(players, target, variants);
+  const out = [];
+  const seen = new Set();
+  let prevChain = new Uint8Array(32);
+  let dealer = null;
+  let replaying = true;
+  let scores = new Array(sides).fill(0);
+  let winner = null;
+  if (t.rounds.length === 0) return { rounds: [], match: { verdict: "failed", check: "empty transcript", detail: "no rounds" }, status: "failed" };
+  for (const [i, r] of t.rounds.entries()) {
+    const ctx = { t, r, players, shape, rulesH, seen, prevChain, expectNo: i + 1 };
+    let entry;
+    try {
+      const res = checkRound(ctx, dealer);
+      dealer = res.dealer;
+      if (replaying) {
+        const rep = replay(ctx, res);
+        if (rep) {
+          scores = scores.map((s, k) => s + rep[k]);
+          winner = matchWinner(scores, target, variants);
+        }
+      }
+      // 10. the reveal signature over the chain hash
+      if (r.reveal_sig === null || !F.edCheck(t.host_key, F.revealMsg(r.round_id, r.host_seed, res.chain), r.reveal_sig))
+        fail("bad signature", "the reveal signature does not verify");
+      entry = { round_no: r.round_no, verdict: res.fair ? "verified" : "not fair-checked: no player seed" };
+      prevChain = res.chain;
+    } catch (e) {
+      if (!(e instanceof Failed)) throw e;
+      entry = { round_no: r.round_no, verdict: "failed", check: e.check, detail: e.detail };
+      replaying = false;
+      prevChain = r.host_seed ? F.chainHash(r) : null;
+      if (e.dealer !== undefined) dealer = e.dealer;
+    }
+    if (r.void === null && dealer !== null) dealer = (dealer + 1) % players;
+    out.push(entry);
+  }
+  const bad = out.find((e) => e.verdict === "failed");
+  const notRevealed = bad && bad.check === "not revealed" && out.indexOf(bad) === out.length - 1;
+  let match;
+  const res = t.result;
+  if (res.sig === null) {
+    match = res.winner !== null
+      ? { verdict: "failed", check: "unfinished match", detail: "a winner without the host's signature" }
+      : { verdict: "unfinished" };
+  } else if (prevChain === null || !F.edCheck(t.host_key, F.endMsg(prevChain, res.scores, res.winner), res.sig)) {
+    match = { verdict: "failed", check: "bad signature", detail: "the match end signature does not verify" };
+  } else if (replaying && (res.scores.join() !== scores.join() || res.winner !== winner)) {
+    match = { verdict: "failed", check: "score mismatch", detail: `the record says ${res.scores.join("-")} (winner ${res.winner}), the replay ${scores.join("-")} (winner ${winner})` };
+  } else {
+    match = { verdict: "verified" };
+  }
+  let status;
+  if (match.verdict === "failed" || (bad && !notRevealed)) status = "failed";
+  else if (match.verdict === "unfinished" || notRevealed) status = "unfinished";
+  else status = "verified";
+  return { rounds: out, match, status };
+}
+
+/** Checks 1-8 and 10 of 6.2 for one round; returns what the replay needs. */
+function checkRound(ctx, dealerBefore) {
+  knownDealer = dealerBefore ?? undefined;
+  const { t, r, players, shape, rulesH, seen, prevChain, expectNo } = ctx;
+  // 1. chain
+  if (r.round_no !== expectNo || prevChain === null || !F.equal(r.prev, prevChain))
+    fail("broken chain", `round_no ${r.round_no} where ${expectNo} was due, or prev is not the last round's chain hash`);
+  const idHex = F.hex(r.round_id);
+  if (seen.has(idHex)) fail("replayed round", `round id ${idHex} was used before in this match`);
+  seen.add(idHex);
+  // 2. commitment
+  if (!F.edCheck(t.host_key, F.commitMsg(r.round_id, r.round_no, r.prev, r.digest, rulesH), r.sig))
+    fail("bad signature", "the round commitment's signature does not verify");
+  if (!F.equal(F.deckDigest(r.round_id, r.card_hashes), r.digest)) fail("digest mismatch", "digest is not the hash of card_hashes");
+  // 3. void reason, seeds relayed
+  if (r.void !== null && r.void.reason !== "kings") fail("void mismatch", `void for ${JSON.stringify(r.void.reason)}`);
+  if (r.commits === null || r.seeds === null || r.excluded === null) fail("not revealed", "the seeds were never relayed");
+  // 4. exclusions
+  if (r.commits.length !== players || r.seeds.length !== players || r.excluded.length !== players)
+    fail("exclusion mismatch", "commits, seeds and excluded must have one entry per seat");
+  const counted = [];
+  for (let s = 0; s < players; s++) {
+    const [c, seed, ex] = [r.commits[s], r.seeds[s], r.excluded[s]];
+    let proven;
+    if (c === null) proven = seed === null ? [null, "no_commit"] : null;
+    else if (seed === null) proven = ["no_reveal"];
+    else proven = F.equal(F.seatCommit(r.round_id, s, seed), c) ? [null] : ["bad_reveal"];
+    if (proven === null || !proven.includes(ex))
+      fail("exclusion mismatch", `seat ${s} is excluded as ${ex} but the record shows ${proven ? proven.join(" or ") : "a seed without a commitment"}`);
+    if (ex === null && seed !== null) {
+      if (!F.equal(F.seatCommit(r.round_id, s, seed), c)) fail("commitment mismatch", `seat ${s}'s seed does not open its commitment`);
+      counted.push(seed);
+    }
+  }
+  // 5. receipt
+  if (r.receipt !== null) {
+    const seat = t.seat;
+    if (!F.edCheck(t.host_key, F.receiptMsg(r.round_id, seat, r.receipt.seed_hash), r.receipt.sig))
+      fail("bad signature", "the seed receipt's signature does not verify");
+    if (r.commits[seat] === null) fail("bad receipt", "a receipt for a commitment that was never relayed");
+    if (F.equal(r.receipt.seed_hash, r.commits[seat])) {
+      if (r.excluded[seat] !== null) fail("host lied", `the host signed a receipt for seat ${seat}'s good seed and then excluded it as ${r.excluded[seat]}`);
+    } else if (!(r.excluded[seat] === "bad_reveal" && r.seeds[seat] !== null && F.equal(F.seatCommit(r.round_id, seat, r.seeds[seat]), r.receipt.seed_hash))) {
+      fail("host lied", "the receipt names a seed other than the one published");
+    }
+  }
+  const joint = F.jointSeed(r.round_id, r.digest, counted);
+  const perm = F.deckPermutation(joint, r.round_id);
+  const dealer = dealerBefore ?? F.firstDealer(joint, r.round_id, players);
+  knownDealer = dealer;
+  const seenCards = [...r.hand, ...r.table, ...r.plays.map(([, code, pos, salt]) => [pos, Number(BigInt(code) & 63n), salt])];
+  for (const [pos] of seenCards) if (pos > 39) fail("misrouted card", `deck position ${pos}`);
+  // 6. host seed
+  if (r.host_seed === null) {
+    for (const [pos, card, salt] of seenCards)
+      if (!F.equal(F.cardHash(r.round_id, card, salt), r.card_hashes[perm[pos]]))
+        fail("swapped card", `card ${card} at position ${pos} does not match its committed hash`);
+    fail("not revealed", "the host never revealed its seed");
+  }
+  const list = F.hostList(r.round_id, r.host_seed);
+  for (let p = 0; p < 40; p++)
+    if (!F.equal(list.hashes[p], r.card_hashes[p])) fail("host seed mismatch", `the host seed does not give the committed hash of place ${p}`);
+  // 7. cards
+  const deck = perm.map((p) => list.order[p]);
+  for (const [pos, card, salt] of seenCards) {
+    if (deck[pos] !== card) fail("swapped card", `position ${pos} holds card ${deck[pos]}, not ${card}`);
+    if (!F.equal(list.salts[perm[pos]], salt)) fail("wrong salt", `the salt of position ${pos} is not the committed one`);
+  }
+  // 8. routing
+  const plan = F.dealPlan(shape, players, dealer);
+  const dealsSeen = r.void !== null ? plan.slice(0, 1) : plan;
+  const wantHand = dealsSeen.flatMap((d) => d.hands[t.seat]).sort((a, b) => a - b);
+  const gotHand = r.hand.map(([pos]) => pos);
+  if (gotHand.join() !== wantHand.join()) fail("misrouted card", `seat ${t.seat}'s hand holds positions ${gotHand.join(" ")}, the deal plan gives ${wantHand.join(" ")}`);
+  if (r.table.map(([pos]) => pos).join() !== plan[0].table.join()) fail("misrouted card", "the opening table is not at the opening positions");
+  const chain = F.chainHash(r);
+  return { dealer, chain, deck, plan, fair: counted.length > 0 };
+}
+
+/** Check 9: replay the round; returns the round's points by side, or null for a void. */
+function replay(ctx, { dealer, deck, plan }) {
+  const { t, r, players } = ctx;
+  const kings = plan[0].table.filter((p) => deck[p] >= 36).length;
+  if ((kings >= 3) !== (r.void !== null)) fail("void mismatch", `${kings} kings on the opening table, and the round is ${r.void ? "" : "not "}void`);
+  if (r.void !== null) {
+    if (r.plays.length || r.score !== null) fail("void mismatch", "a void round with plays or a score");
+    return null;
+  }
+  const deals = plan.map((d) => ({ hands: d.hands.map((h) => h.map((p) => deck[p])), table: d.table.map((p) => deck[p]) }));
+  const res = replayRound({ players, variants: t.rules.variants, dealer, deals, plays: r.plays });
+  if (res.incomplete) fail("incomplete round", res.error);
+  if (res.error) fail("illegal play", res.error);
+  if (r.score === null || r.score.join() !== res.points.join())
+    fail("score mismatch", `the record scores the round ${r.score ? r.score.join("-") : "nil"}, the replay ${res.points.join("-")}`);
+  return res.points;
+}

@@ -1,0 +1,215 @@
+// protocol.md's test vectors, read straight out of the document: the framing cases of 8.1
+// (decode each frame, re-encode it) and the fair-deal cases of sections 2 and 8.2.
+
+import { createPrivateKey, createPublicKey, sign } from "node:crypto";
+import { decode, encode } from "./msgpack.mjs";
+import * as F from "./fair.mjs";
+
+/** Every fenced block of the document as { fence, cases: [Map key -> text] }. */
+export function blocks(text) {
+  const out = [];
+  const re = /^```(\w*)\n([\s\S]*?)^```/gm;
+  for (const m of text.matchAll(re)) {
+    const cases = [];
+    let cur = null;
+    let lastKey = null;
+    for (const line of m[2].split("\n")) {
+      if (!line.trim()) continue;
+      const kv = line.match(/^([\w.\-]+):\s?(.*)$/);
+      if (kv && kv[1] === "case") cases.push((cur = new Map([["case", kv[2]]])));
+      else if (kv && cur) cur.set((lastKey = kv[1]), kv[2]);
+      else if (cur && lastKey && /^\s/.test(line)) cur.set(lastKey, cur.get(lastKey) + line.trim());
+    }
+    out.push({ fence: m[1], cases });
+  }
+  return out;
+}
+
+const depth = (x) =>
+  x instanceof Map ? 1 + Math.max(0, ...[...x.values()].map(depth)) : Array.isArray(x) ? 1 + Math.max(0, ...x.map(depth)) : 0;
+const ints = (s) => s.trim().split(/\s+/).map(Number);
+const PKCS8_ED25519 = F.unhex("302e020100300506032b657004220420");
+const privateKey = (seed) => createPrivateKey({ key: Buffer.from(F.concat(PKCS8_ED25519, seed)), format: "der", type: "pkcs8" });
+const publicRaw = (priv) => new Uint8Array(createPublicKey(priv).export({ format: "der", type: "spki" })).slice(-32);
+const sig = (priv, msg) => F.hex(sign(null, msg, priv));
+
+/** JSON with {"$bin": hex} -> the decoder's values (Map for objects, in their order). */
+function fromJson(x) {
+  if (Array.isArray(x)) return x.map(fromJson);
+  if (x && typeof x === "object") {
+    if ("$bin" in x) return F.unhex(x.$bin);
+    return new Map(Object.entries(x).map(([k, v]) => [k, fromJson(v)]));
+  }
+  return x;
+}
+
+function checkFrame(c) {
+  const frame = F.unhex(c.get("frame").replace(/\s/g, ""));
+  const length = new DataView(frame.buffer).getUint32(0);
+  const payload = frame.subarray(4);
+  if (c.has("refused")) {
+    // Only the refusals a decoder alone can see: the length, the msgpack and key rules.
+    if (c.get("refused") !== "bad_frame") return null;
+    if (length === 0 || length > 65536) return null;
+    let v;
+    try {
+      v = decode(payload);
+    } catch {
+      return null;
+    }
+    if (!(v instanceof Map) || depth(v) > 5) return null;
+    return "decoded a frame that must be refused";
+  }
+  if (length !== payload.length) return `length prefix ${length}, payload ${payload.length}`;
+  const want = encode(fromJson(JSON.parse(c.get("message"))));
+  if (!F.equal(want, payload)) return `encoding the message gives ${F.hex(want)}`;
+  if (!F.equal(encode(decode(payload)), payload)) return "decoding and re-encoding changes the frame";
+  return null;
+}
+
+/** Check one fair-deal case; returns a list of "key: want X, got Y" mismatches. */
+function checkFair(c, byName) {
+  const bad = [];
+  const expect = (key, got) => {
+    if (c.has(key) && c.get(key).trim() !== String(got).trim()) bad.push(`${key}: want ${c.get(key)}, got ${got}`);
+  };
+  const bytes = (k) => F.unhex(c.get(k));
+  const kind = c.get("case");
+  if (kind === "play-code") {
+    const code = BigInt(c.get("card")) | (BigInt(c.get("captured")) << 6n);
+    expect("code", code);
+    expect("u64", F.hex(F.u64(code)));
+    return bad;
+  }
+  if (kind === "chain-plays") {
+    const base = byName.get("exclusion-3");
+    const plays = c.get("plays").split(/\s+/).map((p) => {
+      const [seat, code, pos, salt] = p.split("/");
+      return [Number(seat), Number(code), Number(pos), F.unhex(salt)];
+    });
+    const { round } = exclusionRound(base);
+    expect("chain", F.hex(F.chainHash({ ...round, plays })));
+    for (const [, code, pos, salt] of plays) {
+      const r = exclusionRound(base);
+      if (!F.equal(r.list.salts[r.perm[pos]], salt)) bad.push(`salt of position ${pos} is not the committed one`);
+      if (r.deck[pos] !== (code & 63)) bad.push(`card at position ${pos}`);
+    }
+    return bad;
+  }
+  const roundId = c.has("round_id") ? bytes("round_id") : null;
+  if (c.has("host_key_seed")) {
+    const priv = privateKey(bytes("host_key_seed"));
+    const pub = publicRaw(priv);
+    expect("host_public_key", F.hex(pub));
+    expect("fingerprint", F.fingerprint(pub));
+    if (kind === "signature") {
+      const variants = c.get("variants").trim() ? c.get("variants").trim().split(/\s+/) : [];
+      const rh = F.rulesHash(Number(c.get("players")), Number(c.get("target")), variants);
+      expect("rules_hash", F.hex(rh));
+      const msg = F.commitMsg(roundId, Number(c.get("round_no")), bytes("prev"), bytes("digest"), rh);
+      expect("commit_sig", sig(priv, msg));
+      if (!F.edCheck(pub, msg, bytes("commit_sig"))) bad.push("commit_sig does not verify");
+    }
+    if (kind === "receipt") {
+      const seat = Number(c.get("seat"));
+      const seedHash = F.seatCommit(roundId, seat, bytes("seed"));
+      expect("seed_hash", F.hex(seedHash));
+      expect("receipt_msg", F.hex(F.receiptMsg(roundId, seat, seedHash)));
+      expect("receipt_sig", sig(priv, F.receiptMsg(roundId, seat, seedHash)));
+      const badHash = F.seatCommit(roundId, seat, bytes("bad_seed"));
+      expect("bad_seed_hash", F.hex(badHash));
+      expect("bad_receipt_sig", sig(priv, F.receiptMsg(roundId, seat, badHash)));
+    }
+    if (kind === "end") {
+      const scores = ints(c.get("scores"));
+      const winner = c.get("winner") === "nil" ? null : Number(c.get("winner"));
+      const msg = F.endMsg(bytes("chain"), scores, winner);
+      expect("end_msg", F.hex(msg));
+      expect("end_sig", sig(priv, msg));
+    }
+    return bad;
+  }
+  if (c.has("host_seed")) {
+    const list = F.hostList(roundId, bytes("host_seed"));
+    const digest = F.deckDigest(roundId, list.hashes);
+    expect("host_order", list.order.join(" "));
+    expect("digest", F.hex(digest));
+    for (const [k] of c) {
+      const m = k.match(/^(salt|card_hash)\.(\d+)$/);
+      if (m) expect(k, F.hex((m[1] === "salt" ? list.salts : list.hashes)[Number(m[2])]));
+    }
+    if (!c.has("players")) return bad;
+    const players = Number(c.get("players"));
+    const seeds = [...Array(players).keys()].map((s) => (c.get(`seed.${s}`) ?? "nil") === "nil" ? null : bytes(`seed.${s}`));
+    const commits = seeds.map((seed, s) => (c.has(`commit.${s}`) ? bytes(`commit.${s}`) : seed && F.seatCommit(roundId, s, seed)));
+    seeds.forEach((seed, s) => seed && !c.has("excluded") && expect(`commit.${s}`, F.hex(F.seatCommit(roundId, s, seed))));
+    const { round, perm, deck, dealer, counted, joint } = exclusionRound(c);
+    expect("counted", counted.join(" "));
+    expect("joint_seed", F.hex(joint));
+    expect("joint_seed_no_player", F.hex(F.jointSeed(roundId, digest, [])));
+    expect("stream_words", [...take(F.stream(joint, "scopa-net/v1/deck-shuffle", roundId), 4)].map((w) => w.toString(16).padStart(8, "0")).join(" "));
+    expect("permutation", perm.join(" "));
+    expect("deck", deck.join(" "));
+    expect("first_dealer", dealer);
+    const plan = F.dealPlan(F.dealShape(players, []), players, dealer);
+    for (let s = 0; s < players; s++) expect(`hand.${s}`, plan.flatMap((d) => d.hands[s]).map((p) => deck[p]).join(" "));
+    expect("table", plan[0].table.map((p) => deck[p]).join(" "));
+    if (c.has("chain")) expect("chain", F.hex(F.chainHash(round)));
+    void commits;
+  }
+  return bad;
+}
+
+function* take(it, n) {
+  for (let i = 0; i < n; i++) yield it.next().value;
+}
+
+/** The round a fair-deal case describes, with its opening table and no plays. */
+function exclusionRound(c) {
+  const roundId = F.unhex(c.get("round_id"));
+  const hostSeed = F.unhex(c.get("host_seed"));
+  const players = Number(c.get("players"));
+  const list = F.hostList(roundId, hostSeed);
+  const digest = F.deckDigest(roundId, list.hashes);
+  const opt = (k) => (!c.has(k) || c.get(k) === "nil" ? null : F.unhex(c.get(k)));
+  const seeds = [...Array(players).keys()].map((s) => opt(`seed.${s}`));
+  const commits = seeds.map((seed, s) => opt(`commit.${s}`) ?? (seed && F.seatCommit(roundId, s, seed)));
+  const excluded = c.has("excluded") ? c.get("excluded").trim().split(/\s+/).map((e) => (e === "-" ? null : e)) : seeds.map(() => null);
+  const counted = [];
+  seeds.forEach((seed, s) => excluded[s] === null && seed && F.equal(F.seatCommit(roundId, s, seed), commits[s]) && counted.push(s));
+  const joint = F.jointSeed(roundId, digest, counted.map((s) => seeds[s]));
+  const perm = F.deckPermutation(joint, roundId);
+  const deck = perm.map((p) => list.order[p]);
+  const dealer = F.firstDealer(joint, roundId, players);
+  const plan = F.dealPlan(F.dealShape(players, []), players, dealer);
+  const table = plan[0].table.map((p) => [p, deck[p], list.salts[perm[p]]]);
+  const round = { round_id: roundId, round_no: 1, prev: new Uint8Array(32), digest, commits, seeds, excluded, table, plays: [], void: null, host_seed: hostSeed };
+  return { round, perm, deck, dealer, counted, joint, list };
+}
+
+/** Run every vector block of protocol.md; returns lines of "ok ..." / "FAIL ...". */
+export function runVectors(text) {
+  const lines = [];
+  const all = blocks(text);
+  const byName = new Map();
+  for (const b of all) for (const c of b.cases) if (b.fence === "vectors") byName.set(c.get("case"), c);
+  for (const b of all) {
+    for (const c of b.cases) {
+      let problems;
+      if (b.fence === "" && c.has("frame")) {
+        const p = checkFrame(c);
+        problems = p ? [p] : [];
+      } else if (b.fence === "vectors" && isBlind(c)) {
+        lines.push(`skip ${c.get("case")}: a blind-table vector (section 9.11)`);
+        continue;
+      } else if (b.fence === "vectors") {
+        problems = checkFair(c, byName);
+      } else continue;
+      lines.push(`${problems.length ? "FAIL" : "ok  "} ${c.get("case")}${problems.length ? ": " + problems.join("; ") : ""}`);
+    }
+  }
+  return lines;
+}
+
+const BLIND_CASES = new Set(["card-points", "party-secrets", "dleq", "blind-2", "deal-relayed"]);
+const isBlind = (c) => BLIND_CASES.has(c.get("case"));
