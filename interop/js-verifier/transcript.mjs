@@ -48,6 +48,9 @@ export function readTranscript(bytes) {
   const t = fields(value, TOP, "the transcript");
   if (t.version !== 2) throw new Unreadable(`transcript version ${t.version} (this verifier reads version 2)`);
   want((r) => isInt(r.players) && isInt(r.target) && Array.isArray(r.variants) && r.variants.every((v) => typeof v === "string"), t.rules, "rules");
+  const names = t.rules.variants;
+  if (!names.every((n, i) => i === 0 || F.compareBytes(F.ascii(names[i - 1]), F.ascii(n)) < 0))
+    throw new Unreadable("rules.variants are not sorted bytewise without repeats");
   want((v) => isBin(v, 32), t.host_key, "host_key");
   want(isInt, t.seat, "seat");
   want(Array.isArray, t.rounds, "rounds");
@@ -59,8 +62,9 @@ export function readTranscript(bytes) {
     for (const k of ["prev", "digest"]) w((x) => isBin(x, 32), k);
     w((x) => Array.isArray(x) && x.length === 40 && x.every((h) => isBin(h, 32)), "card_hashes");
     w((x) => isBin(x, 64), "sig");
-    for (const k of ["commits", "seeds"]) w(orNil((x) => Array.isArray(x) && x.every(orNil((e) => isBin(e, 32)))), k);
-    w(orNil((x) => Array.isArray(x) && x.every(orNil((e) => typeof e === "string"))), "excluded");
+    const bySeat = (ok) => orNil((x) => Array.isArray(x) && x.length === t.rules.players && x.every(orNil(ok)));
+    for (const k of ["commits", "seeds"]) w(bySeat((e) => isBin(e, 32)), k);
+    w(bySeat((e) => ["no_commit", "no_reveal", "bad_reveal"].includes(e)), "excluded");
     w(orNil((x) => isBin(x.seed_hash, 32) && isBin(x.sig, 64)), "receipt");
     const dealt = (x) => Array.isArray(x) && x.every((e) => Array.isArray(e) && e.length === 3 && isInt(e[0]) && isInt(e[1]) && isBin(e[2], 16));
     w(dealt, "hand");
@@ -172,24 +176,23 @@ function checkRound(ctx, dealerBefore) {
     fail("bad signature", "the round commitment's signature does not verify");
   if (!F.equal(F.deckDigest(r.round_id, r.card_hashes), r.digest)) fail("digest mismatch", "digest is not the hash of card_hashes");
   // 3. void reason, seeds relayed
-  if (r.void !== null && r.void.reason !== "kings") fail("void mismatch", `void for ${JSON.stringify(r.void.reason)}`);
+  if (r.void !== null && (r.void.reason !== "kings" || r.void.offender !== null))
+    fail("void mismatch", `void for ${JSON.stringify(r.void.reason)}, offender ${r.void.offender}`);
   if (r.commits === null || r.seeds === null || r.excluded === null) fail("not revealed", "the seeds were never relayed");
   // 4. exclusions
-  if (r.commits.length !== players || r.seeds.length !== players || r.excluded.length !== players)
-    fail("exclusion mismatch", "commits, seeds and excluded must have one entry per seat");
   const counted = [];
   for (let s = 0; s < players; s++) {
     const [c, seed, ex] = [r.commits[s], r.seeds[s], r.excluded[s]];
+    const opens = c !== null && seed !== null && F.equal(F.seatCommit(r.round_id, s, seed), c);
+    if (c !== null && seed !== null && !opens && ex !== "bad_reveal")
+      fail("commitment mismatch", `seat ${s}'s published seed does not open its commitment, and it is not excluded as bad_reveal`);
     let proven;
-    if (c === null) proven = seed === null ? [null, "no_commit"] : null;
+    if (c === null) proven = seed === null ? [null, "no_commit"] : [];
     else if (seed === null) proven = ["no_reveal"];
-    else proven = F.equal(F.seatCommit(r.round_id, s, seed), c) ? [null] : ["bad_reveal"];
-    if (proven === null || !proven.includes(ex))
-      fail("exclusion mismatch", `seat ${s} is excluded as ${ex} but the record shows ${proven ? proven.join(" or ") : "a seed without a commitment"}`);
-    if (ex === null && seed !== null) {
-      if (!F.equal(F.seatCommit(r.round_id, s, seed), c)) fail("commitment mismatch", `seat ${s}'s seed does not open its commitment`);
-      counted.push(seed);
-    }
+    else proven = opens ? [null] : ["bad_reveal"];
+    if (!proven.includes(ex))
+      fail("exclusion mismatch", `seat ${s} is excluded as ${ex} but the record shows ${proven.length ? proven.join(" or ") : "a seed without a commitment"}`);
+    if (ex === null && seed !== null) counted.push(seed);
   }
   // 5. receipt
   if (r.receipt !== null) {
@@ -227,7 +230,9 @@ function checkRound(ctx, dealerBefore) {
   }
   // 8. routing
   const plan = F.dealPlan(shape, players, dealer);
-  const dealsSeen = r.void !== null ? plan.slice(0, 1) : plan;
+  // A round whose opening table holds three or more kings is void: its hand is the first deal's.
+  const kingsVoid = plan[0].table.filter((p) => deck[p] >= 36).length >= 3;
+  const dealsSeen = kingsVoid ? plan.slice(0, 1) : plan;
   const wantHand = dealsSeen.flatMap((d) => d.hands[t.seat]).sort((a, b) => a - b);
   const gotHand = r.hand.map(([pos]) => pos);
   if (gotHand.join() !== wantHand.join()) fail("misrouted card", `seat ${t.seat}'s hand holds positions ${gotHand.join(" ")}, the deal plan gives ${wantHand.join(" ")}`);

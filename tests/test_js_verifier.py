@@ -1,0 +1,169 @@
+"""The outsider's verifier in JavaScript (interop/js-verifier), written from protocol.md alone,
+passes the document's vectors and agrees with ours on real and tampered transcripts."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import msgpack
+import pytest
+
+from scopa_net.fair.simulate import reseal, simulate_match
+from scopa_net.fair.transcript import decode
+from scopa_net.fair.verifier import verify_transcript
+from scopa_net.rules import RuleSet
+
+ROOT = Path(__file__).resolve().parent.parent
+VERIFIER = ROOT / "interop" / "js-verifier" / "verify.mjs"
+NODE = shutil.which("node")
+
+pytestmark = pytest.mark.skipif(
+    NODE is None, reason="node is not on PATH: the JavaScript verifier cannot run"
+)
+
+RULE_SETS = [
+    (2, 11, ()),
+    (3, 11, ("napola", "re_bello")),
+    (4, 11, ("asso_piglia_tutto", "scopone_scientifico")),
+    (4, 11, ("cappotto", "quindici")),
+    (4, 5, ("scopone",)),
+    (6, 11, ("court_prime=0", "primiera=sum", "six_as_three_pairs")),
+]
+
+
+def run_node(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [NODE, VERIFIER, *map(str, args)], check=False, capture_output=True, text=True, timeout=60
+    )
+
+
+def words(error: Exception) -> str:
+    """Our error class as the check's name in protocol.md 6.2: HostLiedError -> host lied."""
+    name = type(error).__name__.removesuffix("Error").removesuffix("Recorded")
+    return re.sub(r"(?<!^)([A-Z])", r" \1", name).lower()
+
+
+def ours(path: Path) -> str:
+    """Our verifier's verdict in the JavaScript verifier's words."""
+    verdict = verify_transcript(decode(path.read_bytes()))
+    for r in verdict.rounds:
+        if r.error is not None:
+            return f"round {r.round_no}: {words(r.error)}"
+    if verdict.result_error is not None:
+        return f"match: {words(verdict.result_error)}"
+    return "verified" if verdict.finished else "unfinished"
+
+
+def theirs(report: dict[str, object]) -> str:
+    if report["status"] == "failed":
+        where = f"round {report['round_no']}" if report["round_no"] else "match"
+        return f"{where}: {report['check']}"
+    return str(report["status"])
+
+
+def test_the_documents_vectors_pass() -> None:
+    done = run_node("--vectors", ROOT / "protocol.md")
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert not [line for line in lines if line.startswith("FAIL")]
+    for case in ("play-code", "host", "signature", "deal-2", "deal-4", "receipt"):
+        assert f"ok   {case}" in lines
+    for case in ("exclusion-3", "chain-plays", "end", "hello", "a repeated key"):
+        assert f"ok   {case}" in lines
+
+
+def flip(data: bytes, at: int = 0) -> bytes:
+    out = bytearray(data)
+    out[at] ^= 1
+    return bytes(out)
+
+
+def first_capture_dropped(t: dict) -> None:
+    play = next(p for p in t["rounds"][0]["plays"] if p[1] >> 6)
+    play[1] &= 63
+
+
+def seed_flipped(t: dict) -> None:
+    r = t["rounds"][0]
+    seat = next(s for s, seed in enumerate(r["seeds"]) if seed)
+    r["seeds"][seat] = flip(r["seeds"][seat])
+
+
+TAMPERS: dict[str, Callable[[dict], None]] = {
+    "card moved": lambda t: t["rounds"][0]["hand"][0].__setitem__(1, t["rounds"][0]["hand"][1][1]),
+    "plays swapped": lambda t: t["rounds"][0]["plays"].insert(0, t["rounds"][0]["plays"].pop(1)),
+    "capture dropped": first_capture_dropped,
+    "seed flipped": seed_flipped,
+    "seed excluded": lambda t: t["rounds"][0]["excluded"].__setitem__(0, "no_reveal"),
+    "host seed flipped": lambda t: t["rounds"][-1].__setitem__("host_seed", bytes(32)),
+    "round removed": lambda t: t["rounds"].pop(0),
+    "last round removed": lambda t: t["rounds"].pop(),
+    "end signature": lambda t: t["result"].__setitem__("sig", flip(t["result"]["sig"], 3)),
+    "reveal signature": lambda t: t["rounds"][0].__setitem__("reveal_sig", bytes(64)),
+    "score": lambda t: t["rounds"][0]["score"].__setitem__(0, 9),
+    "salt": lambda t: t["rounds"][0]["table"][0].__setitem__(2, bytes(16)),
+    "round id reused": lambda t: t["rounds"][-1].update(round_id=t["rounds"][0]["round_id"]),
+    "void": lambda t: t["rounds"][0].__setitem__("void", {"reason": "kings", "offender": None}),
+    "plays cut": lambda t: t["rounds"][0]["plays"].pop(),
+}
+
+
+def test_both_verifiers_agree_on_real_and_tampered_transcripts(tmp_path: Path) -> None:
+    files = []
+    for n, (players, target, variants) in enumerate(RULE_SETS):
+        sim = simulate_match(RuleSet.of(players, target, list(variants)), 11 + n)
+        for seat in {0, players - 1}:
+            path = tmp_path / f"{players}p-{n}-seat{seat}.scopa"
+            path.write_bytes(sim.transcripts[seat].encode())
+            files.append(path)
+    no_reveal = simulate_match(RuleSet.of(4), 3, no_reveal={1: 2, 2: 0})
+    (tmp_path / "no-reveal.scopa").write_bytes(no_reveal.transcripts[1].encode())
+    files.append(tmp_path / "no-reveal.scopa")
+    unfinished = simulate_match(RuleSet.of(2), 5, max_rounds=2)
+    (tmp_path / "unfinished.scopa").write_bytes(unfinished.transcripts[0].encode())
+    files.append(tmp_path / "unfinished.scopa")
+
+    base = msgpack.unpackb(files[0].read_bytes(), raw=False)
+    for name, tamper in TAMPERS.items():
+        t = copy.deepcopy(base)
+        tamper(t)
+        path = tmp_path / f"tampered-{name.replace(' ', '-')}.scopa"
+        path.write_bytes(msgpack.packb(t, use_bin_type=True))
+        files.append(path)
+    # An illegal play re-signed by the host, so that only the replay can catch it.
+    sim = simulate_match(RuleSet.of(2), 11)
+    t = copy.deepcopy(base)
+    first_capture_dropped(t)
+    forged = reseal(decode(msgpack.packb(t, use_bin_type=True)), sim.host_private_key)
+    (tmp_path / "resealed-illegal.scopa").write_bytes(forged.encode())
+    files.append(tmp_path / "resealed-illegal.scopa")
+
+    done = run_node("--json", *files)
+    reports = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [Path(r["file"]) for r in reports] == files, done.stderr
+    agreed = {Path(r["file"]).name: (ours(Path(r["file"])), theirs(r)) for r in reports}
+    assert {k: v for k, v in agreed.items() if v[0] != v[1]} == {}
+    verdicts = {name: mine for name, (mine, _) in agreed.items()}
+    assert sum(v == "verified" for v in verdicts.values()) == 2 * len(RULE_SETS) + 1
+    assert verdicts["unfinished.scopa"] == "unfinished"
+    assert verdicts["tampered-seed-flipped.scopa"] == "round 1: commitment mismatch"
+    assert verdicts["resealed-illegal.scopa"] == "round 1: illegal play"
+    assert done.returncode == 1
+
+
+def test_a_file_that_is_no_transcript_is_unreadable_in_one_line(tmp_path: Path) -> None:
+    empty, cut = tmp_path / "empty.scopa", tmp_path / "cut.scopa"
+    empty.write_bytes(b"")
+    cut.write_bytes(simulate_match(RuleSet.of(2), 1).transcripts[0].encode()[:-9])
+    done = run_node(empty, cut)
+    assert done.stdout.splitlines() == [
+        f"{empty}: unreadable: empty file",
+        f"{cut}: unreadable: not msgpack: cut short",
+    ]
+    assert done.returncode == 1
