@@ -95,7 +95,14 @@ def seed_flipped(t: dict) -> None:
     r["seeds"][seat] = flip(r["seeds"][seat])
 
 
+def saved_mid_round(t: dict) -> None:
+    """The last round as a client saves it before the host revealed its seed."""
+    t["rounds"][-1].update(host_seed=None, reveal_sig=None, score=None)
+    t["result"].update(sig=None, winner=None)
+
+
 TAMPERS: dict[str, Callable[[dict], None]] = {
+    "saved mid round": saved_mid_round,
     "card moved": lambda t: t["rounds"][0]["hand"][0].__setitem__(1, t["rounds"][0]["hand"][1][1]),
     "plays swapped": lambda t: t["rounds"][0]["plays"].insert(0, t["rounds"][0]["plays"].pop(1)),
     "capture dropped": first_capture_dropped,
@@ -154,6 +161,7 @@ def test_both_verifiers_agree_on_real_and_tampered_transcripts(tmp_path: Path) -
     assert verdicts["unfinished.scopa"] == "unfinished"
     assert verdicts["tampered-seed-flipped.scopa"] == "round 1: commitment mismatch"
     assert verdicts["resealed-illegal.scopa"] == "round 1: illegal play"
+    assert verdicts["tampered-saved-mid-round.scopa"].endswith(": not revealed")
     assert done.returncode == 1
 
 

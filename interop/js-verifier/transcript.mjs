@@ -140,7 +140,6 @@ export function verifyTranscript(t) {
     out.push(entry);
   }
   const bad = out.find((e) => e.verdict === "failed");
-  const notRevealed = bad && bad.check === "not revealed" && out.indexOf(bad) === out.length - 1;
   let match;
   const res = t.result;
   if (res.sig === null) {
@@ -155,8 +154,8 @@ export function verifyTranscript(t) {
     match = { verdict: "verified" };
   }
   let status;
-  if (match.verdict === "failed" || (bad && !notRevealed)) status = "failed";
-  else if (match.verdict === "unfinished" || notRevealed) status = "unfinished";
+  if (match.verdict === "failed" || bad) status = "failed";
+  else if (match.verdict === "unfinished") status = "unfinished";
   else status = "verified";
   return { rounds: out, match, status };
 }

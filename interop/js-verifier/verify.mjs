@@ -59,8 +59,7 @@ function check(file, pins) {
   const unfair = v.rounds.filter((r) => r.verdict !== "verified" && r.verdict !== "failed").length;
   const base = { status: v.status, rounds: v.rounds, match: v.match, fingerprint: fp };
   if (v.status === "failed") {
-    const lastUnrevealed = bad && bad.check === "not revealed" && bad === v.rounds.at(-1);
-    const where = bad && !lastUnrevealed ? bad : null;
+    const where = bad ?? null;
     const what = where ?? { check: v.match.check, detail: v.match.detail };
     const line = where ? `failed: round ${where.round_no}: ${where.check} (${where.detail})` : `failed: match end: ${what.check} (${what.detail})`;
     return { ...base, check: what.check, round_no: where ? where.round_no : null, line };
