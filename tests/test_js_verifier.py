@@ -134,6 +134,13 @@ def test_both_verifiers_agree_on_real_and_tampered_transcripts(tmp_path: Path) -
     no_reveal = simulate_match(RuleSet.of(4), 3, no_reveal={1: 2, 2: 0})
     (tmp_path / "no-reveal.scopa").write_bytes(no_reveal.transcripts[1].encode())
     files.append(tmp_path / "no-reveal.scopa")
+    kings = simulate_match(RuleSet.of(2, 1), 513)  # round 1 void: three kings on the table
+    (tmp_path / "kings-void.scopa").write_bytes(kings.transcripts[1].encode())
+    files.append(tmp_path / "kings-void.scopa")
+    unvoided = msgpack.unpackb(kings.transcripts[0].encode(), raw=False)
+    unvoided["rounds"][0]["void"] = None
+    (tmp_path / "kings-unvoided.scopa").write_bytes(msgpack.packb(unvoided, use_bin_type=True))
+    files.append(tmp_path / "kings-unvoided.scopa")
     unfinished = simulate_match(RuleSet.of(2), 5, max_rounds=2)
     (tmp_path / "unfinished.scopa").write_bytes(unfinished.transcripts[0].encode())
     files.append(tmp_path / "unfinished.scopa")
@@ -159,7 +166,8 @@ def test_both_verifiers_agree_on_real_and_tampered_transcripts(tmp_path: Path) -
     agreed = {Path(r["file"]).name: (ours(Path(r["file"])), theirs(r)) for r in reports}
     assert {k: v for k, v in agreed.items() if v[0] != v[1]} == {}
     verdicts = {name: mine for name, (mine, _) in agreed.items()}
-    assert sum(v == "verified" for v in verdicts.values()) == 2 * len(RULE_SETS) + 1
+    assert sum(v == "verified" for v in verdicts.values()) == 2 * len(RULE_SETS) + 2
+    assert verdicts["kings-unvoided.scopa"] == "round 1: void mismatch"
     assert verdicts["unfinished.scopa"] == "unfinished"
     assert verdicts["tampered-seed-flipped.scopa"] == "round 1: commitment mismatch"
     assert verdicts["resealed-illegal.scopa"] == "round 1: illegal play"
