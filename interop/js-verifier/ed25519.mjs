@@ -45,14 +45,14 @@ export function encode([X, Y, Z]) {
   return out;
 }
 /** The point of a y coordinate and an x sign (RFC 8032 5.1.3), or null. */
-function fromY(y, sign) {
+function fromY(y, sign, zeroTakesAnySign = false) {
   const u = mod(y * y - 1n), v = mod(D * y * y + 1n);
   let x = mod(u * pow(v, 3n) * pow(u * pow(v, 7n), (P - 5n) / 8n));
   if (mod(v * x * x) !== u) {
     if (mod(v * x * x) !== mod(-u)) return null;
     x = mod(x * SQRT_M1);
   }
-  if (x === 0n && sign) return null;
+  if (x === 0n && sign && !zeroTakesAnySign) return null;
   if ((x & 1n) !== BigInt(sign)) x = mod(-x);
   return [x, y, 1n, mod(x * y)];
 }
@@ -80,7 +80,7 @@ export function fromUniform(bytes) {
   const e = mod(u * u * u + A * u * u + u);
   if (pow(e, (P - 1n) / 2n) === P - 1n) u = mod(-u - A);
   const y = mod((u - 1n) * inv(u + 1n));
-  const point = fromY(y, sign);
+  const point = fromY(y, sign, true); // x = 0 (from r = 0) ignores the sign, as libsodium does
   return mul(8n, point);
 }
 
