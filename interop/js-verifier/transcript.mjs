@@ -3,6 +3,8 @@
 import { decode, encode, MsgpackError } from "./msgpack.mjs";
 import * as F from "./fair.mjs";
 import { replayRound, matchWinner, sideCount } from "./rules.mjs";
+import { checkBlindRound, blindChain, Failed as BlindFailed } from "./blind.mjs";
+import { createPrivateKey, createPublicKey } from "node:crypto";
 
 export class Unreadable extends Error {}
 
@@ -46,7 +48,7 @@ export function readTranscript(bytes) {
     throw new Unreadable("not a scopa-net transcript");
   if (!F.equal(encode(value), bytes)) throw new Unreadable("not in canonical encoding");
   const t = fields(value, TOP, "the transcript");
-  if (t.version !== 2) throw new Unreadable(`transcript version ${t.version} (this verifier reads version 2)`);
+  if (t.version !== 2 && t.version !== 4) throw new Unreadable(`transcript version ${t.version} (this verifier reads versions 2 and 4)`);
   want((r) => isInt(r.players) && isInt(r.target) && Array.isArray(r.variants) && r.variants.every((v) => typeof v === "string"), t.rules, "rules");
   const names = t.rules.variants;
   if (!names.every((n, i) => i === 0 || F.compareBytes(F.ascii(names[i - 1]), F.ascii(n)) < 0))
@@ -54,6 +56,11 @@ export function readTranscript(bytes) {
   want((v) => isBin(v, 32), t.host_key, "host_key");
   want(isInt, t.seat, "seat");
   want(Array.isArray, t.rounds, "rounds");
+  if (t.version === 4) {
+    t.rounds = t.rounds.map((r, i) => readBlindRound(r, i, t.rules.players));
+    want((r) => Array.isArray(r.scores) && (r.winner === null || isInt(r.winner)) && (r.sig === null || isBin(r.sig, 64)), t.result, "result");
+    return t;
+  }
   t.rounds = t.rounds.map((r, i) => {
     const round = fields(r, ROUND, `round ${i + 1}`);
     const w = (ok, k) => want(ok, round[k], `round ${i + 1} ${k}`);
@@ -80,6 +87,79 @@ export function readTranscript(bytes) {
   return t;
 }
 
+const ROUND4 = ["round_id", "round_no", "prev", "dealer", "people", "keys", "sig", "decks", "deck_sigs",
+  "deck_proofs", "deals", "hand", "table", "plays", "void", "score", "seeds", "reveal_sig"];
+
+/** A version 4 round (9.8), shape-checked. */
+function readBlindRound(map, i, players) {
+  if (!(map instanceof Map)) throw new Unreadable(`round ${i + 1} is not a map`);
+  const r = {};
+  const got = [...map.keys()];
+  if (got.join() !== ROUND4.join()) throw new Unreadable(`round ${i + 1} has keys ${got.join(",")}`);
+  for (const k of ROUND4) r[k] = map.get(k);
+  const w = (ok, k) => want(ok, r[k], `round ${i + 1} ${k}`);
+  const parties = Array.isArray(r.people) ? r.people.length + 1 : 0;
+  w((x) => isBin(x, 16), "round_id");
+  w(isInt, "round_no");
+  w((x) => isBin(x, 32), "prev");
+  w(orNil(isInt), "dealer");
+  w((x) => Array.isArray(x) && x.every((s, j) => isInt(s) && s < players && (j === 0 || s > x[j - 1])), "people");
+  w((x) => Array.isArray(x) && x.length >= 1 && x.length <= parties && x.every((k) => Array.isArray(k) && k.length === 3 && isBin(k[0], 32) && isBin(k[1], 64) && isBin(k[2], 32)), "keys");
+  w((x) => isBin(x, 64), "sig");
+  w((x) => Array.isArray(x) && x.every((d) => Array.isArray(d) && d.length === 40 && d.every((c) => isBin(c, 64))), "decks");
+  w((x) => Array.isArray(x) && x.length === r.decks.length && x.every((b) => isBin(b, 64)), "deck_sigs");
+  w((x) => Array.isArray(x) && x.length === r.decks.length && x.every((b) => isBin(b, 5280)), "deck_proofs");
+  r.deals = r.deals.map((d) => {
+    if (!(d instanceof Map)) throw new Unreadable(`round ${i + 1} deals`);
+    const keys = [...d.keys()].join();
+    if (keys !== "shares,sigs" && keys !== "shares,sigs,relayed") throw new Unreadable(`round ${i + 1} deal keys ${keys}`);
+    const deal = { shares: d.get("shares"), sigs: d.get("sigs"), relayed: d.get("relayed") ?? null };
+    want((x) => Array.isArray(x) && x.length === parties && x.every(orNil((s) => Array.isArray(s) && s.every((b) => isBin(b, 32)))), deal.shares, "shares");
+    want((x) => Array.isArray(x) && x.length === parties && x.every(orNil((b) => isBin(b, 64))), deal.sigs, "sigs");
+    return deal;
+  });
+  const pairs = (x) => Array.isArray(x) && x.every((e) => Array.isArray(e) && e.length === 2 && isInt(e[0]) && isInt(e[1]));
+  w(pairs, "hand");
+  w(pairs, "table");
+  w((x) => Array.isArray(x) && x.every((e) => Array.isArray(e) && e.length === 4 && isInt(e[0]) && isInt(e[1]) && isInt(e[2]) && isBin(e[3], 64)), "plays");
+  r.void = r.void === null ? null : fields(r.void, SUBMAPS.void, "void");
+  w(orNil((x) => Array.isArray(x) && x.every(Number.isInteger)), "score");
+  w(orNil((x) => Array.isArray(x) && x.length === parties && x.every(orNil((b) => isBin(b, 32)))), "seeds");
+  w(orNil((x) => isBin(x, 64)), "reveal_sig");
+  return r;
+}
+
+const PKCS8_ED25519 = F.unhex("302e020100300506032b657004220420");
+const publicKeyOf = (seed) => new Uint8Array(createPublicKey(createPrivateKey({ key: Buffer.from(F.concat(PKCS8_ED25519, seed)), format: "der", type: "pkcs8" })).export({ format: "der", type: "spki" })).slice(-32);
+
+/** 9.9 over every blind round, then the match end as 6.2. */
+function verifyBlind(t) {
+  const { players, target, variants } = t.rules;
+  const state = { expectNo: 1, prev: new Uint8Array(32), seen: new Set(), dealer: null, replaying: true };
+  let scores = new Array(sideCount(players, variants)).fill(0);
+  let winner = null;
+  const out = [];
+  for (const r of t.rounds) {
+    try {
+      const res = checkBlindRound(t, r, state, { publicKeyOf, edCheck: F.edCheck });
+      if (res.points) {
+        scores = scores.map((s, k) => s + res.points[k]);
+        winner = matchWinner(scores, target, variants);
+      }
+      state.dealer = r.void ? res.dealer : (res.dealer + 1) % players;
+      state.prev = res.chain;
+      out.push({ round_no: r.round_no, verdict: "verified" });
+    } catch (e) {
+      if (!(e instanceof BlindFailed)) throw e;
+      out.push({ round_no: r.round_no, verdict: "failed", check: e.check, detail: e.detail });
+      state.replaying = false;
+      state.prev = blindChain(r);
+    }
+    state.expectNo += 1;
+  }
+  return finish(t, out, state.prev, state.replaying, scores, winner);
+}
+
 class Failed extends Error {
   constructor(check, detail) {
     super(`${check}: ${detail}`);
@@ -99,6 +179,7 @@ const fail = (check, detail) => {
  * match: {verdict, check?, detail?}, status: "verified" | "unfinished" | "failed" }.
  */
 export function verifyTranscript(t) {
+  if (t.version === 4) return verifyBlind(t);
   const { players, target, variants } = t.rules;
   const sides = sideCount(players, variants);
   const shape = F.dealShape(players, variants);
@@ -139,6 +220,10 @@ export function verifyTranscript(t) {
     if (r.void === null && dealer !== null) dealer = (dealer + 1) % players;
     out.push(entry);
   }
+  return finish(t, out, prevChain, replaying, scores, winner);
+}
+
+function finish(t, out, prevChain, replaying, scores, winner) {
   const bad = out.find((e) => e.verdict === "failed");
   let match;
   const res = t.result;
