@@ -14,9 +14,11 @@ from pathlib import Path
 import msgpack
 import pytest
 
+from scopa_net.fair.blind.simulate import simulate_blind_match
+from scopa_net.fair.blind.verifier import verify_any
+from scopa_net.fair.blind.wire import decode_any
 from scopa_net.fair.simulate import reseal, simulate_match
 from scopa_net.fair.transcript import decode
-from scopa_net.fair.verifier import verify_transcript
 from scopa_net.rules import RuleSet
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,10 +53,13 @@ def words(error: Exception) -> str:
 
 def ours(path: Path) -> str:
     """Our verifier's verdict in the JavaScript verifier's words."""
-    verdict = verify_transcript(decode(path.read_bytes()))
+    verdict = verify_any(decode_any(path.read_bytes()))
     for r in verdict.rounds:
         if r.error is not None:
-            return f"round {r.round_no}: {words(r.error)}"
+            name = words(r.error)
+            if name == "blind check":  # BlindCheckError: "<verdict>, by seat ...: ..."
+                name = re.split(r"[,:(]", str(r.error))[0].strip()
+            return f"round {r.round_no}: {name}"
     if verdict.result_error is not None:
         return f"match: {words(verdict.result_error)}"
     return "verified" if verdict.finished else "unfinished"
@@ -185,3 +190,28 @@ def test_a_file_that_is_no_transcript_is_unreadable_in_one_line(tmp_path: Path) 
         f"{cut}: unreadable: not msgpack: cut short",
     ]
     assert done.returncode == 1
+
+
+@pytest.mark.slow
+def test_both_verifiers_agree_on_a_blind_round(tmp_path: Path) -> None:
+    """Slow (several seconds of BigInt curve arithmetic a round): run with --runslow."""
+    sim = simulate_blind_match(RuleSet.of(2), 4, people=[1], max_rounds=1)
+    base = msgpack.unpackb(sim.transcripts[0].encode(), raw=False)  # seat 1's
+    tampers: dict[str, Callable[[dict], None]] = {
+        "as-played": lambda r: None,
+        "hand-card": lambda r: r["hand"][0].__setitem__(1, (r["hand"][0][1] + 1) % 40),
+        "play-proof": lambda r: r["plays"][0].__setitem__(3, bytes(64)),
+        "seed": lambda r: r["seeds"].__setitem__(1, flip(r["seeds"][1])),
+    }
+    files = []
+    for name, tamper in tampers.items():
+        t = copy.deepcopy(base)
+        tamper(t["rounds"][0])
+        files.append(tmp_path / f"blind-{name}.scopa")
+        files[-1].write_bytes(msgpack.packb(t, use_bin_type=True))
+    done = run_node("--json", *files)
+    reports = [json.loads(line) for line in done.stdout.splitlines()]
+    verdicts = {Path(r["file"]).name: (ours(Path(r["file"])), theirs(r)) for r in reports}
+    assert {k: v for k, v in verdicts.items() if v[0] != v[1]} == {}
+    assert verdicts["blind-hand-card.scopa"][0] == "round 1: substituted card"
+    assert verdicts["blind-seed.scopa"][0] == "round 1: wrong secret"
