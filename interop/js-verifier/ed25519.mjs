@@ -115,3 +115,51 @@ export function dleqCheck(X, U, Dp, ctx, proof) {
   const A1 = sub(mul(z, BASE), mul(e, X)), A2 = sub(mul(z, U), mul(e, Dp));
   return Hs("scopa-net/blind/v1/dleq", ctx, encode(X), encode(U), encode(Dp), encode(A1), encode(A2)) === e;
 }
+
+/**
+ * Section 9.4's shuffle proof, made by party p from its seed (the prover's side, for the
+ * vectors): inDeck/outDeck arrays of [U, V] points, perm and r the party's (9.3).
+ */
+export function shuffleProof({ roundId, p, seed, Y, inBytes, outBytes, outDeck, perm, r, generators, H, u8, concat }) {
+  const l = L;
+  const nonce = (label, k) => Hs("scopa-net/blind/v1/shuffle-proof-nonce", roundId, u8(p), seed, inBytes, new TextEncoder().encode(label), u8(k));
+  const n = 40;
+  const idx = [...Array(n).keys()];
+  const inv = new Array(n);
+  perm.forEach((j, i) => (inv[j] = i));
+  const rho = idx.map((j) => nonce("rho", j));
+  const rhat = idx.map((i) => nonce("rhat", i));
+  const [w1, w2, w3, w4] = [1, 2, 3, 4].map((k) => nonce("w", k));
+  const what = idx.map((i) => nonce("what", i));
+  const wp = idx.map((i) => nonce("wprime", i));
+  const c = idx.map((j) => add(mul(rho[j], BASE), generators[inv[j]]));
+  const cBytes = concat(...c.map(encode));
+  const h = H("scopa-net/blind/v1/shuffle-statement", concat(roundId, u8(p)), encode(Y), inBytes, outBytes, cBytes);
+  const u = idx.map((j) => Hs("scopa-net/blind/v1/shuffle-challenge", h, u8(j)));
+  const up = idx.map((i) => u[perm[i]]);
+  const chat = [];
+  idx.forEach((i) => chat.push(add(mul(rhat[i], BASE), mul(up[i], i ? chat[i - 1] : generators[40]))));
+  const sum = (pts) => pts.reduce(add, ZERO);
+  const T1 = mul(w1, BASE), T2 = mul(w2, BASE);
+  const T3 = add(mul(w3, BASE), sum(idx.map((i) => mul(wp[i], generators[i]))));
+  const T4U = sub(sum(idx.map((i) => mul(wp[i], outDeck[i][0]))), mul(w4, BASE));
+  const T4V = sub(sum(idx.map((i) => mul(wp[i], outDeck[i][1]))), mul(w4, Y));
+  const That = idx.map((i) => add(mul(what[i], BASE), mul(wp[i], i ? chat[i - 1] : generators[40])));
+  const chatBytes = concat(...chat.map(encode));
+  const e = Hs("scopa-net/blind/v1/shuffle-proof", h, chatBytes, encode(T1), encode(T2), encode(T3), encode(T4U), encode(T4V), concat(...That.map(encode)));
+  const m = (a) => ((a % l) + l) % l;
+  const s1 = m(w1 + e * rho.reduce((a, b) => a + b, 0n));
+  let s2sum = 0n;
+  for (let i = 0; i < n; i++) {
+    let prod = 1n;
+    for (let k = i + 1; k < n; k++) prod = (prod * up[k]) % l;
+    s2sum = m(s2sum + rhat[i] * prod);
+  }
+  const s2 = m(w2 + e * s2sum);
+  const s3 = m(w3 + e * idx.reduce((a, j) => a + u[j] * rho[j], 0n));
+  const s4 = m(w4 + e * idx.reduce((a, i) => a + up[i] * r[i], 0n));
+  const shat = idx.map((i) => m(what[i] + e * rhat[i]));
+  const sp = idx.map((i) => m(wp[i] + e * up[i]));
+  const proof = concat(cBytes, chatBytes, ...[e, s1, s2, s3, s4, ...shat, ...sp].map((x) => intToLe(x)));
+  return { proof, u };
+}
