@@ -136,7 +136,8 @@ export function checkBlindRound(t, r, state, { publicKeyOf, edCheck, sign }) {
   if (!edCheck(t.host_key, F.commitMsg(r.round_id, r.round_no, r.prev, blindDigest(r), F.rulesHash(players, target, variants)), r.sig))
     fail("bad signature", "blind_round's signature");
   if (r.void && !["kings", "absent", "failed_check"].includes(r.void.reason)) fail("void mismatch", r.void.reason);
-  if (r.void && r.void.reason !== "kings") fail("not handled", `a void for ${r.void.reason} (9.9 steps 7-8 are not written here)`);
+  if (r.void && r.void.reason === "failed_check") fail("not handled", "a failed_check void (9.9 step 8 is not written here)");
+  if (r.void && r.void.reason === "absent" && r.dealer === null) fail("not handled", "a void before the keys (9.9) is not written here");
   // 2.
   if (r.keys.length !== parties) fail("not revealed", "the keys never came");
   r.keys.forEach((k, p) => keyProofHolds(p, r.round_id, k) || fail("bad key", `party ${p}`));
@@ -196,10 +197,10 @@ export function checkBlindRound(t, r, state, { publicKeyOf, edCheck, sign }) {
     if (!E.dleqCheck(pt(r.keys[o][0]), last[pos][0], Dp, ctx, proof)) fail("bad play proof", `party ${o}, position ${pos}`);
   }
   // 6.
-  if (r.seeds === null) fail("not revealed", "no seeds");
-  if (r.seeds.some((s) => s === null)) fail("not handled", "a seed that never came (9.9 step 8)");
-  const sec = r.seeds.map((seed, p) => secrets(r.round_id, p, seed));
+  if (r.seeds === null || r.seeds.every((s) => s === null)) fail("not revealed", "no seeds");
+  const sec = r.seeds.map((seed, p) => (seed === null ? null : secrets(r.round_id, p, seed)));
   sec.forEach((s, p) => {
+    if (s === null) return;
     const X = E.mul(s.x, E.BASE);
     const signKey = publicKeyOf(s.signSeed);
     const proof = E.keyProof(s.x, X, F.concat(r.round_id, F.u8(p), signKey));
@@ -209,18 +210,41 @@ export function checkBlindRound(t, r, state, { publicKeyOf, edCheck, sign }) {
   let prevDeck = openDeck;
   r.decks.forEach((deck, p) => {
     const inC = ciphertexts(prevDeck);
+    prevDeck = deck;
+    if (sec[p] === null) return;
     sec[p].perm.forEach((j, i) => {
       const want = F.concat(enc(E.add(inC[j][0], E.mul(sec[p].r[i], E.BASE))), enc(E.add(inC[j][1], E.mul(sec[p].r[i], Y))));
       if (!F.equal(want, deck[i])) fail("substituted card", `party ${p}, position ${i}`);
     });
-    prevDeck = deck;
   });
   r.deals.forEach((d, k) => d.shares.forEach((shares, p) => {
     const mine = [...shareAt.entries()].filter(([, list]) => list.some(([q]) => q === p)).map(([pos]) => pos).sort((a, b) => a - b);
     void mine;
   }));
   for (const [pos, list] of [...shareAt.entries()].sort((a, b) => a[0] - b[0]))
-    for (const [p, S] of list) if (!F.equal(enc(E.mul(sec[p].x, last[pos][0])), enc(S))) fail("bad share", `party ${p}, position ${pos}`);
+    for (const [p, S] of list) if (sec[p] && !F.equal(enc(E.mul(sec[p].x, last[pos][0])), enc(S))) fail("bad share", `party ${p}, position ${pos}`);
+  // 7. an absent void
+  if (r.void && r.void.reason === "absent") {
+    const seat = r.void.offender;
+    if (seat === null || !r.people.includes(seat)) fail("void mismatch", `absent names seat ${seat}, not a person's`);
+    if (r.seeds[owner(seat)] !== null || r.seeds[0] === null) fail("not revealed", "the absent seat's seed is there, or the host's is not");
+    if (r.score !== null) fail("void mismatch", "a void round with a score");
+    if (r.hand.length) {
+      const o = owner(t.seat);
+      const want = dealtTo(t.seat).sort((a, b) => a - b);
+      if (sec[o] === null || r.hand.map(([p]) => p).join() !== want.join()) fail("misrouted card", "hand");
+      for (const [pos, card] of r.hand) {
+        const others = sumPoints((shareAt.get(pos) ?? []).map(([, S]) => S));
+        const opened = E.sub(E.sub(last[pos][1], others), E.mul(sec[o].x, last[pos][0]));
+        if (cardOf.get(F.hex(enc(opened))) !== card) fail("substituted card", `hand position ${pos}`);
+      }
+    }
+    const chain = blindChain(r);
+    if (r.reveal_sig === null || !edCheck(t.host_key, F.revealMsg(r.round_id, r.seeds[0], chain), r.reveal_sig))
+      fail("bad signature", "the reveal signature");
+    return { chain, dealer, points: null, verdict: `void: seat ${seat} absent` };
+  }
+  if (r.seeds.some((x) => x === null)) fail("not handled", "a seed that never came (9.9 step 8's public-record replay)");
   // traced cards: deck position -> open deck position (= card)
   let trace = Array.from({ length: 40 }, (_, i) => i);
   for (const s of sec.slice(0, r.decks.length)) trace = s.perm.map((j) => trace[j]);
@@ -250,5 +274,5 @@ export function checkBlindRound(t, r, state, { publicKeyOf, edCheck, sign }) {
   if (r.reveal_sig === null || !edCheck(t.host_key, F.revealMsg(r.round_id, r.seeds[0], chain), r.reveal_sig))
     fail("bad signature", "the reveal signature");
   void sign;
-  return { chain, dealer, points };
+  return { chain, dealer, points, verdict: "verified" };
 }

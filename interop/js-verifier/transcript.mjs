@@ -148,7 +148,7 @@ function verifyBlind(t) {
       }
       state.dealer = r.void ? res.dealer : (res.dealer + 1) % players;
       state.prev = res.chain;
-      out.push({ round_no: r.round_no, verdict: "verified" });
+      out.push({ round_no: r.round_no, verdict: res.verdict });
     } catch (e) {
       if (!(e instanceof BlindFailed)) throw e;
       out.push({ round_no: r.round_no, verdict: "failed", check: e.check, detail: e.detail });

@@ -56,7 +56,8 @@ function check(file, pins) {
     return { status: "failed", check: "host key not pinned", line: `failed: host key ${fp} is not pinned` };
   const v = verifyTranscript(t);
   const bad = v.rounds.find((r) => r.verdict === "failed");
-  const unfair = v.rounds.filter((r) => r.verdict !== "verified" && r.verdict !== "failed").length;
+  const unfair = v.rounds.filter((r) => r.verdict.startsWith("not fair-checked")).length;
+  const voids = v.rounds.filter((r) => r.verdict.startsWith("void:")).map((r) => `round ${r.round_no} ${r.verdict}`);
   const base = { status: v.status, rounds: v.rounds, match: v.match, fingerprint: fp };
   if (v.status === "failed") {
     const where = bad ?? null;
@@ -65,7 +66,7 @@ function check(file, pins) {
     return { ...base, check: what.check, round_no: where ? where.round_no : null, line };
   }
   if (v.status === "unfinished") return { ...base, line: `unfinished (${v.rounds.length} rounds, none failed)` };
-  return { ...base, line: `verified (${v.rounds.length} rounds${unfair ? `, ${unfair} not fair-checked: no player seed` : ""})` };
+  return { ...base, line: `verified (${v.rounds.length} rounds${unfair ? `, ${unfair} not fair-checked: no player seed` : ""}${voids.length ? `; ${voids.join(", ")}` : ""})` };
 }
 
 process.exitCode = main(process.argv.slice(2));
