@@ -124,7 +124,7 @@ export function blindChain(r) {
  * round number, previous chain, seen ids, the dealer, whether replaying.
  * Returns { chain, dealer, points | null, verdict }.
  */
-export function checkBlindRound(t, r, state, { publicKeyOf, edCheck, sign }) {
+export function checkBlindRound(t, r, state, { publicKeyOf, edCheck }) {
   const { players, target, variants } = t.rules;
   const parties = r.people.length + 1;
   const shape = F.dealShape(players, variants);
@@ -217,10 +217,6 @@ export function checkBlindRound(t, r, state, { publicKeyOf, edCheck, sign }) {
       if (!F.equal(want, deck[i])) fail("substituted card", `party ${p}, position ${i}`);
     });
   });
-  r.deals.forEach((d, k) => d.shares.forEach((shares, p) => {
-    const mine = [...shareAt.entries()].filter(([, list]) => list.some(([q]) => q === p)).map(([pos]) => pos).sort((a, b) => a - b);
-    void mine;
-  }));
   for (const [pos, list] of [...shareAt.entries()].sort((a, b) => a[0] - b[0]))
     for (const [p, S] of list) if (sec[p] && !F.equal(enc(E.mul(sec[p].x, last[pos][0])), enc(S))) fail("bad share", `party ${p}, position ${pos}`);
   // 7. an absent void
@@ -273,6 +269,5 @@ export function checkBlindRound(t, r, state, { publicKeyOf, edCheck, sign }) {
   const chain = blindChain(r);
   if (r.reveal_sig === null || !edCheck(t.host_key, F.revealMsg(r.round_id, r.seeds[0], chain), r.reveal_sig))
     fail("bad signature", "the reveal signature");
-  void sign;
   return { chain, dealer, points, verdict: "verified" };
 }
