@@ -704,10 +704,25 @@ def describe_finished(
     from scopa_net.seat_holders import computer_words
 
     computer = summary.get("computer")  # the rounds a computer played for a seat's person
+    whose = summary.get("computer_for")  # whom it played for then (none before it was kept)
     if isinstance(computer, list) and len(computer) == len(players) and score:
-        said = computer_words(players, [r if isinstance(r, list) else [] for r in computer])
+        rounds = [r if isinstance(r, list) else [] for r in computer]
+        said = computer_words(players, rounds, _played_for(whose, len(players)))
         won += f"; {said}" if said else ""
     return f"{head}: {when}: {score}{won}{rules}"
+
+
+def _played_for(kept: object, seats: int) -> list[list[tuple[int, str]]] | None:
+    """A summary's ``computer_for`` read back: by seat, each round a computer played for a
+    person and their name; None if it holds none (kept before it was) or not as written."""
+    if not isinstance(kept, list) or len(kept) != seats:
+        return None
+    pairs = [p for seat in kept if isinstance(seat, list) for p in seat]
+    if not all(isinstance(p, list | tuple) and len(p) == 2 for p in pairs):
+        return None
+    if not all(isinstance(r, int) for r, _ in pairs):
+        return None
+    return [[(int(r), str(n)) for r, n in seat] if isinstance(seat, list) else [] for seat in kept]
 
 
 def _minute(when: float) -> str:
@@ -802,7 +817,9 @@ def with_computer_rounds(journal: Journal, record: TableRecord) -> TableRecord:
     except Exception:  # a note only: a table that cannot be replayed is listed all the same
         return record
     for match, holders in zip(matches, held, strict=False):
-        match.setdefault("computer", holders.computer_rounds())
+        if "computer" not in match:
+            match["computer"] = holders.computer_rounds()
+            match["computer_for"] = holders.computer_people()
     *earlier, last = matches
     return dataclasses.replace(record, summary={**last, "earlier": earlier} if earlier else last)
 

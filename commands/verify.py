@@ -556,8 +556,13 @@ def _verify_one(
         )
     verdict = verify_transcript(transcript)
     computer = computer_rounds(transcript, names)
+
+    def held_by(seat: int, round_no: int) -> str:
+        return seat_words(seat, mine, names.of_round(round_no), own=own)
+
     for line, people, round_no in report(transcript, verdict):
-        out(named(with_computer(line, round_no, computer), people, round_no))
+        said = computer_said(line, round_no, computer, held_by)
+        out(named(line, people, round_no) + said)
     unchecked = verdict.not_fair_checked
     if verdict.ok:
         extra = f", but {unchecked} round(s) not fair-checked: no player seed" if unchecked else ""
@@ -596,18 +601,30 @@ def computer_rounds(transcript: Transcript, names: SavedNames) -> dict[int, list
     return {seat: sorted(rounds) for seat, rounds in sorted(found.items()) if rounds}
 
 
-def with_computer(line: str, round_no: int | None, computer: Mapping[int, list[int]]) -> str:
-    """A round's line, or the match result's, with the seats a computer played for their
-    person there: ``...; a computer played for seat 1 in round 2`` (the seat then named)."""
+def computer_said(
+    line: str,
+    round_no: int | None,
+    computer: Mapping[int, list[int]],
+    held_by: Callable[[int, int], str],
+) -> str:
+    """What a round's line, or the match result's, adds for the seats a computer played for
+    their person there: ``; a computer played for seat 1 (Nina) in round 2``. Each person by
+    the seat's name in those rounds (``held_by(seat, round)``), so that a seat that changed
+    hands reads ``for seat 1 (Ivo) in round 3 and for seat 1 (Lea) in round 4``."""
     from scopa_net.seat_holders import rounds_words
 
     if round_no is None and line.startswith("match result: "):
-        said = [f"for seat {seat} in {rounds_words(r)}" for seat, r in computer.items()]
+        said = []
+        for seat, rounds in computer.items():
+            by_person: dict[str, list[int]] = {}
+            for r in rounds:
+                by_person.setdefault(held_by(seat, r), []).append(r)
+            said += [f"for {who} in {rounds_words(r)}" for who, r in by_person.items()]
     elif round_no is not None and line.startswith(f"round {round_no}: "):
-        said = [f"for seat {seat}" for seat, r in computer.items() if round_no in r]
+        said = [f"for {held_by(seat, round_no)}" for seat, r in computer.items() if round_no in r]
     else:
-        return line
-    return f"{line}; a computer played {' and '.join(said)}" if said else line
+        return ""
+    return f"; a computer played {' and '.join(said)}" if said else ""
 
 
 def _count_round(summary: _Summary, verdict: RoundVerdict, record: object) -> None:

@@ -16,7 +16,8 @@ A computer that plays for a person who still holds the seat (away past the grace
 stepped away, or sitting a blind round out) does not take the seat from them: they stay its
 holder, and the rounds it played in are kept apart (``computer``), so that a result is never
 credited to someone absent without saying a computer played for them ("a computer played for
-Nina in round 2").
+Nina in round 2"). Each such round keeps the person it played for (``computer_for``): a seat
+that changed hands says it per person ("for Ivo in round 3 and for Lea in round 4").
 
 The ``.names`` file beside a transcript is one name a line by seat, as last known; when a
 seat changed hands in the match, ``match`` and ``round N`` lines follow, each the seats'
@@ -62,14 +63,25 @@ def rounds_words(rounds: Sequence[int]) -> str:
     return f"rounds {listed}"
 
 
-def computer_words(names: Sequence[str], computer: Sequence[Sequence[int]]) -> str:
-    """``a computer played for Nina in round 2 and for Marco in rounds 1-5``: for each seat's
-    person (``names`` by seat), the rounds a computer played for them; "" if none."""
-    said = [
-        f"for {names[seat]} in {rounds_words(rounds)}"
-        for seat, rounds in enumerate(computer)
-        if rounds and seat < len(names)
-    ]
+def computer_words(
+    names: Sequence[str],
+    computer: Sequence[Sequence[int]],
+    played_for: Sequence[Sequence[tuple[int, str]]] | None = None,
+) -> str:
+    """``a computer played for Nina in round 2 and for Marco in rounds 1-5``: for each seat,
+    the rounds a computer played for its person; "" if none. ``played_for``: by seat, each
+    round and the person it played for then (a seat can change hands: ``for Ivo in round 3
+    and for Lea in round 4``); a seat without them (kept before they were) is said by its
+    name in ``names``, with its rounds in ``computer``."""
+    said = []
+    for seat, rounds in enumerate(computer):
+        if not rounds or seat >= len(names):
+            continue
+        whose = list(played_for[seat]) if played_for and seat < len(played_for) else []
+        by_person: dict[str, list[int]] = {}
+        for round_no, person in whose or [(r, names[seat]) for r in rounds]:
+            by_person.setdefault(person, []).append(round_no)
+        said += [f"for {person} in {rounds_words(r)}" for person, r in by_person.items()]
     return "a computer played " + " and ".join(said) if said else ""
 
 
@@ -102,6 +114,8 @@ class SeatHolders:
     """The match is over: who leaves or sits down after it did not play it."""
     computer: dict[int, list[int]] = field(default_factory=dict)
     """Seat -> the rounds in which a computer played for the person holding it, in order."""
+    computer_for: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
+    """Seat -> each round a computer played for a person there, and that person's name."""
 
     def __post_init__(self) -> None:
         self.match = self.match or [[] for _ in range(self.players)]
@@ -124,6 +138,10 @@ class SeatHolders:
         """``seat`` is held by ``holder`` from now on."""
         if not 0 <= seat < self.players or self.over:
             return
+        before = self.match[seat][-1] if self.match[seat] else None
+        if before and before[1] and holder[1] and before[0] != holder[0]:  # a rename
+            whose = self.computer_for.get(seat, [])
+            whose[:] = [(r, holder[0] if w == before[0] else w) for r, w in whose]
         if any(self.match):  # the match has begun: before, who sits down is not yet news
             _add(self.match[seat], holder)
         if self.in_play is not None:
@@ -136,10 +154,19 @@ class SeatHolders:
         rounds = self.computer.setdefault(seat, [])
         if not rounds or rounds[-1] != self.in_play:
             rounds.append(self.in_play)
+        name, person = self.rounds[self.in_play][seat][-1]
+        whose = self.computer_for.setdefault(seat, [])
+        if person and (self.in_play, name) not in whose:
+            whose.append((self.in_play, name))
 
     def computer_rounds(self) -> list[list[int]]:
         """For each seat, the rounds in which a computer played for its person."""
         return [list(self.computer.get(seat, ())) for seat in range(self.players)]
+
+    def computer_people(self) -> list[list[tuple[int, str]]]:
+        """For each seat, each round a computer played for a person there, with the person's
+        name (two in a round where the seat changed hands)."""
+        return [list(self.computer_for.get(seat, ())) for seat in range(self.players)]
 
     def began(self) -> bool:
         """Whether a round of the match was opened (before, nobody has played a seat)."""

@@ -538,6 +538,8 @@ class TableTask:
             **({"holders": self.table.holders.match_names()} if self.table.holders.began() else {}),
             # The rounds a computer played for each seat's person (away, or sitting one out).
             "computer": self.table.holders.computer_rounds(),
+            # Whom it played for in each of those rounds (the seat may have changed hands).
+            "computer_for": self.table.holders.computer_people(),
             "scores": list(match.scores) if match else [],
             "winner": match.winner if match else None,
             "rules": self.table.rules.describe(),

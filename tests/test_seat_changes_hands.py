@@ -261,3 +261,70 @@ def test_verify_of_a_blind_match_says_a_computer_played_for_a_person_who_sat_rou
     path.with_suffix(".names").write_text("Paolo\nbot 1\n", encoding="utf-8")
     assert main(["verify", str(path)]) == 0
     assert "a computer played" not in capsys.readouterr().out  # a computer's own seat
+
+
+async def _until(done: Callable[[], bool]) -> None:
+    with trio.fail_after(20):
+        while not done():
+            await trio.sleep(0.005)
+
+
+@pytest.mark.usefixtures("reader")
+async def test_a_computer_that_played_for_two_people_of_one_seat_names_each_for_their_rounds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """Ivo steps away in round 1 (a computer plays for him), then gives his seat up; Lea takes
+    it in a later round and steps away too. `history` said "a computer played for Ivo, then
+    Lea in rounds 1-4", the seat's whole name with all its rounds; it now says each person's
+    rounds, and `verify` of the exported transcript names each by the round's holder."""
+    import logging
+
+    from rawseat import RawSeat
+
+    from scopa_net.wire import messages as m
+
+    caplog.set_level(logging.INFO, logger="scopa_net")
+    db = tmp_path / "host.db"
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, db=str(db), bot_delay=0.005)
+        lobby = await RawSeat.connect(host.port)
+        table_id = await lobby.create(create(RuleSet.of(2, 11), bots=1))
+        table = host.tables[table_id].table
+        ivo = await RawSeat.connect(host.port)
+        await ivo.join(table_id, seat=0, name="Ivo")
+        await ivo.dealt()
+        await ivo.send(m.Leave(away=True))
+        await _until(lambda: bool(table.holders.computer.get(0)))
+        again = await RawSeat.connect(host.port)
+        assert ivo.token is not None
+        await again.send(m.Resume(table_id=table_id, seat=0, token=ivo.token, last_seq=0))
+        await again.until(lambda msg: isinstance(msg, m.Resumed))
+        await again.send(m.Leave(away=False))
+        await again.until(lambda msg: isinstance(msg, m.Left))
+        first = table.round_no
+        await _until(lambda: table.round_no > first)
+        lea = await RawSeat.connect(host.port)
+        await lea.join(table_id, seat=0, name="Lea")
+        await lea.send(m.Leave(away=True))
+        await _finished(caplog)
+        for raw in (lobby, ivo, again, lea):
+            await raw.stream.aclose()
+        await host.shutdown()
+        nursery.cancel_scope.cancel()
+    host.journal.close()
+    rounds = r"(round \d+|rounds \d+(-\d+)?(, \d+(-\d+)?)*( and \d+(-\d+)?)?)"
+    assert main(["history", "--db", str(db)]) == 0
+    listed = capsys.readouterr().out
+    said = rf"; a computer played for Ivo in {rounds} and for Lea in {rounds} \("
+    assert re.search(said, listed), listed
+
+    out_file = tmp_path / "t.scopa"
+    export = ["history", "--db", str(db), "--export", str(table_id), "--out", str(out_file)]
+    assert main(export) == 0
+    capsys.readouterr()
+    assert main(["verify", str(out_file)]) == 0
+    words = capsys.readouterr().out
+    (result,) = [line for line in words.splitlines() if line.startswith("match result")]
+    ivo_seat, lea_seat = (rf"seat 0 \({who}, this file's seat\)" for who in ("Ivo", "Lea"))
+    said = rf"; a computer played for {ivo_seat} in {rounds} and for {lea_seat} in {rounds}$"
+    assert re.search(said, result), words

@@ -92,3 +92,31 @@ def test_the_rounds_a_computer_played_for_a_person_are_kept_in_the_names_file() 
         "a computer played for Paolo in rounds 1-5 and for Nina in round 2"
     )
     assert read_names_file("Paolo\nNina\nbot 2\ncomputer\t\tx\t\n", 3) is None
+
+
+def test_a_computer_that_played_for_two_people_of_a_seat_names_each_for_their_rounds() -> None:
+    """A club night: a computer played round 3 for Ivo (away), who then left; Lea took the
+    seat and a computer played round 4 for her. History said "a computer played for Ivo, then
+    Lea in rounds 3-4": the seat's whole name with all its rounds."""
+    from scopa_net.seat_holders import computer_words
+
+    lea = ("Lea", True)
+    held = SeatHolders(2)
+    for round_no in (1, 2, 3):
+        held.round_opened(round_no, [BRUNO, IVO])
+    held.computer_played(1)
+    held.seated(1, ("bot 1", False))  # Ivo gave the seat up
+    held.round_closed()
+    held.round_opened(4, [BRUNO, ("bot 1", False)])
+    held.seated(1, lea)
+    held.computer_played(1)
+    held.seated(1, ("Lea Rossi", True))  # she renamed herself: the same person
+    held.round_closed()
+    assert held.match_names() == ["Bruno", "Ivo, then Lea Rossi"]
+    assert held.computer_people() == [[], [(3, "Ivo"), (4, "Lea Rossi")]]
+    said = computer_words(held.match_names(), held.computer_rounds(), held.computer_people())
+    assert said == "a computer played for Ivo in round 3 and for Lea Rossi in round 4"
+    # Rounds kept without the people (an older host's): the seat's name, as before.
+    assert computer_words(held.match_names(), held.computer_rounds()) == (
+        "a computer played for Ivo, then Lea Rossi in rounds 3-4"
+    )
