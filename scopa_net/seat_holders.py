@@ -9,8 +9,9 @@ A round's name for a seat is the people who held it during the round, in order (
 ``Dino, then Ivo``); a computer's name only where no person held it (a computer standing in
 for a person who left is not the seat's player). The match's name for a seat is everyone who
 held it, people in order, then the computer that finished the match for the last person who
-left (``Dino, then Ivo``; ``Dino, then bot 2``). A person's rename changes their name in
-place: it is the same person (``Carla`` renamed ``Carlotta`` reads ``Carlotta``).
+left (``Dino, then Ivo``; ``Dino, then a computer``: not ``bot 2``, a name no computer player
+at the table had). A person's rename changes their name in place: it is the same person
+(``Carla`` renamed ``Carlotta`` reads ``Carlotta``).
 
 A computer that plays for a person who still holds the seat (away past the grace time,
 stepped away, or sitting a blind round out) does not take the seat from them: they stay its
@@ -36,6 +37,8 @@ Holder = tuple[str, bool]
 """A seat's holder: the name shown, and whether a person (not a computer, nor nobody)."""
 
 THEN = ", then "
+A_COMPUTER = "a computer"
+"""The match's last holder of a seat whose person left for good (the host's computer)."""
 
 
 def _add(holders: list[Holder], holder: Holder) -> None:
@@ -92,13 +95,14 @@ def round_words(holders: Sequence[Holder]) -> str:
 
 
 def match_words(holders: Sequence[Holder]) -> str:
-    """A seat's name over a match: its people in order, then the computer that finished the
-    match if the last person left; with no person, the last name it had."""
+    """A seat's name over a match: its people in order, then ``a computer`` if the last
+    person left and the host's computer finished the match; with no person, the last name it
+    had (a computer player's own: ``bot 3``)."""
     people = list(dict.fromkeys(name for name, person in holders if person))
     if not people:
         return holders[-1][0] if holders else ""
     last, person = holders[-1]
-    return THEN.join(people + ([] if person or last in people else [last]))
+    return THEN.join(people + ([] if person or last in people else [A_COMPUTER]))
 
 
 @dataclass

@@ -328,3 +328,37 @@ async def test_a_computer_that_played_for_two_people_of_one_seat_names_each_for_
     ivo_seat, lea_seat = (rf"seat 0 \({who}, this file's seat\)" for who in ("Ivo", "Lea"))
     said = rf"; a computer played for {ivo_seat} in {rounds} and for {lea_seat} in {rounds}$"
     assert re.search(said, result), words
+
+
+@pytest.mark.usefixtures("reader")
+async def test_a_seat_a_computer_finished_for_a_person_who_left_says_a_computer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """Dino gave his seat up in round 1 and the host's computer played it to the end: history
+    said "Dino, then bot 0 1 - bot 1 4", a computer player "bot 0" the table never had."""
+    import logging
+
+    from rawseat import RawSeat
+
+    from scopa_net.wire import messages as m
+
+    caplog.set_level(logging.INFO, logger="scopa_net")
+    db = tmp_path / "host.db"
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, db=str(db), bot_delay=0.0)
+        lobby = await RawSeat.connect(host.port)
+        table_id = await lobby.create(create(RuleSet.of(2, 1), bots=1))
+        dino = await RawSeat.connect(host.port)
+        await dino.join(table_id, seat=0, name="Dino")
+        await dino.dealt()
+        await dino.send(m.Leave(away=False))
+        await _finished(caplog)
+        for raw in (lobby, dino):
+            await raw.stream.aclose()
+        await host.shutdown()
+        nursery.cancel_scope.cancel()
+    host.journal.close()
+    assert main(["history", "--db", str(db)]) == 0
+    listed = capsys.readouterr().out
+    assert re.search(r": Dino, then a computer:? \d+ - bot 1:? \d+; ", listed), listed
+    assert "bot 0" not in listed, listed

@@ -41,7 +41,7 @@ def test_a_person_who_left_for_good_and_was_not_replaced_is_followed_by_the_comp
     held.seated(1, ("bot 1", False))
     held.round_closed()
     held.round_opened(2, [("Ada", True), ("bot 1", False)])
-    assert held.match_names() == ["Ada", "Bruno, then bot 1"]
+    assert held.match_names() == ["Ada", "Bruno, then a computer"]  # not a made-up "bot 1"
     assert held.round_names(2) == ["Ada", "bot 1"]
 
 
