@@ -56,6 +56,7 @@ from scopa_net.commands.paths import default_host_db, lan_host_db
 from scopa_net.commands.progress import Progress
 from scopa_net.commands.stop_signals import StopSignals
 from scopa_net.rules import RuleSet
+from scopa_net.score_line import score_line
 from scopa_net.server.config import DEFAULT_PORT, HostConfig
 from scopa_net.typed import shown
 
@@ -646,9 +647,7 @@ def standing(journal: Journal, record: TableRecord) -> str:
         for n, (h, s) in enumerate(zip(table.holders.match_names(), table.seats, strict=True))
     ]
     sides = len(match.scores)
-    score = " - ".join(
-        f"{' & '.join(names[side::sides])} {points}" for side, points in enumerate(match.scores)
-    )
+    score = score_line([(" & ".join(names[side::sides]), p) for side, p in enumerate(match.scores)])
     return f"{score} after {plural(len(match.results), 'round')}"
 
 
@@ -688,9 +687,11 @@ def describe_finished(
     winner = summary.get("winner")
     sides = len(scores)
     names = [" & ".join(players[side::sides]) if sides else "" for side in range(sides)]
-    score = " - ".join(
-        f"{name or f'side {i}'} {points}"
-        for i, (name, points) in enumerate(zip(names, scores, strict=False))
+    score = score_line(
+        [
+            (name or f"side {i}", points)
+            for i, (name, points) in enumerate(zip(names, scores, strict=True))
+        ]
     )
     won = (
         f"; {names[winner] or f'side {winner}'} won"

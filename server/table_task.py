@@ -26,6 +26,7 @@ import trio
 from scopa_net.fair.blind.record import VOID_ABSENT, VOID_FAILED_CHECK
 from scopa_net.fair.transcript import VOID_KINGS
 from scopa_net.names import clean_name, table_label
+from scopa_net.score_line import score_line
 from scopa_net.server.blind_table import BlindTable
 from scopa_net.server.config import HostConfig
 from scopa_net.server.journal_writer import JournalWriter
@@ -620,9 +621,7 @@ class TableTask:
         ``&``; a seat left as :meth:`_seat_name` says)."""
         sides = len(scores)
         names = [self._seat_name(n) for n in range(len(self.table.seats))]
-        return " - ".join(
-            f"{' & '.join(names[side::sides])} {points}" for side, points in enumerate(scores)
-        )
+        return score_line([(" & ".join(names[side::sides]), p) for side, p in enumerate(scores)])
 
     # --- automatic actions: rounds, bots, deadlines --------------------------------------
 

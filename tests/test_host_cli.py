@@ -29,7 +29,8 @@ def test_history_lists_the_match_and_its_export_verifies(
     out = capsys.readouterr().out
     when = r"\d{4}-\d\d-\d\d \d\d:\d\d"
     assert re.search(
-        rf"table 1 'test table': started {when}, ended \d\d:\d\d: ann \d+ - bot 1 \d+; .* won", out
+        rf"table 1 'test table': started {when}, ended \d\d:\d\d: ann: \d+ - bot 1: \d+; .* won",
+        out,
     )
     target = tmp_path / "t1.scopa"
     assert (
@@ -194,7 +195,7 @@ def test_history_without_db_lists_the_host_and_play_lan_journals_under_their_nam
     assert main(["history"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"play --lan (--db {lan}):"
-    assert re.match(r"  table 1 .*: started .*: ann \d+ - bot 1 \d+; .* won", out[1])
+    assert re.match(r"  table 1 .*: started .*: ann: \d+ - bot 1: \d+; .* won", out[1])
     assert len(out) == 2
     monkeypatch.chdir(tmp_path)
     assert main(["history", "--export", "1"]) == 0  # the one journal that has a table 1

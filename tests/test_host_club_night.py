@@ -127,7 +127,7 @@ async def test_history_says_who_plays_a_match_in_play_and_its_score_and_who_wait
     out = capsys.readouterr().out
     played, waiting = [line for line in out.splitlines() if not line.startswith("host ")]
     assert re.fullmatch(
-        r"table 1 'test table': started [-\d :]+, in play: ann \d+ - bot 1 \d+ after 1 round",
+        r"table 1 'test table': started [-\d :]+, in play: ann: \d+ - bot 1: \d+ after 1 round",
         played,
     ), played
     assert re.fullmatch(

@@ -95,7 +95,7 @@ async def test_a_match_just_over_is_logged_with_its_scores_by_name(
     await play_one_match(str(tmp_path / "host.db"), RuleSet.of(2, 1), bot_delay=0.0)
     (line,) = [r.message for r in caplog.records if "finished" in r.message]
     assert re.fullmatch(
-        r"table 1: match 1 finished: ann \d+ - bot 1 \d+; (ann|bot 1) won "
+        r"table 1: match 1 finished: ann: \d+ - bot 1: \d+; (ann|bot 1) won "
         r"\(2 players, target 1, .*\)",
         line,
     ), line

@@ -362,7 +362,7 @@ async def test_history_keeps_the_first_match_while_the_rematch_is_played_and_aft
     # "opened"; then the first match said when it started, and the second when it ended).
     assert after[0] == numbered
     assert re.match(
-        r"table 1 'test table', match 2: started [-\d :]+, ended [\d:]+: ann \d+ - bot 1 \d+; "
+        r"table 1 'test table', match 2: started [-\d :]+, ended [\d:]+: ann: \d+ - bot 1: \d+; "
         r"\w[\w ]* won",
         after[1],
     )

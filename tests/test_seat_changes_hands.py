@@ -217,7 +217,8 @@ async def test_a_result_a_computer_played_for_an_absent_person_says_so(
     played_for = r"a computer played for Nina in (round 1|rounds 1-\d+)"
     assert main(["history", "--db", str(db)]) == 0
     listed = capsys.readouterr().out
-    assert re.search(rf": Nina \d+ - bot 1 \d+; (Nina|bot 1) won; {played_for} \(2 players", listed)
+    won = rf": Nina: \d+ - bot 1: \d+; (Nina|bot 1) won; {played_for} \(2 players"
+    assert re.search(won, listed), listed
 
     with sqlite3.connect(db) as old:  # as a host before this kept it: found by replaying
         (summary,) = old.execute("SELECT summary FROM tables").fetchone()
@@ -335,7 +336,8 @@ async def test_a_seat_a_computer_finished_for_a_person_who_left_says_a_computer(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
 ) -> None:
     """Dino gave his seat up in round 1 and the host's computer played it to the end: history
-    said "Dino, then bot 0 1 - bot 1 4", a computer player "bot 0" the table never had."""
+    said "Dino, then bot 0 1 - bot 1 4", a computer player "bot 0" the table never had, and a
+    score that read as part of a name ("bot 1 4"). The host's log says the score so too."""
     import logging
 
     from rawseat import RawSeat
@@ -353,6 +355,8 @@ async def test_a_seat_a_computer_finished_for_a_person_who_left_says_a_computer(
         await dino.dealt()
         await dino.send(m.Leave(away=False))
         await _finished(caplog)
+        (done,) = [r.getMessage() for r in caplog.records if " finished: " in r.getMessage()]
+        assert re.search(r"finished: Dino \(left\): \d+ - bot 1: \d+; ", done), done
         for raw in (lobby, dino):
             await raw.stream.aclose()
         await host.shutdown()
@@ -360,5 +364,5 @@ async def test_a_seat_a_computer_finished_for_a_person_who_left_says_a_computer(
     host.journal.close()
     assert main(["history", "--db", str(db)]) == 0
     listed = capsys.readouterr().out
-    assert re.search(r": Dino, then a computer:? \d+ - bot 1:? \d+; ", listed), listed
+    assert re.search(r": Dino, then a computer: \d+ - bot 1: \d+; ", listed), listed
     assert "bot 0" not in listed, listed

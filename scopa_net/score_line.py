@@ -1,0 +1,16 @@
+"""A match's score in one line, side by side: ``Ada 11 - Bruno 4``.
+
+A score right after a name that ends in a digit reads as part of the name (``bot 1 4``):
+where any side's name does, each side's points follow a colon (``Dino: 1 - bot 1: 4``), so
+that the line says its scores one way throughout. Elsewhere the line is as it always was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+def score_line(sides: Sequence[tuple[str, int]]) -> str:
+    """Each side's names (``Ada & Carla``) and points, joined by `` - ``."""
+    mark = ": " if any(name[-1:].isdigit() for name, _ in sides) else " "
+    return " - ".join(f"{name}{mark}{points}" for name, points in sides)
