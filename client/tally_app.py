@@ -5,7 +5,8 @@ tested without one. :func:`run_tally` puts it behind a prompt-toolkit prompt wit
 client's conventions: tab completion, history (Up/Down), ``help``, one-line errors, Ctrl-C
 clears the line, Ctrl-D leaves, a bottom toolbar unless ``--plain``. From a script (the input
 is not a terminal) it reads the input's lines instead, as if typed, and prints plain text; a refused
-line stops it there, status 1.
+line stops it there, status 1. Typed at a terminal with the output elsewhere (a pipe, a file), it
+draws nothing either: the prompt is written once before each line, as plain text.
 """
 
 from __future__ import annotations
@@ -789,8 +790,10 @@ def run_tally(
 ) -> int:
     """Run the score keeper at a prompt until the person leaves; the exit status. With no
     ``input`` given and no terminal to type at, it reads the lines of the script's input."""
-    if input is None and not sys.stdin.isatty():
+    if input is None and not _isatty(sys.stdin):
         return run_from_lines(controller, sys.stdin, sys.stdout, sys.stderr)
+    if input is None and not _isatty(sys.stdout):  # typed at a terminal, shown in a pipe
+        return run_typed_lines(controller, sys.stdin, sys.stdout, sys.stderr)
     style = display.style()
 
     def stop_before_the_tally(empty: bool) -> None:
@@ -838,6 +841,56 @@ def run_tally(
     return 0
 
 
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def _printer(out: TextIO, err: TextIO) -> Callable[[Lines], None]:
+    """Print lines as plain text: errors (a refusal, a tally not saved) on ``err``."""
+
+    def show(said: Lines) -> None:
+        for line in said:
+            wrong = any("class:error" in style for style, *_ in line)
+            to = err if wrong else out
+            to.write(fragment_list_to_text(line) + "\n")
+            to.flush()
+
+    return show
+
+
+def run_typed_lines(controller: TallyController, typed: TextIO, out: TextIO, err: TextIO) -> int:
+    """Run the score keeper for a person typing at a terminal whose output goes elsewhere
+    (``scopa-net tally | tee tally.txt``), as ``play`` does there: no screen drawn, the
+    terminal's own line editing and echo, the prompt written once before each line is read
+    (as plain text, on ``out``), and a refused line said, then asked again, as at the prompt.
+    Ctrl-D leaves (at "Score this hand?" it is a no), Ctrl-C before the tally began stops it;
+    the exit status as :func:`run_tally`'s."""
+    show = _printer(out, err)
+    show(controller.opening())
+    while not controller.finished:
+        out.write(controller.prompt())
+        out.flush()
+        try:
+            line = typed.readline()
+        except KeyboardInterrupt:
+            if controller.tally is not None:
+                out.write("\n")  # the line typed was dropped: the prompt on a line of its own
+                continue
+            show(controller.leave())
+            return EXIT_CANCELLED
+        if not line:  # Ctrl-D
+            if controller.mode is Mode.CONFIRM:
+                show(controller.handle("n"))
+                continue
+            show(controller.leave())
+            return EXIT_CANCELLED if controller.tally is None else 0
+        show(controller.handle(line.rstrip("\r\n")))
+    return 0
+
+
 def run_from_lines(
     controller: TallyController, lines: Iterable[str], out: TextIO, err: TextIO
 ) -> int:
@@ -851,14 +904,7 @@ def run_from_lines(
     would have asked, so read on they would answer the wrong questions (a count's coins taken
     as its cards, a hand confirmed that was never meant). What came before is saved.
     """
-
-    def show(said: Lines) -> None:
-        for line in said:
-            wrong = any("class:error" in style for style, *_ in line)
-            to = err if wrong else out
-            to.write(fragment_list_to_text(line) + "\n")
-            to.flush()
-
+    show = _printer(out, err)
     show(controller.opening())
     for number, line in enumerate(lines, 1):
         show(controller.handle(line.rstrip("\r\n")))

@@ -659,3 +659,45 @@ def test_at_40_columns_a_four_name_toolbar_still_shows_the_score() -> None:
     tally = Tally.new(["Nicolò", "Bruno", "Carla", "Dino"]).add(0, 2).commit().add(1, 1)
     controller = TallyController(tally.commit(), store=None)
     assert fragment_text(controller.toolbar(40)) == " hand 3 | Nicolò 2  Bruno 1 "
+
+
+def test_typed_at_a_terminal_with_the_output_piped_the_prompt_is_written_once(
+    tmp_path: Path,
+) -> None:
+    """`scopa-net tally | cat` with a person typing: prompt-toolkit drew its prompt into the
+    pipe, so the person read `tally>` on one line, then `       tally> +2 Ada` indented, and
+    escapes among the answers. The prompt is written once before each line, as plain text,
+    and a refused line is said and asked again (a person retypes it; it does not stop)."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    main_fd, terminal_fd = pty.openpty()
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "scopa_net", "tally", "Ada", "Bruno"],
+        stdin=terminal_fd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
+    )
+    os.close(terminal_fd)
+    try:
+        os.write(main_fd, b"+2 Ada\n+1 Zed\n+1 Bruno\nquit\n")
+        out, err = process.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        out, err = process.communicate()
+    finally:
+        os.close(main_fd)
+    assert process.returncode == 0, err
+    assert "\x1b" not in out
+    assert err.splitlines() == ["nobody here is called 'Zed'; players: Ada, Bruno"]
+    lines = out.splitlines()
+    assert "tally> Hand 1 so far: Ada 2, Bruno 0. 'done' scores it." in lines
+    assert lines[-3] == "tally> tally> Hand 1 so far: Ada 2, Bruno 1. 'done' scores it."
+    assert lines[-2] == "tally> Hand 1 so far: Ada 2, Bruno 1; not scored yet, kept for next time."
+    assert lines[-1].startswith("Saved as ")
+    assert out.count("tally> ") == 4  # once for each line read
