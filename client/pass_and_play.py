@@ -61,6 +61,7 @@ from scopa_net.client.network_session import (
 from scopa_net.client.scoresheet import final_score, rounds_taken, score_sheet
 from scopa_net.client.session import Event, MatchOver, Message, RoundOver, Session, VoidDeal
 from scopa_net.client.style import Display
+from scopa_net.client.toolbar import app_columns, shared_toolbar_text
 from scopa_net.errors import IllegalPlayError
 from scopa_net.plays import Play
 from scopa_net.rules import RuleSet
@@ -322,17 +323,7 @@ class PassAndPlayApp:
             turn = "round over"
         else:
             turn = f"{render.seat_label(view.to_move, view, lead.names)} to play"
-        score = "  ".join(
-            f"{render.side_label(side, view, lead.names)} {points}"
-            for side, points in enumerate(lead.scores)
-        )
-        return FormattedText(
-            [
-                ("", f" Round {view.round_number} | "),
-                ("class:toolbar.turn", turn),
-                ("", f" | {score} (to {view.rules.target}) | stock {view.stock_count} "),
-            ]
-        )
+        return shared_toolbar_text(lead, turn, app_columns())
 
     async def _prompt_loop(self, ready: asyncio.Future[None], output: Output) -> None:
         await ready

@@ -52,10 +52,11 @@ def _initials(name: str, letters: int) -> str:
     return "".join(word[:letters] for word in name.split()) or "?"
 
 
-def side_tags(state: ClientState) -> list[str]:
+def side_tags(state: ClientState, *, you: bool = True) -> list[str]:
     """A short tag for each side, by side, the same at every screen but "you" for the
-    reader's own: its players' initials (``A&T`` for Asa & Teo), two letters of each word
-    where two sides' would read the same, numbered where even those would."""
+    reader's own (unless ``you`` is False: a screen several people share): its players'
+    initials (``A&T`` for Asa & Teo), two letters of each word where two sides' would read
+    the same, numbered where even those would."""
     view = state.view
     assert view is not None
     rules = view.rules
@@ -68,7 +69,19 @@ def side_tags(state: ClientState) -> list[str]:
     found = [tag(side, 1) for side in sides]
     found = [tag(side, 2) if found.count(t) > 1 else t for side, t in enumerate(found)]
     found = [f"{t}#{side + 1}" if found.count(t) > 1 else t for side, t in enumerate(found)]
+    if not you:
+        return found
     return ["you" if side == view.side else tag for side, tag in zip(sides, found, strict=True)]
+
+
+def _short_turn(state: ClientState, turn: str) -> str:
+    """Whose turn in few columns: the player's initials for their name ("NA to play" for
+    Nonna Anna), so that a long name leaves room for the score."""
+    view = state.view
+    assert view is not None
+    if view.to_move is None or not turn.endswith(" to play"):
+        return turn
+    return f"{_initials(seat_label(view.to_move, view, state.names), 2)} to play"
 
 
 def mine_first(state: ClientState) -> str:
@@ -116,29 +129,72 @@ def _versions(state: ClientState) -> list[StyleAndTextTuples]:
         [("", short), turn, ("", f" | {mine} /{target} |"), conn],
         [("", " "), turn, ("", f" | {mine} |"), conn],
         [("", " "), turn, ("", f" | {mine} ")],
+        [("", " "), (turn[0], _short_turn(state, turn[1])), ("", f" | {mine} ")],
         [("", " "), turn, ("", " ")],
     ]
+
+
+def _fitting(versions: list[StyleAndTextTuples], width: int) -> FormattedText:
+    """The first of ``versions`` that fits in ``width`` columns, the last column left free;
+    the last one when none does."""
+    for version in versions:
+        if display_width("".join(text for _, text, *_ in version)) < width:
+            return FormattedText(version)
+    return FormattedText(versions[-1])
+
+
+def shared_toolbar_text(state: ClientState, turn: str, width: int = WIDE) -> FormattedText:
+    """The toolbar of a screen several people share (pass and play) in at most ``width``
+    columns: every side by its names, never "you", ``turn`` as given. On a narrow screen it
+    drops the round's word, the stock and the target first, then names the sides by their
+    initials (``Ni 0 · Zo 3``) and the player to play too: the score and whose turn it is
+    stay."""
+    view = state.view
+    if view is None:
+        return FormattedText([("", " waiting for the deal ")])
+    names = [side_label(side, view, state.names) for side in range(len(state.scores))]
+    named = "  ".join(f"{n} {p}" for n, p in zip(names, state.scores, strict=True))
+    tags = " · ".join(
+        f"{t} {p}" for t, p in zip(side_tags(state, you=False), state.scores, strict=True)
+    )
+    target, stock = view.rules.target, f"stock {view.stock_count}"
+    at = ("class:toolbar.turn", turn)
+    short = ("class:toolbar.turn", _short_turn(state, turn))
+    r = view.round_number
+    return _fitting(
+        [
+            [("", f" Round {r} | "), at, ("", f" | {named} (to {target}) | {stock} ")],
+            [("", f" R{r} | "), at, ("", f" | {named} /{target} | {stock} ")],
+            [("", f" R{r} | "), at, ("", f" | {named} /{target} ")],
+            [("", " "), at, ("", f" | {named} ")],
+            [("", " "), at, ("", f" | {tags} ")],
+            [("", " "), short, ("", f" | {tags} ")],
+            [("", f" {tags} ")],
+        ],
+        width,
+    )
 
 
 def toolbar_text(state: ClientState, width: int = WIDE) -> FormattedText:
     """The toolbar for ``state`` in at most ``width`` columns (style names only, so it
     follows the style sheet). A wide character (CJK) takes two columns."""
-    versions = _versions(state)
-    for version in versions:
-        if display_width("".join(text for _, text, *_ in version)) < width:  # last column free
-            return FormattedText(version)
-    return FormattedText(versions[-1])
+    return _fitting(_versions(state), width)
+
+
+def app_columns() -> int:
+    """The width of the running prompt's terminal; :data:`WIDE` when it cannot be had."""
+    from prompt_toolkit.application.current import get_app
+
+    try:
+        return get_app().output.get_size().columns
+    except Exception:  # no terminal size to be had (a pipe): the fullest toolbar
+        return WIDE
 
 
 def make_toolbar(state: ClientState) -> Callable[[], FormattedText]:
     """A toolbar callable for ``PromptSession(bottom_toolbar=...)``, read at each redraw."""
-    from prompt_toolkit.application.current import get_app
 
     def toolbar() -> FormattedText:
-        try:
-            width = get_app().output.get_size().columns
-        except Exception:  # no terminal size to be had (a pipe): the fullest toolbar
-            width = WIDE
-        return toolbar_text(state, width)
+        return toolbar_text(state, app_columns())
 
     return toolbar
