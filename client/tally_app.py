@@ -54,8 +54,9 @@ Lines = list[FormattedText]
 
 #: What can be typed at the tally prompt, in the order ``help`` lists it.
 TALLY_HELP: dict[str, str] = {
-    "+1 NAME": "quick points for NAME's side this hand (+1, +2, +3 or more)",
-    "NAME 4": "NAME's side made 4 points this hand (a typed total)",
+    "+1 NAME": "quick points for NAME's side this hand (+1, +2, +3 or more); the rest of "
+    "the line is the name (+1 Anna Maria)",
+    "NAME 4": "NAME's side made 4 points this hand (a typed total; the number comes last)",
     "count": "count the hand line by line: cards, coins, settebello, primiera, sweeps",
     "done": "score the hand entered (shows it and asks first)",
     "undo": "take back the last entry (a step of this hand, else the last hand)",
@@ -161,7 +162,8 @@ class TallyController:
             return [
                 _t("Scopa score keeper.", "class:heading"),
                 _t("Who is playing? Names in seating order round the table, 2, 3, 4 or 6 of"),
-                _t("them (partners sit opposite: at 4, the 1st and 3rd play the 2nd and 4th):"),
+                _t("them (partners sit opposite: at 4, the 1st and 3rd play the 2nd and 4th);"),
+                _t("names with a space are separated by commas (Anna Maria, Bruno):"),
             ]
         return [
             _t(f"Scopa score keeper: {' v '.join(self.tally.labels)}.", "class:heading"),
@@ -249,7 +251,8 @@ class TallyController:
     # --- setup ---------------------------------------------------------------------------
 
     def _setup_names(self, text: str) -> Lines:
-        names = tuple(text.replace(",", " ").split())
+        # Commas between names when there are any (a name may hold a space), else spaces.
+        names = tuple(n for n in (text.split(",") if "," in text else text.split()) if n.strip())
         if len(names) not in (2, 3, 4, 6):
             given = "1 name" if len(names) == 1 else f"{len(names)} names"
             raise TallyError(f"{given}: Scopa is for 2, 3, 4 or 6 players")
@@ -323,16 +326,16 @@ class TallyController:
         first = _ALIASES.get(words[0].lower(), words[0].lower())
         if first in COMMAND_WORDS:
             return self._named(first, words[1:], text)
-        if first.startswith("+"):  # +2 Ada
-            if len(words) != 2:
+        if first.startswith("+"):  # +2 Ada, +1 Anna Maria: the rest of the line is the name
+            if len(words) < 2:
                 raise TallyError(f"invalid entry: {shown(text)}; quick points are like '+2 Ada'")
-            return self._quick(words[0], words[1])
-        rest = [w for w in words[1:] if w != "="]
-        if len(rest) == 1 and rest[0].startswith("+"):  # Ada +2
-            return self._quick(rest[0], words[0])
-        if len(rest) == 1:  # Ada 4, Ada = 4
-            side = tally.side_named(words[0])
-            points = _whole(rest[0], text)
+            return self._quick(words[0], " ".join(words[1:]))
+        if len(words) > 1 and words[-1].startswith("+"):  # Ada +2
+            return self._quick(words[-1], " ".join(w for w in words[:-1] if w != "="))
+        who = [w for w in words[:-1] if w != "="]
+        if who and (len(words) == 2 or small_number(words[-1]) is not None):  # Ada 4, Ada = 4
+            side = tally.side_named(" ".join(who))
+            points = _whole(words[-1], text)
             said = tally.meeting(side, points, How.TOTAL)
             return self._update(tally.set_total(side, points), said)
         raise TallyError(
@@ -365,7 +368,10 @@ class TallyController:
         if name == "help":
             return [
                 *help_rows(TALLY_HELP),
-                _t("A name can be cut short (Ad for Ada); a side can be named by either partner."),
+                _t(
+                    "A name can be cut short (Ad for Ada), typed without accents (Nicolo for "
+                    "Nicolò) or case; a side can be named by either partner."
+                ),
                 _t("Tab completes; Up recalls a line; Ctrl-C clears the line; Ctrl-D leaves."),
             ]
         if name == "quit":

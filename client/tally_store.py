@@ -20,7 +20,7 @@ from pathlib import Path
 
 from scopa_net.client.file_lock import FileLocks
 from scopa_net.client.files import make_private_folder, replace_file
-from scopa_net.tally import Tally, TallyError, sheet_rows
+from scopa_net.tally import Tally, TallyError, folded, sheet_rows
 from scopa_net.typed import shown
 
 TALLY_DIR = "tallies"
@@ -54,8 +54,10 @@ class TallyStore:
         self._locks.close()
 
     def new_id(self, names: tuple[str, ...], now: datetime) -> str:
-        """``20261201-0412-ada-bruno``, with a counter if that file exists already."""
-        slug = "-".join(re.sub(r"[^a-z0-9]", "", n.lower()) or "x" for n in names)[:40]
+        """``20261201-0412-ada-bruno``, with a counter if that file exists already; names
+        in plain Latin letters (``nicolo-zoe`` for Nicolò and Zoë), ``x`` for one that has
+        none. (Older ids dropped accented letters; a tally keeps its id.)"""
+        slug = "-".join(re.sub(r"[^a-z0-9]", "", folded(n)) or "x" for n in names)[:40]
         base = f"{now:%Y%m%d-%H%M}-{slug}"
         candidate, n = base, 1
         while (self.folder / f"{candidate}.json").exists():

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import enum
 import itertools
-import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from scopa_net.cards import CARDS, COINS_MASK, RE_BELLO, SETTEBELLO, Card, Suit, card, mask_of
 from scopa_net.errors import NotationError, RuleSetError
 from scopa_net.match import match_winner
+from scopa_net.names import clean_name, name_too_long
 from scopa_net.notation import Scheme, format_card, parse_card
 from scopa_net.rules import RuleSet, Variant
 from scopa_net.scoring import (
@@ -44,7 +45,6 @@ FORMAT_VERSION = 1
 EXPORT_FORMATS = ("markdown", "csv")
 MAX_HAND_POINTS = 99
 """The most one side may be given in one hand (a typed total or quick points)."""
-NAME_LEN = 20
 #: Words a name may not be, because they are commands at the tally prompt.
 RESERVED_NAMES = frozenset(
     {"nobody", "none", "help", "undo", "done", "quit", "count", "export", "hands", "rules"}
@@ -99,27 +99,63 @@ class Standing:
     to_go: int
 
 
+#: Letters that NFKD does not take apart, as they are written in plain Latin letters.
+_LATIN = str.maketrans(
+    {"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i"}
+)
+
+
+def folded(text: str) -> str:
+    """``text`` as names are compared: no case, no accents (``Nicolò`` and ``nicolo`` are
+    the same, and ``Søren`` is ``soren``)."""
+    apart = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in apart if not unicodedata.combining(ch)).translate(_LATIN)
+
+
 def check_names(names: Sequence[str]) -> tuple[str, ...]:
-    """The names, cleaned; :class:`TallyError` for an empty, duplicate or reserved one."""
+    """The names, cleaned; :class:`TallyError` for one the tally cannot take.
+
+    A name is what ``play`` takes (at most 20 columns, spaces inside it allowed, cleaned as
+    every screen shows it), less what would read as something else in a ``+1 NAME`` or
+    ``NAME 3`` line: ``+``, ``=`` or ``,``, a last word that is a number, a first word that is
+    a command. Two names that differ only in case or accents are the same name."""
     out: list[str] = []
     for raw in names:
         name = raw.strip()
         if not name:
             raise TallyError("a name is empty; give each player a name")
-        if not re.fullmatch(rf"[^\s+=,]{{1,{NAME_LEN}}}", name):
+        too_long = name_too_long(name)
+        if too_long:
+            raise TallyError(f"invalid name: {shown(name)}; {too_long}")
+        name = clean_name(name)
+        if not name:
+            raise TallyError(f"invalid name: {shown(raw)}; a name needs a letter or a digit")
+        if any(mark in name for mark in "+=,"):
+            raise TallyError(f"invalid name: {shown(name)}; a name holds no + = or ,")
+        words = name.split()
+        if small_number(words[-1]) is not None:
             raise TallyError(
-                f"invalid name: {shown(name)}; one word of 1 to {NAME_LEN} letters, no + = or ,"
+                f"invalid name: {shown(name)}; a name cannot be or end in a number "
+                "(it would read as points)"
             )
-        if name.isdigit():
-            raise TallyError(f"invalid name: {shown(name)}; a name cannot be a number")
-        if name.lower() in RESERVED_NAMES:
+        if words[0].lower() in RESERVED_NAMES:
             raise TallyError(
-                f"invalid name: {shown(name)} is a word the tally uses; choose another"
+                f"invalid name: {shown(name)}: {shown(words[0])} is a word the tally uses; "
+                "choose another"
             )
-        if name.lower() in (n.lower() for n in out):
+        if folded(name) in (folded(n) for n in out):
             raise TallyError(f"two players are called {shown(name)}; names must differ")
         out.append(name)
     return tuple(out)
+
+
+def _saved_names(names: Sequence[str]) -> tuple[str, ...]:
+    """Names read back from a tally: kept as they were saved (an older version took some
+    that :func:`check_names` now refuses), but each a name, and all different."""
+    out = tuple(names)
+    if any(not isinstance(n, str) or not n.strip() for n in out) or len(set(out)) != len(out):
+        raise TallyError("a name is empty or given twice; give each player a name")
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +174,7 @@ class Tally:
     began, as tallies saved before numbers were kept)."""
 
     def __post_init__(self) -> None:
-        names = check_names(self.names)
+        names = _saved_names(self.names)  # Tally.new checks them as given
         if len(names) != self.rules.players:
             raise TallyError(
                 f"{len(names)} names for {self.rules.players} players; "
@@ -180,22 +216,30 @@ class Tally:
         return tuple(self.label(side) for side in range(self.side_count))
 
     def side_named(self, text: str) -> int:
-        """The side a word names: a player's name (or the start of one), or its number."""
-        word = text.strip().lower()
+        """The side a name names: a player's whole name, else the start of one (``Ad`` for
+        Ada), ignoring case and then accents (``nicolo`` for Nicolò), or the side's number."""
+        said = " ".join(text.split())
+        word = said.lower()
         number = small_number(word)
         if number is not None and 1 <= number <= self.side_count:
             return number - 1
-        exact = [s for s, n in enumerate(self.names) if n.lower() == word]
-        seats = exact or [s for s, n in enumerate(self.names) if n.lower().startswith(word)]
+        plain = folded(said)
+        seats: list[int] = []
+        for found in (
+            lambda n: n.lower() == word,
+            lambda n: folded(n) == plain,
+            lambda n: folded(n).startswith(plain),
+        ):
+            seats = [s for s, n in enumerate(self.names) if found(n)]
+            if seats:
+                break
         sides = sorted({self.rules.side_of(s) for s in seats})
         if word and len(sides) == 1:
             return sides[0]
         if len(sides) > 1:
             which = " or ".join(self.names[s] for s in seats)
-            raise TallyError(f"{shown(text.strip())} could be {which}; type more of the name")
-        raise TallyError(
-            f"nobody here is called {shown(text.strip())}; players: {self.player_list}"
-        )
+            raise TallyError(f"{shown(said)} could be {which}; type more of the name")
+        raise TallyError(f"nobody here is called {shown(said)}; players: {self.player_list}")
 
     @property
     def player_list(self) -> str:

@@ -140,7 +140,7 @@ def test_a_long_name_is_echoed_cut_short() -> None:
     controller = TallyController(None, store=None)
     long = "Z" * 300
     assert said(controller, f"{long} Bob") == (
-        f"invalid name: {'Z' * 40!r}...; one word of 1 to 20 letters, no + = or ,"
+        f"invalid name: {'Z' * 40!r}...; a name is at most 20 columns wide (this one takes 300)"
     )
     said(controller, "Ada Bruno", "", "")
     assert said(controller, f"+1 {long}") == (
@@ -170,3 +170,72 @@ def test_a_long_export_format_is_echoed_cut_short() -> None:
     assert said(controller, f"export {'Z' * 300}") == (
         f"invalid format: {'z' * 40!r}...; choose markdown or csv"
     )
+
+
+def test_names_as_play_takes_them_typed_without_accents_and_with_spaces(tmp_path: Path) -> None:
+    """`tally` refused "Anna Maria" ("one word of 1 to 20 letters"), which `play` takes, and
+    `+1 Nicolo` was "nobody here is called 'Nicolo'" beside Nicolò. A name may hold a space
+    (the rest of a `+1` line is the name; names are then separated by commas), and a typed
+    name matches a player whatever its case and accents."""
+    controller = TallyController(None, store=TallyStore(tmp_path), now=lambda: NOON)
+    said(controller, "Nicolò, Anna Maria", "", "")
+    assert controller.tally is not None
+    assert controller.tally.names == ("Nicolò", "Anna Maria")
+    assert (
+        said(controller, "+1 nicolo") == "Hand 1 so far: Nicolò 1, Anna Maria 0. 'done' scores it."
+    )
+    assert said(controller, "+2 anna maria").endswith("Nicolò 1, Anna Maria 2. 'done' scores it.")
+    assert said(controller, "ANNA MARIA 3").endswith("Nicolò 1, Anna Maria 3. 'done' scores it.")
+    assert said(controller, "Anna Maria = 4").endswith("Nicolò 1, Anna Maria 4. 'done' scores it.")
+    assert said(controller, "Anna +1").endswith("Nicolò 1, Anna Maria 5. 'done' scores it.")
+    help_text = said(controller, "help")
+    assert "the rest of the line is the name (+1 Anna Maria)" in help_text
+    assert "typed without accents (Nicolo for Nicolò)" in help_text
+
+
+def test_a_typed_name_two_players_could_be_says_which() -> None:
+    tally = Tally.new(["Nicolò", "Nicola", "Zoë"])
+    controller = TallyController(tally, store=None)
+    assert said(controller, "+1 nicol") == (
+        "'nicol' could be Nicolò or Nicola; type more of the name"
+    )
+    assert (
+        said(controller, "+1 zoe") == "Hand 1 so far: Nicolò 0, Nicola 0, Zoë 1. 'done' scores it."
+    )
+
+
+def test_names_the_tally_cannot_read_back_are_refused_in_one_line() -> None:
+    controller = TallyController(None, store=None)
+    assert said(controller, "Ada, Bot 2") == (
+        "invalid name: 'Bot 2'; a name cannot be or end in a number (it would read as points)"
+    )
+    assert said(controller, "Ada, count me") == (
+        "invalid name: 'count me': 'count' is a word the tally uses; choose another"
+    )
+    assert said(controller, "Nicolò Nicolo") == (
+        "two players are called 'Nicolo'; names must differ"
+    )
+
+
+def test_a_tally_id_spells_accented_names_in_plain_letters(tmp_path: Path) -> None:
+    """Ids dropped accented letters: `20261207-0329-nicol-zo`. Now `nicolo-zoe`; a tally
+    saved under an old id still opens by it."""
+    store = TallyStore(tmp_path)
+    assert store.new_id(("Nicolò", "Zoë"), NOON) == "20261201-1200-nicolo-zoe"
+    assert store.new_id(("Søren", "Anna Maria", "李"), NOON) == "20261201-1200-soren-annamaria-x"
+    old = Tally.new(["Nicolò", "Zoë"], id="20261207-0329-nicol-zo", number=1).add(0, 2)
+    store.save(old)
+    assert store.load("20261207-0329-nicol-zo").draft_points == (2, 0)
+    assert store.load("1").names == ("Nicolò", "Zoë")
+
+
+def test_a_tally_saved_with_names_now_refused_still_opens() -> None:
+    """An older version took names that are refused now (40 columns of wide letters, two
+    names differing only by accents): their tallies still open."""
+    data = Tally.new(["Ada", "Bruno"]).to_dict()
+    data["names"] = ["李" * 20, "Nicolo"]
+    assert Tally.from_dict(data).names == ("李" * 20, "Nicolo")
+    data["names"] = ["Nicolò", "Nicolo"]
+    tally = Tally.from_dict(data)
+    assert tally.side_named("nicolo") == 1  # the exact name first
+    assert tally.side_named("Nicolò") == 0
