@@ -144,6 +144,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="SECONDS",
         help="seconds a dropped player's seat waits before a bot stands in",
     )
+    p.add_argument(
+        "--away-limit",
+        type=seconds,
+        default=HostConfig().away_limit,
+        metavar="SECONDS",
+        help="seconds a player may be away, a computer playing for them, before a newcomer "
+        "may take their seat (they keep it if they come back first)",
+    )
     add_bot_delay_option(
         p, "seconds a computer player waits before each move, so people can follow"
     )
@@ -294,6 +302,7 @@ def run_host(args: argparse.Namespace) -> int:
         db=db,
         advertise=not args.no_advertise,
         grace=args.grace,
+        away_limit=args.away_limit,
         max_connections_per_address=args.max_per_address,
         max_tables_per_address=args.max_tables_per_address,
         max_tables=args.max_tables,

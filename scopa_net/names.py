@@ -218,3 +218,22 @@ __all__ = [
     "reads_as_computer",
     "unique_name",
 ]
+
+
+AWAY_MARK = " <away>"
+"""Ends a seat's name in a ``tables`` listing while its player has been away past the host's
+away limit, so that a newcomer may take the seat (protocol.md 3.3). No name the host settles
+on holds ``<`` or ``>``, so no player's name can pass for it."""
+
+
+def away_name(name: str) -> str:
+    """A seat's name as the lobby lists it while the seat is open to a newcomer."""
+    return name[: NAME_CHARS - len(AWAY_MARK)] + AWAY_MARK
+
+
+def listed_away(name: str | None) -> str | None:
+    """The player's name, cleaned, when a listing's seat ``name`` says the seat is open to a
+    newcomer (:func:`away_name`); None for any other name."""
+    if name is None or not name.endswith(AWAY_MARK):
+        return None
+    return clean_name(name[: -len(AWAY_MARK)]) or None

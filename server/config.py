@@ -27,6 +27,9 @@ class HostConfig:
     """A write that the peer does not take within this long closes the connection."""
     grace: float = 60.0
     """How long a seat waits for its player to come back before a bot stands in."""
+    away_limit: float = 600.0
+    """How long a player may be away, a computer playing for them, before a newcomer may take
+    their seat (protocol.md 3.3; the player keeps it if they come back first)."""
     seed_timeout: float = 30.0
     """How long a connected player has to commit, and then to reveal, its seed."""
     bot_delay: float = 0.0

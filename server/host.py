@@ -40,7 +40,7 @@ from scopa_net.server.journal import CLOSED_KEY, Journal, TableRecord
 from scopa_net.server.journal_writer import JournalWriter
 from scopa_net.server.outbox import Outbox
 from scopa_net.server.session import PlayerSession, drain
-from scopa_net.server.table import OLDER_JOURNAL, OlderJournalError, Phase, SeatKind, Table
+from scopa_net.server.table import OLDER_JOURNAL, OlderJournalError, Phase, Table
 from scopa_net.server.table_task import TableTask, password_hash
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import encode
@@ -379,7 +379,7 @@ class Host:
 
     @property
     def open_seats(self) -> int:
-        return sum(1 for t in self._live_tables() for s in t.seats if s.kind is SeatKind.OPEN)
+        return sum(1 for t in self._live_tables() for i in range(len(t.seats)) if t.open_to(i))
 
     @property
     def open_seats_behind_password(self) -> int:
@@ -389,8 +389,8 @@ class Host:
             1
             for task in self.tables.values()
             if task.password_digest is not None and task.table.phase is not Phase.OVER
-            for s in task.table.seats
-            if s.kind is SeatKind.OPEN
+            for i in range(len(task.table.seats))
+            if task.table.open_to(i)
         )
 
     async def create_table_for(

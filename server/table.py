@@ -67,7 +67,7 @@ from scopa_net.fair.transcript import (
     VoidNotice,
 )
 from scopa_net.match import Match
-from scopa_net.names import clean_chat, clean_name, reads_as_computer, unique_name
+from scopa_net.names import away_name, clean_chat, clean_name, reads_as_computer, unique_name
 from scopa_net.plays import Play, play_code
 from scopa_net.rules import RuleSet
 from scopa_net.seat_holders import Holder, SeatHolders
@@ -152,6 +152,10 @@ class Seat:
     grace: int = 0
     away: bool = False
     """The player stepped away on purpose (``leave`` with ``away``); the seat is held."""
+    open_to_newcomer: bool = False
+    """The player has been away (a computer playing for them) past the host's away limit:
+    still theirs, but a newcomer may take it (protocol.md 3.3). The host's clock says so, not
+    the journal: a restarted host starts counting again."""
     offences: int = 0
     log: list[m.Message] = field(default_factory=list)
     """The seat's newest events: ``log[i]`` has seq ``base + i + 1``."""
@@ -279,7 +283,14 @@ class Table:
 
     @property
     def full(self) -> bool:
-        return all(s.kind is not SeatKind.OPEN for s in self.seats)
+        """Whether no newcomer can sit here: no seat open, nor any left long by its player."""
+        return not any(self.open_to(i) for i in range(len(self.seats)))
+
+    def open_to(self, seat: int) -> bool:
+        """Whether a newcomer may take ``seat``: it is open, or its player has been away
+        past the host's limit (:meth:`open_to_newcomers`)."""
+        s = self.seats[seat]
+        return s.kind is SeatKind.OPEN or s.open_to_newcomer
 
     @property
     def all_played(self) -> bool:
@@ -295,16 +306,23 @@ class Table:
             self._info = self._make_info()
         return self._info
 
+    def seat_infos(self) -> tuple[m.SeatInfo, ...]:
+        """The seats as the players at the table know them (a snapshot's ``seats``)."""
+        return tuple(
+            m.SeatInfo(kind=s.kind.value, name=s.name, connected=s.connected) for s in self.seats
+        )
+
     def _make_info(self) -> m.TableInfo:
+        seats = tuple(
+            replace(info, name=away_name(info.name)) if s.open_to_newcomer and info.name else info
+            for s, info in zip(self.seats, self.seat_infos(), strict=True)
+        )
         return m.TableInfo(
             id=self.table_id,
             name=self.name,
             rules=m.RulesInfo.of(self.rules),
             password=self.password,
-            seats=tuple(
-                m.SeatInfo(kind=s.kind.value, name=s.name, connected=s.connected)
-                for s in self.seats
-            ),
+            seats=seats,
             bot_level=self.bot_level,
             started=self.started,
             blind=self.blind,
@@ -324,12 +342,12 @@ class Table:
                 view,
                 seq=seq,
                 table_id=self.table_id,
-                seats=self.info().seats,
+                seats=self.seat_infos(),
                 voids=self.voids,
                 computer_plays=tuple(self.computer_plays),
             )
         return opening_snapshot(
-            self.rules, seat=seat, seq=seq, table_id=self.table_id, seats=self.info().seats
+            self.rules, seat=seat, seq=seq, table_id=self.table_id, seats=self.seat_infos()
         )
 
     def catch_up_point(self, seat: int) -> tuple[int, m.Snapshot] | None:
@@ -403,16 +421,34 @@ class Table:
             raise TableError(ErrorCode.TABLE_FULL, "the match at this table is over")
         if seat is None:
             free = [i for i, s in enumerate(self.seats) if s.kind is SeatKind.OPEN]
+            free = free or [i for i in range(len(self.seats)) if self.open_to(i)]
             if not free:
                 raise TableError(ErrorCode.TABLE_FULL, f"table {self.table_id} has no open seat")
             seat = free[0]
         elif not 0 <= seat < len(self.seats):
             raise TableError(ErrorCode.SEAT_TAKEN, f"seat {seat} is not a seat at this table")
-        elif self.seats[seat].kind is not SeatKind.OPEN:
+        elif not self.open_to(seat):
             raise TableError(ErrorCode.SEAT_TAKEN, f"seat {seat} is taken")
         name = self.seat_name(seat, name)
+        if self.seats[seat].kind is SeatKind.HUMAN:
+            # Its player was away too long: they leave for good now, as with ``leave``.
+            self._commit("leave", {"seat": seat})
         self._commit("join", {"seat": seat, "name": name, "token_hash": new_token_hash})
         return seat
+
+    def open_to_newcomers(self, seat: int) -> bool:
+        """``seat``'s player has been away past the host's limit: from now on a newcomer may
+        take the seat (the player, should they resume first, keeps it). Not an entry: the
+        journal does not keep the host's clock. True if the seat is (now) open to them."""
+        s = self.seats[seat]
+        if s.kind is not SeatKind.HUMAN or s.connected or not s.stand_in:
+            return False
+        if self.phase is Phase.OVER:
+            return False
+        if not s.open_to_newcomer:
+            s.open_to_newcomer = True
+            self._info = None
+        return True
 
     def seat_name(self, seat: int, wanted: str) -> str:
         """The name ``seat`` will show: ``wanted`` made safe (:mod:`scopa_net.names`), and
@@ -971,6 +1007,7 @@ class Table:
 
     def _status_event(self, seat: int) -> None:
         s = self.seats[seat]
+        s.open_to_newcomer = False  # back, gone, or taken: counted again from here
         self._broadcast(
             lambda seq, _: m.SeatStatus(
                 seq=seq,

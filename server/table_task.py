@@ -123,6 +123,15 @@ def void_words(reason: str, offender: str | None) -> str:
     return reason
 
 
+def duration_words(seconds: float) -> str:
+    """A host setting as people read it: ``10 minutes``, ``90 seconds``, ``1 second``."""
+    if seconds >= 60 and seconds % 60 == 0:
+        count, unit = int(seconds // 60), "minute"
+    else:
+        count, unit = max(1, round(seconds)), "second"
+    return f"{count} {unit}" if count == 1 else f"{count} {unit}s"
+
+
 class TableTask:
     def __init__(
         self,
@@ -143,6 +152,12 @@ class TableTask:
         self.send, self._inbox = trio.open_memory_channel[Request](config.max_inbox)
         self.attached: dict[int, Outbox] = {}
         self._grace_until: dict[int, float] = {}
+        self._away_since: dict[int, float] = {}
+        """Since when each seat's player has been away (a dropped connection or a step away):
+        past the host's away limit, a newcomer may take the seat (protocol.md 3.3)."""
+        self._taken: dict[tuple[int, bytes], str] = {}
+        """(seat, token hash) -> why the token died: its seat was taken by a newcomer while its
+        player was away too long. What a ``resume`` with it is told."""
         self._seed_deadline = math.inf
         self._stage: object = None
         self._bot_due: float | None = None
@@ -366,6 +381,8 @@ class TableTask:
                     seat, connected=False, stand_in=False, grace=int(self.config.grace)
                 )
                 self._grace_until[seat] = now + self.config.grace
+            if self.table.phase is not Phase.OVER:  # the clock restarts with the host
+                self._away_since[seat] = now
         await self._flush([])
         if self.table.waits_on_seats:
             self._seed_deadline = now + self.config.seed_timeout
@@ -466,12 +483,15 @@ class TableTask:
         self._seed_deadline += by
         for seat in self._grace_until:
             self._grace_until[seat] += by
+        for seat in self._away_since:
+            self._away_since[seat] += by
 
     async def _rematch_begins(self) -> None:
         """Everyone agreed to play again: the table is in play once more."""
         self._over_time = None
         self.finished = trio.Event()
         self._grace_until.clear()
+        self._away_since.clear()
         now = trio.current_time()
         for seat, s in enumerate(self.table.seats):
             if s.kind is SeatKind.HUMAN and seat not in self.attached:
@@ -479,6 +499,7 @@ class TableTask:
                 grace = self.config.grace
                 self.table.set_status(seat, connected=False, stand_in=False, grace=math.ceil(grace))
                 self._grace_until[seat] = now + grace
+                self._away_since[seat] = now
         table_id = str(self.table.table_id)
         await self.writer.call(lambda j: j.reopen_table(table_id))
         log.info("table %s: rematch agreed, match %s", table_id, self.table.match_no)
@@ -630,6 +651,7 @@ class TableTask:
         seeds are awaited), a computer player's move (while a round is played)."""
         phase = self.table.phase
         deadlines = list(self._grace_until.values())
+        deadlines += [self._open_at(seat) for seat in self._away_since]
         if self.table.waits_on_seats:
             deadlines.append(self._seed_deadline)
         if phase is Phase.PLAY and self._bot_due is not None:
@@ -654,6 +676,7 @@ class TableTask:
                             table.table_id,
                             self._who(seat),
                         )
+            self._open_long_away_seats(now)
             stage = table.wait_stage
             if stage is not None and table.waits_on_seats and stage != self._stage:
                 self._stage = stage  # a blind table waits on seats for something new
@@ -672,6 +695,25 @@ class TableTask:
                 await self._flush([])
                 return
             await self._flush([])
+
+    def _open_at(self, seat: int) -> float:
+        """When a newcomer may take ``seat``: its player away past the host's limit, and a
+        computer standing in for them (so never within their grace period)."""
+        since = self._away_since[seat] + self.config.away_limit
+        return max(since, self._grace_until.get(seat, since))
+
+    def _open_long_away_seats(self, now: float) -> None:
+        """Seats whose players have been away past the host's limit are open to newcomers."""
+        for seat in list(self._away_since):
+            if now >= self._open_at(seat):
+                del self._away_since[seat]
+                if self.table.open_to_newcomers(seat):
+                    log.info(
+                        "table %s: %s away for more than %s; a newcomer may take the seat",
+                        self.table.table_id,
+                        self._who(seat),
+                        duration_words(self.config.away_limit),
+                    )
 
     def _round_due(self, now: float) -> bool:
         """Whether the next round may start: at once, or after the table's pause."""
@@ -932,6 +974,11 @@ class TableTask:
         ):
             raise TableError(ErrorCode.BAD_PASSWORD, "wrong or missing password for this table")
         token = secrets.token_bytes(TOKEN_BYTES)
+        long_away = {
+            i: (s.name, (*s.older_tokens, s.token_hash))
+            for i, s in enumerate(self.table.seats)
+            if s.open_to_newcomer
+        }
         seat = self.table.join(msg.seat, msg.name, token_hash(token))
         s = self.table.seats[seat]
         replies.append(
@@ -939,13 +986,44 @@ class TableTask:
         )
         replies.append((outbox, self.table.snapshot(seat)))
         self._attach(outbox, seat, s.seq)
+        if seat in long_away:  # after the snapshot: the newcomer reads why too
+            self._take_over(seat, *long_away[seat])
         self._grace_until.pop(seat, None)
+        self._away_since.pop(seat, None)
         self._left.pop(seat, None)
         log.info("table %s: %s joined", self.table.table_id, self._who(seat))
 
+    def _take_over(self, seat: int, away: str | None, tokens: tuple[bytes | None, ...]) -> None:
+        """A newcomer took ``seat`` from ``away``, its player away too long: the table reads
+        why, and the absent player's tokens, now dead, say so to a ``resume``."""
+        new = self.table.seats[seat].name
+        limit = duration_words(self.config.away_limit)
+        self.table.say(None, f"{new} takes {away}'s seat: {away} was away for more than {limit}")
+        why = (
+            f"your seat at table {self.table.table_id} was taken by {new} after you were away "
+            f"for more than {limit}; `scopa-net join` lists the open seats"
+        )
+        for h in tokens:
+            if h is not None:
+                self._taken[(seat, h)] = why
+        log.info(
+            "table %s: %s takes seat %s of %s, away for more than %s",
+            self.table.table_id,
+            new,
+            seat,
+            away,
+            limit,
+        )
+
     def _resume(self, outbox: Outbox, msg: m.Resume, replies: list) -> None:
         table = self.table
-        presented = table.check_token(msg.seat, msg.token)
+        try:
+            presented = table.check_token(msg.seat, msg.token)
+        except TableError as exc:
+            why = self._taken.get((msg.seat, token_hash(msg.token)))
+            if why is None or exc.code is not ErrorCode.BAD_TOKEN:
+                raise
+            raise TableError(ErrorCode.BAD_TOKEN, why) from None
         s = table.seats[msg.seat]
         now = trio.current_time()
         recent = [
@@ -1001,6 +1079,7 @@ class TableTask:
             cursor = s.seq
         self._attach(outbox, msg.seat, cursor)
         self._grace_until.pop(msg.seat, None)
+        self._away_since.pop(msg.seat, None)
         log.info("table %s: %s resumed", table.table_id, self._who(msg.seat))
         log.debug("table %s seat %s: epoch %s", table.table_id, msg.seat, epoch)
 
@@ -1021,6 +1100,7 @@ class TableTask:
             grace = self.config.grace
             self.table.set_status(seat, connected=False, stand_in=False, grace=math.ceil(grace))
             self._grace_until[seat] = trio.current_time() + grace
+            self._away_since[seat] = trio.current_time()
             log.log(
                 logging.DEBUG if self.stopping else logging.INFO,  # the host's own stop
                 "table %s: %s lost the connection; the seat waits %.0f s for them",
@@ -1125,6 +1205,9 @@ class TableTask:
                 table.leave(seat)
             del self.attached[seat]
             self._grace_until.pop(seat, None)
+            self._away_since.pop(seat, None)
+            if msg.away and table.phase is not Phase.OVER:
+                self._away_since[seat] = trio.current_time()
             outbox.detach()
             if not owner_leaves:  # the owner's left comes once the others are told
                 replies.append((outbox, m.Left(table_id=table.table_id, seat=seat)))
