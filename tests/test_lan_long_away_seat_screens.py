@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import trio
 import trio.testing
 from blind_people import People, Plug, table_of
@@ -19,7 +20,7 @@ from person_screen import PersonScreen
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
-from scopa_net.client.network_session import TableChoice
+from scopa_net.client.network_session import SeatLostError, TableChoice
 from scopa_net.rules import RuleSet
 
 TAKEN = "Host: Lea takes Ivo's seat: Ivo was away for more than 10 minutes"
@@ -30,7 +31,9 @@ async def test_lea_takes_the_seat_of_ivo_gone_home_at_a_blind_table(
 ) -> None:
     """Ivo's client is killed in round 1; Ada waits at the table. Ten minutes on, the lobby
     lists his seat as "Ivo <away>"; Lea joins the table and sits in it. Ada and Lea read who
-    took whose seat and why; a computer finishes the round in play for Lea (a blind table)."""
+    took whose seat and why; a computer finishes the round in play for Lea (a blind table).
+    Ivo, back later with his kept seat, reads in one line that it was taken, by whom and
+    why (before: "the seat was given up or the match ended", neither of which was true)."""
     people = People(tmp_path, names=("Ada", "Ivo", "Lea"))
     screens: dict[str, PersonScreen] = {}
     ivo_gone, lea_sat, ada_read, lea_read = (trio.Event() for _ in range(4))
@@ -82,8 +85,18 @@ async def test_lea_takes_the_seat_of_ivo_gone_home_at_a_blind_table(
         with trio.fail_after(60):
             await ada_read.wait()
             await lea_read.wait()
+        (record,) = people.stores["Ivo"].records()
+        back = TableChoice(table_id=record.table_id, seat=record.seat)
+        with pytest.raises(SeatLostError) as lost:
+            async with people.session("Ivo", back, net.connect, resume_from=record):
+                pass
         ivo_back.set()
         nursery.cancel_scope.cancel()
     ada, lea = screens["Ada"].text, screens["Lea"].text
     assert "Lea sat down at the table" in ada, ada
     assert "A computer finishes this round for you; you play from the next round." in lea, lea
+    assert str(lost.value) == (
+        f"The host at mem:0 no longer holds seat 1 at table {table_id} for you: your seat at "
+        f"table {table_id} was taken by Lea after you were away for more than 10 minutes; "
+        "`scopa-net join` lists the open seats."
+    ), lost.value
