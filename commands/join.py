@@ -265,11 +265,30 @@ def describe_lan_host(h: HostAdvert, known: KnownHosts) -> str:
     return f"{h.name} at {where}:{h.port}{key} ({seats}{lock})"
 
 
-def describe_table(t: m.TableInfo) -> str:
-    from scopa_net.names import clean_name, clean_table_name
+def seat_open_to_me(info: m.SeatInfo) -> bool:
+    """Whether a newcomer may take a listed seat: open, or its player away past the host's
+    away limit (protocol.md 3.3: the listing marks the name)."""
+    from scopa_net.names import listed_away
 
-    open_seats = sum(1 for s in t.seats if s.kind == "open")
-    people = ", ".join(clean_name(s.name or "") or "open" for s in t.seats)
+    return info.kind == "open" or (info.kind == "human" and listed_away(info.name) is not None)
+
+
+def listed_seat(info: m.SeatInfo) -> str:
+    """A listed seat's holder, as a person reads it: ``Ada``, ``open``, or ``Ivo (away, a
+    computer plays)`` for a seat a newcomer may take from its absent player."""
+    from scopa_net.names import clean_name, listed_away
+
+    away = listed_away(info.name) if info.kind == "human" else None
+    if away is not None:
+        return f"{away} (away, a computer plays)"
+    return clean_name(info.name or "") or "open"
+
+
+def describe_table(t: m.TableInfo) -> str:
+    from scopa_net.names import clean_table_name
+
+    open_seats = sum(1 for s in t.seats if seat_open_to_me(s))
+    people = ", ".join(listed_seat(s) for s in t.seats)
     variants = ", ".join(t.rules.variants) or "no variants"
     lock = "  [password]" if t.password else ""
     lock += "  [blind]" if t.blind else ""
@@ -856,7 +875,7 @@ def _table_choice(
     if args.table is not None:
         table = named_table(tables, args.table, args.seat, f"{host}:{port}")
     else:
-        joinable = [t for t in tables if any(s.kind == "open" for s in t.seats)]
+        joinable = [t for t in tables if any(seat_open_to_me(s) for s in t.seats)]
         if not joinable:
             raise CommandError(every_table_full(args.address, f"{host}:{port}"), EXIT_REFUSED)
         for t in joinable:
@@ -990,17 +1009,22 @@ def named_table(
         raise CommandError(
             f"{where} has no table {table_id} with an open seat ({hint})", EXIT_REFUSED
         )
-    open_seats = [i for i, s in enumerate(table.seats) if s.kind == "open"]
+    open_seats = [i for i, s in enumerate(table.seats) if seat_open_to_me(s)]
     if seat is not None and not 0 <= seat < len(table.seats):
         raise CommandError(
             f"table {table_id} has seats 0 to {len(table.seats) - 1}, not {seat}", EXIT_USAGE
         )
     if seat is not None and seat not in open_seats:
-        who = table.seats[seat].name or "someone"
         free = ", ".join(map(str, open_seats)) or "none"
+        if table.seats[seat].kind == "bot":
+            taken = (
+                f"seat {seat} at table {table_id} is a computer player's, given it when the "
+                "table was created"
+            )
+        else:
+            taken = f"seat {seat} at table {table_id} is taken by {listed_seat(table.seats[seat])}"
         raise CommandError(
-            f"seat {seat} at table {table_id} is taken by {who} (open seats: {free}); "
-            "leave out --seat to take any open one",
+            f"{taken} (open seats: {free}); leave out --seat to take any open one",
             EXIT_REFUSED,
         )
     if not open_seats:
