@@ -15,8 +15,8 @@ import logging
 import math
 import re
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from contextlib import asynccontextmanager, contextmanager, suppress
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -25,7 +25,6 @@ import trio
 from scopa_net.blind_witness import BlindWitness
 from scopa_net.client import deal_words
 from scopa_net.client.files import (
-    append_line,
     make_private_folder,
     names_beside,
     replace_file,
@@ -33,6 +32,20 @@ from scopa_net.client.files import (
     why_not_written,
 )
 from scopa_net.client.friend_address import friend_address
+from scopa_net.client.host_link import (
+    CLIENT_NAME,
+    CONNECT_TIMEOUT,
+    LINK_ERRORS,
+    LOST_LINK,
+    NO_PINGS,
+    REQUEST_TIMEOUT,
+    SILENCE_TIMEOUT,
+    Connector,
+    _Link,
+    connect,
+    list_tables,
+)
+from scopa_net.client.known_hosts import OWN_HOSTS, KnownHosts, remember_own_host
 from scopa_net.client.render import NEW_SEAT_SITTING_OUT
 from scopa_net.client.seat_store import (
     PendingMove,
@@ -52,11 +65,35 @@ from scopa_net.client.session import (
     RematchClosed,
     RoundOver,
     RoundStarted,
-    SessionEndedError,
     ViewChanged,
     VoidDeal,
 )
-from scopa_net.errors import IllegalPlayError, IllegalReason
+from scopa_net.client.session_errors import (
+    EXIT_DEAL_FAILED,
+    PASSING_BYES,
+    PASSING_REFUSALS,
+    REFUSALS,
+    RESENT_REFUSALS,
+    ByeError,
+    DealCheckFailedError,
+    HelloHeldError,
+    HostBrokeProtocolError,
+    HostEndedError,
+    HostKeyChangedError,
+    HostLostError,
+    KeptSeatGoneError,
+    MoveUnansweredError,
+    PlayRefusedError,
+    RefusedError,
+    ResumeDeferredError,
+    SeatLostError,
+    SessionError,
+    TableClosedError,
+    UnexpectedReplyError,
+    VersionMismatchError,
+    another_version,
+    refused_play,
+)
 from scopa_net.fair.blind.wire import decode_any
 from scopa_net.fair.commitments import counted_seats, fingerprint, seat_commitment
 from scopa_net.fair.errors import FairnessError
@@ -70,26 +107,64 @@ from scopa_net.seat_holders import Holder, SeatHolders
 from scopa_net.view import SeatView
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import encode_payload
-from scopa_net.wire.connection import (
-    MAX_PINGS,
-    NEED_DATA,
-    PING_INTERVAL,
-    ConnectionClosed,
-    NeedData,
-    PlayerConnection,
-    State,
-    bye_for,
-)
+from scopa_net.wire.connection import bye_for
 from scopa_net.wire.convert import opening_snapshot
 from scopa_net.wire.errors import ErrorCode, ProtocolError, RemoteProtocolError
 from scopa_net.witness import DealWitness
 
 log = logging.getLogger("scopa_net.client")
 
-CONNECT_TIMEOUT = 10.0
-REQUEST_TIMEOUT = 15.0
-SILENCE_TIMEOUT = 35.0
-"""The host pings every 10 s; this long without a byte means the connection is dead."""
+__all__ = [  # with what the modules split from this one hold, importable from here as before
+    "BACKOFF",
+    "CAUGHT_UP_BY_SNAPSHOT",
+    "CHECK_IT",
+    "CLIENT_NAME",
+    "CONNECT_TIMEOUT",
+    "EXIT_DEAL_FAILED",
+    "FORFEIT",
+    "LINK_ERRORS",
+    "LOST_LINK",
+    "NO_PINGS",
+    "OWN_HOSTS",
+    "PASSING_BYES",
+    "PASSING_REFUSALS",
+    "RECONNECT_FOR",
+    "REFUSALS",
+    "REQUEST_TIMEOUT",
+    "RESENT_REFUSALS",
+    "SAT_OUT_SILENT",
+    "SILENCE_TIMEOUT",
+    "VERIFY",
+    "ByeError",
+    "Connector",
+    "DealCheckFailedError",
+    "HelloHeldError",
+    "HostBrokeProtocolError",
+    "HostEndedError",
+    "HostKeyChangedError",
+    "HostLostError",
+    "KeptSeatGoneError",
+    "KnownHosts",
+    "MoveUnansweredError",
+    "NetworkSession",
+    "PlayRefusedError",
+    "RefusedError",
+    "ResumeDeferredError",
+    "SeatLostError",
+    "SessionError",
+    "TableChoice",
+    "TableClosedError",
+    "UnexpectedReplyError",
+    "VersionMismatchError",
+    "_Link",
+    "another_version",
+    "connect",
+    "list_tables",
+    "open_network_session",
+    "refused_play",
+    "remember_own_host",
+]
+
 BACKOFF = (0.2, 0.5, 1.0, 2.0, 4.0, 8.0)
 RECONNECT_FOR = 300.0
 """How long to keep trying to get back to the host before giving up."""
@@ -137,174 +212,10 @@ SAT_OUT_SILENT = (
 )
 """What a person reads whose client, connected, sits a blind round out for a deadline it
 missed (the laptop slept, the terminal was suspended); the client takes the seat back."""
-CLIENT_NAME = "scopa-net"
-LINK_ERRORS = (
-    OSError,
-    trio.BrokenResourceError,
-    trio.ClosedResourceError,
-    trio.TooSlowError,
-    ProtocolError,
-)
-"""What a lost or broken connection raises; the session reconnects."""
-LOST_LINK = tuple(error for error in LINK_ERRORS if error is not OSError)
-"""What a connection already open raises when it is lost or broken: an OSError while playing
-is this client's own (a file it could not write...), a bug that ends the game, not a reason
-to try to get back to the host."""
-
-
-class SessionError(Exception):
-    """The host refused us (no such table, bad password, full...) or went away for good."""
-
-
-class MoveUnansweredError(SessionError, SessionEndedError):
-    """The session ended (host gone, seat lost...) before the host answered a move sent."""
-
-
-class RefusedError(SessionError):
-    """The host answered a request with ``error``; ``code`` says why."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-
-
-class HostLostError(SessionError):
-    """No answer from the host for the whole reconnect window; ``hint`` says how to come
-    back (the seat is kept on disk)."""
-
-    def __init__(self, message: str, hint: str = "") -> None:
-        super().__init__(message)
-        self.hint = hint
-
-
-class HostEndedError(HostLostError):
-    """While this client was taking its seat back, the host ended the connection for a reason
-    that trying again cannot change (protocol.md 3.8), or kept refusing it for now (slow down,
-    its disk) past this client's tries; ``hint`` says how to come back."""
-
-
-class ByeError(SessionError):
-    """The host ended the connection with ``bye`` before answering a request: ``reason`` is
-    its code, ``message`` its words."""
-
-    def __init__(self, reason: str, message: str) -> None:
-        super().__init__(f"the host closed the connection: {message}")
-        self.reason = reason
-        self.message = message
-
-
-PASSING_BYES = frozenset(
-    code.value
-    for code in (
-        ErrorCode.TIMEOUT,
-        ErrorCode.TOO_MANY_CONNECTIONS,
-        ErrorCode.SHUTTING_DOWN,
-        ErrorCode.RATE_LIMITED,
-        ErrorCode.STORAGE,
-        ErrorCode.INTERNAL,
-        ErrorCode.QUIT,
-    )
-)
-"""``bye`` reasons about the connection, not the seat (protocol.md 3.6, 3.8): a handshake held
-up past the host's 10 s, a host full, stopping, slowing us down, unable to save, failed on its
-own account, or done with this connection. A client taking its seat back tries again (the
-resume itself then says whether the seat is still there). Every other reason is final: another
-version, a broken protocol (it would break again), or the seat taken from another client."""
-
-
-class HostBrokeProtocolError(HostLostError):
-    """The host sent the same message the protocol forbids again after the seat was taken
-    back: trying again would only replay it. ``hint`` says how to come back."""
-
-
-PASSING_REFUSALS = frozenset((ErrorCode.RATE_LIMITED.value, ErrorCode.STORAGE.value))
-"""``error`` codes answering a ``resume`` that are about the moment, not the seat (protocol.md
-3.8): the host slowing down a seat resumed too often, or unable to save just now. The seat is
-still there: the reconnection loop tries again."""
-
-
-class ResumeDeferredError(RefusedError):
-    """The host refused to give the seat back for now (:data:`PASSING_REFUSALS`): trying again
-    in a moment takes it back."""
-
-
-class SeatLostError(SessionError):
-    """The host no longer holds the seat for us (the match ended, or it was given up)."""
-
-
-class KeptSeatGoneError(SeatLostError):
-    """A seat kept on disk that this client came to take back is no longer held by the host
-    (its record is forgotten): ``join`` says so in one line and goes on."""
-
-
-class TableClosedError(SessionError):
-    """The host closed the table before its match ended (its owner left it for good): the
-    match stopped, and there is no seat left to take back."""
 
 
 REMATCH_SECONDS = 60
 """How long a table stays after its match for a rematch vote (protocol.md 3.11)."""
-
-EXIT_DEAL_FAILED = 7
-"""The exit status of a client that stopped because a fair-deal check failed (the same as
-``scopa_net.commands.options.EXIT_DEAL_FAILED``, which the command line documents)."""
-
-
-class DealCheckFailedError(SessionError):
-    """A fair-deal check failed: the seat stopped playing. ``banner`` is what the player reads
-    (the check, the round, where the evidence is); ``evidence`` is the saved transcript."""
-
-    exit_status = EXIT_DEAL_FAILED
-
-    def __init__(self, banner: str, evidence: Path | None) -> None:
-        super().__init__(banner)
-        self.banner = banner
-        self.evidence = evidence
-
-
-class UnexpectedReplyError(SessionError):
-    """The host answered a join with something other than the seat's snapshot."""
-
-
-class VersionMismatchError(SessionError):
-    """The host speaks another protocol version and said so (``bye bad_version``, protocol.md
-    3.2); ``host_version`` is the one its message names, None if it names none we can read."""
-
-    def __init__(self, message: str, where: str = "the host") -> None:
-        found = re.search(r"this end speaks version (\d+)", message)
-        self.host_version = int(found.group(1)) if found else None
-        self.message = message
-        super().__init__(another_version(self.host_version, where))
-
-
-def another_version(host_version: int | None, where: str = "the host") -> str:
-    """What a person reads when ``where`` speaks another protocol version than this client:
-    that both need the same scopa-net version (the LAN list says it in the same words)."""
-    theirs = "another protocol" if host_version is None else f"protocol {host_version}"
-    return (
-        f"{where} runs another version of scopa-net ({theirs}, this one "
-        f"{m.PROTOCOL_VERSION}): you can play together only once both run the same version; "
-        "update the older one"
-    )
-
-
-class HelloHeldError(ByeError):
-    """The host closed a new connection for a hello that came too late (``bye timeout``,
-    protocol.md 3.2): the network held this client's first message past the host's deadline.
-    A passing ``bye`` still (:data:`PASSING_BYES`): a client taking its seat back tries again."""
-
-    def __init__(self, where: str, message: str) -> None:
-        super().__init__(ErrorCode.TIMEOUT.value, message)
-        self.args = (
-            f"the network between you and the host at {where} held this client's first "
-            "message past the host's deadline, so the host closed the connection; try again "
-            "(on a network this slow, once it is better)",
-        )
-
-
-class HostKeyChangedError(SessionError):
-    """The host at this address signs with a different key than the one pinned."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,307 +229,6 @@ class TableChoice:
     accepted_key: bytes | None = None
     """A new key of the host that the person accepted (``join --accept-new-key``) but that
     could not be pinned, as they were told: met again, it is not warned of as changed."""
-
-
-OWN_HOSTS = "own_hosts"
-"""Under the data directory: the keys of the hosts that ran inside this client (``play``),
-one a line, so that ``scopa-net verify`` trusts their transcripts as it trusts pinned hosts."""
-
-
-def remember_own_host(data_dir: Path, key: bytes) -> None:
-    """Note the key of a host this process ran (once)."""
-    path = data_dir / OWN_HOSTS
-    try:
-        if key.hex() in path.read_text(encoding="utf-8").split():
-            return
-    except FileNotFoundError:
-        pass
-    make_private_folder(path.parent)
-    append_line(path, key.hex())
-
-
-class KnownHosts:
-    """Host keys pinned on first use, by address, in a small text file."""
-
-    def __init__(self, path: Path | None) -> None:
-        self.path = path
-
-    def _pins(self) -> dict[str, str]:
-        pins = {}
-        if self.path is not None and self.path.exists():
-            for line in self.path.read_text(encoding="utf-8").splitlines():
-                where, _, hexkey = line.partition(" ")
-                if hexkey:
-                    pins[where] = hexkey
-        return pins
-
-    def pinned(self, address: str) -> bytes | None:
-        """The key pinned for ``address``, if one is."""
-        hexkey = self._pins().get(address)
-        return None if hexkey is None else bytes.fromhex(hexkey)
-
-    def met_elsewhere(self, address: str, key: bytes) -> str | None:
-        """Another address where ``key`` is pinned, if any: the same host (it proves it holds
-        that key) moved, or a second host now answers where the first one did."""
-        hexkey = key.hex()
-        return next((a for a, k in self._pins().items() if k == hexkey and a != address), None)
-
-    def pin(self, address: str, key: bytes) -> None:
-        """Pin ``key`` for ``address``, replacing the key pinned before (the user accepts it)."""
-        if self.path is None:
-            return
-        pins = self._pins()
-        pins[address] = key.hex()
-        make_private_folder(self.path.parent)
-        # Whole, never cut short: every host past a cut would be met as new.
-        pinned = "".join(f"{a} {k}\n" for a, k in pins.items()).encode()
-        replace_file(self.path, pinned, mode=0o600)
-
-    def check(self, address: str, key: bytes) -> str | None:
-        """Pin a new host; returns a warning if a pinned host's key changed."""
-        if self.path is None:
-            return None
-        pinned = self.pinned(address)
-        if pinned is None:
-            make_private_folder(self.path.parent)
-            append_line(self.path, f"{address} {key.hex()}")
-            return None
-        if pinned != key and self.met_elsewhere(address, key) is None:
-            return self.changed_warning(address, key, pinned)
-        return None
-
-    def changed_warning(self, address: str, key: bytes, pinned: bytes) -> str:
-        """What a person reads when the host at ``address`` signs with another key."""
-        return (
-            f"WARNING: the host at {address} now has key {fingerprint(key)}, but it had "
-            f"{fingerprint(pinned)} when you first played there. It may be a different host. "
-            f"The key you trusted is pinned in {self.path}. If the host was reinstalled and "
-            f"you trust it, accept its new key with: scopa-net join {address} --accept-new-key"
-        )
-
-
-class PlayRefusedError(IllegalPlayError):
-    """A play the host refused for something other than the rules (the table moved on, its
-    disk, ...); nothing was played."""
-
-    def __init__(self, text: str, why: str, *, resent: bool = False) -> None:
-        said = (
-            f"Your move {text} was not played: {why}." if resent else f"not played: {text!r}: {why}"
-        )
-        ValueError.__init__(self, said)
-        self.reason = None  # type: ignore[assignment]
-        self.text = text
-
-
-REFUSALS = {
-    ErrorCode.STALE.value: "the table changed before it reached the host; look again and play",
-    ErrorCode.WRONG_PHASE.value: "no round is being played just now",
-    ErrorCode.STORAGE.value: "the host cannot save just now (its disk); try again in a moment",
-    ErrorCode.RATE_LIMITED.value: "the host asks you to slow down; try again",
-    ErrorCode.MOVE_ID_TAKEN.value: "the host holds another move under this move's number",
-}
-"""What each ``reject`` code (protocol.md 3.5) means to the person whose play it refused."""
-
-
-RESENT_REFUSALS = {
-    ErrorCode.STALE.value: "the table moved on while the connection was down; look again",
-    ErrorCode.WRONG_PHASE.value: "the round was over when it reached the host",
-}
-"""What a ``reject`` means for a move sent again after the connection came back (or the seat
-was taken back): the person typed it before the drop, and the table went on without it."""
-
-
-def refused_play(answer: m.Reject, text: str, *, resent: bool = False) -> IllegalPlayError:
-    """The error for a play the host refused: the rule it broke, or what else stopped it
-    (with the host's own words for a code this client does not know). ``resent``: the move
-    went again after a lost connection, and is said as a move that was not played."""
-    if not resent:
-        if answer.reason is not None and answer.reason.upper() in IllegalReason.__members__:
-            return IllegalPlayError(IllegalReason[answer.reason.upper()], text)
-        if answer.code == ErrorCode.NOT_YOUR_TURN.value:
-            return IllegalPlayError(IllegalReason.NOT_YOUR_TURN, text)
-    why = (
-        (RESENT_REFUSALS.get(answer.code) if resent else None)
-        or REFUSALS.get(answer.code)
-        or answer.message
-        or answer.code
-    )
-    return PlayRefusedError(text, why, resent=resent)
-
-
-NO_PINGS = (State.HELLO, State.WELCOME, State.CLOSED)
-"""Connection states in which a player may not ping (protocol.md 3.1)."""
-
-
-@contextmanager
-def _stream_errors() -> Iterator[None]:
-    """An OSError from the connection's stream as the broken connection it is, so that an
-    OSError anywhere else (a file of this client's) is never taken for a lost host."""
-    try:
-        yield
-    except OSError as exc:
-        raise trio.BrokenResourceError(f"the connection broke: {exc}") from exc
-
-
-class _Link:
-    """One TCP connection to the host."""
-
-    def __init__(self, stream: trio.abc.Stream) -> None:
-        self.stream = stream
-        self.conn = PlayerConnection()
-        self._pending: list[m.Message] = []
-        # The pump (seeds, pongs) and the player (moves, chat) both send: one at a time, so
-        # the bytes go out in the order the connection state machine saw them.
-        self._sending = trio.StrictFIFOLock()
-        self._last_sent = trio.current_time()
-        self._unanswered = 0  # our pings the host has not answered yet
-
-    async def send(self, msg: m.Message) -> None:
-        async with self._sending:
-            data = self.conn.send(msg)
-            with _stream_errors():
-                await self.stream.send_all(data)
-            self._last_sent = trio.current_time()
-
-    async def receive(self) -> m.Message:
-        """The next message; raises on silence, a closed stream or a protocol error. The
-        host's answers to our own pings are taken here and never returned."""
-        while True:
-            if self._pending:
-                return self._pending.pop(0)
-            event = self._next_event()
-            if event is NEED_DATA:
-                self.conn.receive_data(await self._receive_some())
-                continue
-            if isinstance(event, ConnectionClosed):
-                raise trio.BrokenResourceError("the host closed the connection")
-            return event
-
-    def _next_event(self) -> m.Message | NeedData | ConnectionClosed:
-        """The codec's next event, past the host's answers to our pings."""
-        event = self.conn.next_event()
-        while isinstance(event, m.Pong):
-            self._unanswered -= 1
-            event = self.conn.next_event()
-        return event
-
-    async def _receive_some(self) -> bytes:
-        """The next bytes from the host. Pings it whenever we have sent nothing for
-        ``PING_INTERVAL`` seconds (protocol.md 3.6: either side does, so a host that never
-        pings still hears from an idle seat); TooSlowError after ``SILENCE_TIMEOUT`` of
-        silence."""
-        deadline = trio.current_time() + SILENCE_TIMEOUT
-        while True:
-            ping_at = self._last_sent + PING_INTERVAL
-            with trio.move_on_at(min(ping_at, deadline)), _stream_errors():
-                return await self.stream.receive_some(65536)
-            if trio.current_time() >= deadline:
-                raise trio.TooSlowError
-            if self._unanswered < MAX_PINGS and self.conn.state not in NO_PINGS:
-                await self._ping()
-            else:  # a host this far behind, or one yet to welcome us: wait for it
-                self._last_sent = trio.current_time()
-
-    async def _ping(self) -> None:
-        """Send one ping whole, even when the wait around :meth:`receive` is cancelled
-        meanwhile (half a frame would break the stream); BrokenResourceError if the host
-        takes no bytes for ``REQUEST_TIMEOUT`` seconds."""
-        self._unanswered += 1
-        with trio.CancelScope(shield=True):
-            with trio.move_on_after(REQUEST_TIMEOUT) as sending:
-                await self.send(m.Ping(nonce=secrets.randbelow(2**32)))
-            if sending.cancelled_caught:
-                raise trio.BrokenResourceError("the host takes no bytes from us")
-
-    async def request(self, msg: m.Message, *answers: type[m.Message]) -> m.Message:
-        """Send a request and wait for its answer, answering pings meanwhile."""
-        await self.send(msg)
-        with trio.fail_after(REQUEST_TIMEOUT):
-            while True:
-                reply = await self.receive()
-                if isinstance(reply, answers):
-                    return reply
-                if isinstance(reply, m.Ping):
-                    await self.send(m.Pong(nonce=reply.nonce))
-                elif isinstance(reply, m.Error):
-                    raise RefusedError(reply.code, reply.message)
-                elif isinstance(reply, m.Bye):
-                    if reply.reason == ErrorCode.BAD_VERSION.value:
-                        raise VersionMismatchError(reply.message)
-                    raise ByeError(reply.reason, reply.message)
-                else:
-                    self._pending.append(reply)
-
-    async def expect(self, kind: type[m.Message]) -> m.Message:
-        """Wait for the next message of ``kind`` (answering pings; others are kept)."""
-        with trio.fail_after(REQUEST_TIMEOUT):
-            while True:
-                msg = await self.receive()
-                if isinstance(msg, kind):
-                    return msg
-                if isinstance(msg, m.Ping):
-                    await self.send(m.Pong(nonce=msg.nonce))
-                else:
-                    self._pending.append(msg)
-                    raise UnexpectedReplyError(f"expected {kind.TYPE}, got {msg.TYPE}")
-
-    def has_more(self) -> bool:
-        """Whether a whole message is already here, waiting to be read."""
-        if self._pending:
-            return True
-        event = self._next_event()
-        if event is NEED_DATA:
-            return False
-        self._pending.append(event)  # type: ignore[arg-type]
-        return True
-
-    async def aclose(self) -> None:
-        await trio.aclose_forcefully(self.stream)
-
-
-Connector = Callable[[], Awaitable[trio.abc.Stream]]
-"""Opens a byte stream to the host (TCP by default; tests pass memory streams)."""
-
-
-async def connect(
-    host: str, port: int, connector: Connector | None = None
-) -> tuple[_Link, m.Welcome]:
-    """Open a connection and say hello."""
-    with trio.fail_after(CONNECT_TIMEOUT):
-        if connector is not None:
-            stream = await connector()
-        else:
-            stream = await trio.open_tcp_stream(host, port)
-    link = _Link(stream)
-    try:
-        welcome = await link.request(
-            m.Hello(version=m.PROTOCOL_VERSION, client=CLIENT_NAME), m.Welcome
-        )
-    except VersionMismatchError as exc:
-        await link.aclose()
-        where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-        raise VersionMismatchError(exc.message, f"the host at {where}") from None
-    except ByeError as exc:
-        await link.aclose()
-        if exc.reason != ErrorCode.TIMEOUT.value:
-            raise
-        where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-        raise HelloHeldError(where, exc.message) from None
-    except BaseException:
-        await link.aclose()
-        raise
-    assert isinstance(welcome, m.Welcome)
-    return link, welcome
-
-
-async def list_tables(host: str, port: int) -> tuple[m.TableInfo, ...]:
-    link, _ = await connect(host, port)
-    try:
-        reply = await link.request(m.ListTables(), m.Tables)
-        assert isinstance(reply, m.Tables)
-        return reply.tables
-    finally:
-        await link.aclose()
 
 
 class NetworkSession:

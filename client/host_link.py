@@ -1,0 +1,226 @@
+"""One connection to a host: its framing, its pings and its silences, a request and the answer
+it waits for (protocol.md 3.1-3.6), and the errors that say the connection is lost.
+
+The session (:mod:`~scopa_net.client.network_session`) opens one with :func:`connect`, and a new
+one each time it takes its seat back.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+
+import trio
+
+from scopa_net.client.session_errors import (
+    ByeError,
+    HelloHeldError,
+    RefusedError,
+    UnexpectedReplyError,
+    VersionMismatchError,
+)
+from scopa_net.wire import messages as m
+from scopa_net.wire.connection import (
+    MAX_PINGS,
+    NEED_DATA,
+    PING_INTERVAL,
+    ConnectionClosed,
+    NeedData,
+    PlayerConnection,
+    State,
+)
+from scopa_net.wire.errors import ErrorCode, ProtocolError
+
+CONNECT_TIMEOUT = 10.0
+REQUEST_TIMEOUT = 15.0
+SILENCE_TIMEOUT = 35.0
+"""The host pings every 10 s; this long without a byte means the connection is dead."""
+CLIENT_NAME = "scopa-net"
+LINK_ERRORS = (
+    OSError,
+    trio.BrokenResourceError,
+    trio.ClosedResourceError,
+    trio.TooSlowError,
+    ProtocolError,
+)
+"""What a lost or broken connection raises; the session reconnects."""
+LOST_LINK = tuple(error for error in LINK_ERRORS if error is not OSError)
+"""What a connection already open raises when it is lost or broken: an OSError while playing
+is this client's own (a file it could not write...), a bug that ends the game, not a reason
+to try to get back to the host."""
+
+
+NO_PINGS = (State.HELLO, State.WELCOME, State.CLOSED)
+"""Connection states in which a player may not ping (protocol.md 3.1)."""
+
+
+@contextmanager
+def _stream_errors() -> Iterator[None]:
+    """An OSError from the connection's stream as the broken connection it is, so that an
+    OSError anywhere else (a file of this client's) is never taken for a lost host."""
+    try:
+        yield
+    except OSError as exc:
+        raise trio.BrokenResourceError(f"the connection broke: {exc}") from exc
+
+
+class _Link:
+    """One TCP connection to the host."""
+
+    def __init__(self, stream: trio.abc.Stream) -> None:
+        self.stream = stream
+        self.conn = PlayerConnection()
+        self._pending: list[m.Message] = []
+        # The pump (seeds, pongs) and the player (moves, chat) both send: one at a time, so
+        # the bytes go out in the order the connection state machine saw them.
+        self._sending = trio.StrictFIFOLock()
+        self._last_sent = trio.current_time()
+        self._unanswered = 0  # our pings the host has not answered yet
+
+    async def send(self, msg: m.Message) -> None:
+        async with self._sending:
+            data = self.conn.send(msg)
+            with _stream_errors():
+                await self.stream.send_all(data)
+            self._last_sent = trio.current_time()
+
+    async def receive(self) -> m.Message:
+        """The next message; raises on silence, a closed stream or a protocol error. The
+        host's answers to our own pings are taken here and never returned."""
+        while True:
+            if self._pending:
+                return self._pending.pop(0)
+            event = self._next_event()
+            if event is NEED_DATA:
+                self.conn.receive_data(await self._receive_some())
+                continue
+            if isinstance(event, ConnectionClosed):
+                raise trio.BrokenResourceError("the host closed the connection")
+            return event
+
+    def _next_event(self) -> m.Message | NeedData | ConnectionClosed:
+        """The codec's next event, past the host's answers to our pings."""
+        event = self.conn.next_event()
+        while isinstance(event, m.Pong):
+            self._unanswered -= 1
+            event = self.conn.next_event()
+        return event
+
+    async def _receive_some(self) -> bytes:
+        """The next bytes from the host. Pings it whenever we have sent nothing for
+        ``PING_INTERVAL`` seconds (protocol.md 3.6: either side does, so a host that never
+        pings still hears from an idle seat); TooSlowError after ``SILENCE_TIMEOUT`` of
+        silence."""
+        deadline = trio.current_time() + SILENCE_TIMEOUT
+        while True:
+            ping_at = self._last_sent + PING_INTERVAL
+            with trio.move_on_at(min(ping_at, deadline)), _stream_errors():
+                return await self.stream.receive_some(65536)
+            if trio.current_time() >= deadline:
+                raise trio.TooSlowError
+            if self._unanswered < MAX_PINGS and self.conn.state not in NO_PINGS:
+                await self._ping()
+            else:  # a host this far behind, or one yet to welcome us: wait for it
+                self._last_sent = trio.current_time()
+
+    async def _ping(self) -> None:
+        """Send one ping whole, even when the wait around :meth:`receive` is cancelled
+        meanwhile (half a frame would break the stream); BrokenResourceError if the host
+        takes no bytes for ``REQUEST_TIMEOUT`` seconds."""
+        self._unanswered += 1
+        with trio.CancelScope(shield=True):
+            with trio.move_on_after(REQUEST_TIMEOUT) as sending:
+                await self.send(m.Ping(nonce=secrets.randbelow(2**32)))
+            if sending.cancelled_caught:
+                raise trio.BrokenResourceError("the host takes no bytes from us")
+
+    async def request(self, msg: m.Message, *answers: type[m.Message]) -> m.Message:
+        """Send a request and wait for its answer, answering pings meanwhile."""
+        await self.send(msg)
+        with trio.fail_after(REQUEST_TIMEOUT):
+            while True:
+                reply = await self.receive()
+                if isinstance(reply, answers):
+                    return reply
+                if isinstance(reply, m.Ping):
+                    await self.send(m.Pong(nonce=reply.nonce))
+                elif isinstance(reply, m.Error):
+                    raise RefusedError(reply.code, reply.message)
+                elif isinstance(reply, m.Bye):
+                    if reply.reason == ErrorCode.BAD_VERSION.value:
+                        raise VersionMismatchError(reply.message)
+                    raise ByeError(reply.reason, reply.message)
+                else:
+                    self._pending.append(reply)
+
+    async def expect(self, kind: type[m.Message]) -> m.Message:
+        """Wait for the next message of ``kind`` (answering pings; others are kept)."""
+        with trio.fail_after(REQUEST_TIMEOUT):
+            while True:
+                msg = await self.receive()
+                if isinstance(msg, kind):
+                    return msg
+                if isinstance(msg, m.Ping):
+                    await self.send(m.Pong(nonce=msg.nonce))
+                else:
+                    self._pending.append(msg)
+                    raise UnexpectedReplyError(f"expected {kind.TYPE}, got {msg.TYPE}")
+
+    def has_more(self) -> bool:
+        """Whether a whole message is already here, waiting to be read."""
+        if self._pending:
+            return True
+        event = self._next_event()
+        if event is NEED_DATA:
+            return False
+        self._pending.append(event)  # type: ignore[arg-type]
+        return True
+
+    async def aclose(self) -> None:
+        await trio.aclose_forcefully(self.stream)
+
+
+Connector = Callable[[], Awaitable[trio.abc.Stream]]
+"""Opens a byte stream to the host (TCP by default; tests pass memory streams)."""
+
+
+async def connect(
+    host: str, port: int, connector: Connector | None = None
+) -> tuple[_Link, m.Welcome]:
+    """Open a connection and say hello."""
+    with trio.fail_after(CONNECT_TIMEOUT):
+        if connector is not None:
+            stream = await connector()
+        else:
+            stream = await trio.open_tcp_stream(host, port)
+    link = _Link(stream)
+    try:
+        welcome = await link.request(
+            m.Hello(version=m.PROTOCOL_VERSION, client=CLIENT_NAME), m.Welcome
+        )
+    except VersionMismatchError as exc:
+        await link.aclose()
+        where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        raise VersionMismatchError(exc.message, f"the host at {where}") from None
+    except ByeError as exc:
+        await link.aclose()
+        if exc.reason != ErrorCode.TIMEOUT.value:
+            raise
+        where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        raise HelloHeldError(where, exc.message) from None
+    except BaseException:
+        await link.aclose()
+        raise
+    assert isinstance(welcome, m.Welcome)
+    return link, welcome
+
+
+async def list_tables(host: str, port: int) -> tuple[m.TableInfo, ...]:
+    link, _ = await connect(host, port)
+    try:
+        reply = await link.request(m.ListTables(), m.Tables)
+        assert isinstance(reply, m.Tables)
+        return reply.tables
+    finally:
+        await link.aclose()

@@ -1,0 +1,216 @@
+"""What ends or refuses a network seat, as the errors its session raises, and the words for a
+play the host refused (protocol.md 3.5, 3.8).
+
+Each error says in its message what happened; a command turns it into one line for the person.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from scopa_net.client.session import SessionEndedError
+from scopa_net.errors import IllegalPlayError, IllegalReason
+from scopa_net.wire import messages as m
+from scopa_net.wire.errors import ErrorCode
+
+
+class SessionError(Exception):
+    """The host refused us (no such table, bad password, full...) or went away for good."""
+
+
+class MoveUnansweredError(SessionError, SessionEndedError):
+    """The session ended (host gone, seat lost...) before the host answered a move sent."""
+
+
+class RefusedError(SessionError):
+    """The host answered a request with ``error``; ``code`` says why."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class HostLostError(SessionError):
+    """No answer from the host for the whole reconnect window; ``hint`` says how to come
+    back (the seat is kept on disk)."""
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.hint = hint
+
+
+class HostEndedError(HostLostError):
+    """While this client was taking its seat back, the host ended the connection for a reason
+    that trying again cannot change (protocol.md 3.8), or kept refusing it for now (slow down,
+    its disk) past this client's tries; ``hint`` says how to come back."""
+
+
+class ByeError(SessionError):
+    """The host ended the connection with ``bye`` before answering a request: ``reason`` is
+    its code, ``message`` its words."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(f"the host closed the connection: {message}")
+        self.reason = reason
+        self.message = message
+
+
+PASSING_BYES = frozenset(
+    code.value
+    for code in (
+        ErrorCode.TIMEOUT,
+        ErrorCode.TOO_MANY_CONNECTIONS,
+        ErrorCode.SHUTTING_DOWN,
+        ErrorCode.RATE_LIMITED,
+        ErrorCode.STORAGE,
+        ErrorCode.INTERNAL,
+        ErrorCode.QUIT,
+    )
+)
+"""``bye`` reasons about the connection, not the seat (protocol.md 3.6, 3.8): a handshake held
+up past the host's 10 s, a host full, stopping, slowing us down, unable to save, failed on its
+own account, or done with this connection. A client taking its seat back tries again (the
+resume itself then says whether the seat is still there). Every other reason is final: another
+version, a broken protocol (it would break again), or the seat taken from another client."""
+
+
+class HostBrokeProtocolError(HostLostError):
+    """The host sent the same message the protocol forbids again after the seat was taken
+    back: trying again would only replay it. ``hint`` says how to come back."""
+
+
+PASSING_REFUSALS = frozenset((ErrorCode.RATE_LIMITED.value, ErrorCode.STORAGE.value))
+"""``error`` codes answering a ``resume`` that are about the moment, not the seat (protocol.md
+3.8): the host slowing down a seat resumed too often, or unable to save just now. The seat is
+still there: the reconnection loop tries again."""
+
+
+class ResumeDeferredError(RefusedError):
+    """The host refused to give the seat back for now (:data:`PASSING_REFUSALS`): trying again
+    in a moment takes it back."""
+
+
+class SeatLostError(SessionError):
+    """The host no longer holds the seat for us (the match ended, or it was given up)."""
+
+
+class KeptSeatGoneError(SeatLostError):
+    """A seat kept on disk that this client came to take back is no longer held by the host
+    (its record is forgotten): ``join`` says so in one line and goes on."""
+
+
+class TableClosedError(SessionError):
+    """The host closed the table before its match ended (its owner left it for good): the
+    match stopped, and there is no seat left to take back."""
+
+
+EXIT_DEAL_FAILED = 7
+"""The exit status of a client that stopped because a fair-deal check failed (the same as
+``scopa_net.commands.options.EXIT_DEAL_FAILED``, which the command line documents)."""
+
+
+class DealCheckFailedError(SessionError):
+    """A fair-deal check failed: the seat stopped playing. ``banner`` is what the player reads
+    (the check, the round, where the evidence is); ``evidence`` is the saved transcript."""
+
+    exit_status = EXIT_DEAL_FAILED
+
+    def __init__(self, banner: str, evidence: Path | None) -> None:
+        super().__init__(banner)
+        self.banner = banner
+        self.evidence = evidence
+
+
+class UnexpectedReplyError(SessionError):
+    """The host answered a join with something other than the seat's snapshot."""
+
+
+class VersionMismatchError(SessionError):
+    """The host speaks another protocol version and said so (``bye bad_version``, protocol.md
+    3.2); ``host_version`` is the one its message names, None if it names none we can read."""
+
+    def __init__(self, message: str, where: str = "the host") -> None:
+        found = re.search(r"this end speaks version (\d+)", message)
+        self.host_version = int(found.group(1)) if found else None
+        self.message = message
+        super().__init__(another_version(self.host_version, where))
+
+
+def another_version(host_version: int | None, where: str = "the host") -> str:
+    """What a person reads when ``where`` speaks another protocol version than this client:
+    that both need the same scopa-net version (the LAN list says it in the same words)."""
+    theirs = "another protocol" if host_version is None else f"protocol {host_version}"
+    return (
+        f"{where} runs another version of scopa-net ({theirs}, this one "
+        f"{m.PROTOCOL_VERSION}): you can play together only once both run the same version; "
+        "update the older one"
+    )
+
+
+class HelloHeldError(ByeError):
+    """The host closed a new connection for a hello that came too late (``bye timeout``,
+    protocol.md 3.2): the network held this client's first message past the host's deadline.
+    A passing ``bye`` still (:data:`PASSING_BYES`): a client taking its seat back tries again."""
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(ErrorCode.TIMEOUT.value, message)
+        self.args = (
+            f"the network between you and the host at {where} held this client's first "
+            "message past the host's deadline, so the host closed the connection; try again "
+            "(on a network this slow, once it is better)",
+        )
+
+
+class HostKeyChangedError(SessionError):
+    """The host at this address signs with a different key than the one pinned."""
+
+
+class PlayRefusedError(IllegalPlayError):
+    """A play the host refused for something other than the rules (the table moved on, its
+    disk, ...); nothing was played."""
+
+    def __init__(self, text: str, why: str, *, resent: bool = False) -> None:
+        said = (
+            f"Your move {text} was not played: {why}." if resent else f"not played: {text!r}: {why}"
+        )
+        ValueError.__init__(self, said)
+        self.reason = None  # type: ignore[assignment]
+        self.text = text
+
+
+REFUSALS = {
+    ErrorCode.STALE.value: "the table changed before it reached the host; look again and play",
+    ErrorCode.WRONG_PHASE.value: "no round is being played just now",
+    ErrorCode.STORAGE.value: "the host cannot save just now (its disk); try again in a moment",
+    ErrorCode.RATE_LIMITED.value: "the host asks you to slow down; try again",
+    ErrorCode.MOVE_ID_TAKEN.value: "the host holds another move under this move's number",
+}
+"""What each ``reject`` code (protocol.md 3.5) means to the person whose play it refused."""
+
+
+RESENT_REFUSALS = {
+    ErrorCode.STALE.value: "the table moved on while the connection was down; look again",
+    ErrorCode.WRONG_PHASE.value: "the round was over when it reached the host",
+}
+"""What a ``reject`` means for a move sent again after the connection came back (or the seat
+was taken back): the person typed it before the drop, and the table went on without it."""
+
+
+def refused_play(answer: m.Reject, text: str, *, resent: bool = False) -> IllegalPlayError:
+    """The error for a play the host refused: the rule it broke, or what else stopped it
+    (with the host's own words for a code this client does not know). ``resent``: the move
+    went again after a lost connection, and is said as a move that was not played."""
+    if not resent:
+        if answer.reason is not None and answer.reason.upper() in IllegalReason.__members__:
+            return IllegalPlayError(IllegalReason[answer.reason.upper()], text)
+        if answer.code == ErrorCode.NOT_YOUR_TURN.value:
+            return IllegalPlayError(IllegalReason.NOT_YOUR_TURN, text)
+    why = (
+        (RESENT_REFUSALS.get(answer.code) if resent else None)
+        or REFUSALS.get(answer.code)
+        or answer.message
+        or answer.code
+    )
+    return PlayRefusedError(text, why, resent=resent)
