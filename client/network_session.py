@@ -23,11 +23,7 @@ from pathlib import Path
 import trio
 
 from scopa_net.blind_witness import BlindWitness
-from scopa_net.client import deal_words
 from scopa_net.client.files import (
-    make_private_folder,
-    names_beside,
-    replace_file,
     shown_path,
     why_not_written,
 )
@@ -45,10 +41,10 @@ from scopa_net.client.host_link import (
     connect,
     list_tables,
 )
+from scopa_net.client.kept_seat import KeptSeat
 from scopa_net.client.known_hosts import OWN_HOSTS, KnownHosts, remember_own_host
 from scopa_net.client.render import NEW_SEAT_SITTING_OUT
 from scopa_net.client.seat_store import (
-    PendingMove,
     SeatRecord,
     SeatStore,
     seats_kept,
@@ -94,8 +90,15 @@ from scopa_net.client.session_errors import (
     another_version,
     refused_play,
 )
-from scopa_net.fair.blind.wire import decode_any
-from scopa_net.fair.commitments import counted_seats, fingerprint, seat_commitment
+from scopa_net.client.table_words import BLIND_STAGE_SECONDS, SAT_OUT_SILENT, TableWords
+from scopa_net.client.transcript_files import (
+    CHECK_IT,
+    NO_TRANSCRIPT,
+    VERIFY,
+    TranscriptFiles,
+    transcript_path,
+)
+from scopa_net.fair.commitments import fingerprint, seat_commitment
 from scopa_net.fair.errors import FairnessError
 from scopa_net.fair.plain_words import what_failed
 from scopa_net.fair.transcript import VOID_KINGS
@@ -106,7 +109,6 @@ from scopa_net.rules import RuleSet
 from scopa_net.seat_holders import Holder, SeatHolders
 from scopa_net.view import SeatView
 from scopa_net.wire import messages as m
-from scopa_net.wire.codec import encode_payload
 from scopa_net.wire.connection import bye_for
 from scopa_net.wire.convert import opening_snapshot
 from scopa_net.wire.errors import ErrorCode, ProtocolError, RemoteProtocolError
@@ -116,6 +118,7 @@ log = logging.getLogger("scopa_net.client")
 
 __all__ = [  # with what the modules split from this one hold, importable from here as before
     "BACKOFF",
+    "BLIND_STAGE_SECONDS",
     "CAUGHT_UP_BY_SNAPSHOT",
     "CHECK_IT",
     "CLIENT_NAME",
@@ -125,6 +128,7 @@ __all__ = [  # with what the modules split from this one hold, importable from h
     "LINK_ERRORS",
     "LOST_LINK",
     "NO_PINGS",
+    "NO_TRANSCRIPT",
     "OWN_HOSTS",
     "PASSING_BYES",
     "PASSING_REFUSALS",
@@ -188,30 +192,9 @@ RECEIPT_WAIT = 10.0
 """How long after revealing its seed a seat waits for the host's signed receipt before it tells
 its player that none came (the host signs one as soon as it takes the seed: protocol.md 5.4)."""
 
-CHECK_IT = "Check it any time with:"
-"""Said after where a transcript was saved; the `scopa-net verify` line follows, alone."""
-VERIFY = "  scopa-net verify "
-NO_TRANSCRIPT = (
-    "No transcript was saved for this match: you did not see it from its first round (you "
-    "took the seat mid-match, or were caught up mid-way), and a transcript starts there. The "
-    "host can write this seat's transcript from its journal, on the host's machine, with:"
-)
-"""Said at the end of a match this seat joined (or was caught up in) mid-way; the command
-follows on a line of its own."""
-"""How the line with the command that checks a saved transcript begins (its path follows)."""
-
 REVEAL_WAIT = 90.0
 """How long a seat that stopped on a failed blind check waits for the round's reveal, which
 names the party at fault (protocol.md 9.6), before it leaves without it."""
-BLIND_STAGE_SECONDS = 30
-"""How long a blind round waits on the people for each stage (keys, shuffles, shares, seeds)
-before the host counts a silent one absent (protocol.md 9.7)."""
-SAT_OUT_SILENT = (
-    f"You missed the host's deadline ({BLIND_STAGE_SECONDS} s), so a computer plays your seat "
-    "this round; you play again from the next one."
-)
-"""What a person reads whose client, connected, sits a blind round out for a deadline it
-missed (the laptop slept, the terminal was suspended); the client takes the seat back."""
 
 
 REMATCH_SECONDS = 60
@@ -268,6 +251,8 @@ class NetworkSession:
         self.name = name
         self.data_dir = data_dir
         self.on_transcript = on_transcript
+        self._words = TableWords(self, loss_said_after=LOSS_SAID_AFTER, loss_held_for=LOSS_HELD_FOR)
+        """The lines people read about the table's events."""
         self._unsaved: set[str] = set()
         """What could not be saved, each told once (:meth:`_not_saved`)."""
         self._send_events, self._events = trio.open_memory_channel[Event](256)
@@ -292,7 +277,6 @@ class NetworkSession:
         self._resent: set[int] = set()
         """Moves sent again after the connection came back, not answered yet."""
         self._answers: dict[int, m.Ack | m.Reject] = {}
-        self._transcript_paths: dict[tuple[int, int, int, str], Path] = {}
         self._seed: bytes | None = None
         self._receipt_due = math.inf
         """When the receipt for the seed this seat revealed is overdue (inf: none awaited)."""
@@ -308,11 +292,10 @@ class NetworkSession:
         """The host's last protocol break (code, message, seq reached), to know it again."""
         self.rounds_verified = 0
         self.store = store
-        self._record: SeatRecord | None = resume_from
-        self._playing = False
-        """Whether :meth:`run` is under way: only then does the session hold its seat's lock
-        (see :mod:`~scopa_net.client.seat_store`), so a record saved after it (stepping away)
-        is left free to take back."""
+        self._kept = KeptSeat(self, store, resume_from)
+        self._transcripts = TranscriptFiles(self)
+        """The match's transcripts on disk."""
+        """The seat on disk (``store``): its record, saved as it changes."""
         self._resume_tokens: tuple[bytes, ...] = ()
         self._seats: list[m.SeatInfo] = []
         self._away_names: dict[int, str] = {}
@@ -336,26 +319,23 @@ class NetworkSession:
         self._queued: set[int] = set()
         """Moves typed while there was no connection, not sent yet (the toolbar says so)."""
         self._finished: SeatRecord | None = None
+        """The seat's record while a match just ended (kept in memory for a rematch)."""
         self._end_lines: list[Message] = []
         """What the match's end said before its result (the transcript saved, and how to
         check it): said again where a replay that held the end is over (:meth:`_caught_up`)."""
-        """The seat's record while a match just ended (kept in memory for a rematch)."""
         self._match_ended = False
         """The match played now has ended (until a rematch begins)."""
         self._host_said: str | None = None
         """The host's last notice at the table (why it closed, when it closes early)."""
-        self._told_this_match: set[str] = set()
-        """What the deal check means, as said this match (each meaning once a match), and
-        "table" once the start of the match said the host sees every hand."""
         self._replaying = False
         """Taking a seat back from disk: the host replays the match; show only the end."""
         self.end_note: str | None = None
+        """The last line for the player when the session ends on its own (host gone...)."""
         self._start: m.Snapshot | None = None
         """Where this seat's match began for this client (the snapshot it sat down with, or
         the agreed rematch's opening): a host that lost events goes on from there (_rewind)."""
         self._verified_before = 0
         """The rounds checked before that start (in matches before it)."""
-        """The last line for the player when the session ends on its own (host gone...)."""
         self._where_to_join: tuple[str, ...] = ()
         self._join_command: str | None = None
         """The command friends type to join the table this seat opened (``join --create``)."""
@@ -363,17 +343,6 @@ class NetworkSession:
         """Which match at this table the seat plays (one more after each agreed rematch)."""
         self._rematch_answered: int | None = None
         """The match (its number) whose "play again?" this client has answered."""
-        self._rematch_shown: tuple[int, int] | None = None
-        """The match (its number) whose rematch countdown was shown last, and the seconds it
-        said: a later status never shows more (one sent earlier, or by a restarted host)."""
-        self._saved: tuple[int, Path] | None = None
-        """The match (its number) whose transcript was saved last, and the file."""
-        self._held_losses: dict[int, tuple[float, int, float, bool]] = {}
-        """Seats that lost the connection, not said yet: seat -> (when it was held, the grace
-        period it had then, when it is said, whether it came in this client's catch-up). See
-        LOSS_SAID_AFTER and LOSS_HELD_FOR."""
-        self._losses_due = math.inf
-        """When the held losses still true are said (inf: none held)."""
         self.computer_plays: set[int] = set()
         """The plays of the round in play (indexes in its view's ``plays``) that a computer
         made for a person: away with a computer standing in, or sitting a blind round out."""
@@ -503,7 +472,7 @@ class NetworkSession:
         done = trio.Event()
         self._unacked[move_id] = (msg, done)
         self._awaited.add(move_id)
-        self._save_record()
+        self._kept.save_record()
         if self._link is None:
             self._emit(
                 Message(
@@ -589,28 +558,28 @@ class NetworkSession:
             if self._link is not None and self._state is ConnectionState.CONNECTED:
                 await self._send_quietly(m.Leave(away=away))
                 await self._left.wait()
-        if self._record is not None:
+        if self._kept.record is not None:
             if away or self._link is None:
-                self._record = replace(self._record, away=True)
-                self._save_record()
+                self._kept.record = replace(self._kept.record, away=True)
+                self._kept.save_record()
             else:
-                self._forget_record()
+                self._kept.forget_record()
 
     # --- running ------------------------------------------------------------------------
 
     async def run(self) -> None:
         """Connect, sit down, and keep the seat until the match ends or we are stopped."""
-        self._playing = True
+        self._kept.playing = True
         try:
-            if self._record is not None:
+            if self._kept.record is not None:
                 await self._take_back()
             else:
                 await self._sit_down()
             await self._serve_until_over()
         finally:
-            self._playing = False
-            if self.store is not None and self._record is not None:
-                self.store.release(self._record)  # the seat is kept, free to take back
+            self._kept.playing = False
+            if self.store is not None and self._kept.record is not None:
+                self.store.release(self._kept.record)  # the seat is kept, free to take back
             self._set_state(ConnectionState.CLOSED)
             for _, done in self._unacked.values():
                 done.set()  # no answer will come now
@@ -657,7 +626,7 @@ class NetworkSession:
                     self._names[seat] = clean_name(seat_info.name) or f"seat {seat}"
         if not snapshot.seats:
             self._names[joined.seat] = self.name
-        self._keep_seat(joined.token, joined.epoch, snapshot, info)
+        self._kept.keep_seat(joined.token, joined.epoch, snapshot, info)
         self._set_state(ConnectionState.CONNECTED)
         if choice.create is not None and self.pin_host:  # (play --lan says it its own way)
             self._join_command = await self._join_words(table_id, bool(choice.create.password))
@@ -726,9 +695,9 @@ class NetworkSession:
         keys = (
             f"the host at {where} now has key {fingerprint(now)}, not {fingerprint(self.host_key)}"
         )
-        if self._record is None:
+        if self._kept.record is None:
             return f"{keys}, the one this match was played with: it may be a different host"
-        seat = f"table {self.table_id}, seat {self._seat}, as {self._record.name}"
+        seat = f"table {self.table_id}, seat {self._seat}, as {self._kept.record.name}"
         return (
             f"{keys}, the one your seat ({seat}) is kept at: it may be a different host, or "
             f"one that lost its journal. Your seat stays kept for that host; `scopa-net join "
@@ -819,7 +788,7 @@ class NetworkSession:
                     log.info("resume refused for now: %s", exc)
                     continue  # the seat is still there: the next try may get it back
                 except SeatLostError as exc:
-                    self._forget_record()
+                    self._kept.forget_record()
                     self._emit(Message(seat=None, text=str(exc), local=True))
                     self.end_note = str(exc)
                     return
@@ -861,7 +830,7 @@ class NetworkSession:
     def _seat_kept_hint(self) -> str:
         """How to come back to a seat kept on disk as this client stops trying, and what
         becomes of a move the host never answered ("" when nothing is kept)."""
-        if self._record is None:
+        if self._kept.record is None:
             return ""
         hint = f"your seat is kept: {self.resume_command} takes it back"
         moves = [
@@ -879,8 +848,8 @@ class NetworkSession:
         is shown: the error raised next says it, once (the screen said it too, and then the
         command's last line said it again)."""
         self._stop = True
-        if self._record is not None:
-            self._save_record()
+        if self._kept.record is not None:
+            self._kept.save_record()
             note = f"{why} Your seat is saved: {self.resume_command} takes it back."
         else:
             note = why
@@ -893,7 +862,7 @@ class NetworkSession:
 
     async def _take_back(self) -> None:
         """Sit down again in a seat kept on disk by an earlier client (see seat_store)."""
-        record = self._record
+        record = self._kept.record
         assert record is not None
         self.table_id, self._seat = record.table_id, record.seat
         self.host_key = bytes.fromhex(record.host_key)
@@ -909,7 +878,7 @@ class NetworkSession:
                 await self._resume()
                 break
             except SeatLostError as exc:
-                self._forget_record()
+                self._kept.forget_record()
                 raise KeptSeatGoneError(str(exc)) from None
             except ResumeDeferredError as exc:
                 if wait is None:
@@ -931,14 +900,6 @@ class NetworkSession:
             f"with `{command}`, for you to check with `scopa-net verify FILE`."
         )
 
-    def _tokens(self) -> list[bytes]:
-        """Tokens to try, newest first (the host honours the one before until the newest
-        is used)."""
-        tokens = [] if self._token is None else [self._token]
-        if self._record is not None:
-            tokens += [bytes.fromhex(t) for t in self._record.tokens]
-        return list(dict.fromkeys(tokens))
-
     async def _resume(self, *, chosen: bool = False) -> None:
         """Take the seat back on a new connection with its token (protocol.md 3.3).
 
@@ -950,7 +911,7 @@ class NetworkSession:
             self._welcome(welcome)
             resumed = None
             refusal: RefusedError | None = None
-            tokens = self._tokens()
+            tokens = self._kept.tokens()
             while tokens:
                 try:
                     resumed = await link.request(
@@ -998,6 +959,11 @@ class NetworkSession:
         # soon as this connection has caught up to the event each move was chosen after.
         self._to_resend = list(self._unacked)
         await self._resend_caught_up(link)
+
+    def _keep_token(self, token: bytes, epoch: int) -> None:
+        """Keep the seat's new token on disk before it is used (a subclass may lose it, as a
+        client killed between the host's answer and the write does)."""
+        self._kept.keep_token(token, epoch)
 
     def _rewind(self, refusal: str) -> bool:
         """The host refused a resume as ``stale``: it has fewer events for this seat than this
@@ -1087,7 +1053,7 @@ class NetworkSession:
         if current.commits is None:
             if self._seed is None:
                 self._seed = secrets.token_bytes(32)
-                self._keep_seed(current.round_id, self._seed)
+                self._kept.keep_seed(current.round_id, self._seed)
             commit = w.my_commitment(self._seed)
             await self._link.send(m.SeedCommit(round_id=current.round_id, commit=commit))
         elif w.should_reveal():
@@ -1126,11 +1092,11 @@ class NetworkSession:
             if self._to_resend:
                 await self._resend_caught_up(link)
             await self._send_seed_when_quiet(link)
-            with trio.move_on_at(min(self._receipt_due, self._losses_due)) as waiting:
+            with trio.move_on_at(min(self._receipt_due, self._words.losses_due)) as waiting:
                 msg = await link.receive()  # cancel-safe: bytes read stay in the codec
             if waiting.cancelled_caught:
-                if trio.current_time() >= self._losses_due:
-                    self._say_held_losses()
+                if trio.current_time() >= self._words.losses_due:
+                    self._words.say_held_losses()
                 if trio.current_time() >= self._receipt_due:
                     self._receipt_overdue()
                 continue
@@ -1240,7 +1206,7 @@ class NetworkSession:
         self._take_seats(msg.seats)
         self._seq_changed.set()
         self._seq_changed = trio.Event()
-        self._save_record()
+        self._kept.save_record()
         self._emit(ViewChanged(view=self.mirror.view))
 
     def _from_snapshot(self, msg: m.Snapshot) -> None:
@@ -1293,133 +1259,7 @@ class NetworkSession:
             self.notice(str(refused))  # shown even while the match is replayed to this client
             self._resent.discard(msg.move_id)
         pending[1].set()
-        self._save_record()
-
-    def _gone_at_reveal(self, e: m.BlindReveals) -> None:
-        """Say who the round's reveal counts absent (9.7: gone before their seed came), and
-        what that does to the round, in plain words."""
-        assert isinstance(self.witness, BlindWitness)
-        gone, reason, offender = self.witness.gone_at_reveal(e)
-        if not gone:
-            return
-        names = [self._person(s) if s < len(self._names) else f"seat {s}" for s in gone]
-        who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-        were = "was" if len(names) == 1 else "were"
-        # A seat no longer a person's: its person left (as _void_line reads it too).
-        left = all(s < len(self._seats) and self._seats[s].kind != "human" for s in gone)
-        how = (
-            "left the table before their seed came"
-            if left
-            else f"{were} gone before their seed came (away past their grace period, or too slow)"
-        )
-        text = (
-            f"Round {self.witness.round_no}: {who} {how}, so the round's reveal counts them "
-            "absent. "
-        )
-        if reason is None:
-            text += "The round counts all the same: every card of it was played in the open."
-        elif reason == VOID_KINGS:
-            text += "The deal stays void for the kings; their cards stay secret."
-        elif reason == "failed_check":
-            stopper = "the host" if offender is None else self._names[offender]
-            text += (
-                f"Their part of the round cannot be checked, so whether {stopper} was right "
-                "to stop cannot be told; the round stays void and the match goes on."
-            )
-        else:
-            text += "They are counted absent too; their cards stay secret."
-        self._emit(Message(seat=None, text=text, local=True))
-
-    def _what_was_due(self, whose: str = "their") -> str:
-        """What the blind round in progress waited on from the people when it was voided."""
-        cur = self.witness.current if isinstance(self.witness, BlindWitness) else None
-        if cur is None or cur.party is None:
-            return f"{whose} part of the round"
-        if cur.party.keys is None:
-            return f"{whose} key"
-        if cur.relayed_decks < cur.party.parties:
-            return f"{whose} shuffle"
-        return f"{whose} shares"
-
-    def _say_the_host_sees_every_hand(self) -> None:
-        """At the start of a match at an ordinary table with more than one person (and a
-        host not this process's own), say once that the host sees every hand."""
-        people = sum(1 for info in self._seats if info.kind == "human")
-        if not self.pin_host or people < 2 or "table" in self._told_this_match:
-            return
-        self._told_this_match.add("table")
-        self._emit(Message(seat=None, text=deal_words.ORDINARY_TABLE, local=True))
-
-    def _say_what_the_check_means(self, party: object) -> None:
-        """Once a match for each meaning, after a round verified: what was checked and what
-        it protects this person from (at this process's own host, what it shows all the same;
-        nothing for a void).
-        ``party`` is the blind round's party for this seat as it was before the reveal."""
-        assert self.witness is not None
-        record = self.witness.rounds[-1] if self.witness.rounds else None
-        if record is None or record.void is not None:
-            return
-        if not self.pin_host:  # this process's own host: said to a person alone only
-            people = sum(1 for info in self._seats if info.kind == "human")
-            if people == 1 and "own" not in self._told_this_match:
-                self._told_this_match.add("own")
-                self._emit(Message(seat=None, text=deal_words.OWN_HOST, local=True))
-            return
-        bots = any(info.kind == "bot" for info in self._seats)
-        replayed = not self.witness.mid_match
-        if isinstance(self.witness, BlindWitness):
-            took_part = party is not None and not getattr(party, "observer", True)
-            key, text = deal_words.blind_meaning(took_part, bots, replayed)
-        else:
-            commits, seeds, excluded = record.commits, record.seeds, record.excluded
-            if commits is None or seeds is None or excluded is None:
-                return
-            counted = counted_seats(record.round_id, commits, seeds, excluded)
-            others = [
-                self._person(s)
-                for s, why in enumerate(excluded)
-                if why is not None and s != self.seat and self._is_person(s)
-            ]
-            key, text = deal_words.ordinary_meaning(
-                excluded[self.seat], bool(counted), others, replayed
-            )
-        if key not in self._told_this_match:
-            self._told_this_match.add(key)
-            self._emit(Message(seat=None, text=text, local=True))
-
-    def _is_person(self, seat: int) -> bool:
-        return seat < len(self._seats) and self._seats[seat].kind == "human"
-
-    def _void_line(self, e: m.RoundVoid) -> str:
-        """What a blind round's void (not ``kings``) says: who stopped it, and why."""
-        assert self.witness is not None
-        void = f"Round {self.witness.round_no} is void"
-        offender = e.offender
-        here = offender is not None and offender < len(self._seats)
-        you = here and offender == self._seat  # read on their own screen
-        if you and e.reason == "absent" and self._seats[self._seat].connected:
-            # This client, connected, was silent past the deadline.
-            return (
-                f"{void}: you did not send {self._what_was_due('your')} within the host's "
-                f"deadline ({BLIND_STAGE_SECONDS} s). Nobody saw your cards; the same dealer "
-                "deals again."
-            )
-        who = "the host" if offender is None else "you" if you else self._person(offender)
-        them, their, was = ("you", "your", "were") if you else ("them", "their", "was")
-        if e.reason != "absent":
-            why = "stopped on a failed deal check (the reveal names who was at fault)"
-        elif offender in self._stepped_away:
-            why = f"stepped away, and a blind round cannot go on without {them}"
-        elif here and self._seats[offender].kind != "human":
-            why = f"left the table, and a blind round cannot go on without {them}"
-        elif here and self._seats[offender].connected:
-            why = (
-                f"did not send {self._what_was_due()} in time (a computer plays their "
-                "seat until their client shows they are back)"
-            )
-        else:
-            why = f"{was} away past {their} grace period"
-        return f"{void}: {who} {why}. Nobody saw {their} cards; the same dealer deals again."
+        self._kept.save_record()
 
     async def _table_event(self, e: m.Message) -> bool:
         """Take one numbered event; True when the match is over."""
@@ -1429,7 +1269,7 @@ class NetworkSession:
         # Every check comes before the event is shown: a card that fails never reaches the
         # screen, and nothing ("Your turn.") follows a failed check.
         if isinstance(e, m.RoundCommit) and not isinstance(self.witness, BlindWitness):
-            self._say_the_host_sees_every_hand()
+            self._words.say_the_host_sees_every_hand()
         if isinstance(e, m.BlindRound) and not isinstance(self.witness, BlindWitness):
             self.witness = self._blind_witness(self.witness.mid_match)
             self._emit(
@@ -1464,10 +1304,12 @@ class NetworkSession:
         if verdict is not None:
             self.rounds_verified += 1
             self._emit(
-                Message(seat=None, text=f"Deal check: {self._named(verdict.note)}", local=True)
+                Message(
+                    seat=None, text=f"Deal check: {self._words.named(verdict.note)}", local=True
+                )
             )
-            self._say_what_the_check_means(party)
-            self._save_transcript()
+            self._words.say_what_the_check_means(party)
+            self._transcripts.save_transcript()
         if isinstance(e, m.RoundCommit | m.BlindRound):
             self._away_names.clear()  # a new round: whoever holds a seat now plays it
             self.computer_plays.clear()
@@ -1496,7 +1338,7 @@ class NetworkSession:
         elif isinstance(e, m.RoundCommit):
             # A seed chosen for this round before (by this client or one that died) is the
             # one to use: the host may already hold its commitment.
-            self._seed = self._kept_seed(e.round_id)
+            self._seed = self._kept.kept_seed(e.round_id)
             if self._seed is not None and self.witness.current is not None:
                 self.witness.my_commitment(self._seed)
             self._seed_due = True
@@ -1513,32 +1355,32 @@ class NetworkSession:
             self._emit(ViewChanged(view=view, record=view.plays[-1]))
         elif isinstance(e, m.RoundVoid):
             if e.reason != VOID_KINGS:
-                self._void_news = Message(seat=None, text=self._void_line(e), local=True)
+                self._void_news = Message(seat=None, text=self._words.void_line(e), local=True)
             else:  # kings (any other void is a blind table's)
                 self._void_news = VoidDeal(view=view)
             self._emit(self._void_news)
         elif isinstance(e, m.BlindReveals) and isinstance(self.witness, BlindWitness):
-            self._gone_at_reveal(e)
+            self._words.gone_at_reveal(e)
         elif isinstance(e, m.RoundEnd):
             assert view.round_score is not None
             self._emit(RoundOver(view=view, score=view.round_score, match_scores=tuple(e.scores)))
         elif isinstance(e, m.MatchEnd):
-            saved = self._save_transcript()  # now with the match result
+            saved = self._transcripts.save_transcript()  # now with the match result
             # The match is over, but the seat stays kept on disk while the rematch vote is
             # open (protocol.md 3.11): a client that stops now can be run again to answer.
             # The vote's end forgets it (declined, or the table closed); a rematch keeps it
             # again, for the new match.
-            self._finished = self._record
+            self._finished = self._kept.record
             self._match_ended = True
             if not self.offer_rematch:
-                self._forget_record()
+                self._kept.forget_record()
             rounds = view.round_number - self._voids  # played out; the voids are said apart
             if saved is not None:  # told first, so the match's result and the rematch question
                 where = shown_path(saved)  # come last, just above the prompt
                 # The command on a line of its own, whole, to copy (render.wrap_line).
                 lines = [f"Transcript saved: {where}", CHECK_IT, f"{VERIFY}{where}"]
             elif self.witness.mid_match:
-                lines = list(self._no_transcript_lines())
+                lines = list(self._transcripts.no_transcript_lines())
             else:
                 lines = []
             self._end_lines = [Message(seat=None, text=text, local=True) for text in lines]
@@ -1562,7 +1404,7 @@ class NetworkSession:
                 self._host_said = e.text
             self._emit(Message(seat=e.seat, text=e.text))
         elif isinstance(e, m.SeatStatus):
-            self._seat_status(e)
+            self._words.seat_status(e)
             self._follow_holders(e)
         return False
 
@@ -1614,10 +1456,6 @@ class NetworkSession:
         w = self.witness
         return isinstance(w, BlindWitness) and w.current is not None and seat not in w.people
 
-    def _who(self, seat: int) -> str:
-        """A seat's name in a line this seat's person reads: "you" for their own."""
-        return "you" if seat == self._seat else self._names[seat]
-
     def _rematch_status(self, e: m.RematchStatus) -> bool:
         """Take the state of a rematch vote; True when there will be none (the session ends)."""
         assert self.rules is not None and self.host_key is not None
@@ -1626,32 +1464,15 @@ class NetworkSession:
                 # A seat taken back after the vote: the match's end first (its result, the
                 # transcript saved), then why there is no rematch; not a bare "closed".
                 self._caught_up(vote_over=True)
-            gone = {s for s, seat in enumerate(self._seats) if seat.kind == "open"}
-            said_no = [self._who(s) for s, v in enumerate(e.votes) if v == "no" and s not in gone]
-            left = [self._person(s) for s, v in enumerate(e.votes) if v == "no" and s in gone]
-            silent = [self._who(s) for s, v in enumerate(e.votes) if v == "waiting"]
-            if said_no or left:
-                why = " and ".join(
-                    part
-                    for part in (
-                        f"{' and '.join(said_no)} said no" if said_no else "",
-                        f"{' and '.join(left)} left" if left else "",
-                    )
-                    if part
-                )
-            elif silent:
-                why = f"{' and '.join(silent)} did not answer in time"
-            else:
-                why = "the vote closed"
-            text = f"no rematch ({why}): the table is closing"
+            text = self._words.no_rematch_line(e)
             self._emit(Message(seat=None, text=text, table=True))
             self._emit(RematchClosed())
-            self._forget_record()  # nothing left to take back
+            self._kept.forget_record()  # nothing left to take back
             return True
         if e.state == "agreed":
             self._match_ended = False
             self._end_lines = []
-            self._told_this_match.clear()
+            self._words.new_match()
             self.match_no = e.match_no + 1
             self._voids = 0
             assert self.table_id is not None
@@ -1663,9 +1484,9 @@ class NetworkSession:
             # The seat is kept on disk again, for the new match: a client taking it back
             # starts from this event (not the table's first: the host would replay the match
             # just played, whose end forgets the seat and whose rematch empties its seeds).
-            kept = self._record if self._record is not None else self._finished
+            kept = self._kept.record if self._kept.record is not None else self._finished
             if kept is not None:
-                self._record = replace(
+                self._kept.record = replace(
                     kept,
                     seeds={},
                     mid_match=False,
@@ -1674,183 +1495,18 @@ class NetworkSession:
                     seats=seats_kept(self._seats),
                     start="",
                 )
-                self._save_record()
+                self._kept.save_record()
             text = "everyone agreed: a new match begins"
             self._emit(Message(seat=None, text=text, table=True))
             self._emit(MatchStarted(match_scores=self.mirror.view.scores))
             return False
-        # A status the host sent before this seat's answer reached it still waits for it:
-        # this person is not told so after answering (a slow network).
-        answered = self._rematch_answered == e.match_no
-        waiting = [
-            self._who(s)
-            for s, v in enumerate(e.votes)
-            if v == "waiting" and not (answered and s == self._seat)
-        ]
-        if not waiting:
-            return False  # only this seat's answer, on its way: the next status says more
-        seconds = e.seconds
-        if self._rematch_shown is not None and self._rematch_shown[0] == e.match_no:
-            seconds = min(seconds, self._rematch_shown[1])  # a countdown never goes up
-        self._rematch_shown = (e.match_no, seconds)
-        text = f"rematch: waiting for {', '.join(waiting)} ({seconds} s left to answer)"
-        self._emit(Message(seat=None, text=text, table=True))
+        self._words.rematch_waiting(e)
         return False
-
-    def _named(self, note: str) -> str:
-        """A verifier's note with the seats it names called by the names on this screen
-        ("dealer seat 0" -> "dealer Ada"; "seat 2 absent" -> "Carla was absent", or "you were
-        absent" on Carla's own screen): the note itself, shared with `scopa-net verify`,
-        knows seats only."""
-
-        def absent(found: re.Match[str]) -> str:
-            seat = int(found[1])
-            if seat == self._seat:
-                return "you were absent"
-            return f"{name(found)} was absent" if seat < len(self._names) else found[0]
-
-        def name(found: re.Match[str]) -> str:
-            seat = int(found[1])
-            return self._person(seat) if seat < len(self._names) else found[0]
-
-        note = re.sub(r"\bseat (\d) absent\b(?! at| too)", absent, note)
-        return re.sub(r"\bseat (\d)\b", name, note)
-
-    def _person(self, seat: int) -> str:
-        """Who played ``seat`` in the round in play: the person who gave it up during the
-        round, else the seat's name now."""
-        return self._away_names.get(seat, self._names[seat])
-
-    def _seat_status(self, e: m.SeatStatus) -> None:
-        if e.seat >= len(self._names):
-            return
-        before = self._seats[e.seat] if e.seat < len(self._seats) else None
-        was = self._names[e.seat]
-        info = m.SeatInfo(kind=e.kind, name=e.name, connected=e.connected)
-        if e.seat < len(self._seats):
-            self._seats[e.seat] = info
-        self._stand_ins[e.seat] = e.stand_in
-        if e.away:
-            self._stepped_away.add(e.seat)
-        else:
-            self._stepped_away.discard(e.seat)
-        if before is not None and before.kind == "human" and e.kind != "human":
-            self._away_names[e.seat] = was
-        elif e.kind == "human":
-            self._away_names.pop(e.seat, None)
-        if e.name is not None:
-            self._names[e.seat] = clean_name(e.name) or f"seat {e.seat}"
-        elif e.kind == "open":  # the person left: their name goes with them
-            self._names[e.seat] = f"bot {e.seat}" if e.stand_in else f"seat {e.seat}"
-        who = self._names[e.seat]
-        renamed = before is not None and before.kind == e.kind == "human" and before.name != e.name
-        if renamed:  # the same person's plays, under the name they go by now
-            for i, maker in self.play_makers.items():
-                if maker == was and self.mirror is not None and self.mirror.view is not None:
-                    plays = self.mirror.view.plays
-                    if i < len(plays) and plays[i].seat == e.seat:
-                        self.play_makers[i] = who
-        if e.seat == self._seat:
-            if before is not None and before.kind == "human" and e.kind == "bot":
-                self._forfeit()
-                return
-            if renamed:
-                self.name = who
-                if self._record is not None:
-                    self._record = replace(self._record, name=who)
-                self._emit(Message(seat=None, text=f"you are now called {who}", table=True))
-            self._save_record()
-            return
-        self._save_record()
-        held = self._held_losses.pop(e.seat, None)  # whatever this says follows it, and is true
-        still_lost = e.kind == "human" and not (e.connected or e.away or e.stand_in)
-        if held is not None and (renamed or still_lost):
-            self._held_losses[e.seat] = held  # still lost (under the new name): held as it was
-            if not renamed:
-                return
-        if renamed:
-            text = f"{was} is now called {who}"
-        elif e.kind == "open":
-            if before is not None and before.kind == "human":
-                if e.stand_in:
-                    text = f"{was} left the table; a computer player takes the seat"
-                else:
-                    text = f"{was} left the table"
-            else:
-                return
-        elif e.kind == "bot" and before is not None and before.kind == "human":
-            text = f"{was} gave up the seat; a computer player takes it"
-        elif e.kind != "human":
-            return
-        elif e.away:
-            text = f"{who} stepped away; a computer plays for them until they are back"
-        elif not e.connected and e.grace:
-            if self._hold_loss(e.seat, e.grace):
-                return
-            text = self._lost_line(who, e.grace)
-        elif not e.connected and not e.stand_in and self._match_ended:
-            text = f"{who} lost the connection; their seat is kept until the rematch vote closes"
-        elif not e.connected and e.stand_in:
-            text = f"a computer is playing for {who} until they are back"
-        elif e.connected and before is not None and before.kind == "human":
-            if held is not None and not held[3]:
-                return  # back before anyone was told they were gone
-            text = f"{who} is back at the table"
-        elif e.connected:
-            text = f"{who} sat down at the table"
-        else:
-            return
-        self._emit(Message(seat=None, text=text, table=True))
-
-    def _lost_line(self, who: str, grace: int) -> str:
-        """What the table reads when ``who`` lost the connection with ``grace`` seconds to come
-        back. At a blind table nobody else can open their cards: a round in play is void when
-        the grace period ends (protocol.md 9.7), and a computer plays for them from the next."""
-        if not isinstance(self.witness, BlindWitness):
-            return f"{who} lost the connection; a computer plays for them in {grace} s"
-        view = self.view
-        if view is not None and not view.round_over:
-            return (
-                f"{who} lost the connection; if they are not back in {grace} s this round is "
-                "void (nobody else can open their cards) and a computer plays for them from "
-                "the next round"
-            )
-        return (
-            f"{who} lost the connection; if they are not back in {grace} s a computer plays "
-            "for them from the next round"
-        )
-
-    def _hold_loss(self, seat: int, grace: int) -> bool:
-        """Hold back that ``seat`` lost the connection for LOSS_SAID_AFTER, or longer if this
-        client is just back at the host (see LOSS_HELD_FOR); True when held."""
-        now = trio.current_time()
-        catching_up = now - self._resumed_at < LOSS_HELD_FOR
-        if not catching_up and grace <= 2 * LOSS_SAID_AFTER:
-            return False  # a grace period this short: the wait would take most of it
-        due = now + LOSS_SAID_AFTER
-        if catching_up:
-            due = max(due, self._resumed_at + LOSS_HELD_FOR)
-        self._held_losses[seat] = (now, grace, due, catching_up)
-        self._losses_due = min(self._losses_due, due)
-        return True
-
-    def _say_held_losses(self) -> None:
-        """The losses held back whose time has come and that are still true (the seat did not
-        come back meanwhile), with the grace period left."""
-        now = trio.current_time()
-        due = {seat: held for seat, held in self._held_losses.items() if held[2] <= now}
-        for seat in due:
-            del self._held_losses[seat]
-        self._losses_due = min((held[2] for held in self._held_losses.values()), default=math.inf)
-        for seat, (when, grace, _, _) in due.items():
-            left = max(0, round(grace - (now - when)))
-            text = self._lost_line(self._names[seat], left)
-            self._emit(Message(seat=None, text=text, table=True))
 
     def _forfeit(self) -> None:
         """This seat was forfeit to a computer player (protocol.md 5.4): its token is dead and
         the host's ``left`` follows, which ends the session."""
-        self._forget_record()
+        self._kept.forget_record()
         self.end_note = FORFEIT
         self._emit(Message(seat=None, text=FORFEIT, local=True))
 
@@ -1868,88 +1524,12 @@ class NetworkSession:
             if info.name is not None:
                 self._names[seat] = clean_name(info.name) or f"seat {seat}"
 
-    # --- the seat on disk ---------------------------------------------------------------
-
-    def _keep_seat(
-        self, token: bytes, epoch: int, snapshot: m.Snapshot, info: m.TableInfo | None
-    ) -> None:
-        """Write the new seat to the store before anything else happens at it."""
-        if self.store is None or self.host_key is None or self.rules is None:
-            return
-        rules = self.rules
-        self._record = SeatRecord(
-            host=self.host,
-            port=self.port,
-            host_key=self.host_key.hex(),
-            table_id=snapshot.table_id,
-            seat=snapshot.seat,
-            name=self.name,
-            players=rules.players,
-            target=rules.target,
-            variants=tuple(sorted(v.value for v in rules.variants)),
-            table_name="" if info is None else info.name,
-            mid_match=self.witness is not None and self.witness.mid_match,
-            epoch=epoch,
-            # Taken back from disk, the seat starts where its person sat down: what came
-            # before (another match, another person's rounds in this seat) is not theirs.
-            match_seq=snapshot.seq,
-            seats=seats_kept(snapshot.seats),
-            start=encode_payload(snapshot).hex() if self.witness and self.witness.mid_match else "",
-        ).with_token(token)
-        self._save_record()
-
-    def _keep_token(self, token: bytes, epoch: int) -> None:
-        if self._record is not None:
-            self._record = replace(self._record.with_token(token), epoch=epoch, away=False)
-            self._save_record()
-
-    def _keep_seed(self, round_id: bytes, seed: bytes) -> None:
-        """Put the seat's seed on disk before its commitment leaves: a client that dies
-        later reveals the same seed."""
-        if self._record is not None:
-            seeds = {**self._record.seeds, round_id.hex(): seed.hex()}
-            self._record = replace(self._record, seeds=seeds)
-            self._save_record()
-
-    def _kept_seed(self, round_id: bytes) -> bytes | None:
-        if self._record is None:
-            return None
-        seed = self._record.seeds.get(round_id.hex())
-        return None if seed is None else bytes.fromhex(seed)
-
-    def _save_record(self) -> None:
-        if self.store is None or self._record is None:
-            return
-        pending = tuple(
-            PendingMove(msg.move_id, msg.after, msg.card, msg.captured)
-            for msg, _ in self._unacked.values()
-        )
-        record = replace(
-            self._record,
-            pending=pending,
-            names=tuple(self._names),
-            last_seq=0 if self.mirror is None else self.mirror.seq,
-        )
-        try:
-            self._record = self.store.save(record)
-            if self._playing and not self.store.hold(record):
-                log.warning("another client on this machine holds the lock of %s", record.key)
-        except OSError as exc:
-            self._not_saved(
-                "Could not save your seat",
-                exc,
-                self.store.path(record),
-                "The game goes on, but if this client stops, `scopa-net join` cannot take the "
-                "seat back.",
-            )
-            self._record = record
-
     def _table_closed(self) -> None:
         """The host sent ``left`` unasked: the table closed. Its seat is gone for good, so it is
         not kept on disk; a match that had not ended stopped (raised: the command says so
         and ends with status 1), and one that had ended closes after a rematch vote nobody
         answered (protocol.md 3.11: the table simply closes)."""
-        self._forget_record()
+        self._kept.forget_record()
         if self.end_note is not None:  # forfeit: said already
             return
         if self._match_ended:
@@ -1968,11 +1548,6 @@ class NetworkSession:
             f"the table closed before the match ended{why}; no seat is kept for it"
         )
 
-    def _forget_record(self) -> None:
-        if self.store is not None and self._record is not None:
-            self.store.delete(self._record)
-        self._record = None
-
     async def _deal_failed(self, exc: FairnessError, event: m.Message | None = None) -> None:
         """Stop at once (on ``event``): keep the evidence, tell the host why we leave, end the
         session."""
@@ -1986,10 +1561,10 @@ class NetworkSession:
         evidence = self.witness.evidence(exc)
         unsaved = ""
         try:
-            path = self._save_file(evidence.encode(), "-FAILED")
+            path = self._transcripts.save_file(evidence.encode(), "-FAILED")
         except OSError as err:
             path = None
-            unsaved = why_not_written(err, self._transcripts_folder())
+            unsaved = why_not_written(err, self._transcripts.folder())
         culprit = self._blind_culprit(named) or self._blind_culprit(exc)
         person = culprit is not None and not culprit.startswith("the host")
         lines = [
@@ -2068,9 +1643,9 @@ class NetworkSession:
             self.seat,
             new_seed=lambda: secrets.token_bytes(32),
             mid_match=mid_match,
-            seed_for=self._kept_seed,
+            seed_for=self._kept.kept_seed,
         )
-        w.on_seed = self._keep_seed  # on disk before the key leaves: a new client goes on
+        w.on_seed = self._kept.keep_seed  # on disk before the key leaves: a new client goes on
         return w
 
     def _blind_culprit(self, exc: FairnessError) -> str | None:
@@ -2087,91 +1662,36 @@ class NetworkSession:
         seat = people[party - 1]
         return f"{self._names[seat]} (seat {seat}, party {party})"
 
-    def _save_file(self, data: bytes, suffix: str = "") -> Path | None:
-        """Write a transcript where the player keeps them; the path, or None if nowhere."""
-        if self.on_transcript is not None:
-            self.on_transcript(data)
-        if self.data_dir is None or self.host_key is None:
-            return None
-        folder = self._transcripts_folder()
-        make_private_folder(folder)  # a match's cards and seeds are the player's
-        key = (self.table_id, self._seat, self.match_no, suffix)
-        path = self._transcript_paths.get(key)
-        if path is None:
-            path = self._transcript_paths[key] = self._transcript_path(folder, data, suffix)
-        # Rewritten each round: never the earlier rounds cut short.
-        replace_file(path, data, mode=0o600)
-        # Transcripts know seats only (protocol.md 6.1): the names beside, for `verify`.
-        names = names_beside(path)
-        try:
-            make_private_folder(names.parent)
-            held = self._holders or SeatHolders(len(self._names))
-            replace_file(names, held.names_file(self._names).encode(), mode=0o600)
-        except OSError as exc:
-            self._not_saved(
-                "Could not save the seats' names beside the transcript",
-                exc,
-                names,
-                "`scopa-net verify` will show the seats without names.",
-            )
-        return path
-
     @property
     def unfinished_transcript(self) -> Path | None:
         """The transcript saved so far of the match in play, if a round of it was saved (a
         match over has told its own file)."""
-        if self._match_ended or self._saved is None or self._saved[0] != self.match_no:
+        if (
+            self._match_ended
+            or self._transcripts.saved is None
+            or self._transcripts.saved[0] != self.match_no
+        ):
             return None
-        return self._saved[1]
-
-    def _transcripts_folder(self) -> Path:
-        return (self.data_dir or Path()) / "transcripts"
+        return self._transcripts.saved[1]
 
     @property
     def transcripts_folder(self) -> Path:
         """Where this seat's transcripts are saved (the help names it)."""
-        return self._transcripts_folder()
+        return self._transcripts.folder()
 
     def _transcript_path(self, folder: Path, data: bytes, suffix: str) -> Path:
-        """Where this match's transcript goes: named by host, table, seat and match, and not
-        over another match's file. A host that starts again on a new journal with the same
-        key numbers its tables from 1 again; its matches are told apart by their first round
-        id, and a later one is saved beside the earlier (``-2``, ``-3``...)."""
+        """Where this match's transcript goes (:func:`~scopa_net.client.transcript_files.
+        transcript_path`): named by this seat's host, table, seat and match."""
         assert self.host_key is not None
-        fp = fingerprint(self.host_key).replace("-", "")[:12]
-        match = "" if self.match_no == 1 else f"-match{self.match_no}"
-        stem = f"{fp}-table{self.table_id}-seat{self._seat}{match}"
-        first = _first_round_id(data)
-        for n in itertools.count(1):
-            path = folder / f"{stem}{'' if n == 1 else f'-{n}'}{suffix}.scopa"
-            if not path.exists() or (first is not None and _first_round_id(path) == first):
-                return path
-        raise AssertionError("unreachable")
-
-    def _save_transcript(self) -> Path | None:
-        """Write the match's transcript so far; the file written, if one was."""
-        assert self.witness is not None
-        if self.witness.mid_match:
-            return None  # a transcript must start at the match's first round to be verified
-        try:
-            saved = self._save_file(self.witness.transcript().encode())
-            self._saved = (self.match_no, saved)
-            return saved
-        except OSError as exc:
-            self._not_saved(
-                "Could not save the transcript",
-                exc,
-                self._transcripts_folder(),
-                f"The game goes on, but `scopa-net verify` will not have round "
-                f"{self.witness.round_no} (nor later rounds while saving fails).",
-            )
-            return None
-
-    def _no_transcript_lines(self) -> tuple[str, str]:
-        """What the end of a match this seat did not see from its start says: why no transcript
-        was saved, and the command that has the host write one from its journal."""
-        export = f"scopa-net history --export {self.table_id} --seat {self._seat}"
-        return NO_TRANSCRIPT, f"  {export} --match {self.match_no}"
+        return transcript_path(
+            folder,
+            data,
+            suffix,
+            host_key=self.host_key,
+            table_id=self.table_id,
+            seat=self._seat,
+            match_no=self.match_no,
+        )
 
     def _not_saved(self, what: str, exc: OSError, place: Path, then: str) -> None:
         """Tell the person, once for each thing (``what``: "Could not save your seat"), that
@@ -2207,17 +1727,6 @@ class NetworkSession:
             return
         with suppress(OSError, trio.BrokenResourceError, trio.ClosedResourceError, ProtocolError):
             await self._link.send(msg)
-
-
-def _first_round_id(source: bytes | Path) -> bytes | None:
-    """The round id of a transcript's first round (what tells one match from another), or
-    None for a file that cannot be read as a transcript or holds no round."""
-    try:
-        data = source.read_bytes() if isinstance(source, Path) else source
-        rounds = decode_any(data).rounds
-    except (OSError, FairnessError):
-        return None
-    return rounds[0].round_id if rounds else None
 
 
 BLIND_SENDS = ("blind_key", "blind_shuffle", "blind_shares", "blind_reveal")

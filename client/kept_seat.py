@@ -1,0 +1,120 @@
+"""A network seat kept on disk, so that it outlives its client: the seat's record (token, the
+seeds it chose, the moves the host has not answered), saved as it changes and forgotten once
+there is nothing left to take back (:mod:`~scopa_net.client.seat_store` writes the files)."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import Any
+
+from scopa_net.client.seat_store import PendingMove, SeatRecord, SeatStore, seats_kept
+from scopa_net.wire import messages as m
+from scopa_net.wire.codec import encode_payload
+
+log = logging.getLogger("scopa_net.client")
+
+
+class KeptSeat:
+    """The record of a session's seat in its ``store`` (None: nothing is kept), with what the
+    session is at now (its names, the last event seen, the moves not answered)."""
+
+    def __init__(self, session: Any, store: SeatStore | None, record: SeatRecord | None) -> None:
+        # session: the NetworkSession holding this (not imported: it imports this module).
+        self.session = session
+        self.store = store
+        self.record = record
+        """The seat's record, as last saved (None: no seat kept)."""
+        self.playing = False
+        """Whether the session's :meth:`~NetworkSession.run` is under way: only then does the
+        session hold its seat's lock (see :mod:`~scopa_net.client.seat_store`), so a record
+        saved after it (stepping away) is left free to take back."""
+
+    def keep_seat(
+        self, token: bytes, epoch: int, snapshot: m.Snapshot, info: m.TableInfo | None
+    ) -> None:
+        """Write the new seat to the store before anything else happens at it."""
+        if self.store is None or self.session.host_key is None or self.session.rules is None:
+            return
+        rules = self.session.rules
+        self.record = SeatRecord(
+            host=self.session.host,
+            port=self.session.port,
+            host_key=self.session.host_key.hex(),
+            table_id=snapshot.table_id,
+            seat=snapshot.seat,
+            name=self.session.name,
+            players=rules.players,
+            target=rules.target,
+            variants=tuple(sorted(v.value for v in rules.variants)),
+            table_name="" if info is None else info.name,
+            mid_match=self.session.witness is not None and self.session.witness.mid_match,
+            epoch=epoch,
+            # Taken back from disk, the seat starts where its person sat down: what came
+            # before (another match, another person's rounds in this seat) is not theirs.
+            match_seq=snapshot.seq,
+            seats=seats_kept(snapshot.seats),
+            start=encode_payload(snapshot).hex()
+            if self.session.witness and self.session.witness.mid_match
+            else "",
+        ).with_token(token)
+        self.save_record()
+
+    def keep_token(self, token: bytes, epoch: int) -> None:
+        if self.record is not None:
+            self.record = replace(self.record.with_token(token), epoch=epoch, away=False)
+            self.save_record()
+
+    def keep_seed(self, round_id: bytes, seed: bytes) -> None:
+        """Put the seat's seed on disk before its commitment leaves: a client that dies
+        later reveals the same seed."""
+        if self.record is not None:
+            seeds = {**self.record.seeds, round_id.hex(): seed.hex()}
+            self.record = replace(self.record, seeds=seeds)
+            self.save_record()
+
+    def kept_seed(self, round_id: bytes) -> bytes | None:
+        if self.record is None:
+            return None
+        seed = self.record.seeds.get(round_id.hex())
+        return None if seed is None else bytes.fromhex(seed)
+
+    def save_record(self) -> None:
+        if self.store is None or self.record is None:
+            return
+        pending = tuple(
+            PendingMove(msg.move_id, msg.after, msg.card, msg.captured)
+            for msg, _ in self.session._unacked.values()
+        )
+        record = replace(
+            self.record,
+            pending=pending,
+            names=tuple(self.session._names),
+            last_seq=0 if self.session.mirror is None else self.session.mirror.seq,
+        )
+        try:
+            self.record = self.store.save(record)
+            if self.playing and not self.store.hold(record):
+                log.warning("another client on this machine holds the lock of %s", record.key)
+        except OSError as exc:
+            self.session._not_saved(
+                "Could not save your seat",
+                exc,
+                self.store.path(record),
+                "The game goes on, but if this client stops, `scopa-net join` cannot take the "
+                "seat back.",
+            )
+            self.record = record
+
+    def forget_record(self) -> None:
+        if self.store is not None and self.record is not None:
+            self.store.delete(self.record)
+        self.record = None
+
+    def tokens(self) -> list[bytes]:
+        """Tokens to try, newest first (the host honours the one before until the newest
+        is used)."""
+        tokens = [] if self.session._token is None else [self.session._token]
+        if self.record is not None:
+            tokens += [bytes.fromhex(t) for t in self.record.tokens]
+        return list(dict.fromkeys(tokens))
