@@ -34,33 +34,35 @@ class KeptSeat:
         self, token: bytes, epoch: int, snapshot: m.Snapshot, info: m.TableInfo | None
     ) -> None:
         """Write the new seat to the store before anything else happens at it."""
-        if self.store is None or self.session.host_key is None or self.session.rules is None:
+        session = self.session
+        if self.store is None or session.host_key is None or session.rules is None:
             return
-        rules = self.session.rules
+        rules = session.rules
         self.record = SeatRecord(
-            host=self.session.host,
-            port=self.session.port,
-            host_key=self.session.host_key.hex(),
+            host=session.host,
+            port=session.port,
+            host_key=session.host_key.hex(),
             table_id=snapshot.table_id,
             seat=snapshot.seat,
-            name=self.session.name,
+            name=session.name,
             players=rules.players,
             target=rules.target,
             variants=tuple(sorted(v.value for v in rules.variants)),
             table_name="" if info is None else info.name,
-            mid_match=self.session.witness is not None and self.session.witness.mid_match,
+            mid_match=session.witness is not None and session.witness.mid_match,
             epoch=epoch,
             # Taken back from disk, the seat starts where its person sat down: what came
             # before (another match, another person's rounds in this seat) is not theirs.
             match_seq=snapshot.seq,
             seats=seats_kept(snapshot.seats),
             start=encode_payload(snapshot).hex()
-            if self.session.witness and self.session.witness.mid_match
+            if session.witness and session.witness.mid_match
             else "",
         ).with_token(token)
         self.save_record()
 
     def keep_token(self, token: bytes, epoch: int) -> None:
+        """Keep the token the host gave on taking the seat back (and its epoch)."""
         if self.record is not None:
             self.record = replace(self.record.with_token(token), epoch=epoch, away=False)
             self.save_record()
@@ -74,30 +76,33 @@ class KeptSeat:
             self.save_record()
 
     def kept_seed(self, round_id: bytes) -> bytes | None:
+        """The seed this seat chose for round ``round_id`` before, if one is kept."""
         if self.record is None:
             return None
         seed = self.record.seeds.get(round_id.hex())
         return None if seed is None else bytes.fromhex(seed)
 
     def save_record(self) -> None:
+        """Save the record with where the session is now; what cannot be written is told once."""
+        session = self.session
         if self.store is None or self.record is None:
             return
         pending = tuple(
             PendingMove(msg.move_id, msg.after, msg.card, msg.captured)
-            for msg, _ in self.session._unacked.values()
+            for msg, _ in session._unacked.values()
         )
         record = replace(
             self.record,
             pending=pending,
-            names=tuple(self.session._names),
-            last_seq=0 if self.session.mirror is None else self.session.mirror.seq,
+            names=tuple(session._seating.names),
+            last_seq=0 if session.mirror is None else session.mirror.seq,
         )
         try:
             self.record = self.store.save(record)
             if self.playing and not self.store.hold(record):
                 log.warning("another client on this machine holds the lock of %s", record.key)
         except OSError as exc:
-            self.session._not_saved(
+            session._not_saved(
                 "Could not save your seat",
                 exc,
                 self.store.path(record),
@@ -107,6 +112,7 @@ class KeptSeat:
             self.record = record
 
     def forget_record(self) -> None:
+        """Delete the kept seat: there is nothing left to take back."""
         if self.store is not None and self.record is not None:
             self.store.delete(self.record)
         self.record = None
@@ -114,7 +120,8 @@ class KeptSeat:
     def tokens(self) -> list[bytes]:
         """Tokens to try, newest first (the host honours the one before until the newest
         is used)."""
-        tokens = [] if self.session._token is None else [self.session._token]
+        session = self.session
+        tokens = [] if session._token is None else [session._token]
         if self.record is not None:
             tokens += [bytes.fromhex(t) for t in self.record.tokens]
         return list(dict.fromkeys(tokens))

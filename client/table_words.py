@@ -62,50 +62,49 @@ class TableWords:
         self.told_this_match.clear()
 
     def seat_status(self, e: m.SeatStatus) -> None:
-        if e.seat >= len(self.session._names):
+        """Take a seat's new state (``seat_status``, protocol.md 3.3) and say what changed,
+        where it is news to this screen."""
+        session = self.session
+        if e.seat >= len(session._seating.names):
             return
-        before = self.session._seats[e.seat] if e.seat < len(self.session._seats) else None
-        was = self.session._names[e.seat]
+        before = session._seating.seats[e.seat] if e.seat < len(session._seating.seats) else None
+        was = session._seating.names[e.seat]
         info = m.SeatInfo(kind=e.kind, name=e.name, connected=e.connected)
-        if e.seat < len(self.session._seats):
-            self.session._seats[e.seat] = info
-        self.session._stand_ins[e.seat] = e.stand_in
+        if e.seat < len(session._seating.seats):
+            session._seating.seats[e.seat] = info
+        session._seating.stand_ins[e.seat] = e.stand_in
         if e.away:
-            self.session._stepped_away.add(e.seat)
+            session._seating.stepped_away.add(e.seat)
         else:
-            self.session._stepped_away.discard(e.seat)
+            session._seating.stepped_away.discard(e.seat)
         if before is not None and before.kind == "human" and e.kind != "human":
-            self.session._away_names[e.seat] = was
+            session._seating.away_names[e.seat] = was
         elif e.kind == "human":
-            self.session._away_names.pop(e.seat, None)
+            session._seating.away_names.pop(e.seat, None)
         if e.name is not None:
-            self.session._names[e.seat] = clean_name(e.name) or f"seat {e.seat}"
+            session._seating.names[e.seat] = clean_name(e.name) or f"seat {e.seat}"
         elif e.kind == "open":  # the person left: their name goes with them
-            self.session._names[e.seat] = f"bot {e.seat}" if e.stand_in else f"seat {e.seat}"
-        who = self.session._names[e.seat]
+            session._seating.names[e.seat] = f"bot {e.seat}" if e.stand_in else f"seat {e.seat}"
+        who = session._seating.names[e.seat]
         renamed = before is not None and before.kind == e.kind == "human" and before.name != e.name
         if renamed:  # the same person's plays, under the name they go by now
-            for i, maker in self.session.play_makers.items():
-                if (
-                    maker == was
-                    and self.session.mirror is not None
-                    and self.session.mirror.view is not None
-                ):
-                    plays = self.session.mirror.view.plays
+            for i, maker in session.play_makers.items():
+                if maker == was and session.mirror is not None and session.mirror.view is not None:
+                    plays = session.mirror.view.plays
                     if i < len(plays) and plays[i].seat == e.seat:
-                        self.session.play_makers[i] = who
-        if e.seat == self.session._seat:
+                        session.play_makers[i] = who
+        if e.seat == session._seat:
             if before is not None and before.kind == "human" and e.kind == "bot":
-                self.session._forfeit()
+                session._forfeit()
                 return
             if renamed:
-                self.session.name = who
-                if self.session._kept.record is not None:
-                    self.session._kept.record = replace(self.session._kept.record, name=who)
-                self.session._emit(Message(seat=None, text=f"you are now called {who}", table=True))
-            self.session._kept.save_record()
+                session.name = who
+                if session._kept.record is not None:
+                    session._kept.record = replace(session._kept.record, name=who)
+                session._emit(Message(seat=None, text=f"you are now called {who}", table=True))
+            session._kept.save_record()
             return
-        self.session._kept.save_record()
+        session._kept.save_record()
         held = self._held_losses.pop(e.seat, None)  # whatever this says follows it, and is true
         still_lost = e.kind == "human" and not (e.connected or e.away or e.stand_in)
         if held is not None and (renamed or still_lost):
@@ -132,7 +131,7 @@ class TableWords:
             if self.hold_loss(e.seat, e.grace):
                 return
             text = self.lost_line(who, e.grace)
-        elif not e.connected and not e.stand_in and self.session._match_ended:
+        elif not e.connected and not e.stand_in and session._match_ended:
             text = f"{who} lost the connection; their seat is kept until the rematch vote closes"
         elif not e.connected and e.stand_in:
             text = f"a computer is playing for {who} until they are back"
@@ -144,15 +143,16 @@ class TableWords:
             text = f"{who} sat down at the table"
         else:
             return
-        self.session._emit(Message(seat=None, text=text, table=True))
+        session._emit(Message(seat=None, text=text, table=True))
 
     def lost_line(self, who: str, grace: int) -> str:
         """What the table reads when ``who`` lost the connection with ``grace`` seconds to come
         back. At a blind table nobody else can open their cards: a round in play is void when
         the grace period ends (protocol.md 9.7), and a computer plays for them from the next."""
-        if not isinstance(self.session.witness, BlindWitness):
+        session = self.session
+        if not isinstance(session.witness, BlindWitness):
             return f"{who} lost the connection; a computer plays for them in {grace} s"
-        view = self.session.view
+        view = session.view
         if view is not None and not view.round_over:
             return (
                 f"{who} lost the connection; if they are not back in {grace} s this round is "
@@ -167,13 +167,14 @@ class TableWords:
     def hold_loss(self, seat: int, grace: int) -> bool:
         """Hold back that ``seat`` lost the connection for LOSS_SAID_AFTER, or longer if this
         client is just back at the host (see LOSS_HELD_FOR); True when held."""
+        session = self.session
         now = trio.current_time()
-        catching_up = now - self.session._resumed_at < self.loss_held_for
+        catching_up = now - session._resumed_at < self.loss_held_for
         if not catching_up and grace <= 2 * self.loss_said_after:
             return False  # a grace period this short: the wait would take most of it
         due = now + self.loss_said_after
         if catching_up:
-            due = max(due, self.session._resumed_at + self.loss_held_for)
+            due = max(due, session._resumed_at + self.loss_held_for)
         self._held_losses[seat] = (now, grace, due, catching_up)
         self.losses_due = min(self.losses_due, due)
         return True
@@ -181,6 +182,7 @@ class TableWords:
     def say_held_losses(self) -> None:
         """The losses held back whose time has come and that are still true (the seat did not
         come back meanwhile), with the grace period left."""
+        session = self.session
         now = trio.current_time()
         due = {seat: held for seat, held in self._held_losses.items() if held[2] <= now}
         for seat in due:
@@ -188,17 +190,18 @@ class TableWords:
         self.losses_due = min((held[2] for held in self._held_losses.values()), default=math.inf)
         for seat, (when, grace, _, _) in due.items():
             left = max(0, round(grace - (now - when)))
-            text = self.lost_line(self.session._names[seat], left)
-            self.session._emit(Message(seat=None, text=text, table=True))
+            text = self.lost_line(session._seating.names[seat], left)
+            session._emit(Message(seat=None, text=text, table=True))
 
     def void_line(self, e: m.RoundVoid) -> str:
         """What a blind round's void (not ``kings``) says: who stopped it, and why."""
-        assert self.session.witness is not None
-        void = f"Round {self.session.witness.round_no} is void"
+        session = self.session
+        assert session.witness is not None
+        void = f"Round {session.witness.round_no} is void"
         offender = e.offender
-        here = offender is not None and offender < len(self.session._seats)
-        you = here and offender == self.session._seat  # read on their own screen
-        if you and e.reason == "absent" and self.session._seats[self.session._seat].connected:
+        here = offender is not None and offender < len(session._seating.seats)
+        you = here and offender == session._seat  # read on their own screen
+        if you and e.reason == "absent" and session._seating.seats[session._seat].connected:
             # This client, connected, was silent past the deadline.
             return (
                 f"{void}: you did not send {self.what_was_due('your')} within the host's "
@@ -209,11 +212,11 @@ class TableWords:
         them, their, was = ("you", "your", "were") if you else ("them", "their", "was")
         if e.reason != "absent":
             why = "stopped on a failed deal check (the reveal names who was at fault)"
-        elif offender in self.session._stepped_away:
+        elif offender in session._seating.stepped_away:
             why = f"stepped away, and a blind round cannot go on without {them}"
-        elif here and self.session._seats[offender].kind != "human":
+        elif here and session._seating.seats[offender].kind != "human":
             why = f"left the table, and a blind round cannot go on without {them}"
-        elif here and self.session._seats[offender].connected:
+        elif here and session._seating.seats[offender].connected:
             why = (
                 f"did not send {self.what_was_due()} in time (a computer plays their "
                 "seat until their client shows they are back)"
@@ -224,9 +227,8 @@ class TableWords:
 
     def what_was_due(self, whose: str = "their") -> str:
         """What the blind round in progress waited on from the people when it was voided."""
-        cur = (
-            self.session.witness.current if isinstance(self.session.witness, BlindWitness) else None
-        )
+        session = self.session
+        cur = session.witness.current if isinstance(session.witness, BlindWitness) else None
         if cur is None or cur.party is None:
             return f"{whose} part of the round"
         if cur.party.keys is None:
@@ -238,16 +240,18 @@ class TableWords:
     def gone_at_reveal(self, e: m.BlindReveals) -> None:
         """Say who the round's reveal counts absent (9.7: gone before their seed came), and
         what that does to the round, in plain words."""
-        assert isinstance(self.session.witness, BlindWitness)
-        gone, reason, offender = self.session.witness.gone_at_reveal(e)
+        session = self.session
+        assert isinstance(session.witness, BlindWitness)
+        gone, reason, offender = session.witness.gone_at_reveal(e)
         if not gone:
             return
-        names = [self.person(s) if s < len(self.session._names) else f"seat {s}" for s in gone]
+        names = [self.person(s) if s < len(session._seating.names) else f"seat {s}" for s in gone]
         who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
         were = "was" if len(names) == 1 else "were"
         # A seat no longer a person's: its person left (as _void_line reads it too).
         left = all(
-            s < len(self.session._seats) and self.session._seats[s].kind != "human" for s in gone
+            s < len(session._seating.seats) and session._seating.seats[s].kind != "human"
+            for s in gone
         )
         how = (
             "left the table before their seed came"
@@ -255,7 +259,7 @@ class TableWords:
             else f"{were} gone before their seed came (away past their grace period, or too slow)"
         )
         text = (
-            f"Round {self.session.witness.round_no}: {who} {how}, so the round's reveal "
+            f"Round {session.witness.round_no}: {who} {how}, so the round's reveal "
             "counts them absent. "
         )
         if reason is None:
@@ -263,42 +267,44 @@ class TableWords:
         elif reason == VOID_KINGS:
             text += "The deal stays void for the kings; their cards stay secret."
         elif reason == "failed_check":
-            stopper = "the host" if offender is None else self.session._names[offender]
+            stopper = "the host" if offender is None else session._seating.names[offender]
             text += (
                 f"Their part of the round cannot be checked, so whether {stopper} was right "
                 "to stop cannot be told; the round stays void and the match goes on."
             )
         else:
             text += "They are counted absent too; their cards stay secret."
-        self.session._emit(Message(seat=None, text=text, local=True))
+        session._emit(Message(seat=None, text=text, local=True))
 
     def say_the_host_sees_every_hand(self) -> None:
         """At the start of a match at an ordinary table with more than one person (and a
         host not this process's own), say once that the host sees every hand."""
-        people = sum(1 for info in self.session._seats if info.kind == "human")
-        if not self.session.pin_host or people < 2 or "table" in self.told_this_match:
+        session = self.session
+        people = sum(1 for info in session._seating.seats if info.kind == "human")
+        if not session.pin_host or people < 2 or "table" in self.told_this_match:
             return
         self.told_this_match.add("table")
-        self.session._emit(Message(seat=None, text=deal_words.ORDINARY_TABLE, local=True))
+        session._emit(Message(seat=None, text=deal_words.ORDINARY_TABLE, local=True))
 
     def say_what_the_check_means(self, party: object) -> None:
         """Once a match for each meaning, after a round verified: what was checked and what
         it protects this person from (at this process's own host, what it shows all the same;
         nothing for a void).
         ``party`` is the blind round's party for this seat as it was before the reveal."""
-        assert self.session.witness is not None
-        record = self.session.witness.rounds[-1] if self.session.witness.rounds else None
+        session = self.session
+        assert session.witness is not None
+        record = session.witness.rounds[-1] if session.witness.rounds else None
         if record is None or record.void is not None:
             return
-        if not self.session.pin_host:  # this process's own host: said to a person alone only
-            people = sum(1 for info in self.session._seats if info.kind == "human")
+        if not session.pin_host:  # this process's own host: said to a person alone only
+            people = sum(1 for info in session._seating.seats if info.kind == "human")
             if people == 1 and "own" not in self.told_this_match:
                 self.told_this_match.add("own")
-                self.session._emit(Message(seat=None, text=deal_words.OWN_HOST, local=True))
+                session._emit(Message(seat=None, text=deal_words.OWN_HOST, local=True))
             return
-        bots = any(info.kind == "bot" for info in self.session._seats)
-        replayed = not self.session.witness.mid_match
-        if isinstance(self.session.witness, BlindWitness):
+        bots = any(info.kind == "bot" for info in session._seating.seats)
+        replayed = not session.witness.mid_match
+        if isinstance(session.witness, BlindWitness):
             took_part = party is not None and not getattr(party, "observer", True)
             key, text = deal_words.blind_meaning(took_part, bots, replayed)
         else:
@@ -309,33 +315,36 @@ class TableWords:
             others = [
                 self.person(s)
                 for s, why in enumerate(excluded)
-                if why is not None and s != self.session.seat and self.is_person(s)
+                if why is not None and s != session.seat and self.is_person(s)
             ]
             key, text = deal_words.ordinary_meaning(
-                excluded[self.session.seat], bool(counted), others, replayed
+                excluded[session.seat], bool(counted), others, replayed
             )
         if key not in self.told_this_match:
             self.told_this_match.add(key)
-            self.session._emit(Message(seat=None, text=text, local=True))
+            session._emit(Message(seat=None, text=text, local=True))
 
     def is_person(self, seat: int) -> bool:
-        return seat < len(self.session._seats) and self.session._seats[seat].kind == "human"
+        """Whether a person holds ``seat`` now."""
+        session = self.session
+        return seat < len(session._seating.seats) and session._seating.seats[seat].kind == "human"
 
     def named(self, note: str) -> str:
         """A verifier's note with the seats it names called by the names on this screen
         ("dealer seat 0" -> "dealer Ada"; "seat 2 absent" -> "Carla was absent", or "you were
         absent" on Carla's own screen): the note itself, shared with `scopa-net verify`,
         knows seats only."""
+        session = self.session
 
         def absent(found: re.Match[str]) -> str:
             seat = int(found[1])
-            if seat == self.session._seat:
+            if seat == session._seat:
                 return "you were absent"
-            return f"{name(found)} was absent" if seat < len(self.session._names) else found[0]
+            return f"{name(found)} was absent" if seat < len(session._seating.names) else found[0]
 
         def name(found: re.Match[str]) -> str:
             seat = int(found[1])
-            return self.person(seat) if seat < len(self.session._names) else found[0]
+            return self.person(seat) if seat < len(session._seating.names) else found[0]
 
         note = re.sub(r"\bseat (\d) absent\b(?! at| too)", absent, note)
         return re.sub(r"\bseat (\d)\b", name, note)
@@ -343,15 +352,17 @@ class TableWords:
     def person(self, seat: int) -> str:
         """Who played ``seat`` in the round in play: the person who gave it up during the
         round, else the seat's name now."""
-        return self.session._away_names.get(seat, self.session._names[seat])
+        session = self.session
+        return session._seating.away_names.get(seat, session._seating.names[seat])
 
     def who(self, seat: int) -> str:
         """A seat's name in a line this seat's person reads: "you" for their own."""
-        return "you" if seat == self.session._seat else self.session._names[seat]
+        session = self.session
+        return "you" if seat == session._seat else session._seating.names[seat]
 
     def no_rematch_line(self, e: m.RematchStatus) -> str:
         """Why a rematch vote ended without a rematch (``declined``), in one line."""
-        gone = {s for s, seat in enumerate(self.session._seats) if seat.kind == "open"}
+        gone = {s for s, seat in enumerate(self.session._seating.seats) if seat.kind == "open"}
         said_no = [self.who(s) for s, v in enumerate(e.votes) if v == "no" and s not in gone]
         left = [self.person(s) for s, v in enumerate(e.votes) if v == "no" and s in gone]
         silent = [self.who(s) for s, v in enumerate(e.votes) if v == "waiting"]
@@ -372,13 +383,14 @@ class TableWords:
 
     def rematch_waiting(self, e: m.RematchStatus) -> None:
         """Say whom a rematch vote still waits for, and for how long."""
+        session = self.session
         # A status the host sent before this seat's answer reached it still waits for it:
         # this person is not told so after answering (a slow network).
-        answered = self.session._rematch_answered == e.match_no
+        answered = session._rematch_answered == e.match_no
         waiting = [
             self.who(s)
             for s, v in enumerate(e.votes)
-            if v == "waiting" and not (answered and s == self.session._seat)
+            if v == "waiting" and not (answered and s == session._seat)
         ]
         if not waiting:
             return  # only this seat's answer, on its way: the next status says more
@@ -387,4 +399,4 @@ class TableWords:
             seconds = min(seconds, self._rematch_shown[1])  # a countdown never goes up
         self._rematch_shown = (e.match_no, seconds)
         text = f"rematch: waiting for {', '.join(waiting)} ({seconds} s left to answer)"
-        self.session._emit(Message(seat=None, text=text, table=True))
+        session._emit(Message(seat=None, text=text, table=True))

@@ -41,26 +41,27 @@ class TranscriptFiles:
 
     def save_file(self, data: bytes, suffix: str = "") -> Path | None:
         """Write a transcript where the player keeps them; the path, or None if nowhere."""
-        if self.session.on_transcript is not None:
-            self.session.on_transcript(data)
-        if self.session.data_dir is None or self.session.host_key is None:
+        session = self.session
+        if session.on_transcript is not None:
+            session.on_transcript(data)
+        if session.data_dir is None or session.host_key is None:
             return None
         folder = self.folder()
         make_private_folder(folder)  # a match's cards and seeds are the player's
-        key = (self.session.table_id, self.session._seat, self.session.match_no, suffix)
+        key = (session.table_id, session._seat, session.match_no, suffix)
         path = self._transcript_paths.get(key)
         if path is None:
-            path = self._transcript_paths[key] = self.session._transcript_path(folder, data, suffix)
+            path = self._transcript_paths[key] = session._transcript_path(folder, data, suffix)
         # Rewritten each round: never the earlier rounds cut short.
         replace_file(path, data, mode=0o600)
         # Transcripts know seats only (protocol.md 6.1): the names beside, for `verify`.
         names = names_beside(path)
         try:
             make_private_folder(names.parent)
-            held = self.session._holders or SeatHolders(len(self.session._names))
-            replace_file(names, held.names_file(self.session._names).encode(), mode=0o600)
+            held = session._seating.holders or SeatHolders(len(session._seating.names))
+            replace_file(names, held.names_file(session._seating.names).encode(), mode=0o600)
         except OSError as exc:
-            self.session._not_saved(
+            session._not_saved(
                 "Could not save the seats' names beside the transcript",
                 exc,
                 names,
@@ -69,32 +70,35 @@ class TranscriptFiles:
         return path
 
     def folder(self) -> Path:
+        """Where this seat's transcripts are saved."""
         return (self.session.data_dir or Path()) / "transcripts"
 
     def save_transcript(self) -> Path | None:
         """Write the match's transcript so far; the file written, if one was."""
-        assert self.session.witness is not None
-        if self.session.witness.mid_match:
+        session = self.session
+        assert session.witness is not None
+        if session.witness.mid_match:
             return None  # a transcript must start at the match's first round to be verified
         try:
-            saved = self.save_file(self.session.witness.transcript().encode())
-            self.saved = (self.session.match_no, saved)
+            saved = self.save_file(session.witness.transcript().encode())
+            self.saved = (session.match_no, saved)
             return saved
         except OSError as exc:
-            self.session._not_saved(
+            session._not_saved(
                 "Could not save the transcript",
                 exc,
                 self.folder(),
                 f"The game goes on, but `scopa-net verify` will not have round "
-                f"{self.session.witness.round_no} (nor later rounds while saving fails).",
+                f"{session.witness.round_no} (nor later rounds while saving fails).",
             )
             return None
 
     def no_transcript_lines(self) -> tuple[str, str]:
         """What the end of a match this seat did not see from its start says: why no transcript
         was saved, and the command that has the host write one from its journal."""
-        export = f"scopa-net history --export {self.session.table_id} --seat {self.session._seat}"
-        return NO_TRANSCRIPT, f"  {export} --match {self.session.match_no}"
+        session = self.session
+        export = f"scopa-net history --export {session.table_id} --seat {session._seat}"
+        return NO_TRANSCRIPT, f"  {export} --match {session.match_no}"
 
 
 def transcript_path(

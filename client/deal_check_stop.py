@@ -1,0 +1,136 @@
+"""Stopping a seat whose fair-deal check failed: the evidence saved, the party at fault found
+(at a blind table from the round's reveal, protocol.md 9.6), the host told why the seat leaves,
+and the words its person reads, raised as a :class:`DealCheckFailedError`."""
+
+from __future__ import annotations
+
+from contextlib import suppress
+from typing import Any
+
+import trio
+
+from scopa_net.blind_witness import BlindWitness
+from scopa_net.client.files import why_not_written
+from scopa_net.client.host_link import LINK_ERRORS
+from scopa_net.client.session import Message
+from scopa_net.client.session_errors import DealCheckFailedError
+from scopa_net.fair.errors import FairnessError
+from scopa_net.fair.plain_words import what_failed
+from scopa_net.wire import messages as m
+from scopa_net.wire.errors import ErrorCode
+
+REVEAL_WAIT = 90.0
+"""How long a seat that stopped on a failed blind check waits for the round's reveal, which
+names the party at fault (protocol.md 9.6), before it leaves without it."""
+
+
+class DealCheckStop:
+    """What a session does when one of its fair-deal checks fails (see the module docstring)."""
+
+    def __init__(self, session: Any) -> None:
+        # session: the NetworkSession holding this (not imported: it imports this module).
+        self.session = session
+
+    async def deal_failed(self, exc: FairnessError, event: m.Message | None = None) -> None:
+        """Stop at once (on ``event``): keep the evidence, tell the host why we leave, end the
+        session."""
+        session = self.session
+        assert session.witness is not None
+        round_no = session.witness.round_no
+        check = type(exc).__name__
+        session.verdict_failures.append(f"{check}: {exc}")
+        named = exc
+        if isinstance(session.witness, BlindWitness):
+            named = await self.blind_stop(exc, round_no, event)
+        evidence = session.witness.evidence(exc)
+        unsaved = ""
+        try:
+            path = session._transcripts.save_file(evidence.encode(), "-FAILED")
+        except OSError as err:
+            path = None
+            unsaved = why_not_written(err, session._transcripts.folder())
+        culprit = self.blind_culprit(named) or self.blind_culprit(exc)
+        person = culprit is not None and not culprit.startswith("the host")
+        lines = [
+            f"DEAL CHECK FAILED in round {round_no}: {check}: {exc}",
+            # A person's part that failed is theirs: the host is not blamed for it.
+            "The game stops here: this round's deal cannot be trusted."
+            if person
+            else "The game stops here: this host's deal cannot be trusted.",
+        ]
+        if named is not exc:
+            lines.insert(1, f"The round's reveal: {type(named).__name__}: {named}")
+        if culprit is not None:
+            lines.insert(1, f"At fault: {culprit}.")
+        # The check's own words are the evidence; this is what they mean to a player (a
+        # party at fault by its seat: party p is the round's people[p - 1]).
+        people = session.witness.people if isinstance(session.witness, BlindWitness) else ()
+        # The reveal explains a failed check best when it names a party; when it names none
+        # (the host's reveal signed another record than this seat's), the check that did.
+        named_party = getattr(named, "party", None)
+        meant = exc if named_party is None and getattr(exc, "party", None) is not None else named
+        lines.insert(1, f"What this means: {what_failed(meant, people)}.")
+        if path is not None:
+            lines.append(f"Evidence saved to {path} (check it with: scopa-net verify {path})")
+        elif unsaved:
+            lines.append(f"Could not save the evidence: {unsaved}.")
+        session._stop = True
+        if session._link is not None:
+            bye = m.Bye(
+                reason=ErrorCode.DEAL_FAILED.value,
+                message=f"round {round_no}: {check}"[: m.TEXT_LEN],
+            )
+            with suppress(*LINK_ERRORS), trio.move_on_after(2):
+                await session._link.send(bye)
+        session.deal_failure = DealCheckFailedError("\n".join(lines), path)
+        raise session.deal_failure
+
+    async def blind_stop(
+        self, exc: FairnessError, round_no: int, event: m.Message | None
+    ) -> FairnessError:
+        """Before a blind seat leaves (9.6): send its seed for the round under way, then read
+        that round's void and reveal (at most :data:`REVEAL_WAIT` seconds) for the party at
+        fault. Returns what names it: the reveal's finding, or ``exc`` itself."""
+        session = self.session
+        w = session.witness
+        assert isinstance(w, BlindWitness)
+        out = w.stop(event)
+        link = session._link
+        if link is None:
+            return exc
+        session._emit(
+            Message(
+                seat=None,
+                text=f"A deal check failed in round {round_no}: {type(exc).__name__}: {exc}. "
+                "Your seed for the round goes to the host, so that the round's reveal names "
+                f"the party at fault: waiting for it (at most {REVEAL_WAIT:g} s).",
+                local=True,
+            )
+        )
+        last = 0 if session.mirror is None else session.mirror.seq
+        with suppress(*LINK_ERRORS), trio.move_on_after(REVEAL_WAIT):
+            for msg in out:
+                await link.send(msg)
+            while w.awaits_reveal:
+                msg = await link.receive()
+                if isinstance(msg, m.Ping):
+                    await link.send(m.Pong(nonce=msg.nonce))
+                elif msg.SEQUENCED and msg.seq > last:  # type: ignore[attr-defined]
+                    last = msg.seq  # type: ignore[attr-defined]
+                    w.observe_stopped(msg)
+        return w.named or exc
+
+    def blind_culprit(self, exc: FairnessError) -> str | None:
+        """Who a failed blind check names: the host, or a person's seat."""
+        session = self.session
+        w = session.witness
+        party = getattr(exc, "party", None)
+        if not isinstance(w, BlindWitness) or party is None:
+            return None
+        if party == 0:
+            return "the host (party 0)"
+        people = w.people
+        if not 0 < party <= len(people):
+            return f"party {party}"
+        seat = people[party - 1]
+        return f"{session._seating.names[seat]} (seat {seat}, party {party})"

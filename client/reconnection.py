@@ -1,0 +1,480 @@
+"""Getting a seat back to its host: reconnecting with backoff when the connection is lost,
+taking the seat back with its token (protocol.md 3.3), catching up on what was missed (events
+replayed, or a snapshot), and sending again the moves the host had not answered. A seat kept
+on disk by an earlier client is taken back the same way; what cannot be got back is said in
+one line, with how to come back later."""
+
+from __future__ import annotations
+
+import logging
+import re
+from contextlib import suppress
+from dataclasses import replace
+from typing import Any
+
+import trio
+
+from scopa_net.blind_witness import BlindWitness
+from scopa_net.client.host_link import LINK_ERRORS, LOST_LINK, _Link, connect
+from scopa_net.client.seat_store import starting_snapshot
+from scopa_net.client.session import (
+    ConnectionChanged,
+    ConnectionState,
+    MatchOver,
+    Message,
+    MoveQueued,
+    RoundStarted,
+    ViewChanged,
+)
+from scopa_net.client.session_errors import (
+    PASSING_BYES,
+    PASSING_REFUSALS,
+    ByeError,
+    HostBrokeProtocolError,
+    HostEndedError,
+    HostLostError,
+    KeptSeatGoneError,
+    RefusedError,
+    ResumeDeferredError,
+    SeatLostError,
+    SessionError,
+)
+from scopa_net.fair.errors import FairnessError
+from scopa_net.mirror import SeatMirror
+from scopa_net.names import clean_name
+from scopa_net.plays import Play, play_code
+from scopa_net.seat_holders import SeatHolders
+from scopa_net.wire import messages as m
+from scopa_net.wire.connection import bye_for
+from scopa_net.wire.errors import ErrorCode, RemoteProtocolError
+from scopa_net.witness import DealWitness
+
+log = logging.getLogger("scopa_net.client")
+
+BACKOFF = (0.2, 0.5, 1.0, 2.0, 4.0, 8.0)
+RECONNECT_FOR = 300.0
+"""How long to keep trying to get back to the host before giving up."""
+REPORT_AFTER = (5.0, 15.0, 30.0, 60.0, 120.0, 240.0)
+"""Seconds without the host at which the client says again that it is still trying."""
+CATCH_UP_QUIET = 0.3
+"""Just after a resume, how long the line must stay quiet before the client picks a new seed
+for a round whose start it saw in the catch-up (the rest of the replay may still be coming)."""
+CATCH_UP_WINDOW = 5.0
+CAUGHT_UP_BY_SNAPSHOT = (
+    "You were away too long for the host to send every play you missed, so it sent the table "
+    "as it stands: the deal of a round under way cannot be checked here; cards are checked again "
+    "from the next round, and no transcript is saved for this match."
+)
+"""What a seat caught up by a snapshot (3.4 of protocol.md) tells its person."""
+
+
+class Reconnection:
+    """How a session gets back to its host and its seat (see the module docstring)."""
+
+    def __init__(self, session: Any) -> None:
+        # session: the NetworkSession holding this (not imported: it imports this module).
+        self.session = session
+        self.to_resend: list[int] = []
+        """Unacknowledged moves to send again once the catch-up reaches their ``after``."""
+        self._last_break: tuple[ErrorCode, str, int] | None = None
+        """The host's last protocol break (code, message, seq reached), to know it again."""
+
+    async def serve_until_over(self) -> None:
+        """Play until the match is over or the session stops, getting back to the host
+        each time the connection is lost (for up to RECONNECT_FOR)."""
+        session = self.session
+        attempt = 0
+        while not session._stop:
+            try:
+                await session._pump()
+                return
+            except LOST_LINK as exc:  # not OSError: the link raises none (_stream_errors)
+                if session._stop:
+                    return
+                log.info("connection lost: %r", exc)
+                if isinstance(exc, RemoteProtocolError):
+                    await self.host_broke_the_protocol(exc)
+            if session._link is not None:
+                await session._link.aclose()
+                session._link = None
+            lost_at = trio.current_time()
+            reports = list(REPORT_AFTER)
+            lost = (
+                "the host was stopped; waiting for it to start again"
+                if session._host_stopped
+                else "the connection to the host was lost; trying to get back"
+            )
+            session._host_stopped = False
+            session._set_state(
+                ConnectionState.RECONNECTING,
+                f"{lost}. Your seat is kept: type quit to stop trying",
+            )
+            while not session._stop:
+                waited = trio.current_time() - lost_at
+                if waited > RECONNECT_FOR:
+                    # Said once, by the command as it ends (launch.session_failure).
+                    why = (
+                        f"the host at {session.address} was unreachable for {_duration(waited)}; "
+                        "stopped trying"
+                    )
+                    self.give_up(why)
+                    raise HostLostError(why, self.seat_kept_hint())
+                if reports and waited >= reports[0]:
+                    reports.pop(0)
+                    session._emit(
+                        ConnectionChanged(
+                            state=ConnectionState.RECONNECTING,
+                            detail=f"the host has been unreachable for {_duration(waited)}; still "
+                            f"trying for up to {_duration(RECONNECT_FOR)}. Type quit to stop "
+                            "(your seat is kept)",
+                        )
+                    )
+                await trio.sleep(BACKOFF[min(attempt, len(BACKOFF) - 1)])
+                attempt += 1
+                try:
+                    await self.resume()
+                    attempt = 0
+                    break
+                except ResumeDeferredError as exc:
+                    log.info("resume refused for now: %s", exc)
+                    continue  # the seat is still there: the next try may get it back
+                except SeatLostError as exc:
+                    session._kept.forget_record()
+                    session._emit(Message(seat=None, text=str(exc), local=True))
+                    session.end_note = str(exc)
+                    return
+                except ByeError as exc:
+                    if exc.reason in PASSING_BYES:
+                        continue  # about that connection only: the next one may get through
+                    why = (
+                        f"the host at {session.address} ended the connection while this client "
+                        f"was taking your seat back ({exc.reason}: {exc.message}); stopped trying"
+                    )
+                    self.give_up(why)
+                    raise HostEndedError(why, self.seat_kept_hint()) from None
+                except LINK_ERRORS:
+                    if session._link is not None:  # it resumed, then broke at once
+                        await session._link.aclose()
+                        session._link = None
+                    continue
+
+    async def host_broke_the_protocol(self, exc: RemoteProtocolError) -> None:
+        """The host sent what the protocol forbids: say so in ``bye`` before closing
+        (protocol.md 1), then take the seat back as after a lost connection, once. The same
+        break again at the same point is the host's own doing (a resume replays the same
+        event): stop trying, in one line, rather than resume for ever."""
+        session = self.session
+        if session._link is not None:
+            with suppress(*LINK_ERRORS), trio.move_on_after(2):
+                await session._link.send(bye_for(exc))
+        where = (
+            exc.code,
+            exc.message,
+            0 if session.mirror is None else session.mirror.seq,
+        )
+        if where != self._last_break:
+            self._last_break = where
+            return
+        why = (
+            f"the host at {session.address} sent a message that breaks the protocol "
+            f"({exc.code.value}: {exc.message}) again after the seat was taken back; stopped "
+            "trying"
+        )
+        self.give_up(why)
+        raise HostBrokeProtocolError(why, self.seat_kept_hint())
+
+    def seat_kept_hint(self) -> str:
+        """How to come back to a seat kept on disk as this client stops trying, and what
+        becomes of a move the host never answered ("" when nothing is kept)."""
+        session = self.session
+        if session._kept.record is None:
+            return ""
+        hint = f"your seat is kept: {session.resume_command} takes it back"
+        moves = [
+            Play.from_code(play_code(p.card, p.captured)).text()
+            for p, _ in session._unacked.values()
+        ]
+        if moves:
+            hint += (
+                f" (your move {', '.join(moves)} was not answered: it goes to the host again "
+                "then, and you are told if it is not played)"
+            )
+        return hint
+
+    def give_up(self, why: str) -> None:
+        """End the session without the host: the seat stays on disk to be taken back. Nothing
+        is shown: the error raised next says it, once (the screen said it too, and then the
+        command's last line said it again)."""
+        session = self.session
+        session._stop = True
+        if session._kept.record is not None:
+            session._kept.save_record()
+            note = f"{why} Your seat is saved: {session.resume_command} takes it back."
+        else:
+            note = why
+        session.end_note = note
+
+    async def take_back(self) -> None:
+        """Sit down again in a seat kept on disk by an earlier client (see seat_store)."""
+        session = self.session
+        record = session._kept.record
+        assert record is not None
+        session.table_id, session._seat = record.table_id, record.seat
+        session.host_key = bytes.fromhex(record.host_key)
+        session.match_no = record.match_no
+        session._sitting.start_seat(starting_snapshot(record), mid_match=record.mid_match)
+        for seat, name in enumerate(record.names[: len(session._seating.names)]):
+            session._seating.names[seat] = clean_name(name) or session._seating.names[seat]
+        for p in record.pending:
+            msg = m.Play(move_id=p.move_id, after=p.after, card=p.card, captured=p.captured)
+            session._unacked[p.move_id] = (msg, trio.Event())
+        for wait in (*BACKOFF, None):
+            try:
+                await self.resume()
+                break
+            except SeatLostError as exc:
+                session._kept.forget_record()
+                raise KeptSeatGoneError(str(exc)) from None
+            except ResumeDeferredError as exc:
+                if wait is None:
+                    why = (
+                        f"the host at {session.address} would not give your seat back just now "
+                        f"({exc.message.rstrip('.')})"
+                    )
+                    raise HostEndedError(why, self.seat_kept_hint()) from None
+                await trio.sleep(wait)  # the host asks for a moment (slow down, its disk)
+        session._replaying = True
+
+    def export_hint(self) -> str:
+        """Where the transcript of a match that ended without this client is: the host's
+        journal keeps every match, and ``history --export`` writes a seat's, to verify."""
+        session = self.session
+        match = "" if session.match_no == 1 else f" --match {session.match_no}"
+        command = f"scopa-net history --export {session.table_id} --seat {session.seat}{match}"
+        return (
+            f" Its transcript is in the host's journal: whoever runs the host can write it "
+            f"with `{command}`, for you to check with `scopa-net verify FILE`."
+        )
+
+    async def resume(self, *, chosen: bool = False) -> None:
+        """Take the seat back on a new connection with its token (protocol.md 3.3).
+
+        ``chosen``: the old connection still works and this client resumes to show the host
+        its person is back (:meth:`_come_back`); nothing is held back as after a lost one."""
+        session = self.session
+        assert session.table_id is not None and session.mirror is not None
+        link, welcome = await connect(session.host, session.port, session.connector)
+        try:
+            session._sitting.welcome(welcome)
+            resumed = None
+            refusal: RefusedError | None = None
+            tokens = session._kept.tokens()
+            while tokens:
+                try:
+                    resumed = await link.request(
+                        m.Resume(
+                            table_id=session.table_id,
+                            seat=session.seat,
+                            token=tokens[0],
+                            last_seq=session.mirror.seq,
+                        ),
+                        m.Resumed,
+                    )
+                    break
+                except RefusedError as exc:
+                    refusal = exc
+                    if exc.code == ErrorCode.STALE.value and self.rewind(exc.message):
+                        continue  # the same token, from where this seat's match began here
+                    if exc.code != ErrorCode.BAD_TOKEN.value:
+                        break
+                    tokens.pop(0)
+            if resumed is None and refusal is not None and refusal.code in PASSING_REFUSALS:
+                raise ResumeDeferredError(refusal.code, refusal.message)
+            if resumed is None:
+                over = refusal is not None and refusal.code in ("no_such_table",)
+                why = (
+                    "the match there is over"
+                    if over
+                    else "the seat was given up or the match ended"
+                )
+                raise SeatLostError(
+                    f"The host at {session.address} no longer holds seat {session.seat} at table "
+                    f"{session.table_id} for you ({why}).{self.export_hint() if over else ''}"
+                )
+        except BaseException:
+            await link.aclose()
+            raise
+        assert isinstance(resumed, m.Resumed)
+        session._token = resumed.token
+        session._keep_token(resumed.token, resumed.epoch)
+        session._link = link
+        if not chosen:
+            session._resumed_at = trio.current_time()
+        session._seed_due = True
+        session._set_state(ConnectionState.CONNECTED, "back at the table")
+        # Whatever the host had not acknowledged goes again (a repeat is applied once), as
+        # soon as this connection has caught up to the event each move was chosen after.
+        self.to_resend = list(session._unacked)
+        await self.resend_caught_up(link)
+
+    def rewind(self, refusal: str) -> bool:
+        """The host refused a resume as ``stale``: it has fewer events for this seat than this
+        client saw (its journal put back from an older copy). Say so, and go back to where
+        this seat's match began here, to be caught up again from what the host has (protocol.md
+        3.3): the board, the deal checks and the transcript are rebuilt from its events, the
+        replay shown only where it ends. False when already there (nothing to go back to)."""
+        session = self.session
+        start = session._start
+        assert session.mirror is not None and session.witness is not None
+        if start is None or session.rules is None or session.mirror.seq <= start.seq:
+            return False
+        assert session.host_key is not None
+        found = re.search(r"newest event (\d+)", refusal)
+        lost = f"what came after event {found[1]}" if found else "the last events"
+        session.notice(
+            f"The host at {session.address} has lost {lost} of your seat (this client saw "
+            f"{session.mirror.seq}): it was started again from an older copy of its journal, it "
+            "seems. The table goes on from what the host has; what you saw after that did not "
+            "happen there."
+        )
+        mid_match = session.witness.mid_match
+        session.mirror = SeatMirror(start)
+        session.witness = DealWitness(
+            session.rules, session.host_key, session.seat, mid_match=mid_match
+        )
+        session._seating.holders = SeatHolders(session.rules.players)
+        session._voids = 0
+        session._void_news = None
+        session.rounds_verified = session._verified_before
+        session._from_snapshot(start)
+        session._replaying = True  # shown where the host's events end (_caught_up)
+        return True
+
+    async def come_back(self, old: _Link) -> _Link:
+        """Resume the seat while its connection still works: at a blind table that is how a
+        person sat out for a missed deadline shows they are back (protocol.md 9.7). The host
+        closes the old connection (``bye superseded``), unread; nothing is lost, since the new
+        one replays every event after the last one read. Returns the connection to read."""
+        session = self.session
+        session._come_back_due = False
+        try:
+            await self.resume(chosen=True)
+        except (SessionError, *LINK_ERRORS) as exc:
+            # The old connection goes on; the next round sat out tries again.
+            log.info("could not resume to come back: %r", exc)
+            session._link = old
+            return old
+        with trio.CancelScope(shield=True):
+            await old.aclose()
+        assert session._link is not None
+        return session._link
+
+    async def resend_caught_up(self, link: _Link) -> None:
+        """Send again each move the host had not answered, once the catch-up has reached
+        the event it was chosen after."""
+        session = self.session
+        seq = 0 if session.mirror is None else session.mirror.seq
+        for move_id in list(self.to_resend):
+            pending = session._unacked.get(move_id)
+            if pending is None:
+                self.to_resend.remove(move_id)
+            elif pending[0].after <= seq:
+                self.to_resend.remove(move_id)
+                session._resent.add(move_id)
+                msg = pending[0]
+                if msg.proof is None and isinstance(session.witness, BlindWitness):
+                    # Kept on disk without its proof: the party, rebuilt, proves it again.
+                    with suppress(FairnessError):
+                        pos, proof = session.witness.play_proof(msg.card)
+                        msg = replace(msg, pos=pos, proof=proof)
+                        session._unacked[move_id] = (msg, pending[1])
+                await link.send(msg)
+                if move_id in session._queued:
+                    session._queued.discard(move_id)
+                    session._emit(MoveQueued(queued=False))  # on the wire at last
+
+    async def send_seed_when_quiet(self, link: _Link) -> None:
+        """Send a due seed once every message already here is handled (just after a resume,
+        once the line has also been quiet for a moment: the replay may not be over)."""
+        session = self.session
+        if not (session._seed_due or session._replaying) or link.has_more():
+            return
+        if trio.current_time() - session._resumed_at < CATCH_UP_WINDOW:
+            with trio.move_on_after(CATCH_UP_QUIET):
+                while not link.has_more():
+                    data = await link.stream.receive_some(65536)
+                    if not data:
+                        break
+                    link.conn.receive_data(data)
+            if link.has_more():
+                return
+        if session._replaying:
+            self.caught_up()
+        await session._send_seed_if_due()
+
+    def caught_up(self, *, vote_over: bool = False) -> None:
+        """The replay of a seat taken back from disk is over: show where the match stands
+        (``vote_over``: its end, the vote on playing again over without a rematch)."""
+        session = self.session
+        session._replaying = False
+        assert session.mirror is not None
+        view = session.mirror.view
+        done = session.rounds_verified
+        checked = f"; {done} round{'' if done == 1 else 's'} checked" if done else ""
+        where = f"round {view.round_number}" if view.round_number else "waiting for the deal"
+        session._emit(
+            Message(
+                seat=None,
+                text=f"Back in your seat at table {session.table_id} ({session.address}), "
+                f"{where}{checked}.",
+                local=True,
+            )
+        )
+        if session._void_news is not None:
+            session._emit(session._void_news)  # the round there is void: not a board to play on
+        elif view.round_number:
+            session._emit(RoundStarted(view=view))
+        if view.winner is not None:
+            for said in session._end_lines:  # hidden in the replay, as the match's end was
+                session._emit(said)
+            session._emit(
+                MatchOver(
+                    winner=view.winner,
+                    match_scores=view.scores_now,  # the last round counted (3.9 snapshot)
+                    rounds=view.round_number - session._voids,
+                    voids=session._voids,
+                    vote_over=vote_over,
+                )
+            )
+
+    def caught_up_by_snapshot(self, msg: m.Snapshot) -> None:
+        """A snapshot instead of the events: the board and who sits where, but not the round's
+        fair-deal record."""
+        session = self.session
+        assert session.mirror is not None
+        if session.witness is not None and msg.seq > session.mirror.seq:
+            # Caught up by snapshot: the events skipped (commitments, seeds, cards)
+            # were never seen, so checking resumes with the next round.
+            session.witness.resynced()
+            session._emit(
+                Message(
+                    seat=None,
+                    text=CAUGHT_UP_BY_SNAPSHOT,
+                    local=True,
+                )
+            )
+        session.mirror.apply(msg)
+        session._from_snapshot(msg)
+        session._void_news = None
+        session._seating.take_seats(msg.seats)
+        session._seq_changed.set()
+        session._seq_changed = trio.Event()
+        session._kept.save_record()
+        session._emit(ViewChanged(view=session.mirror.view))
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(seconds)
+    if seconds < 90:
+        return f"{seconds} s"
+    return f"{seconds // 60} min {seconds % 60:02d} s" if seconds % 60 else f"{seconds // 60} min"
