@@ -6,6 +6,22 @@ in every fair deal (commits and reveals a fresh seed), checks each card on arriv
 :class:`~scopa_net.mirror.SeatMirror`, and saves the transcript after every round. When the
 connection drops it says so, reconnects with backoff and resumes with its seat token, resending
 any move the host had not acknowledged; the player loses nothing but time.
+
+:class:`NetworkSession` reads the host's messages, takes each table event, sends the player's
+moves, and hands each other job to a small class it holds, in a module of its own:
+
+- :mod:`~scopa_net.client.sitting_down`: meeting the host (its key) and taking the seat;
+- :mod:`~scopa_net.client.reconnection`: getting back to the host and the seat, catching up;
+- :mod:`~scopa_net.client.seating`: who holds each seat, by what name;
+- :mod:`~scopa_net.client.table_words`: the lines people read about the table's events;
+- :mod:`~scopa_net.client.seat_seeds`: this seat's commitments and seeds, and their receipts;
+- :mod:`~scopa_net.client.deal_check_stop`: stopping the seat when a deal check fails;
+- :mod:`~scopa_net.client.kept_seat`: the seat kept on disk;
+- :mod:`~scopa_net.client.transcript_files`: the transcripts saved.
+
+One connection is :mod:`~scopa_net.client.host_link`'s, the host keys pinned are
+:mod:`~scopa_net.client.known_hosts`', and the errors :mod:`~scopa_net.client.session_errors`';
+every name they had here is still importable from here.
 """
 
 from __future__ import annotations
@@ -48,6 +64,7 @@ from scopa_net.client.reconnection import (
     RECONNECT_FOR,
     Reconnection,
 )
+from scopa_net.client.seat_seeds import SeatSeeds
 from scopa_net.client.seat_store import (
     SeatRecord,
     SeatStore,
@@ -257,6 +274,8 @@ class NetworkSession:
         """Gets back to the host when the connection is lost, and takes the seat back."""
         self._deal_check = DealCheckStop(self)
         """Stops the seat when a fair-deal check fails."""
+        self._seeds = SeatSeeds(self, receipt_wait=RECEIPT_WAIT)
+        """Sends this seat's commitments and seeds, and waits for their receipts."""
         self._unsaved: set[str] = set()
         """What could not be saved, each told once (:meth:`_not_saved`)."""
         self._send_events, self._events = trio.open_memory_channel[Event](256)
@@ -277,10 +296,7 @@ class NetworkSession:
         """Moves sent again after the connection came back, not answered yet."""
         self._answers: dict[int, m.Ack | m.Reject] = {}
         self._seed: bytes | None = None
-        self._receipt_due = math.inf
-        """When the receipt for the seed this seat revealed is overdue (inf: none awaited)."""
-        self._receipt_round: bytes | None = None
-        """The round whose seed that receipt is for."""
+        """This seat's seed for the round in play (an ordinary table's, protocol.md 5)."""
         self._stop = False
         self.connected = trio.Event()
         self._seq_changed = trio.Event()
@@ -293,7 +309,8 @@ class NetworkSession:
         self.left_for_good = False
         """The player gave the seat up for good (``leave``), rather than stepping away."""
         self._seed_due = False
-        self._seed_lost_round: bytes | None = None
+        """The round in play may wait for this seat's commitment or seed (sent once every
+        message that arrived is handled: :meth:`SeatSeeds.send_seed_if_due`)."""
         self._resumed_at = -math.inf
         self._come_back_due = False
         """This seat sits a blind round out for a deadline its client missed while connected:
@@ -305,7 +322,8 @@ class NetworkSession:
         """The seat's record while a match just ended (kept in memory for a rematch)."""
         self._end_lines: list[Message] = []
         """What the match's end said before its result (the transcript saved, and how to
-        check it): said again where a replay that held the end is over (:meth:`_caught_up`)."""
+        check it): said again where a replay that held the end is over
+        (:meth:`Reconnection.caught_up`)."""
         self._match_ended = False
         """The match played now has ended (until a rematch begins)."""
         self._host_said: str | None = None
@@ -316,7 +334,8 @@ class NetworkSession:
         """The last line for the player when the session ends on its own (host gone...)."""
         self._start: m.Snapshot | None = None
         """Where this seat's match began for this client (the snapshot it sat down with, or
-        the agreed rematch's opening): a host that lost events goes on from there (_rewind)."""
+        the agreed rematch's opening): a host that lost events goes on from there
+        (:meth:`Reconnection.rewind`)."""
         self._verified_before = 0
         """The rounds checked before that start (in matches before it)."""
         self._where_to_join: tuple[str, ...] = ()
@@ -378,21 +397,7 @@ class NetworkSession:
     @property
     def seat_notes(self) -> tuple[str, ...]:
         """A few words on each seat for ``who``: away, a computer standing in..."""
-        notes = []
-        for seat, info in enumerate(self._seating.seats):
-            if info.kind == "bot":
-                notes.append("computer player")
-            elif info.kind == "open":
-                notes.append("open seat, a computer plays it" if self.view else "open seat")
-            elif not info.connected and seat != self._seat:
-                notes.append(
-                    "away, a computer plays for them" if self._seating.stand_in(seat) else "away"
-                )
-            elif self._sits_out(seat):
-                notes.append("a computer plays the seat this round")
-            else:
-                notes.append("")
-        return tuple(notes)
+        return self._seating.notes()
 
     @property
     def seat_kinds(self) -> tuple[str, ...]:
@@ -405,17 +410,6 @@ class NetworkSession:
         """Leaving or stepping away now would void the round in play for everyone: a blind
         round this seat's person is a party of, not yet played out (protocol.md 9.7)."""
         return isinstance(self.witness, BlindWitness) and self.witness.needs_me
-
-    def _sits_out(self, seat: int) -> bool:
-        """Whether a computer plays this person's seat in the blind round in play, which its
-        person has no part in (9.7): taken during the round, or counted away."""
-        view = self.view
-        if view is None or view.round_over:
-            return False
-        if seat == self._seat:
-            return view.sitting_out
-        w = self.witness
-        return isinstance(w, BlindWitness) and w.current is not None and seat not in w.people
 
     @property
     def address(self) -> str:
@@ -581,53 +575,9 @@ class NetworkSession:
         client killed between the host's answer and the write does)."""
         self._kept.keep_token(token, epoch)
 
-    async def _send_seed_if_due(self) -> None:
-        """Give the host this seat's commitment or seed if the round in play waits for it.
-
-        Called when every message that has arrived is handled, so that a catch-up replay
-        is read to its end before the client decides what the host still waits for."""
-        w = self.witness
-        if not self._seed_due or w is None or self._link is None:
-            return
-        self._seed_due = False
-        if isinstance(w, BlindWitness):
-            if w.owed is not None:  # what the blind round waits on from us, once more
-                await self._link.send(w.owed)
-            return
-        current = w.current
-        if current is None:
-            return
-        if current.commits is None:
-            if self._seed is None:
-                self._seed = secrets.token_bytes(32)
-                self._kept.keep_seed(current.round_id, self._seed)
-            commit = w.my_commitment(self._seed)
-            await self._link.send(m.SeedCommit(round_id=current.round_id, commit=commit))
-        elif w.should_reveal():
-            w.revealed = True
-            await self._link.send(m.SeedReveal(round_id=current.round_id, seed=self._seed))
-            self._await_receipt(current.round_id)
-        elif (
-            current.seeds is None
-            and current.commits[self.seat] is not None
-            and self._seed is None
-            and not w.mid_match
-        ):
-            self._round_unchecked(current.round_id, current.round_no)
-
-    def _round_unchecked(self, round_id: bytes, round_no: int) -> None:
-        if self._seed_lost_round == round_id:
-            return
-        self._seed_lost_round = round_id
-        self._emit(
-            Message(
-                seat=None,
-                text=f"This seat's seed for round {round_no} was lost with the client that "
-                "chose it, so this seat cannot check that round: its own seed cannot be "
-                "confirmed among those the host relays. Every round after it is checked.",
-                local=True,
-            )
-        )
+    def _new_seed(self) -> bytes:
+        """A fresh secret seed for this seat's part in a round's deal."""
+        return secrets.token_bytes(32)
 
     async def _pump(self) -> None:
         """Handle messages until the match is over (returns) or the connection fails."""
@@ -639,13 +589,13 @@ class NetworkSession:
             if self._reconnection.to_resend:
                 await self._reconnection.resend_caught_up(link)
             await self._reconnection.send_seed_when_quiet(link)
-            with trio.move_on_at(min(self._receipt_due, self._words.losses_due)) as waiting:
+            with trio.move_on_at(min(self._seeds.receipt_due, self._words.losses_due)) as waiting:
                 msg = await link.receive()  # cancel-safe: bytes read stay in the codec
             if waiting.cancelled_caught:
                 if trio.current_time() >= self._words.losses_due:
                     self._words.say_held_losses()
-                if trio.current_time() >= self._receipt_due:
-                    self._receipt_overdue()
+                if trio.current_time() >= self._seeds.receipt_due:
+                    self._seeds.receipt_overdue()
                 continue
             if isinstance(msg, m.Ping):
                 await link.send(m.Pong(nonce=msg.nonce))
@@ -691,30 +641,6 @@ class NetworkSession:
             # A round this seat sits out: none of its plays at this seat were its person's.
             mine = (i for i, record in enumerate(view.plays) if record.seat == view.seat)
             self.computer_plays.update(mine)
-
-    def _await_receipt(self, round_id: bytes) -> None:
-        self._receipt_due = trio.current_time() + RECEIPT_WAIT
-        self._receipt_round = round_id
-
-    def _receipt_overdue(self) -> None:
-        """The seed went out RECEIPT_WAIT ago and neither its receipt nor the round's seeds
-        came back: say so once (a host that later leaves the seed out cannot claim it never
-        arrived, and a host that stalls is named)."""
-        self._receipt_due = math.inf
-        w = self.witness
-        if w is None or w.current is None or w.current.round_id != self._receipt_round:
-            return  # that round is over: its receipt (or the lack of one) was judged with it
-        if w.current.receipt is not None or w.current.seeds is not None:
-            return  # the receipt came, or the seeds are out and the witness judged them
-        self._emit(
-            Message(
-                seat=None,
-                text=f"You revealed your seed for round {w.current.round_no} "
-                f"{RECEIPT_WAIT:g} s ago and the host has not signed a receipt for it; "
-                "if your seed is left out of this round, the host is to blame",
-                local=True,
-            )
-        )
 
     def _answer(self, msg: m.Ack | m.Reject) -> None:
         pending = self._unacked.pop(msg.move_id, None)
@@ -786,12 +712,12 @@ class NetworkSession:
             self.computer_plays.clear()
             self.play_makers.clear()
             self._void_news = None
-        if isinstance(e, m.BlindRound) and self._sat_out_while_here(e):
+        if isinstance(e, m.BlindRound) and self._seating.sat_out_while_here(e):
             self._emit(Message(seat=None, text=SAT_OUT_SILENT, local=True))
             self._come_back_due = True
         if isinstance(e, m.Played) and e.seat < len(self._seating.names):
             self.play_makers[len(view.plays) - 1] = self._seating.names[e.seat]
-        if isinstance(e, m.Played) and self._played_by_computer(e.seat, view):
+        if isinstance(e, m.Played) and self._seating.played_by_computer(e.seat, view):
             self.computer_plays.add(len(view.plays) - 1)
             if self._seating.holders is not None:  # for the names beside the transcript, for verify
                 self._seating.holders.computer_played(e.seat)
@@ -805,7 +731,7 @@ class NetworkSession:
             if e.commits[self.seat] is None:
                 return False
             await self._link.send(m.SeedReveal(round_id=e.round_id, seed=self._seed))
-            self._await_receipt(e.round_id)
+            self._seeds.await_receipt(e.round_id)
         elif isinstance(e, m.RoundCommit):
             # A seed chosen for this round before (by this client or one that died) is the
             # one to use: the host may already hold its commitment.
@@ -878,35 +804,6 @@ class NetworkSession:
             self._words.seat_status(e)
             self._seating.follow_holders(e)
         return False
-
-    def _sat_out_while_here(self, e: m.BlindRound) -> bool:
-        """Whether this seat sits the blind round ``e`` out although its person neither went
-        away nor stepped away: the host counted them away for a deadline their client missed
-        while connected (9.7), and takes them back only once the seat is resumed. A seat away
-        when the round began is not: its resume since then (this replay) already counts."""
-        me = self.seat
-        if me in e.people or self._replaying or self._stop or me >= len(self._seating.seats):
-            return False
-        here = self._seating.seats[me]
-        return (
-            here.kind == "human"
-            and here.connected
-            and not self._seating.stand_in(me)
-            and me not in self._seating.stepped_away
-        )
-
-    def _played_by_computer(self, seat: int, view: SeatView) -> bool:
-        """Whether the play just made at ``seat``, a person's, was a computer's for them: a
-        computer stands in (away past the grace period, or stepped away), or the person sits
-        this blind round out (a round that began without them, 9.7)."""
-        if seat >= len(self._seating.seats) or self._seating.seats[seat].kind != "human":
-            return False  # a computer player's own seat, under its own name
-        if self._seating.stand_in(seat):
-            return True
-        if seat == self._seat:
-            return view.sitting_out
-        w = self.witness
-        return isinstance(w, BlindWitness) and w.current is not None and seat not in w.people
 
     def _rematch_status(self, e: m.RematchStatus) -> bool:
         """Take the state of a rematch vote; True when there will be none (the session ends)."""

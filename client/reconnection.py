@@ -260,7 +260,7 @@ class Reconnection:
         """Take the seat back on a new connection with its token (protocol.md 3.3).
 
         ``chosen``: the old connection still works and this client resumes to show the host
-        its person is back (:meth:`_come_back`); nothing is held back as after a lost one."""
+        its person is back (:meth:`come_back`); nothing is held back as after a lost one."""
         session = self.session
         assert session.table_id is not None and session.mirror is not None
         link, welcome = await connect(session.host, session.port, session.connector)
@@ -347,7 +347,7 @@ class Reconnection:
         session._void_news = None
         session.rounds_verified = session._verified_before
         session._from_snapshot(start)
-        session._replaying = True  # shown where the host's events end (_caught_up)
+        session._replaying = True  # shown where the host's events end (caught_up)
         return True
 
     async def come_back(self, old: _Link) -> _Link:
@@ -410,7 +410,7 @@ class Reconnection:
                 return
         if session._replaying:
             self.caught_up()
-        await session._send_seed_if_due()
+        await session._seeds.send_seed_if_due()
 
     def caught_up(self, *, vote_over: bool = False) -> None:
         """The replay of a seat taken back from disk is over: show where the match stands

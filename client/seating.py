@@ -1,14 +1,17 @@
 """Who holds each seat of a table, as one seat's client knows it: each seat's kind (a person's,
 the host's computer player's, open), its name, whether a computer stands in for its person,
-who stepped away, who gave a seat up during the round in play, and who held each seat round
-by round (the names saved beside the transcript follow them)."""
+who stepped away, who gave a seat up during the round in play, who held each seat round by
+round (the names saved beside the transcript follow them), and whether a computer plays a
+person's seat this round."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from scopa_net.blind_witness import BlindWitness
 from scopa_net.names import clean_name
 from scopa_net.seat_holders import Holder, SeatHolders
+from scopa_net.view import SeatView
 from scopa_net.wire import messages as m
 
 
@@ -72,3 +75,63 @@ class Seating:
             h.match_over()
         elif isinstance(e, m.SeatStatus) and e.seat < h.players:
             h.seated(e.seat, self.holder(e.seat))
+
+    def notes(self) -> tuple[str, ...]:
+        """A few words on each seat for ``who``: away, a computer standing in..."""
+        session = self.session
+        notes = []
+        for seat, info in enumerate(self.seats):
+            if info.kind == "bot":
+                notes.append("computer player")
+            elif info.kind == "open":
+                notes.append("open seat, a computer plays it" if session.view else "open seat")
+            elif not info.connected and seat != session._seat:
+                notes.append("away, a computer plays for them" if self.stand_in(seat) else "away")
+            elif self.sits_out(seat):
+                notes.append("a computer plays the seat this round")
+            else:
+                notes.append("")
+        return tuple(notes)
+
+    def sits_out(self, seat: int) -> bool:
+        """Whether a computer plays this person's seat in the blind round in play, which its
+        person has no part in (9.7): taken during the round, or counted away."""
+        session = self.session
+        view = session.view
+        if view is None or view.round_over:
+            return False
+        if seat == session._seat:
+            return view.sitting_out
+        w = session.witness
+        return isinstance(w, BlindWitness) and w.current is not None and seat not in w.people
+
+    def sat_out_while_here(self, e: m.BlindRound) -> bool:
+        """Whether this seat sits the blind round ``e`` out although its person neither went
+        away nor stepped away: the host counted them away for a deadline their client missed
+        while connected (9.7), and takes them back only once the seat is resumed. A seat away
+        when the round began is not: its resume since then (this replay) already counts."""
+        session = self.session
+        me = session.seat
+        if me in e.people or session._replaying or session._stop or me >= len(self.seats):
+            return False
+        here = self.seats[me]
+        return (
+            here.kind == "human"
+            and here.connected
+            and not self.stand_in(me)
+            and me not in self.stepped_away
+        )
+
+    def played_by_computer(self, seat: int, view: SeatView) -> bool:
+        """Whether the play just made at ``seat``, a person's, was a computer's for them: a
+        computer stands in (away past the grace period, or stepped away), or the person sits
+        this blind round out (a round that began without them, 9.7)."""
+        session = self.session
+        if seat >= len(self.seats) or self.seats[seat].kind != "human":
+            return False  # a computer player's own seat, under its own name
+        if self.stand_in(seat):
+            return True
+        if seat == session._seat:
+            return view.sitting_out
+        w = session.witness
+        return isinstance(w, BlindWitness) and w.current is not None and seat not in w.people

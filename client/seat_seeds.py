@@ -1,0 +1,108 @@
+"""This seat's part in an ordinary table's fair deal (protocol.md 5): its commitment and then
+its seed, sent when the round waits for them (at a blind table, what the round waits on from
+it), the host's signed receipt awaited, and what the person reads when a seed was lost with an
+earlier client or no receipt came."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import trio
+
+from scopa_net.blind_witness import BlindWitness
+from scopa_net.client.session import Message
+from scopa_net.wire import messages as m
+
+
+class SeatSeeds:
+    """Sends a session's commitments and seeds and follows their receipts (see the module
+    docstring). The seed itself is the session's (``_seed``); ``receipt_wait`` is how long a
+    receipt may take (the session's RECEIPT_WAIT)."""
+
+    def __init__(self, session: Any, *, receipt_wait: float) -> None:
+        # session: the NetworkSession holding this (not imported: it imports this module).
+        self.session = session
+        self.receipt_wait = receipt_wait
+        self.receipt_due = math.inf
+        """When the receipt for the seed this seat revealed is overdue (inf: none awaited)."""
+        self._receipt_round: bytes | None = None
+        """The round whose seed that receipt is for."""
+        self._seed_lost_round: bytes | None = None
+        """The round whose lost seed was said (once)."""
+
+    async def send_seed_if_due(self) -> None:
+        """Give the host this seat's commitment or seed if the round in play waits for it.
+
+        Called when every message that has arrived is handled, so that a catch-up replay
+        is read to its end before the client decides what the host still waits for."""
+        session = self.session
+        w = session.witness
+        if not session._seed_due or w is None or session._link is None:
+            return
+        session._seed_due = False
+        if isinstance(w, BlindWitness):
+            if w.owed is not None:  # what the blind round waits on from us, once more
+                await session._link.send(w.owed)
+            return
+        current = w.current
+        if current is None:
+            return
+        if current.commits is None:
+            if session._seed is None:
+                session._seed = session._new_seed()
+                session._kept.keep_seed(current.round_id, session._seed)
+            commit = w.my_commitment(session._seed)
+            await session._link.send(m.SeedCommit(round_id=current.round_id, commit=commit))
+        elif w.should_reveal():
+            w.revealed = True
+            await session._link.send(m.SeedReveal(round_id=current.round_id, seed=session._seed))
+            self.await_receipt(current.round_id)
+        elif (
+            current.seeds is None
+            and current.commits[session.seat] is not None
+            and session._seed is None
+            and not w.mid_match
+        ):
+            self.round_unchecked(current.round_id, current.round_no)
+
+    def round_unchecked(self, round_id: bytes, round_no: int) -> None:
+        """Say once that this seat cannot check a round whose seed an earlier client chose."""
+        if self._seed_lost_round == round_id:
+            return
+        self._seed_lost_round = round_id
+        self.session._emit(
+            Message(
+                seat=None,
+                text=f"This seat's seed for round {round_no} was lost with the client that "
+                "chose it, so this seat cannot check that round: its own seed cannot be "
+                "confirmed among those the host relays. Every round after it is checked.",
+                local=True,
+            )
+        )
+
+    def await_receipt(self, round_id: bytes) -> None:
+        """The seed for ``round_id`` just went: its receipt is due within ``receipt_wait``."""
+        self.receipt_due = trio.current_time() + self.receipt_wait
+        self._receipt_round = round_id
+
+    def receipt_overdue(self) -> None:
+        """The seed went out RECEIPT_WAIT ago and neither its receipt nor the round's seeds
+        came back: say so once (a host that later leaves the seed out cannot claim it never
+        arrived, and a host that stalls is named)."""
+        session = self.session
+        self.receipt_due = math.inf
+        w = session.witness
+        if w is None or w.current is None or w.current.round_id != self._receipt_round:
+            return  # that round is over: its receipt (or the lack of one) was judged with it
+        if w.current.receipt is not None or w.current.seeds is not None:
+            return  # the receipt came, or the seeds are out and the witness judged them
+        session._emit(
+            Message(
+                seat=None,
+                text=f"You revealed your seed for round {w.current.round_no} "
+                f"{self.receipt_wait:g} s ago and the host has not signed a receipt for it; "
+                "if your seed is left out of this round, the host is to blame",
+                local=True,
+            )
+        )
