@@ -15,6 +15,7 @@ moves, and hands each other job to a small class it holds, in a module of its ow
 - :mod:`~scopa_net.client.seating`: who holds each seat, by what name;
 - :mod:`~scopa_net.client.table_words`: the lines people read about the table's events;
 - :mod:`~scopa_net.client.seat_seeds`: this seat's commitments and seeds, and their receipts;
+- :mod:`~scopa_net.client.end_of_match`: the match's end, the rematch vote, the table closing;
 - :mod:`~scopa_net.client.deal_check_stop`: stopping the seat when a deal check fails;
 - :mod:`~scopa_net.client.kept_seat`: the seat kept on disk;
 - :mod:`~scopa_net.client.transcript_files`: the transcripts saved.
@@ -39,10 +40,8 @@ import trio
 
 from scopa_net.blind_witness import BlindWitness
 from scopa_net.client.deal_check_stop import REVEAL_WAIT, DealCheckStop
-from scopa_net.client.files import (
-    shown_path,
-    why_not_written,
-)
+from scopa_net.client.end_of_match import FORFEIT, EndOfMatch
+from scopa_net.client.files import why_not_written
 from scopa_net.client.host_link import (
     CLIENT_NAME,
     CONNECT_TIMEOUT,
@@ -60,26 +59,23 @@ from scopa_net.client.kept_seat import KeptSeat
 from scopa_net.client.known_hosts import OWN_HOSTS, KnownHosts, remember_own_host
 from scopa_net.client.reconnection import (
     BACKOFF,
+    CATCH_UP_QUIET,
+    CATCH_UP_WINDOW,
     CAUGHT_UP_BY_SNAPSHOT,
     RECONNECT_FOR,
+    REPORT_AFTER,
     Reconnection,
 )
 from scopa_net.client.seat_seeds import SeatSeeds
-from scopa_net.client.seat_store import (
-    SeatRecord,
-    SeatStore,
-    seats_kept,
-)
+from scopa_net.client.seat_store import SeatRecord, SeatStore
 from scopa_net.client.seating import Seating
 from scopa_net.client.session import (
     ConnectionChanged,
     ConnectionState,
     Event,
     MatchOver,
-    MatchStarted,
     Message,
     MoveQueued,
-    RematchClosed,
     RoundOver,
     RoundStarted,
     ViewChanged,
@@ -126,10 +122,8 @@ from scopa_net.fair.transcript import VOID_KINGS
 from scopa_net.mirror import SeatMirror
 from scopa_net.plays import Play, PlayRecord, play_code
 from scopa_net.rules import RuleSet
-from scopa_net.seat_holders import SeatHolders
 from scopa_net.view import SeatView
 from scopa_net.wire import messages as m
-from scopa_net.wire.convert import opening_snapshot
 from scopa_net.wire.errors import ErrorCode, ProtocolError
 from scopa_net.witness import DealWitness
 
@@ -138,6 +132,8 @@ log = logging.getLogger("scopa_net.client")
 __all__ = [  # with what the modules split from this one hold, importable from here as before
     "BACKOFF",
     "BLIND_STAGE_SECONDS",
+    "CATCH_UP_QUIET",
+    "CATCH_UP_WINDOW",
     "CAUGHT_UP_BY_SNAPSHOT",
     "CHECK_IT",
     "CLIENT_NAME",
@@ -153,6 +149,7 @@ __all__ = [  # with what the modules split from this one hold, importable from h
     "PASSING_REFUSALS",
     "RECONNECT_FOR",
     "REFUSALS",
+    "REPORT_AFTER",
     "REQUEST_TIMEOUT",
     "RESENT_REFUSALS",
     "REVEAL_WAIT",
@@ -189,6 +186,7 @@ __all__ = [  # with what the modules split from this one hold, importable from h
     "remember_own_host",
 ]
 
+# The session's timing, given to the classes it holds as it starts (TableWords, SeatSeeds).
 LOSS_HELD_FOR = 10.0
 """Just after this client got back to its host, how long it holds back that a friend "lost
 the connection": a host that restarts has every seat lost (its catch-up says so), and each
@@ -202,7 +200,6 @@ comes with the grace period counted from the host's event."""
 RECEIPT_WAIT = 10.0
 """How long after revealing its seed a seat waits for the host's signed receipt before it tells
 its player that none came (the host signs one as soon as it takes the seed: protocol.md 5.4)."""
-
 
 REMATCH_SECONDS = 60
 """How long a table stays after its match for a rematch vote (protocol.md 3.11)."""
@@ -276,6 +273,8 @@ class NetworkSession:
         """Stops the seat when a fair-deal check fails."""
         self._seeds = SeatSeeds(self, receipt_wait=RECEIPT_WAIT)
         """Sends this seat's commitments and seeds, and waits for their receipts."""
+        self._end = EndOfMatch(self)
+        """Says the match's end, takes the rematch vote, and ends the table."""
         self._unsaved: set[str] = set()
         """What could not be saved, each told once (:meth:`_not_saved`)."""
         self._send_events, self._events = trio.open_memory_channel[Event](256)
@@ -318,8 +317,6 @@ class NetworkSession:
         self._left = trio.Event()
         self._queued: set[int] = set()
         """Moves typed while there was no connection, not sent yet (the toolbar says so)."""
-        self._finished: SeatRecord | None = None
-        """The seat's record while a match just ended (kept in memory for a rematch)."""
         self._end_lines: list[Message] = []
         """What the match's end said before its result (the transcript saved, and how to
         check it): said again where a replay that held the end is over
@@ -575,6 +572,10 @@ class NetworkSession:
         client killed between the host's answer and the write does)."""
         self._kept.keep_token(token, epoch)
 
+    def _rematch_status(self, e: m.RematchStatus) -> bool:
+        """Take the state of a rematch vote; True when there will be none (:class:`MatchEnd`)."""
+        return self._end.rematch_status(e)
+
     def _new_seed(self) -> bytes:
         """A fresh secret seed for this seat's part in a round's deal."""
         return secrets.token_bytes(32)
@@ -618,7 +619,7 @@ class NetworkSession:
             elif isinstance(msg, m.Left):
                 self._left.set()
                 if not self._stop:
-                    self._table_closed()
+                    self._end.table_closed()
                 return
             elif isinstance(msg, m.Error):
                 if msg.ref in ("seed_commit", "seed_reveal", *BLIND_SENDS):
@@ -762,38 +763,7 @@ class NetworkSession:
             assert view.round_score is not None
             self._emit(RoundOver(view=view, score=view.round_score, match_scores=tuple(e.scores)))
         elif isinstance(e, m.MatchEnd):
-            saved = self._transcripts.save_transcript()  # now with the match result
-            # The match is over, but the seat stays kept on disk while the rematch vote is
-            # open (protocol.md 3.11): a client that stops now can be run again to answer.
-            # The vote's end forgets it (declined, or the table closed); a rematch keeps it
-            # again, for the new match.
-            self._finished = self._kept.record
-            self._match_ended = True
-            if not self.offer_rematch:
-                self._kept.forget_record()
-            rounds = view.round_number - self._voids  # played out; the voids are said apart
-            if saved is not None:  # told first, so the match's result and the rematch question
-                where = shown_path(saved)  # come last, just above the prompt
-                # The command on a line of its own, whole, to copy (render.wrap_line).
-                lines = [f"Transcript saved: {where}", CHECK_IT, f"{VERIFY}{where}"]
-            elif self.witness.mid_match:
-                lines = list(self._transcripts.no_transcript_lines())
-            else:
-                lines = []
-            self._end_lines = [Message(seat=None, text=text, local=True) for text in lines]
-            for said in self._end_lines:
-                self._emit(said)
-            self._emit(
-                MatchOver(
-                    winner=e.winner or 0,
-                    match_scores=tuple(e.scores),
-                    rounds=rounds,
-                    voids=self._voids,
-                )
-            )
-            if not self.offer_rematch:
-                await self._send_quietly(m.Rematch(agree=False))  # say so: nobody waits for us
-                return True
+            return await self._end.match_over(e, view)
         elif isinstance(e, m.RematchStatus):
             return self._rematch_status(e)
         elif isinstance(e, m.Chat):
@@ -804,84 +774,6 @@ class NetworkSession:
             self._words.seat_status(e)
             self._seating.follow_holders(e)
         return False
-
-    def _rematch_status(self, e: m.RematchStatus) -> bool:
-        """Take the state of a rematch vote; True when there will be none (the session ends)."""
-        assert self.rules is not None and self.host_key is not None
-        if e.state == "declined":
-            if self._replaying:
-                # A seat taken back after the vote: the match's end first (its result, the
-                # transcript saved), then why there is no rematch; not a bare "closed".
-                self._reconnection.caught_up(vote_over=True)
-            text = self._words.no_rematch_line(e)
-            self._emit(Message(seat=None, text=text, table=True))
-            self._emit(RematchClosed())
-            self._kept.forget_record()  # nothing left to take back
-            return True
-        if e.state == "agreed":
-            self._match_ended = False
-            self._end_lines = []
-            self._words.new_match()
-            self.match_no = e.match_no + 1
-            self._voids = 0
-            assert self.table_id is not None
-            start = opening_snapshot(self.rules, seat=self.seat, seq=e.seq, table_id=self.table_id)
-            self._start, self._verified_before = start, self.rounds_verified
-            self.mirror = SeatMirror(start)
-            self.witness = DealWitness(self.rules, self.host_key, self.seat)
-            self._seating.holders = SeatHolders(self.rules.players)
-            # The seat is kept on disk again, for the new match: a client taking it back
-            # starts from this event (not the table's first: the host would replay the match
-            # just played, whose end forgets the seat and whose rematch empties its seeds).
-            kept = self._kept.record if self._kept.record is not None else self._finished
-            if kept is not None:
-                self._kept.record = replace(
-                    kept,
-                    seeds={},
-                    mid_match=False,
-                    match_no=self.match_no,
-                    match_seq=e.seq,
-                    seats=seats_kept(self._seating.seats),
-                    start="",
-                )
-                self._kept.save_record()
-            text = "everyone agreed: a new match begins"
-            self._emit(Message(seat=None, text=text, table=True))
-            self._emit(MatchStarted(match_scores=self.mirror.view.scores))
-            return False
-        self._words.rematch_waiting(e)
-        return False
-
-    def _forfeit(self) -> None:
-        """This seat was forfeit to a computer player (protocol.md 5.4): its token is dead and
-        the host's ``left`` follows, which ends the session."""
-        self._kept.forget_record()
-        self.end_note = FORFEIT
-        self._emit(Message(seat=None, text=FORFEIT, local=True))
-
-    def _table_closed(self) -> None:
-        """The host sent ``left`` unasked: the table closed. Its seat is gone for good, so it is
-        not kept on disk; a match that had not ended stopped (raised: the command says so
-        and ends with status 1), and one that had ended closes after a rematch vote nobody
-        answered (protocol.md 3.11: the table simply closes)."""
-        self._kept.forget_record()
-        if self.end_note is not None:  # forfeit: said already
-            return
-        if self._match_ended:
-            if self.offer_rematch:
-                self._emit(
-                    Message(
-                        seat=None,
-                        text="no rematch (nobody answered in time): the table is closing",
-                        table=True,
-                    )
-                )
-                self._emit(RematchClosed())
-            return
-        why = f" ({self._host_said.rstrip('.')})" if self._host_said else ""
-        raise TableClosedError(
-            f"the table closed before the match ended{why}; no seat is kept for it"
-        )
 
     def _blind_witness(self, mid_match: bool) -> BlindWitness:
         assert self.rules is not None and self.host_key is not None
@@ -965,14 +857,6 @@ class NetworkSession:
 
 BLIND_SENDS = ("blind_key", "blind_shuffle", "blind_shares", "blind_reveal")
 """What a seat sends at a blind table; a repeat after a reconnection is refused quietly."""
-
-
-FORFEIT = (
-    "Your seat is forfeit: three of the seeds this client revealed did not match the "
-    "commitments it sent, so a computer player plays the seat for the rest of the match. You "
-    "are no longer at this table."
-)
-"""What a seat forfeit to a computer player (5.4 of protocol.md) tells its person."""
 
 
 def _hidden_in_replay(event: Event) -> bool:

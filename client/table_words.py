@@ -95,7 +95,7 @@ class TableWords:
                         session.play_makers[i] = who
         if e.seat == session._seat:
             if before is not None and before.kind == "human" and e.kind == "bot":
-                session._forfeit()
+                session._end.forfeit()
                 return
             if renamed:
                 session.name = who

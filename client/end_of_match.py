@@ -1,0 +1,158 @@
+"""The end of a match and of its table, for one seat: the result, with where the match's
+transcript was saved (or why none was); the vote on playing again (a new match agreed, or the
+table closing, protocol.md 3.11); a table closed before its match ended; a seat forfeit."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from scopa_net.client.files import shown_path
+from scopa_net.client.seat_store import SeatRecord, seats_kept
+from scopa_net.client.session import MatchOver, MatchStarted, Message, RematchClosed
+from scopa_net.client.session_errors import TableClosedError
+from scopa_net.client.transcript_files import CHECK_IT, VERIFY
+from scopa_net.mirror import SeatMirror
+from scopa_net.seat_holders import SeatHolders
+from scopa_net.view import SeatView
+from scopa_net.wire import messages as m
+from scopa_net.wire.convert import opening_snapshot
+from scopa_net.witness import DealWitness
+
+FORFEIT = (
+    "Your seat is forfeit: three of the seeds this client revealed did not match the "
+    "commitments it sent, so a computer player plays the seat for the rest of the match. You "
+    "are no longer at this table."
+)
+"""What a seat forfeit to a computer player (5.4 of protocol.md) tells its person."""
+
+
+class EndOfMatch:
+    """What a session does as its match or its table ends (see the module docstring)."""
+
+    def __init__(self, session: Any) -> None:
+        # session: the NetworkSession holding this (not imported: it imports this module).
+        self.session = session
+        self.finished: SeatRecord | None = None
+        """The seat's record while a match just ended (kept in memory for a rematch)."""
+
+    async def match_over(self, e: m.MatchEnd, view: SeatView) -> bool:
+        """The match ended (``match_end``): save its transcript, say where it is and the
+        result; True when the session ends now (no rematch is offered)."""
+        session = self.session
+        saved = session._transcripts.save_transcript()  # now with the match result
+        # The match is over, but the seat stays kept on disk while the rematch vote is
+        # open (protocol.md 3.11): a client that stops now can be run again to answer.
+        # The vote's end forgets it (declined, or the table closed); a rematch keeps it
+        # again, for the new match.
+        self.finished = session._kept.record
+        session._match_ended = True
+        if not session.offer_rematch:
+            session._kept.forget_record()
+        rounds = view.round_number - session._voids  # played out; the voids are said apart
+        if saved is not None:  # told first, so the match's result and the rematch question
+            where = shown_path(saved)  # come last, just above the prompt
+            # The command on a line of its own, whole, to copy (render.wrap_line).
+            lines = [f"Transcript saved: {where}", CHECK_IT, f"{VERIFY}{where}"]
+        elif session.witness.mid_match:
+            lines = list(session._transcripts.no_transcript_lines())
+        else:
+            lines = []
+        session._end_lines = [Message(seat=None, text=text, local=True) for text in lines]
+        for said in session._end_lines:
+            session._emit(said)
+        session._emit(
+            MatchOver(
+                winner=e.winner or 0,
+                match_scores=tuple(e.scores),
+                rounds=rounds,
+                voids=session._voids,
+            )
+        )
+        if not session.offer_rematch:
+            await session._send_quietly(m.Rematch(agree=False))  # say so: nobody waits for us
+            return True
+        return False
+
+    def rematch_status(self, e: m.RematchStatus) -> bool:
+        """Take the state of a rematch vote; True when there will be none (the session ends)."""
+        session = self.session
+        assert session.rules is not None and session.host_key is not None
+        if e.state == "declined":
+            if session._replaying:
+                # A seat taken back after the vote: the match's end first (its result, the
+                # transcript saved), then why there is no rematch; not a bare "closed".
+                session._reconnection.caught_up(vote_over=True)
+            text = session._words.no_rematch_line(e)
+            session._emit(Message(seat=None, text=text, table=True))
+            session._emit(RematchClosed())
+            session._kept.forget_record()  # nothing left to take back
+            return True
+        if e.state == "agreed":
+            session._match_ended = False
+            session._end_lines = []
+            session._words.new_match()
+            session.match_no = e.match_no + 1
+            session._voids = 0
+            assert session.table_id is not None
+            start = opening_snapshot(
+                session.rules, seat=session.seat, seq=e.seq, table_id=session.table_id
+            )
+            session._start, session._verified_before = start, session.rounds_verified
+            session.mirror = SeatMirror(start)
+            session.witness = DealWitness(session.rules, session.host_key, session.seat)
+            session._seating.holders = SeatHolders(session.rules.players)
+            # The seat is kept on disk again, for the new match: a client taking it back
+            # starts from this event (not the table's first: the host would replay the match
+            # just played, whose end forgets the seat and whose rematch empties its seeds).
+            kept = session._kept.record if session._kept.record is not None else self.finished
+            if kept is not None:
+                session._kept.record = replace(
+                    kept,
+                    seeds={},
+                    mid_match=False,
+                    match_no=session.match_no,
+                    match_seq=e.seq,
+                    seats=seats_kept(session._seating.seats),
+                    start="",
+                )
+                session._kept.save_record()
+            text = "everyone agreed: a new match begins"
+            session._emit(Message(seat=None, text=text, table=True))
+            session._emit(MatchStarted(match_scores=session.mirror.view.scores))
+            return False
+        session._words.rematch_waiting(e)
+        return False
+
+    def table_closed(self) -> None:
+        """The host sent ``left`` unasked: the table closed. Its seat is gone for good, so it is
+        not kept on disk; a match that had not ended stopped (raised: the command says so
+        and ends with status 1), and one that had ended closes after a rematch vote nobody
+        answered (protocol.md 3.11: the table simply closes)."""
+        session = self.session
+        session._kept.forget_record()
+        if session.end_note is not None:  # forfeit: said already
+            return
+        if session._match_ended:
+            if session.offer_rematch:
+                session._emit(
+                    Message(
+                        seat=None,
+                        text="no rematch (nobody answered in time): the table is closing",
+                        table=True,
+                    )
+                )
+                session._emit(RematchClosed())
+            return
+        why = f" ({session._host_said.rstrip('.')})" if session._host_said else ""
+        raise TableClosedError(
+            f"the table closed before the match ended{why}; no seat is kept for it"
+        )
+
+    def forfeit(self) -> None:
+        """This seat was forfeit to a computer player (protocol.md 5.4): its token is dead and
+        the host's ``left`` follows, which ends the session."""
+        session = self.session
+        session._kept.forget_record()
+        session.end_note = FORFEIT
+        session._emit(Message(seat=None, text=FORFEIT, local=True))
