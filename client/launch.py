@@ -55,7 +55,7 @@ def session_failure(exc: SessionError) -> CommandError:
     if code in REFUSALS:
         return CommandError(REFUSALS[code], EXIT_REFUSED)
     if isinstance(exc, VersionMismatchError):
-        return CommandError(text, EXIT_REFUSED)
+        return CommandError(text + (f"; {exc.hint}" if exc.hint else ""), EXIT_REFUSED)
     if isinstance(exc, HelloHeldError):  # the network's doing: no host's answer came through
         return CommandError(text, EXIT_UNREACHABLE)
     if isinstance(exc, HostKeyChangedError):

@@ -38,10 +38,11 @@ from scopa_net.client.session_errors import (
     ResumeDeferredError,
     SeatLostError,
     SessionError,
+    VersionMismatchError,
 )
 from scopa_net.fair.errors import FairnessError
 from scopa_net.mirror import SeatMirror
-from scopa_net.names import clean_name
+from scopa_net.names import clean_chat, clean_name, clean_text
 from scopa_net.plays import Play, play_code
 from scopa_net.seat_holders import SeatHolders
 from scopa_net.wire import messages as m
@@ -50,6 +51,11 @@ from scopa_net.wire.errors import ErrorCode, RemoteProtocolError
 from scopa_net.witness import DealWitness
 
 log = logging.getLogger("scopa_net.client")
+
+TAKEN_WHILE_AWAY = "your seat at table "
+"""How our host's ``bad_token`` message begins when a newcomer took the seat while its
+player was away past the host's limit (protocol.md 3.3): then it says who, and after how
+long."""
 
 BACKOFF = (0.2, 0.5, 1.0, 2.0, 4.0, 8.0)
 RECONNECT_FOR = 300.0
@@ -138,6 +144,12 @@ class Reconnection:
                 except ResumeDeferredError as exc:
                     log.info("resume refused for now: %s", exc)
                     continue  # the seat is still there: the next try may get it back
+                except VersionMismatchError as exc:
+                    # The host came back as another version: the seat stays kept, for when
+                    # both run the same one.
+                    self.give_up(str(exc))
+                    exc.hint = self.seat_kept_hint()
+                    raise
                 except SeatLostError as exc:
                     session._kept.forget_record()
                     session._emit(Message(seat=None, text=str(exc), local=True))
@@ -256,6 +268,42 @@ class Reconnection:
             f"with `{command}`, for you to check with `scopa-net verify FILE`."
         )
 
+    def transcript_so_far_hint(self) -> str:
+        """Where this client kept the transcript of a match the host closed unfinished (it
+        is rewritten at each round's end), for ``scopa-net verify``."""
+        if self.session.data_dir is None:
+            return ""
+        return (
+            f" Your transcript of its rounds played so far is in "
+            f"{self.session.transcripts_folder}, to check with `scopa-net verify FILE`."
+        )
+
+    def seat_lost_words(self, refusal: RefusedError | None) -> str:
+        """What a person reads when the host would not give the seat back: the host's own
+        words where our host says why (a table it closed as it restarted, protocol.md 3.8; a
+        seat a newcomer took while its player was away long, 3.3), else words true in every
+        case."""
+        session = self.session
+        said = refusal.message if refusal is not None else ""
+        over = refusal is not None and refusal.code == ErrorCode.NO_SUCH_TABLE.value
+        if over and said != f"there is no table {session.table_id}":
+            why = f" (the host says: {clean_text(said).rstrip('.')})"
+            hint = self.transcript_so_far_hint()
+        elif over:
+            why, hint = " (the match there is over)", self.export_hint()
+        elif said.startswith(TAKEN_WHILE_AWAY):
+            why, hint = f": {clean_chat(said)}", ""  # the host says who, and when
+        else:
+            why = (
+                " (the seat was given up, the match ended, or someone took it after you were "
+                "away long)"
+            )
+            hint = ""
+        return (
+            f"The host at {session.address} no longer holds seat {session.seat} at table "
+            f"{session.table_id} for you{why}.{hint}"
+        )
+
     async def resume(self, *, chosen: bool = False) -> None:
         """Take the seat back on a new connection with its token (protocol.md 3.3).
 
@@ -291,16 +339,7 @@ class Reconnection:
             if resumed is None and refusal is not None and refusal.code in PASSING_REFUSALS:
                 raise ResumeDeferredError(refusal.code, refusal.message)
             if resumed is None:
-                over = refusal is not None and refusal.code in ("no_such_table",)
-                why = (
-                    "the match there is over"
-                    if over
-                    else "the seat was given up or the match ended"
-                )
-                raise SeatLostError(
-                    f"The host at {session.address} no longer holds seat {session.seat} at table "
-                    f"{session.table_id} for you ({why}).{self.export_hint() if over else ''}"
-                )
+                raise SeatLostError(self.seat_lost_words(refusal))
         except BaseException:
             await link.aclose()
             raise

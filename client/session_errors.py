@@ -135,17 +135,28 @@ class VersionMismatchError(SessionError):
         found = re.search(r"this end speaks version (\d+)", message)
         self.host_version = int(found.group(1)) if found else None
         self.message = message
+        self.hint = ""
+        """How to come back to a seat kept on disk, once the versions agree ("" if none)."""
         super().__init__(another_version(self.host_version, where))
 
 
 def another_version(host_version: int | None, where: str = "the host") -> str:
     """What a person reads when ``where`` speaks another protocol version than this client:
-    that both need the same scopa-net version (the LAN list says it in the same words)."""
-    theirs = "another protocol" if host_version is None else f"protocol {host_version}"
+    which of the two is older, and so who must update (the LAN list says it the same way)."""
+    ours = m.PROTOCOL_VERSION
+    if host_version is not None and host_version < ours:
+        return (
+            f"{where} runs an older scopa-net than yours (protocol {host_version}, this one "
+            f"{ours}): you can play there once whoever runs it updates it"
+        )
+    if host_version is not None and host_version > ours:
+        return (
+            f"{where} runs a newer scopa-net than yours (protocol {host_version}, this one "
+            f"{ours}): update yours to play there"
+        )
     return (
-        f"{where} runs another version of scopa-net ({theirs}, this one "
-        f"{m.PROTOCOL_VERSION}): you can play together only once both run the same version; "
-        "update the older one"
+        f"{where} runs another version of scopa-net (another protocol, this one {ours}): you "
+        "can play together only once both run the same version; update the older one"
     )
 
 

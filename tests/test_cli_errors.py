@@ -406,7 +406,9 @@ CASES = [
         ["join", "{host}", "--table", "2", "--seat", "1"],
         (),
         EXIT_REFUSED,
-        "seat 1 at table 2 is taken",
+        # Table 2's seat 1 is the computer player it was created with.
+        "seat 1 at table 2 is a computer player's, given it when the table was created (open "
+        "seats: 0); leave out --seat to take any open one",
     ),
     (
         "--seat out of range",
@@ -1113,8 +1115,8 @@ def test_a_host_of_another_version_says_both_need_the_same_version(
     Joined by address, that read "... is not a scopa-net host: something listens there but
     does not speak scopa-net; check the port" (status 3); taking back a kept seat there read
     "the host stopped the session: client speaks protocol version 4; this end speaks version
-    3", with nothing on what to do. Both now say the host runs another version, which, and
-    that both need the same one; status 4 (the host said no)."""
+    3", with nothing on what to do. Both now say the host runs an older version, which, and
+    who must update; status 4 (the host said no)."""
     from scopa_net.client.seat_store import SeatStore
     from scopa_net.wire import messages
 
@@ -1126,8 +1128,8 @@ def test_a_host_of_another_version_says_both_need_the_same_version(
         SeatStore(tmp_path / "kept" / "scopa-net").save(kept_seat(running.port))
         taken_back = run_scopa_net("join", address, home=tmp_path / "kept")
     same = (
-        f"runs another version of scopa-net (protocol {ours - 1}, this one {ours}): you can "
-        "play together only once both run the same version; update the older one"
+        f"runs an older scopa-net than yours (protocol {ours - 1}, this one {ours}): you can "
+        "play there once whoever runs it updates it"
     )
     assert joined.returncode == EXIT_REFUSED
     assert joined.stderr == f"scopa-net: the host at {address} {same}\n"
@@ -1142,7 +1144,8 @@ async def test_a_host_restarted_as_another_version_ends_the_session_naming_both(
 ) -> None:
     """A session running when its host is stopped, upgraded and started again on the same
     journal (found while a club upgraded): the client, taking its seat back, ends in one
-    line naming both versions, not "not a scopa-net host" nor a wait of five minutes."""
+    line naming both versions, who must update, and that the seat is kept (it said nothing
+    of the seat), not "not a scopa-net host" nor a wait of five minutes."""
     from hosting import start_host_process
 
     from scopa_net.client.launch import session_failure
@@ -1151,6 +1154,7 @@ async def test_a_host_restarted_as_another_version_ends_the_session_naming_both(
         TableChoice,
         open_network_session,
     )
+    from scopa_net.client.seat_store import SeatStore
     from scopa_net.wire import messages
 
     ours, port, db = messages.PROTOCOL_VERSION, free_port(), tmp_path / "host.db"
@@ -1158,8 +1162,9 @@ async def test_a_host_restarted_as_another_version_ends_the_session_naming_both(
     upgraded = None
     failure: SessionError | None = None
     try:
+        store = SeatStore(tmp_path / "scopa-net")
         async with open_network_session(
-            "127.0.0.1", port, TableChoice(table_id=1), name="Ada", data_dir=tmp_path
+            "127.0.0.1", port, TableChoice(table_id=1), name="Ada", data_dir=tmp_path, store=store
         ) as session:
             with trio.fail_after(10):
                 while session.view is None:
@@ -1182,10 +1187,12 @@ async def test_a_host_restarted_as_another_version_ends_the_session_naming_both(
     assert failure is not None, "the session went on with a host of another version"
     said = session_failure(failure)
     assert said.status == EXIT_REFUSED
-    assert str(said).startswith(
-        f"the host at 127.0.0.1:{port} runs another version of scopa-net (protocol {ours + 1}, "
-        f"this one {ours})"
+    assert str(said) == (
+        f"the host at 127.0.0.1:{port} runs a newer scopa-net than yours (protocol {ours + 1}, "
+        f"this one {ours}): update yours to play there; your seat is kept: `scopa-net join "
+        f"127.0.0.1:{port}` takes it back"
     ), said
+    assert len(store.records()) == 1
 
 
 def test_every_error_of_a_command_begins_the_same_way(capsys: pytest.CaptureFixture[str]) -> None:

@@ -172,3 +172,48 @@ async def test_a_host_that_lost_events_the_client_saw_goes_on_from_what_it_has(
                 )
                 await bea.submit(legal_plays(bea.view)[0])  # the host takes her move
             nursery.cancel_scope.cancel()
+
+
+def test_a_resume_refused_is_said_in_the_hosts_words_where_it_says_why(tmp_path: Path) -> None:
+    """The host's words on a refused resume: a table a restarted host closed (an older
+    scopa-net's journal) read "(the match there is over)" with an export hint the host then
+    refuses; a seat a newcomer took while its player was away long read "the seat was given
+    up or the match ended". Each now says what the host said; an unexplained refusal names
+    every case, the long absence too."""
+    from types import SimpleNamespace
+
+    from scopa_net.client.reconnection import Reconnection
+    from scopa_net.client.session_errors import RefusedError
+
+    seat = SimpleNamespace(
+        address="club:7311",
+        seat=1,
+        table_id=2,
+        match_no=1,
+        data_dir=tmp_path,
+        transcripts_folder=tmp_path / "transcripts",
+    )
+    words = Reconnection(seat).seat_lost_words
+    head = "The host at club:7311 no longer holds seat 1 at table 2 for you"
+    closed = RefusedError(
+        "no_such_table",
+        "the host closed table 2 as it restarted: begun by an older scopa-net that this one "
+        "cannot go on with",
+    )
+    assert words(closed) == (
+        f"{head} (the host says: the host closed table 2 as it restarted: begun by an older "
+        "scopa-net that this one cannot go on with). Your transcript of its rounds played so "
+        f"far is in {tmp_path / 'transcripts'}, to check with `scopa-net verify FILE`."
+    )
+    over = words(RefusedError("no_such_table", "there is no table 2"))
+    assert over.startswith(f"{head} (the match there is over). Its transcript is in the host")
+    taken = RefusedError(
+        "bad_token",
+        "your seat at table 2 was taken by Lea after you were away for more than 10 minutes; "
+        "`scopa-net join` lists the open seats",
+    )
+    assert words(taken) == f"{head}: {taken.message}."
+    assert words(RefusedError("bad_token", "that token does not hold the seat")) == (
+        f"{head} (the seat was given up, the match ended, or someone took it after you were "
+        "away long)."
+    )
