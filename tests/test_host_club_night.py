@@ -68,12 +68,9 @@ async def test_every_person_turned_away_from_a_table_is_one_line_with_who_and_wh
     ]
 
 
-async def test_a_restart_quotes_a_table_name_with_an_apostrophe_as_every_other_line(
-    tmp_path: Path,
-) -> None:
-    """The restart's summary read "table 1 'Bruno's table' (Bruno)" where history and the
-    other lines say "Bruno's table" in double quotes: one quoting everywhere."""
-    db = str(tmp_path / "host.db")
+async def bruno_sits_at_his_table_and_goes(db: str) -> None:
+    """A host on ``db`` opens "Bruno's table"; Bruno sits down there and his connection
+    closes (the seat waits for him); the host stops."""
     async with trio.open_nursery() as nursery:
         host = await start_host(nursery, db=db)
         assert host.port is not None
@@ -84,6 +81,15 @@ async def test_a_restart_quotes_a_table_name_with_an_apostrophe_as_every_other_l
         await host.shutdown()
         nursery.cancel_scope.cancel()
     host.journal.close()
+
+
+async def test_a_restart_quotes_a_table_name_with_an_apostrophe_as_every_other_line(
+    tmp_path: Path,
+) -> None:
+    """The restart's summary read "table 1 'Bruno's table' (Bruno)" where history and the
+    other lines say "Bruno's table" in double quotes: one quoting everywhere."""
+    db = str(tmp_path / "host.db")
+    await bruno_sits_at_his_table_and_goes(db)
     async with trio.open_nursery() as nursery:
         again = await start_host(nursery, db=db)
         assert resumed_line(again) == (
@@ -113,16 +119,7 @@ async def test_history_says_who_plays_a_match_in_play_and_its_score_and_who_wait
 
     db = str(tmp_path / "host.db")
     await play_one_round(db)
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, db=db)
-        assert host.port is not None
-        own = await host.create_table("Bruno's table", RuleSet.of(2, 11))
-        bruno = await RawSeat.connect(host.port)
-        await bruno.join(own.table.table_id, name="Bruno")
-        await bruno.stream.aclose()
-        await host.shutdown()
-        nursery.cancel_scope.cancel()
-    host.journal.close()
+    await bruno_sits_at_his_table_and_goes(db)
     assert main(["history", "--db", db]) == 0
     out = capsys.readouterr().out
     played, waiting = [line for line in out.splitlines() if not line.startswith("host ")]
