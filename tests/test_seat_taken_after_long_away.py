@@ -113,14 +113,20 @@ async def test_a_player_back_before_anyone_takes_the_seat_keeps_it() -> None:
         await back.until(lambda msg: isinstance(msg, m.Resumed))
         assert not await _listed(host.port)
 
-        lea = await RawSeat.connect(host.port)
-        await lea.send(m.Join(table_id=table_id, seat=1, name="Lea", password=None))
-        refused = await lea.until(lambda msg: isinstance(msg, m.Error))
-        assert isinstance(refused, m.Error)
-        assert refused.code == "seat_taken"
+        lea = await _lea_refused_seat_1(host.port, table_id)
         for seat in (ada, lea, back):
             await seat.aclose()
         nursery.cancel_scope.cancel()
+
+
+async def _lea_refused_seat_1(port: int, table_id: int) -> RawSeat:
+    """Lea asks for seat 1 by number and is told it is taken (`seat_taken`)."""
+    lea = await RawSeat.connect(port)
+    await lea.send(m.Join(table_id=table_id, seat=1, name="Lea", password=None))
+    refused = await lea.until(lambda msg: isinstance(msg, m.Error))
+    assert isinstance(refused, m.Error)
+    assert refused.code == "seat_taken"
+    return lea
 
 
 async def test_a_seat_within_the_away_limit_is_not_open() -> None:
@@ -132,11 +138,7 @@ async def test_a_seat_within_the_away_limit_is_not_open() -> None:
         await trio.sleep(0.3)  # past the grace period: a computer plays for him
         assert host.tables[table_id].table.seats[1].stand_in
         assert not await _listed(host.port)
-        lea = await RawSeat.connect(host.port)
-        await lea.send(m.Join(table_id=table_id, seat=1, name="Lea", password=None))
-        refused = await lea.until(lambda msg: isinstance(msg, m.Error))
-        assert isinstance(refused, m.Error)
-        assert refused.code == "seat_taken"
+        lea = await _lea_refused_seat_1(host.port, table_id)
         for seat in (ada, lea):
             await seat.aclose()
         nursery.cancel_scope.cancel()
