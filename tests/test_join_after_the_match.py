@@ -150,7 +150,7 @@ async def test_a_seat_taken_back_at_play_again_after_a_host_restart_reads_the_re
         said = finished_matches(record)[1]  # match 2, as `scopa-net history` says it
     finally:
         journal.close()
-    found = re.search(r"marco (\d+) - bot 1 (\d+); (marco|bot 1) won", said)
+    found = re.search(r"marco: (\d+) - bot 1: (\d+); (marco|bot 1) won", said)
     assert found, said
     mine, theirs = int(found[1]), int(found[2])
     async with trio.open_nursery() as nursery:
