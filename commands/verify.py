@@ -470,7 +470,12 @@ def is_mine(names: list[str], seat: int, me: str) -> bool:
     for its seat is theirs. A file without names, or a friend's, cannot tell."""
     from scopa_net.names import clean_name
 
-    return bool(me) and seat < len(names) and names[seat].casefold() == clean_name(me).casefold()
+    if not me or seat >= len(names):
+        return False
+    saved, mine = names[seat].casefold(), clean_name(me).casefold()
+    # A host gives a name taken at its table a number: "Fabio (2)" is Fabio's seat there.
+    numbered = re.fullmatch(r"(.+) \(\d+\)", saved)
+    return saved == mine or (numbered is not None and numbered[1] == mine)
 
 
 def seat_words(

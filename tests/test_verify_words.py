@@ -610,3 +610,19 @@ def test_the_heading_of_a_seat_that_changed_hands_names_everyone_who_held_it(
     status, out = _verify(capsys, path)
     assert status == 0
     assert out[0].startswith("seat 1 (Ivo, then Lea, this file's seat), 2 players"), out
+
+
+def test_a_seat_the_host_numbered_for_a_taken_name_is_yours(
+    match: list[bytes], tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch
+) -> None:
+    """Gina plays as Fabio; a Fabio sat at the table already, so the host called her seat
+    "Fabio (2)" and the client saved that beside her transcript: verify on her machine calls
+    her seat "you", not "this file's seat"."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("SCOPA_NET_NAME", "Fabio")
+    path = tmp_path / "seat1.scopa"
+    path.write_bytes(match[1])
+    path.with_suffix(".names").write_text("Fabio\nFabio (2)\n", encoding="utf-8")
+    status, out = _verify(capsys, path)
+    assert status == 0
+    assert out[0].startswith("seat 1 (Fabio (2), you), 2 players"), out
