@@ -67,6 +67,14 @@ class SittingDown:
                     session._seating.names[seat] = clean_name(seat_info.name) or f"seat {seat}"
         if not snapshot.seats:
             session._seating.names[joined.seat] = session.name
+        settled = session._seating.names[joined.seat]
+        if snapshot.seats and settled != clean_name(session.name):
+            # The host gave this seat another name (``Fabio (2)``: the name was taken here).
+            session.notice(
+                f"{clean_name(session.name)} is taken at this table: you are {settled} here; "
+                "`name NEW` changes it"
+            )
+            session.name = settled
         session._kept.keep_seat(joined.token, joined.epoch, snapshot, info)
         session._set_state(ConnectionState.CONNECTED)
         if choice.create is not None and session.pin_host:  # (play --lan says it its own way)
