@@ -234,7 +234,9 @@ class Reconnection:
         session.table_id, session._seat = record.table_id, record.seat
         session.host_key = bytes.fromhex(record.host_key)
         session.match_no = record.match_no
-        session._sitting.start_seat(starting_snapshot(record), mid_match=record.mid_match)
+        session._sitting.start_seat(
+            starting_snapshot(record), mid_match=record.mid_match, taken_back=True
+        )
         for seat, name in enumerate(record.names[: len(session._seating.names)]):
             session._seating.names[seat] = clean_name(name) or session._seating.names[seat]
         for p in record.pending:

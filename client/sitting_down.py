@@ -161,9 +161,13 @@ class SittingDown:
             f"{where} --no-resume --accept-new-key` sits down anew with the new key."
         )
 
-    def start_seat(self, snapshot: m.Snapshot, *, mid_match: bool | None = None) -> None:
+    def start_seat(
+        self, snapshot: m.Snapshot, *, mid_match: bool | None = None, taken_back: bool = False
+    ) -> None:
         """Start the seat's view, its deal checks and its seats from ``snapshot``
-        (``mid_match``: the match began without this seat, so no transcript is kept)."""
+        (``mid_match``: the match began without this seat, so no transcript is kept).
+        ``taken_back``: a seat kept on disk, started from the snapshot it sat down with: what
+        that snapshot said then is not shown again (the replay ends with the table now)."""
         session = self.session
         session._start = snapshot
         session._verified_before = session.rounds_verified
@@ -175,6 +179,17 @@ class SittingDown:
         session.witness = DealWitness(
             session.rules, session.host_key, snapshot.seat, mid_match=mid_match
         )
+        session._seating.names = [f"seat {s}" for s in range(session.rules.players)]
+        session._seating.holders = SeatHolders(session.rules.players)
+        session._seating.take_seats(snapshot.seats)
+        session._from_snapshot(snapshot)
+        if not taken_back:
+            self.say_where_the_seat_starts(snapshot)
+
+    def say_where_the_seat_starts(self, snapshot: m.Snapshot) -> None:
+        """What a person sitting down reads: a match under way joined (its deal checked from
+        the next round), a blind round sat out, and the board."""
+        session = self.session
         if snapshot.round_no > 0:
             session._emit(
                 Message(
@@ -186,9 +201,5 @@ class SittingDown:
             )
         if session.mirror.view.new_seat:  # a blind round begun without this seat (9.7)
             session._emit(Message(seat=None, text=NEW_SEAT_SITTING_OUT, local=True))
-        session._seating.names = [f"seat {s}" for s in range(session.rules.players)]
-        session._seating.holders = SeatHolders(session.rules.players)
-        session._seating.take_seats(snapshot.seats)
-        session._from_snapshot(snapshot)
         if snapshot.round_no:
             session._emit(ViewChanged(view=session.mirror.view))

@@ -8,16 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
+from pathlib import Path
 
 import trio
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client import render
 from scopa_net.client.controller import Asking, Controller
-from scopa_net.client.network_session import NetworkSession
+from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
+from scopa_net.client.seat_store import SeatStore
 from scopa_net.client.style import Display
 from scopa_net.client.toolbar import toolbar_text
 from scopa_net.errors import IllegalPlayError
+from scopa_net.server.host import Host
 
 
 class PersonScreen:
@@ -72,3 +75,52 @@ class PersonScreen:
                 with trio.move_on_after(5):
                     with suppress(IllegalPlayError):  # the table moved on first: next event
                         await self.session.submit(player.choose(view))
+
+
+class Player(PersonScreen):
+    """One person at a LAN table (see :class:`PersonScreen`); ``crash()`` ends the client where
+    it stands, as ``kill -9`` does (the seat stays on disk)."""
+
+    def __init__(self, session: NetworkSession, scope: trio.CancelScope) -> None:
+        super().__init__(session)
+        self.scope = scope
+
+    def crash(self) -> None:
+        self.scope.cancel()
+
+
+async def until(predicate: Callable[[], object], seconds: float = 30) -> None:
+    """Wait until ``predicate()`` holds (a test fails after ``seconds``)."""
+    with trio.fail_after(seconds):
+        while not predicate():
+            await trio.sleep(0.01)
+
+
+async def sit(nursery: trio.Nursery, host: Host, name: str, tmp: Path, **options) -> Player:
+    """``name`` at a new table (``create=``) or at table ``table_id``, her seat kept in a store
+    of her own under ``tmp``, her screen taking every event (``resume_from=``: her seat taken
+    back from disk)."""
+    choice = TableChoice(create=options.pop("create", None), table_id=options.pop("table_id", None))
+    data = tmp / name
+    opened = open_network_session(
+        "127.0.0.1", host.port, choice, name=name, data_dir=data, store=SeatStore(data), **options
+    )
+
+    async def hold(task_status=trio.TASK_STATUS_IGNORED) -> None:
+        with trio.CancelScope() as scope:
+            async with opened as session:
+                player = Player(session, scope)
+                task_status.started(player)
+                async for event in session.events:
+                    player.controller.handle_event(event)
+
+    return await nursery.start(hold)
+
+
+async def take_back(nursery: trio.Nursery, host: Host, player: Player, tmp: Path) -> Player:
+    """The same ``join`` again after ``player``'s client died: the seat comes back from disk."""
+    name = player.session.name
+    (record,) = SeatStore(tmp / name).records()
+    back = await sit(nursery, host, name, tmp, table_id=record.table_id, resume_from=record)
+    await until(lambda: "Back in your seat" in back.text)
+    return back
