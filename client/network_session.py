@@ -631,9 +631,10 @@ class NetworkSession:
             elif msg.SEQUENCED and await self._table_event(msg):
                 return
 
-    def _from_snapshot(self, msg: m.Snapshot) -> None:
+    def _from_snapshot(self, msg: m.Snapshot, *, sat_down: bool = False) -> None:
         """What a snapshot says beside the view: the voids of the match (a host that does not
-        say them leaves those counted here) and the computer's plays for people this round."""
+        say them leaves those counted here) and the computer's plays for people this round
+        (``sat_down``: the snapshot this seat sat down with, see :meth:`_before_me`)."""
         self._voids = max(self._voids, msg.voids)
         self.computer_plays = set(msg.computer_plays)
         self.play_makers = {}
@@ -642,6 +643,22 @@ class NetworkSession:
             # A round this seat sits out: none of its plays at this seat were its person's.
             mine = (i for i, record in enumerate(view.plays) if record.seat == view.seat)
             self.computer_plays.update(mine)
+        if sat_down and view is not None:
+            self._before_me(view)
+
+    def _before_me(self, view: SeatView) -> None:
+        """The plays made in this seat before its person sat down in a round under way: not
+        theirs, and this client did not see who made them (the person who left it, or a
+        computer). A computer's for a person is said as a computer's; any other, as the
+        seat's before this person, never under their name."""
+        for i, record in enumerate(view.plays):
+            if record.seat != view.seat:
+                continue
+            if i in self.computer_plays:
+                self.play_makers[i] = "a computer"
+                self.computer_plays.discard(i)
+            else:
+                self.play_makers[i] = f"seat {view.seat} (before you)"
 
     def _answer(self, msg: m.Ack | m.Reject) -> None:
         pending = self._unacked.pop(msg.move_id, None)

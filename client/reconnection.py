@@ -387,7 +387,7 @@ class Reconnection:
         session._voids = 0
         session._void_news = None
         session.rounds_verified = session._verified_before
-        session._from_snapshot(start)
+        session._from_snapshot(start, sat_down=True)
         session._replaying = True  # shown where the host's events end (caught_up)
         return True
 

@@ -182,7 +182,7 @@ class SittingDown:
         session._seating.names = [f"seat {s}" for s in range(session.rules.players)]
         session._seating.holders = SeatHolders(session.rules.players)
         session._seating.take_seats(snapshot.seats)
-        session._from_snapshot(snapshot)
+        session._from_snapshot(snapshot, sat_down=True)
         if not taken_back:
             self.say_where_the_seat_starts(snapshot)
 

@@ -45,6 +45,35 @@ async def dino_takes_ivos_seat(nursery: trio.Nursery, host: Host, tmp: Path) -> 
     return ada, dino
 
 
+def last_rows(lines: list[str]) -> list[str]:
+    return [line for line in lines if line.startswith("Last ")]
+
+
+async def test_plays_made_in_a_seat_before_its_person_sat_down_are_not_theirs(
+    tmp_path: Path,
+) -> None:
+    """Dino's board does not credit him with the computer's play in his seat before he sat
+    down (before: "Last  Dino plays 6h"); Ada's names the computer for it, then Dino for his
+    own play."""
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01, grace=600)
+        ada, dino = await dino_takes_ivos_seat(nursery, host, tmp_path)
+        seen = await dino.type("board")
+        rows = last_rows(seen)
+        assert not [row for row in rows if "Dino" in row], seen
+        assert [row for row in rows if "seat 1 (before you) plays" in row], seen
+        assert [row for row in last_rows(await ada.type("board")) if "bot 1 plays" in row]
+        # Ada plays, then Dino: his play is his, on both screens.
+        player = make_player("random", 3)
+        await ada.session.submit(player.choose(ada.session.view))
+        await until(lambda: dino.session.view is not None and dino.session.view.my_turn, 10)
+        await dino.session.submit(player.choose(dino.session.view))
+        await until(lambda: [line for line in ada.lines if line.startswith("Dino plays")], 10)
+        await until(lambda: [line for line in dino.lines if line.startswith("Dino plays")], 10)
+        assert [row for row in last_rows(await dino.type("board")) if "Dino plays" in row]
+        nursery.cancel_scope.cancel()
+
+
 async def test_a_seat_taken_mid_match_and_taken_back_from_disk_shows_only_the_table_now(
     tmp_path: Path,
 ) -> None:
