@@ -12,52 +12,12 @@ from pathlib import Path
 
 import trio
 from hosting import create, start_host
-from person_screen import PersonScreen
+from person_screen import Player, sit, until
 
 from scopa_net.bots.levels import make_player
-from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
 from scopa_net.client.seat_store import SeatStore
 from scopa_net.rules import RuleSet
 from scopa_net.server.host import Host
-
-
-class Player(PersonScreen):
-    """One person (see :class:`PersonScreen`); ``crash()`` ends the client where it stands, as
-    ``kill -9`` does (the seat stays on disk)."""
-
-    def __init__(self, session: NetworkSession, scope: trio.CancelScope) -> None:
-        super().__init__(session)
-        self.scope = scope
-
-    def crash(self) -> None:
-        self.scope.cancel()
-
-
-async def until(predicate, seconds: float = 30) -> None:
-    with trio.fail_after(seconds):
-        while not predicate():
-            await trio.sleep(0.01)
-
-
-async def sit(nursery: trio.Nursery, host: Host, name: str, tmp: Path, **options) -> Player:
-    """``name`` at the table (a new one with ``create=``, else table 1 or ``table_id``), her
-    seat kept in a store of her own under ``tmp``."""
-    create_table = options.pop("create", None)
-    choice = TableChoice(create=create_table, table_id=options.pop("table_id", None))
-    store = SeatStore(tmp / name)
-    session_cm = open_network_session(
-        "127.0.0.1", host.port, choice, name=name, data_dir=tmp / name, store=store, **options
-    )
-
-    async def hold(task_status=trio.TASK_STATUS_IGNORED) -> None:
-        with trio.CancelScope() as scope:
-            async with session_cm as session:
-                player = Player(session, scope)
-                task_status.started(player)
-                async for event in session.events:
-                    player.controller.handle_event(event)
-
-    return await nursery.start(hold)
 
 
 async def three_friends(nursery: trio.Nursery, host: Host, tmp: Path, *, blind: bool = False):
