@@ -442,7 +442,7 @@ class Controller:
         state = self.state
         state.names = tuple(clean_name(n) or f"seat {i}" for i, n in enumerate(self.session.names))
         match event:
-            case ViewChanged(view=view, record=record):
+            case ViewChanged(view=view, record=record, sat_down=sat_down):
                 first = state.view is None
                 state.view = view
                 state.scores = view.scores
@@ -450,9 +450,9 @@ class Controller:
                 if record is not None:
                     self._show([self.record_line(view, record)])
                 # A seat a computer plays this round (9.7) sees the board when its turn
-                # comes, as everyone does, and on taking the seat.
+                # comes, as everyone does, and on taking the seat; so does any seat taken.
                 sat_out_turn = view.sitting_out and (first or view.to_move == view.seat)
-                if view.my_turn or (sat_out_turn and not view.round_over):
+                if view.my_turn or ((sat_out_turn or sat_down) and not view.round_over):
                     self._draw_board()
             case RoundStarted(view=view):
                 if state.match_over:  # a rematch: a new match has begun

@@ -37,10 +37,12 @@ class ConnectionState(enum.Enum):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ViewChanged:
-    """The seat's view is now ``view``; ``record`` is the play that changed it, if one did."""
+    """The seat's view is now ``view``; ``record`` is the play that changed it, if one did;
+    ``sat_down``: the view a person sat down to, in a round under way (its board is drawn)."""
 
     view: SeatView
     record: PlayRecord | None = None
+    sat_down: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -85,6 +85,10 @@ class SittingDown:
             )
             for line in session.where_to_join:  # none when the computers took every other seat
                 session.notice(line)
+        elif choice.create is None:
+            named = f" '{info.name}'" if info is not None and info.name else ""
+            session.notice(f"You sit at table {table_id}{named}, seat {joined.seat}.")
+        self.show_the_board(snapshot)
 
     async def join_words(self, table_id: int, password: bool) -> str:
         """The command friends type to join the table this seat opened, quoted, at an
@@ -187,8 +191,8 @@ class SittingDown:
             self.say_where_the_seat_starts(snapshot)
 
     def say_where_the_seat_starts(self, snapshot: m.Snapshot) -> None:
-        """What a person sitting down reads: a match under way joined (its deal checked from
-        the next round), a blind round sat out, and the board."""
+        """What a person sitting down reads first: a match under way joined (its deal checked
+        from the next round), a blind round sat out."""
         session = self.session
         if snapshot.round_no > 0:
             session._emit(
@@ -201,5 +205,9 @@ class SittingDown:
             )
         if session.mirror.view.new_seat:  # a blind round begun without this seat (9.7)
             session._emit(Message(seat=None, text=NEW_SEAT_SITTING_OUT, local=True))
+
+    def show_the_board(self, snapshot: m.Snapshot) -> None:
+        """The board of a round under way, drawn once for the person who just sat down (at
+        any seat, their turn or not), after what they read on sitting down."""
         if snapshot.round_no:
-            session._emit(ViewChanged(view=session.mirror.view))
+            self.session._emit(ViewChanged(view=self.session.mirror.view, sat_down=True))

@@ -99,10 +99,14 @@ async def until(predicate: Callable[[], object], seconds: float = 30) -> None:
 async def sit(
     nursery: trio.Nursery, host: Host, name: str, tmp: Path, folder: str = "", **options
 ) -> Player:
-    """``name`` at a new table (``create=``) or at table ``table_id``, her seat kept in a store
-    of her own under ``tmp`` (in ``folder``, by default her name), her screen taking every
-    event (``resume_from=``: her seat taken back from disk)."""
-    choice = TableChoice(create=options.pop("create", None), table_id=options.pop("table_id", None))
+    """``name`` at a new table (``create=``) or at table ``table_id`` (``password=``), her
+    seat kept in a store of her own under ``tmp`` (in ``folder``, by default her name), her
+    screen taking every event (``resume_from=``: her seat taken back from disk)."""
+    choice = TableChoice(
+        create=options.pop("create", None),
+        table_id=options.pop("table_id", None),
+        password=options.pop("password", None),
+    )
     data = tmp / (folder or name)
     opened = open_network_session(
         "127.0.0.1", host.port, choice, name=name, data_dir=data, store=SeatStore(data), **options

@@ -93,3 +93,23 @@ async def test_a_seat_taken_mid_match_and_taken_back_from_disk_shows_only_the_ta
             back.text
         )
         nursery.cancel_scope.cancel()
+
+
+async def test_a_person_sitting_down_in_a_round_under_way_sees_the_board_at_once(
+    tmp_path: Path,
+) -> None:
+    """Dino sits down while it is Ada's turn: his screen said he took a seat and was
+    connected, then nothing (no table, no hand) until he typed `board`. Now the board is drawn
+    once, after the lines he reads on sitting down, without his asking."""
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01, grace=600)
+        ada, dino = await dino_takes_ivos_seat(nursery, host, tmp_path)
+        await until(lambda: any(line.startswith("Your hand ") for line in dino.lines), 10)
+        table = ada.session.table_id
+        said = dino.lines.index(f"You sit at table {table} 'test table', seat 1.")
+        hand = next(i for i, line in enumerate(dino.lines) if line.startswith("Your hand "))
+        assert said < hand, dino.text
+        assert dino.lines[0].startswith("You took a seat in a match under way"), dino.text
+        assert "Your turn." not in dino.text, dino.text  # Ada's turn: the board all the same
+        assert sum(line.startswith("Your hand ") for line in dino.lines) == 1, dino.text
+        nursery.cancel_scope.cancel()
