@@ -92,6 +92,10 @@ class Mode(enum.Enum):
     LEFT = "left"
 
 
+SCORE_IT = "Score this hand?"
+"""Asked after a hand's sheet (y/n)."""
+
+
 def _t(text: str, style: str = "") -> FormattedText:
     return FormattedText([(style, text)])
 
@@ -573,10 +577,11 @@ class TallyController:
         else:
             out.append(_t("  " + self._each(hand.points)))
         after = [s + p for s, p in zip(tally.scores, hand.points, strict=True)]
-        out.append(
-            self._row("After it: ", f"{self._each(after)}. Score this hand?", "class:prompt")
-        )
-        return out
+        row = self._row("After it: ", f"{self._each(after)}. {SCORE_IT}", "class:prompt")
+        if self._too_wide([row]) and not self.plain:  # the question at the left, not under
+            row = self._row("After it: ", f"{self._each(after)}.")  # the scores, as one
+            return [*out, row, _t(SCORE_IT, "class:prompt")]
+        return [*out, row]
 
     def _each(self, values: Sequence[int]) -> str:
         """Each side's figure after its name: "Ada 3, Bruno 0"."""
@@ -622,7 +627,10 @@ class TallyController:
         out = [_t(f"{head} (playing to {tally.rules.target}):", "class:heading")]
         width = max(display_width(r.label) for r in tally.standings())
         table, sentences = [], []
-        for place, row in enumerate(tally.standings(), 1):
+        rows = tally.standings()
+        for row in rows:
+            # Sides level on points share a place ("1. ... 1. ..."), as a tie is read.
+            place = next(j for j, other in enumerate(rows, 1) if other.points == row.points)
             to_go = f"{row.to_go} to go" if row.to_go else "target reached"
             to_go = "" if row.to_go and tally.over else to_go  # the game is won
             label = row.label + " " * (width - display_width(row.label))
@@ -887,7 +895,8 @@ def run_typed_lines(controller: TallyController, typed: TextIO, out: TextIO, err
                 continue
             show(controller.leave())
             return EXIT_CANCELLED
-        if not line:  # Ctrl-D
+        if not line:  # Ctrl-D: what it says goes below the prompt, not on its line
+            out.write("\n")
             if controller.mode is Mode.CONFIRM:
                 show(controller.handle("n"))
                 continue

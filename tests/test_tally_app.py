@@ -701,3 +701,40 @@ def test_typed_at_a_terminal_with_the_output_piped_the_prompt_is_written_once(
     assert lines[-2] == "tally> Hand 1 so far: Ada 2, Bruno 1; not scored yet, kept for next time."
     assert lines[-1].startswith("Saved as ")
     assert out.count("tally> ") == 4  # once for each line read
+
+
+def test_at_40_columns_the_question_after_a_hand_starts_its_own_line() -> None:
+    """At 40 columns "Score this hand?" was set under the scores, as if it were one of them
+    ("After it: Ada & Carla 5,\\n          Bruno & Dino 0.\\n          Score this hand?"): it
+    starts its own line, at the left."""
+    tally = Tally.new(["Ada", "Bruno", "Carla", "Dino"], target=21)
+    rows = printed_at(TallyController(tally, store=None), [*COUNTED, "y", "quit"], 40)
+    after = rows.index("After it: Ada & Carla 5,")
+    assert rows[after + 1 : after + 3] == ["          Bruno & Dino 0.", "Score this hand?"], rows
+
+
+def test_sides_level_on_points_share_a_place_in_the_standings() -> None:
+    """A 4-4 tie was ranked "1." and "2.", as if one side led: level sides share a place."""
+    tally = Tally.new(["Ada", "Bruno", "Carla"]).add(0, 4).add(1, 4).add(2, 1).commit()
+    screen = type_into(TallyController(tally, store=None), ["standings", "quit"], plain=False)
+    assert re.search(r"1\. Ada +4", screen), screen
+    assert re.search(r"1\. Bruno +4", screen), screen
+    assert re.search(r"3\. Carla +1", screen), screen
+    plain = type_into(TallyController(tally, store=None, plain=True), ["standings", "quit"])
+    assert "1. Ada: 4 points, 7 to go." in plain
+    assert "1. Bruno: 4 points, 7 to go." in plain
+
+
+def test_ctrl_d_typed_with_the_output_piped_says_goodbye_below_the_prompt() -> None:
+    """`scopa-net tally | cat`, then Ctrl-D: the goodbye landed on the prompt's line
+    ("tally> Saved as ..."): the prompt's line ends first."""
+    import io
+
+    from scopa_net.client.tally_app import run_typed_lines
+
+    out, err = io.StringIO(), io.StringIO()
+    controller = TallyController(Tally.new(["Ada", "Bruno"]), store=None)
+    assert run_typed_lines(controller, io.StringIO("+2 Ada\n"), out, err) == 0
+    lines = out.getvalue().splitlines()
+    goodbye = "Hand 1 so far: Ada 2, Bruno 0; not scored yet, kept for next time."
+    assert lines[lines.index(goodbye) - 1] == "tally> ", lines
