@@ -738,3 +738,14 @@ def test_ctrl_d_typed_with_the_output_piped_says_goodbye_below_the_prompt() -> N
     lines = out.getvalue().splitlines()
     goodbye = "Hand 1 so far: Ada 2, Bruno 0; not scored yet, kept for next time."
     assert lines[lines.index(goodbye) - 1] == "tally> ", lines
+
+
+def test_the_readme_says_which_plain_screens_write_a_prompt() -> None:
+    """README said of `--plain` "There is no prompt", but pass-and-play writes `Bruno> ` and
+    `tally --plain` writes `tally> ` (kept: a screen reader says whose turn it is). README
+    says so, in the words the screens write."""
+    readme = " ".join((Path(__file__).parent.parent / "README.md").read_text().split())
+    assert "There is no prompt" not in readme
+    controller = TallyController(Tally.new(["Ada", "Bruno"]), store=None, plain=True)
+    assert f"`tally --plain` writes `{controller.prompt()}`" in readme
+    assert "pass-and-play writes a short prompt naming who types now (`Bruno> `)" in readme
