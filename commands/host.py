@@ -128,14 +128,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=at_least(1),
         default=HostConfig().max_tables_per_address,
         metavar="N",
-        help="tables one address may have open at once (raise it for load tests)",
+        help="tables one address may have open at once; one whose match is over for good "
+        "does not count (raise it for load tests)",
     )
     p.add_argument(
         "--max-tables",
         type=at_least(1),
         default=HostConfig().max_tables,
         metavar="N",
-        help="tables the host serves at once (raise it for load tests)",
+        help="tables the host serves at once; one whose match is over for good does not "
+        "count (raise it for load tests)",
     )
     p.add_argument(
         "--grace",

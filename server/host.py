@@ -128,6 +128,11 @@ def _write_private(path: Path, data: bytes) -> None:
         os.close(dir_fd)
 
 
+def tables(count: int) -> str:
+    """``1 table``, ``16 tables``."""
+    return f"{count} table" if count == 1 else f"{count} tables"
+
+
 class Host:
     def __init__(self, config: HostConfig, journal: Journal | None = None) -> None:
         self.config = config
@@ -141,9 +146,8 @@ class Host:
         self._next_id = 1
         self._per_address: Counter[str] = Counter()
         self.max_connections = connection_cap(config.max_connections)
-        self._tables_of: Counter[str] = Counter()
-        """Live tables each address created (its quota)."""
         self._owner: dict[int, str] = {}
+        """The address that created each table a player opened (held to its quota)."""
         self._settings: dict[int, dict] = {}
         """Each table's settings, as its journal records them."""
         self._reserved = 0
@@ -427,13 +431,16 @@ class Host:
         """Open a table. ``owner``: the address asking, held to its quota of tables (None for
         the host's own). The limits are checked and the place reserved before any wait, so
         requests at once cannot overshoot them."""
-        live = len(self._live_tables()) + self._reserved
+        live = sum(1 for table_id in self.tables if self._counts(table_id)) + self._reserved
         if live >= self.config.max_tables:
-            raise TooManyTablesError(f"this host already runs {live} tables")
-        quota = self.config.max_tables_per_address
-        if owner is not None and self._tables_of[owner] >= quota:
             raise TooManyTablesError(
-                f"at most {quota} tables from one address; finish or leave one first"
+                f"this host already runs {tables(live)}, as many as it allows; "
+                "join one of them, or try again once one has finished"
+            )
+        quota = self.config.max_tables_per_address
+        if owner is not None and self._tables_of(owner) >= quota:
+            raise TooManyTablesError(
+                f"at most {tables(quota)} from one address; finish or leave one first"
             )
         table_id = self._next_id
         self._next_id += 1
@@ -444,7 +451,6 @@ class Host:
         name = unique_name(name, (task.table.name for task in self.tables.values()))
         self._reserved += 1
         if owner is not None:
-            self._tables_of[owner] += 1
             self._owner[table_id] = owner
         settings = table_settings(name, rules, password, bots, bot_level, blind=blind)
         created = time.time()
@@ -527,12 +533,19 @@ class Host:
             self._settings.pop(task.table.table_id, None)
             self._table_gone(task.table.table_id)
 
+    def _counts(self, table_id: int) -> bool:
+        """Whether a table counts against the limits on tables (protocol.md 3.3): one being
+        created, in play or waiting, or over with a rematch still possible; not one whose
+        match is over for good (it only lingers, 3.11)."""
+        task = self.tables.get(table_id)
+        return task is None or not task.table.done_for_good
+
+    def _tables_of(self, owner: str) -> int:
+        """The tables an address created that count against its quota."""
+        return sum(1 for t, o in self._owner.items() if o == owner and self._counts(t))
+
     def _table_gone(self, table_id: int) -> None:
-        owner = self._owner.pop(table_id, None)
-        if owner is not None:
-            self._tables_of[owner] -= 1
-            if self._tables_of[owner] <= 0:
-                del self._tables_of[owner]
+        self._owner.pop(table_id, None)
 
     def _restore_tables(self) -> None:
         with contextlib.suppress(sqlite3.Error):  # for history only: never a reason not to start

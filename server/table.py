@@ -286,6 +286,16 @@ class Table:
         """Whether no newcomer can sit here: no seat open, nor any left long by its player."""
         return not any(self.open_to(i) for i in range(len(self.seats)))
 
+    @property
+    def done_for_good(self) -> bool:
+        """The match is over and no other will follow here (protocol.md 3.11): the vote on
+        playing again was declined, or no person holds a seat to ask for one. The table only
+        lingers for late readers; it counts against no limit on tables (3.3)."""
+        return self.phase is Phase.OVER and (
+            self.rematch_state == "declined"
+            or not any(s.kind is SeatKind.HUMAN for s in self.seats)
+        )
+
     def open_to(self, seat: int) -> bool:
         """Whether a newcomer may take ``seat``: it is open, or its player has been away
         past the host's limit (:meth:`open_to_newcomers`)."""
