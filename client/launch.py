@@ -41,7 +41,8 @@ REFUSALS = {
     "no_such_table": "that table is not on the host (any more); `scopa-net join HOST` lists them",
     "seat_taken": "that seat is taken; leave out --seat to take any open one",
     "table_full": "that table is full; `scopa-net join HOST` lists tables with open seats",
-    "too_many_tables": "the host has as many tables as it allows; join one of them instead",
+    "too_many_tables": "the host will open no more tables just now; join one of its tables, "
+    "or try again once one has finished",
     "too_many_connections": "the host has too many connections from this address; try later",
     "bad_version": "the host speaks another version of the protocol; update scopa-net",
 }
@@ -52,6 +53,8 @@ def session_failure(exc: SessionError) -> CommandError:
     """One line for a session the host refused or lost, and the exit status."""
     text = str(exc)
     code, _, detail = text.partition(": ")
+    if code == "too_many_tables" and detail:  # the host's words say which of its limits
+        return CommandError(f"the host will open no more tables: {detail}", EXIT_REFUSED)
     if code in REFUSALS:
         return CommandError(REFUSALS[code], EXIT_REFUSED)
     if isinstance(exc, VersionMismatchError):

@@ -5,14 +5,18 @@ One that may still play again counts. End to end over loopback TCP."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 import trio
-from hosting import MakeHost, create
+from hosting import MakeHost, create, host_in_thread
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
 from scopa_net.client.network_session import SessionError, TableChoice, open_network_session
 from scopa_net.client.session import RematchClosed
+from scopa_net.commands.main import main
+from scopa_net.commands.options import EXIT_REFUSED
 from scopa_net.rules import RuleSet
 
 ONE_POINT = TableChoice(create=create(RuleSet.of(2, 1), bots=1))
@@ -57,3 +61,42 @@ async def test_a_table_over_for_good_frees_its_place(
         assert len(host.tables) == 1
         async with open_network_session("127.0.0.1", host.port, ONE_POINT, name="bea") as bea:
             assert bea.table_id != ann.table_id
+
+
+@pytest.mark.parametrize(
+    ("limit", "owner", "line"),
+    [
+        (
+            {"max_tables_per_address": 1},
+            "127.0.0.1",
+            "scopa-net: the host will open no more tables: at most 1 table from one address; "
+            "finish or leave one first",
+        ),
+        (
+            {"max_tables": 1},
+            None,
+            "scopa-net: the host will open no more tables: this host already runs 1 table, as "
+            "many as it allows; join one of them, or try again once one has finished",
+        ),
+    ],
+)
+def test_bots_refused_a_table_say_which_limit(
+    limit: dict[str, int], owner: str | None, line: str, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """The host's words say which limit refused the table, not one sentence for both."""
+    with host_in_thread(**limit) as running:
+        held = partial(running.host.create_table, "held", RuleSet.of(2, 1), owner=owner)
+        running.call(held)
+        argv = ["bots", running.address, "--create", "--count", "2", "--players", "2"]
+        assert main([*argv, "--target", "1", "--quiet"]) == EXIT_REFUSED
+    assert capfd.readouterr().err.splitlines() == [line]
+
+
+def test_bots_play_table_after_table_from_one_address(capsys: pytest.CaptureFixture[str]) -> None:
+    """The tester's club night: `bots --create` again and again from one address, each run's
+    tables over and lingering for their minute, never hits the quota of tables."""
+    with host_in_thread(max_tables_per_address=1) as running:
+        argv = ["bots", running.address, "--create", "--count", "2", "--players", "2"]
+        for _ in range(3):
+            assert main([*argv, "--target", "1", "--quiet"]) == 0
+            assert "2 bots sent, 1 match finished" in capsys.readouterr().out
