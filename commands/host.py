@@ -836,6 +836,32 @@ def with_computer_rounds(journal: Journal, record: TableRecord) -> TableRecord:
     return dataclasses.replace(record, summary={**last, "earlier": earlier} if earlier else last)
 
 
+def _match_ended(record: TableRecord, match_no: int) -> float | None:
+    """When the table's match ``match_no`` (from 1) ended, as its journal says; None for one
+    still in play."""
+    summary = record.summary
+    if not isinstance(summary, dict):
+        return None
+    ended = [*summary.get("earlier", []), summary]
+    if match_no > len(ended) or not isinstance(ended[match_no - 1], dict):
+        return None
+    when = ended[match_no - 1].get("finished")
+    if when is None and match_no == len(ended):  # a journal kept before matches said it
+        when = record.finished
+    return float(when) if isinstance(when, int | float) else None
+
+
+def write_transcript(path: Path, data: bytes, ended: float | None) -> None:
+    """Write an exported file as the client writes its own transcripts: whole, for its owner
+    only (0600); its time is when the match ended (``verify`` says "saved" then and orders
+    files by it), or now for a match still in play. OSError is the caller's to report."""
+    from scopa_net.client.files import replace_file
+
+    replace_file(path, data, mode=0o600)
+    if ended is not None:
+        os.utime(path, (ended, ended))
+
+
 def _export(journal: Journal, args: argparse.Namespace) -> int:
     records = {r.table_id: r for r in journal.tables()}
     record = records[str(args.export)]
@@ -868,10 +894,11 @@ def _export(journal: Journal, args: argparse.Namespace) -> int:
     # where `verify` reads them, round by round where a seat changed hands.
     names = out.with_suffix(".names") if out.suffix != ".names" else None
     holders = held[match_no - 1]
+    ended = _match_ended(record, match_no)
     try:
-        out.write_bytes(transcript.encode())
+        write_transcript(out, transcript.encode(), ended)
         if names is not None:
-            names.write_text(holders.names_file(holders.last_names()), encoding="utf-8")
+            write_transcript(names, holders.names_file(holders.last_names()).encode(), ended)
     except OSError as exc:
         why = exc.strerror or str(exc)
         raise CommandError(

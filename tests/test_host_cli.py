@@ -391,3 +391,32 @@ def test_a_listed_table_names_its_seats_in_plain_words() -> None:
         "table 1 'kitchen': 2 players, playing to 11, no variants; 1 open seat (seats: open, bot 1)"
     )
     assert describe_table(table) == f"{listed}; waiting"
+
+
+def test_an_export_is_private_and_dated_when_its_match_ended(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`verify` says when an exported match was played, not when it was exported, and the
+    files are its owner's only (0600), as the client's own transcripts are."""
+    from scopa_net.server.journal import Journal
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    db = tmp_path / "host.db"
+    trio.run(play_one_match, str(db))
+    ended = time.mktime((2026, 3, 1, 4, 12, 0, 0, 0, -1))  # the match ended at 04:12
+    journal = Journal(str(db))
+    (record,) = journal.tables()
+    journal.finish_table(record.table_id, ended, {**record.summary, "finished": ended})
+    journal.close()
+    old = os.umask(0o022)  # a usual umask: a file made 0644 would show it
+    try:
+        target = tmp_path / "t1.scopa"
+        assert main(["history", "--db", str(db), "--export", "1", "--out", str(target)]) == 0
+    finally:
+        os.umask(old)
+    for written in (target, tmp_path / "t1.names"):
+        assert written.stat().st_mode & 0o777 == 0o600, written
+        assert written.stat().st_mtime == ended, written
+    capsys.readouterr()
+    main(["verify", str(target)])
+    assert "saved 2026-03-01 04:12 (the file's time" in capsys.readouterr().out
