@@ -137,7 +137,10 @@ async def test_four_players_arrive_one_by_one_rename_drop_and_every_screen_names
             await until(lambda: all(p.controller.state.view is not None for p in players))
             await everyone_sees(shown)
             for p in players:
-                assert "You" not in p.screen.text.replace("Your", "")
+                # Seats are named, never "You" (but for "Your hand" and the sit-down line,
+                # "You sit at table 1, seat 2.").
+                said = p.screen.text.replace("Your", "").replace("You sit at table", "")
+                assert "You" not in said, said
 
             # The second Ada takes a name already at the table: the host tells it apart.
             second = players[2]
