@@ -15,6 +15,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from scopa_net.commands.history_filter import (
+    Listed,
+    MatchFilter,
+    Seats,
+    parse_since,
+    record_line,
+    seat_names,
+    summary_seats,
+    winning_seats,
+)
 from scopa_net.commands.journal_files import (
     JournalLock,
     check_db_path,
@@ -193,13 +203,33 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="List the matches in a host's journal (each table's number and name, the "
         "match's number at a table that played more than one, when it started and ended or "
         "that it is in play, and the score), or export one seat's transcript for "
-        "`scopa-net verify`.",
+        "`scopa-net verify`. --table, --name and --since narrow the list (`history --name "
+        "Ada --since start`: Ada's matches tonight, then her record: 'Ada: 3 matches, won "
+        "2'); a list they leave empty says so in one line.",
     )
     h.add_argument(
         "--db",
         type=file_name,
         default=None,
         help="journal database (default: those of `host` and `play --lan`, in the data directory)",
+    )
+    listing = h.add_argument_group("narrowing the list (combined: a match must pass each)")
+    listing.add_argument(
+        "--table", type=at_least(1), default=None, help="only that table's matches"
+    )
+    listing.add_argument(
+        "--name",
+        default=None,
+        help="only the matches where someone of that name held a seat (case and accents "
+        "aside: nicolo finds Nicolò), then that person's record over them",
+    )
+    listing.add_argument(
+        "--since",
+        type=since_value,
+        default=None,
+        metavar="WHEN",
+        help="only the matches that began at or after WHEN: a date YYYY-MM-DD or "
+        "'YYYY-MM-DD HH:MM' (local time), or start (since the host last started: tonight)",
     )
     h.add_argument("--export", type=int, metavar="TABLE", help="table to export")
     h.add_argument(
@@ -221,6 +251,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "tableT-matchM-seatS.scopa for match M at a table that played again)",
     )
     h.set_defaults(run=run_history)
+
+
+def since_value(text: str) -> float | str:
+    """``--since``'s value (:func:`parse_since`), a usage error said in one line."""
+    try:
+        return parse_since(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _db_path(arg: str | None) -> str:
@@ -501,6 +539,13 @@ def run_history(args: argparse.Namespace) -> int:
             f"{' and '.join(lone)} {'is' if len(lone) == 1 else 'are'} for --export TABLE (the "
             "transcript to write); without --export, history lists the matches"
         )
+    wanted = MatchFilter(args.table, args.name, args.since)
+    if wanted.given() and args.export is not None:
+        given = [f"--{f}" for f in ("table", "name", "since") if getattr(args, f) is not None]
+        raise CommandError(
+            f"{' and '.join(given)} narrow the list; --export writes one transcript: give "
+            "one or the other"
+        )
     if args.seat is None:
         args.seat = 0
     journals = [("", _db_path(args.db))] if args.db is not None else default_journals()
@@ -512,19 +557,33 @@ def run_history(args: argparse.Namespace) -> int:
             journal.close()
     lines: list[str] = []
     for heading, path in journals:
-        journal = open_journal(path, create=False)
-        try:
-            records = [with_computer_rounds(journal, r) for r in journal.tables()]
-            now = {r.table_id: standing(journal, r) for r in records if r.finished is None}
-            found = played_order(records, journal.host_starts(), now)
-        finally:
-            journal.close()
+        found = _listed(path, wanted)
         if heading:
             lines.append(f"{heading} (--db {path}):")
-            found = [f"  {line}" for line in found or ["no matches yet"]]
+            found = [f"  {line}" for line in found]
         lines += found
-    print("\n".join(lines) if lines else "no matches yet")
+    print("\n".join(lines))
     return 0
+
+
+def _listed(path: str, wanted: MatchFilter) -> list[str]:
+    """The lines ``history`` lists for the journal at ``path``: the matches ``wanted`` keeps,
+    the host's restarts between them, and a --name's record; one line if none is kept."""
+    journal = open_journal(path, create=False)
+    try:
+        records = [with_computer_rounds(journal, r) for r in journal.tables()]
+        played = {r.table_id: in_play(journal, r) for r in records if r.finished is None}
+        now = {table: words for table, (words, _) in played.items()}
+        seated = {table: seats for table, (_, seats) in played.items()}
+        starts = journal.host_starts()
+    finally:
+        journal.close()
+    start = wanted.start(starts)
+    kept = [m for m in listed_in_order(records, now, seated) if wanted.keeps(m, start)]
+    if not kept:
+        return [wanted.nothing(start) if wanted.given() else "no matches yet"]
+    lines = with_restarts(kept, starts)
+    return lines + ([record_line(wanted.name, kept)] if wanted.name is not None else [])
 
 
 def default_journals() -> list[tuple[str, str]]:
@@ -568,22 +627,37 @@ def played_order(
     table: a table's third match, played the next evening, comes among that evening's), and
     a line where the host restarted (``starts``: when it started, each time) between them.
     ``now``: table id -> how its match in play stands (:func:`standing`)."""
-    now = now or {}
-    timed = sorted(
-        (when, n, line)
-        for n, (when, line) in enumerate(
-            m for r in records for m in timed_matches(r, now.get(r.table_id, ""))
-        )
-    )
+    return with_restarts(listed_in_order(records, now), starts)
+
+
+def listed_in_order(
+    records: Sequence[TableRecord],
+    now: dict[str, str] | None = None,
+    seated: dict[str, Seats] | None = None,
+) -> list[Listed]:
+    """Every match of every table in ``records`` (:func:`listed_matches`), in the order
+    they began. ``seated``: table id -> who holds each seat of its match in play."""
+    now, seated = now or {}, seated or {}
+    found = [
+        m
+        for r in records
+        for m in listed_matches(r, now.get(r.table_id, ""), seated.get(r.table_id, ()))
+    ]
+    return [m for _, m in sorted(enumerate(found), key=lambda nm: (nm[1].began, nm[0]))]
+
+
+def with_restarts(matches: Sequence[Listed], starts: Sequence[float] = ()) -> list[str]:
+    """The lines of ``matches`` (in the order they began), with a line where the host
+    restarted (``starts``) between two of them."""
     lines: list[str] = []
     restarts = sorted(starts)
-    for when, _, line in timed:
+    for match in matches:
         if lines:  # a start before any match listed is the host's first: no restart
-            while restarts and restarts[0] <= when:
+            while restarts and restarts[0] <= match.began:
                 lines.append(f"host restarted {_minute(restarts.pop(0))}")
         else:
-            restarts = [t for t in restarts if t > when]
-        lines.append(line)
+            restarts = [t for t in restarts if t > match.began]
+        lines.append(match.line)
     return lines
 
 
@@ -598,6 +672,12 @@ def timed_matches(record: TableRecord, now: str = "") -> list[tuple[float, str]]
     """:func:`finished_matches`, each line with when its match began (its first deal; the
     table's opening if the journal does not say), the order ``history`` lists them in.
     ``now``: how the match in play stands, or who waits at a table waiting for players."""
+    return [(m.began, m.line) for m in listed_matches(record, now)]
+
+
+def listed_matches(record: TableRecord, now: str = "", seated: Seats = ()) -> list[Listed]:
+    """:func:`timed_matches`, each with who held its seats and who won (``seated``: who
+    holds the seats of the match in play)."""
     matches: list[dict] = []
     if record.summary:
         summary = dict(record.summary)  # the last match over
@@ -605,7 +685,7 @@ def timed_matches(record: TableRecord, now: str = "") -> list[tuple[float, str]]
     in_play = record.finished is None
     count = len(matches) + in_play
     name = str(record.settings.get("name") or "") if isinstance(record.settings, dict) else ""
-    lines: list[tuple[float, str]] = []
+    listed: list[Listed] = []
     started: float | None = record.created
     for n, match in enumerate(matches, 1):
         began = match.get("began")  # its first deal (not kept before: the table's opening)
@@ -622,7 +702,9 @@ def timed_matches(record: TableRecord, now: str = "") -> list[tuple[float, str]]
             ended=ended,
             name=name,
         )
-        lines.append((started or record.created, line))
+        seats = summary_seats(match)
+        won = winning_seats(match, len(seats))
+        listed.append(Listed(started or record.created, line, record.table_id, seats, won))
         started = ended  # a rematch begins as the match before it ends
     if in_play:
         head = _match_head(record.table_id, name, count if count > 1 else None)
@@ -630,36 +712,45 @@ def timed_matches(record: TableRecord, now: str = "") -> list[tuple[float, str]]
             started = record.began
         if not matches and not record.dealt:
             line = f"{head}: waiting for players since {_minute(record.created)}"
+            seated = ()  # nobody has played a match there yet
         else:
             line = f"{head}: started {_minute(started) if started else '?'}, in play"
         line += f": {now}" if now else ""
-        lines.append((started or record.created, line))
-    return lines
+        began = started or record.created
+        listed.append(Listed(began, line, record.table_id, seated, over=False))
+    return listed
 
 
 def standing(journal: Journal, record: TableRecord) -> str:
     """How a table not finished stands, replayed from its journal: who plays and the score
     so far (``Ada 3 - Bruno 1 after 2 rounds``), or who sits and waits (``Ada waits``);
     "" if nobody sits or the table cannot be replayed."""
+    return in_play(journal, record)[0]
+
+
+def in_play(journal: Journal, record: TableRecord) -> tuple[str, Seats]:
+    """:func:`standing`, and who has held each seat of the match in play (none before it
+    began, or if the table cannot be replayed)."""
     from scopa_net.server.table import SeatKind
 
     try:
         table = replayed_table(journal, record)
     except Exception:  # a note only: the table is listed all the same
-        return ""
+        return "", ()
     people = [s.name for s in table.seats if s.kind is SeatKind.HUMAN and s.name]
     match = table.match
     if match is None or not table.holders.began():
         if not people:
-            return ""
-        return f"{' and '.join(people)} {'waits' if len(people) == 1 else 'wait'}"
+            return "", ()
+        return f"{' and '.join(people)} {'waits' if len(people) == 1 else 'wait'}", ()
     names = [
         h or s.name or f"seat {n}"
         for n, (h, s) in enumerate(zip(table.holders.match_names(), table.seats, strict=True))
     ]
     sides = len(match.scores)
     score = score_line([(" & ".join(names[side::sides]), p) for side, p in enumerate(match.scores)])
-    return f"{score} after {plural(len(match.results), 'round')}"
+    seats = tuple(seat_names(n) for n in names)
+    return f"{score} after {plural(len(match.results), 'round')}", seats
 
 
 def _match_head(table_id: str, name: str, match_no: int | None) -> str:

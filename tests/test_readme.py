@@ -124,6 +124,14 @@ RUN_BY: dict[str, tuple[str, str]] = {
         "test_command_promises.py",
         "test_history_export_checks_the_seat_and_names_the_file_as_its_help_says",
     ),
+    "scopa-net history --name Ada --since start": (
+        "test_history_filters.py",
+        "test_name_finds_a_person_whatever_the_case_and_accents_and_ends_with_their_record",
+    ),
+    "scopa-net history --table 2 --since 2026-12-01": (
+        "test_history_filters.py",
+        "test_table_name_and_since_narrow_the_list_and_combine",
+    ),
     "scopa-net history --export 1 --seat 0": (
         "test_host_cli.py",
         "test_history_lists_the_match_and_its_export_verifies",
