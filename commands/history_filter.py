@@ -147,3 +147,21 @@ def record_line(name: str, matches: Sequence[Listed]) -> str:
     line = f"{spelled}: {count}, won {won}"
     playing = len(theirs) - len(over)
     return line + (f", {playing} in play" if playing else "")
+
+
+def seat_named(name: str, seats: Sequence[str], where: str) -> int:
+    """The seat that someone called ``name`` held, ``seats`` being each seat's name over the
+    match (``Dino, then Ivo``) and ``where`` the match (``table 1``); ValueError (a line
+    naming who was there) if nobody of that name was, or if they held two seats."""
+    match = Listed(0.0, "", "", tuple(seat_names(s) for s in seats))
+    held = match.seats_of(name)
+    if len(held) == 1:
+        return held[0]
+    if held:
+        numbers = " and ".join(map(str, held))
+        raise ValueError(f"{name} held seats {numbers} at {where}; give --seat the seat's number")
+    who = ", ".join(f"seat {s} {n or '(open)'}" for s, n in enumerate(seats))
+    raise ValueError(
+        f"nobody called {name} held a seat at {where} ({who}); give --seat one of those "
+        "names or a seat number"
+    )

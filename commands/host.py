@@ -21,6 +21,7 @@ from scopa_net.commands.history_filter import (
     Seats,
     parse_since,
     record_line,
+    seat_named,
     seat_names,
     summary_seats,
     winning_seats,
@@ -234,9 +235,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     h.add_argument("--export", type=int, metavar="TABLE", help="table to export")
     h.add_argument(
         "--seat",
-        type=int,
         default=None,
-        help=f"with --export: whose transcript {said_default(0)}",
+        metavar="SEAT",
+        help="with --export: whose transcript, a seat number or the name of someone who "
+        f"held it in that match {said_default(0)}",
     )
     h.add_argument(
         "--match",
@@ -543,11 +545,11 @@ def run_history(args: argparse.Namespace) -> int:
     if wanted.given() and args.export is not None:
         given = [f"--{f}" for f in ("table", "name", "since") if getattr(args, f) is not None]
         raise CommandError(
-            f"{' and '.join(given)} narrow the list; --export writes one transcript: give "
-            "one or the other"
+            f"{' and '.join(given)} narrow the list; --export writes one transcript (its "
+            "--seat takes a name): give one or the other"
         )
     if args.seat is None:
-        args.seat = 0
+        args.seat = "0"
     journals = [("", _db_path(args.db))] if args.db is not None else default_journals()
     if args.export is not None:
         journal = _journal_with_table(journals, args.export)
@@ -942,6 +944,14 @@ def _match_ended(record: TableRecord, match_no: int) -> float | None:
     return float(when) if isinstance(when, int | float) else None
 
 
+def _seat_named(name: str, holders: SeatHolders, where: str) -> int:
+    """The seat someone called ``name`` held in a match (:func:`seat_named`), or one line."""
+    try:
+        return seat_named(name, holders.match_names(), where)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+
+
 def write_transcript(path: Path, data: bytes, ended: float | None) -> None:
     """Write an exported file as the client writes its own transcripts: whole, for its owner
     only (0600); its time is when the match ended (``verify`` says "saved" then and orders
@@ -958,17 +968,27 @@ def _export(journal: Journal, args: argparse.Namespace) -> int:
     record = records[str(args.export)]
     settings = record.settings
     rules = RuleSet.of(settings["players"], settings["target"], settings["variants"])
-    if not 0 <= args.seat < rules.players:
+    by_number = re.fullmatch(r"-?\d+", args.seat.strip()) is not None
+    seat = int(args.seat) if by_number else 0
+    if not 0 <= seat < rules.players:
         raise CommandError(
-            f"seat {args.seat} is not a seat at table {args.export}: give --seat 0 to "
-            f"{rules.players - 1}"
+            f"seat {seat} is not a seat at table {args.export}: give --seat 0 to "
+            f"{rules.players - 1}, or the name of someone who held one"
         )
     from scopa_net.fair.commitments import fingerprint, public_key_bytes
     from scopa_net.server.host import load_host_key
     from scopa_net.server.table import OlderJournalError
 
     try:
-        matches, held = replayed(journal, record, args.seat)
+        matches, held = replayed(journal, record, seat)
+        match_no, transcript = _chosen_match(matches, args.match, args.export)
+        if not by_number:
+            where = f"table {args.export}"
+            where = f"match {match_no} of {where}" if len(matches) > 1 else where
+            seat = _seat_named(args.seat, held[match_no - 1], where)
+            if seat != 0:  # the transcript is that seat's own
+                matches, held = replayed(journal, record, seat)
+                transcript = matches[match_no - 1]
     except OlderJournalError as exc:
         raise CommandError(
             f"cannot export {exc}, which this scopa-net cannot replay; each player's own "
@@ -976,10 +996,9 @@ def _export(journal: Journal, args: argparse.Namespace) -> int:
             "to check with `scopa-net verify`",
             EXIT_FAILED,
         ) from None
-    match_no, transcript = _chosen_match(matches, args.match, args.export)
-    name = f"table{args.export}-seat{args.seat}.scopa"
+    name = f"table{args.export}-seat{seat}.scopa"
     if len(matches) > 1:
-        name = f"table{args.export}-match{match_no}-seat{args.seat}.scopa"
+        name = f"table{args.export}-match{match_no}-seat{seat}.scopa"
     out = args.out or Path(name)
     # Transcripts know seats only (protocol.md 6.1): the names the host knew go beside it,
     # where `verify` reads them, round by round where a seat changed hands.

@@ -206,7 +206,8 @@ def test_history_export_checks_the_seat_and_names_the_file_as_its_help_says(
     assert main([*base, "--seat", "2"]) == 2
     # It named no valid seat.
     assert capsys.readouterr().err == (
-        "scopa-net: seat 2 is not a seat at table 1: give --seat 0 to 1\n"
+        "scopa-net: seat 2 is not a seat at table 1: give --seat 0 to 1, or the name of "
+        "someone who held one\n"
     )
     assert main([*base, "--seat", "-1"]) == 2
     assert "seat -1 is not a seat at table 1" in capsys.readouterr().err

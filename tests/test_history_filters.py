@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 
 import pytest
+import trio
+from hosting import play_one_match
 
 from scopa_net.commands.main import main
 from scopa_net.server.journal import Journal
@@ -137,5 +139,26 @@ def test_a_bad_since_or_a_filter_with_export_is_one_line(
     )
     assert main(["history", "--db", club, "--export", "1", "--name", "Ada"]) == 2
     assert capsys.readouterr().err == (
-        "scopa-net: --name narrow the list; --export writes one transcript: give one or the other\n"
+        "scopa-net: --name narrow the list; --export writes one transcript (its --seat takes "
+        "a name): give one or the other\n"
+    )
+
+
+def test_export_takes_the_name_of_who_held_the_seat(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--seat took a number only, read out of a `.names` file: a name held at the table in
+    that match writes that seat's transcript, and a name not there names who was."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    db = str(tmp_path / "host.db")
+    trio.run(play_one_match, db)
+    out = tmp_path / "bot.scopa"
+    assert main(["history", "--db", db, "--export", "1", "--seat", "BOT 1", "--out", str(out)]) == 0
+    assert capsys.readouterr().out.startswith(f"wrote {out} (")
+    assert main(["verify", str(out)]) == 0
+    assert capsys.readouterr().out.startswith("seat 1 (bot 1, this file's seat)")
+    assert main(["history", "--db", db, "--export", "1", "--seat", "Zed"]) == 2
+    assert capsys.readouterr().err == (
+        "scopa-net: nobody called Zed held a seat at table 1 (seat 0 ann, seat 1 bot 1); give "
+        "--seat one of those names or a seat number\n"
     )

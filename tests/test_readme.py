@@ -132,6 +132,10 @@ RUN_BY: dict[str, tuple[str, str]] = {
         "test_history_filters.py",
         "test_table_name_and_since_narrow_the_list_and_combine",
     ),
+    "scopa-net history --export 1 --seat Ada": (
+        "test_history_filters.py",
+        "test_export_takes_the_name_of_who_held_the_seat",
+    ),
     "scopa-net history --export 1 --seat 0": (
         "test_host_cli.py",
         "test_history_lists_the_match_and_its_export_verifies",
