@@ -112,6 +112,8 @@ class MatchFilter:
             return False
         if self.name is not None and not match.seats_of(self.name):
             return False
+        if self.since == SINCE_START and start is None:  # a journal that kept no start
+            return False
         return start is None or match.began >= start
 
     def nothing(self, start: float | None, where: str = "this journal") -> str:
@@ -143,10 +145,11 @@ def record_line(name: str, matches: Sequence[Listed]) -> str:
     over = [m for m in theirs if m.over]
     won = sum(any(s in m.winners for s in m.seats_of(name)) for m in over)
     spelled = theirs[-1].spelled(name) if theirs else name
-    count = f"{len(over)} match" if len(over) == 1 else f"{len(over)} matches"
-    line = f"{spelled}: {count}, won {won}"
     playing = len(theirs) - len(over)
-    return line + (f", {playing} in play" if playing else "")
+    if not over:
+        return f"{spelled}: {playing} in play, no match over yet"
+    count = f"{len(over)} match" if len(over) == 1 else f"{len(over)} matches"
+    return f"{spelled}: {count}, won {won}" + (f"; {playing} more in play" if playing else "")
 
 
 def seat_named(name: str, seats: Sequence[str], where: str) -> int:

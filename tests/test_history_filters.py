@@ -116,7 +116,7 @@ def test_name_finds_a_person_whatever_the_case_and_accents_and_ends_with_their_r
 
 
 def test_a_filter_that_matches_nothing_says_so_in_one_line(
-    club: str, capsys: pytest.CaptureFixture[str]
+    club: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert listed(capsys, "--db", club, "--name", "Ada", "--since", "2026-12-07") == [
         "no match of Ada since 2026-12-07 in this journal"
@@ -125,6 +125,15 @@ def test_a_filter_that_matches_nothing_says_so_in_one_line(
         "no match at table 2 since the host last started (2026-12-06 20:00) in this journal"
     ]
     assert listed(capsys, "--db", club, "--name", "Zed") == ["no match of Zed in this journal"]
+    older = str(tmp_path / "older.db")  # a host that kept no starts: nothing is "since"
+    journal = Journal(older)
+    journal.create_table("1", at(5, 20, 1), {"name": "Club", "players": 2})
+    journal.finish_table("1", at(5, 20, 30), played(["Ada", "Bo"], 0, at(5, 20, 2), at(5, 20, 30)))
+    journal.close()
+    assert listed(capsys, "--db", older, "--since", "start") == [
+        "no match since the host last started (this journal does not say when it did) in this "
+        "journal"
+    ]
 
 
 def test_a_bad_since_or_a_filter_with_export_is_one_line(

@@ -130,3 +130,9 @@ async def test_history_says_who_plays_a_match_in_play_and_its_score_and_who_wait
     assert re.fullmatch(
         r'table 2 "Bruno\'s table": waiting for players since [-\d :]+: Bruno waits', waiting
     ), waiting
+    # --name finds who plays a match in play (counted apart in the record), not who waits.
+    assert main(["history", "--db", db, "--name", "ANN"]) == 0
+    record = "ann: 1 in play, no match over yet"
+    assert capsys.readouterr().out.splitlines()[-2:] == [played, record]
+    assert main(["history", "--db", db, "--name", "bruno"]) == 0
+    assert capsys.readouterr().out == "no match of bruno in this journal\n"
