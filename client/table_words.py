@@ -53,6 +53,9 @@ class TableWords:
         self.told_this_match: set[str] = set()
         """What the deal check means, as said this match (each meaning once a match), and
         "table" once the start of the match said the host sees every hand."""
+        self._taken_over: set[int] = set()
+        """Seats a newcomer is taking from a player away past the host's limit: the host's
+        own line says who took whose seat and why, so this says nothing of it."""
         self._rematch_shown: tuple[int, int] | None = None
         """The match (its number) whose rematch countdown was shown last, and the seconds it
         said: a later status never shows more (one sent earlier, or by a restarted host)."""
@@ -70,6 +73,7 @@ class TableWords:
         before = session._seating.seats[e.seat] if e.seat < len(session._seating.seats) else None
         was = session._seating.names[e.seat]
         info = m.SeatInfo(kind=e.kind, name=e.name, connected=e.connected)
+        was_away = before is not None and before.kind == "human" and not before.connected
         if e.seat < len(session._seating.seats):
             session._seating.seats[e.seat] = info
         session._seating.stand_ins[e.seat] = e.stand_in
@@ -106,6 +110,8 @@ class TableWords:
             return
         session._kept.save_record()
         held = self._held_losses.pop(e.seat, None)  # whatever this says follows it, and is true
+        if self._taken_over_quietly(e, was_away):
+            return
         still_lost = e.kind == "human" and not (e.connected or e.away or e.stand_in)
         if held is not None and (renamed or still_lost):
             self._held_losses[e.seat] = held  # still lost (under the new name): held as it was
@@ -144,6 +150,22 @@ class TableWords:
         else:
             return
         session._emit(Message(seat=None, text=text, table=True))
+
+    def _taken_over_quietly(self, e: m.SeatStatus, was_away: bool) -> bool:
+        """Whether ``e`` is half of a seat changing hands, said by the host's own line.
+
+        A seat whose player is away (not connected: a person leaves connected) opens only
+        when a newcomer takes it, its player away past the host's limit with a computer
+        playing for them (protocol.md 3.3): the newcomer's ``seat_status`` follows, then the
+        host's chat saying who took whose seat and why. "Dino left the table" would be
+        untrue, and "Eve sat down at the table" says less than the host's line."""
+        if e.kind == "open" and was_away:
+            self._taken_over.add(e.seat)
+            return True
+        if e.seat not in self._taken_over:
+            return False
+        self._taken_over.discard(e.seat)
+        return e.kind == "human" and e.connected
 
     def lost_line(self, who: str, grace: int) -> str:
         """What the table reads when ``who`` lost the connection with ``grace`` seconds to come

@@ -93,7 +93,9 @@ async def test_lea_takes_the_seat_of_ivo_gone_home_at_a_blind_table(
         ivo_back.set()
         nursery.cancel_scope.cancel()
     ada, lea = screens["Ada"].text, screens["Lea"].text
-    assert "Lea sat down at the table" in ada, ada
+    assert TAKEN in ada, ada  # the host's line alone: Ivo never left, and says who sat down
+    assert "Ivo left the table" not in ada, ada
+    assert "Lea sat down" not in ada, ada
     assert "A computer finishes this round for you; you play from the next round." in lea, lea
     assert str(lost.value) == (
         f"The host at mem:0 no longer holds seat 1 at table {table_id} for you: your seat at "
