@@ -725,7 +725,8 @@ def listed_matches(record: TableRecord, now: str = "", seated: Seats = ()) -> li
 
 def standing(journal: Journal, record: TableRecord) -> str:
     """How a table not finished stands, replayed from its journal: who plays and the score
-    so far (``Ada 3 - Bruno 1 after 2 rounds``), or who sits and waits (``Ada waits``);
+    so far (``Ada 3 - Bruno 1 after 2 rounds``) and where a computer played for someone
+    (``; a computer played for Bruno in round 2``), or who sits and waits (``Ada waits``);
     "" if nobody sits or the table cannot be replayed."""
     return in_play(journal, record)[0]
 
@@ -752,7 +753,14 @@ def in_play(journal: Journal, record: TableRecord) -> tuple[str, Seats]:
     sides = len(match.scores)
     score = score_line([(" & ".join(names[side::sides]), p) for side, p in enumerate(match.scores)])
     seats = tuple(seat_names(n) for n in names)
-    return f"{score} after {plural(len(match.results), 'round')}", seats
+    from scopa_net.seat_holders import computer_words
+
+    holders = table.holders  # where a computer played for someone, as a match over says it
+    said = computer_words(names, holders.computer_rounds(), holders.computer_people())
+    standing = f"{score} after {plural(len(match.results), 'round')}" + (
+        f"; {said}" if said else ""
+    )
+    return standing, seats
 
 
 def _match_head(table_id: str, name: str, match_no: int | None) -> str:

@@ -1,0 +1,74 @@
+"""``history`` of a match still in play says where a computer played for someone, as it does
+for a match over ("a computer played for Dino in round 1"), over a real host's journal.
+
+Before, the line read "Bruno 0 - Dino 0 after 0 rounds" while a computer had been playing
+Dino's seat, and once Eve took it "Bruno ... - Dino, then Eve ...": nothing said a computer
+had played for Dino.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import trio
+from hosting import create, start_host
+from rawseat import RawSeat
+
+from scopa_net.bots.levels import make_player
+from scopa_net.client.bot_client import play_as_bot
+from scopa_net.client.network_session import TableChoice, open_network_session
+from scopa_net.commands.main import main
+from scopa_net.rules import RuleSet
+from scopa_net.wire import messages as m
+
+IN_ROUND_1 = "; a computer played for Dino in round 1"
+
+
+def in_play_line(db: str, capsys: pytest.CaptureFixture[str]) -> str:
+    assert main(["history", "--db", db]) == 0
+    (line,) = [line for line in capsys.readouterr().out.splitlines() if "in play" in line]
+    return line
+
+
+async def test_history_of_a_match_in_play_says_a_computer_played_for_dino(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Dino's connection drops in round 1 and a computer plays for him; later Eve takes his
+    seat. Both times, history's line for the match says a computer played for Dino."""
+    db = str(tmp_path / "host.db")
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, db=db, grace=0.2, away_limit=1.0, bot_delay=0.05)
+        choice = TableChoice(create=create(RuleSet.of(2, 16)))
+
+        async def bruno(task_status=trio.TASK_STATUS_IGNORED) -> None:
+            async with open_network_session("127.0.0.1", host.port, choice, name="Bruno") as s:
+                task_status.started(s.table_id)
+                await play_as_bot(s, make_player("random", 2))
+
+        table_id = await nursery.start(bruno)
+        dino = await RawSeat.connect(host.port)
+        await dino.join(table_id, 1, "Dino")
+        await dino.until(lambda msg: isinstance(msg, m.RoundCommit))
+        await dino.aclose()
+        holders = host.tables[table_id].table.holders
+        with trio.fail_after(10):
+            while not holders.computer_rounds()[1]:
+                await trio.sleep(0.02)
+        line = in_play_line(db, capsys)
+        assert re.search(r": Bruno \d+ - Dino \d+ after \d+ rounds?", line), line
+        assert line.endswith(IN_ROUND_1), line
+
+        with trio.fail_after(10):
+            while host.open_seats == 0:
+                await trio.sleep(0.05)
+        eve = await RawSeat.connect(host.port)
+        await eve.join(table_id, None, "Eve")
+        line = in_play_line(db, capsys)
+        assert re.search(r": Bruno \d+ - Dino, then Eve \d+ after \d+ rounds?", line), line
+        assert re.search(r"; a computer played for Dino in rounds? 1\b", line), line
+        await eve.aclose()
+        await host.shutdown()
+        nursery.cancel_scope.cancel()
+    host.journal.close()
