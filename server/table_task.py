@@ -155,9 +155,9 @@ class TableTask:
         self._away_since: dict[int, float] = {}
         """Since when each seat's player has been away (a dropped connection or a step away):
         past the host's away limit, a newcomer may take the seat (protocol.md 3.3)."""
-        self._taken: dict[tuple[int, bytes], str] = {}
-        """(seat, token hash) -> why the token died: its seat was taken by a newcomer while its
-        player was away too long. What a ``resume`` with it is told."""
+        self._taken: dict[tuple[int, bytes], tuple[str, str]] = {}
+        """(seat, token hash) -> why the token died, its seat taken by a newcomer while its
+        player was away too long: what a ``resume`` with it is told, and the host's log."""
         self._seed_deadline = math.inf
         self._stage: object = None
         self._bot_due: float | None = None
@@ -1003,9 +1003,11 @@ class TableTask:
             f"your seat at table {self.table.table_id} was taken by {new} after you were away "
             f"for more than {limit}; `scopa-net join` lists the open seats"
         )
+        logged = f"{away} was turned away from seat {seat}: {new} took it after {away} was away "
+        logged += f"for more than {limit}"
         for h in tokens:
             if h is not None:
-                self._taken[(seat, h)] = why
+                self._taken[(seat, h)] = (why, logged)
         log.info(
             "table %s: %s takes seat %s of %s, away for more than %s",
             self.table.table_id,
@@ -1016,14 +1018,27 @@ class TableTask:
         )
 
     def _resume(self, outbox: Outbox, msg: m.Resume, replies: list) -> None:
+        try:
+            self._take_back(outbox, msg, replies)
+        except TableError as exc:  # the organiser sees who was turned away, and why
+            taken = self._taken.get((msg.seat, token_hash(msg.token)))
+            if taken is not None and exc.code is ErrorCode.BAD_TOKEN:
+                words = taken[1]
+            else:
+                words = f"a resume of seat {msg.seat} was turned away: {exc.message}"
+            log.info("%s: %s", table_label(self.table.table_id, self.table.name), words)
+            raise
+
+    def _take_back(self, outbox: Outbox, msg: m.Resume, replies: list) -> None:
+        """``msg``'s seat back on this connection (protocol.md 3.3), or TableError."""
         table = self.table
         try:
             presented = table.check_token(msg.seat, msg.token)
         except TableError as exc:
-            why = self._taken.get((msg.seat, token_hash(msg.token)))
-            if why is None or exc.code is not ErrorCode.BAD_TOKEN:
+            taken = self._taken.get((msg.seat, token_hash(msg.token)))
+            if taken is None or exc.code is not ErrorCode.BAD_TOKEN:
                 raise
-            raise TableError(ErrorCode.BAD_TOKEN, why) from None
+            raise TableError(ErrorCode.BAD_TOKEN, taken[0]) from None
         s = table.seats[msg.seat]
         now = trio.current_time()
         recent = [

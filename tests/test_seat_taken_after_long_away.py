@@ -9,6 +9,9 @@ it, read "no table has an open seat", and nobody could give it up for a person g
 
 from __future__ import annotations
 
+import logging
+
+import pytest
 import trio
 from hosting import create, start_host
 from rawseat import RawSeat
@@ -54,10 +57,14 @@ async def _ada_and_ivo(host: Host) -> tuple[RawSeat, RawSeat, int]:
     return ada, ivo, table_id
 
 
-async def test_a_newcomer_takes_the_seat_of_a_player_away_too_long() -> None:
+async def test_a_newcomer_takes_the_seat_of_a_player_away_too_long(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     """The listing shows Ivo's seat as "Ivo <away>" (kind human, not connected); Lea joins
     with seat nil and sits in it; Ada reads who took whose seat and why; Ivo's token is dead,
-    and his resume is told the truth."""
+    and his resume is told the truth. The host's log says, in one line, that Ivo was turned
+    away and why (before: nothing), as a wrong token's resume does too."""
+    caplog.set_level(logging.INFO, logger="scopa_net")
     async with trio.open_nursery() as nursery:
         host = await start_host(nursery, **FAST)
         ada, ivo, table_id = await _ada_and_ivo(host)
@@ -94,6 +101,15 @@ async def test_a_newcomer_takes_the_seat_of_a_player_away_too_long() -> None:
             f"your seat at table {table_id} was taken by Lea after you were away for more "
             "than 1 second; `scopa-net join` lists the open seats"
         )
+        await back.send(m.Resume(table_id=table_id, seat=0, token=bytes(16), last_seq=0))
+        await back.until(lambda msg: isinstance(msg, m.Error) and msg is not refused)
+        turned_away = [r.getMessage() for r in caplog.records if "turned away" in r.getMessage()]
+        assert turned_away == [
+            f"table {table_id} 'test table': Ivo was turned away from seat 1: Lea took it "
+            "after Ivo was away for more than 1 second",
+            f"table {table_id} 'test table': a resume of seat 0 was turned away: that token "
+            "does not hold seat 0 (old or wrong)",
+        ]
         for seat in (ada, lea, back):
             await seat.aclose()
         nursery.cancel_scope.cancel()
