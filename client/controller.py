@@ -63,7 +63,7 @@ from scopa_net.names import clean_chat, clean_name, name_too_long, reads_as_comp
 from scopa_net.notation import card_name, format_card
 from scopa_net.plays import Play, PlayRecord
 from scopa_net.scoring import RoundScore
-from scopa_net.typed import small_number
+from scopa_net.typed import shown, small_number
 from scopa_net.view import SeatView
 
 Lines = Sequence[FormattedText]
@@ -653,6 +653,9 @@ class Controller:
         except CommandError as exc:
             if state.asking is Asking.REMATCH:  # not a card: an answer to the question
                 self._error(f"Answer y or n. {what_to_answer(Asking.REMATCH)}")
+            elif state.asking is Asking.WHICH_GROUP:  # the question waits: say what it takes
+                wants = what_to_answer(Asking.WHICH_GROUP, len(state.choices))
+                self._error(f"{shown(line.strip())} is not one of the choices. {wants}")
             else:
                 self._error(str(exc))
             return

@@ -308,6 +308,27 @@ async def test_enter_alone_at_a_question_says_what_it_takes(table: Table) -> Non
     assert screen.take() == ""  # at the game's own prompt Enter alone is nothing
 
 
+async def test_a_word_that_is_no_answer_at_a_choice_says_what_the_choice_wants(
+    table: Table,
+) -> None:
+    """At "1-2?" a stray word read "'xyzzy' is not a card or a command (type 'help' for the
+    commands)", the game prompt's words: nothing said the question still waits, nor how to
+    answer it. A command still runs there."""
+    session, controller, screen, _ = table
+    await controller.handle_line("settebello")
+    screen.take()
+    await controller.handle_line("xyzzy")
+    assert screen.take() == (
+        "'xyzzy' is not one of the choices. Type a number from 1 to 2, or the card with its "
+        "group; Ctrl-C drops the choice."
+    )
+    assert controller.state.asking is Asking.WHICH_GROUP
+    await controller.handle_line("board")
+    assert "Table" in screen.take()
+    assert controller.state.asking is Asking.WHICH_GROUP
+    assert session.submitted == []
+
+
 def test_up_brings_back_commands_not_the_answers_to_questions() -> None:
     """Up at the game's prompt brought back "3", typed at a "1-3?" question before."""
     from scopa_net.client.app import CommandHistory
