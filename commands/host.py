@@ -734,6 +734,7 @@ def standing(journal: Journal, record: TableRecord) -> str:
 def in_play(journal: Journal, record: TableRecord) -> tuple[str, Seats]:
     """:func:`standing`, and who has held each seat of the match in play (none before it
     began, or if the table cannot be replayed)."""
+    from scopa_net.seat_holders import computer_words
     from scopa_net.server.table import SeatKind
 
     try:
@@ -753,14 +754,10 @@ def in_play(journal: Journal, record: TableRecord) -> tuple[str, Seats]:
     sides = len(match.scores)
     score = score_line([(" & ".join(names[side::sides]), p) for side, p in enumerate(match.scores)])
     seats = tuple(seat_names(n) for n in names)
-    from scopa_net.seat_holders import computer_words
-
     holders = table.holders  # where a computer played for someone, as a match over says it
     said = computer_words(names, holders.computer_rounds(), holders.computer_people())
-    standing = f"{score} after {plural(len(match.results), 'round')}" + (
-        f"; {said}" if said else ""
-    )
-    return standing, seats
+    line = f"{score} after {plural(len(match.results), 'round')}"
+    return line + (f"; {said}" if said else ""), seats
 
 
 def _match_head(table_id: str, name: str, match_no: int | None) -> str:
