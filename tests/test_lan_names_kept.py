@@ -12,10 +12,9 @@ from pathlib import Path
 
 import trio
 from hosting import create, start_host
-from person_screen import Player, sit, until
+from person_screen import Player, sit, take_back, until
 
 from scopa_net.bots.levels import make_player
-from scopa_net.client.seat_store import SeatStore
 from scopa_net.rules import RuleSet
 from scopa_net.server.host import Host
 
@@ -31,15 +30,6 @@ async def three_friends(nursery: trio.Nursery, host: Host, tmp: Path, *, blind: 
     friends = [ada, bruno, carla]
     await until(lambda: all(p.controller.state.view is not None for p in friends))
     return friends
-
-
-async def take_back(nursery: trio.Nursery, host: Host, player: Player, tmp: Path) -> Player:
-    """The same ``join`` again after ``player``'s client died: the seat comes back from disk."""
-    name = player.session.name
-    (record,) = SeatStore(tmp / name).records()
-    back = await sit(nursery, host, name, tmp, table_id=record.table_id, resume_from=record)
-    await until(lambda: "Back in your seat" in back.text)
-    return back
 
 
 async def test_a_client_taken_back_from_disk_reads_every_seat_as_it_is(tmp_path: Path) -> None:
