@@ -39,6 +39,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "scopa_net.commands.play",
     "scopa_net.commands.join",
     "scopa_net.commands.host",
+    "scopa_net.commands.history",
     "scopa_net.commands.bots",
     "scopa_net.commands.verify",
     "scopa_net.commands.arena",
