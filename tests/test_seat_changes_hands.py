@@ -102,11 +102,16 @@ def _verify_words(tmp_path: Path, capsys: pytest.CaptureFixture[str], *, blind: 
         assert "round 2: void: seat 1 (Dino) absent" in words, words
 
 
+def _history(db: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    """What `scopa-net history --db DB` prints (it must succeed)."""
+    assert main(["history", "--db", str(db)]) == 0
+    return capsys.readouterr().out
+
+
 def _history_words(tmp_path: Path, capsys: pytest.CaptureFixture[str], table_id: int) -> None:
     """What `history` says of the match, and `verify` of a transcript it exports."""
     db = tmp_path / "host.db"
-    assert main(["history", "--db", str(db)]) == 0
-    out = capsys.readouterr().out
+    out = _history(db, capsys)
     assert re.search(r": Bruno \d+ - Dino, then Ivo \d+; .* won", out), out
 
     # The host's export carries the names it knows beside the transcript, round by round.
@@ -215,8 +220,7 @@ async def test_a_result_a_computer_played_for_an_absent_person_says_so(
         nursery.cancel_scope.cancel()
     host.journal.close()
     played_for = r"a computer played for Nina in (round 1|rounds 1-\d+)"
-    assert main(["history", "--db", str(db)]) == 0
-    listed = capsys.readouterr().out
+    listed = _history(db, capsys)
     won = rf": Nina: \d+ - bot 1: \d+; (Nina|bot 1) won; {played_for} \(2 players"
     assert re.search(won, listed), listed
 
@@ -226,8 +230,7 @@ async def test_a_result_a_computer_played_for_an_absent_person_says_so(
         del kept["computer"]
         old.execute("UPDATE tables SET summary = ?", (msgpack.packb(kept),))
     old.close()
-    assert main(["history", "--db", str(db)]) == 0
-    assert capsys.readouterr().out == listed
+    assert _history(db, capsys) == listed
 
     out_file = tmp_path / "t.scopa"
     export = ["history", "--db", str(db), "--export", str(table_id), "--out", str(out_file)]
@@ -314,8 +317,7 @@ async def test_a_computer_that_played_for_two_people_of_one_seat_names_each_for_
         nursery.cancel_scope.cancel()
     host.journal.close()
     rounds = r"(round \d+|rounds \d+(-\d+)?(, \d+(-\d+)?)*( and \d+(-\d+)?)?)"
-    assert main(["history", "--db", str(db)]) == 0
-    listed = capsys.readouterr().out
+    listed = _history(db, capsys)
     said = rf"; a computer played for Ivo in {rounds} and for Lea in {rounds} \("
     assert re.search(said, listed), listed
 
@@ -362,7 +364,6 @@ async def test_a_seat_a_computer_finished_for_a_person_who_left_says_a_computer(
         await host.shutdown()
         nursery.cancel_scope.cancel()
     host.journal.close()
-    assert main(["history", "--db", str(db)]) == 0
-    listed = capsys.readouterr().out
+    listed = _history(db, capsys)
     assert re.search(r": Dino, then a computer: \d+ - bot 1: \d+; ", listed), listed
     assert "bot 0" not in listed, listed
