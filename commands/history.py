@@ -209,7 +209,7 @@ def played_order(
     """Every match of every table in ``records``, in the order they began (not table by
     table: a table's third match, played the next evening, comes among that evening's), and
     a line where the host restarted (``starts``: when it started, each time) between them.
-    ``now``: table id -> how its match in play stands (:func:`standing`)."""
+    ``now``: table id -> how its match in play stands (:func:`in_play`)."""
     return with_restarts(listed_in_order(records, now), starts)
 
 
@@ -304,17 +304,12 @@ def listed_matches(record: TableRecord, now: str = "", seated: Seats = ()) -> li
     return listed
 
 
-def standing(journal: Journal, record: TableRecord) -> str:
+def in_play(journal: Journal, record: TableRecord) -> tuple[str, Seats]:
     """How a table not finished stands, replayed from its journal: who plays and the score
     so far (``Ada 3 - Bruno 1 after 2 rounds``) and where a computer played for someone
     (``; a computer played for Bruno in round 2``), or who sits and waits (``Ada waits``);
-    "" if nobody sits or the table cannot be replayed."""
-    return in_play(journal, record)[0]
-
-
-def in_play(journal: Journal, record: TableRecord) -> tuple[str, Seats]:
-    """:func:`standing`, and who has held each seat of the match in play (none before it
-    began, or if the table cannot be replayed)."""
+    "" if nobody sits or the table cannot be replayed. With it, who has held each seat of
+    the match in play (none before it began, or if the table cannot be replayed)."""
     from scopa_net.seat_holders import computer_words
     from scopa_net.server.table import SeatKind
 
