@@ -303,7 +303,6 @@ class NetworkSession:
         self.deal_failure: DealCheckFailedError | None = None
         """Set when a fair-deal check failed and the seat stopped."""
         self.rounds_verified = 0
-        self._resume_tokens: tuple[bytes, ...] = ()
         self._host_stopped = False  # the last connection ended with the host's shutting_down
         self.left_for_good = False
         """The player gave the seat up for good (``leave``), rather than stepping away."""
