@@ -104,7 +104,6 @@ from scopa_net.client.session_errors import (
     TableClosedError,
     UnexpectedReplyError,
     VersionMismatchError,
-    another_version,
     refused_play,
 )
 from scopa_net.client.sitting_down import SittingDown
@@ -178,7 +177,6 @@ __all__ = [  # with what the modules split from this one hold, importable from h
     "UnexpectedReplyError",
     "VersionMismatchError",
     "_Link",
-    "another_version",
     "connect",
     "list_tables",
     "open_network_session",

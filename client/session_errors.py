@@ -6,11 +6,11 @@ Each error says in its message what happened; a command turns it into one line f
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from scopa_net.client.session import SessionEndedError
 from scopa_net.errors import IllegalPlayError, IllegalReason
+from scopa_net.version_words import Reader, another_version, hosts_version
 from scopa_net.wire import messages as m
 from scopa_net.wire.errors import ErrorCode
 
@@ -132,32 +132,13 @@ class VersionMismatchError(SessionError):
     3.2); ``host_version`` is the one its message names, None if it names none we can read."""
 
     def __init__(self, message: str, where: str = "the host") -> None:
-        found = re.search(r"this end speaks version (\d+)", message)
-        self.host_version = int(found.group(1)) if found else None
+        self.host_version = hosts_version(message)
         self.message = message
         self.hint = ""
         """How to come back to a seat kept on disk, once the versions agree ("" if none)."""
-        super().__init__(another_version(self.host_version, where))
-
-
-def another_version(host_version: int | None, where: str = "the host") -> str:
-    """What a person reads when ``where`` speaks another protocol version than this client:
-    which of the two is older, and so who must update (the LAN list says it the same way)."""
-    ours = m.PROTOCOL_VERSION
-    if host_version is not None and host_version < ours:
-        return (
-            f"{where} runs an older scopa-net than yours (protocol {host_version}, this one "
-            f"{ours}): you can play there once whoever runs it updates it"
+        super().__init__(
+            another_version(self.host_version, m.PROTOCOL_VERSION, Reader.PLAYER, where)
         )
-    if host_version is not None and host_version > ours:
-        return (
-            f"{where} runs a newer scopa-net than yours (protocol {host_version}, this one "
-            f"{ours}): update yours to play there"
-        )
-    return (
-        f"{where} runs another version of scopa-net (another protocol, this one {ours}): you "
-        "can play together only once both run the same version; update the older one"
-    )
 
 
 class HelloHeldError(ByeError):

@@ -225,6 +225,7 @@ def describe_lan_host(h: HostAdvert, known: KnownHosts) -> str:
     whether one is at a table with a password), and its key's fingerprint (short: its first
     two groups), "(known)" when this client has pinned that key for it."""
     from scopa_net.fair.commitments import fingerprint
+    from scopa_net.version_words import Reader, another_version
     from scopa_net.wire.messages import PROTOCOL_VERSION
 
     where = h.addresses[0] if h.addresses else "?"
@@ -238,17 +239,7 @@ def describe_lan_host(h: HostAdvert, known: KnownHosts) -> str:
     else:
         lock = f", {h.password_open} of them at a table with a password"
     if h.protocol != PROTOCOL_VERSION:  # it would refuse us: say so, and who updates
-        versions = f"(protocol {h.protocol}, this one {PROTOCOL_VERSION})"
-        if h.protocol < PROTOCOL_VERSION:
-            lock += (
-                f"; another version: its scopa-net is older than yours {versions}, so it "
-                "cannot be joined until its organiser updates it"
-            )
-        else:
-            lock += (
-                f"; another version: its scopa-net is newer than yours {versions}, so "
-                "update yours to join it"
-            )
+        lock += "; " + another_version(h.protocol, PROTOCOL_VERSION, Reader.LAN_LIST)
     key = ""
     if h.key is not None:
         key = f", key {'-'.join(fingerprint(h.key).split('-')[:2])}"

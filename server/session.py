@@ -24,7 +24,7 @@ from scopa_net.server.table_task import (
     TableTask,
     refusal_at_a_closed_table,
 )
-from scopa_net.server.version_words import other_version_line
+from scopa_net.version_words import Reader, another_version, read_hello_refusal
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import SharedFrames
 from scopa_net.wire.connection import NEED_DATA, ConnectionClosed, HostConnection, State
@@ -192,9 +192,10 @@ class PlayerSession:
                                     return
                             await self._dispatch(event)
                     except ProtocolError as exc:
-                        words = exc.code is ErrorCode.BAD_VERSION and other_version_line(
+                        versions = exc.code is ErrorCode.BAD_VERSION and read_hello_refusal(
                             exc.message
-                        )
+                        )  # the organiser is told whose scopa-net is behind, and who updates
+                        words = versions and another_version(*versions, Reader.ORGANISER)
                         log.info("connection %s: %s", self.peer, words or exc)
                         self._bye(exc.code, exc.message)
                         return

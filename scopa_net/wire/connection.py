@@ -43,6 +43,7 @@ import enum
 from dataclasses import dataclass
 
 from scopa_net.text_limits import CONTROL_CHARACTERS
+from scopa_net.version_words import hello_refusal
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import decode, encode
 from scopa_net.wire.errors import (
@@ -301,11 +302,7 @@ class Connection:
     def _hello(self, msg: Message, sender: Role, fault: Fault, target: State) -> State:
         assert isinstance(msg, m.Hello)
         if msg.version != m.PROTOCOL_VERSION:
-            raise fault(
-                ErrorCode.BAD_VERSION,
-                f"client speaks protocol version {msg.version}; "
-                f"this end speaks version {m.PROTOCOL_VERSION}",
-            )
+            raise fault(ErrorCode.BAD_VERSION, hello_refusal(msg.version, m.PROTOCOL_VERSION))
         self.version = msg.version
         return target
 
