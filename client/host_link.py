@@ -146,7 +146,7 @@ class _Link:
                 if isinstance(reply, m.Ping):
                     await self.send(m.Pong(nonce=reply.nonce))
                 elif isinstance(reply, m.Error):
-                    raise RefusedError(reply.code, reply.message)
+                    raise RefusedError(reply.code, reply.message, reply.why, self.conn.version)
                 elif isinstance(reply, m.Bye):
                     if reply.reason == ErrorCode.BAD_VERSION.value:
                         raise VersionMismatchError(reply.message)
@@ -188,7 +188,21 @@ Connector = Callable[[], Awaitable[trio.abc.Stream]]
 async def connect(
     host: str, port: int, connector: Connector | None = None
 ) -> tuple[_Link, m.Welcome]:
-    """Open a connection and say hello."""
+    """Open a connection and say hello: in this client's newest version, or, to a host that
+    speaks only an older one this client still speaks, again in that one (protocol.md 3.2)."""
+    try:
+        return await _say_hello(host, port, connector, m.PROTOCOL_VERSION)
+    except VersionMismatchError as exc:
+        older = exc.host_version
+        if older is None or not m.OLDEST_VERSION <= older < m.PROTOCOL_VERSION:
+            raise
+    return await _say_hello(host, port, connector, older)
+
+
+async def _say_hello(
+    host: str, port: int, connector: Connector | None, version: int
+) -> tuple[_Link, m.Welcome]:
+    """A new connection, welcomed in ``version``."""
     with trio.fail_after(CONNECT_TIMEOUT):
         if connector is not None:
             stream = await connector()
@@ -196,9 +210,7 @@ async def connect(
             stream = await trio.open_tcp_stream(host, port)
     link = _Link(stream)
     try:
-        welcome = await link.request(
-            m.Hello(version=m.PROTOCOL_VERSION, client=CLIENT_NAME), m.Welcome
-        )
+        welcome = await link.request(m.Hello(version=version, client=CLIENT_NAME), m.Welcome)
     except VersionMismatchError as exc:
         await link.aclose()
         where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"

@@ -47,7 +47,7 @@ from scopa_net.plays import Play, play_code
 from scopa_net.seat_holders import SeatHolders
 from scopa_net.wire import messages as m
 from scopa_net.wire.connection import bye_for
-from scopa_net.wire.errors import ErrorCode, RemoteProtocolError
+from scopa_net.wire.errors import ErrorCode, RefusalWhy, RemoteProtocolError
 from scopa_net.witness import DealWitness
 
 log = logging.getLogger("scopa_net.client")
@@ -55,7 +55,7 @@ log = logging.getLogger("scopa_net.client")
 TAKEN_WHILE_AWAY = "your seat at table "
 """How our host's ``bad_token`` message begins when a newcomer took the seat while its
 player was away past the host's limit (protocol.md 3.3): then it says who, and after how
-long."""
+long. Read only from a host of protocol 4, which says it in no ``why`` (:func:`refusal_why`)."""
 
 BACKOFF = (0.2, 0.5, 1.0, 2.0, 4.0, 8.0)
 RECONNECT_FOR = 300.0
@@ -282,18 +282,18 @@ class Reconnection:
 
     def seat_lost_words(self, refusal: RefusedError | None) -> str:
         """What a person reads when the host would not give the seat back: the host's own
-        words where our host says why (a table it closed as it restarted, protocol.md 3.8; a
+        words where the host says why (a table it closed as it restarted, protocol.md 3.8; a
         seat a newcomer took while its player was away long, 3.3), else words true in every
         case."""
         session = self.session
         said = refusal.message if refusal is not None else ""
-        over = refusal is not None and refusal.code == ErrorCode.NO_SUCH_TABLE.value
-        if over and said != f"there is no table {session.table_id}":
+        why_code = refusal_why(refusal, session.table_id)
+        if why_code is RefusalWhy.TABLE_CLOSED_ON_RESTART:
             why = f" (the host says: {clean_text(said).rstrip('.')})"
             hint = self.transcript_so_far_hint()
-        elif over:
+        elif refusal is not None and refusal.code == ErrorCode.NO_SUCH_TABLE.value:
             why, hint = " (the match there is over)", self.export_hint()
-        elif said.startswith(TAKEN_WHILE_AWAY):
+        elif why_code is RefusalWhy.SEAT_TAKEN_WHILE_AWAY:
             why, hint = f": {clean_chat(said)}", ""  # the host says who, and when
         else:
             why = (
@@ -519,3 +519,22 @@ def _duration(seconds: float) -> str:
     if seconds < 90:
         return f"{seconds} s"
     return f"{seconds // 60} min {seconds % 60:02d} s" if seconds % 60 else f"{seconds // 60} min"
+
+
+def refusal_why(refusal: RefusedError | None, table_id: int | None) -> RefusalWhy | None:
+    """Why the host refused to give a seat back, where this client acts on it: the ``error``'s
+    ``why`` (protocol.md 3.8); from a host of protocol 4, which sends none, read from our
+    host's words, the only way it said it (a ``no_such_table`` other than ``there is no table
+    N``; a ``bad_token`` beginning :data:`TAKEN_WHILE_AWAY`)."""
+    if refusal is None:
+        return None
+    if refusal.why is not None:
+        return RefusalWhy(refusal.why)
+    if refusal.version is not None and refusal.version >= m.WHY_SINCE:
+        return None  # a host that says why and did not: no reason this client acts on
+    if refusal.code == ErrorCode.NO_SUCH_TABLE.value:
+        if refusal.message != f"there is no table {table_id}":
+            return RefusalWhy.TABLE_CLOSED_ON_RESTART
+    elif refusal.code == ErrorCode.BAD_TOKEN.value and refusal.message.startswith(TAKEN_WHILE_AWAY):
+        return RefusalWhy.SEAT_TAKEN_WHILE_AWAY
+    return None

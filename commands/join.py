@@ -226,7 +226,7 @@ def describe_lan_host(h: HostAdvert, known: KnownHosts) -> str:
     two groups), "(known)" when this client has pinned that key for it."""
     from scopa_net.fair.commitments import fingerprint
     from scopa_net.version_words import Reader, another_version
-    from scopa_net.wire.messages import PROTOCOL_VERSION
+    from scopa_net.wire.messages import OLDEST_VERSION, PROTOCOL_VERSION
 
     where = h.addresses[0] if h.addresses else "?"
     seats = "1 open seat" if h.open_seats == 1 else f"{h.open_seats} open seats"
@@ -238,7 +238,7 @@ def describe_lan_host(h: HostAdvert, known: KnownHosts) -> str:
         lock = ", password"
     else:
         lock = f", {h.password_open} of them at a table with a password"
-    if h.protocol != PROTOCOL_VERSION:  # it would refuse us: say so, and who updates
+    if not OLDEST_VERSION <= h.protocol <= PROTOCOL_VERSION:  # no version both speak
         lock += "; " + another_version(h.protocol, PROTOCOL_VERSION, Reader.LAN_LIST)
     key = ""
     if h.key is not None:

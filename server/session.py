@@ -28,7 +28,7 @@ from scopa_net.version_words import Reader, another_version, read_hello_refusal
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import SharedFrames
 from scopa_net.wire.connection import NEED_DATA, ConnectionClosed, HostConnection, State
-from scopa_net.wire.errors import ErrorCode, LocalProtocolError, ProtocolError
+from scopa_net.wire.errors import ErrorCode, LocalProtocolError, ProtocolError, RefusalWhy
 
 if TYPE_CHECKING:
     from scopa_net.server.host import Host
@@ -304,9 +304,12 @@ class PlayerSession:
     def _refuse_rate(self, msg: m.Message) -> None:
         self._refuse(msg, ErrorCode.RATE_LIMITED, "too many requests; slow down")
 
-    def _refuse(self, msg: m.Message, code: ErrorCode, text: str) -> None:
-        """Answer a request the host will not pass on: ``reject`` for a move, else ``error``.
-        A game-paced message refused for another reason than the rate counts against it."""
+    def _refuse(
+        self, msg: m.Message, code: ErrorCode, text: str, why: RefusalWhy | None = None
+    ) -> None:
+        """Answer a request the host will not pass on: ``reject`` for a move, else ``error``
+        (``why``: protocol.md 3.8's reason, where a client acts on it). A game-paced message
+        refused for another reason than the rate counts against it."""
         if isinstance(msg, PACED_BY_THE_GAME) and code is not ErrorCode.RATE_LIMITED:
             self.outbox.refused_paced += 1
         if isinstance(msg, m.Play):
@@ -320,7 +323,14 @@ class PlayerSession:
                 )
             )
         elif msg.TYPE in m.PLAYER_REQUESTS:
-            self.outbox.reply(m.Error(code=code.value, message=text[: m.TEXT_LEN], ref=msg.TYPE))
+            self.outbox.reply(
+                m.Error(
+                    code=code.value,
+                    message=text[: m.TEXT_LEN],
+                    ref=msg.TYPE,
+                    why=None if why is None else why.value,
+                )
+            )
 
     @property
     def seated(self) -> bool:
@@ -352,9 +362,7 @@ class PlayerSession:
                 self._refuse(msg, *refusal_at_a_closed_table(self.table_id, msg))
         elif isinstance(msg, m.Hello):
             self.outbox.reply(
-                m.Welcome(
-                    version=m.PROTOCOL_VERSION, host_name=self.config.name, host_key=host.public_key
-                )
+                m.Welcome(version=msg.version, host_name=self.config.name, host_key=host.public_key)
             )
         elif isinstance(msg, m.Ping):
             self.outbox.reply(m.Pong(nonce=msg.nonce))

@@ -74,7 +74,7 @@ from scopa_net.seat_holders import Holder, SeatHolders
 from scopa_net.view import SeatView
 from scopa_net.wire import messages as m
 from scopa_net.wire.convert import opening_snapshot, score_lines, snapshot_of
-from scopa_net.wire.errors import ErrorCode
+from scopa_net.wire.errors import ErrorCode, RefusalWhy
 
 MAX_OFFENCES = 3
 """Bad reveals (seeds that do not open their commitment: proven by the record) a seat may make
@@ -122,11 +122,14 @@ class TableError(Exception):
         *,
         reason: str | None = None,
         current_seq: int | None = None,
+        why: RefusalWhy | None = None,
     ) -> None:
         self.code = code
         self.message = message
         self.reason = reason
         self.current_seq = current_seq
+        self.why = why
+        """Why, where a client acts on it (an ``error``'s ``why``, protocol.md 3.8)."""
         super().__init__(f"{code.value}: {message}")
 
 

@@ -41,7 +41,7 @@ from scopa_net.server.table import (
 from scopa_net.server.thinking import choose_off_loop, table_player
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import SharedFrames
-from scopa_net.wire.errors import ErrorCode
+from scopa_net.wire.errors import ErrorCode, RefusalWhy
 
 log = logging.getLogger("scopa_net.host")
 
@@ -90,7 +90,7 @@ reader's turn of the loop left something for it to do: :meth:`TableTask.take_now
 
 def refusal_at_a_closed_table(
     table_id: int, msg: m.Message, why: str | None = None
-) -> tuple[ErrorCode, str]:
+) -> tuple[ErrorCode, str, RefusalWhy | None]:
     """What a request gets when its table has closed or stopped (protocol.md 3.8): a ``join``
     or ``resume`` names a table that does not exist (``no_such_table``; ``why``: the host
     closed it as it restarted, for that reason); anything a seated player sends is a table
@@ -101,9 +101,10 @@ def refusal_at_a_closed_table(
             return (
                 ErrorCode.NO_SUCH_TABLE,
                 f"the host closed table {table_id} as it restarted: {why}",
+                RefusalWhy.TABLE_CLOSED_ON_RESTART,
             )
-        return ErrorCode.NO_SUCH_TABLE, f"there is no table {table_id}"
-    return ErrorCode.WRONG_PHASE, f"table {table_id} has closed; nothing was done"
+        return ErrorCode.NO_SUCH_TABLE, f"there is no table {table_id}", None
+    return ErrorCode.WRONG_PHASE, f"table {table_id} has closed; nothing was done", None
 
 
 def password_hash(password: str) -> bytes:
@@ -274,8 +275,8 @@ class TableTask:
                 outbox.answered()
             if outbox is None or msg is None or isinstance(msg, (Notice, m.Bye)):
                 continue  # a notice, a connection gone, a player's last word: nothing owed
-            code, text = refusal_at_a_closed_table(self.table.table_id, msg)
-            outbox.reply(self._refusal(msg, TableError(code, text)))
+            code, text, why = refusal_at_a_closed_table(self.table.table_id, msg)
+            outbox.reply(self._refusal(msg, TableError(code, text, why=why)))
 
     # --- nobody here: pause, then close -------------------------------------------------
 
@@ -941,7 +942,8 @@ class TableTask:
                 current_seq=exc.current_seq,
             )
         ref = None if msg is None else type(msg).TYPE
-        return m.Error(code=exc.code.value, message=exc.message[: m.TEXT_LEN], ref=ref)
+        why = None if exc.why is None else exc.why.value
+        return m.Error(code=exc.code.value, message=exc.message[: m.TEXT_LEN], ref=ref, why=why)
 
     def _join(self, outbox: Outbox, msg: m.Join, replies: list) -> None:
         try:
@@ -1038,7 +1040,9 @@ class TableTask:
             taken = self._taken.get((msg.seat, token_hash(msg.token)))
             if taken is None or exc.code is not ErrorCode.BAD_TOKEN:
                 raise
-            raise TableError(ErrorCode.BAD_TOKEN, taken[0]) from None
+            raise TableError(
+                ErrorCode.BAD_TOKEN, taken[0], why=RefusalWhy.SEAT_TAKEN_WHILE_AWAY
+            ) from None
         s = table.seats[msg.seat]
         now = trio.current_time()
         recent = [

@@ -30,7 +30,11 @@ import trio
 from document_referee import Table, legal_takes, value
 from document_seat import Seat
 
-VERSION = 4
+VERSION = 5
+OLDER = 4  # 3.2: a host of version 5 also speaks 4, which has no `why` in `error` (3.8)
+WHYS = {  # 3.8: each `why` and the one code it goes with
+    "table_closed_on_restart": "no_such_table", "seat_taken_while_away": "bad_token",
+}  # fmt: skip
 LIMIT = 65536  # section 1: a payload of 1..65536 bytes
 ENDS = {  # 3.8: the codes that always travel in `bye`
     "bad_version", "bad_frame", "unknown_type", "bad_field", "out_of_order", "bad_seq",

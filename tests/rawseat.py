@@ -38,15 +38,20 @@ class RawSeat:
         self._seeds: dict[bytes, bytes] = {}
 
     @classmethod
-    async def connect(cls, port: int, *, auto_seeds: bool = True) -> RawSeat:
+    async def connect(
+        cls, port: int, *, auto_seeds: bool = True, version: int | None = None
+    ) -> RawSeat:
         stream = await trio.open_tcp_stream("127.0.0.1", port)
-        return await cls.over(stream, auto_seeds=auto_seeds)
+        return await cls.over(stream, auto_seeds=auto_seeds, version=version)
 
     @classmethod
-    async def over(cls, stream: trio.abc.Stream, *, auto_seeds: bool = True) -> RawSeat:
-        """Say hello over an open stream (a memory stream, in virtual-time tests)."""
+    async def over(
+        cls, stream: trio.abc.Stream, *, auto_seeds: bool = True, version: int | None = None
+    ) -> RawSeat:
+        """Say hello over an open stream (a memory stream, in virtual-time tests), in
+        ``version`` (None: this scopa-net's newest)."""
         seat = cls(stream, auto_seeds=auto_seeds)
-        await seat.send(m.Hello(version=m.PROTOCOL_VERSION, client="contract-test"))
+        await seat.send(m.Hello(version=version or m.PROTOCOL_VERSION, client="contract-test"))
         await seat.until(lambda msg: isinstance(msg, m.Welcome))
         return seat
 

@@ -1120,15 +1120,16 @@ def test_a_host_of_another_version_says_both_need_the_same_version(
     from scopa_net.client.seat_store import SeatStore
     from scopa_net.wire import messages
 
-    ours = messages.PROTOCOL_VERSION
-    monkeypatch.setattr(messages, "PROTOCOL_VERSION", ours - 1)  # the host, in this process
+    ours, too_old = messages.PROTOCOL_VERSION, messages.OLDEST_VERSION - 1
+    monkeypatch.setattr(messages, "PROTOCOL_VERSION", too_old)  # the host, in this process
+    monkeypatch.setattr(messages, "OLDEST_VERSION", too_old)
     with host_in_thread() as running:
         address = f"127.0.0.1:{running.port}"
         joined = run_scopa_net("join", address, home=tmp_path / "new")
         SeatStore(tmp_path / "kept" / "scopa-net").save(kept_seat(running.port))
         taken_back = run_scopa_net("join", address, home=tmp_path / "kept")
     same = (
-        f"runs an older scopa-net than yours (protocol {ours - 1}, this one {ours}): you can "
+        f"runs an older scopa-net than yours (protocol {too_old}, this one {ours}): you can "
         "play there once whoever runs it updates it"
     )
     assert joined.returncode == EXIT_REFUSED

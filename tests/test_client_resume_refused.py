@@ -217,3 +217,9 @@ def test_a_resume_refused_is_said_in_the_hosts_words_where_it_says_why(tmp_path:
         f"{head} (the seat was given up, the match ended, or someone took it after you were "
         "away long)."
     )
+    # A host of protocol 5 says why in `error`'s `why` (protocol.md 3.8), and only there: its
+    # words are for people, however they read.
+    gone = RefusedError("no_such_table", "table 2 was closed by its host", version=5)
+    assert words(gone).startswith(f"{head} (the match there is over). Its transcript is in")
+    closed = RefusedError("no_such_table", "gone", why="table_closed_on_restart", version=5)
+    assert words(closed).startswith(f"{head} (the host says: gone). Your transcript")

@@ -21,7 +21,9 @@ from document_hostile import (
     BEFORE_HELLO_ROWS,
     ENDS,
     LOBBY_ROWS,
+    OLDER,
     SEATED_ROWS,
+    VERSION,
     Peer,
     SeatedPeer,
     create,
@@ -36,7 +38,7 @@ from hosting import HostThread, host_in_thread, start_host
 
 pytestmark = pytest.mark.xdist_group("document_hostile")
 
-PLAYER_HELLO = {"t": "hello", "version": 4, "client": "document-hostile"}
+PLAYER_HELLO = {"t": "hello", "version": VERSION, "client": "document-hostile"}
 SHARED = {"bot_delay": 0, "max_tables_per_address": 1000}
 
 
@@ -152,7 +154,7 @@ async def test_anything_but_hello_first_ends_the_connection(
     assert ending.before == []  # no welcome came first
 
 
-@pytest.mark.parametrize("version", [1, 3, 5, 65535])
+@pytest.mark.parametrize("version", [1, 3, 6, 65535])
 async def test_another_version_is_refused_in_the_documents_words(port: int, version: int) -> None:
     """3.2: `bye bad_version` whose message is exactly the document's sentence."""
     peer = await Peer.connect(port)
@@ -261,12 +263,17 @@ async def table_of_two(port: int, **table: object) -> tuple[SeatedPeer, SeatedPe
     return a, b
 
 
-def expect(answer: object, code: str, ref: str | None) -> None:
-    from document_hostile import Refusal
+def expect(answer: object, code: str, ref: str | None, why: str | None = None) -> None:
+    """3.8: an `error` with this code and `ref`, the connection open after it; `why` (3.8)
+    only where given, else its key left out (3.9: an optional key is written only when it
+    holds another value than nil)."""
+    from document_hostile import WHYS, Refusal
 
     assert isinstance(answer, Refusal)
     assert answer.message["t"] == "error", answer.message
     assert (answer.code, answer.message["ref"]) == (code, ref), answer.message
+    assert answer.message.get("why", "left out") == (why or "left out"), answer.message
+    assert why is None or WHYS[why] == code
     assert answer.open, "an error that the document says leaves the connection open ended it"
     assert len(answer.message["message"]) <= 200
 
@@ -302,6 +309,47 @@ async def test_lobby_refusals_leave_the_connection_in_the_lobby(port: int) -> No
     expect(await refused(third, join(owner.table_id, password="sesame")), "table_full", "join")
     for p in (owner, peer, third):
         await p.aclose()
+
+
+async def test_a_seat_taken_while_away_is_refused_saying_why_in_version_5_only() -> None:
+    """3.3, 3.8: Ivo is away past the host's away limit and Lea takes his seat; his token then
+    gets `bad_token` with `why: "seat_taken_while_away"` from a connection in version 5, and
+    without the key from one in version 4 (3.2: the host speaks both, and says `why` only in
+    5). A wrong token gets no `why`."""
+    with host_in_thread(**SHARED, grace=0.2, away_limit=1.0) as running:
+        ada = await seated(running.port)
+        ivo = await SeatedPeer.connect(running.port)
+        await ivo.hello()
+        await ivo.sit(ada.table_id, seat=1, name="Ivo")
+        async with trio.open_nursery() as nursery:
+            for peer in (ada, ivo):
+                nursery.start_soon(peer.follow, lambda p: p.dealt, 10)
+        await ivo.aclose()
+        lobby = await Peer.connect(running.port)
+        await lobby.hello()
+        with trio.fail_after(10):
+            while True:  # 3.3: listed as `Ivo <away>` once past the limit
+                await lobby.send({"t": "list_tables"})
+                listed = (await lobby.reply("tables"))["tables"]
+                if any(s["name"] == "Ivo <away>" for t in listed for s in t["seats"]):
+                    break
+                await trio.sleep(0.05)
+        await lobby.aclose()
+        lea = await SeatedPeer.connect(running.port)
+        await lea.hello()
+        await lea.sit(ada.table_id, name="Lea")
+        assert lea.seat_no == 1
+        back = {"t": "resume", "table_id": ada.table_id, "seat": 1, "token": ivo.token,
+                "last_seq": 0}  # fmt: skip
+        newest = await Peer.connect(running.port)
+        assert (await newest.hello())["version"] == VERSION
+        expect(await refused(newest, back), "bad_token", "resume", "seat_taken_while_away")
+        expect(await refused(newest, {**back, "token": bytes(16)}), "bad_token", "resume")
+        older = await Peer.connect(running.port)
+        assert (await older.hello(OLDER))["version"] == OLDER
+        expect(await refused(older, back), "bad_token", "resume")
+        for peer in (ada, lea, newest, older):
+            await peer.aclose()
 
 
 async def test_a_password_given_to_a_table_without_one_is_ignored(port: int) -> None:

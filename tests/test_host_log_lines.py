@@ -344,11 +344,11 @@ async def test_a_player_of_another_version_is_logged_saying_who_must_update(
     this end speaks version 4", the wire's words (protocol.md 3.2, unchanged): the organiser
     had to work out whose scopa-net was old. It now says whose, and who updates."""
     caplog.set_level(logging.INFO, logger="scopa_net")
-    ours = m.PROTOCOL_VERSION
+    ours, too_old = m.PROTOCOL_VERSION, m.OLDEST_VERSION - 1
     async with trio.open_nursery() as nursery:
         host = await start_host(nursery)
         assert host.port is not None
-        for version in (ours - 1, ours + 1):
+        for version in (too_old, ours + 1):
             stream = await trio.open_tcp_stream("127.0.0.1", host.port)
             await stream.send_all(encode(m.Hello(version=version, client="other")))
             with trio.fail_after(5):
@@ -360,7 +360,7 @@ async def test_a_player_of_another_version_is_logged_saying_who_must_update(
     host.journal.close()
     lines = [line.partition(": ")[2] for line in said(caplog) if "protocol" in line]
     assert lines == [
-        f"a player's scopa-net is older than this host's (protocol {ours - 1}, this one "
+        f"a player's scopa-net is older than this host's (protocol {too_old}, this one "
         f"{ours}): they need to update it to play here",
         f"a player's scopa-net is newer than this host's (protocol {ours + 1}, this one "
         f"{ours}): update this host's scopa-net to let them play here",

@@ -70,17 +70,28 @@ def test_a_host_of_another_version_on_the_lan_says_who_must_update(tmp_path: Pat
     this scopa-net 4, so it cannot be joined until both run the same version": both
     versions, but not whose to update. Now the line says which is older, and who updates."""
     known = KnownHosts(tmp_path / "known_hosts")
-    ours = m.PROTOCOL_VERSION
-    older = describe_lan_host(advert(protocol=ours - 1, password_open=0), known)
+    ours, too_old = m.PROTOCOL_VERSION, m.OLDEST_VERSION - 1
+    older = describe_lan_host(advert(protocol=too_old, password_open=0), known)
     assert older.endswith(
         f"(2 open seats; another version: its scopa-net is older than yours (protocol "
-        f"{ours - 1}, this one {ours}), so it cannot be joined until its organiser updates it)"
+        f"{too_old}, this one {ours}), so it cannot be joined until its organiser updates it)"
     ), older
     newer = describe_lan_host(advert(protocol=ours + 1, password_open=0), known)
     assert newer.endswith(
         f"(2 open seats; another version: its scopa-net is newer than yours (protocol "
         f"{ours + 1}, this one {ours}), so update yours to join it)"
     ), newer
+
+
+def test_a_host_of_an_older_version_this_client_still_speaks_is_listed_as_any_other(
+    tmp_path: Path,
+) -> None:
+    """A host that speaks protocol 4 only (an older scopa-net): this client says hello to it
+    in 4 (protocol.md 3.2), so the LAN list shows it as any other host, not "another version:
+    ... cannot be joined"."""
+    known = KnownHosts(tmp_path / "known_hosts")
+    listed = describe_lan_host(advert(protocol=m.PROTOCOL_VERSION - 1, password_open=0), known)
+    assert listed.endswith("(2 open seats)"), listed
 
 
 async def test_the_host_announces_its_key_and_the_seats_behind_a_password(

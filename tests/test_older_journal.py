@@ -97,6 +97,7 @@ async def test_a_host_upgraded_on_an_older_blind_journal_closes_its_tables_sayin
         assert isinstance(refused, m.Error)
         assert refused.code == "no_such_table"
         assert refused.message == f"the host closed table 2 as it restarted: {why}"
+        assert refused.why == "table_closed_on_restart"  # protocol.md 3.8: not in the words
         await seat.aclose()
         await host.shutdown()
         nursery.cancel_scope.cancel()

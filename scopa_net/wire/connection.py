@@ -30,7 +30,9 @@ message type). A message with no entry is out of order: sending one raises
     any but HELLO, WELCOME: `ping` and `pong` from either side, state unchanged
     any open state: `bye` from either side              CLOSED
 
-Beyond the table, the machine checks: the host speaks the client's protocol version; table
+Beyond the table, the machine checks: the host speaks the client's protocol version (any from
+``OLDEST_VERSION`` to ``PROTOCOL_VERSION``; an ``error`` carries ``why`` only from version 5 on,
+and one sent to an older peer goes without it); table
 events arrive numbered ``seq`` = previous + 1 (a snapshot may jump forward, never back); a
 ``pong`` answers a ``ping`` still unanswered; at most :data:`MAX_PINGS` pings are unanswered;
 ``joined`` and ``resumed`` name the table and seat asked for; a ``play`` is not chosen ``after``
@@ -40,7 +42,7 @@ an event newer than any the connection carried.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from scopa_net.text_limits import CONTROL_CHARACTERS
 from scopa_net.version_words import hello_refusal
@@ -259,6 +261,8 @@ class Connection:
 
         Once the peer broke the protocol (:attr:`broken`), this end still may send what its
         state allows: the answers owed to the peer's frames before the bad one, then ``bye``."""
+        if isinstance(msg, m.Error) and msg.why is not None and (self.version or 0) < m.WHY_SINCE:
+            msg, frame = replace(msg, why=None), None  # a peer of an older version: no ``why``
         data = encode(msg) if frame is None else frame
         self._advance(msg, self.role, LocalProtocolError)
         return data
@@ -301,9 +305,18 @@ class Connection:
 
     def _hello(self, msg: Message, sender: Role, fault: Fault, target: State) -> State:
         assert isinstance(msg, m.Hello)
-        if msg.version != m.PROTOCOL_VERSION:
+        if not m.OLDEST_VERSION <= msg.version <= m.PROTOCOL_VERSION:
             raise fault(ErrorCode.BAD_VERSION, hello_refusal(msg.version, m.PROTOCOL_VERSION))
         self.version = msg.version
+        return target
+
+    def _error(self, msg: Message, sender: Role, fault: Fault, target: State) -> State:
+        assert isinstance(msg, m.Error)
+        if msg.why is not None and (self.version or 0) < m.WHY_SINCE:
+            raise fault(
+                ErrorCode.BAD_FIELD,
+                f"error: key 'why' is not in protocol version {self.version}",
+            )
         return target
 
     def _welcome(self, msg: Message, sender: Role, fault: Fault, target: State) -> State:
@@ -368,6 +381,7 @@ _CHECKS = {
     "pong": Connection._pong,
     "hello": Connection._hello,
     "welcome": Connection._welcome,
+    "error": Connection._error,
     "joined": Connection._seated,
     "resumed": Connection._seated,
     "play": Connection._play,

@@ -82,6 +82,23 @@ REJECT_CODES = frozenset(
 """The codes a ``reject`` (the answer to a refused ``play``) may carry."""
 
 
+class RefusalWhy(enum.Enum):
+    """Why the host refused a request, where a client does something else for it: the
+    optional ``why`` of ``error`` (protocol 5, protocol.md 3.8). The value is the wire name."""
+
+    TABLE_CLOSED_ON_RESTART = "table_closed_on_restart"
+    """``no_such_table``: the host closed the table as it restarted, instead of resuming it."""
+    SEAT_TAKEN_WHILE_AWAY = "seat_taken_while_away"
+    """``bad_token``: a newcomer took the seat while its player was away past the limit."""
+
+
+REFUSAL_WHYS = {
+    RefusalWhy.TABLE_CLOSED_ON_RESTART: ErrorCode.NO_SUCH_TABLE,
+    RefusalWhy.SEAT_TAKEN_WHILE_AWAY: ErrorCode.BAD_TOKEN,
+}
+"""The one code each ``why`` travels with."""
+
+
 class ProtocolError(Exception):
     """Base of the two protocol errors; ``code`` says what went wrong in wire terms."""
 

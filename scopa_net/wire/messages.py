@@ -19,7 +19,7 @@ from scopa_net.scoring import (
     SWEEPS_LINE,
 )
 from scopa_net.text_limits import HOST_NAME_LEN, NAME_LEN, PASSWORD_LEN, SAY_LEN
-from scopa_net.wire.errors import REJECT_CODES, ErrorCode
+from scopa_net.wire.errors import REFUSAL_WHYS, REJECT_CODES, ErrorCode, RefusalWhy
 from scopa_net.wire.fields import (
     Absent,
     Array,
@@ -35,7 +35,14 @@ from scopa_net.wire.fields import (
 )
 from scopa_net.wire.records import Message, Record, Sender, message, record, wire
 
-PROTOCOL_VERSION = 4
+PROTOCOL_VERSION = 5
+"""The newest protocol version this end speaks: the one its ``hello`` says."""
+OLDEST_VERSION = 4
+"""The oldest version this end still speaks (protocol.md 3.2): a host welcomes a ``hello`` in
+any version from this one to :data:`PROTOCOL_VERSION`, and a client refused by a host that
+speaks only an older one says ``hello`` again in that one, if it is not older than this."""
+WHY_SINCE = 5
+"""The version whose ``error`` first carries the optional key ``why``."""
 
 U32 = (1 << 32) - 1
 MAX_SEAT = max(PLAYER_COUNTS) - 1
@@ -78,6 +85,7 @@ LINE_NAMES = (
 )
 ALL_CODES = tuple(c.value for c in ErrorCode)
 NOT_FATAL = tuple(c.value for c in ErrorCode if not c.fatal)
+WHYS = tuple(w.value for w in RefusalWhy)
 REJECTS = tuple(c.value for c in ErrorCode if c in REJECT_CODES)
 ILLEGAL_REASONS = tuple(r.name.lower() for r in IllegalReason)
 EXCLUSIONS = ("no_commit", "no_reveal", "bad_reveal")
@@ -262,6 +270,13 @@ class Error(Message):
     code: str = wire(Choice(NOT_FATAL), "a code that leaves the connection open")
     message: str = wire(TEXT, "for people")
     ref: str | None = wire(Nil(Choice(PLAYER_REQUESTS)), "type of the request refused, or nil")
+    why: str | None = optional(
+        Nil(Choice(WHYS)), None, "protocol 5: why, where a client acts on it (3.8)"
+    )
+
+    def check_fields(self) -> None:
+        if self.why is not None and REFUSAL_WHYS[RefusalWhy(self.why)].value != self.code:
+            raise FieldError("why", f"{self.why!r} goes with another code than {self.code!r}")
 
 
 @message("bye", Sender.EITHER)
