@@ -738,8 +738,10 @@ def ask_host(
             stream = await trio.open_tcp_stream(host, port)
         connected = True
 
-        async def opened() -> trio.abc.Stream:
-            return stream
+        unused = [stream]
+
+        async def opened() -> trio.abc.Stream:  # the probe's, then another (a hello again)
+            return unused.pop() if unused else await trio.open_tcp_stream(host, port)
 
         with trio.fail_after(min(seconds, WELCOME_SECONDS)):
             link, welcome = await connect(host, port, connector=opened)

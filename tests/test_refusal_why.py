@@ -137,7 +137,11 @@ async def test_at_a_host_of_protocol_4_the_client_plays_and_reads_its_words(
 ) -> None:
     """A host that speaks only protocol 4 (an older scopa-net) refuses this client's hello
     in 5, naming its 4: the client says hello again in 4 and plays there. Ivo's seat taken
-    while he was away is told in that host's words, as before (it sends no `why`)."""
+    while he was away is told in that host's words, as before (it sends no `why`). `join`'s
+    first look at the host (its tables and key) says hello again too: it gave the connection
+    it had opened to check the address a second time, closed, and ended in a traceback."""
+    from scopa_net.commands.join import ask_host
+
     port = free_port()
     other = str(Path(__file__).with_name("other_version.py"))
     argv = [sys.executable, other, "-1", *host_command(tmp_path / "host.db", port, *FAST)[3:]]
@@ -153,6 +157,8 @@ async def test_at_a_host_of_protocol_4_the_client_plays_and_reads_its_words(
         table_id, token, key = await _ivo_s_seat_taken(port, version=4)
         record = _ivo_s_kept_seat(port, table_id, token, key)
         said = await _taking_back(port, record, tmp_path / "ivo")
+        _, looked_at = await trio.to_thread.run_sync(ask_host, "127.0.0.1", port)
+        assert looked_at == key
     finally:
         older.kill()
         await older.wait()
