@@ -136,7 +136,7 @@ async def test_at_a_host_of_protocol_4_the_client_plays_and_reads_its_words(
     tmp_path: Path,
 ) -> None:
     """A host that speaks only protocol 4 (an older scopa-net) refuses this client's hello
-    in 5, naming its 4: the client says hello again in 4 and plays there. Ivo's seat taken
+    in 5, naming its 4: the client says hello again in 4 and goes on there. Ivo's seat taken
     while he was away is told in that host's words, as before (it sends no `why`). `join`'s
     first look at the host (its tables and key) says hello again too: it gave the connection
     it had opened to check the address a second time, closed, and ended in a traceback."""
