@@ -174,6 +174,32 @@ def test_host_refuses_another_version_naming_both() -> None:
     assert host.state is player.state is State.CLOSED
 
 
+def test_an_error_s_why_goes_only_to_a_peer_of_version_5_and_a_player_of_4_refuses_it() -> None:
+    """protocol.md 3.8: `why` is in version 5 alone. The host's end leaves it out on a
+    connection in 4 (the words stay); a player's end in 4 refuses one as any unknown key."""
+    taken = m.Error(code="bad_token", message="taken", ref="resume", why="seat_taken_while_away")
+    for version, why in ((m.PROTOCOL_VERSION, taken.why), (m.OLDEST_VERSION, None)):
+        host, player = HostConnection(), PlayerConnection()
+        relay(player, host, m.Hello(version=version, client="c"))
+        relay(host, player, m.Welcome(version=version, host_name="h", host_key=KEY))
+        relay(player, host, m.Resume(table_id=3, seat=0, token=TOKEN, last_seq=0))
+        player.receive_data(host.send(taken))
+        assert player.next_event() == dataclasses.replace(taken, why=why)
+    host, player = HostConnection(), PlayerConnection()
+    relay(player, host, m.Hello(version=m.OLDEST_VERSION, client="c"))
+    relay(host, player, m.Welcome(version=m.OLDEST_VERSION, host_name="h", host_key=KEY))
+    player.receive_data(encode(taken))  # a host that sends it anyway
+    with pytest.raises(RemoteProtocolError) as info:
+        player.next_event()
+    assert info.value.code is ErrorCode.BAD_FIELD
+
+
+def test_a_why_with_another_code_than_its_own_is_refused() -> None:
+    with pytest.raises(LocalProtocolError) as info:
+        m.Error(code="stale", message="", ref="resume", why="seat_taken_while_away")
+    assert info.value.code is ErrorCode.BAD_FIELD
+
+
 def test_player_refuses_a_welcome_in_another_version() -> None:
     host, player = HostConnection(), PlayerConnection()
     relay(player, host, m.Hello(version=m.PROTOCOL_VERSION, client="c"))
