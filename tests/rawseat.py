@@ -165,3 +165,26 @@ class RawSeat:
 
     async def aclose(self) -> None:
         await trio.aclose_forcefully(self.stream)
+
+
+async def listed(port: int, version: int | None = None) -> tuple[m.TableInfo, ...]:
+    """The host's `tables`, asked on a connection of its own (in ``version``)."""
+    lobby = await RawSeat.connect(port, version=version)
+    try:
+        await lobby.send(m.ListTables())
+        tables = await lobby.until(lambda msg: isinstance(msg, m.Tables))
+        assert isinstance(tables, m.Tables)
+        return tables.tables
+    finally:
+        await lobby.aclose()
+
+
+async def listed_away(port: int, name: str, version: int | None = None) -> m.TableInfo:
+    """The listed table once it names ``name``'s seat as open to a newcomer (``NAME <away>``,
+    protocol.md 3.3: its player away past the host's away limit)."""
+    with trio.fail_after(10):
+        while True:
+            for table in await listed(port, version):
+                if any(s.name == f"{name} <away>" for s in table.seats):
+                    return table
+            await trio.sleep(0.05)

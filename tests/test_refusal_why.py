@@ -16,7 +16,7 @@ import pytest
 import trio
 from helpers import free_port, kept_seat
 from hosting import create, host_command, start_host
-from rawseat import RawSeat
+from rawseat import RawSeat, listed_away
 
 from scopa_net.client.network_session import SeatLostError, TableChoice, open_network_session
 from scopa_net.client.seat_store import SeatRecord, SeatStore
@@ -32,20 +32,6 @@ TAKEN = (
 )
 
 
-async def _listed_away(port: int, name: str, version: int | None = None) -> None:
-    """Once the lobby lists ``name``'s seat as open to a newcomer."""
-    with trio.fail_after(10):
-        while True:
-            lobby = await RawSeat.connect(port, version=version)
-            await lobby.send(m.ListTables())
-            tables = await lobby.until(lambda msg: isinstance(msg, m.Tables))
-            await lobby.aclose()
-            assert isinstance(tables, m.Tables)
-            if any(s.name == f"{name} <away>" for t in tables.tables for s in t.seats):
-                return
-            await trio.sleep(0.05)
-
-
 async def _ivo_s_seat_taken(port: int, version: int | None = None) -> tuple[int, bytes, bytes]:
     """Ada and Ivo sit down, the match begins, Ivo's window dies; once he has been away past
     the limit Lea takes his seat. The table, Ivo's last token, and the host's key."""
@@ -57,7 +43,7 @@ async def _ivo_s_seat_taken(port: int, version: int | None = None) -> tuple[int,
     await ivo.join(table_id, 1, "Ivo")
     await ada.until(lambda msg: isinstance(msg, m.RoundCommit))
     await ivo.aclose()
-    await _listed_away(port, "Ivo", version)
+    await listed_away(port, "Ivo", version)
     lea = await RawSeat.connect(port, version=version)
     await lea.join(table_id, None, "Lea")
     assert lea.seat == 1

@@ -14,7 +14,7 @@ import logging
 import pytest
 import trio
 from hosting import create, start_host
-from rawseat import RawSeat
+from rawseat import RawSeat, listed, listed_away
 
 from scopa_net.rules import RuleSet
 from scopa_net.server.host import Host
@@ -22,27 +22,6 @@ from scopa_net.wire import messages as m
 
 FAST = {"grace": 0.2, "away_limit": 1.0}
 """A grace period and an away limit short enough for a test."""
-
-
-async def _listed(port: int) -> tuple[m.TableInfo, ...]:
-    lobby = await RawSeat.connect(port)
-    try:
-        await lobby.send(m.ListTables())
-        tables = await lobby.until(lambda msg: isinstance(msg, m.Tables))
-        assert isinstance(tables, m.Tables)
-        return tables.tables
-    finally:
-        await lobby.aclose()
-
-
-async def _wait_listed_away(port: int, name: str) -> m.TableInfo:
-    """The listing once it names ``name``'s seat as open to a newcomer."""
-    with trio.fail_after(10):
-        while True:
-            for table in await _listed(port):
-                if any(s.name == f"{name} <away>" for s in table.seats):
-                    return table
-            await trio.sleep(0.05)
 
 
 async def _ada_and_ivo(host: Host) -> tuple[RawSeat, RawSeat, int]:
@@ -71,7 +50,7 @@ async def test_a_newcomer_takes_the_seat_of_a_player_away_too_long(
         with trio.fail_after(10):
             while host.open_seats == 0:  # the LAN announcement counts it too
                 await trio.sleep(0.05)
-        table = await _wait_listed_away(host.port, "Ivo")
+        table = await listed_away(host.port, "Ivo")
         assert table.id == table_id
         assert table.seats[1] == m.SeatInfo(kind="human", name="Ivo <away>", connected=False)
         assert table.seats[0] == m.SeatInfo(kind="human", name="Ada", connected=True)
@@ -89,7 +68,7 @@ async def test_a_newcomer_takes_the_seat_of_a_player_away_too_long(
         statuses = [msg for msg in ada.received if isinstance(msg, m.SeatStatus) and msg.seat == 1]
         assert (statuses[-2].kind, statuses[-2].name) == ("open", None)  # Ivo left for good
         assert (statuses[-1].kind, statuses[-1].name) == ("human", "Lea")
-        assert not await _listed(host.port)  # full again
+        assert not await listed(host.port)  # full again
 
         assert ivo.token is not None
         back = await RawSeat.connect(host.port)
@@ -121,13 +100,13 @@ async def test_a_player_back_before_anyone_takes_the_seat_keeps_it() -> None:
     async with trio.open_nursery() as nursery:
         host = await start_host(nursery, **FAST)
         ada, ivo, table_id = await _ada_and_ivo(host)
-        await _wait_listed_away(host.port, "Ivo")
+        await listed_away(host.port, "Ivo")
 
         assert ivo.token is not None
         back = await RawSeat.connect(host.port)
         await back.send(m.Resume(table_id=table_id, seat=1, token=ivo.token, last_seq=0))
         await back.until(lambda msg: isinstance(msg, m.Resumed))
-        assert not await _listed(host.port)
+        assert not await listed(host.port)
 
         lea = await _lea_refused_seat_1(host.port, table_id)
         for seat in (ada, lea, back):
@@ -154,7 +133,7 @@ async def test_a_seat_within_the_away_limit_is_not_open() -> None:
         with trio.fail_after(10):  # past the grace period: a computer plays for him
             while not host.tables[table_id].table.seats[1].stand_in:
                 await trio.sleep(0.02)
-        assert not await _listed(host.port)
+        assert not await listed(host.port)
         lea = await _lea_refused_seat_1(host.port, table_id)
         for seat in (ada, lea):
             await seat.aclose()
