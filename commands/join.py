@@ -238,8 +238,11 @@ def describe_lan_host(h: HostAdvert, known: KnownHosts) -> str:
         lock = ", password"
     else:
         lock = f", {h.password_open} of them at a table with a password"
-    if not OLDEST_VERSION <= h.protocol <= PROTOCOL_VERSION:  # no version both speak
-        lock += "; " + another_version(h.protocol, PROTOCOL_VERSION, Reader.LAN_LIST)
+    theirs = h.protocols
+    if theirs[-1] < OLDEST_VERSION:  # no version both speak: say whose is older
+        lock += "; " + another_version(theirs[-1], PROTOCOL_VERSION, Reader.LAN_LIST)
+    elif theirs[0] > PROTOCOL_VERSION:
+        lock += "; " + another_version(theirs[0], PROTOCOL_VERSION, Reader.LAN_LIST)
     key = ""
     if h.key is not None:
         key = f", key {'-'.join(fingerprint(h.key).split('-')[:2])}"

@@ -21,7 +21,10 @@ def host_advert(host: Host) -> HostAdvert:
     return HostAdvert(
         name=host.config.name,
         port=host.port or host.config.port,
-        protocol=m.PROTOCOL_VERSION,
+        # The oldest version it speaks in ``proto``: a client of that version, which compares
+        # it with its own, lists the host as one to join (protocol.md 1).
+        protocol=m.OLDEST_VERSION,
+        newest_protocol=m.PROTOCOL_VERSION if m.PROTOCOL_VERSION > m.OLDEST_VERSION else None,
         open_seats=host.open_seats,
         password=any(t.password_digest is not None for t in host.tables.values()),
         key=host.public_key,

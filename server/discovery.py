@@ -45,6 +45,15 @@ class HostAdvert:
     """The host's public key (None: an older host that does not announce it)."""
     password_open: int | None = None
     """Open seats at tables with a password (None: an older host that does not say)."""
+    newest_protocol: int | None = None
+    """The newest protocol version the host speaks, when newer than :attr:`protocol` (the
+    oldest, TXT ``proto``, which a client of that version compares with its own); None: it
+    speaks one version only (or is an older host, which says no more)."""
+
+    @property
+    def protocols(self) -> range:
+        """Every protocol version the host speaks."""
+        return range(self.protocol, (self.newest_protocol or self.protocol) + 1)
 
     def properties(self) -> dict[str, str]:
         props = {
@@ -57,6 +66,8 @@ class HostAdvert:
             props["key"] = self.key.hex()
         if self.password_open is not None:
             props["pwopen"] = str(self.password_open)
+        if self.newest_protocol is not None:
+            props["protomax"] = str(self.newest_protocol)
         return props
 
     @classmethod
@@ -75,6 +86,7 @@ class HostAdvert:
             return text(key) if props.get(key.encode()) is not None else None
 
         key, password_open = optional("key"), optional("pwopen")
+        newest = optional("protomax")
         return cls(
             name=text("name"),
             port=port,
@@ -84,6 +96,7 @@ class HostAdvert:
             addresses=addresses,
             key=None if key is None else _key_bytes(key),
             password_open=None if password_open is None else int(password_open),
+            newest_protocol=None if newest is None else int(newest),
         )
 
 

@@ -94,6 +94,36 @@ def test_a_host_of_an_older_version_this_client_still_speaks_is_listed_as_any_ot
     assert listed.endswith("(2 open seats)"), listed
 
 
+def test_a_host_that_speaks_several_versions_is_listed_by_the_oldest_and_the_newest(
+    tmp_path: Path,
+) -> None:
+    """This host speaks protocols 4 and 5 and announced `proto` 5 alone: a client of protocol
+    4, which compares `proto` with its own, listed it as "newer than yours ... update yours to
+    join it", though it joins there in 4. Now `proto` is the oldest version a host speaks and
+    `protomax` the newest (protocol.md 1); a record without `protomax` is an older host's,
+    of one version."""
+    record = {b"name": b"x", b"proto": b"4", b"open": b"1", b"pw": b"0"}
+    assert list(HostAdvert.from_properties(record, 1, ()).protocols) == [4]
+    record[b"protomax"] = b"5"
+    assert list(HostAdvert.from_properties(record, 1, ()).protocols) == [4, 5]
+
+    known = KnownHosts(tmp_path / "known_hosts")
+    ours = m.PROTOCOL_VERSION
+    spans = advert(protocol=m.OLDEST_VERSION - 1, newest_protocol=ours + 1, password_open=0)
+    assert describe_lan_host(spans, known).endswith("(2 open seats)")
+    newer = advert(protocol=ours + 1, newest_protocol=ours + 3, password_open=0)
+    assert describe_lan_host(newer, known).endswith(
+        f"its scopa-net is newer than yours (protocol {ours + 1}, this one {ours}), so update "
+        "yours to join it)"
+    )
+    too_old = m.OLDEST_VERSION - 1
+    older_host = advert(protocol=too_old - 2, newest_protocol=too_old, password_open=0)
+    assert describe_lan_host(older_host, known).endswith(
+        f"its scopa-net is older than yours (protocol {too_old}, this one {ours}), so it "
+        "cannot be joined until its organiser updates it)"
+    )
+
+
 async def test_the_host_announces_its_key_and_the_seats_behind_a_password(
     make_host: MakeHost,
 ) -> None:
@@ -108,6 +138,8 @@ async def test_the_host_announces_its_key_and_the_seats_behind_a_password(
     assert said.key == host.public_key
     props = {k.encode(): v.encode() for k, v in said.properties().items()}
     assert HostAdvert.from_properties(props, said.port, ()) == said
+    # The oldest version it speaks, then the newest (protocol.md 1).
+    assert (props[b"proto"], props[b"protomax"]) == (b"4", b"5")
     await host.create_table("locked too", RuleSet.of(2), "secret")
     assert host_advert(host).password_open == 2
 
