@@ -84,7 +84,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="only the matches that began at or after WHEN: a date YYYY-MM-DD or "
         "'YYYY-MM-DD HH:MM' (local time), or start (since the host last started: tonight)",
     )
-    h.add_argument("--export", type=int, metavar="TABLE", help="table to export")
+    h.add_argument(
+        "--export",
+        type=at_least(1),
+        nargs="?",
+        const=EVERY_MATCH,
+        metavar="TABLE",
+        help="table to export; without TABLE, every seat of every match over that --table, "
+        "--name and --since keep, into the folder --out names (default: this one)",
+    )
     h.add_argument(
         "--seat",
         default=None,
@@ -102,9 +110,41 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--out",
         type=file_path,
         help="file to write (default: tableT-seatS.scopa, for table T and seat S; "
-        "tableT-matchM-seatS.scopa for match M at a table that played again)",
+        "tableT-matchM-seatS.scopa for match M at a table that played again); with --export "
+        "and no TABLE, the folder to write into, each file tableT-matchM-seatS-NAME.scopa",
     )
     h.set_defaults(run=run_history)
+
+
+EVERY_MATCH = -1
+"""``--export`` given no table: every match the filters keep."""
+
+
+def _export_every_match(args: argparse.Namespace, wanted: MatchFilter) -> int:
+    """``history --export`` without a table (:mod:`history_export`)."""
+    from scopa_net.commands.history_export import export_every_match
+
+    lone = [f"--{flag}" for flag in ("seat", "match") if getattr(args, flag) is not None]
+    if lone:
+        raise CommandError(
+            f"{' and '.join(lone)} {'chooses' if len(lone) == 1 else 'choose'} in one table's "
+            "export (--export TABLE); --export without a table writes every seat of every "
+            "match the filters keep"
+        )
+    journals = [("", args.db)] if args.db is not None else default_journals()
+    if len(journals) > 1:
+        which = " or ".join(f"--db {path} ({heading})" for heading, path in journals)
+        raise CommandError(f"two journals here: give {which}, the one to export")
+    folder = args.out if args.out is not None else Path(".")
+    if folder.exists() and not folder.is_dir():
+        raise CommandError(
+            f"{folder} is a file: --out names the folder to write into when --export has no table"
+        )
+    journal = open_journal(journals[0][1], create=False)
+    try:
+        return export_every_match(journal, wanted, folder)
+    finally:
+        journal.close()
 
 
 def since_value(text: str) -> float | str:
@@ -123,6 +163,8 @@ def run_history(args: argparse.Namespace) -> int:
             "transcript to write); without --export, history lists the matches"
         )
     wanted = MatchFilter(args.table, args.name, args.since)
+    if args.export == EVERY_MATCH:
+        return _export_every_match(args, wanted)
     if wanted.given() and args.export is not None:
         given = [f"--{f}" for f in ("table", "name", "since") if getattr(args, f) is not None]
         raise CommandError(
@@ -287,7 +329,7 @@ def listed_matches(record: TableRecord, now: str = "", seated: Seats = ()) -> li
         )
         seats = summary_seats(match)
         won = winning_seats(match, len(seats))
-        listed.append(Listed(started or record.created, line, record.table_id, seats, won))
+        listed.append(Listed(started or record.created, line, record.table_id, seats, won, True, n))
         started = ended  # a rematch begins as the match before it ends
     if in_play:
         head = _match_head(record.table_id, name, count if count > 1 else None)
@@ -300,7 +342,7 @@ def listed_matches(record: TableRecord, now: str = "", seated: Seats = ()) -> li
             line = f"{head}: started {_minute(started) if started else '?'}, in play"
         line += f": {now}" if now else ""
         began = started or record.created
-        listed.append(Listed(began, line, record.table_id, seated, over=False))
+        listed.append(Listed(began, line, record.table_id, seated, over=False, number=count))
     return listed
 
 
@@ -451,14 +493,23 @@ def replayed(
 ) -> tuple[list[Transcript], list[SeatHolders]]:
     """Each match of a table, rebuilt from its journal as a restart does: ``seat``'s
     transcript of it (none without a seat) and who held its seats, round by round."""
+    every, held = replayed_seats(journal, record, [] if seat is None else [seat])
+    return [seats[0] for seats in every if seats], held
+
+
+def replayed_seats(
+    journal: Journal, record: TableRecord, seats: Sequence[int]
+) -> tuple[list[list[Transcript]], list[SeatHolders]]:
+    """:func:`replayed` for several seats at once (one replay of the table): each match's
+    transcripts of ``seats``, in that order, and who held its seats."""
 
     table = _new_table(journal, record)
-    matches: list[Transcript] = []  # each match over when the table played again
+    matches: list[list[Transcript]] = []  # each match over when the table played again
     held: list[SeatHolders] = []  # who held its seats, round by round
 
     def keep_match() -> None:
-        if seat is not None:
-            matches.append(table.transcript_for(seat))
+        if seats:
+            matches.append([table.transcript_for(seat) for seat in seats])
         held.append(table.holders)
 
     table.before_rematch = keep_match

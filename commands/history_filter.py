@@ -33,6 +33,8 @@ class Listed:
     winners: tuple[int, ...] = ()
     """The seats of the side that won (none: in play, closed unfinished or a table waiting)."""
     over: bool = True
+    number: int = 1
+    """The match's number at its table (from 1, as ``--match`` counts)."""
 
     def seats_of(self, name: str) -> list[int]:
         """The seats someone called ``name`` held (case and accents aside)."""

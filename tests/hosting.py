@@ -38,13 +38,19 @@ async def start_host(nursery: trio.Nursery, db: str = ":memory:", **options: obj
 
 
 async def play_one_match(
-    db: str, rules: RuleSet | None = None, *, linger_out: bool = False, **options: object
+    db: str,
+    rules: RuleSet | None = None,
+    *,
+    linger_out: bool = False,
+    name: str = "ann",
+    **options: object,
 ) -> None:
     """Ann plays a whole match against a computer player (random plays) at a table of a host
     over the journal ``db`` (a two-player match to 2 points by default), then the host stops
     and its journal is closed: a journal with one finished match in it. ``linger_out``: the
     host stops once the table has closed (its linger time over), not as the match ends.
-    Ann offers a rematch vote and never answers (a "no" would close the table at once)."""
+    Ann offers a rematch vote and never answers (a "no" would close the table at once).
+    ``name``: the person's name, another than Ann's."""
     from scopa_net.bots.levels import make_player
     from scopa_net.client.bot_client import play_as_bot
     from scopa_net.client.network_session import TableChoice, open_network_session
@@ -54,7 +60,7 @@ async def play_one_match(
             host = await start_host(nursery, db=db, **options)
             choice = TableChoice(create=create(rules or RuleSet.of(2, 2), bots=1))
             async with open_network_session(
-                "127.0.0.1", host.port, choice, name="ann", offer_rematch=True
+                "127.0.0.1", host.port, choice, name=name, offer_rematch=True
             ) as s:
                 await play_as_bot(s, make_player("random", 2))
             while linger_out and host.tables:

@@ -140,6 +140,14 @@ RUN_BY: dict[str, tuple[str, str]] = {
         "test_host_cli.py",
         "test_history_lists_the_match_and_its_export_verifies",
     ),
+    "scopa-net history --export --since start --out thursday": (
+        "test_history_export_every.py",
+        "test_export_without_a_table_takes_the_lists_filters",
+    ),
+    "scopa-net history --export --name Ada --out ada": (
+        "test_history_export_every.py",
+        "test_export_without_a_table_takes_the_lists_filters",
+    ),
     "scopa-net verify FILE": ("test_fair_cli.py", "test_a_good_file_verifies"),
     "scopa-net verify ~/.local/share/scopa-net/transcripts/*": (
         "test_fair_cli.py",

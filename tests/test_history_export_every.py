@@ -1,0 +1,150 @@
+"""`scopa-net history --export` without a table: an organiser exports every match of an
+evening in one command. A tester exporting a month of club nights ran one command per seat
+(300 tables, 300 commands), and `--export` wrote over a file of the same name without a word."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import trio
+from hosting import play_one_match
+
+from scopa_net.commands.main import main
+
+
+@pytest.fixture
+def evening(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Two matches over, on a host started twice: Ada's at table 1, Bruno's at table 2, each
+    against the host's computer."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # no real pinned keys
+    db = str(tmp_path / "host.db")
+    trio.run(lambda: play_one_match(db, name="Ada"))
+    trio.run(lambda: play_one_match(db, name="Bruno"))
+    return db
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str], str]:
+    capsys.readouterr()
+    status = main(list(argv))
+    said = capsys.readouterr()
+    return status, said.out.splitlines(), said.err
+
+
+def test_export_without_a_table_writes_every_seat_of_every_match_into_a_folder(
+    evening: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One command writes every seat's transcript (names beside it) into the folder, says
+    each file and whose it is, and the command that checks them all; each file verifies."""
+    folder = tmp_path / "thursday"
+    status, out, err = run(capsys, "history", "--db", evening, "--export", "--out", str(folder))
+    assert (status, err) == (0, "")
+    names = [
+        "table1-match1-seat0-ada.scopa",
+        "table1-match1-seat1-bot1.scopa",
+        "table2-match1-seat0-bruno.scopa",
+        "table2-match1-seat1-bot1.scopa",
+    ]
+    assert sorted(p.name for p in folder.glob("*.scopa")) == names
+    assert sorted(p.name for p in folder.glob("*.names")) == [
+        n.replace(".scopa", ".names") for n in names
+    ]
+    assert out[:4] == [
+        f"wrote {folder / names[0]}: seat 0 (Ada) of table 1 'test table', match 1",
+        f"wrote {folder / names[1]}: seat 1 (bot 1) of table 1 'test table', match 1",
+        f"wrote {folder / names[2]}: seat 0 (Bruno) of table 2 'test table (2)', match 1",
+        f"wrote {folder / names[3]}: seat 1 (bot 1) of table 2 'test table (2)', match 1",
+    ]
+    assert out[4] == (
+        f"4 transcripts of 2 matches written into {folder}, each with its .names beside it"
+    )
+    check = re.fullmatch(r"check them with `scopa-net verify --pin ([0-9a-f-]+) (.+)`", out[5])
+    assert check, out
+    assert check[2] == str(folder)
+    for name in names:
+        assert main(["verify", "--pin", check[1], "--quiet", str(folder / name)]) == 0
+    assert (folder / names[2]).with_suffix(".names").read_text(encoding="utf-8") == (
+        "Bruno\nbot 1\n"
+    )
+
+
+def test_export_without_a_table_takes_the_lists_filters(
+    evening: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--name, --since (and --table) keep the same matches as the list does: Ada's match is
+    not Bruno's, and was played before the host last started."""
+    tonight = [
+        "table2-match1-seat0-bruno.scopa",
+        "table2-match1-seat1-bot1.scopa",
+    ]
+    for flags in (["--name", "bruno"], ["--since", "start"]):
+        folder = tmp_path / flags[1]
+        status, out, _ = run(
+            capsys, "history", "--db", evening, "--export", *flags, "--out", str(folder)
+        )
+        assert status == 0
+        assert sorted(p.name for p in folder.glob("*.scopa")) == tonight
+        assert (
+            out[2]
+            == f"2 transcripts of 1 match written into {folder}, each with its .names beside it"
+        )
+    nothing = tmp_path / "nothing"
+    status, out, _ = run(
+        capsys,
+        "history",
+        "--db",
+        evening,
+        "--export",
+        "--since",
+        "2099-01-01",
+        "--out",
+        str(nothing),
+    )
+    assert (status, out) == (0, ["no match since 2099-01-01 in this journal"])
+    assert not nothing.exists()
+
+
+def test_export_again_writes_over_nothing(
+    evening: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same export again leaves the files as they are and says so; a file there that is
+    not the export's stops it, in one line, before anything is written."""
+    folder = tmp_path / "thursday"
+    command = ["history", "--db", evening, "--export", "--out", str(folder)]
+    assert run(capsys, *command)[0] == 0
+    status, out, _ = run(capsys, *command)
+    assert status == 0
+    assert (
+        out[0] == f"nothing new: the 4 transcripts of 2 matches are in {folder} already, the same"
+    )
+    mine = folder / "table2-match1-seat0-bruno.scopa"
+    mine.write_bytes(b"someone else's file")
+    gone = folder / "table1-match1-seat0-ada.scopa"
+    gone.unlink()
+    status, out, err = run(capsys, *command)
+    assert (status, out) == (5, [])
+    assert err == (
+        f"scopa-net: {mine} is there already and is not this export's: nothing written; move "
+        "it away or give --out another folder\n"
+    )
+    assert mine.read_bytes() == b"someone else's file"
+    assert not gone.exists()
+
+
+def test_export_without_a_table_refuses_what_it_cannot_do_in_one_line(
+    evening: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    assert run(capsys, "history", "--db", evening, "--export", "--out", str(a_file))[1:] == (
+        [],
+        f"scopa-net: {a_file} is a file: --out names the folder to write into when --export "
+        "has no table\n",
+    )
+    status, _, err = run(capsys, "history", "--db", evening, "--export", "--seat", "Ada")
+    assert status == 2
+    assert err == (
+        "scopa-net: --seat chooses in one table's export (--export TABLE); --export without a "
+        "table writes every seat of every match the filters keep\n"
+    )
