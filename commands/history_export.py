@@ -191,10 +191,12 @@ def _write(files: list[Exported], folder: Path) -> tuple[list[Exported], list[Ex
     try:
         make_private_folder(folder)
         for f in files:
+            names = f.path.with_suffix(".names")
+            if not names.exists():
+                write_transcript(names, f.names, f.ended)
             if f.path.exists():
                 same.append(f)
                 continue
-            write_transcript(f.path.with_suffix(".names"), f.names, f.ended)
             write_transcript(f.path, f.data, f.ended)
             wrote.append(f)
     except OSError as exc:

@@ -118,6 +118,10 @@ def test_export_again_writes_over_nothing(
     assert (
         out[0] == f"nothing new: the 4 transcripts of 2 matches are in {folder} already, the same"
     )
+    names = folder / "table1-match1-seat1-bot1.names"
+    names.unlink()  # a .names lost: the export writes it again
+    assert run(capsys, *command)[:2] == (0, [out[0], out[1]])
+    assert names.read_text(encoding="utf-8") == "Ada\nbot 1\n"
     mine = folder / "table2-match1-seat0-bruno.scopa"
     mine.write_bytes(b"someone else's file")
     gone = folder / "table1-match1-seat0-ada.scopa"
