@@ -13,9 +13,11 @@ the host's. Each file's time is said (the file's own: a transcript records none)
 are checked in the order their matches were played (:mod:`.verify_order`). With several files,
 a summary follows: every file given and what became of it
 (verified, unfinished, failed, refused, unreadable, missing, given twice), rounds verified and
-failed, rounds not fair-checked, seeds left out by reason and by seat, and for each seat how
-often it was dealt the settebello, sevens and coins against what fair deals give. The same
-transcript given twice counts once.
+failed, rounds not fair-checked, seeds left out by reason and by seat (named by whoever held it in
+that round), and for each person (by the names saved beside the files; a seat's number where
+there are none) how often they were dealt the settebello, sevens and coins against what fair
+deals give. The same transcript given twice counts once. A folder given stands for its
+transcripts.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from typing import TYPE_CHECKING
 from scopa_net.commands.options import EXIT_CANCELLED, CommandError, add_command, plural
 from scopa_net.commands.paths import data_dir
 from scopa_net.commands.progress import Progress
-from scopa_net.commands.verify_order import played_order, saved_time, saved_words
+from scopa_net.commands.verify_order import given_files, played_order, saved_time, saved_words
 
 if TYPE_CHECKING:
     from scopa_net.fair.transcript import Transcript
@@ -56,7 +58,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "too) is refused. With nothing pinned at all, the key's fingerprint is only shown, to "
         "compare with the one the host shows.",
     )
-    parser.add_argument("files", nargs="+", metavar="FILE", type=Path, help="transcript files")
+    parser.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE",
+        type=Path,
+        help="transcript files, or folders: each folder's transcripts (its .scopa files)",
+    )
     parser.add_argument(
         "--pin",
         action="append",
@@ -83,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
         here = data_dir(os.environ)
         pins = pinned_keys(here / "own_hosts") | pinned_keys(here / "known_hosts")
     me = _my_name()
+    args.files = given_files(args.files)
     try:
         if len(args.files) == 1:
             return verify_files(args.files, print, pins=pins, me=me)
@@ -228,6 +237,12 @@ class _Summary:
     """Round ids whose revealed public record differs between two seats' files."""
     names: dict[int, list[str]] = field(default_factory=lambda: defaultdict(list))
     """Seat -> the names saved for it (each once, in the order the files were read)."""
+    held: dict[bytes, list[str]] = field(default_factory=dict)
+    """round id -> who held each seat in that round, as the names beside a file say (rounds
+    of files with no names beside them are not here)."""
+    people: dict[str, _Dealt] = field(default_factory=dict)
+    """A person's name as names are compared (``folded``) -> what they were dealt, for the
+    luck of the deal by person; ``hands`` keeps the seats of files with no names."""
 
     def seat(self, seat: int) -> str:
         """``seat 0 (Ada)`` as the summary names a seat: by the names saved beside the files
@@ -235,6 +250,36 @@ class _Summary:
         ``seat 0`` if none was."""
         names = self.names.get(seat)
         return f"seat {seat} ({' or '.join(names)})" if names else f"seat {seat}"
+
+    def who(self, round_id: bytes, seat: int) -> str:
+        """``seat 1 (Carla)``: a seat in one round, by whoever held it then (as
+        :meth:`seat` where no names say)."""
+        held = self.held.get(round_id) or []
+        name = held[seat] if seat < len(held) else ""
+        return f"seat {seat} ({name})" if _a_name(name, seat) else self.seat(seat)
+
+
+@dataclass
+class _Dealt:
+    """What one person was dealt over the files: their name as first read, the seats they
+    sat at, and their hand in each verified round."""
+
+    name: str
+    seats: set[int] = field(default_factory=set)
+    hands: dict[bytes, tuple[int, ...]] = field(default_factory=dict)
+
+    def label(self) -> str:
+        """``Ada (seat 0)``, ``Ada (seats 0 and 1)``."""
+        seats = sorted(self.seats)
+        if len(seats) == 1:
+            return f"{self.name} (seat {seats[0]})"
+        return f"{self.name} (seats {', '.join(map(str, seats[:-1]))} and {seats[-1]})"
+
+
+def _a_name(name: str, seat: int) -> bool:
+    """Whether a saved name names someone (not empty, nor the ``seat N`` of a seat never
+    held)."""
+    return bool(name) and name != f"seat {seat}"
 
 
 def verify_files(
@@ -379,7 +424,9 @@ def _unopened(path: Path, exc: OSError) -> tuple[str, str]:
     if isinstance(exc, FileNotFoundError):
         return "missing", "cannot read: no such file (check its name and folder)"
     if isinstance(exc, IsADirectoryError):
-        return "unreadable", f"a folder, not a file: give the transcripts in it ({path}/*)"
+        if _same_folder(path, data_dir(os.environ) / "transcripts"):
+            return "missing", NO_TRANSCRIPTS_YET
+        return "unreadable", "a folder with no transcripts (.scopa files) in it"
     return "unreadable", f"cannot read: {exc.strerror or exc}"
 
 
@@ -581,7 +628,7 @@ def _verify_one(
         out("NOT VERIFIED")
     for v, r in zip(verdict.rounds, _records(transcript, verdict), strict=True):
         _count_round(summary, v, r)
-    _tally(transcript, verdict, summary)
+    _tally(transcript, verdict, summary, names)
     if verdict.ok:
         return "verified"
     return "unfinished" if not verdict.finished and not verdict.failures else "failed"
@@ -733,10 +780,17 @@ def result_words(transcript: Transcript, note: str) -> str:
     return f"verified: {side(winner)} won the match with {scores[winner]} points, against {against}"
 
 
-def _tally(t: Transcript, verdict: MatchVerdict, summary: _Summary) -> None:
+def _tally(
+    t: Transcript, verdict: MatchVerdict, summary: _Summary, names: SavedNames | None = None
+) -> None:
     from scopa_net.fair.blind.verifier import absent_at_reveal, absent_seats_of, unjudged_stop
+    from scopa_net.tally import folded
 
     for r, v in zip(t.rounds, verdict.rounds, strict=False):
+        held = names.of_round(r.round_no) if names is not None and names.last else []
+        if held:
+            summary.held.setdefault(r.round_id, list(held))
+        mine = held[t.seat] if t.seat < len(held) else ""
         excluded = getattr(r, "excluded", None) or ()
         left = tuple((seat, why) for seat, why in enumerate(excluded) if why is not None)
         if r.void is not None and r.void.reason == "absent" and r.void.offender is not None:
@@ -757,6 +811,10 @@ def _tally(t: Transcript, verdict: MatchVerdict, summary: _Summary) -> None:
             summary.exclusions[r.round_id] = left
         if v.ok and not v.fair_checked:
             summary.unchecked.add(r.round_id)
+        elif v.ok and r.void is None and r.hand and _a_name(mine, t.seat):
+            person = summary.people.setdefault(folded(mine), _Dealt(mine))
+            person.seats.add(t.seat)
+            person.hands[r.round_id] = tuple(c.card for c in r.hand)
         elif v.ok and r.void is None and r.hand:
             summary.hands[t.seat][r.round_id] = tuple(c.card for c in r.hand)
 
@@ -783,38 +841,42 @@ def _summary(out: Callable[[str], None], s: _Summary) -> None:
             "signed by the host, in these seats' files: the host showed them different tables"
         )
     if s.absent:
-        seats = Counter(seat for absent in s.absent.values() for seat in absent)
-        listed = ", ".join(f"{s.seat(seat)}: {n}" for seat, n in sorted(seats.items()))
+        seats = Counter((seat, s.who(r, seat)) for r, absent in s.absent.items() for seat in absent)
+        listed = ", ".join(f"{who}: {n}" for (_, who), n in sorted(seats.items()))
         out(f"blind rounds void for an absent player: {len(s.absent)} ({listed})")
     if s.gone:
-        seats = Counter(seat for gone in s.gone.values() for seat in gone)
-        listed = ", ".join(f"{s.seat(seat)}: {n}" for seat, n in sorted(seats.items()))
+        seats = Counter((seat, s.who(r, seat)) for r, gone in s.gone.items() for seat in gone)
+        listed = ", ".join(f"{who}: {n}" for (_, who), n in sorted(seats.items()))
         out(
             "blind rounds whose reveal counts a player absent (their seed never came, so "
             f"their shuffle is unchecked): {len(s.gone)} ({listed})"
         )
     if s.stopped:
-        who = Counter("the host" if seat is None else s.seat(seat) for seat in s.stopped.values())
+        who = Counter(
+            "the host" if seat is None else s.who(r, seat) for r, seat in s.stopped.items()
+        )
         listed = ", ".join(f"{name}: {n}" for name, n in sorted(who.items()))
         out(f"blind rounds void by a seat that stopped without cause: {len(s.stopped)} ({listed})")
     if s.unjudged:
-        who = Counter("the host" if seat is None else s.seat(seat) for seat in s.unjudged.values())
+        who = Counter(
+            "the host" if seat is None else s.who(r, seat) for r, seat in s.unjudged.items()
+        )
         listed = ", ".join(f"{name}: {n}" for name, n in sorted(who.items()))
         out(
             "blind rounds void by a seat that stopped, with cause or not (a player absent at "
             f"the reveal): {len(s.unjudged)} ({listed})"
         )
     by_reason = Counter(why for left in s.exclusions.values() for _, why in left)
-    by_seat: dict[int, Counter[str]] = defaultdict(Counter)
-    for left in s.exclusions.values():
+    by_seat: dict[tuple[int, str], Counter[str]] = defaultdict(Counter)
+    for round_id, left in s.exclusions.items():
         for seat, why in left:
-            by_seat[seat][why] += 1
+            by_seat[seat, s.who(round_id, seat)][why] += 1
     if by_reason:
         reasons = ", ".join(f"{why} {n}" for why, n in sorted(by_reason.items()))
         out(f"seeds left out, in {plural(len(s.exclusions), 'round')}: {reasons}")
-        for seat in sorted(by_seat):
-            counts = ", ".join(f"{why} {n}" for why, n in sorted(by_seat[seat].items()))
-            out(f"  {s.seat(seat)}: {counts}")
+        for seat, who in sorted(by_seat):
+            counts = ", ".join(f"{why} {n}" for why, n in sorted(by_seat[seat, who].items()))
+            out(f"  {who}: {counts}")
         out(
             "  (a seed is a player's random share of a round's shuffle; a round with one left "
             "out was shuffled without it:"
@@ -824,16 +886,20 @@ def _summary(out: Callable[[str], None], s: _Summary) -> None:
         out("  a host that keeps losing one player's share is worth asking about)")
     else:
         out("seeds left out: none (every player's random share counted in every shuffle)")
-    if not s.hands:
+    if not s.hands and not s.people:
         return
     from scopa_net.fair.stats import seat_tallies
 
     out(
-        "luck of the deal: the cards players watch, dealt to each seat in the verified rounds, "
-        "beside what fair shuffling gives on average and the usual range (19 times in 20):"
+        "luck of the deal: the cards players watch, dealt to each seat's player in the "
+        "verified rounds (each person by the names saved beside the files, over every seat "
+        "they held; a seat whose files have none, by its number), beside what fair shuffling "
+        "gives on average and the usual range (19 times in 20):"
     )
-    for seat in sorted(s.hands):
-        rounds = s.hands[seat]
+    people = sorted(s.people.items())  # by name, as names are compared
+    dealt = [(p.label(), p.hands) for _, p in people]
+    dealt += [(f"seat {seat}", s.hands[seat]) for seat in sorted(s.hands)]
+    for label, rounds in dealt:
         parts = []
         for tally in seat_tallies(rounds.values()):
             low, high = tally.band
@@ -844,10 +910,10 @@ def _summary(out: Callable[[str], None], s: _Summary) -> None:
                 f"{tally.name} {tally.observed} (expected {tally.expected:.1f}, usual "
                 f"{low:.1f}-{high:.1f}{flag})"
             )
-        out(f"  {s.seat(seat)}, {plural(len(rounds), 'round')}: " + "; ".join(parts))
+        out(f"  {label}, {plural(len(rounds), 'round')}: " + "; ".join(parts))
     out(
         "This measures luck, not honesty (the checks above are what prove the deals): even with "
         "fair shuffling, about one figure in twenty falls outside its usual range, so one "
-        "now and then is expected; the same seat outside again and again, over many matches, "
+        "now and then is expected; the same person outside again and again, over many matches, "
         "is worth a question."
     )

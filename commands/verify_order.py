@@ -8,7 +8,8 @@ Files are checked in the order their matches were played, not as the shell lists
 (``...-match2``, ``...-match3``, then match 1 last): by their modification times, and among the
 files of one seat at one table (``KEY-tableN-seatS.scopa``, ``KEY-tableN-seatS-matchM.scopa``,
 ``tableN-matchM-seatS.scopa``) by the match's number, which the file's name holds and which a
-copy (that gives every file the time it was copied) does not change.
+copy (that gives every file the time it was copied) does not change. A folder given stands for
+the transcripts in it.
 """
 
 from __future__ import annotations
@@ -23,9 +24,23 @@ from pathlib import Path
 _CLIENT_NAME = re.compile(r"(?P<seat>.*-table\d+-seat\d+)(?:-match(?P<match>\d+))?\.scopa")
 """A client's transcript: ``KEY-tableN-seatS.scopa``, a rematch's ``...-matchM.scopa``."""
 _EXPORTED_NAME = re.compile(
-    r"(?P<table>table\d+)(?:-match(?P<match>\d+))?(?P<seat>-seat\d+)\.scopa"
+    r"(?P<table>table\d+)(?:-match(?P<match>\d+))?(?P<seat>-seat\d+)(?:-[a-z0-9-]+)?\.scopa"
 )
-"""One ``history --export`` writes: ``tableN-seatS.scopa``, ``tableN-matchM-seatS.scopa``."""
+"""One ``history --export`` writes: ``tableN-seatS.scopa``, ``tableN-matchM-seatS.scopa``, and
+given no table ``tableN-matchM-seatS-NAME.scopa``."""
+
+TRANSCRIPT_SUFFIX = ".scopa"
+
+
+def given_files(paths: Sequence[Path]) -> list[Path]:
+    """The files ``verify`` checks: each path given, a folder's transcripts (its ``*.scopa``
+    files, not the ``.names`` beside them) in its place. A folder with none stays as given,
+    for ``verify`` to say so."""
+    files: list[Path] = []
+    for path in paths:
+        inside = sorted(path.glob(f"*{TRANSCRIPT_SUFFIX}")) if path.is_dir() else []
+        files += [f for f in inside if f.is_file()] or [path]
+    return files
 
 
 def saved_time(path: Path) -> float | None:

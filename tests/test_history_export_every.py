@@ -152,3 +152,29 @@ def test_export_without_a_table_refuses_what_it_cannot_do_in_one_line(
         "scopa-net: --seat chooses in one table's export (--export TABLE); --export without a "
         "table writes every seat of every match the filters keep\n"
     )
+
+
+def test_verify_of_the_exported_folder_checks_its_transcripts_and_sums_up_by_person(
+    evening: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`verify FOLDER` refused a folder ("give the transcripts in it"), `verify FOLDER/*`
+    counted each .names as an unreadable transcript, and the luck of the deal was by seat
+    number: "seat 0 (Ada or Bruno)". Now the folder's transcripts are checked, and the luck
+    is by person, over every seat they held."""
+    folder = tmp_path / "thursday"
+    run(capsys, "history", "--db", evening, "--export", "--out", str(folder))
+    status, out, _ = run(capsys, "verify", "--quiet", str(folder))
+    assert status == 0
+    assert out.count("VERIFIED") == 4
+    summary = out[out.index("== summary") :]
+    assert summary[1] == "files: 4 given: 4 verified"
+    luck = [line.split(",")[0] for line in summary if line.startswith("  ") and "round" in line]
+    assert luck == ["  Ada (seat 0)", "  bot 1 (seat 1)", "  Bruno (seat 0)"], summary
+    assert not any(" or " in line for line in summary), summary
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    status, out, _ = run(capsys, "verify", str(empty))
+    assert (status, out) == (
+        1,
+        [f"{empty}: a folder with no transcripts (.scopa files) in it", "NOT VERIFIED"],
+    )

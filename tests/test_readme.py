@@ -153,6 +153,10 @@ RUN_BY: dict[str, tuple[str, str]] = {
         "test_fair_cli.py",
         "test_several_files_end_with_a_summary",
     ),
+    "scopa-net verify thursday": (
+        "test_history_export_every.py",
+        "test_verify_of_the_exported_folder_checks_its_transcripts_and_sums_up_by_person",
+    ),
     "scopa-net arena hard medium --matches 200": (
         "test_cli_progress.py",
         "test_arena_shows_progress_unless_quiet",

@@ -563,8 +563,8 @@ def test_the_summary_names_each_seat_as_the_names_beside_the_files_do(
         paths[-1].with_suffix(".names").write_text("Ada\nBruno\n", encoding="utf-8")
     status, out = _verify(capsys, *paths)
     assert status == 0
-    luck = [line for line in out if line.startswith("  seat ") and " round" in line]
-    assert [line.split(",")[0] for line in luck] == ["  seat 0 (Ada)", "  seat 1 (Bruno)"], out
+    luck = [line for line in out if line.startswith("  ") and " round" in line]
+    assert [line.split(",")[0] for line in luck] == ["  Ada (seat 0)", "  Bruno (seat 1)"], out
     summary = _Summary()
     summary.names.update({0: ["Ada"], 1: ["Ivo, then Lea"]})
     summary.absent = {b"\x01": (1,)}
