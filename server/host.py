@@ -447,8 +447,9 @@ class Host:
         name = clean_table_name(name) or f"table {table_id}"  # shown in every lobby listing
         # Two tables with one name cannot be told apart: the second is 'name (2)'. A table
         # whose match is over counts (a rematch puts it in play again), one revived by a
-        # restart too.
-        name = unique_name(name, (task.table.name for task in self.tables.values()))
+        # restart too; one closed for good does not (no match is played there again).
+        taken = (t.table.name for t in self.tables.values() if not t.closed_for_good)
+        name = unique_name(name, taken)
         self._reserved += 1
         if owner is not None:
             self._owner[table_id] = owner

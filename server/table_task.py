@@ -208,6 +208,13 @@ class TableTask:
         """The journal says this table is closed (a "no" to playing again, or the linger's
         end): it lingers, if at all, only for players to read the end."""
 
+    @property
+    def closed_for_good(self) -> bool:
+        """No match will be played here again (a "no" to playing again, the minute to play
+        again over, or its owner gone): it lingers, if at all, only for players to read the
+        end, and its name is free for a new table."""
+        return self._closed_for_good or self._closed
+
     # --- the loop -----------------------------------------------------------------------
 
     async def run(self) -> None:

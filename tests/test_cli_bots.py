@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+import trio
 from hosting import HostThread
 
 from scopa_net.commands import join as join_command
@@ -71,3 +72,29 @@ def test_bots_refuse_a_table_that_is_not_there_in_join_s_words(
     assert main(["bots", locked_table, "--table", "7", "--password", "pw"]) == EXIT_REFUSED
     (line,) = capfd.readouterr().err.splitlines()
     assert f"{locked_table} has no table 7 with an open seat (tables with one: 1;" in line
+
+
+def test_bots_runs_one_after_another_reuse_the_names_of_tables_closed_for_good(
+    threaded_host: HostThread, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Four `bots --create` runs in a minute opened 'bots 1', then 'bots 1 (2)', 'bots 1
+    (3)', 'bots 1 (4)', though each earlier 'bots 1' had closed (its computers said no to
+    playing again) and could never be in play again: each run's table is 'bots 1'."""
+    for _ in range(3):
+        assert main(["bots", threaded_host.address, "--create", "--target", "1", "--quiet"]) == 0
+        threaded_host.call(_all_closed_for_good, threaded_host.host)  # as the next run finds
+    records = threaded_host.call(_tables, threaded_host.host)
+    assert [r.settings["name"] for r in records] == ["bots 1", "bots 1", "bots 1"]
+    capsys.readouterr()
+
+
+async def _all_closed_for_good(host: object) -> None:
+    """Until every table of the host is closed for good (the computers' "no" is journalled
+    as they leave: a person's next command comes later still)."""
+    with trio.fail_after(10):
+        while not all(t.closed_for_good for t in host.tables.values()):  # type: ignore[attr-defined]
+            await trio.sleep(0.02)
+
+
+async def _tables(host: object) -> list:
+    return list(host.journal.tables())  # type: ignore[attr-defined]
