@@ -607,8 +607,6 @@ def _export(journal: Journal, args: argparse.Namespace) -> int:
             f"seat {seat} is not a seat at table {args.export}: give --seat 0 to "
             f"{rules.players - 1}, or the name of someone who held one"
         )
-    from scopa_net.fair.commitments import fingerprint, public_key_bytes
-    from scopa_net.server.host import load_host_key
     from scopa_net.server.table import OlderJournalError
 
     try:
@@ -637,10 +635,21 @@ def _export(journal: Journal, args: argparse.Namespace) -> int:
     names = out.with_suffix(".names") if out.suffix != ".names" else None
     holders = held[match_no - 1]
     ended = _match_ended(record, match_no)
+    from scopa_net.commands.history_export import already_there
+
+    data = transcript.encode()
+    there = already_there(out, data, transcript)
+    key = _fingerprint(journal)
     try:
-        write_transcript(out, transcript.encode(), ended)
-        if names is not None:
+        if names is not None and (there != "same" or not names.exists()):
             write_transcript(names, holders.names_file(holders.last_names()).encode(), ended)
+        if there == "same":
+            print(
+                f"{out} is there already, the same: nothing to write; check it with "
+                f"`scopa-net verify --pin {key} {out}`"
+            )
+            return 0
+        write_transcript(out, data, ended)
     except OSError as exc:
         why = exc.strerror or str(exc)
         raise CommandError(
@@ -661,8 +670,17 @@ def _export(journal: Journal, args: argparse.Namespace) -> int:
             if in_play
             else "; match closed before its end: unfinished"
         )
-    # This machine runs the host whose journal it is: its key is the one to pin (verify
-    # trusts by itself only the keys of hosts joined, and of those `play` ran).
-    key = fingerprint(public_key_bytes(load_host_key(journal)))
+    if there:  # an earlier copy of this match (exported while it was in play)
+        counted += f"; it replaces the copy exported before, of {there}"
     print(f"wrote {out} ({counted}); check it with `scopa-net verify --pin {key} {out}`")
     return 0
+
+
+def _fingerprint(journal: Journal) -> str:
+    """The key of the host whose journal it is, as it shows it: this machine runs that host,
+    so its key is the one to pin (verify trusts by itself only the keys of hosts joined, and
+    of those `play` ran)."""
+    from scopa_net.fair.commitments import fingerprint, public_key_bytes
+    from scopa_net.server.host import load_host_key
+
+    return fingerprint(public_key_bytes(load_host_key(journal)))

@@ -160,6 +160,46 @@ def _files_of(
     return out
 
 
+def already_there(path: Path, data: bytes, transcript: Transcript) -> str:
+    """What is at ``path``, where a transcript (``data``) is to be written: "" if nothing,
+    "same" if those very bytes, else an earlier copy of the same seat's transcript of the same
+    match, exported while it was in play (its rounds the first of this one's): how many
+    rounds it had, in words. CommandError (one line) for any other file: it is not written
+    over."""
+    from scopa_net.fair.blind.wire import decode_any
+    from scopa_net.fair.errors import FairnessError
+
+    try:
+        there = path.read_bytes()
+    except FileNotFoundError:
+        return ""
+    except OSError as exc:
+        raise CommandError(
+            f"cannot read {path}: {exc.strerror or exc}; give --out another file", EXIT_LOCAL
+        ) from None
+    if there == data:
+        return "same"
+    try:
+        before = decode_any(there)
+    except FairnessError:
+        before = None
+    ids = [r.round_id for r in transcript.rounds]
+    if (
+        before is not None
+        and before.host_key == transcript.host_key
+        and before.seat == transcript.seat
+        and before.result.sig is None
+        and before.rounds
+        and [r.round_id for r in before.rounds] == ids[: len(before.rounds)]
+    ):
+        return plural(len(before.rounds), "round")
+    raise CommandError(
+        f"{path} is there already and is not a copy of this transcript: nothing written; "
+        "move it away or give --out another file",
+        EXIT_LOCAL,
+    )
+
+
 def _check_nothing_differs(files: list[Exported]) -> None:
     """CommandError, before anything is written, if a file to write is there already with
     other bytes (or its .names is)."""

@@ -178,3 +178,45 @@ def test_verify_of_the_exported_folder_checks_its_transcripts_and_sums_up_by_per
         1,
         [f"{empty}: a folder with no transcripts (.scopa files) in it", "NOT VERIFIED"],
     )
+
+
+def test_export_of_one_table_writes_over_no_other_file(
+    evening: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`history --export 2` run twice wrote table2-seat0.scopa twice without a word, and over
+    any file of that name. Now the same file again is said and left; a copy exported while
+    the match was in play is replaced, and said; any other file stops it in one line."""
+    import dataclasses
+
+    from scopa_net.fair.blind.wire import decode_any
+    from scopa_net.fair.transcript import MatchResult
+
+    target = tmp_path / "t2.scopa"
+    command = ["history", "--db", evening, "--export", "2", "--out", str(target)]
+    status, out, _ = run(capsys, *command)
+    assert status == 0
+    assert out[0].startswith(f"wrote {target} (")
+    whole = target.read_bytes()
+    status, out, _ = run(capsys, *command)
+    assert status == 0
+    assert re.fullmatch(
+        rf"{re.escape(str(target))} is there already, the same: nothing to write; check it "
+        rf"with `scopa-net verify --pin [0-9a-f-]+ {re.escape(str(target))}`",
+        out[0],
+    ), out
+    finished = decode_any(whole)
+    first = finished.rounds[:1]
+    in_play = dataclasses.replace(finished, rounds=first, result=MatchResult((0, 0), None))
+    target.write_bytes(in_play.encode())  # as exported while the match was in play
+    status, out, _ = run(capsys, *command)
+    assert status == 0
+    assert "; it replaces the copy exported before, of 1 round); check it with" in out[0], out
+    assert target.read_bytes() == whole
+    target.write_bytes(b"a member's notes")
+    status, out, err = run(capsys, *command)
+    assert (status, out) == (5, [])
+    assert err == (
+        f"scopa-net: {target} is there already and is not a copy of this transcript: nothing "
+        "written; move it away or give --out another file\n"
+    )
+    assert target.read_bytes() == b"a member's notes"
