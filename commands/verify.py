@@ -74,8 +74,38 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "0510-a4a7-ee55-e70c-497d); may be given more than once. Without it, the keys this "
         "client pinned when it played, and those of the hosts `play` ran, are used",
     )
+    parser.add_argument(
+        "--since",
+        type=since_value,
+        default=None,
+        metavar="WHEN",
+        help="only the files saved at or after WHEN (the file's time: a transcript records "
+        "none): a date YYYY-MM-DD or 'YYYY-MM-DD HH:MM' (local time), as history takes it",
+    )
+    parser.add_argument(
+        "--brief",
+        action="store_true",
+        help="one line for each file (what became of it, and who won), then the summary",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress line")
     parser.set_defaults(run=run)
+
+
+def since_value(text: str) -> float:
+    """``--since``'s value, as ``history`` reads it, but for ``start`` (the host's last start:
+    a file does not know it); a usage error said in one line."""
+    from scopa_net.commands.history_filter import SINCE_START, parse_since
+
+    try:
+        since = parse_since(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc).split(", or ")[0]) from None
+    if since == SINCE_START:
+        raise argparse.ArgumentTypeError(
+            "start is for history (since the host last started); verify goes by the files' "
+            "times: give a date, YYYY-MM-DD or 'YYYY-MM-DD HH:MM' (local time)"
+        )
+    return float(since)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -92,16 +122,27 @@ def run(args: argparse.Namespace) -> int:
         pins = pinned_keys(here / "own_hosts") | pinned_keys(here / "known_hosts")
     me = _my_name()
     args.files = given_files(args.files)
+    if args.since is not None:
+        from scopa_net.commands.verify_brief import saved_since, since_words
+
+        args.files, left = saved_since(args.files, args.since)
+        when = since_words(args.since)
+        if not args.files:
+            print(f"no file saved since {when} among the {plural(len(left), 'file')} given")
+            return EXIT_OK
+        if left:
+            print(f"left out: {plural(len(left), 'file')} saved before {when} (--since)")
+    brief = args.brief
     try:
         if len(args.files) == 1:
-            return verify_files(args.files, print, pins=pins, me=me)
+            return verify_files(args.files, print, pins=pins, me=me, brief=brief)
         with Progress("verify", len(args.files), "files", quiet=args.quiet) as progress:
 
             def out(line: str) -> None:
                 progress.clear()
                 print(line, flush=progress.terminal)
 
-            return verify_files(args.files, out, progress.advance, pins=pins, me=me)
+            return verify_files(args.files, out, progress.advance, pins=pins, me=me, brief=brief)
     except StoppedError:
         print(file=sys.stderr)  # after the terminal's ^C
         raise
@@ -289,12 +330,16 @@ def verify_files(
     *,
     pins: Mapping[str, str] | Iterable[str] | None = None,
     me: str = "",
+    brief: bool = False,
 ) -> int:
     """Verify each file, telling ``out`` every line and ``done`` after each file. ``me``: the
     name of the person verifying; a file's seat is "you" only when its saved name is that
     one (a transcript copied from a friend is theirs, not the reader's). ``pins``: the
     fingerprints of the host keys trusted, each with the host it is pinned for (or
-    :data:`PINNED_BY_HAND`); none: every key is shown, for the person to compare."""
+    :data:`PINNED_BY_HAND`); none: every key is shown, for the person to compare.
+    ``brief``: one line for each file (:func:`.verify_brief.brief_line`), then the summary."""
+    from scopa_net.commands.verify_brief import brief_line
+
     trusted = dict(pins) if isinstance(pins, Mapping) else dict.fromkeys(pins or (), PINNED_BY_HAND)
     trusted = {_normal(p): where for p, where in trusted.items()}
     paths = played_order(paths)
@@ -305,7 +350,13 @@ def verify_files(
     checked = 0
     try:
         for path in paths:
-            all_ok &= _one_file(path, out, summary, seen=seen, several=several, pins=trusted, me=me)
+            said: list[str] = []
+            told = said.append if brief else out
+            all_ok &= _one_file(
+                path, told, summary, seen=seen, several=several, pins=trusted, me=me
+            )
+            if brief:
+                out(brief_line(path, said))
             checked += 1
             done()
         if several:

@@ -220,3 +220,37 @@ def test_export_of_one_table_writes_over_no_other_file(
         "written; move it away or give --out another file\n"
     )
     assert target.read_bytes() == b"a member's notes"
+
+
+def test_verify_brief_since_reads_a_season_one_line_a_file(
+    evening: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder of a season's exports was ten lines a file, and could not be narrowed to
+    tonight's. `--since` (as history spells it) keeps the files saved since then, and says
+    how many it left out; `--brief` says one line a file: its verdict and who won."""
+    import os
+    import time
+
+    folder = tmp_path / "season"
+    run(capsys, "history", "--db", evening, "--export", "--out", str(folder))
+    week_ago = time.time() - 7 * 86400
+    for old in folder.glob("table1-*"):
+        os.utime(old, (week_ago, week_ago))  # Ada's match: last Thursday's
+    since = time.strftime("%Y-%m-%d", time.localtime(week_ago + 3 * 86400))
+    status, out, _ = run(capsys, "verify", "--brief", "--since", since, "--quiet", str(folder))
+    assert status == 0
+    assert out[0] == f"left out: 2 files saved before {since} (--since)"
+    bruno, computer = folder / "table2-match1-seat0-bruno.scopa", "table2-match1-seat1-bot1"
+    winner = r"seat \d \((Bruno|bot 1)(, this file's seat)?\)"
+    assert re.fullmatch(
+        rf"{re.escape(str(bruno))}: VERIFIED: {winner} won the match with \d+ points, "
+        rf"against \d+ for {winner}",
+        out[1],
+    ), out
+    assert out[2].startswith(f"{folder / computer}.scopa: VERIFIED: seat "), out
+    assert out[3:5] == ["== summary", "files: 2 given: 2 verified"]
+    status, out, _ = run(capsys, "verify", "--since", "2999-01-01", str(folder))
+    assert (status, out) == (0, ["no file saved since 2999-01-01 among the 4 files given"])
+    status, _, err = run(capsys, "verify", "--since", "start", str(folder))
+    assert status == 2
+    assert "start is for history (since the host last started); verify goes by the files'" in err

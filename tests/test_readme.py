@@ -157,6 +157,10 @@ RUN_BY: dict[str, tuple[str, str]] = {
         "test_history_export_every.py",
         "test_verify_of_the_exported_folder_checks_its_transcripts_and_sums_up_by_person",
     ),
+    "scopa-net verify --brief --since 2026-12-07 thursday": (
+        "test_history_export_every.py",
+        "test_verify_brief_since_reads_a_season_one_line_a_file",
+    ),
     "scopa-net arena hard medium --matches 200": (
         "test_cli_progress.py",
         "test_arena_shows_progress_unless_quiet",

@@ -1,0 +1,64 @@
+"""``scopa-net verify --brief`` and ``--since``: a folder of a season's transcripts read one
+line a file, and narrowed to those saved since a date.
+
+A brief line is made from the lines ``verify`` says of the file in full: its verdict (the
+last line: ``VERIFIED``, ``UNFINISHED``, ``NOT VERIFIED``) and what matters most under it (the
+match result, or what failed first, or why the file could not be read or was refused)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from scopa_net.commands.verify_order import saved_time
+
+_WHY_NOT = ("REFUSED: ", "round ", "match result: ", "saved as evidence")
+"""Under a NOT VERIFIED, the lines that say why, the first found said (a round's line only
+if it is not one that verified)."""
+
+
+def brief_line(path: Path, said: Sequence[str]) -> str:
+    """One line for a file, from the lines ``verify`` said of it in full: ``PATH: VERIFIED:
+    seat 1 (Bruno) won the match with 11 points, against 7 for seat 0 (Ada)``."""
+    lines = [line for line in said if not line.startswith(("== ", "saved ", "  "))]
+    verdict = lines[-1] if lines else "NOT VERIFIED"
+    result = [line for line in lines if line.startswith("match result: ")]
+    if verdict.startswith("VERIFIED") and result:
+        why = result[-1].removeprefix("match result: ").removeprefix("verified: ")
+    elif verdict.startswith("UNFINISHED") and result:
+        why = result[-1].removeprefix("match result: UNFINISHED: ")
+        why = why[why.find("points so far") :] if "points so far" in why else why
+        verdict = "UNFINISHED"
+    elif verdict.startswith("UNFINISHED"):
+        verdict, why = "UNFINISHED", ""
+    else:
+        why = _why_not(path, lines[:-1])
+    return f"{path}: {verdict}" + (f": {why}" if why else "")
+
+
+def _why_not(path: Path, lines: Sequence[str]) -> str:
+    """The first line that says why a file did not verify."""
+    for line in lines:
+        if line.startswith(f"{path}: ") or line.startswith(f"{path} is "):
+            return line.removeprefix(f"{path}: ")  # could not be read: why
+        if line.startswith(_WHY_NOT) and ": verified" not in line and ": void" not in line:
+            return line
+    return ""
+
+
+def saved_since(paths: Sequence[Path], since: float) -> tuple[list[Path], list[Path]]:
+    """``paths`` saved at or after ``since`` (by the file's time, as ``verify`` says it:
+    a transcript records none), and those left out; a file whose time cannot be read is
+    kept, for ``verify`` to say why."""
+    kept, left = [], []
+    for path in paths:
+        when = saved_time(path)
+        (kept if when is None or when >= since else left).append(path)
+    return kept, left
+
+
+def since_words(since: float) -> str:
+    """A ``--since`` time as the person gave it: the date alone at midnight."""
+    shown = time.strftime("%Y-%m-%d %H:%M", time.localtime(since))
+    return shown[:10] if shown.endswith(" 00:00") else shown
