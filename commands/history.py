@@ -42,6 +42,8 @@ from scopa_net.rules import RuleSet
 from scopa_net.score_line import score_line
 
 if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     from scopa_net.fair.transcript import Transcript
     from scopa_net.seat_holders import SeatHolders
     from scopa_net.server.journal import Journal, TableRecord
@@ -521,15 +523,37 @@ def replayed_seats(
 def _new_table(journal: Journal, record: TableRecord) -> Table:
     """The table ``record`` opened, before any of its journal's entries."""
     from scopa_net.server.blind_table import BlindTable
-    from scopa_net.server.host import load_host_key
     from scopa_net.server.table import Table
 
     settings = record.settings
     rules = RuleSet.of(settings["players"], settings["target"], settings["variants"])
     kind = BlindTable if settings.get("blind") else Table
     return kind(
-        int(record.table_id), settings["name"], rules, load_host_key(journal), bots=settings["bots"]
+        int(record.table_id), settings["name"], rules, journal_key(journal), bots=settings["bots"]
     )
+
+
+def journal_key(journal: Journal) -> Ed25519PrivateKey:
+    """The key of the host that kept ``journal``, which signs what is exported from it: from
+    its file beside the journal, never made here (a key made here would sign under a key no
+    player pinned). CommandError (one line) if there is none, or it cannot be read."""
+    from scopa_net.server.host import host_key_path, read_host_key
+
+    path = host_key_path(journal.path)
+    try:
+        key = read_host_key(journal)
+    except (OSError, ValueError) as exc:
+        why = getattr(exc, "strerror", None) or str(exc)
+        raise CommandError(f"cannot read the host key {path}: {why}", EXIT_LOCAL) from None
+    if key is None:
+        raise CommandError(
+            f"no host key beside the journal {journal.path} (it would be {path}): what history "
+            "exports is signed with the key of the host that kept this journal; copy that "
+            "host's key file (host.key, beside its journal) to "
+            f"{path}, then try again",
+            EXIT_LOCAL,
+        )
+    return key
 
 
 def replayed_table(journal: Journal, record: TableRecord) -> Table:
@@ -681,6 +705,5 @@ def _fingerprint(journal: Journal) -> str:
     so its key is the one to pin (verify trusts by itself only the keys of hosts joined, and
     of those `play` ran)."""
     from scopa_net.fair.commitments import fingerprint, public_key_bytes
-    from scopa_net.server.host import load_host_key
 
-    return fingerprint(public_key_bytes(load_host_key(journal)))
+    return fingerprint(public_key_bytes(journal_key(journal)))

@@ -58,12 +58,14 @@ def export_every_match(journal: Journal, wanted: MatchFilter, folder: Path) -> i
     ``folder``, say each file written and what was left out, and end with the command that
     checks them all. CommandError (one line) for what cannot be done."""
     from scopa_net.commands.history import (
+        _fingerprint,
         in_play,
+        journal_key,
         listed_in_order,
         with_computer_rounds,
     )
-    from scopa_net.fair.commitments import fingerprint, public_key_bytes
-    from scopa_net.server.host import load_host_key
+
+    journal_key(journal)  # none beside the journal: said before anything else
 
     records = {r.table_id: with_computer_rounds(journal, r) for r in journal.tables()}
     played = {t: in_play(journal, r) for t, r in records.items() if r.finished is None}
@@ -90,7 +92,7 @@ def export_every_match(journal: Journal, wanted: MatchFilter, folder: Path) -> i
     wrote, same = _write(files, folder)
     for f in wrote:
         print(f"wrote {f.path}: {f.about}")
-    key = fingerprint(public_key_bytes(load_host_key(journal)))
+    key = _fingerprint(journal)
     matches = "1 match" if len(over) == 1 else f"{len(over)} matches"
     if wrote:
         said = f"{plural(len(wrote), 'transcript')} of {matches} written into {folder}, each "

@@ -84,21 +84,15 @@ def load_host_key(journal: Journal) -> Ed25519PrivateKey:
     its owner only) and survives a journal that is lost or deleted. A journal from before
     the key had a file holds it: it is copied out to the file. ``:memory:`` keeps it in the
     journal only."""
-    stored = journal.get_meta(HOST_KEY)
-    from_journal = None
-    if isinstance(stored, bytes) and len(stored) == 32:
-        from_journal = Ed25519PrivateKey.from_private_bytes(stored)
     if journal.path == ":memory:":
-        key = from_journal or Ed25519PrivateKey.generate()
+        key = _key_in_journal(journal) or Ed25519PrivateKey.generate()
         journal.set_meta(HOST_KEY, key.private_bytes_raw())
         return key
     path = host_key_path(journal.path)
-    if path.exists():
-        key = serialization.load_pem_private_key(path.read_bytes(), password=None)
-        if not isinstance(key, Ed25519PrivateKey):
-            raise ValueError(f"{path} does not hold an Ed25519 key")
-        return key
-    key = from_journal or Ed25519PrivateKey.generate()
+    found = read_host_key(journal)
+    if found is not None and path.exists():
+        return found
+    key = found or Ed25519PrivateKey.generate()
     _write_private(
         path,
         key.private_bytes(
@@ -108,6 +102,30 @@ def load_host_key(journal: Journal) -> Ed25519PrivateKey:
         ),
     )
     return key
+
+
+def read_host_key(journal: Journal) -> Ed25519PrivateKey | None:
+    """The host's key as :func:`load_host_key` finds it (its file beside the journal, or an
+    older journal's own copy), never made anew: None if there is none. For what reads a
+    journal without hosting it (``history``): a key made there would sign what it exports
+    under a key no player ever pinned. ValueError for a key file that holds no key."""
+    if journal.path != ":memory:":
+        path = host_key_path(journal.path)
+        if path.exists():
+            key = serialization.load_pem_private_key(path.read_bytes(), password=None)
+            if not isinstance(key, Ed25519PrivateKey):
+                raise ValueError(f"{path} does not hold an Ed25519 key")
+            return key
+    return _key_in_journal(journal)
+
+
+def _key_in_journal(journal: Journal) -> Ed25519PrivateKey | None:
+    """The key a journal holds itself (one kept in memory, or from before the key had a
+    file of its own)."""
+    stored = journal.get_meta(HOST_KEY)
+    if isinstance(stored, bytes) and len(stored) == 32:
+        return Ed25519PrivateKey.from_private_bytes(stored)
+    return None
 
 
 def _write_private(path: Path, data: bytes) -> None:

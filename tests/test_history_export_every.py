@@ -254,3 +254,43 @@ def test_verify_brief_since_reads_a_season_one_line_a_file(
     status, _, err = run(capsys, "verify", "--since", "start", str(folder))
     assert status == 2
     assert "start is for history (since the host last started); verify goes by the files'" in err
+
+
+def test_a_journal_moved_away_from_its_key_is_refused_not_given_a_new_key(
+    evening: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An organiser archived last season's journal (`cp host.db archive/2026.db`) and
+    exported from it: history made archive/2026.key, a new key, signed the export with it
+    and printed its --pin, so the files verified under a key no member ever pinned (and their
+    own pins refused them). Now it refuses in one line, and makes no key."""
+    import shutil
+
+    archive = tmp_path / "archive"
+    archive.mkdir()
+    old = archive / "2026.db"
+    shutil.copy(evening, old)
+    listed = run(capsys, "history", "--db", str(old))
+    assert listed[0] == 0
+    assert len(listed[1]) == 3, listed  # two matches and the restart between them
+    for export in (["--export", "1"], ["--export"]):
+        status, out, err = run(
+            capsys, "history", "--db", str(old), *export, "--out", str(archive / "x")
+        )
+        assert (status, out) == (5, [])
+        key = archive / "2026.key"
+        assert err == (
+            f"scopa-net: no host key beside the journal {old} (it would be {key}): what "
+            "history exports is signed with the key of the host that kept this journal; copy "
+            f"that host's key file (host.key, beside its journal) to {key}, then try again\n"
+        )
+    assert sorted(p.name for p in archive.iterdir()) == ["2026.db"]
+    shutil.copy(Path(evening).with_suffix(".key"), archive / "2026.key")
+    status, here, _ = run(
+        capsys, "history", "--db", evening, "--export", "1", "--out", str(tmp_path / "a.scopa")
+    )
+    status, there, _ = run(
+        capsys, "history", "--db", str(old), "--export", "1", "--out", str(archive / "a.scopa")
+    )
+    assert status == 0
+    pin = re.compile(r"--pin ([0-9a-f-]+) ")
+    assert pin.findall(there[0]) == pin.findall(here[0]), (here, there)
