@@ -294,3 +294,19 @@ def test_a_journal_moved_away_from_its_key_is_refused_not_given_a_new_key(
     assert status == 0
     pin = re.compile(r"--pin ([0-9a-f-]+) ")
     assert pin.findall(there[0]) == pin.findall(here[0]), (here, there)
+
+
+def test_a_match_in_play_is_left_out_and_said(
+    evening: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A match still in play has no signed end yet: it is not exported, and the line says
+    which, so that the organiser exports it once it ends."""
+    from hosting import play_one_round
+
+    trio.run(play_one_round, evening)  # Ann's match at table 3: one round, then stopped
+    folder = tmp_path / "tonight"
+    status, out, _ = run(capsys, "history", "--db", evening, "--export", "--out", str(folder))
+    assert status == 0
+    assert out[-2] == "not exported, still in play: table 3, match 1 (export them when they end)"
+    assert not list(folder.glob("table3-*"))
+    assert len(list(folder.glob("*.scopa"))) == 4
