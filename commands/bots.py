@@ -71,12 +71,16 @@ class BotStats:
 
     def failed(self, name: str, exc: BaseException) -> None:
         """One line for a bot that stopped: its name and the first line of why (a failed
-        deal check's banner goes on to say where the evidence is; a bot keeps none)."""
+        deal check's banner goes on to say where the evidence is; a bot keeps none); a bot the
+        host refused a seat, in the words ``join`` says it in."""
         from scopa_net.client.network_session import RefusedError
 
-        if isinstance(exc, RefusedError):
-            self.refusals.append(exc)
         why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if isinstance(exc, RefusedError):
+            from scopa_net.client.launch import session_failure
+
+            self.refusals.append(exc)
+            why = f"not seated: {session_failure(exc)}"  # join's words, not the wire's code
         self.failures.append(f"{name}: {why}")
 
     def all_refused(self) -> RefusedError | None:

@@ -98,3 +98,25 @@ async def _all_closed_for_good(host: object) -> None:
 
 async def _tables(host: object) -> list:
     return list(host.journal.tables())  # type: ignore[attr-defined]
+
+
+def test_bots_the_host_will_not_seat_say_why_in_joins_words(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`bots --create --count 40` at a host that opens 16 tables for one address printed
+    "failure: bot-4: too_many_tables: at most 16 tables from one address; ...": the wire's
+    code, where join says "the host will open no more tables"."""
+    from hosting import host_in_thread
+
+    with host_in_thread(max_tables_per_address=1) as host:
+        status = main(["bots", host.address, "--create", "--count", "4", "--target", "1"])
+    assert status == 1
+    said = capsys.readouterr()
+    err = said.err.splitlines()
+    assert err, said
+    for line in err:
+        assert re.fullmatch(
+            r"failure: bot-\d: not seated: the host will open no more tables: at most 1 table "
+            r"from one address; .*",
+            line,
+        ), err
