@@ -170,8 +170,9 @@ def run_history(args: argparse.Namespace) -> int:
     if wanted.given() and args.export is not None:
         given = [f"--{f}" for f in ("table", "name", "since") if getattr(args, f) is not None]
         raise CommandError(
-            f"{' and '.join(given)} narrow the list; --export writes one transcript (its "
-            "--seat takes a name): give one or the other"
+            f"{' and '.join(given)} narrow the list; --export TABLE writes one transcript (its "
+            "--seat takes a name): give one or the other, or --export with no table to write "
+            "every match they keep"
         )
     if args.seat is None:
         args.seat = "0"

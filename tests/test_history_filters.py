@@ -148,8 +148,9 @@ def test_a_bad_since_or_a_filter_with_export_is_one_line(
     )
     assert main(["history", "--db", club, "--export", "1", "--name", "Ada"]) == 2
     assert capsys.readouterr().err == (
-        "scopa-net: --name narrow the list; --export writes one transcript (its --seat takes "
-        "a name): give one or the other\n"
+        "scopa-net: --name narrow the list; --export TABLE writes one transcript (its --seat "
+        "takes a name): give one or the other, or --export with no table to write every match "
+        "they keep\n"
     )
 
 
