@@ -54,11 +54,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     h = add_command(
         subparsers,
         "history",
-        help="matches on this host, over and in play; export a seat's transcript",
+        help="matches on this host, over and in play; export their transcripts",
         description="List the matches in a host's journal (each table's number and name, the "
         "match's number at a table that played more than one, when it started and ended or "
         "that it is in play, and the score), or export one seat's transcript for "
-        "`scopa-net verify`. --table, --name and --since narrow the list (`history --name "
+        "`scopa-net verify` (--export with no table: every seat's of every match the list "
+        "keeps, into a folder). --table, --name and --since narrow the list (`history --name "
         "Ada --since start`: Ada's matches tonight, then her record: 'Ada: 3 matches, won "
         "2'); a list they leave empty says so in one line.",
     )
