@@ -34,7 +34,12 @@ def brief_line(path: Path, said: Sequence[str]) -> str:
         verdict, why = "UNFINISHED", ""
     else:
         why = _why_not(path, lines[:-1])
-    return f"{path}: {verdict}" + (f": {why}" if why else "")
+    line = f"{path}: {verdict}" + (f": {why}" if why else "")
+    unpinned = any(x.startswith("no pinned host key to compare with") for x in lines)
+    key = [x.rpartition(", host key ")[2] for x in lines[:1] if ", host key " in x]
+    if unpinned and key:  # as the full lines say it: no key to compare the file's with
+        line += f" (host key {key[0]}, compared with none: nothing pinned; check it, or --pin)"
+    return line
 
 
 def _why_not(path: Path, lines: Sequence[str]) -> str:

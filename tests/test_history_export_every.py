@@ -232,12 +232,15 @@ def test_verify_brief_since_reads_a_season_one_line_a_file(
     import time
 
     folder = tmp_path / "season"
-    run(capsys, "history", "--db", evening, "--export", "--out", str(folder))
+    _, wrote, _ = run(capsys, "history", "--db", evening, "--export", "--out", str(folder))
+    pin = wrote[-1].split("--pin ")[1].split()[0]
     week_ago = time.time() - 7 * 86400
     for old in folder.glob("table1-*"):
         os.utime(old, (week_ago, week_ago))  # Ada's match: last Thursday's
     since = time.strftime("%Y-%m-%d", time.localtime(week_ago + 3 * 86400))
-    status, out, _ = run(capsys, "verify", "--brief", "--since", since, "--quiet", str(folder))
+    status, out, _ = run(
+        capsys, "verify", "--brief", "--since", since, "--pin", pin, "--quiet", str(folder)
+    )
     assert status == 0
     assert out[0] == f"left out: 2 files saved before {since} (--since)"
     bruno, computer = folder / "table2-match1-seat0-bruno.scopa", "table2-match1-seat1-bot1"
@@ -249,6 +252,13 @@ def test_verify_brief_since_reads_a_season_one_line_a_file(
     ), out
     assert out[2].startswith(f"{folder / computer}.scopa: VERIFIED: seat "), out
     assert out[3:5] == ["== summary", "files: 2 given: 2 verified"]
+    status, out, _ = run(capsys, "verify", "--brief", "--quiet", str(bruno))  # nothing pinned
+    assert status == 0
+    assert re.fullmatch(
+        rf"{re.escape(str(bruno))}: VERIFIED: .* \(host key [0-9a-f-]+, compared with none: "
+        r"nothing pinned; check it, or --pin\)",
+        out[0],
+    ), out
     status, out, _ = run(capsys, "verify", "--since", "2999-01-01", str(folder))
     assert (status, out) == (0, ["no file saved since 2999-01-01 among the 4 files given"])
     status, _, err = run(capsys, "verify", "--since", "start", str(folder))
