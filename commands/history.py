@@ -12,6 +12,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from scopa_net.commands.history_export import (
+    Exported,
+    already_there,
+    check_nothing_differs,
+    left_out,
+    summary_lines,
+    write_new,
+    write_transcript,
+)
 from scopa_net.commands.history_filter import (
     Listed,
     MatchFilter,
@@ -124,9 +133,9 @@ EVERY_MATCH = -1
 
 
 def _export_every_match(args: argparse.Namespace, wanted: MatchFilter) -> int:
-    """``history --export`` without a table (:mod:`history_export`)."""
-    from scopa_net.commands.history_export import export_every_match
-
+    """``history --export`` without a table: every seat's transcript of each match over that
+    ``wanted`` keeps, into the folder ``--out`` names (:mod:`.history_export`); each file
+    written said, what was left out, and the command that checks them all."""
     lone = [f"--{flag}" for flag in ("seat", "match") if getattr(args, flag) is not None]
     if lone:
         raise CommandError(
@@ -145,9 +154,76 @@ def _export_every_match(args: argparse.Namespace, wanted: MatchFilter) -> int:
         )
     journal = open_journal(journals[0][1], create=False)
     try:
-        return export_every_match(journal, wanted, folder)
+        key = _fingerprint(journal)  # none beside the journal: said before anything else
+        records = {r.table_id: with_computer_rounds(journal, r) for r in journal.tables()}
+        played = {t: in_play(journal, r) for t, r in records.items() if r.finished is None}
+        start = wanted.start(journal.host_starts())
+        now = {t: words for t, (words, _) in played.items()}
+        seated = {t: seats for t, (_, seats) in played.items()}
+        kept = [
+            m
+            for m in listed_in_order(list(records.values()), now, seated)
+            if wanted.keeps(m, start)
+        ]
+        over = [m for m in kept if m.over]
+        going = [m for m in kept if not m.over and m.seats]
+        replays: dict[str, tuple[list[list[Transcript]], list[SeatHolders]]] = {}
+        files = [f for m in over for f in _files_of(journal, records[m.table_id], m, replays)]
     finally:
         journal.close()
+    if not over:
+        nothing = wanted.nothing(start) if wanted.given() else "no matches yet"
+        print("\n".join([nothing, *([left_out(going)] if going else [])]))
+        return 0
+    files = [dataclasses.replace(f, path=folder / f.path) for f in files]
+    check_nothing_differs(files)
+    wrote, same = write_new(files, folder)
+    lines = [f"wrote {f.path}: {f.about}" for f in wrote]
+    said, check = summary_lines(wrote, same, len(over), folder, key)
+    lines += [said, *([left_out(going)] if going else []), check]
+    print("\n".join(lines))
+    return 0
+
+
+def _files_of(
+    journal: Journal,
+    record: TableRecord,
+    match: Listed,
+    replays: dict[str, tuple[list[list[Transcript]], list[SeatHolders]]],
+) -> list[Exported]:
+    """The files of every seat of one match over, each named in no folder yet (``replays``:
+    each table's matches, replayed once for all of them)."""
+    from scopa_net.commands.history_export import export_name
+    from scopa_net.names import table_label
+    from scopa_net.server.table import OlderJournalError
+
+    players = int(record.settings["players"])
+    try:
+        if record.table_id not in replays:
+            replays[record.table_id] = replayed_seats(journal, record, range(players))
+        every, held = replays[record.table_id]
+    except OlderJournalError as exc:
+        raise CommandError(
+            f"cannot export {exc}, which this scopa-net cannot replay; each player's own "
+            "transcript, saved by their client (transcripts/ in its data folder), is the one "
+            "to check with `scopa-net verify`",
+            EXIT_FAILED,
+        ) from None
+    transcripts, holders = every[match.number - 1], held[match.number - 1]
+    if not transcripts[0].rounds:
+        return []
+    names = holders.names_file(holders.last_names()).encode()
+    ended = _match_ended(record, match.number)
+    label = table_label(record.table_id, str(record.settings.get("name") or ""))
+    match_names = holders.match_names()
+    out = []
+    for seat, transcript in enumerate(transcripts):
+        about = f"seat {seat} ({match_names[seat] or 'open'}) of {label}, match {match.number}"
+        if transcript.result.sig is None:
+            about += " (closed before its end: unfinished)"
+        path = Path(export_name(match, seat))
+        out.append(Exported(path, transcript.encode(), names, ended, about))
+    return out
 
 
 def since_value(text: str) -> float | str:
@@ -610,17 +686,6 @@ def _seat_named(name: str, holders: SeatHolders, where: str) -> int:
         raise CommandError(str(exc)) from None
 
 
-def write_transcript(path: Path, data: bytes, ended: float | None) -> None:
-    """Write an exported file as the client writes its own transcripts: whole, for its owner
-    only (0600); its time is when the match ended (``verify`` says "saved" then and orders
-    files by it), or now for a match still in play. OSError is the caller's to report."""
-    from scopa_net.client.files import replace_file
-
-    replace_file(path, data, mode=0o600)
-    if ended is not None:
-        os.utime(path, (ended, ended))
-
-
 def _export(journal: Journal, args: argparse.Namespace) -> int:
     records = {r.table_id: r for r in journal.tables()}
     record = records[str(args.export)]
@@ -661,8 +726,6 @@ def _export(journal: Journal, args: argparse.Namespace) -> int:
     names = out.with_suffix(".names") if out.suffix != ".names" else None
     holders = held[match_no - 1]
     ended = _match_ended(record, match_no)
-    from scopa_net.commands.history_export import already_there
-
     data = transcript.encode()
     there = already_there(out, data, transcript)
     key = _fingerprint(journal)

@@ -1,6 +1,7 @@
-"""``scopa-net history --export`` without a table: every seat's transcript of every match
-the list's filters keep (``--since``, ``--name``, ``--table``), written into one folder for
-``scopa-net verify FOLDER``, each file named by its table, match, seat and who held it.
+"""The files ``scopa-net history --export`` writes, and never over another: without a table,
+every seat's transcript of every match the list's filters keep (``--since``, ``--name``,
+``--table``), written into one folder for ``scopa-net verify FOLDER``, each file named by its
+table, match, seat and who held it.
 
 Nothing is written over: a file already there with the same bytes is left as it is (running
 the same export again is harmless), and one that differs stops the export, before anything is
@@ -8,22 +9,18 @@ written, in one line."""
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from scopa_net.commands.history_filter import Listed, MatchFilter
-from scopa_net.commands.options import EXIT_FAILED, EXIT_LOCAL, CommandError, plural
+from scopa_net.commands.history_filter import Listed
+from scopa_net.commands.options import EXIT_LOCAL, CommandError, plural
 from scopa_net.tally import folded
 
 if TYPE_CHECKING:
     from scopa_net.fair.transcript import Transcript
-    from scopa_net.seat_holders import SeatHolders
-    from scopa_net.server.journal import Journal, TableRecord
-
-    Replayed = tuple[list[list[Transcript]], list[SeatHolders]]
-    """A table's matches replayed: each one's transcripts by seat, and who held its seats."""
 
 
 @dataclass(frozen=True)
@@ -53,63 +50,7 @@ def export_name(match: Listed, seat: int) -> str:
     return f"table{match.table_id}-match{match.number}-seat{seat}-{who}.scopa"
 
 
-def export_every_match(journal: Journal, wanted: MatchFilter, folder: Path) -> int:
-    """Write every seat's transcript of each match over that ``wanted`` keeps into
-    ``folder``, say each file written and what was left out, and end with the command that
-    checks them all. CommandError (one line) for what cannot be done."""
-    from scopa_net.commands.history import (
-        _fingerprint,
-        in_play,
-        journal_key,
-        listed_in_order,
-        with_computer_rounds,
-    )
-
-    journal_key(journal)  # none beside the journal: said before anything else
-
-    records = {r.table_id: with_computer_rounds(journal, r) for r in journal.tables()}
-    played = {t: in_play(journal, r) for t, r in records.items() if r.finished is None}
-    start = wanted.start(journal.host_starts())
-    kept = [
-        m
-        for m in listed_in_order(
-            list(records.values()),
-            {t: words for t, (words, _) in played.items()},
-            {t: seats for t, (_, seats) in played.items()},
-        )
-        if wanted.keeps(m, start)
-    ]
-    over = [m for m in kept if m.over]
-    going = [m for m in kept if not m.over and m.seats]
-    if not over:
-        print(wanted.nothing(start) if wanted.given() else "no matches yet")
-        if going:
-            print(_left_out(going))
-        return 0
-    replays: dict[str, Replayed] = {}
-    files = [f for m in over for f in _files_of(journal, records[m.table_id], m, folder, replays)]
-    _check_nothing_differs(files)
-    wrote, same = _write(files, folder)
-    for f in wrote:
-        print(f"wrote {f.path}: {f.about}")
-    key = _fingerprint(journal)
-    matches = "1 match" if len(over) == 1 else f"{len(over)} matches"
-    if wrote:
-        said = f"{plural(len(wrote), 'transcript')} of {matches} written into {folder}, each "
-        said += "with its .names beside it"
-        if same:
-            said += f"; {len(same)} already there, the same, left as they were"
-    else:
-        said = f"nothing new: the {plural(len(same), 'transcript')} of {matches} are in "
-        said += f"{folder} already, the same"
-    print(said)
-    if going:
-        print(_left_out(going))
-    print(f"check them with `scopa-net verify --pin {key} {folder}`")
-    return 0
-
-
-def _left_out(going: list[Listed]) -> str:
+def left_out(going: list[Listed]) -> str:
     """The line that says which matches were not exported: they are still in play."""
     which = ", ".join(_match_words(m) for m in going)
     return f"not exported, still in play: {which} (export them when they end)"
@@ -117,49 +58,6 @@ def _left_out(going: list[Listed]) -> str:
 
 def _match_words(match: Listed) -> str:
     return f"table {match.table_id}, match {match.number}"
-
-
-def _files_of(
-    journal: Journal,
-    record: TableRecord,
-    match: Listed,
-    folder: Path,
-    replays: dict[str, Replayed],
-) -> list[Exported]:
-    """The files of every seat of one match over (``replays``: each table's matches, replayed
-    once for all of them)."""
-    from scopa_net.commands.history import _match_ended, replayed_seats
-    from scopa_net.names import table_label
-    from scopa_net.server.table import OlderJournalError
-
-    players = int(record.settings["players"])
-    try:
-        if record.table_id not in replays:
-            replays[record.table_id] = replayed_seats(journal, record, range(players))
-        every, held = replays[record.table_id]
-    except OlderJournalError as exc:
-        raise CommandError(
-            f"cannot export {exc}, which this scopa-net cannot replay; each player's own "
-            "transcript, saved by their client (transcripts/ in its data folder), is the one "
-            "to check with `scopa-net verify`",
-            EXIT_FAILED,
-        ) from None
-    transcripts, holders = every[match.number - 1], held[match.number - 1]
-    if not transcripts[0].rounds:
-        return []
-    names = holders.names_file(holders.last_names()).encode()
-    ended = _match_ended(record, match.number)
-    label = table_label(record.table_id, str(record.settings.get("name") or ""))
-    match_names = holders.match_names()
-    out = []
-    for seat, transcript in enumerate(transcripts):
-        who = match_names[seat] or "open"
-        about = f"seat {seat} ({who}) of {label}, match {match.number}"
-        if transcript.result.sig is None:
-            about += " (closed before its end: unfinished)"
-        path = folder / export_name(match, seat)
-        out.append(Exported(path, transcript.encode(), names, ended, about))
-    return out
 
 
 def already_there(path: Path, data: bytes, transcript: Transcript) -> str:
@@ -202,7 +100,7 @@ def already_there(path: Path, data: bytes, transcript: Transcript) -> str:
     )
 
 
-def _check_nothing_differs(files: list[Exported]) -> None:
+def check_nothing_differs(files: list[Exported]) -> None:
     """CommandError, before anything is written, if a file to write is there already with
     other bytes (or its .names is)."""
     for f in files:
@@ -224,10 +122,9 @@ def _check_nothing_differs(files: list[Exported]) -> None:
                 )
 
 
-def _write(files: list[Exported], folder: Path) -> tuple[list[Exported], list[Exported]]:
+def write_new(files: list[Exported], folder: Path) -> tuple[list[Exported], list[Exported]]:
     """Write the files not there yet; the files written, and those found there the same."""
     from scopa_net.client.files import make_private_folder
-    from scopa_net.commands.history import write_transcript
 
     wrote, same = [], []
     try:
@@ -250,3 +147,31 @@ def _write(files: list[Exported], folder: Path) -> tuple[list[Exported], list[Ex
             EXIT_LOCAL,
         ) from None
     return wrote, same
+
+
+def summary_lines(
+    wrote: list[Exported], same: list[Exported], matches: int, folder: Path, key: str
+) -> list[str]:
+    """What an export of every match says after its files: how many were written (or that
+    nothing was new), and the command that checks them all (``key``: the host's)."""
+    count = "1 match" if matches == 1 else f"{matches} matches"
+    if wrote:
+        said = f"{plural(len(wrote), 'transcript')} of {count} written into {folder}, each "
+        said += "with its .names beside it"
+        if same:
+            said += f"; {len(same)} already there, the same, left as they were"
+    else:
+        said = f"nothing new: the {plural(len(same), 'transcript')} of {count} are in "
+        said += f"{folder} already, the same"
+    return [said, f"check them with `scopa-net verify --pin {key} {folder}`"]
+
+
+def write_transcript(path: Path, data: bytes, ended: float | None) -> None:
+    """Write an exported file as the client writes its own transcripts: whole, for its owner
+    only (0600); its time is when the match ended (``verify`` says "saved" then and orders
+    files by it), or now for a match still in play. OSError is the caller's to report."""
+    from scopa_net.client.files import replace_file
+
+    replace_file(path, data, mode=0o600)
+    if ended is not None:
+        os.utime(path, (ended, ended))
