@@ -127,9 +127,26 @@ def open_journal(path: str, *, create: bool) -> Journal:
 
 def check_host_key(journal: Journal) -> None:
     """Read (or make) the host's key beside the journal now, so that a key file that cannot
-    be read or written is told at once."""
-    from scopa_net.server.host import host_key_path, load_host_key
+    be read or written is told at once. A journal that holds tables but has no key beside it
+    (moved away from it, or the key file lost) is refused: a new key would sign its tables'
+    rounds under a key no player pinned, and every player's client would refuse the host."""
+    from scopa_net.server.host import host_key_path, load_host_key, read_host_key
 
+    path = host_key_path(journal.path)
+    try:
+        keyless = (
+            journal.path != ":memory:" and not path.exists() and read_host_key(journal) is None
+        )
+    except ValueError:
+        keyless = False  # a key file that holds no key: said below
+    if keyless and journal.tables():
+        raise CommandError(
+            f"the journal {journal.path} holds tables but no host key is beside it ({path}): "
+            "they were dealt under the key of the host that kept them, the one players pinned; "
+            f"copy that key file (host.key, beside its journal) to {path}, or give --db a new "
+            "journal to start afresh under a new key",
+            EXIT_LOCAL,
+        )
     try:
         load_host_key(journal)
     except OSError as exc:

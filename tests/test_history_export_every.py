@@ -320,3 +320,24 @@ def test_a_match_in_play_is_left_out_and_said(
     assert out[-2] == "not exported, still in play: table 3, match 1 (export them when they end)"
     assert not list(folder.glob("table3-*"))
     assert len(list(folder.glob("*.scopa"))) == 4
+
+
+def test_a_host_started_on_a_journal_without_its_key_is_refused(
+    evening: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`scopa-net host --db archive/2026.db` made archive/2026.key, a new key, and resumed
+    the journal's tables under it: every member's client then refused the host (status 6)."""
+    from helpers import free_port
+
+    key = Path(evening).with_suffix(".key")
+    key.unlink()  # the journal moved away from its key, as an archive is
+    port = str(free_port())
+    status, out, err = run(capsys, "host", "--db", evening, "--host", "127.0.0.1", "--port", port)
+    assert (status, out) == (5, [])
+    assert err == (
+        f"scopa-net: the journal {evening} holds tables but no host key is beside it ({key}): "
+        "they were dealt under the key of the host that kept them, the one players pinned; "
+        f"copy that key file (host.key, beside its journal) to {key}, or give --db a new "
+        "journal to start afresh under a new key\n"
+    )
+    assert not key.exists()
