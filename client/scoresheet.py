@@ -9,6 +9,7 @@ from prompt_toolkit.formatted_text import FormattedText, StyleAndTextTuples
 from scopa_net.client.render import side_label
 from scopa_net.match import match_winner
 from scopa_net.names import display_width
+from scopa_net.rules import RuleSet, Variant
 from scopa_net.scoring import (
     CARDS_LINE,
     COINS_LINE,
@@ -19,6 +20,8 @@ from scopa_net.scoring import (
     SWEEPS_LINE,
     RoundScore,
     ScoreLine,
+    primiera_total,
+    strict_leader,
 )
 from scopa_net.view import SeatView
 
@@ -117,10 +120,41 @@ def score_sheet(
             ]
         )
     )
+    suits = _suits_of_the_round(view, score, full)
+    if suits:
+        lines.append(FormattedText([("", suits)]))
     level = level_past_target(view, match_scores, names)
     if level:
         lines.append(FormattedText([("class:notice", level)]))
     return lines
+
+
+def suits_decided(
+    rules: RuleSet, line: ScoreLine, suits: Sequence[int], sides: Sequence[str]
+) -> str:
+    """Why the primiera ``line`` went where its figures (the totals) do not say: by the
+    default rule the side holding more suits wins whatever the totals (RULES.md,
+    primiera), and no row shows the suit count. ``suits`` are the suits each side held.
+    "" when the totals alone tell who scored, or under ``primiera=sum``."""
+    if rules.has(Variant.PRIMIERA_SUM) or strict_leader(line.figures) == line.winner:
+        return ""
+    held = [f"{side} held {count}" for side, count in zip(sides, suits, strict=True)]
+    held[0] += " suit" if suits[0] == 1 else " suits"  # "Ada held 3 suits, Bruno held 4"
+    return (
+        f"Primiera counts suits first: {', '.join(held)}; the most suits win whatever the totals."
+    )
+
+
+def _suits_of_the_round(view: SeatView, score: RoundScore, sides: Sequence[str]) -> str:
+    """:func:`suits_decided` for a played round, the suits counted from the view's plays;
+    "" when those plays do not give the sheet's totals (a view that lacks some of them)."""
+    line = next((x for x in score.lines if x.name == PRIMIERA_LINE), None)
+    if line is None:
+        return ""
+    counted = [primiera_total(pile, view.rules) for pile in view.captured_piles()]
+    if tuple(total for _, total in counted) != line.figures:
+        return ""
+    return suits_decided(view.rules, line, [n for n, _ in counted], sides)
 
 
 def points_to(line: ScoreLine, sides: Sequence[str]) -> str:
@@ -151,6 +185,8 @@ def plain_score_sheet(
     for line in score.lines:
         title = LINE_TITLES.get(line.name, (line.name, ""))[0]
         lines.append(f"{title}: {each(line.figures)}; {points_to(line, sides)}.")
+        if line.name == PRIMIERA_LINE and (suits := _suits_of_the_round(view, score, sides)):
+            lines.append(suits)
     lines.append(f"Round: {each(score.totals)}.")
     lines.append(f"Match: {each(match_scores)}, {to_the_target(view, match_scores)}.")
     level = level_past_target(view, match_scores, names)

@@ -65,6 +65,20 @@ class SeatView:
             return self.scores
         return tuple(a + b for a, b in zip(self.scores, self.round_score.totals, strict=True))
 
+    def captured_piles(self) -> tuple[int, ...]:
+        """Each side's captured cards this round, as card masks, rebuilt from the plays (all
+        made face up) and, once the round is over, the leftover the last capturer took."""
+        piles = [0] * self.rules.side_count
+        last = None
+        for record in self.plays:
+            if record.play.captured:
+                last = self.rules.side_of(record.seat)
+                piles[last] |= record.play.card.bit | record.play.captured_mask
+        if last is not None:
+            for card in self.leftover:
+                piles[last] |= card.bit
+        return tuple(piles)
+
     @property
     def my_turn(self) -> bool:
         return self.to_move == self.seat and not self.sitting_out

@@ -402,3 +402,53 @@ def test_the_board_of_a_round_just_scored_counts_it_in_the_score() -> None:
         render.board_lines(view, NAMES, Display())
     )
     assert f"Score: Ada {a}, Bot 1 {b}." in " ".join(render.plain_board(view, NAMES, Display()))
+
+
+def _round_of(plays: str, rules: RuleSet) -> tuple:
+    """A finished round's view and sheet from plays written ``0:7d x 7h; 1:2d x 2h``: each
+    side's pile is what its plays took, as the sheet's figures say."""
+    from scopa_net.plays import Play, PlayRecord
+    from scopa_net.scoring import score_round
+
+    records = []
+    piles = [0] * rules.side_count
+    for part in plays.split(";"):
+        seat, text = part.strip().split(":")
+        card, _, taken = text.partition(" x ")
+        play = Play(parse_card(card), tuple(parse_card(t) for t in taken.split("+") if t))
+        records.append(PlayRecord(int(seat), play, sweep=False))
+        for c in (play.card, *play.captured):
+            piles[rules.side_of(int(seat))] |= c.bit
+    view = dataclasses.replace(
+        match_dealt({0: "7d 3s Kb", 1: "2h 2s Jd"}, "5s 2b 7h 4h").view_for(0),
+        rules=rules,
+        plays=tuple(records),
+        leftover=(),
+        round_over=True,
+    )
+    return view, score_round(rules, piles, [0] * rules.side_count)
+
+
+def test_a_sheet_says_when_more_suits_beat_a_higher_primiera_total() -> None:
+    """The sheet showed "Primiera 63 48 Bot 1": the point to the lower total, with nothing
+    on the sheet to say why. By the default rule the side holding more suits wins whatever
+    the totals (RULES.md, primiera); the suit count is on no row, so a line says it."""
+    rules = RuleSet.of(2)
+    view, score = _round_of("0:7d x 7h; 0:7s x Js; 1:2d x 2h; 1:2s x 2b", rules)
+    sheet = render.plain(score_sheet(view, score, (0, 1), NAMES)).splitlines()
+    assert "Primiera          63      48   Bot 1" in sheet
+    said = (
+        "Primiera counts suits first: Ada held 3 suits, Bot 1 held 4; "
+        "the most suits win whatever the totals."
+    )
+    assert said in sheet
+    plain = plain_score_sheet(view, score, (0, 1), NAMES)
+    primiera = plain.index("Primiera: Ada 63, Bot 1 48; the point to Bot 1.")
+    assert plain[primiera + 1] == said
+    # Where the totals alone tell who won, or under primiera=sum, nothing more is said.
+    view, score = _round_of("0:7d x 7h; 0:7s x 7b; 1:2d x 2h; 1:2s x 2b", rules)
+    assert not any("suits" in row for row in plain_score_sheet(view, score, (0, 1), NAMES))
+    by_sum = RuleSet.of(2, 11, ["primiera=sum"])
+    view, score = _round_of("0:7d x 7h; 0:7s x Js; 1:2d x 2h; 1:2s x 2b", by_sum)
+    assert score.line("primiera").winner == 0
+    assert not any("suits" in row for row in plain_score_sheet(view, score, (1, 0), NAMES))
