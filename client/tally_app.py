@@ -29,14 +29,14 @@ from prompt_toolkit.shortcuts import print_formatted_text
 from scopa_net.client.files import why_not_written
 from scopa_net.client.keys import make_key_bindings
 from scopa_net.client.render import help_rows, wrap_line
-from scopa_net.client.scoresheet import points_to
+from scopa_net.client.scoresheet import points_to, suits_decided
 from scopa_net.client.style import Display
 from scopa_net.client.tally_store import TallyStore, export
 from scopa_net.client.toolbar import WIDE
 from scopa_net.commands.options import EXIT_CANCELLED
 from scopa_net.names import display_width
 from scopa_net.rules import USUAL_TARGETS, Variant
-from scopa_net.scoring import RoundScore
+from scopa_net.scoring import PRIMIERA_LINE, RoundScore
 from scopa_net.tally import (
     LINE_NAMES,
     SCORING_VARIANTS,
@@ -574,6 +574,10 @@ class TallyController:
             cells = "".join(f"{p:>{width + 2}}" for p in hand.points)
             table.append(_t(f"  {'Points':<11}{cells}", "class:label"))
             out += self._sentences(hand.sheet) if self._too_wide(table) else table
+            primiera = next((x for x in hand.sheet.lines if x.name == PRIMIERA_LINE), None)
+            if primiera is not None and hand.suits:
+                why = suits_decided(tally.rules, primiera, hand.suits, labels)
+                out += [self._row("", why)] if why else []
         else:
             out.append(_t("  " + self._each(hand.points)))
         after = [s + p for s, p in zip(tally.scores, hand.points, strict=True)]

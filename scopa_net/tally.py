@@ -20,7 +20,7 @@ import enum
 import itertools
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from scopa_net.cards import CARDS, COINS_MASK, RE_BELLO, SETTEBELLO, Card, Suit, card, mask_of
 from scopa_net.errors import NotationError, RuleSetError
@@ -89,6 +89,9 @@ class Hand:
     points: tuple[int, ...]
     how: How
     sheet: RoundScore | None = None
+    suits: tuple[int, ...] = field(default=(), compare=False)
+    """For a counted hand, the suits each side's primiera held, which its sheet shows only
+    as totals (shown with the sheet when counted; not saved)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -847,7 +850,7 @@ class Guide:
 
     def hand(self) -> Hand:
         sheet = self.sheet()
-        return Hand(sheet.totals, How.COUNTED, sheet)
+        return Hand(sheet.totals, How.COUNTED, sheet, tuple(p.suits for p in self.primiera))
 
 
 def _suits_word(suit: Suit, scheme: Scheme) -> str:

@@ -239,3 +239,26 @@ def test_a_tally_saved_with_names_now_refused_still_opens() -> None:
     tally = Tally.from_dict(data)
     assert tally.side_named("nicolo") == 1  # the exact name first
     assert tally.side_named("Nicolò") == 0
+
+
+def test_a_counted_sheet_says_when_more_suits_beat_a_higher_primiera_total() -> None:
+    """The sheet read "Primiera 63 56 60 Carla +1": Ada's 63 over three suits lost to Carla's
+    60 over four, as RULES.md says, but no row showed the suits, so it read as a wrong score."""
+    controller = TallyController(Tally.new(["Ada", "Bruno", "Carla"]), store=None)
+    sheet = said(
+        controller,
+        "count",
+        "14 13 13",
+        "4 3 3",
+        "ada",
+        "7d 7h 7s",
+        "4d 4h 4s 4b",
+        "5d 5h 5s 5b",
+        "0 0 0",
+    ).split("\n")
+    primiera = next(line for line in sheet if line.lstrip().startswith("Primiera  "))
+    assert primiera.split() == ["Primiera", "63", "56", "60", "Carla", "+1"]
+    assert (
+        "Primiera counts suits first: Ada held 3 suits, Bruno held 4, Carla held 4; "
+        "the most suits win whatever the totals."
+    ) in sheet
