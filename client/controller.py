@@ -62,6 +62,7 @@ from scopa_net.match import match_winner
 from scopa_net.names import clean_chat, clean_name, name_too_long, reads_as_computer
 from scopa_net.notation import card_name, format_card
 from scopa_net.plays import Play, PlayRecord
+from scopa_net.score_line import after_name
 from scopa_net.scoring import RoundScore
 from scopa_net.typed import shown, small_number
 from scopa_net.view import SeatView
@@ -1086,9 +1087,12 @@ class Controller:
                 self._say(SHEET_NOT_KNOWN)
             else:
                 self._say("No round of this match is scored yet: no score sheet.")
+            sides = [
+                render.side_label(side, view, state.names) for side in range(len(state.scores))
+            ]
+            mark = after_name(sides)  # "bot 1: 0", never "bot 1 0"
             parts = [
-                f"{render.side_label(side, view, state.names)} {points}"
-                for side, points in enumerate(state.scores)
+                f"{side}{mark}{points}" for side, points in zip(sides, state.scores, strict=True)
             ]
             end = to_the_target(view, state.scores)
             tail = f" ({end})" if end.startswith("playing") else f"; {end}"

@@ -400,7 +400,8 @@ def board_lines(
         if side:
             piles.append(("", "   "))
         sweeps = view.sweeps[side]
-        piles.append(("", f"{side_label(side, view, names)} {count} cards"))
+        # "bot 1: 2 cards", as on the Score row: "bot 1 2 cards" reads as a name and a number.
+        piles.append(("", f"{side_label(side, view, names)}: {count} cards"))
         piles.append(("class:sweep" if sweeps else "", f", {sweeps} sweep{'s' * (sweeps != 1)}"))
     lines.append(_row("Captured", piles))
     for record in last_plays(view):

@@ -14,6 +14,7 @@ from prompt_toolkit.formatted_text import FormattedText, StyleAndTextTuples
 from scopa_net.client.controller import ClientState
 from scopa_net.client.render import seat_label, side_label
 from scopa_net.names import display_width
+from scopa_net.score_line import after_name
 from scopa_net.view import SeatView
 
 WIDE = 10_000
@@ -111,7 +112,8 @@ def _versions(state: ClientState) -> list[StyleAndTextTuples]:
         return [[("", " waiting for the deal |"), conn], [("", " waiting |"), conn]]
     turn = ("class:toolbar.turn", _turn(state))
     names = [side_label(side, view, state.names) for side in range(len(state.scores))]
-    named = "  ".join(f"{n} {p}" for n, p in zip(names, state.scores, strict=True))
+    mark = after_name(names)  # "bot 1: 0", never "bot 1 0"
+    named = "  ".join(f"{n}{mark}{p}" for n, p in zip(names, state.scores, strict=True))
     mine = mine_first(state)
     target = view.rules.target
     stock = f"stock {view.stock_count}"
@@ -153,7 +155,8 @@ def shared_toolbar_text(state: ClientState, turn: str, width: int = WIDE) -> For
     if view is None:
         return FormattedText([("", " waiting for the deal ")])
     names = [side_label(side, view, state.names) for side in range(len(state.scores))]
-    named = "  ".join(f"{n} {p}" for n, p in zip(names, state.scores, strict=True))
+    mark = after_name(names)  # "bot 1: 0", never "bot 1 0"
+    named = "  ".join(f"{n}{mark}{p}" for n, p in zip(names, state.scores, strict=True))
     tags = " · ".join(
         f"{t} {p}" for t, p in zip(side_tags(state, you=False), state.scores, strict=True)
     )

@@ -7,10 +7,16 @@ that the line says its scores one way throughout. Elsewhere the line is as it al
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+
+
+def after_name(names: Iterable[str]) -> str:
+    """What goes between a name and its score wherever scores follow names: ``": "`` when
+    any of the names ends in a digit (``bot 1: 4``), else a space (``Ada 4``)."""
+    return ": " if any(name[-1:].isdigit() for name in names) else " "
 
 
 def score_line(sides: Sequence[tuple[str, int]]) -> str:
     """Each side's names (``Ada & Carla``) and points, joined by `` - ``."""
-    mark = ": " if any(name[-1:].isdigit() for name, _ in sides) else " "
+    mark = after_name(name for name, _ in sides)
     return " - ".join(f"{name}{mark}{points}" for name, points in sides)

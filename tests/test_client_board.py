@@ -146,12 +146,12 @@ def test_the_board_and_toolbar_fit_60_columns() -> None:
     )
     rows = [render.plain([r]) for r in render.wrap_line(captured, 60)]
     assert rows == [
-        "Captured  You & bot 2 0 cards, 0 sweeps",
-        "          bot 1 & bot 3 0 cards, 0 sweeps",
+        "Captured  You & bot 2: 0 cards, 0 sweeps",
+        "          bot 1 & bot 3: 0 cards, 0 sweeps",
     ]
     state = ClientState(seat=0, names=names, display=Display(), view=view, scores=(0, 0))
     wide = render.plain([toolbar_text(state, 200)])
-    assert "You & bot 2 0  bot 1 & bot 3 0 (to 11)" in wide
+    assert "You & bot 2: 0  bot 1 & bot 3: 0 (to 11)" in wide
     assert "stock" in wide
     for width in (80, 60, 40, 25):
         bar = render.plain([toolbar_text(state, width)])

@@ -113,7 +113,7 @@ async def test_score_after_the_match_says_it_is_over(table: Table) -> None:
     _, controller, screen, _ = table
     controller.state.scores = (11, 4)
     await controller.handle_line("score")
-    assert "Match score: Ada 11, Bot 1 4; match over (played to 11)." in screen.take()
+    assert "Match score: Ada: 11, Bot 1: 4; match over (played to 11)." in screen.take()
 
 
 async def test_score_after_taking_a_seat_back_says_the_sheet_is_not_known(table: Table) -> None:
@@ -126,7 +126,7 @@ async def test_score_after_taking_a_seat_back_says_the_sheet_is_not_known(table:
     assert screen.take() == (
         "The last round's sheet is not known after taking the seat back (the host sends only "
         "the board); the match score is below.\n"
-        "Match score: Ada 4, Bot 1 2 (playing to 11)."
+        "Match score: Ada: 4, Bot 1: 2 (playing to 11)."
     )
 
 
@@ -145,7 +145,8 @@ async def test_quit_asks_first_during_a_match(table: Table) -> None:
 async def test_commands_report_the_game(table: Table) -> None:
     session, controller, screen, _ = table
     await controller.handle_line("score")
-    assert "Match score: Ada 0, Bot 1 0 (playing to 11)." in screen.take()
+    # "Bot 1 0" read as one name: where a name ends in a digit each score follows a colon.
+    assert "Match score: Ada: 0, Bot 1: 0 (playing to 11)." in screen.take()
     await controller.handle_line("rules")
     assert "Rules: 2 players, target 11, variants: none." in screen.take()
     await controller.handle_line("who")

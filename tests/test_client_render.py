@@ -85,7 +85,9 @@ def test_board_lists_the_last_play_of_each_seat(match: Match) -> None:
     text = render.plain(render.board_lines(match.view_for(0), NAMES, Display()))
     assert "Last      Ada plays 7d♦ x 7h♥" in text
     assert "Last      Bot 1 plays 2h♥ x 2b♣" in text
-    assert "Captured  Ada 2 cards, 0 sweeps   Bot 1 2 cards, 0 sweeps" in text
+    # "Bot 1 2 cards" read as one name and a count, or a name and two numbers: each side's
+    # count follows a colon, as on the Score row above it.
+    assert "Captured  Ada: 2 cards, 0 sweeps   Bot 1: 2 cards, 0 sweeps" in text
 
 
 def test_ascii_mode_has_no_glyphs(match: Match) -> None:
@@ -376,7 +378,9 @@ def test_toolbar_shows_turn_score_stock_and_connection(match: Match) -> None:
     state.scores = (3, 5)
     text = render.plain([toolbar_text(state)])
     assert "YOUR TURN" in text
-    assert "Ada 3  Bot 1 5 (to 11)" in text
+    assert "Ada: 3  Bot 1: 5 (to 11)" in text  # "Bot 1 5" read as one name
+    state.names = ("Ada", "Bruno")
+    assert "Ada 3  Bruno 5 (to 11)" in render.plain([toolbar_text(state)])  # no digit: as was
     assert "stock 30" in text
     assert "local game" in text
     assert all(style.startswith("class:") or not style for style, _ in toolbar_text(state))

@@ -73,9 +73,10 @@ def test_every_row_fits_the_window_and_no_word_is_cut(name: str, columns: int) -
 def test_a_wide_name_breaks_the_board_between_words_at_50_columns() -> None:
     rows = screen(CJK, 50).printed
     captured = next(i for i, row in enumerate(rows) if row.startswith("Captured"))
-    assert rows[captured : captured + 2] == [  # 49 columns, though 39 characters
-        f"Captured  {CJK} & bot 2 0 cards, 0",
-        "          sweeps   bot 1 & bot 3 0 cards, 0 sweeps",
+    assert rows[captured : captured + 3] == [  # 50 columns, though 40 characters
+        f"Captured  {CJK} & bot 2: 0 cards, 0",
+        "          sweeps",
+        "          bot 1 & bot 3: 0 cards, 0 sweeps",
     ]
     assert f"<{CJK}> {CHAT}" in rows  # 39 columns: it fits whole
 
