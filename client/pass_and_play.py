@@ -65,6 +65,7 @@ from scopa_net.client.toolbar import app_columns, shared_toolbar_text
 from scopa_net.errors import IllegalPlayError
 from scopa_net.plays import Play
 from scopa_net.rules import RuleSet
+from scopa_net.score_line import after_name
 from scopa_net.view import SeatView
 
 #: Home the cursor, erase the display, erase the scrollback (xterm's ED 3; tmux, VTE, iTerm).
@@ -486,10 +487,9 @@ class PassAndPlayApp:
         view = lead.view
         lines = []
         if view is not None and lead.scores:
-            score = ", ".join(
-                f"{render.side_label(side, view, lead.names)} {points}"
-                for side, points in enumerate(lead.scores)
-            )
+            sides = [render.side_label(side, view, lead.names) for side in range(len(lead.scores))]
+            mark = after_name(sides)  # "bot 1: 0", never "bot 1 0"
+            score = ", ".join(f"{s}{mark}{p}" for s, p in zip(sides, lead.scores, strict=True))
             lines.append(
                 f"Score so far, from the rounds played out: {score} (the match was to "
                 f"{view.rules.target}). A match left cannot be continued later."

@@ -19,6 +19,7 @@ from scopa_net.client.style import SUIT_CLASS, Display
 from scopa_net.names import display_width
 from scopa_net.notation import card_name, format_card
 from scopa_net.plays import Play, PlayRecord
+from scopa_net.score_line import after_name
 from scopa_net.view import SeatView
 
 Line = FormattedText
@@ -482,9 +483,9 @@ def plain_board(
     """The board as short sentences, for a screen reader (``told``: as for
     :func:`turn_text`)."""
     table = ", ".join(f"{card_words(c, display)} ({c.value})" for c in view.table)
-    score = ", ".join(
-        f"{side_label(side, view, names)} {points}" for side, points in enumerate(view.scores_now)
-    )
+    sides = [side_label(side, view, names) for side in range(len(view.scores_now))]
+    mark = after_name(sides)  # "bot 1: 0", never "bot 1 0"
+    score = ", ".join(f"{side}{mark}{p}" for side, p in zip(sides, view.scores_now, strict=True))
     return [
         f"{round_title(view)}, target {view.rules.target}"
         f"{', a blind table' if view.blind else ''}. Score: {score}.",

@@ -10,6 +10,7 @@ from scopa_net.client.render import side_label
 from scopa_net.match import match_winner
 from scopa_net.names import display_width
 from scopa_net.rules import RuleSet, Variant
+from scopa_net.score_line import after_name
 from scopa_net.scoring import (
     CARDS_LINE,
     COINS_LINE,
@@ -178,8 +179,10 @@ def plain_score_sheet(
     ``Cards: Ada 23, Bruno 17; the point to Ada.``"""
     sides = [side_label(s, view, names) for s in range(len(score.totals))]
 
+    mark = after_name(sides)  # "bot 1: 48", never "bot 1 48"
+
     def each(values: Sequence[int]) -> str:
-        return ", ".join(f"{side} {value}" for side, value in zip(sides, values, strict=True))
+        return ", ".join(f"{side}{mark}{value}" for side, value in zip(sides, values, strict=True))
 
     lines = [f"Round {view.round_number} score sheet."]
     for line in score.lines:

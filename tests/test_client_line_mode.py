@@ -106,7 +106,7 @@ def test_plain_from_a_script_is_words_with_nothing_redrawn(tmp_path: Path) -> No
     lines = assert_plain(done.stdout)
     hand = "Your hand: ace of cups (1), ace of clubs (1), 4 of cups (4)."
     assert lines.count(hand) == 2
-    assert lines[0] == "Round 1, target 1. Score: Ada 0, bot 1 0."
+    assert lines[0] == "Round 1, target 1. Score: Ada: 0, bot 1: 0."
     assert lines[-3] == "You hold no card of rank 3."
     assert lines[-2:] == ["The match is not over. Really leave?", "Leaving the table."]
 

@@ -158,7 +158,7 @@ def test_colour_choice(flag: bool | None, env: dict[str, str], expected: bool) -
 def test_plain_board_is_one_fact_per_line(match: Match) -> None:
     lines = render.plain_board(match.view_for(0), NAMES, Display(color=False, glyphs=False))
     assert lines == [
-        "Round 1, target 11. Score: Ada 0, Bot 1 0.",
+        "Round 1, target 11. Score: Ada: 0, Bot 1: 0.",  # not "Bot 1 0"
         "Dealer: Bot 1.",
         "Table: 2 of clubs (2), 4 of cups (4), 5 of swords (5), 7 of cups (7).",
         "Stock: 30 cards.",
@@ -405,7 +405,7 @@ def test_the_board_of_a_round_just_scored_counts_it_in_the_score() -> None:
     assert f"Score     Ada: {a}   Bot 1: {b}" in render.plain(
         render.board_lines(view, NAMES, Display())
     )
-    assert f"Score: Ada {a}, Bot 1 {b}." in " ".join(render.plain_board(view, NAMES, Display()))
+    assert f"Score: Ada: {a}, Bot 1: {b}." in " ".join(render.plain_board(view, NAMES, Display()))
 
 
 def _round_of(plays: str, rules: RuleSet) -> tuple:
@@ -447,7 +447,7 @@ def test_a_sheet_says_when_more_suits_beat_a_higher_primiera_total() -> None:
     )
     assert said in sheet
     plain = plain_score_sheet(view, score, (0, 1), NAMES)
-    primiera = plain.index("Primiera: Ada 63, Bot 1 48; the point to Bot 1.")
+    primiera = plain.index("Primiera: Ada: 63, Bot 1: 48; the point to Bot 1.")  # not "Bot 1 48"
     assert plain[primiera + 1] == said
     # Where the totals alone tell who won, or under primiera=sum, nothing more is said.
     view, score = _round_of("0:7d x 7h; 0:7s x 7b; 1:2d x 2h; 1:2s x 2b", rules)
