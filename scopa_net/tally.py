@@ -776,7 +776,7 @@ class Guide:
         if taken and not coins:
             raise TallyError(
                 f"{label} took {taken} coin{'s' * (taken != 1)}, so the primiera holds coins: "
-                f"add {label}'s best coin"
+                f"type {label}'s primiera again with {label}'s best coin in it"
             )
         plain = self.cards[side] - taken  # the cards taken that are not coins
         if len(others) > plain:
@@ -786,7 +786,8 @@ class Guide:
         if held < least:
             raise TallyError(
                 f"{label} took {plain} cards besides coins (ten a suit), so at least {least} "
-                f"other suit{'s' * (least != 1)}, not {held}: add the best card of each"
+                f"other suit{'s' * (least != 1)}, not {held}: type {label}'s primiera again "
+                "with the best card of each"
             )
 
     def _check_suits_shared(self, cards: Sequence[Card], side: int) -> None:

@@ -162,7 +162,9 @@ def test_ties_score_nobody() -> None:
 
 def test_a_side_that_took_coins_has_a_coin_in_its_primiera() -> None:
     """The primiera was not checked against the coins counted: a side that took coins was
-    given a primiera with none (or none at all), and one took fewer cards than it named."""
+    given a primiera with none (or none at all), and one took fewer cards than it named. The
+    refusal said "add Bruno's best coin", and the coin typed alone was then taken as the whole
+    primiera and refused: it says to type the primiera again, the coin in it."""
     guide = Guide(new(2))
     for answer in ("20", "4", "ada", "7d 6h 7s 6b"):
         guide.answer(answer)
@@ -171,7 +173,8 @@ def test_a_side_that_took_coins_has_a_coin_in_its_primiera() -> None:
             guide.answer(primiera)
         assert (
             str(said.value)
-            == "Bruno took 6 coins, so the primiera holds coins: add Bruno's best coin"
+            == "Bruno took 6 coins, so the primiera holds coins: type Bruno's primiera again "
+            "with Bruno's best coin in it"
         )
     assert guide.answer("6d 7h 5s") == "Primiera, Bruno: 6d 18 + 7h 21 + 5s 15 = 54, 3 suits."
 
@@ -241,8 +244,8 @@ def test_the_count_refuses_what_cannot_be_and_keeps_going() -> None:
     with pytest.raises(TallyError) as said:
         guide.answer("7d 7h 6s")
     assert str(said.value) == (
-        "Ada took 24 cards besides coins (ten a suit), so at least 3 other suits, not 2: add "
-        "the best card of each"
+        "Ada took 24 cards besides coins (ten a suit), so at least 3 other suits, not 2: type "
+        "Ada's primiera again with the best card of each"
     )
     guide.answer("7d 7h 6s 7b")
     with pytest.raises(TallyError, match="went to Ada already"):
@@ -251,7 +254,7 @@ def test_the_count_refuses_what_cannot_be_and_keeps_going() -> None:
         guide.answer("settebello")
     with pytest.raises(TallyError, match="took 0 coins"):
         guide.answer("6d")
-    with pytest.raises(TallyError, match=r"Bruno took 6 cards besides coins .*, not 0: add"):
+    with pytest.raises(TallyError, match=r"Bruno took 6 cards besides coins .*, not 0: type"):
         guide.answer("-")  # 6 cards hold a suit at least
     guide.answer("6h")
     guide.answer("1 0")
