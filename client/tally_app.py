@@ -170,7 +170,7 @@ class TallyController:
                 _t("names with a space are separated by commas (Anna Maria, Bruno):"),
             ]
         return [
-            _t(f"Scopa score keeper: {' v '.join(self.tally.labels)}.", "class:heading"),
+            _t(f"Scopa score keeper: {self._players_and_options()}.", "class:heading"),
             *self._not_saved(),
             *self._standings(),
             *([_t(f"{_so_far(self.tally)}. 'done' scores it.")] if self.tally.draft else []),
@@ -658,6 +658,14 @@ class TallyController:
             points = ", ".join(f"{lb} {p}" for lb, p in zip(tally.labels, hand.points, strict=True))
             out.append(_t(f"  Hand {i}: {points} ({hand.how.value})"))
         return out
+
+    def _players_and_options(self) -> str:
+        """``Ada v Bruno``, and the scoring options when there are any: ``Ada v Bruno;
+        napola, re_bello`` (as every screen of the game says its variants)."""
+        tally = self.tally
+        assert tally is not None
+        options = ", ".join(sorted(v.value for v in tally.rules.variants))
+        return " v ".join(tally.labels) + (f"; {options}" if options else "")
 
     def _rules_words(self) -> str:
         tally = self.tally

@@ -510,6 +510,10 @@ def primiera_words(count: PrimieraCount, rules: RuleSet, scheme: Scheme = Scheme
 _NOBODY = {"nobody", "none", "-", "0", "no one", "neither"}
 
 
+_EXAMPLES = {2: ("22 18", "5 5"), 3: ("14 13 13", "4 3 3")}
+"""By the number of sides, the count's examples of cards and of coins taken."""
+
+
 class Guide:
     """The guided count of one hand: a question at a time, each answer checked as it comes.
 
@@ -553,12 +557,11 @@ class Guide:
     def question(self) -> str:
         ask, side = self.asking
         order = ", ".join(self.labels)
-        example = " ".join(str(n) for n in (22, 18, 0)[: self.sides])
         rest = "; one number: the rest go to the other side" * (self.sides == 2)
-        if ask is Ask.CARDS:
-            return f"Cards taken by {order} (e.g. {example}{rest}):"
+        if ask is Ask.CARDS:  # examples a pack can give: 40 cards, 10 coins in all
+            return f"Cards taken by {order} (e.g. {_EXAMPLES[self.sides][0]}{rest}):"
         if ask is Ask.COINS:
-            return f"Coins taken by {order} (e.g. {' '.join(['5'] * self.sides)}{rest}):"
+            return f"Coins taken by {order} (e.g. {_EXAMPLES[self.sides][1]}{rest}):"
         if ask is Ask.SETTEBELLO:
             return f"Who took the settebello (7 of coins)? ({self._who_choices()}):"
         if ask is Ask.PRIMIERA:

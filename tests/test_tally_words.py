@@ -262,3 +262,37 @@ def test_a_counted_sheet_says_when_more_suits_beat_a_higher_primiera_total() -> 
         "Primiera counts suits first: Ada held 3 suits, Bruno held 4, Carla held 4; "
         "the most suits win whatever the totals."
     ) in sheet
+
+
+def test_the_opening_says_the_scoring_options_in_play() -> None:
+    """`scopa-net tally Ada Bruno Carla --variant napola --variant re_bello` opened with
+    "Scopa score keeper: Ada v Bruno v Carla." and the standings: napola and re_bello only
+    under `rules`, where the game's every screen says its variants."""
+    tally = Tally.new(["Ada", "Bruno", "Carla"], variants=["re_bello", "napola"])
+    opening = said_lines(TallyController(tally, store=None).opening())
+    assert opening[0] == "Scopa score keeper: Ada v Bruno v Carla; napola, re_bello."
+    plain = said_lines(TallyController(Tally.new(["Ada", "Bruno"]), store=None).opening())
+    assert plain[0] == "Scopa score keeper: Ada v Bruno."
+
+
+def test_the_counts_examples_are_counts_a_pack_can_give() -> None:
+    """For three players the coins question said "(e.g. 5 5 5)": fifteen coins, in a pack
+    of ten. Each example adds up to the pack's 40 cards and 10 coins."""
+    for names, cards_taken in (
+        (["Ada", "Bruno"], "20 20"),
+        (["Ada", "Bruno", "Carla"], "14 13 13"),
+    ):
+        controller = TallyController(Tally.new(names), store=None)
+        cards = said(controller, "count").split("\n")[-1]
+        coins = said(controller, cards_taken).split("\n")[-1]
+        for question, whole in ((cards, 40), (coins, 10)):
+            example = re.search(r"\(e\.g\. ([0-9 ]+)[;)]", question)
+            assert example is not None, question
+            numbers = [int(n) for n in example.group(1).split()]
+            assert len(numbers) == len(names), question
+            assert sum(numbers) == whole, question
+
+
+def said_lines(lines: list) -> list[str]:
+    """Lines of formatted text as plain strings."""
+    return ["".join(text for _, text, *_ in line) for line in lines]
