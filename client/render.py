@@ -271,6 +271,8 @@ def partners_line(view: SeatView, names: Sequence[str], seat: int | None) -> str
         who = [seat_label(s, view, names) for s in rules.seats_of(side)]
         return f"{', '.join(who[:-1])} and {who[-1]}"
 
+    if rules.side_count > 2:  # three pairs: "A against B against C" reads as a chain
+        return f"Partners, three pairs: {'; '.join(together(side) for side in order)}."
     return f"Partners: {' against '.join(together(side) for side in order)}."
 
 

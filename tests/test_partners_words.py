@@ -59,3 +59,24 @@ async def test_each_match_after_a_rematch_says_the_partners_again(
     said = [n for n, line in enumerate(screen.lines) if line.startswith("Partners:")]
     asked = [n for n, line in enumerate(screen.lines) if line.startswith("Play again")]
     assert said[0] < asked[0] < said[1] < asked[1], screen.text
+
+
+def test_three_pairs_are_said_as_three_pairs() -> None:
+    """Six players as three pairs read as a chain: "Partners: Ada and bot 3 against bot 1 and
+    bot 4 against bot 2 and bot 5."."""
+    import dataclasses
+
+    from helpers import match_dealt
+
+    from scopa_net.client.render import partners_line
+
+    view = match_dealt({0: "7d 3s Kb", 1: "2h 2s Jd"}, "5s 2b 7h 4h").view_for(0)
+    names = ("Ada", "bot 1", "bot 2", "bot 3", "bot 4", "bot 5")
+    pairs = dataclasses.replace(view, rules=RuleSet.of(6, 11, ["six_as_three_pairs"]))
+    assert partners_line(pairs, names, 1) == (
+        "Partners, three pairs: bot 1 and bot 4; Ada and bot 3; bot 2 and bot 5."
+    )
+    teams = dataclasses.replace(view, rules=RuleSet.of(6, 11))
+    assert partners_line(teams, names, 0) == (
+        "Partners: Ada, bot 2 and bot 4 against bot 1, bot 3 and bot 5."
+    )
