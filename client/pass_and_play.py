@@ -63,6 +63,7 @@ from scopa_net.client.session import Event, MatchOver, Message, RoundOver, Sessi
 from scopa_net.client.style import Display
 from scopa_net.client.toolbar import app_columns, shared_toolbar_text
 from scopa_net.errors import IllegalPlayError
+from scopa_net.match import won_by_cappotto
 from scopa_net.plays import Play
 from scopa_net.rules import RuleSet
 from scopa_net.score_line import after_name
@@ -753,9 +754,10 @@ def match_line(
     who = render.side_label(winner, view, names)
     verb = "win" if " & " in who else "wins"
     final = final_score(view, winner, scores, names)
+    how = " by cappotto" * won_by_cappotto(view.rules, scores)  # short of the target
     return FormattedText(
         [
-            ("class:winner", f"{who} {verb} the match"),
+            ("class:winner", f"{who} {verb} the match{how}"),
             ("", f"{final}, after {rounds}."),
         ]
     )

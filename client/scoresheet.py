@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from prompt_toolkit.formatted_text import FormattedText, StyleAndTextTuples
 
 from scopa_net.client.render import side_label
-from scopa_net.match import match_winner
+from scopa_net.match import match_winner, won_by_cappotto
 from scopa_net.names import display_width
 from scopa_net.rules import RuleSet, Variant
 from scopa_net.score_line import after_name
@@ -53,12 +53,14 @@ def _taker(line: ScoreLine, sides: Sequence[str]) -> str:
     return ", ".join(f"{sides[s]} +{line.points[s]}" for s in scored)
 
 
-def _last_column(sides: Sequence[str], target: int) -> int:
+def _last_column(sides: Sequence[str], rules: RuleSet) -> int:
     """How wide the sheet's last column may grow with these side names: a side that took a
-    line's points (``Ada +2``), or the Match row's note (``match over (played to 11)``). A
-    line shared by several sides may be wider, and is wrapped on its own row."""
+    line's points (``Ada +2``), or the Match row's note (``match over (played to 11)``, ``...
+    by cappotto ...`` where it can be). A line shared by several sides may be wider, and is
+    wrapped on its own row."""
     taker = max(display_width(f"{side} +9") for side in sides)
-    return max(taker, len(f"match over (played to {target})"))
+    how = " by cappotto" * rules.has(Variant.CAPPOTTO)
+    return max(taker, len(f"match over{how} (played to {rules.target})"))
 
 
 def score_sheet(
@@ -79,7 +81,7 @@ def score_sheet(
     full = [side_label(s, view, names) for s in range(len(score.totals))]
     takers = [_taker(line, full) for line in score.lines]
     col = max(6, *(display_width(n) + _GAP for n in full))
-    if _LABEL + col * len(full) + _GAP + _last_column(full, view.rules.target) <= width:
+    if _LABEL + col * len(full) + _GAP + _last_column(full, view.rules) <= width:
         sides, legend = full, []
     else:
         sides = [chr(ord("A") + s) for s in range(len(full))]
@@ -200,6 +202,8 @@ def to_the_target(view: SeatView, match_scores: Sequence[int]) -> str:
     """The end of the sheet's Match row: ``playing to 11``, or, once a side has won, ``match
     over (played to 11)``."""
     target = view.rules.target
+    if won_by_cappotto(view.rules, match_scores):  # over short of the target: say why
+        return f"match over by cappotto (played to {target})"
     if match_winner(view.rules, match_scores) is not None:
         return f"match over (played to {target})"
     return f"playing to {target}"
@@ -239,9 +243,10 @@ def match_summary(
     alone_me = view.rules.seats_of(winner) == (view.seat,)
     who = "You" if alone_me else side_label(winner, view, names)
     verb = "win" if alone_me or " & " in who else "wins"
+    how = " by cappotto" * won_by_cappotto(view.rules, match_scores)  # short of the target
     return FormattedText(
         [
-            ("class:winner", f"{who} {verb} the match"),
+            ("class:winner", f"{who} {verb} the match{how}"),
             ("", f"{final_score(view, winner, match_scores, names)}, "),
             ("", f"after {rounds_taken(rounds, voids)}."),
         ]

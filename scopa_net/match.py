@@ -119,6 +119,13 @@ def match_winner(rules: RuleSet, scores: Sequence[int]) -> int | None:
     return None
 
 
+def won_by_cappotto(rules: RuleSet, scores: Sequence[int]) -> bool:
+    """Whether the match is won by ``cappotto`` alone: its winner is short of the target
+    (at or past it, the win is an ordinary one)."""
+    winner = match_winner(rules, scores)
+    return winner is not None and scores[winner] < rules.target
+
+
 def view_of(match: Match, seat: int) -> SeatView:
     rules = match.rules
     if not 0 <= seat < rules.players:

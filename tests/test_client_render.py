@@ -456,3 +456,25 @@ def test_a_sheet_says_when_more_suits_beat_a_higher_primiera_total() -> None:
     view, score = _round_of("0:7d x 7h; 0:7s x Js; 1:2d x 2h; 1:2s x 2b", by_sum)
     assert score.line("primiera").winner == 0
     assert not any("suits" in row for row in plain_score_sheet(view, score, (1, 0), NAMES))
+
+
+def test_a_match_won_by_cappotto_says_so() -> None:
+    """With cappotto a side 7-0 up wins short of the target, but the sheet said "Match 7 0
+    match over (played to 11)" and "You win the match, 7 to 0": over at 7, playing to 11,
+    with no word of why (the score keeper said "by cappotto")."""
+    match = finished_match(5, RuleSet.of(2, 11, ["cappotto"]))
+    view, result = match.view_for(0), match.results[-1]
+    sheet = render.plain(score_sheet(view, result, (7, 0), NAMES)).splitlines()
+    assert sheet[-1].endswith("   match over by cappotto (played to 11)")
+    assert plain_score_sheet(view, result, (0, 8), NAMES)[-1] == (
+        "Match: Ada: 0, Bot 1: 8, match over by cappotto (played to 11)."
+    )
+    you = render.plain([match_summary(view, 0, (7, 0), 1, NAMES)])
+    assert you == "You win the match by cappotto, 7 to 0, after 1 round."
+    # Reaching the target 12-0 is an ordinary win, as it would be without cappotto.
+    assert render.plain([match_summary(view, 0, (12, 0), 2, NAMES)]) == (
+        "You win the match, 12 to 0, after 2 rounds."
+    )
+    assert render.plain(score_sheet(view, result, (12, 0), NAMES)).endswith(
+        "   match over (played to 11)"
+    )

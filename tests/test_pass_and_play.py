@@ -555,6 +555,10 @@ def test_a_match_of_three_ends_with_each_score_named() -> None:
     assert plain([line]) == "Carla wins the match 5 to 3 (Ada) to 0 (Bruno), after 2 rounds."
     two = match_line(Match(RuleSet.of(2)).view_for(0), 1, (7, 11), "3 rounds", ("Ada", "Bruno"))
     assert plain([two]) == "Bruno wins the match, 11 to 7, after 3 rounds."
+    # Over short of the target, by cappotto: the line says why.
+    cappotto = Match(RuleSet.of(2, 11, ["cappotto"])).view_for(0)
+    by = match_line(cappotto, 0, (8, 0), "1 round", ("Ada", "Bruno"))
+    assert plain([by]) == "Ada wins the match by cappotto, 8 to 0, after 1 round."
 
 
 def test_what_one_person_types_ahead_never_acts_in_the_next_persons_turn() -> None:
