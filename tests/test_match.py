@@ -100,3 +100,19 @@ def test_copy_is_independent() -> None:
     assert twin.round is not None
     assert len(twin.round.history) == 0
     assert len(rnd.history) == 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_a_finished_rounds_view_rebuilds_every_sides_pile(players: int) -> None:
+    """The score sheet counts each side's primiera suits from the view's plays and leftover
+    (SeatView.captured_piles): they must give the engine's own piles, whoever looks."""
+    for seed in range(10):
+        rng = random.Random(seed)
+        match = Match(RuleSet.of(players), first_dealer=seed % players)
+        rnd = match.deal(shuffled_deck(rng))
+        if rnd.void:  # three kings on the table: nothing played
+            continue
+        while not rnd.finished:
+            match.play(rng.choice(rnd.legal_plays()), rnd.turn, exact=True)
+        for seat in range(players):
+            assert match.view_for(seat).captured_piles() == tuple(rnd.piles), (seed, seat)
