@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from scopa_net.bots.observed import Observed
 from scopa_net.bots.strong import StrongPlayer
 from scopa_net.bots.tactics import sweeping_values
-from scopa_net.cards import COINS_MASK, SETTEBELLO, VALUE, Card, Rank, mask_of
+from scopa_net.cards import COINS_MASK, RE_BELLO, SETTEBELLO, VALUE, Card, Rank, mask_of
 from scopa_net.client.moves import legal_plays
 from scopa_net.notation import Scheme, card_name, format_card
 from scopa_net.plays import Play
+from scopa_net.rules import Variant
 from scopa_net.view import SeatView
 
 #: The strong player's budget for a hint: enough to choose well, quick enough to wait for.
@@ -77,11 +78,15 @@ def explain(
             prizes.append("the settebello")
         elif SETTEBELLO in won:  # named with its card: it may be the one played, not taken
             prizes.append(f"the settebello {format_card(SETTEBELLO, scheme)}")
+        named = SETTEBELLO.bit  # the coins named as prizes of their own, not counted again
+        if view.rules.has(Variant.RE_BELLO) and RE_BELLO in won:  # a point of its own
+            prizes.append("the re bello" + ("" if words else f" {format_card(RE_BELLO, scheme)}"))
+            named |= RE_BELLO.bit
         sevens = [c for c in won if c.rank == Rank.SEVEN and c != SETTEBELLO]
         if sevens:
             which = "the" if words else "the seven" if len(sevens) == 1 else "the sevens"
             prizes.append(f"{which} {_cards(sevens, scheme, words)} for the primiera")
-        coins = (mask_of(won) & COINS_MASK & ~SETTEBELLO.bit).bit_count()
+        coins = (mask_of(won) & COINS_MASK & ~named).bit_count()
         if coins:
             prizes.append(f"{coins} coin{'s' * (coins != 1)}")
         if prizes:

@@ -194,3 +194,16 @@ def test_saying_no_to_the_coach_plays_nothing() -> None:
     text, state = run_coached("n", first="")
     assert "Not played; choose again ('hint' suggests a play)." in text
     assert state.match_over
+
+
+def test_under_re_bello_the_reason_names_the_re_bello() -> None:
+    """With re_bello on, taking the king of coins scores a point of its own, yet the hint
+    read "Kh takes Kd (winning 1 coin)", the same words as any coin."""
+    view = opening_view("Kh 5s Qb", "As 2h 3b Kd")
+    re_bello = replace(view, rules=RuleSet.of(2, 11, ["re_bello"]))
+    assert explain(re_bello, play("Kh x Kd")).startswith("Kh takes Kd (winning the re bello Kd)")
+    assert explain(re_bello, play("Kh x Kd"), words=True).startswith(
+        "king of cups takes king of coins (winning the re bello)"
+    )
+    # Without the variant the king of coins is a coin like any other.
+    assert explain(view, play("Kh x Kd")).startswith("Kh takes Kd (winning 1 coin)")
