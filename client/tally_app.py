@@ -49,6 +49,7 @@ from scopa_net.tally import (
     sheet_rows,
 )
 from scopa_net.typed import shown, small_number
+from scopa_net.variant_names import meant
 
 Lines = list[FormattedText]
 
@@ -296,8 +297,12 @@ class TallyController:
         allowed = {v.value for v in self._scoring_variants()}
         for word in words:
             if word.lower() not in allowed:
-                known = ", ".join(sorted(allowed))
-                raise TallyError(f"unknown option {shown(word)}; options: {known}")
+                known = sorted(allowed)
+                ours = meant(word, tuple(known))  # "napoli": say which option it is
+                guess = f"did you mean {ours}? " if ours else ""
+                raise TallyError(
+                    f"unknown option {shown(word)}; {guess}options: {', '.join(known)}"
+                )
         return self._start([w.lower() for w in words])
 
     def _start(self, variants: Sequence[str]) -> Lines:

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from scopa_net.errors import RuleSetError
+from scopa_net.variant_names import meant
 
 
 class Variant(enum.Enum):
@@ -39,17 +40,23 @@ class Variant(enum.Enum):
         for v in cls:
             if v.value == name:
                 return v
-        known = ", ".join(v.value for v in cls)
-        raise RuleSetError(f"unknown variant {name!r}; known variants: {known}")
+        names = tuple(v.value for v in cls)
+        ours = meant(name, names)  # "napoli", "scopa d'assi": say which of ours it is
+        guess = f"did you mean {ours}? " if ours else ""
+        raise RuleSetError(f"unknown variant {name!r}; {guess}known variants: {', '.join(names)}")
 
 
 _VARIANT_SUMMARIES = {
     Variant.SCOPONE: "4 players, nine cards each, four to the table, no stock",
     Variant.SCOPONE_SCIENTIFICO: "4 players, ten cards each, empty table; a last-play sweep counts",
-    Variant.ASSO_PIGLIA_TUTTO: "an ace takes the whole table and counts as a scopa",
+    Variant.ASSO_PIGLIA_TUTTO: (
+        "an ace takes the whole table and counts as a scopa (also called scopa d'assi)"
+    ),
     Variant.QUINDICI: "capture cards that with the card played add up to 15",
     Variant.RE_BELLO: "one more point for the king of coins",
-    Variant.NAPOLA: "ace, two and three of coins score the length of the run of coins",
+    Variant.NAPOLA: (
+        "ace, two and three of coins score the length of the run of coins (also called napoli)"
+    ),
     Variant.PRIMIERA_SUM: "primiera: a missing suit counts 0 and the totals are compared",
     Variant.COURT_PRIME_0: "primiera: court cards count 0",
     Variant.CAPPOTTO: "7 or more points while every other side has 0 wins at once",

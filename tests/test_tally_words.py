@@ -296,3 +296,13 @@ def test_the_counts_examples_are_counts_a_pack_can_give() -> None:
 def said_lines(lines: list) -> list[str]:
     """Lines of formatted text as plain strings."""
     return ["".join(text for _, text, *_ in line) for line in lines]
+
+
+def test_a_scoring_option_under_a_players_name_for_it_is_refused_naming_ours() -> None:
+    """At the options question "napoli" was refused with the list alone."""
+    controller = TallyController(None, store=None)
+    said(controller, "Ada Bruno", "")
+    assert said(controller, "napoli").startswith(
+        "unknown option 'napoli'; did you mean napola? options: "
+    )
+    assert said(controller, "briscola").startswith("unknown option 'briscola'; options: ")

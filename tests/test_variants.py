@@ -156,3 +156,31 @@ def test_target_out_of_range_is_refused(target: int) -> None:
 @pytest.mark.parametrize("target", [1, 11, 16, 21, 31, 99])
 def test_usual_targets_are_accepted(target: int) -> None:
     assert RuleSet(2, target).target == target
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("Napola", "napola"),
+        ("napoli", "napola"),
+        ("scopa d'assi", "asso_piglia_tutto"),
+        ("ace sweeps", "asso_piglia_tutto"),
+        ("Re Bello", "re_bello"),
+        ("scopone-scientifico", "scopone_scientifico"),
+        ("scopa di quindici", "quindici"),
+        ("primiera sum", "primiera=sum"),
+    ],
+)
+def test_a_variant_under_a_name_players_use_is_refused_naming_ours(typed: str, meant: str) -> None:
+    """A player who has always called it scopa d'assi, or napoli, typed that and read only the
+    list of our names: which of them was the game they meant? The refusal says it."""
+    with pytest.raises(RuleSetError) as refused:
+        RuleSet.of(4, 11, [typed])
+    assert str(refused.value).startswith(f"unknown variant {typed!r}; did you mean {meant}? ")
+    assert "known variants: scopone, " in str(refused.value)
+
+
+def test_an_unknown_variant_with_no_near_name_lists_the_known_ones() -> None:
+    with pytest.raises(RuleSetError) as refused:
+        RuleSet.of(2, 11, ["briscola"])
+    assert str(refused.value).startswith("unknown variant 'briscola'; known variants: scopone, ")
