@@ -25,6 +25,7 @@ from scopa_net.scoring import (
     SWEEPS_LINE,
 )
 from scopa_net.typed import shown
+from scopa_net.variant_names import meant
 
 DOCUMENT = "RULES.md"
 TIPS = "tips"
@@ -230,16 +231,19 @@ def explain(topic: str, width: int | None = None) -> list[str]:
     name = topic.strip().lower()
     if name == TIPS:
         return [f"{TIPS_HEADING}:", *render(own_text(find(doc, TIPS_HEADING)), width)]
+    out: list[str] = []
+    if name not in topics() and (ours := meant(topic, tuple(topics()))):
+        out.append(f"{shown(topic)} is {ours} here.")  # "napoli", "scopa d'assi"
+        name = ours
     if name not in topics():
         known = ", ".join(topics())
         raise UnknownTopicError(
             f"unknown rules topic: {shown(topic)}; type 'rules' alone, or one of: {known}"
         )
-    out: list[str] = []
     if name in {v.value for v in Variant}:
         out += [f"Variant {name}:", *render(find(doc, name, VARIANTS).body, width)]
     if name in SCORE_LINES:
-        if out:
+        if name in {v.value for v in Variant}:
             out.append("")
         out += [f"Score line {name}:", *render(find(doc, name, SCORING).body, width)]
     return out

@@ -176,3 +176,16 @@ def test_no_rules_text_names_a_refusal_by_its_wire_code(variant: Variant) -> Non
     codes = {reason.name.lower() for reason in IllegalReason}
     words = set(" ".join(rulebook.explain(variant.value, 100)).replace(".", " ").split())
     assert not words & codes
+
+
+async def test_rules_under_a_players_name_for_a_variant_explains_ours() -> None:
+    """`rules napoli` and `rules scopa d'assi` said "unknown rules topic": a player asking
+    about the game by the name they know it by is answered, told our name for it."""
+    controller, screen = controller_for(RuleSet.of(2))
+    await controller.handle_line("rules napoli")
+    text = screen.take()
+    assert text.startswith("'napoli' is napola here.\nVariant napola:\n")
+    await controller.handle_line("rules scopa d'assi")
+    assert screen.take().startswith(
+        '"scopa d\'assi" is asso_piglia_tutto here.\nVariant asso_piglia_tutto:\n'
+    )
