@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from scopa_net.bots.observed import Observed
 from scopa_net.bots.strong import StrongPlayer
 from scopa_net.bots.tactics import sweeping_values
-from scopa_net.cards import COINS_MASK, RE_BELLO, SETTEBELLO, VALUE, Card, Rank, mask_of
+from scopa_net.cards import COINS_MASK, RE_BELLO, SETTEBELLO, VALUE, Card, Rank, Suit, mask_of
 from scopa_net.client.moves import legal_plays
 from scopa_net.notation import Scheme, card_name, format_card
 from scopa_net.plays import Play
@@ -82,6 +82,11 @@ def explain(
         if view.rules.has(Variant.RE_BELLO) and RE_BELLO in won:  # a point of its own
             prizes.append("the re bello" + ("" if words else f" {format_card(RE_BELLO, scheme)}"))
             named |= RE_BELLO.bit
+        if view.rules.has(Variant.NAPOLA):  # the ace, two and three of coins start a run
+            run = [c for c in won if c.suit == Suit.COINS and c.rank <= Rank.THREE]
+            if run:
+                prizes.append(f"the {_cards(run, scheme, words)} for the napola")
+                named |= mask_of(run)
         sevens = [c for c in won if c.rank == Rank.SEVEN and c != SETTEBELLO]
         if sevens:
             which = "the" if words else "the seven" if len(sevens) == 1 else "the sevens"

@@ -207,3 +207,17 @@ def test_under_re_bello_the_reason_names_the_re_bello() -> None:
     )
     # Without the variant the king of coins is a coin like any other.
     assert explain(view, play("Kh x Kd")).startswith("Kh takes Kd (winning 1 coin)")
+
+
+def test_under_napola_the_reason_names_the_coins_of_the_napola() -> None:
+    """With napola on, the ace, two and three of coins start a run worth 3 points or more,
+    yet taking one read "(winning 1 coin)", the same words as any coin."""
+    view = opening_view("Ah 5s Qb", "Ad 2h 3b Kd")
+    napola = replace(view, rules=RuleSet.of(2, 11, ["napola"]))
+    assert explain(napola, play("Ah x Ad")).startswith(
+        "Ah takes Ad (winning the Ad for the napola)"
+    )
+    assert explain(napola, play("Ah x Ad"), words=True).startswith(
+        "ace of cups takes ace of coins (winning the ace of coins for the napola)"
+    )
+    assert explain(view, play("Ah x Ad")).startswith("Ah takes Ad (winning 1 coin)")
