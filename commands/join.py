@@ -278,11 +278,24 @@ def listed_seat(info: m.SeatInfo) -> str:
     return clean_name(info.name or "") or "open"
 
 
+def _partners(t: m.TableInfo, listed: list[str]) -> str:
+    """``; partners: Nicolò & bot 2 v open & bot 3`` at a table of partners (they sit
+    opposite, which the seat list alone does not say); "" where each plays alone."""
+    rules = t.rules.to_rules()
+    if rules.side_count == rules.players:
+        return ""
+    sides = (
+        " & ".join(listed[s] for s in rules.seats_of(side)) for side in range(rules.side_count)
+    )
+    return f"; partners: {' v '.join(sides)}"
+
+
 def describe_table(t: m.TableInfo) -> str:
     from scopa_net.names import clean_table_name
 
     open_seats = sum(1 for s in t.seats if seat_open_to_me(s))
-    people = ", ".join(listed_seat(s) for s in t.seats)
+    listed = [listed_seat(s) for s in t.seats]
+    people = ", ".join(listed) + _partners(t, listed)
     variants = ", ".join(t.rules.variants) or "no variants"
     lock = "  [password]" if t.password else ""
     lock += "  [blind]" if t.blind else ""

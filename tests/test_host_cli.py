@@ -420,3 +420,30 @@ def test_an_export_is_private_and_dated_when_its_match_ended(
     capsys.readouterr()
     main(["verify", str(target)])
     assert "saved 2026-03-01 04:12 (the file's time" in capsys.readouterr().out
+
+
+def test_a_listed_table_of_partners_says_who_plays_with_whom() -> None:
+    """Two friends joining a four-player table saw "(seats: Nicolò, open, bot 2, bot 3)":
+    nothing said the open seat partners bot 3, not Nicolò (partners sit opposite)."""
+    from scopa_net.commands.join import describe_table
+    from scopa_net.wire import messages as m
+
+    def table(players: int, variants: tuple[str, ...], *names: str | None) -> m.TableInfo:
+        seats = tuple(
+            m.SeatInfo(kind="open", name=None, connected=False)
+            if name is None
+            else m.SeatInfo(kind="human", name=name, connected=True)
+            for name in names
+        )
+        rules = m.RulesInfo.of(RuleSet.of(players, 11, variants))
+        return m.TableInfo(
+            id=1, name="club", rules=rules, password=False, seats=seats, bot_level=2, started=False
+        )
+
+    four = describe_table(table(4, (), "Nicolò", None, "bot 2", "bot 3"))
+    assert "(seats: Nicolò, open, bot 2, bot 3; partners: Nicolò & bot 2 v open & bot 3)" in four
+    pairs = describe_table(
+        table(6, ("six_as_three_pairs",), "Ada", "Bruno", None, "Dino", None, "Fede")
+    )
+    assert "; partners: Ada & Dino v Bruno & open v open & Fede)" in pairs
+    assert "partners" not in describe_table(table(3, (), "Ada", None, "Carla"))
