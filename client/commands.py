@@ -80,7 +80,7 @@ COMMANDS: dict[str, str] = {
     "board": "show the table, your hand and the score again",
     "hint": "the play the strongest computer player would make, and why",
     "rules": "the rules in play; rules VARIANT explains one; rules tips",
-    "score": "the last round's score sheet and the match score",
+    "score": "the last round's sheet, each primiera card by card, the match score",
     "last": "the last play of each player",
     "log": "every play of this round",
     "say": "say TEXT: a message to the table",

@@ -37,6 +37,7 @@ from scopa_net.client.scoresheet import (
     SHEET_WIDTH,
     match_summary,
     plain_score_sheet,
+    primiera_cards,
     score_sheet,
     to_the_target,
 )
@@ -1083,6 +1084,12 @@ class Controller:
                 self._last_round = (view, view.round_score, view.scores_now)
             if self._last_round is not None:
                 self._show(self._sheet())
+                last_view, last_score, _ = self._last_round
+                sides = [
+                    render.side_label(s, last_view, state.names) for s in range(len(state.scores))
+                ]
+                said = primiera_cards(last_view, last_score, sides, lambda c: self._cards_said([c]))
+                self._show([_text(line) for line in said])  # to check the sheet by hand
             elif any(state.scores):  # scored before this client sat down (a seat taken back)
                 self._say(SHEET_NOT_KNOWN)
             else:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from prompt_toolkit.formatted_text import FormattedText, StyleAndTextTuples
 
+from scopa_net.cards import Card, cards_of
 from scopa_net.client.render import side_label
 from scopa_net.match import match_winner, won_by_cappotto
 from scopa_net.names import display_width
@@ -21,9 +22,11 @@ from scopa_net.scoring import (
     SWEEPS_LINE,
     RoundScore,
     ScoreLine,
+    prime_value,
     primiera_total,
     strict_leader,
 )
+from scopa_net.tally import primiera_count
 from scopa_net.view import SeatView
 
 #: What each score line is called on the sheet, and what its figures count.
@@ -158,6 +161,29 @@ def _suits_of_the_round(view: SeatView, score: RoundScore, sides: Sequence[str])
     if tuple(total for _, total in counted) != line.figures:
         return ""
     return suits_decided(view.rules, line, [n for n, _ in counted], sides)
+
+
+def primiera_cards(
+    view: SeatView, score: RoundScore, sides: Sequence[str], said: Callable[[Card], str]
+) -> list[str]:
+    """Each side's primiera card by card, to check the sheet by hand: ``Primiera, Ada: 7d 21
+    + 6h 18 + As 16 + Kb 10 = 65 (4 suits).`` (``said``: a card as the screen says it).
+    Nothing when the view's plays do not give the sheet's totals."""
+    line = next((x for x in score.lines if x.name == PRIMIERA_LINE), None)
+    piles = view.captured_piles()
+    counts = [primiera_count(cards_of(pile), view.rules) for pile in piles]
+    if line is None or tuple(c.total for c in counts) != line.figures:
+        return []
+    out = []
+    for side, count in zip(sides, counts, strict=True):
+        if not count.best:
+            out.append(f"Primiera, {side}: no cards.")
+            continue
+        rules = view.rules
+        parts = " + ".join(f"{said(c)} {prime_value(c.rank, rules)}" for c in count.best)
+        held = f"{count.suits} suit{'s' * (count.suits != 1)}"
+        out.append(f"Primiera, {side}: {parts} = {count.total} ({held}).")
+    return out
 
 
 def points_to(line: ScoreLine, sides: Sequence[str]) -> str:

@@ -478,3 +478,41 @@ def test_a_match_won_by_cappotto_says_so() -> None:
     assert render.plain(score_sheet(view, result, (12, 0), NAMES)).endswith(
         "   match over (played to 11)"
     )
+
+
+async def test_score_shows_each_sides_primiera_card_by_card() -> None:
+    """To check the sheet by hand a player needs each side's best card per suit; the sheet
+    gave "Primiera 84 65" alone, and every capture of the round would have had to be
+    remembered. `score` now lists them after the sheet, summed to the sheet's figures."""
+    from client_fakes import Screen, TableSession
+
+    from scopa_net.client.controller import Controller
+    from scopa_net.client.session import RoundOver
+
+    match = finished_match(5, RuleSet.of(4, 6))
+    session = TableSession(match)
+    session.names = ("Luca", "Ada", "Bruno", "Carla")
+    for plain, luca, ada in (
+        (
+            False,
+            "7d♦ 21 + 7h♥ 21 + 7s♠ 21 + 7b♣ 21 = 84 (4 suits).",
+            "5d♦ 15 + Ah♥ 16 + 6s♠ 18 + Ab♣ 16 = 65 (4 suits).",
+        ),
+        (
+            True,
+            "7 of coins 21 + 7 of cups 21 + 7 of swords 21 + 7 of clubs 21 = 84 (4 suits).",
+            "5 of coins 15 + ace of cups 16 + 6 of swords 18 + ace of clubs 16 = 65 (4 suits).",
+        ),
+    ):
+        screen = Screen()
+        controller = Controller(session, Display(color=False), screen.show, list, plain=plain)
+        controller.handle_event(
+            RoundOver(view=session.view, score=match.results[-1], match_scores=(2, 1))
+        )
+        assert not any(line.startswith("Primiera, ") for line in screen.lines)  # not at the end
+        await controller.handle_line("score")
+        assert screen.lines[-3:] == [
+            f"Primiera, Luca & Bruno: {luca}",
+            f"Primiera, Ada & Carla: {ada}",
+            "Match score: Luca & Bruno 2, Ada & Carla 1 (playing to 6).",
+        ]
