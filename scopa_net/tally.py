@@ -22,7 +22,17 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from scopa_net.cards import CARDS, COINS_MASK, RE_BELLO, SETTEBELLO, Card, Suit, card, mask_of
+from scopa_net.cards import (
+    CARDS,
+    COINS_MASK,
+    RE_BELLO,
+    SETTEBELLO,
+    Card,
+    Rank,
+    Suit,
+    card,
+    mask_of,
+)
 from scopa_net.errors import NotationError, RuleSetError
 from scopa_net.match import match_winner
 from scopa_net.names import clean_name, name_too_long
@@ -666,8 +676,27 @@ class Guide:
                 raise TallyError(f"a napola is a run of 3 to 10 coins, not {run}")
             if run > self.coins[s]:
                 raise TallyError(f"{self.labels[s]} took {self.coins[s]} coins, so no run of {run}")
+            self._check_run(s, run)
         self.napola = runs
         return f"Napola: {self._by_side(self.napola)}."
+
+    def _check_run(self, side: int, run: int) -> None:
+        """Refuse a napola of ``run`` for ``side`` when a card of it went elsewhere by an
+        earlier answer: named in another side's primiera, or the settebello or re bello
+        given to another side."""
+        holders = {c: other for other, cs in enumerate(self._primiera_cards) for c in cs}
+        if self.settebello is not None:
+            holders.setdefault(SETTEBELLO, self.settebello)
+        if self.re_bello is not None:
+            holders.setdefault(RE_BELLO, self.re_bello)
+        for rank in range(1, run + 1):
+            coin = card(Rank(rank), Suit.COINS)
+            holder = holders.get(coin, side)
+            if holder != side:
+                raise TallyError(
+                    f"{format_card(coin, self.scheme)} is among {self.labels[holder]}'s cards, "
+                    f"so {self.labels[side]} has no run of {run} coins from the ace"
+                )
 
     def _by_side(self, figures: Sequence[int]) -> str:
         return ", ".join(f"{label} {n}" for label, n in zip(self.labels, figures, strict=True))

@@ -306,3 +306,27 @@ def test_a_scoring_option_under_a_players_name_for_it_is_refused_naming_ours() -
         "unknown option 'napoli'; did you mean napola? options: "
     )
     assert said(controller, "briscola").startswith("unknown option 'briscola'; options: ")
+
+
+def test_a_napola_the_counted_cards_contradict_is_refused() -> None:
+    """Carla's primiera named 2d, yet a napola of 3 (ace, two, three of coins) for Ada was
+    scored: the hand's sheet gave Ada three points she could not have."""
+    controller = TallyController(
+        Tally.new(["Ada", "Bruno", "Carla"], variants=["napola"]), store=None
+    )
+    said(
+        controller,
+        "count",
+        "14 13 13",
+        "4 3 3",
+        "ada",
+        "7d 6h As Kb",
+        "6d 7h 7s 7b",
+        "2d 6s 5b 5h",
+        "0 0 0",
+    )
+    assert said(controller, "3 0 0") == (
+        "2d is among Carla's cards, so Ada has no run of 3 coins from the ace"
+    )
+    said(controller, "0 0 0")  # taken: the count goes on to the sheet
+    assert controller.mode.name == "CONFIRM"
