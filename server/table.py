@@ -247,6 +247,9 @@ class Table:
         """Rounds of this match void (``round_void``, kings included): snapshots say it."""
         self.last_void: m.RoundVoid | None = None
         """The last ``round_void`` (for the host's log)."""
+        self.void_rounds: set[int] = set()
+        """The numbers of this match's void rounds: the round after each is its redeal
+        (snapshots say it)."""
         self.computer_plays: list[int] = []
         """The plays of the round in play (by index) that a computer made for a person's
         seat (standing in, or a blind round the person sits out): snapshots say them."""
@@ -358,10 +361,18 @@ class Table:
                 seats=self.seat_infos(),
                 voids=self.voids,
                 computer_plays=tuple(self.computer_plays),
+                stand_ins=self.stand_ins(),
+                redeal=view.round_number - 1 in self.void_rounds,
             )
-        return opening_snapshot(
+        opening = opening_snapshot(
             self.rules, seat=seat, seq=seq, table_id=self.table_id, seats=self.seat_infos()
         )
+        return replace(opening, stand_ins=self.stand_ins())
+
+    def stand_ins(self) -> tuple[int, ...]:
+        """The seats a computer plays for their absent person (or for nobody, a seat left
+        during the match), as each one's last ``seat_status`` said: snapshots say them."""
+        return tuple(seat for seat, s in enumerate(self.seats) if s.stand_in)
 
     def catch_up_point(self, seat: int) -> tuple[int, m.Snapshot] | None:
         """Where a seat caught up by snapshot starts, when not now: a blind table's round in
@@ -773,6 +784,7 @@ class Table:
         self.match, self.round = None, None
         self.round_no, self.dealt_round_no, self.chain = 0, 0, ZERO_CHAIN
         self.voids = 0
+        self.void_rounds = set()
         self.end_sig = None
         self.history = []
         self.votes, self.rematch_state = None, None
@@ -995,6 +1007,7 @@ class Table:
         if isinstance(first, m.RoundVoid):
             self.voids += 1
             self.last_void = first
+            self.void_rounds.add(self.round_no)
         elif isinstance(first, m.RoundCommit | m.BlindRound):
             self.computer_plays, self._plays_made = [], 0
             now = [self.holder(seat) for seat in range(len(self.seats))]

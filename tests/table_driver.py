@@ -11,6 +11,7 @@ from scopa_net.fair.commitments import public_key_bytes
 from scopa_net.mirror import SeatMirror
 from scopa_net.rules import RuleSet
 from scopa_net.server.table import Phase, SeatKind, Table, token_hash
+from scopa_net.wire import messages as m
 from scopa_net.witness import DealWitness
 
 KEY = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
@@ -40,6 +41,8 @@ class Driver:
         self.seeds: dict[int, bytes] = {}
         self.mirrors = [SeatMirror(table.snapshot(s)) for s in range(players)]
         self.read = [mirror.seq for mirror in self.mirrors]
+        self.stand_ins = [set(table.snapshot(s).stand_ins) for s in range(players)]
+        """By seat: the seats its events said a computer stands in for (``seat_status``)."""
         self.check_views = True
 
     def catch_up(self) -> None:
@@ -48,12 +51,20 @@ class Driver:
             for event in log[self.read[seat] :]:
                 witness.observe(event)
                 self.mirrors[seat].apply(event)
+                if isinstance(event, m.SeatStatus):
+                    told = self.stand_ins[seat]
+                    (told.add if event.stand_in else told.discard)(event.seat)
             self.read[seat] = len(log)
             view = self.table.view_for(seat)
             if self.check_views and view is not None:
                 # The view rebuilt from events equals the host's view, and equals a snapshot.
                 assert self.mirrors[seat].view == view
-                assert SeatMirror(self.table.snapshot(seat)).view == view
+                snap = self.table.snapshot(seat)
+                assert SeatMirror(snap).view == view
+                # What a snapshot says beside the view is what the seat's events told it too:
+                # nothing of another seat's, nothing not yet revealed (protocol.md 3.4).
+                assert snap.stand_ins == tuple(sorted(self.stand_ins[seat]))
+                assert snap.redeal == self.mirrors[seat].view.redeal
 
     def step(self) -> bool:
         """One input; False when the match is over."""

@@ -349,6 +349,13 @@ def test_a_void_deal_of_kings_is_redealt_and_verifies() -> None:
     assert all(w.verdicts[-1].ok and "void" in w.verdicts[-1].note for w in driver.witnesses)
     assert driver.mirrors[0].view.void_deal
     dealer = table.match.dealer
+    assert not any(table.snapshot(seat).redeal for seat in range(2))  # round 1 is not one
+    while driver.mirrors[0].view.round_number < 2:
+        driver.step()
+    # A seat caught up by snapshot in round 2 reads it as the redeal, as the others do
+    # (the driver checks at every step that each snapshot says what the events said).
+    assert all(table.snapshot(seat).redeal for seat in range(2))
+    assert all(mirror.view.redeal for mirror in driver.mirrors)
     driver.run()
     assert table.history[1][3] == dealer  # the same dealer dealt again
     for witness in driver.witnesses:
@@ -384,6 +391,11 @@ def test_a_snapshot_names_the_plays_a_computer_made_for_an_away_person() -> None
     expected = tuple(i for i, p in enumerate(snap.plays) if i >= made and p.seat == 0)
     assert expected
     assert snap.computer_plays == expected
+    # Who a computer stands in for now is said too, and unsaid once the person is back.
+    assert snap.stand_ins == (0,)
+    table.set_status(0, connected=True, stand_in=False, grace=0)
+    driver.step()
+    assert table.snapshot(1).stand_ins == ()
 
 
 def test_a_rename_is_made_safe_told_apart_told_to_every_seat_and_replayed() -> None:

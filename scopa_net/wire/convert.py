@@ -24,10 +24,14 @@ def snapshot_of(
     seats: tuple[SeatInfo, ...] = (),
     voids: int = 0,
     computer_plays: tuple[int, ...] = (),
+    stand_ins: tuple[int, ...] = (),
+    redeal: bool = False,
 ) -> Snapshot:
     """The ``snapshot`` message for a seat's view, standing for its events up to ``seq``;
-    ``seats`` says who holds each seat, ``voids`` how many rounds of the match were void, and
-    ``computer_plays`` which of the round's plays a computer made for a person."""
+    ``seats`` says who holds each seat, ``voids`` how many rounds of the match were void,
+    ``computer_plays`` which of the round's plays a computer made for a person, ``stand_ins``
+    the seats a computer plays for their absent person now, and ``redeal`` that the round
+    deals a void round again."""
     return Snapshot(
         seq=seq,
         table_id=table_id,
@@ -58,6 +62,8 @@ def snapshot_of(
         seats=seats,
         voids=voids,
         computer_plays=computer_plays,
+        stand_ins=stand_ins,
+        redeal=redeal,
     )
 
 

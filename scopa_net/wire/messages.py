@@ -642,6 +642,12 @@ class Snapshot(Message):
         (),
         "at a blind table, the seats people play this round, as its blind_round says",
     )
+    stand_ins: tuple[int, ...] = optional(
+        Array(SEAT, 0, MAX_SEAT + 1, unique=True),
+        (),
+        "the seats a computer plays for their absent person, as their last seat_status says",
+    )
+    redeal: bool = optional(Bool(), False, "round round_no deals again round_no - 1, void")
 
     def check_fields(self) -> None:
         rules = self.rules.to_rules()
@@ -651,6 +657,12 @@ class Snapshot(Message):
             raise FieldError("people", f"{self.people!r} is not in seat order")
         if any(s >= rules.players for s in self.people):
             raise FieldError("people", f"{self.people!r} are not all seats")
+        if list(self.stand_ins) != sorted(self.stand_ins):
+            raise FieldError("stand_ins", f"{self.stand_ins!r} is not in seat order")
+        if any(s >= rules.players for s in self.stand_ins):
+            raise FieldError("stand_ins", f"{self.stand_ins!r} are not all seats")
+        if self.redeal and self.round_no < 2:
+            raise FieldError("redeal", f"round {self.round_no} cannot deal a void round again")
         if self.seats and len(self.seats) != rules.players:
             raise FieldError("seats", f"{len(self.seats)} entries for {rules.players} seats")
         if self.seat >= rules.players:
