@@ -42,8 +42,11 @@ class Seating:
         """Whether a computer plays for ``seat``'s person now (away, or stepped away)."""
         return self.stand_ins.get(seat, False)
 
-    def take_seats(self, seats: tuple[m.SeatInfo, ...]) -> None:
-        """Who holds each seat, from a snapshot."""
+    def take_seats(self, seats: tuple[m.SeatInfo, ...], stand_ins: tuple[int, ...] = ()) -> None:
+        """Who holds each seat, and where a computer stands in (``stand_ins``), from a
+        snapshot. A person at the table has no stand-in whatever was believed before (their
+        coming back may be among the events the snapshot stands for); a seat away that the
+        snapshot does not list keeps what this client knew (a host that does not say them)."""
         session = self.session
         if session.rules is None or len(seats) != session.rules.players:
             if session.rules is not None and not self.seats:
@@ -54,8 +57,16 @@ class Seating:
             return
         self.seats = list(seats)
         for seat, info in enumerate(seats):
+            if seat in stand_ins:
+                self.stand_ins[seat] = True
+            elif info.connected or info.kind == "bot":
+                self.stand_ins[seat] = False
+            if info.connected:
+                self.stepped_away.discard(seat)
             if info.name is not None:
                 self.names[seat] = clean_name(info.name) or f"seat {seat}"
+            elif info.kind == "open":  # as a seat_status for a seat left says it
+                self.names[seat] = f"bot {seat}" if self.stand_in(seat) else f"seat {seat}"
 
     def holder(self, seat: int) -> Holder:
         """Who holds ``seat`` now: its name, and whether a person's."""

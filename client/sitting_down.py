@@ -185,7 +185,7 @@ class SittingDown:
         )
         session._seating.names = [f"seat {s}" for s in range(session.rules.players)]
         session._seating.holders = SeatHolders(session.rules.players)
-        session._seating.take_seats(snapshot.seats)
+        session._seating.take_seats(snapshot.seats, snapshot.stand_ins)
         session._from_snapshot(snapshot, sat_down=True)
         if not taken_back:
             self.say_where_the_seat_starts(snapshot)

@@ -92,6 +92,7 @@ class SeatMirror:
             leftover=tuple(CARDS[i] for i in s.leftover),
             round_score=None if s.round_score is None else _round_score(s.round_score),
             winner=s.winner,
+            redeal=s.redeal,
         )
 
     def apply(self, event: m.Message) -> SeatView:
@@ -109,7 +110,9 @@ class SeatMirror:
                 new_seat=sitting_out
                 and self.view.new_seat
                 and event.round_no == self.view.round_number,
-                redeal=self.view.redeal and event.round_no == self.view.round_number,
+                # A host that does not say it (no ``redeal`` key) leaves what the events said.
+                redeal=event.redeal
+                or (self.view.redeal and event.round_no == self.view.round_number),
             )
             self._first_deal_next = False
             self._last_capturer = self._capturer_of(self.view)

@@ -53,8 +53,8 @@ class SeatView:
     redeal: bool = field(default=False, compare=False)
     """This round is the one before it dealt again: that one was void (kings on the table, or a
     blind round stopped), and the same dealer deals again under the next number. Known from
-    the events seen, not from the table as it stands (a snapshot does not say it), so views
-    that differ only here are equal."""
+    the events seen (``round_void``) or from a snapshot's ``redeal``, not from the cards on the
+    table, so views that differ only here are equal."""
 
     @property
     def scores_now(self) -> tuple[int, ...]:

@@ -255,9 +255,11 @@ async def test_joining_a_blind_tables_open_seat_mid_round_says_a_computer_finish
     later = text[text.index("Round 3  dealer") :]
     finishes = "A computer finishes this round for you; you play from the next round."
     assert [line for line in carla.lines if line == finishes] == [finishes], text
-    # Her board is drawn as everyone's, without the computer's cards, and the bar keeps up.
-    boards = round_2.split("Round 2  dealer")[1:]
+    # Her board is drawn as everyone's, without the computer's cards, and the bar keeps up;
+    # round 1 was stopped when Bruno left, so round 2 is its redeal, for her as for Ada.
+    boards = round_2.split("Round 2 (round 1 dealt again)  dealer")[1:]
     assert boards, text
+    assert "Round 2 (round 1 dealt again)  dealer" in screens["Ada"].text, screens["Ada"].text
     assert all("Your hand (a computer plays it this round)" in b for b in boards), text
     assert "Seat 1: Carla (you); a computer plays the seat this round" in round_2, text
     assert "Your turn." not in round_2, text

@@ -18,7 +18,7 @@ import pytest
 import trio
 from helpers import kings_on_the_table
 from hosting import create, start_host
-from person_screen import PersonScreen
+from person_screen import PersonScreen, until
 
 from scopa_net.client import network_session
 from scopa_net.client.network_session import (
@@ -178,6 +178,8 @@ async def test_caught_up_by_snapshot_after_a_void_and_a_stand_in_reads_as_if_he_
     assert f"{BACK} at table 1 (127.0.0.1:" in bruno.text
     (back_line,) = [line for line in bruno.lines if line.startswith(BACK)]
     assert back_line.endswith(", round 2."), back_line
+    # His board names round 2 as the redeal, as Ada's does (it read a plain "Round 2").
+    assert "Round 2 (round 1 dealt again)  dealer" in bruno.text, bruno.text
     # The computer's play for him, on his board as on Ada's, is the computer's.
     shown = round_text(bruno.text, 2)
     assert "Last      Bruno (computer) plays" in shown, bruno.text
@@ -226,3 +228,135 @@ async def test_caught_up_by_snapshot_while_sitting_a_blind_round_out_never_reads
     later = bruno.text[bruno.text.index("Round 3  dealer") :]
     assert "Bruno plays" in later, bruno.text
     assert "(computer)" not in later, bruno.text
+
+
+class CutOff:
+    """Ada's network: connections to the host that can all be cut, and new ones refused until
+    it is up again (her laptop's lid closed: the client keeps trying, as after ``kill -STOP``)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.up = True
+        self.streams: list[trio.abc.Stream] = []
+
+    async def connect(self) -> trio.abc.Stream:
+        if not self.up:
+            raise OSError("network is down")
+        self.streams.append(await trio.open_tcp_stream("127.0.0.1", self.port))
+        return self.streams[-1]
+
+    async def cut(self) -> None:
+        self.up = False
+        for stream in self.streams:
+            await trio.aclose_forcefully(stream)
+        self.streams.clear()
+
+
+async def test_caught_up_by_snapshot_after_missing_his_return_reads_brunos_own_play_as_his(
+    tmp_path: Path,
+) -> None:
+    """Bruno steps away (a computer plays for him) and Ada sees it; her network goes down, he
+    takes his seat back and plays while she is gone, and she is caught up by snapshot while
+    the table waits for Bruno. His next play read on her screen "Bruno (computer) plays", as
+    if a computer still played for him (the snapshot did not say where a computer stands
+    in), and her screen showed no table after "it sent the table as it stands" until she
+    typed ``board``. Bruno reads his play as his; so does she now, after the board."""
+    store = SeatStore(tmp_path / "Bruno")
+    screens: dict[str, PersonScreen] = {}
+    stepped, waiting, released = trio.Event(), trio.Event(), trio.Event()
+    scopes: dict[str, trio.CancelScope] = {}
+    async with trio.open_nursery() as nursery:
+        # Computers move at once but for a moment, so the match lasts until Bruno is back.
+        host = await start_host(nursery, replay_limit=1, bot_delay=0.05, grace=0.2)
+        network = CutOff(host.port)
+
+        async def run(
+            key: str,
+            choice: TableChoice,
+            between: Callable[[PersonScreen], Awaitable[None]],
+            **options: object,
+        ) -> None:
+            name = key.split(maxsplit=1)[0]
+            with trio.CancelScope() as scopes[key]:
+                async with open_network_session(
+                    "127.0.0.1", host.port, choice, name=name, **options
+                ) as session:
+                    screens[key] = PersonScreen(session)
+                    await screens[key].play(between)
+
+        async def ada_sees(screen: PersonScreen) -> None:
+            if "Table: Bruno stepped away" in screen.text:
+                stepped.set()
+
+        async def bruno_steps_away(screen: PersonScreen) -> None:
+            view = screen.session.view
+            if view is not None and view.round_number and view.plays and not stepped.is_set():
+                await screen.type("quit")
+                await screen.type("away")
+                scopes["Bruno"].cancel()
+
+        async def bruno_back(screen: PersonScreen) -> None:
+            view = screen.session.view
+            since_back = screen.text.partition(BACK)[2].splitlines()
+            if view is not None and view.my_turn and plays_of("Bruno", since_back):
+                waiting.set()  # his own play made; the table now waits for his next one
+                await released.wait()
+
+        with trio.fail_after(60):
+            ada_choice = TableChoice(create=create(RuleSet.of(2, 11), blind=False))
+            nursery.start_soon(partial(run, "Ada", ada_choice, ada_sees, connector=network.connect))
+            await until(lambda: "Ada" in screens and screens["Ada"].session.table_id)
+            table = TableChoice(table_id=screens["Ada"].session.table_id)
+            nursery.start_soon(
+                partial(
+                    run,
+                    "Bruno",
+                    table,
+                    bruno_steps_away,
+                    data_dir=tmp_path / "Bruno",
+                    store=store,
+                )
+            )
+            await stepped.wait()
+            await network.cut()
+            (record,) = store.records()
+            again = TableChoice(table_id=record.table_id, seat=record.seat)
+            nursery.start_soon(
+                partial(
+                    run,
+                    "Bruno again",
+                    again,
+                    bruno_back,
+                    data_dir=tmp_path / "Bruno",
+                    store=store,
+                    resume_from=record,
+                )
+            )
+            await waiting.wait()
+            network.up = True
+            ada = screens["Ada"]
+            await until(lambda: CAUGHT_UP_BY_SNAPSHOT in ada.text)
+            await until(lambda: ada.controller.state.view is ada.session.mirror.view)
+            assert ada.session.view is not None
+            turn = ada.session.view.to_move
+            made = len(plays_of("Bruno", screens["Bruno again"].lines))
+            released.set()
+
+            def after() -> list[str]:
+                return ada.text.partition(CAUGHT_UP_BY_SNAPSHOT)[2].splitlines()
+
+            await until(lambda: plays_of("Bruno", after()))
+            line = plays_of("Bruno", after())[0]
+            bruno = screens["Bruno again"]
+            await until(lambda: len(plays_of("Bruno", bruno.lines)) > made)
+            his = plays_of("Bruno", bruno.lines)[made]
+        nursery.cancel_scope.cancel()
+    assert turn == 1, ada.text  # the table waited for Bruno as she came back
+    # Bruno's own play: his on her screen as on his.
+    assert line.startswith("Bruno plays "), ada.text
+    assert line == his, bruno.text
+
+
+def plays_of(name: str, lines: list[str]) -> list[str]:
+    """The lines that say a play of ``name``'s seat as it is made (not a board's ``Last``)."""
+    return [x for x in lines if x.startswith((f"{name} plays ", f"{name} (computer) plays "))]
