@@ -493,7 +493,8 @@ class Reconnection:
         fair-deal record."""
         session = self.session
         assert session.mirror is not None
-        if session.witness is not None and msg.seq > session.mirror.seq:
+        missed = msg.seq > session.mirror.seq
+        if session.witness is not None and missed:
             # Caught up by snapshot: the events skipped (commitments, seeds, cards)
             # were never seen, so checking resumes with the next round.
             session.witness.resynced()
@@ -511,7 +512,9 @@ class Reconnection:
         session._seq_changed.set()
         session._seq_changed = trio.Event()
         session._kept.save_record()
-        session._emit(ViewChanged(view=session.mirror.view))
+        # Events were missed: the board is drawn (the turn or not), as the table stands, so
+        # that "it sent the table as it stands" is followed by that table.
+        session._emit(ViewChanged(view=session.mirror.view, sat_down=missed))
 
 
 def _duration(seconds: float) -> str:

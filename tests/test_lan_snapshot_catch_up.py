@@ -337,6 +337,7 @@ async def test_caught_up_by_snapshot_after_missing_his_return_reads_brunos_own_p
             ada = screens["Ada"]
             await until(lambda: CAUGHT_UP_BY_SNAPSHOT in ada.text)
             await until(lambda: ada.controller.state.view is ada.session.mirror.view)
+            caught_up = ada.text.partition(CAUGHT_UP_BY_SNAPSHOT)[2]
             assert ada.session.view is not None
             turn = ada.session.view.to_move
             made = len(plays_of("Bruno", screens["Bruno again"].lines))
@@ -352,6 +353,9 @@ async def test_caught_up_by_snapshot_after_missing_his_return_reads_brunos_own_p
             his = plays_of("Bruno", bruno.lines)[made]
         nursery.cancel_scope.cancel()
     assert turn == 1, ada.text  # the table waited for Bruno as she came back
+    # The table as it stands, drawn at once although it is his turn, not hers (she read
+    # "it sent the table as it stands" and no table until she typed `board`).
+    assert re.search(r"^Round \d+.*  dealer ", caught_up, re.MULTILINE), ada.text
     # Bruno's own play: his on her screen as on his.
     assert line.startswith("Bruno plays "), ada.text
     assert line == his, bruno.text
