@@ -191,6 +191,15 @@ class Seat:
 
 
 @dataclass
+class Holding:
+    """One holder's time in a seat, named as the seat's ``seat_status`` said: a person's
+    (their renames change the name in place: the same person) or a computer's or nobody's."""
+
+    name: str
+    person: bool
+
+
+@dataclass
 class RoundState:
     """The fair-deal record of the deal attempt in progress."""
 
@@ -255,6 +264,11 @@ class Table:
         seat (standing in, or a blind round the person sits out): snapshots say them."""
         self._plays_made = 0
         """Plays made in the round in play."""
+        self.holdings = [Holding(*self.holder(seat)) for seat in range(rules.players)]
+        """Each seat's holder now, by seat, as its last ``seat_status`` said."""
+        self.play_makers: list[Holding] = []
+        """By play of the round in play, who held its seat when it was made: snapshots name
+        them (a seat may change hands during a round)."""
         self.end_sig: bytes | None = None
         self.chain = ZERO_CHAIN
         self.seen_round_ids: set[bytes] = set()
@@ -363,6 +377,7 @@ class Table:
                 computer_plays=tuple(self.computer_plays),
                 stand_ins=self.stand_ins(),
                 redeal=view.round_number - 1 in self.void_rounds,
+                makers=tuple(h.name for h in self.play_makers),
             )
         opening = opening_snapshot(
             self.rules, seat=seat, seq=seq, table_id=self.table_id, seats=self.seat_infos()
@@ -1004,12 +1019,14 @@ class Table:
             self.holders.match_over()
         elif isinstance(first, m.SeatStatus):
             self.holders.seated(first.seat, self.holder(first.seat))
+            self._held(first.seat)
         if isinstance(first, m.RoundVoid):
             self.voids += 1
             self.last_void = first
             self.void_rounds.add(self.round_no)
         elif isinstance(first, m.RoundCommit | m.BlindRound):
             self.computer_plays, self._plays_made = [], 0
+            self.play_makers = []
             now = [self.holder(seat) for seat in range(len(self.seats))]
             self.holders.round_opened(first.round_no, now)
         elif isinstance(first, m.Played):
@@ -1017,6 +1034,7 @@ class Table:
                 self.computer_plays.append(self._plays_made)
                 self.holders.computer_played(first.seat)
             self._plays_made += 1
+            self.play_makers.append(self.holdings[first.seat])
 
     def holder(self, seat: int) -> Holder:
         """Who holds ``seat`` now, as :class:`SeatHolders` follows it: a person's name (a
@@ -1025,6 +1043,17 @@ class Table:
         if s.kind is SeatKind.HUMAN and s.name:
             return s.name, True
         return s.name or (f"bot {seat}" if s.stand_in else f"seat {seat}"), False
+
+    def _held(self, seat: int) -> None:
+        """Follow ``seat``'s holder through a ``seat_status``: a person after a person is the
+        same one (another takes a seat only once it is left: a computer or nobody between),
+        renamed in place; anyone else starts a holding of their own."""
+        name, person = self.holder(seat)
+        now = self.holdings[seat]
+        if person and now.person:
+            now.name = name
+        elif (name, person) != (now.name, now.person):
+            self.holdings[seat] = Holding(name, person)
 
     def _played_for_a_person(self, seat: int) -> bool:
         """Whether a play at ``seat`` now is a computer's for its person (standing in)."""

@@ -27,6 +27,12 @@ def fill(table: Table) -> None:
             table.join(seat, f"p{seat}", token_hash(bytes([seat]) * 16))
 
 
+def _holding(seat: int, kind: str, name: str | None, stand_in: bool) -> list:
+    """A seat's holder as a ``seat_status`` or a snapshot's ``seats`` says it: its name (an
+    open seat's is ``bot N`` while a computer plays it, else ``seat N``) and whether a person."""
+    return [name or (f"bot {seat}" if stand_in else f"seat {seat}"), kind == "human"]
+
+
 class Driver:
     """Plays every seat of a table at random, each seat watching its own log."""
 
@@ -43,6 +49,17 @@ class Driver:
         self.read = [mirror.seq for mirror in self.mirrors]
         self.stand_ins = [set(table.snapshot(s).stand_ins) for s in range(players)]
         """By seat: the seats its events said a computer stands in for (``seat_status``)."""
+        self.holders = [
+            [
+                _holding(s, info.kind, info.name, s in self.stand_ins[seat])
+                for s, info in enumerate(table.snapshot(seat).seats)
+            ]
+            for seat in range(players)
+        ]
+        """By seat: each seat's holder as its events said, ``[name, person]`` (a person's
+        rename changes it in place)."""
+        self.makers: list[list[list]] = [[] for _ in range(players)]
+        """By seat: the holder of each play's seat when the events said it was made."""
         self.check_views = True
 
     def catch_up(self) -> None:
@@ -54,6 +71,16 @@ class Driver:
                 if isinstance(event, m.SeatStatus):
                     told = self.stand_ins[seat]
                     (told.add if event.stand_in else told.discard)(event.seat)
+                    now = _holding(event.seat, event.kind, event.name, event.stand_in)
+                    held = self.holders[seat]
+                    if now[1] and held[event.seat][1]:
+                        held[event.seat][0] = now[0]  # the same person, renamed
+                    elif now != held[event.seat]:
+                        held[event.seat] = now
+                elif isinstance(event, m.RoundCommit | m.BlindRound):
+                    self.makers[seat] = []
+                elif isinstance(event, m.Played):
+                    self.makers[seat].append(self.holders[seat][event.seat])
             self.read[seat] = len(log)
             view = self.table.view_for(seat)
             if self.check_views and view is not None:
@@ -65,6 +92,7 @@ class Driver:
                 # nothing of another seat's, nothing not yet revealed (protocol.md 3.4).
                 assert snap.stand_ins == tuple(sorted(self.stand_ins[seat]))
                 assert snap.redeal == self.mirrors[seat].view.redeal
+                assert snap.makers == tuple(name for name, _ in self.makers[seat])
 
     def step(self) -> bool:
         """One input; False when the match is over."""

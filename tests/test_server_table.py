@@ -398,6 +398,37 @@ def test_a_snapshot_names_the_plays_a_computer_made_for_an_away_person() -> None
     assert table.snapshot(1).stand_ins == ()
 
 
+def test_a_snapshot_names_who_held_a_seat_that_changed_hands_at_each_of_its_plays() -> None:
+    """p1 leaves in the middle of a round, a computer plays the open seat, Carla takes it and
+    renames herself: a seat caught up by snapshot named every play of seat 1 after Carla,
+    where a seat that saw the events reads p1, bot 1, then Carlotta (her new name)."""
+    table, driver = two_seats_in_play()
+
+    def plays_of_seat_1() -> int:
+        return sum(1 for p in table.snapshot(0).plays if p.seat == 1)
+
+    def until_seat_1_plays() -> None:
+        made = plays_of_seat_1()
+        while plays_of_seat_1() == made:
+            driver.step()
+
+    until_seat_1_plays()
+    table.leave(1)
+    until_seat_1_plays()
+    table.join(1, "Carla", token_hash(b"c" * 16))
+    until_seat_1_plays()
+    table.rename(1, "Carlotta")
+    driver.catch_up()  # (which checks each seat's snapshot against its events)
+    snap = table.snapshot(0)
+    assert [n for n, p in zip(snap.makers, snap.plays, strict=True) if p.seat == 1] == [
+        "p1",
+        "bot 1",
+        "Carlotta",
+    ]
+    assert {n for n, p in zip(snap.makers, snap.plays, strict=True) if p.seat == 0} == {"p0"}
+    assert table.snapshot(1).makers == snap.makers
+
+
 def test_a_rename_is_made_safe_told_apart_told_to_every_seat_and_replayed() -> None:
     table = new_table(RuleSet.of(3, 11), bots=1)
     table.join(0, "Ada", token_hash(b"a" * 16))

@@ -26,12 +26,13 @@ def snapshot_of(
     computer_plays: tuple[int, ...] = (),
     stand_ins: tuple[int, ...] = (),
     redeal: bool = False,
+    makers: tuple[str, ...] = (),
 ) -> Snapshot:
     """The ``snapshot`` message for a seat's view, standing for its events up to ``seq``;
     ``seats`` says who holds each seat, ``voids`` how many rounds of the match were void,
     ``computer_plays`` which of the round's plays a computer made for a person, ``stand_ins``
-    the seats a computer plays for their absent person now, and ``redeal`` that the round
-    deals a void round again."""
+    the seats a computer plays for their absent person now, ``redeal`` that the round deals a
+    void round again, and ``makers`` who held each play's seat when it was made."""
     return Snapshot(
         seq=seq,
         table_id=table_id,
@@ -64,6 +65,7 @@ def snapshot_of(
         computer_plays=computer_plays,
         stand_ins=stand_ins,
         redeal=redeal,
+        makers=makers,
     )
 
 

@@ -648,11 +648,16 @@ class Snapshot(Message):
         "the seats a computer plays for their absent person, as their last seat_status says",
     )
     redeal: bool = optional(Bool(), False, "round round_no deals again round_no - 1, void")
+    makers: tuple[str, ...] = optional(
+        Array(NAME, 0, 40), (), "by play, the name of whoever held its seat when it was made"
+    )
 
     def check_fields(self) -> None:
         rules = self.rules.to_rules()
         if any(i >= len(self.plays) for i in self.computer_plays):
             raise FieldError("computer_plays", f"{self.computer_plays!r} are not all plays")
+        if self.makers and len(self.makers) != len(self.plays):
+            raise FieldError("makers", f"{len(self.makers)} names for {len(self.plays)} plays")
         if list(self.people) != sorted(self.people):
             raise FieldError("people", f"{self.people!r} is not in seat order")
         if any(s >= rules.players for s in self.people):
