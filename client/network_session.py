@@ -119,6 +119,7 @@ from scopa_net.fair.commitments import seat_commitment
 from scopa_net.fair.errors import FairnessError
 from scopa_net.fair.transcript import VOID_KINGS
 from scopa_net.mirror import SeatMirror
+from scopa_net.names import clean_name
 from scopa_net.plays import Play, PlayRecord, play_code
 from scopa_net.rules import RuleSet
 from scopa_net.view import SeatView
@@ -344,8 +345,9 @@ class NetworkSession:
         made for a person: away with a computer standing in, or sitting a blind round out."""
         self.play_makers: dict[int, str] = {}
         """Who made each play of the round in play (index in its view's ``plays`` -> the name
-        of the seat's holder then): a seat may change hands during the round. Plays that
-        came in a snapshot are not in it (their seat's name now stands for them)."""
+        of the seat's holder then), where it is not the seat's name now: a seat may change
+        hands during the round. A snapshot's plays are named by its ``makers`` (a host that
+        does not send them leaves the seat's name now standing for them)."""
         self._voids = 0
         """Rounds of this match seen void (``round_void``): the host numbers them as rounds,
         but they were not played out."""
@@ -636,6 +638,12 @@ class NetworkSession:
         self.computer_plays = set(msg.computer_plays)
         self.play_makers = {}
         view = None if self.mirror is None else self.mirror.view
+        if view is not None and len(msg.makers) == len(view.plays):
+            names = self._seating.names
+            for i, (name, record) in enumerate(zip(msg.makers, view.plays, strict=True)):
+                shown = clean_name(name) or f"seat {record.seat}"
+                if record.seat < len(names) and shown != names[record.seat]:
+                    self.play_makers[i] = shown
         if view is not None and view.sitting_out:
             # A round this seat sits out: none of its plays at this seat were its person's.
             mine = (i for i, record in enumerate(view.plays) if record.seat == view.seat)

@@ -506,9 +506,9 @@ class Reconnection:
                 )
             )
         session.mirror.apply(msg)
+        session._seating.take_seats(msg.seats, msg.stand_ins)  # (the names makers differ from)
         session._from_snapshot(msg)
         session._void_news = None
-        session._seating.take_seats(msg.seats, msg.stand_ins)
         session._seq_changed.set()
         session._seq_changed = trio.Event()
         session._kept.save_record()

@@ -377,3 +377,85 @@ async def test_caught_up_by_snapshot_after_missing_his_return_reads_brunos_own_p
 def plays_of(name: str, lines: list[str]) -> list[str]:
     """The lines that say a play of ``name``'s seat as it is made (not a board's ``Last``)."""
     return [x for x in lines if x.startswith((f"{name} plays ", f"{name} (computer) plays "))]
+
+
+async def test_caught_up_by_snapshot_after_a_seat_changed_hands_names_each_play_by_its_maker(
+    tmp_path: Path,
+) -> None:
+    """While Ada's network is down, Bruno leaves in the middle of a round, a computer plays
+    his open seat, and Carla takes it and plays. Caught up by snapshot, Ada's ``log`` named
+    every play of that seat Carla's, Bruno's and the computer's too, where a player who saw
+    the events reads Bruno, then bot 1, then Carla."""
+    screens: dict[str, PersonScreen] = {}
+    ada_cut, cut_done = trio.Event(), trio.Event()
+    carla_waits, released = trio.Event(), trio.Event()
+    left: list[bool] = []
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, replay_limit=1, bot_delay=0.2, grace=0.2)
+        network = CutOff(host.port)
+
+        async def run(
+            name: str,
+            choice: TableChoice,
+            between: Callable[[PersonScreen], Awaitable[None]],
+            **options: object,
+        ) -> None:
+            async with open_network_session(
+                "127.0.0.1", host.port, choice, name=name, **options
+            ) as session:
+                screens[name] = PersonScreen(session)
+                await screens[name].play(between)
+
+        async def ada_plays(screen: PersonScreen) -> None:
+            pass
+
+        async def bruno_leaves(screen: PersonScreen) -> None:
+            view = screen.session.view
+            if view is None or view.round_over:
+                return
+            if view.my_turn and any(r.seat == 1 for r in view.plays) and not ada_cut.is_set():
+                ada_cut.set()  # his first play made: Ada's network goes down on his turn
+                await cut_done.wait()
+            elif not view.my_turn and cut_done.is_set() and not left:
+                left.append(True)
+                await screen.type("quit")
+                await screen.type("leave")
+
+        async def carla_plays(screen: PersonScreen) -> None:
+            view = screen.session.view
+            if view is not None and view.my_turn and plays_of("Carla", screen.lines):
+                carla_waits.set()  # her own play made; the table waits for her next one
+                await released.wait()
+
+        with trio.fail_after(60):
+            ada_choice = TableChoice(create=create(RuleSet.of(2, 11), blind=False))
+            nursery.start_soon(
+                partial(run, "Ada", ada_choice, ada_plays, connector=network.connect)
+            )
+            await until(lambda: "Ada" in screens and screens["Ada"].session.table_id)
+            table = TableChoice(table_id=screens["Ada"].session.table_id)
+            kept = {"data_dir": tmp_path / "Bruno", "store": SeatStore(tmp_path / "Bruno")}
+            nursery.start_soon(partial(run, "Bruno", table, bruno_leaves, **kept))
+            await ada_cut.wait()
+            await network.cut()
+            cut_done.set()
+            host_table = host.tables[screens["Ada"].session.table_id].table
+            await until(lambda: left and host_table.seats[1].name is None)  # his seat is open
+
+            def plays_at_seat_1() -> int:
+                return sum(1 for p in host_table.snapshot(0).plays if p.seat == 1)
+
+            before = plays_at_seat_1()
+            await until(lambda: plays_at_seat_1() > before)  # a computer's, for nobody
+            nursery.start_soon(run, "Carla", table, carla_plays)
+            await carla_waits.wait()
+            network.up = True
+            ada = screens["Ada"]
+            await until(lambda: CAUGHT_UP_BY_SNAPSHOT in ada.text)
+            await until(lambda: ada.controller.state.view is ada.session.mirror.view)
+            log = await ada.type("log")
+            released.set()
+        nursery.cancel_scope.cancel()
+    seat_1 = [line.split(" plays ")[0] for line in log if not line.startswith("Ada")]
+    assert seat_1 == sorted(seat_1, key=["Bruno", "bot 1", "Carla"].index), log
+    assert set(seat_1) == {"Bruno", "bot 1", "Carla"}, log
