@@ -147,8 +147,8 @@ async def test_caught_up_by_snapshot_after_a_void_and_a_stand_in_reads_as_if_he_
     computer plays for him, and he comes back caught up by snapshot. His screen showed the
     computer's play as his own ("Last  Bruno plays") and ended "after 2 rounds." where Ada's
     read "after 1 round (1 void).": the snapshot did not say either; and it read a plain
-    "Round 2" for the redeal. A host from before ``stand_ins`` and ``redeal`` (its snapshots
-    leave them out) still catches him up, with that plain "Round 2" alone."""
+    "Round 2" for the redeal. A host from before ``stand_ins``, ``redeal`` and ``makers``
+    (its snapshots leave them out) still catches him up, with that plain "Round 2" alone."""
     round_id, host_seed, seed = kings_on_the_table(2)
     start_round = Table.start_round
 
@@ -171,7 +171,7 @@ async def test_caught_up_by_snapshot_after_a_void_and_a_stand_in_reads_as_if_he_
         snapshot = Table.snapshot
 
         def without_new_keys(table: Table, seat: int) -> m.Snapshot:
-            return replace(snapshot(table, seat), stand_ins=(), redeal=False)
+            return replace(snapshot(table, seat), stand_ins=(), redeal=False, makers=())
 
         monkeypatch.setattr(Table, "snapshot", without_new_keys)
 
