@@ -653,11 +653,12 @@ class NetworkSession:
 
     def _before_me(self, view: SeatView) -> None:
         """The plays made in this seat before its person sat down in a round under way: not
-        theirs, and this client did not see who made them (the person who left it, or a
-        computer). A computer's for a person is said as a computer's; any other, as the
-        seat's before this person, never under their name."""
+        theirs. Named as the snapshot's ``makers`` name them (the person who left it, or
+        ``bot N``), as a seat that saw them reads them; where it does not say (an older
+        host), a computer's for a person is said as a computer's, any other as the seat's
+        before this person, never under their name."""
         for i, record in enumerate(view.plays):
-            if record.seat != view.seat:
+            if record.seat != view.seat or i in self.play_makers:
                 continue
             if i in self.computer_plays:
                 self.play_makers[i] = "a computer"

@@ -53,15 +53,16 @@ async def test_plays_made_in_a_seat_before_its_person_sat_down_are_not_theirs(
     tmp_path: Path,
 ) -> None:
     """Dino's board does not credit him with the computer's play in his seat before he sat
-    down (before: "Last  Dino plays 6h"); Ada's names the computer for it, then Dino for his
-    own play."""
+    down (before: "Last  Dino plays 6h"); it names the computer for it as Ada's does (the
+    snapshot he sat down with says who made each play; it read "seat 1 (before you)"), then
+    Dino for his own play."""
     async with trio.open_nursery() as nursery:
         host = await start_host(nursery, bot_delay=0.01, grace=600)
         ada, dino = await dino_takes_ivos_seat(nursery, host, tmp_path)
         seen = await dino.type("board")
         rows = last_rows(seen)
         assert not [row for row in rows if "Dino" in row], seen
-        assert [row for row in rows if "seat 1 (before you) plays" in row], seen
+        assert [row for row in rows if "bot 1 plays" in row], seen
         assert [row for row in last_rows(await ada.type("board")) if "bot 1 plays" in row]
         # Ada plays, then Dino: his play is his, on both screens.
         player = make_player("random", 3)
