@@ -194,6 +194,35 @@ def test_an_error_s_why_goes_only_to_a_peer_of_version_5_and_a_player_of_4_refus
     assert info.value.code is ErrorCode.BAD_FIELD
 
 
+def test_a_snapshot_s_newer_keys_go_only_to_a_peer_of_5_and_a_player_of_4_refuses_them() -> None:
+    """protocol.md 3: `stand_ins`, `redeal` and `makers` of `snapshot` came with version 5. A
+    host's end sent them on a connection in 4 too, whose reader (an older scopa-net) ends the
+    connection at a key it does not know; now it leaves them out there, and a player's end in
+    4 refuses them."""
+    caught_up = dataclasses.replace(snapshot(42), round_no=2, redeal=True, stand_ins=(1,))
+    older = dataclasses.replace(caught_up, redeal=False, stand_ins=())
+    for version, expected in ((m.PROTOCOL_VERSION, caught_up), (m.OLDEST_VERSION, older)):
+        host, player = HostConnection(), PlayerConnection()
+        relay(player, host, m.Hello(version=version, client="c"))
+        relay(host, player, m.Welcome(version=version, host_name="h", host_key=KEY))
+        relay(player, host, m.Resume(table_id=3, seat=0, token=TOKEN, last_seq=1))
+        relay(host, player, m.Resumed(table_id=3, seat=0, token=TOKEN, epoch=2,
+                                      catch_up="snapshot"))  # fmt: skip
+        player.receive_data(host.send(caught_up))
+        assert player.next_event() == expected
+    host, player = HostConnection(), PlayerConnection()
+    relay(player, host, m.Hello(version=m.OLDEST_VERSION, client="c"))
+    relay(host, player, m.Welcome(version=m.OLDEST_VERSION, host_name="h", host_key=KEY))
+    relay(player, host, m.Resume(table_id=3, seat=0, token=TOKEN, last_seq=1))
+    relay(host, player, m.Resumed(table_id=3, seat=0, token=TOKEN, epoch=2,
+                                  catch_up="snapshot"))  # fmt: skip
+    player.receive_data(encode(caught_up))  # a host that sends them anyway
+    with pytest.raises(RemoteProtocolError) as info:
+        player.next_event()
+    assert info.value.code is ErrorCode.BAD_FIELD
+    assert "'stand_ins' is not in protocol version 4" in str(info.value)
+
+
 def test_a_why_with_another_code_than_its_own_is_refused() -> None:
     with pytest.raises(LocalProtocolError) as info:
         m.Error(code="stale", message="", ref="resume", why="seat_taken_while_away")

@@ -31,8 +31,8 @@ message type). A message with no entry is out of order: sending one raises
     any open state: `bye` from either side              CLOSED
 
 Beyond the table, the machine checks: the host speaks the client's protocol version (any from
-``OLDEST_VERSION`` to ``PROTOCOL_VERSION``; an ``error`` carries ``why`` only from version 5 on,
-and one sent to an older peer goes without it); table
+``OLDEST_VERSION`` to ``PROTOCOL_VERSION``; an optional key newer than the connection's version,
+``NEWER_KEYS``, is left out of what this end sends and refused in what it reads); table
 events arrive numbered ``seq`` = previous + 1 (a snapshot may jump forward, never back); a
 ``pong`` answers a ``ping`` still unanswered; at most :data:`MAX_PINGS` pings are unanswered;
 ``joined`` and ``resumed`` name the table and seat asked for; a ``play`` is not chosen ``after``
@@ -261,8 +261,10 @@ class Connection:
 
         Once the peer broke the protocol (:attr:`broken`), this end still may send what its
         state allows: the answers owed to the peer's frames before the bad one, then ``bye``."""
-        if isinstance(msg, m.Error) and msg.why is not None and (self.version or 0) < m.WHY_SINCE:
-            msg, frame = replace(msg, why=None), None  # a peer of an older version: no ``why``
+        if msg.TYPE in m.NEWER_KEYS:
+            older = _without_newer_keys(msg, self.version or 0)
+            if older is not msg:  # a peer of an older version: none of the keys it lacks
+                msg, frame = older, None
         data = encode(msg) if frame is None else frame
         self._advance(msg, self.role, LocalProtocolError)
         return data
@@ -279,6 +281,8 @@ class Connection:
                 ErrorCode.OUT_OF_ORDER,
                 f"{sender.value} may not send {msg.TYPE!r} in state {self.state.value}",
             )
+        if msg.TYPE in m.NEWER_KEYS:
+            self._keys_of_its_version(msg, fault)
         check = _CHECKS.get(msg.TYPE)
         if check is not None:
             target = check(self, msg, sender, fault, target)
@@ -310,14 +314,15 @@ class Connection:
         self.version = msg.version
         return target
 
-    def _error(self, msg: Message, sender: Role, fault: Fault, target: State) -> State:
-        assert isinstance(msg, m.Error)
-        if msg.why is not None and (self.version or 0) < m.WHY_SINCE:
-            raise fault(
-                ErrorCode.BAD_FIELD,
-                f"error: key 'why' is not in protocol version {self.version}",
-            )
-        return target
+    def _keys_of_its_version(self, msg: Message, fault: Fault) -> None:
+        """Refuse an optional key the connection's version does not have (``bad_field``)."""
+        version = self.version or 0
+        for name, since in m.NEWER_KEYS[msg.TYPE].items():
+            if version < since and getattr(msg, name) != _absent(msg, name):
+                raise fault(
+                    ErrorCode.BAD_FIELD,
+                    f"{msg.TYPE}: key {name!r} is not in protocol version {self.version}",
+                )
 
     def _welcome(self, msg: Message, sender: Role, fault: Fault, target: State) -> State:
         assert isinstance(msg, m.Welcome)
@@ -381,7 +386,6 @@ _CHECKS = {
     "pong": Connection._pong,
     "hello": Connection._hello,
     "welcome": Connection._welcome,
-    "error": Connection._error,
     "joined": Connection._seated,
     "resumed": Connection._seated,
     "play": Connection._play,
@@ -405,3 +409,20 @@ class PlayerConnection(Connection):
     """A player's (or bot's, or verifier's) end of its connection to the host."""
 
     role = Role.PLAYER
+
+
+def _absent(msg: Message, name: str) -> object:
+    """The value an optional key of ``msg`` reads as when left out (protocol.md 3.9)."""
+    return type(msg).__dataclass_fields__[name].default  # type: ignore[attr-defined]
+
+
+def _without_newer_keys(msg: Message, version: int) -> Message:
+    """``msg`` as a peer of ``version`` may read it: every optional key added after that
+    version left out (:data:`~scopa_net.wire.messages.NEWER_KEYS`); ``msg`` itself when none
+    is set."""
+    dropped = {
+        name: _absent(msg, name)
+        for name, since in m.NEWER_KEYS[msg.TYPE].items()
+        if version < since and getattr(msg, name) != _absent(msg, name)
+    }
+    return replace(msg, **dropped) if dropped else msg

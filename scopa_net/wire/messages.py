@@ -43,6 +43,13 @@ any version from this one to :data:`PROTOCOL_VERSION`, and a client refused by a
 speaks only an older one says ``hello`` again in that one, if it is not older than this."""
 WHY_SINCE = 5
 """The version whose ``error`` first carries the optional key ``why``."""
+NEWER_KEYS: dict[str, dict[str, int]] = {
+    "error": {"why": WHY_SINCE},
+    "snapshot": {"stand_ins": 5, "redeal": 5, "makers": 5},
+}
+"""Optional keys added after :data:`OLDEST_VERSION`, by message type, with the version that
+added each (protocol.md 3): never sent on a connection of an older version, and refused
+(``bad_field``) when one arrives there."""
 
 U32 = (1 << 32) - 1
 MAX_SEAT = max(PLAYER_COUNTS) - 1
