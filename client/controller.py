@@ -127,6 +127,13 @@ LEAVE_QUESTION = (
     "for you, a computer playing it at once until {again} takes it back)? Type leave, away, "
     "or stay."
 )
+ALONE_AT_A_BLIND_TABLE_LEAVE_QUESTION = (
+    "Leave for good (a computer player takes your seat) or step away (your seat is kept "
+    "for you; nobody else plays at this blind table, so it waits for you, no card played, "
+    "until {again} takes it back)? Type leave, away, or stay."
+)
+"""The question where stepping away stops the table: no computer can deal a blind round
+(protocol.md 9.1), and no other person plays there."""
 OWN_HOST_LEAVE_QUESTION = (
     "Leave for good (a computer player takes your seat) or step away (your seat is kept "
     "for you; {again} takes it back)? Type leave, away, or stay."
@@ -911,6 +918,8 @@ class Controller:
                 question = OWNER_LEAVE_QUESTION
             elif getattr(self.session, "embedded_port", None):  # its host stops with us
                 question = OWN_HOST_LEAVE_QUESTION
+            elif getattr(self.session, "table_waits_for_me", False):
+                question = ALONE_AT_A_BLIND_TABLE_LEAVE_QUESTION
             else:
                 question = LEAVE_QUESTION
             self._say(question.format(again=again))
@@ -949,6 +958,12 @@ class Controller:
             again += f" ({note})" if note else ""
             if getattr(self.session, "embedded_port", None):  # its host stops with us
                 self._say(f"Stepping away; your seat is kept. Take it back with: {again}")
+            elif getattr(self.session, "table_waits_for_me", False):  # protocol.md 9.1
+                self._say(
+                    "Stepping away; your seat is kept, and the table waits for you: a blind "
+                    "round is dealt by the people at it, and nobody else plays there. Take it "
+                    f"back with: {again}"
+                )
             else:  # protocol.md 3.3: a computer stands in at once, no grace period
                 self._say(
                     "Stepping away; your seat is kept, and a computer plays it from now until "

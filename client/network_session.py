@@ -408,6 +408,21 @@ class NetworkSession:
         return isinstance(self.witness, BlindWitness) and self.witness.needs_me
 
     @property
+    def table_waits_for_me(self) -> bool:
+        """Whether the table would wait for this seat's person if they stepped away: at a
+        blind table a round is dealt by the people who play there (protocol.md 9.1), and no
+        other person does now (every other seat a computer's, or a computer's for its person),
+        so the host deals none and nothing is played until one comes back."""
+        if not isinstance(self.witness, BlindWitness):
+            return False
+        seating = self._seating
+        return not any(
+            info.kind == "human" and not seating.stand_in(seat)
+            for seat, info in enumerate(seating.seats)
+            if seat != self._seat
+        )
+
+    @property
     def address(self) -> str:
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"{host}:{self.port}"
