@@ -641,6 +641,10 @@ class TableTask:
         offender = void.offender
         if void.reason == VOID_ABSENT and offender in self._left:
             why = f"{self._left[offender]} (seat {offender}) left the table"  # not away
+        elif (
+            void.reason == VOID_ABSENT and offender is not None and self.table.seats[offender].away
+        ):
+            why = f"{self._who(offender)} stepped away"  # on purpose: no grace time ran out
         else:
             why = void_words(void.reason, None if offender is None else self._who(offender))
         log.info("table %s: round %s void: %s", self.table.table_id, self.table.round_no, why)

@@ -141,6 +141,33 @@ async def test_a_player_who_renames_then_leaves_voids_the_round_by_name(
     ]
 
 
+async def test_a_blind_round_void_for_a_player_who_stepped_away_says_so(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Stepping away (``quit``, then ``away``) voids the blind round at once; the log said
+    "round 1 void: Carla (seat 0) was away past the grace time" 20 ms after "Carla (seat 0)
+    stepped away", the wrong cause, while every client said "Carla stepped away"."""
+    caplog.set_level(logging.INFO, logger="scopa_net")
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, grace=30.0, bot_delay=0.0)
+        assert host.port is not None
+        carla = await RawSeat.connect(host.port, auto_seeds=False)
+        table_id = await carla.create(create(RuleSet.of(2, 11), bots=1, blind=True))
+        await carla.join(table_id, name="Carla")
+        await until_said(caplog, "match 1 begins")
+        await carla.send(m.Leave(away=True))
+        await until_said(caplog, "void")
+        await carla.stream.aclose()
+        await host.shutdown()
+        nursery.cancel_scope.cancel()
+    host.journal.close()
+    lines = [line for line in said(caplog) if line.startswith(f"table {table_id}:")]
+    assert lines[2:4] == [
+        f"table {table_id}: Carla (seat 0) stepped away",
+        f"table {table_id}: round 1 void: Carla (seat 0) stepped away",
+    ]
+
+
 async def test_a_table_left_alone_says_its_computers_pause_only_if_it_has_some(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
