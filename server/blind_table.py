@@ -143,9 +143,10 @@ class BlindTable(Table):
         (9.6), one whose part of a round its reveal proved wrong (9.6), and one who stayed
         connected past a stage's deadline without sending what the round waited on (9.7)."""
         self.round_start: dict[int, tuple[int, m.Snapshot]] = {}
-        """Person's seat -> (seq, snapshot) as the round in play began: a party caught up by
+        """Person's seat -> (seq, snapshot) as the round in play began: a seat caught up by
         snapshot starts there and has the round's events replayed, so its client can take up
-        its party again (9.7)."""
+        its party again (9.7), or, sitting the round out, follow it from its first deal (the
+        round's table is opened only in its events)."""
 
     # --- reading ------------------------------------------------------------------------
 
@@ -204,8 +205,8 @@ class BlindTable(Table):
 
     def catch_up_point(self, seat: int) -> tuple[int, m.Snapshot] | None:
         b = self.blind_round
-        if b is None or b.public is not None or seat not in b.people:
-            return None  # no round in play, or not this seat's party
+        if b is None or b.public is not None:
+            return None  # no round in play
         return self.round_start.get(seat)
 
     def _played_for_a_person(self, seat: int) -> bool:
@@ -412,7 +413,11 @@ class BlindTable(Table):
         # A seat sitting out is a computer's from the next round (9.6, 9.7), unless nobody
         # else is a person: a blind round needs one, so it waits for them.
         people = tuple(s for s in persons if s not in self.sitting_out) or tuple(persons)
-        self.round_start = {s: (self.seats[s].seq, self.snapshot(s)) for s in people}
+        self.round_start = {
+            s: (self.seats[s].seq, self.snapshot(s))
+            for s in range(self.rules.players)
+            if self.seats[s].kind is SeatKind.HUMAN  # its people and those sitting it out
+        }
         self.round_no += 1
         party = BlindParty(self.rules, round_id, 0, people, host_seed)
         digest = blind_digest(round_id, people, party.key)

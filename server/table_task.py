@@ -475,14 +475,14 @@ class TableTask:
 
     def _trim_logs(self) -> None:
         """Keep of each seat's log what a resume may still be replayed (``replay_limit``),
-        what its connection has yet to send, and for a party of a blind round in play every
-        event since that round began (9.7); older events live on in the journal."""
+        what its connection has yet to send, and for a person's seat at a blind round in play
+        every event since that round began (9.7); older events live on in the journal."""
         limit = self.config.replay_limit
         for seat, s in enumerate(self.table.seats):
             if len(s.log) > 2 * limit:
                 outbox = self.attached.get(seat)
                 unsent = 0 if outbox is None else s.seq - outbox.cursor
-                start = self.table.catch_up_point(seat)  # a blind round's party: all of it
+                start = self.table.catch_up_point(seat)  # a blind round's person: all of it
                 s.trim(max(limit, unsent, 0 if start is None else s.seq - start[0]))
 
     def _shift_timers(self, by: float) -> None:
@@ -1101,7 +1101,7 @@ class TableTask:
         )
         if replay:
             cursor = msg.last_seq
-        elif start is not None:  # a party of the blind round in play: from the round's start
+        elif start is not None:  # a person at the blind round in play: from its start
             replies.append((outbox, start[1]))
             cursor = start[0]
         else:

@@ -1,0 +1,105 @@
+"""A person back by snapshot while the next blind round is being set up without them.
+
+Found with a busy host (notes s44, F4): Bruno's client died, his grace time ran out (round 1
+void), and he took his seat back, caught up by snapshot, while round 2, dealt without him,
+waited for its keys and shuffles. The snapshot was of round 1's end and did not say that a
+round he sits out was under way, so his client took round 2's first deal for a later one of
+round 1: plays of cards not on his table, then "Your turn." with no card in his hand.
+
+Real host on loopback TCP that replays a resume at most one missed event (``replay_limit``),
+so Bruno is caught up by snapshot; Ada's client is real, her bytes to the host held while
+Bruno comes back (a busy machine: the round's setup waits for her key), and both screens are
+read as a person reads them.
+"""
+
+from __future__ import annotations
+
+from contextlib import suppress
+from pathlib import Path
+
+import trio
+from hosting import Through, create, start_host
+from person_screen import sit, until
+
+from scopa_net.bots.levels import make_player
+from scopa_net.client.network_session import NetworkSession
+from scopa_net.client.seat_store import SeatStore
+from scopa_net.errors import IllegalPlayError
+from scopa_net.rules import RuleSet
+
+
+class KeyHeld(Through):
+    """A connection whose ``blind_key`` to the host waits, once ``held`` is set, until
+    ``sent`` is: the next round's setup waits for this person."""
+
+    def __init__(self, inner: trio.abc.Stream) -> None:
+        super().__init__(inner)
+        self.held = False
+        self.sent = trio.Event()
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        if self.held and b"blind_key" in bytes(data):
+            await self.sent.wait()
+        await self.inner.send_all(data)
+
+
+async def plays_her_turns(session: NetworkSession) -> None:
+    """Play at random at each of this person's turns (her screen takes the events)."""
+    player = make_player("random", 1)
+    while True:
+        view = session.view
+        if view is not None and view.my_turn and not view.round_over:
+            with suppress(IllegalPlayError):  # the table moved on first
+                await session.submit(player.choose(view))
+        await trio.sleep(0.01)
+
+
+async def test_back_by_snapshot_while_a_blind_round_without_him_is_set_up(tmp_path: Path) -> None:
+    links: list[KeyHeld] = []
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, replay_limit=1, grace=0.5, bot_delay=0.0)
+
+        async def ada_connects() -> trio.abc.Stream:
+            links.append(KeyHeld(await trio.open_tcp_stream("127.0.0.1", host.port)))
+            return links[-1]
+
+        rules = RuleSet.of(3, 11)
+        ada = await sit(
+            nursery,
+            host,
+            "Ada",
+            tmp_path,
+            create=create(rules, bots=1, blind=True),
+            connector=ada_connects,
+        )
+        bruno = await sit(nursery, host, "Bruno", tmp_path, table_id=ada.session.table_id)
+        table = host.tables[ada.session.table_id].table
+        await until(lambda: bruno.session.view is not None)
+        (ada_link,) = links
+        ada_link.held = True  # from now her key for the next round waits
+        bruno.crash()  # kill -9: past his grace time round 1 is void
+        await until(
+            lambda: (
+                table.blind_round is not None
+                and table.blind_round.round_no == 2
+                and table.blind_round.people == (0,)
+                and table.blind_round.public is None
+            )
+        )
+        (record,) = SeatStore(tmp_path / "Bruno").records()
+        back = await sit(
+            nursery, host, "Bruno", tmp_path, table_id=record.table_id, resume_from=record
+        )
+        await until(lambda: "Back in your seat" in back.text)
+        ada_link.sent.set()
+        nursery.start_soon(plays_her_turns, ada.session)
+        await until(lambda: table.round_no >= 2 and table.phase.value == "play")
+        await until(lambda: len(table.match.round.plays) >= 4 if table.match.round else False)
+        # His board is the table's: it comes to hold what Ada's holds (a board left at round
+        # 1's end, plays of other cards applied to it, never would).
+        await until(lambda: back.session.view.table == ada.session.view.table)
+        nursery.cancel_scope.cancel()
+    text = back.text
+    shown = text[text.index("Back in your seat") :]
+    assert "Your turn." not in shown, text
+    assert "A computer plays your seat this round" in shown, text
