@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from scopa_net.cards import CARDS, cards_of
+import scopa_net.round as round_module
+from scopa_net.cards import BIT, CARDS, cards_of
 from scopa_net.dealing import seat_positions
 from scopa_net.plays import Play, PlayRecord
 from scopa_net.rules import RuleSet
@@ -160,11 +161,17 @@ class SeatMirror:
         else:
             dealer = dealer_from_positions(rules, v.seat, {c.pos for c in e.hand})
         self._last_capturer = None
+        # Kings on the opening table void the deal (protocol.md 5.8): the seat sees it as the
+        # host does and plays nothing, though the host's round_void may come a moment later
+        # (at a blind table, once the host has opened the table too); a play made meanwhile
+        # would only be refused as stale.
+        table_mask = sum(BIT[c.card] for c in e.table)
+        void = round_module.is_void_opening(table_mask)
         self.view = replace(
             v,
             dealer=dealer,
             round_number=self._round_no_next,
-            to_move=(dealer + 1) % rules.players,
+            to_move=None if void else (dealer + 1) % rules.players,
             hand=hand,
             table=tuple(sorted((CARDS[c.card] for c in e.table), key=lambda c: c.index)),
             hand_counts=(rules.hand_size,) * rules.players,
