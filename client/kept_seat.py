@@ -62,10 +62,25 @@ class KeptSeat:
         self.save_record()
 
     def keep_token(self, token: bytes, epoch: int) -> None:
-        """Keep the token the host gave on taking the seat back (and its epoch)."""
+        """Keep the token the host gave on taking the seat back (and its epoch), at the
+        address the seat was taken back at: a host that moved (found on the LAN by its key)
+        keeps the seat there from now on, its record at the old address forgotten once the
+        new one is written (never neither)."""
         if self.record is not None:
-            self.record = replace(self.record.with_token(token), epoch=epoch, away=False)
+            before = self.record
+            session = self.session
+            self.record = replace(
+                before.with_token(token),
+                epoch=epoch,
+                away=False,
+                host=session.host,
+                port=session.port,
+            )
             self.save_record()
+            store = self.store
+            moved = store is not None and self.record.key != before.key
+            if moved and store is not None and store.path(self.record).exists():
+                store.delete(before)
 
     def keep_seed(self, round_id: bytes, seed: bytes) -> None:
         """Put the seat's seed on disk before its commitment leaves: a client that dies

@@ -55,6 +55,7 @@ from scopa_net.client.host_link import (
     connect,
     list_tables,
 )
+from scopa_net.client.host_search import HostSearch
 from scopa_net.client.kept_seat import KeptSeat
 from scopa_net.client.known_hosts import OWN_HOSTS, KnownHosts, remember_own_host
 from scopa_net.client.reconnection import (
@@ -235,6 +236,7 @@ class NetworkSession:
         offer_rematch: bool = False,
         store: SeatStore | None = None,
         resume_from: SeatRecord | None = None,
+        lan_search: HostSearch | None = None,
     ) -> None:
         """``check_deals=False`` skips checking cards and verifying rounds (a load generator
         with thousands of seats in one process); a person's client always checks.
@@ -244,8 +246,13 @@ class NetworkSession:
 
         ``store`` keeps the seat on disk so that it outlives this process
         (:mod:`~scopa_net.client.seat_store`); ``resume_from`` takes back a seat kept there
-        instead of sitting down anew."""
+        instead of sitting down anew.
+
+        ``lan_search``: while the host cannot be reached where it was, look for its key on
+        the LAN and take the seat back where it is announced
+        (:mod:`~scopa_net.client.host_search`)."""
         self.host, self.port = host, port
+        self.lan_search = lan_search
         self.connector = connector
         self.check_deals = check_deals
         self.pin_host = pin_host

@@ -16,6 +16,7 @@ import trio
 
 from scopa_net.blind_witness import BlindWitness
 from scopa_net.client.host_link import LINK_ERRORS, LOST_LINK, _Link, connect
+from scopa_net.client.host_search import Address, HostSearch
 from scopa_net.client.seat_store import starting_snapshot
 from scopa_net.client.session import (
     ConnectionChanged,
@@ -32,6 +33,7 @@ from scopa_net.client.session_errors import (
     ByeError,
     HostBrokeProtocolError,
     HostEndedError,
+    HostKeyChangedError,
     HostLostError,
     KeptSeatGoneError,
     RefusedError,
@@ -40,6 +42,7 @@ from scopa_net.client.session_errors import (
     SessionError,
     VersionMismatchError,
 )
+from scopa_net.fair.commitments import fingerprint
 from scopa_net.fair.errors import FairnessError
 from scopa_net.mirror import SeatMirror
 from scopa_net.names import clean_chat, clean_name, clean_text
@@ -84,6 +87,11 @@ class Reconnection:
         """Unacknowledged moves to send again once the catch-up reaches their ``after``."""
         self._last_break: tuple[ErrorCode, str, int] | None = None
         """The host's last protocol break (code, message, seq reached), to know it again."""
+        self.lan: HostSearch | None = getattr(session, "lan_search", None)
+        """Looks for the host's key on the LAN when it is not where it was (None: never)."""
+        self._moved_from: Address | None = None
+        """Where the host was before this client followed it to an address found on the LAN,
+        until the seat is taken back there."""
 
     async def serve_until_over(self) -> None:
         """Play until the match is over or the session stops, getting back to the host
@@ -111,6 +119,8 @@ class Reconnection:
                 else "the connection to the host was lost; trying to get back"
             )
             session._host_stopped = False
+            if self.lan is not None:
+                self.lan.lost()
             session._set_state(
                 ConnectionState.RECONNECTING,
                 f"{lost}. Your seat is kept: type quit to stop trying",
@@ -119,9 +129,14 @@ class Reconnection:
                 waited = trio.current_time() - lost_at
                 if waited > RECONNECT_FOR:
                     # Said once, by the command as it ends (launch.session_failure).
+                    lan = (
+                        " and not found on the LAN by its key"
+                        if self.lan is not None and self.lan.looked
+                        else ""
+                    )
                     why = (
-                        f"the host at {session.address} was unreachable for {_duration(waited)}; "
-                        "stopped trying"
+                        f"the host at {session.address} was unreachable for {_duration(waited)}"
+                        f"{lan}; stopped trying"
                     )
                     self.give_up(why)
                     raise HostLostError(why, self.seat_kept_hint())
@@ -140,10 +155,19 @@ class Reconnection:
                 try:
                     await self.resume()
                     attempt = 0
+                    self._moved_from = None  # kept at the new address from now on
                     break
                 except ResumeDeferredError as exc:
                     log.info("resume refused for now: %s", exc)
                     continue  # the seat is still there: the next try may get it back
+                except HostKeyChangedError:
+                    tried = self.back_from_moved()
+                    if tried is not None:  # announced with the key, answered with another
+                        session._emit(Message(seat=None, text=self.posing(tried), local=True))
+                        continue
+                    if await self.find_moved_host(now=True):
+                        continue
+                    raise
                 except VersionMismatchError as exc:
                     # The host came back as another version: the seat stays kept, for when
                     # both run the same one.
@@ -168,6 +192,8 @@ class Reconnection:
                     if session._link is not None:  # it resumed, then broke at once
                         await session._link.aclose()
                         session._link = None
+                    if self.back_from_moved() is None:
+                        await self.find_moved_host()
                     continue
 
     async def host_broke_the_protocol(self, exc: RemoteProtocolError) -> None:
@@ -242,7 +268,8 @@ class Reconnection:
         for p in record.pending:
             msg = m.Play(move_id=p.move_id, after=p.after, card=p.card, captured=p.captured)
             session._unacked[p.move_id] = (msg, trio.Event())
-        for wait in (*BACKOFF, None):
+        waits = list(BACKOFF)
+        while True:
             try:
                 await self.resume()
                 break
@@ -250,14 +277,73 @@ class Reconnection:
                 session._kept.forget_record()
                 raise KeptSeatGoneError(str(exc)) from None
             except ResumeDeferredError as exc:
-                if wait is None:
+                if not waits:
                     why = (
                         f"the host at {session.address} would not give your seat back just now "
                         f"({exc.message.rstrip('.')})"
                     )
                     raise HostEndedError(why, self.seat_kept_hint()) from None
-                await trio.sleep(wait)  # the host asks for a moment (slow down, its disk)
+                await trio.sleep(waits.pop(0))  # the host asks for a moment (slow down, its disk)
+            except HostKeyChangedError:
+                tried = self.back_from_moved()
+                if tried is not None:
+                    raise HostKeyChangedError(self.posing(tried)) from None
+                if not await self.find_moved_host(now=True):
+                    raise
+            except LINK_ERRORS:
+                # Not where it was: once, look for it on the LAN by its key.
+                if self.back_from_moved() is not None or not await self.find_moved_host(now=True):
+                    raise
+        self._moved_from = None
         session._replaying = True
+
+    async def find_moved_host(self, *, now: bool = False) -> bool:
+        """Look on the LAN for the host's key (when a look is due, or ``now``); where it is
+        announced at another address, say so and make that the address the next try goes to.
+        False when it is not found (or this client does not look)."""
+        session = self.session
+        if self.lan is None or session.host_key is None or session.connector is not None:
+            return False
+        found = await self.lan.look(session.host_key, (session.host, session.port), now=now)
+        if found is None:
+            return False
+        self._moved_from = (session.host, session.port)
+        session.host, session.port = found
+        session._emit(
+            Message(
+                seat=None,
+                text=f"The host moved to {session.address} (found on the LAN by its key); "
+                "taking your seat back there.",
+                local=True,
+            )
+        )
+        return True
+
+    def back_from_moved(self) -> Address | None:
+        """The address followed did not give the seat back: go back to where the host was.
+        Returns the address given up (None: none was being followed)."""
+        if self._moved_from is None:
+            return None
+        session = self.session
+        tried = (session.host, session.port)
+        session.host, session.port = self._moved_from
+        self._moved_from = None
+        return tried
+
+    def posing(self, tried: Address) -> str:
+        """What a person reads when a host announced on the LAN with their host's key answers
+        with another key: the seat's token was not sent there, and is never sent there."""
+        session = self.session
+        assert session.host_key is not None
+        if self.lan is not None:
+            self.lan.refused.add(tried)
+        host, port = tried
+        where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        return (
+            f"The host at {where} is announced on the LAN with the key of your seat's host "
+            f"({fingerprint(session.host_key)}) but answered with another: your seat was not "
+            f"taken there (it may be another host posing as yours); back to {session.address}."
+        )
 
     def export_hint(self) -> str:
         """Where the transcript of a match that ended without this client is: the host's

@@ -494,6 +494,7 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
 
     from scopa_net.client.app import only_error
     from scopa_net.client.config import ConfigError
+    from scopa_net.client.host_search import HostSearch
     from scopa_net.client.launch import run_game_screen, settings_from
     from scopa_net.client.network_session import (
         HostLostError,
@@ -564,6 +565,7 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
                 data_dir=store.folder.parent,
                 store=store,
                 offer_rematch=True,  # the screen asks "play again?" after the match
+                lan_search=HostSearch(),  # a host that moves is looked for by its key
             ) as session:
                 entered = True
                 yield session
@@ -677,6 +679,7 @@ def _take_back(
     when the host no longer holds the seat: said in one line (where its transcript is), and
     its record forgotten, for ``join`` to go on to the other seats kept, or a new one."""
     from scopa_net.client.app import only_error
+    from scopa_net.client.host_search import HostSearch
     from scopa_net.client.launch import run_game_screen
     from scopa_net.client.network_session import (
         KeptSeatGoneError,
@@ -698,6 +701,7 @@ def _take_back(
                 store=store,
                 resume_from=record,
                 offer_rematch=True,
+                lan_search=HostSearch(),  # not where it was: looked for on the LAN by its key
             ) as session:
                 yield session
         except BaseException as exc:
