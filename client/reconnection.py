@@ -140,7 +140,8 @@ class Reconnection:
                     )
                     self.give_up(why)
                     raise HostLostError(why, self.seat_kept_hint())
-                if reports and waited >= reports[0]:
+                following = self._moved_from is not None  # found moved: try there at once
+                if reports and waited >= reports[0] and not following:
                     reports.pop(0)
                     session._emit(
                         ConnectionChanged(
@@ -150,8 +151,9 @@ class Reconnection:
                             "(your seat is kept)",
                         )
                     )
-                await trio.sleep(BACKOFF[min(attempt, len(BACKOFF) - 1)])
-                attempt += 1
+                if not following:
+                    await trio.sleep(BACKOFF[min(attempt, len(BACKOFF) - 1)])
+                    attempt += 1
                 try:
                     await self.resume()
                     attempt = 0
