@@ -407,7 +407,17 @@ def moved_seats(
     if not elsewhere:
         return []
     _, key = ask_host(host, port)
-    return [r for r in elsewhere if r.host_key == key.hex() and not store.in_use(r)]
+    moved = [r for r in elsewhere if r.host_key == key.hex()]
+    # A seat whose client still runs here (a second terminal) is not taken from it: said.
+    playing = [r for r in moved if store.in_use(r)]
+    if playing and args.resume and len(playing) == len(moved):
+        raise CommandError(
+            f"{_played_elsewhere(playing[0])}: play on there, or close it and run this again",
+            EXIT_REFUSED,
+        )
+    for record in playing:
+        say(f"Y{_played_elsewhere(record)[1:]}; not taking it from there.")
+    return [r for r in moved if r not in playing]
 
 
 def _move_to(

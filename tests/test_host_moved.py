@@ -11,7 +11,7 @@ from hosting import create, start_host
 
 from scopa_net.client.network_session import TableChoice, open_network_session
 from scopa_net.client.seat_store import SeatRecord, SeatStore
-from scopa_net.commands.options import EXIT_USAGE
+from scopa_net.commands.options import EXIT_REFUSED, EXIT_USAGE
 from scopa_net.rules import RuleSet
 
 
@@ -83,3 +83,32 @@ async def test_resume_at_the_host_s_new_port_takes_the_seat_back(tmp_path: Path)
     assert refused.stderr == (
         f"scopa-net: no seat is kept for you at 127.0.0.1:{other.port}; join without --resume\n"
     )
+
+
+async def test_a_seat_still_played_in_another_terminal_is_said_at_the_new_address(
+    tmp_path: Path,
+) -> None:
+    """Ada's first client still tries the old address (it holds the seat's lock) when she
+    runs `join NEW` in a second terminal: it said only "no table has an open seat; wait a
+    little", as if she had no seat there. It says where her seat is being played."""
+    async with trio.open_nursery() as nursery:
+        record, old, new = await _seat_kept_then_host_moved(tmp_path, nursery)
+        first_client = SeatStore(tmp_path / "scopa-net")
+        assert first_client.hold(record)
+        command = ("join", f"127.0.0.1:{new}", "--name", "Ada")
+        done = await trio.to_thread.run_sync(lambda: run_scopa_net(*command, home=tmp_path))
+        resume = (*command, "--resume")
+        refused = await trio.to_thread.run_sync(lambda: run_scopa_net(*resume, home=tmp_path))
+        first_client.release(record)
+        nursery.cancel_scope.cancel()
+    playing = (
+        f"our seat at table {record.table_id} on 127.0.0.1:{old} (seat 0, as Ada) is being "
+        "played by another scopa-net on this machine"
+    )
+    assert done.stdout.splitlines()[0] == f"Y{playing}; not taking it from there."
+    assert refused.returncode == EXIT_REFUSED
+    assert refused.stderr == (
+        f"scopa-net: y{playing}: play on there, or close it and run this again\n"
+    )
+    (kept,) = SeatStore(tmp_path / "scopa-net").records()
+    assert kept.port == old  # left to the client playing it
