@@ -11,6 +11,7 @@ one test uses real mDNS on loopback and skips where multicast does not work."""
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -78,14 +79,18 @@ async def lines_read(session: NetworkSession, said: list[str]) -> None:
 
 @asynccontextmanager
 async def ada_at_the_table(
-    tmp_path: Path, nursery: trio.Nursery, browse: Callable[[float], list[HostAdvert]]
+    tmp_path: Path,
+    nursery: trio.Nursery,
+    browse: Callable[[float], list[HostAdvert]],
+    after: float = 0.2,
 ) -> AsyncIterator[Evening]:
     """Ada sits at a table of a host (a computer the other player), her client looking for
-    the host on the LAN with ``browse`` when it loses it."""
+    the host on the LAN with ``browse`` when it loses it (the first look ``after`` seconds
+    later)."""
     data = tmp_path / "scopa-net"
     store = SeatStore(data)
     first = await start_host(nursery, db=str(tmp_path / "host.db"), bot_delay=0.01, grace=600)
-    search = HostSearch(browse, after=0.2, every=0.3)
+    search = HostSearch(browse, after=after, every=0.3)
     choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
     async with open_network_session(
         "127.0.0.1", first.port, choice, name="Ada", data_dir=data, store=store, lan_search=search
@@ -321,3 +326,47 @@ async def test_the_host_is_found_by_its_key_over_real_mdns(tmp_path: Path) -> No
                 await trio.to_thread.run_sync(announcer.close)
         nursery.cancel_scope.cancel()
     assert evening.moved_to(again.port) in evening.said
+
+
+async def test_another_host_at_the_old_address_sends_the_client_to_look_on_the_lan(
+    tmp_path: Path,
+) -> None:
+    """The old address given to another host (its own key) while Ada's host came back
+    elsewhere: that ended her client at once ("the host at OLD now has key ..., not ...").
+    Now it looks on the LAN for her host's key and takes the seat back there."""
+    from scopa_net.server.config import HostConfig
+    from scopa_net.server.journal import Journal
+
+    announced: list[HostAdvert] = []
+    ready = threading.Event()
+
+    def browse(seconds: float) -> list[HostAdvert]:
+        ready.wait(seconds + 2)  # the LAN answers once the moved host announces itself
+        return list(announced)
+
+    async with trio.open_nursery() as nursery:
+        # No look but the one the other key sets off (the first periodic one comes late).
+        async with ada_at_the_table(tmp_path, nursery, browse, after=60) as evening:
+            old = evening.first.port
+            await evening.first.shutdown()
+            evening.first.journal.close()
+            config = HostConfig(bind="127.0.0.1", port=old, advertise=False, db=":memory:")
+            other = Host(config, Journal(":memory:"))
+            await nursery.start(other.serve)
+            again = await start_host(
+                nursery, db=str(tmp_path / "host.db"), bot_delay=0.01, grace=600
+            )
+            assert other.public_key != again.public_key
+            announced.append(advert("club", again.port, again.public_key))
+            ready.set()
+            session = evening.session
+            await until(
+                lambda: (
+                    session.connection is ConnectionState.CONNECTED and session.port == again.port
+                ),
+                20,
+            )
+        nursery.cancel_scope.cancel()
+    assert evening.moved_to(again.port) in evening.said
+    (kept,) = evening.store.records()
+    assert kept.port == again.port
