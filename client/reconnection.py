@@ -289,7 +289,7 @@ class Reconnection:
             except HostKeyChangedError:
                 tried = self.back_from_moved()
                 if tried is not None:
-                    raise HostKeyChangedError(self.posing(tried)) from None
+                    raise HostKeyChangedError(self.posing(tried, stopping=True)) from None
                 if not await self.find_moved_host(now=True):
                     raise
             except LINK_ERRORS:
@@ -332,20 +332,28 @@ class Reconnection:
         self._moved_from = None
         return tried
 
-    def posing(self, tried: Address) -> str:
+    def posing(self, tried: Address, *, stopping: bool = False) -> str:
         """What a person reads when a host announced on the LAN with their host's key answers
-        with another key: the seat's token was not sent there, and is never sent there."""
+        with another key: the seat's token was not sent there, and is never sent there.
+        ``stopping``: the words of a client that stops here (taking a kept seat back, its
+        host not at the old address either), rather than one that tries on."""
         session = self.session
         assert session.host_key is not None
         if self.lan is not None:
             self.lan.refused.add(tried)
         host, port = tried
         where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-        return (
-            f"The host at {where} is announced on the LAN with the key of your seat's host "
+        said = (
+            f"he host at {where} is announced on the LAN with the key of your seat's host "
             f"({fingerprint(session.host_key)}) but answered with another: your seat was not "
-            f"taken there (it may be another host posing as yours); back to {session.address}."
+            "taken there (it may be another host posing as yours)"
         )
+        if stopping:
+            return (
+                f"t{said}, nor is your host at {session.address}; your seat stays kept: "
+                f"`scopa-net join {session.address}` tries again"
+            )
+        return f"T{said}; back to {session.address}."
 
     def export_hint(self) -> str:
         """Where the transcript of a match that ended without this client is: the host's

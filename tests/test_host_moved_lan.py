@@ -253,6 +253,24 @@ def test_only_the_key_says_where_the_host_is() -> None:
     assert announced_elsewhere([no_key], ours, here) is None  # an older host: no key said
 
 
+def seat_kept_at_a_host_that_stopped(db: str, data: Path) -> int:
+    """Ada's seat kept on disk (in ``data``) by a client that stopped, at a host over the
+    journal ``db`` that stopped since; returns the port it listened on."""
+    with host_in_thread(db, bot_delay=0.01, grace=600) as first:
+
+        async def keep_a_seat() -> None:
+            store = SeatStore(data)
+            choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
+            async with open_network_session(
+                "127.0.0.1", first.port, choice, name="Ada", data_dir=data, store=store
+            ):
+                (record,) = store.records()
+            store.release(record)
+
+        trio.run(keep_a_seat)
+        return first.port
+
+
 @pytest.mark.parametrize("typed", [(), ("old",)], ids=["no address", "the old address"])
 def test_join_takes_the_seat_back_where_the_lan_says_the_host_moved(
     tmp_path: Path,
@@ -269,19 +287,7 @@ def test_join_takes_the_seat_back_where_the_lan_says_the_host_moved(
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     db = str(tmp_path / "host.db")
     data = tmp_path / "scopa-net"
-    with host_in_thread(db, bot_delay=0.01, grace=600) as first:
-
-        async def keep_a_seat() -> None:
-            store = SeatStore(data)
-            choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
-            async with open_network_session(
-                "127.0.0.1", first.port, choice, name="Ada", data_dir=data, store=store
-            ):
-                (record,) = store.records()
-            store.release(record)
-
-        trio.run(keep_a_seat)
-        old = first.port
+    old = seat_kept_at_a_host_that_stopped(db, data)
     with host_in_thread(db, bot_delay=0.01, grace=600) as again:
         found = advert(again.host.config.name, again.port, again.host.public_key)
         monkeypatch.setattr(discovery, "browse_hosts", lambda seconds, interfaces=None: [found])
@@ -370,3 +376,35 @@ async def test_another_host_at_the_old_address_sends_the_client_to_look_on_the_l
     assert evening.moved_to(again.port) in evening.said
     (kept,) = evening.store.records()
     assert kept.port == again.port
+
+
+def test_join_says_a_host_posing_as_yours_and_keeps_the_seat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Nothing answers at the seat's address, and the LAN announces the seat's key at a host
+    that answers with another key: no token goes there, the seat stays kept, and the one
+    line says why and how to try again (status 6: the key is not the one pinned)."""
+    from scopa_net.commands.options import EXIT_KEY_CHANGED
+    from scopa_net.server import discovery
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    data = tmp_path / "scopa-net"
+    old = seat_kept_at_a_host_that_stopped(str(tmp_path / "host.db"), data)
+    (record,) = SeatStore(data).records()
+    key = bytes.fromhex(record.host_key)
+    with host_in_thread(bot_delay=0.01) as poser:
+        posing = advert("club", poser.port, key)
+        monkeypatch.setattr(discovery, "browse_hosts", lambda seconds, interfaces=None: [posing])
+        status = main(["join"])
+    out, err = capsys.readouterr()
+    assert status == EXIT_KEY_CHANGED, out + err
+    assert out.startswith(f"Taking back your seat at table 1 'test table' on 127.0.0.1:{old} ")
+    assert err.splitlines()[-1] == (
+        f"scopa-net: the host at 127.0.0.1:{poser.port} is announced on the LAN with the key "
+        f"of your seat's host ({fingerprint(key)}) but answered with another: your seat was "
+        f"not taken there (it may be another host posing as yours), nor is your host at "
+        f"127.0.0.1:{old}; your seat stays kept: `scopa-net join 127.0.0.1:{old}` tries again"
+    )
+    assert SeatStore(data).records() == [record]  # kept as it was, at the old address
+    assert f":{poser.port} " not in (data / "known_hosts").read_text()
