@@ -55,10 +55,12 @@ def announced_elsewhere(
 
 
 def lan_browse(seconds: float) -> list[HostAdvert]:
-    """The hosts announced on this machine's LAN interfaces (none where there is no LAN,
-    without asking anything)."""
+    """The hosts announced on this machine's LAN interfaces; OSError, without asking
+    anything, where there is no LAN (no interface up but loopback)."""
     from scopa_net.server import discovery
 
+    if not discovery.browse_interfaces():
+        raise OSError("this machine has no LAN address")
     return discovery.browse_hosts(seconds)
 
 
@@ -81,12 +83,12 @@ class HostSearch:
         self.refused: set[Address] = set()
         """Addresses announced with the key whose host answered with another: never again."""
         self.looked = False
-        """Whether a look has been made (the words of a client that gives up say so)."""
+        """Whether the LAN has been asked (the words of a client that gives up say so)."""
         self._off = False
         self._next: float | None = None
 
     def lost(self) -> None:
-        """The host was just lost: the first look comes :data:`LOOK_AFTER` from now."""
+        """The host was just lost: the first look comes ``after`` seconds from now."""
         self._next = trio.current_time() + self.after
 
     async def look(self, key: bytes, here: Address, *, now: bool = False) -> Address | None:
@@ -98,14 +100,15 @@ class HostSearch:
         if not now and (self._next is None or clock < self._next):
             return None
         self._next = clock + self.every
-        self.looked = True
         adverts: list[HostAdvert] = []
         with trio.move_on_after(LOOK_SECONDS + LOOK_SLACK):
             try:
                 adverts = await trio.to_thread.run_sync(
                     self.browse, LOOK_SECONDS, abandon_on_cancel=True
                 )
-            except Exception as exc:  # no multicast here (OSError, zeroconf's own): stop asking
+            except Exception as exc:  # no LAN, no multicast (OSError, zeroconf's own)
                 log.info("no LAN search for the host: %r", exc)
                 self._off = True
+                return None
+            self.looked = True
         return announced_elsewhere(adverts, key, here, self.refused)

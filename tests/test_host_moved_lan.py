@@ -240,6 +240,22 @@ async def test_where_mdns_does_not_work_the_search_stops_asking() -> None:
     assert len(calls) == 1
 
 
+async def test_a_machine_without_a_lan_asks_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No interface up but loopback: no mDNS socket is opened, now or later, and a client
+    that gives up does not claim to have searched the LAN."""
+    from scopa_net.server import discovery
+
+    def no_zeroconf(**options: object) -> None:
+        raise AssertionError("mDNS was asked on a machine without a LAN")
+
+    monkeypatch.setattr(discovery, "browse_interfaces", lambda: [])
+    monkeypatch.setattr(discovery, "Zeroconf", no_zeroconf)
+    search = HostSearch()
+    for _ in range(2):
+        assert await search.look(bytes(32), ("127.0.0.1", 1), now=True) is None
+    assert not search.looked
+
+
 def test_only_the_key_says_where_the_host_is() -> None:
     ours, other = bytes(range(32)), bytes(32)
     here = ("192.0.2.7", 7311)
