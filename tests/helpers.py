@@ -34,6 +34,7 @@ from scopa_net.notation import parse_card
 from scopa_net.round import Round
 from scopa_net.rules import RuleSet
 from scopa_net.server.table import Phase
+from scopa_net.wire import messages as m
 
 if TYPE_CHECKING:
     from blind_driver import BlindDriver
@@ -373,3 +374,32 @@ def kings_on_the_table(players: int) -> tuple[bytes, bytes, bytes]:
         order = deck.deck(deck_permutation(joint, round_id))
         if sum(1 for c in order[start : start + 4] if c >= 36) >= 3:
             return round_id, host_seed, seed
+
+
+def before_the_first_deal(seq: int, seat: int = 0) -> m.Snapshot:
+    """A snapshot of a two-player table whose match has not dealt yet (round 0), for
+    ``seat``."""
+    players = 2
+    return m.Snapshot(
+        seq=seq,
+        table_id=3,
+        seat=seat,
+        side=seat,
+        rules=m.RulesInfo(players=players, target=11, variants=()),
+        dealer=1,
+        round_no=0,
+        to_move=None,
+        hand=(),
+        table=(),
+        hand_counts=(0,) * players,
+        stock=0,
+        pile_counts=(0,) * players,
+        sweeps=(0,) * players,
+        scores=(0,) * players,
+        plays=(),
+        void_deal=False,
+        round_over=False,
+        leftover=(),
+        round_score=None,
+        winner=None,
+    )

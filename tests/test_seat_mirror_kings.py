@@ -10,11 +10,12 @@ the host does, so its mirror gives no turn on such a deal.
 
 from __future__ import annotations
 
+from helpers import before_the_first_deal
+
 from scopa_net.cards import CARDS
 from scopa_net.mirror import SeatMirror
 from scopa_net.wire import messages as m
 
-RULES = m.RulesInfo(players=2, target=11, variants=())
 KINGS = [c.index for c in CARDS if c.rank.name == "KING"]
 TWOS = [c.index for c in CARDS if c.rank.name == "TWO"]
 THREES = [c.index for c in CARDS if c.rank.name == "THREE"]
@@ -22,29 +23,7 @@ THREES = [c.index for c in CARDS if c.rank.name == "THREE"]
 
 def _waiting_mirror(seat: int = 1) -> SeatMirror:
     """A seat at a two-player table before its first deal, the seeds just revealed."""
-    snapshot = m.Snapshot(
-        seq=2,
-        table_id=1,
-        seat=seat,
-        side=seat,
-        rules=RULES,
-        dealer=0,
-        round_no=0,
-        to_move=None,
-        hand=(),
-        table=(),
-        hand_counts=(0, 0),
-        stock=0,
-        pile_counts=(0, 0),
-        sweeps=(0, 0),
-        scores=(0, 0),
-        plays=(),
-        void_deal=False,
-        round_over=False,
-        leftover=(),
-        round_score=None,
-        winner=None,
-    )
+    snapshot = before_the_first_deal(2, seat)
     mirror = SeatMirror(snapshot)
     mirror.apply(
         m.SeedReveals(seq=3, round_id=bytes(16), seeds=(None, None), excluded=(None, None))

@@ -12,6 +12,7 @@ import itertools
 from typing import Any
 
 import pytest
+from helpers import before_the_first_deal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import any_message, record_strategy
@@ -49,30 +50,7 @@ def relay(sender: Connection, receiver: Connection, msg: Message) -> Message:
     return event
 
 
-def snapshot(seq: int, seat: int = 0) -> m.Snapshot:
-    return m.Snapshot(
-        seq=seq,
-        table_id=3,
-        seat=seat,
-        side=seat,
-        rules=RULES,
-        dealer=1,
-        round_no=0,
-        to_move=None,
-        hand=(),
-        table=(),
-        hand_counts=(0, 0),
-        stock=0,
-        pile_counts=(0, 0),
-        sweeps=(0, 0),
-        scores=(0, 0),
-        plays=(),
-        void_deal=False,
-        round_over=False,
-        leftover=(),
-        round_score=None,
-        winner=None,
-    )
+snapshot = before_the_first_deal
 
 
 def in_lobby() -> tuple[HostConnection, PlayerConnection]:
