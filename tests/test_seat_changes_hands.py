@@ -82,10 +82,13 @@ async def _seat_1_changes_hands(seat: Seat, *, blind: bool) -> int:
 
 
 def _each_round_names_who_held_seat_1(words: str) -> None:
-    said = re.findall(r"^round (\d+): .*\bseat 1 \(([^)]*)\)", words, re.MULTILINE)
-    assert said, words  # seat 1 deals round 1 or 2 (and at a blind table is absent in 2)
-    for round_no, who in said:
-        assert who == ("Dino" if int(round_no) <= 2 else "Ivo"), words
+    said = re.findall(r"^round \d+: .*\bseat 1 \(([^)]*)\)", words, re.MULTILINE)
+    # Seat 1 deals round 1 or 2 (and at a blind table is absent in the round Dino left): his
+    # rounds come first, then Ivo's. (Not by number: a kings void is a round of its own, so
+    # Dino may leave in round 3.)
+    assert said[:1] == ["Dino"], words
+    dino = said.index("Ivo") if "Ivo" in said else len(said)
+    assert said == ["Dino"] * dino + ["Ivo"] * (len(said) - dino), words
     (result,) = [line for line in words.splitlines() if line.startswith("match result")]
     assert "seat 1 (Dino, then Ivo)" in result, words
 
