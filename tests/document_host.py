@@ -2,19 +2,27 @@
 from scopa_net, server or client (only the outsider modules ``document_hashes`` and
 ``document_referee``, written from the documents too).
 
-It speaks protocol version 4 over msgpack/TCP on trio: the handshake with its host key, list,
+It speaks protocol versions 5 and 4 over msgpack/TCP on trio (3.2: a `hello` in either gets a
+`welcome` in it, and a connection in 4 never carries `why` nor the snapshot's `stand_ins`,
+`redeal` and `makers`): the handshake with its host key, list,
 create and join tables, seats, tokens and resume (replay), the fair deal of section 5
 (commitment, seat seeds, receipts, reveal, chain, signed match end), plays answered by ``ack``
 or ``reject``, ``played``/``round_end``/``match_end`` scored by ``document_referee``, and a
 simple rematch. A seat whose person leaves for good during a match is played by a computer
 standing in (its first legal play) until a newcomer joins it, and agrees to a rematch (3.3,
-3.11). It is not complete: no password rate limits, no grace periods and no stand-in for a
-person away, no snapshot catch-up on resume, no blind tables (refused, see ``_create``).
+3.11). A person who steps away (``leave {away: true}``) is played for by a computer too, and
+with ``away_limit`` set, once away that long their seat is open to a newcomer (3.3); their
+tokens then get ``bad_token`` with ``why: "seat_taken_while_away"`` (3.8). The snapshot after
+``joined`` says who made each play of the round (``makers``), where a computer stands in
+(``stand_ins``, ``computer_plays``), the rounds void (``voids``) and a redeal (``redeal``).
+It is not complete: no password rate limits, no grace periods and no stand-in for a dropped
+connection, no snapshot catch-up on resume, no blind tables (refused, see ``_create``).
 
 ``cheat`` makes it dishonest in one named way, for tests of what a client refuses:
 ``"swap_hand"`` deals seat 0, as its first card, the deck's last card instead of the one
 committed at that position; ``"double_card"`` deals seat 0 one card twice, a ``deal`` that
-breaks 3.9 (``bad_field``).
+breaks 3.9 (``bad_field``); ``"why_wrong_code"`` gives a ``no_such_table`` the ``why`` of
+``bad_token``; ``"v5_keys_in_4"`` sends ``why`` and ``makers`` on a connection in version 4.
 """
 
 from __future__ import annotations
@@ -42,7 +50,7 @@ from document_referee import (
     value,
 )
 
-VERSION = 4
+VERSIONS = (4, 5)  # 3.2: oldest and newest spoken; a `bye bad_version` names the newest
 SEED_DEADLINE = 30.0  # 5.4: seconds for the commitments, then for the reveals
 MAX_FRAME = 65536
 
@@ -119,6 +127,7 @@ class Connection:
     seat: int | None = None
     epoch: int = 0
     sent_seq: int = 0  # the newest seq this connection carried (3.1)
+    version: int = 0  # the version its `hello` was answered in (3.2)
 
     def put(self, message: dict) -> None:
         with contextlib.suppress(trio.ClosedResourceError, trio.BrokenResourceError):
@@ -126,6 +135,14 @@ class Connection:
 
 
 # --- tables ---------------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Holding:
+    """Who holds a seat, from taking it to leaving it: the name ``makers`` gives their plays
+    (3.9), renamed with them."""
+
+    name: str
 
 
 @dataclass(eq=False)
@@ -139,7 +156,10 @@ class SeatState:
     log: list[dict] = field(default_factory=list)
     moves: dict[int, tuple[int, int, int]] = field(default_factory=dict)  # id: card, mask, seq
     away: bool = False
-    stand_in: bool = False  # an open seat its person left during the match: a computer plays it
+    stand_in: bool = False  # a computer plays it: its person stepped away, or left mid-match
+    holding: Holding | None = None
+    away_since: float = 0.0
+    taken: dict[bytes, str] = field(default_factory=dict)  # dead token: the host's words
 
     @property
     def automatic(self) -> bool:
@@ -172,6 +192,9 @@ class Round:
     positions: list[list[int]] = field(default_factory=list)  # by seat: positions in hand
     table_positions: list[int] = field(default_factory=list)
     void: bool = False
+    redeal: bool = False  # deals the round before again, which was void (5.8)
+    makers: list[Holding] = field(default_factory=list)  # by play
+    computer_plays: list[int] = field(default_factory=list)  # for a person's seat
 
 
 @dataclass(eq=False)
@@ -198,6 +221,7 @@ class Match:
     votes: list[str] | None = None
     last_sheet: list | None = None
     leftover: list[int] = field(default_factory=list)
+    voids: int = 0
 
     def __post_init__(self) -> None:
         self.seats = [SeatState() for _ in range(self.rules.players)]
@@ -250,13 +274,13 @@ class Match:
             if other != skip:
                 self.event(other, status)
 
-    def snapshot(self, seat: int) -> dict:
+    def snapshot(self, seat: int, version: int = VERSIONS[-1]) -> dict:
         """3.9 ``snapshot``: the seat's view after every event of its log. It shows the last
         round dealt: a round whose seeds are being exchanged has no cards yet."""
         r, n, sides = self.dealt, self.rules.players, self.rules.sides
         rp = r.replay if r is not None else None
         in_play = rp is not None and not rp.over and r.stage == "play"
-        return {
+        snapshot = {
             "t": "snapshot",
             "seq": len(self.seats[seat].log),
             "table_id": self.id,
@@ -284,6 +308,17 @@ class Match:
             "winner": self.winner,
             "seats": [self.seat_info(s) for s in self.seats],
         }
+        optional = {  # 3.9: version 4's optional keys, then version 5's (3.2)
+            "voids": self.voids,
+            "computer_plays": list(r.computer_plays) if r else [],
+        }
+        if version >= 5 or self.host.cheat == "v5_keys_in_4":
+            optional["stand_ins"] = [i for i, s in enumerate(self.seats) if s.stand_in]
+            optional["redeal"] = bool(r and r.redeal)
+            optional["makers"] = [m.name for m in r.makers] if r else []
+        if version < 5 and self.host.cheat != "v5_keys_in_4":
+            assert not {"stand_ins", "redeal", "makers"} & set(optional)
+        return {**snapshot, **{k: v for k, v in optional.items() if v}}
 
     # --- seating
 
@@ -310,6 +345,7 @@ class Match:
             round_id, self.round_no, self.chain, host_seed, order, salts, hashes, digest,
             dealer=self.dealer if self.dealer is not None else 0,
             commits=[None] * n, seeds=[None] * n, excluded=[None] * n,
+            redeal=self.round is not None and self.round.void,
         )  # fmt: skip
         self.round = r
         self.seen_ids.add(round_id)
@@ -429,6 +465,7 @@ class Match:
     def void_round(self) -> None:
         r = self.round
         r.void = True
+        self.voids += 1
         self.broadcast({"t": "round_void", "round_id": r.round_id, "reason": "kings"})
         self.reveal(void=True)
         self.open_round()  # 5.8: the same dealer deals again
@@ -456,8 +493,9 @@ class Match:
 
     # --- plays
 
-    def apply(self, seat: int, card: int, captured: int) -> int:
-        """Apply a legal play; the seq of its ``played`` event."""
+    def apply(self, seat: int, card: int, captured: int, *, computer: bool = False) -> int:
+        """Apply a legal play (``computer``: made by the host for the seat); the seq of its
+        ``played`` event."""
         r = self.round
         rp = r.replay
         deals_before = rp.next_deal
@@ -468,6 +506,10 @@ class Match:
         salt = r.salts[r.perm[pos]]
         r.plays.append((seat, code, pos, salt))
         r.swept.append(swept)
+        s = self.seats[seat]
+        r.makers.append(s.holding or Holding(f"bot {seat}"))
+        if computer and s.kind == "human":  # 3.9: standing in for a person of the seat
+            r.computer_plays.append(len(r.plays) - 1)
         self.broadcast({
             "t": "played", "seat": seat, "card": card, "captured": captured, "sweep": swept,
             "pos": pos, "salt": salt,
@@ -549,6 +591,7 @@ class Match:
             self.scores = [0] * self.rules.sides
             self.round_no, self.chain, self.dealer = 0, bytes(32), None
             self.round = self.dealt = None
+            self.voids = 0
             self.open_round()
 
 
@@ -556,7 +599,7 @@ def first_vote(s: SeatState) -> str:
     """3.11: a seat's answer before its person gives one. A computer player and a computer
     standing in for a seat left during the match agree; a seat left after ``match_end``
     declines; a person, here or not, is waited for."""
-    if s.automatic:
+    if s.kind == "bot" or (s.kind == "open" and s.stand_in):
         return "yes"
     return "no" if s.kind == "open" else "waiting"
 
@@ -589,9 +632,18 @@ def illegal_reason(
 class DocumentHost:
     """Serve ``tables`` on ``port`` (0: any); ``cheat`` names one dishonesty (module doc)."""
 
-    def __init__(self, name: str = "document host", *, cheat: str | None = None) -> None:
+    def __init__(
+        self,
+        name: str = "document host",
+        *,
+        cheat: str | None = None,
+        versions: tuple[int, ...] = VERSIONS,
+        away_limit: float | None = None,
+    ) -> None:
         self.name = name
         self.cheat = cheat
+        self.versions = versions
+        self.away_limit = away_limit  # 3.3: seconds; None, never open to a newcomer
         self._key = Ed25519PrivateKey.generate()
         self.key = self._key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
         self.tables: dict[int, Match] = {}
@@ -624,6 +676,7 @@ class DocumentHost:
         table = Match(next(self._ids), name, rules, None, 1 if bots else None, self)
         for seat in range(rules.players - bots, rules.players):
             table.seats[seat].kind, table.seats[seat].name = "bot", f"bot {seat}"
+            table.seats[seat].holding = Holding(f"bot {seat}")
         self.tables[table.id] = table
         return table
 
@@ -649,7 +702,7 @@ class DocumentHost:
         if not table.seats[r.replay.turn].automatic:
             return  # a newcomer took the seat meanwhile: the play is theirs
         code = r.replay.legal()[0]
-        table.apply(r.replay.turn, code & 63, code >> 6)
+        table.apply(r.replay.turn, code & 63, code >> 6, computer=True)
 
     # --- one connection
 
@@ -752,17 +805,32 @@ class DocumentHost:
             raise ProtocolError("out_of_order", f"{kind} in state {conn.state}")
 
     def _hello(self, conn: Connection, msg: dict) -> None:
-        if msg["version"] != VERSION:
+        if msg["version"] not in self.versions:  # 3.2: H is the newest version it speaks
             raise ProtocolError(
                 "bad_version",
                 f"client speaks protocol version {msg['version']}; "
-                f"this end speaks version {VERSION}",
+                f"this end speaks version {max(self.versions)}",
             )
-        conn.state = "lobby"
-        conn.put({"t": "welcome", "version": VERSION, "host_name": self.name, "host_key": self.key})
+        conn.state, conn.version = "lobby", msg["version"]
+        conn.put({"t": "welcome", "version": conn.version, "host_name": self.name,
+                  "host_key": self.key})  # fmt: skip
 
-    def _error(self, conn: Connection, code: str, ref: str | None, message: str) -> None:
-        conn.put({"t": "error", "code": code, "message": message, "ref": ref})
+    def _error(
+        self, conn: Connection, code: str, ref: str | None, message: str, why: str | None = None
+    ) -> None:
+        error = {"t": "error", "code": code, "message": message, "ref": ref}
+        if self.cheat == "why_wrong_code" and code == "no_such_table":
+            why = "seat_taken_while_away"  # 3.9: goes with bad_token only
+        if why is not None and (conn.version >= 5 or self.cheat == "v5_keys_in_4"):
+            error["why"] = why  # 3.8: never on a connection in version 4
+        conn.put(error)
+
+    def _away_past_limit(self, s: SeatState) -> bool:
+        """3.3: a person away, a computer playing for them, for longer than the away limit."""
+        return (
+            self.away_limit is not None and s.kind == "human" and s.conn is None and s.away
+            and s.stand_in and trio.current_time() - s.away_since > self.away_limit
+        )  # fmt: skip
 
     def _list_tables(self, conn: Connection, msg: dict) -> None:
         open_tables = [
@@ -785,6 +853,7 @@ class DocumentHost:
         )  # fmt: skip
         for seat in range(table.players - bots, table.players):
             match.seats[seat].kind, match.seats[seat].name = "bot", f"bot {seat}"
+            match.seats[seat].holding = Holding(f"bot {seat}")
         self.tables[match.id] = match
         conn.put({"t": "table_created", "table": match.info()})
 
@@ -800,29 +869,51 @@ class DocumentHost:
             self._error(conn, "bad_password", "join", "wrong password")
             return
         seat = msg["seat"]
-        if seat is None:
+        if seat is None:  # 3.3: a seat open for good first, then one left long
             seat = next((i for i, s in enumerate(table.seats) if s.kind == "open"), None)
+            if seat is None:
+                seat = next(
+                    (i for i, s in enumerate(table.seats) if self._away_past_limit(s)), None
+                )
             if seat is None:
                 self._error(conn, "table_full", "join", "no open seat")
                 return
-        elif seat >= len(table.seats) or table.seats[seat].kind != "open":
+        elif seat >= len(table.seats) or (
+            table.seats[seat].kind != "open" and not self._away_past_limit(table.seats[seat])
+        ):
             self._error(conn, "seat_taken", "join", f"seat {seat} is not open")
             return
         s = table.seats[seat]
-        names = {o.name.casefold() for o in table.seats if o.name}
+        absent = s.name if s.kind == "human" else None
+        names = {o.name.casefold() for i, o in enumerate(table.seats) if o.name and i != seat}
         name, k = msg["name"], 2
         while name.casefold() in names:
             name, k = f"{msg['name']} ({k})", k + 1
+        if absent is not None:  # 3.3: the absent person leaves for good at this moment
+            words = (
+                f"your seat at table {table.id} was taken by {name} after you were away for "
+                f"more than {self.away_limit:g} seconds"
+            )
+            s.taken.update(dict.fromkeys(s.tokens, words))
+            s.kind, s.name, s.tokens, s.away, s.stand_in = "open", None, [], False, True
+            s.holding = Holding(f"bot {seat}")
+            table.seat_status(seat, skip=seat)
         s.kind, s.name, s.moves, s.away, s.stand_in = "human", name, {}, False, False
+        s.holding = Holding(name)
         token = os.urandom(16)
         s.tokens, s.presented = [token], 0
         s.epoch += 1
         self._seat(conn, table, seat)
         conn.put({"t": "joined", "table_id": table.id, "seat": seat, "token": token,
                   "epoch": s.epoch})  # fmt: skip
-        conn.put(table.snapshot(seat))
+        conn.put(table.snapshot(seat, conn.version))
         conn.sent_seq = len(s.log)
         table.seat_status(seat, skip=seat)
+        if absent is not None:
+            why = f"{absent} was away for more than {self.away_limit:g} seconds"
+            table.broadcast(
+                {"t": "chat", "seat": None, "text": f"{name} takes {absent}'s seat: {why}"}
+            )
         table.maybe_start()
 
     def _seat(self, conn: Connection, table: Match, seat: int) -> None:
@@ -842,7 +933,13 @@ class DocumentHost:
                 (i for i, t in enumerate(s.tokens) if hmac.compare_digest(t, msg["token"])), -1
             )
         if good < 0:
-            self._error(conn, "bad_token", "resume", "that token does not hold the seat")
+            taken = next(
+                (w for t, w in s.taken.items() if hmac.compare_digest(t, msg["token"])), None
+            ) if s is not None else None  # fmt: skip
+            if taken is not None:
+                self._error(conn, "bad_token", "resume", taken, "seat_taken_while_away")
+            else:
+                self._error(conn, "bad_token", "resume", "that token does not hold the seat")
             return
         if msg["last_seq"] > len(s.log):
             self._error(conn, "stale", "resume", f"the newest event is {len(s.log)}")
@@ -858,7 +955,7 @@ class DocumentHost:
             old.table = old.seat = None
             old.put({"t": "bye", "reason": "superseded", "message": "resumed elsewhere"})
             old.send.close()
-        s.away = False
+        s.away = s.stand_in = False  # 3.3: the stand-in gives the seat back
         self._seat(conn, table, seat)
         conn.put({"t": "resumed", "table_id": table.id, "seat": seat, "token": token,
                   "epoch": s.epoch, "catch_up": "replay"})  # fmt: skip
@@ -875,10 +972,12 @@ class DocumentHost:
         s.conn = None
         conn.table = conn.seat = None
         if msg["away"] and not table.over:
-            s.away = True
+            s.away, s.away_since = True, trio.current_time()
+            s.stand_in = table.started  # 3.3: a bot plays for them at once
         else:
             s.kind, s.name, s.tokens, s.moves = "open", None, [], {}
             s.stand_in = table.started and not table.over  # 3.3: a computer plays it meanwhile
+            s.holding = Holding(f"bot {seat}")  # 3.9 makers: the open seat's computer
             if table.votes is not None and table.votes[seat] == "waiting":
                 table.vote(seat, False)
         conn.state = "lobby"
@@ -930,6 +1029,8 @@ class DocumentHost:
         s = conn.table.seats[conn.seat]
         if msg["name"] != s.name:
             s.name = msg["name"]
+            if s.holding is not None:
+                s.holding.name = s.name  # 3.9 makers: their plays renamed with them
             conn.table.seat_status(conn.seat)
 
     def _seed_commit(self, conn: Connection, msg: dict) -> None:
