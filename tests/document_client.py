@@ -5,12 +5,22 @@ cards chosen with ``document_referee``. A failed check ends the connection with
 ``bye deal_failed`` and raises ``CheckFailedError``; anything else the host does that an honest
 client should never see raises ``HostMisbehavedError``.
 
+It says ``hello`` in version 5 and, refused by a host that names 4 as its newest (3.2), says
+it again in 4 on a new connection. It refuses a key its connection's version does not list
+(section 1, 3.9: ``why`` or the snapshot's ``stand_ins``, ``redeal`` and ``makers`` in 4), a
+``why`` with another code (3.9), and an optional key that carries its own default. A refused
+``resume`` is told to its person in its own words (``SeatLostError``), from ``why`` in 5 and
+from the host's words in 4 (3.8). It can take a seat in a match under way (``join(...,
+midway=True)``): the round in play is followed unchecked (5.10) and who made each of its plays
+is named from the snapshot's ``makers`` (``made_by``), as a seat that saw the events would.
+
 ``test_document_client.py`` plays whole matches with it against our host.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -19,7 +29,26 @@ import trio
 from document_referee import Table, legal_takes
 from document_seat import CheckFailedError, Seat
 
-VERSION = 4
+VERSION = 5  # 3.2: the newest it speaks, said first
+SPOKEN = (5, 4)
+WHYS = {  # 3.8: each `why` and the one code it goes with
+    "table_closed_on_restart": "no_such_table", "seat_taken_while_away": "bad_token",
+}  # fmt: skip
+REFUSED_VERSION = re.compile(
+    r"client speaks protocol version (\d+); this end speaks version (\d+)"
+)  # 3.2: the same sentence in every version
+SNAPSHOT_KEYS = {  # 3.9
+    "t", "seq", "table_id", "seat", "side", "rules", "dealer", "round_no", "to_move", "hand",
+    "table", "hand_counts", "stock", "pile_counts", "sweeps", "scores", "plays", "void_deal",
+    "round_over", "leftover", "round_score", "winner", "seats",
+}  # fmt: skip
+# 3.9: optional keys, by the version that added them, with the value a missing key reads as.
+OPTIONAL = {
+    "snapshot": {4: {"voids": 0, "computer_plays": [], "people": []},
+                 5: {"stand_ins": [], "redeal": False, "makers": []}},
+    "error": {5: {"why": None}},
+}  # fmt: skip
+LISTED = {"snapshot": SNAPSHOT_KEYS, "error": {"t", "code", "message", "ref"}}
 MAX_PAYLOAD = 65536
 PING_AFTER = 10.0  # 3.6: a side that has sent nothing for 10 s pings
 GONE_AFTER = 30.0  # 3.6: nothing heard for 30 s, the peer is gone
@@ -31,6 +60,84 @@ TABLE_EVENTS = {  # 3.4
 
 class HostMisbehavedError(Exception):
     """The host sent what an honest client never expects: a refusal, a `bye`, a broken frame."""
+
+
+class OtherVersionError(Exception):
+    """3.2: the host speaks no version this client speaks; ``words`` are for its person."""
+
+    def __init__(self, host: str, theirs: int) -> None:
+        older = theirs < VERSION
+        self.theirs = theirs
+        self.words = (
+            f"the host at {host} runs an {'older' if older else 'newer'} scopa-net than yours "
+            f"(protocol {theirs}, this one {VERSION}): "
+            + ("you can play there once whoever runs it updates it" if older
+               else "update yours to play there")
+        )  # fmt: skip
+        super().__init__(self.words)
+
+
+class SeatLostError(Exception):
+    """A `resume` refused: the seat is not this client's any more. ``why`` as 3.8 names it
+    (read from the host's words at a host of version 4), ``words`` for its person."""
+
+    def __init__(self, code: str, why: str | None, message: str) -> None:
+        self.code, self.why, self.message = code, why, message
+        if why == "seat_taken_while_away":
+            words = (f"Your seat is someone else's now ({message}). Another seat may be open: "
+                     "ask for the list of tables.")  # fmt: skip
+        elif why == "table_closed_on_restart":
+            words = (f"The host closed the table ({message}). Your own record of the rounds "
+                     "played there is yours to check.")  # fmt: skip
+        elif code == "no_such_table":
+            words = "The table is gone: the match there is over."
+        else:
+            words = "Your token no longer holds the seat: given up, the match over, or taken."
+        self.words = words
+        super().__init__(words)
+
+
+def why_of(error: dict, version: int) -> str | None:
+    """3.8: why a request was refused: the key in version 5; at a host of version 4, an older
+    scopa-net's words, the only way it said why."""
+    if version >= 5:
+        return error.get("why")
+    if error["code"] == "no_such_table" and not re.fullmatch(
+        r"there is no table \d+", error["message"]
+    ):
+        return "table_closed_on_restart"
+    if error["code"] == "bad_token" and error["message"].startswith("your seat at table "):
+        return "seat_taken_while_away"
+    return None
+
+
+def unlisted(message: dict, version: int) -> str | None:
+    """Section 1, 3.9: what is wrong with the keys of an `error` or a `snapshot` read on a
+    connection in ``version``, or None. A key the version does not list is refused like any
+    unknown key, and so is an optional key written with the value its absence stands for."""
+    kind = message["t"]
+    if kind not in LISTED:
+        return None
+    optional = {
+        k: v for since, keys in OPTIONAL[kind].items() if since <= version for k, v in keys.items()
+    }
+    keys = set(message)
+    if not LISTED[kind] <= keys or keys - LISTED[kind] - set(optional):
+        return (
+            f"{kind} with keys {sorted(keys - LISTED[kind] - set(optional))} in version {version}"
+        )
+    for key in keys & set(optional):
+        if message[key] == optional[key]:
+            return f"{kind} writes its optional key {key} as its default"
+    if kind == "error" and "why" in message and WHYS.get(message["why"]) != message["code"]:
+        return f"error {message['code']} with why {message['why']!r}"
+    if (
+        kind == "snapshot"
+        and "makers" in message
+        and len(message["makers"]) != len(message["plays"])
+    ):
+        return "snapshot makers not one name per play"
+    return None
 
 
 def frame(message: dict) -> bytes:
@@ -153,16 +260,45 @@ class DocumentClient:
         self.acks: list[dict] = []
         self.resent: set[str] = set()
         self.events: list[dict] = []  # every table event, as it arrived
+        self.version = VERSION  # the version of the connection (3.2)
+        self.refused_versions: list[int] = []  # hellos a host refused, in order
+        # What the person sees beside the board: who holds each seat, whether a computer plays
+        # it now, and who made each play of the round (3.4, 3.9 `makers`).
+        self.holders: list[str | None] = []
+        self.computer: list[bool] = []
+        self.made_by: list[str] = []
+        self.by_computer: list[bool] = []
+        self.play_seats: list[int] = []
+        self.kept: list[bool] = []  # the seat's holder is a person who has not left it
+        self.snapshot: dict | None = None
 
     # --- 3.2, 3.3: handshake, lobby, seat -------------------------------------------------------
 
-    async def connect(self, host: str, port: int) -> None:
-        """Open a connection and shake hands; the host key is pinned on first contact (5.3)."""
+    async def connect(self, host: str, port: int, version: int = VERSION) -> None:
+        """Open a connection and shake hands in ``version``; refused naming a version this
+        client speaks too, open a new one in that (3.2). The host key is pinned on first
+        contact (5.3)."""
         self.conn = Connection(await trio.open_tcp_stream(host, port))
-        await self.conn.send({"t": "hello", "version": VERSION, "client": "document-client"})
-        welcome = await self._reply("welcome")
-        if welcome["version"] != VERSION:
-            await self._bye("bad_version", f"this end speaks version {VERSION}")
+        self.version = version
+        await self.conn.send({"t": "hello", "version": version, "client": "document-client"})
+        first = await self.conn.receive()
+        if first["t"] == "bye" and first["reason"] == "bad_version":
+            await trio.aclose_forcefully(self.conn.stream)
+            self.conn = None
+            self.refused_versions.append(version)
+            said = REFUSED_VERSION.fullmatch(first["message"])
+            if said is None or int(said[1]) != version:
+                raise HostMisbehavedError(f"bad_version in other words: {first['message']!r}")
+            theirs = int(said[2])
+            if theirs in SPOKEN and theirs not in self.refused_versions:
+                await self.connect(host, port, theirs)
+                return
+            raise OtherVersionError(host, theirs)
+        if first["t"] != "welcome":
+            raise HostMisbehavedError(f"{first['t']} where welcome was due: {first}")
+        welcome = first
+        if welcome["version"] != version:
+            await self._bye("bad_version", f"this end speaks version {version}")
             raise HostMisbehavedError(f"welcome in version {welcome['version']}")
         if self.pinned is not None and welcome["host_key"] != self.pinned:
             await self._bye("quit", "the host key changed")
@@ -175,24 +311,69 @@ class DocumentClient:
                           "password": None, "bots": bots, "bot_level": 1})  # fmt: skip
         return (await self._reply("table_created"))["table"]["id"]
 
-    async def join(self, table_id: int) -> None:
+    async def join(self, table_id: int, seat: int | None = None, *, midway: bool = False) -> None:
+        """Sit at the table; ``midway``: a match under way is welcome (5.10)."""
         await self._send(
-            {"t": "join", "table_id": table_id, "seat": None, "name": self.name, "password": None}
+            {"t": "join", "table_id": table_id, "seat": seat, "name": self.name, "password": None}
         )
         joined = await self._reply("joined")
         self.table_id, self.seat_no, self.token = table_id, joined["seat"], joined["token"]
         snapshot = await self._reply("snapshot")
-        if snapshot["round_no"] != 0:
+        if snapshot["round_no"] != 0 and not midway:
             raise HostMisbehavedError("joined a match under way: its round cannot be checked")
         assert self.pinned is not None
         self.seat = Seat(self.pinned, rules_of(snapshot["rules"]), self.seat_no)
+        if snapshot["round_no"] != 0:
+            self.seat.midway(snapshot)
         self.last_seq = snapshot["seq"]
+        self._board_from(snapshot)
+
+    def _board_from(self, snapshot: dict) -> None:
+        """3.4, 3.9: who holds each seat and who made each play, as a seat that saw the events
+        would show them. Without `makers` (a host of version 4) a play is named by its seat's
+        holder now: the best a snapshot of version 4 allows."""
+        self.snapshot = snapshot
+        seats = snapshot["seats"]
+        n = snapshot["rules"]["players"]
+        stand_ins = set(snapshot.get("stand_ins", []))
+        self.holders = [
+            s["name"] if s["kind"] != "open" else (f"bot {i}" if i in stand_ins else None)
+            for i, s in enumerate(seats)
+        ] or [None] * n
+        self.kept = [s["kind"] == "human" for s in seats] or [False] * n
+        self.play_seats = [p["seat"] for p in snapshot["plays"]]
+        self.computer = [i in stand_ins or (bool(seats) and seats[i]["kind"] == "bot")
+                         for i in range(n)]  # fmt: skip
+        plays = snapshot["plays"]
+        computer_plays = set(snapshot.get("computer_plays", []))
+        self.made_by = list(snapshot.get("makers", [])) or [
+            self.holders[p["seat"]] or f"seat {p['seat']}" for p in plays
+        ]
+        self.by_computer = [
+            k in computer_plays or self.made_by[k] == f"bot {p['seat']}"
+            or (bool(seats) and seats[p["seat"]]["kind"] == "bot")
+            for k, p in enumerate(plays)
+        ]  # fmt: skip
+
+    def play_lines(self) -> list[str]:
+        """The round's plays in the person's words: who made each, a computer's said so."""
+        lines = []
+        for name, computer in zip(self.made_by, self.by_computer, strict=True):
+            if computer and not name.startswith("bot "):
+                lines.append(f"a computer played for {name}")
+            else:
+                lines.append(f"{name} played")
+        return lines
 
     async def resume(self) -> None:
         """Take the seat back with its token (3.3) and send again what the host may lack (5.4)."""
         await self._send({"t": "resume", "table_id": self.table_id, "seat": self.seat_no,
                           "token": self.token, "last_seq": self.last_seq})  # fmt: skip
-        resumed = await self._reply("resumed")
+        resumed = await self._receive()
+        if resumed["t"] == "error" and resumed["code"] in ("bad_token", "no_such_table"):
+            raise SeatLostError(resumed["code"], why_of(resumed, self.version), resumed["message"])
+        if resumed["t"] != "resumed":
+            raise HostMisbehavedError(f"{resumed['t']} where resumed was due: {resumed}")
         self.token = resumed["token"]
         if resumed["catch_up"] != "replay":
             raise HostMisbehavedError("caught up by snapshot: the round in play cannot be checked")
@@ -262,6 +443,7 @@ class DocumentClient:
             await self._bye("deal_failed", str(failed)[:200])
             raise
         self.last_seq = event["seq"]
+        self._board(event)
         r = self.seat.round
         if event["t"] == "round_commit":
             commit = self.seat.seed_to_commit(self.seeds())
@@ -271,6 +453,29 @@ class DocumentClient:
                 await self._send({"t": "seed_reveal", "round_id": r.round_id, "seed": r.seed})
         elif event["t"] == "played" and event["seat"] == self.seat_no:
             self.pending = None
+
+    def _board(self, e: dict) -> None:
+        """Who holds each seat and who made each play, from the events (3.3, 3.4)."""
+        if e["t"] == "seat_status" and e["seat"] < len(self.holders):
+            seat, was = e["seat"], self.holders[e["seat"]]
+            open_ = e["kind"] == "open"
+            now = (f"bot {seat}" if e["stand_in"] else None) if open_ else e["name"]
+            if e["kind"] == "human" and was not in (None, f"bot {seat}", now) and self.kept[seat]:
+                # 3.9 makers: a rename (no `open` between) renames the holder's plays too
+                self.made_by = [
+                    now if name == was and self.play_seats[k] == seat else name
+                    for k, name in enumerate(self.made_by)
+                ]
+            self.kept[seat] = e["kind"] == "human"
+            self.holders[seat] = now
+            self.computer[seat] = e["kind"] == "bot" or e["stand_in"]
+        elif e["t"] == "round_commit":
+            self.made_by, self.by_computer, self.play_seats = [], [], []
+        elif e["t"] == "played" and e["seat"] < len(self.holders):
+            seat = e["seat"]
+            self.play_seats.append(seat)
+            self.made_by.append(self.holders[seat] or f"seat {seat}")
+            self.by_computer.append(self.computer[seat])
 
     # --- frames ---------------------------------------------------------------------------------
 
@@ -286,7 +491,12 @@ class DocumentClient:
 
     async def _receive(self) -> dict:
         assert self.conn is not None
-        return await self.conn.receive_past_heartbeats(self._send)
+        message = await self.conn.receive_past_heartbeats(self._send)
+        wrong = unlisted(message, self.version)
+        if wrong is not None:
+            await self._bye("bad_field", wrong[:200])
+            raise HostMisbehavedError(f"bad_field: {wrong}")
+        return message
 
     async def _reply(self, kind: str) -> dict:
         message = await self._receive()

@@ -125,6 +125,29 @@ class Seat:
         self.to_move: int | None = None
         self.match_over = False
         self.rounds_checked = 0
+        self.loose = False  # a match joined under way: its round in play passes unchecked
+        self.trust_prev = False  # 5.10: the next round_commit's prev and round_no, as they come
+
+    def midway(self, snapshot: dict) -> None:
+        """Start from a ``snapshot`` of a match under way (5.10, "A seat that did not see the
+        match from its start"): the round in play passes unchecked, its cards and turn taken
+        from the snapshot and the events after it; the next ``round_commit``'s ``prev`` and
+        ``round_no`` are taken as they come, and every round from there is checked. The match
+        score is taken from the unchecked round's ``round_end`` (or the snapshot)."""
+        self.loose = self.trust_prev = True
+        self.hand = dict.fromkeys(snapshot["hand"], -1)
+        self.on_table = list(snapshot["table"])
+        self.to_move = snapshot["to_move"]
+        self.last_round_no = snapshot["round_no"]
+        self.scores = list(snapshot["scores"])
+        if snapshot["round_over"] and snapshot["round_score"] is not None:
+            self.scores = [
+                s + sum(line["points"][side] for line in snapshot["round_score"])
+                for side, s in enumerate(self.scores)
+            ]
+        if snapshot["round_no"]:
+            over = snapshot["round_over"]
+            self.next_dealer = (snapshot["dealer"] + over) % self.table.players
 
     # --- what the client asks -----------------------------------------------------------------
 
@@ -133,6 +156,8 @@ class Seat:
 
     @property
     def my_turn(self) -> bool:
+        if self.loose:
+            return self.to_move == self.seat and bool(self.hand)
         r = self.round
         return bool(r and r.end is None and not r.void and self.to_move == self.seat and self.hand)
 
@@ -150,9 +175,30 @@ class Seat:
 
     def take(self, event: dict) -> None:
         """Check one table event as it arrives; raise CheckFailedError if a check fails."""
+        if self.loose and event["t"] != "round_commit":
+            self._loose(event)
+            return
         handler = getattr(self, "_on_" + event["t"], None)
         if handler is not None:
             handler(event)
+
+    def _loose(self, e: dict) -> None:
+        """An event of the round under way when the seat was taken: followed, not checked."""
+        if e["t"] == "deal":
+            self.hand.update({c["card"]: c["pos"] for c in e["hand"]})
+            self.on_table += [c["card"] for c in e["table"]]
+        elif e["t"] == "played":
+            self.hand.pop(e["card"], None)
+            self.on_table = [c for c in self.on_table if not e["captured"] >> c & 1]
+            if not e["captured"]:
+                self.on_table.append(e["card"])
+            self.to_move = (e["seat"] + 1) % self.table.players
+        elif e["t"] == "round_end":
+            self.scores, self.to_move = list(e["scores"]), None
+            if self.next_dealer is not None:
+                self.next_dealer = (self.next_dealer + 1) % self.table.players
+        elif e["t"] == "match_end":
+            self.match_over = True  # its signature is over a chain this seat never held
 
     # --- 5.2 ------------------------------------------------------------------------------------
 
@@ -169,9 +215,11 @@ class Seat:
         message = commit_message(r.round_id, r.round_no, r.prev, r.digest, rules_hash(self.table))
         if not signed(self.host_key, e["sig"], message):
             raise self.fail("round_commit signature")
-        if r.round_no != self.last_round_no + 1:
+        if self.trust_prev:  # 5.10: a seat that did not see the match from its start
+            self.loose = self.trust_prev = False
+        elif r.round_no != self.last_round_no + 1:
             raise self.fail(f"round_commit numbered {r.round_no} after round {self.last_round_no}")
-        if not compare(r.prev, self.chain):
+        elif not compare(r.prev, self.chain):
             raise self.fail("round_commit prev is not the last round's chain hash")
         if r.round_id in self.round_ids:
             raise self.fail("round_commit with a round id seen before")
