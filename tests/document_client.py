@@ -392,6 +392,13 @@ class DocumentClient:
         if self.pending is not None:
             await self._send(self.pending.message())
 
+    async def leave(self, away: bool) -> None:
+        """3.3: step away (``away``) or give the seat up for good; the connection stays in the
+        lobby, events on their way before ``left`` taken as usual."""
+        await self._send({"t": "leave", "away": away})
+        while (message := await self._receive())["t"] != "left":
+            await self._handle(message)
+
     async def drop(self) -> None:
         """Lose the connection without a word, as a cable pulled."""
         assert self.conn is not None
@@ -409,7 +416,7 @@ class DocumentClient:
         assert self.seat is not None
         while not self.seat.match_over and not stop(self):
             await self._handle(await self._receive())
-            if self.seat.my_turn and self.pending is None:
+            if self.seat.my_turn and self.pending is None and not stop(self):
                 card, take = choose(list(self.seat.hand), self.seat.on_table, self.seat.table)
                 self.move_id += 1
                 self.pending = Pending(self.move_id, self.last_seq, card, take)

@@ -22,7 +22,8 @@ connection, no snapshot catch-up on resume, no blind tables (refused, see ``_cre
 ``"swap_hand"`` deals seat 0, as its first card, the deck's last card instead of the one
 committed at that position; ``"double_card"`` deals seat 0 one card twice, a ``deal`` that
 breaks 3.9 (``bad_field``); ``"why_wrong_code"`` gives a ``no_such_table`` the ``why`` of
-``bad_token``; ``"v5_keys_in_4"`` sends ``why`` and ``makers`` on a connection in version 4.
+``bad_token``; ``"v5_keys_in_4"`` sends ``why`` (with every ``no_such_table``) and the
+snapshot's keys of version 5 on a connection in version 4.
 """
 
 from __future__ import annotations
@@ -821,6 +822,8 @@ class DocumentHost:
         error = {"t": "error", "code": code, "message": message, "ref": ref}
         if self.cheat == "why_wrong_code" and code == "no_such_table":
             why = "seat_taken_while_away"  # 3.9: goes with bad_token only
+        if self.cheat == "v5_keys_in_4" and code == "no_such_table":
+            why = "table_closed_on_restart"  # the right code, in a version without the key
         if why is not None and (conn.version >= 5 or self.cheat == "v5_keys_in_4"):
             error["why"] = why  # 3.8: never on a connection in version 4
         conn.put(error)

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 import trio
-from document_client import DocumentClient
+from document_client import DocumentClient, HostMisbehavedError, OtherVersionError, SeatLostError
 from document_hashes import cases
+from document_host import DocumentHost
 from document_referee import Table
 from document_seat import CheckFailedError, Seat, host_list
 from helpers import imported_modules
@@ -217,3 +218,185 @@ async def test_every_event_of_a_real_match_it_checks_is_refused_when_tampered_wi
         change(next(e for e in events if e["t"] == kind))
         with pytest.raises(CheckFailedError, match=check):
             replay(client, events)
+
+
+# --- protocol 5 (3.2, 3.4, 3.8): versions, makers, why -------------------------------------------
+
+
+@pytest.mark.parametrize("version", [5, 4])
+async def test_at_our_host_in_either_version_it_plays_a_whole_match(version: int) -> None:
+    """3.2: our host speaks 5 and 4 and answers a `hello` in the version it was said in; in 4
+    it never sends a key of 5 (the client refuses one with `bad_field`)."""
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0)
+            client = DocumentClient("Ada")
+            await client.connect("127.0.0.1", host.port, version)
+            assert client.version == version
+            await client.join(await client.create_table(target=1))
+            await client.play()
+            assert client.seat is not None
+            assert client.seat.match_over
+            await client.quit()
+            nursery.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize(("spoken", "refused"), [((4,), [5]), ((4, 5), [])])
+async def test_refused_in_5_by_a_host_of_4_it_says_hello_again_in_4(
+    spoken: tuple[int, ...], refused: list[int]
+) -> None:
+    """3.2: a host that speaks only 4 refuses `hello` in 5 naming 4; the client opens a new
+    connection and plays in 4. A host that speaks both takes 5 at once."""
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            host = DocumentHost(versions=spoken)
+            await host.start(nursery)
+            host.bot_delay = 0
+            client = DocumentClient("Ada")
+            await client.connect("127.0.0.1", host.port)
+            assert (client.refused_versions, client.version) == (refused, max(spoken))
+            await client.join(await client.create_table(target=1))
+            await client.play()
+            assert client.seat is not None
+            assert client.seat.match_over
+            await client.quit()
+            nursery.cancel_scope.cancel()
+
+
+async def test_a_host_of_an_older_version_only_is_named_in_the_person_s_words() -> None:
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            host = DocumentHost(versions=(3,))
+            await host.start(nursery)
+            client = DocumentClient("Ada")
+            with pytest.raises(OtherVersionError) as refused:
+                await client.connect("127.0.0.1", host.port)
+            assert client.refused_versions == [5]
+            assert refused.value.words == (
+                "the host at 127.0.0.1 runs an older scopa-net than yours (protocol 3, this one "
+                "5): you can play there once whoever runs it updates it"
+            )
+            nursery.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize("cheat", ["why_wrong_code", "v5_keys_in_4"])
+async def test_it_refuses_a_why_with_another_code_and_a_key_of_5_in_4(cheat: str) -> None:
+    """3.9: `why` goes with its one code; a key of version 5 on a connection in 4 is unknown
+    there. Either is `bad_field`: the client says so in `bye` and stops."""
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            host = DocumentHost(cheat=cheat)
+            await host.start(nursery)
+            client = DocumentClient("Ada")
+            await client.connect("127.0.0.1", host.port, 4 if cheat == "v5_keys_in_4" else 5)
+            client.table_id, client.seat_no, client.token = 9, 0, bytes(16)
+            with pytest.raises(HostMisbehavedError, match="bad_field"):
+                await client.resume()  # at a table that does not exist: `no_such_table`
+            with trio.fail_after(2):
+                while not host.byes:
+                    await trio.sleep(0.01)
+            assert [reason for _, reason, _ in host.byes] == ["bad_field"]
+            nursery.cancel_scope.cancel()
+
+
+async def two_people_two_plays(port: int) -> tuple[DocumentClient, DocumentClient]:
+    """Ivo (seat 0) and Ada (seat 1) at a 2-player table to 4 of our host, both playing until
+    the first round holds two plays: one each."""
+    ivo, ada = DocumentClient("Ivo"), DocumentClient("Ada")
+    await ivo.connect("127.0.0.1", port)
+    await ivo.join(await ivo.create_table(target=4, bots=0))
+    await ada.connect("127.0.0.1", port)
+    await ada.join(ivo.table_id)
+    async with trio.open_nursery() as both:
+        for c in (ivo, ada):
+            both.start_soon(c.play, lambda c: len(c.made_by) >= 2)
+    return ivo, ada
+
+
+@pytest.mark.parametrize("version", [5, 4])
+async def test_a_newcomer_mid_round_names_each_play_as_a_seat_that_saw_it_from_makers(
+    version: int,
+) -> None:
+    """3.3, 3.9 `makers`: Ivo gives his seat up after his first play and a computer plays the
+    open seat; Lea takes it mid-round. In version 5 her snapshot names Ivo's play as his and
+    the computer's as `bot 0`, exactly as Ada, who saw the events, names them; in version 4
+    the key is not there. She plays on (the round in play unchecked, 5.10) to the match's
+    end, which Ada checks whole."""
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0)
+            ivo, ada = await two_people_two_plays(host.port)
+            await ivo.leave(away=False)
+            await ivo.quit()
+            lea = DocumentClient("Lea")
+            await lea.connect("127.0.0.1", host.port, version)
+            await lea.join(ivo.table_id, midway=True)
+            assert lea.seat_no == 0
+            assert lea.snapshot is not None
+            plays = lea.snapshot["plays"]
+            assert len(plays) >= 2
+            if version == 4:
+                assert "makers" not in lea.snapshot
+            else:
+                makers = lea.snapshot["makers"]
+                assert lea.made_by == makers
+                seat0 = [m for m, p in zip(makers, plays, strict=True) if p["seat"] == 0]
+                assert seat0[0] == "Ivo"
+                assert set(seat0[1:]) <= {"bot 0"}
+                assert "Ivo played" in lea.play_lines()
+                # Ada saw every event: she names the plays alike, once she has read them.
+                await ada.play(lambda c: any(
+                    e["t"] == "seat_status" and e["name"] == "Lea" for e in c.events
+                ))  # fmt: skip
+                assert ada.made_by[: len(makers)] == makers
+            async with trio.open_nursery() as both:
+                for c in (lea, ada):
+                    both.start_soon(c.play)
+            assert lea.seat is not None
+            assert ada.seat is not None
+            assert lea.seat.match_over
+            assert ada.seat.match_over
+            for c in (lea, ada):
+                await c.quit()
+            nursery.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize("version", [5, 4])
+async def test_a_seat_taken_while_away_is_told_in_the_client_s_own_words(version: int) -> None:
+    """3.3, 3.8: Ivo steps away; past the host's away limit Lea takes his seat. His resume is
+    refused `bad_token`, which the client reads as `seat_taken_while_away` from `why` in
+    version 5 and from the host's words in 4, and tells Ivo in its own words. Lea's snapshot
+    names the plays a computer made for Ivo while he was away as his (`makers`), a computer's
+    (`computer_plays`)."""
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0, grace=0.2, away_limit=0.5)
+            ivo, ada = await two_people_two_plays(host.port)
+            await ivo.leave(away=True)
+            await ivo.quit()
+            await trio.sleep(1.0)  # past the away limit
+            lea = DocumentClient("Lea")
+            await lea.connect("127.0.0.1", host.port)
+            await lea.join(ivo.table_id, midway=True)
+            assert lea.seat_no == 0
+            assert lea.snapshot is not None
+            taken = lea.snapshot
+            ivo.conn = None
+            await ivo.connect("127.0.0.1", host.port, version)
+            with pytest.raises(SeatLostError) as lost:
+                await ivo.resume()
+            assert (lost.value.code, lost.value.why) == ("bad_token", "seat_taken_while_away")
+            assert lost.value.words.startswith("Your seat is someone else's now (")
+            assert "Lea" in lost.value.message
+            assert lost.value.words.endswith("ask for the list of tables.")
+            await ivo.quit()
+            plays = taken["plays"]
+            for k, play in enumerate(plays):
+                if play["seat"] == 0:
+                    assert taken["makers"][k] == "Ivo"
+            # The first is Ivo's own; any later one of seat 0 a computer's, made for him.
+            ivos = [k for k, play in enumerate(plays) if play["seat"] == 0]
+            assert ivos[1:] == taken.get("computer_plays", [])
+            for c in (lea, ada):
+                await c.quit()
+            nursery.cancel_scope.cancel()
