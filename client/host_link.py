@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 import trio
 
@@ -29,8 +29,9 @@ from scopa_net.wire.connection import (
     NeedData,
     PlayerConnection,
     State,
+    bye_for,
 )
-from scopa_net.wire.errors import ErrorCode, ProtocolError
+from scopa_net.wire.errors import ErrorCode, ProtocolError, RemoteProtocolError
 
 CONNECT_TIMEOUT = 10.0
 REQUEST_TIMEOUT = 15.0
@@ -91,13 +92,26 @@ class _Link:
         while True:
             if self._pending:
                 return self._pending.pop(0)
-            event = self._next_event()
+            try:
+                event = self._next_event()
+            except RemoteProtocolError as exc:
+                await self._bye_for(exc)
+                raise
             if event is NEED_DATA:
                 self.conn.receive_data(await self._receive_some())
                 continue
             if isinstance(event, ConnectionClosed):
                 raise trio.BrokenResourceError("the host closed the connection")
             return event
+
+    async def _bye_for(self, exc: RemoteProtocolError) -> None:
+        """The host broke the protocol: say so in ``bye`` before the connection is closed
+        (protocol.md 1), whatever this client was waiting for (a ``welcome``, a ``joined``,
+        its snapshot, an event), once; a connection that cannot take it is closed anyway."""
+        if self.conn.state is State.CLOSED:
+            return
+        with trio.move_on_after(2), suppress(*LINK_ERRORS):
+            await self.send(bye_for(exc))
 
     def _next_event(self) -> m.Message | NeedData | ConnectionClosed:
         """The codec's next event, past the host's answers to our pings."""
