@@ -33,6 +33,7 @@ from scopa_net.commands.options import EXIT_DEAL_FAILED, EXIT_FAILED
 from scopa_net.fair.commitments import fingerprint
 from scopa_net.plays import Play, PlayRecord
 from scopa_net.rules import RuleSet
+from scopa_net.wire.errors import RemoteProtocolError
 
 
 @pytest.fixture(autouse=True)
@@ -229,3 +230,43 @@ def test_a_host_that_sends_a_broken_deal_is_told_so_and_not_resumed_forever(
         r"\(bad_field: deal: .+\) again after the seat was taken back; stopped trying",
         str(failure),
     ), str(failure)
+
+
+@pytest.mark.parametrize("versions", [(4, 5), (4,)])
+def test_our_client_plays_at_a_host_of_5_and_4_and_at_one_of_4_only(
+    data_home: Path, versions: tuple[int, ...]
+) -> None:
+    """protocol.md 3.2: our client says `hello` in 5; a host that speaks 5 and 4 answers in 5,
+    and one that speaks 4 only refuses it naming 4, and our client says `hello` again in 4
+    on a new connection, then plays the whole match there (a connection in 4 carries no key
+    of 5: the outsider host asserts it)."""
+    status, text, host = a_person_against_our_bot(data_home, target=2, versions=versions)
+    assert status == 0, text
+    assert "DEAL CHECK FAILED" not in text
+    assert host.tables[1].over
+    spoken = [c.version for c in host.connections]
+    assert set(spoken) - {0} == {max(versions)}, spoken  # 0: refused at `hello`
+    assert spoken.count(0) == (2 if versions == (4,) else 0), spoken  # Ada's and Bruno's
+
+
+@pytest.mark.parametrize(
+    ("cheat", "versions"), [("why_wrong_code", (4, 5)), ("v5_keys_in_4", (4,))]
+)
+async def test_our_client_refuses_a_why_with_another_code_and_a_key_of_5_in_4(
+    data_home: Path, cheat: str, versions: tuple[int, ...]
+) -> None:
+    """protocol.md 3.9: `why` goes with its one code (`table_closed_on_restart` with
+    `no_such_table`), and a connection in 4 carries no `why` at all (3.8). The outsider host
+    answers a `join` at a table that does not exist with one or the other; our client ends the
+    connection with `bye bad_field` instead of reading the refusal."""
+    async with a_document_host(1, cheat=cheat, versions=versions) as host:
+        with trio.fail_after(10), pytest.raises(RemoteProtocolError, match="bad_field"):
+            async with open_network_session(
+                "127.0.0.1", host.port, TableChoice(table_id=9, seat=0), name="Ada",
+                data_dir=data_home,
+            ):  # fmt: skip
+                pass
+        with trio.fail_after(2):
+            while not host.byes:
+                await trio.sleep(0.01)
+        assert [reason for _, reason, _ in host.byes] == ["bad_field"]
