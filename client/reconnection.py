@@ -56,6 +56,7 @@ from scopa_net.witness import DealWitness
 log = logging.getLogger("scopa_net.client")
 
 TAKEN_WHILE_AWAY = "your seat at table "
+CLOSED_ON_RESTART = "the host closed table "
 """How our host's ``bad_token`` message begins when a newcomer took the seat while its
 player was away past the host's limit (protocol.md 3.3): then it says who, and after how
 long. Read only from a host of protocol 4, which says it in no ``why`` (:func:`refusal_why`)."""
@@ -623,8 +624,10 @@ def _duration(seconds: float) -> str:
 def refusal_why(refusal: RefusedError | None, table_id: int | None) -> RefusalWhy | None:
     """Why the host refused to give a seat back, where this client acts on it: the ``error``'s
     ``why`` (protocol.md 3.8); from a host of protocol 4, which sends none, read from our
-    host's words, the only way it said it (a ``no_such_table`` other than ``there is no table
-    N``; a ``bad_token`` beginning :data:`TAKEN_WHILE_AWAY`)."""
+    host's words, the only way it said it (a ``no_such_table`` beginning
+    :data:`CLOSED_ON_RESTART`; a ``bad_token`` beginning :data:`TAKEN_WHILE_AWAY`). Another
+    host of 4 words a table that is not there as it likes (``no such table``): that is no
+    table closed on restart."""
     if refusal is None:
         return None
     if refusal.why is not None:
@@ -632,7 +635,7 @@ def refusal_why(refusal: RefusedError | None, table_id: int | None) -> RefusalWh
     if refusal.version is not None and refusal.version >= m.WHY_SINCE:
         return None  # a host that says why and did not: no reason this client acts on
     if refusal.code == ErrorCode.NO_SUCH_TABLE.value:
-        if refusal.message != f"there is no table {table_id}":
+        if refusal.message.startswith(CLOSED_ON_RESTART):
             return RefusalWhy.TABLE_CLOSED_ON_RESTART
     elif refusal.code == ErrorCode.BAD_TOKEN.value and refusal.message.startswith(TAKEN_WHILE_AWAY):
         return RefusalWhy.SEAT_TAKEN_WHILE_AWAY
