@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ import trio
 from app_driver import playing, run_app
 from document_host import DocumentHost
 from document_referee import Table
+from helpers import kept_seat
 
 from scopa_net.bots.levels import make_player
 from scopa_net.cards import Card
@@ -24,9 +26,11 @@ from scopa_net.client.launch import session_failure
 from scopa_net.client.network_session import (
     HostBrokeProtocolError,
     NetworkSession,
+    SeatLostError,
     TableChoice,
     open_network_session,
 )
+from scopa_net.client.seat_store import SeatRecord, SeatStore
 from scopa_net.client.session import Message, RoundStarted
 from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_DEAL_FAILED, EXIT_FAILED
@@ -270,3 +274,74 @@ async def test_our_client_refuses_a_why_with_another_code_and_a_key_of_5_in_4(
             while not host.byes:
                 await trio.sleep(0.01)
         assert [reason for _, reason, _ in host.byes] == ["bad_field"]
+
+
+async def taking_back(port: int, record: SeatRecord, home: Path) -> str:
+    """What the person reads when our client takes the kept seat ``record`` back."""
+    store = SeatStore(home)
+    store.save(record)
+    choice = TableChoice(table_id=record.table_id, seat=record.seat)
+    with trio.fail_after(20), pytest.raises(SeatLostError) as lost:
+        async with open_network_session(
+            "127.0.0.1", port, choice, name=record.name, data_dir=home, store=store,
+            resume_from=record,
+        ):  # fmt: skip
+            pass
+    return str(lost.value)
+
+
+async def test_at_another_host_of_4_a_table_gone_is_not_read_as_closed_on_restart(
+    data_home: Path,
+) -> None:
+    """protocol.md 3.8: at a host of version 4 our client reads why from our older host's
+    words. The outsider host of 4 says `no such table` for a table that is not there (any
+    words are the host's to choose): our client must not tell Ada that the host closed her
+    table as it restarted, with a transcript of its rounds to check; only the words our host
+    used for that, `the host closed table N as it restarted: `, say so."""
+    async with a_document_host(1, versions=(4,)) as host:
+        record = kept_seat(host.port, table_id=9, seat=1, host_key=host.key.hex())
+        said = await taking_back(host.port, record, data_home)
+    head = f"The host at 127.0.0.1:{host.port} no longer holds seat 1 at table 9 for you"
+    assert said.startswith(f"{head} (the match there is over)."), said
+
+
+@pytest.mark.parametrize("versions", [(4, 5), (4,)])
+async def test_our_client_told_its_seat_was_taken_while_away_at_the_outsider_host(
+    data_home: Path, versions: tuple[int, ...]
+) -> None:
+    """protocol.md 3.3, 3.8: Ivo (our client) steps away and, past the outsider host's away
+    limit, Lea takes his seat. Taking it back, his client is refused `bad_token`, with `why:
+    "seat_taken_while_away"` in 5 and in that host's own words in 4 (which begin `your seat at
+    table `), and tells him so in the host's words."""
+    async with a_document_host(4, versions=versions, away_limit=0.3) as host:
+        table = host.tables[1]
+        with trio.fail_after(20):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(our_bot, host)
+                async with open_network_session(
+                    "127.0.0.1", host.port, TableChoice(table_id=1, seat=0), name="Ivo",
+                    data_dir=data_home,
+                ) as ivo:  # fmt: skip
+                    async for event in ivo.events:
+                        if isinstance(event, RoundStarted):
+                            break
+                    token, key = ivo._token, host.key
+                    host.bot_delay = 5.0  # the match goes on while Lea comes
+                    await ivo.leave(away=True)
+                while not table.seats[0].stand_in:
+                    await trio.sleep(0.01)
+                await trio.sleep(0.5)  # past the away limit
+                async with open_network_session(
+                    "127.0.0.1", host.port, TableChoice(table_id=1, seat=0), name="Lea"
+                ) as lea:
+                    assert lea.seat == 0
+                    record = kept_seat(
+                        host.port, table_id=1, seat=0, name="Ivo", host_key=key.hex(), target=4
+                    )
+                    record = replace(record, tokens=(token.hex(),))
+                    said = await taking_back(host.port, record, data_home / "ivo")
+                nursery.cancel_scope.cancel()
+    assert said == (
+        f"The host at 127.0.0.1:{host.port} no longer holds seat 0 at table 1 for you: your "
+        "seat at table 1 was taken by Lea after you were away for more than 0.3 seconds."
+    ), said
