@@ -35,6 +35,9 @@ OLDER = 4  # 3.2: a host of version 5 also speaks 4, which has no `why` in `erro
 WHYS = {  # 3.8: each `why` and the one code it goes with
     "table_closed_on_restart": "no_such_table", "seat_taken_while_away": "bad_token",
 }  # fmt: skip
+NEWER_KEYS = {  # 3.2, 3.9: the keys version 5 added; a connection in 4 never carries them
+    "error": {"why"}, "snapshot": {"stand_ins", "redeal", "makers"},
+}  # fmt: skip
 LIMIT = 65536  # section 1: a payload of 1..65536 bytes
 ENDS = {  # 3.8: the codes that always travel in `bye`
     "bad_version", "bad_frame", "unknown_type", "bad_field", "out_of_order", "bad_seq",
@@ -50,6 +53,17 @@ REPLIES = {  # 3.6: the replies' lane
     "pong",
 }  # fmt: skip
 DOCUMENT = Path(__file__).resolve().parent.parent / "protocol.md"
+
+
+def newer_key_wrong(message: dict, version: int) -> str | None:
+    """What breaks 3.2 and 3.9 in a message the host sent on a connection in ``version``: a key
+    of version 5 in 4, or a `why` with another code than its own; None if nothing."""
+    newer = set(message) & NEWER_KEYS.get(message["t"], set())
+    if version < 5 and newer:
+        return f"{message['t']} carries {sorted(newer)} on a connection in version {version}"
+    if message["t"] == "error" and "why" in message and WHYS.get(message["why"]) != message["code"]:
+        return f"error {message['code']} with why {message['why']!r}"
+    return None
 
 
 def framed(payload: bytes) -> bytes:
@@ -114,6 +128,7 @@ class Peer:
         self.nonce = 1000
         self.opened = trio.current_time()
         self.host_key = b""
+        self.version = VERSION  # the version of the `welcome` (3.2)
 
     @classmethod
     async def connect(cls, port: int, host: str = "127.0.0.1") -> Peer:
@@ -162,6 +177,8 @@ class Peer:
                 if message is None:
                     return None
                 self.heard.append(message)
+                wrong = newer_key_wrong(message, self.version)
+                assert wrong is None, wrong  # every message of every test is checked so
                 if message["t"] == "ping" and self.answer_pings:
                     await self.send({"t": "pong", "nonce": message["nonce"]})
                     continue
@@ -184,7 +201,8 @@ class Peer:
         await self.send({"t": "hello", "version": version, "client": "document-hostile"})
         welcome = await self.reply("welcome", "bye")
         assert welcome["t"] == "welcome", welcome
-        self.host_key = welcome["host_key"]
+        assert welcome["version"] == version, welcome  # 3.2: answered in the version asked
+        self.host_key, self.version = welcome["host_key"], version
         return welcome
 
     async def ending(self, timeout: float = 5.0) -> Ending:

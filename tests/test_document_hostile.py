@@ -21,6 +21,7 @@ from document_hostile import (
     BEFORE_HELLO_ROWS,
     ENDS,
     LOBBY_ROWS,
+    NEWER_KEYS,
     OLDER,
     SEATED_ROWS,
     VERSION,
@@ -350,6 +351,46 @@ async def test_a_seat_taken_while_away_is_refused_saying_why_in_version_5_only()
         expect(await refused(older, back), "bad_token", "resume")
         for peer in (ada, lea, newest, older):
             await peer.aclose()
+
+
+@pytest.mark.parametrize("version", [VERSION, OLDER])
+async def test_a_newcomer_s_snapshot_carries_version_5_s_keys_in_5_only(
+    port: int, version: int
+) -> None:
+    """3.2, 3.9: at a three-seat table Ivo steps away (a computer stands in, `stand_in` true)
+    and Bea gives her seat up once the round is dealt; Lea takes Bea's seat. In version 5 her
+    snapshot names where a computer plays now (`stand_ins`: Ivo's seat, hers being hers again)
+    and who made each play (`makers`, one name per play); in version 4 it carries neither (the
+    peer checks every message it reads for a key of 5 on a connection in 4)."""
+    ada = await seated(port, players=3)
+    others = []
+    for name in ("Ivo", "Bea"):
+        peer = await SeatedPeer.connect(port)
+        await peer.hello()
+        await peer.sit(ada.table_id, name=name)
+        others.append(peer)
+    ivo, bea = others
+    async with trio.open_nursery() as nursery:
+        for peer in (ada, ivo, bea):
+            nursery.start_soon(peer.follow, lambda p: p.dealt, 10)
+    await ivo.send({"t": "leave", "away": True})
+    await ivo.reply("left")
+    await bea.send({"t": "leave", "away": False})
+    await bea.reply("left")
+    lea = await SeatedPeer.connect(port)
+    await lea.hello(version)
+    await lea.send(join(ada.table_id, bea.seat_no, "Lea"))
+    await lea.reply("joined")
+    snapshot = await lea.reply("snapshot")
+    assert snapshot["round_no"] == 1
+    if version == OLDER:
+        assert not NEWER_KEYS["snapshot"] & set(snapshot), snapshot
+    else:
+        assert snapshot["stand_ins"] == [ivo.seat_no], snapshot
+        assert len(snapshot.get("makers", [])) == len(snapshot["plays"]), snapshot
+        assert "redeal" not in snapshot  # round 1 deals nothing again
+    for peer in (ada, ivo, bea, lea):
+        await peer.aclose()
 
 
 async def test_a_password_given_to_a_table_without_one_is_ignored(port: int) -> None:
