@@ -62,7 +62,7 @@ from document_client import Connection, HostMisbehavedError
 from document_referee import Table, legal_takes
 from nacl.exceptions import RuntimeError as SodiumError
 
-VERSION = 4
+VERSION = 5  # 3.2: a host of 5 speaks 4 too; this client, written for 5, says 5
 KING = 10
 BLIND_EVENTS = {  # 3.4
     "seat_status", "chat", "played", "round_reveal", "round_void", "round_end", "match_end",
@@ -233,8 +233,12 @@ class BlindSeat:
         return void is not None and void["reason"] == "absent" and void["offender"] == self.seat
 
     def _on_snapshot(self, e: dict) -> None:
-        # A SeatInfo does not say whether a computer stands in (3.10): every person's seat.
-        self.people_seen = {s for s, info in enumerate(e["seats"]) if info["kind"] == "human"}
+        # A SeatInfo does not say whether a computer stands in (3.10); version 5's `stand_ins`
+        # does (3.9): every person's seat but those.
+        stand_ins = set(e.get("stand_ins", []))
+        self.people_seen = {
+            s for s, info in enumerate(e["seats"]) if info["kind"] == "human" and s not in stand_ins
+        }
 
     def _on_seat_status(self, e: dict) -> None:
         # 9.5.1 "the seats it sees played by people": a person's seat, unless a computer
