@@ -271,6 +271,10 @@ class DocumentClient:
         self.play_seats: list[int] = []
         self.kept: list[bool] = []  # the seat's holder is a person who has not left it
         self.snapshot: dict | None = None
+        self.round_no = 0  # the round shown, and whether it deals a void one again (3.9)
+        self.redeal = False
+        self.voids = 0  # rounds of the match void so far
+        self._void_last = False
 
     # --- 3.2, 3.3: handshake, lobby, seat -------------------------------------------------------
 
@@ -333,6 +337,9 @@ class DocumentClient:
         would show them. Without `makers` (a host of version 4) a play is named by its seat's
         holder now: the best a snapshot of version 4 allows."""
         self.snapshot = snapshot
+        self.round_no, self.redeal = snapshot["round_no"], snapshot.get("redeal", False)
+        self.voids = snapshot.get("voids", 0)
+        self._void_last = snapshot["void_deal"]
         seats = snapshot["seats"]
         n = snapshot["rules"]["players"]
         stand_ins = set(snapshot.get("stand_ins", []))
@@ -354,6 +361,15 @@ class DocumentClient:
             or (bool(seats) and seats[p["seat"]]["kind"] == "bot")
             for k, p in enumerate(plays)
         ]  # fmt: skip
+
+    def round_words(self) -> str:
+        """The round's title as a seat that saw the events names it (3.9 `redeal`), and how
+        many rounds were played out (`voids`)."""
+        title = f"Round {self.round_no}"
+        if self.redeal:
+            title += f" (round {self.round_no - 1} dealt again)"
+        played = self.round_no - self.voids
+        return f"{title}; {played} round{'s' * (played != 1)} played out"
 
     def play_lines(self) -> list[str]:
         """The round's plays in the person's words: who made each, a computer's said so."""
@@ -478,6 +494,9 @@ class DocumentClient:
             self.computer[seat] = e["kind"] == "bot" or e["stand_in"]
         elif e["t"] == "round_commit":
             self.made_by, self.by_computer, self.play_seats = [], [], []
+            self.round_no, self.redeal, self._void_last = e["round_no"], self._void_last, False
+        elif e["t"] == "round_void":
+            self.voids, self._void_last = self.voids + 1, True
         elif e["t"] == "played" and e["seat"] < len(self.holders):
             seat = e["seat"]
             self.play_seats.append(seat)

@@ -6,12 +6,19 @@ seat, and refuses a round commitment whose signature was altered."""
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import trio
-from document_client import DocumentClient, HostMisbehavedError, OtherVersionError, SeatLostError
+from document_client import (
+    DocumentClient,
+    HostMisbehavedError,
+    OtherVersionError,
+    SeatLostError,
+    unlisted,
+)
 from document_hashes import cases
 from document_host import DocumentHost
 from document_referee import Table
@@ -400,3 +407,33 @@ async def test_a_seat_taken_while_away_is_told_in_the_client_s_own_words(version
             for c in (lea, ada):
                 await c.quit()
             nursery.cancel_scope.cancel()
+
+
+def document_snapshots() -> dict[str, dict]:
+    """protocol.md 8.1's snapshot vectors, by the start of their case line."""
+    import json
+
+    text = (Path(__file__).resolve().parent.parent / "protocol.md").read_text(encoding="utf-8")
+    found = re.findall(r"^case: (snapshot[^\n]*)\nmessage: (\{[^\n]+\})$", text, re.M)
+    return {case.split(":", 1)[1].strip()[:30]: json.loads(message) for case, message in found}
+
+
+def test_the_document_s_snapshots_read_as_a_seat_that_saw_the_events_would_show_them() -> None:
+    """3.4, 3.9: from the two snapshots of version 5 in 8.1 the client names each play's maker
+    (`makers`), a computer's for a person as such (`computer_plays`), and the round as the
+    redeal it is (`redeal`), with the rounds played out (`voids`)."""
+    snapshots = document_snapshots()
+    blind = next(s for case, s in snapshots.items() if case.startswith("Bruno (seat 1)"))
+    ordinary = next(s for case, s in snapshots.items() if case.startswith("Ada (seat 0)"))
+    for snapshot in (blind, ordinary):
+        assert unlisted(snapshot, 5) is None
+        assert unlisted(snapshot, 4) is not None  # version 5's keys, unknown in 4
+    client = DocumentClient("Bruno")
+    client._board_from(blind)
+    assert client.play_lines() == ["a computer played for Bruno", "Ada played"]
+    assert client.round_words() == "Round 2 (round 1 dealt again); 1 round played out"
+    client._board_from(ordinary)
+    assert client.play_lines() == ["Ada played", "a computer played for Bruno", "bot 2 played"]
+    assert client.holders == ["Ada", "Bruno", "bot 2"]
+    assert client.computer == [False, True, True]
+    assert client.round_words() == "Round 3; 3 rounds played out"
