@@ -271,6 +271,7 @@ class DocumentClient:
         self.play_seats: list[int] = []
         self.kept: list[bool] = []  # the seat's holder is a person who has not left it
         self.snapshot: dict | None = None
+        self.caught_up_by = ""  # the last `resumed`'s catch_up
         self.round_no = 0  # the round shown, and whether it deals a void one again (3.9)
         self.redeal = False
         self.voids = 0  # rounds of the match void so far
@@ -391,8 +392,16 @@ class DocumentClient:
         if resumed["t"] != "resumed":
             raise HostMisbehavedError(f"{resumed['t']} where resumed was due: {resumed}")
         self.token = resumed["token"]
-        if resumed["catch_up"] != "replay":
-            raise HostMisbehavedError("caught up by snapshot: the round in play cannot be checked")
+        self.caught_up_by = resumed["catch_up"]
+        if resumed["catch_up"] == "snapshot":  # 3.4: it stands for every event missed
+            snapshot = await self._reply("snapshot")
+            if snapshot["seq"] < self.last_seq:
+                raise HostMisbehavedError(f"a snapshot at {snapshot['seq']} after {self.last_seq}")
+            assert self.seat is not None
+            self.seat.midway(snapshot)  # 5.10: the round in play can no longer be checked
+            self.last_seq, self.pending = snapshot["seq"], None  # played or not, it shows
+            self._board_from(snapshot)
+            return
         await self._send_again()
 
     async def _send_again(self) -> None:

@@ -135,6 +135,7 @@ class Seat:
         ``round_no`` are taken as they come, and every round from there is checked. The match
         score is taken from the unchecked round's ``round_end`` (or the snapshot)."""
         self.loose = self.trust_prev = True
+        self.round = None  # what it knew of a round is over: caught up past it
         self.hand = dict.fromkeys(snapshot["hand"], -1)
         self.on_table = list(snapshot["table"])
         self.to_move = snapshot["to_move"]

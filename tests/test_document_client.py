@@ -437,3 +437,48 @@ def test_the_document_s_snapshots_read_as_a_seat_that_saw_the_events_would_show_
     assert client.holders == ["Ada", "Bruno", "bot 2"]
     assert client.computer == [False, True, True]
     assert client.round_words() == "Round 3; 3 rounds played out"
+
+
+async def test_caught_up_by_snapshot_it_names_the_computer_s_plays_for_it_from_makers() -> None:
+    """3.4, 3.9: Ivo's connection drops mid-round; past his grace period a computer plays for
+    him while Ada plays on, more events than the host replays (here 3). His resume is caught
+    up by snapshot: its `makers` name every play of his seat his, those the computer made
+    (`computer_plays`) said to be the computer's for him, as Ada, who saw the events, names
+    them. He plays on to the match's end (the round in play unchecked, 5.10)."""
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0, grace=0.2, replay_limit=3)
+            ivo, ada = await two_people_two_plays(host.port)
+            await ivo.drop()
+            seen = len(ada.events)
+
+            def three_more_plays(c: DocumentClient) -> bool:
+                return sum(e["t"] == "played" for e in c.events[seen:]) >= 3
+
+            await ada.play(three_more_plays)
+            await ivo.connect("127.0.0.1", host.port)
+            await ivo.resume()
+            assert ivo.caught_up_by == "snapshot"
+            snapshot = ivo.snapshot
+            assert snapshot is not None
+            plays, makers = snapshot["plays"], snapshot["makers"]
+            assert [m for m, p in zip(makers, plays, strict=True) if p["seat"] == 0] == [
+                "Ivo" for p in plays if p["seat"] == 0
+            ]
+            computer = snapshot["computer_plays"]  # at least one: Ivo was away a turn or more
+            assert all(plays[k]["seat"] == 0 for k in computer)
+            lines = ivo.play_lines()
+            assert "a computer played for Ivo" in lines
+            # Ada reads on to the snapshot's plays (the computer may have played on for Ivo
+            # after her last): she names them alike.
+            await ada.play(lambda c: len(c.made_by) >= len(makers))
+            assert ada.made_by[: len(makers)] == makers
+            assert ada.by_computer[: len(makers)] == ivo.by_computer
+            async with trio.open_nursery() as both:
+                for c in (ivo, ada):
+                    both.start_soon(c.play)
+            assert ivo.seat is not None
+            assert ivo.seat.match_over
+            for c in (ivo, ada):
+                await c.quit()
+            nursery.cancel_scope.cancel()
