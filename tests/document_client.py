@@ -424,6 +424,10 @@ class DocumentClient:
         while (message := await self._receive())["t"] != "left":
             await self._handle(message)
 
+    async def rename(self, name: str) -> None:
+        """3.3 Names: go by another name; the host's `seat_status` says the name settled on."""
+        await self._send({"t": "rename", "name": name})
+
     async def drop(self) -> None:
         """Lose the connection without a word, as a cable pulled."""
         assert self.conn is not None

@@ -306,6 +306,16 @@ async def test_it_refuses_a_why_with_another_code_and_a_key_of_5_in_4(cheat: str
             nursery.cancel_scope.cancel()
 
 
+async def a_host(nursery: trio.Nursery, kind: str) -> int:
+    """The port of our host, or of the outsider host (``document_host``), both of version 5."""
+    if kind == "ours":
+        return (await start_host(nursery, bot_delay=0)).port
+    host = DocumentHost()
+    await host.start(nursery)
+    host.bot_delay = 0
+    return host.port
+
+
 async def two_people_two_plays(port: int) -> tuple[DocumentClient, DocumentClient]:
     """Ivo (seat 0) and Ada (seat 1) at a 2-player table to 4 of our host, both playing until
     the first round holds two plays: one each."""
@@ -320,9 +330,9 @@ async def two_people_two_plays(port: int) -> tuple[DocumentClient, DocumentClien
     return ivo, ada
 
 
-@pytest.mark.parametrize("version", [5, 4])
+@pytest.mark.parametrize(("kind", "version"), [("ours", 5), ("ours", 4), ("outsider", 5)])
 async def test_a_newcomer_mid_round_names_each_play_as_a_seat_that_saw_it_from_makers(
-    version: int,
+    kind: str, version: int
 ) -> None:
     """3.3, 3.9 `makers`: Ivo gives his seat up after his first play and a computer plays the
     open seat; Lea takes it mid-round. In version 5 her snapshot names Ivo's play as his and
@@ -331,12 +341,12 @@ async def test_a_newcomer_mid_round_names_each_play_as_a_seat_that_saw_it_from_m
     end, which Ada checks whole."""
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
-            host = await start_host(nursery, bot_delay=0)
-            ivo, ada = await two_people_two_plays(host.port)
+            port = await a_host(nursery, kind)
+            ivo, ada = await two_people_two_plays(port)
             await ivo.leave(away=False)
             await ivo.quit()
             lea = DocumentClient("Lea")
-            await lea.connect("127.0.0.1", host.port, version)
+            await lea.connect("127.0.0.1", port, version)
             await lea.join(ivo.table_id, midway=True)
             assert lea.seat_no == 0
             assert lea.snapshot is not None
@@ -480,5 +490,33 @@ async def test_caught_up_by_snapshot_it_names_the_computer_s_plays_for_it_from_m
             assert ivo.seat is not None
             assert ivo.seat.match_over
             for c in (ivo, ada):
+                await c.quit()
+            nursery.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize("kind", ["ours", "outsider"])
+async def test_a_rename_renames_the_plays_made_before_it_in_makers(kind: str) -> None:
+    """3.9 `makers`: "a rename in it renames their plays too (the name they go by now)". Ivo
+    plays, renames himself Ivan and gives the seat up; Lea, taking it, reads his play as
+    Ivan's, as Ada, who saw the rename, names it."""
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            port = await a_host(nursery, kind)
+            ivo, ada = await two_people_two_plays(port)
+            await ivo.rename("Ivan")
+            await ivo.leave(away=False)
+            await ivo.quit()
+            lea = DocumentClient("Lea")
+            await lea.connect("127.0.0.1", port)
+            await lea.join(ivo.table_id, midway=True)
+            assert lea.snapshot is not None
+            makers = lea.snapshot["makers"]
+            assert "Ivan" in makers
+            assert "Ivo" not in makers
+            await ada.play(lambda c: any(
+                e["t"] == "seat_status" and e["name"] == "Lea" for e in c.events
+            ))  # fmt: skip
+            assert ada.made_by[: len(makers)] == makers
+            for c in (lea, ada):
                 await c.quit()
             nursery.cancel_scope.cancel()
