@@ -32,6 +32,7 @@ from scopa_net.client.network_session import (
 )
 from scopa_net.client.seat_store import SeatRecord, SeatStore
 from scopa_net.client.session import Message, RoundStarted
+from scopa_net.client.session_errors import VersionMismatchError
 from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_DEAL_FAILED, EXIT_FAILED
 from scopa_net.fair.commitments import fingerprint
@@ -345,3 +346,26 @@ async def test_our_client_told_its_seat_was_taken_while_away_at_the_outsider_hos
         f"The host at 127.0.0.1:{host.port} no longer holds seat 0 at table 1 for you: your "
         "seat at table 1 was taken by Lea after you were away for more than 0.3 seconds."
     ), said
+
+
+@pytest.mark.parametrize("theirs", [3, 6])
+async def test_our_client_at_a_host_of_a_version_it_does_not_speak_says_who_must_update(
+    data_home: Path, theirs: int
+) -> None:
+    """protocol.md 3.2: refused `hello` in 5 by a host that names a version our client does not
+    speak (3, older than its 4; or 6), it opens no second connection and tells its person which
+    version the host runs and who must update."""
+    async with a_document_host(1, versions=(theirs,)) as host:
+        with trio.fail_after(10), pytest.raises(VersionMismatchError) as refused:
+            async with open_network_session(
+                "127.0.0.1", host.port, TableChoice(table_id=1, seat=0), name="Ada",
+                data_dir=data_home,
+            ):  # fmt: skip
+                pass
+        assert [c.version for c in host.connections] == [0]  # one hello, refused
+    said = str(refused.value)
+    assert f"the host at 127.0.0.1:{host.port} runs " in said, said
+    if theirs < 5:
+        assert f"an older scopa-net than yours (protocol {theirs}, this one 5)" in said, said
+    else:
+        assert f"a newer scopa-net than yours (protocol {theirs}, this one 5)" in said, said
