@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import trio
 from app_driver import playing, run_app
+from document_client import DocumentClient
 from document_host import DocumentHost
 from document_referee import Table
 from helpers import kept_seat
@@ -369,3 +370,43 @@ async def test_our_client_at_a_host_of_a_version_it_does_not_speak_says_who_must
         assert f"an older scopa-net than yours (protocol {theirs}, this one 5)" in said, said
     else:
         assert f"a newer scopa-net than yours (protocol {theirs}, this one 5)" in said, said
+
+
+@pytest.mark.parametrize("versions", [(4, 5), (4,)])
+async def test_our_client_sitting_down_mid_round_names_the_plays_before_it_from_makers(
+    data_home: Path, versions: tuple[int, ...]
+) -> None:
+    """protocol.md 3.4, 3.9 `makers`: at the outsider host, Ivo (an outsider client) plays once,
+    renames himself Ivan and gives his seat up mid-round; Lea (our client) takes it. From a
+    host of 5 her client names his play Ivan's and any the open seat's computer made `bot 0`,
+    from the snapshot's `makers`; from a host of 4, which cannot say, it names them the
+    seat's before her, never hers."""
+    async with a_document_host(4, versions=versions) as host:
+        host.bot_delay = 0
+        ivo, ada = DocumentClient("Ivo"), DocumentClient("Ada")
+        with trio.fail_after(20):
+            for c in (ivo, ada):
+                await c.connect("127.0.0.1", host.port)
+            await ivo.join(await ivo.create_table(target=4, bots=0))
+            await ada.join(ivo.table_id)
+            async with trio.open_nursery() as both:
+                for c in (ivo, ada):
+                    both.start_soon(c.play, lambda c: len(c.made_by) >= 2)
+            await ivo.rename("Ivan")
+            await ivo.leave(away=False)
+            await ivo.quit()
+            async with open_network_session(
+                "127.0.0.1", host.port, TableChoice(table_id=ivo.table_id, seat=ivo.seat_no),
+                name="Lea", data_dir=data_home,
+            ) as lea:  # fmt: skip
+                assert lea.view is not None
+                plays = lea.view.plays
+                seats = [i for i, p in enumerate(plays) if p.seat == ivo.seat_no]
+                named = [lea.play_makers[i] for i in seats]
+            await ada.quit()
+    # His play first; any later one the computer's that played the open seat before Lea.
+    before = f"seat {ivo.seat_no} (before you)"
+    if 5 in versions:
+        assert named == ["Ivan"] + [f"bot {ivo.seat_no}"] * (len(named) - 1), named
+    else:
+        assert named == [before] * len(named), named
