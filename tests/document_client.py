@@ -131,12 +131,16 @@ def unlisted(message: dict, version: int) -> str | None:
             return f"{kind} writes its optional key {key} as its default"
     if kind == "error" and "why" in message and WHYS.get(message["why"]) != message["code"]:
         return f"error {message['code']} with why {message['why']!r}"
-    if (
-        kind == "snapshot"
-        and "makers" in message
-        and len(message["makers"]) != len(message["plays"])
-    ):
-        return "snapshot makers not one name per play"
+    if kind == "snapshot":  # 3.9's rules that involve several fields
+        players = message["rules"]["players"]
+        if "makers" in message and len(message["makers"]) != len(message["plays"]):
+            return "snapshot makers not one name per play"
+        for key in ("stand_ins", "people"):
+            seats = message.get(key, [])
+            if seats != sorted(set(seats)) or any(not 0 <= s < players for s in seats):
+                return f"snapshot {key} {seats} not seats in seat order"
+        if message.get("redeal") and message["round_no"] < 2:
+            return f"snapshot redeal in round {message['round_no']}"
     return None
 
 

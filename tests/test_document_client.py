@@ -438,6 +438,14 @@ def test_the_document_s_snapshots_read_as_a_seat_that_saw_the_events_would_show_
     for snapshot in (blind, ordinary):
         assert unlisted(snapshot, 5) is None
         assert unlisted(snapshot, 4) is not None  # version 5's keys, unknown in 4
+    for broken in (  # 3.9's rules over several fields: each is bad_field
+        {**ordinary, "makers": ["Ada"]},
+        {**ordinary, "stand_ins": [2, 1]},
+        {**ordinary, "stand_ins": [3]},
+        {**blind, "round_no": 1},  # a redeal of round 0
+        {**ordinary, "redeal": False},  # an optional key written with its default
+    ):
+        assert unlisted(broken, 5) is not None, broken
     client = DocumentClient("Bruno")
     client._board_from(blind)
     assert client.play_lines() == ["a computer played for Bruno", "Ada played"]
