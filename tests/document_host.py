@@ -230,13 +230,19 @@ class Match:
 
     # --- what the lobby sees
 
-    def info(self) -> dict:
+    def info(self, *, listing: bool = False) -> dict:
+        """``TableInfo``; in a ``tables`` listing (``listing``) a seat away past the away limit
+        is named ``Ivo <away>`` (3.3), the whole cut to 32 characters."""
+        seats = [self.seat_info(s) for s in self.seats]
+        for info, s in zip(seats, self.seats, strict=True):
+            if listing and self.host._away_past_limit(s):
+                info["name"] = f"{s.name[: 32 - len(' <away>')]} <away>"
         return {
             "id": self.id,
             "name": self.name,
             "rules": rules_info(self.rules),
             "password": self.password is not None,
-            "seats": [self.seat_info(s) for s in self.seats],
+            "seats": seats,
             "bot_level": self.bot_level,
             "started": self.started,
         }
@@ -837,8 +843,10 @@ class DocumentHost:
 
     def _list_tables(self, conn: Connection, msg: dict) -> None:
         open_tables = [
-            t.info() for t in self.tables.values() if not t.over and not t.full()
-        ]  # 3.3: not over, at least one open seat
+            t.info(listing=True)
+            for t in self.tables.values()
+            if not t.over and (not t.full() or any(self._away_past_limit(s) for s in t.seats))
+        ]  # 3.3: not over, at least one open seat (or one open to a newcomer)
         conn.put({"t": "tables", "tables": open_tables[:64]})
 
     def _create_table(self, conn: Connection, msg: dict) -> None:

@@ -333,6 +333,7 @@ async def test_our_client_told_its_seat_was_taken_while_away_at_the_outsider_hos
                 while not table.seats[0].stand_in:
                     await trio.sleep(0.01)
                 await trio.sleep(0.5)  # past the away limit
+                assert table.info(listing=True)["seats"][0]["name"] == "Ivo <away>"  # 3.3
                 async with open_network_session(
                     "127.0.0.1", host.port, TableChoice(table_id=1, seat=0), name="Lea"
                 ) as lea:
