@@ -110,8 +110,8 @@ class _Link:
         its snapshot, an event), once; a connection that cannot take it is closed anyway."""
         if self.conn.state is State.CLOSED:
             return
-        with trio.move_on_after(2), suppress(*LINK_ERRORS):
-            await self.send(bye_for(exc))
+        with trio.CancelScope(shield=True), trio.move_on_after(2), suppress(*LINK_ERRORS):
+            await self.send(bye_for(exc))  # shielded: the break is raised, not a cancel
 
     def _next_event(self) -> m.Message | NeedData | ConnectionClosed:
         """The codec's next event, past the host's answers to our pings."""
