@@ -23,7 +23,8 @@ connection, no snapshot catch-up on resume, no blind tables (refused, see ``_cre
 committed at that position; ``"double_card"`` deals seat 0 one card twice, a ``deal`` that
 breaks 3.9 (``bad_field``); ``"why_wrong_code"`` gives a ``no_such_table`` the ``why`` of
 ``bad_token``; ``"v5_keys_in_4"`` sends ``why`` (with every ``no_such_table``) and the
-snapshot's keys of version 5 on a connection in version 4.
+snapshot's keys of version 5 on a connection in version 4; ``"welcome_in_another"`` answers
+every ``hello`` with a ``welcome`` in its oldest version.
 """
 
 from __future__ import annotations
@@ -819,7 +820,8 @@ class DocumentHost:
                 f"this end speaks version {max(self.versions)}",
             )
         conn.state, conn.version = "lobby", msg["version"]
-        conn.put({"t": "welcome", "version": conn.version, "host_name": self.name,
+        answered = min(self.versions) if self.cheat == "welcome_in_another" else conn.version
+        conn.put({"t": "welcome", "version": answered, "host_name": self.name,
                   "host_key": self.key})  # fmt: skip
 
     def _error(
