@@ -342,12 +342,21 @@ class Match:
 
     def open_round(self) -> None:
         self.round_no += 1
-        round_id = os.urandom(16)
-        host_seed = os.urandom(32)
-        order = shuffle(host_seed, "scopa-net/v1/host-order", round_id)
-        salts = [h("scopa-net/v1/card-salt", round_id, host_seed, u8(i))[:16] for i in range(40)]
-        hashes = [h("scopa-net/v1/card-hash", round_id, u8(order[i]), salts[i]) for i in range(40)]
-        digest = h("scopa-net/v1/deck-digest", round_id, *hashes)
+        while True:
+            round_id = os.urandom(16)
+            host_seed = os.urandom(32)
+            order = shuffle(host_seed, "scopa-net/v1/host-order", round_id)
+            salts = [
+                h("scopa-net/v1/card-salt", round_id, host_seed, u8(i))[:16] for i in range(40)
+            ]
+            hashes = [
+                h("scopa-net/v1/card-hash", round_id, u8(order[i]), salts[i]) for i in range(40)
+            ]
+            digest = h("scopa-net/v1/deck-digest", round_id, *hashes)
+            if self.round_no != 1 or self.host.void_first_round is None:
+                break
+            if self._voids_with(round_id, order, digest, self.host.void_first_round):
+                break  # a rigged host: round 1 void (kings), for tests of a redeal
         n = self.rules.players
         r = Round(
             round_id, self.round_no, self.chain, host_seed, order, salts, hashes, digest,
@@ -373,6 +382,15 @@ class Match:
         })  # fmt: skip
         self.host.later(SEED_DEADLINE, self._commit_deadline, r)
         self.check_seeds()
+
+    def _voids_with(self, round_id: bytes, order: list[int], digest: bytes, seeds: list) -> bool:
+        """Whether the deck, shuffled with these seat seeds, opens with three kings (5.8)."""
+        joint = h("scopa-net/v1/joint-seed", round_id, digest, *seeds)
+        perm = shuffle(joint, "scopa-net/v1/deck-shuffle", round_id)
+        dealer = self.dealer
+        if dealer is None:
+            dealer = below(words(joint, "scopa-net/v1/first-dealer", round_id), self.rules.players)
+        return RoundReplay(self.rules, dealer, [order[perm[p]] for p in range(40)]).void
 
     def people(self) -> list[int]:
         """The seats a person plays: they send seeds, and the host waits on them, dropped or
@@ -652,6 +670,9 @@ class DocumentHost:
         self.cheat = cheat
         self.versions = versions
         self.away_limit = away_limit  # 3.3: seconds; None, never open to a newcomer
+        # A rigged host, for tests only: the seat seeds its players will reveal in round 1,
+        # from which it picks a deck that opens with three kings (void, then dealt again).
+        self.void_first_round: list[bytes] | None = None
         self._key = Ed25519PrivateKey.generate()
         self.key = self._key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
         self.tables: dict[int, Match] = {}

@@ -417,3 +417,40 @@ async def test_our_client_sitting_down_mid_round_names_the_plays_before_it_from_
         assert named == ["Ivan"] + [f"bot {ivo.seat_no}"] * (len(named) - 1), named
     else:
         assert named == [before] * len(named), named
+
+
+@pytest.mark.parametrize("versions", [(4, 5), (4,)])
+async def test_our_client_sitting_down_in_a_redeal_reads_it_from_the_snapshot(
+    data_home: Path, versions: tuple[int, ...]
+) -> None:
+    """protocol.md 3.9 `redeal`, `voids`: the outsider host, rigged for the outsiders' seeds,
+    opens round 1 with three kings (void, 5.8) and deals it again as round 2. Ivo gives his
+    seat up in round 2 and Lea (our client) takes it: from a host of 5 her board is the redeal
+    (`Round 2 (round 1 dealt again)`) with one round void; from a host of 4, which cannot
+    say it, round 2, still with one round void (`voids` is a key of 4)."""
+    seeds = [bytes([7]) * 32, bytes([9]) * 32]
+    async with a_document_host(4, versions=versions) as host:
+        host.bot_delay = 0
+        host.void_first_round = seeds
+        ivo = DocumentClient("Ivo", seeds=lambda: seeds[0])
+        ada = DocumentClient("Ada", seeds=lambda: seeds[1])
+        with trio.fail_after(30):
+            for c in (ivo, ada):
+                await c.connect("127.0.0.1", host.port)
+                await c.join(1)
+            async with trio.open_nursery() as both:
+                for c in (ivo, ada):
+                    both.start_soon(c.play, lambda c: bool(c.made_by) and c.round_no == 2)
+            assert ivo.voids == 1  # round 1 was void, as rigged
+            assert ivo.redeal
+            await ivo.leave(away=False)
+            await ivo.quit()
+            async with open_network_session(
+                "127.0.0.1", host.port, TableChoice(table_id=1, seat=ivo.seat_no), name="Lea",
+                data_dir=data_home,
+            ) as lea:  # fmt: skip
+                assert lea.view is not None
+                view, voids = lea.view, lea._voids
+            await ada.quit()
+    assert view.round_number == 2
+    assert (view.redeal, voids) == (5 in versions, 1)  # `voids` is version 4's too
