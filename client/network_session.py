@@ -734,8 +734,8 @@ class NetworkSession:
                 verdict = self.witness.observe(e) if self.check_deals else None
         except FairnessError as exc:
             await self._deal_check.deal_failed(exc, e)
-        for notice in self.witness.take_notices():
-            self._emit(Message(seat=None, text=notice, local=True))
+        for notice in self.witness.take_notices():  # the witness knows seats, not names
+            self._emit(Message(seat=None, text=self._words.named(notice), local=True))
         if isinstance(self.witness, BlindWitness):
             for out in self.witness.take_outgoing():
                 await self._send_quietly(out)

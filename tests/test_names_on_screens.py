@@ -1,0 +1,74 @@
+"""Names on every screen: wherever the program knows who sits in a seat, the lines a person
+reads call them by name, never by a bare seat number. Real host, real client sessions."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from functools import partial
+from pathlib import Path
+
+import pytest
+import trio
+import trio.testing
+from blind_people import People
+from hosting import create, start_memory_host
+
+from scopa_net.bots.levels import make_player
+from scopa_net.client.network_session import NetworkSession, TableChoice
+from scopa_net.rules import RuleSet
+
+BARE_SEAT = re.compile(r"\bseat \d\b")
+
+
+def checks(lines: list[str]) -> list[int]:
+    """Where the verified rounds' deal checks are in ``lines``."""
+    return [n for n, line in enumerate(lines) if line.startswith("Deal check: verified")]
+
+
+async def people_play(
+    people: People, create_table: object, plays: Callable[..., Awaitable[None]] | None = None
+) -> None:
+    """Ada opens the table ``create_table``, the others join it; each plays as ``plays``."""
+    async with trio.open_nursery() as nursery:
+        _, net = await start_memory_host(nursery, bot_delay=0)
+        person = people.runner(net.connect, plays)
+        nursery.start_soon(partial(person, "Ada", TableChoice(create=create_table)))
+        await people.ada_ready.wait()
+        table = TableChoice(table_id=people.sessions["Ada"].table_id)
+        for name in people.names[1:]:
+            nursery.start_soon(partial(person, name, table))
+        with trio.fail_after(3600):
+            for name in people.names:
+                await people.done[name].wait()
+        nursery.cancel_scope.cancel()
+    assert not people.failed
+
+
+async def test_a_seed_left_out_names_its_person_on_every_screen(
+    autojump_clock: trio.testing.MockClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bruno steps away after round 1: from round 2 his seed is left out (no commit). Ada
+    reads "round 2: Bruno's seed is left out (no commit)", and the deal check names him too;
+    no line she reads says "seat 1"."""
+    people = People(tmp_path, ("Ada", "Bruno"))
+    said = people.record_what_each_is_told(monkeypatch)
+
+    async def plays(session: NetworkSession, name: str) -> None:
+        player = make_player("random", len(name))
+        while True:
+            view = session.view
+            if name == "Bruno" and view is not None and view.round_score is not None:
+                await session.leave(away=True)
+                return
+            if name == "Ada" and len(checks(said["Ada"])) >= 3:
+                await session.leave()
+                return
+            if view is not None and view.my_turn and not view.round_over:
+                await session.submit(player.choose(view))
+            await session.events.receive()
+
+    await people_play(people, create(RuleSet.of(2, 21)), plays)
+    lines = said["Ada"]
+    assert "round 2: Bruno's seed is left out (no commit)" in lines, lines
+    assert [line for line in lines if BARE_SEAT.search(line)] == [], lines
