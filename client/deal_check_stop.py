@@ -51,15 +51,18 @@ class DealCheckStop:
             unsaved = why_not_written(err, session._transcripts.folder())
         culprit = self.blind_culprit(named) or self.blind_culprit(exc)
         person = culprit is not None and not culprit.startswith("the host")
+        named_seats = session._words.named  # the checks know seats; this screen knows names
         lines = [
-            f"DEAL CHECK FAILED in round {round_no}: {check}: {exc}",
+            f"DEAL CHECK FAILED in round {round_no}: {check}: {named_seats(str(exc))}",
             # A person's part that failed is theirs: the host is not blamed for it.
             "The game stops here: this round's deal cannot be trusted."
             if person
             else "The game stops here: this host's deal cannot be trusted.",
         ]
         if named is not exc:
-            lines.insert(1, f"The round's reveal: {type(named).__name__}: {named}")
+            lines.insert(
+                1, f"The round's reveal: {type(named).__name__}: {named_seats(str(named))}"
+            )
         if culprit is not None:
             lines.insert(1, f"At fault: {culprit}.")
         # The check's own words are the evidence; this is what they mean to a player (a
@@ -69,7 +72,7 @@ class DealCheckStop:
         # (the host's reveal signed another record than this seat's), the check that did.
         named_party = getattr(named, "party", None)
         meant = exc if named_party is None and getattr(exc, "party", None) is not None else named
-        lines.insert(1, f"What this means: {what_failed(meant, people)}.")
+        lines.insert(1, f"What this means: {named_seats(what_failed(meant, people))}.")
         if path is not None:
             lines.append(f"Evidence saved to {path} (check it with: scopa-net verify {path})")
         elif unsaved:
@@ -101,7 +104,8 @@ class DealCheckStop:
         session._emit(
             Message(
                 seat=None,
-                text=f"A deal check failed in round {round_no}: {type(exc).__name__}: {exc}. "
+                text=f"A deal check failed in round {round_no}: {type(exc).__name__}: "
+                f"{session._words.named(str(exc))}. "
                 "Your seed for the round goes to the host, so that the round's reveal names "
                 f"the party at fault: waiting for it (at most {REVEAL_WAIT:g} s).",
                 local=True,
