@@ -427,6 +427,15 @@ class Controller:
             return self._ended_marks[0]
         return getattr(self.session, "computer_plays", ())
 
+    def _match_names(self) -> Sequence[str]:
+        """Each seat as the line saying who won the match names it: everyone who held it
+        (``Carla, then a computer``), where the session follows who held the seats."""
+        held = getattr(self.session, "match_names", None)
+        if held is None or len(held) != len(self.state.names):
+            return self.state.names
+        # (Each holder's name was cleaned as it came; joined, they may be wider than a name.)
+        return tuple(n or shown for n, shown in zip(held, self.state.names, strict=True))
+
     def _play_makers(self) -> Mapping[int, str]:
         """Who made each play of the round in play (indexes in ``view.plays``), for a seat
         that changed hands during the round."""
@@ -503,7 +512,7 @@ class Controller:
                 state.scores = scores
                 assert state.view is not None
                 summary = match_summary(
-                    state.view, winner, scores, rounds, state.names, voids=voids
+                    state.view, winner, scores, rounds, self._match_names(), voids=voids
                 )
                 self._show([summary])
                 if getattr(self.session, "offer_rematch", False) and not vote_over:

@@ -378,6 +378,16 @@ class NetworkSession:
         return tuple(self._seating.names)
 
     @property
+    def match_names(self) -> tuple[str, ...]:
+        """Each seat as a match's end names it: everyone who held it (``Carla, then a
+        computer`` for a seat its person left to the host's computer, as the host's log and
+        ``history`` say), else its name now."""
+        now = self._seating.names
+        held = self._seating.holders
+        over = held.match_names() if held is not None else []
+        return tuple((over[s] if s < len(over) and over[s] else name) for s, name in enumerate(now))
+
+    @property
     def where_to_join(self) -> tuple[str, ...]:
         """For the player who opened the table (``join --create``, ``play --lan``): how
         friends join; ``who`` shows it. The table opened with ``join --create`` is told of

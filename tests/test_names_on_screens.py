@@ -12,13 +12,15 @@ import pytest
 import trio
 import trio.testing
 from blind_people import People
-from hosting import create, start_memory_host
+from hosting import create, start_host, start_memory_host
+from person_screen import Player, sit, until
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.network_session import NetworkSession, TableChoice
 from scopa_net.rules import RuleSet
 
 BARE_SEAT = re.compile(r"\bseat \d\b")
+WON = re.compile(r" wins? the match")
 
 
 def checks(lines: list[str]) -> list[int]:
@@ -72,3 +74,41 @@ async def test_a_seed_left_out_names_its_person_on_every_screen(
     lines = said["Ada"]
     assert "round 2: Bruno's seed is left out (no commit)" in lines, lines
     assert [line for line in lines if BARE_SEAT.search(line)] == [], lines
+
+
+async def play_when_asked(player: Player) -> None:
+    """Type a legal card whenever it is this player's turn, until the match is over."""
+    bot = make_player("random", 7)
+    while not player.controller.state.match_over:
+        view = player.controller.state.view
+        if view is not None and view.my_turn and not view.round_over:
+            await player.type(bot.choose(view).text())
+        await trio.sleep(0.01)
+
+
+async def test_the_match_summary_names_whoever_left_a_seat_to_a_computer(
+    tmp_path: Path,
+) -> None:
+    """Carla leaves for good in round 1 and a computer finishes her match: the line saying
+    who won names her seat "Carla, then a computer", as the host's log and `history` do,
+    not "bot 2" (a name no computer player at the table had when the match began)."""
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01, grace=600)
+        ada = await sit(nursery, host, "Ada", tmp_path, create=create(RuleSet.of(3, 1)))
+        table = ada.session.table_id
+        bruno = await sit(nursery, host, "Bruno", tmp_path, table_id=table)
+        carla = await sit(nursery, host, "Carla", tmp_path, table_id=table)
+        friends = (ada, bruno, carla)
+        await until(lambda: all(p.controller.state.view is not None for p in friends))
+        await carla.type("quit")
+        await carla.type("leave")
+        await until(lambda: "Carla left the table" in ada.text)
+        async with trio.open_nursery() as both:
+            for player in (ada, bruno):
+                both.start_soon(play_when_asked, player)
+        for player in (ada, bruno):
+            await until(lambda p=player: any(WON.search(line) for line in p.lines))
+            summary = next(line for line in player.lines if WON.search(line))
+            assert "Carla, then a computer" in summary, summary
+            assert "bot 2" not in summary, summary
+        nursery.cancel_scope.cancel()
