@@ -547,7 +547,9 @@ class _Reporting:
         rules = self._session.rules
         mine = rules.side_of(seat) if rules is not None else seat
         if isinstance(event, RoundOver | MatchOver):
-            sides = sides_scored(event.match_scores, mine, rules, self._session.names)
+            # A match's end names a seat by everyone who held it ("Dino, then a computer").
+            names = self._session.match_names if isinstance(event, MatchOver) else None
+            sides = sides_scored(event.match_scores, mine, rules, names or self._session.names)
         if isinstance(event, RoundOver):
             self._say(f"round over: {sides}")
         elif isinstance(event, MatchOver):

@@ -12,11 +12,12 @@ import pytest
 import trio
 import trio.testing
 from blind_people import People
-from hosting import create, start_host, start_memory_host
+from hosting import MakeHost, create, start_host, start_memory_host
 from person_screen import Player, sit, until
 
 from scopa_net.bots.levels import make_player
-from scopa_net.client.network_session import NetworkSession, TableChoice
+from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
+from scopa_net.commands.bots import BotPlan, run_bots
 from scopa_net.rules import RuleSet
 
 BARE_SEAT = re.compile(r"\bseat \d\b")
@@ -112,3 +113,38 @@ async def test_the_match_summary_names_whoever_left_a_seat_to_a_computer(
             assert "Carla, then a computer" in summary, summary
             assert "bot 2" not in summary, summary
         nursery.cancel_scope.cancel()
+
+
+async def test_bots_say_the_match_of_a_seat_its_person_left_by_their_name(
+    tmp_path: Path, make_host: MakeHost
+) -> None:
+    """Dino opens a 3-seat table to 1, two `bots` players sit down, and Dino leaves for good
+    once the match begins: a computer finishes his seat. Each bot's "match over" line names
+    that seat "Dino, then a computer" (as the host's log and `history` do), not "bot 0"."""
+    host = await make_host(bot_delay=0.01)
+    said: list[str] = []
+    choice = TableChoice(create=create(RuleSet.of(3, 1)))
+    async with (
+        trio.open_nursery() as nursery,
+        open_network_session(
+            "127.0.0.1", host.port, choice, name="Dino", data_dir=tmp_path
+        ) as dino,
+    ):
+        done = trio.Event()
+
+        async def send_bots() -> None:
+            await run_bots("127.0.0.1", host.port, 2, BotPlan(), report=said.append)
+            done.set()
+
+        nursery.start_soon(send_bots)
+        with trio.fail_after(20):
+            while dino.view is None:
+                await dino.events.receive()
+        await dino.leave()
+        with trio.fail_after(60):
+            await done.wait()
+    over = [line for line in said if "match over after" in line]
+    assert len(over) == 2, said
+    for line in over:
+        assert "Dino, then a computer" in line, line
+        assert "bot 0" not in line, line
