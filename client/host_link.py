@@ -13,6 +13,7 @@ from contextlib import contextmanager, suppress
 
 import trio
 
+from scopa_net.client.hello_versions import HELLO_VERSIONS
 from scopa_net.client.session_errors import (
     ByeError,
     HelloHeldError,
@@ -203,14 +204,29 @@ async def connect(
     host: str, port: int, connector: Connector | None = None
 ) -> tuple[_Link, m.Welcome]:
     """Open a connection and say hello: in this client's newest version, or, to a host that
-    speaks only an older one this client still speaks, again in that one (protocol.md 3.2)."""
+    speaks only an older one this client still speaks, again in that one (protocol.md 3.2);
+    at once in that one to a host this run already knows speaks nothing newer
+    (:mod:`~scopa_net.client.hello_versions`)."""
+    first = HELLO_VERSIONS.first(host, port)
+    if first < m.PROTOCOL_VERSION:
+        try:
+            link, welcome = await _say_hello(host, port, connector, first)
+        except VersionMismatchError:  # another scopa-net there now: start from the newest
+            HELLO_VERSIONS.forget(host, port)
+        else:
+            if HELLO_VERSIONS.same_host(host, port, welcome.host_key):
+                return link, welcome
+            await link.aclose()  # another host at that address: it may speak the newest
+            HELLO_VERSIONS.forget(host, port)
     try:
         return await _say_hello(host, port, connector, m.PROTOCOL_VERSION)
     except VersionMismatchError as exc:
         older = exc.host_version
         if older is None or not m.OLDEST_VERSION <= older < m.PROTOCOL_VERSION:
             raise
-    return await _say_hello(host, port, connector, older)
+    link, welcome = await _say_hello(host, port, connector, older)
+    HELLO_VERSIONS.learn(host, port, older, welcome.host_key)
+    return link, welcome
 
 
 async def _say_hello(

@@ -216,8 +216,19 @@ def choose_lan_host(
     pick = _choose(f"host number ({numbers}, Enter to stop): ", len(found), ask)
     if pick is None:
         return None
-    chosen = found[pick]
-    return (chosen.addresses[0] if chosen.addresses else "127.0.0.1"), chosen.port
+    return lan_host_address(found[pick])
+
+
+def lan_host_address(chosen: HostAdvert) -> tuple[str, int]:
+    """The (address, port) of a host picked from the LAN list. A host whose record says it
+    speaks nothing newer than an older version this client speaks is greeted in that one at
+    once (:mod:`~scopa_net.client.hello_versions`): an older scopa-net host logs a refused
+    ``hello`` as a player who cannot play there."""
+    from scopa_net.client.hello_versions import HELLO_VERSIONS
+
+    where = (chosen.addresses[0] if chosen.addresses else "127.0.0.1"), chosen.port
+    HELLO_VERSIONS.learn(*where, chosen.protocols[-1], chosen.key)
+    return where
 
 
 def describe_lan_host(h: HostAdvert, known: KnownHosts) -> str:

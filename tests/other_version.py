@@ -1,13 +1,41 @@
 """``python tests/other_version.py DELTA ARGS...``: ``scopa-net ARGS`` as a scopa-net that speaks
 only the protocol version DELTA away from this one's newest (a host upgraded, or an older one),
 for tests of what a client reads when the versions differ: -1 is a host of the version before,
-which a client of this one still speaks to (protocol.md 3.2); +1, one it cannot."""
+which a client of this one still speaks to (protocol.md 3.2); +1, one it cannot.
+:func:`start_host` starts such a host for a test."""
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from scopa_net.wire import messages
+
+
+async def start_host(delta: int, db: Path, port: int, *flags: str, log: Path) -> object:
+    """A ``scopa-net host`` of the version ``delta`` away, a process of its own on
+    127.0.0.1:``port`` over the journal ``db`` (``hosting.host_command``, ``flags`` after),
+    its stderr (its log) written to ``log``; returned (a ``trio.Process``) once the port
+    answers. The caller kills it."""
+    import trio
+    from hosting import host_command
+
+    argv = [sys.executable, str(Path(__file__)), str(delta), *host_command(db, port, *flags)[3:]]
+    with log.open("ab") as stderr:
+        proc = await trio.lowlevel.open_process(argv, stderr=stderr)
+    try:
+        with trio.fail_after(20):
+            while True:
+                try:
+                    await (await trio.open_tcp_stream("127.0.0.1", port)).aclose()
+                    return proc
+                except OSError:
+                    await trio.sleep(0.05)
+    except BaseException:
+        proc.kill()
+        await proc.wait()
+        raise
+
 
 if __name__ == "__main__":
     messages.PROTOCOL_VERSION += int(sys.argv.pop(1))
