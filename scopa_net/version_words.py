@@ -57,9 +57,12 @@ def another_version(theirs: int | None, ours: int, reader: Reader, where: str = 
                 f"a player's scopa-net is older than this host's {versions}: they need to "
                 "update it to play here"
             )
+        # A newer scopa-net that still speaks this host's version says hello again in it
+        # and plays (protocol.md 3.2): the organiser is not told to update for that.
         return (
-            f"a player's scopa-net is newer than this host's {versions}: update this host's "
-            "scopa-net to let them play here"
+            f"a player's scopa-net is newer than this host's {versions}: it plays here if it "
+            f"also speaks {ours} (it then says hello again in {ours}); if not, update this "
+            "host's scopa-net to let them play here"
         )
     if reader is Reader.LAN_LIST:
         if older:

@@ -369,7 +369,9 @@ async def test_a_player_of_another_version_is_logged_saying_who_must_update(
 ) -> None:
     """The host's log read "connection ...: bad_version: client speaks protocol version 3;
     this end speaks version 4", the wire's words (protocol.md 3.2, unchanged): the organiser
-    had to work out whose scopa-net was old. It now says whose, and who updates."""
+    had to work out whose scopa-net was old. It now says whose, and who updates: for a newer
+    one, only if it cannot say hello again in this host's version (ours does, protocol.md 3.2:
+    an older host told its organiser to update for every client of ours that played there)."""
     caplog.set_level(logging.INFO, logger="scopa_net")
     ours, too_old = m.PROTOCOL_VERSION, m.OLDEST_VERSION - 1
     async with trio.open_nursery() as nursery:
@@ -390,5 +392,6 @@ async def test_a_player_of_another_version_is_logged_saying_who_must_update(
         f"a player's scopa-net is older than this host's (protocol {too_old}, this one "
         f"{ours}): they need to update it to play here",
         f"a player's scopa-net is newer than this host's (protocol {ours + 1}, this one "
-        f"{ours}): update this host's scopa-net to let them play here",
+        f"{ours}): it plays here if it also speaks {ours} (it then says hello again in {ours}); "
+        "if not, update this host's scopa-net to let them play here",
     ]
