@@ -33,6 +33,7 @@ from scopa_net.commands.options import (
     variants_epilog,
 )
 from scopa_net.errors import RuleSetError
+from scopa_net.protocol_versions import spoken
 
 #: Modules that each add one subcommand with ``register(subparsers)``, which sets ``run``.
 SUBCOMMAND_MODULES: tuple[str, ...] = (
@@ -68,7 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_epilog(),
         formatter_class=HelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"scopa-net {__version__}")
+    parser.add_argument(
+        "--version", action="version", version=f"scopa-net {__version__} ({spoken()})"
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     for name in SUBCOMMAND_MODULES:

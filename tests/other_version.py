@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from scopa_net import protocol_versions
 from scopa_net.wire import messages
 
 
@@ -40,6 +41,9 @@ async def start_host(delta: int, db: Path, port: int, *flags: str, log: Path) ->
 if __name__ == "__main__":
     messages.PROTOCOL_VERSION += int(sys.argv.pop(1))
     messages.OLDEST_VERSION = messages.PROTOCOL_VERSION
+    protocol_versions.PROTOCOL_VERSION = protocol_versions.OLDEST_VERSION = (
+        messages.PROTOCOL_VERSION
+    )
     from scopa_net.commands.main import main
 
     sys.exit(main(sys.argv[1:]))

@@ -8,6 +8,7 @@ the same messages in words. Cards are ints 0..39 (``Card.index``), sets of cards
 from __future__ import annotations
 
 from scopa_net.errors import IllegalReason, RuleSetError
+from scopa_net.protocol_versions import OLDEST_VERSION, PROTOCOL_VERSION  # noqa: F401 (m.*)
 from scopa_net.rules import PLAYER_COUNTS, RuleSet, Variant
 from scopa_net.scoring import (
     CARDS_LINE,
@@ -35,12 +36,8 @@ from scopa_net.wire.fields import (
 )
 from scopa_net.wire.records import Message, Record, Sender, message, record, wire
 
-PROTOCOL_VERSION = 5
-"""The newest protocol version this end speaks: the one its ``hello`` says."""
-OLDEST_VERSION = 4
-"""The oldest version this end still speaks (protocol.md 3.2): a host welcomes a ``hello`` in
-any version from this one to :data:`PROTOCOL_VERSION`, and a client refused by a host that
-speaks only an older one says ``hello`` again in that one, if it is not older than this."""
+# PROTOCOL_VERSION (the newest spoken) and OLDEST_VERSION, read as this module's: defined
+# apart (scopa_net.protocol_versions) so that --version names them without the codec.
 WHY_SINCE = 5
 """The version whose ``error`` first carries the optional key ``why``."""
 NEWER_KEYS: dict[str, dict[str, int]] = {
