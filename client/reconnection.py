@@ -15,6 +15,7 @@ from typing import Any
 import trio
 
 from scopa_net.blind_witness import BlindWitness
+from scopa_net.client.files import shown_path
 from scopa_net.client.host_link import LINK_ERRORS, LOST_LINK, _Link, connect
 from scopa_net.client.host_search import Address, HostSearch
 from scopa_net.client.seat_store import starting_snapshot
@@ -357,9 +358,14 @@ class Reconnection:
         return f"T{said}; back to {session.address}."
 
     def export_hint(self) -> str:
-        """Where the transcript of a match that ended without this client is: the host's
-        journal keeps every match, and ``history --export`` writes a seat's, to verify."""
+        """Where the transcript of a match that is over is: the file this client saved at
+        its end, if it saw the end; else the host's journal, which keeps every match, and
+        whose ``history --export`` writes a seat's, to verify."""
         session = self.session
+        match_no, path = session._transcripts.saved or (None, None)
+        if session._match_ended and match_no == session.match_no and path is not None:
+            where = shown_path(path)
+            return f" Your transcript of it is {where}: `scopa-net verify {where}` checks it."
         match = "" if session.match_no == 1 else f" --match {session.match_no}"
         command = f"scopa-net history --export {session.table_id} --seat {session.seat}{match}"
         return (

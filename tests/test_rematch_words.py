@@ -194,3 +194,75 @@ async def test_a_seat_whose_match_ended_while_away_is_told_where_its_transcript_
     checked = run_scopa_net("verify", str(written), home=tmp_path)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "VERIFIED" in checked.stdout
+
+
+async def _host_until(
+    db: Path,
+    port: int,
+    stop: trio.Event,
+    closed: trio.Event,
+    *,
+    task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    """A host over ``db`` on 127.0.0.1:``port`` until ``stop``, stopped as Ctrl-C stops it;
+    ``closed`` once its journal is closed."""
+    from scopa_net.server.config import HostConfig
+    from scopa_net.server.journal import Journal
+
+    config = HostConfig(
+        bind="127.0.0.1", port=port, advertise=False, db=str(db), bot_delay=0, grace=0.1
+    )
+    host = Host(config, Journal(str(db)))
+    async with trio.open_nursery() as nursery:
+        await nursery.start(host.serve)
+        task_status.started()
+        await stop.wait()
+        await host.shutdown()
+        nursery.cancel_scope.cancel()
+    host.journal.close()
+    closed.set()
+
+
+async def test_a_match_seen_to_its_end_then_closed_by_a_restart_names_the_file_saved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lea saw her match to its end ("Transcript saved: PATH"); the host stopped during the
+    minute to play again and started after it, closing the table. Her client, back, read
+    "Its transcript is in the host's journal: whoever runs the host can write it with
+    `scopa-net history --export ...`": it sent her to the organiser for a file she had. It
+    now names that file."""
+    from helpers import free_port
+
+    monkeypatch.setattr(table_task, "LINGER", 0.2)
+    db, data, port = tmp_path / "host.db", tmp_path / "scopa-net", free_port()
+    said: list[str] = []
+    async with trio.open_nursery() as nursery:
+        first, first_closed = trio.Event(), trio.Event()
+        await nursery.start(_host_until, db, port, first, first_closed)
+        again, again_closed = trio.Event(), trio.Event()
+        choice = TableChoice(create=create(SHORT, bots=1))
+        async with open_network_session(
+            "127.0.0.1",
+            port,
+            choice,
+            name="Lea",
+            data_dir=data,
+            store=SeatStore(data),
+            offer_rematch=True,
+        ) as lea:
+            assert await play_as_bot(lea, make_player("random", 1)) is not None
+            first.set()
+            await first_closed.wait()
+            await trio.sleep(0.5)  # past the minute (LINGER) to play again
+            await nursery.start(_host_until, db, port, again, again_closed)
+            with trio.fail_after(30):
+                async for event in lea.events:
+                    if isinstance(event, Message) and event.local:
+                        said.append(event.text)
+        again.set()
+    (saved,) = (data / "transcripts").glob("*.scopa")
+    assert said[-1] == (
+        f"The host at 127.0.0.1:{port} no longer holds seat {lea.seat} at table "
+        f"{lea.table_id} for you (the match there is over). Your transcript of it is {saved}: "
+        f"`scopa-net verify {saved}` checks it."
+    ), said
