@@ -52,7 +52,7 @@ def export_name(match: Listed, seat: int) -> str:
 
 def left_out(going: list[Listed]) -> str:
     """The line that says which matches were not exported: they are still in play."""
-    which = ", ".join(_match_words(m) for m in going)
+    which = "; ".join(_match_words(m) for m in going)  # each holds a comma of its own
     return f"not exported, still in play: {which} (export them when they end)"
 
 

@@ -341,3 +341,16 @@ def test_a_host_started_on_a_journal_without_its_key_is_refused(
         "journal to start afresh under a new key\n"
     )
     assert not key.exists()
+
+
+def test_matches_left_out_are_told_apart() -> None:
+    """Three matches in play read "not exported, still in play: table 2, match 1, table 3,
+    match 1, table 6, match 1": six things, or three? Each is now apart from the next."""
+    from scopa_net.commands.history_export import left_out
+    from scopa_net.commands.history_filter import Listed
+
+    going = [Listed(began=0, line="", table_id=table, number=1) for table in ("2", "3", "6")]
+    assert left_out(going) == (
+        "not exported, still in play: table 2, match 1; table 3, match 1; table 6, match 1 "
+        "(export them when they end)"
+    )
