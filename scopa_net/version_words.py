@@ -85,3 +85,13 @@ def another_version(theirs: int | None, ours: int, reader: Reader, where: str = 
         f"{where} runs another version of scopa-net (another protocol, this one {ours}): you "
         "can play together only once both run the same version; update the older one"
     )
+
+
+def older_player(theirs: int, ours: int) -> str:
+    """What the host's log adds to a player's joining or coming back when their scopa-net
+    speaks an older protocol than this host's newest, which this host still speaks: the
+    organiser of a club half upgraded sees who has not updated, and that they play."""
+    return (
+        f", with an older scopa-net than this host's (protocol {theirs}, this one {ours}), "
+        "which plays here"
+    )

@@ -59,6 +59,8 @@ class Outbox:
         that is committed)."""
         self.seat: int | None = None
         self.epoch = 0
+        self.protocol: int | None = None
+        """The protocol version its connection speaks, once welcomed (protocol.md 3.2)."""
         self.sink: Callable[[list[m.Message], SharedFrames | None], None] | None = None
         """Writes a batch at once (see the module's docstring), encoding the events the seats
         share through the frames given, if any; it calls :meth:`kick` when it could not write

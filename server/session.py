@@ -361,6 +361,7 @@ class PlayerSession:
             elif self.table_id is not None:  # the table closed (or stopped) a moment ago
                 self._refuse(msg, *refusal_at_a_closed_table(self.table_id, msg))
         elif isinstance(msg, m.Hello):
+            self.outbox.protocol = msg.version
             self.outbox.reply(
                 m.Welcome(version=msg.version, host_name=self.config.name, host_key=host.public_key)
             )

@@ -39,6 +39,7 @@ from scopa_net.server.table import (
     token_hash,
 )
 from scopa_net.server.thinking import choose_off_loop, table_player
+from scopa_net.version_words import older_player
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import SharedFrames
 from scopa_net.wire.errors import ErrorCode, RefusalWhy
@@ -105,6 +106,15 @@ def refusal_at_a_closed_table(
             )
         return ErrorCode.NO_SUCH_TABLE, f"there is no table {table_id}", None
     return ErrorCode.WRONG_PHASE, f"table {table_id} has closed; nothing was done", None
+
+
+def _older(outbox: Outbox) -> str:
+    """The words the log adds for a seat whose connection speaks an older protocol than this
+    host's newest (``version_words.older_player``); none for the newest."""
+    theirs = outbox.protocol
+    if theirs is None or theirs >= m.PROTOCOL_VERSION:
+        return ""
+    return older_player(theirs, m.PROTOCOL_VERSION)
 
 
 def password_hash(password: str) -> bytes:
@@ -1004,7 +1014,7 @@ class TableTask:
         self._grace_until.pop(seat, None)
         self._away_since.pop(seat, None)
         self._left.pop(seat, None)
-        log.info("table %s: %s joined", self.table.table_id, self._who(seat))
+        log.info("table %s: %s joined%s", self.table.table_id, self._who(seat), _older(outbox))
 
     def _take_over(self, seat: int, away: str | None, tokens: tuple[bytes | None, ...]) -> None:
         """A newcomer took ``seat`` from ``away``, its player away too long: the table reads
@@ -1110,7 +1120,7 @@ class TableTask:
         self._attach(outbox, msg.seat, cursor)
         self._grace_until.pop(msg.seat, None)
         self._away_since.pop(msg.seat, None)
-        log.info("table %s: %s resumed", table.table_id, self._who(msg.seat))
+        log.info("table %s: %s resumed%s", table.table_id, self._who(msg.seat), _older(outbox))
         log.debug("table %s seat %s: epoch %s", table.table_id, msg.seat, epoch)
 
     def _attach(self, outbox: Outbox, seat: int, cursor: int) -> None:

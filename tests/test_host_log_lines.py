@@ -395,3 +395,43 @@ async def test_a_player_of_another_version_is_logged_saying_who_must_update(
         f"{ours}): it plays here if it also speaks {ours} (it then says hello again in {ours}); "
         "if not, update this host's scopa-net to let them play here",
     ]
+
+
+async def test_a_player_of_an_older_protocol_is_logged_as_such_as_they_sit_and_come_back(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """At a club half upgraded, the organiser of a host of 5 could not tell who still ran a
+    scopa-net of 4 (it plays here): "table 1: Ivo (seat 1) joined" for both. Ivo's line now
+    says so, as he sits down and as he comes back; Ada's, of this version, does not."""
+    caplog.set_level(logging.INFO, logger="scopa_net")
+    ours, older = m.PROTOCOL_VERSION, m.OLDEST_VERSION
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, grace=1.0, bot_delay=0.0)
+        assert host.port is not None
+        ada = await RawSeat.connect(host.port)
+        table_id = await ada.create(create(RuleSet.of(2, 11)))
+        await ada.join(table_id, 0, "Ada")
+        ivo = await RawSeat.connect(host.port, version=older)
+        await ivo.join(table_id, 1, "Ivo")
+        await until_said(caplog, "match 1 begins")
+        await trio.aclose_forcefully(ivo.stream)  # his client killed
+        await until_said(caplog, "Ivo (seat 1) lost the connection")
+        back = await RawSeat.connect(host.port, version=older)
+        assert ivo.token is not None
+        await back.send(m.Resume(table_id=table_id, seat=1, token=ivo.token, last_seq=0))
+        await until_said(caplog, "resumed")
+        for seat in (back, ada):
+            await seat.stream.aclose()
+        await host.shutdown()
+        nursery.cancel_scope.cancel()
+    host.journal.close()
+    older_words = (
+        f", with an older scopa-net than this host's (protocol {older}, this one {ours}), "
+        "which plays here"
+    )
+    lines = [line for line in said(caplog) if " joined" in line or " resumed" in line]
+    assert lines == [
+        f"table {table_id}: Ada (seat 0) joined",
+        f"table {table_id}: Ivo (seat 1) joined{older_words}",
+        f"table {table_id}: Ivo (seat 1) resumed{older_words}",
+    ]
