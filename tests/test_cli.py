@@ -15,9 +15,16 @@ from scopa_net.commands.main import main
 
 
 def test_version_through_python_dash_m() -> None:
+    """It names the protocols too: at a club half upgraded, a scopa-net of protocol 4 and one
+    of 5 both printed "scopa-net 0.1.0", and nobody could tell which one they ran."""
+    from scopa_net.wire import messages as m
+
     result = run_scopa_net("--version")
     assert result.returncode == 0
-    assert result.stdout.strip() == f"scopa-net {__version__}"
+    assert result.stdout.strip() == (
+        f"scopa-net {__version__} (protocol {m.PROTOCOL_VERSION}; plays with hosts and players "
+        f"of protocol {m.OLDEST_VERSION} and {m.PROTOCOL_VERSION})"
+    )
 
 
 def test_help_lists_subcommands(capsys: pytest.CaptureFixture[str]) -> None:

@@ -64,18 +64,3 @@ def test_help_and_version_import_nothing_heavy(argv: list[str], tmp_path: Path) 
     loaded = report["modules"]
     heavy = [m for m in loaded if m.split(".")[0] in HEAVY or m.startswith(HEAVY_OURS)]
     assert heavy == []
-
-
-def test_version_names_the_protocols_it_plays_with(capsys: pytest.CaptureFixture[str]) -> None:
-    """At a club half upgraded, `scopa-net --version` printed "scopa-net 0.1.0" for a
-    scopa-net of protocol 4 and for one of 5 alike: nobody could tell which one they ran, nor
-    whether it plays with the host's. It now names the protocols."""
-    from scopa_net import __version__
-    from scopa_net.commands.main import main
-    from scopa_net.wire import messages as m
-
-    assert main(["--version"]) == 0
-    assert capsys.readouterr().out == (
-        f"scopa-net {__version__} (protocol {m.PROTOCOL_VERSION}; plays with hosts and players "
-        f"of protocol {m.OLDEST_VERSION} and {m.PROTOCOL_VERSION})\n"
-    )
