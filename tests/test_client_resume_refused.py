@@ -192,6 +192,8 @@ def test_a_resume_refused_is_said_in_the_hosts_words_where_it_says_why(tmp_path:
         match_no=1,
         data_dir=tmp_path,
         transcripts_folder=tmp_path / "transcripts",
+        _match_ended=False,  # taken back after the client stopped: it saved no end
+        _transcripts=SimpleNamespace(saved=None),
     )
     words = Reconnection(seat).seat_lost_words
     head = "The host at club:7311 no longer holds seat 1 at table 2 for you"
