@@ -16,6 +16,7 @@ import trio
 
 from scopa_net.blind_witness import BlindWitness
 from scopa_net.client.files import shown_path
+from scopa_net.client.hello_versions import HELLO_VERSIONS
 from scopa_net.client.host_link import LINK_ERRORS, LOST_LINK, _Link, connect
 from scopa_net.client.host_search import Address, HostSearch
 from scopa_net.client.seat_store import starting_snapshot
@@ -120,6 +121,8 @@ class Reconnection:
                 if session._host_stopped
                 else "the connection to the host was lost; trying to get back"
             )
+            if session._host_stopped:  # it may come back updated: the newest version first
+                HELLO_VERSIONS.forget(session.host, session.port)
             session._host_stopped = False
             if self.lan is not None:
                 self.lan.lost()

@@ -87,3 +87,58 @@ async def test_another_host_at_the_address_is_greeted_in_the_newest_again() -> N
             HELLO_VERSIONS.forget("127.0.0.1", host.port)
         assert welcome.version == m.PROTOCOL_VERSION
         nursery.cancel_scope.cancel()
+
+
+async def test_a_host_of_4_stopped_and_started_as_5_is_greeted_in_5(tmp_path: Path) -> None:
+    """Ada plays at a host of 4 (her client says hello in 4 after the first refusal); its
+    organiser stops it (`bye shutting_down`) and starts this version on the same journal.
+    Her client takes the seat back in 5: the host may come back updated. Kept at 4, it played
+    on in 4 and the updated host's log named her scopa-net as an older one."""
+    import signal
+
+    from hosting import host_command
+
+    from scopa_net.client.host_link import list_tables
+    from scopa_net.client.network_session import TableChoice, open_network_session
+    from scopa_net.client.seat_store import SeatStore
+    from scopa_net.client.session import ConnectionState
+
+    port, db, data = free_port(), tmp_path / "host.db", tmp_path / "ada"
+    log = tmp_path / "newer.log"
+    table = ("--players", "2", "--bots", "1", "--bot-level", "easy", "--bot-delay", "0.5")
+    older = await start_host(-1, db, port, *table, log=tmp_path / "older.log")
+    newer: trio.Process | None = None
+    try:
+        with trio.fail_after(20):
+            while not await list_tables("127.0.0.1", port):
+                await trio.sleep(0.05)
+        choice = TableChoice(table_id=1)
+        async with open_network_session(
+            "127.0.0.1", port, choice, name="Ada", data_dir=data, store=SeatStore(data)
+        ) as ada:
+            with trio.fail_after(20):
+                while ada.view is None:
+                    await trio.sleep(0.02)
+            assert ada._link is not None
+            assert ada._link.conn.version == m.PROTOCOL_VERSION - 1
+            older.send_signal(signal.SIGINT)  # type: ignore[attr-defined]
+            await older.wait()  # type: ignore[attr-defined]
+            with log.open("ab") as stderr:
+                argv = host_command(db, port, "--log-level", "INFO")
+                newer = await trio.lowlevel.open_process(argv, stderr=stderr)
+            with trio.fail_after(30):
+                while "Ada (seat 0) resumed" not in log.read_text():
+                    await trio.sleep(0.05)
+                while ada.connection is not ConnectionState.CONNECTED:
+                    await trio.sleep(0.02)
+            assert ada._link is not None
+            assert ada._link.conn.version == m.PROTOCOL_VERSION
+    finally:
+        for host in (older, newer):
+            if host is not None:
+                host.kill()  # type: ignore[attr-defined]
+                await host.wait()  # type: ignore[attr-defined]
+        HELLO_VERSIONS.forget("127.0.0.1", port)
+    resumed = [line for line in log.read_text().splitlines() if "resumed" in line]
+    assert resumed
+    assert not [line for line in resumed if "older scopa-net" in line], resumed
