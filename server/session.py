@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import trio
 
+from scopa_net.fair.commitments import sign, welcome_message
 from scopa_net.server.outbox import Outbox
 from scopa_net.server.table_task import (
     BLIND_REQUESTS,
@@ -362,8 +363,17 @@ class PlayerSession:
                 self._refuse(msg, *refusal_at_a_closed_table(self.table_id, msg))
         elif isinstance(msg, m.Hello):
             self.outbox.protocol = msg.version
+            proof = None
+            if msg.challenge is not None:  # protocol 5: prove this host holds its key (5.3)
+                signed = welcome_message(msg.version, msg.challenge, host.public_key)
+                proof = sign(host.key, signed)
             self.outbox.reply(
-                m.Welcome(version=msg.version, host_name=self.config.name, host_key=host.public_key)
+                m.Welcome(
+                    version=msg.version,
+                    host_name=self.config.name,
+                    host_key=host.public_key,
+                    key_proof=proof,
+                )
             )
         elif isinstance(msg, m.Ping):
             self.outbox.reply(m.Pong(nonce=msg.nonce))

@@ -46,6 +46,7 @@ from scopa_net.fair.hashing import (
     TAG_RULES,
     TAG_SALT,
     TAG_SEAT_COMMIT,
+    TAG_WELCOME_SIG,
     length_prefixed,
     same_bytes,
     tagged_hash,
@@ -278,6 +279,13 @@ def commit_message(
 def reveal_message(round_id: bytes, host_seed: bytes, chain: bytes) -> bytes:
     """The bytes the host signs in ``round_reveal``: its seed and the whole public round."""
     return length_prefixed(TAG_REVEAL_SIG, round_id, host_seed, chain)
+
+
+def welcome_message(version: int, challenge: bytes, host_key: bytes) -> bytes:
+    """The bytes the host signs in ``welcome``'s ``key_proof`` (protocol.md 5.3): the
+    connection's protocol version (4 bytes), the client's challenge for this connection and
+    the host's public key, so that a proof answers one challenge, in one version, for one key."""
+    return length_prefixed(TAG_WELCOME_SIG, u32(version), challenge, host_key)
 
 
 def sign(private_key: Ed25519PrivateKey, message: bytes) -> bytes:

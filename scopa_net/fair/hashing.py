@@ -24,6 +24,7 @@ TAG_COMMIT_SIG = b"scopa-net/v1/round-commit-signature"
 TAG_REVEAL_SIG = b"scopa-net/v1/round-reveal-signature"
 TAG_RECEIPT_SIG = b"scopa-net/v1/seed-receipt-signature"
 TAG_END_SIG = b"scopa-net/v1/match-end-signature"
+TAG_WELCOME_SIG = b"scopa-net/v1/welcome-key-proof"
 # Labels of the HMAC-SHA256 random streams (see scopa_net.fair.shuffle).
 LABEL_HOST_ORDER = b"scopa-net/v1/host-order"
 LABEL_DECK_SHUFFLE = b"scopa-net/v1/deck-shuffle"

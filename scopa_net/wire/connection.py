@@ -262,7 +262,7 @@ class Connection:
         Once the peer broke the protocol (:attr:`broken`), this end still may send what its
         state allows: the answers owed to the peer's frames before the bad one, then ``bye``."""
         if msg.TYPE in m.NEWER_KEYS:
-            older = _without_newer_keys(msg, self.version or 0)
+            older = _without_newer_keys(msg, _version_of(self, msg))
             if older is not msg:  # a peer of an older version: none of the keys it lacks
                 msg, frame = older, None
         data = encode(msg) if frame is None else frame
@@ -316,12 +316,12 @@ class Connection:
 
     def _keys_of_its_version(self, msg: Message, fault: Fault) -> None:
         """Refuse an optional key the connection's version does not have (``bad_field``)."""
-        version = self.version or 0
+        version = _version_of(self, msg)
         for name, since in m.NEWER_KEYS[msg.TYPE].items():
             if version < since and getattr(msg, name) != _absent(msg, name):
                 raise fault(
                     ErrorCode.BAD_FIELD,
-                    f"{msg.TYPE}: key {name!r} is not in protocol version {self.version}",
+                    f"{msg.TYPE}: key {name!r} is not in protocol version {version}",
                 )
 
     def _welcome(self, msg: Message, sender: Role, fault: Fault, target: State) -> State:
@@ -409,6 +409,14 @@ class PlayerConnection(Connection):
     """A player's (or bot's, or verifier's) end of its connection to the host."""
 
     role = Role.PLAYER
+
+
+def _version_of(conn: Connection, msg: Message) -> int:
+    """The protocol version ``msg`` is in: a ``hello``'s own (it sets the connection's), else
+    the connection's (0 before any)."""
+    if isinstance(msg, m.Hello):
+        return msg.version
+    return conn.version or 0
 
 
 def _absent(msg: Message, name: str) -> object:

@@ -40,7 +40,14 @@ from scopa_net.wire.records import Message, Record, Sender, message, record, wir
 # apart (scopa_net.protocol_versions) so that --version names them without the codec.
 WHY_SINCE = 5
 """The version whose ``error`` first carries the optional key ``why``."""
+KEY_PROOF_SINCE = 5
+"""The version whose ``hello`` and ``welcome`` first carry ``challenge`` and ``key_proof``: a
+host of it proves it holds the key it gives (protocol.md 5.3)."""
+CHALLENGE_SIZE = 32
+"""Bytes of the client's ``challenge``."""
 NEWER_KEYS: dict[str, dict[str, int]] = {
+    "hello": {"challenge": KEY_PROOF_SINCE},
+    "welcome": {"key_proof": KEY_PROOF_SINCE},
     "error": {"why": WHY_SINCE},
     "snapshot": {"stand_ins": 5, "redeal": 5, "makers": 5},
 }
@@ -250,6 +257,11 @@ def _check_play(card: int, captured: int) -> None:
 class Hello(Message):
     version: int = wire(Int(1, 0xFFFF), "protocol version the client speaks")
     client: str = wire(Str(1, 64), "client software name, for the host's log")
+    challenge: bytes | None = optional(
+        Nil(Bin(CHALLENGE_SIZE, CHALLENGE_SIZE)),
+        None,
+        "protocol 5: random bytes for this connection, for the host to sign (5.3)",
+    )
 
 
 @message("welcome", Sender.HOST)
@@ -257,6 +269,11 @@ class Welcome(Message):
     version: int = wire(Int(1, 0xFFFF), "protocol version, equal to the client's")
     host_name: str = wire(Str(1, HOST_NAME_LEN), "the host's name")
     host_key: bytes = wire(Bin(32, 32), "the host's Ed25519 public key")
+    key_proof: bytes | None = optional(
+        Nil(Bin(64, 64)),
+        None,
+        "protocol 5: the host's signature over the `challenge` (5.3), exactly when one came",
+    )
 
 
 @message("ping", Sender.EITHER)
