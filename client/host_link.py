@@ -17,10 +17,14 @@ from scopa_net.client.hello_versions import HELLO_VERSIONS
 from scopa_net.client.session_errors import (
     ByeError,
     HelloHeldError,
+    HostUnprovenError,
     RefusedError,
     UnexpectedReplyError,
     VersionMismatchError,
+    unproven,
 )
+from scopa_net.fair.commitments import check_signature, welcome_message
+from scopa_net.fair.errors import BadSignatureError
 from scopa_net.wire import messages as m
 from scopa_net.wire.connection import (
     MAX_PINGS,
@@ -224,23 +228,52 @@ async def connect(
         older = exc.host_version
         if older is None or not m.OLDEST_VERSION <= older < m.PROTOCOL_VERSION:
             raise
+    except ByeError as exc:
+        # A host of version 4 reads a `hello` in 5 as one in 4 and refuses its `challenge`, a
+        # key it does not know, before its version (protocol.md 3.2): say it again in 4.
+        if not _refuses_challenge(exc) or m.OLDEST_VERSION >= m.KEY_PROOF_SINCE:
+            raise
+        older = m.KEY_PROOF_SINCE - 1
     link, welcome = await _say_hello(host, port, connector, older)
     HELLO_VERSIONS.learn(host, port, older, welcome.host_key)
     return link, welcome
 
 
+def _refuses_challenge(exc: ByeError) -> bool:
+    """Whether ``exc``, answering a ``hello`` in 5, is a host's ``bye bad_field``: nothing in
+    that ``hello`` but its ``challenge`` can be a bad field to a host of 4."""
+    return exc.reason == ErrorCode.BAD_FIELD.value
+
+
+def proves_its_key(welcome: m.Welcome, challenge: bytes) -> bool:
+    """Whether ``welcome``'s ``key_proof`` is the host's signature, under its ``host_key``,
+    of this connection's ``challenge`` (protocol.md 5.3)."""
+    if welcome.key_proof is None:
+        return False
+    signed = welcome_message(welcome.version, challenge, welcome.host_key)
+    try:
+        check_signature(welcome.host_key, welcome.key_proof, signed, "welcome")
+    except BadSignatureError:
+        return False
+    return True
+
+
 async def _say_hello(
     host: str, port: int, connector: Connector | None, version: int
 ) -> tuple[_Link, m.Welcome]:
-    """A new connection, welcomed in ``version``."""
+    """A new connection, welcomed in ``version`` by a host that proves it holds the key it
+    gives, in a version that has the proof (protocol.md 5.3): :class:`HostUnprovenError`,
+    before anything else is sent, when it does not."""
     with trio.fail_after(CONNECT_TIMEOUT):
         if connector is not None:
             stream = await connector()
         else:
             stream = await trio.open_tcp_stream(host, port)
     link = _Link(stream)
+    challenge = secrets.token_bytes(m.CHALLENGE_SIZE) if version >= m.KEY_PROOF_SINCE else None
     try:
-        welcome = await link.request(m.Hello(version=version, client=CLIENT_NAME), m.Welcome)
+        hello = m.Hello(version=version, client=CLIENT_NAME, challenge=challenge)
+        welcome = await link.request(hello, m.Welcome)
     except VersionMismatchError as exc:
         await link.aclose()
         where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
@@ -255,6 +288,10 @@ async def _say_hello(
         await link.aclose()
         raise
     assert isinstance(welcome, m.Welcome)
+    if challenge is not None and not proves_its_key(welcome, challenge):
+        await link.aclose()
+        where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        raise HostUnprovenError(unproven(where, welcome.host_key))
     return link, welcome
 
 

@@ -22,6 +22,7 @@ from scopa_net.client.network_session import (
     HostEndedError,
     HostKeyChangedError,
     HostLostError,
+    HostUnprovenError,
     SeatLostError,
     SessionError,
     TableClosedError,
@@ -61,6 +62,8 @@ def session_failure(exc: SessionError) -> CommandError:
         return CommandError(text + (f"; {exc.hint}" if exc.hint else ""), EXIT_REFUSED)
     if isinstance(exc, HelloHeldError):  # the network's doing: no host's answer came through
         return CommandError(text, EXIT_UNREACHABLE)
+    if isinstance(exc, HostUnprovenError):
+        return CommandError(text + (f"; {exc.hint}" if exc.hint else ""), EXIT_KEY_CHANGED)
     if isinstance(exc, HostKeyChangedError):
         return CommandError(text, EXIT_KEY_CHANGED)
     if isinstance(exc, SeatLostError):

@@ -37,6 +37,7 @@ from scopa_net.client.session_errors import (
     HostEndedError,
     HostKeyChangedError,
     HostLostError,
+    HostUnprovenError,
     KeptSeatGoneError,
     RefusedError,
     ResumeDeferredError,
@@ -167,6 +168,11 @@ class Reconnection:
                 except ResumeDeferredError as exc:
                     log.info("resume refused for now: %s", exc)
                     continue  # the seat is still there: the next try may get it back
+                except HostUnprovenError as exc:
+                    if self.unproven(exc) is None:  # where the LAN said: back to the old one
+                        continue
+                    self.give_up(str(exc))  # at the seat's own address: stop, the seat kept
+                    raise
                 except HostKeyChangedError:
                     tried = self.back_from_moved()
                     if tried is not None:  # announced with the key, answered with another
@@ -291,6 +297,8 @@ class Reconnection:
                     )
                     raise HostEndedError(why, self.seat_kept_hint()) from None
                 await trio.sleep(waits.pop(0))  # the host asks for a moment (slow down, its disk)
+            except HostUnprovenError as exc:
+                raise self.unproven(exc, stopping=True) or exc from None
             except HostKeyChangedError:
                 tried = self.back_from_moved()
                 if tried is not None:
@@ -359,6 +367,38 @@ class Reconnection:
                 f"`scopa-net join {session.address}` tries again"
             )
         return f"T{said}; back to {session.address}."
+
+    def unproven(
+        self, exc: HostUnprovenError, *, stopping: bool = False
+    ) -> HostUnprovenError | None:
+        """A host that did not prove it holds the key (protocol.md 5.3). At an address the LAN
+        gave: never tried again, and either said as this client goes back to the old address
+        (None returned) or, ``stopping``, the error to end with, the seat kept. Elsewhere:
+        ``exc``, with how to come back to the seat kept."""
+        tried = self.back_from_moved()
+        session = self.session
+        if tried is None:
+            exc.hint = self.seat_kept_hint()
+            return exc
+        if self.lan is not None:
+            self.lan.refused.add(tried)
+        said = str(exc)
+        if not stopping:
+            session._emit(
+                Message(
+                    seat=None,
+                    text=f"{said[0].upper()}{said[1:]}; back to {session.address}.",
+                    local=True,
+                )
+            )
+            return None
+        host, port = tried
+        where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        return HostUnprovenError(
+            f"{said}; nor is your host at {session.address}, and your seat stays kept: "
+            f"`scopa-net join {session.address}` tries again (`scopa-net join {where}` goes "
+            "there, if you know that host is yours)"
+        )
 
     def export_hint(self) -> str:
         """Where the transcript of a match that is over is: the file this client saved at

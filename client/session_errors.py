@@ -10,6 +10,7 @@ from pathlib import Path
 
 from scopa_net.client.session import SessionEndedError
 from scopa_net.errors import IllegalPlayError, IllegalReason
+from scopa_net.fair.commitments import fingerprint
 from scopa_net.version_words import Reader, another_version, hosts_version
 from scopa_net.wire import messages as m
 from scopa_net.wire.errors import ErrorCode
@@ -163,6 +164,25 @@ class HelloHeldError(ByeError):
 
 class HostKeyChangedError(SessionError):
     """The host at this address signs with a different key than the one pinned."""
+
+
+class HostUnprovenError(HostKeyChangedError):
+    """The host did not prove that it holds the key its ``welcome`` gives (protocol.md 5.3): a
+    host of version 5 with no ``key_proof`` or a wrong one, or, at an address this client
+    followed its host's key to on the LAN, a host of version 4, which cannot prove it. Nothing
+    secret was sent to it. ``hint``: how to come back to a seat kept on disk ("" if none)."""
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.hint = hint
+
+
+def unproven(where: str, key: bytes) -> str:
+    """What a person reads when the host at ``where`` could not prove it holds ``key``."""
+    return (
+        f"the host at {where} could not prove it holds the key it gave ({fingerprint(key)}): "
+        "it may be another machine posing as that host; nothing secret was sent to it"
+    )
 
 
 class PlayRefusedError(IllegalPlayError):

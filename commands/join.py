@@ -762,6 +762,7 @@ def ask_host(
 
     from scopa_net.client.network_session import (
         HelloHeldError,
+        HostUnprovenError,
         SessionError,
         VersionMismatchError,
         connect,
@@ -821,6 +822,8 @@ def ask_host(
         raise CommandError(str(exc), EXIT_REFUSED) from None
     except HelloHeldError as exc:
         raise CommandError(str(exc), EXIT_UNREACHABLE) from None
+    except HostUnprovenError as exc:  # a scopa-net host's answer, but not proof of its key
+        raise CommandError(str(exc), EXIT_KEY_CHANGED) from None
     except (ProtocolError, SessionError, trio.BrokenResourceError):
         raise CommandError(not_scopa, EXIT_UNREACHABLE) from None
     except OSError as exc:

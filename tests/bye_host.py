@@ -1,4 +1,5 @@
-"""A host on loopback that welcomes a client with a given key and answers its ``resume`` with
+"""A host on loopback that welcomes a client with a given key (proving it holds it, protocol.md
+5.3) and answers its ``resume`` with
 a final ``bye`` (a reason that is not passing, protocol.md 3.8): what a client taking its
 seat back meets when the host ends the connection for good. ``go`` holds the answer back
 until the test sets it (the client is reconnecting meanwhile)."""
@@ -6,14 +7,17 @@ until the test sets it (the client is reconnecting meanwhile)."""
 from __future__ import annotations
 
 import trio
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from scopa_net.fair.commitments import public_key_bytes, sign, welcome_message
 from scopa_net.wire import messages as m
 from scopa_net.wire.connection import NEED_DATA, ConnectionClosed, HostConnection
 
 
 class ByeAtResume:
-    def __init__(self, host_key: bytes, reason: str, message: str) -> None:
-        self.host_key = host_key
+    def __init__(self, key: Ed25519PrivateKey, reason: str, message: str) -> None:
+        self.key = key
+        self.host_key = public_key_bytes(key)
         self.reason = reason
         self.message = message
         self.go = trio.Event()
@@ -40,8 +44,15 @@ class ByeAtResume:
                 elif isinstance(event, ConnectionClosed):
                     return
                 elif isinstance(event, m.Hello):
+                    version, challenge = event.version, event.challenge
+                    proof = None
+                    if challenge is not None:
+                        proof = sign(self.key, welcome_message(version, challenge, self.host_key))
                     welcome = m.Welcome(
-                        version=m.PROTOCOL_VERSION, host_name="bye host", host_key=self.host_key
+                        version=version,
+                        host_name="bye host",
+                        host_key=self.host_key,
+                        key_proof=proof,
                     )
                     await stream.send_all(conn.send(welcome))
                 elif isinstance(event, m.Ping):

@@ -52,7 +52,7 @@ async def test_a_final_bye_while_reconnecting_says_why_and_that_the_seat_is_kept
             host = await start_host(nursery, bot_delay=0, grace=600)
             proxy = FaultProxy(host.port)
             await nursery.start(proxy.serve)
-            bye = ByeAtResume(host.public_key, reason, "this seat resumed elsewhere")
+            bye = ByeAtResume(host.key, reason, "this seat resumed elsewhere")
             await nursery.start(bye.serve)
             choice = TableChoice(create=create(TWO, bots=1))
             with pytest.RaisesGroup(HostEndedError, flatten_subgroups=True) as stopped:

@@ -1,0 +1,296 @@
+"""Our client sends nothing secret to a host that does not prove it holds the key it gives
+(protocol.md 3.2, 5.3). A machine on the LAN can copy the host's public key from the
+announcement into a ``welcome``, but cannot sign this connection's ``challenge`` with it: a
+poser of version 5 (no proof, or a wrong one) gets no ``resume`` and no token, and the person
+reads one line; the seat stays kept. A poser that says it speaks only 4 (which has no proof) is
+not followed to on the LAN either. A real host of version 4 at an address a person typed is
+still joined, as before."""
+
+from __future__ import annotations
+
+import socket
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+import trio
+from helpers import free_port
+from hosting import create, host_command, host_in_thread, start_host
+from session_watch import until
+
+from scopa_net.client import reconnection
+from scopa_net.client.host_search import HostSearch
+from scopa_net.client.network_session import TableChoice, open_network_session
+from scopa_net.client.seat_store import SeatStore
+from scopa_net.client.session import ConnectionChanged, ConnectionState, Message
+from scopa_net.commands.main import main
+from scopa_net.commands.options import EXIT_KEY_CHANGED
+from scopa_net.fair.commitments import fingerprint
+from scopa_net.rules import RuleSet
+from scopa_net.server.discovery import HostAdvert
+from scopa_net.version_words import hello_refusal
+from scopa_net.wire import messages as m
+from scopa_net.wire.codec import decode, encode
+from scopa_net.wire.errors import ErrorCode
+from scopa_net.wire.framing import END_OF_STREAM, FrameReader
+
+WRONG_PROOF = bytes(64)
+
+
+class Poser:
+    """A raw TCP server on 127.0.0.1 that answers ``hello`` with a ``welcome`` carrying the
+    real host's key, which it cannot sign with: in version 5 with ``proof`` (None: none), or,
+    speaking only ``version`` 4, refusing a ``hello`` in 5 as an older host does. It keeps
+    every message each connection sent it."""
+
+    def __init__(self, key: bytes, port: int = 0, version: int = 5, proof: bytes | None = None):
+        self.key, self.version, self.proof = key, version, proof
+        self.listener = socket.socket()
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", port))
+        self.listener.listen()
+        self.listener.settimeout(0.1)
+        self.port: int = self.listener.getsockname()[1]
+        self.received: list[m.Message] = []
+        self.raw = bytearray()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve, name="poser", daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, _ = self.listener.accept()
+            except TimeoutError:
+                continue
+            with conn:
+                conn.settimeout(0.1)
+                self._talk(conn)
+        self.listener.close()
+
+    def _talk(self, conn: socket.socket) -> None:
+        reader = FrameReader()
+        while not self._stop.is_set():
+            try:
+                data = conn.recv(65536)
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            self.raw += data
+            reader.receive_data(data)
+            while (payload := reader.next_frame()) is not None:
+                if payload is END_OF_STREAM:
+                    return
+                assert isinstance(payload, bytes)
+                msg = decode(payload)
+                self.received.append(msg)
+                if isinstance(msg, m.Hello):
+                    conn.sendall(self._answer(msg))
+            if not data:
+                return
+
+    def _answer(self, hello: m.Hello) -> bytes:
+        if hello.version > self.version:
+            refusal = hello_refusal(hello.version, self.version)
+            return encode(m.Bye(reason=ErrorCode.BAD_VERSION.value, message=refusal))
+        proof = self.proof if hello.version >= m.KEY_PROOF_SINCE else None
+        return encode(
+            m.Welcome(version=hello.version, host_name="club", host_key=self.key, key_proof=proof)
+        )
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(10)
+
+    def got_nothing_secret(self, token: bytes) -> None:
+        """Only ``hello`` came: no ``resume``, no ``join``, and the token in no byte."""
+        assert self.received, "the client never came"
+        assert {msg.TYPE for msg in self.received} <= {"hello", "bye"}, self.received
+        assert token not in self.raw
+
+
+@contextmanager
+def posing(
+    key: bytes, port: int = 0, version: int = 5, proof: bytes | None = None
+) -> Iterator[Poser]:
+    poser = Poser(key, port, version, proof)
+    try:
+        yield poser
+    finally:
+        poser.close()
+
+
+def seat_kept_at_a_host_that_stopped(db: str, data: Path) -> int:
+    """Ada's seat kept on disk (in ``data``) by a client that stopped, at a host over the
+    journal ``db`` that stopped since; returns the port it listened on."""
+    with host_in_thread(db, bot_delay=0.01, grace=600) as first:
+
+        async def keep_a_seat() -> None:
+            store = SeatStore(data)
+            choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
+            async with open_network_session(
+                "127.0.0.1", first.port, choice, name="Ada", data_dir=data, store=store
+            ):
+                (record,) = store.records()
+            store.release(record)
+
+        trio.run(keep_a_seat)
+        return first.port
+
+
+@pytest.mark.parametrize("proof", [None, WRONG_PROOF], ids=["no proof", "a wrong proof"])
+def test_a_poser_at_the_seat_s_address_gets_no_token(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    proof: bytes | None,
+) -> None:
+    """Another machine at the address of Ada's kept seat answers with her host's key: before
+    the proof, `join` sent it the seat's token in `resume` (and the poser could take the seat
+    at the real host). Now the client ends the connection after the `welcome`, says why in one
+    line, and keeps the seat."""
+    from scopa_net.server import discovery
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.setattr(discovery, "browse_hosts", lambda seconds, interfaces=None: [])
+    data = tmp_path / "scopa-net"
+    old = seat_kept_at_a_host_that_stopped(str(tmp_path / "host.db"), data)
+    (record,) = SeatStore(data).records()
+    key = bytes.fromhex(record.host_key)
+    with posing(key, old, proof=proof) as poser:
+        status = main(["join"])
+    out, err = capsys.readouterr()
+    assert status == EXIT_KEY_CHANGED, out + err
+    assert err.splitlines()[-1] == (
+        f"scopa-net: the host at 127.0.0.1:{old} could not prove it holds the key it gave "
+        f"({fingerprint(key)}): it may be another machine posing as that host; nothing secret "
+        f"was sent to it; your seat is kept: `scopa-net join 127.0.0.1:{old}` takes it back"
+    )
+    assert "Traceback" not in err
+    for token in record.tokens:
+        poser.got_nothing_secret(bytes.fromhex(token))
+    assert SeatStore(data).records() == [record]  # kept as it was
+
+
+def test_a_poser_at_a_typed_address_never_sees_the_password(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    key = bytes(range(32))
+    with posing(key) as poser:
+        status = main(["join", f"127.0.0.1:{poser.port}", "--table", "1", "--password", "sesamo"])
+    out, err = capsys.readouterr()
+    assert status == EXIT_KEY_CHANGED, out + err
+    assert err.splitlines()[-1] == (
+        f"scopa-net: the host at 127.0.0.1:{poser.port} could not prove it holds the key it "
+        f"gave ({fingerprint(key)}): it may be another machine posing as that host; nothing "
+        "secret was sent to it"
+    )
+    poser.got_nothing_secret(b"sesamo")
+
+
+def advert(port: int, key: bytes) -> HostAdvert:
+    return HostAdvert("club", port, m.OLDEST_VERSION, 5, False, addresses=("127.0.0.1",), key=key)
+
+
+@pytest.mark.parametrize("version", [5], ids=["a host of 5 with no proof"])
+async def test_the_lan_follow_takes_no_seat_to_a_host_that_did_not_prove_its_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
+) -> None:
+    """Ada's client, its host lost, follows the host's key on the LAN. A machine announcing
+    that key and answering with it, in version 5 without a proof or as a host of version 4
+    (which cannot prove it), used to be sent the seat's token at once. Now it gets none, the
+    person reads why in one line, the address is not tried again, and the real host, found
+    after, gets the seat back."""
+    monkeypatch.setattr(reconnection, "REPORT_AFTER", tuple(i / 10 for i in range(1000)))
+    announced: list[HostAdvert] = []
+    said: list[str] = []
+    data = tmp_path / "scopa-net"
+    store = SeatStore(data)
+    db = str(tmp_path / "host.db")
+    async with trio.open_nursery() as nursery:
+        first = await start_host(nursery, db=db, bot_delay=0.01, grace=600)
+        key, old = first.public_key, first.port
+        search = HostSearch(lambda seconds: list(announced), after=0.2, every=0.3)
+        choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
+        async with open_network_session(
+            "127.0.0.1", old, choice, name="Ada", data_dir=data, store=store, lan_search=search
+        ) as session:
+
+            async def read() -> None:
+                async for event in session.events:
+                    if isinstance(event, Message):
+                        said.append(event.text)
+                    elif isinstance(event, ConnectionChanged):
+                        said.append(f"Connection: {event.state.value} ({event.detail}).")
+
+            nursery.start_soon(read)
+            (record,) = store.records()
+            tokens = [bytes.fromhex(t) for t in record.tokens]
+            await first.shutdown()
+            first.journal.close()
+            with posing(key, version=version) as poser:
+                announced.append(advert(poser.port, key))
+                refused = f"127.0.0.1:{poser.port}"
+                await until(lambda: any(line.startswith("The host at ") for line in said), 20)
+                again = await start_host(nursery, db=db, bot_delay=0.01, grace=600)
+                announced.append(advert(again.port, key))
+                await until(
+                    lambda: (
+                        session.connection is ConnectionState.CONNECTED
+                        and session.port == again.port
+                    ),
+                    20,
+                )
+        nursery.cancel_scope.cancel()
+    if version == 4:
+        why = (
+            f"The host at {refused} is announced on the LAN with the key of your seat's host "
+            f"({fingerprint(key)}) but speaks protocol 4, which cannot prove it holds that key: "
+            "your seat was not taken there"
+        )
+    else:
+        why = (
+            f"The host at {refused} could not prove it holds the key it gave "
+            f"({fingerprint(key)}): it may be another machine posing as that host; nothing "
+            "secret was sent to it"
+        )
+    assert said.count(f"{why}; back to 127.0.0.1:{old}.") == 1, said  # never tried again
+    for token in tokens:
+        poser.got_nothing_secret(token)
+    assert f":{poser.port} " not in (data / "known_hosts").read_text()
+    (kept,) = store.records()
+    assert kept.port == again.port
+
+
+async def test_a_host_of_4_at_a_typed_address_is_still_joined(tmp_path: Path) -> None:
+    """A host of version 4 sends no proof and cannot: a person who typed its address sits
+    down there as before (the proof is checked in version 5 only)."""
+    port = free_port()
+    other = str(Path(__file__).with_name("other_version.py"))
+    argv = [sys.executable, other, "-1", *host_command(tmp_path / "host.db", port)[3:]]
+    older = await trio.lowlevel.open_process(argv)
+    try:
+        with trio.fail_after(20):
+            while True:
+                try:
+                    await (await trio.open_tcp_stream("127.0.0.1", port)).aclose()
+                    break
+                except OSError:
+                    await trio.sleep(0.05)
+            choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
+            async with open_network_session(
+                "127.0.0.1", port, choice, name="Ada", data_dir=tmp_path / "ada"
+            ) as session:
+                assert session.connection is ConnectionState.CONNECTED
+                assert session._link is not None
+                assert session._link.conn.version == m.KEY_PROOF_SINCE - 1
+    finally:
+        older.kill()
+        await older.wait()
