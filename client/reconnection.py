@@ -345,6 +345,17 @@ class Reconnection:
         self._moved_from = None
         return tried
 
+    def cannot_prove(self, welcome: m.Welcome) -> str:
+        """What a person reads when the host at an address the LAN gave for their host's key
+        speaks a version with no proof that it holds that key (4): the token is not sent."""
+        session = self.session
+        key = fingerprint(welcome.host_key)
+        return (
+            f"the host at {session.address} is announced on the LAN with the key of your "
+            f"seat's host ({key}) but speaks protocol {welcome.version}, which cannot prove "
+            "it holds that key: your seat was not taken there"
+        )
+
     def posing(self, tried: Address, *, stopping: bool = False) -> str:
         """What a person reads when a host announced on the LAN with their host's key answers
         with another key: the seat's token was not sent there, and is never sent there.
@@ -461,6 +472,8 @@ class Reconnection:
         assert session.table_id is not None and session.mirror is not None
         link, welcome = await connect(session.host, session.port, session.connector)
         try:
+            if self._moved_from is not None and welcome.version < m.KEY_PROOF_SINCE:
+                raise HostUnprovenError(self.cannot_prove(welcome))
             session._sitting.welcome(welcome)
             resumed = None
             refusal: RefusedError | None = None

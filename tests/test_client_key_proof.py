@@ -199,7 +199,7 @@ def advert(port: int, key: bytes) -> HostAdvert:
     return HostAdvert("club", port, m.OLDEST_VERSION, 5, False, addresses=("127.0.0.1",), key=key)
 
 
-@pytest.mark.parametrize("version", [5], ids=["a host of 5 with no proof"])
+@pytest.mark.parametrize("version", [4, 5], ids=["a host of 4", "a host of 5 with no proof"])
 async def test_the_lan_follow_takes_no_seat_to_a_host_that_did_not_prove_its_key(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
@@ -294,3 +294,37 @@ async def test_a_host_of_4_at_a_typed_address_is_still_joined(tmp_path: Path) ->
     finally:
         older.kill()
         await older.wait()
+
+
+def test_join_follows_no_key_to_a_host_of_4_and_keeps_the_seat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Nothing answers at the kept seat's address, and the LAN announces the seat's key at a
+    machine that says it speaks only protocol 4 (so it owes no proof) and answers with that
+    key: `join` sent it the seat's token. Now it says why in one line and keeps the seat."""
+    from scopa_net.server import discovery
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    data = tmp_path / "scopa-net"
+    old = seat_kept_at_a_host_that_stopped(str(tmp_path / "host.db"), data)
+    (record,) = SeatStore(data).records()
+    key = bytes.fromhex(record.host_key)
+    with posing(key, version=4) as poser:
+        found = [advert(poser.port, key)]
+        monkeypatch.setattr(discovery, "browse_hosts", lambda seconds, interfaces=None: found)
+        status = main(["join"])
+    out, err = capsys.readouterr()
+    assert status == EXIT_KEY_CHANGED, out + err
+    assert err.splitlines()[-1] == (
+        f"scopa-net: the host at 127.0.0.1:{poser.port} is announced on the LAN with the key "
+        f"of your seat's host ({fingerprint(key)}) but speaks protocol 4, which cannot prove "
+        f"it holds that key: your seat was not taken there; nor is your host at "
+        f"127.0.0.1:{old}, and your seat stays kept: `scopa-net join 127.0.0.1:{old}` tries "
+        f"again (`scopa-net join 127.0.0.1:{poser.port}` goes there, if you know that host is "
+        "yours)"
+    )
+    for token in record.tokens:
+        poser.got_nothing_secret(bytes.fromhex(token))
+    assert [msg.version for msg in poser.received] == [5, 4]  # hello in 5, refused; in 4
+    assert SeatStore(data).records() == [record]
