@@ -74,7 +74,7 @@ FIELDS: dict[str, set[str]] = {
     "seed_reveal": {"round_id", "seed"},
     "rematch": {"agree"},
 }
-OPTIONAL = {"create_table": {"blind"}}
+OPTIONAL = {"create_table": {"blind"}, "hello": {"challenge"}}  # challenge: version 5 on
 BLIND_ONLY = {"blind_key", "blind_shuffle", "blind_shares", "blind_reveal"}
 LOBBY = {"list_tables", "create_table", "join", "resume"}
 SEATED = {"play", "say", "rename", "seed_commit", "seed_reveal", "rematch", "leave"}
@@ -840,10 +840,24 @@ class DocumentHost:
                 f"client speaks protocol version {msg['version']}; "
                 f"this end speaks version {max(self.versions)}",
             )
+        challenge = msg.get("challenge")
+        if challenge is not None and (msg["version"] < 5 or not isinstance(challenge, bytes)
+                                      or len(challenge) != 32):  # fmt: skip
+            raise ProtocolError("bad_field", "hello: challenge is 32 bytes, in version 5 on")
         conn.state, conn.version = "lobby", msg["version"]
         answered = min(self.versions) if self.cheat == "welcome_in_another" else conn.version
-        conn.put({"t": "welcome", "version": answered, "host_name": self.name,
-                  "host_key": self.key})  # fmt: skip
+        welcome = {
+            "t": "welcome",
+            "version": answered,
+            "host_name": self.name,
+            "host_key": self.key,
+        }
+        if challenge is not None:  # 5.3: the host proves it holds its key
+            welcome["key_proof"] = self.sign(
+                lp(b"scopa-net/v1/welcome-key-proof") + lp(u32(answered)) + lp(challenge)
+                + lp(self.key)
+            )  # fmt: skip
+        conn.put(welcome)
 
     def _error(
         self, conn: Connection, code: str, ref: str | None, message: str, why: str | None = None
