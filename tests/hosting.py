@@ -19,7 +19,8 @@ from typing import Any
 import trio
 import trio.testing
 
-from scopa_net.client.network_session import list_tables
+from scopa_net.client.network_session import TableChoice, list_tables, open_network_session
+from scopa_net.client.seat_store import SeatStore
 from scopa_net.rules import RuleSet
 from scopa_net.server.config import HostConfig
 from scopa_net.server.host import Host
@@ -231,6 +232,24 @@ def create(
         bot_level=level,
         blind=blind,
     )
+
+
+def seat_kept_at_a_host_that_stopped(db: str, data: Path) -> int:
+    """Ada's seat kept on disk (in ``data``) by a client that stopped, at a host over the
+    journal ``db`` that stopped since; returns the port it listened on."""
+    with host_in_thread(db, bot_delay=0.01, grace=600) as first:
+
+        async def keep_a_seat() -> None:
+            store = SeatStore(data)
+            choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
+            async with open_network_session(
+                "127.0.0.1", first.port, choice, name="Ada", data_dir=data, store=store
+            ):
+                (record,) = store.records()
+            store.release(record)
+
+        trio.run(keep_a_seat)
+        return first.port
 
 
 class Through(trio.abc.Stream):

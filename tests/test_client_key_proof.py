@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import trio
 from helpers import free_port
-from hosting import create, host_command, host_in_thread, start_host
+from hosting import create, host_command, seat_kept_at_a_host_that_stopped, start_host
 from session_watch import until
 
 from scopa_net.client import reconnection
@@ -122,24 +122,6 @@ def posing(
         yield poser
     finally:
         poser.close()
-
-
-def seat_kept_at_a_host_that_stopped(db: str, data: Path) -> int:
-    """Ada's seat kept on disk (in ``data``) by a client that stopped, at a host over the
-    journal ``db`` that stopped since; returns the port it listened on."""
-    with host_in_thread(db, bot_delay=0.01, grace=600) as first:
-
-        async def keep_a_seat() -> None:
-            store = SeatStore(data)
-            choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
-            async with open_network_session(
-                "127.0.0.1", first.port, choice, name="Ada", data_dir=data, store=store
-            ):
-                (record,) = store.records()
-            store.release(record)
-
-        trio.run(keep_a_seat)
-        return first.port
 
 
 @pytest.mark.parametrize("proof", [None, WRONG_PROOF], ids=["no proof", "a wrong proof"])

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import trio
 from helpers import require_multicast, unique_name
-from hosting import create, host_in_thread, start_host
+from hosting import create, host_in_thread, seat_kept_at_a_host_that_stopped, start_host
 from reading_screen import FirstDeal, reading_screen
 from session_watch import until
 
@@ -267,24 +267,6 @@ def test_only_the_key_says_where_the_host_is() -> None:
     assert announced_elsewhere(moved, ours, here, refused) is None
     no_key = HostAdvert("Club", 7312, m.OLDEST_VERSION, 1, False, addresses=("192.0.2.8",))
     assert announced_elsewhere([no_key], ours, here) is None  # an older host: no key said
-
-
-def seat_kept_at_a_host_that_stopped(db: str, data: Path) -> int:
-    """Ada's seat kept on disk (in ``data``) by a client that stopped, at a host over the
-    journal ``db`` that stopped since; returns the port it listened on."""
-    with host_in_thread(db, bot_delay=0.01, grace=600) as first:
-
-        async def keep_a_seat() -> None:
-            store = SeatStore(data)
-            choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
-            async with open_network_session(
-                "127.0.0.1", first.port, choice, name="Ada", data_dir=data, store=store
-            ):
-                (record,) = store.records()
-            store.release(record)
-
-        trio.run(keep_a_seat)
-        return first.port
 
 
 @pytest.mark.parametrize("typed", [(), ("old",)], ids=["no address", "the old address"])
