@@ -188,6 +188,17 @@ def host_command(db: object, port: int, *flags: str) -> list[str]:
     ]
 
 
+async def until_answering(port: int) -> None:
+    """Returns once something listens at 127.0.0.1:``port`` (a connection opens, and is
+    closed at once), trying every 50 ms: the caller bounds the wait."""
+    while True:
+        try:
+            await (await trio.open_tcp_stream("127.0.0.1", port)).aclose()
+            return
+        except OSError:
+            await trio.sleep(0.05)
+
+
 async def start_host_process(
     db: Path, port: int, *, first: bool, log: Path, extra: tuple[str, ...] = ()
 ) -> trio.Process:
@@ -202,14 +213,7 @@ async def start_host_process(
     with log.open("ab") as stderr:
         proc = await trio.lowlevel.open_process(args, stderr=stderr)
     with trio.fail_after(20):
-        while True:
-            try:
-                stream = await trio.open_tcp_stream("127.0.0.1", port)
-            except OSError:
-                await trio.sleep(0.05)
-                continue
-            await stream.aclose()
-            break
+        await until_answering(port)
         # The host listens before it opens its first table: wait until the table is there.
         while first and not await list_tables("127.0.0.1", port):
             await trio.sleep(0.05)

@@ -13,25 +13,26 @@ from scopa_net import protocol_versions
 from scopa_net.wire import messages
 
 
-async def start_host(delta: int, db: Path, port: int, *flags: str, log: Path) -> object:
+async def start_host(
+    delta: int, db: Path, port: int, *flags: str, log: Path | None = None
+) -> object:
     """A ``scopa-net host`` of the version ``delta`` away, a process of its own on
     127.0.0.1:``port`` over the journal ``db`` (``hosting.host_command``, ``flags`` after),
-    its stderr (its log) written to ``log``; returned (a ``trio.Process``) once the port
-    answers. The caller kills it."""
+    its stderr (its log) written to ``log`` (None: the test's own stderr); returned (a
+    ``trio.Process``) once the port answers. The caller kills it."""
     import trio
-    from hosting import host_command
+    from hosting import host_command, until_answering
 
     argv = [sys.executable, str(Path(__file__)), str(delta), *host_command(db, port, *flags)[3:]]
-    with log.open("ab") as stderr:
-        proc = await trio.lowlevel.open_process(argv, stderr=stderr)
+    if log is None:
+        proc = await trio.lowlevel.open_process(argv)
+    else:
+        with log.open("ab") as stderr:
+            proc = await trio.lowlevel.open_process(argv, stderr=stderr)
     try:
         with trio.fail_after(20):
-            while True:
-                try:
-                    await (await trio.open_tcp_stream("127.0.0.1", port)).aclose()
-                    return proc
-                except OSError:
-                    await trio.sleep(0.05)
+            await until_answering(port)
+        return proc
     except BaseException:
         proc.kill()
         await proc.wait()

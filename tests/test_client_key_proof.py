@@ -9,7 +9,6 @@ still joined, as before."""
 from __future__ import annotations
 
 import socket
-import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,7 +17,8 @@ from pathlib import Path
 import pytest
 import trio
 from helpers import free_port
-from hosting import create, host_command, seat_kept_at_a_host_that_stopped, start_host
+from hosting import create, seat_kept_at_a_host_that_stopped, start_host
+from other_version import start_host as start_older_host
 from session_watch import until
 
 from scopa_net.client import reconnection
@@ -255,17 +255,9 @@ async def test_a_host_of_4_at_a_typed_address_is_still_joined(tmp_path: Path) ->
     """A host of version 4 sends no proof and cannot: a person who typed its address sits
     down there as before (the proof is checked in version 5 only)."""
     port = free_port()
-    other = str(Path(__file__).with_name("other_version.py"))
-    argv = [sys.executable, other, "-1", *host_command(tmp_path / "host.db", port)[3:]]
-    older = await trio.lowlevel.open_process(argv)
+    older = await start_older_host(-1, tmp_path / "host.db", port)
     try:
         with trio.fail_after(20):
-            while True:
-                try:
-                    await (await trio.open_tcp_stream("127.0.0.1", port)).aclose()
-                    break
-                except OSError:
-                    await trio.sleep(0.05)
             choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
             async with open_network_session(
                 "127.0.0.1", port, choice, name="Ada", data_dir=tmp_path / "ada"

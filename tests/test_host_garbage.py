@@ -21,7 +21,7 @@ from pathlib import Path
 import trio
 import trio.testing
 from helpers import free_port
-from hosting import host_command
+from hosting import host_command, until_answering
 
 from scopa_net.commands.bots import BotPlan, run_bots
 from scopa_net.rules import RuleSet
@@ -97,12 +97,7 @@ async def test_many_matches_leave_no_cycles_behind(tmp_path: Path) -> None:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(read_lines, proc, send)
             with trio.fail_after(20):
-                while True:
-                    try:
-                        await (await trio.open_tcp_stream("127.0.0.1", port)).aclose()
-                        break
-                    except OSError:
-                        await trio.sleep(0.05)
+                await until_answering(port)
             await play(port, 2)
             await break_the_protocol(port, 2)
             first = await collect(proc, lines)

@@ -8,14 +8,14 @@ to copy them, and ours misread a host that worded them otherwise. A connection i
 
 from __future__ import annotations
 
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 import trio
 from helpers import free_port, kept_seat
-from hosting import create, host_command, start_host
+from hosting import create, start_host
+from other_version import start_host as start_older_host
 from rawseat import RawSeat, listed_away
 
 from scopa_net.client.hello_versions import HELLO_VERSIONS
@@ -130,17 +130,8 @@ async def test_at_a_host_of_protocol_4_the_client_plays_and_reads_its_words(
     from scopa_net.commands.join import ask_host
 
     port = free_port()
-    other = str(Path(__file__).with_name("other_version.py"))
-    argv = [sys.executable, other, "-1", *host_command(tmp_path / "host.db", port, *FAST)[3:]]
-    older = await trio.lowlevel.open_process(argv)
+    older = await start_older_host(-1, tmp_path / "host.db", port, *FAST)
     try:
-        with trio.fail_after(20):
-            while True:
-                try:
-                    await (await trio.open_tcp_stream("127.0.0.1", port)).aclose()
-                    break
-                except OSError:
-                    await trio.sleep(0.05)
         table_id, token, key = await _ivo_s_seat_taken(port, version=4)
         record = _ivo_s_kept_seat(port, table_id, token, key)
         said = await _taking_back(port, record, tmp_path / "ivo")
