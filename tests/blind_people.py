@@ -14,7 +14,7 @@ from typing import NoReturn
 
 import pytest
 import trio
-from hosting import Network, create
+from hosting import Network, create, start_memory_host
 from person_screen import PersonScreen
 
 from scopa_net.bots.base import Player
@@ -216,3 +216,28 @@ class Plug:
         for end in self.ends:
             await trio.aclose_forcefully(end)
         self.ends.clear()
+
+
+def checks(lines: list[str]) -> list[int]:
+    """Where the verified rounds' deal checks are in ``lines``."""
+    return [n for n, line in enumerate(lines) if line.startswith("Deal check: verified")]
+
+
+async def people_play(
+    people: People, create_table: object, plays: Callable[..., Awaitable[None]] | None = None
+) -> None:
+    """Ada opens the table ``create_table``, the others join it; each plays as ``plays``
+    (None: all play at random to the end)."""
+    async with trio.open_nursery() as nursery:
+        _, net = await start_memory_host(nursery, bot_delay=0)
+        person = people.runner(net.connect, plays)
+        nursery.start_soon(partial(person, "Ada", TableChoice(create=create_table)))
+        await people.ada_ready.wait()
+        table = TableChoice(table_id=people.sessions["Ada"].table_id)
+        for name in people.names[1:]:
+            nursery.start_soon(partial(person, name, table))
+        with trio.fail_after(3600):
+            for name in people.names:
+                await people.done[name].wait()
+        nursery.cancel_scope.cancel()
+    assert not people.failed

@@ -89,6 +89,16 @@ class Player(PersonScreen):
         self.scope.cancel()
 
 
+async def play_when_asked(player: Player) -> None:
+    """Type a legal card whenever it is this player's turn, until the match is over."""
+    bot = make_player("random", 7)
+    while not player.controller.state.match_over:
+        view = player.controller.state.view
+        if view is not None and view.my_turn and not view.round_over:
+            await player.type(bot.choose(view).text())
+        await trio.sleep(0.01)
+
+
 async def until(predicate: Callable[[], object], seconds: float = 30) -> None:
     """Wait until ``predicate()`` holds (a test fails after ``seconds``)."""
     with trio.fail_after(seconds):

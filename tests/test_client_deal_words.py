@@ -5,17 +5,16 @@ client sessions over memory streams (trio's autojump clock), or the whole app ov
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from functools import partial
 from pathlib import Path
 
 import pytest
 import trio
 import trio.testing
 from app_driver import playing, run_app
-from blind_people import People
-from hosting import create, start_host, start_memory_host
+from blind_people import People, checks, people_play
+from hosting import create, start_host
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.deal_words import (
@@ -44,31 +43,6 @@ BLIND = (
     "card or see your cards before you played them; every card you saw, every play and the "
     "score were checked. The host does see its computer players' cards: it plays those seats."
 )
-
-
-def checks(lines: list[str]) -> list[int]:
-    """Where the verified rounds' deal checks are in ``lines``."""
-    return [n for n, line in enumerate(lines) if line.startswith("Deal check: verified")]
-
-
-async def people_play(
-    people: People, create_table: object, plays: Callable[..., Awaitable[None]] | None = None
-) -> None:
-    """Ada opens the table ``create_table``, the others join it; all play at random to the
-    end."""
-    async with trio.open_nursery() as nursery:
-        _, net = await start_memory_host(nursery, bot_delay=0)
-        person = people.runner(net.connect, plays)
-        nursery.start_soon(partial(person, "Ada", TableChoice(create=create_table)))
-        await people.ada_ready.wait()
-        table = TableChoice(table_id=people.sessions["Ada"].table_id)
-        for name in people.names[1:]:
-            nursery.start_soon(partial(person, name, table))
-        with trio.fail_after(3600):
-            for name in people.names:
-                await people.done[name].wait()
-        nursery.cancel_scope.cancel()
-    assert not people.failed
 
 
 async def test_an_ordinary_table_of_two_people_says_the_host_sees_every_hand_once(

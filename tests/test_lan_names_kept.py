@@ -12,9 +12,8 @@ from pathlib import Path
 
 import trio
 from hosting import create, start_host
-from person_screen import Player, sit, take_back, until
+from person_screen import play_when_asked, sit, take_back, until
 
-from scopa_net.bots.levels import make_player
 from scopa_net.rules import RuleSet
 from scopa_net.server.host import Host
 
@@ -52,16 +51,6 @@ async def test_a_client_taken_back_from_disk_reads_every_seat_as_it_is(tmp_path:
         await until(lambda: "Table: Ada is now called Adalina" in carla.text)
         assert "sat down" not in carla.text
         nursery.cancel_scope.cancel()
-
-
-async def play_when_asked(player: Player) -> None:
-    """Type a legal card whenever it is this player's turn, until the match is over."""
-    bot = make_player("random", 7)
-    while not player.controller.state.match_over:
-        view = player.controller.state.view
-        if view is not None and view.my_turn and not view.round_over:
-            await player.type(bot.choose(view).text())
-        await trio.sleep(0.01)
 
 
 async def test_score_in_a_rematch_has_no_sheet_of_the_match_before(tmp_path: Path) -> None:

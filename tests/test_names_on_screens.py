@@ -4,16 +4,14 @@ reads call them by name, never by a bare seat number. Real host, real client ses
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
-from functools import partial
 from pathlib import Path
 
 import pytest
 import trio
 import trio.testing
-from blind_people import People
-from hosting import MakeHost, create, start_host, start_memory_host
-from person_screen import Player, sit, until
+from blind_people import People, checks, people_play
+from hosting import MakeHost, create, start_host
+from person_screen import play_when_asked, sit, until
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
@@ -22,30 +20,6 @@ from scopa_net.rules import RuleSet
 
 BARE_SEAT = re.compile(r"\bseat \d\b")
 WON = re.compile(r" wins? the match")
-
-
-def checks(lines: list[str]) -> list[int]:
-    """Where the verified rounds' deal checks are in ``lines``."""
-    return [n for n, line in enumerate(lines) if line.startswith("Deal check: verified")]
-
-
-async def people_play(
-    people: People, create_table: object, plays: Callable[..., Awaitable[None]] | None = None
-) -> None:
-    """Ada opens the table ``create_table``, the others join it; each plays as ``plays``."""
-    async with trio.open_nursery() as nursery:
-        _, net = await start_memory_host(nursery, bot_delay=0)
-        person = people.runner(net.connect, plays)
-        nursery.start_soon(partial(person, "Ada", TableChoice(create=create_table)))
-        await people.ada_ready.wait()
-        table = TableChoice(table_id=people.sessions["Ada"].table_id)
-        for name in people.names[1:]:
-            nursery.start_soon(partial(person, name, table))
-        with trio.fail_after(3600):
-            for name in people.names:
-                await people.done[name].wait()
-        nursery.cancel_scope.cancel()
-    assert not people.failed
 
 
 async def test_a_seed_left_out_names_its_person_on_every_screen(
@@ -75,16 +49,6 @@ async def test_a_seed_left_out_names_its_person_on_every_screen(
     lines = said["Ada"]
     assert "round 2: Bruno's seed is left out (no commit)" in lines, lines
     assert [line for line in lines if BARE_SEAT.search(line)] == [], lines
-
-
-async def play_when_asked(player: Player) -> None:
-    """Type a legal card whenever it is this player's turn, until the match is over."""
-    bot = make_player("random", 7)
-    while not player.controller.state.match_over:
-        view = player.controller.state.view
-        if view is not None and view.my_turn and not view.round_over:
-            await player.type(bot.choose(view).text())
-        await trio.sleep(0.01)
 
 
 async def test_the_match_summary_names_whoever_left_a_seat_to_a_computer(
