@@ -113,11 +113,11 @@ def test_every_reason_for_a_void_reads_in_words() -> None:
     assert void_words(VOID_FAILED_CHECK, None) == "the host's own check of the deal failed"
 
 
-async def test_a_player_who_renames_then_leaves_voids_the_round_by_name(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    """Leaving on purpose read "round 1 void: seat 0 was away past the grace time" (the
-    person's name gone with the seat), and a rename never reached the log."""
+async def carla_voids_a_blind_round(
+    caplog: pytest.LogCaptureFixture, *sent: m.Message
+) -> tuple[int, list[str]]:
+    """Carla alone with a computer player at a blind table sends ``sent`` once the match
+    begins, which voids the round: her table, and the host's lines about it."""
     caplog.set_level(logging.INFO, logger="scopa_net")
     async with trio.open_nursery() as nursery:
         host = await start_host(nursery, grace=30.0, bot_delay=0.0)
@@ -126,14 +126,24 @@ async def test_a_player_who_renames_then_leaves_voids_the_round_by_name(
         table_id = await carla.create(create(RuleSet.of(2, 11), bots=1, blind=True))
         await carla.join(table_id, name="Carla")
         await until_said(caplog, "match 1 begins")
-        await carla.send(m.Rename(name="Carlotta"))
-        await carla.send(m.Leave(away=False))
+        for message in sent:
+            await carla.send(message)
         await until_said(caplog, "void")
         await carla.stream.aclose()
         await host.shutdown()
         nursery.cancel_scope.cancel()
     host.journal.close()
-    lines = [line for line in said(caplog) if line.startswith(f"table {table_id}:")]
+    return table_id, [line for line in said(caplog) if line.startswith(f"table {table_id}:")]
+
+
+async def test_a_player_who_renames_then_leaves_voids_the_round_by_name(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Leaving on purpose read "round 1 void: seat 0 was away past the grace time" (the
+    person's name gone with the seat), and a rename never reached the log."""
+    table_id, lines = await carla_voids_a_blind_round(
+        caplog, m.Rename(name="Carlotta"), m.Leave(away=False)
+    )
     assert lines[2:5] == [
         f"table {table_id}: Carla (seat 0) is now called Carlotta",
         f"table {table_id}: Carlotta (seat 0) left",
@@ -147,21 +157,7 @@ async def test_a_blind_round_void_for_a_player_who_stepped_away_says_so(
     """Stepping away (``quit``, then ``away``) voids the blind round at once; the log said
     "round 1 void: Carla (seat 0) was away past the grace time" 20 ms after "Carla (seat 0)
     stepped away", the wrong cause, while every client said "Carla stepped away"."""
-    caplog.set_level(logging.INFO, logger="scopa_net")
-    async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, grace=30.0, bot_delay=0.0)
-        assert host.port is not None
-        carla = await RawSeat.connect(host.port, auto_seeds=False)
-        table_id = await carla.create(create(RuleSet.of(2, 11), bots=1, blind=True))
-        await carla.join(table_id, name="Carla")
-        await until_said(caplog, "match 1 begins")
-        await carla.send(m.Leave(away=True))
-        await until_said(caplog, "void")
-        await carla.stream.aclose()
-        await host.shutdown()
-        nursery.cancel_scope.cancel()
-    host.journal.close()
-    lines = [line for line in said(caplog) if line.startswith(f"table {table_id}:")]
+    table_id, lines = await carla_voids_a_blind_round(caplog, m.Leave(away=True))
     assert lines[2:4] == [
         f"table {table_id}: Carla (seat 0) stepped away",
         f"table {table_id}: round 1 void: Carla (seat 0) stepped away",
