@@ -1,7 +1,8 @@
 """People at a blind table in tests: each a real client session of their own (data folder,
 seat store), and a plug that pulls one person's connections out at once, as ``kill -9`` of
 their client does. Used by the tests of people who drop (test_blind_drops.py) and of a seat
-taken back after a rematch (test_blind_rematch.py)."""
+taken back after a rematch (test_blind_rematch.py); ``people_play`` and its scenes, at any
+table, by the tests of what people read (test_client_deal_words.py, test_names_on_screens.py)."""
 
 from __future__ import annotations
 
@@ -241,3 +242,29 @@ async def people_play(
                 await people.done[name].wait()
         nursery.cancel_scope.cancel()
     assert not people.failed
+
+
+async def bruno_steps_away_after_round_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> list[str]:
+    """Ada and Bruno at an ordinary table to 21: Bruno plays round 1, then steps away (his seed
+    left out from round 2); Ada plays until round 3 is checked. What Ada was told."""
+    people = People(tmp_path, ("Ada", "Bruno"))
+    said = people.record_what_each_is_told(monkeypatch)
+
+    async def plays(session: NetworkSession, name: str) -> None:
+        player = make_player("random", len(name))
+        while True:
+            view = session.view
+            if name == "Bruno" and view is not None and view.round_score is not None:
+                await session.leave(away=True)
+                return
+            if name == "Ada" and len(checks(said["Ada"])) >= 3:
+                await session.leave()
+                return
+            if view is not None and view.my_turn and not view.round_over:
+                await session.submit(player.choose(view))
+            await session.events.receive()
+
+    await people_play(people, create(RuleSet.of(2, 21)), plays)  # ends at round 3
+    return said["Ada"]

@@ -13,10 +13,9 @@ import pytest
 import trio
 import trio.testing
 from app_driver import playing, run_app
-from blind_people import People, checks, people_play
+from blind_people import People, bruno_steps_away_after_round_1, checks, people_play
 from hosting import create, start_host
 
-from scopa_net.bots.levels import make_player
 from scopa_net.client.deal_words import (
     CARDS_CHECKED,
     CHECKED,
@@ -73,26 +72,7 @@ async def test_another_persons_seed_left_out_is_said_once_with_what_it_allows(
     """Bruno steps away after round 1: from round 2 his seed is left out (no_commit), so the
     host could have picked between the deals with and without it (protocol.md 7). Ada is
     told that once, after round 2, beside the first round's meaning; not every round."""
-    people = People(tmp_path, ("Ada", "Bruno"))
-    said = people.record_what_each_is_told(monkeypatch)
-
-    async def plays(session: NetworkSession, name: str) -> None:
-        """Ada plays until round 3 is checked; Bruno plays round 1, then steps away."""
-        player = make_player("random", len(name))
-        while True:
-            view = session.view
-            if name == "Bruno" and view is not None and view.round_score is not None:
-                await session.leave(away=True)
-                return
-            if name == "Ada" and len(checks(said["Ada"])) >= 3:
-                await session.leave()
-                return
-            if view is not None and view.my_turn and not view.round_over:
-                await session.submit(player.choose(view))
-            await session.events.receive()
-
-    await people_play(people, create(RuleSet.of(2, 21)), plays)  # ends at round 3
-    lines = said["Ada"]
+    lines = await bruno_steps_away_after_round_1(tmp_path, monkeypatch)
     assert len(checks(lines)) >= 3, lines
     out = (
         "What the deal check means: your own random seed went into the shuffle, so the host "

@@ -9,12 +9,11 @@ from pathlib import Path
 import pytest
 import trio
 import trio.testing
-from blind_people import People, checks, people_play
+from blind_people import bruno_steps_away_after_round_1
 from hosting import MakeHost, create, start_host
 from person_screen import play_when_asked, sit, until
 
-from scopa_net.bots.levels import make_player
-from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
+from scopa_net.client.network_session import TableChoice, open_network_session
 from scopa_net.commands.bots import BotPlan, run_bots
 from scopa_net.rules import RuleSet
 
@@ -28,25 +27,7 @@ async def test_a_seed_left_out_names_its_person_on_every_screen(
     """Bruno steps away after round 1: from round 2 his seed is left out (no commit). Ada
     reads "round 2: Bruno's seed is left out (no commit)", and the deal check names him too;
     no line she reads says "seat 1"."""
-    people = People(tmp_path, ("Ada", "Bruno"))
-    said = people.record_what_each_is_told(monkeypatch)
-
-    async def plays(session: NetworkSession, name: str) -> None:
-        player = make_player("random", len(name))
-        while True:
-            view = session.view
-            if name == "Bruno" and view is not None and view.round_score is not None:
-                await session.leave(away=True)
-                return
-            if name == "Ada" and len(checks(said["Ada"])) >= 3:
-                await session.leave()
-                return
-            if view is not None and view.my_turn and not view.round_over:
-                await session.submit(player.choose(view))
-            await session.events.receive()
-
-    await people_play(people, create(RuleSet.of(2, 21)), plays)
-    lines = said["Ada"]
+    lines = await bruno_steps_away_after_round_1(tmp_path, monkeypatch)
     assert "round 2: Bruno's seed is left out (no commit)" in lines, lines
     assert [line for line in lines if BARE_SEAT.search(line)] == [], lines
 
