@@ -61,6 +61,14 @@ class Evening:
     said: list[str]
     first: Host
 
+    async def back_at(self, port: int, seconds: float = 20) -> None:
+        """Until Ada's client is connected again, to the host at ``port``."""
+        session = self.session
+        await until(
+            lambda: session.connection is ConnectionState.CONNECTED and session.port == port,
+            seconds,
+        )
+
     def moved_to(self, port: int) -> str:
         return (
             f"The host moved to 127.0.0.1:{port} (found on the LAN by its key); taking your seat "
@@ -142,13 +150,7 @@ async def test_the_client_follows_its_host_s_key_to_where_it_moved(
                 advert(name, namesake.socket.getsockname()[1], bytes(range(32))),
                 advert(name, again.port, again.public_key),
             ]
-            session = evening.session
-            await until(
-                lambda: (
-                    session.connection is ConnectionState.CONNECTED and session.port == again.port
-                ),
-                20,
-            )
+            await evening.back_at(again.port)
         nursery.cancel_scope.cancel()
     moved = evening.said.index(evening.moved_to(again.port))
     # Tried there at once: no "still trying" in between.
@@ -173,13 +175,7 @@ async def test_a_host_announced_with_the_key_but_answering_with_another_gets_no_
             poser = await start_host(nursery, bot_delay=0.01)  # a key of its own
             again = await restarted_elsewhere(evening, tmp_path, nursery)
             announced += [advert("club", poser.port, key), advert("club", again.port, key)]
-            session = evening.session
-            await until(
-                lambda: (
-                    session.connection is ConnectionState.CONNECTED and session.port == again.port
-                ),
-                20,
-            )
+            await evening.back_at(again.port)
         nursery.cancel_scope.cancel()
     old = evening.first.port
     posing = (
@@ -318,14 +314,7 @@ async def test_the_host_is_found_by_its_key_over_real_mdns(tmp_path: Path) -> No
                 lambda: LanAdvertiser(said, "127.0.0.1", addresses=["127.0.0.1"])
             )
             try:
-                session = evening.session
-                await until(
-                    lambda: (
-                        session.connection is ConnectionState.CONNECTED
-                        and session.port == again.port
-                    ),
-                    30,
-                )
+                await evening.back_at(again.port, 30)
             finally:
                 await trio.to_thread.run_sync(announcer.close)
         nursery.cancel_scope.cancel()
@@ -363,13 +352,7 @@ async def test_another_host_at_the_old_address_sends_the_client_to_look_on_the_l
             assert other.public_key != again.public_key
             announced.append(advert("club", again.port, again.public_key))
             ready.set()
-            session = evening.session
-            await until(
-                lambda: (
-                    session.connection is ConnectionState.CONNECTED and session.port == again.port
-                ),
-                20,
-            )
+            await evening.back_at(again.port)
         nursery.cancel_scope.cancel()
     assert evening.moved_to(again.port) in evening.said
     (kept,) = evening.store.records()
