@@ -185,6 +185,17 @@ def _export_every_match(args: argparse.Namespace, wanted: MatchFilter) -> int:
     return 0
 
 
+def _cannot_replay(exc: Exception) -> CommandError:
+    """What an export says of a table whose journal an older scopa-net wrote (``exc``, its
+    ``OlderJournalError``), which this one cannot replay."""
+    return CommandError(
+        f"cannot export {exc}, which this scopa-net cannot replay; each player's own "
+        "transcript, saved by their client (transcripts/ in its data folder), is the one "
+        "to check with `scopa-net verify`",
+        EXIT_FAILED,
+    )
+
+
 def _files_of(
     journal: Journal,
     record: TableRecord,
@@ -203,12 +214,7 @@ def _files_of(
             replays[record.table_id] = replayed_seats(journal, record, range(players))
         every, held = replays[record.table_id]
     except OlderJournalError as exc:
-        raise CommandError(
-            f"cannot export {exc}, which this scopa-net cannot replay; each player's own "
-            "transcript, saved by their client (transcripts/ in its data folder), is the one "
-            "to check with `scopa-net verify`",
-            EXIT_FAILED,
-        ) from None
+        raise _cannot_replay(exc) from None
     transcripts, holders = every[match.number - 1], held[match.number - 1]
     if not transcripts[0].rounds:
         return []
@@ -711,12 +717,7 @@ def _export(journal: Journal, args: argparse.Namespace) -> int:
                 matches, held = replayed(journal, record, seat)
                 transcript = matches[match_no - 1]
     except OlderJournalError as exc:
-        raise CommandError(
-            f"cannot export {exc}, which this scopa-net cannot replay; each player's own "
-            "transcript, saved by their client (transcripts/ in its data folder), is the one "
-            "to check with `scopa-net verify`",
-            EXIT_FAILED,
-        ) from None
+        raise _cannot_replay(exc) from None
     name = f"table{args.export}-seat{seat}.scopa"
     if len(matches) > 1:
         name = f"table{args.export}-match{match_no}-seat{seat}.scopa"
