@@ -372,16 +372,23 @@ def kept_seats(
     kept = store.for_address(*address) if address else store.records()
     if args.table is not None:
         kept = [r for r in kept if r.table_id == args.table]
-    # A seat whose client still runs here (a second terminal) is not taken from it.
-    playing = [r for r in kept if store.in_use(r)]
-    if playing and args.resume and len(playing) == len(kept):
+    return _not_played_here(store, args, kept)
+
+
+def _not_played_here(
+    store: SeatStore, args: argparse.Namespace, seats: list[SeatRecord]
+) -> list[SeatRecord]:
+    """``seats`` but those whose client still runs here (a second terminal): not taken from
+    it, said one line each; with --resume and no other seat, an error."""
+    playing = [r for r in seats if store.in_use(r)]
+    if playing and args.resume and len(playing) == len(seats):
         raise CommandError(
             f"{_played_elsewhere(playing[0])}: play on there, or close it and run this again",
             EXIT_REFUSED,
         )
     for record in playing:
         say(f"Y{_played_elsewhere(record)[1:]}; not taking it from there.")
-    return [r for r in kept if r not in playing]
+    return [r for r in seats if r not in playing]
 
 
 def say_still_kept(store: SeatStore, address: tuple[str, int] | None) -> None:
@@ -419,16 +426,7 @@ def moved_seats(
         return []
     _, key = ask_host(host, port)
     moved = [r for r in elsewhere if r.host_key == key.hex()]
-    # A seat whose client still runs here (a second terminal) is not taken from it: said.
-    playing = [r for r in moved if store.in_use(r)]
-    if playing and args.resume and len(playing) == len(moved):
-        raise CommandError(
-            f"{_played_elsewhere(playing[0])}: play on there, or close it and run this again",
-            EXIT_REFUSED,
-        )
-    for record in playing:
-        say(f"Y{_played_elsewhere(record)[1:]}; not taking it from there.")
-    return [r for r in moved if r not in playing]
+    return _not_played_here(store, args, moved)
 
 
 def _move_to(
