@@ -230,6 +230,15 @@ async def test_every_event_of_a_real_match_it_checks_is_refused_when_tampered_wi
 # --- protocol 5 (3.2, 3.4, 3.8): versions, makers, why -------------------------------------------
 
 
+async def plays_a_match_to_1(client: DocumentClient) -> None:
+    """The connected ``client`` opens a table to 1, plays its match to the end and quits."""
+    await client.join(await client.create_table(target=1))
+    await client.play()
+    assert client.seat is not None
+    assert client.seat.match_over
+    await client.quit()
+
+
 @pytest.mark.parametrize("version", [5, 4])
 async def test_at_our_host_in_either_version_it_plays_a_whole_match(version: int) -> None:
     """3.2: our host speaks 5 and 4 and answers a `hello` in the version it was said in; in 4
@@ -240,11 +249,7 @@ async def test_at_our_host_in_either_version_it_plays_a_whole_match(version: int
             client = DocumentClient("Ada")
             await client.connect("127.0.0.1", host.port, version)
             assert client.version == version
-            await client.join(await client.create_table(target=1))
-            await client.play()
-            assert client.seat is not None
-            assert client.seat.match_over
-            await client.quit()
+            await plays_a_match_to_1(client)
             nursery.cancel_scope.cancel()
 
 
@@ -262,11 +267,7 @@ async def test_refused_in_5_by_a_host_of_4_it_says_hello_again_in_4(
             client = DocumentClient("Ada")
             await client.connect("127.0.0.1", host.port)
             assert (client.refused_versions, client.version) == (refused, max(spoken))
-            await client.join(await client.create_table(target=1))
-            await client.play()
-            assert client.seat is not None
-            assert client.seat.match_over
-            await client.quit()
+            await plays_a_match_to_1(client)
             nursery.cancel_scope.cancel()
 
 
