@@ -16,11 +16,12 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import pytest
 import trio
 import trio.testing
 
 from scopa_net.client.network_session import TableChoice, list_tables, open_network_session
-from scopa_net.client.seat_store import SeatStore
+from scopa_net.client.seat_store import SeatRecord, SeatStore
 from scopa_net.rules import RuleSet
 from scopa_net.server.config import HostConfig
 from scopa_net.server.host import Host
@@ -254,6 +255,21 @@ def seat_kept_at_a_host_that_stopped(db: str, data: Path) -> int:
 
         trio.run(keep_a_seat)
         return first.port
+
+
+def seat_kept_for_join(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Path, int, SeatRecord, bytes]:
+    """A ``scopa-net join`` run with its data and config in ``tmp_path``, where Ada's seat is
+    kept at a host that stopped (``seat_kept_at_a_host_that_stopped``, its journal
+    ``tmp_path/host.db``): the data folder, the port the host listened on, the seat's record
+    and the host's key."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    data = tmp_path / "scopa-net"
+    old = seat_kept_at_a_host_that_stopped(str(tmp_path / "host.db"), data)
+    (record,) = SeatStore(data).records()
+    return data, old, record, bytes.fromhex(record.host_key)
 
 
 class Through(trio.abc.Stream):

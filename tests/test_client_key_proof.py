@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import trio
 from helpers import free_port
-from hosting import create, seat_kept_at_a_host_that_stopped, start_host
+from hosting import create, seat_kept_for_join, start_host
 from other_version import start_host as start_older_host
 from session_watch import until
 
@@ -137,13 +137,8 @@ def test_a_poser_at_the_seat_s_address_gets_no_token(
     line, and keeps the seat."""
     from scopa_net.server import discovery
 
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     monkeypatch.setattr(discovery, "browse_hosts", lambda seconds, interfaces=None: [])
-    data = tmp_path / "scopa-net"
-    old = seat_kept_at_a_host_that_stopped(str(tmp_path / "host.db"), data)
-    (record,) = SeatStore(data).records()
-    key = bytes.fromhex(record.host_key)
+    data, old, record, key = seat_kept_for_join(tmp_path, monkeypatch)
     with posing(key, old, proof=proof) as poser:
         status = main(["join"])
     out, err = capsys.readouterr()
@@ -278,12 +273,7 @@ def test_join_follows_no_key_to_a_host_of_4_and_keeps_the_seat(
     key: `join` sent it the seat's token. Now it says why in one line and keeps the seat."""
     from scopa_net.server import discovery
 
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    data = tmp_path / "scopa-net"
-    old = seat_kept_at_a_host_that_stopped(str(tmp_path / "host.db"), data)
-    (record,) = SeatStore(data).records()
-    key = bytes.fromhex(record.host_key)
+    data, old, record, key = seat_kept_for_join(tmp_path, monkeypatch)
     with posing(key, version=4) as poser:
         found = [advert(poser.port, key)]
         monkeypatch.setattr(discovery, "browse_hosts", lambda seconds, interfaces=None: found)

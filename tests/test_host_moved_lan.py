@@ -20,7 +20,13 @@ from pathlib import Path
 import pytest
 import trio
 from helpers import require_multicast, unique_name
-from hosting import create, host_in_thread, seat_kept_at_a_host_that_stopped, start_host
+from hosting import (
+    create,
+    host_in_thread,
+    seat_kept_at_a_host_that_stopped,
+    seat_kept_for_join,
+    start_host,
+)
 from reading_screen import FirstDeal, reading_screen
 from session_watch import until
 
@@ -368,12 +374,7 @@ def test_join_says_a_host_posing_as_yours_and_keeps_the_seat(
     from scopa_net.commands.options import EXIT_KEY_CHANGED
     from scopa_net.server import discovery
 
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    data = tmp_path / "scopa-net"
-    old = seat_kept_at_a_host_that_stopped(str(tmp_path / "host.db"), data)
-    (record,) = SeatStore(data).records()
-    key = bytes.fromhex(record.host_key)
+    data, old, record, key = seat_kept_for_join(tmp_path, monkeypatch)
     with host_in_thread(bot_delay=0.01) as poser:
         posing = advert("club", poser.port, key)
         monkeypatch.setattr(discovery, "browse_hosts", lambda seconds, interfaces=None: [posing])
