@@ -41,6 +41,30 @@ class EndOfMatch:
         result; True when the session ends now (no rematch is offered)."""
         session = self.session
         saved = session._transcripts.save_transcript()  # now with the match result
+        if saved is not None:  # told first, so the match's result and the rematch question
+            where = shown_path(saved)  # come last, just above the prompt
+            # The command on a line of its own, whole, to copy (render.wrap_line).
+            lines = [f"Transcript saved: {where}", CHECK_IT, f"{VERIFY}{where}"]
+        elif session.witness.mid_match:
+            lines = list(session._transcripts.no_transcript_lines())
+        else:
+            lines = []
+        return await self._ended(view, lines, e.winner or 0, tuple(e.scores))
+
+    async def ended_unseen(self, view: SeatView) -> bool:
+        """A snapshot shows the match over, its ``match_end`` not seen here (protocol.md 3.4):
+        its end said as :meth:`match_over` says it, with no transcript (none is saved for a
+        match caught up by snapshot: how to have the host write one instead). True when the
+        session ends now (no rematch is offered)."""
+        assert view.winner is not None
+        lines = list(self.session._transcripts.no_transcript_lines())
+        return await self._ended(view, lines, view.winner, view.scores_now)
+
+    async def _ended(
+        self, view: SeatView, lines: list[str], winner: int, scores: tuple[int, ...]
+    ) -> bool:
+        """The match's end for this seat: ``lines`` (its transcript), then the result."""
+        session = self.session
         # The match is over, but the seat stays kept on disk while the rematch vote is
         # open (protocol.md 3.11): a client that stops now can be run again to answer.
         # The vote's end forgets it (declined, or the table closed); a rematch keeps it
@@ -50,24 +74,11 @@ class EndOfMatch:
         if not session.offer_rematch:
             session._kept.forget_record()
         rounds = view.round_number - session._voids  # played out; the voids are said apart
-        if saved is not None:  # told first, so the match's result and the rematch question
-            where = shown_path(saved)  # come last, just above the prompt
-            # The command on a line of its own, whole, to copy (render.wrap_line).
-            lines = [f"Transcript saved: {where}", CHECK_IT, f"{VERIFY}{where}"]
-        elif session.witness.mid_match:
-            lines = list(session._transcripts.no_transcript_lines())
-        else:
-            lines = []
         session._end_lines = [Message(seat=None, text=text, local=True) for text in lines]
         for said in session._end_lines:
             session._emit(said)
         session._emit(
-            MatchOver(
-                winner=e.winner or 0,
-                match_scores=tuple(e.scores),
-                rounds=rounds,
-                voids=session._voids,
-            )
+            MatchOver(winner=winner, match_scores=scores, rounds=rounds, voids=session._voids)
         )
         if not session.offer_rematch:
             await session._send_quietly(m.Rematch(agree=False))  # say so: nobody waits for us

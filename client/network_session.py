@@ -360,6 +360,10 @@ class NetworkSession:
         self._voids = 0
         """Rounds of this match seen void (``round_void``): the host numbers them as rounds,
         but they were not played out."""
+        self._sheet_shown: tuple[int, int] | None = None
+        """The round (match number, round number) whose score sheet this screen was shown last
+        (a :class:`RoundOver` not hidden in a replay): a snapshot of that round over does not
+        show it again (:meth:`say_round_over`)."""
         self._void_news: Event | None = None
         """How the round in play was voided (its void line, or the kings' void deal), while it
         is the last round dealt: a seat taken back says it rather than show that round."""
@@ -648,7 +652,8 @@ class NetworkSession:
                     raise trio.BrokenResourceError(f"the host shut down: {msg.message}")
                 raise trio.BrokenResourceError(f"the host said goodbye: {msg.message}")
             elif isinstance(msg, m.Snapshot):
-                self._reconnection.caught_up_by_snapshot(msg)
+                if await self._reconnection.caught_up_by_snapshot(msg):
+                    return  # it showed the match over, and no rematch is offered
             elif isinstance(msg, m.Left):
                 self._left.set()
                 if not self._stop:
@@ -819,6 +824,8 @@ class NetworkSession:
         elif isinstance(e, m.RoundEnd):
             assert view.round_score is not None
             self._emit(RoundOver(view=view, score=view.round_score, match_scores=tuple(e.scores)))
+            if not self._replaying:
+                self._sheet_shown = (self.match_no, view.round_number)
         elif isinstance(e, m.MatchEnd):
             return await self._end.match_over(e, view)
         elif isinstance(e, m.RematchStatus):
@@ -831,6 +838,20 @@ class NetworkSession:
             self._words.seat_status(e)
             self._seating.follow_holders(e)
         return False
+
+    def say_round_over(self, view: SeatView) -> bool:
+        """Show the end of a round this seat did not see end (a snapshot of it over, or the
+        end of a replay): its leftover and score sheet, as a seat that saw its ``round_end``
+        was shown them, once. False when ``view`` is not a round over, or its sheet was
+        shown already."""
+        if not view.round_over or view.round_score is None:
+            return False
+        if self._sheet_shown == (self.match_no, view.round_number):
+            return False
+        self._emit(RoundOver(view=view, score=view.round_score, match_scores=view.scores_now))
+        if not self._replaying:
+            self._sheet_shown = (self.match_no, view.round_number)
+        return True
 
     def _blind_witness(self, mid_match: bool) -> BlindWitness:
         assert self.rules is not None and self.host_key is not None

@@ -632,6 +632,8 @@ class Reconnection:
         )
         if session._void_news is not None:
             session._emit(session._void_news)  # the round there is void: not a board to play on
+        elif session.say_round_over(view):
+            pass  # the round there is over, the next not dealt: its sheet, as it was shown
         elif view.round_number:
             session._emit(RoundStarted(view=view))
         if view.winner is not None:
@@ -647,9 +649,11 @@ class Reconnection:
                 )
             )
 
-    def caught_up_by_snapshot(self, msg: m.Snapshot) -> None:
+    async def caught_up_by_snapshot(self, msg: m.Snapshot) -> bool:
         """A snapshot instead of the events: the board and who sits where, but not the round's
-        fair-deal record."""
+        fair-deal record. A round over in it (the next not dealt) is shown as it ended, its
+        sheet, and a match over as it ended; True when the session ends with it (the match
+        over, no rematch offered)."""
         session = self.session
         assert session.mirror is not None
         missed = msg.seq > session.mirror.seq
@@ -673,7 +677,20 @@ class Reconnection:
         session._kept.save_record()
         # Events were missed: the board is drawn (the turn or not), as the table stands, so
         # that "it sent the table as it stands" is followed by that table.
-        session._emit(ViewChanged(view=session.mirror.view, sat_down=missed))
+        view = session.mirror.view
+        session._emit(ViewChanged(view=view, sat_down=missed))
+        if not missed:
+            return False
+        # The round's end and the match's, as a seat that saw round_end and match_end was
+        # shown them (once: a seat that saw the sheet before it was cut off is not shown it
+        # again). Taking a seat back from disk, they are shown where the catch-up ends.
+        session.say_round_over(view)
+        if view.winner is not None and not session._match_ended:
+            over = await session._end.ended_unseen(view)
+            if over and session._replaying:
+                self.caught_up()  # the session ends here: where it stands, shown now
+            return over
+        return False
 
 
 def _duration(seconds: float) -> str:
