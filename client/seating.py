@@ -125,6 +125,9 @@ class Seating:
         me = session.seat
         if me in e.people or session._replaying or session._stop or me >= len(self.seats):
             return False
+        start = session._start
+        if start is not None and e.seq == start.seq + 1:
+            return False  # begun just as this seat's view starts: before its person sat down
         here = self.seats[me]
         return (
             here.kind == "human"

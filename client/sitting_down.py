@@ -203,7 +203,8 @@ class SittingDown:
                     local=True,
                 )
             )
-        if session.mirror.view.new_seat:  # a blind round begun without this seat (9.7)
+        view = session.mirror.view
+        if view.new_seat and not view.round_over:  # a blind round begun without this seat (9.7)
             session._emit(Message(seat=None, text=NEW_SEAT_SITTING_OUT, local=True))
 
     def show_the_board(self, snapshot: m.Snapshot) -> None:

@@ -143,10 +143,11 @@ class BlindTable(Table):
         (9.6), one whose part of a round its reveal proved wrong (9.6), and one who stayed
         connected past a stage's deadline without sending what the round waited on (9.7)."""
         self.round_start: dict[int, tuple[int, m.Snapshot]] = {}
-        """Person's seat -> (seq, snapshot) as the round in play began: a seat caught up by
+        """Seat -> (seq, snapshot) as the round in play began: a person's seat caught up by
         snapshot starts there and has the round's events replayed, so its client can take up
         its party again (9.7), or, sitting the round out, follow it from its first deal (the
-        round's table is opened only in its events)."""
+        round's table is opened only in its events); so does a seat taken by a newcomer while
+        the round is still being set up (:meth:`join_point`)."""
 
     # --- reading ------------------------------------------------------------------------
 
@@ -204,10 +205,36 @@ class BlindTable(Table):
         return v.offender if v is not None and v.reason == VOID_ABSENT else None
 
     def catch_up_point(self, seat: int) -> tuple[int, m.Snapshot] | None:
+        start = self.kept_from(seat)
+        if start is None or not _a_persons(start[1], seat):
+            return None  # no round in play, or the seat was not a person's as it began
+        return start
+
+    def kept_from(self, seat: int) -> tuple[int, m.Snapshot] | None:
         b = self.blind_round
         if b is None or b.public is not None:
             return None  # no round in play
         return self.round_start.get(seat)
+
+    def join_point(self, seat: int) -> tuple[int, m.Snapshot] | None:
+        """Where a newcomer who just took ``seat`` starts, when not now: while the blind round
+        in play is being set up (not dealt yet), at its start, with the seats as they are now,
+        so that its client reads the round's ``blind_round`` (the seat sits it out) and opens
+        its table from its events (9.7). None: a snapshot of now (the round dealt, or no round
+        in play, or the round's events for this seat no longer kept, or another holder of the
+        seat since the round began, whose ``seat_status`` would name them after this one)."""
+        start = self.kept_from(seat)
+        s = self.seats[seat]
+        if start is None or start[0] < s.base or _a_persons(start[1], seat):
+            return None
+        events = s.log[start[0] - s.base :]
+        if events and isinstance(events[-1], m.SeatStatus) and events[-1].seat == seat:
+            events = events[:-1]  # the newcomer's own arrival, just now: the snapshot says it
+        if any(isinstance(e, m.SeatStatus) and e.seat == seat for e in events):
+            return None
+        if any(isinstance(e, m.BlindDeal) for e in events):
+            return None  # dealt: the present shows the round and names its people
+        return start[0], replace(start[1], seats=self.seat_infos(), stand_ins=self.stand_ins())
 
     def _played_for_a_person(self, seat: int) -> bool:
         """As any table's, and a person sitting the blind round out (9.7) too."""
@@ -413,10 +440,8 @@ class BlindTable(Table):
         # A seat sitting out is a computer's from the next round (9.6, 9.7), unless nobody
         # else is a person: a blind round needs one, so it waits for them.
         people = tuple(s for s in persons if s not in self.sitting_out) or tuple(persons)
-        self.round_start = {
-            s: (self.seats[s].seq, self.snapshot(s))
-            for s in range(self.rules.players)
-            if self.seats[s].kind is SeatKind.HUMAN  # its people and those sitting it out
+        self.round_start = {  # every seat: a newcomer may take one before the deal
+            s: (self.seats[s].seq, self.snapshot(s)) for s in range(self.rules.players)
         }
         self.round_no += 1
         party = BlindParty(self.rules, round_id, 0, people, host_seed)
@@ -787,3 +812,8 @@ class BlindTable(Table):
         self.blind_history = []
         self.blind_decks = []
         self.round_start = {}
+
+
+def _a_persons(snapshot: m.Snapshot, seat: int) -> bool:
+    """Whether ``seat`` was a person's in ``snapshot`` (as a round began)."""
+    return seat < len(snapshot.seats) and snapshot.seats[seat].kind == SeatKind.HUMAN.value

@@ -394,6 +394,16 @@ class Table:
         play, from its start (protocol.md 9.7). None: a snapshot of now."""
         return None
 
+    def join_point(self, seat: int) -> tuple[int, m.Snapshot] | None:
+        """Where a newcomer who just took ``seat`` starts, when not now (a blind table's round
+        being set up, 9.7). None: a snapshot of now."""
+        return None
+
+    def kept_from(self, seat: int) -> tuple[int, m.Snapshot] | None:
+        """The point from which ``seat``'s log is kept whole, besides the last events (a blind
+        table's round in play, for a seat caught up or taken during it). None: no such point."""
+        return self.catch_up_point(seat)
+
     def to_act(self) -> list[tuple[int, str]]:
         """(seat, what) for every seat the table waits on: 'commit', 'reveal' or 'play'.
 

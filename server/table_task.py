@@ -492,7 +492,7 @@ class TableTask:
             if len(s.log) > 2 * limit:
                 outbox = self.attached.get(seat)
                 unsent = 0 if outbox is None else s.seq - outbox.cursor
-                start = self.table.catch_up_point(seat)  # a blind round's person: all of it
+                start = self.table.kept_from(seat)  # a blind round in play: all of it
                 s.trim(max(limit, unsent, 0 if start is None else s.seq - start[0]))
 
     def _shift_timers(self, by: float) -> None:
@@ -1007,8 +1007,13 @@ class TableTask:
         replies.append(
             (outbox, m.Joined(table_id=self.table.table_id, seat=seat, token=token, epoch=s.epoch))
         )
-        replies.append((outbox, self.table.snapshot(seat)))
-        self._attach(outbox, seat, s.seq)
+        start = self.table.join_point(seat)  # a blind round being set up: from its start
+        if start is None:
+            replies.append((outbox, self.table.snapshot(seat)))
+            self._attach(outbox, seat, s.seq)
+        else:
+            replies.append((outbox, start[1]))
+            self._attach(outbox, seat, start[0])
         if seat in long_away:  # after the snapshot: the newcomer reads why too
             self._take_over(seat, *long_away[seat])
         self._grace_until.pop(seat, None)
@@ -1087,10 +1092,13 @@ class TableTask:
         epoch = table.resume(msg.seat, token_hash(token), presented=presented)
         replay = msg.last_seq >= s.base and s.seq - msg.last_seq <= self.config.replay_limit
         start = None if replay else table.catch_up_point(msg.seat)
-        if start is not None and start[0] < s.base:
+        kept = None if replay else table.kept_from(msg.seat)
+        if kept is not None and s.base <= kept[0] <= msg.last_seq:
+            # Every event of the blind round in play is kept, and the seat saw its start
+            # (a newcomer's too, who sat down during it).
+            replay, start = True, None
+        elif start is not None and start[0] < s.base:
             start = None  # the round's events are no longer kept (our host keeps them)
-        elif start is not None and start[0] <= msg.last_seq:
-            replay, start = True, None  # every event of the blind round in play is kept
         old = self.attached.get(msg.seat)
         if old is not None and old is not outbox:
             old.detach()

@@ -15,9 +15,10 @@ from __future__ import annotations
 from contextlib import suppress
 from pathlib import Path
 
+import pytest
 import trio
 from hosting import Through, create, start_host
-from person_screen import sit, until
+from person_screen import Player, sit, until
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.network_session import NetworkSession
@@ -124,3 +125,86 @@ async def test_a_newcomer_back_by_snapshot_while_a_blind_round_without_her_is_se
     assert "A computer plays your seat this round" in round_3, text
     assert "Carla (computer) plays" in round_3, text
     assert "Carla plays" not in round_3, text
+
+
+async def newcomer_during_setup(tmp_path: Path, *, dies: bool) -> Player:
+    """Ada alone at a blind table (Bruno left in round 1, his seat open); round 3 waits for
+    her key while Carla takes the open seat; with ``dies``, Carla's client dies then and she
+    takes her seat back from disk, round 3 still waiting. Round 3 is then dealt and played a
+    few plays. Returns Carla's screen (the one back, with ``dies``)."""
+    links: list[KeyHeld] = []
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, replay_limit=1, grace=0.5, bot_delay=0.0)
+
+            async def ada_connects() -> trio.abc.Stream:
+                links.append(KeyHeld(await trio.open_tcp_stream("127.0.0.1", host.port)))
+                return links[-1]
+
+            rules = RuleSet.of(2, 11)
+            ada = await sit(
+                nursery,
+                host,
+                "Ada",
+                tmp_path,
+                create=create(rules, blind=True),
+                connector=ada_connects,
+            )
+            table_id = ada.session.table_id
+            bruno = await sit(nursery, host, "Bruno", tmp_path, table_id=table_id)
+            table = host.tables[table_id].table
+            await until(lambda: bruno.controller.state.in_match)
+            await bruno.type("quit")
+            await bruno.type("leave")  # round 1 is void; his seat is open, a computer's
+            await until(lambda: table.round_no == 2 and table.phase.value == "play")
+            (ada_link,) = links
+            ada_link.held = True  # from now her key for the next round waits
+            nursery.start_soon(plays_her_turns, ada.session)
+            await until(
+                lambda: (
+                    table.blind_round is not None
+                    and table.blind_round.round_no == 3
+                    and table.phase.value == "keys"  # not dealt: it waits for Ada's key
+                )
+            )
+            carla = await sit(nursery, host, "Carla", tmp_path, table_id=table_id)
+            await until(lambda: "You sit at table" in carla.text)
+            if dies:
+                carla.crash()
+                (record,) = SeatStore(tmp_path / "Carla").records()
+                carla = await sit(
+                    nursery, host, "Carla", tmp_path, table_id=table_id, resume_from=record
+                )
+                await until(lambda: "Back in your seat" in carla.text)
+            assert table.phase.value == "keys"  # round 3 still waits for Ada's key
+            ada_link.sent.set()
+            await until(lambda: table.round_no == 3 and table.phase.value == "play")
+            await until(lambda: len(table.match.round.plays) >= 4 if table.match.round else False)
+            # Her board is the table's: it comes to hold what Ada's holds (round 3's plays
+            # applied to round 2's board, as it was, never would).
+            await until(lambda: carla.session.view.table == ada.session.view.table)
+            nursery.cancel_scope.cancel()
+    return carla
+
+
+@pytest.mark.parametrize("dies", [False, True], ids=["sits down", "sits down, dies, back"])
+async def test_a_newcomer_who_sits_down_while_a_blind_round_is_set_up_follows_it_as_the_computers(
+    tmp_path: Path, dies: bool
+) -> None:
+    """Carla takes the open seat while round 3 is being set up (its first deal not made),
+    and (``dies``) takes it back from disk before it is dealt. Her snapshot was of round 2
+    over, with nothing of round 3, so her client took round 3's plays for more plays of
+    round 2: "Carla plays Js♠ x Jb♣" (a computer's, for her) on round 2's board, "The round
+    is over.", a board that never held the table's cards. She now reads round 3's board
+    from its deal, and her seat's plays as the computer's."""
+    carla = await newcomer_during_setup(tmp_path, dies=dies)
+    text = carla.text
+    assert "Round 3  dealer" in text, text
+    round_3 = text[text.index("Round 3  dealer") :]
+    assert "A computer plays your seat this round" in round_3, text
+    assert "Carla (computer) plays" in round_3, text
+    assert "Carla plays" not in text, text
+    assert "Your turn." not in text, text
+    # Every board she was shown of round 3 is round 3's, as Ada's are (not round 2's).
+    assert "The round is over." not in round_3, text
+    assert "Round 2 (round 1 dealt again)  dealer" not in round_3, text
