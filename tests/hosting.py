@@ -378,3 +378,30 @@ def host_process(argv: list[str], env: dict[str, str]) -> HostProcess:
         proc.kill()
         proc.communicate(timeout=30)
         raise
+
+
+class CutOff:
+    """A person's network: connections to the host that can all be cut, and new ones refused
+    until it is up again (a laptop's lid closed: the client keeps trying, as after
+    ``kill -STOP``). ``wrap``: what each new connection goes through (a held message, say)."""
+
+    def __init__(
+        self, port: int, *, wrap: Callable[[trio.abc.Stream], trio.abc.Stream] | None = None
+    ) -> None:
+        self.port = port
+        self.up = True
+        self.wrap = wrap
+        self.streams: list[trio.abc.Stream] = []
+
+    async def connect(self) -> trio.abc.Stream:
+        if not self.up:
+            raise OSError("network is down")
+        stream: trio.abc.Stream = await trio.open_tcp_stream("127.0.0.1", self.port)
+        self.streams.append(stream if self.wrap is None else self.wrap(stream))
+        return self.streams[-1]
+
+    async def cut(self) -> None:
+        self.up = False
+        for stream in self.streams:
+            await trio.aclose_forcefully(stream)
+        self.streams.clear()

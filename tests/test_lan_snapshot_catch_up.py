@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import trio
 from helpers import kings_on_the_table
-from hosting import create, start_host
+from hosting import CutOff, create, start_host
 from person_screen import PersonScreen, until
 
 from scopa_net.client import network_session
@@ -243,28 +243,6 @@ async def test_caught_up_by_snapshot_while_sitting_a_blind_round_out_never_reads
     later = bruno.text[bruno.text.index("Round 3  dealer") :]
     assert "Bruno plays" in later, bruno.text
     assert "(computer)" not in later, bruno.text
-
-
-class CutOff:
-    """Ada's network: connections to the host that can all be cut, and new ones refused until
-    it is up again (her laptop's lid closed: the client keeps trying, as after ``kill -STOP``)."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.up = True
-        self.streams: list[trio.abc.Stream] = []
-
-    async def connect(self) -> trio.abc.Stream:
-        if not self.up:
-            raise OSError("network is down")
-        self.streams.append(await trio.open_tcp_stream("127.0.0.1", self.port))
-        return self.streams[-1]
-
-    async def cut(self) -> None:
-        self.up = False
-        for stream in self.streams:
-            await trio.aclose_forcefully(stream)
-        self.streams.clear()
 
 
 async def test_caught_up_by_snapshot_after_missing_his_return_reads_brunos_own_play_as_his(

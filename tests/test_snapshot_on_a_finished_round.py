@@ -18,7 +18,7 @@ from contextlib import suppress
 from pathlib import Path
 
 import trio
-from hosting import Through, create, start_host
+from hosting import CutOff, Through, create, start_host
 from person_screen import Player, sit, until
 
 from scopa_net.bots.levels import make_player
@@ -193,30 +193,6 @@ async def test_taken_back_by_snapshot_after_the_match_ended_reads_its_last_sheet
     assert "Play again with the same players?" in back.text.partition(heading)[2], back.text
 
 
-class Network:
-    """A person's network: connections to the host that can all be cut, and new ones refused
-    until it is up again; ``hold_seeds``: a connection keeps back its round 2 commitment."""
-
-    def __init__(self, port: int, *, hold_seeds: bool = False) -> None:
-        self.port = port
-        self.up = True
-        self.hold_seeds = hold_seeds
-        self.streams: list[trio.abc.Stream] = []
-
-    async def connect(self) -> trio.abc.Stream:
-        if not self.up:
-            raise OSError("network is down")
-        stream: trio.abc.Stream = await trio.open_tcp_stream("127.0.0.1", self.port)
-        self.streams.append(SeedsHeld(stream) if self.hold_seeds else stream)
-        return self.streams[-1]
-
-    async def cut(self) -> None:
-        self.up = False
-        for stream in self.streams:
-            await trio.aclose_forcefully(stream)
-        self.streams.clear()
-
-
 async def test_back_after_a_cut_across_a_rounds_end_reads_its_sheet(tmp_path: Path) -> None:
     """The network of whoever does not play round 1's last card goes down just before it is
     played; back while round 2 waits for them, caught up by snapshot, they read round 1's
@@ -225,7 +201,7 @@ async def test_back_after_a_cut_across_a_rounds_end_reads_its_sheet(tmp_path: Pa
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
             host = await start_host(nursery, replay_limit=1, grace=600, bot_delay=0.0)
-            networks = {name: Network(host.port) for name in ("Ada", "Bruno")}
+            networks = {name: CutOff(host.port) for name in ("Ada", "Bruno")}
             ada = await sit(
                 nursery,
                 host,
@@ -281,7 +257,7 @@ async def test_back_after_a_cut_once_the_sheet_was_read_is_not_shown_it_again(
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
             host = await start_host(nursery, replay_limit=1, grace=600, bot_delay=0.0)
-            network = Network(host.port, hold_seeds=True)
+            network = CutOff(host.port, wrap=SeedsHeld)
             ada = await sit(
                 nursery,
                 host,
