@@ -13,6 +13,7 @@ from contextlib import contextmanager, suppress
 
 import trio
 
+from scopa_net.client.addresses import shown_address
 from scopa_net.client.hello_versions import HELLO_VERSIONS
 from scopa_net.client.session_errors import (
     ByeError,
@@ -276,13 +277,13 @@ async def _say_hello(
         welcome = await link.request(hello, m.Welcome)
     except VersionMismatchError as exc:
         await link.aclose()
-        where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        where = shown_address(host, port)
         raise VersionMismatchError(exc.message, f"the host at {where}") from None
     except ByeError as exc:
         await link.aclose()
         if exc.reason != ErrorCode.TIMEOUT.value:
             raise
-        where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        where = shown_address(host, port)
         raise HelloHeldError(where, exc.message) from None
     except BaseException:
         await link.aclose()
@@ -290,7 +291,7 @@ async def _say_hello(
     assert isinstance(welcome, m.Welcome)
     if challenge is not None and not proves_its_key(welcome, challenge):
         await link.aclose()
-        where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        where = shown_address(host, port)
         raise HostUnprovenError(unproven(where, welcome.host_key))
     return link, welcome
 

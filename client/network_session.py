@@ -39,6 +39,7 @@ from pathlib import Path
 import trio
 
 from scopa_net.blind_witness import BlindWitness
+from scopa_net.client.addresses import shown_address
 from scopa_net.client.deal_check_stop import REVEAL_WAIT, DealCheckStop
 from scopa_net.client.end_of_match import FORFEIT, EndOfMatch
 from scopa_net.client.files import why_not_written
@@ -447,8 +448,7 @@ class NetworkSession:
 
     @property
     def address(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"{host}:{self.port}"
+        return shown_address(self.host, self.port)
 
     @property
     def view(self) -> SeatView | None:

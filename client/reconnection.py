@@ -15,6 +15,7 @@ from typing import Any
 import trio
 
 from scopa_net.blind_witness import BlindWitness
+from scopa_net.client.addresses import shown_address
 from scopa_net.client.files import shown_path
 from scopa_net.client.hello_versions import HELLO_VERSIONS
 from scopa_net.client.host_link import LINK_ERRORS, LOST_LINK, _Link, connect
@@ -366,7 +367,7 @@ class Reconnection:
         if self.lan is not None:
             self.lan.refused.add(tried)
         host, port = tried
-        where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        where = shown_address(host, port)
         said = (
             f"he host at {where} is announced on the LAN with the key of your seat's host "
             f"({fingerprint(session.host_key)}) but answered with another: your seat was not "
@@ -404,7 +405,7 @@ class Reconnection:
             )
             return None
         host, port = tried
-        where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        where = shown_address(host, port)
         return HostUnprovenError(
             f"{said}; nor is your host at {session.address}, and your seat stays kept: "
             f"`scopa-net join {session.address}` tries again (`scopa-net join {where}` goes "

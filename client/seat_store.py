@@ -31,6 +31,7 @@ import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
+from scopa_net.client.addresses import shown_address
 from scopa_net.client.file_lock import FileLocks
 from scopa_net.client.files import make_private_folder, replace_file, sync_folder
 from scopa_net.rules import RuleSet
@@ -105,7 +106,7 @@ class SeatRecord:
 
     @property
     def address(self) -> str:
-        return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
+        return shown_address(self.host, self.port)
 
     def with_token(self, token: bytes) -> SeatRecord:
         """The record after the host issued ``token``: newest first, the one before kept."""
