@@ -317,12 +317,12 @@ class Connection:
     def _keys_of_its_version(self, msg: Message, fault: Fault) -> None:
         """Refuse an optional key the connection's version does not have (``bad_field``)."""
         version = _version_of(self, msg)
-        for name, since in m.NEWER_KEYS[msg.TYPE].items():
-            if version < since and getattr(msg, name) != _absent(msg, name):
-                raise fault(
-                    ErrorCode.BAD_FIELD,
-                    f"{msg.TYPE}: key {name!r} is not in protocol version {version}",
-                )
+        newer = _keys_after(msg, version)
+        if newer:
+            raise fault(
+                ErrorCode.BAD_FIELD,
+                f"{msg.TYPE}: key {newer[0]!r} is not in protocol version {version}",
+            )
 
     def _welcome(self, msg: Message, sender: Role, fault: Fault, target: State) -> State:
         assert isinstance(msg, m.Welcome)
@@ -428,9 +428,15 @@ def _without_newer_keys(msg: Message, version: int) -> Message:
     """``msg`` as a peer of ``version`` may read it: every optional key added after that
     version left out (:data:`~scopa_net.wire.messages.NEWER_KEYS`); ``msg`` itself when none
     is set."""
-    dropped = {
-        name: _absent(msg, name)
+    dropped = {name: _absent(msg, name) for name in _keys_after(msg, version)}
+    return replace(msg, **dropped) if dropped else msg
+
+
+def _keys_after(msg: Message, version: int) -> list[str]:
+    """The optional keys ``msg`` carries that came after protocol ``version``
+    (:data:`~scopa_net.wire.messages.NEWER_KEYS`)."""
+    return [
+        name
         for name, since in m.NEWER_KEYS[msg.TYPE].items()
         if version < since and getattr(msg, name) != _absent(msg, name)
-    }
-    return replace(msg, **dropped) if dropped else msg
+    ]
