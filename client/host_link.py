@@ -15,10 +15,12 @@ import trio
 
 from scopa_net.client.addresses import shown_address
 from scopa_net.client.hello_versions import HELLO_VERSIONS
+from scopa_net.client.proven_keys import ProvenKeys
 from scopa_net.client.session_errors import (
     ByeError,
     HelloHeldError,
     HostUnprovenError,
+    HostWentBackError,
     RefusedError,
     UnexpectedReplyError,
     VersionMismatchError,
@@ -206,12 +208,20 @@ Connector = Callable[[], Awaitable[trio.abc.Stream]]
 
 
 async def connect(
-    host: str, port: int, connector: Connector | None = None
+    host: str,
+    port: int,
+    connector: Connector | None = None,
+    *,
+    proven: ProvenKeys | None = None,
 ) -> tuple[_Link, m.Welcome]:
     """Open a connection and say hello: in this client's newest version, or, to a host that
     speaks only an older one this client still speaks, again in that one (protocol.md 3.2);
     at once in that one to a host this run already knows speaks nothing newer
-    (:mod:`~scopa_net.client.hello_versions`)."""
+    (:mod:`~scopa_net.client.hello_versions`). A host that refuses the newest but gives a key
+    that once proved itself (``proven``: this run's and, with a data directory, earlier
+    runs'; :mod:`~scopa_net.client.proven_keys`) is refused: :class:`HostWentBackError`,
+    nothing secret sent."""
+    proven = proven or ProvenKeys()
     first = HELLO_VERSIONS.first(host, port)
     if first < m.PROTOCOL_VERSION:
         try:
@@ -219,12 +229,19 @@ async def connect(
         except VersionMismatchError:  # another scopa-net there now: start from the newest
             HELLO_VERSIONS.forget(host, port)
         else:
-            if HELLO_VERSIONS.same_host(host, port, welcome.host_key):
+            if not proven.has_proved(welcome.host_key) and HELLO_VERSIONS.same_host(
+                host, port, welcome.host_key
+            ):
                 return link, welcome
-            await link.aclose()  # another host at that address: it may speak the newest
+            # Another host at that address, or a key that proved itself, which the newest
+            # version must prove again: it may speak it now.
+            await link.aclose()
             HELLO_VERSIONS.forget(host, port)
     try:
-        return await _say_hello(host, port, connector, m.PROTOCOL_VERSION)
+        link, welcome = await _say_hello(host, port, connector, m.PROTOCOL_VERSION)
+        if welcome.version >= m.KEY_PROOF_SINCE:  # proved (_say_hello), for this run
+            proven.remember(welcome.host_key)
+        return link, welcome
     except VersionMismatchError as exc:
         older = exc.host_version
         if older is None or not m.OLDEST_VERSION <= older < m.PROTOCOL_VERSION:
@@ -236,6 +253,11 @@ async def connect(
             raise
         older = m.KEY_PROOF_SINCE - 1
     link, welcome = await _say_hello(host, port, connector, older)
+    if older < m.KEY_PROOF_SINCE and proven.has_proved(welcome.host_key):
+        # A key that proved itself, at a host that now says it cannot: a downgrade (3.2).
+        await link.aclose()
+        where = shown_address(host, port)
+        raise HostWentBackError(where, welcome.host_key, older)
     HELLO_VERSIONS.learn(host, port, older, welcome.host_key)
     return link, welcome
 

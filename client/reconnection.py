@@ -20,6 +20,7 @@ from scopa_net.client.files import shown_path
 from scopa_net.client.hello_versions import HELLO_VERSIONS
 from scopa_net.client.host_link import LINK_ERRORS, LOST_LINK, _Link, connect
 from scopa_net.client.host_search import Address, HostSearch
+from scopa_net.client.proven_keys import ProvenKeys
 from scopa_net.client.seat_store import starting_snapshot
 from scopa_net.client.session import (
     ConnectionChanged,
@@ -39,6 +40,7 @@ from scopa_net.client.session_errors import (
     HostKeyChangedError,
     HostLostError,
     HostUnprovenError,
+    HostWentBackError,
     KeptSeatGoneError,
     RefusedError,
     ResumeDeferredError,
@@ -346,14 +348,14 @@ class Reconnection:
         self._moved_from = None
         return tried
 
-    def cannot_prove(self, welcome: m.Welcome) -> str:
+    def cannot_prove(self, key: bytes, version: int) -> str:
         """What a person reads when the host at an address the LAN gave for their host's key
-        speaks a version with no proof that it holds that key (4): the token is not sent."""
+        speaks a ``version`` with no proof that it holds that key (4): the token is not sent."""
         session = self.session
-        key = fingerprint(welcome.host_key)
+        shown = fingerprint(key)
         return (
             f"the host at {session.address} is announced on the LAN with the key of your "
-            f"seat's host ({key}) but speaks protocol {welcome.version}, which cannot prove "
+            f"seat's host ({shown}) but speaks protocol {version}, which cannot prove "
             "it holds that key: your seat was not taken there"
         )
 
@@ -471,10 +473,17 @@ class Reconnection:
         its person is back (:meth:`come_back`); nothing is held back as after a lost one."""
         session = self.session
         assert session.table_id is not None and session.mirror is not None
-        link, welcome = await connect(session.host, session.port, session.connector)
+        try:
+            link, welcome = await connect(
+                session.host, session.port, session.connector, proven=ProvenKeys(session.data_dir)
+            )
+        except HostWentBackError as exc:
+            if self._moved_from is None:
+                raise
+            raise HostUnprovenError(self.cannot_prove(exc.key, exc.version)) from None
         try:
             if self._moved_from is not None and welcome.version < m.KEY_PROOF_SINCE:
-                raise HostUnprovenError(self.cannot_prove(welcome))
+                raise HostUnprovenError(self.cannot_prove(welcome.host_key, welcome.version))
             session._sitting.welcome(welcome)
             resumed = None
             refusal: RefusedError | None = None

@@ -185,6 +185,30 @@ def unproven(where: str, key: bytes) -> str:
     )
 
 
+class HostWentBackError(HostUnprovenError):
+    """The host gave a key that proved itself to this client before, but refused the newest
+    version and speaks only ``version``, which has no proof (protocol.md 3.2): nothing secret
+    was sent to it."""
+
+    def __init__(self, where: str, key: bytes, version: int) -> None:
+        super().__init__(went_back(where, key, version))
+        self.key = key
+        self.version = version
+
+
+def went_back(where: str, key: bytes, version: int) -> str:
+    """What a person reads when the host at ``where`` gives ``key``, which proved itself to
+    this client in protocol 5, but says it speaks only ``version``, which cannot prove it
+    (protocol.md 3.2): a poser there, or the host's organiser went back to an older
+    scopa-net, and then only they can mend it."""
+    return (
+        f"the host at {where} gives the key {fingerprint(key)}, which proved itself to this "
+        f"client before, but now says it speaks only protocol {version}, which cannot prove "
+        "it: it may be another machine posing as that host; nothing secret was sent to it (if "
+        "whoever runs that host went back to an older scopa-net, ask them to update it again)"
+    )
+
+
 class PlayRefusedError(IllegalPlayError):
     """A play the host refused for something other than the rules (the table moved on, its
     disk, ...); nothing was played."""

@@ -10,6 +10,7 @@ from typing import Any
 from scopa_net.client.friend_address import friend_address
 from scopa_net.client.host_link import connect
 from scopa_net.client.known_hosts import OWN_HOSTS, KnownHosts, remember_own_host
+from scopa_net.client.proven_keys import ProvenKeys
 from scopa_net.client.render import NEW_SEAT_SITTING_OUT
 from scopa_net.client.session import ConnectionState, Message, ViewChanged
 from scopa_net.client.session_errors import HostKeyChangedError, SessionError
@@ -31,7 +32,9 @@ class SittingDown:
     async def sit_down(self) -> None:
         """Connect, open or find the chosen table, and take a seat at it."""
         session = self.session
-        link, welcome = await connect(session.host, session.port, session.connector)
+        link, welcome = await connect(
+            session.host, session.port, session.connector, proven=ProvenKeys(session.data_dir)
+        )
         session._link = link
         self.welcome(welcome)
         choice = session.choice
@@ -146,6 +149,19 @@ class SittingDown:
             )
         if warning:
             session._emit(Message(seat=None, text=warning, local=True))
+        if welcome.version >= m.KEY_PROOF_SINCE and session.pin_host:  # proved: kept
+            proven = ProvenKeys(session.data_dir)
+            try:
+                proven.save(welcome.host_key)
+            except OSError as exc:
+                assert proven.path is not None
+                session._not_saved(
+                    "Could not keep this host's proof of its key",
+                    exc,
+                    proven.path,
+                    "The game goes on, but a later `scopa-net join` will not know that this "
+                    "host proved its key if a machine posing as it speaks an older protocol.",
+                )
 
     def key_changed(self, now: bytes) -> str:
         """What a person reads when the host at this address signs with another key than the

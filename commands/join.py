@@ -765,12 +765,14 @@ def ask_host(
         VersionMismatchError,
         connect,
     )
+    from scopa_net.client.proven_keys import ProvenKeys
     from scopa_net.wire import messages as m
     from scopa_net.wire.errors import ProtocolError
 
     where = f"{host}:{port}"
     seconds = PROBE_SECONDS if seconds is None else seconds
     connected = False
+    proven = ProvenKeys(data_dir(os.environ))
 
     async def ask() -> tuple[tuple[m.TableInfo, ...], bytes]:
         nonlocal connected
@@ -784,7 +786,7 @@ def ask_host(
             return unused.pop() if unused else await trio.open_tcp_stream(host, port)
 
         with trio.fail_after(min(seconds, WELCOME_SECONDS)):
-            link, welcome = await connect(host, port, connector=opened)
+            link, welcome = await connect(host, port, connector=opened, proven=proven)
             try:
                 reply = await link.request(m.ListTables(), m.Tables)
             finally:

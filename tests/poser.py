@@ -19,11 +19,19 @@ from scopa_net.wire.framing import END_OF_STREAM, FrameReader
 class Poser:
     """A raw TCP server on 127.0.0.1 that answers ``hello`` with a ``welcome`` carrying the
     real host's key, which it cannot sign with: in version 5 with ``proof`` (None: none), or,
-    speaking only ``version`` 4, refusing a ``hello`` in 5 as an older host does. It keeps
-    every message each connection sent it."""
+    speaking only ``version`` 4, refusing a ``hello`` in 5 as an older host does: with
+    ``bye bad_version`` naming 4, or (``refusal`` "bad_field") refusing its ``challenge`` as
+    a released host of 4 does. It keeps every message each connection sent it."""
 
-    def __init__(self, key: bytes, port: int = 0, version: int = 5, proof: bytes | None = None):
-        self.key, self.version, self.proof = key, version, proof
+    def __init__(
+        self,
+        key: bytes,
+        port: int = 0,
+        version: int = 5,
+        proof: bytes | None = None,
+        refusal: str = ErrorCode.BAD_VERSION.value,
+    ):
+        self.key, self.version, self.proof, self.refusal = key, version, proof, refusal
         self.listener = socket.socket()
         self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.listener.bind(("127.0.0.1", port))
@@ -70,6 +78,9 @@ class Poser:
                 return
 
     def _answer(self, hello: m.Hello) -> bytes:
+        if hello.version > self.version and self.refusal == ErrorCode.BAD_FIELD.value:
+            words = "hello: hello: unknown 'challenge'"
+            return encode(m.Bye(reason=ErrorCode.BAD_FIELD.value, message=words))
         if hello.version > self.version:
             refusal = hello_refusal(hello.version, self.version)
             return encode(m.Bye(reason=ErrorCode.BAD_VERSION.value, message=refusal))
@@ -91,9 +102,13 @@ class Poser:
 
 @contextmanager
 def posing(
-    key: bytes, port: int = 0, version: int = 5, proof: bytes | None = None
+    key: bytes,
+    port: int = 0,
+    version: int = 5,
+    proof: bytes | None = None,
+    refusal: str = ErrorCode.BAD_VERSION.value,
 ) -> Iterator[Poser]:
-    poser = Poser(key, port, version, proof)
+    poser = Poser(key, port, version, proof, refusal)
     try:
         yield poser
     finally:
