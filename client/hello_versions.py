@@ -5,9 +5,11 @@ that ``hello`` (``bye bad_version``, naming its own) and the client says it agai
 version on a new connection. An older scopa-net host logs every such refusal as a player whose
 scopa-net is newer, telling its organiser to update, though that player plays there. So a host
 known to speak nothing newer than an older version this client speaks is greeted in that one at
-once, for the rest of the run: known from its refusal earlier in the run, or from its LAN record
-(``proto`` and ``protomax``, protocol.md 1). The host's key, where known, tells that the same
-host still answers at that address: another host there is greeted in the newest version again.
+once: known from its refusal earlier in the run, or from its LAN record (``proto`` and
+``protomax``, protocol.md 1). The host's key, where known, tells that the same host still
+answers at that address: another host there, or a key that proved itself in the newest
+version, is greeted in the newest version again, and so is a host whose connection was lost (it
+may come back updated: the reconnection forgets it).
 """
 
 from __future__ import annotations

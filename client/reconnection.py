@@ -125,8 +125,9 @@ class Reconnection:
                 if session._host_stopped
                 else "the connection to the host was lost; trying to get back"
             )
-            if session._host_stopped:  # it may come back updated: the newest version first
-                HELLO_VERSIONS.forget(session.host, session.port)
+            # The host may come back updated (stopped, or killed, and started again): the
+            # newest version first, once, whatever the old connection spoke (protocol.md 3.2).
+            HELLO_VERSIONS.forget(session.host, session.port)
             session._host_stopped = False
             if self.lan is not None:
                 self.lan.lost()

@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import pytest
 import trio
 from helpers import free_port
 from hosting import start_host as start_our_host
@@ -89,11 +90,16 @@ async def test_another_host_at_the_address_is_greeted_in_the_newest_again() -> N
         nursery.cancel_scope.cancel()
 
 
-async def test_a_host_of_4_stopped_and_started_as_5_is_greeted_in_5(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", ["stopped", "killed"])
+async def test_a_host_of_4_stopped_and_started_as_5_is_greeted_in_5(
+    tmp_path: Path, stop: str
+) -> None:
     """Ada plays at a host of 4 (her client says hello in 4 after the first refusal); its
-    organiser stops it (`bye shutting_down`) and starts this version on the same journal.
-    Her client takes the seat back in 5: the host may come back updated. Kept at 4, it played
-    on in 4 and the updated host's log named her scopa-net as an older one."""
+    organiser stops it (`bye shutting_down`), or it is killed (no `bye`: the machine's power,
+    `kill -9`), and this version starts on the same journal and port. Her client takes the
+    seat back in 5: the host may come back updated. Kept at 4, it played on in 4 and the
+    updated host's log named her scopa-net as an older one; killed, it kept 4 until it
+    exited, so the updated host could never prove its key to her."""
     import signal
 
     from hosting import host_command
@@ -121,7 +127,8 @@ async def test_a_host_of_4_stopped_and_started_as_5_is_greeted_in_5(tmp_path: Pa
                     await trio.sleep(0.02)
             assert ada._link is not None
             assert ada._link.conn.version == m.PROTOCOL_VERSION - 1
-            older.send_signal(signal.SIGINT)  # type: ignore[attr-defined]
+            how = signal.SIGINT if stop == "stopped" else signal.SIGKILL
+            older.send_signal(how)  # type: ignore[attr-defined]
             await older.wait()  # type: ignore[attr-defined]
             with log.open("ab") as stderr:
                 argv = host_command(db, port, "--log-level", "INFO")
