@@ -6,6 +6,8 @@ the host's ``welcome`` there must carry the same key before the seat's token is 
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
@@ -62,6 +64,34 @@ def lan_browse(seconds: float) -> list[HostAdvert]:
     if not discovery.browse_interfaces():
         raise OSError("this machine has no LAN address")
     return discovery.browse_hosts(seconds)
+
+
+class SharedLook:
+    """One look on the LAN for many searches (the players of a ``bots`` run, who lose their
+    host together): a search that asks while a look is under way, or within ``fresh`` seconds
+    after it, gets that look's hosts (or its error) rather than a browse of its own."""
+
+    def __init__(self, browse: LanBrowse = lan_browse, *, fresh: float = LOOK_SECONDS) -> None:
+        self.browse = browse
+        self.fresh = fresh
+        self._lock = threading.Lock()  # the searches' threads (HostSearch.look)
+        self._at: float | None = None
+        self._found: list[HostAdvert] = []
+        self._error: Exception | None = None
+
+    def __call__(self, seconds: float) -> list[HostAdvert]:
+        """The hosts announced (a :data:`LanBrowse`)."""
+        with self._lock:
+            now = time.monotonic()
+            if self._at is None or now - self._at >= self.fresh:
+                try:
+                    self._found, self._error = self.browse(seconds), None
+                except Exception as exc:  # said by each search, as its own browse's
+                    self._found, self._error = [], exc
+                self._at = time.monotonic()
+            if self._error is not None:
+                raise self._error
+            return list(self._found)
 
 
 class HostSearch:

@@ -61,6 +61,8 @@ from scopa_net.witness import DealWitness
 
 log = logging.getLogger("scopa_net.client")
 
+HOST_MOVED = "The host moved to "
+"""How the line begins that says the host was found at another address by its key."""
 TAKEN_WHILE_AWAY = "your seat at table "
 CLOSED_ON_RESTART = "the host closed table "
 """How our host's ``bad_token`` message begins when a newcomer took the seat while its
@@ -331,7 +333,7 @@ class Reconnection:
         session._emit(
             Message(
                 seat=None,
-                text=f"The host moved to {session.address} (found on the LAN by its key); "
+                text=f"{HOST_MOVED}{session.address} (found on the LAN by its key); "
                 "taking your seat back there.",
                 local=True,
             )

@@ -45,6 +45,7 @@ from scopa_net.commands.options import (
 from scopa_net.rules import RuleSet
 
 if TYPE_CHECKING:
+    from scopa_net.client.host_search import HostSearch, SharedLook
     from scopa_net.client.network_session import NetworkSession, RefusedError, TableChoice
     from scopa_net.client.session import MatchOver
     from scopa_net.plays import Play
@@ -282,10 +283,12 @@ async def run_bots(
     """
     import trio
 
+    from scopa_net.client.host_search import SharedLook
     from scopa_net.client.network_session import TableChoice, list_tables
     from scopa_net.wire import messages as m
 
     stats = stats if stats is not None else BotStats()
+    look = SharedLook()  # a host that moves is looked for on the LAN once for all the bots
     rng = random.Random(seed)
     names = (f"bot-{i}" for i in itertools.count(1))  # read back by is_bots_player
     async with trio.open_nursery() as nursery:
@@ -300,7 +303,7 @@ async def run_bots(
                     bots=per_table - seats,
                     bot_level=_WIRE_NUMBER_OF_PLAYER.get(plan.level, 2),
                 )
-                crowd = _Crowd(host, port, plan, stats, names=names, seed=rng.random())
+                crowd = _Crowd(host, port, plan, stats, names=names, seed=rng.random(), look=look)
                 crowd.report = report
                 nursery.start_soon(crowd.fill_table, request, seats)
         else:
@@ -313,7 +316,7 @@ async def run_bots(
                 seats = "1 open seat" if len(free) == 1 else f"{len(free)} open seats"
                 report(f"{seats} at {host}:{port}; sending {plural(len(free), 'bot')}")
             for table_id, seat in free[:count]:
-                crowd = _Crowd(host, port, plan, stats, names=names, seed=rng.random())
+                crowd = _Crowd(host, port, plan, stats, names=names, seed=rng.random(), look=look)
                 crowd.report = report
                 choice = TableChoice(table_id=table_id, seat=seat, password=locked.get(table_id))
                 nursery.start_soon(crowd.one_bot, choice, 0)
@@ -369,10 +372,14 @@ class _Crowd:
         *,
         names: Iterator[str],
         seed: float,
+        look: SharedLook | None = None,
     ) -> None:
+        """``look``: how the bots look for their host on the LAN by its key when it is not
+        where it was (as a person's client does); None: they do not."""
         self.host, self.port, self.plan, self.stats = host, port, plan, stats
         self.names = names
         self.seed = seed
+        self.look = look
         self.report: Callable[[str], None] | None = None
 
     async def fill_table(self, request: m.CreateTable, seats: int) -> None:
@@ -399,6 +406,7 @@ class _Crowd:
                     name=name,
                     check_deals=self.plan.check,
                     offer_rematch=True,
+                    lan_search=self.lan_search(),
                 ) as session:
                     table.append(session.table_id)
                     opened.set()
@@ -415,6 +423,12 @@ class _Crowd:
             await opened.wait()
             for n in range(1, seats if table else 0):
                 nursery.start_soon(self.one_bot, TableChoice(table_id=table[0], seat=n), n)
+
+    def lan_search(self) -> HostSearch | None:
+        """One bot's search for its host on the LAN, through the bots' one look."""
+        from scopa_net.client.host_search import HostSearch
+
+        return None if self.look is None else HostSearch(self.look)
 
     async def one_bot(self, choice: TableChoice, n: int) -> None:
         """One bot to a seat of a table that is there. A connection that fails before the
@@ -444,6 +458,7 @@ class _Crowd:
                     name=name,
                     check_deals=self.plan.check,
                     offer_rematch=True,
+                    lan_search=self.lan_search(),
                 ) as session:
                     seated = True
                     await self._play(session, n, name)
@@ -533,6 +548,7 @@ class _Reporting:
         return getattr(self._session, name)
 
     async def receive(self) -> object:
+        from scopa_net.client.reconnection import HOST_MOVED
         from scopa_net.client.scoresheet import rounds_taken
         from scopa_net.client.session import (
             MatchOver,
@@ -560,6 +576,8 @@ class _Reporting:
             self._say(f"everyone agreed: match {self._session.match_no} begins")
         elif isinstance(event, Message) and event.table:
             self._table_said = event.text
+        elif isinstance(event, Message) and event.local and event.text.startswith(HOST_MOVED):
+            self._say(event.text)  # followed on the LAN by its key
         elif isinstance(event, RematchClosed) and not self.declined:
             self._say(self._table_said)  # "no rematch (Dino said no): the table is closing"
         return event

@@ -15,6 +15,7 @@ import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -390,3 +391,44 @@ def test_join_says_a_host_posing_as_yours_and_keeps_the_seat(
     )
     assert SeatStore(data).records() == [record]  # kept as it was, at the old address
     assert f":{poser.port} " not in (data / "known_hosts").read_text()
+
+
+async def test_the_bots_follow_their_host_s_key_to_where_it_moved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The computer players of `scopa-net bots` kept trying the old address of a host that
+    moved for 5 minutes, then stopped. Now each finds the host's key on the LAN as a person's
+    client does, the bots of the run sharing one look, says so in the run's report, and plays
+    on there."""
+    from scopa_net.commands.bots import BotPlan, BotStats, run_bots
+    from scopa_net.server import discovery
+
+    announced: list[HostAdvert] = []
+    looks: list[float] = []
+
+    def browse(seconds: float, interfaces: list[str] | None = None) -> list[HostAdvert]:
+        looks.append(seconds)
+        return list(announced)
+
+    monkeypatch.setattr(discovery, "browse_interfaces", lambda: ["192.0.2.1"])
+    monkeypatch.setattr(discovery, "browse_hosts", browse)
+    said: list[str] = []
+    stats = BotStats()
+    db = str(tmp_path / "host.db")
+    async with trio.open_nursery() as nursery:
+        first = await start_host(nursery, db=db, grace=600)
+        plan = BotPlan(level="random", delay=0.05, check=True)
+        run = partial(run_bots, create=RuleSet.of(2, 16), stats=stats, report=said.append)
+        nursery.start_soon(run, "127.0.0.1", first.port, 4, plan)
+        await until(lambda: sum("seated at" in line for line in said) == 4, 20)
+        await first.shutdown()
+        first.journal.close()
+        again = await start_host(nursery, db=db, grace=600)
+        announced.append(advert("club", again.port, again.public_key))
+        moved = f"The host moved to 127.0.0.1:{again.port} (found on the LAN by its key)"
+        await until(lambda: sum(moved in line for line in said) == 4, 30)
+        then = len(said)
+        await until(lambda: any("round over" in line for line in said[then:]), 30)
+        nursery.cancel_scope.cancel()
+    assert len(looks) < 4, looks  # one look for the bots that lost the host together
+    assert stats.failures == []
