@@ -31,10 +31,8 @@ class ProvenKeys:
             return set()
         try:
             return set(self.path.read_text(encoding="utf-8").split())
-        except FileNotFoundError:
-            return set()
-        except (OSError, UnicodeDecodeError) as exc:  # unreadable: this run's keys still count
-            log.warning("cannot read %s: %r", self.path, exc)
+        except (OSError, UnicodeDecodeError) as exc:  # none yet, or unreadable: this run's
+            log.info("no keys proved before read from %s: %r", self.path, exc)
             return set()
 
     def has_proved(self, key: bytes) -> bool:
