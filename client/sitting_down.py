@@ -112,7 +112,8 @@ class SittingDown:
 
     def welcome(self, welcome: m.Welcome) -> None:
         """Check the host's key in its ``welcome``: the one this seat was played with, and
-        the one pinned for its address (a new host is pinned; a changed key is warned of)."""
+        the one pinned for its address (a new host is pinned; a changed key is refused before
+        anything is sent, a password or a token)."""
         session = self.session
         if session.host_key is not None and welcome.host_key != session.host_key:
             raise HostKeyChangedError(self.key_changed(welcome.host_key))
@@ -147,8 +148,8 @@ class SittingDown:
                 pins,
                 "The game goes on, but the next `scopa-net join` to this host will meet it as new.",
             )
-        if warning:
-            session._emit(Message(seat=None, text=warning, local=True))
+        if warning:  # it changed since `join` looked (and checked it): nothing is sent to it
+            raise HostKeyChangedError(warning)
         if welcome.version >= m.KEY_PROOF_SINCE and session.pin_host:  # proved: kept
             proven = ProvenKeys(session.data_dir)
             try:

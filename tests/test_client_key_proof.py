@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from faultproxy import FaultProxy
 from helpers import free_port
 from hosting import create, seat_kept_for_join, start_host
 from other_version import start_host as start_older_host
@@ -19,6 +20,7 @@ from poser import posing
 from session_watch import until
 
 from scopa_net.client import reconnection
+from scopa_net.client.host_link import list_tables
 from scopa_net.client.host_search import HostSearch
 from scopa_net.client.network_session import TableChoice, open_network_session
 from scopa_net.client.seat_store import SeatStore
@@ -201,3 +203,48 @@ def test_join_follows_no_key_to_a_host_of_4_and_keeps_the_seat(
         poser.got_nothing_secret(bytes.fromhex(token))
     assert [msg.version for msg in poser.received] == [5, 4]  # hello in 5, refused; in 4
     assert SeatStore(data).records() == [record]
+
+
+class Switching(FaultProxy):
+    """A proxy that passes its first connection to ``target_port`` and every later one to
+    ``then``: another machine answering at the address from the second connection on."""
+
+    def __init__(self, first: int, then: int) -> None:
+        super().__init__(first)
+        self.then = then
+        self.connections = 0
+
+    async def _handle(self, client: trio.SocketStream) -> None:
+        if self.connections:
+            self.target_port = self.then
+        self.connections += 1
+        await super()._handle(client)
+
+
+async def test_a_key_changed_after_join_looked_gets_no_password(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`join` looks at the host (its key checked, or pinned on a first visit), then opens the
+    seat's connection. Another host answered that one (it proves a key of its own): the client
+    warned in a line on the screen and sent it `create_table` with the password all the same.
+    Now it stops there, status 6, and the other host opened no table."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    async with trio.open_nursery() as nursery:
+        first = await start_host(nursery, bot_delay=0.01)
+        other = await start_host(nursery, bot_delay=0.01)
+        proxy = Switching(first.port, other.port)
+        await nursery.start(proxy.serve)
+        argv = ["join", f"127.0.0.1:{proxy.port}", "--create", "--bots", "1"]
+        status = await trio.to_thread.run_sync(main, [*argv, "--password", "sesamo"])
+        tables = await list_tables("127.0.0.1", other.port)
+        nursery.cancel_scope.cancel()
+    out, err = capsys.readouterr()
+    assert status == EXIT_KEY_CHANGED, out + err
+    assert err.splitlines()[-1].startswith(
+        f"scopa-net: WARNING: the host at 127.0.0.1:{proxy.port} now has key "
+        f"{fingerprint(other.public_key)}, but it had {fingerprint(first.public_key)} when you "
+        "first played there."
+    ), err
+    assert "Traceback" not in err
+    assert tables == ()  # no `create_table` came: nor the password with it
