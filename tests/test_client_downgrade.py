@@ -110,3 +110,48 @@ async def test_a_club_gone_back_to_a_host_of_4_is_told_to_update_it(
         f"{went_back(old, key)}; your seat is kept: `scopa-net join 127.0.0.1:{old}` takes it back"
     )
     assert SeatStore(data).records() == [record]
+
+
+async def test_a_session_whose_host_a_poser_of_4_replaced_stops_without_its_token(
+    tmp_path: Path,
+) -> None:
+    """Ada plays; her host stops, and a machine of 4 answers at its address with its key: her
+    client, getting back to its seat, sent it the token. Now the session ends in the same line
+    (status 6), the seat kept."""
+    from hosting import create, start_host
+
+    from scopa_net.client.launch import session_failure
+    from scopa_net.client.network_session import TableChoice, open_network_session
+    from scopa_net.client.session_errors import HostUnprovenError
+    from scopa_net.rules import RuleSet
+
+    data = tmp_path / "ada"
+    store = SeatStore(data)
+    failure: HostUnprovenError | None = None
+    choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01, grace=600)
+        key, old = host.public_key, host.port
+        try:
+            with trio.fail_after(30):
+                async with open_network_session(
+                    "127.0.0.1", old, choice, name="Ada", data_dir=data, store=store
+                ) as session:
+                    (record,) = store.records()
+                    await host.shutdown()
+                    with posing(key, old, version=4) as poser:
+                        async for _ in session.events:
+                            pass
+        except* HostUnprovenError as group:
+            (failure,) = group.exceptions  # type: ignore[assignment]
+        nursery.cancel_scope.cancel()
+    assert failure is not None, "the session went on at the poser"
+    said = session_failure(failure)
+    assert said.status == EXIT_KEY_CHANGED
+    assert str(said) == (
+        f"{went_back(old, key).removeprefix('scopa-net: ')}; your seat is kept: `scopa-net join "
+        f"127.0.0.1:{old}` takes it back"
+    )
+    for token in record.tokens:
+        poser.got_nothing_secret(bytes.fromhex(token))
+    assert len(store.records()) == 1
