@@ -185,16 +185,17 @@ def reads_as_computer(name: str) -> bool:
     return _COMPUTER_NAME.fullmatch(clean_name(name)) is not None
 
 
-def unique_name(name: str, taken: Iterable[str]) -> str:
-    """``name``, or ``name (2)``, ``name (3)``... so that no two seats show the same name
-    (compared without case)."""
+def unique_name(name: str, taken: Iterable[str], columns: int = NAME_COLUMNS) -> str:
+    """``name``, or ``name (2)``, ``name (3)``... (the lowest number free) so that no two seats
+    show the same name (compared without case), the name cut so that the whole fits
+    ``columns`` (a seat's :data:`NAME_COLUMNS`; a table's :data:`NAME_CHARS`)."""
     used = {t.casefold() for t in taken}
     if name.casefold() not in used:
         return name
     n = 2
     while True:
         suffix = f" ({n})"
-        candidate = _cut_to_width(name, NAME_COLUMNS - len(suffix), NAME_CHARS - len(suffix))
+        candidate = _cut_to_width(name, columns - len(suffix), NAME_CHARS - len(suffix))
         candidate += suffix
         if candidate.casefold() not in used:
             return candidate
@@ -207,6 +208,7 @@ def clean_chat(text: str) -> str:
 
 
 __all__ = [
+    "NAME_CHARS",
     "NAME_COLUMNS",
     "NAME_LIMIT",
     "clean_chat",

@@ -31,7 +31,7 @@ except ImportError:  # Windows: no descriptor limit to read or raise
     resource = None  # type: ignore[assignment]
 
 from scopa_net.fair.commitments import fingerprint, public_key_bytes
-from scopa_net.names import clean_table_name, unique_name
+from scopa_net.names import NAME_CHARS, clean_table_name, unique_name
 from scopa_net.rules import RuleSet
 from scopa_net.server import collector, table_task
 from scopa_net.server.blind_table import BlindTable
@@ -467,7 +467,7 @@ class Host:
         # whose match is over counts (a rematch puts it in play again), one revived by a
         # restart too; one closed for good does not (no match is played there again).
         taken = (t.table.name for t in self.tables.values() if not t.closed_for_good)
-        name = unique_name(name, taken)
+        name = unique_name(name, taken, columns=NAME_CHARS)  # a table's name: 32 columns
         self._reserved += 1
         if owner is not None:
             self._owner[table_id] = owner
