@@ -1,14 +1,15 @@
 """What protocol.md pins in the lobby that an outsider writing a host or a client would
 otherwise have to guess, checked against our host over loopback by ``document_hostile``'s
 peer (written from the document alone): the names the host settles on for tables and seats
-(3.3, 3.9 `create_table` and `table_created`)."""
+(3.3, 3.9 `create_table` and `table_created`), the order and bound of `tables` (3.3), the seat
+a `join` with seat nil gets (3.3), and what a connection that leaves is sent (3.3)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
-from document_hostile import Peer, SeatedPeer, create
+from document_hostile import Peer, SeatedPeer, create, join
 from hosting import HostThread, host_in_thread
 
 
@@ -81,3 +82,58 @@ async def test_a_seat_name_taken_gets_the_lowest_number_free_within_20_columns(
         assert [s["name"] for s in snapshot["seats"][: len(names)]] == names
     for peer in peers:
         await peer.aclose()
+
+
+async def test_tables_are_listed_oldest_first_and_join_with_seat_nil_takes_the_lowest(
+    port: int,
+) -> None:
+    """3.3: `tables` lists the oldest first (at most 64); a `join` with seat nil gets the
+    lowest-numbered open seat."""
+    peer = await in_lobby(port)
+    ids = [(await created(peer, f"order {n}", players=4))["id"] for n in range(3)]
+    await peer.send({"t": "list_tables"})
+    listed = [t["id"] for t in (await peer.reply("tables"))["tables"]]
+    assert listed == sorted(listed)
+    assert set(ids) <= set(listed)
+    await peer.sit(ids[1], seat=2)
+    other = await in_lobby(port)
+    await other.send(join(ids[1], None, "Nil"))
+    assert (await other.reply("joined"))["seat"] == 0
+    await other.aclose()
+    await peer.aclose()
+
+
+async def test_a_connection_that_leaves_gets_left_and_no_event_of_its_own_leaving(
+    port: int,
+) -> None:
+    """3.3: the seat's `seat_status` goes to the other seats; the leaver gets `left` alone.
+    After stepping away, a `resume` replays it before the return's; a newcomer at a seat given
+    up goes on from the seat's epoch (3.9 `joined`)."""
+    stays = await in_lobby(port)
+    table = await created(stays, "leaving")
+    await stays.sit(table["id"], name="Stays")
+    goes = await Peer.connect(port)  # reads events without taking part in the round
+    await goes.hello()
+    await goes.send(join(table["id"], None, "Goes"))
+    joined = await goes.reply("joined")
+    assert (joined["seat"], joined["epoch"]) == (1, 1)
+    last_seq = (await goes.reply("snapshot"))["seq"]
+    await goes.send({"t": "leave", "away": True})
+    await goes.reply("left")
+    await goes.send({"t": "resume", "table_id": table["id"], "seat": 1,
+                     "token": joined["token"], "last_seq": last_seq})  # fmt: skip
+    assert (await goes.reply("resumed"))["epoch"] == 2
+    statuses = [await goes.reply("seat_status") for _ in range(2)]
+    assert [(s["seat"], s["away"], s["connected"]) for s in statuses] == [
+        (1, True, False), (1, False, True)]  # fmt: skip
+    before = len(goes.heard)
+    await goes.send({"t": "leave", "away": False})
+    left = await goes.reply("left")
+    assert left == {"t": "left", "table_id": table["id"], "seat": 1}
+    assert not [m for m in goes.heard[before:] if m["t"] == "seat_status"]
+    await stays.follow(lambda p: any(e["t"] == "seat_status" and e["kind"] == "open"
+                                     for e in p.tracked.events))  # fmt: skip
+    await goes.send(join(table["id"], 1, "Next"))
+    assert (await goes.reply("joined"))["epoch"] == 3
+    await goes.aclose()
+    await stays.aclose()
