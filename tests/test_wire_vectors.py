@@ -87,6 +87,24 @@ def test_refused_vectors(case: dict[str, str]) -> None:
     assert info.value.code.value == case["refused"]
 
 
+def test_section_1_s_example_frame() -> None:
+    """Section 1's example, `ping {nonce: 1}`: its payload, its length and its frame, as the
+    text gives them (the one vector outside section 8)."""
+    text = " ".join(protocol_section("## 1.", nested=False).split())
+    found = re.search(
+        r"Example: `ping \{nonce: (\d+)\}` is the payload `([0-9a-f ]+)` .*?, (\d+) bytes, so "
+        r"the frame is `([0-9a-f ]+)` followed by those bytes",
+        text,
+    )
+    assert found, "section 1 has no example frame"
+    nonce, payload, size, prefix = found.groups()
+    payload_bytes = bytes.fromhex(payload.replace(" ", ""))
+    assert len(payload_bytes) == int(size)
+    frame = bytes.fromhex(prefix.replace(" ", "")) + payload_bytes
+    assert encode(m.Ping(nonce=int(nonce))) == frame
+    assert decode(payload_bytes) == m.Ping(nonce=int(nonce))
+
+
 def field_tables(text: str) -> dict[str, list[tuple[str, str]]]:
     """``#### `name``` or ``#### map `Name``` headings and the (field, type) rows under them."""
     tables: dict[str, list[tuple[str, str]]] = {}
