@@ -123,3 +123,28 @@ def test_an_instance_name_holds_the_host_name_the_machine_and_the_port() -> None
     long = _instance_name("è" * 40, 42960).removesuffix(f".{SERVICE_TYPE}")
     assert len(long.encode()) <= INSTANCE_BYTES
     assert long.endswith(f" ({machine}:42960)")
+
+
+async def test_the_txt_record_holds_what_section_1_says_in_its_words() -> None:
+    """protocol.md 1: exactly the keys it lists; numbers in decimal digits, `pw` `1` or `0`,
+    `key` the host's public key in lowercase hex; `open` and `pwopen` count open seats."""
+    import trio
+    from hosting import start_host
+
+    from scopa_net.rules import RuleSet
+    from scopa_net.server.announce import host_advert
+
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery)
+        props = host_advert(host).properties()
+        assert set(props) == {"name", "proto", "protomax", "open", "pw", "pwopen", "key"}
+        assert (props["proto"], props["protomax"]) == ("4", "5")
+        assert (props["open"], props["pw"], props["pwopen"]) == ("0", "0", "0")
+        assert props["key"] == host.public_key.hex()
+        assert props["key"] == props["key"].lower()
+        assert len(props["key"]) == 64
+        await host.create_table("open", RuleSet.of(2), None, 0, 1)
+        await host.create_table("locked", RuleSet.of(3), "pw", 1, 1)
+        props = host_advert(host).properties()
+        assert (props["open"], props["pw"], props["pwopen"]) == ("4", "1", "2")
+        nursery.cancel_scope.cancel()
