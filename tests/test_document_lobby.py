@@ -2,7 +2,8 @@
 otherwise have to guess, checked against our host over loopback by ``document_hostile``'s
 peer (written from the document alone): the names the host settles on for tables and seats
 (3.3, 3.9 `create_table` and `table_created`), the order and bound of `tables` (3.3), the seat
-a `join` with seat nil gets (3.3), and what a connection that leaves is sent (3.3)."""
+a `join` with seat nil gets (3.3), and what a connection that leaves, or says `bye`, is sent
+(3.3)."""
 
 from __future__ import annotations
 
@@ -137,3 +138,33 @@ async def test_a_connection_that_leaves_gets_left_and_no_event_of_its_own_leavin
     assert (await goes.reply("joined"))["epoch"] == 3
     await goes.aclose()
     await stays.aclose()
+
+
+async def test_a_bye_quit_from_a_seated_player_keeps_the_seat_as_a_drop_does() -> None:
+    """3.3: `bye {reason: "quit"}` is no `leave`: the others see the seat away (`connected`
+    false, `away` false, `grace` the seconds left), then a computer standing in (`grace` 0),
+    and the player's token still takes it back."""
+    with host_in_thread(bot_delay=0, grace=1.0) as running:
+        stays = await in_lobby(running.port)
+        table = await created(stays, "bye")
+        await stays.sit(table["id"], name="Stays")
+        goes = await in_lobby(running.port)
+        await goes.sit(table["id"], name="Goes")
+        await goes.send({"t": "bye", "reason": "quit", "message": "see you"})
+        await goes.aclose()
+
+        def statuses(p: SeatedPeer) -> list[dict]:
+            return [e for e in p.tracked.events if e["t"] == "seat_status" and e["seat"] == 1]
+
+        await stays.follow(lambda p: len(statuses(p)) >= 3, timeout=10)
+        arrived, gone, standing_in = statuses(stays)[:3]
+        assert arrived["connected"]
+        assert (gone["kind"], gone["name"], gone["connected"], gone["away"]) == (
+            "human", "Goes", False, False)  # fmt: skip
+        assert (gone["stand_in"], gone["grace"]) == (False, 1)
+        assert (standing_in["kind"], standing_in["connected"]) == ("human", False)
+        assert (standing_in["stand_in"], standing_in["grace"]) == (True, 0)
+        await goes.take_back(running.port)
+        await stays.follow(lambda p: statuses(p)[-1]["connected"], timeout=10)
+        await goes.aclose()
+        await stays.aclose()
