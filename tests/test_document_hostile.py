@@ -340,6 +340,11 @@ async def test_a_seat_taken_while_away_is_refused_saying_why_in_version_5_only()
         await lea.hello()
         await lea.sit(ada.table_id, name="Lea")
         assert lea.seat_no == 1
+        await ada.follow(lambda p: any(e["t"] == "chat" and e["seat"] is None
+                                       for e in p.tracked.events))  # fmt: skip
+        ivo_seat = [(e["kind"], e["name"]) for e in ada.tracked.events
+                    if e["t"] == "seat_status" and e["seat"] == 1]  # fmt: skip
+        assert ivo_seat[-2:] == [("open", None), ("human", "Lea")]  # 3.3 Names: open first
         back = {"t": "resume", "table_id": ada.table_id, "seat": 1, "token": ivo.token,
                 "last_seq": 0}  # fmt: skip
         newest = await Peer.connect(running.port)
