@@ -622,6 +622,12 @@ BEFORE_HELLO_ROWS: list[Row] = [  # 3.1, state `hello`: only `hello` (or `bye`)
     ("hello with a key not listed", packed(_with("hello", name="x")), "bad_field"),
     ("hello with a version that is true", packed(_with("hello", version=True)), "bad_field"),
     ("a newline in the client's name", packed(_with("hello", client="a\nb")), "bad_field"),
+    # 3.2, 3.9: `challenge` is bin 32, left out when nil, and no key of version 4
+    ("hello in 4 with a challenge", packed(_with("hello", version=OLDER, challenge=bytes(32))),
+     "bad_field"),
+    ("hello with a challenge of 31 bytes", packed(_with("hello", challenge=bytes(31))),
+     "bad_field"),
+    ("hello with challenge written nil", packed(_with("hello", challenge=None)), "bad_field"),
     ("a length of 0 before hello", b"\0\0\0\0", "bad_frame"),
     ("t names no message before hello", packed({"t": "hola"}), "unknown_type"),
 ]  # fmt: skip
