@@ -37,6 +37,7 @@ from scopa_net.commands.options import (
     blind_table,
     check_bots,
     file_name,
+    grace_seconds,
     host_name,
     plural,
     port_number,
@@ -132,7 +133,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--grace",
-        type=seconds,
+        type=grace_seconds,
         default=60.0,
         metavar="SECONDS",
         help="seconds a dropped player's seat waits before a bot stands in",

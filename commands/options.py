@@ -300,6 +300,19 @@ def bot_delay_seconds(text: str) -> float:
     return value
 
 
+def grace_seconds(text: str) -> float:
+    """A dropped seat's grace period: 0 to an hour, the most a `seat_status` can carry
+    (protocol.md 3.9, `grace`)."""
+    from scopa_net.wire.messages import GRACE_MAX
+
+    value = _number_of_seconds(text)
+    if not 0 <= value <= GRACE_MAX:  # one message for -1, 4000 and 1e9 alike (nan too)
+        raise argparse.ArgumentTypeError(
+            f"{text} is out of range; choose 0 to {GRACE_MAX} seconds (an hour)"
+        )
+    return value
+
+
 MAX_THINK = 60.0
 
 

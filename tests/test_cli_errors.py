@@ -597,6 +597,15 @@ CASES = [
         EXIT_USAGE,
         "--bot-delay: 10 is out of range; choose 0 to 5 seconds",
     ),
+    # A seat_status carries at most an hour of grace: past it, the table stopped at the first drop.
+    (
+        "host --grace 4000",
+        [*HOST, "--grace", "4000"],
+        (),
+        EXIT_USAGE,
+        "--grace: 4000 is out of range; choose 0 to 3600 seconds (an hour)",
+    ),
+    ("host --grace -1", [*HOST, "--grace", "-1"], (), EXIT_USAGE, "choose 0 to 3600 seconds"),
     ("bots --bot-delay -1", ["bots", "x", "--bot-delay", "-1"], (), EXIT_USAGE, "choose 0 to 5"),
     ("bots --bot-delay 10", ["bots", "x", "--bot-delay", "10"], (), EXIT_USAGE, "choose 0 to 5"),
     ("play --think 0", ["play", "--think", "0"], (), EXIT_USAGE, "think more than 0"),
