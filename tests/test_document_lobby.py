@@ -168,3 +168,28 @@ async def test_a_bye_quit_from_a_seated_player_keeps_the_seat_as_a_drop_does() -
         await stays.follow(lambda p: statuses(p)[-1]["connected"], timeout=10)
         await goes.aclose()
         await stays.aclose()
+
+
+async def test_a_join_and_a_resume_are_refused_for_the_first_check_they_fail(port: int) -> None:
+    """3.3: a `join` is checked for the password before the seat, a `resume` for the token
+    before its `last_seq`."""
+    owner = await in_lobby(port)
+    await owner.send(create("checked", password="sesame"))
+    table_id = (await owner.reply("table_created"))["table"]["id"]
+    await owner.sit(table_id, password="sesame")
+    other = await in_lobby(port)
+    await other.sit(table_id, password="sesame")  # the table is full now
+    peer = await in_lobby(port)
+    for seat, password, code in ((None, "open", "bad_password"), (0, None, "bad_password"),
+                                 (5, "open", "bad_password"), (None, "sesame", "table_full"),
+                                 (0, "sesame", "seat_taken")):  # fmt: skip
+        await peer.send(join(table_id, seat, "Late", password))
+        answer = await peer.reply("error")
+        assert (answer["code"], answer["ref"]) == (code, "join"), (seat, password, answer)
+    resume = {"t": "resume", "table_id": table_id, "seat": 0, "last_seq": owner.last_seq + 9}
+    for token, code in ((bytes(16), "bad_token"), (owner.token, "stale")):
+        await peer.send({**resume, "token": token})
+        answer = await peer.reply("error")
+        assert (answer["code"], answer["ref"]) == (code, "resume"), answer
+    for p in (owner, other, peer):
+        await p.aclose()
