@@ -193,3 +193,23 @@ async def test_a_join_and_a_resume_are_refused_for_the_first_check_they_fail(por
         assert (answer["code"], answer["ref"]) == (code, "resume"), answer
     for p in (owner, other, peer):
         await p.aclose()
+
+
+async def test_a_seat_stepped_away_from_before_the_match_still_holds_it(port: int) -> None:
+    """3.4: the match begins when every seat is held, a person stepped away included: the
+    newcomer who fills the table gets the first `round_commit`, the seat away shown as
+    `stand_ins` (3.9) and its person's name, not connected."""
+    away = await in_lobby(port)
+    table = await created(away, "early")
+    await away.sit(table["id"], name="Early")
+    await away.send({"t": "leave", "away": True})
+    await away.reply("left")
+    late = await in_lobby(port)
+    await late.sit(table["id"], name="Late")
+    snapshot = next(m for m in late.heard if m["t"] == "snapshot")
+    assert snapshot["round_no"] == 0
+    assert snapshot["seats"][0] == {"kind": "human", "name": "Early", "connected": False}
+    assert snapshot["stand_ins"] == [0]
+    await late.follow(lambda p: any(e["t"] == "round_commit" for e in p.tracked.events))
+    await away.aclose()
+    await late.aclose()
