@@ -45,6 +45,7 @@ from scopa_net.server.table_task import TableTask, password_hash
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import encode
 from scopa_net.wire.errors import ErrorCode
+from scopa_net.wire.listing import tables_that_fit
 
 log = logging.getLogger("scopa_net.host")
 
@@ -396,8 +397,8 @@ class Host:
 
     def table_infos(self) -> tuple[m.TableInfo, ...]:
         """The tables a newcomer can join: still in play, with a seat open."""
-        joinable = [t for t in self._live_tables() if not t.full]
-        return tuple(t.info() for t in joinable[: m.MAX_TABLES_LISTED])
+        joinable = (t for t in self._live_tables() if not t.full)
+        return tables_that_fit(t.info() for t in joinable)  # the oldest that one frame holds
 
     @property
     def open_seats(self) -> int:

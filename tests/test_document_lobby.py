@@ -213,3 +213,37 @@ async def test_a_seat_stepped_away_from_before_the_match_still_holds_it(port: in
     await late.follow(lambda p: any(e["t"] == "round_commit" for e in p.tracked.events))
     await away.aclose()
     await late.aclose()
+
+
+def widest(n: int) -> str:
+    """A name as long as the wire takes, every code point four bytes in UTF-8: bold letters
+    (one column each, from the ``n``-th) with two combining marks each, which 3.3 keeps."""
+    return "".join(chr(0x1D400 + n + i) + "\U0001d167" * 2 for i in range(11))[:32]
+
+
+SIX_VARIANTS = ["asso_piglia_tutto", "cappotto", "court_prime=0", "napola", "primiera=sum",
+                "re_bello", "six_as_three_pairs"]  # fmt: skip
+
+
+async def test_a_listing_is_never_more_than_one_frame_holds() -> None:
+    """1, 3.3: 64 six-seat tables with every variant they take and five people each, every
+    name as many bytes as a name can be, make more than 65536 bytes of `tables`: the host
+    lists the oldest that fit, in one frame, instead of failing the request."""
+    roomy = {"max_tables_per_address": 1000, "request_burst": 1000, "grace": 3600}
+    with host_in_thread(bot_delay=0, **roomy) as running:
+        maker = await in_lobby(running.port)
+        tables = []
+        for _ in range(64):
+            await maker.send(create(widest(0), 6, variants=SIX_VARIANTS))
+            tables.append((await maker.reply("table_created"))["table"]["id"])
+        for table_id in tables:
+            for seat in range(5):
+                person = await in_lobby(running.port)
+                await person.send(join(table_id, seat, widest(seat)))
+                await person.reply("joined")
+                await person.aclose()  # the seat is held for its grace period (3.3)
+        await maker.send({"t": "list_tables"})
+        listed = [t["id"] for t in (await maker.reply("tables", "bye"))["tables"]]
+        assert 56 <= len(listed) < 64
+        assert listed == tables[: len(listed)]
+        await maker.aclose()
