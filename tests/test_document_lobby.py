@@ -247,3 +247,25 @@ async def test_a_listing_is_never_more_than_one_frame_holds() -> None:
         assert 56 <= len(listed) < 64
         assert listed == tables[: len(listed)]
         await maker.aclose()
+
+
+async def test_a_join_whose_connection_closes_at_once_still_takes_the_seat(port: int) -> None:
+    """3.3: a `join` the host read is applied, its `joined` read or not: the seat is held
+    under the name given, as a connection lost, and is not open to the next person."""
+    owner = await in_lobby(port)
+    table = await created(owner, "ghost", players=3)
+    await owner.sit(table["id"], name="Owner")
+    gone = await in_lobby(port)
+    await gone.send(join(table["id"], 1, "Gone"))
+    await gone.aclose()
+
+    def seat_1(p: SeatedPeer) -> list[tuple[str, bool]]:
+        return [(e["name"], e["connected"]) for e in p.tracked.events
+                if e["t"] == "seat_status" and e["seat"] == 1]  # fmt: skip
+
+    await owner.follow(lambda p: ("Gone", False) in seat_1(p))
+    late = await in_lobby(port)
+    await late.send(join(table["id"], 1, "Late"))
+    assert (await late.reply("error"))["code"] == "seat_taken"
+    for p in (owner, late):
+        await p.aclose()
