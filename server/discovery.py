@@ -57,7 +57,7 @@ class HostAdvert:
 
     def properties(self) -> dict[str, str]:
         props = {
-            "name": self.name,
+            "name": fit_txt("name", self.name),
             "proto": str(self.protocol),
             "open": str(self.open_seats),
             "pw": "1" if self.password else "0",
@@ -98,6 +98,18 @@ class HostAdvert:
             password_open=None if password_open is None else int(password_open),
             newest_protocol=None if newest is None else int(newest),
         )
+
+
+TXT_STRING = 255
+"""Bytes one TXT string holds: the key, ``=`` and the value (RFC 6763, 6.1)."""
+
+
+def fit_txt(key: str, value: str) -> str:
+    """``value``, or its longest start that fits one TXT string with ``key`` (protocol.md 1):
+    a host's name of 64 characters of four bytes each does not."""
+    room = TXT_STRING - len(key.encode()) - 1
+    data = value.encode()
+    return value if len(data) <= room else data[:room].decode("utf-8", "ignore")
 
 
 def _key_bytes(text: str) -> bytes | None:

@@ -148,3 +148,21 @@ async def test_the_txt_record_holds_what_section_1_says_in_its_words() -> None:
         props = host_advert(host).properties()
         assert (props["open"], props["pw"], props["pwopen"]) == ("4", "1", "2")
         nursery.cancel_scope.cancel()
+
+
+def test_a_host_name_longer_than_a_txt_string_is_cut_to_fit() -> None:
+    """protocol.md 1: a TXT string holds 255 bytes, key and `=` included. A host's name of 64
+    characters of four bytes each (bold letters, one column each: `--name` takes it) did not
+    fit, and zeroconf refused the record (ValueError, which stopped the host). The `name`
+    announced is the longest start of the name that fits; `welcome` carries it whole."""
+    from zeroconf import ServiceInfo
+
+    name = "".join(chr(0x1D400 + i % 26) for i in range(64))
+    advert = HostAdvert(name, 7311, 4, 2, False, key=bytes(32), password_open=0)
+    said = advert.properties()["name"]
+    assert len(("name=" + said).encode()) <= 255
+    assert name.startswith(said)
+    assert len(said) == 62
+    ServiceInfo(SERVICE_TYPE, "x._scopa-net._tcp.local.", port=7311,
+                properties=advert.properties(), parsed_addresses=["192.0.2.1"],
+                server="x-7311.local.")  # fmt: skip
