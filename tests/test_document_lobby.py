@@ -269,3 +269,17 @@ async def test_a_join_whose_connection_closes_at_once_still_takes_the_seat(port:
     assert (await late.reply("error"))["code"] == "seat_taken"
     for p in (owner, late):
         await p.aclose()
+
+
+async def test_a_password_is_compared_exactly_as_given(port: int) -> None:
+    """3.8 `bad_password`: no cleaning, trimming or normalizing on either side."""
+    owner = await in_lobby(port)
+    await owner.send(create("exact", 3, password=" caf\u00e9 "))
+    table_id = (await owner.reply("table_created"))["table"]["id"]
+    peer = await in_lobby(port)
+    for wrong in ("caf\u00e9", " cafe\u0301 ", " CAF\u00c9 "):
+        await peer.send(join(table_id, None, "Guest", wrong))
+        assert (await peer.reply("error"))["code"] == "bad_password"
+    await peer.sit(table_id, password=" caf\u00e9 ")
+    for p in (owner, peer):
+        await p.aclose()
