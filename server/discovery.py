@@ -28,6 +28,9 @@ from zeroconf import (
     Zeroconf,
 )
 
+from scopa_net.names import clean_text
+from scopa_net.text_limits import HOST_NAME_LEN
+
 SERVICE_TYPE = "_scopa-net._tcp.local."
 
 
@@ -88,7 +91,7 @@ class HostAdvert:
         key, password_open = optional("key"), optional("pwopen")
         newest = optional("protomax")
         return cls(
-            name=text("name"),
+            name=shown_host_name(text("name")),
             port=port,
             protocol=int(text("proto")),
             open_seats=int(text("open")),
@@ -98,6 +101,13 @@ class HostAdvert:
             password_open=None if password_open is None else int(password_open),
             newest_protocol=None if newest is None else int(newest),
         )
+
+
+def shown_host_name(announced: str) -> str:
+    """A TXT ``name`` as a person may read it (protocol.md 1): anyone on the LAN can announce
+    anything, so it is cleaned as text is (no control, bidi or line-breaking character can
+    reach a terminal) and cut to a host name's length; "(no name)" when nothing is left."""
+    return clean_text(announced)[:HOST_NAME_LEN].rstrip() or "(no name)"
 
 
 TXT_STRING = 255

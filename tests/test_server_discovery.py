@@ -166,3 +166,17 @@ def test_a_host_name_longer_than_a_txt_string_is_cut_to_fit() -> None:
     ServiceInfo(SERVICE_TYPE, "x._scopa-net._tcp.local.", port=7311,
                 properties=advert.properties(), parsed_addresses=["192.0.2.1"],
                 server="x-7311.local.")  # fmt: skip
+
+
+def test_a_name_announced_on_the_lan_is_read_cleaned() -> None:
+    """protocol.md 1: anyone on the LAN may announce anything; no TXT `name` may drive the
+    terminal of a person browsing (`scopa-net join` prints it): it is read cleaned as 3.3
+    cleans text (controls, bidi overrides and line breaks out), at most 64 characters."""
+    props = {b"name": "\x1b[2J\u202eEvil\nHost\x07".encode() + b"\xff" + b"x" * 200,
+             b"proto": b"4", b"open": b"1", b"pw": b"0"}  # fmt: skip
+    name = HostAdvert.from_properties(props, 7311, ()).name
+    assert name.startswith("[2JEvil Host")
+    assert name.isprintable()
+    assert len(name) == 64
+    nothing = {**props, b"name": "\u200b\x1b".encode()}
+    assert HostAdvert.from_properties(nothing, 7311, ()).name == "(no name)"
