@@ -283,3 +283,27 @@ async def test_a_password_is_compared_exactly_as_given(port: int) -> None:
     await peer.sit(table_id, password=" caf\u00e9 ")
     for p in (owner, peer):
         await p.aclose()
+
+
+async def test_a_resume_from_a_connection_still_open_sends_no_seat_status(port: int) -> None:
+    """3.4: the seat was connected and stays so: the connection taken over hears `bye
+    superseded`, and no `seat_status` goes to anyone (a chat said after the resume is the next
+    event both seats get)."""
+    stays = await in_lobby(port)
+    table = await created(stays, "taken over")
+    await stays.sit(table["id"], name="Stays")
+    moves = await in_lobby(port)
+    await moves.sit(table["id"], name="Moves")
+    for p in (stays, moves):
+        await p.follow(lambda p: any(e["t"] == "round_commit" for e in p.tracked.events))
+    before = {id(p): len(p.tracked.events) for p in (stays, moves)}
+    old = Peer(moves.stream)
+    await moves.take_back(port)
+    assert (await old.ending()).reason == "superseded"
+    await stays.send({"t": "say", "text": "after"})
+    for p in (stays, moves):
+        await p.follow(lambda p: any(e["t"] == "chat" for e in p.tracked.events))
+        later = [e["t"] for e in p.tracked.events[before[id(p)] :]]
+        assert "seat_status" not in later[: later.index("chat")], later
+    for p in (stays, moves):
+        await p.aclose()
