@@ -1,9 +1,11 @@
-"""What protocol.md pins in the lobby that an outsider writing a host or a client would
-otherwise have to guess, checked against our host over loopback by ``document_hostile``'s
-peer (written from the document alone): the names the host settles on for tables and seats
-(3.3, 3.9 `create_table` and `table_created`), the order and bound of `tables` (3.3), the seat
-a `join` with seat nil gets (3.3), and what a connection that leaves, or says `bye`, is sent
-(3.3)."""
+"""What protocol.md pins about the lobby and a seat's comings and goings, which an outsider
+writing a host or a client would otherwise have to guess, checked against our host over
+loopback by ``document_hostile``'s peer (written from the document alone): the names the host
+settles on for tables and seats (3.3; 3.9 `create_table`, `table_created`), the order and size
+of `tables` (1, 3.3), the seat a `join` with seat nil gets and the order a `join` and a
+`resume` are checked in (3.3), a password compared as given (3.8), what a connection that
+leaves, says `bye`, closes at once after `join`, or is taken over by a `resume` makes the
+table send (3.3, 3.4), and a seat stepped away from before the match (3.4)."""
 
 from __future__ import annotations
 
