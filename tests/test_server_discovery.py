@@ -148,6 +148,12 @@ async def test_the_txt_record_holds_what_section_1_says_in_its_words() -> None:
         props = host_advert(host).properties()
         assert (props["open"], props["pw"], props["pwopen"]) == ("4", "1", "2")
         nursery.cancel_scope.cancel()
+    # ... and a reader takes the key in either case, and one not 32 bytes in hex as no key.
+    record = {k.encode(): v.encode() for k, v in props.items()}
+    upper = HostAdvert.from_properties({**record, b"key": record[b"key"].upper()}, 1, ())
+    assert upper.key == host.public_key
+    for wrong in (record[b"key"][:-2], b"zz" * 32):
+        assert HostAdvert.from_properties({**record, b"key": wrong}, 1, ()).key is None
 
 
 def test_a_host_name_longer_than_a_txt_string_is_cut_to_fit() -> None:
