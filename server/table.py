@@ -509,18 +509,23 @@ class Table:
         others = [s.name for i, s in enumerate(self.seats) if i != seat and s.name is not None]
         return unique_name(name, others)
 
-    def rename(self, seat: int, wanted: str) -> str | None:
-        """The player at ``seat`` takes another name, made safe and told apart as at
-        :meth:`join`; returns the name settled on, None if the seat has that name already."""
+    def new_name(self, seat: int, wanted: str) -> str | None:
+        """The name ``seat`` would take for ``wanted`` (made safe and told apart as at
+        :meth:`join`), None if that changes nothing: the seat's own, or a computer's name."""
         s = self.seats[seat]
         if s.kind is not SeatKind.HUMAN:
             raise TableError(ErrorCode.WRONG_PHASE, f"seat {seat} is not played by a person")
         if reads_as_computer(wanted):
             return None  # refused as a name that settles on the seat's own: nothing changes
         name = self.seat_name(seat, wanted)
-        if name == s.name:
-            return None
-        self._commit("rename", {"seat": seat, "name": name})
+        return None if name == s.name else name
+
+    def rename(self, seat: int, wanted: str) -> str | None:
+        """The player at ``seat`` takes another name (:meth:`new_name`); returns the name
+        settled on, None if nothing changed."""
+        name = self.new_name(seat, wanted)
+        if name is not None:
+            self._commit("rename", {"seat": seat, "name": name})
         return name
 
     def resume(self, seat: int, new_token_hash: bytes, *, presented: bytes | None = None) -> int:

@@ -1215,6 +1215,8 @@ class TableTask:
         elif isinstance(msg, m.Rename):
             now = trio.current_time()
             recent = [t for t in self._rename_times.get(seat, []) if now - t < RENAME_WINDOW]
+            if table.new_name(seat, msg.name) is None:
+                return  # changes nothing: no answer, and it does not count (protocol.md 3.3)
             if len(recent) >= RENAMES:
                 raise TableError(
                     ErrorCode.RATE_LIMITED,
