@@ -309,3 +309,32 @@ async def test_a_resume_from_a_connection_still_open_sends_no_seat_status(port: 
         assert "seat_status" not in later[: later.index("chat")], later
     for p in (stays, moves):
         await p.aclose()
+
+
+async def test_a_seat_keeps_eight_good_tokens_the_presented_one_and_the_newest_seven(
+    port: int,
+) -> None:
+    """3.3: T1 presented again and again (its answers lost) issues T2..T10; the host keeps T1
+    and the newest seven issued after it (T4..T10): T2 and T3 are dead, T4 still good."""
+    peer = await in_lobby(port)
+    table = await created(peer, "tokens")
+    await peer.sit(table["id"], name="Keeper")
+    first = {"t": "resume", "table_id": table["id"], "seat": 0, "token": peer.token,
+             "last_seq": peer.last_seq}  # fmt: skip
+    issued = [peer.token]
+    lost = [peer]
+    for _ in range(9):  # T2..T10, each answer as good as lost: T1 is presented every time
+        again = await in_lobby(port)
+        await again.send(first)
+        issued.append((await again.reply("resumed"))["token"])
+        lost.append(again)
+    for dead in (issued[1], issued[2]):
+        probe = await in_lobby(port)
+        await probe.send({**first, "token": dead})
+        assert (await probe.reply("error"))["code"] == "bad_token"
+        lost.append(probe)
+    probe = await in_lobby(port)
+    await probe.send({**first, "token": issued[3]})
+    assert (await probe.reply("resumed", "error"))["t"] == "resumed"
+    for p in [*lost, probe]:
+        await p.aclose()
