@@ -338,3 +338,36 @@ async def test_a_seat_keeps_eight_good_tokens_the_presented_one_and_the_newest_s
     assert (await probe.reply("resumed", "error"))["t"] == "resumed"
     for p in [*lost, probe]:
         await p.aclose()
+
+
+async def test_a_return_caught_up_by_snapshot_is_in_the_snapshot() -> None:
+    """3.4: the seat's return is in its own log; a snapshot (our host's past 1000 missed
+    events, here past 1) stands for it: its `seats` show the seat connected, and no
+    `seat_status` of it follows (a chat said after the resume is the next event)."""
+    with host_in_thread(bot_delay=0, grace=30, replay_limit=1) as running:
+        stays = await in_lobby(running.port)
+        table = await created(stays, "snapshot")
+        await stays.sit(table["id"], name="Stays")
+        back = await in_lobby(running.port)
+        await back.sit(table["id"], name="Back")
+        for p in (stays, back):
+            await p.follow(lambda p: any(e["t"] == "round_commit" for e in p.tracked.events))
+        await back.aclose()
+        await stays.follow(lambda p: [e["connected"] for e in p.tracked.events
+                                      if e["t"] == "seat_status"][-1:] == [False])  # fmt: skip
+        again = await Peer.connect(running.port)
+        await again.hello()
+        await again.send({"t": "resume", "table_id": table["id"], "seat": 1, "token": back.token,
+                          "last_seq": 0})  # fmt: skip
+        assert (await again.reply("resumed"))["catch_up"] == "snapshot"
+        snapshot = await again.reply("snapshot")
+        assert snapshot["seats"][1] == {"kind": "human", "name": "Back", "connected": True}
+        await stays.send({"t": "say", "text": "welcome back"})
+        after = await again.next()
+        assert after is not None
+        assert (after["t"], after["seq"]) == ("chat", snapshot["seq"] + 1), after
+        await stays.follow(lambda p: any(e["t"] == "chat" for e in p.tracked.events))
+        returns = [e for e in stays.tracked.events if e["t"] == "seat_status" and e["connected"]]
+        assert returns[-1]["seat"] == 1  # the others' logs have it as an event
+        for p in (stays, again):
+            await p.aclose()
