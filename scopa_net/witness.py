@@ -41,6 +41,7 @@ from scopa_net.fair.errors import (
     FairnessError,
     HostLiedError,
     ReplayedRoundError,
+    RerolledRoundError,
     VoidMismatchError,
 )
 from scopa_net.fair.hashing import same_bytes
@@ -101,6 +102,12 @@ class DealWitness:
         self.current: RoundRecord | None = None
         self._check: ArrivalCheck | None = None
         self._seen_ids: set[bytes] = set()
+        self._highest_opened = 0
+        self._cut_short: RoundRecord | None = None
+        """The round a snapshot cut short (its record as far as this seat saw it), until the
+        next round opens: what the evidence shows if the host opens that round again."""
+        """The highest ``round_no`` of a ``round_commit`` seen in this match, kept when a
+        snapshot makes the chain lost: a host never opens a round number twice (5.2)."""
         self._chain: bytes | None = None if mid_match else ZERO_CHAIN
         self.my_seed: bytes | None = None
         self.revealed = False
@@ -155,6 +162,7 @@ class DealWitness:
         and check again from the next ``round_commit``, as a seat taken mid-match does (the
         chain can no longer be followed, so no transcript of this match will verify)."""
         self.mid_match = True
+        self._cut_short = self.current or self._cut_short
         self.current = None
         self._check = None
         self._placement = None
@@ -195,11 +203,14 @@ class DealWitness:
             commit_message(e.round_id, e.round_no, e.prev, e.digest, self._rules_digest),
             f"round {e.round_no}'s commitment",
         )
+        self._no_reroll(e)
         if self._chain is not None and self.rounds and e.round_no != self.rounds[-1].round_no + 1:
             raise BrokenChainError(
                 f"round {e.round_no} follows round {self.rounds[-1].round_no}; numbers go up by one"
             )
         self._seen_ids.add(e.round_id)
+        self._highest_opened = max(self._highest_opened, e.round_no)
+        self._cut_short = None
         self.my_seed = None
         self.revealed = False
         self._check = None
@@ -212,6 +223,24 @@ class DealWitness:
             digest=e.digest,
             sig=e.sig,
         )
+
+    def _no_reroll(self, e: m.RoundCommit) -> None:
+        """5.2 and 5.4: a round, once opened, is played (or void for kings) and revealed
+        before the next opens, and no round number is opened twice. A host that opens a
+        round again has thrown a shuffle away, perhaps after seeing the seats' seeds."""
+        rec = self.current
+        if rec is not None:
+            seeds = "after the seeds were relayed" if rec.seeds is not None else "unfinished"
+            raise RerolledRoundError(
+                f"round {e.round_no} (round id {e.round_id.hex()}) was opened while round "
+                f"{rec.round_no} (round id {rec.round_id.hex()}) was still in play: the host "
+                f"threw round {rec.round_no} away {seeds}, without a reveal"
+            )
+        if e.round_no <= self._highest_opened:
+            raise RerolledRoundError(
+                f"round {e.round_no} was opened again (round id {e.round_id.hex()}), after "
+                f"round {self._highest_opened} had been opened: round numbers only go up"
+            )
 
     def _on_SeedCommits(self, e: m.SeedCommits) -> None:  # noqa: N802
         rec = self._open(e.round_id)
@@ -412,9 +441,9 @@ class DealWitness:
     def evidence(self, error: FairnessError) -> Transcript:
         """The transcript to keep after a failed check: every round so far, the round under
         way as far as it got (with this seat's receipt, if any), and what failed."""
-        rounds = tuple(self.rounds) + (() if self.current is None else (self.current,))
-        round_no = self.current.round_no if self.current is not None else len(self.rounds)
-        stopped = Stopped(round_no, type(error).__name__, str(error)[:1000] or "-")
+        in_play = self.current or self._cut_short
+        rounds = tuple(self.rounds) + (() if in_play is None else (in_play,))
+        stopped = Stopped(self.round_no, type(error).__name__, str(error)[:1000] or "-")
         return Transcript(
             self.rules, self.host_key, self.seat, rounds, self.result, stopped=stopped
         )
@@ -424,4 +453,5 @@ class DealWitness:
         """The number of the round under way (or the last one), 0 before the first."""
         if self.current is not None:
             return self.current.round_no
-        return self.rounds[-1].round_no if self.rounds else 0
+        # (After a snapshot the rounds opened since the last revealed one were not followed.)
+        return max(self.rounds[-1].round_no if self.rounds else 0, self._highest_opened)

@@ -59,6 +59,11 @@ class ReplayedRoundError(FairnessError):
     """A round id seen before in the same match."""
 
 
+class RerolledRoundError(FairnessError):
+    """A round opened again: a ``round_commit`` while the round in play was not finished and
+    revealed, or one whose number a ``round_commit`` of the match already had (a re-roll)."""
+
+
 class BrokenChainError(FairnessError):
     """A round does not link to the round before it (chain hash or round number)."""
 

@@ -33,6 +33,12 @@ _BY_TYPE: tuple[tuple[type[e.FairnessError], str], ...] = (
         "twice, or a round was copied in the file",
     ),
     (
+        e.RerolledRoundError,
+        "the host threw away a round it had opened and opened it again with a new shuffle: a "
+        "host that does this can shuffle until it likes the deal, once it has seen the "
+        "players' seeds",
+    ),
+    (
         e.BadSignatureError,
         "the host's signature does not match what the file records: the record was changed "
         "after the host signed it (or the file is damaged)",

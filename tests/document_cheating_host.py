@@ -1,0 +1,171 @@
+"""A cheating host written from protocol.md alone: ``document_host``'s host with one named way
+of biasing or re-rolling a deal, for the tests of what a client at it notices and what its
+person reads. Like ``document_host`` it imports nothing from scopa_net, server or client.
+
+Each cheat is what a dishonest host could send with the messages of section 5, after seeing
+what section 5 lets it see first (every seat's seed, when it takes them):
+
+- ``"recommit"``: once round 2's seeds are in, it throws that shuffle away and opens round 2
+  again, a fresh ``round_commit`` with the same ``round_no`` and ``prev`` (a re-roll with no
+  void: 5.4's "No re-roll").
+- ``"bot_seed"``: its computer player's seat commits and reveals a seed the host chose, a seed
+  that counts (5.4: only people's seats commit; a seed the host chooses adds nothing, and with
+  it a round no person's seed shuffled is not marked as such).
+- ``"bot_seed_withheld"``: as ``"bot_seed"``, but after seeing the people's seeds it leaves its
+  own seat's seed out (``no_reveal``): the host picks between two deals, the one without its
+  seed.
+- ``"early_end"``: once round 1 is revealed it ends the match with a signed ``match_end``
+  naming seat 0's side the winner, though no side reached the target (5.9).
+- ``"drop_seed"``: it takes seat 0's seed without a receipt and leaves it out (``no_reveal``):
+  the choice section 7 says a host keeps, once per person per round.
+- ``"snapshot_recommit"``: once round 2's seeds are in, it cuts seat 0's connection; at its
+  ``resume`` it answers ``catch_up: "snapshot"`` (a host's choice, 3.4), showing round 1 as the
+  last dealt, and opens round 2 again, as ``"recommit"``.
+
+The round re-rolled is round 2 (``REROLLED``): its dealer follows from round 1's (5.6), so the
+deal the host sends after the re-roll is one the deal plan allows.
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+
+from document_hashes import h, lp, u8, u32
+from document_host import DocumentHost, Match, seat_commitment
+from document_referee import Table
+
+REROLLED = 2
+CHEATS = (
+    "recommit", "bot_seed", "bot_seed_withheld", "early_end", "drop_seed", "snapshot_recommit",
+)  # fmt: skip
+
+
+class CheatingMatch(Match):
+    """A table whose host cheats as ``self.host.cheat`` names (module docstring)."""
+
+    def relay_commits(self) -> None:
+        r = self.round
+        if self.host.cheat in ("bot_seed", "bot_seed_withheld"):
+            for seat, s in enumerate(self.seats):
+                if s.kind == "bot":  # a seed of the host's choosing, committed like a person's
+                    seed = h("cheat/bot-seed", r.round_id, u8(seat))
+                    r.commits[seat] = seat_commitment(r.round_id, seat, seed)
+                    if self.host.cheat == "bot_seed":
+                        r.seeds[seat] = seed
+        super().relay_commits()
+
+    def check_seeds(self) -> None:
+        r = self.round
+        if (
+            self.host.cheat == "drop_seed"
+            and r is not None
+            and r.stage == "reveal"
+            and r.round_no == 1
+            and r.seeds[0] is not None
+            and all(r.seeds[i] is not None for i in self.people() if r.commits[i] is not None)
+        ):
+            r.seeds[0] = None  # "it never came"; no receipt was sent (see _seed_reveal)
+            self.relay_seeds()
+            return
+        super().check_seeds()
+
+    def relay_seeds(self) -> None:
+        r = self.round
+        rerolling = self.host.cheat in ("recommit", "snapshot_recommit")
+        if rerolling and r.round_no == REROLLED and not getattr(r, "rerolled", False):
+            self._reroll(r)
+            return
+        super().relay_seeds()
+
+    def _reroll(self, r) -> None:
+        """Send the round's seeds (the host has seen the deal they give), then open the round
+        again instead of dealing it."""
+        r.stage = "over"
+        self.broadcast({
+            "t": "seed_reveals", "round_id": r.round_id, "seeds": list(r.seeds),
+            "excluded": [self._exclusion(i) for i in range(len(self.seats))],
+        })  # fmt: skip
+        if self.host.cheat == "snapshot_recommit":
+            self.host.resync_next = True
+            self.host.drop(self, 0)
+            return  # the new round opens when seat 0 comes back (CheatingHost._resume)
+        self.reopen()
+
+    def _exclusion(self, seat: int) -> str | None:
+        r, s = self.round, self.seats[seat]
+        if r.commits[seat] is None:
+            return "no_commit" if s.kind == "human" else None
+        if r.seeds[seat] is None:
+            return "no_reveal"
+        if not hmac.compare_digest(
+            seat_commitment(r.round_id, seat, r.seeds[seat]), r.commits[seat]
+        ):
+            return "bad_reveal"
+        return None
+
+    def reopen(self) -> None:
+        """The round again: a new round id and host seed, the same number and ``prev``."""
+        self.round_no -= 1
+        self.open_round()
+        self.round.rerolled = True
+
+    def open_round(self) -> None:
+        if self.host.cheat == "early_end" and self.round is not None and self.round_no == 1:
+            self._end_now()  # instead of round 2
+            return
+        super().open_round()
+
+    def _end_now(self) -> None:
+        """End the match after round 1, seat 0's side the winner, signed."""
+        self.over, self.winner = True, 0
+        scores = b"".join(u32(s) for s in self.scores)
+        msg = (
+            lp(b"scopa-net/v1/match-end-signature") + lp(self.chain) + lp(scores) + lp(u8(0))
+        )  # fmt: skip
+        self.broadcast({
+            "t": "match_end", "scores": list(self.scores), "winner": 0,
+            "sig": self.host.sign(msg),
+        })  # fmt: skip
+
+
+class CheatingHost(DocumentHost):
+    """``DocumentHost`` whose tables are :class:`CheatingMatch` (``cheat``: one of CHEATS)."""
+
+    def __init__(self, cheat: str, **options: object) -> None:
+        assert cheat in CHEATS, cheat
+        super().__init__(cheat=cheat, **options)
+        self.resync_next = False
+
+    def open_table(self, rules: Table, name: str = "house table", bots: int = 0) -> Match:
+        plain = super().open_table(rules, name, bots)
+        table = CheatingMatch(plain.id, plain.name, rules, None, plain.bot_level, self)
+        table.seats = plain.seats
+        self.tables[table.id] = table
+        return table
+
+    def _seed_reveal(self, conn, msg: dict) -> None:
+        if self.cheat == "drop_seed" and conn.seat == 0:
+            r = conn.table.round
+            if r is not None and r.round_no == 1 and r.stage == "reveal":
+                r.seeds[0] = msg["seed"]  # read, kept, and never acknowledged
+                conn.table.check_seeds()
+                return
+        super()._seed_reveal(conn, msg)
+
+    def _resume(self, conn, msg: dict) -> None:
+        if not self.resync_next:
+            super()._resume(conn, msg)
+            return
+        self.resync_next = False
+        table = self.tables[msg["table_id"]]
+        seat = msg["seat"]
+        s = table.seats[seat]
+        token = os.urandom(16)
+        s.tokens, s.epoch = [token], s.epoch + 1
+        self._seat(conn, table, seat)
+        conn.put({"t": "resumed", "table_id": table.id, "seat": seat, "token": token,
+                  "epoch": s.epoch, "catch_up": "snapshot"})  # fmt: skip
+        conn.put(table.snapshot(seat, conn.version))  # round 1 the last dealt
+        conn.sent_seq = len(s.log)
+        table.reopen()

@@ -1,0 +1,130 @@
+"""Our whole client app against a cheating host written from protocol.md alone
+(``document_cheating_host``, over real loopback TCP): each way the host tries to bias or
+re-roll a deal is caught, the person reads one banner that names it and what it means, the
+evidence is saved, and ``scopa-net verify`` refuses it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+import trio
+from app_driver import playing, run_app
+from document_cheating_host import REROLLED, CheatingHost
+from document_referee import Table
+
+from scopa_net.bots.levels import make_player
+from scopa_net.client.bot_client import play_as_bot
+from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
+from scopa_net.commands.main import main
+from scopa_net.commands.options import EXIT_DEAL_FAILED
+from scopa_net.fair.commitments import fingerprint
+from scopa_net.rules import RuleSet
+
+LONG_MATCH = 16
+"""A target no side reaches in round 1, so that the round a host re-rolls (2) is played."""
+
+
+@pytest.fixture(autouse=True)
+def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The client's data directory (pinned keys, transcripts), never the real one."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    return tmp_path / "xdg" / "scopa-net"
+
+
+async def bruno(host: CheatingHost) -> None:
+    """One of our computer players, sent by our bots code over a real client, in seat 1."""
+    async with open_network_session(
+        "127.0.0.1", host.port, TableChoice(table_id=1, seat=1), name="Bruno"
+    ) as session:
+        await play_as_bot(session, make_player("greedy", 3))
+
+
+def ada_at(
+    cheat: str, data_dir: Path, *, target: int = LONG_MATCH, host_bot: bool = False
+) -> tuple[int, str, CheatingHost]:
+    """Ada's whole client app, in seat 0 of a 2-player table at a host that cheats so; seat 1
+    is Bruno (our computer player over the network) or, with ``host_bot``, the host's own
+    computer player. Her exit status, her screen, the host."""
+    hosts: list[CheatingHost] = []
+
+    @asynccontextmanager
+    async def opener() -> AsyncIterator[NetworkSession]:
+        async with trio.open_nursery() as nursery:
+            host = CheatingHost(cheat)
+            await host.start(nursery)
+            host.open_table(Table(2, target, frozenset()), bots=1 if host_bot else 0)
+            hosts.append(host)
+            if not host_bot:
+                nursery.start_soon(bruno, host)
+            async with open_network_session(
+                "127.0.0.1", host.port, TableChoice(table_id=1, seat=0), name="Ada",
+                data_dir=data_dir,
+            ) as session:  # fmt: skip
+                yield session
+            nursery.cancel_scope.cancel()
+
+    status, text, _ = run_app(RuleSet.of(2, target), playing(), opener=opener, plain=True)
+    return status, text, hosts[0]
+
+
+def banner(text: str) -> str:
+    (line,) = [line.strip() for line in text.splitlines() if "DEAL CHECK FAILED" in line]
+    return line
+
+
+def verify_evidence(data_dir: Path, host: CheatingHost, capsys: pytest.CaptureFixture[str]) -> str:
+    """What ``scopa-net verify`` prints for the evidence Ada's client saved (it must refuse)."""
+    (evidence,) = (data_dir / "transcripts").glob("*-FAILED.scopa")
+    capsys.readouterr()
+    assert main(["verify", "--pin", fingerprint(host.key), str(evidence)]) == 1
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith("NOT VERIFIED"), out
+    return out
+
+
+def test_a_round_opened_again_after_its_seeds_stops_the_client(
+    data_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The host takes round 2's seeds, sees the deal they give, and opens round 2 again with
+    a fresh shuffle (same number, same link). Before the fix our client took the new
+    commitment as the round, played it, said "the host could not choose the cards", and the
+    transcript verified."""
+    status, text, host = ada_at("recommit", data_home)
+    assert status == EXIT_DEAL_FAILED, text
+    assert re.fullmatch(
+        rf"DEAL CHECK FAILED in round {REROLLED}: RerolledRoundError: round {REROLLED} \(round "
+        rf"id [0-9a-f]{{32}}\) was opened while round {REROLLED} \(round id [0-9a-f]{{32}}\) was "
+        rf"still in play: the host threw round {REROLLED} away after the seeds were relayed, "
+        "without a reveal",
+        banner(text),
+    ), banner(text)
+    assert (
+        "What this means: the host threw away a round it had opened and opened it again with a "
+        "new shuffle: a host that does this can shuffle until it likes the deal" in text
+    )
+    assert "The game stops here: this host's deal cannot be trusted." in text
+    out = verify_evidence(data_home, host, capsys)
+    assert f"saved as evidence when the client stopped: round {REROLLED}, RerolledRoundError" in out
+
+
+def test_a_round_opened_again_behind_a_snapshot_stops_the_client(
+    data_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The host takes round 2's seeds, cuts Ada's connection, catches her up by snapshot (a
+    host's choice, protocol.md 3.4: her checks of the round under way are then off) and opens
+    round 2 again. Before the fix her client took the new round 2 as the next one to check
+    and played on."""
+    status, text, host = ada_at("snapshot_recommit", data_home, host_bot=True)
+    assert status == EXIT_DEAL_FAILED, text
+    assert re.fullmatch(
+        rf"DEAL CHECK FAILED in round {REROLLED}: RerolledRoundError: round {REROLLED} was "
+        rf"opened again \(round id [0-9a-f]{{32}}\), after round {REROLLED} had been opened: "
+        "round numbers only go up",
+        banner(text),
+    ), banner(text)
+    out = verify_evidence(data_home, host, capsys)
+    assert f"saved as evidence when the client stopped: round {REROLLED}, RerolledRoundError" in out
