@@ -730,6 +730,7 @@ class NetworkSession:
         # screen, and nothing ("Your turn.") follows a failed check.
         if isinstance(e, m.RoundCommit) and not isinstance(self.witness, BlindWitness):
             self._words.say_the_host_sees_every_hand()
+            self.witness.computer_seats = self._seating.computer_seats()
         if isinstance(e, m.BlindRound) and not isinstance(self.witness, BlindWitness):
             self.witness = self._blind_witness(self.witness.mid_match)
             self._emit(

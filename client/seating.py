@@ -68,6 +68,11 @@ class Seating:
             elif info.kind == "open":  # as a seat_status for a seat left says it
                 self.names[seat] = f"bot {seat}" if self.stand_in(seat) else f"seat {seat}"
 
+    def computer_seats(self) -> frozenset[int]:
+        """The computer players' seats (``kind`` bot): the host plays them, and they send no
+        seed (protocol.md 5.4)."""
+        return frozenset(s for s, info in enumerate(self.seats) if info.kind == "bot")
+
     def holder(self, seat: int) -> Holder:
         """Who holds ``seat`` now: its name, and whether a person's."""
         person = seat < len(self.seats) and self.seats[seat].kind == "human"

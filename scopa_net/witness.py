@@ -37,6 +37,7 @@ from scopa_net.fair.errors import (
     BadReceiptError,
     BrokenChainError,
     CommitmentMismatchError,
+    ComputerSeedError,
     DigestMismatchError,
     FairnessError,
     HostLiedError,
@@ -103,6 +104,11 @@ class DealWitness:
         self._check: ArrivalCheck | None = None
         self._seen_ids: set[bytes] = set()
         self._highest_opened = 0
+        self.computer_seats: frozenset[int] = frozenset()
+        """The computer players' seats (``kind`` bot) as this seat knows them now: set by the
+        client from ``seat_status`` before it hands over a ``round_commit``."""
+        self._computers_in_round: frozenset[int] = frozenset()
+        """The computer players' seats when the round in play was opened: they send no seed."""
         self._cut_short: RoundRecord | None = None
         """The round a snapshot cut short (its record as far as this seat saw it), until the
         next round opens: what the evidence shows if the host opens that round again."""
@@ -210,6 +216,7 @@ class DealWitness:
             )
         self._seen_ids.add(e.round_id)
         self._highest_opened = max(self._highest_opened, e.round_no)
+        self._computers_in_round = self.computer_seats
         self._cut_short = None
         self.my_seed = None
         self.revealed = False
@@ -247,6 +254,12 @@ class DealWitness:
         if rec.commits is not None:
             raise BrokenChainError(f"round {rec.round_no}: the commitments were relayed twice")
         self._per_seat(e.commits, "commitments")
+        for seat in sorted(self._computers_in_round):
+            if e.commits[seat] is not None:
+                raise ComputerSeedError(
+                    f"round {rec.round_no}: the host relayed a seed commitment for seat {seat}, "
+                    "a computer player's seat; only people's seats send seeds"
+                )
         relayed = e.commits[self.seat]
         if self.my_seed is not None:
             mine = seat_commitment(rec.round_id, self.seat, self.my_seed)

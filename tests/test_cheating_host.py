@@ -128,3 +128,26 @@ def test_a_round_opened_again_behind_a_snapshot_stops_the_client(
     ), banner(text)
     out = verify_evidence(data_home, host, capsys)
     assert f"saved as evidence when the client stopped: round {REROLLED}, RerolledRoundError" in out
+
+
+@pytest.mark.parametrize("cheat", ["bot_seed", "bot_seed_withheld"])
+def test_a_seed_for_the_hosts_own_computer_player_stops_the_client(
+    cheat: str, data_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The host commits a seed of its own for its computer player's seat (protocol.md 5.4:
+    only people's seats send seeds), then reveals it or, having seen Ada's seed, leaves it out:
+    a choice between two deals. Before the fix our client let it count (or be left out) and
+    said "the host could not choose the cards"; the transcript verified."""
+    status, text, host = ada_at(cheat, data_home, target=1, host_bot=True)
+    assert status == EXIT_DEAL_FAILED, text
+    assert banner(text) == (
+        "DEAL CHECK FAILED in round 1: ComputerSeedError: round 1: the host relayed a seed "
+        "commitment for bot 1, a computer player's seat; only people's seats send seeds"
+    )
+    assert (
+        "What this means: the host put a seed of its own choosing into the shuffle, for a "
+        "computer player it plays: by keeping that seed in or leaving it out after seeing the "
+        "players' seeds it can pick between two deals." in text
+    )
+    out = verify_evidence(data_home, host, capsys)
+    assert "saved as evidence when the client stopped: round 1, ComputerSeedError" in out

@@ -64,6 +64,11 @@ class RerolledRoundError(FairnessError):
     revealed, or one whose number a ``round_commit`` of the match already had (a re-roll)."""
 
 
+class ComputerSeedError(FairnessError):
+    """A commitment relayed for a computer player's seat (``kind`` bot): the host plays that
+    seat, so the seed would be the host's own choice (protocol.md 5.4)."""
+
+
 class BrokenChainError(FairnessError):
     """A round does not link to the round before it (chain hash or round number)."""
 

@@ -39,6 +39,12 @@ _BY_TYPE: tuple[tuple[type[e.FairnessError], str], ...] = (
         "players' seeds",
     ),
     (
+        e.ComputerSeedError,
+        "the host put a seed of its own choosing into the shuffle, for a computer player it "
+        "plays: by keeping that seed in or leaving it out after seeing the players' seeds it "
+        "can pick between two deals",
+    ),
+    (
         e.BadSignatureError,
         "the host's signature does not match what the file records: the record was changed "
         "after the host signed it (or the file is damaged)",
