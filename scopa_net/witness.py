@@ -43,6 +43,7 @@ from scopa_net.fair.errors import (
     HostLiedError,
     ReplayedRoundError,
     RerolledRoundError,
+    ScoreMismatchError,
     VoidMismatchError,
 )
 from scopa_net.fair.hashing import same_bytes
@@ -429,6 +430,30 @@ class DealWitness:
                 "the match end",
             )
         self.result = MatchResult(tuple(e.scores), e.winner, e.sig)
+        if not self.mid_match:
+            self._check_result(e)
+
+    def _check_result(self, e: m.MatchEnd) -> None:
+        """5.9 and 6.2: the match's end says the scores and winner its rounds give (the
+        signed end is kept first, so that the evidence shows what the host signed)."""
+        if self._verifier is None:
+            self._verifier = RoundByRoundVerifier(self.rules, self.host_key, self.seat)
+        given = self._verifier.match_result
+        if given is None:
+            return  # a round failed: the seat stopped there
+        scores, winner = given
+        if tuple(e.scores) != scores or e.winner != winner:
+
+            def who(side: int | None) -> str:
+                return (
+                    "nobody the winner" if side is None else f"the side of seat {side} the winner"
+                )
+
+            raise ScoreMismatchError(
+                f"the host ended the match naming {who(e.winner)}, with scores "
+                f"{list(e.scores)}; the rounds played give scores {list(scores)}, "
+                f"{who(winner)} (playing to {self.rules.target})"
+            )
 
     # --- helpers ------------------------------------------------------------------------
 

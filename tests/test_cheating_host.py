@@ -151,3 +151,23 @@ def test_a_seed_for_the_hosts_own_computer_player_stops_the_client(
     )
     out = verify_evidence(data_home, host, capsys)
     assert "saved as evidence when the client stopped: round 1, ComputerSeedError" in out
+
+
+def test_a_match_ended_early_stops_the_client_before_it_shows_a_winner(
+    data_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """After round 1 of a match to 16 the host signs a ``match_end`` naming Ada's side the
+    winner. Before the fix our client checked only the signature and said "You win the match,
+    1 to 3"; only ``scopa-net verify`` of the transcript found the lie."""
+    status, text, host = ada_at("early_end", data_home)
+    assert status == EXIT_DEAL_FAILED, text
+    assert re.fullmatch(
+        r"DEAL CHECK FAILED in round 1: ScoreMismatchError: the host ended the match naming "
+        r"the side of Ada the winner, with scores \[(\d+), (\d+)\]; the rounds played give "
+        r"scores \[\1, \2\], nobody the winner \(playing to 16\)",
+        banner(text),
+    ), banner(text)
+    assert "wins the match" not in text
+    assert "You win" not in text
+    out = verify_evidence(data_home, host, capsys)
+    assert "match result: FAILED: ScoreMismatchError" in out

@@ -159,6 +159,17 @@ class RoundByRoundVerifier:
         v = self._verifier
         return v.match.dealer if v.match is not None and v.replaying else None
 
+    @property
+    def match_result(self) -> tuple[tuple[int, ...], int | None] | None:
+        """The match points by side and the winner (None: nobody yet) that the rounds checked
+        so far give; None once a round failed (the match state is then unknown)."""
+        v = self._verifier
+        if not v.replaying:
+            return None
+        if v.match is None:
+            return (0,) * v.rules.side_count, None
+        return tuple(v.match.scores), v.match.winner
+
     def add(self, record: RoundRecord) -> RoundVerdict:
         """Check the round that follows those added before."""
         self.checked += 1
