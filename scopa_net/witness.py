@@ -105,6 +105,10 @@ class DealWitness:
         self._check: ArrivalCheck | None = None
         self._seen_ids: set[bytes] = set()
         self._highest_opened = 0
+        self.told_before: dict[int, RoundRecord] = {}
+        """By round number, the rounds this seat saw opened before the host put its events
+        back to an older copy (a journal restored, protocol.md 3.3): the host may tell the
+        rounds again, but not open one whose seeds were out with another shuffle."""
         self.computer_seats: frozenset[int] = frozenset()
         """The computer players' seats (``kind`` bot) as this seat knows them now: set by the
         client from ``seat_status`` before it hands over a ``round_commit``."""
@@ -236,6 +240,19 @@ class DealWitness:
         """5.2 and 5.4: a round, once opened, is played (or void for kings) and revealed
         before the next opens, and no round number is opened twice. A host that opens a
         round again has thrown a shuffle away, perhaps after seeing the seats' seeds."""
+        told = self.told_before.get(e.round_no)
+        if (
+            told is not None
+            and told.commits is not None
+            and not same_bytes(told.round_id, e.round_id)
+        ):
+            self._cut_short = told  # the round thrown away, in the evidence
+            raise RerolledRoundError(
+                f"round {e.round_no} was opened again (round id {e.round_id.hex()}) after the "
+                "host put its events back to an older copy: before that this seat saw round "
+                f"{e.round_no} opened (round id {told.round_id.hex()}) and the seeds' "
+                "commitments relayed, so the host could have seen that deal"
+            )
         rec = self.current
         if rec is not None:
             seeds = "after the seeds were relayed" if rec.seeds is not None else "unfinished"
@@ -249,6 +266,15 @@ class DealWitness:
                 f"round {e.round_no} was opened again (round id {e.round_id.hex()}), after "
                 f"round {self._highest_opened} had been opened: round numbers only go up"
             )
+
+    def opened_rounds(self) -> dict[int, RoundRecord]:
+        """By round number, every round of the match this seat saw opened, as far as it saw
+        it (for :attr:`told_before` of the witness that follows the host's events again)."""
+        opened = {r.round_no: r for r in self.rounds}
+        for rec in (self._cut_short, self.current):
+            if rec is not None:
+                opened[rec.round_no] = rec
+        return {**self.told_before, **opened}
 
     def _on_SeedCommits(self, e: m.SeedCommits) -> None:  # noqa: N802
         rec = self._open(e.round_id)
@@ -492,4 +518,6 @@ class DealWitness:
         if self.current is not None:
             return self.current.round_no
         # (After a snapshot the rounds opened since the last revealed one were not followed.)
-        return max(self.rounds[-1].round_no if self.rounds else 0, self._highest_opened)
+        last = self.rounds[-1].round_no if self.rounds else 0
+        cut = self._cut_short.round_no if self._cut_short is not None else 0
+        return max(last, self._highest_opened, cut)

@@ -18,6 +18,10 @@ what section 5 lets it see first (every seat's seed, when it takes them):
   naming seat 0's side the winner, though no side reached the target (5.9).
 - ``"drop_seed"``: it takes seat 0's seed without a receipt and leaves it out (``no_reveal``):
   the choice section 7 says a host keeps, once per person per round.
+- ``"journal_lost"``: once round 2's seeds are in, it cuts seat 0's connection and acts as a
+  host whose journal was put back from an older copy (3.3): it keeps no event from round 2's
+  ``round_commit`` on, answers seat 0's ``resume`` with ``error stale``, and opens round 2
+  again.
 - ``"snapshot_recommit"``: once round 2's seeds are in, it cuts seat 0's connection; at its
   ``resume`` it answers ``catch_up: "snapshot"`` (a host's choice, 3.4), showing round 1 as the
   last dealt, and opens round 2 again, as ``"recommit"``.
@@ -38,6 +42,7 @@ from document_referee import Table
 REROLLED = 2
 CHEATS = (
     "recommit", "bot_seed", "bot_seed_withheld", "early_end", "drop_seed", "snapshot_recommit",
+    "journal_lost",
 )  # fmt: skip
 
 
@@ -72,7 +77,7 @@ class CheatingMatch(Match):
 
     def relay_seeds(self) -> None:
         r = self.round
-        rerolling = self.host.cheat in ("recommit", "snapshot_recommit")
+        rerolling = self.host.cheat in ("recommit", "snapshot_recommit", "journal_lost")
         if rerolling and r.round_no == REROLLED and not getattr(r, "rerolled", False):
             self._reroll(r)
             return
@@ -86,6 +91,12 @@ class CheatingMatch(Match):
             "t": "seed_reveals", "round_id": r.round_id, "seeds": list(r.seeds),
             "excluded": [self._exclusion(i) for i in range(len(self.seats))],
         })  # fmt: skip
+        if self.host.cheat == "journal_lost":
+            for s, kept in zip(self.seats, r.logged_before, strict=True):
+                del s.log[kept:]  # "lost": the journal was put back from before this round
+            self.host.drop(self, 0)
+            self.reopen()
+            return
         if self.host.cheat == "snapshot_recommit":
             self.host.resync_next = True
             self.host.drop(self, 0)
@@ -111,10 +122,12 @@ class CheatingMatch(Match):
         self.round.rerolled = True
 
     def open_round(self) -> None:
+        logged_before = [len(s.log) for s in self.seats]
         if self.host.cheat == "early_end" and self.round is not None and self.round_no == 1:
             self._end_now()  # instead of round 2
             return
         super().open_round()
+        self.round.logged_before = logged_before
 
     def _end_now(self) -> None:
         """End the match after round 1, seat 0's side the winner, signed."""

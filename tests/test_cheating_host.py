@@ -171,3 +171,26 @@ def test_a_match_ended_early_stops_the_client_before_it_shows_a_winner(
     assert "You win" not in text
     out = verify_evidence(data_home, host, capsys)
     assert "match result: FAILED: ScoreMismatchError" in out
+
+
+def test_a_round_opened_again_after_the_host_put_its_events_back_stops_the_client(
+    data_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The host takes round 2's seeds, cuts Ada off and acts as a host whose journal was put
+    back from an older copy (protocol.md 3.3): her ``resume`` gets ``stale``, her client
+    follows the host's events again from the start, and the host opens round 2 again with a
+    fresh shuffle. Before the fix her client, checking from the start anew, took the new round
+    2, played the match out and saved a transcript that verified."""
+    status, text, host = ada_at("journal_lost", data_home, host_bot=True)
+    assert status == EXIT_DEAL_FAILED, text
+    assert "it was started again from an older copy of its journal, it seems" in text
+    assert re.fullmatch(
+        rf"DEAL CHECK FAILED in round {REROLLED}: RerolledRoundError: round {REROLLED} was "
+        rf"opened again \(round id [0-9a-f]{{32}}\) after the host put its events back to an "
+        rf"older copy: before that this seat saw round {REROLLED} opened \(round id "
+        r"[0-9a-f]{32}\) and the seeds' commitments relayed, so the host could have seen that "
+        "deal",
+        banner(text),
+    ), banner(text)
+    out = verify_evidence(data_home, host, capsys)
+    assert f"round {REROLLED}: FAILED: NotRevealedError" in out
