@@ -40,7 +40,7 @@ def _checked(replayed: bool) -> str:
 
 WHY_LEFT_OUT = {
     "no_commit": "no commitment of yours reached the host in time",
-    "no_reveal": "your seed did not reach the host in time",
+    "no_reveal": "the host says your seed did not reach it in time",
     "bad_reveal": "the seed the host shows for you does not match your commitment",
 }
 

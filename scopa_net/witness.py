@@ -351,8 +351,11 @@ class DealWitness:
         assert rec.excluded is not None
         if self.revealed and rec.excluded[self.seat] is not None and rec.receipt is None:
             self._notices.append(
-                f"round {rec.round_no}: you revealed your seed, but the host says it never came "
-                "and sent no receipt for it"
+                f"round {rec.round_no}: you revealed your seed, but the host says it never came, "
+                "and it sent no receipt for it: your seed is left out, so the host could pick "
+                "between the deal with it and the deal without it. Once may be a slow network; "
+                "if it happens again, stop playing at this host (scopa-net verify, given your "
+                "transcripts, counts the seeds left out by seat)"
             )
         for seat, reason in enumerate(rec.excluded):
             if reason is not None:

@@ -194,3 +194,26 @@ def test_a_round_opened_again_after_the_host_put_its_events_back_stops_the_clien
     ), banner(text)
     out = verify_evidence(data_home, host, capsys)
     assert f"round {REROLLED}: FAILED: NotRevealedError" in out
+
+
+def test_a_seed_the_host_says_never_came_is_said_at_once_with_what_it_means(
+    data_home: Path,
+) -> None:
+    """The host reads Ada's seed, sends no receipt, and leaves it out (``no_reveal``): the one
+    choice protocol.md section 7 says a host keeps. Nothing stops, but Ada reads at once what
+    it lets the host do and what to do, and her deal check line does not say as fact that her
+    seed did not reach the host (before, it did, and the notice said only that no receipt
+    came)."""
+    status, text, _ = ada_at("drop_seed", data_home, target=1)
+    assert status == 0, text
+    assert (
+        "round 1: you revealed your seed, but the host says it never came, and it sent no "
+        "receipt for it: your seed is left out, so the host could pick between the deal with "
+        "it and the deal without it. Once may be a slow network; if it happens again, stop "
+        "playing at this host (scopa-net verify, given your transcripts, counts the seeds left "
+        "out by seat)" in text
+    ), text
+    assert (
+        "your seed was left out this round (the host says your seed did not reach it in time)"
+        in text
+    )
