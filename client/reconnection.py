@@ -79,11 +79,25 @@ CATCH_UP_QUIET = 0.3
 for a round whose start it saw in the catch-up (the rest of the replay may still be coming)."""
 CATCH_UP_WINDOW = 5.0
 CAUGHT_UP_BY_SNAPSHOT = (
-    "You were away too long for the host to send every play you missed, so it sent the table "
-    "as it stands: the deal of a round under way cannot be checked here; cards are checked again "
-    "from the next round, and no transcript is saved for this match."
+    "The host sent the table as it stands instead of the events you missed (a host does so when "
+    "you missed many, or it no longer keeps them): the deal of a round under way cannot be "
+    "checked here, so its cards are the host's word alone; cards are checked again from the "
+    "next round, and no transcript is saved for this match."
 )
 """What a seat caught up by a snapshot (3.4 of protocol.md) tells its person."""
+FEW_MISSED = 1000
+"""Missed events a scopa-net host always replays (protocol.md 3.4): a snapshot for fewer is a
+host's choice, not its need."""
+
+
+def few_missed(count: int) -> str:
+    """Said after :data:`CAUGHT_UP_BY_SNAPSHOT` when the seat missed only ``count`` events."""
+    events = "event was" if count == 1 else "events were"
+    return (
+        f"Only {count} {events} missed, few enough to send (a scopa-net host sends up to "
+        f"{FEW_MISSED}): a host that sends the table instead can change the cards of a round "
+        "under way unseen; if it happens again, stop playing at this host."
+    )
 
 
 class Reconnection:
@@ -676,13 +690,11 @@ class Reconnection:
             # Caught up by snapshot: the events skipped (commitments, seeds, cards)
             # were never seen, so checking resumes with the next round.
             session.witness.resynced()
-            session._emit(
-                Message(
-                    seat=None,
-                    text=CAUGHT_UP_BY_SNAPSHOT,
-                    local=True,
-                )
-            )
+            count = msg.seq - session.mirror.seq
+            text = CAUGHT_UP_BY_SNAPSHOT
+            if count <= FEW_MISSED:
+                text = f"{text} {few_missed(count)}"
+            session._emit(Message(seat=None, text=text, local=True))
         session.mirror.apply(msg)
         session._seating.take_seats(msg.seats, msg.stand_ins)  # (the names makers differ from)
         session._from_snapshot(msg)

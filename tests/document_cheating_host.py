@@ -25,6 +25,9 @@ what section 5 lets it see first (every seat's seed, when it takes them):
 - ``"snapshot_recommit"``: once round 2's seeds are in, it cuts seat 0's connection; at its
   ``resume`` it answers ``catch_up: "snapshot"`` (a host's choice, 3.4), showing round 1 as the
   last dealt, and opens round 2 again, as ``"recommit"``.
+- ``"snapshot_catch_up"``: once seat 0 has made its first play, it cuts seat 0's connection and
+  answers its ``resume`` with ``catch_up: "snapshot"`` though it holds every event missed: the
+  rest of that round reaches the seat unchecked. Then it plays on honestly.
 
 The round re-rolled is round 2 (``REROLLED``): its dealer follows from round 1's (5.6), so the
 deal the host sends after the re-roll is one the deal plan allows.
@@ -42,7 +45,7 @@ from document_referee import Table
 REROLLED = 2
 CHEATS = (
     "recommit", "bot_seed", "bot_seed_withheld", "early_end", "drop_seed", "snapshot_recommit",
-    "journal_lost",
+    "journal_lost", "snapshot_catch_up",
 )  # fmt: skip
 
 
@@ -149,6 +152,7 @@ class CheatingHost(DocumentHost):
         assert cheat in CHEATS, cheat
         super().__init__(cheat=cheat, **options)
         self.resync_next = False
+        self.cut_once = False
 
     def open_table(self, rules: Table, name: str = "house table", bots: int = 0) -> Match:
         plain = super().open_table(rules, name, bots)
@@ -179,6 +183,14 @@ class CheatingHost(DocumentHost):
         self._seat(conn, table, seat)
         conn.put({"t": "resumed", "table_id": table.id, "seat": seat, "token": token,
                   "epoch": s.epoch, "catch_up": "snapshot"})  # fmt: skip
-        conn.put(table.snapshot(seat, conn.version))  # round 1 the last dealt
+        conn.put(table.snapshot(seat, conn.version))
         conn.sent_seq = len(s.log)
-        table.reopen()
+        if self.cheat != "snapshot_catch_up":
+            table.reopen()  # round 1 the last dealt: round 2 again
+
+    def _play(self, conn, msg: dict) -> None:
+        table, seat = conn.table, conn.seat
+        super()._play(conn, msg)
+        if self.cheat == "snapshot_catch_up" and seat == 0 and not self.cut_once:
+            self.cut_once = self.resync_next = True
+            self.drop(table, 0)

@@ -217,3 +217,28 @@ def test_a_seed_the_host_says_never_came_is_said_at_once_with_what_it_means(
         "your seed was left out this round (the host says your seed did not reach it in time)"
         in text
     )
+
+
+def test_a_snapshot_for_a_few_missed_events_is_said_to_be_the_hosts_choice(
+    data_home: Path,
+) -> None:
+    """Ada's connection is cut just after her first play, and the host, which holds every
+    event she missed, answers her ``resume`` with the table as it stands: the rest of the
+    round reaches her unchecked (protocol.md 5.10). Before, she read "You were away too long
+    for the host to send every play you missed", which was not so and did not say what the
+    host could do meanwhile; now she reads who chose it, what it leaves to the host's word, and
+    what to do."""
+    status, text, host = ada_at("snapshot_catch_up", data_home, target=1, host_bot=True)
+    assert status == 0, text
+    assert host.cut_once
+    (said,) = [line.strip() for line in text.splitlines() if "as it stands" in line]
+    assert re.fullmatch(
+        r"The host sent the table as it stands instead of the events you missed \(a host does "
+        r"so when you missed many, or it no longer keeps them\): the deal of a round under way "
+        r"cannot be checked here, so its cards are the host's word alone; cards are checked "
+        r"again from the next round, and no transcript is saved for this match\. Only \d "
+        r"events? (was|were) missed, few enough to send \(a scopa-net host sends up to 1000\): a "
+        r"host that sends the table instead can change the cards of a round under way unseen; "
+        r"if it happens again, stop playing at this host\.",
+        said,
+    ), said

@@ -386,13 +386,14 @@ async def test_a_seat_taken_back_from_far_behind_says_in_plain_words_what_goes_u
             async with take_back(host.port, record, store, tmp_path / "ada") as back:
                 with trio.fail_after(20):
                     async for event in back.events:
-                        if isinstance(event, Message) and "away too long" in event.text:
+                        if isinstance(event, Message) and "as it stands" in event.text:
                             break
-        assert event.text == (
-            "You were away too long for the host to send every play you missed, so it sent the "
-            "table as it stands: the deal of a round under way cannot be checked here; cards are "
-            "checked again from the next round, and no transcript is saved for this match."
-        )
+        assert event.text.startswith(
+            "The host sent the table as it stands instead of the events you missed (a host does "
+            "so when you missed many, or it no longer keeps them): the deal of a round under way "
+            "cannot be checked here, so its cards are the host's word alone; cards are checked "
+            "again from the next round, and no transcript is saved for this match. Only "
+        ), event.text
         nursery.cancel_scope.cancel()
 
 
