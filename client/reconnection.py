@@ -447,6 +447,22 @@ class Reconnection:
             f"with `{command}`, for you to check with `scopa-net verify FILE`."
         )
 
+    def abandoned_round_words(self) -> str:
+        """For a match the host closed under way: the round it closed after its seeds were
+        out (the host knew that deal, and never revealed it), kept in the transcript."""
+        session = self.session
+        w = getattr(session, "witness", None)
+        rec = w.abandoned() if isinstance(w, DealWitness) else None
+        if rec is None or session.data_dir is None:
+            return ""
+        session._transcripts.save_transcript(abandoned=True)
+        return (
+            f" It closed the table in round {rec.round_no}, after that round's seeds were out: "
+            "the host knew that deal and never finished or revealed it (a host that does this "
+            "can throw away a deal it does not like), so verify reports that round as never "
+            "revealed."
+        )
+
     def transcript_so_far_hint(self) -> str:
         """Where this client kept the transcript of a match the host closed unfinished (it
         is rewritten at each round's end), for ``scopa-net verify``."""
@@ -467,7 +483,7 @@ class Reconnection:
         why_code = refusal_why(refusal, session.table_id)
         if why_code is RefusalWhy.TABLE_CLOSED_ON_RESTART:
             why = f" (the host says: {clean_text(said).rstrip('.')})"
-            hint = self.transcript_so_far_hint()
+            hint = self.abandoned_round_words() + self.transcript_so_far_hint()
         elif refusal is not None and refusal.code == ErrorCode.NO_SUCH_TABLE.value:
             why, hint = " (the match there is over)", self.export_hint()
         elif why_code is RefusalWhy.SEAT_TAKEN_WHILE_AWAY:

@@ -73,14 +73,18 @@ class TranscriptFiles:
         """Where this seat's transcripts are saved."""
         return (self.session.data_dir or Path()) / "transcripts"
 
-    def save_transcript(self) -> Path | None:
-        """Write the match's transcript so far; the file written, if one was."""
+    def save_transcript(self, *, abandoned: bool = False) -> Path | None:
+        """Write the match's transcript so far; the file written, if one was. ``abandoned``:
+        the match was closed under way, and the round in play goes in too once its seeds were
+        out (DealWitness.transcript_with_abandoned)."""
         session = self.session
         assert session.witness is not None
         if session.witness.mid_match:
             return None  # a transcript must start at the match's first round to be verified
+        w = session.witness
+        kept = w.transcript_with_abandoned() if abandoned else w.transcript()
         try:
-            saved = self.save_file(session.witness.transcript().encode())
+            saved = self.save_file(kept.encode())
             self.saved = (session.match_no, saved)
             return saved
         except OSError as exc:

@@ -505,6 +505,19 @@ class DealWitness:
         """Everything this seat can prove about the match so far (finished rounds only)."""
         return Transcript(self.rules, self.host_key, self.seat, tuple(self.rounds), self.result)
 
+    def abandoned(self) -> RoundRecord | None:
+        """The round in play if its seeds were relayed (so the host knew its deal) and it
+        was never revealed: what a match closed now leaves unfinished."""
+        rec = self.current
+        return rec if rec is not None and rec.seeds is not None else None
+
+    def transcript_with_abandoned(self) -> Transcript:
+        """:meth:`transcript` with :meth:`abandoned`'s round last, unfinished (protocol.md
+        6.1), so that ``scopa-net verify`` reports it never revealed."""
+        rec = self.abandoned()
+        rounds = tuple(self.rounds) + (() if rec is None else (rec,))
+        return Transcript(self.rules, self.host_key, self.seat, rounds, self.result)
+
     def evidence(self, error: FairnessError) -> Transcript:
         """The transcript to keep after a failed check: every round so far, the round under
         way as far as it got (with this seat's receipt, if any), and what failed."""

@@ -28,6 +28,10 @@ what section 5 lets it see first (every seat's seed, when it takes them):
 - ``"snapshot_catch_up"``: once seat 0 has made its first play, it cuts seat 0's connection and
   answers its ``resume`` with ``catch_up: "snapshot"`` though it holds every event missed: the
   rest of that round reaches the seat unchecked. Then it plays on honestly.
+- ``"closed_after_seeds"``: once round 2's seeds are in, it says it is shutting down (``bye
+  shutting_down``) and, at the seats' ``resume``, that it closed the table as it restarted
+  (``no_such_table`` with ``why: "table_closed_on_restart"``): the round, and the match, are
+  thrown away.
 
 The round re-rolled is round 2 (``REROLLED``): its dealer follows from round 1's (5.6), so the
 deal the host sends after the re-roll is one the deal plan allows.
@@ -45,7 +49,7 @@ from document_referee import Table
 REROLLED = 2
 CHEATS = (
     "recommit", "bot_seed", "bot_seed_withheld", "early_end", "drop_seed", "snapshot_recommit",
-    "journal_lost", "snapshot_catch_up",
+    "journal_lost", "snapshot_catch_up", "closed_after_seeds",
 )  # fmt: skip
 
 
@@ -80,7 +84,9 @@ class CheatingMatch(Match):
 
     def relay_seeds(self) -> None:
         r = self.round
-        rerolling = self.host.cheat in ("recommit", "snapshot_recommit", "journal_lost")
+        rerolling = self.host.cheat in (
+            "recommit", "snapshot_recommit", "journal_lost", "closed_after_seeds",
+        )  # fmt: skip
         if rerolling and r.round_no == REROLLED and not getattr(r, "rerolled", False):
             self._reroll(r)
             return
@@ -94,6 +100,13 @@ class CheatingMatch(Match):
             "t": "seed_reveals", "round_id": r.round_id, "seeds": list(r.seeds),
             "excluded": [self._exclusion(i) for i in range(len(self.seats))],
         })  # fmt: skip
+        if self.host.cheat == "closed_after_seeds":
+            self.host.closed = self
+            for s in self.seats:
+                if s.conn is not None:
+                    s.conn.put({"t": "bye", "reason": "shutting_down", "message": "restarting"})
+                    s.conn.send.close()
+            return
         if self.host.cheat == "journal_lost":
             for s, kept in zip(self.seats, r.logged_before, strict=True):
                 del s.log[kept:]  # "lost": the journal was put back from before this round
@@ -153,6 +166,7 @@ class CheatingHost(DocumentHost):
         super().__init__(cheat=cheat, **options)
         self.resync_next = False
         self.cut_once = False
+        self.closed: Match | None = None
 
     def open_table(self, rules: Table, name: str = "house table", bots: int = 0) -> Match:
         plain = super().open_table(rules, name, bots)
@@ -171,6 +185,13 @@ class CheatingHost(DocumentHost):
         super()._seed_reveal(conn, msg)
 
     def _resume(self, conn, msg: dict) -> None:
+        if self.closed is not None and self.closed.id == msg["table_id"]:
+            self._error(
+                conn, "no_such_table", "resume",
+                f"the host closed table {msg['table_id']} as it restarted: its journal was damaged",
+                "table_closed_on_restart",
+            )  # fmt: skip
+            return
         if not self.resync_next:
             super()._resume(conn, msg)
             return

@@ -236,9 +236,37 @@ def test_a_snapshot_for_a_few_missed_events_is_said_to_be_the_hosts_choice(
         r"The host sent the table as it stands instead of the events you missed \(a host does "
         r"so when you missed many, or it no longer keeps them\): the deal of a round under way "
         r"cannot be checked here, so its cards are the host's word alone; cards are checked "
-        r"again from the next round, and no transcript is saved for this match\. Only \d "
+        r"again from the next round, and no transcript is saved for this match\. Only \d+ "
         r"events? (was|were) missed, few enough to send \(a scopa-net host sends up to 1000\): a "
         r"host that sends the table instead can change the cards of a round under way unseen; "
         r"if it happens again, stop playing at this host\.",
         said,
     ), said
+
+
+def test_a_table_closed_after_a_rounds_seeds_keeps_that_round_for_verify(
+    data_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The host takes round 2's seeds, says it is shutting down, and at Ada's ``resume`` that
+    it closed the table as it restarted: a host can always stop, but it knew round 2's deal.
+    Before, Ada read only the host's words, and her transcript held round 1 alone (verify:
+    UNFINISHED, as for any match cut short); now she reads in which round and after what the
+    host closed it, and her transcript keeps round 2, which verify reports never revealed."""
+    _, text, host = ada_at("closed_after_seeds", data_home, host_bot=True)
+    (said,) = [line.strip() for line in text.splitlines() if "no longer holds" in line]
+    assert re.fullmatch(
+        rf"The host at 127\.0\.0\.1:{host.port} no longer holds seat 0 at table 1 for you \(the "
+        r"host says: the host closed table 1 as it restarted: its journal was damaged\)\. It "
+        rf"closed the table in round {REROLLED}, after that round's seeds were out: the host "
+        r"knew that deal and never finished or revealed it \(a host that does this can throw "
+        r"away a deal it does not like\), so verify reports that round as never revealed\. "
+        r"Your transcript of its rounds played so far is in .+, to check with `scopa-net "
+        r"verify FILE`\.",
+        said,
+    ), said
+    (saved,) = (data_home / "transcripts").glob("*.scopa")
+    capsys.readouterr()
+    assert main(["verify", "--pin", fingerprint(host.key), str(saved)]) == 1
+    out = capsys.readouterr().out
+    assert f"round {REROLLED}: FAILED: NotRevealedError" in out, out
+    assert out.rstrip().endswith("NOT VERIFIED"), out
