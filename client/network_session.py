@@ -731,6 +731,7 @@ class NetworkSession:
         if isinstance(e, m.RoundCommit) and not isinstance(self.witness, BlindWitness):
             self._words.say_the_host_sees_every_hand()
             self.witness.computer_seats = self._seating.computer_seats()
+            self.witness.absent_seats = self._seating.absent_seats()
         if isinstance(e, m.BlindRound) and not isinstance(self.witness, BlindWitness):
             self.witness = self._blind_witness(self.witness.mid_match)
             self._emit(
@@ -838,6 +839,8 @@ class NetworkSession:
         elif isinstance(e, m.SeatStatus):
             self._words.seat_status(e)
             self._seating.follow_holders(e)
+            if e.connected and isinstance(self.witness, DealWitness):
+                self.witness.absent_seats.discard(e.seat)  # back: its client may commit
         return False
 
     def say_round_over(self, view: SeatView) -> bool:

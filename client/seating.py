@@ -73,6 +73,11 @@ class Seating:
         seed (protocol.md 5.4)."""
         return frozenset(s for s, info in enumerate(self.seats) if info.kind == "bot")
 
+    def absent_seats(self) -> set[int]:
+        """The seats a person holds, or held, whose player is not connected now (``open``
+        seats too: nobody's client is there to send a seed)."""
+        return {s for s, info in enumerate(self.seats) if info.kind != "bot" and not info.connected}
+
     def holder(self, seat: int) -> Holder:
         """Who holds ``seat`` now: its name, and whether a person's."""
         person = seat < len(self.seats) and self.seats[seat].kind == "human"

@@ -34,6 +34,7 @@ from scopa_net.fair.commitments import (
     seat_commitment,
 )
 from scopa_net.fair.errors import (
+    AbsentSeatSeedError,
     BadReceiptError,
     BrokenChainError,
     CommitmentMismatchError,
@@ -112,6 +113,10 @@ class DealWitness:
         self.computer_seats: frozenset[int] = frozenset()
         """The computer players' seats (``kind`` bot) as this seat knows them now: set by the
         client from ``seat_status`` before it hands over a ``round_commit``."""
+        self.absent_seats: set[int] = set()
+        """The people's seats whose player was not connected when the round in play was
+        opened and has not come back since (the client keeps it from ``seat_status``): no
+        commitment can have come from them."""
         self._computers_in_round: frozenset[int] = frozenset()
         """The computer players' seats when the round in play was opened: they send no seed."""
         self._cut_short: RoundRecord | None = None
@@ -286,6 +291,13 @@ class DealWitness:
                 raise ComputerSeedError(
                     f"round {rec.round_no}: the host relayed a seed commitment for seat {seat}, "
                     "a computer player's seat; only people's seats send seeds"
+                )
+        for seat in sorted(self.absent_seats - self._computers_in_round - {self.seat}):
+            if seat < len(e.commits) and e.commits[seat] is not None:
+                raise AbsentSeatSeedError(
+                    f"round {rec.round_no}: the host relayed a seed commitment for seat {seat}, "
+                    "though no player's client has held that seat since the round began; only a "
+                    "person's own client sends their seed"
                 )
         relayed = e.commits[self.seat]
         if self.my_seed is not None:

@@ -32,6 +32,10 @@ what section 5 lets it see first (every seat's seed, when it takes them):
   shutting_down``) and, at the seats' ``resume``, that it closed the table as it restarted
   (``no_such_table`` with ``why: "table_closed_on_restart"``): the round, and the match, are
   thrown away.
+- ``"absent_seed"``: for a person's seat whose player is gone (not connected), it commits a seed
+  of its own choosing, then, having seen the other seeds, leaves it out (``no_reveal``), as if
+  that player had committed and dropped: a choice between two deals nobody's client complains
+  of.
 
 The round re-rolled is round 2 (``REROLLED``): its dealer follows from round 1's (5.6), so the
 deal the host sends after the re-roll is one the deal plan allows.
@@ -49,7 +53,7 @@ from document_referee import Table
 REROLLED = 2
 CHEATS = (
     "recommit", "bot_seed", "bot_seed_withheld", "early_end", "drop_seed", "snapshot_recommit",
-    "journal_lost", "snapshot_catch_up", "closed_after_seeds",
+    "journal_lost", "snapshot_catch_up", "closed_after_seeds", "absent_seed",
 )  # fmt: skip
 
 
@@ -65,6 +69,11 @@ class CheatingMatch(Match):
                     r.commits[seat] = seat_commitment(r.round_id, seat, seed)
                     if self.host.cheat == "bot_seed":
                         r.seeds[seat] = seed
+        if self.host.cheat == "absent_seed":
+            for seat, s in enumerate(self.seats):
+                if s.kind != "bot" and s.conn is None and r.commits[seat] is None:
+                    seed = h("cheat/absent-seed", r.round_id, u8(seat))
+                    r.commits[seat] = seat_commitment(r.round_id, seat, seed)  # never revealed
         super().relay_commits()
 
     def check_seeds(self) -> None:

@@ -6,7 +6,7 @@ evidence is saved, and ``scopa-net verify`` refuses it."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -19,6 +19,7 @@ from document_referee import Table
 from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
+from scopa_net.client.session import RoundStarted
 from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_DEAL_FAILED
 from scopa_net.fair.commitments import fingerprint
@@ -43,12 +44,29 @@ async def bruno(host: CheatingHost) -> None:
         await play_as_bot(session, make_player("greedy", 3))
 
 
+async def bruno_who_leaves(host: CheatingHost) -> None:
+    """Bruno (over a real client) sits in seat 1 and leaves for good once round 1 is dealt:
+    his seat opens, and the host's computer plays it."""
+    async with open_network_session(
+        "127.0.0.1", host.port, TableChoice(table_id=1, seat=1), name="Bruno"
+    ) as session:
+        async for event in session.events:
+            if isinstance(event, RoundStarted):
+                break
+        await session.leave()
+
+
 def ada_at(
-    cheat: str, data_dir: Path, *, target: int = LONG_MATCH, host_bot: bool = False
+    cheat: str,
+    data_dir: Path,
+    *,
+    target: int = LONG_MATCH,
+    host_bot: bool = False,
+    seat_1: Callable[[CheatingHost], Awaitable[None]] = bruno,
 ) -> tuple[int, str, CheatingHost]:
     """Ada's whole client app, in seat 0 of a 2-player table at a host that cheats so; seat 1
-    is Bruno (our computer player over the network) or, with ``host_bot``, the host's own
-    computer player. Her exit status, her screen, the host."""
+    is ``seat_1`` (by default Bruno, our computer player over the network) or, with
+    ``host_bot``, the host's own computer player. Her exit status, her screen, the host."""
     hosts: list[CheatingHost] = []
 
     @asynccontextmanager
@@ -59,7 +77,7 @@ def ada_at(
             host.open_table(Table(2, target, frozenset()), bots=1 if host_bot else 0)
             hosts.append(host)
             if not host_bot:
-                nursery.start_soon(bruno, host)
+                nursery.start_soon(seat_1, host)
             async with open_network_session(
                 "127.0.0.1", host.port, TableChoice(table_id=1, seat=0), name="Ada",
                 data_dir=data_dir,
@@ -270,3 +288,25 @@ def test_a_table_closed_after_a_rounds_seeds_keeps_that_round_for_verify(
     out = capsys.readouterr().out
     assert f"round {REROLLED}: FAILED: NotRevealedError" in out, out
     assert out.rstrip().endswith("NOT VERIFIED"), out
+
+
+def test_a_seed_for_a_player_who_is_gone_stops_the_client(
+    data_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Bruno leaves for good in round 1. From round 2 the host commits a seed of its own for
+    his open seat and, having seen Ada's, leaves it out (``no_reveal``), as if he had committed
+    and dropped: a choice between two deals. Before the fix Ada read only "seat 1's seed is
+    left out (no reveal)", as for anyone who drops, and the transcript verified."""
+    status, text, host = ada_at("absent_seed", data_home, seat_1=bruno_who_leaves)
+    assert status == EXIT_DEAL_FAILED, text
+    assert banner(text) == (
+        "DEAL CHECK FAILED in round 2: AbsentSeatSeedError: round 2: the host relayed a seed "
+        "commitment for bot 1, though no player's client has held that seat since the round "
+        "began; only a person's own client sends their seed"
+    )
+    assert (
+        "What this means: the host put a seed into the shuffle for a player who was away, "
+        "whose own client could not have sent it" in text
+    )
+    out = verify_evidence(data_home, host, capsys)
+    assert "saved as evidence when the client stopped: round 2, AbsentSeatSeedError" in out

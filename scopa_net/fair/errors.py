@@ -69,6 +69,11 @@ class ComputerSeedError(FairnessError):
     seat, so the seed would be the host's own choice (protocol.md 5.4)."""
 
 
+class AbsentSeatSeedError(FairnessError):
+    """A commitment relayed for a person's seat whose player was not connected when the round
+    opened and has not come back since: no client of theirs sent it (protocol.md 5.4)."""
+
+
 class BrokenChainError(FairnessError):
     """A round does not link to the round before it (chain hash or round number)."""
 

@@ -45,6 +45,12 @@ _BY_TYPE: tuple[tuple[type[e.FairnessError], str], ...] = (
         "can pick between two deals",
     ),
     (
+        e.AbsentSeatSeedError,
+        "the host put a seed into the shuffle for a player who was away, whose own client "
+        "could not have sent it: by keeping that seed in or leaving it out after seeing the "
+        "other seeds, the host can pick between two deals",
+    ),
+    (
         e.BadSignatureError,
         "the host's signature does not match what the file records: the record was changed "
         "after the host signed it (or the file is damaged)",
