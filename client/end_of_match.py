@@ -5,9 +5,10 @@ table closing, protocol.md 3.11); a table closed before its match ended; a seat 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, NoReturn
 
 from scopa_net.client.files import shown_path
+from scopa_net.client.render import side_label
 from scopa_net.client.seat_store import SeatRecord, seats_kept
 from scopa_net.client.session import MatchOver, MatchStarted, Message, RematchClosed
 from scopa_net.client.session_errors import TableClosedError
@@ -49,7 +50,27 @@ class EndOfMatch:
             lines = list(session._transcripts.no_transcript_lines())
         else:
             lines = []
-        return await self._ended(view, lines, e.winner or 0, tuple(e.scores))
+        if e.winner is None:  # "the match was abandoned" (protocol.md 3.9): nobody won
+            self.abandoned(e, view, lines)
+        return await self._ended(view, lines, e.winner, tuple(e.scores))
+
+    def abandoned(self, e: m.MatchEnd, view: SeatView, lines: list[str]) -> NoReturn:
+        """The host ended the match with no winner: say so (never as anyone's win), with the
+        transcript's lines, and stop (raised: the command ends with status 1)."""
+        session = self.session
+        session._match_ended = True
+        session._kept.forget_record()
+        for text in lines:
+            session._emit(Message(seat=None, text=text, local=True))
+        names = session._seating.names
+        points = ", ".join(
+            f"{side_label(side, view, names)}: {score}" for side, score in enumerate(e.scores)
+        )
+        rounds = view.round_number - session._voids
+        raise TableClosedError(
+            f"the host ended the match with no winner (it says the match was abandoned), at "
+            f"{points} after {rounds} round{'s' if rounds != 1 else ''}; no seat is kept for it"
+        )
 
     async def ended_unseen(self, view: SeatView) -> bool:
         """A snapshot shows the match over, its ``match_end`` not seen here (protocol.md 3.4):

@@ -16,6 +16,8 @@ what section 5 lets it see first (every seat's seed, when it takes them):
   seed.
 - ``"early_end"``: once round 1 is revealed it ends the match with a signed ``match_end``
   naming seat 0's side the winner, though no side reached the target (5.9).
+- ``"abandoned"``: as ``"early_end"``, but with no winner (``winner`` nil: "the match was
+  abandoned", 3.9), at scores no side has won with.
 - ``"drop_seed"``: it takes seat 0's seed without a receipt and leaves it out (``no_reveal``):
   the choice section 7 says a host keeps, once per person per round.
 - ``"journal_lost"``: once round 2's seeds are in, it cuts seat 0's connection and acts as a
@@ -52,8 +54,8 @@ from document_referee import Table
 
 REROLLED = 2
 CHEATS = (
-    "recommit", "bot_seed", "bot_seed_withheld", "early_end", "drop_seed", "snapshot_recommit",
-    "journal_lost", "snapshot_catch_up", "closed_after_seeds", "absent_seed",
+    "recommit", "bot_seed", "bot_seed_withheld", "early_end", "abandoned", "drop_seed",
+    "snapshot_recommit", "journal_lost", "snapshot_catch_up", "closed_after_seeds", "absent_seed",
 )  # fmt: skip
 
 
@@ -148,21 +150,24 @@ class CheatingMatch(Match):
 
     def open_round(self) -> None:
         logged_before = [len(s.log) for s in self.seats]
-        if self.host.cheat == "early_end" and self.round is not None and self.round_no == 1:
+        ending = self.host.cheat in ("early_end", "abandoned")
+        if ending and self.round is not None and self.round_no == 1:
             self._end_now()  # instead of round 2
             return
         super().open_round()
         self.round.logged_before = logged_before
 
     def _end_now(self) -> None:
-        """End the match after round 1, seat 0's side the winner, signed."""
-        self.over, self.winner = True, 0
+        """End the match after round 1, signed: seat 0's side the winner, or none."""
+        winner = None if self.host.cheat == "abandoned" else 0
+        self.over, self.winner = True, winner
         scores = b"".join(u32(s) for s in self.scores)
+        named = b"" if winner is None else u8(winner)
         msg = (
-            lp(b"scopa-net/v1/match-end-signature") + lp(self.chain) + lp(scores) + lp(u8(0))
+            lp(b"scopa-net/v1/match-end-signature") + lp(self.chain) + lp(scores) + lp(named)
         )  # fmt: skip
         self.broadcast({
-            "t": "match_end", "scores": list(self.scores), "winner": 0,
+            "t": "match_end", "scores": list(self.scores), "winner": winner,
             "sig": self.host.sign(msg),
         })  # fmt: skip
 

@@ -18,10 +18,12 @@ from document_referee import Table
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
+from scopa_net.client.launch import session_failure
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
 from scopa_net.client.session import RoundStarted
+from scopa_net.client.session_errors import TableClosedError
 from scopa_net.commands.main import main
-from scopa_net.commands.options import EXIT_DEAL_FAILED
+from scopa_net.commands.options import EXIT_DEAL_FAILED, EXIT_FAILED
 from scopa_net.fair.commitments import fingerprint
 from scopa_net.rules import RuleSet
 
@@ -310,3 +312,22 @@ def test_a_seed_for_a_player_who_is_gone_stops_the_client(
     )
     out = verify_evidence(data_home, host, capsys)
     assert "saved as evidence when the client stopped: round 2, AbsentSeatSeedError" in out
+
+
+def test_a_match_the_host_ends_with_no_winner_is_never_shown_as_a_win(
+    data_home: Path,
+) -> None:
+    """After round 1 of a match to 16 the host signs a ``match_end`` with no winner ("the match
+    was abandoned", protocol.md 3.9). Before the fix our client showed it as side 0's win
+    ("You win the match, 4 to 0", whatever the scores); now the command ends in one line saying
+    the host ended the match with no winner, with the scores, and status 1 (a match stopped
+    before its end)."""
+    with pytest.raises(TableClosedError) as stopped:
+        ada_at("abandoned", data_home, host_bot=True)
+    failure = session_failure(stopped.value)
+    assert failure.status == EXIT_FAILED
+    assert re.fullmatch(
+        r"the host ended the match with no winner \(it says the match was abandoned\), at "
+        r"Ada: \d+, bot 1: \d+ after 1 round; no seat is kept for it",
+        str(failure),
+    ), str(failure)
