@@ -705,6 +705,11 @@ class Reconnection:
         if session.witness is not None and missed:
             # Caught up by snapshot: the events skipped (commitments, seeds, cards)
             # were never seen, so checking resumes with the next round.
+            if isinstance(session.witness, DealWitness):
+                try:
+                    session.witness.snapshot_skips_seeds()
+                except FairnessError as exc:
+                    await session._deal_check.deal_failed(exc, msg)
             session.witness.resynced()
             count = msg.seq - session.mirror.seq
             text = CAUGHT_UP_BY_SNAPSHOT

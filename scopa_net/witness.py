@@ -45,6 +45,7 @@ from scopa_net.fair.errors import (
     ReplayedRoundError,
     RerolledRoundError,
     ScoreMismatchError,
+    SeedsHiddenError,
     VoidMismatchError,
 )
 from scopa_net.fair.hashing import same_bytes
@@ -171,6 +172,28 @@ class DealWitness:
             and rec.commits[self.seat] is not None
             and rec.seeds is None
             and rec.receipt is None
+        )
+
+    def snapshot_skips_seeds(self) -> None:
+        """A snapshot is about to skip events of the round in play: if this seat revealed its
+        seed and has not seen the round's ``seed_reveals``, it can no longer see whether its
+        seed counted. With the host's receipt for it that is a failed check (the receipt was
+        to prove a seed left out); without one, a notice."""
+        rec = self.current
+        if rec is None or rec.seeds is not None or not self.revealed:
+            return
+        mine = seat_commitment(rec.round_id, self.seat, self.my_seed) if self.my_seed else None
+        if rec.receipt is not None and mine is not None and same_bytes(rec.receipt.seed_hash, mine):
+            raise SeedsHiddenError(
+                f"round {rec.round_no}: the host signed a receipt for your seed, then caught "
+                "this seat up by snapshot before it saw the round's seeds relayed: whether your "
+                "seed counted cannot be checked; the receipt is kept in your transcript"
+            )
+        self._notices.append(
+            f"round {rec.round_no}: you revealed your seed, and the host sent the table as it "
+            "stands before you saw the round's seeds, with no receipt for yours: whether your "
+            "seed counted cannot be checked, so the host could pick between the deal with it "
+            "and the deal without it"
         )
 
     def resynced(self) -> None:

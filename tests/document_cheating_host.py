@@ -38,6 +38,10 @@ what section 5 lets it see first (every seat's seed, when it takes them):
   of its own choosing, then, having seen the other seeds, leaves it out (``no_reveal``), as if
   that player had committed and dropped: a choice between two deals nobody's client complains
   of.
+- ``"receipt_then_snapshot"``: it signs seat 0's receipt for its seed, then cuts seat 0's
+  connection, leaves the seed out (``no_reveal``) and deals; at seat 0's ``resume`` it answers
+  ``catch_up: "snapshot"``, so that the seat never sees the ``seed_reveals`` its receipt would
+  prove a lie.
 
 The round re-rolled is round 2 (``REROLLED``): its dealer follows from round 1's (5.6), so the
 deal the host sends after the re-roll is one the deal plan allows.
@@ -56,6 +60,7 @@ REROLLED = 2
 CHEATS = (
     "recommit", "bot_seed", "bot_seed_withheld", "early_end", "abandoned", "drop_seed",
     "snapshot_recommit", "journal_lost", "snapshot_catch_up", "closed_after_seeds", "absent_seed",
+    "receipt_then_snapshot",
 )  # fmt: skip
 
 
@@ -190,6 +195,20 @@ class CheatingHost(DocumentHost):
         return table
 
     def _seed_reveal(self, conn, msg: dict) -> None:
+        if self.cheat == "receipt_then_snapshot" and conn.seat == 0 and not self.cut_once:
+            table = conn.table
+            r = table.round
+            seed_hash = seat_commitment(r.round_id, 0, msg["seed"])
+            receipt = (
+                lp(b"scopa-net/v1/seed-receipt-signature") + lp(r.round_id) + lp(u8(0))
+                + lp(seed_hash)
+            )  # fmt: skip
+            table.event(0, {"t": "seed_receipt", "round_id": r.round_id, "seat": 0,
+                            "seed_hash": seed_hash, "sig": self.sign(receipt)})  # fmt: skip
+            self.cut_once = self.resync_next = True
+            self.drop(table, 0)
+            table.relay_seeds()  # without seat 0's seed: "it never came"
+            return
         if self.cheat == "drop_seed" and conn.seat == 0:
             r = conn.table.round
             if r is not None and r.round_no == 1 and r.stage == "reveal":
@@ -220,7 +239,7 @@ class CheatingHost(DocumentHost):
                   "epoch": s.epoch, "catch_up": "snapshot"})  # fmt: skip
         conn.put(table.snapshot(seat, conn.version))
         conn.sent_seq = len(s.log)
-        if self.cheat != "snapshot_catch_up":
+        if self.cheat == "snapshot_recommit":
             table.reopen()  # round 1 the last dealt: round 2 again
 
     def _play(self, conn, msg: dict) -> None:

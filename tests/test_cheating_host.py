@@ -25,6 +25,7 @@ from scopa_net.client.session_errors import TableClosedError
 from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_DEAL_FAILED, EXIT_FAILED
 from scopa_net.fair.commitments import fingerprint
+from scopa_net.fair.transcript import decode
 from scopa_net.rules import RuleSet
 
 LONG_MATCH = 16
@@ -331,3 +332,24 @@ def test_a_match_the_host_ends_with_no_winner_is_never_shown_as_a_win(
         r"Ada: \d+, bot 1: \d+ after 1 round; no seat is kept for it",
         str(failure),
     ), str(failure)
+
+
+def test_a_receipt_the_host_hides_behind_a_snapshot_stops_the_client(
+    data_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The host signs Ada's receipt, cuts her off, leaves her seed out (so that no person's
+    seed counts: the host alone chose the deck) and, at her ``resume``, sends the table as it
+    stands, so that she never sees the ``seed_reveals`` her receipt would prove a lie. Before
+    the fix her client dropped the round's record and played on, the receipt unused."""
+    status, text, host = ada_at("receipt_then_snapshot", data_home, target=1, host_bot=True)
+    assert status == EXIT_DEAL_FAILED, text
+    assert banner(text) == (
+        "DEAL CHECK FAILED in round 1: SeedsHiddenError: round 1: the host signed a receipt for "
+        "your seed, then caught this seat up by snapshot before it saw the round's seeds "
+        "relayed: whether your seed counted cannot be checked; the receipt is kept in your "
+        "transcript"
+    )
+    out = verify_evidence(data_home, host, capsys)
+    assert "saved as evidence when the client stopped: round 1, SeedsHiddenError" in out
+    (evidence,) = (data_home / "transcripts").glob("*-FAILED.scopa")
+    assert decode(evidence.read_bytes()).rounds[-1].receipt is not None

@@ -74,6 +74,11 @@ class AbsentSeatSeedError(FairnessError):
     opened and has not come back since: no client of theirs sent it (protocol.md 5.4)."""
 
 
+class SeedsHiddenError(FairnessError):
+    """The host signed a receipt for this seat's seed, then caught the seat up by snapshot past
+    the round's ``seed_reveals``: whether the seed counted cannot be checked (protocol.md 5.4)."""
+
+
 class BrokenChainError(FairnessError):
     """A round does not link to the round before it (chain hash or round number)."""
 

@@ -51,6 +51,12 @@ _BY_TYPE: tuple[tuple[type[e.FairnessError], str], ...] = (
         "other seeds, the host can pick between two deals",
     ),
     (
+        e.SeedsHiddenError,
+        "the host signed a receipt for your seed, then sent the table as it stands instead of "
+        "the round's seeds, so you cannot see whether it kept your seed in: a host that does "
+        "this can leave your seed out unseen, which its receipt was there to prevent",
+    ),
+    (
         e.BadSignatureError,
         "the host's signature does not match what the file records: the record was changed "
         "after the host signed it (or the file is damaged)",
