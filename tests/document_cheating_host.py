@@ -42,6 +42,8 @@ what section 5 lets it see first (every seat's seed, when it takes them):
   connection, leaves the seed out (``no_reveal``) and deals; at seat 0's ``resume`` it answers
   ``catch_up: "snapshot"``, so that the seat never sees the ``seed_reveals`` its receipt would
   prove a lie.
+- ``"fake_void"``: once round 1 is dealt (not void), it calls it void for kings (5.8) whatever
+  the table holds, and deals again.
 
 The round re-rolled is round 2 (``REROLLED``): its dealer follows from round 1's (5.6), so the
 deal the host sends after the re-roll is one the deal plan allows.
@@ -60,7 +62,7 @@ REROLLED = 2
 CHEATS = (
     "recommit", "bot_seed", "bot_seed_withheld", "early_end", "abandoned", "drop_seed",
     "snapshot_recommit", "journal_lost", "snapshot_catch_up", "closed_after_seeds", "absent_seed",
-    "receipt_then_snapshot",
+    "receipt_then_snapshot", "fake_void",
 )  # fmt: skip
 
 
@@ -107,6 +109,9 @@ class CheatingMatch(Match):
             self._reroll(r)
             return
         super().relay_seeds()
+        if self.host.cheat == "fake_void" and not r.void and not self.host.cut_once:
+            self.host.cut_once = True  # (once)
+            self.void_round()  # "three kings": a fresh shuffle, after seeing this one
 
     def _reroll(self, r) -> None:
         """Send the round's seeds (the host has seen the deal they give), then open the round

@@ -353,3 +353,25 @@ def test_a_receipt_the_host_hides_behind_a_snapshot_stops_the_client(
     assert "saved as evidence when the client stopped: round 1, SeedsHiddenError" in out
     (evidence,) = (data_home / "transcripts").glob("*-FAILED.scopa")
     assert decode(evidence.read_bytes()).rounds[-1].receipt is not None
+
+
+def test_a_void_called_on_a_table_without_three_kings_stops_the_client(
+    data_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Once round 1 is dealt the host calls it void for kings (the one void, protocol.md 5.8)
+    whatever the table holds, to shuffle again (round 2, should round 1 be void for kings
+    indeed). Ada's client counts the kings on the table it
+    was dealt and stops, naming the round and the count."""
+    status, text, host = ada_at("fake_void", data_home, target=1, host_bot=True)
+    assert status == EXIT_DEAL_FAILED, text
+    assert re.fullmatch(
+        r"DEAL CHECK FAILED in round (\d): VoidMismatchError: round \1 was called void \(kings\) "
+        r"with [0-2] kings on the opening table; the only void is three or more kings, before "
+        r"any play",
+        banner(text),
+    ), banner(text)
+    assert (
+        "What this means: the deal is recorded as called off (void) when the rules do not" in text
+    )
+    out = verify_evidence(data_home, host, capsys)
+    assert re.search(r"saved as evidence when the client stopped: round \d, VoidMismatchError", out)
