@@ -55,7 +55,7 @@ import hmac
 import os
 
 from document_hashes import h, lp, u8, u32
-from document_host import DocumentHost, Match, seat_commitment
+from document_host import Connection, DocumentHost, Match, Round, seat_commitment
 from document_referee import Table
 
 REROLLED = 2
@@ -109,11 +109,11 @@ class CheatingMatch(Match):
             self._reroll(r)
             return
         super().relay_seeds()
-        if self.host.cheat == "fake_void" and not r.void and not self.host.cut_once:
-            self.host.cut_once = True  # (once)
+        if self.host.cheat == "fake_void" and not r.void and not self.host.cheated_once:
+            self.host.cheated_once = True  # (once)
             self.void_round()  # "three kings": a fresh shuffle, after seeing this one
 
-    def _reroll(self, r) -> None:
+    def _reroll(self, r: Round) -> None:
         """Send the round's seeds (the host has seen the deal they give), then open the round
         again instead of dealing it."""
         r.stage = "over"
@@ -189,8 +189,13 @@ class CheatingHost(DocumentHost):
         assert cheat in CHEATS, cheat
         super().__init__(cheat=cheat, **options)
         self.resync_next = False
-        self.cut_once = False
+        """The next ``resume`` is answered by snapshot (and, for ``snapshot_recommit``, the
+        round opened again)."""
+        self.cheated_once = False
+        """A cheat done once only (the cut of ``snapshot_catch_up`` and
+        ``receipt_then_snapshot``, the void of ``fake_void``) was done."""
         self.closed: Match | None = None
+        """The table ``closed_after_seeds`` said it closed."""
 
     def open_table(self, rules: Table, name: str = "house table", bots: int = 0) -> Match:
         plain = super().open_table(rules, name, bots)
@@ -199,8 +204,8 @@ class CheatingHost(DocumentHost):
         self.tables[table.id] = table
         return table
 
-    def _seed_reveal(self, conn, msg: dict) -> None:
-        if self.cheat == "receipt_then_snapshot" and conn.seat == 0 and not self.cut_once:
+    def _seed_reveal(self, conn: Connection, msg: dict) -> None:
+        if self.cheat == "receipt_then_snapshot" and conn.seat == 0 and not self.cheated_once:
             table = conn.table
             r = table.round
             seed_hash = seat_commitment(r.round_id, 0, msg["seed"])
@@ -210,7 +215,7 @@ class CheatingHost(DocumentHost):
             )  # fmt: skip
             table.event(0, {"t": "seed_receipt", "round_id": r.round_id, "seat": 0,
                             "seed_hash": seed_hash, "sig": self.sign(receipt)})  # fmt: skip
-            self.cut_once = self.resync_next = True
+            self.cheated_once = self.resync_next = True
             self.drop(table, 0)
             table.relay_seeds()  # without seat 0's seed: "it never came"
             return
@@ -222,7 +227,7 @@ class CheatingHost(DocumentHost):
                 return
         super()._seed_reveal(conn, msg)
 
-    def _resume(self, conn, msg: dict) -> None:
+    def _resume(self, conn: Connection, msg: dict) -> None:
         if self.closed is not None and self.closed.id == msg["table_id"]:
             self._error(
                 conn, "no_such_table", "resume",
@@ -247,9 +252,9 @@ class CheatingHost(DocumentHost):
         if self.cheat == "snapshot_recommit":
             table.reopen()  # round 1 the last dealt: round 2 again
 
-    def _play(self, conn, msg: dict) -> None:
+    def _play(self, conn: Connection, msg: dict) -> None:
         table, seat = conn.table, conn.seat
         super()._play(conn, msg)
-        if self.cheat == "snapshot_catch_up" and seat == 0 and not self.cut_once:
-            self.cut_once = self.resync_next = True
+        if self.cheat == "snapshot_catch_up" and seat == 0 and not self.cheated_once:
+            self.cheated_once = self.resync_next = True
             self.drop(table, 0)

@@ -251,7 +251,7 @@ def test_a_snapshot_for_a_few_missed_events_is_said_to_be_the_hosts_choice(
     what to do."""
     status, text, host = ada_at("snapshot_catch_up", data_home, target=1, host_bot=True)
     assert status == 0, text
-    assert host.cut_once
+    assert host.cheated_once
     (said,) = [line.strip() for line in text.splitlines() if "as it stands" in line]
     assert re.fullmatch(
         r"The host sent the table as it stands instead of the events you missed \(a host does "
