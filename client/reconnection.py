@@ -707,7 +707,7 @@ class Reconnection:
             # were never seen, so checking resumes with the next round.
             if isinstance(session.witness, DealWitness):
                 try:
-                    session.witness.snapshot_skips_seeds()
+                    session.witness.snapshot_skips_seeds(msg.round_no)
                 except FairnessError as exc:
                     await session._deal_check.deal_failed(exc, msg)
             session.witness.resynced()

@@ -174,26 +174,31 @@ class DealWitness:
             and rec.receipt is None
         )
 
-    def snapshot_skips_seeds(self) -> None:
-        """A snapshot is about to skip events of the round in play: if this seat revealed its
-        seed and has not seen the round's ``seed_reveals``, it can no longer see whether its
-        seed counted. With the host's receipt for it that is a failed check (the receipt was
-        to prove a seed left out); without one, a notice."""
+    def snapshot_skips_seeds(self, shows_round: int) -> None:
+        """A snapshot showing round ``shows_round`` as the last dealt is about to skip events
+        of the round in play: if this seat revealed its seed and has not seen the round's
+        ``seed_reveals``, it can no longer see whether its seed counted. Holding the host's
+        receipt for it, while the snapshot shows that round (or an earlier one) as the last
+        dealt, that is a failed check: the receipt was to prove a seed left out, and a host
+        replays that round's events to a seat that revealed (protocol.md 3.4, 5.4). Without a
+        receipt, or past that round (the seat was away for all of it), a notice."""
         rec = self.current
-        if rec is None or rec.seeds is not None or not self.revealed:
+        if rec is None or rec.seeds is not None or not self.revealed or self.my_seed is None:
             return
-        mine = seat_commitment(rec.round_id, self.seat, self.my_seed) if self.my_seed else None
-        if rec.receipt is not None and mine is not None and same_bytes(rec.receipt.seed_hash, mine):
+        mine = seat_commitment(rec.round_id, self.seat, self.my_seed)
+        held = rec.receipt is not None and same_bytes(rec.receipt.seed_hash, mine)
+        if held and shows_round <= rec.round_no:
             raise SeedsHiddenError(
                 f"round {rec.round_no}: the host signed a receipt for your seed, then caught "
                 "this seat up by snapshot before it saw the round's seeds relayed: whether your "
                 "seed counted cannot be checked; the receipt is kept in your transcript"
             )
+        receipt = "with the host's receipt for yours" if held else "with no receipt for yours"
         self._notices.append(
-            f"round {rec.round_no}: you revealed your seed, and the host sent the table as it "
-            "stands before you saw the round's seeds, with no receipt for yours: whether your "
-            "seed counted cannot be checked, so the host could pick between the deal with it "
-            "and the deal without it"
+            f"round {rec.round_no}: you revealed your seed ({receipt}), and the host sent the "
+            "table as it stands before you saw the round's seeds: whether your seed counted "
+            "cannot be checked, so the host could have picked between the deal with it and "
+            "the deal without it"
         )
 
     def resynced(self) -> None:

@@ -14,6 +14,7 @@ from scopa_net.fair.errors import (
     DuplicateCardError,
     FairnessError,
     MisroutedCardError,
+    SeedsHiddenError,
 )
 from scopa_net.fair.placement import Placement
 from scopa_net.rules import RuleSet
@@ -94,3 +95,49 @@ def test_a_catch_up_by_snapshot_mid_round_raises_no_false_alarm() -> None:
     assert all(v.ok for v in witness.verdicts)
     assert "not replayed" in witness.verdicts[-1].note
     assert witness.verdicts[0].round_no == 2
+
+
+def _seat_0_after_its_receipt() -> tuple[DealWitness, int]:
+    """Seat 0's witness of a played match, fed up to its receipt for round 1's seed, its seed
+    sent (the seeds the rounds relayed say which it was): the round's ``seed_reveals`` not
+    seen yet. Also the number of the match's last round."""
+    table = new_table(RuleSet.of(2, 5))
+    fill(table)
+    Driver(table, 12).run()
+    log = table.seats[0].log
+    receipt = next(i for i, e in enumerate(log) if isinstance(e, m.SeedReceipt))
+    reveals = next(e for e in log if isinstance(e, m.SeedReveals))
+    witness = DealWitness(table.rules, public_key_bytes(KEY), 0)
+    for event in log[: receipt + 1]:
+        witness.observe(event)
+        if isinstance(event, m.RoundCommit):
+            witness.my_commitment(reveals.seeds[0])
+    witness.revealed = True
+    last = max(e.round_no for e in log if isinstance(e, m.RoundCommit))
+    return witness, last
+
+
+def test_a_snapshot_that_hides_the_seeds_of_a_receipted_seed_is_a_failed_check() -> None:
+    """A snapshot showing round 1 (or none) as the last dealt, while seat 0 holds its receipt
+    for round 1 and has not seen its seeds relayed: the host hid whether the seed counted."""
+    witness, _ = _seat_0_after_its_receipt()
+    with pytest.raises(SeedsHiddenError, match="receipt for your seed"):
+        witness.snapshot_skips_seeds(1)
+    witness, _ = _seat_0_after_its_receipt()
+    with pytest.raises(SeedsHiddenError):
+        witness.snapshot_skips_seeds(0)
+
+
+def test_a_snapshot_past_the_round_of_a_receipted_seed_is_only_told() -> None:
+    """Seat 0 was away past round 1's end (the snapshot shows a later round): an honest host
+    may have had more events than it replays, so the seat is told what it cannot check."""
+    witness, last = _seat_0_after_its_receipt()
+    assert last >= 2
+    witness.snapshot_skips_seeds(2)
+    (notice,) = witness.take_notices()
+    assert notice == (
+        "round 1: you revealed your seed (with the host's receipt for yours), and the host "
+        "sent the table as it stands before you saw the round's seeds: whether your seed "
+        "counted cannot be checked, so the host could have picked between the deal with it "
+        "and the deal without it"
+    )
