@@ -18,7 +18,7 @@ import trio
 from scopa_net.blind_witness import BlindWitness
 from scopa_net.client import deal_words
 from scopa_net.client.session import Message
-from scopa_net.fair.commitments import counted_seats
+from scopa_net.fair.commitments import LEFT_OUT_WORDS, counted_seats
 from scopa_net.fair.transcript import VOID_KINGS
 from scopa_net.names import clean_name
 from scopa_net.wire import messages as m
@@ -32,6 +32,10 @@ SAT_OUT_SILENT = (
 )
 """What a person reads whose client, connected, sits a blind round out for a deadline it
 missed (the laptop slept, the terminal was suspended); the client takes the seat back."""
+
+
+LEFT_OUT = "|".join(map(re.escape, LEFT_OUT_WORDS.values()))
+"""What a verifier's note says after a seat whose seed it left out (a pattern)."""
 
 
 class TableWords:
@@ -354,7 +358,8 @@ class TableWords:
     def named(self, note: str) -> str:
         """A verifier's note with the seats it names called by the names on this screen
         ("dealer seat 0" -> "dealer Ada"; "seat 2 absent" -> "Carla was absent", or "you were
-        absent" on Carla's own screen): the note itself, shared with `scopa-net verify`,
+        absent" on Carla's own screen; "seat 2 sent no commitment" -> "you sent no commitment"
+        there too): the note itself, shared with `scopa-net verify`,
         knows seats only."""
         session = self.session
 
@@ -368,7 +373,11 @@ class TableWords:
             seat = int(found[1])
             return self.person(seat) if seat < len(session._seating.names) else found[0]
 
+        def own(found: re.Match[str]) -> str:
+            return "you " if int(found[1]) == session._seat else found[0]
+
         note = re.sub(r"\bseat (\d) absent\b(?! at| too)", absent, note)
+        note = re.sub(rf"\bseat (\d) (?={LEFT_OUT})", own, note)
         return re.sub(r"\bseat (\d)\b", name, note)
 
     def person(self, seat: int) -> str:

@@ -245,6 +245,16 @@ SEEDS_LEFT_OUT = {
     "bad_reveal": "the share the player showed is not the one they sealed",
 }
 """Why a person's seed (their share of a round's shuffle) was left out, in words (5.4)."""
+SEED_LEFT_OUT_NAMES = {
+    "no_commit": "no commitment",
+    "no_reveal": "no seed",
+    "bad_reveal": "wrong seed",
+}
+"""What the summary calls each reason a seed was left out (the protocol's codes are not words)."""
+
+
+def _left_out_name(why: str) -> str:
+    return SEED_LEFT_OUT_NAMES.get(why, why)
 
 
 @dataclass
@@ -923,17 +933,19 @@ def _summary(out: Callable[[str], None], s: _Summary) -> None:
         for seat, why in left:
             by_seat[seat, s.who(round_id, seat)][why] += 1
     if by_reason:
-        reasons = ", ".join(f"{why} {n}" for why, n in sorted(by_reason.items()))
+        reasons = ", ".join(f"{_left_out_name(why)} ({n})" for why, n in sorted(by_reason.items()))
         out(f"seeds left out, in {plural(len(s.exclusions), 'round')}: {reasons}")
         for seat, who in sorted(by_seat):
-            counts = ", ".join(f"{why} {n}" for why, n in sorted(by_seat[seat, who].items()))
+            counts = ", ".join(
+                f"{_left_out_name(why)} ({n})" for why, n in sorted(by_seat[seat, who].items())
+            )
             out(f"  {who}: {counts}")
         out(
             "  (a seed is a player's random share of a round's shuffle; a round with one left "
             "out was shuffled without it:"
         )
         for why in sorted(by_reason):
-            out(f"  {why}: {SEEDS_LEFT_OUT.get(why, why)}")
+            out(f"  {_left_out_name(why)}: {SEEDS_LEFT_OUT.get(why, why)}")
         out("  a host that keeps losing one player's share is worth asking about)")
     else:
         out("seeds left out: none (every player's random share counted in every shuffle)")

@@ -83,6 +83,8 @@ async def test_another_persons_seed_left_out_is_said_once_with_what_it_allows(
     )
     assert [line for line in lines if line.startswith(MEANS)] == [MINE, out], lines
     assert lines.index(out) == checks(lines)[1] + 1, lines
+    second = lines[checks(lines)[1]]
+    assert second.endswith("; seeds left out: Bruno sent no commitment (away, or too late)"), second
 
 
 def test_a_seat_taken_mid_match_is_not_told_the_plays_were_replayed() -> None:
@@ -180,3 +182,26 @@ def test_at_the_players_own_host_nothing_is_said_of_what_the_host_sees() -> None
     first = flat.index("Deal check: verified")
     assert flat.index(OWN_HOST) > first
     assert flat.index(OWN_HOST) < flat.index("Deal check: verified", first + 1)
+
+
+def test_a_seed_left_out_is_said_in_words_with_you_for_ones_own_seat() -> None:
+    """A verifier's note names a seed left out by its reason in words, never the protocol's
+    code; on a screen the seat is its person's name, "you" for one's own."""
+    from types import SimpleNamespace
+
+    from scopa_net.client.table_words import TableWords
+
+    note = (
+        "verified; seeds left out: seat 0 sent no commitment (away, or too late), seat 1 "
+        "committed but sent no seed in time, seat 2 sent a seed that does not match the "
+        "commitment"
+    )
+    seating = SimpleNamespace(names=["Ada", "Bruno", "Carla"], away_names={})
+    words = TableWords(
+        SimpleNamespace(_seat=1, _seating=seating), loss_said_after=0, loss_held_for=0
+    )
+    assert words.named(note) == (
+        "verified; seeds left out: Ada sent no commitment (away, or too late), you "
+        "committed but sent no seed in time, Carla sent a seed that does not match the "
+        "commitment"
+    )

@@ -167,8 +167,8 @@ def test_the_summary_counts_seeds_left_out_once_per_round(
     assert main(["verify", *paths]) == 0
     out = capsys.readouterr().out
     summary = out.split("== summary\n")[1]
-    assert "seeds left out, in 1 round: no_reveal 1" in summary  # two files, one round
-    assert "  seat 2: no_reveal 1" in summary
+    assert "seeds left out, in 1 round: no seed (1)" in summary  # two files, one round
+    assert "  seat 2: no seed (1)" in summary
     assert re.search(r"^  seat 0, \d+ rounds?: settebello", summary, re.MULTILINE)
     assert "1 rounds" not in summary
     assert "rounds not fair-checked (no player seed): 0" in summary

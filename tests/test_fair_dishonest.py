@@ -290,7 +290,10 @@ async def test_a_bad_seed_is_left_out_published_and_checkable_and_the_round_goes
     assert seat_commitment(first.round_id, 1, bytes(32)) != first.commits[1]
     verdict = verify_transcript(t)
     assert verdict.ok, verdict.lines()
-    assert "seeds left out: seat 1 bad_reveal" in verdict.rounds[0].note
+    assert (
+        "seeds left out: seat 1 sent a seed that does not match the commitment"
+        in verdict.rounds[0].note
+    )
     assert table.seats[1].offences == 1  # proven by the record: counted
 
 
@@ -323,7 +326,7 @@ async def test_a_seat_that_drops_after_committing_is_left_out_and_the_round_goes
     assert first.excluded == (None, "no_reveal")
     assert first.plays
     assert verify_transcript(t).ok
-    assert "seeds left out: seat 1 no_reveal" in notes[0]
+    assert "seeds left out: seat 1 committed but sent no seed in time" in notes[0]
     assert table.seats[1].offences == 0  # shown, not punished
 
 

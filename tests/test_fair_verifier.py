@@ -102,7 +102,7 @@ def test_a_seed_left_out_is_published_and_the_round_goes_on() -> None:
     assert r.commits is not None
     verdict = verify_transcript(t)
     assert verdict.ok, verdict.lines()
-    assert "seeds left out: seat 2 no_reveal" in verdict.rounds[0].note
+    assert "seeds left out: seat 2 committed but sent no seed in time" in verdict.rounds[0].note
     # An exclusion the record does not prove is refused: a seed that opens its commitment
     # cannot be "no_reveal", and a missing seed cannot pass as counted.
     seeds = list(r.seeds)

@@ -175,6 +175,13 @@ check)."""
 EXCLUSION_REASONS = (NO_COMMIT, NO_REVEAL, BAD_REVEAL)
 EXCLUSION_CODES = {None: 0, NO_COMMIT: 1, NO_REVEAL: 2, BAD_REVEAL: 3}
 """How the chain hash writes each seat's exclusion (protocol.md section 5.7)."""
+LEFT_OUT_WORDS = {
+    NO_COMMIT: "sent no commitment (away, or too late)",
+    NO_REVEAL: "committed but sent no seed in time",
+    BAD_REVEAL: "sent a seed that does not match the commitment",
+}
+"""Why a seat's seed was left out, as a verifier's note says it after the seat ("seat 1 sent
+no commitment (away, or too late)"; a screen puts the seat's name, or "you", in its place)."""
 
 
 def counted_seats(

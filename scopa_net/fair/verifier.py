@@ -21,6 +21,7 @@ from scopa_net.cards import CARDS
 from scopa_net.dealing import TABLE, seat_positions
 from scopa_net.errors import AmbiguousPlayError, IllegalPlayError
 from scopa_net.fair.commitments import (
+    LEFT_OUT_WORDS,
     ZERO_CHAIN,
     ArrivalCheck,
     HostDeck,
@@ -282,7 +283,11 @@ class _Verifier:
         self.check_reveal(r)
         if not counted:
             return f"not fair-checked: no player seed (the host alone chose the deck); {note}"
-        left_out = [f"seat {s} {x}" for s, x in enumerate(r.excluded) if x is not None]
+        left_out = [
+            f"seat {s} {LEFT_OUT_WORDS.get(x, x)}"
+            for s, x in enumerate(r.excluded)
+            if x is not None
+        ]
         if left_out:
             note += f"; seeds left out: {', '.join(left_out)}"
         return note
