@@ -16,6 +16,7 @@ from scopa_net.client.session import Message
 from scopa_net.client.session_errors import DealCheckFailedError
 from scopa_net.fair.errors import FairnessError
 from scopa_net.fair.plain_words import what_failed
+from scopa_net.names import seat_named
 from scopa_net.wire import messages as m
 from scopa_net.wire.errors import ErrorCode
 
@@ -137,4 +138,4 @@ class DealCheckStop:
         if not 0 < party <= len(people):
             return f"party {party}"
         seat = people[party - 1]
-        return f"{session._seating.names[seat]} (seat {seat}, party {party})"
+        return seat_named(seat, session._seating.names[seat], f"party {party}")

@@ -205,7 +205,7 @@ def _files_of(
     """The files of every seat of one match over, each named in no folder yet (``replays``:
     each table's matches, replayed once for all of them)."""
     from scopa_net.commands.history_export import export_name
-    from scopa_net.names import table_label
+    from scopa_net.names import seat_named, table_label
     from scopa_net.server.table import OlderJournalError
 
     players = int(record.settings["players"])
@@ -224,7 +224,8 @@ def _files_of(
     match_names = holders.match_names()
     out = []
     for seat, transcript in enumerate(transcripts):
-        about = f"seat {seat} ({match_names[seat] or 'open'}) of {label}, match {match.number}"
+        who = seat_named(seat, match_names[seat]) if match_names[seat] else _seat_name("", seat)
+        about = f"{who} of {label}, match {match.number}"
         if transcript.result.sig is None:
             about += " (closed before its end: unfinished)"
         path = Path(export_name(match, seat))

@@ -296,18 +296,21 @@ class _Summary:
     luck of the deal by person; ``hands`` keeps the seats of files with no names."""
 
     def seat(self, seat: int) -> str:
-        """``seat 0 (Ada)`` as the summary names a seat: by the names saved beside the files
-        (``seat 0 (Ada or Dino)`` where files of several matches name different people);
+        """``Ada (seat 0)`` as the summary names a seat: by the names saved beside the files
+        (``Ada or Dino (seat 0)`` where files of several matches name different people);
         ``seat 0`` if none was."""
-        names = self.names.get(seat)
-        return f"seat {seat} ({' or '.join(names)})" if names else f"seat {seat}"
+        from scopa_net.names import seat_named
+
+        return seat_named(seat, " or ".join(self.names.get(seat) or ()))
 
     def who(self, round_id: bytes, seat: int) -> str:
-        """``seat 1 (Carla)``: a seat in one round, by whoever held it then (as
+        """``Carla (seat 1)``: a seat in one round, by whoever held it then (as
         :meth:`seat` where no names say)."""
+        from scopa_net.names import seat_named
+
         held = self.held.get(round_id) or []
         name = held[seat] if seat < len(held) else ""
-        return f"seat {seat} ({name})" if _a_name(name, seat) else self.seat(seat)
+        return seat_named(seat, name) if _a_name(name, seat) else self.seat(seat)
 
 
 @dataclass
@@ -595,7 +598,7 @@ def seat_words(
     people: Sequence[int] = (),
     own: bool = False,
 ) -> str:
-    """``seat 1 (Bruno)``, ``seat 2 (Carla, you)``: a seat as the person who saved the file
+    """``Bruno (seat 1)``, ``Carla (seat 2, you)``: a seat as the person who saved the file
     reads it (the transcript's own seat is theirs). Only a client's own transcripts have
     ``names`` beside them; a file without (exported by a host, say) may be anyone's, so its
     seat is ``seat 2 (this file's seat)``, never "you". ``said``: what the verifier already
@@ -603,15 +606,16 @@ def seat_words(
     the line's round: a person's seat whose saved name is a computer's now (the person left, a
     computer took it) is ``seat 0 (now a computer player)``, as the file keeps only the last
     names."""
-    from scopa_net.names import reads_as_computer
+    from scopa_net.names import reads_as_computer, seat_named
 
-    who = [names[seat]] if seat < len(names) else []
-    if who and seat in people and reads_as_computer(who[0]):
-        who = ["now a computer player"]
+    name = names[seat] if seat < len(names) else ""
+    notes = []
+    if name and seat in people and reads_as_computer(name):
+        name, notes = "", ["now a computer player"]
     if seat == mine:
-        who.append("you" if own else "this file's seat")
-    who += [said] if said else []
-    return f"seat {seat} ({', '.join(who)})" if who else f"seat {seat}"
+        notes.append("you" if own else "this file's seat")
+    notes += [said] if said else []
+    return seat_named(seat, name, *notes)
 
 
 def _verify_one(

@@ -239,3 +239,11 @@ def listed_away(name: str | None) -> str | None:
     if name is None or not name.endswith(AWAY_MARK):
         return None
     return clean_name(name[: -len(AWAY_MARK)]) or None
+
+
+def seat_named(seat: int, name: str = "", *notes: str) -> str:
+    """A seat as every line names it, its player's name first: ``Fabio (seat 2)``,
+    ``Carla (seat 2, you)``; a seat with no name, ``seat 2`` or ``seat 2 (open)``."""
+    if name:
+        return f"{name} ({', '.join([f'seat {seat}', *notes])})"
+    return f"seat {seat} ({', '.join(notes)})" if notes else f"seat {seat}"

@@ -25,7 +25,7 @@ import trio
 
 from scopa_net.fair.blind.record import VOID_ABSENT, VOID_FAILED_CHECK
 from scopa_net.fair.transcript import VOID_KINGS
-from scopa_net.names import clean_name, table_label
+from scopa_net.names import clean_name, seat_named, table_label
 from scopa_net.score_line import score_line
 from scopa_net.server.blind_table import BlindTable
 from scopa_net.server.config import HostConfig
@@ -618,7 +618,7 @@ class TableTask:
     def _who(self, seat: int) -> str:
         """A seat as the log names it: ``Fabio (seat 1)``; ``seat 1`` while nobody has it."""
         name = self.table.seats[seat].name
-        return f"{name} (seat {seat})" if name else f"seat {seat}"
+        return seat_named(seat, name)
 
     def _seat_name(self, seat: int) -> str:
         """A seat as the log's lines on a whole match name it: its player's name,
@@ -650,7 +650,7 @@ class TableTask:
         self._voids_told = voids
         offender = void.offender
         if void.reason == VOID_ABSENT and offender in self._left:
-            why = f"{self._left[offender]} (seat {offender}) left the table"  # not away
+            why = f"{seat_named(offender, self._left[offender])} left the table"  # not away
         elif (
             void.reason == VOID_ABSENT and offender is not None and self.table.seats[offender].away
         ):

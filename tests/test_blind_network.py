@@ -935,14 +935,14 @@ async def test_a_seat_that_stops_without_cause_is_named_and_the_match_goes_on(
     assert cli_main(["verify", str(saved)]) == 0
     out = capsys.readouterr().out
     # Named by the names the client saved beside the file (the file is seat 1's).
-    assert "round 1: void: seat 0 (p0, party 1) stopped without cause" in out, out
+    assert "round 1: void: p0 (seat 0, party 1) stopped without cause" in out, out
     assert "VERIFIED" in out
     monkeypatch.setenv("SCOPA_NET_NAME", "p0")  # p0 reads: their own file says "you"
     cli_main(["verify", str(evidence), str(saved)])
     out = capsys.readouterr().out
-    assert out.count("round 1: void: seat 0 (p0, party 1) stopped without cause") == 1, out
-    assert out.count("round 1: void: seat 0 (p0, you, party 1) stopped without cause") == 1, out
-    assert "blind rounds void by a seat that stopped without cause: 1 (seat 0 (p0): 1)" in out, out
+    assert out.count("round 1: void: p0 (seat 0, party 1) stopped without cause") == 1, out
+    assert out.count("round 1: void: p0 (seat 0, you, party 1) stopped without cause") == 1, out
+    assert "blind rounds void by a seat that stopped without cause: 1 (p0 (seat 0): 1)" in out, out
 
 
 async def test_a_person_who_steps_away_mid_round_voids_it_and_the_others_read_why(

@@ -296,11 +296,11 @@ def test_a_bad_play_proof_names_the_person_and_the_card(bots_match, tmp_path: Pa
     assert verify_files([path], lines.append) == 1
     assert (
         "round 1: a play's proof that its card came from the player's own hand does not hold: "
-        "seat 2 (Carla) cheated, or the record was changed"
+        "Carla (seat 2) cheated, or the record was changed"
     ) in lines, lines
     assert (
-        "  round 1: FAILED: BlindCheckError: bad play proof, by seat 2 (Carla, party 2): "
-        f"play {n}: seat 2 (Carla)'s proof does not show {CARDS[other]} at deck position "
+        "  round 1: FAILED: BlindCheckError: bad play proof, by Carla (seat 2, party 2): "
+        f"play {n}: Carla (seat 2)'s proof does not show {CARDS[other]} at deck position "
         f"{play.pos}"
     ) in lines, lines
 
@@ -340,7 +340,7 @@ def test_an_absent_person_whose_seat_a_computer_took_is_not_called_the_computer(
     void = [line for line in lines if line.startswith("round 1: void: ")]
     assert void, lines
     assert void[0].startswith("round 1: void: seat 1 (now a computer player) absent; "), void
-    assert "seat 0 (Ada, you)" in lines[0]
+    assert "Ada (seat 0, you)" in lines[0]
 
 
 @pytest.mark.parametrize(

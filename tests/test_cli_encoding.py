@@ -59,7 +59,7 @@ async def test_verify_and_history_show_a_name_an_ascii_output_cannot_as_question
         lambda: ascii_run("verify", "--pin", pin, str(path), home=home)
     )
     assert (checked.returncode, checked.stderr) == (0, "")
-    assert checked.stdout.startswith("seat 0 (Zo? M?ller, this file's seat), 2 players")
+    assert checked.stdout.startswith("Zo? M?ller (seat 0, this file's seat), 2 players")
     listed = await trio.to_thread.run_sync(lambda: ascii_run("history", "--db", str(db), home=home))
     assert (listed.returncode, listed.stderr) == (0, "")
     assert "Zo? M?ller: " in listed.stdout

@@ -77,7 +77,7 @@ def test_seats_are_named_as_the_client_saved_them_beside_the_transcript(
     monkeypatch.setenv("SCOPA_NET_NAME", "Carla")
     assert main(["verify", str(copy)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("seat 1 (Bruno, this file's seat), 2 players"), out
+    assert out[0].startswith("Bruno (seat 1, this file's seat), 2 players"), out
     assert not any("you" in line for line in out), out
     # The names are notes beside the file, not signed: verify says so (an auditor changed
     # them by hand and read a VERIFIED result under swapped names).
@@ -85,15 +85,15 @@ def test_seats_are_named_as_the_client_saved_them_beside_the_transcript(
     # From inside the transcripts folder, by a relative path, the names are found all the same.
     monkeypatch.chdir(copy.parent)
     assert main(["verify", copy.name]) == 0
-    assert capsys.readouterr().out.splitlines()[0].startswith("seat 1 (Bruno, this file's seat)")
+    assert capsys.readouterr().out.splitlines()[0].startswith("Bruno (seat 1, this file's seat)")
     monkeypatch.setenv("SCOPA_NET_NAME", "bruno")
     assert main(["verify", str(copy)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("seat 1 (Bruno, you), 2 players"), out
+    assert out[0].startswith("Bruno (seat 1, you), 2 players"), out
     rounds = [line for line in out if line.startswith("round ")]
-    assert any("dealer seat 0 (Ada)" in line for line in rounds), rounds
-    assert any("dealer seat 1 (Bruno, you)" in line for line in rounds), rounds
-    assert not any(re.search(r"seat \d(?! \()", line) for line in out), out
+    assert any("dealer Ada (seat 0)" in line for line in rounds), rounds
+    assert any("dealer Bruno (seat 1, you)" in line for line in rounds), rounds
+    assert not any(re.search(r"(?<!\()seat \d", line) for line in out), out
 
 
 def test_a_tampered_file_says_which_round_and_why(

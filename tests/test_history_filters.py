@@ -166,7 +166,7 @@ def test_export_takes_the_name_of_who_held_the_seat(
     assert main(["history", "--db", db, "--export", "1", "--seat", "BOT 1", "--out", str(out)]) == 0
     assert capsys.readouterr().out.startswith(f"wrote {out} (")
     assert main(["verify", str(out)]) == 0
-    assert capsys.readouterr().out.startswith("seat 1 (bot 1, this file's seat)")
+    assert capsys.readouterr().out.startswith("bot 1 (seat 1, this file's seat)")
     assert main(["history", "--db", db, "--export", "1", "--seat", "Zed"]) == 2
     assert capsys.readouterr().err == (
         "scopa-net: nobody called Zed held a seat at table 1 (seat 0 ann, seat 1 bot 1); give "

@@ -51,8 +51,8 @@ def test_history_lists_the_match_and_its_export_verifies(
     assert "verified" in out
     # The names the host knew, from beside the file (it said "seat 1", "seat 0 (this file's
     # seat)"). An export may be anyone's seat: it said "seat 0 (you)" to whoever ran verify.
-    assert out.startswith("seat 0 (ann, this file's seat), 2 players"), out
-    assert "seat 1 (bot 1)" in out, out
+    assert out.startswith("ann (seat 0, this file's seat), 2 players"), out
+    assert "bot 1 (seat 1)" in out, out
     assert "you" not in out
     assert main(["history", "--db", str(db), "--export", "9"]) == 2
     assert main(["history", "--db", str(tmp_path / "none.db")]) == 2

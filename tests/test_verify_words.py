@@ -594,7 +594,7 @@ def test_the_summary_names_each_seat_as_the_names_beside_the_files_do(
     summary.absent = {b"\x01": (1,)}
     lines: list[str] = []
     _summary(lines.append, summary)
-    assert "blind rounds void for an absent player: 1 (seat 1 (Ivo, then Lea): 1)" in lines
+    assert "blind rounds void for an absent player: 1 (Ivo, then Lea (seat 1): 1)" in lines
 
 
 def test_a_file_that_ends_before_the_match_s_end_says_so_without_alarm(
@@ -633,7 +633,7 @@ def test_the_heading_of_a_seat_that_changed_hands_names_everyone_who_held_it(
     path.with_suffix(".names").write_text("Ada\nLea\nmatch\tAda\tIvo, then Lea\n", "utf-8")
     status, out = _verify(capsys, path)
     assert status == 0
-    assert out[0].startswith("seat 1 (Ivo, then Lea, this file's seat), 2 players"), out
+    assert out[0].startswith("Ivo, then Lea (seat 1, this file's seat), 2 players"), out
 
 
 def test_a_seat_the_host_numbered_for_a_taken_name_is_yours(
@@ -649,4 +649,4 @@ def test_a_seat_the_host_numbered_for_a_taken_name_is_yours(
     path.with_suffix(".names").write_text("Fabio\nFabio (2)\n", encoding="utf-8")
     status, out = _verify(capsys, path)
     assert status == 0
-    assert out[0].startswith("seat 1 (Fabio (2), you), 2 players"), out
+    assert out[0].startswith("Fabio (2) (seat 1, you), 2 players"), out
