@@ -138,7 +138,7 @@ async def test_two_people_who_drop_together_void_the_round_and_nobody_blames_the
     assert cli_main(["verify", "--pin", fp, *files]) == 0
     out = capsys.readouterr().out
     named = {people.sessions[name].seat: name for name in ("Bruno", "Carla")}
-    counts = ", ".join(f"seat {seat} ({named[seat]}): 1" for seat in sorted(named))
+    counts = ", ".join(f"{named[seat]} (seat {seat}): 1" for seat in sorted(named))
     assert f"blind rounds void for an absent player: 1 ({counts})" in out, out
 
 
@@ -255,7 +255,7 @@ async def test_a_person_gone_after_the_last_play_leaves_the_round_standing(
     counted = (
         "blind rounds whose reveal counts a player absent (their seed never came, so their "
         "shuffle is unchecked): "
-        f"1 (seat {bruno} (Bruno): 1)"
+        f"1 (Bruno (seat {bruno}): 1)"
     )
     assert counted in out, out
 
