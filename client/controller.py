@@ -340,7 +340,9 @@ class Controller:
             return []
         left = self._cards_said(view.leftover)
         takers = [r.seat for r in view.plays if r.play.captured]
-        whose = f" ({render.side_label(view.rules.side_of(takers[-1]), view, self.state.names)})"
+        side = view.rules.side_of(takers[-1]) if takers else 0
+        you = self._seat_called_you()
+        whose = f" ({render.side_label(side, view, self.state.names, you=you)})"
         return [_text(f"The last capture also takes the table: {left}{whose if takers else ''}.")]
 
     def _cards_said(self, cards: Sequence[Card]) -> str:
@@ -391,7 +393,13 @@ class Controller:
                 computer, makers = self._computer_plays(), self._play_makers()
                 self._show(
                     render.board_lines(
-                        view, names, self.display, computer, makers=makers, told=told
+                        view,
+                        names,
+                        self.display,
+                        computer,
+                        makers=makers,
+                        told=told,
+                        you=self._seat_called_you(),
                     )
                 )
         sent = self.move_on_its_way
@@ -445,13 +453,17 @@ class Controller:
 
     def record_line(self, view: SeatView, record: PlayRecord) -> FormattedText:
         """One play as this client prints it (in words with --plain): a computer's play for
-        a person under their name and "(computer)"."""
-        names = self.state.names
+        a person under their name and "(computer)"; this person's own, "You play"."""
+        names, you = self.state.names, self._seat_called_you()
         computer, makers = self._computer_plays(), self._play_makers()
         if self._plain:
-            words = render.play_words(record, view, names, self.display, computer, makers=makers)
+            words = render.play_words(
+                record, view, names, self.display, computer, makers=makers, you=you
+            )
             return _text(words)
-        return render.record_line(record, view, names, self.display, computer, makers=makers)
+        return render.record_line(
+            record, view, names, self.display, computer, makers=makers, you=you
+        )
 
     # --- events -------------------------------------------------------------------------------
 

@@ -253,9 +253,12 @@ def seat_label(seat: int, view: SeatView, names: Sequence[str]) -> str:
     return names[seat] if seat < len(names) else f"seat {seat}"
 
 
-def side_label(side: int, view: SeatView, names: Sequence[str]) -> str:
-    """A side named by its players: ``Ada``, or ``Ada & Bot 2`` for a partnership."""
-    return " & ".join(seat_label(s, view, names) for s in view.rules.seats_of(side))
+def side_label(side: int, view: SeatView, names: Sequence[str], *, you: int | None = None) -> str:
+    """A side named by its players: ``Ada``, or ``Ada & Bot 2`` for a partnership; the seat
+    ``you`` (the reader's own) is ``you``: ``you & Bot 2``."""
+    return " & ".join(
+        "you" if s == you else seat_label(s, view, names) for s in view.rules.seats_of(side)
+    )
 
 
 def partners_line(view: SeatView, names: Sequence[str], seat: int | None) -> str:
@@ -283,17 +286,21 @@ def player_label(
     computer: Collection[int] = (),
     *,
     makers: Mapping[int, str] | None = None,
+    you: int | None = None,
 ) -> str:
     """Who made a play: the seat's name, or ``Ada (computer)`` when a computer played for
     the person (``computer``: the indexes in ``view.plays`` of the plays a computer made for
     a person away, or sitting a blind round out). ``makers``: by index in ``view.plays``, the
-    name of whoever held the seat when the play was made, if it has changed hands since."""
+    name of whoever held the seat when the play was made, if it has changed hands since.
+    ``you``: the seat of the person reading, whose own plays are ``You``."""
     index = next((i for i, r in enumerate(view.plays) if r is record), None)
     who = seat_label(record.seat, view, names)
     if makers and index in makers:
         who = makers[index]
     if index is not None and index in computer:
         return f"{who} (computer)"
+    if record.seat == you and not (makers and index in makers):
+        return "You"
     return who
 
 
@@ -305,10 +312,11 @@ def record_line(
     computer: Collection[int] = (),
     *,
     makers: Mapping[int, str] | None = None,
+    you: int | None = None,
 ) -> Line:
     """One play as it happened: who, what, and a sweep if it was one (``computer``,
-    ``makers``: as for :func:`player_label`)."""
-    who = player_label(record, view, names, computer, makers=makers)
+    ``makers``, ``you``: as for :func:`player_label`)."""
+    who = player_label(record, view, names, computer, makers=makers, you=you)
     out: StyleAndTextTuples = [("class:you" if record.seat == view.seat else "", who)]
     out.append(("", " play " if who == "You" else " plays "))  # "You play", "Ada plays"
     out += play_fragments(record.play, display)
@@ -373,9 +381,10 @@ def board_lines(
     *,
     makers: Mapping[int, str] | None = None,
     told: bool = False,
+    you: int | None = None,
 ) -> list[Line]:
     """The whole screen of the game for ``view.seat``, top to bottom (``computer``,
-    ``makers``: as for :func:`player_label`; ``told``: as for :func:`turn_text`)."""
+    ``makers``, ``you``: as for :func:`player_label`; ``told``: as for :func:`turn_text`)."""
     rules = view.rules
     variants = ", ".join(sorted(v.value for v in rules.variants)) or "none"
     lines = [
@@ -408,7 +417,7 @@ def board_lines(
         piles.append(("class:sweep" if sweeps else "", f", {sweeps} sweep{'s' * (sweeps != 1)}"))
     lines.append(_row("Captured", piles))
     for record in last_plays(view):
-        row = record_line(record, view, names, display, computer, makers=makers)
+        row = record_line(record, view, names, display, computer, makers=makers, you=you)
         lines.append(_row("Last", list(row)))
     if view.sitting_out and not view.hand:  # the host's party's cards: not this seat's to see
         lines.append(_row("Your hand", [("class:value", SAT_OUT_HAND)]))
@@ -445,8 +454,10 @@ def play_words(
     computer: Collection[int] = (),
     *,
     makers: Mapping[int, str] | None = None,
+    you: int | None = None,
 ) -> str:
-    who = player_label(record, view, names, computer, makers=makers)
+    """One play in words (``computer``, ``makers``, ``you``: as for :func:`player_label`)."""
+    who = player_label(record, view, names, computer, makers=makers, you=you)
     text = f"{who} played {card_words(record.play.card, display)}"  # past tense: any person
     if record.play.captured:
         text += f", taking {words_of(record.play.captured, display)}"

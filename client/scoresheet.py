@@ -273,23 +273,29 @@ def match_summary(
     return FormattedText(
         [
             ("class:winner", f"{who} {verb} the match{how}"),
-            ("", f"{final_score(view, winner, match_scores, names)}, "),
+            ("", f"{final_score(view, winner, match_scores, names, you=view.seat)}, "),
             ("", f"after {rounds_taken(rounds, voids)}."),
         ]
     )
 
 
 def final_score(
-    view: SeatView, winner: int, match_scores: Sequence[int], names: Sequence[str]
+    view: SeatView,
+    winner: int,
+    match_scores: Sequence[int],
+    names: Sequence[str],
+    *,
+    you: int | None = None,
 ) -> str:
     """What follows ``... win the match``: the winner's score first, then the others' from the
     highest. Two sides: ``, 11 to 7``. More: each other score is said with its side's name,
-    the winner's not again: `` 5 to 4 (Zio & bot 4) to 2 (Nonna & Åsa)``."""
+    the winner's not again: `` 5 to 4 (Zio & bot 4) to 2 (Nonna & Åsa)``; the seat ``you``
+    (the reader's) is ``you``: `` 5 to 3 (bot 2) to 0 (you)``."""
     others = sorted(
         (side for side in range(len(match_scores)) if side != winner),
         key=lambda side: -match_scores[side],
     )
     if len(match_scores) <= 2:
         return ", " + " to ".join(str(match_scores[s]) for s in (winner, *others))
-    named = (f"{match_scores[s]} ({side_label(s, view, names)})" for s in others)
+    named = (f"{match_scores[s]} ({side_label(s, view, names, you=you)})" for s in others)
     return " " + " to ".join((str(match_scores[winner]), *named))

@@ -163,14 +163,14 @@ async def test_events_print_plays_and_the_board_on_my_turn(table: Table) -> None
     assert "Your turn." in screen.take()
     record = session.match.play(parse_card("3s"), 0)
     controller.handle_event(ViewChanged(view=session.view, record=record))
-    assert screen.take() == "Ada plays 3s♠ x 3h♥"
+    assert screen.take() == "You play 3s♠ x 3h♥"
     record = session.match.play(parse_card("2h"), 1)
     controller.handle_event(ViewChanged(view=session.view, record=record))
     text = screen.take()
     assert text.startswith("Bot 1 plays 2h♥ x 2b♣")
     assert text.endswith("Your turn.")
     await controller.handle_line("last")
-    assert screen.take() == "Ada plays 3s♠ x 3h♥\nBot 1 plays 2h♥ x 2b♣"
+    assert screen.take() == "You play 3s♠ x 3h♥\nBot 1 plays 2h♥ x 2b♣"
     controller.handle_event(Message(seat=1, text="buona fortuna"))
     assert screen.take() == "<Bot 1> buona fortuna"
 
@@ -182,7 +182,7 @@ async def test_plain_mode_speaks_in_sentences(table: Table) -> None:
     )
     record = session.match.play(parse_card("3s"), 0)
     controller.handle_event(ViewChanged(view=session.view, record=record))
-    assert screen.take() == "Ada played 3 of swords, taking 3 of cups."
+    assert screen.take() == "You played 3 of swords, taking 3 of cups."
 
 
 async def test_plain_mode_says_who_chats_without_brackets(table: Table) -> None:

@@ -68,11 +68,11 @@ def test_a_script_is_read_line_by_line_as_if_typed(tmp_path: Path) -> None:
     assert done.stderr == b""
     lines = assert_plain(done.stdout)
     assert lines.count(SEED_HAND) == 2  # dealt, then `board`
-    played = lines.index("Ada plays 4h♥")
+    played = lines.index("You play 4h♥")
     answered = next(i for i, line in enumerate(lines) if line.startswith("bot 1 plays "))
     assert played < answered
     # `last`: each player's last play, after the board drawn for the person's turn
-    assert lines[-4:-2] == ["Ada plays 4h♥", lines[answered]]
+    assert lines[-4:-2] == ["You play 4h♥", lines[answered]]
     assert lines[-2:] == ["The match is not over. Really leave?", "Leaving the table."]
 
 

@@ -274,6 +274,12 @@ def test_plain_mode_names_the_cards_the_last_capture_takes() -> None:
         "The last capture also takes the table: 3 of clubs, knight of cups, king of clubs "
         "(Ada & Carla)."
     )
+    # On Carla's own screen her side is "Ada & you" (its seats in order).
+    session.seat = 3
+    before = len(screen.lines)
+    carla = Controller(session, Display(color=False), screen.show, list, plain=True)
+    carla.handle_event(RoundOver(view=session.view, score=match.results[-1], match_scores=(2, 1)))
+    assert screen.lines[before].endswith("king of clubs (Ada & you)."), screen.lines
 
 
 async def test_score_after_taking_a_seat_back_at_a_rounds_end_shows_its_sheet() -> None:
@@ -347,7 +353,7 @@ def test_a_match_of_three_sides_ends_with_each_score_named() -> None:
     summary = render.plain([match_summary(match.view_for(0), 0, (5, 0, 3), 2, names)])
     assert summary == "You win the match 5 to 3 (Carla) to 0 (Bruno), after 2 rounds."
     summary = render.plain([match_summary(match.view_for(1), 2, (5, 0, 7), 2, names)])
-    assert summary == "Carla wins the match 7 to 5 (Ada) to 0 (Bruno), after 2 rounds."
+    assert summary == "Carla wins the match 7 to 5 (Ada) to 0 (you), after 2 rounds."  # Bruno's
 
 
 def test_a_match_of_three_teams_ends_without_saying_the_winners_twice() -> None:
@@ -358,8 +364,8 @@ def test_a_match_of_three_teams_ends_without_saying_the_winners_twice() -> None:
     names = ("Nonna Lucía", "Zio Gianni", "Chiara", "Åsa", "bot 4", "bot 5")
     summary = render.plain([match_summary(match.view_for(0), 2, (2, 4, 5), 2, names)])
     assert summary == (
-        "Chiara & bot 5 win the match 5 to 4 (Zio Gianni & bot 4) to 2 (Nonna Lucía & Åsa), "
-        "after 2 rounds."
+        "Chiara & bot 5 win the match 5 to 4 (Zio Gianni & bot 4) to 2 (you & Åsa), "
+        "after 2 rounds."  # on Nonna Lucía's screen
     )
 
 

@@ -70,7 +70,7 @@ def test_ctrl_z_goes_back_to_the_shell_and_fg_back_to_the_game(tmp_path: Path) -
         tmux.wait_for(name, r"^Your hand Ah=1  Ab=1  4h=4\nYour turn\.\nscopa>", stopped)
         tmux.wait_for(name, r"YOUR TURN", stopped)
         tmux.type(name, "Ah")
-        tmux.wait_for(name, r"^Ada plays Ah", stopped)
+        tmux.wait_for(name, r"^You play Ah", stopped)
         screen = tmux.screen(name)
         assert "invalid card" not in screen
         assert "\\x1a" not in screen
@@ -86,7 +86,7 @@ def test_stopped_while_the_game_moved_on_is_redrawn_at_fg(
         start_game(tmux, name, tmp_path, bot_delay="1")
         client = child_of(shell)
         tmux.type(name, "Ah")
-        tmux.wait_for(name, r"^Ada plays Ah")
+        tmux.wait_for(name, r"^You play Ah")
         os.kill(client, stop)  # before the computer's move, due a second later
         stopped = back_at_the_shell(tmux, name)
         time.sleep(1.2)  # the move is due while the client is stopped
@@ -100,7 +100,7 @@ def test_stopped_while_the_game_moved_on_is_redrawn_at_fg(
         tmux.wait_for(name, r"YOUR TURN", stopped)
         # The prompt still reads what is typed.
         tmux.type(name, "Ab")
-        tmux.wait_for(name, r"^Ada plays Ab", stopped)
+        tmux.wait_for(name, r"^You play Ab", stopped)
         screen = tmux.screen(name)
         assert "^[[" not in screen, screen[-2000:]  # no cursor report echoed in line mode
 
