@@ -604,15 +604,21 @@ class TableTask:
         )
 
     def _result_words(self) -> str:
-        """A match over, for the log: ``Ada 11 - Bruno 4; Ada won``."""
+        """A match over, for the log: ``Ada 11 - Bruno 4; Ada won``, each seat by everyone
+        who held it in the match, as the players' screens and ``history`` name it
+        (``Carla, then a computer``)."""
         match = self.table.match
         if match is None:
             return "no score"
-        words = self._score_words(list(match.scores))
+        held = self.table.holders.match_names() if self.table.holders.began() else []
+        names = [
+            (held[n] if n < len(held) else "") or self._seat_name(n)
+            for n in range(len(self.table.seats))
+        ]
+        words = self._score_words(list(match.scores), names)
         if match.winner is None:
             return words
         sides = len(match.scores)
-        names = [self._seat_name(n) for n in range(len(self.table.seats))]
         return f"{words}; {' & '.join(names[match.winner :: sides])} won"
 
     def _who(self, seat: int) -> str:
@@ -621,13 +627,17 @@ class TableTask:
         return seat_named(seat, name)
 
     def _seat_name(self, seat: int) -> str:
-        """A seat as the log's lines on a whole match name it: its player's name,
-        ``Carla (left)`` while a computer plays the seat Carla left, ``seat 1`` if nobody
-        ever held it."""
+        """A seat as the log's line on a match beginning names it: its player's name,
+        ``seat 1 (open, a computer plays it)`` once its person left for good (as a
+        player's ``who`` says it), ``seat 1`` if nobody ever held it."""
         name = self.table.seats[seat].name
         if name:
             return name
-        return f"{self._left[seat]} (left)" if seat in self._left else f"seat {seat}"
+        return (
+            seat_named(seat, "", "open, a computer plays it")
+            if seat in self._left
+            else (seat_named(seat))
+        )
 
     def _match_words(self) -> tuple[object, int, str]:
         """The table, its match number and who plays whom: ``Ada & Carla against Bruno &
@@ -659,11 +669,10 @@ class TableTask:
             why = void_words(void.reason, None if offender is None else self._who(offender))
         log.info("table %s: round %s void: %s", self.table.table_id, self.table.round_no, why)
 
-    def _score_words(self, scores: list[int]) -> str:
+    def _score_words(self, scores: list[int], names: list[str]) -> str:
         """A match's scores as the log says them: ``Ada 11 - Bruno 4`` (partners joined by
-        ``&``; a seat left as :meth:`_seat_name` says)."""
+        ``&``), each seat by ``names``."""
         sides = len(scores)
-        names = [self._seat_name(n) for n in range(len(self.table.seats))]
         return score_line([(" & ".join(names[side::sides]), p) for side, p in enumerate(scores)])
 
     # --- automatic actions: rounds, bots, deadlines --------------------------------------

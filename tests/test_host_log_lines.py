@@ -354,9 +354,11 @@ async def test_a_seat_whose_person_left_is_named_in_a_match_begins_and_its_score
     host.journal.close()
     lines = [line for line in said(caplog) if line.startswith(f"table {table_id}")]
     assert f"table {table_id}: match 1 begins: Carla against Bruno" in lines
-    assert f"table {table_id}: match 2 begins: Carla (left) against Bruno" in lines
+    begins = "match 2 begins: seat 0 (open, a computer plays it) against Bruno"
+    assert f"table {table_id}: {begins}" in lines, lines
     finished = next(line for line in lines if " finished: " in line)
-    assert finished.startswith(f"table {table_id}: match 1 finished: Carla (left) ")
+    # As Bruno's screen and `history` name the seat: "Carla, then a computer".
+    assert finished.startswith(f"table {table_id}: match 1 finished: Carla, then a computer ")
     assert " - Bruno " in finished
 
 

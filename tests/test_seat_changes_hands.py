@@ -364,7 +364,8 @@ async def test_a_seat_a_computer_finished_for_a_person_who_left_says_a_computer(
         await dino.send(m.Leave(away=False))
         await _finished(caplog)
         (done,) = [r.getMessage() for r in caplog.records if " finished: " in r.getMessage()]
-        assert re.search(r"finished: Dino \(left\): \d+ - bot 1: \d+; ", done), done
+        # As history (below) and the players' screens say it: not "Dino (left)".
+        assert re.search(r"finished: Dino, then a computer: \d+ - bot 1: \d+; ", done), done
         for raw in (lobby, dino):
             await raw.stream.aclose()
         await host.shutdown()
