@@ -435,7 +435,8 @@ def listed_matches(record: TableRecord, now: str = "", seated: Seats = ()) -> li
 
 def in_play(journal: Journal, record: TableRecord) -> tuple[str, Seats]:
     """How a table not finished stands, replayed from its journal: who plays and the score
-    so far (``Ada 3 - Bruno 1 after 2 rounds``) and where a computer played for someone
+    so far (``Ada 3 - Bruno 1 after 2 rounds``; ``Ada 0 - Bruno 0, round 1 in play`` before
+    the first round is scored) and where a computer played for someone
     (``; a computer played for Bruno in round 2``), or who sits and waits (``Ada waits``);
     "" if nobody sits or the table cannot be replayed. With it, who has held each seat of
     the match in play (none before it began, or if the table cannot be replayed)."""
@@ -461,7 +462,9 @@ def in_play(journal: Journal, record: TableRecord) -> tuple[str, Seats]:
     seats = tuple(seat_names(n) for n in names)
     holders = table.holders  # where a computer played for someone, as a match over says it
     said = computer_words(names, holders.computer_rounds(), holders.computer_people())
-    line = f"{score} after {plural(len(match.results), 'round')}"
+    scored = len(match.results)
+    # Before any round is scored: not "0 - 0 after 0 rounds", which reads as no score at all.
+    line = f"{score} after {plural(scored, 'round')}" if scored else f"{score}, round 1 in play"
     return line + (f"; {said}" if said else ""), seats
 
 

@@ -24,6 +24,8 @@ from scopa_net.rules import RuleSet
 from scopa_net.wire import messages as m
 
 IN_ROUND_1 = "; a computer played for Dino in round 1"
+SO_FAR = r"( after [1-9]\d* rounds?|, round 1 in play)"
+"""How far the match is: never "after 0 rounds", which read as no score."""
 
 
 def in_play_line(db: str, capsys: pytest.CaptureFixture[str]) -> str:
@@ -67,7 +69,7 @@ async def test_history_of_a_match_in_play_says_a_computer_played_for_dino(
             while not holders.computer_rounds()[1]:
                 await trio.sleep(0.02)
         line = await in_play_line_once(db, capsys, re.escape(IN_ROUND_1) + "$")
-        assert re.search(r": Bruno \d+ - Dino \d+ after \d+ rounds?", line), line
+        assert re.search(rf": Bruno \d+ - Dino \d+{SO_FAR}", line), line
 
         with trio.fail_after(10):
             while host.open_seats == 0:
@@ -75,9 +77,29 @@ async def test_history_of_a_match_in_play_says_a_computer_played_for_dino(
         eve = await RawSeat.connect(host.port)
         await eve.join(table_id, None, "Eve")
         line = await in_play_line_once(db, capsys, "Dino, then Eve")
-        assert re.search(r": Bruno \d+ - Dino, then Eve \d+ after \d+ rounds?", line), line
+        assert re.search(rf": Bruno \d+ - Dino, then Eve \d+{SO_FAR}", line), line
         assert re.search(r"; a computer played for Dino in rounds? 1\b", line), line
         await eve.aclose()
+        await host.shutdown()
+        nursery.cancel_scope.cancel()
+    host.journal.close()
+
+
+async def test_history_of_a_first_round_in_play_says_so_not_after_0_rounds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A match in its first round read "Ada: 0 - bot 1: 0 after 0 rounds", as if it had no
+    score to show; it says the first round is in play."""
+    db = str(tmp_path / "host.db")
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, db=db, bot_delay=30.0)
+        ada = await RawSeat.connect(host.port)
+        table_id = await ada.create(create(RuleSet.of(2, 11), bots=1))
+        await ada.join(table_id, 0, "Ada")
+        await ada.dealt()
+        line = await in_play_line_once(db, capsys, "Ada")
+        assert line.endswith(", in play: Ada: 0 - bot 1: 0, round 1 in play"), line
+        await ada.aclose()
         await host.shutdown()
         nursery.cancel_scope.cancel()
     host.journal.close()
