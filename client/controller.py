@@ -138,6 +138,21 @@ OWN_HOST_LEAVE_QUESTION = (
     "Leave for good (a computer player takes your seat) or step away (your seat is kept "
     "for you; {again} takes it back)? Type leave, away, or stay."
 )
+UNREACHABLE_LEAVE_QUESTION = (
+    "The host cannot be reached just now, so whatever you choose it keeps your seat (a "
+    "computer plays it once its grace period ends) until {again} takes it back. Leave for good "
+    "or step away? Type leave, away, or stay (to keep trying)."
+)
+"""The question while the client is reconnecting: nothing can reach the host, so neither
+answer gives the seat up there, nor puts a computer in it at once."""
+UNREACHABLE_GOING = (
+    "The host cannot be reached, so it cannot be told that you are {going}: it keeps your "
+    "seat (a computer plays it once its grace period ends). {again} takes it back, or with "
+    "--no-resume sits down anew; if the host moved, give its new address instead (your seat "
+    "goes with the host's key)."
+)
+"""What leaving or stepping away says while the client is reconnecting: the address it
+names is the one it was trying, which a host that moved no longer answers at."""
 OWNER_LEAVE_QUESTION = (
     "Leave for good (this table closes: its host runs in this terminal, so your friends' "
     "match stops too) or step away (the table and your seat are kept; {again} opens them "
@@ -939,6 +954,9 @@ class Controller:
                 question = OWNER_LEAVE_QUESTION
             elif getattr(self.session, "embedded_port", None):  # its host stops with us
                 question = OWN_HOST_LEAVE_QUESTION
+            elif self._unreachable():
+                question = UNREACHABLE_LEAVE_QUESTION
+                again = getattr(self.session, "resume_command", again)
             elif getattr(self.session, "table_waits_for_me", False):
                 question = ALONE_AT_A_BLIND_TABLE_LEAVE_QUESTION
             else:
@@ -949,20 +967,20 @@ class Controller:
             self._say(self.QUIT_QUESTION)
         state.changed()
 
+    def _unreachable(self) -> bool:
+        """The client is trying to get back to its host: nothing said now reaches it."""
+        return getattr(self.session, "connection", None) is ConnectionState.RECONNECTING
+
     async def _answer_leave(self, line: str) -> None:
         state = self.state
         answer = line.strip().lower()
         leave = self.session.leave  # type: ignore[attr-defined]
         if answer in {"leave", "l", "quit", "for good"}:
             state.asking = Asking.NOTHING
-            if getattr(self.session, "connection", None) is ConnectionState.RECONNECTING:
+            if self._unreachable():
                 # Nobody to tell: the host keeps the seat, and so does this client's disk.
                 again = getattr(self.session, "resume_command", "`scopa-net join`")
-                self._say(
-                    "The host cannot be reached, so it cannot be told that you are leaving: "
-                    "it keeps your seat (a computer plays it once its grace period ends). "
-                    f"{again} takes it back, or with --no-resume sits down anew."
-                )
+                self._say(UNREACHABLE_GOING.format(going="leaving", again=again))
             elif getattr(self.session, "hosts_friends", False):
                 self._say(
                     "Leaving your own table for good ends it: its host runs in this terminal, "
@@ -977,7 +995,10 @@ class Controller:
             again = getattr(self.session, "resume_command", "`scopa-net join`").strip("`")
             note = getattr(self.session, "take_back_note", None)
             again += f" ({note})" if note else ""
-            if getattr(self.session, "embedded_port", None):  # its host stops with us
+            if self._unreachable():  # nobody to tell, as for leaving
+                again = getattr(self.session, "resume_command", "`scopa-net join`")
+                self._say(UNREACHABLE_GOING.format(going="stepping away", again=again))
+            elif getattr(self.session, "embedded_port", None):  # its host stops with us
                 self._say(f"Stepping away; your seat is kept. Take it back with: {again}")
             elif getattr(self.session, "table_waits_for_me", False):  # protocol.md 9.1
                 self._say(

@@ -409,9 +409,39 @@ async def test_leaving_for_good_while_the_host_is_away_says_the_seat_is_kept() -
     assert screen.take() == (
         "The host cannot be reached, so it cannot be told that you are leaving: it keeps your "
         "seat (a computer plays it once its grace period ends). `scopa-net join 10.0.0.5:7311` "
-        "takes it back, or with --no-resume sits down anew."
+        "takes it back, or with --no-resume sits down anew; if the host moved, give its new "
+        "address instead (your seat goes with the host's key)."
     )
     assert session.left == [False]
+
+
+async def test_stepping_away_while_the_host_is_away_says_what_becomes_of_the_seat() -> None:
+    """While reconnecting, "quit" asked about "a computer playing it at once", and "away"
+    said "a computer plays it from now until you come back. Take it back with: scopa-net join
+    OLD-ADDRESS", though nothing reached the host, and a host that moved (restarted at another
+    port) no longer answers there."""
+    session = SteppingSession(match_dealt({0: "7h 4s 3b", 1: "2h 2s Jd"}, "7d Kb Qh Js"))
+    session.connection = ConnectionState.RECONNECTING  # type: ignore[misc]
+    session.resume_command = "`scopa-net join 10.0.0.5:7311`"  # type: ignore[attr-defined]
+    screen = Screen()
+    controller = Controller(session, Display(), screen.show, lambda: None)
+    controller.state.view = session.view
+    await controller.handle_line("quit")
+    asked = screen.take()
+    assert "at once" not in asked, asked
+    assert asked.startswith(
+        "The host cannot be reached just now, so whatever you choose it keeps your seat (a "
+        "computer plays it once its grace period ends) until `scopa-net join 10.0.0.5:7311` "
+        "takes it back."
+    ), asked
+    await controller.handle_line("away")
+    assert screen.take() == (
+        "The host cannot be reached, so it cannot be told that you are stepping away: it keeps "
+        "your seat (a computer plays it once its grace period ends). `scopa-net join "
+        "10.0.0.5:7311` takes it back, or with --no-resume sits down anew; if the host moved, "
+        "give its new address instead (your seat goes with the host's key)."
+    )
+    assert session.left == [True]
 
 
 async def _paused_then_dealt() -> tuple[TableSession, Screen, Controller]:
