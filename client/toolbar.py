@@ -133,16 +133,36 @@ def _versions(state: ClientState) -> list[StyleAndTextTuples]:
         [("", " "), turn, ("", f" | {mine} ")],
         [("", " "), (turn[0], _short_turn(state, turn[1])), ("", f" | {mine} ")],
         [("", " "), turn, ("", " ")],
+        [("", " "), (turn[0], _short_turn(state, turn[1])), ("", " ")],
     ]
 
 
 def _fitting(versions: list[StyleAndTextTuples], width: int) -> FormattedText:
     """The first of ``versions`` that fits in ``width`` columns, the last column left free;
-    the last one when none does."""
+    when none does, the last one's whole words that fit (never a word cut in two, nor a line
+    the terminal wraps)."""
     for version in versions:
         if display_width("".join(text for _, text, *_ in version)) < width:
             return FormattedText(version)
-    return FormattedText(versions[-1])
+    return FormattedText(_whole_words(versions[-1], width - 1))
+
+
+def _whole_words(version: StyleAndTextTuples, columns: int) -> StyleAndTextTuples:
+    """``version`` cut after its last whole word that ends within ``columns`` columns."""
+    text = "".join(t for _, t, *_ in version)
+    end = 0  # the longest prefix that ends a word and fits
+    for n in range(1, len(text) + 1):
+        if display_width(text[:n]) > columns:
+            break
+        if n == len(text) or (text[n] == " " and text[n - 1] != " "):
+            end = n
+    kept: StyleAndTextTuples = []
+    for style, t, *_ in version:
+        if end <= 0:
+            break
+        kept.append((style, t[:end]))
+        end -= len(t)
+    return kept
 
 
 def shared_toolbar_text(state: ClientState, turn: str, width: int = WIDE) -> FormattedText:

@@ -14,7 +14,7 @@ from scopa_net.client import render
 from scopa_net.client.controller import ClientState
 from scopa_net.client.pass_and_play import PassAndPlayApp
 from scopa_net.client.style import Display
-from scopa_net.client.toolbar import toolbar_text
+from scopa_net.client.toolbar import _versions, toolbar_text
 from scopa_net.names import display_width
 
 
@@ -58,3 +58,31 @@ def test_a_long_name_to_play_leaves_room_for_the_score(columns: int) -> None:
     assert display_width(bar) < columns
     assert "you 3-5" in bar
     assert "MaGi to play" in bar
+
+
+def test_three_pairs_with_a_long_name_to_play_fit_every_width_in_whole_words() -> None:
+    """Three pairs, Maximiliano Gianluca to play: at 30 columns the toolbar was
+    " Maximiliano Gianluca to play ", 31 columns, which the terminal cut mid-word. Every width
+    from 80 down to 12 now gets a line that fits, cut only between words."""
+    import random
+
+    from helpers import shuffled_deck
+
+    from scopa_net.match import Match
+    from scopa_net.rules import RuleSet
+
+    names = ("Ada Rossi", "Maximiliano Gianluca", "Nonna Lucía", "Zio Gianni", "bot 4", "bot 5")
+    match = Match(RuleSet.of(6, 11, ["six_as_three_pairs"]), first_dealer=0)
+    match.deal(shuffled_deck(random.Random(1)))
+    state = ClientState(seat=0, names=names, display=Display(), view=match.view_for(0))
+    state.scores = (3, 4, 5)
+    assert state.view is not None
+    assert state.view.to_move == 1
+    # Every word any of the toolbar's versions says, whole.
+    words = {w for v in _versions(state) for w in "".join(t for _, t, *_ in v).split()}
+    for columns in range(80, 11, -1):
+        bar = render.plain([toolbar_text(state, columns)])
+        assert display_width(bar) < columns, (columns, bar)
+        assert set(bar.split()) <= words, (columns, bar)  # no word cut in two
+    assert render.plain([toolbar_text(state, 40)]) == " Maximiliano Gianluca to play "
+    assert render.plain([toolbar_text(state, 30)]) == " MaGi to play "
