@@ -61,6 +61,7 @@ TALLY_HELP: dict[str, str] = {
     "count": "count the hand line by line: cards, coins, settebello, primiera, sweeps",
     "done": "score the hand entered (shows it and asks first)",
     "undo": "take back the last entry (a step of this hand, else the last hand)",
+    "dealer NAME": "NAME deals this hand (the deal then passes on in seating order)",
     "standings": "the score, ordered, with points to go",
     "hands": "every hand scored so far",
     "export": "export markdown|csv: write the tally as a file",
@@ -68,7 +69,18 @@ TALLY_HELP: dict[str, str] = {
     "help": "this list",
     "quit": "leave (the tally is saved; `scopa-net tally --resume` goes on)",
 }
-COMMAND_WORDS = ("count", "done", "undo", "standings", "hands", "export", "rules", "help", "quit")
+COMMAND_WORDS = (
+    "count",
+    "done",
+    "undo",
+    "dealer",
+    "standings",
+    "hands",
+    "export",
+    "rules",
+    "help",
+    "quit",
+)
 _ALIASES = {
     "?": "help",
     "h": "help",
@@ -333,6 +345,8 @@ class TallyController:
             return []
         words = text.replace("=", " = ").split()
         first = _ALIASES.get(words[0].lower(), words[0].lower())
+        if first == "dealer" and len(words) > 1 and small_number(words[-1]) is None:
+            return self._dealer(" ".join(words[1:]))
         if first in COMMAND_WORDS:
             return self._named(first, words[1:], text)
         if first.startswith("+"):  # +2 Ada, +1 Anna Maria: the rest of the line is the name
@@ -350,6 +364,14 @@ class TallyController:
         raise TallyError(
             f"invalid entry: {shown(text)}; type '+1 NAME', 'NAME 3', 'count' or 'help'"
         )
+
+    def _dealer(self, who: str) -> Lines:
+        """``dealer NAME``: NAME deals the hand being entered."""
+        tally = self.tally
+        assert tally is not None
+        tally._open()
+        self.tally = tally.dealt_by(tally.seat_named(who))
+        return [*self._save(), _t(self.tally.status())]
 
     def _quick(self, plus: str, who: str) -> Lines:
         tally = self.tally
@@ -372,6 +394,10 @@ class TallyController:
     def _named(self, name: str, args: list[str], text: str) -> Lines:
         tally = self.tally
         assert tally is not None
+        if name == "dealer":  # with a name, _command took it; alone: who deals now
+            if args:
+                raise TallyError(f"invalid command: {shown(text)}; type 'dealer NAME'")
+            return [_t(tally.status())]
         if name != "export" and args:
             raise TallyError(f"invalid command: {shown(text)}: {name!r} takes nothing after it")
         if name == "help":

@@ -185,6 +185,9 @@ class Tally:
     number: int = 0
     """The number the tally is listed and picked by, kept with it (0: given none when it
     began, as tallies saved before numbers were kept)."""
+    first_dealer: int = 0
+    """The seat that dealt the first hand (the first name unless ``dealer NAME`` said
+    otherwise); the deal then passes round in seating order (RULES.md, Dealer rotation)."""
 
     def __post_init__(self) -> None:
         names = _saved_names(self.names)  # Tally.new checks them as given
@@ -254,6 +257,37 @@ class Tally:
             raise TallyError(f"{shown(said)} could be {which}; type more of the name")
         raise TallyError(f"nobody here is called {shown(said)}; players: {self.player_list}")
 
+    def seat_named(self, text: str) -> int:
+        """The seat a player's name names, as :meth:`side_named` reads names (a whole name,
+        else the start of one, case and accents aside); TallyError if none or several."""
+        said = " ".join(text.split())
+        word, plain = said.lower(), folded(said)
+        for found in (
+            lambda n: n.lower() == word,
+            lambda n: folded(n) == plain,
+            lambda n: folded(n).startswith(plain),
+        ):
+            seats = [s for s, n in enumerate(self.names) if found(n)] if word else []
+            if len(seats) == 1:
+                return seats[0]
+            if seats:
+                which = " or ".join(self.names[s] for s in seats)
+                raise TallyError(f"{shown(said)} could be {which}; type more of the name")
+        raise TallyError(f"nobody here is called {shown(said)}; players: {self.player_list}")
+
+    @property
+    def dealer(self) -> int:
+        """The seat that deals the hand being entered: one seat on in seating order for
+        every hand scored (a void deal is dealt again by the same dealer, and never scored)."""
+        return (self.first_dealer + len(self.hands)) % self.rules.players
+
+    def dealt_by(self, seat: int) -> Tally:
+        """The tally with ``seat`` dealing the hand being entered (the hands before it dealt
+        in turn up to it)."""
+        if not 0 <= seat < self.rules.players:
+            raise TallyError(f"no seat {seat} at a table of {self.rules.players}")
+        return replace(self, first_dealer=(seat - len(self.hands)) % self.rules.players)
+
     @property
     def player_list(self) -> str:
         return ", ".join(self.names)
@@ -302,8 +336,15 @@ class Tally:
         top = max(scores)
         if top >= self.rules.target:
             level = [self.label(s) for s, p in enumerate(scores) if p == top]
-            return f"{' and '.join(level)} are level at {top}: one more hand."
-        return f"Hand {self.hand_number} next; playing to {self.rules.target}."
+            dealer = self.names[self.dealer]
+            return f"{' and '.join(level)} are level at {top}: one more hand, {dealer} to deal."
+        dealer = self.names[self.dealer]
+        if not self.hands:  # the first dealer is drawn at the table: say how to change it
+            return (
+                f"Hand 1 next, {dealer} to deal ('dealer NAME' if another does); playing to "
+                f"{self.rules.target}."
+            )
+        return f"Hand {self.hand_number} next, {dealer} to deal; playing to {self.rules.target}."
 
     def _verb(self, side: int) -> str:
         return "win" if len(self.rules.seats_of(side)) > 1 else "wins"
@@ -413,6 +454,7 @@ class Tally:
             "version": FORMAT_VERSION,
             "id": self.id,
             "number": self.number,
+            "first_dealer": self.first_dealer,
             "started": self.started,
             "players": self.rules.players,
             "target": self.rules.target,
@@ -435,6 +477,7 @@ class Tally:
                 started=str(data.get("started", "")),
                 id=str(data.get("id", "")),
                 number=int(data.get("number", 0)),
+                first_dealer=int(data.get("first_dealer", 0)) % int(data["players"]),
             )
             sides = tally.side_count
             hands = tuple(_hand_from(h, sides) for h in data["hands"])

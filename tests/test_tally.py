@@ -338,7 +338,7 @@ def test_the_game_ends_at_the_first_hand_that_wins_and_takes_no_more(
 def test_level_past_the_target_means_one_more_hand() -> None:
     tally = new(2, 11).commit(Hand((11, 11), How.TOTAL))
     assert not tally.over
-    assert tally.status() == "Ada and Bruno are level at 11: one more hand."
+    assert tally.status() == "Ada and Bruno are level at 11: one more hand, Bruno to deal."
     tally = tally.commit(Hand((0, 0), How.TOTAL))
     assert not tally.over
     tally = tally.commit(Hand((1, 0), How.TOTAL))

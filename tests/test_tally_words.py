@@ -49,7 +49,7 @@ def test_help_at_80_columns_wraps_each_description_under_its_own_column() -> Non
     assert lines[at + 1].startswith(" " * column + lines[at + 1].strip())
     assert lines[at + 1].strip()
     assert lines[at + 2].startswith("  done ")
-    assert "  standings  the score, ordered, with points to go" in lines
+    assert "  standings    the score, ordered, with points to go" in lines
     assert all(len(line) < 80 for line in lines), screen
 
 
@@ -330,3 +330,27 @@ def test_a_napola_the_counted_cards_contradict_is_refused() -> None:
     )
     said(controller, "0 0 0")  # taken: the count goes on to the sheet
     assert controller.mode.name == "CONFIRM"
+
+
+def test_the_score_keeper_says_whose_deal_it_is_and_the_deal_passes_on() -> None:
+    """The score keeper never said who deals next, though at a real table the deal passes
+    one seat on after every hand (RULES.md, Dealer rotation). It says who deals each hand,
+    the first name first unless 'dealer NAME' says otherwise, and keeps it when saved."""
+    controller = TallyController(Tally.new(["Ada", "Bruno", "Carla"]), store=None)
+    assert "Hand 1 next, Ada to deal ('dealer NAME' if another does); playing to 11." in said(
+        controller, "standings"
+    )
+    assert said(controller, "dealer carla") == (
+        "Hand 1 next, Carla to deal ('dealer NAME' if another does); playing to 11."
+    )
+    assert said(controller, "+1 ada", "done", "y").endswith(
+        "Hand 2 next, Ada to deal; playing to 11."
+    )  # Carla dealt: the deal passes to the next seat round the table, Ada's
+    assert said(controller, "dealer") == "Hand 2 next, Ada to deal; playing to 11."
+    assert controller.tally is not None
+    again = Tally.from_dict(controller.tally.to_dict())  # as saved, and resumed
+    assert again.status() == "Hand 2 next, Ada to deal; playing to 11."
+    assert (
+        said(controller, "dealer Dino")
+        == "nobody here is called 'Dino'; players: Ada, Bruno, Carla"
+    )
