@@ -378,6 +378,9 @@ class ClientApp:
                 if not self._closing and asking is Asking.REMATCH:
                     self._send_line("quit")  # a no to "play again?", then leave
                     continue
+                if not self._closing and controller.waiting_at_a_table():
+                    self._send_line("quit")  # as typed: one line says what became of the seat
+                    continue
                 if self._closing or not controller.state.in_match:
                     return
                 if asking in CTRL_D_DROPS:

@@ -724,11 +724,39 @@ class Controller:
                 self._quit()
             case Simple(name="hint"):
                 await self._hint()
+            case Simple(name="quit") if self.waiting_at_a_table():
+                await self._leave_waiting_table()
             case Simple(name=name):
                 self._simple(name)
             case Rules(topic=topic):
                 self._rules(topic)
         state.changed()
+
+    def waiting_at_a_table(self) -> bool:
+        """Seated at a host's table whose match has not begun (waiting for players), with a
+        seat this client keeps on disk."""
+        state = self.state
+        return (
+            state.view is None
+            and not state.match_over
+            and getattr(self.session, "can_step_away", False)
+            and getattr(self.session, "table_id", None) is not None
+        )
+
+    async def _leave_waiting_table(self) -> None:
+        """``quit`` (or Ctrl-D) before the match began: step away, the seat kept, and say so
+        in one line; the command ends as any leaving does (status 0)."""
+        again = getattr(self.session, "resume_command", "`scopa-net join`")
+        table = getattr(self.session, "table_id", None)
+        if self._unreachable():
+            self._say(UNREACHABLE_GOING.format(going="stepping away", again=again))
+        else:
+            self._say(
+                f"You left table {table} before its match began; your seat is kept: {again} "
+                "takes it back (if the match begins first, a computer plays for you until then)."
+            )
+        await self.session.leave(away=True)  # type: ignore[attr-defined]
+        self._quit()
 
     async def _typed_at_pause(self, line: str) -> None:
         """A line typed at "Press Enter for the next round.": a command (``log``, ``score``,

@@ -162,6 +162,8 @@ def answer_at_end(controller: Controller) -> str | None:
     state = controller.state
     if state.asking is Asking.REMATCH:
         return "quit"
+    if controller.waiting_at_a_table():  # one line says what became of the seat
+        return "quit"
     if not state.in_match:
         return None
     if state.asking is Asking.LEAVE_OR_AWAY:

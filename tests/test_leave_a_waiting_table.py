@@ -1,0 +1,41 @@
+"""Leaving a table whose match has not begun (joined, waiting for players): one line says
+what became of the seat and how to take it back. Real host over loopback TCP, a real session,
+the terminal client's controller in front of it, read as a person reads it.
+
+Found by a careful reader: Ctrl-D (or ``quit``) while waiting for players left silently with
+status 0; the host said "Bruno lost the connection", and the seat stayed kept on disk without
+a word of it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import trio
+from hosting import create, start_host
+from person_screen import sit, until
+
+from scopa_net.client.seat_store import SeatStore
+from scopa_net.rules import RuleSet
+
+
+async def test_quit_at_a_table_waiting_for_players_says_the_seat_is_kept(
+    tmp_path: Path,
+) -> None:
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01)
+        bruno = await sit(nursery, host, "Bruno", tmp_path, create=create(RuleSet.of(3, 11)))
+        await until(lambda: bruno.session.table_id is not None)
+        assert bruno.controller.waiting_at_a_table()
+        said = await bruno.type("quit")
+        table = host.tables[bruno.session.table_id].table
+        await until(lambda: table.seats[0].away)  # stepped away: told, not a lost connection
+        nursery.cancel_scope.cancel()
+    table_id, port = bruno.session.table_id, host.port
+    assert said[0] == (
+        f"You left table {table_id} before its match began; your seat is kept: `scopa-net "
+        f"join 127.0.0.1:{port}` takes it back (if the match begins first, a computer plays "
+        "for you until then)."
+    )
+    (kept,) = SeatStore(tmp_path / "Bruno").records()
+    assert (kept.table_id, kept.away) == (table_id, True)
