@@ -159,8 +159,12 @@ def _stopped() -> int:
     return EXIT_CANCELLED
 
 
-def _choose(prompt: str, count: int, ask: Callable[[str], str]) -> int | None:
-    """A number from 1..count typed by the user (None for 'n' or an empty line)."""
+def _choose(
+    prompt: str, count: int, ask: Callable[[str], str], enter: str | None = "to stop"
+) -> int | None:
+    """A number from 1..count typed by the user (None for 'n' or an empty line). ``enter``:
+    what Enter does, as the prompt says it (``to stop``, ``for a new seat``), for the line
+    that refuses anything else; None where Enter does nothing."""
     while True:
         answer = ask(prompt).strip().lower()
         if answer in ("", "n", "new"):
@@ -168,7 +172,7 @@ def _choose(prompt: str, count: int, ask: Callable[[str], str]) -> int | None:
         number = small_number(answer)
         if number is not None and 1 <= number <= count:
             return number - 1
-        say(f"type a number from 1 to {count}, or press Enter to stop")
+        say(f"type a number from 1 to {count}" + (f", or press Enter {enter}" if enter else ""))
 
 
 def _choose_table(tables: list[m.TableInfo], ask: Callable[[str], str]) -> m.TableInfo | None:
@@ -351,7 +355,7 @@ def choose_kept_seat(
     numbers = f"1-{len(kept)}"  # the numbers listed, not seat numbers
     prompt = f"which one ({numbers}): " if must else f"which one ({numbers}; Enter for {anew}): "
     while True:
-        pick = _choose(prompt, len(kept), ask)
+        pick = _choose(prompt, len(kept), ask, None if must else f"for {anew}")
         if pick is not None:
             return kept[pick]
         if not must:

@@ -1072,12 +1072,15 @@ def test_join_create_with_two_seats_kept_there_asks_and_enter_opens_a_new_table(
     store = SeatStore(tmp_path / "scopa-net")
     store.save(kept_seat(port))
     store.save(kept_seat(port, table_id=4, away=True))
-    done = run_scopa_net("join", f"127.0.0.1:{port}", "--create", home=tmp_path, input="\n")
+    # A mistake first: the line refusing it says what Enter does here, as the question does
+    # (it said "or press Enter to stop").
+    done = run_scopa_net("join", f"127.0.0.1:{port}", "--create", home=tmp_path, input="x\n\n")
     assert sorted(line[3:] for line in done.stdout.splitlines()[:2]) == [
         f"resume your seat at table 3 on 127.0.0.1:{port} (seat 1, as Ada; your client stopped)",
         f"resume your seat at table 4 on 127.0.0.1:{port} (seat 1, as Ada; you stepped away)",
     ], done.stdout
     assert done.stdout.splitlines()[2].startswith("which one (1-2; Enter for a new table): ")
+    assert "type a number from 1 to 2, or press Enter for a new table\n" in done.stdout
     assert done.returncode == EXIT_UNREACHABLE
     assert done.stderr == (
         f"scopa-net: 127.0.0.1:{port} refused the connection: no host is listening on that "
