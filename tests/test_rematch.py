@@ -351,7 +351,7 @@ async def test_history_keeps_the_first_match_while_the_rematch_is_played_and_aft
         assert numbered == first.replace("'test table': ", "'test table', match 1: ", 1)
         assert re.fullmatch(
             r"table 1 'test table', match 2: started [-\d :]+, in play: "
-            r"ann: 0 - bot 1: 0 after 0 rounds",
+            r"ann: 0 - bot 1: 0, round 1 in play",
             playing,
         )
         assert await play_as_bot(session, make_player("random", 2)) is not None
