@@ -750,6 +750,11 @@ class Controller:
         table = getattr(self.session, "table_id", None)
         if self._unreachable():
             self._say(UNREACHABLE_GOING.format(going="stepping away", again=again))
+        elif getattr(self.session, "embedded_port", None):  # its host stops with us
+            self._say(
+                f"You left table {table} before its match began; the table and your seat are "
+                f"kept: {again} opens them again."
+            )
         else:
             self._say(
                 f"You left table {table} before its match began; your seat is kept: {again} "

@@ -530,3 +530,23 @@ def test_every_sheet_at_one_width_is_laid_out_alike_with_the_note_on_the_match_r
             (match_row,) = [row for row in rows if row.startswith("Match")]
             assert match_row.endswith(("playing to 11", "match over (played to 11)")), sheet
     assert len(heads) == 1, heads
+
+
+async def test_quit_at_ones_own_lan_table_waiting_for_friends_says_it_opens_again() -> None:
+    """At a ``play --lan`` table waiting for friends, the host runs in this process and stops
+    with it: leaving says the table and the seat are kept, and how to open them again, not
+    that a computer will play for the person."""
+    session = SteppingSession(match_dealt({0: "7h 4s 3b", 1: "2h 2s Jd"}, "7d Kb Qh Js"))
+    session.table_id = 1  # type: ignore[attr-defined]
+    session.embedded_port = 7311  # type: ignore[attr-defined]
+    session.resume_command = "`scopa-net play --lan`"  # type: ignore[attr-defined]
+    screen = Screen()
+    controller = Controller(session, Display(), screen.show, lambda: None)
+    controller.state.view = None  # seated, nothing dealt yet
+    assert controller.waiting_at_a_table()
+    await controller.handle_line("quit")
+    assert screen.take() == (
+        "You left table 1 before its match began; the table and your seat are kept: "
+        "`scopa-net play --lan` opens them again."
+    )
+    assert session.left == [True]
