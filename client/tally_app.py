@@ -69,6 +69,8 @@ TALLY_HELP: dict[str, str] = {
     "help": "this list",
     "quit": "leave (the tally is saved; `scopa-net tally --resume` goes on)",
 }
+HOW_TO_LEAVE = "Ctrl-C clears the line; to leave, type quit or press Ctrl-D (the tally is saved)."
+"""What Ctrl-C on an empty line says, once, after the tally began."""
 COMMAND_WORDS = (
     "count",
     "done",
@@ -155,6 +157,7 @@ class TallyController:
         self._told_unsaved = False
         self.refused = False
         """Whether the last line handled was refused (its answer not taken)."""
+        self._told_how_to_leave = False
 
     # --- what the prompt shows -----------------------------------------------------------
 
@@ -260,6 +263,14 @@ class TallyController:
         else:
             saved = f"Saved as {self.tally.id}; `scopa-net tally --resume` carries on."
         return [*dropped, _t(saved)]
+
+    def ctrl_c(self, empty: bool) -> Lines:
+        """What Ctrl-C says once the tally began (it only clears the line): on an empty line,
+        the first time, how to leave, so that a person who wants out is not left wondering."""
+        if not empty or self._told_how_to_leave:
+            return []
+        self._told_how_to_leave = True
+        return [_t(HOW_TO_LEAVE)]
 
     @property
     def finished(self) -> bool:
@@ -853,11 +864,16 @@ def run_tally(
         return run_typed_lines(controller, sys.stdin, sys.stdout, sys.stderr)
     style = display.style()
 
+    told: list[Lines] = []
+
     def stop_before_the_tally(empty: bool) -> None:
         # Ctrl-C at a question before the tally began stops it, as Ctrl-D does (README: 130);
-        # once it began, Ctrl-C only clears the line.
+        # once it began, Ctrl-C only clears the line, and on an empty one says how to leave.
         if controller.tally is None:
             get_app().exit(exception=KeyboardInterrupt())
+        elif said := controller.ctrl_c(empty):
+            told.append(said)
+            get_app().exit(exception=KeyboardInterrupt())  # said below the prompt, not over it
 
     session: PromptSession[str] = PromptSession(
         completer=TallyCompleter(controller),
@@ -883,6 +899,7 @@ def run_tally(
             line = session.prompt(FormattedText([("class:prompt", controller.prompt())]))
         except KeyboardInterrupt:
             if controller.tally is not None:
+                show(told.pop() if told else [])
                 continue
             show(controller.leave())
             return EXIT_CANCELLED
@@ -935,6 +952,7 @@ def run_typed_lines(controller: TallyController, typed: TextIO, out: TextIO, err
         except KeyboardInterrupt:
             if controller.tally is not None:
                 out.write("\n")  # the line typed was dropped: the prompt on a line of its own
+                show(controller.ctrl_c(empty=True))  # the terminal shows no line typed
                 continue
             show(controller.leave())
             return EXIT_CANCELLED

@@ -135,6 +135,17 @@ def test_ctrl_c_before_the_tally_begins_stops_it_130_as_ctrl_d_does(tmp_path: Pa
     assert "Hand 1 so far" not in screen
 
 
+def test_ctrl_c_on_an_empty_line_once_begun_says_once_how_to_leave() -> None:
+    """Ctrl-C at `tally>` with nothing typed did nothing visible: a person pressing it to get
+    out was left wondering (the game's prompt says how to leave)."""
+    how = "Ctrl-C clears the line; to leave, type quit or press Ctrl-D (the tally is saved)."
+    controller = TallyController(Tally.new(["Ada", "Bruno"]), store=None)
+    status, screen = screen_of(controller, "\x03\x03+1 ad\x03quit\r")
+    assert status == 0
+    assert screen.count(how) == 1  # once: not again at the next Ctrl-C, nor for a line begun
+    assert "Hand 1 so far" not in screen
+
+
 def test_a_long_name_is_echoed_cut_short() -> None:
     """A 300-character name was echoed back whole in the error."""
     controller = TallyController(None, store=None)
