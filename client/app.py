@@ -303,6 +303,12 @@ class ClientApp:
         failure: DealCheckFailedError | None = getattr(self._session, "deal_failure", None)
         return exit_status(done, prompt, self.printer, failure)
 
+    def terminated(self) -> str:
+        """Once SIGTERM stopped the game: how to take back the seat kept for this person (""
+        when none is kept: a match played in this process only, or one that is over)."""
+        hint = getattr(self._session, "seat_kept_hint", None)
+        return hint() if hint is not None else ""
+
     @contextmanager
     def _terminal_keys_for_lines(self, loop: asyncio.AbstractEventLoop) -> Iterator[None]:
         """A person typing lines at a terminal with no prompt drawn (--plain): Ctrl-C does

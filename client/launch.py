@@ -9,6 +9,7 @@ import os
 import signal
 import sys
 from collections.abc import Iterator
+from typing import Protocol
 
 import trio
 from prompt_toolkit.patch_stdout import patch_stdout
@@ -32,6 +33,7 @@ from scopa_net.commands.options import (
     EXIT_FAILED,
     EXIT_KEY_CHANGED,
     EXIT_REFUSED,
+    EXIT_TERMINATED,
     EXIT_UNREACHABLE,
     CommandError,
 )
@@ -88,13 +90,19 @@ def settings_from(args: argparse.Namespace) -> Settings:
     )
 
 
-EXIT_TERMINATED = 143
-"""The status after SIGTERM (128 + 15), as a shell reports it."""
+class Terminable(Protocol):
+    """A game's app that SIGTERM can end: :meth:`run` it; :meth:`terminated` says, after it
+    was cancelled, what is kept ("" for nothing to add)."""
+
+    async def run(self) -> int: ...
+
+    def terminated(self) -> str: ...
 
 
-async def _until_terminated(app: ClientApp) -> int:
-    """Run the app; SIGTERM ends it the orderly way (the prompt and toolbar taken down, the
-    terminal given back as it was), not mid-draw."""
+async def until_terminated(app: Terminable) -> int:
+    """Run the app; SIGTERM (``kill``) ends it the orderly way (the prompt and toolbar taken
+    down, the terminal given back as it was), not mid-draw, and says so in one line with what
+    the app kept, so that a person whose game vanished knows why (status 143)."""
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
     assert task is not None
@@ -115,7 +123,9 @@ async def _until_terminated(app: ClientApp) -> int:
         if not terminated:
             raise
         task.uncancel()
-        return EXIT_TERMINATED
+        kept = app.terminated()
+        line = "stopped by SIGTERM" + (f"; {kept}" if kept else "")
+        raise CommandError(line, EXIT_TERMINATED) from None
     finally:
         loop.remove_signal_handler(signal.SIGTERM)
 
@@ -132,10 +142,10 @@ def run_game_screen(
         lines = script_lines()
         app = ClientApp(open_session, display, plain=plain, coach=coach, lines=lines)
         with one_line_failures():
-            return asyncio.run(_until_terminated(app))
+            return asyncio.run(until_terminated(app))
     app = ClientApp(open_session, display, plain=plain, coach=coach)
     with one_line_failures(), patch_stdout(raw=True):
-        return asyncio.run(_until_terminated(app))
+        return asyncio.run(until_terminated(app))
 
 
 def script_lines() -> LineSource:

@@ -599,6 +599,10 @@ class NetworkSession:
                 with trio.CancelScope(shield=True):
                     await self._link.aclose()
 
+    def seat_kept_hint(self) -> str:
+        """How to come back to this seat once this client is gone ("" when none is kept)."""
+        return self._reconnection.seat_kept_hint()
+
     @property
     def resume_command(self) -> str:
         """The command that takes this seat back once this client is gone."""

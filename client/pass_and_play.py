@@ -51,7 +51,7 @@ from scopa_net.client.embedded import open_embedded_game
 from scopa_net.client.guest import run_beside_prompt
 from scopa_net.client.job_control import JobControl
 from scopa_net.client.keys import make_key_bindings
-from scopa_net.client.launch import one_line_failures
+from scopa_net.client.launch import one_line_failures, until_terminated
 from scopa_net.client.network_session import (
     CHECK_IT,
     VERIFY,
@@ -293,6 +293,12 @@ class PassAndPlayApp:
             self.printer.app = None
             self.printer.flush()
         return exit_status(done, prompt, self.printer)
+
+    def terminated(self) -> str:
+        """Once SIGTERM stopped the match: the screen and scrollback cleared, as for Ctrl-Z,
+        so that no hand stays on the terminal for the next person to read; what is lost."""
+        self._hide_for_stop(self.printer.output)
+        return "a pass-and-play match cannot be continued"
 
     def _confirming_quit(self) -> bool:
         """Whether "Really leave?" waits for its answer."""
@@ -849,4 +855,4 @@ def run_pass_and_play_screen(
         guard=HANDOVER_GUARD if guard is None else guard,
     )
     with one_line_failures(), patch_stdout(raw=True):
-        return asyncio.run(app.run())
+        return asyncio.run(until_terminated(app))

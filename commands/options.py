@@ -45,6 +45,9 @@ EXIT_CANCELLED = 130
 """You stopped it: Ctrl-C, or Ctrl-D at a question before a game (leaving a game is 0)."""
 EXIT_BROKEN_PIPE = 141
 """The output went to a pipe whose reader stopped (128 + SIGPIPE, as the shell reports)."""
+EXIT_TERMINATED = 143
+"""Stopped by SIGTERM (``kill``), 128 + 15 as the shell reports: a game says so in one line,
+and how to take back a seat kept (a host's SIGTERM is its normal end: 0)."""
 
 EXIT_STATUSES = (
     (EXIT_OK, "done"),
@@ -57,6 +60,7 @@ EXIT_STATUSES = (
     (EXIT_DEAL_FAILED, "a deal check failed: the client stopped and saved the evidence"),
     (EXIT_CANCELLED, "you stopped it (Ctrl-C, or Ctrl-D at a question before a game)"),
     (EXIT_BROKEN_PIPE, "what read its output stopped reading (such as `| head`)"),
+    (EXIT_TERMINATED, "stopped by SIGTERM (`kill`); a game says how to take its seat back"),
 )
 
 
