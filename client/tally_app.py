@@ -30,10 +30,11 @@ from scopa_net.client.files import why_not_written
 from scopa_net.client.keys import make_key_bindings
 from scopa_net.client.render import help_rows, wrap_line
 from scopa_net.client.scoresheet import points_to, suits_decided
+from scopa_net.client.sigterm import Terminated, sigterm_raises
 from scopa_net.client.style import Display
 from scopa_net.client.tally_store import TallyStore, export
 from scopa_net.client.toolbar import WIDE
-from scopa_net.commands.options import EXIT_CANCELLED
+from scopa_net.commands.options import EXIT_CANCELLED, EXIT_TERMINATED, CommandError
 from scopa_net.names import display_width
 from scopa_net.rules import USUAL_TARGETS, Variant
 from scopa_net.scoring import PRIMIERA_LINE, RoundScore
@@ -894,9 +895,26 @@ def run_tally(
 
     controller.width = _columns(session.output) - 1
     show(controller.opening())
+    try:
+        with sigterm_raises():
+            return _prompt_until_left(controller, session, show, told)
+    except Terminated:  # the prompt gave the terminal back as it was: say what is kept
+        show(controller.leave())
+        raise CommandError("stopped by SIGTERM", EXIT_TERMINATED) from None
+
+
+def _prompt_until_left(
+    controller: TallyController,
+    session: PromptSession[str],
+    show: Callable[[Lines], None],
+    told: list[Lines],
+) -> int:
+    """Read and handle lines at the prompt until the person leaves; the exit status."""
     while not controller.finished:
         try:
             line = session.prompt(FormattedText([("class:prompt", controller.prompt())]))
+        except Terminated:
+            raise  # SIGTERM, not Ctrl-C: the tally stops
         except KeyboardInterrupt:
             if controller.tally is not None:
                 show(told.pop() if told else [])

@@ -4,23 +4,30 @@ without a word (the shell says nothing of a status a program returned), so a per
 vanished could not tell why, nor that the seat waited for them; pass and play was killed where
 it stood, the hand of whoever held the keyboard left on the screen.
 
-Skipped when tmux is not installed."""
+The tmux ones are skipped when tmux is not installed."""
 
 from __future__ import annotations
 
 import os
+import pty
 import re
+import select
 import shutil
 import signal
+import subprocess
+import sys
+import termios
+import time
 from pathlib import Path
 
 import pytest
 from hosting import host_in_thread
-from tmux_player import Tmux, kept_seats, scopa_net
+from tmux_player import HANG_GUARD, Tmux, kept_seats, scopa_net
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+no_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 
+@no_tmux
 def test_join_stopped_by_sigterm_says_the_seat_is_kept_and_how_to_take_it_back(
     tmp_path: Path,
 ) -> None:
@@ -45,6 +52,7 @@ def test_join_stopped_by_sigterm_says_the_seat_is_kept_and_how_to_take_it_back(
         tmux.wait_for(again, r"Back in your seat at table 1")
 
 
+@no_tmux
 def test_play_stopped_by_sigterm_says_so(tmp_path: Path) -> None:
     with Tmux() as tmux:
         name = tmux.start(scopa_net(tmp_path, "play", "--bot-delay", "0", "--ascii"))
@@ -58,6 +66,7 @@ def test_play_stopped_by_sigterm_says_so(tmp_path: Path) -> None:
         assert said == "scopa-net: stopped by SIGTERM"
 
 
+@no_tmux
 def test_pass_and_play_stopped_by_sigterm_clears_the_hand_and_says_so(tmp_path: Path) -> None:
     with Tmux() as tmux:
         args = ["play", "--pass-and-play", "--names", "Ada,Bea", "--ascii", "--handover-pause", "0"]
@@ -74,3 +83,61 @@ def test_pass_and_play_stopped_by_sigterm_clears_the_hand_and_says_so(tmp_path: 
         assert "Your hand" not in screen  # cleared, scrollback and all, for the next person
         assert "scopa-net: stopped by SIGTERM; a pass-and-play match cannot be continued" in screen
         assert "Traceback" not in screen
+
+
+def test_tally_stopped_by_sigterm_gives_the_terminal_back_and_says_what_is_kept(
+    tmp_path: Path,
+) -> None:
+    """The score keeper died where it stood: under a shell that does not restore the terminal
+    (a script, dash) it was left raw, with no echo and no line editing, and nothing said."""
+    main_fd, terminal_fd = pty.openpty()
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path))
+    env.update(TERM="xterm-256color", NO_COLOR="1")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "scopa_net", "tally", "Ada", "Bruno"],
+        stdin=terminal_fd,
+        stdout=terminal_fd,
+        stderr=terminal_fd,
+        env=env,
+    )
+    seen = b""
+
+    def read_until(wanted: bytes) -> None:
+        nonlocal seen
+        deadline = time.monotonic() + HANG_GUARD
+        while wanted not in seen:
+            assert time.monotonic() < deadline, seen[-2000:]
+            if select.select([main_fd], [], [], 0.1)[0]:
+                try:
+                    seen += os.read(main_fd, 65536)
+                except OSError:  # the process ended, and its terminal with it
+                    return
+
+    try:
+        read_until(b"tally>")
+        os.write(main_fd, b"+2 Ada\r")
+        read_until(b"'done' scores it.")
+        process.send_signal(signal.SIGTERM)
+        read_until(b"stopped by SIGTERM")
+        assert process.wait(timeout=HANG_GUARD) == 143
+        modes = termios.tcgetattr(terminal_fd)[3]  # the terminal as the person has it now
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        os.close(terminal_fd)
+        os.close(main_fd)
+    assert modes & termios.ECHO
+    assert modes & termios.ICANON
+    text = re.sub(rb"\x1b\[[0-9;?]*[A-Za-z]", b"", seen).decode(errors="replace")
+    lines = [line.strip() for line in text.replace("\r", "\n").split("\n") if line.strip()]
+    assert lines[-3:] == [
+        "Hand 1 so far: Ada 2, Bruno 0; not scored yet, kept for next time.",
+        lines[-2],
+        "scopa-net: stopped by SIGTERM",
+    ]
+    assert lines[-2].startswith("Saved as ")
+    assert "`scopa-net tally --resume` carries on." in text
+    assert "Traceback" not in text
+    (saved,) = (tmp_path / "scopa-net" / "tallies").glob("*.json")
+    assert '"draft"' in saved.read_text()
