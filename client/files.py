@@ -2,11 +2,13 @@
 
 A rename replaces a file at once, so a crash or a full disk at any moment leaves the old file
 or the new one, never one cut short: a seat record, a tally, a transcript, the pinned host
-keys. A leftover ``.NAME.PID.tmp`` beside it is what a crash left; the next write replaces it.
+keys. A write that fails or is stopped (Ctrl-C) removes its ``.NAME.PID.tmp``; one left beside
+the file is what a crash (``kill -9``, a power cut) left.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import shlex
@@ -23,14 +25,19 @@ def replace_file(path: Path, data: bytes, *, mode: int = 0o666, durable: bool = 
     except OSError as exc:  # named by the folder it could not be made in, not the temp file
         raise type(exc)(exc.errno, exc.strerror, str(path.parent)) from None
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-        if durable:
-            os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(temp, path)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            if durable:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temp, path)
+    except BaseException:  # a full disk, a Ctrl-C: no half-written file left beside it
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
     if durable:
         sync_folder(path.parent)
 

@@ -43,3 +43,33 @@ def test_writes_the_system_takes_in_pieces_still_write_it_all(
     replace_file(tmp_path / "t", bytes(range(256)) * 4)
     monkeypatch.undo()
     assert (tmp_path / "t").read_bytes() == bytes(range(256)) * 4
+
+
+def test_a_write_stopped_half_way_leaves_no_half_written_file_beside_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Ctrl-C during an export's write left ``.NAME.PID.tmp`` cut short in the folder, and
+    every run stopped so left one more (the next run has another PID)."""
+    path = tmp_path / "table1-match1-seat0-ada.scopa"
+    replace_file(path, b"an earlier export")
+    real_write = os.write
+    pieces = []
+
+    def stopped_after_one_piece(fd: int, data: bytes) -> int:
+        if pieces:
+            raise KeyboardInterrupt  # Ctrl-C lands here, half way through
+        pieces.append(data)
+        return real_write(fd, bytes(data[:100]))
+
+    monkeypatch.setattr(os, "write", stopped_after_one_piece)
+    with pytest.raises(KeyboardInterrupt):
+        replace_file(path, b"x" * 1000)
+    monkeypatch.undo()
+    assert path.read_bytes() == b"an earlier export"
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]
+    # A rename the system refuses (a folder of that name) leaves nothing beside it either.
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken" / "inside").write_bytes(b"")
+    with pytest.raises(IsADirectoryError):
+        replace_file(tmp_path / "taken", b"data")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name, "taken"]
