@@ -17,6 +17,7 @@ from scopa_net.commands.history_export import (
     already_there,
     check_nothing_differs,
     left_out,
+    stopped_words,
     summary_lines,
     write_new,
     write_transcript,
@@ -36,6 +37,7 @@ from scopa_net.commands.journal_files import (
     open_journal,
 )
 from scopa_net.commands.options import (
+    EXIT_CANCELLED,
     EXIT_FAILED,
     EXIT_LOCAL,
     CommandError,
@@ -169,6 +171,8 @@ def _export_every_match(args: argparse.Namespace, wanted: MatchFilter) -> int:
         going = [m for m in kept if not m.over and m.seats]
         replays: dict[str, tuple[list[list[Transcript]], list[SeatHolders]]] = {}
         files = [f for m in over for f in _files_of(journal, records[m.table_id], m, replays)]
+    except KeyboardInterrupt:  # Ctrl-C while the matches were read: say that nothing is written
+        raise CommandError(stopped_words(0, folder), EXIT_CANCELLED) from None
     finally:
         journal.close()
     if not over:

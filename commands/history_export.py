@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from scopa_net.commands.history_filter import Listed
-from scopa_net.commands.options import EXIT_LOCAL, CommandError, plural
+from scopa_net.commands.options import EXIT_CANCELLED, EXIT_LOCAL, CommandError, plural
 from scopa_net.tally import folded
 
 if TYPE_CHECKING:
@@ -146,7 +146,20 @@ def write_new(files: list[Exported], folder: Path) -> tuple[list[Exported], list
             "before it; give --out a folder this machine can write",
             EXIT_LOCAL,
         ) from None
+    except KeyboardInterrupt:
+        raise CommandError(stopped_words(len(wrote), folder), EXIT_CANCELLED) from None
     return wrote, same
+
+
+def stopped_words(wrote: int, folder: Path) -> str:
+    """What an export stopped by Ctrl-C says: how many transcripts it wrote into ``folder``
+    (each whole, its .names beside it), and that the same command writes the rest."""
+    if wrote == 0:
+        return f"stopped before any transcript was written into {folder}"
+    return (
+        f"stopped after writing {plural(wrote, 'transcript')} into {folder}, each whole with "
+        "its .names; the same command writes the rest, leaving those as they are"
+    )
 
 
 def summary_lines(

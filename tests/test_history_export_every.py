@@ -5,12 +5,14 @@ evening in one command. A tester exporting a month of club nights ran one comman
 from __future__ import annotations
 
 import re
+import signal
 from pathlib import Path
 
 import pytest
 import trio
 from hosting import play_one_match
 
+from scopa_net.commands import history_export
 from scopa_net.commands.main import main
 
 
@@ -134,6 +136,45 @@ def test_export_again_writes_over_nothing(
     )
     assert mine.read_bytes() == b"someone else's file"
     assert not gone.exists()
+
+
+def test_ctrl_c_half_way_says_what_was_written_and_the_same_command_writes_the_rest(
+    evening: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ctrl-C during an export said "stopped": nothing of what was written, nor whether a
+    file was left cut short. It says how many are written, each whole, and the same command
+    writes the rest."""
+    folder = tmp_path / "thursday"
+    command = ["history", "--db", evening, "--export", "--out", str(folder)]
+    real_write = history_export.write_transcript
+    transcripts: list[Path] = []
+
+    def ctrl_c_at_the_second_transcript(path: Path, data: bytes, ended: float | None) -> None:
+        if path.suffix == ".scopa":
+            transcripts.append(path)
+            if len(transcripts) == 2:
+                signal.raise_signal(signal.SIGINT)  # as the terminal sends it
+        real_write(path, data, ended)
+
+    monkeypatch.setattr(history_export, "write_transcript", ctrl_c_at_the_second_transcript)
+    status, out, err = run(capsys, *command)
+    assert (status, out) == (130, [])
+    assert err == (
+        f"scopa-net: stopped after writing 1 transcript into {folder}, each whole with its "
+        ".names; the same command writes the rest, leaving those as they are\n"
+    )
+    assert [p.name for p in folder.glob("*.scopa")] == ["table1-match1-seat0-ada.scopa"]
+    assert not list(folder.glob(".*"))  # no half-written file
+    monkeypatch.undo()
+    status, out, _ = run(capsys, *command)
+    assert status == 0
+    assert out[3] == (
+        f"3 transcripts of 2 matches written into {folder}, each with its .names beside it; "
+        "1 already there, the same, left as they were"
+    )
 
 
 def test_export_without_a_table_refuses_what_it_cannot_do_in_one_line(
