@@ -17,6 +17,7 @@ from scopa_net.commands.options import (
     EXIT_CANCELLED,
     EXIT_KEY_CHANGED,
     EXIT_REFUSED,
+    EXIT_TERMINATED,
     EXIT_UNREACHABLE,
     EXIT_USAGE,
     LEVEL_WIRE_NUMBERS,
@@ -968,8 +969,15 @@ def ask_password(table_id: int) -> str:
             return table_password(typed)
         except argparse.ArgumentTypeError as exc:
             raise CommandError(f"not joined: the password read from the input: {exc}") from None
+    from scopa_net.client.sigterm import Terminated, sigterm_raises
+
     for _ in range(PASSWORD_TRIES):
-        typed = getpass.getpass(f"password for table {table_id}: ")
+        try:
+            with sigterm_raises():  # getpass gives the echo back: the terminal is not left mute
+                typed = getpass.getpass(f"password for table {table_id}: ")
+        except Terminated:
+            print(file=sys.stderr)  # below the prompt's line
+            raise CommandError("stopped by SIGTERM; nothing joined", EXIT_TERMINATED) from None
         try:
             return table_password(typed)
         except argparse.ArgumentTypeError as exc:

@@ -21,10 +21,26 @@ import time
 from pathlib import Path
 
 import pytest
-from hosting import host_in_thread
+from helpers import free_port
+from hosting import host_command, host_in_thread, host_process
 from tmux_player import HANG_GUARD, Tmux, kept_seats, scopa_net
 
 no_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+
+def read_until(main_fd: int, wanted: bytes) -> bytes:
+    """What a terminal's other end (``main_fd``) reads until ``wanted`` shows, or the
+    program's end closes it."""
+    seen = b""
+    deadline = time.monotonic() + HANG_GUARD
+    while wanted not in seen:
+        assert time.monotonic() < deadline, seen[-2000:]
+        if select.select([main_fd], [], [], 0.1)[0]:
+            try:
+                seen += os.read(main_fd, 65536)
+            except OSError:  # the program ended, and its terminal with it
+                break
+    return seen
 
 
 @no_tmux
@@ -100,25 +116,12 @@ def test_tally_stopped_by_sigterm_gives_the_terminal_back_and_says_what_is_kept(
         stderr=terminal_fd,
         env=env,
     )
-    seen = b""
-
-    def read_until(wanted: bytes) -> None:
-        nonlocal seen
-        deadline = time.monotonic() + HANG_GUARD
-        while wanted not in seen:
-            assert time.monotonic() < deadline, seen[-2000:]
-            if select.select([main_fd], [], [], 0.1)[0]:
-                try:
-                    seen += os.read(main_fd, 65536)
-                except OSError:  # the process ended, and its terminal with it
-                    return
-
     try:
-        read_until(b"tally>")
+        seen = read_until(main_fd, b"tally>")
         os.write(main_fd, b"+2 Ada\r")
-        read_until(b"'done' scores it.")
+        seen += read_until(main_fd, b"'done' scores it.")
         process.send_signal(signal.SIGTERM)
-        read_until(b"stopped by SIGTERM")
+        seen += read_until(main_fd, b"stopped by SIGTERM")
         assert process.wait(timeout=HANG_GUARD) == 143
         modes = termios.tcgetattr(terminal_fd)[3]  # the terminal as the person has it now
     finally:
@@ -141,3 +144,33 @@ def test_tally_stopped_by_sigterm_gives_the_terminal_back_and_says_what_is_kept(
     assert "Traceback" not in text
     (saved,) = (tmp_path / "scopa-net" / "tallies").glob("*.json")
     assert '"draft"' in saved.read_text()
+
+
+def test_join_stopped_by_sigterm_at_the_password_gives_the_echo_back(tmp_path: Path) -> None:
+    """SIGTERM at "password for table 1:" killed join with the terminal's echo off: under a
+    shell that does not restore it (a script, dash) nothing typed next showed."""
+    port = free_port()
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path))
+    db = tmp_path / "host.db"
+    host = host_process(host_command(db, port, "--players", "2", "--password", "sesame"), env)
+    main_fd, terminal_fd = pty.openpty()
+    join = [sys.executable, "-m", "scopa_net", "join", f"127.0.0.1:{port}", "--table", "1"]
+    process = subprocess.Popen(
+        join, stdin=terminal_fd, stdout=terminal_fd, stderr=terminal_fd, env=env
+    )
+    try:
+        seen = read_until(main_fd, b"password for table 1: ")
+        process.send_signal(signal.SIGTERM)
+        seen += read_until(main_fd, b"nothing joined")
+        assert process.wait(timeout=HANG_GUARD) == 143
+        modes = termios.tcgetattr(terminal_fd)[3]
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        os.close(terminal_fd)
+        os.close(main_fd)
+        host.stop()
+    assert modes & termios.ECHO
+    said = seen.decode(errors="replace").replace("\r", "").split("password for table 1: ")[-1]
+    assert said.strip() == "scopa-net: stopped by SIGTERM; nothing joined"
