@@ -16,11 +16,13 @@ import sys
 from collections.abc import Iterator, Sequence
 
 from scopa_net import __version__
+from scopa_net.client.sigterm import Terminated
 from scopa_net.commands.options import (
     EXIT_BROKEN_PIPE,
     EXIT_CANCELLED,
     EXIT_LOCAL,
     EXIT_STATUSES,
+    EXIT_TERMINATED,
     EXIT_USAGE,
     ArgumentParser,
     CommandError,
@@ -150,8 +152,8 @@ def _run(args: argparse.Namespace) -> int:
     except RuleSetError as exc:
         say(str(exc))
         return EXIT_USAGE
-    except (KeyboardInterrupt, EOFError):
-        return _stopped()
+    except (KeyboardInterrupt, EOFError) as exc:
+        return _stopped(exc)
     except BrokenPipeError:
         return _reader_gone()
     except OSError as exc:
@@ -187,8 +189,12 @@ def _disk_full(exc: OSError) -> int:
     return EXIT_LOCAL
 
 
-def _stopped() -> int:
-    """Ctrl-C, or Ctrl-D at a question: one line, and the status that says so."""
+def _stopped(exc: BaseException | None = None) -> int:
+    """Ctrl-C, or Ctrl-D at a question (or SIGTERM where a command catches it, ``exc``
+    :class:`~scopa_net.client.sigterm.Terminated`): one line, and the status that says so."""
+    if isinstance(exc, Terminated):
+        say("stopped by SIGTERM")
+        return EXIT_TERMINATED
     print(file=sys.stderr)
     say("stopped")
     return EXIT_CANCELLED

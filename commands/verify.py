@@ -33,7 +33,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from scopa_net.commands.options import EXIT_CANCELLED, CommandError, add_command, plural
+from scopa_net.commands.options import (
+    EXIT_CANCELLED,
+    EXIT_TERMINATED,
+    CommandError,
+    add_command,
+    plural,
+)
 from scopa_net.commands.paths import data_dir
 from scopa_net.commands.progress import Progress
 from scopa_net.commands.verify_order import given_files, played_order, saved_time, saved_words
@@ -133,18 +139,24 @@ def run(args: argparse.Namespace) -> int:
         if left:
             print(f"left out: {plural(len(left), 'file')} saved before {when} (--since)")
     brief = args.brief
+    from scopa_net.client.sigterm import sigterm_raises
+
     try:
-        if len(args.files) == 1:
-            return verify_files(args.files, print, pins=pins, me=me, brief=brief)
-        with Progress("verify", len(args.files), "files", quiet=args.quiet) as progress:
+        with sigterm_raises():  # SIGTERM says what was checked, as Ctrl-C does
+            if len(args.files) == 1:
+                return verify_files(args.files, print, pins=pins, me=me, brief=brief)
+            with Progress("verify", len(args.files), "files", quiet=args.quiet) as progress:
 
-            def out(line: str) -> None:
-                progress.clear()
-                print(line, flush=progress.terminal)
+                def out(line: str) -> None:
+                    progress.clear()
+                    print(line, flush=progress.terminal)
 
-            return verify_files(args.files, out, progress.advance, pins=pins, me=me, brief=brief)
-    except StoppedError:
-        print(file=sys.stderr)  # after the terminal's ^C
+                return verify_files(
+                    args.files, out, progress.advance, pins=pins, me=me, brief=brief
+                )
+    except StoppedError as exc:
+        if not exc.by_sigterm:
+            print(file=sys.stderr)  # after the terminal's ^C
         raise
 
 
@@ -374,26 +386,33 @@ def verify_files(
             done()
         if several:
             _summary(out, summary)
-    except KeyboardInterrupt:
-        raise StoppedError(stopped_words(paths, checked)) from None
+    except KeyboardInterrupt as exc:
+        from scopa_net.client.sigterm import Terminated
+
+        by_sigterm = isinstance(exc, Terminated)
+        raise StoppedError(stopped_words(paths, checked, by_sigterm), by_sigterm) from None
     return EXIT_OK if all_ok and not summary.split else EXIT_FAILED
 
 
 class StoppedError(CommandError):
-    """Ctrl-C during a verify: what was checked, and where it stopped."""
+    """Ctrl-C (or SIGTERM: ``by_sigterm``) during a verify: what was checked, and where it
+    stopped."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message, EXIT_CANCELLED)
+    def __init__(self, message: str, by_sigterm: bool = False) -> None:
+        super().__init__(message, EXIT_TERMINATED if by_sigterm else EXIT_CANCELLED)
+        self.by_sigterm = by_sigterm
 
 
-def stopped_words(paths: list[Path], checked: int) -> str:
-    """What to tell a person who stopped a verify after ``checked`` of ``paths``."""
+def stopped_words(paths: list[Path], checked: int, by_sigterm: bool = False) -> str:
+    """What to tell a person who stopped a verify (or whose verify SIGTERM stopped) after
+    ``checked`` of ``paths``."""
+    stopped = "stopped by SIGTERM" if by_sigterm else "stopped"
     if checked == len(paths):
-        return f"stopped after checking all {len(paths)} files, before the summary was finished"
+        return f"{stopped} after checking all {len(paths)} files, before the summary was finished"
     if len(paths) == 1:
-        return f"stopped: {paths[0]} was not finished"
+        return f"{stopped}: {paths[0]} was not finished"
     return (
-        f"stopped after checking {checked} of {len(paths)} files; {paths[checked]} was not "
+        f"{stopped} after checking {checked} of {len(paths)} files; {paths[checked]} was not "
         "finished, and no summary was written"
     )
 

@@ -455,12 +455,14 @@ def test_an_illegal_play_in_the_record_names_the_seat_not_you(
 
 
 @pytest.mark.parametrize("before", [2, 0], ids=["third of four files", "one file"])
+@pytest.mark.parametrize("by", ["SIGINT", "SIGTERM"])
 def test_ctrl_c_says_how_many_files_were_checked_and_which_was_not_finished(
-    match: list[bytes], tmp_path: Path, before: int
+    match: list[bytes], tmp_path: Path, before: int, by: str
 ) -> None:
     """Ctrl-C during a long verify ended with "scopa-net: stopped" after a file's header and
     no verdict. The file it stops in is a pipe open for writing that nothing is written to
-    (verify waits there, as in a long file), so Ctrl-C lands in it for sure."""
+    (verify waits there, as in a long file), so Ctrl-C lands in it for sure. SIGTERM (``kill``)
+    ended it with nothing but the shell's "Terminated": it says the same, and 143."""
     import os
     import signal
     import subprocess
@@ -497,18 +499,18 @@ def test_ctrl_c_says_how_many_files_were_checked_and_which_was_not_finished(
                 assert time.monotonic() < deadline
                 time.sleep(0.01)
         _until_reading(run.pid, deadline)
-        run.send_signal(signal.SIGINT)
+        run.send_signal(getattr(signal, by))
         _, err = run.communicate(timeout=10)
     finally:
         run.kill()
         if writer is not None:
             os.close(writer)
-    assert run.returncode == 130
+    assert run.returncode == (130 if by == "SIGINT" else 143)
+    how = "stopped" if by == "SIGINT" else "stopped by SIGTERM"
     stopped = (
-        f"stopped after checking 2 of 4 files; {waiting} was not finished, and no summary was "
-        "written"
+        f"{how} after checking 2 of 4 files; {waiting} was not finished, and no summary was written"
         if before
-        else f"stopped: {waiting} was not finished"
+        else f"{how}: {waiting} was not finished"
     )
     assert err.strip().splitlines()[-1] == f"scopa-net: {stopped}", err
 
