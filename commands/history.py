@@ -17,7 +17,7 @@ from scopa_net.commands.history_export import (
     already_there,
     check_nothing_differs,
     left_out,
-    stopped_words,
+    stopped_error,
     summary_lines,
     write_new,
     write_transcript,
@@ -37,7 +37,6 @@ from scopa_net.commands.journal_files import (
     open_journal,
 )
 from scopa_net.commands.options import (
-    EXIT_CANCELLED,
     EXIT_FAILED,
     EXIT_LOCAL,
     CommandError,
@@ -171,8 +170,8 @@ def _export_every_match(args: argparse.Namespace, wanted: MatchFilter) -> int:
         going = [m for m in kept if not m.over and m.seats]
         replays: dict[str, tuple[list[list[Transcript]], list[SeatHolders]]] = {}
         files = [f for m in over for f in _files_of(journal, records[m.table_id], m, replays)]
-    except KeyboardInterrupt:  # Ctrl-C while the matches were read: say that nothing is written
-        raise CommandError(stopped_words(0, folder), EXIT_CANCELLED) from None
+    except KeyboardInterrupt as exc:  # while the matches were read: nothing is written
+        raise stopped_error(exc, 0, folder) from None
     finally:
         journal.close()
     if not over:
@@ -254,7 +253,10 @@ def run_history(args: argparse.Namespace) -> int:
         )
     wanted = MatchFilter(args.table, args.name, args.since)
     if args.export == EVERY_MATCH:
-        return _export_every_match(args, wanted)
+        from scopa_net.client.sigterm import sigterm_raises
+
+        with sigterm_raises():  # SIGTERM says what was written, as Ctrl-C does
+            return _export_every_match(args, wanted)
     if wanted.given() and args.export is not None:
         given = [f"--{f}" for f in ("table", "name", "since") if getattr(args, f) is not None]
         raise CommandError(

@@ -16,7 +16,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from scopa_net.commands.history_filter import Listed
-from scopa_net.commands.options import EXIT_CANCELLED, EXIT_LOCAL, CommandError, plural
+from scopa_net.commands.options import (
+    EXIT_CANCELLED,
+    EXIT_LOCAL,
+    EXIT_TERMINATED,
+    CommandError,
+    plural,
+)
 from scopa_net.tally import folded
 
 if TYPE_CHECKING:
@@ -146,19 +152,26 @@ def write_new(files: list[Exported], folder: Path) -> tuple[list[Exported], list
             "before it; give --out a folder this machine can write",
             EXIT_LOCAL,
         ) from None
-    except KeyboardInterrupt:
-        raise CommandError(stopped_words(len(wrote), folder), EXIT_CANCELLED) from None
+    except KeyboardInterrupt as exc:
+        raise stopped_error(exc, len(wrote), folder) from None
     return wrote, same
 
 
-def stopped_words(wrote: int, folder: Path) -> str:
-    """What an export stopped by Ctrl-C says: how many transcripts it wrote into ``folder``
-    (each whole, its .names beside it), and that the same command writes the rest."""
+def stopped_error(stop: KeyboardInterrupt, wrote: int, folder: Path) -> CommandError:
+    """What an export stopped by Ctrl-C (or SIGTERM) says: how many transcripts it wrote into
+    ``folder`` (each whole, its .names beside it), and that the same command writes the rest;
+    status 130 (143 for SIGTERM)."""
+    from scopa_net.client.sigterm import Terminated
+
+    by_sigterm = isinstance(stop, Terminated)
+    stopped = "stopped by SIGTERM" if by_sigterm else "stopped"
+    status = EXIT_TERMINATED if by_sigterm else EXIT_CANCELLED
     if wrote == 0:
-        return f"stopped before any transcript was written into {folder}"
-    return (
-        f"stopped after writing {plural(wrote, 'transcript')} into {folder}, each whole with "
-        "its .names; the same command writes the rest, leaving those as they are"
+        return CommandError(f"{stopped} before any transcript was written into {folder}", status)
+    return CommandError(
+        f"{stopped} after writing {plural(wrote, 'transcript')} into {folder}, each whole with "
+        "its .names; the same command writes the rest, leaving those as they are",
+        status,
     )
 
 

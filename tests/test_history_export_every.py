@@ -138,15 +138,17 @@ def test_export_again_writes_over_nothing(
     assert not gone.exists()
 
 
+@pytest.mark.parametrize("by", ["SIGINT", "SIGTERM"])
 def test_ctrl_c_half_way_says_what_was_written_and_the_same_command_writes_the_rest(
     evening: str,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
+    by: str,
 ) -> None:
     """Ctrl-C during an export said "stopped": nothing of what was written, nor whether a
-    file was left cut short. It says how many are written, each whole, and the same command
-    writes the rest."""
+    file was left cut short (SIGTERM: only the shell's "Terminated"). It says how many are
+    written, each whole, and the same command writes the rest."""
     folder = tmp_path / "thursday"
     command = ["history", "--db", evening, "--export", "--out", str(folder)]
     real_write = history_export.write_transcript
@@ -156,14 +158,15 @@ def test_ctrl_c_half_way_says_what_was_written_and_the_same_command_writes_the_r
         if path.suffix == ".scopa":
             transcripts.append(path)
             if len(transcripts) == 2:
-                signal.raise_signal(signal.SIGINT)  # as the terminal sends it
+                signal.raise_signal(getattr(signal, by))  # as the terminal, or kill, sends it
         real_write(path, data, ended)
 
     monkeypatch.setattr(history_export, "write_transcript", ctrl_c_at_the_second_transcript)
     status, out, err = run(capsys, *command)
-    assert (status, out) == (130, [])
+    assert (status, out) == ((130 if by == "SIGINT" else 143), [])
+    how = "stopped" if by == "SIGINT" else "stopped by SIGTERM"
     assert err == (
-        f"scopa-net: stopped after writing 1 transcript into {folder}, each whole with its "
+        f"scopa-net: {how} after writing 1 transcript into {folder}, each whole with its "
         ".names; the same command writes the rest, leaving those as they are\n"
     )
     assert [p.name for p in folder.glob("*.scopa")] == ["table1-match1-seat0-ada.scopa"]
