@@ -146,6 +146,34 @@ def test_ctrl_c_on_an_empty_line_once_begun_says_once_how_to_leave() -> None:
     assert "Hand 1 so far" not in screen
 
 
+def test_ctrl_c_typed_with_the_output_piped_says_once_how_to_leave() -> None:
+    """`scopa-net tally | tee tally.txt`: Ctrl-C at `tally>` (a KeyboardInterrupt in the read)
+    only gave a new prompt; it says how to leave, once, as at the drawn prompt."""
+    import io
+
+    from scopa_net.client.tally_app import run_typed_lines
+
+    class Typed(io.StringIO):
+        """Two Ctrl-Cs, then `quit`."""
+
+        def __init__(self) -> None:
+            super().__init__("quit\n")
+            self.stops = 2
+
+        def readline(self, size: int = -1) -> str:
+            if self.stops:
+                self.stops -= 1
+                raise KeyboardInterrupt
+            return super().readline(size)
+
+    out, err = io.StringIO(), io.StringIO()
+    controller = TallyController(Tally.new(["Ada", "Bruno"]), store=None)
+    assert run_typed_lines(controller, Typed(), out, err) == 0
+    how = "Ctrl-C clears the line; to leave, type quit or press Ctrl-D (the tally is saved)."
+    assert out.getvalue().count(how) == 1
+    assert f"tally> \n{how}\ntally> \ntally> " in out.getvalue()
+
+
 def test_a_long_name_is_echoed_cut_short() -> None:
     """A 300-character name was echoed back whole in the error."""
     controller = TallyController(None, store=None)
