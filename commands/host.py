@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import logging
 import os
@@ -49,7 +50,7 @@ from scopa_net.commands.options import (
 )
 from scopa_net.commands.paths import default_host_db
 from scopa_net.commands.progress import Progress
-from scopa_net.commands.stop_signals import StopSignals
+from scopa_net.commands.stop_signals import HANGUP, StopSignals
 from scopa_net.rules import RuleSet
 from scopa_net.server.config import DEFAULT_PORT, HostConfig
 from scopa_net.typed import shown
@@ -340,7 +341,10 @@ async def serve_until_signalled(
     if since is not None:
         raise CommandError(not_saved_line(journal.path, since, moves), EXIT_LOCAL)
     if journal.path != ":memory:":
-        print(f"stopped; the tables are saved in {journal.path}: the same command resumes them")
+        # After SIGHUP the terminal may be gone: nobody to tell, and no reason to fail.
+        gone = contextlib.suppress(OSError) if signum == HANGUP else contextlib.nullcontext()
+        with gone:
+            print(f"stopped; the tables are saved in {journal.path}: the same command resumes them")
 
 
 def not_saved_line(path: str, since: float, moves: int) -> str:

@@ -1,5 +1,11 @@
-"""Ctrl-C and SIGTERM as a host's normal end: the first one asks the host to stop, and every
-later one is ignored until the process ends.
+"""Ctrl-C, SIGTERM and the host's terminal closing (SIGHUP) as a host's normal end: the first
+one asks the host to stop, and every later one is ignored until the process ends. A host
+started under ``nohup`` (SIGHUP ignored) goes on ignoring SIGHUP.
+
+Before SIGHUP was caught, closing the host's terminal (a window closed, an SSH session
+dropped) killed it where it stood: the journal kept every move (it is written before anything
+is acknowledged), but the players read "the connection to the host was lost" instead of "the
+host was stopped", and the host no move queued for the disk finished.
 
 A second signal is common: ``timeout --foreground scopa-net host`` passes the terminal's
 Ctrl-C on to the host, which so gets it twice. trio's signal receiver delivers a signal still
@@ -17,12 +23,14 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # trio is imported where it runs: `scopa-net --help` loads no trio
     import trio
 
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+HANGUP: signal.Signals | None = getattr(signal, "SIGHUP", None)
+"""The terminal closed (not on Windows)."""
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM) + ((HANGUP,) if HANGUP is not None else ())
 
 
 class StopSignals:
-    """Catches SIGINT and SIGTERM while open (use it as a context manager around
-    ``trio.run``); :meth:`wait` returns the first one's name once it came."""
+    """Catches SIGINT, SIGTERM and SIGHUP (unless ignored) while open (use it as a context
+    manager around ``trio.run``); :meth:`wait` returns the first one's name once it came."""
 
     def __init__(self) -> None:
         self.received: signal.Signals | None = None
@@ -32,6 +40,8 @@ class StopSignals:
 
     def __enter__(self) -> StopSignals:
         for signum in STOP_SIGNALS:
+            if signum == HANGUP and signal.getsignal(signum) == signal.SIG_IGN:
+                continue  # nohup: the person asked for the host to outlive the terminal
             self._before[signum] = signal.signal(signum, self._caught)
         return self
 
@@ -45,7 +55,7 @@ class StopSignals:
         if self.received is not None:
             return
         self.received = signal.Signals(signum)
-        for other in STOP_SIGNALS:
+        for other in self._before:
             signal.signal(other, signal.SIG_IGN)  # from now on, even after trio.run returns
         if self._token is not None:
             self._token.run_sync_soon(self._set)

@@ -15,6 +15,7 @@ from hosting import host_command
 from rawseat import RawSeat
 
 from scopa_net.server.journal import Journal
+from scopa_net.wire import messages as m
 
 
 async def _started(proc: trio.Process) -> tuple[int, bytes]:
@@ -90,3 +91,47 @@ async def test_ctrl_c_twice_with_players_connected_still_says_the_tables_are_sav
         assert [r.table_id for r in journal.tables()] == ["1"]  # saved, as it says
     finally:
         journal.close()
+
+
+@pytest.mark.parametrize("nohup", [False, True], ids=["terminal closed", "under nohup"])
+async def test_the_host_s_terminal_closing_stops_it_as_ctrl_c_does_unless_under_nohup(
+    tmp_path: Path, nohup: bool
+) -> None:
+    """Closing the host's terminal (SIGHUP: a window closed, an SSH session dropped) killed it
+    where it stood: its players read "the connection to the host was lost", not that it
+    stopped, and its status was the shell's 129. It stops as at Ctrl-C (the players told, the
+    tables saved, 0); started under nohup, it goes on."""
+    db = tmp_path / "host.db"
+    env = dict(os.environ) | {"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
+    argv = host_command(db, 0, "--players", "2", "--bots", "1", "--bot-delay", "0")
+    if nohup:
+        argv = ["nohup", *argv]
+    proc = await trio.lowlevel.open_process(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env
+    )
+    try:
+        port, _ = await _started(proc)
+        seated = await RawSeat.connect(port)
+        await seated.join(1, name="Ada")
+        await seated.dealt()
+        proc.send_signal(signal.SIGHUP)
+        if nohup:
+            with trio.move_on_after(1):
+                await proc.wait()
+            assert proc.returncode is None  # still serving
+            proc.send_signal(signal.SIGINT)
+        with trio.fail_after(30):
+            bye = await seated.until(lambda msg: isinstance(msg, m.Bye))
+            out = await _rest(proc.stdout)
+            status = await proc.wait()
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    await seated.stream.aclose()
+    assert isinstance(bye, m.Bye)
+    assert bye.reason == "shutting_down"  # the players told the host stopped
+    assert (status, out) == (
+        0,
+        f"stopped; the tables are saved in {db}: the same command resumes them\n",
+    )
