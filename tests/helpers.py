@@ -6,12 +6,14 @@ import ast
 import os
 import random
 import re
+import shutil
 import socket
 import struct
 import subprocess
 import sys
 import uuid
-from collections.abc import Container, Mapping, Sequence
+from collections.abc import Container, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -403,3 +405,24 @@ def before_the_first_deal(seq: int, seat: int = 0) -> m.Snapshot:
         round_score=None,
         winner=None,
     )
+
+
+@contextmanager
+def unwritable(folder: Path) -> Iterator[None]:
+    """``folder`` can be read but nothing made in it, for root too (immutable, by chattr)."""
+    if os.geteuid() != 0:
+        folder.chmod(0o500)
+        try:
+            yield
+        finally:
+            folder.chmod(0o700)
+        return
+    made = shutil.which("chattr") and subprocess.run(
+        ["chattr", "+i", str(folder)], capture_output=True, check=False
+    )
+    if not made or made.returncode:
+        pytest.skip("as root, a folder cannot be made unwritable here (no chattr)")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], check=True)

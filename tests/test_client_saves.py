@@ -5,12 +5,11 @@ costs. The whole app over loopback TCP against a real host."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -18,6 +17,7 @@ import pytest
 import trio
 from app_driver import leaving_in_round, playing, run_app
 from cheats import leave_out_after_its_receipt
+from helpers import unwritable
 from hosting import HostThread, create, start_host
 
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
@@ -262,27 +262,6 @@ def test_an_error_inside_the_session_ends_the_game_in_one_line(
         "please report it."
     ]
     assert "Traceback" not in text
-
-
-@contextmanager
-def unwritable(folder: Path) -> Iterator[None]:
-    """``folder`` can be read but nothing made in it, for root too (immutable, by chattr)."""
-    if os.geteuid() != 0:
-        folder.chmod(0o500)
-        try:
-            yield
-        finally:
-            folder.chmod(0o700)
-        return
-    made = shutil.which("chattr") and subprocess.run(
-        ["chattr", "+i", str(folder)], capture_output=True, check=False
-    )
-    if not made or made.returncode:
-        pytest.skip("as root, a folder cannot be made unwritable here (no chattr)")
-    try:
-        yield
-    finally:
-        subprocess.run(["chattr", "-i", str(folder)], check=True)
 
 
 def test_join_accepting_a_new_key_it_cannot_pin_plays_and_says_so_once(
