@@ -56,6 +56,35 @@ def journal_folder(db: str, *, chosen: bool) -> None:
         raise CommandError(unusable(what, exc, ours=not chosen), EXIT_LOCAL) from None
 
 
+def lan_folder_ready(folder: Path) -> None:
+    """Make ``play --lan``'s folder (its own host's journal, key and kept seat) and check that
+    files can be made in it and its journal written, before the host opens them; else a
+    :class:`CommandError`, status 5, in one line. It has no --db: the way out is another
+    data folder."""
+    import tempfile
+
+    from scopa_net.client.files import shown_path, why_not_written
+
+    try:
+        make_private_folder(folder)
+        try:  # SQLite makes files beside its journal (-wal, -shm)
+            tempfile.TemporaryFile(dir=folder).close()
+        except OSError as exc:  # told as the folder, not the file tried in it
+            raise OSError(exc.errno, exc.strerror, str(folder)) from None
+        journal = folder / "host.db"
+        if journal.is_file():
+            with open(journal, "r+b"):  # opened to write, nothing written
+                pass
+    except OSError as exc:
+        todo = "set XDG_DATA_HOME to a folder you can write"
+        if exc.errno == errno.ENOTDIR:
+            todo = f"move that file away, or {todo}"
+        why = why_not_written(exc, folder)
+        raise CommandError(
+            f"`play --lan` keeps its table in {shown_path(folder)}: {why}; {todo}", EXIT_LOCAL
+        ) from None
+
+
 def check_db_path(path: str, *, create: bool) -> None:
     """Refuse a --db that is a directory, or missing (unless created): its folders are made
     beforehand by :func:`journal_folder`."""

@@ -250,14 +250,17 @@ def run_lan(
         LanTableBusyError,
         close_lan_tables,
         kept_lan_seats,
+        lan_folder,
         lan_table_lock,
     )
     from scopa_net.client.launch import run_game_screen
     from scopa_net.client.said import say
     from scopa_net.commands.host import check_address
     from scopa_net.commands.join import choose_kept_seat
+    from scopa_net.commands.journal_files import lan_folder_ready
 
     where = data_dir(os.environ)
+    lan_folder_ready(lan_folder(where))
     try:
         with lan_table_lock(where):
             if args.port:  # a port the person named: refused if busy, as `host` does

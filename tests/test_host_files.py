@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import free_port
+from helpers import free_port, unwritable
 from hosting import host_command, host_process
 
 from scopa_net.commands.main import main
@@ -188,3 +188,36 @@ def test_history_reads_a_journal_no_host_has_open_without_leaving_files_beside_i
     assert capfd.readouterr().out == "no matches yet\n"
     assert db.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["host.db"]
+
+
+def test_play_lan_with_a_data_folder_that_is_a_file_is_one_line_and_status_5(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`play --lan` keeps its own host's journal in the data folder: a file in the way ended
+    in a NotADirectoryError traceback, status 1."""
+    (tmp_path / "scopa-net").write_text("not a folder")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert main(["play", "--lan", "--port", "0"]) == EXIT_LOCAL
+    assert capfd.readouterr().err == (
+        f"scopa-net: `play --lan` keeps its table in {tmp_path}/scopa-net/play-lan: "
+        f"{tmp_path}/scopa-net is a file, not a folder; move that file away, or set "
+        "XDG_DATA_HOME to a folder you can write\n"
+    )
+
+
+def test_play_lan_with_its_folder_unwritable_is_one_line_and_status_5(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A home folder made read-only after a `play --lan` (its folder and journal there) ended
+    in an sqlite3.OperationalError traceback ("unable to open database file"), status 1."""
+    folder = tmp_path / "scopa-net" / "play-lan"
+    folder.mkdir(parents=True)
+    Journal(str(folder / "host.db")).close()
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    with unwritable(folder):
+        status = main(["play", "--lan", "--port", "0"])
+    err = capfd.readouterr().err
+    assert status == EXIT_LOCAL, err
+    assert err.startswith(f"scopa-net: `play --lan` keeps its table in {folder}: ")
+    assert err.endswith("; set XDG_DATA_HOME to a folder you can write\n")
+    assert len(err.splitlines()) == 1
