@@ -9,9 +9,11 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tarfile
 import tomllib
 from pathlib import Path
 
+import pytest
 from helpers import env_without_coverage
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,3 +72,37 @@ def test_the_readme_install_line_gives_a_working_command(tmp_path: Path) -> None
     demo = run([*command, "demo", "--rounds", "1", "--seed", "1"], env=env)
     assert demo.returncode == 0, demo.stderr
     assert "Round 1, dealer seat" in demo.stdout
+
+
+def test_the_sdist_holds_every_file_the_repository_keeps(tmp_path: Path) -> None:
+    """A packager builds from the sdist and runs the tests there: it held the tests without
+    their helpers and data (tests/helpers.py, tests/data/...), and neither RULES.md,
+    protocol.md, the JavaScript verifier nor the benchmarks. Built from the files git keeps,
+    with the build backend pyproject.toml asks for, it holds each of them (but the dotfiles
+    of the repository and of CI)."""
+    listed = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, text=True, check=False
+    )
+    if listed.returncode:
+        pytest.skip(f"not a git checkout: {listed.stderr.strip()}")
+    kept = {name for name in listed.stdout.split("\0") if name}
+    source = tmp_path / "source"
+    for name in kept:
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / name, source / name)
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    backend = tmp_path / "backend"
+    run = functools.partial(
+        subprocess.run, capture_output=True, text=True, timeout=300, env=env_without_coverage()
+    )
+    pip = [sys.executable, "-m", "pip", "--quiet", "--disable-pip-version-check"]
+    got = run([*pip, "install", "--target", str(backend), *config["build-system"]["requires"]])
+    assert got.returncode == 0, got.stderr
+    build = "import sys, setuptools.build_meta as b; print(b.build_sdist(sys.argv[1]))"
+    env = {**env_without_coverage(), "PYTHONPATH": str(backend)}
+    built = run([sys.executable, "-c", build, str(tmp_path / "dist")], cwd=source, env=env)
+    assert built.returncode == 0, built.stderr
+    with tarfile.open(tmp_path / "dist" / built.stdout.split()[-1]) as sdist:
+        held = {name.partition("/")[2] for name in sdist.getnames()}
+    missing = {name for name in kept if not name.startswith(".")} - held
+    assert not missing, f"not in the sdist: {sorted(missing)}"
