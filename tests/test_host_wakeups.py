@@ -13,11 +13,11 @@ import sqlite3
 from pathlib import Path
 
 import trio
+from hosting import create, start_host
+from rawseat import RawSeat
 
 from scopa_net.rules import RuleSet
 from scopa_net.wire import messages as m
-from tests.hosting import create, start_host
-from tests.rawseat import RawSeat
 
 TABLE_TASK = "Host._run_table"
 """The name trio gives a table's task (its function, :meth:`Host._run_table`)."""

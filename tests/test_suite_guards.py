@@ -62,3 +62,26 @@ def test_no_test_module_imports_another() -> None:
                     if a.name.startswith("test_")
                 ]
     assert found == []
+
+
+def test_shared_test_code_is_imported_by_its_own_name() -> None:
+    """``from tests.hosting import ...`` works only where the repository's root is on the
+    path (``python -m pytest`` from there): ``pytest`` alone, as a packager runs it, stopped
+    the whole run at collection. Shared modules are imported as ``hosting``, ``rawseat``...,
+    as the tests folder is on the path either way."""
+    found = []
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = (
+                [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else []
+            )
+            found += [
+                f"{path.name}:{node.lineno} imports {name}"
+                for name in names
+                if name == "tests" or name.startswith("tests.")
+            ]
+    assert found == []
