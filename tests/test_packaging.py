@@ -40,7 +40,8 @@ def test_the_readme_install_line_gives_a_working_command(tmp_path: Path) -> None
     """The README's ``python -m pip install . && scopa-net play``, short of a terminal: a copy
     of the source tree builds into a wheel, the wheel installs (its dependencies are this
     environment's), and the installed ``scopa-net`` runs from the installed package, not from
-    the source tree: its help, and a demo round through the core, host-free."""
+    the source tree: its help, a demo round through the core, host-free, and the rules
+    document the client's ``rules`` reads."""
     source = tmp_path / "source"
     source.mkdir()
     for name in ("pyproject.toml", "README.md", "RULES.md"):
@@ -72,6 +73,11 @@ def test_the_readme_install_line_gives_a_working_command(tmp_path: Path) -> None
     demo = run([*command, "demo", "--rounds", "1", "--seed", "1"], env=env)
     assert demo.returncode == 0, demo.stderr
     assert "Round 1, dealer seat" in demo.stdout
+    # The one file the package reads at run time (the client's `rules`), from the wheel.
+    rulebook = "from scopa_net.client.rulebook import read_document; print(read_document())"
+    rules = run([*command[:2], "-c", rulebook], env=env)
+    assert rules.returncode == 0, rules.stderr
+    assert rules.stdout == (ROOT / "RULES.md").read_text(encoding="utf-8") + "\n"
 
 
 def test_the_sdist_holds_every_file_the_repository_keeps(tmp_path: Path) -> None:
