@@ -139,7 +139,7 @@ def host_log_kept_off_the_screen() -> Iterator[None]:
     """The embedded host's log lines go nowhere while it runs: with no handler set, Python
     wrote its warnings to this terminal, through the game's screen (the player reads what
     matters from the host's notices, ``Host: ...``)."""
-    logger = logging.getLogger("scopa_net.server")
+    logger = logging.getLogger("scopa_net.host")  # every host module's (server/*.py)
     quiet = logging.NullHandler()
     logger.addHandler(quiet)
     try:

@@ -216,15 +216,19 @@ def test_the_embedded_hosts_log_stays_off_the_players_screen() -> None:
     """`play --lan`'s host logged "table 1 seat 0: Ada left: the deal check failed at their
     seat (...)" straight onto the player's screen (Python's last-resort handler), beside the
     "Host: ..." notice saying the same. In a process of its own, as `scopa-net play` runs:
-    the host's warnings no longer reach the terminal; the client's own still do."""
+    the host's warnings no longer reach the terminal; the client's own still do. Logged by
+    the host's own modules' loggers: the screen kept off a logger no host module used, and
+    "the host listens on 0.0.0.0 only: not announced on the LAN" still reached it."""
     script = """
 import logging, trio
 from scopa_net.client.embedded import open_embedded_game
 from scopa_net.rules import RuleSet
+from scopa_net.server import announce, table_task
 
 async def main():
     async with open_embedded_game(RuleSet.of(2, target=1), name="Ada", level="random", delay=0):
-        logging.getLogger("scopa_net.server.table_task").warning("table 1 seat 0: Ada left")
+        table_task.log.warning("table 1 seat 0: Ada left")
+        announce.log.warning("not announced on the LAN")
         logging.getLogger("scopa_net.client.network_session").warning("cannot save the seat")
 
 trio.run(main)
@@ -233,6 +237,7 @@ trio.run(main)
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
     )
     assert "Ada left" not in done.stderr
+    assert "not announced" not in done.stderr
     assert "cannot save the seat" in done.stderr
 
 
