@@ -438,9 +438,21 @@ def _described(table: Table) -> str:
 
 def where_to_join(bind: str, port: int, *, announced: bool) -> list[str]:
     """What the host says at start: the exact command for each address players can use."""
-    from scopa_net.server.discovery import join_address, lan_addresses
+    from scopa_net.server.discovery import (
+        WILDCARD_ANY,
+        WILDCARD_V4,
+        join_address,
+        lan_addresses,
+    )
 
     addresses = lan_addresses(bind)
+    if not addresses and bind in WILDCARD_V4 + WILDCARD_ANY:  # no network: loopback only
+        here = "127.0.0.1" if bind in WILDCARD_V4 else "::1"
+        return [
+            f"scopa-net host listening on port {port}; this machine has no LAN address, so "
+            "only players on this machine can join, with:",
+            f"  scopa-net join {join_address(here, port)}",
+        ]
     if not addresses:
         return [
             f"scopa-net host listening on {join_address(bind, port)}, this machine only: not "

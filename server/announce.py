@@ -6,7 +6,13 @@ import logging
 
 import trio
 
-from scopa_net.server.discovery import HostAdvert, LanAdvertiser, lan_addresses
+from scopa_net.server.discovery import (
+    WILDCARD_ANY,
+    WILDCARD_V4,
+    HostAdvert,
+    LanAdvertiser,
+    lan_addresses,
+)
 from scopa_net.server.host import Host
 from scopa_net.wire import messages as m
 
@@ -39,10 +45,12 @@ async def advertise(host: Host) -> None:
         return host_advert(host)
 
     current = advert()
-    if not lan_addresses(host.config.bind):
-        log.warning(
-            "the host listens on %s only: not announced on the LAN", host.config.bind or "?"
-        )
+    bind = host.config.bind
+    if not lan_addresses(bind):
+        if bind in WILDCARD_V4 + WILDCARD_ANY:
+            log.warning("this machine has no LAN address: the host is not announced")
+        else:
+            log.warning("the host listens on %s only: not announced on the LAN", bind or "?")
         return
     try:
         advertiser = await trio.to_thread.run_sync(LanAdvertiser, current, host.config.bind)

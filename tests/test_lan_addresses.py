@@ -131,3 +131,21 @@ async def test_an_embedded_host_keeps_to_a_port_the_person_named() -> None:
                 raise AssertionError("the game opened on another port")
     finally:
         taken.close()
+
+
+@pytest.mark.parametrize(("bind", "here"), [("0.0.0.0", "127.0.0.1"), ("::", "[::1]")])
+def test_a_host_on_every_address_of_a_machine_with_no_lan_says_so(
+    monkeypatch: pytest.MonkeyPatch, bind: str, here: str
+) -> None:
+    """`scopa-net host` on a machine with no LAN address (a laptop off its network, a
+    container) said "listening on 0.0.0.0:7311, this machine only: not announced on the LAN
+    (use --host 0.0.0.0 to let others join)", the flag it was already given, and "join with:
+    scopa-net join 0.0.0.0:7311", an address to listen on, not one to join."""
+    from scopa_net.server import discovery
+
+    monkeypatch.setattr(discovery, "lan_addresses", lambda bind: [])
+    assert where_to_join(bind, 7311, announced=False) == [
+        "scopa-net host listening on port 7311; this machine has no LAN address, so only "
+        "players on this machine can join, with:",
+        f"  scopa-net join {here}:7311",
+    ]
