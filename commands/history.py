@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import errno
 import os
 import re
 import time
@@ -752,8 +753,9 @@ def _export(journal: Journal, args: argparse.Namespace) -> int:
         write_transcript(out, data, ended)
     except OSError as exc:
         why = exc.strerror or str(exc)
+        folder = "that exists" if exc.errno == errno.ENOENT else "you can write"
         raise CommandError(
-            f"cannot write {out}: {why}; give --out a file in a folder that exists", EXIT_LOCAL
+            f"cannot write {out}: {why}; give --out a file in a folder {folder}", EXIT_LOCAL
         ) from None
     voids = sum(r.void is not None for r in transcript.rounds)
     counted = plural(len(transcript.rounds) - voids, "round")  # played out; voids apart

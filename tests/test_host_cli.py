@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import trio
-from helpers import free_port, require_multicast, unique_name
+from helpers import free_port, require_multicast, unique_name, unwritable
 from hosting import HostThread, host_command, play_one_match, play_one_round
 
 from scopa_net.client.network_session import KnownHosts
@@ -64,6 +64,28 @@ def test_history_lists_the_match_and_its_export_verifies(
         f"scopa-net: cannot write {nowhere}: No such file or directory; give --out a file in a "
         "folder that exists\n"
     )
+
+
+def test_history_export_into_a_folder_it_cannot_write_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`history --export 1` writes into the current folder: run in one that cannot be
+    written, it said "cannot write table1-seat0.scopa: Read-only file system; give --out a
+    file in a folder that exists", and the folder exists."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    db = tmp_path / "host.db"
+    trio.run(play_one_round, str(db))
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    with unwritable(folder):
+        status = main(["history", "--db", str(db), "--export", "1"])
+    err = capsys.readouterr().err
+    assert status == 5, err
+    assert err.startswith("scopa-net: cannot write table1-seat0.scopa: ")
+    assert err.endswith("; give --out a file in a folder you can write\n")
+    assert len(err.splitlines()) == 1
+    assert list(folder.iterdir()) == []
 
 
 def test_history_export_of_a_match_still_in_play_says_it_is_unfinished(
