@@ -176,7 +176,9 @@ def _export_every_match(args: argparse.Namespace, wanted: MatchFilter) -> int:
     finally:
         journal.close()
     if not over:
-        nothing = wanted.nothing(start) if wanted.given() else "no matches yet"
+        nothing = wanted.nothing(start, over=bool(going))
+        if not going and not wanted.given():
+            nothing = "no matches yet"
         print("\n".join([nothing, *([left_out(going)] if going else [])]))
         return 0
     files = [dataclasses.replace(f, path=folder / f.path) for f in files]

@@ -118,8 +118,12 @@ class MatchFilter:
             return False
         return start is None or match.began >= start
 
-    def nothing(self, start: float | None, where: str = "this journal") -> str:
-        """The line when no match passes: ``no match of Ada since 2026-12-01 in this journal``."""
+    def nothing(
+        self, start: float | None, where: str = "this journal", *, over: bool = False
+    ) -> str:
+        """The line when no match passes: ``no match of Ada since 2026-12-01 in this journal``;
+        ``over``: some pass but none is over (for an export): ``no match of Ada is over yet:
+        nothing exported``."""
         words = "no match"
         words += f" at table {self.table}" if self.table is not None else ""
         words += f" of {self.name}" if self.name is not None else ""
@@ -131,7 +135,7 @@ class MatchFilter:
             )
         elif start is not None:
             words += f" since {_when(start)}"
-        return f"{words} in {where}"
+        return f"{words} is over yet: nothing exported" if over else f"{words} in {where}"
 
 
 def _when(at: float) -> str:

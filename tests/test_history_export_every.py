@@ -368,6 +368,27 @@ def test_a_match_in_play_is_left_out_and_said(
     assert len(list(folder.glob("*.scopa"))) == 4
 
 
+def test_with_only_a_match_in_play_it_does_not_say_there_is_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With one match, still in play, it said "no matches yet", then "not exported, still in
+    play: table 1, match 1": there is a match, none is over yet."""
+    from hosting import play_one_round
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    db = str(tmp_path / "host.db")
+    trio.run(play_one_round, db)
+    folder = tmp_path / "tonight"
+    status, out, _ = run(capsys, "history", "--db", db, "--export", "--out", str(folder))
+    assert status == 0
+    assert out == [
+        "no match is over yet: nothing exported",
+        "not exported, still in play: table 1, match 1 (export them when they end)",
+    ]
+    status, out, _ = run(capsys, "history", "--db", db, "--export", "--name", "Ann")
+    assert out[0] == "no match of Ann is over yet: nothing exported"
+
+
 def test_a_host_started_on_a_journal_without_its_key_is_refused(
     evening: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
