@@ -248,9 +248,16 @@ async def open_embedded_game(
                     host.tables[session.table_id].owner = session.seat
                 if lan and humans == 1:
                     # Every other seat is a computer's: nobody can join, whatever the LAN.
+                    # A table taken back keeps its seats, whatever this run's --humans.
+                    instead = (
+                        "`scopa-net play --lan --no-resume --humans N` opens a new one with "
+                        "seats for friends"
+                        if resume_from is not None
+                        else "`--humans N` leaves seats for friends"
+                    )
                     session.where_to_join = (
-                        "Every other seat is a computer's, so nobody can join this table; "
-                        "`--humans N` leaves seats for friends.",
+                        f"Every other seat is a computer's, so nobody can join this table; "
+                        f"{instead}.",
                     )
                     for line in session.where_to_join:
                         session.notice(line)

@@ -213,14 +213,16 @@ async def test_a_table_taken_back_says_who_can_join_as_a_fresh_one_did(tmp_path:
     port ... with:" (and announced itself on the LAN) although no seat is open: the run that
     takes a table back went by its own --humans (1 by default), not the table's seats. So a
     table with a friend's seat, taken back by a plain `play --lan`, did not end for the friend
-    when its owner left for good."""
+    when its owner left for good. Its words said "`--humans N` leaves seats for friends" to a
+    person who gave --humans 2: a table taken back keeps its seats, a new one has them."""
     with lan_table_lock(tmp_path):
         kept = await _kept_after_a_close(tmp_path)
         async with open_game(tmp_path, resume_from=kept, humans=2) as again:
             said = await _heard(again, "nobody can join")
             assert again.where_to_join == (
                 "Every other seat is a computer's, so nobody can join this table; "
-                "`--humans N` leaves seats for friends.",
+                "`scopa-net play --lan --no-resume --humans N` opens a new one with seats for "
+                "friends.",
             )
             assert not any("join this table on port" in text for text in said), said
             assert not again.hosts_friends
