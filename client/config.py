@@ -20,7 +20,6 @@ Environment: ``NO_COLOR``, ``TERM=dumb``, ``SCOPA_NET_NAME``, ``SCOPA_NET_HOST``
 from __future__ import annotations
 
 import getpass
-import os
 import sys
 import tomllib
 from collections.abc import Mapping
@@ -35,6 +34,7 @@ from scopa_net.client.style import (
     glyphs_fit,
     utf8_by_locale,
 )
+from scopa_net.commands.paths import APP, xdg_folder
 from scopa_net.names import NAME_COLUMNS, name_too_long, reads_as_computer
 from scopa_net.text_limits import EMPTY_NAME
 from scopa_net.typed import has_control, shown
@@ -89,8 +89,8 @@ def os_user_name(env: Mapping[str, str]) -> str:
 
 
 def config_path(env: Mapping[str, str]) -> Path:
-    base = env.get("XDG_CONFIG_HOME") or os.path.join(env.get("HOME", "~"), ".config")
-    return Path(base).expanduser() / "scopa-net" / "client.toml"
+    """``$XDG_CONFIG_HOME/scopa-net/client.toml``, or under ``~/.config``."""
+    return xdg_folder(env, "XDG_CONFIG_HOME", ".config") / APP / "client.toml"
 
 
 def _bool(value: object, where: str) -> bool:

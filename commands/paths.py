@@ -9,10 +9,20 @@ from pathlib import Path
 APP = "scopa-net"
 
 
+def xdg_folder(env: Mapping[str, str], variable: str, *default: str) -> Path:
+    """The folder ``$variable`` names, else ``~/DEFAULT``. As the XDG rules ask, a relative
+    path there is ignored, as if unset (it would name another folder wherever scopa-net ran);
+    a leading ``~`` is the home folder, ``$HOME`` when set."""
+    home = env.get("HOME") or os.path.expanduser("~")
+    given = env.get(variable, "")
+    if given == "~" or given.startswith("~/"):
+        given = home + given[1:]
+    return Path(given) if os.path.isabs(given) else Path(home, *default)
+
+
 def data_dir(env: Mapping[str, str]) -> Path:
     """``$XDG_DATA_HOME/scopa-net``, or ``~/.local/share/scopa-net``."""
-    base = env.get("XDG_DATA_HOME") or os.path.join(env.get("HOME", "~"), ".local", "share")
-    return Path(os.path.expanduser(base)) / APP
+    return xdg_folder(env, "XDG_DATA_HOME", ".local", "share") / APP
 
 
 def default_host_db(env: Mapping[str, str]) -> Path:

@@ -32,6 +32,21 @@ def test_the_file_sits_in_the_xdg_config_dir(tmp_path: Path) -> None:
     assert config_path({"HOME": str(tmp_path)}) == tmp_path / ".config/scopa-net/client.toml"
 
 
+def test_a_relative_xdg_folder_is_ignored_as_the_xdg_rules_ask(tmp_path: Path) -> None:
+    """XDG_DATA_HOME=data (relative) kept transcripts, host keys and seats in data/scopa-net
+    under whichever folder scopa-net ran in, where a run from another folder never found
+    them (and a read-only folder refused them). The XDG rules ask that a relative path be
+    ignored, as if unset."""
+    from scopa_net.commands.paths import data_dir
+
+    env = {"HOME": str(tmp_path), "XDG_DATA_HOME": "data", "XDG_CONFIG_HOME": "config"}
+    assert data_dir(env) == tmp_path / ".local/share/scopa-net"
+    assert config_path(env) == tmp_path / ".config/scopa-net/client.toml"
+    home = {"HOME": str(tmp_path), "XDG_DATA_HOME": "~/d", "XDG_CONFIG_HOME": "~/c"}
+    assert data_dir(home) == tmp_path / "d/scopa-net"  # ~ is this person's home, not relative
+    assert config_path(home) == tmp_path / "c/scopa-net/client.toml"
+
+
 def test_file_then_environment_then_flags(tmp_path: Path) -> None:
     path = write(tmp_path, 'name = "Ada"\nsuits = "french"\nascii = true\nhost = "10.0.0.2"\n')
     from_file = load_settings({}, path=path)
