@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from helpers import env_without_coverage
+from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -112,3 +113,50 @@ def test_the_sdist_holds_every_file_the_repository_keeps(tmp_path: Path) -> None
         held = {name.partition("/")[2] for name in sdist.getnames()}
     missing = {name for name in kept if not name.startswith(".")} - held
     assert not missing, f"not in the sdist: {sorted(missing)}"
+
+
+OLDEST_RUN = """
+import importlib, sys
+for name in sys.argv[1:]:
+    importlib.import_module(name)
+import nacl, trio
+from scopa_net.fair.blind.simulate import simulate_blind_match
+from scopa_net.fair.blind.verifier import verify_any
+from scopa_net.rules import RuleSet
+played = simulate_blind_match(RuleSet.of(2, target=1), 1, max_rounds=1)
+print(nacl.__version__, trio.__version__, verify_any(played.transcripts[0]).rounds[0].ok)
+"""
+
+
+def test_the_oldest_releases_it_accepts_run_it(tmp_path: Path) -> None:
+    """pyproject.toml accepted pynacl 1.5, but a blind deal calls
+    crypto_core_ed25519_from_uniform, which PyNaCl has only since 1.6: where 1.5 was installed
+    already (a distribution's package), pip kept it, and `scopa-net play` stopped at its start
+    on an AttributeError. With every dependency at the oldest release pyproject.toml accepts,
+    every module imports and a blind round deals and verifies."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    oldest = [need.replace(">=", "==") for need in config["project"]["dependencies"]]
+    assert all("==" in need for need in oldest), "each dependency names its oldest release"
+    target = tmp_path / "oldest"
+    pip = [sys.executable, "-m", "pip", "--quiet", "--disable-pip-version-check"]
+    run = functools.partial(
+        subprocess.run, capture_output=True, text=True, timeout=300, env=env_without_coverage()
+    )
+    got = run([*pip, "install", "--target", str(target), *oldest])
+    assert got.returncode == 0, got.stderr
+    modules = []
+    for name, folder in config["tool"]["setuptools"]["package-dir"].items():
+        for path in (ROOT / folder).rglob("*.py"):
+            parts = path.relative_to(ROOT / folder).with_suffix("").parts
+            if parts[-1] != "__main__" and "__pycache__" not in parts:
+                modules.append(".".join([name, *(p for p in parts if p != "__init__")]))
+    # The oldest releases come first on the path, before this environment's own.
+    env = {**env_without_coverage(), "PYTHONPATH": str(target)}
+    done = run([sys.executable, "-c", OLDEST_RUN, *sorted(modules)], env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    nacl, trio, verified = done.stdout.split()
+    used = {"pynacl": nacl, "trio": trio}  # the oldest, not this environment's
+    for need in map(Requirement, oldest):
+        if need.name in used:
+            assert need.specifier.contains(used[need.name]), (need, used)
+    assert verified == "True"
