@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-import scopa_net
 from scopa_net.bots.arena import ArenaConfig, play_pair
 from scopa_net.bots.levels import LEVELS, make_player
 from scopa_net.bots.oracle import ORACLE, Oracle
@@ -17,7 +16,7 @@ from scopa_net.commands.main import main
 from scopa_net.rules import RuleSet
 from scopa_net.wire import messages
 
-ROOT = Path(scopa_net.__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent  # the repository: its source, not an install
 
 
 def test_no_level_name_builds_the_oracle() -> None:

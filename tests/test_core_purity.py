@@ -18,6 +18,9 @@ import scopa_net
 FORBIDDEN = {"trio", "asyncio", "prompt_toolkit", "socket", "selectors", "sqlite3"}
 # ``python -m scopa_net`` is an edge by design: it runs the command line.
 EDGE_MODULES = {"scopa_net.__main__"}
+# Installed inside the package (pyproject.toml's package-dir) but not the core: a non-editable
+# install has them in scopa_net/'s own folder.
+NOT_CORE = {"server", "client", "commands"}
 
 
 def core_modules() -> list[str]:
@@ -25,7 +28,7 @@ def core_modules() -> list[str]:
     names = []
     for info in pkgutil.walk_packages([str(root)], prefix="scopa_net."):
         name = info.name
-        if name in EDGE_MODULES or name.split(".")[1] in {"server", "client", "commands"}:
+        if name in EDGE_MODULES or name.split(".")[1] in NOT_CORE:
             continue
         names.append(name)
     return names
@@ -112,8 +115,9 @@ def core_sources() -> dict[str, str]:
     root = Path(scopa_net.__file__).parent
     sources = {}
     for path in sorted(root.rglob("*.py")):
-        name = ".".join(("scopa_net", *path.relative_to(root).with_suffix("").parts))
-        if name.removesuffix(".__init__") not in EDGE_MODULES:
+        parts = path.relative_to(root).with_suffix("").parts
+        name = ".".join(("scopa_net", *parts))
+        if name.removesuffix(".__init__") not in EDGE_MODULES and parts[0] not in NOT_CORE:
             sources[name] = path.read_text(encoding="utf-8")
     return sources
 
