@@ -160,3 +160,27 @@ def test_the_oldest_releases_it_accepts_run_it(tmp_path: Path) -> None:
         if need.name in used:
             assert need.specifier.contains(used[need.name]), (need, used)
     assert verified == "True"
+
+
+def test_python_m_scopa_net_in_the_checkout_without_an_editable_install_says_what_to_do() -> None:
+    """After the README's `python -m pip install .`, `python -m scopa_net` run in the checkout
+    imports the checkout's scopa_net/ folder (the current folder comes first), which holds the
+    core only: it ended in a ModuleNotFoundError traceback for scopa_net.commands."""
+    # -S: no .pth files, so not this checkout's editable install; the dependencies come from
+    # this environment's site-packages, put on the path by hand.
+    env = {**env_without_coverage(), "PYTHONPATH": sysconfig.get_paths()["purelib"]}
+    done = subprocess.run(
+        [sys.executable, "-S", "-m", "scopa_net", "--version"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        env=env,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (5, "")
+    assert done.stderr == (
+        f"scopa-net: `python -m scopa_net` found {ROOT / 'scopa_net'}, a checkout's core alone "
+        "(commands/, client/ and server/ sit beside it): run `scopa-net`, or run it from another "
+        "folder, or install with `python -m pip install -e .`\n"
+    )
