@@ -7,7 +7,7 @@ import errno
 import os
 import socket
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Collection, Iterable
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING
 
@@ -283,15 +283,23 @@ def seat_open_to_me(info: m.SeatInfo) -> bool:
     return info.kind == "open" or (info.kind == "human" and listed_away(info.name) is not None)
 
 
-def listed_seat(info: m.SeatInfo) -> str:
+def listed_seat(info: m.SeatInfo, *, yours: bool = False) -> str:
     """A listed seat's holder, as a person reads it: ``Ada``, ``open``, or ``Ivo (away, a
-    computer plays)`` for a seat a newcomer may take from its absent player."""
+    computer plays)`` for a seat a newcomer may take from its absent player. ``yours``: a
+    seat this client keeps (:func:`your_seats`), marked ``Ada (your seat)``."""
     from scopa_net.names import clean_name, listed_away
 
     away = listed_away(info.name) if info.kind == "human" else None
     if away is not None:
-        return f"{away} (away, a computer plays)"
-    return clean_name(info.name or "") or "open"
+        return f"{away} ({'your seat; ' if yours else ''}away, a computer plays)"
+    name = clean_name(info.name or "") or "open"
+    return f"{name} (your seat)" if yours else name
+
+
+def your_seats(kept: Iterable[SeatRecord], key: bytes) -> set[tuple[int, int]]:
+    """The seats (table, seat) this client keeps at the host whose key is ``key``: known by
+    the host's key, the table and the seat, never by a name (another may have the same)."""
+    return {(r.table_id, r.seat) for r in kept if r.host_key == key.hex()}
 
 
 def _partners(t: m.TableInfo, listed: list[str]) -> str:
@@ -306,11 +314,13 @@ def _partners(t: m.TableInfo, listed: list[str]) -> str:
     return f"; partners: {' v '.join(sides)}"
 
 
-def describe_table(t: m.TableInfo) -> str:
+def describe_table(t: m.TableInfo, yours: Collection[int] = ()) -> str:
+    """A table as the list to choose from shows it; ``yours``: the seats there this client
+    keeps (:func:`your_seats`), each marked."""
     from scopa_net.names import clean_table_name
 
     open_seats = sum(1 for s in t.seats if seat_open_to_me(s))
-    listed = [listed_seat(s) for s in t.seats]
+    listed = [listed_seat(s, yours=n in yours) for n, s in enumerate(t.seats)]
     people = ", ".join(listed) + _partners(t, listed)
     variants = ", ".join(t.rules.variants) or "no variants"
     lock = "  [password]" if t.password else ""
@@ -566,7 +576,9 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
                 return _stopped()
             host, port = found
         listed = "" if parsed is not None else "it was on the LAN's list"
-        choice = _table_choice(args, host, port, ask, player=settings.name, listed=listed)
+        choice = _table_choice(
+            args, host, port, ask, player=settings.name, listed=listed, store=store
+        )
     except (KeyboardInterrupt, EOFError):
         print()
         return _stopped()
@@ -626,7 +638,9 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
                 choice = replace(choice, password=ask_password(choice.table_id or 0))
                 continue
             say(CHOOSE_AGAIN[code].format(table=choice.table_id, seat=choice.seat))
-            picked = _table_choice(args, host, port, ask, player=settings.name, listed=listed)
+            picked = _table_choice(
+                args, host, port, ask, player=settings.name, listed=listed, store=store
+            )
         except (KeyboardInterrupt, EOFError):
             print()
             return _stopped()
@@ -892,9 +906,11 @@ def _table_choice(
     *,
     player: str | None = None,
     listed: str = "",
+    store: SeatStore | None = None,
 ) -> TableChoice | None:
     """The table to sit at (or open), asked of the host; None when the person stopped.
-    ``listed``: how the person saw the host just now (see :func:`ask_host`)."""
+    ``listed``: how the person saw the host just now (see :func:`ask_host`); ``store``: the
+    seats this client keeps, each marked in the list where it is one of the host's."""
     from scopa_net.client.network_session import TableChoice
     from scopa_net.wire import messages as m
 
@@ -920,8 +936,9 @@ def _table_choice(
         joinable = [t for t in tables if any(seat_open_to_me(s) for s in t.seats)]
         if not joinable:
             raise CommandError(every_table_full(args.address, f"{host}:{port}"), EXIT_REFUSED)
+        yours = your_seats(store.records(), key) if store is not None else set()
         for t in joinable:
-            say(describe_table(t))
+            say(describe_table(t, {seat for table, seat in yours if table == t.id}))
         picked = _choose_table(joinable, ask)
         if picked is None:
             return None
