@@ -153,6 +153,16 @@ UNREACHABLE_GOING = (
 )
 """What leaving or stepping away says while the client is reconnecting: the address it
 names is the one it was trying, which a host that moved no longer answers at."""
+UNREACHABLE_BEFORE_THE_MATCH = (
+    "The host cannot be reached, so it cannot be told that you are stepping away: it keeps "
+    "your seat at table {table}, whose match has not begun (if it begins before you are back, "
+    "a computer plays for you once your grace period ends). {again} takes it back, or with "
+    "--no-resume sits down anew; if the host moved, give its new address instead (your seat "
+    "goes with the host's key)."
+)
+""":data:`UNREACHABLE_GOING` at a table still waiting for players: nothing is played there
+until the match begins (protocol.md 3.3: the seat waits out its grace period, then a
+computer plays it once there is something to play)."""
 OWNER_LEAVE_QUESTION = (
     "Leave for good (this table closes: its host runs in this terminal, so your friends' "
     "match stops too) or step away (the table and your seat are kept; {again} opens them "
@@ -749,7 +759,7 @@ class Controller:
         again = getattr(self.session, "resume_command", "`scopa-net join`")
         table = getattr(self.session, "table_id", None)
         if self._unreachable():
-            self._say(UNREACHABLE_GOING.format(going="stepping away", again=again))
+            self._say(UNREACHABLE_BEFORE_THE_MATCH.format(table=table, again=again))
         elif getattr(self.session, "embedded_port", None):  # its host stops with us
             self._say(
                 f"You left table {table} before its match began; the table and your seat are "

@@ -444,6 +444,29 @@ async def test_stepping_away_while_the_host_is_away_says_what_becomes_of_the_sea
     assert session.left == [True]
 
 
+async def test_quit_while_the_host_is_away_at_a_table_waiting_for_players_says_so() -> None:
+    """Before the match began, "quit" while reconnecting said the host keeps the seat "(a
+    computer plays it once its grace period ends)": nothing is played at a table waiting for
+    players. It says the match has not begun, and when a computer would play."""
+    session = SteppingSession(match_dealt({0: "7h 4s 3b", 1: "2h 2s Jd"}, "7d Kb Qh Js"))
+    session.connection = ConnectionState.RECONNECTING  # type: ignore[misc]
+    session.table_id = 3  # type: ignore[attr-defined]
+    session.resume_command = "`scopa-net join 10.0.0.5:7311`"  # type: ignore[attr-defined]
+    screen = Screen()
+    controller = Controller(session, Display(), screen.show, lambda: None)
+    controller.state.view = None  # seated, nothing dealt yet
+    assert controller.waiting_at_a_table()
+    await controller.handle_line("quit")
+    assert screen.take() == (
+        "The host cannot be reached, so it cannot be told that you are stepping away: it keeps "
+        "your seat at table 3, whose match has not begun (if it begins before you are back, a "
+        "computer plays for you once your grace period ends). `scopa-net join 10.0.0.5:7311` "
+        "takes it back, or with --no-resume sits down anew; if the host moved, give its new "
+        "address instead (your seat goes with the host's key)."
+    )
+    assert session.left == [True]
+
+
 async def _paused_then_dealt() -> tuple[TableSession, Screen, Controller]:
     """A short terminal at "Press Enter for the next round.", round 2 dealt behind it."""
     session = TableSession(match_dealt({0: "7d 3s Kb", 1: "2h 2s Jd"}, "5s 2b 7h 4h"))
