@@ -395,9 +395,8 @@ class TableTask:
             if self.table.phase is Phase.OVER:  # nothing left to play: no grace, no stand-in
                 self.table.set_status(seat, connected=False, stand_in=False, grace=0)
             elif s.connected or not s.stand_in:
-                self.table.set_status(
-                    seat, connected=False, stand_in=False, grace=int(self.config.grace)
-                )
+                grace = math.ceil(self.config.grace)  # as after a drop: 0.5 s shows as 1
+                self.table.set_status(seat, connected=False, stand_in=False, grace=grace)
                 self._grace_until[seat] = now + self.config.grace
             if self.table.phase is not Phase.OVER:  # the clock restarts with the host
                 self._away_since[seat] = now
