@@ -194,7 +194,15 @@ def message_from_map(raw: dict[str, Any]) -> Message:
     try:
         return cls.from_fields(raw)
     except FieldError as e:
-        raise RemoteProtocolError(ErrorCode.BAD_FIELD, f"{type_name}: {e}"[:500]) from None
+        raise RemoteProtocolError(ErrorCode.BAD_FIELD, _field_problem(type_name, e)[:500]) from None
+
+
+def _field_problem(type_name: str, e: FieldError) -> str:
+    """What is wrong, naming the message once: ``hello: unknown 'challenge'``,
+    ``deal.hand[1]: ...``, ``seat_status: name: ...`` (a field a message's own check names).
+    Hosts of protocol 4 said the type twice (``hello: hello: unknown 'challenge'``)."""
+    named = e.path == type_name or e.path.startswith((f"{type_name}.", f"{type_name}["))
+    return str(e) if named else f"{type_name}: {e}"
 
 
 def decode(payload: bytes) -> Message:
