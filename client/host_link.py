@@ -10,6 +10,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager, suppress
+from dataclasses import replace
 
 import trio
 
@@ -28,6 +29,7 @@ from scopa_net.client.session_errors import (
 )
 from scopa_net.fair.commitments import check_signature, welcome_message
 from scopa_net.fair.errors import BadSignatureError
+from scopa_net.names import clean_text
 from scopa_net.wire import messages as m
 from scopa_net.wire.connection import (
     MAX_PINGS,
@@ -122,11 +124,15 @@ class _Link:
             await self.send(bye_for(exc))  # shielded: the break is raised, not a cancel
 
     def _next_event(self) -> m.Message | NeedData | ConnectionClosed:
-        """The codec's next event, past the host's answers to our pings."""
+        """The codec's next event, past the host's answers to our pings. The host's own words
+        (a ``bye``'s or an ``error``'s) come cleaned as a chat line is: no bidi control,
+        zero-width character or line break the codec lets through reaches a person's line."""
         event = self.conn.next_event()
         while isinstance(event, m.Pong):
             self._unanswered -= 1
             event = self.conn.next_event()
+        if isinstance(event, m.Bye | m.Error):
+            event = replace(event, message=clean_text(event.message))
         return event
 
     async def _receive_some(self) -> bytes:

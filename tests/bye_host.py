@@ -2,7 +2,8 @@
 5.3) and answers its ``resume`` with
 a final ``bye`` (a reason that is not passing, protocol.md 3.8): what a client taking its
 seat back meets when the host ends the connection for good. ``go`` holds the answer back
-until the test sets it (the client is reconnecting meanwhile)."""
+until the test sets it (the client is reconnecting meanwhile). :class:`RefusalAtRequest`
+answers a client's first request after ``hello`` instead, with a ``bye`` or an ``error``."""
 
 from __future__ import annotations
 
@@ -12,9 +13,13 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from scopa_net.fair.commitments import public_key_bytes, sign, welcome_message
 from scopa_net.wire import messages as m
 from scopa_net.wire.connection import NEED_DATA, ConnectionClosed, HostConnection
+from scopa_net.wire.messages import NOT_FATAL
 
 
 class ByeAtResume:
+    ANSWERED: tuple[type[m.Message], ...] = (m.Resume,)
+    """The requests answered with the bye."""
+
     def __init__(self, key: Ed25519PrivateKey, reason: str, message: str) -> None:
         self.key = key
         self.host_key = public_key_bytes(key)
@@ -57,14 +62,41 @@ class ByeAtResume:
                     await stream.send_all(conn.send(welcome))
                 elif isinstance(event, m.Ping):
                     await stream.send_all(conn.send(m.Pong(nonce=event.nonce)))
-                elif isinstance(event, m.Resume):
+                elif isinstance(event, self.ANSWERED):
                     self.resumes += 1
                     await self.go.wait()
-                    await stream.send_all(
-                        conn.send(m.Bye(reason=self.reason, message=self.message))
-                    )
-                    return
+                    await stream.send_all(conn.send(self.answer(event)))
+                    if self.closes:
+                        return
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             return
         finally:
             await trio.aclose_forcefully(stream)
+
+    @property
+    def closes(self) -> bool:
+        return True
+
+    def answer(self, request: m.Message) -> m.Message:
+        return m.Bye(reason=self.reason, message=self.message)
+
+
+class RefusalAtRequest(ByeAtResume):
+    """Welcomes, then answers the first request (a table made, joined or listed) with ``bye``
+    of ``reason``, or, for a code that leaves the connection open, with ``error``; its words
+    are ``message`` (whatever a host may put there: bidi controls too)."""
+
+    ANSWERED = (m.CreateTable, m.Join, m.ListTables, m.Resume)
+
+    def __init__(self, key: Ed25519PrivateKey, reason: str, message: str) -> None:
+        super().__init__(key, reason, message)
+        self.go.set()
+
+    @property
+    def closes(self) -> bool:
+        return self.reason not in NOT_FATAL
+
+    def answer(self, request: m.Message) -> m.Message:
+        if self.closes:
+            return super().answer(request)
+        return m.Error(code=self.reason, message=self.message, ref=request.TYPE)
