@@ -65,6 +65,10 @@ class Outbox:
         """Writes a batch at once (see the module's docstring), encoding the events the seats
         share through the frames given, if any; it calls :meth:`kick` when it could not write
         all of it."""
+        self.joined_unsent = False
+        """A ``joined`` is owed that no write has handed whole to the socket yet: should the
+        connection end so, nobody has the seat's token, and the table gives the seat up
+        (protocol.md 3.3)."""
         self._parked = False
         """Whether the writer task waits for something to send (and holds nothing)."""
         self._kicked = False

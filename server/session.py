@@ -114,6 +114,8 @@ class PlayerSession:
         self._leftover = b""
         """Bytes the outbox's sink could not write at once; the writer sends them first."""
         self._sink_error: Exception | None = None
+        self._joined_encoded = False
+        """A ``joined`` is among the bytes encoded and not yet handed whole to the socket."""
         if self._fd is not None:
             self.outbox.sink = self._write_now
         self._tokens = float(self.config.request_burst)
@@ -465,6 +467,7 @@ class PlayerSession:
                 data, self._leftover = self._leftover + data, b""
             if data:
                 await self._send(data)
+                self._handed_whole()
             if outbox.overflowed:
                 log.info("connection %s: fell behind its seat, closing to resume", self.peer)
                 await self._send_final(
@@ -507,6 +510,14 @@ class PlayerSession:
         if sent < len(data):
             self._leftover = data[sent:]
             self.outbox.kick()
+        else:
+            self._handed_whole()
+
+    def _handed_whole(self) -> None:
+        """Everything encoded so far is in the socket: a ``joined`` among it was written."""
+        if self._joined_encoded:
+            self._joined_encoded = False
+            self.outbox.joined_unsent = False
 
     def _encode(self, batch: list[m.Message], frames: SharedFrames | None = None) -> bytes:
         """The bytes of ``batch`` (``frames``: where events every seat shares are encoded once).
@@ -519,6 +530,8 @@ class PlayerSession:
         for msg in batch:
             try:
                 out.append(send(msg) if frames is None else send(msg, frames.encode(msg)))
+                if type(msg) is m.Joined:
+                    self._joined_encoded = True
             except LocalProtocolError:
                 if not self._moot(msg):
                     raise
@@ -566,5 +579,7 @@ class PlayerSession:
         data, self._leftover = self._leftover + data, b""
         if not data:
             return
-        with trio.move_on_after(self.config.send_timeout):
+        with trio.move_on_after(self.config.send_timeout) as sending:
             await self.stream.send_all(data)
+        if not sending.cancelled_caught:
+            self._handed_whole()

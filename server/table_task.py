@@ -923,7 +923,7 @@ class TableTask:
             outbox.paced_in_flight -= 1  # handled now: refused or not, it is known below
         try:
             if msg is None:
-                self._gone(outbox)
+                self._gone(outbox, ended=True)
             elif isinstance(msg, m.Join):
                 self._join(outbox, msg, replies)
             elif isinstance(msg, m.Resume):
@@ -1012,6 +1012,7 @@ class TableTask:
         }
         seat = self.table.join(msg.seat, msg.name, token_hash(token))
         s = self.table.seats[seat]
+        outbox.joined_unsent = True  # until its writer hands the joined to the socket
         replies.append(
             (outbox, m.Joined(table_id=self.table.table_id, seat=seat, token=token, epoch=s.epoch))
         )
@@ -1145,12 +1146,17 @@ class TableTask:
         outbox.seat = seat
         self._attaching.append((outbox, seat, cursor))
 
-    def _gone(self, outbox: Outbox) -> None:
+    def _gone(self, outbox: Outbox, *, ended: bool = False) -> None:
+        """The connection holding a seat ended (``ended``), or is being closed for what it
+        sent: the seat waits for its player, who may resume (a drop, protocol.md 3.3)."""
         seat = outbox.seat
         if seat is None or self.attached.get(seat) is not outbox:
             return  # a late close from a connection already replaced: harmless
         del self.attached[seat]
         outbox.detach()
+        if ended and outbox.joined_unsent and seat != self.owner:
+            self._never_seated(seat)
+            return
         s = self.table.seats[seat]
         if s.kind is SeatKind.HUMAN and self.table.phase is not Phase.OVER:
             grace = self.config.grace
@@ -1168,6 +1174,27 @@ class TableTask:
             # After the match: nothing to stand in for, but the others see the player went
             # (it may still resume and answer a rematch, 3.11).
             self.table.set_status(seat, connected=False, stand_in=False, grace=0)
+
+    def _never_seated(self, seat: int) -> None:
+        """The connection that joined ``seat`` ended before its ``joined`` was written: nobody
+        has the seat's token, so the seat is given up at once, as ``leave`` gives it up,
+        rather than held for a player who cannot come back (protocol.md 3.3)."""
+        table = self.table
+        who = self._who(seat)
+        name = table.seats[seat].name
+        if table.rematch_state == "open":
+            table.rematch(seat, False, 0)  # as leaving does: a rematch under way declined
+        table.leave(seat)
+        self._grace_until.pop(seat, None)
+        self._away_since.pop(seat, None)
+        if name is not None:
+            self._left[seat] = name
+        log.info(
+            "table %s: the connection of %s ended before its joined was sent; the seat is "
+            "open again",
+            table.table_id,
+            who,
+        )
 
     def _blind_request(self, seat: int, msg: m.Message) -> None:
         table = self.table
