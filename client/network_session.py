@@ -63,6 +63,7 @@ from scopa_net.client.reconnection import (
     BACKOFF,
     CATCH_UP_QUIET,
     CATCH_UP_WINDOW,
+    CAUGHT_UP_BETWEEN_ROUNDS,
     CAUGHT_UP_BY_SNAPSHOT,
     RECONNECT_FOR,
     REPORT_AFTER,
@@ -137,6 +138,7 @@ __all__ = [  # with what the modules split from this one hold, importable from h
     "BLIND_STAGE_SECONDS",
     "CATCH_UP_QUIET",
     "CATCH_UP_WINDOW",
+    "CAUGHT_UP_BETWEEN_ROUNDS",
     "CAUGHT_UP_BY_SNAPSHOT",
     "CHECK_IT",
     "CLIENT_NAME",
@@ -950,7 +952,12 @@ def _hidden_in_replay(event: Event) -> bool:
     to it (alarms, what goes unchecked, and the end of the match are always shown)."""
     if isinstance(event, Message):
         return not event.text.startswith(
-            ("DEAL CHECK FAILED", "This seat's seed", CAUGHT_UP_BY_SNAPSHOT)
+            (
+                "DEAL CHECK FAILED",
+                "This seat's seed",
+                CAUGHT_UP_BY_SNAPSHOT,
+                CAUGHT_UP_BETWEEN_ROUNDS,
+            )
         )
     return isinstance(event, ViewChanged | RoundStarted | RoundOver | VoidDeal | MatchOver)
 

@@ -84,7 +84,8 @@ CAUGHT_UP_BY_SNAPSHOT = (
     "checked here, so its cards are the host's word alone; cards are checked again from the "
     "next round, and no transcript is saved for this match."
 )
-"""What a seat caught up by a snapshot (3.4 of protocol.md) tells its person."""
+"""What a seat caught up by a snapshot of a round under way (3.4 of protocol.md: a host of
+protocol 4, or one that keeps no more) tells its person."""
 FEW_MISSED = 1000
 """Missed events a scopa-net host always replays (protocol.md 3.4): a snapshot for fewer is a
 host's choice, not its need."""
@@ -98,6 +99,17 @@ def few_missed(count: int) -> str:
         f"{FEW_MISSED}): a host that sends the table instead can change the cards of a round "
         "under way unseen; if it happens again, stop playing at this host."
     )
+
+
+CAUGHT_UP_BETWEEN_ROUNDS = (
+    "You were away too long for the host to send every play you missed, so it sent the table "
+    "as it stood between two rounds, then what happened since: the deal of every round from "
+    "there on is checked, not those of rounds you missed before it; no transcript is saved "
+    "for this match."
+)
+"""What a seat caught up by a snapshot of no round under way tells its person: one taken as
+the latest round began, its events then replayed (3.4 of protocol.md), or one of the present
+between two rounds (or before the first)."""
 
 
 class Reconnection:
@@ -704,16 +716,18 @@ class Reconnection:
         missed = msg.seq > session.mirror.seq
         if session.witness is not None and missed:
             # Caught up by snapshot: the events skipped (commitments, seeds, cards)
-            # were never seen, so checking resumes with the next round.
+            # were never seen, so checking resumes with the next round_commit: the latest
+            # round's, when the snapshot is of no round under way (between rounds, 3.4).
             if isinstance(session.witness, DealWitness):
                 try:
                     session.witness.snapshot_skips_seeds(msg.round_no)
                 except FairnessError as exc:
                     await session._deal_check.deal_failed(exc, msg)
             session.witness.resynced()
+            between = msg.round_over or msg.void_deal or msg.round_no == 0
+            text = CAUGHT_UP_BETWEEN_ROUNDS if between else CAUGHT_UP_BY_SNAPSHOT
             count = msg.seq - session.mirror.seq
-            text = CAUGHT_UP_BY_SNAPSHOT
-            if count <= FEW_MISSED:
+            if not between and count <= FEW_MISSED:
                 text = f"{text} {few_missed(count)}"
             session._emit(Message(seat=None, text=text, local=True))
         session.mirror.apply(msg)

@@ -40,7 +40,13 @@ class HostConfig:
     max_lag: int = 512
     """Events a connection may fall behind its seat's log before it is dropped (it resumes)."""
     replay_limit: int = 1000
-    """Missed events a resume gets replayed; further behind, it gets a snapshot instead."""
+    """Missed events a resume gets replayed; further behind, it gets a snapshot instead (as
+    the latest round began, its events then replayed: ``round_start_catch_up``)."""
+    round_start_catch_up: bool = True
+    """A seat caught up by snapshot at an ordinary table gets the one from just before the
+    latest round opened, then every event since, so that its deal check covers that round
+    (protocol.md 3.4). False: a snapshot of the present, as hosts of protocol 4 (and ours
+    before) sent: for tests of a client reading one."""
     max_replies: int = 64
     """Replies (acks, errors, listings) queued for one connection before it is dropped."""
     max_connections_per_address: int = 32

@@ -272,6 +272,11 @@ class Table:
         self.end_sig: bytes | None = None
         self.chain = ZERO_CHAIN
         self.seen_round_ids: set[bytes] = set()
+        self.round_start: dict[int, tuple[int, m.Snapshot]] = {}
+        """Seat -> (seq, snapshot) just before the latest round of the match opened (its
+        ``round_commit`` the next event): the seat's log is kept whole from there, and a seat
+        caught up by snapshot starts there and has every event since replayed, so that its
+        deal check covers that round (protocol.md 3.4). Empty before a match's first round."""
         self.last_played_seq = 0
         self.match_no = 1
         """Which match this is at the table: one more at every rematch."""
@@ -390,9 +395,21 @@ class Table:
         return tuple(seat for seat, s in enumerate(self.seats) if s.stand_in)
 
     def catch_up_point(self, seat: int) -> tuple[int, m.Snapshot] | None:
-        """Where a seat caught up by snapshot starts, when not now: a blind table's round in
-        play, from its start (protocol.md 9.7). None: a snapshot of now."""
-        return None
+        """Where a seat caught up by snapshot starts, when not now: as the latest round began
+        (protocol.md 3.4; a blind table's round in play, 9.7). None: a snapshot of now (no
+        round yet in this match, or the seat changed hands since that round began: the
+        snapshot then would name another holder than the one coming back)."""
+        start = self.round_start.get(seat)
+        if start is None:
+            return None
+        s, then = self.seats[seat], start[1].seats
+        if seat >= len(then) or (then[seat].kind, then[seat].name) != (s.kind.value, s.name):
+            return None
+        since = s.log[max(start[0] - s.base, 0) :]
+        if any(isinstance(e, m.SeatStatus) and e.seat == seat and e.kind != s.kind.value
+               for e in since):  # fmt: skip
+            return None  # left and taken again under the same name
+        return start
 
     def join_point(self, seat: int) -> tuple[int, m.Snapshot] | None:
         """Where a newcomer who just took ``seat`` starts, when not now (a blind table's round
@@ -400,9 +417,10 @@ class Table:
         return None
 
     def kept_from(self, seat: int) -> tuple[int, m.Snapshot] | None:
-        """The point from which ``seat``'s log is kept whole, besides the last events (a blind
-        table's round in play, for a seat caught up or taken during it). None: no such point."""
-        return self.catch_up_point(seat)
+        """The point from which ``seat``'s log is kept whole, besides the last events: as the
+        latest round began (a blind table's round in play, for a seat caught up or taken during
+        it). None: no such point."""
+        return self.round_start.get(seat)
 
     def to_act(self) -> list[tuple[int, str]]:
         """(seat, what) for every seat the table waits on: 'commit', 'reveal' or 'play'.
@@ -818,6 +836,7 @@ class Table:
         self.end_sig = None
         self.history = []
         self.votes, self.rematch_state = None, None
+        self.round_start = {}
         for s in self.seats:
             s.offences = 0
         self.phase = Phase.WAITING
@@ -827,6 +846,9 @@ class Table:
 
     def _apply_round(self, round_id: bytes, host_seed: bytes) -> None:
         self.seen_round_ids.add(round_id)
+        self.round_start = {
+            s: (self.seats[s].seq, self.snapshot(s)) for s in range(len(self.seats))
+        }
         self.round_no += 1
         deck = HostDeck.derive(host_seed, round_id)
         sig = sign(

@@ -491,8 +491,21 @@ class TableTask:
             if len(s.log) > 2 * limit:
                 outbox = self.attached.get(seat)
                 unsent = 0 if outbox is None else s.seq - outbox.cursor
-                start = self.table.kept_from(seat)  # a blind round in play: all of it
+                start = self._kept_from(seat)  # the latest round, all of it
                 s.trim(max(limit, unsent, 0 if start is None else s.seq - start[0]))
+
+    def _catch_up_point(self, seat: int) -> tuple[int, m.Snapshot] | None:
+        """The table's :meth:`~Table.catch_up_point`, unless the host is set to send a snapshot
+        of the present instead (``round_start_catch_up``; a blind table's rule stands)."""
+        return self.table.catch_up_point(seat) if self._from_round_start else None
+
+    def _kept_from(self, seat: int) -> tuple[int, m.Snapshot] | None:
+        """The table's :meth:`~Table.kept_from`, as :meth:`_catch_up_point` says."""
+        return self.table.kept_from(seat) if self._from_round_start else None
+
+    @property
+    def _from_round_start(self) -> bool:
+        return self.config.round_start_catch_up or isinstance(self.table, BlindTable)
 
     def _shift_timers(self, by: float) -> None:
         """The table was held (a journal write the disk refused for a while, or a pause):
@@ -1100,14 +1113,15 @@ class TableTask:
         token = secrets.token_bytes(TOKEN_BYTES)
         epoch = table.resume(msg.seat, token_hash(token), presented=presented)
         replay = msg.last_seq >= s.base and s.seq - msg.last_seq <= self.config.replay_limit
-        start = None if replay else table.catch_up_point(msg.seat)
-        kept = None if replay else table.kept_from(msg.seat)
+        start = None if replay else self._catch_up_point(msg.seat)
+        kept = None if replay else self._kept_from(msg.seat)
         if kept is not None and s.base <= kept[0] <= msg.last_seq:
-            # Every event of the blind round in play is kept, and the seat saw its start
-            # (a newcomer's too, who sat down during it).
+            # Every event of the latest round (at a blind table, the round in play) is
+            # kept, and the seat saw its start (a newcomer's too, who sat down during it):
+            # replayed however far behind (protocol.md 3.4).
             replay, start = True, None
         elif start is not None and start[0] < s.base:
-            start = None  # the round's events are no longer kept (our host keeps them)
+            start = None  # the round's events are no longer kept (ours keeps them: no case)
         old = self.attached.get(msg.seat)
         if old is not None and old is not outbox:
             old.detach()
@@ -1128,7 +1142,7 @@ class TableTask:
         )
         if replay:
             cursor = msg.last_seq
-        elif start is not None:  # a person at the blind round in play: from its start
+        elif start is not None:  # from the latest round's start (blind: the round in play)
             replies.append((outbox, start[1]))
             cursor = start[0]
         else:

@@ -463,10 +463,13 @@ async def test_caught_up_by_snapshot_it_names_the_computer_s_plays_for_it_from_m
     him while Ada plays on, more events than the host replays (here 3). His resume is caught
     up by snapshot: its `makers` name every play of his seat his, those the computer made
     (`computer_plays`) said to be the computer's for him, as Ada, who saw the events, names
-    them. He plays on to the match's end (the round in play unchecked, 5.10)."""
+    them. He plays on to the match's end (the round in play unchecked, 5.10). The host sends
+    the snapshot of the present, as a host of protocol 4 does (``round_start_catch_up``)."""
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
-            host = await start_host(nursery, bot_delay=0, grace=0.2, replay_limit=3)
+            host = await start_host(
+                nursery, bot_delay=0, grace=0.2, replay_limit=3, round_start_catch_up=False
+            )
             ivo, ada = await two_people_two_plays(host.port)
             await ivo.drop()
             seen = len(ada.events)

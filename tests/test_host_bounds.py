@@ -388,11 +388,13 @@ async def test_a_seats_log_keeps_only_what_a_resume_can_ask_for(
     """Pass (issue 16 item 10): with a replay limit of 20, after 200 lines of chat each seat's
     log in memory holds at most 40 events; a resume from long ago gets a snapshot, one from
     within the limit a replay of exactly the events it missed; and the table's chat stops at
-    `max_chat_lines` with `rate_limited`."""
+    `max_chat_lines` with `rate_limited`. (A host that sends a snapshot of the present, as
+    one of protocol 4: ours keeps every event of the latest round besides, 3.4.)"""
     async with trio.open_nursery() as nursery:
         host = await in_process_host(
             nursery,
             replay_limit=20,
+            round_start_catch_up=False,
             chat_lines=10_000,
             request_burst=10_000,
             request_rate=10_000.0,

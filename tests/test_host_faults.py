@@ -321,8 +321,9 @@ async def test_a_resume_far_behind_gets_a_snapshot_equal_to_replaying_the_log(
 ) -> None:
     """Pass (issue 16 item 5, issue 11 snapshot): with the replay limit at 5, a resume from
     seq 0 in mid-match gets `catch_up: snapshot` and one `snapshot` at the seat's newest seq,
-    equal field by field to what replaying every event gives, and play goes on from it."""
-    host = await make_host(replay_limit=5)
+    equal field by field to what replaying every event gives, and play goes on from it. (The
+    snapshot of the present, as a host of protocol 4 sends it: ``round_start_catch_up``.)"""
+    host = await make_host(replay_limit=5, round_start_catch_up=False)
     lobby = await open_link(port=host.port)
     table_id = await new_table(lobby, RuleSet.of(2, 11), bots=1)
     player = RawPlayer(lobby, table_id)

@@ -363,9 +363,11 @@ async def test_a_seat_taken_back_from_far_behind_says_in_plain_words_what_goes_u
     tmp_path: Path,
 ) -> None:
     """Back after more events than the host replays (its replay limit), a seat taken back from
-    disk gets the table as it stands. What that leaves unchecked was never shown (hidden with
-    the replayed chat), and where it was, it read "the host caught this seat up with a
-    snapshot"."""
+    disk gets the table as it stood before the latest round began, then every event since
+    (protocol.md 3.4: here before round 1, Ada gone before Bruno sat down). What that leaves
+    unchecked was never shown (hidden with the replayed chat), and where it was, it read "the
+    host caught this seat up with a snapshot"; then "the deal of a round under way cannot be
+    checked here", untrue of a round whose start the seat is sent."""
     store = SeatStore(tmp_path / "ada")
     chatty = {"chat_lines": 100, "request_burst": 100, "request_rate": 100.0}
     async with trio.open_nursery() as nursery:
@@ -386,14 +388,14 @@ async def test_a_seat_taken_back_from_far_behind_says_in_plain_words_what_goes_u
             async with take_back(host.port, record, store, tmp_path / "ada") as back:
                 with trio.fail_after(20):
                     async for event in back.events:
-                        if isinstance(event, Message) and "as it stands" in event.text:
+                        if isinstance(event, Message) and "away too long" in event.text:
                             break
-        assert event.text.startswith(
-            "The host sent the table as it stands instead of the events you missed (a host does "
-            "so when you missed many, or it no longer keeps them): the deal of a round under way "
-            "cannot be checked here, so its cards are the host's word alone; cards are checked "
-            "again from the next round, and no transcript is saved for this match. Only "
-        ), event.text
+        assert event.text == (
+            "You were away too long for the host to send every play you missed, so it sent the "
+            "table as it stood between two rounds, then what happened since: the deal of every "
+            "round from there on is checked, not those of rounds you missed before it; no "
+            "transcript is saved for this match."
+        )
         nursery.cancel_scope.cancel()
 
 

@@ -2,8 +2,10 @@
 reads: the same round, the void rounds counted, a computer's plays for them as the computer's.
 
 Real host on loopback TCP that replays a resume at most one missed event (``replay_limit``),
-so Bruno, back after a few, is caught up by a snapshot. Ada and Bruno are each a real client
-with the game's controller in front of it; the tests read the words each person reads.
+so Bruno, back after a few, is caught up by a snapshot: of the present, as a host of protocol
+4 sends it (``round_start_catch_up=False``; ours sends the one from the latest round's start).
+Ada and Bruno are each a real client with the game's controller in front of it; the tests read
+the words each person reads.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from person_screen import PersonScreen, until
 
 from scopa_net.client import network_session
 from scopa_net.client.network_session import (
+    CAUGHT_UP_BETWEEN_ROUNDS,
     CAUGHT_UP_BY_SNAPSHOT,
     TableChoice,
     open_network_session,
@@ -43,10 +46,12 @@ async def bruno_away_then_back(
     *,
     blind: bool,
     enough: Callable[[str], bool] = lambda text: False,
+    round_start: bool = False,
 ) -> dict[str, PersonScreen]:
     """Ada opens a table and Bruno joins; Bruno steps away once ``steps_away(view)``; once Ada
-    reads a computer's play for him, he takes his seat back from disk (caught up by snapshot)
-    and she waits for him; both then play at random to the end of the match, or until
+    reads a computer's play for him, he takes his seat back from disk (caught up by snapshot:
+    of the present, or with ``round_start`` as our host sends it, from the latest round's
+    start) and she waits for him; both then play at random to the end of the match, or until
     ``enough(text)`` of his screen. Returns the screens: "Ada", "Bruno", "Bruno again"."""
     screens: dict[str, PersonScreen] = {}
     stores = {name: SeatStore(tmp_path / name) for name in ("Ada", "Bruno")}
@@ -54,7 +59,9 @@ async def bruno_away_then_back(
     stepped, coming_back, back, over = trio.Event(), trio.Event(), trio.Event(), trio.Event()
     games: dict[str, trio.CancelScope] = {}
     async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, replay_limit=1, bot_delay=0.0)
+        host = await start_host(
+            nursery, replay_limit=1, bot_delay=0.0, round_start_catch_up=round_start
+        )
 
         async def run(
             name: str,
@@ -122,6 +129,36 @@ async def bruno_away_then_back(
             await over.wait()
         nursery.cancel_scope.cancel()
     return screens
+
+
+async def test_back_far_behind_in_a_round_whose_start_he_saw_his_deal_check_covers_it(
+    tmp_path: Path,
+) -> None:
+    """Bruno steps away in round 1 after its first play; a computer plays for him, and he
+    takes his seat back further behind than the host replays (here 1 event). Our host sent
+    the table as it stands, and his client said "the deal of a round under way cannot be
+    checked here": the round he came back to went unchecked. Now the host keeps every event
+    since the latest ``round_commit`` and replays a seat that saw it (protocol.md 3.4): his
+    deal check covers the round, "Deal check: verified" when round 1 ends."""
+    checked = "Deal check: verified"
+
+    def round_1_checked(text: str) -> bool:
+        return checked in text.partition(BACK)[2]
+
+    screens = await bruno_away_then_back(
+        tmp_path,
+        RuleSet.of(2, 1),
+        lambda view: view.round_number == 1 and bool(view.plays) and not view.round_over,
+        blind=False,
+        enough=round_1_checked,
+        round_start=True,
+    )
+    bruno = screens["Bruno again"]
+    assert CAUGHT_UP_BY_SNAPSHOT not in bruno.text, bruno.text
+    assert CAUGHT_UP_BETWEEN_ROUNDS not in bruno.text, bruno.text  # a replay
+    round_1 = bruno.text.partition(BACK)[2].partition("Round 2 ")[0]
+    assert "Round 1 score sheet" in round_1, bruno.text
+    assert checked in round_1, bruno.text
 
 
 def round_text(text: str, round_no: int) -> str:
@@ -217,7 +254,8 @@ async def test_caught_up_by_snapshot_while_sitting_a_blind_round_out_never_reads
         enough=lambda text: "Bruno plays" in text.partition("Round 3  dealer")[2],
     )
     ada, bruno = screens["Ada"], screens["Bruno again"]
-    assert CAUGHT_UP_BY_SNAPSHOT in bruno.text, bruno.text  # not a replay
+    # Not a replay: the snapshot from round 2's start (9.7), round 1 over in it.
+    assert CAUGHT_UP_BETWEEN_ROUNDS in bruno.text, bruno.text
     (back_line,) = [line for line in bruno.lines if line.startswith(BACK)]
     assert back_line.endswith(", round 2."), back_line
     # Told once that a computer plays his seat this round, as a seat that saw the round begin
@@ -260,7 +298,9 @@ async def test_caught_up_by_snapshot_after_missing_his_return_reads_brunos_own_p
     scopes: dict[str, trio.CancelScope] = {}
     async with trio.open_nursery() as nursery:
         # Computers move at once but for a moment, so the match lasts until Bruno is back.
-        host = await start_host(nursery, replay_limit=1, bot_delay=0.05, grace=0.2)
+        host = await start_host(
+            nursery, replay_limit=1, bot_delay=0.05, grace=0.2, round_start_catch_up=False
+        )
         network = CutOff(host.port)
 
         async def run(
@@ -371,7 +411,9 @@ async def test_caught_up_by_snapshot_after_a_seat_changed_hands_names_each_play_
     carla_waits, released = trio.Event(), trio.Event()
     left: list[bool] = []
     async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, replay_limit=1, bot_delay=0.2, grace=0.2)
+        host = await start_host(
+            nursery, replay_limit=1, bot_delay=0.2, grace=0.2, round_start_catch_up=False
+        )
         network = CutOff(host.port)
 
         async def run(

@@ -7,7 +7,8 @@ drew nothing of it, and the person had to type ``score`` to see how the round we
 
 Real host on loopback TCP that replays a resume at most one missed event (``replay_limit``),
 so a seat taken back from disk, or back after its connection was cut while events went on,
-is caught up by a snapshot; the next round waits for the person away (a long grace time), so
+is caught up by a snapshot (of the present, as a host of protocol 4 sends it:
+``round_start_catch_up=False``); the next round waits for the person away (a long grace time), so
 the snapshot lands on the finished round. Each screen is read as a person reads it.
 """
 
@@ -22,7 +23,7 @@ from hosting import CutOff, Through, create, start_host
 from person_screen import Player, sit, until
 
 from scopa_net.bots.levels import make_player
-from scopa_net.client.network_session import CAUGHT_UP_BY_SNAPSHOT
+from scopa_net.client.network_session import CAUGHT_UP_BETWEEN_ROUNDS
 from scopa_net.client.seat_store import SeatStore
 from scopa_net.errors import IllegalPlayError
 from scopa_net.rules import RuleSet
@@ -79,7 +80,9 @@ async def taken_back_on_a_finished_round(
     To ``target`` 11 his client sends no seed commitment after round 1 (it died first), so
     round 2 waits for him; to a lower one, where a match may end at any round, it does."""
     async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, replay_limit=1, grace=600, bot_delay=0.0)
+        host = await start_host(
+            nursery, replay_limit=1, grace=600, bot_delay=0.0, round_start_catch_up=False
+        )
         rules = RuleSet.of(2, target)
         ada = await sit(nursery, host, "Ada", tmp_path, create=create(rules), offer_rematch=True)
         table_id = ada.session.table_id
@@ -149,7 +152,7 @@ async def test_taken_back_by_snapshot_on_a_finished_round_reads_its_sheet(
         ada, bruno, back = await taken_back_on_a_finished_round(
             tmp_path, 11, lambda view: view.winner is None
         )
-    assert CAUGHT_UP_BY_SNAPSHOT in back.text, back.text  # not a replay
+    assert CAUGHT_UP_BETWEEN_ROUNDS in back.text, back.text  # not a replay
     round_no = bruno.session.view.round_number
     heading = f"Round {round_no} score sheet"
     assert heading in ada.text, ada.text  # as those who saw it read it
@@ -182,7 +185,7 @@ async def test_taken_back_by_snapshot_after_the_match_ended_reads_its_last_sheet
         _, bruno, back = await taken_back_on_a_finished_round(
             tmp_path, 1, lambda view: view.winner is not None
         )
-    assert CAUGHT_UP_BY_SNAPSHOT in back.text, back.text  # not a replay
+    assert CAUGHT_UP_BETWEEN_ROUNDS in back.text, back.text  # not a replay
     round_no = bruno.session.view.round_number
     heading = f"Round {round_no} score sheet"
     assert sheets(back.text) == [heading], back.text  # once
@@ -200,7 +203,9 @@ async def test_back_after_a_cut_across_a_rounds_end_reads_its_sheet(tmp_path: Pa
     gate = trio.Event()
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
-            host = await start_host(nursery, replay_limit=1, grace=600, bot_delay=0.0)
+            host = await start_host(
+                nursery, replay_limit=1, grace=600, bot_delay=0.0, round_start_catch_up=False
+            )
             networks = {name: CutOff(host.port) for name in ("Ada", "Bruno")}
             ada = await sit(
                 nursery,
@@ -239,8 +244,8 @@ async def test_back_after_a_cut_across_a_rounds_end_reads_its_sheet(tmp_path: Pa
             assert not people[other].session.view.round_over  # nothing of its end seen
             networks[other].up = True
             back = people[other]
-            await until(lambda: CAUGHT_UP_BY_SNAPSHOT in back.text)
-            await until(lambda: "score sheet" in back.text.partition(CAUGHT_UP_BY_SNAPSHOT)[2])
+            await until(lambda: CAUGHT_UP_BETWEEN_ROUNDS in back.text)
+            await until(lambda: "score sheet" in back.text.partition(CAUGHT_UP_BETWEEN_ROUNDS)[2])
             await trio.sleep(0.3)  # anything else it prints
             nursery.cancel_scope.cancel()
     seen = people[last]
@@ -256,7 +261,9 @@ async def test_back_after_a_cut_once_the_sheet_was_read_is_not_shown_it_again(
     her a second time."""
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
-            host = await start_host(nursery, replay_limit=1, grace=600, bot_delay=0.0)
+            host = await start_host(
+                nursery, replay_limit=1, grace=600, bot_delay=0.0, round_start_catch_up=False
+            )
             network = CutOff(host.port, wrap=SeedsHeld)
             ada = await sit(
                 nursery,
@@ -277,7 +284,7 @@ async def test_back_after_a_cut_once_the_sheet_was_read_is_not_shown_it_again(
                 await bruno.session.say(said)
             await until(lambda: table.round_no == 2 and table.phase is Phase.COMMIT)
             network.up = True
-            await until(lambda: CAUGHT_UP_BY_SNAPSHOT in ada.text)
+            await until(lambda: CAUGHT_UP_BETWEEN_ROUNDS in ada.text)
             await trio.sleep(0.3)  # anything else it prints
             nursery.cancel_scope.cancel()
     assert sheets(ada.text) == ["Round 1 score sheet"], ada.text
