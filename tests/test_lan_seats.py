@@ -399,6 +399,38 @@ async def test_a_seat_taken_back_from_far_behind_says_in_plain_words_what_goes_u
         nursery.cancel_scope.cancel()
 
 
+async def test_a_seat_taken_back_from_before_the_round_it_missed_checks_that_round(
+    tmp_path: Path,
+) -> None:
+    """Ada's client is gone before round 1 begins; Bruno sits down and says more than the host
+    replays. Taken back from disk, her seat got the table as it stands (round 1 under way, or
+    its seeds being exchanged), and her client checked nothing of round 1. Now it gets the
+    table as it stood before round 1's ``round_commit``, then every event since (protocol.md
+    3.4): both play the match out, and her client checks every round Bruno's does."""
+    store = SeatStore(tmp_path / "ada")
+    chatty = {"chat_lines": 100, "request_burst": 100, "request_rate": 100.0}
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, grace=600, replay_limit=5, bot_delay=0.0, **chatty)
+        choice = TableChoice(create=create(RuleSet.of(2, 1)))
+        async with sit_down_as("Ada", host, choice, tmp_path, store=store) as ada:
+            table = TableChoice(table_id=ada.table_id)
+        async with sit_down_as("Bruno", host, table, tmp_path) as bruno:
+            for n in range(30):
+                await bruno.say(f"line {n}")
+            with trio.fail_after(20):
+                async for event in bruno.events:
+                    if isinstance(event, Message) and event.text == "line 29":
+                        break
+            async with take_back(host.port, only_record(store), store, tmp_path / "ada") as back:
+                with trio.fail_after(60):
+                    async with trio.open_nursery() as playing:
+                        playing.start_soon(play_as_bot, back, make_player("random", 1))
+                        playing.start_soon(play_as_bot, bruno, make_player("random", 2))
+                assert bruno.rounds_verified >= 1
+                assert back.rounds_verified == bruno.rounds_verified
+        nursery.cancel_scope.cancel()
+
+
 def sit_down_as(name: str, host: Host, choice: TableChoice, tmp: Path, **kw):
     return open_network_session(
         "127.0.0.1", host.port, choice, name=name, data_dir=tmp / name.lower(), **kw
