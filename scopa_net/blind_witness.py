@@ -103,6 +103,8 @@ class BlindWitness:
         self.host_key = host_key
         self.seat = seat
         self.mid_match = mid_match
+        self.caught_up = False
+        """Caught up by a snapshot (:meth:`resynced`): the seat's own, not taken mid-match."""
         self.seed_for = seed_for
         self.new_seed = new_seed
         self._rules_digest = rules_hash(rules)
@@ -184,6 +186,7 @@ class BlindWitness:
     def resynced(self) -> None:
         """Caught up by a snapshot: the round under way cannot be followed any more."""
         self.mid_match = True
+        self.caught_up = True
         self.current = None
         self._chain = None
         self._verifier = None
@@ -454,9 +457,8 @@ class BlindWitness:
         self.current = None
         self.owed = None
         if self._verifier is None:
-            verdict = RoundVerdict(
-                cur.round_no, None, "cards and proofs checked (seat taken mid-match)"
-            )
+            how = "caught up mid-match" if self.caught_up else "seat taken mid-match"
+            verdict = RoundVerdict(cur.round_no, None, f"cards and proofs checked ({how})")
         else:  # this round alone, the match state carried on from the rounds before (9.9)
             self._chain = chain
             verdict = self._verifier.add(record)

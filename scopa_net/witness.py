@@ -98,6 +98,8 @@ class DealWitness:
         the round in progress are let pass, and each round is checked card by card and by
         signature but not replayed (the match before it is unknown)."""
         self.mid_match = mid_match
+        self.caught_up = False
+        """Caught up by a snapshot (:meth:`resynced`): the seat's own, not taken mid-match."""
         self.rules = rules
         self.host_key = host_key
         self.seat = seat
@@ -207,12 +209,17 @@ class DealWitness:
         chain can no longer be followed, so no transcript of this match will verify)."""
         self.mid_match = True
         self._cut_short = self.current or self._cut_short
+        self.caught_up = True
         self.current = None
         self._check = None
         self._placement = None
         self._chain = None
         self.dealer = None
         self.my_seed = None
+
+    def _joined_how(self) -> str:
+        """How this seat came into a match it did not follow from its start."""
+        return "caught up mid-match" if self.caught_up else "seat taken mid-match"
 
     def take_notices(self) -> list[str]:
         """What the player should be told that is not a failed check (then forgotten)."""
@@ -474,7 +481,7 @@ class DealWitness:
             verdict = RoundVerdict(
                 rec.round_no,
                 None,
-                "cards and signatures checked (seat taken mid-match: the round is not replayed)",
+                f"cards and signatures checked ({self._joined_how()}: the round is not replayed)",
             )
             self.verdicts.append(verdict)
             return verdict
