@@ -200,7 +200,7 @@ def message_from_map(raw: dict[str, Any]) -> Message:
 def _field_problem(type_name: str, e: FieldError) -> str:
     """What is wrong, naming the message once: ``hello: unknown 'challenge'``,
     ``deal.hand[1]: ...``, ``seat_status: name: ...`` (a field a message's own check names).
-    Hosts of protocol 4 said the type twice (``hello: hello: unknown 'challenge'``)."""
+    Older hosts (those of protocol 4 among them) said the type twice (``hello: hello: ...``)."""
     named = e.path == type_name or e.path.startswith((f"{type_name}.", f"{type_name}["))
     return str(e) if named else f"{type_name}: {e}"
 
