@@ -38,6 +38,17 @@ class Seating:
         """Who held each seat of the match, round by round: the names saved beside its
         transcript follow them (a seat can change hands)."""
 
+    def players_awaited(self) -> int:
+        """How many open seats the match waits for before its first deal (0 once dealt, or
+        when the seats are not known)."""
+        session = self.session
+        me = session._seat
+        if session.view is not None or session._match_ended or me >= len(self.seats):
+            return 0
+        if self.seats[me].kind == "open":
+            return 0  # the seats were not said (this seat is taken): not known
+        return sum(1 for info in self.seats if info.kind == "open")
+
     def stand_in(self, seat: int) -> bool:
         """Whether a computer plays for ``seat``'s person now (away, or stepped away)."""
         return self.stand_ins.get(seat, False)

@@ -14,6 +14,7 @@ from scopa_net.client.proven_keys import ProvenKeys
 from scopa_net.client.render import NEW_SEAT_SITTING_OUT
 from scopa_net.client.session import ConnectionState, Message, ViewChanged
 from scopa_net.client.session_errors import HostKeyChangedError, SessionError
+from scopa_net.client.table_words import waiting_line
 from scopa_net.fair.commitments import fingerprint
 from scopa_net.mirror import SeatMirror
 from scopa_net.names import clean_name
@@ -91,6 +92,9 @@ class SittingDown:
         elif choice.create is None:
             named = f" '{info.name}'" if info is not None and info.name else ""
             session.notice(f"You sit at table {table_id}{named}, seat {joined.seat}.")
+            waiting = session._seating.players_awaited()
+            if waiting:
+                session.notice(waiting_line(waiting))
         self.show_the_board(snapshot)
 
     async def join_words(self, table_id: int, password: bool) -> str:

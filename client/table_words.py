@@ -38,6 +38,16 @@ LEFT_OUT = "|".join(map(re.escape, LEFT_OUT_WORDS.values()))
 """What a verifier's note says after a seat whose seed it left out (a pattern)."""
 
 
+def players(count: int) -> str:
+    """``count`` more players, in words: "1 more player", "2 more players"."""
+    return f"{count} more player" + ("" if count == 1 else "s")
+
+
+def waiting_line(count: int) -> str:
+    """What a person who sat down at a table not yet full reads: how many it waits for."""
+    return f"Waiting for {players(count)}: the match begins when every seat is taken."
+
+
 class TableWords:
     """Turns a seat's table events into the lines its person reads (see the module docstring).
 
@@ -151,6 +161,9 @@ class TableWords:
             text = f"{who} is back at the table"
         elif e.connected:
             text = f"{who} sat down at the table"
+            waiting = session._seating.players_awaited()
+            if waiting:
+                text += f"; waiting for {players(waiting)}"
         else:
             return
         session._emit(Message(seat=None, text=text, table=True))
