@@ -150,7 +150,7 @@ class TableWords:
         elif not e.connected and e.grace:
             if self.hold_loss(e.seat, e.grace):
                 return
-            text = self.lost_line(who, e.grace)
+            text = self.lost_line(who, e.grace, e.seat)
         elif not e.connected and not e.stand_in and session._match_ended:
             text = f"{who} lost the connection; their seat is kept until the rematch vote closes"
         elif not e.connected and e.stand_in:
@@ -184,14 +184,22 @@ class TableWords:
         self._taken_over.discard(e.seat)
         return e.kind == "human" and e.connected
 
-    def lost_line(self, who: str, grace: int) -> str:
-        """What the table reads when ``who`` lost the connection with ``grace`` seconds to come
-        back. At a blind table nobody else can open their cards: a round in play is void when
-        the grace period ends (protocol.md 9.7), and a computer plays for them from the next."""
+    def lost_line(self, who: str, grace: int, seat: int | None = None) -> str:
+        """What the table reads when ``who`` (at ``seat``) lost the connection with ``grace``
+        seconds to come back. At a blind table nobody else can open their cards: a round in
+        play is void when the grace period ends (protocol.md 9.7), and a computer plays for
+        them from the next; unless a computer plays their seat this round already (they came
+        back during a round that began without them), which goes on."""
         session = self.session
         if not isinstance(session.witness, BlindWitness):
             return f"{who} lost the connection; a computer plays for them in {grace} s"
         view = session.view
+        if seat is not None and session._seating.sits_out(seat):
+            # A computer plays the seat this round already: nothing of it waits on them.
+            return (
+                f"{who} lost the connection; a computer plays their seat this round already "
+                "(the round goes on) and plays for them until they are back"
+            )
         if view is not None and not view.round_over:
             return (
                 f"{who} lost the connection; if they are not back in {grace} s this round is "
@@ -229,7 +237,7 @@ class TableWords:
         self.losses_due = min((held[2] for held in self._held_losses.values()), default=math.inf)
         for seat, (when, grace, _, _) in due.items():
             left = max(0, round(grace - (now - when)))
-            text = self.lost_line(session._seating.names[seat], left)
+            text = self.lost_line(session._seating.names[seat], left, seat)
             session._emit(Message(seat=None, text=text, table=True))
 
     def void_line(self, e: m.RoundVoid) -> str:

@@ -1,0 +1,116 @@
+"""A person whose seat a computer plays for the blind round in play (back in it after a void
+round, sitting the rest of it out) loses the connection again: what the others read. Real host,
+real client sessions with the game's controller in front of each (memory streams, trio's
+autojump clock)."""
+
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+
+import trio
+import trio.testing
+from blind_people import People, Plug, table_of
+from hosting import create, start_memory_host
+from person_screen import PersonScreen
+
+from scopa_net.client.network_session import TableChoice
+from scopa_net.rules import RuleSet
+
+
+async def test_a_lost_connection_while_a_computer_plays_the_seat_does_not_say_the_round_is_void(
+    autojump_clock: trio.testing.MockClock, tmp_path: Path
+) -> None:
+    """Bruno's terminal closed mid-round at a blind table (round 1 void), he came back with
+    `scopa-net join` in round 2, which a computer plays for him to its end, and his terminal
+    closed again. Ada read "Bruno lost the connection; if they are not back in 25 s this round
+    is void", and the round was not void: the computer played it out, its deal check
+    verified. She now reads that the computer goes on playing for him, and nothing voids."""
+    people = People(tmp_path, names=("Ada", "Bruno"))
+    screens: dict[str, PersonScreen] = {}
+    async with trio.open_nursery() as nursery:
+        _host, net = await start_memory_host(nursery, grace=5.0, bot_delay=0.5)
+        plug = Plug(net)
+
+        scopes: dict[str, trio.CancelScope] = {}
+
+        async def crash(key: str) -> None:
+            """kill -9 of that client: it stops where it stands, its connection cut."""
+            scopes[key].cancel()
+            await plug.pull()
+
+        async def run(
+            name: str, key: str, choice: TableChoice, between: object = None, **options: object
+        ) -> None:
+            connect = plug.connect if name == "Bruno" else net.connect
+            with trio.CancelScope() as scopes[key]:
+                await people.on_screen(
+                    name,
+                    choice,
+                    connect,
+                    screens,
+                    between,  # type: ignore[arg-type]
+                    key=key,
+                    **options,
+                )
+
+        bruno_back = trio.Event()
+        bruno_gone = trio.Event()
+        first_crash = trio.Event()
+
+        async def bruno_is_back(screen: PersonScreen) -> None:
+            if "Back in your seat" in screen.text:
+                bruno_back.set()
+
+        async def ada_waits_while_bruno_comes_and_goes(screen: PersonScreen) -> None:
+            """Once a computer has played for Bruno in round 2, Bruno takes his seat back and
+            his terminal closes again before Ada's next play: the round is still in play."""
+            if not first_crash.is_set() and "Your hand " in screen.text:
+                await crash("Bruno")  # his terminal closed, mid round 1
+                first_crash.set()
+            if bruno_gone.is_set() or "Bruno (computer) plays" not in screen.text:
+                return
+            if "Bruno again" not in screens:
+                (record,) = people.stores["Bruno"].records()
+                back = TableChoice(table_id=record.table_id, seat=record.seat)
+                nursery.start_soon(
+                    partial(run, "Bruno", "Bruno again", back, bruno_is_back, resume_from=record)
+                )
+            await bruno_back.wait()
+            await crash("Bruno again")  # closed again, with the computer still playing his round
+            bruno_gone.set()
+
+        choice = TableChoice(create=create(RuleSet.of(2, 11), blind=True))
+        nursery.start_soon(
+            partial(
+                people.on_screen,
+                "Ada",
+                choice,
+                net.connect,
+                screens,
+                ada_waits_while_bruno_comes_and_goes,
+            )
+        )
+        table_id = await table_of(screens)
+        nursery.start_soon(run, "Bruno", "Bruno", TableChoice(table_id=table_id))
+        ada = screens["Ada"]
+        with trio.fail_after(600):
+            while "Round 1 is void" not in ada.text:
+                await trio.sleep(0.1)
+            await bruno_gone.wait()
+            seen = ada.text.index("Round 2")
+            while not any(
+                "Bruno lost the connection" in line for line in ada.text[seen:].splitlines()
+            ):
+                await trio.sleep(0.1)
+            while "Round 2 score sheet" not in ada.text:  # its grace over meanwhile
+                await trio.sleep(0.1)
+        nursery.cancel_scope.cancel()
+    (lost,) = [line for line in ada.text[seen:].splitlines() if "Bruno lost the connection" in line]
+    assert lost == (
+        "Table: Bruno lost the connection; a computer plays their seat this round already "
+        "(the round goes on) and plays for them until they are back"
+    ), ada.text
+    assert "Round 2 is void" not in ada.text, ada.text
+    round_2 = ada.text[ada.text.index("Round 2 score sheet") :]
+    assert "Deal check: verified" in round_2, ada.text
