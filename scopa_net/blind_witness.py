@@ -407,14 +407,11 @@ class BlindWitness:
                 )
             )
         else:
-            # The seat sits the round out: its client checks what every party relays.
+            # The seat sits the round out: its client checks what every party relays. (No
+            # notice: its screen says a computer plays the seat this round, and why, and the
+            # round's deal check says what was checked.)
             observer = len(e.people) + 1
             party = BlindParty(self.rules, e.round_id, observer, e.people, bytes(32), host_key=host)
-            self._notices.append(
-                f"round {e.round_no}: a computer player holds this seat for the host this "
-                "round (you were away when it began, or sent nothing in time in the last "
-                "one); the round is checked all the same"
-            )
         self.current = _Round(e.round_id, e.round_no, e.prev, e.sig, e.people, host, party)
         self.people = e.people
 

@@ -18,14 +18,13 @@ from scopa_net.client.network_session import TableChoice
 from scopa_net.rules import RuleSet
 
 
-async def test_a_lost_connection_while_a_computer_plays_the_seat_does_not_say_the_round_is_void(
-    autojump_clock: trio.testing.MockClock, tmp_path: Path
-) -> None:
-    """Bruno's terminal closed mid-round at a blind table (round 1 void), he came back with
-    `scopa-net join` in round 2, which a computer plays for him to its end, and his terminal
-    closed again. Ada read "Bruno lost the connection; if they are not back in 25 s this round
-    is void", and the round was not void: the computer played it out, its deal check
-    verified. She now reads that the computer goes on playing for him, and nothing voids."""
+async def bruno_back_in_a_round_a_computer_plays_then_gone(
+    tmp_path: Path,
+) -> dict[str, PersonScreen]:
+    """Ada and Bruno at a blind table: Bruno's terminal closes mid round 1 (void), he comes
+    back with `scopa-net join` during round 2, which a computer plays for him to its end, and
+    his terminal closes again before round 2 ends; Ada plays until it ends. Every screen, by
+    name ("Bruno again": his second client's)."""
     people = People(tmp_path, names=("Ada", "Bruno"))
     screens: dict[str, PersonScreen] = {}
     async with trio.open_nursery() as nursery:
@@ -106,6 +105,19 @@ async def test_a_lost_connection_while_a_computer_plays_the_seat_does_not_say_th
             while "Round 2 score sheet" not in ada.text:  # its grace over meanwhile
                 await trio.sleep(0.1)
         nursery.cancel_scope.cancel()
+    return screens
+
+
+async def test_a_lost_connection_while_a_computer_plays_the_seat_does_not_say_the_round_is_void(
+    autojump_clock: trio.testing.MockClock, tmp_path: Path
+) -> None:
+    """Bruno's terminal closed mid-round at a blind table (round 1 void), he came back with
+    `scopa-net join` in round 2, which a computer plays for him to its end, and his terminal
+    closed again. Ada read "Bruno lost the connection; if they are not back in 25 s this round
+    is void", and the round was not void: the computer played it out, its deal check
+    verified. She now reads that the computer goes on playing for him, and nothing voids."""
+    ada = (await bruno_back_in_a_round_a_computer_plays_then_gone(tmp_path))["Ada"]
+    seen = ada.text.index("Round 2")
     (lost,) = [line for line in ada.text[seen:].splitlines() if "Bruno lost the connection" in line]
     assert lost == (
         "Table: Bruno lost the connection; a computer plays their seat this round already "
@@ -114,3 +126,71 @@ async def test_a_lost_connection_while_a_computer_plays_the_seat_does_not_say_th
     assert "Round 2 is void" not in ada.text, ada.text
     round_2 = ada.text[ada.text.index("Round 2 score sheet") :]
     assert "Deal check: verified" in round_2, ada.text
+
+
+async def test_back_in_a_round_a_computer_plays_the_seat_is_said_once_in_plain_words(
+    autojump_clock: trio.testing.MockClock, tmp_path: Path
+) -> None:
+    """Ada's laptop slept mid-round at a blind table (round 1 void); woken during round 2, her
+    client took the seat back and she read "round 2: a computer player holds this seat for
+    the host this round (you were away when it began, or sent nothing in time in the last
+    one); the round is checked all the same", then "A computer plays your seat this round;
+    you play again from the next one.": the same news twice, first in the deal check's
+    words, guessing at why. Now only the second."""
+    people = People(tmp_path, names=("Ada", "Bruno"))
+    screens: dict[str, PersonScreen] = {}
+    asleep: list[bool] = []
+    woken = trio.Event()
+    async with trio.open_nursery() as nursery:
+        _host, net = await start_memory_host(nursery, grace=5.0, bot_delay=0.5)
+        plug = Plug(net)
+
+        async def ada_connects() -> trio.abc.Stream:
+            if asleep:
+                await woken.wait()  # no connection while the lid is closed
+            return await plug.connect()
+
+        async def ada_sleeps_in_round_1(screen: PersonScreen) -> None:
+            if not asleep and "Your hand " in screen.text:
+                asleep.append(True)
+                await plug.pull()  # the lid closes: the host hears nothing more from her
+                await woken.wait()  # and her screen takes nothing in meanwhile
+
+        async def bruno_wakes_her_in_round_2(screen: PersonScreen) -> None:
+            if not woken.is_set() and "Ada (computer) plays" in screen.text:
+                woken.set()
+
+        create_table = TableChoice(create=create(RuleSet.of(2, 11), blind=True))
+        nursery.start_soon(
+            partial(
+                people.on_screen,
+                "Ada",
+                create_table,
+                ada_connects,
+                screens,
+                ada_sleeps_in_round_1,
+            )
+        )
+        table_id = await table_of(screens)
+        nursery.start_soon(
+            partial(
+                people.on_screen,
+                "Bruno",
+                TableChoice(table_id=table_id),
+                net.connect,
+                screens,
+                bruno_wakes_her_in_round_2,
+            )
+        )
+        with trio.fail_after(600):
+            await woken.wait()
+            while "Round 2 score sheet" not in screens["Ada"].text:
+                await trio.sleep(0.1)
+        nursery.cancel_scope.cancel()
+    ada = screens["Ada"]
+    assert "Round 1 is void: you were away" in ada.text, ada.text
+    assert "holds this seat for the host" not in ada.text, ada.text
+    said = [line for line in ada.lines if "a computer plays your seat" in line.lower()]
+    assert said == ["A computer plays your seat this round; you play again from the next one."], (
+        ada.text
+    )
