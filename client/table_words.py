@@ -43,6 +43,13 @@ def players(count: int) -> str:
     return f"{count} more player" + ("" if count == 1 else "s")
 
 
+def in_a_sentence(names: list[str]) -> str:
+    """Names as a sentence lists them: "Ada", "Ada and you", "Ada, Bruno and you"."""
+    if len(names) < 2:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def waiting_line(count: int) -> str:
     """What a person who sat down at a table not yet full reads: how many it waits for."""
     return f"Waiting for {players(count)}: the match begins when every seat is taken."
@@ -412,23 +419,40 @@ class TableWords:
         session = self.session
         return "you" if seat == session._seat else session._seating.names[seat]
 
+    def voters(self, seats: list[int]) -> list[str]:
+        """Seats a rematch vote waits for, by name, this person's own last ("you"); one whose
+        person is away marked so: the vote waits for their own answer all the same."""
+        session = self.session
+        seating = session._seating
+        names = []
+        for seat in sorted(seats, key=lambda s: s == session._seat):
+            name = self.who(seat)
+            info = seating.seats[seat] if seat < len(seating.seats) else None
+            away = (
+                info is not None
+                and info.kind == "human"
+                and (not info.connected or seat in seating.stepped_away)
+            )
+            names.append(f"{name} (away)" if away and seat != session._seat else name)
+        return names
+
     def no_rematch_line(self, e: m.RematchStatus) -> str:
         """Why a rematch vote ended without a rematch (``declined``), in one line."""
         gone = {s for s, seat in enumerate(self.session._seating.seats) if seat.kind == "open"}
         said_no = [self.who(s) for s, v in enumerate(e.votes) if v == "no" and s not in gone]
         left = [self.person(s) for s, v in enumerate(e.votes) if v == "no" and s in gone]
-        silent = [self.who(s) for s, v in enumerate(e.votes) if v == "waiting"]
+        silent = self.voters([s for s, v in enumerate(e.votes) if v == "waiting"])
         if said_no or left:
             why = " and ".join(
                 part
                 for part in (
-                    f"{' and '.join(said_no)} said no" if said_no else "",
-                    f"{' and '.join(left)} left" if left else "",
+                    f"{in_a_sentence(said_no)} said no" if said_no else "",
+                    f"{in_a_sentence(left)} left" if left else "",
                 )
                 if part
             )
         elif silent:
-            why = f"{' and '.join(silent)} did not answer in time"
+            why = f"{in_a_sentence(silent)} did not answer in time"
         else:
             why = "the vote closed"
         return f"no rematch ({why}): the table is closing"
@@ -439,16 +463,18 @@ class TableWords:
         # A status the host sent before this seat's answer reached it still waits for it:
         # this person is not told so after answering (a slow network).
         answered = session._rematch_answered == e.match_no
-        waiting = [
-            self.who(s)
-            for s, v in enumerate(e.votes)
-            if v == "waiting" and not (answered and s == session._seat)
-        ]
+        waiting = self.voters(
+            [
+                s
+                for s, v in enumerate(e.votes)
+                if v == "waiting" and not (answered and s == session._seat)
+            ]
+        )
         if not waiting:
             return  # only this seat's answer, on its way: the next status says more
         seconds = e.seconds
         if self._rematch_shown is not None and self._rematch_shown[0] == e.match_no:
             seconds = min(seconds, self._rematch_shown[1])  # a countdown never goes up
         self._rematch_shown = (e.match_no, seconds)
-        text = f"rematch: waiting for {', '.join(waiting)} ({seconds} s left to answer)"
+        text = f"rematch: waiting for {in_a_sentence(waiting)} ({seconds} s left to answer)"
         session._emit(Message(seat=None, text=text, table=True))
