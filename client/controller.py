@@ -551,6 +551,9 @@ class Controller:
                 summary = match_summary(
                     state.view, winner, scores, rounds, self._match_names(), voids=voids
                 )
+                played = getattr(self.session, "computer_played", "")
+                if played:  # a result is never credited to someone absent without saying so
+                    summary = FormattedText([*summary, ("", f" {played[0].upper()}{played[1:]}.")])
                 self._show([summary])
                 if getattr(self.session, "offer_rematch", False) and not vote_over:
                     state.asking = Asking.REMATCH

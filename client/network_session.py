@@ -126,6 +126,7 @@ from scopa_net.mirror import SeatMirror
 from scopa_net.names import clean_name
 from scopa_net.plays import Play, PlayRecord, play_code
 from scopa_net.rules import RuleSet
+from scopa_net.seat_holders import computer_words
 from scopa_net.view import SeatView
 from scopa_net.wire import messages as m
 from scopa_net.wire.errors import ErrorCode, ProtocolError
@@ -395,6 +396,15 @@ class NetworkSession:
         held = self._seating.holders
         over = held.match_names() if held is not None else []
         return tuple((over[s] if s < len(over) and over[s] else name) for s, name in enumerate(now))
+
+    @property
+    def computer_played(self) -> str:
+        """Where a computer played for a person this match (``a computer played for Nina in
+        round 2``, as `verify` and `history` say it), or ""."""
+        held = self._seating.holders
+        if held is None:
+            return ""
+        return computer_words(self.match_names, held.computer_rounds(), held.computer_people())
 
     @property
     def where_to_join(self) -> tuple[str, ...]:

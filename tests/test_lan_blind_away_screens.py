@@ -136,7 +136,9 @@ async def test_stepping_away_from_a_blind_round_and_coming_back_in_every_persons
             (summary,) = [line for line in screen.lines if "the match," in line]
             rounds = screen.session.mirror.view.round_number  # type: ignore[union-attr]
             voids = 1 + ada.text.count("kings on the table (")  # round 1, and kings
-            assert summary.endswith(f"after {rounds} rounds ({voids} of them void)."), summary
+            assert f"after {rounds} rounds ({voids} of them void)." in summary, summary
+        (said,) = [line for line in ada.lines if "the match," in line]
+        assert said.endswith(". A computer played for Bruno in round 2."), said  # as verify
 
         # 5. Beside Ada's transcript, her client saved the seats' names, for `verify`, and
         # the round a computer played for Bruno (round 2: he stepped away).

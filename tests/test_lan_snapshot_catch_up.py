@@ -173,7 +173,8 @@ def round_text(text: str, round_no: int) -> str:
 def match_summary(screen: PersonScreen) -> str:
     """How the match's last line counts its rounds: ``after 2 rounds (1 of them void).``"""
     (summary,) = [line for line in screen.lines if "the match," in line]
-    return summary[summary.index("after ") :]
+    counted = summary[summary.index("after ") :]
+    return counted[: counted.index(".") + 1]  # (what follows says where a computer played)
 
 
 @pytest.mark.parametrize("older_host", [False, True], ids=["host", "older host"])
