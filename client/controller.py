@@ -58,7 +58,7 @@ from scopa_net.client.session import (
     VoidDeal,
 )
 from scopa_net.client.style import Display
-from scopa_net.errors import AmbiguousPlayError, IllegalPlayError
+from scopa_net.errors import AmbiguousPlayError, IllegalPlayError, IllegalReason
 from scopa_net.match import match_winner
 from scopa_net.names import clean_chat, clean_name, name_too_long, reads_as_computer
 from scopa_net.notation import card_name, format_card
@@ -853,9 +853,19 @@ class Controller:
             self._offer(exc.options)
             return
         except IllegalPlayError as exc:
-            self._error(str(exc))
+            self._error(self._refusal(exc, play, view))
             return
         await self._consider(resolved)
+
+    def _refusal(self, exc: IllegalPlayError, play: Play, view: SeatView) -> str:
+        """The engine's refusal of ``play``, naming the cards it named that are not on the
+        table (the engine says only that one is not)."""
+        missing = [card for card in play.captured if card not in view.table]
+        if exc.reason is not IllegalReason.NOT_ON_TABLE or not missing:
+            return str(exc)
+        named = " and ".join(format_card(card, self.display.scheme) for card in missing)
+        verb = "is" if len(missing) == 1 else "are"
+        return f"illegal play: {exc.text!r}: {named} {verb} not on the table"
 
     def _offer(self, options: Sequence[Play]) -> None:
         state = self.state

@@ -59,7 +59,9 @@ async def test_the_group_can_be_typed_after_the_card(table: Table) -> None:
     ("line", "message"),
     [
         ("Jd", "illegal play: 'Jd': that card is not in your hand"),
-        ("7d x 5s+2s", "illegal play: '7d x 2s+5s': a card you named is not on the table"),
+        # Carla read "a card you named is not on the table", and looked for which one.
+        ("7d x 5s+2s", "illegal play: '7d x 2s+5s': 2s is not on the table"),
+        ("7d x 6s+Ad", "illegal play: '7d x Ad+6s': Ad and 6s are not on the table"),
         ("7d x 5s", "illegal play: '7d x 5s': those cards do not add up"),
         ("8d", "invalid card: '8d'"),
         ("frobnicate", "'frobnicate' is not a card or a command"),
