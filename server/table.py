@@ -256,6 +256,9 @@ class Table:
         """Rounds of this match void (``round_void``, kings included): snapshots say it."""
         self.last_void: m.RoundVoid | None = None
         """The last ``round_void`` (for the host's log)."""
+        self.last_void_round = 0
+        """The number of the round :attr:`last_void` voided (the log names it after the
+        round dealt next may have begun)."""
         self.void_rounds: set[int] = set()
         """The numbers of this match's void rounds: the round after each is its redeal
         (snapshots say it)."""
@@ -1059,7 +1062,7 @@ class Table:
             self._held(first.seat)
         if isinstance(first, m.RoundVoid):
             self.voids += 1
-            self.last_void = first
+            self.last_void, self.last_void_round = first, self.round_no
             self.void_rounds.add(self.round_no)
         elif isinstance(first, m.RoundCommit | m.BlindRound):
             self.computer_plays, self._plays_made = [], 0

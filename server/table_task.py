@@ -679,7 +679,8 @@ class TableTask:
             why = f"{self._who(offender)} stepped away"  # on purpose: no grace time ran out
         else:
             why = void_words(void.reason, None if offender is None else self._who(offender))
-        log.info("table %s: round %s void: %s", self.table.table_id, self.table.round_no, why)
+        round_no = self.table.last_void_round  # the round dealt next may have begun
+        log.info("table %s: round %s void: %s", self.table.table_id, round_no, why)
 
     def _score_words(self, scores: list[int], names: list[str]) -> str:
         """A match's scores as the log says them: ``Ada 11 - Bruno 4`` (partners joined by

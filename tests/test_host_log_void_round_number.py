@@ -1,0 +1,98 @@
+"""The host's log line for a void round names the round the players' screens name (real
+host in virtual time, real client sessions with the game's controller in front of each)."""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+from pathlib import Path
+
+import pytest
+import trio
+import trio.testing
+from blind_people import People, Plug, table_of
+from hosting import create, start_memory_host
+from person_screen import PersonScreen
+
+from scopa_net.client.network_session import TableChoice
+from scopa_net.rules import RuleSet
+
+
+async def test_a_void_round_after_a_void_round_is_logged_with_the_screens_number(
+    autojump_clock: trio.testing.MockClock, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """At a blind table Ada's laptop slept in round 1 (void); round 2, a computer playing her
+    seat, was void too when Bruno's terminal closed. Every screen read "Round 2 is void:
+    Bruno was away past their grace period"; the host's log said "round 3 void: Bruno (seat
+    1) was away past the grace time", the round dealt next."""
+    caplog.set_level(logging.INFO, logger="scopa_net")
+    people = People(tmp_path, names=("Ada", "Bruno"))
+    screens: dict[str, PersonScreen] = {}
+    asleep: list[bool] = []
+    woken = trio.Event()
+    async with trio.open_nursery() as nursery:
+        _host, net = await start_memory_host(nursery, grace=5.0, bot_delay=0.5)
+        ada_plug, bruno_plug = Plug(net), Plug(net)
+        scopes: dict[str, trio.CancelScope] = {}
+
+        async def ada_connects() -> trio.abc.Stream:
+            if asleep:
+                await woken.wait()  # no connection while the lid is closed
+            return await ada_plug.connect()
+
+        async def ada_sleeps_in_round_1(screen: PersonScreen) -> None:
+            if not asleep and "Your hand " in screen.text:
+                asleep.append(True)
+                await ada_plug.pull()  # the lid closes: the host hears nothing more from her
+                await woken.wait()
+
+        async def bruno_goes_in_round_2(screen: PersonScreen) -> None:
+            if not woken.is_set() and "Ada (computer) plays" in screen.text:
+                woken.set()
+                scopes["Bruno"].cancel()  # his terminal closes, mid round 2
+                await bruno_plug.pull()
+
+        async def bruno(table_id: int) -> None:
+            with trio.CancelScope() as scopes["Bruno"]:
+                await people.on_screen(
+                    "Bruno",
+                    TableChoice(table_id=table_id),
+                    bruno_plug.connect,
+                    screens,
+                    bruno_goes_in_round_2,
+                )
+
+        create_table = TableChoice(create=create(RuleSet.of(2, 11), blind=True))
+        nursery.start_soon(
+            partial(
+                people.on_screen,
+                "Ada",
+                create_table,
+                ada_connects,
+                screens,
+                ada_sleeps_in_round_1,
+            )
+        )
+        nursery.start_soon(bruno, await table_of(screens))
+        with trio.fail_after(600):
+            await woken.wait()
+            while "Round 2 is void" not in screens["Ada"].text:
+                await trio.sleep(0.1)
+            while sum(" void: " in line for line in said(caplog)) < 2:
+                await trio.sleep(0.1)
+        nursery.cancel_scope.cancel()
+    assert "Round 2 is void: Bruno was away past their grace period." in screens["Ada"].text
+    voids = [line.split(": ", 1)[1] for line in said(caplog) if " void: " in line]
+    assert voids == [
+        "round 1 void: Ada (seat 0) was away past the grace time",
+        "round 2 void: Bruno (seat 1) was away past the grace time",
+    ], said(caplog)
+
+
+def said(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """The host's lines at INFO and above."""
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.name == "scopa_net.host" and r.levelno >= logging.INFO
+    ]
