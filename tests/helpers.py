@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import logging
 import os
 import random
 import re
@@ -426,3 +427,12 @@ def unwritable(folder: Path) -> Iterator[None]:
         yield
     finally:
         subprocess.run(["chattr", "-i", str(folder)], check=True)
+
+
+def host_said(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """The host's log lines at INFO and above, as its organiser reads them."""
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.name == "scopa_net.host" and r.levelno >= logging.INFO
+    ]

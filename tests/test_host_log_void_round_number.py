@@ -11,6 +11,7 @@ import pytest
 import trio
 import trio.testing
 from blind_people import People, Plug, table_of
+from helpers import host_said
 from hosting import create, start_memory_host
 from person_screen import PersonScreen
 
@@ -78,21 +79,12 @@ async def test_a_void_round_after_a_void_round_is_logged_with_the_screens_number
             await woken.wait()
             while "Round 2 is void" not in screens["Ada"].text:
                 await trio.sleep(0.1)
-            while sum(" void: " in line for line in said(caplog)) < 2:
+            while sum(" void: " in line for line in host_said(caplog)) < 2:
                 await trio.sleep(0.1)
         nursery.cancel_scope.cancel()
     assert "Round 2 is void: Bruno was away past their grace period." in screens["Ada"].text
-    voids = [line.split(": ", 1)[1] for line in said(caplog) if " void: " in line]
+    voids = [line.split(": ", 1)[1] for line in host_said(caplog) if " void: " in line]
     assert voids == [
         "round 1 void: Ada (seat 0) was away past the grace time",
         "round 2 void: Bruno (seat 1) was away past the grace time",
-    ], said(caplog)
-
-
-def said(caplog: pytest.LogCaptureFixture) -> list[str]:
-    """The host's lines at INFO and above."""
-    return [
-        r.getMessage()
-        for r in caplog.records
-        if r.name == "scopa_net.host" and r.levelno >= logging.INFO
-    ]
+    ], host_said(caplog)
