@@ -859,7 +859,12 @@ class Controller:
 
     def _refusal(self, exc: IllegalPlayError, play: Play, view: SeatView) -> str:
         """The engine's refusal of ``play``, naming the cards it named that are not on the
-        table (the engine says only that one is not)."""
+        table (the engine says only that one is not), or whose turn it is."""
+        mover = view.to_move
+        others = mover is not None and mover != view.seat and 0 <= mover < len(self.state.names)
+        if exc.reason is IllegalReason.NOT_YOUR_TURN and others:
+            who = self.state.names[mover]  # type: ignore[index]
+            return f"illegal play: {exc.text!r}: it is {who}'s turn, not yours"
         missing = [card for card in play.captured if card not in view.table]
         if exc.reason is not IllegalReason.NOT_ON_TABLE or not missing:
             return str(exc)
