@@ -593,12 +593,17 @@ class Reconnection:
             "happen there."
         )
         mid_match = session.witness.mid_match
-        told = session.witness.opened_rounds() if isinstance(session.witness, DealWitness) else {}
         session.mirror = SeatMirror(start)
-        session.witness = DealWitness(
-            session.rules, session.host_key, session.seat, mid_match=mid_match
-        )
-        session.witness.told_before = told  # a round whose seeds were out is not opened anew
+        if isinstance(session.witness, BlindWitness):
+            blind_told = session.witness.opened_rounds()
+            session.witness = session._blind_witness(mid_match)
+            session.witness.told_before = blind_told  # a round dealt is not opened anew
+        else:
+            told = session.witness.opened_rounds()
+            session.witness = DealWitness(
+                session.rules, session.host_key, session.seat, mid_match=mid_match
+            )
+            session.witness.told_before = told  # a round whose seeds were out is not opened anew
         session._seating.holders = SeatHolders(session.rules.players)
         session._voids = 0
         session._void_news = None

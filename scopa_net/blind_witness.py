@@ -35,7 +35,12 @@ from scopa_net.fair.commitments import (
     end_message,
     rules_hash,
 )
-from scopa_net.fair.errors import BrokenChainError, FairnessError, ReplayedRoundError
+from scopa_net.fair.errors import (
+    BrokenChainError,
+    FairnessError,
+    ReplayedRoundError,
+    RerolledRoundError,
+)
 from scopa_net.fair.transcript import MatchResult, Stopped, Transcript
 from scopa_net.fair.verifier import RoundVerdict
 from scopa_net.plays import play_code
@@ -83,6 +88,16 @@ class _Round:
         )
 
 
+@dataclasses.dataclass(frozen=True)
+class ToldRound:
+    """A round this seat saw opened: its id, whether cards of it were dealt, and its record
+    as far as the seat saw it (None for a round revealed, whose record is kept already)."""
+
+    round_id: bytes
+    dealt: bool
+    unfinished: _Round | None
+
+
 class BlindWitness:
     """What one seat saw of every blind round, checked as it arrived."""
 
@@ -111,6 +126,9 @@ class BlindWitness:
         self.rounds: list[BlindRound] = []
         self.current: _Round | None = None
         self._seen_ids: set[bytes] = set()
+        self._highest_opened = 0
+        """The highest round number opened in this seat's sight: kept through a catch-up by
+        snapshot, so that a round opened again behind one is still seen as a re-roll."""
         self._chain: bytes | None = None if mid_match else ZERO_CHAIN
         self._verifier = None if mid_match else BlindRoundByRoundVerifier(rules, host_key, seat)
         """Checks each round once at its reveal; None once the seat cannot follow the match
@@ -131,6 +149,11 @@ class BlindWitness:
         self.named: FairnessError | None = None
         """After :meth:`stop`: what the round's reveal found, naming the party at fault."""
         self._stopped_in: _Round | None = None
+        self.told_before: dict[int, ToldRound] = {}
+        """Rounds this seat saw opened before the host put its events back to an older copy
+        (``stale``, protocol.md 3.3), by number: one of them dealt is never opened anew."""
+        self._cut_short: _Round | None = None
+        """The round under way when a snapshot caught this seat up, as far as it saw it."""
         """The round under way when :meth:`stop` was called: the evidence holds it and names
         it even after its reveal was read (or failed to verify)."""
 
@@ -184,7 +207,10 @@ class BlindWitness:
         raise FairnessError(f"card {card} is not in this seat's hand")
 
     def resynced(self) -> None:
-        """Caught up by a snapshot: the round under way cannot be followed any more."""
+        """Caught up by a snapshot: the round under way cannot be followed any more (its
+        record is kept aside, as the evidence should the host open that round again)."""
+        if self.current is not None and self.current.party is not None:
+            self._cut_short = self.current
         self.mid_match = True
         self.caught_up = True
         self.current = None
@@ -200,9 +226,11 @@ class BlindWitness:
 
     @property
     def round_no(self) -> int:
+        """The round in play: the one open, else the last opened in this seat's sight (a round
+        whose record a catch-up by snapshot dropped is still the one it stopped in)."""
         if self.current is not None:
             return self.current.round_no
-        return self.rounds[-1].round_no if self.rounds else 0
+        return max(self.rounds[-1].round_no if self.rounds else 0, self._highest_opened)
 
     # --- a failed check -------------------------------------------------------------------
 
@@ -215,7 +243,7 @@ class BlindWitness:
         self.stopped = True
         self._outgoing = []
         cur = self.current
-        self._stopped_in = cur
+        self._stopped_in = cur or self._stopped_in
         if cur is None or cur.party is None or cur.party.observer or cur.party.absent:
             return []
         if isinstance(failed, m.Played):
@@ -371,10 +399,13 @@ class BlindWitness:
         return None, None
 
     def _on_round(self, e: m.BlindRound) -> None:
-        if self.current is not None and not self.mid_match:
-            raise BrokenChainError("a new round opened while the last one was still open")
         if e.round_id in self._seen_ids:
             raise ReplayedRoundError(f"round id {e.round_id.hex()} was used before")
+        try:
+            self._no_reroll(e)
+        except RerolledRoundError:
+            self._highest_opened = max(self._highest_opened, e.round_no)  # stopped in it
+            raise
         if self._chain is not None:
             expected_no = len(self.rounds) + 1
             if e.round_no != expected_no or e.prev != self._chain:
@@ -391,6 +422,7 @@ class BlindWitness:
             f"round {e.round_no}'s commitment",
         )
         self._seen_ids.add(e.round_id)
+        self._highest_opened = max(self._highest_opened, e.round_no)
         if self.seat in e.people:
             seed = self.seed_for(e.round_id) if self.seed_for is not None else None
             if seed is None:
@@ -414,6 +446,46 @@ class BlindWitness:
             party = BlindParty(self.rules, e.round_id, observer, e.people, bytes(32), host_key=host)
         self.current = _Round(e.round_id, e.round_no, e.prev, e.sig, e.people, host, party)
         self.people = e.people
+
+    def opened_rounds(self) -> dict[int, ToldRound]:
+        """By round number, every round of the match this seat saw opened (for
+        :attr:`told_before` of the witness that follows the host's events again)."""
+        opened = {r.round_no: ToldRound(r.round_id, bool(r.deals), None) for r in self.rounds}
+        for cur in (self._cut_short, self.current):
+            if cur is not None and cur.party is not None:
+                opened[cur.round_no] = ToldRound(cur.round_id, bool(cur.party.deals), cur)
+        return {**self.told_before, **opened}
+
+    def _no_reroll(self, e: m.BlindRound) -> None:
+        """9 and 5.4: a round, once opened, is played (or void) and revealed before the next
+        opens, and no round number is opened twice, whatever catch-up came between. A host
+        that opens a round again throws a deal away, perhaps after seeing its cards."""
+        told = self.told_before.get(e.round_no)
+        if told is not None and told.dealt and told.round_id != e.round_id:
+            self._stopped_in = told.unfinished  # the round thrown away, in the evidence
+            raise RerolledRoundError(
+                f"round {e.round_no} was opened again (round id {e.round_id.hex()}) after the "
+                "host put its events back to an older copy: before that this seat saw round "
+                f"{e.round_no} opened (round id {told.round_id.hex()}) and cards of it dealt, "
+                "so the host could have seen cards of that deal"
+            )
+        cur = self.current
+        if cur is not None and not self.mid_match:
+            dealt = cur.party is not None and bool(cur.party.deals)
+            when = "after dealing its cards" if dealt else "before dealing it"
+            raise RerolledRoundError(
+                f"round {e.round_no} (round id {e.round_id.hex()}) was opened while round "
+                f"{cur.round_no} (round id {cur.round_id.hex()}) was still in play: the host "
+                f"threw round {cur.round_no} away {when}, without a reveal"
+            )
+        if e.round_no <= self._highest_opened:
+            thrown = self._cut_short
+            if thrown is not None and thrown.round_no == e.round_no:
+                self._stopped_in = thrown  # the round thrown away, in the evidence
+            raise RerolledRoundError(
+                f"round {e.round_no} was opened again (round id {e.round_id.hex()}), after "
+                f"round {self._highest_opened} had been opened: round numbers only go up"
+            )
 
     def _check_dealer(self, cur: _Round, keys: tuple[PartyKey, ...], dealer: int) -> None:
         """9.5.3: the dealer ``blind_keys`` names is the match's, before any deal is read
@@ -516,4 +588,4 @@ class BlindWitness:
         )
 
 
-__all__ = ["NO_SALT", "BlindWitness"]
+__all__ = ["NO_SALT", "BlindWitness", "ToldRound"]

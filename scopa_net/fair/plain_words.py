@@ -36,7 +36,7 @@ _BY_TYPE: tuple[tuple[type[e.FairnessError], str], ...] = (
         e.RerolledRoundError,
         "the host threw away a round it had opened and opened it again with a new shuffle: a "
         "host that does this can shuffle until it likes the deal, once it has seen the "
-        "players' seeds",
+        "players' seeds (at a blind table, the first cards it dealt)",
     ),
     (
         e.ComputerSeedError,

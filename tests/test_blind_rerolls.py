@@ -1,0 +1,211 @@
+"""A blind host that re-rolls a round (protocol.md 9: "no re-roll"): it opens a round again
+with a new round id once it has seen cards of its deal, behind a catch-up that resets what the
+seat checks. The seat's witness stops it, naming the round, whatever came between."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+import trio
+from blind_driver import BlindDriver, new_blind_table
+from faultproxy import FaultProxy
+from hosting import create, start_host
+from session_watch import said_into, until
+from table_driver import KEY
+
+from scopa_net.blind_witness import BlindWitness
+from scopa_net.client.moves import legal_plays
+from scopa_net.client.network_session import (
+    DealCheckFailedError,
+    TableChoice,
+    open_network_session,
+)
+from scopa_net.client.seat_store import SeatStore
+from scopa_net.commands.main import main
+from scopa_net.fair.blind.party_secrets import PartyKey
+from scopa_net.fair.blind.record import blind_digest
+from scopa_net.fair.commitments import (
+    commit_message,
+    fingerprint,
+    public_key_bytes,
+    rules_hash,
+    sign,
+)
+from scopa_net.fair.errors import RerolledRoundError
+from scopa_net.fair.plain_words import what_failed
+from scopa_net.rules import RuleSet
+from scopa_net.wire import messages as m
+
+REROLLED = 2
+
+
+def dealt_into_round_2() -> tuple[BlindDriver, m.BlindRound]:
+    """Ada (seat 0) and the host's computer player at a blind table to 16, played until the
+    host has relayed round 2's first deal (it has seen that deal's table and its computer's
+    hand); round 2's ``blind_round`` as the host sent it."""
+    driver = BlindDriver(new_blind_table(RuleSet.of(2, 16), bots=1), seed=5)
+    log = driver.table.seats[0].log
+    for _ in range(5000):
+        opened = [e for e in log if isinstance(e, m.BlindRound) and e.round_no == REROLLED]
+        if opened and any(
+            isinstance(e, m.BlindDeal) and e.round_id == opened[0].round_id for e in log
+        ):
+            driver.catch_up()
+            return driver, opened[0]
+        assert driver.step()
+    raise AssertionError("round 2 was never dealt")
+
+
+def opened_again(first: m.BlindRound) -> m.BlindRound:
+    """``first`` opened again by its host: a new round id, the same number, link and people,
+    signed with the host's key (a host that re-rolls holds it)."""
+    round_id = bytes(reversed(first.round_id))
+    host = PartyKey(first.key.point, first.key.proof, first.key.sign_key)
+    digest = blind_digest(round_id, first.people, host)
+    rules = rules_hash(RuleSet.of(2, 16))
+    sig = sign(KEY, commit_message(round_id, first.round_no, first.prev, digest, rules))
+    return dataclasses.replace(first, round_id=round_id, sig=sig, seq=first.seq + 100)
+
+
+def test_a_round_opened_again_behind_a_snapshot_of_the_present_stops_the_seat(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The host deals round 2, cuts Ada off and, at her resume, sends the table as it stands
+    (protocol.md 3.4: a host's choice; 9.7 says a blind host should send the round from its
+    start): her client resets its checks of the round in play (``resynced``). Then the host
+    opens round 2 again with a fresh round id. Before the fix the blind witness, no longer
+    following the chain, took the new round 2 as the next round and played it; now it stops,
+    the person reads what a re-roll lets a blind host do, and the evidence keeps the round
+    thrown away, which verify reports never revealed."""
+    driver, first = dealt_into_round_2()
+    witness: BlindWitness = driver.witnesses[0]
+    witness.resynced()  # what the client does with a snapshot past its last event
+    again = opened_again(first)
+    with pytest.raises(RerolledRoundError) as stopped:
+        witness.observe(again)
+    assert str(stopped.value) == (
+        f"round {REROLLED} was opened again (round id {again.round_id.hex()}), after round "
+        f"{REROLLED} had been opened: round numbers only go up"
+    )
+    assert what_failed(stopped.value) == (
+        "the host threw away a round it had opened and opened it again with a new shuffle: a "
+        "host that does this can shuffle until it likes the deal, once it has seen the "
+        "players' seeds (at a blind table, the first cards it dealt)"
+    )
+    evidence = tmp_path / "evidence.scopa"
+    evidence.write_bytes(witness.evidence(stopped.value).encode())
+    capsys.readouterr()
+    assert main(["verify", "--pin", fingerprint(public_key_bytes(KEY)), str(evidence)]) == 1
+    out = capsys.readouterr().out
+    assert f"saved as evidence when the client stopped: round {REROLLED}, RerolledRoundError" in out
+    assert f"round {REROLLED}: FAILED: NotRevealedError" in out, out  # the round thrown away
+    assert out.rstrip().endswith("NOT VERIFIED"), out
+
+
+def test_a_round_opened_again_while_it_is_in_play_stops_the_seat_as_a_re_roll() -> None:
+    """The host deals round 2 and, with no catch-up at all, opens round 2 again: the witness
+    stopped it before as a broken chain ("a new round opened while the last one was still
+    open"), whose words to the person say nothing of a re-roll; now it is one, naming both
+    rounds and that the host had dealt cards of the one it threw away."""
+    driver, first = dealt_into_round_2()
+    again = opened_again(first)
+    with pytest.raises(RerolledRoundError) as stopped:
+        driver.witnesses[0].observe(again)
+    assert str(stopped.value) == (
+        f"round {REROLLED} (round id {again.round_id.hex()}) was opened while round "
+        f"{REROLLED} (round id {first.round_id.hex()}) was still in play: the host threw round "
+        f"{REROLLED} away after dealing its cards, without a reveal"
+    )
+
+
+def _copy_journal(db: Path, to: Path) -> None:
+    """A copy of a host's journal as it stands now, whole in one file."""
+    source, copy = sqlite3.connect(db), sqlite3.connect(to)
+    try:
+        source.backup(copy)
+    finally:
+        copy.close()
+        source.close()
+
+
+def _put_back(copy: Path, db: Path) -> None:
+    """A host's journal put back from a copy: the copy in its place, nothing of the one it
+    replaces (its write-ahead log would hold what came after)."""
+    for leftover in (db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+        leftover.unlink(missing_ok=True)
+    copy.replace(db)
+
+
+async def test_a_round_dealt_then_opened_anew_after_the_host_put_its_journal_back_stops_the_seat(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ada plays our real host's blind table with its computer player. Her host's journal is
+    copied during round 1; round 2 is opened and dealt (the host has seen its table and its
+    computer's hand); the host is stopped and started again from the copy, so her resume gets
+    ``stale`` and her client follows the host's events from the start, and the host, having
+    lost round 2, opens it anew with a fresh shuffle: a re-roll behind the excuse of a journal
+    put back. Before the fix her client took the new round 2 (the blind witness was made
+    again from nothing, knowing no round it saw) and played on; now it stops, as at an
+    ordinary table."""
+    db, copy = tmp_path / "host.db", tmp_path / "copy.db"
+    said: list[str] = []
+    again_key: list[bytes] = []
+
+    async def ada_plays(nursery: trio.Nursery) -> None:
+        first = await start_host(nursery, db=str(db), bot_delay=0, grace=600)
+        proxy = FaultProxy(first.port)
+        await nursery.start(proxy.serve)
+        choice = TableChoice(create=create(RuleSet.of(2, 16), bots=1, blind=True))
+        async with open_network_session(
+            "127.0.0.1", proxy.port, choice, name="Ada", data_dir=tmp_path / "ada",
+            store=SeatStore(tmp_path / "seats"),
+        ) as ada:  # fmt: skip
+            nursery.start_soon(said_into, ada, said)
+
+            def turn() -> bool:
+                return ada.view is not None and ada.view.my_turn
+
+            def round_no() -> int:
+                return 0 if ada.view is None else ada.view.round_number
+
+            await until(turn, 60)
+            _copy_journal(db, copy)
+            while round_no() < REROLLED:
+                await until(lambda: turn() or round_no() >= REROLLED, 60)
+                if round_no() < REROLLED:
+                    await ada.submit(legal_plays(ada.view)[0])
+                    await until(lambda: not turn() or round_no() >= REROLLED, 60)
+            await until(turn, 60)  # round 2 dealt, her hand on her screen
+            await first.shutdown()
+            first.journal.close()
+            _put_back(copy, db)
+            again = await start_host(nursery, db=str(db), bot_delay=0, grace=600)
+            again_key.append(again.public_key)
+            proxy.target_port = again.port
+            await until(lambda: any("older copy of its journal" in t for t in said), 30)
+            while True:  # she plays what the host deals again, until her client stops
+                await until(turn, 60)
+                await ada.submit(legal_plays(ada.view)[0])
+                await until(lambda: not turn(), 60)
+
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            with pytest.raises(DealCheckFailedError) as stopped:
+                await ada_plays(nursery)
+            nursery.cancel_scope.cancel()
+    assert re.fullmatch(
+        rf"DEAL CHECK FAILED in round {REROLLED}: RerolledRoundError: round {REROLLED} was "
+        rf"opened again \(round id [0-9a-f]{{32}}\) after the host put its events back to an "
+        rf"older copy: before that this seat saw round {REROLLED} opened \(round id "
+        r"[0-9a-f]{32}\) and cards of it dealt, so the host could have seen cards of that deal",
+        stopped.value.banner.splitlines()[0],
+    ), stopped.value.banner
+    capsys.readouterr()
+    assert main(["verify", "--pin", fingerprint(again_key[0]), str(stopped.value.evidence)]) == 1
+    out = capsys.readouterr().out
+    assert f"saved as evidence when the client stopped: round {REROLLED}, RerolledRoundError" in out
+    assert out.rstrip().endswith("NOT VERIFIED"), out
