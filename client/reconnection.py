@@ -35,6 +35,7 @@ from scopa_net.client.session_errors import (
     PASSING_BYES,
     PASSING_REFUSALS,
     ByeError,
+    ClosedOnRestartError,
     HostBrokeProtocolError,
     HostEndedError,
     HostKeyChangedError,
@@ -46,6 +47,7 @@ from scopa_net.client.session_errors import (
     ResumeDeferredError,
     SeatLostError,
     SessionError,
+    TableClosedError,
     VersionMismatchError,
 )
 from scopa_net.fair.commitments import fingerprint
@@ -221,6 +223,9 @@ class Reconnection:
                     raise
                 except SeatLostError as exc:
                     session._kept.forget_record()
+                    if isinstance(exc, ClosedOnRestartError) and not session._match_ended:
+                        # A match stopped before its end: the command says so, status 1.
+                        raise TableClosedError(str(exc)) from None
                     session._emit(Message(seat=None, text=str(exc), local=True))
                     session.end_note = str(exc)
                     return
@@ -555,7 +560,10 @@ class Reconnection:
             if resumed is None and refusal is not None and refusal.code in PASSING_REFUSALS:
                 raise ResumeDeferredError(refusal.code, refusal.message)
             if resumed is None:
-                raise SeatLostError(self.seat_lost_words(refusal))
+                words = self.seat_lost_words(refusal)
+                if refusal_why(refusal, session.table_id) is RefusalWhy.TABLE_CLOSED_ON_RESTART:
+                    raise ClosedOnRestartError(words)
+                raise SeatLostError(words)
         except BaseException:
             await link.aclose()
             raise

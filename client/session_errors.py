@@ -103,6 +103,11 @@ class SeatLostError(SessionError):
     """The host no longer holds the seat for us (the match ended, or it was given up)."""
 
 
+class ClosedOnRestartError(SeatLostError):
+    """The host would not give the seat back because it closed the table as it restarted
+    (``why: table_closed_on_restart``, protocol.md 3.8)."""
+
+
 class KeptSeatGoneError(SeatLostError):
     """A seat kept on disk that this client came to take back is no longer held by the host
     (its record is forgotten): ``join`` says so in one line and goes on."""

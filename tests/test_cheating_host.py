@@ -66,11 +66,13 @@ def ada_at(
     target: int = LONG_MATCH,
     host_bot: bool = False,
     seat_1: Callable[[CheatingHost], Awaitable[None]] = bruno,
+    hosts: list[CheatingHost] | None = None,
 ) -> tuple[int, str, CheatingHost]:
     """Ada's whole client app, in seat 0 of a 2-player table at a host that cheats so; seat 1
     is ``seat_1`` (by default Bruno, our computer player over the network) or, with
-    ``host_bot``, the host's own computer player. Her exit status, her screen, the host."""
-    hosts: list[CheatingHost] = []
+    ``host_bot``, the host's own computer player. Her exit status, her screen, the host
+    (also put in ``hosts``, for a session that ends in an error)."""
+    hosts = [] if hosts is None else hosts
 
     @asynccontextmanager
     async def opener() -> AsyncIterator[NetworkSession]:
@@ -272,9 +274,16 @@ def test_a_table_closed_after_a_rounds_seeds_keeps_that_round_for_verify(
     it closed the table as it restarted: a host can always stop, but it knew round 2's deal.
     Before, Ada read only the host's words, and her transcript held round 1 alone (verify:
     UNFINISHED, as for any match cut short); now she reads in which round and after what the
-    host closed it, and her transcript keeps round 2, which verify reports never revealed."""
-    _, text, host = ada_at("closed_after_seeds", data_home, host_bot=True)
-    (said,) = [line.strip() for line in text.splitlines() if "no longer holds" in line]
+    host closed it, and her transcript keeps round 2, which verify reports never revealed.
+    The command ends with that line and status 1, a match stopped before its end (README's
+    exit statuses; before, status 0, as for a match played out)."""
+    hosts: list[CheatingHost] = []
+    with pytest.raises(TableClosedError) as stopped:
+        ada_at("closed_after_seeds", data_home, host_bot=True, hosts=hosts)
+    (host,) = hosts
+    failure = session_failure(stopped.value)
+    assert failure.status == EXIT_FAILED
+    said = str(failure)
     assert re.fullmatch(
         rf"The host at 127\.0\.0\.1:{host.port} no longer holds seat 0 at table 1 for you \(the "
         r"host says: the host closed table 1 as it restarted: its journal was damaged\)\. It "
