@@ -726,6 +726,8 @@ class RoundCheck:
             self.reveal()
             if gone:
                 return "stopped-unjudged", f"void: {who} stopped, cause unknown; {absent}"
+            if offender is None and r["deals"]:
+                raise CheckFailedError("re-rolled round", "the host stopped without cause, dealt")
             return "stopped", f"void: {who} stopped without cause"
         if gone:  # step 9 without every seed: the cards from the public record
             cards = self.public_cards(dealt)

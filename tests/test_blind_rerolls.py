@@ -209,3 +209,39 @@ async def test_a_round_dealt_then_opened_anew_after_the_host_put_its_journal_bac
     out = capsys.readouterr().out
     assert f"saved as evidence when the client stopped: round {REROLLED}, RerolledRoundError" in out
     assert out.rstrip().endswith("NOT VERIFIED"), out
+
+
+def test_a_round_the_host_voids_saying_its_own_check_failed_without_cause_stops_the_seat(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The host deals round 1, sees the table and its computer's hand, and voids the round
+    ``failed_check`` naming no seat (its own party's check, 9.6), though every card opened
+    right; the same dealer deals again. Before the fix Ada's witness passed it as "void: the
+    host (party 0) stopped without cause", and the host could do so round after round until
+    it liked the cards (three in a row went by, and verify said VERIFIED); now her seat stops at
+    the reveal that proves the void groundless, and verify refuses the round."""
+    driver = BlindDriver(new_blind_table(RuleSet.of(2, 16), bots=1), seed=5)
+    log = driver.table.seats[0].log
+    for _ in range(5000):
+        if any(isinstance(e, m.BlindDeal) for e in log):
+            break
+        assert driver.step()
+    driver.catch_up()
+    driver.table._void("failed_check", None)  # the cheat: "a card did not open"
+    with pytest.raises(RerolledRoundError) as stopped:
+        driver.run()
+    assert str(stopped.value) == (
+        "round 1 was voided by the host, saying its own check of a card failed, but its reveal "
+        "shows every party's part right: the host threw the round away after dealing its first "
+        "cards, without cause"
+    )
+    witness = driver.witnesses[0]
+    assert witness.round_no == 1
+    evidence = tmp_path / "evidence.scopa"
+    evidence.write_bytes(witness.evidence(stopped.value).encode())
+    capsys.readouterr()
+    assert main(["verify", "--pin", fingerprint(public_key_bytes(KEY)), str(evidence)]) == 1
+    out = capsys.readouterr().out
+    assert "saved as evidence when the client stopped: round 1, RerolledRoundError" in out
+    assert "round 1: FAILED: RerolledRoundError: round 1 was voided by the host" in out, out
+    assert out.rstrip().endswith("NOT VERIFIED"), out

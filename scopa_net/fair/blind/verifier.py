@@ -39,6 +39,7 @@ from scopa_net.fair.errors import (
     IncompleteRoundError,
     MisroutedCardError,
     NotRevealedError,
+    RerolledRoundError,
     VoidMismatchError,
 )
 from scopa_net.fair.transcript import VOID_KINGS, Transcript
@@ -132,11 +133,18 @@ class _BlindVerifier(_Verifier):
                     f"{stopper} stopped; whether with cause cannot be told: "
                     f"{_gone_note(gone)}, and every part that can be checked checks out",
                 )
-            return self.passing_void(
+            note = self.passing_void(
                 r,
                 opened,
                 f"{stopper} stopped without cause (every party's part checks out against its seed)",
             )
+            if r.void.offender is None and r.deals:  # signed by the host: its own doing
+                raise RerolledRoundError(
+                    f"round {r.round_no} was voided by the host, saying its own check of a card "
+                    "failed, but its reveal shows every party's part right: the host threw the "
+                    "round away after dealing its first cards, without cause"
+                )
+            return note
         if deck is None:  # a person's seed never came (9.7): the round stands on its record
             return self.without_every_seed(r, opened, gone)
         note = self.replayed(r, deck)
