@@ -46,7 +46,7 @@ from scopa_net.fair.verifier import RoundVerdict
 from scopa_net.plays import play_code
 from scopa_net.rules import RuleSet
 from scopa_net.wire import messages as m
-from scopa_net.witness import revealed
+from scopa_net.witness import check_match_end, revealed
 
 NO_SALT = bytes(16)
 """The salt a blind table's cards show on the seat's board (there is none: 9)."""
@@ -544,6 +544,8 @@ class BlindWitness:
                 self.host_key, e.sig, end_message(self._chain, e.scores, e.winner), "the match end"
             )
         self.result = MatchResult(tuple(e.scores), e.winner, e.sig)
+        if self._verifier is not None:  # the signed end kept first, for the evidence
+            check_match_end(self._verifier, self.rules, e)
 
     def _same_round(self, round_id: bytes) -> None:
         assert self.current is not None

@@ -74,6 +74,25 @@ if TYPE_CHECKING:
 Revealed = TypeVar("Revealed", RoundRecord, "BlindRound")
 
 
+def check_match_end(verifier: RoundByRoundVerifier, rules: RuleSet, e: m.MatchEnd) -> None:
+    """5.9 and 6.2: the match's end says the scores and winner its rounds, as ``verifier``
+    checked them, give (:class:`ScoreMismatchError` if not; nothing once a round failed)."""
+    given = verifier.match_result
+    if given is None:
+        return  # a round failed: the seat stopped there
+    scores, winner = given
+    if tuple(e.scores) != scores or e.winner != winner:
+
+        def who(side: int | None) -> str:
+            return "nobody the winner" if side is None else f"the side of seat {side} the winner"
+
+        raise ScoreMismatchError(
+            f"the host ended the match naming {who(e.winner)}, with scores "
+            f"{list(e.scores)}; the rounds played give scores {list(scores)}, "
+            f"{who(winner)} (playing to {rules.target})"
+        )
+
+
 def revealed(host_key: bytes, record: Revealed, e: m.RoundReveal) -> tuple[Revealed, bytes]:
     """The finished round ``record`` with the host's ``round_reveal`` signature, checked over
     the round's chain hash (5.7, 9.5.8), and that chain hash."""
@@ -514,22 +533,7 @@ class DealWitness:
         signed end is kept first, so that the evidence shows what the host signed)."""
         if self._verifier is None:
             self._verifier = RoundByRoundVerifier(self.rules, self.host_key, self.seat)
-        given = self._verifier.match_result
-        if given is None:
-            return  # a round failed: the seat stopped there
-        scores, winner = given
-        if tuple(e.scores) != scores or e.winner != winner:
-
-            def who(side: int | None) -> str:
-                return (
-                    "nobody the winner" if side is None else f"the side of seat {side} the winner"
-                )
-
-            raise ScoreMismatchError(
-                f"the host ended the match naming {who(e.winner)}, with scores "
-                f"{list(e.scores)}; the rounds played give scores {list(scores)}, "
-                f"{who(winner)} (playing to {self.rules.target})"
-            )
+        check_match_end(self._verifier, self.rules, e)
 
     # --- helpers ------------------------------------------------------------------------
 

@@ -30,12 +30,13 @@ from scopa_net.fair.blind.party_secrets import PartyKey
 from scopa_net.fair.blind.record import blind_digest
 from scopa_net.fair.commitments import (
     commit_message,
+    end_message,
     fingerprint,
     public_key_bytes,
     rules_hash,
     sign,
 )
-from scopa_net.fair.errors import RerolledRoundError
+from scopa_net.fair.errors import RerolledRoundError, ScoreMismatchError
 from scopa_net.fair.plain_words import what_failed
 from scopa_net.rules import RuleSet
 from scopa_net.wire import messages as m
@@ -245,3 +246,28 @@ def test_a_round_the_host_voids_saying_its_own_check_failed_without_cause_stops_
     assert "saved as evidence when the client stopped: round 1, RerolledRoundError" in out
     assert "round 1: FAILED: RerolledRoundError: round 1 was voided by the host" in out, out
     assert out.rstrip().endswith("NOT VERIFIED"), out
+
+
+def test_a_match_the_host_ends_early_naming_a_winner_stops_the_seat() -> None:
+    """Once round 1 of a blind match to 16 is revealed, the host signs a ``match_end`` naming
+    Ada's side the winner at the scores so far, no side near 16. The ordinary witness stops
+    such an end (5.9); before the fix the blind one checked only its signature, and her
+    client said she had won."""
+    driver = BlindDriver(new_blind_table(RuleSet.of(2, 16), bots=1), seed=5)
+    log = driver.table.seats[0].log
+    for _ in range(5000):
+        if any(isinstance(e, m.RoundReveal) for e in log):
+            break
+        assert driver.step()
+    driver.catch_up()
+    (sheet,) = [e for e in log if isinstance(e, m.RoundEnd)]
+    scores = tuple(sheet.scores)
+    sig = sign(KEY, end_message(driver.table.chain, scores, 0))
+    early = m.MatchEnd(seq=log[-1].seq + 1, scores=scores, winner=0, sig=sig)
+    with pytest.raises(ScoreMismatchError) as stopped:
+        driver.witnesses[0].observe(early)
+    assert str(stopped.value) == (
+        f"the host ended the match naming the side of seat 0 the winner, with scores "
+        f"{list(scores)}; the rounds played give scores {list(scores)}, nobody the winner "
+        "(playing to 16)"
+    )
