@@ -758,6 +758,8 @@ class NetworkSession:
                     local=True,
                 )
             )
+        if isinstance(e, m.BlindRound) and isinstance(self.witness, BlindWitness):
+            self.witness.computer_seats = self._seating.computer_held()
         party = getattr(self.witness.current, "party", None)  # (before the reveal closes it)
         try:
             if isinstance(self.witness, BlindWitness):

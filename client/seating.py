@@ -84,6 +84,12 @@ class Seating:
         seed (protocol.md 5.4)."""
         return frozenset(s for s, info in enumerate(self.seats) if info.kind == "bot")
 
+    def computer_held(self) -> frozenset[int]:
+        """The seats no person holds now: a computer player's, or an open seat (never a party
+        of a blind round, protocol.md 9.5.1). A seat a computer stands in for is left out: a
+        snapshot of a round's start says who stands in now, not then (9.7)."""
+        return frozenset(s for s, info in enumerate(self.seats) if info.kind != "human")
+
     def absent_seats(self) -> set[int]:
         """The seats a person holds, or held, whose player is not connected now (``open``
         seats too: nobody's client is there to send a seed)."""

@@ -37,6 +37,7 @@ from scopa_net.fair.commitments import (
 )
 from scopa_net.fair.errors import (
     BrokenChainError,
+    ComputerPartyError,
     FairnessError,
     ReplayedRoundError,
     RerolledRoundError,
@@ -149,6 +150,9 @@ class BlindWitness:
         self.named: FairnessError | None = None
         """After :meth:`stop`: what the round's reveal found, naming the party at fault."""
         self._stopped_in: _Round | None = None
+        self.computer_seats: frozenset[int] = frozenset()
+        """The seats no person holds as the next round opens (a computer player's, an open
+        seat, as ``seat_status`` says): never a party (9.5.1)."""
         self.told_before: dict[int, ToldRound] = {}
         """Rounds this seat saw opened before the host put its events back to an older copy
         (``stale``, protocol.md 3.3), by number: one of them dealt is never opened anew."""
@@ -413,6 +417,12 @@ class BlindWitness:
                     f"round {e.round_no} does not follow the chain of the {len(self.rounds)} "
                     "rounds before it"
                 )
+        computers = sorted(set(e.people) & self.computer_seats)
+        if computers:
+            raise ComputerPartyError(
+                f"round {e.round_no}: the host named seat {computers[0]} among the round's "
+                "people, a seat a computer holds; only a seat a person plays is a party"
+            )
         host = party_key(e.key)
         digest = blind_digest(e.round_id, e.people, host)
         check_signature(

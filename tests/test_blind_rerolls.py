@@ -36,7 +36,7 @@ from scopa_net.fair.commitments import (
     rules_hash,
     sign,
 )
-from scopa_net.fair.errors import RerolledRoundError, ScoreMismatchError
+from scopa_net.fair.errors import ComputerPartyError, RerolledRoundError, ScoreMismatchError
 from scopa_net.fair.plain_words import what_failed
 from scopa_net.rules import RuleSet
 from scopa_net.wire import messages as m
@@ -270,4 +270,32 @@ def test_a_match_the_host_ends_early_naming_a_winner_stops_the_seat() -> None:
         f"the host ended the match naming the side of seat 0 the winner, with scores "
         f"{list(scores)}; the rounds played give scores {list(scores)}, nobody the winner "
         "(playing to 16)"
+    )
+
+
+def test_a_round_naming_the_hosts_computer_player_among_its_people_stops_the_seat() -> None:
+    """The host names its own computer player's seat among a round's ``people`` (9.5.1: never
+    a seat a computer holds), signed as any round: it would play that party with a key of its
+    own, and could then call that "person" away (void ``absent``) after seeing the first
+    cards, to deal again. Before the fix the blind witness never looked at who holds the seats
+    ``people`` names."""
+    driver, first = dealt_into_round_2()
+    witness = driver.witnesses[0]
+    witness.resynced()  # so that only the people check is left to catch it
+    round_id = bytes(range(16))
+    host = PartyKey(first.key.point, first.key.proof, first.key.sign_key)
+    people = (0, 1)  # seat 1: the host's computer player
+    digest = blind_digest(round_id, people, host)
+    rules = rules_hash(RuleSet.of(2, 16))
+    sig = sign(KEY, commit_message(round_id, 3, first.prev, digest, rules))
+    planted = dataclasses.replace(first, round_id=round_id, round_no=3, people=people, sig=sig)
+    witness.computer_seats = frozenset({1})  # as the seat's client reads seat_status
+    with pytest.raises(ComputerPartyError) as stopped:
+        witness.observe(planted)
+    assert str(stopped.value) == (
+        "round 3: the host named seat 1 among the round's people, a seat a computer holds; "
+        "only a seat a person plays is a party"
+    )
+    assert what_failed(stopped.value).startswith(
+        "the host made a seat a computer holds a party of the round, with a key of its own choosing"
     )

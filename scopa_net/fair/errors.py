@@ -69,6 +69,11 @@ class ComputerSeedError(FairnessError):
     seat, so the seed would be the host's own choice (protocol.md 5.4)."""
 
 
+class ComputerPartyError(FairnessError):
+    """A blind round's ``people`` name a seat no person holds (a computer player's, or an open
+    seat): the host would play that party itself (protocol.md 9.5.1)."""
+
+
 class AbsentSeatSeedError(FairnessError):
     """A commitment relayed for a person's seat whose player was not connected when the round
     opened and has not come back since: no client of theirs sent it (protocol.md 5.4)."""

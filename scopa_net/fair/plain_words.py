@@ -39,6 +39,12 @@ _BY_TYPE: tuple[tuple[type[e.FairnessError], str], ...] = (
         "players' seeds (at a blind table, the first cards it dealt)",
     ),
     (
+        e.ComputerPartyError,
+        "the host made a seat a computer holds a party of the round, with a key of its own "
+        "choosing, as if a person played it: it could then say that person dropped, to call "
+        "off a deal it dislikes once it has seen its first cards",
+    ),
+    (
         e.ComputerSeedError,
         "the host put a seed of its own choosing into the shuffle, for a computer player it "
         "plays: by keeping that seed in or leaving it out after seeing the players' seeds it "
