@@ -469,15 +469,18 @@ class Reconnection:
         out (the host knew that deal, and never revealed it), kept in the transcript."""
         session = self.session
         w = getattr(session, "witness", None)
-        rec = w.abandoned() if isinstance(w, DealWitness) else None
+        rec = w.abandoned() if isinstance(w, DealWitness | BlindWitness) else None
         if rec is None or session.data_dir is None:
             return ""
         session._transcripts.save_transcript(abandoned=True)
+        if isinstance(w, BlindWitness):  # the host cannot know a blind deal before it deals
+            after, knew = "its first cards were dealt", "had seen some of that deal's cards"
+        else:
+            after, knew = "that round's seeds were out", "knew that deal"
         return (
-            f" It closed the table in round {rec.round_no}, after that round's seeds were out: "
-            "the host knew that deal and never finished or revealed it (a host that does this "
-            "can throw away a deal it does not like), so verify reports that round as never "
-            "revealed."
+            f" It closed the table in round {rec.round_no}, after {after}: the host {knew} "
+            "and never finished or revealed it (a host that does this can throw away a deal it "
+            "does not like), so verify reports that round as never revealed."
         )
 
     def transcript_so_far_hint(self) -> str:

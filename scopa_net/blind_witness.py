@@ -576,6 +576,24 @@ class BlindWitness:
             self.rules, self.host_key, self.seat, tuple(self.rounds), self.result, blind=True
         )
 
+    def abandoned(self) -> _Round | None:
+        """The round in play if cards of it were dealt (so the host saw its table and its
+        computer players' hands) and it was never revealed: what a match closed now leaves
+        unfinished."""
+        cur = self.current
+        if cur is None or cur.party is None or not cur.party.deals:
+            return None
+        return cur
+
+    def transcript_with_abandoned(self) -> Transcript:
+        """:meth:`transcript` with :meth:`abandoned`'s round last, unfinished, so that
+        ``scopa-net verify`` reports it never revealed."""
+        cur = self.abandoned()
+        rounds = tuple(self.rounds)
+        if cur is not None and cur.party is not None:
+            rounds += (cur.public(cur.party, hand_seat=self.seat),)
+        return Transcript(self.rules, self.host_key, self.seat, rounds, self.result, blind=True)
+
     def evidence(self, error: FairnessError) -> Transcript:
         """The transcript saved when a check failed: every round read, the one that failed
         included (as far as it got), and the number of the round the seat stopped in."""

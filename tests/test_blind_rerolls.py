@@ -299,3 +299,50 @@ def test_a_round_naming_the_hosts_computer_player_among_its_people_stops_the_sea
     assert what_failed(stopped.value).startswith(
         "the host made a seat a computer holds a party of the round, with a key of its own choosing"
     )
+
+
+def test_a_blind_table_closed_after_a_rounds_first_deal_keeps_that_round_for_verify(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The host deals round 2, sees its table and its computer's hand, and closes the table as
+    it restarts (``no_such_table``, ``table_closed_on_restart``): the match, with that deal, is
+    thrown away. At an ordinary table Ada reads in which round and after what the host closed
+    it, and her transcript keeps that round; at a blind table, before, she read only the
+    host's words and her transcript ended at round 1 (verify: unfinished, as any match cut
+    short). Now she reads it too, and verify reports round 2 never revealed."""
+    from types import SimpleNamespace
+
+    from scopa_net.client.reconnection import Reconnection
+    from scopa_net.client.session_errors import RefusedError
+
+    driver, _ = dealt_into_round_2()
+    witness = driver.witnesses[0]
+    saved: list[dict[str, bool]] = []
+    seat = SimpleNamespace(
+        address="club:7311",
+        seat=0,
+        table_id=1,
+        match_no=1,
+        data_dir=tmp_path,
+        transcripts_folder=tmp_path / "transcripts",
+        _match_ended=False,
+        witness=witness,
+        _transcripts=SimpleNamespace(saved=None, save_transcript=lambda **kw: saved.append(kw)),
+    )
+    closed = RefusedError("no_such_table", "gone", why="table_closed_on_restart", version=5)
+    assert Reconnection(seat).seat_lost_words(closed) == (
+        "The host at club:7311 no longer holds seat 0 at table 1 for you (the host says: gone). "
+        f"It closed the table in round {REROLLED}, after its first cards were dealt: the host "
+        "had seen some of that deal's cards and never finished or revealed it (a host that does "
+        "this can throw away a deal it does not like), so verify reports that round as never "
+        f"revealed. Your transcript of its rounds played so far is in {tmp_path / 'transcripts'}, "
+        "to check with `scopa-net verify FILE`."
+    )
+    assert saved == [{"abandoned": True}]
+    kept = tmp_path / "kept.scopa"
+    kept.write_bytes(witness.transcript_with_abandoned().encode())
+    capsys.readouterr()
+    assert main(["verify", "--pin", fingerprint(public_key_bytes(KEY)), str(kept)]) == 1
+    out = capsys.readouterr().out
+    assert f"round {REROLLED}: FAILED: NotRevealedError" in out, out
+    assert out.rstrip().endswith("NOT VERIFIED"), out
