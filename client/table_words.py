@@ -256,11 +256,20 @@ class TableWords:
         here = offender is not None and offender < len(session._seating.seats)
         you = here and offender == session._seat  # read on their own screen
         if you and e.reason == "absent" and session._seating.seats[session._seat].connected:
-            # This client, connected, was silent past the deadline.
+            # This client, connected, was silent past the deadline: so the host says. It may
+            # also be a host calling off a deal it dislikes (9.10): said as its word, and what
+            # to do.
+            dealt = self.dealt_in_round()
             return (
-                f"{void}: you did not send {self.what_was_due('your')} within the host's "
+                f"{void}: the host says {self.what_was_due('your')} did not reach it within its "
                 f"deadline ({BLIND_STAGE_SECONDS} s). Nobody saw your cards; the same dealer "
-                "deals again."
+                "deals again. Once may be a slow network"
+                + (
+                    "; but a host can say so to call off a deal it dislikes once it has seen "
+                    "its first cards: if it happens again, stop playing at this host."
+                    if dealt
+                    else "."
+                )
             )
         who = "the host" if offender is None else "you" if you else self.person(offender)
         them, their, was = ("you", "your", "were") if you else ("them", "their", "was")
@@ -278,6 +287,12 @@ class TableWords:
         else:
             why = f"{was} away past {their} grace period"
         return f"{void}: {who} {why}. Nobody saw {their} cards; the same dealer deals again."
+
+    def dealt_in_round(self) -> bool:
+        """Cards of the blind round in progress were dealt (the host has seen some)."""
+        session = self.session
+        cur = session.witness.current if isinstance(session.witness, BlindWitness) else None
+        return cur is not None and cur.party is not None and bool(cur.party.deals)
 
     def what_was_due(self, whose: str = "their") -> str:
         """What the blind round in progress waited on from the people when it was voided."""

@@ -346,3 +346,35 @@ def test_a_blind_table_closed_after_a_rounds_first_deal_keeps_that_round_for_ver
     out = capsys.readouterr().out
     assert f"round {REROLLED}: FAILED: NotRevealedError" in out, out
     assert out.rstrip().endswith("NOT VERIFIED"), out
+
+
+def test_a_void_naming_ada_silent_after_a_deal_is_said_as_the_hosts_word_with_what_to_do() -> None:
+    """The host deals round 2, sees its first cards, and voids it ``absent`` naming Ada, still
+    connected, "silent past the deadline" for her shares (9.7): the one way protocol.md leaves
+    a blind host to call off a deal it dislikes, once per person per round. Before, Ada read
+    "you did not send your shares within the host's deadline (30 s)" as a fact of her own
+    doing; now she reads it as the host's word, and, the deal under way, what it lets a host
+    do and what to do."""
+    from types import SimpleNamespace
+
+    from scopa_net.client.table_words import TableWords
+
+    driver, first = dealt_into_round_2()
+    seat = SimpleNamespace(
+        witness=driver.witnesses[0],
+        _seat=0,
+        _seating=SimpleNamespace(
+            seats=[SimpleNamespace(connected=True, kind="human")] * 2,
+            names=["Ada", "bot 1"],
+            away_names={},
+            stepped_away=set(),
+        ),
+    )
+    words = TableWords(seat, loss_said_after=0, loss_held_for=0)
+    void = m.RoundVoid(seq=1, round_id=first.round_id, reason="absent", offender=0)
+    assert words.void_line(void) == (
+        f"Round {REROLLED} is void: the host says your shares did not reach it within its "
+        "deadline (30 s). Nobody saw your cards; the same dealer deals again. Once may be a "
+        "slow network; but a host can say so to call off a deal it dislikes once it has seen "
+        "its first cards: if it happens again, stop playing at this host."
+    )
