@@ -403,13 +403,16 @@ class BlindWitness:
         return None, None
 
     def _on_round(self, e: m.BlindRound) -> None:
-        if e.round_id in self._seen_ids:
-            raise ReplayedRoundError(f"round id {e.round_id.hex()} was used before")
         try:
-            self._no_reroll(e)
-        except RerolledRoundError:
+            self._open_round(e)
+        except FairnessError:
             self._highest_opened = max(self._highest_opened, e.round_no)  # stopped in it
             raise
+
+    def _open_round(self, e: m.BlindRound) -> None:
+        if e.round_id in self._seen_ids:
+            raise ReplayedRoundError(f"round id {e.round_id.hex()} was used before")
+        self._no_reroll(e)
         if self._chain is not None:
             expected_no = len(self.rounds) + 1
             if e.round_no != expected_no or e.prev != self._chain:

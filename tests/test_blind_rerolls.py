@@ -39,6 +39,7 @@ from scopa_net.fair.commitments import (
 from scopa_net.fair.errors import ComputerPartyError, RerolledRoundError, ScoreMismatchError
 from scopa_net.fair.plain_words import what_failed
 from scopa_net.rules import RuleSet
+from scopa_net.server.blind_table import BlindTable
 from scopa_net.wire import messages as m
 
 REROLLED = 2
@@ -378,3 +379,39 @@ def test_a_void_naming_ada_silent_after_a_deal_is_said_as_the_hosts_word_with_wh
         "slow network; but a host can say so to call off a deal it dislikes once it has seen "
         "its first cards: if it happens again, stop playing at this host."
     )
+
+
+async def test_our_client_stops_at_a_round_naming_the_hosts_computer_player_among_its_people(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """End to end, over loopback TCP: our host, made to count its own computer player's seat
+    as a person's (so its ``blind_round`` names that seat among the people, a host that would
+    play that party itself), and Ada's real client, which reads the seats' holders from
+    ``seat_status`` and stops at that round with a banner naming the seat and what it lets a
+    host do."""
+    monkeypatch.setattr(BlindTable, "_person", lambda self, seat: True)
+
+    async def ada_plays(nursery: trio.Nursery) -> None:
+        host = await start_host(nursery, bot_delay=0)
+        choice = TableChoice(create=create(RuleSet.of(2, 16), bots=1, blind=True))
+        async with open_network_session(
+            "127.0.0.1", host.port, choice, name="Ada", data_dir=tmp_path / "ada"
+        ) as ada:
+            async for _ in ada.events:
+                pass
+
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            with pytest.raises(DealCheckFailedError) as stopped:
+                await ada_plays(nursery)
+            nursery.cancel_scope.cancel()
+    lines = stopped.value.banner.splitlines()
+    assert lines[0] == (
+        "DEAL CHECK FAILED in round 1: ComputerPartyError: round 1: the host named bot 1 among "
+        "the round's people, a seat a computer holds; only a seat a person plays is a party"
+    ), lines
+    assert (
+        "What this means: the host made a seat a computer holds a party of the round, with a "
+        "key of its own choosing, as if a person played it: it could then say that person "
+        "dropped, to call off a deal it dislikes once it has seen its first cards."
+    ) in lines, lines
