@@ -27,11 +27,14 @@ BLIND_STAGE_SECONDS = 30
 """How long a blind round waits on the people for each stage (keys, shuffles, shares, seeds)
 before the host counts a silent one absent (protocol.md 9.7)."""
 SAT_OUT_SILENT = (
-    f"You missed the host's deadline ({BLIND_STAGE_SECONDS} s), so a computer plays your seat "
-    "this round; you play again from the next one."
+    f"The host says you missed its deadline ({BLIND_STAGE_SECONDS} s), so a computer plays your "
+    "seat this round; you play again from the next one. Once may be a slow network or a laptop "
+    "asleep; if it happens round after round, stop playing at this host (it plays your seat "
+    "meanwhile)."
 )
 """What a person reads whose client, connected, sits a blind round out for a deadline it
-missed (the laptop slept, the terminal was suspended); the client takes the seat back."""
+missed (the laptop slept, the terminal was suspended); the client takes the seat back. It is
+the host's word: a host can sit a person out without cause and play their seat itself."""
 
 
 LEFT_OUT = "|".join(map(re.escape, LEFT_OUT_WORDS.values()))

@@ -180,6 +180,12 @@ async def test_a_person_sat_out_for_a_missed_deadline_plays_again_from_the_next_
     # What Bruno was told is true: once, that he sits round 3 out and plays again after it;
     # and nothing about a lost connection for the resume his client chose to make.
     assert said["Bruno"].count(SAT_OUT_SILENT) == 1, said["Bruno"]
+    assert SAT_OUT_SILENT == (  # the host's word, and what to do should it come again
+        "The host says you missed its deadline (30 s), so a computer plays your seat this "
+        "round; you play again from the next one. Once may be a slow network or a laptop "
+        "asleep; if it happens round after round, stop playing at this host (it plays your "
+        "seat meanwhile)."
+    )
     void = (
         "Round 2 is void: the host says your key did not reach it within its deadline (30 s). "
         "Nobody saw your cards; the same dealer deals again. Once may be a slow network."
