@@ -1,7 +1,8 @@
-"""The files ``scopa-net history --export`` writes, and never over another: without a table,
-every seat's transcript of every match the list's filters keep (``--since``, ``--name``,
-``--table``), written into one folder for ``scopa-net verify FOLDER``, each file named by its
-table, match, seat and who held it.
+"""The files ``scopa-net history --export`` writes, and never over another: with a table, one
+seat's transcript (:mod:`.history_export_seat`); without, every seat's transcript of every
+match the list's filters keep (``--since``, ``--name``, ``--table``), written into one folder
+for ``scopa-net verify FOLDER`` (:mod:`.history_export_every`), each file named by its table,
+match, seat and who held it.
 
 Nothing is written over: a file already there with the same bytes is left as it is (running
 the same export again is harmless), and one that differs stops the export, before anything is
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING
 from scopa_net.commands.history_filter import Listed
 from scopa_net.commands.options import (
     EXIT_CANCELLED,
+    EXIT_FAILED,
     EXIT_LOCAL,
     EXIT_TERMINATED,
     CommandError,
@@ -103,6 +105,17 @@ def already_there(path: Path, data: bytes, transcript: Transcript) -> str:
         f"{path} is there already and is not a copy of this transcript: nothing written; "
         "move it away or give --out another file",
         EXIT_LOCAL,
+    )
+
+
+def cannot_replay(exc: Exception) -> CommandError:
+    """What an export says of a table whose journal an older scopa-net wrote (``exc``, its
+    ``OlderJournalError``), which this one cannot replay."""
+    return CommandError(
+        f"cannot export {exc}, which this scopa-net cannot replay; each player's own "
+        "transcript, saved by their client (transcripts/ in its data folder), is the one "
+        "to check with `scopa-net verify`",
+        EXIT_FAILED,
     )
 
 

@@ -20,7 +20,7 @@ from hosting import create, start_host
 from rawplayer import RawPlayer, answer, close_links, close_opened, memory_connector, open_link
 
 from scopa_net.client.network_session import _Link
-from scopa_net.commands.history import describe_finished
+from scopa_net.commands.history_matches import describe_finished
 from scopa_net.rules import RuleSet
 from scopa_net.server.config import HostConfig
 from scopa_net.server.host import Host

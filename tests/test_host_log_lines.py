@@ -12,7 +12,7 @@ import trio
 from hosting import create, play_one_match, start_host
 from rawseat import RawSeat
 
-from scopa_net.commands.history import finished_matches
+from scopa_net.commands.history_matches import finished_matches
 from scopa_net.commands.host import resumed_line
 from scopa_net.commands.main import main
 from scopa_net.fair.blind.record import VOID_FAILED_CHECK

@@ -18,7 +18,7 @@ from scopa_net.client.bot_client import play_as_bot, play_matches
 from scopa_net.client.network_session import TableChoice, open_network_session
 from scopa_net.client.seat_store import SeatStore
 from scopa_net.client.session import MatchOver, MatchStarted
-from scopa_net.commands.history import finished_matches
+from scopa_net.commands.history_matches import finished_matches
 from scopa_net.rules import RuleSet
 from scopa_net.server import table_task
 from scopa_net.server.config import HostConfig
