@@ -18,18 +18,6 @@ if TYPE_CHECKING:
     from scopa_net.server.journal import TableRecord
 
 
-def played_order(
-    records: Sequence[TableRecord],
-    starts: Sequence[float] = (),
-    now: dict[str, str] | None = None,
-) -> list[str]:
-    """Every match of every table in ``records``, in the order they began (not table by
-    table: a table's third match, played the next evening, comes among that evening's), and
-    a line where the host restarted (``starts``: when it started, each time) between them.
-    ``now``: table id -> how its match in play stands (:func:`.history_list.in_play`)."""
-    return with_restarts(listed_in_order(records, now), starts)
-
-
 def listed_in_order(
     records: Sequence[TableRecord],
     now: dict[str, str] | None = None,
