@@ -128,9 +128,9 @@ def run_history(args: argparse.Namespace) -> int:
     if wanted.given() and args.export is not None:
         given = [f"--{f}" for f in ("table", "name", "since") if getattr(args, f) is not None]
         raise CommandError(
-            f"{' and '.join(given)} narrow the list; --export TABLE writes one transcript (its "
-            "--seat takes a name): give one or the other, or --export with no table to write "
-            "every match they keep"
+            f"{' and '.join(given)} {'narrows' if len(given) == 1 else 'narrow'} the list; "
+            "--export TABLE writes one transcript (its --seat takes a name): give one or the "
+            "other, or --export with no table to write every match they keep"
         )
     journals = chosen_journals(args.db)
     if args.export is not None:

@@ -148,10 +148,12 @@ def test_a_bad_since_or_a_filter_with_export_is_one_line(
     )
     assert main(["history", "--db", club, "--export", "1", "--name", "Ada"]) == 2
     assert capsys.readouterr().err == (
-        "scopa-net: --name narrow the list; --export TABLE writes one transcript (its --seat "
+        "scopa-net: --name narrows the list; --export TABLE writes one transcript (its --seat "
         "takes a name): give one or the other, or --export with no table to write every match "
         "they keep\n"
     )
+    assert main(["history", "--db", club, "--export", "1", "--table", "1", "--since", "start"]) == 2
+    assert capsys.readouterr().err.startswith("scopa-net: --table and --since narrow the list; ")
 
 
 def test_export_takes_the_name_of_who_held_the_seat(
