@@ -43,7 +43,13 @@ def export_seat(
     """Write ``seat``'s transcript (a number, or the name of someone who held it) of
     ``table``'s match ``match`` (None: the last with a round played) to ``out`` (None:
     ``tableT-seatS.scopa``, ``tableT-matchM-seatS.scopa`` at a table that played again), its
-    ``.names`` beside it; say what was written and the command that checks it."""
+    ``.names`` beside it; say what was written and the command that checks it. An ``out``
+    ending in ``.names`` is refused: that name is the names file's."""
+    if out is not None and out.suffix == ".names":
+        raise CommandError(
+            f"--out {out}: a .names file holds the seats' names, written beside the transcript; "
+            f"give --out the transcript's own name, such as {out.with_suffix('.scopa')}"
+        )
     record = {r.table_id: r for r in journal.tables()}[str(table)]
     chosen = chosen_transcript(journal, record, table, seat, match)
     name = f"table{table}-seat{chosen.seat}.scopa"
@@ -52,14 +58,14 @@ def export_seat(
     out = out or Path(name)
     # Transcripts know seats only (protocol.md 6.1): the names the host knew go beside it,
     # where `verify` reads them, round by round where a seat changed hands.
-    names = out.with_suffix(".names") if out.suffix != ".names" else None
+    names = out.with_suffix(".names")
     holders = chosen.held[chosen.number - 1]
     ended = match_ended(record, chosen.number)
     data = chosen.transcript.encode()
     there = already_there(out, data, chosen.transcript)
     key = host_fingerprint(journal)
     try:
-        if names is not None and (there != "same" or not names.exists()):
+        if there != "same" or not names.exists():
             write_transcript(names, holders.names_file(holders.last_names()).encode(), ended)
         if there == "same":
             print(
@@ -111,7 +117,7 @@ def chosen_transcript(
     return Chosen(number, match_no, transcript, matches, held)
 
 
-def _what_was_written(chosen: Chosen, record: TableRecord, names: Path | None, there: str) -> str:
+def _what_was_written(chosen: Chosen, record: TableRecord, names: Path, there: str) -> str:
     """The words in brackets after ``wrote FILE``: the rounds it holds, which match, where
     the names went, whether it is unfinished, and the earlier copy it replaces (``there``)."""
     transcript, match_no, matches = chosen.transcript, chosen.number, chosen.matches
@@ -121,8 +127,7 @@ def _what_was_written(chosen: Chosen, record: TableRecord, names: Path | None, t
         counted += f" and {plural(voids, 'void round')}"
     if len(matches) > 1:
         counted = f"match {match_no} of {len(matches)}, {counted}"
-    if names is not None:
-        counted += f", the seats' names in {names}"
+    counted += f", the seats' names in {names}"
     if transcript.result.sig is None:  # no signed end: verify will say UNFINISHED
         in_play = record.finished is None and match_no == len(matches)
         counted += (

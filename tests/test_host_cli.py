@@ -88,6 +88,25 @@ def test_history_export_into_a_folder_it_cannot_write_says_so(
     assert list(folder.iterdir()) == []
 
 
+def test_history_export_refuses_an_out_named_like_the_names_file_beside_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--export 1 --out two.names` wrote the transcript into two.names, where verify looks
+    for the seats' names, and said to verify two.names: one line instead, nothing written."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    db = tmp_path / "host.db"
+    trio.run(play_one_round, str(db))
+    folder = tmp_path / "out"
+    folder.mkdir()
+    target = folder / "two.names"
+    assert main(["history", "--db", str(db), "--export", "1", "--out", str(target)]) == 2
+    assert capsys.readouterr().err == (
+        f"scopa-net: --out {target}: a .names file holds the seats' names, written beside the "
+        f"transcript; give --out the transcript's own name, such as {folder / 'two.scopa'}\n"
+    )
+    assert list(folder.iterdir()) == []
+
+
 def test_history_export_of_a_match_still_in_play_says_it_is_unfinished(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
