@@ -23,7 +23,7 @@ from scopa_net.commands.history_filter import Listed, MatchFilter
 from scopa_net.commands.history_journals import chosen_journals
 from scopa_net.commands.history_list import journal_matches, nothing_kept
 from scopa_net.commands.history_matches import match_ended, player_shown
-from scopa_net.commands.history_replay import host_fingerprint, replayed_seats
+from scopa_net.commands.history_replay import host_fingerprint, replayed_seats, table_rules
 from scopa_net.commands.journal_files import open_journal
 from scopa_net.commands.options import CommandError
 
@@ -85,10 +85,10 @@ def _files_of(
     from scopa_net.names import seat_named, table_label
     from scopa_net.server.table import OlderJournalError
 
-    players = int(record.settings["players"])
     try:
         if record.table_id not in replays:
-            replays[record.table_id] = replayed_seats(journal, record, range(players))
+            seats = range(table_rules(record).players)
+            replays[record.table_id] = replayed_seats(journal, record, seats)
         every, held = replays[record.table_id]
     except OlderJournalError as exc:
         raise cannot_replay(exc) from None

@@ -14,9 +14,8 @@ from typing import TYPE_CHECKING
 from scopa_net.commands.history_export import already_there, cannot_replay, write_transcript
 from scopa_net.commands.history_filter import seat_named
 from scopa_net.commands.history_matches import match_ended
-from scopa_net.commands.history_replay import host_fingerprint, replayed
+from scopa_net.commands.history_replay import host_fingerprint, replayed, table_rules
 from scopa_net.commands.options import EXIT_FAILED, EXIT_LOCAL, CommandError, plural
-from scopa_net.rules import RuleSet
 
 if TYPE_CHECKING:
     from scopa_net.fair.transcript import Transcript
@@ -91,18 +90,17 @@ def chosen_transcript(
     """The transcript ``--seat`` and ``--match`` choose at ``table`` (:func:`export_seat`),
     replayed from ``journal``; CommandError (one line) for a seat or match there is not, or
     a table this scopa-net cannot replay."""
-    settings = record.settings
-    rules = RuleSet.of(settings["players"], settings["target"], settings["variants"])
-    by_number = re.fullmatch(r"-?\d+", seat.strip()) is not None
-    number = int(seat) if by_number else 0
-    if not 0 <= number < rules.players:
-        raise CommandError(
-            f"seat {number} is not a seat at table {table}: give --seat 0 to "
-            f"{rules.players - 1}, or the name of someone who held one"
-        )
     from scopa_net.server.table import OlderJournalError
 
+    by_number = re.fullmatch(r"-?\d+", seat.strip()) is not None
+    number = int(seat) if by_number else 0
     try:
+        players = table_rules(record).players
+        if not 0 <= number < players:
+            raise CommandError(
+                f"seat {number} is not a seat at table {table}: give --seat 0 to "
+                f"{players - 1}, or the name of someone who held one"
+            )
         matches, held = replayed(journal, record, number)
         match_no, transcript = _chosen_match(matches, match, table)
         if not by_number:

@@ -57,11 +57,32 @@ def _new_table(journal: Journal, record: TableRecord) -> Table:
     from scopa_net.server.table import Table
 
     settings = record.settings
-    rules = RuleSet.of(settings["players"], settings["target"], settings["variants"])
+    rules = table_rules(record)
     kind = BlindTable if settings.get("blind") else Table
     return kind(
         int(record.table_id), settings["name"], rules, journal_key(journal), bots=settings["bots"]
     )
+
+
+REPLAYED_SETTINGS = ("name", "players", "target", "variants", "bots")
+"""What a table's settings in the journal must hold for it to be replayed."""
+
+
+def table_rules(record: TableRecord) -> RuleSet:
+    """The rules ``record``'s table was opened with. OlderJournalError (an export says it in
+    one line) if its settings lack one of :data:`REPLAYED_SETTINGS`: a journal an older
+    scopa-net kept, or one edited by hand."""
+    settings = record.settings
+    missing = [key for key in REPLAYED_SETTINGS if key not in settings]
+    if missing:
+        from scopa_net.server.table import OlderJournalError
+
+        said = f"{', '.join(missing[:-1])} and {missing[-1]}" if len(missing) > 1 else missing[0]
+        raise OlderJournalError(
+            f"table {record.table_id}: its settings in the journal lack {said} (an older or "
+            "hand-edited journal)"
+        )
+    return RuleSet.of(settings["players"], settings["target"], settings["variants"])
 
 
 def replayed_table(journal: Journal, record: TableRecord) -> Table:
