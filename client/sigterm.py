@@ -6,9 +6,10 @@ restore it (a script, ``dash``, a process manager)."""
 from __future__ import annotations
 
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
+from typing import Any
 
 
 class Terminated(KeyboardInterrupt):
@@ -33,3 +34,53 @@ def sigterm_raises() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, before)
+
+
+class SigtermAtPrompt:
+    """SIGTERM at a prompt-toolkit prompt, stopped where it is safe to stop: while the prompt
+    runs, it is ended from its own event loop with :class:`Terminated`; before it runs, or
+    between two prompts, the next one ends as soon as it starts (:meth:`pre_run`) or is not
+    begun (:meth:`check`). Raising from the signal handler itself, as :func:`sigterm_raises`
+    does, could land inside asyncio as it builds or closes the prompt's event loop, and leave
+    it half made ('Exception ignored in: BaseEventLoop.__del__' on the person's screen).
+
+    ``app`` gives the prompt's application (a ``PromptSession``'s ``app``)."""
+
+    def __init__(self, app: Callable[[], Any]) -> None:
+        self._app = app
+        self.arrived = False
+
+    def _note(self, signum: int, frame: FrameType | None) -> None:
+        self.arrived = True
+        app = self._app()
+        loop = getattr(app, "loop", None)
+        if app.is_running and loop is not None:
+            try:
+                loop.call_soon_threadsafe(self.pre_run)
+            except RuntimeError:  # its loop closing: the next prompt is not begun (check)
+                pass
+
+    def pre_run(self) -> None:
+        """End the prompt now running if SIGTERM arrived (pass as ``prompt(pre_run=...)``)."""
+        app = self._app()
+        future = getattr(app, "future", None)
+        if self.arrived and app.is_running and future is not None and not future.done():
+            app.exit(exception=Terminated)
+
+    def check(self) -> None:
+        """Raise :class:`Terminated` if SIGTERM arrived (call before each prompt)."""
+        if self.arrived:
+            raise Terminated
+
+    @contextmanager
+    def noted(self) -> Iterator[SigtermAtPrompt]:
+        """While open, SIGTERM is noted (outside the main thread, nothing changes)."""
+        try:
+            before = signal.signal(signal.SIGTERM, self._note)
+        except (ValueError, OSError, AttributeError):  # not the main thread, or no SIGTERM
+            yield self
+            return
+        try:
+            yield self
+        finally:
+            signal.signal(signal.SIGTERM, before)

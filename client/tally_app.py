@@ -30,7 +30,7 @@ from scopa_net.client.files import why_not_written
 from scopa_net.client.keys import make_key_bindings
 from scopa_net.client.render import help_rows, wrap_line
 from scopa_net.client.scoresheet import points_to, suits_decided
-from scopa_net.client.sigterm import Terminated, sigterm_raises
+from scopa_net.client.sigterm import SigtermAtPrompt, Terminated
 from scopa_net.client.style import Display
 from scopa_net.client.tally_store import TallyStore, export
 from scopa_net.client.toolbar import WIDE
@@ -896,8 +896,8 @@ def run_tally(
     controller.width = _columns(session.output) - 1
     show(controller.opening())
     try:
-        with sigterm_raises():
-            return _prompt_until_left(controller, session, show, told)
+        with SigtermAtPrompt(lambda: session.app).noted() as sigterm:
+            return _prompt_until_left(controller, session, show, told, sigterm)
     except Terminated:  # the prompt gave the terminal back as it was: say what is kept
         show(controller.leave())
         raise CommandError("stopped by SIGTERM", EXIT_TERMINATED) from None
@@ -908,11 +908,15 @@ def _prompt_until_left(
     session: PromptSession[str],
     show: Callable[[Lines], None],
     told: list[Lines],
+    sigterm: SigtermAtPrompt,
 ) -> int:
     """Read and handle lines at the prompt until the person leaves; the exit status."""
     while not controller.finished:
         try:
-            line = session.prompt(FormattedText([("class:prompt", controller.prompt())]))
+            sigterm.check()
+            line = session.prompt(
+                FormattedText([("class:prompt", controller.prompt())]), pre_run=sigterm.pre_run
+            )
         except Terminated:
             raise  # SIGTERM, not Ctrl-C: the tally stops
         except KeyboardInterrupt:
