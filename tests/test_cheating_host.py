@@ -95,8 +95,10 @@ def ada_at(
 
 
 def banner(text: str) -> str:
+    """The failed check's banner line (from its first words: the app's screen here is a plain
+    stream, where the prompt the banner interrupts may stand before it on the same line)."""
     (line,) = [line.strip() for line in text.splitlines() if "DEAL CHECK FAILED" in line]
-    return line
+    return line[line.index("DEAL CHECK FAILED") :]
 
 
 def verify_evidence(data_dir: Path, host: CheatingHost, capsys: pytest.CaptureFixture[str]) -> str:
