@@ -159,6 +159,10 @@ class TallyController:
         self.refused = False
         """Whether the last line handled was refused (its answer not taken)."""
         self._told_how_to_leave = False
+        self.begun_here: Tally | None = None
+        """The tally as this run began it from names given on the command line: left as it
+        was (no hand, no entry), its file is not kept, so that ``tally A B < /dev/null``
+        leaves no empty tally behind."""
 
     # --- what the prompt shows -----------------------------------------------------------
 
@@ -252,6 +256,13 @@ class TallyController:
         self.mode = Mode.LEFT
         if self.tally is None:
             return [_t("Nothing saved: the tally had not started.")]
+        if self.tally == self.begun_here and self.unsaved is None and self.store is not None:
+            try:
+                self.store.discard(self.tally.id)
+            except OSError:
+                pass  # an empty tally left on disk: saved, and said so below
+            else:
+                return [_t("Nothing saved: no hand was entered.")]
         # A hand counted line by line is scored only once confirmed: say it was dropped.
         dropped = [_t("The hand being counted was not scored.")] if counting else []
         if self.tally.draft:  # quick points entered for the open hand: kept, not scored

@@ -79,6 +79,12 @@ class TallyStore:
         replace_file(path, (json.dumps(tally.to_dict(), indent=1) + "\n").encode("utf-8"))
         return path
 
+    def discard(self, tally_id: str) -> None:
+        """Remove a tally this store holds open (one begun and left empty); OSError is the
+        caller's to report."""
+        self.path_of(tally_id).unlink(missing_ok=True)
+        self._locks.forget(tally_id)
+
     def load(self, tally_id: str) -> Tally:
         """The saved tally called ``tally_id``, or listed with that number."""
         entries = self.saved()

@@ -162,6 +162,8 @@ def run(args: argparse.Namespace) -> int:
         plain=args.plain,
     )
     controller.unsaved = unsaved
+    if args.names:
+        controller.begun_here = tally  # left as it began, its file is not kept
     try:
         return run_tally(controller, display, plain=args.plain)
     finally:

@@ -177,6 +177,10 @@ RUN_BY: dict[str, tuple[str, str]] = {
         "test_readme_commands.py",
         "test_a_tally_started_resumed_listed_and_exported",
     ),
+    "scopa-net tally Ada Bruno": (
+        "test_tally_left_empty.py",
+        "test_a_tally_begun_with_no_input_leaves_no_file_and_says_so",
+    ),
     "scopa-net tally --resume": (
         "test_readme_commands.py",
         "test_a_tally_started_resumed_listed_and_exported",
