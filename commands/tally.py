@@ -149,7 +149,8 @@ def run(args: argparse.Namespace) -> int:
     except (TallyError, ConfigError, RuleSetError) as exc:
         return _fail(str(exc))
     except OSError as exc:
-        return _fail(f"cannot save in {store.folder}: {exc.strerror}")
+        say(f"cannot save in {store.folder}: {exc.strerror}")
+        return EXIT_LOCAL  # this machine cannot (README's exit statuses), not a bad flag
     display = settings.display(os.environ)
     if args.plain:
         display = Display(color=False, glyphs=False, suits=display.suits)

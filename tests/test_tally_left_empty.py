@@ -1,14 +1,22 @@
-"""What ``scopa-net tally`` leaves on disk when nothing was scored.
+"""What ``scopa-net tally`` leaves on disk when nothing was scored, and its status when
+nothing can be saved.
 
 Found by hand: ``scopa-net tally Ada Bruno < /dev/null`` saved an empty tally at every run
-(``tally --list`` filled up with them, and ``--resume`` took the last empty one).
+(``tally --list`` filled up with them, and ``--resume`` took the last empty one); and
+"cannot save in FOLDER" ended with status 2, a bad flag's, where README's table gives 5 for
+what this machine cannot do.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from helpers import run_scopa_net
+
+from scopa_net.client.tally_store import TallyStore
+from scopa_net.commands.main import main
+from scopa_net.commands.options import EXIT_LOCAL
 
 
 def test_a_tally_begun_with_no_input_leaves_no_file_and_says_so(tmp_path: Path) -> None:
@@ -26,3 +34,19 @@ def test_a_tally_with_an_entry_is_saved_as_before(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1].startswith("Saved as ")
     assert len(list((tmp_path / "scopa-net" / "tallies").glob("*.json"))) == 1
+
+
+def test_a_folder_the_tally_cannot_use_is_status_5_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As Path.exists raises for a folder one may not search (mode 000, not root)."""
+
+    def denied(*_: object) -> str:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setattr(TallyStore, "new_id", denied)
+    assert main(["tally", "Ada", "Bruno"]) == EXIT_LOCAL  # README: 5, this machine cannot
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"scopa-net: cannot save in {tmp_path}/scopa-net/tallies: Permission denied\n"
