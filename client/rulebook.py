@@ -13,7 +13,9 @@ import textwrap
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from pathlib import Path
 
+from scopa_net.client.files import shown_path
 from scopa_net.rules import RuleSet, Variant
 from scopa_net.scoring import (
     CARDS_LINE,
@@ -138,8 +140,13 @@ def lead(section: Section) -> str:
 
 
 def _wrap(text: str, width: int, first: str = "", rest: str = "") -> list[str]:
-    return textwrap.wrap(
-        text, width, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False
+    return textwrap.wrap(  # a word longer than the line (a path) is left whole, not cut
+        text,
+        width,
+        initial_indent=first,
+        subsequent_indent=rest,
+        break_on_hyphens=False,
+        break_long_words=False,
     )
 
 
@@ -218,10 +225,19 @@ def brief(rules: RuleSet | None, width: int | None = None) -> list[str]:
             )
     out += _wrap(
         "Type 'rules NAME' for one variant or score line, 'rules tips' for strategy tips; "
-        "RULES.md has the whole rule book.",
+        f"the whole rule book is the file {where_the_document_is()}.",
         width,
     )
     return out
+
+
+def where_the_document_is() -> str:
+    """Where the installed rules document is, as a person can open it (``less PATH``):
+    installed from a wheel, a person has no repository with a RULES.md at its root."""
+    installed = resources.files("scopa_net").joinpath(DOCUMENT)
+    if isinstance(installed, Path):
+        return shown_path(installed)
+    return f"{DOCUMENT} inside the scopa_net package"  # in a zip: no path to open
 
 
 def explain(topic: str, width: int | None = None) -> list[str]:

@@ -484,8 +484,8 @@ def add_blind_option(parser: argparse.ArgumentParser | Any, *, when: str = "") -
         action=_EitherOr,
         default=None,
         help=f"{when}make it a blind table (every card is encrypted by every player's client "
-        "and the host, so not even the host sees a card before it is dealt to you or played: "
-        "protocol.md section 9). The default when more than one person plays; --no-blind "
+        "and the host, so not even the host sees a card before it is dealt to you or "
+        "played). The default when more than one person plays; --no-blind "
         "for an ordinary table",
     )
 

@@ -115,3 +115,13 @@ def test_bots_help_says_what_happens_at_a_matchs_end(capsys: pytest.CaptureFixtu
     assert "agrees to play again while someone else at its table does" in text
     assert "at a table of computer players only" in text
     assert "the command ends once its tables close" in text
+
+
+@pytest.mark.parametrize("command", ["", *_subcommands()])
+def test_no_help_points_to_a_file_an_installed_wheel_lacks(
+    capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """`--blind`'s help sent a person to "protocol.md section 9", which is in the source
+    repository only; a person who installed the wheel has no such file to read."""
+    text = _help(capsys, *([command] if command else []))
+    assert not re.search(r"\b(protocol|README)\.md\b", text), text

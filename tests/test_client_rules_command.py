@@ -3,6 +3,9 @@ drawn from the rules document, and completion of what ``rules`` can explain."""
 
 from __future__ import annotations
 
+from importlib import resources
+from pathlib import Path
+
 import pytest
 from client_fakes import Screen, TableSession
 from helpers import deck_dealing
@@ -126,7 +129,8 @@ def test_the_text_fits_a_narrow_terminal_without_breaking_words() -> None:
     rules = RuleSet.of(6, 11, list(Variant)[-1:])
     lines = rulebook.brief(rules, 60) + rulebook.explain("asso_piglia_tutto", 60)
     lines += rulebook.explain("tips", 60)
-    assert all(len(line) <= 60 for line in lines)
+    path = rulebook.where_the_document_is()  # a path is not cut: alone on a line, if long
+    assert all(len(line) <= 60 or line == f"{path}." for line in lines)
     words = set(" ".join(rulebook.brief(rules, 200)).split())
     assert set(" ".join(rulebook.brief(rules, 60)).split()) == words
 
@@ -189,3 +193,15 @@ async def test_rules_under_a_players_name_for_a_variant_explains_ours() -> None:
     assert screen.take().startswith(
         '"scopa d\'assi" is asso_piglia_tutto here.\nVariant asso_piglia_tutto:\n'
     )
+
+
+def test_rules_says_where_the_whole_rule_book_is_installed() -> None:
+    """`rules` ended "RULES.md has the whole rule book", a file a person who installed the
+    wheel has nowhere to look for: it names the installed file, which is the rule book."""
+    flat = " ".join(" ".join(rulebook.brief(RuleSet.of(2), 200)).split())
+    installed = resources.files("scopa_net").joinpath("RULES.md")
+    assert isinstance(installed, Path)
+    shown = rulebook.where_the_document_is()
+    assert flat.endswith(f"the whole rule book is the file {shown}.")
+    assert Path(shown).expanduser() == installed
+    assert Path(shown).expanduser().read_text(encoding="utf-8") == rulebook.read_document()
