@@ -469,6 +469,12 @@ class NetworkSession:
         return self.mirror.view
 
     @property
+    def match_begun(self) -> bool:
+        """Whether this table's match has begun (a round opened, perhaps with nothing dealt
+        yet): until then the table waits for players."""
+        return self.mirror is not None and self.mirror.match_begun
+
+    @property
     def connection(self) -> ConnectionState:
         return self._state
 

@@ -122,9 +122,11 @@ class Seating:
             if info.kind == "bot":
                 notes.append("computer player")
             elif info.kind == "open":
-                notes.append("open seat, a computer plays it" if session.view else "open seat")
+                playing = session.match_begun  # an open seat is played once the match begins
+                notes.append("open seat, a computer plays it" if playing else "open seat")
             elif not info.connected and seat != session._seat:
-                notes.append("away, a computer plays for them" if self.stand_in(seat) else "away")
+                playing = self.stand_in(seat) and session.match_begun  # not while it waits
+                notes.append("away, a computer plays for them" if playing else "away")
             elif self.sits_out(seat):
                 notes.append("a computer plays the seat this round")
             else:

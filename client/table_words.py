@@ -163,6 +163,11 @@ class TableWords:
             text = self.lost_line(who, e.grace, e.seat)
         elif not e.connected and not e.stand_in and session._match_ended:
             text = f"{who} lost the connection; their seat is kept until the rematch vote closes"
+        elif not e.connected and e.stand_in and not session.match_begun:
+            text = (  # past the grace period, at a table still waiting for players
+                f"{who} is not back yet; a computer plays for them once the match begins, "
+                "until they are back"
+            )
         elif not e.connected and e.stand_in:
             text = f"a computer is playing for {who} until they are back"
         elif e.connected and before is not None and before.kind == "human":
@@ -196,11 +201,17 @@ class TableWords:
 
     def lost_line(self, who: str, grace: int, seat: int | None = None) -> str:
         """What the table reads when ``who`` (at ``seat``) lost the connection with ``grace``
-        seconds to come back. At a blind table nobody else can open their cards: a round in
-        play is void when the grace period ends (protocol.md 9.7), and a computer plays for
-        them from the next; unless a computer plays their seat this round already (they came
-        back during a round that began without them), which goes on."""
+        seconds to come back. Before the match begins the seat is only kept (protocol.md 3.3).
+        At a blind table nobody else can open their cards: a round in play is void when the
+        grace period ends (protocol.md 9.7), and a computer plays for them from the next;
+        unless a computer plays their seat this round already (they came back during a round
+        that began without them), which goes on."""
         session = self.session
+        if not session.match_begun:  # the table waits for players: nothing to play for them
+            return (
+                f"{who} lost the connection; their seat is kept, and a computer plays for them "
+                "if the match begins before they are back"
+            )
         if not isinstance(session.witness, BlindWitness):
             return f"{who} lost the connection; a computer plays for them in {grace} s"
         view = session.view

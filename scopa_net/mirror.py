@@ -124,6 +124,13 @@ class SeatMirror:
         self.seq = getattr(event, "seq", self.seq)
         return self.view
 
+    @property
+    def match_begun(self) -> bool:
+        """Whether the match has begun: a round opened (its ``round_commit`` or
+        ``blind_round`` seen, or a snapshot past round 0), even with nothing dealt yet.
+        Until then the table waits for players (protocol.md 3.3)."""
+        return self._round_no_next > 0
+
     # --- events -------------------------------------------------------------------------
 
     def _on_RoundCommit(self, e: m.RoundCommit) -> None:  # noqa: N802
