@@ -5,11 +5,15 @@ restore it (a script, ``dash``, a process manager)."""
 
 from __future__ import annotations
 
+import contextlib
 import signal
-from collections.abc import Callable, Iterator
+import threading
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 class Terminated(KeyboardInterrupt):
@@ -55,10 +59,9 @@ class SigtermAtPrompt:
         app = self._app()
         loop = getattr(app, "loop", None)
         if app.is_running and loop is not None:
-            try:
+            # Its loop closing (RuntimeError): the next prompt is not begun (check).
+            with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(self.pre_run)
-            except RuntimeError:  # its loop closing: the next prompt is not begun (check)
-                pass
 
     def pre_run(self) -> None:
         """End the prompt now running if SIGTERM arrived (pass as ``prompt(pre_run=...)``)."""
@@ -84,3 +87,44 @@ class SigtermAtPrompt:
             yield self
         finally:
             signal.signal(signal.SIGTERM, before)
+
+
+def typed(prompt: str) -> str:
+    """``input(prompt)`` for a question asked before a game (a table number, a seat to take
+    back): SIGTERM raises :class:`Terminated` meanwhile, for the command to say it stopped."""
+    with sigterm_raises():
+        return input(prompt)
+
+
+def run_until_sigterm(work: Callable[[], Awaitable[T]]) -> T:
+    """``trio.run(work)``, SIGTERM cancelling it the trio way (a signal receiver, not an
+    exception raised wherever the signal lands in trio's own code); :class:`Terminated` once
+    it has unwound, its connections closed."""
+    import trio  # here, not at the top: `scopa-net --help` imports this module
+
+    stopped = False
+
+    async def until_sigterm() -> T | None:
+        nonlocal stopped
+        with trio.open_signal_receiver(signal.SIGTERM) as signals:
+            async with trio.open_nursery() as nursery:
+
+                async def watch() -> None:
+                    nonlocal stopped
+                    async for _ in signals:
+                        stopped = True
+                        nursery.cancel_scope.cancel()
+                        return
+
+                nursery.start_soon(watch)
+                done = await work()
+                nursery.cancel_scope.cancel()
+                return done
+        return None  # cancelled by SIGTERM
+
+    if threading.current_thread() is not threading.main_thread():
+        return trio.run(work)  # signals are the main thread's: SIGTERM as it was
+    result = trio.run(until_sigterm)
+    if stopped:
+        raise Terminated
+    return result  # type: ignore[return-value]

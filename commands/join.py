@@ -536,8 +536,9 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
         open_network_session,
     )
     from scopa_net.client.seat_store import SeatStore
+    from scopa_net.client.sigterm import Terminated, typed
 
-    ask = ask or input
+    ask = ask or typed  # SIGTERM at a question: "stopped by SIGTERM; nothing joined", 143
     check_flags(args)
     if args.think is not None:
         raise CommandError(
@@ -579,6 +580,9 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
         choice = _table_choice(
             args, host, port, ask, player=settings.name, listed=listed, store=store
         )
+    except Terminated:
+        print()  # below the question's line, as for Ctrl-C
+        raise CommandError("stopped by SIGTERM; nothing joined", EXIT_TERMINATED) from None
     except (KeyboardInterrupt, EOFError):
         print()
         return _stopped()

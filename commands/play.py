@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from scopa_net.commands.options import (
     EXIT_CANCELLED,
     EXIT_REFUSED,
+    EXIT_TERMINATED,
     EXIT_USAGE,
     CommandError,
     add_blind_option,
@@ -255,6 +256,7 @@ def run_lan(
     )
     from scopa_net.client.launch import run_game_screen
     from scopa_net.client.said import say
+    from scopa_net.client.sigterm import Terminated, typed
     from scopa_net.commands.host import check_address
     from scopa_net.commands.join import choose_kept_seat
     from scopa_net.commands.journal_files import lan_folder_ready
@@ -276,7 +278,7 @@ def run_lan(
                 record = (
                     choose_kept_seat(
                         kept,
-                        ask or input,
+                        ask or typed,  # SIGTERM: "stopped by SIGTERM; no table opened"
                         must=args.resume,
                         address=False,
                         instead="`scopa-net play --lan --no-resume` opens a new table",
@@ -284,8 +286,12 @@ def run_lan(
                     if kept
                     else None
                 )
-            except (KeyboardInterrupt, EOFError):
+            except (KeyboardInterrupt, EOFError) as exc:
                 print()
+                if isinstance(exc, Terminated):
+                    raise CommandError(
+                        "stopped by SIGTERM; no table opened", EXIT_TERMINATED
+                    ) from None
                 print("scopa-net: stopped; no table opened", file=sys.stderr)
                 return EXIT_CANCELLED
             if record is None:

@@ -1,0 +1,122 @@
+"""SIGTERM (``kill``) during ``scopa-net bots`` and at the questions asked before a game (join's
+table number, a kept seat to take back): one line saying so, status 143 (README's exit table).
+
+Found by hand: each ended with the shell's "Terminated" only, where every other command a
+person waits on says "stopped by SIGTERM" and what became of things.
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from helpers import free_port, kept_seat
+from hosting import host_command, host_process
+
+from scopa_net.client import embedded, sigterm
+from scopa_net.commands.main import main
+from scopa_net.commands.options import EXIT_TERMINATED
+
+GUARD = 30.0
+
+
+def _read_until(fd: int, wanted: bytes) -> bytes:
+    """What the terminal's other end ``fd`` reads until ``wanted`` shows (or it closes)."""
+    seen = b""
+    deadline = time.monotonic() + GUARD
+    while wanted not in seen:
+        assert time.monotonic() < deadline, seen[-2000:]
+        if select.select([fd], [], [], 0.1)[0]:
+            try:
+                seen += os.read(fd, 65536)
+            except OSError:
+                break
+    return seen
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    return dict(os.environ, XDG_DATA_HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path))
+
+
+def test_bots_stopped_by_sigterm_say_so(tmp_path: Path) -> None:
+    port = free_port()
+    env = _env(tmp_path)
+    host = host_process(host_command(tmp_path / "host.db", port), env)
+    bots = [sys.executable, "-m", "scopa_net", "bots", f"127.0.0.1:{port}", "--create"]
+    process = subprocess.Popen(
+        [*bots, "--count", "2", "--bot-delay", "0.5"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        env=env,
+    )
+    try:
+        assert process.stdout is not None
+        seen = _read_until(process.stdout.fileno(), b"seated at")
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=GUARD)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        host.stop()
+    assert process.returncode == EXIT_TERMINATED, err
+    assert err.decode() == "scopa-net: stopped by SIGTERM\n"
+    assert b"Traceback" not in seen + out
+
+
+def test_join_stopped_by_sigterm_at_the_table_number_says_so(tmp_path: Path) -> None:
+    port = free_port()
+    env = _env(tmp_path)
+    host = host_process(host_command(tmp_path / "host.db", port, "--players", "2"), env)
+    main_fd, terminal_fd = pty.openpty()
+    join = [sys.executable, "-m", "scopa_net", "join", f"127.0.0.1:{port}"]
+    process = subprocess.Popen(
+        join, stdin=terminal_fd, stdout=terminal_fd, stderr=terminal_fd, env=env
+    )
+    try:
+        seen = _read_until(main_fd, b"table number (")
+        time.sleep(0.2)  # the question is asked: input() waits
+        process.send_signal(signal.SIGTERM)
+        seen += _read_until(main_fd, b"nothing joined")
+        status = process.wait(timeout=GUARD)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        os.close(terminal_fd)
+        os.close(main_fd)
+        host.stop()
+    assert status == EXIT_TERMINATED
+    said = seen.decode(errors="replace").replace("\r", "").split("Enter to stop): ")[-1]
+    assert said.strip() == "scopa-net: stopped by SIGTERM; nothing joined"
+
+
+def test_play_lan_stopped_by_sigterm_at_which_seat_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two seats kept at `play --lan`'s own host: "which one?". SIGTERM there, as the
+    question's own reading of the terminal (:func:`sigterm.typed`) raises it."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    kept = [kept_seat(43600, table_id=n) for n in (1, 2)]
+    monkeypatch.setattr(embedded, "kept_lan_seats", lambda where: kept)
+
+    def killed_meanwhile(prompt: str) -> str:
+        print(prompt, end="")
+        with sigterm.sigterm_raises():
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(GUARD)  # the signal raises Terminated before this ends
+        return ""
+
+    monkeypatch.setattr(sigterm, "typed", killed_meanwhile)
+    assert main(["play", "--lan", "--port", "43600"]) == EXIT_TERMINATED
+    out, err = capsys.readouterr()
+    assert "which one (1-2; Enter for a new seat): \n" in out
+    assert err == "scopa-net: stopped by SIGTERM; no table opened\n"
