@@ -761,17 +761,21 @@ class Controller:
         in one line; the command ends as any leaving does (status 0)."""
         again = getattr(self.session, "resume_command", "`scopa-net join`")
         table = getattr(self.session, "table_id", None)
+        # Begun, with nothing dealt yet: its first round waits for the seats' seeds.
+        begun = getattr(self.session, "match_begun", False)
+        when = "as its first round was being dealt" if begun else "before its match began"
         if self._unreachable():
             self._say(UNREACHABLE_BEFORE_THE_MATCH.format(table=table, again=again))
         elif getattr(self.session, "embedded_port", None):  # its host stops with us
             self._say(
-                f"You left table {table} before its match began; the table and your seat are "
+                f"You left table {table} {when}; the table and your seat are "
                 f"kept: {again} opens them again."
             )
         else:
+            meanwhile = "" if begun else "if the match begins first, "
             self._say(
-                f"You left table {table} before its match began; your seat is kept: {again} "
-                "takes it back (if the match begins first, a computer plays for you until then)."
+                f"You left table {table} {when}; your seat is kept: {again} takes it back "
+                f"({meanwhile}a computer plays for you until then)."
             )
         await self.session.leave(away=True)  # type: ignore[attr-defined]
         self._quit()

@@ -39,3 +39,30 @@ async def test_quit_at_a_table_waiting_for_players_says_the_seat_is_kept(
     )
     (kept,) = SeatStore(tmp_path / "Bruno").records()
     assert (kept.table_id, kept.away) == (table_id, True)
+
+
+async def test_quit_once_the_match_began_with_nothing_dealt_yet_does_not_say_before(
+    tmp_path: Path,
+) -> None:
+    """Carla fills the table while Bruno's connection is lost: the match begins and its first
+    round waits for Bruno's seed (his grace period), nothing dealt. Ada's quit said "You left
+    table 1 before its match began ... (if the match begins first, ...)": it had begun."""
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01, grace=30)
+        ada = await sit(nursery, host, "Ada", tmp_path, create=create(RuleSet.of(3, 11)))
+        await until(lambda: ada.session.table_id is not None)
+        table_id = ada.session.table_id
+        bruno = await sit(nursery, host, "Bruno", tmp_path, table_id=table_id)
+        await until(lambda: "Bruno sat down at the table" in ada.text)
+        bruno.crash()
+        await until(lambda: "Bruno lost the connection" in ada.text)
+        await sit(nursery, host, "Carla", tmp_path, table_id=table_id)
+        await until(lambda: ada.session.match_begun)
+        assert ada.controller.state.view is None  # nothing dealt: Bruno's seed is awaited
+        said = await ada.type("quit")
+        nursery.cancel_scope.cancel()
+    assert said[0] == (
+        f"You left table {table_id} as its first round was being dealt; your seat is kept: "
+        f"`scopa-net join 127.0.0.1:{host.port}` takes it back (a computer plays for you "
+        "until then)."
+    )
