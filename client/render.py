@@ -299,8 +299,8 @@ def player_label(
         who = makers[index]
     if index is not None and index in computer:
         return f"{who} (computer)"
-    if record.seat == you and not (makers and index in makers):
-        return "You"
+    if record.seat == you and who == seat_label(record.seat, view, names):
+        return "You"  # made by whoever holds the seat now (a client notes every play's maker)
     return who
 
 

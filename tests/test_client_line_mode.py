@@ -76,6 +76,17 @@ def test_a_script_is_read_line_by_line_as_if_typed(tmp_path: Path) -> None:
     assert lines[-2:] == ["The match is not over. Really leave?", "Leaving the table."]
 
 
+def test_at_a_host_ones_own_plays_read_you_play(tmp_path: Path) -> None:
+    """`play` without `--seed` plays at its own host, whose client notes who made each
+    play: Ada's own plays read "Ada plays 2b♣" there, as if someone else had made them."""
+    ranks = b"A\n2\n3\n4\n5\n6\n7\nJ\nQ\nK\n" * 2
+    done = scopa_net(*PLAY, home=tmp_path, stdin=ranks + b"quit\ny\n")
+    assert done.returncode == 0, done.stderr
+    lines = assert_plain(done.stdout)
+    assert any(line.startswith("You play ") for line in lines)
+    assert not [line for line in lines if "Ada plays" in line]
+
+
 def test_the_end_of_a_script_leaves_as_ctrl_d_does(tmp_path: Path) -> None:
     """`play < /dev/null` at its own host: the input's end asks to leave and leaves (it
     printed a warning and an escape, and read nothing)."""

@@ -101,7 +101,7 @@ def test_a_move_the_host_is_slow_to_answer_leaves_the_screen_answering() -> None
         # "Sent Qd; waiting for the host..." about the move it was refused for).
         f"Sent {move}; waiting for the host...",
         refused,
-        "Ada played ",
+        "You played ",  # her own move, in her words
     ]
     places = [text.find(line) for line in in_order]
     assert -1 not in places, (places, text)

@@ -93,7 +93,7 @@ def test_kill_the_client_mid_round_and_run_the_same_command_again(tmp_path: Path
         back = tmux.wait_for(second, r"^Back in your seat at table 1")
         # The play typed before the kill shows up (replayed, or applied now), then `log`
         # lists the round's plays: it is there exactly once.
-        tmux.wait_for(second, rf"Ada plays {re.escape(card)}\b", back.start())
+        tmux.wait_for(second, rf"You play {re.escape(card)}\b", back.start())
         tmux.type(second, "log")
         tmux.type(second, "who")
         end = tmux.wait_for(second, r"^Seat 0: Ada \(you\)", back.end()).start()
@@ -103,7 +103,7 @@ def test_kill_the_client_mid_round_and_run_the_same_command_again(tmp_path: Path
         assert board_hand
         assert set(cards_in(board_hand[0])) <= set(hand)
         listing = screen[log_at:end]
-        played = re.findall(rf"^Ada plays {re.escape(card)}\b", listing, re.MULTILINE)
+        played = re.findall(rf"^You play {re.escape(card)}\b", listing, re.MULTILINE)
         assert len(played) == 1, listing
         # Play on to the end of the round: its deal check passes with the kept seed.
         screen = play_turns(tmux, second, r"^(Host: )?[Dd]eal check")

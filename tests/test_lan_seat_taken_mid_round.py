@@ -70,8 +70,8 @@ async def test_plays_made_in_a_seat_before_its_person_sat_down_are_not_theirs(
         await until(lambda: dino.session.view is not None and dino.session.view.my_turn, 10)
         await dino.session.submit(player.choose(dino.session.view))
         await until(lambda: [line for line in ada.lines if line.startswith("Dino plays")], 10)
-        await until(lambda: [line for line in dino.lines if line.startswith("Dino plays")], 10)
-        assert [row for row in last_rows(await dino.type("board")) if "Dino plays" in row]
+        await until(lambda: [line for line in dino.lines if line.startswith("You play")], 10)
+        assert [row for row in last_rows(await dino.type("board")) if "You play" in row]
         nursery.cancel_scope.cancel()
 
 

@@ -252,7 +252,7 @@ async def test_caught_up_by_snapshot_while_sitting_a_blind_round_out_never_reads
         RuleSet.of(2, 11),  # round 2 does not end the match
         lambda view: view.round_number == 1 and bool(view.plays) and not view.round_over,
         blind=True,
-        enough=lambda text: "Bruno plays" in text.partition("Round 3  dealer")[2],
+        enough=lambda text: "You play" in text.partition("Round 3  dealer")[2],
     )
     ada, bruno = screens["Ada"], screens["Bruno again"]
     # Not a replay: the snapshot from round 2's start (9.7), round 1 over in it.
@@ -278,9 +278,10 @@ async def test_caught_up_by_snapshot_while_sitting_a_blind_round_out_never_reads
         shown = round_text(screen.text, 2)
         assert "Bruno (computer) plays" in shown, screen.text
         assert "Bruno plays" not in shown, screen.text
+    assert "You play" not in round_text(bruno.text, 2), bruno.text
     assert "Last      Bruno (computer) plays" in round_text(bruno.text, 2), bruno.text
     later = bruno.text[bruno.text.index("Round 3  dealer") :]
-    assert "Bruno plays" in later, bruno.text
+    assert "You play" in later, bruno.text  # his own plays again, as he reads them
     assert "(computer)" not in later, bruno.text
 
 
@@ -332,7 +333,7 @@ async def test_caught_up_by_snapshot_after_missing_his_return_reads_brunos_own_p
         async def bruno_back(screen: PersonScreen) -> None:
             view = screen.session.view
             since_back = screen.text.partition(BACK)[2].splitlines()
-            if view is not None and view.my_turn and plays_of("Bruno", since_back):
+            if view is not None and view.my_turn and plays_of("You", since_back):
                 waiting.set()  # his own play made; the table now waits for his next one
                 await released.wait()
 
@@ -374,7 +375,7 @@ async def test_caught_up_by_snapshot_after_missing_his_return_reads_brunos_own_p
             caught_up = ada.text.partition(CAUGHT_UP_BY_SNAPSHOT)[2]
             assert ada.session.view is not None
             turn = ada.session.view.to_move
-            made = len(plays_of("Bruno", screens["Bruno again"].lines))
+            made = len(plays_of("You", screens["Bruno again"].lines))
             released.set()
 
             def after() -> list[str]:
@@ -383,20 +384,23 @@ async def test_caught_up_by_snapshot_after_missing_his_return_reads_brunos_own_p
             await until(lambda: plays_of("Bruno", after()))
             line = plays_of("Bruno", after())[0]
             bruno = screens["Bruno again"]
-            await until(lambda: len(plays_of("Bruno", bruno.lines)) > made)
-            his = plays_of("Bruno", bruno.lines)[made]
+            await until(lambda: len(plays_of("You", bruno.lines)) > made)
+            his = plays_of("You", bruno.lines)[made]
         nursery.cancel_scope.cancel()
     assert turn == 1, ada.text  # the table waited for Bruno as she came back
     # The table as it stands, drawn at once although it is his turn, not hers (she read
     # "it sent the table as it stands" and no table until she typed `board`).
     assert re.search(r"^Round \d+.*  dealer ", caught_up, re.MULTILINE), ada.text
-    # Bruno's own play: his on her screen as on his.
+    # Bruno's own play: his on her screen as on his, where it reads "You play".
     assert line.startswith("Bruno plays "), ada.text
-    assert line == his, bruno.text
+    assert line == his.replace("You play ", "Bruno plays ", 1), bruno.text
 
 
 def plays_of(name: str, lines: list[str]) -> list[str]:
-    """The lines that say a play of ``name``'s seat as it is made (not a board's ``Last``)."""
+    """The lines that say a play of ``name``'s seat as it is made (not a board's ``Last``);
+    ``You``: the reader's own plays, "You play"."""
+    if name == "You":
+        return [x for x in lines if x.startswith("You play ")]
     return [x for x in lines if x.startswith((f"{name} plays ", f"{name} (computer) plays "))]
 
 
@@ -446,7 +450,7 @@ async def test_caught_up_by_snapshot_after_a_seat_changed_hands_names_each_play_
 
         async def carla_plays(screen: PersonScreen) -> None:
             view = screen.session.view
-            if view is not None and view.my_turn and plays_of("Carla", screen.lines):
+            if view is not None and view.my_turn and plays_of("You", screen.lines):
                 carla_waits.set()  # her own play made; the table waits for her next one
                 await released.wait()
 
