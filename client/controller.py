@@ -1053,6 +1053,7 @@ class Controller:
                 )
             else:
                 self._say("Leaving the table for good; a computer player takes your seat.")
+            self._say_unfinished()  # the rounds played: this seat's file will not grow
             await leave(away=False)
             self._quit()
         elif answer in {"away", "a", "step away", "s", "step"}:

@@ -172,9 +172,10 @@ def playing(first_line: str | None = None, rematch: tuple[str, ...] = ()) -> Dri
     return driver
 
 
-def leaving_in_round(round_no: int) -> Driver:
+def leaving_in_round(round_no: int, answer: str = "y") -> Driver:
     """Type the first legal play on each turn until round ``round_no``; at its first turn,
-    leave the table (``quit``, then ``y``)."""
+    leave the table (``quit``, then ``answer``: ``leave`` where a kept seat asks leave, away
+    or stay)."""
 
     def driver(state: ClientState, pipe: PipeInput) -> Callable[[], None]:
         answered: set[tuple[int, int]] = set()
@@ -184,7 +185,7 @@ def leaving_in_round(round_no: int) -> Driver:
             if view is None:
                 return
             if view.round_number >= round_no:
-                pipe.send_text("quit\ry\r")
+                pipe.send_text(f"quit\r{answer}\r")
             else:
                 pipe.send_text(legal_plays(view)[0].text() + "\r")
 

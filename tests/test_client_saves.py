@@ -78,6 +78,25 @@ def test_leaving_part_way_says_where_the_unfinished_transcript_is(tmp_path: Path
     assert lines_with(text, "scopa-net verify") == [f"scopa-net verify {saved}"]
 
 
+def test_leaving_for_good_part_way_says_where_the_unfinished_transcript_is(
+    tmp_path: Path,
+) -> None:
+    """`join`'s quit, then `leave`, in round 2 said only "Leaving the table for good; a
+    computer player takes your seat." though round 1's transcript was saved: it says where,
+    as quitting a game that keeps no seat does."""
+    driver = leaving_in_round(2, answer="leave")
+    status, text = a_match_saving_in(tmp_path, store=True, rules=RuleSet.of(2, 21), driver=driver)
+    assert status == 0, text
+    (saved,) = (tmp_path / "transcripts").iterdir()
+    assert lines_with(text, "Leaving the table") == [
+        "Leaving the table for good; a computer player takes your seat."
+    ]
+    assert lines_with(text, "The match so far is saved") == [
+        f"The match so far is saved, UNFINISHED: {saved}"
+    ]
+    assert lines_with(text, "scopa-net verify") == [f"scopa-net verify {saved}"]
+
+
 def test_a_data_folder_that_is_a_file_costs_the_saves_not_the_game(tmp_path: Path) -> None:
     """The first transcript save (the end of round 1) was a NotADirectoryError traceback
     that ended the game; the pinned key's and the kept seat's were logged to stderr."""
