@@ -177,8 +177,15 @@ class EndOfMatch:
                 session._emit(RematchClosed())
             return
         why = f" ({session._host_said.rstrip('.')})" if session._host_said else ""
+        saved = session.unfinished_transcript
+        where = (
+            f"; its rounds so far are saved, UNFINISHED: `scopa-net verify {shown_path(saved)}` "
+            "checks them"
+            if saved is not None
+            else ""
+        )
         raise TableClosedError(
-            f"the table closed before the match ended{why}; no seat is kept for it"
+            f"the table closed before the match ended{why}; no seat is kept for it{where}"
         )
 
     def forfeit(self) -> None:

@@ -311,6 +311,62 @@ async def test_leaving_your_own_lan_table_for_good_tells_the_friends_it_ended(
     assert kept_lan_seats(tmp_path) == []
 
 
+async def test_a_friend_whose_match_stopped_is_told_where_its_rounds_so_far_are(
+    tmp_path: Path,
+) -> None:
+    """Ada leaves her own table for good in round 2: Dino's client ended in "the table closed
+    before the match ended (...); no seat is kept for it" and did not say that round 1's
+    transcript was saved in his folder, as his own quitting would have."""
+    stopped: list[SessionError] = []
+    left: list[bool] = []
+    dino = tmp_path / "dino"
+    with lan_table_lock(tmp_path):
+        async with trio.open_nursery() as nursery:
+            with trio.CancelScope() as screen:  # the game's screen: it closes by cancelling
+                async with open_game(tmp_path, humans=2) as ada:
+                    friend = NetworkSession(
+                        "127.0.0.1",
+                        ada.embedded_port,  # type: ignore[attr-defined]
+                        TableChoice(table_id=ada.table_id),
+                        name="Dino",
+                        data_dir=dino,
+                        store=SeatStore(dino),
+                    )
+
+                    async def friend_runs() -> None:
+                        try:
+                            await friend.run()
+                        except SessionError as exc:
+                            stopped.append(exc)
+
+                    async def leaves_in_round_2(person: PersonScreen) -> None:
+                        view = person.session.view
+                        if view is not None and view.round_number >= 2 and not left:
+                            left.append(True)
+                            await person.type("quit")
+                            await person.type("leave")
+                            screen.cancel()  # as the app closes the game after the leave
+
+                    nursery.start_soon(friend_runs)
+                    with trio.fail_after(10):
+                        await friend.connected.wait()
+                    nursery.start_soon(PersonScreen(friend).play)
+                    with trio.fail_after(60):
+                        await PersonScreen(ada).play(leaves_in_round_2)
+            with trio.fail_after(10):
+                while not stopped:
+                    await trio.sleep(0.05)
+            nursery.cancel_scope.cancel()
+    (saved,) = (dino / "transcripts").iterdir()
+    failure = session_failure(stopped[0])
+    assert failure.status == EXIT_FAILED
+    assert str(failure) == (
+        "the table closed before the match ended (Ada left their own table for good, and its "
+        "host ran in their terminal: this match ends here); no seat is kept for it; its "
+        f"rounds so far are saved, UNFINISHED: `scopa-net verify {saved}` checks them"
+    )
+
+
 async def test_stepping_away_from_your_own_table_says_where_it_opens_again(
     tmp_path: Path,
 ) -> None:
