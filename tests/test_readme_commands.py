@@ -219,9 +219,12 @@ def test_a_tally_started_resumed_listed_and_exported(
     homes: dict[str, str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """``scopa-net tally Ada Bruno Carla Dino --target 21``, a hand typed, quit; ``tally
-    --resume`` goes on with another; ``tally --list`` shows it as number 1; ``tally --export 1
-    --format csv`` prints both hands."""
-    typed = [["+3 ada", "done", "y", "quit"], ["+2 bruno", "done", "y", "quit"]]
+    --resume`` goes on with another (and exports it at the prompt); ``tally --list`` shows it
+    as number 1; ``tally --export 1 --format csv`` prints both hands."""
+    typed = [
+        ["+3 ada", "done", "y", "quit"],
+        ["+2 bruno", "done", "y", "export csv", "export markdown", "quit"],
+    ]
     screens: list[str] = []
     real_run_tally = tally_app.run_tally
 
@@ -253,7 +256,8 @@ def test_a_tally_started_resumed_listed_and_exported(
     ]
     assert main(["tally", "--export", "1"]) == 0  # markdown, the default
     assert capsys.readouterr().out.startswith("# Scopa tally: Ada & Carla v Bruno & Dino\n")
-    # The README's file table named `ID.md` and `ID.csv` "when exported": none is written.
+    # The README's file table names what is written: `tally --export` writes nothing, the
+    # prompt's `export csv` and `export markdown` write `ID.csv` and `ID.md`.
     readme = (TESTS.parent / "README.md").read_text(encoding="utf-8")
     (row,) = [line for line in readme.splitlines() if line.startswith("| `tallies/")]
     named = set(re.findall(r"`(?:tallies/)?ID(\.[a-z]+)`", row))
