@@ -566,7 +566,7 @@ class _Reporting:
             names = self._session.match_names if isinstance(event, MatchOver) else None
             sides = sides_scored(event.match_scores, mine, rules, names or self._session.names)
         if isinstance(event, RoundOver):
-            self._say(f"round over: {sides}")
+            self._say(f"round over; match score: {sides}")
         elif isinstance(event, MatchOver):
             outcome = "won" if event.winner == mine else "lost"
             after = rounds_taken(event.rounds, event.voids)
@@ -586,11 +586,14 @@ def sides_scored(
     scores: tuple[int, ...], mine: int, rules: RuleSet | None, names: Sequence[str]
 ) -> str:
     """A match score as the client's score lines say it, each side named by its players
-    and the bot's own side first: ``Dino & bot-2 5, Carla & bot-3 3``."""
+    and the bot's own side first: ``Dino & bot-2: 5, Carla & bot-3: 3`` (a colon where a
+    name ends in a digit, as :func:`~scopa_net.score_line.after_name` says; else ``Ada 5``)."""
+    from scopa_net.score_line import after_name
 
     def side(number: int) -> str:
         seats = rules.seats_of(number) if rules is not None else (number,)
         return " & ".join(names[s] if s < len(names) else f"seat {s}" for s in seats)
 
     order = [mine, *(n for n in range(len(scores)) if n != mine)]
-    return ", ".join(f"{side(n)} {scores[n]}" for n in order)
+    mark = after_name(side(n) for n in order)
+    return ", ".join(f"{side(n)}{mark}{scores[n]}" for n in order)

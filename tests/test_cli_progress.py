@@ -127,11 +127,15 @@ def test_bots_say_what_they_do_not_benchmark_figures(
     assert "bot-1: seated at table 1 seat 0" in out
     assert "bot-2: seated at table 1 seat 1" in out
     # Each side named, as the client's score lines name them ("round over, match 5-3" named
-    # none), the bot's own first.
-    assert re.search(r"^bot-1 \(table 1 seat 0\): round over: bot-1 \d+, bot-2 \d+$", out, re.M)
-    assert re.search(r"^bot-2 \(table 1 seat 1\): round over: bot-2 \d+, bot-1 \d+$", out, re.M)
+    # none), the bot's own first; the score is the match's, and after a name ending in a
+    # digit it follows a colon ("round over: bot-1 5, bot 0 4" read as the round's score,
+    # the 0 and the 4 run together).
+    first = r"^bot-1 \(table 1 seat 0\): round over; match score: bot-1: \d+, bot-2: \d+$"
+    assert re.search(first, out, re.M), out
+    second = r"^bot-2 \(table 1 seat 1\): round over; match score: bot-2: \d+, bot-1: \d+$"
+    assert re.search(second, out, re.M), out
     ends = re.findall(
-        r"match over after \d+ rounds?, (won|lost): bot-\d (\d+), bot-\d (\d+)$", out, re.M
+        r"match over after \d+ rounds?, (won|lost): bot-\d: (\d+), bot-\d: (\d+)$", out, re.M
     )
     assert len(ends) == 2, out
     # Each says its own score first: the winner's is the higher ("lost 3-0" was seat order).
@@ -159,6 +163,7 @@ def test_bots_name_partners_on_each_side_their_own_first() -> None:
     from scopa_net.rules import RuleSet
 
     names = ["Dino", "Carla", "bot-2", "bot-3"]
-    assert sides_scored((5, 3), 0, RuleSet.of(4), names) == "Dino & bot-2 5, Carla & bot-3 3"
-    assert sides_scored((5, 3), 1, RuleSet.of(4), names) == "Carla & bot-3 3, Dino & bot-2 5"
-    assert sides_scored((1, 4, 2), 2, RuleSet.of(3), names[:3]) == "bot-2 2, Dino 1, Carla 4"
+    assert sides_scored((5, 3), 0, RuleSet.of(4), names) == "Dino & bot-2: 5, Carla & bot-3: 3"
+    assert sides_scored((5, 3), 1, RuleSet.of(4), names) == "Carla & bot-3: 3, Dino & bot-2: 5"
+    assert sides_scored((1, 4, 2), 2, RuleSet.of(3), names[:3]) == "bot-2: 2, Dino: 1, Carla: 4"
+    assert sides_scored((1, 4), 1, RuleSet.of(2), ["Ada", "Bruno"]) == "Bruno 4, Ada 1"
