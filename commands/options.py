@@ -56,7 +56,11 @@ EXIT_STATUSES = (
     (EXIT_UNREACHABLE, "no scopa-net host there (refused, no answer, unknown name, not one)"),
     (EXIT_REFUSED, "the host said no (no such table, seat taken, wrong password, full)"),
     (EXIT_LOCAL, "this machine cannot (port in use, address not here, database, disk full)"),
-    (EXIT_KEY_CHANGED, "the host's key changed since you pinned it (it may be another host)"),
+    (
+        EXIT_KEY_CHANGED,
+        "the host's key is not the one pinned, or it did not prove it holds it (it may be "
+        "another host)",
+    ),
     (EXIT_DEAL_FAILED, "a deal check failed: the client stopped and saved the evidence"),
     (EXIT_CANCELLED, "you stopped it (Ctrl-C, or Ctrl-D at a question before a game)"),
     (EXIT_BROKEN_PIPE, "what read its output stopped reading (such as `| head`)"),

@@ -34,6 +34,18 @@ def test_help_lists_subcommands(capsys: pytest.CaptureFixture[str]) -> None:
     assert "play" in out
 
 
+def test_help_says_every_case_of_status_6(capsys: pytest.CaptureFixture[str]) -> None:
+    """Status 6 is also a host that could not prove it holds its key, or one that proved it
+    before and now speaks protocol 4 (README's table); --help said only that the key
+    changed, which a person whose host went back to protocol 4 could not match."""
+    assert main(["--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert (
+        "6 the host's key is not the one pinned, or it did not prove it holds it (it may be "
+        "another host)" in out
+    )
+
+
 def test_demo_prints_a_whole_round(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--seed", "3"]) == 0
     out = capsys.readouterr().out
