@@ -155,6 +155,11 @@ class TableWords:
             text = f"{was} gave up the seat; a computer player takes it"
         elif e.kind != "human":
             return
+        elif e.away and not session.match_begun:  # a table still waiting for players
+            text = (
+                f"{who} stepped away; their seat is kept, and a computer plays for them if the "
+                "match begins before they are back"
+            )
         elif e.away:
             text = f"{who} stepped away; a computer plays for them until they are back"
         elif not e.connected and e.grace:

@@ -46,6 +46,28 @@ async def test_a_lost_connection_before_the_match_begins_says_the_seat_is_kept(
     assert "Seat 1: Bruno; away" in listed, listed  # not "a computer plays for them"
 
 
+async def test_stepping_away_before_the_match_begins_says_the_seat_is_kept(
+    tmp_path: Path,
+) -> None:
+    """Bruno types quit at a table still waiting for players (he steps away, his seat kept):
+    Ada read "Bruno stepped away; a computer plays for them until they are back", with no
+    match to play (found by hand in tmux)."""
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01, grace=2)
+        ada = await sit(nursery, host, "Ada", tmp_path, create=create(RuleSet.of(3, 11)))
+        await until(lambda: ada.session.table_id is not None)
+        bruno = await sit(nursery, host, "Bruno", tmp_path, table_id=ada.session.table_id)
+        await until(lambda: "Bruno sat down at the table" in ada.text)
+        await bruno.type("quit")
+        await until(lambda: "Bruno stepped away" in ada.text)
+        nursery.cancel_scope.cancel()
+    said = [line for line in ada.lines if "Bruno" in line and line.startswith("Table:")]
+    assert said[1:] == [
+        "Table: Bruno stepped away; their seat is kept, and a computer plays for them if the "
+        "match begins before they are back"
+    ]
+
+
 async def test_once_the_match_has_begun_a_lost_connection_says_a_computer_plays(
     tmp_path: Path,
 ) -> None:
