@@ -743,6 +743,16 @@ class NetworkSession:
         pending[1].set()
         self._kept.save_record()
 
+    def _say_who_a_computer_plays_for(self) -> None:
+        """As the match begins: the people away whom a computer plays for from now (told, while
+        the table waited, that one would only if the match began before they were back)."""
+        seating = self._seating
+        for seat, info in enumerate(seating.seats):
+            if seat != self._seat and info.kind == "human" and seating.stand_in(seat):
+                who = seating.names[seat]
+                text = f"a computer is playing for {who} until they are back"
+                self._emit(Message(seat=None, text=text, table=True))
+
     async def _table_event(self, e: m.Message) -> bool:
         """Take one numbered event; True when the match is over."""
         assert self.mirror is not None and self.witness is not None and self._link is not None
@@ -782,7 +792,10 @@ class NetworkSession:
         if isinstance(self.witness, BlindWitness):
             for out in self.witness.take_outgoing():
                 await self._send_quietly(out)
+        begun = self.match_begun
         view = self.mirror.apply(e)
+        if not begun and self.match_begun:
+            self._say_who_a_computer_plays_for()
         if not isinstance(e, m.SeatStatus):  # followed once its name is taken, below
             self._seating.follow_holders(e)
         self._seq_changed.set()

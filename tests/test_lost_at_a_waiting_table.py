@@ -60,12 +60,18 @@ async def test_stepping_away_before_the_match_begins_says_the_seat_is_kept(
         await until(lambda: "Bruno sat down at the table" in ada.text)
         await bruno.type("quit")
         await until(lambda: "Bruno stepped away" in ada.text)
+        carla = await sit(nursery, host, "Carla", tmp_path, table_id=ada.session.table_id)
+        await until(lambda: ada.session.match_begun and carla.session.match_begun)
+        await until(lambda: "computer is playing for Bruno" in carla.text)
         nursery.cancel_scope.cancel()
     said = [line for line in ada.lines if "Bruno" in line and line.startswith("Table:")]
     assert said[1:] == [
         "Table: Bruno stepped away; their seat is kept, and a computer plays for them if the "
-        "match begins before they are back"
+        "match begins before they are back",
+        # As the match begins: Carla, who came after, is told too.
+        "Table: a computer is playing for Bruno until they are back",
     ]
+    assert "Table: a computer is playing for Bruno until they are back" in carla.lines
 
 
 async def test_once_the_match_has_begun_a_lost_connection_says_a_computer_plays(
