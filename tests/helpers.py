@@ -111,15 +111,18 @@ def env_without_coverage() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if not k.startswith("COVERAGE_")}
 
 
+def env_with_home(home: Path) -> dict[str, str]:
+    """This process's environment with scopa-net's data and configuration under ``home``."""
+    return dict(os.environ, XDG_DATA_HOME=str(home), XDG_CONFIG_HOME=str(home))
+
+
 def run_scopa_net(
     *args: str, home: Path | None = None, input: str | None = None, cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
     """``scopa-net ARGS`` as a person runs it: in a process of its own, with no input (or
     ``input`` through a pipe, as from a script), and its data and configuration under
     ``home`` when given (in the folder ``cwd``, when given)."""
-    env = dict(os.environ)
-    if home is not None:
-        env |= {"XDG_DATA_HOME": str(home), "XDG_CONFIG_HOME": str(home)}
+    env = dict(os.environ) if home is None else env_with_home(home)
     return subprocess.run(
         [sys.executable, "-m", "scopa_net", *args],
         capture_output=True,

@@ -11,36 +11,32 @@ from __future__ import annotations
 import os
 import pty
 import re
-import select
 import shutil
 import signal
 import subprocess
 import sys
 import termios
-import time
 from pathlib import Path
 
 import pytest
-from helpers import free_port
+from helpers import env_with_home, free_port
 from hosting import host_command, host_in_thread, host_process
+from terminal_output import read_until
 from tmux_player import HANG_GUARD, Tmux, kept_seats, scopa_net
 
 no_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 
-def read_until(main_fd: int, wanted: bytes) -> bytes:
-    """What a terminal's other end (``main_fd``) reads until ``wanted`` shows, or the
-    program's end closes it."""
-    seen = b""
-    deadline = time.monotonic() + HANG_GUARD
-    while wanted not in seen:
-        assert time.monotonic() < deadline, seen[-2000:]
-        if select.select([main_fd], [], [], 0.1)[0]:
-            try:
-                seen += os.read(main_fd, 65536)
-            except OSError:  # the program ended, and its terminal with it
-                break
-    return seen
+def said_when_stopped_at_your_turn(tmux: Tmux, name: str) -> str:
+    """What the game in tmux window ``name`` says after "Your turn." when SIGTERM stops it
+    there; it must end 143."""
+    pid = int(tmux.wait_for(name, r"^PID=(\d+)").group(1))
+    tmux.wait_for(name, r"^Your turn\.")
+    os.kill(pid, signal.SIGTERM)
+    tmux.wait_for(name, r"^CLIENT-EXIT=\d+")
+    screen = tmux.screen(name)
+    assert "CLIENT-EXIT=143" in screen
+    return screen.split("Your turn.")[-1].split("CLIENT-EXIT=")[0].strip()
 
 
 @no_tmux
@@ -51,13 +47,7 @@ def test_join_stopped_by_sigterm_says_the_seat_is_kept_and_how_to_take_it_back(
     with host_in_thread(bot_delay=0.1) as host, Tmux() as tmux:
         args = ["join", host.address, "--create", "--bots", "1", "--name", "Ada", "--ascii"]
         name = tmux.start(scopa_net(data, *args))
-        pid = int(tmux.wait_for(name, r"^PID=(\d+)").group(1))
-        tmux.wait_for(name, r"^Your turn\.")
-        os.kill(pid, signal.SIGTERM)
-        tmux.wait_for(name, r"^CLIENT-EXIT=\d+")
-        screen = tmux.screen(name)
-        assert "CLIENT-EXIT=143" in screen
-        said = screen.split("Your turn.")[-1].split("CLIENT-EXIT=")[0].strip()
+        said = said_when_stopped_at_your_turn(tmux, name)
         assert said == (
             f"scopa-net: stopped by SIGTERM; your seat is kept: `scopa-net join {host.address}` "
             "takes it back"
@@ -72,13 +62,7 @@ def test_join_stopped_by_sigterm_says_the_seat_is_kept_and_how_to_take_it_back(
 def test_play_stopped_by_sigterm_says_so(tmp_path: Path) -> None:
     with Tmux() as tmux:
         name = tmux.start(scopa_net(tmp_path, "play", "--bot-delay", "0", "--ascii"))
-        pid = int(tmux.wait_for(name, r"^PID=(\d+)").group(1))
-        tmux.wait_for(name, r"^Your turn\.")
-        os.kill(pid, signal.SIGTERM)
-        tmux.wait_for(name, r"^CLIENT-EXIT=\d+")
-        screen = tmux.screen(name)
-        assert "CLIENT-EXIT=143" in screen
-        said = screen.split("Your turn.")[-1].split("CLIENT-EXIT=")[0].strip()
+        said = said_when_stopped_at_your_turn(tmux, name)
         assert said == "scopa-net: stopped by SIGTERM"
 
 
@@ -107,7 +91,7 @@ def test_tally_stopped_by_sigterm_gives_the_terminal_back_and_says_what_is_kept(
     """The score keeper died where it stood: under a shell that does not restore the terminal
     (a script, dash) it was left raw, with no echo and no line editing, and nothing said."""
     main_fd, terminal_fd = pty.openpty()
-    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path))
+    env = env_with_home(tmp_path)
     env.update(TERM="xterm-256color", NO_COLOR="1")
     process = subprocess.Popen(
         [sys.executable, "-m", "scopa_net", "tally", "Ada", "Bruno"],
@@ -117,11 +101,11 @@ def test_tally_stopped_by_sigterm_gives_the_terminal_back_and_says_what_is_kept(
         env=env,
     )
     try:
-        seen = read_until(main_fd, b"tally>")
+        seen = read_until(main_fd, b"tally>", HANG_GUARD)
         os.write(main_fd, b"+2 Ada\r")
-        seen += read_until(main_fd, b"'done' scores it.")
+        seen += read_until(main_fd, b"'done' scores it.", HANG_GUARD)
         process.send_signal(signal.SIGTERM)
-        seen += read_until(main_fd, b"stopped by SIGTERM")
+        seen += read_until(main_fd, b"stopped by SIGTERM", HANG_GUARD)
         assert process.wait(timeout=HANG_GUARD) == 143
         modes = termios.tcgetattr(terminal_fd)[3]  # the terminal as the person has it now
     finally:
@@ -152,7 +136,7 @@ def test_join_stopped_by_sigterm_at_the_password_gives_the_echo_back(tmp_path: P
     """SIGTERM at "password for table 1:" killed join with the terminal's echo off: under a
     shell that does not restore it (a script, dash) nothing typed next showed."""
     port = free_port()
-    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path))
+    env = env_with_home(tmp_path)
     db = tmp_path / "host.db"
     host = host_process(host_command(db, port, "--players", "2", "--password", "sesame"), env)
     main_fd, terminal_fd = pty.openpty()
@@ -161,9 +145,9 @@ def test_join_stopped_by_sigterm_at_the_password_gives_the_echo_back(tmp_path: P
         join, stdin=terminal_fd, stdout=terminal_fd, stderr=terminal_fd, env=env
     )
     try:
-        seen = read_until(main_fd, b"password for table 1: ")
+        seen = read_until(main_fd, b"password for table 1: ", HANG_GUARD)
         process.send_signal(signal.SIGTERM)
-        seen += read_until(main_fd, b"nothing joined")
+        seen += read_until(main_fd, b"nothing joined", HANG_GUARD)
         assert process.wait(timeout=HANG_GUARD) == 143
         modes = termios.tcgetattr(terminal_fd)[3]
     finally:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import pty
-import select
 import signal
 import subprocess
 import sys
@@ -17,8 +16,9 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import free_port, kept_seat
+from helpers import env_with_home, free_port, kept_seat
 from hosting import host_command, host_process
+from terminal_output import read_until
 
 from scopa_net.client import embedded, sigterm
 from scopa_net.commands.main import main
@@ -27,27 +27,9 @@ from scopa_net.commands.options import EXIT_TERMINATED
 GUARD = 30.0
 
 
-def _read_until(fd: int, wanted: bytes) -> bytes:
-    """What the terminal's other end ``fd`` reads until ``wanted`` shows (or it closes)."""
-    seen = b""
-    deadline = time.monotonic() + GUARD
-    while wanted not in seen:
-        assert time.monotonic() < deadline, seen[-2000:]
-        if select.select([fd], [], [], 0.1)[0]:
-            try:
-                seen += os.read(fd, 65536)
-            except OSError:
-                break
-    return seen
-
-
-def _env(tmp_path: Path) -> dict[str, str]:
-    return dict(os.environ, XDG_DATA_HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path))
-
-
 def test_bots_stopped_by_sigterm_say_so(tmp_path: Path) -> None:
     port = free_port()
-    env = _env(tmp_path)
+    env = env_with_home(tmp_path)
     host = host_process(host_command(tmp_path / "host.db", port), env)
     bots = [sys.executable, "-m", "scopa_net", "bots", f"127.0.0.1:{port}", "--create"]
     process = subprocess.Popen(
@@ -59,7 +41,7 @@ def test_bots_stopped_by_sigterm_say_so(tmp_path: Path) -> None:
     )
     try:
         assert process.stdout is not None
-        seen = _read_until(process.stdout.fileno(), b"seated at")
+        seen = read_until(process.stdout.fileno(), b"seated at", GUARD)
         process.send_signal(signal.SIGTERM)
         out, err = process.communicate(timeout=GUARD)
     finally:
@@ -74,7 +56,7 @@ def test_bots_stopped_by_sigterm_say_so(tmp_path: Path) -> None:
 
 def test_join_stopped_by_sigterm_at_the_table_number_says_so(tmp_path: Path) -> None:
     port = free_port()
-    env = _env(tmp_path)
+    env = env_with_home(tmp_path)
     host = host_process(host_command(tmp_path / "host.db", port, "--players", "2"), env)
     main_fd, terminal_fd = pty.openpty()
     join = [sys.executable, "-m", "scopa_net", "join", f"127.0.0.1:{port}"]
@@ -82,10 +64,10 @@ def test_join_stopped_by_sigterm_at_the_table_number_says_so(tmp_path: Path) -> 
         join, stdin=terminal_fd, stdout=terminal_fd, stderr=terminal_fd, env=env
     )
     try:
-        seen = _read_until(main_fd, b"table number (")
+        seen = read_until(main_fd, b"table number (", GUARD)
         time.sleep(0.2)  # the question is asked: input() waits
         process.send_signal(signal.SIGTERM)
-        seen += _read_until(main_fd, b"nothing joined")
+        seen += read_until(main_fd, b"nothing joined", GUARD)
         status = process.wait(timeout=GUARD)
     finally:
         if process.poll() is None:
