@@ -6,9 +6,10 @@ Shared by the LAN screen tests (a test module may not import another, tests/test
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import suppress
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import trio
 
@@ -21,6 +22,10 @@ from scopa_net.client.style import Display
 from scopa_net.client.toolbar import toolbar_text
 from scopa_net.errors import IllegalPlayError
 from scopa_net.server.host import Host
+from scopa_net.wire.messages import CreateTable
+
+if TYPE_CHECKING:
+    from hosting import Network
 
 
 class PersonScreen:
@@ -140,3 +145,51 @@ async def take_back(nursery: trio.Nursery, host: Host, player: Player, tmp: Path
     back = await sit(nursery, host, name, tmp, table_id=record.table_id, resume_from=record)
     await until(lambda: "Back in your seat" in back.text)
     return back
+
+
+async def on_screen_at_memory_host(
+    net: Network,
+    name: str,
+    choice: TableChoice,
+    seated: trio.Event,
+    *,
+    tmp: Path,
+    screens: dict[str, PersonScreen],
+    between: Callable[[PersonScreen], Awaitable[None]] | None = None,
+    **options: object,
+) -> None:
+    """``name``'s client over the in-memory ``net``, with a data folder and seat store of her
+    own under ``tmp`` (a seat kept: she may step away), her screen ``screens[name]`` playing
+    (:meth:`PersonScreen.play` with ``between``) once ``seated`` is set."""
+    async with open_network_session(
+        "mem",
+        0,
+        choice,
+        name=name,
+        connector=net.connect,
+        data_dir=tmp / name,
+        store=SeatStore(tmp / name),
+        **options,  # type: ignore[arg-type]
+    ) as session:
+        screen = screens[name] = PersonScreen(session)
+        seated.set()
+        await screen.play(between)
+
+
+async def seat_in_turn(
+    nursery: trio.Nursery,
+    person: Callable[[str, TableChoice, trio.Event], Awaitable[None]],
+    names: Sequence[str],
+    create: CreateTable,
+    screens: dict[str, PersonScreen],
+) -> None:
+    """The first of ``names`` opens a table (``create``, as :func:`hosting.create` makes it),
+    then each of the others takes a seat at it in turn, each once the one before sits."""
+    seated = {name: trio.Event() for name in names}
+    first, *others = names
+    nursery.start_soon(person, first, TableChoice(create=create), seated[first])
+    await seated[first].wait()
+    table = TableChoice(table_id=screens[first].session.table_id)
+    for name in others:
+        nursery.start_soon(person, name, table, seated[name])
+        await seated[name].wait()

@@ -4,15 +4,14 @@ own answer (a real host in virtual time, each person's screen in front of a real
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import trio
 import trio.testing
 from hosting import create, start_memory_host
-from person_screen import PersonScreen
+from person_screen import PersonScreen, on_screen_at_memory_host, seat_in_turn
 
-from scopa_net.client.network_session import TableChoice, open_network_session
-from scopa_net.client.seat_store import SeatStore
 from scopa_net.rules import RuleSet
 
 
@@ -26,43 +25,29 @@ async def test_the_vote_names_whom_it_waits_for_in_a_sentence_and_who_is_away(
     his own answer awaited. Now both lines list them as a sentence, "you" last, Bruno marked
     away."""
     screens: dict[str, PersonScreen] = {}
+    asked: list[list[str]] = []
+    answered: list[list[str]] = []
+
+    async def what_each_does(screen: PersonScreen) -> None:
+        view, name = screen.session.view, screen.session.name
+        if name == "Bruno" and view is not None and view.plays and not asked:
+            asked.append(await screen.type("quit"))
+            asked.append(await screen.type("away"))
+        if name == "Dario" and "Play again" in screen.text and not answered:
+            answered.append(await screen.type("y"))
+
     async with trio.open_nursery() as nursery:
         _host, net = await start_memory_host(nursery, bot_delay=0.01, grace=600.0)
-
-        async def person(name: str, choice: TableChoice, seated: trio.Event) -> None:
-            async with open_network_session(
-                "mem",
-                0,
-                choice,
-                name=name,
-                connector=net.connect,
-                offer_rematch=True,
-                data_dir=tmp_path / name,
-                store=SeatStore(tmp_path / name),  # a seat kept: Bruno may step away
-            ) as session:
-                screen = screens[name] = PersonScreen(session)
-                seated.set()
-
-                async def what_each_does(screen: PersonScreen) -> None:
-                    view = screen.session.view
-                    if name == "Bruno" and view is not None and view.plays and not asked:
-                        asked.append(await screen.type("quit"))
-                        asked.append(await screen.type("away"))
-                    if name == "Dario" and "Play again" in screen.text and not answered:
-                        answered.append(await screen.type("y"))
-
-                await screen.play(what_each_does)
-
-        asked: list[list[str]] = []
-        answered: list[list[str]] = []
-        seated = {name: trio.Event() for name in ("Ada", "Bruno", "Carla", "Dario")}
-        rules = create(RuleSet.of(4, 1))
-        nursery.start_soon(person, "Ada", TableChoice(create=rules), seated["Ada"])
-        await seated["Ada"].wait()
-        table = TableChoice(table_id=screens["Ada"].session.table_id)
-        for name in ("Bruno", "Carla", "Dario"):
-            nursery.start_soon(person, name, table, seated[name])
-            await seated[name].wait()
+        person = partial(
+            on_screen_at_memory_host,
+            net,
+            tmp=tmp_path,
+            screens=screens,
+            between=what_each_does,
+            offer_rematch=True,
+        )
+        names = ("Ada", "Bruno", "Carla", "Dario")
+        await seat_in_turn(nursery, person, names, create(RuleSet.of(4, 1)), screens)
         with trio.fail_after(600):
             while not all("closing" in screens[n].text for n in ("Ada", "Carla")):
                 await trio.sleep(1)
