@@ -219,6 +219,29 @@ class Plug:
         self.ends.clear()
 
 
+class SleepingLaptop:
+    """One person's laptop whose lid closes once their hand shows: the host hears nothing
+    more from them (:class:`Plug` pulled), their screen takes nothing in and they make no
+    connection, until ``woken`` is set."""
+
+    def __init__(self, net: Network) -> None:
+        self.plug = Plug(net)
+        self.asleep = False
+        self.woken = trio.Event()
+
+    async def connect(self) -> trio.abc.Stream:
+        if self.asleep:
+            await self.woken.wait()  # no connection while the lid is closed
+        return await self.plug.connect()
+
+    async def sleeps_at_the_first_hand(self, screen: PersonScreen) -> None:
+        """``between`` for :meth:`People.on_screen`: the lid closes at the first hand shown."""
+        if not self.asleep and "Your hand " in screen.text:
+            self.asleep = True
+            await self.plug.pull()  # the lid closes: the host hears nothing more from them
+            await self.woken.wait()  # and their screen takes nothing in meanwhile
+
+
 def checks(lines: list[str]) -> list[int]:
     """Where the verified rounds' deal checks are in ``lines``."""
     return [n for n, line in enumerate(lines) if line.startswith("Deal check: verified")]

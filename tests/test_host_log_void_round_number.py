@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import trio
 import trio.testing
-from blind_people import People, Plug, table_of
+from blind_people import People, Plug, SleepingLaptop, table_of
 from helpers import host_said
 from hosting import create, start_memory_host
 from person_screen import PersonScreen
@@ -29,23 +29,11 @@ async def test_a_void_round_after_a_void_round_is_logged_with_the_screens_number
     caplog.set_level(logging.INFO, logger="scopa_net")
     people = People(tmp_path, names=("Ada", "Bruno"))
     screens: dict[str, PersonScreen] = {}
-    asleep: list[bool] = []
-    woken = trio.Event()
     async with trio.open_nursery() as nursery:
         _host, net = await start_memory_host(nursery, grace=5.0, bot_delay=0.5)
-        ada_plug, bruno_plug = Plug(net), Plug(net)
+        ada_laptop, bruno_plug = SleepingLaptop(net), Plug(net)
+        woken = ada_laptop.woken
         scopes: dict[str, trio.CancelScope] = {}
-
-        async def ada_connects() -> trio.abc.Stream:
-            if asleep:
-                await woken.wait()  # no connection while the lid is closed
-            return await ada_plug.connect()
-
-        async def ada_sleeps_in_round_1(screen: PersonScreen) -> None:
-            if not asleep and "Your hand " in screen.text:
-                asleep.append(True)
-                await ada_plug.pull()  # the lid closes: the host hears nothing more from her
-                await woken.wait()
 
         async def bruno_goes_in_round_2(screen: PersonScreen) -> None:
             if not woken.is_set() and "Ada (computer) plays" in screen.text:
@@ -69,9 +57,9 @@ async def test_a_void_round_after_a_void_round_is_logged_with_the_screens_number
                 people.on_screen,
                 "Ada",
                 create_table,
-                ada_connects,
+                ada_laptop.connect,
                 screens,
-                ada_sleeps_in_round_1,
+                ada_laptop.sleeps_at_the_first_hand,
             )
         )
         nursery.start_soon(bruno, await table_of(screens))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import trio
 import trio.testing
-from blind_people import People, Plug, table_of
+from blind_people import People, Plug, SleepingLaptop, table_of
 from hosting import create, start_memory_host
 from person_screen import PersonScreen
 
@@ -139,22 +139,10 @@ async def test_back_in_a_round_a_computer_plays_the_seat_is_said_once_in_plain_w
     words, guessing at why. Now only the second."""
     people = People(tmp_path, names=("Ada", "Bruno"))
     screens: dict[str, PersonScreen] = {}
-    asleep: list[bool] = []
-    woken = trio.Event()
     async with trio.open_nursery() as nursery:
         _host, net = await start_memory_host(nursery, grace=5.0, bot_delay=0.5)
-        plug = Plug(net)
-
-        async def ada_connects() -> trio.abc.Stream:
-            if asleep:
-                await woken.wait()  # no connection while the lid is closed
-            return await plug.connect()
-
-        async def ada_sleeps_in_round_1(screen: PersonScreen) -> None:
-            if not asleep and "Your hand " in screen.text:
-                asleep.append(True)
-                await plug.pull()  # the lid closes: the host hears nothing more from her
-                await woken.wait()  # and her screen takes nothing in meanwhile
+        ada_laptop = SleepingLaptop(net)
+        woken = ada_laptop.woken
 
         async def bruno_wakes_her_in_round_2(screen: PersonScreen) -> None:
             if not woken.is_set() and "Ada (computer) plays" in screen.text:
@@ -166,9 +154,9 @@ async def test_back_in_a_round_a_computer_plays_the_seat_is_said_once_in_plain_w
                 people.on_screen,
                 "Ada",
                 create_table,
-                ada_connects,
+                ada_laptop.connect,
                 screens,
-                ada_sleeps_in_round_1,
+                ada_laptop.sleeps_at_the_first_hand,
             )
         )
         table_id = await table_of(screens)
