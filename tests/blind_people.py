@@ -241,6 +241,24 @@ class SleepingLaptop:
             await self.plug.pull()  # the lid closes: the host hears nothing more from them
             await self.woken.wait()  # and their screen takes nothing in meanwhile
 
+    async def ada_opens_a_table_for_two(
+        self, nursery: trio.Nursery, people: People, screens: dict[str, PersonScreen]
+    ) -> int:
+        """Ada, on this laptop, opens a blind table for two to 11 points and plays at random
+        there (her screen ``screens["Ada"]``) until the lid closes; its number, once she sits."""
+        create_table = TableChoice(create=create(RuleSet.of(2, 11), blind=True))
+        nursery.start_soon(
+            partial(
+                people.on_screen,
+                "Ada",
+                create_table,
+                self.connect,
+                screens,
+                self.sleeps_at_the_first_hand,
+            )
+        )
+        return await table_of(screens)
+
 
 def checks(lines: list[str]) -> list[int]:
     """Where the verified rounds' deal checks are in ``lines``."""

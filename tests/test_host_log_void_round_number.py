@@ -4,19 +4,17 @@ host in virtual time, real client sessions with the game's controller in front o
 from __future__ import annotations
 
 import logging
-from functools import partial
 from pathlib import Path
 
 import pytest
 import trio
 import trio.testing
-from blind_people import People, Plug, SleepingLaptop, table_of
+from blind_people import People, Plug, SleepingLaptop
 from helpers import host_said
-from hosting import create, start_memory_host
+from hosting import start_memory_host
 from person_screen import PersonScreen
 
 from scopa_net.client.network_session import TableChoice
-from scopa_net.rules import RuleSet
 
 
 async def test_a_void_round_after_a_void_round_is_logged_with_the_screens_number(
@@ -51,18 +49,8 @@ async def test_a_void_round_after_a_void_round_is_logged_with_the_screens_number
                     bruno_goes_in_round_2,
                 )
 
-        create_table = TableChoice(create=create(RuleSet.of(2, 11), blind=True))
-        nursery.start_soon(
-            partial(
-                people.on_screen,
-                "Ada",
-                create_table,
-                ada_laptop.connect,
-                screens,
-                ada_laptop.sleeps_at_the_first_hand,
-            )
-        )
-        nursery.start_soon(bruno, await table_of(screens))
+        table_id = await ada_laptop.ada_opens_a_table_for_two(nursery, people, screens)
+        nursery.start_soon(bruno, table_id)
         with trio.fail_after(600):
             await woken.wait()
             while "Round 2 is void" not in screens["Ada"].text:

@@ -148,18 +148,7 @@ async def test_back_in_a_round_a_computer_plays_the_seat_is_said_once_in_plain_w
             if not woken.is_set() and "Ada (computer) plays" in screen.text:
                 woken.set()
 
-        create_table = TableChoice(create=create(RuleSet.of(2, 11), blind=True))
-        nursery.start_soon(
-            partial(
-                people.on_screen,
-                "Ada",
-                create_table,
-                ada_laptop.connect,
-                screens,
-                ada_laptop.sleeps_at_the_first_hand,
-            )
-        )
-        table_id = await table_of(screens)
+        table_id = await ada_laptop.ada_opens_a_table_for_two(nursery, people, screens)
         nursery.start_soon(
             partial(
                 people.on_screen,
