@@ -1,10 +1,36 @@
-"""Reading what a program started by a test writes to its terminal or pipe."""
+"""A program a test runs on a terminal of its own (a pty), and reading what it writes there
+or to a pipe."""
 
 from __future__ import annotations
 
 import os
+import pty
 import select
+import subprocess
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+@contextmanager
+def on_a_terminal(
+    argv: list[str], env: dict[str, str]
+) -> Iterator[tuple[subprocess.Popen[bytes], int, int]]:
+    """``argv`` run with a new terminal as its stdin, stdout and stderr: the process, the
+    terminal's other end (where the test reads and types) and the terminal itself. On the way
+    out the process is killed if it still runs, and both ends are closed."""
+    main_fd, terminal_fd = pty.openpty()
+    process = subprocess.Popen(
+        argv, stdin=terminal_fd, stdout=terminal_fd, stderr=terminal_fd, env=env
+    )
+    try:
+        yield process, main_fd, terminal_fd
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        os.close(terminal_fd)
+        os.close(main_fd)
 
 
 def read_until(fd: int, wanted: bytes, seconds: float) -> bytes:

@@ -9,11 +9,9 @@ The tmux ones are skipped when tmux is not installed."""
 from __future__ import annotations
 
 import os
-import pty
 import re
 import shutil
 import signal
-import subprocess
 import sys
 import termios
 from pathlib import Path
@@ -21,7 +19,7 @@ from pathlib import Path
 import pytest
 from helpers import env_with_home, free_port
 from hosting import host_command, host_in_thread, host_process
-from terminal_output import read_until
+from terminal_output import on_a_terminal, read_until
 from tmux_player import HANG_GUARD, Tmux, kept_seats, scopa_net
 
 no_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
@@ -90,17 +88,10 @@ def test_tally_stopped_by_sigterm_gives_the_terminal_back_and_says_what_is_kept(
 ) -> None:
     """The score keeper died where it stood: under a shell that does not restore the terminal
     (a script, dash) it was left raw, with no echo and no line editing, and nothing said."""
-    main_fd, terminal_fd = pty.openpty()
     env = env_with_home(tmp_path)
     env.update(TERM="xterm-256color", NO_COLOR="1")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "scopa_net", "tally", "Ada", "Bruno"],
-        stdin=terminal_fd,
-        stdout=terminal_fd,
-        stderr=terminal_fd,
-        env=env,
-    )
-    try:
+    tally = [sys.executable, "-m", "scopa_net", "tally", "Ada", "Bruno"]
+    with on_a_terminal(tally, env) as (process, main_fd, terminal_fd):
         seen = read_until(main_fd, b"tally>", HANG_GUARD)
         os.write(main_fd, b"+2 Ada\r")
         seen += read_until(main_fd, b"'done' scores it.", HANG_GUARD)
@@ -108,12 +99,6 @@ def test_tally_stopped_by_sigterm_gives_the_terminal_back_and_says_what_is_kept(
         seen += read_until(main_fd, b"stopped by SIGTERM", HANG_GUARD)
         assert process.wait(timeout=HANG_GUARD) == 143
         modes = termios.tcgetattr(terminal_fd)[3]  # the terminal as the person has it now
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        os.close(terminal_fd)
-        os.close(main_fd)
     assert modes & termios.ECHO
     assert modes & termios.ICANON
     text = re.sub(rb"\x1b\[[0-9;?]*[A-Za-z]", b"", seen).decode(errors="replace")
@@ -139,23 +124,15 @@ def test_join_stopped_by_sigterm_at_the_password_gives_the_echo_back(tmp_path: P
     env = env_with_home(tmp_path)
     db = tmp_path / "host.db"
     host = host_process(host_command(db, port, "--players", "2", "--password", "sesame"), env)
-    main_fd, terminal_fd = pty.openpty()
     join = [sys.executable, "-m", "scopa_net", "join", f"127.0.0.1:{port}", "--table", "1"]
-    process = subprocess.Popen(
-        join, stdin=terminal_fd, stdout=terminal_fd, stderr=terminal_fd, env=env
-    )
     try:
-        seen = read_until(main_fd, b"password for table 1: ", HANG_GUARD)
-        process.send_signal(signal.SIGTERM)
-        seen += read_until(main_fd, b"nothing joined", HANG_GUARD)
-        assert process.wait(timeout=HANG_GUARD) == 143
-        modes = termios.tcgetattr(terminal_fd)[3]
+        with on_a_terminal(join, env) as (process, main_fd, terminal_fd):
+            seen = read_until(main_fd, b"password for table 1: ", HANG_GUARD)
+            process.send_signal(signal.SIGTERM)
+            seen += read_until(main_fd, b"nothing joined", HANG_GUARD)
+            assert process.wait(timeout=HANG_GUARD) == 143
+            modes = termios.tcgetattr(terminal_fd)[3]
     finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        os.close(terminal_fd)
-        os.close(main_fd)
         host.stop()
     assert modes & termios.ECHO
     said = seen.decode(errors="replace").replace("\r", "").split("password for table 1: ")[-1]

@@ -8,7 +8,6 @@ person waits on says "stopped by SIGTERM" and what became of things.
 from __future__ import annotations
 
 import os
-import pty
 import signal
 import subprocess
 import sys
@@ -18,7 +17,7 @@ from pathlib import Path
 import pytest
 from helpers import env_with_home, free_port, kept_seat
 from hosting import host_command, host_process
-from terminal_output import read_until
+from terminal_output import on_a_terminal, read_until
 
 from scopa_net.client import embedded, sigterm
 from scopa_net.commands.main import main
@@ -58,23 +57,15 @@ def test_join_stopped_by_sigterm_at_the_table_number_says_so(tmp_path: Path) -> 
     port = free_port()
     env = env_with_home(tmp_path)
     host = host_process(host_command(tmp_path / "host.db", port, "--players", "2"), env)
-    main_fd, terminal_fd = pty.openpty()
     join = [sys.executable, "-m", "scopa_net", "join", f"127.0.0.1:{port}"]
-    process = subprocess.Popen(
-        join, stdin=terminal_fd, stdout=terminal_fd, stderr=terminal_fd, env=env
-    )
     try:
-        seen = read_until(main_fd, b"table number (", GUARD)
-        time.sleep(0.2)  # the question is asked: input() waits
-        process.send_signal(signal.SIGTERM)
-        seen += read_until(main_fd, b"nothing joined", GUARD)
-        status = process.wait(timeout=GUARD)
+        with on_a_terminal(join, env) as (process, main_fd, _terminal_fd):
+            seen = read_until(main_fd, b"table number (", GUARD)
+            time.sleep(0.2)  # the question is asked: input() waits
+            process.send_signal(signal.SIGTERM)
+            seen += read_until(main_fd, b"nothing joined", GUARD)
+            status = process.wait(timeout=GUARD)
     finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        os.close(terminal_fd)
-        os.close(main_fd)
         host.stop()
     assert status == EXIT_TERMINATED
     said = seen.decode(errors="replace").replace("\r", "").split("Enter to stop): ")[-1]
