@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import trio
+from hosting import create
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client import render
@@ -21,6 +22,7 @@ from scopa_net.client.seat_store import SeatStore
 from scopa_net.client.style import Display
 from scopa_net.client.toolbar import toolbar_text
 from scopa_net.errors import IllegalPlayError
+from scopa_net.rules import RuleSet
 from scopa_net.server.host import Host
 from scopa_net.wire.messages import CreateTable
 
@@ -193,3 +195,21 @@ async def seat_in_turn(
     for name in others:
         nursery.start_soon(person, name, table, seated[name])
         await seated[name].wait()
+
+
+async def opens_a_table(
+    nursery: trio.Nursery, host: Host, name: str, tmp: Path, rules: RuleSet
+) -> Player:
+    """``name`` opens a table of ``rules`` at ``host`` (:func:`sit`), once it has a number."""
+    player = await sit(nursery, host, name, tmp, create=create(rules))
+    await until(lambda: player.session.table_id is not None)
+    return player
+
+
+async def sits_with(
+    nursery: trio.Nursery, host: Host, name: str, tmp: Path, opener: Player
+) -> Player:
+    """``name`` sits at ``opener``'s table (:func:`sit`), once ``opener``'s screen says so."""
+    player = await sit(nursery, host, name, tmp, table_id=opener.session.table_id)
+    await until(lambda: f"{name} sat down at the table" in opener.text)
+    return player

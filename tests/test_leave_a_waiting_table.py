@@ -12,8 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import trio
-from hosting import create, start_host
-from person_screen import sit, until
+from hosting import start_host
+from person_screen import opens_a_table, sit, sits_with, until
 
 from scopa_net.client.seat_store import SeatStore
 from scopa_net.rules import RuleSet
@@ -24,8 +24,7 @@ async def test_quit_at_a_table_waiting_for_players_says_the_seat_is_kept(
 ) -> None:
     async with trio.open_nursery() as nursery:
         host = await start_host(nursery, bot_delay=0.01)
-        bruno = await sit(nursery, host, "Bruno", tmp_path, create=create(RuleSet.of(3, 11)))
-        await until(lambda: bruno.session.table_id is not None)
+        bruno = await opens_a_table(nursery, host, "Bruno", tmp_path, RuleSet.of(3, 11))
         assert bruno.controller.waiting_at_a_table()
         said = await bruno.type("quit")
         table = host.tables[bruno.session.table_id].table
@@ -49,11 +48,9 @@ async def test_quit_once_the_match_began_with_nothing_dealt_yet_does_not_say_bef
     table 1 before its match began ... (if the match begins first, ...)": it had begun."""
     async with trio.open_nursery() as nursery:
         host = await start_host(nursery, bot_delay=0.01, grace=30)
-        ada = await sit(nursery, host, "Ada", tmp_path, create=create(RuleSet.of(3, 11)))
-        await until(lambda: ada.session.table_id is not None)
+        ada = await opens_a_table(nursery, host, "Ada", tmp_path, RuleSet.of(3, 11))
         table_id = ada.session.table_id
-        bruno = await sit(nursery, host, "Bruno", tmp_path, table_id=table_id)
-        await until(lambda: "Bruno sat down at the table" in ada.text)
+        bruno = await sits_with(nursery, host, "Bruno", tmp_path, ada)
         bruno.crash()
         await until(lambda: "Bruno lost the connection" in ada.text)
         await sit(nursery, host, "Carla", tmp_path, table_id=table_id)

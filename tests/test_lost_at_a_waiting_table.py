@@ -13,8 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import trio
-from hosting import create, start_host
-from person_screen import play_when_asked, sit, until
+from hosting import start_host
+from person_screen import opens_a_table, play_when_asked, sit, sits_with, until
 
 from scopa_net.rules import RuleSet
 
@@ -33,10 +33,8 @@ async def test_a_lost_connection_before_the_match_begins_says_the_seat_is_kept(
 ) -> None:
     async with trio.open_nursery() as nursery:
         host = await start_host(nursery, bot_delay=0.01, grace=2)
-        ada = await sit(nursery, host, "Ada", tmp_path, create=create(RuleSet.of(3, 11)))
-        await until(lambda: ada.session.table_id is not None)
-        bruno = await sit(nursery, host, "Bruno", tmp_path, table_id=ada.session.table_id)
-        await until(lambda: "Bruno sat down at the table" in ada.text)
+        ada = await opens_a_table(nursery, host, "Ada", tmp_path, RuleSet.of(3, 11))
+        bruno = await sits_with(nursery, host, "Bruno", tmp_path, ada)
         bruno.crash()
         await until(lambda: "Bruno is not back" in ada.text or "computer is playing" in ada.text)
         listed = await ada.type("who")
@@ -80,8 +78,7 @@ async def test_once_the_match_has_begun_a_lost_connection_says_a_computer_plays(
     """The third seat filled, the match begins: Bruno lost then is told as in a match."""
     async with trio.open_nursery() as nursery:
         host = await start_host(nursery, bot_delay=0.01, grace=2)
-        ada = await sit(nursery, host, "Ada", tmp_path, create=create(RuleSet.of(3, 11)))
-        await until(lambda: ada.session.table_id is not None)
+        ada = await opens_a_table(nursery, host, "Ada", tmp_path, RuleSet.of(3, 11))
         table_id = ada.session.table_id
         bruno = await sit(nursery, host, "Bruno", tmp_path, table_id=table_id)
         carla = await sit(nursery, host, "Carla", tmp_path, table_id=table_id)
