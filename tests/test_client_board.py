@@ -308,6 +308,21 @@ class SteppingSession(TableSession):
         self.left.append(away)
 
 
+def _waiting_for_players(
+    table_id: int, resume_command: str
+) -> tuple[SteppingSession, Screen, Controller]:
+    """A seat at table ``table_id`` whose match has not begun (seated, nothing dealt yet),
+    taken back with ``resume_command``; its screen and controller."""
+    session = SteppingSession(match_dealt({0: "7h 4s 3b", 1: "2h 2s Jd"}, "7d Kb Qh Js"))
+    session.table_id = table_id  # type: ignore[attr-defined]
+    session.resume_command = resume_command  # type: ignore[attr-defined]
+    screen = Screen()
+    controller = Controller(session, Display(), screen.show, lambda: None)
+    controller.state.view = None  # seated, nothing dealt yet
+    assert controller.waiting_at_a_table()
+    return session, screen, controller
+
+
 async def test_ctrl_c_at_leave_or_away_stays_and_at_the_coach_plays_nothing() -> None:
     """Ctrl-C at "leave, away or stay?" and at the coach's "play it anyway?" left the question
     on screen, still waiting for its answer; it now answers "stay" and "no", in words."""
@@ -448,14 +463,8 @@ async def test_quit_while_the_host_is_away_at_a_table_waiting_for_players_says_s
     """Before the match began, "quit" while reconnecting said the host keeps the seat "(a
     computer plays it once its grace period ends)": nothing is played at a table waiting for
     players. It says the match has not begun, and when a computer would play."""
-    session = SteppingSession(match_dealt({0: "7h 4s 3b", 1: "2h 2s Jd"}, "7d Kb Qh Js"))
+    session, screen, controller = _waiting_for_players(3, "`scopa-net join 10.0.0.5:7311`")
     session.connection = ConnectionState.RECONNECTING  # type: ignore[misc]
-    session.table_id = 3  # type: ignore[attr-defined]
-    session.resume_command = "`scopa-net join 10.0.0.5:7311`"  # type: ignore[attr-defined]
-    screen = Screen()
-    controller = Controller(session, Display(), screen.show, lambda: None)
-    controller.state.view = None  # seated, nothing dealt yet
-    assert controller.waiting_at_a_table()
     await controller.handle_line("quit")
     assert screen.take() == (
         "The host cannot be reached, so it cannot be told that you are stepping away: it keeps "
@@ -559,14 +568,8 @@ async def test_quit_at_ones_own_lan_table_waiting_for_friends_says_it_opens_agai
     """At a ``play --lan`` table waiting for friends, the host runs in this process and stops
     with it: leaving says the table and the seat are kept, and how to open them again, not
     that a computer will play for the person."""
-    session = SteppingSession(match_dealt({0: "7h 4s 3b", 1: "2h 2s Jd"}, "7d Kb Qh Js"))
-    session.table_id = 1  # type: ignore[attr-defined]
+    session, screen, controller = _waiting_for_players(1, "`scopa-net play --lan`")
     session.embedded_port = 7311  # type: ignore[attr-defined]
-    session.resume_command = "`scopa-net play --lan`"  # type: ignore[attr-defined]
-    screen = Screen()
-    controller = Controller(session, Display(), screen.show, lambda: None)
-    controller.state.view = None  # seated, nothing dealt yet
-    assert controller.waiting_at_a_table()
     await controller.handle_line("quit")
     assert screen.take() == (
         "You left table 1 before its match began; the table and your seat are kept: "
