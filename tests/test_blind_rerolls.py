@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ import trio
 from blind_driver import BlindDriver, new_blind_table
 from faultproxy import FaultProxy
 from hosting import create, start_host
+from journal_copies import copy_journal, put_back
 from session_watch import said_into, until
 from table_driver import KEY
 
@@ -124,24 +124,6 @@ def test_a_round_opened_again_while_it_is_in_play_stops_the_seat_as_a_re_roll() 
     )
 
 
-def _copy_journal(db: Path, to: Path) -> None:
-    """A copy of a host's journal as it stands now, whole in one file."""
-    source, copy = sqlite3.connect(db), sqlite3.connect(to)
-    try:
-        source.backup(copy)
-    finally:
-        copy.close()
-        source.close()
-
-
-def _put_back(copy: Path, db: Path) -> None:
-    """A host's journal put back from a copy: the copy in its place, nothing of the one it
-    replaces (its write-ahead log would hold what came after)."""
-    for leftover in (db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
-        leftover.unlink(missing_ok=True)
-    copy.replace(db)
-
-
 async def test_a_round_dealt_then_opened_anew_after_the_host_put_its_journal_back_stops_the_seat(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -175,7 +157,7 @@ async def test_a_round_dealt_then_opened_anew_after_the_host_put_its_journal_bac
                 return 0 if ada.view is None else ada.view.round_number
 
             await until(turn, 60)
-            _copy_journal(db, copy)
+            copy_journal(db, copy)
             while round_no() < REROLLED:
                 await until(lambda: turn() or round_no() >= REROLLED, 60)
                 if round_no() < REROLLED:
@@ -184,7 +166,7 @@ async def test_a_round_dealt_then_opened_anew_after_the_host_put_its_journal_bac
             await until(turn, 60)  # round 2 dealt, her hand on her screen
             await first.shutdown()
             first.journal.close()
-            _put_back(copy, db)
+            put_back(copy, db)
             again = await start_host(nursery, db=str(db), bot_delay=0, grace=600)
             again_key.append(again.public_key)
             proxy.target_port = again.port

@@ -6,12 +6,12 @@ what the host has, the board rebuilt from the host's events."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import trio
 from faultproxy import FaultProxy
 from hosting import create, start_host
+from journal_copies import copy_journal, put_back
 from proxied import session_through_proxy
 from session_watch import said_into, until
 
@@ -90,25 +90,6 @@ async def test_a_resume_refused_for_the_host_s_disk_is_tried_again(tmp_path: Pat
             nursery.cancel_scope.cancel()
 
 
-def _copy_journal(db: Path, to: Path) -> None:
-    """A copy of a host's journal as it stands now, whole in one file (its write-ahead log
-    checkpointed as the copy closes)."""
-    source, copy = sqlite3.connect(db), sqlite3.connect(to)
-    try:
-        source.backup(copy)
-    finally:
-        copy.close()
-        source.close()
-
-
-def _put_back(copy: Path, db: Path) -> None:
-    """What a person does who puts a host's journal back from a copy: the copy in its place,
-    and nothing of the journal it replaces (its write-ahead log would hold what came after)."""
-    for leftover in (db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
-        leftover.unlink(missing_ok=True)
-    copy.replace(db)
-
-
 def _host_view(host: Host, table_id: int, seat: int) -> tuple[object, ...]:
     view = SeatMirror(host.tables[table_id].table.snapshot(seat)).view
     return view.hand, view.table, view.scores, view.plays, view.round_number
@@ -135,7 +116,7 @@ async def test_a_host_that_lost_events_the_client_saw_goes_on_from_what_it_has(
                 said: list[str] = []
                 nursery.start_soon(said_into, bea, said)
                 await until(lambda: bea.view is not None and bea.view.my_turn)
-                _copy_journal(db, copy)
+                copy_journal(db, copy)
                 assert bea.mirror is not None
                 copied = bea.mirror.seq
                 while bea.mirror.seq < copied + 12:  # events the copy will not have (more
@@ -147,7 +128,7 @@ async def test_a_host_that_lost_events_the_client_saw_goes_on_from_what_it_has(
                 seen = bea.mirror.seq
                 await first.shutdown()
                 first.journal.close()
-                _put_back(copy, db)
+                put_back(copy, db)
                 again = await start_host(nursery, db=str(db), bot_delay=0, grace=600)
                 proxy.target_port = again.port
                 await until(lambda: bea.connection is not ConnectionState.CONNECTED)
