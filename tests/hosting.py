@@ -239,21 +239,23 @@ def create(
     )
 
 
+async def ada_keeps_a_seat(port: int, data: Path) -> None:
+    """Ada opens a table for two with a computer player at the host on ``port``, her client
+    (its data in ``data``) keeping her seat on disk, and stops."""
+    store = SeatStore(data)
+    choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
+    async with open_network_session(
+        "127.0.0.1", port, choice, name="Ada", data_dir=data, store=store
+    ):
+        (record,) = store.records()
+    store.release(record)
+
+
 def seat_kept_at_a_host_that_stopped(db: str, data: Path) -> int:
     """Ada's seat kept on disk (in ``data``) by a client that stopped, at a host over the
     journal ``db`` that stopped since; returns the port it listened on."""
     with host_in_thread(db, bot_delay=0.01, grace=600) as first:
-
-        async def keep_a_seat() -> None:
-            store = SeatStore(data)
-            choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
-            async with open_network_session(
-                "127.0.0.1", first.port, choice, name="Ada", data_dir=data, store=store
-            ):
-                (record,) = store.records()
-            store.release(record)
-
-        trio.run(keep_a_seat)
+        trio.run(ada_keeps_a_seat, first.port, data)
         return first.port
 
 

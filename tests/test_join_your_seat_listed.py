@@ -11,11 +11,9 @@ from pathlib import Path
 
 import pytest
 import trio
-from hosting import HostThread, create, host_in_thread
+from hosting import HostThread, ada_keeps_a_seat, create, host_in_thread
 from rawseat import RawSeat, listed
 
-from scopa_net.client.network_session import TableChoice, open_network_session
-from scopa_net.client.seat_store import SeatStore
 from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_CANCELLED
 from scopa_net.rules import RuleSet
@@ -34,13 +32,7 @@ def two_adas_away(host: HostThread, data: Path) -> None:
     table 2, kept by nobody here; both away past the host's limit, open to a newcomer."""
 
     async def sit_and_go() -> None:
-        store = SeatStore(data)
-        choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
-        async with open_network_session(
-            "127.0.0.1", host.port, choice, name="Ada", data_dir=data, store=store
-        ):
-            (record,) = store.records()
-        store.release(record)
+        await ada_keeps_a_seat(host.port, data)
         other = await RawSeat.connect(host.port)
         table = await other.create(create(RuleSet.of(2, 11), bots=1))
         await other.join(table, 0, "Ada")
