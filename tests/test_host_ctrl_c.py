@@ -41,6 +41,18 @@ async def _rest(stream: trio.abc.ReceiveStream | None) -> str:
 
 
 # 0: both at once (trio took them as one); the others came while the host saved its tables.
+async def _killed_if_running(proc: trio.Process) -> None:
+    """The host process ended, if it has not ended by itself."""
+    if proc.returncode is None:
+        proc.kill()
+        await proc.wait()
+
+
+def _stopped_and_saved(db: object) -> tuple[int, str]:
+    """The status and the one line of a host over the journal ``db`` that stopped well."""
+    return 0, f"stopped; the tables are saved in {db}: the same command resumes them\n"
+
+
 @pytest.mark.parametrize("gap", [0.0, 0.003, 0.03])
 async def test_ctrl_c_twice_with_players_connected_still_says_the_tables_are_saved(
     tmp_path: Path, gap: float
@@ -76,15 +88,10 @@ async def test_ctrl_c_twice_with_players_connected_still_says_the_tables_are_sav
                 out = await _rest(proc.stdout)
                 status = await proc.wait()
         finally:
-            if proc.returncode is None:
-                proc.kill()
-                await proc.wait()
+            await _killed_if_running(proc)
     await seated.stream.aclose()
     await lobby.stream.aclose()
-    assert (status, out) == (
-        0,
-        f"stopped; the tables are saved in {db}: the same command resumes them\n",
-    ), err
+    assert (status, out) == _stopped_and_saved(db), err
     assert "stopped" not in err[0].replace("signal SIGINT: shutting down", "")
     journal = Journal(str(db))
     try:
@@ -125,13 +132,8 @@ async def test_the_host_s_terminal_closing_stops_it_as_ctrl_c_does_unless_under_
             out = await _rest(proc.stdout)
             status = await proc.wait()
     finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
+        await _killed_if_running(proc)
     await seated.stream.aclose()
     assert isinstance(bye, m.Bye)
     assert bye.reason == "shutting_down"  # the players told the host stopped
-    assert (status, out) == (
-        0,
-        f"stopped; the tables are saved in {db}: the same command resumes them\n",
-    )
+    assert (status, out) == _stopped_and_saved(db)
