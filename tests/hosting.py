@@ -22,6 +22,7 @@ import trio.testing
 
 from scopa_net.client.network_session import TableChoice, list_tables, open_network_session
 from scopa_net.client.seat_store import SeatRecord, SeatStore
+from scopa_net.client.session import RoundStarted
 from scopa_net.rules import RuleSet
 from scopa_net.server.config import HostConfig
 from scopa_net.server.host import Host
@@ -237,6 +238,18 @@ def create(
         bot_level=level,
         blind=blind,
     )
+
+
+async def bruno_leaves_once_dealt(port: int) -> None:
+    """Bruno (over a real client) sits in seat 1 of table 1 at the host on ``port`` and leaves
+    for good once round 1 is dealt: his seat opens."""
+    async with open_network_session(
+        "127.0.0.1", port, TableChoice(table_id=1, seat=1), name="Bruno"
+    ) as session:
+        async for event in session.events:
+            if isinstance(event, RoundStarted):
+                break
+        await session.leave()
 
 
 async def ada_keeps_a_seat(port: int, data: Path) -> None:

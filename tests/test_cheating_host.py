@@ -15,12 +15,12 @@ import trio
 from app_driver import playing, run_app
 from document_cheating_host import REROLLED, CheatingHost
 from document_referee import Table
+from hosting import bruno_leaves_once_dealt
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
 from scopa_net.client.launch import session_failure
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
-from scopa_net.client.session import RoundStarted
 from scopa_net.client.session_errors import TableClosedError
 from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_DEAL_FAILED, EXIT_FAILED
@@ -50,13 +50,7 @@ async def bruno(host: CheatingHost) -> None:
 async def bruno_who_leaves(host: CheatingHost) -> None:
     """Bruno (over a real client) sits in seat 1 and leaves for good once round 1 is dealt:
     his seat opens, and the host's computer plays it."""
-    async with open_network_session(
-        "127.0.0.1", host.port, TableChoice(table_id=1, seat=1), name="Bruno"
-    ) as session:
-        async for event in session.events:
-            if isinstance(event, RoundStarted):
-                break
-        await session.leave()
+    await bruno_leaves_once_dealt(host.port)
 
 
 def ada_at(

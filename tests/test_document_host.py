@@ -19,6 +19,7 @@ from document_client import DocumentClient
 from document_host import DocumentHost
 from document_referee import Table
 from helpers import kept_seat
+from hosting import bruno_leaves_once_dealt
 
 from scopa_net.bots.levels import make_player
 from scopa_net.cards import Card
@@ -166,13 +167,7 @@ async def test_our_client_plays_again_after_a_person_left_during_the_match(
                 "127.0.0.1", host.port, TableChoice(table_id=1, seat=0), name="Ada",
                 data_dir=data_home, offer_rematch=True,
             ) as ada:  # fmt: skip
-                async with open_network_session(
-                    "127.0.0.1", host.port, TableChoice(table_id=1, seat=1), name="Bruno"
-                ) as bruno:
-                    async for event in bruno.events:
-                        if isinstance(event, RoundStarted):
-                            break
-                    await bruno.leave()
+                await bruno_leaves_once_dealt(host.port)
                 assert await play_as_bot(ada, make_player("random", 1)) is not None
                 await ada.rematch(True)
                 async for event in ada.events:
