@@ -308,6 +308,18 @@ class SteppingSession(TableSession):
         self.left.append(away)
 
 
+def _in_a_round_while_the_host_is_away() -> tuple[SteppingSession, Screen, Controller]:
+    """A seat in a round in play while its client reconnects to the host (taken back with
+    `scopa-net join 10.0.0.5:7311`); its screen and controller."""
+    session = SteppingSession(match_dealt({0: "7h 4s 3b", 1: "2h 2s Jd"}, "7d Kb Qh Js"))
+    session.connection = ConnectionState.RECONNECTING  # type: ignore[misc]
+    session.resume_command = "`scopa-net join 10.0.0.5:7311`"  # type: ignore[attr-defined]
+    screen = Screen()
+    controller = Controller(session, Display(), screen.show, lambda: None)
+    controller.state.view = session.view
+    return session, screen, controller
+
+
 def _waiting_for_players(
     table_id: int, resume_command: str
 ) -> tuple[SteppingSession, Screen, Controller]:
@@ -412,12 +424,7 @@ async def test_leaving_for_good_while_the_host_is_away_says_the_seat_is_kept() -
     """With the host unreachable, "leave" said "Leaving the table for good; a computer player
     takes your seat", yet nothing could reach the host: the seat stayed kept, and the next
     join took it back "(you stepped away)"."""
-    session = SteppingSession(match_dealt({0: "7h 4s 3b", 1: "2h 2s Jd"}, "7d Kb Qh Js"))
-    session.connection = ConnectionState.RECONNECTING  # type: ignore[misc]
-    session.resume_command = "`scopa-net join 10.0.0.5:7311`"  # type: ignore[attr-defined]
-    screen = Screen()
-    controller = Controller(session, Display(), screen.show, lambda: None)
-    controller.state.view = session.view
+    session, screen, controller = _in_a_round_while_the_host_is_away()
     await controller.handle_line("quit")
     screen.take()
     await controller.handle_line("leave")
@@ -435,12 +442,7 @@ async def test_stepping_away_while_the_host_is_away_says_what_becomes_of_the_sea
     said "a computer plays it from now until you come back. Take it back with: scopa-net join
     OLD-ADDRESS", though nothing reached the host, and a host that moved (restarted at another
     port) no longer answers there."""
-    session = SteppingSession(match_dealt({0: "7h 4s 3b", 1: "2h 2s Jd"}, "7d Kb Qh Js"))
-    session.connection = ConnectionState.RECONNECTING  # type: ignore[misc]
-    session.resume_command = "`scopa-net join 10.0.0.5:7311`"  # type: ignore[attr-defined]
-    screen = Screen()
-    controller = Controller(session, Display(), screen.show, lambda: None)
-    controller.state.view = session.view
+    session, screen, controller = _in_a_round_while_the_host_is_away()
     await controller.handle_line("quit")
     asked = screen.take()
     assert "at once" not in asked, asked
