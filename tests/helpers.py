@@ -17,6 +17,7 @@ from collections.abc import Container, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 import pytest
@@ -153,6 +154,20 @@ def kept_seat(port: int, **fields: object) -> SeatRecord:
 
 
 # --- decks that deal chosen cards -------------------------------------------------------
+
+
+def seat_for_reconnection(data_dir: Path, **fields: object) -> SimpleNamespace:
+    """A stand-in for what :class:`~scopa_net.client.reconnection.Reconnection` reads of a
+    seat: at club:7311, match 1, data and transcripts under ``data_dir``, no match end seen;
+    ``fields``: the rest (``seat``, ``table_id``, ``_transcripts``, ...)."""
+    return SimpleNamespace(
+        address="club:7311",
+        match_no=1,
+        data_dir=data_dir,
+        transcripts_folder=data_dir / "transcripts",
+        _match_ended=False,
+        **fields,
+    )
 
 
 def named(text: str) -> list[Card]:

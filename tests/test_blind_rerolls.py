@@ -12,6 +12,7 @@ import pytest
 import trio
 from blind_driver import BlindDriver, new_blind_table
 from faultproxy import FaultProxy
+from helpers import seat_for_reconnection
 from hosting import create, start_host
 from journal_copies import copy_journal, put_back
 from session_watch import said_into, until
@@ -301,14 +302,10 @@ def test_a_blind_table_closed_after_a_rounds_first_deal_keeps_that_round_for_ver
     driver, _ = dealt_into_round_2()
     witness = driver.witnesses[0]
     saved: list[dict[str, bool]] = []
-    seat = SimpleNamespace(
-        address="club:7311",
+    seat = seat_for_reconnection(
+        tmp_path,
         seat=0,
         table_id=1,
-        match_no=1,
-        data_dir=tmp_path,
-        transcripts_folder=tmp_path / "transcripts",
-        _match_ended=False,
         witness=witness,
         _transcripts=SimpleNamespace(saved=None, save_transcript=lambda **kw: saved.append(kw)),
     )

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import trio
 from faultproxy import FaultProxy
+from helpers import seat_for_reconnection
 from hosting import create, start_host
 from journal_copies import copy_journal, put_back
 from proxied import session_through_proxy
@@ -166,15 +167,8 @@ def test_a_resume_refused_is_said_in_the_hosts_words_where_it_says_why(tmp_path:
     from scopa_net.client.reconnection import Reconnection
     from scopa_net.client.session_errors import RefusedError
 
-    seat = SimpleNamespace(
-        address="club:7311",
-        seat=1,
-        table_id=2,
-        match_no=1,
-        data_dir=tmp_path,
-        transcripts_folder=tmp_path / "transcripts",
-        _match_ended=False,  # taken back after the client stopped: it saved no end
-        _transcripts=SimpleNamespace(saved=None),
+    seat = seat_for_reconnection(  # taken back after the client stopped: it saved no end
+        tmp_path, seat=1, table_id=2, _transcripts=SimpleNamespace(saved=None)
     )
     words = Reconnection(seat).seat_lost_words
     head = "The host at club:7311 no longer holds seat 1 at table 2 for you"
