@@ -107,6 +107,21 @@ class People:
         choice = TableChoice(table_id=record.table_id, seat=record.seat)
         nursery.start_soon(partial(person, name, choice, resume_from=record))
 
+    def take_back_on_screen(
+        self,
+        nursery: trio.Nursery,
+        run: Callable[..., Awaitable[None]],
+        name: str,
+        key: str,
+        between: Callable[[PersonScreen], Awaitable[None]],
+    ) -> None:
+        """``name`` runs their client again as ``run(name, key, choice, between,
+        resume_from=...)`` (a screen kept as ``key``): their seat and its seeds taken back
+        from disk."""
+        (record,) = self.stores[name].records()
+        back = TableChoice(table_id=record.table_id, seat=record.seat)
+        nursery.start_soon(partial(run, name, key, back, between, resume_from=record))
+
     async def on_screen(
         self,
         name: str,

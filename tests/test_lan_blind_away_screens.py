@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
-from functools import partial
 from pathlib import Path
 
 import trio
@@ -73,11 +72,7 @@ async def test_stepping_away_from_a_blind_round_and_coming_back_in_every_persons
             if bruno_back.is_set() or "Bruno (computer) plays" not in screen.text:
                 return
             if "Bruno again" not in screens:
-                (record,) = people.stores["Bruno"].records()
-                back = TableChoice(table_id=record.table_id, seat=record.seat)
-                nursery.start_soon(
-                    partial(run, "Bruno", "Bruno again", back, bruno_is_back, resume_from=record)
-                )
+                people.take_back_on_screen(nursery, run, "Bruno", "Bruno again", bruno_is_back)
             await bruno_back.wait()
 
         choice = TableChoice(create=create(rules, blind=True))

@@ -70,11 +70,7 @@ async def bruno_back_in_a_round_a_computer_plays_then_gone(
             if bruno_gone.is_set() or "Bruno (computer) plays" not in screen.text:
                 return
             if "Bruno again" not in screens:
-                (record,) = people.stores["Bruno"].records()
-                back = TableChoice(table_id=record.table_id, seat=record.seat)
-                nursery.start_soon(
-                    partial(run, "Bruno", "Bruno again", back, bruno_is_back, resume_from=record)
-                )
+                people.take_back_on_screen(nursery, run, "Bruno", "Bruno again", bruno_is_back)
             await bruno_back.wait()
             await crash("Bruno again")  # closed again, with the computer still playing his round
             bruno_gone.set()
