@@ -52,10 +52,8 @@ async def test_stepping_away_before_the_match_begins_says_the_seat_is_kept(
     match to play (found by hand in tmux)."""
     async with trio.open_nursery() as nursery:
         host = await start_host(nursery, bot_delay=0.01, grace=2)
-        ada = await sit(nursery, host, "Ada", tmp_path, create=create(RuleSet.of(3, 11)))
-        await until(lambda: ada.session.table_id is not None)
-        bruno = await sit(nursery, host, "Bruno", tmp_path, table_id=ada.session.table_id)
-        await until(lambda: "Bruno sat down at the table" in ada.text)
+        ada = await opens_a_table(nursery, host, "Ada", tmp_path, RuleSet.of(3, 11))
+        bruno = await sits_with(nursery, host, "Bruno", tmp_path, ada)
         await bruno.type("quit")
         await until(lambda: "Bruno stepped away" in ada.text)
         carla = await sit(nursery, host, "Carla", tmp_path, table_id=ada.session.table_id)
