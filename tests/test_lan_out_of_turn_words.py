@@ -20,8 +20,8 @@ async def test_a_card_typed_out_of_turn_says_whose_turn_it_is(tmp_path: Path) ->
         host = await start_host(nursery, bot_delay=0.01, grace=600)
         ada = await sit(nursery, host, "Ada", tmp_path, create=create(RuleSet.of(2)))
         carla = await sit(nursery, host, "Carla", tmp_path, table_id=ada.session.table_id)
-        for screen in (ada, carla):
-            await until(lambda s=screen: s.session.view is not None, 10)
+        for screen in (ada, carla):  # the deal on the screen, not only in the session
+            await until(lambda s=screen: s.controller.state.view is not None, 10)
         waiting, moving = (carla, ada) if ada.session.view.my_turn else (ada, carla)
         card = waiting.session.view.hand[0]
         said = await waiting.type(str(card))
