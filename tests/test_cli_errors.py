@@ -8,7 +8,9 @@ import builtins
 import contextlib
 import http.server
 import os
+import secrets
 import socket
+import socketserver
 import subprocess
 import sys
 import threading
@@ -23,6 +25,7 @@ import trio
 from helpers import free_port, kept_seat, run_scopa_net
 from hosting import host_command, host_in_thread
 
+from scopa_net.client import host_link
 from scopa_net.commands import join as join_command
 from scopa_net.commands.main import main
 from scopa_net.commands.options import (
@@ -47,6 +50,7 @@ class Place:
     tmp: Path
     host: str = ""
     http: str = ""
+    answering: str = ""
     silent: str = ""
     refused: str = ""
     busy_port: int = 0
@@ -65,6 +69,16 @@ def _host_in_thread(place: Place) -> None:
     place.host = host.address
 
 
+class _NoNewlineSecrets:
+    """The client's random numbers, its challenges free of the byte 10 (see below)."""
+
+    randbelow = staticmethod(secrets.randbelow)
+
+    @staticmethod
+    def token_bytes(size: int) -> bytes:
+        return bytes(b if b != 10 else 11 for b in secrets.token_bytes(size))
+
+
 def _http_server(place: Place) -> None:
     httpd = http.server.HTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
     httpd.RequestHandlerClass.log_message = lambda *a: None  # type: ignore[method-assign]
@@ -72,6 +86,22 @@ def _http_server(place: Place) -> None:
     place.http = f"127.0.0.1:{httpd.server_address[1]}"
     place.closers.append(httpd.shutdown)
     place.closers.append(httpd.server_close)
+
+
+class _AnswersHttp(socketserver.BaseRequestHandler):
+    """Another program that answers at once, in its own tongue (an HTTP server's 400)."""
+
+    def handle(self) -> None:
+        self.request.sendall(b"HTTP/1.0 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+
+
+def _answering_server(place: Place) -> None:
+    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), _AnswersHttp)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    place.answering = f"127.0.0.1:{server.server_address[1]}"
+    place.closers.append(server.shutdown)
+    place.closers.append(server.server_close)
 
 
 def _locked_db(place: Place) -> None:
@@ -98,6 +128,7 @@ def place(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Place]:
     place = Place(tmp_path_factory.mktemp("errors"))
     _host_in_thread(place)
     _http_server(place)
+    _answering_server(place)
     # A port whose queue of connections is full: a new connection gets no answer at all.
     silent = socket.socket()
     silent.bind(("127.0.0.1", 0))
@@ -444,6 +475,14 @@ CASES = [
         "took the connection but sent no scopa-net welcome within 1 s: the network may be "
         "slow (try again), or something other than a scopa-net host listens there (check "
         "the port)",
+    ),
+    (
+        "another program answering",
+        ["join", "{answering}"],
+        (),
+        EXIT_UNREACHABLE,
+        "is not a scopa-net host: something listens there but does not speak scopa-net; check "
+        "the port",
     ),
     ("silent port", ["join", "{silent}"], (), EXIT_UNREACHABLE, "no answer from"),
     ("refused", ["join", "{refused}"], (), EXIT_UNREACHABLE, "refused the connection"),
@@ -854,6 +893,11 @@ def test_a_mistake_is_one_line_and_a_documented_status(
     monkeypatch.setenv("XDG_DATA_HOME", str(place.tmp / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(place.tmp / "config"))
     monkeypatch.setattr(join_command, "PROBE_SECONDS", 1.0)
+    # The hello's challenge without a newline: one with a byte 10 among its 32 random bytes
+    # (about one hello in eight) completes an HTTP server's request line, which then answers
+    # 400 and reads as "does not speak scopa-net" (the case of another program answering), not as
+    # the silence the HTTP server case is about.
+    monkeypatch.setattr(host_link, "secrets", _NoNewlineSecrets())
     monkeypatch.setattr(builtins, "input", _typing(*keys))
     monkeypatch.setattr("getpass.getpass", _typing(*keys))
     monkeypatch.setattr(join_command, "terminal_to_type_at", lambda: True)
