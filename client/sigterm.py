@@ -22,15 +22,11 @@ class Terminated(KeyboardInterrupt):
 
 
 @contextmanager
-def sigterm_raises() -> Iterator[None]:
-    """While open, SIGTERM raises :class:`Terminated` in the main thread (outside it, or where
-    signals cannot be caught, nothing changes)."""
-
-    def raise_terminated(signum: int, frame: FrameType | None) -> None:
-        raise Terminated
-
+def _on_sigterm(handler: Callable[[int, FrameType | None], None]) -> Iterator[None]:
+    """While open, ``handler`` takes SIGTERM in the main thread; the one before is put back
+    after (outside the main thread, or where signals cannot be caught, nothing changes)."""
     try:
-        before = signal.signal(signal.SIGTERM, raise_terminated)
+        before = signal.signal(signal.SIGTERM, handler)
     except (ValueError, OSError, AttributeError):  # not the main thread, or no SIGTERM
         yield
         return
@@ -38,6 +34,18 @@ def sigterm_raises() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, before)
+
+
+@contextmanager
+def sigterm_raises() -> Iterator[None]:
+    """While open, SIGTERM raises :class:`Terminated` in the main thread (outside it, or where
+    signals cannot be caught, nothing changes)."""
+
+    def raise_terminated(signum: int, frame: FrameType | None) -> None:
+        raise Terminated
+
+    with _on_sigterm(raise_terminated):
+        yield
 
 
 class SigtermAtPrompt:
@@ -78,15 +86,8 @@ class SigtermAtPrompt:
     @contextmanager
     def noted(self) -> Iterator[SigtermAtPrompt]:
         """While open, SIGTERM is noted (outside the main thread, nothing changes)."""
-        try:
-            before = signal.signal(signal.SIGTERM, self._note)
-        except (ValueError, OSError, AttributeError):  # not the main thread, or no SIGTERM
+        with _on_sigterm(self._note):
             yield self
-            return
-        try:
-            yield self
-        finally:
-            signal.signal(signal.SIGTERM, before)
 
 
 def typed(prompt: str) -> str:
