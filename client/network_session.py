@@ -111,7 +111,12 @@ from scopa_net.client.session_errors import (
     refused_play,
 )
 from scopa_net.client.sitting_down import SittingDown
-from scopa_net.client.table_words import BLIND_STAGE_SECONDS, SAT_OUT_SILENT, TableWords
+from scopa_net.client.table_words import (
+    BLIND_STAGE_SECONDS,
+    SAT_OUT_SILENT,
+    TableWords,
+    computer_plays_for,
+)
 from scopa_net.client.transcript_files import (
     CHECK_IT,
     NO_TRANSCRIPT,
@@ -749,8 +754,7 @@ class NetworkSession:
         seating = self._seating
         for seat, info in enumerate(seating.seats):
             if seat != self._seat and info.kind == "human" and seating.stand_in(seat):
-                who = seating.names[seat]
-                text = f"a computer is playing for {who} until they are back"
+                text = computer_plays_for(seating.names[seat])
                 self._emit(Message(seat=None, text=text, table=True))
 
     async def _table_event(self, e: m.Message) -> bool:

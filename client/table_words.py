@@ -41,6 +41,11 @@ LEFT_OUT = "|".join(map(re.escape, LEFT_OUT_WORDS.values()))
 """What a verifier's note says after a seat whose seed it left out (a pattern)."""
 
 
+def computer_plays_for(who: str) -> str:
+    """What the table reads once a computer plays for ``who``, a person away."""
+    return f"a computer is playing for {who} until they are back"
+
+
 def players(count: int) -> str:
     """``count`` more players, in words: "1 more player", "2 more players"."""
     return f"{count} more player" + ("" if count == 1 else "s")
@@ -174,7 +179,7 @@ class TableWords:
                 "until they are back"
             )
         elif not e.connected and e.stand_in:
-            text = f"a computer is playing for {who} until they are back"
+            text = computer_plays_for(who)
         elif e.connected and before is not None and before.kind == "human":
             if held is not None and not held[3]:
                 return  # back before anyone was told they were gone
