@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
@@ -33,27 +33,36 @@ from scopa_net.client.network_session import (
 from scopa_net.client.seat_store import SeatStore
 from scopa_net.rules import RuleSet
 from scopa_net.server.table import Table
-from scopa_net.view import SeatView
 from scopa_net.wire import messages as m
 
 BACK = "Back in your seat"
 
 
+@dataclass
+class AwayAndBack:
+    """What ``bruno_away_then_back`` saw: each person's screen ("Ada", "Bruno", "Bruno
+    again"), and the round in which Ada first read a computer's play for Bruno."""
+
+    screens: dict[str, PersonScreen]
+    computer_round: int
+
+
 async def bruno_away_then_back(
     tmp_path: Path,
     rules: RuleSet,
-    steps_away: Callable[[SeatView], bool],
     *,
     blind: bool,
-    enough: Callable[[str], bool] = lambda text: False,
+    enough: Callable[[str, int], bool] = lambda text, computer_round: False,
     round_start: bool = False,
-) -> dict[str, PersonScreen]:
-    """Ada opens a table and Bruno joins; Bruno steps away once ``steps_away(view)``; once Ada
-    reads a computer's play for him, he takes his seat back from disk (caught up by snapshot:
-    of the present, or with ``round_start`` as our host sends it, from the latest round's
-    start) and she waits for him; both then play at random to the end of the match, or until
-    ``enough(text)`` of his screen. Returns the screens: "Ada", "Bruno", "Bruno again"."""
+) -> AwayAndBack:
+    """Ada opens a table and Bruno joins; Bruno steps away at the first play he sees (in the
+    first round dealt, or the first after a void one: a random deal can be void too); once
+    Ada reads a computer's play for him, he takes his seat back from disk (caught up by
+    snapshot: of the present, or with ``round_start`` as our host sends it, from the latest
+    round's start) and she waits for him; both then play at random to the end of the match,
+    or until ``enough(text, computer_round)`` of his screen."""
     screens: dict[str, PersonScreen] = {}
+    computer_round: list[int] = []
     stores = {name: SeatStore(tmp_path / name) for name in ("Ada", "Bruno")}
     done = {key: trio.Event() for key in ("Ada", "Bruno", "Bruno again")}
     stepped, coming_back, back, over = trio.Event(), trio.Event(), trio.Event(), trio.Event()
@@ -86,7 +95,7 @@ async def bruno_away_then_back(
 
         async def bruno_steps_away(screen: PersonScreen) -> None:
             view = screen.session.view
-            if not stepped.is_set() and view is not None and steps_away(view):
+            if not stepped.is_set() and view is not None and view.plays and not view.round_over:
                 stepped.set()
                 await screen.type("quit")
                 await screen.type("away")
@@ -98,7 +107,7 @@ async def bruno_away_then_back(
                 raise AssertionError(f"'Your turn.' for a seat he does not play:\n{screen.text}")
             if BACK in screen.text:
                 back.set()
-            if enough(screen.text):
+            if computer_round and enough(screen.text, computer_round[0]):
                 over.set()
 
         async def ada_waits_for_bruno(screen: PersonScreen) -> None:
@@ -106,6 +115,8 @@ async def bruno_away_then_back(
                 return
             if not coming_back.is_set():
                 coming_back.set()
+                assert screen.session.view is not None
+                computer_round.append(screen.session.view.round_number)
                 (record,) = stores["Bruno"].records()
                 again = TableChoice(table_id=record.table_id, seat=record.seat)
                 nursery.start_soon(
@@ -128,7 +139,7 @@ async def bruno_away_then_back(
             nursery.start_soon(match_ends)
             await over.wait()
         nursery.cancel_scope.cancel()
-    return screens
+    return AwayAndBack(screens, computer_round[0])
 
 
 async def test_back_far_behind_in_a_round_whose_start_he_saw_his_deal_check_covers_it(
@@ -142,30 +153,30 @@ async def test_back_far_behind_in_a_round_whose_start_he_saw_his_deal_check_cove
     deal check covers the round, "Deal check: verified" when round 1 ends."""
     checked = "Deal check: verified"
 
-    def round_1_checked(text: str) -> bool:
+    def round_checked(text: str, computer_round: int) -> bool:
         return checked in text.partition(BACK)[2]
 
-    screens = await bruno_away_then_back(
-        tmp_path,
-        RuleSet.of(2, 1),
-        lambda view: view.round_number == 1 and bool(view.plays) and not view.round_over,
-        blind=False,
-        enough=round_1_checked,
-        round_start=True,
+    seen = await bruno_away_then_back(
+        tmp_path, RuleSet.of(2, 1), blind=False, enough=round_checked, round_start=True
     )
-    bruno = screens["Bruno again"]
+    bruno, away = seen.screens["Bruno again"], seen.computer_round
     assert CAUGHT_UP_BY_SNAPSHOT not in bruno.text, bruno.text
     assert CAUGHT_UP_BETWEEN_ROUNDS not in bruno.text, bruno.text  # a replay
-    round_1 = bruno.text.partition(BACK)[2].partition("Round 2 ")[0]
-    assert "Round 1 score sheet" in round_1, bruno.text
-    assert checked in round_1, bruno.text
+    round_back = bruno.text.partition(BACK)[2].partition(f"Round {away + 1} ")[0]
+    assert f"Round {away} score sheet" in round_back, bruno.text
+    assert checked in round_back, bruno.text
+
+
+def round_header(text: str, round_no: int) -> int:
+    """Where round ``round_no``'s first board begins on a screen (a redeal's says so)."""
+    found = re.search(rf"Round {round_no}( \(round {round_no - 1} dealt again\))?  dealer", text)
+    assert found is not None, text
+    return found.start()
 
 
 def round_text(text: str, round_no: int) -> str:
     """What a screen printed from round ``round_no``'s board to its score sheet (or the end)."""
-    found = re.search(rf"Round {round_no}( \(round {round_no - 1} dealt again\))?  dealer", text)
-    assert found is not None, text
-    start = found.start()
+    start = round_header(text, round_no)
     end = text.find(f"Round {round_no} score sheet", start)
     return text[start : end if end >= 0 else len(text)]
 
@@ -213,28 +224,25 @@ async def test_caught_up_by_snapshot_after_a_void_and_a_stand_in_reads_as_if_he_
 
         monkeypatch.setattr(Table, "snapshot", without_new_keys)
 
-    screens = await bruno_away_then_back(
-        tmp_path,
-        RuleSet.of(2, 1),
-        lambda view: view.round_number == 2 and bool(view.plays) and not view.round_over,
-        blind=False,
-    )
-    ada, bruno = screens["Ada"], screens["Bruno again"]
+    seen = await bruno_away_then_back(tmp_path, RuleSet.of(2, 1), blind=False)
+    ada, bruno = seen.screens["Ada"], seen.screens["Bruno again"]
+    # He steps away in round 2, the redeal (or later, should the random redeal be void too).
+    away = seen.computer_round
     assert "kings on the table (" in ada.text, ada.text  # round 1 is void, as planned
     # The redeal keeps its number, as verify and history count, and says it is the redeal.
-    assert "Round 2 (round 1 dealt again)  dealer" in ada.text, ada.text
+    redeal = f"Round {away} (round {away - 1} dealt again)  dealer"
+    assert redeal in ada.text, ada.text
     assert CAUGHT_UP_BY_SNAPSHOT in bruno.text, bruno.text  # not a replay
     # The round he is back in is the round Ada plays: round 2 (the void one counted).
     assert f"{BACK} at table 1 (127.0.0.1:" in bruno.text
     (back_line,) = [line for line in bruno.lines if line.startswith(BACK)]
-    assert back_line.endswith(", round 2."), back_line
+    assert back_line.endswith(f", round {away}."), back_line
     # His board names round 2 as the redeal, as Ada's does (it read a plain "Round 2").
-    redeal = "Round 2 (round 1 dealt again)  dealer"
     assert (redeal not in bruno.text) if older_host else (redeal in bruno.text), bruno.text
     # The computer's play for him, on his board as on Ada's, is the computer's.
-    shown = round_text(bruno.text, 2)
+    shown = round_text(bruno.text, away)
     assert "Last      Bruno (computer) plays" in shown, bruno.text
-    assert "Bruno (computer) plays" in round_text(ada.text, 2), ada.text
+    assert "Bruno (computer) plays" in round_text(ada.text, away), ada.text
     # The match's last line counts the rounds as Ada's does: the void apart.
     assert "void" in match_summary(ada), ada.text
     assert match_summary(bruno) == match_summary(ada), bruno.text
@@ -247,18 +255,23 @@ async def test_caught_up_by_snapshot_while_sitting_a_blind_round_out_never_reads
     in round 2, and he comes back during it, caught up by snapshot. The snapshot did not say
     the round's people and left his hand empty, so his screen read "Your turn." with no card
     to play while the computer played his seat; it now names them (``people``)."""
-    screens = await bruno_away_then_back(
+
+    def plays_again(text: str, computer_round: int) -> bool:
+        return "You play" in text.partition(f"Round {computer_round} score sheet")[2]
+
+    seen = await bruno_away_then_back(
         tmp_path,
         RuleSet.of(2, 11),  # round 2 does not end the match
-        lambda view: view.round_number == 1 and bool(view.plays) and not view.round_over,
         blind=True,
-        enough=lambda text: "You play" in text.partition("Round 3  dealer")[2],
+        enough=plays_again,
     )
-    ada, bruno = screens["Ada"], screens["Bruno again"]
+    ada, bruno = seen.screens["Ada"], seen.screens["Bruno again"]
+    # Round 2, where a computer plays for him (or later, after a random deal that was void).
+    sat = seen.computer_round
     # Not a replay: the snapshot from round 2's start (9.7), round 1 over in it.
     assert CAUGHT_UP_BETWEEN_ROUNDS in bruno.text, bruno.text
     (back_line,) = [line for line in bruno.lines if line.startswith(BACK)]
-    assert back_line.endswith(", round 2."), back_line
+    assert back_line.endswith(f", round {sat}."), back_line
     # Told once that a computer plays his seat this round, as a seat that saw the round begin
     # reads it; never "Your turn." (his screen said it, with no cards, while the computer
     # played), and the toolbar says the computer plays for him.
@@ -266,21 +279,21 @@ async def test_caught_up_by_snapshot_while_sitting_a_blind_round_out_never_reads
     assert sat_out == [
         "A computer plays your seat this round; you play again from the next one."
     ], bruno.text
-    assert "Your turn." not in round_text(bruno.text, 2), bruno.text
+    assert "Your turn." not in round_text(bruno.text, sat), bruno.text
     # (caught up from the round's start, his first toolbars are round 1's end, hidden replay)
-    round_2 = [t for t in bruno.toolbars if t.startswith(" Round 2 ")]
-    round_2 = round_2[: next(i for i, t in enumerate(round_2) if "round over" in t)]
-    assert any("a computer plays for you" in t for t in round_2), round_2
-    assert not any("YOUR TURN" in t for t in round_2), round_2
+    sat_bars = [t for t in bruno.toolbars if t.startswith(f" Round {sat} ")]
+    sat_bars = sat_bars[: next(i for i, t in enumerate(sat_bars) if "round over" in t)]
+    assert any("a computer plays for you" in t for t in sat_bars), sat_bars
+    assert not any("YOUR TURN" in t for t in sat_bars), sat_bars
     # The computer's plays for him, those before he came back and after, are the computer's
     # on his screen as on Ada's; he plays again from round 3.
     for screen in (ada, bruno):
-        shown = round_text(screen.text, 2)
+        shown = round_text(screen.text, sat)
         assert "Bruno (computer) plays" in shown, screen.text
         assert "Bruno plays" not in shown, screen.text
-    assert "You play" not in round_text(bruno.text, 2), bruno.text
-    assert "Last      Bruno (computer) plays" in round_text(bruno.text, 2), bruno.text
-    later = bruno.text[bruno.text.index("Round 3  dealer") :]
+    assert "You play" not in round_text(bruno.text, sat), bruno.text
+    assert "Last      Bruno (computer) plays" in round_text(bruno.text, sat), bruno.text
+    later = bruno.text[round_header(bruno.text, sat + 1) :]
     assert "You play" in later, bruno.text  # his own plays again, as he reads them
     assert "(computer)" not in later, bruno.text
 
