@@ -637,6 +637,14 @@ def seat_words(
     return seat_named(seat, name, *notes)
 
 
+UNSEATED_WORDS = (
+    "not checked: this file (transcript version 2) does not record which seats were computer "
+    "players or away, so a seed the host slipped in for one of them cannot be refused here"
+)
+"""Said of an ordinary table's transcript that does not say who could send each seat's seed
+(protocol.md 6.1, 6.3)."""
+
+
 def _verify_one(
     transcript: Transcript,
     out: Callable[[str], None],
@@ -699,6 +707,8 @@ def _verify_one(
     for line, people, round_no in report(transcript, verdict):
         said = computer_said(line, round_no, computer, held_by)
         out(named(line, people, round_no) + said)
+    if not transcript.blind and not transcript.records_seated:
+        out(UNSEATED_WORDS)
     unchecked = verdict.not_fair_checked
     if verdict.ok:
         extra = f", but {unchecked} round(s) not fair-checked: no player seed" if unchecked else ""

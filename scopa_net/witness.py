@@ -34,11 +34,9 @@ from scopa_net.fair.commitments import (
     seat_commitment,
 )
 from scopa_net.fair.errors import (
-    AbsentSeatSeedError,
     BadReceiptError,
     BrokenChainError,
     CommitmentMismatchError,
-    ComputerSeedError,
     DigestMismatchError,
     FairnessError,
     HostLiedError,
@@ -52,6 +50,10 @@ from scopa_net.fair.hashing import same_bytes
 from scopa_net.fair.placement import Placement
 from scopa_net.fair.shuffle import first_dealer
 from scopa_net.fair.transcript import (
+    SEATED_ABSENT,
+    SEATED_COMPUTER,
+    SEATED_FORMAT_VERSION,
+    SEATED_PERSON,
     VOID_KINGS,
     DealtCard,
     MatchResult,
@@ -62,7 +64,7 @@ from scopa_net.fair.transcript import (
     Transcript,
     VoidNotice,
 )
-from scopa_net.fair.verifier import RoundByRoundVerifier, RoundVerdict
+from scopa_net.fair.verifier import RoundByRoundVerifier, RoundVerdict, check_seated
 from scopa_net.plays import play_code
 from scopa_net.rules import RuleSet
 from scopa_net.wire import messages as m
@@ -340,19 +342,10 @@ class DealWitness:
         if rec.commits is not None:
             raise BrokenChainError(f"round {rec.round_no}: the commitments were relayed twice")
         self._per_seat(e.commits, "commitments")
-        for seat in sorted(self._computers_in_round):
-            if e.commits[seat] is not None:
-                raise ComputerSeedError(
-                    f"round {rec.round_no}: the host relayed a seed commitment for seat {seat}, "
-                    "a computer player's seat; only people's seats send seeds"
-                )
-        for seat in sorted(self.absent_seats - self._computers_in_round - {self.seat}):
-            if seat < len(e.commits) and e.commits[seat] is not None:
-                raise AbsentSeatSeedError(
-                    f"round {rec.round_no}: the host relayed a seed commitment for seat {seat}, "
-                    "though no player's client has held that seat since the round began; only a "
-                    "person's own client sends their seed"
-                )
+        # Kept before any check, so that evidence shows what the host relayed, and for whom.
+        rec = dataclasses.replace(rec, commits=tuple(e.commits), seated=self._seated())
+        self.current = rec
+        check_seated(rec)
         relayed = e.commits[self.seat]
         if self.my_seed is not None:
             mine = seat_commitment(rec.round_id, self.seat, self.my_seed)
@@ -363,7 +356,20 @@ class DealWitness:
                 )
             elif not same_bytes(relayed, mine):
                 raise CommitmentMismatchError("the host relayed a commitment that is not ours")
-        self.current = dataclasses.replace(rec, commits=tuple(e.commits))
+
+    def _seated(self) -> tuple[str, ...]:
+        """By seat, who could send its seed as this seat knows it now (``seated``,
+        protocol.md 6.1): a computer player's seat when the round was opened, a person's seat
+        nobody's client has held since then (never this seat), or a person's."""
+
+        def kind(seat: int) -> str:
+            if seat in self._computers_in_round:
+                return SEATED_COMPUTER
+            if seat in self.absent_seats and seat != self.seat:
+                return SEATED_ABSENT
+            return SEATED_PERSON
+
+        return tuple(kind(seat) for seat in range(self.rules.players))
 
     def _on_SeedReceipt(self, e: m.SeedReceipt) -> None:  # noqa: N802
         rec = self._open(e.round_id)
@@ -554,7 +560,7 @@ class DealWitness:
 
     def transcript(self) -> Transcript:
         """Everything this seat can prove about the match so far (finished rounds only)."""
-        return Transcript(self.rules, self.host_key, self.seat, tuple(self.rounds), self.result)
+        return self._transcript(tuple(self.rounds))
 
     def abandoned(self) -> RoundRecord | None:
         """The round in play if its seeds were relayed (so the host knew its deal) and it
@@ -567,7 +573,7 @@ class DealWitness:
         6.1), so that ``scopa-net verify`` reports it never revealed."""
         rec = self.abandoned()
         rounds = tuple(self.rounds) + (() if rec is None else (rec,))
-        return Transcript(self.rules, self.host_key, self.seat, rounds, self.result)
+        return self._transcript(rounds)
 
     def evidence(self, error: FairnessError) -> Transcript:
         """The transcript to keep after a failed check: every round so far, the round under
@@ -575,8 +581,21 @@ class DealWitness:
         in_play = self.current or self._cut_short
         rounds = tuple(self.rounds) + (() if in_play is None else (in_play,))
         stopped = Stopped(self.round_no, type(error).__name__, str(error)[:1000] or "-")
+        return self._transcript(rounds, stopped)
+
+    def _transcript(
+        self, rounds: tuple[RoundRecord, ...], stopped: Stopped | None = None
+    ) -> Transcript:
+        """A transcript of ``rounds`` as this seat writes it: version 5, each round saying who
+        could send each seat's seed (protocol.md 6.1)."""
         return Transcript(
-            self.rules, self.host_key, self.seat, rounds, self.result, stopped=stopped
+            self.rules,
+            self.host_key,
+            self.seat,
+            rounds,
+            self.result,
+            stopped=stopped,
+            plain_version=SEATED_FORMAT_VERSION,
         )
 
     @property

@@ -5,6 +5,7 @@ evidence is saved, and ``scopa-net verify`` refuses it."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -170,6 +171,52 @@ def test_a_seed_for_the_hosts_own_computer_player_stops_the_client(
     )
     out = verify_evidence(data_home, host, capsys)
     assert "saved as evidence when the client stopped: round 1, ComputerSeedError" in out
+
+
+SLIPPED_SEEDS: dict[str, tuple[Callable[[CheatingHost], Awaitable[None]] | None, int, str]] = {
+    "bot_seed": (
+        None,  # seat 1 is the host's computer player
+        1,
+        "ComputerSeedError: round 1: the host relayed a seed commitment for seat 1, a "
+        "computer player's seat; only people's seats send seeds",
+    ),
+    "absent_seed": (
+        bruno_who_leaves,
+        2,
+        "AbsentSeatSeedError: round 2: the host relayed a seed commitment for seat 1, "
+        "though no player's client has held that seat since the round began; only a "
+        "person's own client sends their seed",
+    ),
+}
+"""By cheat: who sits in seat 1 (None: the host's computer player), the round the host slips
+a seed into, and the failure ``verify`` reads there."""
+
+
+@pytest.mark.parametrize("cheat", SLIPPED_SEEDS)
+def test_a_seed_slipped_in_for_a_seat_no_person_held_is_refused_by_verify_alone(
+    cheat: str, data_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The transcript Ada's client saved, without its own word on what stopped it (as a
+    client that does not check on arrival would have saved it): ``verify`` alone reads who
+    could send each seed from it (protocol.md 6.1 ``seated``) and refuses the round, naming
+    the seat. Before the transcript kept it, the round read only "not revealed"."""
+    seat_1, round_no, failed = SLIPPED_SEEDS[cheat]
+    if seat_1 is None:
+        status, text, host = ada_at(cheat, data_home, target=1, host_bot=True)
+    else:
+        status, text, host = ada_at(cheat, data_home, seat_1=seat_1)
+    assert status == EXIT_DEAL_FAILED, text
+    (evidence,) = (data_home / "transcripts").glob("*-FAILED.scopa")
+    saved = decode(evidence.read_bytes())
+    assert saved.rounds[-1].seated is not None
+    alone = tmp_path / "ada.scopa"  # no names beside it, no stopped: the record alone
+    alone.write_bytes(dataclasses.replace(saved, stopped=None).encode())
+    capsys.readouterr()
+    assert main(["verify", "--quiet", "--pin", fingerprint(host.key), str(alone)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert f"  round {round_no}: FAILED: {failed}" in out, out
+    assert out[-1] == "NOT VERIFIED"
+    assert not [line for line in out if "saved as evidence" in line]
 
 
 def test_a_match_ended_early_stops_the_client_before_it_shows_a_winner(

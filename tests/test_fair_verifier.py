@@ -343,8 +343,8 @@ def test_truncated_padded_and_non_canonical_files_are_refused() -> None:
     for bad in (data[:-1], data + b"\x00", b"", b"\xc1"):
         with pytest.raises(TranscriptFormatError):
             decode(bad)
-    # The same value spelt with a wider integer is refused, too: "version": 2 as uint8.
-    wide = data.replace(b"\xa7version\x02", b"\xa7version\xcc\x02", 1)
+    # The same value spelt with a wider integer is refused, too: "version": 5 as uint8.
+    wide = data.replace(b"\xa7version\x05", b"\xa7version\xcc\x05", 1)
     assert wide != data
     with pytest.raises(TranscriptFormatError, match="canonical"):
         decode(wide)

@@ -4,6 +4,7 @@ passes the document's vectors and agrees with ours on real and tampered transcri
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import re
 import shutil
@@ -17,6 +18,7 @@ import pytest
 from scopa_net.fair.blind.simulate import simulate_blind_match
 from scopa_net.fair.blind.verifier import verify_any
 from scopa_net.fair.blind.wire import decode_any
+from scopa_net.fair.errors import TranscriptFormatError
 from scopa_net.fair.simulate import reseal, simulate_match
 from scopa_net.fair.transcript import decode
 from scopa_net.rules import RuleSet
@@ -53,7 +55,11 @@ def words(error: Exception) -> str:
 
 def ours(path: Path) -> str:
     """Our verifier's verdict in the JavaScript verifier's words."""
-    verdict = verify_any(decode_any(path.read_bytes()))
+    try:
+        transcript = decode_any(path.read_bytes())
+    except TranscriptFormatError:
+        return "unreadable"
+    verdict = verify_any(transcript)
     for r in verdict.rounds:
         if r.error is not None:
             name = words(r.error)
@@ -126,6 +132,10 @@ TAMPERS: dict[str, Callable[[dict], None]] = {
     "round id reused": lambda t: t["rounds"][-1].update(round_id=t["rounds"][0]["round_id"]),
     "void": lambda t: t["rounds"][0].__setitem__("void", {"reason": "kings", "offender": None}),
     "plays cut": lambda t: t["rounds"][0]["plays"].pop(),
+    # protocol.md 6.1 (version 5): what the seat's client knew of who could send each seed.
+    "seed of a computer": lambda t: t["rounds"][0]["seated"].__setitem__(1, "computer"),
+    "seed of one away": lambda t: t["rounds"][-1]["seated"].__setitem__(1, "absent"),
+    "seated unrecorded": lambda t: t["rounds"][0].__setitem__("seated", None),
 }
 
 
@@ -147,6 +157,9 @@ def test_both_verifiers_agree_on_real_and_tampered_transcripts(tmp_path: Path) -
     unvoided["rounds"][0]["void"] = None
     (tmp_path / "kings-unvoided.scopa").write_bytes(msgpack.packb(unvoided, use_bin_type=True))
     files.append(tmp_path / "kings-unvoided.scopa")
+    old = dataclasses.replace(simulate_match(RuleSet.of(3), 7).transcripts[2], plain_version=2)
+    (tmp_path / "version-2.scopa").write_bytes(old.encode())  # no seated: 6.1's older file
+    files.append(tmp_path / "version-2.scopa")
     unfinished = simulate_match(RuleSet.of(2), 5, max_rounds=2)
     (tmp_path / "unfinished.scopa").write_bytes(unfinished.transcripts[0].encode())
     files.append(tmp_path / "unfinished.scopa")
@@ -172,12 +185,16 @@ def test_both_verifiers_agree_on_real_and_tampered_transcripts(tmp_path: Path) -
     agreed = {Path(r["file"]).name: (ours(Path(r["file"])), theirs(r)) for r in reports}
     assert {k: v for k, v in agreed.items() if v[0] != v[1]} == {}
     verdicts = {name: mine for name, (mine, _) in agreed.items()}
-    assert sum(v == "verified" for v in verdicts.values()) == 2 * len(RULE_SETS) + 2
+    assert sum(v == "verified" for v in verdicts.values()) == 2 * len(RULE_SETS) + 3
+    assert verdicts["version-2.scopa"] == "verified"
     assert verdicts["kings-unvoided.scopa"] == "round 1: void mismatch"
     assert verdicts["unfinished.scopa"] == "unfinished"
     assert verdicts["tampered-seed-flipped.scopa"] == "round 1: commitment mismatch"
     assert verdicts["resealed-illegal.scopa"] == "round 1: illegal play"
     assert verdicts["tampered-saved-mid-round.scopa"].endswith(": not revealed")
+    assert verdicts["tampered-seed-of-a-computer.scopa"] == "round 1: computer seed"
+    assert verdicts["tampered-seed-of-one-away.scopa"].endswith(": absent seat seed")
+    assert verdicts["tampered-seated-unrecorded.scopa"] == "unreadable"
     assert done.returncode == 1
 
 

@@ -126,10 +126,10 @@ def test_a_changed_file_leads_with_what_it_means_then_the_evidence(
             "  invalid transcript: transcript: unexpected key 'fnrmat' where 'format' was due",
         ),
         (
-            lambda data: data.replace(b"\xa7version\x02", b"\xa7version\x09", 1),
+            lambda data: data.replace(b"\xa7version\x05", b"\xa7version\x09", 1),
             "a transcript of another version of scopa-net, which this one cannot read: verify "
             "it with the version that saved it",
-            "  invalid transcript: transcript.version: expected version 2, 3 or 4, got 9",
+            "  invalid transcript: transcript.version: expected version 2, 3, 4 or 5, got 9",
         ),
         (
             # "not one msgpack value: list is not allowed for map key when strict_map_key=True"

@@ -1,4 +1,4 @@
-// Reading and checking an ordinary (version 2) transcript: protocol.md sections 6.1 and 6.2.
+// Reading and checking an ordinary (version 2 or 5) transcript: protocol.md sections 6.1 and 6.2.
 
 import { decode, encode, MsgpackError } from "./msgpack.mjs";
 import * as F from "./fair.mjs";
@@ -11,6 +11,9 @@ export class Unreadable extends Error {}
 const TOP = ["format", "version", "rules", "host_key", "seat", "rounds", "result", "stopped"];
 const ROUND = ["round_id", "round_no", "prev", "card_hashes", "digest", "sig", "commits", "seeds",
   "excluded", "receipt", "hand", "table", "plays", "void", "score", "host_seed", "reveal_sig"];
+// Version 5: `seated` before `commits` (6.1).
+const ROUND5 = [...ROUND.slice(0, 6), "seated", ...ROUND.slice(6)];
+const SEATED = ["person", "computer", "absent"];
 const SUBMAPS = { rules: ["players", "target", "variants"], result: ["scores", "winner", "sig"],
   stopped: ["round_no", "check", "detail"], receipt: ["seed_hash", "sig"], void: ["reason", "offender"] };
 
@@ -48,7 +51,7 @@ export function readTranscript(bytes) {
     throw new Unreadable("not a scopa-net transcript");
   if (!F.equal(encode(value), bytes)) throw new Unreadable("not in canonical encoding");
   const t = fields(value, TOP, "the transcript");
-  if (t.version !== 2 && t.version !== 4) throw new Unreadable(`transcript version ${t.version} (this verifier reads versions 2 and 4)`);
+  if (![2, 4, 5].includes(t.version)) throw new Unreadable(`transcript version ${t.version} (this verifier reads versions 2, 4 and 5)`);
   want((r) => isInt(r.players) && isInt(r.target) && Array.isArray(r.variants) && r.variants.every((v) => typeof v === "string"), t.rules, "rules");
   const names = t.rules.variants;
   if (!names.every((n, i) => i === 0 || F.compareBytes(F.ascii(names[i - 1]), F.ascii(n)) < 0))
@@ -62,8 +65,12 @@ export function readTranscript(bytes) {
     return t;
   }
   t.rounds = t.rounds.map((r, i) => {
-    const round = fields(r, ROUND, `round ${i + 1}`);
+    const round = fields(r, t.version === 5 ? ROUND5 : ROUND, `round ${i + 1}`);
     const w = (ok, k) => want(ok, round[k], `round ${i + 1} ${k}`);
+    if (t.version === 5) {
+      const seated = (x) => Array.isArray(x) && x.length === t.rules.players && x.every((e) => SEATED.includes(e));
+      w((x) => (x === null) === (round.commits === null) && (x === null || seated(x)), "seated");
+    } else round.seated = null;
     w((x) => isBin(x, 16), "round_id");
     w(isInt, "round_no");
     for (const k of ["prev", "digest"]) w((x) => isBin(x, 32), k);
@@ -262,6 +269,13 @@ function checkRound(ctx, dealerBefore) {
   // 3. void reason, seeds relayed
   if (r.void !== null && (r.void.reason !== "kings" || r.void.offender !== null))
     fail("void mismatch", `void for ${JSON.stringify(r.void.reason)}, offender ${r.void.offender}`);
+  // (version 5) no commitment for a seat no person's client held since the round began
+  if (r.seated !== null)
+    for (let s = 0; s < players; s++) {
+      if (r.commits[s] === null) continue;
+      if (r.seated[s] === "computer") fail("computer seed", `a seed commitment for seat ${s}, a computer player's seat`);
+      if (r.seated[s] === "absent") fail("absent seat seed", `a seed commitment for seat ${s}, whose player was away since the round began`);
+    }
   if (r.commits === null || r.seeds === null || r.excluded === null) fail("not revealed", "the seeds were never relayed");
   // 4. exclusions
   const counted = [];

@@ -34,6 +34,8 @@ from scopa_net.fair.commitments import (
 )
 from scopa_net.fair.shuffle import first_dealer
 from scopa_net.fair.transcript import (
+    SEATED_FORMAT_VERSION,
+    SEATED_PERSON,
     VOID_KINGS,
     DealtCard,
     MatchResult,
@@ -99,6 +101,7 @@ def simulate_match(
                 sig=sig,
             ),
             commits=commits,
+            seated=(SEATED_PERSON,) * players,
             host_seed=host.host_seed,
         )
         left_out = no_reveal.get(round_no)
@@ -132,7 +135,15 @@ def simulate_match(
     result = MatchResult(tuple(match.scores), match.winner, end_sig)
     host_key = public_key_bytes(key)
     transcripts = tuple(
-        Transcript(rules, host_key, seat, tuple(rounds[seat]), result) for seat in range(players)
+        Transcript(
+            rules,
+            host_key,
+            seat,
+            tuple(rounds[seat]),
+            result,
+            plain_version=SEATED_FORMAT_VERSION,
+        )
+        for seat in range(players)
     )
     return SimulatedMatch(rules, key, transcripts, match)
 

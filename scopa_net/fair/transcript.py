@@ -42,6 +42,18 @@ from scopa_net.wire.codec import msgpack_failure
 
 FORMAT_NAME = "scopa-net transcript"
 FORMAT_VERSION = 2
+"""A transcript of an ordinary table that does not say who could send each seat's seed: what
+clients wrote before version 5, and what a host's export writes (protocol.md 6.1)."""
+SEATED_FORMAT_VERSION = 5
+"""A seat's transcript of an ordinary table whose rounds record, by seat, who could send its
+seed as the seat's client knew it (``seated``, protocol.md 6.1): what clients write now."""
+PLAIN_FORMAT_VERSIONS = (FORMAT_VERSION, SEATED_FORMAT_VERSION)
+SEATED_PERSON = "person"
+SEATED_COMPUTER = "computer"
+SEATED_ABSENT = "absent"
+SEATED_KINDS = (SEATED_PERSON, SEATED_COMPUTER, SEATED_ABSENT)
+"""A round's ``seated`` entries: a seat a person's client held since the round began, a
+computer player's seat, a person's seat nobody's client held since the round began."""
 BLIND_FORMAT_VERSION = 4
 """The version of a blind table's transcript (protocol.md 9.8): same file, blind rounds."""
 BLIND_FORMAT_VERSIONS = (3, BLIND_FORMAT_VERSION)
@@ -119,6 +131,9 @@ class RoundRecord:
     score: tuple[int, ...] | None
     host_seed: bytes | None
     reveal_sig: bytes | None
+    seated: tuple[str, ...] | None = None
+    """By seat, who could send its seed (:data:`SEATED_KINDS`) as this seat's client knew it
+    when the commitments were relayed; None before that, and in a version 2 file."""
 
     @classmethod
     def opened(
@@ -176,14 +191,19 @@ class RoundRecord:
             self.host_seed or b"",
         )
 
-    def to_wire(self) -> dict[str, Any]:
-        return {
+    def to_wire(self, *, seated: bool = False) -> dict[str, Any]:
+        """The round as a file of version 5 (``seated``) or 2 writes it."""
+        head = {
             "round_id": self.round_id,
             "round_no": self.round_no,
             "prev": self.prev,
             "card_hashes": list(self.card_hashes),
             "digest": self.digest,
             "sig": self.sig,
+        }
+        if seated:
+            head["seated"] = None if self.seated is None else list(self.seated)
+        return head | {
             "commits": None if self.commits is None else list(self.commits),
             "seeds": None if self.seeds is None else list(self.seeds),
             "excluded": None if self.excluded is None else list(self.excluded),
@@ -226,11 +246,19 @@ class Transcript:
     """A blind table's transcript (version 4, or 3 read from an older file): its rounds are
     :class:`~scopa_net.fair.blind.record.BlindRound` records."""
     blind_version: int = BLIND_FORMAT_VERSION
+    plain_version: int = FORMAT_VERSION
+    """An ordinary table's transcript: version 5 records each round's ``seated``, 2 does not."""
+
+    @property
+    def records_seated(self) -> bool:
+        """Whether each round says who could send each seat's seed (version 5)."""
+        return not self.blind and self.plain_version == SEATED_FORMAT_VERSION
 
     def to_wire(self) -> dict[str, Any]:
+        seated = self.records_seated
         return {
             "format": FORMAT_NAME,
-            "version": self.blind_version if self.blind else FORMAT_VERSION,
+            "version": self.blind_version if self.blind else self.plain_version,
             "rules": {
                 "players": self.rules.players,
                 "target": self.rules.target,
@@ -238,7 +266,7 @@ class Transcript:
             },
             "host_key": self.host_key,
             "seat": self.seat,
-            "rounds": [r.to_wire() for r in self.rounds],
+            "rounds": [r.to_wire(seated=True) if seated else r.to_wire() for r in self.rounds],
             "result": {
                 "scores": list(self.result.scores),
                 "winner": self.result.winner,
@@ -375,6 +403,8 @@ _ROUND_KEYS = (
     "host_seed",
     "reveal_sig",
 )
+_SEATED_ROUND_KEYS = (*_ROUND_KEYS[:6], "seated", *_ROUND_KEYS[6:])
+"""A version 5 round's keys: ``seated`` before ``commits``."""
 MAX_CODE = (1 << 46) - 1
 
 
@@ -443,8 +473,22 @@ def read_score(r: _Reader, value: Any) -> tuple[int, ...] | None:
     return tuple(rs.int(s, 0, 1 << 16) for s in rs.array(value))
 
 
-def _round(r: _Reader, value: Any, players: int) -> RoundRecord:
-    m = r.map(value, _ROUND_KEYS)
+def _seated(r: _Reader, m: dict[str, Any], players: int) -> tuple[str, ...] | None:
+    """A version 5 round's ``seated``: nil exactly when ``commits`` is nil, else one of
+    :data:`SEATED_KINDS` by seat."""
+    rs = r.at("seated")
+    value = m["seated"]
+    if (value is None) != (m["commits"] is None):
+        raise rs.fail("expected nil exactly when commits is nil", value)
+    if value is None:
+        return None
+    return tuple(rs.at(i).choice(x, SEATED_KINDS) for i, x in enumerate(rs.array(value, players)))
+
+
+def _round(r: _Reader, value: Any, players: int, *, version: int = FORMAT_VERSION) -> RoundRecord:
+    seated_file = version == SEATED_FORMAT_VERSION
+    m = r.map(value, _SEATED_ROUND_KEYS if seated_file else _ROUND_KEYS)
+    seated = _seated(r, m, players) if seated_file else None
     plays = [PlayEntry(*p) for p in read_plays(r, m["plays"], players, SALT_SIZE)]
     void = read_void(r, m["void"], players)
     commits = _slots_of(r.at("commits"), m["commits"], HASH_SIZE, players)
@@ -483,6 +527,7 @@ def _round(r: _Reader, value: Any, players: int) -> RoundRecord:
         score=score,
         host_seed=r.at("host_seed").opt_bin(m["host_seed"], SEED_SIZE),
         reveal_sig=r.at("reveal_sig").opt_bin(m["reveal_sig"], SIGNATURE_SIZE),
+        seated=seated,
     )
 
 
@@ -490,8 +535,8 @@ def decode(
     data: bytes, *, read_blind_round: Callable[[Any, Any, int, int], Any] | None = None
 ) -> Transcript:
     """Read a transcript file; :class:`TranscriptFormatError` saying what is wrong if it is
-    not exactly the canonical encoding of a well-formed transcript. Versions 3 and 4 (a blind
-    table's) only with ``read_blind_round`` (given the file's version too): use
+    not exactly the canonical encoding of a well-formed transcript (version 2 or 5). Versions
+    3 and 4 (a blind table's) only with ``read_blind_round`` (given the file's version too): use
     :func:`scopa_net.fair.blind.wire.decode_any`."""
     if len(data) > MAX_FILE_SIZE:
         raise TranscriptFormatError(f"invalid transcript: {len(data)} bytes is over the limit")
@@ -520,9 +565,9 @@ def decode(
     top = r.map(obj, _TOP_KEYS)
     if top["format"] != FORMAT_NAME:
         raise r.at("format").fail(f"expected {FORMAT_NAME!r}", top["format"])
-    versions = (FORMAT_VERSION,)
+    versions = PLAIN_FORMAT_VERSIONS
     if read_blind_round is not None:
-        versions += BLIND_FORMAT_VERSIONS
+        versions = tuple(sorted(versions + BLIND_FORMAT_VERSIONS))
     version = top["version"]
     if version not in versions or isinstance(version, bool):
         *others, last = versions
@@ -533,7 +578,7 @@ def decode(
             )
         raise r.at("version").fail(f"expected version {wanted}", version)
     blind = version in BLIND_FORMAT_VERSIONS
-    read_round: Callable[[_Reader, Any, int], Any] = _round
+    read_round: Callable[[_Reader, Any, int], Any] = partial(_round, version=version)
     if blind and read_blind_round is not None:
         read_round = partial(read_blind_round, version=version)
     rr = r.at("rules")
@@ -576,6 +621,7 @@ def decode(
         stopped=stopped,
         blind=blind,
         blind_version=version if blind else BLIND_FORMAT_VERSION,
+        plain_version=FORMAT_VERSION if blind else version,
     )
     if transcript.encode() != data:
         raise TranscriptFormatError(

@@ -37,8 +37,10 @@ from scopa_net.fair.commitments import (
     seat_commitment,
 )
 from scopa_net.fair.errors import (
+    AbsentSeatSeedError,
     BadReceiptError,
     BrokenChainError,
+    ComputerSeedError,
     DigestMismatchError,
     EmptyTranscriptError,
     FairnessError,
@@ -58,6 +60,8 @@ from scopa_net.fair.errors import (
 from scopa_net.fair.hashing import same_bytes
 from scopa_net.fair.shuffle import first_dealer
 from scopa_net.fair.transcript import (
+    SEATED_ABSENT,
+    SEATED_COMPUTER,
     VOID_KINGS,
     DealtCard,
     MatchResult,
@@ -177,6 +181,28 @@ class RoundByRoundVerifier:
         return self._verifier.verify_round(record, self.checked)
 
 
+def check_seated(rec: RoundRecord) -> None:
+    """5.4 and 6.2 step 3: no commitment relayed for a seat that ``rec.seated`` says no
+    person's client held (a computer player's, or a person's nobody's client held since the
+    round began): the host would have chosen that seed. Nothing to check without ``seated``."""
+    if rec.seated is None or rec.commits is None:
+        return
+    for seat, (kind, commit) in enumerate(zip(rec.seated, rec.commits, strict=True)):
+        if commit is None:
+            continue
+        if kind == SEATED_COMPUTER:
+            raise ComputerSeedError(
+                f"round {rec.round_no}: the host relayed a seed commitment for seat {seat}, "
+                "a computer player's seat; only people's seats send seeds"
+            )
+        if kind == SEATED_ABSENT:
+            raise AbsentSeatSeedError(
+                f"round {rec.round_no}: the host relayed a seed commitment for seat {seat}, "
+                "though no player's client has held that seat since the round began; only a "
+                "person's own client sends their seed"
+            )
+
+
 class _Verifier:
     def __init__(self, transcript: Transcript) -> None:
         self.t = transcript
@@ -250,6 +276,7 @@ class _Verifier:
                 f"the round is void for {r.void.reason!r}; once seeds are out the only void "
                 "is three or more kings on the opening table"
             )
+        check_seated(r)
         if r.commits is None or r.seeds is None or r.excluded is None:
             raise NotRevealedError("the seats' seeds were never relayed for this round")
         if not len(r.commits) == len(r.seeds) == len(r.excluded) == rules.players:
