@@ -1,6 +1,7 @@
 // Blind rounds (transcript version 4), protocol.md 9.8 and 9.9: the path of a round whose
-// every seed came (played out, or void for kings). Voids `absent` and `failed_check`, a seed
-// that never came and version 3 files are reported as not handled here, never as verified.
+// every seed came (played out, or void for kings), voids `absent` (step 7) and `failed_check`
+// (step 8) once the keys all came. A void before the keys, a round played with a seed that
+// never came and version 3 files are reported as not handled here, never as verified.
 
 import * as F from "./fair.mjs";
 import * as E from "./ed25519.mjs";
@@ -136,8 +137,8 @@ export function checkBlindRound(t, r, state, { publicKeyOf, edCheck }) {
   if (!edCheck(t.host_key, F.commitMsg(r.round_id, r.round_no, r.prev, blindDigest(r), F.rulesHash(players, target, variants)), r.sig))
     fail("bad signature", "blind_round's signature");
   if (r.void && !["kings", "absent", "failed_check"].includes(r.void.reason)) fail("void mismatch", r.void.reason);
-  if (r.void && r.void.reason === "failed_check") fail("not handled", "a failed_check void (9.9 step 8 is not written here)");
-  if (r.void && r.void.reason === "absent" && r.dealer === null) fail("not handled", "a void before the keys (9.9) is not written here");
+  if (r.void && r.dealer === null && r.keys.length === 1 && r.people.length)
+    fail("not handled", "a void before the keys (9.9) is not written here");
   // 2.
   if (r.keys.length !== parties) fail("not revealed", "the keys never came");
   r.keys.forEach((k, p) => keyProofHolds(p, r.round_id, k) || fail("bad key", `party ${p}`));
@@ -219,11 +220,8 @@ export function checkBlindRound(t, r, state, { publicKeyOf, edCheck }) {
   });
   for (const [pos, list] of [...shareAt.entries()].sort((a, b) => a[0] - b[0]))
     for (const [p, S] of list) if (sec[p] && !F.equal(enc(E.mul(sec[p].x, last[pos][0])), enc(S))) fail("bad share", `party ${p}, position ${pos}`);
-  // 7. an absent void
-  if (r.void && r.void.reason === "absent") {
-    const seat = r.void.offender;
-    if (seat === null || !r.people.includes(seat)) fail("void mismatch", `absent names seat ${seat}, not a person's`);
-    if (r.seeds[owner(seat)] !== null || r.seeds[0] === null) fail("not revealed", "the absent seat's seed is there, or the host's is not");
+  // Steps 7 and 8 end alike: no score, the hand opened with the seat's own seed, step 10.
+  const passingVoid = (verdict) => {
     if (r.score !== null) fail("void mismatch", "a void round with a score");
     if (r.hand.length) {
       const o = owner(t.seat);
@@ -238,7 +236,33 @@ export function checkBlindRound(t, r, state, { publicKeyOf, edCheck }) {
     const chain = blindChain(r);
     if (r.reveal_sig === null || !edCheck(t.host_key, F.revealMsg(r.round_id, r.seeds[0], chain), r.reveal_sig))
       fail("bad signature", "the reveal signature");
-    return { chain, dealer, points: null, verdict: `void: seat ${seat} absent` };
+    return { chain, dealer, points: null, verdict };
+  };
+  // 7. an absent void
+  if (r.void && r.void.reason === "absent") {
+    const seat = r.void.offender;
+    if (seat === null || !r.people.includes(seat)) fail("void mismatch", `absent names seat ${seat}, not a person's`);
+    if (r.seeds[owner(seat)] !== null || r.seeds[0] === null) fail("not revealed", "the absent seat's seed is there, or the host's is not");
+    return passingVoid(`void: seat ${seat} absent`);
+  }
+  // 8. from here the host's seed is there; a person's seed nil: absent at the reveal
+  if (r.seeds[0] === null || r.seeds.length !== parties) fail("not revealed", "the host's seed is not in the reveal");
+  const gone = r.people.filter((s) => r.seeds[owner(s)] === null);
+  const goneWords = gone.length === 1
+    ? `seat ${gone[0]} absent at the reveal (its seed never came)`
+    : `${gone.map((s) => `seat ${s}`).join(", ")} absent at the reveal (their seeds never came)`;
+  if (r.void && r.void.reason === "failed_check") {
+    const seat = r.void.offender;
+    if (seat !== null && !r.people.includes(seat)) fail("void mismatch", `failed_check names seat ${seat}, not a person's`);
+    if (seat !== null && r.seeds[owner(seat)] === null) fail("not revealed", `seat ${seat} stopped on a failed check, but its seed is not in the reveal`);
+    const stopper = seat === null ? "the host (party 0)" : `seat ${seat} (party ${owner(seat)})`;
+    if (gone.length)
+      return passingVoid(`void: ${stopper} stopped; whether with cause cannot be told: ${goneWords}, and every part that can be checked checks out`);
+    const res = passingVoid(`void: ${stopper} stopped without cause`);
+    // The host stopping without cause once a deal was relayed threw away a deal whose first
+    // cards it had seen: a re-roll (after step 10, as 9.9 step 8 says).
+    if (seat === null && r.deals.length) fail("re-rolled round", "the host voided the round for its own failed check, which every party's revealed part shows had no cause, after dealing");
+    return res;
   }
   if (r.seeds.some((x) => x === null)) fail("not handled", "a seed that never came (9.9 step 8's public-record replay)");
   // traced cards: deck position -> open deck position (= card)
