@@ -638,8 +638,9 @@ def seat_words(
 
 
 UNSEATED_WORDS = (
-    "not checked: this file (transcript version 2) does not record which seats were computer "
-    "players or away, so a seed the host slipped in for one of them cannot be refused here"
+    "not checked: this file (a host's export, or an older client's: transcript version 2) does "
+    "not record which seats were computer players or away, so a seed the host slipped in for "
+    "one of them cannot be refused here; the file the seat's own client saved records it"
 )
 """Said of an ordinary table's transcript that does not say who could send each seat's seed
 (protocol.md 6.1, 6.3)."""

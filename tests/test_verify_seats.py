@@ -104,9 +104,10 @@ def test_an_honest_match_with_a_computer_and_a_seat_stepped_away_verifies(
     path.write_bytes(exported)
     out = verified(capsys, path, key)
     assert out[-2:] == [
-        "not checked: this file (transcript version 2) does not record which seats were "
-        "computer players or away, so a seed the host slipped in for one of them cannot be "
-        "refused here",
+        "not checked: this file (a host's export, or an older client's: transcript version 2) "
+        "does not record which seats were computer players or away, so a seed the host "
+        "slipped in for one of them cannot be refused here; the file the seat's own client "
+        "saved records it",
         "VERIFIED",
     ]
     assert out[-2] == UNSEATED_WORDS
