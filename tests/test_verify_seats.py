@@ -6,6 +6,7 @@ not be checked."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -98,11 +99,14 @@ def test_an_honest_match_with_a_computer_and_a_seat_stepped_away_verifies(
     assert out[-1] == "VERIFIED"
     assert not [line for line in out if line.startswith("not checked")]
 
-    old = decode(exported)  # the host's export: no seated, as clients wrote before
+    old = decode(exported)  # the host's export: no seated
     assert old.plain_version == FORMAT_VERSION
     path = tmp_path / "exported.scopa"
     path.write_bytes(exported)
     out = verified(capsys, path, key)
+    older = tmp_path / "older-client.scopa"  # Ada's file as a client before version 5 wrote it
+    older.write_bytes(dataclasses.replace(mine, plain_version=FORMAT_VERSION).encode())
+    assert verified(capsys, older, key)[-2:] == out[-2:]
     assert out[-2:] == [
         "not checked: this file (a host's export, or an older client's: transcript version 2) "
         "does not record which seats were computer players or away, so a seed the host "
