@@ -44,10 +44,15 @@ from scopa_net.fair.errors import (
 )
 from scopa_net.fair.transcript import MatchResult, Stopped, Transcript
 from scopa_net.fair.verifier import RoundVerdict
+from scopa_net.match_so_far import MatchSoFar
 from scopa_net.plays import play_code
 from scopa_net.rules import RuleSet
 from scopa_net.wire import messages as m
-from scopa_net.witness import check_match_end, revealed
+from scopa_net.witness import check_end_gives, revealed
+
+SO_FAR = "the snapshot you were caught up with and the rounds since give"
+"""Where a seat caught up by snapshot has the match's points from (for the words of a match
+end that does not add up)."""
 
 NO_SALT = bytes(16)
 """The salt a blind table's cards show on the seat's board (there is none: 9)."""
@@ -158,6 +163,11 @@ class BlindWitness:
         (``stale``, protocol.md 3.3), by number: one of them dealt is never opened anew."""
         self._cut_short: _Round | None = None
         """The round under way when a snapshot caught this seat up, as far as it saw it."""
+        self._so_far: MatchSoFar | None = None
+        """After a catch-up by snapshot, until a round is revealed that the checks can start
+        from: the match as the snapshot told it (the host's word), checked against the rounds
+        that follow (:meth:`resynced`)."""
+        self._end_basis = "the rounds played give"
         """The round under way when :meth:`stop` was called: the evidence holds it and names
         it even after its reveal was read (or failed to verify)."""
 
@@ -210,9 +220,13 @@ class BlindWitness:
                 return pos, party.prove_play(pos, card)
         raise FairnessError(f"card {card} is not in this seat's hand")
 
-    def resynced(self) -> None:
+    def resynced(self, snapshot: m.Snapshot | None = None) -> None:
         """Caught up by a snapshot: the round under way cannot be followed any more (its
-        record is kept aside, as the evidence should the host open that round again)."""
+        record is kept aside, as the evidence should the host open that round again). What
+        ``snapshot`` tells of the match (9.7: the last round dealt, the points, the dealer)
+        is carried on, and every round followed from here is checked against it: a round
+        number above the last dealt, the dealer of the next round, its play and score
+        replayed on the points so far, the chain from its reveal on, and the match's end."""
         if self.current is not None and self.current.party is not None:
             self._cut_short = self.current
         self.mid_match = True
@@ -220,6 +234,17 @@ class BlindWitness:
         self.current = None
         self._chain = None
         self._verifier = None
+        self._so_far = None
+        if snapshot is not None:
+            self._so_far = MatchSoFar.told_by(snapshot, self.rules)
+            self._highest_opened = max(self._highest_opened, snapshot.round_no)
+
+    @property
+    def replays_plays(self) -> bool:
+        """Whether the rounds are replayed, plays and scores, on the match so far: from the
+        match's start, or after a catch-up by snapshot from the first round revealed since
+        (False for a seat taken mid-match)."""
+        return self._verifier is not None
 
     @property
     def needs_me(self) -> bool:
@@ -308,6 +333,8 @@ class BlindWitness:
             self._on_match_end(e)
             return None, None
         cur = self.current
+        if cur is None and isinstance(e, m.RoundEnd) and self._so_far is not None:
+            self._so_far.round_ended(e.lines)  # a round under way when the snapshot was taken
         if cur is None or cur.party is None:
             if isinstance(e, m.RoundReveal) and cur is not None:
                 self.current = None
@@ -413,12 +440,16 @@ class BlindWitness:
         if e.round_id in self._seen_ids:
             raise ReplayedRoundError(f"round id {e.round_id.hex()} was used before")
         self._no_reroll(e)
-        if self._chain is not None:
-            expected_no = len(self.rounds) + 1
-            if e.round_no != expected_no or e.prev != self._chain:
+        if self._chain is not None:  # (followed from the match's start, or from a reveal)
+            last = self.rounds[-1].round_no if self.rounds else 0
+            after = f"round {last}, the last revealed" if last else "the match's start"
+            if e.round_no != last + 1:
                 raise BrokenChainError(
-                    f"round {e.round_no} does not follow the chain of the {len(self.rounds)} "
-                    "rounds before it"
+                    f"round {e.round_no} is not the round after {after}: round numbers go up by one"
+                )
+            if e.prev != self._chain:
+                raise BrokenChainError(
+                    f"round {e.round_no} links to {e.prev.hex()}, not to {after}"
                 )
         computers = sorted(set(e.people) & self.computer_seats)
         if computers:
@@ -503,10 +534,18 @@ class BlindWitness:
     def _check_dealer(self, cur: _Round, keys: tuple[PartyKey, ...], dealer: int) -> None:
         """9.5.3: the dealer ``blind_keys`` names is the match's, before any deal is read
         with its plan: the match's first deal's as 9.5.5 draws it, later rounds' as 5.6's
-        rotation gives it (unknown to a seat that cannot follow the match from its start)."""
-        if self._verifier is None:
+        rotation gives it, after a catch-up by snapshot from the snapshot's dealer (unknown
+        to a seat taken mid-match, and after a snapshot of no round dealt, past round 1)."""
+        v, so_far = self._verifier, self._so_far
+        if v is not None:
+            if v.match_result is None:
+                return  # a round failed: the seat stopped there
+            due, why = v.next_dealer, ""
+        elif so_far is not None and (so_far.dealer is not None or cur.round_no == 1):
+            due, why = so_far.dealer, ", as the snapshot you were caught up with gives it"
+        else:
             return
-        if all(r.dealer is None for r in self.rounds):
+        if due is None:
             first = blind_first_dealer(cur.round_id, keys, self.rules.players)
             if dealer != first:
                 raise BrokenChainError(
@@ -514,11 +553,10 @@ class BlindWitness:
                     f"{dealer}, the keys give seat {first}"
                 )
             return
-        due = self._verifier.next_dealer
-        if due is not None and dealer != due:
+        if dealer != due:
             raise BrokenChainError(
                 f"round {cur.round_no}'s dealer is seat {dealer}, but seat {due} deals it "
-                "(the next seat after a round played out, the same after a void)"
+                f"(the next seat after a round played out, the same after a void{why})"
             )
 
     def _round_over(self) -> None:
@@ -538,16 +576,44 @@ class BlindWitness:
         self.rounds.append(record)
         self.current = None
         self.owed = None
+        self._chain = chain  # followed from here on, whatever came before
+        if self._verifier is None and self._so_far is not None:
+            self._verifier = self._carried_on(record)
         if self._verifier is None:
             how = "caught up mid-match" if self.caught_up else "seat taken mid-match"
             verdict = RoundVerdict(cur.round_no, None, f"cards and proofs checked ({how})")
         else:  # this round alone, the match state carried on from the rounds before (9.9)
-            self._chain = chain
             verdict = self._verifier.add(record)
         self.verdicts.append(verdict)
         if verdict.error is not None:
             raise verdict.error
         return verdict
+
+    def _carried_on(self, record: BlindRound) -> BlindRoundByRoundVerifier | None:
+        """The verifier that checks the rounds after a catch-up by snapshot, from ``record``
+        (the first round revealed since) on, the match before it as :attr:`_so_far` says;
+        None while the dealer is unknown (a snapshot of no round dealt: the first dealer was
+        drawn in a round this seat may not have seen, 9.7)."""
+        so_far = self._so_far
+        assert so_far is not None
+        if so_far.last_dealt == 0 and record.round_no == 1:
+            verifier = BlindRoundByRoundVerifier(self.rules, self.host_key, self.seat)
+        else:
+            dealer = so_far.dealer if so_far.dealer is not None else record.dealer
+            if dealer is None:
+                return None
+            verifier = BlindRoundByRoundVerifier.carried_on(
+                self.rules,
+                self.host_key,
+                self.seat,
+                round_no=record.round_no,
+                prev=record.prev,
+                dealer=dealer,
+                scores=so_far.scores,
+            )
+            self._end_basis = SO_FAR
+        self._so_far = None
+        return verifier
 
     def _on_match_end(self, e: m.MatchEnd) -> None:
         if self.current is not None:
@@ -557,8 +623,14 @@ class BlindWitness:
                 self.host_key, e.sig, end_message(self._chain, e.scores, e.winner), "the match end"
             )
         self.result = MatchResult(tuple(e.scores), e.winner, e.sig)
-        if self._verifier is not None:  # the signed end kept first, for the evidence
-            check_match_end(self._verifier, self.rules, e)
+        # The signed end kept first, for the evidence.
+        if self._verifier is not None:
+            given = self._verifier.match_result
+            if given is not None:  # (None: a round failed, and the seat stopped there)
+                check_end_gives(self.rules, e, *given, self._end_basis)
+        elif self._so_far is not None:
+            so_far = self._so_far
+            check_end_gives(self.rules, e, so_far.scores, so_far.winner, SO_FAR)
 
     def _same_round(self, round_id: bytes) -> None:
         assert self.current is not None

@@ -82,7 +82,18 @@ def check_match_end(verifier: RoundByRoundVerifier, rules: RuleSet, e: m.MatchEn
     given = verifier.match_result
     if given is None:
         return  # a round failed: the seat stopped there
-    scores, winner = given
+    check_end_gives(rules, e, *given)
+
+
+def check_end_gives(
+    rules: RuleSet,
+    e: m.MatchEnd,
+    scores: tuple[int, ...],
+    winner: int | None,
+    basis: str = "the rounds played give",
+) -> None:
+    """The match's end names ``scores`` and ``winner``, what ``basis`` gives
+    (:class:`ScoreMismatchError` if not)."""
     if tuple(e.scores) != scores or e.winner != winner:
 
         def who(side: int | None) -> str:
@@ -90,7 +101,7 @@ def check_match_end(verifier: RoundByRoundVerifier, rules: RuleSet, e: m.MatchEn
 
         raise ScoreMismatchError(
             f"the host ended the match naming {who(e.winner)}, with scores "
-            f"{list(e.scores)}; the rounds played give scores {list(scores)}, "
+            f"{list(e.scores)}; {basis} scores {list(scores)}, "
             f"{who(winner)} (playing to {rules.target})"
         )
 

@@ -75,6 +75,24 @@ class BlindDriver:
         for seat, msg in stops:  # sent once every seat has read what was there
             self.send(seat, msg)
 
+    def open_unread(self, round_no: int) -> None:
+        """Play on until the host opens round ``round_no`` (its ``blind_round`` in the logs,
+        read by no seat yet)."""
+        for _ in range(5000):
+            self.catch_up()
+            if self.table.needs_round and self.table.round_no == round_no - 1:
+                self.table.start_round(self.rng.randbytes(16), self.rng.randbytes(32))
+                return
+            assert self.step()
+        raise AssertionError(f"round {round_no} was never opened")
+
+    def caught_up_by_snapshot(self, seat: int, snapshot: m.Snapshot) -> None:
+        """``seat``'s client is caught up with ``snapshot`` (protocol.md 3.4) as ours is: its
+        witness carries the match on from it, and it reads the events after it."""
+        self.witnesses[seat].resynced(snapshot)
+        self.mirrors[seat] = SeatMirror(snapshot)
+        self.read[seat] = snapshot.seq
+
     def deliver(self) -> bool:
         sent = False
         for seat, witness in self.witnesses.items():

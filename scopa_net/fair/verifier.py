@@ -69,7 +69,7 @@ from scopa_net.fair.transcript import (
     RoundRecord,
     Transcript,
 )
-from scopa_net.match import Match
+from scopa_net.match import Match, match_winner
 from scopa_net.plays import CARD_FIELD, Play
 from scopa_net.rules import RuleSet
 
@@ -151,6 +151,30 @@ class RoundByRoundVerifier:
         self._verifier = self.checker(empty)
         self.checked = 0
         """Rounds checked so far."""
+
+    @classmethod
+    def carried_on(
+        cls,
+        rules: RuleSet,
+        host_key: bytes,
+        seat: int,
+        *,
+        round_no: int,
+        prev: bytes,
+        dealer: int,
+        scores: Sequence[int],
+    ) -> RoundByRoundVerifier:
+        """A verifier that starts in the middle of a match: its first round is ``round_no``,
+        linked to ``prev``, dealt by ``dealer``, with the match points ``scores`` before it
+        (what a snapshot told a seat caught up by it). From there on it checks as any."""
+        v = cls(rules, host_key, seat)
+        v.checked = round_no - 1
+        v._verifier.prev = prev
+        match = Match(rules, dealer)
+        match.scores = list(scores)
+        match.winner = match_winner(rules, match.scores)
+        v._verifier.match = match
+        return v
 
     @staticmethod
     def checker(transcript: Transcript) -> _Verifier:

@@ -1,0 +1,63 @@
+"""What a snapshot tells a seat caught up by it about the match before the rounds it follows
+(protocol.md 9.7): the last round dealt, the match points, the dealer of the next round.
+
+It is the host's word (a snapshot carries no signature), carried on over the rounds that end
+in the seat's sight without the seat following them, and then checked against every round the
+seat does follow: their numbers, their dealer, their scores and the signed match end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from scopa_net.match import match_winner
+from scopa_net.rules import RuleSet
+from scopa_net.wire import messages as m
+
+
+def _plus(scores: Sequence[int], lines: Sequence[m.ScoreLineInfo]) -> tuple[int, ...]:
+    return tuple(s + sum(line.points[side] for line in lines) for side, s in enumerate(scores))
+
+
+@dataclass
+class MatchSoFar:
+    """The match as a snapshot left it, for the next round the seat follows."""
+
+    rules: RuleSet
+    last_dealt: int
+    """The snapshot's ``round_no``: every round opened after it has a higher number."""
+    scores: tuple[int, ...]
+    """The match points by side before the next round the seat follows."""
+    dealer: int | None
+    """The seat that deals that round: None while no round was dealt (the first dealer is
+    drawn from the first round whose keys all came, which the seat may not have seen)."""
+
+    @classmethod
+    def told_by(cls, snapshot: m.Snapshot, rules: RuleSet) -> MatchSoFar:
+        """From a snapshot's ``round_no``, ``dealer``, ``scores``, ``round_over``,
+        ``round_score`` and ``void_deal`` (3.9): after a round played out its points count and
+        the next seat deals; after a void one the same seat deals again; a round still in play
+        is carried on by :meth:`round_ended` when it ends."""
+        if snapshot.round_no == 0:
+            return cls(rules, 0, (0,) * rules.side_count, None)
+        scores, dealer = tuple(snapshot.scores), snapshot.dealer
+        if snapshot.round_over and snapshot.round_score is not None:
+            scores = _plus(scores, snapshot.round_score)
+            dealer = (dealer + 1) % rules.players
+        return cls(rules, snapshot.round_no, scores, dealer)
+
+    def round_ended(self, lines: Sequence[m.ScoreLineInfo]) -> None:
+        """A round the seat did not follow was played out (its ``round_end``, whose lines are
+        the host's word): its points count, and the deal passes to the next seat."""
+        self.scores = _plus(self.scores, lines)
+        if self.dealer is not None:
+            self.dealer = (self.dealer + 1) % self.rules.players
+
+    @property
+    def winner(self) -> int | None:
+        """The side these points make the match's winner (5.9), if any."""
+        return match_winner(self.rules, self.scores)
+
+
+__all__ = ["MatchSoFar"]

@@ -1,0 +1,223 @@
+"""A seat caught up by snapshot at a blind table (protocol.md 9.7) checks the match from the
+snapshot on as a seat that saw every event does: the dealer of every later round, the round
+numbers and their chain, the scores and the signed match end. Our host, made to cheat once
+Ada (seat 0, with the host's computer player in seat 1) has been caught up at round 2's start,
+is stopped by her witness; before, after a catch-up the blind witness checked none of these."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from blind_driver import BlindDriver, new_blind_table
+from table_driver import KEY
+
+from scopa_net.blind_witness import BlindWitness
+from scopa_net.fair.commitments import public_key_bytes
+from scopa_net.fair.errors import (
+    BadSignatureError,
+    BrokenChainError,
+    RerolledRoundError,
+    ScoreMismatchError,
+)
+from scopa_net.fair.plain_words import what_failed
+from scopa_net.rules import RuleSet
+from scopa_net.server import table as table_module
+from scopa_net.wire import messages as m
+
+CAUGHT_UP = 2
+"""The round at whose start Ada is caught up by snapshot (as our host catches a person up)."""
+
+
+def ada_caught_up(seed: int = 5) -> BlindDriver:
+    """Ada and the host's computer player at a blind table to 16, round 1 played and round 2
+    opened; Ada caught up by the snapshot our host sends a person then: the table as it stood
+    just before round 2's ``blind_round``, every event of the round after it."""
+    driver = BlindDriver(new_blind_table(RuleSet.of(2, 16), bots=1), seed=seed)
+    driver.open_unread(CAUGHT_UP)
+    point = driver.table.catch_up_point(0)
+    assert point is not None
+    seq, snapshot = point
+    assert snapshot.seq == seq
+    assert snapshot.round_no == CAUGHT_UP - 1
+    driver.caught_up_by_snapshot(0, snapshot)
+    return driver
+
+
+def blind_rounds(driver: BlindDriver) -> list[m.BlindRound]:
+    return [e for e in driver.table.seats[0].log if isinstance(e, m.BlindRound)]
+
+
+def run_until_round_over(driver: BlindDriver, round_no: int) -> None:
+    """Play on until round ``round_no`` is revealed and the next not yet opened."""
+    for _ in range(5000):
+        driver.catch_up()
+        if driver.table.needs_round and driver.table.round_no == round_no:
+            return
+        assert driver.step()
+    raise AssertionError(f"round {round_no} never ended")
+
+
+@pytest.mark.parametrize("seed", [5, 6, 7])
+def test_an_honest_match_caught_up_at_a_rounds_start_is_checked_to_its_end(seed: int) -> None:
+    """Nothing is found at an honest host, and every round from the catch-up on is replayed on
+    the match so far (its plays and score), not only its cards checked."""
+    driver = ada_caught_up(seed)
+    driver.run()
+    assert driver.table.phase.value == "over"
+    witness = driver.witnesses[0]
+    assert witness.replays_plays
+    later = [v for v in witness.verdicts if v.round_no >= CAUGHT_UP]
+    assert later
+    assert all(v.error is None for v in later)
+    assert all("verified (dealer seat" in v.note or "void" in v.note for v in later), later
+
+
+def test_an_honest_match_caught_up_between_rounds_is_checked_to_its_end() -> None:
+    """The snapshot of the present, round 1 over (its sheet in it): the points and the dealer
+    after it are carried on, and the match ends as they give."""
+    driver = BlindDriver(new_blind_table(RuleSet.of(2, 16), bots=1), seed=8)
+    run_until_round_over(driver, 1)
+    driver.caught_up_by_snapshot(0, driver.table.snapshot(0))
+    driver.run()
+    assert driver.witnesses[0].replays_plays
+    assert driver.witnesses[0].result.sig is not None  # the match end, read and checked
+
+
+def test_a_dealer_the_host_keeps_after_a_catch_up_stops_the_seat() -> None:
+    """Round 1 played out, the host deals round 2 from the seat that dealt round 1 (the
+    deal should pass on). The snapshot Ada was caught up with names round 1's dealer and its
+    end, so her witness knows who deals round 2."""
+    driver = ada_caught_up()
+    match = driver.table.match
+    assert match is not None
+    due = match.dealer
+    match.dealer = (due + 1) % 2  # the cheat
+    with pytest.raises(BrokenChainError) as stopped:
+        driver.run()
+    assert str(stopped.value) == (
+        f"round {CAUGHT_UP}'s dealer is seat {match.dealer}, but seat {due} deals it (the next "
+        "seat after a round played out, the same after a void, as the snapshot you were caught "
+        "up with gives it)"
+    )
+
+
+def test_a_dealer_the_host_skips_in_a_later_round_stops_the_seat() -> None:
+    """After the catch-up the rotation goes on being checked: the host deals round 3 from
+    the wrong seat."""
+    driver = ada_caught_up()
+    run_until_round_over(driver, CAUGHT_UP)
+    match = driver.table.match
+    assert match is not None
+    due = match.dealer
+    match.dealer = (due + 1) % 2  # the cheat
+    with pytest.raises(BrokenChainError) as stopped:
+        driver.run()
+    assert str(stopped.value) == (
+        f"round {CAUGHT_UP + 1}'s dealer is seat {match.dealer}, but seat {due} deals it (the "
+        "next seat after a round played out, the same after a void)"
+    )
+
+
+def test_points_the_host_adds_after_a_catch_up_stop_the_seat_at_the_match_end() -> None:
+    """The host gives its computer player's side 5 points it never scored, just after Ada is
+    caught up: the match ends on the host's sums. Her witness adds up the snapshot's points
+    and every round since, and refuses the signed end."""
+    driver = ada_caught_up()
+    match = driver.table.match
+    assert match is not None
+    honest = tuple(match.scores)
+    match.scores[1] += 5  # the cheat
+    with pytest.raises(ScoreMismatchError) as stopped:
+        driver.run()
+    end = [e for e in driver.table.seats[0].log if isinstance(e, m.MatchEnd)][-1]
+    told = list(end.scores)
+    assert told[1] >= 5
+    assert honest != tuple(told)
+    assert re.fullmatch(
+        r"the host ended the match naming the side of seat \d the winner, with scores "
+        + re.escape(str(told))
+        + r"; the snapshot you were caught up with and the rounds since give scores "
+        + re.escape(str([told[0], told[1] - 5]))
+        + r", (nobody|the side of seat \d) the winner \(playing to 16\)",
+        str(stopped.value),
+    ), str(stopped.value)
+
+
+@pytest.mark.parametrize("cheat", ["number", "link"])
+def test_a_round_that_does_not_follow_the_last_one_revealed_stops_the_seat(cheat: str) -> None:
+    """After round 2, followed from the catch-up, the host opens a round numbered 4 (a round 3
+    this seat was never shown), or a round 3 linked to another history than round 2's: a
+    seat that saw every event stops at either, and now one caught up does."""
+    driver = ada_caught_up()
+    run_until_round_over(driver, CAUGHT_UP)
+    if cheat == "number":
+        driver.table.round_no += 1
+    else:
+        driver.table.chain = bytes(32)
+    with pytest.raises(BrokenChainError) as stopped:
+        driver.run()
+    opened = blind_rounds(driver)[-1]
+    if cheat == "number":
+        assert str(stopped.value) == (
+            f"round {CAUGHT_UP + 2} is not the round after round {CAUGHT_UP}, the last revealed: "
+            "round numbers go up by one"
+        )
+    else:
+        assert str(stopped.value) == (
+            f"round {opened.round_no} links to {bytes(32).hex()}, not to round {CAUGHT_UP}, "
+            "the last revealed"
+        )
+
+
+def test_a_match_end_signed_over_another_chain_after_a_catch_up_stops_the_seat(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The host signs the match's end over a chain hash that is not that of the rounds
+    played (an end it could use for another history): checked since the first round revealed
+    after the catch-up."""
+    real = table_module.end_message
+    monkeypatch.setattr(
+        table_module, "end_message", lambda chain, scores, winner: real(bytes(32), scores, winner)
+    )
+    driver = ada_caught_up()
+    with pytest.raises(BadSignatureError) as stopped:
+        driver.run()
+    assert str(stopped.value).startswith("the host's signature on the match end does not verify")
+
+
+def test_a_round_the_snapshot_shows_dealt_opened_again_stops_a_seat_that_never_saw_it() -> None:
+    """A client that starts afresh (its seat taken back from disk) is caught up with a
+    snapshot of the present showing round 2 dealt; the host then opens round 2 again with a
+    new round id. The snapshot told the seat that round 2 was dealt: a round number never
+    opened twice (5.2) covers it too."""
+    driver = BlindDriver(new_blind_table(RuleSet.of(2, 16), bots=1), seed=5)
+    driver.open_unread(CAUGHT_UP)
+    for _ in range(5000):
+        driver.catch_up()
+        if driver.mirrors[0].view.round_number == CAUGHT_UP:
+            break
+        assert driver.step()
+    snapshot = driver.table.snapshot(0)
+    assert snapshot.round_no == CAUGHT_UP
+    fresh = BlindWitness(
+        driver.table.rules, public_key_bytes(KEY), 0, new_seed=lambda: bytes(32), mid_match=True
+    )
+    fresh.resynced(snapshot)
+    first = blind_rounds(driver)[-1]
+    again = m.BlindRound(
+        seq=snapshot.seq + 1,
+        round_id=bytes(reversed(first.round_id)),
+        round_no=first.round_no,
+        prev=first.prev,
+        people=first.people,
+        key=first.key,
+        sig=first.sig,  # (the number is refused before the signature is read)
+    )
+    with pytest.raises(RerolledRoundError) as stopped:
+        fresh.observe(again)
+    assert str(stopped.value) == (
+        f"round {CAUGHT_UP} was opened again (round id {again.round_id.hex()}), after round "
+        f"{CAUGHT_UP} had been opened: round numbers only go up"
+    )
+    assert what_failed(stopped.value).startswith("the host threw away a round it had opened")
