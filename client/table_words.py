@@ -399,6 +399,7 @@ class TableWords:
         replayed = not session.witness.mid_match
         if isinstance(session.witness, BlindWitness):
             took_part = party is not None and not getattr(party, "observer", True)
+            replayed = session.witness.replays_plays  # (after a catch-up too, 9.7)
             key, text = deal_words.blind_meaning(took_part, bots, replayed)
         else:
             commits, seeds, excluded = record.commits, record.seeds, record.excluded

@@ -307,6 +307,8 @@ class BlindWitness:
         try:
             if isinstance(e, m.Played):
                 self._record_play(e)
+            elif isinstance(e, m.BlindDeck):  # relayed before the host had the seed
+                self._record_deck(cur, e)
             elif isinstance(e, m.RoundVoid):
                 party.void(e.reason, e.offender)
             elif isinstance(e, m.BlindReveals):
@@ -346,17 +348,11 @@ class BlindWitness:
             self._same_round(e.round_id)
             keys = tuple(party_key(k) for k in e.keys)
             party.take_keys(keys)  # refuses a host key other than the one committed
+            party.start(e.dealer)  # in the record as named, even should the check fail
             self._check_dealer(cur, keys, e.dealer)
-            party.start(e.dealer)
         elif isinstance(e, m.BlindDeck):
             self._same_round(e.round_id)
-            try:
-                party.take_deck(e.party, e.deck, e.proof, e.sig)
-            except BlindCheckError as exc:
-                if exc.check == checks.BAD_SHUFFLE_PROOF:  # in the record all the same
-                    cur.relayed_decks = e.party + 1
-                raise
-            cur.relayed_decks = e.party + 1
+            self._record_deck(cur, e)
             if e.party == party.party - 1 and not party.observer:
                 signed = party.my_deck()
                 self._send(
@@ -428,6 +424,19 @@ class BlindWitness:
             self._same_round(e.round_id)
             return self._on_reveal(e), None
         return None, None
+
+    @staticmethod
+    def _record_deck(cur: _Round, e: m.BlindDeck) -> None:
+        """A party's deck, checked, in the round's record (one whose shuffle proof fails is in
+        it all the same: the record proves that party's fault)."""
+        assert cur.party is not None
+        try:
+            cur.party.take_deck(e.party, e.deck, e.proof, e.sig)
+        except BlindCheckError as exc:
+            if exc.check == checks.BAD_SHUFFLE_PROOF:
+                cur.relayed_decks = e.party + 1
+            raise
+        cur.relayed_decks = e.party + 1
 
     def _on_round(self, e: m.BlindRound) -> None:
         try:

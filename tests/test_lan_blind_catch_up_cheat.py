@@ -1,0 +1,103 @@
+"""Ada's real client, caught up by snapshot at our real host's blind table (protocol.md 9.7),
+against the host made to cheat once she is back: she reads the DEAL CHECK FAILED banner, as a
+seat that saw every event would, and the evidence is kept for ``scopa-net verify``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import trio
+from hosting import create, start_host
+from person_screen import Player, sit, take_back, until
+
+from scopa_net.client.moves import legal_plays
+from scopa_net.client.network_session import CAUGHT_UP_BETWEEN_ROUNDS, DealCheckFailedError
+from scopa_net.commands.main import main
+from scopa_net.commands.options import EXIT_DEAL_FAILED
+from scopa_net.fair.commitments import fingerprint
+from scopa_net.rules import RuleSet
+from scopa_net.server.blind_table import BlindTable
+from scopa_net.server.host import Host
+from scopa_net.server.table import Phase
+
+
+async def plays_on(player: Player) -> None:
+    """Ada types the first legal card whenever it is her turn."""
+    while True:
+        view = player.session.view
+        if view is not None and view.my_turn and not view.round_over and view.hand:
+            await player.type(legal_plays(view)[0].text())
+        await trio.sleep(0.01)
+
+
+async def test_a_dealer_the_host_keeps_after_a_catch_up_stops_her_client(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ada plays our host's computer player at a blind table. Her client dies in round 1;
+    the round is void once her grace period ends, and round 2 waits for her (its one person).
+    She takes her seat back, behind further than the host replays: caught up by a snapshot,
+    round 1 void in it. From then on the host keeps the deal with the seat that dealt the
+    round before, once a round is played out. Before the fix her client, caught up, checked
+    no dealer and played the match out; now it stops at the first round the host deals out of
+    turn, and the round's reveal (read before she leaves) names the same fault."""
+    original_end = BlindTable._end_round
+
+    def keeps_the_deal(table: BlindTable) -> None:
+        original_end(table)
+        if cheating:
+            assert table.match is not None
+            table.match.dealer = (table.match.dealer - 1) % table.rules.players
+
+    cheating: list[bool] = []
+    monkeypatch.setattr(BlindTable, "_end_round", keeps_the_deal)
+    hosts: list[Host] = []
+
+    async def ada_comes_back() -> None:
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, replay_limit=1, bot_delay=0, grace=0.5)
+            hosts.append(host)
+            rules = RuleSet.of(2, 16)
+            ada = await sit(
+                nursery, host, "Ada", tmp_path, create=create(rules, bots=1, blind=True)
+            )
+            await until(lambda: ada.session.view is not None and ada.session.view.my_turn)
+            ada.crash()
+            (task,) = host.tables.values()
+            # Round 1 void once her grace period ends; round 2 waits for her, its one person.
+            await until(lambda: task.table.voids == 1 and task.table.phase is Phase.BETWEEN)
+            back = await take_back(nursery, host, ada, tmp_path)
+            assert CAUGHT_UP_BETWEEN_ROUNDS in back.text, back.text
+            cheating.append(True)
+            await plays_on(back)
+
+    failed: list[DealCheckFailedError] = []
+    try:
+        with trio.fail_after(90):
+            await ada_comes_back()
+    except* DealCheckFailedError as group:  # (raised in her screen's task)
+        failed += [e for e in group.exceptions if isinstance(e, DealCheckFailedError)]
+    (stop,) = failed
+    lines = stop.banner.splitlines()
+    banner = lines[0]
+    assert re.fullmatch(
+        r"DEAL CHECK FAILED in round (\d+): BrokenChainError: round \1's dealer is (Ada|bot 1), "
+        r"but (Ada|bot 1) deals it \(the next seat after a round played out, the same after a "
+        r"void(, as the snapshot you were caught up with gives it)?\)",
+        banner,
+    ), banner
+    assert re.fullmatch(
+        r"The round's reveal: BrokenChainError: the round was dealt by (Ada|bot 1), but "
+        r"(Ada|bot 1) deals",
+        lines[2],
+    ), stop.banner
+    assert stop.exit_status == EXIT_DEAL_FAILED
+    evidence = stop.evidence
+    assert evidence is not None
+    assert evidence.exists()
+    capsys.readouterr()
+    assert main(["verify", "--pin", fingerprint(hosts[0].public_key), str(evidence)]) == 1
+    out = capsys.readouterr().out
+    assert "saved as evidence when the client stopped: round" in out, out
+    assert out.rstrip().endswith("NOT VERIFIED"), out
