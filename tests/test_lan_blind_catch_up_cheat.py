@@ -53,6 +53,7 @@ async def test_a_dealer_the_host_keeps_after_a_catch_up_stops_her_client(
     cheating: list[bool] = []
     monkeypatch.setattr(BlindTable, "_end_round", keeps_the_deal)
     hosts: list[Host] = []
+    screens: list[Player] = []
 
     async def ada_comes_back() -> None:
         async with trio.open_nursery() as nursery:
@@ -69,6 +70,7 @@ async def test_a_dealer_the_host_keeps_after_a_catch_up_stops_her_client(
             await until(lambda: task.table.voids == 1 and task.table.phase is Phase.BETWEEN)
             back = await take_back(nursery, host, ada, tmp_path)
             assert CAUGHT_UP_BETWEEN_ROUNDS in back.text, back.text
+            screens.append(back)
             cheating.append(True)
             await plays_on(back)
 
@@ -79,6 +81,10 @@ async def test_a_dealer_the_host_keeps_after_a_catch_up_stops_her_client(
     except* DealCheckFailedError as group:  # (raised in her screen's task)
         failed += [e for e in group.exceptions if isinstance(e, DealCheckFailedError)]
     (stop,) = failed
+    # The round she followed after the catch-up was replayed, plays and score, and she read so.
+    before = screens[0].text.partition("A deal check failed")[0]
+    assert re.search(r"^Deal check: verified \(dealer (Ada|bot 1), ", before, re.M), before
+    assert "every card you saw, every play and the score were checked" in before, before
     lines = stop.banner.splitlines()
     banner = lines[0]
     assert re.fullmatch(
