@@ -155,6 +155,8 @@ class BlindWitness:
         self.named: FairnessError | None = None
         """After :meth:`stop`: what the round's reveal found, naming the party at fault."""
         self._stopped_in: _Round | None = None
+        """The round under way when :meth:`stop` was called: the evidence holds it and names
+        it even after its reveal was read (or failed to verify)."""
         self.computer_seats: frozenset[int] = frozenset()
         """The seats no person holds as the next round opens (a computer player's, an open
         seat, as ``seat_status`` says): never a party (9.5.1)."""
@@ -168,8 +170,7 @@ class BlindWitness:
         from: the match as the snapshot told it (the host's word), checked against the rounds
         that follow (:meth:`resynced`)."""
         self._end_basis = "the rounds played give"
-        """The round under way when :meth:`stop` was called: the evidence holds it and names
-        it even after its reveal was read (or failed to verify)."""
+        """What the match end's scores are checked against, in the words of a mismatch."""
 
     # --- what the client reads --------------------------------------------------------
 
