@@ -23,6 +23,7 @@ from scopa_net.fair.errors import (
 from scopa_net.fair.plain_words import what_failed
 from scopa_net.rules import RuleSet
 from scopa_net.server import table as table_module
+from scopa_net.server.table import Phase
 from scopa_net.wire import messages as m
 
 CAUGHT_UP = 2
@@ -221,3 +222,59 @@ def test_a_round_the_snapshot_shows_dealt_opened_again_stops_a_seat_that_never_s
         f"{CAUGHT_UP} had been opened: round numbers only go up"
     )
     assert what_failed(stopped.value).startswith("the host threw away a round it had opened")
+
+
+def observer_caught_up_mid_round(driver: BlindDriver) -> tuple[BlindWitness, m.Snapshot]:
+    """A witness of seat 1 (the computer player's, which no person plays: an observer of every
+    round, as a person's seat sitting rounds out is, 9.7), caught up by a snapshot of the
+    present while round 2 is being played: it cannot follow that round, and carries the match
+    on over its ``round_end``."""
+    driver.open_unread(CAUGHT_UP)
+    for _ in range(5000):
+        driver.catch_up()
+        if driver.table.dealt_round_no == CAUGHT_UP and driver.table.phase is Phase.PLAY:
+            break
+        assert driver.step()
+    snapshot = driver.table.snapshot(1)
+    assert snapshot.round_no == CAUGHT_UP
+    assert not snapshot.round_over
+    witness = BlindWitness(
+        driver.table.rules, public_key_bytes(KEY), 1, new_seed=lambda: bytes(32), mid_match=True
+    )
+    witness.resynced(snapshot)
+    return witness, snapshot
+
+
+def read_after(driver: BlindDriver, witness: BlindWitness, snapshot: m.Snapshot) -> None:
+    for event in driver.table.seats[1].log:
+        if event.seq > snapshot.seq:
+            witness.observe(event)
+
+
+def test_an_honest_match_caught_up_in_a_round_under_way_is_checked_to_its_end() -> None:
+    driver = BlindDriver(new_blind_table(RuleSet.of(2, 16), bots=1), seed=5)
+    witness, snapshot = observer_caught_up_mid_round(driver)
+    driver.run()
+    read_after(driver, witness, snapshot)
+    assert witness.replays_plays
+    assert witness.result.sig is not None
+    assert all(v.error is None for v in witness.verdicts)
+    assert witness.verdicts[0].round_no == CAUGHT_UP + 1  # (round 2 not followed)
+
+
+def test_points_the_host_adds_in_the_round_under_way_at_the_catch_up_stop_the_seat() -> None:
+    """The snapshot shows round 2 under way; the host then adds 5 points to its side. The
+    witness adds round 2's sheet, as its ``round_end`` lines give it, to the snapshot's
+    points, and refuses the match end, as Ada's does."""
+    driver = BlindDriver(new_blind_table(RuleSet.of(2, 16), bots=1), seed=5)
+    witness, snapshot = observer_caught_up_mid_round(driver)
+    match = driver.table.match
+    assert match is not None
+    match.scores[1] += 5  # the cheat
+    with pytest.raises(ScoreMismatchError):  # Ada, who saw every event, at the match end
+        driver.run()
+    with pytest.raises(ScoreMismatchError) as stopped:  # and the seat caught up, as well
+        read_after(driver, witness, snapshot)
+    assert "; the snapshot you were caught up with and the rounds since give scores" in str(
+        stopped.value
+    )
