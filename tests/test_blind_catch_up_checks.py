@@ -22,6 +22,7 @@ from scopa_net.fair.errors import (
 )
 from scopa_net.fair.plain_words import what_failed
 from scopa_net.rules import RuleSet
+from scopa_net.server import blind_table as blind_table_module
 from scopa_net.server import table as table_module
 from scopa_net.server.table import Phase
 from scopa_net.wire import messages as m
@@ -278,3 +279,42 @@ def test_points_the_host_adds_in_the_round_under_way_at_the_catch_up_stop_the_se
     assert "; the snapshot you were caught up with and the rounds since give scores" in str(
         stopped.value
     )
+
+
+def ada_caught_up_before_the_first_deal(seed: int = 5) -> BlindDriver:
+    """As :func:`ada_caught_up`, at round 1's start: the snapshot shows no round dealt."""
+    driver = BlindDriver(new_blind_table(RuleSet.of(2, 16), bots=1), seed=seed)
+    driver.open_unread(1)
+    point = driver.table.catch_up_point(0)
+    assert point is not None
+    assert point[1].round_no == 0
+    driver.caught_up_by_snapshot(0, point[1])
+    return driver
+
+
+def test_an_honest_match_caught_up_before_its_first_deal_is_checked_from_round_1() -> None:
+    driver = ada_caught_up_before_the_first_deal()
+    driver.run()
+    witness = driver.witnesses[0]
+    assert witness.verdicts[0].round_no == 1
+    assert all("verified (dealer seat" in v.note or "void" in v.note for v in witness.verdicts)
+
+
+def test_a_first_dealer_the_host_picks_after_a_catch_up_before_round_1_stops_the_seat(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Caught up before anything was dealt, at round 1's start, the seat knows the first
+    dealer is 9.5.5's draw from round 1's keys: the host naming another is stopped."""
+    drawn = blind_table_module.blind_first_dealer
+    monkeypatch.setattr(
+        blind_table_module,
+        "blind_first_dealer",
+        lambda round_id, keys, players: (drawn(round_id, keys, players) + 1) % players,
+    )
+    driver = ada_caught_up_before_the_first_deal()
+    with pytest.raises(BrokenChainError) as stopped:
+        driver.run()
+    assert re.fullmatch(
+        r"round 1 is the match's first deal: its dealer is seat (\d), the keys give seat (?!\1)\d",
+        str(stopped.value),
+    ), str(stopped.value)
