@@ -83,8 +83,8 @@ CATCH_UP_WINDOW = 5.0
 CAUGHT_UP_BY_SNAPSHOT = (
     "The host sent the table as it stands instead of the events you missed (a host does so when "
     "you missed many, or it no longer keeps them): the deal of a round under way cannot be "
-    "checked here, so its cards are the host's word alone; cards are checked again from the "
-    "next round, and no transcript is saved for this match."
+    "checked here, so its cards are the host's word alone, as is the score so far; cards are "
+    "checked again from the next round, and no transcript is saved for this match."
 )
 """What a seat caught up by a snapshot of a round under way (3.4 of protocol.md: a host of
 protocol 4, or one that keeps no more) tells its person."""
@@ -106,8 +106,8 @@ def few_missed(count: int) -> str:
 CAUGHT_UP_BETWEEN_ROUNDS = (
     "You were away too long for the host to send every play you missed, so it sent the table "
     "as it stood between two rounds, then what happened since: the deal of every round from "
-    "there on is checked, not those of rounds you missed before it; no transcript is saved "
-    "for this match."
+    "there on is checked, not those of rounds you missed before it, whose score is the "
+    "host's word; no transcript is saved for this match."
 )
 """What a seat caught up by a snapshot of no round under way tells its person: one taken as
 the latest round began, its events then replayed (3.4 of protocol.md), or one of the present

@@ -393,8 +393,8 @@ async def test_a_seat_taken_back_from_far_behind_says_in_plain_words_what_goes_u
         assert event.text == (
             "You were away too long for the host to send every play you missed, so it sent the "
             "table as it stood between two rounds, then what happened since: the deal of every "
-            "round from there on is checked, not those of rounds you missed before it; no "
-            "transcript is saved for this match."
+            "round from there on is checked, not those of rounds you missed before it, whose "
+            "score is the host's word; no transcript is saved for this match."
         )
         nursery.cancel_scope.cancel()
 
