@@ -42,6 +42,7 @@ from scopa_net.commands.options import (
 )
 from scopa_net.commands.paths import data_dir
 from scopa_net.commands.progress import Progress
+from scopa_net.commands.verify_gaps import gap_words
 from scopa_net.commands.verify_order import given_files, played_order, saved_time, saved_words
 
 if TYPE_CHECKING:
@@ -637,15 +638,6 @@ def seat_words(
     return seat_named(seat, name, *notes)
 
 
-UNSEATED_WORDS = (
-    "not checked: this file (a host's export, or an older client's: transcript version 2) does "
-    "not record which seats were computer players or away, so a seed the host slipped in for "
-    "one of them cannot be refused here; the file the seat's own client saved records it"
-)
-"""Said of an ordinary table's transcript that does not say who could send each seat's seed
-(protocol.md 6.1, 6.3)."""
-
-
 def _verify_one(
     transcript: Transcript,
     out: Callable[[str], None],
@@ -708,8 +700,9 @@ def _verify_one(
     for line, people, round_no in report(transcript, verdict):
         said = computer_said(line, round_no, computer, held_by)
         out(named(line, people, round_no) + said)
-    if not transcript.blind and not transcript.records_seated:
-        out(UNSEATED_WORDS)
+    gap = gap_words(transcript)
+    if gap is not None:
+        out(gap)
     unchecked = verdict.not_fair_checked
     if verdict.ok:
         extra = f", but {unchecked} round(s) not fair-checked: no player seed" if unchecked else ""

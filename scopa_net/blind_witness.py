@@ -27,6 +27,7 @@ from scopa_net.fair.blind.record import (
     blind_digest,
     blind_first_dealer,
 )
+from scopa_net.fair.blind.seated import check_parties, seated_by_seat
 from scopa_net.fair.blind.verifier import BlindRoundByRoundVerifier
 from scopa_net.fair.commitments import (
     ZERO_CHAIN,
@@ -42,7 +43,12 @@ from scopa_net.fair.errors import (
     ReplayedRoundError,
     RerolledRoundError,
 )
-from scopa_net.fair.transcript import MatchResult, Stopped, Transcript
+from scopa_net.fair.transcript import (
+    BLIND_SEATED_FORMAT_VERSION,
+    MatchResult,
+    Stopped,
+    Transcript,
+)
 from scopa_net.fair.verifier import RoundVerdict
 from scopa_net.match_so_far import MatchSoFar
 from scopa_net.plays import play_code
@@ -78,6 +84,8 @@ class _Round:
     relayed_decks: int = 0
     """Decks the host relayed (``blind_deck``): this party's own is in its record as soon as
     it is made, but a round void before the host relayed it has it in nobody else's."""
+    seated: tuple[str, ...] | None = None
+    """Who held each seat as this seat's client knew it at ``blind_round`` (9.8 ``seated``)."""
 
     def public(self, party: BlindParty, **kw: object) -> BlindRound:
         """The round's public record, as the host relayed it."""
@@ -90,8 +98,39 @@ class _Round:
         n = self.relayed_decks
         proofs = None if r.deck_proofs is None else r.deck_proofs[:n]
         return dataclasses.replace(
-            r, decks=r.decks[:n], deck_proofs=proofs, deck_sigs=r.deck_sigs[:n]
+            r,
+            decks=r.decks[:n],
+            deck_proofs=proofs,
+            deck_sigs=r.deck_sigs[:n],
+            seated=self.seated,
         )
+
+
+def refused_round(e: m.BlindRound, host: PartyKey, seated: tuple[str, ...]) -> BlindRound:
+    """The record of a ``blind_round`` this seat refused on arrival (its people name a seat a
+    computer holds): what the host signed and what the seat knew, nothing after it, so that
+    the evidence shows it to ``scopa-net verify`` (9.9 step 1)."""
+    return BlindRound(
+        round_id=e.round_id,
+        round_no=e.round_no,
+        prev=e.prev,
+        dealer=None,
+        people=e.people,
+        keys=(host,),
+        sig=e.sig,
+        decks=(),
+        deck_proofs=(),
+        deck_sigs=(),
+        deals=(),
+        hand=(),
+        table=(),
+        plays=(),
+        void=None,
+        score=None,
+        seeds=None,
+        reveal_sig=None,
+        seated=seated,
+    )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -164,6 +203,9 @@ class BlindWitness:
         """Rounds this seat saw opened before the host put its events back to an older copy
         (``stale``, protocol.md 3.3), by number: one of them dealt is never opened anew."""
         self._cut_short: _Round | None = None
+        self._refused: BlindRound | None = None
+        """A ``blind_round`` refused on arrival for naming a computer's seat a party: the
+        evidence ends with it."""
         """The round under way when a snapshot caught this seat up, as far as it saw it."""
         self._so_far: MatchSoFar | None = None
         """After a catch-up by snapshot, until a round is revealed that the checks can start
@@ -461,12 +503,6 @@ class BlindWitness:
                 raise BrokenChainError(
                     f"round {e.round_no} links to {e.prev.hex()}, not to {after}"
                 )
-        computers = sorted(set(e.people) & self.computer_seats)
-        if computers:
-            raise ComputerPartyError(
-                f"round {e.round_no}: the host named seat {computers[0]} among the round's "
-                "people, a seat a computer holds; only a seat a person plays is a party"
-            )
         host = party_key(e.key)
         digest = blind_digest(e.round_id, e.people, host)
         check_signature(
@@ -475,6 +511,12 @@ class BlindWitness:
             commit_message(e.round_id, e.round_no, e.prev, digest, self._rules_digest),
             f"round {e.round_no}'s commitment",
         )
+        seated = seated_by_seat(self.computer_seats, self.rules.players)
+        try:  # after the signature, as the verifier checks it (9.9 step 1)
+            check_parties(e.round_no, e.people, seated)
+        except ComputerPartyError:
+            self._refused = refused_round(e, host, seated)
+            raise
         self._seen_ids.add(e.round_id)
         self._highest_opened = max(self._highest_opened, e.round_no)
         if self.seat in e.people:
@@ -498,7 +540,9 @@ class BlindWitness:
             # round's deal check says what was checked.)
             observer = len(e.people) + 1
             party = BlindParty(self.rules, e.round_id, observer, e.people, bytes(32), host_key=host)
-        self.current = _Round(e.round_id, e.round_no, e.prev, e.sig, e.people, host, party)
+        self.current = _Round(
+            e.round_id, e.round_no, e.prev, e.sig, e.people, host, party, seated=seated
+        )
         self.people = e.people
 
     def opened_rounds(self) -> dict[int, ToldRound]:
@@ -658,7 +702,13 @@ class BlindWitness:
 
     def transcript(self) -> Transcript:
         return Transcript(
-            self.rules, self.host_key, self.seat, tuple(self.rounds), self.result, blind=True
+            self.rules,
+            self.host_key,
+            self.seat,
+            tuple(self.rounds),
+            self.result,
+            blind=True,
+            blind_version=BLIND_SEATED_FORMAT_VERSION,
         )
 
     def abandoned(self) -> _Round | None:
@@ -677,7 +727,15 @@ class BlindWitness:
         rounds = tuple(self.rounds)
         if cur is not None and cur.party is not None:
             rounds += (cur.public(cur.party, hand_seat=self.seat),)
-        return Transcript(self.rules, self.host_key, self.seat, rounds, self.result, blind=True)
+        return Transcript(
+            self.rules,
+            self.host_key,
+            self.seat,
+            rounds,
+            self.result,
+            blind=True,
+            blind_version=BLIND_SEATED_FORMAT_VERSION,
+        )
 
     def evidence(self, error: FairnessError) -> Transcript:
         """The transcript saved when a check failed: every round read, the one that failed
@@ -691,6 +749,9 @@ class BlindWitness:
         ):
             rounds.append(cur.public(cur.party, hand_seat=self.seat))
         round_no = self.round_no if cur is None else cur.round_no
+        if self._refused is not None and all(r.round_no < self._refused.round_no for r in rounds):
+            rounds.append(self._refused)
+            round_no = self._refused.round_no
         stopped = Stopped(round_no, type(error).__name__, str(error)[:1000] or "-")
         return Transcript(
             self.rules,
@@ -700,6 +761,7 @@ class BlindWitness:
             self.result,
             stopped=stopped,
             blind=True,
+            blind_version=BLIND_SEATED_FORMAT_VERSION,
         )
 
 

@@ -18,7 +18,7 @@ from scopa_net.client.bot_client import play_as_bot
 from scopa_net.client.network_session import TableChoice, open_network_session
 from scopa_net.client.session import RoundStarted
 from scopa_net.commands.main import main
-from scopa_net.commands.verify import UNSEATED_WORDS
+from scopa_net.commands.verify_gaps import UNSEATED_WORDS
 from scopa_net.fair.commitments import fingerprint
 from scopa_net.fair.transcript import FORMAT_VERSION, SEATED_FORMAT_VERSION, decode
 from scopa_net.rules import RuleSet

@@ -55,8 +55,12 @@ SEATED_KINDS = (SEATED_PERSON, SEATED_COMPUTER, SEATED_ABSENT)
 """A round's ``seated`` entries: a seat a person's client held since the round began, a
 computer player's seat, a person's seat nobody's client held since the round began."""
 BLIND_FORMAT_VERSION = 4
-"""The version of a blind table's transcript (protocol.md 9.8): same file, blind rounds."""
-BLIND_FORMAT_VERSIONS = (3, BLIND_FORMAT_VERSION)
+"""The version of a blind table's transcript (protocol.md 9.8): same file, blind rounds. What
+a host's export writes, and clients before version 6."""
+BLIND_SEATED_FORMAT_VERSION = 6
+"""A seat's blind transcript whose rounds record, by seat, whether a person or a computer held
+it as the seat's client knew it at ``blind_round`` (``seated``, 9.8): what clients write now."""
+BLIND_FORMAT_VERSIONS = (3, BLIND_FORMAT_VERSION, BLIND_SEATED_FORMAT_VERSION)
 """Blind transcripts a verifier reads: version 3 was written before decks carried proofs."""
 MAX_FILE_SIZE = 4 << 20
 VOID_KINGS = "kings"
@@ -251,8 +255,11 @@ class Transcript:
 
     @property
     def records_seated(self) -> bool:
-        """Whether each round says who could send each seat's seed (version 5)."""
-        return not self.blind and self.plain_version == SEATED_FORMAT_VERSION
+        """Whether each round says who could send each seat's seed (version 5), or, at a blind
+        table, who held each seat as the round's parties were fixed (version 6)."""
+        if self.blind:
+            return self.blind_version == BLIND_SEATED_FORMAT_VERSION
+        return self.plain_version == SEATED_FORMAT_VERSION
 
     def to_wire(self) -> dict[str, Any]:
         seated = self.records_seated

@@ -40,6 +40,8 @@ ROUND_KEYS_V3 = (
 """A blind round's keys in a version 3 transcript, before shuffle proofs."""
 ROUND_KEYS = (*ROUND_KEYS_V3[:9], "deck_proofs", *ROUND_KEYS_V3[9:])
 """A blind round's keys in a version 4 transcript: ``deck_proofs`` after ``deck_sigs``."""
+ROUND_KEYS_V6 = (*ROUND_KEYS[:5], "seated", *ROUND_KEYS[5:])
+"""A blind round's keys in a version 6 transcript: ``seated`` after ``people``."""
 
 VOID_ABSENT = "absent"
 """The void of a round whose person stayed away past their grace period (protocol.md 9.7)."""
@@ -119,6 +121,9 @@ class BlindRound:
     score: tuple[int, ...] | None
     seeds: tuple[bytes | None, ...] | None
     reveal_sig: bytes | None
+    seated: tuple[str, ...] | None = None
+    """By seat, ``person`` or ``computer``: who held it, as this seat's client knew it when the
+    round's ``blind_round`` came (9.8, version 6); None in a version 4 or 3 file."""
 
     @property
     def parties(self) -> int:
@@ -132,13 +137,18 @@ class BlindRound:
     def host_seed(self) -> bytes | None:
         return None if self.seeds is None else self.seeds[0]
 
-    def to_wire(self) -> dict[str, Any]:
-        return {
+    def to_wire(self, *, seated: bool = False) -> dict[str, Any]:
+        """The round as a file of version 6 (``seated``) or 4 (3 without proofs) writes it."""
+        head = {
             "round_id": self.round_id,
             "round_no": self.round_no,
             "prev": self.prev,
             "dealer": self.dealer,
             "people": list(self.people),
+        }
+        if seated:
+            head["seated"] = None if self.seated is None else list(self.seated)
+        return head | {
             "keys": [[k.point, k.proof, k.sign_key] for k in self.keys],
             "sig": self.sig,
             "decks": [[c.to_bytes() for c in deck] for deck in self.decks],

@@ -32,6 +32,7 @@ from scopa_net.fair.blind.record import (
     shares_message,
 )
 from scopa_net.fair.blind.reveal import check_revealed, opened_cards
+from scopa_net.fair.blind.seated import check_parties
 from scopa_net.fair.blind.shuffle_proof import ShuffleClaim, check_shuffle_proof
 from scopa_net.fair.commitments import check_signature, commit_message
 from scopa_net.fair.errors import (
@@ -91,6 +92,8 @@ class _BlindVerifier(_Verifier):
             commit_message(r.round_id, r.round_no, r.prev, r.digest, self.rules_digest),
             f"round {r.round_no}'s commitment",
         )
+        if r.seated is not None:  # a version 6 file: what the seat's client knew (9.9 step 1)
+            check_parties(r.round_no, r.people, r.seated)
         if r.void is not None and r.void.reason not in (VOID_KINGS, VOID_ABSENT, VOID_FAILED_CHECK):
             raise VoidMismatchError(f"the round is void for {r.void.reason!r}")
         if r.dealer is None and r.void is not None and len(r.keys) == 1 < r.parties:

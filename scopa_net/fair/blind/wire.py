@@ -1,4 +1,4 @@
-"""A blind round in a version 4 (or 3) transcript file (protocol.md 9.8): to and from msgpack
+"""A blind round in a version 6, 4 or 3 transcript file (protocol.md 9.8): to and from msgpack
 values.
 
 The reading side is strict like the rest of the transcript reader: every map has exactly its
@@ -17,14 +17,23 @@ from scopa_net.fair.blind.proofs import PROOF_SIZE
 from scopa_net.fair.blind.record import (
     ROUND_KEYS,
     ROUND_KEYS_V3,
+    ROUND_KEYS_V6,
     BlindPlay,
     BlindRound,
     DealShares,
     OpenCard,
 )
+from scopa_net.fair.blind.seated import BLIND_SEATED_KINDS
 from scopa_net.fair.blind.shuffle_proof import SHUFFLE_PROOF_SIZE
 from scopa_net.fair.hashing import HASH_SIZE, ROUND_ID_SIZE, SEED_SIZE, SIGNATURE_SIZE
-from scopa_net.fair.transcript import Transcript, decode, read_plays, read_score, read_void
+from scopa_net.fair.transcript import (
+    BLIND_SEATED_FORMAT_VERSION,
+    Transcript,
+    decode,
+    read_plays,
+    read_score,
+    read_void,
+)
 
 MAX_PARTIES = 7
 
@@ -39,13 +48,21 @@ def _cards(r: Any, value: Any) -> tuple[OpenCard, ...]:
 
 
 def round_from_wire(r: Any, value: Any, players: int, version: int) -> BlindRound:
-    """One blind round of a transcript of ``version`` (3: no shuffle proofs); ``r`` is the
-    transcript reader positioned at it."""
-    m = r.map(value, ROUND_KEYS_V3 if version == 3 else ROUND_KEYS)
+    """One blind round of a transcript of ``version`` (3: no shuffle proofs; 6: ``seated``);
+    ``r`` is the transcript reader positioned at it."""
+    seated_file = version == BLIND_SEATED_FORMAT_VERSION
+    m = r.map(value, {3: ROUND_KEYS_V3, 6: ROUND_KEYS_V6}.get(version, ROUND_KEYS))
     rp = r.at("people")
     people = tuple(rp.int(s, 0, players - 1) for s in rp.array(m["people"]))
     if list(people) != sorted(set(people)):
         raise rp.fail("expected distinct seats in order", list(people))
+    seated = None
+    if seated_file:
+        rs = r.at("seated")
+        seated = tuple(
+            rs.at(i).choice(x, BLIND_SEATED_KINDS)
+            for i, x in enumerate(rs.array(m["seated"], players))
+        )
     parties = len(people) + 1
     rk = r.at("keys")
     keys = []
@@ -120,9 +137,11 @@ def round_from_wire(r: Any, value: Any, players: int, version: int) -> BlindRoun
         score=score,
         seeds=seeds,
         reveal_sig=r.at("reveal_sig").opt_bin(m["reveal_sig"], SIGNATURE_SIZE),
+        seated=seated,
     )
 
 
 def decode_any(data: bytes) -> Transcript:
-    """Read a transcript file of any version: 2 (an ordinary table), 4 or 3 (a blind one)."""
+    """Read a transcript file of any version: 5 or 2 (an ordinary table), 6, 4 or 3 (a blind
+    one)."""
     return decode(data, read_blind_round=round_from_wire)
