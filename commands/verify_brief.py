@@ -11,6 +11,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from scopa_net.commands.verify_gaps import gap_brief
 from scopa_net.commands.verify_order import saved_time
 
 _WHY_NOT = ("REFUSED: ", "round ", "match result: ", "saved as evidence")
@@ -35,6 +36,8 @@ def brief_line(path: Path, said: Sequence[str]) -> str:
     else:
         why = _why_not(path, lines[:-1])
     line = f"{path}: {verdict}" + (f": {why}" if why else "")
+    gaps = [g for g in map(gap_brief, lines) if g is not None]
+    line += "".join(f"; {g}" for g in gaps[:1])  # what the file cannot show (6.3)
     unpinned = any(x.startswith("no pinned host key to compare with") for x in lines)
     key = [x.rpartition(", host key ")[2] for x in lines[:1] if ", host key " in x]
     if unpinned and key:  # as the full lines say it: no key to compare the file's with

@@ -1,5 +1,5 @@
 """What a transcript cannot show ``scopa-net verify``: the one line said of a file that does not
-record who held each seat (protocol.md 6.3, 9.8)."""
+record who held each seat (protocol.md 6.3), in full and in ``--brief``'s line a file."""
 
 from __future__ import annotations
 
@@ -15,6 +15,9 @@ UNSEATED_WORDS = (
 )
 """Said of an ordinary table's transcript that does not say who could send each seat's seed
 (protocol.md 6.1, 6.3)."""
+UNSEATED_BRIEF = (
+    "not checked: a seed slipped in for a computer player or a seat away (transcript version 2)"
+)
 
 
 def unseated_blind_words(version: int) -> str:
@@ -28,6 +31,10 @@ def unseated_blind_words(version: int) -> str:
     )
 
 
+def unseated_blind_brief(version: int) -> str:
+    return f"not checked: a computer's seat made a party (blind transcript version {version})"
+
+
 def gap_words(transcript: Transcript) -> str | None:
     """The line ``verify`` says of ``transcript`` if it cannot show who held each seat."""
     if transcript.records_seated:
@@ -35,3 +42,13 @@ def gap_words(transcript: Transcript) -> str | None:
     if transcript.blind:
         return unseated_blind_words(transcript.blind_version)
     return UNSEATED_WORDS
+
+
+def gap_brief(line: str) -> str | None:
+    """``--brief``'s words for a line :func:`gap_words` says, else None."""
+    if line == UNSEATED_WORDS:
+        return UNSEATED_BRIEF
+    for version in (3, 4):
+        if line == unseated_blind_words(version):
+            return unseated_blind_brief(version)
+    return None

@@ -120,6 +120,15 @@ def test_an_honest_blind_match_with_a_computer_and_a_seat_stepped_away_verifies(
     older.write_bytes(dataclasses.replace(mine, blind_version=BLIND_FORMAT_VERSION).encode())
     assert verify(capsys, key, older)[-2:] == [gap, "VERIFIED"]
 
+    (line,) = verify(capsys, key, "--brief", export)
+    assert line.startswith(f"{export}: VERIFIED: "), line
+    assert line.endswith(
+        "; not checked: a computer's seat made a party (blind transcript version 4)"
+    )
+    (line,) = verify(capsys, key, "--brief", path)
+    assert line.startswith(f"{path}: VERIFIED: "), line
+    assert "not checked" not in line
+
 
 async def reads_until_it_ends(port: int, choice: TableChoice, data: Path) -> None:
     """Ada's client at the table ``choice``, reading every event until her session ends."""
@@ -173,3 +182,5 @@ def test_a_blind_round_naming_the_hosts_computer_a_party_is_refused_by_verify_al
         "match result: not checked (round 1 failed)",
         "NOT VERIFIED",
     ], out
+    (line,) = verify(capsys, key, "--brief", bare)
+    assert line == f"{bare}: NOT VERIFIED: {meaning}", line
