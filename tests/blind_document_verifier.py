@@ -4,7 +4,7 @@ It imports nothing from scopa_net. The group arithmetic is libsodium's (through
 ``nacl.bindings``), as 9.2 names it; signatures are Ed25519 from ``cryptography``; hashes,
 the random stream and the shuffle are section 5's, from ``document_hashes``;
 replaying the plays and scoring a round is ``document_referee``'s, written from RULES.md and
-protocol.md. A version 4 transcript (9.8; or a version 3 one, whose decks carry no shuffle
+protocol.md. A version 6 or 4 transcript (9.8; or a version 3 one, whose decks carry no shuffle
 proofs) is read as plain msgpack, checked for its canonical encoding (6.1), and every round is
 checked in 9.9's order. ``test_blind_from_the_document.py``
 runs this against 9.11's vectors and against transcripts our own host and clients make.
@@ -539,6 +539,8 @@ ROUND_KEYS = [
     "deck_proofs", "deals", "hand", "table", "plays", "void", "score", "seeds", "reveal_sig",
 ]  # fmt: skip
 ROUND_KEYS_V3 = [k for k in ROUND_KEYS if k != "deck_proofs"]
+ROUND_KEYS_V6 = [*ROUND_KEYS[:5], "seated", *ROUND_KEYS[5:]]
+"""9.8: a version 6 round has ``seated`` after ``people``."""
 TOP_KEYS = ["format", "version", "rules", "host_key", "seat", "rounds", "result", "stopped"]
 
 
@@ -572,16 +574,24 @@ def read(data: bytes) -> dict:
         raise CheckFailedError("invalid transcript", "not the canonical encoding")
     if not isinstance(value, dict) or list(value) != TOP_KEYS:
         raise CheckFailedError("invalid transcript", "top-level keys")
-    if value["format"] != "scopa-net transcript" or value["version"] not in (3, 4):
-        raise CheckFailedError("invalid transcript", "not version 4 (or 3)")
-    keys = ROUND_KEYS if value["version"] == 4 else ROUND_KEYS_V3
+    if value["format"] != "scopa-net transcript" or value["version"] not in (3, 4, 6):
+        raise CheckFailedError("invalid transcript", "not version 6 (or 4, or 3)")
+    keys = {3: ROUND_KEYS_V3, 4: ROUND_KEYS, 6: ROUND_KEYS_V6}[value["version"]]
+    players = value["rules"]["players"]
     for r in value["rounds"]:
         if list(r) != keys:
             raise CheckFailedError("invalid transcript", f"round keys {list(r)}")
+        seated = r.get("seated", [])
+        if value["version"] == 6 and (
+            not isinstance(seated, list)
+            or len(seated) != players
+            or any(x not in ("person", "computer") for x in seated)
+        ):
+            raise CheckFailedError("invalid transcript", "seated: one person or computer a seat")
         for deal in r["deals"]:
             if not deal_keys_hold(deal):
                 raise CheckFailedError("invalid transcript", "a deal's keys")
-        if value["version"] == 4 and (
+        if value["version"] != 3 and (
             len(r["deck_proofs"]) != len(r["decks"])
             or not all(isinstance(p, bytes) and len(p) == PROOF_SIZE for p in r["deck_proofs"])
         ):
@@ -594,7 +604,7 @@ MALFORMED = (KeyError, IndexError, TypeError, ValueError, AttributeError, Refuse
 
 
 def verify(data: bytes) -> Verdict:
-    """Every round of a version 4 (or 3) transcript, then the match end; a file that is not
+    """Every round of a version 6 (or 4, or 3) transcript, then the match end; a file that is not
     one is :class:`CheckFailedError` ``invalid transcript``."""
     try:
         return verify_transcript(read(data))
@@ -782,6 +792,9 @@ class RoundCheck:
         msg = commit_message(self.round_id, r["round_no"], r["prev"], digest, m.rules_hash)
         if not signed(m.host_key, r["sig"], msg):
             raise CheckFailedError("bad signature", "on the round's commitment")
+        for seat in self.people if m.version == 6 else ():
+            if r["seated"][seat] == "computer":
+                raise CheckFailedError("computer party", f"seat {seat}, a computer held it")
         if self.void is not None and self.void["reason"] not in ("kings", "absent", "failed_check"):
             raise CheckFailedError("void mismatch", f"reason {self.void['reason']!r}")
         return digest
@@ -805,7 +818,7 @@ class RoundCheck:
         shuffle proof against the deck before it, the open deck for party 0."""
         r = self.r
         decks, sigs = r["decks"], r["deck_sigs"]
-        proofs = r["deck_proofs"] if self.m.version == 4 else [None] * len(decks)
+        proofs = r["deck_proofs"] if self.m.version != 3 else [None] * len(decks)
         if len(decks) != len(sigs) or len(decks) != len(proofs) or len(decks) > self.parties:
             raise CheckFailedError("broken chain", "decks and their signatures")
         before = open_deck(self.joint)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from blind_document_verifier import verify as document_verify
 from hosting import create, start_host
 
 from scopa_net.bots.levels import make_player
@@ -103,6 +104,7 @@ def test_an_honest_blind_match_with_a_computer_and_a_seat_stepped_away_verifies(
     path.write_bytes(saved)
     out = verify(capsys, key, path)
     assert out[-1] == "VERIFIED", out
+    assert document_verify(saved).ok  # an outsider's verifier, from protocol.md 9.8 and 9.9
     assert not [line for line in out if line.startswith("not checked")], out
 
     gap = unseated_blind_words(BLIND_FORMAT_VERSION)
@@ -182,5 +184,8 @@ def test_a_blind_round_naming_the_hosts_computer_a_party_is_refused_by_verify_al
         "match result: not checked (round 1 failed)",
         "NOT VERIFIED",
     ], out
+    outsider = document_verify(bare.read_bytes()).rounds[0].error
+    assert outsider is not None
+    assert outsider.check == "computer party"
     (line,) = verify(capsys, key, "--brief", bare)
     assert line == f"{bare}: NOT VERIFIED: {meaning}", line
