@@ -15,11 +15,21 @@ from pathlib import Path
 import msgpack
 import pytest
 from blind_driver import BlindDriver, new_blind_table
+from table_driver import KEY
 
+from scopa_net.blind_witness import BlindWitness
+from scopa_net.fair.blind.party_secrets import PartyKey
+from scopa_net.fair.blind.record import blind_digest
 from scopa_net.fair.blind.simulate import simulate_blind_match
 from scopa_net.fair.blind.verifier import verify_any
 from scopa_net.fair.blind.wire import decode_any
-from scopa_net.fair.errors import FairnessError, RerolledRoundError, TranscriptFormatError
+from scopa_net.fair.commitments import commit_message, public_key_bytes, rules_hash, sign
+from scopa_net.fair.errors import (
+    ComputerPartyError,
+    FairnessError,
+    RerolledRoundError,
+    TranscriptFormatError,
+)
 from scopa_net.fair.simulate import reseal, simulate_match
 from scopa_net.fair.transcript import decode
 from scopa_net.rules import RuleSet
@@ -284,3 +294,47 @@ def test_both_verifiers_judge_a_blind_hosts_own_failed_check_alike(tmp_path: Pat
     }, done.stderr
     (void,) = reports["host-stopped-before-the-deal.scopa"]["rounds"]
     assert void["verdict"] == "void: the host (party 0) stopped without cause"
+
+
+def named_its_computer_a_party() -> tuple[bytes, bytes]:
+    """Seat 0's evidence of round 1 of a blind table whose host (its computer player in seat
+    1) names that seat among the round's people, signed as any round (protocol.md 9.5.1): the
+    file as the client saves it, and with its "stopped" note taken out (9.8 version 6:
+    ``seated`` says seat 1 was a computer's)."""
+    rules = RuleSet.of(2, 16)
+    driver = BlindDriver(new_blind_table(rules, bots=1), seed=5)
+    log = driver.table.seats[0].log
+    for _ in range(100):
+        if any(isinstance(e, m.BlindRound) for e in log):
+            break
+        assert driver.step()
+    first = next(e for e in log if isinstance(e, m.BlindRound))
+    people = (0, 1)
+    host = PartyKey(first.key.point, first.key.proof, first.key.sign_key)
+    digest = blind_digest(first.round_id, people, host)
+    sig = sign(KEY, commit_message(first.round_id, 1, first.prev, digest, rules_hash(rules)))
+    witness = BlindWitness(rules, public_key_bytes(KEY), 0, new_seed=lambda: bytes(32))
+    witness.computer_seats = frozenset({1})  # as the seat's client reads seat_status
+    with pytest.raises(ComputerPartyError) as stopped:
+        witness.observe(dataclasses.replace(first, people=people, sig=sig))
+    evidence = witness.evidence(stopped.value)
+    return evidence.encode(), dataclasses.replace(evidence, stopped=None).encode()
+
+
+def test_both_verifiers_refuse_a_blind_round_naming_a_computer_a_party(tmp_path: Path) -> None:
+    """9.9 step 1 (version 6): a round whose people name a seat ``seated`` says a computer held
+    is *computer party* in both verifiers, from the file alone; the same file as an older client
+    wrote it (version 4, no ``seated``) cannot show it: its round is not revealed."""
+    saved, bare = named_its_computer_a_party()
+    files = [tmp_path / "evidence.scopa", tmp_path / "no-note.scopa", tmp_path / "version-4.scopa"]
+    files[0].write_bytes(saved)
+    files[1].write_bytes(bare)
+    files[2].write_bytes(dataclasses.replace(decode_any(bare), blind_version=4).encode())
+    done = run_node("--json", *files)
+    reports = {Path(r["file"]).name: r for r in map(json.loads, done.stdout.splitlines())}
+    verdicts = {name: (ours(tmp_path / name), theirs(r)) for name, r in reports.items()}
+    assert verdicts == {
+        "evidence.scopa": ("round 1: computer party",) * 2,
+        "no-note.scopa": ("round 1: computer party",) * 2,
+        "version-4.scopa": ("round 1: not revealed",) * 2,
+    }, done.stderr

@@ -1,4 +1,4 @@
-// Blind rounds (transcript version 4), protocol.md 9.8 and 9.9: the path of a round whose
+// Blind rounds (transcript version 6 or 4), protocol.md 9.8 and 9.9: the path of a round whose
 // every seed came (played out, or void for kings), voids `absent` (step 7) and `failed_check`
 // (step 8) once the keys all came. A void before the keys, a round played with a seed that
 // never came and version 3 files are reported as not handled here, never as verified.
@@ -136,6 +136,9 @@ export function checkBlindRound(t, r, state, { publicKeyOf, edCheck }) {
   if (r.keys.length === 0) fail("not revealed", "no key");
   if (!edCheck(t.host_key, F.commitMsg(r.round_id, r.round_no, r.prev, blindDigest(r), F.rulesHash(players, target, variants)), r.sig))
     fail("bad signature", "blind_round's signature");
+  // (version 6) no party for a seat the seat's client knew a computer held (9.5.1)
+  for (const seat of r.seated === null ? [] : r.people)
+    if (r.seated[seat] === "computer") fail("computer party", `seat ${seat}, a seat a computer held, named among the round's people`);
   if (r.void && !["kings", "absent", "failed_check"].includes(r.void.reason)) fail("void mismatch", r.void.reason);
   if (r.void && r.dealer === null && r.keys.length === 1 && r.people.length)
     fail("not handled", "a void before the keys (9.9) is not written here");

@@ -51,7 +51,7 @@ export function readTranscript(bytes) {
     throw new Unreadable("not a scopa-net transcript");
   if (!F.equal(encode(value), bytes)) throw new Unreadable("not in canonical encoding");
   const t = fields(value, TOP, "the transcript");
-  if (![2, 4, 5].includes(t.version)) throw new Unreadable(`transcript version ${t.version} (this verifier reads versions 2, 4 and 5)`);
+  if (![2, 4, 5, 6].includes(t.version)) throw new Unreadable(`transcript version ${t.version} (this verifier reads versions 2, 4, 5 and 6)`);
   want((r) => isInt(r.players) && isInt(r.target) && Array.isArray(r.variants) && r.variants.every((v) => typeof v === "string"), t.rules, "rules");
   const names = t.rules.variants;
   if (!names.every((n, i) => i === 0 || F.compareBytes(F.ascii(names[i - 1]), F.ascii(n)) < 0))
@@ -59,8 +59,8 @@ export function readTranscript(bytes) {
   want((v) => isBin(v, 32), t.host_key, "host_key");
   want(isInt, t.seat, "seat");
   want(Array.isArray, t.rounds, "rounds");
-  if (t.version === 4) {
-    t.rounds = t.rounds.map((r, i) => readBlindRound(r, i, t.rules.players));
+  if (t.version === 4 || t.version === 6) {
+    t.rounds = t.rounds.map((r, i) => readBlindRound(r, i, t.rules.players, t.version));
     want((r) => Array.isArray(r.scores) && (r.winner === null || isInt(r.winner)) && (r.sig === null || isBin(r.sig, 64)), t.result, "result");
     return t;
   }
@@ -97,14 +97,21 @@ export function readTranscript(bytes) {
 const ROUND4 = ["round_id", "round_no", "prev", "dealer", "people", "keys", "sig", "decks", "deck_sigs",
   "deck_proofs", "deals", "hand", "table", "plays", "void", "score", "seeds", "reveal_sig"];
 
-/** A version 4 round (9.8), shape-checked. */
-function readBlindRound(map, i, players) {
+// Version 6: `seated` after `people` (9.8): who held each seat as the seat's client knew it.
+const ROUND6 = [...ROUND4.slice(0, 5), "seated", ...ROUND4.slice(5)];
+const BLIND_SEATED = ["person", "computer"];
+
+/** A version 6 or 4 round (9.8), shape-checked; `seated` null in version 4. */
+function readBlindRound(map, i, players, version) {
   if (!(map instanceof Map)) throw new Unreadable(`round ${i + 1} is not a map`);
   const r = {};
+  const keys = version === 6 ? ROUND6 : ROUND4;
   const got = [...map.keys()];
-  if (got.join() !== ROUND4.join()) throw new Unreadable(`round ${i + 1} has keys ${got.join(",")}`);
-  for (const k of ROUND4) r[k] = map.get(k);
+  if (got.join() !== keys.join()) throw new Unreadable(`round ${i + 1} has keys ${got.join(",")}`);
+  for (const k of keys) r[k] = map.get(k);
   const w = (ok, k) => want(ok, r[k], `round ${i + 1} ${k}`);
+  if (version === 6) w((x) => Array.isArray(x) && x.length === players && x.every((e) => BLIND_SEATED.includes(e)), "seated");
+  else r.seated = null;
   const parties = Array.isArray(r.people) ? r.people.length + 1 : 0;
   w((x) => isBin(x, 16), "round_id");
   w(isInt, "round_no");
@@ -186,7 +193,7 @@ const fail = (check, detail) => {
  * match: {verdict, check?, detail?}, status: "verified" | "unfinished" | "failed" }.
  */
 export function verifyTranscript(t) {
-  if (t.version === 4) return verifyBlind(t);
+  if (t.version === 4 || t.version === 6) return verifyBlind(t);
   const { players, target, variants } = t.rules;
   const sides = sideCount(players, variants);
   const shape = F.dealShape(players, variants);
