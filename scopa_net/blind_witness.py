@@ -203,9 +203,6 @@ class BlindWitness:
         """Rounds this seat saw opened before the host put its events back to an older copy
         (``stale``, protocol.md 3.3), by number: one of them dealt is never opened anew."""
         self._cut_short: _Round | None = None
-        self._refused: BlindRound | None = None
-        """A ``blind_round`` refused on arrival for naming a computer's seat a party: the
-        evidence ends with it."""
         """The round under way when a snapshot caught this seat up, as far as it saw it."""
         self._so_far: MatchSoFar | None = None
         """After a catch-up by snapshot, until a round is revealed that the checks can start
@@ -213,6 +210,9 @@ class BlindWitness:
         that follow (:meth:`resynced`)."""
         self._end_basis = "the rounds played give"
         """What the match end's scores are checked against, in the words of a mismatch."""
+        self._refused: BlindRound | None = None
+        """A ``blind_round`` refused on arrival for naming a computer's seat a party: the
+        evidence ends with it."""
 
     # --- what the client reads --------------------------------------------------------
 

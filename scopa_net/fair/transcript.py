@@ -247,7 +247,7 @@ class Transcript:
     stopped: Stopped | None = None
     """Set when the client stopped on a failed check and saved this as evidence."""
     blind: bool = False
-    """A blind table's transcript (version 4, or 3 read from an older file): its rounds are
+    """A blind table's transcript (version 6; 4 or 3 read from an older file): its rounds are
     :class:`~scopa_net.fair.blind.record.BlindRound` records."""
     blind_version: int = BLIND_FORMAT_VERSION
     plain_version: int = FORMAT_VERSION
