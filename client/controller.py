@@ -282,6 +282,9 @@ class Controller:
         self._print = show
         self._show = self._out
         self._quit = quit
+        self._leaving = False
+        """The person chose to leave (or step away) and was told what becomes of the seat:
+        the connection closing then is what they asked for, not news to say."""
         self._plain = plain
         self._prompt = prompt
         self._screen = screen or (lambda: (0, 0))
@@ -585,9 +588,10 @@ class Controller:
                 state.connection = conn
                 self._links += 1  # a move on its way went again: its silence counts anew
                 state.unanswered_for = 0
-                self._say(
-                    f"Connection: {conn.value}{f' ({detail})' if detail else ''}.", "class:notice"
-                )
+                # Once the person chose to leave, the line that said so is the last word.
+                if not (conn is ConnectionState.CLOSED and self._leaving):
+                    said = f"Connection: {conn.value}{f' ({detail})' if detail else ''}."
+                    self._say(said, "class:notice")
         state.changed()
 
     @property
@@ -686,6 +690,7 @@ class Controller:
         if state.asking is Asking.CONFIRM_QUIT:
             state.asking = Asking.NOTHING
             if line.strip().lower() in {"y", "yes"}:
+                self._leaving = True
                 self._say(self.LEAVING)
                 self._say_unfinished()
                 self._quit()
@@ -732,6 +737,7 @@ class Controller:
             case Simple(name="quit") if state.asking is Asking.REMATCH:
                 # Leaving is a no: the others are not kept waiting for an answer.
                 state.asking = Asking.NOTHING
+                self._leaving = True
                 await self.session.rematch(False)  # type: ignore[attr-defined]
                 self._say("No rematch; leaving the table.")
                 self._quit()
@@ -764,6 +770,7 @@ class Controller:
         # Begun, with nothing dealt yet: its first round waits for the seats' seeds.
         begun = getattr(self.session, "match_begun", False)
         when = "as its first round was being dealt" if begun else "before its match began"
+        self._leaving = True
         if self._unreachable():
             self._say(UNREACHABLE_BEFORE_THE_MATCH.format(table=table, again=again))
         elif getattr(self.session, "embedded_port", None):  # its host stops with us
@@ -1042,6 +1049,7 @@ class Controller:
         leave = self.session.leave  # type: ignore[attr-defined]
         if answer in {"leave", "l", "quit", "for good"}:
             state.asking = Asking.NOTHING
+            self._leaving = True
             if self._unreachable():
                 # Nobody to tell: the host keeps the seat, and so does this client's disk.
                 again = getattr(self.session, "resume_command", "`scopa-net join`")
@@ -1058,6 +1066,7 @@ class Controller:
             self._quit()
         elif answer in {"away", "a", "step away", "s", "step"}:
             state.asking = Asking.NOTHING
+            self._leaving = True
             again = getattr(self.session, "resume_command", "`scopa-net join`").strip("`")
             note = getattr(self.session, "take_back_note", None)
             again += f" ({note})" if note else ""

@@ -131,18 +131,19 @@ def test_join_reads_a_script_as_play_does(tmp_path: Path, threaded_host: HostThr
     assert "Seat 0: Ada (you)" in lines or "Seat 1: Ada (you)" in lines
     assert "Your turn." in lines
     # The end of the input: `quit`, then `away` at the question, as Ctrl-D twice
-    assert lines[-3].startswith("Leave for good (a computer player takes your seat) or step")
+    assert lines[-2].startswith("Leave for good (a computer player takes your seat) or step")
     # A computer plays for a person who stepped away at once (protocol.md 3.3), not after
     # the grace time: the words say so (Nina came back after 7 s to a stock gone down by 12).
-    assert lines[-3].endswith(
+    assert lines[-2].endswith(
         "(your seat is kept for you, a computer playing it at once until `scopa-net join` "
         "takes it back)? Type leave, away, or stay."
     )
-    assert lines[-2].startswith(
+    # The line saying how to take the seat back is the last: "Connection: closed." under
+    # it was noise (the person chose to go).
+    assert lines[-1].startswith(
         "Stepping away; your seat is kept, and a computer plays it from now until you come "
         "back. Take it back with: "
     )
-    assert lines[-1] == "Connection: closed."
 
 
 def read_until(fd: int, wanted: bytes, timeout: float = 30) -> bytes:
@@ -356,7 +357,7 @@ def test_join_plain_says_the_hosts_key_on_one_line_at_a_narrow_terminal(
     assert lines[0].startswith(f"First visit to the host at {threaded_host.address}: its key is")
     assert lines[0].endswith("From now on a key you have not met is refused at this address.")
     assert lines[1] == "Connection: connected."
-    assert lines[-1] == "Connection: closed."
+    assert lines[-1] == "Leaving the table for good; a computer player takes your seat."
 
 
 def test_plain_at_a_terminal_shows_the_board_again_after_ctrl_z_and_fg(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from hosting import start_host
 from person_screen import opens_a_table, sit, sits_with, until
 
 from scopa_net.client.seat_store import SeatStore
+from scopa_net.client.session import ConnectionState
 from scopa_net.rules import RuleSet
 
 
@@ -26,12 +27,17 @@ async def test_quit_at_a_table_waiting_for_players_says_the_seat_is_kept(
         host = await start_host(nursery, bot_delay=0.01)
         bruno = await opens_a_table(nursery, host, "Bruno", tmp_path, RuleSet.of(3, 11))
         assert bruno.controller.waiting_at_a_table()
-        said = await bruno.type("quit")
+        await until(lambda: "the match begins when every seat is taken" in bruno.text)
+        before = len(bruno.lines)
+        await bruno.type("quit")
         table = host.tables[bruno.session.table_id].table
         await until(lambda: table.seats[0].away)  # stepped away: told, not a lost connection
+        await until(lambda: bruno.controller.state.connection is ConnectionState.CLOSED)
         nursery.cancel_scope.cancel()
     table_id, port = bruno.session.table_id, host.port
-    assert said[0] == (
+    # The one line is the last word: "Connection: closed." under it was noise (he left).
+    (said,) = bruno.lines[before:]
+    assert said == (
         f"You left table {table_id} before its match began; your seat is kept: `scopa-net "
         f"join 127.0.0.1:{port}` takes it back (if the match begins first, a computer plays "
         "for you until then)."
