@@ -9,6 +9,7 @@ import socket
 import sys
 from collections.abc import AsyncIterator, Callable, Collection, Iterable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from scopa_net.commands.options import (
@@ -577,8 +578,16 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
                 return _stopped()
             host, port = found
         listed = "" if parsed is not None else "it was on the LAN's list"
+        unlisted: list[UnlistedTable] = []  # --table names a table the host did not list
         choice = _table_choice(
-            args, host, port, ask, player=settings.name, listed=listed, store=store
+            args,
+            host,
+            port,
+            ask,
+            player=settings.name,
+            listed=listed,
+            store=store,
+            unlisted=unlisted,
         )
     except Terminated:
         print()  # below the question's line, as for Ctrl-C
@@ -627,6 +636,9 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
             return run_game_screen(open_session, settings, plain=args.plain)
         except CommandError:
             code = refused[0].code if refused else ""
+            said = unlisted[0].refused(code, choice.password is not None) if unlisted else None
+            if said is not None:
+                raise CommandError(said, EXIT_REFUSED) from None
             if code == "bad_password" and typed and tries < PASSWORD_TRIES:
                 tries += 1
             elif code in CHOOSE_AGAIN and args.table is None and not args.create:
@@ -911,10 +923,13 @@ def _table_choice(
     player: str | None = None,
     listed: str = "",
     store: SeatStore | None = None,
+    unlisted: list[UnlistedTable] | None = None,
 ) -> TableChoice | None:
     """The table to sit at (or open), asked of the host; None when the person stopped.
     ``listed``: how the person saw the host just now (see :func:`ask_host`); ``store``: the
-    seats this client keeps, each marked in the list where it is one of the host's."""
+    seats this client keeps, each marked in the list where it is one of the host's;
+    ``unlisted``: given the table --table names when the host did not list it."""
+    unlisted = [] if unlisted is None else unlisted
     from scopa_net.client.network_session import TableChoice
     from scopa_net.wire import messages as m
 
@@ -934,6 +949,12 @@ def _table_choice(
         return TableChoice(create=create, accepted_key=accepted)
     tables, key = ask_host(host, port, listed=listed)
     accepted = check_host_key(host, port, key, accept=args.accept_new_key)
+    if args.table is not None and all(t.id != args.table for t in tables):
+        # Not listed: full, over, or none. Only the host's answer to a join says which
+        # (protocol.md 3.3); a seat opened meanwhile is the person's (UnlistedTable).
+        unlisted.append(UnlistedTable(args.table, f"{host}:{port}", tables))
+        seat, password = args.seat, args.password
+        return TableChoice(table_id=args.table, seat=seat, password=password, accepted_key=accepted)
     if args.table is not None:
         table = named_table(tables, args.table, args.seat, f"{host}:{port}")
     else:
@@ -951,6 +972,35 @@ def _table_choice(
     if table.password and password is None:
         password = ask_password(table.id)
     return TableChoice(table_id=table.id, seat=args.seat, password=password, accepted_key=accepted)
+
+
+@dataclass(frozen=True)
+class UnlistedTable:
+    """The table --table names, missing from the host's list (protocol.md 3.3 lists only
+    tables with an open seat whose match is not over): the join is sent all the same, and
+    the host's refusal says whether the table is full or not there."""
+
+    table_id: int
+    where: str
+    tables: tuple[m.TableInfo, ...]
+
+    def refused(self, code: str, password_given: bool) -> str | None:
+        """The line for the host's ``code`` refusing the join, None for one not about this.
+        At a table not listed, a seat taken or a password asked for is a full table too."""
+        if code == "no_such_table":
+            return f"{self.where} has no table {self.table_id}; {self._open_tables()}"
+        if code in ("table_full", "seat_taken") or (code == "bad_password" and not password_given):
+            return (
+                f"table {self.table_id} on {self.where} is full, or its match is over: run this "
+                f"again once someone leaves it; {self._open_tables()}"
+            )
+        return None
+
+    def _open_tables(self) -> str:
+        ids = ", ".join(str(t.id) for t in self.tables)
+        if ids:
+            return f"tables with an open seat now: {ids} (`scopa-net join {self.where}` lists them)"
+        return f"no table has an open seat; `scopa-net join --create {self.where}` opens one"
 
 
 def every_table_full(address: str | None, where: str) -> str:

@@ -16,6 +16,7 @@ from scopa_net.commands import join as join_command
 from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_CANCELLED, EXIT_REFUSED
 from scopa_net.rules import RuleSet
+from scopa_net.wire import messages as m
 
 
 @pytest.fixture
@@ -166,9 +167,12 @@ def test_a_wrong_password_typed_at_the_prompt_is_asked_for_again_three_times(
     assert err.splitlines() == ["scopa-net: stopped; nothing joined"]
 
 
-def test_a_table_given_on_the_command_line_is_refused_in_one_line_as_before(
+def test_a_full_table_given_on_the_command_line_is_said_to_be_full_in_one_line(
     host: HostThread, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Dino's friend Carla took the last seat at table 1: `join --table 1` said "has no table
+    1 with an open seat", as if there were none (the host lists only tables with an open
+    seat). The host's answer to the join says it is full, and what Dino can do."""
     club_night(host)
     carla: list[RawSeat] = []
 
@@ -182,4 +186,34 @@ def test_a_table_given_on_the_command_line_is_refused_in_one_line_as_before(
         assert main(["join", host.address, "--table", "1"]) == EXIT_REFUSED
     finally:
         host.call(carla[0].aclose)
-    assert "has no table 1 with an open seat" in capfd.readouterr().err
+    assert capfd.readouterr().err.splitlines() == [
+        f"scopa-net: table 1 on {host.address} is full, or its match is over: run this again "
+        f"once someone leaves it; tables with an open seat now: 2 (`scopa-net join "
+        f"{host.address}` lists them)"
+    ]
+
+
+def test_a_full_table_with_a_password_is_said_to_be_full_not_to_want_a_password(
+    host: HostThread, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host checks a table's password before its seats (protocol.md 3.3): Dino, given no
+    password, would read "wrong password" for a table that was full when it was listed."""
+    club_night(host)
+    carla: list[RawSeat] = []
+
+    async def carla_sits() -> None:
+        carla.append(await RawSeat.connect(host.port))
+        await carla[0].send(m.Join(table_id=2, seat=None, name="Carla", password="pw"))
+        await carla[0].until(lambda msg: isinstance(msg, m.Snapshot))
+
+    monkeypatch.setattr(builtins, "input", typing())
+    host.call(carla_sits)
+    try:
+        assert main(["join", host.address, "--table", "2", "--name", "Dino"]) == EXIT_REFUSED
+    finally:
+        host.call(carla[0].aclose)
+    assert capfd.readouterr().err.splitlines() == [
+        f"scopa-net: table 2 on {host.address} is full, or its match is over: run this again "
+        f"once someone leaves it; tables with an open seat now: 1 (`scopa-net join "
+        f"{host.address}` lists them)"
+    ]
