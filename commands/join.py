@@ -445,6 +445,17 @@ def moved_seats(
     return _not_played_here(store, args, moved)
 
 
+def _same_machine_and_port(moved: list[SeatRecord], host: str, port: int) -> bool:
+    """Whether every seat in ``moved`` was kept at this machine, on ``port``, as ``host`` is:
+    a seat kept under the LAN address taken back through 127.0.0.1 on the host's machine.
+    Nothing moved then; "the host of your seat moved" would alarm for nothing."""
+    from scopa_net.client.addresses import of_this_machine
+
+    if any(r.port != port for r in moved) or not of_this_machine(host):
+        return False
+    return all(of_this_machine(r.host) for r in moved)
+
+
 def _move_to(
     moved: list[SeatRecord],
     *,
@@ -461,7 +472,13 @@ def _move_to(
 
     here = [replace(r, host=host, port=port) for r in moved]
     was = ", ".join(sorted({r.address for r in moved}))
-    say(f"The host of your seat moved: it was at {was}, and answers at {here[0].address} now.")
+    if _same_machine_and_port(moved, host, port):  # the same host reached another way
+        say(
+            f"Your seat was kept under {was}, another address of this machine for the same "
+            f"host; it is kept under {here[0].address} from now on."
+        )
+    else:
+        say(f"The host of your seat moved: it was at {was}, and answers at {here[0].address} now.")
     picked = choose_kept_seat(here, ask, must=args.resume)
     if picked is None:
         return None

@@ -3,6 +3,7 @@ person's client kept is found by the host's key, not only by the address it was 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import trio
@@ -112,3 +113,38 @@ async def test_a_seat_still_played_in_another_terminal_is_said_at_the_new_addres
     )
     (kept,) = SeatStore(tmp_path / "scopa-net").records()
     assert kept.port == old  # left to the client playing it
+
+
+async def test_a_seat_kept_under_another_address_of_this_machine_is_not_said_to_have_moved(
+    tmp_path: Path,
+) -> None:
+    """Ada's seat was kept under the host machine's LAN address; on that machine she took it
+    back through 127.0.0.1, the same host on the same port: she read "The host of your seat
+    moved", which it had not. (127.0.0.2 stands for the LAN address: an address of this
+    machine the client need not reach, the host's key saying whose it is.)"""
+    async with trio.open_nursery() as nursery:
+        data = tmp_path / "scopa-net"
+        store = SeatStore(data)
+        host = await start_host(nursery, bot_delay=0.01, grace=600)
+        choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
+        async with open_network_session(
+            "127.0.0.1", host.port, choice, name="Ada", data_dir=data, store=store
+        ):
+            (record,) = store.records()
+        store.release(record)
+        store.delete(record)
+        store.save(replace(record, host="127.0.0.2"))  # kept under the LAN address
+        command = ("join", f"127.0.0.1:{host.port}", "--table", str(record.table_id))
+        done = await trio.to_thread.run_sync(
+            lambda: run_scopa_net(*command, "--name", "Ada", home=tmp_path)
+        )
+        nursery.cancel_scope.cancel()
+    said = done.stdout.splitlines()
+    assert said[0] == (
+        f"Your seat was kept under 127.0.0.2:{host.port}, another address of this machine for "
+        f"the same host; it is kept under 127.0.0.1:{host.port} from now on."
+    ), done.stdout + done.stderr
+    assert said[1].startswith(f"Taking back your seat at table {record.table_id} "), said
+    assert "Your hand" in done.stdout, done.stdout + done.stderr
+    (kept,) = SeatStore(data).records()
+    assert (kept.host, kept.port) == ("127.0.0.1", host.port)
