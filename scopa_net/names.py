@@ -243,7 +243,11 @@ def listed_away(name: str | None) -> str | None:
 
 def seat_named(seat: int, name: str = "", *notes: str) -> str:
     """A seat as every line names it, its player's name first: ``Fabio (seat 2)``,
-    ``Carla (seat 2, you)``; a seat with no name, ``seat 2`` or ``seat 2 (open)``."""
+    ``Carla (seat 2, you)``; a seat with no name, ``seat 2`` or ``seat 2 (open)``. A name
+    that ends in brackets already (one the host numbered, :func:`unique_name`) takes the seat
+    after ``at``, never a second pair of brackets: ``Fabio (2) at seat 1 (you)``."""
+    if name.endswith(")"):
+        return f"{name} at seat {seat}" + (f" ({', '.join(notes)})" if notes else "")
     if name:
         return f"{name} ({', '.join([f'seat {seat}', *notes])})"
     return f"seat {seat} ({', '.join(notes)})" if notes else f"seat {seat}"

@@ -16,6 +16,7 @@ from scopa_net.names import (
     clean_name,
     display_width,
     name_too_long,
+    seat_named,
     unique_name,
 )
 
@@ -153,3 +154,12 @@ def test_the_name_limit_is_said_in_columns_the_same_way_everywhere(
         helped = " ".join(capsys.readouterr().out.split())
         assert "at most 20 columns wide; a wide character such as 李 takes two" in helped
     assert "20 characters" not in readme
+
+
+def test_a_seat_named_by_a_name_the_host_numbered_has_one_pair_of_brackets() -> None:
+    """verify said "Fabio (2) (seat 1, you)" for the second Fabio at a table: two pairs of
+    brackets read as two notes about one Fabio."""
+    assert seat_named(1, "Fabio (2)", "you") == "Fabio (2) at seat 1 (you)"
+    assert seat_named(1, "Fabio (2)") == "Fabio (2) at seat 1"
+    assert seat_named(1, "Fabio", "you") == "Fabio (seat 1, you)"
+    assert seat_named(1, "", "open") == "seat 1 (open)"

@@ -651,4 +651,5 @@ def test_a_seat_the_host_numbered_for_a_taken_name_is_yours(
     path.with_suffix(".names").write_text("Fabio\nFabio (2)\n", encoding="utf-8")
     status, out = _verify(capsys, path)
     assert status == 0
-    assert out[0].startswith("Fabio (2) (seat 1, you), 2 players"), out
+    # Not "Fabio (2) (seat 1, you)": two pairs of brackets read as two notes.
+    assert out[0].startswith("Fabio (2) at seat 1 (you), 2 players"), out
