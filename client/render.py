@@ -391,7 +391,12 @@ def board_lines(
         FormattedText(
             [
                 ("class:heading", round_title(view)),
-                ("", f"  dealer {seat_label(view.dealer, view, names)}"),
+                (
+                    "",
+                    "  you deal"
+                    if view.dealer == you
+                    else f"  dealer {seat_label(view.dealer, view, names)}",
+                ),
                 ("", f"  target {rules.target}  variants: {variants}"),
                 *([("class:heading", "  blind")] if view.blind else []),
             ]
@@ -502,7 +507,9 @@ def plain_board(
     return [
         f"{round_title(view)}, target {view.rules.target}"
         f"{', a blind table' if view.blind else ''}. Score: {score}.",
-        f"Dealer: {seat_label(view.dealer, view, names)}.",
+        "You deal."
+        if view.dealer == view.seat
+        else f"Dealer: {seat_label(view.dealer, view, names)}.",
         f"Table: {table or 'empty'}.",
         f"Stock: {view.stock_count} cards.",
         captured_words(view, names),

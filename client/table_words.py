@@ -425,10 +425,10 @@ class TableWords:
 
     def named(self, note: str) -> str:
         """A verifier's note with the seats it names called by the names on this screen
-        ("dealer seat 0" -> "dealer Ada"; "seat 2 absent" -> "Carla was absent", or "you were
-        absent" on Carla's own screen; "seat 2 sent no commitment" -> "you sent no commitment"
-        there too): the note itself, shared with `scopa-net verify`,
-        knows seats only."""
+        ("dealer seat 0" -> "dealer Ada", or "you dealt" on Ada's own screen, as her plays are
+        "You play"; "seat 2 absent" -> "Carla was absent", or "you were absent" on Carla's own
+        screen; "seat 2 sent no commitment" -> "you sent no commitment" there too): the note
+        itself, shared with `scopa-net verify`, knows seats only."""
         session = self.session
 
         def absent(found: re.Match[str]) -> str:
@@ -444,6 +444,11 @@ class TableWords:
         def own(found: re.Match[str]) -> str:
             return "you " if int(found[1]) == session._seat else found[0]
 
+        def dealer(found: re.Match[str]) -> str:
+            return "you dealt" if int(found[1]) == session._seat else found[0]
+
+        # The verdict's "(dealer seat 0, ..." and ", dealer seat 0;", not an error's words.
+        note = re.sub(r"(?:(?<=\()|(?<=, ))dealer seat (\d)(?=[,;])", dealer, note)
         note = re.sub(r"\bseat (\d) absent\b(?! at| too)", absent, note)
         note = re.sub(rf"\bseat (\d) (?={LEFT_OUT})", own, note)
         return re.sub(r"\bseat (\d)\b", name, note)
