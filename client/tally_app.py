@@ -39,6 +39,8 @@ from scopa_net.names import display_width
 from scopa_net.rules import USUAL_TARGETS, Variant
 from scopa_net.scoring import PRIMIERA_LINE, RoundScore
 from scopa_net.tally import (
+    COMMAND_ALIASES,
+    COMMAND_WORDS,
     LINE_NAMES,
     SCORING_VARIANTS,
     Ask,
@@ -72,26 +74,6 @@ TALLY_HELP: dict[str, str] = {
 }
 HOW_TO_LEAVE = "Ctrl-C clears the line; to leave, type quit or press Ctrl-D (the tally is saved)."
 """What Ctrl-C on an empty line says, once, after the tally began."""
-COMMAND_WORDS = (
-    "count",
-    "done",
-    "undo",
-    "dealer",
-    "standings",
-    "hands",
-    "export",
-    "rules",
-    "help",
-    "quit",
-)
-_ALIASES = {
-    "?": "help",
-    "h": "help",
-    "exit": "quit",
-    "q": "quit",
-    "score": "standings",
-    "s": "standings",
-}
 _YES, _NO = {"y", "yes"}, {"n", "no"}
 SCRIPT_REFUSED = 1
 """The exit status of a run from a script that stopped at a refused line (EXIT_FAILED)."""
@@ -367,7 +349,7 @@ class TallyController:
         if not text:
             return []
         words = text.replace("=", " = ").split()
-        first = _ALIASES.get(words[0].lower(), words[0].lower())
+        first = COMMAND_ALIASES.get(words[0].lower(), words[0].lower())
         if first == "dealer" and len(words) > 1 and small_number(words[-1]) is None:
             return self._dealer(" ".join(words[1:]))
         if first in COMMAND_WORDS:

@@ -55,10 +55,32 @@ FORMAT_VERSION = 1
 EXPORT_FORMATS = ("markdown", "csv")
 MAX_HAND_POINTS = 99
 """The most one side may be given in one hand (a typed total or quick points)."""
-#: Words a name may not be, because they are commands at the tally prompt.
+#: The commands typed at the tally prompt, in the order its ``help`` lists them.
+COMMAND_WORDS = (
+    "count",
+    "done",
+    "undo",
+    "dealer",
+    "standings",
+    "hands",
+    "export",
+    "rules",
+    "help",
+    "quit",
+)
+#: Other words for some of :data:`COMMAND_WORDS`.
+COMMAND_ALIASES = {
+    "?": "help",
+    "h": "help",
+    "exit": "quit",
+    "q": "quit",
+    "score": "standings",
+    "s": "standings",
+}
+#: Words a name may not begin with: the prompt's commands (a player named Dealer would
+#: read as ``dealer``), and the answers to its questions.
 RESERVED_NAMES = frozenset(
-    {"nobody", "none", "help", "undo", "done", "quit", "count", "export", "hands", "rules"}
-    | {"standings", "score", "y", "n", "yes", "no"}
+    {*COMMAND_WORDS, *COMMAND_ALIASES, "nobody", "none", "y", "n", "yes", "no"}
 )
 #: The variants that change how a hand is scored (the others change only how it is played).
 SCORING_VARIANTS = (
@@ -150,6 +172,12 @@ def check_names(names: Sequence[str]) -> tuple[str, ...]:
             raise TallyError(
                 f"invalid name: {shown(name)}; a name cannot be or end in a number "
                 "(it would read as points)"
+            )
+        command = COMMAND_ALIASES.get(words[0].lower(), words[0].lower())
+        if command in COMMAND_WORDS:  # "Dealer 3" was taken for `dealer` and refused
+            raise TallyError(
+                f"invalid name: {shown(name)}; {shown(name + ' 3')} would read as the command "
+                f"{shown(command)}: choose another"
             )
         if words[0].lower() in RESERVED_NAMES:
             raise TallyError(

@@ -370,7 +370,8 @@ def test_partners_and_names() -> None:
     for names, words in (
         (["Ada"], "1 player is not a Scopa table"),
         (["Ada", "ada"], "names must differ"),
-        (["Ada", "undo"], "a word the tally uses"),
+        (["Ada", "undo"], "would read as the command"),
+        (["Ada", "no"], "a word the tally uses"),
         (["Ada", "B+C"], "invalid name"),
         (["A", "B", "C", "D", "E"], "5 players cannot play"),
     ):

@@ -249,8 +249,29 @@ def test_names_the_tally_cannot_read_back_are_refused_in_one_line() -> None:
         "invalid name: 'Bot 2'; a name cannot be or end in a number (it would read as points)"
     )
     assert said(controller, "Ada, count me") == (
-        "invalid name: 'count me': 'count' is a word the tally uses; choose another"
+        "invalid name: 'count me'; 'count me 3' would read as the command 'count': choose another"
     )
+    assert said(controller, "Ada, yes") == (
+        "invalid name: 'yes': 'yes' is a word the tally uses; choose another"
+    )
+
+
+def test_a_name_that_reads_as_a_command_is_refused_saying_so() -> None:
+    """A player named Dealer was taken, and then "Dealer 3" read as the command `dealer`
+    ("invalid command: 'Dealer 3'; type 'dealer NAME'"): her side could not be scored by
+    name. Every command and every other word for one is refused as a name's first word."""
+    from scopa_net.tally import COMMAND_ALIASES, COMMAND_WORDS
+
+    controller = TallyController(None, store=None)
+    assert said(controller, "Ada, Dealer") == (
+        "invalid name: 'Dealer'; 'Dealer 3' would read as the command 'dealer': choose another"
+    )
+    assert said(controller, "Ada, Q") == (
+        "invalid name: 'Q'; 'Q 3' would read as the command 'quit': choose another"
+    )
+    for word in (*COMMAND_WORDS, *COMMAND_ALIASES):
+        if word.isalpha():  # "?" is no name at all
+            assert "would read as the command" in said(controller, f"Ada, {word.title()}"), word
     assert said(controller, "Nicolò Nicolo") == (
         "two players are called 'Nicolo'; names must differ"
     )
