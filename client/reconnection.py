@@ -50,6 +50,7 @@ from scopa_net.client.session_errors import (
     TableClosedError,
     VersionMismatchError,
 )
+from scopa_net.client.table_words import waiting_for
 from scopa_net.fair.commitments import fingerprint
 from scopa_net.fair.errors import FairnessError
 from scopa_net.mirror import SeatMirror
@@ -694,7 +695,15 @@ class Reconnection:
         view = session.mirror.view
         done = session.rounds_verified
         checked = f"; {done} round{'' if done == 1 else 's'} checked" if done else ""
-        where = f"round {view.round_number}" if view.round_number else "waiting for the deal"
+        awaited = session._seating.players_awaited()
+        where = (
+            f"round {view.round_number}"
+            if view.round_number
+            # as sitting down says it: "waiting for the deal" read as if it were about to come
+            else waiting_for(awaited)
+            if awaited
+            else "waiting for the deal"
+        )
         session._emit(
             Message(
                 seat=None,

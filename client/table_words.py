@@ -58,9 +58,14 @@ def in_a_sentence(names: list[str]) -> str:
     return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
+def waiting_for(count: int) -> str:
+    """``waiting for 2 more players: the match begins when every seat is taken``."""
+    return f"waiting for {players(count)}: the match begins when every seat is taken"
+
+
 def waiting_line(count: int) -> str:
     """What a person who sat down at a table not yet full reads: how many it waits for."""
-    return f"Waiting for {players(count)}: the match begins when every seat is taken."
+    return f"W{waiting_for(count)[1:]}."
 
 
 class TableWords:

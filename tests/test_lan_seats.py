@@ -337,7 +337,8 @@ async def test_a_seat_taken_back_before_the_deal_says_it_waits_for_the_deal(
     tmp_path: Path,
 ) -> None:
     """Taken back at a table still waiting for its players, the seat said "Back in your seat
-    at table 1 (...), round 0."; it now says it is waiting for the deal."""
+    at table 1 (...), round 0.", then "waiting for the deal.", as if the cards were coming;
+    it says for how many players the table waits, as sitting down there did."""
     store = SeatStore(tmp_path)
     async with trio.open_nursery() as nursery:
         host = await start_host(nursery, **KEEPS_SEATS)
@@ -354,7 +355,7 @@ async def test_a_seat_taken_back_before_the_deal_says_it_waits_for_the_deal(
                         break
         assert event.text == (
             f"Back in your seat at table {record.table_id} (127.0.0.1:{host.port}), "
-            "waiting for the deal."
+            "waiting for 1 more player: the match begins when every seat is taken."
         )
         nursery.cancel_scope.cancel()
 
