@@ -253,6 +253,12 @@ def seat_label(seat: int, view: SeatView, names: Sequence[str]) -> str:
     return names[seat] if seat < len(names) else f"seat {seat}"
 
 
+def dealer_label(view: SeatView, names: Sequence[str], you: int | None) -> str:
+    """Who deals the round: the seat's name, ``you`` for the reader's own seat ``you`` (as
+    their side is ``you & Carla``)."""
+    return "you" if view.dealer == you else seat_label(view.dealer, view, names)
+
+
 def side_label(side: int, view: SeatView, names: Sequence[str], *, you: int | None = None) -> str:
     """A side named by its players: ``Ada``, or ``Ada & Bot 2`` for a partnership; the seat
     ``you`` (the reader's own) is ``you``: ``you & Bot 2``."""
@@ -391,12 +397,7 @@ def board_lines(
         FormattedText(
             [
                 ("class:heading", round_title(view)),
-                (
-                    "",
-                    "  you deal"
-                    if view.dealer == you
-                    else f"  dealer {seat_label(view.dealer, view, names)}",
-                ),
+                ("", f"  dealer {dealer_label(view, names, you)}"),
                 ("", f"  target {rules.target}  variants: {variants}"),
                 *([("class:heading", "  blind")] if view.blind else []),
             ]
@@ -507,9 +508,7 @@ def plain_board(
     return [
         f"{round_title(view)}, target {view.rules.target}"
         f"{', a blind table' if view.blind else ''}. Score: {score}.",
-        "You deal."
-        if view.dealer == view.seat
-        else f"Dealer: {seat_label(view.dealer, view, names)}.",
+        f"Dealer: {dealer_label(view, names, view.seat)}.",
         f"Table: {table or 'empty'}.",
         f"Stock: {view.stock_count} cards.",
         captured_words(view, names),

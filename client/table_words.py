@@ -430,10 +430,10 @@ class TableWords:
 
     def named(self, note: str) -> str:
         """A verifier's note with the seats it names called by the names on this screen
-        ("dealer seat 0" -> "dealer Ada", or "you dealt" on Ada's own screen, as her plays are
-        "You play"; "seat 2 absent" -> "Carla was absent", or "you were absent" on Carla's own
-        screen; "seat 2 sent no commitment" -> "you sent no commitment" there too): the note
-        itself, shared with `scopa-net verify`, knows seats only."""
+        ("dealer seat 0" -> "dealer Ada", or "dealer you" on Ada's own screen, as her side is
+        "you & Carla" there; "seat 2 absent" -> "Carla was absent", or "you were absent" on
+        Carla's own screen; "seat 2 sent no commitment" -> "you sent no commitment" there too):
+        the note itself, shared with `scopa-net verify`, knows seats only."""
         session = self.session
 
         def absent(found: re.Match[str]) -> str:
@@ -450,7 +450,7 @@ class TableWords:
             return "you " if int(found[1]) == session._seat else found[0]
 
         def dealer(found: re.Match[str]) -> str:
-            return "you dealt" if int(found[1]) == session._seat else found[0]
+            return "dealer you" if int(found[1]) == session._seat else found[0]
 
         # The verdict's "(dealer seat 0, ..." and ", dealer seat 0;", not an error's words.
         note = re.sub(r"(?:(?<=\()|(?<=, ))dealer seat (\d)(?=[,;])", dealer, note)

@@ -209,7 +209,7 @@ def test_a_seed_left_out_is_said_in_words_with_you_for_ones_own_seat() -> None:
 
 def test_the_deal_check_names_one_s_own_deal_as_one_s_own_plays_are_named() -> None:
     """Ada read "Deal check: verified (dealer Ada, ...)" on her own screen, where her plays
-    read "You play"; the others read her name."""
+    read "You play" and her side "you & Carla"; the others read her name."""
     from types import SimpleNamespace
 
     from scopa_net.client.table_words import TableWords
@@ -221,7 +221,7 @@ def test_the_deal_check_names_one_s_own_deal_as_one_s_own_plays_are_named() -> N
         return TableWords(session, loss_said_after=0, loss_held_for=0).named(note)
 
     note = "verified (dealer seat 0, 36 plays, round score 3-1)"
-    assert on_screen_of(0, note) == "verified (you dealt, 36 plays, round score 3-1)"
+    assert on_screen_of(0, note) == "verified (dealer you, 36 plays, round score 3-1)"
     assert on_screen_of(1, note) == "verified (dealer Ada, 36 plays, round score 3-1)"
     void = "void deal (kings on the table), dealer seat 0; verified"
-    assert on_screen_of(0, void) == "void deal (kings on the table), you dealt; verified"
+    assert on_screen_of(0, void) == "void deal (kings on the table), dealer you; verified"

@@ -525,14 +525,15 @@ async def test_score_shows_each_sides_primiera_card_by_card() -> None:
 
 
 def test_the_reader_s_own_deal_reads_as_their_own_plays_do() -> None:
-    """Ada's board said "dealer Ada" on her own screen, where her plays read "You play"."""
+    """Ada's board said "dealer Ada" on her own screen, where her plays read "You play" and
+    her side "you & Carla"."""
     names = ("Ada", "Bruno")
     mine = match_dealt({0: "7d 3s Kb"}, "5s 2b 2h Ah", dealer=0).view_for(0)
     theirs = match_dealt({0: "7d 3s Kb"}, "5s 2b 2h Ah", dealer=1).view_for(0)
-    assert render.plain_board(mine, names, Display(color=False))[1] == "You deal."
+    assert render.plain_board(mine, names, Display(color=False))[1] == "Dealer: you."
     assert render.plain_board(theirs, names, Display(color=False))[1] == "Dealer: Bruno."
     heading = render.plain(render.board_lines(mine, names, Display(color=False), you=0)[:1])
-    assert "  you deal  " in heading, heading
-    assert "dealer" not in heading, heading
+    assert "  dealer you  " in heading, heading
+    assert "Ada" not in heading, heading
     heading = render.plain(render.board_lines(theirs, names, Display(color=False), you=0)[:1])
     assert "  dealer Bruno  " in heading, heading
