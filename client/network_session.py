@@ -409,11 +409,15 @@ class NetworkSession:
     @property
     def computer_played(self) -> str:
         """Where a computer played for a person this match (``a computer played for Nina in
-        round 2``, as `verify` and `history` say it), or ""."""
+        round 2``, as `verify` and `history` say it; ``for you`` for this seat's person), or
+        ""."""
         held = self._seating.holders
         if held is None:
             return ""
-        return computer_words(self.match_names, held.computer_rounds(), held.computer_people())
+        names = self._seating.names
+        you = names[self.seat] if self.seat < len(names) else ""
+        rounds, people = held.computer_rounds(), held.computer_people()
+        return computer_words(self.match_names, rounds, people, you=you)
 
     @property
     def where_to_join(self) -> tuple[str, ...]:

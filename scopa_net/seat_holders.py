@@ -70,12 +70,15 @@ def computer_words(
     names: Sequence[str],
     computer: Sequence[Sequence[int]],
     played_for: Sequence[Sequence[tuple[int, str]]] | None = None,
+    *,
+    you: str = "",
 ) -> str:
     """``a computer played for Nina in round 2 and for Marco in rounds 1-5``: for each seat,
     the rounds a computer played for its person; "" if none. ``played_for``: by seat, each
     round and the person it played for then (a seat can change hands: ``for Ivo in round 3
     and for Lea in round 4``); a seat without them (kept before they were) is said by its
-    name in ``names``, with its rounds in ``computer``."""
+    name in ``names``, with its rounds in ``computer``. ``you``: the reader's own name, said
+    ``you`` (``a computer played for you in round 2``), as their own plays are "You play"."""
     said = []
     for seat, rounds in enumerate(computer):
         if not rounds or seat >= len(names):
@@ -84,7 +87,10 @@ def computer_words(
         by_person: dict[str, list[int]] = {}
         for round_no, person in whose or [(r, names[seat]) for r in rounds]:
             by_person.setdefault(person, []).append(round_no)
-        said += [f"for {person} in {rounds_words(r)}" for person, r in by_person.items()]
+        said += [
+            f"for {'you' if you and person == you else person} in {rounds_words(r)}"
+            for person, r in by_person.items()
+        ]
     return "a computer played " + " and ".join(said) if said else ""
 
 

@@ -134,6 +134,9 @@ async def test_stepping_away_from_a_blind_round_and_coming_back_in_every_persons
             assert f"after {rounds} rounds ({voids} of them void)." in summary, summary
         (said,) = [line for line in ada.lines if "the match," in line]
         assert said.endswith(". A computer played for Bruno in round 2."), said  # as verify
+        # On his own screen he is "you", as his plays are "You play" ("for Bruno" before).
+        (his,) = [line for line in bruno.lines if "the match," in line]
+        assert his.endswith(". A computer played for you in round 2."), his
 
         # 5. Beside Ada's transcript, her client saved the seats' names, for `verify`, and
         # the round a computer played for Bruno (round 2: he stepped away).

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scopa_net.seat_holders import SeatHolders, read_names_file
+from scopa_net.seat_holders import SeatHolders, computer_words, read_names_file
 
 BRUNO, CARLA, DINO, IVO = ("Bruno", True), ("Carla", True), ("Dino", True), ("Ivo", True)
 BOT_2, BOT_3 = ("bot 2", False), ("bot 3", False)
@@ -69,7 +69,6 @@ def held_line(held: SeatHolders) -> str:
 def test_the_rounds_a_computer_played_for_a_person_are_kept_in_the_names_file() -> None:
     """Nina went away in round 1 (void) and a computer played round 2 for her: she stays the
     seat's holder, and the rounds a computer played for her go in a ``computer`` line."""
-    from scopa_net.seat_holders import computer_words
 
     nina, paolo = ("Nina", True), ("Paolo", True)
     held = SeatHolders(3)
@@ -98,7 +97,6 @@ def test_a_computer_that_played_for_two_people_of_a_seat_names_each_for_their_ro
     """A club night: a computer played round 3 for Ivo (away), who then left; Lea took the
     seat and a computer played round 4 for her. History said "a computer played for Ivo, then
     Lea in rounds 3-4": the seat's whole name with all its rounds."""
-    from scopa_net.seat_holders import computer_words
 
     lea = ("Lea", True)
     held = SeatHolders(2)
@@ -120,3 +118,11 @@ def test_a_computer_that_played_for_two_people_of_a_seat_names_each_for_their_ro
     assert computer_words(held.match_names(), held.computer_rounds()) == (
         "a computer played for Ivo, then Lea Rossi in rounds 3-4"
     )
+
+
+def test_the_reader_is_you_where_a_computer_played_for_them() -> None:
+    """Bruno read "A computer played for Bruno in round 2." on his own screen."""
+    names, rounds = ["Ada", "Bruno"], [[], [2]]
+    assert computer_words(names, rounds) == "a computer played for Bruno in round 2"
+    assert computer_words(names, rounds, you="Bruno") == "a computer played for you in round 2"
+    assert computer_words(names, rounds, you="Ada") == "a computer played for Bruno in round 2"
