@@ -306,8 +306,9 @@ async def test_a_person_away_when_a_round_began_comes_back_with_one_resume(
     assert checked[0].startswith("Deal check: void: you were absent; the "), checked
     assert checked[0].endswith(
         (
-            f"played before it is proven to be from its player's own hand {plays}",
-            f"played before it are proven to be from their players' own hands {plays}",
+            f"played before the round went void is proven to be from its player's own hand {plays}",
+            f"played before the round went void are proven to be from their players' own "
+            f"hands {plays}",
         )
     ), checked
     assert (

@@ -346,8 +346,15 @@ def test_an_absent_person_whose_seat_a_computer_took_is_not_called_the_computer(
 @pytest.mark.parametrize(
     ("plays", "words"),
     [
-        (1, "the card played before it is proven to be from its player's own hand"),
-        (3, "the 3 cards played before it are proven to be from their players' own hands"),
+        (
+            1,
+            "the card played before the round went void is proven to be from its player's own hand",
+        ),
+        (
+            3,
+            "the 3 cards played before the round went void are proven to be from their "
+            "players' own hands",
+        ),
     ],
 )
 def test_a_void_after_plays_says_what_was_checked_in_players_words(

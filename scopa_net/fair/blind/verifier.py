@@ -389,12 +389,13 @@ class _BlindVerifier(_Verifier):
 def _plays_before(n: int) -> str:
     """What a passing void's note says of the plays before it, in players' words: each card
     proven its player's own; the round is not played through (a void round scores nothing)."""
+    before = "before the round went void"  # not "before it": the absence, or the round?
     if n == 0:
-        return "no card was played before it"
+        return f"no card was played {before}"
     if n == 1:
-        checked = "the card played before it is proven to be from its player's own hand"
+        checked = f"the card played {before} is proven to be from its player's own hand"
     else:
-        checked = f"the {n} cards played before it are proven to be from their players' own hands"
+        checked = f"the {n} cards played {before} are proven to be from their players' own hands"
     return f"{checked} (a void round scores nothing)"
 
 
