@@ -188,8 +188,8 @@ class Reconnection:
                         ConnectionChanged(
                             state=ConnectionState.RECONNECTING,
                             detail=f"the host has been unreachable for {_duration(waited)}; still "
-                            f"trying for up to {_duration(RECONNECT_FOR)}. Type quit to stop "
-                            "(your seat is kept)",
+                            f"trying for up to {_duration(RECONNECT_FOR)}. Type quit to stop; "
+                            "your seat is kept",  # in brackets on the screen: none inside
                         )
                     )
                 if not following:

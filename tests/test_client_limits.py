@@ -99,10 +99,11 @@ async def test_the_client_gives_up_after_the_reconnect_window(
         # not running refuses the connection at once.
         reports = [e.detail for e in changes if "unreachable" in e.detail]
         assert reports, [e.detail for e in changes]
-        assert all(
-            re.match(r"the host has been unreachable for \d+ s; still trying for up to 5 min", d)
-            for d in reports[:2]
-        ), reports
+        # Shown in brackets ("Connection: reconnecting (...)."): none inside, where it read
+        # "Type quit to stop (your seat is kept))."
+        said = r"the host has been unreachable for \d+ s; still trying for up to 5 min\. Type quit"
+        said += r" to stop; your seat is kept"
+        assert all(re.fullmatch(said, d) for d in reports[:2]), reports
         # Connected, then reconnecting until it gave up: never back in between.
         assert states[-2:] == [ConnectionState.RECONNECTING, ConnectionState.CLOSED]
         assert ConnectionState.CONNECTED not in states[states.index(ConnectionState.RECONNECTING) :]
