@@ -67,7 +67,8 @@ def test_every_row_fits_the_window_and_no_word_is_cut(name: str, columns: int) -
     assert not cut, "\n".join(cut)
     words = " ".join(" ".join(shown.printed).split())
     assert f"<{name}> {CHAT}" in words  # the chat line, its words whole
-    assert f"dealer {name}" in words
+    assert f"Partners: {name} and bot 2" in words  # the name whole in a line of its own
+    assert "dealer you" in words  # her own deal (seed 7), not "dealer NAME" on her screen
 
 
 def test_a_wide_name_breaks_the_board_between_words_at_50_columns() -> None:
