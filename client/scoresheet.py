@@ -265,9 +265,11 @@ def match_summary(
     voids: int = 0,
 ) -> FormattedText:
     """One line: who won, the final score and how many rounds it took (``rounds`` played
-    out, ``voids`` void): ``You win the match, 11 to 7, after 3 rounds.``"""
+    out, ``voids`` void): ``You win the match, 11 to 7, after 3 rounds.``; a side of the
+    reader's, ``You & Carla win the match ...``, as their side reads everywhere."""
     alone_me = view.rules.seats_of(winner) == (view.seat,)
-    who = "You" if alone_me else side_label(winner, view, names)
+    side = side_label(winner, view, names, you=view.seat)
+    who = "You" if alone_me else side[:1].upper() + side[1:] if side.startswith("you") else side
     verb = "win" if alone_me or " & " in who else "wins"
     how = " by cappotto" * won_by_cappotto(view.rules, match_scores)  # short of the target
     return FormattedText(

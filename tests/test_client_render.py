@@ -537,3 +537,14 @@ def test_the_reader_s_own_deal_reads_as_their_own_plays_do() -> None:
     assert "Ada" not in heading, heading
     heading = render.plain(render.board_lines(theirs, names, Display(color=False), you=0)[:1])
     assert "  dealer Bruno  " in heading, heading
+
+
+def test_a_side_of_the_reader_s_wins_as_you_and_a_partner() -> None:
+    """Bruno's side won and he read "Bruno & bot 3 win the match" on his own screen, where
+    his side is "you & bot 3" on every other line."""
+    match = finished_match(5, RuleSet.of(4, 3))
+    names = ("Ada", "Bruno", "Carla", "bot 3")
+    bruno = render.plain([match_summary(match.view_for(1), 1, (1, 5), 1, names)])
+    assert bruno == "You & bot 3 win the match, 5 to 1, after 1 round."
+    ada = render.plain([match_summary(match.view_for(0), 1, (1, 5), 1, names)])
+    assert ada == "Bruno & bot 3 win the match, 5 to 1, after 1 round."
