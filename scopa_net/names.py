@@ -241,12 +241,12 @@ def listed_away(name: str | None) -> str | None:
     return clean_name(name[: -len(AWAY_MARK)]) or None
 
 
-def seat_named(seat: int, name: str = "", *notes: str) -> str:
+def seat_named(seat: int, name: str | None = "", *notes: str) -> str:
     """A seat as every line names it, its player's name first: ``Fabio (seat 2)``,
     ``Carla (seat 2, you)``; a seat with no name, ``seat 2`` or ``seat 2 (open)``. A name
     that ends in brackets already (one the host numbered, :func:`unique_name`) takes the seat
     after ``at``, never a second pair of brackets: ``Fabio (2) at seat 1 (you)``."""
-    if name.endswith(")"):
+    if name and name.endswith(")"):  # None: a seat nobody holds, as the host has it
         return f"{name} at seat {seat}" + (f" ({', '.join(notes)})" if notes else "")
     if name:
         return f"{name} ({', '.join([f'seat {seat}', *notes])})"

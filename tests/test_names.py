@@ -163,3 +163,4 @@ def test_a_seat_named_by_a_name_the_host_numbered_has_one_pair_of_brackets() -> 
     assert seat_named(1, "Fabio (2)") == "Fabio (2) at seat 1"
     assert seat_named(1, "Fabio", "you") == "Fabio (seat 1, you)"
     assert seat_named(1, "", "open") == "seat 1 (open)"
+    assert seat_named(1, None) == "seat 1"  # a seat nobody holds, as the host passes it
