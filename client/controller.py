@@ -215,6 +215,9 @@ class ClientState:
     unanswered_for: int = 0
     """Whole seconds that move has waited on a live connection for the host's answer, once
     past ``NO_ANSWER_SHOWN`` (0 before, and once answered): the toolbar says it."""
+    players_awaited: int = 0
+    """The players a host's table still waits for before its first deal (0 when none, or
+    not known): the toolbar says it, as the line said when this person sat down."""
     listeners: list[Callable[[], None]] = field(default_factory=list)
 
     def changed(self) -> None:
@@ -499,6 +502,7 @@ class Controller:
         """Update the state from one session event and print what the player should see."""
         state = self.state
         state.names = tuple(clean_name(n) or f"seat {i}" for i, n in enumerate(self.session.names))
+        state.players_awaited = getattr(self.session, "players_awaited", 0)
         match event:
             case ViewChanged(view=view, record=record, sat_down=sat_down):
                 first = state.view is None

@@ -476,6 +476,12 @@ class NetworkSession:
         return shown_address(self.host, self.port)
 
     @property
+    def players_awaited(self) -> int:
+        """How many more players the match waits for before its first deal (0 when dealt,
+        or not known)."""
+        return self._seating.players_awaited()
+
+    @property
     def view(self) -> SeatView | None:
         if self.mirror is None or self.mirror.view.round_number == 0:
             return None

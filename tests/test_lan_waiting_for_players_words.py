@@ -10,6 +10,8 @@ import trio
 from hosting import create, start_host
 from person_screen import sit, until
 
+from scopa_net.client.render import plain
+from scopa_net.client.toolbar import toolbar_text
 from scopa_net.rules import RuleSet
 
 
@@ -34,6 +36,10 @@ async def test_people_at_a_table_not_yet_full_read_how_many_players_it_waits_for
         assert bruno.lines[sat + 1] == (
             "Waiting for 2 more players: the match begins when every seat is taken."
         ), bruno.text
+        # The toolbar under it said "waiting for the deal", as if the cards were coming.
+        for screen in (ada, bruno):
+            toolbar = plain([toolbar_text(screen.controller.state)])
+            assert toolbar.startswith(" waiting for 2 more players | "), toolbar
         carla = await sit(nursery, host, "Carla", tmp_path, table_id=table)
         for screen in (ada, bruno):
             await until(
@@ -51,6 +57,7 @@ async def test_people_at_a_table_not_yet_full_read_how_many_players_it_waits_for
             await until(lambda s=screen: any(line.startswith("Your hand ") for line in s.lines))
         for screen in (ada, bruno, carla):
             assert "Table: Dario sat down at the table" in screen.lines, screen.text
+            assert "waiting" not in plain([toolbar_text(screen.controller.state)])
             assert not [line for line in screen.lines if "waiting for 0" in line.lower()]
         assert not [line for line in dario.lines if "more player" in line], dario.text
         nursery.cancel_scope.cancel()
