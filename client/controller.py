@@ -579,6 +579,8 @@ class Controller:
                 # Chat is "<name> text" on one line: it can never look like a notice.
                 if local:  # this client's own words (its deal check), not the host's
                     self._print([_text(clean_chat(text), "class:notice")])  # with the sheet
+                elif self._leaving and (table or seat is not None):
+                    pass  # left: the table's news and chat come after the person's last line
                 elif table:  # what happened at the table (names in it come from players)
                     self._say(f"{self._news_lead}{clean_chat(text)}", "class:notice")
                 elif seat is None:

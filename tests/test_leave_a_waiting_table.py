@@ -16,7 +16,7 @@ from hosting import start_host
 from person_screen import opens_a_table, sit, sits_with, until
 
 from scopa_net.client.seat_store import SeatStore
-from scopa_net.client.session import ConnectionState
+from scopa_net.client.session import ConnectionState, Message
 from scopa_net.rules import RuleSet
 
 
@@ -69,3 +69,24 @@ async def test_quit_once_the_match_began_with_nothing_dealt_yet_does_not_say_bef
         f"`scopa-net join 127.0.0.1:{host.port}` takes it back (a computer plays for you "
         "until then)."
     )
+
+
+async def test_news_of_the_table_that_comes_after_leaving_is_not_said(tmp_path: Path) -> None:
+    """Bruno and Dino pressed Ctrl-D at the same moment: Bruno's last line read "Table: Dino
+    stepped away; their seat is kept, ...", under his own "You left table 1 ...; your seat is
+    kept: ... takes it back". Which of the two comes first is the network's doing (club
+    night in tmux: 2 times in 3), so the test hands Dino's news, and a late chat line, to
+    Bruno's screen itself once he has left."""
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01)
+        bruno = await opens_a_table(nursery, host, "Bruno", tmp_path, RuleSet.of(3, 11))
+        await until(lambda: "the match begins when every seat is taken" in bruno.text)
+        before = len(bruno.lines)
+        await bruno.type("quit")
+        await until(lambda: bruno.controller.state.connection is ConnectionState.CLOSED)
+        nursery.cancel_scope.cancel()
+    news = "Dino stepped away; their seat is kept, and a computer plays for them if the match "
+    bruno.controller.handle_event(Message(seat=None, text=news + "begins", table=True))
+    bruno.controller.handle_event(Message(seat=1, text="ciao"))  # chat, as late
+    (said,) = bruno.lines[before:]
+    assert said.startswith("You left table "), said
