@@ -49,6 +49,7 @@ from scopa_net.tally import (
     How,
     Tally,
     TallyError,
+    folded,
     sheet_rows,
 )
 from scopa_net.typed import shown, small_number
@@ -350,6 +351,9 @@ class TallyController:
             return []
         words = text.replace("=", " = ").split()
         first = COMMAND_ALIASES.get(words[0].lower(), words[0].lower())
+        named = folded(" ".join(w for w in words[:-1] if w != "="))
+        if small_number(words[-1]) is not None and named in map(folded, tally.names):
+            first = ""  # "Dealer 3" at a tally saved before names could not be a command
         if first == "dealer" and len(words) > 1 and small_number(words[-1]) is None:
             return self._dealer(" ".join(words[1:]))
         if first in COMMAND_WORDS:

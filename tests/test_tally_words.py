@@ -414,3 +414,14 @@ def test_the_score_keeper_says_whose_deal_it_is_and_the_deal_passes_on() -> None
         said(controller, "dealer Dino")
         == "nobody here is called 'Dino'; players: Ada, Bruno, Carla"
     )
+
+
+def test_a_tally_saved_with_a_player_named_dealer_still_scores_her_by_name() -> None:
+    """A tally saved before 'dealer NAME' came, with a player named Dealer (a name refused
+    now, test above), read "Dealer 3" as the command and refused it: her points could not
+    be given by name. A line that is a player's whole name and points is that entry."""
+    saved = {**Tally.new(["Ada", "Bea"]).to_dict(), "names": ["Ada", "Dealer"]}
+    controller = TallyController(Tally.from_dict(saved), store=None)
+    assert said(controller, "Dealer 3") == "Hand 1 so far: Ada 0, Dealer 3. 'done' scores it."
+    assert said(controller, "dealer ada").startswith("Hand 1 next, Ada to deal")
+    assert said(controller, "dealer dealer").startswith("Hand 1 next, Dealer to deal")
