@@ -253,6 +253,11 @@ def seat_label(seat: int, view: SeatView, names: Sequence[str]) -> str:
     return names[seat] if seat < len(names) else f"seat {seat}"
 
 
+def more_players(count: int) -> str:
+    """``count`` more players, in words: "1 more player", "2 more players"."""
+    return f"{count} more player" + ("" if count == 1 else "s")
+
+
 def dealer_label(view: SeatView, names: Sequence[str], you: int | None) -> str:
     """Who deals the round: the seat's name, ``you`` for the reader's own seat ``you`` (as
     their side is ``you & Carla``)."""

@@ -17,6 +17,7 @@ import trio
 
 from scopa_net.blind_witness import BlindWitness
 from scopa_net.client import deal_words
+from scopa_net.client.render import more_players
 from scopa_net.client.session import Message
 from scopa_net.fair.commitments import LEFT_OUT_WORDS, counted_seats
 from scopa_net.fair.transcript import VOID_KINGS
@@ -46,11 +47,6 @@ def computer_plays_for(who: str) -> str:
     return f"a computer is playing for {who} until they are back"
 
 
-def players(count: int) -> str:
-    """``count`` more players, in words: "1 more player", "2 more players"."""
-    return f"{count} more player" + ("" if count == 1 else "s")
-
-
 def in_a_sentence(names: list[str]) -> str:
     """Names as a sentence lists them: "Ada", "Ada and you", "Ada, Bruno and you"."""
     if len(names) < 2:
@@ -60,7 +56,7 @@ def in_a_sentence(names: list[str]) -> str:
 
 def waiting_for(count: int) -> str:
     """``waiting for 2 more players: the match begins when every seat is taken``."""
-    return f"waiting for {players(count)}: the match begins when every seat is taken"
+    return f"waiting for {more_players(count)}: the match begins when every seat is taken"
 
 
 def waiting_line(count: int) -> str:
@@ -193,7 +189,7 @@ class TableWords:
             text = f"{who} sat down at the table"
             waiting = session._seating.players_awaited()
             if waiting:
-                text += f"; waiting for {players(waiting)}"
+                text += f"; waiting for {more_players(waiting)}"
         else:
             return
         session._emit(Message(seat=None, text=text, table=True))

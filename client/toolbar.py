@@ -12,8 +12,7 @@ from collections.abc import Callable
 from prompt_toolkit.formatted_text import FormattedText, StyleAndTextTuples
 
 from scopa_net.client.controller import ClientState
-from scopa_net.client.render import seat_label, side_label
-from scopa_net.client.table_words import players
+from scopa_net.client.render import more_players, seat_label, side_label
 from scopa_net.names import display_width
 from scopa_net.score_line import after_name
 from scopa_net.view import SeatView
@@ -111,7 +110,7 @@ def _versions(state: ClientState) -> list[StyleAndTextTuples]:
     conn = ("class:toolbar.state", f" {conn_text} ")
     if view is None:
         if state.players_awaited:  # not "waiting for the deal": no card comes until they do
-            more = players(state.players_awaited)
+            more = more_players(state.players_awaited)
             return [[("", f" waiting for {more} |"), conn], [("", " waiting |"), conn]]
         return [[("", " waiting for the deal |"), conn], [("", " waiting |"), conn]]
     turn = ("class:toolbar.turn", _turn(state))
