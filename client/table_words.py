@@ -522,5 +522,6 @@ class TableWords:
         if self._rematch_shown is not None and self._rematch_shown[0] == e.match_no:
             seconds = min(seconds, self._rematch_shown[1])  # a countdown never goes up
         self._rematch_shown = (e.match_no, seconds)
-        text = f"rematch: waiting for {in_a_sentence(waiting)} ({seconds} s left to answer)"
+        # "; N s": a name the host numbered ends in brackets ("Fabio (2) (57 s left...)").
+        text = f"rematch: waiting for {in_a_sentence(waiting)}; {seconds} s left to answer"
         session._emit(Message(seat=None, text=text, table=True))

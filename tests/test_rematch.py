@@ -254,7 +254,7 @@ async def test_two_network_clients_play_again_and_then_stop(
             assert ann.match_no == bob.match_no == match
             if match == 1:
                 await ann.rematch(True)
-                await heard(bob, "rematch: waiting for you (")  # his own screen: not "bob"
+                await heard(bob, "rematch: waiting for you;")  # his own screen: not "bob"
                 await bob.rematch(True)
                 for session in (ann, bob):
                     await heard(session, "a new match begins")

@@ -56,7 +56,7 @@ async def test_the_vote_names_whom_it_waits_for_in_a_sentence_and_who_is_away(
     carla = screens["Carla"]
     waiting = [line for line in carla.lines if line.startswith("Table: rematch: waiting for")]
     assert waiting, carla.text
-    assert waiting[0].startswith("Table: rematch: waiting for Ada, Bruno (away) and you ("), (
+    assert waiting[0].startswith("Table: rematch: waiting for Ada, Bruno (away) and you; "), (
         carla.text
     )
     assert (

@@ -69,7 +69,7 @@ async def test_after_answering_a_late_status_does_not_say_the_vote_waits_for_you
         async with trio.open_nursery() as slow_network:
             slow_network.start_soon(held[-1].hold_for, 1.0)  # what the host sends Bea waits
             await carlo.rematch(True)
-            await lines_until(carlo, "rematch: waiting for bea (")  # the host sent it to both
+            await lines_until(carlo, "rematch: waiting for bea;")  # the host sent it to both
             await bea.rematch(True)  # her answer is on its way; Carlo's status is not read yet
         read = await lines_until(bea, "a new match begins")
         assert not [line for line in read if "waiting for you" in line], read
@@ -79,9 +79,9 @@ async def test_after_answering_a_late_status_does_not_say_the_vote_waits_for_you
         for seconds in (58, 59):
             status = m.RematchStatus(seq=1, match_no=2, state="open", votes=votes, seconds=seconds)
             bea._rematch_status(status)
-        read = await lines_until(bea, "(58 s left to answer)")
-        read += await lines_until(bea, "s left to answer)")
-        assert read[-1] == "rematch: waiting for you (58 s left to answer)", read
+        read = await lines_until(bea, "; 58 s left to answer")
+        read += await lines_until(bea, "s left to answer")
+        assert read[-1] == "rematch: waiting for you; 58 s left to answer", read
 
 
 async def test_a_client_killed_at_play_again_comes_back_with_the_same_join_and_answers(
