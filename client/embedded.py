@@ -149,6 +149,55 @@ def host_log_kept_off_the_screen() -> Iterator[None]:
 
 
 @asynccontextmanager
+async def _running_host(
+    config: HostConfig, *, any_port_if_taken: bool
+) -> AsyncIterator[tuple[Host, int, trio.Nursery]]:
+    """A host serving ``config`` (on any free port if its port is taken and
+    ``any_port_if_taken``): the host, the port it listens on, and a nursery for tasks that live
+    as long as it does.
+
+    The host runs shielded from the cancel that closes the game's screen (SIGTERM, Ctrl-C, the
+    end of the match), so that it is still there to tell its players it stopped
+    (:func:`_stop_for_friends`); it is cut off once the body is done, however it ended."""
+    async with trio.open_nursery() as nursery:
+        host = Host(config, Journal(config.db))
+        hosting = trio.CancelScope(shield=True)
+        try:
+            bound = await nursery.start(_serve_shielded, host, hosting)
+        except (OSError, ExceptionGroup) as exc:
+            taken = isinstance(exc, OSError) or exc.subgroup(OSError) is not None
+            if not config.port or not taken or not any_port_if_taken:
+                raise
+            host.journal.close()
+            config = replace(config, port=0)  # the port is taken: any free one will do
+            host = Host(config, Journal(config.db))
+            hosting = trio.CancelScope(shield=True)
+            bound = await nursery.start(_serve_shielded, host, hosting)
+        try:
+            yield host, bound, nursery
+        finally:
+            hosting.cancel()  # stopped by now, or too slow to stop: the rest is cut off
+            nursery.cancel_scope.cancel()
+    host.journal.close()
+
+
+async def _serve_shielded(
+    host: Host, hosting: trio.CancelScope, *, task_status: trio.TaskStatus[int]
+) -> None:
+    with hosting:
+        await host.serve(task_status=task_status)
+
+
+async def _stop_for_friends(host: Host) -> None:
+    """Stop the host as ``scopa-net host`` stops at Ctrl-C or SIGTERM: friends read that the
+    host was stopped and that their seats are kept (not that the connection was lost), and
+    the journal is flushed. Bounded, and done even while the game is being cancelled."""
+    shielded, bounded = trio.CancelScope(shield=True), trio.move_on_after(3)
+    with shielded, bounded, contextlib.suppress(trio.BrokenResourceError):
+        await host.shutdown(grace=1.0)
+
+
+@asynccontextmanager
 async def open_embedded_game(
     rules: RuleSet,
     *,
@@ -190,18 +239,11 @@ async def open_embedded_game(
         think=think,
     )
     with host_log_kept_off_the_screen():
-        async with trio.open_nursery() as nursery:
-            host = Host(config, Journal(db))
-            try:
-                bound = await nursery.start(host.serve)
-            except (OSError, ExceptionGroup) as exc:
-                taken = isinstance(exc, OSError) or exc.subgroup(OSError) is not None
-                if not port or not taken or not any_port_if_taken:
-                    raise
-                host.journal.close()
-                config = replace(config, port=0)  # the port is taken: any free one will do
-                host = Host(config, Journal(db))
-                bound = await nursery.start(host.serve)
+        async with _running_host(config, any_port_if_taken=any_port_if_taken) as (
+            host,
+            bound,
+            nursery,
+        ):
             store = lan_store(data_dir) if kept and data_dir is not None else None
             if resume_from is not None and store is not None:
                 # The host may listen on another port this time: the record follows it.
@@ -272,14 +314,10 @@ async def open_embedded_game(
                     )
                     for line in session.where_to_join:
                         session.notice(line)
-                yield session
-            if kept:
-                # Friends are told the host stopped and how to come back; the journal is flushed.
-                # Closed by a cancel (the game's screen ends so), the host's tasks may have
-                # stopped first: its journal writer gone, there is nothing left to flush.
-                with trio.move_on_after(3), contextlib.suppress(trio.BrokenResourceError):
-                    await host.shutdown(grace=1.0)
-            nursery.cancel_scope.cancel()
-        host.journal.close()
+                try:
+                    yield session
+                finally:
+                    if kept:  # friends may be at the table: they are told the host stopped
+                        await _stop_for_friends(host)
         if kept and data_dir is not None and session.left_for_good:
             close_lan_tables(data_dir)  # nothing to take back: a later run opens a new table
