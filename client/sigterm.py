@@ -97,35 +97,66 @@ def typed(prompt: str) -> str:
         return input(prompt)
 
 
-def run_until_sigterm(work: Callable[[], Awaitable[T]]) -> T:
-    """``trio.run(work)``, SIGTERM cancelling it the trio way (a signal receiver, not an
-    exception raised wherever the signal lands in trio's own code); :class:`Terminated` once
-    it has unwound, its connections closed."""
+STOPS = (signal.SIGTERM, signal.SIGINT)
+"""The signals that stop :func:`run_until_stopped`: ``kill`` and Ctrl-C."""
+
+
+def run_until_stopped(work: Callable[[], Awaitable[T]]) -> T:
+    """``trio.run(work)``, SIGTERM or Ctrl-C (SIGINT) cancelling it the trio way (a signal
+    receiver, not an exception raised wherever the signal lands in trio's own code); once it
+    has unwound, its connections closed, :class:`Terminated` for SIGTERM and
+    KeyboardInterrupt for Ctrl-C, for the command to say so in one line.
+
+    The first signal decides. Every later one, while the work unwinds and until the process
+    ends, is ignored: a second ``kill`` (a process manager's, a script's), or Ctrl-C pressed
+    on a stop that seems slow, killed it where it stood (the shell's "Terminated", or the
+    other signal's words and status). The stop takes as long as the work's own shielded
+    steps, each bounded (a last write to a host that takes no bytes: 15 s at most)."""
     import trio  # here, not at the top: `scopa-net --help` imports this module
 
-    stopped = False
+    if threading.current_thread() is not threading.main_thread():
+        return trio.run(work)  # signals are the main thread's: SIGTERM as it was
+    first: signal.Signals | None = None
 
-    async def until_sigterm() -> T | None:
-        nonlocal stopped
-        with trio.open_signal_receiver(signal.SIGTERM) as signals:
+    def noted(signum: int, frame: FrameType | None) -> None:
+        # Before the receiver opens and after it closes (its pending signals are given here).
+        nonlocal first
+        if first is None:
+            first = signal.Signals(signum)
+
+    # One ignored already (Ctrl-C for a job started with `&` by a script) stays ignored.
+    caught = [signum for signum in STOPS if signal.getsignal(signum) != signal.SIG_IGN]
+    if not caught:
+        return trio.run(work)
+
+    async def until_stopped() -> T | None:
+        nonlocal first
+        with trio.open_signal_receiver(*caught) as signals:
             async with trio.open_nursery() as nursery:
 
                 async def watch() -> None:
-                    nonlocal stopped
-                    async for _ in signals:
-                        stopped = True
-                        nursery.cancel_scope.cancel()
-                        return
+                    nonlocal first
+                    if first is None:
+                        async for signum in signals:
+                            first = signal.Signals(signum)
+                            break
+                    nursery.cancel_scope.cancel()
 
                 nursery.start_soon(watch)
                 done = await work()
                 nursery.cancel_scope.cancel()
                 return done
-        return None  # cancelled by SIGTERM
+        return None  # cancelled by a stop signal
 
-    if threading.current_thread() is not threading.main_thread():
-        return trio.run(work)  # signals are the main thread's: SIGTERM as it was
-    result = trio.run(until_sigterm)
-    if stopped:
+    before = {signum: signal.signal(signum, noted) for signum in caught}
+    try:
+        result = trio.run(until_stopped)
+    finally:
+        for signum, handler in before.items():
+            # Stopping, the process is ending: a late signal must not change how.
+            signal.signal(signum, signal.SIG_IGN if first is not None else handler)
+    if first == signal.SIGTERM:
         raise Terminated
+    if first is not None:
+        raise KeyboardInterrupt
     return result  # type: ignore[return-value]

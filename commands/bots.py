@@ -149,7 +149,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from scopa_net.client.network_session import SessionError
-    from scopa_net.client.sigterm import run_until_sigterm
+    from scopa_net.client.sigterm import run_until_stopped
     from scopa_net.commands.join import probe
 
     try:
@@ -199,7 +199,7 @@ def run(args: argparse.Namespace) -> int:
     )
     report = None if args.quiet else _print_now
     try:
-        stats = run_until_sigterm(  # SIGTERM: "stopped by SIGTERM", 143, as Ctrl-C's 130
+        stats = run_until_stopped(  # SIGTERM: "stopped by SIGTERM", 143; Ctrl-C: 130
             partial(
                 run_bots,
                 host,

@@ -7,6 +7,7 @@ person waits on says "stopped by SIGTERM" and what became of things.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -21,18 +22,26 @@ from terminal_output import on_a_terminal, read_until
 
 from scopa_net.client import embedded, sigterm
 from scopa_net.commands.main import main
-from scopa_net.commands.options import EXIT_TERMINATED
+from scopa_net.commands.options import EXIT_CANCELLED, EXIT_TERMINATED
 
 GUARD = 30.0
 
 
-def test_bots_stopped_by_sigterm_say_so(tmp_path: Path) -> None:
+def bots_stopped(
+    tmp_path: Path,
+    count: int,
+    after_the_first: list[signal.Signals],
+    first: signal.Signals = signal.SIGTERM,
+) -> tuple[int, str, bytes]:
+    """``scopa-net bots --create --count COUNT`` at a host of its own, sent ``first`` once
+    seated, then each of ``after_the_first`` (every 2 ms, over and over, until it has ended:
+    during its stop and as it exits). Its status, stderr, and all it printed."""
     port = free_port()
     env = env_with_home(tmp_path)
     host = host_process(host_command(tmp_path / "host.db", port), env)
     bots = [sys.executable, "-m", "scopa_net", "bots", f"127.0.0.1:{port}", "--create"]
     process = subprocess.Popen(
-        [*bots, "--count", "2", "--bot-delay", "0.5"],
+        [*bots, "--count", str(count), "--bot-delay", "0.5"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         stdin=subprocess.DEVNULL,
@@ -41,16 +50,39 @@ def test_bots_stopped_by_sigterm_say_so(tmp_path: Path) -> None:
     try:
         assert process.stdout is not None
         seen = read_until(process.stdout.fileno(), b"seated at", GUARD)
-        process.send_signal(signal.SIGTERM)
+        process.send_signal(first)
+        if after_the_first:
+            time.sleep(0.01)  # the first is taken (two pending at once come lowest first)
+        deadline = time.monotonic() + GUARD
+        while after_the_first and process.poll() is None and time.monotonic() < deadline:
+            for signum in after_the_first:
+                with contextlib.suppress(ProcessLookupError):
+                    process.send_signal(signum)
+                time.sleep(0.002)
         out, err = process.communicate(timeout=GUARD)
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
         host.stop()
-    assert process.returncode == EXIT_TERMINATED, err
-    assert err.decode() == "scopa-net: stopped by SIGTERM\n"
-    assert b"Traceback" not in seen + out
+    return process.returncode, err.decode(), seen + out
+
+
+def test_bots_stopped_by_sigterm_say_so(tmp_path: Path) -> None:
+    status, err, printed = bots_stopped(tmp_path, 2, [])
+    assert status == EXIT_TERMINATED, err
+    assert err == "scopa-net: stopped by SIGTERM\n"
+    assert b"Traceback" not in printed
+
+
+def test_bots_stopping_ignore_a_second_sigterm_and_ctrl_c(tmp_path: Path) -> None:
+    """A second SIGTERM (a process manager's, a script's), or Ctrl-C pressed on a stop that
+    seemed slow, killed ``bots`` where it stood: the shell's "Terminated" after the line
+    (status -15), or ended 130 "stopped" instead. Now only the first counts."""
+    status, err, printed = bots_stopped(tmp_path, 12, [signal.SIGTERM, signal.SIGINT])
+    assert status == EXIT_TERMINATED, err
+    assert err == "scopa-net: stopped by SIGTERM\n"
+    assert b"Traceback" not in printed
 
 
 def test_join_stopped_by_sigterm_at_the_table_number_says_so(tmp_path: Path) -> None:
@@ -93,3 +125,12 @@ def test_play_lan_stopped_by_sigterm_at_which_seat_says_so(
     out, err = capsys.readouterr()
     assert "which one (1-2; Enter for a new seat): \n" in out
     assert err == "scopa-net: stopped by SIGTERM; no table opened\n"
+
+
+def test_bots_stopped_by_ctrl_c_ignore_a_sigterm_meanwhile(tmp_path: Path) -> None:
+    """The same for a stop begun by Ctrl-C: its words and status (README: 130) stay."""
+    both = [signal.SIGTERM, signal.SIGINT]
+    status, err, printed = bots_stopped(tmp_path, 12, both, first=signal.SIGINT)
+    assert status == EXIT_CANCELLED, err
+    assert err == "\nscopa-net: stopped\n"
+    assert b"Traceback" not in printed
