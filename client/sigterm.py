@@ -131,6 +131,8 @@ def run_until_stopped(work: Callable[[], Awaitable[T]]) -> T:
 
     async def until_stopped() -> T | None:
         nonlocal first
+        done: T | None = None
+        failure: BaseException | None = None
         with trio.open_signal_receiver(*caught) as signals:
             async with trio.open_nursery() as nursery:
 
@@ -143,10 +145,19 @@ def run_until_stopped(work: Callable[[], Awaitable[T]]) -> T:
                     nursery.cancel_scope.cancel()
 
                 nursery.start_soon(watch)
-                done = await work()
+                try:
+                    done = await work()
+                except trio.Cancelled:
+                    raise  # a stop signal's: the nursery takes it
+                except BaseException as exc:
+                    # Raised below as trio.run(work) would, not in the nursery's group.
+                    failure = exc
                 nursery.cancel_scope.cancel()
-                return done
-        return None  # cancelled by a stop signal
+        if first is not None:
+            return None  # cancelled by a stop signal (or it ended as the signal came)
+        if failure is not None:
+            raise failure
+        return done
 
     before = {signum: signal.signal(signum, noted) for signum in caught}
     try:

@@ -199,6 +199,7 @@ def choose_lan_host(
     ``interfaces``: search through these addresses' interfaces only (by default every up
     interface but loopback)."""
     from scopa_net.client.network_session import KnownHosts
+    from scopa_net.client.sigterm import sigterm_raises
     from scopa_net.server.discovery import browse_hosts, browse_interfaces
 
     where = browse_interfaces() if interfaces is None else interfaces
@@ -209,7 +210,8 @@ def choose_lan_host(
             EXIT_UNREACHABLE,
         )
     say(f"looking for hosts on the LAN ({', '.join(where)}) for {seconds:.0f} s...")
-    found = browse_hosts(seconds, where)
+    with sigterm_raises():  # SIGTERM meanwhile: "stopped by SIGTERM; nothing joined", 143
+        found = browse_hosts(seconds, where)
     if not found:
         raise CommandError(
             "no host found on the LAN; give an address: scopa-net join HOST[:PORT]",
@@ -818,6 +820,7 @@ def ask_host(
         connect,
     )
     from scopa_net.client.proven_keys import ProvenKeys
+    from scopa_net.client.sigterm import run_until_stopped
     from scopa_net.wire import messages as m
     from scopa_net.wire.errors import ProtocolError
 
@@ -851,7 +854,9 @@ def ask_host(
         "scopa-net; check the port"
     )
     try:
-        return trio.run(ask)
+        # SIGTERM or Ctrl-C while it waits for the host: Terminated or KeyboardInterrupt,
+        # for the command to say it stopped, once the connection is closed.
+        return run_until_stopped(ask)
     except trio.TooSlowError as exc:
         if listed and not connected:
             raise CommandError(host_stopped(where, exc, listed), EXIT_UNREACHABLE) from None

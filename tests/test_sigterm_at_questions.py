@@ -10,8 +10,10 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -23,6 +25,7 @@ from terminal_output import on_a_terminal, read_until
 from scopa_net.client import embedded, sigterm
 from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_CANCELLED, EXIT_TERMINATED
+from scopa_net.server import discovery
 
 GUARD = 30.0
 
@@ -134,3 +137,54 @@ def test_bots_stopped_by_ctrl_c_ignore_a_sigterm_meanwhile(tmp_path: Path) -> No
     assert status == EXIT_CANCELLED, err
     assert err == "\nscopa-net: stopped\n"
     assert b"Traceback" not in printed
+
+
+class SigtermNotCaughtError(Exception):
+    """SIGTERM reached the test's own handler: the command had none of its own there (left
+    to the default, it would have killed the test run, as it killed the command)."""
+
+
+def test_join_stopped_by_sigterm_while_it_looks_for_hosts_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`scopa-net join` with no address looks for hosts on the LAN for 2 s: SIGTERM then
+    ended it with the shell's "Terminated" alone. Here the search is on loopback only
+    (nothing goes to the LAN), and the signal comes half a second into it."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.delenv("SCOPA_NET_HOST", raising=False)
+    monkeypatch.setattr(discovery, "browse_interfaces", lambda: ["127.0.0.1"])
+
+    def not_caught(signum: int, frame: object) -> None:
+        raise SigtermNotCaughtError
+
+    before = signal.signal(signal.SIGTERM, not_caught)
+    kill = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGTERM))
+    try:
+        kill.start()
+        status = main(["join"])
+    finally:
+        kill.cancel()
+        signal.signal(signal.SIGTERM, before)
+    out, err = capsys.readouterr()
+    assert status == EXIT_TERMINATED
+    assert out.startswith("looking for hosts on the LAN (127.0.0.1) for 2 s...\n"), out
+    assert err == "scopa-net: stopped by SIGTERM; nothing joined\n"
+
+
+def test_join_stopped_by_sigterm_while_it_waits_for_the_host_says_so(tmp_path: Path) -> None:
+    """The host takes the connection and says nothing yet (a slow network): join waits for
+    its welcome; SIGTERM then ended it with the shell's "Terminated" alone."""
+    with socket.create_server(("127.0.0.1", 0)) as silent:
+        port = silent.getsockname()[1]
+        join = [sys.executable, "-m", "scopa_net", "join", f"127.0.0.1:{port}"]
+        with on_a_terminal(join, env_with_home(tmp_path)) as (process, main_fd, _terminal):
+            held, _ = silent.accept()  # the probe's connection, never answered
+            with held:
+                time.sleep(0.3)  # it waits for the welcome
+                process.send_signal(signal.SIGTERM)
+                seen = read_until(main_fd, b"nothing joined", GUARD)
+                status = process.wait(timeout=GUARD)
+    assert status == EXIT_TERMINATED
+    said = seen.decode(errors="replace").replace("\r", "")
+    assert said.strip() == "scopa-net: stopped by SIGTERM; nothing joined"
