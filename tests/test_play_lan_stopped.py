@@ -11,20 +11,50 @@ These tests run the embedded host bound to loopback (nothing is announced on the
 
 from __future__ import annotations
 
+import asyncio
+import os
+import signal
+import threading
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
 import trio
+from app_driver import HANG_GUARD, RecordingOutput
 from person_screen import PersonScreen, sit, until
+from prompt_toolkit.input import create_pipe_input
 
+from scopa_net.client.app import ClientApp
+from scopa_net.client.controller import ClientState
 from scopa_net.client.embedded import kept_lan_seats, lan_table_lock, open_embedded_game
+from scopa_net.client.launch import until_terminated
+from scopa_net.client.network_session import NetworkSession
 from scopa_net.client.seat_store import SeatStore
+from scopa_net.client.style import Display
+from scopa_net.commands.options import EXIT_TERMINATED, CommandError
 from scopa_net.rules import RuleSet
 
 HOST_STOPPED = (
     "Connection: reconnecting (the host was stopped; waiting for it to start again. Your seat "
     "is kept: type quit to stop trying)."
 )
+
+
+def ada_opens_her_table(tmp_path: Path) -> AbstractAsyncContextManager[NetworkSession]:
+    """Ada's ``play --lan --humans 2``, its host on loopback (nothing announced)."""
+    return open_embedded_game(
+        RuleSet.of(2, 11),
+        name="Ada",
+        level="random",
+        delay=0,
+        lan=True,
+        bind="127.0.0.1",
+        port=0,
+        humans=2,
+        data_dir=tmp_path,
+    )
 
 
 async def friend_reads_when_the_game_closes(
@@ -36,17 +66,7 @@ async def friend_reads_when_the_game_closes(
     with lan_table_lock(tmp_path):
         async with trio.open_nursery() as nursery:
             with trio.CancelScope() as screen:
-                async with open_embedded_game(
-                    RuleSet.of(2, 11),
-                    name="Ada",
-                    level="random",
-                    delay=0,
-                    lan=True,
-                    bind="127.0.0.1",
-                    port=0,
-                    humans=2,
-                    data_dir=tmp_path,
-                ) as ada:
+                async with ada_opens_her_table(tmp_path) as ada:
                     here = SimpleNamespace(port=ada.embedded_port)  # type: ignore[attr-defined]
                     dino = await sit(nursery, here, "Dino", tmp_path, table_id=ada.table_id)  # type: ignore[arg-type]
                     await PersonScreen(ada).until_dealt()
@@ -79,3 +99,65 @@ async def test_friends_read_that_the_host_stopped_when_its_player_steps_away(
     said = await friend_reads_when_the_game_closes(tmp_path, ("quit", "away"))
     assert said[-1] == HOST_STOPPED, said
     assert not [line for line in said if "connection to the host was lost" in line], said
+
+
+def test_sigterm_at_play_lan_itself_says_what_is_kept_to_ada_and_to_her_friend(
+    tmp_path: Path,
+) -> None:
+    """The whole way a ``kill`` takes at ``play --lan``: the game's own SIGTERM handler
+    (launch.until_terminated) ends the prompt and the trio side, and the command's line is
+    said; Dino, at the table from another client over loopback, reads that the host was
+    stopped."""
+    opened: dict[str, int] = {}
+    ready = threading.Event()
+    states: list[ClientState] = []
+    dino_read: list[str] = []
+    failed: list[BaseException] = []
+
+    @asynccontextmanager
+    async def open_session() -> AsyncIterator[NetworkSession]:
+        async with ada_opens_her_table(tmp_path) as session:
+            opened.update(port=session.embedded_port, table=session.table_id)  # type: ignore[attr-defined]
+            ready.set()
+            yield session
+
+    async def dino_joins_then_kills_adas_game() -> None:
+        here = SimpleNamespace(port=opened["port"])
+        async with trio.open_nursery() as nursery:
+            dino = await sit(nursery, here, "Dino", tmp_path, table_id=opened["table"])  # type: ignore[arg-type]
+            await until(lambda: dino.controller.state.in_match and states[0].in_match, 20)
+            dealt = len(dino.lines)
+            os.kill(os.getpid(), signal.SIGTERM)  # as `kill PID` at Ada's play --lan
+            await until(lambda: "Connection: reconnecting" in dino.text, 10)
+            await trio.sleep(0.3)  # anything said after it would be read too
+            dino_read.extend(dino.lines[dealt:])
+            nursery.cancel_scope.cancel()
+
+    def dino() -> None:
+        try:
+            assert ready.wait(HANG_GUARD)
+            trio.run(dino_joins_then_kills_adas_game)
+        except BaseException as exc:  # said by the test, below
+            failed.append(exc)
+
+    friend = threading.Thread(target=dino)
+    with create_pipe_input() as pipe, lan_table_lock(tmp_path):
+        app = ClientApp(
+            open_session,
+            Display(color=False),
+            input=pipe,
+            output=RecordingOutput(),
+            on_state=states.append,
+        )
+        friend.start()
+        try:
+            with pytest.raises(CommandError) as stopped:
+                asyncio.run(asyncio.wait_for(until_terminated(app), HANG_GUARD))
+        finally:
+            friend.join(HANG_GUARD)
+    assert not failed, failed
+    assert stopped.value.status == EXIT_TERMINATED
+    assert str(stopped.value) == (
+        "stopped by SIGTERM; your seat is kept: `scopa-net play --lan` takes it back"
+    )
+    assert dino_read == [HOST_STOPPED], dino_read
