@@ -102,7 +102,12 @@ class Terminable(Protocol):
 async def until_terminated(app: Terminable) -> int:
     """Run the app; SIGTERM (``kill``) ends it the orderly way (the prompt and toolbar taken
     down, the terminal given back as it was), not mid-draw, and says so in one line with what
-    the app kept, so that a person whose game vanished knows why (status 143)."""
+    the app kept, so that a person whose game vanished knows why (status 143).
+
+    From the first SIGTERM on, until the process ends, another SIGTERM or a Ctrl-C changes
+    nothing: a second ``kill`` while the game stopped (a process manager's, a script's; at
+    ``play --lan`` its host takes a second to say goodbye) killed it after the line or in the
+    middle of saying it, with a traceback for Ctrl-C."""
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
     assert task is not None
@@ -110,7 +115,10 @@ async def until_terminated(app: Terminable) -> int:
 
     def terminate() -> None:
         nonlocal terminated
+        if terminated:
+            return
         terminated = True
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # in the main thread, as the handler is
         task.cancel()
 
     try:
@@ -128,6 +136,9 @@ async def until_terminated(app: Terminable) -> int:
         raise CommandError(line, EXIT_TERMINATED) from None
     finally:
         loop.remove_signal_handler(signal.SIGTERM)
+        if terminated:  # the process is ending: a late signal must not change how
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                signal.signal(signum, signal.SIG_IGN)
 
 
 def run_game_screen(

@@ -8,12 +8,14 @@ The tmux ones are skipped when tmux is not installed."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
 import signal
 import sys
 import termios
+import time
 from pathlib import Path
 
 import pytest
@@ -137,3 +139,26 @@ def test_join_stopped_by_sigterm_at_the_password_gives_the_echo_back(tmp_path: P
     assert modes & termios.ECHO
     said = seen.decode(errors="replace").replace("\r", "").split("password for table 1: ")[-1]
     assert said.strip() == "scopa-net: stopped by SIGTERM; nothing joined"
+
+
+def test_a_game_stopping_for_sigterm_takes_no_second_one_nor_ctrl_c(tmp_path: Path) -> None:
+    """A second SIGTERM (a process manager's, a script's) while ``play`` stopped for the
+    first, or just after it said so, killed it: the shell's "Terminated" after the line, and
+    the status of a kill, not the game's 143. Ctrl-C then must change nothing either."""
+    env = env_with_home(tmp_path)
+    env.update(TERM="xterm-256color", NO_COLOR="1")
+    play = [sys.executable, "-m", "scopa_net", "play", "--bot-delay", "0", "--ascii"]
+    with on_a_terminal(play, env) as (process, main_fd, _terminal_fd):
+        read_until(main_fd, b"Your turn.", HANG_GUARD)
+        process.send_signal(signal.SIGTERM)
+        time.sleep(0.01)  # the first is taken (two pending at once come lowest first)
+        deadline = time.monotonic() + HANG_GUARD
+        while process.poll() is None and time.monotonic() < deadline:
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                with contextlib.suppress(ProcessLookupError):
+                    process.send_signal(signum)
+                time.sleep(0.002)
+        said = read_until(main_fd, b"stopped by SIGTERM", HANG_GUARD)
+        status = process.wait(timeout=HANG_GUARD)
+    assert status == 143, said[-500:]
+    assert b"Traceback" not in said

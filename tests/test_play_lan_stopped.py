@@ -141,6 +141,8 @@ def test_sigterm_at_play_lan_itself_says_what_is_kept_to_ada_and_to_her_friend(
             failed.append(exc)
 
     friend = threading.Thread(target=dino)
+    # The game ignores every later SIGTERM and Ctrl-C until its process ends: this one goes on.
+    before = {signum: signal.getsignal(signum) for signum in (signal.SIGTERM, signal.SIGINT)}
     with create_pipe_input() as pipe, lan_table_lock(tmp_path):
         app = ClientApp(
             open_session,
@@ -155,6 +157,8 @@ def test_sigterm_at_play_lan_itself_says_what_is_kept_to_ada_and_to_her_friend(
                 asyncio.run(asyncio.wait_for(until_terminated(app), HANG_GUARD))
         finally:
             friend.join(HANG_GUARD)
+            for signum, handler in before.items():
+                signal.signal(signum, handler)
     assert not failed, failed
     assert stopped.value.status == EXIT_TERMINATED
     assert str(stopped.value) == (
