@@ -9,10 +9,11 @@ import argparse
 import contextlib
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import trio
-from person_screen import PersonScreen
+from person_screen import PersonScreen, sit, until
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.embedded import (
@@ -401,7 +402,12 @@ async def test_your_own_void_round_reads_as_void_in_your_words_when_you_take_the
 ) -> None:
     """Ada steps away from her own blind table in round 1, which voids it (9.7). Run again,
     her screen showed round 1's board with "The round is over." (the void line was held back
-    with the replayed match); it now says the void as a friend read it, in her own words."""
+    with the replayed match); it now says the void as a friend read it, in her own words.
+
+    Dino's client has closed first (his seat waits for him), so that the round after the void
+    waits for his seed and is not dealt before Ada is back, however long her table's host
+    takes to stop (it says goodbye to its players since d6e00c2; before, it was cut off at
+    once, and the void staying the last round depended on that)."""
     with lan_table_lock(tmp_path):
         async with trio.open_nursery() as nursery:
             with trio.CancelScope() as screen:
@@ -415,12 +421,23 @@ async def test_your_own_void_round_reads_as_void_in_your_words_when_you_take_the
                         data_dir=tmp_path / "dino",
                         store=SeatStore(tmp_path / "dino"),
                     )
-                    nursery.start_soon(friend.run)
-                    with trio.fail_after(10):
-                        await friend.connected.wait()
-                    nursery.start_soon(PersonScreen(friend).play)
+                    dinos_client = trio.CancelScope()
+                    dino: list[PersonScreen] = []
+
+                    async def dino_plays_until_his_client_closes() -> None:
+                        with dinos_client:
+                            async with trio.open_nursery() as his:
+                                his.start_soon(friend.run)
+                                with trio.fail_after(10):
+                                    await friend.connected.wait()
+                                dino.append(PersonScreen(friend))
+                                await dino[0].play()
+
+                    nursery.start_soon(dino_plays_until_his_client_closes)
                     ada_screen = PersonScreen(ada)
                     await ada_screen.until_dealt()
+                    await until(lambda: dino and dino[0].controller.state.in_match, 10)
+                    dinos_client.cancel()  # his terminal closes: his seat waits for him
                     await ada_screen.type("quit")
                     await ada_screen.type("away")
                     screen.cancel()  # as her game closes after it
@@ -430,6 +447,22 @@ async def test_your_own_void_round_reads_as_void_in_your_words_when_you_take_the
                 with trio.fail_after(10):
                     async for event in again.events:
                         back.controller.handle_event(event)
+                        if "Round 1 is void" in back.text and len(dino) == 1:
+                            # Dino's `join` again: the round after the void can be dealt,
+                            # and its deal check said
+                            (record,) = SeatStore(tmp_path / "dino").records()
+                            here = SimpleNamespace(port=again.embedded_port)  # type: ignore[attr-defined]
+                            dino.append(
+                                await sit(
+                                    nursery,
+                                    here,  # type: ignore[arg-type]
+                                    "Dino",
+                                    tmp_path,
+                                    "dino",
+                                    table_id=record.table_id,
+                                    resume_from=record,
+                                )
+                            )
                         if "Deal check: void" in back.text:
                             break
             nursery.cancel_scope.cancel()
