@@ -50,15 +50,11 @@ from scopa_net.fair.transcript import (
     Transcript,
 )
 from scopa_net.fair.verifier import RoundVerdict
-from scopa_net.match_so_far import MatchSoFar
+from scopa_net.match_so_far import AS_THE_SNAPSHOT_GIVES, SO_FAR, MatchSoFar
 from scopa_net.plays import play_code
 from scopa_net.rules import RuleSet
 from scopa_net.wire import messages as m
 from scopa_net.witness import check_end_gives, revealed
-
-SO_FAR = "the snapshot you were caught up with and the rounds since give"
-"""Where a seat caught up by snapshot has the match's points from (for the words of a match
-end that does not add up)."""
 
 NO_SALT = bytes(16)
 """The salt a blind table's cards show on the seat's board (there is none: 9)."""
@@ -263,13 +259,17 @@ class BlindWitness:
                 return pos, party.prove_play(pos, card)
         raise FairnessError(f"card {card} is not in this seat's hand")
 
-    def resynced(self, snapshot: m.Snapshot | None = None) -> None:
+    def resynced(
+        self, snapshot: m.Snapshot | None = None, *, so_far: MatchSoFar | None = None
+    ) -> None:
         """Caught up by a snapshot: the round under way cannot be followed any more (its
         record is kept aside, as the evidence should the host open that round again). What
         ``snapshot`` tells of the match (9.7: the last round dealt, the points, the dealer)
         is carried on, and every round followed from here is checked against it: a round
         number above the last dealt, the dealer of the next round, its play and score
-        replayed on the points so far, the chain from its reveal on, and the match's end."""
+        replayed on the points so far, the chain from its reveal on, and the match's end.
+        ``so_far``: that match already carried on from the snapshot (by the ordinary
+        table's witness the client held before it read a ``blind_round``)."""
         if self.current is not None and self.current.party is not None:
             self._cut_short = self.current
         self.mid_match = True
@@ -277,10 +277,11 @@ class BlindWitness:
         self.current = None
         self._chain = None
         self._verifier = None
-        self._so_far = None
-        if snapshot is not None:
-            self._so_far = MatchSoFar.told_by(snapshot, self.rules)
-            self._highest_opened = max(self._highest_opened, snapshot.round_no)
+        if so_far is None and snapshot is not None:
+            so_far = MatchSoFar.told_by(snapshot, self.rules)
+        self._so_far = so_far
+        if so_far is not None:
+            self._highest_opened = max(self._highest_opened, so_far.last_dealt)
 
     @property
     def replays_plays(self) -> bool:
@@ -596,7 +597,7 @@ class BlindWitness:
                 return  # a round failed: the seat stopped there
             due, why = v.next_dealer, ""
         elif so_far is not None and (so_far.dealer is not None or cur.round_no == 1):
-            due, why = so_far.dealer, ", as the snapshot you were caught up with gives it"
+            due, why = so_far.dealer, AS_THE_SNAPSHOT_GIVES
         else:
             return
         if due is None:
@@ -650,23 +651,17 @@ class BlindWitness:
         drawn in a round this seat may not have seen, 9.7)."""
         so_far = self._so_far
         assert so_far is not None
-        if so_far.last_dealt == 0 and record.round_no == 1:
-            verifier = BlindRoundByRoundVerifier(self.rules, self.host_key, self.seat)
-        else:
-            dealer = so_far.dealer if so_far.dealer is not None else record.dealer
-            if dealer is None:
-                return None
-            verifier = BlindRoundByRoundVerifier.carried_on(
-                self.rules,
-                self.host_key,
-                self.seat,
-                round_no=record.round_no,
-                prev=record.prev,
-                dealer=dealer,
-                scores=so_far.scores,
-            )
-            self._end_basis = SO_FAR
-        self._so_far = None
+        verifier = so_far.verifier(
+            BlindRoundByRoundVerifier,
+            self.host_key,
+            self.seat,
+            round_no=record.round_no,
+            prev=record.prev,
+            dealer=record.dealer,
+        )
+        if verifier is not None:
+            self._end_basis = so_far.end_basis(record.round_no)
+            self._so_far = None
         return verifier
 
     def _on_match_end(self, e: m.MatchEnd) -> None:

@@ -10,10 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
+from scopa_net.fair.verifier import RoundByRoundVerifier
 from scopa_net.match import match_winner
 from scopa_net.rules import RuleSet
 from scopa_net.wire import messages as m
+
+SO_FAR = "the snapshot you were caught up with and the rounds since give"
+"""Where a seat caught up by snapshot has the match's points from (for the words of a match
+end that does not add up)."""
+
+AS_THE_SNAPSHOT_GIVES = ", as the snapshot you were caught up with gives it"
+"""Said after the rotation's words when the dealer it expected came from the snapshot."""
+
+Verifier = TypeVar("Verifier", bound=RoundByRoundVerifier)
 
 
 def _plus(scores: Sequence[int], lines: Sequence[m.ScoreLineInfo]) -> tuple[int, ...]:
@@ -54,10 +65,53 @@ class MatchSoFar:
         if self.dealer is not None:
             self.dealer = (self.dealer + 1) % self.rules.players
 
+    def starts_afresh(self, round_no: int) -> bool:
+        """Whether round ``round_no`` is the match's first, with nothing dealt before it: it
+        is checked as from the match's start (its first dealer drawn as 5.6 and 9.5.5 say,
+        linked to the zero hash)."""
+        return self.last_dealt == 0 and round_no == 1
+
+    def verifier(
+        self,
+        kind: type[Verifier],
+        host_key: bytes,
+        seat: int,
+        *,
+        round_no: int,
+        prev: bytes,
+        dealer: int | None,
+    ) -> Verifier | None:
+        """The verifier (``kind``: an ordinary or a blind table's) that checks the first
+        round revealed since the catch-up (``round_no``, linked to ``prev``, dealt by
+        ``dealer`` as the seat read it) and every round after it, the match before it as
+        these points and this dealer say; None while the dealer is unknown (no round dealt
+        at the snapshot, that round not the match's first, and ``dealer`` None: a blind round
+        void before its keys)."""
+        if self.starts_afresh(round_no):
+            return kind(self.rules, host_key, seat)
+        if self.dealer is not None:
+            dealer = self.dealer
+        if dealer is None:
+            return None
+        return kind.carried_on(  # type: ignore[return-value]
+            self.rules,
+            host_key,
+            seat,
+            round_no=round_no,
+            prev=prev,
+            dealer=dealer,
+            scores=self.scores,
+        )
+
+    def end_basis(self, first_round_no: int) -> str:
+        """What a match end is checked against once the rounds are replayed from
+        ``first_round_no`` on (for the words of a mismatch)."""
+        return "the rounds played give" if self.starts_afresh(first_round_no) else SO_FAR
+
     @property
     def winner(self) -> int | None:
         """The side these points make the match's winner (5.9), if any."""
         return match_winner(self.rules, self.scores)
 
 
-__all__ = ["MatchSoFar"]
+__all__ = ["AS_THE_SNAPSHOT_GIVES", "SO_FAR", "MatchSoFar"]
