@@ -65,6 +65,7 @@ from scopa_net.fair.transcript import (
     VoidNotice,
 )
 from scopa_net.fair.verifier import RoundByRoundVerifier, RoundVerdict, check_seated
+from scopa_net.match_so_far import AS_THE_SNAPSHOT_GIVES, SO_FAR, MatchSoFar
 from scopa_net.plays import play_code
 from scopa_net.rules import RuleSet
 from scopa_net.wire import messages as m
@@ -141,6 +142,9 @@ class DealWitness:
         self._check: ArrivalCheck | None = None
         self._seen_ids: set[bytes] = set()
         self._highest_opened = 0
+        """The highest ``round_no`` of a ``round_commit`` seen in this match (or that a
+        snapshot showed dealt), kept when a snapshot makes the chain lost: a host never opens
+        a round number twice (5.2)."""
         self.told_before: dict[int, RoundRecord] = {}
         """By round number, the rounds this seat saw opened before the host put its events
         back to an older copy (a journal restored, protocol.md 3.3): the host may tell the
@@ -157,8 +161,6 @@ class DealWitness:
         self._cut_short: RoundRecord | None = None
         """The round a snapshot cut short (its record as far as this seat saw it), until the
         next round opens: what the evidence shows if the host opens that round again."""
-        """The highest ``round_no`` of a ``round_commit`` seen in this match, kept when a
-        snapshot makes the chain lost: a host never opens a round number twice (5.2)."""
         self._chain: bytes | None = None if mid_match else ZERO_CHAIN
         self.my_seed: bytes | None = None
         self.revealed = False
@@ -172,6 +174,12 @@ class DealWitness:
         self.on_verdict: Callable[[RoundVerdict], None] | None = None
         self._verifier: RoundByRoundVerifier | None = None
         """Checks each round once, as it ends, carrying the match on."""
+        self.so_far: MatchSoFar | None = None
+        """After a catch-up by snapshot, until a round is revealed that the checks can start
+        from: the match as the snapshot told it (the host's word), carried on over the rounds
+        that end unfollowed and checked against the rounds that follow (:meth:`resynced`)."""
+        self._end_basis = "the rounds played give"
+        """What the match end's scores are checked against, in the words of a mismatch."""
 
     # --- the seat's own seed ------------------------------------------------------------
 
@@ -235,10 +243,16 @@ class DealWitness:
             "the deal without it"
         )
 
-    def resynced(self) -> None:
+    def resynced(self, snapshot: m.Snapshot | None = None) -> None:
         """The seat was caught up by a snapshot and missed events: forget the round under way
-        and check again from the next ``round_commit``, as a seat taken mid-match does (the
-        chain can no longer be followed, so no transcript of this match will verify)."""
+        and check cards again from the next ``round_commit`` (the chain before it can no
+        longer be followed, so no transcript of this match will verify). What ``snapshot``
+        tells of the match (protocol.md 3.4, 5.10: the last round dealt, the points, the
+        dealer) is carried on, and every round followed from here is checked against it as
+        a seat that saw every event checks it: a round number above the last dealt, the
+        dealer of the first round followed, every round replayed and scored on the points so
+        far, the chain from its reveal on, and the match's end. Without ``snapshot``, as a
+        seat taken mid-match: cards and signatures only."""
         self.mid_match = True
         self._cut_short = self.current or self._cut_short
         self.caught_up = True
@@ -248,6 +262,22 @@ class DealWitness:
         self._chain = None
         self.dealer = None
         self.my_seed = None
+        self._verifier = None
+        self.so_far = None if snapshot is None else MatchSoFar.told_by(snapshot, self.rules)
+        if self.so_far is not None:
+            self._highest_opened = max(self._highest_opened, self.so_far.last_dealt)
+
+    @property
+    def replays_plays(self) -> bool:
+        """Whether the rounds are replayed, plays and scores, on the match so far: from the
+        match's start, or after a catch-up by snapshot from the first round revealed since
+        (False for a seat taken mid-match)."""
+        return not self.mid_match or self._verifier is not None
+
+    def _follows_first(self) -> bool:
+        """Whether the round under way is the first this seat follows since a catch-up by
+        snapshot (whose dealer the snapshot gives)."""
+        return self.so_far is not None and self._verifier is None
 
     def _joined_how(self) -> str:
         """How this seat came into a match it did not follow from its start."""
@@ -267,6 +297,9 @@ class DealWitness:
             return None
         opens = isinstance(event, m.RoundCommit | m.MatchEnd)
         if self.mid_match and self.current is None and not opens:
+            if isinstance(event, m.RoundEnd) and self._follows_first():
+                assert self.so_far is not None  # (a round under way at the catch-up, played out)
+                self.so_far.round_ended(event.lines)
             return None  # the tail of a round that began before this seat was taken
         return handler(event)
 
@@ -299,6 +332,9 @@ class DealWitness:
         self.revealed = False
         self._check = None
         self._placement = None
+        if self._follows_first():
+            assert self.so_far is not None
+            self.dealer = self.so_far.dealer  # (None: no round dealt, the host's word past 1)
         self.current = RoundRecord.opened(
             round_id=e.round_id,
             round_no=e.round_no,
@@ -427,7 +463,11 @@ class DealWitness:
         self._tell_exclusions(rec, counted)
         joint = joint_seed(rec.round_id, rec.digest, [e.seeds[s] for s in counted])
         self._check = ArrivalCheck(rec.round_id, rec.card_hashes, joint)
-        if self.dealer is None and not self.mid_match and not self.rounds:
+        from_the_start = not self.mid_match and not self.rounds
+        if self._follows_first():
+            assert self.so_far is not None
+            from_the_start = self.so_far.starts_afresh(rec.round_no)
+        if self.dealer is None and from_the_start:
             self.dealer = first_dealer(joint, rec.round_id, self.rules.players)
 
     def _tell_exclusions(self, rec: RoundRecord, counted: tuple[int, ...]) -> None:
@@ -467,15 +507,34 @@ class DealWitness:
         rec, check = self._open(), self._arrivals()
         for c in (*e.hand, *e.table):
             check.check(c.pos, c.card, c.salt)
-        if self.dealer is None and self.mid_match:
-            # Seated mid-match: the dealer is the one whose first deal gives these positions.
-            from scopa_net.mirror import dealer_from_positions
-
-            self.dealer = dealer_from_positions(self.rules, self.seat, {c.pos for c in e.hand})
+        if self._placement is None and self.mid_match:
+            self._dealer_of(rec, {c.pos for c in e.hand})
         self._placed().deal(((c.pos, c.card) for c in e.hand), ((c.pos, c.card) for c in e.table))
         hand = tuple(DealtCard(c.pos, c.card, c.salt) for c in e.hand)
         table = tuple(DealtCard(c.pos, c.card, c.salt) for c in e.table)
         self.current = dataclasses.replace(rec, hand=rec.hand + hand, table=rec.table + table)
+
+    def _dealer_of(self, rec: RoundRecord, hand: set[int]) -> None:
+        """The first deal of a round, at a seat that did not see the match from its start:
+        seated mid-match (or caught up by a snapshot of no round dealt, past round 1), the
+        dealer is the one whose first deal gives these positions (the host's word); after a
+        catch-up by snapshot, the one it gives (:class:`BrokenChainError` if another's; a
+        first dealer other than the seeds draw is the deal plan's to refuse, as at any seat)."""
+        from scopa_net.mirror import dealer_from_positions
+
+        try:
+            dealt_by = dealer_from_positions(self.rules, self.seat, hand)
+        except ValueError:
+            return  # no dealer's plan: the deal plan's check says so
+        due = self.dealer
+        if due is None:
+            self.dealer = dealt_by
+        elif dealt_by != due and self._follows_first() and self.so_far.dealer is not None:
+            raise BrokenChainError(
+                f"round {rec.round_no}'s dealer is seat {dealt_by}, but seat {due} deals it "
+                f"(the next seat after a round played out, the same after a void"
+                f"{AS_THE_SNAPSHOT_GIVES})"
+            )
 
     def _on_Played(self, e: m.Played) -> None:  # noqa: N802
         rec, check = self._open(), self._arrivals()
@@ -513,7 +572,9 @@ class DealWitness:
         self.rounds.append(rec)
         self.current = None
         self._chain = chain
-        if self.mid_match:
+        if self._follows_first():
+            self._carry_on(rec)
+        if self.mid_match and self._verifier is None:
             verdict = RoundVerdict(
                 rec.round_no,
                 None,
@@ -531,6 +592,24 @@ class DealWitness:
             raise verdict.error
         return verdict
 
+    def _carry_on(self, rec: RoundRecord) -> None:
+        """From ``rec``, the first round revealed since a catch-up by snapshot, the rounds are
+        replayed and scored on the match as the snapshot told it (:attr:`so_far`)."""
+        so_far = self.so_far
+        assert so_far is not None
+        dealer = None if self._placement is None else self._placement.dealer
+        self._verifier = so_far.verifier(
+            RoundByRoundVerifier,
+            self.host_key,
+            self.seat,
+            round_no=rec.round_no,
+            prev=rec.prev,
+            dealer=dealer,
+        )
+        if self._verifier is not None:
+            self._end_basis = so_far.end_basis(rec.round_no)
+            self.so_far = None
+
     def _on_MatchEnd(self, e: m.MatchEnd) -> None:  # noqa: N802
         if self.current is not None:
             raise BrokenChainError("the match ended while a round was still open")
@@ -544,6 +623,12 @@ class DealWitness:
         self.result = MatchResult(tuple(e.scores), e.winner, e.sig)
         if not self.mid_match:
             self._check_result(e)
+        elif self._verifier is not None:
+            given = self._verifier.match_result
+            if given is not None:  # (None: a round failed, and the seat stopped there)
+                check_end_gives(self.rules, e, *given, self._end_basis)
+        elif self.so_far is not None:
+            check_end_gives(self.rules, e, self.so_far.scores, self.so_far.winner, SO_FAR)
 
     def _check_result(self, e: m.MatchEnd) -> None:
         """5.9 and 6.2: the match's end says the scores and winner its rounds give (the

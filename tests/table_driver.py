@@ -4,6 +4,7 @@ own log with a witness and a mirror (for the table and host contract tests)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -36,7 +37,9 @@ def _holding(seat: int, kind: str, name: str | None, stand_in: bool) -> list:
 class Driver:
     """Plays every seat of a table at random, each seat watching its own log."""
 
-    def __init__(self, table: Table, seed: int) -> None:
+    def __init__(self, table: Table, seed: int, watching: Collection[int] | None = None) -> None:
+        """``watching``: the seats whose witness checks the events (every seat's if None; a
+        seat left out still has its commitments made by its witness, as a client would)."""
         self.table = table
         self.rng = random.Random(seed)
         players = table.rules.players
@@ -61,12 +64,14 @@ class Driver:
         self.makers: list[list[list]] = [[] for _ in range(players)]
         """By seat: the holder of each play's seat when the events said it was made."""
         self.check_views = True
+        self.watching = range(players) if watching is None else watching
 
     def catch_up(self) -> None:
         for seat, witness in enumerate(self.witnesses):
             log = self.table.seats[seat].log
             for event in log[self.read[seat] :]:
-                witness.observe(event)
+                if seat in self.watching:
+                    witness.observe(event)
                 self.mirrors[seat].apply(event)
                 if isinstance(event, m.SeatStatus):
                     told = self.stand_ins[seat]
@@ -93,6 +98,24 @@ class Driver:
                 assert snap.stand_ins == tuple(sorted(self.stand_ins[seat]))
                 assert snap.redeal == self.mirrors[seat].view.redeal
                 assert snap.makers == tuple(name for name, _ in self.makers[seat])
+
+    def open_unread(self, round_no: int) -> None:
+        """Play on until the host opens round ``round_no`` (its ``round_commit`` in the logs,
+        read by no seat yet)."""
+        for _ in range(20000):
+            self.catch_up()
+            if self.table.needs_round and self.table.round_no == round_no - 1:
+                self.table.start_round(self.rng.randbytes(16), self.rng.randbytes(32))
+                return
+            assert self.step()
+        raise AssertionError(f"round {round_no} was never opened")
+
+    def caught_up_by_snapshot(self, seat: int, snapshot: m.Snapshot) -> None:
+        """``seat``'s client is caught up with ``snapshot`` (protocol.md 3.4) as ours is: its
+        witness carries the match on from it, and it reads the events after it."""
+        self.witnesses[seat].resynced(snapshot)
+        self.mirrors[seat] = SeatMirror(snapshot)
+        self.read[seat] = snapshot.seq
 
     def step(self) -> bool:
         """One input; False when the match is over."""
