@@ -40,6 +40,7 @@ from scopa_net.fair.errors import (
     DigestMismatchError,
     FairnessError,
     HostLiedError,
+    MisroutedCardError,
     ReplayedRoundError,
     RerolledRoundError,
     ScoreMismatchError,
@@ -518,7 +519,8 @@ class DealWitness:
         """The first deal of a round, at a seat that did not see the match from its start:
         seated mid-match (or caught up by a snapshot of no round dealt, past round 1), the
         dealer is the one whose first deal gives these positions (the host's word); after a
-        catch-up by snapshot, the one it gives (:class:`BrokenChainError` if another's; a
+        catch-up by snapshot, the one it gives (:class:`MisroutedCardError` if another's, as
+        the deal plan refuses it at a seat that saw every event, in words that name it; a
         first dealer other than the seeds draw is the deal plan's to refuse, as at any seat)."""
         from scopa_net.mirror import dealer_from_positions
 
@@ -526,11 +528,11 @@ class DealWitness:
             dealt_by = dealer_from_positions(self.rules, self.seat, hand)
         except ValueError:
             return  # no dealer's plan: the deal plan's check says so
-        due = self.dealer
+        due, told = self.dealer, self.so_far if self._follows_first() else None
         if due is None:
             self.dealer = dealt_by
-        elif dealt_by != due and self._follows_first() and self.so_far.dealer is not None:
-            raise BrokenChainError(
+        elif dealt_by != due and told is not None and told.dealer is not None:
+            raise MisroutedCardError(
                 f"round {rec.round_no}'s dealer is seat {dealt_by}, but seat {due} deals it "
                 f"(the next seat after a round played out, the same after a void"
                 f"{AS_THE_SNAPSHOT_GIVES})"

@@ -21,7 +21,6 @@ from scopa_net.fair.commitments import (
     sign,
 )
 from scopa_net.fair.errors import (
-    BrokenChainError,
     MisroutedCardError,
     RerolledRoundError,
     ScoreMismatchError,
@@ -114,7 +113,7 @@ def test_a_dealer_the_host_keeps_after_a_catch_up_stops_the_seat() -> None:
     point = driver.table.catch_up_point(0)
     assert point is not None
     driver.caught_up_by_snapshot(0, point[1])
-    with pytest.raises(BrokenChainError) as stopped:
+    with pytest.raises(MisroutedCardError) as stopped:
         driver.run()
     assert str(stopped.value) == (
         f"round {CAUGHT_UP}'s dealer is seat {match.dealer}, but seat {due} deals it (the next "
