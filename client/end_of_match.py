@@ -133,7 +133,6 @@ class EndOfMatch:
             session._start, session._verified_before = start, session.rounds_verified
             session.mirror = SeatMirror(start)
             session.witness = DealWitness(session.rules, session.host_key, session.seat)
-            session.caught_up_with = []  # (a catch-up of the match before says nothing now)
             session._seating.holders = SeatHolders(session.rules.players)
             # The seat is kept on disk again, for the new match: a client taking it back
             # starts from this event (not the table's first: the host would replay the match

@@ -376,10 +376,6 @@ class NetworkSession:
         self._void_news: Event | None = None
         """How the round in play was voided (its void line, or the kings' void deal), while it
         is the last round dealt: a seat taken back says it rather than show that round."""
-        self.caught_up_with: list[m.Snapshot | m.RoundEnd] = []
-        """The snapshot this seat was last caught up with, and each ``round_end`` read since,
-        while its witness is an ordinary table's: a blind table's made at its first
-        ``blind_round`` carries the match on from them (9.7)."""
         self.take_back_with: str | None = None
         """The command that takes the seat back, where it is not ``join`` (``play --lan``)."""
         self.take_back_note: str | None = None
@@ -782,18 +778,11 @@ class NetworkSession:
             self._words.say_the_host_sees_every_hand()
             self.witness.computer_seats = self._seating.computer_seats()
             self.witness.absent_seats = self._seating.absent_seats()
-        if isinstance(e, m.RoundEnd) and self.caught_up_with:
-            self.caught_up_with.append(e)
         if isinstance(e, m.BlindRound) and not isinstance(self.witness, BlindWitness):
-            caught_up = self.witness.caught_up
-            self.witness = self._blind_witness(self.witness.mid_match)
-            if caught_up:  # the match so far, as the snapshot told it and the rounds since
-                snapshot, *ends = self.caught_up_with or [None]
-                assert snapshot is None or isinstance(snapshot, m.Snapshot)
-                self.witness.resynced(snapshot)
-                for end in ends:
-                    self.witness.observe(end)
-            self.caught_up_with = []
+            ordinary = self.witness
+            self.witness = self._blind_witness(ordinary.mid_match)
+            if ordinary.caught_up:  # the match so far, as the snapshot told it and rounds since
+                self.witness.resynced(so_far=ordinary.so_far)
             self._emit(
                 Message(
                     seat=None,

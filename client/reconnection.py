@@ -748,11 +748,7 @@ class Reconnection:
                     session.witness.snapshot_skips_seeds(msg.round_no)
                 except FairnessError as exc:
                     await session._deal_check.deal_failed(exc, msg)
-            if isinstance(session.witness, BlindWitness):
-                session.witness.resynced(msg)  # the match so far, checked from here (9.7)
-            else:
-                session.witness.resynced()
-                session.caught_up_with = [msg]  # for a blind table's, at its first round
+            session.witness.resynced(msg)  # the match so far, checked from here (5.10, 9.7)
             between = msg.round_over or msg.void_deal or msg.round_no == 0
             text = CAUGHT_UP_BETWEEN_ROUNDS if between else CAUGHT_UP_BY_SNAPSHOT
             count = msg.seq - session.mirror.seq

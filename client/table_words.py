@@ -397,10 +397,9 @@ class TableWords:
                 session._emit(Message(seat=None, text=deal_words.OWN_HOST, local=True))
             return
         bots = any(info.kind == "bot" for info in session._seating.seats)
-        replayed = not session.witness.mid_match
+        replayed = session.witness.replays_plays  # (after a catch-up too: 5.10, 9.7)
         if isinstance(session.witness, BlindWitness):
             took_part = party is not None and not getattr(party, "observer", True)
-            replayed = session.witness.replays_plays  # (after a catch-up too, 9.7)
             key, text = deal_words.blind_meaning(took_part, bots, replayed)
         else:
             commits, seeds, excluded = record.commits, record.seeds, record.excluded

@@ -407,8 +407,10 @@ async def test_a_seat_taken_back_from_before_the_round_it_missed_checks_that_rou
     replays. Taken back from disk, her seat got the table as it stands (round 1 under way, or
     its seeds being exchanged), and her client checked nothing of round 1. Now it gets the
     table as it stood before round 1's ``round_commit``, then every event since (protocol.md
-    3.4): both play the match out, and her client checks every round Bruno's does, each
-    "caught up mid-match" (it read "seat taken mid-match", as if someone else had taken it)."""
+    3.4): both play the match out, and her client checks every round Bruno's does. The
+    snapshot shows no round dealt, so round 1 is the match's first: each round is replayed,
+    plays and score, as Bruno's are (5.10; it read "caught up mid-match: the round is not
+    replayed", and before that "seat taken mid-match", as if someone else had taken it)."""
     store = SeatStore(tmp_path / "ada")
     chatty = {"chat_lines": 100, "request_burst": 100, "request_rate": 100.0}
     async with trio.open_nursery() as nursery:
@@ -430,12 +432,13 @@ async def test_a_seat_taken_back_from_before_the_round_it_missed_checks_that_rou
                         playing.start_soon(play_as_bot, bruno, make_player("random", 2))
                 assert bruno.rounds_verified >= 1
                 assert back.rounds_verified == bruno.rounds_verified
-                # Its deal check line says why the rounds are not replayed: her seat was
-                # caught up, not taken by her mid-match.
+                # Her deal check lines say what Bruno's say: every round replayed from round 1.
                 assert back.witness is not None
+                assert bruno.witness is not None
                 notes = [v.note for v in back.witness.verdicts]
                 assert notes, notes
-                assert all("(caught up mid-match: the round is not replayed)" in n for n in notes)
+                assert notes == [v.note for v in bruno.witness.verdicts]
+                assert all("verified (dealer seat" in n or "void" in n for n in notes), notes
         nursery.cancel_scope.cancel()
 
 
