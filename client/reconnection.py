@@ -748,7 +748,10 @@ class Reconnection:
                     session.witness.snapshot_skips_seeds(msg.round_no)
                 except FairnessError as exc:
                     await session._deal_check.deal_failed(exc, msg)
-            session.witness.resynced(msg)  # the match so far, checked from here (5.10, 9.7)
+            try:
+                session.witness.resynced(msg)  # the match so far, checked from here (5.10, 9.7)
+            except FairnessError as exc:  # (a snapshot of a match this seat checked otherwise)
+                await session._deal_check.deal_failed(exc, msg)
             between = msg.round_over or msg.void_deal or msg.round_no == 0
             text = CAUGHT_UP_BETWEEN_ROUNDS if between else CAUGHT_UP_BY_SNAPSHOT
             count = msg.seq - session.mirror.seq

@@ -269,7 +269,13 @@ class BlindWitness:
         number above the last dealt, the dealer of the next round, its play and score
         replayed on the points so far, the chain from its reveal on, and the match's end.
         ``so_far``: that match already carried on from the snapshot (by the ordinary
-        table's witness the client held before it read a ``blind_round``)."""
+        table's witness the client held before it read a ``blind_round``). A snapshot that
+        stands at the last round this seat saw revealed must give the points and dealer it
+        replayed (:meth:`MatchSoFar.check_against`; raised before anything is forgotten)."""
+        if so_far is None and snapshot is not None:
+            so_far = MatchSoFar.told_by(snapshot, self.rules)
+        if so_far is not None and self.rounds:
+            so_far.check_against(self._verifier, self.rounds[-1].round_no)
         if self.current is not None and self.current.party is not None:
             self._cut_short = self.current
         self.mid_match = True
@@ -277,8 +283,6 @@ class BlindWitness:
         self.current = None
         self._chain = None
         self._verifier = None
-        if so_far is None and snapshot is not None:
-            so_far = MatchSoFar.told_by(snapshot, self.rules)
         self._so_far = so_far
         if so_far is not None:
             self._highest_opened = max(self._highest_opened, so_far.last_dealt)

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from scopa_net.fair.errors import ScoreMismatchError
 from scopa_net.fair.verifier import RoundByRoundVerifier
 from scopa_net.match import match_winner
 from scopa_net.rules import RuleSet
@@ -57,6 +58,24 @@ class MatchSoFar:
             scores = _plus(scores, snapshot.round_score)
             dealer = (dealer + 1) % rules.players
         return cls(rules, snapshot.round_no, scores, dealer)
+
+    def check_against(self, seen: RoundByRoundVerifier | None, last_revealed: int) -> None:
+        """A snapshot that stands at round ``last_revealed``, the last round this seat saw
+        revealed and replayed (``seen``: its verifier), tells nothing of the match the seat
+        did not check: its points and next dealer are those the rounds replayed give
+        (:class:`ScoreMismatchError` if not; nothing to compare for a seat that replays no
+        round, or once a round failed)."""
+        if seen is None or last_revealed == 0 or self.last_dealt != last_revealed:
+            return
+        given, due = seen.match_result, seen.next_dealer
+        if given is None or due is None:
+            return
+        if self.scores != given[0] or self.dealer != due:
+            raise ScoreMismatchError(
+                f"the snapshot you were caught up with gives, after round {last_revealed}, "
+                f"scores {list(self.scores)} and seat {self.dealer} the next deal; the rounds "
+                f"you saw give scores {list(given[0])} and seat {due} the next deal"
+            )
 
     def round_ended(self, lines: Sequence[m.ScoreLineInfo]) -> None:
         """A round the seat did not follow was played out (its ``round_end``, whose lines are

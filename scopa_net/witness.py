@@ -253,7 +253,12 @@ class DealWitness:
         a seat that saw every event checks it: a round number above the last dealt, the
         dealer of the first round followed, every round replayed and scored on the points so
         far, the chain from its reveal on, and the match's end. Without ``snapshot``, as a
-        seat taken mid-match: cards and signatures only."""
+        seat taken mid-match: cards and signatures only. A snapshot that stands at the last
+        round this seat saw revealed must give the points and dealer it replayed
+        (:meth:`MatchSoFar.check_against`; raised before anything is forgotten)."""
+        so_far = None if snapshot is None else MatchSoFar.told_by(snapshot, self.rules)
+        if so_far is not None and self.rounds:
+            so_far.check_against(self._verifier, self.rounds[-1].round_no)
         self.mid_match = True
         self._cut_short = self.current or self._cut_short
         self.caught_up = True
@@ -264,7 +269,7 @@ class DealWitness:
         self.dealer = None
         self.my_seed = None
         self._verifier = None
-        self.so_far = None if snapshot is None else MatchSoFar.told_by(snapshot, self.rules)
+        self.so_far = so_far
         if self.so_far is not None:
             self._highest_opened = max(self._highest_opened, self.so_far.last_dealt)
 

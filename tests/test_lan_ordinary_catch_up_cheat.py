@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import trio
-from hosting import create, start_host
+from hosting import CutOff, create, start_host
 from person_screen import Player, sit, until
 
 from scopa_net.client.moves import legal_plays
@@ -109,3 +109,51 @@ async def test_a_dealer_the_host_keeps_while_she_is_away_stops_her_client_once_c
     out = capsys.readouterr().out
     assert "saved as evidence when the client stopped: round" in out, out
     assert out.rstrip().endswith("NOT VERIFIED"), out
+
+
+async def test_points_a_snapshot_changes_of_a_round_she_checked_stop_her_client_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ada plays round 1 out against our host's computer player, and her client replays it.
+    Her network goes down before round 2; the host gives its side 5 points it never scored,
+    and when her client resumes it is caught up with the snapshot of round 2's start, which
+    stands at round 1, whose score she checked. She reads the DEAL CHECK FAILED banner as the
+    snapshot arrives (before, her client took the host's sums and played on)."""
+    monkeypatch.setattr(Table, "pause_before_round", property(lambda table: 2.0))
+
+    async def ada_comes_back() -> None:
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, replay_limit=1, bot_delay=0.01, grace=0.2)
+            network = CutOff(host.port)
+            rules = RuleSet.of(2, 21)
+            ada = await sit(
+                nursery, host, "Ada", tmp_path, create=create(rules, bots=1),
+                connector=network.connect,
+            )  # fmt: skip
+            (task,) = host.tables.values()
+            nursery.start_soon(plays_on, ada)
+            await until(lambda: ada.session.witness is not None and ada.session.witness.verdicts)
+            await network.cut()  # (round 2 starts 2 s after round 1's end)
+            assert task.table.needs_round
+            assert task.table.match is not None
+            task.table.match.scores[1] += 5  # the cheat
+            await until(lambda: task.table.round_no == 2)
+            network.up = True  # her client resumes by itself
+
+    failed: list[DealCheckFailedError] = []
+    try:
+        with trio.fail_after(30):
+            await ada_comes_back()
+    except* DealCheckFailedError as group:
+        failed += [e for e in group.exceptions if isinstance(e, DealCheckFailedError)]
+    (stop,) = failed
+    banner = stop.banner.splitlines()[0]
+    assert re.fullmatch(
+        r"DEAL CHECK FAILED in round 1: ScoreMismatchError: the snapshot you were caught up "
+        r"with gives, after round 1, scores \[(\d+), (\d+)\] and (Ada|bot 1) the next deal; "
+        r"the rounds you saw give scores \[\1, \d+\] and \3 the next deal",
+        banner,
+    ), banner
+    assert stop.exit_status == EXIT_DEAL_FAILED
+    assert stop.evidence is not None
+    assert stop.evidence.exists()
