@@ -84,8 +84,9 @@ CATCH_UP_WINDOW = 5.0
 CAUGHT_UP_BY_SNAPSHOT = (
     "The host sent the table as it stands instead of the events you missed (a host does so when "
     "you missed many, or it no longer keeps them): the deal of a round under way cannot be "
-    "checked here, so its cards are the host's word alone, as is the score so far; cards are "
-    "checked again from the next round, and no transcript is saved for this match."
+    "checked here, so its cards are the host's word alone, as is the score so far; from the "
+    "next round cards, plays and scores are checked again, on that score, and no transcript is "
+    "saved for this match."
 )
 """What a seat caught up by a snapshot of a round under way (3.4 of protocol.md: a host of
 protocol 4, or one that keeps no more) tells its person."""
