@@ -318,3 +318,26 @@ def test_a_first_dealer_the_host_picks_after_a_catch_up_before_round_1_stops_the
         r"round 1 is the match's first deal: its dealer is seat (\d), the keys give seat (?!\1)\d",
         str(stopped.value),
     ), str(stopped.value)
+
+
+def test_points_a_snapshot_changes_of_a_round_the_seat_checked_stop_the_seat_at_once() -> None:
+    """Ada saw round 1 played out and revealed, and replayed it; the host then adds 5 points
+    to its side and catches her up at round 2's start. The snapshot stands at round 1, which
+    she checked: its points are not those her replay gave, and she stops as she reads it."""
+    driver = BlindDriver(new_blind_table(RuleSet.of(2, 16), bots=1), seed=5)
+    run_until_round_over(driver, 1)
+    assert driver.witnesses[0].verdicts[-1].round_no == 1
+    match = driver.table.match
+    assert match is not None
+    honest = list(match.scores)
+    match.scores[1] += 5  # the cheat
+    driver.table.start_round(driver.rng.randbytes(16), driver.rng.randbytes(32))
+    point = driver.table.catch_up_point(0)
+    assert point is not None
+    with pytest.raises(ScoreMismatchError) as stopped:
+        driver.caught_up_by_snapshot(0, point[1])
+    assert str(stopped.value).startswith(
+        f"the snapshot you were caught up with gives, after round 1, scores "
+        f"{[honest[0], honest[1] + 5]} and seat "
+    )
+    assert f"; the rounds you saw give scores {honest} and seat " in str(stopped.value)
