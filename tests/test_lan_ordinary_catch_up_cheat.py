@@ -112,7 +112,7 @@ async def test_a_dealer_the_host_keeps_while_she_is_away_stops_her_client_once_c
 
 
 async def test_points_a_snapshot_changes_of_a_round_she_checked_stop_her_client_at_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Ada plays round 1 out against our host's computer player, and her client replays it.
     Her network goes down before round 2; the host gives its side 5 points it never scored,
@@ -120,10 +120,12 @@ async def test_points_a_snapshot_changes_of_a_round_she_checked_stop_her_client_
     stands at round 1, whose score she checked. She reads the DEAL CHECK FAILED banner as the
     snapshot arrives (before, her client took the host's sums and played on)."""
     monkeypatch.setattr(Table, "pause_before_round", property(lambda table: 2.0))
+    hosts: list[Host] = []
 
     async def ada_comes_back() -> None:
         async with trio.open_nursery() as nursery:
             host = await start_host(nursery, replay_limit=1, bot_delay=0.01, grace=0.2)
+            hosts.append(host)
             network = CutOff(host.port)
             rules = RuleSet.of(2, 21)
             ada = await sit(
@@ -157,3 +159,14 @@ async def test_points_a_snapshot_changes_of_a_round_she_checked_stop_her_client_
     assert stop.exit_status == EXIT_DEAL_FAILED
     assert stop.evidence is not None
     assert stop.evidence.exists()
+    capsys.readouterr()
+    assert main(["verify", "--pin", fingerprint(hosts[0].public_key), str(stop.evidence)]) == 1
+    out = capsys.readouterr().out
+    # The snapshot is not signed: the file proves the rounds she saw, whose points the
+    # stop names beside what the snapshot told her.
+    assert re.search(
+        r"saved as evidence when the client stopped: round 1, ScoreMismatchError: the snapshot "
+        r"you were caught up with gives, after round 1, scores \[\d+, \d+\] and ",
+        out,
+    ), out
+    assert re.search(r"^\s*round 1: verified \(dealer ", out, re.M), out
