@@ -112,7 +112,7 @@ class MatchSoFar:
             dealer = self.dealer
         if dealer is None:
             return None
-        return kind.carried_on(  # type: ignore[return-value]
+        return kind.carried_on(
             self.rules,
             host_key,
             seat,

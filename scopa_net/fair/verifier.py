@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Self
 
 from scopa_net.cards import CARDS
 from scopa_net.dealing import TABLE, seat_positions
@@ -163,7 +164,7 @@ class RoundByRoundVerifier:
         prev: bytes,
         dealer: int,
         scores: Sequence[int],
-    ) -> RoundByRoundVerifier:
+    ) -> Self:
         """A verifier that starts in the middle of a match: its first round is ``round_no``,
         linked to ``prev``, dealt by ``dealer``, with the match points ``scores`` before it
         (what a snapshot told a seat caught up by it). From there on it checks as any."""
