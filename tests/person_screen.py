@@ -106,6 +106,13 @@ async def play_when_asked(player: Player) -> None:
         await trio.sleep(0.01)
 
 
+def in_play(screen: PersonScreen) -> bool:
+    """A round with a play to come is on ``screen`` (a void deal, three kings on the table,
+    has none: the same dealer deals again)."""
+    view = screen.controller.state.view
+    return view is not None and view.to_move is not None
+
+
 async def until(predicate: Callable[[], object], seconds: float = 30) -> None:
     """Wait until ``predicate()`` holds (a test fails after ``seconds``)."""
     with trio.fail_after(seconds):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import trio
 from hosting import create, start_host
-from person_screen import sit, until
+from person_screen import in_play, sit, until
 
 from scopa_net.rules import RuleSet
 
@@ -20,12 +20,14 @@ async def test_a_card_typed_out_of_turn_says_whose_turn_it_is(tmp_path: Path) ->
         host = await start_host(nursery, bot_delay=0.01, grace=600)
         ada = await sit(nursery, host, "Ada", tmp_path, create=create(RuleSet.of(2)))
         carla = await sit(nursery, host, "Carla", tmp_path, table_id=ada.session.table_id)
-        for screen in (ada, carla):  # the deal on the screen, not only in the session
-            await until(lambda s=screen: s.controller.state.view is not None, 10)
-        waiting, moving = (carla, ada) if ada.session.view.my_turn else (ada, carla)
-        card = waiting.session.view.hand[0]
+        # The deal on the screen, not only in the session; a round with plays (a random deal
+        # is void about once in 600: the card typed then is told the round is over).
+        for screen in (ada, carla):
+            await until(lambda s=screen: in_play(s), 10)
+        waiting, moving = (carla, ada) if ada.controller.state.view.my_turn else (ada, carla)
+        card = waiting.controller.state.view.hand[0]
         said = await waiting.type(str(card))
         mover = moving.session.name
         assert said == [f"illegal play: '{card}': it is {mover}'s turn, not yours"], said
-        assert waiting.session.view.hand[0] == card
+        assert waiting.controller.state.view.hand[0] == card
         nursery.cancel_scope.cancel()
