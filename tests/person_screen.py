@@ -54,10 +54,17 @@ class PersonScreen:
 
     async def until_dealt(self, seconds: float = 10) -> None:
         """Take events as the screen does until this person's cards are dealt."""
+        await self.until_shown(lambda screen: screen.controller.state.in_match, seconds)
+
+    async def until_shown(
+        self, shown: Callable[[PersonScreen], object], seconds: float = 10
+    ) -> None:
+        """Take events as the screen does until ``shown(self)`` holds (:func:`in_play`: a
+        round with plays to come)."""
         with trio.fail_after(seconds):
             async for event in self.session.events:
                 self.controller.handle_event(event)
-                if self.controller.state.in_match:
+                if shown(self):
                     return
 
     async def play(
