@@ -2,7 +2,8 @@
 
 A real host, real client sessions. Bruno and Dino sit at a two-player table; Dino plays round
 1, and leaves for good in round 2 (a computer finishes it for him; at a blind table the round
-is void, Dino absent); Ivo takes the seat once round 3 is dealt and plays to the end. Before,
+is void, Dino absent); Ivo takes the seat once round 3 is dealt and plays to the end. (After a
+void deal, three kings on the table, the rounds Dino plays in are the first two with plays.) Before,
 `verify` of Bruno's transcript named every round's seat 1 "Ivo" (the client saved the last
 names only: "round 2: void: seat 1 (Ivo) absent"), and `history` said "Bruno 8 - Ivo 11":
 Dino was not mentioned. The ordinary table runs over loopback TCP, and `history` reads its
@@ -37,21 +38,28 @@ async def _plays(
     session: NetworkSession,
     seed: int,
     *,
-    until_round: int | None = None,
-    in_round_3_after: trio.Event | None = None,
+    leaves_in: int | None = None,
+    left_in: list[int] | None = None,
+    ivo_sat: trio.Event | None = None,
 ) -> None:
-    """Play at random until the match ends, or (``until_round``) leave for good once a card
-    of that round is played; from round 3 only once ``in_round_3_after`` is set."""
+    """Play at random until the match ends, or (``leaves_in``) leave for good once a card is
+    played in the ``leaves_in``-th round with plays (a void deal, three kings on the table,
+    has none), noting that round's number in ``left_in``; once ``left_in`` holds it, play in
+    a later round only once ``ivo_sat`` is set."""
     player = make_player("random", seed)
+    played: set[int] = set()  # the rounds this seat saw a card played in
     while True:
         view = session.view
-        if in_round_3_after is not None and view and view.round_number >= 3:
-            await in_round_3_after.wait()
+        if ivo_sat is not None and left_in and view and view.round_number > left_in[0]:
+            await ivo_sat.wait()
             view = session.view  # (the table may have moved on meanwhile: a new round)
-        going = until_round and view and view.round_number >= until_round and view.plays
-        if going and not view.round_over:
-            await session.leave()
-            return
+        if view and view.plays and not view.round_over:
+            played.add(view.round_number)
+            if leaves_in is not None and len(played) >= leaves_in:
+                assert left_in is not None
+                left_in.append(view.round_number)
+                await session.leave()
+                return
         # A person who sat down during a blind round has no cards of it (a computer plays
         # the seat), though the view says it is their turn: they play from the next round.
         if view and view.my_turn and view.hand and not view.round_over:
@@ -61,40 +69,51 @@ async def _plays(
                 return
 
 
-async def _seat_1_changes_hands(seat: Seat, *, blind: bool) -> int:
-    """Bruno (seat 0) plays the whole match; Dino (seat 1) round 1 and part of round 2; Ivo
-    the rest from round 3. The table's number."""
+async def _seat_1_changes_hands(seat: Seat, *, blind: bool) -> tuple[int, int]:
+    """Bruno (seat 0) plays the whole match; Dino (seat 1) the first round with plays and
+    part of the second (round 2, unless a deal was void); Ivo the rest from the next round.
+    The table's number, and the round Dino left in."""
     # To 11 at a blind table: to 7 a side now and then won in round 1 (sweeps), and the test
     # waited for a round 3 that never came.
     choice = TableChoice(create=create(RuleSet.of(2, 11 if blind else 16), blind=blind))
+    left_in: list[int] = []
     async with seat(choice, "Bruno") as bruno, trio.open_nursery() as players:
         table = TableChoice(table_id=bruno.table_id, seat=1)
-        ivo_sat = trio.Event()  # Bruno waits for him in round 3 (a computer plays fast)
-        players.start_soon(partial(_plays, bruno, 1, in_round_3_after=ivo_sat))
+        ivo_sat = trio.Event()  # Bruno waits for him after Dino's round (a computer plays fast)
+        players.start_soon(partial(_plays, bruno, 1, left_in=left_in, ivo_sat=ivo_sat))
         async with seat(table, "Dino") as dino:
-            await _plays(dino, 3, until_round=2)
-        while (view := bruno.view) is None or view.round_number < 3:
+            await _plays(dino, 3, leaves_in=2, left_in=left_in)
+        (left,) = left_in
+        while (view := bruno.view) is None or view.round_number <= left:
             await trio.sleep(0.01)
         async with seat(table, "Ivo") as ivo:
             ivo_sat.set()
             await _plays(ivo, 2)
-        return bruno.table_id
+        return bruno.table_id, left
 
 
 def _each_round_names_who_held_seat_1(words: str) -> None:
-    said = re.findall(r"^round \d+: .*\b(\w+) \(seat 1\b", words, re.MULTILINE)
-    # Seat 1 deals round 1 or 2 (and at a blind table is absent in the round Dino left): his
-    # rounds come first, then Ivo's. (Not by number: a kings void is a round of its own, so
-    # Dino may leave in round 3.)
-    assert said[:1] == ["Dino"], words
-    dino = said.index("Ivo") if "Ivo" in said else len(said)
-    assert said == ["Dino"] * dino + ["Ivo"] * (len(said) - dino), words
+    said = re.findall(
+        r"^round \d+: (void deal)?.*?\b((?:bot )?\w+) \(seat 1\b", words, re.MULTILINE
+    )
+    # Seat 1 deals one of the two rounds Dino plays in (and at a blind table is absent in
+    # the one he left): his rounds come first, then Ivo's. (Not by number: a kings void is a
+    # round of its own, dealt again by the same dealer.) Between them, only a deal void for
+    # its kings, dealt before Ivo sat, while a computer held the seat ("dealer bot 1").
+    assert [name for _, name in said[:1]] == ["Dino"], words
+    held = [{"Dino": 0, "Ivo": 2}.get(name, 1) for _, name in said]
+    assert held == sorted(held), words
+    computer = [(void, name) for void, name in said if name not in ("Dino", "Ivo")]
+    assert all(void and name.startswith("bot ") for void, name in computer), words
     (result,) = [line for line in words.splitlines() if line.startswith("match result")]
     assert "Dino, then Ivo (seat 1)" in result, words
 
 
-def _verify_words(tmp_path: Path, capsys: pytest.CaptureFixture[str], *, blind: bool) -> None:
-    """What `verify` of Bruno's own transcript says, from the names his client kept."""
+def _verify_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], *, blind: bool, left: int
+) -> None:
+    """What `verify` of Bruno's own transcript says, from the names his client kept (Dino
+    left in round ``left``)."""
     (saved,) = (tmp_path / "Bruno" / "transcripts").glob("*.scopa")
     names = names_beside(saved).read_text(encoding="utf-8").splitlines()
     assert names[:3] == ["Bruno", "Ivo", "match\tBruno\tDino, then Ivo"], names
@@ -105,7 +124,7 @@ def _verify_words(tmp_path: Path, capsys: pytest.CaptureFixture[str], *, blind: 
     assert words.startswith("Bruno (seat 0, you), 2 players"), words
     _each_round_names_who_held_seat_1(words)
     if blind:
-        assert "round 2: void: Dino (seat 1) absent" in words, words
+        assert f"round {left}: void: Dino (seat 1) absent" in words, words
 
 
 def _history(db: Path, capsys: pytest.CaptureFixture[str]) -> str:
@@ -158,20 +177,20 @@ def _seat(tmp_path: Path, host: str, port: int, **options: object) -> Seat:
 def test_history_and_verify_name_each_round_by_who_held_the_seat_then(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    async def play() -> int:
+    async def play() -> tuple[int, int]:
         with trio.fail_after(60):
             async with trio.open_nursery() as nursery:
                 host = await start_host(nursery, db=str(tmp_path / "host.db"))
-                table_id = await _seat_1_changes_hands(
+                seen = await _seat_1_changes_hands(
                     _seat(tmp_path, "127.0.0.1", host.port), blind=False
                 )
                 await host.shutdown()
                 nursery.cancel_scope.cancel()
         host.journal.close()
-        return table_id
+        return seen
 
-    table_id = trio.run(play)
-    _verify_words(tmp_path, capsys, blind=False)
+    table_id, left = trio.run(play)
+    _verify_words(tmp_path, capsys, blind=False, left=left)
     _history_words(tmp_path, capsys, table_id)
 
 
@@ -183,9 +202,9 @@ async def test_at_a_blind_table_the_void_names_the_person_who_left_not_who_came_
         async with trio.open_nursery() as nursery:
             _host, net = await start_memory_host(nursery)
             seat = _seat(tmp_path, "mem", 0, connector=net.connect)
-            await _seat_1_changes_hands(seat, blind=True)
+            _, left = await _seat_1_changes_hands(seat, blind=True)
             nursery.cancel_scope.cancel()
-    _verify_words(tmp_path, capsys, blind=True)
+    _verify_words(tmp_path, capsys, blind=True, left=left)
 
 
 async def _finished(caplog: pytest.LogCaptureFixture) -> None:
