@@ -222,7 +222,8 @@ async def test_a_result_a_computer_played_for_an_absent_person_says_so(
     won" and `verify` "seat 1 (Nina) won the match", as if she had played it. The seat stays
     hers, and both now say a computer played for her, in which rounds: from what the host
     kept at the match's end, from a journal kept before it did (replayed), and in the names
-    `history --export` writes beside the transcript."""
+    `history --export` writes beside the transcript. (She leaves in the first round with
+    plays: round 1, or the next after a deal void for its kings, about once in 600.)"""
     import logging
     import sqlite3
 
@@ -238,13 +239,14 @@ async def test_a_result_a_computer_played_for_an_absent_person_says_so(
         nina = await RawSeat.connect(host.port)
         await nina.join(table_id, name="Nina")
         await nina.dealt()
+        left = nina.view.round_number
         await trio.aclose_forcefully(nina.stream)  # gone: a computer plays for her
         await _finished(caplog)
         await lobby.stream.aclose()
         await host.shutdown()
         nursery.cancel_scope.cancel()
     host.journal.close()
-    played_for = r"a computer played for Nina in (round 1|rounds 1-\d+)"
+    played_for = rf"a computer played for Nina in (round {left}|rounds {left}-\d+)"
     listed = _history(db, capsys)
     won = rf": Nina: \d+ - bot 1: \d+; (Nina|bot 1) won; {played_for} \(2 players"
     assert re.search(won, listed), listed
@@ -265,8 +267,10 @@ async def test_a_result_a_computer_played_for_an_absent_person_says_so(
     words = capsys.readouterr().out
     (result,) = [line for line in words.splitlines() if line.startswith("match result")]
     seat = r"Nina \(seat 0, this file's seat\)"
-    assert re.search(rf"; a computer played for {seat} in (round 1|rounds 1-\d+)$", result), words
-    assert re.search(rf"round 1: verified .*; a computer played for {seat}$", words, re.M), words
+    rounds = rf"(round {left}|rounds {left}-\d+)"
+    assert re.search(rf"; a computer played for {seat} in {rounds}$", result), words
+    in_round = rf"round {left}: verified .*; a computer played for {seat}$"
+    assert re.search(in_round, words, re.M), words
 
 
 def test_verify_of_a_blind_match_says_a_computer_played_for_a_person_who_sat_rounds_out(
