@@ -13,7 +13,6 @@ from scopa_net.commands.history_filter import Listed, MatchFilter, Seats, record
 from scopa_net.commands.history_matches import listed_in_order, with_restarts
 from scopa_net.commands.history_replay import replayed_table, with_computer_rounds
 from scopa_net.commands.journal_files import open_journal
-from scopa_net.commands.options import plural
 from scopa_net.score_line import score_line
 
 if TYPE_CHECKING:
@@ -86,11 +85,13 @@ def nothing_kept(wanted: MatchFilter, start: float | None, *, over: bool = False
 
 def in_play(journal: Journal, record: TableRecord) -> tuple[str, Seats]:
     """How a table not finished stands, replayed from its journal: who plays and the score
-    so far (``Ada 3 - Bruno 1 after 2 rounds``; ``Ada 0 - Bruno 0, round 1 in play`` before
-    the first round is scored) and where a computer played for someone
+    so far (``Ada 3 - Bruno 1 after 2 rounds``, ``after 3 rounds (1 of them void)``; ``Ada 0 -
+    Bruno 0, round 1 in play`` before the first round is scored, ``round 2`` after a void
+    deal: numbered as at the table) and where a computer played for someone
     (``; a computer played for Bruno in round 2``), or who sits and waits (``Ada waits``);
     "" if nobody sits or the table cannot be replayed. With it, who has held each seat of
     the match in play (none before it began, or if the table cannot be replayed)."""
+    from scopa_net.client.scoresheet import rounds_taken
     from scopa_net.seat_holders import computer_words
     from scopa_net.server.table import SeatKind
 
@@ -113,7 +114,12 @@ def in_play(journal: Journal, record: TableRecord) -> tuple[str, Seats]:
     seats = tuple(seat_names(n) for n in names)
     holders = table.holders  # where a computer played for someone, as a match over says it
     said = computer_words(names, holders.computer_rounds(), holders.computer_people())
-    scored = len(match.results)
+    scored, voids = len(match.results), match.void_deals
     # Before any round is scored: not "0 - 0 after 0 rounds", which reads as no score at all.
-    line = f"{score} after {plural(scored, 'round')}" if scored else f"{score}, round 1 in play"
+    # The void deals count, as the rounds are numbered at the table and in the words above.
+    line = (
+        f"{score} after {rounds_taken(scored, voids)}"
+        if scored
+        else f"{score}, round {voids + 1} in play"
+    )
     return line + (f"; {said}" if said else ""), seats

@@ -380,9 +380,10 @@ class TickingClock:
         return self.now
 
 
-def kings_on_the_table(players: int) -> tuple[bytes, bytes, bytes]:
-    """A round id, a host seed and one seed for every seat whose shuffle puts three or more
-    kings on the opening table (a void deal): for a test that plans a real host's first deal."""
+def kings_on_the_table(players: int, people: int | None = None) -> tuple[bytes, bytes, bytes]:
+    """A round id, a host seed and one seed for every person's seat (``people``, by default
+    every seat: a computer's sends none) whose shuffle puts three or more kings on the opening
+    table (a void deal): for a test that plans a real host's first deal."""
     from scopa_net.fair.commitments import HostDeck, joint_seed
     from scopa_net.fair.shuffle import deck_permutation
 
@@ -391,7 +392,7 @@ def kings_on_the_table(players: int) -> tuple[bytes, bytes, bytes]:
     while True:
         round_id, host_seed, seed = rng.randbytes(16), rng.randbytes(32), rng.randbytes(32)
         deck = HostDeck.derive(host_seed, round_id)
-        joint = joint_seed(round_id, deck.digest, [seed] * players)
+        joint = joint_seed(round_id, deck.digest, [seed] * (players if people is None else people))
         order = deck.deck(deck_permutation(joint, round_id))
         if sum(1 for c in order[start : start + 4] if c >= 36) >= 3:
             return round_id, host_seed, seed

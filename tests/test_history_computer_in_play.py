@@ -9,10 +9,13 @@ had played for Dino.
 from __future__ import annotations
 
 import re
+import secrets
 from pathlib import Path
 
 import pytest
+import rawseat
 import trio
+from helpers import kings_on_the_table
 from hosting import create, start_host
 from rawseat import RawSeat
 
@@ -21,6 +24,7 @@ from scopa_net.client.bot_client import play_as_bot
 from scopa_net.client.network_session import TableChoice, open_network_session
 from scopa_net.commands.main import main
 from scopa_net.rules import RuleSet
+from scopa_net.server.table import Table
 from scopa_net.wire import messages as m
 
 IN_ROUND_1 = "; a computer played for Dino in round 1"
@@ -99,6 +103,59 @@ async def test_history_of_a_first_round_in_play_says_so_not_after_0_rounds(
         await ada.dealt()
         line = await in_play_line_once(db, capsys, "Ada")
         assert line.endswith(", in play: Ada: 0 - bot 1: 0, round 1 in play"), line
+        await ada.aclose()
+        await host.shutdown()
+        nursery.cancel_scope.cancel()
+    host.journal.close()
+
+
+async def test_history_of_a_redeal_in_play_numbers_it_as_the_table_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 1 was void (three kings on the table) and round 2, the redeal, was in play:
+    history read "round 1 in play", where every screen, verify and history's own "a computer
+    played for ... in round 2" number it round 2; once it was scored, "after 1 round", where
+    the table says "after 2 rounds (1 of them void)". It counts the void deal now."""
+    round_id, host_seed, seed = kings_on_the_table(2, people=1)  # Ada's seed; the bot sends none
+    start_round = Table.start_round
+
+    def first_round_planned(table: Table, rid: bytes, host: bytes) -> None:
+        start_round(table, *((round_id, host_seed) if table.round_no == 0 else (rid, host)))
+
+    class AdasSeed:
+        """The raw seat's ``secrets``: its seed is ``seed``."""
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(secrets, name)
+
+        @staticmethod
+        def token_bytes(n: int) -> bytes:
+            return seed if n == len(seed) else secrets.token_bytes(n)
+
+    monkeypatch.setattr(Table, "start_round", first_round_planned)
+    monkeypatch.setattr(rawseat, "secrets", AdasSeed())
+    db = str(tmp_path / "host.db")
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, db=db, bot_delay=0.0)
+        ada = await RawSeat.connect(host.port)
+        table_id = await ada.create(create(RuleSet.of(2, 21), bots=1))  # no one round wins
+        await ada.join(table_id, 0, "Ada")
+        await ada.dealt()
+        assert any(isinstance(e, m.RoundVoid) for e in ada.received), ada.received
+        assert ada.view.round_number == 2
+        line = await in_play_line_once(db, capsys, "Ada")
+        assert line.endswith(", in play: Ada: 0 - bot 1: 0, round 2 in play"), line
+
+        move = 0
+        with trio.fail_after(30):  # Ada plays round 2 out (the computer plays at once)
+            while not any(isinstance(e, m.RoundEnd) for e in ada.received):
+                if ada.view.my_turn and not ada.view.round_over:
+                    move += 1
+                    await ada.play(move, ada.my_plays()[0])
+                else:
+                    await ada.receive()
+        line = await in_play_line_once(db, capsys, "after")
+        assert re.search(r": Ada: \d+ - bot 1: \d+ after 2 rounds \(1 of them void\)$", line), line
         await ada.aclose()
         await host.shutdown()
         nursery.cancel_scope.cancel()
