@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 import trio
-from helpers import kings_on_the_table
+from helpers import kings_on_the_table, no_kings_void
 from hosting import CutOff, create, start_host
 from person_screen import PersonScreen, until
 
@@ -143,7 +143,7 @@ async def bruno_away_then_back(
 
 
 async def test_back_far_behind_in_a_round_whose_start_he_saw_his_deal_check_covers_it(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Bruno steps away in round 1 after its first play; a computer plays for him, and he
     takes his seat back further behind than the host replays (here 1 event). Our host sent
@@ -152,6 +152,11 @@ async def test_back_far_behind_in_a_round_whose_start_he_saw_his_deal_check_cove
     since the latest ``round_commit`` and replays a seat that saw it (protocol.md 3.4): his
     deal check covers the round, "Deal check: verified" when round 1 ends."""
     checked = "Deal check: verified"
+    # Round 1 is played: a client taking the seat back from disk saw the match's start only,
+    # so after a void round 1 (about 1 deal in 600) the host rightly sends the redeal's
+    # start by snapshot ("between two rounds", its deal checked all the same), not the
+    # replay this test is about.
+    no_kings_void(monkeypatch)
 
     def round_checked(text: str, computer_round: int) -> bool:
         return checked in text.partition(BACK)[2]
