@@ -343,16 +343,17 @@ async def test_history_keeps_the_first_match_while_the_rematch_is_played_and_aft
         await heard(session, "a new match begins")
         with trio.fail_after(20):
             async for event in session.events:
-                if isinstance(event, RoundStarted):
+                # (a deal void for its kings, about 1 in 600, is dealt again at once)
+                if isinstance(event, RoundStarted) and event.view.to_move is not None:
                     break
         # Before: "no finished matches"; now the first, numbered, and the second in play.
         (numbered, playing) = history()
         assert numbered == first.replace("'test table': ", "'test table', match 1: ", 1)
         assert re.fullmatch(
             r"table 1 'test table', match 2: started [-\d :]+, in play: "
-            r"ann: 0 - bot 1: 0, round 1 in play",
+            rf"ann: 0 - bot 1: 0, round {event.view.round_number} in play",
             playing,
-        )
+        ), playing
         assert await play_as_bot(session, make_player("random", 2)) is not None
         await session.rematch(False)
         await heard(session, "no rematch")
