@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import subprocess
 import sys
@@ -211,7 +212,8 @@ def test_a_whole_match_through_the_embedded_host_checks_every_deal() -> None:
     assert "dealer Ada" not in text
     assert "Host: Deal check" not in text
     assert "DEAL CHECK FAILED" not in text
-    assert "Round 1 score sheet" in text
+    # Round 1's sheet, or the next round's after a deal void for its kings (about 1 in 600).
+    assert re.search(r"Round \d+ score sheet", text), text
 
 
 def test_the_embedded_hosts_log_stays_off_the_players_screen() -> None:
@@ -260,7 +262,12 @@ def test_the_client_offers_to_play_again_and_a_yes_starts_a_new_match() -> None:
     assert "y/n? " in text
     assert "Waiting for the others to answer." in text
     assert "everyone agreed: a new match begins" in text
-    assert text.count("Round 1 score sheet") == 2
+    # Each match's sheets, its rounds numbered from the start again in the new one (its first
+    # round 1, or 2 after a deal void for its kings, about 1 in 600).
+    numbers = [int(n) for n in re.findall(r"Round (\d+) score sheet", text)]
+    (again,) = [b for a, b in itertools.pairwise(numbers) if b <= a]
+    assert numbers[0] <= 2, numbers
+    assert again <= 2, numbers
     assert "No rematch." in text
     assert "no rematch (you said no): the table is closing" in text  # Ada, at her own screen
     assert state.match_over
