@@ -352,9 +352,15 @@ def test_bots_take_the_open_seats_at_the_level_asked_for(
     # Before: "sending 1 bots" and "3 bots: 1 matches finished", for the one bot sent.
     assert f"1 open seat at {threaded_host.address}; sending 1 bot\n" in out
     assert len(bots_seated(out)) == 1
-    # A match to 1 point is usually one round, but a tie above the target plays another.
-    over = re.search(r"^bot-\d+ \(table 2 seat \d\): match over after (\d+) (rounds?), ", out, re.M)
-    assert over is not None
+    # A match to 1 point is usually one round, but a tie above the target plays another, and
+    # a deal void for its kings (about 1 in 600) is counted apart.
+    over = re.search(
+        r"^bot-\d+ \(table 2 seat \d\): match over after (\d+) (rounds?)"
+        r"(?: \(\d+ of them void\))?, ",
+        out,
+        re.M,
+    )
+    assert over is not None, out
     assert over[2] == ("round" if over[1] == "1" else "rounds")
     assert "\n1 bot sent, 1 match finished, in " in out
     assert made == [player_for("easy")]
