@@ -5,6 +5,7 @@ round void, each saying who by name beside the seat, and no connection noise at 
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 
 import pytest
@@ -69,7 +70,11 @@ async def test_the_log_names_the_player_of_a_seat_and_says_when_a_match_begins(
         for line in said(caplog)
         if line.startswith(f"table {table_id}:") and " finished: " not in line  # bot 1 may win
     ]
-    assert lines == [
+    # A deal void for its kings (about 1 in 600) is said as it happens, by its round's number.
+    kings = "void: three or more kings on the opening table; dealt again"
+    voids = [line for line in lines if kings in line]
+    assert all(re.fullmatch(rf"table {table_id}: round \d+ {kings}", line) for line in voids)
+    assert [line for line in lines if kings not in line] == [
         f"table {table_id}: Fabio (seat 0) joined",
         f"table {table_id}: match 1 begins: Fabio against bot 1",
         f"table {table_id}: Fabio (seat 0) lost the connection; the seat waits 1 s for them",
