@@ -9,6 +9,7 @@ from typing import Any, NoReturn
 
 from scopa_net.client.files import shown_path
 from scopa_net.client.render import side_label
+from scopa_net.client.scoresheet import rounds_taken
 from scopa_net.client.seat_store import SeatRecord, seats_kept
 from scopa_net.client.session import MatchOver, MatchStarted, Message, RematchClosed
 from scopa_net.client.session_errors import TableClosedError
@@ -66,10 +67,10 @@ class EndOfMatch:
         points = ", ".join(
             f"{side_label(side, view, names)}: {score}" for side, score in enumerate(e.scores)
         )
-        rounds = view.round_number - session._voids
+        played = view.round_number - session._voids  # the void rounds counted apart
         raise TableClosedError(
             f"the host ended the match with no winner (it says the match was abandoned), at "
-            f"{points} after {rounds} round{'s' if rounds != 1 else ''}; no seat is kept for it"
+            f"{points} after {rounds_taken(played, session._voids)}; no seat is kept for it"
         )
 
     async def ended_unseen(self, view: SeatView) -> bool:

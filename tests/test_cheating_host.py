@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -19,6 +20,7 @@ from document_referee import Table
 from hosting import bruno_leaves_once_dealt
 
 from scopa_net.bots.levels import make_player
+from scopa_net.client import network_session
 from scopa_net.client.bot_client import play_as_bot
 from scopa_net.client.launch import session_failure
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
@@ -385,6 +387,40 @@ def test_a_match_the_host_ends_with_no_winner_is_never_shown_as_a_win(
         r"Ada: \d+, bot 1: \d+ after 1 round; no seat is kept for it",
         str(failure),
     ), str(failure)
+
+
+def test_a_match_abandoned_after_a_void_deal_counts_it_as_the_table_does(
+    data_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host ends the match with no winner where round 2 would open, and round 1 was void
+    (three kings on the table, about 1 deal in 600; rigged here): the line read "after 0
+    rounds", as if nothing had been dealt, where every other line counts the void round
+    ("after 1 round (1 of them void)")."""
+    seed = bytes([5]) * 32
+    init = CheatingHost.__init__
+
+    def rigged(host: CheatingHost, *args: object, **options: object) -> None:
+        init(host, *args, **options)  # type: ignore[arg-type]
+        host.void_first_round = [seed]  # Ada's seed; the host's computer sends none
+
+    class AdasSeed:
+        """The client's ``secrets``: its seat seed is ``seed``."""
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(secrets, name)
+
+        @staticmethod
+        def token_bytes(n: int) -> bytes:
+            return seed if n == len(seed) else secrets.token_bytes(n)
+
+    monkeypatch.setattr(CheatingHost, "__init__", rigged)
+    monkeypatch.setattr(network_session, "secrets", AdasSeed())
+    with pytest.raises(TableClosedError) as stopped:
+        ada_at("abandoned", data_home, host_bot=True)
+    assert str(session_failure(stopped.value)) == (
+        "the host ended the match with no winner (it says the match was abandoned), at "
+        "Ada: 0, bot 1: 0 after 1 round (1 of them void); no seat is kept for it"
+    )
 
 
 def test_a_receipt_the_host_hides_behind_a_snapshot_stops_the_client(
