@@ -384,7 +384,8 @@ def test_a_match_the_host_ends_with_no_winner_is_never_shown_as_a_win(
     assert failure.status == EXIT_FAILED
     assert re.fullmatch(
         r"the host ended the match with no winner \(it says the match was abandoned\), at "
-        r"Ada: \d+, bot 1: \d+ after 1 round; no seat is kept for it",
+        # (round 1 void for its kings, about 1 in 600: the host ends it where round 2 opens)
+        r"Ada: \d+, bot 1: \d+ after 1 round( \(1 of them void\))?; no seat is kept for it",
         str(failure),
     ), str(failure)
 
