@@ -238,8 +238,11 @@ async def test_a_seat_taken_mid_match_checks_cards_without_false_alarms(
     choice = TableChoice(create=create(RuleSet.of(2, 21), bots=1))
     async with open_network_session("127.0.0.1", host.port, choice, name="ann") as first:
         table_id = first.table_id
+        # Ann leaves in round 2 or later while it is in play (not in a deal void for its
+        # kings, about 1 in 600, over at once: the match of a table nobody is left at ends
+        # with its round, before bob could sit down).
         with trio.fail_after(20):
-            while first.view is None or first.view.round_number < 2:
+            while (view := first.view) is None or view.round_number < 2 or view.to_move is None:
                 await play_one_move_if_turn(first)
         await first.leave()
     with trio.fail_after(60):
