@@ -376,12 +376,14 @@ class Table:
         seq = self.seats[seat].seq
         view = self.view_for(seat)
         if view is not None:
+            if view.round_number == 0:  # nothing dealt: no dealer yet (protocol.md 3.9)
+                view = replace(view, dealer=0)
             return snapshot_of(
                 view,
                 seq=seq,
                 table_id=self.table_id,
                 seats=self.seat_infos(),
-                voids=self.voids,
+                voids=self.voids_dealt(view.round_number),
                 computer_plays=tuple(self.computer_plays),
                 stand_ins=self.stand_ins(),
                 redeal=view.round_number - 1 in self.void_rounds,
@@ -391,6 +393,12 @@ class Table:
             self.rules, seat=seat, seq=seq, table_id=self.table_id, seats=self.seat_infos()
         )
         return replace(opening, stand_ins=self.stand_ins())
+
+    def voids_dealt(self, round_no: int) -> int:
+        """The void rounds numbered up to ``round_no`` (a snapshot's last round dealt): a
+        blind round void before its first deal is counted once a later round is dealt, so
+        that ``round_no`` less ``voids`` is the rounds played out (protocol.md 3.9)."""
+        return sum(1 for void in self.void_rounds if void <= round_no)
 
     def stand_ins(self) -> tuple[int, ...]:
         """The seats a computer plays for their absent person (or for nobody, a seat left
