@@ -7,6 +7,7 @@ import logging
 import os
 import random
 import re
+import secrets
 import shutil
 import socket
 import struct
@@ -30,8 +31,9 @@ from scopa_net.dealing import TABLE, deal_plan
 from scopa_net.fair.blind.cards import CARD_POINTS, card_of
 from scopa_net.fair.blind.group import BASE, add, sub
 from scopa_net.fair.blind.party import BlindParty, SignedShares
+from scopa_net.fair.blind.party_secrets import PartySecrets
 from scopa_net.fair.blind.plan import shared_positions
-from scopa_net.fair.blind.record import shares_message
+from scopa_net.fair.blind.record import blind_first_dealer, shares_message
 from scopa_net.fair.blind.simulate import BlindTable as SimulatedBlindTable
 from scopa_net.match import Match
 from scopa_net.notation import parse_card
@@ -455,3 +457,16 @@ def host_said(caplog: pytest.LogCaptureFixture) -> list[str]:
         for r in caplog.records
         if r.name == "scopa_net.host" and r.levelno >= logging.INFO
     ]
+
+
+def key_drawing_dealer(opened: m.BlindRound, dealer: int, players: int) -> PartySecrets:
+    """Party 1's secrets for a blind round whose keys (the host's in ``opened``, and these)
+    draw ``dealer`` as the match's first dealer (9.5.5): a person alone with the host can."""
+    from scopa_net.server.blind_table import party_key
+
+    host_key = party_key(opened.key)
+    for _ in range(200):
+        mine = PartySecrets(secrets.token_bytes(32), opened.round_id, 1)
+        if blind_first_dealer(opened.round_id, (host_key, mine.key), players) == dealer:
+            return mine
+    raise AssertionError("no key drew that dealer")

@@ -7,41 +7,32 @@ back, caught up by snapshot, before round 2 is dealt. Nothing was dealt yet, so 
 shows `round_no` 0 and, as its field text says, `dealer` 0 ("meaning nothing"), and `voids`
 counts only void rounds `round_no` counts (none yet): `round_no` less `voids` is the number
 of rounds played out, never below 0. The person picks a key whose draw makes seat 1 the
-first dealer, so a host that shows the drawn dealer is caught every time.
+first dealer, so a host that shows the drawn dealer is caught every time. Every frame the
+host sends is checked field by field too (``document_fields``).
 
 Real host over loopback TCP; the person is a bare protocol seat.
 """
 
 from __future__ import annotations
 
-import secrets
-
 import trio
+from field_watching import Watches
+from helpers import key_drawing_dealer
 from hosting import create, start_host
 from rawseat import RawSeat
 
-from scopa_net.fair.blind.party_secrets import PartySecrets
-from scopa_net.fair.blind.record import blind_first_dealer
 from scopa_net.rules import RuleSet
-from scopa_net.server.blind_table import key_info, party_key
+from scopa_net.server.blind_table import key_info
 from scopa_net.wire import messages as m
-
-
-def key_drawing_dealer(opened: m.BlindRound, dealer: int, players: int) -> PartySecrets:
-    """Party 1's secrets for a round whose keys draw ``dealer`` as the first dealer."""
-    host_key = party_key(opened.key)
-    for _ in range(200):
-        mine = PartySecrets(secrets.token_bytes(32), opened.round_id, 1)
-        if blind_first_dealer(opened.round_id, (host_key, mine.key), players) == dealer:
-            return mine
-    raise AssertionError("no key drew that dealer")
 
 
 async def test_a_snapshot_after_a_void_before_the_first_deal_shows_round_0_dealer_0() -> None:
     rules = RuleSet.of(2, 11)
+    watches = Watches()
     async with trio.open_nursery() as nursery:
         host = await start_host(nursery, bot_delay=0, seed_timeout=0.5, replay_limit=0)
-        ada = await RawSeat.connect(host.port, auto_seeds=False)
+        stream = await trio.open_tcp_stream("127.0.0.1", host.port)
+        ada = await RawSeat.over(watches.raw(stream, "ada"), auto_seeds=False)
         table_id = await ada.create(create(rules, bots=1, blind=True))
         await ada.join(table_id, name="Ada")
         opened = await ada.until(lambda msg: isinstance(msg, m.BlindRound))
@@ -60,7 +51,8 @@ async def test_a_snapshot_after_a_void_before_the_first_deal_shows_round_0_deale
         last_seq = ada.seq
         await ada.aclose()
 
-        back = await RawSeat.connect(host.port, auto_seeds=False)
+        stream = await trio.open_tcp_stream("127.0.0.1", host.port)
+        back = await RawSeat.over(watches.raw(stream, "ada back"), auto_seeds=False)
         await back.send(m.Resume(table_id=table_id, seat=0, token=ada.token, last_seq=0))
         resumed = await back.until(lambda msg: isinstance(msg, m.Resumed))
         assert isinstance(resumed, m.Resumed)
@@ -75,3 +67,4 @@ async def test_a_snapshot_after_a_void_before_the_first_deal_shows_round_0_deale
         assert not snap.redeal
         await back.aclose()
         nursery.cancel_scope.cancel()
+    assert watches.problems == []
