@@ -30,17 +30,24 @@ def _section(text: str, start: str, stop: str) -> str:
     return text[text.index(f"\n{start}") : text.index(f"\n{stop}")]
 
 
-def field_tables() -> dict[str, list[tuple[str, str]]]:
-    """``name`` -> its (field, type) rows, for every message of 3.9 and map of 3.10."""
+def field_tables() -> dict[str, list[tuple[str, str, str]]]:
+    """``name`` -> its (field, type, meaning) rows, for every message of 3.9 and map of 3.10."""
     text = _section(PROTOCOL.read_text(encoding="utf-8"), "### 3.9", "### 3.11")
-    tables: dict[str, list[tuple[str, str]]] = {}
+    tables: dict[str, list[tuple[str, str, str]]] = {}
     for found in re.finditer(r"^#### (?:map )?`(\w+)`\n(.*?)(?=^####|\Z)", text, re.S | re.M):
-        rows = re.findall(r"^\| `(\w+)` \| (.*?) \| .* \|$", found.group(2), re.M)
+        rows = re.findall(r"^\| `(\w+)` \| (.*?) \| (.*) \|$", found.group(2), re.M)
         tables[found.group(1)] = rows
     return tables
 
 
 TABLES = field_tables()
+NEW_IN_5 = {
+    (name, field)
+    for name, rows in TABLES.items()
+    for field, _, meaning in rows
+    if meaning.startswith("version 5 on")
+}
+"""Optional keys a connection of version 4 never carries (their meaning: "version 5 on")."""
 LEFT_OUT = {"nil": None, "false": False, "0": 0, "empty": []}
 
 
@@ -147,7 +154,7 @@ def type_check(text: str) -> Check:
 def _rows(name: str) -> list[tuple[str, Check, tuple[bool, object]]]:
     """(field, check, (optional, the value a missing key reads as)) by row."""
     out = []
-    for field, text in TABLES[name]:
+    for field, text, _ in TABLES[name]:
         kind, _, left_out = text.partition("; key left out when ")
         optional = (True, LEFT_OUT[left_out]) if left_out else (False, None)
         out.append((field, type_check(kind), optional))
@@ -264,8 +271,6 @@ def check_snapshot(s: dict, problems: list) -> None:
         _fail(problems, "snapshot.computer_plays", "an index that is not one of plays")
     if "makers" in s and len(s["makers"]) != len(s["plays"]):
         _fail(problems, "snapshot.makers", "not one name per play")
-    if s["plays"] and "makers" not in s:
-        _fail(problems, "snapshot.makers", "left out although plays is not empty")
     for key in ("people", "stand_ins"):
         seats = s.get(key, [])
         if seats != sorted(seats) or any(not x < players for x in seats):
@@ -278,6 +283,14 @@ def check_snapshot(s: dict, problems: list) -> None:
         _sheet(s["round_score"], rules, "snapshot.round_score", problems)
         if not s["round_over"]:
             _fail(problems, "snapshot.round_score", "a sheet while the round is not over")
+    elif s["round_over"] and not s["void_deal"]:
+        _fail(problems, "snapshot.round_score", "nil although the round is over")
+    if s["leftover"] and not s["round_over"]:
+        _fail(problems, "snapshot.leftover", "cards before the round's end")
+    if s["round_over"] and s["to_move"] is not None:
+        _fail(problems, "snapshot.to_move", "a seat to play in a round over")
+    if s["winner"] is not None and not s["round_over"]:
+        _fail(problems, "snapshot.winner", "a winner while a round is in play")
     if s["round_no"] == 0:  # 3.4, 3.9: before the first deal
         shown = {k: s[k] for k in ("dealer", "stock", "hand", "table", "plays", "to_move")}
         if shown != {
@@ -312,15 +325,34 @@ def check_prose(msg: dict, problems: list, players: int | None) -> None:
         _seat_info(msg, "seat_status", problems)
         if players is not None and not msg["seat"] < players:
             _fail(problems, "seat_status.seat", "not a seat")
+        if msg["kind"] == "human" and (msg["stand_in"] or msg["away"]) and msg["connected"]:
+            _fail(problems, "seat_status.connected", "true while away or stood in for")
+        if msg["grace"] and (msg["connected"] or msg["stand_in"]):
+            _fail(problems, "seat_status.grace", "a grace period with no one away waiting")
     elif t == "played":
         if msg["captured"] >> msg["card"] & 1:
             _fail(problems, "played", "captured holds the card played")
+        if (msg["salt"] is None) != ("proof" in msg):
+            _fail(problems, "played.salt", "not nil exactly when proof is present")
     elif t == "deal":
         cards = msg["hand"] + msg["table"]
         if len({c["pos"] for c in cards}) != len(cards) or len({c["card"] for c in cards}) != len(
             cards
         ):
             _fail(problems, "deal", "a deck position or a card twice")
+        for key in ("hand", "table"):
+            _ascending([c["pos"] for c in msg[key]], f"deal.{key} positions", problems)
+    elif t == "seed_reveals" and len(msg["seeds"]) != len(msg["excluded"]):
+        _fail(problems, "seed_reveals", "seeds and excluded of different lengths")
+    elif t == "round_void":
+        if msg["reason"] == "kings" and "offender" in msg:
+            _fail(problems, "round_void.offender", "named for a kings void")
+        if msg["reason"] == "absent" and "offender" not in msg:
+            _fail(problems, "round_void.offender", "no seat named absent")
+    elif t == "round_end":
+        _ascending(msg["leftover"], "round_end.leftover", problems)
+    elif t == "rematch_status" and msg["state"] != "open" and msg["seconds"]:
+        _fail(problems, "rematch_status.seconds", f"{msg['seconds']} while {msg['state']}")
     elif t == "blind_deal" and len(msg["sigs"]) != len(msg["shares"]):
         _fail(problems, "blind_deal.sigs", "not one per party's shares")
     elif t == "blind_round":
@@ -358,6 +390,13 @@ class FieldWatch:
         self.seq: int | None = None
         self.players: int | None = None
         self.rules: dict | None = None
+        self.version: int | None = None
+        self.seatings: list[tuple[int, int, int]] = []
+        """(table, seat, epoch) of each `joined` and `resumed`, in order."""
+        self.seat: int | None = None
+        self.opened: int | None = None
+        """The number of the last round opened that this connection saw open."""
+        self.parties: int | None = None
         self.keys: set[str] = set()
         """Every `type.key` read, optional keys included."""
         self.catch_ups: list[str] = []
@@ -380,8 +419,14 @@ class FieldWatch:
             return
         self.seen[t] = self.seen.get(t, 0) + 1
         self.keys |= {f"{t}.{key}" for key in msg}
+        if t == "welcome":
+            self.version = msg.get("version")
         found: list[str] = []
         check_fields(t, msg, t, found)
+        if self.version == 4:
+            found += [f"{t}.{k}: in version 4" for k in msg if (t, k) in NEW_IN_5]
+        elif t == "snapshot" and msg.get("plays") and "makers" not in msg:
+            found.append("snapshot.makers: left out although plays is not empty")
         if not found:
             if t == "resumed":
                 self.catch_ups.append(msg["catch_up"])
@@ -393,7 +438,36 @@ class FieldWatch:
                     found.append("round_end.lines: not as many entries as scores")
             check_prose(msg, found, self.players)
             self._sequence(msg, found)
+            self._rounds(msg, found)
         self.problems += [f"{self.label} {line} in {_short(msg)}" for line in found]
+
+    def _rounds(self, msg: dict, found: list) -> None:
+        """5.2, 3.9: rounds numbered one more than the last opened (from 1 in a new match; a
+        seat caught up by snapshot takes the next number as it comes, 9.7), `round_end` naming
+        the round in play; `seed_receipt` for the receiving seat; at a blind table one key,
+        deck, set of shares and seed per party (the host's and the round's `people`)."""
+        t = msg["t"]
+        if t in ("joined", "resumed"):
+            self.seat = msg["seat"]
+            self.seatings.append((msg["table_id"], msg["seat"], msg["epoch"]))
+        if t in ("snapshot", "joined", "resumed") or (
+            t == "rematch_status" and msg["state"] == "agreed"
+        ):
+            self.opened = None if t != "rematch_status" else 0
+        elif t in ("round_commit", "blind_round"):
+            if self.opened is not None and msg["round_no"] != self.opened + 1:
+                found.append(f"{t}.round_no: {msg['round_no']} after round {self.opened}")
+            self.opened = msg["round_no"]
+            self.parties = len(msg["people"]) + 1 if t == "blind_round" else None
+        elif t == "round_end" and self.opened is not None and msg["round_no"] != self.opened:
+            found.append(f"round_end.round_no: {msg['round_no']} in round {self.opened}")
+        elif t == "seed_receipt" and self.seat is not None and msg["seat"] != self.seat:
+            found.append(f"seed_receipt.seat: {msg['seat']} sent to seat {self.seat}")
+        by_party = {"blind_keys": "keys", "blind_deal": "shares", "blind_reveals": "seeds"}
+        if t in by_party and self.parties is not None and len(msg[by_party[t]]) != self.parties:
+            found.append(f"{t}.{by_party[t]}: not one per party ({self.parties})")
+        if t == "blind_deck" and self.parties is not None and not msg["party"] < self.parties:
+            found.append(f"blind_deck.party: {msg['party']} of {self.parties} parties")
 
     def _sequence(self, msg: dict, found: list) -> None:
         """3.4: a snapshot sets the seq; every other event is one more than the last."""
@@ -410,3 +484,16 @@ class FieldWatch:
 
 def _short(msg: dict) -> str:
     return repr({k: (v.hex()[:8] if isinstance(v, bytes) else v) for k, v in msg.items()})[:600]
+
+
+def epoch_problems(seatings: list[tuple[int, int, int]]) -> list[str]:
+    """3.9 `joined`, `resumed`: a seat's epoch is 1 at its first join and one more at every
+    join or resume after it, whoever takes it (``seatings`` in the order the host gave them)."""
+    last: dict[tuple[int, int], int] = {}
+    problems = []
+    for table, seat, epoch in seatings:
+        want = last.get((table, seat), 0) + 1
+        if epoch != want:
+            problems.append(f"table {table} seat {seat}: epoch {epoch}, not {want}")
+        last[(table, seat)] = epoch
+    return problems

@@ -61,6 +61,10 @@ class Watches:
         return [p for w in self.all for p in w.problems]
 
     @property
+    def seatings(self) -> list[tuple[int, int, int]]:
+        return [x for w in self.all for x in w.seatings]
+
+    @property
     def keys(self) -> set[str]:
         return {k for w in self.all for k in w.keys}
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import rawseat
 import trio
-from document_fields import ROWS, TABLES, FieldWatch
+from document_fields import ROWS, TABLES, FieldWatch, epoch_problems
 from field_watching import Watches
 from helpers import imported_modules, kings_on_the_table
 from hosting import create, start_host
@@ -187,9 +187,11 @@ class Scripted:
                 )  # fmt: skip
 
 
-async def watched_seat(watches: Watches, port: int, label: str) -> RawSeat:
+async def watched_seat(
+    watches: Watches, port: int, label: str, version: int | None = None
+) -> RawSeat:
     stream = await trio.open_tcp_stream("127.0.0.1", port)
-    return await RawSeat.over(watches.raw(stream, label))
+    return await RawSeat.over(watches.raw(stream, label), version=version)
 
 
 def received(who: RawSeat, cls: type[m.Message], **fields: object) -> bool:
@@ -206,7 +208,8 @@ async def until(predicate: Callable[[], object], seconds: float = 30) -> None:
 
 
 async def test_every_field_as_people_chat_rename_step_away_leave_and_play_again() -> None:
-    """A three-seat table (a computer in seat 2): Ada says something, Bea changes her name and
+    """A three-seat table (a computer in seat 2): Ada says something, Bea (whose client speaks
+    protocol 4: none of version 5's keys for her) changes her name and
     steps away (a computer stands in), comes back caught up by snapshot; Ada leaves for good
     (her seat open, a computer plays it as `bot 0`), Cy takes it mid-match (a snapshot of the
     present, its makers naming who made each play); the match ends and Cy and Bea play
@@ -220,7 +223,7 @@ async def test_every_field_as_people_chat_rename_step_away_leave_and_play_again(
         await ada.raw.until(lambda msg: isinstance(msg, m.Tables))
         table_id = await ada.raw.create(create(rules, bots=1))
         await ada.raw.join(table_id, name="Ada")
-        bea = Scripted(await watched_seat(watches, host.port, "bea"))
+        bea = Scripted(await watched_seat(watches, host.port, "bea", version=4))
         await bea.raw.join(table_id, name="Bea")
         nursery.start_soon(ada.run)
         nursery.start_soon(bea.run)
@@ -259,6 +262,8 @@ async def test_every_field_as_people_chat_rename_step_away_leave_and_play_again(
     for t in ("chat", "seat_status", "snapshot", "match_end", "rematch_status", "tables"):
         assert watches.seen.get(t), t
     assert watches.seen["snapshot"] >= 4  # three joins and a resume
+    assert epoch_problems(watches.seatings) == []
+    assert [e for _, seat, e in watches.seatings if seat == 0] == [1, 2]  # Ada's, then Cy's
 
 
 class EverySeatsSeed:
@@ -342,5 +347,6 @@ async def test_every_field_after_a_kings_void_and_a_restart_from_the_journal(
             await seat.raw.aclose()
     assert watches.problems == []
     assert "snapshot.voids" in watches.keys
+    assert epoch_problems(watches.seatings) == []
     assert "replay" in watches.catch_ups
     assert "snapshot" in watches.catch_ups
