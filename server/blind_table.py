@@ -142,6 +142,9 @@ class BlindTable(Table):
         back (resumes the seat, or joins it again): a person who stopped on a failed check
         (9.6), one whose part of a round its reveal proved wrong (9.6), and one who stayed
         connected past a stage's deadline without sending what the round waited on (9.7)."""
+        self.dealt_people: tuple[int, ...] = ()
+        """The ``people`` of the last round dealt (``dealt_round_no``): snapshots name them
+        while that round is the one they show, the next one's setup under way or not."""
         self.round_start: dict[int, tuple[int, m.Snapshot]] = {}
         """Seat -> (seq, snapshot) as the round in play began: a person's seat caught up by
         snapshot starts there and has the round's events replayed, so its client can take up
@@ -246,12 +249,13 @@ class BlindTable(Table):
     def snapshot(self, seat: int) -> m.Snapshot:
         """As any table's, but a person's own cards are theirs to open: the host does not
         know them (its engine holds guesses), so their snapshot leaves the hand empty. It
-        names the round's people: a seat not among them sits the round out (9.7)."""
+        names the people of the round it shows (the last dealt): a seat not among them sits
+        that round out (9.7)."""
         snap = super().snapshot(seat)
         if self._person(seat) and not snap.round_over:
             snap = replace(snap, hand=())
-        if self.blind_round is not None and snap.round_no == self.blind_round.round_no:
-            snap = replace(snap, people=self.blind_round.people)
+        if snap.round_no:  # the last round dealt, as its blind_round named them (3.9)
+            snap = replace(snap, people=self.dealt_people)
         return snap
 
     # --- inputs ---------------------------------------------------------------------------
@@ -656,6 +660,7 @@ class BlindTable(Table):
             dealt = self.match.deal([CARDS[c] for c in guessed_deck(known)])
             b.known = dict(known)
             self.dealt_round_no = self.round_no
+            self.dealt_people = b.people
             if dealt.void:
                 b.party.void(VOID_KINGS)
                 self._broadcast(
@@ -809,6 +814,7 @@ class BlindTable(Table):
     def _new_match(self) -> None:
         super()._new_match()
         self.blind_round = None
+        self.dealt_people = ()
         self.blind_history = []
         self.blind_decks = []
         self.round_start = {}
