@@ -263,14 +263,17 @@ class Table:
         """The numbers of this match's void rounds: the round after each is its redeal
         (snapshots say it)."""
         self.computer_plays: list[int] = []
-        """The plays of the round in play (by index) that a computer made for a person's
+        """The plays of the last round dealt (by index) that a computer made for a person's
         seat (standing in, or a blind round the person sits out): snapshots say them."""
         self._plays_made = 0
-        """Plays made in the round in play."""
+        """Plays made in the last round dealt."""
+        self._first_deal_due = False
+        """A round is opened and not yet dealt: its first deal starts the plays anew (until
+        then snapshots show the round before it, its plays and who made them)."""
         self.holdings = [Holding(*self.holder(seat)) for seat in range(rules.players)]
         """Each seat's holder now, by seat, as its last ``seat_status`` said."""
         self.play_makers: list[Holding] = []
-        """By play of the round in play, who held its seat when it was made: snapshots name
+        """By play of the last round dealt, who held its seat when it was made: snapshots name
         them (a seat may change hands during a round)."""
         self.end_sig: bytes | None = None
         self.chain = ZERO_CHAIN
@@ -844,6 +847,8 @@ class Table:
         self.round_no, self.dealt_round_no, self.chain = 0, 0, ZERO_CHAIN
         self.voids = 0
         self.void_rounds = set()
+        self.computer_plays, self._plays_made, self.play_makers = [], 0, []
+        self._first_deal_due = False
         self.end_sig = None
         self.history = []
         self.votes, self.rematch_state = None, None
@@ -1047,10 +1052,12 @@ class Table:
         renumbered for each seat whose seq differs, or (``per_seat``, for what differs by
         seat) once per seat."""
         first: m.Message | None = None
+        dealt = False
         for seat, s in enumerate(self.seats):
             seq = s.seq + 1
             if per_seat:
                 event = make(seq, seat)
+                dealt = dealt or isinstance(event, m.Deal)
             elif first is None:
                 event = first = make(seq, seat)
             elif first.seq == seq:  # type: ignore[attr-defined]
@@ -1073,10 +1080,14 @@ class Table:
             self.last_void, self.last_void_round = first, self.round_no
             self.void_rounds.add(self.round_no)
         elif isinstance(first, m.RoundCommit | m.BlindRound):
-            self.computer_plays, self._plays_made = [], 0
-            self.play_makers = []
+            self._first_deal_due = True
             now = [self.holder(seat) for seat in range(len(self.seats))]
             self.holders.round_opened(first.round_no, now)
+        elif (dealt or isinstance(first, m.BlindDeal)) and self._first_deal_due:
+            # The round opened is dealt: snapshots show it from now, not the one before.
+            self._first_deal_due = False
+            self.computer_plays, self._plays_made = [], 0
+            self.play_makers = []
         elif isinstance(first, m.Played):
             if self._played_for_a_person(first.seat):
                 self.computer_plays.append(self._plays_made)

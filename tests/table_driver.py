@@ -63,6 +63,8 @@ class Driver:
         rename changes it in place)."""
         self.makers: list[list[list]] = [[] for _ in range(players)]
         """By seat: the holder of each play's seat when the events said it was made."""
+        self.dealt_next: set[int] = set()
+        """Seats that read a round opened and not yet its first deal."""
         self.check_views = True
         self.watching = range(players) if watching is None else watching
 
@@ -83,6 +85,9 @@ class Driver:
                     elif now != held[event.seat]:
                         held[event.seat] = now
                 elif isinstance(event, m.RoundCommit | m.BlindRound):
+                    self.dealt_next.add(seat)  # the plays shown are the last round dealt's
+                elif isinstance(event, m.Deal | m.BlindDeal) and seat in self.dealt_next:
+                    self.dealt_next.discard(seat)
                     self.makers[seat] = []
                 elif isinstance(event, m.Played):
                     self.makers[seat].append(self.holders[seat][event.seat])

@@ -350,3 +350,38 @@ async def test_every_field_after_a_kings_void_and_a_restart_from_the_journal(
     assert epoch_problems(watches.seatings) == []
     assert "replay" in watches.catch_ups
     assert "snapshot" in watches.catch_ups
+
+
+async def test_a_newcomer_between_a_round_commit_and_its_deal_reads_who_made_each_play() -> None:
+    """Round 2 is opened (its `round_commit` sent) and waits for Ada's seed; Bea leaves for
+    good and Cy takes her seat: his snapshot shows round 1, over (the last dealt), with its
+    plays, so `makers` names whoever made each of them (3.9: left out only when `plays` is
+    empty) and `computer_plays` counts only that round's."""
+    watches = Watches()
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0, seed_timeout=20)
+        ada = Scripted(await watched_seat(watches, host.port, "ada"))
+        table_id = await ada.raw.create(create(RuleSet.of(2, 11)))
+        await ada.raw.join(table_id, name="Ada")
+        bea = Scripted(await watched_seat(watches, host.port, "bea"))
+        await bea.raw.join(table_id, name="Bea")
+        nursery.start_soon(ada.run)
+        nursery.start_soon(bea.run)
+        await until(lambda: ada.raw.mirror and ada.raw.view.plays)
+        ada.raw.auto_seeds = False  # round 1's seeds are in; round 2 waits for hers
+        await until(lambda: received(bea.raw, m.RoundCommit, round_no=2))
+        await bea.raw.send(m.Leave(away=False))
+        await until(lambda: received(ada.raw, m.SeatStatus, seat=1, kind="open"))
+        cy = await watched_seat(watches, host.port, "cy")
+        await cy.send(m.Join(table_id=table_id, seat=1, name="Cy", password=None))
+        snap = await cy.until(lambda msg: isinstance(msg, m.Snapshot))
+        assert isinstance(snap, m.Snapshot)
+        assert ada.raw.view.round_number == 1  # round 2 not dealt yet
+        assert snap.round_no == 1
+        assert snap.round_over
+        assert len(snap.makers) == len(snap.plays) > 0
+        assert set(snap.makers) == {"Ada", "Bea"}
+        nursery.cancel_scope.cancel()
+    for seat in (ada.raw, bea.raw, cy):
+        await seat.aclose()
+    assert watches.problems == []
