@@ -246,9 +246,11 @@ class SeatMirror:
 
     def _on_RoundVoid(self, e: m.RoundVoid) -> None:  # noqa: N802
         self._redeal_next = True
-        if e.reason == "kings":
+        if e.reason == "kings" or not self._first_deal_next:
+            # Kings, or a blind table's round abandoned once dealt (protocol.md 9.6, 9.7):
+            # nothing more to play, and the round shown is void (3.9 `void_deal`).
             self.view = replace(self.view, to_move=None, void_deal=True)
-        else:  # a blind table's round abandoned (protocol.md 9.6, 9.7): nothing more to play
+        else:  # a blind round void before its first deal: the round shown is the one before
             self.view = replace(self.view, to_move=None)
 
     def _on_RoundEnd(self, e: m.RoundEnd) -> None:  # noqa: N802

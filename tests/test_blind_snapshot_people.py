@@ -76,6 +76,12 @@ async def test_people_of_the_last_round_dealt_while_the_next_is_set_up(tmp_path:
         assert table.blind_round.round_no == 2  # still being set up
         assert snap.round_no == 1
         assert snap.people == (0, 1)
+        # Round 1 was voided once dealt: the snapshot shows it void, as Ada, who saw the
+        # events, has it (3.4: a snapshot is what the events told; 3.9 `void_deal`).
+        assert snap.void_deal
+        assert not snap.round_over
+        assert ada.session.view.round_number == 1
+        assert ada.session.view.void_deal
         for seat in (gone, cy):
             await seat.aclose()
         ada_link.sent.set()
