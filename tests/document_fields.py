@@ -363,8 +363,15 @@ def check_prose(msg: dict, problems: list, players: int | None) -> None:
                 _fail(problems, f"{t}[{i}].seats", "not one per player")
             for j, seat in enumerate(info["seats"]):
                 _seat_info(seat, f"{t}[{i}].seats[{j}]", problems)
-            if any(s["kind"] == "bot" for s in info["seats"]) and info["bot_level"] is None:
-                _fail(problems, f"{t}[{i}].bot_level", "nil at a table with computer players")
+            if any(s["kind"] == "bot" for s in info["seats"]) != (info["bot_level"] is not None):
+                _fail(problems, f"{t}[{i}].bot_level", "not nil exactly when no seat is a bot's")
+            joinable = [s for s in info["seats"] if s["kind"] == "open"
+                        or (s["name"] or "").endswith(" <away>")]  # fmt: skip
+            if t == "tables" and not joinable:  # 3.3: a full table is not listed
+                _fail(problems, f"tables[{i}]", "listed with no seat a newcomer can take")
+        ids = [info["id"] for info in msg.get("tables", [])]
+        if ids != sorted(set(ids)):  # 3.3: oldest first, ours in ascending id
+            _fail(problems, "tables", f"ids {ids} not oldest first")
     if players is not None:
         by_seat = {"seed_commits": "commits", "rematch_status": "votes", "seed_reveals": "seeds"}
         if t in by_seat and len(msg[by_seat[t]]) != players:

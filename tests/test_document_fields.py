@@ -244,6 +244,10 @@ async def test_every_field_as_people_chat_rename_step_away_leave_and_play_again(
         await until(lambda: received(bea.raw, m.SeatStatus, seat=0, kind="open"))
         await until(lambda: received(bea.raw, m.Played, seat=0))
         cy = Scripted(await watched_seat(watches, host.port, "cy"))
+        await cy.raw.send(m.ListTables())
+        listing = await cy.raw.until(lambda msg: isinstance(msg, m.Tables))
+        assert isinstance(listing, m.Tables)
+        assert [t.id for t in listing.tables] == [table_id]  # listed again, seat 0 open
         await cy.raw.send(m.Join(table_id=table_id, seat=0, name="Cy", password=None))
         joined = await cy.raw.until(lambda msg: isinstance(msg, m.Snapshot | m.Error))
         assert isinstance(joined, m.Snapshot), joined
