@@ -18,7 +18,7 @@ import rawseat
 import trio
 from document_fields import ROWS, TABLES, FieldWatch, epoch_problems
 from field_watching import Watches
-from helpers import imported_modules, kings_on_the_table
+from helpers import free_port, imported_modules, kings_on_the_table
 from hosting import create, start_host
 from rawseat import RawSeat
 
@@ -27,7 +27,9 @@ from scopa_net.client.bot_client import play_as_bot
 from scopa_net.client.network_session import TableChoice, open_network_session
 from scopa_net.client.session_errors import MoveUnansweredError
 from scopa_net.rules import RuleSet
+from scopa_net.server.config import HostConfig
 from scopa_net.server.host import Host
+from scopa_net.server.journal import Journal
 from scopa_net.server.table import Table
 from scopa_net.wire import messages as m
 
@@ -70,16 +72,28 @@ def test_every_table_of_the_document_is_read_and_a_wrong_field_is_caught() -> No
 
 
 async def person(
-    host: Host, watches: Watches, name: str, choice: TableChoice, data: Path, **watching: object
+    host: Host,
+    watches: Watches,
+    name: str,
+    choice: TableChoice,
+    data: Path,
+    *,
+    again: bool = False,
+    **watching: object,
 ) -> None:
-    """One of our clients, playing at random to the match's end, its connections watched."""
+    """One of our clients, playing at random to the match's end (``again``: then it votes to
+    play again and plays the next match too), its connections watched."""
     connector = watches.connector(host.port, name, **watching)  # type: ignore[arg-type]
     async with open_network_session(
-        "127.0.0.1", host.port, choice, name=name, data_dir=data, connector=connector
-    ) as session:
+        "127.0.0.1", host.port, choice, name=name, data_dir=data, connector=connector,
+        offer_rematch=again,
+    ) as session:  # fmt: skip
         # A move the match's end cut short (our bot client's race, not the host's fields).
         with contextlib.suppress(MoveUnansweredError):
             await play_as_bot(session, make_player("random", len(name)))
+            if again:
+                await session.rematch(True)
+                await play_as_bot(session, make_player("random", len(name)))
 
 
 async def a_match(
@@ -389,3 +403,78 @@ async def test_a_newcomer_between_a_round_commit_and_its_deal_reads_who_made_eac
     for seat in (ada.raw, bea.raw, cy):
         await seat.aclose()
     assert watches.problems == []
+
+
+async def test_every_field_at_a_blind_table_whose_host_restarts_from_its_journal(
+    tmp_path: Path,
+) -> None:
+    """Two of our clients and a computer at a blind table; the host stops mid-match and a
+    new one starts on the same journal and port: the clients resume (the rebuilt round goes
+    on, 9.7) and play to the end."""
+    watches = Watches()
+    db, port = str(tmp_path / "journal.db"), free_port()
+    rules = RuleSet.of(3, 2)
+
+    async def hosting(task_status=trio.TASK_STATUS_IGNORED) -> None:
+        async with trio.open_nursery() as inner:
+            config = HostConfig(bind="127.0.0.1", port=port, advertise=False, db=db, bot_delay=0)
+            host = Host(config, Journal(db))
+            await inner.start(host.serve)
+            task_status.started(host)
+            await trio.sleep_forever()
+
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            first = trio.CancelScope()
+
+            async def first_host(task_status=trio.TASK_STATUS_IGNORED) -> None:
+                with first:
+                    await hosting(task_status=task_status)
+
+            host = await nursery.start(first_host)
+            opener = await watched_seat(watches, port, "opener")
+            table_id = await opener.create(create(rules, bots=1, blind=True))
+            await opener.aclose()
+            async with trio.open_nursery() as people:
+                for n in range(2):
+                    people.start_soon(
+                        lambda n=n: person(
+                            host, watches, f"p{n}", TableChoice(table_id=table_id),
+                            tmp_path / f"p{n}",
+                        )
+                    )  # fmt: skip
+                table = host.tables[table_id].table
+                await until(lambda: table.dealt_round_no >= 1 and table.match.round.plays)
+                first.cancel()
+                await trio.sleep(0.3)
+                await nursery.start(hosting)
+            nursery.cancel_scope.cancel()
+    assert watches.problems == []
+    assert watches.catch_ups == ["replay", "replay"]
+    for t in ("blind_round", "blind_deal", "round_end", "match_end"):
+        assert watches.seen.get(t), t
+
+
+async def test_every_field_of_a_blind_rematch(tmp_path: Path) -> None:
+    """Two of our clients at a blind table play a match, both vote to play again, and play
+    the next one: its rounds numbered from 1 again, its epochs carried on (3.11)."""
+    watches = Watches()
+    rules = RuleSet.of(2, 1)
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0)
+            opener = await watched_seat(watches, host.port, "opener")
+            table_id = await opener.create(create(rules, blind=True))
+            await opener.aclose()
+            async with trio.open_nursery() as people:
+                for n in range(2):
+                    people.start_soon(
+                        lambda n=n: person(
+                            host, watches, f"p{n}", TableChoice(table_id=table_id),
+                            tmp_path / f"p{n}", again=True,
+                        )
+                    )  # fmt: skip
+            nursery.cancel_scope.cancel()
+    assert watches.problems == []
+    assert watches.seen["match_end"] == 4  # two matches, two seats
+    assert epoch_problems(watches.seatings) == []
