@@ -400,6 +400,8 @@ class FieldWatch:
         self.version: int | None = None
         self.seatings: list[tuple[int, int, int]] = []
         """(table, seat, epoch) of each `joined` and `resumed`, in order."""
+        self.totals: list[int] | None = None
+        """The match points by side, as the messages so far give them."""
         self.seat: int | None = None
         self.opened: int | None = None
         """The number of the last round opened that this connection saw open."""
@@ -446,6 +448,7 @@ class FieldWatch:
             check_prose(msg, found, self.players)
             self._sequence(msg, found)
             self._rounds(msg, found)
+            self._scores(msg, found)
         self.problems += [f"{self.label} {line} in {_short(msg)}" for line in found]
 
     def _rounds(self, msg: dict, found: list) -> None:
@@ -475,6 +478,30 @@ class FieldWatch:
             found.append(f"{t}.{by_party[t]}: not one per party ({self.parties})")
         if t == "blind_deck" and self.parties is not None and not msg["party"] < self.parties:
             found.append(f"blind_deck.party: {msg['party']} of {self.parties} parties")
+
+    def _scores(self, msg: dict, found: list) -> None:
+        """3.10 "Score lines": `round_end.scores` is the running match total after adding
+        each side's points over the lines; `match_end.scores` the final one (3.9). From a
+        snapshot: its `scores`, plus `round_score`'s points when the round is over."""
+        t = msg["t"]
+        if t == "snapshot":
+            total = list(msg["scores"])
+            if msg["round_over"] and msg["round_score"]:
+                for line in msg["round_score"]:
+                    total = [a + b for a, b in zip(total, line["points"], strict=False)]
+            self.totals = total
+        elif t == "round_end":
+            if self.totals is not None:
+                want = list(self.totals)
+                for line in msg["lines"]:
+                    want = [a + b for a, b in zip(want, line["points"], strict=False)]
+                if msg["scores"] != want:
+                    found.append(f"round_end.scores: {msg['scores']}, the lines give {want}")
+            self.totals = list(msg["scores"])
+        elif t == "match_end" and self.totals is not None and msg["scores"] != self.totals:
+            found.append(f"match_end.scores: {msg['scores']} after rounds giving {self.totals}")
+        elif t == "rematch_status" and msg["state"] == "agreed" and self.totals is not None:
+            self.totals = [0] * len(self.totals)
 
     def _sequence(self, msg: dict, found: list) -> None:
         """3.4: a snapshot sets the seq; every other event is one more than the last."""
