@@ -400,6 +400,8 @@ class FieldWatch:
         self.version: int | None = None
         self.seatings: list[tuple[int, int, int]] = []
         """(table, seat, epoch) of each `joined` and `resumed`, in order."""
+        self.over = False
+        """The match is over (`match_end`, or a snapshot with a winner), no rematch yet."""
         self.totals: list[int] | None = None
         """The match points by side, as the messages so far give them."""
         self.seat: int | None = None
@@ -500,8 +502,16 @@ class FieldWatch:
             self.totals = list(msg["scores"])
         elif t == "match_end" and self.totals is not None and msg["scores"] != self.totals:
             found.append(f"match_end.scores: {msg['scores']} after rounds giving {self.totals}")
-        elif t == "rematch_status" and msg["state"] == "agreed" and self.totals is not None:
-            self.totals = [0] * len(self.totals)
+        if t == "match_end" or (t == "snapshot" and msg["winner"] is not None):
+            self.over = True
+        elif t == "rematch_status" and msg["state"] == "agreed":  # a new match, from 0
+            self.over = False
+            self.totals = None if self.totals is None else [0] * len(self.totals)
+        lost_after_the_end = (
+            t == "seat_status" and self.over and msg["kind"] == "human" and not msg["connected"]
+        )
+        if lost_after_the_end and (msg["grace"] or msg["stand_in"]):  # 3.11: nothing to play
+            found.append("seat_status: a grace time or a stand-in after match_end")
 
     def _sequence(self, msg: dict, found: list) -> None:
         """3.4: a snapshot sets the seq; every other event is one more than the last."""
