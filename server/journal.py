@@ -133,22 +133,31 @@ class Journal:
 
     def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
         self.path = str(path)
-        if read_only and self.path != ":memory:":
-            self._db = self._open_to_read()
-        else:
-            self._db = self._open()
-            self._db.executescript(_SCHEMA)
+        self._db = self._open_to_read() if read_only and self.path != ":memory:" else self._open()
         self.identity = self.file_identity()
         """(device, inode) of the file opened, to notice it deleted or replaced."""
         self._next_n: dict[str, int] = {}
         """The next entry number of tables written through this object lately (a table not
         in it is looked up in the database), at most :data:`NEXT_N_KEPT` of them: a host
         that runs for months makes tables without end."""
+        try:
+            self._check_version(read_only=read_only)
+        except BaseException:  # a journal refused is closed: nobody else holds it to close
+            self._db.close()
+            raise
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _check_version(self, *, read_only: bool) -> None:
+        """Refuse a journal of a schema this host cannot use; mark one it writes as its own."""
         version = self.get_meta("schema_version")
         if version is None and read_only:
             raise JournalError("it holds no schema version")
         if isinstance(version, int) and version > SCHEMA_VERSION:
-            self._db.close()
             raise NewerJournalError(
                 f"the journal {self.path} was written by a newer scopa-net (journal version "
                 f"{version}; this one reads up to {SCHEMA_VERSION}): update scopa-net, or "
@@ -168,12 +177,17 @@ class Journal:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             _make_private(self.path)
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        db.execute("PRAGMA journal_mode=WAL")
-        if self.path != ":memory:":
-            for beside in ("-wal", "-shm"):  # SQLite makes them with the journal's mode
-                _owner_only(self.path + beside)
-        db.execute("PRAGMA synchronous=FULL")
-        db.execute("PRAGMA foreign_keys=ON")
+        try:
+            db.execute("PRAGMA journal_mode=WAL")  # a file that is no database fails here
+            if self.path != ":memory:":
+                for beside in ("-wal", "-shm"):  # SQLite makes them with the journal's mode
+                    _owner_only(self.path + beside)
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+            db.executescript(_SCHEMA)
+        except BaseException:
+            db.close()
+            raise
         return db
 
     def _open_to_read(self) -> sqlite3.Connection:

@@ -6,10 +6,11 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from helpers import held_open
 
 from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_LOCAL
-from scopa_net.server.journal import SCHEMA_VERSION, Journal, JournalError
+from scopa_net.server.journal import SCHEMA_VERSION, Journal, JournalError, NewerJournalError
 
 
 def test_entries_come_back_in_order_per_table_after_reopening(tmp_path: Path) -> None:
@@ -113,6 +114,45 @@ def test_a_journal_a_newer_scopa_net_wrote_is_refused_in_one_line(
         f"scopa-net: the journal {db} was written by a newer scopa-net (journal version 3; "
         "this one reads up to 2): update scopa-net, or give another --db\n"
     )
+
+
+def test_a_journal_refused_is_closed_at_once(tmp_path: Path) -> None:
+    """Every way a journal is refused as it opens (no database at all, a newer or another
+    schema, a database of something else) closes the file before the error is raised: the
+    error's traceback, still held here, must not keep it open (Python 3.13 warns of every
+    connection left to the collector, and pytest fails the test that happens to be running)."""
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(b"not a database, but a file of the same name" * 100)
+    with pytest.raises(sqlite3.DatabaseError) as refused:
+        Journal(garbage)
+    assert held_open(garbage) == []
+    for read_only in (False, True):
+        with pytest.raises(sqlite3.DatabaseError) as refused:
+            Journal(garbage, read_only=read_only)
+        assert held_open(garbage) == [], refused.value
+    for version, error in ((3, NewerJournalError), ("x", JournalError)):
+        db = tmp_path / f"version-{version}.db"
+        with Journal(db) as journal:
+            journal.set_meta("schema_version", version)
+        for read_only in (False, True):
+            with pytest.raises(error) as refused:
+                Journal(db, read_only=read_only)
+            assert held_open(db) == [], refused.value
+    other = tmp_path / "other.db"
+    with Journal(other) as journal:
+        journal._db.execute("DELETE FROM meta")
+    with pytest.raises(JournalError, match="no schema version") as refused:
+        Journal(other, read_only=True)
+    assert held_open(other) == [], refused.value
+
+
+def test_a_journal_closes_as_its_block_ends(tmp_path: Path) -> None:
+    with Journal(tmp_path / "host.db") as journal:
+        journal.create_table("t", 0.0, {})
+        assert held_open(tmp_path / "host.db") != []
+    assert held_open(tmp_path / "host.db") == []
+    with pytest.raises(sqlite3.ProgrammingError, match="closed"):
+        journal.tables()
 
 
 def test_memory_journal_works() -> None:
