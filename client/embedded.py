@@ -159,26 +159,31 @@ async def _running_host(
     The host runs shielded from the cancel that closes the game's screen (SIGTERM, Ctrl-C, the
     end of the match), so that it is still there to tell its players it stopped
     (:func:`_stop_for_friends`); it is cut off once the body is done, however it ended."""
-    async with trio.open_nursery() as nursery:
-        host = Host(config, Journal(config.db))
-        hosting = trio.CancelScope(shield=True)
-        try:
-            bound = await nursery.start(_serve_shielded, host, hosting)
-        except (OSError, ExceptionGroup) as exc:
-            taken = isinstance(exc, OSError) or exc.subgroup(OSError) is not None
-            if not config.port or not taken or not any_port_if_taken:
-                raise
-            host.journal.close()
-            config = replace(config, port=0)  # the port is taken: any free one will do
-            host = Host(config, Journal(config.db))
+    journals = contextlib.ExitStack()  # every journal opened is closed, however the game ends
+
+    def host_of(config: HostConfig) -> Host:
+        return Host(config, journals.enter_context(Journal(config.db)))
+
+    with journals:
+        async with trio.open_nursery() as nursery:
+            host = host_of(config)
             hosting = trio.CancelScope(shield=True)
-            bound = await nursery.start(_serve_shielded, host, hosting)
-        try:
-            yield host, bound, nursery
-        finally:
-            hosting.cancel()  # stopped by now, or too slow to stop: the rest is cut off
-            nursery.cancel_scope.cancel()
-    host.journal.close()
+            try:
+                bound = await nursery.start(_serve_shielded, host, hosting)
+            except (OSError, ExceptionGroup) as exc:
+                taken = isinstance(exc, OSError) or exc.subgroup(OSError) is not None
+                if not config.port or not taken or not any_port_if_taken:
+                    raise
+                host.journal.close()
+                config = replace(config, port=0)  # the port is taken: any free one will do
+                host = host_of(config)
+                hosting = trio.CancelScope(shield=True)
+                bound = await nursery.start(_serve_shielded, host, hosting)
+            try:
+                yield host, bound, nursery
+            finally:
+                hosting.cancel()  # stopped by now, or too slow to stop: the rest is cut off
+                nursery.cancel_scope.cancel()
 
 
 async def _serve_shielded(

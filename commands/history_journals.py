@@ -28,12 +28,19 @@ def default_journals() -> list[tuple[str, str]]:
 def journal_with_table(journals: list[tuple[str, str]], table: int) -> Journal:
     """The one journal of ``journals`` holding ``table`` (to export); CommandError if none
     does, or more than one (then --db must say which)."""
-    opened = [(heading, path, open_journal(path, create=False)) for heading, path in journals]
-    holding = [
-        (heading, path, journal)
-        for heading, path, journal in opened
-        if any(r.table_id == str(table) for r in journal.tables())
-    ]
+    opened: list[tuple[str, str, Journal]] = []
+    try:
+        for heading, path in journals:
+            opened.append((heading, path, open_journal(path, create=False)))
+        holding = [
+            (heading, path, journal)
+            for heading, path, journal in opened
+            if any(r.table_id == str(table) for r in journal.tables())
+        ]
+    except BaseException:  # the second journal refused: the first is closed too
+        for _, _, journal in opened:
+            journal.close()
+        raise
     for _, _, journal in opened:
         if len(holding) != 1 or journal is not holding[0][2]:
             journal.close()

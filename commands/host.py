@@ -269,8 +269,7 @@ def run_host(args: argparse.Namespace) -> int:
         think=DEFAULT_THINK if args.think is None else args.think,
     )
     check_db_path(db, create=True)
-    with JournalLock(db):
-        journal = open_journal(db, create=True)
+    with JournalLock(db), open_journal(db, create=True) as journal:  # closed on every path
         check_host_key(journal)
         collector.install()  # no collector pauses with many tables: the host sweeps (see there)
         try:

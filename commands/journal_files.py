@@ -136,7 +136,11 @@ def open_journal(path: str, *, create: bool) -> Journal:
 
     try:
         journal = Journal(path, read_only=not create)
-        journal.tables()  # reads the file: a file that is not a database fails here
+        try:
+            journal.tables()  # reads the file: a file that is not a database fails here
+        except BaseException:
+            journal.close()
+            raise
     except NewerJournalError as exc:
         raise CommandError(str(exc), EXIT_LOCAL) from None
     except OSError as exc:

@@ -11,6 +11,7 @@ import re
 import secrets
 import shutil
 import socket
+import sqlite3
 import struct
 import subprocess
 import sys
@@ -20,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -485,3 +486,29 @@ def held_open(path: Path) -> list[str]:
             if os.readlink(f"/proc/self/fd/{fd}") == target:
                 held.append(fd)
     return held
+
+
+def connections_opened(monkeypatch: pytest.MonkeyPatch) -> list[sqlite3.Connection]:
+    """Every SQLite connection opened from now on in this test, kept here: one left open is
+    still open when the test looks (:func:`still_open`), whatever the collector does."""
+    opened: list[sqlite3.Connection] = []
+    connect = sqlite3.connect
+
+    def connect_and_keep(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        opened.append(connect(*args, **kwargs))
+        return opened[-1]
+
+    monkeypatch.setattr(sqlite3, "connect", connect_and_keep)
+    return opened
+
+
+def still_open(connections: list[sqlite3.Connection]) -> list[sqlite3.Connection]:
+    """Those of ``connections`` not closed."""
+    left = []
+    for connection in connections:
+        try:
+            connection.total_changes  # noqa: B018 (a closed connection refuses it)
+        except sqlite3.ProgrammingError:
+            continue
+        left.append(connection)
+    return left
