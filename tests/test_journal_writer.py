@@ -40,76 +40,76 @@ def run_virtual(fn) -> None:
 
 
 def test_a_write_that_finds_the_writer_idle_begins_at_once(tmp_path: Path) -> None:
-    journal = GatedJournal(tmp_path / "j.db")
-    journal.gate.set()
-    writer = JournalWriter(journal)
+    with GatedJournal(tmp_path / "j.db") as journal:
+        journal.gate.set()
+        writer = JournalWriter(journal)
 
-    async def main() -> None:
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(writer.run)
-            await writer.append(1, [("move", {"n": 1})])
-            # Right after the last commit, but nothing was waiting when it ended: no pause.
-            await writer.append(1, [("move", {"n": 2})])
-            assert trio.current_time() == 0
-            nursery.cancel_scope.cancel()
+        async def main() -> None:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(writer.run)
+                await writer.append(1, [("move", {"n": 1})])
+                # Right after the last commit, but nothing was waiting when it ended: no pause.
+                await writer.append(1, [("move", {"n": 2})])
+                assert trio.current_time() == 0
+                nursery.cancel_scope.cancel()
 
-    run_virtual(main)
-    assert journal.batches == [["1"], ["1"]]
-    assert writer.commits == 2
+        run_virtual(main)
+        assert journal.batches == [["1"], ["1"]]
+        assert writer.commits == 2
 
 
 def test_writes_queued_during_a_commit_share_the_next_one(tmp_path: Path) -> None:
-    journal = GatedJournal(tmp_path / "j.db")
-    writer = JournalWriter(journal)
-    finished: dict[int, float] = {}
+    with GatedJournal(tmp_path / "j.db") as journal:
+        writer = JournalWriter(journal)
+        finished: dict[int, float] = {}
 
-    async def table(table_id: int) -> None:
-        await writer.append(table_id, [("move", {"table": table_id})])
-        finished[table_id] = trio.current_time()
+        async def table(table_id: int) -> None:
+            await writer.append(table_id, [("move", {"table": table_id})])
+            finished[table_id] = trio.current_time()
 
-    async def main() -> None:
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(writer.run)
-            async with trio.open_nursery() as tables:
-                tables.start_soon(table, 1)
-                await trio.testing.wait_all_tasks_blocked()
-                for table_id in (2, 3, 4):  # they queue while table 1's commit is on disk
-                    tables.start_soon(table, table_id)
-                await trio.testing.wait_all_tasks_blocked()
-                journal.gate.set()
-            nursery.cancel_scope.cancel()
+        async def main() -> None:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(writer.run)
+                async with trio.open_nursery() as tables:
+                    tables.start_soon(table, 1)
+                    await trio.testing.wait_all_tasks_blocked()
+                    for table_id in (2, 3, 4):  # they queue while table 1's commit is on disk
+                        tables.start_soon(table, table_id)
+                    await trio.testing.wait_all_tasks_blocked()
+                    journal.gate.set()
+                nursery.cancel_scope.cancel()
 
-    run_virtual(main)
-    assert journal.batches[0] == ["1"]
-    assert sorted(journal.batches[1]) == ["2", "3", "4"]  # trio starts tasks in any order
-    assert len(journal.batches) == 2
-    assert writer.commits == 2
-    assert finished[1] == 0
-    assert all(finished[t] >= GROUP_COMMIT for t in (2, 3, 4))
-    assert [e.payload for e in journal.entries("3")] == [{"table": 3}]
+        run_virtual(main)
+        assert journal.batches[0] == ["1"]
+        assert sorted(journal.batches[1]) == ["2", "3", "4"]  # trio starts tasks in any order
+        assert len(journal.batches) == 2
+        assert writer.commits == 2
+        assert finished[1] == 0
+        assert all(finished[t] >= GROUP_COMMIT for t in (2, 3, 4))
+        assert [e.payload for e in journal.entries("3")] == [{"table": 3}]
 
 
 def test_after_a_commit_shared_by_several_tables_the_next_one_waits(tmp_path: Path) -> None:
-    journal = GatedJournal(tmp_path / "j.db")
-    journal.gate.set()
-    writer = JournalWriter(journal)
+    with GatedJournal(tmp_path / "j.db") as journal:
+        journal.gate.set()
+        writer = JournalWriter(journal)
 
-    async def main() -> None:
-        async with trio.open_nursery() as nursery:
-            async with trio.open_nursery() as tables:
-                for table_id in (1, 2):  # both queued before the writer starts
-                    tables.start_soon(writer.append, table_id, [("move", {})])
-                await trio.testing.wait_all_tasks_blocked()
-                nursery.start_soon(writer.run)
-            assert trio.current_time() == 0
-            # Nothing waits now, but busy tables write again soon: the next commit waits to
-            # take what they add meanwhile.
-            await writer.append(3, [("move", {})])
-            assert trio.current_time() >= GROUP_COMMIT
-            nursery.cancel_scope.cancel()
+        async def main() -> None:
+            async with trio.open_nursery() as nursery:
+                async with trio.open_nursery() as tables:
+                    for table_id in (1, 2):  # both queued before the writer starts
+                        tables.start_soon(writer.append, table_id, [("move", {})])
+                    await trio.testing.wait_all_tasks_blocked()
+                    nursery.start_soon(writer.run)
+                assert trio.current_time() == 0
+                # Nothing waits now, but busy tables write again soon: the next commit waits to
+                # take what they add meanwhile.
+                await writer.append(3, [("move", {})])
+                assert trio.current_time() >= GROUP_COMMIT
+                nursery.cancel_scope.cancel()
 
-    run_virtual(main)
-    assert [sorted(b) for b in journal.batches] == [["1", "2"], ["3"]]
+        run_virtual(main)
+        assert [sorted(b) for b in journal.batches] == [["1", "2"], ["3"]]
 
 
 class RefusingJournal(GatedJournal):
@@ -131,25 +131,25 @@ class RefusingJournal(GatedJournal):
 def test_a_write_a_table_began_itself_is_retried_when_the_disk_refuses_it(
     tmp_path: Path,
 ) -> None:
-    journal = RefusingJournal(tmp_path / "j.db")
-    troubles: list[str | None] = []
-    writer = JournalWriter(
-        journal, on_trouble=lambda e: troubles.append(None if e is None else str(e))
-    )
+    with RefusingJournal(tmp_path / "j.db") as journal:
+        troubles: list[str | None] = []
+        writer = JournalWriter(
+            journal, on_trouble=lambda e: troubles.append(None if e is None else str(e))
+        )
 
-    async def main() -> None:
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(writer.run)
-            await trio.testing.wait_all_tasks_blocked()  # the writer waits, idle
-            await writer.append(1, [("move", {"n": 1})])
-            # Refused once, written at the first retry, and the table went on only then.
-            assert trio.current_time() == RETRY_FIRST
-            await writer.append(1, [("move", {"n": 2})])
-            nursery.cancel_scope.cancel()
+        async def main() -> None:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(writer.run)
+                await trio.testing.wait_all_tasks_blocked()  # the writer waits, idle
+                await writer.append(1, [("move", {"n": 1})])
+                # Refused once, written at the first retry, and the table went on only then.
+                assert trio.current_time() == RETRY_FIRST
+                await writer.append(1, [("move", {"n": 2})])
+                nursery.cancel_scope.cancel()
 
-    run_virtual(main)
-    assert journal.refused == 1
-    assert troubles == ["database or disk is full", None]
-    assert [e.payload for e in journal.entries("1")] == [{"n": 1}, {"n": 2}]
-    assert writer.commits == 3
-    assert writer.outages == 1
+        run_virtual(main)
+        assert journal.refused == 1
+        assert troubles == ["database or disk is full", None]
+        assert [e.payload for e in journal.entries("1")] == [{"n": 1}, {"n": 2}]
+        assert writer.commits == 3
+        assert writer.outages == 1

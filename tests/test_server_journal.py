@@ -25,54 +25,54 @@ def test_entries_come_back_in_order_per_table_after_reopening(tmp_path: Path) ->
     journal.append_many([("t1", "play", {"c": b"\x00\x01"})])
     journal.close()
 
-    again = Journal(path)
-    entries = list(again.entries("t1"))
-    assert [(e.n, e.kind, e.payload) for e in entries] == [
-        (1, "join", {"seat": 0}),
-        (2, "play", {"c": 5}),
-        (3, "play", {"c": b"\x00\x01"}),
-    ]
-    assert [t.table_id for t in again.tables(finished=False)] == ["t1", "t2"]
-    again.finish_table("t2", 9.0, {"winner": 1})
-    assert [t.table_id for t in again.tables(finished=True)] == ["t2"]
-    assert again.tables(finished=True)[0].summary == {"winner": 1}
+    with Journal(path) as again:
+        entries = list(again.entries("t1"))
+        assert [(e.n, e.kind, e.payload) for e in entries] == [
+            (1, "join", {"seat": 0}),
+            (2, "play", {"c": 5}),
+            (3, "play", {"c": b"\x00\x01"}),
+        ]
+        assert [t.table_id for t in again.tables(finished=False)] == ["t1", "t2"]
+        again.finish_table("t2", 9.0, {"winner": 1})
+        assert [t.table_id for t in again.tables(finished=True)] == ["t2"]
+        assert again.tables(finished=True)[0].summary == {"winner": 1}
 
 
 def test_a_table_finished_again_keeps_the_matches_before_its_rematch(tmp_path: Path) -> None:
     """A table that played again, then was recorded finished a second time (closed after its
     last match ended), lost its earlier matches from the summary `history` lists."""
-    journal = Journal(tmp_path / "host.db")
-    journal.create_table("t1", 1.0, {"players": 2})
-    journal.finish_table("t1", 2.0, {"winner": 0})
-    journal.reopen_table("t1")
-    journal.finish_table("t1", 3.0, {"winner": 1})
-    journal.finish_table("t1", 4.0, {"winner": 1, "abandoned": True})
-    (table,) = journal.tables(finished=True)
-    assert table.summary == {"winner": 1, "abandoned": True, "earlier": [{"winner": 0}]}
+    with Journal(tmp_path / "host.db") as journal:
+        journal.create_table("t1", 1.0, {"players": 2})
+        journal.finish_table("t1", 2.0, {"winner": 0})
+        journal.reopen_table("t1")
+        journal.finish_table("t1", 3.0, {"winner": 1})
+        journal.finish_table("t1", 4.0, {"winner": 1, "abandoned": True})
+        (table,) = journal.tables(finished=True)
+        assert table.summary == {"winner": 1, "abandoned": True, "earlier": [{"winner": 0}]}
 
 
 def test_wal_and_full_sync_are_on(tmp_path: Path) -> None:
-    journal = Journal(tmp_path / "host.db")
-    db = journal._db
-    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    with Journal(tmp_path / "host.db") as journal:
+        db = journal._db
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
 
 
 def test_a_failed_batch_writes_nothing(tmp_path: Path) -> None:
-    journal = Journal(tmp_path / "host.db")
-    journal.create_table("t1", 1.0, {})
-    with pytest.raises(sqlite3.IntegrityError):
-        journal.append_many([("t1", "join", {}), ("no-such-table", "join", {})])
-    assert list(journal.entries("t1")) == []
+    with Journal(tmp_path / "host.db") as journal:
+        journal.create_table("t1", 1.0, {})
+        with pytest.raises(sqlite3.IntegrityError):
+            journal.append_many([("t1", "join", {}), ("no-such-table", "join", {})])
+        assert list(journal.entries("t1")) == []
 
 
 def test_a_gap_is_reported(tmp_path: Path) -> None:
-    journal = Journal(tmp_path / "host.db")
-    journal.create_table("t1", 1.0, {})
-    journal.append_many([("t1", "a", {}), ("t1", "b", {})])
-    journal._db.execute("DELETE FROM entries WHERE n = 1")
-    with pytest.raises(JournalError, match="entry 1 is missing"):
-        list(journal.entries("t1"))
+    with Journal(tmp_path / "host.db") as journal:
+        journal.create_table("t1", 1.0, {})
+        journal.append_many([("t1", "a", {}), ("t1", "b", {})])
+        journal._db.execute("DELETE FROM entries WHERE n = 1")
+        with pytest.raises(JournalError, match="entry 1 is missing"):
+            list(journal.entries("t1"))
 
 
 def test_another_schema_version_is_refused(tmp_path: Path) -> None:
@@ -156,9 +156,9 @@ def test_a_journal_closes_as_its_block_ends(tmp_path: Path) -> None:
 
 
 def test_memory_journal_works() -> None:
-    journal = Journal(":memory:")
-    journal.create_table("t", 0.0, {})
-    assert journal.append_many([("t", "x", {})])[0].n == 1
+    with Journal(":memory:") as journal:
+        journal.create_table("t", 0.0, {})
+        assert journal.append_many([("t", "x", {})])[0].n == 1
 
 
 def test_numbering_goes_on_past_the_tables_kept_in_memory(
@@ -167,15 +167,15 @@ def test_numbering_goes_on_past_the_tables_kept_in_memory(
     """The journal keeps the next entry number of only so many tables (a long-running host
     makes tables without end); a table it no longer keeps is numbered on from the database."""
     monkeypatch.setattr("scopa_net.server.journal.NEXT_N_KEPT", 2)
-    journal = Journal(tmp_path / "host.db")
-    names = ["t1", "t2", "t3"]
-    for name in names:
-        journal.create_table(name, 1.0, {"players": 2})
-    for turn in range(4):
+    with Journal(tmp_path / "host.db") as journal:
+        names = ["t1", "t2", "t3"]
         for name in names:
-            journal.append_many([(name, "play", {"turn": turn})])
-    assert len(journal._next_n) <= 2
-    for name in names:
-        assert [(e.n, e.payload["turn"]) for e in journal.entries(name)] == [
-            (n + 1, n) for n in range(4)
-        ]
+            journal.create_table(name, 1.0, {"players": 2})
+        for turn in range(4):
+            for name in names:
+                journal.append_many([(name, "play", {"turn": turn})])
+        assert len(journal._next_n) <= 2
+        for name in names:
+            assert [(e.n, e.payload["turn"]) for e in journal.entries(name)] == [
+                (n + 1, n) for n in range(4)
+            ]
