@@ -34,10 +34,23 @@ MakeHost = Callable[..., Awaitable[Host]]
 
 
 async def start_host(nursery: trio.Nursery, db: str = ":memory:", **options: object) -> Host:
+    """A host on 127.0.0.1 (any free port) running in ``nursery``; its journal is closed as
+    it stops (shut down, or its nursery cancelled), as ``scopa-net host`` closes it."""
     config = HostConfig(bind="127.0.0.1", port=0, advertise=False, db=db, **options)  # type: ignore[arg-type]
     host = Host(config, Journal(db))
-    await nursery.start(host.serve)
+    await nursery.start(serve_then_close, host)
     return host
+
+
+async def serve_then_close(
+    host: Host, *, listen: bool = True, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED
+) -> None:
+    """``host.serve()``, then its journal closed whatever ended it: a test that reads the
+    journal does so while the host runs, or opens it again."""
+    try:
+        await host.serve(listen=listen, task_status=task_status)
+    finally:
+        host.journal.close()
 
 
 async def play_one_match(
@@ -115,7 +128,7 @@ async def start_memory_host(nursery: trio.Nursery, **options: object) -> tuple[H
     streams that reaches it: for tests in virtual time (trio's autojump clock)."""
     config = HostConfig(db=":memory:", advertise=False, **options)  # type: ignore[arg-type]
     host = Host(config, Journal(":memory:"))
-    await nursery.start(partial(host.serve, listen=False))
+    await nursery.start(partial(serve_then_close, host, listen=False))
     return host, Network(host, nursery)
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import trio
 import trio.testing
-from hosting import Network, create
+from hosting import Network, create, serve_then_close
 
 from scopa_net.client.launch import session_failure
 from scopa_net.client.network_session import (
@@ -37,7 +37,7 @@ from scopa_net.wire import messages as m
 async def start_memory_host(nursery: trio.Nursery, **options: object) -> tuple[Host, Network]:
     config = HostConfig(db=":memory:", advertise=False, **options)  # type: ignore[arg-type]
     host = Host(config, Journal(":memory:"))
-    await nursery.start(partial(host.serve, listen=False))
+    await nursery.start(partial(serve_then_close, host, listen=False))
     return host, Network(host, nursery)
 
 
@@ -232,7 +232,7 @@ async def test_a_host_stopped_and_started_again_is_waited_for_and_the_seat_taken
 
         async def serve(host: Host, scope: trio.CancelScope, *, task_status) -> None:
             with scope:
-                await host.serve(listen=False, task_status=task_status)
+                await serve_then_close(host, listen=False, task_status=task_status)
 
         await nursery.start(serve, first, host_scope)
         net = Network(first, nursery)

@@ -16,7 +16,7 @@ from functools import partial
 import pytest
 import trio
 import trio.testing
-from hosting import create, start_host
+from hosting import create, serve_then_close, start_host
 from rawplayer import RawPlayer, answer, close_links, close_opened, memory_connector, open_link
 
 from scopa_net.client.network_session import _Link
@@ -179,7 +179,7 @@ async def test_out_of_descriptors_is_logged_once_per_burst(
     caplog.set_level(logging.INFO, logger="scopa_net.host")
     async with trio.open_nursery() as nursery:
         host = Host(HostConfig(advertise=False), Journal(":memory:"))
-        await nursery.start(partial(host.serve, listen=False))
+        await nursery.start(partial(serve_then_close, host, listen=False))
         listener = _ExhaustedListener(50, host)
         served = trio.Event()
 
@@ -217,7 +217,7 @@ async def in_process_host(nursery: trio.Nursery, *, slow: bool = False, **option
     host = Host(config, Journal(":memory:"))
     if slow:
         host.writer = SlowWriter(host.journal, threaded=False)
-    await nursery.start(partial(host.serve, listen=False))
+    await nursery.start(partial(serve_then_close, host, listen=False))
     return host
 
 

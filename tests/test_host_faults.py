@@ -15,7 +15,7 @@ import msgpack
 import pytest
 import trio
 import trio.testing
-from hosting import MakeHost, create
+from hosting import MakeHost, create, serve_then_close
 from rawplayer import RawPlayer, answer, close_links, close_opened, memory_connector, open_link
 
 from scopa_net.bots.levels import make_player
@@ -61,7 +61,7 @@ async def in_process_host(nursery: trio.Nursery, *, slow: bool = False, **option
     host = Host(config, Journal(":memory:"))
     if slow:
         host.writer = SlowWriter(host.journal, threaded=False)
-    await nursery.start(partial(host.serve, listen=False))
+    await nursery.start(partial(serve_then_close, host, listen=False))
     return host
 
 

@@ -6,7 +6,7 @@ from functools import partial
 
 import trio
 import trio.testing
-from hosting import Network, create
+from hosting import Network, create, serve_then_close
 
 from scopa_net.client.network_session import NetworkSession, TableChoice
 from scopa_net.rules import RuleSet
@@ -25,7 +25,7 @@ async def test_a_drop_on_your_turn_waits_out_the_grace_then_a_bot_stands_in(
     async with trio.open_nursery() as nursery:
         config = HostConfig(db=":memory:", advertise=False, grace=GRACE, bot_delay=1.0)
         host = Host(config, Journal(":memory:"))
-        await nursery.start(partial(host.serve, listen=False))
+        await nursery.start(partial(serve_then_close, host, listen=False))
         net = Network(host, nursery)
         session = NetworkSession(
             "mem",

@@ -11,7 +11,7 @@ from functools import partial
 import pytest
 import trio
 import trio.testing
-from hosting import create, start_memory_host
+from hosting import create, serve_then_close, start_memory_host
 
 from scopa_net.client.network_session import NetworkSession, TableChoice, _Link
 from scopa_net.rules import RuleSet
@@ -87,7 +87,7 @@ async def test_a_hostile_peer_is_closed_at_its_limit(
 ) -> None:
     async with trio.open_nursery() as nursery:
         host = Host(LIMITS, Journal(":memory:"))
-        await nursery.start(partial(host.serve, listen=False))
+        await nursery.start(partial(serve_then_close, host, listen=False))
         got, elapsed = await closed_after(host, payload, drip)
         nursery.cancel_scope.cancel()
     assert (got, round(elapsed, 1)) == (reason, after)

@@ -26,6 +26,7 @@ from hosting import (
     host_in_thread,
     seat_kept_at_a_host_that_stopped,
     seat_kept_for_join,
+    serve_then_close,
     start_host,
 )
 from reading_screen import FirstDeal, reading_screen
@@ -352,7 +353,7 @@ async def test_another_host_at_the_old_address_sends_the_client_to_look_on_the_l
             evening.first.journal.close()
             config = HostConfig(bind="127.0.0.1", port=old, advertise=False, db=":memory:")
             other = Host(config, Journal(":memory:"))
-            await nursery.start(other.serve)
+            await nursery.start(serve_then_close, other)
             again = await start_host(
                 nursery, db=str(tmp_path / "host.db"), bot_delay=0.01, grace=600
             )

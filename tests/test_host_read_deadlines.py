@@ -11,6 +11,7 @@ from functools import partial
 import pytest
 import trio
 import trio.testing
+from hosting import serve_then_close
 
 from scopa_net.server.config import HostConfig
 from scopa_net.server.host import Host
@@ -53,7 +54,7 @@ async def test_a_talking_peer_is_not_pinged_and_a_silent_one_is_timed_from_its_l
 
     async with trio.open_nursery() as nursery:
         host = Host(LIMITS, Journal(":memory:"))
-        await nursery.start(partial(host.serve, listen=False))
+        await nursery.start(partial(serve_then_close, host, listen=False))
         nursery.start_soon(host.handle_stream, server, "peer", "peer")
         nursery.start_soon(talk)
         with trio.fail_after(3600):

@@ -12,7 +12,7 @@ from functools import partial
 import pytest
 import trio
 import trio.testing
-from hosting import Network, create
+from hosting import Network, create, serve_then_close
 from person_screen import PersonScreen
 
 from scopa_net.client.network_session import TableChoice, open_network_session
@@ -28,7 +28,7 @@ async def serve(db: str, *, task_status: trio.TaskStatus[Host]) -> None:
     host = Host(config, Journal(db))
     host.writer.threaded = False  # virtual time: no worker thread for the clock to jump past
     async with trio.open_nursery() as nursery:
-        await nursery.start(partial(host.serve, listen=False))
+        await nursery.start(partial(serve_then_close, host, listen=False))
         task_status.started(host)
 
 

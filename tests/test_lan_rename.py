@@ -7,7 +7,7 @@ from functools import partial
 
 import trio
 import trio.testing
-from hosting import create
+from hosting import create, serve_then_close
 from rawplayer import RawPlayer, answer, close_links, memory_connector, open_link
 
 from scopa_net.rules import RuleSet
@@ -24,7 +24,7 @@ async def start(nursery: trio.Nursery, db: str) -> Host:
     )  # type: ignore[arg-type]
     host = Host(config, Journal(db))
     host.writer.threaded = False  # virtual time: no worker thread for the clock to jump past
-    await nursery.start(partial(host.serve, listen=False))
+    await nursery.start(partial(serve_then_close, host, listen=False))
     return host
 
 

@@ -11,7 +11,7 @@ from functools import partial
 import pytest
 import trio
 import trio.testing
-from hosting import MakeHost, create, start_memory_host
+from hosting import MakeHost, create, serve_then_close, start_memory_host
 from person_screen import PersonScreen
 from rawseat import RawSeat
 
@@ -142,7 +142,7 @@ async def test_two_players_agree_and_play_a_second_match(host: Host, nursery: tr
 async def _memory_host(nursery: trio.Nursery) -> Callable[[], Awaitable[RawSeat]]:
     """An in-process host whose connections are memory streams (for virtual time)."""
     host = Host(HostConfig(db=":memory:", advertise=False), Journal(":memory:"))
-    await nursery.start(partial(host.serve, listen=False))
+    await nursery.start(partial(serve_then_close, host, listen=False))
 
     async def connect() -> RawSeat:
         client, server = trio.testing.memory_stream_pair()
