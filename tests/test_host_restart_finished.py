@@ -4,6 +4,7 @@ match kept in the journal for ``history`` either way."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import sqlite3
@@ -147,7 +148,8 @@ async def test_a_table_whose_vote_ran_out_while_the_host_was_stopped_closes_at_t
     db = str(tmp_path / "host.db")
     await play_one_match(db, RuleSet.of(2, 1), bot_delay=0.0)  # stopped as the match ended
     yesterday = time.time() - 20 * 3600
-    with sqlite3.connect(db) as raw:  # the evening went by while the host was stopped
+    # the evening went by while the host was stopped
+    with contextlib.closing(sqlite3.connect(db)) as raw, raw:
         raw.execute("UPDATE tables SET finished = ?", (yesterday,))
     ended = time.strftime("%Y-%m-%d %H:%M", time.localtime(yesterday))
     caplog.set_level(logging.INFO, logger="scopa_net")

@@ -82,7 +82,8 @@ async def test_a_match_over_before_a_restart_is_not_logged_again_as_news(
         nursery.cancel_scope.cancel()
     again.journal.close()
     assert [r.message for r in caplog.records if "finished" in r.message] == []
-    assert [t.finished is not None for t in Journal(db).tables()] == [True]  # kept all the same
+    with Journal(db) as journal:
+        assert [t.finished is not None for t in journal.tables()] == [True]  # kept all the same
 
 
 async def test_a_match_just_over_is_logged_with_its_scores_by_name(

@@ -9,6 +9,7 @@ once they are on disk. Real host, real loopback TCP, a journal on disk (its own 
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from pathlib import Path
 
@@ -25,7 +26,7 @@ TABLE_TASK = "Host._run_table"
 
 def plays_on_disk(db: Path, table_id: int) -> int:
     """The moves of the table in the journal file, as another process would read them."""
-    with sqlite3.connect(db) as reader:
+    with contextlib.closing(sqlite3.connect(db)) as reader:
         query = "SELECT count(*) FROM entries WHERE table_id = ? AND kind = 'play'"
         return reader.execute(query, (str(table_id),)).fetchone()[0]
 

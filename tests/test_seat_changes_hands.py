@@ -12,6 +12,7 @@ journal; the blind one, whose rounds take longer, on memory streams in virtual t
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
@@ -251,7 +252,8 @@ async def test_a_result_a_computer_played_for_an_absent_person_says_so(
     won = rf": Nina: \d+ - bot 1: \d+; (Nina|bot 1) won; {played_for} \(2 players"
     assert re.search(won, listed), listed
 
-    with sqlite3.connect(db) as old:  # as a host before this kept it: found by replaying
+    # as a host before this kept it: found by replaying
+    with contextlib.closing(sqlite3.connect(db)) as old, old:
         (summary,) = old.execute("SELECT summary FROM tables").fetchone()
         kept = msgpack.unpackb(summary)
         del kept["computer"]
