@@ -37,6 +37,21 @@ def test_every_subpackage_is_listed_for_the_wheel() -> None:
     assert all(name.startswith("scopa_net") for name in listed)
 
 
+def test_the_pythons_named_agree_with_requires_python_and_the_readme() -> None:
+    """The classifiers name every Python from requires-python's oldest on, with no gap, and
+    the README's install line names the same oldest one."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    oldest = project["requires-python"].removeprefix(">=")
+    prefix = "Programming Language :: Python :: 3."
+    minors = sorted(
+        int(c.removeprefix(prefix)) for c in project["classifiers"] if c.startswith(prefix)
+    )
+    assert minors
+    assert f"3.{minors[0]}" == oldest
+    assert minors == list(range(minors[0], minors[-1] + 1))
+    assert f"(Python {oldest} or newer" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
 def test_the_readme_install_line_gives_a_working_command(tmp_path: Path) -> None:
     """The README's ``python -m pip install . && scopa-net play``, short of a terminal: a copy
     of the source tree builds into a wheel, the wheel installs (its dependencies are this
