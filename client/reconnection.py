@@ -58,7 +58,7 @@ from scopa_net.names import clean_chat, clean_name, clean_text
 from scopa_net.plays import Play, play_code
 from scopa_net.seat_holders import SeatHolders
 from scopa_net.wire import messages as m
-from scopa_net.wire.connection import bye_for
+from scopa_net.wire.connection import State, bye_for
 from scopa_net.wire.errors import ErrorCode, RefusalWhy, RemoteProtocolError
 from scopa_net.witness import DealWitness
 
@@ -646,7 +646,12 @@ class Reconnection:
 
     async def resend_caught_up(self, link: _Link) -> None:
         """Send again each move the host had not answered, once the catch-up has reached
-        the event it was chosen after."""
+        the event it was chosen after. Nothing goes before the seat is seated again: a
+        resume by snapshot is ``syncing`` until its snapshot is read (protocol.md 3.3), and
+        a move sent then broke the protocol, which read as a lost connection: the seat was
+        resumed again, and again, until its table closed."""
+        if link.conn.state is not State.SEATED:
+            return  # the pump sends them once the snapshot is read
         session = self.session
         seq = 0 if session.mirror is None else session.mirror.seq
         for move_id in list(self.to_resend):
