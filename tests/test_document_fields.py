@@ -138,10 +138,10 @@ RULE_SETS = {
 
 @pytest.fixture
 def short_linger(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tables close 3 s after their match (not 60). A person whose client comes back by
-    snapshot after the vote was declined (the other said no) has been seen resuming again
-    about every second until the table closed: not a field of the document, left for now,
-    and not waited for here."""
+    """Tables close 3 s after their match (not 60), so that a client that stays on never
+    holds a test for a minute. (A person back by snapshot after the vote was declined was
+    seen resuming again every second until the table closed: it sent its unanswered move
+    before the snapshot, test_client_resend_after_snapshot.py.)"""
     monkeypatch.setattr(table_task, "LINGER", 3.0)
 
 
