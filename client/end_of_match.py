@@ -126,7 +126,7 @@ class EndOfMatch:
             session._end_lines = []
             session._words.new_match()
             session.match_no = e.match_no + 1
-            session._voids = 0
+            session._voids = session._rounds_counted = session._round_opened = 0
             assert session.table_id is not None
             start = opening_snapshot(
                 session.rules, seat=session.seat, seq=e.seq, table_id=session.table_id

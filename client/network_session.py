@@ -367,8 +367,14 @@ class NetworkSession:
         hands during the round. A snapshot's plays are named by its ``makers`` (a host that
         does not send them leaves the seat's name now standing for them)."""
         self._voids = 0
-        """Rounds of this match seen void (``round_void``): the host numbers them as rounds,
-        but they were not played out."""
+        """Rounds of this match seen void (``round_void``), or skipped (see
+        :meth:`_count_skipped`): the host numbers them as rounds, but they were not played
+        out."""
+        self._rounds_counted = 0
+        """The rounds of this match up to which ``_voids`` counts every void one."""
+        self._round_opened = 0
+        """The number of the last ``blind_round`` read since the last snapshot (or the
+        snapshot's round): a void of it is seen here, so it is no skipped number."""
         self._sheet_shown: tuple[int, int] | None = None
         """The round (match number, round number) whose score sheet this screen was shown last
         (a :class:`RoundOver` not hidden in a replay): a snapshot of that round over does not
@@ -711,6 +717,10 @@ class NetworkSession:
         say them leaves those counted here) and the computer's plays for people this round
         (``sat_down``: the snapshot this seat sat down with, see :meth:`_before_me`)."""
         self._voids = max(self._voids, msg.voids)
+        # Its voids count the rounds up to its own; one opened here after it and not seen
+        # void (this seat was cut first) is counted when the next is opened, if skipped.
+        self._rounds_counted = max(self._rounds_counted, msg.round_no)
+        self._round_opened = msg.round_no
         self.computer_plays = set(msg.computer_plays)
         self.play_makers = {}
         view = None if self.mirror is None else self.mirror.view
@@ -741,6 +751,17 @@ class NetworkSession:
                 self.computer_plays.discard(i)
             else:
                 self.play_makers[i] = f"seat {view.seat} (before you)"
+
+    def _count_skipped(self, round_no: int) -> None:
+        """A ``blind_round`` numbered ``round_no``: a number skipped before it, above the
+        rounds counted, was a round void before its first deal that this seat never saw (a
+        snapshot's ``voids`` leaves it out until a later round is dealt, protocol.md 3.9),
+        counted void here as the host counts it."""
+        skipped = round_no - 1 - max(self._rounds_counted, self._round_opened)
+        if skipped > 0:
+            self._voids += skipped
+        self._rounds_counted = max(self._rounds_counted, round_no - 1)
+        self._round_opened = round_no
 
     def _answer(self, msg: m.Ack | m.Reject) -> None:
         pending = self._unacked.pop(msg.move_id, None)
@@ -840,8 +861,11 @@ class NetworkSession:
             self.computer_plays.add(len(view.plays) - 1)
             if self._seating.holders is not None:  # for the names beside the transcript, for verify
                 self._seating.holders.computer_played(e.seat)
+        if isinstance(e, m.BlindRound):
+            self._count_skipped(e.round_no)
         if isinstance(e, m.RoundVoid):
             self._voids += 1
+            self._rounds_counted = max(self._rounds_counted, self._round_opened)
         if isinstance(e, m.RoundCommit) and not self.check_deals:
             self._seed = secrets.token_bytes(32)
             commit = seat_commitment(e.round_id, self.seat, self._seed)

@@ -618,7 +618,7 @@ class Reconnection:
             )
             session.witness.told_before = told  # a round whose seeds were out is not opened anew
         session._seating.holders = SeatHolders(session.rules.players)
-        session._voids = 0
+        session._voids = session._rounds_counted = session._round_opened = 0
         session._void_news = None
         session.rounds_verified = session._verified_before
         session._from_snapshot(start, sat_down=True)
