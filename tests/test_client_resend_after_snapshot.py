@@ -122,3 +122,64 @@ async def test_a_seat_back_by_snapshot_at_a_finished_match_resumes_once(
     assert len(connections) == 2, heard.lines  # the first, and the one that took the seat back
     assert len(heard.results) == 1
     assert not any("connection" in line for line in heard.lines), heard.lines
+
+
+async def test_back_by_snapshot_after_the_vote_was_declined_it_reads_why_once(
+    tmp_path: Path, monkeypatch: object
+) -> None:
+    """As document_fields saw it: Bea's move is lost with her connection, the match ends
+    while she is away and Ada says no to playing again. Bea's client (one that asks "play
+    again?") comes back once and reads the result, then who closed the table, in one line."""
+    monkeypatch.setattr(table_task, "LINGER", 6.0)  # type: ignore[attr-defined]
+    connections: list[trio.abc.Stream] = []
+    host: Host | None = None
+    table: list[int] = []
+    declined = trio.Event()
+    heard: list[Heard] = []
+
+    async def connect() -> trio.abc.Stream:
+        assert host is not None
+        if connections:  # back once Ada has said no
+            with trio.fail_after(30):
+                await declined.wait()
+        stream = await trio.open_tcp_stream("127.0.0.1", host.port)
+        connections.append(LosesAPlay(stream) if not connections else stream)
+        return connections[-1]
+
+    async def bea(ready: trio.Event, done: trio.Event) -> None:
+        await ready.wait()
+        assert host is not None
+        async with open_network_session(
+            "127.0.0.1", host.port, TableChoice(table_id=table[0]), name="Bea",
+            data_dir=tmp_path / "bea", connector=connect, offer_rematch=True,
+        ) as session:  # fmt: skip
+            heard.append(Heard(session))
+            with contextlib.suppress(MoveUnansweredError):  # the lost move: never played
+                await play_as_bot(heard[0], make_player("random", 2))  # type: ignore[arg-type]
+            with trio.move_on_after(3 * table_task.LINGER):  # the rest, to the end
+                with contextlib.suppress(trio.EndOfChannel):
+                    while True:
+                        await heard[0].receive()
+        done.set()
+
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0, grace=0.2, replay_limit=8)
+            ready, done = trio.Event(), trio.Event()
+            nursery.start_soon(bea, ready, done)
+            choice = TableChoice(create=create(RuleSet.of(3, 11), bots=1))
+            async with open_network_session(
+                "127.0.0.1", host.port, choice, name="Ada", data_dir=tmp_path / "ada"
+            ) as ada:  # no rematch offered: Ada's client says no as the match ends
+                assert ada.table_id is not None
+                table.append(ada.table_id)
+                ready.set()
+                with contextlib.suppress(MoveUnansweredError):
+                    await play_as_bot(ada, make_player("random", 1))  # type: ignore[arg-type]
+            declined.set()
+            await done.wait()
+            nursery.cancel_scope.cancel()
+    (bea_heard,) = heard
+    assert len(connections) == 2, bea_heard.lines
+    assert len(bea_heard.results) == 1
+    assert bea_heard.lines[-1] == "no rematch (Ada said no): the table is closing"
