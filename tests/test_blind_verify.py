@@ -14,7 +14,7 @@ from helpers import SwappedSharesParty, one_blind_round
 
 from scopa_net.cards import CARDS
 from scopa_net.client.files import names_beside
-from scopa_net.commands.verify import verify_files
+from scopa_net.commands.verify_files import verify_files
 from scopa_net.fair.blind.cards import card_of
 from scopa_net.fair.blind.deck import deck_message
 from scopa_net.fair.blind.errors import BlindCheckError

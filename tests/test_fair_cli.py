@@ -11,7 +11,7 @@ from helpers import run_scopa_net
 
 from scopa_net.client.files import names_beside
 from scopa_net.commands.main import main
-from scopa_net.commands.verify import NAMES_UNSIGNED
+from scopa_net.commands.verify_names import NAMES_UNSIGNED
 from scopa_net.fair.simulate import simulate_match
 from scopa_net.rules import RuleSet
 

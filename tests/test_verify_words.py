@@ -15,7 +15,8 @@ import pytest
 
 from scopa_net.cards import CARDS, COINS_MASK
 from scopa_net.commands.main import main
-from scopa_net.commands.verify import _Summary, _summary
+from scopa_net.commands.verify_summary import Summary
+from scopa_net.commands.verify_summary_words import say_summary
 from scopa_net.fair import errors
 from scopa_net.fair.blind import errors as blind
 from scopa_net.fair.plain_words import what_failed
@@ -223,10 +224,10 @@ def test_the_summary_counts_void_rounds_apart_from_those_verified(
 def test_the_summary_writes_each_seat_s_count_after_a_colon() -> None:
     """ "(seat 0 1, seat 1 1, seat 2 1)" read as a list of numbers; each seat's count now
     follows a colon."""
-    summary = _Summary()
+    summary = Summary()
     summary.absent = {bytes([n]): (n,) for n in range(3)}
     lines: list[str] = []
-    _summary(lines.append, summary)
+    say_summary(lines.append, summary)
     assert "blind rounds void for an absent player: 3 (seat 0: 1, seat 1: 1, seat 2: 1)" in lines
 
 
@@ -255,11 +256,11 @@ def test_the_luck_of_the_deal_is_explained_and_no_alarm() -> None:
     """A seat dealt no coins in 12 rounds is outside the usual range: the summary says which
     way, what the figures measure, and that one outside now and then is expected."""
     no_coins = tuple(c.index for c in CARDS if not COINS_MASK >> c.index & 1)[:10]
-    summary = _Summary()
+    summary = Summary()
     for n in range(12):
         summary.hands[0][bytes([n]) * 16] = no_coins
     lines: list[str] = []
-    _summary(lines.append, summary)
+    say_summary(lines.append, summary)
     assert "seeds left out: none (every player's random share counted in every shuffle)" in lines
     assert lines[-3].startswith("luck of the deal: the cards players watch, dealt to each seat")
     assert "coins 0 (expected 30.0, usual " in lines[-2]
@@ -591,11 +592,11 @@ def test_the_summary_names_each_seat_as_the_names_beside_the_files_do(
     assert status == 0
     luck = [line for line in out if line.startswith("  ") and " round" in line]
     assert [line.split(",")[0] for line in luck] == ["  Ada (seat 0)", "  Bruno (seat 1)"], out
-    summary = _Summary()
+    summary = Summary()
     summary.names.update({0: ["Ada"], 1: ["Ivo, then Lea"]})
     summary.absent = {b"\x01": (1,)}
     lines: list[str] = []
-    _summary(lines.append, summary)
+    say_summary(lines.append, summary)
     assert "blind rounds void for an absent player: 1 (Ivo, then Lea (seat 1): 1)" in lines
 
 
