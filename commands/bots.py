@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from scopa_net.commands.join import ask_password, named_table, parse_address
+from scopa_net.commands.join import parse_address
+from scopa_net.commands.join_password import ask_password
+from scopa_net.commands.join_tables import named_table
 from scopa_net.commands.options import (
     BOT_LEVELS,
     DEFAULT_TARGET,
@@ -150,7 +152,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from scopa_net.client.network_session import SessionError
     from scopa_net.client.sigterm import run_until_stopped
-    from scopa_net.commands.join import probe
+    from scopa_net.commands.join_host import probe
 
     try:
         host, port = parse_address(args.address)

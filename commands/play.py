@@ -258,7 +258,7 @@ def run_lan(
     from scopa_net.client.said import say
     from scopa_net.client.sigterm import Terminated, typed
     from scopa_net.commands.host import check_address
-    from scopa_net.commands.join import choose_kept_seat
+    from scopa_net.commands.join_kept import choose_kept_seat
     from scopa_net.commands.journal_files import lan_folder_ready
 
     where = data_dir(os.environ)

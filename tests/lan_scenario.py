@@ -27,7 +27,7 @@ import time
 from reading_screen import FirstDeal, in_thread, reading_screen
 
 from scopa_net.client import launch
-from scopa_net.commands import join as join_command
+from scopa_net.commands import join_password
 from scopa_net.commands.main import main
 
 PORT = 7311
@@ -47,7 +47,7 @@ def typed(asked: list[str]) -> None:
 
     builtins.input = answer
     getpass.getpass = password
-    join_command.terminal_to_type_at = lambda: True  # a person types, as at a terminal
+    join_password.terminal_to_type_at = lambda: True  # a person types, as at a terminal
 
 
 def play_and_a_friend(play: list[str], join: list[str], report: dict) -> None:

@@ -215,7 +215,7 @@ def test_play_lan_blind_opens_a_blind_table_and_the_list_says_so(
     from scopa_net.client import embedded
     from scopa_net.client.network_session import list_tables
     from scopa_net.commands import play
-    from scopa_net.commands.join import describe_table
+    from scopa_net.commands.join_tables import describe_table
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     asked: list[dict] = []
@@ -262,14 +262,14 @@ def test_join_create_is_blind_by_default_when_more_than_one_person_plays(
 ) -> None:
     import argparse
 
-    from scopa_net.commands import join
+    from scopa_net.commands import join, join_tables
 
-    monkeypatch.setattr(join, "ask_host", lambda host, port, **_: ((), b"k" * 32))
-    monkeypatch.setattr(join, "check_host_key", lambda *a, **kw: None)
+    monkeypatch.setattr(join_tables, "ask_host", lambda host, port, **_: ((), b"k" * 32))
+    monkeypatch.setattr(join_tables, "check_host_key", lambda *a, **kw: None)
     parser = argparse.ArgumentParser()
     join.register(parser.add_subparsers())
     args = parser.parse_args(["join", "h", "--create", "--players", "4", *flags])
-    choice = join._table_choice(args, "h", 1, input)
+    choice = join_tables.table_choice(args, "h", 1, input)
     assert choice is not None
     assert choice.create is not None
     assert choice.create.blind is blind

@@ -11,7 +11,7 @@ import pytest
 import trio
 from hosting import HostThread
 
-from scopa_net.commands import join as join_command
+from scopa_net.commands import join_password
 from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_REFUSED
 from scopa_net.rules import RuleSet
@@ -59,7 +59,7 @@ def test_bots_at_a_table_with_a_password_ask_for_it_as_join_does(
         asked.append(prompt)
         return "pw"
 
-    monkeypatch.setattr(join_command, "terminal_to_type_at", lambda: True)
+    monkeypatch.setattr(join_password, "terminal_to_type_at", lambda: True)
     monkeypatch.setattr("getpass.getpass", typed)
     assert main(["bots", locked_table, "--table", "1"]) == 0
     assert asked == ["password for table 1: "]

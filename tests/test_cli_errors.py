@@ -26,7 +26,7 @@ from helpers import free_port, kept_seat, run_scopa_net
 from hosting import host_command, host_in_thread
 
 from scopa_net.client import host_link
-from scopa_net.commands import join as join_command
+from scopa_net.commands import join_host, join_password
 from scopa_net.commands.main import main
 from scopa_net.commands.options import (
     EXIT_CANCELLED,
@@ -893,7 +893,7 @@ def test_a_mistake_is_one_line_and_a_documented_status(
     _, argv, keys, status, words = case
     monkeypatch.setenv("XDG_DATA_HOME", str(place.tmp / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(place.tmp / "config"))
-    monkeypatch.setattr(join_command, "PROBE_SECONDS", 1.0)
+    monkeypatch.setattr(join_host, "PROBE_SECONDS", 1.0)
     # The hello's challenge without a newline: one with a byte 10 among its 32 random bytes
     # (about one hello in eight) completes an HTTP server's request line, which then answers
     # 400 and reads as "does not speak scopa-net" (the case of another program answering), not as
@@ -901,7 +901,7 @@ def test_a_mistake_is_one_line_and_a_documented_status(
     monkeypatch.setattr(host_link, "secrets", _NoNewlineSecrets())
     monkeypatch.setattr(builtins, "input", _typing(*keys))
     monkeypatch.setattr("getpass.getpass", _typing(*keys))
-    monkeypatch.setattr(join_command, "terminal_to_type_at", lambda: True)
+    monkeypatch.setattr(join_password, "terminal_to_type_at", lambda: True)
     _fake_lan(monkeypatch, place)
     args = [a.format(**vars(place)) for a in argv]
 
@@ -953,11 +953,11 @@ def test_a_password_is_read_quietly_from_a_script_s_input(
     for line, read in (("pw\n", "pw"), ("pw", "pw"), ("a b \r\n", "a b ")):
         with piped_input(line) as script:
             monkeypatch.setattr(sys, "stdin", script)
-            assert join_command.ask_password(1) == read
+            assert join_password.ask_password(1) == read
     with piped_input("x" * 65) as script:
         monkeypatch.setattr(sys, "stdin", script)
         with pytest.raises(CommandError, match="1 to 64"):
-            join_command.ask_password(1)
+            join_password.ask_password(1)
     assert capfd.readouterr() == ("", "")  # no prompt, no warning
 
 

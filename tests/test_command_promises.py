@@ -238,7 +238,7 @@ def test_arena_plays_the_variant_asked_for(capsys: pytest.CaptureFixture[str]) -
 async def test_join_create_asks_the_host_for_the_table_the_flags_describe(
     host: Host, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from scopa_net.commands.join import _table_choice
+    from scopa_net.commands.join_tables import table_choice
     from scopa_net.commands.main import build_parser
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
@@ -252,7 +252,7 @@ async def test_join_create_asks_the_host_for_the_table_the_flags_describe(
 
     with trio.fail_after(30):
         choice = await trio.to_thread.run_sync(
-            _table_choice, args, "127.0.0.1", host.port, never_asked
+            table_choice, args, "127.0.0.1", host.port, never_asked
         )
     assert choice is not None
     assert choice.create is not None

@@ -49,7 +49,7 @@ def refusals(log: Path) -> int:
 async def test_a_join_says_hello_in_5_to_a_host_of_4_once(tmp_path: Path) -> None:
     """Three connections, as a `join` opens them (its look at the host, the list, the seat):
     the host refuses one hello, the first; the others are said in 4 at once and welcomed."""
-    from scopa_net.commands.join import ask_host
+    from scopa_net.commands.join_host import ask_host
 
     async with older_host(tmp_path) as (port, log):
         for _ in range(3):
@@ -64,7 +64,8 @@ async def test_a_join_says_hello_in_5_to_a_host_of_4_once(tmp_path: Path) -> Non
 async def test_a_host_whose_lan_record_says_4_is_greeted_in_4_at_once(tmp_path: Path) -> None:
     """Picked from the LAN list, a host whose record has `proto` 4 and no `protomax` (it speaks
     4 only) is never said hello to in 5."""
-    from scopa_net.commands.join import ask_host, lan_host_address
+    from scopa_net.commands.join_host import ask_host
+    from scopa_net.commands.join_lan import lan_host_address
 
     async with older_host(tmp_path) as (port, log):
         advert = HostAdvert("Old club", port, m.PROTOCOL_VERSION - 1, 2, False, ("127.0.0.1",))

@@ -325,7 +325,7 @@ def test_join_lists_tables_and_takes_the_number_typed(
 ) -> None:
     import argparse
 
-    from scopa_net.commands.join import _table_choice
+    from scopa_net.commands.join_tables import table_choice
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     host = threaded_host.host
@@ -335,7 +335,7 @@ def test_join_lists_tables_and_takes_the_number_typed(
         create=False, table=None, seat=None, password="pw", accept_new_key=False
     )
     answers = iter(["9", "2"])
-    choice = _table_choice(args, "127.0.0.1", host.port, lambda _: next(answers))
+    choice = table_choice(args, "127.0.0.1", host.port, lambda _: next(answers))
     assert choice is not None
     assert choice.table_id == 2
     assert choice.password == "pw"
@@ -347,7 +347,7 @@ def test_join_lists_tables_and_takes_the_number_typed(
 
 @pytest.mark.xdist_group("mdns")  # real mDNS: the same worker as test_server_discovery.py
 def test_join_finds_an_announced_host_on_the_lan(capsys: pytest.CaptureFixture[str]) -> None:
-    from scopa_net.commands.join import choose_lan_host
+    from scopa_net.commands.join_lan import choose_lan_host
     from scopa_net.server.discovery import HostAdvert, LanAdvertiser
 
     require_multicast()
@@ -413,7 +413,7 @@ def test_the_host_tells_on_stdout_how_to_join(tmp_path: Path) -> None:
 def test_a_listed_table_names_its_seats_in_plain_words() -> None:
     """`join`'s list of tables: the seats after their count read "1 open seat ((open), bot
     1)", a parenthesis in a parenthesis."""
-    from scopa_net.commands.join import describe_table
+    from scopa_net.commands.join_tables import describe_table
     from scopa_net.wire import messages as m
 
     table = m.TableInfo(
@@ -466,7 +466,7 @@ def test_an_export_is_private_and_dated_when_its_match_ended(
 def test_a_listed_table_of_partners_says_who_plays_with_whom() -> None:
     """Two friends joining a four-player table saw "(seats: Nicolò, open, bot 2, bot 3)":
     nothing said the open seat partners bot 3, not Nicolò (partners sit opposite)."""
-    from scopa_net.commands.join import describe_table
+    from scopa_net.commands.join_tables import describe_table
     from scopa_net.wire import messages as m
 
     def table(players: int, variants: tuple[str, ...], *names: str | None) -> m.TableInfo:

@@ -12,7 +12,7 @@ import pytest
 from hosting import HostThread, host_in_thread
 from rawseat import RawSeat
 
-from scopa_net.commands import join as join_command
+from scopa_net.commands import join_host, join_password, join_tables
 from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_CANCELLED, EXIT_REFUSED
 from scopa_net.rules import RuleSet
@@ -29,7 +29,7 @@ def host() -> Iterator[HostThread]:
 def private_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setattr(join_command, "terminal_to_type_at", lambda: True)
+    monkeypatch.setattr(join_password, "terminal_to_type_at", lambda: True)
 
 
 def typing(*answers: str | type[BaseException] | Callable[[], str]) -> Callable[..., str]:
@@ -76,7 +76,7 @@ def test_join_create_names_its_table_with_the_flag_host_uses(
 
     flags = ["--create", "--players", "2", "--table-name", "Club night, back room"]
     args = build_parser().parse_args(["join", host.address, *flags])
-    choice = join_command._table_choice(args, "127.0.0.1", host.port, typing(), player="Dino")
+    choice = join_tables.table_choice(args, "127.0.0.1", host.port, typing(), player="Dino")
     assert choice is not None
 
     async def sit_and_list() -> list[str]:
@@ -84,8 +84,8 @@ def test_join_create_names_its_table_with_the_flag_host_uses(
         async with open_network_session(
             "127.0.0.1", host.port, choice, name="Dino", data_dir=data, store=SeatStore(data)
         ):
-            tables = await trio.to_thread.run_sync(join_command.probe, "127.0.0.1", host.port)
-        return [join_command.describe_table(t) for t in tables]
+            tables = await trio.to_thread.run_sync(join_host.probe, "127.0.0.1", host.port)
+        return [join_tables.describe_table(t) for t in tables]
 
     (listed,) = trio.run(sit_and_list)
     assert listed.startswith("table 1 'Club night, back room': 2 players"), listed

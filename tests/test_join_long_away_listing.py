@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from scopa_net.commands.join import describe_table, named_table
+from scopa_net.commands.join_tables import describe_table, named_table
 from scopa_net.commands.options import CommandError
 from scopa_net.rules import RuleSet
 from scopa_net.wire import messages as m

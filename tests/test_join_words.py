@@ -18,7 +18,7 @@ from scopa_net.client.network_session import (
     open_network_session,
 )
 from scopa_net.client.style import Display
-from scopa_net.commands.join import describe_lan_host
+from scopa_net.commands.join_lan import describe_lan_host
 from scopa_net.fair.commitments import fingerprint
 from scopa_net.rules import RuleSet
 from scopa_net.server.discovery import HostAdvert, browse_interfaces

@@ -127,7 +127,7 @@ async def test_at_a_host_of_protocol_4_the_client_plays_and_reads_its_words(
     while he was away is told in that host's words, as before (it sends no `why`). `join`'s
     first look at the host (its tables and key) says hello again too: it gave the connection
     it had opened to check the address a second time, closed, and ended in a traceback."""
-    from scopa_net.commands.join import ask_host
+    from scopa_net.commands.join_host import ask_host
 
     port = free_port()
     older = await start_older_host(-1, tmp_path / "host.db", port, *FAST)

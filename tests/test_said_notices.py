@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from scopa_net.client.seat_store import SeatRecord
-from scopa_net.commands import join
+from scopa_net.commands.join_host_key import check_host_key
+from scopa_net.commands.join_kept import choose_kept_seat
 from scopa_net.names import display_width
 
 CJK = "李小龙李小龙李小龙李"
@@ -61,12 +62,10 @@ def test_the_first_visit_key_notice_fits(
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     key = bytes(range(32))
     rows = shown(
-        monkeypatch, columns, lambda: join.check_host_key("127.0.0.1", 42951, key, accept=False)
+        monkeypatch, columns, lambda: check_host_key("127.0.0.1", 42951, key, accept=False)
     )
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "again"))
-    whole = shown(
-        monkeypatch, None, lambda: join.check_host_key("127.0.0.1", 42951, key, accept=False)
-    )
+    whole = shown(monkeypatch, None, lambda: check_host_key("127.0.0.1", 42951, key, accept=False))
     assert len(whole) == 1
     assert whole[0].startswith("First visit to the host at 127.0.0.1:42951: its key is ")
     fits_with_words_whole(rows, whole, columns)
@@ -78,7 +77,7 @@ def test_the_seat_taken_back_is_said_in_rows_that_fit(
     monkeypatch: pytest.MonkeyPatch, name: str, columns: int
 ) -> None:
     def take_back() -> None:
-        join.choose_kept_seat([record(name)], input, must=False)
+        choose_kept_seat([record(name)], input, must=False)
 
     rows = shown(monkeypatch, columns, take_back)
     whole = shown(monkeypatch, None, take_back)
@@ -94,7 +93,7 @@ def test_a_list_of_kept_seats_goes_on_under_each_ones_text(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     kept = [record(CJK), record("Zoë Müller", table_id=4)]
-    rows = shown(monkeypatch, 50, lambda: join.choose_kept_seat(kept, lambda _: "1", must=True))
+    rows = shown(monkeypatch, 50, lambda: choose_kept_seat(kept, lambda _: "1", must=True))
     assert rows[0].startswith("1. resume your seat at table 3")
     second = next(i for i, row in enumerate(rows) if row.startswith("2. "))
     assert all(row.startswith("   ") for row in rows[1:second] + rows[second + 1 :]), rows

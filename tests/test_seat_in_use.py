@@ -23,7 +23,7 @@ from hosting import create, start_host
 
 from scopa_net.client.network_session import TableChoice, open_network_session
 from scopa_net.client.seat_store import SeatStore
-from scopa_net.commands.join import kept_seats
+from scopa_net.commands.join_kept import kept_seats
 from scopa_net.commands.options import EXIT_REFUSED
 from scopa_net.rules import RuleSet
 
