@@ -12,6 +12,7 @@ import contextlib
 import logging
 import os
 import secrets
+import traceback
 from typing import TYPE_CHECKING
 
 import trio
@@ -71,16 +72,29 @@ async def drain(stream: trio.abc.Stream, seconds: float = DRAIN_TIME) -> None:
     away the ``bye`` on its way."""
     if not isinstance(stream, trio.abc.HalfCloseableStream):
         return
-    with (
-        trio.move_on_after(seconds),
-        contextlib.suppress(
-            trio.BrokenResourceError, trio.ClosedResourceError, trio.BusyResourceError
-        ),
-    ):
-        await stream.send_eof()
-        left = DRAIN_BYTES
-        while left > 0 and (data := await stream.receive_some(RECEIVE_SIZE)):
-            left -= len(data)
+    with trio.move_on_after(seconds):
+        try:
+            await stream.send_eof()
+            left = DRAIN_BYTES
+            while left > 0 and (data := await stream.receive_some(RECEIVE_SIZE)):
+                left -= len(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, trio.BusyResourceError) as exc:
+            let_go(exc)
+
+
+def let_go(exc: BaseException) -> None:
+    """Clear the frames of ``exc``'s traceback and of the errors it chains, once it is
+    handled. Trio turns a socket's ``OSError`` (``ENOTCONN`` from ``send_eof`` when the
+    peer is gone) into a ``BrokenResourceError`` inside a context manager, whose frames keep
+    both errors in a cycle; those frames reach the session's own (``f_back``), so each such
+    connection's session would wait for the host's rare sweep (server/collector.py)."""
+    seen: set[int] = set()
+    chained: BaseException | None = exc
+    while chained is not None and id(chained) not in seen:
+        seen.add(id(chained))
+        traceback.clear_frames(chained.__traceback__)  # (skips frames still running)
+        chained.__traceback__ = None
+        chained = chained.__cause__ or chained.__context__
 
 
 def write_failure(exc: BaseException) -> str:
@@ -440,6 +454,7 @@ class PlayerSession:
         except (trio.BrokenResourceError, trio.ClosedResourceError, trio.TooSlowError) as exc:
             # Not news: the table's own line names the player who lost the connection.
             log.debug("connection %s: write failed: %s", self.peer, write_failure(exc))
+            let_go(exc)
         except ProtocolError as exc:
             log.error("connection %s: host sent out of order: %s", self.peer, exc)
         finally:
