@@ -50,7 +50,12 @@ CHECK_EVERY = 10.0
 
 def install() -> None:
     """Turn automatic collection off for this process (the host's, from ``scopa-net host``);
-    the host's own sweeps then run (:func:`sweep_now_and_then`)."""
+    the host's own sweeps then run (:func:`sweep_now_and_then`). A full collection first
+    frees what starting up left in cycles (the command line's parser: ``argparse`` makes a
+    help formatter per option to check its metavar, each in a cycle with its root section),
+    which Python 3.13's collector has not yet freed by then (3.11's has), so that it does
+    not wait for the first sweep, ten minutes on."""
+    gc.collect()
     gc.disable()
 
 
