@@ -70,9 +70,10 @@ class DealCheckStop:
         # party at fault by its seat: party p is the round's people[p - 1]).
         people = session.witness.people if isinstance(session.witness, BlindWitness) else ()
         # The reveal explains a failed check best when it names a party; when it names none
-        # (the host's reveal signed another record than this seat's), the check that did.
-        named_party = getattr(named, "party", None)
-        meant = exc if named_party is None and getattr(exc, "party", None) is not None else named
+        # (the host's reveal signed another record than this seat's, or reads a dealer out
+        # of turn as a record changed, 9.9 step 4), the check that stopped the seat, whose
+        # kind the first line gives.
+        meant = named if getattr(named, "party", None) is not None else exc
         lines.insert(1, f"What this means: {named_seats(what_failed(meant, people))}.")
         if path is not None:
             lines.append(f"Evidence saved to {path} (check it with: scopa-net verify {path})")

@@ -40,6 +40,7 @@ from scopa_net.fair.errors import (
     BrokenChainError,
     ComputerPartyError,
     FairnessError,
+    MisroutedCardError,
     ReplayedRoundError,
     RerolledRoundError,
 )
@@ -594,7 +595,10 @@ class BlindWitness:
         """9.5.3: the dealer ``blind_keys`` names is the match's, before any deal is read
         with its plan: the match's first deal's as 9.5.5 draws it, later rounds' as 5.6's
         rotation gives it, after a catch-up by snapshot from the snapshot's dealer (unknown
-        to a seat taken mid-match, and after a snapshot of no round dealt, past round 1)."""
+        to a seat taken mid-match, and after a snapshot of no round dealt, past round 1).
+        A first dealer other than the draw is :class:`BrokenChainError`; a later one out of
+        turn :class:`MisroutedCardError`, as an ordinary seat's deal plan refuses it (the
+        deal goes where the rotation does not send it), in the same words."""
         v, so_far = self._verifier, self._so_far
         if v is not None:
             if v.match_result is None:
@@ -613,7 +617,7 @@ class BlindWitness:
                 )
             return
         if dealer != due:
-            raise BrokenChainError(
+            raise MisroutedCardError(
                 f"round {cur.round_no}'s dealer is seat {dealer}, but seat {due} deals it "
                 f"(the next seat after a round played out, the same after a void{why})"
             )

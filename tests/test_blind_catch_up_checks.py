@@ -17,6 +17,7 @@ from scopa_net.fair.commitments import public_key_bytes
 from scopa_net.fair.errors import (
     BadSignatureError,
     BrokenChainError,
+    MisroutedCardError,
     RerolledRoundError,
     ScoreMismatchError,
 )
@@ -29,6 +30,11 @@ from scopa_net.wire import messages as m
 
 CAUGHT_UP = 2
 """The round at whose start Ada is caught up by snapshot (as our host catches a person up)."""
+MISDEALT = (
+    "cards went where the deal does not send them (to your hand, or to the table): the host "
+    "dealt out of order, or the record was changed"
+)
+"""What a person reads of a dealer out of turn: a misrouted deal, as at an ordinary table."""
 
 
 def ada_caught_up(seed: int = 5) -> BlindDriver:
@@ -95,8 +101,9 @@ def test_a_dealer_the_host_keeps_after_a_catch_up_stops_the_seat() -> None:
     assert match is not None
     due = match.dealer
     match.dealer = (due + 1) % 2  # the cheat
-    with pytest.raises(BrokenChainError) as stopped:
+    with pytest.raises(MisroutedCardError) as stopped:
         driver.run()
+    assert what_failed(stopped.value) == MISDEALT
     assert str(stopped.value) == (
         f"round {CAUGHT_UP}'s dealer is seat {match.dealer}, but seat {due} deals it (the next "
         "seat after a round played out, the same after a void, as the snapshot you were caught "
@@ -113,8 +120,9 @@ def test_a_dealer_the_host_skips_in_a_later_round_stops_the_seat() -> None:
     assert match is not None
     due = match.dealer
     match.dealer = (due + 1) % 2  # the cheat
-    with pytest.raises(BrokenChainError) as stopped:
+    with pytest.raises(MisroutedCardError) as stopped:
         driver.run()
+    assert what_failed(stopped.value) == MISDEALT
     assert str(stopped.value) == (
         f"round {CAUGHT_UP + 1}'s dealer is seat {match.dealer}, but seat {due} deals it (the "
         "next seat after a round played out, the same after a void)"

@@ -30,6 +30,7 @@ from scopa_net.fair.errors import (
     BadSignatureError,
     BrokenChainError,
     FairnessError,
+    MisroutedCardError,
     NotRevealedError,
     TranscriptFormatError,
     VoidMismatchError,
@@ -528,8 +529,9 @@ def test_the_first_deal_after_a_void_before_the_keys_draws_the_first_dealer() ->
 
 def test_a_later_rounds_dealer_is_checked_when_blind_keys_names_it() -> None:
     """9.5.3: after the match's first deal, the dealer ``blind_keys`` names must be 5.6's
-    rotation of the rounds before; a seat refuses another on arrival (*broken chain*, naming
-    the dealer), before it reads a deal with the wrong plan."""
+    rotation of the rounds before; a seat refuses another on arrival (*misrouted card*, as
+    an ordinary seat's deal plan refuses a deal from another dealer, naming the dealer),
+    before it reads a deal with the wrong plan."""
     table = new_blind_table(RuleSet.of(2, 4))
     driver = BlindDriver(table, seed=4)
     driver.run()
@@ -552,7 +554,7 @@ def test_a_later_rounds_dealer_is_checked_when_blind_keys_names_it() -> None:
     )  # the honest log reads on
     same = history[0].dealer  # the same dealer again, as after a void
     lied = [*log[:keys_at], dataclasses.replace(log[keys_at], dealer=same)]
-    with pytest.raises(BrokenChainError, match=rf"round 2's dealer is seat {same}, but seat"):
+    with pytest.raises(MisroutedCardError, match=rf"round 2's dealer is seat {same}, but seat"):
         seat_0_reads(table, seeds, lied)
 
 

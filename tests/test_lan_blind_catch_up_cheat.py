@@ -85,16 +85,22 @@ async def test_a_dealer_the_host_keeps_after_a_catch_up_stops_her_client(
     (stop,) = failed
     # The round she followed after the catch-up was replayed, plays and score, and she read so.
     before = screens[0].text.partition("A deal check failed")[0]
-    assert re.search(r"^Deal check: verified \(dealer (Ada|bot 1), ", before, re.M), before
+    assert re.search(r"^Deal check: verified \(dealer (you|bot 1), ", before, re.M), before
     assert "every card you saw, every play and the score were checked" in before, before
     lines = stop.banner.splitlines()
     banner = lines[0]
     assert re.fullmatch(
-        r"DEAL CHECK FAILED in round (\d+): BrokenChainError: round \1's dealer is (Ada|bot 1), "
+        r"DEAL CHECK FAILED in round (\d+): MisroutedCardError: round \1's dealer is (Ada|bot 1), "
         r"but (Ada|bot 1) deals it \(the next seat after a round played out, the same after a "
         r"void(, as the snapshot you were caught up with gives it)?\)",
         banner,
     ), banner
+    # What she is told it means is the check that stopped her, a deal out of order, as at an
+    # ordinary table: not the reveal's record-level "broken chain" (9.9 step 4).
+    assert lines[1] == (
+        "What this means: cards went where the deal does not send them (to your hand, or to "
+        "the table): the host dealt out of order, or the record was changed."
+    ), stop.banner
     assert re.fullmatch(
         r"The round's reveal: BrokenChainError: the round was dealt by (Ada|bot 1), but "
         r"(Ada|bot 1) deals",
