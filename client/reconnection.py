@@ -675,10 +675,14 @@ class Reconnection:
 
     async def send_seed_when_quiet(self, link: _Link) -> None:
         """Send a due seed once every message already here is handled (just after a resume,
-        once the line has also been quiet for a moment: the replay may not be over)."""
+        once the line has also been quiet for a moment: the replay may not be over). Nothing
+        goes before the seat is seated: a resume by snapshot is ``syncing`` until its snapshot
+        is read (protocol.md 3.3), and a seed sent then broke the protocol (as a move did)."""
         session = self.session
         if not (session._seed_due or session._replaying) or link.has_more():
             return
+        if link.conn.state is not State.SEATED:
+            return  # the seed stays due: sent once the snapshot is read
         if trio.current_time() - session._resumed_at < CATCH_UP_WINDOW:
             with trio.move_on_after(CATCH_UP_QUIET):
                 while not link.has_more():
