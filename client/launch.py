@@ -24,6 +24,7 @@ from scopa_net.client.network_session import (
     HostKeyChangedError,
     HostLostError,
     HostUnprovenError,
+    OwnProtocolError,
     SeatLostError,
     SessionError,
     TableClosedError,
@@ -72,7 +73,8 @@ def session_failure(exc: SessionError) -> CommandError:
         return CommandError(text, EXIT_REFUSED)
     if isinstance(exc, TableClosedError):  # a match that stopped: README's status 1
         return CommandError(text, EXIT_FAILED)
-    if isinstance(exc, HostBrokeProtocolError | HostEndedError):  # not an unreachable host
+    if isinstance(exc, HostBrokeProtocolError | HostEndedError | OwnProtocolError):
+        # not an unreachable host: README's status 1
         return CommandError(text + (f"; {exc.hint}" if exc.hint else ""), EXIT_FAILED)
     if isinstance(exc, HostLostError):
         return CommandError(text + (f"; {exc.hint}" if exc.hint else ""), EXIT_UNREACHABLE)

@@ -10,7 +10,7 @@ import logging
 import re
 from contextlib import suppress
 from dataclasses import replace
-from typing import Any
+from typing import Any, NoReturn
 
 import trio
 
@@ -43,6 +43,7 @@ from scopa_net.client.session_errors import (
     HostUnprovenError,
     HostWentBackError,
     KeptSeatGoneError,
+    OwnProtocolError,
     RefusedError,
     ResumeDeferredError,
     SeatLostError,
@@ -59,7 +60,12 @@ from scopa_net.plays import Play, play_code
 from scopa_net.seat_holders import SeatHolders
 from scopa_net.wire import messages as m
 from scopa_net.wire.connection import State, bye_for
-from scopa_net.wire.errors import ErrorCode, RefusalWhy, RemoteProtocolError
+from scopa_net.wire.errors import (
+    ErrorCode,
+    LocalProtocolError,
+    RefusalWhy,
+    RemoteProtocolError,
+)
 from scopa_net.witness import DealWitness
 
 log = logging.getLogger("scopa_net.client")
@@ -141,6 +147,8 @@ class Reconnection:
             try:
                 await session._pump()
                 return
+            except LocalProtocolError as exc:  # ours, not the link's: trying again repeats it
+                await self.broke_it_ourselves(exc)
             except LOST_LINK as exc:  # not OSError: the link raises none (_stream_errors)
                 if session._stop:
                     return
@@ -240,6 +248,8 @@ class Reconnection:
                     )
                     self.give_up(why)
                     raise HostEndedError(why, self.seat_kept_hint()) from None
+                except LocalProtocolError as exc:
+                    await self.broke_it_ourselves(exc)
                 except LINK_ERRORS:
                     if session._link is not None:  # it resumed, then broke at once
                         await session._link.aclose()
@@ -272,6 +282,24 @@ class Reconnection:
         )
         self.give_up(why)
         raise HostBrokeProtocolError(why, self.seat_kept_hint())
+
+    async def broke_it_ourselves(self, exc: LocalProtocolError) -> NoReturn:
+        """This client sent what its own protocol state machine refuses: a bug here, not a
+        lost connection. Reconnecting would send it again (resumed about once a second, for
+        ever): stop, in one line with the error's words, the seat kept on disk."""
+        session = self.session
+        if session._link is not None:
+            with trio.CancelScope(shield=True):
+                await session._link.aclose()
+            session._link = None
+        why = (
+            f"this client broke the protocol itself ({exc.code.value}: {exc.message}): a bug "
+            "in scopa-net, not the host's doing nor the network's; stopped rather than "
+            "reconnect again and again"
+        )
+        log.error("our own protocol error: %r", exc)
+        self.give_up(why)
+        raise OwnProtocolError(why, self.seat_kept_hint()) from exc
 
     def seat_kept_hint(self) -> str:
         """How to come back to a seat kept on disk as this client stops trying, and what
@@ -344,6 +372,8 @@ class Reconnection:
                     raise HostKeyChangedError(self.posing(tried, stopping=True)) from None
                 if not await self.find_moved_host(now=True):
                     raise
+            except LocalProtocolError as exc:
+                await self.broke_it_ourselves(exc)
             except LINK_ERRORS:
                 # Not where it was: once, look for it on the LAN by its key.
                 if self.back_from_moved() is not None or not await self.find_moved_host(now=True):

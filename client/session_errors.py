@@ -88,6 +88,12 @@ class HostBrokeProtocolError(HostLostError):
     back: trying again would only replay it. ``hint`` says how to come back."""
 
 
+class OwnProtocolError(HostLostError):
+    """This client sent what its own protocol state machine refuses (a LocalProtocolError):
+    a bug in this client, which reconnecting would only repeat. ``hint`` says how to come
+    back to the seat kept."""
+
+
 PASSING_REFUSALS = frozenset((ErrorCode.RATE_LIMITED.value, ErrorCode.STORAGE.value))
 """``error`` codes answering a ``resume`` that are about the moment, not the seat (protocol.md
 3.8): the host slowing down a seat resumed too often, or unable to save just now. The seat is
