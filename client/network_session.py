@@ -135,6 +135,7 @@ from scopa_net.rules import RuleSet
 from scopa_net.seat_holders import computer_words
 from scopa_net.view import SeatView
 from scopa_net.wire import messages as m
+from scopa_net.wire.connection import State
 from scopa_net.wire.errors import ErrorCode, ProtocolError
 from scopa_net.witness import DealWitness
 
@@ -1010,12 +1011,24 @@ class NetworkSession:
             self.connected.set()
 
     async def _send_quietly(self, msg: m.Message) -> None:
-        """Send if connected; a lost connection is the reconnect loop's business."""
-        if self._link is None:
+        """Send if connected; a lost connection is the reconnect loop's business. A seat
+        taken back by snapshot is ``syncing`` until the pump reads it (protocol.md 3.3):
+        what is sent waits for that (for up to REQUEST_TIMEOUT), since sent before, our own
+        state machine refused it and it was dropped unsaid (a move never answered)."""
+        link = self._link
+        if link is None:
             return
+        with trio.move_on_after(REQUEST_TIMEOUT):
+            while link.conn.state is State.SYNCING and link is self._link:
+                await trio.sleep(SYNCING_POLL)
+        if link is not self._link:
+            return  # a new connection: a move goes again with the resume (_unacked)
         with suppress(OSError, trio.BrokenResourceError, trio.ClosedResourceError, ProtocolError):
-            await self._link.send(msg)
+            await link.send(msg)
 
+
+SYNCING_POLL = 0.02
+"""How often a message waiting for a resume's snapshot looks whether it was read (seconds)."""
 
 BLIND_SENDS = ("blind_key", "blind_shuffle", "blind_shares", "blind_reveal")
 """What a seat sends at a blind table; a repeat after a reconnection is refused quietly."""

@@ -1,0 +1,113 @@
+"""A move typed in the moment a seat is being taken back by snapshot, the connection still
+``syncing`` (protocol.md 3.3): it waits for the snapshot and goes. Sent before it, our own
+state machine refused it, the refusal was swallowed, and the move never went: the person
+waited for an answer that could not come, and nothing said so."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+import trio
+from hosting import Through, create, start_host
+
+from scopa_net.client.moves import legal_plays
+from scopa_net.client.network_session import TableChoice, open_network_session
+from scopa_net.rules import RuleSet
+from scopa_net.server import table_task
+from scopa_net.wire.connection import State
+from scopa_net.wire.framing import HEADER_SIZE
+
+SNAPSHOT = b"\xa1t\xa8snapshot"
+"""How a ``snapshot`` message's type reads in its msgpack bytes (``"t": "snapshot"``; a
+``resumed`` has ``"catch_up": "snapshot"``)."""
+
+
+class Cuttable(Through):
+    """A connection the test cuts, as a network that drops it: the client reads its end."""
+
+    def __init__(self, inner: trio.abc.Stream) -> None:
+        super().__init__(inner)
+        self.cut = trio.Event()
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
+        async with trio.open_nursery() as both:
+
+            async def cut() -> None:
+                await self.cut.wait()
+                both.cancel_scope.cancel()
+
+            both.start_soon(cut)
+            data = await self.inner.receive_some(max_bytes)
+            both.cancel_scope.cancel()
+            return data
+        await self.inner.aclose()
+        return b""
+
+
+class LateSnapshot(Through):
+    """Passes the host's frames on one at a time, the first ``snapshot`` held ``late``
+    seconds: a host slow to send the table as it stands after ``resumed``."""
+
+    def __init__(self, inner: trio.abc.Stream, late: float) -> None:
+        super().__init__(inner)
+        self.late = late
+        self._got = b""
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
+        while True:
+            size = int.from_bytes(self._got[:HEADER_SIZE], "big")
+            if len(self._got) >= HEADER_SIZE and len(self._got) >= HEADER_SIZE + size:
+                one, self._got = self._got[: HEADER_SIZE + size], self._got[HEADER_SIZE + size :]
+                if self.late and SNAPSHOT in one:
+                    await trio.sleep(self.late)
+                    self.late = 0
+                return one
+            data = await self.inner.receive_some(65536)
+            if not data:
+                return b""
+            self._got += data
+
+
+async def test_a_move_typed_while_the_snapshot_is_awaited_goes_once_it_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ada's connection drops at her turn; the host takes her back by snapshot (made so
+    here: no replay) and is slow to send it. She plays in that moment: the move goes once
+    the snapshot is read, and is played."""
+    connections: list[Through] = []
+    port: list[int] = []
+
+    async def connect() -> trio.abc.Stream:
+        stream = await trio.open_tcp_stream("127.0.0.1", port[0])
+        connections.append(Cuttable(stream) if not connections else LateSnapshot(stream, 1.0))
+        return connections[-1]
+
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0, grace=600)
+            port.append(host.port)
+            choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
+            async with open_network_session(
+                "127.0.0.1", host.port, choice, name="Ada", data_dir=tmp_path, connector=connect
+            ) as ada:
+                while ada.view is None or not ada.view.my_turn:
+                    await trio.sleep(0.02)
+                play = legal_plays(ada.view)[0]
+                # From here a resume is answered by a snapshot of the table as it stands.
+                assert ada.table_id is not None
+                task = host.tables[ada.table_id]
+                monkeypatch.setattr(task, "config", replace(task.config, replay_limit=-1))
+                monkeypatch.setattr(table_task.TableTask, "_kept_from", lambda self, seat: None)
+                first = connections[0]
+                assert isinstance(first, Cuttable)
+                first.cut.set()
+                while ada._link is None or ada._link.conn.state is not State.SYNCING:
+                    await trio.sleep(0.01)
+                with trio.move_on_after(8) as waited:
+                    record = await ada.submit(play)
+                assert not waited.cancelled_caught, "the move never went"
+                assert record.play == play
+            nursery.cancel_scope.cancel()
+    assert len(connections) == 2
