@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from scopa_net.commands.join import parse_address
 from scopa_net.commands.join_password import ask_password
-from scopa_net.commands.join_tables import named_table
+from scopa_net.commands.join_tables import UnlistedTable, named_table
 from scopa_net.commands.options import (
     BOT_LEVELS,
     DEFAULT_TARGET,
@@ -177,7 +177,10 @@ def run(args: argparse.Namespace) -> int:
         )
     tables = probe(host, port)  # one clear line if there is no host there
     password = args.password
-    if not args.create:
+    unlisted = None  # --table names a table the host did not list: its answer says why
+    if not args.create and args.table is not None and all(t.id != args.table for t in tables):
+        unlisted = UnlistedTable(args.table, f"{host}:{port}", tuple(tables))
+    elif not args.create:
         tables = _chosen_tables(tables, args.table, f"{host}:{port}")
         if args.table is not None and tables[0].password and password is None:
             password = ask_password(args.table)  # as join asks it
@@ -218,6 +221,9 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, SessionError) as exc:
         raise CommandError(f"lost {host}:{port}: {exc}", EXIT_UNREACHABLE) from None
     refused = stats.all_refused()
+    said = unlisted.refused(refused.code, password is not None) if unlisted and refused else None
+    if said is not None:  # full, over, or not there: as join --table N says it
+        raise CommandError(said, EXIT_REFUSED)
     if refused is not None:  # a wrong password, a full table: join's line and status
         from scopa_net.client.launch import session_failure
 
@@ -309,6 +315,14 @@ async def run_bots(
                 nursery.start_soon(crowd.fill_table, request, seats)
         else:
             tables = await list_tables(host, port)
+            if table is not None and all(t.id != table for t in tables):
+                # Not listed (full, over, or none): one bot asks, and the host's no says
+                # which (protocol.md 3.3); a seat opened meanwhile is simply taken.
+                crowd = _Crowd(host, port, plan, stats, names=names, seed=rng.random(), look=look)
+                crowd.report = report
+                choice = TableChoice(table_id=table, seat=None, password=password)
+                nursery.start_soon(crowd.one_bot, choice, 0)
+                return stats
             if table is not None:
                 tables = tuple(t for t in tables if t.id == table)
             free = open_seats(tables, locked=password is not None)

@@ -217,3 +217,39 @@ def test_a_full_table_with_a_password_is_said_to_be_full_not_to_want_a_password(
         f"once someone leaves it; tables with an open seat now: 1 (`scopa-net join "
         f"{host.address}` lists them)"
     ]
+
+
+def test_bots_sent_to_a_full_table_read_that_it_is_full_as_join_says(
+    host: HostThread, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """`bots HOST --table 1` at the table Carla filled said "has no table 1 with an open
+    seat", where `join --table 1` says the table is full: both say it in join's words."""
+    club_night(host)
+    carla: list[RawSeat] = []
+
+    async def carla_sits() -> None:
+        carla.append(await RawSeat.connect(host.port))
+        await carla[0].join(1, name="Carla")
+
+    host.call(carla_sits)
+    try:
+        assert main(["bots", host.address, "--table", "1", "--quiet"]) == EXIT_REFUSED
+    finally:
+        host.call(carla[0].aclose)
+    assert capfd.readouterr().err.splitlines() == [
+        f"scopa-net: table 1 on {host.address} is full, or its match is over: run this again "
+        f"once someone leaves it; tables with an open seat now: 2 (`scopa-net join "
+        f"{host.address}` lists them)"
+    ]
+
+
+def test_bots_sent_to_a_table_the_host_has_not_read_that_it_is_not_there(
+    host: HostThread, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """`bots HOST --table 9` where there is no table 9: the host's own no, in join's words."""
+    club_night(host)
+    assert main(["bots", host.address, "--table", "9", "--quiet"]) == EXIT_REFUSED
+    assert capfd.readouterr().err.splitlines() == [
+        f"scopa-net: {host.address} has no table 9; tables with an open seat now: 1, 2 "
+        f"(`scopa-net join {host.address}` lists them)"
+    ]
