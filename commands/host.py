@@ -391,21 +391,25 @@ def _who_sits(table: Table) -> str:
 
 
 async def _open_table(host: Host, rules: RuleSet, args: argparse.Namespace) -> str:
-    """Open the table the flags ask for, unless a restart resumed one like it that still
-    waits for players: the same command run again gives the same table, not one more."""
+    """Open the table the flags ask for, unless a restart resumed one like it whose match is
+    not over (waiting for players, or in play): the same command run again gives the same
+    table, not one more."""
     from scopa_net.names import clean_table_name, table_label
     from scopa_net.server.host import table_settings
+    from scopa_net.server.table import Phase
 
     level = LEVEL_WIRE_NUMBERS[args.bot_level]
     blind = blind_table(args.blind, rules.players - args.bots)
     settings = table_settings(
         clean_table_name(args.table_name), rules, args.password, args.bots, level, blind=blind
     )
-    task = host.waiting_table(settings)
+    task = host.open_table_like(settings)
     if task is not None:
         task.expires = False  # the host's own table again: it stays when left alone
         table = task.table
-        return f"{table_label(table.table_id, table.name)} is open again: {_described(table)}"
+        going = "" if table.phase is Phase.WAITING else ", its match going on"
+        label = table_label(table.table_id, table.name)
+        return f"{label} is open again{going}: {_described(table)}"
     others = _waiting_like(host, settings)  # before this one: opened with other settings
     task = await host.create_table(
         args.table_name, rules, args.password, args.bots, level, blind=blind

@@ -493,12 +493,14 @@ class Host:
         )
         return task
 
-    def waiting_table(self, settings: dict) -> TableTask | None:
-        """A table with these settings (see :func:`table_settings`) still waiting for
-        players, if there is one: a restarted host resumes its own table rather than open
-        another like it."""
+    def open_table_like(self, settings: dict) -> TableTask | None:
+        """A table with these settings (see :func:`table_settings`) whose match is not over,
+        waiting for players or in play, if there is one: a restarted host resumes its own
+        table rather than open another like it."""
         for table_id, task in self.tables.items():
-            if task.table.phase is Phase.WAITING and same_table(self._settings[table_id], settings):
+            if task.table.phase is Phase.OVER or task.closed_for_good:
+                continue
+            if same_table(self._settings[table_id], settings):
                 return task
         return None
 

@@ -46,32 +46,27 @@ def test_a_second_table_of_the_same_command_has_a_name_of_its_own(tmp_path: Path
     finally:
         first.stop()
 
-    second = host_process(club, env)  # table 1 is in play: a new table beside it
-    try:
-        assert second.out[2] == (
-            "table 2 'Table A (2)' is open: 2 players, target 11, variants: none"
-        )
-        listed = _names(port)
-    finally:
-        second.stop()
-    assert listed == ["Table A (2)"]  # (table 1 has no open seat: not listed)
+    for _ in range(2):  # table 1 in play: back each time, no new table beside it
+        again = host_process(club, env)
+        try:
+            assert again.out[2] == (
+                "table 1 'Table A' is open again, its match going on: 2 players, target 11, "
+                "variants: none"
+            )
+            listed = _names(port)
+        finally:
+            again.stop()
+        assert listed == []  # (table 1 has no open seat: not listed)
 
-    third = host_process(club, env)  # the same command: table 2 back, not a third
-    try:
-        assert third.out[2] == (
-            "table 2 'Table A (2)' is open again: 2 players, target 11, variants: none"
+    for password, opened in (("new pw", 2), ("third pw", 3)):
+        other = host_process(host_command(db, port, *CLUB, "--password", password), env)
+        try:
+            said = other.out[2:4]
+            listed = _names(port)
+        finally:
+            other.stop()
+        assert said[0] == (
+            f"table {opened} 'Table A ({opened})' is open: 2 players, target 11, variants: none"
         )
-    finally:
-        third.stop()
-
-    new_password = host_command(db, port, *CLUB, "--password", "new pw")
-    fourth = host_process(new_password, env)
-    try:
-        assert fourth.out[2:4] == [
-            "table 3 'Table A (3)' is open: 2 players, target 11, variants: none",
-            "table 2 'Table A (2)', opened with other settings, still waits for players",
-        ]
-        listed = _names(port)
-    finally:
-        fourth.stop()
+    assert said[1] == ("table 2 'Table A (2)', opened with other settings, still waits for players")
     assert listed == ["Table A (2)", "Table A (3)"]

@@ -112,3 +112,39 @@ def test_the_host_says_a_table_is_blind(tmp_path: Path) -> None:
     finally:
         host.stop()
     assert opened == "table 1 'table 1' is open: 2 players, target 11, variants: none; blind"
+
+
+def test_a_host_restarted_with_its_table_in_play_resumes_it_and_opens_no_other(
+    tmp_path: Path,
+) -> None:
+    """README's host, Ada playing its computer: stopped, then run again to carry on, it
+    resumed the match AND opened an empty 'table 1 (2)', which friends' join listed beside
+    it. The same command resumes the table it opened, in play or waiting, and says so."""
+    env = dict(os.environ) | {"XDG_DATA_HOME": str(tmp_path / "data")}
+    db, port = tmp_path / "host.db", free_port()
+    first = host_process(host_command(db, port, *README_HOST), env)
+
+    async def ada_plays_then_the_host_stops() -> None:
+        from rawseat import RawSeat
+
+        ada = await RawSeat.connect(port)
+        await ada.join(1, name="Ada")
+        await ada.dealt()
+        assert first.stop()[0] == 0
+        await ada.aclose()
+
+    trio.run(ada_plays_then_the_host_stops)
+    for _ in range(2):  # each restart the same: one table, not one more
+        again = host_process(host_command(db, port, *README_HOST), env)
+        try:
+            said = again.out[1:3]
+            listed = listed_tables(port)
+        finally:
+            assert again.stop()[0] == 0
+        assert said == [
+            "resumed 1 table (1 in play): table 1 'table 1' (Ada)",
+            "table 1 'table 1' is open again, its match going on: 2 players, target 11, "
+            "variants: none",
+        ]
+        assert "table 2" not in listed, listed
+        assert "(2)" not in listed, listed
