@@ -299,6 +299,9 @@ class Controller:
         """Who plays with whom was said for the match in play (once a match)."""
         self._sat_out_told = 0
         """The round whose board said that a computer plays this seat (once a round)."""
+        self._turn_said_back: tuple[int, int] | None = None
+        """The turn (round, plays made) said as the connection came back: the same table
+        sent again (a snapshot) draws no board to say it twice."""
         self._ended_marks: tuple[Collection[int], Mapping[int, str]] = ((), {})
         """The last round's computer plays and play makers (see :meth:`_computer_plays`), as
         they were at its end: the next round's start forgets them in the session."""
@@ -511,10 +514,14 @@ class Controller:
                 self._forget_choices()
                 if record is not None:
                     self._show([self.record_line(view, record)])
+                said = (view.round_number, len(view.plays)) == self._turn_said_back
+                self._turn_said_back = None
                 # A seat a computer plays this round (9.7) sees the board when its turn
                 # comes, as everyone does, and on taking the seat; so does any seat taken.
                 sat_out_turn = view.sitting_out and (first or view.to_move == view.seat)
-                if view.my_turn or ((sat_out_turn or sat_down) and not view.round_over):
+                if said and record is None and not sat_down:
+                    pass  # the table as it was when "Your turn." was said, just now
+                elif view.my_turn or ((sat_out_turn or sat_down) and not view.round_over):
                     self._draw_board()
             case RoundStarted(view=view):
                 if state.match_over:  # a rematch: a new match has begun
@@ -591,6 +598,9 @@ class Controller:
             case MoveQueued(queued=queued):
                 state.move_queued = queued
             case ConnectionChanged(state=conn, detail=detail):
+                back = conn is ConnectionState.CONNECTED and (
+                    state.connection is ConnectionState.RECONNECTING
+                )
                 state.connection = conn
                 self._links += 1  # a move on its way went again: its silence counts anew
                 state.unanswered_for = 0
@@ -598,7 +608,21 @@ class Controller:
                 if not (conn is ConnectionState.CLOSED and self._leaving):
                     said = f"Connection: {conn.value}{f' ({detail})' if detail else ''}."
                     self._say(said, "class:notice")
+                if back:
+                    self._say_turn_back()
         state.changed()
+
+    def _say_turn_back(self) -> None:
+        """Back at the table at this person's turn (the host restarted, the link came back):
+        "Your turn." once, as after every event that makes it their turn; the toolbar alone
+        said it. Not for a move on its way (it goes again), nor behind a score sheet."""
+        view = self.state.view
+        if view is None or not view.my_turn or view.round_over or view.sitting_out:
+            return
+        if self.state.match_over or self._held is not None or self.move_on_its_way is not None:
+            return
+        self._say(render.turn_text(view, self.state.names), "class:turn")
+        self._turn_said_back = (view.round_number, len(view.plays))
 
     @property
     def _news_lead(self) -> str:
