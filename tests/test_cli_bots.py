@@ -71,7 +71,10 @@ def test_bots_refuse_a_table_that_is_not_there_in_join_s_words(
 ) -> None:
     assert main(["bots", locked_table, "--table", "7", "--password", "pw"]) == EXIT_REFUSED
     (line,) = capfd.readouterr().err.splitlines()
-    assert f"{locked_table} has no table 7 with an open seat (tables with one: 1;" in line
+    assert line == (
+        f"scopa-net: {locked_table} has no table 7; tables with an open seat now: 1 "
+        f"(`scopa-net join {locked_table}` lists them)"
+    )
 
 
 def test_bots_runs_one_after_another_reuse_the_names_of_tables_closed_for_good(
