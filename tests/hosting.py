@@ -320,6 +320,29 @@ class Through(trio.abc.Stream):
         await self.inner.aclose()
 
 
+class Cuttable(Through):
+    """A connection the test cuts (``cut.set()``), as a network that drops it: the client
+    reads its end."""
+
+    def __init__(self, inner: trio.abc.Stream) -> None:
+        super().__init__(inner)
+        self.cut = trio.Event()
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
+        async with trio.open_nursery() as both:
+
+            async def cut() -> None:
+                await self.cut.wait()
+                both.cancel_scope.cancel()
+
+            both.start_soon(cut)
+            data = await self.inner.receive_some(max_bytes)
+            both.cancel_scope.cancel()
+            return data
+        await self.inner.aclose()
+        return b""
+
+
 class Holding(Through):
     """A connection whose incoming bytes can be held back for a while, as from a host that
     was stopped (``kill -STOP``): what arrives meanwhile is kept, and passed on, in order,

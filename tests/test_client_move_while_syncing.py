@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import trio
-from hosting import Through, create, start_host
+from hosting import Cuttable, Through, create, start_host
 
 from scopa_net.client.moves import legal_plays
 from scopa_net.client.network_session import TableChoice, open_network_session
@@ -25,28 +25,6 @@ from scopa_net.wire.framing import HEADER_SIZE
 SNAPSHOT = b"\xa1t\xa8snapshot"
 """How a ``snapshot`` message's type reads in its msgpack bytes (``"t": "snapshot"``; a
 ``resumed`` has ``"catch_up": "snapshot"``)."""
-
-
-class Cuttable(Through):
-    """A connection the test cuts, as a network that drops it: the client reads its end."""
-
-    def __init__(self, inner: trio.abc.Stream) -> None:
-        super().__init__(inner)
-        self.cut = trio.Event()
-
-    async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
-        async with trio.open_nursery() as both:
-
-            async def cut() -> None:
-                await self.cut.wait()
-                both.cancel_scope.cancel()
-
-            both.start_soon(cut)
-            data = await self.inner.receive_some(max_bytes)
-            both.cancel_scope.cancel()
-            return data
-        await self.inner.aclose()
-        return b""
 
 
 class LateSnapshot(Through):

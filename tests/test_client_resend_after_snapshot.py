@@ -9,7 +9,7 @@ import contextlib
 from pathlib import Path
 
 import trio
-from hosting import Through, create, start_host
+from hosting import Cuttable, create, start_host
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
@@ -25,13 +25,9 @@ PLAY_FRAME = b"\xa1t\xa4play"
 """How a ``play`` message's type reads in its msgpack bytes (``"t": "play"``)."""
 
 
-class LosesAPlay(Through):
+class LosesAPlay(Cuttable):
     """A connection that swallows the first ``play`` sent on it and then ends, as one cut
     just as a move went: the host never sees it, so the client holds it unanswered."""
-
-    def __init__(self, inner: trio.abc.Stream) -> None:
-        super().__init__(inner)
-        self.cut = trio.Event()
 
     async def send_all(self, data: bytes | bytearray | memoryview) -> None:
         if PLAY_FRAME in bytes(data):
@@ -41,16 +37,7 @@ class LosesAPlay(Through):
 
     async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
         with trio.move_on_after(30):  # the cut, or the host's bytes, whichever comes first
-            async with trio.open_nursery() as both:
-
-                async def cut() -> None:
-                    await self.cut.wait()
-                    both.cancel_scope.cancel()
-
-                both.start_soon(cut)
-                data = await self.inner.receive_some(max_bytes)
-                both.cancel_scope.cancel()
-                return data
+            return await super().receive_some(max_bytes)
         await self.inner.aclose()
         return b""
 
