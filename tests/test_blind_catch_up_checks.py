@@ -22,6 +22,7 @@ from scopa_net.fair.errors import (
     ScoreMismatchError,
 )
 from scopa_net.fair.plain_words import what_failed
+from scopa_net.match import Match
 from scopa_net.rules import RuleSet
 from scopa_net.server import blind_table as blind_table_module
 from scopa_net.server import table as table_module
@@ -66,6 +67,16 @@ def run_until_round_over(driver: BlindDriver, round_no: int) -> None:
     raise AssertionError(f"round {round_no} never ended")
 
 
+def deal_from_the_wrong_seat(driver: BlindDriver) -> tuple[Match, int]:
+    """The cheat: the host deals the next round from the seat after the one due. Returns the
+    match and the seat that was due."""
+    match = driver.table.match
+    assert match is not None
+    due = match.dealer
+    match.dealer = (due + 1) % 2  # the cheat
+    return match, due
+
+
 @pytest.mark.parametrize("seed", [5, 6, 7])
 def test_an_honest_match_caught_up_at_a_rounds_start_is_checked_to_its_end(seed: int) -> None:
     """Nothing is found at an honest host, and every round from the catch-up on is replayed on
@@ -97,10 +108,7 @@ def test_a_dealer_the_host_keeps_after_a_catch_up_stops_the_seat() -> None:
     deal should pass on). The snapshot Ada was caught up with names round 1's dealer and its
     end, so her witness knows who deals round 2."""
     driver = ada_caught_up()
-    match = driver.table.match
-    assert match is not None
-    due = match.dealer
-    match.dealer = (due + 1) % 2  # the cheat
+    match, due = deal_from_the_wrong_seat(driver)
     with pytest.raises(MisroutedCardError) as stopped:
         driver.run()
     assert what_failed(stopped.value) == MISDEALT
@@ -116,10 +124,7 @@ def test_a_dealer_the_host_skips_in_a_later_round_stops_the_seat() -> None:
     the wrong seat."""
     driver = ada_caught_up()
     run_until_round_over(driver, CAUGHT_UP)
-    match = driver.table.match
-    assert match is not None
-    due = match.dealer
-    match.dealer = (due + 1) % 2  # the cheat
+    match, due = deal_from_the_wrong_seat(driver)
     with pytest.raises(MisroutedCardError) as stopped:
         driver.run()
     assert what_failed(stopped.value) == MISDEALT
