@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from table_driver import KEY
+from table_driver import KEY, CatchesUp
 
 from scopa_net.blind_witness import BlindWitness
 from scopa_net.fair.commitments import public_key_bytes
@@ -22,8 +22,10 @@ def new_blind_table(rules: RuleSet, bots: int = 0) -> BlindTable:
     return BlindTable(1, "blind", rules, KEY, bots=bots, bot_level=1 if bots else None)
 
 
-class BlindDriver:
+class BlindDriver(CatchesUp):
     """Every open seat joined by a person, each watching its own log with a blind witness."""
+
+    MOST_STEPS = 5000
 
     def __init__(self, table: BlindTable, seed: int, *, stop_on_failure: bool = False) -> None:
         """``stop_on_failure``: a seat whose check fails stops as our client does (9.6): it
@@ -74,24 +76,6 @@ class BlindDriver:
             self.read[seat] = self.table.seats[seat].seq
         for seat, msg in stops:  # sent once every seat has read what was there
             self.send(seat, msg)
-
-    def open_unread(self, round_no: int) -> None:
-        """Play on until the host opens round ``round_no`` (its ``blind_round`` in the logs,
-        read by no seat yet)."""
-        for _ in range(5000):
-            self.catch_up()
-            if self.table.needs_round and self.table.round_no == round_no - 1:
-                self.table.start_round(self.rng.randbytes(16), self.rng.randbytes(32))
-                return
-            assert self.step()
-        raise AssertionError(f"round {round_no} was never opened")
-
-    def caught_up_by_snapshot(self, seat: int, snapshot: m.Snapshot) -> None:
-        """``seat``'s client is caught up with ``snapshot`` (protocol.md 3.4) as ours is: its
-        witness carries the match on from it, and it reads the events after it."""
-        self.witnesses[seat].resynced(snapshot)
-        self.mirrors[seat] = SeatMirror(snapshot)
-        self.read[seat] = snapshot.seq
 
     def deliver(self) -> bool:
         sent = False

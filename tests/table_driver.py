@@ -34,7 +34,34 @@ def _holding(seat: int, kind: str, name: str | None, stand_in: bool) -> list:
     return [name or (f"bot {seat}" if stand_in else f"seat {seat}"), kind == "human"]
 
 
-class Driver:
+class CatchesUp:
+    """What a driver of either table kind (``Driver``, ``BlindDriver``) does to open a round
+    unread and to catch a seat up by snapshot; it has ``table``, ``rng``, ``witnesses``,
+    ``mirrors``, ``read``, ``catch_up`` and ``step``."""
+
+    MOST_STEPS = 20000
+    """How many inputs ``open_unread`` plays before it gives up."""
+
+    def open_unread(self, round_no: int) -> None:
+        """Play on until the host opens round ``round_no`` (its first event in the logs, read
+        by no seat yet)."""
+        for _ in range(self.MOST_STEPS):
+            self.catch_up()
+            if self.table.needs_round and self.table.round_no == round_no - 1:
+                self.table.start_round(self.rng.randbytes(16), self.rng.randbytes(32))
+                return
+            assert self.step()
+        raise AssertionError(f"round {round_no} was never opened")
+
+    def caught_up_by_snapshot(self, seat: int, snapshot: m.Snapshot) -> None:
+        """``seat``'s client is caught up with ``snapshot`` (protocol.md 3.4) as ours is: its
+        witness carries the match on from it, and it reads the events after it."""
+        self.witnesses[seat].resynced(snapshot)
+        self.mirrors[seat] = SeatMirror(snapshot)
+        self.read[seat] = snapshot.seq
+
+
+class Driver(CatchesUp):
     """Plays every seat of a table at random, each seat watching its own log."""
 
     def __init__(self, table: Table, seed: int, watching: Collection[int] | None = None) -> None:
@@ -103,24 +130,6 @@ class Driver:
                 assert snap.stand_ins == tuple(sorted(self.stand_ins[seat]))
                 assert snap.redeal == self.mirrors[seat].view.redeal
                 assert snap.makers == tuple(name for name, _ in self.makers[seat])
-
-    def open_unread(self, round_no: int) -> None:
-        """Play on until the host opens round ``round_no`` (its ``round_commit`` in the logs,
-        read by no seat yet)."""
-        for _ in range(20000):
-            self.catch_up()
-            if self.table.needs_round and self.table.round_no == round_no - 1:
-                self.table.start_round(self.rng.randbytes(16), self.rng.randbytes(32))
-                return
-            assert self.step()
-        raise AssertionError(f"round {round_no} was never opened")
-
-    def caught_up_by_snapshot(self, seat: int, snapshot: m.Snapshot) -> None:
-        """``seat``'s client is caught up with ``snapshot`` (protocol.md 3.4) as ours is: its
-        witness carries the match on from it, and it reads the events after it."""
-        self.witnesses[seat].resynced(snapshot)
-        self.mirrors[seat] = SeatMirror(snapshot)
-        self.read[seat] = snapshot.seq
 
     def step(self) -> bool:
         """One input; False when the match is over."""
