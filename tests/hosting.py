@@ -20,6 +20,8 @@ import pytest
 import trio
 import trio.testing
 
+from scopa_net.bots.levels import make_player
+from scopa_net.client.bot_client import play_as_bot
 from scopa_net.client.network_session import TableChoice, list_tables, open_network_session
 from scopa_net.client.seat_store import SeatRecord, SeatStore
 from scopa_net.client.session import RoundStarted
@@ -263,6 +265,33 @@ async def bruno_leaves_once_dealt(port: int) -> None:
             if isinstance(event, RoundStarted):
                 break
         await session.leave()
+
+
+async def ada_plays_a_match_with_bruno(
+    data: Path,
+    table: m.CreateTable,
+    bruno: Callable[[int, int], Awaitable[None]],
+    seconds: float,
+) -> tuple[bytes, bytes, bytes]:
+    """Ada (her client's data in ``data``) opens ``table`` at a real host (loopback TCP) and
+    plays the whole match at random, ``bruno(port, table_id)`` sitting down beside her. Ada's
+    saved transcript, the host's export of her seat's, and the host's key."""
+    with trio.fail_after(seconds):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0.0, grace=600)
+            choice = TableChoice(create=table)
+            async with open_network_session(
+                "127.0.0.1", host.port, choice, name="Ada", data_dir=data
+            ) as ada:
+                nursery.start_soon(bruno, host.port, ada.table_id)
+                over = await play_as_bot(ada, make_player("random", 7))
+                assert over is not None
+                seat, table_id = ada.seat, ada.table_id
+            exported = host.tables[table_id].table.transcript_for(seat).encode()
+            key = host.public_key
+            nursery.cancel_scope.cancel()
+    (saved,) = (data / "transcripts").glob("*.scopa")
+    return saved.read_bytes(), exported, key
 
 
 async def ada_keeps_a_seat(port: int, data: Path) -> None:

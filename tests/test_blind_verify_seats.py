@@ -13,10 +13,9 @@ from pathlib import Path
 import pytest
 import trio
 from blind_document_verifier import verify as document_verify
-from hosting import create, start_host
+from hosting import ada_plays_a_match_with_bruno, create, start_host
 
 from scopa_net.bots.levels import make_player
-from scopa_net.client.bot_client import play_as_bot
 from scopa_net.client.network_session import (
     DealCheckFailedError,
     TableChoice,
@@ -70,22 +69,8 @@ async def honest_blind_match(data: Path) -> tuple[bytes, bytes, bytes]:
     """Ada plays a whole blind match at a real host (loopback TCP) with the host's computer
     player and Bruno, who steps away after round 1. Ada's saved transcript, the host's export
     of her seat's, and the host's key."""
-    with trio.fail_after(600):
-        async with trio.open_nursery() as nursery:
-            host = await start_host(nursery, bot_delay=0.0, grace=600)
-            choice = TableChoice(create=create(RuleSet.of(3, 11), bots=1, blind=True))
-            async with open_network_session(
-                "127.0.0.1", host.port, choice, name="Ada", data_dir=data
-            ) as ada:
-                nursery.start_soon(bruno_plays_round_1_then_steps_away, host.port, ada.table_id)
-                over = await play_as_bot(ada, make_player("random", 7))
-                assert over is not None
-                seat, table_id = ada.seat, ada.table_id
-            exported = host.tables[table_id].table.transcript_for(seat).encode()
-            key = host.public_key
-            nursery.cancel_scope.cancel()
-    (saved,) = (data / "transcripts").glob("*.scopa")
-    return saved.read_bytes(), exported, key
+    table = create(RuleSet.of(3, 11), bots=1, blind=True)
+    return await ada_plays_a_match_with_bruno(data, table, bruno_plays_round_1_then_steps_away, 600)
 
 
 def test_an_honest_blind_match_with_a_computer_and_a_seat_stepped_away_verifies(

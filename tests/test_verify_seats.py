@@ -11,10 +11,8 @@ from pathlib import Path
 
 import pytest
 import trio
-from hosting import create, start_host
+from hosting import ada_plays_a_match_with_bruno, create
 
-from scopa_net.bots.levels import make_player
-from scopa_net.client.bot_client import play_as_bot
 from scopa_net.client.network_session import TableChoice, open_network_session
 from scopa_net.client.session import RoundStarted
 from scopa_net.commands.main import main
@@ -52,22 +50,8 @@ async def honest_match(data: Path) -> tuple[bytes, bytes, bytes]:
     """Ada plays a whole match at a real host (loopback TCP) with the host's computer player
     and Bruno, who steps away in round 1. Ada's saved transcript, and the host's export of
     her seat's (the same match)."""
-    with trio.fail_after(120):
-        async with trio.open_nursery() as nursery:
-            host = await start_host(nursery, bot_delay=0.0, grace=600)
-            choice = TableChoice(create=create(RuleSet.of(PLAYERS, TARGET), bots=1))
-            async with open_network_session(
-                "127.0.0.1", host.port, choice, name="Ada", data_dir=data
-            ) as ada:
-                nursery.start_soon(bruno_steps_away, host.port, ada.table_id)
-                over = await play_as_bot(ada, make_player("random", 7))
-                assert over is not None
-                seat, table_id = ada.seat, ada.table_id
-            exported = host.tables[table_id].table.transcript_for(seat).encode()
-            key = host.public_key
-            nursery.cancel_scope.cancel()
-    (saved,) = (data / "transcripts").glob("*.scopa")
-    return saved.read_bytes(), exported, key
+    table = create(RuleSet.of(PLAYERS, TARGET), bots=1)
+    return await ada_plays_a_match_with_bruno(data, table, bruno_steps_away, 120)
 
 
 def verified(capsys: pytest.CaptureFixture[str], path: Path, key: bytes) -> list[str]:
