@@ -402,6 +402,33 @@ def kings_on_the_table(players: int, people: int | None = None) -> tuple[bytes, 
             return round_id, host_seed, seed
 
 
+class SeededSecrets:
+    """The ``secrets`` module as a seat draws its seed from it, for a test to put in its
+    place: the seat seed (``len(seed)`` bytes) is always ``seed``, all else the real one's."""
+
+    def __init__(self, seed: bytes) -> None:
+        self._seed = seed
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(secrets, name)
+
+    def token_bytes(self, n: int) -> bytes:
+        return self._seed if n == len(self._seed) else secrets.token_bytes(n)
+
+
+def plan_first_round(monkeypatch: pytest.MonkeyPatch, round_id: bytes, host_seed: bytes) -> None:
+    """A real host deals its first round with ``round_id`` and ``host_seed`` (as from
+    ``kings_on_the_table``), every later one as it draws them."""
+    from scopa_net.server.table import Table
+
+    start_round = Table.start_round
+
+    def first_round_planned(table: Table, rid: bytes, host: bytes) -> None:
+        start_round(table, *((round_id, host_seed) if table.round_no == 0 else (rid, host)))
+
+    monkeypatch.setattr(Table, "start_round", first_round_planned)
+
+
 def before_the_first_deal(seq: int, seat: int = 0) -> m.Snapshot:
     """A snapshot of a two-player table whose match has not dealt yet (round 0), for
     ``seat``."""

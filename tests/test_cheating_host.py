@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -17,6 +16,7 @@ import trio
 from app_driver import playing, run_app
 from document_cheating_host import REROLLED, CheatingHost
 from document_referee import Table
+from helpers import SeededSecrets
 from hosting import bruno_leaves_once_dealt
 
 from scopa_net.bots.levels import make_player
@@ -404,18 +404,8 @@ def test_a_match_abandoned_after_a_void_deal_counts_it_as_the_table_does(
         init(host, *args, **options)  # type: ignore[arg-type]
         host.void_first_round = [seed]  # Ada's seed; the host's computer sends none
 
-    class AdasSeed:
-        """The client's ``secrets``: its seat seed is ``seed``."""
-
-        def __getattr__(self, name: str) -> object:
-            return getattr(secrets, name)
-
-        @staticmethod
-        def token_bytes(n: int) -> bytes:
-            return seed if n == len(seed) else secrets.token_bytes(n)
-
     monkeypatch.setattr(CheatingHost, "__init__", rigged)
-    monkeypatch.setattr(network_session, "secrets", AdasSeed())
+    monkeypatch.setattr(network_session, "secrets", SeededSecrets(seed))
     with pytest.raises(TableClosedError) as stopped:
         ada_at("abandoned", data_home, host_bot=True)
     assert str(session_failure(stopped.value)) == (

@@ -9,13 +9,12 @@ had played for Dino.
 from __future__ import annotations
 
 import re
-import secrets
 from pathlib import Path
 
 import pytest
 import rawseat
 import trio
-from helpers import kings_on_the_table
+from helpers import SeededSecrets, kings_on_the_table, plan_first_round
 from hosting import create, start_host
 from rawseat import RawSeat
 
@@ -24,7 +23,6 @@ from scopa_net.client.bot_client import play_as_bot
 from scopa_net.client.network_session import TableChoice, open_network_session
 from scopa_net.commands.main import main
 from scopa_net.rules import RuleSet
-from scopa_net.server.table import Table
 from scopa_net.wire import messages as m
 
 
@@ -124,23 +122,8 @@ async def test_history_of_a_redeal_in_play_numbers_it_as_the_table_does(
     played for ... in round 2" number it round 2; once it was scored, "after 1 round", where
     the table says "after 2 rounds (1 of them void)". It counts the void deal now."""
     round_id, host_seed, seed = kings_on_the_table(2, people=1)  # Ada's seed; the bot sends none
-    start_round = Table.start_round
-
-    def first_round_planned(table: Table, rid: bytes, host: bytes) -> None:
-        start_round(table, *((round_id, host_seed) if table.round_no == 0 else (rid, host)))
-
-    class AdasSeed:
-        """The raw seat's ``secrets``: its seed is ``seed``."""
-
-        def __getattr__(self, name: str) -> object:
-            return getattr(secrets, name)
-
-        @staticmethod
-        def token_bytes(n: int) -> bytes:
-            return seed if n == len(seed) else secrets.token_bytes(n)
-
-    monkeypatch.setattr(Table, "start_round", first_round_planned)
-    monkeypatch.setattr(rawseat, "secrets", AdasSeed())
+    plan_first_round(monkeypatch, round_id, host_seed)
+    monkeypatch.setattr(rawseat, "secrets", SeededSecrets(seed))
     db = str(tmp_path / "host.db")
     async with trio.open_nursery() as nursery:
         host = await start_host(nursery, db=db, bot_delay=0.0)

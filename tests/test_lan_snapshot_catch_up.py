@@ -11,7 +11,6 @@ the words each person reads.
 from __future__ import annotations
 
 import re
-import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from functools import partial
@@ -19,7 +18,7 @@ from pathlib import Path
 
 import pytest
 import trio
-from helpers import kings_on_the_table, no_kings_void
+from helpers import SeededSecrets, kings_on_the_table, no_kings_void, plan_first_round
 from hosting import CutOff, create, start_host
 from person_screen import PersonScreen, until
 
@@ -204,23 +203,8 @@ async def test_caught_up_by_snapshot_after_a_void_and_a_stand_in_reads_as_if_he_
     "Round 2" for the redeal. A host from before ``stand_ins``, ``redeal`` and ``makers``
     (its snapshots leave them out) still catches him up, with that plain "Round 2" alone."""
     round_id, host_seed, seed = kings_on_the_table(2)
-    start_round = Table.start_round
-
-    def first_round_planned(table: Table, rid: bytes, host: bytes) -> None:
-        start_round(table, *((round_id, host_seed) if table.round_no == 0 else (rid, host)))
-
-    class EverySeatsSeed:
-        """The client's ``secrets``, whose seat seed is always ``seed``."""
-
-        def __getattr__(self, name: str) -> object:
-            return getattr(secrets, name)
-
-        @staticmethod
-        def token_bytes(n: int) -> bytes:
-            return seed if n == len(seed) else secrets.token_bytes(n)
-
-    monkeypatch.setattr(Table, "start_round", first_round_planned)
-    monkeypatch.setattr(network_session, "secrets", EverySeatsSeed())
+    plan_first_round(monkeypatch, round_id, host_seed)
+    monkeypatch.setattr(network_session, "secrets", SeededSecrets(seed))
     if older_host:
         snapshot = Table.snapshot
 
