@@ -40,7 +40,8 @@ class CatchesUp:
     ``mirrors``, ``read``, ``catch_up`` and ``step``."""
 
     MOST_STEPS = 20000
-    """How many inputs ``open_unread`` plays before it gives up."""
+    """How many inputs ``open_unread`` and ``run_until_round_over`` play before they give
+    up."""
 
     def open_unread(self, round_no: int) -> None:
         """Play on until the host opens round ``round_no`` (its first event in the logs, read
@@ -52,6 +53,26 @@ class CatchesUp:
                 return
             assert self.step()
         raise AssertionError(f"round {round_no} was never opened")
+
+    def run_until_round_over(self, round_no: int) -> None:
+        """Play on until round ``round_no`` is revealed and the next not yet opened."""
+        for _ in range(self.MOST_STEPS):
+            self.catch_up()
+            if self.table.needs_round and self.table.round_no == round_no:
+                return
+            assert self.step()
+        raise AssertionError(f"round {round_no} never ended")
+
+    def caught_up_at_the_round_opened(self, seat: int, round_no: int) -> None:
+        """``seat`` caught up by the snapshot our host sends a person once round ``round_no``
+        is opened (``open_unread``): the table as it stood just before the round's first
+        event, every event of the round after it (3.4)."""
+        point = self.table.catch_up_point(seat)
+        assert point is not None
+        seq, snapshot = point
+        assert snapshot.seq == seq
+        assert snapshot.round_no == round_no - 1
+        self.caught_up_by_snapshot(seat, snapshot)
 
     def caught_up_by_snapshot(self, seat: int, snapshot: m.Snapshot) -> None:
         """``seat``'s client is caught up with ``snapshot`` (protocol.md 3.4) as ours is: its

@@ -44,27 +44,12 @@ def ada_caught_up(seed: int = 5) -> BlindDriver:
     just before round 2's ``blind_round``, every event of the round after it."""
     driver = BlindDriver(new_blind_table(RuleSet.of(2, 16), bots=1), seed=seed)
     driver.open_unread(CAUGHT_UP)
-    point = driver.table.catch_up_point(0)
-    assert point is not None
-    seq, snapshot = point
-    assert snapshot.seq == seq
-    assert snapshot.round_no == CAUGHT_UP - 1
-    driver.caught_up_by_snapshot(0, snapshot)
+    driver.caught_up_at_the_round_opened(0, CAUGHT_UP)
     return driver
 
 
 def blind_rounds(driver: BlindDriver) -> list[m.BlindRound]:
     return [e for e in driver.table.seats[0].log if isinstance(e, m.BlindRound)]
-
-
-def run_until_round_over(driver: BlindDriver, round_no: int) -> None:
-    """Play on until round ``round_no`` is revealed and the next not yet opened."""
-    for _ in range(5000):
-        driver.catch_up()
-        if driver.table.needs_round and driver.table.round_no == round_no:
-            return
-        assert driver.step()
-    raise AssertionError(f"round {round_no} never ended")
 
 
 def deal_from_the_wrong_seat(driver: BlindDriver) -> tuple[Match, int]:
@@ -96,7 +81,7 @@ def test_an_honest_match_caught_up_between_rounds_is_checked_to_its_end() -> Non
     """The snapshot of the present, round 1 over (its sheet in it): the points and the dealer
     after it are carried on, and the match ends as they give."""
     driver = BlindDriver(new_blind_table(RuleSet.of(2, 16), bots=1), seed=8)
-    run_until_round_over(driver, 1)
+    driver.run_until_round_over(1)
     driver.caught_up_by_snapshot(0, driver.table.snapshot(0))
     driver.run()
     assert driver.witnesses[0].replays_plays
@@ -123,7 +108,7 @@ def test_a_dealer_the_host_skips_in_a_later_round_stops_the_seat() -> None:
     """After the catch-up the rotation goes on being checked: the host deals round 3 from
     the wrong seat."""
     driver = ada_caught_up()
-    run_until_round_over(driver, CAUGHT_UP)
+    driver.run_until_round_over(CAUGHT_UP)
     match, due = deal_from_the_wrong_seat(driver)
     with pytest.raises(MisroutedCardError) as stopped:
         driver.run()
@@ -165,7 +150,7 @@ def test_a_round_that_does_not_follow_the_last_one_revealed_stops_the_seat(cheat
     this seat was never shown), or a round 3 linked to another history than round 2's: a
     seat that saw every event stops at either, and now one caught up does."""
     driver = ada_caught_up()
-    run_until_round_over(driver, CAUGHT_UP)
+    driver.run_until_round_over(CAUGHT_UP)
     if cheat == "number":
         driver.table.round_no += 1
     else:
@@ -338,7 +323,7 @@ def test_points_a_snapshot_changes_of_a_round_the_seat_checked_stop_the_seat_at_
     to its side and catches her up at round 2's start. The snapshot stands at round 1, which
     she checked: its points are not those her replay gave, and she stops as she reads it."""
     driver = BlindDriver(new_blind_table(RuleSet.of(2, 16), bots=1), seed=5)
-    run_until_round_over(driver, 1)
+    driver.run_until_round_over(1)
     assert driver.witnesses[0].verdicts[-1].round_no == 1
     match = driver.table.match
     assert match is not None

@@ -52,23 +52,8 @@ def ada_caught_up(seed: int = 5, round_no: int = CAUGHT_UP) -> Driver:
     before that round's ``round_commit``, every event of the round after it (3.4)."""
     driver = ada_and_the_computer(seed)
     driver.open_unread(round_no)
-    point = driver.table.catch_up_point(0)
-    assert point is not None
-    seq, snapshot = point
-    assert snapshot.seq == seq
-    assert snapshot.round_no == round_no - 1
-    driver.caught_up_by_snapshot(0, snapshot)
+    driver.caught_up_at_the_round_opened(0, round_no)
     return driver
-
-
-def run_until_round_over(driver: Driver, round_no: int) -> None:
-    """Play on until round ``round_no`` is revealed and the next not yet opened."""
-    for _ in range(20000):
-        driver.catch_up()
-        if driver.table.needs_round and driver.table.round_no == round_no:
-            return
-        assert driver.step()
-    raise AssertionError(f"round {round_no} never ended")
 
 
 def commits(driver: Driver) -> list[m.RoundCommit]:
@@ -104,7 +89,7 @@ def test_a_dealer_the_host_keeps_after_a_catch_up_stops_the_seat() -> None:
     should pass on). The snapshot Ada was caught up with names round 1's dealer and its end,
     so her witness knows who deals round 2; before, it took the dealer the cards showed."""
     driver = ada_and_the_computer()
-    run_until_round_over(driver, CAUGHT_UP - 1)
+    driver.run_until_round_over(CAUGHT_UP - 1)
     match = driver.table.match
     assert match is not None
     due = match.dealer
@@ -126,7 +111,7 @@ def test_a_dealer_the_host_skips_in_a_later_round_stops_the_seat() -> None:
     """After the catch-up the rotation goes on being checked: the host deals round 3 from
     the wrong seat (as a seat that saw every event is told)."""
     driver = ada_caught_up()
-    run_until_round_over(driver, CAUGHT_UP)
+    driver.run_until_round_over(CAUGHT_UP)
     match = driver.table.match
     assert match is not None
     match.dealer = (match.dealer + 1) % 2  # the cheat
@@ -299,7 +284,7 @@ def test_points_a_snapshot_changes_of_a_round_the_seat_checked_stop_the_seat_at_
     she checked: its points are not those her replay gave, and she stops as she reads it
     (before, she carried the host's sums on to the match end, which then added up)."""
     driver = ada_and_the_computer()
-    run_until_round_over(driver, 1)
+    driver.run_until_round_over(1)
     assert driver.witnesses[0].verdicts[-1].round_no == 1
     match = driver.table.match
     assert match is not None
