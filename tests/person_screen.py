@@ -17,7 +17,12 @@ from hosting import create
 from scopa_net.bots.levels import make_player
 from scopa_net.client import render
 from scopa_net.client.controller import Asking, Controller
-from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
+from scopa_net.client.network_session import (
+    DealCheckFailedError,
+    NetworkSession,
+    TableChoice,
+    open_network_session,
+)
 from scopa_net.client.seat_store import SeatStore
 from scopa_net.client.style import Display
 from scopa_net.client.toolbar import toolbar_text
@@ -227,3 +232,17 @@ async def sits_with(
     player = await sit(nursery, host, name, tmp, table_id=opener.session.table_id)
     await until(lambda: f"{name} sat down at the table" in opener.text)
     return player
+
+
+async def deal_checks_failed(
+    play: Callable[[], Awaitable[None]], seconds: float
+) -> list[DealCheckFailedError]:
+    """Run ``play`` (a person's client at a host made to cheat) for at most ``seconds``: the
+    deal checks that stopped it, as raised in her screen's task."""
+    failed: list[DealCheckFailedError] = []
+    try:
+        with trio.fail_after(seconds):
+            await play()
+    except* DealCheckFailedError as group:  # (raised in her screen's task)
+        failed += [e for e in group.exceptions if isinstance(e, DealCheckFailedError)]
+    return failed

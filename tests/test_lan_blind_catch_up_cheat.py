@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 import trio
 from hosting import create, start_host
-from person_screen import Player, sit, take_back, until
+from person_screen import Player, deal_checks_failed, sit, take_back, until
 
 from scopa_net.client.moves import legal_plays
-from scopa_net.client.network_session import CAUGHT_UP_BETWEEN_ROUNDS, DealCheckFailedError
+from scopa_net.client.network_session import CAUGHT_UP_BETWEEN_ROUNDS
 from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_DEAL_FAILED
 from scopa_net.fair.commitments import fingerprint
@@ -76,12 +76,7 @@ async def test_a_dealer_the_host_keeps_after_a_catch_up_stops_her_client(
             cheating.append(True)
             await plays_on(back)
 
-    failed: list[DealCheckFailedError] = []
-    try:
-        with trio.fail_after(90):
-            await ada_comes_back()
-    except* DealCheckFailedError as group:  # (raised in her screen's task)
-        failed += [e for e in group.exceptions if isinstance(e, DealCheckFailedError)]
+    failed = await deal_checks_failed(ada_comes_back, 90)
     (stop,) = failed
     # The round she followed after the catch-up was replayed, plays and score, and she read so.
     before = screens[0].text.partition("A deal check failed")[0]

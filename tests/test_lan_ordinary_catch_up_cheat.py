@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 import trio
 from hosting import CutOff, create, start_host
-from person_screen import Player, sit, until
+from person_screen import Player, deal_checks_failed, sit, until
 
 from scopa_net.client.moves import legal_plays
-from scopa_net.client.network_session import CAUGHT_UP_BETWEEN_ROUNDS, DealCheckFailedError
+from scopa_net.client.network_session import CAUGHT_UP_BETWEEN_ROUNDS
 from scopa_net.client.seat_store import SeatStore
 from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_DEAL_FAILED
@@ -79,12 +79,7 @@ async def test_a_dealer_the_host_keeps_while_she_is_away_stops_her_client_once_c
             screens.append(back)
             await plays_on(back)
 
-    failed: list[DealCheckFailedError] = []
-    try:
-        with trio.fail_after(60):
-            await ada_comes_back()
-    except* DealCheckFailedError as group:  # (raised in her screen's task)
-        failed += [e for e in group.exceptions if isinstance(e, DealCheckFailedError)]
+    failed = await deal_checks_failed(ada_comes_back, 60)
     (stop,) = failed
     assert len(screens) == 1
     assert CAUGHT_UP_BETWEEN_ROUNDS in screens[0].text, screens[0].text
@@ -142,12 +137,7 @@ async def test_points_a_snapshot_changes_of_a_round_she_checked_stop_her_client_
             await until(lambda: task.table.round_no == 2)
             network.up = True  # her client resumes by itself
 
-    failed: list[DealCheckFailedError] = []
-    try:
-        with trio.fail_after(30):
-            await ada_comes_back()
-    except* DealCheckFailedError as group:
-        failed += [e for e in group.exceptions if isinstance(e, DealCheckFailedError)]
+    failed = await deal_checks_failed(ada_comes_back, 30)
     (stop,) = failed
     banner = stop.banner.splitlines()[0]
     assert re.fullmatch(
