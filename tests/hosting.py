@@ -22,7 +22,12 @@ import trio.testing
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.bot_client import play_as_bot
-from scopa_net.client.network_session import TableChoice, list_tables, open_network_session
+from scopa_net.client.network_session import (
+    NetworkSession,
+    TableChoice,
+    list_tables,
+    open_network_session,
+)
 from scopa_net.client.seat_store import SeatRecord, SeatStore
 from scopa_net.client.session import RoundStarted
 from scopa_net.rules import RuleSet
@@ -252,6 +257,26 @@ def create(
         bots=bots,
         bot_level=level,
         blind=blind,
+    )
+
+
+def open_lan_game(
+    data_dir: Path, **options: object
+) -> contextlib.AbstractAsyncContextManager[NetworkSession]:
+    """Ada's ``play --lan`` against a random computer player to 11, its host on loopback
+    (nothing announced, any free port unless ``port`` says), her client's data in
+    ``data_dir``; ``options`` as ``open_embedded_game`` takes them."""
+    from scopa_net.client.embedded import open_embedded_game
+
+    return open_embedded_game(
+        RuleSet.of(2, 11),
+        name="Ada",
+        level="random",
+        delay=0,
+        lan=True,
+        bind="127.0.0.1",
+        data_dir=data_dir,
+        **{"port": 0, **options},  # type: ignore[arg-type]
     )
 
 

@@ -13,6 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 import trio
+from hosting import open_lan_game
 from person_screen import PersonScreen, in_play, sit, until
 
 from scopa_net.bots.levels import make_player
@@ -22,7 +23,6 @@ from scopa_net.client.embedded import (
     kept_lan_seats,
     lan_store,
     lan_table_lock,
-    open_embedded_game,
 )
 from scopa_net.client.launch import session_failure
 from scopa_net.client.network_session import NetworkSession, SessionError, TableChoice
@@ -35,19 +35,6 @@ from scopa_net.commands.options import EXIT_FAILED, CommandError
 from scopa_net.fair.commitments import fingerprint
 from scopa_net.rules import RuleSet
 from scopa_net.server.config import DEFAULT_PORT
-
-
-def open_game(data_dir: Path, **options: object):
-    return open_embedded_game(
-        RuleSet.of(2, 11),
-        name="Ada",
-        level="random",
-        delay=0,
-        lan=True,
-        bind="127.0.0.1",
-        data_dir=data_dir,
-        **{"port": 0, **options},  # type: ignore[arg-type]
-    )
 
 
 async def _heard(session, words: str, seconds: float = 10) -> list[str]:
@@ -67,7 +54,7 @@ async def test_closed_mid_round_then_run_again_takes_the_table_and_seat_back(
     with lan_table_lock(tmp_path):
         # The first run: a table is opened, and the round gets under way.
         with trio.CancelScope() as closed:
-            async with open_game(tmp_path) as session:
+            async with open_lan_game(tmp_path) as session:
                 with trio.fail_after(10):
                     while session.view is None or not session.view.my_turn:
                         await trio.sleep(0.01)
@@ -82,7 +69,7 @@ async def test_closed_mid_round_then_run_again_takes_the_table_and_seat_back(
         kept = kept_lan_seats(tmp_path)
         assert [(r.table_id, r.seat, r.name) for r in kept] == [(table_id, seat, "Ada")]
         # The second run takes that seat back: the same table, the same hand, the plays made.
-        async with open_game(tmp_path, resume_from=kept[0]) as again:
+        async with open_lan_game(tmp_path, resume_from=kept[0]) as again:
             said = await _heard(again, "Back in your seat")
             assert again.table_id == table_id
             assert again.seat == seat
@@ -99,7 +86,7 @@ async def test_closed_mid_round_then_run_again_takes_the_table_and_seat_back(
         assert close_lan_tables(tmp_path) == [table_id]
         assert kept_lan_seats(tmp_path) == []
         assert lan_store(tmp_path).records() == []
-        async with open_game(tmp_path) as fresh:
+        async with open_lan_game(tmp_path) as fresh:
             with trio.fail_after(10):
                 while fresh.table_id is None:
                     await trio.sleep(0.01)
@@ -136,7 +123,7 @@ def test_run_again_offers_the_kept_seat_first_and_no_resume_opens_a_new_table(
 
     async def first_run() -> None:
         with trio.CancelScope() as closed:
-            async with open_game(data) as session:
+            async with open_lan_game(data) as session:
                 with trio.fail_after(10):
                     while session.view is None:
                         await trio.sleep(0.01)
@@ -187,12 +174,12 @@ async def test_play_lan_with_no_seat_for_friends_says_nobody_can_join(tmp_path: 
     """`play --lan --humans 1` (every other seat a computer's) printed "Friends join this
     table on port ... with:" all the same."""
     with lan_table_lock(tmp_path):
-        async with open_game(tmp_path) as session:
+        async with open_lan_game(tmp_path) as session:
             assert session.where_to_join == (
                 "Every other seat is a computer's, so nobody can join this table; "
                 "`--humans N` leaves seats for friends.",
             )
-        async with open_game(tmp_path, humans=2) as session:  # a seat for a friend: where
+        async with open_lan_game(tmp_path, humans=2) as session:  # a seat for a friend: where
             assert "nobody can join" not in session.where_to_join[0]
             # and the key a friend's first join shows, to compare (never shown before)
             key = fingerprint(session.host_key)
@@ -202,7 +189,7 @@ async def test_play_lan_with_no_seat_for_friends_says_nobody_can_join(tmp_path: 
 async def _kept_after_a_close(data_dir: Path, **options: object):
     """Open a table, sit down, and close the terminal (no goodbye): the seat it keeps."""
     with trio.CancelScope() as closed:
-        async with open_game(data_dir, **options) as session:
+        async with open_lan_game(data_dir, **options) as session:
             with trio.fail_after(10):
                 while session.table_id is None:
                     await trio.sleep(0.01)
@@ -220,7 +207,7 @@ async def test_a_table_taken_back_says_who_can_join_as_a_fresh_one_did(tmp_path:
     person who gave --humans 2: a table taken back keeps its seats, a new one has them."""
     with lan_table_lock(tmp_path):
         kept = await _kept_after_a_close(tmp_path)
-        async with open_game(tmp_path, resume_from=kept, humans=2) as again:
+        async with open_lan_game(tmp_path, resume_from=kept, humans=2) as again:
             said = await _heard(again, "nobody can join")
             assert again.where_to_join == (
                 "Every other seat is a computer's, so nobody can join this table; "
@@ -231,7 +218,7 @@ async def test_a_table_taken_back_says_who_can_join_as_a_fresh_one_did(tmp_path:
             assert not again.hosts_friends
         close_lan_tables(tmp_path)
         kept = await _kept_after_a_close(tmp_path, humans=2)
-        async with open_game(tmp_path, resume_from=kept) as again:  # --humans 1, the default
+        async with open_lan_game(tmp_path, resume_from=kept) as again:  # --humans 1, the default
             said = await _heard(again, "host key is")
             assert "nobody can join" not in " ".join(again.where_to_join), said
             assert again.hosts_friends
@@ -257,7 +244,7 @@ async def test_leaving_your_own_lan_table_for_good_tells_the_friends_it_ended(
     with lan_table_lock(tmp_path):
         async with trio.open_nursery() as nursery:
             with trio.CancelScope() as screen:  # the game's screen: it closes by cancelling
-                async with open_game(tmp_path, humans=2) as ada:
+                async with open_lan_game(tmp_path, humans=2) as ada:
                     assert ada.hosts_friends  # type: ignore[attr-defined]
                     friend = NetworkSession(
                         "127.0.0.1",
@@ -340,7 +327,7 @@ async def test_a_friend_whose_match_stopped_is_told_where_its_rounds_so_far_are(
     with lan_table_lock(tmp_path):
         async with trio.open_nursery() as nursery:
             with trio.CancelScope() as screen:  # the game's screen: it closes by cancelling
-                async with open_game(tmp_path, humans=2) as ada:
+                async with open_lan_game(tmp_path, humans=2) as ada:
                     friend = NetworkSession(
                         "127.0.0.1",
                         ada.embedded_port,  # type: ignore[attr-defined]
@@ -396,7 +383,7 @@ async def test_stepping_away_from_your_own_table_says_where_it_opens_again(
     had started the table with --port and rules: it now says that this command alone opens
     the table again on its port (where friends' clients look for it), with its rules."""
     with lan_table_lock(tmp_path), trio.CancelScope() as screen:
-        async with open_game(tmp_path, humans=1) as ada:
+        async with open_lan_game(tmp_path, humans=1) as ada:
             ada_screen = PersonScreen(ada)
             await ada_screen.until_dealt()
             await ada_screen.type("quit")
@@ -425,7 +412,7 @@ async def test_your_own_void_round_reads_as_void_in_your_words_when_you_take_the
     with lan_table_lock(tmp_path):
         async with trio.open_nursery() as nursery:
             with trio.CancelScope() as screen:
-                async with open_game(tmp_path, humans=2, blind=True) as ada:
+                async with open_lan_game(tmp_path, humans=2, blind=True) as ada:
                     port = ada.embedded_port  # type: ignore[attr-defined]
                     friend = NetworkSession(
                         "127.0.0.1",
@@ -456,7 +443,7 @@ async def test_your_own_void_round_reads_as_void_in_your_words_when_you_take_the
                     await ada_screen.type("away")
                     screen.cancel()  # as her game closes after it
             (kept,) = kept_lan_seats(tmp_path)
-            async with open_game(tmp_path, resume_from=kept, port=port) as again:
+            async with open_lan_game(tmp_path, resume_from=kept, port=port) as again:
                 back = PersonScreen(again)
                 with trio.fail_after(10):
                     async for event in again.events:

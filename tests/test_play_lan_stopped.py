@@ -23,18 +23,18 @@ from types import SimpleNamespace
 import pytest
 import trio
 from app_driver import HANG_GUARD, RecordingOutput
+from hosting import open_lan_game
 from person_screen import PersonScreen, sit, until
 from prompt_toolkit.input import create_pipe_input
 
 from scopa_net.client.app import ClientApp
 from scopa_net.client.controller import ClientState
-from scopa_net.client.embedded import kept_lan_seats, lan_table_lock, open_embedded_game
+from scopa_net.client.embedded import kept_lan_seats, lan_table_lock
 from scopa_net.client.launch import until_terminated
 from scopa_net.client.network_session import NetworkSession
 from scopa_net.client.seat_store import SeatStore
 from scopa_net.client.style import Display
 from scopa_net.commands.options import EXIT_TERMINATED, CommandError
-from scopa_net.rules import RuleSet
 
 HOST_STOPPED = (
     "Connection: reconnecting (the host was stopped; waiting for it to start again. Your seat "
@@ -44,17 +44,7 @@ HOST_STOPPED = (
 
 def ada_opens_her_table(tmp_path: Path) -> AbstractAsyncContextManager[NetworkSession]:
     """Ada's ``play --lan --humans 2``, its host on loopback (nothing announced)."""
-    return open_embedded_game(
-        RuleSet.of(2, 11),
-        name="Ada",
-        level="random",
-        delay=0,
-        lan=True,
-        bind="127.0.0.1",
-        port=0,
-        humans=2,
-        data_dir=tmp_path,
-    )
+    return open_lan_game(tmp_path, humans=2)
 
 
 async def friend_reads_when_the_game_closes(
