@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -73,6 +74,23 @@ class CatchesUp:
         assert snapshot.seq == seq
         assert snapshot.round_no == round_no - 1
         self.caught_up_by_snapshot(seat, snapshot)
+
+    def open_into_play(self, round_no: int) -> None:
+        """Open round ``round_no`` (``open_unread``) and play on until it is dealt and being
+        played."""
+        self.open_unread(round_no)
+        for _ in range(5000):
+            self.catch_up()
+            if self.table.dealt_round_no == round_no and self.table.phase is Phase.PLAY:
+                break
+            assert self.step()
+
+    def read_after(self, seat: int, witness: Any, snapshot: m.Snapshot) -> None:
+        """``witness`` (a deal or blind witness of ``seat``) reads ``seat``'s events after
+        ``snapshot``."""
+        for event in self.table.seats[seat].log:
+            if event.seq > snapshot.seq:
+                witness.observe(event)
 
     def caught_up_by_snapshot(self, seat: int, snapshot: m.Snapshot) -> None:
         """``seat``'s client is caught up with ``snapshot`` (protocol.md 3.4) as ours is: its

@@ -26,7 +26,6 @@ from scopa_net.match import Match
 from scopa_net.rules import RuleSet
 from scopa_net.server import blind_table as blind_table_module
 from scopa_net.server import table as table_module
-from scopa_net.server.table import Phase
 from scopa_net.wire import messages as m
 
 CAUGHT_UP = 2
@@ -228,12 +227,7 @@ def observer_caught_up_mid_round(driver: BlindDriver) -> tuple[BlindWitness, m.S
     round, as a person's seat sitting rounds out is, 9.7), caught up by a snapshot of the
     present while round 2 is being played: it cannot follow that round, and carries the match
     on over its ``round_end``."""
-    driver.open_unread(CAUGHT_UP)
-    for _ in range(5000):
-        driver.catch_up()
-        if driver.table.dealt_round_no == CAUGHT_UP and driver.table.phase is Phase.PLAY:
-            break
-        assert driver.step()
+    driver.open_into_play(CAUGHT_UP)
     snapshot = driver.table.snapshot(1)
     assert snapshot.round_no == CAUGHT_UP
     assert not snapshot.round_over
@@ -244,17 +238,11 @@ def observer_caught_up_mid_round(driver: BlindDriver) -> tuple[BlindWitness, m.S
     return witness, snapshot
 
 
-def read_after(driver: BlindDriver, witness: BlindWitness, snapshot: m.Snapshot) -> None:
-    for event in driver.table.seats[1].log:
-        if event.seq > snapshot.seq:
-            witness.observe(event)
-
-
 def test_an_honest_match_caught_up_in_a_round_under_way_is_checked_to_its_end() -> None:
     driver = BlindDriver(new_blind_table(RuleSet.of(2, 16), bots=1), seed=5)
     witness, snapshot = observer_caught_up_mid_round(driver)
     driver.run()
-    read_after(driver, witness, snapshot)
+    driver.read_after(1, witness, snapshot)
     assert witness.replays_plays
     assert witness.result.sig is not None
     assert all(v.error is None for v in witness.verdicts)
@@ -273,7 +261,7 @@ def test_points_the_host_adds_in_the_round_under_way_at_the_catch_up_stop_the_se
     with pytest.raises(ScoreMismatchError):  # Ada, who saw every event, at the match end
         driver.run()
     with pytest.raises(ScoreMismatchError) as stopped:  # and the seat caught up, as well
-        read_after(driver, witness, snapshot)
+        driver.read_after(1, witness, snapshot)
     assert "; the snapshot you were caught up with and the rounds since give scores" in str(
         stopped.value
     )

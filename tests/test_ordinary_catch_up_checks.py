@@ -209,12 +209,7 @@ def caught_up_mid_round(driver: Driver) -> tuple[DealWitness, m.Snapshot]:
     """A witness of seat 0 caught up by a snapshot of the present while round 2 is being
     played (a host of protocol 4, or a seat that changed hands): it cannot follow that round,
     and carries the match on over its ``round_end``."""
-    driver.open_unread(CAUGHT_UP)
-    for _ in range(5000):
-        driver.catch_up()
-        if driver.table.dealt_round_no == CAUGHT_UP and driver.table.phase is Phase.PLAY:
-            break
-        assert driver.step()
+    driver.open_into_play(CAUGHT_UP)
     snapshot = driver.table.snapshot(0)
     assert snapshot.round_no == CAUGHT_UP
     assert not snapshot.round_over
@@ -223,17 +218,11 @@ def caught_up_mid_round(driver: Driver) -> tuple[DealWitness, m.Snapshot]:
     return witness, snapshot
 
 
-def read_after(driver: Driver, witness: DealWitness, snapshot: m.Snapshot) -> None:
-    for event in driver.table.seats[0].log:
-        if event.seq > snapshot.seq:
-            witness.observe(event)
-
-
 def test_an_honest_match_caught_up_in_a_round_under_way_is_replayed_to_its_end() -> None:
     driver = ada_and_the_computer()
     witness, snapshot = caught_up_mid_round(driver)
     driver.run()
-    read_after(driver, witness, snapshot)
+    driver.read_after(0, witness, snapshot)
     assert witness.replays_plays
     assert witness.result.sig is not None
     assert all(v.error is None for v in witness.verdicts)
@@ -254,7 +243,7 @@ def test_points_the_host_adds_in_the_round_under_way_at_the_catch_up_stop_the_se
     with pytest.raises(ScoreMismatchError):  # Ada, who saw every event, at the match end
         driver.run()
     with pytest.raises(ScoreMismatchError) as stopped:  # and the seat caught up, as well
-        read_after(driver, witness, snapshot)
+        driver.read_after(0, witness, snapshot)
     assert "; the snapshot you were caught up with and the rounds since give scores" in str(
         stopped.value
     )
