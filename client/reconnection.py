@@ -148,6 +148,8 @@ class Reconnection:
                 await session._pump()
                 return
             except LocalProtocolError as exc:  # ours, not the link's: trying again repeats it
+                if session._stop:
+                    return  # leaving: something of ours raced the `leave` out (a due seed)
                 await self.broke_it_ourselves(exc)
             except LOST_LINK as exc:  # not OSError: the link raises none (_stream_errors)
                 if session._stop:
@@ -724,6 +726,8 @@ class Reconnection:
                 return
         if session._replaying:
             self.caught_up()
+        if session._stop or link.conn.state is not State.SEATED:
+            return  # the person left while the line was quiet: nothing more goes out
         await session._seeds.send_seed_if_due()
 
     def caught_up(self, *, vote_over: bool = False) -> None:
