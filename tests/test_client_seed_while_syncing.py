@@ -60,15 +60,44 @@ async def test_no_seed_goes_while_the_resume_snapshot_is_not_read() -> None:
             assert link.conn.state is State.SYNCING
             seeds = Seeds()
             session = SimpleNamespace(
-                _seed_due=True, _replaying=False, _resumed_at=-math.inf, _seeds=seeds
+                _seed_due=True, _replaying=False, _resumed_at=-math.inf, _seeds=seeds, _stop=False
             )
             reconnection = Reconnection.__new__(Reconnection)
             reconnection.session = session
-            await reconnection.send_seed_when_quiet(link)
-            assert seeds.sent == 0
-            assert session._seed_due
-            link.conn.state = State.SEATED  # the snapshot read
-            await reconnection.send_seed_when_quiet(link)
-            assert seeds.sent == 1
-            await link.aclose()
+            try:
+                await reconnection.send_seed_when_quiet(link)
+                assert seeds.sent == 0
+                assert session._seed_due
+                link.conn.state = State.SEATED  # the snapshot read
+                await reconnection.send_seed_when_quiet(link)
+                assert seeds.sent == 1
+            finally:
+                await link.aclose()  # a failure here must not leave the socket to the collector
+        nursery.cancel_scope.cancel()
+
+
+async def test_no_seed_goes_once_the_person_is_leaving() -> None:
+    """A seed falls due as the person steps away or leaves (the ``leave`` sent, the session
+    stopping): it is not sent after the ``leave``, which our own state machine refuses
+    (``leaving``), once read as this client's own protocol error."""
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(partial(trio.serve_tcp, _quiet, 0, host="127.0.0.1"))
+        port = listeners[0].socket.getsockname()[1]
+        with trio.fail_after(10):
+            link = _Link(await trio.open_tcp_stream("127.0.0.1", port))
+            link.conn.state = State.SEATED
+            seeds = Seeds()
+            session = SimpleNamespace(
+                _seed_due=True, _replaying=False, _resumed_at=-math.inf, _seeds=seeds, _stop=True
+            )
+            reconnection = Reconnection.__new__(Reconnection)
+            reconnection.session = session
+            try:
+                await reconnection.send_seed_when_quiet(link)
+                assert seeds.sent == 0
+                session._stop = False  # the same seat, not leaving: the seed goes
+                await reconnection.send_seed_when_quiet(link)
+                assert seeds.sent == 1
+            finally:
+                await link.aclose()
         nursery.cancel_scope.cancel()
