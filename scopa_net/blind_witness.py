@@ -51,11 +51,11 @@ from scopa_net.fair.transcript import (
     Transcript,
 )
 from scopa_net.fair.verifier import RoundVerdict
-from scopa_net.match_so_far import AS_THE_SNAPSHOT_GIVES, SO_FAR, MatchSoFar
+from scopa_net.match_so_far import AS_THE_SNAPSHOT_GIVES, MatchSoFar
 from scopa_net.plays import play_code
 from scopa_net.rules import RuleSet
 from scopa_net.wire import messages as m
-from scopa_net.witness import check_end_gives, revealed
+from scopa_net.witness import check_match_end_caught_up, revealed
 
 NO_SALT = bytes(16)
 """The salt a blind table's cards show on the seat's board (there is none: 9)."""
@@ -205,8 +205,6 @@ class BlindWitness:
         """After a catch-up by snapshot, until a round is revealed that the checks can start
         from: the match as the snapshot told it (the host's word), checked against the rounds
         that follow (:meth:`resynced`)."""
-        self._end_basis = "the rounds played give"
-        """What the match end's scores are checked against, in the words of a mismatch."""
         self._refused: BlindRound | None = None
         """A ``blind_round`` refused on arrival for naming a computer's seat a party: the
         evidence ends with it."""
@@ -668,7 +666,6 @@ class BlindWitness:
             dealer=record.dealer,
         )
         if verifier is not None:
-            self._end_basis = so_far.end_basis(record.round_no)
             self._so_far = None
         return verifier
 
@@ -681,13 +678,7 @@ class BlindWitness:
             )
         self.result = MatchResult(tuple(e.scores), e.winner, e.sig)
         # The signed end kept first, for the evidence.
-        if self._verifier is not None:
-            given = self._verifier.match_result
-            if given is not None:  # (None: a round failed, and the seat stopped there)
-                check_end_gives(self.rules, e, *given, self._end_basis)
-        elif self._so_far is not None:
-            so_far = self._so_far
-            check_end_gives(self.rules, e, so_far.scores, so_far.winner, SO_FAR)
+        check_match_end_caught_up(self.rules, e, self._verifier, self._so_far)
 
     def _same_round(self, round_id: bytes) -> None:
         assert self.current is not None

@@ -122,11 +122,6 @@ class MatchSoFar:
             scores=self.scores,
         )
 
-    def end_basis(self, first_round_no: int) -> str:
-        """What a match end is checked against once the rounds are replayed from
-        ``first_round_no`` on (for the words of a mismatch)."""
-        return "the rounds played give" if self.starts_afresh(first_round_no) else SO_FAR
-
     @property
     def winner(self) -> int | None:
         """The side these points make the match's winner (5.9), if any."""

@@ -78,13 +78,31 @@ if TYPE_CHECKING:
 Revealed = TypeVar("Revealed", RoundRecord, "BlindRound")
 
 
+PLAYED = "the rounds played give"
+"""Where a seat that followed the match from its start has the match's points from (for the
+words of a match end that does not add up)."""
+
+
 def check_match_end(verifier: RoundByRoundVerifier, rules: RuleSet, e: m.MatchEnd) -> None:
     """5.9 and 6.2: the match's end says the scores and winner its rounds, as ``verifier``
-    checked them, give (:class:`ScoreMismatchError` if not; nothing once a round failed)."""
+    checked them, give, on the points a snapshot told if it carried them on
+    (:class:`ScoreMismatchError` if not; nothing once a round failed)."""
     given = verifier.match_result
     if given is None:
         return  # a round failed: the seat stopped there
-    check_end_gives(rules, e, *given)
+    check_end_gives(rules, e, *given, SO_FAR if verifier.from_a_snapshot else PLAYED)
+
+
+def check_match_end_caught_up(
+    rules: RuleSet, e: m.MatchEnd, verifier: RoundByRoundVerifier | None, so_far: MatchSoFar | None
+) -> None:
+    """The match's end at a seat caught up by snapshot (protocol.md 5.10, 9.7): against the
+    rounds replayed since (``verifier``), or, none replayed yet, the points the snapshot and
+    the rounds that ended since give (``so_far``); nothing to check without either."""
+    if verifier is not None:
+        check_match_end(verifier, rules, e)
+    elif so_far is not None:
+        check_end_gives(rules, e, so_far.scores, so_far.winner, SO_FAR)
 
 
 def check_end_gives(
@@ -92,7 +110,7 @@ def check_end_gives(
     e: m.MatchEnd,
     scores: tuple[int, ...],
     winner: int | None,
-    basis: str = "the rounds played give",
+    basis: str = PLAYED,
 ) -> None:
     """The match's end names ``scores`` and ``winner``, what ``basis`` gives
     (:class:`ScoreMismatchError` if not)."""
@@ -179,8 +197,6 @@ class DealWitness:
         """After a catch-up by snapshot, until a round is revealed that the checks can start
         from: the match as the snapshot told it (the host's word), carried on over the rounds
         that end unfollowed and checked against the rounds that follow (:meth:`resynced`)."""
-        self._end_basis = "the rounds played give"
-        """What the match end's scores are checked against, in the words of a mismatch."""
 
     # --- the seat's own seed ------------------------------------------------------------
 
@@ -614,7 +630,6 @@ class DealWitness:
             dealer=dealer,
         )
         if self._verifier is not None:
-            self._end_basis = so_far.end_basis(rec.round_no)
             self.so_far = None
 
     def _on_MatchEnd(self, e: m.MatchEnd) -> None:  # noqa: N802
@@ -630,12 +645,8 @@ class DealWitness:
         self.result = MatchResult(tuple(e.scores), e.winner, e.sig)
         if not self.mid_match:
             self._check_result(e)
-        elif self._verifier is not None:
-            given = self._verifier.match_result
-            if given is not None:  # (None: a round failed, and the seat stopped there)
-                check_end_gives(self.rules, e, *given, self._end_basis)
-        elif self.so_far is not None:
-            check_end_gives(self.rules, e, self.so_far.scores, self.so_far.winner, SO_FAR)
+        else:
+            check_match_end_caught_up(self.rules, e, self._verifier, self.so_far)
 
     def _check_result(self, e: m.MatchEnd) -> None:
         """5.9 and 6.2: the match's end says the scores and winner its rounds give (the

@@ -152,6 +152,9 @@ class RoundByRoundVerifier:
         self._verifier = self.checker(empty)
         self.checked = 0
         """Rounds checked so far."""
+        self.from_a_snapshot = False
+        """Whether the match before its first round is what a snapshot told
+        (:meth:`carried_on`), not rounds this verifier checked."""
 
     @classmethod
     def carried_on(
@@ -169,6 +172,7 @@ class RoundByRoundVerifier:
         linked to ``prev``, dealt by ``dealer``, with the match points ``scores`` before it
         (what a snapshot told a seat caught up by it). From there on it checks as any."""
         v = cls(rules, host_key, seat)
+        v.from_a_snapshot = True
         v.checked = round_no - 1
         v._verifier.prev = prev
         match = Match(rules, dealer)
