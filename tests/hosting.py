@@ -60,6 +60,17 @@ async def serve_then_close(
         host.journal.close()
 
 
+async def serve_journal_in_virtual_time(db: str, *, task_status: trio.TaskStatus[Host]) -> None:
+    """A host on the journal ``db``, serving memory streams until cancelled, its journal
+    written in this thread (virtual time: no worker thread for the clock to jump past)."""
+    config = HostConfig(db=db, advertise=False, grace=60.0, bot_delay=0.5)  # type: ignore[arg-type]
+    host = Host(config, Journal(db))
+    host.writer.threaded = False
+    async with trio.open_nursery() as nursery:
+        await nursery.start(partial(serve_then_close, host, listen=False))
+        task_status.started(host)
+
+
 async def play_one_match(
     db: str,
     rules: RuleSet | None = None,

@@ -7,29 +7,15 @@ its reconnect backoff. A friend back that soon was never lost to anyone but the 
 
 from __future__ import annotations
 
-from functools import partial
-
 import pytest
 import trio
 import trio.testing
-from hosting import Network, create, serve_then_close
+from hosting import Network, create, serve_journal_in_virtual_time
 from person_screen import PersonScreen
 
 from scopa_net.client.network_session import TableChoice, open_network_session
 from scopa_net.rules import RuleSet
-from scopa_net.server.config import HostConfig
 from scopa_net.server.host import Host
-from scopa_net.server.journal import Journal
-
-
-async def serve(db: str, *, task_status: trio.TaskStatus[Host]) -> None:
-    """A host on the journal ``db``, serving memory streams until cancelled."""
-    config = HostConfig(db=db, advertise=False, grace=60.0, bot_delay=0.5)  # type: ignore[arg-type]
-    host = Host(config, Journal(db))
-    host.writer.threaded = False  # virtual time: no worker thread for the clock to jump past
-    async with trio.open_nursery() as nursery:
-        await nursery.start(partial(serve_then_close, host, listen=False))
-        task_status.started(host)
 
 
 @pytest.mark.parametrize("carla_after", [3.0, 30.0])
@@ -47,7 +33,7 @@ async def test_a_friend_back_within_the_catch_up_is_not_said_to_have_lost_the_co
 
         async def first_host(*, task_status: trio.TaskStatus[Host]) -> None:
             with first:
-                await serve(db, task_status=task_status)
+                await serve_journal_in_virtual_time(db, task_status=task_status)
 
         host = await nursery.start(first_host)
         net = Network(host, nursery)
@@ -85,7 +71,7 @@ async def test_a_friend_back_within_the_catch_up_is_not_said_to_have_lost_the_co
         first.cancel()
         await trio.sleep(1)
         before = len(ada.lines)
-        net.host = await nursery.start(serve, db)
+        net.host = await nursery.start(serve_journal_in_virtual_time, db)
         net.up = True
         with trio.fail_after(60):
             while not any("back at the table" in line for line in ada.lines[before:]):

@@ -4,28 +4,14 @@ time, memory streams)."""
 
 from __future__ import annotations
 
-from functools import partial
-
 import trio
 import trio.testing
-from hosting import Network, create, serve_then_close
+from hosting import Network, create, serve_journal_in_virtual_time
 from person_screen import PersonScreen
 
 from scopa_net.client.network_session import TableChoice, open_network_session
 from scopa_net.rules import RuleSet
-from scopa_net.server.config import HostConfig
 from scopa_net.server.host import Host
-from scopa_net.server.journal import Journal
-
-
-async def serve(db: str, *, task_status: trio.TaskStatus[Host]) -> None:
-    """A host on the journal ``db``, serving memory streams until cancelled."""
-    config = HostConfig(db=db, advertise=False, grace=60.0, bot_delay=0.5)  # type: ignore[arg-type]
-    host = Host(config, Journal(db))
-    host.writer.threaded = False  # virtual time: no worker thread for the clock to jump past
-    async with trio.open_nursery() as nursery:
-        await nursery.start(partial(serve_then_close, host, listen=False))
-        task_status.started(host)
 
 
 def my_turn(screen: PersonScreen) -> bool:
@@ -44,7 +30,7 @@ async def test_a_person_whose_turn_it_is_reads_your_turn_when_the_host_is_back(
 
         async def first_host(*, task_status: trio.TaskStatus[Host]) -> None:
             with first:
-                await serve(db, task_status=task_status)
+                await serve_journal_in_virtual_time(db, task_status=task_status)
 
         host = await nursery.start(first_host)
         net = Network(host, nursery)
@@ -62,7 +48,7 @@ async def test_a_person_whose_turn_it_is_reads_your_turn_when_the_host_is_back(
             first.cancel()
             await trio.sleep(1)
             before = len(ada.lines)
-            net.host = await nursery.start(serve, db)
+            net.host = await nursery.start(serve_journal_in_virtual_time, db)
             net.up = True
             with trio.move_on_after(20):  # every event until the host is back and after
                 await ada.until_shown(lambda _: False, 30)
