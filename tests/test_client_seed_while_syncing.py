@@ -5,6 +5,8 @@ as a lost connection, and the seat was resumed again and again, as a held move o
 from __future__ import annotations
 
 import math
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from functools import partial
 from types import SimpleNamespace
 
@@ -42,62 +44,61 @@ class Seeds:
         self.sent += 1
 
 
-async def test_no_seed_goes_while_the_resume_snapshot_is_not_read() -> None:
-    """Resumed by snapshot, the snapshot late: the seed waits (no send, no protocol error),
-    still due; once the snapshot is read it goes."""
+@asynccontextmanager
+async def quiet_link() -> AsyncIterator[_Link]:
+    """A player's link to a loopback listener that never answers, closed however the test
+    ends (a socket left to the collector fails a later test with a ResourceWarning)."""
     async with trio.open_nursery() as nursery:
         listeners = await nursery.start(partial(trio.serve_tcp, _quiet, 0, host="127.0.0.1"))
         port = listeners[0].socket.getsockname()[1]
         with trio.fail_after(10):
             link = _Link(await trio.open_tcp_stream("127.0.0.1", port))
-            host = HostConnection()
-            _from(link, host, m.Hello(version=m.PROTOCOL_VERSION, client="test"))
-            _to(host, link, m.Welcome(version=m.PROTOCOL_VERSION, host_name="h", host_key=KEY))
-            _from(link, host, m.Resume(table_id=3, seat=0, token=TOKEN, last_seq=4))
-            _to(
-                host, link, m.Resumed(table_id=3, seat=0, token=TOKEN, epoch=2, catch_up="snapshot")
-            )
-            assert link.conn.state is State.SYNCING
-            seeds = Seeds()
-            session = SimpleNamespace(
-                _seed_due=True, _replaying=False, _resumed_at=-math.inf, _seeds=seeds, _stop=False
-            )
-            reconnection = Reconnection.__new__(Reconnection)
-            reconnection.session = session
             try:
-                await reconnection.send_seed_when_quiet(link)
-                assert seeds.sent == 0
-                assert session._seed_due
-                link.conn.state = State.SEATED  # the snapshot read
-                await reconnection.send_seed_when_quiet(link)
-                assert seeds.sent == 1
+                yield link
             finally:
-                await link.aclose()  # a failure here must not leave the socket to the collector
+                await link.aclose()
         nursery.cancel_scope.cancel()
+
+
+def seed_due(*, stop: bool) -> tuple[Reconnection, SimpleNamespace, Seeds]:
+    """The reconnection of a session whose seed is due (``stop``: the person is leaving)."""
+    seeds = Seeds()
+    session = SimpleNamespace(
+        _seed_due=True, _replaying=False, _resumed_at=-math.inf, _seeds=seeds, _stop=stop
+    )
+    reconnection = Reconnection.__new__(Reconnection)
+    reconnection.session = session
+    return reconnection, session, seeds
+
+
+async def test_no_seed_goes_while_the_resume_snapshot_is_not_read() -> None:
+    """Resumed by snapshot, the snapshot late: the seed waits (no send, no protocol error),
+    still due; once the snapshot is read it goes."""
+    async with quiet_link() as link:
+        host = HostConnection()
+        _from(link, host, m.Hello(version=m.PROTOCOL_VERSION, client="test"))
+        _to(host, link, m.Welcome(version=m.PROTOCOL_VERSION, host_name="h", host_key=KEY))
+        _from(link, host, m.Resume(table_id=3, seat=0, token=TOKEN, last_seq=4))
+        _to(host, link, m.Resumed(table_id=3, seat=0, token=TOKEN, epoch=2, catch_up="snapshot"))
+        assert link.conn.state is State.SYNCING
+        reconnection, session, seeds = seed_due(stop=False)
+        await reconnection.send_seed_when_quiet(link)
+        assert seeds.sent == 0
+        assert session._seed_due
+        link.conn.state = State.SEATED  # the snapshot read
+        await reconnection.send_seed_when_quiet(link)
+        assert seeds.sent == 1
 
 
 async def test_no_seed_goes_once_the_person_is_leaving() -> None:
     """A seed falls due as the person steps away or leaves (the ``leave`` sent, the session
     stopping): it is not sent after the ``leave``, which our own state machine refuses
     (``leaving``), once read as this client's own protocol error."""
-    async with trio.open_nursery() as nursery:
-        listeners = await nursery.start(partial(trio.serve_tcp, _quiet, 0, host="127.0.0.1"))
-        port = listeners[0].socket.getsockname()[1]
-        with trio.fail_after(10):
-            link = _Link(await trio.open_tcp_stream("127.0.0.1", port))
-            link.conn.state = State.SEATED
-            seeds = Seeds()
-            session = SimpleNamespace(
-                _seed_due=True, _replaying=False, _resumed_at=-math.inf, _seeds=seeds, _stop=True
-            )
-            reconnection = Reconnection.__new__(Reconnection)
-            reconnection.session = session
-            try:
-                await reconnection.send_seed_when_quiet(link)
-                assert seeds.sent == 0
-                session._stop = False  # the same seat, not leaving: the seed goes
-                await reconnection.send_seed_when_quiet(link)
-                assert seeds.sent == 1
-            finally:
-                await link.aclose()
-        nursery.cancel_scope.cancel()
+    async with quiet_link() as link:
+        link.conn.state = State.SEATED
+        reconnection, session, seeds = seed_due(stop=True)
+        await reconnection.send_seed_when_quiet(link)
+        assert seeds.sent == 0
+        session._stop = False  # the same seat, not leaving: the seed goes
+        await reconnection.send_seed_when_quiet(link)
+        assert seeds.sent == 1
