@@ -110,27 +110,45 @@ def club_night(host: HostThread) -> None:
     host.call(host.host.create_table, "locked", RuleSet.of(2), "pw", 1, 1)
 
 
+class Carla:
+    """Carla on a raw connection, from the test's thread: she takes the open seat of a club
+    night's table (:meth:`sits`) and goes (:meth:`goes`)."""
+
+    def __init__(self, host: HostThread) -> None:
+        self.host = host
+        self.seat: RawSeat | None = None
+
+    def sits(self, table_id: int, password: str | None = None) -> None:
+        async def sitting() -> None:
+            self.seat = await RawSeat.connect(self.host.port)
+            join = m.Join(table_id=table_id, seat=None, name="Carla", password=password)
+            await self.seat.send(join)
+            await self.seat.until(lambda msg: isinstance(msg, m.Snapshot))
+
+        self.host.call(sitting)
+
+    def goes(self) -> None:
+        if self.seat is not None:
+            self.host.call(self.seat.aclose)
+
+
 def test_a_table_filled_while_the_person_chose_is_said_and_the_list_shown_again(
     host: HostThread, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Two people typed `1` at once: the slower one was back at the shell ("scopa-net: that
     table is full; ...", status 4) instead of reading why and choosing again."""
     club_night(host)
-    carla: list[RawSeat] = []
-
-    async def carla_sits() -> None:
-        carla.append(await RawSeat.connect(host.port))
-        await carla[0].join(1, name="Carla")
+    carla = Carla(host)
 
     def carla_first() -> str:
-        host.call(carla_sits)
+        carla.sits(1)
         return "1"
 
     monkeypatch.setattr(builtins, "input", typing(carla_first, ""))  # then Enter: stop
     try:
         assert main(["join", host.address, "--name", "Dino"]) == EXIT_CANCELLED
     finally:
-        host.call(carla[0].aclose)
+        carla.goes()
     out, err = capfd.readouterr()
     said = " ".join(out.split())
     assert (
@@ -174,18 +192,13 @@ def test_a_full_table_given_on_the_command_line_is_said_to_be_full_in_one_line(
     1 with an open seat", as if there were none (the host lists only tables with an open
     seat). The host's answer to the join says it is full, and what Dino can do."""
     club_night(host)
-    carla: list[RawSeat] = []
-
-    async def carla_sits() -> None:
-        carla.append(await RawSeat.connect(host.port))
-        await carla[0].join(1, name="Carla")
-
+    carla = Carla(host)
     monkeypatch.setattr(builtins, "input", typing())
-    host.call(carla_sits)
+    carla.sits(1)
     try:
         assert main(["join", host.address, "--table", "1"]) == EXIT_REFUSED
     finally:
-        host.call(carla[0].aclose)
+        carla.goes()
     assert capfd.readouterr().err.splitlines() == [
         f"scopa-net: table 1 on {host.address} is full, or its match is over: run this again "
         f"once someone leaves it; tables with an open seat now: 2 (`scopa-net join "
@@ -199,19 +212,13 @@ def test_a_full_table_with_a_password_is_said_to_be_full_not_to_want_a_password(
     """The host checks a table's password before its seats (protocol.md 3.3): Dino, given no
     password, would read "wrong password" for a table that was full when it was listed."""
     club_night(host)
-    carla: list[RawSeat] = []
-
-    async def carla_sits() -> None:
-        carla.append(await RawSeat.connect(host.port))
-        await carla[0].send(m.Join(table_id=2, seat=None, name="Carla", password="pw"))
-        await carla[0].until(lambda msg: isinstance(msg, m.Snapshot))
-
+    carla = Carla(host)
     monkeypatch.setattr(builtins, "input", typing())
-    host.call(carla_sits)
+    carla.sits(2, password="pw")
     try:
         assert main(["join", host.address, "--table", "2", "--name", "Dino"]) == EXIT_REFUSED
     finally:
-        host.call(carla[0].aclose)
+        carla.goes()
     assert capfd.readouterr().err.splitlines() == [
         f"scopa-net: table 2 on {host.address} is full, or its match is over: run this again "
         f"once someone leaves it; tables with an open seat now: 1 (`scopa-net join "
@@ -225,17 +232,12 @@ def test_bots_sent_to_a_full_table_read_that_it_is_full_as_join_says(
     """`bots HOST --table 1` at the table Carla filled said "has no table 1 with an open
     seat", where `join --table 1` says the table is full: both say it in join's words."""
     club_night(host)
-    carla: list[RawSeat] = []
-
-    async def carla_sits() -> None:
-        carla.append(await RawSeat.connect(host.port))
-        await carla[0].join(1, name="Carla")
-
-    host.call(carla_sits)
+    carla = Carla(host)
+    carla.sits(1)
     try:
         assert main(["bots", host.address, "--table", "1", "--quiet"]) == EXIT_REFUSED
     finally:
-        host.call(carla[0].aclose)
+        carla.goes()
     assert capfd.readouterr().err.splitlines() == [
         f"scopa-net: table 1 on {host.address} is full, or its match is over: run this again "
         f"once someone leaves it; tables with an open seat now: 2 (`scopa-net join "
