@@ -71,6 +71,20 @@ async def serve_journal_in_virtual_time(db: str, *, task_status: trio.TaskStatus
         task_status.started(host)
 
 
+async def start_journal_host_to_stop(
+    nursery: trio.Nursery, db: str
+) -> tuple[Host, trio.CancelScope]:
+    """A host on the journal ``db`` in virtual time (:func:`serve_journal_in_virtual_time`),
+    and the scope whose cancel stops it where it stands, as a host killed."""
+    scope = trio.CancelScope()
+
+    async def stoppable(*, task_status: trio.TaskStatus[Host]) -> None:
+        with scope:
+            await serve_journal_in_virtual_time(db, task_status=task_status)
+
+    return await nursery.start(stoppable), scope
+
+
 async def play_one_match(
     db: str,
     rules: RuleSet | None = None,

@@ -10,12 +10,16 @@ from __future__ import annotations
 import pytest
 import trio
 import trio.testing
-from hosting import Network, create, serve_journal_in_virtual_time
+from hosting import (
+    Network,
+    create,
+    serve_journal_in_virtual_time,
+    start_journal_host_to_stop,
+)
 from person_screen import PersonScreen
 
 from scopa_net.client.network_session import TableChoice, open_network_session
 from scopa_net.rules import RuleSet
-from scopa_net.server.host import Host
 
 
 @pytest.mark.parametrize("carla_after", [3.0, 30.0])
@@ -29,13 +33,7 @@ async def test_a_friend_back_within_the_catch_up_is_not_said_to_have_lost_the_co
     later, she was lost meanwhile, and Ada reads so (with the grace period left)."""
     db = str(tmp_path / "host.db")
     async with trio.open_nursery() as nursery:
-        first = trio.CancelScope()
-
-        async def first_host(*, task_status: trio.TaskStatus[Host]) -> None:
-            with first:
-                await serve_journal_in_virtual_time(db, task_status=task_status)
-
-        host = await nursery.start(first_host)
+        host, first = await start_journal_host_to_stop(nursery, db)
         net = Network(host, nursery)
         carla_away = trio.Event()
         carla_away.set()

@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import trio
 import trio.testing
-from hosting import Network, create, serve_journal_in_virtual_time
+from hosting import (
+    Network,
+    create,
+    serve_journal_in_virtual_time,
+    start_journal_host_to_stop,
+)
 from person_screen import PersonScreen
 
 from scopa_net.client.network_session import TableChoice, open_network_session
 from scopa_net.rules import RuleSet
-from scopa_net.server.host import Host
 
 
 def my_turn(screen: PersonScreen) -> bool:
@@ -26,13 +30,7 @@ async def test_a_person_whose_turn_it_is_reads_your_turn_when_the_host_is_back(
     said YOUR TURN when her client was back, but no line did: the screen says it once."""
     db = str(tmp_path / "host.db")
     async with trio.open_nursery() as nursery:
-        first = trio.CancelScope()
-
-        async def first_host(*, task_status: trio.TaskStatus[Host]) -> None:
-            with first:
-                await serve_journal_in_virtual_time(db, task_status=task_status)
-
-        host = await nursery.start(first_host)
+        host, first = await start_journal_host_to_stop(nursery, db)
         net = Network(host, nursery)
         async with open_network_session(
             "mem",
