@@ -695,15 +695,7 @@ class BlindWitness:
     # --- the record -----------------------------------------------------------------------
 
     def transcript(self) -> Transcript:
-        return Transcript(
-            self.rules,
-            self.host_key,
-            self.seat,
-            tuple(self.rounds),
-            self.result,
-            blind=True,
-            blind_version=BLIND_SEATED_FORMAT_VERSION,
-        )
+        return self._transcript(tuple(self.rounds))
 
     def abandoned(self) -> _Round | None:
         """The round in play if cards of it were dealt (so the host saw its table and its
@@ -721,15 +713,7 @@ class BlindWitness:
         rounds = tuple(self.rounds)
         if cur is not None and cur.party is not None:
             rounds += (cur.public(cur.party, hand_seat=self.seat),)
-        return Transcript(
-            self.rules,
-            self.host_key,
-            self.seat,
-            rounds,
-            self.result,
-            blind=True,
-            blind_version=BLIND_SEATED_FORMAT_VERSION,
-        )
+        return self._transcript(rounds)
 
     def evidence(self, error: FairnessError) -> Transcript:
         """The transcript saved when a check failed: every round read, the one that failed
@@ -747,11 +731,18 @@ class BlindWitness:
             rounds.append(self._refused)
             round_no = self._refused.round_no
         stopped = Stopped(round_no, type(error).__name__, str(error)[:1000] or "-")
+        return self._transcript(tuple(rounds), stopped)
+
+    def _transcript(
+        self, rounds: tuple[BlindRound, ...], stopped: Stopped | None = None
+    ) -> Transcript:
+        """A blind transcript of ``rounds`` as this seat writes it: version 6, each round
+        saying who held each seat (protocol.md 9.8)."""
         return Transcript(
             self.rules,
             self.host_key,
             self.seat,
-            tuple(rounds),
+            rounds,
             self.result,
             stopped=stopped,
             blind=True,
