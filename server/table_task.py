@@ -713,13 +713,17 @@ class TableTask:
                 if now >= until:
                     del self._grace_until[seat]
                     s = table.seats[seat]
-                    if s.kind is SeatKind.HUMAN and not s.connected:
-                        table.set_status(seat, connected=False, stand_in=True, grace=0)
-                        log.info(
-                            "table %s: a bot stands in for %s, away past the grace time",
-                            table.table_id,
-                            self._who(seat),
-                        )
+                    if s.kind is not SeatKind.HUMAN or s.connected:
+                        continue
+                    if table.phase is Phase.OVER:  # nothing left to play (protocol.md 3.11)
+                        table.set_status(seat, connected=False, stand_in=False, grace=0)
+                        continue
+                    table.set_status(seat, connected=False, stand_in=True, grace=0)
+                    log.info(
+                        "table %s: a bot stands in for %s, away past the grace time",
+                        table.table_id,
+                        self._who(seat),
+                    )
             self._open_long_away_seats(now)
             stage = table.wait_stage
             if stage is not None and table.waits_on_seats and stage != self._stage:

@@ -286,6 +286,65 @@ async def test_a_player_who_drops_after_the_match_is_shown_away_and_can_still_an
         await raw.aclose()
 
 
+async def test_a_player_lost_as_the_match_ends_gets_no_stand_in_when_the_grace_runs_out(
+    make_host: MakeHost,
+) -> None:
+    """One player's connection is lost after their last card of a round, and the other's last
+    card ends the match inside the first one's grace period. When that grace period runs out
+    the match is over: the other reads the lost player away with no grace and no computer
+    standing in (protocol.md 3.11), never a stand-in announced after `match_end` (the host did
+    that, now and then, in CI)."""
+    host = await make_host(grace=0.4)
+    seats = [await RawSeat.connect(host.port)]
+    table_id = await seats[0].create(create(SHORT))
+    await seats[0].join(table_id, 0, name="ann")
+    seats.append(await RawSeat.connect(host.port))
+    await seats[1].join(table_id, 1, name="bob")
+    move = 0
+    with trio.fail_after(60):
+        while not any(isinstance(e, m.MatchEnd) for e in seats[0].received + seats[1].received):
+            for n, raw in enumerate(seats):
+                if raw.mirror is None or not raw.view.my_turn or not raw.my_plays():
+                    continue
+                other = seats[1 - n]
+                last_but_one = raw.view.stock_count == 0 and raw.view.hand_counts == (1, 1)
+                move += 1
+                await raw.play(move, raw.my_plays()[0])
+                if not last_but_one:
+                    continue
+                # The other's card ends the round: this player is cut before it.
+                token, last = raw.token, raw.seq
+                await raw.aclose()
+                await other.until(
+                    lambda e, n=n: isinstance(e, m.SeatStatus) and e.seat == n and e.grace > 0
+                )
+                mark = len(other.received)
+                move += 1
+                await other.play(move, other.my_plays()[0])
+                while not any(isinstance(e, m.RoundEnd) for e in other.received[mark:]):
+                    await _drain(other)
+                if any(isinstance(e, m.MatchEnd) for e in other.received):
+                    lost, told = n, other
+                    break
+                back = await RawSeat.connect(host.port)  # a tie: the player is back at once
+                back.mirror = raw.mirror  # the events replayed carry the view on
+                assert token is not None
+                await back.send(m.Resume(table_id=table_id, seat=n, token=token, last_seq=last))
+                await back.until(lambda e: isinstance(e, m.Resumed))
+                seats[n] = back
+            else:
+                for raw in seats:
+                    await _drain(raw)
+        await trio.sleep(0.8)  # past the lost player's grace period
+        await _drain(told)
+    end = next(i for i, e in enumerate(told.received) if isinstance(e, m.MatchEnd))
+    after = [e for e in told.received[end:] if isinstance(e, m.SeatStatus) and e.seat == lost]
+    assert after, "the player at the table was never told the other is away"
+    assert (after[-1].connected, after[-1].grace, after[-1].stand_in) == (False, 0, False)
+    assert not any(e.stand_in for e in after)
+    await told.aclose()
+
+
 async def test_a_client_that_offers_no_rematch_declines_at_once(
     host: Host, nursery: trio.Nursery
 ) -> None:
