@@ -176,6 +176,8 @@ class Host:
         self._listen_scope = trio.CancelScope()
         self.port: int | None = None
         self.stopped = trio.Event()
+        self.stopping = False
+        """:meth:`shutdown` began: every table is frozen, one opened meanwhile too."""
         self.on_restored: Callable[[int, int], None] | None = None
         """Told (tables restored, tables to restore) as a restart restores its tables."""
         self.closed_at_restore: dict[int, tuple[str, str]] = {}
@@ -252,10 +254,13 @@ class Host:
                 nursery.start_soon(self._handle, stream)
 
     async def shutdown(self, grace: float = 2.0) -> None:
-        """Stop accepting, tell every connection, let writes finish, then stop."""
+        """Stop accepting, freeze every table (nothing new is dealt, played or journaled:
+        the journal keeps what the players were told), tell every connection, let writes
+        finish, then stop."""
         self._listen_scope.cancel()
+        self.stopping = True
         for task in self.tables.values():
-            task.stopping = True  # its players going away now is the host's doing, not news
+            task.stopping = True  # frozen; its players going away is the host's doing
         for session in list(self._sessions):
             session.outbox.close(
                 m.Bye(reason=ErrorCode.SHUTTING_DOWN.value, message="the host is shutting down")
@@ -536,6 +541,7 @@ class Host:
             expires=expires,
         )
         task.journal_entries = len(entries or ())
+        task.stopping = self.stopping  # opened as the host stops: frozen as the others
         self.tables[table_id] = task
         self._settings[table_id] = settings
         assert self._nursery is not None

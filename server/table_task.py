@@ -202,7 +202,8 @@ class TableTask:
         """Once the owner left for good: their name, connection and seat (the table then
         closes)."""
         self.stopping = False
-        """The host is shutting down: its players going away is not news for the log."""
+        """The host is shutting down: the table is frozen (:meth:`_frozen`), and its players
+        going away is not news for the log."""
         self._voids_told = table.voids
         """Void rounds of this match already logged."""
         self._in_hand: tuple[Outbox, list[tuple[Outbox, m.Message]], int, float] | None = None
@@ -238,6 +239,9 @@ class TableTask:
 
     async def _serve(self) -> None:
         while True:
+            if self.stopping:
+                await self._frozen()
+                return
             now = trio.current_time()
             if self._abandoned(now):
                 await self._close_abandoned(now)
@@ -271,10 +275,34 @@ class TableTask:
                 with trio.move_on_at(deadline):
                     request = await self._inbox.receive()
             await self._settle()
+            if self.stopping:
+                if request is not None:
+                    self._set_aside(request)
+                continue
             if request is not None and request is not WAKE:
                 await self._handle(request)
                 if self._closed:
                     return
+
+    async def _frozen(self) -> None:
+        """The host is stopping: nothing new happens here (no round dealt, no computer's
+        move, no request applied, no seat's status changed) until the host has said goodbye
+        and is gone, so that the journal holds exactly what the players were told, and a
+        restart resumes from there. Requests are read and set aside, so that no connection
+        waits on a full inbox: a player's move not acknowledged is sent again on resuming."""
+        while True:
+            request = await self._inbox.receive()
+            await self._settle()
+            self._set_aside(request)
+
+    def _set_aside(self, request: Request) -> None:
+        """A request the stopping host does not apply: its connection's counts kept right."""
+        outbox, msg = request.outbox, request.msg
+        if outbox is None or msg is None or isinstance(msg, Notice):
+            return
+        if isinstance(msg, PACED_BY_THE_GAME):
+            outbox.paced_in_flight -= 1
+        outbox.answered()
 
     def _turn_away_the_waiting(self) -> None:
         """The table is closing (or stopped on a fault): answer each request still waiting in
@@ -707,7 +735,7 @@ class TableTask:
     async def _act(self) -> None:
         """Do everything that is due now, until nothing is."""
         table = self.table
-        while True:
+        while not self.stopping:
             now = trio.current_time()
             for seat, until in list(self._grace_until.items()):
                 if now >= until:
@@ -818,6 +846,8 @@ class TableTask:
             # A thinking level decides on a worker thread: other tables go on meanwhile.
             # Nothing else touches this table until it is back (this task owns it).
             play = await choose_off_loop(player, view, clock)
+            if self.stopping:  # the host began to stop while it thought: frozen
+                return False
             table.play(seat, None, table.seats[seat].seq, play.card.index, play.captured_mask)
             return True
         if table.phase is Phase.PLAY:
@@ -855,6 +885,7 @@ class TableTask:
         table = self.table
         if (
             self._in_hand is not None
+            or self.stopping
             or msg.pos is not None  # (refused, and the connection ended: the inbox's way)
             or table.blind
             or self._paused_at is not None
