@@ -37,15 +37,28 @@ async def run_beside_prompt(
         host_uses_signal_set_wakeup_fd=True,
     )
     prompt = loop.create_task(prompt_loop(ready))
+    cancelled = False
     try:
         await asyncio.wait({prompt, done}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        # Trio first: ask it to stop and wait for its done callback, whatever happened.
-        if not done.done():
-            cancel_trio()
-            await asyncio.shield(done)
-        if not prompt.done():
-            stop_prompt(prompt)
-            with suppress(asyncio.CancelledError):
-                await prompt
+    except asyncio.CancelledError:
+        cancelled = True
+    # Trio first: ask it to stop and wait for its done callback, whatever happened. A cancel
+    # that comes meanwhile (SIGHUP, just after the closed terminal failed the prompt) is
+    # raised once trio is done: before, it cut the wait short, and trio's side (a play --lan
+    # host saying goodbye to its friends) was dropped with the loop.
+    if not done.done():
+        cancel_trio()
+        while not done.done():
+            try:
+                await asyncio.shield(done)
+            except asyncio.CancelledError:
+                cancelled = True
+    if not prompt.done():
+        stop_prompt(prompt)
+        with suppress(asyncio.CancelledError):
+            await prompt
+    if cancelled:
+        if not prompt.cancelled():
+            prompt.exception()  # taken: the cancel is this run's end, not the prompt's error
+        raise asyncio.CancelledError
     return done, prompt
