@@ -9,6 +9,7 @@ import os
 import signal
 import sys
 from collections.abc import Iterator
+from types import FrameType
 from typing import Protocol
 
 import trio
@@ -30,8 +31,10 @@ from scopa_net.client.network_session import (
     TableClosedError,
     VersionMismatchError,
 )
+from scopa_net.client.sigterm import HANGUP, give_back
 from scopa_net.commands.options import (
     EXIT_FAILED,
+    EXIT_HANGUP,
     EXIT_KEY_CHANGED,
     EXIT_REFUSED,
     EXIT_TERMINATED,
@@ -106,41 +109,70 @@ async def until_terminated(app: Terminable) -> int:
     down, the terminal given back as it was), not mid-draw, and says so in one line with what
     the app kept, so that a person whose game vanished knows why (status 143).
 
-    From the first SIGTERM on, until the process ends, another SIGTERM or a Ctrl-C changes
-    nothing: a second ``kill`` while the game stopped (a process manager's, a script's; at
-    ``play --lan`` its host takes a second to say goodbye) killed it after the line or in the
-    middle of saying it, with a traceback for Ctrl-C."""
+    SIGHUP (the terminal closed: a window closed, an SSH session dropped) ends it the same
+    way, the seat kept (status 129): before, it killed the game where it stood, and a
+    ``play --lan``'s friends read that the connection to the host was lost instead of that it
+    stopped and kept their seats. Under ``nohup`` (SIGHUP ignored) the game goes on.
+
+    From the first of them on, another SIGTERM, SIGHUP or a Ctrl-C changes nothing (until the
+    process ends, :func:`~scopa_net.client.sigterm.give_back`): a second ``kill`` while the
+    game stopped (a process manager's, a script's; at ``play --lan`` its host takes a second
+    to say goodbye) killed it after the line or in the middle of saying it, with a traceback
+    for Ctrl-C."""
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
     assert task is not None
-    terminated = False
+    hangup = HANGUP if HANGUP is not None and signal.getsignal(HANGUP) != signal.SIG_IGN else None
+    before = {signum: signal.getsignal(signum) for signum in (signal.SIGTERM, signal.SIGINT)}
+    if hangup is not None:
+        before[hangup] = signal.getsignal(hangup)
+    first: signal.Signals | None = None
+
+    def noted(signum: signal.Signals) -> bool:
+        """The first stop signal: noted (True), later ones ignored, Ctrl-C too (False)."""
+        nonlocal first
+        if first is not None:
+            return False
+        first = signum
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # in the main thread, as the handler is
+        return True
 
     def terminate() -> None:
-        nonlocal terminated
-        if terminated:
-            return
-        terminated = True
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # in the main thread, as the handler is
-        task.cancel()
+        if noted(signal.SIGTERM):
+            task.cancel()
+
+    def hung_up(signum: int, frame: FrameType | None) -> None:
+        # Noted at once, not by the loop: the terminal's end of input and its failing writes
+        # come with the signal, and the app may meet them before the loop runs a handler.
+        if hangup is not None and noted(hangup):
+            loop.call_soon_threadsafe(task.cancel)
 
     try:
         loop.add_signal_handler(signal.SIGTERM, terminate)
     except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or Windows
         return await app.run()
+    if hangup is not None:
+        signal.signal(hangup, hung_up)
     try:
         return await app.run()
-    except asyncio.CancelledError:
-        if not terminated:
+    except (asyncio.CancelledError, OSError, EOFError) as exc:
+        # Cancelled by the signal; or, the terminal gone, failed writing to it or reading it.
+        if first is None or (first != hangup and not isinstance(exc, asyncio.CancelledError)):
             raise
-        task.uncancel()
+        if task.cancelling():
+            task.uncancel()
         kept = app.terminated()
+        if first == hangup:
+            line = "stopped by SIGHUP (the terminal closed)" + (f"; {kept}" if kept else "")
+            raise CommandError(line, EXIT_HANGUP) from None
         line = "stopped by SIGTERM" + (f"; {kept}" if kept else "")
         raise CommandError(line, EXIT_TERMINATED) from None
     finally:
-        loop.remove_signal_handler(signal.SIGTERM)
-        if terminated:  # the process is ending: a late signal must not change how
-            for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.remove_signal_handler(signal.SIGTERM)  # (which sets SIG_DFL: given back below)
+        if first is not None:  # the others, until then: a late one must not change the end
+            for signum in before:
                 signal.signal(signum, signal.SIG_IGN)
+        give_back(before, stopped=first is not None)
 
 
 def run_game_screen(

@@ -1,7 +1,14 @@
 """SIGTERM (``kill``) as a stop a command can catch where it has something to keep and say: a
 prompt that draws on the terminal (the score keeper's) gives the terminal back as it was, and
 says what is saved, instead of dying raw (no echo, no line editing) under a shell that does not
-restore it (a script, ``dash``, a process manager)."""
+restore it (a script, ``dash``, a process manager). SIGHUP (the terminal closed) stops a game
+and ``bots`` the same way, their seats kept.
+
+Once a stop signal came, later ones are ignored while the work unwinds. Run as the
+``scopa-net`` process (:func:`process_ends_with_the_command`), they stay ignored until it
+exits, so that a late one cannot change how it ends; called in a process that goes on (a test,
+another program), every handler is given back as it was when the run ends
+(:func:`give_back`)."""
 
 from __future__ import annotations
 
@@ -19,6 +26,37 @@ T = TypeVar("T")
 class Terminated(KeyboardInterrupt):
     """SIGTERM arrived while :func:`sigterm_raises` was open. A KeyboardInterrupt, as Ctrl-C
     is, so that asyncio and prompt-toolkit let it through and undo what they set up."""
+
+
+class HungUp(KeyboardInterrupt):
+    """SIGHUP stopped :func:`run_until_stopped`: the terminal closed (a window closed, an SSH
+    session dropped)."""
+
+
+HANGUP: signal.Signals | None = getattr(signal, "SIGHUP", None)
+"""The terminal closed (not on Windows)."""
+
+
+class _ThisProcess:
+    ends_with_the_command = False
+    """Set by :func:`process_ends_with_the_command`."""
+
+
+def process_ends_with_the_command() -> None:
+    """This process is the ``scopa-net`` command, and ends with it: from the first stop
+    signal on, the later ones stay ignored until it exits (see the module's docstring)."""
+    _ThisProcess.ends_with_the_command = True
+
+
+def give_back(before: dict[int, Any], *, stopped: bool) -> None:
+    """The run is over: put back the handlers ``before`` (by signal number), unless a stop
+    signal ended it (``stopped``) in a process that ends with the command, where the stop
+    signals stay ignored: a late one must not turn the stop said into another ending."""
+    for signum, handler in before.items():
+        if stopped and _ThisProcess.ends_with_the_command:
+            signal.signal(signum, signal.SIG_IGN)
+        elif handler is not None:  # None: set from outside Python, left as it is
+            signal.signal(signum, handler)
 
 
 @contextmanager
@@ -97,21 +135,24 @@ def typed(prompt: str) -> str:
         return input(prompt)
 
 
-STOPS = (signal.SIGTERM, signal.SIGINT)
-"""The signals that stop :func:`run_until_stopped`: ``kill`` and Ctrl-C."""
+STOPS = (signal.SIGTERM, signal.SIGINT) + ((HANGUP,) if HANGUP is not None else ())
+"""The signals that stop :func:`run_until_stopped`: ``kill``, Ctrl-C and the terminal closing
+(unless ignored: under ``nohup`` the work outlives its terminal)."""
 
 
 def run_until_stopped(work: Callable[[], Awaitable[T]]) -> T:
-    """``trio.run(work)``, SIGTERM or Ctrl-C (SIGINT) cancelling it the trio way (a signal
-    receiver, not an exception raised wherever the signal lands in trio's own code); once it
-    has unwound, its connections closed, :class:`Terminated` for SIGTERM and
-    KeyboardInterrupt for Ctrl-C, for the command to say so in one line.
+    """``trio.run(work)``, SIGTERM, Ctrl-C (SIGINT) or SIGHUP cancelling it the trio way (a
+    signal receiver, not an exception raised wherever the signal lands in trio's own code);
+    once it has unwound, its connections closed, :class:`Terminated` for SIGTERM,
+    :class:`HungUp` for SIGHUP and KeyboardInterrupt for Ctrl-C, for the command to say so in
+    one line.
 
-    The first signal decides. Every later one, while the work unwinds and until the process
-    ends, is ignored: a second ``kill`` (a process manager's, a script's), or Ctrl-C pressed
-    on a stop that seems slow, killed it where it stood (the shell's "Terminated", or the
-    other signal's words and status). The stop takes as long as the work's own shielded
-    steps, each bounded (a last write to a host that takes no bytes: 15 s at most)."""
+    The first signal decides. Every later one, while the work unwinds (and until the process
+    ends, :func:`give_back`), is ignored: a second ``kill`` (a process manager's, a script's),
+    or Ctrl-C pressed on a stop that seems slow, killed it where it stood (the shell's
+    "Terminated", or the other signal's words and status). The stop takes as long as the
+    work's own shielded steps, each bounded (a last write to a host that takes no bytes: 15 s
+    at most)."""
     import trio  # here, not at the top: `scopa-net --help` imports this module
 
     if threading.current_thread() is not threading.main_thread():
@@ -163,11 +204,11 @@ def run_until_stopped(work: Callable[[], Awaitable[T]]) -> T:
     try:
         result = trio.run(until_stopped)
     finally:
-        for signum, handler in before.items():
-            # Stopping, the process is ending: a late signal must not change how.
-            signal.signal(signum, signal.SIG_IGN if first is not None else handler)
+        give_back(before, stopped=first is not None)
     if first == signal.SIGTERM:
         raise Terminated
+    if first is not None and first == HANGUP:
+        raise HungUp
     if first is not None:
         raise KeyboardInterrupt
     return result  # type: ignore[return-value]

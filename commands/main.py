@@ -16,10 +16,11 @@ import sys
 from collections.abc import Iterator, Sequence
 
 from scopa_net import __version__
-from scopa_net.client.sigterm import Terminated
+from scopa_net.client.sigterm import HungUp, Terminated, process_ends_with_the_command
 from scopa_net.commands.options import (
     EXIT_BROKEN_PIPE,
     EXIT_CANCELLED,
+    EXIT_HANGUP,
     EXIT_LOCAL,
     EXIT_STATUSES,
     EXIT_TERMINATED,
@@ -104,7 +105,13 @@ def _show_what_the_output_can() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; the exit status (documented in ``scopa-net --help``)."""
+    """Run the command line; the exit status (documented in ``scopa-net --help``).
+
+    Without ``argv`` this is the ``scopa-net`` process, which ends with the command: once a
+    stop signal stopped it, later ones stay ignored until it exits. Given ``argv`` (a test,
+    another program), the signal handlers are as they were when it returns."""
+    if argv is None:
+        process_ends_with_the_command()
     _show_what_the_output_can()
     try:
         parser = build_parser()  # the slow part of starting: a Ctrl-C often lands here
@@ -147,6 +154,8 @@ def _run(args: argparse.Namespace) -> int:
     try:
         return args.run(args)
     except CommandError as exc:
+        if exc.status == EXIT_HANGUP:
+            return _hung_up(str(exc))
         say(str(exc))
         return exc.status
     except RuleSetError as exc:
@@ -189,9 +198,28 @@ def _disk_full(exc: OSError) -> int:
     return EXIT_LOCAL
 
 
+def _hung_up(line: str) -> int:
+    """The terminal closed (SIGHUP): ``line`` for wherever stderr still goes (a log file), and
+    nothing, with no error of its own, where it went to the terminal that is gone (its
+    writes fail): the outputs then go nowhere, so that Python's last flush does not fail."""
+    try:
+        say(line)
+        sys.stderr.flush()
+        sys.stdout.flush()
+    except OSError:
+        with contextlib.suppress(OSError):
+            nowhere = os.open(os.devnull, os.O_WRONLY)
+            for stream in (sys.stdout, sys.stderr):
+                os.dup2(nowhere, stream.fileno())
+    return EXIT_HANGUP
+
+
 def _stopped(exc: BaseException | None = None) -> int:
-    """Ctrl-C, or Ctrl-D at a question (or SIGTERM where a command catches it, ``exc``
-    :class:`~scopa_net.client.sigterm.Terminated`): one line, and the status that says so."""
+    """Ctrl-C, or Ctrl-D at a question (or SIGTERM or SIGHUP where a command catches it,
+    ``exc`` :class:`~scopa_net.client.sigterm.Terminated` or
+    :class:`~scopa_net.client.sigterm.HungUp`): one line, and the status that says so."""
+    if isinstance(exc, HungUp):
+        return _hung_up("stopped by SIGHUP (the terminal closed)")
     if isinstance(exc, Terminated):
         say("stopped by SIGTERM")
         return EXIT_TERMINATED

@@ -41,6 +41,9 @@ EXIT_KEY_CHANGED = 6
 """The host's key is not the one pinned for its address: it may be another host."""
 EXIT_DEAL_FAILED = 7
 """A fair-deal check failed at this seat: the client stopped and saved the evidence."""
+EXIT_HANGUP = 129
+"""The terminal closed (SIGHUP), 128 + 1 as the shell reports: a game ends its connection,
+its seat kept, and says so where stderr still goes."""
 EXIT_CANCELLED = 130
 """You stopped it: Ctrl-C, or Ctrl-D at a question before a game (leaving a game is 0)."""
 EXIT_BROKEN_PIPE = 141
@@ -62,6 +65,7 @@ EXIT_STATUSES = (
         "another host)",
     ),
     (EXIT_DEAL_FAILED, "a deal check failed: the client stopped and saved the evidence"),
+    (EXIT_HANGUP, "its terminal closed (SIGHUP); a game keeps your seat"),
     (EXIT_CANCELLED, "you stopped it (Ctrl-C, or Ctrl-D at a question before a game)"),
     (EXIT_BROKEN_PIPE, "what read its output stopped reading (such as `| head`)"),
     (EXIT_TERMINATED, "stopped by SIGTERM (`kill`); a game says how to take its seat back"),

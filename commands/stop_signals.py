@@ -1,5 +1,6 @@
 """Ctrl-C, SIGTERM and the host's terminal closing (SIGHUP) as a host's normal end: the first
-one asks the host to stop, and every later one is ignored until the process ends. A host
+one asks the host to stop, and every later one is ignored while it stops (and, in the
+``scopa-net`` process, until it ends: :func:`~scopa_net.client.sigterm.give_back`). A host
 started under ``nohup`` (SIGHUP ignored) goes on ignoring SIGHUP.
 
 Before SIGHUP was caught, closing the host's terminal (a window closed, an SSH session
@@ -20,11 +21,11 @@ import signal
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
+from scopa_net.client.sigterm import HANGUP, give_back
+
 if TYPE_CHECKING:  # trio is imported where it runs: `scopa-net --help` loads no trio
     import trio
 
-HANGUP: signal.Signals | None = getattr(signal, "SIGHUP", None)
-"""The terminal closed (not on Windows)."""
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM) + ((HANGUP,) if HANGUP is not None else ())
 
 
@@ -46,17 +47,16 @@ class StopSignals:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self.received is not None:
-            return  # the process is ending: a late signal must not turn a clean stop into 130
-        for signum, handler in self._before.items():
-            signal.signal(signum, handler)
+        # Stopped, in the process that ends with it: a late signal must not turn a clean
+        # stop into 130. Elsewhere (a test), the handlers are given back as they were.
+        give_back(self._before, stopped=self.received is not None)
 
     def _caught(self, signum: int, frame: FrameType | None) -> None:
         if self.received is not None:
             return
         self.received = signal.Signals(signum)
         for other in self._before:
-            signal.signal(other, signal.SIG_IGN)  # from now on, even after trio.run returns
+            signal.signal(other, signal.SIG_IGN)  # while it stops (see __exit__)
         if self._token is not None:
             self._token.run_sync_soon(self._set)
 

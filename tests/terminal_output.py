@@ -10,6 +10,7 @@ import subprocess
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 
 @contextmanager
@@ -31,6 +32,46 @@ def on_a_terminal(
             process.wait()
         os.close(terminal_fd)
         os.close(main_fd)
+
+
+@dataclass
+class Window:
+    """A program on a terminal that is its controlling terminal (as a terminal window's or an
+    SSH session's is): :meth:`close` closes the window, and the system sends it SIGHUP."""
+
+    process: subprocess.Popen[bytes]
+    main_fd: int
+    open: bool = True
+
+    def close(self) -> None:
+        """Close the window: the terminal hangs up."""
+        if self.open:
+            self.open = False
+            os.close(self.main_fd)
+
+
+@contextmanager
+def in_a_window(argv: list[str], env: dict[str, str]) -> Iterator[Window]:
+    """``argv`` run in a terminal window of its own (see :class:`Window`): a session of its
+    own (util-linux ``setsid --ctty``, which execs it in place), whose controlling terminal is
+    the window's. On the way out it is killed if it still runs, and the window closed."""
+    main_fd, terminal_fd = pty.openpty()
+    process = subprocess.Popen(
+        ["setsid", "--ctty", *argv],
+        stdin=terminal_fd,
+        stdout=terminal_fd,
+        stderr=terminal_fd,
+        env=env,
+    )
+    os.close(terminal_fd)  # the child's alone: the window's close hangs it up
+    window = Window(process, main_fd)
+    try:
+        yield window
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        window.close()
 
 
 def read_until(fd: int, wanted: bytes, seconds: float) -> bytes:

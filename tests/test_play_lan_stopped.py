@@ -12,10 +12,11 @@ These tests run the embedded host bound to loopback (nothing is announced on the
 from __future__ import annotations
 
 import asyncio
+import errno
 import os
 import signal
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from types import SimpleNamespace
@@ -25,7 +26,7 @@ import trio
 from app_driver import HANG_GUARD, RecordingOutput
 from hosting import open_lan_game
 from person_screen import PersonScreen, sit, until
-from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.input import PipeInput, create_pipe_input
 
 from scopa_net.client.app import ClientApp
 from scopa_net.client.controller import ClientState
@@ -34,7 +35,7 @@ from scopa_net.client.launch import until_terminated
 from scopa_net.client.network_session import NetworkSession
 from scopa_net.client.seat_store import SeatStore
 from scopa_net.client.style import Display
-from scopa_net.commands.options import EXIT_TERMINATED, CommandError
+from scopa_net.commands.options import EXIT_HANGUP, EXIT_TERMINATED, CommandError
 
 HOST_STOPPED = (
     "Connection: reconnecting (the host was stopped; waiting for it to start again. Your seat "
@@ -91,18 +92,54 @@ async def test_friends_read_that_the_host_stopped_when_its_player_steps_away(
     assert not [line for line in said if "connection to the host was lost" in line], said
 
 
-def test_sigterm_at_play_lan_itself_says_what_is_kept_to_ada_and_to_her_friend(
+class ClosableTerminal(RecordingOutput):
+    """Ada's terminal: once closed, every write to it fails, as a hung-up terminal's do."""
+
+    closed = False
+
+    def flush(self) -> None:
+        if self.closed:
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        super().flush()
+
+
+def sigterm(pipe: PipeInput, terminal: ClosableTerminal) -> None:
+    os.kill(os.getpid(), signal.SIGTERM)  # as `kill PID` at Ada's play --lan
+
+
+def window_closed(pipe: PipeInput, terminal: ClosableTerminal) -> None:
+    """Ada closes the window: her input ends, writes to her terminal fail, and SIGHUP comes,
+    in that order at worst (the app may meet the first two before the signal's handler)."""
+    terminal.closed = True
+    pipe.close()
+    os.kill(os.getpid(), signal.SIGHUP)
+
+
+@pytest.mark.parametrize(
+    ("stop", "status", "said"),
+    [
+        (sigterm, EXIT_TERMINATED, "stopped by SIGTERM"),
+        (window_closed, EXIT_HANGUP, "stopped by SIGHUP (the terminal closed)"),
+    ],
+    ids=["kill", "window closed"],
+)
+def test_play_lan_itself_stopped_says_what_is_kept_to_ada_and_to_her_friend(
     tmp_path: Path,
+    stop: Callable[[PipeInput, ClosableTerminal], None],
+    status: int,
+    said: str,
 ) -> None:
-    """The whole way a ``kill`` takes at ``play --lan``: the game's own SIGTERM handler
-    (launch.until_terminated) ends the prompt and the trio side, and the command's line is
-    said; Dino, at the table from another client over loopback, reads that the host was
-    stopped."""
+    """The whole way a ``kill`` (or the terminal closing) takes at ``play --lan``: the game's
+    own handler (launch.until_terminated) ends the prompt and the trio side, and the
+    command's line is said; Dino, at the table from another client over loopback, reads that
+    the host was stopped. Before SIGHUP was caught, closing Ada's terminal killed her game
+    where it stood, and Dino read that the connection to the host was lost."""
     opened: dict[str, int] = {}
     ready = threading.Event()
     states: list[ClientState] = []
     dino_read: list[str] = []
     failed: list[BaseException] = []
+    terminal = ClosableTerminal()
 
     @asynccontextmanager
     async def open_session() -> AsyncIterator[NetworkSession]:
@@ -111,13 +148,13 @@ def test_sigterm_at_play_lan_itself_says_what_is_kept_to_ada_and_to_her_friend(
             ready.set()
             yield session
 
-    async def dino_joins_then_kills_adas_game() -> None:
+    async def dino_joins_then_stops_adas_game() -> None:
         here = SimpleNamespace(port=opened["port"])
         async with trio.open_nursery() as nursery:
             dino = await sit(nursery, here, "Dino", tmp_path, table_id=opened["table"])  # type: ignore[arg-type]
             await until(lambda: dino.controller.state.in_match and states[0].in_match, 20)
             dealt = len(dino.lines)
-            os.kill(os.getpid(), signal.SIGTERM)  # as `kill PID` at Ada's play --lan
+            stop(pipe, terminal)
             await until(lambda: "Connection: reconnecting" in dino.text, 10)
             await trio.sleep(0.3)  # anything said after it would be read too
             dino_read.extend(dino.lines[dealt:])
@@ -126,21 +163,20 @@ def test_sigterm_at_play_lan_itself_says_what_is_kept_to_ada_and_to_her_friend(
     def dino() -> None:
         try:
             assert ready.wait(HANG_GUARD)
-            trio.run(dino_joins_then_kills_adas_game)
+            trio.run(dino_joins_then_stops_adas_game)
         except BaseException as exc:  # said by the test, below
             failed.append(exc)
 
     friend = threading.Thread(target=dino)
-    # The game ignores every later SIGTERM and Ctrl-C until its process ends: this one goes on.
-    before = {signum: signal.getsignal(signum) for signum in (signal.SIGTERM, signal.SIGINT)}
+    stops = (signal.SIGTERM, signal.SIGHUP)
     # A game that did not catch it fails the test (no line, wait_for's guard), not the run.
-    signal.signal(signal.SIGTERM, lambda signum, frame: None)
+    before = {signum: signal.signal(signum, lambda signum, frame: None) for signum in stops}
     with create_pipe_input() as pipe, lan_table_lock(tmp_path):
         app = ClientApp(
             open_session,
             Display(color=False),
             input=pipe,
-            output=RecordingOutput(),
+            output=terminal,
             on_state=states.append,
         )
         friend.start()
@@ -152,8 +188,6 @@ def test_sigterm_at_play_lan_itself_says_what_is_kept_to_ada_and_to_her_friend(
             for signum, handler in before.items():
                 signal.signal(signum, handler)
     assert not failed, failed
-    assert stopped.value.status == EXIT_TERMINATED
-    assert str(stopped.value) == (
-        "stopped by SIGTERM; your seat is kept: `scopa-net play --lan` takes it back"
-    )
+    assert stopped.value.status == status
+    assert str(stopped.value) == f"{said}; your seat is kept: `scopa-net play --lan` takes it back"
     assert dino_read == [HOST_STOPPED], dino_read
