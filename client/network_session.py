@@ -709,6 +709,10 @@ class NetworkSession:
                 if msg.ref in ("seed_commit", "seed_reveal", *BLIND_SENDS):
                     # A seed sent again after a resume that the host already had.
                     log.info("host refused %s: %s", msg.ref, msg.message)
+                elif msg.ref is None:
+                    # Sent unasked (a disk refusing the journal's writes, protocol.md 3.6):
+                    # the host's news, shown as its notices are, not a refusal of anything.
+                    self._emit(Message(seat=None, text=msg.message))
                 else:
                     text = f"the host refused: {msg.message}"
                     self._emit(Message(seat=None, text=text, local=True))
