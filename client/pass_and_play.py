@@ -296,8 +296,10 @@ class PassAndPlayApp:
 
     def terminated(self) -> str:
         """Once SIGTERM stopped the match: the screen and scrollback cleared, as for Ctrl-Z,
-        so that no hand stays on the terminal for the next person to read; what is lost."""
-        self._hide_for_stop(self.printer.output)
+        so that no hand stays on the terminal for the next person to read; what is lost.
+        After SIGHUP the terminal is gone, and its hands with it: nothing to clear."""
+        with suppress(OSError):
+            self._hide_for_stop(self.printer.output)
         return "a pass-and-play match cannot be continued"
 
     def _confirming_quit(self) -> bool:

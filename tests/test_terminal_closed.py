@@ -115,3 +115,24 @@ def test_join_whose_window_closes_ends_129_and_its_seat_waits_at_the_host(
     assert (kind, name, connected) == (SeatKind.HUMAN, "Ada", False)  # kept, not left
     (kept,) = kept_seats(tmp_path)
     assert kept["name"] == "Ada"
+
+
+@pytest.mark.skipif(shutil.which("setsid") is None, reason="util-linux setsid is not installed")
+def test_pass_and_play_whose_window_closes_says_so_where_stderr_goes(tmp_path: Path) -> None:
+    """Pass and play clears its screen as it stops (no hand left on it for the next person):
+    on a terminal that is gone, that clearing failed, read as "cannot reach the host:
+    Input/output error", status 3. Its stderr goes to a file here, as to a log."""
+    env = env_with_home(tmp_path) | {"TERM": "xterm-256color", "NO_COLOR": "1"}
+    err = tmp_path / "stderr.txt"
+    play = [sys.executable, "-m", "scopa_net", "play", "--pass-and-play", "--names", "Ada,Bea"]
+    play += ["--ascii", "--handover-pause", "0"]
+    argv = ["sh", "-c", 'exec "$0" "$@" 2>"$ERR"', *play]
+    with in_a_window(argv, env | {"ERR": str(err)}) as window:
+        read_until(window.main_fd, b"press Enter", HANG_GUARD)
+        window.close()
+        status = window.process.wait(HANG_GUARD)
+    assert (status, err.read_text()) == (
+        EXIT_HANGUP,
+        "scopa-net: stopped by SIGHUP (the terminal closed); a pass-and-play match cannot be "
+        "continued\n",
+    )
