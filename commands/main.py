@@ -154,9 +154,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         return args.run(args)
     except CommandError as exc:
-        if exc.status == EXIT_HANGUP:
-            return _hung_up(str(exc))
-        say(str(exc))
+        _said_if_it_can(str(exc))
         return exc.status
     except RuleSetError as exc:
         say(str(exc))
@@ -198,10 +196,10 @@ def _disk_full(exc: OSError) -> int:
     return EXIT_LOCAL
 
 
-def _hung_up(line: str) -> int:
-    """The terminal closed (SIGHUP): ``line`` for wherever stderr still goes (a log file), and
-    nothing, with no error of its own, where it went to the terminal that is gone (its
-    writes fail): the outputs then go nowhere, so that Python's last flush does not fail."""
+def _said_if_it_can(line: str) -> None:
+    """``line`` said on stderr; where stderr cannot take it (its terminal closed, SIGHUP; a
+    full disk), nothing, with no error of its own: the outputs then go nowhere, so that
+    Python's last flush does not fail either, and the status stays the one that says why."""
     try:
         say(line)
         sys.stderr.flush()
@@ -211,7 +209,6 @@ def _hung_up(line: str) -> int:
             nowhere = os.open(os.devnull, os.O_WRONLY)
             for stream in (sys.stdout, sys.stderr):
                 os.dup2(nowhere, stream.fileno())
-    return EXIT_HANGUP
 
 
 def _stopped(exc: BaseException | None = None) -> int:
@@ -219,7 +216,8 @@ def _stopped(exc: BaseException | None = None) -> int:
     ``exc`` :class:`~scopa_net.client.sigterm.Terminated` or
     :class:`~scopa_net.client.sigterm.HungUp`): one line, and the status that says so."""
     if isinstance(exc, HungUp):
-        return _hung_up("stopped by SIGHUP (the terminal closed)")
+        _said_if_it_can("stopped by SIGHUP (the terminal closed)")
+        return EXIT_HANGUP
     if isinstance(exc, Terminated):
         say("stopped by SIGTERM")
         return EXIT_TERMINATED

@@ -11,6 +11,7 @@ import asyncio
 import os
 import shutil
 import signal
+import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,7 +26,7 @@ from tmux_player import kept_seats
 
 from scopa_net.client.launch import until_terminated
 from scopa_net.client.sigterm import HungUp, run_until_stopped
-from scopa_net.commands.options import EXIT_HANGUP, CommandError
+from scopa_net.commands.options import EXIT_HANGUP, EXIT_UNREACHABLE, CommandError
 from scopa_net.server.table import SeatKind
 
 HANG_GUARD = 30
@@ -136,3 +137,15 @@ def test_pass_and_play_whose_window_closes_says_so_where_stderr_goes(tmp_path: P
         "scopa-net: stopped by SIGHUP (the terminal closed); a pass-and-play match cannot be "
         "continued\n",
     )
+
+
+def test_a_failure_said_where_stderr_cannot_take_it_keeps_its_status() -> None:
+    """The line of a failure, on a stderr that refuses it (a terminal gone, a full disk:
+    /dev/full here), failed in turn, and the command ended 1 (Python's own error) instead of
+    the status that says why (3: no host there), which a script reads."""
+    join = [sys.executable, "-m", "scopa_net", "join", "127.0.0.1:1"]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            join, stderr=full, stdout=subprocess.DEVNULL, timeout=HANG_GUARD, check=False
+        )
+    assert done.returncode == EXIT_UNREACHABLE
