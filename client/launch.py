@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import os
 import signal
 import sys
@@ -156,7 +157,10 @@ async def until_terminated(app: Terminable) -> int:
     try:
         return await app.run()
     except (asyncio.CancelledError, OSError, EOFError) as exc:
-        # Cancelled by the signal; or, the terminal gone, failed writing to it or reading it.
+        # Cancelled by the signal; or, the terminal gone, failed writing to it or reading it
+        # (on another core, that can come a moment before its SIGHUP: asked, it says so).
+        if first is None and hangup is not None and terminal_hung_up():
+            noted(hangup)
         if first is None or (first != hangup and not isinstance(exc, asyncio.CancelledError)):
             raise
         if task.cancelling():
@@ -173,6 +177,24 @@ async def until_terminated(app: Terminable) -> int:
             for signum in before:
                 signal.signal(signum, signal.SIG_IGN)
         give_back(before, stopped=first is not None)
+
+
+def terminal_hung_up() -> bool:
+    """Whether this process's terminal hung up (its window closed, its SSH session dropped):
+    asked for its settings, such a terminal answers EIO (a file or a pipe: not a terminal)."""
+    try:
+        import termios
+    except ImportError:  # Windows: no such terminals
+        return False
+    for stream in (sys.stdin, sys.stdout, sys.stderr):
+        try:
+            termios.tcgetattr(stream.fileno())
+        except termios.error as exc:
+            if exc.args and exc.args[0] == errno.EIO:
+                return True
+        except (AttributeError, ValueError, OSError):  # replaced, closed: not this terminal
+            continue
+    return False
 
 
 def run_game_screen(
