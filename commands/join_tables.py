@@ -57,15 +57,31 @@ def your_seats(kept: Iterable[SeatRecord], key: bytes) -> set[tuple[int, int]]:
 
 
 def _partners(t: m.TableInfo, listed: list[str]) -> str:
-    """``; partners: Nicolò & bot 2 v open & bot 3`` at a table of partners (they sit
-    opposite, which the seat list alone does not say); "" where each plays alone."""
+    """``; partners: Nicolò and bot 2 against bot 3 and an open seat`` at a table of
+    partners (they sit opposite, which the seat list alone does not say); "" where each plays
+    alone. An open seat is said in words ("two open seats"), never as a name: "open & open v
+    open & bot 3" read as four players called open."""
     rules = t.rules.to_rules()
     if rules.side_count == rules.players:
         return ""
     sides = (
-        " & ".join(listed[s] for s in rules.seats_of(side)) for side in range(rules.side_count)
+        _side(
+            [listed[s] for s in rules.seats_of(side) if t.seats[s].kind != "open"],
+            sum(1 for s in rules.seats_of(side) if t.seats[s].kind == "open"),
+        )
+        for side in range(rules.side_count)
     )
-    return f"; partners: {' v '.join(sides)}"
+    return f"; partners: {' against '.join(sides)}"
+
+
+_OPEN_SEATS = {1: "an open seat", 2: "two open seats", 3: "three open seats"}
+
+
+def _side(names: list[str], open_seats: int) -> str:
+    """One side of partners as the game's own "Partners:" line says it: ``Ada and Carla``,
+    ``Ada and an open seat``, ``two open seats``, ``Ada, Carla and an open seat``."""
+    parts = [*names, _OPEN_SEATS[open_seats]] if open_seats else names
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
 def describe_table(t: m.TableInfo, yours: Collection[int] = ()) -> str:

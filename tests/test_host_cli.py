@@ -465,7 +465,8 @@ def test_an_export_is_private_and_dated_when_its_match_ended(
 
 def test_a_listed_table_of_partners_says_who_plays_with_whom() -> None:
     """Two friends joining a four-player table saw "(seats: Nicolò, open, bot 2, bot 3)":
-    nothing said the open seat partners bot 3, not Nicolò (partners sit opposite)."""
+    nothing said the open seat partners bot 3, not Nicolò (partners sit opposite). Each side
+    is said as the game's "Partners:" line says it, an open seat in words."""
     from scopa_net.commands.join_tables import describe_table
     from scopa_net.wire import messages as m
 
@@ -482,9 +483,21 @@ def test_a_listed_table_of_partners_says_who_plays_with_whom() -> None:
         )
 
     four = describe_table(table(4, (), "Nicolò", None, "bot 2", "bot 3"))
-    assert "(seats: Nicolò, open, bot 2, bot 3; partners: Nicolò & bot 2 v open & bot 3)" in four
+    assert (
+        "(seats: Nicolò, open, bot 2, bot 3; partners: Nicolò and bot 2 against bot 3 and an "
+        "open seat)"
+    ) in four
+    # "partners: open & open v open & bot 3" read as players called "open", and "v" as a name.
+    empty = describe_table(table(4, (), None, None, None, "bot 3"))
+    assert (
+        "(seats: open, open, open, bot 3; partners: two open seats against bot 3 and an open seat)"
+    ) in empty
     pairs = describe_table(
         table(6, ("six_as_three_pairs",), "Ada", "Bruno", None, "Dino", None, "Fede")
     )
-    assert "; partners: Ada & Dino v Bruno & open v open & Fede)" in pairs
+    assert (
+        "; partners: Ada and Dino against Bruno and an open seat against Fede and an open seat)"
+    ) in pairs
+    teams = describe_table(table(6, (), "Ada", None, "Carla", None, None, "Fede"))
+    assert "; partners: Ada, Carla and an open seat against Fede and two open seats)" in teams
     assert "partners" not in describe_table(table(3, (), "Ada", None, "Carla"))
