@@ -234,6 +234,17 @@ class ClientState:
         return self.sent_from is not None and self.view is self.sent_from
 
 
+def _seat_label(seat: int, name: str, *, you: bool) -> tuple[str, str]:
+    """``who``'s words for a seat and what follows its name: ``Seat 0``, `` (you)``; for a
+    name that ends in brackets already (one the host numbered: ``Fabio (2)``), ``Seat 2
+    (you)`` and nothing after it, so that "(you)" never reads as a second number."""
+    if not you:
+        return f"Seat {seat}", ""
+    if name.endswith(")"):
+        return f"Seat {seat} (you)", ""
+    return f"Seat {seat}", " (you)"
+
+
 def _partner(names: Sequence[str], notes: Sequence[str], seat: int) -> str:
     """A partner as ``who`` names them: their name, or "an open seat" when nobody sits
     there (its name is only "seat 1")."""
@@ -1189,9 +1200,9 @@ class Controller:
         rules = view.rules if view is not None else getattr(self.session, "rules", None)
         lines = []
         for seat, who in enumerate(state.names):
-            you = " (you)" if seat == self._seat_called_you() else ""
+            label, you = _seat_label(seat, who, you=seat == self._seat_called_you())
             if rules is None:
-                lines.append(_text(f"Seat {seat}: {who}{you}"))
+                lines.append(_text(f"{label}: {who}{you}"))
                 continue
             side = [s for s in rules.seats_of(rules.side_of(seat)) if s != seat]
             partners = [_partner(state.names, notes, s) for s in side]
@@ -1201,7 +1212,7 @@ class Controller:
                 lines.append(_text(f"Seat {seat}: {note}{team}"))
                 continue
             note = f"; {note}" if note else ""
-            lines.append(_text(f"Seat {seat}: {who}{you}{team}{note}"))
+            lines.append(_text(f"{label}: {who}{you}{team}{note}"))
         # For the player hosting with play --lan: where friends join.
         lines += [_text(line) for line in getattr(self.session, "where_to_join", ())]
         self._show(lines)

@@ -17,7 +17,8 @@ async def test_a_name_taken_at_the_table_is_said_once_as_the_person_sits_down(
     tmp_path: Path,
 ) -> None:
     """Gina joins as Fabio where a Fabio sits: the host calls her Fabio (2), and her screen
-    says so once, with how to choose another name (before: nothing was said)."""
+    says so once, with how to choose another name (before: nothing was said), and ``who``
+    says which seat is hers without a second pair of brackets after "Fabio (2)"."""
     async with trio.open_nursery() as nursery:
         host = await start_host(nursery, bot_delay=0.01, grace=600)
         ada = await sit(nursery, host, "Ada", tmp_path, create=create(RuleSet.of(3, 11)))
@@ -26,5 +27,6 @@ async def test_a_name_taken_at_the_table_is_said_once_as_the_person_sits_down(
         said = "Fabio is taken at this table: you are Fabio (2) here; `name NEW` changes it"
         await until(lambda: gina.controller.state.view is not None)
         assert gina.lines.count(said) == 1, gina.text
-        assert "Seat 2: Fabio (2) (you)" in await gina.type("who")
+        # It read "Seat 2: Fabio (2) (you)": "(you)" said once, never a second pair of brackets.
+        assert "Seat 2 (you): Fabio (2)" in await gina.type("who")
         nursery.cancel_scope.cancel()
