@@ -162,11 +162,18 @@ class ArgumentParser(argparse.ArgumentParser):
         message = (
             message.replace("argument ", "", 1) if message.startswith("argument ") else message
         )
+        from scopa_net.commands.usage_words import reworded, unknown_flags
+
         unknown = self._unknown_flags()
-        if message.startswith("the following arguments are required") and unknown:
+        if unknown and message.startswith(
+            ("the following arguments are required", "unrecognized arguments")
+        ):
             # `bots --bogus` said "the following arguments are required: address": the flag
-            # mistyped is the mistake to tell (with the address given, it would be).
-            message = f"unrecognized arguments: {' '.join(unknown)}"
+            # mistyped is the mistake to tell (with the address given, it would be), and the
+            # flag it most likely was ("unrecognized arguments: --plyers 2" named neither).
+            message = unknown_flags(unknown, self._option_string_actions)
+        else:
+            message = reworded(message)
         # "scopa-net: ...", as every other error and note of every command begins (say): the
         # command is named where its help is.
         self.exit(EXIT_USAGE, f"{PROGRAM}: {message} (see `{self.prog} --help`)\n")

@@ -186,16 +186,53 @@ def _typing(*answers: str | type[BaseException]) -> Callable[..., str]:
 # (case, argv with {placeholders}, keys typed at prompts, expected status, words in the line)
 CASES = [
     ("bare scopa-net", [], (), EXIT_USAGE, "usage: scopa-net"),
-    ("play --bogus", ["play", "--bogus"], (), EXIT_USAGE, "scopa-net: unrecognized"),
-    ("unknown command", ["bogus"], (), EXIT_USAGE, "invalid choice"),
+    ("play --bogus", ["play", "--bogus"], (), EXIT_USAGE, "scopa-net: unknown flag --bogus (see"),
+    # A typo read "COMMAND: invalid choice: 'jion' (choose from 'play', 'join', ...)" and
+    # "unrecognized arguments: --plyers 2": argparse's words, not the command meant.
+    (
+        "a command mistyped",
+        ["jion"],
+        (),
+        EXIT_USAGE,
+        "scopa-net: unknown command 'jion' (did you mean join?); the commands are play, join, ",
+    ),
+    ("unknown command", ["xyz"], (), EXIT_USAGE, "unknown command 'xyz'; the commands are"),
+    (
+        "a flag mistyped",
+        ["play", "--plyers", "2"],
+        (),
+        EXIT_USAGE,
+        "scopa-net: unknown flag --plyers; did you mean --players? (see `scopa-net play --help`)",
+    ),
+    (
+        "two flags mistyped",
+        ["join", "--tabel", "2", "--pasword", "x", "HOST"],
+        (),
+        EXIT_USAGE,
+        "unknown flags --tabel (did you mean --table?), --pasword (did you mean --password?)",
+    ),
+    (
+        "a choice mistyped",
+        ["play", "--suits", "englsh"],
+        (),
+        EXIT_USAGE,
+        "--suits: 'englsh' is not one of english, italian, french; did you mean english?",
+    ),
+    (
+        "a word for a number",
+        ["play", "--target", "x"],
+        (),
+        EXIT_USAGE,
+        "--target: 'x' is not a number",
+    ),
     (
         "a wrong flag, no address",
         ["bots", "--bogus"],
         (),
         EXIT_USAGE,
-        "scopa-net: unrecognized arguments: --bogus (see",
+        "scopa-net: unknown flag --bogus (see",
     ),
-    ("verify, a wrong flag only", ["verify", "--bogus"], (), EXIT_USAGE, "unrecognized"),
+    ("verify, a wrong flag only", ["verify", "--bogus"], (), EXIT_USAGE, "unknown flag --bogus"),
     (
         "Ctrl-C at table number",
         ["join", "{host}"],

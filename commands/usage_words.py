@@ -1,0 +1,54 @@
+"""A usage error in the words a person reads, not argparse's: ``unknown command 'jion' (did
+you mean join?)`` rather than ``COMMAND: invalid choice: 'jion' (choose from ...)``, and the
+flag a typo was meant to be. Imported only when a command line is refused."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Sequence
+
+_CHOICE = re.compile(
+    r"^(?P<what>\S+): invalid choice: (?P<given>'.*?') \(choose from (?P<of>.*)\)$"
+)
+_NUMBER = re.compile(r"^(?P<what>\S+): invalid (?:int|float) value: (?P<given>.*)$")
+
+
+def _closest(word: str, known: Iterable[str]) -> str | None:
+    """The one known word a typo most likely meant, or None when none is close."""
+    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def reworded(message: str) -> str:
+    """An argparse message (its "argument " already taken off) as a person reads it: a wrong
+    command or choice says the one meant and the ones there are; a word where a number goes
+    says so. Any other message is returned as it is."""
+    choice = _CHOICE.match(message)
+    if choice:
+        given = choice["given"][1:-1]
+        known = [word.strip("'") for word in choice["of"].split(", ")]
+        meant = _closest(given, known)
+        if choice["what"] == "COMMAND":
+            guess = f" (did you mean {meant}?)" if meant else ""
+            return f"unknown command {given!r}{guess}; the commands are {', '.join(known)}"
+        guess = f"; did you mean {meant}?" if meant else ""
+        return f"{choice['what']}: {given!r} is not one of {', '.join(known)}{guess}"
+    number = _NUMBER.match(message)
+    if number:
+        return f"{number['what']}: {number['given']} is not a number"
+    return message
+
+
+def unknown_flags(flags: Sequence[str], known: Iterable[str]) -> str:
+    """``unknown flag --plyers; did you mean --players?``: the flags a command does not take,
+    each with the one it most likely was, where one is close."""
+    known = [flag for flag in known if flag.startswith("--")]
+    names = [flag.partition("=")[0] for flag in flags]
+    meant = [_closest(name, known) for name in names]
+    if len(names) == 1:
+        return f"unknown flag {names[0]}" + (f"; did you mean {meant[0]}?" if meant[0] else "")
+    said = (
+        f"{name} (did you mean {m}?)" if m else name for name, m in zip(names, meant, strict=True)
+    )
+    return f"unknown flags {', '.join(said)}"
