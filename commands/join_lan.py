@@ -69,7 +69,8 @@ def lan_host_address(chosen: HostAdvert) -> tuple[str, int]:
 def describe_lan_host(h: HostAdvert, known: KnownHosts) -> str:
     """One announced host, as the LAN list shows it: where it is, its open seats (and
     whether one is at a table with a password), and its key's fingerprint (short: its first
-    two groups), "(known)" when this client has pinned that key for it."""
+    two groups), "known to you" when this client has pinned that key for it. One pair of
+    brackets, the seats': "key 13b4-509f (known) (1 open seat)" read as two notes on the key."""
     from scopa_net.fair.commitments import fingerprint
     from scopa_net.version_words import Reader, another_version
     from scopa_net.wire.messages import OLDEST_VERSION, PROTOCOL_VERSION
@@ -97,9 +98,9 @@ def describe_lan_host(h: HostAdvert, known: KnownHosts) -> str:
         except (OSError, ValueError):  # unreadable pins: the first visit will say so
             pinned = None
         if pinned == h.key:
-            key += " (known)"
+            key += ", known to you"
         elif known.met_elsewhere(f"{where}:{h.port}", h.key) is not None:
-            key += " (known, met at another address)"
+            key += ", known to you (met at another address)"
         elif pinned is not None:
-            key += " (not the key you pinned for it)"
+            key += ", not the key you pinned for it"
     return f"{h.name} at {where}:{h.port}{key} ({seats}{lock})"

@@ -45,9 +45,10 @@ def test_each_host_shows_its_key_and_whether_it_is_known(tmp_path: Path) -> None
     line = describe_lan_host(advert(), known)
     assert line == f"vm at 192.0.2.2:42740, key {short} (2 open seats)"
     known.pin("192.0.2.2:42740", KEY)
-    assert f"key {short} (known) (2 open seats)" in describe_lan_host(advert(), known)
+    # It read "key 13b4-509f (known) (2 open seats)": two pairs of brackets, one of them the key's.
+    assert f"key {short}, known to you (2 open seats)" in describe_lan_host(advert(), known)
     other = describe_lan_host(advert(key=OTHER_KEY), known)
-    assert "(not the key you pinned for it)" in other
+    assert ", not the key you pinned for it (2 open seats)" in other
     old = describe_lan_host(advert(key=None, password_open=None, password=False), known)
     assert old == "vm at 192.0.2.2:42740 (2 open seats)"
 
