@@ -28,4 +28,5 @@ def choose_number(
         number = small_number(answer)
         if number is not None and 1 <= number <= count:
             return number - 1
-        say(f"type a number from 1 to {count}" + (f", or press Enter {enter}" if enter else ""))
+        numbers = "1" if count == 1 else f"a number from 1 to {count}"  # not "from 1 to 1"
+        say(f"type {numbers}" + (f", or press Enter {enter}" if enter else ""))

@@ -253,3 +253,16 @@ async def test_who_names_each_partner_or_says_the_seat_is_open(make_host: MakeHo
     assert "Seat 1: open seat, with bot 3" in lines, said
     assert "Seat 2: bot 2, with Ada; computer player" in lines, said
     assert "Seat 3: bot 3, with an open seat; computer player" in lines, said
+
+
+def test_a_number_out_of_a_list_of_one_asks_for_1(capsys: pytest.CaptureFixture[str]) -> None:
+    """One host found on the LAN, "2" typed at its number: it said "type a number from 1 to
+    1, or press Enter to stop"."""
+    from scopa_net.commands.join_say import choose_number
+
+    typed = iter(["2", ""])
+    assert choose_number("host number (1, Enter to stop): ", 1, lambda _: next(typed)) is None
+    assert capsys.readouterr().out == "type 1, or press Enter to stop\n"
+    typed = iter(["3", "2"])
+    assert choose_number("host number (1-2, Enter to stop): ", 2, lambda _: next(typed)) == 1
+    assert capsys.readouterr().out == "type a number from 1 to 2, or press Enter to stop\n"
