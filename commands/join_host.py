@@ -152,7 +152,13 @@ def _connect_failure(where: str, exc: OSError) -> str:
     causes = _causes(exc)
     codes = {getattr(c, "errno", None) for c in causes}
     if isinstance(exc, socket.gaierror) or any(isinstance(c, socket.gaierror) for c in causes):
-        return f"cannot find a machine called {where.rsplit(':', 1)[0]}; check the name"
+        # `host --host-name clubnight` announces a name on the LAN that no machine has, and
+        # `join clubnight` ended at "check the name": say where that name is listed.
+        return (
+            f"cannot find a machine called {where.rsplit(':', 1)[0]}; check the name (a "
+            "host's name on the LAN is not a machine's: `scopa-net join` alone lists the hosts "
+            "announced there, each with its address)"
+        )
     if errno.ECONNREFUSED in codes:
         return (
             f"{where} refused the connection: no host is listening on that port "

@@ -524,7 +524,17 @@ CASES = [
     ),
     ("silent port", ["join", "{silent}"], (), EXIT_UNREACHABLE, "no answer from"),
     ("refused", ["join", "{refused}"], (), EXIT_UNREACHABLE, "refused the connection"),
-    ("unknown name", ["join", "no-such-host.invalid"], (), EXIT_UNREACHABLE, "cannot find"),
+    # A name announced on the LAN (`host --host-name clubnight`) given to join read only
+    # "cannot find a machine called clubnight; check the name": a dead end.
+    (
+        "unknown name",
+        ["join", "no-such-host.invalid"],
+        (),
+        EXIT_UNREACHABLE,
+        "cannot find a machine called no-such-host.invalid; check the name (a host's name on "
+        "the LAN is not a machine's: `scopa-net join` alone lists the hosts announced there, "
+        "each with its address)",
+    ),
     (
         "port in use",
         [*HOST, "--host", "127.0.0.1", "--port", "{busy_port}", "--db", ":memory:"],
