@@ -114,9 +114,11 @@ def in_play(journal: Journal, record: TableRecord) -> tuple[str, Seats]:
     seats = tuple(seat_names(n) for n in names)
     holders = table.holders  # where a computer played for someone, as a match over says it
     said = computer_words(names, holders.computer_rounds(), holders.computer_people())
-    scored, voids = len(match.results), match.void_deals
+    # Every round void counts: a deal void for its kings and a blind round called off
+    # (protocol.md 9.6, 9.7; the engine's ``void_deals`` knows only the first), as the rounds
+    # are numbered at the table ("Round 2 (round 1 dealt again)") and in the words above.
+    scored, voids = len(match.results), max(table.voids, match.void_deals)
     # Before any round is scored: not "0 - 0 after 0 rounds", which reads as no score at all.
-    # The void deals count, as the rounds are numbered at the table and in the words above.
     line = (
         f"{score} after {rounds_taken(scored, voids)}"
         if scored

@@ -16,6 +16,7 @@ import rawseat
 import trio
 from helpers import SeededSecrets, kings_on_the_table, plan_first_round
 from hosting import create, start_host
+from person_screen import in_play, sit, until
 from rawseat import RawSeat
 
 from scopa_net.bots.levels import make_player
@@ -156,6 +157,34 @@ async def test_history_of_a_redeal_in_play_numbers_it_as_the_table_does(
         assert dealt - voids == 1, line
         assert voids >= redeal - 1, line
         await ada.aclose()
+        await host.shutdown()
+        nursery.cancel_scope.cancel()
+    host.journal.close()
+
+
+async def test_history_of_a_blind_round_called_off_numbers_the_next_as_the_table_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Bruno stepped away in round 1 of a blind table, which called it off (protocol.md 9.7):
+    every screen showed "Round 2 (round 1 dealt again)", and history read "round 1 in play;
+    a computer played for Bruno in round 2", two numbers for one round. It counts every round
+    called off now, as it counts a deal void for its kings."""
+    db = str(tmp_path / "host.db")
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, db=db, bot_delay=30.0, grace=60.0)
+        ada = await sit(
+            nursery, host, "Ada", tmp_path, create=create(RuleSet.of(2, 11), blind=True)
+        )
+        bruno = await sit(nursery, host, "Bruno", tmp_path, table_id=ada.session.table_id)
+        await until(lambda: in_play(ada) and in_play(bruno))
+        await bruno.type("quit")
+        await bruno.type("away")
+        await until(lambda: "dealt again" in ada.text and in_play(ada))
+        shown = ada.controller.state.view
+        assert shown is not None
+        assert shown.round_number >= 2, ada.text
+        line = await in_play_line_once(db, capsys, "round [0-9]+ in play")
+        assert line.endswith(f": Ada 0 - Bruno 0, round {shown.round_number} in play"), line
         await host.shutdown()
         nursery.cancel_scope.cancel()
     host.journal.close()
