@@ -12,6 +12,9 @@ _CHOICE = re.compile(
     r"^(?P<what>\S+): invalid choice: (?P<given>'.*?') \(choose from (?P<of>.*)\)$"
 )
 _NUMBER = re.compile(r"^(?P<what>\S+): invalid (?:int|float) value: (?P<given>.*)$")
+_EXTRA = re.compile(r"^unrecognized arguments: (?P<words>.*)$")
+_MISSING = re.compile(r"^the following arguments are required: (?P<what>.*)$")
+_NO_VALUE = re.compile(r"^(?P<flag>-\S+): expected one argument$")
 
 
 def _closest(word: str, known: Iterable[str]) -> str | None:
@@ -23,7 +26,7 @@ def _closest(word: str, known: Iterable[str]) -> str | None:
 def reworded(message: str) -> str:
     """An argparse message (its "argument " already taken off) as a person reads it: a wrong
     command or choice says the one meant and the ones there are; a word where a number goes
-    says so. Any other message is returned as it is."""
+    says so; a word no flag takes is named. Any other message is returned as it is."""
     choice = _CHOICE.match(message)
     if choice:
         given = choice["given"][1:-1]
@@ -37,6 +40,17 @@ def reworded(message: str) -> str:
     number = _NUMBER.match(message)
     if number:
         return f"{number['what']}: {number['given']} is not a number"
+    extra = _EXTRA.match(message)
+    if extra:  # words no flag takes (`host clubnight`: the host's name is --host-name)
+        words = extra["words"].split()
+        said = ", ".join(repr(word) for word in words)
+        return f"unexpected {'word' if len(words) == 1 else 'words'} {said} on the command line"
+    missing = _MISSING.match(message)
+    if missing:
+        return f"missing {missing['what']}"
+    no_value = _NO_VALUE.match(message)
+    if no_value:
+        return f"{no_value['flag']} needs a value after it"
     return message
 
 

@@ -225,6 +225,23 @@ CASES = [
         EXIT_USAGE,
         "--target: 'x' is not a number",
     ),
+    # argparse's "unrecognized arguments: clubnight", "the following arguments are required:
+    # FILE" and "--target: expected one argument", said as a person says them.
+    (
+        "a word no flag takes",
+        ["host", "clubnight"],
+        (),
+        EXIT_USAGE,
+        "scopa-net: unexpected word 'clubnight' on the command line (see `scopa-net host --help`)",
+    ),
+    ("nothing to verify", ["verify"], (), EXIT_USAGE, "scopa-net: missing FILE (see"),
+    (
+        "a flag without its value",
+        ["tally", "Ada", "Bruno", "--target"],
+        (),
+        EXIT_USAGE,
+        "scopa-net: --target needs a value after it (see `scopa-net tally --help`)",
+    ),
     (
         "a wrong flag, no address",
         ["bots", "--bogus"],
