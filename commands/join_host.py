@@ -160,9 +160,12 @@ def _connect_failure(where: str, exc: OSError) -> str:
             "announced there, each with its address)"
         )
     if errno.ECONNREFUSED in codes:
+        # "check the port" alone left a friend who typed the host's address without its
+        # port (7311 by default) nowhere to find it.
         return (
-            f"{where} refused the connection: no host is listening on that port "
-            "(start one with `scopa-net host`, or check the port)"
+            f"{where} refused the connection: no host is listening on that port; check the "
+            "port (a host prints its own as it starts, and `scopa-net join` alone lists the "
+            "hosts announced on the LAN with theirs), or start one with `scopa-net host`"
         )
     if codes & {errno.ENETUNREACH, errno.EHOSTUNREACH}:
         return f"cannot reach {where}: no route to that machine; check the address"

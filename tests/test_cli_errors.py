@@ -540,7 +540,17 @@ CASES = [
         "the port",
     ),
     ("silent port", ["join", "{silent}"], (), EXIT_UNREACHABLE, "no answer from"),
-    ("refused", ["join", "{refused}"], (), EXIT_UNREACHABLE, "refused the connection"),
+    # A friend who typed the host's address without its port read "check the port", and
+    # nothing of where to find it.
+    (
+        "refused",
+        ["join", "{refused}"],
+        (),
+        EXIT_UNREACHABLE,
+        "refused the connection: no host is listening on that port; check the port (a host "
+        "prints its own as it starts, and `scopa-net join` alone lists the hosts announced on "
+        "the LAN with theirs)",
+    ),
     # A name announced on the LAN (`host --host-name clubnight`) given to join read only
     # "cannot find a machine called clubnight; check the name": a dead end.
     (
@@ -1193,7 +1203,8 @@ def test_join_create_with_two_seats_kept_there_asks_and_enter_opens_a_new_table(
     assert done.returncode == EXIT_UNREACHABLE
     assert done.stderr == (
         f"scopa-net: 127.0.0.1:{port} refused the connection: no host is listening on that "
-        "port (start one with `scopa-net host`, or check the port)\n"
+        "port; check the port (a host prints its own as it starts, and `scopa-net join` alone "
+        "lists the hosts announced on the LAN with theirs), or start one with `scopa-net host`\n"
     )
     assert len(store.records()) == 2
     # --no-resume opens the new table at once (in this process: no second start-up).
