@@ -66,7 +66,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--table", type=at_least(1), default=None, help="table number (skip the list)")
     p.add_argument(
-        "--seat", type=at_least(0), default=None, help="seat wanted (default: any open one)"
+        "--seat",
+        type=at_least(0),
+        default=None,
+        help="seat wanted, numbered from 0 in the order the table list shows the seats (at 4 "
+        "players, 0 and 2 are partners, 1 and 3) (default: any open one)",
     )
     p.add_argument(
         "--password",

@@ -125,3 +125,14 @@ def test_no_help_points_to_a_file_an_installed_wheel_lacks(
     repository only; a person who installed the wheel has no such file to read."""
     text = _help(capsys, *([command] if command else []))
     assert not re.search(r"\b(protocol|README)\.md\b", text), text
+
+
+def test_join_seat_says_how_seats_are_numbered(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--seat SEAT  seat wanted`: the table list shows seats unnumbered ("seats: Carla,
+    open, open, bot 3") and screens number them from 0, so a friend wanting to partner Carla
+    typed --seat 3 (the third listed, the computer's)."""
+    text = " ".join(_help(capsys, "join").split())
+    assert (
+        "--seat SEAT seat wanted, numbered from 0 in the order the table list shows the seats "
+        "(at 4 players, 0 and 2 are partners, 1 and 3) (default: any open one)"
+    ) in text
