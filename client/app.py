@@ -36,21 +36,17 @@ from prompt_toolkit.output import Output, create_output
 from prompt_toolkit.renderer import print_formatted_text as render_fragments
 from prompt_toolkit.styles import BaseStyle
 
+from scopa_net.client.asking import CTRL_D_DROPS, Asking, answer_prompt
+from scopa_net.client.client_state import ClientState
 from scopa_net.client.completion import PlayCompleter
-from scopa_net.client.controller import (
-    CTRL_D_DROPS,
-    Asking,
-    ClientState,
-    Controller,
-    Lines,
-    answer_prompt,
-)
+from scopa_net.client.controller import Controller
 from scopa_net.client.guest import run_beside_prompt
 from scopa_net.client.job_control import SIGCONT, JobControl
 from scopa_net.client.keys import make_key_bindings
 from scopa_net.client.line_mode import LinePrinter, LineReader, feed_lines
 from scopa_net.client.network_session import DealCheckFailedError, SessionError
 from scopa_net.client.render import wrap_line
+from scopa_net.client.screen_lines import Lines
 from scopa_net.client.session import Session, SessionEndedError
 from scopa_net.client.style import Display
 from scopa_net.client.toolbar import make_toolbar

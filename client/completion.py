@@ -14,8 +14,9 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
 from scopa_net.client import rulebook
+from scopa_net.client.asking import Asking
+from scopa_net.client.client_state import ClientState
 from scopa_net.client.commands import COMMANDS
-from scopa_net.client.controller import Asking, ClientState
 from scopa_net.client.moves import legal_plays
 from scopa_net.notation import card_name, format_card
 from scopa_net.plays import Play

@@ -140,7 +140,7 @@ class LineReader:
 def waiting_for_person(controller: Controller) -> bool:
     """Whether the game waits for the person: a question is asked, or it is their turn (and
     the screen has caught up with the game: their last play is not still on its way)."""
-    from scopa_net.client.controller import Asking
+    from scopa_net.client.asking import Asking
 
     state = controller.state
     if controller.move_on_its_way is not None:
@@ -157,7 +157,7 @@ def answer_at_end(controller: Controller) -> str | None:
     """The line that the end of the input stands for, as Ctrl-D at the prompt: a no to "play
     again?", ``quit`` during a match at a host, then the answer that leaves (``away`` keeps
     the seat where it can be kept, as Ctrl-D at that question does). None: just stop."""
-    from scopa_net.client.controller import Asking
+    from scopa_net.client.asking import Asking
 
     state = controller.state
     if state.asking is Asking.REMATCH:
@@ -195,7 +195,7 @@ async def feed_lines(
     """Hand each line of ``reader`` to ``controller`` as if typed (``paced``: each when the
     game waits for the person); the end of the input leaves as Ctrl-D does, answering the
     question leaving asks when a script's input has ended for good."""
-    from scopa_net.client.controller import CTRL_D_DROPS
+    from scopa_net.client.asking import CTRL_D_DROPS
 
     ended = 0
     while ended <= EOF_ANSWERS:

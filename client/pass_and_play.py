@@ -37,21 +37,17 @@ from prompt_toolkit.patch_stdout import patch_stdout
 
 from scopa_net.client import render
 from scopa_net.client.app import LINE_BUFFER, Printer, exit_status, take_prompt_down
+from scopa_net.client.asking import Asking, answer_prompt
 from scopa_net.client.commands import COMMANDS, CommandError, Rules, Simple, parse_command
 from scopa_net.client.completion import PlayCompleter
 from scopa_net.client.config import Settings
-from scopa_net.client.controller import (
-    Asking,
-    Controller,
-    Lines,
-    answer_prompt,
-    unfinished_lines,
-)
+from scopa_net.client.controller import Controller
 from scopa_net.client.embedded import open_embedded_game
 from scopa_net.client.guest import run_beside_prompt
 from scopa_net.client.job_control import JobControl
 from scopa_net.client.keys import make_key_bindings
 from scopa_net.client.launch import one_line_failures, until_terminated
+from scopa_net.client.leaving_words import unfinished_lines
 from scopa_net.client.network_session import (
     CHECK_IT,
     VERIFY,
@@ -59,6 +55,7 @@ from scopa_net.client.network_session import (
     open_network_session,
 )
 from scopa_net.client.scoresheet import final_score, rounds_taken, score_sheet
+from scopa_net.client.screen_lines import Lines
 from scopa_net.client.session import Event, MatchOver, Message, RoundOver, Session, VoidDeal
 from scopa_net.client.style import Display
 from scopa_net.client.toolbar import app_columns, shared_toolbar_text

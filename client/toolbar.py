@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from prompt_toolkit.formatted_text import FormattedText, StyleAndTextTuples
 
-from scopa_net.client.controller import ClientState
+from scopa_net.client.client_state import ClientState
 from scopa_net.client.render import more_players, seat_label, side_label
 from scopa_net.names import display_width
 from scopa_net.score_line import after_name

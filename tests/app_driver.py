@@ -12,7 +12,8 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from scopa_net.client.app import ClientApp
-from scopa_net.client.controller import Asking, ClientState
+from scopa_net.client.asking import Asking
+from scopa_net.client.client_state import ClientState
 from scopa_net.client.local_session import open_local_session
 from scopa_net.client.moves import legal_plays
 from scopa_net.client.style import Display

@@ -16,7 +16,8 @@ from hosting import create
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client import render
-from scopa_net.client.controller import Asking, Controller
+from scopa_net.client.asking import Asking
+from scopa_net.client.controller import Controller
 from scopa_net.client.network_session import (
     DealCheckFailedError,
     NetworkSession,

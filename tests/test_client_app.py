@@ -17,7 +17,8 @@ from hosting import HostThread, create, start_host
 from prompt_toolkit.input import PipeInput
 
 from scopa_net.cards import CARDS
-from scopa_net.client.controller import Asking, ClientState
+from scopa_net.client.asking import Asking
+from scopa_net.client.client_state import ClientState
 from scopa_net.client.embedded import open_embedded_game
 from scopa_net.client.local_session import LocalSession, open_local_session
 from scopa_net.client.moves import legal_plays

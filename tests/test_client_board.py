@@ -20,7 +20,9 @@ from prompt_toolkit.output import DummyOutput
 
 from scopa_net.cards import CARDS
 from scopa_net.client import render
-from scopa_net.client.controller import Asking, ClientState, Controller
+from scopa_net.client.asking import Asking
+from scopa_net.client.client_state import ClientState
+from scopa_net.client.controller import Controller
 from scopa_net.client.keys import make_key_bindings
 from scopa_net.client.scoresheet import score_sheet
 from scopa_net.client.session import ConnectionState, MatchOver, RoundOver, RoundStarted

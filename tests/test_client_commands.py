@@ -7,6 +7,8 @@ from helpers import match_dealt
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
+from scopa_net.client.asking import Asking
+from scopa_net.client.client_state import ClientState
 from scopa_net.client.commands import (
     COMMANDS,
     Choose,
@@ -18,7 +20,6 @@ from scopa_net.client.commands import (
     parse_command,
 )
 from scopa_net.client.completion import PlayCompleter
-from scopa_net.client.controller import Asking, ClientState
 from scopa_net.client.style import Display, SuitNames
 from scopa_net.notation import Scheme, parse_card
 from scopa_net.view import SeatView

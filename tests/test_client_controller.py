@@ -10,7 +10,8 @@ import trio.testing
 from client_fakes import Screen, TableSession
 from helpers import match_dealt
 
-from scopa_net.client.controller import Asking, Controller
+from scopa_net.client.asking import Asking
+from scopa_net.client.controller import Controller
 from scopa_net.client.session import Message, RoundStarted, ViewChanged, VoidDeal
 from scopa_net.client.style import Display
 from scopa_net.notation import parse_card

@@ -16,7 +16,7 @@ from prompt_toolkit.renderer import print_formatted_text as render_fragments
 
 from scopa_net.cards import Suit
 from scopa_net.client import render
-from scopa_net.client.controller import ClientState
+from scopa_net.client.client_state import ClientState
 from scopa_net.client.scoresheet import (
     LINE_TITLES,
     match_summary,

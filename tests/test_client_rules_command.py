@@ -13,9 +13,10 @@ from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
 from scopa_net.client import rulebook
+from scopa_net.client.client_state import ClientState
 from scopa_net.client.commands import Rules, parse_command
 from scopa_net.client.completion import PlayCompleter
-from scopa_net.client.controller import ClientState, Controller
+from scopa_net.client.controller import Controller
 from scopa_net.client.style import Display
 from scopa_net.errors import IllegalReason
 from scopa_net.match import Match

@@ -16,7 +16,8 @@ from hosting import Holding, create, start_host
 from prompt_toolkit.input import PipeInput
 
 from scopa_net.client import render
-from scopa_net.client.controller import Asking, ClientState
+from scopa_net.client.asking import Asking
+from scopa_net.client.client_state import ClientState
 from scopa_net.client.moves import legal_plays
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
 from scopa_net.client.session import ConnectionState
@@ -166,7 +167,7 @@ def test_a_move_long_unanswered_on_a_live_connection_is_counted_on_the_toolbar(
     """Bea's network stalled for 20 s after her move: her toolbar said "move sent | ... |
     connected" all along, as if all were well. Once the move has waited a while (5 s; 1.5 s
     here) the toolbar counts the silence, calmly, with no line printed; the answer ends it."""
-    monkeypatch.setattr("scopa_net.client.controller.NO_ANSWER_SHOWN", 1.5)
+    monkeypatch.setattr("scopa_net.client.typed_moves.NO_ANSWER_SHOWN", 1.5)
     wires: list[Holding] = []
     sent: list[str] = []
     bars: list[str] = []

@@ -12,7 +12,8 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from scopa_net.cards import CARDS
 from scopa_net.client import render
 from scopa_net.client.app import ClientApp
-from scopa_net.client.controller import Asking, ClientState
+from scopa_net.client.asking import Asking
+from scopa_net.client.client_state import ClientState
 from scopa_net.client.hints import SETTEBELLO_WARNING, coach_warnings, explain, hint_for
 from scopa_net.client.local_session import open_local_session
 from scopa_net.client.moves import legal_plays

@@ -20,8 +20,8 @@ from hosting import create, start_memory_host
 from person_screen import PersonScreen
 
 from scopa_net.bots.levels import make_player
-from scopa_net.client.controller import GOING_VOIDS_ROUND
 from scopa_net.client.files import names_beside
+from scopa_net.client.leaving_words import GOING_VOIDS_ROUND
 from scopa_net.client.network_session import TableChoice
 from scopa_net.rules import RuleSet
 

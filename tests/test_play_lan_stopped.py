@@ -29,7 +29,7 @@ from person_screen import PersonScreen, sit, until
 from prompt_toolkit.input import PipeInput, create_pipe_input
 
 from scopa_net.client.app import ClientApp
-from scopa_net.client.controller import ClientState
+from scopa_net.client.client_state import ClientState
 from scopa_net.client.embedded import kept_lan_seats, lan_table_lock
 from scopa_net.client.launch import until_terminated
 from scopa_net.client.network_session import NetworkSession

@@ -16,8 +16,8 @@ from person_screen import PersonScreen
 from rawseat import RawSeat
 
 from scopa_net.bots.levels import make_player
+from scopa_net.client.asking import Asking
 from scopa_net.client.bot_client import play_as_bot
-from scopa_net.client.controller import Asking
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
 from scopa_net.client.session import Message, RoundStarted
 from scopa_net.fair.commitments import ZERO_CHAIN

@@ -8,7 +8,7 @@ import trio
 from hosting import create, start_host
 
 from scopa_net.client import render
-from scopa_net.client.controller import ClientState
+from scopa_net.client.client_state import ClientState
 from scopa_net.client.moves import legal_plays
 from scopa_net.client.network_session import TableChoice, open_network_session
 from scopa_net.client.session import RoundOver, RoundStarted, ViewChanged

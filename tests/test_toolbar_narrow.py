@@ -11,7 +11,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import set_app
 
 from scopa_net.client import render
-from scopa_net.client.controller import ClientState
+from scopa_net.client.client_state import ClientState
 from scopa_net.client.pass_and_play import PassAndPlayApp
 from scopa_net.client.style import Display
 from scopa_net.client.toolbar import _versions, toolbar_text

@@ -14,7 +14,7 @@ from helpers import match_dealt
 from prompt_toolkit.formatted_text import FormattedText
 
 from scopa_net.cards import CARDS
-from scopa_net.client.controller import ClientState
+from scopa_net.client.client_state import ClientState
 from scopa_net.client.local_session import open_local_session
 from scopa_net.client.render import plain, wrap_line
 from scopa_net.client.scoresheet import score_sheet
