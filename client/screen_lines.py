@@ -11,7 +11,7 @@ from prompt_toolkit.formatted_text import FormattedText
 from scopa_net.cards import Card
 from scopa_net.client import render
 from scopa_net.client.scoresheet import SHEET_WIDTH, plain_score_sheet, score_sheet
-from scopa_net.client.style import Display
+from scopa_net.client.style import Display, text_line
 from scopa_net.match import match_winner
 from scopa_net.plays import Play, PlayRecord
 from scopa_net.view import SeatView
@@ -20,10 +20,6 @@ Lines = Sequence[FormattedText]
 
 BOARD_ROWS = 10
 """Rows the board takes (with the prompt and the toolbar): a sheet needs this many more."""
-
-
-def text_line(text: str, style: str = "") -> FormattedText:
-    return FormattedText([(style, text)])
 
 
 class ScreenLines:

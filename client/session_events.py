@@ -9,7 +9,6 @@ from scopa_net.cards import Rank
 from scopa_net.client import render
 from scopa_net.client.asking import Asking
 from scopa_net.client.scoresheet import match_summary
-from scopa_net.client.screen_lines import text_line
 from scopa_net.client.session import (
     ConnectionChanged,
     ConnectionState,
@@ -24,6 +23,7 @@ from scopa_net.client.session import (
     ViewChanged,
     VoidDeal,
 )
+from scopa_net.client.style import text_line
 from scopa_net.names import clean_chat, clean_name
 from scopa_net.view import SeatView
 

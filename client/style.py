@@ -12,6 +12,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.styles import BaseStyle, DummyStyle, Style
 
 from scopa_net.cards import Suit
@@ -137,3 +138,9 @@ def utf8_by_locale(env: Mapping[str, str]) -> bool:
         if value and not (name == "LC_CTYPE" and value == "C.UTF-8"):
             return value in ("C", "POSIX")
     return False
+
+
+def text_line(text: str, style: str = "") -> FormattedText:
+    """One line of ``text`` in one ``style`` (a class of :meth:`Display.style`, such as
+    ``class:error``), as the client prints it."""
+    return FormattedText([(style, text)])

@@ -11,7 +11,7 @@ from scopa_net.client.commands import COMMANDS
 from scopa_net.client.config import COMPUTER_NAME_REFUSED
 from scopa_net.client.files import shown_path
 from scopa_net.client.scoresheet import primiera_cards, to_the_target
-from scopa_net.client.screen_lines import text_line
+from scopa_net.client.style import text_line
 from scopa_net.names import clean_name, name_too_long, reads_as_computer
 from scopa_net.notation import card_name, format_card
 from scopa_net.score_line import after_name

@@ -13,8 +13,8 @@ from scopa_net.cards import CARDS
 from scopa_net.client import hints, render
 from scopa_net.client.asking import Asking
 from scopa_net.client.moves import resolve_play
-from scopa_net.client.screen_lines import text_line
 from scopa_net.client.session import ConnectionState, SessionEndedError
+from scopa_net.client.style import text_line
 from scopa_net.errors import AmbiguousPlayError, IllegalPlayError, IllegalReason
 from scopa_net.notation import format_card
 from scopa_net.plays import Play

@@ -88,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
     # The screen's modules (prompt-toolkit) load only when a tally runs, not for --help.
     from scopa_net.client.config import ConfigError, load_settings
     from scopa_net.client.style import Display
-    from scopa_net.client.tally_app import TallyController, run_tally
+    from scopa_net.client.tally_app import run_tally
+    from scopa_net.client.tally_controller import TallyController
     from scopa_net.client.tally_store import TallyStore, export, summary
 
     if problem := _flags_that_do_nothing(args):

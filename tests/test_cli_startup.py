@@ -22,6 +22,7 @@ HEAVY_OURS = (
     "scopa_net.client.config",
     "scopa_net.client.network_session",
     "scopa_net.client.tally_app",
+    "scopa_net.client.tally_controller",
     "scopa_net.bots",
     "scopa_net.fair",
 )

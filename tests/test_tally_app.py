@@ -13,7 +13,8 @@ from helpers import run_scopa_net
 from prompt_toolkit.input import create_pipe_input
 
 from scopa_net.client.style import Display
-from scopa_net.client.tally_app import TallyController, run_tally
+from scopa_net.client.tally_app import run_tally
+from scopa_net.client.tally_controller import TallyController
 from scopa_net.client.tally_store import TallyStore
 from scopa_net.commands.main import main
 from scopa_net.tally import Tally
@@ -730,7 +731,7 @@ def test_ctrl_d_typed_with_the_output_piped_says_goodbye_below_the_prompt() -> N
     ("tally> Saved as ..."): the prompt's line ends first."""
     import io
 
-    from scopa_net.client.tally_app import run_typed_lines
+    from scopa_net.client.tally_script import run_typed_lines
 
     out, err = io.StringIO(), io.StringIO()
     controller = TallyController(Tally.new(["Ada", "Bruno"]), store=None)

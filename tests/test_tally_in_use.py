@@ -18,7 +18,8 @@ from helpers import run_scopa_net
 from prompt_toolkit.input import create_pipe_input
 
 from scopa_net.client.style import Display
-from scopa_net.client.tally_app import TallyController, run_tally
+from scopa_net.client.tally_app import run_tally
+from scopa_net.client.tally_controller import TallyController
 from scopa_net.client.tally_store import TallyStore
 from scopa_net.commands.options import EXIT_LOCAL
 from scopa_net.tally import Tally

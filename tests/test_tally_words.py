@@ -10,7 +10,8 @@ from app_driver import RecordingOutput
 from prompt_toolkit.input import create_pipe_input
 
 from scopa_net.client.style import Display
-from scopa_net.client.tally_app import TallyController, run_tally
+from scopa_net.client.tally_app import run_tally
+from scopa_net.client.tally_controller import TallyController
 from scopa_net.client.tally_store import TallyStore
 from scopa_net.names import display_width
 from scopa_net.tally import Tally
@@ -151,7 +152,7 @@ def test_ctrl_c_typed_with_the_output_piped_says_once_how_to_leave() -> None:
     only gave a new prompt; it says how to leave, once, as at the drawn prompt."""
     import io
 
-    from scopa_net.client.tally_app import run_typed_lines
+    from scopa_net.client.tally_script import run_typed_lines
 
     class Typed(io.StringIO):
         """Two Ctrl-Cs, then `quit`."""
