@@ -14,6 +14,7 @@ state, and sends each typed line to the part that answers it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Collection, Mapping
 
 import trio
@@ -87,7 +88,8 @@ class Controller(ScreenLines, SessionEvents, TypedMoves, Leaving, TableCommands)
         self._quit = quit
         self._leaving = False
         """The person chose to leave (or step away) and was told what becomes of the seat:
-        the connection closing then is what they asked for, not news to say."""
+        the connection closing then is what they asked for, not news to say. Set only by
+        :meth:`~.leaving.Leaving._go`, the one way out of a table a person chose to leave."""
         self._plain = plain
         self._prompt = prompt
         self._screen = screen or (lambda: (0, 0))
@@ -171,10 +173,9 @@ class Controller(ScreenLines, SessionEvents, TypedMoves, Leaving, TableCommands)
         if state.asking is Asking.CONFIRM_QUIT:
             state.asking = Asking.NOTHING
             if line.strip().lower() in {"y", "yes"}:
-                self._leaving = True
                 self._say(self.LEAVING)
                 self._say_unfinished()
-                self._quit()
+                await self._go()
             else:
                 self._say("Staying at the table.")
             state.changed()
@@ -218,10 +219,8 @@ class Controller(ScreenLines, SessionEvents, TypedMoves, Leaving, TableCommands)
             case Simple(name="quit") if state.asking is Asking.REMATCH:
                 # Leaving is a no: the others are not kept waiting for an answer.
                 state.asking = Asking.NOTHING
-                self._leaving = True
-                await self.session.rematch(False)  # type: ignore[attr-defined]
-                self._say("No rematch; leaving the table.")
-                self._quit()
+                no = functools.partial(self.session.rematch, False)  # type: ignore[attr-defined]
+                await self._go(no, after="No rematch; leaving the table.")
             case Simple(name="hint"):
                 await self._hint()
             case Simple(name="quit") if self.waiting_at_a_table():

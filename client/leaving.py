@@ -3,6 +3,9 @@ only confirm), and the answer is carried out."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Awaitable, Callable
+
 from scopa_net.client.asking import Asking
 from scopa_net.client.leaving_words import (
     ALONE_AT_A_BLIND_TABLE_LEAVE_QUESTION,
@@ -64,7 +67,6 @@ class Leaving:
         leave = self.session.leave  # type: ignore[attr-defined]
         if answer in {"leave", "l", "quit", "for good"}:
             state.asking = Asking.NOTHING
-            self._leaving = True
             if self._unreachable():
                 # Nobody to tell: the host keeps the seat, and so does this client's disk.
                 again = getattr(self.session, "resume_command", "`scopa-net join`")
@@ -77,11 +79,9 @@ class Leaving:
             else:
                 self._say("Leaving the table for good; a computer player takes your seat.")
             self._say_unfinished()  # the rounds played: this seat's file will not grow
-            await leave(away=False)
-            self._quit()
+            await self._go(functools.partial(leave, away=False))
         elif answer in {"away", "a", "step away", "s", "step"}:
             state.asking = Asking.NOTHING
-            self._leaving = True
             again = getattr(self.session, "resume_command", "`scopa-net join`").strip("`")
             note = getattr(self.session, "take_back_note", None)
             again += f" ({note})" if note else ""
@@ -101,8 +101,7 @@ class Leaving:
                     "Stepping away; your seat is kept, and a computer plays it from now until "
                     f"you come back. Take it back with: {again}"
                 )
-            await leave(away=True)
-            self._quit()
+            await self._go(functools.partial(leave, away=True))
         elif answer in {"stay", "n", "no", "cancel", "c"}:
             state.asking = Asking.NOTHING
             self._say("Staying at the table.")
@@ -128,7 +127,6 @@ class Leaving:
         # Begun, with nothing dealt yet: its first round waits for the seats' seeds.
         begun = getattr(self.session, "match_begun", False)
         when = "as its first round was being dealt" if begun else "before its match began"
-        self._leaving = True
         if self._unreachable():
             self._say(UNREACHABLE_BEFORE_THE_MATCH.format(table=table, again=again))
         elif getattr(self.session, "embedded_port", None):  # its host stops with us
@@ -142,7 +140,21 @@ class Leaving:
                 f"You left table {table} {when}; your seat is kept: {again} takes it back "
                 f"({meanwhile}a computer plays for you until then)."
             )
-        await self.session.leave(away=True)  # type: ignore[attr-defined]
+        await self._go(functools.partial(self.session.leave, away=True))  # type: ignore[attr-defined]
+
+    async def _go(
+        self, tell: Callable[[], Awaitable[object]] | None = None, *, after: str = ""
+    ) -> None:
+        """The one way out for a person who chose to leave (or step away, or not to play
+        again) and was told what becomes of the seat: ``tell`` tells the session (leave, or
+        no to a rematch), ``after`` is said once it is told, then the screen quits. From
+        here on the connection closing, the table's news and chat are not news to say
+        (:meth:`~.session_events.SessionEvents.handle_event` reads ``_leaving``)."""
+        self._leaving = True
+        if tell is not None:
+            await tell()
+        if after:
+            self._say(after)
         self._quit()
 
     def _say_unfinished(self) -> None:
