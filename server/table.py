@@ -252,16 +252,15 @@ class Table:
         one round numbering of protocol.md section 5.2."""
         self.dealt_round_no = 0
         """The number of the last round dealt: what views and snapshots show."""
-        self.voids = 0
-        """Rounds of this match void (``round_void``, kings included): snapshots say it."""
         self.last_void: m.RoundVoid | None = None
         """The last ``round_void`` (for the host's log)."""
         self.last_void_round = 0
         """The number of the round :attr:`last_void` voided (the log names it after the
         round dealt next may have begun)."""
         self.void_rounds: set[int] = set()
-        """The numbers of this match's void rounds: the round after each is its redeal
-        (snapshots say it)."""
+        """The numbers of this match's void rounds (``round_void``, kings included; a round
+        number is opened once, so voided at most once): the round after each is its redeal
+        (snapshots say it), and :attr:`voids` counts them."""
         self.computer_plays: list[int] = []
         """The plays of the last round dealt (by index) that a computer made for a person's
         seat (standing in, or a blind round the person sits out): snapshots say them."""
@@ -396,6 +395,11 @@ class Table:
             self.rules, seat=seat, seq=seq, table_id=self.table_id, seats=self.seat_infos()
         )
         return replace(opening, stand_ins=self.stand_ins())
+
+    @property
+    def voids(self) -> int:
+        """Rounds of this match void so far (the host's log says each once)."""
+        return len(self.void_rounds)
 
     def voids_dealt(self, round_no: int) -> int:
         """The void rounds numbered up to ``round_no`` (a snapshot's last round dealt): a
@@ -845,7 +849,6 @@ class Table:
         self.holders = SeatHolders(self.rules.players)
         self.match, self.round = None, None
         self.round_no, self.dealt_round_no, self.chain = 0, 0, ZERO_CHAIN
-        self.voids = 0
         self.void_rounds = set()
         self.computer_plays, self._plays_made, self.play_makers = [], 0, []
         self._first_deal_due = False
@@ -1076,7 +1079,6 @@ class Table:
             self.holders.seated(first.seat, self.holder(first.seat))
             self._held(first.seat)
         if isinstance(first, m.RoundVoid):
-            self.voids += 1
             self.last_void, self.last_void_round = first, self.round_no
             self.void_rounds.add(self.round_no)
         elif isinstance(first, m.RoundCommit | m.BlindRound):
