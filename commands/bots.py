@@ -178,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
     tables = probe(host, port)  # one clear line if there is no host there
     password = args.password
     unlisted = None  # --table names a table the host did not list: its answer says why
-    if not args.create and args.table is not None and all(t.id != args.table for t in tables):
+    if not args.create and not listed(tables, args.table):
         unlisted = UnlistedTable(args.table, f"{host}:{port}", tuple(tables))
     elif not args.create:
         tables = _chosen_tables(tables, args.table, f"{host}:{port}")
@@ -216,6 +216,7 @@ def run(args: argparse.Namespace) -> int:
                 report=report,
                 table=args.table,
                 password=password,
+                tables=tables,
             )
         )
     except (OSError, SessionError) as exc:
@@ -274,6 +275,7 @@ async def run_bots(
     report: Callable[[str], None] | None = None,
     table: int | None = None,
     password: str | None = None,
+    tables: Sequence[m.TableInfo] | None = None,
 ) -> BotStats:
     """Run ``count`` bots until their tables close; with ``create``, on tables they open.
 
@@ -283,7 +285,9 @@ async def run_bots(
     known by their names, and the host's), it says no, so the table closes after one match.
 
     ``table``: only at that table. ``password``: given at tables that have one (the bots also
-    take seats there), and set on the tables ``create`` opens.
+    take seats there), and set on the tables ``create`` opens. ``tables``: the host's
+    tables as the caller just listed them (``run``'s probe), so that they are not asked for
+    twice; None: asked here.
 
     ``stats`` (made if not given) fills as they play, so a caller can read it while they run.
     ``report``, if given, is told in a line when a bot sits down, a round ends, a match ends.
@@ -314,8 +318,9 @@ async def run_bots(
                 crowd.report = report
                 nursery.start_soon(crowd.fill_table, request, seats)
         else:
-            tables = await list_tables(host, port)
-            if table is not None and all(t.id != table for t in tables):
+            if tables is None:  # (not listed by the caller)
+                tables = await list_tables(host, port)
+            if not listed(tables, table):
                 # Not listed (full, over, or none): one bot asks, and the host's no says
                 # which (protocol.md 3.3); a seat opened meanwhile is simply taken.
                 crowd = _Crowd(host, port, plan, stats, names=names, seed=rng.random(), look=look)
@@ -347,6 +352,12 @@ def is_bots_player(name: str) -> bool:
     player is a person's client (seat kind ``human``); a person who takes such a name is
     taken for a computer player by other ``bots`` commands, which then do not play again."""
     return _BOTS_NAME.fullmatch(name) is not None
+
+
+def listed(tables: Sequence[m.TableInfo], table: int | None) -> bool:
+    """Whether the table ``--table`` names is in the host's list (protocol.md 3.3 lists only
+    tables with an open seat whose match is not over); True with no ``--table``."""
+    return table is None or any(t.id == table for t in tables)
 
 
 def _chosen_tables(

@@ -123,3 +123,25 @@ def test_bots_the_host_will_not_seat_say_why_in_joins_words(
             r"from one address; .*",
             line,
         ), err
+
+
+def test_bots_ask_the_host_for_its_tables_once(
+    locked_table: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`bots` asked the host for its tables, checked them, and once started asked for them
+    again and checked them again (a second connection, a listing that could differ): the
+    bots take their seats from the one listing the command read first."""
+    from scopa_net.client import network_session
+
+    asked: list[tuple[str, int]] = []
+    real = network_session.list_tables
+
+    async def counted(host: str, port: int, *args: object, **kwargs: object) -> object:
+        asked.append((host, port))
+        return await real(host, port, *args, **kwargs)
+
+    monkeypatch.setattr(network_session, "list_tables", counted)
+    argv = ["bots", locked_table, "--count", "1", "--table", "1", "--password", "pw"]
+    assert main(argv) == 0
+    assert "bot-1: seated at table 1 seat 0" in capsys.readouterr().out
+    assert asked == []
