@@ -63,6 +63,7 @@ from scopa_net.client.reconnection import (
     BACKOFF,
     CATCH_UP_QUIET,
     CATCH_UP_WINDOW,
+    CAUGHT_UP_AT_ROUNDS_YOU_SAW,
     CAUGHT_UP_BETWEEN_ROUNDS,
     CAUGHT_UP_BY_SNAPSHOT,
     RECONNECT_FOR,
@@ -146,6 +147,7 @@ __all__ = [  # with what the modules split from this one hold, importable from h
     "BLIND_STAGE_SECONDS",
     "CATCH_UP_QUIET",
     "CATCH_UP_WINDOW",
+    "CAUGHT_UP_AT_ROUNDS_YOU_SAW",
     "CAUGHT_UP_BETWEEN_ROUNDS",
     "CAUGHT_UP_BY_SNAPSHOT",
     "CHECK_IT",
@@ -1048,6 +1050,7 @@ def _hidden_in_replay(event: Event) -> bool:
                 "This seat's seed",
                 CAUGHT_UP_BY_SNAPSHOT,
                 CAUGHT_UP_BETWEEN_ROUNDS,
+                CAUGHT_UP_AT_ROUNDS_YOU_SAW,
             )
         )
     return isinstance(event, ViewChanged | RoundStarted | RoundOver | VoidDeal | MatchOver)

@@ -120,6 +120,15 @@ CAUGHT_UP_BETWEEN_ROUNDS = (
 """What a seat caught up by a snapshot of no round under way tells its person: one taken as
 the latest round began, its events then replayed (3.4 of protocol.md), or one of the present
 between two rounds (or before the first)."""
+CAUGHT_UP_AT_ROUNDS_YOU_SAW = (
+    "You were away too long for the host to send every event you missed, so it sent the table "
+    "as it stood after the last round you saw (or before the first deal), then what happened "
+    "since: it agrees with the rounds you checked, and the next round is checked to follow on "
+    "from them."
+)
+"""What a seat caught up by a snapshot that stands at the last round it saw revealed (or at no
+round dealt) tells its person: the next round, numbered next, must link to its own chain
+(5.10 of protocol.md); if a round passed unseen instead, the witness's notice says so."""
 
 
 class Reconnection:
@@ -798,6 +807,8 @@ class Reconnection:
                 await session._deal_check.deal_failed(exc, msg)
             between = msg.round_over or msg.void_deal or msg.round_no == 0
             text = CAUGHT_UP_BETWEEN_ROUNDS if between else CAUGHT_UP_BY_SNAPSHOT
+            if isinstance(session.witness, DealWitness) and session.witness.takes_chain_up:
+                text = CAUGHT_UP_AT_ROUNDS_YOU_SAW
             count = msg.seq - session.mirror.seq
             if not between and count <= FEW_MISSED:
                 text = f"{text} {few_missed(count)}"

@@ -139,6 +139,20 @@ def revealed(host_key: bytes, record: Revealed, e: m.RoundReveal) -> tuple[Revea
     return dataclasses.replace(record, reveal_sig=e.sig), chain
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Rejoin:
+    """Where a seat caught up by snapshot takes the chain up again (:meth:`DealWitness._rejoined`):
+    the round due next, the chain hash it must link to, and the seat's state before the
+    catch-up (its verifier, None to carry the snapshot on; whether mid-match; the next
+    dealer)."""
+
+    round_no: int
+    chain: bytes
+    verifier: RoundByRoundVerifier | None
+    mid_match: bool
+    dealer: int | None
+
+
 class DealWitness:
     """What one seat saw of every round, checked as it arrived."""
 
@@ -197,6 +211,10 @@ class DealWitness:
         """After a catch-up by snapshot, until a round is revealed that the checks can start
         from: the match as the snapshot told it (the host's word), carried on over the rounds
         that end unfollowed and checked against the rounds that follow (:meth:`resynced`)."""
+        self._rejoin: _Rejoin | None = None
+        """After a catch-up by a snapshot that stands at the last round this seat saw
+        revealed (or at no round dealt), until the next ``round_commit``: the chain hash that
+        round must link to, and the match as this seat checked it (:meth:`_rejoined`)."""
 
     # --- the seat's own seed ------------------------------------------------------------
 
@@ -275,6 +293,7 @@ class DealWitness:
         so_far = None if snapshot is None else MatchSoFar.told_by(snapshot, self.rules)
         if so_far is not None and self.rounds:
             so_far.check_against(self._verifier, self.rounds[-1].round_no)
+        self._rejoin = self._chain_kept(so_far)
         self.mid_match = True
         self._cut_short = self.current or self._cut_short
         self.caught_up = True
@@ -288,6 +307,72 @@ class DealWitness:
         self.so_far = so_far
         if self.so_far is not None:
             self._highest_opened = max(self._highest_opened, self.so_far.last_dealt)
+
+    def _chain_kept(self, so_far: MatchSoFar | None) -> _Rejoin | None:
+        """What this seat can take up again after a snapshot that stands at the last round it
+        saw revealed (protocol.md 5.10): its own chain hash of that round, which the next
+        round's ``prev`` must be, and the match as it checked it. Before anything was dealt,
+        round 1 links to the zero hash and the seat checks the match from its start."""
+        if so_far is None:
+            return None
+        if so_far.last_dealt == 0 and not self.rounds:
+            return _Rejoin(1, ZERO_CHAIN, None, mid_match=False, dealer=None)
+        if self._chain is None or not self.rounds:
+            return None
+        last = self.rounds[-1].round_no
+        if so_far.last_dealt != last:
+            return None
+        verifier = self._verifier if self._verifier is not None else None
+        dealer = None if verifier is None else verifier.next_dealer
+        if verifier is not None and dealer is None:
+            verifier = None  # a round failed: the seat stopped there
+        return _Rejoin(last + 1, self._chain, verifier, mid_match=self.mid_match, dealer=dealer)
+
+    def _rejoined(self, e: m.RoundCommit) -> None:
+        """The first ``round_commit`` after a snapshot that stands at the last round this seat
+        saw revealed (or at no round dealt): numbered next, it must link to that round's chain
+        hash as this seat holds it (*broken chain* if not), and the seat then follows the match
+        as it did before the catch-up, the chain unbroken."""
+        rejoin, self._rejoin = self._rejoin, None
+        if rejoin is None:
+            return
+        if e.round_no != rejoin.round_no:  # a round passed unfollowed: its chain is not here
+            self._notices.append(
+                f"round {e.round_no} follows round {rejoin.round_no - 1}, the last the snapshot "
+                "you were caught up with showed dealt, and you did not see the round between: "
+                "the match before it is the host's word, and no transcript is saved for this "
+                "match"
+            )
+            return
+        if not same_bytes(e.prev, rejoin.chain):
+            self._cut_short = RoundRecord.opened(
+                round_id=e.round_id,
+                round_no=e.round_no,
+                prev=e.prev,
+                card_hashes=e.card_hashes,
+                digest=e.digest,
+                sig=e.sig,
+            )  # the round that does not link, in the evidence
+            before = (
+                "the zero hash (no round was dealt before it)"
+                if rejoin.round_no == 1
+                else f"round {rejoin.round_no - 1}'s chain hash {rejoin.chain.hex()}, which "
+                "this seat checked (the snapshot you were caught up with stands at that round)"
+            )
+            raise BrokenChainError(f"round {e.round_no} links to {e.prev.hex()}, not to {before}")
+        self._chain = rejoin.chain
+        if rejoin.round_no == 1 or rejoin.verifier is not None:
+            self.mid_match = rejoin.mid_match
+            self._verifier = rejoin.verifier
+            self.so_far = None
+            self.dealer = rejoin.dealer
+
+    @property
+    def takes_chain_up(self) -> bool:
+        """Whether the snapshot this seat was just caught up with stands at the last round it
+        saw revealed (or at no round dealt): the next round, if numbered next, links to the
+        seat's own chain and the seat follows the match as before (:meth:`_rejoined`)."""
+        return self._rejoin is not None
 
     @property
     def replays_plays(self) -> bool:
@@ -342,6 +427,7 @@ class DealWitness:
             f"round {e.round_no}'s commitment",
         )
         self._no_reroll(e)
+        self._rejoined(e)
         if self._chain is not None and self.rounds and e.round_no != self.rounds[-1].round_no + 1:
             raise BrokenChainError(
                 f"round {e.round_no} follows round {self.rounds[-1].round_no}; numbers go up by one"

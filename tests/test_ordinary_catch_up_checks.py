@@ -7,6 +7,7 @@ dealer from the card positions, replayed no round and checked only the end's sig
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import re
 
@@ -21,11 +22,13 @@ from scopa_net.fair.commitments import (
     sign,
 )
 from scopa_net.fair.errors import (
+    BrokenChainError,
     MisroutedCardError,
     RerolledRoundError,
     ScoreMismatchError,
 )
 from scopa_net.fair.plain_words import what_failed
+from scopa_net.fair.verifier import verify_transcript
 from scopa_net.rules import RuleSet
 from scopa_net.scoring import RoundScore
 from scopa_net.server import table as table_module
@@ -46,14 +49,24 @@ def ada_and_the_computer(seed: int = 5) -> Driver:
     return Driver(table, seed=seed, watching={0})
 
 
-def ada_caught_up(seed: int = 5, round_no: int = CAUGHT_UP) -> Driver:
+def ada_caught_up(seed: int = 5, round_no: int = CAUGHT_UP, *, afresh: bool = False) -> Driver:
     """Ada and the host's computer player at an ordinary table to 16, round ``round_no``
     opened; Ada caught up by the snapshot our host sends then: the table as it stood just
-    before that round's ``round_commit``, every event of the round after it (3.4)."""
+    before that round's ``round_commit``, every event of the round after it (3.4).
+    ``afresh``: her client started again (her seat taken back from disk), so it saw no round
+    and has only the snapshot's word for the match before it."""
     driver = ada_and_the_computer(seed)
     driver.open_unread(round_no)
+    if afresh:
+        started_afresh(driver)
     driver.caught_up_at_the_round_opened(0, round_no)
     return driver
+
+
+def started_afresh(driver: Driver) -> None:
+    """Ada's client started again: a witness that saw no round of the match (mid-match, as a
+    client taken back from disk makes it)."""
+    driver.witnesses[0] = DealWitness(RULES, public_key_bytes(KEY), 0, mid_match=True)
 
 
 def commits(driver: Driver) -> list[m.RoundCommit]:
@@ -87,9 +100,12 @@ def test_an_honest_match_caught_up_before_its_first_deal_is_replayed_from_round_
 def test_a_dealer_the_host_keeps_after_a_catch_up_stops_the_seat() -> None:
     """Round 1 played out, the host deals round 2 from the seat that dealt round 1 (the deal
     should pass on). The snapshot Ada was caught up with names round 1's dealer and its end,
-    so her witness knows who deals round 2; before, it took the dealer the cards showed."""
+    so her witness knows who deals round 2; before, it took the dealer the cards showed. (Her
+    client started again, so round 1's end is the snapshot's word: a client that checked
+    round 1 itself takes its own chain up again, and its deal plan refuses the deal.)"""
     driver = ada_and_the_computer()
     driver.run_until_round_over(CAUGHT_UP - 1)
+    started_afresh(driver)
     match = driver.table.match
     assert match is not None
     due = match.dealer
@@ -123,8 +139,9 @@ def test_a_dealer_the_host_skips_in_a_later_round_stops_the_seat() -> None:
 def test_points_the_host_adds_after_a_catch_up_stop_the_seat_at_the_match_end() -> None:
     """The host gives its computer player's side 5 points it never scored, just after Ada is
     caught up: the match ends on the host's sums. Her witness adds up the snapshot's points
-    and every round since, and refuses the signed end."""
-    driver = ada_caught_up()
+    and every round since, and refuses the signed end. (Her client started again: one that
+    checked round 1 itself adds up the rounds it played, below.)"""
+    driver = ada_caught_up(afresh=True)
     match = driver.table.match
     assert match is not None
     match.scores[1] += 5  # the cheat
@@ -294,3 +311,92 @@ def test_points_a_snapshot_changes_of_a_round_the_seat_checked_stop_the_seat_at_
         + r" and seat \1 the next deal",
         str(stopped.value),
     ), str(stopped.value)
+
+
+def test_a_chain_the_host_rewrites_behind_a_snapshot_of_a_round_she_checked_stops_her() -> None:
+    """Ada saw round 1 revealed and replayed it. While she is away the host links round 2 to
+    another chain hash than round 1's (a history rewritten for the others), and catches her up
+    with the snapshot of round 2's start, which stands at round 1. She holds round 1's chain
+    hash herself: round 2's ``prev`` is compared with it and she stops at its ``round_commit``
+    (before, after a catch-up the link was taken as it came). Her evidence holds round 2 as it
+    was opened, so ``verify`` refuses the file on its own."""
+    driver = ada_and_the_computer()
+    driver.run_until_round_over(1)
+    checked = driver.witnesses[0].rounds[-1].chain_hash()
+    driver.table.chain = bytes(range(32))  # the cheat: round 2 links elsewhere
+    driver.table.start_round(driver.rng.randbytes(16), driver.rng.randbytes(32))
+    point = driver.table.catch_up_point(0)
+    assert point is not None
+    witness = driver.witnesses[0]
+    driver.caught_up_by_snapshot(0, point[1])
+    with pytest.raises(BrokenChainError) as stopped:
+        driver.run()
+    assert str(stopped.value) == (
+        f"round 2 links to {bytes(range(32)).hex()}, not to round 1's chain hash "
+        f"{checked.hex()}, which this seat checked (the snapshot you were caught up with "
+        "stands at that round)"
+    )
+    evidence = witness.evidence(stopped.value)
+    assert [r.round_no for r in evidence.rounds] == [1, 2]
+    verdict = verify_transcript(evidence)
+    assert verdict.rounds[0].ok
+    assert isinstance(verdict.rounds[1].error, BrokenChainError)
+    assert not verdict.ok
+
+
+@pytest.mark.parametrize("round_no", [1, CAUGHT_UP])
+def test_a_seat_caught_up_at_a_round_it_checked_keeps_a_transcript_from_round_1(
+    round_no: int,
+) -> None:
+    """Caught up by the snapshot of round ``round_no``'s start, standing at the last round
+    Ada saw revealed (or at none, before round 1), her witness takes its own chain up again:
+    it follows the match as a seat that saw every event, and its transcript, from round 1,
+    verifies whole (before, it was a seat caught up mid-match, whose client saved none)."""
+    driver = ada_caught_up(round_no=round_no)
+    driver.run()
+    witness = driver.witnesses[0]
+    assert not witness.mid_match
+    transcript = witness.transcript()
+    assert [r.round_no for r in transcript.rounds] == list(range(1, len(transcript.rounds) + 1))
+    verdict = verify_transcript(transcript)
+    assert verdict.ok, verdict.lines()
+
+
+def test_round_1_linked_elsewhere_after_a_snapshot_of_nothing_dealt_stops_the_seat() -> None:
+    """Caught up before anything was dealt, the seat checks the match from its start: round
+    1's ``prev`` must be the zero hash, as at a seat that saw every event."""
+    driver = ada_and_the_computer()
+    driver.table.chain = bytes(range(32))  # the cheat
+    driver.open_unread(1)
+    driver.caught_up_at_the_round_opened(0, 1)
+    with pytest.raises(BrokenChainError) as stopped:
+        driver.run()
+    assert str(stopped.value) == (
+        f"round 1 links to {bytes(range(32)).hex()}, not to the zero hash (no round was dealt "
+        "before it)"
+    )
+
+
+def test_a_round_passed_unseen_after_a_snapshot_of_her_last_round_is_told_to_her() -> None:
+    """A snapshot of the present taken while round 2's seeds are exchanged stands at round 1,
+    which Ada checked, but she never sees round 2 opened: round 3 cannot be tied to her chain.
+    Her witness says so (the match before round 3 is the host's word) and checks on from the
+    snapshot, as after any catch-up; it does not take round 3's link for a broken chain."""
+    driver = ada_and_the_computer()
+    driver.run_until_round_over(1)
+    driver.table.start_round(driver.rng.randbytes(16), driver.rng.randbytes(32))
+    snapshot = driver.table.snapshot(0)
+    assert snapshot.round_no == 1 and snapshot.round_over
+    witness = copy.deepcopy(driver.witnesses[0])  # (the driver's Ada commits for the seat)
+    witness.resynced(snapshot)
+    assert witness.takes_chain_up
+    driver.run()
+    driver.read_after(0, witness, snapshot)
+    assert witness.mid_match
+    told = [n for n in witness.take_notices() if "you did not see the round between" in n]
+    assert told[0] == (
+        "round 3 follows round 1, the last the snapshot you were caught up with showed dealt, "
+        "and you did not see the round between: the match before it is the host's word, and no "
+        "transcript is saved for this match"
+    )
+    assert all(v.error is None for v in witness.verdicts)

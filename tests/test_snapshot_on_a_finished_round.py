@@ -23,7 +23,10 @@ from hosting import CutOff, Through, create, start_host
 from person_screen import Player, sit, until
 
 from scopa_net.bots.levels import make_player
-from scopa_net.client.network_session import CAUGHT_UP_BETWEEN_ROUNDS
+from scopa_net.client.network_session import (
+    CAUGHT_UP_AT_ROUNDS_YOU_SAW,
+    CAUGHT_UP_BETWEEN_ROUNDS,
+)
 from scopa_net.client.seat_store import SeatStore
 from scopa_net.errors import IllegalPlayError
 from scopa_net.rules import RuleSet
@@ -308,7 +311,8 @@ async def test_back_after_a_cut_once_the_sheet_was_read_is_not_shown_it_again(
                 await bruno.session.say(said)
             await until(lambda: table.round_no == round_no + 1 and table.phase is Phase.COMMIT)
             network.up = True
-            await until(lambda: CAUGHT_UP_BETWEEN_ROUNDS in ada.text)
+            # (The snapshot stands at the round whose sheet she read, which she checked.)
+            await until(lambda: CAUGHT_UP_AT_ROUNDS_YOU_SAW in ada.text)
             await trio.sleep(0.3)  # anything else it prints
             nursery.cancel_scope.cancel()
     assert sheets(ada.text) == [heading], ada.text

@@ -1,0 +1,146 @@
+"""Ada's real client caught up by snapshot at our real host's ordinary table, where the
+snapshot stands at the last round she checked herself, or at no round dealt (protocol.md 3.4,
+5.10): she takes her own chain up again. The next round must link to the chain hash she holds
+(a host that rewrote the chain behind the snapshot stops her with the DEAL CHECK FAILED
+banner, and ``scopa-net verify`` refuses her evidence), and her transcript of the match goes
+on, from round 1, so that ``verify`` checks it whole."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import trio
+from hosting import CutOff, create, start_host
+from person_screen import Player, deal_checks_failed, play_when_asked, sit, until
+
+from scopa_net.client.network_session import CAUGHT_UP_AT_ROUNDS_YOU_SAW
+from scopa_net.commands.main import main
+from scopa_net.commands.options import EXIT_DEAL_FAILED
+from scopa_net.fair.commitments import fingerprint
+from scopa_net.rules import RuleSet
+from scopa_net.server.host import Host
+from scopa_net.server.table import Table
+
+REWRITTEN = bytes(range(32))
+"""The chain hash the cheating host links round 2 to instead of round 1's."""
+
+
+async def test_a_chain_rewritten_behind_a_snapshot_of_her_last_round_stops_her_client(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ada plays round 1 out against our host's computer player; her client replays it. Her
+    network goes down before round 2, and the host links round 2 to another chain hash than
+    round 1's. Her client resumes and is caught up with the snapshot of round 2's start, which
+    stands at round 1: she reads the DEAL CHECK FAILED banner at round 2's commitment (before,
+    the link was taken as it came after any snapshot, and she played on), and ``verify``
+    refuses the evidence, which holds round 2 as it was opened."""
+    monkeypatch.setattr(Table, "pause_before_round", property(lambda table: 2.0))
+    hosts: list[Host] = []
+    screens: list[Player] = []
+    checked: list[bytes] = []
+
+    async def ada_comes_back() -> None:
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, replay_limit=1, bot_delay=0.01, grace=0.2)
+            hosts.append(host)
+            network = CutOff(host.port)
+            ada = await sit(
+                nursery, host, "Ada", tmp_path, create=create(RuleSet.of(2, 21), bots=1),
+                connector=network.connect,
+            )  # fmt: skip
+            screens.append(ada)
+            (task,) = host.tables.values()
+            nursery.start_soon(play_when_asked, ada)
+            witness = ada.session.witness
+            await until(lambda: witness is not None and witness.verdicts)
+            assert witness is not None
+            checked.append(witness.rounds[-1].chain_hash())
+            await network.cut()  # (round 2 starts 2 s after round 1's end)
+            assert task.table.needs_round
+            task.table.chain = REWRITTEN  # the cheat
+            await until(lambda: task.table.round_no == 2)
+            network.up = True  # her client resumes by itself
+
+    failed = await deal_checks_failed(ada_comes_back, 30)
+    (stop,) = failed
+    assert CAUGHT_UP_AT_ROUNDS_YOU_SAW in screens[0].text, screens[0].text
+    lines = stop.banner.splitlines()
+    assert lines[0] == (
+        f"DEAL CHECK FAILED in round 2: BrokenChainError: round 2 links to {REWRITTEN.hex()}, "
+        f"not to round 1's chain hash {checked[0].hex()}, which this seat checked (the "
+        "snapshot you were caught up with stands at that round)"
+    ), stop.banner
+    assert lines[2] == "The game stops here: this host's deal cannot be trusted.", stop.banner
+    assert stop.exit_status == EXIT_DEAL_FAILED
+    assert stop.evidence is not None
+    assert stop.evidence.exists()
+    capsys.readouterr()
+    assert main(["verify", "--pin", fingerprint(hosts[0].public_key), str(stop.evidence)]) == 1
+    out = capsys.readouterr().out
+    assert re.search(r"^round 1: verified \(dealer ", out, re.M), out
+    assert re.search(
+        rf"^  round 2: FAILED: BrokenChainError: prev {REWRITTEN.hex()} is not the chain hash "
+        rf"of the round before \({checked[0].hex()}\)$",
+        out,
+        re.M,
+    ), out
+    assert out.rstrip().endswith("NOT VERIFIED"), out
+
+
+@pytest.mark.parametrize("before_round_1", [False, True])
+async def test_a_seat_caught_up_at_a_round_it_saw_saves_a_transcript_that_verifies(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    before_round_1: bool,
+) -> None:
+    """Ada's network goes down between two rounds (or before anything is dealt, as Bruno
+    sits down to start the match) and she is caught up by snapshot. The snapshot stands at
+    the last round she saw (or at none): her client follows the match on, saves its
+    transcript at the end, from round 1, and ``verify`` says VERIFIED (before, the client
+    saved none: "No transcript was saved for this match")."""
+    monkeypatch.setattr(Table, "pause_before_round", property(lambda table: 1.0))
+    hosts: list[Host] = []
+    screens: list[Player] = []
+
+    async def match() -> None:
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, replay_limit=1, bot_delay=0.01, grace=5)
+            hosts.append(host)
+            network = CutOff(host.port)
+            rules = RuleSet.of(2, 4) if before_round_1 else RuleSet.of(2, 11)
+            ada = await sit(
+                nursery, host, "Ada", tmp_path,
+                create=create(rules, bots=0 if before_round_1 else 1),
+                connector=network.connect,
+            )  # fmt: skip
+            screens.append(ada)
+            nursery.start_soon(play_when_asked, ada)
+            (task,) = host.tables.values()
+            if before_round_1:
+                await network.cut()
+                bruno = await sit(nursery, host, "Bruno", tmp_path, table_id=ada.session.table_id)
+                nursery.start_soon(play_when_asked, bruno)
+                await until(lambda: task.table.round_no == 1)
+            else:
+                witness = ada.session.witness
+                await until(lambda: witness is not None and witness.verdicts)
+                await network.cut()
+                await until(lambda: task.table.round_no == 2)
+            network.up = True  # her client resumes by itself
+            await until(lambda: "Transcript saved:" in ada.text, 60)
+            nursery.cancel_scope.cancel()
+
+    with trio.fail_after(90):
+        await match()
+    ada = screens[0]
+    assert CAUGHT_UP_AT_ROUNDS_YOU_SAW in ada.text, ada.text
+    assert "No transcript was saved" not in ada.text, ada.text
+    (saved,) = (tmp_path / "Ada" / "transcripts").glob("*.scopa")
+    capsys.readouterr()
+    assert main(["verify", "--pin", fingerprint(hosts[0].public_key), str(saved)]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^round 1: verified \(dealer ", out, re.M), out
+    assert out.rstrip().splitlines()[-1] == "VERIFIED", out
