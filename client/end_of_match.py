@@ -47,7 +47,7 @@ class EndOfMatch:
             where = shown_path(saved)  # come last, just above the prompt
             # The command on a line of its own, whole, to copy (render.wrap_line).
             lines = [f"Transcript saved: {where}", CHECK_IT, f"{VERIFY}{where}"]
-        elif session.witness.mid_match:
+        elif not session.witness.keeps_transcript:
             lines = list(session._transcripts.no_transcript_lines())
         else:
             lines = []

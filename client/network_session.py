@@ -64,6 +64,7 @@ from scopa_net.client.reconnection import (
     CATCH_UP_QUIET,
     CATCH_UP_WINDOW,
     CAUGHT_UP_AT_ROUNDS_YOU_SAW,
+    CAUGHT_UP_BEFORE_THE_FIRST_DEAL,
     CAUGHT_UP_BETWEEN_ROUNDS,
     CAUGHT_UP_BY_SNAPSHOT,
     RECONNECT_FOR,
@@ -148,6 +149,7 @@ __all__ = [  # with what the modules split from this one hold, importable from h
     "CATCH_UP_QUIET",
     "CATCH_UP_WINDOW",
     "CAUGHT_UP_AT_ROUNDS_YOU_SAW",
+    "CAUGHT_UP_BEFORE_THE_FIRST_DEAL",
     "CAUGHT_UP_BETWEEN_ROUNDS",
     "CAUGHT_UP_BY_SNAPSHOT",
     "CHECK_IT",
@@ -1051,6 +1053,7 @@ def _hidden_in_replay(event: Event) -> bool:
                 CAUGHT_UP_BY_SNAPSHOT,
                 CAUGHT_UP_BETWEEN_ROUNDS,
                 CAUGHT_UP_AT_ROUNDS_YOU_SAW,
+                CAUGHT_UP_BEFORE_THE_FIRST_DEAL,
             )
         )
     return isinstance(event, ViewChanged | RoundStarted | RoundOver | VoidDeal | MatchOver)

@@ -91,8 +91,7 @@ CAUGHT_UP_BY_SNAPSHOT = (
     "The host sent the table as it stands instead of the events you missed (a host does so when "
     "you missed many, or it no longer keeps them): the deal of a round under way cannot be "
     "checked here, so its cards are the host's word alone, as is the score so far; from the "
-    "next round cards, plays and scores are checked again, on that score, and no transcript is "
-    "saved for this match."
+    "next round cards, plays and scores are checked again, on that score."
 )
 """What a seat caught up by a snapshot of a round under way (3.4 of protocol.md: a host of
 protocol 4, or one that keeps no more) tells its person."""
@@ -115,20 +114,34 @@ CAUGHT_UP_BETWEEN_ROUNDS = (
     "You were away too long for the host to send every play you missed, so it sent the table "
     "as it stood between two rounds, then what happened since: the deal of every round from "
     "there on is checked, not those of rounds you missed before it, whose score is the "
-    "host's word; no transcript is saved for this match."
+    "host's word."
 )
 """What a seat caught up by a snapshot of no round under way tells its person: one taken as
 the latest round began, its events then replayed (3.4 of protocol.md), or one of the present
 between two rounds (or before the first)."""
+NO_TRANSCRIPT_SINCE = "No transcript is saved for this match."
+"""Said after :data:`CAUGHT_UP_BY_SNAPSHOT` or :data:`CAUGHT_UP_BETWEEN_ROUNDS` at a blind
+table: its transcript must start at the match's first round."""
+TRANSCRIPT_SINCE = (
+    "Your transcript of this match goes on from here, and says which rounds you did not see."
+)
+"""Said after :data:`CAUGHT_UP_BY_SNAPSHOT` or :data:`CAUGHT_UP_BETWEEN_ROUNDS` at an ordinary
+table: the transcript keeps what the snapshot told (protocol.md 6.1, version 7)."""
 CAUGHT_UP_AT_ROUNDS_YOU_SAW = (
     "You were away too long for the host to send every event you missed, so it sent the table "
-    "as it stood after the last round you saw (or before the first deal), then what happened "
-    "since: it agrees with the rounds you checked, and the next round is checked to follow on "
-    "from them."
+    "as it stood after the last round you saw, then what happened since: it agrees with the "
+    "rounds you checked, and the next round is checked to follow on from them."
 )
-"""What a seat caught up by a snapshot that stands at the last round it saw revealed (or at no
-round dealt) tells its person: the next round, numbered next, must link to its own chain
-(5.10 of protocol.md); if a round passed unseen instead, the witness's notice says so."""
+"""What a seat caught up by a snapshot that stands at the last round it saw revealed tells its
+person: the next round, numbered next, must link to its own chain (5.10 of protocol.md); if a
+round passed unseen instead, the witness's notice says so."""
+CAUGHT_UP_BEFORE_THE_FIRST_DEAL = (
+    "You were away too long for the host to send every event you missed, so it sent the table "
+    "as it stood before the first deal, then what happened since: every round's deal is "
+    "checked from round 1, as if you had seen every event."
+)
+"""What a seat caught up by a snapshot of no round dealt tells its person: round 1, if it comes
+next, is checked as at a seat that saw every event (5.10 of protocol.md)."""
 
 
 class Reconnection:
@@ -807,8 +820,20 @@ class Reconnection:
                 await session._deal_check.deal_failed(exc, msg)
             between = msg.round_over or msg.void_deal or msg.round_no == 0
             text = CAUGHT_UP_BETWEEN_ROUNDS if between else CAUGHT_UP_BY_SNAPSHOT
+            # (A blind table's seat keeps none; before its first blind_round the witness is an
+            # ordinary one, and a snapshot that names the round's people says it is blind.)
+            kept = (
+                isinstance(session.witness, DealWitness)
+                and session.witness.keeps_transcript
+                and not msg.people
+            )
+            text = f"{text} {TRANSCRIPT_SINCE if kept else NO_TRANSCRIPT_SINCE}"
             if isinstance(session.witness, DealWitness) and session.witness.takes_chain_up:
-                text = CAUGHT_UP_AT_ROUNDS_YOU_SAW
+                text = (
+                    CAUGHT_UP_BEFORE_THE_FIRST_DEAL
+                    if msg.round_no == 0
+                    else (CAUGHT_UP_AT_ROUNDS_YOU_SAW)
+                )
             count = msg.seq - session.mirror.seq
             if not between and count <= FEW_MISSED:
                 text = f"{text} {few_missed(count)}"

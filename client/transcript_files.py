@@ -20,8 +20,9 @@ VERIFY = "  scopa-net verify "
 """How the line with the command that checks a saved transcript begins (its path follows)."""
 NO_TRANSCRIPT = (
     "No transcript was saved for this match: you did not see it from its first round (you "
-    "took the seat mid-match, or were caught up mid-way), and a transcript starts there. The "
-    "host can write this seat's transcript from its journal, on the host's machine, with:"
+    "took the seat mid-match, or were caught up mid-way at a blind table), and a transcript "
+    "starts there. The host can write this seat's transcript from its journal, on the host's "
+    "machine, with:"
 )
 """Said at the end of a match this seat joined (or was caught up in) mid-way; the command
 follows on a line of its own."""
@@ -79,8 +80,8 @@ class TranscriptFiles:
         out (DealWitness.transcript_with_abandoned)."""
         session = self.session
         assert session.witness is not None
-        if session.witness.mid_match:
-            return None  # a transcript must start at the match's first round to be verified
+        if not session.witness.keeps_transcript:
+            return None  # neither from the match's first round nor from a snapshot's word
         w = session.witness
         kept = w.transcript_with_abandoned() if abandoned else w.transcript()
         try:

@@ -14,7 +14,7 @@ from pathlib import Path
 from scopa_net.commands.verify_gaps import gap_brief
 from scopa_net.commands.verify_order import saved_time
 
-_WHY_NOT = ("REFUSED: ", "round ", "match result: ", "saved as evidence")
+_WHY_NOT = ("REFUSED: ", "round ", "caught up: ", "match result: ", "saved as evidence")
 """Under a NOT VERIFIED, the lines that say why, the first found said (a round's line only
 if it is not one that verified)."""
 

@@ -11,6 +11,7 @@ from scopa_net.commands.verify_summary import Summary
 
 OUTCOMES = (
     ("verified", "verified"),
+    ("partly", "verified as far as the seat saw (rounds it missed not checked)"),
     ("unfinished", "unfinished (no signed end)"),
     ("failed", "failed"),
     ("refused", "refused (host key not trusted)"),

@@ -94,7 +94,10 @@ def verify_one(
     unchecked = verdict.not_fair_checked
     if verdict.ok:
         extra = f", but {unchecked} round(s) not fair-checked: no player seed" if unchecked else ""
-        out(f"VERIFIED{extra}")
+        out(f"VERIFIED{extra}" if verdict.whole else f"{PARTLY_VERIFIED}{extra}")
+    elif not verdict.finished and not verdict.failures and transcript.stopped is not None:
+        s = transcript.stopped
+        out(stopped_undecided(s.round_no, s.check))
     elif not verdict.finished and not verdict.failures:
         out(
             "UNFINISHED: this file ends before the match's end, so it is not verified (if the "
@@ -106,8 +109,35 @@ def verify_one(
         count_round(summary, v, r)
     tally_transcript(transcript, verdict, summary, names)
     if verdict.ok:
-        return "verified"
+        return "verified" if verdict.whole else "partly"
     return "unfinished" if not verdict.finished and not verdict.failures else "failed"
+
+
+SNAPSHOT_CONTRADICTED = (
+    "the host caught this seat up with a snapshot that gives other points, or another next "
+    "dealer, than the rounds this file holds, which the seat checked: the host told it "
+    "another match than the one it played (the snapshot as the seat's client recorded it: a "
+    "snapshot carries no signature)"
+)
+"""What a file of a seat caught up by snapshot shows when the snapshot's word contradicts the
+rounds the seat checked itself (protocol.md 6.2)."""
+PARTLY_VERIFIED = (
+    "VERIFIED as far as this seat saw the match: the rounds said above as not checked, and "
+    "the points before the rounds it followed, are the host's word"
+)
+"""The last line of a file of a seat caught up by snapshot (protocol.md 6.3) whose every
+round it holds and whose signed end verify."""
+
+
+def stopped_undecided(round_no: int, check: str) -> str:
+    """The last line of an evidence file whose every round verifies (6.3): the check that
+    stopped the client is not one the file can repeat."""
+    return (
+        f"UNFINISHED: the client stopped here on a check this file cannot repeat (round "
+        f"{round_no}, {check}, said above): every round it holds verifies, and what failed "
+        "is what the host told the seat outside them (such as a snapshot, which carries no "
+        "signature), so this file alone cannot show whether the host lied"
+    )
 
 
 def report_lines(transcript: Transcript, verdict: MatchVerdict) -> list[str]:
@@ -124,7 +154,12 @@ def report(
     from scopa_net.fair.plain_words import what_failed
 
     lines: list[tuple[str, Sequence[int], int | None]] = []
+    told = None if transcript.blind else transcript.caught_up
+    caught_up = _caught_up_lines(verdict)
     for r, record in zip(verdict.rounds, _records(transcript, verdict), strict=True):
+        if told is not None and caught_up and r.round_no > told.round_no:
+            lines += caught_up  # said where the rounds followed since the snapshot begin
+            caught_up = []
         people = getattr(record, "people", ())
         if r.error is None:
             lines.append((r.text(), people, r.round_no))
@@ -133,6 +168,7 @@ def report(
                 (f"round {r.round_no}: {what_failed(r.error, people)}", people, r.round_no),
                 (f"  {_by_seat(r.text(), r.error, people)}", people, r.round_no),
             ]
+    lines += caught_up
     error = verdict.result_error
     if error is not None:
         lines += [
@@ -141,6 +177,21 @@ def report(
         ]
     else:
         lines.append((f"match result: {result_words(transcript, verdict.result_note)}", (), None))
+    return lines
+
+
+def _caught_up_lines(verdict: MatchVerdict) -> list[tuple[str, Sequence[int], int | None]]:
+    """What a file of a seat caught up by snapshot shows of the snapshot (6.2): its word
+    contradicted by the rounds the seat checked, and the rounds the file could not check."""
+    lines: list[tuple[str, Sequence[int], int | None]] = []
+    caught = verdict.caught_up_error
+    if caught is not None:
+        lines += [
+            (f"caught up: {SNAPSHOT_CONTRADICTED}", (), None),
+            (f"  caught up: FAILED: {type(caught).__name__}: {caught}", (), None),
+        ]
+    if verdict.unseen:
+        lines.append((verdict.unseen, (), None))
     return lines
 
 

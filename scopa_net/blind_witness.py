@@ -694,6 +694,12 @@ class BlindWitness:
 
     # --- the record -----------------------------------------------------------------------
 
+    @property
+    def keeps_transcript(self) -> bool:
+        """Whether this seat's transcript can be checked: only one that followed the match
+        from its start (a blind file has no ``caught_up``, protocol.md 9.8)."""
+        return not self.mid_match
+
     def transcript(self) -> Transcript:
         return self._transcript(tuple(self.rounds))
 

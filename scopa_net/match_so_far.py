@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from scopa_net.fair.errors import ScoreMismatchError
+from scopa_net.fair.transcript import CaughtUp
 from scopa_net.fair.verifier import RoundByRoundVerifier
 from scopa_net.match import match_winner
 from scopa_net.rules import RuleSet
@@ -121,6 +122,12 @@ class MatchSoFar:
             dealer=dealer,
             scores=self.scores,
         )
+
+    def caught_up(self, round_no: int | None = None) -> CaughtUp:
+        """What a transcript says of this (``caught_up``, protocol.md 6.1): the last round
+        dealt (``round_no``, once a later round ended unfollowed), the points, the dealer."""
+        last = self.last_dealt if round_no is None else max(round_no, self.last_dealt)
+        return CaughtUp(last, self.scores, self.dealer)
 
     @property
     def winner(self) -> int | None:

@@ -56,6 +56,7 @@ from scopa_net.fair.transcript import (
     SEATED_FORMAT_VERSION,
     SEATED_PERSON,
     VOID_KINGS,
+    CaughtUp,
     DealtCard,
     MatchResult,
     PlayEntry,
@@ -151,6 +152,9 @@ class _Rejoin:
     verifier: RoundByRoundVerifier | None
     mid_match: bool
     dealer: int | None
+    kept: tuple[int | None, int, CaughtUp | None] = (None, 0, None)
+    """The transcript's shape before the catch-up (:attr:`DealWitness._first_break`,
+    ``_since``, :attr:`DealWitness.told`), put back when the chain is taken up again."""
 
 
 class DealWitness:
@@ -211,6 +215,15 @@ class DealWitness:
         """After a catch-up by snapshot, until a round is revealed that the checks can start
         from: the match as the snapshot told it (the host's word), carried on over the rounds
         that end unfollowed and checked against the rounds that follow (:meth:`resynced`)."""
+        self._first_break: int | None = 0 if mid_match else None
+        """Where, in :attr:`rounds`, the chain this seat followed from the match's start
+        broke (a catch-up by snapshot it did not take up again; 0 for a seat taken
+        mid-match); None while it has not."""
+        self._since = 0
+        """Where, in :attr:`rounds`, the rounds followed since the latest break begin."""
+        self.told: CaughtUp | None = None
+        """After a break, what the snapshot told of the match before the rounds followed
+        since, as carried on (the transcript's ``caught_up``, protocol.md 6.1)."""
         self._rejoin: _Rejoin | None = None
         """After a catch-up by a snapshot that stands at the last round this seat saw
         revealed (or at no round dealt), until the next ``round_commit``: the chain hash that
@@ -291,9 +304,13 @@ class DealWitness:
         round this seat saw revealed must give the points and dealer it replayed
         (:meth:`MatchSoFar.check_against`; raised before anything is forgotten)."""
         so_far = None if snapshot is None else MatchSoFar.told_by(snapshot, self.rules)
+        kept = (self._first_break, self._since, self.told)
+        self._first_break = len(self.rounds) if self._first_break is None else self._first_break
+        self._since = len(self.rounds)
+        self.told = None if so_far is None else so_far.caught_up()  # (in the evidence, too)
         if so_far is not None and self.rounds:
             so_far.check_against(self._verifier, self.rounds[-1].round_no)
-        self._rejoin = self._chain_kept(so_far)
+        self._rejoin = self._chain_kept(so_far, kept)
         self.mid_match = True
         self._cut_short = self.current or self._cut_short
         self.caught_up = True
@@ -308,7 +325,9 @@ class DealWitness:
         if self.so_far is not None:
             self._highest_opened = max(self._highest_opened, self.so_far.last_dealt)
 
-    def _chain_kept(self, so_far: MatchSoFar | None) -> _Rejoin | None:
+    def _chain_kept(
+        self, so_far: MatchSoFar | None, kept: tuple[int | None, int, CaughtUp | None]
+    ) -> _Rejoin | None:
         """What this seat can take up again after a snapshot that stands at the last round it
         saw revealed (protocol.md 5.10): its own chain hash of that round, which the next
         round's ``prev`` must be, and the match as it checked it. Before anything was dealt,
@@ -316,7 +335,7 @@ class DealWitness:
         if so_far is None:
             return None
         if so_far.last_dealt == 0 and not self.rounds:
-            return _Rejoin(1, ZERO_CHAIN, None, mid_match=False, dealer=None)
+            return _Rejoin(1, ZERO_CHAIN, None, mid_match=False, dealer=None)  # (kept: none)
         if self._chain is None or not self.rounds:
             return None
         last = self.rounds[-1].round_no
@@ -326,7 +345,9 @@ class DealWitness:
         dealer = None if verifier is None else verifier.next_dealer
         if verifier is not None and dealer is None:
             verifier = None  # a round failed: the seat stopped there
-        return _Rejoin(last + 1, self._chain, verifier, mid_match=self.mid_match, dealer=dealer)
+        return _Rejoin(
+            last + 1, self._chain, verifier, mid_match=self.mid_match, dealer=dealer, kept=kept
+        )
 
     def _rejoined(self, e: m.RoundCommit) -> None:
         """The first ``round_commit`` after a snapshot that stands at the last round this seat
@@ -340,8 +361,8 @@ class DealWitness:
             self._notices.append(
                 f"round {e.round_no} follows round {rejoin.round_no - 1}, the last the snapshot "
                 "you were caught up with showed dealt, and you did not see the round between: "
-                "the match before it is the host's word, and no transcript is saved for this "
-                "match"
+                "the match before it is the host's word, as your transcript of this match "
+                "says"
             )
             return
         if not same_bytes(e.prev, rejoin.chain):
@@ -361,6 +382,7 @@ class DealWitness:
             )
             raise BrokenChainError(f"round {e.round_no} links to {e.prev.hex()}, not to {before}")
         self._chain = rejoin.chain
+        self._first_break, self._since, self.told = rejoin.kept  # the chain did not break
         if rejoin.round_no == 1 or rejoin.verifier is not None:
             self.mid_match = rejoin.mid_match
             self._verifier = rejoin.verifier
@@ -407,6 +429,7 @@ class DealWitness:
             if isinstance(event, m.RoundEnd) and self._follows_first():
                 assert self.so_far is not None  # (a round under way at the catch-up, played out)
                 self.so_far.round_ended(event.lines)
+                self.told = self.so_far.caught_up(event.round_no)
             return None  # the tail of a round that began before this seat was taken
         return handler(event)
 
@@ -717,6 +740,11 @@ class DealWitness:
         )
         if self._verifier is not None:
             self.so_far = None
+            self.told = CaughtUp(
+                self.told.round_no if self.told is not None else so_far.last_dealt,
+                so_far.scores,
+                so_far.dealer if so_far.dealer is not None else dealer,
+            )  # (the match the rounds followed since are replayed on)
 
     def _on_MatchEnd(self, e: m.MatchEnd) -> None:  # noqa: N802
         if self.current is not None:
@@ -762,6 +790,13 @@ class DealWitness:
         """Everything this seat can prove about the match so far (finished rounds only)."""
         return self._transcript(tuple(self.rounds))
 
+    @property
+    def keeps_transcript(self) -> bool:
+        """Whether this seat's transcript can be checked: it followed the match from its
+        start, or it knows what the snapshot it was caught up with told of the match before
+        the rounds it followed since (protocol.md 6.1, version 7)."""
+        return self._first_break is None or self.told is not None
+
     def abandoned(self) -> RoundRecord | None:
         """The round in play if its seeds were relayed (so the host knew its deal) and it
         was never revealed: what a match closed now leaves unfinished."""
@@ -788,6 +823,12 @@ class DealWitness:
     ) -> Transcript:
         """A transcript of ``rounds`` as this seat writes it: version 5, each round saying who
         could send each seat's seed (protocol.md 6.1)."""
+        caught_up = None
+        if self._first_break is not None:
+            # The rounds followed from the match's start, then those since the latest
+            # snapshot (a round between two catch-ups is left out: it links to neither).
+            rounds = rounds[: self._first_break] + rounds[self._since :]
+            caught_up = self.told
         return Transcript(
             self.rules,
             self.host_key,
@@ -796,6 +837,7 @@ class DealWitness:
             self.result,
             stopped=stopped,
             plain_version=SEATED_FORMAT_VERSION,
+            caught_up=caught_up,
         )
 
     @property

@@ -304,8 +304,9 @@ def test_a_snapshot_for_a_few_missed_events_is_said_to_be_the_hosts_choice(
         r"The host sent the table as it stands instead of the events you missed \(a host does "
         r"so when you missed many, or it no longer keeps them\): the deal of a round under way "
         r"cannot be checked here, so its cards are the host's word alone, as is the score so "
-        r"far; from the next round cards, plays and scores are checked again, on that score, and "
-        r"no transcript is saved for this match\. Only \d+ "
+        r"far; from the next round cards, plays and scores are checked again, on that score\. "
+        r"Your transcript of this match goes on from here, and says which rounds you did not "
+        r"see\. Only \d+ "
         r"events? (was|were) missed, few enough to send \(a scopa-net host sends up to 1000\): a "
         r"host that sends the table instead can change the cards of a round under way unseen; "
         r"if it happens again, stop playing at this host\.",

@@ -80,12 +80,18 @@ def ours(path: Path) -> str:
             if name == "blind check":  # BlindCheckError: "<verdict>, by seat ...: ..."
                 name = re.split(r"[,:(]", str(r.error))[0].strip()
             return f"round {r.round_no}: {name}"
+    if getattr(verdict, "caught_up_error", None) is not None:
+        return f"caught up: {words(verdict.caught_up_error)}"
     if verdict.result_error is not None:
         return f"match: {words(verdict.result_error)}"
-    return "verified" if verdict.finished else "unfinished"
+    if not verdict.finished:
+        return "unfinished"
+    return "verified" if getattr(verdict, "whole", True) else "partly"
 
 
 def theirs(report: dict[str, object]) -> str:
+    if report["status"] == "failed" and report.get("caught_up"):
+        return f"caught up: {report['check']}"
     if report["status"] == "failed":
         where = f"round {report['round_no']}" if report["round_no"] else "match"
         return f"{where}: {report['check']}"
@@ -337,4 +343,62 @@ def test_both_verifiers_refuse_a_blind_round_naming_a_computer_a_party(tmp_path:
         "evidence.scopa": ("round 1: computer party",) * 2,
         "no-note.scopa": ("round 1: computer party",) * 2,
         "version-4.scopa": ("round 1: not revealed",) * 2,
+    }, done.stderr
+
+
+def test_a_seat_caught_up_by_snapshot_keeps_a_file_both_verifiers_read_alike(
+    tmp_path: Path,
+) -> None:
+    """Version 7 files (protocol.md 6.1): a seat caught up in round 2 of a match under way
+    (verified as far as it saw), the same file with the snapshot's points changed (the signed
+    end no longer adds up), and the evidence of a seat stopped by a snapshot that contradicts
+    the round it checked (refused: the file holds the contradiction)."""
+    from table_driver import Driver, fill, new_table
+
+    from scopa_net.fair.errors import ScoreMismatchError
+    from scopa_net.fair.transcript import CaughtUp
+    from scopa_net.witness import DealWitness
+
+    rules = RuleSet.of(2, 16)
+
+    def driver() -> Driver:
+        table = new_table(rules, bots=1)
+        fill(table)
+        return Driver(table, seed=5, watching={0})
+
+    mid = driver()
+    mid.open_into_play(2)
+    snapshot = mid.table.snapshot(0)
+    witness = DealWitness(rules, public_key_bytes(KEY), 0, mid_match=True)
+    witness.resynced(snapshot)
+    mid.run()
+    mid.read_after(0, witness, snapshot)
+    partly = witness.transcript()
+    assert partly.caught_up is not None
+    told = partly.caught_up
+    changed = CaughtUp(told.round_no, (told.scores[0] + 3, told.scores[1]), told.dealer)
+    lied = driver()
+    lied.run_until_round_over(1)
+    assert lied.table.match is not None
+    lied.table.match.scores[1] += 5
+    lied.check_views = False
+    lied.table.start_round(lied.rng.randbytes(16), lied.rng.randbytes(32))
+    point = lied.table.catch_up_point(0)
+    assert point is not None
+    with pytest.raises(ScoreMismatchError) as stopped:
+        lied.caught_up_by_snapshot(0, point[1])
+    files = {
+        "partly.scopa": partly,
+        "points-changed.scopa": dataclasses.replace(partly, caught_up=changed),
+        "snapshot-lied.scopa": lied.witnesses[0].evidence(stopped.value),
+    }
+    for name, transcript in files.items():
+        (tmp_path / name).write_bytes(transcript.encode())
+    done = run_node("--json", *(tmp_path / name for name in files))
+    reports = {Path(r["file"]).name: r for r in map(json.loads, done.stdout.splitlines())}
+    verdicts = {name: (ours(tmp_path / name), theirs(r)) for name, r in reports.items()}
+    assert verdicts == {
+        "partly.scopa": ("partly", "partly"),
+        "points-changed.scopa": ("match: score mismatch",) * 2,
+        "snapshot-lied.scopa": ("caught up: score mismatch",) * 2,
     }, done.stderr

@@ -18,6 +18,7 @@ from scopa_net.client.network_session import CAUGHT_UP_BETWEEN_ROUNDS
 from scopa_net.client.seat_store import SeatStore
 from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_DEAL_FAILED
+from scopa_net.commands.verify_verdict import SNAPSHOT_CONTRADICTED
 from scopa_net.fair.commitments import fingerprint
 from scopa_net.rules import RuleSet
 from scopa_net.server.host import Host
@@ -152,11 +153,25 @@ async def test_points_a_snapshot_changes_of_a_round_she_checked_stop_her_client_
     capsys.readouterr()
     assert main(["verify", "--pin", fingerprint(hosts[0].public_key), str(stop.evidence)]) == 1
     out = capsys.readouterr().out
-    # The snapshot is not signed: the file proves the rounds she saw, whose points the
-    # stop names beside what the snapshot told her.
+    # The snapshot is not signed: the file proves the rounds she saw, and keeps what the
+    # snapshot told her (her client's record of it), which they contradict.
     assert re.search(
         r"saved as evidence when the client stopped: round 1, ScoreMismatchError: the snapshot "
         r"you were caught up with gives, after round 1, scores \[\d+, \d+\] and ",
         out,
     ), out
     assert re.search(r"^\s*round 1: verified \(dealer ", out, re.M), out
+    lines = out.splitlines()
+    assert f"caught up: {SNAPSHOT_CONTRADICTED}" in lines, out
+    assert any(
+        re.fullmatch(
+            r"  caught up: FAILED: ScoreMismatchError: the snapshot this seat was caught up "
+            r"with gives, after round 1, scores \[(\d+), \d+\] and "
+            r"(Ada \(seat 0, this file's seat\)|bot 1 \(seat 1\)) the next deal; "
+            r"the rounds in this file, which the seat checked, give scores \[\1, \d+\] and \2 "
+            r"the next deal",
+            line,
+        )
+        for line in lines
+    ), out
+    assert lines[-1] == "NOT VERIFIED", out  # (before: UNFINISHED)

@@ -391,11 +391,12 @@ async def test_a_seat_taken_back_from_far_behind_says_in_plain_words_what_goes_u
                     async for event in back.events:
                         if isinstance(event, Message) and "away too long" in event.text:
                             break
+        # (Before, it read that rounds missed before the snapshot were the host's word, and
+        # that no transcript was saved: round 1 is checked as at a seat that saw every event.)
         assert event.text == (
-            "You were away too long for the host to send every play you missed, so it sent the "
-            "table as it stood between two rounds, then what happened since: the deal of every "
-            "round from there on is checked, not those of rounds you missed before it, whose "
-            "score is the host's word; no transcript is saved for this match."
+            "You were away too long for the host to send every event you missed, so it sent the "
+            "table as it stood before the first deal, then what happened since: every round's "
+            "deal is checked from round 1, as if you had seen every event."
         )
         nursery.cancel_scope.cancel()
 

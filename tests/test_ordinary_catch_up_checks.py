@@ -386,7 +386,8 @@ def test_a_round_passed_unseen_after_a_snapshot_of_her_last_round_is_told_to_her
     driver.run_until_round_over(1)
     driver.table.start_round(driver.rng.randbytes(16), driver.rng.randbytes(32))
     snapshot = driver.table.snapshot(0)
-    assert snapshot.round_no == 1 and snapshot.round_over
+    assert snapshot.round_no == 1
+    assert snapshot.round_over
     witness = copy.deepcopy(driver.witnesses[0])  # (the driver's Ada commits for the seat)
     witness.resynced(snapshot)
     assert witness.takes_chain_up
@@ -396,7 +397,7 @@ def test_a_round_passed_unseen_after_a_snapshot_of_her_last_round_is_told_to_her
     told = [n for n in witness.take_notices() if "you did not see the round between" in n]
     assert told[0] == (
         "round 3 follows round 1, the last the snapshot you were caught up with showed dealt, "
-        "and you did not see the round between: the match before it is the host's word, and no "
-        "transcript is saved for this match"
+        "and you did not see the round between: the match before it is the host's word, as your "
+        "transcript of this match says"
     )
     assert all(v.error is None for v in witness.verdicts)

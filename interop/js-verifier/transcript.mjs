@@ -1,4 +1,4 @@
-// Reading and checking an ordinary (version 2 or 5) transcript: protocol.md sections 6.1 and 6.2.
+// Reading and checking an ordinary (version 2, 5 or 7) transcript: protocol.md sections 6.1 and 6.2.
 
 import { decode, encode, MsgpackError } from "./msgpack.mjs";
 import * as F from "./fair.mjs";
@@ -50,8 +50,9 @@ export function readTranscript(bytes) {
   if (!(value instanceof Map) || value.get("format") !== "scopa-net transcript")
     throw new Unreadable("not a scopa-net transcript");
   if (!F.equal(encode(value), bytes)) throw new Unreadable("not in canonical encoding");
-  const t = fields(value, TOP, "the transcript");
-  if (![2, 4, 5, 6].includes(t.version)) throw new Unreadable(`transcript version ${t.version} (this verifier reads versions 2, 4, 5 and 6)`);
+  // Version 7 (6.1): version 5's rounds, and a last key, caught_up.
+  const t = fields(value, value.get("version") === 7 ? [...TOP, "caught_up"] : TOP, "the transcript");
+  if (![2, 4, 5, 6, 7].includes(t.version)) throw new Unreadable(`transcript version ${t.version} (this verifier reads versions 2, 4, 5, 6 and 7)`);
   want((r) => isInt(r.players) && isInt(r.target) && Array.isArray(r.variants) && r.variants.every((v) => typeof v === "string"), t.rules, "rules");
   const names = t.rules.variants;
   if (!names.every((n, i) => i === 0 || F.compareBytes(F.ascii(names[i - 1]), F.ascii(n)) < 0))
@@ -64,10 +65,19 @@ export function readTranscript(bytes) {
     want((r) => Array.isArray(r.scores) && (r.winner === null || isInt(r.winner)) && (r.sig === null || isBin(r.sig, 64)), t.result, "result");
     return t;
   }
+  if (t.version === 7) {
+    want((x) => x instanceof Map, t.caught_up, "caught_up");
+    const c = fields(t.caught_up, ["round_no", "scores", "dealer"], "caught_up");
+    want(isInt, c.round_no, "caught_up round_no");
+    want((x) => Array.isArray(x) && x.every(isInt), c.scores, "caught_up scores");
+    want((x) => x === null || (isInt(x) && x < t.rules.players), c.dealer, "caught_up dealer");
+    t.caught_up = c;
+  } else t.caught_up = null;
+  const seatedRounds = t.version === 5 || t.version === 7;
   t.rounds = t.rounds.map((r, i) => {
-    const round = fields(r, t.version === 5 ? ROUND5 : ROUND, `round ${i + 1}`);
+    const round = fields(r, seatedRounds ? ROUND5 : ROUND, `round ${i + 1}`);
     const w = (ok, k) => want(ok, round[k], `round ${i + 1} ${k}`);
-    if (t.version === 5) {
+    if (seatedRounds) {
       const seated = (x) => Array.isArray(x) && x.length === t.rules.players && x.every((e) => SEATED.includes(e));
       w((x) => (x === null) === (round.commits === null) && (x === null || seated(x)), "seated");
     } else round.seated = null;
@@ -205,9 +215,35 @@ export function verifyTranscript(t) {
   let replaying = true;
   let scores = new Array(sides).fill(0);
   let winner = null;
-  if (t.rounds.length === 0) return { rounds: [], match: { verdict: "failed", check: "empty transcript", detail: "no rounds" }, status: "failed" };
-  for (const [i, r] of t.rounds.entries()) {
-    const ctx = { t, r, players, shape, rulesH, seen, prevChain, expectNo: i + 1 };
+  if (t.rounds.length === 0 && t.caught_up === null) return { rounds: [], match: { verdict: "failed", check: "empty transcript", detail: "no rounds" }, status: "failed" };
+  // Version 7 (6.2): the rounds up to caught_up.round_no are the seat's own from round 1; the
+  // first one after is linked as it came (unless it follows the seat's own last round, which
+  // the snapshot stands at) and replayed on caught_up's points and dealer.
+  const told = t.caught_up;
+  let takenUp = told === null;
+  let lastOwn = 0;
+  let caughtUp = null;
+  const compareTold = () => {
+    if (lastOwn === 0 || lastOwn !== told.round_no || !replaying) return;
+    if (scores.join() !== told.scores.join() || dealer !== told.dealer)
+      caughtUp = { check: "score mismatch", detail: `the snapshot gives ${told.scores.join("-")}, dealer ${told.dealer}; the rounds give ${scores.join("-")}, dealer ${dealer}` };
+  };
+  let expectNo = 1;
+  for (const r of t.rounds) {
+    if (!takenUp && r.round_no > told.round_no) {
+      takenUp = true;
+      compareTold();
+      if (!(told.round_no === 0 && r.round_no === 1)) {
+        if (!(lastOwn === told.round_no && r.round_no === lastOwn + 1)) prevChain = r.prev;
+        expectNo = r.round_no;
+        dealer = told.dealer ?? fitDealer(t, shape, players, r);
+        scores = [...told.scores];
+        winner = matchWinner(scores, target, variants);
+        replaying = true;
+      }
+    }
+    if (!takenUp) lastOwn = r.round_no;
+    const ctx = { t, r, players, shape, rulesH, seen, prevChain, expectNo: expectNo++ };
     let entry;
     try {
       const res = checkRound(ctx, dealer);
@@ -234,7 +270,23 @@ export function verifyTranscript(t) {
     if (r.void === null && dealer !== null) dealer = (dealer + 1) % players;
     out.push(entry);
   }
-  return finish(t, out, prevChain, replaying, scores, winner);
+  if (!takenUp) compareTold();
+  const done = finish(t, out, prevChain, replaying, scores, winner);
+  if (caughtUp !== null) return { ...done, caughtUp, status: "failed" };
+  if (told !== null && done.status === "verified") return { ...done, status: "partly" };
+  return done;
+}
+
+/** The dealer whose deal plan gives this seat the hand the round records (6.2, version 7). */
+function fitDealer(t, shape, players, r) {
+  const got = r.hand.map(([pos]) => pos).join();
+  for (const firstOnly of [false, true])
+    for (let d = 0; d < players; d++) {
+      const plan = F.dealPlan(shape, players, d);
+      const deals = firstOnly ? plan.slice(0, 1) : plan;
+      if (deals.flatMap((x) => x.hands[t.seat]).sort((a, b) => a - b).join() === got) return d;
+    }
+  return 0;
 }
 
 function finish(t, out, prevChain, replaying, scores, winner) {

@@ -59,6 +59,12 @@ function check(file, pins) {
   const unfair = v.rounds.filter((r) => r.verdict.startsWith("not fair-checked")).length;
   const voids = v.rounds.filter((r) => r.verdict.startsWith("void:")).map((r) => `round ${r.round_no} ${r.verdict}`);
   const base = { status: v.status, rounds: v.rounds, match: v.match, fingerprint: fp };
+  if (v.status === "failed" && !bad && v.caughtUp) {
+    const { check, detail } = v.caughtUp;
+    return { ...base, check, round_no: null, caught_up: true, line: `failed: caught up: ${check} (${detail})` };
+  }
+  if (v.status === "partly")
+    return { ...base, line: `verified as far as the seat saw (${v.rounds.length} rounds after a catch-up by snapshot; the rounds before are the host's word)` };
   if (v.status === "failed") {
     const where = bad ?? null;
     const what = where ?? { check: v.match.check, detail: v.match.detail };

@@ -47,7 +47,11 @@ clients wrote before version 5, and what a host's export writes (protocol.md 6.1
 SEATED_FORMAT_VERSION = 5
 """A seat's transcript of an ordinary table whose rounds record, by seat, who could send its
 seed as the seat's client knew it (``seated``, protocol.md 6.1): what clients write now."""
-PLAIN_FORMAT_VERSIONS = (FORMAT_VERSION, SEATED_FORMAT_VERSION)
+CAUGHT_UP_FORMAT_VERSION = 7
+"""A seat's transcript of an ordinary table, rounds as version 5's, whose seat was caught up by
+snapshot and did not take its own chain up again: a ``caught_up`` key says what the snapshot
+told of the match before the rounds the seat followed since (protocol.md 6.1)."""
+PLAIN_FORMAT_VERSIONS = (FORMAT_VERSION, SEATED_FORMAT_VERSION, CAUGHT_UP_FORMAT_VERSION)
 SEATED_PERSON = "person"
 SEATED_COMPUTER = "computer"
 SEATED_ABSENT = "absent"
@@ -111,6 +115,21 @@ class Stopped:
     round_no: int
     check: str
     detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class CaughtUp:
+    """What the last snapshot that caught a seat up told it of the match (the host's word: a
+    snapshot is not signed), as the seat carried it on over the rounds that ended unfollowed
+    (protocol.md 5.10, 6.1): the last round dealt, the match points before the next round the
+    seat follows, and that round's dealer (None: no round dealt)."""
+
+    round_no: int
+    scores: tuple[int, ...]
+    dealer: int | None
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"round_no": self.round_no, "scores": list(self.scores), "dealer": self.dealer}
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +271,11 @@ class Transcript:
     blind_version: int = BLIND_FORMAT_VERSION
     plain_version: int = FORMAT_VERSION
     """An ordinary table's transcript: version 5 records each round's ``seated``, 2 does not."""
+    caught_up: CaughtUp | None = None
+    """At an ordinary table, a seat caught up by snapshot that did not take its own chain up
+    again (written as version 7, its rounds version 5's): what the snapshot told. The rounds
+    numbered up to its ``round_no`` are those the seat followed from the match's start; the
+    rest, those it followed since the snapshot."""
 
     @property
     def records_seated(self) -> bool:
@@ -261,11 +285,18 @@ class Transcript:
             return self.blind_version == BLIND_SEATED_FORMAT_VERSION
         return self.plain_version == SEATED_FORMAT_VERSION
 
+    @property
+    def version(self) -> int:
+        """The ``version`` the file says."""
+        if self.blind:
+            return self.blind_version
+        return CAUGHT_UP_FORMAT_VERSION if self.caught_up is not None else self.plain_version
+
     def to_wire(self) -> dict[str, Any]:
         seated = self.records_seated
-        return {
+        wire = {
             "format": FORMAT_NAME,
-            "version": self.blind_version if self.blind else self.plain_version,
+            "version": self.version,
             "rules": {
                 "players": self.rules.players,
                 "target": self.rules.target,
@@ -287,6 +318,9 @@ class Transcript:
                 "detail": self.stopped.detail,
             },
         }
+        if self.caught_up is not None and not self.blind:
+            wire["caught_up"] = self.caught_up.to_wire()
+        return wire
 
     def encode(self) -> bytes:
         return _pack(self.to_wire())
@@ -388,8 +422,17 @@ class _Reader:
 
 
 _TOP_KEYS = ("format", "version", "rules", "host_key", "seat", "rounds", "result", "stopped")
+_CAUGHT_UP_TOP_KEYS = (*_TOP_KEYS, "caught_up")
+"""A version 7 file's keys: ``caught_up`` last."""
 _TOP_HEADER = bytes([0x80 | len(_TOP_KEYS)])
-"""The first byte of every transcript: msgpack's header of a map of that many keys."""
+"""The first byte of every transcript but version 7's: msgpack's header of a map of that many
+keys."""
+_CAUGHT_UP_START = (
+    bytes([0x80 | len(_CAUGHT_UP_TOP_KEYS)])
+    + _pack({"format": FORMAT_NAME, "version": CAUGHT_UP_FORMAT_VERSION})[1:]
+)
+"""How every version 7 file begins: its map's header (one key more), then its format and
+version."""
 _RULES_KEYS = ("players", "target", "variants")
 _ROUND_KEYS = (
     "round_id",
@@ -538,6 +581,17 @@ def _round(r: _Reader, value: Any, players: int, *, version: int = FORMAT_VERSIO
     )
 
 
+def _caught_up(r: _Reader, value: Any, rules: RuleSet) -> CaughtUp:
+    """A version 7 file's ``caught_up``: a round number, match points by side, a dealer."""
+    m = r.map(value, ("round_no", "scores", "dealer"))
+    rs = r.at("scores")
+    return CaughtUp(
+        r.at("round_no").int(m["round_no"], 0, (1 << 32) - 1),
+        tuple(rs.int(x, 0, 10000) for x in rs.array(m["scores"], rules.side_count)),
+        r.at("dealer").opt_int(m["dealer"], 0, rules.players - 1),
+    )
+
+
 def decode(
     data: bytes, *, read_blind_round: Callable[[Any, Any, int, int], Any] | None = None
 ) -> Transcript:
@@ -553,7 +607,8 @@ def decode(
         obj = msgpack.unpackb(data, raw=False, use_list=True, strict_map_key=True)
     except (ValueError, TypeError, msgpack.UnpackException) as exc:
         why = msgpack_failure(exc)
-        if "incomplete input" in str(exc) and data[:1] != _TOP_HEADER:
+        begins = data[:1] == _TOP_HEADER or data.startswith(_CAUGHT_UP_START)
+        if "incomplete input" in str(exc) and not begins:
             # Every transcript begins with the header of its map of eight keys: a file that
             # does not is damaged at its start (a count changed reads on past the end).
             raise NotATranscriptError(
@@ -569,7 +624,8 @@ def decode(
             f"invalid transcript: not a scopa-net transcript file (not one msgpack value: {why})"
         ) from None
     r = _Reader("transcript")
-    top = r.map(obj, _TOP_KEYS)
+    caught_up_file = isinstance(obj, dict) and obj.get("version") == CAUGHT_UP_FORMAT_VERSION
+    top = r.map(obj, _CAUGHT_UP_TOP_KEYS if caught_up_file else _TOP_KEYS)
     if top["format"] != FORMAT_NAME:
         raise r.at("format").fail(f"expected {FORMAT_NAME!r}", top["format"])
     versions = PLAIN_FORMAT_VERSIONS
@@ -585,6 +641,8 @@ def decode(
             )
         raise r.at("version").fail(f"expected version {wanted}", version)
     blind = version in BLIND_FORMAT_VERSIONS
+    if caught_up_file:
+        version = SEATED_FORMAT_VERSION  # (its rounds are version 5's)
     read_round: Callable[[_Reader, Any, int], Any] = partial(_round, version=version)
     if blind and read_blind_round is not None:
         read_round = partial(read_blind_round, version=version)
@@ -619,6 +677,7 @@ def decode(
         read_round(r.at("rounds").at(i), v, rules.players)
         for i, v in enumerate(r.at("rounds").array(top["rounds"]))
     )
+    caught_up = _caught_up(r.at("caught_up"), top["caught_up"], rules) if caught_up_file else None
     transcript = Transcript(
         rules=rules,
         host_key=r.at("host_key").bin(top["host_key"], PUBLIC_KEY_SIZE),
@@ -629,6 +688,7 @@ def decode(
         blind=blind,
         blind_version=version if blind else BLIND_FORMAT_VERSION,
         plain_version=FORMAT_VERSION if blind else version,
+        caught_up=caught_up,
     )
     if transcript.encode() != data:
         raise TranscriptFormatError(

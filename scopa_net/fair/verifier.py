@@ -64,6 +64,7 @@ from scopa_net.fair.transcript import (
     SEATED_ABSENT,
     SEATED_COMPUTER,
     VOID_KINGS,
+    CaughtUp,
     DealtCard,
     MatchResult,
     PlayEntry,
@@ -101,11 +102,27 @@ class MatchVerdict:
     result_note: str
     finished: bool = True
     """Whether the transcript ends with the host's signed match end."""
+    caught_up_error: FairnessError | None = None
+    """In a file of a seat caught up by snapshot (version 7): what the snapshot told of the
+    last round the seat itself followed, contradicted by that round's replay."""
+    unseen: str = ""
+    """In a file of a seat caught up by snapshot: which rounds it could not check, and what
+    the rounds after them are checked on (the host's word), in a line."""
 
     @property
     def ok(self) -> bool:
         """Every round and the signed result verify (an unfinished match is not verified)."""
-        return self.result_error is None and self.finished and all(r.ok for r in self.rounds)
+        return (
+            self.result_error is None
+            and self.caught_up_error is None
+            and self.finished
+            and all(r.ok for r in self.rounds)
+        )
+
+    @property
+    def whole(self) -> bool:
+        """Whether the file holds the whole match: no round this seat did not see."""
+        return not self.unseen
 
     @property
     def not_fair_checked(self) -> int:
@@ -115,12 +132,19 @@ class MatchVerdict:
     @property
     def failures(self) -> tuple[FairnessError, ...]:
         found = [r.error for r in self.rounds if r.error is not None]
+        if self.caught_up_error is not None:
+            found.append(self.caught_up_error)
         if self.result_error is not None:
             found.append(self.result_error)
         return tuple(found)
 
     def lines(self) -> list[str]:
         out = [r.text() for r in self.rounds]
+        if self.caught_up_error is not None:
+            name = type(self.caught_up_error).__name__
+            out.append(f"caught up: FAILED: {name}: {self.caught_up_error}")
+        if self.unseen:
+            out.append(self.unseen)
         if self.result_error is not None:
             name = type(self.result_error).__name__
             out.append(f"match result: FAILED: {name}: {self.result_error}")
@@ -210,6 +234,13 @@ class RoundByRoundVerifier:
         return self._verifier.verify_round(record, self.checked)
 
 
+def _rounds_named(first: int, last: int) -> str:
+    """``round 3``, ``rounds 3 to 5``, or nothing when ``last`` is before ``first``."""
+    if last < first:
+        return ""
+    return f"round {first}" if first == last else f"rounds {first} to {last}"
+
+
 def check_seated(rec: RoundRecord) -> None:
     """5.4 and 6.2 step 3: no commitment relayed for a seat that ``rec.seated`` says no
     person's client held (a computer player's, or a person's nobody's client held since the
@@ -244,19 +275,113 @@ class _Verifier:
         self.prev = ZERO_CHAIN
 
     def run(self) -> MatchVerdict:
-        if not self.t.rounds:
+        told = self.t.caught_up
+        if not self.t.rounds and told is None:
             return MatchVerdict(
                 (), EmptyTranscriptError("the transcript holds no rounds: nothing to verify"), ""
             )
-        verdicts = [
-            self.verify_round(record, expected_no)
-            for expected_no, record in enumerate(self.t.rounds, 1)
-        ]
+        verdicts = []
+        expected_no = 1
+        self.caught_up_error: FairnessError | None = None
+        self.unseen = ""
+        taken_up = told is None
+        for record in self.t.rounds:
+            if not taken_up and record.round_no > told.round_no:  # type: ignore[union-attr]
+                assert told is not None
+                taken_up = True
+                self.check_caught_up(told)
+                expected_no = self.take_up(told, record)
+            verdicts.append(self.verify_round(record, expected_no))
+            expected_no += 1
+        if not taken_up:
+            assert told is not None
+            self.check_caught_up(told)
+            held = [r.round_no for r in self.t.rounds]
+            self.unseen = self.unseen_words(told, None, held[-1] if held else 0)
+        signed = self.t.result.sig is not None
         try:
             note = self.result()
-            return MatchVerdict(tuple(verdicts), None, note, self.t.result.sig is not None)
+            error = None
         except FairnessError as exc:
-            return MatchVerdict(tuple(verdicts), exc, "", self.t.result.sig is not None)
+            note, error = "", exc
+        return MatchVerdict(tuple(verdicts), error, note, signed, self.caught_up_error, self.unseen)
+
+    def check_caught_up(self, told: CaughtUp) -> None:
+        """A seat caught up by a snapshot that stands at the last round this file holds from
+        the match's start: the snapshot's points and next dealer are those that round's replay
+        gives (5.10), or the file itself holds the contradiction (*score mismatch*)."""
+        followed = [r for r in self.t.rounds if r.round_no <= told.round_no]
+        if not followed or followed[-1].round_no != told.round_no:
+            return
+        if not self.replaying or self.match is None:
+            return
+        scores, dealer = tuple(self.match.scores), self.match.dealer
+        if scores != told.scores or dealer != told.dealer:
+            self.caught_up_error = ScoreMismatchError(
+                f"the snapshot this seat was caught up with gives, after round {told.round_no}, "
+                f"scores {list(told.scores)} and seat {told.dealer} the next deal; the rounds in "
+                f"this file, which the seat checked, give scores {list(scores)} and seat "
+                f"{dealer} the next deal"
+            )
+
+    def take_up(self, told: CaughtUp, first: RoundRecord) -> int:
+        """The first round the seat followed after its catch-up: linked to what came (the
+        chain before it never reached this seat), replayed on the match as the snapshot told
+        it, dealt by the snapshot's dealer (or, none told, by whichever seat its hand fits:
+        the host's word). Returns its number, the one due."""
+        followed = [r.round_no for r in self.t.rounds if r.round_no <= told.round_no]
+        last = followed[-1] if followed else 0
+        self.unseen = self.unseen_words(told, first.round_no, last)
+        if told.round_no == 0 and first.round_no == 1:
+            return 1  # (nothing dealt before it: checked as from the match's start)
+        if last != told.round_no or first.round_no != last + 1:
+            self.prev = first.prev  # (else linked to the round before, which the seat held)
+        self.replaying, self.stopped_at = True, None
+        dealer = told.dealer if told.dealer is not None else self.dealer_of(first)
+        match = Match(self.rules, dealer)
+        match.scores = list(told.scores)
+        match.winner = match_winner(self.rules, match.scores)
+        self.match = match
+        return first.round_no
+
+    def dealer_of(self, r: RoundRecord) -> int:
+        """The dealer whose deal plan gives this seat the hand ``r`` records (the seat took
+        it from its first deal, the host's word); seat 0 if none does (the routing check then
+        says so)."""
+        got = [c.pos for c in r.hand]
+        for first_only in (False, True):
+            for dealer in range(self.rules.players):
+                plan = seat_positions(self.rules, dealer, self.t.seat, first_deal_only=first_only)
+                if plan == got:
+                    return dealer
+        return 0
+
+    @staticmethod
+    def unseen_words(told: CaughtUp, first: int | None, last: int) -> str:
+        """The line that says which rounds a caught-up seat's file could not check: those
+        after ``last`` (the last it holds from the match's start) and before ``first`` (the
+        first it followed since the snapshot; None: none)."""
+        missed_to = told.round_no if first is None else first - 1
+        missed = _rounds_named(last + 1, missed_to)
+        after = f"caught up by snapshot after round {told.round_no}"
+        if first is None:
+            what = f"{missed} and any after" if missed else f"rounds after {told.round_no}"
+            return f"not checked: {what}: this seat was {after} and followed no round since"
+        dealer = (
+            "its dealer the one its cards fit"
+            if told.dealer is None
+            else (f"seat {told.dealer} dealing")
+        )
+        on = (
+            f"round {first} on is replayed on the match as the snapshot told it (scores "
+            f"{list(told.scores)}, {dealer})"
+        )
+        if not missed:
+            return f"{after}, which this file holds: {on}"
+        return (
+            f"not checked: {missed}: this seat did not see them ({after}); {on}: the host's "
+            "word, not checked here"
+        )
 
     def verify_round(self, record: RoundRecord, expected_no: int) -> RoundVerdict:
         """Check the next round (the ``expected_no``-th) after those checked before it."""

@@ -1,0 +1,181 @@
+"""The transcript of a seat caught up by snapshot that could not take its own chain up again
+(protocol.md 5.10, 6.1 version 7): it keeps the rounds it followed from the match's start, the
+rounds it followed since the snapshot, and what the snapshot told of the match between
+(``caught_up``, the host's word). ``verify`` checks the rounds held, says which it could not,
+and refuses a file whose snapshot contradicts the rounds the seat checked itself."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import pytest
+from table_driver import KEY, Driver, fill, new_table
+
+from scopa_net.commands.main import main
+from scopa_net.commands.verify_verdict import PARTLY_VERIFIED, SNAPSHOT_CONTRADICTED
+from scopa_net.fair.commitments import fingerprint, public_key_bytes
+from scopa_net.fair.errors import ScoreMismatchError
+from scopa_net.fair.transcript import CAUGHT_UP_FORMAT_VERSION, CaughtUp, decode
+from scopa_net.fair.verifier import verify_transcript
+from scopa_net.rules import RuleSet
+from scopa_net.witness import DealWitness
+
+RULES = RuleSet.of(2, 16)
+
+
+def ada_and_the_computer(seed: int = 5) -> Driver:
+    table = new_table(RULES, bots=1)
+    fill(table)
+    return Driver(table, seed=seed, watching={0})
+
+
+def test_a_snapshot_that_contradicts_a_round_she_checked_is_refused_from_the_evidence() -> None:
+    """Ada checked round 1; the host adds 5 points to its side and catches her up at round 2's
+    start. Her witness stops on the snapshot (as before); her evidence now records what the
+    snapshot told, so the file itself holds the contradiction and does not verify (before, it
+    held round 1 alone, which verifies, and ``verify`` said UNFINISHED)."""
+    driver = ada_and_the_computer()
+    driver.run_until_round_over(1)
+    match = driver.table.match
+    assert match is not None
+    honest, dealer = list(match.scores), match.dealer
+    match.scores[1] += 5  # the cheat
+    driver.check_views = False
+    driver.table.start_round(driver.rng.randbytes(16), driver.rng.randbytes(32))
+    point = driver.table.catch_up_point(0)
+    assert point is not None
+    witness = driver.witnesses[0]
+    with pytest.raises(ScoreMismatchError) as stopped:
+        driver.caught_up_by_snapshot(0, point[1])
+    evidence = decode(witness.evidence(stopped.value).encode())
+    assert evidence.version == CAUGHT_UP_FORMAT_VERSION
+    told = [honest[0], honest[1] + 5]
+    assert evidence.caught_up == CaughtUp(1, tuple(told), dealer)
+    verdict = verify_transcript(evidence)
+    assert verdict.rounds[0].ok
+    assert not verdict.ok
+    assert str(verdict.caught_up_error) == (
+        f"the snapshot this seat was caught up with gives, after round 1, scores {told} and "
+        f"seat {dealer} the next deal; the rounds in this file, which the seat checked, give "
+        f"scores {honest} and seat {dealer} the next deal"
+    )
+
+
+def test_a_seat_caught_up_in_a_round_under_way_keeps_a_transcript_that_verifies_from_there() -> (
+    None
+):
+    """A snapshot of the present while round 2 is played: round 2 passes unfollowed, its sheet
+    carried on. The seat's transcript holds round 3 on, with what the snapshot told, and
+    ``verify`` checks each of those rounds and the signed end on it, saying which rounds it
+    could not check (before, such a seat saved no transcript)."""
+    driver = ada_and_the_computer()
+    driver.open_into_play(2)
+    snapshot = driver.table.snapshot(0)
+    witness = DealWitness(RULES, public_key_bytes(KEY), 0, mid_match=True)
+    witness.resynced(snapshot)
+    driver.run()
+    driver.read_after(0, witness, snapshot)
+    assert witness.keeps_transcript
+    transcript = decode(witness.transcript().encode())
+    assert transcript.caught_up is not None
+    assert transcript.caught_up.round_no == 2
+    assert transcript.rounds[0].round_no == 3
+    verdict = verify_transcript(transcript)
+    assert verdict.ok, verdict.lines()
+    assert not verdict.whole
+    assert re.fullmatch(
+        r"not checked: rounds 1 to 2: this seat did not see them \(caught up by snapshot after "
+        r"round 2\); round 3 on is replayed on the match as the snapshot told it \(scores "
+        r"\[\d+, \d+\], seat \d dealing\): the host's word, not checked here",
+        verdict.unseen,
+    ), verdict.unseen
+    assert all("verified (dealer seat" in v.note or "void" in v.note for v in verdict.rounds)
+
+
+def test_points_changed_in_a_caught_up_file_are_refused() -> None:
+    """The points the file says the snapshot told are what the rounds since are replayed on:
+    a file whose ``caught_up`` points were changed no longer gives the signed end."""
+    driver = ada_and_the_computer()
+    driver.open_into_play(2)
+    snapshot = driver.table.snapshot(0)
+    witness = DealWitness(RULES, public_key_bytes(KEY), 0, mid_match=True)
+    witness.resynced(snapshot)
+    driver.run()
+    driver.read_after(0, witness, snapshot)
+    transcript = witness.transcript()
+    assert transcript.caught_up is not None
+    told = transcript.caught_up
+    changed = CaughtUp(told.round_no, (told.scores[0] + 3, told.scores[1]), told.dealer)
+    verdict = verify_transcript(dataclasses.replace(transcript, caught_up=changed))
+    assert not verdict.ok
+    assert isinstance(verdict.result_error, ScoreMismatchError)
+
+
+def verify_words(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str]]:
+    """``scopa-net verify`` on ``path``, the host's key pinned: its status and its lines."""
+    capsys.readouterr()
+    status = main(["verify", "--pin", fingerprint(public_key_bytes(KEY)), str(path)])
+    return status, capsys.readouterr().out.splitlines()
+
+
+def test_evidence_that_cannot_show_the_snapshot_says_why_it_cannot_decide(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Evidence of a seat stopped by a snapshot, from a client that did not record what the
+    snapshot told (version 5): every round in it verifies. ``verify`` says what the file
+    shows and why it cannot decide, where it said a bare UNFINISHED (as of a match saved
+    mid-way)."""
+    driver = ada_and_the_computer()
+    driver.run_until_round_over(1)
+    match = driver.table.match
+    assert match is not None
+    match.scores[1] += 5  # the cheat
+    driver.check_views = False
+    driver.table.start_round(driver.rng.randbytes(16), driver.rng.randbytes(32))
+    point = driver.table.catch_up_point(0)
+    assert point is not None
+    witness = driver.witnesses[0]
+    with pytest.raises(ScoreMismatchError) as stopped:
+        driver.caught_up_by_snapshot(0, point[1])
+    older = dataclasses.replace(witness.evidence(stopped.value), caught_up=None)
+    path = tmp_path / "evidence.scopa"
+    path.write_bytes(older.encode())
+    status, lines = verify_words(path, capsys)
+    assert status == 1
+    assert lines[-1] == (
+        "UNFINISHED: the client stopped here on a check this file cannot repeat (round 1, "
+        "ScoreMismatchError, said above): every round it holds verifies, and what failed is "
+        "what the host told the seat outside them (such as a snapshot, which carries no "
+        "signature), so this file alone cannot show whether the host lied"
+    )
+    # The same evidence as our client saves it now: the file holds the contradiction.
+    path.write_bytes(witness.evidence(stopped.value).encode())
+    status, lines = verify_words(path, capsys)
+    assert status == 1
+    assert lines[-1] == "NOT VERIFIED"
+    assert f"caught up: {SNAPSHOT_CONTRADICTED}" in lines
+
+
+def test_a_caught_up_file_says_which_rounds_it_could_not_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``verify`` of a seat's file from a catch-up in round 2 on: the rounds it checked, the
+    line that says rounds 1 and 2 were not, and a last line that does not claim the whole
+    match (status 1: the file does not verify completely)."""
+    driver = ada_and_the_computer()
+    driver.open_into_play(2)
+    snapshot = driver.table.snapshot(0)
+    witness = DealWitness(RULES, public_key_bytes(KEY), 0, mid_match=True)
+    witness.resynced(snapshot)
+    driver.run()
+    driver.read_after(0, witness, snapshot)
+    path = tmp_path / "caught-up.scopa"
+    path.write_bytes(witness.transcript().encode())
+    status, lines = verify_words(path, capsys)
+    assert status == 1
+    assert lines[-1] == PARTLY_VERIFIED
+    (unseen,) = [n for n, line in enumerate(lines) if line.startswith("not checked: ")]
+    assert lines[unseen].startswith("not checked: rounds 1 to 2: this seat did not see them")
+    assert lines[unseen + 1].startswith("round 3: verified (dealer "), lines
