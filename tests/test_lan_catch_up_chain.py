@@ -148,3 +148,60 @@ async def test_a_seat_caught_up_at_a_round_it_saw_saves_a_transcript_that_verifi
     out = capsys.readouterr().out
     assert re.search(r"^round 1: verified \(dealer ", out, re.M), out
     assert out.rstrip().splitlines()[-1] == "VERIFIED", out
+
+
+async def test_a_seat_taken_back_past_the_rounds_it_saw_saves_a_transcript_verify_reads(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ada's client dies in round 1; a computer plays for her, and she takes her seat back
+    from disk once round 2 is under way, behind further than the host replays: her new
+    client has only the snapshot's word for the match before it. At the match's end it saves
+    a transcript all the same (before: "No transcript was saved for this match"), and
+    ``verify`` checks the rounds she followed, says which it could not, and does not claim
+    the whole match."""
+    from scopa_net.client.seat_store import SeatStore
+    from scopa_net.commands.verify_verdict import PARTLY_VERIFIED
+    from scopa_net.server.table import Phase
+
+    hosts: list[Host] = []
+    screens: list[Player] = []
+
+    async def match() -> None:
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, replay_limit=1, bot_delay=0.01, grace=0.3)
+            hosts.append(host)
+            ada = await sit(
+                nursery, host, "Ada", tmp_path, create=create(RuleSet.of(2, 11), bots=1)
+            )
+            await until(lambda: ada.session.view is not None and ada.session.view.my_turn)
+            (task,) = host.tables.values()
+            ada.crash()
+            await until(lambda: task.table.round_no >= 2 and task.table.phase is Phase.PLAY)
+            (record,) = SeatStore(tmp_path / "Ada").records()
+            back = await sit(
+                nursery, host, "Ada", tmp_path, table_id=record.table_id, resume_from=record
+            )
+            screens.append(back)
+            nursery.start_soon(play_when_asked, back)
+            await until(lambda: "Transcript saved:" in back.text, 60)
+            nursery.cancel_scope.cancel()
+
+    with trio.fail_after(90):
+        await match()
+    assert "No transcript was saved" not in screens[0].text, screens[0].text
+    (saved,) = (tmp_path / "Ada" / "transcripts").glob("*.scopa")
+    capsys.readouterr()
+    assert main(["verify", "--pin", fingerprint(hosts[0].public_key), str(saved)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    # (Round 2 began while a computer played for her: no person's seed counted in it.)
+    assert lines[-1].startswith(PARTLY_VERIFIED), lines
+    (unseen,) = [n for n, line in enumerate(lines) if line.startswith("not checked: round")]
+    assert re.fullmatch(
+        r"not checked: rounds? 1( to \d+)?: this seat did not see (it|them) \(caught up by "
+        r"snapshot after round \d+\); round (\d+) on is replayed on the match as the snapshot "
+        r"told it \(scores \[\d+, \d+\], (Ada \(seat 0, this file's seat\)|bot 1 \(seat 1\)) "
+        r"dealing\): the "
+        r"host's word, not checked here",
+        lines[unseen],
+    ), lines
+    assert re.match(r"round \d+: (not fair-checked: .*; )?verified \(dealer ", lines[unseen + 1])

@@ -378,8 +378,9 @@ class _Verifier:
         )
         if not missed:
             return f"{after}, which this file holds: {on}"
+        them = "it" if missed.startswith("round ") else "them"
         return (
-            f"not checked: {missed}: this seat did not see them ({after}); {on}: the host's "
+            f"not checked: {missed}: this seat did not see {them} ({after}); {on}: the host's "
             "word, not checked here"
         )
 
