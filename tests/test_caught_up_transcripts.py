@@ -17,7 +17,7 @@ from scopa_net.commands.main import main
 from scopa_net.commands.verify_verdict import PARTLY_VERIFIED, SNAPSHOT_CONTRADICTED
 from scopa_net.fair.commitments import fingerprint, public_key_bytes
 from scopa_net.fair.errors import ScoreMismatchError
-from scopa_net.fair.transcript import CAUGHT_UP_FORMAT_VERSION, CaughtUp, decode
+from scopa_net.fair.transcript import CAUGHT_UP_FORMAT_VERSION, CaughtUp, Transcript, decode
 from scopa_net.fair.verifier import verify_transcript
 from scopa_net.rules import RuleSet
 from scopa_net.witness import DealWitness
@@ -179,3 +179,38 @@ def test_a_caught_up_file_says_which_rounds_it_could_not_check(
     (unseen,) = [n for n, line in enumerate(lines) if line.startswith("not checked: ")]
     assert lines[unseen].startswith("not checked: rounds 1 to 2: this seat did not see them")
     assert lines[unseen + 1].startswith("round 3: verified (dealer "), lines
+
+
+def caught_up_in_the_last_round() -> tuple[Transcript, Driver]:
+    """A seat caught up by a snapshot of the present while a match to 1 plays its round 1,
+    which ends the match: the seat follows no round, and its file holds none."""
+    rules = RuleSet.of(2, 1)
+    for seed in range(1, 30):
+        table = new_table(rules, bots=1)
+        fill(table)
+        driver = Driver(table, seed=seed, watching={0})
+        driver.open_into_play(1)
+        snapshot = driver.table.snapshot(0)
+        witness = DealWitness(rules, public_key_bytes(KEY), 0, mid_match=True)
+        witness.resynced(snapshot)
+        driver.run()
+        driver.read_after(0, witness, snapshot)
+        transcript = witness.transcript()
+        if not transcript.rounds and transcript.result.sig is not None:
+            return transcript, driver
+    raise AssertionError("no match ended in its first round")
+
+
+def test_a_match_end_a_caught_up_seat_cannot_tie_to_a_round_is_checked_on_the_snapshot() -> None:
+    """The seat's client checks that match end's scores against the snapshot's points, not
+    its signature (no round it saw links to it, 5.10); ``verify`` does the same from the file,
+    where it refused the signature as not over the zero hash."""
+    transcript, _ = caught_up_in_the_last_round()
+    verdict = verify_transcript(decode(transcript.encode()))
+    assert verdict.ok, verdict.lines()
+    assert not verdict.whole
+    told = transcript.caught_up
+    assert told is not None
+    changed = CaughtUp(told.round_no, (told.scores[0] + 1, told.scores[1]), told.dealer)
+    verdict = verify_transcript(dataclasses.replace(transcript, caught_up=changed))
+    assert isinstance(verdict.result_error, ScoreMismatchError)

@@ -31,7 +31,7 @@ from scopa_net.fair.errors import (
     TranscriptFormatError,
 )
 from scopa_net.fair.simulate import reseal, simulate_match
-from scopa_net.fair.transcript import decode
+from scopa_net.fair.transcript import Transcript, decode
 from scopa_net.rules import RuleSet
 from scopa_net.wire import messages as m
 
@@ -391,6 +391,7 @@ def test_a_seat_caught_up_by_snapshot_keeps_a_file_both_verifiers_read_alike(
         "partly.scopa": partly,
         "points-changed.scopa": dataclasses.replace(partly, caught_up=changed),
         "snapshot-lied.scopa": lied.witnesses[0].evidence(stopped.value),
+        "no-round-followed.scopa": no_round_followed(),
     }
     for name, transcript in files.items():
         (tmp_path / name).write_bytes(transcript.encode())
@@ -401,4 +402,29 @@ def test_a_seat_caught_up_by_snapshot_keeps_a_file_both_verifiers_read_alike(
         "partly.scopa": ("partly", "partly"),
         "points-changed.scopa": ("match: score mismatch",) * 2,
         "snapshot-lied.scopa": ("caught up: score mismatch",) * 2,
+        "no-round-followed.scopa": ("partly", "partly"),
     }, done.stderr
+
+
+def no_round_followed() -> Transcript:
+    """A seat caught up by a snapshot of the present in round 1 of a match to 1 that round 1
+    ends: its file holds no round, and a match end it cannot tie to one."""
+    from table_driver import Driver, fill, new_table
+
+    from scopa_net.witness import DealWitness
+
+    rules = RuleSet.of(2, 1)
+    for seed in range(1, 30):
+        table = new_table(rules, bots=1)
+        fill(table)
+        driver = Driver(table, seed=seed, watching={0})
+        driver.open_into_play(1)
+        snapshot = driver.table.snapshot(0)
+        witness = DealWitness(rules, public_key_bytes(KEY), 0, mid_match=True)
+        witness.resynced(snapshot)
+        driver.run()
+        driver.read_after(0, witness, snapshot)
+        transcript = witness.transcript()
+        if not transcript.rounds and transcript.result.sig is not None:
+            return transcript
+    raise AssertionError("no match ended in its first round")

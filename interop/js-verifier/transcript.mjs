@@ -271,7 +271,21 @@ export function verifyTranscript(t) {
     out.push(entry);
   }
   if (!takenUp) compareTold();
-  const done = finish(t, out, prevChain, replaying, scores, winner);
+  let done;
+  if (!takenUp && lastOwn !== told.round_no) {
+    // No round followed since the snapshot, and not the one it stands at: the match end's
+    // signature cannot be tied to a round held; its scores are the snapshot's points (6.2).
+    const res = t.result;
+    const toldWinner = matchWinner(told.scores, target, variants);
+    let match;
+    if (res.sig === null && res.winner !== null) match = { verdict: "failed", check: "unfinished match", detail: "a winner without the host's signature" };
+    else if (res.scores.join() !== told.scores.join() || res.winner !== toldWinner)
+      match = { verdict: "failed", check: "score mismatch", detail: `the record says ${res.scores.join("-")}, the snapshot's points ${told.scores.join("-")}` };
+    else match = { verdict: res.sig === null ? "unfinished" : "verified" };
+    const bad = out.find((e) => e.verdict === "failed");
+    const status = match.verdict === "failed" || bad ? "failed" : match.verdict;
+    done = { rounds: out, match, status };
+  } else done = finish(t, out, prevChain, replaying, scores, winner);
   if (caughtUp !== null) return { ...done, caughtUp, status: "failed" };
   if (told !== null && done.status === "verified") return { ...done, status: "partly" };
   return done;

@@ -293,6 +293,7 @@ class _Verifier:
                 expected_no = self.take_up(told, record)
             verdicts.append(self.verify_round(record, expected_no))
             expected_no += 1
+        self.untied = not taken_up and not self.holds_told_round(told)
         if not taken_up:
             assert told is not None
             self.check_caught_up(told)
@@ -305,6 +306,14 @@ class _Verifier:
         except FairnessError as exc:
             note, error = "", exc
         return MatchVerdict(tuple(verdicts), error, note, signed, self.caught_up_error, self.unseen)
+
+    def holds_told_round(self, told: CaughtUp | None) -> bool:
+        """Whether the last round this file holds from the match's start is the round the
+        snapshot stands at (so the chain and the match go on from it)."""
+        if told is None:
+            return True
+        followed = [r.round_no for r in self.t.rounds if r.round_no <= told.round_no]
+        return bool(followed) and followed[-1] == told.round_no
 
     def check_caught_up(self, told: CaughtUp) -> None:
         """A seat caught up by a snapshot that stands at the last round this file holds from
@@ -622,7 +631,33 @@ class _Verifier:
             "the match end",
         )
 
+    def result_as_told(self, told: CaughtUp) -> str:
+        """The match end of a seat caught up by a snapshot that followed no round since, and
+        whose rounds stop before the one the snapshot stands at: its signature cannot be tied
+        to a round this file holds (5.10), and its scores and winner are checked against the
+        points the snapshot told, carried on (*score mismatch*)."""
+        claimed = self.t.result
+        scores, winner = told.scores, match_winner(self.rules, told.scores)
+        if claimed.winner is not None and claimed.sig is None:
+            raise UnfinishedMatchError(
+                f"the result names side {claimed.winner} the winner, but carries no signed "
+                "match end"
+            )
+        if tuple(claimed.scores) != scores or claimed.winner != winner:
+            raise ScoreMismatchError(
+                f"the recorded match result (scores {claimed.scores}, winner {claimed.winner}) "
+                f"is not what the points the snapshot told give (scores {scores}, winner "
+                f"{winner})"
+            )
+        if claimed.sig is None:
+            return f"UNFINISHED: no signed match end; scores so far {scores}"
+        ends = "match not finished" if winner is None else f"side {winner} wins"
+        return f"verified: scores {scores}, {ends}"
+
     def result(self) -> str:
+        told = self.t.caught_up
+        if told is not None and getattr(self, "untied", False):
+            return self.result_as_told(told)
         if not self.replaying:
             if self.t.result.sig is not None:
                 self.check_end_signature()
