@@ -22,6 +22,19 @@ from scopa_net.seat_holders import SeatHolders
 from scopa_net.wire import messages as m
 from scopa_net.witness import DealWitness
 
+TOOK_A_SEAT = (
+    "You took a seat in a match under way: from the next round on each card, play and score is "
+    "checked, on the match score the host gives now (its word for the rounds before), and "
+    "your transcript of this match starts there."
+)
+"""What a person who takes a seat in a match under way at an ordinary table reads first (the
+seat carries the snapshot it sat down with on, protocol.md 5.10)."""
+TOOK_A_SEAT_BLIND = (
+    "You took a seat in a match under way: each card is checked from the next round on, and no "
+    "transcript is saved for this match."
+)
+"""The same at a blind table, whose seat taken mid-match checks cards and signatures only."""
+
 
 class SittingDown:
     """How a session takes its seat and starts it (see the module docstring)."""
@@ -190,7 +203,8 @@ class SittingDown:
         self, snapshot: m.Snapshot, *, mid_match: bool | None = None, taken_back: bool = False
     ) -> None:
         """Start the seat's view, its deal checks and its seats from ``snapshot``
-        (``mid_match``: the match began without this seat, so no transcript is kept).
+        (``mid_match``: the match began without this seat: its transcript starts from this
+        snapshot's word).
         ``taken_back``: a seat kept on disk, started from the snapshot it sat down with: what
         that snapshot said then is not shown again (the replay ends with the table now)."""
         session = self.session
@@ -204,6 +218,8 @@ class SittingDown:
         session.witness = DealWitness(
             session.rules, session.host_key, snapshot.seat, mid_match=mid_match
         )
+        if mid_match:  # the match so far as this snapshot tells it, checked from here (5.10)
+            session.witness.sat_down(snapshot)
         session._seating.names = [f"seat {s}" for s in range(session.rules.players)]
         session._seating.holders = SeatHolders(session.rules.players)
         session._seating.take_seats(snapshot.seats, snapshot.stand_ins)
@@ -216,14 +232,8 @@ class SittingDown:
         from the next round), a blind round sat out."""
         session = self.session
         if snapshot.round_no > 0:
-            session._emit(
-                Message(
-                    seat=None,
-                    text="You took a seat in a match under way: each card is checked from "
-                    "the next round on, and no transcript is saved for this match.",
-                    local=True,
-                )
-            )
+            text = TOOK_A_SEAT_BLIND if snapshot.people else TOOK_A_SEAT
+            session._emit(Message(seat=None, text=text, local=True))
         view = session.mirror.view
         if view.new_seat and not view.round_over:  # a blind round begun without this seat (9.7)
             session._emit(Message(seat=None, text=NEW_SEAT_SITTING_OUT, local=True))

@@ -56,12 +56,12 @@ def unopened(path: Path, exc: OSError) -> tuple[str, str]:
 
 
 NO_TRANSCRIPTS_YET = (
-    "no transcripts here yet: a match saves one at its end when you played it from its first "
-    "round; for a match you joined mid-way, the host can write yours (scopa-net history "
-    "--export TABLE --seat SEAT, on the host's machine)"
+    "no transcripts here yet: a match saves one as its rounds are played; for a match you "
+    "joined mid-way at a blind table, which saves none, the host can write yours (scopa-net "
+    "history --export TABLE --seat SEAT, on the host's machine)"
 )
-"""What an empty transcripts folder means: no game played yet, or only matches joined mid-way
-(a client saves no transcript of those); true of both, it does not guess which."""
+"""What an empty transcripts folder means: no game played yet, or only blind matches joined
+mid-way (a client saves no transcript of those); true of both, it does not guess which."""
 
 
 def _unmatched_pattern(path: Path) -> bool:

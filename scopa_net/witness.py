@@ -357,6 +357,12 @@ class DealWitness:
         rejoin, self._rejoin = self._rejoin, None
         if rejoin is None:
             return
+        if e.round_no != rejoin.round_no and rejoin.round_no == 1:
+            self._notices.append(
+                f"round {e.round_no} is the first round you see opened: the rounds before it "
+                "are the host's word, as your transcript of this match says"
+            )
+            return
         if e.round_no != rejoin.round_no:  # a round passed unfollowed: its chain is not here
             self._notices.append(
                 f"round {e.round_no} follows round {rejoin.round_no - 1}, the last the snapshot "
@@ -388,6 +394,14 @@ class DealWitness:
             self._verifier = rejoin.verifier
             self.so_far = None
             self.dealer = rejoin.dealer
+
+    def sat_down(self, snapshot: m.Snapshot) -> None:
+        """A seat taken in a match under way (a ``join``): it carries the snapshot it sat down
+        with on as a seat caught up by one does (protocol.md 5.10 lets a client do so), so
+        that every round it follows is replayed and scored on the match as the snapshot told
+        it, and its transcript (version 7) says so."""
+        self.resynced(snapshot)
+        self.caught_up = False  # (its own words: a seat taken mid-match)
 
     @property
     def takes_chain_up(self) -> bool:

@@ -21,6 +21,8 @@ from person_screen import PersonScreen
 
 from scopa_net.client.network_session import TableChoice
 from scopa_net.client.render import NEW_SEAT_SITTING_OUT
+from scopa_net.fair.transcript import decode
+from scopa_net.fair.verifier import verify_transcript
 from scopa_net.rules import RuleSet
 
 Between = Callable[[PersonScreen], Awaitable[None]]
@@ -179,13 +181,14 @@ async def test_the_last_rows_name_who_made_a_play_after_the_seat_changed_hands(
     assert not any(line.startswith("Last      Carla") for line in last), board
 
 
-async def test_a_newcomer_reads_at_the_match_end_why_no_transcript_and_what_the_host_types(
+async def test_a_newcomer_keeps_a_transcript_from_where_she_sat_down(
     autojump_clock: trio.testing.MockClock, tmp_path: Path
 ) -> None:
-    """Carla, who took an open seat mid-match, was told when she sat down that no transcript is
-    saved for the match; at its end her screen said nothing of it, and `scopa-net verify` on
-    her empty transcripts folder then told her to play a game first. The match's end now says
-    why there is none, and the command with which the host writes hers from its journal."""
+    """Carla takes an open seat mid-match. Her client saved no transcript of the match (at its
+    end her screen said why, and how the host writes hers from its journal); it now carries
+    the match on from the snapshot she sat down with, saves a transcript from there (version
+    7), and that transcript verifies as far as she saw the match, saying which rounds she did
+    not see."""
     rules = RuleSet.of(2, 1)
     people = People(tmp_path, names=("Ada", "Bruno", "Carla"))
     screens: dict[str, PersonScreen] = {}
@@ -213,10 +216,14 @@ async def test_a_newcomer_reads_at_the_match_end_why_no_transcript_and_what_the_
         nursery.cancel_scope.cancel()
 
     carla = screens["Carla"]
-    flat = " ".join(carla.text.split())
-    assert "No transcript was saved for this match: you did not see it from its first round" in (
-        flat
-    ), carla.text
-    command = f"scopa-net history --export {table_id} --seat 1 --match 1"
-    assert any(line.strip() == command for line in carla.lines), carla.text
-    assert "Transcript saved" not in carla.text, carla.text
+    # Her client carries on the match as the snapshot she sat down with told it, and keeps a
+    # transcript from there (before: "No transcript was saved for this match", and the
+    # command with which the host writes hers from its journal).
+    assert "No transcript was saved" not in carla.text, carla.text
+    assert "Transcript saved: " in carla.text, carla.text
+    (saved,) = (tmp_path / "Carla" / "transcripts").glob("*.scopa")
+    transcript = decode(saved.read_bytes())
+    assert transcript.caught_up is not None
+    verdict = verify_transcript(transcript)
+    assert verdict.ok, verdict.lines()
+    assert verdict.unseen.startswith("not checked: round"), verdict.unseen

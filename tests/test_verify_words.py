@@ -295,14 +295,15 @@ def test_the_readme_s_verify_before_any_game_says_there_are_no_transcripts_yet(
     """`scopa-net verify ~/.local/share/scopa-net/transcripts/*` before any game: the shell
     passes the pattern on as it is, and verify said ".../transcripts/*: cannot read: no such
     file". Then it said "play a game first" to a person who had just won a match joined
-    mid-way (no transcript is saved of one): the words are now true of both."""
+    mid-way (no transcript was saved of one; now, only of a blind one): the words are now true
+    of both."""
     folder = tmp_path / "data" / "scopa-net" / "transcripts"  # XDG_DATA_HOME: tmp_path/data
     status, out = _verify(capsys, folder / "*")
     assert status == 1
     assert out == [
-        f"{folder}/*: no transcripts here yet: a match saves one at its end when you played it "
-        "from its first round; for a match you joined mid-way, the host can write yours "
-        "(scopa-net history --export TABLE --seat SEAT, on the host's machine)",
+        f"{folder}/*: no transcripts here yet: a match saves one as its rounds are played; for "
+        "a match you joined mid-way at a blind table, which saves none, the host can write "
+        "yours (scopa-net history --export TABLE --seat SEAT, on the host's machine)",
         "NOT VERIFIED",
     ]
     status, out = _verify(capsys, tmp_path / "*.scopa")  # a pattern elsewhere: what it is
