@@ -11,8 +11,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from scopa_net.commands.verify_gaps import gap_brief
+from scopa_net.commands.verify_gaps import UNSEEN_BRIEF, gap_brief
 from scopa_net.commands.verify_order import saved_time
+from scopa_net.commands.verify_verdict import PARTLY_VERIFIED
 
 _WHY_NOT = ("REFUSED: ", "round ", "caught up: ", "match result: ", "saved as evidence")
 """Under a NOT VERIFIED, the lines that say why, the first found said (a round's line only
@@ -25,6 +26,9 @@ def brief_line(path: Path, said: Sequence[str]) -> str:
     lines = [line for line in said if not line.startswith(("== ", "saved ", "  "))]
     verdict = lines[-1] if lines else "NOT VERIFIED"
     result = [line for line in lines if line.startswith("match result: ")]
+    partly = verdict.startswith(PARTLY_VERIFIED)
+    if partly:  # (its words point at lines a brief line does not show)
+        verdict = PARTLY_VERIFIED.split(":")[0] + verdict.removeprefix(PARTLY_VERIFIED)
     if verdict.startswith("VERIFIED") and result:
         why = result[-1].removeprefix("match result: ").removeprefix("verified: ")
     elif verdict.startswith("UNFINISHED") and result:
@@ -37,6 +41,8 @@ def brief_line(path: Path, said: Sequence[str]) -> str:
         why = _why_not(path, lines[:-1])
     line = f"{path}: {verdict}" + (f": {why}" if why else "")
     gaps = [g for g in map(gap_brief, lines) if g is not None]
+    if partly:
+        gaps.insert(0, UNSEEN_BRIEF)
     line += "".join(f"; {g}" for g in gaps[:1])  # what the file cannot show (6.3)
     unpinned = any(x.startswith("no pinned host key to compare with") for x in lines)
     key = [x.rpartition(", host key ")[2] for x in lines[:1] if ", host key " in x]

@@ -15,6 +15,8 @@ UNSEATED_WORDS = (
 )
 """Said of an ordinary table's transcript that does not say who could send each seat's seed
 (protocol.md 6.1, 6.3)."""
+UNSEEN_BRIEF = "not checked: the rounds this seat did not see (caught up by snapshot, 6.2)"
+"""``--brief``'s words for a file of a seat caught up by snapshot (version 7, protocol.md 6.3)."""
 UNSEATED_BRIEF = (
     "not checked: a seed slipped in for a computer player or a seat away (transcript version 2)"
 )

@@ -214,3 +214,29 @@ def test_a_match_end_a_caught_up_seat_cannot_tie_to_a_round_is_checked_on_the_sn
     changed = CaughtUp(told.round_no, (told.scores[0] + 1, told.scores[1]), told.dealer)
     verdict = verify_transcript(dataclasses.replace(transcript, caught_up=changed))
     assert isinstance(verdict.result_error, ScoreMismatchError)
+
+
+def test_a_caught_up_file_in_a_brief_line_says_what_it_could_not_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``verify --brief`` gives a caught-up seat's file one line that does not point at lines
+    it does not show, and says that rounds went unchecked."""
+    driver = ada_and_the_computer()
+    driver.open_into_play(2)
+    snapshot = driver.table.snapshot(0)
+    witness = DealWitness(RULES, public_key_bytes(KEY), 0, mid_match=True)
+    witness.resynced(snapshot)
+    driver.run()
+    driver.read_after(0, witness, snapshot)
+    path = tmp_path / "caught-up.scopa"
+    path.write_bytes(witness.transcript().encode())
+    capsys.readouterr()
+    pin = fingerprint(public_key_bytes(KEY))
+    assert main(["verify", "--brief", "--pin", pin, str(path)]) == 1
+    (line,) = [x for x in capsys.readouterr().out.splitlines() if x.startswith(str(path))]
+    assert re.fullmatch(
+        rf"{re.escape(str(path))}: VERIFIED as far as this seat saw the match: seat \d.* won "
+        r"the match with \d+ points, against \d+ for seat \d.*; not checked: the rounds this "
+        r"seat did not see \(caught up by snapshot, 6\.2\)",
+        line,
+    ), line
