@@ -75,11 +75,19 @@ class EndOfMatch:
 
     async def ended_unseen(self, view: SeatView) -> bool:
         """A snapshot shows the match over, its ``match_end`` not seen here (protocol.md 3.4):
-        its end said as :meth:`match_over` says it, with no transcript (none is saved for a
-        match caught up by snapshot: how to have the host write one instead). True when the
-        session ends now (no rematch is offered)."""
+        its end said as :meth:`match_over` says it, with the transcript as far as this seat
+        saw the match (without the signed end, which it did not see: ``verify`` says
+        UNFINISHED), or, none kept (a blind table's), how to have the host write one. True
+        when the session ends now (no rematch is offered)."""
         assert view.winner is not None
-        lines = list(self.session._transcripts.no_transcript_lines())
+        saved = None
+        if self.session.witness is not None and self.session.witness.keeps_transcript:
+            saved = self.session._transcripts.save_transcript()
+        if saved is not None:
+            where = shown_path(saved)
+            lines = [f"Transcript saved: {where}", CHECK_IT, f"{VERIFY}{where}"]
+        else:
+            lines = list(self.session._transcripts.no_transcript_lines())
         return await self._ended(view, lines, view.winner, view.scores_now)
 
     async def _ended(

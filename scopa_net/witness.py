@@ -308,6 +308,8 @@ class DealWitness:
         self._first_break = len(self.rounds) if self._first_break is None else self._first_break
         self._since = len(self.rounds)
         self.told = None if so_far is None else so_far.caught_up()  # (in the evidence, too)
+        if so_far is not None and not self.rounds and self.result.sig is None:
+            self.result = MatchResult(so_far.scores, None)  # the host's word, as the file's
         if so_far is not None and self.rounds:
             so_far.check_against(self._verifier, self.rounds[-1].round_no)
         self._rejoin = self._chain_kept(so_far, kept)

@@ -240,3 +240,21 @@ def test_a_caught_up_file_in_a_brief_line_says_what_it_could_not_check(
         r"seat did not see \(caught up by snapshot, 6\.2\)",
         line,
     ), line
+
+
+def test_a_seat_caught_up_after_the_match_ended_keeps_an_unfinished_file() -> None:
+    """A client started afresh once the match is over is caught up with a snapshot that shows
+    its end; it never saw ``match_end``. The transcript its person is shown at that end holds
+    no round and no signed end: ``verify`` finds nothing wrong in it and says UNFINISHED
+    (before, no transcript was saved, and a file without the snapshot's points would read
+    as a score mismatch)."""
+    driver = ada_and_the_computer()
+    driver.run()
+    snapshot = driver.table.snapshot(0)
+    assert snapshot.winner is not None
+    witness = DealWitness(RULES, public_key_bytes(KEY), 0, mid_match=True)
+    witness.resynced(snapshot)
+    assert witness.keeps_transcript
+    verdict = verify_transcript(decode(witness.transcript().encode()))
+    assert verdict.failures == ()
+    assert not verdict.finished

@@ -392,6 +392,7 @@ def test_a_seat_caught_up_by_snapshot_keeps_a_file_both_verifiers_read_alike(
         "points-changed.scopa": dataclasses.replace(partly, caught_up=changed),
         "snapshot-lied.scopa": lied.witnesses[0].evidence(stopped.value),
         "no-round-followed.scopa": no_round_followed(),
+        "after-the-end.scopa": after_the_end(),
     }
     for name, transcript in files.items():
         (tmp_path / name).write_bytes(transcript.encode())
@@ -403,7 +404,25 @@ def test_a_seat_caught_up_by_snapshot_keeps_a_file_both_verifiers_read_alike(
         "points-changed.scopa": ("match: score mismatch",) * 2,
         "snapshot-lied.scopa": ("caught up: score mismatch",) * 2,
         "no-round-followed.scopa": ("partly", "partly"),
+        "after-the-end.scopa": ("unfinished", "unfinished"),
     }, done.stderr
+
+
+def after_the_end() -> Transcript:
+    """A client started afresh after the match ended, caught up with a snapshot of its end:
+    no round, no signed end, the snapshot's points."""
+    from table_driver import Driver, fill, new_table
+
+    from scopa_net.witness import DealWitness
+
+    rules = RuleSet.of(2, 16)
+    table = new_table(rules, bots=1)
+    fill(table)
+    driver = Driver(table, seed=5, watching={0})
+    driver.run()
+    witness = DealWitness(rules, public_key_bytes(KEY), 0, mid_match=True)
+    witness.resynced(driver.table.snapshot(0))
+    return witness.transcript()
 
 
 def no_round_followed() -> Transcript:

@@ -638,19 +638,24 @@ class _Verifier:
         points the snapshot told, carried on (*score mismatch*)."""
         claimed = self.t.result
         scores, winner = told.scores, match_winner(self.rules, told.scores)
-        if claimed.winner is not None and claimed.sig is None:
-            raise UnfinishedMatchError(
-                f"the result names side {claimed.winner} the winner, but carries no signed "
-                "match end"
-            )
+        if claimed.sig is None:
+            if claimed.winner is not None:
+                raise UnfinishedMatchError(
+                    f"the result names side {claimed.winner} the winner, but carries no signed "
+                    "match end"
+                )
+            if tuple(claimed.scores) != scores:
+                raise ScoreMismatchError(
+                    f"the scores so far {claimed.scores} are not the points the snapshot told: "
+                    f"{scores}"
+                )
+            return f"UNFINISHED: no signed match end; scores so far {scores}"
         if tuple(claimed.scores) != scores or claimed.winner != winner:
             raise ScoreMismatchError(
                 f"the recorded match result (scores {claimed.scores}, winner {claimed.winner}) "
                 f"is not what the points the snapshot told give (scores {scores}, winner "
                 f"{winner})"
             )
-        if claimed.sig is None:
-            return f"UNFINISHED: no signed match end; scores so far {scores}"
         ends = "match not finished" if winner is None else f"side {winner} wins"
         return f"verified: scores {scores}, {ends}"
 
