@@ -294,7 +294,9 @@ class DealWitness:
     def resynced(self, snapshot: m.Snapshot | None = None) -> None:
         """The seat was caught up by a snapshot and missed events: forget the round under way
         and check cards again from the next ``round_commit`` (the chain before it can no
-        longer be followed, so no transcript of this match will verify). What ``snapshot``
+        longer be followed, unless the snapshot stands at the last round this seat saw
+        revealed and the next round links to it: :meth:`_rejoined`; else the transcript
+        starts again after it, with what the snapshot told, :attr:`told`). What ``snapshot``
         tells of the match (protocol.md 3.4, 5.10: the last round dealt, the points, the
         dealer) is carried on, and every round followed from here is checked against it as
         a seat that saw every event checks it: a round number above the last dealt, the
@@ -343,7 +345,7 @@ class DealWitness:
         last = self.rounds[-1].round_no
         if so_far.last_dealt != last:
             return None
-        verifier = self._verifier if self._verifier is not None else None
+        verifier = self._verifier
         dealer = None if verifier is None else verifier.next_dealer
         if verifier is not None and dealer is None:
             verifier = None  # a round failed: the seat stopped there
