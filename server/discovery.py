@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import threading
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import ifaddr
 from zeroconf import (
+    DNSQuestionType,
     InterfaceChoice,
     IPVersion,
     ServiceBrowser,
@@ -295,35 +297,68 @@ class LanAdvertiser:
 
 
 class _Collector(ServiceListener):
+    """The service names seen, each with the browsing instance that saw it first (the one to
+    ask for its record: its cache holds what came with the name)."""
+
     def __init__(self) -> None:
-        self.names: set[str] = set()
+        self.seen: dict[str, Zeroconf] = {}
+        self._lock = threading.Lock()  # each Zeroconf calls from a thread of its own
 
     def add_service(self, zc: Zeroconf, type_: str, name: str) -> None:
-        self.names.add(name)
+        with self._lock:
+            self.seen.setdefault(name, zc)
 
     def update_service(self, zc: Zeroconf, type_: str, name: str) -> None:
-        self.names.add(name)
+        self.add_service(zc, type_, name)
 
     def remove_service(self, zc: Zeroconf, type_: str, name: str) -> None:
-        self.names.discard(name)
+        with self._lock:
+            self.seen.pop(name, None)
+
+
+QUESTION_FROM = {True: DNSQuestionType.QU, False: DNSQuestionType.QM}
+"""The questions each browser asks, by whether it asks from a port of its own (``unicast``).
+On port 5353, QM: their answers are multicast, and every socket on the machine gets them. A QU
+question (python-zeroconf's first by default) has its answer sent to port 5353 of the asking
+address, where the kernel gives it to one of the sockets bound there only (every mDNS program
+on the machine shares the port): another host, or any other mDNS program, could take it, and
+the search missed a running host. From a port of its own, QU: a responder ignores a query
+identical to one it had in the last 0.8 s, unless it holds a QU question, and the two browsers'
+queries were otherwise the same bytes (the one from port 5353, answered later, won)."""
 
 
 def browse_hosts(seconds: float = 2.0, interfaces: list[str] | None = None) -> list[HostAdvert]:
     """Hosts seen on the LAN within ``seconds`` (blocking; run it in a thread). It asks and
     listens on the interfaces of ``interfaces`` (IPv4 addresses; by default
-    :func:`browse_interfaces`), and finds nothing where there are none."""
+    :func:`browse_interfaces`), and finds nothing where there are none.
+
+    Two browsers ask together: one from a port of its own (a "legacy unicast" query, RFC 6762
+    6.7), which every responder answers at once, straight to that port, where no other program
+    can take the answer; and one on port 5353 (:data:`QUESTION_FROM`), which hears the answers
+    multicast and the announcements of a host that starts while the search runs."""
     chosen = browse_interfaces() if interfaces is None else interfaces
     if not chosen:
         return []
-    zeroconf = Zeroconf(interfaces=_interfaces(chosen), ip_version=IPVersion.V4Only)
+    where = _interfaces(chosen)
+    listening = Zeroconf(interfaces=where, ip_version=IPVersion.V4Only)
+    try:
+        asking = Zeroconf(interfaces=where, ip_version=IPVersion.V4Only, unicast=True)
+    except BaseException:
+        listening.close()
+        raise
     try:
         collector = _Collector()
-        browser = ServiceBrowser(zeroconf, SERVICE_TYPE, collector)
+        browsers = [
+            ServiceBrowser(zc, SERVICE_TYPE, collector, question_type=QUESTION_FROM[zc.unicast])
+            for zc in (asking, listening)
+        ]
         time.sleep(seconds)
-        browser.cancel()
+        for browser in browsers:
+            browser.cancel()
         found = []
-        for name in sorted(collector.names):
-            info = zeroconf.get_service_info(SERVICE_TYPE, name, timeout=1000)
+        for name, zc in sorted(collector.seen.items(), key=lambda seen: seen[0]):
+            ask = QUESTION_FROM[zc.unicast]
+            info = zc.get_service_info(SERVICE_TYPE, name, timeout=1000, question_type=ask)
             if info is None or info.port is None:
                 continue
             try:
@@ -336,4 +371,5 @@ def browse_hosts(seconds: float = 2.0, interfaces: list[str] | None = None) -> l
                 continue
         return found
     finally:
-        zeroconf.close()
+        asking.close()
+        listening.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -38,6 +39,69 @@ def test_advertised_host_is_found_and_updates_are_seen() -> None:
         assert found, f"{name!r} was advertised but not found; seen: {seen}"
         assert found == [HostAdvert(name, port, 1, 1, True, found[0].addresses)]
         assert "127.0.0.1" in found[0].addresses
+    finally:
+        advertiser.close()
+
+
+def _socket_taking_unicast_answers(address: str) -> socket.socket:
+    """Another mDNS program's socket on ``address``:5353 (port 5353 is shared: SO_REUSEPORT).
+    Connected to that same address and port, it is the one the kernel gives every datagram a
+    responder there sends to port 5353 of ``address``: a unicast answer meant for a browser
+    asking from that port goes to it, as it goes to whichever socket the kernel picks among
+    those of the programs on the machine."""
+    if not hasattr(socket, "SO_REUSEPORT"):
+        pytest.skip("no SO_REUSEPORT here: port 5353 cannot be shared as on Linux")
+    other = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        other.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        other.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        other.bind((address, 5353))
+        other.connect((address, 5353))
+    except OSError as exc:
+        other.close()
+        pytest.skip(f"cannot share port 5353 on {address} here: {exc}")
+    return other
+
+
+def test_a_running_host_is_found_when_another_program_takes_the_unicast_answers() -> None:
+    """A tester's `scopa-net join` missed a running host in 2 of 10 searches of 2 s, and a
+    search of 1 s missed it every time another mDNS socket had just opened on the machine: the
+    first question asked for a unicast answer (QU), sent to port 5353 of the asking address,
+    where the kernel gives it to one of the sockets there only, not always the browser's (the
+    next question, multicast, went at 1.1 s). The search now also asks from a port of its own,
+    answered at once there; and asks QM on port 5353."""
+    require_multicast()
+    name, port = unique_name("shared port"), free_port()
+    advertiser = LanAdvertiser(
+        HostAdvert(name, port, 4, 1, False), "127.0.0.1", addresses=["127.0.0.1"]
+    )
+    try:
+        with _socket_taking_unicast_answers("127.0.0.1"):
+            seen = browse_hosts(1.0, ["127.0.0.1"])
+        assert [h.port for h in seen if h.name == name] == [port], seen
+    finally:
+        advertiser.close()
+
+
+def test_a_host_that_starts_while_the_search_runs_is_found() -> None:
+    """A host started 1 s into a search of 3 s is listed: the search listens on port 5353 for
+    announcements, not only for answers to its own questions (the next of which goes out 5 s
+    in, after the search)."""
+    require_multicast()
+    name, port = unique_name("late host"), free_port()
+
+    def start_late() -> LanAdvertiser:
+        time.sleep(1.0)
+        return LanAdvertiser(
+            HostAdvert(name, port, 4, 1, False), "127.0.0.1", addresses=["127.0.0.1"]
+        )
+
+    with ThreadPoolExecutor(1) as pool:
+        late = pool.submit(start_late)
+        seen = browse_hosts(3.0, ["127.0.0.1"])
+    advertiser = late.result()
+    try:
+        assert [h.port for h in seen if h.name == name] == [port], seen
     finally:
         advertiser.close()
 
