@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import errno
 import os
 import signal
 import sys
@@ -32,7 +31,7 @@ from scopa_net.client.network_session import (
     TableClosedError,
     VersionMismatchError,
 )
-from scopa_net.client.sigterm import HANGUP, give_back
+from scopa_net.client.sigterm import HANGUP, give_back, terminal_hung_up
 from scopa_net.commands.options import (
     EXIT_FAILED,
     EXIT_HANGUP,
@@ -177,24 +176,6 @@ async def until_terminated(app: Terminable) -> int:
             for signum in before:
                 signal.signal(signum, signal.SIG_IGN)
         give_back(before, stopped=first is not None)
-
-
-def terminal_hung_up() -> bool:
-    """Whether this process's terminal hung up (its window closed, its SSH session dropped):
-    asked for its settings, such a terminal answers EIO (a file or a pipe: not a terminal)."""
-    try:
-        import termios
-    except ImportError:  # Windows: no such terminals
-        return False
-    for stream in (sys.stdin, sys.stdout, sys.stderr):
-        try:
-            termios.tcgetattr(stream.fileno())
-        except termios.error as exc:
-            if exc.args and exc.args[0] == errno.EIO:
-                return True
-        except (AttributeError, ValueError, OSError):  # replaced, closed: not this terminal
-            continue
-    return False
 
 
 def run_game_screen(

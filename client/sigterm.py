@@ -13,7 +13,9 @@ another program), every handler is given back as it was when the run ends
 from __future__ import annotations
 
 import contextlib
+import errno
 import signal
+import sys
 import threading
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
@@ -128,10 +130,69 @@ class SigtermAtPrompt:
             yield self
 
 
+def terminal_hung_up() -> bool:
+    """Whether this process's terminal hung up (its window closed, its SSH session dropped):
+    asked for its settings, such a terminal answers EIO (a file or a pipe: not a terminal)."""
+    try:
+        import termios
+    except ImportError:  # Windows: no such terminals
+        return False
+    for stream in (sys.stdin, sys.stdout, sys.stderr):
+        try:
+            termios.tcgetattr(stream.fileno())
+        except termios.error as exc:
+            if exc.args and exc.args[0] == errno.EIO:
+                return True
+        except (AttributeError, ValueError, OSError):  # replaced, closed: not this terminal
+            continue
+    return False
+
+
+@contextmanager
+def stop_signals_raise() -> Iterator[None]:
+    """While open (around a question asked before a game, or a short wait), SIGTERM raises
+    :class:`Terminated` and SIGHUP :class:`HungUp` in the main thread, for the command to say
+    it stopped; unless ignored (``nohup``: SIGHUP changes nothing). So does the terminal's end
+    of input or a failed write when it comes from the terminal hanging up (the kernel fails
+    its reads and writes, then signals: the failure can come first). The first signal decides:
+    later ones are ignored (:func:`give_back`)."""
+    came: list[int] = []
+    before: dict[int, Any] = {}
+
+    def raise_it(signum: int, frame: FrameType | None) -> None:
+        if came:
+            return
+        came.append(signum)
+        for other in before:
+            signal.signal(other, signal.SIG_IGN)  # while the command says it stopped
+        raise HungUp if signum == HANGUP else Terminated
+
+    wanted = [signal.SIGTERM]
+    if HANGUP is not None and signal.getsignal(HANGUP) != signal.SIG_IGN:
+        wanted.append(HANGUP)
+    try:
+        for signum in wanted:
+            before[signum] = signal.signal(signum, raise_it)
+    except (ValueError, OSError, AttributeError):  # not the main thread
+        give_back(before, stopped=False)
+        yield
+        return
+    try:
+        yield
+    except (EOFError, OSError):
+        if not came and HANGUP in before and terminal_hung_up():
+            came.append(HANGUP)
+            raise HungUp from None
+        raise
+    finally:
+        give_back(before, stopped=bool(came))
+
+
 def typed(prompt: str) -> str:
     """``input(prompt)`` for a question asked before a game (a table number, a seat to take
-    back): SIGTERM raises :class:`Terminated` meanwhile, for the command to say it stopped."""
-    with sigterm_raises():
+    back): SIGTERM raises :class:`Terminated` meanwhile, and the terminal closing (SIGHUP)
+    :class:`HungUp`, for the command to say it stopped (:func:`stop_signals_raise`)."""
+    with stop_signals_raise():
         return input(prompt)
 
 

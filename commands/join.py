@@ -24,7 +24,6 @@ from scopa_net.commands.options import (
     DEFAULT_TARGET,
     EXIT_CANCELLED,
     EXIT_REFUSED,
-    EXIT_TERMINATED,
     EXIT_USAGE,
     CommandError,
     add_blind_option,
@@ -201,7 +200,8 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
         open_network_session,
     )
     from scopa_net.client.seat_store import SeatStore
-    from scopa_net.client.sigterm import Terminated, typed
+    from scopa_net.client.sigterm import typed
+    from scopa_net.commands.question_stops import signal_stop
 
     ask = ask or typed  # SIGTERM at a question: "stopped by SIGTERM; nothing joined", 143
     check_flags(args)
@@ -253,10 +253,9 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
             store=store,
             unlisted=unlisted,
         )
-    except Terminated:
-        print()  # below the question's line, as for Ctrl-C
-        raise CommandError("stopped by SIGTERM; nothing joined", EXIT_TERMINATED) from None
-    except (KeyboardInterrupt, EOFError):
+    except (KeyboardInterrupt, EOFError) as exc:
+        if stop := signal_stop(exc, "nothing joined"):  # SIGTERM: 143; SIGHUP: 129
+            raise stop from None
         print()
         return _stopped()
     if choice is None:  # Enter at the table number: stopped, as the question says
@@ -321,7 +320,9 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
             picked = table_choice(
                 args, host, port, ask, player=settings.name, listed=listed, store=store
             )
-        except (KeyboardInterrupt, EOFError):
+        except (KeyboardInterrupt, EOFError) as exc:
+            if stop := signal_stop(exc, "nothing joined"):
+                raise stop from None
             print()
             return _stopped()
         if picked is None:  # Enter at the table number

@@ -26,7 +26,7 @@ def choose_lan_host(
     ``interfaces``: search through these addresses' interfaces only (by default every up
     interface but loopback)."""
     from scopa_net.client.network_session import KnownHosts
-    from scopa_net.client.sigterm import sigterm_raises
+    from scopa_net.client.sigterm import stop_signals_raise
     from scopa_net.server.discovery import browse_hosts, browse_interfaces
 
     where = browse_interfaces() if interfaces is None else interfaces
@@ -37,7 +37,7 @@ def choose_lan_host(
             EXIT_UNREACHABLE,
         )
     say(f"looking for hosts on the LAN ({', '.join(where)}) for {seconds:.0f} s...")
-    with sigterm_raises():  # SIGTERM meanwhile: "stopped by SIGTERM; nothing joined", 143
+    with stop_signals_raise():  # SIGTERM meanwhile: "stopped by SIGTERM; nothing joined", 143
         found = browse_hosts(seconds, where)
     if not found:
         raise CommandError(

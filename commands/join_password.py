@@ -9,7 +9,6 @@ import sys
 from scopa_net.commands.join_say import say
 from scopa_net.commands.options import (
     EXIT_REFUSED,
-    EXIT_TERMINATED,
     CommandError,
     table_password,
 )
@@ -40,15 +39,18 @@ def ask_password(table_id: int) -> str:
             return table_password(typed)
         except argparse.ArgumentTypeError as exc:
             raise CommandError(f"not joined: the password read from the input: {exc}") from None
-    from scopa_net.client.sigterm import Terminated, sigterm_raises
+    from scopa_net.client.sigterm import stop_signals_raise
+    from scopa_net.commands.question_stops import signal_stop
 
     for _ in range(PASSWORD_TRIES):
         try:
-            with sigterm_raises():  # getpass gives the echo back: the terminal is not left mute
+            # getpass gives the echo back: the terminal is not left mute
+            with stop_signals_raise():
                 typed = getpass.getpass(f"password for table {table_id}: ")
-        except Terminated:
-            print(file=sys.stderr)  # below the prompt's line
-            raise CommandError("stopped by SIGTERM; nothing joined", EXIT_TERMINATED) from None
+        except (KeyboardInterrupt, EOFError) as exc:
+            if stop := signal_stop(exc, "nothing joined", asked_on=sys.stderr):
+                raise stop from None  # SIGTERM: 143; the terminal closed (SIGHUP): 129
+            raise
         try:
             return table_password(typed)
         except argparse.ArgumentTypeError as exc:

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 from scopa_net.commands.options import (
     EXIT_CANCELLED,
     EXIT_REFUSED,
-    EXIT_TERMINATED,
     EXIT_USAGE,
     CommandError,
     add_blind_option,
@@ -256,10 +255,11 @@ def run_lan(
     )
     from scopa_net.client.launch import run_game_screen
     from scopa_net.client.said import say
-    from scopa_net.client.sigterm import Terminated, typed
+    from scopa_net.client.sigterm import typed
     from scopa_net.commands.host import check_address
     from scopa_net.commands.join_kept import choose_kept_seat
     from scopa_net.commands.journal_files import lan_folder_ready
+    from scopa_net.commands.question_stops import signal_stop
 
     where = data_dir(os.environ)
     lan_folder_ready(lan_folder(where))
@@ -287,11 +287,9 @@ def run_lan(
                     else None
                 )
             except (KeyboardInterrupt, EOFError) as exc:
+                if stop := signal_stop(exc, "no table opened"):  # SIGTERM: 143; SIGHUP: 129
+                    raise stop from None
                 print()
-                if isinstance(exc, Terminated):
-                    raise CommandError(
-                        "stopped by SIGTERM; no table opened", EXIT_TERMINATED
-                    ) from None
                 print("scopa-net: stopped; no table opened", file=sys.stderr)
                 return EXIT_CANCELLED
             if record is None:

@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @contextmanager
@@ -87,3 +88,23 @@ def read_until(fd: int, wanted: bytes, seconds: float) -> bytes:
             except OSError:  # the program ended, and its terminal with it
                 break
     return seen
+
+
+@contextmanager
+def in_a_window_logging_stderr(argv: list[str], env: dict[str, str], log: Path) -> Iterator[Window]:
+    """``argv`` in a terminal window of its own (:func:`in_a_window`), its stderr going to the
+    file ``log``, as to a log that outlives the window."""
+    logged = ["sh", "-c", 'exec "$0" "$@" 2>"$LOG"', *argv]
+    with in_a_window(logged, env | {"LOG": str(log)}) as window:
+        yield window
+
+
+def until_logged(log: Path, wanted: str, seconds: float) -> str:
+    """What the file ``log`` holds once it holds ``wanted`` (a question: at a terminal,
+    Python's ``input()`` writes its prompt on stderr); the test fails if it does not within
+    ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while wanted not in (said := log.read_text() if log.exists() else ""):
+        assert time.monotonic() < deadline, said or "nothing logged"
+        time.sleep(0.05)
+    return said
