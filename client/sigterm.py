@@ -95,15 +95,23 @@ class SigtermAtPrompt:
     begun (:meth:`check`). Raising from the signal handler itself, as :func:`sigterm_raises`
     does, could land inside asyncio as it builds or closes the prompt's event loop, and leave
     it half made ('Exception ignored in: BaseEventLoop.__del__' on the person's screen).
+    SIGHUP (the terminal closed; unless ignored, as under ``nohup``) is taken the same way, and
+    raises :class:`HungUp`; the first of them decides.
 
     ``app`` gives the prompt's application (a ``PromptSession``'s ``app``)."""
 
     def __init__(self, app: Callable[[], Any]) -> None:
         self._app = app
         self.arrived = False
+        self.stop: type[KeyboardInterrupt] = Terminated
+        """What the stop raises: :class:`Terminated`, or :class:`HungUp` after SIGHUP."""
+        self._ended: Any = None  # the prompt's result, given the stop (see noted)
 
     def _note(self, signum: int, frame: FrameType | None) -> None:
+        if self.arrived:
+            return
         self.arrived = True
+        self.stop = HungUp if signum == HANGUP else Terminated
         app = self._app()
         loop = getattr(app, "loop", None)
         if app.is_running and loop is not None:
@@ -116,18 +124,48 @@ class SigtermAtPrompt:
         app = self._app()
         future = getattr(app, "future", None)
         if self.arrived and app.is_running and future is not None and not future.done():
-            app.exit(exception=Terminated)
+            self._ended = future
+            app.exit(exception=self.stop)
 
     def check(self) -> None:
-        """Raise :class:`Terminated` if SIGTERM arrived (call before each prompt)."""
+        """Raise :class:`Terminated` (or :class:`HungUp`) if SIGTERM (SIGHUP) arrived (call
+        before each prompt)."""
         if self.arrived:
-            raise Terminated
+            raise self.stop
+
+    def hung_up(self) -> KeyboardInterrupt:
+        """The stop to raise when the prompt failed reading or writing because its terminal
+        hung up, its SIGHUP still on its way: noted as if it had come (unless a stop signal
+        came first), so that the SIGHUP changes nothing once it comes."""
+        if not self.arrived:
+            self.arrived = True
+            self.stop = HungUp
+        return self.stop()
 
     @contextmanager
     def noted(self) -> Iterator[SigtermAtPrompt]:
-        """While open, SIGTERM is noted (outside the main thread, nothing changes)."""
-        with _on_sigterm(self._note):
+        """While open, SIGTERM and SIGHUP are noted (outside the main thread, nothing
+        changes). Once one came, the handlers are given back as :func:`give_back` says."""
+        before: dict[int, Any] = {}
+        wanted = [signal.SIGTERM]
+        if HANGUP is not None and signal.getsignal(HANGUP) != signal.SIG_IGN:
+            wanted.append(HANGUP)
+        try:
+            for signum in wanted:
+                before[signum] = signal.signal(signum, self._note)
+        except (ValueError, OSError, AttributeError):  # not the main thread
+            give_back(before, stopped=False)
             yield self
+            return
+        try:
+            yield self
+        finally:
+            give_back(before, stopped=self.arrived)
+            ended, self._ended = self._ended, None
+            if ended is not None and ended.done() and not ended.cancelled():
+                # Taken: the prompt may have ended first another way (its terminal gone,
+                # it failed reading or writing), and asyncio said "exception never retrieved".
+                ended.exception()
 
 
 def terminal_hung_up() -> bool:

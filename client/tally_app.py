@@ -21,11 +21,12 @@ from prompt_toolkit.shortcuts import print_formatted_text
 
 from scopa_net.client.keys import make_key_bindings
 from scopa_net.client.render import wrap_line
-from scopa_net.client.sigterm import SigtermAtPrompt, Terminated
+from scopa_net.client.sigterm import HungUp, SigtermAtPrompt, Terminated, terminal_hung_up
 from scopa_net.client.style import Display
 from scopa_net.client.tally_controller import TallyController
 from scopa_net.client.tally_mode import Lines, Mode
 from scopa_net.client.tally_script import is_a_terminal, run_from_lines, run_typed_lines
+from scopa_net.client.tally_stops import hung_up
 from scopa_net.client.toolbar import WIDE
 from scopa_net.commands.options import EXIT_CANCELLED, EXIT_TERMINATED, CommandError
 
@@ -103,10 +104,18 @@ def run_tally(
     show(controller.opening())
     try:
         with SigtermAtPrompt(lambda: session.app).noted() as sigterm:
-            return _prompt_until_left(controller, session, show, told, sigterm)
+            try:
+                return _prompt_until_left(controller, session, show, told, sigterm)
+            except OSError:
+                # A write to the terminal failed: if it hung up, its SIGHUP is on its way.
+                if not terminal_hung_up():
+                    raise
+                raise sigterm.hung_up() from None
     except Terminated:  # the prompt gave the terminal back as it was: say what is kept
         show(controller.leave())
         raise CommandError("stopped by SIGTERM", EXIT_TERMINATED) from None
+    except HungUp:
+        raise hung_up(controller, show) from None
 
 
 def _prompt_until_left(
@@ -123,8 +132,8 @@ def _prompt_until_left(
             line = session.prompt(
                 FormattedText([("class:prompt", controller.prompt())]), pre_run=sigterm.pre_run
             )
-        except Terminated:
-            raise  # SIGTERM, not Ctrl-C: the tally stops
+        except (Terminated, HungUp):
+            raise  # SIGTERM or SIGHUP, not Ctrl-C: the tally stops
         except KeyboardInterrupt:
             if controller.tally is not None:
                 show(told.pop() if told else [])
@@ -132,6 +141,8 @@ def _prompt_until_left(
             show(controller.leave())
             return EXIT_CANCELLED
         except EOFError:
+            if terminal_hung_up():  # not Ctrl-D: the terminal closed, its SIGHUP on its way
+                raise sigterm.hung_up() from None
             if controller.mode is Mode.CONFIRM:  # Ctrl-D at "Score this hand?" is a no,
                 show(controller.handle("n"))  # as at the game's "Really leave?": it stays
                 continue

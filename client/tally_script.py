@@ -8,10 +8,12 @@ from typing import TextIO
 
 from prompt_toolkit.formatted_text import fragment_list_to_text
 
+from scopa_net.client.sigterm import HungUp, Terminated, stop_signals_raise
 from scopa_net.client.style import text_line
 from scopa_net.client.tally_controller import TallyController
 from scopa_net.client.tally_mode import Lines, Mode
-from scopa_net.commands.options import EXIT_CANCELLED
+from scopa_net.client.tally_stops import hung_up
+from scopa_net.commands.options import EXIT_CANCELLED, EXIT_TERMINATED, CommandError
 
 SCRIPT_REFUSED = 1
 """The exit status of a run from a script that stopped at a refused line (EXIT_FAILED)."""
@@ -43,14 +45,26 @@ def run_typed_lines(controller: TallyController, typed: TextIO, out: TextIO, err
     terminal's own line editing and echo, the prompt written once before each line is read
     (as plain text, on ``out``), and a refused line said, then asked again, as at the prompt.
     Ctrl-D leaves (at "Score this hand?" it is a no), Ctrl-C before the tally began stops it;
-    the exit status as :func:`run_tally`'s."""
+    SIGTERM, or the terminal closing (SIGHUP), leaves as at the prompt, saying so. The exit
+    status as :func:`run_tally`'s."""
     show = _printer(out, err)
     show(controller.opening())
     while not controller.finished:
         out.write(controller.prompt())
         out.flush()
         try:
-            line = typed.readline()
+            with stop_signals_raise():  # SIGTERM, and SIGHUP: the terminal typed at closed
+                line = typed.readline()
+                if not line:
+                    raise EOFError  # Ctrl-D, unless the terminal hung up (HungUp)
+        except EOFError:
+            line = ""
+        except (Terminated, HungUp) as stop:
+            out.write("\n")  # below the prompt, as for Ctrl-D
+            if isinstance(stop, HungUp):
+                raise hung_up(controller, show) from None
+            show(controller.leave())
+            raise CommandError("stopped by SIGTERM", EXIT_TERMINATED) from None
         except KeyboardInterrupt:
             if controller.tally is not None:
                 out.write("\n")  # the line typed was dropped: the prompt on a line of its own
