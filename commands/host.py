@@ -11,6 +11,7 @@ import re
 import socket
 import sys
 import time
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from scopa_net.commands.journal_files import (
@@ -269,12 +270,27 @@ def run_host(args: argparse.Namespace) -> int:
         think=DEFAULT_THINK if args.think is None else args.think,
     )
     check_db_path(db, create=True)
-    with JournalLock(db), open_journal(db, create=True) as journal:  # closed on every path
+    # Caught from here: a stop signal while the journal opens (its terminal closed as the
+    # host started) ends it as it ends a host that listens, before it listens (0); SIGHUP
+    # and SIGTERM killed it there, and Ctrl-C ended it 130.
+    with (
+        StopSignals() as stop,
+        JournalLock(db),
+        open_journal(db, create=True) as journal,  # closed on every path
+    ):
         check_host_key(journal)
+        if stop.received is not None:
+            log.info("signal %s: stopped before listening", stop.received.name)
+            if journal.path != ":memory:":
+                said_unless_hung_up(
+                    stop,
+                    f"stopped before listening; the tables are saved in {journal.path}: the "
+                    "same command resumes them",
+                )
+            return 0
         collector.install()  # no collector pauses with many tables: the host sweeps (see there)
         try:
-            with StopSignals() as stop:
-                trio.run(serve_until_signalled, config, journal, rules, args, stop)
+            trio.run(serve_until_signalled, config, journal, rules, args, stop)
         except OSError as exc:
             raise CommandError(_bind_failure(args.bind, args.port, exc), EXIT_LOCAL) from None
         except BaseExceptionGroup as group:
@@ -312,11 +328,12 @@ async def serve_until_signalled(
     restoring: list[Progress] = []
 
     def restored(done: int, total: int) -> None:
-        if not restoring:
-            restoring.append(Progress("restoring", total, "tables", quiet=args.quiet))
-        restoring[0].advance()
-        if done == total:
-            restoring[0].close()
+        with _unless_hung_up(stop):
+            if not restoring:
+                restoring.append(Progress("restoring", total, "tables", quiet=args.quiet))
+            restoring[0].advance()
+            if done == total:
+                restoring[0].close()
 
     host.on_restored = restored
     async with trio.open_nursery() as nursery:
@@ -327,8 +344,8 @@ async def serve_until_signalled(
         if rules is not None:
             lines.append(await _open_table(host, rules, args))
         lines += where_to_join(config.bind, port, announced=config.advertise)
-        for line in lines:
-            print(line, flush=True)  # stdout: what a person reads; the log goes to stderr
+        for line in lines:  # stdout: what a person reads; the log goes to stderr
+            said_unless_hung_up(stop, line)
         if config.advertise:
             nursery.start_soon(advertise, host)
         signum = await stop.wait()
@@ -340,10 +357,35 @@ async def serve_until_signalled(
     if since is not None:
         raise CommandError(not_saved_line(journal.path, since, moves), EXIT_LOCAL)
     if journal.path != ":memory:":
-        # After SIGHUP the terminal may be gone: nobody to tell, and no reason to fail.
-        gone = contextlib.suppress(OSError) if signum == HANGUP else contextlib.nullcontext()
-        with gone:
-            print(f"stopped; the tables are saved in {journal.path}: the same command resumes them")
+        said_unless_hung_up(
+            stop, f"stopped; the tables are saved in {journal.path}: the same command resumes them"
+        )
+
+
+@contextlib.contextmanager
+def _unless_hung_up(stop: StopSignals) -> Iterator[None]:
+    """A write to the host's terminal failing because it hung up (SIGHUP came, or is on its
+    way: the kernel fails the writes first) is nobody to tell, and no reason to fail; it
+    stops the host as SIGHUP does. Any other failure is raised."""
+    from scopa_net.client.sigterm import terminal_hung_up
+
+    try:
+        yield
+    except OSError:
+        if stop.received != HANGUP and not terminal_hung_up():
+            raise
+        stop.hung_up()
+        # What stdout could not take stays in its buffer: it goes nowhere, so that Python's
+        # last flush does not fail too (which makes the status 120). stderr, the log, may
+        # still go to a file.
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def said_unless_hung_up(stop: StopSignals, line: str) -> None:
+    """``line`` printed on stdout, unless the terminal it goes to hung up (see above)."""
+    with _unless_hung_up(stop):
+        print(line, flush=True)
 
 
 def not_saved_line(path: str, since: float, moves: int) -> str:

@@ -60,6 +60,12 @@ class StopSignals:
         if self._token is not None:
             self._token.run_sync_soon(self._set)
 
+    def hung_up(self) -> None:
+        """The terminal hung up and failed a write before its SIGHUP came: taken as it,
+        unless a stop signal came first."""
+        if self.received is None and HANGUP is not None and HANGUP in self._before:
+            self._caught(HANGUP, None)
+
     def _set(self) -> None:
         if self._event is not None:
             self._event.set()
