@@ -14,6 +14,7 @@ from scopa_net.client.files import why_not_written
 from scopa_net.client.host_link import LINK_ERRORS
 from scopa_net.client.session import Message
 from scopa_net.client.session_errors import DealCheckFailedError
+from scopa_net.fair.check_names import check_line, check_name
 from scopa_net.fair.errors import FairnessError
 from scopa_net.fair.plain_words import what_failed
 from scopa_net.names import seat_named
@@ -38,8 +39,7 @@ class DealCheckStop:
         session = self.session
         assert session.witness is not None
         round_no = session.witness.round_no
-        check = type(exc).__name__
-        session.verdict_failures.append(f"{check}: {exc}")
+        session.verdict_failures.append(check_line(exc))
         named = exc
         if isinstance(session.witness, BlindWitness):
             named = await self.blind_stop(exc, round_no, event)
@@ -54,16 +54,14 @@ class DealCheckStop:
         person = culprit is not None and not culprit.startswith("the host")
         named_seats = session._words.named  # the checks know seats; this screen knows names
         lines = [
-            f"DEAL CHECK FAILED in round {round_no}: {check}: {named_seats(str(exc))}",
+            f"DEAL CHECK FAILED in round {round_no}: {named_seats(check_line(exc))}",
             # A person's part that failed is theirs: the host is not blamed for it.
             "The game stops here: this round's deal cannot be trusted."
             if person
             else "The game stops here: this host's deal cannot be trusted.",
         ]
         if named is not exc:
-            lines.insert(
-                1, f"The round's reveal: {type(named).__name__}: {named_seats(str(named))}"
-            )
+            lines.insert(1, f"The round's reveal: {named_seats(check_line(named))}")
         if culprit is not None:
             lines.insert(1, f"At fault: {culprit}.")
         # The check's own words are the evidence; this is what they mean to a player (a
@@ -83,7 +81,7 @@ class DealCheckStop:
         if session._link is not None:
             bye = m.Bye(
                 reason=ErrorCode.DEAL_FAILED.value,
-                message=f"round {round_no}: {check}"[: m.TEXT_LEN],
+                message=f"round {round_no}: {check_name(exc)}"[: m.TEXT_LEN],
             )
             with suppress(*LINK_ERRORS), trio.move_on_after(2):
                 await session._link.send(bye)
@@ -106,8 +104,8 @@ class DealCheckStop:
         session._emit(
             Message(
                 seat=None,
-                text=f"A deal check failed in round {round_no}: {type(exc).__name__}: "
-                f"{session._words.named(str(exc))}. "
+                text=f"A deal check failed in round {round_no}: "
+                f"{session._words.named(check_line(exc))}. "
                 "Your seed for the round goes to the host, so that the round's reveal names "
                 f"the party at fault: waiting for it (at most {REVEAL_WAIT:g} s).",
                 local=True,

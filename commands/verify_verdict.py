@@ -21,7 +21,7 @@ from scopa_net.commands.verify_order import saved_words
 from scopa_net.commands.verify_summary import Summary, count_round, tally_transcript
 
 if TYPE_CHECKING:
-    from scopa_net.fair.transcript import Transcript
+    from scopa_net.fair.transcript import Stopped, Transcript
     from scopa_net.fair.verifier import MatchVerdict
     from scopa_net.seat_holders import SavedNames
 
@@ -74,8 +74,7 @@ def verify_one(
         s = transcript.stopped
         out(
             named(
-                f"saved as evidence when the client stopped: round {s.round_no}, {s.check}: "
-                f"{s.detail}",
+                f"saved as evidence when the client stopped: {stopped_words(s)}",
                 round_no=s.round_no,
             )
         )
@@ -131,12 +130,27 @@ round it holds and whose signed end verify."""
 
 def stopped_undecided(round_no: int, check: str) -> str:
     """The last line of an evidence file whose every round verifies (6.3): the check that
-    stopped the client is not one the file can repeat."""
+    stopped the client (its name as the file says it, an older file's class name too) is not
+    one the file can repeat."""
+    from scopa_net.fair.check_names import words_of
+
+    check = words_of(check)
     return (
         f"UNFINISHED: the client stopped here on a check this file cannot repeat (round "
         f"{round_no}, {check}, said above): every round it holds verifies, and what failed "
         "is what the host told the seat outside them (such as a snapshot, which carries no "
         "signature), so this file alone cannot show whether the host lied"
+    )
+
+
+def stopped_words(s: Stopped) -> str:
+    """What stopped the client, as its file says: ``round 2, misrouted card: deal 1: ...``
+    (an older file's class name, ``MisroutedCardError``, read as the check's name)."""
+    from scopa_net.fair.check_names import words_of
+
+    check = words_of(s.check)
+    return f"round {s.round_no}, " + (
+        s.detail if s.detail.startswith(check) else f"{check}: {s.detail}"
     )
 
 
@@ -151,6 +165,7 @@ def report(
 ) -> list[tuple[str, Sequence[int], int | None]]:
     """:func:`report_lines`, each with the seats people played in its round (blind tables;
     none otherwise, and for the match result) and the round's number (None: the match)."""
+    from scopa_net.fair.check_names import check_line
     from scopa_net.fair.plain_words import what_failed
 
     lines: list[tuple[str, Sequence[int], int | None]] = []
@@ -173,7 +188,7 @@ def report(
     if error is not None:
         lines += [
             (f"match result: {what_failed(error)}", (), None),
-            (f"  match result: FAILED: {type(error).__name__}: {error}", (), None),
+            (f"  match result: FAILED: {check_line(error)}", (), None),
         ]
     else:
         lines.append((f"match result: {result_words(transcript, verdict.result_note)}", (), None))

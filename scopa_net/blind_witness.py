@@ -29,6 +29,7 @@ from scopa_net.fair.blind.record import (
 )
 from scopa_net.fair.blind.seated import check_parties, seated_by_seat
 from scopa_net.fair.blind.verifier import BlindRoundByRoundVerifier
+from scopa_net.fair.check_names import check_name
 from scopa_net.fair.commitments import (
     ZERO_CHAIN,
     check_signature,
@@ -39,6 +40,7 @@ from scopa_net.fair.commitments import (
 from scopa_net.fair.errors import (
     BrokenChainError,
     ComputerPartyError,
+    DealerMismatchError,
     FairnessError,
     MisroutedCardError,
     ReplayedRoundError,
@@ -594,7 +596,7 @@ class BlindWitness:
         with its plan: the match's first deal's as 9.5.5 draws it, later rounds' as 5.6's
         rotation gives it, after a catch-up by snapshot from the snapshot's dealer (unknown
         to a seat taken mid-match, and after a snapshot of no round dealt, past round 1).
-        A first dealer other than the draw is :class:`BrokenChainError`; a later one out of
+        A first dealer other than the draw is :class:`DealerMismatchError`; a later one out of
         turn :class:`MisroutedCardError`, as an ordinary seat's deal plan refuses it (the
         deal goes where the rotation does not send it), in the same words."""
         v, so_far = self._verifier, self._so_far
@@ -609,9 +611,9 @@ class BlindWitness:
         if due is None:
             first = blind_first_dealer(cur.round_id, keys, self.rules.players)
             if dealer != first:
-                raise BrokenChainError(
+                raise DealerMismatchError(
                     f"round {cur.round_no} is the match's first deal: its dealer is seat "
-                    f"{dealer}, the keys give seat {first}"
+                    f"{dealer}, but the round's keys draw seat {first}"
                 )
             return
         if dealer != due:
@@ -736,7 +738,7 @@ class BlindWitness:
         if self._refused is not None and all(r.round_no < self._refused.round_no for r in rounds):
             rounds.append(self._refused)
             round_no = self._refused.round_no
-        stopped = Stopped(round_no, type(error).__name__, str(error)[:1000] or "-")
+        stopped = Stopped(round_no, check_name(error), str(error)[:1000] or "-")
         return self._transcript(tuple(rounds), stopped)
 
     def _transcript(

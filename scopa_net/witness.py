@@ -19,6 +19,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
+from scopa_net.fair.check_names import check_name
 from scopa_net.fair.commitments import (
     ZERO_CHAIN,
     ArrivalCheck,
@@ -833,7 +834,7 @@ class DealWitness:
         way as far as it got (with this seat's receipt, if any), and what failed."""
         in_play = self.current or self._cut_short
         rounds = tuple(self.rounds) + (() if in_play is None else (in_play,))
-        stopped = Stopped(self.round_no, type(error).__name__, str(error)[:1000] or "-")
+        stopped = Stopped(self.round_no, check_name(error), str(error)[:1000] or "-")
         return self._transcript(rounds, stopped)
 
     def _transcript(

@@ -17,6 +17,7 @@ from scopa_net.fair.commitments import public_key_bytes
 from scopa_net.fair.errors import (
     BadSignatureError,
     BrokenChainError,
+    DealerMismatchError,
     MisroutedCardError,
     RerolledRoundError,
     ScoreMismatchError,
@@ -35,6 +36,12 @@ MISDEALT = (
     "dealt out of order, or the record was changed"
 )
 """What a person reads of a dealer out of turn: a misrouted deal, as at an ordinary table."""
+DEALT_OUT_OF_TURN = (
+    "the round was dealt by a seat whose turn it was not (the round's keys draw the match's "
+    "first dealer; after that the deal passes to the next seat when a round is played out, and "
+    "stays after a void): the host dealt out of turn, or the record was changed"
+)
+"""What a person reads of a first deal dealt by another seat than the keys draw."""
 
 
 def ada_caught_up(seed: int = 5) -> BlindDriver:
@@ -298,12 +305,14 @@ def test_a_first_dealer_the_host_picks_after_a_catch_up_before_round_1_stops_the
         lambda round_id, keys, players: (drawn(round_id, keys, players) + 1) % players,
     )
     driver = ada_caught_up_before_the_first_deal()
-    with pytest.raises(BrokenChainError) as stopped:
+    with pytest.raises(DealerMismatchError) as stopped:
         driver.run()
     assert re.fullmatch(
-        r"round 1 is the match's first deal: its dealer is seat (\d), the keys give seat (?!\1)\d",
+        r"round 1 is the match's first deal: its dealer is seat (\d), but the round's keys draw "
+        r"seat (?!\1)\d",
         str(stopped.value),
     ), str(stopped.value)
+    assert what_failed(stopped.value) == DEALT_OUT_OF_TURN
 
 
 def test_points_a_snapshot_changes_of_a_round_the_seat_checked_stop_the_seat_at_once() -> None:

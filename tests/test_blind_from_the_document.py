@@ -63,6 +63,7 @@ from helpers import (
 )
 from table_driver import KEY
 
+from scopa_net.commands.verify_verdict import report_lines
 from scopa_net.fair.blind.errors import BlindCheckError
 from scopa_net.fair.blind.simulate import BlindMatch, simulate_blind_match
 from scopa_net.fair.blind.simulate import BlindTable as SimTable
@@ -883,9 +884,21 @@ def test_a_changed_dealer_is_reported_as_the_dealer(record: tuple[dict, bytes]) 
     r["dealer"] = (dealer + 1) % t["rules"]["players"]
     data = reseal(t, key)
     assert refused(data) == f"broken chain: dealer {r['dealer']}, the match's is {dealer}"
-    theirs = verify_any(decode_any(data)).rounds[0].error
-    assert isinstance(theirs, BrokenChainError)
-    assert str(theirs) == f"the round was dealt by seat {r['dealer']}, but seat {dealer} deals"
+    ours = verify_any(decode_any(data)).rounds[0]
+    assert isinstance(ours.error, BrokenChainError)
+    # What a person reads of it: the verdict's name, the dealers, and what that means.
+    assert ours.text() == (
+        f"round 1: FAILED: broken chain: the round was dealt by seat {r['dealer']}, but seat "
+        f"{dealer} deals it (the match's first dealer, as the round's keys draw it)"
+    )
+    verdict = verify_any(decode_any(data))
+    assert report_lines(decode_any(data), verdict)[:2] == [
+        "round 1: the round was dealt by a seat whose turn it was not (the round's keys draw "
+        "the match's first dealer; after that the deal passes to the next seat when a round is "
+        "played out, and stays after a void): the host dealt out of turn, or the record was "
+        "changed",
+        f"  {ours.text()}",
+    ]
 
 
 def test_two_parties_offsetting_their_shares_name_the_lower_party(

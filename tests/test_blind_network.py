@@ -468,8 +468,7 @@ async def stopped_as_ann(tmp_path, host: Host) -> DealCheckFailedError:
 
 def assert_the_host_is_named(banner: str, check: str, meaning: str) -> None:
     """A DEAL CHECK FAILED banner that names the host: its check, and what it means."""
-    assert banner.startswith("DEAL CHECK FAILED in round 1: BlindCheckError"), banner
-    assert check in banner, banner
+    assert banner.startswith(f"DEAL CHECK FAILED in round 1: {check}"), banner
     assert "At fault: the host (party 0)." in banner
     assert f"What this means: {meaning}" in banner, banner
     assert "the host cheated" in banner
@@ -496,7 +495,7 @@ async def test_a_host_that_alters_its_shares_is_named_on_the_deal_check_failed_b
     monkeypatch.setattr(BlindTable, "_broadcast", altered)
     stopped = await stopped_as_ann(tmp_path, host)
     banner = str(stopped)
-    assert banner.startswith("DEAL CHECK FAILED in round 1: BlindCheckError")
+    assert banner.startswith("DEAL CHECK FAILED in round 1: bad party signature (party 0): ")
     assert "At fault: the host (party 0)." in banner
     assert decode_any(stopped.evidence.read_bytes()).blind
 
@@ -541,7 +540,7 @@ async def test_a_host_that_shifts_a_table_card_after_reading_the_shares_is_stopp
     out = capsys.readouterr().out
     # The file proves it (9.9 step 5): two sets of shares of deal 1, both signed by the host.
     assert (
-        "round 1: FAILED: BlindCheckError: bad shares, by the host (party 0): deal 1: the host "
+        "round 1: FAILED: bad shares, by the host (party 0): deal 1: the host "
         "signed two sets of shares of its own" in out
     ), out
     assert "which no change to the file could make: the host cheated" in out, out
@@ -868,7 +867,7 @@ async def test_a_host_party_that_sends_a_person_a_wrong_share_is_named_by_everyo
     assert table.blind_history[0].void == VoidNotice("failed_check", 0)
     assert sorted(failed) == [0, 1]
     banner = str(failed[0])
-    assert banner.startswith("DEAL CHECK FAILED in round 1: BlindCheckError: no card")
+    assert banner.startswith("DEAL CHECK FAILED in round 1: no card")
     for n in (0, 1):
         assert "At fault: the host (party 0)." in str(failed[n]), str(failed[n])
     paths = [failed[n].evidence for n in (0, 1)]
@@ -876,7 +875,7 @@ async def test_a_host_party_that_sends_a_person_a_wrong_share_is_named_by_everyo
     capsys.readouterr()
     assert cli_main(["verify", *map(str, paths)]) != 0
     out = capsys.readouterr().out
-    assert out.count("round 1: FAILED: BlindCheckError: bad share, by the host (party 0)") == 2, out
+    assert out.count("round 1: FAILED: bad share, by the host (party 0)") == 2, out
     for p in paths:
         record = decode_any(p.read_bytes()).rounds[0]
         assert record.void == VoidNotice("failed_check", 0)

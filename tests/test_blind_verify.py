@@ -299,7 +299,7 @@ def test_a_bad_play_proof_names_the_person_and_the_card(bots_match, tmp_path: Pa
         "Carla (seat 2) cheated, or the record was changed"
     ) in lines, lines
     assert (
-        "  round 1: FAILED: BlindCheckError: bad play proof, by Carla (seat 2, party 2): "
+        "  round 1: FAILED: bad play proof, by Carla (seat 2, party 2): "
         f"play {n}: Carla (seat 2)'s proof does not show {CARDS[other]} at deck position "
         f"{play.pos}"
     ) in lines, lines

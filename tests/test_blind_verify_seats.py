@@ -146,7 +146,7 @@ def test_a_blind_round_naming_the_hosts_computer_a_party_is_refused_by_verify_al
 ) -> None:
     monkeypatch.setattr(BlindTable, "_person", lambda self, seat: True)
     banner, key = trio.run(ada_at_a_host_that_names_its_computer_a_party, data_home)
-    assert banner.startswith("DEAL CHECK FAILED in round 1: ComputerPartyError"), banner
+    assert banner.startswith("DEAL CHECK FAILED in round 1: computer party"), banner
     (saved,) = (data_home / "transcripts").glob("*.scopa")
     evidence = decode_any(saved.read_bytes())
     assert evidence.stopped is not None
@@ -164,7 +164,7 @@ def test_a_blind_round_naming_the_hosts_computer_a_party_is_refused_by_verify_al
     )
     assert out[2:] == [
         meaning,
-        "  round 1: FAILED: ComputerPartyError: round 1: the host named seat 1 among the "
+        "  round 1: FAILED: computer party: round 1: the host named seat 1 among the "
         "round's people, a seat a computer holds; only a seat a person plays is a party",
         "match result: not checked (round 1 failed)",
         "NOT VERIFIED",

@@ -41,7 +41,7 @@ def test_a_message_of_several_lines_keeps_its_lines_when_cut_to_the_terminal() -
     "The game stops" and "here: this host's deal ..." on two lines, its breaks taken for
     letters. Each of its lines is now cut on its own."""
     banner = (
-        "DEAL CHECK FAILED in round 2: BlindCheckError: wrong secret: this party's own seed "
+        "DEAL CHECK FAILED in round 2: wrong secret: this party's own seed "
         "was relayed altered\n"
         "The game stops here: this host's deal cannot be trusted.\n"
         "Evidence saved to /data/transcripts/t1-FAILED.scopa (check it with: scopa-net verify "
@@ -51,8 +51,7 @@ def test_a_message_of_several_lines_keeps_its_lines_when_cut_to_the_terminal() -
         render.plain([r]) for r in render.wrap_line(FormattedText([("class:error", banner)]), 120)
     ]
     assert rows == [
-        "DEAL CHECK FAILED in round 2: BlindCheckError: wrong secret: this party's own seed was "
-        "relayed altered",
+        "DEAL CHECK FAILED in round 2: wrong secret: this party's own seed was relayed altered",
         "The game stops here: this host's deal cannot be trusted.",
         "Evidence saved to /data/transcripts/t1-FAILED.scopa (check it with: scopa-net verify "
         "/data/transcripts/t1-FAILED.scopa)",

@@ -413,7 +413,7 @@ def test_bots_check_every_deal_unless_told_not_to(
         # One line per bot: before, a failed check came twice, once unnamed and once with
         # the banner's second line ("The game stops here: ...") broken onto a line of its own.
         failures = [line for line in err.splitlines() if line.strip()]
-        assert failures[0].startswith("failure: bot-1: DEAL CHECK FAILED in round 1: HostLiedError")
+        assert failures[0].startswith("failure: bot-1: DEAL CHECK FAILED in round 1: host lied")
         assert all(line.startswith("failure: bot-") for line in failures)
         assert len(failures) == len({line.split(":")[1] for line in failures})
     with host_in_thread(grace=0.2) as running:

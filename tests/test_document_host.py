@@ -193,7 +193,7 @@ def test_our_client_refuses_a_host_that_deals_a_card_it_did_not_commit_to(
     (line,) = [line.strip() for line in text.splitlines() if "DEAL CHECK FAILED" in line]
     banner = line[line.index("DEAL CHECK FAILED") :]  # a prompt may stand before it (a stream)
     assert re.fullmatch(
-        r"DEAL CHECK FAILED in round 1: CardCheckError: deck position [01]: \S+ with salt "
+        r"DEAL CHECK FAILED in round 1: card check: deck position [01]: \S+ with salt "
         r"[0-9a-f]{32} does not match committed hash \d+ \([0-9a-f]{64}\)",
         banner,
     ), banner
@@ -204,9 +204,7 @@ def test_our_client_refuses_a_host_that_deals_a_card_it_did_not_commit_to(
     capsys.readouterr()
     assert main(["verify", "--pin", fingerprint(host.key), str(evidence)]) == 1
     out = capsys.readouterr().out
-    assert (
-        "saved as evidence when the client stopped: round 1, CardCheckError: deck position" in out
-    )
+    assert "saved as evidence when the client stopped: round 1, card check: deck position" in out
     assert out.rstrip().endswith("NOT VERIFIED"), out
 
 

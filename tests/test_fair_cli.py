@@ -101,7 +101,7 @@ def test_a_tampered_file_says_which_round_and_why(
 ) -> None:
     assert main(["verify", str(saved[2])]) == 1
     out = capsys.readouterr().out
-    assert "round 2: FAILED: WrongSaltError: deck position" in out
+    assert "round 2: FAILED: wrong salt: deck position" in out
     assert "round 1: verified" in out
     assert out.splitlines()[-1] == "NOT VERIFIED"
 
@@ -152,7 +152,7 @@ def test_several_files_end_with_a_summary(
 def test_the_installed_command(saved: list[Path]) -> None:
     result = run_scopa_net("verify", str(saved[2]))
     assert result.returncode == 1
-    assert "WrongSaltError" in result.stdout
+    assert "FAILED: wrong salt: " in result.stdout
 
 
 def test_the_summary_counts_seeds_left_out_once_per_round(

@@ -85,7 +85,7 @@ async def test_a_dealer_the_host_keeps_after_a_catch_up_stops_her_client(
     lines = stop.banner.splitlines()
     banner = lines[0]
     assert re.fullmatch(
-        r"DEAL CHECK FAILED in round (\d+): MisroutedCardError: round \1's dealer is (Ada|bot 1), "
+        r"DEAL CHECK FAILED in round (\d+): misrouted card: round \1's dealer is (Ada|bot 1), "
         r"but (Ada|bot 1) deals it \(the next seat after a round played out, the same after a "
         r"void(, as the snapshot you were caught up with gives it)?\)",
         banner,
@@ -97,10 +97,13 @@ async def test_a_dealer_the_host_keeps_after_a_catch_up_stops_her_client(
         "the table): the host dealt out of order, or the record was changed."
     ), stop.banner
     assert re.fullmatch(
-        r"The round's reveal: BrokenChainError: the round was dealt by (Ada|bot 1), but "
-        r"(Ada|bot 1) deals",
+        r"The round's reveal: broken chain: the round was dealt by (Ada|bot 1), but "
+        r"(Ada|bot 1) deals it \(the next seat after a round played out, the same after a "
+        r"void\)",
         lines[2],
     ), stop.banner
+    # Every line she reads says what happened in words: no class name of ours on her screen.
+    assert "Error" not in screens[0].text, screens[0].text
     assert stop.exit_status == EXIT_DEAL_FAILED
     evidence = stop.evidence
     assert evidence is not None
@@ -109,4 +112,11 @@ async def test_a_dealer_the_host_keeps_after_a_catch_up_stops_her_client(
     assert main(["verify", "--pin", fingerprint(hosts[0].public_key), str(evidence)]) == 1
     out = capsys.readouterr().out
     assert "saved as evidence when the client stopped: round" in out, out
+    assert re.search(
+        r"^saved as evidence when the client stopped: round (\d+), misrouted card: round \1's "
+        r"dealer is (Ada|bot 1) \(seat \d.*\), but (Ada|bot 1) \(seat \d\) deals it",
+        out,
+        re.M,
+    ), out
+    assert "Error" not in out, out
     assert out.rstrip().endswith("NOT VERIFIED"), out

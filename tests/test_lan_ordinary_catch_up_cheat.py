@@ -87,7 +87,7 @@ async def test_a_dealer_the_host_keeps_while_she_is_away_stops_her_client_once_c
     lines = stop.banner.splitlines()
     banner = lines[0]
     assert re.fullmatch(
-        r"DEAL CHECK FAILED in round (\d+): MisroutedCardError: round \1's dealer is (Ada|bot 1), "
+        r"DEAL CHECK FAILED in round (\d+): misrouted card: round \1's dealer is (Ada|bot 1), "
         r"but (?!\2)(Ada|bot 1) deals it \(the next seat after a round played out, the same "
         r"after a void, as the snapshot you were caught up with gives it\)",
         banner,
@@ -142,7 +142,7 @@ async def test_points_a_snapshot_changes_of_a_round_she_checked_stop_her_client_
     (stop,) = failed
     banner = stop.banner.splitlines()[0]
     assert re.fullmatch(
-        r"DEAL CHECK FAILED in round 1: ScoreMismatchError: the snapshot you were caught up "
+        r"DEAL CHECK FAILED in round 1: score mismatch: the snapshot you were caught up "
         r"with gives, after round 1, scores \[(\d+), (\d+)\] and (Ada|bot 1) the next deal; "
         r"the rounds you saw give scores \[\1, \d+\] and \3 the next deal",
         banner,
@@ -156,7 +156,7 @@ async def test_points_a_snapshot_changes_of_a_round_she_checked_stop_her_client_
     # The snapshot is not signed: the file proves the rounds she saw, and keeps what the
     # snapshot told her (her client's record of it), which they contradict.
     assert re.search(
-        r"saved as evidence when the client stopped: round 1, ScoreMismatchError: the snapshot "
+        r"saved as evidence when the client stopped: round 1, score mismatch: the snapshot "
         r"you were caught up with gives, after round 1, scores \[\d+, \d+\] and ",
         out,
     ), out

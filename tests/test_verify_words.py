@@ -99,7 +99,7 @@ def test_a_changed_file_leads_with_what_it_means_then_the_evidence(
         "round 1: the record was changed after the round (or the file is damaged): its cards "
         "do not match what the host committed to before the deal"
     )
-    assert out[lead + 1].startswith("  round 1: FAILED: DigestMismatchError: the 40 card hashes")
+    assert out[lead + 1].startswith("  round 1: FAILED: digest mismatch: the 40 card hashes")
     assert out[-1] == "NOT VERIFIED"
 
 
@@ -449,9 +449,9 @@ def test_an_illegal_play_in_the_record_names_the_seat_not_you(
     assert status == 1
     seat = plays[0].seat
     who = f"seat {seat} (this file's seat)" if seat == t.seat else f"seat {seat}"
-    evidence = [line for line in out if "IllegalPlayRecordedError" in line]
+    evidence = [line for line in out if "FAILED: illegal play: " in line]
     assert evidence, out
-    assert evidence[0].startswith(f"  round 1: FAILED: IllegalPlayRecordedError: play 1 by {who}:")
+    assert evidence[0].startswith(f"  round 1: FAILED: illegal play: play 1 by {who}:")
     assert evidence[0].endswith(f": it is not the turn of {who}"), evidence
     assert "your" not in evidence[0]
 

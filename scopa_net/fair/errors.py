@@ -88,6 +88,13 @@ class BrokenChainError(FairnessError):
     """A round does not link to the round before it (chain hash or round number)."""
 
 
+class DealerMismatchError(BrokenChainError):
+    """A blind round dealt by another seat than the match's dealer: the first deal's as the
+    keys draw it, a later one's as the rotation gives it (protocol.md 9.5.3, 9.9 step 4). A
+    *broken chain*, as protocol.md names it: the record's dealer does not follow on from the
+    rounds before."""
+
+
 class BadSignatureError(FairnessError):
     """A host signature that does not verify under the host's key."""
 

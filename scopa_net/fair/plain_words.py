@@ -23,6 +23,13 @@ _BY_TYPE: tuple[tuple[type[e.FairnessError], str], ...] = (
     ),
     (e.EmptyTranscriptError, "the file holds no rounds: there is nothing in it to check"),
     (
+        e.DealerMismatchError,
+        "the round was dealt by a seat whose turn it was not (the round's keys draw the "
+        "match's first dealer; after that the deal passes to the next seat when a round is "
+        "played out, and stays after a void): the host dealt out of turn, or the record was "
+        "changed",
+    ),
+    (
         e.BrokenChainError,
         f"{CHANGED}: this round does not follow on from the round before it, as if a round "
         "was taken out, added or altered",

@@ -21,6 +21,7 @@ from typing import Self
 from scopa_net.cards import CARDS
 from scopa_net.dealing import TABLE, seat_positions
 from scopa_net.errors import AmbiguousPlayError, IllegalPlayError
+from scopa_net.fair.check_names import check_line
 from scopa_net.fair.commitments import (
     LEFT_OUT_WORDS,
     ZERO_CHAIN,
@@ -91,7 +92,7 @@ class RoundVerdict:
 
     def text(self) -> str:
         if self.error is not None:
-            return f"round {self.round_no}: FAILED: {type(self.error).__name__}: {self.error}"
+            return f"round {self.round_no}: FAILED: {check_line(self.error)}"
         return f"round {self.round_no}: {self.note}"
 
 
@@ -146,8 +147,7 @@ class MatchVerdict:
         if self.unseen:
             out.append(self.unseen)
         if self.result_error is not None:
-            name = type(self.result_error).__name__
-            out.append(f"match result: FAILED: {name}: {self.result_error}")
+            out.append(f"match result: FAILED: {check_line(self.result_error)}")
         else:
             out.append(f"match result: {self.result_note}")
         return out

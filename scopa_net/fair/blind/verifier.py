@@ -37,6 +37,7 @@ from scopa_net.fair.blind.shuffle_proof import ShuffleClaim, check_shuffle_proof
 from scopa_net.fair.commitments import check_signature, commit_message
 from scopa_net.fair.errors import (
     BrokenChainError,
+    DealerMismatchError,
     IncompleteRoundError,
     MisroutedCardError,
     NotRevealedError,
@@ -107,11 +108,17 @@ class _BlindVerifier(_Verifier):
         if r.dealer is None:
             raise NotRevealedError("the round never reached its deal")
         if self.replaying:  # the dealer before the deals, whose plan it gives (9.9 step 4)
+            first = self.match is None
             if self.match is None:
                 self.match = Match(rules, blind_first_dealer(r.round_id, r.keys, rules.players))
             if r.dealer != self.match.dealer:
-                raise BrokenChainError(
-                    f"the round was dealt by seat {r.dealer}, but seat {self.match.dealer} deals"
+                raise DealerMismatchError(
+                    f"the round was dealt by seat {r.dealer}, but seat {self.match.dealer} deals "
+                    + (
+                        "it (the match's first dealer, as the round's keys draw it)"
+                        if first
+                        else "it (the next seat after a round played out, the same after a void)"
+                    )
                 )
         opened = self.check_deals(r)
         if r.seeds is None:
