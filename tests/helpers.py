@@ -402,6 +402,54 @@ def kings_on_the_table(players: int, people: int | None = None) -> tuple[bytes, 
             return round_id, host_seed, seed
 
 
+def blind_perm(seed: bytes, round_id: bytes) -> tuple[int, ...]:
+    """A blind party's shuffle from its seed (protocol.md 9.3): output position ``i`` takes
+    input position ``perm[i]``."""
+    from scopa_net.fair.blind.tags import LABEL_SHUFFLE
+    from scopa_net.fair.shuffle import RandomStream, fisher_yates
+
+    return fisher_yates(RandomStream(seed, LABEL_SHUFFLE, round_id))
+
+
+def blind_kings_seed(
+    rules: RuleSet, round_id: bytes, seeds: Mapping[int, bytes], party: int, start: bytes
+) -> bytes:
+    """A seed for blind ``party`` that, with every other party's seed (``seeds``, by party),
+    shuffles three or more kings onto the round's opening table (a void deal, 9.5): the first
+    of ``sha256(start || k)``, k = 0, 1, ... that does (about one in 600). The opening table's
+    positions do not depend on the dealer."""
+    import hashlib
+
+    from scopa_net.cards import KINGS_MASK
+    from scopa_net.dealing import seat_positions
+
+    parties = len(seeds) + 1
+    perms = {p: blind_perm(s, round_id) for p, s in seeds.items()}
+    table = seat_positions(rules, 0, TABLE, first_deal_only=True)
+    for k in range(100_000):
+        seed = hashlib.sha256(start + k.to_bytes(4, "big")).digest()
+        perms[party] = blind_perm(seed, round_id)
+        kings = 0
+        for pos in table:
+            for p in reversed(range(parties)):
+                pos = perms[p][pos]
+            kings += bool((1 << pos) & KINGS_MASK)
+        if kings >= 3:
+            return seed
+    raise AssertionError("no seed of 100,000 puts three kings on the table")
+
+
+def blind_kings_on_the_table(rules: RuleSet, people: int) -> tuple[bytes, bytes, list[bytes]]:
+    """A round id, a host seed and a seed for each of ``people`` persons' parties (parties 1
+    on) whose blind shuffle deals three or more kings to the opening table: the blind form of
+    :func:`kings_on_the_table`, for a test that plans a blind round's seeds."""
+    rng = random.Random(2024)
+    round_id = rng.randbytes(16)
+    seeds = {p: rng.randbytes(32) for p in range(people)}  # the host's (party 0) and others
+    last = blind_kings_seed(rules, round_id, seeds, people, rng.randbytes(32))
+    return round_id, seeds[0], [*(seeds[p] for p in range(1, people)), last]
+
+
 class SeededSecrets:
     """The ``secrets`` module as a seat draws its seed from it, for a test to put in its
     place: the seat seed (``len(seed)`` bytes) is always ``seed``, all else the real one's."""
