@@ -247,7 +247,8 @@ async def test_a_person_away_when_a_round_began_comes_back_with_one_resume(
     plays his seat). His client gets back and resumes; the replay shows it round 2 without
     his seat, but that resume already counts him back: it must not resume again, nor tell
     him he missed a deadline. Round 3 counts him again. (A guard on the fix of the test
-    above: it passes before that fix too.)"""
+    above: it passes before that fix too.) After a deal void for its kings (about 1 in 600)
+    all of this is one round later: the outage comes in the first round with plays."""
     rules = RuleSet.of(3, 31)
     names = ("Ada", "Bruno")
     people = People(tmp_path, names)
@@ -274,33 +275,34 @@ async def test_a_person_away_when_a_round_began_comes_back_with_one_resume(
         with trio.fail_after(600):
             while not (table.phase is Phase.PLAY and table.blind_round is not None):
                 await trio.sleep(0.5)
+            cut_in = table.blind_round.round_no
             await outage.cut()
-            while table.blind_round.round_no < 2:
+            while table.blind_round.round_no < cut_in + 1:
                 await trio.sleep(0.5)
             assert people.sessions["Bruno"].seat not in table.blind_round.people
             made = outage.made
             outage.up = True
-            while table.blind_round.round_no < 3 and not people.done["Ada"].is_set():
+            while table.blind_round.round_no < cut_in + 2 and not people.done["Ada"].is_set():
                 await trio.sleep(0.5)
         nursery.cancel_scope.cancel()
 
     assert not people.failed, "\n".join(exc.banner for exc in people.failed.values())
     bruno = people.sessions["Bruno"]
-    assert table.blind_history[0].void is not None
-    assert table.blind_history[0].void.offender == bruno.seat
+    assert table.blind_history[cut_in - 1].void is not None
+    assert table.blind_history[cut_in - 1].void.offender == bruno.seat
     assert bruno.seat in table.blind_round.people, "Bruno did not come back"
     assert outage.made == made + 1, "a resume more than the one that brought Bruno back"
     assert SAT_OUT_SILENT not in said["Bruno"], said["Bruno"]
     assert bruno.verdict_failures == []
-    # Round 3 may have begun at his client too by the time the loop above saw it begin.
-    assert len(bruno.witness.rounds) in (2, 3)  # type: ignore[union-attr]
+    # The round after may have begun at his client too by the time the loop above saw it.
+    assert len(bruno.witness.rounds) in (cut_in + 1, cut_in + 2)  # type: ignore[union-attr]
     whole = bruno.witness.transcript()  # type: ignore[union-attr]
-    rounds_verify(dataclasses.replace(whole, rounds=whole.rounds[:2]))
+    rounds_verify(dataclasses.replace(whole, rounds=whole.rounds[: cut_in + 1]))
     # Bruno reads his own void as his, in words a person reads; Ada reads it of Bruno.
     plays = "(a void round scores nothing)"
     assert (
-        "Round 1 is void: you were away past your grace period. Nobody saw your cards; the "
-        "same dealer deals again."
+        f"Round {cut_in} is void: you were away past your grace period. Nobody saw your cards; "
+        "the same dealer deals again."
     ) in said["Bruno"], said["Bruno"]
     checked = [line for line in said["Bruno"] if line.startswith("Deal check: void: ")]
     assert checked[0].startswith("Deal check: void: you were absent; the "), checked
@@ -312,7 +314,7 @@ async def test_a_person_away_when_a_round_began_comes_back_with_one_resume(
         )
     ), checked
     assert (
-        "Round 1 is void: Bruno was away past their grace period. Nobody saw their cards; the "
-        "same dealer deals again."
+        f"Round {cut_in} is void: Bruno was away past their grace period. Nobody saw their "
+        "cards; the same dealer deals again."
     ) in said["Ada"], said["Ada"]
     assert any(line.startswith("Deal check: void: Bruno was absent; the ") for line in said["Ada"])
