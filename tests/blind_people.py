@@ -16,7 +16,7 @@ from typing import NoReturn
 import pytest
 import trio
 from hosting import Network, create, start_memory_host
-from person_screen import PersonScreen
+from person_screen import PersonScreen, in_play
 
 from scopa_net.bots.base import Player
 from scopa_net.bots.levels import make_player
@@ -250,8 +250,10 @@ class SleepingLaptop:
         return await self.plug.connect()
 
     async def sleeps_at_the_first_hand(self, screen: PersonScreen) -> None:
-        """``between`` for :meth:`People.on_screen`: the lid closes at the first hand shown."""
-        if not self.asleep and "Your hand " in screen.text:
+        """``between`` for :meth:`People.on_screen`: the lid closes at the first hand shown in
+        a round with plays to come (a deal void for its kings, about 1 in 600, shows a hand
+        but is over at once: the lid closing then is between rounds)."""
+        if not self.asleep and "Your hand " in screen.text and in_play(screen):
             self.asleep = True
             await self.plug.pull()  # the lid closes: the host hears nothing more from them
             await self.woken.wait()  # and their screen takes nothing in meanwhile

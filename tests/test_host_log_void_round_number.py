@@ -4,6 +4,7 @@ host in virtual time, real client sessions with the game's controller in front o
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,9 @@ async def test_a_void_round_after_a_void_round_is_logged_with_the_screens_number
     """At a blind table Ada's laptop slept in round 1 (void); round 2, a computer playing her
     seat, was void too when Bruno's terminal closed. Every screen read "Round 2 is void:
     Bruno was away past their grace period"; the host's log said "round 3 void: Bruno (seat
-    1) was away past the grace time", the round dealt next."""
+    1) was away past the grace time", the round dealt next. (After a deal void for its kings,
+    about 1 in 600, each of these rounds comes one later: the numbers are read from Ada's
+    screen, and the kings voids' own log lines are left aside.)"""
     caplog.set_level(logging.INFO, logger="scopa_net")
     people = People(tmp_path, names=("Ada", "Bruno"))
     screens: dict[str, PersonScreen] = {}
@@ -53,14 +56,27 @@ async def test_a_void_round_after_a_void_round_is_logged_with_the_screens_number
         nursery.start_soon(bruno, table_id)
         with trio.fail_after(600):
             await woken.wait()
-            while "Round 2 is void" not in screens["Ada"].text:
+            while BRUNOS_VOID.search(screens["Ada"].text) is None:
                 await trio.sleep(0.1)
-            while sum(" void: " in line for line in host_said(caplog)) < 2:
+            while len(absent_voids(caplog)) < 2:
                 await trio.sleep(0.1)
         nursery.cancel_scope.cancel()
-    assert "Round 2 is void: Bruno was away past their grace period." in screens["Ada"].text
-    voids = [line.split(": ", 1)[1] for line in host_said(caplog) if " void: " in line]
-    assert voids == [
-        "round 1 void: Ada (seat 0) was away past the grace time",
-        "round 2 void: Bruno (seat 1) was away past the grace time",
-    ], host_said(caplog)
+    bruno_gone = BRUNOS_VOID.search(screens["Ada"].text)
+    assert bruno_gone is not None
+    voids = absent_voids(caplog)
+    assert voids[1] == f"round {bruno_gone[1]} void: Bruno (seat 1) was away past the grace time"
+    ada_gone = re.fullmatch(
+        r"round (\d+) void: Ada \(seat 0\) was away past the grace time", voids[0]
+    )
+    assert ada_gone is not None, voids
+    assert int(ada_gone[1]) < int(bruno_gone[1]), voids
+
+
+BRUNOS_VOID = re.compile(r"Round (\d+) is void: Bruno was away past their grace period\.")
+"""Bruno's void round as every screen reads it."""
+
+
+def absent_voids(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """The host's log lines for void rounds, but those void for their kings."""
+    said = host_said(caplog)
+    return [line.split(": ", 1)[1] for line in said if " void: " in line and "kings" not in line]
