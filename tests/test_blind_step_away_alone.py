@@ -14,7 +14,7 @@ from pathlib import Path
 
 import trio
 from hosting import create, start_host
-from person_screen import sit, until
+from person_screen import in_play, sit, until
 
 from scopa_net.rules import RuleSet
 from scopa_net.server.table import Phase
@@ -27,14 +27,20 @@ async def test_alone_with_computers_at_a_blind_table_stepping_away_says_the_tabl
         host = await start_host(nursery, bot_delay=0.01)
         rules = RuleSet.of(3, 11)
         eve = await sit(nursery, host, "Eve", tmp_path, create=create(rules, bots=2, blind=True))
-        await until(lambda: eve.controller.state.view is not None)
+        # A round in play (round 1; the redeal after a deal void for its kings, 1 in 600).
+        await until(lambda: in_play(eve))
+        table = host.tables[eve.session.table_id].table
+        stepped_in = table.round_no
         asked = await eve.type("quit")
         said = await eve.type("away")
-        table = host.tables[eve.session.table_id].table
         await until(lambda: table.seats[eve.session.seat].stand_in)
         await trio.sleep(1)  # time for many computer moves at 0.01 s each, were it dealt
         # The host's rule (protocol.md 9.1): the void round is not dealt again without her.
-        assert (table.phase, table.round_no, table.needs_round) == (Phase.BETWEEN, 1, False)
+        assert (table.phase, table.round_no, table.needs_round) == (
+            Phase.BETWEEN,
+            stepped_in,
+            False,
+        )
         nursery.cancel_scope.cancel()
     assert asked[-1] == (
         "Leave for good (a computer player takes your seat) or step away (your seat is kept "
