@@ -668,7 +668,10 @@ async def test_a_kings_void_at_a_blind_table_over_the_network(
         verdict = verify_any(t)
         assert verdict.ok, verdict.lines()
         assert verdict.rounds[0].note.startswith("void deal (kings on the table)")
-        assert all(r.note.startswith("verified (dealer seat") for r in verdict.rounds[1:])
+        for r, record in zip(verdict.rounds[1:], t.rounds[1:], strict=True):
+            # (A later deal may be void for its kings too: about 1 in 600.)
+            kings = record.void is not None and record.void.reason == "kings"
+            assert r.note.startswith("void deal (kings" if kings else "verified (dealer seat")
 
 
 async def test_a_party_caught_up_by_snapshot_mid_round_takes_up_the_round_from_its_start(
