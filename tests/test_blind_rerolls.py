@@ -139,6 +139,7 @@ async def test_a_round_dealt_then_opened_anew_after_the_host_put_its_journal_bac
     db, copy = tmp_path / "host.db", tmp_path / "copy.db"
     said: list[str] = []
     again_key: list[bytes] = []
+    rerolled: list[int] = []  # 2: one later after a deal void for its kings (1 in 600)
 
     async def ada_plays(nursery: trio.Nursery) -> None:
         first = await start_host(nursery, db=str(db), bot_delay=0, grace=600)
@@ -158,12 +159,13 @@ async def test_a_round_dealt_then_opened_anew_after_the_host_put_its_journal_bac
                 return 0 if ada.view is None else ada.view.round_number
 
             await until(turn, 60)
-            copy_journal(db, copy)
-            while round_no() < REROLLED:
-                await until(lambda: turn() or round_no() >= REROLLED, 60)
-                if round_no() < REROLLED:
+            copy_journal(db, copy)  # in the round she first plays in: the next is re-rolled
+            rerolled.append(round_no() + 1)
+            while round_no() < rerolled[0]:
+                await until(lambda: turn() or round_no() >= rerolled[0], 60)
+                if round_no() < rerolled[0]:
                     await ada.submit(legal_plays(ada.view)[0])
-                    await until(lambda: not turn() or round_no() >= REROLLED, 60)
+                    await until(lambda: not turn() or round_no() >= rerolled[0], 60)
             await until(turn, 60)  # round 2 dealt, her hand on her screen
             await first.shutdown()
             first.journal.close()
@@ -182,17 +184,18 @@ async def test_a_round_dealt_then_opened_anew_after_the_host_put_its_journal_bac
             with pytest.raises(DealCheckFailedError) as stopped:
                 await ada_plays(nursery)
             nursery.cancel_scope.cancel()
+    (again_no,) = rerolled
     assert re.fullmatch(
-        rf"DEAL CHECK FAILED in round {REROLLED}: re-rolled round: round {REROLLED} was "
+        rf"DEAL CHECK FAILED in round {again_no}: re-rolled round: round {again_no} was "
         rf"opened again \(round id [0-9a-f]{{32}}\) after the host put its events back to an "
-        rf"older copy: before that this seat saw round {REROLLED} opened \(round id "
+        rf"older copy: before that this seat saw round {again_no} opened \(round id "
         r"[0-9a-f]{32}\) and cards of it dealt, so the host could have seen cards of that deal",
         stopped.value.banner.splitlines()[0],
     ), stopped.value.banner
     capsys.readouterr()
     assert main(["verify", "--pin", fingerprint(again_key[0]), str(stopped.value.evidence)]) == 1
     out = capsys.readouterr().out
-    assert f"saved as evidence when the client stopped: round {REROLLED}, re-rolled round" in out
+    assert f"saved as evidence when the client stopped: round {again_no}, re-rolled round" in out
     assert out.rstrip().endswith("NOT VERIFIED"), out
 
 
