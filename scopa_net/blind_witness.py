@@ -567,6 +567,12 @@ class BlindWitness:
         told = self.told_before.get(e.round_no)
         if told is not None and told.dealt and told.round_id != e.round_id:
             self._stopped_in = told.unfinished  # the round thrown away, in the evidence
+            if told.unfinished is None:  # revealed before (a deal void for its kings)
+                # The round opened again, as the host signed it, is the evidence: its number
+                # was used, and it is never revealed (9.9 step 1).
+                with contextlib.suppress(BlindCheckError, ValueError):
+                    seated = seated_by_seat(self.computer_seats, self.rules.players)
+                    self._refused = refused_round(e, party_key(e.key), seated)
             raise RerolledRoundError(
                 f"round {e.round_no} was opened again (round id {e.round_id.hex()}) after the "
                 "host put its events back to an older copy: before that this seat saw round "

@@ -7,12 +7,13 @@ from __future__ import annotations
 import dataclasses
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
 from blind_driver import BlindDriver, new_blind_table
 from faultproxy import FaultProxy
-from helpers import seat_for_reconnection
+from helpers import blind_kings_on_the_table, seat_for_reconnection
 from hosting import create, start_host
 from journal_copies import copy_journal, put_back
 from session_watch import said_into, until
@@ -125,8 +126,9 @@ def test_a_round_opened_again_while_it_is_in_play_stops_the_seat_as_a_re_roll() 
     )
 
 
+@pytest.mark.parametrize("void", [False, True], ids=["played", "void for its kings"])
 async def test_a_round_dealt_then_opened_anew_after_the_host_put_its_journal_back_stops_the_seat(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, void: bool
 ) -> None:
     """Ada plays our real host's blind table with its computer player. Her host's journal is
     copied during round 1; round 2 is opened and dealt (the host has seen its table and its
@@ -135,7 +137,12 @@ async def test_a_round_dealt_then_opened_anew_after_the_host_put_its_journal_bac
     lost round 2, opens it anew with a fresh shuffle: a re-roll behind the excuse of a journal
     put back. Before the fix her client took the new round 2 (the blind witness was made
     again from nothing, knowing no round it saw) and played on; now it stops, as at an
-    ordinary table."""
+    ordinary table. With ``void``, the first round 2 is void for its kings (planned seeds),
+    revealed at once: her evidence holds the round opened again, never revealed, so verify
+    says NOT VERIFIED (before, the file held round 1 alone and verify said UNFINISHED, as of
+    a file saved mid-match)."""
+    if void:
+        plan_a_kings_void_round_2(monkeypatch)
     db, copy = tmp_path / "host.db", tmp_path / "copy.db"
     said: list[str] = []
     again_key: list[bytes] = []
@@ -196,7 +203,33 @@ async def test_a_round_dealt_then_opened_anew_after_the_host_put_its_journal_bac
     assert main(["verify", "--pin", fingerprint(again_key[0]), str(stopped.value.evidence)]) == 1
     out = capsys.readouterr().out
     assert f"saved as evidence when the client stopped: round {again_no}, re-rolled round" in out
+    if void:
+        assert f"round {again_no}: FAILED: not revealed" in out, out
     assert out.rstrip().endswith("NOT VERIFIED"), out
+
+
+def plan_a_kings_void_round_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first host's round 2 and Ada's seed for it shuffle three kings onto its opening
+    table (helpers.blind_kings_on_the_table); the host started again opens its own."""
+    round_id, host_seed, (ada_seed,) = blind_kings_on_the_table(RuleSet.of(2, 16), 1)
+    start_round = BlindTable.start_round
+    planned: list[bool] = []
+
+    def round_2_planned(table: BlindTable, rid: bytes, seed: bytes) -> None:
+        if table.round_no == 1 and not planned:
+            planned.append(True)
+            rid, seed = round_id, host_seed
+        start_round(table, rid, seed)
+
+    witness_init = BlindWitness.__init__
+
+    def ada_planned(witness: BlindWitness, *args: Any, **kw: Any) -> None:
+        kept = kw.get("seed_for")
+        kw["seed_for"] = lambda rid: ada_seed if rid == round_id else kept and kept(rid)
+        witness_init(witness, *args, **kw)
+
+    monkeypatch.setattr(BlindTable, "start_round", round_2_planned)
+    monkeypatch.setattr(BlindWitness, "__init__", ada_planned)
 
 
 def test_a_round_the_host_voids_saying_its_own_check_failed_without_cause_stops_the_seat(
