@@ -146,7 +146,7 @@ def test_evidence_that_cannot_show_the_snapshot_says_why_it_cannot_decide(
     assert status == 1
     assert lines[-1] == (
         "UNFINISHED: the client stopped here on a check this file cannot repeat (round 1, "
-        "ScoreMismatchError, said above): every round it holds verifies, and what failed is "
+        "score mismatch, said above): every round it holds verifies, and what failed is "
         "what the host told the seat outside them (such as a snapshot, which carries no "
         "signature), so this file alone cannot show whether the host lied"
     )

@@ -71,7 +71,7 @@ async def test_a_chain_rewritten_behind_a_snapshot_of_her_last_round_stops_her_c
     assert CAUGHT_UP_AT_ROUNDS_YOU_SAW in screens[0].text, screens[0].text
     lines = stop.banner.splitlines()
     assert lines[0] == (
-        f"DEAL CHECK FAILED in round 2: BrokenChainError: round 2 links to {REWRITTEN.hex()}, "
+        f"DEAL CHECK FAILED in round 2: broken chain: round 2 links to {REWRITTEN.hex()}, "
         f"not to round 1's chain hash {checked[0].hex()}, which this seat checked (the "
         "snapshot you were caught up with stands at that round)"
     ), stop.banner
@@ -84,7 +84,7 @@ async def test_a_chain_rewritten_behind_a_snapshot_of_her_last_round_stops_her_c
     out = capsys.readouterr().out
     assert re.search(r"^round 1: verified \(dealer ", out, re.M), out
     assert re.search(
-        rf"^  round 2: FAILED: BrokenChainError: prev {REWRITTEN.hex()} is not the chain hash "
+        rf"^  round 2: FAILED: broken chain: prev {REWRITTEN.hex()} is not the chain hash "
         rf"of the round before \({checked[0].hex()}\)$",
         out,
         re.M,
