@@ -26,7 +26,7 @@ from scopa_net.fair.commitments import (
     rules_hash,
     seat_commitment,
 )
-from scopa_net.fair.hashing import LABEL_DECK_SHUFFLE
+from scopa_net.fair.hashing import LABEL_DECK_SHUFFLE, TAG_RULES, tagged_hash, u8
 from scopa_net.fair.shuffle import RandomStream, deck_permutation, first_dealer
 from scopa_net.fair.transcript import DealtCard, PlayEntry, RoundRecord
 from scopa_net.rules import RuleSet
@@ -53,6 +53,8 @@ def test_the_document_has_the_fair_deal_cases() -> None:
         "exclusion-3",
         "chain-plays",
         "end",
+        "rules-sorted",
+        "end-no-winner",
     } <= set(CASES)
 
 
@@ -90,6 +92,16 @@ def test_signature_vectors() -> None:
     )
     # Ed25519 signatures are deterministic: the same key and message give the same bytes.
     assert key.sign(message).hex() == case["commit_sig"]
+
+
+def test_rules_hash_sorts_the_variants_bytewise() -> None:
+    case = CASES["rules-sorted"]
+    given = case["variants"].split()
+    assert sorted(v.encode("ascii") for v in given) == [v.encode() for v in case["sorted"].split()]
+    rules = RuleSet.of(int(case["players"]), int(case["target"]), given)
+    assert rules_hash(rules).hex() == case["rules_hash"]
+    in_given_order = tagged_hash(TAG_RULES, u8(4), u8(21), *(v.encode("ascii") for v in given))
+    assert in_given_order.hex() != case["rules_hash"]  # the order given is not the order hashed
 
 
 @pytest.mark.parametrize("name", ["deal-2", "deal-4"])
@@ -199,3 +211,12 @@ def test_end_vectors() -> None:
     assert message.hex() == case["end_msg"]
     assert key_of(case).sign(message).hex() == case["end_sig"]
     assert case["chain"] == CASES["exclusion-3"]["chain"]
+
+
+def test_end_vector_without_a_winner() -> None:
+    case = CASES["end-no-winner"]
+    assert case["winner"] == "nil"
+    message = end_message(bytes.fromhex(case["chain"]), ints(case["scores"]), None)
+    assert message.hex() == case["end_msg"]
+    assert message.endswith(bytes(4))  # lp() of nothing: the winner field is empty
+    assert key_of(case).sign(message).hex() == case["end_sig"]
