@@ -95,14 +95,22 @@ class HostAdvert:
         return cls(
             name=shown_host_name(text("name")),
             port=port,
-            protocol=int(text("proto")),
-            open_seats=int(text("open")),
+            protocol=_decimal("proto", text("proto")),
+            open_seats=_decimal("open", text("open")),
             password=text("pw") == "1",
             addresses=addresses,
             key=None if key is None else _key_bytes(key),
-            password_open=None if password_open is None else int(password_open),
-            newest_protocol=None if newest is None else int(newest),
+            password_open=None if password_open is None else _decimal("pwopen", password_open),
+            newest_protocol=None if newest is None else _decimal("protomax", newest),
         )
+
+
+def _decimal(key: str, value: str) -> int:
+    """A TXT number: decimal digits 0-9 only (protocol.md 1); ValueError otherwise (the
+    record is not one of ours), where ``int`` would also take a sign, spaces or other digits."""
+    if not (value.isascii() and value.isdigit()):
+        raise ValueError(f"advert {key!r} is not a number in decimal digits: {value!r}")
+    return int(value)
 
 
 def shown_host_name(announced: str) -> str:

@@ -250,3 +250,14 @@ def test_a_name_announced_on_the_lan_is_read_cleaned() -> None:
     assert len(name) == 64
     nothing = {**props, b"name": "\u200b\x1b".encode()}
     assert HostAdvert.from_properties(nothing, 7311, ()).name == "(no name)"
+
+
+@pytest.mark.parametrize("bad", [b" 5", b"+5", b"1_0", "\u0663".encode(), b"", b"-1"])
+def test_a_record_whose_numbers_are_not_decimal_digits_is_not_ours(bad: bytes) -> None:
+    """protocol.md 1: `proto`, `protomax`, `open` and `pwopen` are numbers in decimal digits;
+    a record holding anything else there (Python's int() takes a space, a sign, an underscore
+    or an Arabic-Indic digit) is not a scopa-net host's and is left out of the list."""
+    record = {b"name": b"x", b"proto": b"4", b"open": b"1", b"pw": b"0"}
+    for key in (b"proto", b"protomax", b"open", b"pwopen"):
+        with pytest.raises(ValueError, match="not a number in decimal digits"):
+            HostAdvert.from_properties({**record, key: bad}, 7311, ())
