@@ -63,6 +63,7 @@ from scopa_net.fair.transcript import VOID_KINGS, MatchResult, Transcript
 from scopa_net.match import Match
 from scopa_net.plays import Play, play_code
 from scopa_net.rules import RuleSet
+from scopa_net.server.round_start import RoundStart
 from scopa_net.server.table import OlderJournalError, Phase, SeatKind, Table, TableError
 from scopa_net.wire import messages as m
 from scopa_net.wire.errors import ErrorCode
@@ -145,8 +146,8 @@ class BlindTable(Table):
         self.dealt_people: tuple[int, ...] = ()
         """The ``people`` of the last round dealt (``dealt_round_no``): snapshots name them
         while that round is the one they show, the next one's setup under way or not."""
-        self.round_start: dict[int, tuple[int, m.Snapshot]] = {}
-        """Seat -> (seq, snapshot) as the round in play began: a person's seat caught up by
+        self.round_start: dict[int, RoundStart] = {}
+        """Seat -> its seq and snapshot as the round in play began: a person's seat caught up by
         snapshot starts there and has the round's events replayed, so its client can take up
         its party again (9.7), or, sitting the round out, follow it from its first deal (the
         round's table is opened only in its events); so does a seat taken by a newcomer while
@@ -209,11 +210,11 @@ class BlindTable(Table):
 
     def catch_up_point(self, seat: int) -> tuple[int, m.Snapshot] | None:
         start = self.kept_from(seat)
-        if start is None or not _a_persons(start[1], seat):
+        if start is None or not _a_persons(start.snapshot, seat):
             return None  # no round in play, or the seat was not a person's as it began
-        return start
+        return start.seq, start.snapshot
 
-    def kept_from(self, seat: int) -> tuple[int, m.Snapshot] | None:
+    def kept_from(self, seat: int) -> RoundStart | None:
         b = self.blind_round
         if b is None or b.public is not None:
             return None  # no round in play
@@ -228,16 +229,17 @@ class BlindTable(Table):
         seat since the round began, whose ``seat_status`` would name them after this one)."""
         start = self.kept_from(seat)
         s = self.seats[seat]
-        if start is None or start[0] < s.base or _a_persons(start[1], seat):
+        if start is None or start.seq < s.base or _a_persons(start.snapshot, seat):
             return None
-        events = s.log[start[0] - s.base :]
+        events = s.log[start.seq - s.base :]
         if events and isinstance(events[-1], m.SeatStatus) and events[-1].seat == seat:
             events = events[:-1]  # the newcomer's own arrival, just now: the snapshot says it
         if any(isinstance(e, m.SeatStatus) and e.seat == seat for e in events):
             return None
         if any(isinstance(e, m.BlindDeal) for e in events):
             return None  # dealt: the present shows the round and names its people
-        return start[0], replace(start[1], seats=self.seat_infos(), stand_ins=self.stand_ins())
+        snapshot = replace(start.snapshot, seats=self.seat_infos(), stand_ins=self.stand_ins())
+        return start.seq, snapshot
 
     def _played_for_a_person(self, seat: int) -> bool:
         """As any table's, and a person sitting the blind round out (9.7) too."""
@@ -445,7 +447,7 @@ class BlindTable(Table):
         # else is a person: a blind round needs one, so it waits for them.
         people = tuple(s for s in persons if s not in self.sitting_out) or tuple(persons)
         self.round_start = {  # every seat: a newcomer may take one before the deal
-            s: (self.seats[s].seq, self.snapshot(s)) for s in range(self.rules.players)
+            s: RoundStart(self.seats[s].seq, self.snapshot(s)) for s in range(self.rules.players)
         }
         self.round_no += 1
         party = BlindParty(self.rules, round_id, 0, people, host_seed)

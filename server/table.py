@@ -33,6 +33,7 @@ import enum
 import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -71,6 +72,7 @@ from scopa_net.names import away_name, clean_chat, clean_name, reads_as_computer
 from scopa_net.plays import Play, play_code
 from scopa_net.rules import RuleSet
 from scopa_net.seat_holders import Holder, SeatHolders
+from scopa_net.server.round_start import RoundStart
 from scopa_net.view import SeatView
 from scopa_net.wire import messages as m
 from scopa_net.wire.convert import opening_snapshot, score_lines, snapshot_of
@@ -277,8 +279,8 @@ class Table:
         self.end_sig: bytes | None = None
         self.chain = ZERO_CHAIN
         self.seen_round_ids: set[bytes] = set()
-        self.round_start: dict[int, tuple[int, m.Snapshot]] = {}
-        """Seat -> (seq, snapshot) just before the latest round of the match opened (its
+        self.round_start: dict[int, RoundStart] = {}
+        """Seat -> its seq and snapshot just before the latest round of the match opened (its
         ``round_commit`` the next event): the seat's log is kept whole from there, and a seat
         caught up by snapshot starts there and has every event since replayed, so that its
         deal check covers that round (protocol.md 3.4). Empty before a match's first round."""
@@ -375,12 +377,19 @@ class Table:
 
     def snapshot(self, seat: int) -> m.Snapshot:
         """The seat's whole view as one message, standing for its log so far."""
+        return self._snapshot_maker(seat)()
+
+    def _snapshot_maker(self, seat: int) -> Callable[[], m.Snapshot]:
+        """What makes :meth:`snapshot` of now, called now or later: the seat's view and the
+        table's facts are taken now (immutable values, so they stay as they are now), the
+        message is built when it is called."""
         seq = self.seats[seat].seq
         view = self.view_for(seat)
         if view is not None:
             if view.round_number == 0:  # nothing dealt: no dealer yet (protocol.md 3.9)
                 view = replace(view, dealer=0)
-            return snapshot_of(
+            return partial(
+                snapshot_of,
                 view,
                 seq=seq,
                 table_id=self.table_id,
@@ -394,7 +403,7 @@ class Table:
         opening = opening_snapshot(
             self.rules, seat=seat, seq=seq, table_id=self.table_id, seats=self.seat_infos()
         )
-        return replace(opening, stand_ins=self.stand_ins())
+        return partial(replace, opening, stand_ins=self.stand_ins())
 
     @property
     def voids(self) -> int:
@@ -420,21 +429,21 @@ class Table:
         start = self.round_start.get(seat)
         if start is None:
             return None
-        s, then = self.seats[seat], start[1].seats
+        s, then = self.seats[seat], start.snapshot.seats
         if seat >= len(then) or (then[seat].kind, then[seat].name) != (s.kind.value, s.name):
             return None
-        since = s.log[max(start[0] - s.base, 0) :]
+        since = s.log[max(start.seq - s.base, 0) :]
         if any(isinstance(e, m.SeatStatus) and e.seat == seat and e.kind != s.kind.value
                for e in since):  # fmt: skip
             return None  # left and taken again under the same name
-        return start
+        return start.seq, start.snapshot
 
     def join_point(self, seat: int) -> tuple[int, m.Snapshot] | None:
         """Where a newcomer who just took ``seat`` starts, when not now (a blind table's round
         being set up, 9.7). None: a snapshot of now."""
         return None
 
-    def kept_from(self, seat: int) -> tuple[int, m.Snapshot] | None:
+    def kept_from(self, seat: int) -> RoundStart | None:
         """The point from which ``seat``'s log is kept whole, besides the last events: as the
         latest round began (a blind table's round in play, for a seat caught up or taken during
         it). None: no such point."""
@@ -865,8 +874,9 @@ class Table:
 
     def _apply_round(self, round_id: bytes, host_seed: bytes) -> None:
         self.seen_round_ids.add(round_id)
-        self.round_start = {
-            s: (self.seats[s].seq, self.snapshot(s)) for s in range(len(self.seats))
+        self.round_start = {  # each snapshot made only if a seat is caught up from it
+            s: RoundStart(self.seats[s].seq, make=self._snapshot_maker(s))
+            for s in range(len(self.seats))
         }
         self.round_no += 1
         deck = HostDeck.derive(host_seed, round_id)

@@ -31,6 +31,7 @@ from scopa_net.server.blind_table import BlindTable
 from scopa_net.server.config import HostConfig
 from scopa_net.server.journal_writer import JournalWriter
 from scopa_net.server.outbox import Outbox
+from scopa_net.server.round_start import RoundStart
 from scopa_net.server.table import (
     Phase,
     SeatKind,
@@ -520,14 +521,14 @@ class TableTask:
                 outbox = self.attached.get(seat)
                 unsent = 0 if outbox is None else s.seq - outbox.cursor
                 start = self._kept_from(seat)  # the latest round, all of it
-                s.trim(max(limit, unsent, 0 if start is None else s.seq - start[0]))
+                s.trim(max(limit, unsent, 0 if start is None else s.seq - start.seq))
 
     def _catch_up_point(self, seat: int) -> tuple[int, m.Snapshot] | None:
         """The table's :meth:`~Table.catch_up_point`, unless the host is set to send a snapshot
         of the present instead (``round_start_catch_up``; a blind table's rule stands)."""
         return self.table.catch_up_point(seat) if self._from_round_start else None
 
-    def _kept_from(self, seat: int) -> tuple[int, m.Snapshot] | None:
+    def _kept_from(self, seat: int) -> RoundStart | None:
         """The table's :meth:`~Table.kept_from`, as :meth:`_catch_up_point` says."""
         return self.table.kept_from(seat) if self._from_round_start else None
 
@@ -1151,7 +1152,7 @@ class TableTask:
         replay = msg.last_seq >= s.base and s.seq - msg.last_seq <= self.config.replay_limit
         start = None if replay else self._catch_up_point(msg.seat)
         kept = None if replay else self._kept_from(msg.seat)
-        if kept is not None and s.base <= kept[0] <= msg.last_seq:
+        if kept is not None and s.base <= kept.seq <= msg.last_seq:
             # Every event of the latest round (at a blind table, the round in play) is
             # kept, and the seat saw its start (a newcomer's too, who sat down during it):
             # replayed however far behind (protocol.md 3.4).
