@@ -48,7 +48,8 @@ from scopa_net.wire.errors import ErrorCode, RefusalWhy
 log = logging.getLogger("scopa_net.host")
 
 BLIND_REQUESTS = (m.BlindKey, m.BlindShuffle, m.BlindShares, m.BlindReveal)
-PACED_BY_THE_GAME = (m.Play, m.SeedCommit, m.SeedReveal, *BLIND_REQUESTS)
+SEEDS = (m.SeedCommit, m.SeedReveal)
+PACED_BY_THE_GAME = (m.Play, *SEEDS, *BLIND_REQUESTS)
 """Messages that take no token of a connection's request limit: the game itself paces them (a
 move is taken only on the seat's turn, a seed once a round, a blind message once a stage), and
 a fast bot must not be slowed. Each one refused counts all the same, against the request limit
@@ -219,6 +220,9 @@ class TableTask:
         self._closed_for_good = False
         """The journal says this table is closed (a "no" to playing again, or the linger's
         end): it lingers, if at all, only for players to read the end."""
+        self._held: Request | None = None
+        """A request taken from the inbox while gathering seeds (:meth:`_more_seeds`) that is
+        not one: the next the task handles, before the inbox."""
 
     @property
     def closed_for_good(self) -> bool:
@@ -270,7 +274,9 @@ class TableTask:
             # Only the wait is cut short by a timer: a request once taken is handled to
             # the end (applied, journaled, answered) before any timer is looked at.
             request: Request | None = None
-            if deadline == math.inf:  # nothing is due: no cancel scope to set up
+            if self._held is not None:  # taken while gathering seeds: next in line
+                request, self._held = self._held, None
+            elif deadline == math.inf:  # nothing is due: no cancel scope to set up
                 request = await self._inbox.receive()
             else:
                 with trio.move_on_at(deadline):
@@ -310,10 +316,13 @@ class TableTask:
         its inbox as the host answers one that comes after (:func:`refusal_at_a_closed_table`),
         so that no ``play`` goes unanswered and no ``join`` waits for ever."""
         while True:
-            try:
-                request = self._inbox.receive_nowait()
-            except (trio.WouldBlock, trio.EndOfChannel):
-                return
+            if self._held is not None:
+                request, self._held = self._held, None
+            else:
+                try:
+                    request = self._inbox.receive_nowait()
+                except (trio.WouldBlock, trio.EndOfChannel):
+                    return
             outbox, msg = request.outbox, request.msg
             if outbox is not None and isinstance(msg, PACED_BY_THE_GAME):
                 outbox.paced_in_flight -= 1
@@ -866,11 +875,46 @@ class TableTask:
             return
         assert outbox is not None
         self._apply(outbox, msg, replies)
+        handled = [outbox]
+        if isinstance(msg, SEEDS) and not replies and not self.table.blind:
+            handled += await self._more_seeds()
         await self._flush(replies)
         if msg is not None:
-            outbox.answered()  # (its reply, if any, is queued now)
+            for asked in handled:
+                asked.answered()  # (its reply, if any, is queued now)
         if self._owner_left is not None:
             await self._close_for_the_owner(*self._owner_left)
+
+    async def _more_seeds(self) -> list[Outbox]:
+        """After a seed applied: apply the seeds waiting behind it in the inbox too, so that
+        one journal commit and one round of writes serve them all (a round's four seats send
+        their seeds at once; each used to wait for a commit of its own). Returns the
+        connections whose seeds were applied and not yet answered (their flush is the
+        caller's). Each seed is applied in turn as it would have been alone; the first request
+        that is not a seed is held for the task's next turn (:attr:`_held`). A seed refused
+        (it changed nothing) ends the gathering: what came before it is sent first, then its
+        answer, in the order they would have gone one by one."""
+        gathered: list[Outbox] = []
+        while True:
+            try:
+                request = self._inbox.receive_nowait()
+            except (trio.WouldBlock, trio.EndOfChannel):
+                return gathered
+            outbox, msg = request.outbox, request.msg
+            if outbox is None or not isinstance(msg, SEEDS):
+                self._held = request
+                return gathered
+            refused: list[tuple[Outbox, m.Message]] = []
+            self._apply(outbox, msg, refused)
+            if not refused:
+                gathered.append(outbox)
+                continue
+            await self._flush([])  # the seeds before it, committed and sent
+            for asked in gathered:
+                asked.answered()
+            await self._flush(refused)  # (nothing to journal: only its answer)
+            outbox.answered()
+            return []
 
     def take_now(self, outbox: Outbox, msg: m.Play) -> bool:
         """Handle a move at once, in the turn of the loop that read it, when the table's task
