@@ -11,24 +11,20 @@ import re
 from pathlib import Path
 
 import pytest
-from table_driver import KEY, Driver, fill, new_table
+from caught_up_files import (
+    caught_up_after_the_end,
+    caught_up_in_round_2,
+    caught_up_in_the_last_round,
+    stopped_by_5_points_added,
+)
+from table_driver import KEY
 
 from scopa_net.commands.main import main
 from scopa_net.commands.verify_verdict import PARTLY_VERIFIED, SNAPSHOT_CONTRADICTED
 from scopa_net.fair.commitments import fingerprint, public_key_bytes
 from scopa_net.fair.errors import ScoreMismatchError
-from scopa_net.fair.transcript import CAUGHT_UP_FORMAT_VERSION, CaughtUp, Transcript, decode
+from scopa_net.fair.transcript import CAUGHT_UP_FORMAT_VERSION, CaughtUp, decode
 from scopa_net.fair.verifier import verify_transcript
-from scopa_net.rules import RuleSet
-from scopa_net.witness import DealWitness
-
-RULES = RuleSet.of(2, 16)
-
-
-def ada_and_the_computer(seed: int = 5) -> Driver:
-    table = new_table(RULES, bots=1)
-    fill(table)
-    return Driver(table, seed=seed, watching={0})
 
 
 def test_a_snapshot_that_contradicts_a_round_she_checked_is_refused_from_the_evidence() -> None:
@@ -36,20 +32,8 @@ def test_a_snapshot_that_contradicts_a_round_she_checked_is_refused_from_the_evi
     start. Her witness stops on the snapshot (as before); her evidence now records what the
     snapshot told, so the file itself holds the contradiction and does not verify (before, it
     held round 1 alone, which verifies, and ``verify`` said UNFINISHED)."""
-    driver = ada_and_the_computer()
-    driver.run_until_round_over(1)
-    match = driver.table.match
-    assert match is not None
-    honest, dealer = list(match.scores), match.dealer
-    match.scores[1] += 5  # the cheat
-    driver.check_views = False
-    driver.table.start_round(driver.rng.randbytes(16), driver.rng.randbytes(32))
-    point = driver.table.catch_up_point(0)
-    assert point is not None
-    witness = driver.witnesses[0]
-    with pytest.raises(ScoreMismatchError) as stopped:
-        driver.caught_up_by_snapshot(0, point[1])
-    evidence = decode(witness.evidence(stopped.value).encode())
+    witness, error, honest, dealer = stopped_by_5_points_added()
+    evidence = decode(witness.evidence(error).encode())
     assert evidence.version == CAUGHT_UP_FORMAT_VERSION
     told = [honest[0], honest[1] + 5]
     assert evidence.caught_up == CaughtUp(1, tuple(told), dealer)
@@ -70,13 +54,7 @@ def test_a_seat_caught_up_in_a_round_under_way_keeps_a_transcript_that_verifies_
     carried on. The seat's transcript holds round 3 on, with what the snapshot told, and
     ``verify`` checks each of those rounds and the signed end on it, saying which rounds it
     could not check (before, such a seat saved no transcript)."""
-    driver = ada_and_the_computer()
-    driver.open_into_play(2)
-    snapshot = driver.table.snapshot(0)
-    witness = DealWitness(RULES, public_key_bytes(KEY), 0, mid_match=True)
-    witness.resynced(snapshot)
-    driver.run()
-    driver.read_after(0, witness, snapshot)
+    witness = caught_up_in_round_2()
     assert witness.keeps_transcript
     transcript = decode(witness.transcript().encode())
     assert transcript.caught_up is not None
@@ -97,13 +75,7 @@ def test_a_seat_caught_up_in_a_round_under_way_keeps_a_transcript_that_verifies_
 def test_points_changed_in_a_caught_up_file_are_refused() -> None:
     """The points the file says the snapshot told are what the rounds since are replayed on:
     a file whose ``caught_up`` points were changed no longer gives the signed end."""
-    driver = ada_and_the_computer()
-    driver.open_into_play(2)
-    snapshot = driver.table.snapshot(0)
-    witness = DealWitness(RULES, public_key_bytes(KEY), 0, mid_match=True)
-    witness.resynced(snapshot)
-    driver.run()
-    driver.read_after(0, witness, snapshot)
+    witness = caught_up_in_round_2()
     transcript = witness.transcript()
     assert transcript.caught_up is not None
     told = transcript.caught_up
@@ -127,19 +99,8 @@ def test_evidence_that_cannot_show_the_snapshot_says_why_it_cannot_decide(
     snapshot told (version 5): every round in it verifies. ``verify`` says what the file
     shows and why it cannot decide, where it said a bare UNFINISHED (as of a match saved
     mid-way)."""
-    driver = ada_and_the_computer()
-    driver.run_until_round_over(1)
-    match = driver.table.match
-    assert match is not None
-    match.scores[1] += 5  # the cheat
-    driver.check_views = False
-    driver.table.start_round(driver.rng.randbytes(16), driver.rng.randbytes(32))
-    point = driver.table.catch_up_point(0)
-    assert point is not None
-    witness = driver.witnesses[0]
-    with pytest.raises(ScoreMismatchError) as stopped:
-        driver.caught_up_by_snapshot(0, point[1])
-    older = dataclasses.replace(witness.evidence(stopped.value), caught_up=None)
+    witness, error, _, _ = stopped_by_5_points_added()
+    older = dataclasses.replace(witness.evidence(error), caught_up=None)
     path = tmp_path / "evidence.scopa"
     path.write_bytes(older.encode())
     status, lines = verify_words(path, capsys)
@@ -151,7 +112,7 @@ def test_evidence_that_cannot_show_the_snapshot_says_why_it_cannot_decide(
         "signature), so this file alone cannot show whether the host lied"
     )
     # The same evidence as our client saves it now: the file holds the contradiction.
-    path.write_bytes(witness.evidence(stopped.value).encode())
+    path.write_bytes(witness.evidence(error).encode())
     status, lines = verify_words(path, capsys)
     assert status == 1
     assert lines[-1] == "NOT VERIFIED"
@@ -164,13 +125,7 @@ def test_a_caught_up_file_says_which_rounds_it_could_not_check(
     """``verify`` of a seat's file from a catch-up in round 2 on: the rounds it checked, the
     line that says rounds 1 and 2 were not, and a last line that does not claim the whole
     match (status 1: the file does not verify completely)."""
-    driver = ada_and_the_computer()
-    driver.open_into_play(2)
-    snapshot = driver.table.snapshot(0)
-    witness = DealWitness(RULES, public_key_bytes(KEY), 0, mid_match=True)
-    witness.resynced(snapshot)
-    driver.run()
-    driver.read_after(0, witness, snapshot)
+    witness = caught_up_in_round_2()
     path = tmp_path / "caught-up.scopa"
     path.write_bytes(witness.transcript().encode())
     status, lines = verify_words(path, capsys)
@@ -181,31 +136,11 @@ def test_a_caught_up_file_says_which_rounds_it_could_not_check(
     assert lines[unseen + 1].startswith("round 3: verified (dealer "), lines
 
 
-def caught_up_in_the_last_round() -> tuple[Transcript, Driver]:
-    """A seat caught up by a snapshot of the present while a match to 1 plays its round 1,
-    which ends the match: the seat follows no round, and its file holds none."""
-    rules = RuleSet.of(2, 1)
-    for seed in range(1, 30):
-        table = new_table(rules, bots=1)
-        fill(table)
-        driver = Driver(table, seed=seed, watching={0})
-        driver.open_into_play(1)
-        snapshot = driver.table.snapshot(0)
-        witness = DealWitness(rules, public_key_bytes(KEY), 0, mid_match=True)
-        witness.resynced(snapshot)
-        driver.run()
-        driver.read_after(0, witness, snapshot)
-        transcript = witness.transcript()
-        if not transcript.rounds and transcript.result.sig is not None:
-            return transcript, driver
-    raise AssertionError("no match ended in its first round")
-
-
 def test_a_match_end_a_caught_up_seat_cannot_tie_to_a_round_is_checked_on_the_snapshot() -> None:
     """The seat's client checks that match end's scores against the snapshot's points, not
     its signature (no round it saw links to it, 5.10); ``verify`` does the same from the file,
     where it refused the signature as not over the zero hash."""
-    transcript, _ = caught_up_in_the_last_round()
+    transcript = caught_up_in_the_last_round()
     verdict = verify_transcript(decode(transcript.encode()))
     assert verdict.ok, verdict.lines()
     assert not verdict.whole
@@ -221,13 +156,7 @@ def test_a_caught_up_file_in_a_brief_line_says_what_it_could_not_check(
 ) -> None:
     """``verify --brief`` gives a caught-up seat's file one line that does not point at lines
     it does not show, and says that rounds went unchecked."""
-    driver = ada_and_the_computer()
-    driver.open_into_play(2)
-    snapshot = driver.table.snapshot(0)
-    witness = DealWitness(RULES, public_key_bytes(KEY), 0, mid_match=True)
-    witness.resynced(snapshot)
-    driver.run()
-    driver.read_after(0, witness, snapshot)
+    witness = caught_up_in_round_2()
     path = tmp_path / "caught-up.scopa"
     path.write_bytes(witness.transcript().encode())
     capsys.readouterr()
@@ -248,12 +177,8 @@ def test_a_seat_caught_up_after_the_match_ended_keeps_an_unfinished_file() -> No
     no round and no signed end: ``verify`` finds nothing wrong in it and says UNFINISHED
     (before, no transcript was saved, and a file without the snapshot's points would read
     as a score mismatch)."""
-    driver = ada_and_the_computer()
-    driver.run()
-    snapshot = driver.table.snapshot(0)
+    witness, snapshot = caught_up_after_the_end()
     assert snapshot.winner is not None
-    witness = DealWitness(RULES, public_key_bytes(KEY), 0, mid_match=True)
-    witness.resynced(snapshot)
     assert witness.keeps_transcript
     verdict = verify_transcript(decode(witness.transcript().encode()))
     assert verdict.failures == ()

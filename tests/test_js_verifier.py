@@ -15,6 +15,12 @@ from pathlib import Path
 import msgpack
 import pytest
 from blind_driver import BlindDriver, new_blind_table
+from caught_up_files import (
+    caught_up_after_the_end,
+    caught_up_in_round_2,
+    caught_up_in_the_last_round,
+    stopped_by_5_points_added,
+)
 from table_driver import KEY
 
 from scopa_net.blind_witness import BlindWitness
@@ -31,7 +37,7 @@ from scopa_net.fair.errors import (
     TranscriptFormatError,
 )
 from scopa_net.fair.simulate import reseal, simulate_match
-from scopa_net.fair.transcript import Transcript, decode
+from scopa_net.fair.transcript import CaughtUp, decode
 from scopa_net.rules import RuleSet
 from scopa_net.wire import messages as m
 
@@ -353,46 +359,17 @@ def test_a_seat_caught_up_by_snapshot_keeps_a_file_both_verifiers_read_alike(
     (verified as far as it saw), the same file with the snapshot's points changed (the signed
     end no longer adds up), and the evidence of a seat stopped by a snapshot that contradicts
     the round it checked (refused: the file holds the contradiction)."""
-    from table_driver import Driver, fill, new_table
-
-    from scopa_net.fair.errors import ScoreMismatchError
-    from scopa_net.fair.transcript import CaughtUp
-    from scopa_net.witness import DealWitness
-
-    rules = RuleSet.of(2, 16)
-
-    def driver() -> Driver:
-        table = new_table(rules, bots=1)
-        fill(table)
-        return Driver(table, seed=5, watching={0})
-
-    mid = driver()
-    mid.open_into_play(2)
-    snapshot = mid.table.snapshot(0)
-    witness = DealWitness(rules, public_key_bytes(KEY), 0, mid_match=True)
-    witness.resynced(snapshot)
-    mid.run()
-    mid.read_after(0, witness, snapshot)
-    partly = witness.transcript()
+    partly = caught_up_in_round_2().transcript()
     assert partly.caught_up is not None
     told = partly.caught_up
     changed = CaughtUp(told.round_no, (told.scores[0] + 3, told.scores[1]), told.dealer)
-    lied = driver()
-    lied.run_until_round_over(1)
-    assert lied.table.match is not None
-    lied.table.match.scores[1] += 5
-    lied.check_views = False
-    lied.table.start_round(lied.rng.randbytes(16), lied.rng.randbytes(32))
-    point = lied.table.catch_up_point(0)
-    assert point is not None
-    with pytest.raises(ScoreMismatchError) as stopped:
-        lied.caught_up_by_snapshot(0, point[1])
+    lied = stopped_by_5_points_added()
     files = {
         "partly.scopa": partly,
         "points-changed.scopa": dataclasses.replace(partly, caught_up=changed),
-        "snapshot-lied.scopa": lied.witnesses[0].evidence(stopped.value),
-        "no-round-followed.scopa": no_round_followed(),
-        "after-the-end.scopa": after_the_end(),
+        "snapshot-lied.scopa": lied.witness.evidence(lied.error),
+        "no-round-followed.scopa": caught_up_in_the_last_round(),
+        "after-the-end.scopa": caught_up_after_the_end()[0].transcript(),
     }
     for name, transcript in files.items():
         (tmp_path / name).write_bytes(transcript.encode())
@@ -406,44 +383,3 @@ def test_a_seat_caught_up_by_snapshot_keeps_a_file_both_verifiers_read_alike(
         "no-round-followed.scopa": ("partly", "partly"),
         "after-the-end.scopa": ("unfinished", "unfinished"),
     }, done.stderr
-
-
-def after_the_end() -> Transcript:
-    """A client started afresh after the match ended, caught up with a snapshot of its end:
-    no round, no signed end, the snapshot's points."""
-    from table_driver import Driver, fill, new_table
-
-    from scopa_net.witness import DealWitness
-
-    rules = RuleSet.of(2, 16)
-    table = new_table(rules, bots=1)
-    fill(table)
-    driver = Driver(table, seed=5, watching={0})
-    driver.run()
-    witness = DealWitness(rules, public_key_bytes(KEY), 0, mid_match=True)
-    witness.resynced(driver.table.snapshot(0))
-    return witness.transcript()
-
-
-def no_round_followed() -> Transcript:
-    """A seat caught up by a snapshot of the present in round 1 of a match to 1 that round 1
-    ends: its file holds no round, and a match end it cannot tie to one."""
-    from table_driver import Driver, fill, new_table
-
-    from scopa_net.witness import DealWitness
-
-    rules = RuleSet.of(2, 1)
-    for seed in range(1, 30):
-        table = new_table(rules, bots=1)
-        fill(table)
-        driver = Driver(table, seed=seed, watching={0})
-        driver.open_into_play(1)
-        snapshot = driver.table.snapshot(0)
-        witness = DealWitness(rules, public_key_bytes(KEY), 0, mid_match=True)
-        witness.resynced(snapshot)
-        driver.run()
-        driver.read_after(0, witness, snapshot)
-        transcript = witness.transcript()
-        if not transcript.rounds and transcript.result.sig is not None:
-            return transcript
-    raise AssertionError("no match ended in its first round")
