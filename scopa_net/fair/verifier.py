@@ -636,28 +636,38 @@ class _Verifier:
         whose rounds stop before the one the snapshot stands at: its signature cannot be tied
         to a round this file holds (5.10), and its scores and winner are checked against the
         points the snapshot told, carried on (*score mismatch*)."""
-        claimed = self.t.result
         scores, winner = told.scores, match_winner(self.rules, told.scores)
-        if claimed.sig is None:
-            if claimed.winner is not None:
-                raise UnfinishedMatchError(
-                    f"the result names side {claimed.winner} the winner, but carries no signed "
-                    "match end"
-                )
-            if tuple(claimed.scores) != scores:
-                raise ScoreMismatchError(
-                    f"the scores so far {claimed.scores} are not the points the snapshot told: "
-                    f"{scores}"
-                )
-            return f"UNFINISHED: no signed match end; scores so far {scores}"
+        if self.t.result.sig is None:
+            return self.unsigned_result(scores, "the points the snapshot told")
+        return self.signed_result(scores, winner, "what the points the snapshot told give")
+
+    def unsigned_result(self, scores: tuple[int, ...], are_not: str) -> str:
+        """A result without a signed match end: it names no winner, and its scores are
+        ``scores`` (*unfinished match*, *score mismatch*, said as not ``are_not``)."""
+        claimed = self.t.result
+        if claimed.winner is not None:
+            raise UnfinishedMatchError(
+                f"the result names side {claimed.winner} the winner, but carries no signed "
+                "match end"
+            )
+        if tuple(claimed.scores) != scores:
+            raise ScoreMismatchError(
+                f"the scores so far {claimed.scores} are not {are_not}: {scores}"
+            )
+        return f"UNFINISHED: no signed match end; scores so far {scores}"
+
+    def signed_result(self, scores: tuple[int, ...], winner: int | None, is_not: str) -> str:
+        """A signed result's scores and winner are ``scores`` and ``winner`` (*score
+        mismatch*, said as not ``is_not``)."""
+        claimed = self.t.result
         if tuple(claimed.scores) != scores or claimed.winner != winner:
             raise ScoreMismatchError(
                 f"the recorded match result (scores {claimed.scores}, winner {claimed.winner}) "
-                f"is not what the points the snapshot told give (scores {scores}, winner "
-                f"{winner})"
+                f"is not {is_not} (scores {scores}, winner {winner})"
             )
-        ends = "match not finished" if winner is None else f"side {winner} wins"
-        return f"verified: scores {scores}, {ends}"
+        if winner is None:
+            return f"verified: scores {scores}, match not finished"
+        return f"verified: scores {scores}, side {winner} wins"
 
     def result(self) -> str:
         told = self.t.caught_up
@@ -670,24 +680,7 @@ class _Verifier:
         match = self.match
         scores = tuple(match.scores) if match is not None else (0,) * self.rules.side_count
         winner = match.winner if match is not None else None
-        claimed = self.t.result
-        if claimed.sig is None:
-            if claimed.winner is not None:
-                raise UnfinishedMatchError(
-                    f"the result names side {claimed.winner} the winner, but carries no signed "
-                    "match end"
-                )
-            if tuple(claimed.scores) != scores:
-                raise ScoreMismatchError(
-                    f"the scores so far {claimed.scores} are not what the plays give: {scores}"
-                )
-            return f"UNFINISHED: no signed match end; scores so far {scores}"
+        if self.t.result.sig is None:
+            return self.unsigned_result(scores, "what the plays give")
         self.check_end_signature()
-        if tuple(claimed.scores) != scores or claimed.winner != winner:
-            raise ScoreMismatchError(
-                f"the recorded match result (scores {claimed.scores}, winner {claimed.winner}) "
-                f"is not what the plays give (scores {scores}, winner {winner})"
-            )
-        if winner is None:
-            return f"verified: scores {scores}, match not finished"
-        return f"verified: scores {scores}, side {winner} wins"
+        return self.signed_result(scores, winner, "what the plays give")
