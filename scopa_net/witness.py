@@ -128,6 +128,18 @@ def check_end_gives(
         )
 
 
+def opened_by(e: m.RoundCommit) -> RoundRecord:
+    """The round as its ``round_commit`` ``e`` announces it (5.2)."""
+    return RoundRecord.opened(
+        round_id=e.round_id,
+        round_no=e.round_no,
+        prev=e.prev,
+        card_hashes=e.card_hashes,
+        digest=e.digest,
+        sig=e.sig,
+    )
+
+
 def revealed(host_key: bytes, record: Revealed, e: m.RoundReveal) -> tuple[Revealed, bytes]:
     """The finished round ``record`` with the host's ``round_reveal`` signature, checked over
     the round's chain hash (5.7, 9.5.8), and that chain hash."""
@@ -377,14 +389,7 @@ class DealWitness:
             )
             return
         if not same_bytes(e.prev, rejoin.chain):
-            self._cut_short = RoundRecord.opened(
-                round_id=e.round_id,
-                round_no=e.round_no,
-                prev=e.prev,
-                card_hashes=e.card_hashes,
-                digest=e.digest,
-                sig=e.sig,
-            )  # the round that does not link, in the evidence
+            self._cut_short = opened_by(e)  # the round that does not link, in the evidence
             before = (
                 "the zero hash (no round was dealt before it)"
                 if rejoin.round_no == 1
@@ -485,14 +490,7 @@ class DealWitness:
         if self._follows_first():
             assert self.so_far is not None
             self.dealer = self.so_far.dealer  # (None: no round dealt, the host's word past 1)
-        self.current = RoundRecord.opened(
-            round_id=e.round_id,
-            round_no=e.round_no,
-            prev=e.prev,
-            card_hashes=e.card_hashes,
-            digest=e.digest,
-            sig=e.sig,
-        )
+        self.current = opened_by(e)
 
     def _no_reroll(self, e: m.RoundCommit) -> None:
         """5.2 and 5.4: a round, once opened, is played (or void for kings) and revealed
