@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import trio
-from hosting import create
+from hosting import CutOff, create, start_host
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client import render
 from scopa_net.client.asking import Asking
 from scopa_net.client.controller import Controller
+from scopa_net.client.moves import legal_plays
 from scopa_net.client.network_session import (
     DealCheckFailedError,
     NetworkSession,
@@ -30,6 +31,7 @@ from scopa_net.client.toolbar import toolbar_text
 from scopa_net.errors import IllegalPlayError
 from scopa_net.rules import RuleSet
 from scopa_net.server.host import Host
+from scopa_net.server.table import Table
 from scopa_net.wire.messages import CreateTable
 
 if TYPE_CHECKING:
@@ -119,6 +121,15 @@ async def play_when_asked(player: Player) -> None:
         await trio.sleep(0.01)
 
 
+async def plays_the_first_legal_card(player: Player) -> None:
+    """Type the first legal card whenever it is this player's turn, for ever."""
+    while True:
+        view = player.session.view
+        if view is not None and view.my_turn and not view.round_over and view.hand:
+            await player.type(legal_plays(view)[0].text())
+        await trio.sleep(0.01)
+
+
 def in_play(screen: PersonScreen) -> bool:
     """A round with a play to come is on ``screen`` (a void deal, three kings on the table,
     has none: the same dealer deals again)."""
@@ -162,11 +173,16 @@ async def sit(
 
 async def take_back(nursery: trio.Nursery, host: Host, player: Player, tmp: Path) -> Player:
     """The same ``join`` again after ``player``'s client died: the seat comes back from disk."""
-    name = player.session.name
-    (record,) = SeatStore(tmp / name).records()
-    back = await sit(nursery, host, name, tmp, table_id=record.table_id, resume_from=record)
+    back = await back_from_disk(nursery, host, player.session.name, tmp)
     await until(lambda: "Back in your seat" in back.text)
     return back
+
+
+async def back_from_disk(nursery: trio.Nursery, host: Host, name: str, tmp: Path) -> Player:
+    """``name``'s seat taken back from disk (her one kept seat, under ``tmp``), as ``join``
+    again after her client died does: not waiting until she is back."""
+    (record,) = SeatStore(tmp / name).records()
+    return await sit(nursery, host, name, tmp, table_id=record.table_id, resume_from=record)
 
 
 async def on_screen_at_memory_host(
@@ -233,6 +249,33 @@ async def sits_with(
     player = await sit(nursery, host, name, tmp, table_id=opener.session.table_id)
     await until(lambda: f"{name} sat down at the table" in opener.text)
     return player
+
+
+async def cut_off_after_round_1(
+    nursery: trio.Nursery,
+    tmp: Path,
+    plays: Callable[[Player], Awaitable[None]],
+    cheat: Callable[[Table], None],
+) -> tuple[Host, Player]:
+    """Ada plays round 1 of a match to 21 out against a host's computer player (``plays``
+    typing for her), and her client replays it. Her network goes down before round 2 (give
+    the table a pause before it), the host ``cheat``s, and once round 2 is opened her client
+    resumes by itself: the host and her screen."""
+    host = await start_host(nursery, replay_limit=1, bot_delay=0.01, grace=0.2)
+    network = CutOff(host.port)
+    ada = await sit(
+        nursery, host, "Ada", tmp, create=create(RuleSet.of(2, 21), bots=1),
+        connector=network.connect,
+    )  # fmt: skip
+    (task,) = host.tables.values()
+    nursery.start_soon(plays, ada)
+    await until(lambda: ada.session.witness is not None and ada.session.witness.verdicts)
+    await network.cut()
+    assert task.table.needs_round
+    cheat(task.table)
+    await until(lambda: task.table.round_no == 2)
+    network.up = True  # her client resumes by itself
+    return host, ada
 
 
 async def deal_checks_failed(

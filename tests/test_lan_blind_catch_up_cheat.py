@@ -10,9 +10,15 @@ from pathlib import Path
 import pytest
 import trio
 from hosting import create, start_host
-from person_screen import Player, deal_checks_failed, sit, take_back, until
+from person_screen import (
+    Player,
+    deal_checks_failed,
+    plays_the_first_legal_card,
+    sit,
+    take_back,
+    until,
+)
 
-from scopa_net.client.moves import legal_plays
 from scopa_net.client.network_session import CAUGHT_UP_BETWEEN_ROUNDS
 from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_DEAL_FAILED
@@ -21,15 +27,6 @@ from scopa_net.rules import RuleSet
 from scopa_net.server.blind_table import BlindTable
 from scopa_net.server.host import Host
 from scopa_net.server.table import Phase
-
-
-async def plays_on(player: Player) -> None:
-    """Ada types the first legal card whenever it is her turn."""
-    while True:
-        view = player.session.view
-        if view is not None and view.my_turn and not view.round_over and view.hand:
-            await player.type(legal_plays(view)[0].text())
-        await trio.sleep(0.01)
 
 
 async def test_a_dealer_the_host_keeps_after_a_catch_up_stops_her_client(
@@ -74,7 +71,7 @@ async def test_a_dealer_the_host_keeps_after_a_catch_up_stops_her_client(
             assert CAUGHT_UP_BETWEEN_ROUNDS in back.text, back.text
             screens.append(back)
             cheating.append(True)
-            await plays_on(back)
+            await plays_the_first_legal_card(back)
 
     failed = await deal_checks_failed(ada_comes_back, 90)
     (stop,) = failed

@@ -13,7 +13,15 @@ from pathlib import Path
 import pytest
 import trio
 from hosting import CutOff, create, start_host
-from person_screen import Player, deal_checks_failed, play_when_asked, sit, until
+from person_screen import (
+    Player,
+    back_from_disk,
+    cut_off_after_round_1,
+    deal_checks_failed,
+    play_when_asked,
+    sit,
+    until,
+)
 
 from scopa_net.client.network_session import (
     CAUGHT_UP_AT_ROUNDS_YOU_SAW,
@@ -44,27 +52,21 @@ async def test_a_chain_rewritten_behind_a_snapshot_of_her_last_round_stops_her_c
     screens: list[Player] = []
     checked: list[bytes] = []
 
+    def rewrites_the_chain(table: Table) -> None:
+        table.chain = REWRITTEN  # the cheat
+
     async def ada_comes_back() -> None:
         async with trio.open_nursery() as nursery:
-            host = await start_host(nursery, replay_limit=1, bot_delay=0.01, grace=0.2)
+            host, ada = await cut_off_after_round_1(
+                nursery, tmp_path, play_when_asked, rewrites_the_chain
+            )
             hosts.append(host)
-            network = CutOff(host.port)
-            ada = await sit(
-                nursery, host, "Ada", tmp_path, create=create(RuleSet.of(2, 21), bots=1),
-                connector=network.connect,
-            )  # fmt: skip
             screens.append(ada)
-            (task,) = host.tables.values()
-            nursery.start_soon(play_when_asked, ada)
+            # Round 1's chain hash as her client checked it (read before any wait: nothing
+            # reached her client while it was cut off).
             witness = ada.session.witness
-            await until(lambda: witness is not None and witness.verdicts)
             assert witness is not None
             checked.append(witness.rounds[-1].chain_hash())
-            await network.cut()  # (round 2 starts 2 s after round 1's end)
-            assert task.table.needs_round
-            task.table.chain = REWRITTEN  # the cheat
-            await until(lambda: task.table.round_no == 2)
-            network.up = True  # her client resumes by itself
 
     failed = await deal_checks_failed(ada_comes_back, 30)
     (stop,) = failed
@@ -159,7 +161,6 @@ async def test_a_seat_taken_back_past_the_rounds_it_saw_saves_a_transcript_verif
     a transcript all the same (before: "No transcript was saved for this match"), and
     ``verify`` checks the rounds she followed, says which it could not, and does not claim
     the whole match."""
-    from scopa_net.client.seat_store import SeatStore
     from scopa_net.commands.verify_verdict import PARTLY_VERIFIED
     from scopa_net.server.table import Phase
 
@@ -177,10 +178,7 @@ async def test_a_seat_taken_back_past_the_rounds_it_saw_saves_a_transcript_verif
             (task,) = host.tables.values()
             ada.crash()
             await until(lambda: task.table.round_no >= 2 and task.table.phase is Phase.PLAY)
-            (record,) = SeatStore(tmp_path / "Ada").records()
-            back = await sit(
-                nursery, host, "Ada", tmp_path, table_id=record.table_id, resume_from=record
-            )
+            back = await back_from_disk(nursery, host, "Ada", tmp_path)
             screens.append(back)
             nursery.start_soon(play_when_asked, back)
             await until(lambda: "Transcript saved:" in back.text, 60)

@@ -10,12 +10,18 @@ from pathlib import Path
 
 import pytest
 import trio
-from hosting import CutOff, create, start_host
-from person_screen import Player, deal_checks_failed, sit, until
+from hosting import create, start_host
+from person_screen import (
+    Player,
+    back_from_disk,
+    cut_off_after_round_1,
+    deal_checks_failed,
+    plays_the_first_legal_card,
+    sit,
+    until,
+)
 
-from scopa_net.client.moves import legal_plays
 from scopa_net.client.network_session import CAUGHT_UP_BETWEEN_ROUNDS
-from scopa_net.client.seat_store import SeatStore
 from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_DEAL_FAILED
 from scopa_net.commands.verify_verdict import SNAPSHOT_CONTRADICTED
@@ -23,15 +29,6 @@ from scopa_net.fair.commitments import fingerprint
 from scopa_net.rules import RuleSet
 from scopa_net.server.host import Host
 from scopa_net.server.table import Phase, Table
-
-
-async def plays_on(player: Player) -> None:
-    """Ada types the first legal card whenever it is her turn."""
-    while True:
-        view = player.session.view
-        if view is not None and view.my_turn and not view.round_over and view.hand:
-            await player.type(legal_plays(view)[0].text())
-        await trio.sleep(0.01)
 
 
 async def test_a_dealer_the_host_keeps_while_she_is_away_stops_her_client_once_caught_up(
@@ -71,14 +68,11 @@ async def test_a_dealer_the_host_keeps_while_she_is_away_stops_her_client_once_c
             # host deals honestly from then on: only the round she comes back to is wrong.
             await until(lambda: task.table.round_no >= 2 and task.table.phase is Phase.PLAY)
             cheating.clear()
-            # Her seat taken back from disk, as take_back does, without waiting to be back:
-            # the check fails in the events that come with the snapshot.
-            (record,) = SeatStore(tmp_path / "Ada").records()
-            back = await sit(
-                nursery, host, "Ada", tmp_path, table_id=record.table_id, resume_from=record
-            )
+            # Her seat taken back from disk, without waiting to be back: the check fails in
+            # the events that come with the snapshot.
+            back = await back_from_disk(nursery, host, "Ada", tmp_path)
             screens.append(back)
-            await plays_on(back)
+            await plays_the_first_legal_card(back)
 
     failed = await deal_checks_failed(ada_comes_back, 60)
     (stop,) = failed
@@ -118,25 +112,16 @@ async def test_points_a_snapshot_changes_of_a_round_she_checked_stop_her_client_
     monkeypatch.setattr(Table, "pause_before_round", property(lambda table: 2.0))
     hosts: list[Host] = []
 
+    def adds_5_points(table: Table) -> None:
+        assert table.match is not None
+        table.match.scores[1] += 5  # the cheat
+
     async def ada_comes_back() -> None:
         async with trio.open_nursery() as nursery:
-            host = await start_host(nursery, replay_limit=1, bot_delay=0.01, grace=0.2)
+            host, _ = await cut_off_after_round_1(
+                nursery, tmp_path, plays_the_first_legal_card, adds_5_points
+            )
             hosts.append(host)
-            network = CutOff(host.port)
-            rules = RuleSet.of(2, 21)
-            ada = await sit(
-                nursery, host, "Ada", tmp_path, create=create(rules, bots=1),
-                connector=network.connect,
-            )  # fmt: skip
-            (task,) = host.tables.values()
-            nursery.start_soon(plays_on, ada)
-            await until(lambda: ada.session.witness is not None and ada.session.witness.verdicts)
-            await network.cut()  # (round 2 starts 2 s after round 1's end)
-            assert task.table.needs_round
-            assert task.table.match is not None
-            task.table.match.scores[1] += 5  # the cheat
-            await until(lambda: task.table.round_no == 2)
-            network.up = True  # her client resumes by itself
 
     failed = await deal_checks_failed(ada_comes_back, 30)
     (stop,) = failed
