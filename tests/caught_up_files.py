@@ -26,17 +26,22 @@ def ada_and_the_computer() -> Driver:
     return Driver(table, seed=5, watching={0})
 
 
-def caught_up_in_round_2() -> DealWitness:
-    """Ada's witness caught up by a snapshot of the present while round 2 is played, having
-    read the match on to its end."""
-    driver = ada_and_the_computer()
-    driver.open_into_play(2)
+def caught_up_while_playing(driver: Driver, round_no: int) -> DealWitness:
+    """Seat 0's witness caught up by a snapshot of the present while round ``round_no`` is
+    played, having read the match on to its end."""
+    driver.open_into_play(round_no)
     snapshot = driver.table.snapshot(0)
-    witness = DealWitness(RULES, public_key_bytes(KEY), 0, mid_match=True)
+    witness = DealWitness(driver.table.rules, public_key_bytes(KEY), 0, mid_match=True)
     witness.resynced(snapshot)
     driver.run()
     driver.read_after(0, witness, snapshot)
     return witness
+
+
+def caught_up_in_round_2() -> DealWitness:
+    """Ada's witness caught up by a snapshot of the present while round 2 is played, having
+    read the match on to its end."""
+    return caught_up_while_playing(ada_and_the_computer(), 2)
 
 
 class StoppedBySnapshot(NamedTuple):
@@ -77,13 +82,7 @@ def caught_up_in_the_last_round() -> Transcript:
         table = new_table(rules, bots=1)
         fill(table)
         driver = Driver(table, seed=seed, watching={0})
-        driver.open_into_play(1)
-        snapshot = driver.table.snapshot(0)
-        witness = DealWitness(rules, public_key_bytes(KEY), 0, mid_match=True)
-        witness.resynced(snapshot)
-        driver.run()
-        driver.read_after(0, witness, snapshot)
-        transcript = witness.transcript()
+        transcript = caught_up_while_playing(driver, 1).transcript()
         if not transcript.rounds and transcript.result.sig is not None:
             return transcript
     raise AssertionError("no match ended in its first round")
