@@ -133,7 +133,8 @@ CAUGHT_UP_AT_ROUNDS_YOU_SAW = (
     "rounds you checked, and the next round is checked to follow on from them."
 )
 """What a seat caught up by a snapshot that stands at the last round it saw revealed tells its
-person: the next round, numbered next, must link to its own chain (5.10 of protocol.md); if a
+person: the next round, numbered next, must link to its own chain (5.10 and 9.7 of
+protocol.md), at an ordinary table or a blind one; if a
 round passed unseen instead, the witness's notice says so."""
 CAUGHT_UP_BEFORE_THE_FIRST_DEAL = (
     "You were away too long for the host to send every event you missed, so it sent the table "
@@ -828,7 +829,7 @@ class Reconnection:
                 and not msg.people
             )
             text = f"{text} {TRANSCRIPT_SINCE if kept else NO_TRANSCRIPT_SINCE}"
-            if isinstance(session.witness, DealWitness) and session.witness.takes_chain_up:
+            if session.witness.takes_chain_up:  # (an ordinary or a blind table's witness)
                 text = (
                     CAUGHT_UP_BEFORE_THE_FIRST_DEAL
                     if msg.round_no == 0

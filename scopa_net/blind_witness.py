@@ -17,6 +17,7 @@ import contextlib
 import dataclasses
 from collections.abc import Callable
 
+from scopa_net.chain_rejoin import NO_TRANSCRIPT, Rejoin, chain_kept, linked
 from scopa_net.fair.blind import errors as checks
 from scopa_net.fair.blind.errors import BlindCheckError
 from scopa_net.fair.blind.party import BlindParty
@@ -208,8 +209,12 @@ class BlindWitness:
         from: the match as the snapshot told it (the host's word), checked against the rounds
         that follow (:meth:`resynced`)."""
         self._refused: BlindRound | None = None
-        """A ``blind_round`` refused on arrival for naming a computer's seat a party: the
-        evidence ends with it."""
+        """A ``blind_round`` refused on arrival (it names a computer's seat a party, or does
+        not link to the chain this seat took up again): the evidence ends with it."""
+        self._rejoin: Rejoin | None = None
+        """After a catch-up by a snapshot that stands at the last round this seat saw
+        revealed (or at no round dealt), until the next ``blind_round``: the chain hash that
+        round must link to, and the match as this seat checked it (:meth:`_rejoined`)."""
 
     # --- what the client reads --------------------------------------------------------
 
@@ -272,11 +277,20 @@ class BlindWitness:
         ``so_far``: that match already carried on from the snapshot (by the ordinary
         table's witness the client held before it read a ``blind_round``). A snapshot that
         stands at the last round this seat saw revealed must give the points and dealer it
-        replayed (:meth:`MatchSoFar.check_against`; raised before anything is forgotten)."""
+        replayed (:meth:`MatchSoFar.check_against`; raised before anything is forgotten),
+        and the next round, if numbered next, must link to this seat's own chain hash of it
+        (:meth:`_rejoined`)."""
         if so_far is None and snapshot is not None:
             so_far = MatchSoFar.told_by(snapshot, self.rules)
         if so_far is not None and self.rounds:
             so_far.check_against(self._verifier, self.rounds[-1].round_no)
+        self._rejoin = chain_kept(
+            so_far,
+            last_revealed=self.rounds[-1].round_no if self.rounds else 0,
+            chain=self._chain,
+            verifier=self._verifier,
+            mid_match=self.mid_match,
+        )
         if self.current is not None and self.current.party is not None:
             self._cut_short = self.current
         self.mid_match = True
@@ -287,6 +301,38 @@ class BlindWitness:
         self._so_far = so_far
         if so_far is not None:
             self._highest_opened = max(self._highest_opened, so_far.last_dealt)
+
+    @property
+    def takes_chain_up(self) -> bool:
+        """Whether the snapshot this seat was just caught up with stands at the last round it
+        saw revealed (or at no round dealt): the next round, if numbered next, links to the
+        seat's own chain and the seat follows the match as before (:meth:`_rejoined`)."""
+        return self._rejoin is not None
+
+    def _rejoined(self, e: m.BlindRound, host: PartyKey, seated: tuple[str, ...]) -> None:
+        """The first ``blind_round`` after a snapshot that stands at the last round this seat
+        saw revealed (or at no round dealt): numbered next, it must link to that round's chain
+        hash as this seat holds it (*broken chain* if not; the round in the evidence), and the
+        seat then follows the match as it did before the catch-up, the chain unbroken (its
+        transcript, too, from round 1)."""
+        rejoin, self._rejoin = self._rejoin, None
+        if rejoin is None:
+            return
+        try:
+            notice = linked(rejoin, e.round_no, e.prev, NO_TRANSCRIPT)
+        except BrokenChainError:
+            self._refused = refused_round(e, host, seated)  # the round that does not link
+            raise
+        if notice is not None:
+            self._notices.append(notice)
+            return
+        self._chain = rejoin.chain
+        if rejoin.round_no == 1 or rejoin.verifier is not None:
+            self.mid_match = rejoin.mid_match
+            self._verifier = rejoin.verifier or BlindRoundByRoundVerifier(
+                self.rules, self.host_key, self.seat
+            )
+            self._so_far = None
 
     @property
     def replays_plays(self) -> bool:
@@ -523,6 +569,7 @@ class BlindWitness:
         except ComputerPartyError:
             self._refused = refused_round(e, host, seated)
             raise
+        self._rejoined(e, host, seated)
         self._seen_ids.add(e.round_id)
         self._highest_opened = max(self._highest_opened, e.round_no)
         if self.seat in e.people:

@@ -19,6 +19,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
+from scopa_net.chain_rejoin import TRANSCRIPT_GOES_ON, KeptShape, Rejoin, chain_kept, linked
 from scopa_net.fair.check_names import check_name
 from scopa_net.fair.commitments import (
     ZERO_CHAIN,
@@ -153,23 +154,6 @@ def revealed(host_key: bytes, record: Revealed, e: m.RoundReveal) -> tuple[Revea
     return dataclasses.replace(record, reveal_sig=e.sig), chain
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class _Rejoin:
-    """Where a seat caught up by snapshot takes the chain up again (:meth:`DealWitness._rejoined`):
-    the round due next, the chain hash it must link to, and the seat's state before the
-    catch-up (its verifier, None to carry the snapshot on; whether mid-match; the next
-    dealer)."""
-
-    round_no: int
-    chain: bytes
-    verifier: RoundByRoundVerifier | None
-    mid_match: bool
-    dealer: int | None
-    kept: tuple[int | None, int, CaughtUp | None] = (None, 0, None)
-    """The transcript's shape before the catch-up (:attr:`DealWitness._first_break`,
-    ``_since``, :attr:`DealWitness.told`), put back when the chain is taken up again."""
-
-
 class DealWitness:
     """What one seat saw of every round, checked as it arrived."""
 
@@ -237,7 +221,7 @@ class DealWitness:
         self.told: CaughtUp | None = None
         """After a break, what the snapshot told of the match before the rounds followed
         since, as carried on (the transcript's ``caught_up``, protocol.md 6.1)."""
-        self._rejoin: _Rejoin | None = None
+        self._rejoin: Rejoin | None = None
         """After a catch-up by a snapshot that stands at the last round this seat saw
         revealed (or at no round dealt), until the next ``round_commit``: the chain hash that
         round must link to, and the match as this seat checked it (:meth:`_rejoined`)."""
@@ -342,28 +326,16 @@ class DealWitness:
         if self.so_far is not None:
             self._highest_opened = max(self._highest_opened, self.so_far.last_dealt)
 
-    def _chain_kept(
-        self, so_far: MatchSoFar | None, kept: tuple[int | None, int, CaughtUp | None]
-    ) -> _Rejoin | None:
+    def _chain_kept(self, so_far: MatchSoFar | None, kept: KeptShape) -> Rejoin | None:
         """What this seat can take up again after a snapshot that stands at the last round it
-        saw revealed (protocol.md 5.10): its own chain hash of that round, which the next
-        round's ``prev`` must be, and the match as it checked it. Before anything was dealt,
-        round 1 links to the zero hash and the seat checks the match from its start."""
-        if so_far is None:
-            return None
-        if so_far.last_dealt == 0 and not self.rounds:
-            return _Rejoin(1, ZERO_CHAIN, None, mid_match=False, dealer=None)  # (kept: none)
-        if self._chain is None or not self.rounds:
-            return None
-        last = self.rounds[-1].round_no
-        if so_far.last_dealt != last:
-            return None
-        verifier = self._verifier
-        dealer = None if verifier is None else verifier.next_dealer
-        if verifier is not None and dealer is None:
-            verifier = None  # a round failed: the seat stopped there
-        return _Rejoin(
-            last + 1, self._chain, verifier, mid_match=self.mid_match, dealer=dealer, kept=kept
+        saw revealed (or at no round dealt): :func:`chain_kept`."""
+        return chain_kept(
+            so_far,
+            last_revealed=self.rounds[-1].round_no if self.rounds else 0,
+            chain=self._chain,
+            verifier=self._verifier,
+            mid_match=self.mid_match,
+            kept=kept,
         )
 
     def _rejoined(self, e: m.RoundCommit) -> None:
@@ -374,29 +346,14 @@ class DealWitness:
         rejoin, self._rejoin = self._rejoin, None
         if rejoin is None:
             return
-        if e.round_no != rejoin.round_no and rejoin.round_no == 1:
-            self._notices.append(
-                f"round {e.round_no} is the first round you see opened: the rounds before it "
-                "are the host's word, as your transcript of this match says"
-            )
-            return
-        if e.round_no != rejoin.round_no:  # a round passed unfollowed: its chain is not here
-            self._notices.append(
-                f"round {e.round_no} follows round {rejoin.round_no - 1}, the last the snapshot "
-                "you were caught up with showed dealt, and you did not see the round between: "
-                "the match before it is the host's word, as your transcript of this match "
-                "says"
-            )
-            return
-        if not same_bytes(e.prev, rejoin.chain):
+        try:
+            notice = linked(rejoin, e.round_no, e.prev, TRANSCRIPT_GOES_ON)
+        except BrokenChainError:
             self._cut_short = opened_by(e)  # the round that does not link, in the evidence
-            before = (
-                "the zero hash (no round was dealt before it)"
-                if rejoin.round_no == 1
-                else f"round {rejoin.round_no - 1}'s chain hash {rejoin.chain.hex()}, which "
-                "this seat checked (the snapshot you were caught up with stands at that round)"
-            )
-            raise BrokenChainError(f"round {e.round_no} links to {e.prev.hex()}, not to {before}")
+            raise
+        if notice is not None:
+            self._notices.append(notice)
+            return
         self._chain = rejoin.chain
         self._first_break, self._since, self.told = rejoin.kept  # the chain did not break
         if rejoin.round_no == 1 or rejoin.verifier is not None:

@@ -6,6 +6,7 @@ is stopped by her witness; before, after a catch-up the blind witness checked no
 
 from __future__ import annotations
 
+import copy
 import re
 
 import pytest
@@ -13,6 +14,7 @@ from blind_driver import BlindDriver, new_blind_table
 from table_driver import KEY
 
 from scopa_net.blind_witness import BlindWitness
+from scopa_net.fair.blind.verifier import verify_any
 from scopa_net.fair.commitments import public_key_bytes
 from scopa_net.fair.errors import (
     BadSignatureError,
@@ -44,12 +46,23 @@ DEALT_OUT_OF_TURN = (
 """What a person reads of a first deal dealt by another seat than the keys draw."""
 
 
-def ada_caught_up(seed: int = 5) -> BlindDriver:
+def ada_caught_up(seed: int = 5, *, afresh: bool = False) -> BlindDriver:
     """Ada and the host's computer player at a blind table to 16, round 1 played and round 2
     opened; Ada caught up by the snapshot our host sends a person then: the table as it stood
-    just before round 2's ``blind_round``, every event of the round after it."""
+    just before round 2's ``blind_round``, every event of the round after it. ``afresh``: her
+    client started again (her seat taken back from disk), so it saw no round and has only the
+    snapshot's word for the match before it (one that checked round 1 itself takes its own
+    chain up again, and checks the rest as a seat that saw every event)."""
     driver = BlindDriver(new_blind_table(RuleSet.of(2, 16), bots=1), seed=seed)
     driver.open_unread(CAUGHT_UP)
+    if afresh:
+        driver.witnesses[0] = BlindWitness(
+            driver.table.rules,
+            public_key_bytes(KEY),
+            0,
+            new_seed=lambda: driver.rng.randbytes(32),
+            mid_match=True,
+        )
     driver.caught_up_at_the_round_opened(0, CAUGHT_UP)
     return driver
 
@@ -97,8 +110,9 @@ def test_an_honest_match_caught_up_between_rounds_is_checked_to_its_end() -> Non
 def test_a_dealer_the_host_keeps_after_a_catch_up_stops_the_seat() -> None:
     """Round 1 played out, the host deals round 2 from the seat that dealt round 1 (the
     deal should pass on). The snapshot Ada was caught up with names round 1's dealer and its
-    end, so her witness knows who deals round 2."""
-    driver = ada_caught_up()
+    end, so her witness knows who deals round 2. (Her client started again, so round 1's end
+    is the snapshot's word.)"""
+    driver = ada_caught_up(afresh=True)
     match, due = deal_from_the_wrong_seat(driver)
     with pytest.raises(MisroutedCardError) as stopped:
         driver.run()
@@ -128,8 +142,9 @@ def test_a_dealer_the_host_skips_in_a_later_round_stops_the_seat() -> None:
 def test_points_the_host_adds_after_a_catch_up_stop_the_seat_at_the_match_end() -> None:
     """The host gives its computer player's side 5 points it never scored, just after Ada is
     caught up: the match ends on the host's sums. Her witness adds up the snapshot's points
-    and every round since, and refuses the signed end."""
-    driver = ada_caught_up()
+    and every round since, and refuses the signed end. (Her client started again: one that
+    checked round 1 itself adds up the rounds it played.)"""
+    driver = ada_caught_up(afresh=True)
     match = driver.table.match
     assert match is not None
     honest = tuple(match.scores)
@@ -336,3 +351,105 @@ def test_points_a_snapshot_changes_of_a_round_the_seat_checked_stop_the_seat_at_
         f"{[honest[0], honest[1] + 5]} and seat "
     )
     assert f"; the rounds you saw give scores {honest} and seat " in str(stopped.value)
+
+
+REWRITTEN = bytes(range(32))
+"""The chain hash a cheating host links the next round to instead of the last one's."""
+
+
+def test_a_chain_the_host_rewrites_behind_a_snapshot_of_a_round_she_checked_stops_her() -> None:
+    """Ada saw round 1 revealed and replayed it. While she is away the host links round 2 to
+    another chain hash than round 1's (a history rewritten for the others) and catches her up
+    with the snapshot of round 2's start, which stands at round 1. She holds round 1's chain
+    hash herself: round 2's ``prev`` is compared with it and she stops at its ``blind_round``
+    (before, after a catch-up the link was taken as it came). Her evidence holds round 2 as it
+    was opened, so ``verify`` refuses the file on its own."""
+    driver = BlindDriver(new_blind_table(RuleSet.of(2, 16), bots=1), seed=5)
+    driver.run_until_round_over(1)
+    witness = driver.witnesses[0]
+    checked = witness.rounds[-1].chain_hash()
+    driver.table.chain = REWRITTEN  # the cheat: round 2 links elsewhere
+    driver.table.start_round(driver.rng.randbytes(16), driver.rng.randbytes(32))
+    driver.caught_up_at_the_round_opened(0, 2)
+    assert witness.takes_chain_up
+    with pytest.raises(BrokenChainError) as stopped:
+        driver.run()
+    assert str(stopped.value) == (
+        f"round 2 links to {REWRITTEN.hex()}, not to round 1's chain hash {checked.hex()}, "
+        "which this seat checked (the snapshot you were caught up with stands at that round)"
+    )
+    evidence = witness.evidence(stopped.value)
+    assert [r.round_no for r in evidence.rounds] == [1, 2]
+    assert evidence.stopped is not None
+    assert evidence.stopped.round_no == 2
+    verdict = verify_any(evidence)
+    assert verdict.rounds[0].ok
+    assert isinstance(verdict.rounds[1].error, BrokenChainError)
+    assert not verdict.ok
+
+
+@pytest.mark.parametrize("round_no", [1, CAUGHT_UP])
+def test_a_seat_caught_up_at_a_round_it_checked_keeps_a_transcript_from_round_1(
+    round_no: int,
+) -> None:
+    """Caught up by the snapshot of round ``round_no``'s start, standing at the last round
+    Ada saw revealed (or at none, before round 1), her witness takes its own chain up again:
+    it follows the match as a seat that saw every event, and its transcript, from round 1,
+    verifies whole (before, it was a seat caught up mid-match, whose client saved none)."""
+    driver = BlindDriver(new_blind_table(RuleSet.of(2, 16), bots=1), seed=5)
+    driver.open_unread(round_no)
+    driver.caught_up_at_the_round_opened(0, round_no)
+    driver.run()
+    witness = driver.witnesses[0]
+    assert not witness.mid_match
+    assert witness.keeps_transcript
+    transcript = witness.transcript()
+    assert [r.round_no for r in transcript.rounds] == list(range(1, len(transcript.rounds) + 1))
+    verdict = verify_any(transcript)
+    assert verdict.ok, verdict.lines()
+
+
+def test_round_1_linked_elsewhere_after_a_snapshot_of_nothing_dealt_stops_the_seat() -> None:
+    """Caught up before anything was dealt, the seat checks the match from its start: round
+    1's ``prev`` must be the zero hash, as at a seat that saw every event (before, it was
+    checked only at round 1's reveal, after the seat had played the round)."""
+    driver = BlindDriver(new_blind_table(RuleSet.of(2, 16), bots=1), seed=5)
+    driver.table.chain = REWRITTEN  # the cheat
+    driver.open_unread(1)
+    driver.caught_up_at_the_round_opened(0, 1)
+    with pytest.raises(BrokenChainError) as stopped:
+        driver.run()
+    assert str(stopped.value) == (
+        f"round 1 links to {REWRITTEN.hex()}, not to the zero hash (no round was dealt before it)"
+    )
+    assert driver.witnesses[0].current is None  # stopped as round 1 was opened
+
+
+def test_a_round_passed_unseen_after_a_snapshot_of_her_last_round_is_told_to_her() -> None:
+    """A snapshot of the present taken while round 2 is being set up stands at round 1, which
+    Ada checked, but she never sees round 2 opened: round 3 cannot be tied to her chain. Her
+    witness says so (no transcript is saved) and checks on from the snapshot, as after any
+    catch-up; it does not take round 3's link for a broken chain."""
+    driver = BlindDriver(new_blind_table(RuleSet.of(2, 16), bots=1), seed=5)
+    driver.run_until_round_over(1)
+    driver.table.start_round(driver.rng.randbytes(16), driver.rng.randbytes(32))
+    snapshot = driver.table.snapshot(0)
+    assert snapshot.round_no == 1
+    assert snapshot.round_over
+    seeds: dict[bytes, bytes] = {}
+    driver.witnesses[0].on_seed = seeds.__setitem__
+    witness = copy.deepcopy(driver.witnesses[0])  # (the driver's Ada plays for the seat)
+    witness.seed_for = seeds.get  # (her party's seed, as a client keeps it with the seat)
+    witness.resynced(snapshot)
+    assert witness.takes_chain_up
+    driver.run()
+    driver.read_after(0, witness, snapshot)
+    assert witness.mid_match
+    assert not witness.keeps_transcript
+    told = [n for n in witness.take_notices() if "you did not see the round between" in n]
+    assert told == [
+        "round 3 follows round 1, the last the snapshot you were caught up with showed dealt, "
+        "and you did not see the round between: the match before it is the host's word, and no "
+        "transcript is saved for this match"
+    ]
+    assert all(v.error is None for v in witness.verdicts)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import trio
-from hosting import create, start_host
+from hosting import CutOff, create, start_host
 from person_screen import (
     Player,
     deal_checks_failed,
@@ -19,7 +19,11 @@ from person_screen import (
     until,
 )
 
-from scopa_net.client.network_session import CAUGHT_UP_BETWEEN_ROUNDS
+from scopa_net.blind_witness import BlindWitness
+from scopa_net.client.network_session import (
+    CAUGHT_UP_AT_ROUNDS_YOU_SAW,
+    CAUGHT_UP_BETWEEN_ROUNDS,
+)
 from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_DEAL_FAILED
 from scopa_net.fair.commitments import fingerprint
@@ -116,4 +120,74 @@ async def test_a_dealer_the_host_keeps_after_a_catch_up_stops_her_client(
         re.M,
     ), out
     assert "Error" not in out, out
+    assert out.rstrip().endswith("NOT VERIFIED"), out
+
+
+REWRITTEN = bytes(range(32))
+"""The chain hash the cheating host links round 2 to instead of round 1's."""
+
+
+async def test_a_chain_rewritten_behind_a_snapshot_of_her_last_round_stops_her_client(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ada plays round 1 out against our host's computer player at a blind table; her client
+    checks it. Her network goes down before round 2, and the host links round 2 to another
+    chain hash than round 1's. Her client resumes and is caught up with the snapshot of round
+    2's start, which stands at round 1: she reads the DEAL CHECK FAILED banner at round 2's
+    ``blind_round`` (before, the link was taken as it came after any snapshot, and she played
+    on), and ``verify`` refuses the evidence, which holds round 2 as it was opened."""
+    monkeypatch.setattr(BlindTable, "pause_before_round", property(lambda table: 2.0))
+    hosts: list[Host] = []
+    screens: list[Player] = []
+    checked: list[bytes] = []
+
+    async def ada_comes_back() -> None:
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, replay_limit=1, bot_delay=0.01, grace=5)
+            hosts.append(host)
+            network = CutOff(host.port)
+            ada = await sit(
+                nursery, host, "Ada", tmp_path,
+                create=create(RuleSet.of(2, 16), bots=1, blind=True), connector=network.connect,
+            )  # fmt: skip
+            screens.append(ada)
+            (task,) = host.tables.values()
+            nursery.start_soon(plays_the_first_legal_card, ada)
+            await until(
+                lambda: (
+                    isinstance(ada.session.witness, BlindWitness) and ada.session.witness.verdicts
+                )
+            )
+            witness = ada.session.witness
+            assert isinstance(witness, BlindWitness)
+            checked.append(witness.rounds[-1].chain_hash())
+            await network.cut()  # (round 2 starts 2 s after round 1's end)
+            assert task.table.needs_round
+            task.table.chain = REWRITTEN  # the cheat
+            await until(lambda: task.table.round_no == 2)
+            network.up = True  # her client resumes by itself
+
+    failed = await deal_checks_failed(ada_comes_back, 60)
+    (stop,) = failed
+    assert CAUGHT_UP_AT_ROUNDS_YOU_SAW in screens[0].text, screens[0].text
+    lines = stop.banner.splitlines()
+    assert lines[0] == (
+        f"DEAL CHECK FAILED in round 2: broken chain: round 2 links to {REWRITTEN.hex()}, "
+        f"not to round 1's chain hash {checked[0].hex()}, which this seat checked (the "
+        "snapshot you were caught up with stands at that round)"
+    ), stop.banner
+    assert lines[-2] == "The game stops here: this host's deal cannot be trusted.", stop.banner
+    assert stop.exit_status == EXIT_DEAL_FAILED
+    assert stop.evidence is not None
+    assert stop.evidence.exists()
+    capsys.readouterr()
+    assert main(["verify", "--pin", fingerprint(hosts[0].public_key), str(stop.evidence)]) == 1
+    out = capsys.readouterr().out
+    assert re.search(r"^round 1: verified \(dealer ", out, re.M), out
+    assert re.search(
+        rf"^  round 2: FAILED: broken chain: prev {REWRITTEN.hex()} is not the chain hash "
+        rf"of the round before \({checked[0].hex()}\)$",
+        out,
+        re.M,
+    ), out
     assert out.rstrip().endswith("NOT VERIFIED"), out
