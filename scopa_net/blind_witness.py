@@ -280,6 +280,13 @@ class BlindWitness:
         replayed (:meth:`MatchSoFar.check_against`; raised before anything is forgotten),
         and the next round, if numbered next, must link to this seat's own chain hash of it
         (:meth:`_rejoined`)."""
+        rejoin, self._rejoin = self._rejoin, None
+        if rejoin is not None:  # caught up again before the next round opened here: as before
+            self._chain, self._verifier, self.mid_match = (
+                rejoin.chain,
+                rejoin.verifier,
+                rejoin.mid_match,
+            )
         if so_far is None and snapshot is not None:
             so_far = MatchSoFar.told_by(snapshot, self.rules)
         if so_far is not None and self.rounds:

@@ -302,6 +302,7 @@ class DealWitness:
         seat taken mid-match: cards and signatures only. A snapshot that stands at the last
         round this seat saw revealed must give the points and dealer it replayed
         (:meth:`MatchSoFar.check_against`; raised before anything is forgotten)."""
+        self._caught_up_again()
         so_far = None if snapshot is None else MatchSoFar.told_by(snapshot, self.rules)
         kept = (self._first_break, self._since, self.told)
         self._first_break = len(self.rounds) if self._first_break is None else self._first_break
@@ -325,6 +326,21 @@ class DealWitness:
         self.so_far = so_far
         if self.so_far is not None:
             self._highest_opened = max(self._highest_opened, self.so_far.last_dealt)
+
+    def _caught_up_again(self) -> None:
+        """Caught up again before the next round opened in this seat's sight (its connection
+        dropped during the catch-up): the seat is as it was before the first of these
+        snapshots (its chain, its replay, its transcript's shape), so that the new one is
+        checked and taken up as that one was."""
+        rejoin, self._rejoin = self._rejoin, None
+        if rejoin is None:
+            return
+        self._chain, self._verifier, self.mid_match = (
+            rejoin.chain,
+            rejoin.verifier,
+            rejoin.mid_match,
+        )
+        self._first_break, self._since, self.told = rejoin.kept
 
     def _chain_kept(self, so_far: MatchSoFar | None, kept: KeptShape) -> Rejoin | None:
         """What this seat can take up again after a snapshot that stands at the last round it

@@ -453,3 +453,34 @@ def test_a_round_passed_unseen_after_a_snapshot_of_her_last_round_is_told_to_her
         "transcript is saved for this match"
     ]
     assert all(v.error is None for v in witness.verdicts)
+
+
+def test_a_seat_caught_up_twice_at_a_round_it_checked_still_holds_the_host_to_its_chain() -> None:
+    """Ada's connection drops again while she is being caught up, before round 2 opens in her
+    sight: she is caught up a second time with the same snapshot. She still holds round 1's
+    chain hash (before, the second snapshot found her chain already put aside and the link
+    was taken as it came)."""
+    driver = BlindDriver(new_blind_table(RuleSet.of(2, 16), bots=1), seed=5)
+    driver.run_until_round_over(1)
+    driver.table.chain = REWRITTEN  # the cheat: round 2 links elsewhere
+    driver.table.start_round(driver.rng.randbytes(16), driver.rng.randbytes(32))
+    driver.caught_up_at_the_round_opened(0, 2)
+    driver.caught_up_at_the_round_opened(0, 2)  # (again)
+    assert driver.witnesses[0].takes_chain_up
+    with pytest.raises(BrokenChainError) as stopped:
+        driver.run()
+    assert str(stopped.value).startswith(f"round 2 links to {REWRITTEN.hex()}, not to round 1's")
+
+
+def test_an_honest_match_caught_up_twice_at_a_round_she_checked_keeps_a_transcript() -> None:
+    """The same two catch-ups at an honest host: her transcript, from round 1, verifies whole."""
+    driver = BlindDriver(new_blind_table(RuleSet.of(2, 16), bots=1), seed=5)
+    driver.open_unread(CAUGHT_UP)
+    driver.caught_up_at_the_round_opened(0, CAUGHT_UP)
+    driver.caught_up_at_the_round_opened(0, CAUGHT_UP)  # (again)
+    driver.run()
+    witness = driver.witnesses[0]
+    assert witness.keeps_transcript
+    transcript = witness.transcript()
+    assert [r.round_no for r in transcript.rounds] == list(range(1, len(transcript.rounds) + 1))
+    assert verify_any(transcript).ok

@@ -401,3 +401,42 @@ def test_a_round_passed_unseen_after_a_snapshot_of_her_last_round_is_told_to_her
         "transcript of this match says"
     )
     assert all(v.error is None for v in witness.verdicts)
+
+
+def test_a_seat_caught_up_twice_at_a_round_it_checked_still_holds_the_host_to_its_chain() -> None:
+    """Ada's connection drops again while she is being caught up, before round 2 opens in her
+    sight: she is caught up a second time with the same snapshot. She still holds round 1's
+    chain hash (before, the second snapshot found her chain already put aside and the link
+    was taken as it came), and her evidence holds round 2 as it was opened."""
+    driver = ada_and_the_computer()
+    driver.run_until_round_over(1)
+    driver.table.chain = bytes(range(32))  # the cheat: round 2 links elsewhere
+    driver.table.start_round(driver.rng.randbytes(16), driver.rng.randbytes(32))
+    point = driver.table.catch_up_point(0)
+    assert point is not None
+    driver.caught_up_by_snapshot(0, point[1])
+    driver.caught_up_by_snapshot(0, point[1])  # (again)
+    witness = driver.witnesses[0]
+    assert witness.takes_chain_up
+    with pytest.raises(BrokenChainError) as stopped:
+        driver.run()
+    assert str(stopped.value).startswith(
+        f"round 2 links to {bytes(range(32)).hex()}, not to round 1's"
+    )
+    evidence = witness.evidence(stopped.value)
+    assert [r.round_no for r in evidence.rounds] == [1, 2]
+
+
+def test_an_honest_match_caught_up_twice_at_a_round_she_checked_keeps_a_transcript() -> None:
+    """The same two catch-ups at an honest host: her transcript, from round 1 and with no
+    ``caught_up``, verifies whole."""
+    driver = ada_caught_up()
+    driver.caught_up_at_the_round_opened(0, CAUGHT_UP)  # (again)
+    driver.run()
+    witness = driver.witnesses[0]
+    assert not witness.mid_match
+    transcript = witness.transcript()
+    assert transcript.caught_up is None
+    assert [r.round_no for r in transcript.rounds] == list(range(1, len(transcript.rounds) + 1))
+    verdict = verify_transcript(transcript)
+    assert verdict.ok, verdict.lines()
