@@ -99,8 +99,8 @@ class DealCheckStop:
         assert isinstance(w, BlindWitness)
         out = w.stop(event)
         link = session._link
-        if link is None:
-            return exc
+        if link is None or not w.awaits_reveal:
+            return exc  # (no round this seat is a party of: refused as it was opened, say)
         session._emit(
             Message(
                 seat=None,

@@ -170,6 +170,9 @@ async def test_a_chain_rewritten_behind_a_snapshot_of_her_last_round_stops_her_c
     failed = await deal_checks_failed(ada_comes_back, 60)
     (stop,) = failed
     assert CAUGHT_UP_AT_ROUNDS_YOU_SAW in screens[0].text, screens[0].text
+    # She took no part in round 2 (refused as it was opened): no seed of hers goes, and
+    # nothing is waited for.
+    assert "Your seed for the round goes to the host" not in screens[0].text, screens[0].text
     lines = stop.banner.splitlines()
     assert lines[0] == (
         f"DEAL CHECK FAILED in round 2: broken chain: round 2 links to {REWRITTEN.hex()}, "
