@@ -304,7 +304,10 @@ class JournalWriter:
 
     async def _serve(self, thread: _WriterThread | None) -> None:
         async with self._receive:
-            self._idle = True
+            # Idle only with nothing queued: a table may have handed its entries before
+            # this task ran (a restarted host's tables), and a write a table began itself
+            # must never be queued behind them.
+            self._idle = self._receive.statistics().current_buffer_used == 0
             async for item in self._receive:
                 self._idle = False
                 started: _Started | None = None

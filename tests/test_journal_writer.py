@@ -58,6 +58,43 @@ def test_a_write_that_finds_the_writer_idle_begins_at_once(tmp_path: Path) -> No
         assert writer.commits == 2
 
 
+def test_writes_handed_before_the_writer_starts_and_as_it_starts_are_all_written(
+    tmp_path: Path,
+) -> None:
+    """A restarted host's tables hand the writer their first entries before its task runs.
+    The task used to take itself for idle as it started, with those entries still queued, so
+    the next table began its write on the thread itself (a write the task did not know of)
+    and the task then met it among the queued jobs: the host stopped on an AttributeError
+    (seen in CI as a restarted host failing to start)."""
+    with GatedJournal(tmp_path / "j.db") as journal:
+        journal.gate.set()
+        writer = JournalWriter(journal)
+        told: list[BaseException | None] = []
+
+        async def main() -> None:
+            both = trio.Event()
+
+            def written(error: BaseException | None) -> None:
+                told.append(error)
+                if len(told) == 2:
+                    both.set()
+
+            async with trio.open_nursery() as nursery:
+                writer.append_soon(1, [("move", {"n": 1})], written)  # before it runs
+                nursery.start_soon(writer.run)
+                for _ in range(20):  # the moment the task has begun and taken the first
+                    await trio.lowlevel.checkpoint()
+                    if writer.commits or writer._idle:
+                        break
+                writer.append_soon(2, [("move", {"n": 2})], written)
+                await both.wait()
+                nursery.cancel_scope.cancel()
+
+        run_virtual(main)
+        assert told == [None, None]
+        assert sorted(t for batch in journal.batches for t in batch) == ["1", "2"]
+
+
 def test_writes_queued_during_a_commit_share_the_next_one(tmp_path: Path) -> None:
     with GatedJournal(tmp_path / "j.db") as journal:
         writer = JournalWriter(journal)

@@ -61,6 +61,13 @@ class Player:
         return self.screen.lines[before:]
 
 
+def names_seat(line: str, seat: int, name: str) -> bool:
+    """Whether ``who``'s ``line`` names ``name`` at ``seat``: "Seat 2: Ada (2)", or on Ada's
+    own screen "Seat 2 (you): Ada (2)" (a name the host numbered takes "(you)" after the
+    seat, so that it never reads as a second number)."""
+    return line.startswith((f"Seat {seat}: {name}", f"Seat {seat} (you): {name}"))
+
+
 async def until(predicate, seconds: float = 15) -> None:
     with trio.fail_after(seconds):
         while not predicate():
@@ -85,13 +92,13 @@ async def test_four_players_arrive_one_by_one_rename_drop_and_every_screen_names
                 # A screen hears a name a moment after its session does: ask again briefly.
                 with trio.move_on_after(5):
                     while not all(
-                        any(line.startswith(f"Seat {seat}: {name}") for line in listed)
+                        any(names_seat(line, seat, name) for line in listed)
                         for seat, name in enumerate(names)
                     ):
                         await trio.sleep(0.05)
                         listed = await p.who()
                 for seat, name in enumerate(names):
-                    assert any(line.startswith(f"Seat {seat}: {name}") for line in listed), (
+                    assert any(names_seat(line, seat, name) for line in listed), (
                         seat,
                         name,
                         listed,
@@ -131,9 +138,7 @@ async def test_four_players_arrive_one_by_one_rename_drop_and_every_screen_names
                 for p in players:
                     listed = await p.who()
                     for seat in range(n + 1):
-                        assert any(
-                            line.startswith(f"Seat {seat}: {shown[seat]}") for line in listed
-                        )
+                        assert any(names_seat(line, seat, shown[seat]) for line in listed)
             # All four seated: the deal comes, and the board names both sides in full.
             await until(lambda: all(p.controller.state.view is not None for p in players))
             await everyone_sees(shown)
