@@ -110,11 +110,17 @@ def main() -> None:
         "each deal's start; otherwise every position)",
     )
     parser.add_argument(
+        "--deal-starts",
+        action="store_true",
+        help="sample each deal's start whatever the player count (where the "
+        "information-set trees ask the leaf)",
+    )
+    parser.add_argument(
         "--prime-splits", type=int, default=1, help="splits the primiera figure averages"
     )
     args = parser.parse_args()
     rules = RuleSet.of(args.players, 11, args.variant)
-    every = args.every or rules.players != 2
+    every = args.every or (rules.players != 2 and not args.deal_starts)
     started = time.process_time()
     level = BOT_LEVELS.get(args.level, args.level)
     data = samples(

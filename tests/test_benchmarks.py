@@ -101,6 +101,22 @@ def test_the_engine_benchmark_prints_what_its_memories_hold() -> None:
     assert "after 20 checked 2-player rounds the memories hold" in done.stdout, done.stdout
 
 
+def test_the_leaf_fit_samples_only_deal_starts_when_asked() -> None:
+    """``fit_leaf.py --deal-starts`` with four players takes a deal's first position only
+    (where the trees ask the leaf): three-card hands, so 3 of a round's 36 plays."""
+
+    def fitted(*args: str) -> int:
+        done = run_benchmark("fit_leaf.py", "--players", "4", "--rounds", "10", *args)
+        assert done.returncode == 0, done.stdout + done.stderr
+        found = re.search(r"; (\d+) positions fitted", done.stdout)
+        assert found is not None, done.stdout
+        return int(found.group(1))
+
+    starts, every = fitted("--deal-starts"), fitted()
+    assert 0 < starts <= 3 * 8
+    assert every >= 10 * starts
+
+
 def run_load(*args: str) -> subprocess.CompletedProcess[str]:
     """``load.py`` with ``args``, run to its end (it must succeed)."""
     done = run_benchmark("load.py", *args)
