@@ -87,6 +87,15 @@ class Leaf:
     The value is a weighted sum of :meth:`features`: :data:`HAND_WEIGHTS` unless given.
     ``benchmarks/fit_leaf.py`` fits weights to self-play outcomes; those predict outcomes
     better but decided worse (-0.15 points a round against ``greedy``), so they do not ship.
+    Fitted again where the information-set trees ask the leaf, at each deal's start
+    (``fit_leaf.py --rounds 20000 [--players 4 --deal-starts] --prime-splits 8|16``, medium
+    against itself, seed 1, 2026-12-07) and given to ``hard`` against ``medium``, deck by deck
+    against the hand-set weights on the same decks of seed 1 (``round_duplicates.py
+    hard:leaf=W medium --rounds 200 --paired F``): two players +0.008 [-0.145, 0.160] over
+    198 decks (W 0.970/0.801/0.975/1.144/0.626/1.184/1.226/-0.715/-0.002, think median 59 ms);
+    four players -0.522 [-0.945, -0.099] over the first 69 decks (stopped; W
+    0.976/0.817/0.957/1.119/0.574/1.173/1.289/-0.704/0.026). A closer fit of the outcome under
+    ``medium``'s play is no better guide for the search.
     """
 
     __slots__ = (
