@@ -12,7 +12,9 @@ The ceiling measured (``benchmarks/arena_progress.py oracle medium --matches 100
 --seed 1 [--players 4]``, 2026-12-07; think median 2.1 ms, max 27 ms CPU): two players
 +2.232 [2.167, 2.297] points a round over ``medium``, where ``hard`` gets +0.979 [0.908,
 1.051] on the same seed (44% of the ceiling); four players (two pairs) +2.386 [2.318, 2.455],
-where a pair of ``hard`` gets +0.672 [0.596, 0.748] (28%).
+where a pair of ``hard`` gets +0.672 [0.596, 0.748] (28%); scopone scientifico (``--players 4
+--variant scopone_scientifico``; think median 9.5 ms, max 58 ms) +2.183 [2.073, 2.293], where
+a pair of ``hard`` got +0.931 [0.788, 1.073] over 660 matches (43%).
 """
 
 from __future__ import annotations
