@@ -17,7 +17,7 @@ from scopa_net.client.session_errors import HostKeyChangedError, SessionError
 from scopa_net.client.table_words import waiting_line
 from scopa_net.fair.commitments import fingerprint
 from scopa_net.mirror import SeatMirror
-from scopa_net.names import clean_name
+from scopa_net.names import clean_name, table_label
 from scopa_net.seat_holders import SeatHolders
 from scopa_net.wire import messages as m
 from scopa_net.witness import DealWitness
@@ -103,8 +103,8 @@ class SittingDown:
             for line in session.where_to_join:  # none when the computers took every other seat
                 session.notice(line)
         elif choice.create is None:
-            named = f" '{info.name}'" if info is not None and info.name else ""
-            session.notice(f"You sit at table {table_id}{named}, seat {joined.seat}.")
+            table = table_label(table_id, info.name if info is not None else "")
+            session.notice(f"You sit at {table}, seat {joined.seat}.")
             waiting = session._seating.players_awaited()
             if waiting:
                 session.notice(waiting_line(waiting))

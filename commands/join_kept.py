@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from scopa_net.commands.join_host import ask_host
 from scopa_net.commands.join_say import choose_number, say
 from scopa_net.commands.options import EXIT_REFUSED, EXIT_UNREACHABLE, EXIT_USAGE, CommandError
+from scopa_net.names import table_label
 
 if TYPE_CHECKING:
     from scopa_net.client.config import Settings
@@ -22,13 +23,10 @@ if TYPE_CHECKING:
 def describe_seat(record: SeatRecord, *, address: bool = True) -> str:
     """A kept seat, for the question which one to take back (``address``: say where the
     host is; not for ``play --lan``, whose host is this machine)."""
-    table = f" {record.table_name!r}" if record.table_name else ""
+    table = table_label(record.table_id, record.table_name or "")
     where = f" on {record.address}" if address else ""
     how = "you stepped away" if record.away else "your client stopped"
-    return (
-        f"resume your seat at table {record.table_id}{table}{where} "
-        f"(seat {record.seat}, as {record.name}; {how})"
-    )
+    return f"resume your seat at {table}{where} (seat {record.seat}, as {record.name}; {how})"
 
 
 def choose_kept_seat(

@@ -87,7 +87,7 @@ def _side(names: list[str], open_seats: int) -> str:
 def describe_table(t: m.TableInfo, yours: Collection[int] = ()) -> str:
     """A table as the list to choose from shows it; ``yours``: the seats there this client
     keeps (:func:`your_seats`), each marked."""
-    from scopa_net.names import clean_table_name
+    from scopa_net.names import table_label
 
     open_seats = sum(1 for s in t.seats if seat_open_to_me(s))
     listed = [listed_seat(s, yours=n in yours) for n, s in enumerate(t.seats)]
@@ -98,7 +98,7 @@ def describe_table(t: m.TableInfo, yours: Collection[int] = ()) -> str:
     state = "playing" if t.started else "waiting"
     seats = "1 open seat" if open_seats == 1 else f"{open_seats} open seats"
     return (
-        f"table {t.id} {clean_table_name(t.name)!r}: {t.rules.players} players, "
+        f"{table_label(t.id, t.name)}: {t.rules.players} players, "
         f"playing to {t.rules.target}, "
         f"{variants}; {seats} (seats: {people}); {state}{lock}"
     )

@@ -170,9 +170,12 @@ def clean_table_name(name: str) -> str:
 def table_label(table_id: object, name: str) -> str:
     """A table as the host's lines name it, by number and name: ``table 3 'Kitchen'``, and
     ``table 2 "Bruno's table"`` (quoted as Python quotes text, so an apostrophe inside reads
-    right); ``table 3`` for a table without a name."""
+    right); ``table 3`` for a table without a name, or whose name only says its number (the
+    host names a table "table 3" when its owner gave it none: "table 3 'table 3'" would say it
+    twice)."""
     shown = clean_table_name(name)
-    return f"table {table_id} {shown!r}" if shown else f"table {table_id}"
+    plain = f"table {table_id}"
+    return f"{plain} {shown!r}" if shown and shown != plain else plain
 
 
 _COMPUTER_NAME = re.compile(r"bot(?: ?[0-9]+)?(?: \([0-9]+\))?", re.IGNORECASE)

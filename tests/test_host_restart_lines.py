@@ -54,15 +54,15 @@ def test_a_restarted_host_says_what_it_resumed_and_keeps_its_one_table(tmp_path:
 
     again = host_process(host_command(db, port, *README_HOST), env)
     try:
-        assert again.out[1] == "resumed 1 table (1 waiting for players): table 1 'table 1'"
+        assert again.out[1] == "resumed 1 table (1 waiting for players): table 1"
         assert (
-            again.out[2] == "table 1 'table 1' is open again: 2 players, target 11, variants: none"
+            again.out[2] == "table 1 is open again: 2 players, target 11, variants: none"
         )
         listed = listed_tables(port)
     finally:
         status, rest, err = again.stop()
     assert status == 0
-    assert "table 1 'table 1'" in listed
+    assert "table 1" in listed
     assert "table 2" not in listed  # each restart opened one more 'table 1'
     assert "/s" not in err  # "restoring 1/1 tables 100% 134426.7/s took 0 s"
     assert "finished" not in err
@@ -111,7 +111,7 @@ def test_the_host_says_a_table_is_blind(tmp_path: Path) -> None:
         opened = host.out[1]
     finally:
         host.stop()
-    assert opened == "table 1 'table 1' is open: 2 players, target 11, variants: none; blind"
+    assert opened == "table 1 is open: 2 players, target 11, variants: none; blind"
 
 
 def test_a_host_restarted_with_its_table_in_play_resumes_it_and_opens_no_other(
@@ -142,8 +142,8 @@ def test_a_host_restarted_with_its_table_in_play_resumes_it_and_opens_no_other(
         finally:
             assert again.stop()[0] == 0
         assert said == [
-            "resumed 1 table (1 in play): table 1 'table 1' (Ada)",
-            "table 1 'table 1' is open again, its match going on: 2 players, target 11, "
+            "resumed 1 table (1 in play): table 1 (Ada)",
+            "table 1 is open again, its match going on: 2 players, target 11, "
             "variants: none",
         ]
         assert "table 2" not in listed, listed
