@@ -164,3 +164,15 @@ def test_a_seat_named_by_a_name_the_host_numbered_has_one_pair_of_brackets() -> 
     assert seat_named(1, "Fabio", "you") == "Fabio (seat 1, you)"
     assert seat_named(1, "", "open") == "seat 1 (open)"
     assert seat_named(1, None) == "seat 1"  # a seat nobody holds, as the host passes it
+
+
+def test_a_table_named_after_its_number_is_said_once() -> None:
+    """The host names a table "table 3" when its owner gave it none: every line says "table
+    3", never "table 3 'table 3'"; a name of its own is quoted, an apostrophe read right."""
+    from scopa_net.names import table_label
+
+    assert table_label(3, "table 3") == "table 3"
+    assert table_label(3, "") == "table 3"
+    assert table_label(3, "table 4") == "table 3 'table 4'"
+    assert table_label(3, "Kitchen") == "table 3 'Kitchen'"
+    assert table_label(2, "Bruno's table") == "table 2 \"Bruno's table\""
