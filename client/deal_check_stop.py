@@ -72,7 +72,7 @@ class DealCheckStop:
         # of turn as a record changed, 9.9 step 4), the check that stopped the seat, whose
         # kind the first line gives.
         meant = named if getattr(named, "party", None) is not None else exc
-        lines.insert(1, f"What this means: {named_seats(what_failed(meant, people))}.")
+        lines.insert(1, f"What this means: {named_seats(what_failed(meant, people, live=True))}.")
         if path is not None:
             lines.append(f"Evidence saved to {path} (check it with: scopa-net verify {path})")
         elif unsaved:

@@ -205,12 +205,23 @@ def _blind_words(error: blind.BlindCheckError, people: Sequence[int]) -> str:
     return f"{what.format(who=who)}: {who} cheated, or the record was changed"
 
 
-def what_failed(error: e.FairnessError, people: Sequence[int] = ()) -> str:
+LIVE_BROKEN_CHAIN = (
+    "the host opened a round that does not follow on from the rounds this seat saw and "
+    "checked: it rewrote the match behind this seat's back"
+)
+"""What a broken chain means to a seat that meets it live (no file yet: the host's new round
+links to another chain than the one this seat checked, after a catch-up say)."""
+
+
+def what_failed(error: e.FairnessError, people: Sequence[int] = (), *, live: bool = False) -> str:
     """One sentence a player understands: what does not match, and what can cause that.
     ``people``: a blind round's seats by party (party p >= 1 is seat ``people[p - 1]``), so that
-    a party at fault is named by its seat."""
+    a party at fault is named by its seat. ``live``: met by a seat at play (no file to have
+    been changed or damaged), not read from a file."""
     if isinstance(error, blind.BlindCheckError):
         return _blind_words(error, people)
+    if live and isinstance(error, e.BrokenChainError):
+        return LIVE_BROKEN_CHAIN
     for kind, words in _BY_TYPE:
         if isinstance(error, kind):
             return words
