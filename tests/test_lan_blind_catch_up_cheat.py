@@ -182,8 +182,9 @@ async def test_a_chain_rewritten_behind_a_snapshot_of_her_last_round_stops_her_c
     assert lines[-2] == "The game stops here: this host's deal cannot be trusted.", stop.banner
     # Live there is no file that could have been changed or damaged: the host rewrote it.
     assert (
-        "What this means: the host opened a round that does not follow on from the rounds "
-        "this seat saw and checked: it rewrote the match behind this seat's back."
+        "What this means: what the host sent does not follow on from the rounds this seat saw "
+        "and checked: the host opened a round on another record than theirs (it rewrote the "
+        "match behind this seat's back), or sent a step of a round out of turn."
     ) in lines, stop.banner
     assert "the record was changed" not in stop.banner, stop.banner
     assert stop.exit_status == EXIT_DEAL_FAILED

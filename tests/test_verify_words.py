@@ -655,3 +655,16 @@ def test_a_seat_the_host_numbered_for_a_taken_name_is_yours(
     assert status == 0
     # Not "Fabio (2) (seat 1, you)": two pairs of brackets read as two notes.
     assert out[0].startswith("Fabio (2) at seat 1 (you), 2 players"), out
+
+
+def test_a_broken_chain_met_live_does_not_speak_of_a_file() -> None:
+    """At play there is no file: a broken chain a seat meets live says the host sent what does
+    not follow on from the rounds the seat checked, not "the record was changed (or the file
+    is damaged)"; in a file it still says so, and a dealer out of turn keeps its own words."""
+    chain = errors.BrokenChainError("round 2 links to 00, not to 11")
+    live = what_failed(chain, live=True)
+    assert live.startswith("what the host sent does not follow on from the rounds this seat")
+    assert "file" not in live and "record was changed" not in live
+    assert what_failed(chain).startswith("the record was changed after the round")
+    dealer = errors.DealerMismatchError("detail")
+    assert what_failed(dealer, live=True) == what_failed(dealer)

@@ -206,11 +206,14 @@ def _blind_words(error: blind.BlindCheckError, people: Sequence[int]) -> str:
 
 
 LIVE_BROKEN_CHAIN = (
-    "the host opened a round that does not follow on from the rounds this seat saw and "
-    "checked: it rewrote the match behind this seat's back"
+    "what the host sent does not follow on from the rounds this seat saw and checked: the "
+    "host opened a round on another record than theirs (it rewrote the match behind this "
+    "seat's back), or sent a step of a round out of turn"
 )
-"""What a broken chain means to a seat that meets it live (no file yet: the host's new round
-links to another chain than the one this seat checked, after a catch-up say)."""
+"""What a broken chain means to a seat that meets it live: there is no file yet that could
+have been changed or damaged. The host's new round links to another chain than the one this
+seat checked (after a catch-up, say), or skips a number, or a round's steps come out of
+order."""
 
 
 def what_failed(error: e.FairnessError, people: Sequence[int] = (), *, live: bool = False) -> str:
@@ -220,7 +223,7 @@ def what_failed(error: e.FairnessError, people: Sequence[int] = (), *, live: boo
     been changed or damaged), not read from a file."""
     if isinstance(error, blind.BlindCheckError):
         return _blind_words(error, people)
-    if live and isinstance(error, e.BrokenChainError):
+    if live and type(error) is e.BrokenChainError:  # (not a dealer out of turn)
         return LIVE_BROKEN_CHAIN
     for kind, words in _BY_TYPE:
         if isinstance(error, kind):
