@@ -171,6 +171,9 @@ def report(
     lines: list[tuple[str, Sequence[int], int | None]] = []
     told = None if transcript.blind else transcript.caught_up
     caught_up = _caught_up_lines(verdict)
+    if transcript.blind:  # (a blind file that begins mid-match: said before its rounds)
+        lines += caught_up
+        caught_up = []
     for r, record in zip(verdict.rounds, _records(transcript, verdict), strict=True):
         if told is not None and caught_up and r.round_no > told.round_no:
             lines += caught_up  # said where the rounds followed since the snapshot begin

@@ -113,6 +113,17 @@ async def test_a_dealer_the_host_keeps_after_a_catch_up_stops_her_client(
     assert main(["verify", "--pin", fingerprint(hosts[0].public_key), str(evidence)]) == 1
     out = capsys.readouterr().out
     assert "saved as evidence when the client stopped: round" in out, out
+    # Her file begins after the catch-up: said so, not read as a record changed, and the
+    # round the host dealt out of turn is the one that fails.
+    assert "the record was changed after the round (or the file is damaged)" not in out, out
+    assert re.search(
+        r"^not checked: (round 1|rounds 1 to \d+): this seat did not see (it|them) \(caught up "
+        r"by snapshot mid-match; a blind file does not record what the snapshot told\), so "
+        r"this file's chain starts mid-way",
+        out,
+        re.M,
+    ), out
+    assert re.search(r"^  round \d+: FAILED: broken chain: the round was dealt by ", out, re.M), out
     assert re.search(
         r"^saved as evidence when the client stopped: round (\d+), misrouted card: round \1's "
         r"dealer is (Ada|bot 1) \(seat \d.*\), but (Ada|bot 1) \(seat \d[^)]*\) deals it",

@@ -273,6 +273,8 @@ class _Verifier:
         self.stopped_at: int | None = None
         self.seen_ids: set[bytes] = set()
         self.prev = ZERO_CHAIN
+        self.mid_way: int | None = None
+        """The round a blind file begins at, after round 1 (see :meth:`begin_mid_way`)."""
 
     def run(self) -> MatchVerdict:
         told = self.t.caught_up
@@ -285,6 +287,8 @@ class _Verifier:
         self.caught_up_error: FairnessError | None = None
         self.unseen = ""
         taken_up = told is None
+        if told is None and self.t.blind and self.t.rounds[0].round_no > 1:
+            expected_no = self.begin_mid_way(self.t.rounds[0])
         for record in self.t.rounds:
             if not taken_up and record.round_no > told.round_no:  # type: ignore[union-attr]
                 assert told is not None
@@ -306,6 +310,26 @@ class _Verifier:
         except FairnessError as exc:
             note, error = "", exc
         return MatchVerdict(tuple(verdicts), error, note, signed, self.caught_up_error, self.unseen)
+
+    def begin_mid_way(self, first: RoundRecord) -> int:
+        """A blind file that begins after round 1: its seat was caught up by snapshot
+        mid-match, and a blind file records nothing of what the snapshot told (9.8). The chain
+        starts mid-way: the first round's link goes to a round the file does not hold (not
+        checked; it proves nothing either way), and every round after it must link to the one
+        before, as ever. Its dealer is the host's word; the points before it are not known, so
+        the match's total and end are not checked. Returns its number, the one due."""
+        self.mid_way = n = first.round_no
+        self.prev = first.prev
+        missed = _rounds_named(1, n - 1)
+        them = "it" if n == 2 else "them"
+        self.unseen = (
+            f"not checked: {missed}: this seat did not see {them} (caught up by snapshot "
+            f"mid-match; a blind file does not record what the snapshot told), so this file's "
+            f"chain starts mid-way: round {n} links to a round the file does not hold, which "
+            f"is not a sign the file was changed; round {n} on is checked, dealt by the seat "
+            "the host says, each round's points but not the match's total"
+        )
+        return n
 
     def holds_told_round(self, told: CaughtUp | None) -> bool:
         """Whether the last round this file holds from the match's start is the round the
@@ -671,6 +695,13 @@ class _Verifier:
 
     def result(self) -> str:
         told = self.t.caught_up
+        if self.mid_way is not None:
+            if self.t.result.sig is not None:
+                self.check_end_signature()
+            return (
+                f"not checked: the points before round {self.mid_way}, which this file does "
+                "not hold, are not known here"
+            )
         if told is not None and getattr(self, "untied", False):
             return self.result_as_told(told)
         if not self.replaying:

@@ -109,7 +109,10 @@ class _BlindVerifier(_Verifier):
             raise NotRevealedError("the round never reached its deal")
         if self.replaying:  # the dealer before the deals, whose plan it gives (9.9 step 4)
             first = self.match is None
-            if self.match is None:
+            if self.match is None and self.mid_way is not None:
+                first = False  # (a file that begins mid-match: its dealer is the host's word)
+                self.match = Match(rules, r.dealer)
+            elif self.match is None:
                 self.match = Match(rules, blind_first_dealer(r.round_id, r.keys, rules.players))
             if r.dealer != self.match.dealer:
                 raise DealerMismatchError(
