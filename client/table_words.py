@@ -210,21 +210,30 @@ class TableWords:
         self._taken_over.discard(e.seat)
         return e.kind == "human" and e.connected
 
-    def lost_line(self, who: str, grace: int, seat: int | None = None) -> str:
+    def lost_line(
+        self, who: str, grace: int, seat: int | None = None, *, of: int | None = None
+    ) -> str:
         """What the table reads when ``who`` (at ``seat``) lost the connection with ``grace``
         seconds to come back. Before the match begins the seat is only kept (protocol.md 3.3).
         At a blind table nobody else can open their cards: a round in play is void when the
         grace period ends (protocol.md 9.7), and a computer plays for them from the next;
         unless a computer plays their seat this round already (they came back during a round
-        that began without them), which goes on."""
+        that began without them), which goes on. ``of``: the seconds the host gave them when it
+        lost them, when ``grace`` is what is left of it (the line was held back meanwhile): a
+        bare "in 55 s" read as a grace period of 55 s, not 60."""
         session = self.session
+        within = (
+            f"in {grace} s"
+            if of is None or of <= grace
+            else (f"in {grace} s (the host waits {of} s from when it lost them)")
+        )
         if not session.match_begun:  # the table waits for players: nothing to play for them
             return (
                 f"{who} lost the connection; their seat is kept, and a computer plays for them "
                 "if the match begins before they are back"
             )
         if not isinstance(session.witness, BlindWitness):
-            return f"{who} lost the connection; a computer plays for them in {grace} s"
+            return f"{who} lost the connection; a computer plays for them {within}"
         view = session.view
         if seat is not None and session._seating.sits_out(seat):
             # A computer plays the seat this round already: nothing of it waits on them.
@@ -234,12 +243,12 @@ class TableWords:
             )
         if view is not None and not view.round_over:
             return (
-                f"{who} lost the connection; if they are not back in {grace} s this round is "
+                f"{who} lost the connection; if they are not back {within} this round is "
                 "void (nobody else can open their cards) and a computer plays for them from "
                 "the next round"
             )
         return (
-            f"{who} lost the connection; if they are not back in {grace} s a computer plays "
+            f"{who} lost the connection; if they are not back {within} a computer plays "
             "for them from the next round"
         )
 
@@ -269,7 +278,7 @@ class TableWords:
         self.losses_due = min((held[2] for held in self._held_losses.values()), default=math.inf)
         for seat, (when, grace, _, _) in due.items():
             left = max(0, round(grace - (now - when)))
-            text = self.lost_line(session._seating.names[seat], left, seat)
+            text = self.lost_line(session._seating.names[seat], left, seat, of=grace)
             session._emit(Message(seat=None, text=text, table=True))
 
     def void_line(self, e: m.RoundVoid) -> str:
