@@ -55,9 +55,7 @@ def test_a_restarted_host_says_what_it_resumed_and_keeps_its_one_table(tmp_path:
     again = host_process(host_command(db, port, *README_HOST), env)
     try:
         assert again.out[1] == "resumed 1 table (1 waiting for players): table 1"
-        assert (
-            again.out[2] == "table 1 is open again: 2 players, target 11, variants: none"
-        )
+        assert again.out[2] == "table 1 is open again: 2 players, target 11, variants: none"
         listed = listed_tables(port)
     finally:
         status, rest, err = again.stop()
@@ -143,8 +141,7 @@ def test_a_host_restarted_with_its_table_in_play_resumes_it_and_opens_no_other(
             assert again.stop()[0] == 0
         assert said == [
             "resumed 1 table (1 in play): table 1 (Ada)",
-            "table 1 is open again, its match going on: 2 players, target 11, "
-            "variants: none",
+            "table 1 is open again, its match going on: 2 players, target 11, variants: none",
         ]
         assert "table 2" not in listed, listed
         assert "(2)" not in listed, listed

@@ -175,4 +175,4 @@ def test_a_table_named_after_its_number_is_said_once() -> None:
     assert table_label(3, "") == "table 3"
     assert table_label(3, "table 4") == "table 3 'table 4'"
     assert table_label(3, "Kitchen") == "table 3 'Kitchen'"
-    assert table_label(2, "Bruno's table") == "table 2 \"Bruno's table\""
+    assert table_label(2, "Bruno's table") == 'table 2 "Bruno\'s table"'
