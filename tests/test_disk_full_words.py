@@ -34,12 +34,18 @@ async def test_a_full_disk_mid_match_is_the_host_s_news_not_a_refusal(tmp_path: 
         pages = db.execute("PRAGMA page_count").fetchone()[0]
         db.execute(f"PRAGMA max_page_count = {pages}")  # full, as a full disk is (SQLITE_FULL)
         chooser = make_player("random", 3)
-        with trio.fail_after(60):  # the pages left fill up first
+
+        async def plays_until_the_host_cannot_save() -> None:
+            # A card typed as the disk fills waits for the host to save it (``type`` returns
+            # only then): what Ada reads meanwhile is watched beside it, not after it.
             while "cannot save" not in ada.text:
                 view = ada.controller.state.view
                 if view is not None and view.my_turn and not view.round_over:
                     await ada.type(chooser.choose(view).text())
                 await trio.sleep(0.02)
+
+        nursery.start_soon(plays_until_the_host_cannot_save)
+        await until(lambda: "cannot save" in ada.text, 60)  # the pages left fill up first
         said = [line for line in ada.lines if "cannot save" in line]
         assert said == [CANNOT_SAVE], ada.lines[-6:]
         assert not [line for line in ada.lines if "refused" in line], ada.lines[-6:]
