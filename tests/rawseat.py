@@ -36,6 +36,9 @@ class RawSeat:
         self.token: bytes | None = None
         self.closed = False
         self._seeds: dict[bytes, bytes] = {}
+        self._sending = trio.Lock()
+        """One message at a time on the stream: a test's own task may send (a `leave`) while
+        the seat's reading task answers a ping or sends a seed."""
 
     @classmethod
     async def connect(
@@ -58,11 +61,13 @@ class RawSeat:
     # --- sending ------------------------------------------------------------------------
 
     async def send(self, msg: m.Message) -> None:
-        await self.stream.send_all(self.conn.send(msg))
+        async with self._sending:
+            await self.stream.send_all(self.conn.send(msg))
 
     async def send_unchecked(self, msg: m.Message) -> None:
         """Send bytes our own state machine would refuse to (to test the host's checks)."""
-        await self.stream.send_all(encode(msg))
+        async with self._sending:
+            await self.stream.send_all(encode(msg))
 
     # --- receiving ----------------------------------------------------------------------
 
