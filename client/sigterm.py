@@ -294,6 +294,11 @@ def run_until_stopped(work: Callable[[], Awaitable[T]]) -> T:
                     failure = exc
                 nursery.cancel_scope.cancel()
         if first is not None:
+            # Later stop signals are ignored from here on, by the system: as trio.run ends it
+            # closes its own wakeup socket, and a signal a Python handler took in that moment
+            # printed "Exception ignored when trying to write to the signal wakeup fd".
+            for signum in caught:
+                signal.signal(signum, signal.SIG_IGN)
             return None  # cancelled by a stop signal (or it ended as the signal came)
         if failure is not None:
             raise failure
