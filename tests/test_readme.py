@@ -1,5 +1,7 @@
 """The README is true: its Python runs and prints what it says, its commands parse, and it
-documents every client setting (issue 15)."""
+documents every client setting (issue 15). The reference documents it links to (docs/*.md) are
+held to the same: every command line they show parses and runs in a test, and every link
+between them reaches a file that exists."""
 
 from __future__ import annotations
 
@@ -18,7 +20,10 @@ from scopa_net.commands.main import build_parser
 from scopa_net.commands.options import EXIT_STATUSES
 
 TESTS = Path(__file__).resolve().parent
-README = (TESTS.parent / "README.md").read_text(encoding="utf-8")
+ROOT = TESTS.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+DOCS = {path.name: path.read_text(encoding="utf-8") for path in sorted(ROOT.glob("docs/*.md"))}
+"""The reference documents the README links to, by file name."""
 PYTHON_BLOCKS = re.findall(r"```python\n(.*?)```", README, re.S)
 
 
@@ -36,9 +41,22 @@ def test_each_python_block_prints_what_the_readme_says(block: str) -> None:
 
 
 def _commands() -> list[str]:
-    found = re.findall(r"`(scopa-net [^`]*)`", README)
-    found += re.findall(r"^ {4}(scopa-net .*)$", README, re.M)
+    """Every command line the README and the documents under docs/ show."""
+    found: list[str] = []
+    for text in [README, *DOCS.values()]:
+        found += re.findall(r"`(scopa-net [^`]*)`", text)
+        found += re.findall(r"^ {4}(scopa-net .*)$", text, re.M)
     return sorted(set(found))
+
+
+def test_every_link_to_a_document_reaches_a_file() -> None:
+    """The README sends a reader to docs/ for the details: each link must lead somewhere."""
+    linked = re.findall(r"\]\((docs/[^)#]+)", README)
+    assert linked
+    assert {Path(link).name for link in linked} == set(DOCS)
+    for name, text in DOCS.items():
+        for link in re.findall(r"\]\(([^)#:]+\.md)", text):
+            assert (ROOT / "docs" / link).resolve().is_file(), (name, link)
 
 
 def test_every_scopa_net_command_in_the_readme_parses() -> None:
@@ -61,9 +79,9 @@ def test_every_client_setting_and_exit_status_is_documented() -> None:
         assert f"| {status} |" in README, status
 
 
-#: Each command line in the README, and the test that runs it (a short form where the real one
-#: is long: fewer matches, a lower target, an address on loopback, a screen that reads the
-#: first deal instead of showing it). A new line in the README needs a test and a line here.
+#: Each command line in the README and docs/, and the test that runs it (a short form where the
+#: real one is long: fewer matches, a lower target, an address on loopback, a screen that reads
+#: the first deal instead of showing it). A new line in them needs a test and a line here.
 RUN_BY: dict[str, tuple[str, str]] = {
     "scopa-net --help": ("test_cli.py", "test_help_lists_subcommands"),
     "scopa-net play": ("test_client_tmux.py", "test_play_a_match_in_a_real_terminal"),
@@ -197,15 +215,15 @@ RUN_BY: dict[str, tuple[str, str]] = {
 
 
 def test_every_readme_command_line_runs_in_a_test() -> None:
-    """Every command line in the README is in RUN_BY, named with a test that exists, in a
+    """Every command line in the README and docs/ is in RUN_BY, named with a test that exists, in a
     module that spells the subcommand and every flag of the line (as an argv word)."""
     readme = set(_commands())
     missing = sorted(readme - RUN_BY.keys())
     assert not missing, (
-        f"README command lines no test runs (add a test and a RUN_BY line): {missing}"
+        f"README or docs/ command lines no test runs (add a test and a RUN_BY line): {missing}"
     )
     gone = sorted(RUN_BY.keys() - readme)
-    assert not gone, f"RUN_BY lines no longer in the README: {gone}"
+    assert not gone, f"RUN_BY lines no longer in the README or docs/: {gone}"
     for line, (module, name) in RUN_BY.items():
         where = f"{module}::{name}"
         source = (TESTS / module).read_text(encoding="utf-8")
