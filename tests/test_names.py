@@ -139,7 +139,8 @@ def test_the_name_limit_is_said_in_columns_the_same_way_everywhere(
 ) -> None:
     """The limit is in terminal columns (a wide character counts two), but the refusal said
     "a name is at most 20 characters (this one has 40; ...)" of a name of 20 characters, and
-    README and --help said "at most 20 characters". All three say columns now."""
+    README and --help said "at most 20 characters". All three say columns now (the README's
+    settings table is docs/settings.md now)."""
     from scopa_net.commands.main import main
 
     assert name_too_long("李" * 20) == (
@@ -148,12 +149,13 @@ def test_the_name_limit_is_said_in_columns_the_same_way_everywhere(
     )
     assert name_too_long("a" * 21) == "a name is at most 20 columns wide (this one takes 21)"
     readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    assert "(at most 20 columns wide; a wide character such as 李 takes two" in readme
+    settings = (Path(__file__).parent.parent / "docs" / "settings.md").read_text(encoding="utf-8")
+    assert "(at most 20 columns wide; a wide character such as 李 takes two" in settings
     for command in ("join", "play"):
         assert main([command, "--help"]) == 0
         helped = " ".join(capsys.readouterr().out.split())
         assert "at most 20 columns wide; a wide character such as 李 takes two" in helped
-    assert "20 characters" not in readme
+    assert "20 characters" not in readme + settings
 
 
 def test_a_seat_named_by_a_name_the_host_numbered_has_one_pair_of_brackets() -> None:

@@ -73,8 +73,10 @@ def test_every_scopa_net_command_in_the_readme_parses() -> None:
 
 
 def test_every_client_setting_and_exit_status_is_documented() -> None:
+    """The settings in docs/settings.md's table (which the README links to), the exit statuses
+    in the README's own."""
     for key in (f.name for f in dataclasses.fields(Settings)):
-        assert f"| `{key}` |" in README, key
+        assert f"| `{key}` |" in DOCS["settings.md"], key
     for status, _ in EXIT_STATUSES:
         assert f"| {status} |" in README, status
 
@@ -244,7 +246,7 @@ def test_the_file_table_names_a_rematch_transcript_as_the_client_writes_it(
     tmp_path: Path,
 ) -> None:
     """The README showed only KEY-tableN-seatS.scopa, but the client writes a rematch's
-    transcript as KEY-tableN-seatS-matchM.scopa."""
+    transcript as KEY-tableN-seatS-matchM.scopa (the file table is in docs/files.md now)."""
     from types import SimpleNamespace
 
     from scopa_net.client.network_session import NetworkSession
@@ -253,7 +255,9 @@ def test_the_file_table_names_a_rematch_transcript_as_the_client_writes_it(
     seat = SimpleNamespace(host_key=bytes(32), match_no=2, table_id=3, _seat=1)
     written = NetworkSession._transcript_path(seat, tmp_path, b"", "")  # type: ignore[arg-type]
     key = fingerprint(bytes(32)).replace("-", "")[:12]
-    shown = re.findall(r"`transcripts/[^`]*` \|[^\n]*?`(KEY-tableN-seatS-matchM\.scopa)`", README)
+    shown = re.findall(
+        r"`transcripts/[^`]*` \|[^\n]*?`(KEY-tableN-seatS-matchM\.scopa)`", DOCS["files.md"]
+    )
     assert shown == ["KEY-tableN-seatS-matchM.scopa"]
     name = shown[0].replace("KEY", key).replace("N", "3").replace("S", "1").replace("M", "2")
     assert written.name == name

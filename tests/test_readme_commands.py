@@ -256,10 +256,10 @@ def test_a_tally_started_resumed_listed_and_exported(
     ]
     assert main(["tally", "--export", "1"]) == 0  # markdown, the default
     assert capsys.readouterr().out.startswith("# Scopa tally: Ada & Carla v Bruno & Dino\n")
-    # The README's file table names what is written: `tally --export` writes nothing, the
-    # prompt's `export csv` and `export markdown` write `ID.csv` and `ID.md`.
-    readme = (TESTS.parent / "README.md").read_text(encoding="utf-8")
-    (row,) = [line for line in readme.splitlines() if line.startswith("| `tallies/")]
+    # The file table the README links to names what is written: `tally --export` writes
+    # nothing, the prompt's `export csv` and `export markdown` write `ID.csv` and `ID.md`.
+    files = (TESTS.parent / "docs" / "files.md").read_text(encoding="utf-8")
+    (row,) = [line for line in files.splitlines() if line.startswith("| `tallies/")]
     named = set(re.findall(r"`(?:tallies/)?ID(\.[a-z]+)`", row))
     tallies = Path(homes["XDG_DATA_HOME"]) / "scopa-net" / "tallies"
     written = {path.suffix for path in tallies.iterdir()}
