@@ -744,9 +744,12 @@ def test_ctrl_d_typed_with_the_output_piped_says_goodbye_below_the_prompt() -> N
 def test_the_readme_says_which_plain_screens_write_a_prompt() -> None:
     """README said of `--plain` "There is no prompt", but pass-and-play writes `Bruno> ` and
     `tally --plain` writes `tally> ` (kept: a screen reader says whose turn it is). README
-    says so, in the words the screens write."""
-    readme = " ".join((Path(__file__).parent.parent / "README.md").read_text().split())
-    assert "There is no prompt" not in readme
+    says so, in the words the screens write, in docs/playing.md, where it sends a reader for
+    `--plain`."""
+    root = Path(__file__).parent.parent
+    readme = " ".join((root / "README.md").read_text().split())
+    plain = " ".join((root / "docs" / "playing.md").read_text().split())
+    assert "There is no prompt" not in readme + plain
     controller = TallyController(Tally.new(["Ada", "Bruno"]), store=None, plain=True)
-    assert f"`tally --plain` writes `{controller.prompt()}`" in readme
-    assert "pass-and-play writes a short prompt naming who types now (`Bruno> `)" in readme
+    assert f"`tally --plain` writes `{controller.prompt()}`" in plain
+    assert "pass-and-play writes a short prompt naming who types now (`Bruno> `)" in plain
