@@ -45,8 +45,8 @@ class FileLocks:
             return True
         try:
             make_private_folder(self.folder)
-            # Owner-only (0600), as every file scopa-net keeps (README, "Files scopa-net
-            # writes"), and one made readable by an older scopa-net is made so too.
+            # Owner-only (0600), as every file scopa-net keeps (docs/files.md, "Files
+            # scopa-net writes"), and one made readable by an older scopa-net is made so too.
             fd = os.open(self.path(name), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
             with contextlib.suppress(OSError):
                 os.fchmod(fd, 0o600)

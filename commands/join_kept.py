@@ -63,7 +63,7 @@ def kept_seats(
     (any, without one) and at the table given, and not being played by another client here
     (said, one line each; with --resume and no other seat, an error); none with --no-resume.
     With --create too: the same command run again after the client stopped takes the seat
-    back rather than open another table (README, "A seat you hold")."""
+    back rather than open another table (docs/hosting.md, "A seat you hold")."""
     if args.no_resume:
         say_still_kept(store, address)
         return []

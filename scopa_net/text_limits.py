@@ -14,9 +14,9 @@ NAME_LEN = 32
 NAME_COLUMNS = 20
 """Widest name, in terminal columns (a CJK character or an emoji takes two)."""
 WIDE_TAKES_TWO = "a wide character such as 李 takes two"
-"""How the name limit's columns are told, in a refusal, README and ``--help``."""
+"""How the name limit's columns are told, in a refusal, docs/settings.md and ``--help``."""
 NAME_LIMIT = f"at most {NAME_COLUMNS} columns wide; {WIDE_TAKES_TWO}"
-"""The name limit as ``--help`` and README say it."""
+"""The name limit as ``--help`` and docs/settings.md say it."""
 EMPTY_NAME = "the name is empty; give one"
 """What every command says of an empty ``--name`` (host, join, play), after the flag's name."""
 PASSWORD_LEN = 64
