@@ -110,7 +110,7 @@ async def test_a_club_gone_back_to_a_host_of_4_is_told_to_update_it(
         f"{went_back(old, key)}; your seat is kept: `scopa-net join 127.0.0.1:{old}` takes it back"
     )
     assert SeatStore(data).records() == [record]
-    # README: a club gone back to 4 for good deletes that key's line here.
+    # docs/versions.md: a club gone back to 4 for good deletes that key's line here.
     assert (data / "proven_hosts").read_text().split() == [key.hex()]
 
 

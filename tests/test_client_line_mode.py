@@ -361,7 +361,7 @@ def test_join_plain_says_the_hosts_key_on_one_line_at_a_narrow_terminal(
 
 
 def test_plain_at_a_terminal_shows_the_board_again_after_ctrl_z_and_fg(tmp_path: Path) -> None:
-    """README: "Ctrl-Z puts the game in the background as a shell job; `fg` brings it back
+    """docs/playing.md: "Ctrl-Z puts the game in the background as a shell job; `fg` brings it back
     with the table shown again". With --plain at a terminal the game came back saying
     nothing, the person not knowing where the game stood."""
     typed = [b"\x1a", signal.SIGCONT, b"quit\n", b"y\n"]
