@@ -174,7 +174,9 @@ class _Link:
                 if isinstance(reply, m.Ping):
                     await self.send(m.Pong(nonce=reply.nonce))
                 elif isinstance(reply, m.Error):
-                    raise RefusedError(reply.code, reply.message, reply.why, self.conn.version)
+                    raise RefusedError(
+                        reply.code, reply.message, reply.why, self.conn.version, reply.current_seq
+                    )
                 elif isinstance(reply, m.Bye):
                     if reply.reason == ErrorCode.BAD_VERSION.value:
                         raise VersionMismatchError(reply.message)

@@ -612,7 +612,7 @@ class Reconnection:
                     break
                 except RefusedError as exc:
                     refusal = exc
-                    if exc.code == ErrorCode.STALE.value and self.rewind(exc.message):
+                    if exc.code == ErrorCode.STALE.value and self.rewind(exc):
                         continue  # the same token, from where this seat's match began here
                     if exc.code != ErrorCode.BAD_TOKEN.value:
                         break
@@ -640,7 +640,7 @@ class Reconnection:
         self.to_resend = list(session._unacked)
         await self.resend_caught_up(link)
 
-    def rewind(self, refusal: str) -> bool:
+    def rewind(self, refusal: RefusedError) -> bool:
         """The host refused a resume as ``stale``: it has fewer events for this seat than this
         client saw (its journal put back from an older copy). Say so, and go back to where
         this seat's match began here, to be caught up again from what the host has (protocol.md
@@ -652,8 +652,8 @@ class Reconnection:
         if start is None or session.rules is None or session.mirror.seq <= start.seq:
             return False
         assert session.host_key is not None
-        found = re.search(r"newest event (\d+)", refusal)
-        lost = f"what came after event {found[1]}" if found else "the last events"
+        newest = host_newest_seq(refusal)
+        lost = "the last events" if newest is None else f"what came after event {newest}"
         session.notice(
             f"The host at {session.address} has lost {lost} of your seat (this client saw "
             f"{session.mirror.seq}): it was started again from an older copy of its journal, it "
@@ -869,6 +869,17 @@ def _duration(seconds: float) -> str:
     if seconds < 90:
         return f"{seconds} s"
     return f"{seconds // 60} min {seconds % 60:02d} s" if seconds % 60 else f"{seconds // 60} min"
+
+
+def host_newest_seq(refusal: RefusedError) -> int | None:
+    """The host's newest event for this seat, from a ``stale`` refusal of a resume: its
+    ``current_seq`` (protocol.md 3.8, version 5 on); from a host that sends none (one of
+    protocol 4), read from an older scopa-net's words (``... this seat's newest event N;
+    ...``), the only way it said it. None when neither says."""
+    if refusal.current_seq is not None:
+        return refusal.current_seq
+    found = re.search(r"newest event (\d+)", refusal.message)
+    return int(found[1]) if found else None
 
 
 def refusal_why(refusal: RefusedError | None, table_id: int | None) -> RefusalWhy | None:

@@ -27,16 +27,23 @@ class MoveUnansweredError(SessionError, SessionEndedError):
 class RefusedError(SessionError):
     """The host answered a request with ``error``; ``code`` says why, and ``why`` why that,
     where a client acts on it (protocol.md 3.8). ``version``: the protocol the connection
-    spoke (before 5, an ``error`` had no ``why``; None: not known)."""
+    spoke (before 5, an ``error`` had no ``why``; None: not known). ``current_seq``: with
+    ``stale``, the host's newest seq for this seat (version 5 on; None before)."""
 
     def __init__(
-        self, code: str, message: str, why: str | None = None, version: int | None = None
+        self,
+        code: str,
+        message: str,
+        why: str | None = None,
+        version: int | None = None,
+        current_seq: int | None = None,
     ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
         self.why = why
         self.version = version
+        self.current_seq = current_seq
 
 
 class HostLostError(SessionError):

@@ -1066,7 +1066,13 @@ class TableTask:
             )
         ref = None if msg is None else type(msg).TYPE
         why = None if exc.why is None else exc.why.value
-        return m.Error(code=exc.code.value, message=exc.message[: m.TEXT_LEN], ref=ref, why=why)
+        return m.Error(
+            code=exc.code.value,
+            message=exc.message[: m.TEXT_LEN],
+            ref=ref,
+            why=why,
+            current_seq=exc.current_seq,
+        )
 
     def _join(self, outbox: Outbox, msg: m.Join, replies: list) -> None:
         try:
@@ -1189,6 +1195,7 @@ class TableTask:
                 ErrorCode.STALE,
                 f"last_seq {msg.last_seq} is beyond this seat's newest event {s.seq}; "
                 "resume with the newest seq received",
+                current_seq=s.seq,
             )
         self._resume_times[msg.seat] = [*recent, now]
         token = secrets.token_bytes(TOKEN_BYTES)

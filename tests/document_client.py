@@ -46,7 +46,7 @@ SNAPSHOT_KEYS = {  # 3.9
 OPTIONAL = {
     "snapshot": {4: {"voids": 0, "computer_plays": [], "people": []},
                  5: {"stand_ins": [], "redeal": False, "makers": []}},
-    "error": {5: {"why": None}},
+    "error": {5: {"why": None, "current_seq": None}},
 }  # fmt: skip
 LISTED = {"snapshot": SNAPSHOT_KEYS, "error": {"t", "code", "message", "ref"}}
 MAX_PAYLOAD = 65536
@@ -131,6 +131,8 @@ def unlisted(message: dict, version: int) -> str | None:
             return f"{kind} writes its optional key {key} as its default"
     if kind == "error" and "why" in message and WHYS.get(message["why"]) != message["code"]:
         return f"error {message['code']} with why {message['why']!r}"
+    if kind == "error" and "current_seq" in message and message["code"] != "stale":
+        return f"error {message['code']} with current_seq"  # 3.9: only with `stale`
     if kind == "snapshot":  # 3.9's rules that involve several fields
         players = message["rules"]["players"]
         if "makers" in message and len(message["makers"]) != len(message["plays"]):

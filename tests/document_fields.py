@@ -317,10 +317,12 @@ def check_prose(msg: dict, problems: list, players: int | None) -> None:
             _fail(problems, "reject.reason", f"{msg['reason']!r} with code {msg['code']}")
         if (msg["current_seq"] is not None) != (msg["code"] == "stale"):
             _fail(problems, "reject.current_seq", f"{msg['current_seq']!r} with {msg['code']}")
-    elif t == "error" and "why" in msg:
+    elif t == "error":
         codes = {"table_closed_on_restart": "no_such_table", "seat_taken_while_away": "bad_token"}
-        if codes[msg["why"]] != msg["code"]:
+        if "why" in msg and codes[msg["why"]] != msg["code"]:
             _fail(problems, "error.why", f"{msg['why']} with code {msg['code']}")
+        if "current_seq" in msg and msg["code"] != "stale":
+            _fail(problems, "error.current_seq", f"with code {msg['code']}")
     elif t == "seat_status":
         _seat_info(msg, "seat_status", problems)
         if players is not None and not msg["seat"] < players:

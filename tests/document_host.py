@@ -860,7 +860,14 @@ class DocumentHost:
         conn.put(welcome)
 
     def _error(
-        self, conn: Connection, code: str, ref: str | None, message: str, why: str | None = None
+        self,
+        conn: Connection,
+        code: str,
+        ref: str | None,
+        message: str,
+        why: str | None = None,
+        *,
+        current_seq: int | None = None,
     ) -> None:
         error = {"t": "error", "code": code, "message": message, "ref": ref}
         if self.cheat == "why_wrong_code" and code == "no_such_table":
@@ -869,6 +876,8 @@ class DocumentHost:
             why = "table_closed_on_restart"  # the right code, in a version without the key
         if why is not None and (conn.version >= 5 or self.cheat == "v5_keys_in_4"):
             error["why"] = why  # 3.8: never on a connection in version 4
+        if current_seq is not None and conn.version >= 5:
+            error["current_seq"] = current_seq  # 3.8: with `stale`; never in version 4
         conn.put(error)
 
     def _away_past_limit(self, s: SeatState) -> bool:
@@ -990,7 +999,10 @@ class DocumentHost:
                 self._error(conn, "bad_token", "resume", "that token does not hold the seat")
             return
         if msg["last_seq"] > len(s.log):
-            self._error(conn, "stale", "resume", f"the newest event is {len(s.log)}")
+            newest = len(s.log)
+            self._error(
+                conn, "stale", "resume", f"the newest event is {newest}", current_seq=newest
+            )
             return
         # 3.3's token rule: using token i kills every token issued before it.
         s.tokens = s.tokens[good:]

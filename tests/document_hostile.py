@@ -36,7 +36,7 @@ WHYS = {  # 3.8: each `why` and the one code it goes with
     "table_closed_on_restart": "no_such_table", "seat_taken_while_away": "bad_token",
 }  # fmt: skip
 NEWER_KEYS = {  # 3.2, 3.9: the keys version 5 added; a connection in 4 never carries them
-    "error": {"why"}, "snapshot": {"stand_ins", "redeal", "makers"},
+    "error": {"why", "current_seq"}, "snapshot": {"stand_ins", "redeal", "makers"},
 }  # fmt: skip
 LIMIT = 65536  # section 1: a payload of 1..65536 bytes
 ENDS = {  # 3.8: the codes that always travel in `bye`

@@ -200,3 +200,17 @@ def test_a_resume_refused_is_said_in_the_hosts_words_where_it_says_why(tmp_path:
     assert words(gone).startswith(f"{head} (the match there is over). Its transcript is in")
     closed = RefusedError("no_such_table", "gone", why="table_closed_on_restart", version=5)
     assert words(closed).startswith(f"{head} (the host says: gone). Your transcript")
+
+
+def test_the_hosts_newest_event_is_read_from_current_seq_and_from_older_words() -> None:
+    """protocol.md 3.8: the host's newest event for the seat, from a `stale` refusal of a
+    resume: `current_seq` (version 5), whatever the words; from a host of 4, our older host's
+    words `... this seat's newest event N; ...`; else not known."""
+    from scopa_net.client.reconnection import host_newest_seq
+    from scopa_net.client.session_errors import RefusedError
+
+    older = "last_seq 57 is beyond this seat's newest event 41; resume with the newest seq received"
+    assert host_newest_seq(RefusedError("stale", "the newest is 3", version=5, current_seq=3)) == 3
+    assert host_newest_seq(RefusedError("stale", older, version=5, current_seq=0)) == 0
+    assert host_newest_seq(RefusedError("stale", older, version=4)) == 41
+    assert host_newest_seq(RefusedError("stale", "the newest event is 41", version=4)) is None

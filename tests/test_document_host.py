@@ -20,6 +20,7 @@ from document_host import DocumentHost
 from document_referee import Table
 from helpers import kept_seat
 from hosting import bruno_leaves_once_dealt
+from session_watch import said_into, until
 
 from scopa_net.bots.levels import make_player
 from scopa_net.cards import Card
@@ -448,3 +449,43 @@ async def test_our_client_sitting_down_in_a_redeal_reads_it_from_the_snapshot(
             await ada.quit()
     assert view.round_number == 2
     assert (view.redeal, voids) == (5 in versions, 1)  # `voids` is version 4's too
+
+
+@pytest.mark.parametrize("version", [5, 4])
+async def test_our_client_names_the_last_event_a_host_that_lost_events_has(
+    data_home: Path, version: int
+) -> None:
+    """protocol.md 3.3, 3.8: Ada's host lost the last events of her seat (as a host started
+    again from an older copy of its journal would), and refused her resume `error stale`. Our
+    client read the host's newest event from our own host's English ("... newest event N;
+    ..."), so at the outsider host, which words it its own way ("the newest event is N"), she
+    read that the host "has lost the last events". In version 5 the `error` says it in
+    `current_seq`, and she reads which event; in 4 it has no such key, and the words are all
+    there is."""
+    async with a_document_host(11, versions=(version,)) as host:
+        table = host.tables[1]
+        with trio.fail_after(20):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(our_bot, host)
+                async with open_network_session(
+                    "127.0.0.1", host.port, TableChoice(table_id=1, seat=0), name="Ada",
+                    data_dir=data_home,
+                ) as ada:  # fmt: skip
+                    said: list[str] = []
+                    nursery.start_soon(said_into, ada, said)
+                    await until(lambda: ada.view is not None and ada.view.my_turn)
+                    assert ada.mirror is not None
+                    assert ada._start is not None
+                    seen, kept = ada.mirror.seq, ada._start.seq + 1
+                    assert kept < seen
+                    seat = table.seats[0]
+                    del seat.log[kept:]  # the events after `kept` are lost to the host
+                    host.drop(table, 0)  # which logs one more: her seat's connection lost
+                    await until(lambda: any("has lost" in t for t in said))
+                nursery.cancel_scope.cancel()
+    (lost,) = [t for t in said if "has lost" in t]
+    what = f"what came after event {kept + 1}" if version == 5 else "the last events"
+    assert lost.startswith(
+        f"The host at 127.0.0.1:{host.port} has lost {what} of your seat (this client saw "
+        f"{seen}): it was started again from an older copy of its journal, it seems."
+    ), lost

@@ -39,7 +39,7 @@ from scopa_net.wire.records import Message, Record, Sender, message, record, wir
 # PROTOCOL_VERSION (the newest spoken) and OLDEST_VERSION, read as this module's: defined
 # apart (scopa_net.protocol_versions) so that --version names them without the codec.
 WHY_SINCE = 5
-"""The version whose ``error`` first carries the optional key ``why``."""
+"""The version whose ``error`` first carries the optional keys ``why`` and ``current_seq``."""
 KEY_PROOF_SINCE = 5
 """The version whose ``hello`` and ``welcome`` first carry ``challenge`` and ``key_proof``: a
 host of it proves it holds the key it gives (protocol.md 5.3)."""
@@ -48,7 +48,7 @@ CHALLENGE_SIZE = 32
 NEWER_KEYS: dict[str, dict[str, int]] = {
     "hello": {"challenge": KEY_PROOF_SINCE},
     "welcome": {"key_proof": KEY_PROOF_SINCE},
-    "error": {"why": WHY_SINCE},
+    "error": {"why": WHY_SINCE, "current_seq": WHY_SINCE},
     "snapshot": {"stand_ins": 5, "redeal": 5, "makers": 5},
 }
 """Optional keys added after :data:`OLDEST_VERSION`, by message type, with the version that
@@ -294,10 +294,17 @@ class Error(Message):
     why: str | None = optional(
         Nil(Choice(WHYS)), None, "protocol 5: why, where a client acts on it (3.8)"
     )
+    current_seq: int | None = optional(
+        Nil(Int(0, U32)),
+        None,
+        "protocol 5: with `stale`: the host's newest seq for this seat (3.8)",
+    )
 
     def check_fields(self) -> None:
         if self.why is not None and REFUSAL_WHYS[RefusalWhy(self.why)].value != self.code:
             raise FieldError("why", f"{self.why!r} goes with another code than {self.code!r}")
+        if self.current_seq is not None and self.code != ErrorCode.STALE.value:
+            raise FieldError("current_seq", f"{self.current_seq!r} does not fit {self.code!r}")
 
 
 @message("bye", Sender.EITHER)
