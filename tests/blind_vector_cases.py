@@ -1,8 +1,9 @@
-"""protocol.md 9.11's ``deal-relayed`` case, computed with scopa_net from 9.11's fixed inputs.
+"""protocol.md 9.11's ``deal-relayed`` and ``void-chain`` cases, computed with scopa_net from
+9.11's fixed inputs.
 
 ``tests/test_blind_vectors.py`` checks that the document holds exactly these values. To write
-the case again (after a change to the transcript format, say), print its block and paste it
-over the one in protocol.md::
+the cases again (after a change to the transcript format, say), print their blocks and paste
+each over its own in protocol.md::
 
     python tests/blind_vector_cases.py
 
@@ -13,13 +14,23 @@ generator of their own.
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 
 import msgpack
 
 from scopa_net.fair.blind.errors import BlindCheckError
 from scopa_net.fair.blind.party import BlindParty, SignedShares
-from scopa_net.fair.blind.record import DealShares, blind_first_dealer, shares_message
+from scopa_net.fair.blind.record import (
+    VOID_ABSENT,
+    VOID_FAILED_CHECK,
+    BlindRound,
+    DealShares,
+    blind_first_dealer,
+    shares_message,
+)
 from scopa_net.fair.blind.verifier import check_relayed
+from scopa_net.fair.hashing import u8
+from scopa_net.fair.transcript import VoidNotice, slots_bytes
 from scopa_net.rules import RuleSet
 
 ROUND_ID = bytes(range(16))
@@ -115,6 +126,50 @@ def deal_relayed_case() -> dict[str, str]:
     }
 
 
+def dealt_round(parties: list[BlindParty]) -> BlindRound:
+    """blind-2's round 1 as the host's party records it once deal 1 is relayed (every party's
+    shares, the table opened) and nothing played: ``prev`` the zero hash, no void, no seeds."""
+    signed = [p.open_deal(DEAL) for p in parties]
+    parties[1].take_open(DEAL, signed[0].shares, signed[0].sig)
+    for p in parties:
+        p.take_deal(DEAL, [s.shares for s in signed], [s.sig for s in signed])
+    return parties[0].public_round(round_no=1, prev=bytes(32))
+
+
+def void_chain_case() -> dict[str, str]:
+    """Three void rounds of blind-2, round 1, their chain hashes (9.8): void ``absent`` naming
+    seat 1 before every key came (the host's key alone, no dealer, nothing dealt); the same
+    once deal 1 was relayed; and void ``failed_check`` by the host's own party (offender nil)
+    once deal 1 was relayed, every seed revealed. Fields 11 to 13 of the first are given apart."""
+    parties = blind_2_parties()
+    dealt = dealt_round(parties)
+    seed0, seed1 = party_seed(0), party_seed(1)
+    absent = replace(dealt, void=VoidNotice(VOID_ABSENT, 1), seeds=(seed0, None))
+    before_keys = replace(
+        absent,
+        dealer=None,
+        keys=absent.keys[:1],
+        decks=(),
+        deck_proofs=(),
+        deck_sigs=(),
+        deals=(),
+        hand=(),
+        table=(),
+        plays=(),
+    )
+    host_stopped = replace(dealt, void=VoidNotice(VOID_FAILED_CHECK, None), seeds=(seed0, seed1))
+    assert absent.void is not None
+    return {
+        "case": "void-chain",
+        "field_11.absent": absent.void.reason.encode("utf-8").hex(),
+        "field_12.absent": u8(1).hex(),
+        "field_13.absent": slots_bytes(absent.seeds).hex(),
+        "chain.absent_before_keys": before_keys.chain_hash().hex(),
+        "chain.absent_after_deal_1": absent.chain_hash().hex(),
+        "chain.failed_check_host_after_deal_1": host_stopped.chain_hash().hex(),
+    }
+
+
 def vectors_block(case: dict[str, str]) -> str:
     """``case`` as a block of 9.11: one ``key: value`` a line, a value longer than two lines'
     worth of hex broken every 64 digits, each further line indented under the first."""
@@ -132,3 +187,5 @@ def vectors_block(case: dict[str, str]) -> str:
 
 if __name__ == "__main__":
     print(vectors_block(deal_relayed_case()))
+    print()
+    print(vectors_block(void_chain_case()))

@@ -47,12 +47,13 @@ from blind_document_verifier import (
     shuffle_proof_holds,
     shuffled,
     sign,
+    slots,
     sub,
     verify,
 )
 from blind_driver import BlindDriver, new_blind_table
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from document_hashes import cases
+from document_hashes import cases, u8
 from document_referee import Table
 from helpers import (
     SwappedSharesParty,
@@ -266,6 +267,53 @@ def test_deal_relayed() -> None:
     same = {**kept, "relayed": {"shares": shares[0], "sig": sigs[0]}}
     check = functools.partial(relayed_check, round_id, host, k, same)
     assert verdict_of(check) == c["verdict.unchanged"] == "bad shares, no party"
+
+
+def test_void_chain() -> None:
+    """9.11's void-chain case from blind-2's seeds: the chain hash (9.8) of round 1 void
+    ``absent`` naming seat 1 before every key came, the same once deal 1 was relayed, and void
+    ``failed_check`` by the host's own party once deal 1 was relayed, every seed revealed."""
+    b, c = CASES["blind-2"], CASES["void-chain"]
+    round_id = bytes.fromhex(b["round_id"])
+    people = ints(b["people"])
+    seeds = [bytes.fromhex(b[f"seed.{p}"]) for p in range(len(people) + 1)]
+    parties = [secrets(round_id, p, seed) for p, seed in enumerate(seeds)]
+    keys = [[s.point, key_proof(s, round_id, p), s.sign_key] for p, s in enumerate(parties)]
+    joint = add(parties[0].point, parties[1].point)
+    deck, decks, proofs, deck_sigs = open_deck(joint), [], [], []
+    for p, s in enumerate(parties):
+        claim = Shuffle(round_id, p, joint, deck, shuffled(deck, s, joint))
+        deck = list(claim.out)
+        proofs.append(shuffle_proof(claim, s, seeds[p]))
+        deck_sigs.append(sign(s.sign_seed, deck_message(round_id, p, deck, proofs[-1])))
+        decks.append(deck)
+    dealer = int(b["first_dealer"])
+    deal = plan(Table(int(b["players"]), 11, frozenset()), dealer)[0]
+    shares = [
+        [mul(s.x, deck[pos][:32]) for pos, seat in deal if owner_of(seat, people) != p]
+        for p, s in enumerate(parties)
+    ]
+    sigs = [
+        sign(s.sign_seed, shares_message(round_id, p, 1, shares[p])) for p, s in enumerate(parties)
+    ]
+    absent = {
+        "round_id": round_id, "round_no": 1, "prev": bytes(32), "dealer": dealer, "keys": keys,
+        "decks": decks, "deck_sigs": deck_sigs, "deck_proofs": proofs,
+        "deals": [{"shares": shares, "sigs": sigs}], "table": pairs(b["table"]), "plays": [],
+        "void": {"reason": "absent", "offender": 1}, "seeds": [seeds[0], None],
+    }  # fmt: skip
+    assert absent["void"]["reason"].encode().hex() == c["field_11.absent"]
+    assert u8(absent["void"]["offender"]).hex() == c["field_12.absent"]
+    assert slots(absent["seeds"]).hex() == c["field_13.absent"]
+    digest = blind_digest(round_id, people, keys[0])
+    assert chain_hash(absent, digest).hex() == c["chain.absent_after_deal_1"]
+    before_keys = {
+        **absent, "dealer": None, "keys": keys[:1], "decks": [], "deck_sigs": [],
+        "deck_proofs": [], "deals": [], "table": [],
+    }  # fmt: skip
+    assert chain_hash(before_keys, digest).hex() == c["chain.absent_before_keys"]
+    host_stopped = {**absent, "void": {"reason": "failed_check", "offender": None}, "seeds": seeds}
+    assert chain_hash(host_stopped, digest).hex() == c["chain.failed_check_host_after_deal_1"]
 
 
 # --- (b) our own transcripts, read by the outsider ----------------------------------------------

@@ -11,7 +11,7 @@ import hashlib
 import re
 
 import msgpack
-from blind_vector_cases import deal_relayed_case, host_relays_other_shares
+from blind_vector_cases import deal_relayed_case, host_relays_other_shares, void_chain_case
 from helpers import protocol_section
 from nacl import bindings
 
@@ -53,7 +53,14 @@ def lp(*fields: bytes) -> bytes:
 
 
 def test_the_document_has_the_blind_cases() -> None:
-    assert set(CASES) == {"card-points", "party-secrets", "dleq", "blind-2", "deal-relayed"}
+    assert set(CASES) == {
+        "card-points",
+        "party-secrets",
+        "dleq",
+        "blind-2",
+        "deal-relayed",
+        "void-chain",
+    }
 
 
 def test_card_points_from_the_formula() -> None:
@@ -156,3 +163,10 @@ def test_a_deal_with_the_hosts_other_shares_relayed() -> None:
     read = decode_any(msgpack.packb(wire, use_bin_type=True)).rounds[0]
     assert read.deals == record.deals
     assert read.deals[0].relayed is not None
+
+
+def test_the_chain_hash_of_void_rounds() -> None:
+    """9.11's void-chain case is what our code's chain hash (9.8) gives blind-2's round void
+    ``absent`` before the keys and after deal 1, and void ``failed_check`` by the host's party
+    (``python tests/blind_vector_cases.py`` writes the block)."""
+    assert CASES["void-chain"] == void_chain_case()

@@ -5,6 +5,7 @@ import { createHash, createPrivateKey, createPublicKey, sign } from "node:crypto
 import { decode, encode } from "./msgpack.mjs";
 import * as F from "./fair.mjs";
 import * as E from "./ed25519.mjs";
+import { blindChain } from "./blind.mjs";
 
 /** Every fenced block of the document as { fence, cases: [Map key -> text] }. */
 export function blocks(text) {
@@ -214,7 +215,7 @@ export function runVectors(text) {
   return lines;
 }
 
-const BLIND_CASES = new Set(["card-points", "party-secrets", "dleq", "blind-2", "deal-relayed"]);
+const BLIND_CASES = new Set(["card-points", "party-secrets", "dleq", "blind-2", "deal-relayed", "void-chain"]);
 const isBlind = (c) => BLIND_CASES.has(c.get("case"));
 
 /** The blind vectors of 9.11 that need only the group, the secrets and the proofs. */
@@ -262,6 +263,12 @@ function checkBlind(c) {
       const base = BLIND2.case;
       if (!blind2Cache.has(base)) blind2Cache.set(base, blind2(base));
       expect(key, blind2Cache.get(base)[key]);
+    } else if (c.get("case") === "void-chain") {
+      // 9.11: void records of blind-2's round 1, their chain hash (9.8) and fields 11 to 13.
+      const base = BLIND2.case;
+      if (!blind2Cache.has(base)) blind2Cache.set(base, blind2(base));
+      if (key in blind2Cache.get(base)) expect(key, blind2Cache.get(base)[key]);
+      else skipped.push(key);
     } else if (c.get("case") === "deal-relayed" && key === "deal") {
       expect(key, "1");
     } else if (c.get("case") === "blind-2") {
@@ -318,6 +325,7 @@ function blind2(c) {
   const out = {};
   const deckBytes = (d) => F.concat(...d.map(([U, V]) => F.concat(E.encode(U), E.encode(V))));
   const generators = Array.from({ length: 41 }, (_, k) => E.fromUniform(F.H("scopa-net/blind/v1/shuffle-generator", F.u8(k))));
+  const kept = { decks: [], deck_proofs: [], deck_sigs: [] }; // the record's, for void-chain
   parties.forEach((q, p) => {
     const perm = F.shuffle(q.seed, "scopa-net/blind/v1/shuffle", roundId);
     const r = perm.map((_, i) => E.Hs("scopa-net/blind/v1/rerandomize", roundId, F.u8(p), q.seed, F.u8(i)));
@@ -330,6 +338,9 @@ function blind2(c) {
     out[`shuffle_challenge.${p}.0`] = F.hex(E.intToLe(u[0]));
     const msg = F.concat(F.lp(F.ascii("scopa-net/blind/v1/deck-signature")), F.lp(roundId), F.lp(F.u8(p)), F.lp(outBytes), F.lp(proof));
     out[`deck_sig.${p}`] = sig(q.signPriv, msg);
+    kept.decks.push(deck.map(([U, V]) => F.concat(E.encode(U), E.encode(V))));
+    kept.deck_proofs.push(proof);
+    kept.deck_sigs.push(F.unhex(out[`deck_sig.${p}`]));
   });
   out.blind_digest = F.hex(F.H("scopa-net/blind/v1/round", roundId, Uint8Array.from(people), E.encode(parties[0].X), parties[0].proof, parties[0].signKey));
   out.deck_hash = F.hex(createHash("sha256").update(F.concat(...deck.map(([U, V]) => F.concat(E.encode(U), E.encode(V))))).digest());
@@ -354,6 +365,26 @@ function blind2(c) {
   out.deals_field_hash = F.hex(createHash("sha256").update(F.concat(F.u8(1), ...s0, sig0, F.u8(1), ...s1, sig1)).digest());
   for (let s = 0; s < players; s++) out[`hand.${s}`] = plan[0].hands[s].map((pos) => `${pos}:${trace[pos]}`).join(" ");
   out.table = plan[0].table.map((pos) => `${pos}:${trace[pos]}`).join(" ");
+  // void-chain: round 1 void absent (seat 1) once deal 1 was relayed, before every key came,
+  // and void failed_check by the host's own party once deal 1 was relayed.
+  const absent = {
+    round_id: roundId, round_no: 1, prev: new Uint8Array(32), dealer, people,
+    keys: parties.map((q) => [E.encode(q.X), q.proof, q.signKey]), ...kept,
+    deals: [{ shares: [s0, s1], sigs: [sig0, sig1] }],
+    table: plan[0].table.map((pos) => [pos, trace[pos]]), plays: [],
+    void: { reason: "absent", offender: 1 }, seeds: [seeds[0], null],
+  };
+  out["field_11.absent"] = F.hex(F.ascii(absent.void.reason));
+  out["field_12.absent"] = F.hex(F.u8(absent.void.offender));
+  out["field_13.absent"] = F.hex(F.concat(F.u8(2), F.u8(1), seeds[0], F.u8(0)));
+  out["chain.absent_after_deal_1"] = F.hex(blindChain(absent));
+  out["chain.absent_before_keys"] = F.hex(blindChain({
+    ...absent, dealer: null, keys: absent.keys.slice(0, 1), decks: [], deck_proofs: [],
+    deck_sigs: [], deals: [], table: [],
+  }));
+  out["chain.failed_check_host_after_deal_1"] = F.hex(blindChain({
+    ...absent, void: { reason: "failed_check", offender: null }, seeds,
+  }));
   const pos = Number(c.get("play_pos")), card = Number(c.get("play_card"));
   const o = owner(plan[0].hands.findIndex((h) => h.includes(pos)));
   const S = sharesOf(0).find(([q]) => q === pos)[1];
