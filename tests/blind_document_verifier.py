@@ -826,8 +826,10 @@ class RoundCheck:
         r = self.r
         decks, sigs = r["decks"], r["deck_sigs"]
         proofs = r["deck_proofs"] if self.m.version != 3 else [None] * len(decks)
-        if len(decks) != len(sigs) or len(decks) != len(proofs) or len(decks) > self.parties:
+        if len(decks) != len(sigs) or len(decks) != len(proofs):
             raise CheckFailedError("broken chain", "decks and their signatures")
+        if len(decks) > self.parties:  # 9.9 step 3: at most one deck per party
+            raise CheckFailedError("bad deck", f"{len(decks)} decks for {self.parties} parties")
         before = open_deck(self.joint)
         for p, (deck, sig, proof) in enumerate(zip(decks, sigs, proofs, strict=True)):
             if len(deck) != 40 or not all(

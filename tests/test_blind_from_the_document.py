@@ -890,6 +890,16 @@ def test_a_deck_is_checked_for_its_signature_before_its_proof(record: tuple[dict
     assert refused(reseal(t, key)) == "bad party signature: party 1's deck"
 
 
+def test_a_deck_more_than_the_parties_is_a_bad_deck(record: tuple[dict, bytes]) -> None:
+    """9.9 step 3: at most one deck per party; a record with one more (the last again, signed
+    and proved) is a *bad deck*, naming no party (scopa_net's verifier raised IndexError)."""
+    t, key = record
+    r = t["rounds"][0]
+    for name in ("decks", "deck_sigs", "deck_proofs"):
+        r[name].append(r[name][-1])
+    assert refused(reseal(t, key)) == "bad deck: 4 decks for 3 parties"
+
+
 @pytest.mark.parametrize("party", [0, 2])
 def test_a_changed_shuffle_proof_signed_by_its_party_is_named(
     record: tuple[dict, bytes], party: int

@@ -104,6 +104,28 @@ def test_tampered_blind_transcripts_are_refused_naming_the_fault(match) -> None:
     assert "signature on round 1's commitment" in first_failure(unsigned)
 
 
+def test_a_deck_more_than_the_parties_is_a_bad_deck_in_one_line(match, tmp_path: Path) -> None:
+    """protocol.md 9.9 step 3: at most one deck per party. A record holding a fourth deck for
+    three parties (the last one again, signed and proved) made `scopa-net verify` print a
+    Python traceback (IndexError); it is a *bad deck*, naming no party, in one line."""
+    t, key = match.transcripts[0], match.host_private_key
+    r: BlindRound = t.rounds[0]
+    extra = altered(
+        t,
+        key,
+        decks=(*r.decks, r.decks[-1]),
+        deck_sigs=(*r.deck_sigs, r.deck_sigs[-1]),
+        deck_proofs=(*r.deck_proofs, r.deck_proofs[-1]),
+    )
+    assert first_failure(extra) == "bad deck: 4 decks recorded for 3 parties"
+    path = tmp_path / "t.msgpack"
+    path.write_bytes(extra.encode())
+    lines: list[str] = []
+    assert verify_files([path], lines.append) == 1
+    (failed,) = [line for line in lines if "bad deck" in line]
+    assert failed.strip() == "round 1: FAILED: bad deck: 4 decks recorded for 3 parties", lines
+
+
 def test_a_changed_byte_is_refused(match, tmp_path: Path) -> None:
     data = bytearray(match.transcripts[0].encode())
     data[len(data) // 2] ^= 1

@@ -312,7 +312,12 @@ class _BlindVerifier(_Verifier):
 
     def check_decks(self, r: BlindRound) -> None:
         """9.9 step 3: every deck valid, signed by its party and, from version 4, proved a
-        shuffle of the deck before it (the open deck for party 0's)."""
+        shuffle of the deck before it (the open deck for party 0's). More decks than parties
+        is a *bad deck* naming no party: no party's key signs the extra one."""
+        if len(r.decks) > r.parties:
+            raise BlindCheckError(
+                checks.BAD_DECK, f"{len(r.decks)} decks recorded for {r.parties} parties"
+            )
         proofs = r.deck_proofs if r.deck_proofs is not None else [None] * len(r.decks)
         joint = joint_key([k.point for k in r.keys])
         before = open_deck(joint)
