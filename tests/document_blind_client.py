@@ -13,7 +13,8 @@ verifier's own round check (9.9), and at the match end the signed result.
 ``DocumentBlindClient`` seats it at a host over TCP, plays legal cards chosen with
 ``document_referee``, drops and resumes (3.3), sending again what the host may lack (9.7).
 
-Where the document left a choice to the implementer, the guess made is marked ``GUESS``.
+Where the document once left a choice to the implementer, the comment says where it now
+says what to do (marked "once a GUESS").
 """
 
 from __future__ import annotations
@@ -274,10 +275,11 @@ class BlindSeat:
         if r.round_id in self.round_ids:
             raise self.fail("blind_round with a round id seen before")
         self.round_ids.add(r.round_id)
-        # GUESS, then read in our host (9.5.1 said "exactly the seats it sees played by
-        # people, itself included"): a person who sits a round out (9.6, 9.7) is left out with
-        # no event saying so, this seat included, so only "no seat a computer holds" can be
-        # checked; a seat left out observes the round (9.7).
+        # 9.5.1: `people` in ascending order, naming no seat a computer holds (its entry at
+        # the opening); a person who sits a round out (9.6, 9.7) is left out with no event
+        # saying so, this seat included, so no more can be checked; a seat left out observes
+        # the round (9.7). (Once a GUESS, when 9.5.1 said "exactly the seats it sees played by
+        # people"; the document now says this.)
         if people != sorted(set(people)) or not set(people) <= self.people_seen:
             raise self.fail(f"blind_round people {people}: a seat no person plays "
                             f"(people play {sorted(self.people_seen)})")  # fmt: skip
@@ -500,8 +502,8 @@ class BlindSeat:
 
     def _end(self, r: BlindRound) -> None:
         r.over = True
-        # GUESS (9.5.8 "Round end (played out, or void)"): the seed goes once round_end (or
-        # round_void) is read; an `absent` void naming this seat sends none (9.7).
+        # 9.5.8: the seed goes once round_end (or round_void) is read; an `absent` void
+        # naming this seat sends none (9.7). (Once a GUESS; the document now says so.)
         if r.party is not None and not self._absent_named(r):
             self.outgoing.append(self._reveal(r))
 
