@@ -201,6 +201,27 @@ def test_a_snapshot_s_newer_keys_go_only_to_a_peer_of_5_and_a_player_of_4_refuse
     assert "'stand_ins' is not in protocol version 4" in str(info.value)
 
 
+def test_an_error_s_current_seq_goes_only_to_a_peer_of_5_and_a_player_of_4_refuses_it() -> None:
+    """protocol.md 3.8: a stale resume's `current_seq` is in version 5 alone, as `why` is."""
+    stale = m.Error(code="stale", message="beyond 4", ref="resume", current_seq=4)
+    for version, seq in ((m.PROTOCOL_VERSION, 4), (m.OLDEST_VERSION, None)):
+        host, player = HostConnection(), PlayerConnection()
+        relay(player, host, m.Hello(version=version, client="c"))
+        relay(host, player, m.Welcome(version=version, host_name="h", host_key=KEY))
+        relay(player, host, m.Resume(table_id=3, seat=0, token=TOKEN, last_seq=9))
+        player.receive_data(host.send(stale))
+        assert player.next_event() == dataclasses.replace(stale, current_seq=seq)
+    host, player = HostConnection(), PlayerConnection()
+    relay(player, host, m.Hello(version=m.OLDEST_VERSION, client="c"))
+    relay(host, player, m.Welcome(version=m.OLDEST_VERSION, host_name="h", host_key=KEY))
+    player.receive_data(encode(stale))  # a host that sends it anyway
+    with pytest.raises(RemoteProtocolError) as info:
+        player.next_event()
+    assert info.value.code is ErrorCode.BAD_FIELD
+    with pytest.raises(LocalProtocolError):  # 3.9: only with `stale`
+        m.Error(code="bad_token", message="", ref="resume", current_seq=4)
+
+
 def test_a_why_with_another_code_than_its_own_is_refused() -> None:
     with pytest.raises(LocalProtocolError) as info:
         m.Error(code="stale", message="", ref="resume", why="seat_taken_while_away")
