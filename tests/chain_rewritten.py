@@ -1,18 +1,70 @@
-"""What a person reads when a host rewrote the chain behind her catch-up (an ordinary or a
-blind table): the DEAL CHECK FAILED banner, and `verify` on the evidence her client kept."""
+"""A host that rewrote the chain behind a seat's catch-up (an ordinary or a blind table): what
+the seat's witness says (driven without sockets by a ``table_driver.CatchesUp`` driver), and
+what a person reads: the DEAL CHECK FAILED banner, and `verify` on the evidence her client
+kept."""
 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import pytest
 
 from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_DEAL_FAILED
+from scopa_net.fair.blind.verifier import verify_any
 from scopa_net.fair.commitments import fingerprint
+from scopa_net.fair.errors import BrokenChainError
+
+if TYPE_CHECKING:
+    from table_driver import CatchesUp
 
 REWRITTEN = bytes(range(32))
 """The chain hash the cheating host links round 2 to instead of round 1's."""
+
+
+def witness_stops_at_round_2_rewritten(driver: CatchesUp) -> None:
+    """Seat 0 of ``driver`` (Ada) sees round 1 revealed and replays it. While she is away the
+    host links round 2 to :data:`REWRITTEN` instead of round 1's chain hash, and catches her up
+    with the snapshot of round 2's start, which stands at round 1: her witness stops at round
+    2's opening with a broken chain in those words, and her evidence, holding round 2 as it
+    was opened, is refused by the verifier on its own."""
+    driver.run_until_round_over(1)
+    witness = driver.witnesses[0]
+    checked = witness.rounds[-1].chain_hash()
+    driver.table.chain = REWRITTEN  # the cheat: round 2 links elsewhere
+    driver.table.start_round(driver.rng.randbytes(16), driver.rng.randbytes(32))
+    driver.caught_up_at_the_round_opened(0, 2)
+    assert witness.takes_chain_up
+    with pytest.raises(BrokenChainError) as stopped:
+        driver.run()
+    assert str(stopped.value) == (
+        f"round 2 links to {REWRITTEN.hex()}, not to round 1's chain hash {checked.hex()}, "
+        "which this seat checked (the snapshot you were caught up with stands at that round)"
+    )
+    evidence = witness.evidence(stopped.value)
+    assert [r.round_no for r in evidence.rounds] == [1, 2]
+    assert evidence.stopped is not None
+    assert evidence.stopped.round_no == 2
+    verdict = verify_any(evidence)
+    assert verdict.rounds[0].ok
+    assert isinstance(verdict.rounds[1].error, BrokenChainError)
+    assert not verdict.ok
+
+
+def witness_stops_at_round_1_linked_elsewhere(driver: CatchesUp) -> None:
+    """The host links round 1 to :data:`REWRITTEN`, not the zero hash, and catches seat 0 up
+    with the snapshot of nothing dealt: her witness, checking the match from its start, stops
+    as round 1 is opened, with a broken chain in those words."""
+    driver.table.chain = REWRITTEN  # the cheat
+    driver.open_unread(1)
+    driver.caught_up_at_the_round_opened(0, 1)
+    with pytest.raises(BrokenChainError) as stopped:
+        driver.run()
+    assert str(stopped.value) == (
+        f"round 1 links to {REWRITTEN.hex()}, not to the zero hash (no round was dealt before it)"
+    )
+    assert driver.witnesses[0].current is None  # stopped as round 1 was opened
 
 
 def stopped_by_the_rewritten_chain(

@@ -11,6 +11,11 @@ import re
 
 import pytest
 from blind_driver import BlindDriver, new_blind_table
+from chain_rewritten import (
+    REWRITTEN,
+    witness_stops_at_round_1_linked_elsewhere,
+    witness_stops_at_round_2_rewritten,
+)
 from table_driver import KEY
 
 from scopa_net.blind_witness import BlindWitness
@@ -353,10 +358,6 @@ def test_points_a_snapshot_changes_of_a_round_the_seat_checked_stop_the_seat_at_
     assert f"; the rounds you saw give scores {honest} and seat " in str(stopped.value)
 
 
-REWRITTEN = bytes(range(32))
-"""The chain hash a cheating host links the next round to instead of the last one's."""
-
-
 def test_a_chain_the_host_rewrites_behind_a_snapshot_of_a_round_she_checked_stops_her() -> None:
     """Ada saw round 1 revealed and replayed it. While she is away the host links round 2 to
     another chain hash than round 1's (a history rewritten for the others) and catches her up
@@ -364,28 +365,9 @@ def test_a_chain_the_host_rewrites_behind_a_snapshot_of_a_round_she_checked_stop
     hash herself: round 2's ``prev`` is compared with it and she stops at its ``blind_round``
     (before, after a catch-up the link was taken as it came). Her evidence holds round 2 as it
     was opened, so ``verify`` refuses the file on its own."""
-    driver = BlindDriver(new_blind_table(RuleSet.of(2, 16), bots=1), seed=5)
-    driver.run_until_round_over(1)
-    witness = driver.witnesses[0]
-    checked = witness.rounds[-1].chain_hash()
-    driver.table.chain = REWRITTEN  # the cheat: round 2 links elsewhere
-    driver.table.start_round(driver.rng.randbytes(16), driver.rng.randbytes(32))
-    driver.caught_up_at_the_round_opened(0, 2)
-    assert witness.takes_chain_up
-    with pytest.raises(BrokenChainError) as stopped:
-        driver.run()
-    assert str(stopped.value) == (
-        f"round 2 links to {REWRITTEN.hex()}, not to round 1's chain hash {checked.hex()}, "
-        "which this seat checked (the snapshot you were caught up with stands at that round)"
+    witness_stops_at_round_2_rewritten(
+        BlindDriver(new_blind_table(RuleSet.of(2, 16), bots=1), seed=5)
     )
-    evidence = witness.evidence(stopped.value)
-    assert [r.round_no for r in evidence.rounds] == [1, 2]
-    assert evidence.stopped is not None
-    assert evidence.stopped.round_no == 2
-    verdict = verify_any(evidence)
-    assert verdict.rounds[0].ok
-    assert isinstance(verdict.rounds[1].error, BrokenChainError)
-    assert not verdict.ok
 
 
 @pytest.mark.parametrize("round_no", [1, CAUGHT_UP])
@@ -413,16 +395,9 @@ def test_round_1_linked_elsewhere_after_a_snapshot_of_nothing_dealt_stops_the_se
     """Caught up before anything was dealt, the seat checks the match from its start: round
     1's ``prev`` must be the zero hash, as at a seat that saw every event (before, it was
     checked only at round 1's reveal, after the seat had played the round)."""
-    driver = BlindDriver(new_blind_table(RuleSet.of(2, 16), bots=1), seed=5)
-    driver.table.chain = REWRITTEN  # the cheat
-    driver.open_unread(1)
-    driver.caught_up_at_the_round_opened(0, 1)
-    with pytest.raises(BrokenChainError) as stopped:
-        driver.run()
-    assert str(stopped.value) == (
-        f"round 1 links to {REWRITTEN.hex()}, not to the zero hash (no round was dealt before it)"
+    witness_stops_at_round_1_linked_elsewhere(
+        BlindDriver(new_blind_table(RuleSet.of(2, 16), bots=1), seed=5)
     )
-    assert driver.witnesses[0].current is None  # stopped as round 1 was opened
 
 
 def test_a_round_passed_unseen_after_a_snapshot_of_her_last_round_is_told_to_her() -> None:

@@ -12,6 +12,10 @@ import dataclasses
 import re
 
 import pytest
+from chain_rewritten import (
+    witness_stops_at_round_1_linked_elsewhere,
+    witness_stops_at_round_2_rewritten,
+)
 from table_driver import KEY, Driver, fill, new_table
 
 from scopa_net.fair.commitments import (
@@ -320,28 +324,7 @@ def test_a_chain_the_host_rewrites_behind_a_snapshot_of_a_round_she_checked_stop
     hash herself: round 2's ``prev`` is compared with it and she stops at its ``round_commit``
     (before, after a catch-up the link was taken as it came). Her evidence holds round 2 as it
     was opened, so ``verify`` refuses the file on its own."""
-    driver = ada_and_the_computer()
-    driver.run_until_round_over(1)
-    checked = driver.witnesses[0].rounds[-1].chain_hash()
-    driver.table.chain = bytes(range(32))  # the cheat: round 2 links elsewhere
-    driver.table.start_round(driver.rng.randbytes(16), driver.rng.randbytes(32))
-    point = driver.table.catch_up_point(0)
-    assert point is not None
-    witness = driver.witnesses[0]
-    driver.caught_up_by_snapshot(0, point[1])
-    with pytest.raises(BrokenChainError) as stopped:
-        driver.run()
-    assert str(stopped.value) == (
-        f"round 2 links to {bytes(range(32)).hex()}, not to round 1's chain hash "
-        f"{checked.hex()}, which this seat checked (the snapshot you were caught up with "
-        "stands at that round)"
-    )
-    evidence = witness.evidence(stopped.value)
-    assert [r.round_no for r in evidence.rounds] == [1, 2]
-    verdict = verify_transcript(evidence)
-    assert verdict.rounds[0].ok
-    assert isinstance(verdict.rounds[1].error, BrokenChainError)
-    assert not verdict.ok
+    witness_stops_at_round_2_rewritten(ada_and_the_computer())
 
 
 @pytest.mark.parametrize("round_no", [1, CAUGHT_UP])
@@ -365,16 +348,7 @@ def test_a_seat_caught_up_at_a_round_it_checked_keeps_a_transcript_from_round_1(
 def test_round_1_linked_elsewhere_after_a_snapshot_of_nothing_dealt_stops_the_seat() -> None:
     """Caught up before anything was dealt, the seat checks the match from its start: round
     1's ``prev`` must be the zero hash, as at a seat that saw every event."""
-    driver = ada_and_the_computer()
-    driver.table.chain = bytes(range(32))  # the cheat
-    driver.open_unread(1)
-    driver.caught_up_at_the_round_opened(0, 1)
-    with pytest.raises(BrokenChainError) as stopped:
-        driver.run()
-    assert str(stopped.value) == (
-        f"round 1 links to {bytes(range(32)).hex()}, not to the zero hash (no round was dealt "
-        "before it)"
-    )
+    witness_stops_at_round_1_linked_elsewhere(ada_and_the_computer())
 
 
 def test_a_round_passed_unseen_after_a_snapshot_of_her_last_round_is_told_to_her() -> None:
