@@ -9,11 +9,10 @@ import re
 from typing import TYPE_CHECKING
 
 import pytest
+from helpers import verify_pinned
 
-from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_DEAL_FAILED
 from scopa_net.fair.blind.verifier import verify_any
-from scopa_net.fair.commitments import fingerprint
 from scopa_net.fair.errors import BrokenChainError
 
 if TYPE_CHECKING:
@@ -70,7 +69,7 @@ def witness_stops_at_round_1_linked_elsewhere(driver: CatchesUp) -> None:
 def stopped_by_the_rewritten_chain(
     stop,
     checked: bytes,
-    host_key: object,
+    host_key: bytes,
     capsys: pytest.CaptureFixture[str],
     *,
     stops_here_line: int,
@@ -98,9 +97,8 @@ def stopped_by_the_rewritten_chain(
     assert stop.exit_status == EXIT_DEAL_FAILED
     assert stop.evidence is not None
     assert stop.evidence.exists()
-    capsys.readouterr()
-    assert main(["verify", "--pin", fingerprint(host_key), str(stop.evidence)]) == 1
-    out = capsys.readouterr().out
+    status, out = verify_pinned(host_key, stop.evidence, capsys)
+    assert status == 1, out
     assert re.search(r"^round 1: verified \(dealer ", out, re.M), out
     assert re.search(
         rf"^  round 2: FAILED: broken chain: prev {REWRITTEN.hex()} is not the chain hash "

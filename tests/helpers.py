@@ -29,6 +29,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from scopa_net import round as round_module
 from scopa_net.cards import CARDS, Card
 from scopa_net.client.seat_store import SeatRecord
+from scopa_net.commands.main import main as scopa_net_main
 from scopa_net.dealing import TABLE, deal_plan
 from scopa_net.fair.blind.cards import CARD_POINTS, card_of
 from scopa_net.fair.blind.group import BASE, add, sub
@@ -37,6 +38,7 @@ from scopa_net.fair.blind.party_secrets import PartySecrets
 from scopa_net.fair.blind.plan import shared_positions
 from scopa_net.fair.blind.record import blind_first_dealer, shares_message
 from scopa_net.fair.blind.simulate import BlindTable as SimulatedBlindTable
+from scopa_net.fair.commitments import fingerprint
 from scopa_net.match import Match
 from scopa_net.notation import parse_card
 from scopa_net.round import Round
@@ -325,6 +327,16 @@ def shift_a_table_card(
     assert card_of(sub(v, add(others, altered[mine.index(pos)]))) == chosen  # it would work
     sig = host.secrets.sign(shares_message(host.round_id, 0, k, altered))
     return pos, chosen, tuple(altered), sig
+
+
+def verify_pinned(
+    host_key: bytes, path: Path, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str]:
+    """``scopa-net verify --pin FINGERPRINT path``, the fingerprint of ``host_key`` (the host's
+    public key), run in this process: its exit status and what it printed (only that)."""
+    capsys.readouterr()
+    status = scopa_net_main(["verify", "--pin", fingerprint(host_key), str(path)])
+    return status, capsys.readouterr().out
 
 
 def imported_modules(path: Path) -> set[str]:

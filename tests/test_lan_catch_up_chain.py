@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 import trio
+from caught_up_at_rounds_seen import caught_up_and_played_out, saved_a_transcript_that_verifies
 from chain_rewritten import REWRITTEN, stopped_by_the_rewritten_chain
-from hosting import CutOff, create, start_host
+from helpers import verify_pinned
+from hosting import create, start_host
 from person_screen import (
     Player,
     back_from_disk,
@@ -24,12 +26,7 @@ from person_screen import (
     until,
 )
 
-from scopa_net.client.network_session import (
-    CAUGHT_UP_AT_ROUNDS_YOU_SAW,
-    CAUGHT_UP_BEFORE_THE_FIRST_DEAL,
-)
-from scopa_net.commands.main import main
-from scopa_net.fair.commitments import fingerprint
+from scopa_net.client.network_session import CAUGHT_UP_AT_ROUNDS_YOU_SAW
 from scopa_net.rules import RuleSet
 from scopa_net.server.host import Host
 from scopa_net.server.table import Table
@@ -83,50 +80,10 @@ async def test_a_seat_caught_up_at_a_round_it_saw_saves_a_transcript_that_verifi
     the last round she saw (or at none): her client follows the match on, saves its
     transcript at the end, from round 1, and ``verify`` says VERIFIED (before, the client
     saved none: "No transcript was saved for this match")."""
-    monkeypatch.setattr(Table, "pause_before_round", property(lambda table: 1.0))
-    hosts: list[Host] = []
-    screens: list[Player] = []
-
-    async def match() -> None:
-        async with trio.open_nursery() as nursery:
-            host = await start_host(nursery, replay_limit=1, bot_delay=0.01, grace=5)
-            hosts.append(host)
-            network = CutOff(host.port)
-            rules = RuleSet.of(2, 4) if before_round_1 else RuleSet.of(2, 11)
-            ada = await sit(
-                nursery, host, "Ada", tmp_path,
-                create=create(rules, bots=0 if before_round_1 else 1),
-                connector=network.connect,
-            )  # fmt: skip
-            screens.append(ada)
-            nursery.start_soon(play_when_asked, ada)
-            (task,) = host.tables.values()
-            if before_round_1:
-                await network.cut()
-                bruno = await sit(nursery, host, "Bruno", tmp_path, table_id=ada.session.table_id)
-                nursery.start_soon(play_when_asked, bruno)
-                await until(lambda: task.table.round_no == 1)
-            else:
-                witness = ada.session.witness
-                await until(lambda: witness is not None and witness.verdicts)
-                await network.cut()
-                await until(lambda: task.table.round_no == 2)
-            network.up = True  # her client resumes by itself
-            await until(lambda: "Transcript saved:" in ada.text, 60)
-            nursery.cancel_scope.cancel()
-
-    with trio.fail_after(90):
-        await match()
-    ada = screens[0]
-    said = CAUGHT_UP_BEFORE_THE_FIRST_DEAL if before_round_1 else CAUGHT_UP_AT_ROUNDS_YOU_SAW
-    assert said in ada.text, ada.text
-    assert "No transcript was saved" not in ada.text, ada.text
-    (saved,) = (tmp_path / "Ada" / "transcripts").glob("*.scopa")
-    capsys.readouterr()
-    assert main(["verify", "--pin", fingerprint(hosts[0].public_key), str(saved)]) == 0
-    out = capsys.readouterr().out
-    assert re.search(r"^round 1: verified \(dealer ", out, re.M), out
-    assert out.rstrip().splitlines()[-1] == "VERIFIED", out
+    host, ada = await caught_up_and_played_out(
+        tmp_path, monkeypatch, blind=False, before_round_1=before_round_1
+    )
+    saved_a_transcript_that_verifies(host, ada, tmp_path, capsys, before_round_1=before_round_1)
 
 
 async def test_a_seat_taken_back_past_the_rounds_it_saw_saves_a_transcript_verify_reads(
@@ -165,9 +122,9 @@ async def test_a_seat_taken_back_past_the_rounds_it_saw_saves_a_transcript_verif
         await match()
     assert "No transcript was saved" not in screens[0].text, screens[0].text
     (saved,) = (tmp_path / "Ada" / "transcripts").glob("*.scopa")
-    capsys.readouterr()
-    assert main(["verify", "--pin", fingerprint(hosts[0].public_key), str(saved)]) == 1
-    lines = capsys.readouterr().out.splitlines()
+    status, out = verify_pinned(hosts[0].public_key, saved, capsys)
+    assert status == 1, out
+    lines = out.splitlines()
     # (Round 2 began while a computer played for her: no person's seed counted in it.)
     assert lines[-1].startswith(PARTLY_VERIFIED), lines
     (unseen,) = [n for n, line in enumerate(lines) if line.startswith("not checked: round")]
