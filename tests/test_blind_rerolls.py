@@ -13,7 +13,7 @@ import pytest
 import trio
 from blind_driver import BlindDriver, new_blind_table
 from faultproxy import FaultProxy
-from helpers import blind_kings_on_the_table, seat_for_reconnection
+from helpers import blind_kings_on_the_table, seat_for_reconnection, verify_pinned
 from hosting import create, start_host
 from journal_copies import copy_journal, put_back
 from session_watch import said_into, until
@@ -27,13 +27,11 @@ from scopa_net.client.network_session import (
     open_network_session,
 )
 from scopa_net.client.seat_store import SeatStore
-from scopa_net.commands.main import main
 from scopa_net.fair.blind.party_secrets import PartyKey
 from scopa_net.fair.blind.record import blind_digest
 from scopa_net.fair.commitments import (
     commit_message,
     end_message,
-    fingerprint,
     public_key_bytes,
     rules_hash,
     sign,
@@ -102,9 +100,8 @@ def test_a_round_opened_again_behind_a_snapshot_of_the_present_stops_the_seat(
     )
     evidence = tmp_path / "evidence.scopa"
     evidence.write_bytes(witness.evidence(stopped.value).encode())
-    capsys.readouterr()
-    assert main(["verify", "--pin", fingerprint(public_key_bytes(KEY)), str(evidence)]) == 1
-    out = capsys.readouterr().out
+    status, out = verify_pinned(public_key_bytes(KEY), evidence, capsys)
+    assert status == 1, out
     assert f"saved as evidence when the client stopped: round {REROLLED}, re-rolled round" in out
     assert f"round {REROLLED}: FAILED: not revealed" in out, out  # the round thrown away
     assert out.rstrip().endswith("NOT VERIFIED"), out
@@ -199,9 +196,8 @@ async def test_a_round_dealt_then_opened_anew_after_the_host_put_its_journal_bac
         r"[0-9a-f]{32}\) and cards of it dealt, so the host could have seen cards of that deal",
         stopped.value.banner.splitlines()[0],
     ), stopped.value.banner
-    capsys.readouterr()
-    assert main(["verify", "--pin", fingerprint(again_key[0]), str(stopped.value.evidence)]) == 1
-    out = capsys.readouterr().out
+    status, out = verify_pinned(again_key[0], stopped.value.evidence, capsys)
+    assert status == 1, out
     assert f"saved as evidence when the client stopped: round {again_no}, re-rolled round" in out
     if void:
         assert f"round {again_no}: FAILED: not revealed" in out, out
@@ -260,9 +256,8 @@ def test_a_round_the_host_voids_saying_its_own_check_failed_without_cause_stops_
     assert witness.round_no == 1
     evidence = tmp_path / "evidence.scopa"
     evidence.write_bytes(witness.evidence(stopped.value).encode())
-    capsys.readouterr()
-    assert main(["verify", "--pin", fingerprint(public_key_bytes(KEY)), str(evidence)]) == 1
-    out = capsys.readouterr().out
+    status, out = verify_pinned(public_key_bytes(KEY), evidence, capsys)
+    assert status == 1, out
     assert "saved as evidence when the client stopped: round 1, re-rolled round" in out
     assert "round 1: FAILED: re-rolled round: round 1 was voided by the host" in out, out
     assert out.rstrip().endswith("NOT VERIFIED"), out
@@ -357,9 +352,8 @@ def test_a_blind_table_closed_after_a_rounds_first_deal_keeps_that_round_for_ver
     assert saved == [{"abandoned": True}]
     kept = tmp_path / "kept.scopa"
     kept.write_bytes(witness.transcript_with_abandoned().encode())
-    capsys.readouterr()
-    assert main(["verify", "--pin", fingerprint(public_key_bytes(KEY)), str(kept)]) == 1
-    out = capsys.readouterr().out
+    status, out = verify_pinned(public_key_bytes(KEY), kept, capsys)
+    assert status == 1, out
     assert f"round {REROLLED}: FAILED: not revealed" in out, out
     assert out.rstrip().endswith("NOT VERIFIED"), out
 

@@ -16,7 +16,7 @@ import trio
 from app_driver import playing, run_app
 from document_cheating_host import REROLLED, CheatingHost
 from document_referee import Table
-from helpers import SeededSecrets
+from helpers import SeededSecrets, verify_pinned
 from hosting import bruno_leaves_once_dealt
 
 from scopa_net.bots.levels import make_player
@@ -101,9 +101,8 @@ def banner(text: str) -> str:
 def verify_evidence(data_dir: Path, host: CheatingHost, capsys: pytest.CaptureFixture[str]) -> str:
     """What ``scopa-net verify`` prints for the evidence Ada's client saved (it must refuse)."""
     (evidence,) = (data_dir / "transcripts").glob("*-FAILED.scopa")
-    capsys.readouterr()
-    assert main(["verify", "--pin", fingerprint(host.key), str(evidence)]) == 1
-    out = capsys.readouterr().out
+    status, out = verify_pinned(host.key, evidence, capsys)
+    assert status == 1, out
     assert out.rstrip().endswith("NOT VERIFIED"), out
     return out
 
@@ -342,9 +341,8 @@ def test_a_table_closed_after_a_rounds_seeds_keeps_that_round_for_verify(
         said,
     ), said
     (saved,) = (data_home / "transcripts").glob("*.scopa")
-    capsys.readouterr()
-    assert main(["verify", "--pin", fingerprint(host.key), str(saved)]) == 1
-    out = capsys.readouterr().out
+    status, out = verify_pinned(host.key, saved, capsys)
+    assert status == 1, out
     assert f"round {REROLLED}: FAILED: not revealed" in out, out
     assert out.rstrip().endswith("NOT VERIFIED"), out
 

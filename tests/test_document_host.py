@@ -18,7 +18,7 @@ from app_driver import playing, run_app
 from document_client import DocumentClient
 from document_host import DocumentHost
 from document_referee import Table
-from helpers import kept_seat
+from helpers import kept_seat, verify_pinned
 from hosting import bruno_leaves_once_dealt
 from session_watch import said_into, until
 
@@ -106,9 +106,8 @@ def test_our_client_plays_a_whole_match_and_its_transcript_verifies(
     assert len(checks) == table.round_no, text  # one line a round, each verified
     assert all(line.startswith("Deal check: verified (dealer ") for line in checks), checks
     (saved,) = (data_home / "transcripts").iterdir()
-    capsys.readouterr()
-    assert main(["verify", "--pin", fingerprint(host.key), str(saved)]) == 0
-    out = capsys.readouterr().out
+    status, out = verify_pinned(host.key, saved, capsys)
+    assert status == 0, out
     assert out.rstrip().endswith("VERIFIED"), out
     rounds = [line for line in out.splitlines() if line.startswith("round ")]
     assert len(rounds) == table.round_no, out
@@ -202,9 +201,8 @@ def test_our_client_refuses_a_host_that_deals_a_card_it_did_not_commit_to(
     assert all(seat != 0 for seat, *_ in host.tables[1].round.plays)  # stopped at the deal
     (evidence,) = (data_home / "transcripts").iterdir()
     assert evidence.name.endswith("-FAILED.scopa")
-    capsys.readouterr()
-    assert main(["verify", "--pin", fingerprint(host.key), str(evidence)]) == 1
-    out = capsys.readouterr().out
+    status, out = verify_pinned(host.key, evidence, capsys)
+    assert status == 1, out
     assert "saved as evidence when the client stopped: round 1, card check: deck position" in out
     assert out.rstrip().endswith("NOT VERIFIED"), out
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import trio
 from chain_rewritten import REWRITTEN, stopped_by_the_rewritten_chain
+from helpers import verify_pinned
 from hosting import CutOff, create, start_host
 from person_screen import (
     Player,
@@ -25,9 +26,7 @@ from scopa_net.client.network_session import (
     CAUGHT_UP_AT_ROUNDS_YOU_SAW,
     CAUGHT_UP_BETWEEN_ROUNDS,
 )
-from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_DEAL_FAILED
-from scopa_net.fair.commitments import fingerprint
 from scopa_net.rules import RuleSet
 from scopa_net.server.blind_table import BlindTable
 from scopa_net.server.host import Host
@@ -110,9 +109,8 @@ async def test_a_dealer_the_host_keeps_after_a_catch_up_stops_her_client(
     evidence = stop.evidence
     assert evidence is not None
     assert evidence.exists()
-    capsys.readouterr()
-    assert main(["verify", "--pin", fingerprint(hosts[0].public_key), str(evidence)]) == 1
-    out = capsys.readouterr().out
+    status, out = verify_pinned(hosts[0].public_key, evidence, capsys)
+    assert status == 1, out
     assert "saved as evidence when the client stopped: round" in out, out
     # Her file begins after the catch-up: said so, not read as a record changed, and the
     # round the host dealt out of turn is the one that fails.

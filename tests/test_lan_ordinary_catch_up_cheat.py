@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from helpers import verify_pinned
 from hosting import create, start_host
 from person_screen import (
     Player,
@@ -22,10 +23,8 @@ from person_screen import (
 )
 
 from scopa_net.client.network_session import CAUGHT_UP_BETWEEN_ROUNDS
-from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_DEAL_FAILED
 from scopa_net.commands.verify_verdict import SNAPSHOT_CONTRADICTED
-from scopa_net.fair.commitments import fingerprint
 from scopa_net.rules import RuleSet
 from scopa_net.server.host import Host
 from scopa_net.server.table import Phase, Table
@@ -94,9 +93,8 @@ async def test_a_dealer_the_host_keeps_while_she_is_away_stops_her_client_once_c
     evidence = stop.evidence
     assert evidence is not None
     assert evidence.exists()
-    capsys.readouterr()
-    assert main(["verify", "--pin", fingerprint(hosts[0].public_key), str(evidence)]) == 1
-    out = capsys.readouterr().out
+    status, out = verify_pinned(hosts[0].public_key, evidence, capsys)
+    assert status == 1, out
     assert "saved as evidence when the client stopped: round" in out, out
     assert out.rstrip().endswith("NOT VERIFIED"), out
 
@@ -135,9 +133,8 @@ async def test_points_a_snapshot_changes_of_a_round_she_checked_stop_her_client_
     assert stop.exit_status == EXIT_DEAL_FAILED
     assert stop.evidence is not None
     assert stop.evidence.exists()
-    capsys.readouterr()
-    assert main(["verify", "--pin", fingerprint(hosts[0].public_key), str(stop.evidence)]) == 1
-    out = capsys.readouterr().out
+    status, out = verify_pinned(hosts[0].public_key, stop.evidence, capsys)
+    assert status == 1, out
     # The snapshot is not signed: the file proves the rounds she saw, and keeps what the
     # snapshot told her (her client's record of it), which they contradict.
     assert re.search(
