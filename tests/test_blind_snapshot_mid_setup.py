@@ -50,10 +50,11 @@ async def test_back_by_snapshot_while_a_blind_round_without_him_is_set_up(tmp_pa
         (ada_link,) = links
         ada_link.held = True  # from now her key for the next round waits
         bruno.crash()  # kill -9: past his grace time round 1 is void
+        sat_out = crashed_in + 1  # the round set up without him
         await until(
             lambda: (
                 table.blind_round is not None
-                and table.blind_round.round_no == crashed_in + 1
+                and table.blind_round.round_no == sat_out
                 and table.blind_round.people == (0,)
                 and table.blind_round.public is None
             )
@@ -65,13 +66,32 @@ async def test_back_by_snapshot_while_a_blind_round_without_him_is_set_up(tmp_pa
         await until(lambda: "Back in your seat" in back.text)
         ada_link.sent.set()
         nursery.start_soon(plays_her_turns, ada.session)
-        await until(lambda: table.round_no >= crashed_in + 1 and table.phase.value == "play")
+        # (He plays his own turns from the round after: one in play at once if the round he
+        # sat out was void for its kings.)
+        nursery.start_soon(plays_her_turns, back.session)
+        await until(lambda: table.round_no >= sat_out and table.phase.value == "play")
         await until(lambda: len(table.match.round.plays) >= 4 if table.match.round else False)
+        played_in = table.round_no  # the round he sat out, or the one dealt after its void
         # His board is the table's: it comes to hold what Ada's holds (a board left at round
         # 1's end, plays of other cards applied to it, never would).
         await until(lambda: back.session.view.table == ada.session.view.table)
         nursery.cancel_scope.cancel()
     text = back.text
     shown = text[text.index("Back in your seat") :]
-    assert "Your turn." not in shown, text
-    assert "A computer plays your seat this round" in shown, text
+    sitting_out = round_on_screen(back.lines, sat_out)
+    assert "Your turn." not in sitting_out, text
+    if played_in == sat_out:
+        assert "A computer plays your seat this round" in sitting_out, text
+    else:  # void for its kings: over at its deal, his hand never played
+        assert "Your hand (a computer plays it this round)" in sitting_out, text
+        assert "Void deal: three kings on the table" in sitting_out, text
+        assert played_in == sat_out + 1, text
+        assert f"Round {played_in} (round {sat_out} dealt again)  dealer" in shown, text
+
+
+def round_on_screen(lines: list[str], round_no: int) -> str:
+    """What a screen printed from round ``round_no``'s first board to the next round's."""
+    heads = [n for n, line in enumerate(lines) if line.startswith(f"Round {round_no} ")]
+    assert heads, f"no board of round {round_no} on this screen:\n" + "\n".join(lines)
+    after = [n for n, line in enumerate(lines) if line.startswith(f"Round {round_no + 1} ")]
+    return "\n".join(lines[heads[0] : (after or [len(lines)])[0]])
