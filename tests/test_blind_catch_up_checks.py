@@ -254,9 +254,9 @@ def observer_caught_up_mid_round(driver: BlindDriver) -> tuple[BlindWitness, m.S
     round, as a person's seat sitting rounds out is, 9.7), caught up by a snapshot of the
     present while round 2 is being played: it cannot follow that round, and carries the match
     on over its ``round_end``."""
-    driver.open_into_play(CAUGHT_UP)
+    in_play = driver.open_into_play(CAUGHT_UP)  # (one later after a kings void)
     snapshot = driver.table.snapshot(1)
-    assert snapshot.round_no == CAUGHT_UP
+    assert snapshot.round_no == in_play
     assert not snapshot.round_over
     witness = BlindWitness(
         driver.table.rules, public_key_bytes(KEY), 1, new_seed=lambda: bytes(32), mid_match=True
@@ -273,7 +273,7 @@ def test_an_honest_match_caught_up_in_a_round_under_way_is_checked_to_its_end() 
     assert witness.replays_plays
     assert witness.result.sig is not None
     assert all(v.error is None for v in witness.verdicts)
-    assert witness.verdicts[0].round_no == CAUGHT_UP + 1  # (round 2 not followed)
+    assert witness.verdicts[0].round_no == snapshot.round_no + 1  # (that round not followed)
 
 
 def test_points_the_host_adds_in_the_round_under_way_at_the_catch_up_stop_the_seat() -> None:
@@ -410,7 +410,7 @@ def test_a_round_passed_unseen_after_a_snapshot_of_her_last_round_is_told_to_her
     driver.table.start_round(driver.rng.randbytes(16), driver.rng.randbytes(32))
     snapshot = driver.table.snapshot(0)
     assert snapshot.round_no == 1
-    assert snapshot.round_over
+    assert snapshot.round_over or snapshot.void_deal  # (round 1 void for its kings: 1 in 600)
     seeds: dict[bytes, bytes] = {}
     driver.witnesses[0].on_seed = seeds.__setitem__
     witness = copy.deepcopy(driver.witnesses[0])  # (the driver's Ada plays for the seat)
