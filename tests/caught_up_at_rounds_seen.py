@@ -5,12 +5,11 @@ the LAN catch-up test modules of both table kinds."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 import trio
-from helpers import verify_pinned
+from helpers import ROUND_1_VERIFIED, verify_pinned
 from hosting import CutOff, create, start_host
 from person_screen import Player, play_when_asked, sit, until
 
@@ -89,5 +88,5 @@ def saved_a_transcript_that_verifies(
     (saved,) = (tmp / "Ada" / "transcripts").glob("*.scopa")
     status, out = verify_pinned(host.public_key, saved, capsys)
     assert status == 0, out
-    assert re.search(r"^round 1: verified \(dealer ", out, re.M), out
+    assert ROUND_1_VERIFIED.search(out), out
     assert out.rstrip().splitlines()[-1] == "VERIFIED", out
