@@ -121,13 +121,17 @@ def test_long_names_follow_the_suit_names() -> None:
 
 
 def test_every_card_fragment_carries_its_suit_class(match: Match) -> None:
+    cards: list[str] = []
     for line in render.board_lines(match.view_for(0), NAMES, Display()):
         for style, text in line:
             for suit in Suit:
                 if text.strip() and text.strip()[-1] == suit.glyph:
                     assert style == SUIT_CLASS[suit]
+                    cards.append(text.strip())
             assert "#" not in style
             assert "ansi" not in style
+    # Every card shown was checked: the table's four and her hand's three.
+    assert sorted(cards) == sorted(["2b♣", "4h♥", "5s♠", "7h♥", "7d♦", "3s♠", "Kb♣"]), cards
 
 
 def test_colour_only_repeats_the_text(match: Match) -> None:
