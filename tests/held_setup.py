@@ -4,13 +4,18 @@ turns meanwhile: for tests of a seat caught up while the next blind round waits 
 from __future__ import annotations
 
 from contextlib import suppress
+from dataclasses import dataclass
+from pathlib import Path
 
 import trio
-from hosting import Through
+from hosting import Through, create, start_host
+from person_screen import Player, in_play, sit, until
 
 from scopa_net.bots.levels import make_player
 from scopa_net.client.network_session import NetworkSession
 from scopa_net.errors import IllegalPlayError
+from scopa_net.rules import RuleSet
+from scopa_net.server.host import Host
 
 
 class KeyHeld(Through):
@@ -37,3 +42,41 @@ async def plays_her_turns(session: NetworkSession) -> None:
             with suppress(IllegalPlayError):  # the table moved on first
                 await session.submit(player.choose(view))
         await trio.sleep(0.01)
+
+
+@dataclass
+class HeldTable:
+    """A blind table whose next round's setup Ada's ``link`` can hold (:class:`KeyHeld`):
+    the ``host``, Ada's and Bruno's screens, and the round first in play on Bruno's screen
+    (round 1, or the redeal after a deal void for its kings, about 1 in 600)."""
+
+    host: Host
+    ada: Player
+    bruno: Player
+    link: KeyHeld
+    in_play: int
+
+
+async def ada_and_bruno_in_play(
+    nursery: trio.Nursery, tmp: Path, rules: RuleSet, *, bots: int = 0
+) -> HeldTable:
+    """A host that replays a resume at most one missed event (so a seat back is caught up by
+    snapshot), with a grace time of half a second and computer players that do not wait;
+    Ada opens a blind table of ``rules`` (``bots`` computer players) over a link whose keys
+    can be held, Bruno sits down at it, and a round comes into play on his screen."""
+    host = await start_host(nursery, replay_limit=1, grace=0.5, bot_delay=0.0)
+    links: list[KeyHeld] = []
+
+    async def ada_connects() -> trio.abc.Stream:
+        links.append(KeyHeld(await trio.open_tcp_stream("127.0.0.1", host.port)))
+        return links[-1]
+
+    ada = await sit(
+        nursery, host, "Ada", tmp,
+        create=create(rules, bots=bots, blind=True), connector=ada_connects,
+    )  # fmt: skip
+    bruno = await sit(nursery, host, "Bruno", tmp, table_id=ada.session.table_id)
+    await until(lambda: in_play(bruno))
+    (link,) = links
+    table = host.tables[ada.session.table_id].table
+    return HeldTable(host, ada, bruno, link, table.round_no)

@@ -16,9 +16,8 @@ from pathlib import Path
 
 import pytest
 import trio
-from held_setup import KeyHeld, plays_her_turns
-from hosting import create, start_host
-from person_screen import Player, in_play, sit, until
+from held_setup import ada_and_bruno_in_play, plays_her_turns
+from person_screen import Player, sit, until
 
 from scopa_net.client.seat_store import SeatStore
 from scopa_net.rules import RuleSet
@@ -27,28 +26,13 @@ from scopa_net.rules import RuleSet
 async def test_a_newcomer_back_by_snapshot_while_a_blind_round_without_her_is_set_up(
     tmp_path: Path,
 ) -> None:
-    links: list[KeyHeld] = []
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
-            host = await start_host(nursery, replay_limit=1, grace=0.5, bot_delay=0.0)
-
-            async def ada_connects() -> trio.abc.Stream:
-                links.append(KeyHeld(await trio.open_tcp_stream("127.0.0.1", host.port)))
-                return links[-1]
-
-            ada = await sit(
-                nursery,
-                host,
-                "Ada",
-                tmp_path,
-                create=create(RuleSet.of(2, 11), blind=True),
-                connector=ada_connects,
-            )
+            held = await ada_and_bruno_in_play(nursery, tmp_path, RuleSet.of(2, 11))
+            host, ada, bruno, ada_link = held.host, held.ada, held.bruno, held.link
             table_id = ada.session.table_id
-            bruno = await sit(nursery, host, "Bruno", tmp_path, table_id=table_id)
             table = host.tables[table_id].table
-            await until(lambda: in_play(bruno))
-            left_in = table.round_no  # 1, or the redeal after a deal void for its kings
+            left_in = held.in_play  # 1, or the redeal after a deal void for its kings
             await bruno.type("quit")
             await bruno.type("leave")  # round 1 is void; his seat is open, a computer's
             await until(
@@ -62,7 +46,6 @@ async def test_a_newcomer_back_by_snapshot_while_a_blind_round_without_her_is_se
             computer = table.round_no  # the next round (one later after a kings void)
             carla = await sit(nursery, host, "Carla", tmp_path, table_id=table_id)
             await until(lambda: "A computer finishes this round for you" in carla.text)
-            (ada_link,) = links
             ada_link.held = True  # from now her key for the next round waits
             carla.crash()  # kill -9: past her grace time round 3 is dealt without her
             await until(lambda: table.seats[1].stand_in)
@@ -105,34 +88,17 @@ async def newcomer_during_setup(tmp_path: Path, *, dies: bool) -> tuple[Player, 
     takes her seat back from disk, round 3 still waiting. Round 3 is then dealt and played a
     few plays. Returns Carla's screen (the one back, with ``dies``) and the round she sat
     down in (3; one later after a deal void for its kings in round 1, about 1 in 600)."""
-    links: list[KeyHeld] = []
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
-            host = await start_host(nursery, replay_limit=1, grace=0.5, bot_delay=0.0)
-
-            async def ada_connects() -> trio.abc.Stream:
-                links.append(KeyHeld(await trio.open_tcp_stream("127.0.0.1", host.port)))
-                return links[-1]
-
-            rules = RuleSet.of(2, 11)
-            ada = await sit(
-                nursery,
-                host,
-                "Ada",
-                tmp_path,
-                create=create(rules, blind=True),
-                connector=ada_connects,
-            )
+            held = await ada_and_bruno_in_play(nursery, tmp_path, RuleSet.of(2, 11))
+            host, ada, bruno, ada_link = held.host, held.ada, held.bruno, held.link
             table_id = ada.session.table_id
-            bruno = await sit(nursery, host, "Bruno", tmp_path, table_id=table_id)
             table = host.tables[table_id].table
-            await until(lambda: in_play(bruno))
-            left_in = table.round_no  # 1, or the redeal after a deal void for its kings
+            left_in = held.in_play  # 1, or the redeal after a deal void for its kings
             await bruno.type("quit")
             await bruno.type("leave")  # round 1 is void; his seat is open, a computer's
             await until(lambda: table.round_no > left_in and table.phase.value == "play")
             computer = table.round_no  # the next round (one later after a kings void)
-            (ada_link,) = links
             ada_link.held = True  # from now her key for the next round waits
             nursery.start_soon(plays_her_turns, ada.session)
             await until(

@@ -17,37 +17,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import trio
-from held_setup import KeyHeld, plays_her_turns
-from hosting import create, start_host
-from person_screen import in_play, sit, until
+from held_setup import ada_and_bruno_in_play, plays_her_turns
+from person_screen import sit, until
 
 from scopa_net.client.seat_store import SeatStore
 from scopa_net.rules import RuleSet
 
 
 async def test_back_by_snapshot_while_a_blind_round_without_him_is_set_up(tmp_path: Path) -> None:
-    links: list[KeyHeld] = []
     async with trio.open_nursery() as nursery:
-        host = await start_host(nursery, replay_limit=1, grace=0.5, bot_delay=0.0)
-
-        async def ada_connects() -> trio.abc.Stream:
-            links.append(KeyHeld(await trio.open_tcp_stream("127.0.0.1", host.port)))
-            return links[-1]
-
-        rules = RuleSet.of(3, 11)
-        ada = await sit(
-            nursery,
-            host,
-            "Ada",
-            tmp_path,
-            create=create(rules, bots=1, blind=True),
-            connector=ada_connects,
-        )
-        bruno = await sit(nursery, host, "Bruno", tmp_path, table_id=ada.session.table_id)
+        held = await ada_and_bruno_in_play(nursery, tmp_path, RuleSet.of(3, 11), bots=1)
+        host, ada, bruno, ada_link = held.host, held.ada, held.bruno, held.link
         table = host.tables[ada.session.table_id].table
-        await until(lambda: in_play(bruno))
-        crashed_in = table.round_no  # 1, or the redeal after a deal void for its kings
-        (ada_link,) = links
+        crashed_in = held.in_play  # 1, or the redeal after a deal void for its kings
         ada_link.held = True  # from now her key for the next round waits
         bruno.crash()  # kill -9: past his grace time round 1 is void
         sat_out = crashed_in + 1  # the round set up without him
