@@ -55,7 +55,14 @@ def blind_2_parties() -> list[BlindParty]:
         BlindParty(rules, ROUND_ID, p, PEOPLE, party_seed(p)) for p in range(len(PEOPLE) + 1)
     ]
     keys = [p.key for p in parties]
-    dealer = blind_first_dealer(ROUND_ID, keys, rules.players)
+    keys_taken_and_decks_shuffled(parties, blind_first_dealer(ROUND_ID, keys, rules.players))
+    return parties
+
+
+def keys_taken_and_decks_shuffled(parties: list[BlindParty], dealer: int) -> None:
+    """Every party takes every key and starts the round dealt by ``dealer``; then each
+    shuffles in turn, every other party taking its signed deck (9.3, 9.4)."""
+    keys = [p.key for p in parties]
     for p in parties:
         p.take_keys(keys)
         p.start(dealer)
@@ -64,7 +71,6 @@ def blind_2_parties() -> list[BlindParty]:
         for p in parties:
             if p is not q:
                 p.take_deck(q.party, signed.deck, signed.proof, signed.sig)
-    return parties
 
 
 def verdict(error: BlindCheckError) -> str:

@@ -11,7 +11,12 @@ import hashlib
 import re
 
 import msgpack
-from blind_vector_cases import deal_relayed_case, host_relays_other_shares, void_chain_case
+from blind_vector_cases import (
+    deal_relayed_case,
+    host_relays_other_shares,
+    keys_taken_and_decks_shuffled,
+    void_chain_case,
+)
 from helpers import protocol_section
 from nacl import bindings
 
@@ -114,14 +119,7 @@ def test_a_two_party_round() -> None:
     assert open_deck(joint)[0].to_bytes().hex() == case["open_deck.0"]
     dealer = blind_first_dealer(round_id, keys, rules.players)
     assert dealer == int(case["first_dealer"])
-    for p in parties:
-        p.take_keys(keys)
-        p.start(dealer)
-    for q in parties:
-        signed = q.my_deck()
-        for p in parties:
-            if p is not q:
-                p.take_deck(q.party, signed.deck, signed.proof, signed.sig)
+    keys_taken_and_decks_shuffled(parties, dealer)
     last = parties[-1]
     assert last.deck_sigs[0].hex() == case["deck_sig.0"]
     for p, proof in enumerate(last.deck_proofs):
