@@ -14,13 +14,9 @@ import dataclasses
 from scopa_net.fair.commitments import ZERO_CHAIN
 from scopa_net.fair.errors import BrokenChainError
 from scopa_net.fair.hashing import same_bytes
-from scopa_net.fair.transcript import CaughtUp
 from scopa_net.fair.verifier import RoundByRoundVerifier
 from scopa_net.match_so_far import MatchSoFar
-
-KeptShape = tuple[int | None, int, CaughtUp | None]
-"""An ordinary seat's transcript shape before the catch-up, put back when the chain is taken
-up again (a blind seat keeps none)."""
+from scopa_net.transcript_shape import KeptShape
 
 TRANSCRIPT_GOES_ON = "as your transcript of this match says"
 """How an ordinary seat's notice of a round passed unseen ends (its file says so, 6.1)."""

@@ -78,9 +78,11 @@ class MatchSoFar:
                 f"you saw give scores {list(given[0])} and seat {due} the next deal"
             )
 
-    def round_ended(self, lines: Sequence[m.ScoreLineInfo]) -> None:
-        """A round the seat did not follow was played out (its ``round_end``, whose lines are
-        the host's word): its points count, and the deal passes to the next seat."""
+    def round_ended(self, lines: Sequence[m.ScoreLineInfo], round_no: int = 0) -> None:
+        """A round the seat did not follow (``round_no``) was played out (its ``round_end``,
+        whose lines are the host's word): its points count, and the deal passes to the next
+        seat."""
+        self.last_dealt = max(self.last_dealt, round_no)
         self.scores = _plus(self.scores, lines)
         if self.dealer is not None:
             self.dealer = (self.dealer + 1) % self.rules.players

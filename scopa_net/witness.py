@@ -19,7 +19,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from scopa_net.chain_rejoin import TRANSCRIPT_GOES_ON, KeptShape, Rejoin, chain_kept, linked
+from scopa_net.chain_rejoin import TRANSCRIPT_GOES_ON, Rejoin, chain_kept, linked
 from scopa_net.fair.check_names import check_name
 from scopa_net.fair.commitments import (
     ZERO_CHAIN,
@@ -58,7 +58,6 @@ from scopa_net.fair.transcript import (
     SEATED_FORMAT_VERSION,
     SEATED_PERSON,
     VOID_KINGS,
-    CaughtUp,
     DealtCard,
     MatchResult,
     PlayEntry,
@@ -72,6 +71,7 @@ from scopa_net.fair.verifier import RoundByRoundVerifier, RoundVerdict, check_se
 from scopa_net.match_so_far import AS_THE_SNAPSHOT_GIVES, SO_FAR, MatchSoFar
 from scopa_net.plays import play_code
 from scopa_net.rules import RuleSet
+from scopa_net.transcript_shape import KeptShape, TranscriptShape, result_as_told
 from scopa_net.wire import messages as m
 
 if TYPE_CHECKING:
@@ -212,15 +212,9 @@ class DealWitness:
         """After a catch-up by snapshot, until a round is revealed that the checks can start
         from: the match as the snapshot told it (the host's word), carried on over the rounds
         that end unfollowed and checked against the rounds that follow (:meth:`resynced`)."""
-        self._first_break: int | None = 0 if mid_match else None
-        """Where, in :attr:`rounds`, the chain this seat followed from the match's start
-        broke (a catch-up by snapshot it did not take up again; 0 for a seat taken
-        mid-match); None while it has not."""
-        self._since = 0
-        """Where, in :attr:`rounds`, the rounds followed since the latest break begin."""
-        self.told: CaughtUp | None = None
-        """After a break, what the snapshot told of the match before the rounds followed
-        since, as carried on (the transcript's ``caught_up``, protocol.md 6.1)."""
+        self.shape = TranscriptShape.of(mid_match=mid_match)
+        """Which of :attr:`rounds` the transcript holds, and what it says of a catch-up by
+        snapshot (``caught_up``, protocol.md 6.1)."""
         self._rejoin: Rejoin | None = None
         """After a catch-up by a snapshot that stands at the last round this seat saw
         revealed (or at no round dealt), until the next ``round_commit``: the chain hash that
@@ -293,7 +287,7 @@ class DealWitness:
         and check cards again from the next ``round_commit`` (the chain before it can no
         longer be followed, unless the snapshot stands at the last round this seat saw
         revealed and the next round links to it: :meth:`_rejoined`; else the transcript
-        starts again after it, with what the snapshot told, :attr:`told`). What ``snapshot``
+        starts again after it, with what the snapshot told, :attr:`shape`). What ``snapshot``
         tells of the match (protocol.md 3.4, 5.10: the last round dealt, the points, the
         dealer) is carried on, and every round followed from here is checked against it as
         a seat that saw every event checks it: a round number above the last dealt, the
@@ -304,12 +298,8 @@ class DealWitness:
         (:meth:`MatchSoFar.check_against`; raised before anything is forgotten)."""
         self._caught_up_again()
         so_far = None if snapshot is None else MatchSoFar.told_by(snapshot, self.rules)
-        kept = (self._first_break, self._since, self.told)
-        self._first_break = len(self.rounds) if self._first_break is None else self._first_break
-        self._since = len(self.rounds)
-        self.told = None if so_far is None else so_far.caught_up()  # (in the evidence, too)
-        if so_far is not None and not self.rounds and self.result.sig is None:
-            self.result = MatchResult(so_far.scores, None)  # the host's word, as the file's
+        kept = self.shape.caught_up(len(self.rounds), so_far)  # (in the evidence, too)
+        self.result = result_as_told(self.result, so_far, len(self.rounds))
         if so_far is not None and self.rounds:
             so_far.check_against(self._verifier, self.rounds[-1].round_no)
         self._rejoin = self._chain_kept(so_far, kept)
@@ -340,7 +330,7 @@ class DealWitness:
             rejoin.verifier,
             rejoin.mid_match,
         )
-        self._first_break, self._since, self.told = rejoin.kept
+        self.shape.put_back(rejoin.kept)
 
     def _chain_kept(self, so_far: MatchSoFar | None, kept: KeptShape) -> Rejoin | None:
         """What this seat can take up again after a snapshot that stands at the last round it
@@ -371,7 +361,7 @@ class DealWitness:
             self._notices.append(notice)
             return
         self._chain = rejoin.chain
-        self._first_break, self._since, self.told = rejoin.kept  # the chain did not break
+        self.shape.put_back(rejoin.kept)  # the chain did not break
         if rejoin.round_no == 1 or rejoin.verifier is not None:
             self.mid_match = rejoin.mid_match
             self._verifier = rejoin.verifier
@@ -425,8 +415,7 @@ class DealWitness:
         if self.mid_match and self.current is None and not opens:
             if isinstance(event, m.RoundEnd) and self._follows_first():
                 assert self.so_far is not None  # (a round under way at the catch-up, played out)
-                self.so_far.round_ended(event.lines)
-                self.told = self.so_far.caught_up(event.round_no)
+                self.shape.round_ended(self.so_far, event.lines, event.round_no)
             return None  # the tail of a round that began before this seat was taken
         return handler(event)
 
@@ -730,11 +719,7 @@ class DealWitness:
         )
         if self._verifier is not None:
             self.so_far = None
-            self.told = CaughtUp(
-                self.told.round_no if self.told is not None else so_far.last_dealt,
-                so_far.scores,
-                so_far.dealer if so_far.dealer is not None else dealer,
-            )  # (the match the rounds followed since are replayed on)
+            self.shape.replayed_from(so_far, dealer)
 
     def _on_MatchEnd(self, e: m.MatchEnd) -> None:  # noqa: N802
         if self.current is not None:
@@ -785,7 +770,7 @@ class DealWitness:
         """Whether this seat's transcript can be checked: it followed the match from its
         start, or it knows what the snapshot it was caught up with told of the match before
         the rounds it followed since (protocol.md 6.1, version 7)."""
-        return self._first_break is None or self.told is not None
+        return self.shape.keeps_transcript
 
     def abandoned(self) -> RoundRecord | None:
         """The round in play if its seeds were relayed (so the host knew its deal) and it
@@ -813,21 +798,15 @@ class DealWitness:
     ) -> Transcript:
         """A transcript of ``rounds`` as this seat writes it: version 5, each round saying who
         could send each seat's seed (protocol.md 6.1)."""
-        caught_up = None
-        if self._first_break is not None:
-            # The rounds followed from the match's start, then those since the latest
-            # snapshot (a round between two catch-ups is left out: it links to neither).
-            rounds = rounds[: self._first_break] + rounds[self._since :]
-            caught_up = self.told
         return Transcript(
             self.rules,
             self.host_key,
             self.seat,
-            rounds,
+            self.shape.rounds(rounds),
             self.result,
             stopped=stopped,
             plain_version=SEATED_FORMAT_VERSION,
-            caught_up=caught_up,
+            caught_up=self.shape.caught_up_key,
         )
 
     @property
