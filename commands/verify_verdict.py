@@ -169,9 +169,9 @@ def report(
     from scopa_net.fair.plain_words import what_failed
 
     lines: list[tuple[str, Sequence[int], int | None]] = []
-    told = None if transcript.blind else transcript.caught_up
+    told = transcript.caught_up
     caught_up = _caught_up_lines(verdict)
-    if transcript.blind:  # (a blind file that begins mid-match: said before its rounds)
+    if told is None:  # (a blind file that begins mid-match: said before its rounds)
         lines += caught_up
         caught_up = []
     for r, record in zip(verdict.rounds, _records(transcript, verdict), strict=True):

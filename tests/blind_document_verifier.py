@@ -5,9 +5,10 @@ It imports nothing from scopa_net. The group arithmetic is libsodium's (through
 the random stream and the shuffle are section 5's, from ``document_hashes``;
 replaying the plays and scoring a round is ``document_referee``'s, written from RULES.md and
 protocol.md. A version 6 or 4 transcript (9.8; or a version 3 one, whose decks carry no shuffle
-proofs) is read as plain msgpack, checked for its canonical encoding (6.1), and every round is
-checked in 9.9's order. ``test_blind_from_the_document.py``
-runs this against 9.11's vectors and against transcripts our own host and clients make.
+proofs; or a version 8 one, a version 6 file with 6.1's ``caught_up``) is read as plain
+msgpack, checked for its canonical encoding (6.1), and every round is checked in 9.9's order.
+``test_blind_from_the_document.py`` runs this against 9.11's vectors and against transcripts
+our own host and clients make.
 """
 
 from __future__ import annotations
@@ -503,7 +504,12 @@ class Verdict:
     rounds: list[RoundVerdict] = field(default_factory=list)
     result: str = ""
     ok: bool = False
+    """Everything holds, the whole match (never for a version 8 file: 6.3)."""
     notes: list[str] = field(default_factory=list)
+    partly: bool = False
+    """A version 8 file whose every round held and match end verify: as far as the seat saw."""
+    caught_up: str | None = None
+    """A version 8 file whose ``caught_up`` the rounds it holds from round 1 contradict (6.2)."""
 
 
 UNPROVEN = (
@@ -532,6 +538,9 @@ class Match:
     replay_ok: bool = True
     mid_way: bool = False
     """The file begins after round 1 (9.9): the first dealer is the round's, no result."""
+    dealer_as_recorded: bool = False
+    """Version 8 (9.9): taken up after ``caught_up`` with its dealer nil: the next round that
+    records a dealer gives it (the host's word)."""
     version: int = 4
     """3: the decks carry no shuffle proofs (9.8)."""
 
@@ -544,6 +553,8 @@ ROUND_KEYS_V3 = [k for k in ROUND_KEYS if k != "deck_proofs"]
 ROUND_KEYS_V6 = [*ROUND_KEYS[:5], "seated", *ROUND_KEYS[5:]]
 """9.8: a version 6 round has ``seated`` after ``people``."""
 TOP_KEYS = ["format", "version", "rules", "host_key", "seat", "rounds", "result", "stopped"]
+CAUGHT_UP = 8
+"""9.8: version 6's rounds, and 6.1's ``caught_up`` after ``stopped``."""
 
 
 def deal_keys_hold(deal: object) -> bool:
@@ -574,17 +585,32 @@ def read(data: bytes) -> dict:
         raise CheckFailedError("invalid transcript", f"not msgpack: {exc}") from None
     if msgpack.packb(value, use_bin_type=True) != data:
         raise CheckFailedError("invalid transcript", "not the canonical encoding")
-    if not isinstance(value, dict) or list(value) != TOP_KEYS:
+    if not isinstance(value, dict):
         raise CheckFailedError("invalid transcript", "top-level keys")
-    if value["format"] != "scopa-net transcript" or value["version"] not in (3, 4, 6):
-        raise CheckFailedError("invalid transcript", "not version 6 (or 4, or 3)")
-    keys = {3: ROUND_KEYS_V3, 4: ROUND_KEYS, 6: ROUND_KEYS_V6}[value["version"]]
+    top = [*TOP_KEYS, "caught_up"] if value.get("version") == CAUGHT_UP else TOP_KEYS
+    if list(value) != top:
+        raise CheckFailedError("invalid transcript", "top-level keys")
+    if value["format"] != "scopa-net transcript" or value["version"] not in (3, 4, 6, CAUGHT_UP):
+        raise CheckFailedError("invalid transcript", "not version 8 or 6 (or 4, or 3)")
+    seated_file = value["version"] in (6, CAUGHT_UP)
+    keys = {3: ROUND_KEYS_V3, 4: ROUND_KEYS}.get(value["version"], ROUND_KEYS_V6)
     players = value["rules"]["players"]
+    if value["version"] == CAUGHT_UP:
+        told = value["caught_up"]
+        if (
+            not isinstance(told, dict)
+            or list(told) != ["round_no", "scores", "dealer"]
+            or not isinstance(told["round_no"], int)
+            or not isinstance(told["scores"], list)
+            or not all(isinstance(x, int) for x in told["scores"])
+            or not (told["dealer"] is None or 0 <= told["dealer"] < players)
+        ):
+            raise CheckFailedError("invalid transcript", "caught_up")
     for r in value["rounds"]:
         if list(r) != keys:
             raise CheckFailedError("invalid transcript", f"round keys {list(r)}")
         seated = r.get("seated", [])
-        if value["version"] == 6 and (
+        if seated_file and (
             not isinstance(seated, list)
             or len(seated) != players
             or any(x not in ("person", "computer") for x in seated)
@@ -625,6 +651,8 @@ def verify_transcript(t: dict) -> Verdict:
     verdict = Verdict()
     if match.version == 3:
         verdict.notes.append(UNPROVEN)
+    if match.version == CAUGHT_UP:
+        return caught_up_file(match, t, verdict)
     if not t["rounds"]:
         verdict.result = "empty transcript"
         return verdict
@@ -635,6 +663,59 @@ def verify_transcript(t: dict) -> Verdict:
         verdict.rounds.append(verify_round(match, r))
     verdict.result, finished = verify_result(match, t["result"])
     verdict.ok = finished and all(v.ok for v in verdict.rounds)
+    return verdict
+
+
+def caught_up_file(match: Match, t: dict, verdict: Verdict) -> Verdict:
+    """9.9 on a version 8 file, as 6.2 checks a version 7 one: the rounds up to
+    ``caught_up.round_no`` from round 1; the snapshot's word against their replay when the file
+    holds that round; the first round after it taken up as it came (unless it follows that
+    round), on ``caught_up``'s points and dealer (nil: the first one a round records); the rest
+    and the match end as ever, or, with no round after it and not that round held, the match
+    end's scores and winner as ``caught_up.scores`` give them, its signature unchecked."""
+    told = t["caught_up"]
+    own: list[int] = []
+    taken_up = False
+
+    def compare() -> None:
+        held = own and own[-1] == told["round_no"] and match.replay_ok
+        if held and (match.scores != told["scores"] or match.dealer != told["dealer"]):
+            verdict.caught_up = (
+                f"score mismatch: the snapshot gives {told['scores']}, dealer "
+                f"{told['dealer']}; the rounds give {match.scores}, dealer {match.dealer}"
+            )
+
+    for r in t["rounds"]:
+        if not taken_up and r["round_no"] > told["round_no"]:
+            taken_up = True
+            compare()
+            if not (told["round_no"] == 0 and r["round_no"] == 1):
+                if not (own and own[-1] == told["round_no"] and r["round_no"] == own[-1] + 1):
+                    match.prev = r["prev"]
+                match.round_no = r["round_no"] - 1
+                match.scores = list(told["scores"])
+                match.dealer = told["dealer"]
+                match.dealer_as_recorded = told["dealer"] is None
+                match.replay_ok = True
+        if not taken_up:
+            own.append(r["round_no"])
+        verdict.rounds.append(verify_round(match, r))
+    finished = False
+    if not taken_up:
+        compare()
+    if not taken_up and not (own and own[-1] == told["round_no"]):
+        result = t["result"]
+        winner = match_winner(match.table, told["scores"])
+        if result["sig"] is None:
+            ok = result["winner"] is None and result["scores"] == told["scores"]
+            verdict.result = "unfinished" if ok else "score mismatch: not the snapshot's points"
+        elif result["scores"] != told["scores"] or result["winner"] != winner:
+            verdict.result = "score mismatch: not what the snapshot's points give"
+        else:
+            verdict.result, finished = f"verified: scores {told['scores']}", True
+    else:
+        verdict.result, finished = verify_result(match, t["result"])
+    verdict.partly = finished and verdict.caught_up is None and all(v.ok for v in verdict.rounds)
     return verdict
 
 
@@ -907,8 +988,9 @@ class RoundCheck:
     def dealer(self) -> None:
         m, r = self.m, self.r
         want = m.dealer
-        if want is None and m.mid_way:
+        if want is None and (m.mid_way or m.dealer_as_recorded):
             want = m.dealer = r["dealer"]  # (the host's word, 9.9)
+            m.dealer_as_recorded = False
         elif want is None:
             want = first_dealer(self.round_id, self.points, m.table.players)
             m.dealer = want

@@ -159,7 +159,8 @@ export function checkBlindRound(t, r, state, { publicKeyOf, edCheck }) {
   if (r.dealer === null) fail("not revealed", "no dealer: the keys never all came");
   // 4.
   if (state.replaying) {
-    const want = state.dealer ?? firstDealerBlind(r, players);
+    // (after a catch-up whose snapshot named no dealer, the dealer the round records, 9.9)
+    const want = state.dealer ?? (state.asRecorded ? r.dealer : firstDealerBlind(r, players));
     if (r.dealer !== want) fail("broken chain", `dealer ${r.dealer}, the match's is ${want}`);
   }
   const dealer = r.dealer;

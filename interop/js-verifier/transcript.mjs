@@ -1,4 +1,5 @@
-// Reading and checking an ordinary (version 2, 5 or 7) transcript: protocol.md sections 6.1 and 6.2.
+// Reading and checking a transcript: an ordinary table's (version 2, 5 or 7, protocol.md sections
+// 6.1 and 6.2) or a blind table's (version 4, 6 or 8, 9.8 and 9.9).
 
 import { decode, encode, MsgpackError } from "./msgpack.mjs";
 import * as F from "./fair.mjs";
@@ -50,9 +51,11 @@ export function readTranscript(bytes) {
   if (!(value instanceof Map) || value.get("format") !== "scopa-net transcript")
     throw new Unreadable("not a scopa-net transcript");
   if (!F.equal(encode(value), bytes)) throw new Unreadable("not in canonical encoding");
-  // Version 7 (6.1): version 5's rounds, and a last key, caught_up.
-  const t = fields(value, value.get("version") === 7 ? [...TOP, "caught_up"] : TOP, "the transcript");
-  if (![2, 4, 5, 6, 7].includes(t.version)) throw new Unreadable(`transcript version ${t.version} (this verifier reads versions 2, 4, 5, 6 and 7)`);
+  // Version 7 (6.1): version 5's rounds, and a last key, caught_up; version 8 (9.8): version
+  // 6's rounds, and the same last key.
+  const caughtUpFile = [7, 8].includes(value.get("version"));
+  const t = fields(value, caughtUpFile ? [...TOP, "caught_up"] : TOP, "the transcript");
+  if (![2, 4, 5, 6, 7, 8].includes(t.version)) throw new Unreadable(`transcript version ${t.version} (this verifier reads versions 2, 4, 5, 6, 7 and 8)`);
   want((r) => isInt(r.players) && isInt(r.target) && Array.isArray(r.variants) && r.variants.every((v) => typeof v === "string"), t.rules, "rules");
   const names = t.rules.variants;
   if (!names.every((n, i) => i === 0 || F.compareBytes(F.ascii(names[i - 1]), F.ascii(n)) < 0))
@@ -60,12 +63,7 @@ export function readTranscript(bytes) {
   want((v) => isBin(v, 32), t.host_key, "host_key");
   want(isInt, t.seat, "seat");
   want(Array.isArray, t.rounds, "rounds");
-  if (t.version === 4 || t.version === 6) {
-    t.rounds = t.rounds.map((r, i) => readBlindRound(r, i, t.rules.players, t.version));
-    want((r) => Array.isArray(r.scores) && (r.winner === null || isInt(r.winner)) && (r.sig === null || isBin(r.sig, 64)), t.result, "result");
-    return t;
-  }
-  if (t.version === 7) {
+  if (caughtUpFile) {
     want((x) => x instanceof Map, t.caught_up, "caught_up");
     const c = fields(t.caught_up, ["round_no", "scores", "dealer"], "caught_up");
     want(isInt, c.round_no, "caught_up round_no");
@@ -73,6 +71,11 @@ export function readTranscript(bytes) {
     want((x) => x === null || (isInt(x) && x < t.rules.players), c.dealer, "caught_up dealer");
     t.caught_up = c;
   } else t.caught_up = null;
+  if (isBlind(t)) {
+    t.rounds = t.rounds.map((r, i) => readBlindRound(r, i, t.rules.players, t.version === 8 ? 6 : t.version));
+    want((r) => Array.isArray(r.scores) && (r.winner === null || isInt(r.winner)) && (r.sig === null || isBin(r.sig, 64)), t.result, "result");
+    return t;
+  }
   const seatedRounds = t.version === 5 || t.version === 7;
   t.rounds = t.rounds.map((r, i) => {
     const round = fields(r, seatedRounds ? ROUND5 : ROUND, `round ${i + 1}`);
@@ -153,17 +156,46 @@ function readBlindRound(map, i, players, version) {
   return r;
 }
 
+/** Whether the file holds a blind table's rounds (9.8: versions 4, 6 and 8). */
+const isBlind = (t) => [4, 6, 8].includes(t.version);
+
 const PKCS8_ED25519 = F.unhex("302e020100300506032b657004220420");
 const publicKeyOf = (seed) => new Uint8Array(createPublicKey(createPrivateKey({ key: Buffer.from(F.concat(PKCS8_ED25519, seed)), format: "der", type: "pkcs8" })).export({ format: "der", type: "spki" })).slice(-32);
 
-/** 9.9 over every blind round, then the match end as 6.2. */
+/** 9.9 over every blind round, then the match end as 6.2; a version 8 file as 9.9 says. */
 function verifyBlind(t) {
   const { players, target, variants } = t.rules;
-  const state = { expectNo: 1, prev: new Uint8Array(32), seen: new Set(), dealer: null, replaying: true };
+  const state = { expectNo: 1, prev: new Uint8Array(32), seen: new Set(), dealer: null, replaying: true, asRecorded: false };
   let scores = new Array(sideCount(players, variants)).fill(0);
   let winner = null;
   const out = [];
+  // Version 8 (9.9): the rounds up to caught_up.round_no from round 1; the first one after is
+  // linked as it came (unless it follows the seat's own last round, which the snapshot stands
+  // at) and replayed on caught_up's points and dealer (nil: the dealer it records).
+  const told = t.caught_up;
+  let takenUp = told === null;
+  let lastOwn = 0;
+  let caughtUp = null;
+  const compareTold = () => {
+    if (lastOwn === 0 || lastOwn !== told.round_no || !state.replaying) return;
+    if (scores.join() !== told.scores.join() || state.dealer !== told.dealer)
+      caughtUp = { check: "score mismatch", detail: `the snapshot gives ${told.scores.join("-")}, dealer ${told.dealer}; the rounds give ${scores.join("-")}, dealer ${state.dealer}` };
+  };
   for (const r of t.rounds) {
+    if (!takenUp && r.round_no > told.round_no) {
+      takenUp = true;
+      compareTold();
+      if (!(told.round_no === 0 && r.round_no === 1)) {
+        if (!(lastOwn === told.round_no && r.round_no === lastOwn + 1)) state.prev = r.prev;
+        state.expectNo = r.round_no;
+        state.dealer = told.dealer;
+        state.asRecorded = told.dealer === null;
+        scores = [...told.scores];
+        winner = matchWinner(scores, target, variants);
+        state.replaying = true;
+      }
+    }
+    if (!takenUp) lastOwn = r.round_no;
     try {
       const res = checkBlindRound(t, r, state, { publicKeyOf, edCheck: F.edCheck });
       if (res.points) {
@@ -181,7 +213,34 @@ function verifyBlind(t) {
     }
     state.expectNo += 1;
   }
-  return finish(t, out, state.prev, state.replaying, scores, winner);
+  return caughtUpEnd(t, out, told, takenUp, lastOwn, compareTold, () => caughtUp, () => finish(t, out, state.prev, state.replaying, scores, winner));
+}
+
+/**
+ * The end of a file that may hold a catch-up (6.2 for version 7, 9.9 for version 8): with no
+ * round followed since the snapshot, and not the one it stands at, the match end's signature
+ * cannot be tied to a round held and its scores are the snapshot's points; a snapshot's word
+ * the rounds contradict fails; a file of a catch-up verifies at best "partly".
+ */
+function caughtUpEnd(t, out, told, takenUp, lastOwn, compareTold, caughtUp, finished) {
+  if (!takenUp) compareTold();
+  let done;
+  if (!takenUp && lastOwn !== told.round_no) {
+    const { target, variants } = t.rules;
+    const res = t.result;
+    const toldWinner = matchWinner(told.scores, target, variants);
+    let match;
+    if (res.sig === null && res.winner !== null) match = { verdict: "failed", check: "unfinished match", detail: "a winner without the host's signature" };
+    else if (res.scores.join() !== told.scores.join() || (res.sig !== null && res.winner !== toldWinner))
+      match = { verdict: "failed", check: "score mismatch", detail: `the record says ${res.scores.join("-")}, the snapshot's points ${told.scores.join("-")}` };
+    else match = { verdict: res.sig === null ? "unfinished" : "verified" };
+    const bad = out.find((e) => e.verdict === "failed");
+    const status = match.verdict === "failed" || bad ? "failed" : match.verdict;
+    done = { rounds: out, match, status };
+  } else done = finished();
+  if (caughtUp() !== null) return { ...done, caughtUp: caughtUp(), status: "failed" };
+  if (told !== null && done.status === "verified") return { ...done, status: "partly" };
+  return done;
 }
 
 class Failed extends Error {
@@ -203,7 +262,7 @@ const fail = (check, detail) => {
  * match: {verdict, check?, detail?}, status: "verified" | "unfinished" | "failed" }.
  */
 export function verifyTranscript(t) {
-  if (t.version === 4 || t.version === 6) return verifyBlind(t);
+  if (isBlind(t)) return verifyBlind(t);
   const { players, target, variants } = t.rules;
   const sides = sideCount(players, variants);
   const shape = F.dealShape(players, variants);
@@ -270,25 +329,7 @@ export function verifyTranscript(t) {
     if (r.void === null && dealer !== null) dealer = (dealer + 1) % players;
     out.push(entry);
   }
-  if (!takenUp) compareTold();
-  let done;
-  if (!takenUp && lastOwn !== told.round_no) {
-    // No round followed since the snapshot, and not the one it stands at: the match end's
-    // signature cannot be tied to a round held; its scores are the snapshot's points (6.2).
-    const res = t.result;
-    const toldWinner = matchWinner(told.scores, target, variants);
-    let match;
-    if (res.sig === null && res.winner !== null) match = { verdict: "failed", check: "unfinished match", detail: "a winner without the host's signature" };
-    else if (res.scores.join() !== told.scores.join() || (res.sig !== null && res.winner !== toldWinner))
-      match = { verdict: "failed", check: "score mismatch", detail: `the record says ${res.scores.join("-")}, the snapshot's points ${told.scores.join("-")}` };
-    else match = { verdict: res.sig === null ? "unfinished" : "verified" };
-    const bad = out.find((e) => e.verdict === "failed");
-    const status = match.verdict === "failed" || bad ? "failed" : match.verdict;
-    done = { rounds: out, match, status };
-  } else done = finish(t, out, prevChain, replaying, scores, winner);
-  if (caughtUp !== null) return { ...done, caughtUp, status: "failed" };
-  if (told !== null && done.status === "verified") return { ...done, status: "partly" };
-  return done;
+  return caughtUpEnd(t, out, told, takenUp, lastOwn, compareTold, () => caughtUp, () => finish(t, out, prevChain, replaying, scores, winner));
 }
 
 /** The dealer whose deal plan gives this seat the hand the round records (6.2, version 7). */

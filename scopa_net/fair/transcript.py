@@ -51,6 +51,12 @@ CAUGHT_UP_FORMAT_VERSION = 7
 """A seat's transcript of an ordinary table, rounds as version 5's, whose seat was caught up by
 snapshot and did not take its own chain up again: a ``caught_up`` key says what the snapshot
 told of the match before the rounds the seat followed since (protocol.md 6.1)."""
+BLIND_CAUGHT_UP_FORMAT_VERSION = 8
+"""A seat's transcript of a blind table, rounds as version 6's, whose seat was caught up by
+snapshot and did not take its own chain up again: version 7's ``caught_up`` key (protocol.md
+9.8)."""
+CAUGHT_UP_FORMAT_VERSIONS = (CAUGHT_UP_FORMAT_VERSION, BLIND_CAUGHT_UP_FORMAT_VERSION)
+"""The versions whose file has a ``caught_up`` key: an ordinary table's, a blind table's."""
 PLAIN_FORMAT_VERSIONS = (FORMAT_VERSION, SEATED_FORMAT_VERSION, CAUGHT_UP_FORMAT_VERSION)
 SEATED_PERSON = "person"
 SEATED_COMPUTER = "computer"
@@ -64,7 +70,12 @@ a host's export writes, and clients before version 6."""
 BLIND_SEATED_FORMAT_VERSION = 6
 """A seat's blind transcript whose rounds record, by seat, whether a person or a computer held
 it as the seat's client knew it at ``blind_round`` (``seated``, 9.8): what clients write now."""
-BLIND_FORMAT_VERSIONS = (3, BLIND_FORMAT_VERSION, BLIND_SEATED_FORMAT_VERSION)
+BLIND_FORMAT_VERSIONS = (
+    3,
+    BLIND_FORMAT_VERSION,
+    BLIND_SEATED_FORMAT_VERSION,
+    BLIND_CAUGHT_UP_FORMAT_VERSION,
+)
 """Blind transcripts a verifier reads: version 3 was written before decks carried proofs."""
 MAX_FILE_SIZE = 4 << 20
 VOID_KINGS = "kings"
@@ -272,8 +283,9 @@ class Transcript:
     plain_version: int = FORMAT_VERSION
     """An ordinary table's transcript: version 5 records each round's ``seated``, 2 does not."""
     caught_up: CaughtUp | None = None
-    """At an ordinary table, a seat caught up by snapshot that did not take its own chain up
-    again (written as version 7, its rounds version 5's): what the snapshot told. The rounds
+    """A seat caught up by snapshot that did not take its own chain up again (written as
+    version 7, its rounds version 5's; at a blind table version 8, its rounds version 6's):
+    what the snapshot told. The rounds
     numbered up to its ``round_no`` are those the seat followed from the match's start; the
     rest, those it followed since the snapshot."""
 
@@ -289,7 +301,9 @@ class Transcript:
     def version(self) -> int:
         """The ``version`` the file says."""
         if self.blind:
-            return self.blind_version
+            return (
+                BLIND_CAUGHT_UP_FORMAT_VERSION if self.caught_up is not None else self.blind_version
+            )
         return CAUGHT_UP_FORMAT_VERSION if self.caught_up is not None else self.plain_version
 
     def to_wire(self) -> dict[str, Any]:
@@ -318,7 +332,7 @@ class Transcript:
                 "detail": self.stopped.detail,
             },
         }
-        if self.caught_up is not None and not self.blind:
+        if self.caught_up is not None:
             wire["caught_up"] = self.caught_up.to_wire()
         return wire
 
@@ -423,16 +437,17 @@ class _Reader:
 
 _TOP_KEYS = ("format", "version", "rules", "host_key", "seat", "rounds", "result", "stopped")
 _CAUGHT_UP_TOP_KEYS = (*_TOP_KEYS, "caught_up")
-"""A version 7 file's keys: ``caught_up`` last."""
+"""A version 7 or 8 file's keys: ``caught_up`` last."""
 _TOP_HEADER = bytes([0x80 | len(_TOP_KEYS)])
-"""The first byte of every transcript but version 7's: msgpack's header of a map of that many
-keys."""
-_CAUGHT_UP_START = (
+"""The first byte of every transcript but version 7's and 8's: msgpack's header of a map of
+that many keys."""
+_CAUGHT_UP_STARTS = tuple(
     bytes([0x80 | len(_CAUGHT_UP_TOP_KEYS)])
-    + _pack({"format": FORMAT_NAME, "version": CAUGHT_UP_FORMAT_VERSION})[1:]
+    + _pack({"format": FORMAT_NAME, "version": version})[1:]
+    for version in CAUGHT_UP_FORMAT_VERSIONS
 )
-"""How every version 7 file begins: its map's header (one key more), then its format and
-version."""
+"""How every version 7 (or 8) file begins: its map's header (one key more), then its format
+and version."""
 _RULES_KEYS = ("players", "target", "variants")
 _ROUND_KEYS = (
     "round_id",
@@ -582,7 +597,7 @@ def _round(r: _Reader, value: Any, players: int, *, version: int = FORMAT_VERSIO
 
 
 def _caught_up(r: _Reader, value: Any, rules: RuleSet) -> CaughtUp:
-    """A version 7 file's ``caught_up``: a round number, match points by side, a dealer."""
+    """A version 7 or 8 file's ``caught_up``: a round number, match points by side, a dealer."""
     m = r.map(value, ("round_no", "scores", "dealer"))
     rs = r.at("scores")
     return CaughtUp(
@@ -607,7 +622,7 @@ def decode(
         obj = msgpack.unpackb(data, raw=False, use_list=True, strict_map_key=True)
     except (ValueError, TypeError, msgpack.UnpackException) as exc:
         why = msgpack_failure(exc)
-        begins = data[:1] == _TOP_HEADER or data.startswith(_CAUGHT_UP_START)
+        begins = data[:1] == _TOP_HEADER or data.startswith(_CAUGHT_UP_STARTS)
         if "incomplete input" in str(exc) and not begins:
             # Every transcript begins with the header of its map of eight keys: a file that
             # does not is damaged at its start (a count changed reads on past the end).
@@ -624,7 +639,7 @@ def decode(
             f"invalid transcript: not a scopa-net transcript file (not one msgpack value: {why})"
         ) from None
     r = _Reader("transcript")
-    caught_up_file = isinstance(obj, dict) and obj.get("version") == CAUGHT_UP_FORMAT_VERSION
+    caught_up_file = isinstance(obj, dict) and obj.get("version") in CAUGHT_UP_FORMAT_VERSIONS
     top = r.map(obj, _CAUGHT_UP_TOP_KEYS if caught_up_file else _TOP_KEYS)
     if top["format"] != FORMAT_NAME:
         raise r.at("format").fail(f"expected {FORMAT_NAME!r}", top["format"])
@@ -641,8 +656,8 @@ def decode(
             )
         raise r.at("version").fail(f"expected version {wanted}", version)
     blind = version in BLIND_FORMAT_VERSIONS
-    if caught_up_file:
-        version = SEATED_FORMAT_VERSION  # (its rounds are version 5's)
+    if caught_up_file:  # (its rounds are version 5's, or at a blind table version 6's)
+        version = BLIND_SEATED_FORMAT_VERSION if blind else SEATED_FORMAT_VERSION
     read_round: Callable[[_Reader, Any, int], Any] = partial(_round, version=version)
     if blind and read_blind_round is not None:
         read_round = partial(read_blind_round, version=version)

@@ -275,6 +275,11 @@ class _Verifier:
         self.prev = ZERO_CHAIN
         self.mid_way: int | None = None
         """The round a blind file begins at, after round 1 (see :meth:`begin_mid_way`)."""
+        self.dealer_as_recorded = False
+        """A blind file's round followed mid-way, whose dealer is the one it records (the
+        host's word): the match is taken up there, on :attr:`scores_before`
+        (:meth:`take_up`, :meth:`begin_mid_way`)."""
+        self.scores_before: Sequence[int] = (0,) * self.rules.side_count
 
     def run(self) -> MatchVerdict:
         told = self.t.caught_up
@@ -319,6 +324,7 @@ class _Verifier:
         before, as ever. Its dealer is the host's word; the points before it are not known, so
         the match's total and end are not checked. Returns its number, the one due."""
         self.mid_way = n = first.round_no
+        self.dealer_as_recorded = True
         self.prev = first.prev
         missed = _rounds_named(1, n - 1)
         them = "it" if n == 2 else "them"
@@ -371,16 +377,21 @@ class _Verifier:
             self.prev = first.prev  # (else linked to the round before, which the seat held)
         self.replaying, self.stopped_at = True, None
         dealer = told.dealer if told.dealer is not None else self.dealer_of(first)
-        match = Match(self.rules, dealer)
-        match.scores = list(told.scores)
-        match.winner = match_winner(self.rules, match.scores)
-        self.match = match
+        self.match = None if dealer is None else self.match_on(told.scores, dealer)
+        self.scores_before, self.dealer_as_recorded = told.scores, dealer is None
         return first.round_no
 
-    def dealer_of(self, r: RoundRecord) -> int:
+    def match_on(self, scores: Sequence[int], dealer: int) -> Match:
+        """The match as it stands before the next round: these points, this dealer."""
+        match = Match(self.rules, dealer)
+        match.scores = list(scores)
+        match.winner = match_winner(self.rules, match.scores)
+        return match
+
+    def dealer_of(self, r: RoundRecord) -> int | None:
         """The dealer whose deal plan gives this seat the hand ``r`` records (the seat took
         it from its first deal, the host's word); seat 0 if none does (the routing check then
-        says so)."""
+        says so). (A blind round records its dealer: None, read where the round is.)"""
         got = [c.pos for c in r.hand]
         for first_only in (False, True):
             for dealer in range(self.rules.players):
@@ -389,8 +400,11 @@ class _Verifier:
                     return dealer
         return 0
 
-    @staticmethod
-    def unseen_words(told: CaughtUp, first: int | None, last: int) -> str:
+    UNTOLD_DEALER = "its dealer the one its cards fit"
+    """How the line of :meth:`unseen_words` names the dealer of the first round followed
+    since a snapshot that named none."""
+
+    def unseen_words(self, told: CaughtUp, first: int | None, last: int) -> str:
         """The line that says which rounds a caught-up seat's file could not check: those
         after ``last`` (the last it holds from the match's start) and before ``first`` (the
         first it followed since the snapshot; None: none)."""
@@ -400,11 +414,7 @@ class _Verifier:
         if first is None:
             what = f"{missed} and any after" if missed else f"rounds after {told.round_no}"
             return f"not checked: {what}: this seat was {after} and followed no round since"
-        dealer = (
-            "its dealer the one its cards fit"
-            if told.dealer is None
-            else (f"seat {told.dealer} dealing")
-        )
+        dealer = self.UNTOLD_DEALER if told.dealer is None else (f"seat {told.dealer} dealing")
         on = (
             f"round {first} on is replayed on the match as the snapshot told it (scores "
             f"{list(told.scores)}, {dealer})"

@@ -75,6 +75,12 @@ class BlindRoundByRoundVerifier(RoundByRoundVerifier):
 
 
 class _BlindVerifier(_Verifier):
+    UNTOLD_DEALER = "its dealer the one it records"
+
+    def dealer_of(self, r: BlindRound) -> int | None:  # type: ignore[override]
+        """A blind round records its dealer: read there, in step 4 (None here)."""
+        return None
+
     def round(self, r: BlindRound, expected_no: int) -> str:  # type: ignore[override]
         note = self.checked_round(r, expected_no)
         if r.deck_proofs is None:  # 9.8: a version 3 file, from before shuffle proofs
@@ -109,9 +115,13 @@ class _BlindVerifier(_Verifier):
             raise NotRevealedError("the round never reached its deal")
         if self.replaying:  # the dealer before the deals, whose plan it gives (9.9 step 4)
             first = self.match is None
-            if self.match is None and self.mid_way is not None:
-                first = False  # (a file that begins mid-match: its dealer is the host's word)
-                self.match = Match(rules, r.dealer)
+            if self.match is None and self.dealer_as_recorded:
+                # A file that begins mid-match, or a round followed since a catch-up by
+                # snapshot that named no dealer (the match's first was drawn in a round this
+                # seat did not see): its dealer is the host's word.
+                first = False
+                self.match = self.match_on(self.scores_before, r.dealer)
+                self.dealer_as_recorded = False
             elif self.match is None:
                 self.match = Match(rules, blind_first_dealer(r.round_id, r.keys, rules.players))
             if r.dealer != self.match.dealer:
