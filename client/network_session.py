@@ -813,8 +813,11 @@ class NetworkSession:
         if isinstance(e, m.BlindRound) and not isinstance(self.witness, BlindWitness):
             ordinary = self.witness
             self.witness = self._blind_witness(ordinary.mid_match)
-            if ordinary.caught_up:  # the match so far, as the snapshot told it and rounds since
+            if ordinary.caught_up or ordinary.so_far is not None:
+                # The match so far, as the snapshot told it (caught up, or sat down mid-match
+                # with it) and the rounds since: checked on, and its transcript kept (9.8).
                 self.witness.resynced(so_far=ordinary.so_far)
+                self.witness.caught_up = ordinary.caught_up
             self._emit(
                 Message(
                     seat=None,

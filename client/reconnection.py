@@ -120,13 +120,13 @@ CAUGHT_UP_BETWEEN_ROUNDS = (
 the latest round began, its events then replayed (3.4 of protocol.md), or one of the present
 between two rounds (or before the first)."""
 NO_TRANSCRIPT_SINCE = "No transcript is saved for this match."
-"""Said after :data:`CAUGHT_UP_BY_SNAPSHOT` or :data:`CAUGHT_UP_BETWEEN_ROUNDS` at a blind
-table: its transcript must start at the match's first round."""
+"""Said after :data:`CAUGHT_UP_BY_SNAPSHOT` or :data:`CAUGHT_UP_BETWEEN_ROUNDS` when the seat
+does not know what the match was before (no snapshot told it)."""
 TRANSCRIPT_SINCE = (
     "Your transcript of this match goes on from here, and says which rounds you did not see."
 )
-"""Said after :data:`CAUGHT_UP_BY_SNAPSHOT` or :data:`CAUGHT_UP_BETWEEN_ROUNDS` at an ordinary
-table: the transcript keeps what the snapshot told (protocol.md 6.1, version 7)."""
+"""Said after :data:`CAUGHT_UP_BY_SNAPSHOT` or :data:`CAUGHT_UP_BETWEEN_ROUNDS`: the transcript
+keeps what the snapshot told (protocol.md 6.1 version 7, at a blind table 9.8 version 8)."""
 CAUGHT_UP_AT_ROUNDS_YOU_SAW = (
     "You were away too long for the host to send every event you missed, so it sent the table "
     "as it stood after the last round you saw, then what happened since: it agrees with the "
@@ -821,13 +821,7 @@ class Reconnection:
                 await session._deal_check.deal_failed(exc, msg)
             between = msg.round_over or msg.void_deal or msg.round_no == 0
             text = CAUGHT_UP_BETWEEN_ROUNDS if between else CAUGHT_UP_BY_SNAPSHOT
-            # (A blind table's seat keeps none; before its first blind_round the witness is an
-            # ordinary one, and a snapshot that names the round's people says it is blind.)
-            kept = (
-                isinstance(session.witness, DealWitness)
-                and session.witness.keeps_transcript
-                and not msg.people
-            )
+            kept = session.witness.keeps_transcript  # (version 7, or at a blind table 8)
             text = f"{text} {TRANSCRIPT_SINCE if kept else NO_TRANSCRIPT_SINCE}"
             if session.witness.takes_chain_up:  # (an ordinary or a blind table's witness)
                 text = (

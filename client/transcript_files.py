@@ -19,13 +19,13 @@ CHECK_IT = "Check it any time with:"
 VERIFY = "  scopa-net verify "
 """How the line with the command that checks a saved transcript begins (its path follows)."""
 NO_TRANSCRIPT = (
-    "No transcript was saved for this match: you did not see it from its first round (you "
-    "took the seat mid-match, or were caught up mid-way at a blind table), and a transcript "
-    "starts there. The host can write this seat's transcript from its journal, on the host's "
+    "No transcript was saved for this match: you did not see it from its first round, and "
+    "the host never sent how the match stood when you came in (a transcript starts from one "
+    "or the other). The host can write this seat's transcript from its journal, on the host's "
     "machine, with:"
 )
-"""Said at the end of a match this seat joined (or was caught up in) mid-way; the command
-follows on a line of its own."""
+"""Said at the end of a match this seat came into mid-way without a snapshot's word on the
+match before; the command follows on a line of its own."""
 
 
 class TranscriptFiles:

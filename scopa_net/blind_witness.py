@@ -17,7 +17,7 @@ import contextlib
 import dataclasses
 from collections.abc import Callable
 
-from scopa_net.chain_rejoin import NO_TRANSCRIPT, Rejoin, chain_kept, linked
+from scopa_net.chain_rejoin import TRANSCRIPT_GOES_ON, Rejoin, chain_kept, linked
 from scopa_net.fair.blind import errors as checks
 from scopa_net.fair.blind.errors import BlindCheckError
 from scopa_net.fair.blind.party import BlindParty
@@ -57,6 +57,7 @@ from scopa_net.fair.verifier import RoundVerdict
 from scopa_net.match_so_far import AS_THE_SNAPSHOT_GIVES, MatchSoFar
 from scopa_net.plays import play_code
 from scopa_net.rules import RuleSet
+from scopa_net.transcript_shape import TranscriptShape, result_as_told
 from scopa_net.wire import messages as m
 from scopa_net.witness import check_match_end_caught_up, revealed
 
@@ -215,6 +216,9 @@ class BlindWitness:
         """After a catch-up by a snapshot that stands at the last round this seat saw
         revealed (or at no round dealt), until the next ``blind_round``: the chain hash that
         round must link to, and the match as this seat checked it (:meth:`_rejoined`)."""
+        self.shape = TranscriptShape.of(mid_match=mid_match)
+        """Which of :attr:`rounds` the transcript holds, and what it says of a catch-up by
+        snapshot (``caught_up``, protocol.md 9.8 version 8)."""
 
     # --- what the client reads --------------------------------------------------------
 
@@ -287,8 +291,11 @@ class BlindWitness:
                 rejoin.verifier,
                 rejoin.mid_match,
             )
+            self.shape.put_back(rejoin.kept)
         if so_far is None and snapshot is not None:
             so_far = MatchSoFar.told_by(snapshot, self.rules)
+        kept = self.shape.caught_up(len(self.rounds), so_far)  # (in the evidence, too)
+        self.result = result_as_told(self.result, so_far, len(self.rounds))
         if so_far is not None and self.rounds:
             so_far.check_against(self._verifier, self.rounds[-1].round_no)
         self._rejoin = chain_kept(
@@ -297,6 +304,7 @@ class BlindWitness:
             chain=self._chain,
             verifier=self._verifier,
             mid_match=self.mid_match,
+            kept=kept,
         )
         if self.current is not None and self.current.party is not None:
             self._cut_short = self.current
@@ -326,7 +334,7 @@ class BlindWitness:
         if rejoin is None:
             return
         try:
-            notice = linked(rejoin, e.round_no, e.prev, NO_TRANSCRIPT)
+            notice = linked(rejoin, e.round_no, e.prev, TRANSCRIPT_GOES_ON)
         except BrokenChainError:
             self._refused = refused_round(e, host, seated)  # the round that does not link
             raise
@@ -334,6 +342,7 @@ class BlindWitness:
             self._notices.append(notice)
             return
         self._chain = rejoin.chain
+        self.shape.put_back(rejoin.kept)  # the chain did not break
         if rejoin.round_no == 1 or rejoin.verifier is not None:
             self.mid_match = rejoin.mid_match
             self._verifier = rejoin.verifier or BlindRoundByRoundVerifier(
@@ -438,7 +447,8 @@ class BlindWitness:
             return None, None
         cur = self.current
         if cur is None and isinstance(e, m.RoundEnd) and self._so_far is not None:
-            self._so_far.round_ended(e.lines)  # a round under way when the snapshot was taken
+            # (a round under way when the snapshot was taken, played out)
+            self.shape.round_ended(self._so_far, e.lines, e.round_no)
         if cur is None or cur.party is None:
             if isinstance(e, m.RoundReveal) and cur is not None:
                 self.current = None
@@ -729,6 +739,7 @@ class BlindWitness:
         )
         if verifier is not None:
             self._so_far = None
+            self.shape.replayed_from(so_far, record.dealer)
         return verifier
 
     def _on_match_end(self, e: m.MatchEnd) -> None:
@@ -758,9 +769,10 @@ class BlindWitness:
 
     @property
     def keeps_transcript(self) -> bool:
-        """Whether this seat's transcript can be checked: only one that followed the match
-        from its start (a blind file has no ``caught_up``, protocol.md 9.8)."""
-        return not self.mid_match
+        """Whether this seat's transcript can be checked: it followed the match from its
+        start, or it knows what the snapshot it was caught up with told of the match before
+        the rounds it followed since (protocol.md 9.8, version 8)."""
+        return self.shape.keeps_transcript
 
     def transcript(self) -> Transcript:
         return self._transcript(tuple(self.rounds))
@@ -805,16 +817,18 @@ class BlindWitness:
         self, rounds: tuple[BlindRound, ...], stopped: Stopped | None = None
     ) -> Transcript:
         """A blind transcript of ``rounds`` as this seat writes it: version 6, each round
-        saying who held each seat (protocol.md 9.8)."""
+        saying who held each seat, or after a catch-up by snapshot version 8, saying what the
+        snapshot told (protocol.md 9.8)."""
         return Transcript(
             self.rules,
             self.host_key,
             self.seat,
-            rounds,
+            self.shape.rounds(rounds),
             self.result,
             stopped=stopped,
             blind=True,
             blind_version=BLIND_SEATED_FORMAT_VERSION,
+            caught_up=self.shape.caught_up_key,
         )
 
 

@@ -19,10 +19,8 @@ from scopa_net.match_so_far import MatchSoFar
 from scopa_net.transcript_shape import KeptShape
 
 TRANSCRIPT_GOES_ON = "as your transcript of this match says"
-"""How an ordinary seat's notice of a round passed unseen ends (its file says so, 6.1)."""
-NO_TRANSCRIPT = "and no transcript is saved for this match"
-"""How a blind seat's notice of a round passed unseen ends (a blind file has no
-``caught_up``, 9.8)."""
+"""How a seat's notice of a round passed unseen ends (its file says so: 6.1 ``caught_up``, at
+a blind table 9.8's version 8)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -93,4 +91,4 @@ def linked(rejoin: Rejoin, round_no: int, prev: bytes, transcript_words: str) ->
     return None
 
 
-__all__ = ["NO_TRANSCRIPT", "TRANSCRIPT_GOES_ON", "Rejoin", "chain_kept", "linked"]
+__all__ = ["TRANSCRIPT_GOES_ON", "Rejoin", "chain_kept", "linked"]

@@ -20,6 +20,7 @@ from table_driver import KEY
 
 from scopa_net.blind_witness import BlindWitness
 from scopa_net.fair.blind.verifier import verify_any
+from scopa_net.fair.blind.wire import decode_any
 from scopa_net.fair.commitments import public_key_bytes
 from scopa_net.fair.errors import (
     BadSignatureError,
@@ -403,8 +404,10 @@ def test_round_1_linked_elsewhere_after_a_snapshot_of_nothing_dealt_stops_the_se
 def test_a_round_passed_unseen_after_a_snapshot_of_her_last_round_is_told_to_her() -> None:
     """A snapshot of the present taken while round 2 is being set up stands at round 1, which
     Ada checked, but she never sees round 2 opened: round 3 cannot be tied to her chain. Her
-    witness says so (no transcript is saved) and checks on from the snapshot, as after any
-    catch-up; it does not take round 3's link for a broken chain."""
+    witness says so and checks on from the snapshot, as after any catch-up; it does not take
+    round 3's link for a broken chain. Her transcript (version 8, protocol.md 9.8) holds round
+    1 and the rounds from 3 on, and ``verify`` says round 2 was not checked (before, no
+    transcript was kept)."""
     driver = BlindDriver(new_blind_table(RuleSet.of(2, 16), bots=1), seed=5)
     driver.run_until_round_over(1)
     driver.table.start_round(driver.rng.randbytes(16), driver.rng.randbytes(32))
@@ -420,14 +423,24 @@ def test_a_round_passed_unseen_after_a_snapshot_of_her_last_round_is_told_to_her
     driver.run()
     driver.read_after(0, witness, snapshot)
     assert witness.mid_match
-    assert not witness.keeps_transcript
+    assert witness.keeps_transcript
     told = [n for n in witness.take_notices() if "you did not see the round between" in n]
     assert told == [
         "round 3 follows round 1, the last the snapshot you were caught up with showed dealt, "
-        "and you did not see the round between: the match before it is the host's word, and no "
-        "transcript is saved for this match"
+        "and you did not see the round between: the match before it is the host's word, as "
+        "your transcript of this match says"
     ]
     assert all(v.error is None for v in witness.verdicts)
+    transcript = decode_any(witness.transcript().encode())
+    assert transcript.version == 8
+    held = [r.round_no for r in transcript.rounds]
+    assert held[:2] == [1, 3], held
+    verdict = verify_any(transcript)
+    assert all(r.ok for r in verdict.rounds), verdict.lines()
+    assert verdict.unseen.startswith("not checked: round 2: this seat did not see it"), (
+        verdict.unseen
+    )
+    assert not verdict.whole
 
 
 def test_a_seat_caught_up_twice_at_a_round_it_checked_still_holds_the_host_to_its_chain() -> None:
