@@ -356,6 +356,9 @@ class NetworkSession:
         """Where this seat's match began for this client (the snapshot it sat down with, or
         the agreed rematch's opening): a host that lost events goes on from there
         (:meth:`Reconnection.rewind`)."""
+        self._start_mid_match = False
+        """Whether the match was under way at :attr:`_start` (the seat taken mid-match): the
+        deal checks rebuilt from there carry that snapshot on (:meth:`Reconnection.rewind`)."""
         self._verified_before = 0
         """The rounds checked before that start (in matches before it)."""
         self._where_to_join: tuple[str, ...] = ()

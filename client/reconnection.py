@@ -660,18 +660,26 @@ class Reconnection:
             "seems. The table goes on from what the host has; what you saw after that did not "
             "happen there."
         )
-        mid_match = session.witness.mid_match
+        # As the seat began there: taken mid-match, it carries that snapshot on (5.10), so
+        # that it checks the rounds from there and keeps its transcript (before, a newcomer
+        # rebuilt here checked cards alone, and saved no transcript).
+        mid_match = session._start_mid_match
         session.mirror = SeatMirror(start)
         if isinstance(session.witness, BlindWitness):
             blind_told = session.witness.opened_rounds()
             session.witness = session._blind_witness(mid_match)
             session.witness.told_before = blind_told  # a round dealt is not opened anew
+            if mid_match:
+                session.witness.resynced(start)
+                session.witness.caught_up = False  # (its own words: a seat taken mid-match)
         else:
             told = session.witness.opened_rounds()
             session.witness = DealWitness(
                 session.rules, session.host_key, session.seat, mid_match=mid_match
             )
             session.witness.told_before = told  # a round whose seeds were out is not opened anew
+            if mid_match:
+                session.witness.sat_down(start)
         session._seating.holders = SeatHolders(session.rules.players)
         session._voids = session._rounds_counted = session._round_opened = 0
         session._void_news = None

@@ -215,6 +215,7 @@ class SittingDown:
         assert session.host_key is not None
         if mid_match is None:
             mid_match = snapshot.round_no > 0
+        session._start_mid_match = mid_match
         session.witness = DealWitness(
             session.rules, session.host_key, snapshot.seat, mid_match=mid_match
         )

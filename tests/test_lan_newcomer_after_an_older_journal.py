@@ -1,0 +1,111 @@
+"""A newcomer at our real host, whose journal is then put back to an older copy (protocol.md
+3.3, ``stale``): her client goes back to where her match began here, the snapshot she sat down
+with, and is caught up again from the host's events. It carries that snapshot on as it did
+when she sat down (5.10), so it still keeps her transcript (version 7, 6.1). Before, the deal
+checks rebuilt there took her for a seat that knew nothing of the match before (cards and
+signatures only), and at the match's end she read "No transcript was saved for this match"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import trio
+from hosting import CutOff, create, start_host
+from journal_copies import copy_journal, put_back
+from person_screen import Player, sit, until
+
+from scopa_net.client.moves import legal_plays
+from scopa_net.commands.main import main
+from scopa_net.fair.commitments import fingerprint
+from scopa_net.fair.transcript import decode
+from scopa_net.rules import RuleSet
+from scopa_net.server.host import Host
+
+
+async def plays_on(player: Player) -> None:
+    """The person types the first legal card whenever it is her turn."""
+    while True:
+        view = player.session.view
+        if view is not None and view.my_turn and not view.round_over and view.hand:
+            await player.type(legal_plays(view)[0].text())
+        await trio.sleep(0.01)
+
+
+async def carla_sits_then_the_host_loses_events(tmp_path: Path, hosts: list[Host]) -> Player:
+    """Ada and Bruno begin a match to 6; Bruno leaves after its first play, and Carla takes
+    his open seat mid-match. The host's journal is copied, the match goes on, and the host is
+    started again on the copy; Ada and Carla play the match out there. Carla's screen."""
+    db, copy = tmp_path / "host.db", tmp_path / "copy.db"
+    async with trio.open_nursery() as nursery:
+        first = await start_host(nursery, db=str(db), bot_delay=0, grace=0.5)
+        hosts.append(first)
+        networks = {name: CutOff(first.port) for name in ("Ada", "Carla")}
+        ada = await sit(
+            nursery, first, "Ada", tmp_path,
+            create=create(RuleSet.of(2, 6)), connector=networks["Ada"].connect,
+        )  # fmt: skip
+        table_id = ada.session.table_id
+        bruno = await sit(nursery, first, "Bruno", tmp_path, table_id=table_id)
+        async with trio.open_nursery() as playing:  # (Bruno, then Ada, play the first cards)
+            playing.start_soon(plays_on, ada)
+            playing.start_soon(plays_on, bruno)
+            await until(lambda: ada.session.view is not None and ada.session.view.plays)
+            playing.cancel_scope.cancel()
+        await bruno.type("quit")
+        await bruno.type("leave")
+        await until(lambda: "Bruno left" in ada.text or "left the table" in ada.text)
+        carla = await sit(
+            nursery, first, "Carla", tmp_path, table_id=table_id,
+            connector=networks["Carla"].connect,
+        )  # fmt: skip
+        assert carla.session.seat == 1
+        assert carla.session.witness is not None
+        assert carla.session.witness.keeps_transcript  # (as she sat down: version 7)
+        copy_journal(db, copy)
+        assert carla.session.mirror is not None
+        copied = carla.session.mirror.seq
+        async with trio.open_nursery() as playing:  # (no card typed while the host is down)
+            playing.start_soon(plays_on, ada)
+            playing.start_soon(plays_on, carla)
+            await until(lambda: carla.session.mirror.seq >= copied + 12)
+            playing.cancel_scope.cancel()
+        await first.shutdown()
+        first.journal.close()
+        put_back(copy, db)
+        again = await start_host(nursery, db=str(db), bot_delay=0, grace=0.5)
+        hosts.append(again)
+        for network in networks.values():
+            network.port = again.port
+            await network.cut()
+            network.up = True  # their clients come back by themselves, to the host again
+        await until(lambda: "has lost" in carla.text)
+        nursery.start_soon(plays_on, ada)
+        nursery.start_soon(plays_on, carla)
+        await until(lambda: carla.controller.state.match_over, 60)
+        with trio.move_on_after(5):  # (said as the match ends)
+            await until(lambda: "Transcript saved:" in carla.text)
+        nursery.cancel_scope.cancel()
+    return carla
+
+
+async def test_a_newcomer_still_keeps_her_transcript_after_the_host_lost_events(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hosts: list[Host] = []
+    with trio.fail_after(150):
+        carla = await carla_sits_then_the_host_loses_events(tmp_path, hosts)
+    text = carla.text
+    assert "No transcript was saved" not in text, text
+    assert "Transcript saved:" in text, text
+    (saved,) = (tmp_path / "Carla" / "transcripts").glob("*.scopa")
+    transcript = decode(saved.read_bytes())
+    assert transcript.version == 7
+    assert transcript.caught_up is not None
+    capsys.readouterr()
+    assert main(["verify", "--pin", fingerprint(hosts[0].public_key), str(saved)]) == 1
+    out = capsys.readouterr().out
+    assert "FAILED" not in out, out
+    assert out.rstrip().splitlines()[-1].startswith("VERIFIED as far as this seat saw the match"), (
+        out
+    )
