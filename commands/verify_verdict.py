@@ -169,15 +169,15 @@ def report(
     from scopa_net.fair.plain_words import what_failed
 
     lines: list[tuple[str, Sequence[int], int | None]] = []
-    told = transcript.caught_up
-    caught_up = _caught_up_lines(verdict)
-    if told is None:  # (a blind file that begins mid-match: said before its rounds)
-        lines += caught_up
-        caught_up = []
+    takes = [told.round_no for told in transcript.caught_ups]
+    groups = _caught_up_lines(verdict)  # (one a catch-up, said where its rounds begin)
+    if not takes:  # (a blind file that begins mid-match: said before its rounds)
+        lines += [line for group in groups for line in group]
+        groups = []
     for r, record in zip(verdict.rounds, _records(transcript, verdict), strict=True):
-        if told is not None and caught_up and r.round_no > told.round_no:
-            lines += caught_up  # said where the rounds followed since the snapshot begin
-            caught_up = []
+        while takes and groups and r.round_no > takes[0]:
+            lines += groups.pop(0)
+            takes.pop(0)
         people = getattr(record, "people", ())
         if r.error is None:
             lines.append((r.text(), people, r.round_no))
@@ -186,7 +186,7 @@ def report(
                 (f"round {r.round_no}: {what_failed(r.error, people)}", people, r.round_no),
                 (f"  {_by_seat(r.text(), r.error, people)}", people, r.round_no),
             ]
-    lines += caught_up
+    lines += [line for group in groups for line in group]
     error = verdict.result_error
     if error is not None:
         lines += [
@@ -198,19 +198,18 @@ def report(
     return lines
 
 
-def _caught_up_lines(verdict: MatchVerdict) -> list[tuple[str, Sequence[int], int | None]]:
-    """What a file of a seat caught up by snapshot shows of the snapshot (6.2): its word
-    contradicted by the rounds the seat checked, and the rounds the file could not check."""
-    lines: list[tuple[str, Sequence[int], int | None]] = []
+def _caught_up_lines(verdict: MatchVerdict) -> list[list[tuple[str, Sequence[int], int | None]]]:
+    """What a file of a seat caught up by snapshot shows of the snapshots (6.2), a group of
+    lines for each: the rounds the file could not check, the first group led by the word of a
+    snapshot the rounds the seat checked contradict."""
+    groups = [[(line, (), None)] for line in verdict.unseen.splitlines()] or [[]]
     caught = verdict.caught_up_error
     if caught is not None:
-        lines += [
+        groups[0][:0] = [
             (f"caught up: {SNAPSHOT_CONTRADICTED}", (), None),
             (f"  caught up: FAILED: {type(caught).__name__}: {caught}", (), None),
         ]
-    if verdict.unseen:
-        lines.append((verdict.unseen, (), None))
-    return lines
+    return [group for group in groups if group]
 
 
 def _records(transcript: Transcript, verdict: MatchVerdict) -> list[object]:

@@ -449,6 +449,7 @@ class BlindWitness:
         if cur is None and isinstance(e, m.RoundEnd) and self._so_far is not None:
             # (a round under way when the snapshot was taken, played out)
             self.shape.round_ended(self._so_far, e.lines, e.round_no)
+            self.result = MatchResult(tuple(e.scores), None)  # (the host's last word)
         if cur is None or cur.party is None:
             if isinstance(e, m.RoundReveal) and cur is not None:
                 self.current = None
@@ -828,7 +829,7 @@ class BlindWitness:
             stopped=stopped,
             blind=True,
             blind_version=BLIND_SEATED_FORMAT_VERSION,
-            caught_up=self.shape.caught_up_key,
+            **self.shape.transcript_keys(),
         )
 
 

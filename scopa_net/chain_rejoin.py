@@ -34,7 +34,7 @@ class Rejoin:
     verifier: RoundByRoundVerifier | None
     mid_match: bool
     dealer: int | None
-    kept: KeptShape = (None, 0, None)
+    kept: KeptShape = (None, 0, None, ())
 
 
 def chain_kept(
@@ -44,7 +44,7 @@ def chain_kept(
     chain: bytes | None,
     verifier: RoundByRoundVerifier | None,
     mid_match: bool,
-    kept: KeptShape = (None, 0, None),
+    kept: KeptShape = (None, 0, None, ()),
 ) -> Rejoin | None:
     """What a seat can take up again after the snapshot ``so_far`` was told by, when it stands
     at ``last_revealed`` (0: the seat saw no round revealed), whose chain hash the seat holds:

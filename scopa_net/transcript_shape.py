@@ -13,13 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from scopa_net.fair.transcript import CaughtUp, MatchResult
 from scopa_net.match_so_far import MatchSoFar
 from scopa_net.wire import messages as m
 
-KeptShape = tuple[int | None, int, CaughtUp | None]
+Segment = tuple[int, int, CaughtUp]
+"""Rounds a seat followed between two catch-ups, kept: where they begin and end in the
+witness's rounds, and what the first of the two snapshots told."""
+KeptShape = tuple[int | None, int, CaughtUp | None, tuple[Segment, ...]]
 """A transcript's shape before a catch-up (:meth:`TranscriptShape.kept`), put back when the
 seat takes its chain up again."""
 
@@ -37,7 +40,11 @@ class TranscriptShape:
     """Where the rounds followed since the latest break begin."""
     told: CaughtUp | None = None
     """After a break, what the snapshot told of the match before the rounds followed since,
-    as carried on (the transcript's ``caught_up``)."""
+    as carried on (the transcript's ``caught_up``, its last entry)."""
+    earlier: tuple[Segment, ...] = ()
+    """The rounds followed between two catch-ups, each with what the first of the two
+    snapshots told (the file's earlier ``caught_up`` entries): kept, so that ``verify``
+    checks them too."""
 
     @classmethod
     def of(cls, *, mid_match: bool) -> TranscriptShape:
@@ -45,19 +52,22 @@ class TranscriptShape:
         return cls(first_break=0 if mid_match else None)
 
     def kept(self) -> KeptShape:
-        return (self.first_break, self.since, self.told)
+        return (self.first_break, self.since, self.told, self.earlier)
 
     def put_back(self, kept: KeptShape) -> None:
         """As before a catch-up: the seat took its own chain up again (or was caught up again
         before the next round opened, and the new snapshot is taken up as that one was)."""
-        self.first_break, self.since, self.told = kept
+        self.first_break, self.since, self.told, self.earlier = kept
 
     def caught_up(self, held: int, so_far: MatchSoFar | None) -> KeptShape:
         """A catch-up by the snapshot ``so_far`` was told by (None: a seat taken mid-match with
         no snapshot), the witness holding ``held`` rounds: the rounds from here are those
         followed since. Returns the shape before it."""
         kept = self.kept()
-        self.first_break = held if self.first_break is None else self.first_break
+        if self.first_break is None:
+            self.first_break = held
+        elif held > self.since and self.told is not None:  # rounds followed since the last
+            self.earlier += ((self.since, held, self.told),)
         self.since = held
         self.told = None if so_far is None else so_far.caught_up()
         return kept
@@ -86,16 +96,27 @@ class TranscriptShape:
         return self.first_break is None or self.told is not None
 
     def rounds(self, rounds: tuple[Round, ...]) -> tuple[Round, ...]:
-        """The rounds the file holds: those followed from the match's start, then those since
-        the latest snapshot (a round between two catch-ups is left out: it links to neither)."""
+        """The rounds the file holds: those followed from the match's start, those between
+        two catch-ups (unless no snapshot told the match before them), then those since the
+        latest snapshot."""
         if self.first_break is None:
             return rounds
-        return rounds[: self.first_break] + rounds[self.since :]
+        between = tuple(r for start, end, _ in self.earlier for r in rounds[start:end])
+        return rounds[: self.first_break] + between + rounds[self.since :]
 
     @property
-    def caught_up_key(self) -> CaughtUp | None:
-        """The file's ``caught_up``: None for a seat that followed the whole chain."""
-        return None if self.first_break is None else self.told
+    def caught_up_key(self) -> tuple[CaughtUp, ...]:
+        """The file's ``caught_up`` entries, in order: none for a seat that followed the whole
+        chain (or that knows nothing of the match before the rounds it followed)."""
+        if self.first_break is None or self.told is None:
+            return ()
+        return (*(told for _, _, told in self.earlier), self.told)
+
+    def transcript_keys(self) -> dict[str, Any]:
+        """:class:`~scopa_net.fair.transcript.Transcript`'s ``caught_up`` and
+        ``caught_up_again`` for :attr:`caught_up_key`."""
+        first, *again = self.caught_up_key or (None,)
+        return {"caught_up": first, "caught_up_again": tuple(again)}
 
 
 def result_as_told(result: MatchResult, so_far: MatchSoFar | None, held: int) -> MatchResult:
@@ -106,4 +127,4 @@ def result_as_told(result: MatchResult, so_far: MatchSoFar | None, held: int) ->
     return result
 
 
-__all__ = ["KeptShape", "TranscriptShape", "result_as_told"]
+__all__ = ["KeptShape", "Segment", "TranscriptShape", "result_as_told"]

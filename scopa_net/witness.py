@@ -416,6 +416,7 @@ class DealWitness:
             if isinstance(event, m.RoundEnd) and self._follows_first():
                 assert self.so_far is not None  # (a round under way at the catch-up, played out)
                 self.shape.round_ended(self.so_far, event.lines, event.round_no)
+                self.result = MatchResult(tuple(event.scores), None)  # (the host's last word)
             return None  # the tail of a round that began before this seat was taken
         return handler(event)
 
@@ -806,7 +807,7 @@ class DealWitness:
             self.result,
             stopped=stopped,
             plain_version=SEATED_FORMAT_VERSION,
-            caught_up=self.shape.caught_up_key,
+            **self.shape.transcript_keys(),
         )
 
     @property

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import msgpack
 from cryptography.exceptions import InvalidSignature
@@ -596,16 +597,23 @@ def read(data: bytes) -> dict:
     keys = {3: ROUND_KEYS_V3, 4: ROUND_KEYS}.get(value["version"], ROUND_KEYS_V6)
     players = value["rules"]["players"]
     if value["version"] == CAUGHT_UP:
-        told = value["caught_up"]
-        if (
-            not isinstance(told, dict)
-            or list(told) != ["round_no", "scores", "dealer"]
-            or not isinstance(told["round_no"], int)
-            or not isinstance(told["scores"], list)
-            or not all(isinstance(x, int) for x in told["scores"])
-            or not (told["dealer"] is None or 0 <= told["dealer"] < players)
-        ):
-            raise CheckFailedError("invalid transcript", "caught_up")
+        takes = value["caught_up"]
+        if isinstance(takes, dict):
+            takes = [takes]
+        elif not isinstance(takes, list) or len(takes) < 2:
+            raise CheckFailedError("invalid transcript", "caught_up: a map, or two or more")
+        for told in takes:
+            if (
+                not isinstance(told, dict)
+                or list(told) != ["round_no", "scores", "dealer"]
+                or not isinstance(told["round_no"], int)
+                or not isinstance(told["scores"], list)
+                or not all(isinstance(x, int) for x in told["scores"])
+                or not (told["dealer"] is None or 0 <= told["dealer"] < players)
+            ):
+                raise CheckFailedError("invalid transcript", "caught_up")
+        if any(a["round_no"] >= b["round_no"] for a, b in pairwise(takes)):
+            raise CheckFailedError("invalid transcript", "caught_up: round_no not going up")
     for r in value["rounds"]:
         if list(r) != keys:
             raise CheckFailedError("invalid transcript", f"round keys {list(r)}")
@@ -667,52 +675,55 @@ def verify_transcript(t: dict) -> Verdict:
 
 
 def caught_up_file(match: Match, t: dict, verdict: Verdict) -> Verdict:
-    """9.9 on a version 8 file, as 6.2 checks a version 7 one: the rounds up to
-    ``caught_up.round_no`` from round 1; the snapshot's word against their replay when the file
-    holds that round; the first round after it taken up as it came (unless it follows that
-    round), on ``caught_up``'s points and dealer (nil: the first one a round records); the rest
-    and the match end as ever, or, with no round after it and not that round held, the match
-    end's scores and winner as ``caught_up.scores`` give them, its signature unchecked."""
-    told = t["caught_up"]
-    own: list[int] = []
-    taken_up = False
+    """9.9 on a version 8 file, as 6.2 checks a version 7 one: the rounds up to the first
+    ``caught_up`` entry's ``round_no`` from round 1; then, entry by entry (one map, or an
+    array), the snapshot's word against the replay when the file holds the round at its
+    ``round_no``, and the first round above it taken up as it came (unless it follows that
+    round), on the entry's points and dealer (nil: the first one a round records); the match
+    end as ever, or, with no round after the last entry and not that round held, the match
+    end's scores and winner as the last entry's scores give them, its signature unchecked."""
+    takes = t["caught_up"] if isinstance(t["caught_up"], list) else [t["caught_up"]]
+    held: list[int] = []
+    taken = 0
 
-    def compare() -> None:
-        held = own and own[-1] == told["round_no"] and match.replay_ok
-        if held and (match.scores != told["scores"] or match.dealer != told["dealer"]):
+    def compare(told: dict) -> None:
+        at = held and held[-1] == told["round_no"] and match.replay_ok
+        if at and (match.scores != told["scores"] or match.dealer != told["dealer"]):
             verdict.caught_up = (
                 f"score mismatch: the snapshot gives {told['scores']}, dealer "
                 f"{told['dealer']}; the rounds give {match.scores}, dealer {match.dealer}"
             )
 
     for r in t["rounds"]:
-        if not taken_up and r["round_no"] > told["round_no"]:
-            taken_up = True
-            compare()
-            if not (told["round_no"] == 0 and r["round_no"] == 1):
-                if not (own and own[-1] == told["round_no"] and r["round_no"] == own[-1] + 1):
-                    match.prev = r["prev"]
-                match.round_no = r["round_no"] - 1
-                match.scores = list(told["scores"])
-                match.dealer = told["dealer"]
-                match.dealer_as_recorded = told["dealer"] is None
-                match.replay_ok = True
-        if not taken_up:
-            own.append(r["round_no"])
+        while taken < len(takes) and r["round_no"] > takes[taken]["round_no"]:
+            told = takes[taken]
+            taken += 1
+            compare(told)
+            if told["round_no"] == 0 and r["round_no"] == 1:
+                continue  # (nothing dealt before it: checked as from the match's start)
+            if not (held and held[-1] == told["round_no"] and r["round_no"] == held[-1] + 1):
+                match.prev = r["prev"]
+            match.round_no = r["round_no"] - 1
+            match.scores = list(told["scores"])
+            match.dealer = told["dealer"]
+            match.dealer_as_recorded = told["dealer"] is None
+            match.replay_ok = True
+        held.append(r["round_no"])
         verdict.rounds.append(verify_round(match, r))
     finished = False
-    if not taken_up:
-        compare()
-    if not taken_up and not (own and own[-1] == told["round_no"]):
+    last = takes[-1]
+    if taken < len(takes):
+        compare(takes[taken])
+    if taken < len(takes) and not (held and held[-1] == last["round_no"]):
         result = t["result"]
-        winner = match_winner(match.table, told["scores"])
+        winner = match_winner(match.table, last["scores"])
         if result["sig"] is None:
-            ok = result["winner"] is None and result["scores"] == told["scores"]
+            ok = result["winner"] is None and result["scores"] == last["scores"]
             verdict.result = "unfinished" if ok else "score mismatch: not the snapshot's points"
-        elif result["scores"] != told["scores"] or result["winner"] != winner:
+        elif result["scores"] != last["scores"] or result["winner"] != winner:
             verdict.result = "score mismatch: not what the snapshot's points give"
         else:
-            verdict.result, finished = f"verified: scores {told['scores']}", True
+            verdict.result, finished = f"verified: scores {last['scores']}", True
     else:
         verdict.result, finished = verify_result(match, t["result"])
     verdict.partly = finished and verdict.caught_up is None and all(v.ok for v in verdict.rounds)

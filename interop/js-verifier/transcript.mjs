@@ -64,13 +64,20 @@ export function readTranscript(bytes) {
   want(isInt, t.seat, "seat");
   want(Array.isArray, t.rounds, "rounds");
   if (caughtUpFile) {
-    want((x) => x instanceof Map, t.caught_up, "caught_up");
-    const c = fields(t.caught_up, ["round_no", "scores", "dealer"], "caught_up");
-    want(isInt, c.round_no, "caught_up round_no");
-    want((x) => Array.isArray(x) && x.every(isInt), c.scores, "caught_up scores");
-    want((x) => x === null || (isInt(x) && x < t.rules.players), c.dealer, "caught_up dealer");
-    t.caught_up = c;
-  } else t.caught_up = null;
+    // One map, or (a seat caught up more than once, 6.1) an array of two or more, their
+    // round_no going up.
+    const list = Array.isArray(t.caught_up) ? t.caught_up : [t.caught_up];
+    if (Array.isArray(t.caught_up) && list.length < 2) throw new Unreadable("caught_up: an array of fewer than two");
+    t.caught_up = list.map((x) => {
+      want((m) => m instanceof Map, x, "caught_up");
+      const c = fields(x, ["round_no", "scores", "dealer"], "caught_up");
+      want(isInt, c.round_no, "caught_up round_no");
+      want((v) => Array.isArray(v) && v.every(isInt), c.scores, "caught_up scores");
+      want((v) => v === null || (isInt(v) && v < t.rules.players), c.dealer, "caught_up dealer");
+      return c;
+    });
+    if (t.caught_up.some((c, k) => k > 0 && c.round_no <= t.caught_up[k - 1].round_no)) throw new Unreadable("caught_up: round_no not going up");
+  } else t.caught_up = [];
   if (isBlind(t)) {
     t.rounds = t.rounds.map((r, i) => readBlindRound(r, i, t.rules.players, t.version === 8 ? 6 : t.version));
     want((r) => Array.isArray(r.scores) && (r.winner === null || isInt(r.winner)) && (r.sig === null || isBin(r.sig, 64)), t.result, "result");
@@ -172,21 +179,21 @@ function verifyBlind(t) {
   // Version 8 (9.9): the rounds up to caught_up.round_no from round 1; the first one after is
   // linked as it came (unless it follows the seat's own last round, which the snapshot stands
   // at) and replayed on caught_up's points and dealer (nil: the dealer it records).
-  const told = t.caught_up;
-  let takenUp = told === null;
-  let lastOwn = 0;
+  const takes = t.caught_up;
+  let taken = 0;
+  let lastHeld = 0;
   let caughtUp = null;
-  const compareTold = () => {
-    if (lastOwn === 0 || lastOwn !== told.round_no || !state.replaying) return;
+  const compareTold = (told) => {
+    if (lastHeld === 0 || lastHeld !== told.round_no || !state.replaying) return;
     if (scores.join() !== told.scores.join() || state.dealer !== told.dealer)
       caughtUp = { check: "score mismatch", detail: `the snapshot gives ${told.scores.join("-")}, dealer ${told.dealer}; the rounds give ${scores.join("-")}, dealer ${state.dealer}` };
   };
   for (const r of t.rounds) {
-    if (!takenUp && r.round_no > told.round_no) {
-      takenUp = true;
-      compareTold();
+    while (taken < takes.length && r.round_no > takes[taken].round_no) {
+      const told = takes[taken++];
+      compareTold(told);
       if (!(told.round_no === 0 && r.round_no === 1)) {
-        if (!(lastOwn === told.round_no && r.round_no === lastOwn + 1)) state.prev = r.prev;
+        if (!(lastHeld === told.round_no && r.round_no === lastHeld + 1)) state.prev = r.prev;
         state.expectNo = r.round_no;
         state.dealer = told.dealer;
         state.asRecorded = told.dealer === null;
@@ -195,7 +202,7 @@ function verifyBlind(t) {
         state.replaying = true;
       }
     }
-    if (!takenUp) lastOwn = r.round_no;
+    lastHeld = r.round_no;
     try {
       const res = checkBlindRound(t, r, state, { publicKeyOf, edCheck: F.edCheck });
       if (res.points) {
@@ -213,7 +220,7 @@ function verifyBlind(t) {
     }
     state.expectNo += 1;
   }
-  return caughtUpEnd(t, out, told, takenUp, lastOwn, compareTold, () => caughtUp, () => finish(t, out, state.prev, state.replaying, scores, winner));
+  return caughtUpEnd(t, out, takes, taken, lastHeld, compareTold, () => caughtUp, () => finish(t, out, state.prev, state.replaying, scores, winner));
 }
 
 /**
@@ -222,10 +229,11 @@ function verifyBlind(t) {
  * cannot be tied to a round held and its scores are the snapshot's points; a snapshot's word
  * the rounds contradict fails; a file of a catch-up verifies at best "partly".
  */
-function caughtUpEnd(t, out, told, takenUp, lastOwn, compareTold, caughtUp, finished) {
-  if (!takenUp) compareTold();
+function caughtUpEnd(t, out, takes, taken, lastHeld, compareTold, caughtUp, finished) {
+  if (taken < takes.length) compareTold(takes[taken]);
+  const told = takes.at(-1);
   let done;
-  if (!takenUp && lastOwn !== told.round_no) {
+  if (taken < takes.length && lastHeld !== told.round_no) {
     const { target, variants } = t.rules;
     const res = t.result;
     const toldWinner = matchWinner(told.scores, target, variants);
@@ -239,7 +247,7 @@ function caughtUpEnd(t, out, told, takenUp, lastOwn, compareTold, caughtUp, fini
     done = { rounds: out, match, status };
   } else done = finished();
   if (caughtUp() !== null) return { ...done, caughtUp: caughtUp(), status: "failed" };
-  if (told !== null && done.status === "verified") return { ...done, status: "partly" };
+  if (takes.length && done.status === "verified") return { ...done, status: "partly" };
   return done;
 }
 
@@ -274,26 +282,26 @@ export function verifyTranscript(t) {
   let replaying = true;
   let scores = new Array(sides).fill(0);
   let winner = null;
-  if (t.rounds.length === 0 && t.caught_up === null) return { rounds: [], match: { verdict: "failed", check: "empty transcript", detail: "no rounds" }, status: "failed" };
+  if (t.rounds.length === 0 && t.caught_up.length === 0) return { rounds: [], match: { verdict: "failed", check: "empty transcript", detail: "no rounds" }, status: "failed" };
   // Version 7 (6.2): the rounds up to caught_up.round_no are the seat's own from round 1; the
   // first one after is linked as it came (unless it follows the seat's own last round, which
   // the snapshot stands at) and replayed on caught_up's points and dealer.
-  const told = t.caught_up;
-  let takenUp = told === null;
-  let lastOwn = 0;
+  const takes = t.caught_up;
+  let taken = 0;
+  let lastHeld = 0;
   let caughtUp = null;
-  const compareTold = () => {
-    if (lastOwn === 0 || lastOwn !== told.round_no || !replaying) return;
+  const compareTold = (told) => {
+    if (lastHeld === 0 || lastHeld !== told.round_no || !replaying) return;
     if (scores.join() !== told.scores.join() || dealer !== told.dealer)
       caughtUp = { check: "score mismatch", detail: `the snapshot gives ${told.scores.join("-")}, dealer ${told.dealer}; the rounds give ${scores.join("-")}, dealer ${dealer}` };
   };
   let expectNo = 1;
   for (const r of t.rounds) {
-    if (!takenUp && r.round_no > told.round_no) {
-      takenUp = true;
-      compareTold();
+    while (taken < takes.length && r.round_no > takes[taken].round_no) {
+      const told = takes[taken++];
+      compareTold(told);
       if (!(told.round_no === 0 && r.round_no === 1)) {
-        if (!(lastOwn === told.round_no && r.round_no === lastOwn + 1)) prevChain = r.prev;
+        if (!(lastHeld === told.round_no && r.round_no === lastHeld + 1)) prevChain = r.prev;
         expectNo = r.round_no;
         dealer = told.dealer ?? fitDealer(t, shape, players, r);
         scores = [...told.scores];
@@ -301,7 +309,7 @@ export function verifyTranscript(t) {
         replaying = true;
       }
     }
-    if (!takenUp) lastOwn = r.round_no;
+    lastHeld = r.round_no;
     const ctx = { t, r, players, shape, rulesH, seen, prevChain, expectNo: expectNo++ };
     let entry;
     try {
@@ -329,7 +337,7 @@ export function verifyTranscript(t) {
     if (r.void === null && dealer !== null) dealer = (dealer + 1) % players;
     out.push(entry);
   }
-  return caughtUpEnd(t, out, told, takenUp, lastOwn, compareTold, () => caughtUp, () => finish(t, out, prevChain, replaying, scores, winner));
+  return caughtUpEnd(t, out, takes, taken, lastHeld, compareTold, () => caughtUp, () => finish(t, out, prevChain, replaying, scores, winner));
 }
 
 /** The dealer whose deal plan gives this seat the hand the round records (6.2, version 7). */

@@ -13,6 +13,7 @@ import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
+from itertools import pairwise
 from typing import Any
 
 import msgpack
@@ -288,6 +289,15 @@ class Transcript:
     what the snapshot told. The rounds
     numbered up to its ``round_no`` are those the seat followed from the match's start; the
     rest, those it followed since the snapshot."""
+    caught_up_again: tuple[CaughtUp, ...] = ()
+    """The later catch-ups of a seat caught up more than once that followed rounds between
+    them, in order (``caught_up`` is then an array, 6.1): each entry's rounds are those
+    numbered above it and up to the next entry's ``round_no``."""
+
+    @property
+    def caught_ups(self) -> tuple[CaughtUp, ...]:
+        """Every ``caught_up`` entry, in order (none in a file of the whole chain)."""
+        return () if self.caught_up is None else (self.caught_up, *self.caught_up_again)
 
     @property
     def records_seated(self) -> bool:
@@ -332,7 +342,9 @@ class Transcript:
                 "detail": self.stopped.detail,
             },
         }
-        if self.caught_up is not None:
+        if self.caught_up_again:
+            wire["caught_up"] = [told.to_wire() for told in self.caught_ups]
+        elif self.caught_up is not None:
             wire["caught_up"] = self.caught_up.to_wire()
         return wire
 
@@ -607,6 +619,19 @@ def _caught_up(r: _Reader, value: Any, rules: RuleSet) -> CaughtUp:
     )
 
 
+def _caught_ups(r: _Reader, value: Any, rules: RuleSet) -> tuple[CaughtUp, ...]:
+    """A version 7 or 8 file's ``caught_up``: one map, or an array of two or more, their
+    ``round_no`` going up (a seat caught up more than once, 6.1)."""
+    if not isinstance(value, list):
+        return (_caught_up(r, value, rules),)
+    if len(value) < 2:
+        raise r.fail("expected a map, or an array of two or more", value)
+    told = tuple(_caught_up(r.at(i), v, rules) for i, v in enumerate(value))
+    if any(a.round_no >= b.round_no for a, b in pairwise(told)):
+        raise r.fail("expected each entry's round_no above the one before", value)
+    return told
+
+
 def decode(
     data: bytes, *, read_blind_round: Callable[[Any, Any, int, int], Any] | None = None
 ) -> Transcript:
@@ -692,7 +717,7 @@ def decode(
         read_round(r.at("rounds").at(i), v, rules.players)
         for i, v in enumerate(r.at("rounds").array(top["rounds"]))
     )
-    caught_up = _caught_up(r.at("caught_up"), top["caught_up"], rules) if caught_up_file else None
+    caught_ups = _caught_ups(r.at("caught_up"), top["caught_up"], rules) if caught_up_file else ()
     transcript = Transcript(
         rules=rules,
         host_key=r.at("host_key").bin(top["host_key"], PUBLIC_KEY_SIZE),
@@ -703,7 +728,8 @@ def decode(
         blind=blind,
         blind_version=version if blind else BLIND_FORMAT_VERSION,
         plain_version=FORMAT_VERSION if blind else version,
-        caught_up=caught_up,
+        caught_up=caught_ups[0] if caught_ups else None,
+        caught_up_again=caught_ups[1:],
     )
     if transcript.encode() != data:
         raise TranscriptFormatError(

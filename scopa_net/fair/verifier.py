@@ -108,7 +108,7 @@ class MatchVerdict:
     last round the seat itself followed, contradicted by that round's replay."""
     unseen: str = ""
     """In a file of a seat caught up by snapshot: which rounds it could not check, and what
-    the rounds after them are checked on (the host's word), in a line."""
+    the rounds after them are checked on (the host's word), a line for each catch-up."""
 
     @property
     def ok(self) -> bool:
@@ -282,8 +282,8 @@ class _Verifier:
         self.scores_before: Sequence[int] = (0,) * self.rules.side_count
 
     def run(self) -> MatchVerdict:
-        told = self.t.caught_up
-        if not self.t.rounds and told is None:
+        takes = self.t.caught_ups
+        if not self.t.rounds and not takes:
             return MatchVerdict(
                 (), EmptyTranscriptError("the transcript holds no rounds: nothing to verify"), ""
             )
@@ -291,23 +291,26 @@ class _Verifier:
         expected_no = 1
         self.caught_up_error: FairnessError | None = None
         self.unseen = ""
-        taken_up = told is None
-        if told is None and self.t.blind and self.t.rounds[0].round_no > 1:
+        unseen: list[str] = []
+        taken = 0  # the catch-ups whose rounds followed since began (6.2, one per entry)
+        if not takes and self.t.blind and self.t.rounds[0].round_no > 1:
             expected_no = self.begin_mid_way(self.t.rounds[0])
+            unseen.append(self.unseen)
         for record in self.t.rounds:
-            if not taken_up and record.round_no > told.round_no:  # type: ignore[union-attr]
-                assert told is not None
-                taken_up = True
-                self.check_caught_up(told)
-                expected_no = self.take_up(told, record)
+            while taken < len(takes) and record.round_no > takes[taken].round_no:
+                self.check_caught_up(takes[taken])
+                expected_no = self.take_up(takes[taken], record)
+                unseen.append(self.unseen)
+                taken += 1
             verdicts.append(self.verify_round(record, expected_no))
             expected_no += 1
-        self.untied = not taken_up and not self.holds_told_round(told)
-        if not taken_up:
-            assert told is not None
-            self.check_caught_up(told)
+        told = takes[-1] if takes else None
+        self.untied = taken < len(takes) and not self.holds_told_round(told)
+        if taken < len(takes):
+            self.check_caught_up(takes[taken])
             held = [r.round_no for r in self.t.rounds]
-            self.unseen = self.unseen_words(told, None, held[-1] if held else 0)
+            unseen.append(self.unseen_words(takes[-1], None, held[-1] if held else 0))
+        self.unseen = "\n".join(unseen)
         signed = self.t.result.sig is not None
         try:
             note = self.result()
@@ -704,7 +707,7 @@ class _Verifier:
         return f"verified: scores {scores}, side {winner} wins"
 
     def result(self) -> str:
-        told = self.t.caught_up
+        told = self.t.caught_ups[-1] if self.t.caught_ups else None
         if self.mid_way is not None:
             if self.t.result.sig is not None:
                 self.check_end_signature()
