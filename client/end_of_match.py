@@ -14,6 +14,7 @@ from scopa_net.client.seat_store import SeatRecord, seats_kept
 from scopa_net.client.session import MatchOver, MatchStarted, Message, RematchClosed
 from scopa_net.client.session_errors import TableClosedError
 from scopa_net.client.transcript_files import CHECK_IT, VERIFY
+from scopa_net.fair.errors import RerolledRoundError
 from scopa_net.mirror import SeatMirror
 from scopa_net.seat_holders import SeatHolders
 from scopa_net.view import SeatView
@@ -114,6 +115,34 @@ class EndOfMatch:
             await session._send_quietly(m.Rematch(agree=False))  # say so: nobody waits for us
             return True
         return False
+
+    def check_rematch_after_end(self, e: m.RematchStatus) -> None:
+        """A vote on playing again comes only after the match's end (protocol.md 3.11). One
+        in the middle of a match would, once ``agreed``, start a new match from nothing: the
+        match so far thrown away, and the round in play with it, perhaps after its seeds were
+        relayed (a re-roll). Raised as a failed check, before anything of it is taken."""
+        session = self.session
+        if session._match_ended:
+            return
+        witness = session.witness
+        round_no = 0 if witness is None else witness.round_no
+        current = getattr(witness, "current", None)
+        if current is None or round_no == 0:
+            where = "before its first round" if round_no == 0 else f"after round {round_no}"
+        else:
+            seeds_out = getattr(current, "commits", None) is not None  # (an ordinary table's)
+            after = ", after its seeds were relayed" if seeds_out else ""
+            where = f"while round {round_no} of match {session.match_no} was in play{after}"
+        what = (
+            f"started a new match (match {e.match_no + 1})"
+            if e.state == "agreed"
+            else f"sent a vote on playing again ({e.state})"
+        )
+        agreed = " and this seat never agreed to play again" if e.state == "agreed" else ""
+        raise RerolledRoundError(
+            f"the host {what} {where}, though no end of match {session.match_no} "
+            f"came{agreed}: a rematch is voted on once a match has ended"
+        )
 
     def rematch_status(self, e: m.RematchStatus) -> bool:
         """Take the state of a rematch vote; True when there will be none (the session ends)."""

@@ -833,6 +833,10 @@ class NetworkSession:
             self.witness.computer_seats = self._seating.computer_held()
         party = getattr(self.witness.current, "party", None)  # (before the reveal closes it)
         try:
+            if isinstance(e, m.RematchStatus) and (
+                self.check_deals or isinstance(self.witness, BlindWitness)
+            ):
+                self._end.check_rematch_after_end(e)  # a new match thrown in mid-match
             if isinstance(self.witness, BlindWitness):
                 # At a blind table the seat takes part in every round (check_deals or not):
                 # a blind_deal opens its cards, shown as the deal they are.

@@ -44,6 +44,14 @@ what section 5 lets it see first (every seat's seed, when it takes them):
   prove a lie.
 - ``"fake_void"``: once round 1 is dealt (not void), it calls it void for kings (5.8) whatever
   the table holds, and deals again.
+- ``"rematch_midway"``: once round 2's seeds are in, it says everyone agreed to play again
+  (``rematch_status`` ``agreed``, though no ``match_end`` came and nobody was asked, 3.11) and
+  opens round 1 of a new match: the match so far, and round 2's deal, thrown away.
+- ``"restart_reroll"``: once round 2's seeds are in, it holds the round (nothing relayed) and
+  sets ``deal_seen``; when told (:meth:`CheatingMatch.reroll_unseen`, once the seat's client has
+  stopped) it acts as ``"journal_lost"``, but for a client started afresh that takes the seat
+  back from disk: it keeps no event from round 2's ``round_commit`` on and opens round 2 again,
+  which that client's ``resume`` (from where its match began) gets in the replay.
 
 The round re-rolled is round 2 (``REROLLED``): its dealer follows from round 1's (5.6), so the
 deal the host sends after the re-roll is one the deal plan allows.
@@ -54,6 +62,7 @@ from __future__ import annotations
 import hmac
 import os
 
+import trio
 from document_hashes import h, lp, u8, u32
 from document_host import Connection, DocumentHost, Match, Round, seat_commitment
 from document_referee import Table
@@ -62,7 +71,7 @@ REROLLED = 2
 CHEATS = (
     "recommit", "bot_seed", "bot_seed_withheld", "early_end", "abandoned", "drop_seed",
     "snapshot_recommit", "journal_lost", "snapshot_catch_up", "closed_after_seeds", "absent_seed",
-    "receipt_then_snapshot", "fake_void",
+    "receipt_then_snapshot", "fake_void", "rematch_midway", "restart_reroll",
 )  # fmt: skip
 
 
@@ -108,6 +117,16 @@ class CheatingMatch(Match):
         if rerolling and r.round_no == REROLLED and not getattr(r, "rerolled", False):
             self._reroll(r)
             return
+        if r.round_no == REROLLED and self.match_no == 1:
+            if self.host.cheat == "rematch_midway":
+                r.stage = "over"
+                self.votes = ["yes"] * len(self.seats)  # nobody was asked
+                self.vote(0, True)  # "agreed": a new match, its round 1 opened
+                return
+            if self.host.cheat == "restart_reroll" and not getattr(r, "rerolled", False):
+                r.stage = "held"  # the host has seen the deal; nothing is relayed
+                self.host.deal_seen.set()
+                return
         super().relay_seeds()
         if self.host.cheat == "fake_void" and not r.void and not self.host.cheated_once:
             self.host.cheated_once = True  # (once)
@@ -138,6 +157,14 @@ class CheatingMatch(Match):
             self.host.resync_next = True
             self.host.drop(self, 0)
             return  # the new round opens when seat 0 comes back (CheatingHost._resume)
+        self.reopen()
+
+    def reroll_unseen(self) -> None:
+        """``"restart_reroll"``: forget every event from round 2's ``round_commit`` on and
+        open round 2 again (a new round id and shuffle), for a seat's client started afresh."""
+        r = self.round
+        for s, kept in zip(self.seats, r.logged_before, strict=True):
+            del s.log[kept:]
         self.reopen()
 
     def _exclusion(self, seat: int) -> str | None:
@@ -196,6 +223,8 @@ class CheatingHost(DocumentHost):
         ``receipt_then_snapshot``, the void of ``fake_void``) was done."""
         self.closed: Match | None = None
         """The table ``closed_after_seeds`` said it closed."""
+        self.deal_seen = trio.Event()
+        """Set by ``restart_reroll`` once it holds round 2's seeds."""
 
     def open_table(self, rules: Table, name: str = "house table", bots: int = 0) -> Match:
         plain = super().open_table(rules, name, bots)

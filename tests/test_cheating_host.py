@@ -454,3 +454,26 @@ def test_a_void_called_on_a_table_without_three_kings_stops_the_client(
     )
     out = verify_evidence(data_home, host, capsys)
     assert re.search(r"saved as evidence when the client stopped: round \d, void mismatch", out)
+
+
+def test_a_new_match_the_host_starts_before_the_match_ended_stops_the_client(
+    data_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The host takes round 2's seeds, sees the deal, and says that everyone agreed to play
+    again (``rematch_status`` ``agreed``), though no ``match_end`` came and Ada was never asked
+    (protocol.md 3.11: a rematch is voted after ``match_end``): a new match, from 0 to 0, whose
+    round 1 is a fresh shuffle. Before the fix her client read "everyone agreed: a new match
+    begins", forgot the match and its round 2, and played the new one out; its transcript
+    verified."""
+    status, text, host = ada_at("rematch_midway", data_home, host_bot=True)
+    assert status == EXIT_DEAL_FAILED, text
+    assert "a new match begins" not in text
+    assert banner(text) == (
+        f"DEAL CHECK FAILED in round {REROLLED}: re-rolled round: the host started a new "
+        f"match (match 2) while round {REROLLED} of match 1 was in play, after its seeds "
+        "were relayed, though no end of match 1 came and this seat never agreed to play "
+        "again: a rematch is voted on once a match has ended"
+    )
+    out = verify_evidence(data_home, host, capsys)
+    assert f"saved as evidence when the client stopped: round {REROLLED}, re-rolled round" in out
+    assert f"round {REROLLED}: FAILED: not revealed" in out
