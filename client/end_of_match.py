@@ -181,6 +181,7 @@ class EndOfMatch:
                 session._kept.record = replace(
                     kept,
                     seeds={},
+                    seeds_out="",
                     mid_match=False,
                     match_no=session.match_no,
                     match_seq=e.seq,

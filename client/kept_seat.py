@@ -9,6 +9,8 @@ from dataclasses import replace
 from typing import Any
 
 from scopa_net.client.seat_store import PendingMove, SeatRecord, SeatStore, seats_kept
+from scopa_net.fair.errors import FairnessError
+from scopa_net.fair.transcript import RoundRecord, decode_round, encode_round
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import encode_payload
 
@@ -89,6 +91,29 @@ class KeptSeat:
             seeds = {**self.record.seeds, round_id.hex(): seed.hex()}
             self.record = replace(self.record, seeds=seeds)
             self.save_record()
+
+    def keep_seeds_out(self, record: RoundRecord) -> None:
+        """Put on disk the round whose commitments just reached this seat (``record``, as far
+        as it was seen then), before anything of its seeds leaves: a client that takes the
+        seat back holds the host to that round (:meth:`seeds_out_round`)."""
+        if self.record is None:
+            return
+        kept = self.seeds_out_round()
+        if kept is not None and kept.round_no > record.round_no:
+            return  # a replay of an earlier round: the later one stays the one held to
+        self.record = replace(self.record, seeds_out=encode_round(record).hex())
+        self.save_record()
+
+    def seeds_out_round(self) -> RoundRecord | None:
+        """The round kept by :meth:`keep_seeds_out`, if one is (and can be read)."""
+        record = self.record
+        if record is None or not record.seeds_out:
+            return None
+        try:
+            return decode_round(bytes.fromhex(record.seeds_out), record.players)
+        except (ValueError, FairnessError):
+            log.warning("the round kept in %s could not be read", record.key)
+            return None
 
     def kept_seed(self, round_id: bytes) -> bytes | None:
         """The seed this seat chose for round ``round_id`` before, if one is kept."""

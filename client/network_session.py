@@ -905,6 +905,8 @@ class NetworkSession:
             self._seed_due = True
         elif isinstance(e, m.SeedCommits):
             self._seed_due = True
+            if isinstance(self.witness, DealWitness) and self.witness.current is not None:
+                self._kept.keep_seeds_out(self.witness.current)  # on disk before our seed leaves
         elif isinstance(e, m.Deal):
             if self.mirror.started_round:
                 self._emit(RoundStarted(view=view))

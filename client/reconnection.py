@@ -66,7 +66,7 @@ from scopa_net.wire.errors import (
     RefusalWhy,
     RemoteProtocolError,
 )
-from scopa_net.witness import DealWitness
+from scopa_net.witness import TOLD_BEFORE_A_FRESH_CLIENT, DealWitness
 
 log = logging.getLogger("scopa_net.client")
 
@@ -368,6 +368,12 @@ class Reconnection:
         session._sitting.start_seat(
             starting_snapshot(record), mid_match=record.mid_match, taken_back=True
         )
+        told = session._kept.seeds_out_round()
+        if told is not None and isinstance(session.witness, DealWitness):
+            # The round whose commitments reached the client before this one: the host tells
+            # the match again from its start, but does not open that round anew (5.2).
+            session.witness.told_before = {told.round_no: told}
+            session.witness.told_since = TOLD_BEFORE_A_FRESH_CLIENT
         for seat, name in enumerate(record.names[: len(session._seating.names)]):
             session._seating.names[seat] = clean_name(name) or session._seating.names[seat]
         for p in record.pending:

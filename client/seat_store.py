@@ -88,6 +88,11 @@ class SeatRecord:
     (the board as it stood at ``match_seq``); empty when the seat's match starts there."""
     seeds: dict[str, str] = field(default_factory=dict)
     """round id (hex) -> this seat's seed (hex) for that round."""
+    seeds_out: str = ""
+    """The last round of the match whose commitments (``seed_commits``) reached this seat, as
+    far as it saw it then (hex of :func:`~scopa_net.fair.transcript.encode_round`; empty:
+    none): a client taking the seat back holds the host to it, since once its commitments
+    were out that round is never opened again with another shuffle (protocol.md 5.2)."""
     pending: tuple[PendingMove, ...] = ()
     names: tuple[str, ...] = ()
     seats: tuple[tuple[str, str | None, bool], ...] = ()

@@ -154,6 +154,15 @@ def revealed(host_key: bytes, record: Revealed, e: m.RoundReveal) -> tuple[Revea
     return dataclasses.replace(record, reveal_sig=e.sig), chain
 
 
+TOLD_BEFORE_A_JOURNAL_PUT_BACK = (
+    "the host put its events back to an older copy: before that this seat saw"
+)
+"""How a re-rolled round's words say when this seat saw the round first: before a ``stale``
+resume (:attr:`DealWitness.told_since`)."""
+TOLD_BEFORE_A_FRESH_CLIENT = "this seat's client was started afresh: the client before it saw"
+"""The same for a seat taken back from disk, whose earlier client kept the round there."""
+
+
 class DealWitness:
     """What one seat saw of every round, checked as it arrived."""
 
@@ -181,8 +190,12 @@ class DealWitness:
         a round number twice (5.2)."""
         self.told_before: dict[int, RoundRecord] = {}
         """By round number, the rounds this seat saw opened before the host put its events
-        back to an older copy (a journal restored, protocol.md 3.3): the host may tell the
-        rounds again, but not open one whose seeds were out with another shuffle."""
+        back to an older copy (a journal restored, protocol.md 3.3), or before its client was
+        started afresh (a seat taken back from disk): the host may tell the rounds again, but
+        not open one whose seeds were out with another shuffle."""
+        self.told_since = TOLD_BEFORE_A_JOURNAL_PUT_BACK
+        """What came between the rounds of :attr:`told_before` and now, in the words of a
+        re-rolled round (:data:`TOLD_BEFORE_A_FRESH_CLIENT` for a seat taken back from disk)."""
         self.computer_seats: frozenset[int] = frozenset()
         """The computer players' seats (``kind`` bot) as this seat knows them now: set by the
         client from ``seat_status`` before it hands over a ``round_commit``."""
@@ -467,10 +480,10 @@ class DealWitness:
         ):
             self._cut_short = told  # the round thrown away, in the evidence
             raise RerolledRoundError(
-                f"round {e.round_no} was opened again (round id {e.round_id.hex()}) after the "
-                "host put its events back to an older copy: before that this seat saw round "
-                f"{e.round_no} opened (round id {told.round_id.hex()}) and the seeds' "
-                "commitments relayed, so the host could have seen that deal"
+                f"round {e.round_no} was opened again (round id {e.round_id.hex()}) after "
+                f"{self.told_since} round {e.round_no} opened (round id "
+                f"{told.round_id.hex()}) and the seeds' commitments relayed, so the host could "
+                "have seen that deal"
             )
         rec = self.current
         if rec is not None:

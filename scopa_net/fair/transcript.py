@@ -608,6 +608,21 @@ def _round(r: _Reader, value: Any, players: int, *, version: int = FORMAT_VERSIO
     )
 
 
+def encode_round(record: RoundRecord) -> bytes:
+    """One round as a version 5 file writes it (what a client keeps on disk of the last round
+    whose commitments reached it: :func:`decode_round` reads it back)."""
+    return _pack(record.to_wire(seated=True))
+
+
+def decode_round(data: bytes, players: int) -> RoundRecord:
+    """A round written by :func:`encode_round`; :class:`TranscriptFormatError` if it is not."""
+    try:
+        value = msgpack.unpackb(data, raw=False, use_list=True, strict_map_key=True)
+    except (ValueError, TypeError, msgpack.UnpackException) as exc:
+        raise TranscriptFormatError(f"invalid round: {msgpack_failure(exc)}") from None
+    return _round(_Reader("round"), value, players, version=SEATED_FORMAT_VERSION)
+
+
 def _caught_up(r: _Reader, value: Any, rules: RuleSet) -> CaughtUp:
     """A version 7 or 8 file's ``caught_up``: a round number, match points by side, a dealer."""
     m = r.map(value, ("round_no", "scores", "dealer"))
