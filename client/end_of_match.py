@@ -182,6 +182,7 @@ class EndOfMatch:
                     kept,
                     seeds={},
                     seeds_out="",
+                    blind_dealt=(),
                     mid_match=False,
                     match_no=session.match_no,
                     match_seq=e.seq,

@@ -115,6 +115,28 @@ class KeptSeat:
             log.warning("the round kept in %s could not be read", record.key)
             return None
 
+    def keep_blind_dealt(self, round_no: int, round_id: bytes) -> None:
+        """Put on disk the blind round whose cards were just dealt in this seat's sight (once
+        a round): a client that takes the seat back holds the host to it
+        (:meth:`blind_dealt_round`); an earlier round seen again in a replay replaces none."""
+        if self.record is None:
+            return
+        kept = self.record.blind_dealt
+        if kept and (kept[0] > round_no or kept == (round_no, round_id.hex())):
+            return
+        self.record = replace(self.record, blind_dealt=(round_no, round_id.hex()))
+        self.save_record()
+
+    def blind_dealt_round(self) -> tuple[int, bytes] | None:
+        """The round kept by :meth:`keep_blind_dealt`, if one is."""
+        kept = None if self.record is None else self.record.blind_dealt
+        if not kept:
+            return None
+        try:
+            return int(kept[0]), bytes.fromhex(kept[1])
+        except (ValueError, TypeError, IndexError):
+            return None
+
     def kept_seed(self, round_id: bytes) -> bytes | None:
         """The seed this seat chose for round ``round_id`` before, if one is kept."""
         if self.record is None:

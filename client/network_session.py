@@ -38,7 +38,7 @@ from pathlib import Path
 
 import trio
 
-from scopa_net.blind_witness import BlindWitness
+from scopa_net.blind_witness import BlindWitness, ToldRound
 from scopa_net.client.addresses import shown_address
 from scopa_net.client.deal_check_stop import REVEAL_WAIT, DealCheckStop
 from scopa_net.client.end_of_match import FORFEIT, EndOfMatch
@@ -139,7 +139,7 @@ from scopa_net.view import SeatView
 from scopa_net.wire import messages as m
 from scopa_net.wire.connection import State
 from scopa_net.wire.errors import ErrorCode, ProtocolError
-from scopa_net.witness import DealWitness
+from scopa_net.witness import TOLD_BEFORE_A_FRESH_CLIENT, DealWitness
 
 log = logging.getLogger("scopa_net.client")
 
@@ -846,6 +846,10 @@ class NetworkSession:
                 verdict = self.witness.observe(e) if self.check_deals else None
         except FairnessError as exc:
             await self._deal_check.deal_failed(exc, e)
+        if isinstance(self.witness, BlindWitness) and isinstance(e, m.Deal | m.BlindDeal):
+            dealt = self.witness.dealt_round()
+            if dealt is not None:  # on disk: a client taking the seat back holds the host to it
+                self._kept.keep_blind_dealt(*dealt)
         for notice in self.witness.take_notices():  # the witness knows seats, not names
             self._emit(Message(seat=None, text=self._words.named(notice), local=True))
         if isinstance(self.witness, BlindWitness):
@@ -969,6 +973,11 @@ class NetworkSession:
             seed_for=self._kept.kept_seed,
         )
         w.on_seed = self._kept.keep_seed  # on disk before the key leaves: a new client goes on
+        dealt = self._kept.blind_dealt_round()
+        if dealt is not None:  # kept by the client before this one (taken back from disk)
+            round_no, round_id = dealt
+            w.told_before = {round_no: ToldRound(round_id, True, None)}
+            w.told_since = TOLD_BEFORE_A_FRESH_CLIENT
         return w
 
     @property

@@ -66,7 +66,11 @@ from scopa_net.wire.errors import (
     RefusalWhy,
     RemoteProtocolError,
 )
-from scopa_net.witness import TOLD_BEFORE_A_FRESH_CLIENT, DealWitness
+from scopa_net.witness import (
+    TOLD_BEFORE_A_FRESH_CLIENT,
+    TOLD_BEFORE_A_JOURNAL_PUT_BACK,
+    DealWitness,
+)
 
 log = logging.getLogger("scopa_net.client")
 
@@ -675,6 +679,7 @@ class Reconnection:
             blind_told = session.witness.opened_rounds()
             session.witness = session._blind_witness(mid_match)
             session.witness.told_before = blind_told  # a round dealt is not opened anew
+            session.witness.told_since = TOLD_BEFORE_A_JOURNAL_PUT_BACK
             if mid_match:
                 session.witness.resynced(start)
                 session.witness.caught_up = False  # (its own words: a seat taken mid-match)

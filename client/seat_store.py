@@ -93,6 +93,10 @@ class SeatRecord:
     far as it saw it then (hex of :func:`~scopa_net.fair.transcript.encode_round`; empty:
     none): a client taking the seat back holds the host to it, since once its commitments
     were out that round is never opened again with another shuffle (protocol.md 5.2)."""
+    blind_dealt: tuple[int, str] | tuple[()] = ()
+    """At a blind table, the last round of the match whose cards were dealt in this seat's
+    sight: (its number, its round id in hex), or empty. A client taking the seat back holds the
+    host to it: a round once dealt is never opened anew (protocol.md 9.10)."""
     pending: tuple[PendingMove, ...] = ()
     names: tuple[str, ...] = ()
     seats: tuple[tuple[str, str | None, bool], ...] = ()
@@ -132,6 +136,7 @@ class SeatRecord:
         data["names"] = tuple(data.get("names", ()))
         data["seats"] = tuple(tuple(seat) for seat in data.get("seats", ()))
         data["pending"] = tuple(PendingMove(**p) for p in data.get("pending", ()))
+        data["blind_dealt"] = tuple(data.get("blind_dealt", ()))
         return cls(**data)
 
 

@@ -59,7 +59,11 @@ from scopa_net.plays import play_code
 from scopa_net.rules import RuleSet
 from scopa_net.transcript_shape import TranscriptShape, result_as_told
 from scopa_net.wire import messages as m
-from scopa_net.witness import check_match_end_caught_up, revealed
+from scopa_net.witness import (
+    TOLD_BEFORE_A_JOURNAL_PUT_BACK,
+    check_match_end_caught_up,
+    revealed,
+)
 
 NO_SALT = bytes(16)
 """The salt a blind table's cards show on the seat's board (there is none: 9)."""
@@ -202,7 +206,11 @@ class BlindWitness:
         seat, as ``seat_status`` says): never a party (9.5.1)."""
         self.told_before: dict[int, ToldRound] = {}
         """Rounds this seat saw opened before the host put its events back to an older copy
-        (``stale``, protocol.md 3.3), by number: one of them dealt is never opened anew."""
+        (``stale``, protocol.md 3.3), or before its client was started afresh (a seat taken
+        back from disk), by number: one of them dealt is never opened anew."""
+        self.told_since = TOLD_BEFORE_A_JOURNAL_PUT_BACK
+        """What came between the rounds of :attr:`told_before` and now, in the words of a
+        re-rolled round (``TOLD_BEFORE_A_FRESH_CLIENT`` for a seat taken back from disk)."""
         self._cut_short: _Round | None = None
         """The round under way when a snapshot caught this seat up, as far as it saw it."""
         self._so_far: MatchSoFar | None = None
@@ -616,6 +624,15 @@ class BlindWitness:
         )
         self.people = e.people
 
+    def dealt_round(self) -> tuple[int, bytes] | None:
+        """(number, round id) of the round in play once cards of it were dealt in this seat's
+        sight: what a client keeps on disk, so that a client taking the seat back holds the
+        host to it (:attr:`told_before`)."""
+        cur = self.current
+        if cur is None or cur.party is None or not cur.party.deals:
+            return None
+        return cur.round_no, cur.round_id
+
     def opened_rounds(self) -> dict[int, ToldRound]:
         """By round number, every round of the match this seat saw opened (for
         :attr:`told_before` of the witness that follows the host's events again)."""
@@ -639,10 +656,10 @@ class BlindWitness:
                     seated = seated_by_seat(self.computer_seats, self.rules.players)
                     self._refused = refused_round(e, party_key(e.key), seated)
             raise RerolledRoundError(
-                f"round {e.round_no} was opened again (round id {e.round_id.hex()}) after the "
-                "host put its events back to an older copy: before that this seat saw round "
-                f"{e.round_no} opened (round id {told.round_id.hex()}) and cards of it dealt, "
-                "so the host could have seen cards of that deal"
+                f"round {e.round_no} was opened again (round id {e.round_id.hex()}) after "
+                f"{self.told_since} round {e.round_no} opened (round id "
+                f"{told.round_id.hex()}) and cards of it dealt, so the host could have seen "
+                "cards of that deal"
             )
         cur = self.current
         if cur is not None and not self.mid_match:
