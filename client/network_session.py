@@ -128,7 +128,7 @@ from scopa_net.client.transcript_files import (
     transcript_path,
 )
 from scopa_net.fair.commitments import seat_commitment
-from scopa_net.fair.errors import FairnessError
+from scopa_net.fair.errors import FairnessError, ForgedPlayError
 from scopa_net.fair.transcript import VOID_KINGS
 from scopa_net.mirror import SeatMirror
 from scopa_net.names import clean_name
@@ -313,6 +313,8 @@ class NetworkSession:
         self.rules: RuleSet | None = None
         self._move_ids = itertools.count(secrets.randbelow(2**30) + 1)
         self._unacked: dict[int, tuple[m.Play, trio.Event]] = {}
+        self._acked_seqs: set[int] = set()
+        """The seqs of the ``played`` events the host's ``ack``s named: this seat's own moves."""
         self._awaited: set[int] = set()
         """Moves whose :meth:`submit` waits for the host's answer (not those taken back)."""
         self._resent: set[int] = set()
@@ -777,7 +779,28 @@ class NetworkSession:
         self._rounds_counted = max(self._rounds_counted, round_no - 1)
         self._round_opened = round_no
 
+    def _check_played_by_us(self, e: m.Played) -> None:
+        """A play for this seat, at an ordinary table, is one this client sent (its ``ack``
+        named the event, or it waits for one), unless a computer plays for the seat or the
+        match is being told again to a client that did not make its earlier moves (a seat
+        taken back from disk, or after a ``stale`` resume). Otherwise the host played for the
+        person while they were here: :class:`ForgedPlayError`."""
+        if e.seat != self.seat or isinstance(self.witness, BlindWitness) or self._replaying:
+            return  # (a blind play carries a proof only the seat's person can make)
+        assert self.mirror is not None
+        if e.seq in self._acked_seqs or self._seating.played_by_computer(e.seat, self.mirror.view):
+            return
+        if any((p.card, p.captured) == (e.card, e.captured) for p, _ in self._unacked.values()):
+            return  # ours, its ack not read yet (a move resent on a resume)
+        play = Play.from_code(play_code(e.card, e.captured)).text()
+        raise ForgedPlayError(
+            f"the host says you played {play} (event {e.seq}), but this client did not play "
+            "it, and no computer stands in for you"
+        )
+
     def _answer(self, msg: m.Ack | m.Reject) -> None:
+        if isinstance(msg, m.Ack):
+            self._acked_seqs.add(msg.seq)  # the `played` event of a move of ours
         pending = self._unacked.pop(msg.move_id, None)
         if pending is None:
             return
@@ -837,6 +860,8 @@ class NetworkSession:
                 self.check_deals or isinstance(self.witness, BlindWitness)
             ):
                 self._end.check_rematch_after_end(e)  # a new match thrown in mid-match
+            if isinstance(e, m.Played) and self.check_deals:
+                self._check_played_by_us(e)
             if isinstance(self.witness, BlindWitness):
                 # At a blind table the seat takes part in every round (check_deals or not):
                 # a blind_deal opens its cards, shown as the deal they are.

@@ -52,6 +52,9 @@ what section 5 lets it see first (every seat's seed, when it takes them):
   stopped) it acts as ``"journal_lost"``, but for a client started afresh that takes the seat
   back from disk: it keeps no event from round 2's ``round_commit`` on and opens round 2 again,
   which that client's ``resume`` (from where its match began) gets in the replay.
+- ``"forged_play"``: in round 1, the first time seat 0 is to play after the computer player's
+  play, it plays for seat 0 itself, at once (a legal play from that hand), though seat 0's
+  person is connected and no computer stands in for them: the play is recorded as theirs.
 
 The round re-rolled is round 2 (``REROLLED``): its dealer follows from round 1's (5.6), so the
 deal the host sends after the re-roll is one the deal plan allows.
@@ -71,7 +74,7 @@ REROLLED = 2
 CHEATS = (
     "recommit", "bot_seed", "bot_seed_withheld", "early_end", "abandoned", "drop_seed",
     "snapshot_recommit", "journal_lost", "snapshot_catch_up", "closed_after_seeds", "absent_seed",
-    "receipt_then_snapshot", "fake_void", "rematch_midway", "restart_reroll",
+    "receipt_then_snapshot", "fake_void", "rematch_midway", "restart_reroll", "forged_play",
 )  # fmt: skip
 
 
@@ -158,6 +161,25 @@ class CheatingMatch(Match):
             self.host.drop(self, 0)
             return  # the new round opens when seat 0 comes back (CheatingHost._resume)
         self.reopen()
+
+    def apply(self, seat: int, card: int, captured: int, *, computer: bool = False) -> int:
+        seq = super().apply(seat, card, captured, computer=computer)
+        r = self.round
+        if (
+            self.host.cheat == "forged_play"
+            and not self.host.cheated_once
+            and seat != 0
+            and r is not None
+            and r.round_no == 1
+            and r.replay is not None
+            and not r.replay.over
+            and r.replay.turn == 0
+            and self.seats[0].conn is not None
+        ):
+            self.host.cheated_once = True
+            code = r.replay.legal()[0]
+            super().apply(0, code & 63, code >> 6)  # "seat 0 played it"
+        return seq
 
     def reroll_unseen(self) -> None:
         """``"restart_reroll"``: forget every event from round 2's ``round_commit`` on and

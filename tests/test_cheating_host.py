@@ -477,3 +477,26 @@ def test_a_new_match_the_host_starts_before_the_match_ended_stops_the_client(
     out = verify_evidence(data_home, host, capsys)
     assert f"saved as evidence when the client stopped: round {REROLLED}, re-rolled round" in out
     assert f"round {REROLLED}: FAILED: not revealed" in out
+
+
+def test_a_card_the_host_plays_for_a_person_who_is_there_stops_her_client(
+    data_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In round 1, as Ada's turn comes, the host plays a card of her hand for her, though she
+    is connected and no computer stands in for her: the play is recorded as hers. Before the
+    fix her screen said "You play ..." for a card she never chose, and her transcript (plays
+    carry no player's signature) verified."""
+    status, text, host = ada_at("forged_play", data_home, target=1, host_bot=True)
+    assert host.cheated_once
+    assert status == EXIT_DEAL_FAILED, text
+    assert re.fullmatch(
+        r"DEAL CHECK FAILED in round 1: forged play: the host says you played [^()]+ \(event "
+        r"\d+\), but this client did not play it, and no computer stands in for you",
+        banner(text),
+    ), banner(text)
+    assert (
+        "What this means: the host made a play in your name, a card of your hand you did not "
+        "play, while you were at the table and no computer stood in for you: plays carry no "
+        "signature of yours, so the record shows it as yours and only your own client can tell."
+        in text
+    )
