@@ -521,9 +521,18 @@ class DealWitness:
         if self.my_seed is not None:
             mine = seat_commitment(rec.round_id, self.seat, self.my_seed)
             if relayed is None:
+                others = any(c is not None for c in e.commits)
+                alone = (
+                    ""
+                    if others
+                    else ("; with no other person's seed in, the host alone chose the deal")
+                )
                 self._notices.append(
                     f"round {rec.round_no}: the host says your seed commitment did not arrive "
-                    "in time; your seed is left out of this round"
+                    "in time, so your seed is left out of this round (a commitment gets no "
+                    f"receipt: nothing can prove it came){alone}. Once may be a slow network; "
+                    "if it happens again, stop playing at this host (scopa-net verify, given "
+                    "your transcripts, counts the seeds left out by seat)"
                 )
             elif not same_bytes(relayed, mine):
                 raise CommitmentMismatchError("the host relayed a commitment that is not ours")

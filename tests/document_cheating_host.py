@@ -52,6 +52,9 @@ what section 5 lets it see first (every seat's seed, when it takes them):
   stopped) it acts as ``"journal_lost"``, but for a client started afresh that takes the seat
   back from disk: it keeps no event from round 2's ``round_commit`` on and opens round 2 again,
   which that client's ``resume`` (from where its match began) gets in the replay.
+- ``"commits_dropped"``: in round 1 it relays no person's commitment (``seed_commits`` all
+  nil: "none came in time"), though they came: no seed counts, and the host alone chose the
+  deck (5.4: the round is marked not fair-checked).
 - ``"forged_play"``: in round 1, the first time seat 0 is to play after the computer player's
   play, it plays for seat 0 itself, at once (a legal play from that hand), though seat 0's
   person is connected and no computer stands in for them: the play is recorded as theirs.
@@ -75,6 +78,7 @@ CHEATS = (
     "recommit", "bot_seed", "bot_seed_withheld", "early_end", "abandoned", "drop_seed",
     "snapshot_recommit", "journal_lost", "snapshot_catch_up", "closed_after_seeds", "absent_seed",
     "receipt_then_snapshot", "fake_void", "rematch_midway", "restart_reroll", "forged_play",
+    "commits_dropped",
 )  # fmt: skip
 
 
@@ -90,6 +94,8 @@ class CheatingMatch(Match):
                     r.commits[seat] = seat_commitment(r.round_id, seat, seed)
                     if self.host.cheat == "bot_seed":
                         r.seeds[seat] = seed
+        if self.host.cheat == "commits_dropped" and r.round_no == 1:
+            r.commits = [None] * len(self.seats)  # "none came in time"
         if self.host.cheat == "absent_seed":
             for seat, s in enumerate(self.seats):
                 if s.kind != "bot" and s.conn is None and r.commits[seat] is None:

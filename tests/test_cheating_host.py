@@ -500,3 +500,29 @@ def test_a_card_the_host_plays_for_a_person_who_is_there_stops_her_client(
         "signature of yours, so the record shows it as yours and only your own client can tell."
         in text
     )
+
+
+def test_a_commitment_the_host_says_never_came_is_said_with_what_it_lets_the_host_do(
+    data_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In round 1 the host relays no commitment for Ada ("none came in time"), though her
+    client sent it: a commitment gets no receipt, so nothing proves it. With no person's seed
+    in, the host alone chose the deck (protocol.md section 7). Nothing stops, the round is
+    marked as the host's choice, and Ada reads at once what it lets the host do and what to do
+    (before: only that her commitment did not arrive); ``verify`` counts it against nobody but
+    marks the round."""
+    status, text, host = ada_at("commits_dropped", data_home, target=1, host_bot=True)
+    assert status == 0, text
+    assert (
+        "round 1: the host says your seed commitment did not arrive in time, so your seed is "
+        "left out of this round (a commitment gets no receipt: nothing can prove it came); "
+        "with no other person's seed in, the host alone chose the deal. Once may be a slow "
+        "network; if it happens again, stop playing at this host (scopa-net verify, given "
+        "your transcripts, counts the seeds left out by seat)" in text
+    ), text
+    assert "round 1: not fair-checked: no player seed (the host alone chose this deal)" in text
+    (saved,) = (data_home / "transcripts").glob("*.scopa")
+    capsys.readouterr()
+    main(["verify", "--pin", fingerprint(host.key), str(saved)])
+    out = capsys.readouterr().out
+    assert "round 1: not fair-checked: no player seed" in out, out
