@@ -763,6 +763,17 @@ class BlindWitness:
     def _on_match_end(self, e: m.MatchEnd) -> None:
         if self.current is not None:
             raise BrokenChainError("the match ended while a round was still open")
+        for round_no, told in sorted(self.told_before.items()):
+            if told.dealt and round_no > self._highest_opened:
+                # A match told again ends only once it has reached every round this seat saw
+                # dealt (as a match ended while that round was open would have stopped it).
+                self._stopped_in = told.unfinished  # (None: the round's id is in the words)
+                raise BrokenChainError(
+                    f"the host ended the match after round {self._highest_opened}, but "
+                    f"{self.told_since} round {round_no} opened (round id "
+                    f"{told.round_id.hex()}) and cards of it dealt, so the host told the match "
+                    "otherwise"
+                )
         if self._chain is not None:
             check_signature(
                 self.host_key, e.sig, end_message(self._chain, e.scores, e.winner), "the match end"

@@ -747,6 +747,7 @@ class DealWitness:
     def _on_MatchEnd(self, e: m.MatchEnd) -> None:  # noqa: N802
         if self.current is not None:
             raise BrokenChainError("the match ended while a round was still open")
+        self._told_rounds_reached()
         if self._chain is not None:
             check_signature(
                 self.host_key,
@@ -759,6 +760,21 @@ class DealWitness:
             self._check_result(e)
         else:
             check_match_end_caught_up(self.rules, e, self._verifier, self.so_far)
+
+    def _told_rounds_reached(self) -> None:
+        """A match told again (after a ``stale`` resume, or to a client started afresh) ends
+        only once it has reached every round this seat saw opened with its commitments out:
+        ending it before one of them tells the match otherwise (5.2), as a match ended while
+        that round was open would have."""
+        for told in sorted(self.told_before.values(), key=lambda r: r.round_no):
+            if told.commits is not None and told.round_no > self._highest_opened:
+                self._cut_short = told  # the round the match was told without, in the evidence
+                raise BrokenChainError(
+                    f"the host ended the match after round {self._highest_opened}, but "
+                    f"{self.told_since} round {told.round_no} opened (round id "
+                    f"{told.round_id.hex()}) and the seeds' commitments relayed, so the host "
+                    "told the match otherwise"
+                )
 
     def _check_result(self, e: m.MatchEnd) -> None:
         """5.9 and 6.2: the match's end says the scores and winner its rounds give (the

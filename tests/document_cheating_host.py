@@ -51,7 +51,9 @@ what section 5 lets it see first (every seat's seed, when it takes them):
   sets ``deal_seen``; when told (:meth:`CheatingMatch.reroll_unseen`, once the seat's client has
   stopped) it acts as ``"journal_lost"``, but for a client started afresh that takes the seat
   back from disk: it keeps no event from round 2's ``round_commit`` on and opens round 2 again,
-  which that client's ``resume`` (from where its match began) gets in the replay.
+  which that client's ``resume`` (from where its match began) gets in the replay
+  (:meth:`CheatingMatch.abandon_unseen`: or ends the match there with no winner, as if round 2
+  had never been opened).
 - ``"commits_dropped"``: in round 1 it relays no person's commitment (``seed_commits`` all
   nil: "none came in time"), though they came: no seed counts, and the host alone chose the
   deck (5.4: the round is marked not fair-checked).
@@ -187,6 +189,16 @@ class CheatingMatch(Match):
             super().apply(0, code & 63, code >> 6)  # "seat 0 played it"
         return seq
 
+    def abandon_unseen(self) -> None:
+        """``"restart_reroll"``, told otherwise: forget every event from round 2's
+        ``round_commit`` on and end the match there with no winner, as if round 2 had never
+        been opened, for a seat's client started afresh."""
+        r = self.round
+        for s, kept in zip(self.seats, r.logged_before, strict=True):
+            del s.log[kept:]
+        self.round = None
+        self._end_now(abandoned=True)
+
     def reroll_unseen(self) -> None:
         """``"restart_reroll"``: forget every event from round 2's ``round_commit`` on and
         open round 2 again (a new round id and shuffle), for a seat's client started afresh."""
@@ -222,9 +234,9 @@ class CheatingMatch(Match):
         super().open_round()
         self.round.logged_before = logged_before
 
-    def _end_now(self) -> None:
+    def _end_now(self, *, abandoned: bool = False) -> None:
         """End the match after round 1, signed: seat 0's side the winner, or none."""
-        winner = None if self.host.cheat == "abandoned" else 0
+        winner = None if abandoned or self.host.cheat == "abandoned" else 0
         self.over, self.winner = True, winner
         scores = b"".join(u32(s) for s in self.scores)
         named = b"" if winner is None else u8(winner)
