@@ -291,8 +291,10 @@ class DealWitness:
         self._notices.append(
             f"round {rec.round_no}: you revealed your seed ({receipt}), and the host sent the "
             "table as it stands before you saw the round's seeds: whether your seed counted "
-            "cannot be checked, so the host could have picked between the deal with it and "
-            "the deal without it"
+            "cannot be checked, nor whether the host dealt that round as it opened it: unseen "
+            "here, it could have left your seed out, or thrown that deal away and dealt the "
+            "round again (only another person at the table saw that round). If it happens "
+            "again, stop playing at this host"
         )
 
     def resynced(self, snapshot: m.Snapshot | None = None) -> None:

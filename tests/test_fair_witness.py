@@ -130,7 +130,10 @@ def test_a_snapshot_that_hides_the_seeds_of_a_receipted_seed_is_a_failed_check()
 
 def test_a_snapshot_past_the_round_of_a_receipted_seed_is_only_told() -> None:
     """Seat 0 was away past round 1's end (the snapshot shows a later round): an honest host
-    may have had more events than it replays, so the seat is told what it cannot check."""
+    may have had more events than it replays, so the seat is told what it cannot check: not
+    only whether its seed counted (before, all it said: "the host could have picked between
+    the deal with it and the deal without it") but whether the round was dealt again unseen
+    (protocol.md section 7), and what to do."""
     witness, last = _seat_0_after_its_receipt()
     assert last >= 2
     witness.snapshot_skips_seeds(2)
@@ -138,6 +141,8 @@ def test_a_snapshot_past_the_round_of_a_receipted_seed_is_only_told() -> None:
     assert notice == (
         "round 1: you revealed your seed (with the host's receipt for yours), and the host "
         "sent the table as it stands before you saw the round's seeds: whether your seed "
-        "counted cannot be checked, so the host could have picked between the deal with it "
-        "and the deal without it"
+        "counted cannot be checked, nor whether the host dealt that round as it opened it: "
+        "unseen here, it could have left your seed out, or thrown that deal away and dealt the "
+        "round again (only another person at the table saw that round). If it happens again, "
+        "stop playing at this host"
     )
