@@ -137,6 +137,12 @@ class KeptSeat:
         except (ValueError, TypeError, IndexError):
             return None
 
+    def keep_played(self, seq: int) -> None:
+        """Remember (saved with the record's next save) that the ``played`` event ``seq`` was
+        a move of this seat's, acknowledged by the host."""
+        if self.record is not None and seq > self.record.last_played:
+            self.record = replace(self.record, last_played=seq)
+
     def kept_seed(self, round_id: bytes) -> bytes | None:
         """The seed this seat chose for round ``round_id`` before, if one is kept."""
         if self.record is None:

@@ -315,6 +315,9 @@ class NetworkSession:
         self._unacked: dict[int, tuple[m.Play, trio.Event]] = {}
         self._acked_seqs: set[int] = set()
         """The seqs of the ``played`` events the host's ``ack``s named: this seat's own moves."""
+        self._acked_floor = 0
+        """For a seat taken back from disk: the newest ``played`` event an earlier client of
+        the seat had acknowledged (every play of the seat up to it was its person's)."""
         self._awaited: set[int] = set()
         """Moves whose :meth:`submit` waits for the host's answer (not those taken back)."""
         self._resent: set[int] = set()
@@ -788,7 +791,9 @@ class NetworkSession:
         if e.seat != self.seat or isinstance(self.witness, BlindWitness) or self._replaying:
             return  # (a blind play carries a proof only the seat's person can make)
         assert self.mirror is not None
-        if e.seq in self._acked_seqs or self._seating.played_by_computer(e.seat, self.mirror.view):
+        if e.seq <= self._acked_floor or e.seq in self._acked_seqs:
+            return
+        if self._seating.played_by_computer(e.seat, self.mirror.view):
             return
         if any((p.card, p.captured) == (e.card, e.captured) for p, _ in self._unacked.values()):
             return  # ours, its ack not read yet (a move resent on a resume)
@@ -801,6 +806,7 @@ class NetworkSession:
     def _answer(self, msg: m.Ack | m.Reject) -> None:
         if isinstance(msg, m.Ack):
             self._acked_seqs.add(msg.seq)  # the `played` event of a move of ours
+            self._kept.keep_played(msg.seq)
         pending = self._unacked.pop(msg.move_id, None)
         if pending is None:
             return

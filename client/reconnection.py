@@ -372,6 +372,7 @@ class Reconnection:
         session._sitting.start_seat(
             starting_snapshot(record), mid_match=record.mid_match, taken_back=True
         )
+        session._acked_floor = record.last_played  # the earlier client's moves, acknowledged
         told = session._kept.seeds_out_round()
         if told is not None and isinstance(session.witness, DealWitness):
             # The round whose commitments reached the client before this one: the host tells
