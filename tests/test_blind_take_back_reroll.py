@@ -14,7 +14,9 @@ from faultproxy import FaultProxy
 from hosting import create, start_host
 from journal_copies import copy_journal, put_back
 from session_watch import said_into, until
+from table_driver import KEY
 
+from scopa_net.blind_witness import BlindWitness, ToldRound
 from scopa_net.client.moves import legal_plays
 from scopa_net.client.network_session import (
     DealCheckFailedError,
@@ -24,8 +26,11 @@ from scopa_net.client.network_session import (
 )
 from scopa_net.client.seat_store import SeatStore
 from scopa_net.commands.main import main
-from scopa_net.fair.commitments import fingerprint
+from scopa_net.fair.commitments import end_message, fingerprint, public_key_bytes, sign
+from scopa_net.fair.errors import BrokenChainError
 from scopa_net.rules import RuleSet
+from scopa_net.wire import messages as m
+from scopa_net.witness import TOLD_BEFORE_A_FRESH_CLIENT
 
 
 def her_turn(ada: NetworkSession) -> bool:
@@ -107,3 +112,26 @@ async def test_a_blind_round_dealt_again_to_a_client_taking_the_seat_back_stops_
     out = capsys.readouterr().out
     assert f"saved as evidence when the client stopped: round {n}, re-rolled round" in out
     assert out.rstrip().endswith("NOT VERIFIED"), out
+
+
+def test_a_match_ended_before_the_round_a_taken_back_seat_saw_dealt_stops_it() -> None:
+    """A blind seat taken back from disk holds the host to the round an earlier client of it
+    saw dealt (round 2 here). Told the match again, the host ends it (a signed end, no winner)
+    before it reaches round 2: it told the match otherwise, as a match ended while round 2
+    was open would have shown. Before the fix the end was taken (only the signature and the
+    scores checked)."""
+    witness = BlindWitness(RuleSet.of(2, 16), public_key_bytes(KEY), 0, new_seed=lambda: bytes(32))
+    seen = bytes(range(16))
+    witness.told_before = {2: ToldRound(seen, True, None)}
+    witness.told_since = TOLD_BEFORE_A_FRESH_CLIENT
+    scores = (0, 0)
+    end = m.MatchEnd(
+        seq=1, scores=scores, winner=None, sig=sign(KEY, end_message(bytes(32), scores, None))
+    )
+    with pytest.raises(BrokenChainError) as stopped:
+        witness.observe(end)
+    assert str(stopped.value) == (
+        "the host ended the match after round 0, but this seat's client was started afresh: "
+        f"the client before it saw round 2 opened (round id {seen.hex()}) and cards of it "
+        "dealt, so the host told the match otherwise"
+    )
