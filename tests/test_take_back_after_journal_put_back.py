@@ -1,7 +1,8 @@
-"""A blind round dealt, then the person's client stopped, her seat taken back from disk by a
-new client after the host was started again from an older copy of its journal (our real
-host, over real loopback TCP): the host may not use the new client's fresh start to deal
-that round again (protocol.md 9.10: a round once dealt is never opened anew)."""
+"""A round dealt, then the person's client stopped, her seat taken back from disk by a new
+client after the host was started again from an older copy of its journal (our real host,
+over real loopback TCP, at an ordinary and at a blind table): the host may not use the new
+client's fresh start to deal that round again (protocol.md 5.2: a round whose seeds were out
+is not shuffled again; 9.10: a blind round once dealt is never opened anew)."""
 
 from __future__ import annotations
 
@@ -41,16 +42,18 @@ def round_no(ada: NetworkSession) -> int:
     return 0 if ada.view is None else ada.view.round_number
 
 
-async def test_a_blind_round_dealt_again_to_a_client_taking_the_seat_back_stops_it(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize("blind", [True, False], ids=["blind", "ordinary"])
+async def test_a_round_dealt_again_to_a_client_taking_the_seat_back_stops_it(
+    blind: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Ada plays our host's blind table with its computer player. The host's journal is
+    """Ada plays our host's table with its computer player. The host's journal is
     copied in round 1; round 2 is opened and dealt (the host has seen its table and its
     computer's hand). Her client stops there (closed), and the host is started again from
     the copy. Her new client takes the seat back from disk and asks for the match from its
     start; the host, having lost round 2, opens it anew with a fresh shuffle. Before the fix
     the new client, which knew of no round, took the new round 2 and played on (a client
-    that had not stopped is stopped by a ``stale`` resume, 9.10)."""
+    that had not stopped is stopped by a ``stale`` resume, 5.2, 9.10). (At an ordinary table
+    the host has seen every card of round 2 once its seeds are in.)"""
     db, copy = tmp_path / "host.db", tmp_path / "copy.db"
     seats = SeatStore(tmp_path / "seats")
     keys: list[bytes] = []
@@ -60,7 +63,7 @@ async def test_a_blind_round_dealt_again_to_a_client_taking_the_seat_back_stops_
         first = await start_host(nursery, db=str(db), bot_delay=0, grace=600)
         proxy = FaultProxy(first.port)
         await nursery.start(proxy.serve)
-        choice = TableChoice(create=create(RuleSet.of(2, 16), bots=1, blind=True))
+        choice = TableChoice(create=create(RuleSet.of(2, 16), bots=1, blind=blind))
         with trio.CancelScope() as closed:
             async with open_network_session(
                 "127.0.0.1", proxy.port, choice, name="Ada", data_dir=tmp_path / "ada",
@@ -100,11 +103,15 @@ async def test_a_blind_round_dealt_again_to_a_client_taking_the_seat_back_stops_
                 await ada_plays(nursery)
             nursery.cancel_scope.cancel()
     (n,) = again_no
+    seen = (
+        "and cards of it dealt, so the host could have seen cards of that deal"
+        if blind
+        else "and the seeds' commitments relayed, so the host could have seen that deal"
+    )
     assert re.fullmatch(
         rf"DEAL CHECK FAILED in round {n}: re-rolled round: round {n} was opened again "
         rf"\(round id [0-9a-f]{{32}}\) after this seat's client was started afresh: the "
-        rf"client before it saw round {n} opened \(round id [0-9a-f]{{32}}\) and cards of it "
-        "dealt, so the host could have seen cards of that deal",
+        rf"client before it saw round {n} opened \(round id [0-9a-f]{{32}}\) {seen}",
         stopped.value.banner.splitlines()[0],
     ), stopped.value.banner
     capsys.readouterr()
