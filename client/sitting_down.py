@@ -27,13 +27,9 @@ TOOK_A_SEAT = (
     "checked, on the match score the host gives now (its word for the rounds before), and "
     "your transcript of this match starts there."
 )
-"""What a person who takes a seat in a match under way at an ordinary table reads first (the
-seat carries the snapshot it sat down with on, protocol.md 5.10)."""
-TOOK_A_SEAT_BLIND = (
-    "You took a seat in a match under way: each card is checked from the next round on, and no "
-    "transcript is saved for this match."
-)
-"""The same at a blind table, whose seat taken mid-match checks cards and signatures only."""
+"""What a person who takes a seat in a match under way reads first, at an ordinary table or a
+blind one: the seat carries the snapshot it sat down with on (protocol.md 5.10, 9.7), and its
+transcript is of version 7 (6.1), at a blind table 8 (9.8)."""
 
 
 class SittingDown:
@@ -233,8 +229,7 @@ class SittingDown:
         from the next round), a blind round sat out."""
         session = self.session
         if snapshot.round_no > 0:
-            text = TOOK_A_SEAT_BLIND if snapshot.people else TOOK_A_SEAT
-            session._emit(Message(seat=None, text=text, local=True))
+            session._emit(Message(seat=None, text=TOOK_A_SEAT, local=True))
         view = session.mirror.view
         if view.new_seat and not view.round_over:  # a blind round begun without this seat (9.7)
             session._emit(Message(seat=None, text=NEW_SEAT_SITTING_OUT, local=True))
