@@ -67,6 +67,7 @@ from scopa_net.client.reconnection import (
     CAUGHT_UP_BEFORE_THE_FIRST_DEAL,
     CAUGHT_UP_BETWEEN_ROUNDS,
     CAUGHT_UP_BY_SNAPSHOT,
+    MOVE_LOST_WITH_THE_HOST,
     RECONNECT_FOR,
     REPORT_AFTER,
     Reconnection,
@@ -323,6 +324,9 @@ class NetworkSession:
         self._resent: set[int] = set()
         """Moves sent again after the connection came back, not answered yet."""
         self._answers: dict[int, m.Ack | m.Reject] = {}
+        self._lost_moves: set[int] = set()
+        """Moves awaited that the host never saw and never will: chosen on events it lost
+        (its journal put back, :meth:`Reconnection.drop_moves_the_host_lost`)."""
         self._seed: bytes | None = None
         """This seat's seed for the round in play (an ordinary table's, protocol.md 5)."""
         self._stop = False
@@ -556,6 +560,9 @@ class NetworkSession:
         resent = move_id in self._resent
         self._resent.discard(move_id)
         answer = self._answers.pop(move_id, None)
+        if move_id in self._lost_moves:
+            self._lost_moves.discard(move_id)
+            raise PlayRefusedError(play.text(), MOVE_LOST_WITH_THE_HOST, resent=True)
         if answer is None:
             # The session ended (the match is over) before the ack came back; the events
             # it caused may have arrived all the same.

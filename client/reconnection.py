@@ -131,6 +131,12 @@ TRANSCRIPT_SINCE = (
 )
 """Said after :data:`CAUGHT_UP_BY_SNAPSHOT` or :data:`CAUGHT_UP_BETWEEN_ROUNDS`: the transcript
 keeps what the snapshot told (protocol.md 6.1 version 7, at a blind table 9.8 version 8)."""
+MOVE_LOST_WITH_THE_HOST = (
+    "the host went back to an older copy of its journal, which lacks the table you chose it "
+    "on; look again and play"
+)
+"""Why a move typed on events the host then lost (``stale``, protocol.md 3.3) was not played:
+it is never sent (after "Your move ... was not played: ")."""
 CAUGHT_UP_AT_ROUNDS_YOU_SAW = (
     "You were away too long for the host to send every event you missed, so it sent the table "
     "as it stood after the last round you saw, then what happened since: it agrees with the "
@@ -671,6 +677,7 @@ class Reconnection:
             "seems. The table goes on from what the host has; what you saw after that did not "
             "happen there."
         )
+        self.drop_moves_the_host_lost(newest)
         # As the seat began there: taken mid-match, it carries that snapshot on (5.10), so
         # that it checks the rounds from there and keeps its transcript (before, a newcomer
         # rebuilt here checked cards alone, and saved no transcript).
@@ -699,6 +706,31 @@ class Reconnection:
         session._from_snapshot(start, sat_down=True)
         session._replaying = True  # shown where the host's events end (caught_up)
         return True
+
+    def drop_moves_the_host_lost(self, newest: int | None) -> None:
+        """Refuse, here, each move not answered that was chosen after event ``newest``, the
+        host's newest for this seat now (None: not said, so every such move): the board it
+        was chosen on never happened at the host, so it is never sent (sent once the new
+        events passed its ``after``, it would play a card typed on another board). Whoever
+        typed it reads why it was not played; one kept from an earlier client is said so."""
+        session = self.session
+        for move_id, (msg, done) in list(session._unacked.items()):
+            if newest is not None and msg.after <= newest:
+                continue  # chosen on events the host still has: sent again as any
+            del session._unacked[move_id]
+            session._resent.discard(move_id)
+            if move_id in session._queued:
+                session._queued.discard(move_id)
+                session._emit(MoveQueued(queued=False))
+            if move_id in session._awaited:
+                session._lost_moves.add(move_id)
+            else:  # typed in an earlier client, kept with the seat: nobody waits for it here
+                play = Play.from_code(play_code(msg.card, msg.captured))
+                session.notice(
+                    f"Your move {play.text()} was not played: {MOVE_LOST_WITH_THE_HOST}."
+                )
+            done.set()
+        session._kept.save_record()
 
     async def come_back(self, old: _Link) -> _Link:
         """Resume the seat while its connection still works: at a blind table that is how a

@@ -3,7 +3,12 @@
 with, and is caught up again from the host's events. It carries that snapshot on as it did
 when she sat down (5.10), so it still keeps her transcript (version 7, 6.1). Before, the deal
 checks rebuilt there took her for a seat that knew nothing of the match before (cards and
-signatures only), and at the match's end she read "No transcript was saved for this match"."""
+signatures only), and at the match's end she read "No transcript was saved for this match".
+
+A card she types while her client gets back to that host was chosen on a board the host lost:
+her client says in one line that it was not played and why, and the match goes on (before,
+the move waited for the host's events to pass the one it was chosen after, and her typing,
+and the match, hung)."""
 
 from __future__ import annotations
 
@@ -16,6 +21,7 @@ from journal_copies import copy_journal, put_back
 from person_screen import Player, sit, until
 
 from scopa_net.client.moves import legal_plays
+from scopa_net.client.reconnection import MOVE_LOST_WITH_THE_HOST
 from scopa_net.commands.main import main
 from scopa_net.fair.commitments import fingerprint
 from scopa_net.fair.transcript import decode
@@ -32,10 +38,19 @@ async def plays_on(player: Player) -> None:
         await trio.sleep(0.01)
 
 
-async def carla_sits_then_the_host_loses_events(tmp_path: Path, hosts: list[Host]) -> Player:
+async def types_into(player: Player, card: str, typed: list[list[str]]) -> None:
+    """``player`` types ``card``; what that printed goes into ``typed`` once it returns."""
+    typed.append(await player.type(card))
+
+
+async def carla_sits_then_the_host_loses_events(
+    tmp_path: Path, hosts: list[Host], typed: list[list[str]] | None = None
+) -> Player:
     """Ada and Bruno begin a match to 6; Bruno leaves after its first play, and Carla takes
     his open seat mid-match. The host's journal is copied, the match goes on, and the host is
-    started again on the copy; Ada and Carla play the match out there. Carla's screen."""
+    started again on the copy; Ada and Carla play the match out there. Carla's screen.
+    ``typed``: Carla types a card on her turn while the host is down, before it comes back on
+    the copy; what that typing printed is put there once it returns."""
     db, copy = tmp_path / "host.db", tmp_path / "copy.db"
     async with trio.open_nursery() as nursery:
         first = await start_host(nursery, db=str(db), bot_delay=0, grace=0.5)
@@ -70,16 +85,28 @@ async def carla_sits_then_the_host_loses_events(tmp_path: Path, hosts: list[Host
             playing.start_soon(plays_on, carla)
             await until(lambda: carla.session.mirror.seq >= copied + 12)
             playing.cancel_scope.cancel()
+        if typed is not None:  # (Ada plays on until it is Carla's turn)
+            async with trio.open_nursery() as playing:
+                playing.start_soon(plays_on, ada)
+                await until(lambda: carla.session.view.my_turn and carla.session.view.hand, 30)
+                playing.cancel_scope.cancel()
         await first.shutdown()
         first.journal.close()
+        for network in networks.values():
+            await network.cut()
+        if typed is not None:  # typed while her client reconnects: it goes once it is back
+            card = legal_plays(carla.session.view)[0].text()
+            nursery.start_soon(types_into, carla, card, typed)
+            await until(lambda: "queued:" in carla.text)
         put_back(copy, db)
         again = await start_host(nursery, db=str(db), bot_delay=0, grace=0.5)
         hosts.append(again)
         for network in networks.values():
             network.port = again.port
-            await network.cut()
             network.up = True  # their clients come back by themselves, to the host again
         await until(lambda: "has lost" in carla.text)
+        if typed is not None:
+            await until(lambda: typed, 20)  # (it hung here: the typing never returned)
         nursery.start_soon(plays_on, ada)
         nursery.start_soon(plays_on, carla)
         await until(lambda: carla.controller.state.match_over, 60)
@@ -106,6 +133,34 @@ async def test_a_newcomer_still_keeps_her_transcript_after_the_host_lost_events(
     assert main(["verify", "--pin", fingerprint(hosts[0].public_key), str(saved)]) == 1
     out = capsys.readouterr().out
     assert "FAILED" not in out, out
+    assert out.rstrip().splitlines()[-1].startswith("VERIFIED as far as this seat saw the match"), (
+        out
+    )
+
+
+async def test_a_card_typed_while_the_host_comes_back_on_an_older_journal_does_not_hang(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Carla types a card on her turn while the host is down; it comes back on an older copy
+    of its journal (``stale``), and her client rebuilds its deal checks from where her match
+    began there. The card she typed was chosen on a board the host no longer has: her typing
+    returns, saying in one line that it was not played and why, and the match goes on to its
+    end, her transcript saved and verified as far as she saw it."""
+    hosts: list[Host] = []
+    typed: list[list[str]] = []
+    with trio.fail_after(150):
+        carla = await carla_sits_then_the_host_loses_events(tmp_path, hosts, typed)
+    (lines,) = typed
+    (said,) = [line for line in lines if " was not played: " in line]  # (in one line)
+    assert said.startswith("Your move "), lines
+    assert said.endswith(f" was not played: {MOVE_LOST_WITH_THE_HOST}."), lines
+    text = carla.text
+    assert "Traceback" not in text, text
+    assert "Transcript saved:" in text, text
+    (saved,) = (tmp_path / "Carla" / "transcripts").glob("*.scopa")
+    capsys.readouterr()
+    assert main(["verify", "--pin", fingerprint(hosts[0].public_key), str(saved)]) == 1
+    out = capsys.readouterr().out
     assert out.rstrip().splitlines()[-1].startswith("VERIFIED as far as this seat saw the match"), (
         out
     )
