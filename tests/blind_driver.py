@@ -151,3 +151,25 @@ class BlindDriver(CatchesUp):
             if not self.step():
                 return
         raise AssertionError("the match did not end")
+
+
+def gone_past_grace(phase: Phase) -> tuple[BlindTable, BlindDriver]:
+    """A match at three seats (people 0 and 1, a computer at 2) in which seat 1's person goes
+    for good at ``phase`` of round 1 and their grace period ends at once."""
+    table = new_blind_table(RuleSet.of(3, 1), bots=1)
+    driver = BlindDriver(table, seed=4)
+    for _ in range(300):
+        driver.catch_up()
+        if table.phase is phase and (phase is Phase.KEYS or (1, "play") in table.to_act()):
+            break
+        if table.phase is phase and any(seat == 1 for seat, _ in table.to_act()):
+            break
+        driver.step()
+    assert table.phase is phase
+    driver.hold = {1}  # seat 1's client is gone: it reads and sends nothing more
+    driver.witnesses[1].take_outgoing()
+    driver.deliver()
+    driver.catch_up()
+    table.set_status(1, connected=False, stand_in=True, grace=0)
+    driver.run()
+    return table, driver

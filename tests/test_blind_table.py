@@ -8,7 +8,7 @@ import dataclasses
 import msgpack
 import pytest
 from blind_document_verifier import verify as document_verify
-from blind_driver import BlindDriver, new_blind_table
+from blind_driver import BlindDriver, gone_past_grace, new_blind_table
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from helpers import drive_until_waiting_on, one_wrong_share
 from table_driver import KEY
@@ -274,28 +274,6 @@ def test_join_create_is_blind_by_default_when_more_than_one_person_plays(
     assert choice is not None
     assert choice.create is not None
     assert choice.create.blind is blind
-
-
-def gone_past_grace(phase: Phase) -> tuple[BlindTable, BlindDriver]:
-    """A match at three seats (people 0 and 1, a computer at 2) in which seat 1's person goes
-    for good at ``phase`` of round 1 and their grace period ends at once."""
-    table = new_blind_table(RuleSet.of(3, 1), bots=1)
-    driver = BlindDriver(table, seed=4)
-    for _ in range(300):
-        driver.catch_up()
-        if table.phase is phase and (phase is Phase.KEYS or (1, "play") in table.to_act()):
-            break
-        if table.phase is phase and any(seat == 1 for seat, _ in table.to_act()):
-            break
-        driver.step()
-    assert table.phase is phase
-    driver.hold = {1}  # seat 1's client is gone: it reads and sends nothing more
-    driver.witnesses[1].take_outgoing()
-    driver.deliver()
-    driver.catch_up()
-    table.set_status(1, connected=False, stand_in=True, grace=0)
-    driver.run()
-    return table, driver
 
 
 def test_a_person_back_in_a_round_that_began_without_them_cannot_play_it() -> None:
