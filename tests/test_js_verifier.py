@@ -14,7 +14,7 @@ from pathlib import Path
 
 import msgpack
 import pytest
-from blind_driver import BlindDriver, new_blind_table
+from blind_driver import BlindDriver, gone_past_grace, new_blind_table
 from caught_up_files import (
     caught_up_after_the_end,
     caught_up_in_round_2,
@@ -26,7 +26,7 @@ from table_driver import KEY
 from scopa_net.blind_witness import BlindWitness
 from scopa_net.fair.blind.party_secrets import PartyKey
 from scopa_net.fair.blind.record import blind_digest
-from scopa_net.fair.blind.simulate import simulate_blind_match
+from scopa_net.fair.blind.simulate import reseal_blind, simulate_blind_match
 from scopa_net.fair.blind.verifier import verify_any
 from scopa_net.fair.blind.wire import decode_any
 from scopa_net.fair.commitments import commit_message, public_key_bytes, rules_hash, sign
@@ -37,8 +37,9 @@ from scopa_net.fair.errors import (
     TranscriptFormatError,
 )
 from scopa_net.fair.simulate import reseal, simulate_match
-from scopa_net.fair.transcript import CaughtUp, decode
+from scopa_net.fair.transcript import CaughtUp, MatchResult, Transcript, VoidNotice, decode
 from scopa_net.rules import RuleSet
+from scopa_net.server.table import Phase
 from scopa_net.wire import messages as m
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -384,3 +385,96 @@ def test_a_seat_caught_up_by_snapshot_keeps_a_file_both_verifiers_read_alike(
         "no-round-followed.scopa": ("partly", "partly"),
         "after-the-end.scopa": ("unfinished", "unfinished"),
     }, done.stderr
+
+
+def void_before_the_keys_files() -> dict[str, Transcript]:
+    """Seat 0's part of the host's export of a 3-seat blind match (people 0 and 1, a computer
+    at 2) whose round 1 was void before every key came, seat 1 gone (9.7): that round alone
+    (the match unfinished), and the same round changed and re-signed by the host's key so
+    that only the void's own checks (9.9, *void before the keys*) can refuse it."""
+    table, _ = gone_past_grace(Phase.KEYS)
+    whole = table.transcript_for(0)
+    first = whole.rounds[0]
+    assert first.dealer is None
+    assert len(first.keys) == 1
+    assert first.seeds is not None
+    alone = dataclasses.replace(
+        whole, rounds=(first,), result=MatchResult((0,) * len(whole.result.scores), None)
+    )
+
+    def changed(**fields: object) -> Transcript:
+        return reseal_blind(
+            dataclasses.replace(alone, rounds=(dataclasses.replace(first, **fields),)), KEY
+        )
+
+    return {
+        "void-alone.scopa": alone,
+        "void-kings.scopa": changed(void=VoidNotice("kings", None)),
+        "void-names-a-present-person.scopa": changed(void=VoidNotice("absent", 0)),
+        "void-names-a-computer.scopa": changed(void=VoidNotice("absent", 2)),
+        "void-stopped-by-the-gone.scopa": changed(void=VoidNotice("failed_check", 1)),
+        "void-stopped-by-seat-0.scopa": changed(void=VoidNotice("failed_check", 0)),
+        "void-host-seed.scopa": changed(seeds=(bytes(32), *first.seeds[1:])),
+        "void-scored.scopa": changed(score=(0, 0, 0)),
+    }
+
+
+def test_both_verifiers_judge_a_round_void_before_every_key_came_alike(tmp_path: Path) -> None:
+    """protocol.md 9.9's *void before the keys*: the JavaScript verifier reported every such
+    round "not handled" before; now both verifiers pass it (the match unfinished) and refuse
+    each change the host could re-sign with the check 9.9 names."""
+    files = void_before_the_keys_files()
+    for name, transcript in files.items():
+        (tmp_path / name).write_bytes(transcript.encode())
+    done = run_node("--json", *(tmp_path / name for name in files))
+    reports = {Path(r["file"]).name: r for r in map(json.loads, done.stdout.splitlines())}
+    verdicts = {name: (ours(tmp_path / name), theirs(r)) for name, r in reports.items()}
+    assert verdicts == {
+        "void-alone.scopa": ("unfinished",) * 2,
+        "void-kings.scopa": ("round 1: void mismatch",) * 2,
+        "void-names-a-present-person.scopa": ("round 1: not revealed",) * 2,
+        "void-names-a-computer.scopa": ("round 1: void mismatch",) * 2,
+        "void-stopped-by-the-gone.scopa": ("round 1: not revealed",) * 2,
+        "void-stopped-by-seat-0.scopa": ("unfinished",) * 2,
+        "void-host-seed.scopa": ("round 1: wrong secret",) * 2,
+        "void-scored.scopa": ("round 1: broken chain",) * 2,
+    }, done.stderr
+    (void,) = reports["void-alone.scopa"]["rounds"]
+    assert void["verdict"] == "void: seat 1 absent before every key came; nothing dealt"
+
+
+@pytest.mark.slow
+def test_both_verifiers_read_an_older_blind_file_that_begins_mid_match_alike(
+    tmp_path: Path,
+) -> None:
+    """protocol.md 9.9: a version 6 file whose first round is numbered above 1 (a seat caught
+    up by snapshot before version 8, with nothing of what the snapshot told): its chain starts
+    mid-way, each round is checked, the match's total is not, and it verifies at best as far
+    as the seat saw (the JavaScript verifier took its first round for a broken chain before).
+    The whole file, whose round 1 was void before every key came, verifies in both. Slow
+    (BigInt curve arithmetic): run with --runslow."""
+    table, _ = gone_past_grace(Phase.KEYS)
+    whole = table.transcript_for(0)
+    assert len(whole.rounds) >= 2
+    assert whole.result.sig is not None
+    mid_way = dataclasses.replace(whole, rounds=whole.rounds[1:])
+    sig = whole.result.sig
+    files = {
+        "whole.scopa": whole,  # (round 1 void before the keys: round 2 draws the first dealer)
+        "mid-way.scopa": mid_way,
+        "mid-way-end-forged.scopa": dataclasses.replace(
+            mid_way, result=dataclasses.replace(whole.result, sig=flip(sig, 3))
+        ),
+    }
+    for name, transcript in files.items():
+        (tmp_path / name).write_bytes(transcript.encode())
+    done = run_node("--json", *(tmp_path / name for name in files))
+    reports = {Path(r["file"]).name: r for r in map(json.loads, done.stdout.splitlines())}
+    verdicts = {name: (ours(tmp_path / name), theirs(r)) for name, r in reports.items()}
+    assert verdicts == {
+        "whole.scopa": ("verified",) * 2,
+        "mid-way.scopa": ("partly",) * 2,
+        "mid-way-end-forged.scopa": ("match: bad signature",) * 2,
+    }, done.stderr
+    assert reports["mid-way.scopa"]["rounds"][0]["round_no"] == 2
+    assert "this file's chain starts mid-way, at round 2" in reports["mid-way.scopa"]["line"]

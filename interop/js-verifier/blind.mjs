@@ -1,7 +1,8 @@
 // Blind rounds (transcript version 6 or 4), protocol.md 9.8 and 9.9: the path of a round whose
 // every seed came (played out, or void for kings), voids `absent` (step 7) and `failed_check`
-// (step 8) once the keys all came. A void before the keys, a round played with a seed that
-// never came and version 3 files are reported as not handled here, never as verified.
+// (step 8) once the keys all came, and a round void before every key came (9.9's "Void before
+// the keys"). A round played with a seed that never came and version 3 files are reported as
+// not handled here, never as verified.
 
 import * as F from "./fair.mjs";
 import * as E from "./ed25519.mjs";
@@ -120,6 +121,53 @@ export function blindChain(r) {
     r.void ? F.ascii(r.void.reason) : none, r.void && r.void.offender !== null ? F.u8(r.void.offender) : none, seeds);
 }
 
+/** Whether party p's secrets (from its revealed seed) give the whole key it committed, keys[p]. */
+function givesItsKey(r, p, s, publicKeyOf) {
+  const X = E.mul(s.x, E.BASE);
+  const signKey = publicKeyOf(s.signSeed);
+  const proof = E.keyProof(s.x, X, F.concat(r.round_id, F.u8(p), signKey));
+  const k = r.keys[p];
+  return F.equal(enc(X), k[0]) && F.equal(signKey, k[2]) && F.equal(proof, k[1]);
+}
+
+/**
+ * 9.9's "Void before the keys", after step 1: a round void while the host still waited for a
+ * person's key holds the host's key alone and no dealer. Nothing is recorded past the keys,
+ * the void is not `kings`, the seeds are there (the named seat's nil for `absent`, not nil for
+ * `failed_check`; the host's never nil), the host's seed gives its key, and the reveal
+ * signature. It does not move the match: the dealer stays as it was.
+ */
+function voidBeforeTheKeys(t, r, state, publicKeyOf, edCheck) {
+  const parties = r.people.length + 1;
+  if (r.decks.length || r.deck_sigs.length || r.deck_proofs.length || r.deals.length || r.table.length || r.hand.length || r.plays.length || r.score !== null)
+    fail("broken chain", "the round records decks, deals or plays but its keys were never relayed");
+  if (r.void.reason === "kings") fail("void mismatch", "a kings void before anything was dealt");
+  if (r.seeds === null) fail("not revealed", "no seeds");
+  const owner = (seat) => r.people.indexOf(seat) + 1;
+  const missing = r.seeds.flatMap((s, p) => (s === null ? [p] : []));
+  const seat = r.void.offender;
+  let verdict;
+  if (r.void.reason === "failed_check") {
+    if (seat !== null && !r.people.includes(seat)) fail("void mismatch", `failed_check names seat ${seat}, not a person's`);
+    if (r.seeds.length !== parties || missing.includes(0) || (seat !== null && missing.includes(owner(seat))))
+      fail("not revealed", "the host's seed, or the seed of the seat that stopped, is not in the reveal");
+    const stopper = seat === null ? "the host (party 0)" : `seat ${seat} (party ${owner(seat)})`;
+    verdict = `void: ${stopper} stopped without cause before every key came`;
+    const gone = missing.map((p) => r.people[p - 1]);
+    if (gone.length) verdict += `; ${gone.map((s) => `seat ${s}`).join(", ")} absent at the reveal`;
+  } else {
+    if (!r.people.includes(seat)) fail("void mismatch", `absent names seat ${seat}, not a person's`);
+    if (r.seeds.length !== parties || !missing.includes(owner(seat)) || missing.includes(0))
+      fail("not revealed", "the absent seat's seed is there, or the host's is not");
+    verdict = `void: seat ${seat} absent before every key came`;
+  }
+  if (!givesItsKey(r, 0, secrets(r.round_id, 0, r.seeds[0]), publicKeyOf)) fail("wrong secret", "party 0");
+  const chain = blindChain(r);
+  if (r.reveal_sig === null || !edCheck(t.host_key, F.revealMsg(r.round_id, r.seeds[0], chain), r.reveal_sig))
+    fail("bad signature", "the reveal signature");
+  return { chain, dealer: state.dealer, points: null, verdict: `${verdict}; nothing dealt` };
+}
+
 /**
  * Check one blind round (9.9) for the seat `seat`. `state` carries the match: expected
  * round number, previous chain, seen ids, the dealer, whether replaying.
@@ -141,7 +189,7 @@ export function checkBlindRound(t, r, state, { publicKeyOf, edCheck }) {
     if (r.seated[seat] === "computer") fail("computer party", `seat ${seat}, a seat a computer held, named among the round's people`);
   if (r.void && !["kings", "absent", "failed_check"].includes(r.void.reason)) fail("void mismatch", r.void.reason);
   if (r.void && r.dealer === null && r.keys.length === 1 && r.people.length)
-    fail("not handled", "a void before the keys (9.9) is not written here");
+    return voidBeforeTheKeys(t, r, state, publicKeyOf, edCheck);
   // 2.
   if (r.keys.length !== parties) fail("not revealed", "the keys never came");
   r.keys.forEach((k, p) => keyProofHolds(p, r.round_id, k) || fail("bad key", `party ${p}`));
@@ -204,14 +252,7 @@ export function checkBlindRound(t, r, state, { publicKeyOf, edCheck }) {
   // 6.
   if (r.seeds === null || r.seeds.every((s) => s === null)) fail("not revealed", "no seeds");
   const sec = r.seeds.map((seed, p) => (seed === null ? null : secrets(r.round_id, p, seed)));
-  sec.forEach((s, p) => {
-    if (s === null) return;
-    const X = E.mul(s.x, E.BASE);
-    const signKey = publicKeyOf(s.signSeed);
-    const proof = E.keyProof(s.x, X, F.concat(r.round_id, F.u8(p), signKey));
-    const k = r.keys[p];
-    if (!F.equal(enc(X), k[0]) || !F.equal(signKey, k[2]) || !F.equal(proof, k[1])) fail("wrong secret", `party ${p}`);
-  });
+  sec.forEach((s, p) => s === null || givesItsKey(r, p, s, publicKeyOf) || fail("wrong secret", `party ${p}`));
   let prevDeck = openDeck;
   r.decks.forEach((deck, p) => {
     const inC = ciphertexts(prevDeck);

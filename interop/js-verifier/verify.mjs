@@ -63,6 +63,8 @@ function check(file, pins) {
     const { check, detail } = v.caughtUp;
     return { ...base, check, round_no: null, caught_up: true, line: `failed: caught up: ${check} (${detail})` };
   }
+  if (v.status === "partly" && v.midWay)
+    return { ...base, line: `verified as far as the seat saw (${v.rounds.length} rounds; this file's chain starts mid-way, at round ${v.midWay}: the rounds before, and the match's total, are the host's word)` };
   if (v.status === "partly")
     return { ...base, line: `verified as far as the seat saw (${v.rounds.length} rounds after a catch-up by snapshot; the rounds before are the host's word)` };
   if (v.status === "failed") {
