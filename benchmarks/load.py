@@ -677,8 +677,8 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
         main_start = main_thread_seconds(host_pid)
         cpu_start = time.process_time(), machine_busy()
         wall_start = time.time()
-        if args.gc_log:
-            os.kill(host_pid, signal.SIGUSR2)  # the probe's memory mark, when it traces
+        if args.gc_log or args.counts:
+            os.kill(host_pid, signal.SIGUSR2)  # the probe's mark: the window begins
         deadline = window_start + args.duration
         samples: list[int] = []
         lingering = [stats.lingering(window_start)]
@@ -706,9 +706,9 @@ async def load(args: argparse.Namespace, port: int, host_pid: int) -> Window:
             wall=(wall_start, time.time()),
             lingering=(lingering[0], lingering[-1], max(lingering)),
         )
-        if args.gc_log:
-            os.kill(host_pid, signal.SIGUSR1)  # the probe writes its census
-            await trio.sleep(5)
+        if args.gc_log or args.counts:
+            os.kill(host_pid, signal.SIGUSR1)  # the probe writes its census, or its counts
+            await trio.sleep(5 if args.gc_log else 1)
         nursery.cancel_scope.cancel()
     if spy is not None:
         spy.wait(timeout=60)
@@ -721,7 +721,18 @@ def host_command(args: argparse.Namespace) -> list[str]:
         return [str(Path(__file__).with_name("gc_probe.py")), args.gc_log]
     if args.stages:
         return [str(Path(__file__).with_name("stage_probe.py")), args.stages]
+    if args.counts:
+        return [str(Path(__file__).with_name("count_probe.py")), args.counts]
     return ["-m", "scopa_net"]
+
+
+def count_report(text: str, moves: int) -> list[str]:
+    """What benchmarks/count_probe.py counted in the window, each per move."""
+    lines = [f"host's counts in the window, per move ({moves} moves): count per move, name"]
+    for line in text.splitlines():
+        name, _, count = line.rpartition("\t")
+        lines.append(f"  {int(count) / max(moves, 1):9.3f}  {name}")
+    return lines
 
 
 def stage_report(text: str, wall: tuple[float, float]) -> list[str]:
@@ -993,6 +1004,14 @@ def main() -> None:
         "only (--tables 1)",
     )
     parser.add_argument(
+        "--counts",
+        metavar="FILE",
+        help="run the host under benchmarks/count_probe.py, which counts what it does in the "
+        "measured window (trio task steps, loop turns, socket reads and writes, msgpack calls, "
+        "journal commits and rows, signatures, young collections) to FILE, and print each "
+        "count per move",
+    )
+    parser.add_argument(
         "--host-log",
         metavar="FILE",
         help="write the host's log to FILE, at level INFO (every connection and table) "
@@ -1029,8 +1048,8 @@ def main() -> None:
         parser.error(f"--journal-dir: {args.journal_dir} is not a folder")
     if args.stages and args.tables != 1:
         parser.error("--stages times one move at a time: give --tables 1")
-    if args.stages and args.gc_log:
-        parser.error("--stages and --gc-log each run the host under a probe of their own")
+    if sum(bool(probe) for probe in (args.stages, args.gc_log, args.counts)) > 1:
+        parser.error("--stages, --gc-log and --counts each run the host under a probe of their own")
     if args.soak and args.client != "raw":
         parser.error("--soak plays with the raw-frame players")
     if args.stagger is None:
@@ -1264,6 +1283,9 @@ def report(
             print(line)
     if args.stages and Path(args.stages).exists():
         for line in stage_report(Path(args.stages).read_text(), window.wall):
+            print(line)
+    if args.counts and Path(args.counts).exists():
+        for line in count_report(Path(args.counts).read_text(), window.moves):
             print(line)
     if args.py_spy and Path(args.py_spy).exists():
         waited, entries = top_entries(args.py_spy)
