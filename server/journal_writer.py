@@ -30,19 +30,24 @@ from scopa_net.server.journal import Journal
 
 log = logging.getLogger("scopa_net.host")
 
-GROUP_COMMIT = 0.010
+GROUP_COMMIT = 0.020
 """While commits come back to back, the next begins at least this long (seconds) after the one
 before began, and takes every table's entries that queued up meanwhile. Each commit costs the
-host more than its fsync: two thread wake-ups (to the writer thread and back) and SQLite's own
-work, whatever it carries; at 500 busy tables this wait made a commit carry several moves
-instead of one or two, and the host's CPU per move fell from 0.60 to 0.52 ms (4 ms: 0.60, no
-wait: 0.65), for about 5 ms more latency there. "Back to back" means that the last commit
-carried more than one table's entries, or that entries were already waiting when it ended.
-When neither, the next commit begins at once, however soon it comes: one table's moves wait
-for nothing but their own fsync (before, a move within 10 ms of the commit before it, as at
-a round's start, waited out the rest of the 10 ms: a fifth of one table's commits), while
-many busy tables keep sharing commits. Only for a journal on disk;
-PostgreSQL's ``commit_delay`` does the same for the same reason."""
+host more than its fsync: two thread wake-ups (to the writer thread and back), about three
+steps of the writer's task, SQLite's own work and its thread's switches for the GIL, whatever
+it carries: 0.3-0.5 ms of the journal's thread and about 0.2 ms of the loop's at 500 busy
+tables. There a 10 ms wait made a commit carry several moves instead of one or two, and the
+host's CPU per move fell from 0.60 to 0.52 ms (4 ms: 0.60, no wait: 0.65), for about 5 ms more
+latency; once the moves themselves cost less, 20 ms halved the commits again (0.155 a move to
+0.073) and took 9-13% off the host's CPU per move (0.411 -> 0.358 and 0.436 -> 0.395 ms,
+alternate runs of ``benchmarks/load.py --tables 500``, 2026-12-07), for about 7 ms more at the
+median there (p50 12-14 -> 19-21 ms, p99 31-35 -> 43-48). "Back to back" means that the last
+commit carried more than one table's entries, or that entries were already waiting when it
+ended. When neither, the next commit begins at once, however soon it comes: one table's moves
+wait for nothing but their own fsync (before, a move within 10 ms of the commit before it, as
+at a round's start, waited out the rest of the 10 ms: a fifth of one table's commits), while
+many busy tables keep sharing commits. Only for a journal on disk; PostgreSQL's
+``commit_delay`` does the same for the same reason."""
 COMMIT_TIMES_KEPT = 4096
 """How many of the last commits' durations :attr:`JournalWriter.commit_seconds` keeps."""
 RETRY_FIRST = 0.25
