@@ -35,6 +35,8 @@ TINY = {
     "loop_stall.py": ["--decisions", "2", "--players", "2"],
     "reading.py": ["--rounds", "2", "--guesses", "20"],
     "stage_probe.py": ["/dev/null", "--version"],
+    "count_probe.py": ["/dev/null", "--version"],
+    "reader_floor.py": ["--connections", "8", "--rate", "50", "--seconds", "1", "--runs", "1"],
     "round_duplicates.py": ["hard:nodes=200", "hard:lookahead=False,playouts=20", "--rounds", "2"],
 }
 
@@ -54,6 +56,8 @@ LAST_WORDS = {
     "loop_stall.py": "longest stall, baseline / host",
     "reading.py": "greedy 32",
     "stage_probe.py": "scopa-net",
+    "count_probe.py": "scopa-net",
+    "reader_floor.py": "us of CPU each",
     "round_duplicates.py": "think per move, CPU",
 }
 
@@ -327,6 +331,30 @@ def test_the_load_benchmark_times_one_moves_stages(tmp_path: Path) -> None:
         refused = run_benchmark("load.py", "--stages", str(stages), *args)
         assert refused.returncode == 2
         assert words in refused.stderr
+
+
+def test_the_load_benchmark_counts_what_the_host_does_per_move(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``load.py --counts F`` runs the host under benchmarks/count_probe.py and prints what it
+    counted in the window per move: one ``Table.play`` a move (the host's count against the
+    load generator's), the socket calls, and with ``COUNT_PROBE_CPU=1`` the main thread's CPU
+    by stage."""
+    monkeypatch.setenv("COUNT_PROBE_CPU", "1")
+    counts = tmp_path / "counts.txt"
+    done = run_load(*TINY["load.py"], "--counts", str(counts))
+    found = re.search(r"host's counts in the window, per move \((\d+) moves\)", done.stdout)
+    assert found, done.stdout
+    assert int(found.group(1)) > 5, done.stdout
+    per_move = {
+        name: float(count)
+        for count, name in re.findall(r"^ +([\d.]+)  (\S.*)$", done.stdout, re.MULTILINE)
+    }
+    assert 0.5 <= per_move["moves (Table.play)"] <= 1.5, per_move
+    assert per_move["os.write"] >= 1, per_move
+    assert per_move["os.read"] >= 0.5, per_move
+    assert per_move["cpu: main thread busy (epoll wait to epoll wait)"] > 0, per_move
+    assert "cpu: take_now (a move applied)" in per_move, per_move
 
 
 def test_the_stage_report_takes_the_moves_of_the_window(monkeypatch: pytest.MonkeyPatch) -> None:
