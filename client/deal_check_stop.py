@@ -15,7 +15,7 @@ from scopa_net.client.host_link import LINK_ERRORS
 from scopa_net.client.session import Message
 from scopa_net.client.session_errors import DealCheckFailedError
 from scopa_net.fair.check_names import check_line, check_name
-from scopa_net.fair.errors import FairnessError
+from scopa_net.fair.errors import ChangedPlayError, FairnessError
 from scopa_net.fair.plain_words import what_failed
 from scopa_net.names import seat_named
 from scopa_net.wire import messages as m
@@ -41,7 +41,10 @@ class DealCheckStop:
         round_no = session.witness.round_no
         session.verdict_failures.append(check_line(exc))
         named = exc
-        if isinstance(session.witness, BlindWitness):
+        changed_play = isinstance(exc, ChangedPlayError)
+        if isinstance(session.witness, BlindWitness) and not changed_play:
+            # (A changed play names the host itself: the seat leaves at once, its secret
+            # kept, rather than give its seed for a reveal that could name nobody else.)
             named = await self.blind_stop(exc, round_no, event)
         evidence = session.witness.evidence(exc)
         unsaved = ""
@@ -58,6 +61,8 @@ class DealCheckStop:
             # A person's part that failed is theirs: the host is not blamed for it.
             "The game stops here: this round's deal cannot be trusted."
             if person
+            else "The game stops here: this host cannot be trusted with your plays."
+            if changed_play
             else "The game stops here: this host's deal cannot be trusted.",
         ]
         if named is not exc:

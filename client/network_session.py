@@ -59,6 +59,7 @@ from scopa_net.client.host_link import (
 from scopa_net.client.host_search import HostSearch
 from scopa_net.client.kept_seat import KeptSeat
 from scopa_net.client.known_hosts import OWN_HOSTS, KnownHosts, remember_own_host
+from scopa_net.client.own_plays import OwnPlays
 from scopa_net.client.reconnection import (
     BACKOFF,
     CATCH_UP_QUIET,
@@ -129,7 +130,7 @@ from scopa_net.client.transcript_files import (
     transcript_path,
 )
 from scopa_net.fair.commitments import seat_commitment
-from scopa_net.fair.errors import FairnessError, ForgedPlayError
+from scopa_net.fair.errors import ChangedPlayError, FairnessError
 from scopa_net.fair.transcript import VOID_KINGS
 from scopa_net.mirror import SeatMirror
 from scopa_net.names import clean_name
@@ -314,8 +315,6 @@ class NetworkSession:
         self.rules: RuleSet | None = None
         self._move_ids = itertools.count(secrets.randbelow(2**30) + 1)
         self._unacked: dict[int, tuple[m.Play, trio.Event]] = {}
-        self._acked_seqs: set[int] = set()
-        """The seqs of the ``played`` events the host's ``ack``s named: this seat's own moves."""
         self._acked_floor = 0
         """For a seat taken back from disk: the newest ``played`` event an earlier client of
         the seat had acknowledged (every play of the seat up to it was its person's)."""
@@ -327,6 +326,10 @@ class NetworkSession:
         self._lost_moves: set[int] = set()
         """Moves awaited that the host never saw and never will: chosen on events it lost
         (its journal put back, :meth:`Reconnection.drop_moves_the_host_lost`)."""
+        self._own_plays = OwnPlays()
+        """This seat's moves as the host records them (protocol.md 3.5)."""
+        self._changed_play: ChangedPlayError | None = None
+        """An ``ack`` that named another play than the move it answered: the seat stops."""
         self._seed: bytes | None = None
         """This seat's seed for the round in play (an ordinary table's, protocol.md 5)."""
         self._stop = False
@@ -704,6 +707,8 @@ class NetworkSession:
                 await link.send(m.Pong(nonce=msg.nonce))
             elif isinstance(msg, m.Ack | m.Reject):
                 self._answer(msg)
+                if self._changed_play is not None:
+                    await self._deal_check.deal_failed(self._changed_play)
             elif isinstance(msg, m.Bye):
                 if msg.reason == ErrorCode.SUPERSEDED.value:
                     # Our seat was resumed from another client: that one plays now.
@@ -789,34 +794,32 @@ class NetworkSession:
         self._rounds_counted = max(self._rounds_counted, round_no - 1)
         self._round_opened = round_no
 
-    def _check_played_by_us(self, e: m.Played) -> None:
-        """A play for this seat, at an ordinary table, is one this client sent (its ``ack``
-        named the event, or it waits for one), unless a computer plays for the seat or the
-        match is being told again to a client that did not make its earlier moves (a seat
-        taken back from disk, or after a ``stale`` resume). Otherwise the host played for the
-        person while they were here: :class:`ForgedPlayError`."""
-        if e.seat != self.seat or isinstance(self.witness, BlindWitness) or self._replaying:
-            return  # (a blind play carries a proof only the seat's person can make)
-        assert self.mirror is not None
-        if e.seq <= self._acked_floor or e.seq in self._acked_seqs:
-            return
-        if self._seating.played_by_computer(e.seat, self.mirror.view):
-            return
-        if any((p.card, p.captured) == (e.card, e.captured) for p, _ in self._unacked.values()):
-            return  # ours, its ack not read yet (a move resent on a resume)
-        play = Play.from_code(play_code(e.card, e.captured)).text()
-        raise ForgedPlayError(
-            f"the host says you played {play} (event {e.seq}), but this client did not play "
-            "it, and no computer stands in for you"
-        )
+    def _mine(self, e: m.Message) -> bool:
+        """Whether a ``played`` for this seat is its person's to make (protocol.md 3.5): no
+        computer plays for them as the events have it (a stand-in, a blind round sat out), and
+        this client is not being replayed a seat taken back from disk (an earlier client's
+        answered moves are in that replay)."""
+        if not isinstance(e, m.Played) or e.seat != self.seat:
+            return False
+        if self._replaying or self.mirror is None or e.seq <= self._acked_floor:
+            return False  # (up to the floor: an earlier client's moves, a replay in pieces)
+        seats = self._seating.seats
+        if self.seat >= len(seats) or seats[self.seat].kind != "human":
+            return False
+        return not self._seating.played_by_computer(self.seat, self.mirror.view)
 
     def _answer(self, msg: m.Ack | m.Reject) -> None:
         if isinstance(msg, m.Ack):
-            self._acked_seqs.add(msg.seq)  # the `played` event of a move of ours
-            self._kept.keep_played(msg.seq)
+            self._kept.keep_played(msg.seq)  # a client taking the seat back starts above it
         pending = self._unacked.pop(msg.move_id, None)
         if pending is None:
             return
+        if isinstance(msg, m.Ack) and self.check_deals and self.mirror is not None:
+            self._changed_play = self._own_plays.acknowledged(
+                pending[0], msg, seat=self.seat, newest=self.mirror.seq
+            )
+        if not self._unacked and self.check_deals and self._changed_play is None:
+            self._changed_play = self._own_plays.all_answered()
         if msg.move_id in self._awaited:
             self._answers[msg.move_id] = msg
         elif isinstance(msg, m.Reject):
@@ -873,8 +876,6 @@ class NetworkSession:
                 self.check_deals or isinstance(self.witness, BlindWitness)
             ):
                 self._end.check_rematch_after_end(e)  # a new match thrown in mid-match
-            if isinstance(e, m.Played) and self.check_deals:
-                self._check_played_by_us(e)
             if isinstance(self.witness, BlindWitness):
                 # At a blind table the seat takes part in every round (check_deals or not):
                 # a blind_deal opens its cards, shown as the deal they are.
@@ -890,6 +891,12 @@ class NetworkSession:
                 self._kept.keep_blind_dealt(*dealt)
         for notice in self.witness.take_notices():  # the witness knows seats, not names
             self._emit(Message(seat=None, text=self._words.named(notice), local=True))
+        if self.check_deals:
+            changed = self._own_plays.read(
+                e, seat=self.seat, mine=self._mine(e), pending=bool(self._unacked)
+            )
+            if changed is not None:
+                await self._deal_check.deal_failed(changed, e)
         if isinstance(self.witness, BlindWitness):
             for out in self.witness.take_outgoing():
                 await self._send_quietly(out)

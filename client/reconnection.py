@@ -683,6 +683,7 @@ class Reconnection:
         # rebuilt here checked cards alone, and saved no transcript).
         mid_match = session._start_mid_match
         session.mirror = SeatMirror(start)
+        session._own_plays.forget()  # the host's numbers from here are not the ones read
         if isinstance(session.witness, BlindWitness):
             blind_told = session.witness.opened_rounds()
             session.witness = session._blind_witness(mid_match)

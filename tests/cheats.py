@@ -18,3 +18,60 @@ def leave_out_after_its_receipt(monkeypatch: pytest.MonkeyPatch, seat: int) -> N
         original(self)
 
     monkeypatch.setattr(Table, "_deal_round", cheating)
+
+
+def relay_another_capture(
+    monkeypatch: pytest.MonkeyPatch, seat: int, changed: list[tuple[int, int, int]]
+) -> None:
+    """At an ordinary or a blind table, the first play ``seat``'s client sends that has
+    another legal capture for its card is applied with that other capture (the other of two
+    equal table cards, a sum instead of a pair...): the ``ack`` is as for the play sent, the
+    ``played`` relays the other one. What it did goes in ``changed``: (card, captured sent,
+    captured relayed)."""
+    from scopa_net.plays import CARD_BITS
+    from scopa_net.server.blind_table import BlindTable
+
+    for kind in (Table, BlindTable):
+        honest = kind.__dict__["play"]
+
+        def cheating(  # noqa: PLR0917 (Table.play's own arguments)
+            table, at, move_id, after, card, captured, *args, _honest=honest, **kw
+        ):
+            rnd = table.match.round if table.match is not None else None
+            other = None
+            if at == seat and move_id is not None and not changed and rnd is not None:
+                codes = rnd._rule.codes(card, rnd.table_mask, rnd.laid)
+                taken = [code >> CARD_BITS for code in codes]
+                others = [mask for mask in taken if mask != captured]
+                if captured in taken and others:
+                    other = others[0]
+            if other is None:
+                return _honest(table, at, move_id, after, card, captured, *args, **kw)
+            answer = _honest(table, at, move_id, after, card, other, *args, **kw)
+            changed.append((card, captured, other))
+            return answer
+
+        monkeypatch.setattr(kind, "play", cheating)
+
+
+def play_once_for(monkeypatch: pytest.MonkeyPatch, seat: int, played_for: list[int]) -> None:
+    """The host's computer plays one card for ``seat``'s person in round 1, on their second
+    turn, though they are connected and no computer was announced standing in for them (no
+    ``seat_status``): a card the person never played. ``played_for`` gets the plays left in
+    the round then."""
+    from scopa_net.server.table import Phase
+    from scopa_net.server.table_task import TableTask
+
+    honest = TableTask._automatic
+
+    def cheating(task: TableTask, at: int) -> bool:
+        table = task.table
+        rnd = table.match.round if table.match is not None else None
+        if at == seat and rnd is not None and table.phase is Phase.PLAY and rnd.turn == at:
+            turns_made = len(rnd.plays) // table.rules.players
+            if table.round_no == 1 and turns_made == 1 and played_for in ([], [rnd.plays_left]):
+                played_for[:] = [rnd.plays_left]
+                return True
+        return honest(task, at)
+
+    monkeypatch.setattr(TableTask, "_automatic", cheating)

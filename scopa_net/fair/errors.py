@@ -101,6 +101,12 @@ class DealerMismatchError(BrokenChainError):
     rounds before."""
 
 
+class ChangedPlayError(FairnessError):
+    """The host recorded a play for this seat other than the one its client sent (another
+    capture, another card, or a play it never sent): seen by the seat as the ``played`` event
+    arrives (protocol.md 3.5); the transcript holds only the play the host relayed."""
+
+
 class BadSignatureError(FairnessError):
     """A host signature that does not verify under the host's key."""
 

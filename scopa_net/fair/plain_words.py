@@ -23,6 +23,11 @@ _BY_TYPE: tuple[tuple[type[e.FairnessError], str], ...] = (
     ),
     (e.EmptyTranscriptError, "the file holds no rounds: there is nothing in it to check"),
     (
+        e.ChangedPlayError,
+        "the host recorded for your seat another play than the one you sent: a host that does "
+        "this chooses what your cards take, or plays your cards for you",
+    ),
+    (
         e.DealerMismatchError,
         "the round was dealt by a seat whose turn it was not (the round's keys draw the "
         "match's first dealer; after that the deal passes to the next seat when a round is "

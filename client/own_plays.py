@@ -1,0 +1,142 @@
+"""This seat's own plays as the host records them (protocol.md 3.5): the ``played`` event an
+``ack`` names must be this seat's, with the card and the capture the move sent, and a play
+for this seat that its client did not send must be a computer's that the host announced.
+
+Nothing proves a play's capture (at a blind table the proof binds only the card and its deck
+position, 9.10; at an ordinary table the host is the referee): a host could otherwise relay
+another legal capture than the person chose, or play a card for them, and every check of the
+deal would pass. Sans-IO: :class:`OwnPlays` is told what was sent, answered and read, and
+returns the mismatch, if any, as a :class:`~scopa_net.fair.errors.ChangedPlayError`.
+"""
+
+from __future__ import annotations
+
+from scopa_net.cards import CARDS, cards_of
+from scopa_net.fair.errors import ChangedPlayError
+from scopa_net.notation import format_card
+from scopa_net.wire import messages as m
+
+KEEP = 512
+"""How many events back this seat remembers what it read at each ``seq``: an ``ack`` names
+an event near the newest (a repeat after a resume names the original one, a few events
+back); one older than that, or covered by a snapshot, is not compared."""
+
+
+def taking(captured: int) -> str:
+    """What a capture mask does, in words: ``taking 3s and 4s``, or ``laying it down``."""
+    cards = [format_card(c) for c in cards_of(captured)]
+    if not cards:
+        return "laying it on the table"
+    if len(cards) == 1:
+        return f"taking {cards[0]}"
+    return f"taking {', '.join(cards[:-1])} and {cards[-1]}"
+
+
+def play_words(card: int, captured: int) -> str:
+    """``7d taking 7s``: a play, in words."""
+    return f"{format_card(CARDS[card])} {taking(captured)}"
+
+
+def changed(sent: m.Play, seat: int, seq: int, read: m.Played | None) -> ChangedPlayError | None:
+    """The mismatch between the move ``sent`` from ``seat`` and the event ``read`` at the
+    ``seq`` its ``ack`` named (None: that event is no ``played``), or None when they agree."""
+    card = format_card(CARDS[sent.card])
+    yours = f"your play of {card} {taking(sent.captured)}"
+    if read is None:
+        return ChangedPlayError(
+            f"the host acknowledged {yours} as event {seq}, which is not a play"
+        )
+    if read.seat != seat:
+        return ChangedPlayError(
+            f"the host acknowledged {yours} as event {seq}, where it recorded seat "
+            f"{read.seat} playing {play_words(read.card, read.captured)}"
+        )
+    if read.card != sent.card:
+        return ChangedPlayError(
+            f"the host recorded your play of {card} as "
+            f"{play_words(read.card, read.captured)}; you sent {card} {taking(sent.captured)}"
+        )
+    if read.captured != sent.captured:
+        return ChangedPlayError(
+            f"the host recorded your play of {card} as {taking(read.captured)}; you sent it "
+            f"{taking(sent.captured)}"
+        )
+    return None
+
+
+def unsent(read: m.Played) -> ChangedPlayError:
+    """A play recorded for this seat that its client never sent, with no computer announced
+    standing in for its person."""
+    return ChangedPlayError(
+        f"the host recorded a play for your seat, {play_words(read.card, read.captured)}, "
+        "that you did not make: no move this client sent was that play, and the host announced "
+        "no computer playing for you"
+    )
+
+
+class OwnPlays:
+    """The moves this seat's host acknowledged, until their ``played`` events are read, and
+    what this seat read at each recent ``seq``."""
+
+    def __init__(self) -> None:
+        self._acked: dict[int, m.Play] = {}
+        """``seq`` named by an ``ack`` -> the move it answered, its event not read yet."""
+        self._read: dict[int, m.Played | None] = {}
+        """``seq`` -> the ``played`` event read there (None: another event), the last
+        :data:`KEEP` events read."""
+        self._unclaimed: dict[int, m.Played] = {}
+        """Plays for this seat read while a move of its was unanswered, that no ``ack`` has
+        named yet: each must be one of those moves (a computer's announced is not kept)."""
+
+    def forget(self) -> None:
+        """The host's events are read again from an earlier point (its journal put back, 3.3):
+        its numbers after that point are not the ones read, and what it acknowledged then, it
+        lost."""
+        self._acked.clear()
+        self._read.clear()
+        self._unclaimed.clear()
+
+    def acknowledged(
+        self, sent: m.Play, ack: m.Ack, *, seat: int, newest: int
+    ) -> ChangedPlayError | None:
+        """The host's ``ack`` of ``sent`` from ``seat``, when this seat has read up to event
+        ``newest``: the mismatch if the event it names was read already and is not this move."""
+        self._unclaimed.pop(ack.seq, None)
+        if ack.seq in self._read:
+            return changed(sent, seat, ack.seq, self._read[ack.seq])
+        if ack.seq > newest:
+            self._acked[ack.seq] = sent
+        return None  # covered by a snapshot (or long gone): nothing here to compare with
+
+    def all_answered(self) -> ChangedPlayError | None:
+        """Every move of this seat is answered now: a play for it read meanwhile that no
+        ``ack`` named was none of them (the host played for its person)."""
+        unclaimed = sorted(self._unclaimed.items())
+        self._unclaimed.clear()
+        return unsent(unclaimed[0][1]) if unclaimed else None
+
+    def read(
+        self, event: m.Message, *, seat: int, mine: bool, pending: bool
+    ) -> ChangedPlayError | None:
+        """A numbered event as it arrives at ``seat``, before it is shown: the mismatch if it
+        is the event an ``ack`` named and does not match, or a play for this seat that no
+        ``ack`` named, while ``mine`` (no computer plays for its person, as the events have
+        it, and this client follows the table live): at once, or, while a move of its is
+        unanswered (``pending``), once every move is answered and none named it."""
+        seq: int = event.seq  # type: ignore[attr-defined]
+        played = event if isinstance(event, m.Played) else None
+        self._read[seq] = played
+        if len(self._read) > KEEP:
+            for old in [s for s in self._read if s <= seq - KEEP]:
+                del self._read[old]
+        for old in [s for s in self._acked if s < seq]:
+            del self._acked[old]  # its event was never read (a snapshot covered it)
+        sent = self._acked.pop(seq, None)
+        if sent is not None:
+            return changed(sent, seat, seq, played)
+        if played is None or played.seat != seat or not mine:
+            return None
+        if pending:
+            self._unclaimed[seq] = played
+            return None
+        return unsent(played)
