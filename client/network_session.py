@@ -59,7 +59,7 @@ from scopa_net.client.host_link import (
 from scopa_net.client.host_search import HostSearch
 from scopa_net.client.kept_seat import KeptSeat
 from scopa_net.client.known_hosts import OWN_HOSTS, KnownHosts, remember_own_host
-from scopa_net.client.own_plays import OwnPlays
+from scopa_net.client.own_plays import OwnPlays, taken_otherwise
 from scopa_net.client.reconnection import (
     BACKOFF,
     CATCH_UP_QUIET,
@@ -818,6 +818,10 @@ class NetworkSession:
             self._changed_play = self._own_plays.acknowledged(
                 pending[0], msg, seat=self.seat, newest=self.mirror.seq
             )
+        taken = isinstance(msg, m.Reject) and msg.code == ErrorCode.MOVE_ID_TAKEN.value
+        if taken and msg.move_id in self._resent and self.check_deals:
+            # Sent again exactly as before under its own id: the host applied it otherwise.
+            self._changed_play = taken_otherwise(pending[0])
         if not self._unacked and self.check_deals and self._changed_play is None:
             self._changed_play = self._own_plays.all_answered()
         if msg.move_id in self._awaited:
@@ -827,7 +831,8 @@ class NetworkSession:
             # back: nobody waits for its answer here, so say it was not played.
             play = Play.from_code(play_code(pending[0].card, pending[0].captured))
             refused = refused_play(msg, play.text(), resent=True)
-            self.notice(str(refused))  # shown even while the match is replayed to this client
+            if self._changed_play is None:  # (else the banner says what became of it)
+                self.notice(str(refused))  # shown even while the match is replayed to this client
             self._resent.discard(msg.move_id)
         pending[1].set()
         self._kept.save_record()

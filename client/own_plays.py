@@ -64,6 +64,16 @@ def changed(sent: m.Play, seat: int, seq: int, read: m.Played | None) -> Changed
     return None
 
 
+def taken_otherwise(sent: m.Play) -> ChangedPlayError:
+    """The host refused ``sent``, a move sent again after the connection came back, as
+    ``move_id_taken``: it applied that move (this seat's, sent as it is now) as another play."""
+    return ChangedPlayError(
+        f"the host answered your play of {play_words(sent.card, sent.captured)}, sent again as "
+        "the connection came back, that it had applied that move as another play "
+        "(move_id_taken): it recorded another play than the one you sent"
+    )
+
+
 def unsent(read: m.Played) -> ChangedPlayError:
     """A play recorded for this seat that its client never sent, with no computer announced
     standing in for its person."""

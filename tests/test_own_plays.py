@@ -17,7 +17,15 @@ import trio
 from app_driver import new_turn, run_app
 from cheats import play_once_for, relay_another_capture
 from hosting import CutOff, Through, create, start_host
-from person_screen import Player, play_when_asked, sit, sits_with, until
+from person_screen import (
+    Player,
+    back_from_disk,
+    deal_checks_failed,
+    play_when_asked,
+    sit,
+    sits_with,
+    until,
+)
 from prompt_toolkit.input import PipeInput
 
 from scopa_net.bots.levels import make_player
@@ -306,3 +314,59 @@ def test_a_repeat_answered_after_its_event_was_read_is_compared_with_that_event(
     assert str(error) == (
         "the host acknowledged your play of 7d taking 7s as event 9, which is not a play"
     )
+
+
+async def test_a_move_sent_again_from_disk_that_the_host_applied_otherwise_stops_the_client(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ada's client dies just after her play leaves (a capture with another legal choice);
+    the host applies the other capture. ``scopa-net join`` takes her seat back from disk and
+    sends the move again, as it was kept; the host refuses it as ``move_id_taken`` (that move
+    was another play). Before the fix her new client said only that the move was not played,
+    and showed the host's capture as hers."""
+    changed: list[tuple[int, int, int]] = []
+    relay_another_capture(monkeypatch, 0, changed)
+    screens: list[Player] = []
+
+    async def ada_comes_back() -> None:
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0.01, grace=60)
+            network = CutOff(host.port)
+            network.wrap = partial(CutAfterAPlay, network=network)
+            rules = RuleSet.of(2, LONG_MATCH)
+            ada = await sit(
+                nursery, host, "Ada", tmp_path, create=create(rules, bots=1),
+                connector=network.connect,
+            )  # fmt: skip
+            while network.up and not ada.controller.state.match_over:
+                await trio.sleep(0.01)
+                view = ada.controller.state.view  # (as her screen has it)
+                if view is None or not view.my_turn or view.round_over or ada.session._unacked:
+                    continue
+                plays = legal_plays(view)
+                cards = [p.card for p in plays]
+                twins = [p for p in plays if p.captured and cards.count(p.card) > 1]
+                if not twins:
+                    await ada.type(plays[0].text())
+                    continue
+                network.streams[-1].armed = True  # type: ignore[attr-defined]
+                nursery.start_soon(ada.type, twins[0].text())
+                await until(lambda: not network.up, 10)
+            ada.crash()  # (the move is on disk, unanswered)
+            assert changed, "Ada never had a capture with another choice: the test proves nothing"
+            screens.append(await back_from_disk(nursery, host, "Ada", tmp_path))
+            await trio.sleep_forever()
+
+    (failed,) = await deal_checks_failed(ada_comes_back, 30)
+    ((card, sent, _),) = changed
+    said = (
+        f"changed play: the host answered your play of {format_card(CARDS[card])} "
+        f"{taking(sent)}, sent again as the connection came back, that it had applied that "
+        "move as another play (move_id_taken): it recorded another play than the one you sent"
+    )
+    assert re.fullmatch(
+        rf"DEAL CHECK FAILED in round \d+: {re.escape(said)}", str(failed).splitlines()[0]
+    )
+    assert failed.evidence is not None
+    assert failed.evidence.exists()
+    assert "was not played" not in screens[0].text, screens[0].text
