@@ -101,8 +101,8 @@ class SeatRecord:
     last_played: int = 0
     """The seq of the newest ``played`` event an ``ack`` named for a move of this seat's: a
     client taking the seat back takes every play of the seat up to it as its person's (a
-    later one it did not send, while no computer stood in, is a forged play: protocol.md
-    5.10)."""
+    later one it did not send, while no computer stood in, is a changed play: protocol.md
+    3.5)."""
     names: tuple[str, ...] = ()
     seats: tuple[tuple[str, str | None, bool], ...] = ()
     """Who held each seat at ``match_seq`` (kind, name, connected), as the seat's snapshot or

@@ -496,15 +496,14 @@ def test_a_card_the_host_plays_for_a_person_who_is_there_stops_her_client(
     assert host.cheated_once
     assert status == EXIT_DEAL_FAILED, text
     assert re.fullmatch(
-        r"DEAL CHECK FAILED in round 1: forged play: the host says you played [^()]+ \(event "
-        r"\d+\), but this client did not play it, and no computer stands in for you",
+        r"DEAL CHECK FAILED in round 1: changed play: the host recorded a play for your seat, "
+        r"[^,]+, that you did not make: no move this client sent was that play, and the host "
+        r"announced no computer playing for you",
         banner(text),
     ), banner(text)
     assert (
-        "What this means: the host made a play in your name, a card of your hand you did not "
-        "play, while you were at the table and no computer stood in for you: plays carry no "
-        "signature of yours, so the record shows it as yours and only your own client can tell."
-        in text
+        "What this means: the host recorded for your seat another play than the one you sent: "
+        "a host that does this chooses what your cards take, or plays your cards for you." in text
     )
 
 

@@ -79,12 +79,6 @@ class AbsentSeatSeedError(FairnessError):
     opened and has not come back since: no client of theirs sent it (protocol.md 5.4)."""
 
 
-class ForgedPlayError(FairnessError):
-    """A play the host recorded for this seat that its client never sent, while its person
-    was at the table and no computer stood in for them (a seat's own check, live only: plays
-    carry no signature of the player, so the record alone cannot show it)."""
-
-
 class SeedsHiddenError(FairnessError):
     """The host signed a receipt for this seat's seed, then caught the seat up by snapshot past
     the round's ``seed_reveals``: whether the seed counted cannot be checked (protocol.md 5.4)."""

@@ -69,12 +69,6 @@ _BY_TYPE: tuple[tuple[type[e.FairnessError], str], ...] = (
         "other seeds, the host can pick between two deals",
     ),
     (
-        e.ForgedPlayError,
-        "the host made a play in your name, a card of your hand you did not play, while you "
-        "were at the table and no computer stood in for you: plays carry no signature of "
-        "yours, so the record shows it as yours and only your own client can tell",
-    ),
-    (
         e.SeedsHiddenError,
         "the host signed a receipt for your seed, then sent the table as it stands instead of "
         "the round's seeds, so you cannot see whether it kept your seed in: a host that does "
