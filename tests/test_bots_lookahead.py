@@ -11,7 +11,7 @@ from helpers import shuffled_deck
 from scopa_net.bots.evaluation import margin
 from scopa_net.bots.inference import ChoiceModel
 from scopa_net.bots.lookahead import LAST_DEAL, DealSearch, Leaf, lead_odds
-from scopa_net.bots.search import ExactSearch
+from scopa_net.bots.search import ExactSearch, Playouts
 from scopa_net.match import Match
 from scopa_net.plays import CARD_BITS
 from scopa_net.round import Round
@@ -176,3 +176,46 @@ def test_the_transposition_table_keeps_the_exact_values(
     assert memo.nodes < plain.nodes
     memo.forget()
     assert not memo._memo
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("memo", [False, True])
+def test_a_policy_answers_for_the_other_side(seed: int, memo: bool) -> None:
+    """With ``policy`` the other side's seats play the policy's one answer (from the hands of
+    the guess) and the searching side's take their best: the value is that of a plain
+    recursion doing so, for either side, never below minimax, and above it somewhere."""
+    rules = RuleSet.of(4)
+    rnd = position_after(rules, seed, 26)
+    assert rnd.stock_count == 0
+    policy = Playouts(rules)
+    search = DealSearch(rules, policy=policy, memo=memo)
+    minimax = DealSearch(rules)
+    above = 0
+    for code in rnd.legal_codes():
+        child = rnd.copy()
+        child.push_code(code)
+        for side in (0, 1):
+            args = (side, 0, LAST_DEAL, child.plays_left)
+            got = search.value(child.copy(), *args)
+            assert got == policy_answered(rules, child.copy(), side, policy)
+            worst = minimax.value(child.copy(), *args)
+            assert got >= worst
+            above += got > worst
+        search.forget()
+    assert above
+
+
+def policy_answered(rules: RuleSet, rnd: Round, side: int, policy: Playouts) -> float:
+    """``side``'s margin at the end of ``rnd``: its seats choose the best, the others the
+    policy's play."""
+    if not rnd.plays_left:
+        return float(margin(policy.scorer.totals(rnd.piles, rnd.sweeps), side))
+    codes = rnd.legal_codes()
+    if rules.side_of(rnd.turn) != side:
+        codes = [policy.pick(rnd, codes)]
+    values = []
+    for code in codes:
+        child = rnd.copy()
+        child.push_code(code)
+        values.append(policy_answered(rules, child, side, policy))
+    return max(values)

@@ -41,6 +41,8 @@ HARD_SETTINGS: list[dict[str, object]] = [
         "greedy_reading": True,
     },
     {"pairs_tree": 150, "tree_greedy": True, "partner_policy": True},
+    {"deal_policy": True},
+    {"pairs_tree": 0, "deal_policy": True},
 ]
 
 

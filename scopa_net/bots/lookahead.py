@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 from math import comb, exp
+from typing import Protocol
 
 from scopa_net.bots.evaluation import FastScorer, card_weights, margin
 from scopa_net.bots.inference import ChoiceModel
@@ -30,6 +31,13 @@ from scopa_net.cards import COINS_MASK, FULL_MASK, RE_BELLO, SETTEBELLO
 from scopa_net.plays import CARD_BITS, CARD_FIELD
 from scopa_net.round import Round
 from scopa_net.rules import RuleSet, Variant
+
+
+class Policy(Protocol):
+    """A seat's one play in a guessed position (the playout policy's, the greedy player's)."""
+
+    def pick(self, rnd: Round, codes: Sequence[int]) -> int: ...
+
 
 #: What :meth:`Leaf.features` returns, in order; each is side 0's edge.
 FEATURES = (
@@ -215,6 +223,7 @@ class DealSearch:
     valued by :class:`Leaf`; exact to the end once the stock is gone. Two sides only."""
 
     __slots__ = (
+        "_answering",
         "_deal",
         "_memo",
         "_side",
@@ -226,6 +235,7 @@ class DealSearch:
         "memo",
         "model",
         "nodes",
+        "policy",
         "scorer",
     )
 
@@ -239,9 +249,14 @@ class DealSearch:
         prime_splits: int = 1,
         model: ChoiceModel | None = None,
         memo: bool = False,
+        policy: Policy | None = None,
     ) -> None:
         if rules.side_count != 2:
             raise ValueError(f"deal search needs two sides, not {rules.side_count!r}")
+        self.policy = policy
+        """If given, the other side's seats play this policy's pick (one answer each, from the
+        hand the guess gives them) instead of their best answer: a model of an opponent that
+        plays by what it sees now, not by every card the guess shows the search."""
         self.memo = memo
         """Remember the values of positions searched to the round's end (a transposition
         table, kept across the guesses of a decision until :meth:`forget`: the key holds
@@ -261,6 +276,7 @@ class DealSearch:
         self._split = 0
         self._deal = 0
         self._side = 0
+        self._answering = -1
 
     def value(
         self, rnd: Round, side: int, split: int, deal: int, plies: int, *, wary: bool = True
@@ -271,6 +287,8 @@ class DealSearch:
         self._split = split
         self._deal = deal
         self._side = side
+        # With a policy, which side answers by it is part of a remembered position.
+        self._answering = -1 if self.policy is None else side
         if wary and self.caution < 1.0:
             v = self._search_wary(rnd, plies)
         else:
@@ -322,9 +340,7 @@ class DealSearch:
             return self._settled(rnd)
         if self.memo and plies >= rnd.plays_left and not rnd.stock_count:
             return self._search_memo(rnd, alpha, beta)
-        codes = rnd.legal_codes()
-        if len(codes) > 1:
-            codes.sort(key=_capture_order)
+        codes = self._answers(rnd)
         maximising = self._side_of[rnd.turn] == 0
         best = -1000.0 if maximising else 1000.0
         last = len(codes) - 1
@@ -342,6 +358,17 @@ class DealSearch:
                 break
         return best
 
+    def _answers(self, rnd: Round) -> list[int]:
+        """The plays searched at ``rnd``: every legal one, captures first (cutoffs come
+        sooner), or the policy's one for the other side's seats (``policy``)."""
+        codes = rnd.legal_codes()
+        if len(codes) > 1:
+            policy = self.policy
+            if policy is not None and self._side_of[rnd.turn] != self._side:
+                return [policy.pick(rnd, codes)]
+            codes.sort(key=_capture_order)
+        return codes
+
     def _search_memo(self, rnd: Round, alpha: float, beta: float) -> float:
         """Side 0's exact value of a position with the stock gone, searched to the end, by
         alpha-beta with the transposition table ``memo``. An entry is the bounds known on the
@@ -352,6 +379,7 @@ class DealSearch:
         s0, s1 = rnd.sweeps
         made = float(s0 - s1)
         key = (
+            self._answering,
             rnd.turn,
             rnd.table_mask,
             rnd.piles[0],
@@ -370,9 +398,7 @@ class DealSearch:
             alpha = max(alpha, low)
             beta = min(beta, high)
         a0, b0 = alpha, beta
-        codes = rnd.legal_codes()
-        if len(codes) > 1:
-            codes.sort(key=_capture_order)
+        codes = self._answers(rnd)
         maximising = self._side_of[rnd.turn] == 0
         best = -1000.0 if maximising else 1000.0
         last = len(codes) - 1

@@ -168,6 +168,18 @@ PAIRS_TREE = 2000
 #: The UCB constant of the pairs tree (the two-player tree keeps ``DEFAULT_EXPLORATION``): see
 #: :data:`PAIRS_TREE` for its figures.
 PAIRS_EXPLORATION = 2.0
+#: Whether the deal search's opponents play the playout policy's plays (``deal_policy``: one
+#: answer each, from the guessed hand, as the pairs tree's opponents do) instead of their best
+#: answers. Measured at four players against ``medium``, deck by deck against the defaults on
+#: the same 200 decks of seed 1 (round_duplicates.py hard:S medium --players 4 --rounds 200
+#: --seed 1 --paired F, the defaults' row +0.848 [0.616, 1.079], 2026-12-07): in the exact
+#: last deal only (``deal_policy=True``; the pairs tree before it) -0.110 [-0.283, 0.063]
+#: points a round, think median 37.8 ms; the minimax opponents of the exact end are the better
+#: guide there. As the whole method before the last deal too, the partners maximising together
+#: over each guessed deal to its end and the opponents by the policy (``pairs_tree=0,
+#: deal_policy=True,max_plies=12,nodes=10000``, think median 39.1 ms, max 213 ms CPU, as the
+#: tree's): -0.058 [-0.330, 0.215], no better than the information-set tree. Not kept.
+DEAL_POLICY = False
 #: A cap on guesses per decision (a clock normally stops the search long before).
 MAX_GUESSES = 100_000
 
@@ -246,7 +258,8 @@ class StrongPlayer:
     [-0.47, -0.00]), ``read_partner`` (False leaves the partner out of the reading: +0.05
     [-0.14, 0.23] at four players, +0.02 [-0.15, 0.19] with the exact last deal; with the
     pairs tree, deck by deck over 200 decks of seed 1, 2026-12-07, -0.117 [-0.344, 0.109],
-    think median 36 ms), ``pool``
+    think median 36 ms), ``deal_policy`` (the deal search's opponents by the playout policy,
+    in the exact end or as the whole method: :data:`DEAL_POLICY`), ``pool``
     (guesses resampled by the reading; -0.21 in scopone) and ``greedy_margin`` (greedy's play unless
     the search finds it that much worse; +0.14 in scopone). With these defaults and the determinized
     search at four players (``pairs_tree=0``) a pair of ``hard`` leads a pair of ``medium`` by
@@ -300,6 +313,7 @@ class StrongPlayer:
         rollouts: int = 0,
         rollout_weight: float = 0.5,
         exact_last: bool = False,
+        deal_policy: bool | None = None,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts!r}")
@@ -373,6 +387,9 @@ class StrongPlayer:
         self.exact_last = exact_last
         """With two players, the tree's leaves at the start of the last deal are valued by
         exact minimax to the round's end."""
+        self.deal_policy = deal_policy
+        """The deal search's (and so the exact end's) opponents play the playout policy's
+        plays instead of their best answers; None is :data:`DEAL_POLICY`."""
         self._trees: dict[RuleSet, InformationSetSearch] = {}
         self._read: dict[tuple, dict[int, float]] = {}
         self._greedy = GreedyPlayer()
@@ -403,6 +420,7 @@ class StrongPlayer:
                     prime_splits=self.prime_splits,
                     model=model if self.modelled else None,
                     memo=self._memo_for(known.rules),
+                    policy=playouts if self._deal_policy() else None,
                 )
                 self._deal_search[known.rules] = deal_search
             deal_search.forget()
@@ -654,6 +672,9 @@ class StrongPlayer:
         if rules.players != 4:
             return False
         return _is_scopone_deal(rules) if self.signals is None else self.signals
+
+    def _deal_policy(self) -> bool:
+        return DEAL_POLICY if self.deal_policy is None else self.deal_policy
 
     def _memo_for(self, rules: RuleSet) -> bool:
         if self.memo is not None:
