@@ -10,6 +10,14 @@ player is a level name, optionally with the hard player's settings, such as
     nice -n 10 python benchmarks/round_duplicates.py hard medium --players 4 --rounds 100
     nice -n 10 python benchmarks/round_duplicates.py expert:think=0.2 expert:think=0.05
 
+``--knowing partner|opponents|everyone`` (measurement only, never a level) hands player A's
+guesses the true hands of those seats, as they are when it decides, the other hidden cards
+still guessed: what knowing them would be worth to A's method, beside the oracle's ceiling
+(:mod:`scopa_net.bots.oracle`), which knows the stock's order too::
+
+    nice -n 10 python benchmarks/round_duplicates.py hard medium --players 4 --rounds 200 \
+        --knowing opponents --paired plain.m
+
 ``hard:tree=0`` is hard's determinized search at two players (before the information-set
 search, :mod:`scopa_net.bots.ismcts`).
 
@@ -32,16 +40,58 @@ import statistics
 import time
 from pathlib import Path
 
+import scopa_net.bots.ismcts
+import scopa_net.bots.strong
 from scopa_net.bots.base import Player
 from scopa_net.bots.levels import make_player
+from scopa_net.bots.observed import Observed
+from scopa_net.bots.sampling import World, sample_world
 from scopa_net.bots.stats import mean_interval
 from scopa_net.bots.strong import StrongPlayer
 from scopa_net.cards import CARDS
 from scopa_net.commands.options import BOT_LEVELS
 from scopa_net.match import Match
+from scopa_net.round import Round
 from scopa_net.rules import RuleSet
 
 EVERY = 20
+#: ``--knowing``'s seats, as steps round the table from the seat deciding.
+KNOWING = {"partner": (2,), "opponents": (1, 3), "everyone": (1, 2, 3)}
+
+
+class ToldHands:
+    """Measurement only: while :attr:`round` is set, every guess hard's searches draw gets the
+    true hands of the seats ``steps`` round the table from the one deciding (of them, those
+    that are other seats); the rest of the unseen cards are placed at random as before."""
+
+    def __init__(self, steps: tuple[int, ...]) -> None:
+        self.steps = steps
+        self.round: Round | None = None
+
+    def install(self) -> None:
+        """Make hard's searches draw their guesses here (for the rest of the process)."""
+        for module in (scopa_net.bots.ismcts, scopa_net.bots.strong):
+            module.sample_world = self.sample_world  # type: ignore[attr-defined]
+
+    def sample_world(self, known: Observed, rng: random.Random) -> World:
+        rnd = self.round
+        if rnd is None:
+            return sample_world(known, rng)
+        players = known.rules.players
+        told = {(known.seat + step) % players for step in self.steps} - {known.seat}
+        hands: list[tuple[int, ...]] = [()] * players
+        taken: set[int] = set()
+        for s in told:
+            hands[s] = tuple(rnd.hands[s])
+            taken.update(rnd.hands[s])
+        cards = [c for c in known.unseen if c not in taken]
+        rng.shuffle(cards)
+        at = 0
+        for s, count in enumerate(known.hand_counts):
+            if s != known.seat and s not in told:
+                hands[s] = tuple(cards[at : at + count])
+                at += count
+        return World(tuple(hands), tuple(cards[at:]))
 
 
 def build(spec: str, seed: int) -> Player:
@@ -71,9 +121,10 @@ def build(spec: str, seed: int) -> Player:
 
 
 def play_deck(
-    a: str, b: str, rules: RuleSet, seed: int, deck_no: int
+    a: str, b: str, rules: RuleSet, seed: int, deck_no: int, *, told: ToldHands | None = None
 ) -> tuple[float, list[float], list[float]] | None:
-    """A's mean margin over the two plays of one deck, and each side's think times."""
+    """A's mean margin over the two plays of one deck, and each side's think times; with
+    ``told``, A's seats decide with those hands told."""
     rng = random.Random(f"deck|{seed}|{deck_no}")
     deck = list(CARDS)
     rng.shuffle(deck)
@@ -94,6 +145,8 @@ def play_deck(
             return None
         while not rnd.finished:
             seat = rnd.turn
+            if told is not None:
+                told.round = rnd if rules.side_of(seat) == a_side else None
             started = time.process_time()
             play = players[seat].choose(match.view_for(seat))
             think[0 if rules.side_of(seat) == a_side else 1].append(time.process_time() - started)
@@ -131,15 +184,24 @@ def main() -> None:
         help="an earlier run's --margins file (same seed and player B): also print this run "
         "minus that one, deck by deck",
     )
+    parser.add_argument(
+        "--knowing",
+        choices=sorted(KNOWING),
+        help="measurement only: A's guesses get these seats' true hands",
+    )
     args = parser.parse_args()
     rules = RuleSet.of(args.players, 11, args.variant)
+    told = None
+    if args.knowing is not None:
+        told = ToldHands(KNOWING[args.knowing])
+        told.install()
     margins: list[float] = []
     finished: list[tuple[int, float]] = []
     think_a: list[float] = []
     think_b: list[float] = []
     started = time.perf_counter()
     for deck_no in range(args.rounds):
-        played = play_deck(args.a, args.b, rules, args.seed, deck_no)
+        played = play_deck(args.a, args.b, rules, args.seed, deck_no, told=told)
         if played is None:
             continue  # a void deal: nothing was played
         margins.append(played[0])
@@ -154,7 +216,10 @@ def main() -> None:
             print(f"  after {len(margins)} decks: {so_far}; A's think {think}", flush=True)
     elapsed = time.perf_counter() - started
     figure = mean_interval(margins).text() if len(margins) > 1 else f"{margins[0]:.3f}"
-    print(f"{args.a} v {args.b}: {len(margins)} decks, each played twice; {rules.describe()}")
+    knowing = "" if args.knowing is None else f" (A told the {args.knowing}' hands)"
+    print(
+        f"{args.a} v {args.b}{knowing}: {len(margins)} decks, each played twice; {rules.describe()}"
+    )
     print(f"A minus B, points a round [95% CI over decks]: {figure}")
     print(f"think per move, CPU: A {spread(think_a)}; B {spread(think_b)}")
     print(f"wall time {elapsed:.0f} s")

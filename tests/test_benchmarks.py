@@ -7,6 +7,7 @@ prints its figures and its baseline.
 from __future__ import annotations
 
 import importlib.util
+import random
 import re
 import subprocess
 import sys
@@ -14,6 +15,11 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from helpers import shuffled_deck
+
+from scopa_net.bots.observed import Observed
+from scopa_net.match import Match
+from scopa_net.rules import RuleSet
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
@@ -368,3 +374,49 @@ def test_the_stage_report_takes_the_moves_of_the_window(monkeypatch: pytest.Monk
     assert lines[2].split() == ["b", "60.0", "100.0", "140.0"]
     assert lines[3].split() == ["in", "all", "110.0"]
     assert load.stage_report("stages a,b\n", (0.0, 1.0)) == ["stages: no move timed in the window"]
+
+
+@pytest.mark.parametrize("knowing", ["partner", "opponents", "everyone"])
+def test_the_told_hands_are_the_true_ones_and_the_rest_is_guessed(
+    knowing: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``round_duplicates.py --knowing``: a guess holds the told seats' true hands, and the
+    other seats' hands and the stock are the rest of the unseen cards, in their counts."""
+    duplicates = benchmark_module("round_duplicates.py", monkeypatch)
+    told = duplicates.ToldHands(duplicates.KNOWING[knowing])
+    rules = RuleSet.of(4)
+    match = Match(rules, 0)
+    rnd = match.deal(shuffled_deck(random.Random(3)))
+    for _ in range(5):
+        match.push_code(rnd.legal_codes()[0])
+    seat = rnd.turn
+    known = Observed.from_view(match.view_for(seat))
+    told.round = rnd
+    steps = duplicates.KNOWING[knowing]
+    worlds = [told.sample_world(known, random.Random(draw)) for draw in range(5)]
+    for world in worlds:
+        for s in range(4):
+            assert len(world.hands[s]) == (0 if s == seat else known.hand_counts[s])
+            if s != seat and (s - seat) % 4 in steps:
+                assert world.hands[s] == tuple(rnd.hands[s])
+        placed = [c for h in world.hands for c in h] + list(world.stock)
+        assert sorted(placed) == sorted(known.unseen)
+    untold = [s for s in range(4) if s != seat and (s - seat) % 4 not in steps]
+    if untold:
+        assert any(w.hands[s] != tuple(rnd.hands[s]) for w in worlds for s in untold)
+
+
+def test_a_row_told_the_opponents_hands_says_so() -> None:
+    done = run_benchmark(
+        "round_duplicates.py",
+        "hard:nodes=200",
+        "medium",
+        "--players",
+        "4",
+        "--rounds",
+        "1",
+        "--knowing",
+        "opponents",
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "(A told the opponents' hands)" in done.stdout

@@ -15,6 +15,17 @@ The ceiling measured (``benchmarks/arena_progress.py oracle medium --matches 100
 where a pair of ``hard`` gets +0.672 [0.596, 0.748] (28%); scopone scientifico (``--players 4
 --variant scopone_scientifico``; think median 9.5 ms, max 58 ms) +2.183 [2.073, 2.293], where
 a pair of ``hard`` got +0.931 [0.788, 1.073] over 660 matches (43%).
+
+Which hidden cards that value lies in, at four players: ``hard`` told some seats' true hands
+(its guesses place only the rest; ``round_duplicates.py hard medium --players 4 --rounds 200
+--seed 1 --knowing K --paired F``, deck by deck against hard's own row on the same decks,
+2026-12-07). Told the opponents' hands: +1.025 [0.572, 1.478] points a round over the first 80
+decks (stopped; the row +2.000 [1.666, 2.334], against +0.975 untold on those decks); told the
+partner's (each of the pair the other's): +0.212 [-0.139, 0.564] over the first 120 (the row
++1.046 [0.742, 1.349], against +0.833 untold). So the gap to the ceiling is the opponents'
+hands (and the stock's order, which the oracle knows too), not the partner's: knowing the
+partner's hand, all that signals between partners could pass, is worth a fifth of a point at
+most.
 """
 
 from __future__ import annotations
