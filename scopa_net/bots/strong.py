@@ -247,7 +247,12 @@ class StrongPlayer:
     iterations); ``bias`` 1.0 (untried plays tried best first by the one-move score, so at the
     tree's sparse nodes the partner, whose plays there are mostly first tries, plays its
     likeliest play instead of a random one), against the defaults of 2026-12-07 over 200
-    decks: -0.102 [-0.327, 0.122] (think median 38 ms, max 154 ms). In scopone with the
+    decks: -0.102 [-0.327, 0.122] (think median 38 ms, max 154 ms); the tree through the last
+    deal too once the stock holds only it (in the second deal, the leaf replaced by the round's
+    score, the last deal dealt from the guess; a setting tried and removed, 2026-12-07):
+    -0.408 [-0.684, -0.131] over the first 103 decks (stopped; think median 40 ms, max 166
+    ms), so the leaf at the deal's end is the better judge than a tree too thin to span the
+    next deal's guessed hands. In scopone with the
     opponents by the policy (seed 1), 2,000 iterations and ``tree_plies=4``: +0.013 [-0.360,
     0.385] (think median 55 ms, max 93 ms).
 
