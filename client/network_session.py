@@ -661,7 +661,20 @@ class NetworkSession:
             self._send_events.close()
             if self._link is not None:
                 with trio.CancelScope(shield=True):
+                    await self._say_goodbye()
                     await self._link.aclose()
+
+    async def _say_goodbye(self) -> None:
+        """The client closes (stopped, its window closed) with the seat still held: ``bye``
+        (reason ``quit``) first, so that the host tells the others the client was closed, not
+        that the connection was lost (protocol.md 3.3). Briefly: a host that takes no bytes
+        gets none."""
+        link = self._link
+        if link is None or self._stop or link.conn.state is not State.SEATED:
+            return
+        bye = m.Bye(reason=ErrorCode.QUIT.value, message="the client was closed")
+        with trio.move_on_after(GOODBYE_WAIT), suppress(*LINK_ERRORS, ProtocolError):
+            await link.send(bye)
 
     def seat_kept_hint(self) -> str:
         """How to come back to this seat once this client is gone ("" when none is kept)."""
@@ -1106,6 +1119,8 @@ class NetworkSession:
             await link.send(msg)
 
 
+GOODBYE_WAIT = 1.0
+"""How long a closing client tries to say ``bye`` to its host (seconds)."""
 SYNCING_POLL = 0.02
 """How often a message waiting for a resume's snapshot looks whether it was read (seconds)."""
 

@@ -83,6 +83,9 @@ class TableWords:
         self.told_this_match: set[str] = set()
         """What the deal check means, as said this match (each meaning once a match), and
         "table" once the start of the match said the host sees every hand."""
+        self.closed: set[int] = set()
+        """Seats whose player's client was closed in order (``seat_status`` ``closed``): said
+        so, not as a lost connection, until they are back."""
         self._taken_over: set[int] = set()
         """Seats a newcomer is taking from a player away past the host's limit: the host's
         own line says who took whose seat and why, so this says nothing of it."""
@@ -107,6 +110,10 @@ class TableWords:
         if e.seat < len(session._seating.seats):
             session._seating.seats[e.seat] = info
         session._seating.stand_ins[e.seat] = e.stand_in
+        if e.closed:
+            self.closed.add(e.seat)
+        else:
+            self.closed.discard(e.seat)
         if e.away:
             session._seating.stepped_away.add(e.seat)
         else:
@@ -173,7 +180,7 @@ class TableWords:
                 return
             text = self.lost_line(who, e.grace, e.seat)
         elif not e.connected and not e.stand_in and session._match_ended:
-            text = f"{who} lost the connection; their seat is kept until the rematch vote closes"
+            text = f"{self.gone(who, e.seat)}; their seat is kept until the rematch vote closes"
         elif not e.connected and e.stand_in and not session.match_begun:
             text = (  # past the grace period, at a table still waiting for players
                 f"{who} is not back yet; a computer plays for them once the match begins, "
@@ -210,6 +217,13 @@ class TableWords:
         self._taken_over.discard(e.seat)
         return e.kind == "human" and e.connected
 
+    def gone(self, who: str, seat: int | None) -> str:
+        """How ``who`` (at ``seat``) went: their client was closed in order, or (all this
+        client can tell otherwise) they lost the connection."""
+        if seat is not None and seat in self.closed:
+            return f"{who}'s client was closed"
+        return f"{who} lost the connection"
+
     def lost_line(
         self, who: str, grace: int, seat: int | None = None, *, of: int | None = None
     ) -> str:
@@ -222,34 +236,35 @@ class TableWords:
         lost them, when ``grace`` is what is left of it (the line was held back meanwhile): a
         bare "in 55 s" read as a grace period of 55 s, not 60."""
         session = self.session
+        gone = self.gone(who, seat)
+        since = "their client closed" if seat in self.closed else "it lost them"
         within = (
             f"in {grace} s"
             if of is None or of <= grace
-            else (f"in {grace} s (the host waits {of} s from when it lost them)")
+            else (f"in {grace} s (the host waits {of} s from when {since})")
         )
         if not session.match_begun:  # the table waits for players: nothing to play for them
             return (
-                f"{who} lost the connection; their seat is kept, and a computer plays for them "
+                f"{gone}; their seat is kept, and a computer plays for them "
                 "if the match begins before they are back"
             )
         if not isinstance(session.witness, BlindWitness):
-            return f"{who} lost the connection; a computer plays for them {within}"
+            return f"{gone}; a computer plays for them {within}"
         view = session.view
         if seat is not None and session._seating.sits_out(seat):
             # A computer plays the seat this round already: nothing of it waits on them.
             return (
-                f"{who} lost the connection; a computer plays their seat this round already "
+                f"{gone}; a computer plays their seat this round already "
                 "(the round goes on) and plays for them until they are back"
             )
         if view is not None and not view.round_over:
             return (
-                f"{who} lost the connection; if they are not back {within} this round is "
+                f"{gone}; if they are not back {within} this round is "
                 "void (nobody else can open their cards) and a computer plays for them from "
                 "the next round"
             )
         return (
-            f"{who} lost the connection; if they are not back {within} a computer plays "
-            "for them from the next round"
+            f"{gone}; if they are not back {within} a computer plays for them from the next round"
         )
 
     def hold_loss(self, seat: int, grace: int) -> bool:

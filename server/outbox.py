@@ -65,6 +65,9 @@ class Outbox:
         """Writes a batch at once (see the module's docstring), encoding the events the seats
         share through the frames given, if any; it calls :meth:`kick` when it could not write
         all of it."""
+        self.said_bye = False
+        """The player said ``bye`` (reason ``quit``) before its connection ended: its client
+        closed in order, and the table tells the others so (``seat_status`` ``closed``)."""
         self.joined_unsent = False
         """A ``joined`` is owed that no write has handed whole to the socket yet: should the
         connection end so, nobody has the seat's token, and the table gives the seat up

@@ -201,6 +201,9 @@ class PlayerSession:
                                 and event.reason == ErrorCode.DEAL_FAILED.value
                             ):
                                 await self._dispatch(event)  # the table tells the others why
+                            if isinstance(event, m.Bye):
+                                # Its client closing in order, not a drop (protocol.md 3.3).
+                                self.outbox.said_bye = event.reason == ErrorCode.QUIT.value
                             if isinstance(event, (ConnectionClosed, m.Bye)):
                                 return
                             if self.outbox.owes_many:

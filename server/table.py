@@ -157,6 +157,10 @@ class Seat:
     grace: int = 0
     away: bool = False
     """The player stepped away on purpose (``leave`` with ``away``); the seat is held."""
+    closed: bool = False
+    """The player's client said ``bye`` as it closed its connection (its window closed, it was
+    stopped), not a dropped connection: told in ``seat_status`` (protocol.md 3.3). The host's
+    own knowledge, as its clock is, not the journal's: a restarted host has every seat away."""
     open_to_newcomer: bool = False
     """The player has been away (a computer playing for them) past the host's away limit:
     still theirs, but a newcomer may take it (protocol.md 3.3). The host's clock says so, not
@@ -593,9 +597,15 @@ class Table:
         bot plays for them until they resume."""
         self._commit("away", {"seat": seat})
 
-    def set_status(self, seat: int, *, connected: bool, stand_in: bool, grace: int) -> None:
-        """A seat's player went away or came back, or a bot started or stopped standing in."""
+    def set_status(
+        self, seat: int, *, connected: bool, stand_in: bool, grace: int, closed: bool = False
+    ) -> None:
+        """A seat's player went away or came back, or a bot started or stopped standing in;
+        ``closed``: its connection ended with the player's ``bye`` (kept until they are back,
+        and not journaled: see :attr:`Seat.closed`)."""
         s = self.seats[seat]
+        if closed:
+            s.closed = True
         if (s.connected, s.stand_in, s.grace) == (connected, stand_in, grace):
             return
         self._commit(
@@ -761,7 +771,7 @@ class Table:
         s.older_tokens = ()
         s.epoch += 1
         s.connected, s.stand_in, s.grace, s.offences = True, False, 0, 0
-        s.away = False
+        s.away = s.closed = False
         s.moves.clear()  # move ids are the player's own: a newcomer may count from 1 again
         self._status_event(seat)
 
@@ -789,13 +799,14 @@ class Table:
         changed = not s.connected or s.stand_in or s.grace
         changed = changed or s.away
         s.connected, s.stand_in, s.grace, s.away = True, False, 0, False
+        s.closed = False
         if changed:
             self._status_event(seat)
 
     def _apply_leave(self, seat: int) -> None:
         s = self.seats[seat]
         s.kind, s.name, s.token_hash, s.older_tokens = SeatKind.OPEN, None, None, ()
-        s.connected, s.grace, s.away = False, 0, False
+        s.connected, s.grace, s.away, s.closed = False, 0, False, False
         s.stand_in = self.started and self.phase is not Phase.OVER
         self._status_event(seat)
         self._advance_seeds()  # a seat nobody plays sends no seed
@@ -806,7 +817,7 @@ class Table:
 
     def _apply_away(self, seat: int) -> None:
         s = self.seats[seat]
-        s.connected, s.grace, s.away = False, 0, True
+        s.connected, s.grace, s.away, s.closed = False, 0, True, False
         s.stand_in = self.phase is not Phase.OVER
         self._status_event(seat)
 
@@ -1024,7 +1035,7 @@ class Table:
             # The seat is forfeit: a bot plays it for the rest of the match.
             s.kind, s.name = SeatKind.BOT, f"bot {seat}"
             s.token_hash, s.older_tokens = None, ()
-            s.connected, s.stand_in, s.grace = True, False, 0
+            s.connected, s.stand_in, s.grace, s.closed = True, False, 0, False
             self._status_event(seat)
             self.forfeits.append((seat, s.seq))
 
@@ -1144,6 +1155,7 @@ class Table:
                 grace=s.grace,
                 stand_in=s.stand_in,
                 away=s.away,
+                closed=s.closed,
             )
         )
 

@@ -1262,20 +1262,26 @@ class TableTask:
         s = self.table.seats[seat]
         if s.kind is SeatKind.HUMAN and self.table.phase is not Phase.OVER:
             grace = self.config.grace
-            self.table.set_status(seat, connected=False, stand_in=False, grace=math.ceil(grace))
+            closed = outbox.said_bye
+            self.table.set_status(
+                seat, connected=False, stand_in=False, grace=math.ceil(grace), closed=closed
+            )
             self._grace_until[seat] = trio.current_time() + grace
             self._away_since[seat] = trio.current_time()
             log.log(
                 logging.DEBUG if self.stopping else logging.INFO,  # the host's own stop
-                "table %s: %s lost the connection; the seat waits %.0f s for them",
+                "table %s: %s %s; the seat waits %.0f s for them",
                 self.table.table_id,
                 self._who(seat),
+                "closed their client" if closed else "lost the connection",
                 grace,
             )
         elif s.kind is SeatKind.HUMAN:
             # After the match: nothing to stand in for, but the others see the player went
             # (it may still resume and answer a rematch, 3.11).
-            self.table.set_status(seat, connected=False, stand_in=False, grace=0)
+            self.table.set_status(
+                seat, connected=False, stand_in=False, grace=0, closed=outbox.said_bye
+            )
 
     def _never_seated(self, seat: int) -> None:
         """The connection that joined ``seat`` ended before its ``joined`` was written: nobody

@@ -331,6 +331,8 @@ def check_prose(msg: dict, problems: list, players: int | None) -> None:
             _fail(problems, "seat_status.connected", "true while away or stood in for")
         if msg["grace"] and (msg["connected"] or msg["stand_in"]):
             _fail(problems, "seat_status.grace", "a grace period with no one away waiting")
+        if msg.get("closed") and (msg["kind"] != "human" or msg["connected"] or msg["away"]):
+            _fail(problems, "seat_status.closed", "true but for a person away without leave")
     elif t == "played":
         if msg["captured"] >> msg["card"] & 1:
             _fail(problems, "played", "captured holds the card played")

@@ -37,6 +37,7 @@ WHYS = {  # 3.8: each `why` and the one code it goes with
 }  # fmt: skip
 NEWER_KEYS = {  # 3.2, 3.9: the keys version 5 added; a connection in 4 never carries them
     "error": {"why", "current_seq"}, "snapshot": {"stand_ins", "redeal", "makers"},
+    "seat_status": {"closed"},
 }  # fmt: skip
 LIMIT = 65536  # section 1: a payload of 1..65536 bytes
 ENDS = {  # 3.8: the codes that always travel in `bye`

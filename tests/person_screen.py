@@ -108,6 +108,10 @@ class Player(PersonScreen):
         self.scope = scope
 
     def crash(self) -> None:
+        # Its socket closed first: killed, a client says no `bye` (one stopped in order does).
+        link = self.session._link
+        if link is not None and isinstance(link.stream, trio.SocketStream):
+            link.stream.socket.close()
         self.scope.cancel()
 
 

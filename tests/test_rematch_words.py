@@ -116,10 +116,12 @@ async def test_a_client_killed_at_play_again_comes_back_with_the_same_join_and_a
                 for n, session in enumerate((ada, bea)):
                     both.start_soon(play, session, n)
             assert bea.store is not None  # the match is over: "play again?" on her screen
-        # Bea's client is gone without a word (killed) while the vote is open.
+        # Bea's client is gone while the vote is open (closed: its session said `bye`, as
+        # one stopped by SIGTERM or its window closing does; one killed reads "bea lost the
+        # connection", tests/test_closed_client_words.py).
         await ada.rematch(True)
         await lines_until(
-            ada, "bea lost the connection; their seat is kept until the rematch vote closes"
+            ada, "bea's client was closed; their seat is kept until the rematch vote closes"
         )
         command = ("join", f"127.0.0.1:{host.port}", "--table", str(ada.table_id), "--name", "bea")
         ran: list[subprocess.CompletedProcess[str]] = []

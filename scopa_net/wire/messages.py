@@ -40,6 +40,8 @@ from scopa_net.wire.records import Message, Record, Sender, message, record, wir
 # apart (scopa_net.protocol_versions) so that --version names them without the codec.
 WHY_SINCE = 5
 """The version whose ``error`` first carries the optional keys ``why`` and ``current_seq``."""
+CLOSED_SINCE = 5
+"""The version whose ``seat_status`` first carries the optional key ``closed``."""
 KEY_PROOF_SINCE = 5
 """The version whose ``hello`` and ``welcome`` first carry ``challenge`` and ``key_proof``: a
 host of it proves it holds the key it gives (protocol.md 5.3)."""
@@ -49,6 +51,7 @@ NEWER_KEYS: dict[str, dict[str, int]] = {
     "hello": {"challenge": KEY_PROOF_SINCE},
     "welcome": {"key_proof": KEY_PROOF_SINCE},
     "error": {"why": WHY_SINCE, "current_seq": WHY_SINCE},
+    "seat_status": {"closed": CLOSED_SINCE},
     "snapshot": {"stand_ins": 5, "redeal": 5, "makers": 5},
 }
 """Optional keys added after :data:`OLDEST_VERSION`, by message type, with the version that
@@ -484,10 +487,15 @@ class SeatStatus(Message):
     away: bool = wire(
         Bool(), "the player stepped away on purpose (not a dropped connection)", default=False
     )
+    closed: bool = optional(
+        Bool(), False, "version 5 on: the player's client said bye as it closed (not a drop)"
+    )
 
     def check_fields(self) -> None:
         if (self.kind == "open") != (self.name is None):
             raise FieldError("name", f"{self.name!r} does not fit a seat that is {self.kind}")
+        if self.closed and (self.connected or self.away or self.kind != "human"):
+            raise FieldError("closed", "only a person's seat left without `leave` is closed")
 
 
 @message("chat", Sender.HOST, sequenced=True)
