@@ -55,6 +55,11 @@ class HostLostError(SessionError):
         self.hint = hint
 
 
+class HostStoppingError(HostLostError):
+    """The host said goodbye (``bye shutting_down``) to a request before any seat was taken:
+    it is stopping, most often to start again; nothing was joined or opened."""
+
+
 class HostEndedError(HostLostError):
     """While this client was taking its seat back, the host ended the connection for a reason
     that trying again cannot change (protocol.md 3.8), or kept refusing it for now (slow down,

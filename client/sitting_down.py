@@ -7,19 +7,26 @@ from __future__ import annotations
 
 from typing import Any
 
+from scopa_net.client.addresses import shown_address
 from scopa_net.client.friend_address import friend_address
 from scopa_net.client.host_link import connect
 from scopa_net.client.known_hosts import OWN_HOSTS, KnownHosts, remember_own_host
 from scopa_net.client.proven_keys import ProvenKeys
 from scopa_net.client.render import NEW_SEAT_SITTING_OUT
 from scopa_net.client.session import ConnectionState, Message, ViewChanged
-from scopa_net.client.session_errors import HostKeyChangedError, SessionError
+from scopa_net.client.session_errors import (
+    ByeError,
+    HostKeyChangedError,
+    HostStoppingError,
+    SessionError,
+)
 from scopa_net.client.table_words import waiting_line
 from scopa_net.fair.commitments import fingerprint
 from scopa_net.mirror import SeatMirror
 from scopa_net.names import clean_name, table_label
 from scopa_net.seat_holders import SeatHolders
 from scopa_net.wire import messages as m
+from scopa_net.wire.errors import ErrorCode
 from scopa_net.witness import DealWitness
 
 TOOK_A_SEAT = (
@@ -47,6 +54,22 @@ class SittingDown:
         )
         session._link = link
         self.welcome(welcome)
+        try:
+            await self._take_a_seat(link)
+        except ByeError as exc:
+            if exc.reason != ErrorCode.SHUTTING_DOWN.value:
+                raise
+            opening = session.choice.create is not None
+            raise HostStoppingError(
+                f"the host at {shown_address(session.host, session.port)} is stopping: it said "
+                f"goodbye as you {'opened your table' if opening else 'joined'}, so "
+                f"{'no table was opened' if opening else 'nothing was joined'}. Once whoever "
+                "runs it has started it again, run the same command again."
+            ) from None
+
+    async def _take_a_seat(self, link: Any) -> None:
+        """Open or find the chosen table on ``link``, just welcomed, and sit down at it."""
+        session = self.session
         choice = session.choice
         table_id = choice.table_id
         password = choice.password

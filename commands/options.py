@@ -56,7 +56,10 @@ EXIT_STATUSES = (
     (EXIT_OK, "done"),
     (EXIT_FAILED, "the work failed (a transcript did not verify, a bot failed, a match stopped)"),
     (EXIT_USAGE, "a bad flag, value or combination of flags"),
-    (EXIT_UNREACHABLE, "no scopa-net host there (refused, no answer, unknown name, not one)"),
+    (
+        EXIT_UNREACHABLE,
+        "no scopa-net host there (refused, no answer, unknown name, not one), or it was stopping",
+    ),
     (EXIT_REFUSED, "the host said no (no such table, seat taken, wrong password, full)"),
     (EXIT_LOCAL, "this machine cannot (port in use, address not here, database, disk full)"),
     (
