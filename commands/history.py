@@ -121,9 +121,10 @@ def run_history(args: argparse.Namespace) -> int:
                 "table's export (--export TABLE); --export without a table writes every seat "
                 "of every match the filters keep"
             )
-        from scopa_net.client.sigterm import sigterm_raises
+        from scopa_net.client.sigterm import stop_signals_raise
 
-        with sigterm_raises():  # SIGTERM says what was written, as Ctrl-C does
+        # SIGTERM, and SIGHUP (its terminal closed), say what was written, as Ctrl-C does.
+        with stop_signals_raise():
             return export_every_match(args.db, args.out, wanted)
     if wanted.given() and args.export is not None:
         given = [f"--{f}" for f in ("table", "name", "since") if getattr(args, f) is not None]

@@ -18,10 +18,8 @@ from typing import TYPE_CHECKING
 
 from scopa_net.commands.history_filter import Listed
 from scopa_net.commands.options import (
-    EXIT_CANCELLED,
     EXIT_FAILED,
     EXIT_LOCAL,
-    EXIT_TERMINATED,
     CommandError,
     plural,
 )
@@ -171,14 +169,12 @@ def write_new(files: list[Exported], folder: Path) -> tuple[list[Exported], list
 
 
 def stopped_error(stop: KeyboardInterrupt, wrote: int, folder: Path) -> CommandError:
-    """What an export stopped by Ctrl-C (or SIGTERM) says: how many transcripts it wrote into
-    ``folder`` (each whole, its .names beside it), and that the same command writes the rest;
-    status 130 (143 for SIGTERM)."""
-    from scopa_net.client.sigterm import Terminated
+    """What an export stopped by Ctrl-C (or SIGTERM, or SIGHUP: its terminal closed) says: how
+    many transcripts it wrote into ``folder`` (each whole, its .names beside it), and that the
+    same command writes the rest; status 130 (143 for SIGTERM, 129 for SIGHUP)."""
+    from scopa_net.commands.work_stops import how_stopped
 
-    by_sigterm = isinstance(stop, Terminated)
-    stopped = "stopped by SIGTERM" if by_sigterm else "stopped"
-    status = EXIT_TERMINATED if by_sigterm else EXIT_CANCELLED
+    stopped, status = how_stopped(stop)
     if wrote == 0:
         return CommandError(f"{stopped} before any transcript was written into {folder}", status)
     return CommandError(

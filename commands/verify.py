@@ -121,10 +121,11 @@ def run(args: argparse.Namespace) -> int:
         if left:
             print(f"left out: {plural(len(left), 'file')} saved before {when} (--since)")
     brief = args.brief
-    from scopa_net.client.sigterm import sigterm_raises
+    from scopa_net.client.sigterm import stop_signals_raise
 
     try:
-        with sigterm_raises():  # SIGTERM says what was checked, as Ctrl-C does
+        # SIGTERM, and SIGHUP (its terminal closed), say what was checked, as Ctrl-C does.
+        with stop_signals_raise():
             if len(args.files) == 1:
                 return verify_files(args.files, print, pins=pins, me=me, brief=brief)
             with Progress("verify", len(args.files), "files", quiet=args.quiet) as progress:
@@ -137,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
                     args.files, out, progress.advance, pins=pins, me=me, brief=brief
                 )
     except StoppedError as exc:
-        if not exc.by_sigterm:
+        if exc.by_ctrl_c:
             print(file=sys.stderr)  # after the terminal's ^C
         raise
 

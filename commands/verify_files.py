@@ -8,7 +8,7 @@ import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
-from scopa_net.commands.options import EXIT_CANCELLED, EXIT_TERMINATED, CommandError
+from scopa_net.commands.options import EXIT_CANCELLED, CommandError
 from scopa_net.commands.verify_keys import PINNED_BY_HAND, normal_fingerprint
 from scopa_net.commands.verify_names import is_mine, saved_names
 from scopa_net.commands.verify_order import played_order, saved_time
@@ -62,26 +62,26 @@ def verify_files(
         if several:
             say_summary(out, summary)
     except KeyboardInterrupt as exc:
-        from scopa_net.client.sigterm import Terminated
+        from scopa_net.commands.work_stops import how_stopped
 
-        by_sigterm = isinstance(exc, Terminated)
-        raise StoppedError(stopped_words(paths, checked, by_sigterm), by_sigterm) from None
+        stopped, status = how_stopped(exc)
+        raise StoppedError(stopped_words(paths, checked, stopped), status) from None
     return EXIT_OK if all_ok and not summary.split else EXIT_FAILED
 
 
 class StoppedError(CommandError):
-    """Ctrl-C (or SIGTERM: ``by_sigterm``) during a verify: what was checked, and where it
-    stopped."""
+    """Ctrl-C, SIGTERM or SIGHUP (``status`` says which) during a verify: what was checked,
+    and where it stopped."""
 
-    def __init__(self, message: str, by_sigterm: bool = False) -> None:
-        super().__init__(message, EXIT_TERMINATED if by_sigterm else EXIT_CANCELLED)
-        self.by_sigterm = by_sigterm
+    @property
+    def by_ctrl_c(self) -> bool:
+        """Stopped at the terminal's ^C (its line goes below it)."""
+        return self.status == EXIT_CANCELLED
 
 
-def stopped_words(paths: list[Path], checked: int, by_sigterm: bool = False) -> str:
-    """What to tell a person who stopped a verify (or whose verify SIGTERM stopped) after
-    ``checked`` of ``paths``."""
-    stopped = "stopped by SIGTERM" if by_sigterm else "stopped"
+def stopped_words(paths: list[Path], checked: int, stopped: str = "stopped") -> str:
+    """What to tell a person whose verify stopped (``stopped``: how, "stopped by SIGTERM")
+    after ``checked`` of ``paths``."""
     if checked == len(paths):
         return f"{stopped} after checking all {len(paths)} files, before the summary was finished"
     if len(paths) == 1:
