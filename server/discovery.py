@@ -335,10 +335,30 @@ identical to one it had in the last 0.8 s, unless it holds a QU question, and th
 queries were otherwise the same bytes (the one from port 5353, answered later, won)."""
 
 
+STARTING_HOST_WAIT = 1.0
+"""How long past a host's probe the search waits for its announcement (python-zeroconf's
+three probes go 0.5 s apart, and it announces 0.5 s after the last), and so the most a search
+is made longer by hosts starting."""
+
+
+def _listen(seconds: float, interfaces: list[str]) -> None:
+    """Let the browsers listen for ``seconds``, or up to :data:`STARTING_HOST_WAIT` more while
+    a host heard probing for its name meanwhile has not announced itself yet."""
+    from scopa_net.server.probes_heard import ProbeWatch
+
+    ends = time.monotonic() + seconds
+    latest = ends + STARTING_HOST_WAIT
+    with ProbeWatch(SERVICE_TYPE, interfaces) as probes:
+        while (heard := probes.wait(ends)) is not None:
+            ends = min(latest, max(ends, heard + STARTING_HOST_WAIT))
+
+
 def browse_hosts(seconds: float = 2.0, interfaces: list[str] | None = None) -> list[HostAdvert]:
-    """Hosts seen on the LAN within ``seconds`` (blocking; run it in a thread). It asks and
-    listens on the interfaces of ``interfaces`` (IPv4 addresses; by default
-    :func:`browse_interfaces`), and finds nothing where there are none.
+    """Hosts seen on the LAN within ``seconds`` (blocking; run it in a thread), or up to
+    :data:`STARTING_HOST_WAIT` longer when a host starting meanwhile was heard probing for
+    its name: it announces itself after its probes. It asks and listens on the interfaces of
+    ``interfaces`` (IPv4 addresses; by default :func:`browse_interfaces`), and finds nothing
+    where there are none.
 
     Two browsers ask together: one from a port of its own (a "legacy unicast" query, RFC 6762
     6.7), which every responder answers at once, straight to that port, where no other program
@@ -360,7 +380,7 @@ def browse_hosts(seconds: float = 2.0, interfaces: list[str] | None = None) -> l
             ServiceBrowser(zc, SERVICE_TYPE, collector, question_type=QUESTION_FROM[zc.unicast])
             for zc in (asking, listening)
         ]
-        time.sleep(seconds)
+        _listen(seconds, chosen)
         for browser in browsers:
             browser.cancel()
         found = []

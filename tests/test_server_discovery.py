@@ -9,7 +9,13 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from helpers import free_port, require_multicast, unique_name
 
-from scopa_net.server.discovery import SERVICE_TYPE, HostAdvert, LanAdvertiser, browse_hosts
+from scopa_net.server.discovery import (
+    SERVICE_TYPE,
+    STARTING_HOST_WAIT,
+    HostAdvert,
+    LanAdvertiser,
+    browse_hosts,
+)
 
 # Real mDNS on this machine: one worker runs every such test (see addopts in pyproject.toml).
 pytestmark = pytest.mark.xdist_group("mdns")
@@ -102,6 +108,32 @@ def test_a_host_that_starts_while_the_search_runs_is_found() -> None:
     advertiser = late.result()
     try:
         assert [h.port for h in seen if h.name == name] == [port], seen
+    finally:
+        advertiser.close()
+
+
+def test_a_host_that_starts_late_in_joins_search_is_waited_for() -> None:
+    """A host started 1.2 s into ``join``'s search of 2 s announces itself after its probes,
+    about 1.5 s after it starts: it was never listed (0 of 4 started 1.0 or 1.5 s in, measured).
+    The search hears it probing and waits up to 1 s more for its announcement."""
+    require_multicast()
+    name, port = unique_name("starting host"), free_port()
+
+    def start_late() -> LanAdvertiser:
+        time.sleep(1.2)
+        return LanAdvertiser(
+            HostAdvert(name, port, 4, 1, False), "127.0.0.1", addresses=["127.0.0.1"]
+        )
+
+    with ThreadPoolExecutor(1) as pool:
+        late = pool.submit(start_late)
+        started = time.monotonic()
+        seen = browse_hosts(2.0, ["127.0.0.1"])
+        took = time.monotonic() - started
+    advertiser = late.result()
+    try:
+        assert [h.port for h in seen if h.name == name] == [port], seen
+        assert took < 2.0 + STARTING_HOST_WAIT + 0.5, took  # 1 s more at most
     finally:
         advertiser.close()
 
