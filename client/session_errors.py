@@ -59,6 +59,22 @@ class HostStoppingError(HostLostError):
     """The host said goodbye (``bye shutting_down``) to a request before any seat was taken:
     it is stopping, most often to start again; nothing was joined or opened."""
 
+    @classmethod
+    def at(cls, where: str, *, opening: bool = False) -> HostStoppingError:
+        """The one line for a host at ``where`` that said so as the person joined (or, with
+        ``opening``, opened a table): what did not happen, and what to do."""
+        return cls(
+            f"the host at {where} is stopping: it said goodbye as you "
+            f"{'opened your table' if opening else 'joined'}, so "
+            f"{'no table was opened' if opening else 'nothing was joined'}. Once whoever runs "
+            "it has started it again, run the same command again."
+        )
+
+    @staticmethod
+    def said_by(exc: BaseException) -> bool:
+        """Whether ``exc`` is a host's goodbye as it stops (``bye shutting_down``)."""
+        return isinstance(exc, ByeError) and exc.reason == ErrorCode.SHUTTING_DOWN.value
+
 
 class HostEndedError(HostLostError):
     """While this client was taking its seat back, the host ended the connection for a reason

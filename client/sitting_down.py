@@ -26,7 +26,6 @@ from scopa_net.mirror import SeatMirror
 from scopa_net.names import clean_name, table_label
 from scopa_net.seat_holders import SeatHolders
 from scopa_net.wire import messages as m
-from scopa_net.wire.errors import ErrorCode
 from scopa_net.witness import DealWitness
 
 TOOK_A_SEAT = (
@@ -49,23 +48,19 @@ class SittingDown:
     async def sit_down(self) -> None:
         """Connect, open or find the chosen table, and take a seat at it."""
         session = self.session
-        link, welcome = await connect(
-            session.host, session.port, session.connector, proven=ProvenKeys(session.data_dir)
-        )
-        session._link = link
-        self.welcome(welcome)
         try:
+            link, welcome = await connect(
+                session.host, session.port, session.connector, proven=ProvenKeys(session.data_dir)
+            )
+            session._link = link
+            self.welcome(welcome)
             await self._take_a_seat(link)
         except ByeError as exc:
-            if exc.reason != ErrorCode.SHUTTING_DOWN.value:
+            if not HostStoppingError.said_by(exc):
                 raise
+            where = shown_address(session.host, session.port)
             opening = session.choice.create is not None
-            raise HostStoppingError(
-                f"the host at {shown_address(session.host, session.port)} is stopping: it said "
-                f"goodbye as you {'opened your table' if opening else 'joined'}, so "
-                f"{'no table was opened' if opening else 'nothing was joined'}. Once whoever "
-                "runs it has started it again, run the same command again."
-            ) from None
+            raise HostStoppingError.at(where, opening=opening) from None
 
     async def _take_a_seat(self, link: Any) -> None:
         """Open or find the chosen table on ``link``, just welcomed, and sit down at it."""

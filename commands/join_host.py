@@ -50,6 +50,7 @@ def ask_host(
         connect,
     )
     from scopa_net.client.proven_keys import ProvenKeys
+    from scopa_net.client.session_errors import HostStoppingError
     from scopa_net.client.sigterm import run_until_stopped
     from scopa_net.wire import messages as m
     from scopa_net.wire.errors import ProtocolError
@@ -111,7 +112,11 @@ def ask_host(
         raise CommandError(str(exc), EXIT_UNREACHABLE) from None
     except HostUnprovenError as exc:  # a scopa-net host's answer, but not proof of its key
         raise CommandError(str(exc), EXIT_KEY_CHANGED) from None
-    except (ProtocolError, SessionError, trio.BrokenResourceError):
+    except SessionError as exc:
+        if HostStoppingError.said_by(exc):  # its goodbye as it stops: a scopa-net host's
+            raise CommandError(str(HostStoppingError.at(where)), EXIT_UNREACHABLE) from None
+        raise CommandError(not_scopa, EXIT_UNREACHABLE) from None
+    except (ProtocolError, trio.BrokenResourceError):
         raise CommandError(not_scopa, EXIT_UNREACHABLE) from None
     except OSError as exc:
         if connected:

@@ -11,7 +11,9 @@ does who types the table number a moment too late.
 
 from __future__ import annotations
 
+import contextlib
 import re
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -85,6 +87,44 @@ async def test_a_request_that_meets_a_stopping_host_says_so_in_one_line(
     assert str(failed.value) == (
         f"the host at 127.0.0.1:{host.port} is stopping: it said goodbye {nothing}. Once "
         "whoever runs it has started it again, run the same command again."
+    )
+
+
+async def test_join_that_asks_a_stopping_host_for_its_tables_says_so_too() -> None:
+    """``scopa-net join HOST`` first asks the host for its tables; the goodbye of a host that
+    stops meanwhile read "HOST is not a scopa-net host: something listens there but does not
+    speak scopa-net; check the port". A proxy on loopback holds the question until the host
+    has begun to stop."""
+    from scopa_net.commands.join_host import ask_host
+
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery)
+
+            async def relay(client: trio.SocketStream) -> None:
+                to_host = await trio.open_tcp_stream("127.0.0.1", host.port)
+                held = HeldUntilTheHostStops(to_host, host, nursery)
+                async with client, to_host, trio.open_nursery() as both:
+
+                    async def down() -> None:
+                        while data := await to_host.receive_some():
+                            await client.send_all(data)
+
+                    both.start_soon(down)
+                    with contextlib.suppress(trio.BrokenResourceError):
+                        while data := await client.receive_some():
+                            await held.send_all(data)
+                    both.cancel_scope.cancel()
+
+            listeners = await nursery.start(partial(trio.serve_tcp, relay, 0, host="127.0.0.1"))
+            port = listeners[0].socket.getsockname()[1]
+            with pytest.raises(CommandError) as failed:
+                await trio.to_thread.run_sync(ask_host, "127.0.0.1", port)
+            nursery.cancel_scope.cancel()
+    assert failed.value.status == EXIT_UNREACHABLE
+    assert str(failed.value) == (
+        f"the host at 127.0.0.1:{port} is stopping: it said goodbye as you joined, so nothing "
+        "was joined. Once whoever runs it has started it again, run the same command again."
     )
 
 
