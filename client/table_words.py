@@ -176,7 +176,7 @@ class TableWords:
         elif e.away:
             text = f"{who} stepped away; a computer plays for them until they are back"
         elif not e.connected and e.grace:
-            if self.hold_loss(e.seat, e.grace):
+            if self.hold_loss(e.seat, e.grace, closed=e.closed):
                 return
             text = self.lost_line(who, e.grace, e.seat)
         elif not e.connected and not e.stand_in and session._match_ended:
@@ -267,14 +267,15 @@ class TableWords:
             f"{gone}; if they are not back {within} a computer plays for them from the next round"
         )
 
-    def hold_loss(self, seat: int, grace: int) -> bool:
+    def hold_loss(self, seat: int, grace: int, *, closed: bool = False) -> bool:
         """Hold back that ``seat`` lost the connection for LOSS_SAID_AFTER, or longer if this
-        client is just back at the host (see LOSS_HELD_FOR); True when held."""
+        client is just back at the host (see LOSS_HELD_FOR); True when held. A client that was
+        closed (``closed``) is no network's blip, said at once unless this one is catching up."""
         session = self.session
         now = trio.current_time()
         catching_up = now - session._resumed_at < self.loss_held_for
-        if not catching_up and grace <= 2 * self.loss_said_after:
-            return False  # a grace period this short: the wait would take most of it
+        if not catching_up and (closed or grace <= 2 * self.loss_said_after):
+            return False  # closed, or a grace period this short: the wait would take most of it
         due = now + self.loss_said_after
         if catching_up:
             due = max(due, session._resumed_at + self.loss_held_for)

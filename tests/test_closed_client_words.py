@@ -27,8 +27,9 @@ from terminal_output import Window, in_a_window, read_until
 from scopa_net.wire import messages as m
 
 HANG_GUARD = 30
-GRACE = 8
-"""The host's grace period: at most 10 s, said at once (a longer one is held back 5 s)."""
+GRACE = 60
+"""The host's grace period, ours by default: a lost connection is said 5 s late (a network's
+blip is not news), with the seconds left; a closed client at once."""
 
 
 def _sigterm(window: Window) -> None:
@@ -52,7 +53,7 @@ def _sigkill(window: Window) -> None:
             f"News: Bruno's client was closed; a computer plays for them in {GRACE} s",
         ),
         (_sigterm, f"News: Bruno's client was closed; a computer plays for them in {GRACE} s"),
-        (_sigkill, f"News: Bruno lost the connection; a computer plays for them in {GRACE} s"),
+        (_sigkill, "News: Bruno lost the connection; a computer plays for them in 5"),
     ],
     ids=["window closed", "sigterm", "sigkill"],
 )
@@ -73,9 +74,10 @@ def test_the_others_read_that_a_client_was_closed_not_that_it_lost_the_connectio
                 stop(bruno)  # type: ignore[operator]
                 bruno.process.wait(HANG_GUARD)
                 said = read_until(ada.main_fd, b"News: Bruno", HANG_GUARD)
-                said += read_until(ada.main_fd, b"\n", HANG_GUARD)
+                if b"\n" not in said[said.index(b"News: Bruno") :]:  # the rest of that line
+                    said += read_until(ada.main_fd, b"\n", HANG_GUARD)
     (line,) = [line for line in said.decode().splitlines() if line.startswith("News: Bruno")]
-    assert line == ada_reads
+    assert line.startswith(ada_reads) if "lost" in ada_reads else line == ada_reads
 
 
 async def test_the_host_says_closed_only_after_a_bye_and_never_in_version_4() -> None:
