@@ -375,9 +375,7 @@ class Reconnection:
         session.table_id, session._seat = record.table_id, record.seat
         session.host_key = bytes.fromhex(record.host_key)
         session.match_no = record.match_no
-        session._sitting.start_seat(
-            starting_snapshot(record), mid_match=record.mid_match, taken_back=True
-        )
+        session._sitting.start_seat(starting_snapshot(record), mid_match=record.mid_match)
         session._acked_floor = record.last_played  # the earlier client's moves, acknowledged
         told = session._kept.seeds_out_round()
         if told is not None and isinstance(session.witness, DealWitness):

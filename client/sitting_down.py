@@ -122,6 +122,7 @@ class SittingDown:
             waiting = session._seating.players_awaited()
             if waiting:
                 session.notice(waiting_line(waiting))
+        self.say_where_the_seat_starts(snapshot)  # after where: a match under way, a round sat out
         self.show_the_board(snapshot)
 
     async def join_words(self, table_id: int, password: bool) -> str:
@@ -213,14 +214,12 @@ class SittingDown:
             f"{where} --no-resume --accept-new-key` sits down anew with the new key."
         )
 
-    def start_seat(
-        self, snapshot: m.Snapshot, *, mid_match: bool | None = None, taken_back: bool = False
-    ) -> None:
+    def start_seat(self, snapshot: m.Snapshot, *, mid_match: bool | None = None) -> None:
         """Start the seat's view, its deal checks and its seats from ``snapshot``
         (``mid_match``: the match began without this seat: its transcript starts from this
-        snapshot's word).
-        ``taken_back``: a seat kept on disk, started from the snapshot it sat down with: what
-        that snapshot said then is not shown again (the replay ends with the table now)."""
+        snapshot's word). What a person sitting down reads is :meth:`sit_down`'s to say: a
+        seat kept on disk, started from the snapshot it sat down with, says none of it again
+        (the replay ends with the table now)."""
         session = self.session
         session._start = snapshot
         session._verified_before = session.rounds_verified
@@ -239,8 +238,6 @@ class SittingDown:
         session._seating.holders = SeatHolders(session.rules.players)
         session._seating.take_seats(snapshot.seats, snapshot.stand_ins)
         session._from_snapshot(snapshot, sat_down=True)
-        if not taken_back:
-            self.say_where_the_seat_starts(snapshot)
 
     def say_where_the_seat_starts(self, snapshot: m.Snapshot) -> None:
         """What a person sitting down reads first: a match under way joined (its deal checked

@@ -104,7 +104,8 @@ async def test_taking_an_ordinary_tables_open_seat_mid_round_the_newcomer_plays_
 
     carla, ada = screens["Carla"], screens["Ada"]
     text = carla.text
-    assert carla.lines[0].startswith("You took a seat in a match under way"), text
+    sat = next(i for i, line in enumerate(carla.lines) if line.startswith("You sit at table"))
+    assert carla.lines[sat + 1].startswith("You took a seat in a match under way"), text
     assert NEW_SEAT_SITTING_OUT not in text, text
     assert "Your hand (none)" not in text, text
     hands = [line for line in carla.lines if line.startswith("Your hand ")]

@@ -110,7 +110,8 @@ async def test_a_person_sitting_down_in_a_round_under_way_sees_the_board_at_once
         said = dino.lines.index(f"You sit at table {table} 'test table', seat 1.")
         hand = next(i for i, line in enumerate(dino.lines) if line.startswith("Your hand "))
         assert said < hand, dino.text
-        assert dino.lines[0].startswith("You took a seat in a match under way"), dino.text
+        # Where he sits first, then what that seat is (tmux club night: the other way round).
+        assert dino.lines[said + 1].startswith("You took a seat in a match under way"), dino.text
         assert "Your turn." not in dino.text, dino.text  # Ada's turn: the board all the same
         assert sum(line.startswith("Your hand ") for line in dino.lines) == 1, dino.text
         nursery.cancel_scope.cancel()
