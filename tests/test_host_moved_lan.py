@@ -11,6 +11,7 @@ one test uses real mDNS on loopback and skips where multicast does not work."""
 from __future__ import annotations
 
 import re
+import socket
 import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -120,7 +121,10 @@ async def restarted_elsewhere(evening: Evening, tmp_path: Path, nursery: trio.Nu
     """The host stops, and starts again on its journal and key at another port."""
     await evening.first.shutdown()
     evening.first.journal.close()
-    again = await start_host(nursery, db=str(tmp_path / "host.db"), bot_delay=0.01, grace=600)
+    with socket.socket() as old_port:  # bound, never listening: the OS hands out another port
+        old_port.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # (past TIME_WAITs)
+        old_port.bind(("127.0.0.1", evening.first.port))
+        again = await start_host(nursery, db=str(tmp_path / "host.db"), bot_delay=0.01, grace=600)
     assert again.port != evening.first.port
     assert again.public_key == evening.first.public_key
     return again
