@@ -184,6 +184,8 @@ class Scripted:
         self.pending: int | None = None
         self.stop = False
         self.leaving = False
+        self.held = False
+        """While true it plays no turn (the match waits at its turn: there is no turn timer)."""
 
     async def run(self) -> None:
         """Until the seat is left, or its connection ends."""
@@ -203,7 +205,8 @@ class Scripted:
                 return
             view = None if self.raw.mirror is None else self.raw.view
             mine = view is not None and view.to_move == self.raw.seat and bool(view.hand)
-            if mine and self.pending is None and not self.leaving and not view.round_over:
+            held = self.held or self.leaving
+            if mine and self.pending is None and not held and not view.round_over:
                 self.move_id += 1
                 self.pending = self.move_id
                 play = self.raw.my_plays()[0]
@@ -266,6 +269,8 @@ async def test_every_field_as_people_chat_rename_step_away_leave_and_play_again(
         nursery.start_soon(bea.run)
         played = sum(isinstance(msg, m.Played) for msg in ada.raw.received)
         await until(lambda: sum(isinstance(msg, m.Played) for msg in ada.raw.received) > played)
+        bea.held = True  # the match waits at her turn until Cy has sat down (before, at a
+        # target of 6 with instant computers, it could end before Cy listed the tables)
         ada.todo.append(m.Leave(away=False))
         await until(lambda: received(bea.raw, m.SeatStatus, seat=0, kind="open"))
         await until(lambda: received(bea.raw, m.Played, seat=0))
@@ -278,6 +283,7 @@ async def test_every_field_as_people_chat_rename_step_away_leave_and_play_again(
         joined = await cy.raw.until(lambda msg: isinstance(msg, m.Snapshot | m.Error))
         assert isinstance(joined, m.Snapshot), joined
         nursery.start_soon(cy.run)
+        bea.held = False
         await until(lambda: received(bea.raw, m.MatchEnd), seconds=60)
         cy.todo.append(m.Rematch(agree=True))
         bea.todo.append(m.Rematch(agree=True))
