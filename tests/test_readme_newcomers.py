@@ -1,0 +1,31 @@
+"""What a newcomer who reads only the README is told is what the program does: the places where
+three newcomers (a player alone, an organiser, a suspicious player) read one thing in the README
+and met another on the screen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scopa_net.commands.main import build_parser
+from scopa_net.server.config import HostConfig
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _paragraph(starting: str) -> str:
+    """The README's paragraph that begins with ``starting``, on one line."""
+    at = README.index(starting)
+    return " ".join(README[at:].split("\n\n", 1)[0].split())
+
+
+def test_a_client_that_closes_is_waited_for_a_minute_and_a_blind_round_is_void() -> None:
+    """The organiser's friend closed a window at a blind table (what `host` opens): the others
+    read that the round would be void if the friend was not back within 60 s, where the README
+    had said only that a computer plays for them meanwhile."""
+    said = _paragraph("**If someone's client closes.**")
+    assert "the table waits a minute (the host's `--grace`), then a computer plays" in said
+    assert "at a blind table the round under way is void" in said
+    assert "the computer plays from the next round" in said
+    args, _ = build_parser().parse_known_args(["host"])
+    assert args.grace == HostConfig().grace == 60  # `host`, and `play --lan`'s own host
