@@ -15,8 +15,8 @@ from scopa_net.client.asking import Asking
 from scopa_net.client.moves import resolve_play
 from scopa_net.client.session import ConnectionState, SessionEndedError
 from scopa_net.client.style import text_line
-from scopa_net.errors import AmbiguousPlayError, IllegalPlayError, IllegalReason
-from scopa_net.notation import format_card
+from scopa_net.errors import AmbiguousPlayError, IllegalPlayError, IllegalReason, NotationError
+from scopa_net.notation import format_card, parse_play, split_play
 from scopa_net.plays import Play
 from scopa_net.typed import small_number
 from scopa_net.view import SeatView
@@ -44,10 +44,13 @@ class TypedMoves:
         screen shows the play, or any other view, it has come back)."""
         return self._on_its_way if self.state.move_sent else None
 
-    async def _bare_rank(self, token: str) -> bool:
+    async def _bare_rank(self, line: str) -> bool:
         """A rank alone (``7``, ``K``), or a value alone (``9``, the value the hand shows
-        beside a queen): the card of that rank or value in hand, if there is one only. True
-        when the line was taken as such (played, or answered with why not)."""
+        beside a queen), with a group after it or not (``K x 5h+5s``): the card of that rank
+        or value in hand, if there is one only. True when the line was taken as such (played,
+        or answered with why not)."""
+        token, group = split_play(line) or (line, None)
+        token = token.upper() if group is not None else token  # as the hand shows ranks
         view = self.state.view
         if self.state.choices or view is None or not view.hand or len(token) > 2:
             return False
@@ -60,7 +63,14 @@ class TypedMoves:
             same = [c for c in view.hand if c.rank == value]
         else:
             return False
-        if len(same) == 1:
+        if len(same) == 1 and group is not None:
+            try:  # the group read as it is after a whole card ("Kb x 5h+5s")
+                _, taken = parse_play(f"{format_card(same[0])} x {group}", self.display.scheme)
+            except NotationError as exc:
+                self._error(f"{exc} (type 'help' for the commands)")
+            else:
+                await self._play(Play(same[0], taken or ()), False)
+        elif len(same) == 1:
             await self._play(Play(same[0], ()), True)
         elif same:
             held = " and ".join(render.card_text(c, self.display) for c in same)

@@ -245,6 +245,15 @@ def card_name(c: Card, scheme: Scheme = Scheme.NEUTRAL) -> str:
 
 _PLAY_SPLIT = re.compile(r"\s*(?:\bx\b|\btakes?\b|:|>|=)\s*")
 _GROUP_SPLIT = re.compile(r"\s*[+,]\s*|\s+")
+_GROUP_AND = {"and"}
+"""Words that join the cards of a group (``5h and 5s``), read as ``+``."""
+
+
+def split_play(text: str) -> tuple[str, str] | None:
+    """The played card's words and the group's (``"K x 5h+5s"``: ``("k", "5h+5s")``), when
+    ``text`` names a group after a word that joins them (``x``, ``takes``, ``:``); else None."""
+    parts = _PLAY_SPLIT.split(" ".join(text.strip().split()).lower(), maxsplit=1)
+    return (parts[0], parts[1]) if len(parts) == 2 and parts[0] and parts[1] else None
 
 
 def parse_play(text: str, scheme: Scheme = Scheme.NEUTRAL) -> tuple[Card, tuple[Card, ...] | None]:
@@ -277,7 +286,7 @@ def parse_play(text: str, scheme: Scheme = Scheme.NEUTRAL) -> tuple[Card, tuple[
 
 def _parse_group(tokens: list[str], scheme: Scheme) -> tuple[Card, ...]:
     """Cards named one per token (``5s 2b``) or as rank-suit word pairs (``5 swords, 2 clubs``)."""
-    tokens = [t for t in tokens if t not in _CONNECTORS]
+    tokens = [t for t in tokens if t not in _CONNECTORS and t not in _GROUP_AND]
     try:
         cards = tuple(parse_card(t, scheme) for t in tokens)
     except AmbiguousNotationError:

@@ -579,3 +579,30 @@ async def test_quit_at_ones_own_lan_table_waiting_for_friends_says_it_opens_agai
         "`scopa-net play --lan` opens them again."
     )
     assert session.left == [True]
+
+
+async def test_a_rank_alone_with_a_group_plays_the_only_card_of_that_rank() -> None:
+    """Help says "A rank alone (7, K) plays your only card of that rank" and "Name the group
+    after it: 7d x 5s+2b"; a newcomer typed "K x 5h+5s" and read "invalid card: 'k': expected
+    a rank followed by a suit", and "Kb takes 5h and 5s" read as an unknown command 'kb'."""
+    session = TableSession(match_dealt({0: "7d 3s Kb", 1: "2h 2s Jd"}, "5s 5h 2b 3h"))
+    screen = Screen()
+    controller = Controller(session, Display(), screen.show, lambda: None)
+    controller.state.view = session.view
+    await controller.handle_line("Q x 5s+5h")
+    assert screen.take() == "You hold no card of rank Q."
+    await controller.handle_line("K x 5s 2b")
+    said = "illegal play: 'Kb x 2b+5s': those cards do not add up to the card played"
+    assert screen.take() == said
+    assert session.submitted == []
+    await controller.handle_line("K x 5s+5h")
+    assert session.submitted == [Play(parse_card("Kb"), (parse_card("5s"), parse_card("5h")))]
+
+
+async def test_a_group_may_be_joined_with_and() -> None:
+    session = TableSession(match_dealt({0: "7d 3s Kb", 1: "2h 2s Jd"}, "5s 5h 2b 3h"))
+    screen = Screen()
+    controller = Controller(session, Display(), screen.show, lambda: None)
+    controller.state.view = session.view
+    await controller.handle_line("Kb takes 5h and 5s")
+    assert session.submitted == [Play(parse_card("Kb"), (parse_card("5h"), parse_card("5s")))]
