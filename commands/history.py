@@ -58,7 +58,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         metavar="WHEN",
         help="only the matches that began at or after WHEN: a date YYYY-MM-DD or "
-        "'YYYY-MM-DD HH:MM' (local time), or start (since the host last started: tonight)",
+        "'YYYY-MM-DD HH:MM' (local time), or start (since the host last started: tonight, "
+        "with a match it resumed as it started)",
     )
     h.add_argument(
         "--export",

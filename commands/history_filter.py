@@ -16,7 +16,8 @@ from scopa_net.seat_holders import A_COMPUTER, THEN
 from scopa_net.tally import folded
 
 SINCE_START = "start"
-"""``--since start``: the matches begun since the host last started (a club's evening)."""
+"""``--since start``: the matches begun since the host last started, and those it resumed as
+it started (in play then): a club's evening, a restart half way through a match included."""
 
 Seats = tuple[tuple[str, ...], ...]
 """By seat, the names of everyone who held it in a match."""
@@ -35,6 +36,15 @@ class Listed:
     over: bool = True
     number: int = 1
     """The match's number at its table (from 1, as ``--match`` counts)."""
+    ended: float | None = None
+    """When a match over ended (None: in play, or a journal that did not keep it)."""
+
+    def in_play_at(self, moment: float) -> bool:
+        """Whether the match had begun and was not over yet at ``moment`` (a host's start
+        that resumed it)."""
+        if self.began >= moment:
+            return False
+        return not self.over or (self.ended is not None and self.ended >= moment)
 
     def seats_of(self, name: str) -> list[int]:
         """The seats someone called ``name`` held (case and accents aside)."""
@@ -116,6 +126,8 @@ class MatchFilter:
             return False
         if self.since == SINCE_START and start is None:  # a journal that kept no start
             return False
+        if start is not None and self.since == SINCE_START and match.in_play_at(start):
+            return True  # the host resumed it as it started: one of tonight's
         return start is None or match.began >= start
 
     def nothing(

@@ -92,7 +92,8 @@ def listed_matches(record: TableRecord, now: str = "", seated: Seats = ()) -> li
         )
         seats = summary_seats(match)
         won = winning_seats(match, len(seats))
-        listed.append(Listed(started or record.created, line, record.table_id, seats, won, True, n))
+        began = started or record.created
+        listed.append(Listed(began, line, record.table_id, seats, won, True, n, ended))
         started = ended  # a rematch begins as the match before it ends
     if in_play:
         head = _match_head(record.table_id, name, count if count > 1 else None)

@@ -174,3 +174,33 @@ def test_export_takes_the_name_of_who_held_the_seat(
         "scopa-net: nobody called Zed held a seat at table 1 (seat 0 ann, seat 1 bot 1); give "
         "--seat one of those names or a seat number\n"
     )
+
+
+def test_since_start_keeps_a_match_the_restart_resumed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An organiser stopped the host with Ctrl-C half way through a match and started it
+    again, as the README says is safe; `history --name Dora --since start` then said "no
+    match of Dora since the host last started", the line above it showing her match of that
+    evening. A match in play when the host started is one of its evening's; one over before
+    is not."""
+    db = str(tmp_path / "host.db")
+    journal = Journal(db)
+    journal.host_started(at(7, 20, 0))
+    journal.create_table("1", at(7, 20, 1), {"name": "Thursday", "players": 2})
+    journal.create_table("2", at(7, 20, 3), {"name": "Early", "players": 2})
+    journal.finish_table("2", at(7, 20, 20), played(["Ugo", "Vi"], 0, at(7, 20, 4), at(7, 20, 20)))
+    journal.host_started(at(7, 20, 30))  # Ctrl-C, then the same command again
+    journal.reopen_table("1")
+    journal.finish_table(
+        "1", at(7, 20, 45), played(["Carlo", "Dora"], 1, at(7, 20, 2), at(7, 20, 45))
+    )
+    journal.close()
+    assert listed(capsys, "--db", db, "--name", "Dora", "--since", "start") == [
+        "table 1 'Thursday': started 2026-12-07 20:02, ended 20:45: Carlo 4 - Dora 11; Dora "
+        "won (2 players)",
+        "Dora: 1 match, won 1",
+    ]
+    assert listed(capsys, "--db", db, "--name", "Ugo", "--since", "start") == [
+        "no match of Ugo since the host last started (2026-12-07 20:30) in this journal"
+    ]

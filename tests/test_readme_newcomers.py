@@ -29,3 +29,16 @@ def test_a_client_that_closes_is_waited_for_a_minute_and_a_blind_round_is_void()
     assert "the computer plays from the next round" in said
     args, _ = build_parser().parse_known_args(["host"])
     assert args.grace == HostConfig().grace == 60  # `host`, and `play --lan`'s own host
+
+
+def test_since_start_says_a_match_resumed_by_the_restart_is_tonights() -> None:
+    """`history --since start` keeps a match played across a restart
+    (test_history_filters.py::test_since_start_keeps_a_match_the_restart_resumed); the help
+    and the documents the README sends an organiser to say so."""
+    history = " ".join((ROOT / "docs" / "history.md").read_text(encoding="utf-8").split())
+    assert "and those it resumed as it started, in play then" in history
+    hosting = " ".join((ROOT / "docs" / "hosting.md").read_text(encoding="utf-8").split())
+    assert "a match played across a restart included" in hosting
+    parser = build_parser()
+    sub = parser._subparsers._group_actions[0].choices["history"]  # type: ignore[union-attr]
+    assert "with a match it resumed as it started" in " ".join(sub.format_help().split())
