@@ -34,7 +34,12 @@ def unseated_blind_words(version: int) -> str:
 
 
 def unseated_blind_brief(version: int) -> str:
-    return f"not checked: a computer's seat made a party (blind transcript version {version})"
+    """``--brief``'s words for :func:`unseated_blind_words`: what was not checked, not a claim
+    that it happened (a host's export of a table with no computer reads it too)."""
+    return (
+        "not checked: whether a computer's seat was made a party (blind transcript version "
+        f"{version})"
+    )
 
 
 def gap_words(transcript: Transcript) -> str | None:

@@ -110,7 +110,7 @@ def test_an_honest_blind_match_with_a_computer_and_a_seat_stepped_away_verifies(
     (line,) = verify(capsys, key, "--brief", export)
     assert line.startswith(f"{export}: VERIFIED: "), line
     assert line.endswith(
-        "; not checked: a computer's seat made a party (blind transcript version 4)"
+        "; not checked: whether a computer's seat was made a party (blind transcript version 4)"
     )
     (line,) = verify(capsys, key, "--brief", path)
     assert line.startswith(f"{path}: VERIFIED: "), line
