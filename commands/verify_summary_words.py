@@ -111,7 +111,12 @@ def say_summary(out: Callable[[str], None], s: Summary) -> None:
         out("  a host that keeps losing one player's share is worth asking about)")
     else:
         out("seeds left out: none (every player's random share counted in every shuffle)")
-    if not s.hands and not s.people:
+    # Only the rounds the summary counts verified: a round another copy failed in is not.
+    people = sorted(s.people.items())  # by name, as names are compared
+    dealt = [(p.label(), _verified(s, p.hands)) for _, p in people]
+    dealt += [(f"seat {seat}", _verified(s, s.hands[seat])) for seat in sorted(s.hands)]
+    dealt = [(label, rounds) for label, rounds in dealt if rounds]
+    if not dealt:
         return
     from scopa_net.fair.stats import seat_tallies
 
@@ -121,9 +126,6 @@ def say_summary(out: Callable[[str], None], s: Summary) -> None:
         "they held; a seat whose files have none, by its number), beside what fair shuffling "
         "gives on average and the usual range (19 times in 20):"
     )
-    people = sorted(s.people.items())  # by name, as names are compared
-    dealt = [(p.label(), p.hands) for _, p in people]
-    dealt += [(f"seat {seat}", s.hands[seat]) for seat in sorted(s.hands)]
     for label, rounds in dealt:
         parts = []
         for tally in seat_tallies(rounds.values()):
@@ -142,3 +144,9 @@ def say_summary(out: Callable[[str], None], s: Summary) -> None:
         "now and then is expected; the same person outside again and again, over many matches, "
         "is worth a question."
     )
+
+
+def _verified(s: Summary, hands: dict[bytes, tuple[int, ...]]) -> dict[bytes, tuple[int, ...]]:
+    """The hands of ``hands`` dealt in rounds the summary counts verified (the worst of a
+    round's copies: one changed copy makes it failed)."""
+    return {r: hand for r, hand in hands.items() if s.rounds.get(r) == "verified"}

@@ -260,6 +260,7 @@ def test_the_luck_of_the_deal_is_explained_and_no_alarm() -> None:
     summary = Summary()
     for n in range(12):
         summary.hands[0][bytes([n]) * 16] = no_coins
+        summary.rounds[bytes([n]) * 16] = "verified"  # as verify counts a round verified
     lines: list[str] = []
     say_summary(lines.append, summary)
     assert "seeds left out: none (every player's random share counted in every shuffle)" in lines
@@ -679,3 +680,24 @@ def test_a_broken_chain_met_live_does_not_speak_of_a_file() -> None:
     assert what_failed(chain).startswith("the record was changed after the round")
     dealer = errors.DealerMismatchError("detail")
     assert what_failed(dealer, live=True) == what_failed(dealer)
+
+
+def test_the_luck_of_the_deal_counts_only_the_rounds_the_summary_counts_verified(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A suspicious player checked her file with a copy she had changed by hand: the summary
+    said "rounds: 0 verified, ..., 2 failed", then the luck of the deal "in the verified
+    rounds" counted "seat 0, 2 rounds". A round that failed in one copy is not verified."""
+    match = [t.encode() for t in simulate_match(RuleSet.of(2, 5), 4).transcripts]
+    rounds = 3
+    mine, changed = tmp_path / "seat0.scopa", tmp_path / "changed.scopa"
+    mine.write_bytes(match[0])
+    changed.write_bytes(_changed(match[0]))
+    status, out = _verify(capsys, mine, changed)
+    assert status == 1
+    counted = "(a round in several files counted once)"
+    assert f"rounds: {rounds - 1} verified, 0 void, 1 failed {counted}" in out, out
+    (luck,) = [line for line in out if line.startswith("  seat 0, ")]
+    assert luck.startswith(f"  seat 0, {rounds - 1} rounds: "), luck
+    status, out = _verify(capsys, changed)
+    assert not [line for line in out if line.startswith("luck of the deal")], out
