@@ -42,3 +42,17 @@ def test_since_start_says_a_match_resumed_by_the_restart_is_tonights() -> None:
     parser = build_parser()
     sub = parser._subparsers._group_actions[0].choices["history"]  # type: ignore[union-attr]
     assert "with a match it resumed as it started" in " ".join(sub.format_help().split())
+
+
+def test_what_verify_says_of_a_transcript_changed_by_hand_is_what_it_prints() -> None:
+    """A suspicious player changed one card of her transcript, then the result, and asked
+    what `verify` would say: docs/verify.md (where the README sends her) quotes the lines
+    verify leads a failed round and a changed result with."""
+    from scopa_net.fair import errors
+    from scopa_net.fair.plain_words import what_failed
+
+    said = " ".join((ROOT / "docs" / "verify.md").read_text(encoding="utf-8").split())
+    assert "A transcript is binary (one msgpack value, protocol.md section 6)" in said
+    for kind in (errors.SwappedCardError, errors.BadSignatureError):
+        error = kind.__new__(kind)
+        assert f'("{what_failed(error)}")' in said, kind
