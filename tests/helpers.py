@@ -38,7 +38,9 @@ from scopa_net.fair.blind.party_secrets import PartySecrets
 from scopa_net.fair.blind.plan import shared_positions
 from scopa_net.fair.blind.record import blind_first_dealer, shares_message
 from scopa_net.fair.blind.simulate import BlindTable as SimulatedBlindTable
+from scopa_net.fair.blind.wire import decode_any
 from scopa_net.fair.commitments import fingerprint
+from scopa_net.fair.transcript import Transcript
 from scopa_net.match import Match
 from scopa_net.notation import parse_card
 from scopa_net.round import Round
@@ -345,6 +347,26 @@ def verify_pinned(
     capsys.readouterr()
     status = scopa_net_main(["verify", "--pin", fingerprint(host_key), str(path)])
     return status, capsys.readouterr().out
+
+
+def verified_as_far_as_seen(
+    transcripts: Path, host_key: bytes, version: int, capsys: pytest.CaptureFixture[str]
+) -> tuple[Transcript, str]:
+    """The one transcript in the folder ``transcripts``, of a seat caught up mid-match: of
+    ``version`` (7 ordinary, 8 blind) with a ``caught_up``, and ``verify --pin`` of it ends
+    "VERIFIED as far as this seat saw the match" (status 1), no round FAILED. The transcript
+    and what verify printed."""
+    (saved,) = transcripts.glob("*.scopa")
+    transcript = decode_any(saved.read_bytes())
+    assert transcript.version == version
+    assert transcript.caught_up is not None
+    status, out = verify_pinned(host_key, saved, capsys)
+    assert status == 1, out
+    assert "FAILED" not in out, out
+    assert out.rstrip().splitlines()[-1].startswith("VERIFIED as far as this seat saw the match"), (
+        out
+    )
+    return transcript, out
 
 
 def imported_modules(path: Path) -> set[str]:

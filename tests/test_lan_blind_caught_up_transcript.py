@@ -12,15 +12,13 @@ from pathlib import Path
 
 import pytest
 import trio
+from helpers import verified_as_far_as_seen
 from hosting import create, start_host
 from person_screen import Player, sit, take_back, until
 
 from scopa_net.client.moves import legal_plays
 from scopa_net.client.network_session import CAUGHT_UP_BETWEEN_ROUNDS
 from scopa_net.client.reconnection import TRANSCRIPT_SINCE
-from scopa_net.commands.main import main
-from scopa_net.fair.blind.wire import decode_any
-from scopa_net.fair.commitments import fingerprint
 from scopa_net.rules import RuleSet
 from scopa_net.server.host import Host
 from scopa_net.server.table import Phase
@@ -70,16 +68,13 @@ async def test_a_blind_seat_caught_up_mid_match_keeps_a_transcript_verify_checks
     assert "No transcript is saved" not in text, text
     assert "No transcript was saved" not in text, text
     assert "Transcript saved:" in text, text
-    (saved,) = (tmp_path / "Ada" / "transcripts").glob("*.scopa")
-    transcript = decode_any(saved.read_bytes())
-    assert transcript.version == 8
-    assert transcript.caught_up is not None
-    assert transcript.rounds[0].round_no == transcript.caught_up.round_no + 1
-    assert transcript.result.sig is not None  # the signed match end, read and kept
-    capsys.readouterr()
-    assert main(["verify", "--pin", fingerprint(hosts[0].public_key), str(saved)]) == 1
-    out = capsys.readouterr().out
+    transcript, out = verified_as_far_as_seen(
+        tmp_path / "Ada" / "transcripts", hosts[0].public_key, 8, capsys
+    )
     told = transcript.caught_up
+    assert told is not None
+    assert transcript.rounds[0].round_no == told.round_no + 1
+    assert transcript.result.sig is not None  # the signed match end, read and kept
     missed = (
         "round 1: this seat did not see it"
         if told.round_no == 1

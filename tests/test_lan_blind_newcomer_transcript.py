@@ -10,14 +10,12 @@ from pathlib import Path
 
 import pytest
 import trio
+from helpers import verified_as_far_as_seen
 from hosting import create, start_host
 from person_screen import Player, sit, until
 
 from scopa_net.client.moves import legal_plays
 from scopa_net.client.sitting_down import TOOK_A_SEAT
-from scopa_net.commands.main import main
-from scopa_net.fair.blind.wire import decode_any
-from scopa_net.fair.commitments import fingerprint
 from scopa_net.rules import RuleSet
 from scopa_net.server.host import Host
 
@@ -69,14 +67,4 @@ async def test_a_blind_newcomer_keeps_a_version_8_transcript_verify_checks(
     assert TOOK_A_SEAT in carla.lines, text
     assert "No transcript" not in text, text
     assert "Transcript saved:" in text, text
-    (saved,) = (tmp_path / "Carla" / "transcripts").glob("*.scopa")
-    transcript = decode_any(saved.read_bytes())
-    assert transcript.version == 8
-    assert transcript.caught_up is not None
-    capsys.readouterr()
-    assert main(["verify", "--pin", fingerprint(hosts[0].public_key), str(saved)]) == 1
-    out = capsys.readouterr().out
-    assert "FAILED" not in out, out
-    assert out.rstrip().splitlines()[-1].startswith("VERIFIED as far as this seat saw the match"), (
-        out
-    )
+    verified_as_far_as_seen(tmp_path / "Carla" / "transcripts", hosts[0].public_key, 8, capsys)

@@ -16,15 +16,13 @@ from pathlib import Path
 
 import pytest
 import trio
+from helpers import verified_as_far_as_seen
 from hosting import CutOff, create, start_host
 from journal_copies import copy_journal, put_back
 from person_screen import Player, sit, until
 
 from scopa_net.client.moves import legal_plays
 from scopa_net.client.reconnection import MOVE_LOST_WITH_THE_HOST
-from scopa_net.commands.main import main
-from scopa_net.fair.commitments import fingerprint
-from scopa_net.fair.transcript import decode
 from scopa_net.rules import RuleSet
 from scopa_net.server.host import Host
 
@@ -125,17 +123,7 @@ async def test_a_newcomer_still_keeps_her_transcript_after_the_host_lost_events(
     text = carla.text
     assert "No transcript was saved" not in text, text
     assert "Transcript saved:" in text, text
-    (saved,) = (tmp_path / "Carla" / "transcripts").glob("*.scopa")
-    transcript = decode(saved.read_bytes())
-    assert transcript.version == 7
-    assert transcript.caught_up is not None
-    capsys.readouterr()
-    assert main(["verify", "--pin", fingerprint(hosts[0].public_key), str(saved)]) == 1
-    out = capsys.readouterr().out
-    assert "FAILED" not in out, out
-    assert out.rstrip().splitlines()[-1].startswith("VERIFIED as far as this seat saw the match"), (
-        out
-    )
+    verified_as_far_as_seen(tmp_path / "Carla" / "transcripts", hosts[0].public_key, 7, capsys)
 
 
 async def test_a_card_typed_while_the_host_comes_back_on_an_older_journal_does_not_hang(
@@ -157,10 +145,4 @@ async def test_a_card_typed_while_the_host_comes_back_on_an_older_journal_does_n
     text = carla.text
     assert "Traceback" not in text, text
     assert "Transcript saved:" in text, text
-    (saved,) = (tmp_path / "Carla" / "transcripts").glob("*.scopa")
-    capsys.readouterr()
-    assert main(["verify", "--pin", fingerprint(hosts[0].public_key), str(saved)]) == 1
-    out = capsys.readouterr().out
-    assert out.rstrip().splitlines()[-1].startswith("VERIFIED as far as this seat saw the match"), (
-        out
-    )
+    verified_as_far_as_seen(tmp_path / "Carla" / "transcripts", hosts[0].public_key, 7, capsys)
