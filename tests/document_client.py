@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import msgpack
 import trio
+from document_own_plays import OwnPlays
 from document_referee import Table, legal_takes
 from document_seat import CheckFailedError, Seat
 
@@ -60,6 +61,16 @@ TABLE_EVENTS = {  # 3.4
 
 class HostMisbehavedError(Exception):
     """The host sent what an honest client never expects: a refusal, a `bye`, a broken frame."""
+
+
+class ChangedPlayError(CheckFailedError):
+    """3.5: the host recorded a play of this seat other than the one sent, or one it did not
+    send (*changed play*); ``detail`` says both plays."""
+
+    def __init__(self, round_no: int, detail: str) -> None:
+        super().__init__(round_no, "changed play")
+        self.detail = detail
+        self.args = (f"round {round_no}: changed play: {detail}",)
 
 
 class OtherVersionError(Exception):
@@ -264,6 +275,7 @@ class DocumentClient:
         self.pending: Pending | None = None
         self.plays_sent = 0
         self.acks: list[dict] = []
+        self.own = OwnPlays()  # 3.5: what it checks of its own plays
         self.resent: set[str] = set()
         self.events: list[dict] = []  # every table event, as it arrived
         self.version = VERSION  # the version of the connection (3.2)
@@ -406,6 +418,7 @@ class DocumentClient:
             assert self.seat is not None
             self.seat.midway(snapshot)  # 5.10: the round in play can no longer be checked
             self.last_seq, self.pending = snapshot["seq"], None  # played or not, it shows
+            self.own.caught_up_by_snapshot(snapshot["seq"])
             self._board_from(snapshot)
             return
         await self._send_again()
@@ -421,7 +434,7 @@ class DocumentClient:
                 self.resent.add("seed_reveal")
                 await self._send({"t": "seed_reveal", "round_id": r.round_id, "seed": r.seed})
         if self.pending is not None:
-            await self._send(self.pending.message())
+            await self._send_play(self.pending)
 
     async def leave(self, away: bool) -> None:
         """3.3: step away (``away``) or give the seat up for good; the connection stays in the
@@ -429,6 +442,7 @@ class DocumentClient:
         await self._send({"t": "leave", "away": away})
         while (message := await self._receive())["t"] != "left":
             await self._handle(message)
+        self.own.lost_answers()
 
     async def rename(self, name: str) -> None:
         """3.3 Names: go by another name; the host's `seat_status` says the name settled on."""
@@ -456,7 +470,19 @@ class DocumentClient:
                 self.move_id += 1
                 self.pending = Pending(self.move_id, self.last_seq, card, take)
                 self.plays_sent += 1
-                await self._send(self.pending.message())
+                await self._send_play(self.pending)
+
+    async def _send_play(self, play: Pending) -> None:
+        self.own.sending(play.move_id, play.card, play.captured)
+        await self._send(play.message())
+
+    async def _changed_play(self, detail: str | None) -> None:
+        """3.5: a mismatch stops the seat as a failed check of 5.10 does."""
+        if detail is not None:
+            failed = ChangedPlayError(self.round_no, detail)
+            await self._bye("deal_failed", str(failed)[:200])
+            self.conn = None
+            raise failed
 
     async def _handle(self, message: dict) -> None:
         kind = message["t"]
@@ -464,8 +490,13 @@ class DocumentClient:
             await self._event(message)
         elif kind == "ack":
             self.acks.append(message)
-        elif kind == "reject" and message["code"] == "stale" and self.pending is not None:
-            self.pending = None  # chosen before events on their way: choose again once here
+            await self._changed_play(self.own.ack(message, self.last_seq))
+        elif kind == "reject":
+            await self._changed_play(self.own.reject(message))  # 3.5: checked first
+            if message["code"] != "stale" or message["move_id"] not in self.own.sent:
+                raise HostMisbehavedError(f"unexpected reject: {message}")
+            if self.pending is not None and self.pending.move_id == message["move_id"]:
+                self.pending = None  # chosen before events on their way: choose again
         elif kind == "error" and message["code"] == "wrong_phase" and message["ref"] in self.resent:
             self.resent.discard(message["ref"])  # 5.4: a repeat the host already had
         else:
@@ -479,6 +510,8 @@ class DocumentClient:
         if event["seq"] != self.last_seq + 1:
             await self._bye("bad_seq", f"event {event['seq']} after {self.last_seq}")
             raise HostMisbehavedError(f"event seq {event['seq']} after {self.last_seq}")
+        watched = self.kept[self.seat_no] and not self.computer[self.seat_no]
+        await self._changed_play(self.own.event(event, self.seat_no, watched))
         try:
             self.seat.take(event)
         except CheckFailedError as failed:

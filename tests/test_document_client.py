@@ -28,6 +28,7 @@ from hosting import start_host
 
 OUTSIDERS = (
     "document_client",
+    "document_own_plays",
     "document_seat",
     "document_host",
     "document_hashes",

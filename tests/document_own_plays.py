@@ -1,0 +1,130 @@
+"""What a client checks of its own plays, written from protocol.md 3.5 alone ("A client checks
+its own plays"): the `played` an `ack` names is the move sent; a `move_id_taken` for a move
+sent again exactly as first sent says the host applied another play; a `played` of the seat
+that no `ack` names, while no computer plays for its person, is a play the person never made.
+Sans-IO: each method returns the words of a mismatch (*changed play*), or None."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+VALUES = ("ace", "two", "three", "four", "five", "six", "seven", "knave", "knight", "king")
+SUITS = ("coins", "cups", "swords", "clubs")  # section 2
+
+
+def card_words(card: int) -> str:
+    """Section 2: index = (value - 1) * 4 + suit."""
+    return f"the {VALUES[card // 4]} of {SUITS[card % 4]}"
+
+
+def take_words(captured: int) -> str:
+    if not captured:
+        return "laying it on the table"
+    cards = [card_words(c) for c in range(40) if captured >> c & 1]
+    return "taking " + " and ".join(cards)
+
+
+@dataclass
+class OwnPlays:
+    """One seat's plays as sent, and what the host answered and recorded of them."""
+
+    sent: dict[int, tuple[int, int]] = field(default_factory=dict)  # move_id: (card, captured)
+    unanswered: set[int] = field(default_factory=set)
+    again: set[int] = field(default_factory=set)  # sent again, exactly as first sent
+    to_come: dict[int, int] = field(default_factory=dict)  # seq an ack named: its move_id
+    read: dict[int, tuple[int, int] | None] = field(default_factory=dict)  # seq: own play or None
+    held: dict[int, tuple[int, int]] = field(default_factory=dict)  # own plays no ack named yet
+    covered_to: int = 0  # events up to this seq came in a snapshot: not read, not compared
+
+    def sending(self, move_id: int, card: int, captured: int) -> None:
+        """A `play` goes out; the same one again (after a resume) is marked as sent again."""
+        if self.sent.get(move_id) == (card, captured):
+            self.again.add(move_id)
+        self.sent[move_id] = (card, captured)
+        self.unanswered.add(move_id)
+
+    def caught_up_by_snapshot(self, seq: int) -> None:
+        """3.4: the events up to ``seq`` were not read; a move not sent again gets no answer."""
+        self.covered_to = seq
+        self.unanswered.clear()
+        self.held.clear()
+        self.to_come.clear()
+
+    def lost_answers(self) -> None:
+        """`left` took the connection back to the lobby: an unanswered move was not played."""
+        self.unanswered.clear()
+
+    def ack(self, ack: dict, last_seq: int) -> str | None:
+        """The `played` this `ack` names must be the move sent: compared now if already read."""
+        move_id, seq = ack["move_id"], ack["seq"]
+        self.unanswered.discard(move_id)
+        self.held.pop(seq, None)
+        mine = self.sent.get(move_id)
+        if mine is None:
+            return f"the host answered move {move_id}, which this seat never sent"
+        if seq > last_seq:
+            self.to_come[seq] = move_id
+        elif seq > self.covered_to:
+            wrong = self._compare(mine, self.read.get(seq))
+            if wrong is not None:
+                return wrong
+        return self._held_alone()
+
+    def reject(self, reject: dict) -> str | None:
+        """A move answered with a refusal; `move_id_taken` for a move sent again as it was first
+        sent says the host applied it as another play (3.5 step 1)."""
+        move_id = reject["move_id"]
+        self.unanswered.discard(move_id)
+        if reject["code"] == "move_id_taken" and move_id in self.again:
+            card, captured = self.sent[move_id]
+            return (
+                f"the host says your move {move_id} ({card_words(card)}, "
+                f"{take_words(captured)}) was applied as another play"
+            )
+        return self._held_alone()
+
+    def event(self, event: dict, seat: int, watched: bool) -> str | None:
+        """Every table event as it arrives, before it is shown. ``watched``: the seat is a
+        person's and no computer plays for them as the events have it (3.5)."""
+        seq = event["seq"]
+        own = event["t"] == "played" and event["seat"] == seat
+        self.read[seq] = (event["card"], event["captured"]) if own else None
+        if seq in self.to_come:
+            return self._compare(self.sent[self.to_come.pop(seq)], self.read[seq])
+        if not own or not watched:
+            return None
+        if self.unanswered:  # it may be the answer to a move not yet answered
+            self.held[seq] = (event["card"], event["captured"])
+            return None
+        return self._not_made(event["card"], event["captured"])
+
+    def _compare(self, mine: tuple[int, int], recorded: tuple[int, int] | None) -> str | None:
+        if recorded is None:
+            return "the host acknowledged your play with an event that is not a play of yours"
+        if recorded == mine:
+            return None
+        card, captured = recorded
+        sent_card, sent_captured = mine
+        if card != sent_card:
+            return (
+                f"the host recorded your play as {card_words(card)}, {take_words(captured)}; "
+                f"you sent {card_words(sent_card)}, {take_words(sent_captured)}"
+            )
+        return (
+            f"the host recorded your play of {card_words(card)} as {take_words(captured)}; "
+            f"you sent it {take_words(sent_captured)}"
+        )
+
+    def _held_alone(self) -> str | None:
+        """Every move answered: a play held that no `ack` named was not the person's."""
+        if self.unanswered or not self.held:
+            return None
+        seq = min(self.held)
+        return self._not_made(*self.held.pop(seq))
+
+    @staticmethod
+    def _not_made(card: int, captured: int) -> str:
+        return (
+            f"the host recorded a play for your seat, {card_words(card)} "
+            f"{take_words(captured)}, that you did not make"
+        )

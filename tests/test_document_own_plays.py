@@ -1,0 +1,130 @@
+"""The outsiders' client checks its own plays as protocol.md 3.5 says (*changed play*), at our
+real host over loopback: a host that relays another capture than the one sent, or plays a card
+for a person who is there, stops it; an honest host, through a drop with a move on its way and
+a computer standing in, never does."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import trio
+from cheats import play_once_for, relay_another_capture
+from document_client import ChangedPlayError, DocumentClient
+from document_own_plays import OwnPlays, card_words, take_words
+from hosting import start_host
+
+
+async def ada_at(port: int, *, players: int = 2, target: int = 11) -> DocumentClient:
+    """Ada at a new table of ``players`` seats, the others the host's computer players."""
+    ada = DocumentClient("Ada")
+    await ada.connect("127.0.0.1", port)
+    await ada.join(await ada.create_table(target=target, bots=players - 1, players=players))
+    return ada
+
+
+async def stopped_by_a_check(ada: DocumentClient) -> ChangedPlayError:
+    with pytest.raises(ChangedPlayError) as failed:
+        await ada.play()
+    assert ada.conn is None  # it left: `bye deal_failed` sent, the connection closed
+    return failed.value
+
+
+async def test_a_host_that_relays_another_capture_stops_it_with_changed_play(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    changed: list[tuple[int, int, int]] = []
+    relay_another_capture(monkeypatch, 0, changed)
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0)
+            failed = await stopped_by_a_check(await ada_at(host.port))
+            nursery.cancel_scope.cancel()
+    assert changed, "Ada never had a capture with another choice: the test proves nothing"
+    ((card, sent, relayed),) = changed
+    assert failed.check == "changed play"
+    assert failed.detail == (
+        f"the host recorded your play of {card_words(card)} as {take_words(relayed)}; "
+        f"you sent it {take_words(sent)}"
+    )
+    assert str(failed).startswith(f"round {failed.round_no}: changed play: the host recorded")
+
+
+async def test_a_card_the_host_plays_for_a_person_who_is_there_stops_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    played_for: list[int] = []
+    play_once_for(monkeypatch, 0, played_for)
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0)
+            failed = await stopped_by_a_check(await ada_at(host.port))
+            nursery.cancel_scope.cancel()
+    assert played_for, "the host never played for Ada: the test proves nothing"
+    assert failed.round_no == 1
+    assert re.fullmatch(
+        r"the host recorded a play for your seat, the \w+ of \w+ "
+        r"(laying it on the table|taking the .*), that you did not make",
+        failed.detail,
+    ), failed.detail
+
+
+@pytest.mark.parametrize("players", [2, 4])
+async def test_an_honest_host_raises_no_alarm_through_a_drop_mid_move(players: int) -> None:
+    """Ada's connection drops just after a `play` left, and stays down past the grace period,
+    so the host's computer plays for her; she resumes, sends the move again, and plays on to
+    the match's end with no check failing."""
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0.05, grace=0.2)
+            ada = await ada_at(host.port, players=players, target=4)
+            await ada.play(stop=lambda c: c.plays_sent == 2)  # the second move on its way
+            assert ada.pending is not None
+            (task,) = host.tables.values()
+            with trio.fail_after(10):  # applied, its answer unread as the connection drops
+                while task.table.seats[ada.seat_no].seq <= ada.last_seq:
+                    await trio.sleep(0.01)
+            await ada.drop()
+            stood_in = len(task.table.computer_plays)
+            with trio.fail_after(10):  # the host's computer plays for her meanwhile
+                while len(task.table.computer_plays) == stood_in:
+                    await trio.sleep(0.01)
+            await ada.connect("127.0.0.1", host.port)
+            await ada.resume()
+            assert ada.caught_up_by == "replay"
+            await ada.play()
+            assert ada.seat is not None
+            assert ada.seat.match_over
+            # The move on its way was sent again and answered as a repeat, its event replayed.
+            repeat = ada.acks[1]
+            assert (repeat["move_id"], repeat["duplicate"]) == (2, True), ada.acks
+            (event,) = [e for e in ada.events if e["seq"] == repeat["seq"]]
+            assert (event["t"], event["seat"]) == ("played", ada.seat_no)
+            assert ada.own.sent[2] == (event["card"], event["captured"])
+            await ada.quit()
+            nursery.cancel_scope.cancel()
+
+
+def test_a_repeat_answered_after_its_replayed_event_is_compared_with_it() -> None:
+    """3.5: where the `played` came first (a move sent again after a resume, its `played` in
+    the replay) the `ack` is compared as it arrives; a `played` it did not send, while a move
+    is unanswered, is held until every move is answered."""
+    own = OwnPlays()
+    own.sending(3, 24, 1 << 25)
+    assert own.event({"t": "played", "seq": 9, "seat": 0, "card": 24, "captured": 1 << 26},
+                     0, watched=True) is None  # fmt: skip
+    own.sending(3, 24, 1 << 25)  # sent again after a resume
+    said = own.ack({"move_id": 3, "seq": 9, "duplicate": True}, last_seq=9)
+    assert said == (
+        "the host recorded your play of the seven of coins as taking the seven of swords; "
+        "you sent it taking the seven of cups"
+    )
+    held = OwnPlays()
+    held.sending(1, 4, 0)
+    assert held.event({"t": "played", "seq": 5, "seat": 0, "card": 4, "captured": 0},
+                      0, watched=True) is None  # fmt: skip
+    said = held.reject({"move_id": 1, "code": "not_your_turn"})
+    assert said == (
+        "the host recorded a play for your seat, the two of coins laying it on the table, "
+        "that you did not make"
+    )
