@@ -48,8 +48,13 @@ OPTIONAL = {
     "snapshot": {4: {"voids": 0, "computer_plays": [], "people": []},
                  5: {"stand_ins": [], "redeal": False, "makers": []}},
     "error": {5: {"why": None, "current_seq": None}},
+    "seat_status": {5: {"closed": False}},
 }  # fmt: skip
-LISTED = {"snapshot": SNAPSHOT_KEYS, "error": {"t", "code", "message", "ref"}}
+SEAT_STATUS_KEYS = {"t", "seq", "seat", "kind", "name", "connected", "grace", "stand_in", "away"}
+LISTED = {
+    "snapshot": SNAPSHOT_KEYS, "error": {"t", "code", "message", "ref"},
+    "seat_status": SEAT_STATUS_KEYS,
+}  # fmt: skip
 MAX_PAYLOAD = 65536
 PING_AFTER = 10.0  # 3.6: a side that has sent nothing for 10 s pings
 GONE_AFTER = 30.0  # 3.6: nothing heard for 30 s, the peer is gone
@@ -144,6 +149,13 @@ def unlisted(message: dict, version: int) -> str | None:
         return f"error {message['code']} with why {message['why']!r}"
     if kind == "error" and "current_seq" in message and message["code"] != "stale":
         return f"error {message['code']} with current_seq"  # 3.9: only with `stale`
+    away = ("human", False, False)  # 3.9: `closed` only of a person away, not by choice
+    if (
+        kind == "seat_status"
+        and message.get("closed")
+        and ((message["kind"], message["connected"], message["away"]) != away)
+    ):
+        return "seat_status closed of a seat not away by a dropped or closed client"
     if kind == "snapshot":  # 3.9's rules that involve several fields
         players = message["rules"]["players"]
         if "makers" in message and len(message["makers"]) != len(message["plays"]):
@@ -288,6 +300,7 @@ class DocumentClient:
         self.by_computer: list[bool] = []
         self.play_seats: list[int] = []
         self.kept: list[bool] = []  # the seat's holder is a person who has not left it
+        self.absent: dict[int, str] = {}  # 3.3: each seat whose person is away, in words
         self.snapshot: dict | None = None
         self.caught_up_by = ""  # the last `resumed`'s catch_up
         self.round_no = 0  # the round shown, and whether it deals a void one again (3.9)
@@ -542,6 +555,7 @@ class DocumentClient:
                     for k, name in enumerate(self.made_by)
                 ]
             self.kept[seat] = e["kind"] == "human"
+            self._absence(e)
             self.holders[seat] = now
             self.computer[seat] = e["kind"] == "bot" or e["stand_in"]
         elif e["t"] == "round_commit":
@@ -554,6 +568,23 @@ class DocumentClient:
             self.play_seats.append(seat)
             self.made_by.append(self.holders[seat] or f"seat {seat}")
             self.by_computer.append(self.computer[seat])
+
+    def _absence(self, e: dict) -> None:
+        """3.3: why a person is away, in words: a client closed (`closed`), a step away, or a
+        lost connection, and whether a computer plays for them yet."""
+        if e["kind"] != "human" or e["connected"]:
+            self.absent.pop(e["seat"], None)
+            return
+        name = e["name"]
+        if e["away"]:
+            why = f"{name} stepped away"
+        elif e.get("closed", False):
+            why = f"{name}'s client was closed"
+        else:
+            why = f"{name} lost the connection"
+        later = f"a computer plays for them in {e['grace']} s" if e["grace"] else ""
+        now = "a computer plays for them" if e["stand_in"] else later
+        self.absent[e["seat"]] = f"{why}; {now}" if now else why
 
     # --- frames ---------------------------------------------------------------------------------
 

@@ -533,3 +533,55 @@ async def test_a_rename_renames_the_plays_made_before_it_in_makers(kind: str) ->
             for c in (lea, ada):
                 await c.quit()
             nursery.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize(
+    ("how", "version", "words"),
+    [
+        ("quit", 5, "Ivo's client was closed; a computer plays for them in 60 s"),
+        ("drop", 5, "Ivo lost the connection; a computer plays for them in 60 s"),
+        ("quit", 4, "Ivo lost the connection; a computer plays for them in 60 s"),
+    ],
+)
+async def test_a_client_closed_in_order_is_told_from_a_lost_connection(
+    how: str, version: int, words: str
+) -> None:
+    """3.3: Ivo's client says `bye quit` as it closes (``quit``) or its connection just ends
+    (``drop``); Ada, in version 5, reads `closed` only after the `bye`, and in version 4 never
+    (a key of 5 there would stop her with `bad_field`)."""
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            port = (await start_host(nursery, bot_delay=0, grace=60)).port
+            ivo, ada = DocumentClient("Ivo"), DocumentClient("Ada")
+            await ivo.connect("127.0.0.1", port)
+            await ivo.join(await ivo.create_table(target=4, bots=0))
+            await ada.connect("127.0.0.1", port, version)
+            await ada.join(ivo.table_id)
+            await (ivo.quit() if how == "quit" else ivo.drop())
+            await ada.play(stop=lambda c: ivo.seat_no in c.absent)
+            assert ada.absent == {ivo.seat_no: words}
+            (status,) = [e for e in ada.events if e["t"] == "seat_status" and not e["connected"]]
+            assert status.get("closed", False) is (how == "quit" and version == 5)
+            await ada.quit()
+            nursery.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize(
+    ("change", "version", "wrong"),
+    [
+        ({"closed": True}, 4, "seat_status with keys ['closed'] in version 4"),
+        ({"closed": False}, 5, "seat_status writes its optional key closed as its default"),
+        ({"closed": True, "connected": True}, 5, "seat_status closed of a seat not away"),
+        ({"closed": True, "away": True}, 5, "seat_status closed of a seat not away"),
+    ],
+)
+def test_it_refuses_closed_where_3_9_does_not_allow_it(
+    change: dict, version: int, wrong: str
+) -> None:
+    away = {"t": "seat_status", "seq": 4, "seat": 1, "kind": "human", "name": "Ivo",
+            "connected": False, "grace": 60, "stand_in": False, "away": False}  # fmt: skip
+    assert unlisted({**away, "closed": True}, 5) is None
+    assert unlisted(away, version) is None
+    said = unlisted({**away, **change}, version)
+    assert said is not None
+    assert said.startswith(wrong)
