@@ -501,12 +501,14 @@ class DocumentClient:
         kind = message["t"]
         if kind in TABLE_EVENTS:
             await self._event(message)
+        elif kind in ("ack", "reject") and message["move_id"] not in self.own.sent:
+            raise HostMisbehavedError(f"{kind} of a move never sent: {message}")
         elif kind == "ack":
             self.acks.append(message)
             await self._changed_play(self.own.ack(message, self.last_seq))
         elif kind == "reject":
             await self._changed_play(self.own.reject(message))  # 3.5: checked first
-            if message["code"] != "stale" or message["move_id"] not in self.own.sent:
+            if message["code"] != "stale":
                 raise HostMisbehavedError(f"unexpected reject: {message}")
             if self.pending is not None and self.pending.move_id == message["move_id"]:
                 self.pending = None  # chosen before events on their way: choose again

@@ -48,7 +48,7 @@ class OwnPlays:
         self.covered_to = seq
         self.unanswered.clear()
         self.held.clear()
-        self.to_come.clear()
+        self.to_come = {k: v for k, v in self.to_come.items() if k > seq}
 
     def lost_answers(self) -> None:
         """`left` took the connection back to the lobby: an unanswered move was not played."""
@@ -59,9 +59,7 @@ class OwnPlays:
         move_id, seq = ack["move_id"], ack["seq"]
         self.unanswered.discard(move_id)
         self.held.pop(seq, None)
-        mine = self.sent.get(move_id)
-        if mine is None:
-            return f"the host answered move {move_id}, which this seat never sent"
+        mine = self.sent[move_id]  # the client refuses an answer to a move it never sent
         if seq > last_seq:
             self.to_come[seq] = move_id
         elif seq > self.covered_to:
