@@ -54,6 +54,7 @@ SEAT_STATUS_KEYS = {"t", "seq", "seat", "kind", "name", "connected", "grace", "s
 LISTED = {
     "snapshot": SNAPSHOT_KEYS, "error": {"t", "code", "message", "ref"},
     "seat_status": SEAT_STATUS_KEYS,
+    "reject": {"t", "move_id", "code", "reason", "message", "current_seq"},
 }  # fmt: skip
 MAX_PAYLOAD = 65536
 PING_AFTER = 10.0  # 3.6: a side that has sent nothing for 10 s pings
@@ -128,17 +129,23 @@ def why_of(error: dict, version: int) -> str | None:
 
 
 def unlisted(message: dict, version: int) -> str | None:
-    """Section 1, 3.9: what is wrong with the keys of an `error` or a `snapshot` read on a
-    connection in ``version``, or None. A key the version does not list is refused like any
-    unknown key, and so is an optional key written with the value its absence stands for."""
+    """Section 1, 3.8, 3.9: what is wrong with the keys of an `error`, a `reject`, a
+    `seat_status` or a `snapshot` read on a connection in ``version``, or None. A key the
+    version does not list is refused like any unknown key, and so is an optional key written
+    with the value its absence stands for."""
     kind = message["t"]
     if kind not in LISTED:
         return None
     optional = {
-        k: v for since, keys in OPTIONAL[kind].items() if since <= version for k, v in keys.items()
+        k: v
+        for since, keys in OPTIONAL.get(kind, {}).items()
+        if since <= version
+        for k, v in keys.items()
     }
     keys = set(message)
-    if not LISTED[kind] <= keys or keys - LISTED[kind] - set(optional):
+    if not LISTED[kind] <= keys:
+        return f"{kind} without keys {sorted(LISTED[kind] - keys)}"
+    if keys - LISTED[kind] - set(optional):
         return (
             f"{kind} with keys {sorted(keys - LISTED[kind] - set(optional))} in version {version}"
         )
@@ -149,6 +156,13 @@ def unlisted(message: dict, version: int) -> str | None:
         return f"error {message['code']} with why {message['why']!r}"
     if kind == "error" and "current_seq" in message and message["code"] != "stale":
         return f"error {message['code']} with current_seq"  # 3.9: only with `stale`
+    stale, illegal = message.get("code") == "stale", message.get("code") == "illegal_play"
+    if kind == "error" and version >= 5 and stale and "current_seq" not in message:
+        return "error stale without current_seq"  # 3.8: a host of 5 sends it with every stale
+    if kind == "reject" and (message["current_seq"] is not None) != stale:
+        return f"reject {message['code']} with current_seq {message['current_seq']}"  # 3.9
+    if kind == "reject" and (message["reason"] is not None) != illegal:
+        return f"reject {message['code']} with reason {message['reason']}"  # 3.9
     away = ("human", False, False)  # 3.9: `closed` only of a person away, not by choice
     if (
         kind == "seat_status"

@@ -585,3 +585,32 @@ def test_it_refuses_closed_where_3_9_does_not_allow_it(
     said = unlisted({**away, **change}, version)
     assert said is not None
     assert said.startswith(wrong)
+
+
+@pytest.mark.parametrize(
+    ("message", "version", "wrong"),
+    [
+        ({"t": "error", "code": "stale", "message": "", "ref": "resume"}, 5,
+         "error stale without current_seq"),
+        ({"t": "reject", "move_id": 3, "code": "stale", "reason": None, "message": "",
+          "current_seq": None}, 5, "reject stale with current_seq None"),
+        ({"t": "reject", "move_id": 3, "code": "not_your_turn", "reason": None, "message": "",
+          "current_seq": 9}, 5, "reject not_your_turn with current_seq 9"),
+        ({"t": "reject", "move_id": 3, "code": "illegal_play", "reason": None, "message": "",
+          "current_seq": None}, 5, "reject illegal_play with reason None"),
+        ({"t": "reject", "move_id": 3, "code": "stale", "reason": None, "message": ""}, 5,
+         "reject without keys ['current_seq']"),
+    ],
+)  # fmt: skip
+def test_it_refuses_a_stale_without_current_seq_and_a_reject_3_9_does_not_allow(
+    message: dict, version: int, wrong: str
+) -> None:
+    """3.8: a host of 5 says its newest `seq` with every `stale`; 3.9: a `reject` has
+    `current_seq` exactly with `stale` and `reason` exactly with `illegal_play`."""
+    assert unlisted(message, version) == wrong
+    stale_error = {"t": "error", "code": "stale", "message": "", "ref": "resume"}
+    assert unlisted(stale_error, 4) is None  # version 4 had no current_seq
+    assert unlisted({**stale_error, "current_seq": 41}, 5) is None
+    stale = {"t": "reject", "move_id": 3, "code": "stale", "reason": None, "message": "",
+             "current_seq": 41}  # fmt: skip
+    assert unlisted(stale, 5) is None
