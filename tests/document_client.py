@@ -3,7 +3,10 @@ from scopa_net. It speaks the wire of sections 1 and 3 over TCP, takes part in e
 of section 5, checks every event on arrival with ``document_seat.Seat`` (5.10), and plays legal
 cards chosen with ``document_referee``. A failed check ends the connection with
 ``bye deal_failed`` and raises ``CheckFailedError``; anything else the host does that an honest
-client should never see raises ``HostMisbehavedError``.
+client should never see raises ``HostMisbehavedError``. It checks its own plays as 3.5 says
+(``document_own_plays``): a play the host recorded otherwise than sent, or made for its seat
+while no computer was announced standing in, stops it the same way (``ChangedPlayError``, the
+check *changed play*). It tells why a person is away (3.3, ``absent``), `closed` included.
 
 It says ``hello`` in version 5 and, refused by a host that names 4 as its newest (3.2), says
 it again in 4 on a new connection. It refuses a key its connection's version does not list
