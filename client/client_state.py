@@ -39,6 +39,9 @@ class ClientState:
     players_awaited: int = 0
     """The players a host's table still waits for before its first deal (0 when none, or
     not known): the toolbar says it, as the line said when this person sat down."""
+    awaited_away: tuple[int, str, float] | None = None
+    """At a blind table, the person lost whom the round in play waits for: seat, name, and
+    when (``time.time()``) the round is void unless they are back; the toolbar says it."""
     listeners: list[Callable[[], None]] = field(default_factory=list)
 
     def changed(self) -> None:

@@ -506,6 +506,12 @@ class NetworkSession:
         return self._seating.players_awaited()
 
     @property
+    def awaited_away(self) -> tuple[int, str, float] | None:
+        """The person lost at a blind table whom the round in play waits for: seat, name and
+        when (``time.time()``) the round is void unless they are back (protocol.md 9.7)."""
+        return self._words.awaited()
+
+    @property
     def view(self) -> SeatView | None:
         if self.mirror is None or self.mirror.view.round_number == 0:
             return None

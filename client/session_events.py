@@ -36,6 +36,7 @@ class SessionEvents:
         state = self.state
         state.names = tuple(clean_name(n) or f"seat {i}" for i, n in enumerate(self.session.names))
         state.players_awaited = getattr(self.session, "players_awaited", 0)
+        state.awaited_away = getattr(self.session, "awaited_away", None)
         match event:
             case ViewChanged(view=view, record=record, sat_down=sat_down):
                 first = state.view is None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+import time
 from dataclasses import replace
 from typing import Any
 
@@ -89,6 +90,10 @@ class TableWords:
         self._taken_over: set[int] = set()
         """Seats a newcomer is taking from a player away past the host's limit: the host's
         own line says who took whose seat and why, so this says nothing of it."""
+        self.awaited_until: dict[int, float] = {}
+        """Seats whose person lost the connection at a blind table with a match begun: seat ->
+        when (``time.time()``) their grace period ends. The round in play waits for them
+        (protocol.md 9.7) and is void if they are not back by then."""
         self._rematch_shown: tuple[int, int] | None = None
         """The match (its number) whose rematch countdown was shown last, and the seconds it
         said: a later status never shows more (one sent earlier, or by a restarted host)."""
@@ -122,6 +127,11 @@ class TableWords:
             session._seating.away_names[e.seat] = was
         elif e.kind == "human":
             session._seating.away_names.pop(e.seat, None)
+        lost = e.kind == "human" and not (e.connected or e.away or e.stand_in) and e.grace
+        if lost and session.match_begun and isinstance(session.witness, BlindWitness):
+            self.awaited_until[e.seat] = time.time() + e.grace
+        else:
+            self.awaited_until.pop(e.seat, None)
         if e.name is not None:
             session._seating.names[e.seat] = clean_name(e.name) or f"seat {e.seat}"
         elif e.kind == "open":  # the person left: their name goes with them
@@ -200,6 +210,19 @@ class TableWords:
         else:
             return
         session._emit(Message(seat=None, text=text, table=True))
+
+    def awaited(self) -> tuple[int, str, float] | None:
+        """The person a blind round in play waits for, lost within their grace period: their
+        seat, name and when (``time.time()``) the round is void if they are not back; None
+        when it waits for nobody gone (the first seat lost, when several are)."""
+        session = self.session
+        view = session.view
+        if view is None or view.round_over or not isinstance(session.witness, BlindWitness):
+            return None
+        for seat, until in sorted(self.awaited_until.items(), key=lambda item: item[1]):
+            if seat != session._seat and not session._seating.sits_out(seat):
+                return seat, session._seating.names[seat], until
+        return None
 
     def _taken_over_quietly(self, e: m.SeatStatus, was_away: bool) -> bool:
         """Whether ``e`` is half of a seat changing hands, said by the host's own line.

@@ -7,6 +7,7 @@ says less (short labels, no stock, the score as figures with the player's own si
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from prompt_toolkit.formatted_text import FormattedText, StyleAndTextTuples
@@ -28,6 +29,10 @@ def _turn(state: ClientState) -> str:
         return "match over"
     if state.paused:
         return "Enter: next round"
+    awaited = state.awaited_away
+    if awaited is not None and not view.round_over and view.to_move in (None, awaited[0]):
+        back_by = time.strftime("%H:%M:%S", time.localtime(awaited[2]))
+        return f"waiting for {awaited[1]} (back by {back_by}, else this round is void)"
     if view.to_move is None and not view.round_over and _between_deals(view):
         return "dealing"
     if view.round_over or view.to_move is None:
