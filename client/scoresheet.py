@@ -290,14 +290,20 @@ def final_score(
     you: int | None = None,
 ) -> str:
     """What follows ``... win the match``: the winner's score first, then the others' from the
-    highest. Two sides: ``, 11 to 7``. More: each other score is said with its side's name,
-    the winner's not again: `` 5 to 4 (Zio & bot 4) to 2 (Nonna & Åsa)``; the seat ``you``
-    (the reader's) is ``you``: `` 5 to 3 (bot 2) to 0 (you)``."""
+    highest. Two sides: ``, 11 to 7``. More: the winner's points, then each other side by its
+    name and points, as a sentence says them: `` with 12 points (you 10, Elio 10)``, names
+    ending in a digit followed by a colon as on every score line (`` with 5 points (Zio &
+    bot 4: 4, you & Åsa: 2)``); the seat ``you`` (the reader's) is ``you``."""
     others = sorted(
         (side for side in range(len(match_scores)) if side != winner),
         key=lambda side: -match_scores[side],
     )
     if len(match_scores) <= 2:
         return ", " + " to ".join(str(match_scores[s]) for s in (winner, *others))
-    named = (f"{match_scores[s]} ({side_label(s, view, names, you=you)})" for s in others)
-    return " " + " to ".join((str(match_scores[winner]), *named))
+    labels = [side_label(s, view, names, you=you) for s in others]
+    mark = after_name(labels)
+    named = ", ".join(
+        f"{label}{mark}{match_scores[s]}" for label, s in zip(labels, others, strict=True)
+    )
+    points = match_scores[winner]
+    return f" with {points} point{'s' * (points != 1)} ({named})"

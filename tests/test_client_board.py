@@ -61,9 +61,10 @@ def test_a_message_of_several_lines_keeps_its_lines_when_cut_to_the_terminal() -
 def test_a_computer_players_name_is_never_cut_from_its_number() -> None:
     """At 60 columns the match's end read "... to Zio Gianni & bot" with "4 4 to ..." on the
     next line: "bot 4" is a name, kept whole like a number and its unit."""
-    line = FormattedText(
-        [("", "Nonna Lucía & Teo win the match 7 to 4 (Zio Gianni & bot 4) to 2 (Chiara & bot 5)")]
+    said = (
+        "Nonna Lucía & Teo win the match with 7 points (Zio Gianni & bot 4: 4, Chiara & bot 5: 2)"
     )
+    line = FormattedText([("", said)])
     for width in range(30, 70):
         rows = [render.plain([row]) for row in render.wrap_line(line, width)]
         assert all(not row.rstrip().endswith(("bot", "(bot")) for row in rows), (width, rows)

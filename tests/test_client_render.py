@@ -350,14 +350,17 @@ def test_match_summary_names_the_winner() -> None:
 
 
 def test_a_match_of_three_sides_ends_with_each_score_named() -> None:
-    """A 3-player match ended "You win the match, 5 to 3 to 0": whose 3, whose 0? Each score
-    is said with its side's name, as the score sheet heads its columns."""
+    """A 3-player match ended "You win the match, 5 to 3 to 0": whose 3, whose 0? Then "Dora
+    wins the match 12 to 10 (you) to 10 (Elio)", which reads as nobody speaks. Each other
+    score is said after its side's name, as the score sheet heads its columns."""
     match = finished_match(5, RuleSet.of(3))
     names = ("Ada", "Bruno", "Carla")
     summary = render.plain([match_summary(match.view_for(0), 0, (5, 0, 3), 2, names)])
-    assert summary == "You win the match 5 to 3 (Carla) to 0 (Bruno), after 2 rounds."
+    assert summary == "You win the match with 5 points (Carla 3, Bruno 0), after 2 rounds."
     summary = render.plain([match_summary(match.view_for(1), 2, (5, 0, 7), 2, names)])
-    assert summary == "Carla wins the match 7 to 5 (Ada) to 0 (you), after 2 rounds."  # Bruno's
+    assert (
+        summary == "Carla wins the match with 7 points (Ada 5, you 0), after 2 rounds."
+    )  # Bruno's
 
 
 def test_a_match_of_three_teams_ends_without_saying_the_winners_twice() -> None:
@@ -368,7 +371,7 @@ def test_a_match_of_three_teams_ends_without_saying_the_winners_twice() -> None:
     names = ("Nonna Lucía", "Zio Gianni", "Chiara", "Åsa", "bot 4", "bot 5")
     summary = render.plain([match_summary(match.view_for(0), 2, (2, 4, 5), 2, names)])
     assert summary == (
-        "Chiara & bot 5 win the match 5 to 4 (Zio Gianni & bot 4) to 2 (you & Åsa), "
+        "Chiara & bot 5 win the match with 5 points (Zio Gianni & bot 4: 4, you & Åsa: 2), "
         "after 2 rounds."  # on Nonna Lucía's screen
     )
 

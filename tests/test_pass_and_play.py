@@ -552,7 +552,7 @@ def test_a_match_of_three_ends_with_each_score_named() -> None:
     """At one terminal a match of three ended "Carla wins the match, 5 to 3 to 0": whose 3?"""
     match = Match(RuleSet.of(3, 5))
     line = match_line(match.view_for(0), 2, (3, 0, 5), "2 rounds", ("Ada", "Bruno", "Carla"))
-    assert plain([line]) == "Carla wins the match 5 to 3 (Ada) to 0 (Bruno), after 2 rounds."
+    assert plain([line]) == "Carla wins the match with 5 points (Ada 3, Bruno 0), after 2 rounds."
     two = match_line(Match(RuleSet.of(2)).view_for(0), 1, (7, 11), "3 rounds", ("Ada", "Bruno"))
     assert plain([two]) == "Bruno wins the match, 11 to 7, after 3 rounds."
     # Over short of the target, by cappotto: the line says why.
