@@ -6,7 +6,8 @@ means to a player (:mod:`scopa_net.fair.plain_words`), then the verdict itself a
 file that cannot be read says why in the same words (empty, cut short, not a transcript).
 
 The host key must be one the player trusts: a ``--pin`` given, or else one this client pinned
-when it played (its ``known_hosts``) or a host ``play`` ran in it (``own_hosts``), so a file
+when it played (its ``known_hosts``), a host ``play`` ran in it (``own_hosts``) or a host whose
+default journal is on this machine (its ``host.key``, and ``play --lan``'s), so a file
 re-signed whole under another key is refused, not just shown. With no key to compare with at all
 (no ``--pin``, nothing pinned), the fingerprint is only shown, for the player to compare with
 the host's. Each file's time is said (the file's own: a transcript records none), and files
@@ -28,10 +29,15 @@ import sys
 from pathlib import Path
 
 from scopa_net.commands.options import CommandError, add_command, plural
-from scopa_net.commands.paths import data_dir
+from scopa_net.commands.paths import data_dir, default_host_db, lan_host_db
 from scopa_net.commands.progress import Progress
 from scopa_net.commands.verify_files import EXIT_OK, StoppedError, verify_files
-from scopa_net.commands.verify_keys import PINNED_BY_HAND, normal_fingerprint, pinned_keys
+from scopa_net.commands.verify_keys import (
+    PINNED_BY_HAND,
+    normal_fingerprint,
+    own_machine_keys,
+    pinned_keys,
+)
 from scopa_net.commands.verify_order import given_files
 
 
@@ -42,8 +48,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="check saved match transcripts: every deal, card, play and score",
         description="Re-derive every deal of saved transcripts from the revealed seeds, check "
         "every card, replay every play and check every score. A file whose host key is not "
-        "pinned (by --pin, or by this client's known_hosts; the hosts `play` ran are trusted "
-        "too) is refused. With nothing pinned at all, the key's fingerprint is only shown, to "
+        "pinned (by --pin, or by this client's known_hosts; the hosts `play` ran, and a host "
+        "whose default journal is on this machine, are trusted too) is refused. With nothing "
+        "pinned at all, the key's fingerprint is only shown, to "
         "compare with the one the host shows.",
     )
     parser.add_argument(
@@ -60,7 +67,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="FINGERPRINT",
         help="the host key fingerprint to accept (as the host shows it, e.g. "
         "0510-a4a7-ee55-e70c-497d); may be given more than once. Without it, the keys this "
-        "client pinned when it played, and those of the hosts `play` ran, are used",
+        "client pinned when it played, those of the hosts `play` ran, and this machine's "
+        "host's (its key beside the default journal), are used",
     )
     parser.add_argument(
         "--since",
@@ -107,7 +115,13 @@ def run(args: argparse.Namespace) -> int:
     pins = {normal_fingerprint(p): PINNED_BY_HAND for p in args.pin or ()}
     if not pins:
         here = data_dir(os.environ)
-        pins = pinned_keys(here / "own_hosts") | pinned_keys(here / "known_hosts")
+        own = own_machine_keys(
+            [
+                default_host_db(os.environ).with_suffix(".key"),
+                lan_host_db(os.environ).with_suffix(".key"),
+            ]
+        )
+        pins = pinned_keys(here / "own_hosts") | pinned_keys(here / "known_hosts") | own
     me = _my_name()
     args.files = given_files(args.files)
     if args.since is not None:

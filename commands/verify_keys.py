@@ -1,9 +1,11 @@
-"""The host keys ``scopa-net verify`` trusts (``--pin``, ``known_hosts``, ``own_hosts``), and
-what it tells a person whose file is signed under another."""
+"""The host keys ``scopa-net verify`` trusts (``--pin``, ``known_hosts``, ``own_hosts``, the
+key of a host whose journal is on this machine), and what it tells a person whose file is
+signed under another."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 
@@ -13,6 +15,10 @@ def normal_fingerprint(text: str) -> str:
 
 PINNED_BY_HAND = "--pin"
 """Where a trusted key came from, when the person gave it with ``--pin``."""
+
+
+THIS_MACHINE = "this machine's host"
+"""Where a trusted key came from, when it is the key file of a host run on this machine."""
 
 
 MANY_KEYS = 3
@@ -38,6 +44,32 @@ def pinned_keys(path: Path) -> dict[str, str]:
         if len(key) == 32:
             host = f"the host at {where.strip()}" if where.strip() else "a host `play` ran here"
             out[normal_fingerprint(fingerprint(key))] = host
+    return out
+
+
+def own_machine_keys(key_files: Iterable[Path]) -> dict[str, str]:
+    """The fingerprint of the host key in each of ``key_files`` (``host.key`` beside the
+    default journal, and ``play --lan``'s own host's) that is a file of this user's holding
+    an Ed25519 private key: the key of a host run on this machine, which signed what
+    ``history --export`` wrote from its journal. A key the person holds the private half of
+    is theirs; a transcript cannot put one there. A file missing, another user's, or not a
+    key is passed over."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from scopa_net.fair.commitments import fingerprint
+
+    out = {}
+    for path in key_files:
+        try:
+            if not path.is_file() or path.stat().st_uid != os.getuid():
+                continue
+            key = serialization.load_pem_private_key(path.read_bytes(), password=None)
+        except (OSError, ValueError, TypeError):
+            continue
+        if isinstance(key, Ed25519PrivateKey):
+            public = key.public_key().public_bytes_raw()
+            out[normal_fingerprint(fingerprint(public))] = f"{THIS_MACHINE} (its key {path})"
     return out
 
 

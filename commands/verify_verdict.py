@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from scopa_net.commands.verify_gaps import gap_words
-from scopa_net.commands.verify_keys import normal_fingerprint, refusal
+from scopa_net.commands.verify_keys import THIS_MACHINE, normal_fingerprint, refusal
 from scopa_net.commands.verify_names import (
     NAMES_UNSIGNED,
     computer_rounds,
@@ -68,6 +68,8 @@ def verify_one(
         return "refused"
     if not pins:
         out("no pinned host key to compare with: check the fingerprint with the host's, or --pin")
+    elif pins[normal_fingerprint(fp)].startswith(THIS_MACHINE):
+        out(f"host key {fp}: {pins[normal_fingerprint(fp)]}")
     if names.last:
         out(NAMES_UNSIGNED)
     if transcript.stopped is not None:
