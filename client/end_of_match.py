@@ -38,6 +38,9 @@ class EndOfMatch:
         self.session = session
         self.finished: SeatRecord | None = None
         """The seat's record while a match just ended (kept in memory for a rematch)."""
+        self.agreed_after: int | None = None
+        """The match after which this client answered ``yes`` to playing again (None: it
+        answered no, or has not answered yet)."""
 
     async def match_over(self, e: m.MatchEnd, view: SeatView) -> bool:
         """The match ended (``match_end``): save its transcript, say where it is and the
@@ -115,6 +118,42 @@ class EndOfMatch:
             await session._send_quietly(m.Rematch(agree=False))  # say so: nobody waits for us
             return True
         return False
+
+    def answered(self, agree: bool) -> None:
+        """This seat's answer to playing again, sent now: a ``yes`` is kept with the seat, so
+        that a client taking it back knows it agreed (:meth:`agreed_here`)."""
+        session = self.session
+        self.agreed_after = session.match_no if agree else None
+        record = session._kept.record
+        if record is not None:
+            session._kept.record = replace(record, rematch_yes=session.match_no if agree else 0)
+            session._kept.save_record()
+
+    def agreed_here(self, e: m.RematchStatus) -> bool:
+        """Whether this seat answered ``yes`` to playing again after match ``e.match_no``
+        (its last answer, from this client or kept with the seat by one before it)."""
+        if self.agreed_after is not None:
+            return self.agreed_after == e.match_no
+        record = self.session._kept.record or self.finished
+        return record is not None and record.rematch_yes == e.match_no
+
+    async def leave_unagreed_match(self, e: m.RematchStatus) -> None:
+        """The host says everyone agreed to play again, though this seat answered no or
+        never answered (protocol.md 3.11: ``agreed`` only when every vote is ``yes``). Its
+        person is not started on a match they did not agree to: one line says so, and the
+        seat leaves the table; the match just ended stands."""
+        session = self.session
+        said = "answered no" if session._rematch_answered == e.match_no else "had not answered"
+        text = (
+            f"The host started a new match (match {e.match_no + 1}) that you did not agree to "
+            f"(you {said}): you leave the table; match {e.match_no}'s result stands."
+        )
+        session._emit(Message(seat=None, text=text, local=True))
+        session._emit(RematchClosed())
+        session._stop = True
+        session.left_for_good = True
+        await session._send_quietly(m.Leave(away=False))
+        session._kept.forget_record()
 
     def check_rematch_after_end(self, e: m.RematchStatus) -> None:
         """A vote on playing again comes only after the match's end (protocol.md 3.11). One

@@ -610,6 +610,7 @@ class NetworkSession:
     async def rematch(self, agree: bool) -> None:
         """Answer, after the match, whether to play again with the same seats and rules."""
         self._rematch_answered = self.match_no
+        self._end.answered(agree)
         await self._send_quietly(m.Rematch(agree=agree))
 
     @property
@@ -1005,6 +1006,9 @@ class NetworkSession:
         elif isinstance(e, m.MatchEnd):
             return await self._end.match_over(e, view)
         elif isinstance(e, m.RematchStatus):
+            if e.state == "agreed" and not self._end.agreed_here(e):
+                await self._end.leave_unagreed_match(e)
+                return True
             return self._rematch_status(e)
         elif isinstance(e, m.Chat):
             if e.seat is None:

@@ -54,6 +54,11 @@ what section 5 lets it see first (every seat's seed, when it takes them):
   which that client's ``resume`` (from where its match began) gets in the replay
   (:meth:`CheatingMatch.abandon_unseen`: or ends the match there with no winner, as if round 2
   had never been opened).
+- ``"rematch_unasked"``: as its ``match_end`` goes out, it says everyone agreed to play again
+  (``rematch_status`` ``agreed``, every vote ``yes``) though seat 0's person never answered,
+  and opens round 1 of a new match (3.11: ``agreed`` only when every vote is ``yes``).
+- ``"rematch_over_no"``: when seat 0 answers ``rematch {agree: false}``, it counts a ``yes``
+  for it, says everyone agreed, and opens round 1 of a new match.
 - ``"commits_dropped"``: in round 1 it relays no person's commitment (``seed_commits`` all
   nil: "none came in time"), though they came: no seed counts, and the host alone chose the
   deck (5.4: the round is marked not fair-checked).
@@ -80,12 +85,19 @@ CHEATS = (
     "recommit", "bot_seed", "bot_seed_withheld", "early_end", "abandoned", "drop_seed",
     "snapshot_recommit", "journal_lost", "snapshot_catch_up", "closed_after_seeds", "absent_seed",
     "receipt_then_snapshot", "fake_void", "rematch_midway", "restart_reroll", "forged_play",
-    "commits_dropped",
+    "commits_dropped", "rematch_unasked", "rematch_over_no",
 )  # fmt: skip
 
 
 class CheatingMatch(Match):
     """A table whose host cheats as ``self.host.cheat`` names (module docstring)."""
+
+    def end_round(self) -> None:
+        super().end_round()
+        unasked = self.host.cheat == "rematch_unasked" and self.match_no == 1
+        if self.over and self.votes is None and unasked:
+            self.votes = ["yes"] * len(self.seats)  # nobody was asked
+            self.vote(0, True)  # "agreed": a new match, its round 1 opened
 
     def relay_commits(self) -> None:
         r = self.round
@@ -272,6 +284,15 @@ class CheatingHost(DocumentHost):
         table.seats = plain.seats
         self.tables[table.id] = table
         return table
+
+    def _rematch(self, conn: Connection, msg: dict) -> None:
+        table = conn.table
+        over_no = self.cheat == "rematch_over_no" and table.match_no == 1
+        if over_no and conn.seat == 0 and table.over and not msg["agree"]:
+            table.votes = ["yes"] * len(table.seats)
+            table.vote(0, True)  # seat 0 said no: counted as yes, "agreed"
+            return
+        super()._rematch(conn, msg)
 
     def _seed_reveal(self, conn: Connection, msg: dict) -> None:
         if self.cheat == "receipt_then_snapshot" and conn.seat == 0 and not self.cheated_once:

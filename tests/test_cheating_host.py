@@ -64,11 +64,13 @@ def ada_at(
     host_bot: bool = False,
     seat_1: Callable[[CheatingHost], Awaitable[None]] = bruno,
     hosts: list[CheatingHost] | None = None,
+    offer_rematch: bool = False,
 ) -> tuple[int, str, CheatingHost]:
     """Ada's whole client app, in seat 0 of a 2-player table at a host that cheats so; seat 1
     is ``seat_1`` (by default Bruno, our computer player over the network) or, with
     ``host_bot``, the host's own computer player. Her exit status, her screen, the host
-    (also put in ``hosts``, for a session that ends in an error)."""
+    (also put in ``hosts``, for a session that ends in an error). ``offer_rematch``: she stays
+    for the vote on playing again after the match, and answers no."""
     hosts = [] if hosts is None else hosts
 
     @asynccontextmanager
@@ -82,7 +84,7 @@ def ada_at(
                 nursery.start_soon(seat_1, host)
             async with open_network_session(
                 "127.0.0.1", host.port, TableChoice(table_id=1, seat=0), name="Ada",
-                data_dir=data_dir,
+                data_dir=data_dir, offer_rematch=offer_rematch,
             ) as session:  # fmt: skip
                 yield session
             nursery.cancel_scope.cancel()
@@ -531,3 +533,28 @@ def test_a_commitment_the_host_says_never_came_is_said_with_what_it_lets_the_hos
     main(["verify", "--pin", fingerprint(host.key), str(saved)])
     out = capsys.readouterr().out
     assert "round 1: not fair-checked: no player seed" in out, out
+
+
+@pytest.mark.parametrize(
+    ("cheat", "answer"),
+    [("rematch_unasked", "had not answered"), ("rematch_over_no", "answered no")],
+)
+def test_a_new_match_ada_did_not_agree_to_ends_at_the_table(
+    cheat: str, answer: str, data_home: Path
+) -> None:
+    """After ``match_end`` the host says everyone agreed to play again (``rematch_status``
+    ``agreed``, every vote ``yes``), though Ada never answered, or answered no (protocol.md
+    3.11: ``agreed`` only when every vote is ``yes``), and deals a new match. Before the fix her
+    screen said "everyone agreed: a new match begins" and she was dealt its cards. Now one
+    line says the host started a match she did not agree to, and she leaves the table."""
+    status, text, _ = ada_at(cheat, data_home, target=1, host_bot=True, offer_rematch=True)
+    assert "everyone agreed" not in text, text
+    assert "a new match begins" not in text, text
+    said = [line.strip() for line in text.splitlines() if "did not agree to" in line]
+    assert said == [
+        f"The host started a new match (match 2) that you did not agree to (you {answer}): "
+        "you leave the table; match 1's result stands."
+    ], text
+    assert "Your turn" not in text.split(said[0])[1], text  # no card of the new match played
+    assert not list((data_home / "seats").glob("*.json"))  # no seat kept to take back
+    assert status == 0, text
