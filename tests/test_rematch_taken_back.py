@@ -1,0 +1,49 @@
+"""A person who answered yes to playing again, whose client then died, takes the seat back
+after everyone agreed: the ``agreed`` vote comes in the replay, to a client started afresh
+that never sent that yes itself. The seat keeps the answer (protocol.md 3.11), so the new
+match is hers, not one "you did not agree to". Real host over loopback TCP."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import trio
+from hosting import create, start_host
+from person_screen import plays_the_first_legal_card, sit, until
+
+from scopa_net.client.asking import Asking
+from scopa_net.client.seat_store import SeatStore
+from scopa_net.rules import RuleSet
+
+
+async def test_a_yes_kept_with_the_seat_takes_her_into_the_new_match(tmp_path: Path) -> None:
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0.0, grace=60.0)
+            ada = await sit(
+                nursery, host, "Ada", tmp_path, create=create(RuleSet.of(2, 1)), offer_rematch=True
+            )
+            table_id = ada.session.table_id
+            bruno = await sit(
+                nursery, host, "Bruno", tmp_path, table_id=table_id, offer_rematch=True
+            )
+            for player in (ada, bruno):
+                nursery.start_soon(plays_the_first_legal_card, player)
+            await until(lambda: bruno.controller.state.asking is Asking.REMATCH)
+            await until(lambda: ada.controller.state.asking is Asking.REMATCH)
+            await ada.type("y")
+            await until(lambda: "rematch: waiting for you" in bruno.text)  # her yes is in
+            (record,) = SeatStore(tmp_path / "Ada").records()
+            assert record.rematch_yes == 1
+            ada.crash()
+            await bruno.type("y")
+            await until(lambda: "a new match begins" in bruno.text)
+            (record,) = SeatStore(tmp_path / "Ada").records()
+            back = await sit(
+                nursery, host, "Ada", tmp_path, table_id=table_id, resume_from=record,
+                offer_rematch=True,
+            )  # fmt: skip
+            await until(lambda: back.session.view is not None and back.session.match_no == 2)
+            assert "did not agree to" not in back.text, back.text
+            assert "Back in your seat" in back.text, back.text
+            nursery.cancel_scope.cancel()
