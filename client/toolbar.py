@@ -29,10 +29,9 @@ def _turn(state: ClientState) -> str:
         return "match over"
     if state.paused:
         return "Enter: next round"
-    awaited = state.awaited_away
-    if awaited is not None and not view.round_over and view.to_move in (None, awaited[0]):
-        back_by = time.strftime("%H:%M:%S", time.localtime(awaited[2]))
-        return f"waiting for {awaited[1]} (back by {back_by}, else this round is void)"
+    awaited = _awaited(state)
+    if awaited is not None:
+        return f"waiting for {awaited[0]} (back by {awaited[1]}, else this round is void)"
     if view.to_move is None and not view.round_over and _between_deals(view):
         return "dealing"
     if view.round_over or view.to_move is None:
@@ -44,6 +43,16 @@ def _turn(state: ClientState) -> str:
     if view.sitting_out and view.to_move == view.seat:
         return "a computer plays for you"
     return f"{seat_label(view.to_move, view, state.names)} to play"
+
+
+def _awaited(state: ClientState) -> tuple[str, str] | None:
+    """Whom the blind round in play waits for, lost, at the turn or the deal they hold up,
+    and the time (``HH:MM:SS``) it is void unless they are back; None when it waits for
+    nobody gone."""
+    view, awaited = state.view, state.awaited_away
+    if view is None or awaited is None or view.round_over or view.to_move not in (None, awaited[0]):
+        return None
+    return awaited[1], time.strftime("%H:%M:%S", time.localtime(awaited[2]))
 
 
 def _between_deals(view: SeatView) -> bool:
@@ -82,9 +91,13 @@ def side_tags(state: ClientState, *, you: bool = True) -> list[str]:
 
 def _short_turn(state: ClientState, turn: str) -> str:
     """Whose turn in few columns: the player's initials for their name ("NA to play" for
-    Nonna Anna), so that a long name leaves room for the score."""
+    Nonna Anna), so that a long name leaves room for the score; a person lost at a blind
+    table and the time the round waits until ("waiting for Bruno (until 20:41:05)")."""
     view = state.view
     assert view is not None
+    awaited = _awaited(state)
+    if awaited is not None and turn.startswith("waiting for "):
+        return f"waiting for {awaited[0]} (until {awaited[1]})"
     if view.to_move is None or not turn.endswith(" to play"):
         return turn
     return f"{_initials(seat_label(view.to_move, view, state.names), 2)} to play"

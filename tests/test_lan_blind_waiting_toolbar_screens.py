@@ -41,4 +41,7 @@ async def test_a_blind_round_waiting_for_a_closed_client_says_for_whom_and_until
             await until(lambda: WAITING.search(bar()), 20)
             assert "dealing" not in bar(), bar()
             assert "Bruno to play" not in bar(), bar()
+            narrow = render.plain([toolbar_text(ada.controller.state, 44)])
+            # In 44 columns: the short words, never a cut-off "back by 19:38:33, else".
+            assert re.fullmatch(r" waiting for Bruno \(until \d\d:\d\d:\d\d\) ", narrow), narrow
             nursery.cancel_scope.cancel()
