@@ -62,7 +62,8 @@ def own_machine_keys(key_files: Iterable[Path]) -> dict[str, str]:
     out = {}
     for path in key_files:
         try:
-            if not path.is_file() or path.stat().st_uid != os.getuid():
+            owner = getattr(os, "getuid", None)  # (POSIX; elsewhere the file's place says)
+            if not path.is_file() or (owner is not None and path.stat().st_uid != owner()):
                 continue
             key = serialization.load_pem_private_key(path.read_bytes(), password=None)
         except (OSError, ValueError, TypeError):
