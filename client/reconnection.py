@@ -863,7 +863,9 @@ class Reconnection:
             # round's, when the snapshot is of no round under way (between rounds, 3.4).
             if isinstance(session.witness, DealWitness):
                 try:
-                    session.witness.snapshot_skips_seeds(msg.round_no)
+                    session.witness.snapshot_skips_seeds(
+                        msg.round_no, over=msg.round_over or msg.void_deal
+                    )
                 except FairnessError as exc:
                     await session._deal_check.deal_failed(exc, msg)
             try:

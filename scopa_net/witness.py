@@ -228,6 +228,11 @@ class DealWitness:
         self.shape = TranscriptShape.of(mid_match=mid_match)
         """Which of :attr:`rounds` the transcript holds, and what it says of a catch-up by
         snapshot (``caught_up``, protocol.md 6.1)."""
+        self._commit_due: int | None = None
+        """After a catch-up by a snapshot that shows the round of this seat's receipted seed
+        over (its ``seed_reveals`` unseen): that round's number. The snapshot is then the one
+        just before the next round's ``round_commit`` (protocol.md 3.4), which must be the next
+        event (:meth:`_next_round_due`)."""
         self._rejoin: Rejoin | None = None
         """After a catch-up by a snapshot that stands at the last round this seat saw
         revealed (or at no round dealt), until the next ``round_commit``: the chain hash that
@@ -268,25 +273,32 @@ class DealWitness:
             and rec.receipt is None
         )
 
-    def snapshot_skips_seeds(self, shows_round: int) -> None:
-        """A snapshot showing round ``shows_round`` as the last dealt is about to skip events
-        of the round in play: if this seat revealed its seed and has not seen the round's
-        ``seed_reveals``, it can no longer see whether its seed counted. Holding the host's
-        receipt for it, while the snapshot shows that round (or an earlier one) as the last
-        dealt, that is a failed check: the receipt was to prove a seed left out, and a host
-        replays that round's events to a seat that revealed (protocol.md 3.4, 5.4). Without a
-        receipt, or past that round (the seat was away for all of it), a notice."""
+    def snapshot_skips_seeds(self, shows_round: int, *, over: bool = False) -> None:
+        """A snapshot showing round ``shows_round`` as the last dealt (``over``: played out or
+        void, the next not dealt) is about to skip events of the round in play: if this seat
+        revealed its seed and has not seen the round's ``seed_reveals``, it can no longer see
+        whether its seed counted. Holding the host's receipt for it, while the snapshot shows
+        that round (or an earlier one) as the last dealt and not over, that is a failed check:
+        the receipt was to prove a seed left out, and a host replays that round's events to a
+        seat that revealed (protocol.md 3.4, 5.4). That round over, the snapshot is the one
+        just before the next round's ``round_commit`` (a host keeps the latest round's events
+        only): that ``round_commit`` must come next. Without a receipt, or past that round
+        (the seat was away for all of it), a notice."""
+        due, self._commit_due = self._commit_due, None
+        if due is not None and shows_round <= due:
+            # (caught up again before the round_commit an earlier snapshot stood before)
+            raise self._seeds_hidden(due)
         rec = self.current
         if rec is None or rec.seeds is not None or not self.revealed or self.my_seed is None:
             return
         mine = seat_commitment(rec.round_id, self.seat, self.my_seed)
         held = rec.receipt is not None and same_bytes(rec.receipt.seed_hash, mine)
-        if held and shows_round <= rec.round_no:
-            raise SeedsHiddenError(
-                f"round {rec.round_no}: the host signed a receipt for your seed, then caught "
-                "this seat up by snapshot before it saw the round's seeds relayed: whether your "
-                "seed counted cannot be checked; the receipt is kept in your transcript"
-            )
+        if held and shows_round < rec.round_no:
+            raise self._seeds_hidden(rec.round_no)
+        if held and shows_round == rec.round_no:
+            if not over:
+                raise self._seeds_hidden(rec.round_no)
+            self._commit_due = rec.round_no
         receipt = "with the host's receipt for yours" if held else "with no receipt for yours"
         self._notices.append(
             f"round {rec.round_no}: you revealed your seed ({receipt}), and the host sent the "
@@ -296,6 +308,23 @@ class DealWitness:
             "round again (only another person at the table saw that round). If it happens "
             "again, stop playing at this host"
         )
+
+    @staticmethod
+    def _seeds_hidden(round_no: int) -> SeedsHiddenError:
+        return SeedsHiddenError(
+            f"round {round_no}: the host signed a receipt for your seed, then caught "
+            "this seat up by snapshot before it saw the round's seeds relayed: whether your "
+            "seed counted cannot be checked; the receipt is kept in your transcript"
+        )
+
+    def _next_round_due(self, event: m.Message) -> None:
+        """The first event after a snapshot that showed the round of this seat's receipted
+        seed over (:attr:`_commit_due`): the next round's ``round_commit``, as 3.4 sends it,
+        or :class:`SeedsHiddenError` (a snapshot of the present, the round's events hidden)."""
+        due, self._commit_due = self._commit_due, None
+        assert due is not None
+        if not (isinstance(event, m.RoundCommit) and event.round_no == due + 1):
+            raise self._seeds_hidden(due)
 
     def resynced(self, snapshot: m.Snapshot | None = None) -> None:
         """The seat was caught up by a snapshot and missed events: forget the round under way
@@ -423,6 +452,8 @@ class DealWitness:
 
     def observe(self, event: m.Message) -> RoundVerdict | None:
         """Check one event; returns the round's verdict when the host reveals its seed."""
+        if self._commit_due is not None and not isinstance(event, m.Snapshot):
+            self._next_round_due(event)
         handler = getattr(self, f"_on_{type(event).__name__}", None)
         if handler is None:
             return None

@@ -146,3 +146,71 @@ def test_a_snapshot_past_the_round_of_a_receipted_seed_is_only_told() -> None:
         "round again (only another person at the table saw that round). If it happens again, "
         "stop playing at this host"
     )
+
+
+def _seat_0_caught_up_before_round_2() -> tuple[DealWitness, m.Snapshot, list[m.Message]]:
+    """Seat 0's witness holding its receipt for round 1's seed (the seeds not seen), then
+    away until round 2 opened: the snapshot an honest host catches it up with (the one just
+    before round 2's ``round_commit``, protocol.md 3.4) and the events after it, round 2's
+    reveal among them."""
+    table = new_table(RuleSet.of(2, 5))
+    fill(table)
+    driver = Driver(table, 12)
+    while table.round_no < 2:
+        driver.step()
+    point = table.catch_up_point(0)
+    assert point is not None
+    seq, snapshot = point
+    while not any(isinstance(e, m.RoundReveal) for e in table.seats[0].log[seq:]):
+        driver.step()  # round 2 played out
+    log = table.seats[0].log
+    assert table.seats[0].base == 0
+    receipt = next(i for i, e in enumerate(log) if isinstance(e, m.SeedReceipt))
+    reveals = next(e for e in log if isinstance(e, m.SeedReveals))
+    witness = DealWitness(table.rules, public_key_bytes(KEY), 0)
+    for event in log[: receipt + 1]:
+        witness.observe(event)
+        if isinstance(event, m.RoundCommit):
+            witness.my_commitment(reveals.seeds[0])
+    witness.revealed = True
+    return witness, snapshot, log[seq:]
+
+
+def test_the_snapshot_before_the_next_round_of_a_receipted_seed_is_only_told() -> None:
+    """Seat 0 holds its receipt for round 1 and was away until round 2 opened: the host keeps
+    round 2's events only, and catches it up with the snapshot just before round 2's
+    ``round_commit`` (round 1 over), then that round's events (3.4). An honest host: a notice,
+    not a failed check (it was one before: tests/test_document_fields.py's 6p three pairs
+    failed so under load, "round 2: seeds hidden")."""
+    witness, snapshot, after = _seat_0_caught_up_before_round_2()
+    assert snapshot.round_no == 1
+    assert snapshot.round_over
+    assert isinstance(after[0], m.RoundCommit)
+    assert after[0].round_no == 2
+    witness.snapshot_skips_seeds(snapshot.round_no, over=snapshot.round_over)
+    witness.resynced(snapshot)
+    (notice,) = witness.take_notices()
+    assert notice.startswith("round 1: you revealed your seed (with the host's receipt")
+    for event in after:
+        witness.observe(event)
+    assert witness.verdicts
+    assert all(v.ok for v in witness.verdicts)
+
+
+def test_a_snapshot_of_the_receipted_round_over_must_stand_before_the_next_round() -> None:
+    """The same snapshot followed by anything but the next round's ``round_commit`` is a
+    snapshot of the present with that round's events hidden: a failed check; so is another
+    snapshot still at that round before it."""
+    witness, snapshot, _after = _seat_0_caught_up_before_round_2()
+    witness.snapshot_skips_seeds(snapshot.round_no, over=True)
+    witness.resynced(snapshot)
+    with pytest.raises(SeedsHiddenError, match="round 1: the host signed a receipt"):
+        witness.observe(m.Chat(seq=snapshot.seq + 1, seat=1, text="hi"))
+    witness, snapshot, _ = _seat_0_caught_up_before_round_2()
+    witness.snapshot_skips_seeds(snapshot.round_no, over=True)
+    witness.resynced(snapshot)
+    with pytest.raises(SeedsHiddenError):
+        witness.snapshot_skips_seeds(1, over=True)
+    witness, snapshot, _ = _seat_0_caught_up_before_round_2()
+    with pytest.raises(SeedsHiddenError):
+        witness.snapshot_skips_seeds(1)  # round 1 shown in play: as before
