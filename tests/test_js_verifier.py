@@ -105,6 +105,18 @@ def theirs(report: dict[str, object]) -> str:
     return str(report["status"])
 
 
+def judged_by_both(
+    paths: list[Path],
+) -> tuple[dict[str, tuple[str, str]], dict[str, dict], subprocess.CompletedProcess[str]]:
+    """Each file's verdict by our verifier and by the JavaScript one (by file name), the
+    JavaScript verifier's report of each, and its run (for its stderr)."""
+    done = run_node("--json", *paths)
+    reports = {Path(r["file"]).name: r for r in map(json.loads, done.stdout.splitlines())}
+    folder = {path.name: path for path in paths}
+    verdicts = {name: (ours(folder[name]), theirs(r)) for name, r in reports.items()}
+    return verdicts, reports, done
+
+
 def test_the_documents_vectors_pass() -> None:
     done = run_node("--vectors", ROOT / "protocol.md")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -299,9 +311,7 @@ def test_both_verifiers_judge_a_blind_hosts_own_failed_check_alike(tmp_path: Pat
     for name, once in (("before-the-deal", m.BlindKeys), ("after-a-deal", m.BlindDeal)):
         files.append(tmp_path / f"host-stopped-{name}.scopa")
         files[-1].write_bytes(voided_by_the_host(once))
-    done = run_node("--json", *files)
-    reports = {Path(r["file"]).name: r for r in map(json.loads, done.stdout.splitlines())}
-    verdicts = {name: (ours(tmp_path / name), theirs(r)) for name, r in reports.items()}
+    verdicts, reports, done = judged_by_both(files)
     assert verdicts == {
         "host-stopped-before-the-deal.scopa": ("unfinished", "unfinished"),
         "host-stopped-after-a-deal.scopa": ("round 1: re-rolled round",) * 2,
@@ -344,9 +354,7 @@ def test_both_verifiers_refuse_a_blind_round_naming_a_computer_a_party(tmp_path:
     files[0].write_bytes(saved)
     files[1].write_bytes(bare)
     files[2].write_bytes(dataclasses.replace(decode_any(bare), blind_version=4).encode())
-    done = run_node("--json", *files)
-    reports = {Path(r["file"]).name: r for r in map(json.loads, done.stdout.splitlines())}
-    verdicts = {name: (ours(tmp_path / name), theirs(r)) for name, r in reports.items()}
+    verdicts, _, done = judged_by_both(files)
     assert verdicts == {
         "evidence.scopa": ("round 1: computer party",) * 2,
         "no-note.scopa": ("round 1: computer party",) * 2,
@@ -375,9 +383,7 @@ def test_a_seat_caught_up_by_snapshot_keeps_a_file_both_verifiers_read_alike(
     }
     for name, transcript in files.items():
         (tmp_path / name).write_bytes(transcript.encode())
-    done = run_node("--json", *(tmp_path / name for name in files))
-    reports = {Path(r["file"]).name: r for r in map(json.loads, done.stdout.splitlines())}
-    verdicts = {name: (ours(tmp_path / name), theirs(r)) for name, r in reports.items()}
+    verdicts, _, done = judged_by_both([tmp_path / name for name in files])
     assert verdicts == {
         "partly.scopa": ("partly", "partly"),
         "points-changed.scopa": ("match: score mismatch",) * 2,
@@ -426,9 +432,7 @@ def test_both_verifiers_judge_a_round_void_before_every_key_came_alike(tmp_path:
     files = void_before_the_keys_files()
     for name, transcript in files.items():
         (tmp_path / name).write_bytes(transcript.encode())
-    done = run_node("--json", *(tmp_path / name for name in files))
-    reports = {Path(r["file"]).name: r for r in map(json.loads, done.stdout.splitlines())}
-    verdicts = {name: (ours(tmp_path / name), theirs(r)) for name, r in reports.items()}
+    verdicts, reports, done = judged_by_both([tmp_path / name for name in files])
     assert verdicts == {
         "void-alone.scopa": ("unfinished",) * 2,
         "void-kings.scopa": ("round 1: void mismatch",) * 2,
@@ -468,9 +472,7 @@ def test_both_verifiers_read_an_older_blind_file_that_begins_mid_match_alike(
     }
     for name, transcript in files.items():
         (tmp_path / name).write_bytes(transcript.encode())
-    done = run_node("--json", *(tmp_path / name for name in files))
-    reports = {Path(r["file"]).name: r for r in map(json.loads, done.stdout.splitlines())}
-    verdicts = {name: (ours(tmp_path / name), theirs(r)) for name, r in reports.items()}
+    verdicts, reports, done = judged_by_both([tmp_path / name for name in files])
     assert verdicts == {
         "whole.scopa": ("verified",) * 2,
         "mid-way.scopa": ("partly",) * 2,
