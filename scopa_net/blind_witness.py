@@ -17,7 +17,7 @@ import contextlib
 import dataclasses
 from collections.abc import Callable
 
-from scopa_net.chain_rejoin import TRANSCRIPT_GOES_ON, Rejoin, chain_kept, linked
+from scopa_net.chain_rejoin import Rejoin, chain_kept, taken_up
 from scopa_net.fair.blind import errors as checks
 from scopa_net.fair.blind.errors import BlindCheckError
 from scopa_net.fair.blind.party import BlindParty
@@ -338,16 +338,14 @@ class BlindWitness:
         hash as this seat holds it (*broken chain* if not; the round in the evidence), and the
         seat then follows the match as it did before the catch-up, the chain unbroken (its
         transcript, too, from round 1)."""
-        rejoin, self._rejoin = self._rejoin, None
-        if rejoin is None:
-            return
         try:
-            notice = linked(rejoin, e.round_no, e.prev, TRANSCRIPT_GOES_ON)
+            rejoin = taken_up(self._rejoin, e.round_no, e.prev, self._notices)
         except BrokenChainError:
             self._refused = refused_round(e, host, seated)  # the round that does not link
             raise
-        if notice is not None:
-            self._notices.append(notice)
+        finally:
+            self._rejoin = None
+        if rejoin is None:
             return
         self._chain = rejoin.chain
         self.shape.put_back(rejoin.kept)  # the chain did not break

@@ -63,22 +63,22 @@ def chain_kept(
     return Rejoin(last_revealed + 1, chain, verifier, mid_match=mid_match, dealer=dealer, kept=kept)
 
 
-def linked(rejoin: Rejoin, round_no: int, prev: bytes, transcript_words: str) -> str | None:
+def linked(rejoin: Rejoin, round_no: int, prev: bytes) -> str | None:
     """The first round opened after the catch-up, ``round_no`` linked to ``prev``: None when
     it is the round due next and links to the seat's own chain (taken up again); the notice
-    for the person, ending with ``transcript_words``, when a round passed unseen (the match
-    before it stays the host's word). Raises :class:`BrokenChainError` when it is due next and
-    links elsewhere."""
+    for the person when a round passed unseen (the match before it stays the host's word, and
+    the seat's transcript says so: :data:`TRANSCRIPT_GOES_ON`). Raises
+    :class:`BrokenChainError` when it is due next and links elsewhere."""
     if round_no != rejoin.round_no and rejoin.round_no == 1:
         return (
             f"round {round_no} is the first round you see opened: the rounds before it are "
-            f"the host's word, {transcript_words}"
+            f"the host's word, {TRANSCRIPT_GOES_ON}"
         )
     if round_no != rejoin.round_no:  # a round passed unfollowed: its chain is not here
         return (
             f"round {round_no} follows round {rejoin.round_no - 1}, the last the snapshot you "
             "were caught up with showed dealt, and you did not see the round between: the "
-            f"match before it is the host's word, {transcript_words}"
+            f"match before it is the host's word, {TRANSCRIPT_GOES_ON}"
         )
     if not same_bytes(prev, rejoin.chain):
         before = (
@@ -91,4 +91,20 @@ def linked(rejoin: Rejoin, round_no: int, prev: bytes, transcript_words: str) ->
     return None
 
 
-__all__ = ["TRANSCRIPT_GOES_ON", "Rejoin", "chain_kept", "linked"]
+def taken_up(
+    rejoin: Rejoin | None, round_no: int, prev: bytes, notices: list[str]
+) -> Rejoin | None:
+    """A witness's first round opened after its catch-up (``round_no``, linked to ``prev``):
+    ``rejoin`` when the seat takes its own chain up again there; None when there was nothing
+    to take up, or a round passed unseen (its notice added to ``notices``). Raises
+    :class:`BrokenChainError` as :func:`linked` does."""
+    if rejoin is None:
+        return None
+    notice = linked(rejoin, round_no, prev)
+    if notice is not None:
+        notices.append(notice)
+        return None
+    return rejoin
+
+
+__all__ = ["TRANSCRIPT_GOES_ON", "Rejoin", "chain_kept", "linked", "taken_up"]

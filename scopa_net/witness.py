@@ -19,7 +19,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from scopa_net.chain_rejoin import TRANSCRIPT_GOES_ON, Rejoin, chain_kept, linked
+from scopa_net.chain_rejoin import Rejoin, chain_kept, taken_up
 from scopa_net.fair.check_names import check_name
 from scopa_net.fair.commitments import (
     ZERO_CHAIN,
@@ -393,16 +393,14 @@ class DealWitness:
         saw revealed (or at no round dealt): numbered next, it must link to that round's chain
         hash as this seat holds it (*broken chain* if not), and the seat then follows the match
         as it did before the catch-up, the chain unbroken."""
-        rejoin, self._rejoin = self._rejoin, None
-        if rejoin is None:
-            return
         try:
-            notice = linked(rejoin, e.round_no, e.prev, TRANSCRIPT_GOES_ON)
+            rejoin = taken_up(self._rejoin, e.round_no, e.prev, self._notices)
         except BrokenChainError:
             self._cut_short = opened_by(e)  # the round that does not link, in the evidence
             raise
-        if notice is not None:
-            self._notices.append(notice)
+        finally:
+            self._rejoin = None
+        if rejoin is None:
             return
         self._chain = rejoin.chain
         self.shape.put_back(rejoin.kept)  # the chain did not break
