@@ -41,6 +41,7 @@ from scopa_net.commands.options import (
     EXIT_UNREACHABLE,
     CommandError,
 )
+from scopa_net.commands.work_stops import HUNG_UP, TERMINATED
 
 REFUSALS = {
     "bad_password": "wrong password for that table; ask whoever opened the table (or the host) "
@@ -166,9 +167,9 @@ async def until_terminated(app: Terminable) -> int:
             task.uncancel()
         kept = app.terminated()
         if first == hangup:
-            line = "stopped by SIGHUP (the terminal closed)" + (f"; {kept}" if kept else "")
+            line = HUNG_UP + (f"; {kept}" if kept else "")
             raise CommandError(line, EXIT_HANGUP) from None
-        line = "stopped by SIGTERM" + (f"; {kept}" if kept else "")
+        line = TERMINATED + (f"; {kept}" if kept else "")
         raise CommandError(line, EXIT_TERMINATED) from None
     finally:
         loop.remove_signal_handler(signal.SIGTERM)  # (which sets SIG_DFL: given back below)

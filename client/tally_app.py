@@ -29,6 +29,7 @@ from scopa_net.client.tally_script import is_a_terminal, run_from_lines, run_typ
 from scopa_net.client.tally_stops import hung_up
 from scopa_net.client.toolbar import WIDE
 from scopa_net.commands.options import EXIT_CANCELLED, EXIT_TERMINATED, CommandError
+from scopa_net.commands.work_stops import TERMINATED
 
 
 class TallyCompleter(Completer):
@@ -113,7 +114,7 @@ def run_tally(
                 raise sigterm.hung_up() from None
     except Terminated:  # the prompt gave the terminal back as it was: say what is kept
         show(controller.leave())
-        raise CommandError("stopped by SIGTERM", EXIT_TERMINATED) from None
+        raise CommandError(TERMINATED, EXIT_TERMINATED) from None
     except HungUp:
         raise hung_up(controller, show) from None
 

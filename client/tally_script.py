@@ -14,6 +14,7 @@ from scopa_net.client.tally_controller import TallyController
 from scopa_net.client.tally_mode import Lines, Mode
 from scopa_net.client.tally_stops import hung_up
 from scopa_net.commands.options import EXIT_CANCELLED, EXIT_TERMINATED, CommandError
+from scopa_net.commands.work_stops import TERMINATED
 
 SCRIPT_REFUSED = 1
 """The exit status of a run from a script that stopped at a refused line (EXIT_FAILED)."""
@@ -64,7 +65,7 @@ def run_typed_lines(controller: TallyController, typed: TextIO, out: TextIO, err
             if isinstance(stop, HungUp):
                 raise hung_up(controller, show) from None
             show(controller.leave())
-            raise CommandError("stopped by SIGTERM", EXIT_TERMINATED) from None
+            raise CommandError(TERMINATED, EXIT_TERMINATED) from None
         except KeyboardInterrupt:
             if controller.tally is not None:
                 out.write("\n")  # the line typed was dropped: the prompt on a line of its own

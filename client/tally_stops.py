@@ -10,6 +10,7 @@ from prompt_toolkit.formatted_text import fragment_list_to_text
 from scopa_net.client.tally_controller import TallyController
 from scopa_net.client.tally_mode import Lines
 from scopa_net.commands.options import EXIT_HANGUP, CommandError
+from scopa_net.commands.work_stops import HUNG_UP
 
 
 def hung_up(controller: TallyController, show: Callable[[Lines], None]) -> CommandError:
@@ -23,4 +24,4 @@ def hung_up(controller: TallyController, show: Callable[[Lines], None]) -> Comma
         show(said)
     last = fragment_list_to_text(said[-1]).rstrip(".") if said else ""
     kept = f"; {last[:1].lower()}{last[1:]}" if last else ""
-    return CommandError(f"stopped by SIGHUP (the terminal closed){kept}", EXIT_HANGUP)
+    return CommandError(f"{HUNG_UP}{kept}", EXIT_HANGUP)

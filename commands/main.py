@@ -35,6 +35,7 @@ from scopa_net.commands.options import (
     table_rules,
     variants_epilog,
 )
+from scopa_net.commands.work_stops import HUNG_UP, TERMINATED
 from scopa_net.errors import RuleSetError
 from scopa_net.protocol_versions import spoken
 
@@ -216,10 +217,10 @@ def _stopped(exc: BaseException | None = None) -> int:
     ``exc`` :class:`~scopa_net.client.sigterm.Terminated` or
     :class:`~scopa_net.client.sigterm.HungUp`): one line, and the status that says so."""
     if isinstance(exc, HungUp):
-        _said_if_it_can("stopped by SIGHUP (the terminal closed)")
+        _said_if_it_can(HUNG_UP)
         return EXIT_HANGUP
     if isinstance(exc, Terminated):
-        say("stopped by SIGTERM")
+        say(TERMINATED)
         return EXIT_TERMINATED
     print(file=sys.stderr)
     say("stopped")

@@ -10,6 +10,7 @@ from typing import TextIO
 
 from scopa_net.client.sigterm import HungUp, Terminated
 from scopa_net.commands.options import EXIT_HANGUP, EXIT_TERMINATED, CommandError
+from scopa_net.commands.work_stops import HUNG_UP, TERMINATED
 
 
 def signal_stop(
@@ -21,9 +22,9 @@ def signal_stop(
     terminal closed) nothing is written to the terminal that is gone: the line goes wherever
     stderr still goes."""
     if isinstance(exc, HungUp):
-        return CommandError(f"stopped by SIGHUP (the terminal closed); {undone}", EXIT_HANGUP)
+        return CommandError(f"{HUNG_UP}; {undone}", EXIT_HANGUP)
     if isinstance(exc, Terminated):
         with contextlib.suppress(OSError):
             print(file=asked_on or sys.stdout, flush=True)  # below the question, as for Ctrl-C
-        return CommandError(f"stopped by SIGTERM; {undone}", EXIT_TERMINATED)
+        return CommandError(f"{TERMINATED}; {undone}", EXIT_TERMINATED)
     return None
