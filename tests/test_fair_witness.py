@@ -97,6 +97,20 @@ def test_a_catch_up_by_snapshot_mid_round_raises_no_false_alarm() -> None:
     assert witness.verdicts[0].round_no == 2
 
 
+def _fed_up_to_its_receipt(rules: RuleSet, log: list[m.Message]) -> DealWitness:
+    """Seat 0's witness fed its ``log`` up to its receipt for round 1's seed, its seed sent
+    (the seeds the rounds relayed say which it was): the round's ``seed_reveals`` not seen."""
+    receipt = next(i for i, e in enumerate(log) if isinstance(e, m.SeedReceipt))
+    reveals = next(e for e in log if isinstance(e, m.SeedReveals))
+    witness = DealWitness(rules, public_key_bytes(KEY), 0)
+    for event in log[: receipt + 1]:
+        witness.observe(event)
+        if isinstance(event, m.RoundCommit):
+            witness.my_commitment(reveals.seeds[0])
+    witness.revealed = True
+    return witness
+
+
 def _seat_0_after_its_receipt() -> tuple[DealWitness, int]:
     """Seat 0's witness of a played match, fed up to its receipt for round 1's seed, its seed
     sent (the seeds the rounds relayed say which it was): the round's ``seed_reveals`` not
@@ -105,14 +119,7 @@ def _seat_0_after_its_receipt() -> tuple[DealWitness, int]:
     fill(table)
     Driver(table, 12).run()
     log = table.seats[0].log
-    receipt = next(i for i, e in enumerate(log) if isinstance(e, m.SeedReceipt))
-    reveals = next(e for e in log if isinstance(e, m.SeedReveals))
-    witness = DealWitness(table.rules, public_key_bytes(KEY), 0)
-    for event in log[: receipt + 1]:
-        witness.observe(event)
-        if isinstance(event, m.RoundCommit):
-            witness.my_commitment(reveals.seeds[0])
-    witness.revealed = True
+    witness = _fed_up_to_its_receipt(table.rules, log)
     last = max(e.round_no for e in log if isinstance(e, m.RoundCommit))
     return witness, last
 
@@ -165,14 +172,7 @@ def _seat_0_caught_up_before_round_2() -> tuple[DealWitness, m.Snapshot, list[m.
         driver.step()  # round 2 played out
     log = table.seats[0].log
     assert table.seats[0].base == 0
-    receipt = next(i for i, e in enumerate(log) if isinstance(e, m.SeedReceipt))
-    reveals = next(e for e in log if isinstance(e, m.SeedReveals))
-    witness = DealWitness(table.rules, public_key_bytes(KEY), 0)
-    for event in log[: receipt + 1]:
-        witness.observe(event)
-        if isinstance(event, m.RoundCommit):
-            witness.my_commitment(reveals.seeds[0])
-    witness.revealed = True
+    witness = _fed_up_to_its_receipt(table.rules, log)
     return witness, snapshot, log[seq:]
 
 
