@@ -48,10 +48,14 @@ async def carla_sits_then_the_host_loses_events(
     his open seat mid-match. The host's journal is copied, the match goes on, and the host is
     started again on the copy; Ada and Carla play the match out there. Carla's screen.
     ``typed``: Carla types a card on her turn while the host is down, before it comes back on
-    the copy; what that typing printed is put there once it returns."""
+    the copy; what that typing printed is put there once it returns. The host waits 30 s
+    before a computer plays for a seat that is away: with less, a computer at the host started
+    again could play past the events Carla had seen before her client is back, and she would be
+    told another history, not that the host lost events (a resume names only the newest event's
+    seq, so a host whose older journal has since gone past it looks like one that forked)."""
     db, copy = tmp_path / "host.db", tmp_path / "copy.db"
     async with trio.open_nursery() as nursery:
-        first = await start_host(nursery, db=str(db), bot_delay=0, grace=0.5)
+        first = await start_host(nursery, db=str(db), bot_delay=0, grace=30)
         hosts.append(first)
         networks = {name: CutOff(first.port) for name in ("Ada", "Carla")}
         ada = await sit(
@@ -97,7 +101,7 @@ async def carla_sits_then_the_host_loses_events(
             nursery.start_soon(types_into, carla, card, typed)
             await until(lambda: "queued:" in carla.text)
         put_back(copy, db)
-        again = await start_host(nursery, db=str(db), bot_delay=0, grace=0.5)
+        again = await start_host(nursery, db=str(db), bot_delay=0, grace=30)
         hosts.append(again)
         for network in networks.values():
             network.port = again.port
@@ -139,7 +143,9 @@ async def test_a_card_typed_while_the_host_comes_back_on_an_older_journal_does_n
     with trio.fail_after(150):
         carla = await carla_sits_then_the_host_loses_events(tmp_path, hosts, typed)
     (lines,) = typed
-    (said,) = [line for line in lines if " was not played: " in line]  # (in one line)
+    said_lines = [line for line in lines if " was not played: " in line]
+    assert len(said_lines) == 1, lines  # (in one line)
+    (said,) = said_lines
     assert said.startswith("Your move "), lines
     assert said.endswith(f" was not played: {MOVE_LOST_WITH_THE_HOST}."), lines
     text = carla.text
