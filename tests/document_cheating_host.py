@@ -65,6 +65,9 @@ what section 5 lets it see first (every seat's seed, when it takes them):
 - ``"forged_play"``: in round 1, the first time seat 0 is to play after the computer player's
   play, it plays for seat 0 itself, at once (a legal play from that hand), though seat 0's
   person is connected and no computer stands in for them: the play is recorded as theirs.
+- ``"forged_ack"``: as ``"forged_play"``, and just before that play it sends seat 0 an ``ack``
+  naming it under a ``move_id`` seat 0 never used (``FORGED_MOVE_ID``), as if the person had
+  sent it: an answer to no ``play`` of that connection (3.1).
 
 The round re-rolled is round 2 (``REROLLED``): its dealer follows from round 1's (5.6), so the
 deal the host sends after the re-roll is one the deal plan allows.
@@ -81,11 +84,13 @@ from document_host import Connection, DocumentHost, Match, Round, seat_commitmen
 from document_referee import Table
 
 REROLLED = 2
+FORGED_MOVE_ID = 4242
+"""``"forged_ack"``'s move id: one no client of these tests counts up to."""
 CHEATS = (
     "recommit", "bot_seed", "bot_seed_withheld", "early_end", "abandoned", "drop_seed",
     "snapshot_recommit", "journal_lost", "snapshot_catch_up", "closed_after_seeds", "absent_seed",
     "receipt_then_snapshot", "fake_void", "rematch_midway", "restart_reroll", "forged_play",
-    "commits_dropped", "rematch_unasked", "rematch_over_no",
+    "forged_ack", "commits_dropped", "rematch_unasked", "rematch_over_no",
 )  # fmt: skip
 
 
@@ -186,7 +191,7 @@ class CheatingMatch(Match):
         seq = super().apply(seat, card, captured, computer=computer)
         r = self.round
         if (
-            self.host.cheat == "forged_play"
+            self.host.cheat in ("forged_play", "forged_ack")
             and not self.host.cheated_once
             and seat != 0
             and r is not None
@@ -198,6 +203,11 @@ class CheatingMatch(Match):
         ):
             self.host.cheated_once = True
             code = r.replay.legal()[0]
+            conn = self.seats[0].conn
+            if self.host.cheat == "forged_ack":  # "seat 0 sent it": the ack goes first (3.5)
+                forged = len(self.seats[0].log) + 1
+                conn.put({"t": "ack", "move_id": FORGED_MOVE_ID, "seq": forged,
+                          "duplicate": False})  # fmt: skip
             super().apply(0, code & 63, code >> 6)  # "seat 0 played it"
         return seq
 

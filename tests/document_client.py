@@ -518,7 +518,12 @@ class DocumentClient:
         kind = message["t"]
         if kind in TABLE_EVENTS:
             await self._event(message)
-        elif kind in ("ack", "reject") and message["move_id"] not in self.own.sent:
+        elif kind in ("ack", "reject") and message["move_id"] not in self.own.unanswered:
+            # 3.1: an answer to no `play` of this connection still unanswered (never sent, or
+            # answered already) is `out_of_order`; its `played`, if any, is then judged as a
+            # play no `ack` names (3.5).
+            await self._bye("out_of_order", f"{kind} of move {message['move_id']}, never sent")
+            self.conn = None
             raise HostMisbehavedError(f"{kind} of a move never sent: {message}")
         elif kind == "ack":
             self.acks.append(message)

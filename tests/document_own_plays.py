@@ -51,8 +51,10 @@ class OwnPlays:
         self.to_come = {k: v for k, v in self.to_come.items() if k > seq}
 
     def lost_answers(self) -> None:
-        """`left` took the connection back to the lobby: an unanswered move was not played."""
+        """`left` took the connection back to the lobby: an unanswered move was not played, and
+        a play held for it is dropped unjudged (3.5)."""
         self.unanswered.clear()
+        self.held.clear()
 
     def ack(self, ack: dict, last_seq: int) -> str | None:
         """The `played` this `ack` names must be the move sent: compared now if already read."""

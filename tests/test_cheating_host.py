@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import trio
 from app_driver import playing, run_app
-from document_cheating_host import REROLLED, CheatingHost
+from document_cheating_host import FORGED_MOVE_ID, REROLLED, CheatingHost
 from document_referee import Table
 from helpers import SeededSecrets, verify_pinned
 from hosting import bruno_leaves_once_dealt
@@ -507,6 +507,21 @@ def test_a_card_the_host_plays_for_a_person_who_is_there_stops_her_client(
         "What this means: the host recorded for your seat another play than the one you sent: "
         "a host that does this chooses what your cards take, or plays your cards for you." in text
     )
+
+
+def test_an_ack_for_a_move_her_client_never_sent_is_refused_and_the_play_still_stops_it(
+    data_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As ``forged_play``, but the host also sends Ada an ``ack`` naming that play under a
+    ``move_id`` her client never used, as if she had sent it (protocol.md 3.1, 3.5)."""
+    status, text, host = ada_at("forged_ack", data_home, target=1, host_bot=True)
+    assert host.cheated_once
+    refused = f"ack of move {FORGED_MOVE_ID}, which this connection did not send or was answered"
+    assert (0, "out_of_order", f"{refused} already") in host.byes, host.byes
+    assert status == EXIT_DEAL_FAILED, text
+    assert banner(text).startswith(
+        "DEAL CHECK FAILED in round 1: changed play: the host recorded a play for your seat, "
+    ), banner(text)
 
 
 def test_a_commitment_the_host_says_never_came_is_said_with_what_it_lets_the_host_do(

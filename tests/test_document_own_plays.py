@@ -10,8 +10,10 @@ import re
 import pytest
 import trio
 from cheats import play_once_for, relay_another_capture
-from document_client import ChangedPlayError, DocumentClient
+from document_cheating_host import FORGED_MOVE_ID, CheatingHost
+from document_client import ChangedPlayError, DocumentClient, HostMisbehavedError
 from document_own_plays import OwnPlays, card_words, take_words
+from document_referee import Table
 from hosting import start_host
 
 
@@ -129,3 +131,23 @@ def test_a_repeat_answered_after_its_replayed_event_is_compared_with_it() -> Non
         "the host recorded a play for your seat, the two of coins laying it on the table, "
         "that you did not make"
     )
+
+
+async def test_an_ack_for_a_move_it_never_sent_ends_its_connection_out_of_order() -> None:
+    """3.1, 3.5: a host that plays a card for Ada and sends her an `ack` naming it under a
+    `move_id` she never used, as if she had sent it: her client refuses the answer (`bye
+    out_of_order`), and never takes the play as hers."""
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            host = CheatingHost("forged_ack")
+            await host.start(nursery)
+            host.open_table(Table(2, 1, frozenset()), bots=1)
+            ada = DocumentClient("Ada")
+            await ada.connect("127.0.0.1", host.port)
+            await ada.join(1, 0)
+            with pytest.raises(HostMisbehavedError, match="ack of a move never sent"):
+                await ada.play()
+            nursery.cancel_scope.cancel()
+    assert host.cheated_once
+    assert (0, "out_of_order", f"ack of move {FORGED_MOVE_ID}, never sent") in host.byes
+    assert all(ack["move_id"] != FORGED_MOVE_ID for ack in ada.acks)

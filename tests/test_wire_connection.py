@@ -351,6 +351,40 @@ def test_pongs_answer_pings_and_pings_are_limited() -> None:
     relay(host, player, m.Ping(nonce=99))
 
 
+def test_an_answer_names_a_move_this_connection_sent_and_not_yet_answered() -> None:
+    """3.1: an ``ack`` or ``reject`` naming a ``move_id`` this connection never sent, or one
+    answered already, is ``out_of_order`` (as a ``pong`` answering no ``ping``): a host answers
+    each ``play`` once, on the connection that sent it. After ``left`` none is owed."""
+    host, player = seated(4)
+    forged = m.Ack(move_id=7, seq=4, duplicate=True)
+    player.receive_data(encode(forged))
+    with pytest.raises(RemoteProtocolError, match="move 7, which this connection did not send"):
+        player.next_event()
+    with pytest.raises(LocalProtocolError) as info:
+        seated(4)[0].send(forged)  # ours never sends one
+    assert info.value.code is ErrorCode.OUT_OF_ORDER
+
+    host, player = seated(4)
+    relay(player, host, m.Play(move_id=1, after=4, card=0, captured=0))
+    relay(host, player, m.Ack(move_id=1, seq=5, duplicate=False))
+    player.receive_data(encode(m.Ack(move_id=1, seq=5, duplicate=True)))
+    with pytest.raises(RemoteProtocolError, match="or was answered already") as remote:
+        player.next_event()
+    assert remote.value.code is ErrorCode.OUT_OF_ORDER
+
+    host, player = seated(4)
+    relay(player, host, m.Play(move_id=1, after=4, card=0, captured=0))
+    relay(player, host, m.Leave())
+    relay(host, player, m.Left(table_id=3, seat=0))
+    relay(player, host, m.Join(table_id=3, seat=None, name="ann", password=None))
+    relay(host, player, m.Joined(table_id=3, seat=0, token=TOKEN, epoch=2))
+    relay(host, player, snapshot(9))
+    player.receive_data(encode(m.Reject(move_id=1, code="stale", reason=None, message="x",
+                                        current_seq=9)))  # fmt: skip
+    with pytest.raises(RemoteProtocolError, match="did not send"):
+        player.next_event()
+
+
 def test_nothing_may_follow_bye_and_a_cut_frame_is_the_peers_fault() -> None:
     host, player = in_lobby()
     relay(host, player, m.Bye(reason="shutting_down", message="later"))
@@ -394,6 +428,9 @@ def _fit(msg: Message, conn: Connection, draw: Any) -> Message:
         return m.Pong(nonce=draw(st.sampled_from(pending)))
     if isinstance(msg, m.Hello | m.Welcome):
         return dataclasses.replace(msg, version=m.PROTOCOL_VERSION)
+    moves = sorted(conn._unanswered_moves)
+    if isinstance(msg, m.Ack | m.Reject) and moves:
+        return dataclasses.replace(msg, move_id=draw(st.sampled_from(moves)))
     return msg
 
 

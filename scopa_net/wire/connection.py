@@ -42,6 +42,7 @@ an event newer than any the connection carried.
 from __future__ import annotations
 
 import enum
+from collections import Counter
 from dataclasses import dataclass, replace
 
 from scopa_net.text_limits import CONTROL_CHARACTERS
@@ -200,6 +201,9 @@ class Connection:
         self.version: int | None = None
         self._request: Message | None = None
         self._pings: dict[Role, set[int]] = {Role.HOST: set(), Role.PLAYER: set()}
+        self._unanswered_moves: Counter[int] = Counter()
+        """The ``move_id`` of each ``play`` this connection carried that no ``ack`` or
+        ``reject`` has answered yet (protocol.md 3.1: an answer naming another is refused)."""
         self._error: RemoteProtocolError | None = None
         self._moves = _MOVES[self.state]
         """The moves out of ``state`` (looked up again whenever the state is another)."""
@@ -362,6 +366,27 @@ class Connection:
                 ErrorCode.OUT_OF_ORDER,
                 f"play chosen after seq {msg.after}, but the newest event sent is {newest}",
             )
+        self._unanswered_moves[msg.move_id] += 1
+        return target
+
+    def _answer(self, msg: Message, sender: Role, fault: Fault, target: State) -> State:
+        """An ``ack`` or ``reject`` answers a ``play`` this connection carried and that has
+        had no answer yet: the host answers each once, on the connection that sent it."""
+        assert isinstance(msg, m.Ack | m.Reject)
+        if self._unanswered_moves[msg.move_id] <= 0:
+            raise fault(
+                ErrorCode.OUT_OF_ORDER,
+                f"{msg.TYPE} of move {msg.move_id}, which this connection did not send or "
+                "was answered already",
+            )
+        self._unanswered_moves[msg.move_id] -= 1
+        if not self._unanswered_moves[msg.move_id]:
+            del self._unanswered_moves[msg.move_id]
+        return target
+
+    def _left(self, msg: Message, sender: Role, fault: Fault, target: State) -> State:
+        """Back in the lobby: a move still unanswered gets no answer now (3.5)."""
+        self._unanswered_moves.clear()
         return target
 
     def _event(self, msg: Message, sender: Role, fault: Fault, target: State) -> State:
@@ -389,6 +414,9 @@ _CHECKS = {
     "joined": Connection._seated,
     "resumed": Connection._seated,
     "play": Connection._play,
+    "ack": Connection._answer,
+    "reject": Connection._answer,
+    "left": Connection._left,
     **{name: Connection._event for name in TABLE_EVENTS},
 }
 
