@@ -5,7 +5,7 @@ It imports nothing from scopa_net. The group arithmetic is libsodium's (through
 the random stream and the shuffle are section 5's, from ``document_hashes``;
 replaying the plays and scoring a round is ``document_referee``'s, written from RULES.md and
 protocol.md. A version 6 or 4 transcript (9.8; or a version 3 one, whose decks carry no shuffle
-proofs; or a version 8 one, a version 6 file with 6.1's ``caught_up``) is read as plain
+proofs; or a version 8 or 10 one, a version 6 file with 6.1's ``caught_up``) is read as plain
 msgpack, checked for its canonical encoding (6.1), and every round is checked in 9.9's order.
 ``test_blind_from_the_document.py`` runs this against 9.11's vectors and against transcripts
 our own host and clients make.
@@ -555,7 +555,10 @@ ROUND_KEYS_V6 = [*ROUND_KEYS[:5], "seated", *ROUND_KEYS[5:]]
 """9.8: a version 6 round has ``seated`` after ``people``."""
 TOP_KEYS = ["format", "version", "rules", "host_key", "seat", "rounds", "result", "stopped"]
 CAUGHT_UP = 8
-"""9.8: version 6's rounds, and 6.1's ``caught_up`` after ``stopped``."""
+"""9.8: version 6's rounds, and 6.1's ``caught_up`` after ``stopped``, one map."""
+CAUGHT_UP_AGAIN = 10
+"""9.8: version 8 whose ``caught_up`` is an array of two or more maps (6.1's version 9)."""
+CAUGHT_UP_FILES = (CAUGHT_UP, CAUGHT_UP_AGAIN)
 
 
 def deal_keys_hold(deal: object) -> bool:
@@ -588,20 +591,26 @@ def read(data: bytes) -> dict:
         raise CheckFailedError("invalid transcript", "not the canonical encoding")
     if not isinstance(value, dict):
         raise CheckFailedError("invalid transcript", "top-level keys")
-    top = [*TOP_KEYS, "caught_up"] if value.get("version") == CAUGHT_UP else TOP_KEYS
+    top = [*TOP_KEYS, "caught_up"] if value.get("version") in CAUGHT_UP_FILES else TOP_KEYS
     if list(value) != top:
         raise CheckFailedError("invalid transcript", "top-level keys")
-    if value["format"] != "scopa-net transcript" or value["version"] not in (3, 4, 6, CAUGHT_UP):
-        raise CheckFailedError("invalid transcript", "not version 8 or 6 (or 4, or 3)")
-    seated_file = value["version"] in (6, CAUGHT_UP)
+    if value["format"] != "scopa-net transcript" or value["version"] not in (
+        3,
+        4,
+        6,
+        *CAUGHT_UP_FILES,
+    ):
+        raise CheckFailedError("invalid transcript", "not version 10, 8 or 6 (or 4, or 3)")
+    seated_file = value["version"] in (6, *CAUGHT_UP_FILES)
     keys = {3: ROUND_KEYS_V3, 4: ROUND_KEYS}.get(value["version"], ROUND_KEYS_V6)
     players = value["rules"]["players"]
     if value["version"] == CAUGHT_UP:
+        takes = [value["caught_up"]]  # (one map: a list is no map, refused below)
+    if value["version"] == CAUGHT_UP_AGAIN:
         takes = value["caught_up"]
-        if isinstance(takes, dict):
-            takes = [takes]
-        elif not isinstance(takes, list) or len(takes) < 2:
-            raise CheckFailedError("invalid transcript", "caught_up: a map, or two or more")
+        if not isinstance(takes, list) or len(takes) < 2:
+            raise CheckFailedError("invalid transcript", "caught_up: an array of two or more")
+    if value["version"] in CAUGHT_UP_FILES:
         for told in takes:
             if (
                 not isinstance(told, dict)
@@ -659,7 +668,7 @@ def verify_transcript(t: dict) -> Verdict:
     verdict = Verdict()
     if match.version == 3:
         verdict.notes.append(UNPROVEN)
-    if match.version == CAUGHT_UP:
+    if match.version in CAUGHT_UP_FILES:
         return caught_up_file(match, t, verdict)
     if not t["rounds"]:
         verdict.result = "empty transcript"
@@ -682,7 +691,7 @@ def caught_up_file(match: Match, t: dict, verdict: Verdict) -> Verdict:
     round), on the entry's points and dealer (nil: the first one a round records); the match
     end as ever, or, with no round after the last entry and not that round held, the match
     end's scores and winner as the last entry's scores give them, its signature unchecked."""
-    takes = t["caught_up"] if isinstance(t["caught_up"], list) else [t["caught_up"]]
+    takes = t["caught_up"] if t["version"] == CAUGHT_UP_AGAIN else [t["caught_up"]]
     held: list[int] = []
     taken = 0
 

@@ -13,6 +13,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import msgpack
 import pytest
 from blind_document_verifier import verify as outsiders_verify
 from blind_driver import BlindDriver, new_blind_table
@@ -22,6 +23,7 @@ from table_driver import CatchesUp
 from scopa_net.blind_witness import BlindWitness
 from scopa_net.fair.blind.verifier import verify_any
 from scopa_net.fair.blind.wire import decode_any
+from scopa_net.fair.errors import TranscriptFormatError
 from scopa_net.rules import RuleSet
 from scopa_net.witness import DealWitness
 
@@ -61,7 +63,7 @@ def test_the_rounds_between_two_catch_ups_are_kept_and_checked(blind: bool) -> N
     assert witness.keeps_transcript
     data = witness.transcript().encode()
     transcript = decode_any(data)
-    assert transcript.version == (8 if blind else 7)
+    assert transcript.version == (10 if blind else 9)  # (7 and 8 hold one map, 6.1)
     assert [r.round_no for r in transcript.rounds] == [1, 3]
     assert [told.round_no for told in transcript.caught_ups] == [2, 4]
     verdict = verify_any(transcript)
@@ -114,3 +116,27 @@ def test_the_javascript_verifier_reads_a_file_caught_up_twice_alike(
         (1, "verified"),
         (3, "verified"),
     ], report
+
+
+@pytest.mark.parametrize("blind", [False, True], ids=["ordinary", "blind"])
+def test_an_array_caught_up_has_a_version_of_its_own(blind: bool) -> None:
+    """protocol.md 6.1: ``caught_up`` is one map in versions 7 and 8, an array of two or more
+    in 9 and 10, so that a reader of 7 and 8 alone says a file of two catch-ups is another
+    version's, not that it is damaged. Each form under the other's version is not a
+    transcript."""
+    if blind:
+        driver = BlindDriver(new_blind_table(RuleSet.of(2, 16), bots=1), seed=5)
+    else:
+        driver = ada_and_the_computer()
+    data = caught_up_twice(driver).transcript().encode()
+    twice, once = (10, 8) if blind else (9, 7)
+    head = b"\xa7version"
+    assert head + bytes([twice]) in data
+    with pytest.raises(TranscriptFormatError, match="caught_up: expected a map"):
+        decode_any(data.replace(head + bytes([twice]), head + bytes([once]), 1))
+    value = msgpack.unpackb(data, raw=False)
+    value["caught_up"], value["version"] = value["caught_up"][-1], once
+    one = msgpack.packb(value, use_bin_type=True)
+    assert decode_any(one).version == once
+    with pytest.raises(TranscriptFormatError, match="caught_up: expected an array of two"):
+        decode_any(one.replace(head + bytes([once]), head + bytes([twice]), 1))

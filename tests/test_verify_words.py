@@ -127,11 +127,11 @@ def test_a_changed_file_leads_with_what_it_means_then_the_evidence(
             "  invalid transcript: transcript: unexpected key 'fnrmat' where 'format' was due",
         ),
         (
-            lambda data: data.replace(b"\xa7version\x05", b"\xa7version\x09", 1),
+            lambda data: data.replace(b"\xa7version\x05", b"\xa7version\x0b", 1),
             "a transcript of another version of scopa-net, which this one cannot read: verify "
             "it with the version that saved it",
-            "  invalid transcript: transcript.version: expected version 2, 3, 4, 5, 6, 7 or 8, "
-            "got 9",
+            "  invalid transcript: transcript.version: expected version 2, 3, 4, 5, 6, 7, 8, 9 "
+            "or 10, got 11",
         ),
         (
             # "not one msgpack value: list is not allowed for map key when strict_map_key=True"

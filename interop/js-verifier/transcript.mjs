@@ -1,5 +1,5 @@
-// Reading and checking a transcript: an ordinary table's (version 2, 5 or 7, protocol.md sections
-// 6.1 and 6.2) or a blind table's (version 4, 6 or 8, 9.8 and 9.9).
+// Reading and checking a transcript: an ordinary table's (version 2, 5, 7 or 9, protocol.md sections
+// 6.1 and 6.2) or a blind table's (version 4, 6, 8 or 10, 9.8 and 9.9).
 
 import { decode, encode, MsgpackError } from "./msgpack.mjs";
 import * as F from "./fair.mjs";
@@ -51,11 +51,12 @@ export function readTranscript(bytes) {
   if (!(value instanceof Map) || value.get("format") !== "scopa-net transcript")
     throw new Unreadable("not a scopa-net transcript");
   if (!F.equal(encode(value), bytes)) throw new Unreadable("not in canonical encoding");
-  // Version 7 (6.1): version 5's rounds, and a last key, caught_up; version 8 (9.8): version
-  // 6's rounds, and the same last key.
-  const caughtUpFile = [7, 8].includes(value.get("version"));
+  // Version 7 (6.1): version 5's rounds, and a last key, caught_up, one map; version 8 (9.8):
+  // version 6's rounds, and the same last key; 9 and 10: 7 and 8 with caught_up an array.
+  const caughtUpFile = [7, 8, 9, 10].includes(value.get("version"));
+  const caughtUpAgain = [9, 10].includes(value.get("version"));
   const t = fields(value, caughtUpFile ? [...TOP, "caught_up"] : TOP, "the transcript");
-  if (![2, 4, 5, 6, 7, 8].includes(t.version)) throw new Unreadable(`transcript version ${t.version} (this verifier reads versions 2, 4, 5, 6, 7 and 8)`);
+  if (![2, 4, 5, 6, 7, 8, 9, 10].includes(t.version)) throw new Unreadable(`transcript version ${t.version} (this verifier reads versions 2, 4, 5, 6, 7, 8, 9 and 10)`);
   want((r) => isInt(r.players) && isInt(r.target) && Array.isArray(r.variants) && r.variants.every((v) => typeof v === "string"), t.rules, "rules");
   const names = t.rules.variants;
   if (!names.every((n, i) => i === 0 || F.compareBytes(F.ascii(names[i - 1]), F.ascii(n)) < 0))
@@ -64,10 +65,10 @@ export function readTranscript(bytes) {
   want(isInt, t.seat, "seat");
   want(Array.isArray, t.rounds, "rounds");
   if (caughtUpFile) {
-    // One map, or (a seat caught up more than once, 6.1) an array of two or more, their
-    // round_no going up.
-    const list = Array.isArray(t.caught_up) ? t.caught_up : [t.caught_up];
-    if (Array.isArray(t.caught_up) && list.length < 2) throw new Unreadable("caught_up: an array of fewer than two");
+    // One map (7, 8), or (9, 10: a seat caught up more than once, 6.1) an array of two or
+    // more, their round_no going up.
+    const list = caughtUpAgain ? t.caught_up : [t.caught_up];
+    if (caughtUpAgain && !(Array.isArray(list) && list.length >= 2)) throw new Unreadable("caught_up: not an array of two or more");
     t.caught_up = list.map((x) => {
       want((m) => m instanceof Map, x, "caught_up");
       const c = fields(x, ["round_no", "scores", "dealer"], "caught_up");
@@ -79,11 +80,11 @@ export function readTranscript(bytes) {
     if (t.caught_up.some((c, k) => k > 0 && c.round_no <= t.caught_up[k - 1].round_no)) throw new Unreadable("caught_up: round_no not going up");
   } else t.caught_up = [];
   if (isBlind(t)) {
-    t.rounds = t.rounds.map((r, i) => readBlindRound(r, i, t.rules.players, t.version === 8 ? 6 : t.version));
+    t.rounds = t.rounds.map((r, i) => readBlindRound(r, i, t.rules.players, t.version >= 8 ? 6 : t.version));
     want((r) => Array.isArray(r.scores) && (r.winner === null || isInt(r.winner)) && (r.sig === null || isBin(r.sig, 64)), t.result, "result");
     return t;
   }
-  const seatedRounds = t.version === 5 || t.version === 7;
+  const seatedRounds = [5, 7, 9].includes(t.version);
   t.rounds = t.rounds.map((r, i) => {
     const round = fields(r, seatedRounds ? ROUND5 : ROUND, `round ${i + 1}`);
     const w = (ok, k) => want(ok, round[k], `round ${i + 1} ${k}`);
@@ -163,8 +164,8 @@ function readBlindRound(map, i, players, version) {
   return r;
 }
 
-/** Whether the file holds a blind table's rounds (9.8: versions 4, 6 and 8). */
-const isBlind = (t) => [4, 6, 8].includes(t.version);
+/** Whether the file holds a blind table's rounds (9.8: versions 4, 6, 8 and 10). */
+const isBlind = (t) => [4, 6, 8, 10].includes(t.version);
 
 const PKCS8_ED25519 = F.unhex("302e020100300506032b657004220420");
 const publicKeyOf = (seed) => new Uint8Array(createPublicKey(createPrivateKey({ key: Buffer.from(F.concat(PKCS8_ED25519, seed)), format: "der", type: "pkcs8" })).export({ format: "der", type: "spki" })).slice(-32);

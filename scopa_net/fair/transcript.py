@@ -56,9 +56,31 @@ BLIND_CAUGHT_UP_FORMAT_VERSION = 8
 """A seat's transcript of a blind table, rounds as version 6's, whose seat was caught up by
 snapshot and did not take its own chain up again: version 7's ``caught_up`` key (protocol.md
 9.8)."""
-CAUGHT_UP_FORMAT_VERSIONS = (CAUGHT_UP_FORMAT_VERSION, BLIND_CAUGHT_UP_FORMAT_VERSION)
-"""The versions whose file has a ``caught_up`` key: an ordinary table's, a blind table's."""
-PLAIN_FORMAT_VERSIONS = (FORMAT_VERSION, SEATED_FORMAT_VERSION, CAUGHT_UP_FORMAT_VERSION)
+CAUGHT_UP_AGAIN_FORMAT_VERSION = 9
+"""Version 7 whose seat was caught up more than once, following rounds between: its
+``caught_up`` an array of two or more maps (protocol.md 6.1). A version of its own, so that a
+reader of version 7's one map says it cannot read this file, not that it is damaged."""
+BLIND_CAUGHT_UP_AGAIN_FORMAT_VERSION = 10
+"""Version 8 with version 9's array ``caught_up`` (protocol.md 9.8)."""
+CAUGHT_UP_FORMAT_VERSIONS = (
+    CAUGHT_UP_FORMAT_VERSION,
+    BLIND_CAUGHT_UP_FORMAT_VERSION,
+    CAUGHT_UP_AGAIN_FORMAT_VERSION,
+    BLIND_CAUGHT_UP_AGAIN_FORMAT_VERSION,
+)
+"""The versions whose file has a ``caught_up`` key: an ordinary table's, a blind table's, with
+one map or (9 and 10) an array."""
+CAUGHT_UP_AGAIN_FORMAT_VERSIONS = (
+    CAUGHT_UP_AGAIN_FORMAT_VERSION,
+    BLIND_CAUGHT_UP_AGAIN_FORMAT_VERSION,
+)
+"""The versions whose ``caught_up`` is an array of two or more maps."""
+PLAIN_FORMAT_VERSIONS = (
+    FORMAT_VERSION,
+    SEATED_FORMAT_VERSION,
+    CAUGHT_UP_FORMAT_VERSION,
+    CAUGHT_UP_AGAIN_FORMAT_VERSION,
+)
 SEATED_PERSON = "person"
 SEATED_COMPUTER = "computer"
 SEATED_ABSENT = "absent"
@@ -76,6 +98,7 @@ BLIND_FORMAT_VERSIONS = (
     BLIND_FORMAT_VERSION,
     BLIND_SEATED_FORMAT_VERSION,
     BLIND_CAUGHT_UP_FORMAT_VERSION,
+    BLIND_CAUGHT_UP_AGAIN_FORMAT_VERSION,
 )
 """Blind transcripts a verifier reads: version 3 was written before decks carried proofs."""
 MAX_FILE_SIZE = 4 << 20
@@ -310,6 +333,12 @@ class Transcript:
     @property
     def version(self) -> int:
         """The ``version`` the file says."""
+        if self.caught_up_again:
+            return (
+                BLIND_CAUGHT_UP_AGAIN_FORMAT_VERSION
+                if self.blind
+                else CAUGHT_UP_AGAIN_FORMAT_VERSION
+            )
         if self.blind:
             return (
                 BLIND_CAUGHT_UP_FORMAT_VERSION if self.caught_up is not None else self.blind_version
@@ -449,7 +478,7 @@ class _Reader:
 
 _TOP_KEYS = ("format", "version", "rules", "host_key", "seat", "rounds", "result", "stopped")
 _CAUGHT_UP_TOP_KEYS = (*_TOP_KEYS, "caught_up")
-"""A version 7 or 8 file's keys: ``caught_up`` last."""
+"""A version 7, 8, 9 or 10 file's keys: ``caught_up`` last."""
 _TOP_HEADER = bytes([0x80 | len(_TOP_KEYS)])
 """The first byte of every transcript but version 7's and 8's: msgpack's header of a map of
 that many keys."""
@@ -458,7 +487,7 @@ _CAUGHT_UP_STARTS = tuple(
     + _pack({"format": FORMAT_NAME, "version": version})[1:]
     for version in CAUGHT_UP_FORMAT_VERSIONS
 )
-"""How every version 7 (or 8) file begins: its map's header (one key more), then its format
+"""How every version 7 (8, 9, 10) file begins: its map's header (one key more), then its format
 and version."""
 _RULES_KEYS = ("players", "target", "variants")
 _ROUND_KEYS = (
@@ -634,13 +663,13 @@ def _caught_up(r: _Reader, value: Any, rules: RuleSet) -> CaughtUp:
     )
 
 
-def _caught_ups(r: _Reader, value: Any, rules: RuleSet) -> tuple[CaughtUp, ...]:
-    """A version 7 or 8 file's ``caught_up``: one map, or an array of two or more, their
-    ``round_no`` going up (a seat caught up more than once, 6.1)."""
-    if not isinstance(value, list):
+def _caught_ups(r: _Reader, value: Any, rules: RuleSet, *, again: bool) -> tuple[CaughtUp, ...]:
+    """A version 7 or 8 file's ``caught_up``, one map; with ``again`` (version 9 or 10), an
+    array of two or more, their ``round_no`` going up (a seat caught up more than once, 6.1)."""
+    if not again:
         return (_caught_up(r, value, rules),)
-    if len(value) < 2:
-        raise r.fail("expected a map, or an array of two or more", value)
+    if not isinstance(value, list) or len(value) < 2:
+        raise r.fail("expected an array of two or more", value)
     told = tuple(_caught_up(r.at(i), v, rules) for i, v in enumerate(value))
     if any(a.round_no >= b.round_no for a, b in pairwise(told)):
         raise r.fail("expected each entry's round_no above the one before", value)
@@ -732,7 +761,12 @@ def decode(
         read_round(r.at("rounds").at(i), v, rules.players)
         for i, v in enumerate(r.at("rounds").array(top["rounds"]))
     )
-    caught_ups = _caught_ups(r.at("caught_up"), top["caught_up"], rules) if caught_up_file else ()
+    again = top["version"] in CAUGHT_UP_AGAIN_FORMAT_VERSIONS
+    caught_ups = (
+        _caught_ups(r.at("caught_up"), top["caught_up"], rules, again=again)
+        if caught_up_file
+        else ()
+    )
     transcript = Transcript(
         rules=rules,
         host_key=r.at("host_key").bin(top["host_key"], PUBLIC_KEY_SIZE),
