@@ -65,6 +65,8 @@ def test_the_document_has_the_blind_cases() -> None:
         "blind-2",
         "deal-relayed",
         "void-chain",
+        "blind-caught-up-8",
+        "blind-caught-up-10",
     }
 
 

@@ -6,6 +6,9 @@ import { decode, encode } from "./msgpack.mjs";
 import * as F from "./fair.mjs";
 import * as E from "./ed25519.mjs";
 import { blindChain } from "./blind.mjs";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { readTranscript } from "./transcript.mjs";
 
 /** Every fenced block of the document as { fence, cases: [Map key -> text] }. */
 export function blocks(text) {
@@ -189,8 +192,9 @@ function exclusionRound(c) {
   return { round, perm, deck, dealer, counted, joint, list };
 }
 
-/** Run every vector block of protocol.md; returns lines of "ok ..." / "FAIL ...". */
-export function runVectors(text) {
+/** Run every vector block of protocol.md; returns lines of "ok ..." / "FAIL ...". ``root``:
+ * the folder the document's worked files are named from (scopa-net's source). */
+export function runVectors(text, root = null) {
   const lines = [];
   const all = blocks(text);
   const byName = new Map();
@@ -202,6 +206,12 @@ export function runVectors(text) {
       if (b.fence === "" && c.has("frame")) {
         const p = checkFrame(c);
         problems = p ? [p] : [];
+      } else if (b.fence === "vectors" && c.has("file")) {
+        if (root === null) {
+          lines.push(`skip ${c.get("case")}: ${c.get("file")} (no source folder given)`);
+          continue;
+        }
+        problems = checkFile(c, root);
       } else if (b.fence === "vectors" && isBlind(c)) {
         const { bad, skipped } = checkBlind(c);
         problems = bad;
@@ -213,6 +223,40 @@ export function runVectors(text) {
     }
   }
   return lines;
+}
+
+/**
+ * 9.11's worked transcripts: the file named is the one described (its size and hash) and reads
+ * as the case says (version, host key, seat, rounds held, caught_up, result). Its verdict is
+ * the verifier's own: `node verify.mjs FILE` (seconds a blind round).
+ */
+function checkFile(c, root) {
+  const bad = [];
+  const expect = (key, got) => {
+    if (c.get(key).trim() !== String(got)) bad.push(`${key}: want ${c.get(key)}, got ${got}`);
+  };
+  let data;
+  try {
+    data = new Uint8Array(readFileSync(join(root, c.get("file"))));
+  } catch (e) {
+    return [`file: ${e.message}`];
+  }
+  expect("size", data.length);
+  expect("sha256", createHash("sha256").update(data).digest("hex"));
+  const t = readTranscript(data);
+  expect("version", t.version);
+  expect("host_key", F.hex(t.host_key));
+  expect("seat", t.seat);
+  expect("rounds", t.rounds.map((r) => r.round_no).join(" "));
+  t.caught_up.forEach((told, i) => {
+    expect(`caught_up.${i}.round_no`, told.round_no);
+    expect(`caught_up.${i}.scores`, told.scores.join(" "));
+    expect(`caught_up.${i}.dealer`, told.dealer);
+  });
+  if (c.has(`caught_up.${t.caught_up.length}.round_no`)) bad.push("caught_up: fewer entries than the case gives");
+  expect("result.scores", t.result.scores.join(" "));
+  expect("result.winner", t.result.winner);
+  return bad;
 }
 
 const BLIND_CASES = new Set(["card-points", "party-secrets", "dleq", "blind-2", "deal-relayed", "void-chain"]);

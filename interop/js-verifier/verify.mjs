@@ -8,6 +8,7 @@
 // Exit status 0 when every file verifies (or every vector passes), 1 otherwise.
 
 import { readFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readTranscript, verifyTranscript, Unreadable } from "./transcript.mjs";
 import { runVectors } from "./vectors.mjs";
@@ -16,7 +17,7 @@ import { fingerprint } from "./fair.mjs";
 function main(argv) {
   if (argv[0] === "--vectors") {
     const doc = argv[1] ?? fileURLToPath(new URL("../../protocol.md", import.meta.url));
-    const lines = runVectors(readFileSync(doc, "utf8"));
+    const lines = runVectors(readFileSync(doc, "utf8"), dirname(doc));
     for (const l of lines) console.log(l);
     return lines.some((l) => l.startsWith("FAIL")) ? 1 : 0;
   }
