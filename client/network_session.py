@@ -843,7 +843,8 @@ class NetworkSession:
             # Sent again exactly as before under its own id: the host applied it otherwise.
             self._changed_play = taken_otherwise(pending[0])
         if not self._unacked and self.check_deals and self._changed_play is None:
-            self._changed_play = self._own_plays.all_answered()
+            closing = isinstance(msg, m.Reject) and msg.code == ErrorCode.WRONG_PHASE.value
+            self._changed_play = self._own_plays.all_answered(closing=closing)
         if msg.move_id in self._awaited:
             self._answers[msg.move_id] = msg
         elif isinstance(msg, m.Reject):

@@ -118,9 +118,15 @@ class OwnPlays:
             self._acked[ack.seq] = sent
         return None  # covered by a snapshot (or long gone): nothing here to compare with
 
-    def all_answered(self) -> ChangedPlayError | None:
+    def all_answered(self, *, closing: bool = False) -> ChangedPlayError | None:
         """Every move of this seat is answered now: a play for it read meanwhile that no
-        ``ack`` named was none of them (the host played for its person)."""
+        ``ack`` named was none of them (the host played for its person). ``closing``: the last
+        answer was ``wrong_phase``, which a table that has closed gives even a move it applied
+        (protocol.md 3.5, 3.11): it judges nothing, and those plays wait for the next answer
+        that leaves every move answered (none comes once the ``left`` that follows ends the
+        session: they go unjudged)."""
+        if closing:
+            return None
         unclaimed = sorted(self._unclaimed.items())
         self._unclaimed.clear()
         return unsent(unclaimed[0][1]) if unclaimed else None

@@ -81,6 +81,8 @@ class OwnPlays:
                 f"the host says your move {move_id} ({card_words(card)}, "
                 f"{take_words(captured)}) was applied as another play"
             )
+        if reject["code"] == "wrong_phase":
+            return None  # a closed table's answer, even to a move it applied: judges nothing
         return self._held_alone()
 
     def event(self, event: dict, seat: int, watched: bool) -> str | None:

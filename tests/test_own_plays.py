@@ -316,6 +316,20 @@ def test_a_repeat_answered_after_its_event_was_read_is_compared_with_that_event(
     )
 
 
+def test_a_wrong_phase_answer_judges_no_play_held_the_next_answer_does() -> None:
+    """protocol.md 3.5, 3.11: a table that has closed answers ``wrong_phase`` to a move sent
+    again, even one it applied, so a play of the seat held while that move was unanswered is
+    not judged by that answer (before, it was a mismatch: a false alarm at an honest host
+    whose table closed as the move went again); the next answer that leaves every move
+    answered judges it, so a host that answers ``wrong_phase`` where ``stale`` was due, to
+    keep a play it made for the person, is still caught."""
+    held = OwnPlays()
+    assert held.read(played(9, 0, "7d", mask("7s")), seat=0, mine=True, pending=True) is None
+    assert held.all_answered(closing=True) is None
+    error = held.all_answered()
+    assert str(error).startswith("the host recorded a play for your seat, 7d taking 7s, that")
+
+
 async def test_a_move_sent_again_from_disk_that_the_host_applied_otherwise_stops_the_client(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
