@@ -56,3 +56,30 @@ async def test_a_move_sent_again_after_a_snapshot_is_acknowledged_as_its_origina
             assert again == m.Ack(move_id=1, seq=answered.seq, duplicate=True)
             await back.aclose()
             nursery.cancel_scope.cancel()
+
+
+async def test_a_move_sent_just_before_leave_is_answered_before_left() -> None:
+    """3.5: a ``left`` answering the player's own ``leave`` leaves no move unanswered: the table
+    answers the requests handed to it in turn, so a ``play`` written in the same burst as the
+    ``leave`` gets its ``ack`` before the ``left``."""
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0)
+            ada = await RawSeat.connect(host.port)
+            table_id = await ada.create(create(RuleSet.of(2, 21), bots=1))
+            await ada.join(table_id, name="Ada")
+            await ada.until(lambda msg: ada.mirror is not None and ada.view.to_move == ada.seat)
+            play = ada.my_plays()[0]
+            move = m.Play(
+                move_id=1, after=ada.seq, card=play.card.index, captured=play.captured_mask
+            )
+            await ada.send(move)  # and at once, not waiting for its answer:
+            await ada.send(m.Leave(away=True))
+            answers = []
+            while not isinstance(msg := await ada.receive(), m.Left):
+                if isinstance(msg, m.Ack | m.Reject):
+                    answers.append(msg)
+            assert [type(a) for a in answers] == [m.Ack], answers
+            assert answers[0].move_id == 1
+            await ada.aclose()
+            nursery.cancel_scope.cancel()
