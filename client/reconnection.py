@@ -177,6 +177,7 @@ class Reconnection:
         session = self.session
         attempt = 0
         while not session._stop:
+            broken: RemoteProtocolError | None = None
             try:
                 await session._pump()
                 return
@@ -190,6 +191,7 @@ class Reconnection:
                 log.info("connection lost: %r", exc)
                 if isinstance(exc, RemoteProtocolError):
                     await self.host_broke_the_protocol(exc)
+                    broken = exc
             if session._link is not None:
                 await session._link.aclose()
                 session._link = None
@@ -200,6 +202,12 @@ class Reconnection:
                 if session._host_stopped
                 else "the connection to the host was lost; trying to get back"
             )
+            if broken is not None:  # not lost: closed here, the host having broken the protocol
+                lost = (
+                    f"the host sent a message that breaks the protocol ({broken.code.value}: "
+                    f"{broken.message}), so this client closed the connection; taking the "
+                    "seat back"
+                )
             # The host may come back updated (stopped, or killed, and started again): the
             # newest version first, once, whatever the old connection spoke (protocol.md 3.2).
             HELLO_VERSIONS.forget(session.host, session.port)

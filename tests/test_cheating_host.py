@@ -518,6 +518,11 @@ def test_an_ack_for_a_move_her_client_never_sent_is_refused_and_the_play_still_s
     assert host.cheated_once
     refused = f"ack of move {FORGED_MOVE_ID}, which this connection did not send or was answered"
     assert (0, "out_of_order", f"{refused} already") in host.byes, host.byes
+    assert (
+        f"Connection: reconnecting (the host sent a message that breaks the protocol "
+        f"(out_of_order: {refused} already), so this client closed the connection; taking the "
+        "seat back. Your seat is kept: type quit to stop trying)." in text
+    ), text
     assert status == EXIT_DEAL_FAILED, text
     assert banner(text).startswith(
         "DEAL CHECK FAILED in round 1: changed play: the host recorded a play for your seat, "
