@@ -317,7 +317,9 @@ class NetworkSession:
         self._unacked: dict[int, tuple[m.Play, trio.Event]] = {}
         self._acked_floor = 0
         """For a seat taken back from disk: the newest ``played`` event an earlier client of
-        the seat had acknowledged (every play of the seat up to it was its person's)."""
+        the seat had acknowledged (every play of the seat up to it was its person's); after a
+        ``stale`` resume, the host's newest event then (what it acknowledged after that, it
+        lost: :meth:`Reconnection.rewind`)."""
         self._awaited: set[int] = set()
         """Moves whose :meth:`submit` waits for the host's answer (not those taken back)."""
         self._resent: set[int] = set()

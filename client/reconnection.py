@@ -684,6 +684,10 @@ class Reconnection:
             "happen there."
         )
         self.drop_moves_the_host_lost(newest)
+        # The plays of this seat the host acknowledged after its newest event were lost with
+        # it: one recorded there now is checked as any other (3.5). Those up to it this seat
+        # read before, and checked then (or took as an earlier client's): they stand.
+        session._acked_floor = min(session._acked_floor, start.seq) if newest is None else newest
         # As the seat began there: taken mid-match, it carries that snapshot on (5.10), so
         # that it checks the rounds from there and keeps its transcript (before, a newcomer
         # rebuilt here checked cards alone, and saved no transcript).

@@ -1,0 +1,157 @@
+"""A person's own plays after the host went back to an older copy of its journal (protocol.md
+3.3 ``stale``, 3.5): the plays her clients had acknowledged after the host's newest event
+were lost with it, so a play for her seat that the host records there now is checked as any
+other. Our real host over real loopback, Ada's seat taken back from disk (her client then
+takes every play of her seat up to the newest one an earlier client had acknowledged as hers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from functools import partial
+from pathlib import Path
+
+import pytest
+import trio
+from cheats import play_once_for
+from hosting import CutOff, create, start_host
+from journal_copies import copy_journal, put_back
+from person_screen import Player, deal_checks_failed, sit, until
+
+from scopa_net.client.moves import legal_plays
+from scopa_net.client.seat_store import SeatStore
+from scopa_net.commands.main import main
+from scopa_net.fair.commitments import fingerprint
+from scopa_net.rules import RuleSet
+from scopa_net.server.host import Host
+
+RULES = RuleSet.of(2, 16)
+
+
+def her_turn(player: Player) -> bool:
+    """Her screen asks for her card."""
+    view = player.controller.state.view
+    return view is not None and view.my_turn and not view.round_over and bool(view.hand)
+
+
+def shown_plays(player: Player) -> int:
+    """How many of her own plays her screen has shown."""
+    return sum(line.startswith("You play ") for line in player.lines)
+
+
+def shown_since(player: Player, shown: int) -> bool:
+    """Her screen has shown a play of hers since it had shown ``shown``."""
+    return shown_plays(player) > shown
+
+
+async def plays_turns(player: Player, turns: int) -> None:
+    """``player`` types the first legal card on each of her next ``turns`` turns, each one
+    answered and on her screen before the next."""
+    for _ in range(turns):
+        await until(lambda: her_turn(player), 30)
+        view = player.controller.state.view
+        assert view is not None
+        shown = shown_plays(player)
+        await player.type(legal_plays(view)[0].text())
+        await until(partial(shown_since, player, shown), 30)
+
+
+async def ada_back_on_an_older_journal(
+    nursery: trio.Nursery,
+    tmp_path: Path,
+    *,
+    keys: list[bytes],
+    grace: float = 600,
+    before_copy: Callable[[Host, Player, CutOff], Awaitable[None]] | None = None,
+    cheat: Callable[[], None] | None = None,
+) -> tuple[Player, tuple[int, int]]:
+    """Ada plays our host's computer (``before_copy`` first, if given); the host's journal is
+    copied at her turn, she plays four more cards (each acknowledged), and her client dies.
+    ``join`` takes her seat back from disk; then the host is started again on the copy
+    (``cheat()`` first, if given) and her client, resumed there, is told ``stale``. Her screen
+    once she is back in her seat there, with the seq of the copy's newest event as she saw it
+    and of the newest play an earlier client of hers had acknowledged (the host lost the
+    events between). ``keys``: the host's key goes there."""
+    db, copy = tmp_path / "host.db", tmp_path / "copy.db"
+    first = await start_host(nursery, db=str(db), bot_delay=0, grace=grace)
+    keys.append(first.public_key)
+    network = CutOff(first.port)
+    ada = await sit(
+        nursery, first, "Ada", tmp_path, create=create(RULES, bots=1),
+        connector=network.connect,
+    )  # fmt: skip
+    if before_copy is not None:
+        await before_copy(first, ada, network)
+    await until(lambda: her_turn(ada), 30)
+    copy_journal(db, copy)
+    assert ada.session.mirror is not None
+    copied = ada.session.mirror.seq
+    await plays_turns(ada, 4)
+    ada.crash()
+    (record,) = SeatStore(tmp_path / "Ada").records()
+    back = await sit(
+        nursery, first, "Ada", tmp_path, table_id=record.table_id, resume_from=record,
+        connector=network.connect,
+    )  # fmt: skip
+    await until(lambda: "Back in your seat" in back.text)
+    await first.shutdown()
+    first.journal.close()
+    await network.cut()
+    put_back(copy, db)
+    if cheat is not None:
+        cheat()
+    again = await start_host(nursery, db=str(db), bot_delay=0, grace=grace)
+    network.port = again.port
+    network.up = True  # her client comes back by itself
+    await until(lambda: "has lost" in back.text)
+    await until(lambda: back.text.count("Back in your seat") >= 2)
+    return back, (copied, record.last_played)
+
+
+async def test_a_play_the_host_makes_for_her_in_the_events_it_lost_stops_her_client(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The host, started again on the copy, plays Ada's second card there with its computer
+    while she is at the table and no computer was announced for her: a play she never made,
+    numbered within the events the host lost (below the newest play an earlier client of hers
+    had acknowledged). Before the fix her client took it for one of those and played on."""
+    keys: list[bytes] = []
+    windows: list[tuple[int, int]] = []
+    played_for: list[int] = []
+
+    async def ada_plays() -> None:
+        async with trio.open_nursery() as nursery:
+            back, window = await ada_back_on_an_older_journal(
+                nursery,
+                tmp_path,
+                keys=keys,
+                cheat=partial(play_once_for, monkeypatch, 0, played_for),
+            )
+            windows.append(window)
+            await plays_turns(back, 1)
+            shown = shown_plays(back)
+            await until(lambda: played_for, 30)  # (the host's computer plays her next card)
+            await until(partial(shown_since, back, shown), 30)  # shown as hers: she plays on
+            nursery.cancel_scope.cancel()
+
+    failed = await deal_checks_failed(ada_plays, 90)
+    assert played_for, "the host never played for Ada: the test proves nothing"
+    ((copied, acknowledged),) = windows
+    assert acknowledged >= copied + 8, windows  # (her card there, the bot's, then the forgery)
+    assert failed, "Ada's client took the host's play for her seat as hers, and played on"
+    (stopped,) = failed
+    banner = stopped.banner.splitlines()[0]
+    assert banner.startswith(
+        "DEAL CHECK FAILED in round 1: changed play: the host recorded a play for your seat, "
+    ), banner
+    assert banner.endswith(
+        ", that you did not make: no move this client sent was that play, and the host "
+        "announced no computer playing for you"
+    ), banner
+    assert stopped.evidence is not None
+    assert stopped.evidence.exists()
+    capsys.readouterr()
+    assert main(["verify", "--pin", fingerprint(keys[0]), str(stopped.evidence)]) == 1
+    out = " ".join(capsys.readouterr().out.split())
+    assert "saved as evidence when the client stopped: round 1, changed play: " in out, out
+    assert out.endswith("NOT VERIFIED"), out
