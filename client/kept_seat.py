@@ -143,6 +143,13 @@ class KeptSeat:
         if self.record is not None and seq > self.record.last_played:
             self.record = replace(self.record, last_played=seq)
 
+    def lost_after(self, seq: int) -> None:
+        """The host lost its events after ``seq`` (its journal put back, protocol.md 3.3): a
+        play of this seat's it acknowledged there is no longer one (:meth:`keep_played`)."""
+        if self.record is not None and self.record.last_played > seq:
+            self.record = replace(self.record, last_played=seq)
+            self.save_record()
+
     def kept_seed(self, round_id: bytes) -> bytes | None:
         """The seed this seat chose for round ``round_id`` before, if one is kept."""
         if self.record is None:

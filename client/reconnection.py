@@ -688,6 +688,7 @@ class Reconnection:
         # it: one recorded there now is checked as any other (3.5). Those up to it this seat
         # read before, and checked then (or took as an earlier client's): they stand.
         session._acked_floor = min(session._acked_floor, start.seq) if newest is None else newest
+        session._kept.lost_after(start.seq if newest is None else newest)  # (for the next client)
         # As the seat began there: taken mid-match, it carries that snapshot on (5.10), so
         # that it checks the rounds from there and keeps its transcript (before, a newcomer
         # rebuilt here checked cards alone, and saved no transcript).

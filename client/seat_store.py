@@ -99,7 +99,8 @@ class SeatRecord:
     host to it: a round once dealt is never opened anew (protocol.md 9.10)."""
     pending: tuple[PendingMove, ...] = ()
     last_played: int = 0
-    """The seq of the newest ``played`` event an ``ack`` named for a move of this seat's: a
+    """The seq of the newest ``played`` event an ``ack`` named for a move of this seat's, of
+    those the host still has (a ``stale`` resume lowers it to the host's newest event, 3.3): a
     client taking the seat back takes every play of the seat up to it as its person's (a
     later one it did not send, while no computer stood in, is a changed play: protocol.md
     3.5)."""

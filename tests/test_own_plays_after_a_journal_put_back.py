@@ -16,7 +16,7 @@ import trio
 from cheats import play_once_for
 from hosting import CutOff, create, start_host
 from journal_copies import copy_journal, put_back
-from person_screen import Player, deal_checks_failed, sit, until
+from person_screen import Player, deal_checks_failed, sit, take_back, until
 
 from scopa_net.client.moves import legal_plays
 from scopa_net.client.seat_store import SeatStore
@@ -64,14 +64,14 @@ async def ada_back_on_an_older_journal(
     grace: float = 600,
     before_copy: Callable[[Host, Player, CutOff], Awaitable[None]] | None = None,
     cheat: Callable[[], None] | None = None,
-) -> tuple[Player, tuple[int, int]]:
+) -> tuple[Host, Player, tuple[int, int]]:
     """Ada plays our host's computer (``before_copy`` first, if given); the host's journal is
     copied at her turn, she plays four more cards (each acknowledged), and her client dies.
     ``join`` takes her seat back from disk; then the host is started again on the copy
-    (``cheat()`` first, if given) and her client, resumed there, is told ``stale``. Her screen
-    once she is back in her seat there, with the seq of the copy's newest event as she saw it
-    and of the newest play an earlier client of hers had acknowledged (the host lost the
-    events between). ``keys``: the host's key goes there."""
+    (``cheat()`` first, if given) and her client, resumed there, is told ``stale``. The host
+    and her screen once she is back in her seat there, with the seq of the copy's newest event
+    as she saw it and of the newest play an earlier client of hers had acknowledged (the host
+    lost the events between). ``keys``: the host's key goes there."""
     db, copy = tmp_path / "host.db", tmp_path / "copy.db"
     first = await start_host(nursery, db=str(db), bot_delay=0, grace=grace)
     keys.append(first.public_key)
@@ -105,29 +105,38 @@ async def ada_back_on_an_older_journal(
     network.up = True  # her client comes back by itself
     await until(lambda: "has lost" in back.text)
     await until(lambda: back.text.count("Back in your seat") >= 2)
-    return back, (copied, record.last_played)
+    return again, back, (copied, record.last_played)
 
 
+@pytest.mark.parametrize("again_from_disk", [False, True], ids=["resumed", "taken-back-again"])
 async def test_a_play_the_host_makes_for_her_in_the_events_it_lost_stops_her_client(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    again_from_disk: bool,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """The host, started again on the copy, plays Ada's second card there with its computer
     while she is at the table and no computer was announced for her: a play she never made,
     numbered within the events the host lost (below the newest play an earlier client of hers
-    had acknowledged). Before the fix her client took it for one of those and played on."""
+    had acknowledged). Before the fix her client took it for one of those and played on
+    (``taken-back-again``: her client died once back there, and ``join`` took the seat back
+    from disk again before she played; the seat's record still named that play)."""
     keys: list[bytes] = []
     windows: list[tuple[int, int]] = []
     played_for: list[int] = []
 
     async def ada_plays() -> None:
         async with trio.open_nursery() as nursery:
-            back, window = await ada_back_on_an_older_journal(
+            again, back, window = await ada_back_on_an_older_journal(
                 nursery,
                 tmp_path,
                 keys=keys,
                 cheat=partial(play_once_for, monkeypatch, 0, played_for),
             )
             windows.append(window)
+            if again_from_disk:
+                back.crash()
+                back = await take_back(nursery, again, back, tmp_path)
             await plays_turns(back, 1)
             shown = shown_plays(back)
             await until(lambda: played_for, 30)  # (the host's computer plays her next card)
