@@ -20,6 +20,7 @@ from person_screen import Player, deal_checks_failed, sit, take_back, until
 
 from scopa_net.client.moves import legal_plays
 from scopa_net.client.seat_store import SeatStore
+from scopa_net.client.session import ConnectionState
 from scopa_net.commands.main import main
 from scopa_net.fair.commitments import fingerprint
 from scopa_net.rules import RuleSet
@@ -39,21 +40,25 @@ def shown_plays(player: Player) -> int:
     return sum(line.startswith("You play ") for line in player.lines)
 
 
-def shown_since(player: Player, shown: int) -> bool:
-    """Her screen has shown a play of hers since it had shown ``shown``."""
-    return shown_plays(player) > shown
+def answered_since(player: Player, shown: int, lines: int) -> bool:
+    """Her screen has shown a play of hers since it had shown ``shown``, or said, after its
+    first ``lines``, that the card she typed was not played (she typed on a board that had
+    just changed)."""
+    said = player.lines[lines:]
+    return shown_plays(player) > shown or any(line.startswith("not played:") for line in said)
 
 
 async def plays_turns(player: Player, turns: int) -> None:
-    """``player`` types the first legal card on each of her next ``turns`` turns, each one
-    answered and on her screen before the next."""
-    for _ in range(turns):
+    """``player`` types the first legal card at each of her turns, each one answered before
+    the next, until her screen has shown ``turns`` more plays of hers."""
+    target = shown_plays(player) + turns
+    while shown_plays(player) < target:
         await until(lambda: her_turn(player), 30)
         view = player.controller.state.view
         assert view is not None
-        shown = shown_plays(player)
+        shown, lines = shown_plays(player), len(player.lines)
         await player.type(legal_plays(view)[0].text())
-        await until(partial(shown_since, player, shown), 30)
+        await until(partial(answered_since, player, shown, lines), 30)
 
 
 async def ada_back_on_an_older_journal(
@@ -62,6 +67,7 @@ async def ada_back_on_an_older_journal(
     *,
     keys: list[bytes],
     grace: float = 600,
+    bot_delay: float = 0,
     before_copy: Callable[[Host, Player, CutOff], Awaitable[None]] | None = None,
     cheat: Callable[[], None] | None = None,
 ) -> tuple[Host, Player, tuple[int, int]]:
@@ -73,7 +79,7 @@ async def ada_back_on_an_older_journal(
     as she saw it and of the newest play an earlier client of hers had acknowledged (the host
     lost the events between). ``keys``: the host's key goes there."""
     db, copy = tmp_path / "host.db", tmp_path / "copy.db"
-    first = await start_host(nursery, db=str(db), bot_delay=0, grace=grace)
+    first = await start_host(nursery, db=str(db), bot_delay=bot_delay, grace=grace)
     keys.append(first.public_key)
     network = CutOff(first.port)
     ada = await sit(
@@ -100,7 +106,7 @@ async def ada_back_on_an_older_journal(
     put_back(copy, db)
     if cheat is not None:
         cheat()
-    again = await start_host(nursery, db=str(db), bot_delay=0, grace=grace)
+    again = await start_host(nursery, db=str(db), bot_delay=bot_delay, grace=grace)
     network.port = again.port
     network.up = True  # her client comes back by itself
     await until(lambda: "has lost" in back.text)
@@ -140,7 +146,7 @@ async def test_a_play_the_host_makes_for_her_in_the_events_it_lost_stops_her_cli
             await plays_turns(back, 1)
             shown = shown_plays(back)
             await until(lambda: played_for, 30)  # (the host's computer plays her next card)
-            await until(partial(shown_since, back, shown), 30)  # shown as hers: she plays on
+            await until(lambda: shown_plays(back) > shown, 30)  # shown as hers: she plays on
             nursery.cancel_scope.cancel()
 
     failed = await deal_checks_failed(ada_plays, 90)
@@ -164,3 +170,46 @@ async def test_a_play_the_host_makes_for_her_in_the_events_it_lost_stops_her_cli
     out = " ".join(capsys.readouterr().out.split())
     assert "saved as evidence when the client stopped: round 1, changed play: " in out, out
     assert out.endswith("NOT VERIFIED"), out
+
+
+async def away_while_a_computer_plays(host: Host, ada: Player, network: CutOff) -> None:
+    """Ada plays two cards; at her next turn her network goes down until the host's computer,
+    announced standing in for her past the grace time, has played for her; then it is up."""
+    await plays_turns(ada, 2)
+    (task,) = host.tables.values()
+    table = task.table
+    await until(lambda: her_turn(ada), 30)
+    computer_plays = len(table.computer_plays)
+    await network.cut()
+    await until(lambda: len(table.computer_plays) > computer_plays, 30)
+    network.up = True
+    await until(lambda: ada.session.connection is ConnectionState.CONNECTED, 30)
+    await until(lambda: "Ada (computer) plays" in ada.text, 30)  # (the replay on her screen)
+
+
+async def test_her_own_plays_and_a_stand_ins_in_the_events_replayed_raise_no_alarm(
+    tmp_path: Path,
+) -> None:
+    """An honest host put back on a copy of its journal that holds Ada's own plays and a
+    computer's play for her while she was away: her client, told ``stale`` there, is
+    replayed them (the ones she sent were acknowledged to an earlier client, the computer's
+    announced), and she plays on past the events the host lost, each card acknowledged
+    again under new numbers. Nothing stops her client."""
+    keys: list[bytes] = []
+    async with trio.open_nursery() as nursery:
+        _, back, (copied, acknowledged) = await ada_back_on_an_older_journal(
+            nursery,
+            tmp_path,
+            keys=keys,
+            grace=0.3,
+            bot_delay=0.2,
+            before_copy=away_while_a_computer_plays,
+        )
+        await plays_turns(back, 6)
+        nursery.cancel_scope.cancel()
+    assert copied < acknowledged
+    record = back.session._kept.record
+    assert record is not None
+    assert record.last_played > acknowledged  # (she played on past the events the host lost)
+    assert "DEAL CHECK FAILED" not in back.text, back.text
+    assert back.session.deal_failure is None
