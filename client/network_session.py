@@ -364,6 +364,11 @@ class NetworkSession:
         """The host's last notice at the table (why it closed, when it closes early)."""
         self._replaying = False
         """Taking a seat back from disk: the host replays the match; show only the end."""
+        self._unchecked_replay = False
+        """The replay under way brings a seat taken back from disk up to date: its plays of
+        this seat are not checked (an earlier client's answered moves may be in it, protocol.md
+        3.5). Not after a ``stale`` resume whose host said its newest event: the plays up to
+        it are below :attr:`_acked_floor`, and one after it is checked even in the replay."""
         self.end_note: str | None = None
         """The last line for the player when the session ends on its own (host gone...)."""
         self._start: m.Snapshot | None = None
@@ -823,7 +828,7 @@ class NetworkSession:
         answered moves are in that replay)."""
         if not isinstance(e, m.Played) or e.seat != self.seat:
             return False
-        if self._replaying or self.mirror is None or e.seq <= self._acked_floor:
+        if self._unchecked_replay or self.mirror is None or e.seq <= self._acked_floor:
             return False  # (up to the floor: an earlier client's moves, a replay in pieces)
         seats = self._seating.seats
         if self.seat >= len(seats) or seats[self.seat].kind != "human":

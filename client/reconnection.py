@@ -427,7 +427,7 @@ class Reconnection:
                 if self.back_from_moved() is not None or not await self.find_moved_host(now=True):
                     raise
         self._moved_from = None
-        session._replaying = True
+        session._replaying = session._unchecked_replay = True
 
     async def find_moved_host(self, *, now: bool = False) -> bool:
         """Look on the LAN for the host's key (when a look is due, or ``now``); where it is
@@ -717,6 +717,9 @@ class Reconnection:
         session.rounds_verified = session._verified_before
         session._from_snapshot(start, sat_down=True)
         session._replaying = True  # shown where the host's events end (caught_up)
+        # Checked from the host's newest event on, the replay too: a host could play for the
+        # person as she resumes (unless it did not say which: then as a seat taken back).
+        session._unchecked_replay = newest is None
         return True
 
     def drop_moves_the_host_lost(self, newest: int | None) -> None:
@@ -821,7 +824,7 @@ class Reconnection:
         """The replay of a seat taken back from disk is over: show where the match stands
         (``vote_over``: its end, the vote on playing again over without a rematch)."""
         session = self.session
-        session._replaying = False
+        session._replaying = session._unchecked_replay = False
         assert session.mirror is not None
         view = session.mirror.view
         done = session.rounds_verified

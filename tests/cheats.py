@@ -54,11 +54,19 @@ def relay_another_capture(
         monkeypatch.setattr(kind, "play", cheating)
 
 
-def play_once_for(monkeypatch: pytest.MonkeyPatch, seat: int, played_for: list[int]) -> None:
+def play_once_for(
+    monkeypatch: pytest.MonkeyPatch,
+    seat: int,
+    played_for: list[int],
+    *,
+    turn: int = 1,
+    connected: bool = False,
+) -> None:
     """The host's computer plays one card for ``seat``'s person in round 1, on their second
-    turn, though they are connected and no computer was announced standing in for them (no
-    ``seat_status``): a card the person never played. ``played_for`` gets the plays left in
-    the round then."""
+    turn (``turn``: counted from 0), though they are connected and no computer was announced
+    standing in for them (no ``seat_status``): a card the person never played. ``played_for``
+    gets the plays left in the round then. ``connected``: not before the person's connection
+    is there (a host started again then plays as they resume)."""
     from scopa_net.server.table import Phase
     from scopa_net.server.table_task import TableTask
 
@@ -69,7 +77,9 @@ def play_once_for(monkeypatch: pytest.MonkeyPatch, seat: int, played_for: list[i
         rnd = table.match.round if table.match is not None else None
         if at == seat and rnd is not None and table.phase is Phase.PLAY and rnd.turn == at:
             turns_made = len(rnd.plays) // table.rules.players
-            if table.round_no == 1 and turns_made == 1 and played_for in ([], [rnd.plays_left]):
+            there = table.seats[at].connected or not connected
+            first = played_for in ([], [rnd.plays_left])
+            if table.round_no == 1 and turns_made == turn and there and first:
                 played_for[:] = [rnd.plays_left]
                 return True
         return honest(task, at)

@@ -40,12 +40,16 @@ def shown_plays(player: Player) -> int:
     return sum(line.startswith("You play ") for line in player.lines)
 
 
+REFUSED = ("not played:", "illegal play:")
+"""How her screen begins the line saying a card she typed was not played."""
+
+
 def answered_since(player: Player, shown: int, lines: int) -> bool:
     """Her screen has shown a play of hers since it had shown ``shown``, or said, after its
-    first ``lines``, that the card she typed was not played (she typed on a board that had
-    just changed)."""
+    first ``lines``, that the card she typed was not played (typed on a board that had just
+    changed: the test reads her screen's board as a person glances at it)."""
     said = player.lines[lines:]
-    return shown_plays(player) > shown or any(line.startswith("not played:") for line in said)
+    return shown_plays(player) > shown or any(line.startswith(REFUSED) for line in said)
 
 
 async def plays_turns(player: Player, turns: int) -> None:
@@ -66,18 +70,20 @@ async def ada_back_on_an_older_journal(
     tmp_path: Path,
     *,
     keys: list[bytes],
+    windows: list[tuple[int, int]],
     grace: float = 600,
     bot_delay: float = 0,
     before_copy: Callable[[Host, Player, CutOff], Awaitable[None]] | None = None,
     cheat: Callable[[], None] | None = None,
-) -> tuple[Host, Player, tuple[int, int]]:
+) -> tuple[Host, Player]:
     """Ada plays our host's computer (``before_copy`` first, if given); the host's journal is
     copied at her turn, she plays four more cards (each acknowledged), and her client dies.
     ``join`` takes her seat back from disk; then the host is started again on the copy
     (``cheat()`` first, if given) and her client, resumed there, is told ``stale``. The host
-    and her screen once she is back in her seat there, with the seq of the copy's newest event
-    as she saw it and of the newest play an earlier client of hers had acknowledged (the host
-    lost the events between). ``keys``: the host's key goes there."""
+    and her screen once she is back in her seat there. ``windows`` gets the seq of the copy's
+    newest event as she saw it and of the newest play an earlier client of hers had
+    acknowledged (the host lost the events between); ``keys``, the host's key; ``grace`` and
+    ``bot_delay`` are the host's."""
     db, copy = tmp_path / "host.db", tmp_path / "copy.db"
     first = await start_host(nursery, db=str(db), bot_delay=bot_delay, grace=grace)
     keys.append(first.public_key)
@@ -95,6 +101,7 @@ async def ada_back_on_an_older_journal(
     await plays_turns(ada, 4)
     ada.crash()
     (record,) = SeatStore(tmp_path / "Ada").records()
+    windows.append((copied, record.last_played))
     back = await sit(
         nursery, first, "Ada", tmp_path, table_id=record.table_id, resume_from=record,
         connector=network.connect,
@@ -111,12 +118,12 @@ async def ada_back_on_an_older_journal(
     network.up = True  # her client comes back by itself
     await until(lambda: "has lost" in back.text)
     await until(lambda: back.text.count("Back in your seat") >= 2)
-    return again, back, (copied, record.last_played)
+    return again, back
 
 
-@pytest.mark.parametrize("again_from_disk", [False, True], ids=["resumed", "taken-back-again"])
+@pytest.mark.parametrize("when", ["resumed", "taken-back-again", "as-she-resumes"])
 async def test_a_play_the_host_makes_for_her_in_the_events_it_lost_stops_her_client(
-    again_from_disk: bool,
+    when: str,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -124,29 +131,36 @@ async def test_a_play_the_host_makes_for_her_in_the_events_it_lost_stops_her_cli
     """The host, started again on the copy, plays Ada's second card there with its computer
     while she is at the table and no computer was announced for her: a play she never made,
     numbered within the events the host lost (below the newest play an earlier client of hers
-    had acknowledged). Before the fix her client took it for one of those and played on
-    (``taken-back-again``: her client died once back there, and ``join`` took the seat back
-    from disk again before she played; the seat's record still named that play)."""
+    had acknowledged). Before the fix her client took it for one of those and played on.
+    ``taken-back-again``: her client died once back there, and ``join`` took the seat back
+    from disk again before she played (the seat's record still named that play).
+    ``as-she-resumes``: the host plays her first card there as her connection is back, among
+    the events that bring her client up to date."""
     keys: list[bytes] = []
     windows: list[tuple[int, int]] = []
     played_for: list[int] = []
+    as_she_resumes = when == "as-she-resumes"
+    cheat = partial(
+        play_once_for, monkeypatch, 0, played_for,
+        turn=0 if as_she_resumes else 1, connected=as_she_resumes,
+    )  # fmt: skip
 
     async def ada_plays() -> None:
         async with trio.open_nursery() as nursery:
-            again, back, window = await ada_back_on_an_older_journal(
-                nursery,
-                tmp_path,
-                keys=keys,
-                cheat=partial(play_once_for, monkeypatch, 0, played_for),
+            again, back = await ada_back_on_an_older_journal(
+                nursery, tmp_path, keys=keys, windows=windows, cheat=cheat
             )
-            windows.append(window)
-            if again_from_disk:
+            if when == "taken-back-again":
                 back.crash()
                 back = await take_back(nursery, again, back, tmp_path)
-            await plays_turns(back, 1)
-            shown = shown_plays(back)
-            await until(lambda: played_for, 30)  # (the host's computer plays her next card)
-            await until(lambda: shown_plays(back) > shown, 30)  # shown as hers: she plays on
+            if as_she_resumes:  # (among the events replayed: not shown one by one)
+                await until(lambda: played_for, 30)
+                await until(lambda: her_turn(back), 30)  # the next after it: she plays on
+            else:
+                await plays_turns(back, 1)
+                shown = shown_plays(back)
+                await until(lambda: played_for, 30)  # (the host's computer plays her next card)
+                await until(lambda: shown_plays(back) > shown, 30)  # shown as hers: she plays on
             nursery.cancel_scope.cancel()
 
     failed = await deal_checks_failed(ada_plays, 90)
@@ -196,17 +210,20 @@ async def test_her_own_plays_and_a_stand_ins_in_the_events_replayed_raise_no_ala
     announced), and she plays on past the events the host lost, each card acknowledged
     again under new numbers. Nothing stops her client."""
     keys: list[bytes] = []
+    windows: list[tuple[int, int]] = []
     async with trio.open_nursery() as nursery:
-        _, back, (copied, acknowledged) = await ada_back_on_an_older_journal(
+        _, back = await ada_back_on_an_older_journal(
             nursery,
             tmp_path,
             keys=keys,
+            windows=windows,
             grace=0.3,
             bot_delay=0.2,
             before_copy=away_while_a_computer_plays,
         )
         await plays_turns(back, 6)
         nursery.cancel_scope.cancel()
+    ((copied, acknowledged),) = windows
     assert copied < acknowledged
     record = back.session._kept.record
     assert record is not None
